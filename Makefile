@@ -1,0 +1,69 @@
+# gemmtop — see README.md.  `make run` and `make test` are all a user needs.
+PREFIX   ?= /usr/local
+BUILD    ?= build
+CC       ?= cc
+PKG      := pkg-config
+CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN     := -Wall -Wextra -Wno-format-truncation -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+OPT      ?= -O2 -g
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -DCL_TARGET_OPENCL_VERSION=120 $(EXTRA_CFLAGS) -Isrc \
+             $(shell $(PKG) --cflags ncursesw 2>/dev/null)
+LIBS     = $(shell $(PKG) --libs ncursesw 2>/dev/null || echo -lncursesw) -lOpenCL -lpthread -lm $(EXTRA_LIBS)
+VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
+
+# Every module but main; tests link against these.
+CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all run test test-unit test-e2e test-ui test-sanitize sanitize deps deps-test install uninstall clean bench
+
+all: $(BUILD)/gemmtop
+
+deps:
+	@sh scripts/deps.sh build
+
+deps-test:
+	@sh scripts/deps.sh test
+
+$(BUILD)/%.o: %.c $(wildcard src/*.h src/*/*.h) VERSION
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DGEMMTOP_VERSION='"$(VERSION)"' -c $< -o $@
+
+$(BUILD)/gemmtop: $(CORE_OBJ) $(BUILD)/src/main.o
+	$(CC) $(OPT) $(EXTRA_CFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DGEMMTOP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(CORE_OBJ) $(LIBS) -lcmocka
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	./$(BUILD)/gemmtop
+
+test: deps-test
+	@$(MAKE) --no-print-directory all $(UNIT_BIN)
+	@BUILD=$(BUILD) sh tests/run_all.sh
+
+# The same suite, built with AddressSanitizer and UndefinedBehaviorSanitizer.
+test-sanitize sanitize: deps-test
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
+	   EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=undefined' all \
+	   $(UNIT_SRC:tests/unit/%.c=build-asan/tests/%)
+	@BUILD=build-asan GEMMTOP_SANITIZE=1 sh tests/run_all.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gemmtop/kernels/helpers \
+	   $(DESTDIR)$(PREFIX)/share/gemmtop/presets $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/gemmtop $(DESTDIR)$(PREFIX)/bin/gemmtop
+	install -m 644 kernels/*.cl $(DESTDIR)$(PREFIX)/share/gemmtop/kernels/
+	install -m 644 kernels/helpers/* $(DESTDIR)$(PREFIX)/share/gemmtop/kernels/helpers/
+	install -m 644 presets/*.preset $(DESTDIR)$(PREFIX)/share/gemmtop/presets/
+	install -m 644 docs/gemmtop.1 $(DESTDIR)$(PREFIX)/share/man/man1/gemmtop.1
+
+uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/bin/gemmtop $(DESTDIR)$(PREFIX)/share/gemmtop $(DESTDIR)$(PREFIX)/share/man/man1/gemmtop.1
+
+clean:
+	rm -rf build build-asan

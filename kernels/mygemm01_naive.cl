@@ -1,0 +1,40 @@
+/*@gemmtop
+name:     mygemm01_naive
+title:    Naive: one work-item per element of C
+ladder:   mygemm
+step:     1
+about:    Each work-item computes one element of C with a loop over K, reading A and B
+about:    straight from global memory. Neighbouring work-items (dimension 0) read neighbouring
+about:    columns of B, so B's loads coalesce; A's element is the same for a whole row.
+about:    It accepts every layout (TRANSA/TRANSB) but needs M and N to be multiples of the
+about:    work-group sides.
+param:    TSN = 16 in 1, 2, 4, 8, 16, 32, 64, 128, 256 ; work-group width (along N)
+param:    TSM = 16 in 1, 2, 4, 8, 16, 32, 64, 128, 256 ; work-group height (along M)
+require:  N % TSN == 0 ; N must be a multiple of TSN
+require:  M % TSM == 0 ; M must be a multiple of TSM
+operands: any
+global:   N, M
+local:    TSN, TSM
+*/
+__kernel void gemm(const int M, const int N, const int K, const real alpha,
+                   const __global real* A, const __global real* B,
+                   const real beta, __global real* C) {
+   const int col = get_global_id(0);
+   const int row = get_global_id(1);
+   real acc = REAL_ZERO;
+   for (int k = 0; k < K; k++) {
+#if TRANSA
+      const real a = A[k * M + row];
+#else
+      const real a = A[row * K + k];
+#endif
+#if TRANSB
+      const real b = B[col * K + k];
+#else
+      const real b = B[k * N + col];
+#endif
+      acc += a * b;
+   }
+   const int idx = row * N + col;
+   C[idx] = beta == REAL_ZERO ? alpha * acc : alpha * acc + beta * C[idx];
+}

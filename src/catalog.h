@@ -1,0 +1,81 @@
+/* The kernel catalog: every variant in kernels/, with its metadata (docs/kernel-guide.md). */
+#ifndef GEMMTOP_CATALOG_H
+#define GEMMTOP_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define KERNEL_MAX_PARAMS 16
+#define KERNEL_MAX_VALUES 32
+#define KERNEL_MAX_RULES 24
+#define KERNEL_MAX_SITES 16
+
+typedef struct KernelParam_ {
+   char name[32];
+   long long values[KERNEL_MAX_VALUES];
+   int nvalues;
+   long long def;
+   char description[128];
+} KernelParam;
+
+typedef struct KernelRule_ {
+   char expr[256];
+   char message[192];
+} KernelRule;
+
+typedef struct KernelInfo_ {
+   char name[64];
+   char title[128];
+   char ladder[32];
+   int step;
+   char about[2048];
+   char path[512];
+   char *source; /* whole file text, owned */
+   KernelParam params[KERNEL_MAX_PARAMS];
+   int nparams;
+   KernelRule rules[KERNEL_MAX_RULES];
+   int nrules;
+   int dims;
+   char global[3][128];
+   char local[3][128];
+   char localmem[256];
+   bool operands_any;     /* the kernel handles TRANSA/TRANSB itself */
+   bool a_trans, b_trans; /* otherwise: the storage it reads */
+   bool has_pad;
+   char pad[3][128]; /* M, N, K multiples */
+   char entry[64];
+   char sites[KERNEL_MAX_SITES][48];
+   int nsites;
+   bool hidden;
+} KernelInfo;
+
+typedef struct Catalog_ {
+   KernelInfo *kernels;
+   int count;
+   char dir[512];
+   char *prelude;  /* kernels/helpers/prelude.h */
+   char *helpers;  /* kernels/helpers/helpers.cl: transpose and padding kernels */
+   char warnings[2048]; /* files that could not be read, one per line */
+} Catalog;
+
+/* Reads every .cl file in dir (sorted by ladder, step, name) and dir/helpers/. Files with bad metadata
+ * are skipped and named in warnings. Fails only if dir can't be read at all. */
+bool Catalog_load(Catalog *c, const char *dir, char *err, size_t errlen);
+void Catalog_free(Catalog *c);
+const KernelInfo *Catalog_find(const Catalog *c, const char *name);
+
+/* Finds the kernels folder: $GEMMTOP_KERNELS, then next to the executable (build tree or
+ * PREFIX/share/gemmtop/kernels). */
+bool Catalog_defaultDir(char *out, size_t outlen);
+
+/* Parses the metadata of one kernel source (text is copied). For tests and Catalog_load. */
+bool KernelInfo_parse(KernelInfo *k, const char *text, const char *filename, char *err, size_t errlen);
+void KernelInfo_free(KernelInfo *k);
+
+int KernelInfo_paramIndex(const KernelInfo *k, const char *name);
+/* Fills values[] with each parameter's default. */
+void KernelInfo_defaults(const KernelInfo *k, long long *values);
+/* "TS=16 WPT=4" */
+void KernelInfo_formatParams(const KernelInfo *k, const long long *values, char *out, size_t outlen);
+
+#endif

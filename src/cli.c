@@ -1,0 +1,298 @@
+#define _GNU_SOURCE /* strcasestr */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "npy.h"
+#include "diskcache.h"
+#include "rng.h"
+#include "util.h"
+#include "report.h"
+
+bool Cli_loadCatalog(Catalog *cat) {
+   char dir[1024], err[1024];
+   if (!Catalog_defaultDir(dir, sizeof dir)) {
+      fprintf(stderr, "gemmtop: cannot find the kernels folder (looked next to the program and in %s); set GEMMTOP_KERNELS\n",
+              dir);
+      return false;
+   }
+   if (!Catalog_load(cat, dir, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      return false;
+   }
+   if (cat->warnings[0])
+      fprintf(stderr, "gemmtop: some kernel files were skipped:\n%s", cat->warnings);
+   return true;
+}
+
+static const Backend *pickBackend(const Options *o) {
+   const char *name = o->backend ? o->backend : "opencl";
+   const Backend *b = Backend_byName(name);
+   if (!b)
+      fprintf(stderr, "gemmtop: backend '%s' is not available in this build; available: opencl\n", name);
+   return b;
+}
+
+int Cli_pickDevice(const DeviceInfo *devs, int count, const char *want, char *err, size_t errlen) {
+   if (want) {
+      char *end;
+      long idx = strtol(want, &end, 10);
+      if (end != want && !*end) {
+         if (idx >= 0 && idx < count)
+            return (int)idx;
+         snprintf(err, errlen, "no device %ld: there are %d (0 to %d); see 'gemmtop list devices'", idx, count, count - 1);
+         return -1;
+      }
+      for (int i = 0; i < count; i++)
+         if (strcasestr(devs[i].name, want) || strcasestr(devs[i].platform, want))
+            return i;
+      snprintf(err, errlen, "no device matches '%s'; see 'gemmtop list devices'", want);
+      return -1;
+   }
+   static const DeviceType order[] = {DEVICE_GPU, DEVICE_ACCELERATOR, DEVICE_CPU, DEVICE_OTHER};
+   for (size_t t = 0; t < sizeof order / sizeof order[0]; t++)
+      for (int i = 0; i < count; i++)
+         if (devs[i].type == order[t])
+            return i;
+   snprintf(err, errlen, "no device");
+   return -1;
+}
+
+static Session *openSession(const Options *o, const Catalog *cat, int *exit_code) {
+   const Backend *be = pickBackend(o);
+   *exit_code = 2;
+   if (!be)
+      return NULL;
+   DeviceInfo *devs = NULL;
+   char err[1024];
+   int n = be->listDevices(&devs, err, sizeof err);
+   if (n <= 0) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      *exit_code = 1;
+      return NULL;
+   }
+   int idx = Cli_pickDevice(devs, n, o->device, err, sizeof err);
+   free(devs);
+   if (idx < 0) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      return NULL;
+   }
+   Session *s = Session_open(be, idx, cat, err, sizeof err);
+   if (!s) {
+      fprintf(stderr, "gemmtop: cannot open device %d: %s\n", idx, err);
+      *exit_code = 1;
+   }
+   return s;
+}
+
+int Cli_resolveConfig(const Options *o, const Catalog *cat, const KernelInfo **kernel, long long *values,
+                      Problem *problem) {
+   Preset preset;
+   bool has_preset = false;
+   char err[1536];
+   if (o->preset) {
+      if (strchr(o->preset, '/') || strstr(o->preset, ".preset")) {
+         if (!Preset_load(o->preset, &preset, err, sizeof err)) {
+            fprintf(stderr, "gemmtop: %s\n", err);
+            return 2;
+         }
+      } else {
+         char dir[1024];
+         PresetList list;
+         Preset_defaultDir(cat->dir, dir, sizeof dir);
+         PresetList_load(&list, dir, err, sizeof err);
+         const Preset *p = PresetList_find(&list, o->preset);
+         if (p)
+            preset = *p;
+         PresetList_free(&list);
+         if (!p) {
+            fprintf(stderr, "gemmtop: no preset named '%s'; see 'gemmtop list presets'\n", o->preset);
+            return 2;
+         }
+      }
+      has_preset = true;
+   }
+   const char *name = o->kernel ? o->kernel : has_preset ? preset.kernel : NULL;
+   if (!name) {
+      fprintf(stderr, "gemmtop: which kernel? give --kernel NAME or --preset NAME; see 'gemmtop list kernels'\n");
+      return 2;
+   }
+   const KernelInfo *k = Catalog_find(cat, name);
+   if (!k) {
+      fprintf(stderr, "gemmtop: no kernel named '%s'%s%s; see 'gemmtop list kernels'\n", name,
+              has_preset && !o->kernel ? " (named by preset " : "", has_preset && !o->kernel ? preset.path : "");
+      return 2;
+   }
+   KernelInfo_defaults(k, values);
+   Problem p = o->problem;
+   Problem_setDefaults(&p);
+   if (has_preset && !Preset_apply(&preset, k, values, &p, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      return 2;
+   }
+   /* Explicit options override the preset. */
+   if (o->has_m) p.m = o->problem.m;
+   if (o->has_n) p.n = o->problem.n;
+   if (o->has_k) p.k = o->problem.k;
+   if (o->has_precision) p.precision = o->problem.precision;
+   if (o->has_layout) p.trans_a = o->problem.trans_a, p.trans_b = o->problem.trans_b;
+   if (o->has_alpha) p.alpha = o->problem.alpha;
+   if (o->has_beta) p.beta = o->problem.beta;
+   for (int i = 0; i < o->nsets; i++)
+      if (!Config_setParam(k, values, o->sets[i], err, sizeof err)) {
+         fprintf(stderr, "gemmtop: %s\n", err);
+         return 2;
+      }
+   *kernel = k;
+   *problem = p;
+   return 0;
+}
+
+/* ---- list ---- */
+
+static int listDevices(const Options *o) {
+   const Backend *be = pickBackend(o);
+   if (!be)
+      return 2;
+   DeviceInfo *devs = NULL;
+   char err[1024];
+   int n = be->listDevices(&devs, err, sizeof err);
+   if (n <= 0) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      return 1;
+   }
+   char pick[256];
+   int best = Cli_pickDevice(devs, n, NULL, pick, sizeof pick);
+   Report_devices(stdout, o->format, be->name, devs, n, best);
+   free(devs);
+   return 0;
+}
+
+static int listKernels(const Options *o) {
+   Catalog cat;
+   if (!Cli_loadCatalog(&cat))
+      return 1;
+   Report_kernels(stdout, o->format, &cat);
+   Catalog_free(&cat);
+   return 0;
+}
+
+static int listPresets(const Options *o) {
+   Catalog cat;
+   if (!Cli_loadCatalog(&cat))
+      return 1;
+   char dir[1024], err[256];
+   Preset_defaultDir(cat.dir, dir, sizeof dir);
+   PresetList list;
+   PresetList_load(&list, dir, err, sizeof err);
+   if (list.warnings[0])
+      fprintf(stderr, "gemmtop: some presets could not be read:\n%s", list.warnings);
+   Report_presets(stdout, o->format, &list);
+   PresetList_free(&list);
+   Catalog_free(&cat);
+   return 0;
+}
+
+int Cli_list(const Options *o) {
+   const char *what = o->npositional > 0 ? o->positional[0] : "kernels";
+   if (!strcmp(what, "devices"))
+      return listDevices(o);
+   if (!strcmp(what, "kernels"))
+      return listKernels(o);
+   if (!strcmp(what, "presets"))
+      return listPresets(o);
+   fprintf(stderr, "gemmtop: list what? '%s' is not devices, kernels or presets\n", what);
+   return 2;
+}
+
+/* ---- run ---- */
+
+int Cli_run(const Options *o) {
+   if (o->npositional > 0) {
+      fprintf(stderr, "gemmtop: run takes no argument '%s'; see 'gemmtop --help'\n", o->positional[0]);
+      return 2;
+   }
+   Catalog cat;
+   if (!Cli_loadCatalog(&cat))
+      return 1;
+   const KernelInfo *k;
+   long long values[KERNEL_MAX_PARAMS];
+   Problem p;
+   int rc = Cli_resolveConfig(o, &cat, &k, values, &p);
+   if (rc) {
+      Catalog_free(&cat);
+      return rc;
+   }
+   int exit_code;
+   Session *s = openSession(o, &cat, &exit_code);
+   if (!s) {
+      Catalog_free(&cat);
+      return exit_code;
+   }
+   Inputs in;
+   uint64_t seed = o->has_seed ? o->seed : Rng_freshSeed();
+   char err[1024];
+   RunResult *r = calloc(1, sizeof *r);
+   rc = 1;
+   if (!r || !Inputs_random(&in, &p, seed)) {
+      fprintf(stderr, "gemmtop: out of host memory for a %dx%dx%d problem\n", p.m, p.n, p.k);
+      free(r);
+      goto done_session;
+   }
+   if ((o->a_path || o->b_path || o->c_path) && !Inputs_loadNpy(&in, &p, o->a_path, o->b_path, o->c_path, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      rc = 2;
+      goto done_inputs;
+   }
+   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = !o->no_verify, .max_seconds = o->max_seconds};
+   RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
+   Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &ro, r);
+   if (st == RUN_INVALID)
+      fprintf(stderr, "gemmtop: refused: %s\n", r->message);
+   else if (st == RUN_COMPILE_ERROR)
+      fprintf(stderr, "gemmtop: %s\n%s\n", r->message, r->build_log ? r->build_log : "(no build log)");
+   else if (st != RUN_OK)
+      fprintf(stderr, "gemmtop: %s: %s\n", RunStatus_name(st), r->message);
+   rc = RunStatus_exitCode(st);
+   if (o->out_path && (st == RUN_OK || st == RUN_NOT_VERIFIED)) {
+      size_t bytes = Problem_sizeC(&p) * Precision_size(p.precision);
+      void *host = malloc(bytes);
+      if (!host || !Session_readResult(s, host, bytes, err, sizeof err) ||
+          !Npy_write(o->out_path, host, (size_t)p.m, (size_t)p.n, p.precision == PRECISION_DOUBLE, err, sizeof err)) {
+         fprintf(stderr, "gemmtop: --out %s: %s\n", o->out_path, host ? err : "out of host memory");
+         rc = 1;
+      }
+      free(host);
+   }
+   RunResult_free(r);
+   free(r);
+done_inputs:
+   Inputs_free(&in);
+done_session:
+   Session_close(s);
+   Catalog_free(&cat);
+   return rc;
+}
+
+/* ---- cache ---- */
+
+int Cli_cache(const Options *o) {
+   const char *what = o->npositional > 0 ? o->positional[0] : "";
+   if (strcmp(what, "clear") != 0) {
+      fprintf(stderr, "gemmtop: cache takes 'clear'\n");
+      return 2;
+   }
+   char dir[1024];
+   int n = DiskCache_clear(dir, sizeof dir);
+   if (n < 0) {
+      fprintf(stderr, "gemmtop: cannot find the cache folder (no HOME or XDG_CACHE_HOME)\n");
+      return 1;
+   }
+   printf("removed %d compiled program%s from %s\n", n, n == 1 ? "" : "s", dir);
+   return 0;
+}

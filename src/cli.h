@@ -1,0 +1,24 @@
+/* The non-interactive commands: list, run, cache. Each returns the process exit code. */
+#ifndef GEMMTOP_CLI_H
+#define GEMMTOP_CLI_H
+
+#include "options.h"
+#include "session.h"
+
+int Cli_list(const Options *o);
+int Cli_run(const Options *o);
+int Cli_cache(const Options *o);
+
+/* Shared with the explorer: picks the device named by --device, or the best one
+ * (a GPU before an accelerator before a CPU). Returns the index or -1 (message in err). */
+int Cli_pickDevice(const DeviceInfo *devs, int count, const char *want, char *err, size_t errlen);
+
+/* Loads the catalog from its default place; prints why on failure. */
+bool Cli_loadCatalog(Catalog *cat);
+
+/* The kernel, its parameter values and the problem that the options (and preset) name.
+ * Returns 0, or 2 with the message printed. */
+int Cli_resolveConfig(const Options *o, const Catalog *cat, const KernelInfo **kernel, long long *values,
+                      Problem *problem);
+
+#endif

@@ -1,0 +1,43 @@
+/* gemmtop: an interactive explorer for GPU GEMM kernels. Commands are a table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "options.h"
+
+typedef struct Command_ {
+   const char *name;
+   int (*run)(const Options *o);
+} Command;
+
+static const Command commands[] = {
+    {"list", Cli_list},
+    {"run", Cli_run},
+    {"cache", Cli_cache},
+};
+
+int main(int argc, char **argv) {
+   const Command *cmd = NULL;
+   int first = 1;
+   if (argc > 1 && argv[1][0] != '-') {
+      for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+         if (!strcmp(argv[1], commands[i].name))
+            cmd = &commands[i];
+      if (!cmd) {
+         fprintf(stderr, "gemmtop: unknown command '%s'\n", argv[1]);
+         Options_usage(stderr);
+         return 2;
+      }
+      first = 2;
+   }
+   Options o;
+   int rc = Options_parse(&o, argc, argv, first, cmd ? cmd->name : "");
+   if (rc == 1)
+      return 0;
+   if (rc)
+      return rc;
+   if (cmd)
+      return cmd->run(&o);
+   fprintf(stderr, "gemmtop: the interactive explorer is not built yet; use 'gemmtop run' or 'gemmtop list'\n");
+   return 2;
+}

@@ -1,0 +1,30 @@
+/* Reading and writing NumPy .npy files (format versions 1.0, 2.0, 3.0).
+ * Only 2-D (or 1-D) arrays of little-endian float32 / float64 are needed by gemmtop;
+ * C order and Fortran order are both read (Fortran is converted to row-major). */
+#ifndef GEMMTOP_NPY_H
+#define GEMMTOP_NPY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct NpyArray_ {
+   int ndim;            /* 1 or 2 */
+   size_t shape[2];     /* rows, cols (for 1-D: shape[0] = n, shape[1] = 1) */
+   bool is_double;      /* float64 if true, float32 otherwise */
+   void *data;          /* row-major, rows*cols elements, malloc'ed */
+} NpyArray;
+
+/* Returns true on success. On failure writes a message naming the file and the problem
+ * (not .npy, unsupported dtype such as '<i4' or '>f4', truncated data, 3-D array...). */
+bool Npy_read(const char *path, NpyArray *out, char *err, size_t errlen);
+
+/* Writes a 2-D C-order array, '<f4' or '<f8', format 1.0. Written atomically
+ * (temporary file + rename). */
+bool Npy_write(const char *path, const void *data, size_t rows, size_t cols, bool is_double, char *err, size_t errlen);
+
+/* Converts to the requested precision in place (float <-> double). */
+bool NpyArray_convert(NpyArray *a, bool to_double);
+
+void NpyArray_free(NpyArray *a);
+
+#endif

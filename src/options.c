@@ -1,0 +1,198 @@
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void Options_usage(FILE *out) {
+   fputs("usage: gemmtop [options]                 the interactive explorer\n"
+         "       gemmtop list [devices|kernels|presets] [--measure]\n"
+         "       gemmtop run [options]             one verified, timed run\n"
+         "       gemmtop cache clear               forget compiled programs kept on disk\n"
+         "\n"
+         "options:\n"
+         "  --backend opencl           the runtime (default opencl)\n"
+         "  --device N|NAME            device index or part of its name (default: the best GPU, else the CPU)\n"
+         "  --kernel NAME              kernel variant (gemmtop list kernels)\n"
+         "  --preset NAME|FILE         a preset (gemmtop list presets) or a .preset file\n"
+         "  --set PARAM=VALUE          set a kernel parameter (repeatable)\n"
+         "  -m M -n N -k K, --size S   problem size (default 1024 each)\n"
+         "  --precision float|double   element type (default float)\n"
+         "  --layout NN|NT|TN|TT       op(A) and op(B): N as stored, T transposed (row-major storage)\n"
+         "  --alpha A --beta B         C = alpha*op(A)*op(B) + beta*C (default 1, 0)\n"
+         "  --reps R --warmup W        timed launches and untimed ones before them (default 10, 2)\n"
+         "  --max-seconds S            stop timing after S seconds (at least one launch)\n"
+         "  --seed S                   random inputs from this seed (default: fresh each run)\n"
+         "  --a A.npy --b B.npy --c C.npy   inputs from NumPy files (as stored: transposed shapes for T)\n"
+         "  --out C.npy                write the result C\n"
+         "  --format table|csv|json    output (json: one object per line)\n"
+         "  --no-verify                skip the verification run\n"
+         "  --no-color, -U/--ascii     plain screen for the explorer (NO_COLOR is honoured)\n"
+         "  -h, --help, --version\n"
+         "\n"
+         "exit status: 0 success, 1 a run failed or did not verify, 2 usage error or refused configuration\n",
+         out);
+}
+
+static bool parseSize(const char *s, int *out) {
+   char *end;
+   errno = 0;
+   long v = strtol(s, &end, 10);
+   if (end == s || *end || errno || v < 1 || v > 1 << 20)
+      return false;
+   *out = (int)v;
+   return true;
+}
+
+static bool parseNumber(const char *s, double *out) {
+   char *end;
+   errno = 0;
+   *out = strtod(s, &end);
+   return end != s && !*end && errno == 0;
+}
+
+static int usageError(const char *fmt, const char *a, const char *b) {
+   fprintf(stderr, "gemmtop: ");
+   fprintf(stderr, fmt, a, b);
+   fprintf(stderr, "\nsee 'gemmtop --help'\n");
+   return 2;
+}
+
+int Options_parse(Options *o, int argc, char **argv, int first, const char *command) {
+   memset(o, 0, sizeof *o);
+   Problem_setDefaults(&o->problem);
+   o->reps = 10;
+   o->warmup = 2;
+   const char *nc = getenv("NO_COLOR");
+   o->no_color = nc && *nc;
+   enum {
+      OPT_BACKEND = 256, OPT_DEVICE, OPT_KERNEL, OPT_PRESET, OPT_SET, OPT_SIZE, OPT_PRECISION, OPT_LAYOUT,
+      OPT_ALPHA, OPT_BETA, OPT_REPS, OPT_WARMUP, OPT_FORMAT, OPT_SEED, OPT_A, OPT_B, OPT_C, OPT_OUT,
+      OPT_NO_VERIFY, OPT_NO_COLOR, OPT_VERSION, OPT_MEASURE, OPT_MAX_SECONDS,
+   };
+   static const struct option longs[] = {
+       {"backend", required_argument, 0, OPT_BACKEND},     {"device", required_argument, 0, OPT_DEVICE},
+       {"kernel", required_argument, 0, OPT_KERNEL},       {"preset", required_argument, 0, OPT_PRESET},
+       {"set", required_argument, 0, OPT_SET},             {"size", required_argument, 0, OPT_SIZE},
+       {"precision", required_argument, 0, OPT_PRECISION}, {"layout", required_argument, 0, OPT_LAYOUT},
+       {"alpha", required_argument, 0, OPT_ALPHA},         {"beta", required_argument, 0, OPT_BETA},
+       {"reps", required_argument, 0, OPT_REPS},           {"warmup", required_argument, 0, OPT_WARMUP},
+       {"format", required_argument, 0, OPT_FORMAT},       {"seed", required_argument, 0, OPT_SEED},
+       {"a", required_argument, 0, OPT_A},                 {"b", required_argument, 0, OPT_B},
+       {"c", required_argument, 0, OPT_C},                 {"out", required_argument, 0, OPT_OUT},
+       {"no-verify", no_argument, 0, OPT_NO_VERIFY},       {"no-color", no_argument, 0, OPT_NO_COLOR},
+       {"ascii", no_argument, 0, 'U'},                     {"help", no_argument, 0, 'h'},
+       {"version", no_argument, 0, OPT_VERSION},           {"measure", no_argument, 0, OPT_MEASURE},
+       {"max-seconds", required_argument, 0, OPT_MAX_SECONDS},
+       {0, 0, 0, 0},
+   };
+   optind = first;
+   opterr = 0;
+   int c;
+   double d;
+   while ((c = getopt_long(argc, argv, ":m:n:k:hU", longs, NULL)) != -1) {
+      const char *arg = optarg;
+      switch (c) {
+      case OPT_BACKEND: o->backend = arg; break;
+      case OPT_DEVICE: o->device = arg; break;
+      case OPT_KERNEL: o->kernel = arg; break;
+      case OPT_PRESET: o->preset = arg; break;
+      case OPT_SET:
+         if (o->nsets == OPTIONS_MAX_SETS)
+            return usageError("too many --set options (at most %s)%s", "32", "");
+         o->sets[o->nsets++] = arg;
+         break;
+      case 'm':
+      case 'n':
+      case 'k':
+      case OPT_SIZE: {
+         int v;
+         if (!parseSize(arg, &v))
+            return usageError("size '%s' is not a positive integer (1 to 1048576)%s", arg, "");
+         if (c == 'm' || c == OPT_SIZE) o->problem.m = v, o->has_m = true;
+         if (c == 'n' || c == OPT_SIZE) o->problem.n = v, o->has_n = true;
+         if (c == 'k' || c == OPT_SIZE) o->problem.k = v, o->has_k = true;
+         break;
+      }
+      case OPT_PRECISION:
+         if (!Precision_parse(arg, &o->problem.precision))
+            return usageError("--precision '%s': use float or double%s", arg, "");
+         o->has_precision = true;
+         break;
+      case OPT_LAYOUT:
+         if (!Problem_parseLayout(&o->problem, arg))
+            return usageError("--layout '%s': use NN, NT, TN or TT%s", arg, "");
+         o->has_layout = true;
+         break;
+      case OPT_ALPHA:
+      case OPT_BETA:
+         if (!parseNumber(arg, &d))
+            return usageError("'%s' is not a number (--%s)", arg, c == OPT_ALPHA ? "alpha" : "beta");
+         if (c == OPT_ALPHA) o->problem.alpha = d, o->has_alpha = true;
+         else o->problem.beta = d, o->has_beta = true;
+         break;
+      case OPT_REPS:
+      case OPT_WARMUP: {
+         int v;
+         if (!parseSize(arg, &v) && strcmp(arg, "0") != 0)
+            return usageError("'%s' is not a count (--%s)", arg, c == OPT_REPS ? "reps" : "warmup");
+         if (c == OPT_REPS && (strcmp(arg, "0") == 0 || v > 1024))
+            return usageError("--reps %s: use 1 to 1024%s", arg, "");
+         if (c == OPT_REPS) o->reps = v;
+         else o->warmup = strcmp(arg, "0") == 0 ? 0 : v;
+         break;
+      }
+      case OPT_MAX_SECONDS:
+         if (!parseNumber(arg, &o->max_seconds) || o->max_seconds <= 0)
+            return usageError("--max-seconds '%s': a positive number%s", arg, "");
+         break;
+      case OPT_FORMAT:
+         if (!strcmp(arg, "table")) o->format = FORMAT_TABLE;
+         else if (!strcmp(arg, "csv")) o->format = FORMAT_CSV;
+         else if (!strcmp(arg, "json")) o->format = FORMAT_JSON;
+         else return usageError("--format '%s': use table, csv or json%s", arg, "");
+         break;
+      case OPT_SEED: {
+         char *end;
+         errno = 0;
+         o->seed = strtoull(arg, &end, 0);
+         if (end == arg || *end || errno)
+            return usageError("--seed '%s' is not an integer%s", arg, "");
+         o->has_seed = true;
+         break;
+      }
+      case OPT_A: o->a_path = arg; break;
+      case OPT_B: o->b_path = arg; break;
+      case OPT_C: o->c_path = arg; break;
+      case OPT_OUT: o->out_path = arg; break;
+      case OPT_NO_VERIFY: o->no_verify = true; break;
+      case OPT_NO_COLOR: o->no_color = true; break;
+      case 'U': o->ascii = true; break;
+      case OPT_MEASURE: o->measure = true; break;
+      case 'h': Options_usage(stdout); return 1;
+      case OPT_VERSION: printf("gemmtop %s\n", GEMMTOP_VERSION); return 1;
+      case ':': {
+         char name[64];
+         snprintf(name, sizeof name, "%s", argv[optind - 1]);
+         return usageError("option %s needs a value%s", name, "");
+      }
+      default: {
+         char name[64];
+         if (optopt)
+            snprintf(name, sizeof name, "-%c", optopt);
+         else
+            snprintf(name, sizeof name, "%s", argv[optind - 1]);
+         return usageError("unknown option %s%s", name, command ? (strcmp(command, "") ? "" : "") : "");
+      }
+      }
+   }
+   for (int i = optind; i < argc; i++) {
+      if (o->npositional == 4)
+         return usageError("too many arguments ('%s')%s", argv[i], "");
+      o->positional[o->npositional++] = argv[i];
+   }
+   return 0;
+}

@@ -1,0 +1,44 @@
+/* Command-line options shared by every command, and what they resolve to. */
+#ifndef GEMMTOP_OPTIONS_H
+#define GEMMTOP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "backend.h"
+#include "catalog.h"
+#include "preset.h"
+#include "problem.h"
+
+#define OPTIONS_MAX_SETS 32
+
+typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } OutputFormat;
+
+typedef struct Options_ {
+   const char *backend;      /* NULL: opencl */
+   const char *device;       /* NULL: the best device */
+   const char *kernel;
+   const char *preset;
+   const char *sets[OPTIONS_MAX_SETS];
+   int nsets;
+   Problem problem;
+   bool has_m, has_n, has_k, has_precision, has_layout, has_alpha, has_beta;
+   int reps, warmup;
+   double max_seconds;
+   OutputFormat format;
+   uint64_t seed;
+   bool has_seed;
+   const char *a_path, *b_path, *c_path, *out_path;
+   bool no_verify;
+   bool no_color, ascii, measure;
+   const char *positional[4];
+   int npositional;
+} Options;
+
+/* Parses argv from index first. Returns 0 ok, 2 usage error (message printed), 1 when
+ * --help or --version was handled (exit 0). */
+int Options_parse(Options *o, int argc, char **argv, int first, const char *command);
+void Options_usage(FILE *out);
+
+#endif

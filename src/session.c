@@ -1,0 +1,503 @@
+#include "session.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define PROGRAM_CACHE_SIZE 64
+
+typedef struct CachedProgram_ {
+   unsigned long long key;
+   Program *program;
+   Kernel *kernel;
+   BuildInfo info;      /* log owned here */
+   unsigned long last_use;
+} CachedProgram;
+
+typedef struct DeviceBuffer_ {
+   Buffer *buf;
+   size_t bytes;
+} DeviceBuffer;
+
+enum { BUF_A, BUF_B, BUF_C0, BUF_C, BUF_AK, BUF_BK, BUF_CK, BUF_COUNT };
+
+struct Session_ {
+   const Backend *be;
+   Context *ctx;
+   DeviceInfo info;
+   const Catalog *catalog;
+   CachedProgram cache[PROGRAM_CACHE_SIZE];
+   unsigned long clock;
+   DeviceBuffer bufs[BUF_COUNT];
+   unsigned long uploaded_generation; /* inputs now on the device */
+   size_t result_bytes;
+};
+
+Session *Session_open(const Backend *backend, int device, const Catalog *catalog, char *err, size_t errlen) {
+   Session *s = calloc(1, sizeof *s);
+   if (!s) {
+      snprintf(err, errlen, "out of host memory");
+      return NULL;
+   }
+   s->be = backend;
+   s->catalog = catalog;
+   s->ctx = backend->open(device, &s->info, err, errlen);
+   if (!s->ctx) {
+      free(s);
+      return NULL;
+   }
+   return s;
+}
+
+static void dropProgram(Session *s, CachedProgram *c) {
+   if (c->kernel)
+      s->be->releaseKernel(c->kernel);
+   if (c->program)
+      s->be->releaseProgram(c->program);
+   free(c->info.log);
+   memset(c, 0, sizeof *c);
+}
+
+void Session_forgetPrograms(Session *s) {
+   for (int i = 0; i < PROGRAM_CACHE_SIZE; i++)
+      if (s->cache[i].program)
+         dropProgram(s, &s->cache[i]);
+}
+
+void Session_close(Session *s) {
+   if (!s)
+      return;
+   Session_forgetPrograms(s);
+   for (int i = 0; i < BUF_COUNT; i++)
+      if (s->bufs[i].buf)
+         s->be->free(s->bufs[i].buf);
+   s->be->close(s->ctx);
+   free(s);
+}
+
+const DeviceInfo *Session_device(const Session *s) { return &s->info; }
+const Backend *Session_backend(const Session *s) { return s->be; }
+
+/* Builds (or finds) source + options and returns its entry point. */
+static CachedProgram *getKernel(Session *s, const char *source, const char *options, const char *entry, RunResult *r,
+                                bool *fresh) {
+   unsigned long long key = Util_hash(UTIL_HASH_INIT, source, strlen(source));
+   key = Util_hash(key, options, strlen(options) + 1);
+   key = Util_hash(key, entry, strlen(entry));
+   s->clock++;
+   CachedProgram *victim = &s->cache[0];
+   for (int i = 0; i < PROGRAM_CACHE_SIZE; i++) {
+      CachedProgram *c = &s->cache[i];
+      if (c->program && c->key == key) {
+         c->last_use = s->clock;
+         *fresh = false;
+         return c;
+      }
+      if (!c->program || (victim->program && c->last_use < victim->last_use))
+         victim = c;
+   }
+   if (victim->program)
+      dropProgram(s, victim);
+   BuildInfo info;
+   Program *prog = NULL;
+   char err[512];
+   BackendStatus st = s->be->build(s->ctx, source, options, &prog, &info, err, sizeof err);
+   if (st != BACKEND_OK) {
+      r->status = st == BACKEND_ERR_COMPILE ? RUN_COMPILE_ERROR
+                  : st == BACKEND_ERR_OUT_OF_MEMORY ? RUN_OUT_OF_MEMORY
+                                                    : RUN_DEVICE_ERROR;
+      snprintf(r->message, sizeof r->message, "%s", err);
+      free(r->build_log);
+      r->build_log = info.log;
+      r->compile_ms = info.compile_ms;
+      return NULL;
+   }
+   Kernel *kern = s->be->kernel(prog, entry, &info, err, sizeof err);
+   if (!kern) {
+      r->status = RUN_COMPILE_ERROR;
+      snprintf(r->message, sizeof r->message, "%s", err);
+      free(r->build_log);
+      r->build_log = info.log;
+      s->be->releaseProgram(prog);
+      return NULL;
+   }
+   victim->key = key;
+   victim->program = prog;
+   victim->kernel = kern;
+   victim->info = info;
+   victim->last_use = s->clock;
+   *fresh = true;
+   return victim;
+}
+
+static bool ensureBuffer(Session *s, int which, size_t bytes, RunResult *r) {
+   DeviceBuffer *b = &s->bufs[which];
+   if (b->buf && b->bytes >= bytes)
+      return true;
+   if (b->buf) {
+      s->be->free(b->buf);
+      b->buf = NULL;
+      b->bytes = 0;
+      if (which <= BUF_C0)
+         s->uploaded_generation = 0;
+   }
+   char err[512];
+   BackendStatus st = s->be->alloc(s->ctx, bytes, &b->buf, err, sizeof err);
+   if (st != BACKEND_OK) {
+      r->status = st == BACKEND_ERR_OUT_OF_MEMORY ? RUN_OUT_OF_MEMORY : RUN_DEVICE_ERROR;
+      snprintf(r->message, sizeof r->message, "%s", err);
+      return false;
+   }
+   b->bytes = bytes;
+   return true;
+}
+
+static bool check(Session *s, BackendStatus st, const char *err, RunResult *r) {
+   if (st == BACKEND_OK)
+      return true;
+   r->status = st == BACKEND_ERR_OUT_OF_MEMORY ? RUN_OUT_OF_MEMORY : RUN_DEVICE_ERROR;
+   snprintf(r->message, sizeof r->message, "%s", err);
+   return false;
+}
+
+/* One launch of the pipeline: helpers before, the GEMM kernel, helpers after. */
+typedef struct Step_ {
+   Kernel *kernel;
+   KernelArg args[8];
+   int nargs;
+   size_t global[3];
+   size_t local[3];
+   int dims;
+   bool use_local;
+   char what[48];
+   bool is_gemm;
+   bool restore_c;   /* before this step: copy C0 into C (beta != 0, no padding) */
+} Step;
+
+typedef struct Pipeline_ {
+   Step steps[RUN_MAX_HELPERS + 1];
+   int nsteps;
+   int gemm_index;
+} Pipeline;
+
+static size_t roundUp(size_t v, size_t m) { return (v + m - 1) / m * m; }
+
+static void addCopyPad(Pipeline *pl, Kernel *copyPad, const char *what, int Lr, int Lc, bool src_trans, Buffer *src,
+                       int dr, int dc, bool dst_trans, Buffer *dst) {
+   Step *st = &pl->steps[pl->nsteps++];
+   memset(st, 0, sizeof *st);
+   st->kernel = copyPad;
+   KernelArg a[] = {{.kind = ARG_INT, .i = Lr},      {.kind = ARG_INT, .i = Lc},      {.kind = ARG_INT, .i = src_trans},
+                    {.kind = ARG_BUFFER, .buffer = src}, {.kind = ARG_INT, .i = dr}, {.kind = ARG_INT, .i = dc},
+                    {.kind = ARG_INT, .i = dst_trans}, {.kind = ARG_BUFFER, .buffer = dst}};
+   memcpy(st->args, a, sizeof a);
+   st->nargs = 8;
+   st->dims = 2;
+   st->global[0] = roundUp((size_t)dc, 16);
+   st->global[1] = roundUp((size_t)dr, 16);
+   st->local[0] = st->local[1] = 16;
+   st->use_local = true;
+   snprintf(st->what, sizeof st->what, "%s", what);
+}
+
+static bool runPipeline(Session *s, Pipeline *pl, bool real_double, bool timed, double *times, RunResult *r,
+                        Buffer *c0, Buffer *c, size_t cbytes) {
+   char err[512];
+   Event *events[RUN_MAX_HELPERS + 1] = {0};
+   for (int i = 0; i < pl->nsteps; i++) {
+      Step *st = &pl->steps[i];
+      if (st->restore_c && !check(s, s->be->copy(s->ctx, c, c0, cbytes, err, sizeof err), err, r))
+         goto failed;
+      BackendStatus bs = s->be->launch(s->ctx, st->kernel, st->args, st->nargs, real_double, st->dims, st->global,
+                                       st->use_local ? st->local : NULL, timed ? &events[i] : NULL, err, sizeof err);
+      if (bs != BACKEND_OK) {
+         snprintf(r->message, sizeof r->message, "%s: %s", st->what, err);
+         r->status = bs == BACKEND_ERR_OUT_OF_MEMORY ? RUN_OUT_OF_MEMORY : RUN_DEVICE_ERROR;
+         goto failed;
+      }
+   }
+   if (!check(s, s->be->finish(s->ctx, err, sizeof err), err, r))
+      goto failed;
+   for (int i = 0; i < pl->nsteps; i++)
+      if (events[i]) {
+         times[i] = s->be->eventMs(events[i]);
+         s->be->releaseEvent(events[i]);
+      }
+   return true;
+failed:
+   for (int i = 0; i < pl->nsteps; i++)
+      s->be->releaseEvent(events[i]);
+   return false;
+}
+
+static void fillNaN(void *host, size_t count, Precision prec) {
+   for (size_t i = 0; i < count; i++) {
+      if (prec == PRECISION_DOUBLE)
+         ((double *)host)[i] = NAN;
+      else
+         ((float *)host)[i] = NAN;
+   }
+}
+
+static char *joinSource(const char *prelude, const char *body) {
+   size_t n = strlen(prelude) + strlen(body) + 32;
+   char *src = malloc(n);
+   if (src)
+      snprintf(src, n, "%s\n#line 1\n%s", prelude, body);
+   return src;
+}
+
+RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
+                      const RunOptions *o, RunResult *r) {
+   double t0 = Util_nowMs();
+   free(r->build_log);
+   memset(r, 0, sizeof *r);
+   r->registers = -1;
+   r->private_mem = r->local_mem = -1;
+   char err[1024];
+   if (!Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
+      r->status = RUN_INVALID;
+      return r->status;
+   }
+   const Geometry *g = &r->geo;
+   Config_defines(k, values, p, g, r->defines, sizeof r->defines);
+   bool dbl = p->precision == PRECISION_DOUBLE;
+
+   /* Compile (or find) the GEMM kernel and, when needed, the helpers. */
+   char *source = joinSource(s->catalog->prelude, k->source);
+   if (!source) {
+      r->status = RUN_OUT_OF_MEMORY;
+      snprintf(r->message, sizeof r->message, "out of host memory");
+      return r->status;
+   }
+   bool fresh = false;
+   CachedProgram *gemm = getKernel(s, source, r->defines, k->entry, r, &fresh);
+   free(source);
+   if (!gemm)
+      return r->status;
+   r->compile_ms = gemm->info.compile_ms;
+   r->cached_memory = !fresh;
+   r->cached = !fresh || gemm->info.cached_disk;
+   if (!fresh)
+      r->compile_ms = 0;
+   r->registers = gemm->info.registers;
+   r->private_mem = gemm->info.private_mem;
+   r->local_mem = gemm->info.local_mem;
+   if (gemm->info.log && gemm->info.log[0])
+      r->build_log = strdup(gemm->info.log);
+
+   bool prepA = g->trans_a != p->trans_a || g->pad;
+   bool prepB = g->trans_b != p->trans_b || g->pad;
+   Kernel *copyPad = NULL, *unpad = NULL;
+   if (prepA || prepB || g->pad) {
+      char *hsrc = joinSource(s->catalog->prelude, s->catalog->helpers);
+      char hdefs[64];
+      snprintf(hdefs, sizeof hdefs, "-DDOUBLE=%d", dbl);
+      bool hfresh;
+      CachedProgram *h1 = hsrc ? getKernel(s, hsrc, hdefs, "gt_copy_pad", r, &hfresh) : NULL;
+      CachedProgram *h2 = h1 ? getKernel(s, hsrc, hdefs, "gt_unpad", r, &hfresh) : NULL;
+      free(hsrc);
+      if (!h1 || !h2) {
+         if (r->status == RUN_OK)
+            r->status = RUN_OUT_OF_MEMORY;
+         snprintf(r->message + strlen(r->message), sizeof r->message - strlen(r->message), " (in the helper kernels)");
+         return r->status;
+      }
+      /* h1 may have been evicted by h2's insertion only if the cache had one slot. */
+      copyPad = h1->kernel;
+      unpad = h2->kernel;
+   }
+
+   /* Device buffers. */
+   size_t es = Precision_size(p->precision);
+   size_t bytesA = Problem_sizeA(p) * es, bytesB = Problem_sizeB(p) * es, bytesC = Problem_sizeC(p) * es;
+   size_t bytesAk = (size_t)g->m * (size_t)g->k * es, bytesBk = (size_t)g->k * (size_t)g->n * es;
+   size_t bytesCk = (size_t)g->m * (size_t)g->n * es;
+   if (!ensureBuffer(s, BUF_A, bytesA, r) || !ensureBuffer(s, BUF_B, bytesB, r) || !ensureBuffer(s, BUF_C, bytesC, r) ||
+       (p->beta != 0.0 && !ensureBuffer(s, BUF_C0, bytesC, r)) || (prepA && !ensureBuffer(s, BUF_AK, bytesAk, r)) ||
+       (prepB && !ensureBuffer(s, BUF_BK, bytesBk, r)) || (g->pad && !ensureBuffer(s, BUF_CK, bytesCk, r)))
+      return r->status;
+   Buffer *A = s->bufs[BUF_A].buf, *B = s->bufs[BUF_B].buf, *C = s->bufs[BUF_C].buf, *C0 = s->bufs[BUF_C0].buf;
+   if (s->uploaded_generation != inputs->generation) {
+      if (!check(s, s->be->write(s->ctx, A, inputs->a, bytesA, err, sizeof err), err, r) ||
+          !check(s, s->be->write(s->ctx, B, inputs->b, bytesB, err, sizeof err), err, r) ||
+          (p->beta != 0.0 && !check(s, s->be->write(s->ctx, C0, inputs->c0, bytesC, err, sizeof err), err, r)))
+         return r->status;
+      s->uploaded_generation = inputs->generation;
+   }
+   s->result_bytes = bytesC;
+
+   /* The pipeline. */
+   Pipeline pl = {.nsteps = 0};
+   Buffer *Ak = prepA ? s->bufs[BUF_AK].buf : A;
+   Buffer *Bk = prepB ? s->bufs[BUF_BK].buf : B;
+   Buffer *Ck = g->pad ? s->bufs[BUF_CK].buf : C;
+   if (prepA) {
+      const char *what = g->pad ? (g->trans_a != p->trans_a ? "pad+transpose A" : "pad A") : "transpose A";
+      addCopyPad(&pl, copyPad, what, p->m, p->k, p->trans_a, A, g->trans_a ? g->k : g->m, g->trans_a ? g->m : g->k,
+                 g->trans_a, Ak);
+   }
+   if (prepB) {
+      /* op(B) is K x N logically. */
+      const char *what = g->pad ? (g->trans_b != p->trans_b ? "pad+transpose B" : "pad B") : "transpose B";
+      addCopyPad(&pl, copyPad, what, p->k, p->n, p->trans_b, B, g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n,
+                 g->trans_b, Bk);
+   }
+   if (g->pad && p->beta != 0.0)
+      addCopyPad(&pl, copyPad, "pad C", p->m, p->n, false, C0, g->m, g->n, false, Ck);
+   pl.gemm_index = pl.nsteps;
+   Step *gs = &pl.steps[pl.nsteps++];
+   memset(gs, 0, sizeof *gs);
+   gs->kernel = gemm->kernel;
+   gs->is_gemm = true;
+   gs->restore_c = !g->pad && p->beta != 0.0;
+   snprintf(gs->what, sizeof gs->what, "%s", k->name);
+   KernelArg ga[] = {{.kind = ARG_INT, .i = g->m},        {.kind = ARG_INT, .i = g->n},
+                     {.kind = ARG_INT, .i = g->k},        {.kind = ARG_REAL, .real = p->alpha},
+                     {.kind = ARG_BUFFER, .buffer = Ak},  {.kind = ARG_BUFFER, .buffer = Bk},
+                     {.kind = ARG_REAL, .real = p->beta}, {.kind = ARG_BUFFER, .buffer = Ck}};
+   memcpy(gs->args, ga, sizeof ga);
+   gs->nargs = 8;
+   gs->dims = g->dims;
+   gs->use_local = true;
+   memcpy(gs->global, g->global, sizeof g->global);
+   memcpy(gs->local, g->local, sizeof g->local);
+   if (g->pad) {
+      Step *st = &pl.steps[pl.nsteps++];
+      memset(st, 0, sizeof *st);
+      st->kernel = unpad;
+      KernelArg ua[] = {{.kind = ARG_INT, .i = p->m}, {.kind = ARG_INT, .i = p->n}, {.kind = ARG_INT, .i = g->n},
+                        {.kind = ARG_BUFFER, .buffer = Ck}, {.kind = ARG_BUFFER, .buffer = C}};
+      memcpy(st->args, ua, sizeof ua);
+      st->nargs = 5;
+      st->dims = 2;
+      st->global[0] = roundUp((size_t)p->n, 16);
+      st->global[1] = roundUp((size_t)p->m, 16);
+      st->local[0] = st->local[1] = 16;
+      st->use_local = true;
+      snprintf(st->what, sizeof st->what, "unpad C");
+   }
+
+   double stepTimes[RUN_MAX_HELPERS + 1];
+   /* Verification: C (and a padded C) poisoned with NaN, one run, read back, checked. */
+   if (o->verify) {
+      void *host = malloc(bytesCk > bytesC ? bytesCk : bytesC);
+      if (!host) {
+         r->status = RUN_OUT_OF_MEMORY;
+         snprintf(r->message, sizeof r->message, "out of host memory (%zu bytes for C)", bytesC);
+         return r->status;
+      }
+      fillNaN(host, (bytesCk > bytesC ? bytesCk : bytesC) / es, p->precision);
+      bool ok = check(s, s->be->write(s->ctx, C, host, bytesC, err, sizeof err), err, r) &&
+                (!g->pad || check(s, s->be->write(s->ctx, Ck, host, bytesCk, err, sizeof err), err, r)) &&
+                runPipeline(s, &pl, dbl, false, stepTimes, r, C0, C, bytesC) &&
+                check(s, s->be->read(s->ctx, C, host, bytesC, err, sizeof err), err, r);
+      if (!ok) {
+         free(host);
+         return r->status;
+      }
+      Verify_gemm(p, inputs->a, inputs->b, inputs->c0, host, inputs->seed ^ 0x5eed, &r->verify);
+      r->verified_run = true;
+      free(host);
+   }
+
+   /* Timing: warm-up, then device-timed launches. */
+   int reps = o->reps < 1 ? 1 : o->reps > RUN_MAX_TIMES ? RUN_MAX_TIMES : o->reps;
+   for (int i = 0; i < o->warmup; i++) {
+      if (o->cancel && atomic_load(o->cancel))
+         break;
+      if (!runPipeline(s, &pl, dbl, false, stepTimes, r, C0, C, bytesC))
+         return r->status;
+   }
+   double helperTimes[RUN_MAX_HELPERS + 1][RUN_MAX_TIMES];
+   double tStart = Util_nowMs();
+   int done = 0;
+   for (; done < reps; done++) {
+      if (o->cancel && atomic_load(o->cancel))
+         break;
+      if (done > 0 && o->max_seconds > 0 && Util_nowMs() - tStart > o->max_seconds * 1e3)
+         break;
+      if (!runPipeline(s, &pl, dbl, true, stepTimes, r, C0, C, bytesC))
+         return r->status;
+      for (int i = 0; i < pl.nsteps; i++)
+         helperTimes[i][done] = stepTimes[i];
+      r->times_ms[done] = stepTimes[pl.gemm_index];
+   }
+   r->reps = done;
+   if (done == 0) {
+      r->status = RUN_CANCELLED;
+      snprintf(r->message, sizeof r->message, "cancelled");
+      r->wall_ms = Util_nowMs() - t0;
+      return r->status;
+   }
+   r->median_ms = Util_median(r->times_ms, done);
+   r->min_ms = r->max_ms = r->times_ms[0];
+   for (int i = 1; i < done; i++) {
+      r->min_ms = fmin(r->min_ms, r->times_ms[i]);
+      r->max_ms = fmax(r->max_ms, r->times_ms[i]);
+   }
+   double q1 = Util_percentile(r->times_ms, done, 0.25), q3 = Util_percentile(r->times_ms, done, 0.75);
+   r->spread_pct = r->median_ms > 0 ? 100.0 * (q3 - q1) / r->median_ms : 0;
+   for (int i = 0; i < pl.nsteps; i++) {
+      if (i == pl.gemm_index || r->nhelpers == RUN_MAX_HELPERS)
+         continue;
+      HelperTiming *h = &r->helpers[r->nhelpers++];
+      snprintf(h->what, sizeof h->what, "%s", pl.steps[i].what);
+      h->median_ms = Util_median(helperTimes[i], done);
+      r->helpers_ms += h->median_ms;
+   }
+   if (r->median_ms > 0) {
+      r->gflops = Problem_flops(p) / (r->median_ms * 1e6);
+      r->gbps = Problem_bytes(p) / (r->median_ms * 1e6);
+   }
+   r->wall_ms = Util_nowMs() - t0;
+   bool cancelled = done < reps && o->cancel && atomic_load(o->cancel);
+   if (r->verified_run && !r->verify.ok) {
+      r->status = RUN_NOT_VERIFIED;
+      snprintf(r->message, sizeof r->message, "%s", r->verify.message);
+   } else if (cancelled) {
+      r->status = RUN_CANCELLED;
+      snprintf(r->message, sizeof r->message, "cancelled after %d of %d launches", done, reps);
+   } else {
+      r->status = RUN_OK;
+      snprintf(r->message, sizeof r->message, "%s", r->verified_run ? r->verify.message : "not verified (not asked)");
+   }
+   return r->status;
+}
+
+bool Session_readResult(Session *s, void *host, size_t bytes, char *err, size_t errlen) {
+   if (!s->bufs[BUF_C].buf || bytes > s->result_bytes) {
+      snprintf(err, errlen, "no result to read");
+      return false;
+   }
+   return s->be->read(s->ctx, s->bufs[BUF_C].buf, host, bytes, err, errlen) == BACKEND_OK;
+}
+
+void RunResult_free(RunResult *r) {
+   free(r->build_log);
+   r->build_log = NULL;
+}
+
+const char *RunStatus_name(RunStatus st) {
+   switch (st) {
+   case RUN_OK: return "ok";
+   case RUN_INVALID: return "invalid";
+   case RUN_NOT_VERIFIED: return "wrong result";
+   case RUN_COMPILE_ERROR: return "compile error";
+   case RUN_OUT_OF_MEMORY: return "out of memory";
+   case RUN_DEVICE_ERROR: return "device error";
+   case RUN_CANCELLED: return "cancelled";
+   }
+   return "?";
+}
+
+int RunStatus_exitCode(RunStatus st) {
+   if (st == RUN_OK)
+      return 0;
+   if (st == RUN_INVALID)
+      return 2;
+   return 1;
+}

@@ -1,0 +1,85 @@
+/* The engine: one open device, a program cache, device buffers, and runs: check, compile
+ * (or reuse), launch helpers and the GEMM kernel, verify, time. Used by the command line
+ * and by the explorer's worker thread; it knows nothing of either. */
+#ifndef GEMMTOP_SESSION_H
+#define GEMMTOP_SESSION_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "catalog.h"
+#include "config.h"
+#include "inputs.h"
+#include "verify.h"
+
+typedef enum {
+   RUN_OK = 0,          /* ran and verified */
+   RUN_INVALID,         /* a constraint or device limit refused it before compiling */
+   RUN_NOT_VERIFIED,    /* ran; the result is wrong */
+   RUN_COMPILE_ERROR,   /* the build log says why */
+   RUN_OUT_OF_MEMORY,
+   RUN_DEVICE_ERROR,
+   RUN_CANCELLED,
+} RunStatus;
+
+typedef struct RunOptions_ {
+   int reps;            /* timed launches (at least 1) */
+   int warmup;          /* untimed launches before them */
+   bool verify;         /* run and check once before timing */
+   double max_seconds;  /* stop timing after this much wall time (0: no limit; at least 1 rep) */
+   atomic_int *cancel;  /* set to non-zero to stop early (may be NULL) */
+} RunOptions;
+
+#define RUN_MAX_HELPERS 4
+#define RUN_MAX_TIMES 1024
+
+typedef struct HelperTiming_ {
+   char what[48];       /* "transpose B", "pad A", "unpad C" */
+   double median_ms;
+} HelperTiming;
+
+typedef struct RunResult_ {
+   RunStatus status;
+   char message[1536];  /* what went wrong, or a one-line summary */
+   char *build_log;     /* compiler messages (owned; may be NULL) */
+   Geometry geo;
+   char defines[1024];
+   double compile_ms;
+   bool cached;         /* no compiler ran: from memory or disk */
+   bool cached_memory;
+   int registers;
+   long long private_mem, local_mem;
+   int reps;
+   double times_ms[RUN_MAX_TIMES]; /* GEMM kernel, per timed launch */
+   double median_ms, min_ms, max_ms, spread_pct; /* spread: (q3 - q1) / median, in % */
+   HelperTiming helpers[RUN_MAX_HELPERS];
+   int nhelpers;
+   double helpers_ms;   /* sum of the helpers' medians */
+   double gflops, gbps; /* from the GEMM kernel's median time */
+   bool verified_run;   /* verification was asked for and ran */
+   VerifyResult verify;
+   double wall_ms;      /* the whole call */
+} RunResult;
+
+typedef struct Session_ Session;
+
+Session *Session_open(const Backend *backend, int device, const Catalog *catalog, char *err, size_t errlen);
+void Session_close(Session *s);
+const DeviceInfo *Session_device(const Session *s);
+const Backend *Session_backend(const Session *s);
+
+/* One run. inputs must fit p (Inputs_fit). Returns r->status. */
+RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
+                      const RunOptions *o, RunResult *r);
+/* Reads back C of the last run (M x N, the problem's precision) into host memory. */
+bool Session_readResult(Session *s, void *host, size_t bytes, char *err, size_t errlen);
+/* Drops compiled programs held in memory (the disk cache stays). */
+void Session_forgetPrograms(Session *s);
+
+void RunResult_free(RunResult *r);
+const char *RunStatus_name(RunStatus s);
+/* Exit code for the command line: 0 ok, 1 failed or not verified, 2 refused (usage). */
+int RunStatus_exitCode(RunStatus s);
+
+#endif

@@ -1,0 +1,31 @@
+/* Small helpers shared by every module. */
+#ifndef GEMMTOP_UTIL_H
+#define GEMMTOP_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Reads a whole file into a NUL-terminated malloc'ed buffer; NULL on failure (errno set). */
+char *Util_readFile(const char *path, size_t *len);
+/* Writes atomically: temporary file in the same folder, then rename. */
+bool Util_writeFileAtomic(const char *path, const void *data, size_t len);
+/* mkdir -p */
+bool Util_mkdirs(const char *path);
+/* Copies at most outlen-1 bytes and always terminates. */
+void Util_copy(char *out, size_t outlen, const char *src);
+/* Trims leading and trailing white space in place; returns s moved past leading space. */
+char *Util_trim(char *s);
+/* Monotonic clock in milliseconds. */
+double Util_nowMs(void);
+/* $XDG_CONFIG_HOME/gemmtop or ~/.config/gemmtop (kind "config"), likewise "cache". */
+bool Util_userDir(const char *kind, char *out, size_t outlen);
+/* Folder of the running executable. */
+bool Util_exeDir(char *out, size_t outlen);
+/* 64-bit FNV-1a, continued from h (start with UTIL_HASH_INIT). */
+#define UTIL_HASH_INIT 0xcbf29ce484222325ull
+unsigned long long Util_hash(unsigned long long h, const void *data, size_t len);
+/* Median of n values (sorts a copy). */
+double Util_median(const double *v, int n);
+double Util_percentile(const double *v, int n, double q);
+
+#endif

@@ -1,0 +1,58 @@
+#!/bin/sh
+# Runs the whole suite: cmocka unit tests, then end-to-end tests (command line on PoCL,
+# the explorer in tmux). Prints one closing line: "tests: N passed, N failed".
+# BUILD names the build folder (build or build-asan).
+BUILD=${BUILD:-build}
+export GEMMTOP_BIN="$PWD/$BUILD/gemmtop"
+export GEMMTOP_KERNELS="$PWD/kernels"
+export GEMMTOP_PRESETS="$PWD/presets"
+# Keep the suite away from the user's own config and cache.
+tmp=$(mktemp -d)
+export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache"
+export POCL_KERNEL_CACHE=0
+if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
+   # PoCL and its LLVM keep allocations for the life of the process: not ours to report.
+   export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=99"
+   export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
+   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+fi
+passed=0
+failed=0
+failures=""
+for t in "$BUILD"/tests/test_*; do
+   [ -x "$t" ] || continue
+   out=$("$t" 2>&1)
+   rc=$?
+   printf '%s\n' "$out"
+   p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+   f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+   passed=$((passed + ${p:-0}))
+   failed=$((failed + ${f:-0}))
+   if [ "$rc" -ne 0 ] && [ -z "$f" ]; then
+      failed=$((failed + 1))
+      failures="$failures $(basename "$t")(exit $rc)"
+   elif [ -n "$f" ] && [ "$f" -gt 0 ]; then
+      failures="$failures $(basename "$t")"
+   fi
+done
+for t in tests/e2e/*.sh; do
+   [ -f "$t" ] || continue
+   echo "=== $t"
+   out=$(sh "$t" 2>&1)
+   rc=$?
+   printf '%s\n' "$out"
+   p=$(printf '%s\n' "$out" | grep -c '^ok ')
+   f=$(printf '%s\n' "$out" | grep -c '^not ok ')
+   passed=$((passed + p))
+   failed=$((failed + f))
+   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+      failed=$((failed + 1))
+      failures="$failures $t(exit $rc)"
+   elif [ "$f" -gt 0 ]; then
+      failures="$failures $t"
+   fi
+done
+rm -rf "$tmp"
+[ -n "$failures" ] && echo "failing:$failures"
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
