@@ -23,6 +23,7 @@ typedef struct DeviceInfo_ {
    unsigned long long global_mem;
    unsigned long long max_alloc;
    DeviceLimits limits;
+   bool limits_simulated;     /* GEMMTOP_DEVICE_LIMITS made them smaller */
 } DeviceInfo;
 
 typedef struct BuildInfo_ {

@@ -237,6 +237,11 @@ int Cli_run(const Options *o) {
    Inputs in;
    uint64_t seed = o->has_seed ? o->seed : Rng_freshSeed();
    char err[1024];
+   if (!Session_fits(s, &p, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      rc = 1;
+      goto done_session;
+   }
    RunResult *r = calloc(1, sizeof *r);
    rc = 1;
    if (!r || !Inputs_random(&in, &p, seed)) {

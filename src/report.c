@@ -318,7 +318,8 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
    KernelInfo_formatParams(k, values, params, sizeof params);
    Problem_layoutName(p, layout);
    fprintf(out, "kernel     %s  %s\n", k->name, params);
-   fprintf(out, "device     %s (%s, %s)\n", dev->name, dev->platform, backend);
+   fprintf(out, "device     %s (%s, %s)%s\n", dev->name, dev->platform, backend,
+           dev->limits_simulated ? "  [limits simulated by GEMMTOP_DEVICE_LIMITS]" : "");
    fprintf(out, "problem    M=%d N=%d K=%d  %s  %s  alpha=%g beta=%g  seed=%llu\n", p->m, p->n, p->k,
            Precision_name(p->precision), layout, p->alpha, p->beta, (unsigned long long)seed);
    if (r->status == RUN_INVALID) {

@@ -69,6 +69,10 @@ void Session_close(Session *s);
 const DeviceInfo *Session_device(const Session *s);
 const Backend *Session_backend(const Session *s);
 
+/* Whether the problem's buffers fit in the device's memory; msg says why not. Cheap:
+ * call it before making host inputs, so a huge size fails with a message, not a swap storm. */
+bool Session_fits(const Session *s, const Problem *p, char *msg, size_t msglen);
+
 /* One run. inputs must fit p (Inputs_fit). Returns r->status. */
 RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
                       const RunOptions *o, RunResult *r);

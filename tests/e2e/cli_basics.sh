@@ -1,0 +1,103 @@
+#!/bin/sh
+# The command line: help, version, lists, usage errors, refusals, compile errors, wrong
+# kernels, missing platform, out of memory, the disk cache, JSON and CSV output.
+. "$(dirname "$0")/lib.sh"
+
+run_gemmtop --help
+expect_rc 0 "--help"
+expect_in "gemmtop run" "$OUT" "--help lists the run command"
+run_gemmtop --version
+expect_in "gemmtop $(cat VERSION)" "$OUT" "--version prints the version"
+
+run_gemmtop list devices
+expect_rc 0 "list devices"
+expect_in "local memory" "$OUT" "list devices shows local memory"
+expect_in "double" "$OUT" "list devices shows double support"
+expect_in "(default)" "$OUT" "list devices marks the default device"
+run_gemmtop list devices --format json
+n=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys; print(sum(1 for l in sys.stdin if json.loads(l)["max_work_group"]>0))')
+[ "$n" -ge 1 ] && ok "list devices --format json parses ($n devices)" || not_ok "list devices json" "$OUT"
+
+run_gemmtop list kernels
+expect_rc 0 "list kernels"
+expect_in "mygemm01_naive" "$OUT" "list kernels shows the naive kernel"
+case "$OUT" in *test_broken*) not_ok "hidden kernels are not listed" "$OUT" ;; *) ok "hidden kernels are not listed" ;; esac
+run_gemmtop list kernels --format json
+printf '%s\n' "$OUT" | python3 -c '
+import json,sys
+for l in sys.stdin:
+    o=json.loads(l)
+    assert o["schema"]==1 and o["name"] and o["ladder"]
+    for p in o["parameters"]:
+        assert p["default"] in p["values"], (o["name"], p)
+' && ok "list kernels json: every default is among its values" || not_ok "list kernels json" "$OUT"
+
+run_gemmtop frobnicate
+expect_rc 2 "an unknown command is a usage error"
+run_gemmtop run --kernel mygemm01_naive --bogus
+expect_rc 2 "an unknown option is a usage error"
+expect_in "unknown option --bogus" "$ERR" "the unknown option is named"
+run_gemmtop run --kernel mygemm01_naive --size -5
+expect_rc 2 "a negative size is a usage error"
+run_gemmtop run --kernel mygemm01_naive --layout XY
+expect_rc 2 "a bad layout is a usage error"
+expect_in "use NN, NT, TN or TT" "$ERR" "the valid layouts are named"
+run_gemmtop run --kernel nosuchkernel
+expect_rc 2 "an unknown kernel is a usage error"
+expect_in "no kernel named 'nosuchkernel'" "$ERR" "the unknown kernel is named"
+run_gemmtop run --kernel mygemm01_naive --set TSN=3
+expect_rc 2 "a value outside the allowed set is refused"
+expect_in "TSN takes 1, 2, 4, 8, 16, 32, 64, 128, 256" "$ERR" "the allowed values are listed"
+run_gemmtop run --kernel mygemm01_naive --set NOPE=3
+expect_rc 2 "an unknown parameter is refused"
+run_gemmtop run --kernel mygemm01_naive -m 100 -n 64 -k 64
+expect_rc 2 "a size that does not divide is refused before compiling"
+expect_in "M must be a multiple of TSM (rule M % TSM == 0 fails with M=100, TSM=16)" "$ERR" "the broken rule and its values are named"
+expect_in "valid TSM: 1, 2, 4" "$ERR" "the valid values are named"
+GEMMTOP_DEVICE_LIMITS=max_wg=256 run_gemmtop run --kernel mygemm01_naive --size 64 --set TSN=32 --set TSM=32
+expect_rc 2 "a work-group over the device limit is refused"
+expect_in "needs 1024 work-items per group (32 x 32); this device allows 256" "$ERR" "the work-group limit is explained"
+expect_in "valid TSN: 1, 2, 4, 8" "$ERR" "valid work-group sides are listed"
+GEMMTOP_DEVICE_LIMITS=fp64=0 run_gemmtop run --kernel mygemm01_naive --size 64 --precision double
+expect_rc 2 "double precision on a device without it is refused"
+expect_in "no double-precision support" "$ERR" "missing double support is explained"
+run_gemmtop run --kernel mygemm01_naive --size 200000
+expect_rc 1 "a problem larger than the device's memory fails cleanly"
+expect_in "out of device memory" "$ERR" "out of memory is explained"
+
+OCL_ICD_VENDORS=$T_DIR/none OCL_ICD_FILENAMES= run_gemmtop list devices
+expect_rc 1 "no OpenCL platform"
+expect_in "no OpenCL platform found" "$ERR" "a missing platform is explained"
+
+# A kernel that does not compile: the build log, with line numbers, and exit 1.
+run_gemmtop run --kernel test_syntax_error --size 64
+expect_rc 1 "a compile error fails the run"
+expect_in "did not compile" "$ERR" "the compile error is reported"
+expect_in "test_syntax_error" "$(ls "$GEMMTOP_KERNELS")" "the syntax-error kernel exists"
+case "$ERR" in *:[0-9]*:*error*) ok "the build log carries line numbers" ;; *) not_ok "build log line numbers" "$ERR" ;; esac
+
+# A deliberately wrong kernel must fail verification.
+run_gemmtop run --kernel test_broken --size 64 --reps 2
+expect_rc 1 "a wrong kernel does not verify"
+expect_in "FAILED" "$OUT" "verification says FAILED"
+
+# JSON and CSV of a run; the disk cache across processes.
+run_gemmtop cache clear
+expect_rc 0 "cache clear"
+run_gemmtop run --kernel mygemm01_naive --size 64 --reps 3 --format json
+expect_rc 0 "a run with JSON output"
+[ "$(json_field verified)" = true ] && ok "json: verified is true" || not_ok "json verified" "$OUT"
+[ "$(json_field cached)" = false ] && ok "json: the first build is not cached" || not_ok "json cached first" "$OUT"
+[ "$(json_field schema)" = 1 ] && ok "json: schema 1" || not_ok "json schema" "$OUT"
+python3 -c "import json,sys; o=json.loads(sys.argv[1]); assert o['time_ms']>0 and o['gflops']>0 and o['min_time_ms']<=o['time_ms']<=o['max_time_ms'] and o['max_rel_err']<o['tolerance']" "$OUT" \
+   && ok "json: times, GFLOPS and error are consistent" || not_ok "json numbers" "$OUT"
+run_gemmtop run --kernel mygemm01_naive --size 64 --reps 3 --format json
+[ "$(json_field cached)" = true ] && ok "json: the second process finds the program in the disk cache" || not_ok "disk cache" "$OUT"
+run_gemmtop cache clear
+expect_in "removed 1 compiled program" "$OUT" "cache clear removes what was cached"
+run_gemmtop run --kernel mygemm01_naive --size 64 --reps 3 --format csv
+expect_rc 0 "a run with CSV output"
+lines=$(printf '%s\n' "$OUT" | python3 -c 'import csv,sys; r=list(csv.DictReader(sys.stdin)); print(len(r), r[0]["verified"], r[0]["status"])')
+[ "$lines" = "1 true ok" ] && ok "csv: one verified row with a header" || not_ok "csv" "$OUT"
+
+finish

@@ -1,0 +1,276 @@
+/* Kernel metadata parsing, constraint evaluation and the shipped catalog. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "config.h"
+
+static const char *TILED =
+    "// comment before\n"
+    "/*@gemmtop\n"
+    "name: tiled\n"
+    "title: Tiling\n"
+    "ladder: mygemm\n"
+    "step: 2\n"
+    "about: first line\n"
+    "about: second line\n"
+    "# a comment\n"
+    "param: TS = 16 in 4, 8, 16, 32 ; tile size\n"
+    "param: WPT = 1 in 1, 2, 4, 8 ; work per thread\n"
+    "require: M % TS == 0 ; M must be a multiple of TS\n"
+    "require: TS % WPT == 0 ; TS must be a multiple of WPT\n"
+    "global: N, M / WPT\n"
+    "local: TS, TS / WPT\n"
+    "localmem: 2 * TS * TS * REAL_SIZE\n"
+    "operands: A=N B=T\n"
+    "sites: 0=Asub store, 1=Bsub store, 3=Bsub load\n"
+    "*/\n"
+    "__kernel void gemm() {}\n";
+
+static DeviceLimits gpuLimits(void) {
+   DeviceLimits l = {.max_wg = 256, .max_wi = {256, 256, 64}, .local_mem = 32768, .fp64 = true, .warp = 32};
+   return l;
+}
+
+static Problem square(int n) {
+   Problem p;
+   Problem_setDefaults(&p);
+   p.m = p.n = p.k = n;
+   return p;
+}
+
+static void test_parse_tiled(void **state) {
+   (void)state;
+   KernelInfo k;
+   char err[512];
+   assert_true(KernelInfo_parse(&k, TILED, "kernels/tiled.cl", err, sizeof err));
+   assert_string_equal(k.name, "tiled");
+   assert_string_equal(k.title, "Tiling");
+   assert_string_equal(k.ladder, "mygemm");
+   assert_int_equal(k.step, 2);
+   assert_string_equal(k.about, "first line second line");
+   assert_int_equal(k.nparams, 2);
+   assert_string_equal(k.params[0].name, "TS");
+   assert_int_equal(k.params[0].def, 16);
+   assert_int_equal(k.params[0].nvalues, 4);
+   assert_int_equal(k.params[0].values[3], 32);
+   assert_string_equal(k.params[0].description, "tile size");
+   assert_int_equal(k.nrules, 2);
+   assert_string_equal(k.rules[1].expr, "TS % WPT == 0");
+   assert_string_equal(k.rules[1].message, "TS must be a multiple of WPT");
+   assert_int_equal(k.dims, 2);
+   assert_string_equal(k.local[1], "TS / WPT");
+   assert_false(k.operands_any);
+   assert_false(k.a_trans);
+   assert_true(k.b_trans);
+   assert_int_equal(k.nsites, 4);
+   assert_string_equal(k.sites[3], "Bsub load");
+   assert_string_equal(k.entry, "gemm");
+   KernelInfo_free(&k);
+}
+
+static void expectParseError(const char *text, const char *fragment) {
+   KernelInfo k;
+   char err[512] = "";
+   assert_false(KernelInfo_parse(&k, text, "bad.cl", err, sizeof err));
+   if (!strstr(err, fragment))
+      fail_msg("message '%s' lacks '%s'", err, fragment);
+}
+
+static void test_parse_errors(void **state) {
+   (void)state;
+   expectParseError("__kernel void gemm() {}", "no '/*@gemmtop'");
+   expectParseError("/*@gemmtop\nglobal: N\nlocal: 1\n", "not closed");
+   expectParseError("/*@gemmtop\nparam: TS = 16 in 4, 8\nglobal: N\nlocal: 1\n*/", "bad.cl:2: param TS: default 16 is not among");
+   expectParseError("/*@gemmtop\nparam: TS 16\nglobal: N\nlocal: 1\n*/", "bad.cl:2: param");
+   expectParseError("/*@gemmtop\nparam: TS = 4 in 4, x\nglobal: N\nlocal: 1\n*/", "not an integer");
+   expectParseError("/*@gemmtop\ncolour: blue\nglobal: N\nlocal: 1\n*/", "bad.cl:2: unknown key 'colour'");
+   expectParseError("/*@gemmtop\nglobal: N, M\nlocal: 16\n*/", "different numbers of dimensions");
+   expectParseError("/*@gemmtop\ntitle: x\n*/", "'global:' and 'local:' are required");
+   expectParseError("/*@gemmtop\noperands: A=X\nglobal: N\nlocal: 1\n*/", "operands");
+   expectParseError("/*@gemmtop\nparam: TS = 4 in 4\nparam: TS = 4 in 4\nglobal: N\nlocal: 1\n*/", "declared twice");
+}
+
+static void test_check_passes_and_geometry(void **state) {
+   (void)state;
+   KernelInfo k;
+   char err[512];
+   assert_true(KernelInfo_parse(&k, TILED, "tiled.cl", err, sizeof err));
+   long long v[2] = {16, 4};
+   Problem p = square(256);
+   DeviceLimits l = gpuLimits();
+   Geometry g;
+   assert_true(Config_check(&k, v, &p, &l, &g, err, sizeof err));
+   assert_int_equal(g.global[0], 256);
+   assert_int_equal(g.global[1], 64);
+   assert_int_equal(g.local[0], 16);
+   assert_int_equal(g.local[1], 4);
+   assert_int_equal(g.localmem, 2 * 16 * 16 * 4);
+   assert_true(g.trans_b);
+   assert_false(g.pad);
+   p.precision = PRECISION_DOUBLE;
+   assert_true(Config_check(&k, v, &p, &l, &g, err, sizeof err));
+   assert_int_equal(g.localmem, 2 * 16 * 16 * 8);
+   char defs[256];
+   Config_defines(&k, v, &p, &g, defs, sizeof defs);
+   assert_string_equal(defs, "-DTS=16 -DWPT=4 -DTRANSA=0 -DTRANSB=1 -DDOUBLE=1");
+   KernelInfo_free(&k);
+}
+
+static void expectRefusal(const KernelInfo *k, long long *v, const Problem *p, const DeviceLimits *l,
+                          const char *fragment) {
+   char err[1024] = "";
+   assert_false(Config_check(k, v, p, l, NULL, err, sizeof err));
+   if (!strstr(err, fragment))
+      fail_msg("message '%s' lacks '%s'", err, fragment);
+}
+
+static void test_refusals_name_rule_and_valid_values(void **state) {
+   (void)state;
+   KernelInfo k;
+   char err[512];
+   assert_true(KernelInfo_parse(&k, TILED, "tiled.cl", err, sizeof err));
+   DeviceLimits l = gpuLimits();
+   Problem p = square(256);
+   /* 32x32 = 1024 work-items on a device of 256. */
+   long long v[2] = {32, 1};
+   expectRefusal(&k, v, &p, &l, "needs 1024 work-items per group (32 x 32); this device allows 256");
+   expectRefusal(&k, v, &p, &l, "valid TS: 4, 8, 16");
+   /* ... and WPT=4 would fix it too. */
+   expectRefusal(&k, v, &p, &l, "valid WPT: 4, 8");
+   /* A size that doesn't divide. */
+   long long v2[2] = {16, 1};
+   p.m = 200;
+   expectRefusal(&k, v2, &p, &l, "M must be a multiple of TS (rule M % TS == 0 fails with M=200, TS=16)");
+   expectRefusal(&k, v2, &p, &l, "valid TS: 4, 8");
+   /* Local memory: 2*32*32*8 = 16 KiB in double with WPT=8 (32x4 group) on 8 KiB. */
+   p = square(256);
+   p.precision = PRECISION_DOUBLE;
+   l.local_mem = 8192;
+   long long v3[2] = {32, 8};
+   expectRefusal(&k, v3, &p, &l, "needs 16384 bytes of local memory per group; this device has 8192");
+   /* No double support. */
+   l = gpuLimits();
+   l.fp64 = false;
+   expectRefusal(&k, v2, &p, &l, "no double-precision support");
+   /* A rule no single parameter change can fix. */
+   l = gpuLimits();
+   p = square(256);
+   p.m = 7;
+   expectRefusal(&k, v2, &p, &l, "no single parameter change fixes this");
+   KernelInfo_free(&k);
+}
+
+static void test_valid_values(void **state) {
+   (void)state;
+   KernelInfo k;
+   char err[512];
+   assert_true(KernelInfo_parse(&k, TILED, "tiled.cl", err, sizeof err));
+   DeviceLimits l = gpuLimits();
+   Problem p = square(96);
+   long long v[2] = {16, 2};
+   bool ok[KERNEL_MAX_VALUES];
+   Config_validValues(&k, v, &p, &l, 0, ok);
+   /* TS in {4, 8, 16, 32}: 96 % 32 != 0, and all others divide 96 and fit. */
+   assert_true(ok[0]);
+   assert_true(ok[1]);
+   assert_true(ok[2]);
+   assert_false(ok[3]);
+   KernelInfo_free(&k);
+}
+
+static void test_padding_rounds_sizes(void **state) {
+   (void)state;
+   const char *text = "/*@gemmtop\nparam: T = 32 in 16, 32\npad: M=T N=T K=8\nrequire: M % T == 0\nglobal: N, M\n"
+                      "local: T, 8\n*/\n";
+   KernelInfo k;
+   char err[512];
+   assert_true(KernelInfo_parse(&k, text, "pad.cl", err, sizeof err));
+   assert_string_equal(k.name, "pad");
+   DeviceLimits l = gpuLimits();
+   Problem p = square(1);
+   p.m = 97;
+   p.n = 33;
+   p.k = 5;
+   long long v[1] = {32};
+   Geometry g;
+   assert_true(Config_check(&k, v, &p, &l, &g, err, sizeof err));
+   assert_int_equal(g.m, 128);
+   assert_int_equal(g.n, 64);
+   assert_int_equal(g.k, 8);
+   assert_true(g.pad);
+   assert_int_equal(g.global[0], 64);
+   KernelInfo_free(&k);
+}
+
+static void test_set_param(void **state) {
+   (void)state;
+   KernelInfo k;
+   char err[512];
+   assert_true(KernelInfo_parse(&k, TILED, "tiled.cl", err, sizeof err));
+   long long v[2];
+   KernelInfo_defaults(&k, v);
+   assert_int_equal(v[0], 16);
+   assert_true(Config_setParam(&k, v, "TS=32", err, sizeof err));
+   assert_int_equal(v[0], 32);
+   assert_false(Config_setParam(&k, v, "TS=12", err, sizeof err));
+   assert_non_null(strstr(err, "TS takes 4, 8, 16, 32"));
+   assert_false(Config_setParam(&k, v, "XY=1", err, sizeof err));
+   assert_non_null(strstr(err, "its parameters: TS, WPT"));
+   assert_false(Config_setParam(&k, v, "TS", err, sizeof err));
+   assert_int_equal(v[0], 32);
+   KernelInfo_free(&k);
+}
+
+/* Every shipped variant parses, and its defaults pass on a small GPU-like device at 1024
+ * (or are refused only for reasons that name a rule). */
+static void test_shipped_catalog(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[512];
+   assert_true(Catalog_load(&cat, GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   if (cat.warnings[0])
+      fail_msg("kernel files with bad metadata:\n%s", cat.warnings);
+   assert_true(cat.count >= 1);
+   assert_non_null(cat.prelude);
+   assert_non_null(cat.helpers);
+   DeviceLimits l = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32};
+   Problem p = square(1024);
+   int visible = 0;
+   for (int i = 0; i < cat.count; i++) {
+      const KernelInfo *k = &cat.kernels[i];
+      if (k->hidden)
+         continue;
+      visible++;
+      long long v[KERNEL_MAX_PARAMS];
+      KernelInfo_defaults(k, v);
+      char msg[1024];
+      if (!Config_check(k, v, &p, &l, NULL, msg, sizeof msg))
+         fail_msg("defaults of %s refused at 1024 on a 1024-work-item GPU: %s", k->name, msg);
+      if (i > 0 && cat.kernels[i - 1].ladder[0] && !strcmp(cat.kernels[i - 1].ladder, k->ladder))
+         assert_true(cat.kernels[i - 1].step <= k->step);
+   }
+   assert_true(visible >= 1);
+   Catalog_free(&cat);
+}
+
+int main(void) {
+   const struct CMUnitTest tests[] = {
+       cmocka_unit_test(test_parse_tiled),
+       cmocka_unit_test(test_parse_errors),
+       cmocka_unit_test(test_check_passes_and_geometry),
+       cmocka_unit_test(test_refusals_name_rule_and_valid_values),
+       cmocka_unit_test(test_valid_values),
+       cmocka_unit_test(test_padding_rounds_sizes),
+       cmocka_unit_test(test_set_param),
+       cmocka_unit_test(test_shipped_catalog),
+   };
+   return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,112 @@
+/* Expressions of kernel metadata: arithmetic, precedence, functions, errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr.h"
+#include "rng.h"
+
+static bool lookup(void *ctx, const char *name, long long *v) {
+   const long long *vars = ctx; /* TS, M, N */
+   if (!strcmp(name, "TS")) return *v = vars[0], true;
+   if (!strcmp(name, "M")) return *v = vars[1], true;
+   if (!strcmp(name, "N")) return *v = vars[2], true;
+   return false;
+}
+
+static long long eval(const char *text, long long ts, long long m, long long n) {
+   long long vars[3] = {ts, m, n}, out = -999;
+   char err[128];
+   assert_true(Expr_eval(text, lookup, vars, &out, err, sizeof err));
+   return out;
+}
+
+static void test_precedence(void **state) {
+   (void)state;
+   assert_int_equal(eval("1 + 2 * 3", 0, 0, 0), 7);
+   assert_int_equal(eval("(1 + 2) * 3", 0, 0, 0), 9);
+   assert_int_equal(eval("10 - 4 - 3", 0, 0, 0), 3);
+   assert_int_equal(eval("100 / 10 / 5", 0, 0, 0), 2);
+   assert_int_equal(eval("-3 + 5", 0, 0, 0), 2);
+   assert_int_equal(eval("!0 + !7", 0, 0, 0), 1);
+   assert_int_equal(eval("1 < 2 == 1", 0, 0, 0), 1);
+   assert_int_equal(eval("2 <= 2 && 3 >= 4 || 5 != 5", 0, 0, 0), 0);
+   assert_int_equal(eval("0 ? 4 : 1 ? 5 : 6", 0, 0, 0), 5);
+}
+
+static void test_random_arithmetic_matches_c(void **state) {
+   (void)state;
+   Rng r;
+   uint64_t seed = Rng_freshSeed();
+   Rng_seed(&r, seed);
+   for (int i = 0; i < 500; i++) {
+      long long a = (long long)Rng_below(&r, 2000) - 1000, b = (long long)Rng_below(&r, 999) + 1;
+      long long c = (long long)Rng_below(&r, 50);
+      char text[128];
+      snprintf(text, sizeof text, "TS * %lld + M %% %lld - N / %lld", c, b, b);
+      long long got = eval(text, a, a * 3, a - 7);
+      long long want = a * c + (a * 3) % b - (a - 7) / b;
+      if (got != want)
+         fail_msg("seed %llu: %s with TS=%lld gives %lld, want %lld", (unsigned long long)seed, text, a, got, want);
+   }
+}
+
+static void test_functions(void **state) {
+   (void)state;
+   assert_int_equal(eval("min(TS, 8)", 16, 0, 0), 8);
+   assert_int_equal(eval("max(TS, 8)", 16, 0, 0), 16);
+   assert_int_equal(eval("ceil(M, TS)", 16, 100, 0), 112);
+   assert_int_equal(eval("ceil(M, TS)", 16, 96, 0), 96);
+   assert_int_equal(eval("div(M, TS)", 16, 100, 0), 7);
+   assert_int_equal(eval("pow2(TS)", 16, 0, 0), 1);
+   assert_int_equal(eval("pow2(TS)", 12, 0, 0), 0);
+   assert_int_equal(eval("M % TS == 0 && N % TS == 0", 16, 256, 128), 1);
+   assert_int_equal(eval("M % TS == 0 && N % TS == 0", 16, 256, 120), 0);
+}
+
+static void expectError(const char *text, const char *fragment) {
+   long long vars[3] = {16, 0, 64}, out;
+   char err[128] = "";
+   assert_false(Expr_eval(text, lookup, vars, &out, err, sizeof err));
+   if (!strstr(err, fragment))
+      fail_msg("'%s': message '%s' lacks '%s'", text, err, fragment);
+}
+
+static void test_errors(void **state) {
+   (void)state;
+   expectError("N / M", "division by zero");
+   expectError("N % M", "division by zero");
+   expectError("ceil(N, M)", "division by zero");
+   expectError("TS + WPT", "unknown name 'WPT'");
+   expectError("(TS + 1", "expected ')'");
+   expectError("TS +", "unexpected end");
+   expectError("TS 4", "unexpected text");
+   expectError("min(TS)", "wrong number of arguments");
+}
+
+static void collect(void *ctx, const char *name) {
+   strcat(ctx, name);
+   strcat(ctx, ";");
+}
+
+static void test_identifiers(void **state) {
+   (void)state;
+   char out[128] = "";
+   Expr_identifiers("M % TS == 0 && min(TS, WPT) > 1 && ceil(N, TS2)", collect, out);
+   assert_string_equal(out, "M;TS;WPT;N;TS2;");
+}
+
+int main(void) {
+   const struct CMUnitTest tests[] = {
+       cmocka_unit_test(test_precedence),  cmocka_unit_test(test_random_arithmetic_matches_c),
+       cmocka_unit_test(test_functions),   cmocka_unit_test(test_errors),
+       cmocka_unit_test(test_identifiers),
+   };
+   return cmocka_run_group_tests(tests, NULL, NULL);
+}
