@@ -237,14 +237,30 @@ int Cli_run(const Options *o) {
    Inputs in;
    uint64_t seed = o->has_seed ? o->seed : Rng_freshSeed();
    char err[1024];
-   if (!Session_fits(s, &p, err, sizeof err)) {
-      fprintf(stderr, "gemmtop: %s\n", err);
+   /* Refuse a bad configuration before making inputs: at large sizes that takes a while. */
+   RunResult *r = calloc(1, sizeof *r);
+   if (!r) {
+      fprintf(stderr, "gemmtop: out of host memory\n");
       rc = 1;
       goto done_session;
    }
-   RunResult *r = calloc(1, sizeof *r);
+   if (!Config_check(k, values, &p, &Session_device(s)->limits, NULL, r->message, sizeof r->message)) {
+      r->status = RUN_INVALID;
+      RunOptions none = {.warmup = o->warmup};
+      Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &none, r);
+      fprintf(stderr, "gemmtop: refused: %s\n", r->message);
+      rc = 2;
+      free(r);
+      goto done_session;
+   }
+   if (!Session_fits(s, &p, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      rc = 1;
+      free(r);
+      goto done_session;
+   }
    rc = 1;
-   if (!r || !Inputs_random(&in, &p, seed)) {
+   if (!Inputs_random(&in, &p, seed)) {
       fprintf(stderr, "gemmtop: out of host memory for a %dx%dx%d problem\n", p.m, p.n, p.k);
       free(r);
       goto done_session;
@@ -252,6 +268,7 @@ int Cli_run(const Options *o) {
    if ((o->a_path || o->b_path || o->c_path) && !Inputs_loadNpy(&in, &p, o->a_path, o->b_path, o->c_path, err, sizeof err)) {
       fprintf(stderr, "gemmtop: %s\n", err);
       rc = 2;
+      free(r);
       goto done_inputs;
    }
    RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = !o->no_verify, .max_seconds = o->max_seconds};
