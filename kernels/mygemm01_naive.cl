@@ -18,7 +18,7 @@ local:    TSN, TSM
 */
 __kernel void gemm(const int M, const int N, const int K, const real alpha,
                    const __global real* A, const __global real* B,
-                   const real beta, __global real* C) {
+                   const real beta, __global real* C GT_TRACE_PARAM) {
    const int col = get_global_id(0);
    const int row = get_global_id(1);
    real acc = REAL_ZERO;

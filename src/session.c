@@ -226,7 +226,7 @@ static bool check(Session *s, BackendStatus st, const char *err, RunResult *r) {
 /* One launch of the pipeline: helpers before, the GEMM kernel, helpers after. */
 typedef struct Step_ {
    Kernel *kernel;
-   KernelArg args[8];
+   KernelArg args[9];
    int nargs;
    size_t global[3];
    size_t local[3];
@@ -310,9 +310,17 @@ static char *joinSource(const char *prelude, const char *body) {
    return src;
 }
 
-RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
-                      const RunOptions *o, RunResult *r) {
-   double t0 = Util_nowMs();
+/* What a run and a trace share: checks, the compiled kernels, buffers with the inputs
+ * on the device, and the pipeline of launches. */
+typedef struct Prepared_ {
+   Pipeline pl;
+   Buffer *C0, *C, *Ck;
+   size_t bytesC, bytesCk, es;
+   bool dbl;
+} Prepared;
+
+static RunStatus prepare(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                         const Inputs *inputs, const char *extra_defines, Buffer *trace, Prepared *out, RunResult *r) {
    free(r->build_log);
    memset(r, 0, sizeof *r);
    r->registers = -1;
@@ -328,6 +336,8 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    }
    const Geometry *g = &r->geo;
    Config_defines(k, values, p, g, r->defines, sizeof r->defines);
+   if (extra_defines && *extra_defines)
+      snprintf(r->defines + strlen(r->defines), sizeof r->defines - strlen(r->defines), " %s", extra_defines);
    bool dbl = p->precision == PRECISION_DOUBLE;
 
    /* Compile (or find) the GEMM kernel and, when needed, the helpers. */
@@ -396,6 +406,7 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
 
    /* The pipeline. */
    Pipeline pl = {.nsteps = 0};
+   memset(out, 0, sizeof *out);
    Buffer *Ak = prepA ? s->bufs[BUF_AK].buf : A;
    Buffer *Bk = prepB ? s->bufs[BUF_BK].buf : B;
    Buffer *Ck = g->pad ? s->bufs[BUF_CK].buf : C;
@@ -425,6 +436,11 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
                      {.kind = ARG_REAL, .real = p->beta}, {.kind = ARG_BUFFER, .buffer = Ck}};
    memcpy(gs->args, ga, sizeof ga);
    gs->nargs = 8;
+   if (trace) {
+      gs->args[8].kind = ARG_BUFFER;
+      gs->args[8].buffer = trace;
+      gs->nargs = 9;
+   }
    gs->dims = g->dims;
    gs->use_local = true;
    memcpy(gs->global, g->global, sizeof g->global);
@@ -444,7 +460,31 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
       st->use_local = true;
       snprintf(st->what, sizeof st->what, "unpad C");
    }
+   out->pl = pl;
+   out->C0 = C0;
+   out->C = C;
+   out->Ck = Ck;
+   out->bytesC = bytesC;
+   out->bytesCk = bytesCk;
+   out->es = es;
+   out->dbl = dbl;
+   r->status = RUN_OK;
+   return RUN_OK;
+}
 
+RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
+                      const RunOptions *o, RunResult *r) {
+   double t0 = Util_nowMs();
+   Prepared pr;
+   memset(&pr, 0, sizeof pr);
+   if (prepare(s, k, values, p, inputs, NULL, NULL, &pr, r) != RUN_OK)
+      return r->status;
+   char err[1024];
+   const Geometry *g = &r->geo;
+   Pipeline pl = pr.pl;
+   Buffer *C0 = pr.C0, *C = pr.C, *Ck = pr.Ck;
+   size_t bytesC = pr.bytesC, bytesCk = pr.bytesCk, es = pr.es;
+   bool dbl = pr.dbl;
    double stepTimes[RUN_MAX_HELPERS + 1];
    /* Verification: C (and a padded C) poisoned with NaN, one run, read back, checked. */
    if (o->verify) {
@@ -530,6 +570,126 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
       snprintf(r->message, sizeof r->message, "%s", r->verified_run ? r->verify.message : "not verified (not asked)");
    }
    return r->status;
+}
+
+#define TRACE_SITES 16
+#define TRACE_CAP (1u << 21)
+
+/* The smallest problem like p (same precision, layout, scalars) that the configuration
+ * accepts: traces of big problems would be slow and no more telling. */
+static Problem smallProblem(const Session *s, const KernelInfo *k, const long long *values, const Problem *p) {
+   static const int mn[] = {32, 64, 128, 256, 512, 1024};
+   static const int kk[] = {16, 32, 64, 128, 256};
+   char msg[512];
+   for (size_t i = 0; i < sizeof mn / sizeof mn[0]; i++)
+      for (size_t j = 0; j < sizeof kk / sizeof kk[0]; j++) {
+         Problem q = *p;
+         q.m = p->m < mn[i] ? p->m : mn[i];
+         q.n = p->n < mn[i] ? p->n : mn[i];
+         q.k = p->k < kk[j] ? p->k : kk[j];
+         if (Config_check(k, values, &q, &s->info.limits, NULL, msg, sizeof msg))
+            return q;
+      }
+   return *p;
+}
+
+RunStatus Session_trace(Session *s, const KernelInfo *k, const long long *values, const Problem *p, int groups,
+                        Trace *t, RunResult *r) {
+   memset(t, 0, sizeof *t);
+   if (groups < 1)
+      groups = 1;
+   Problem q = smallProblem(s, k, values, p);
+   t->problem = q;
+   Geometry g;
+   if (!Config_check(k, values, &q, &s->info.limits, &g, r->message, sizeof r->message)) {
+      r->status = RUN_INVALID;
+      return r->status;
+   }
+   size_t wg = 1;
+   for (int d = 0; d < g.dims; d++)
+      wg *= g.local[d];
+   size_t ngroups = 1;
+   for (int d = 0; d < g.dims; d++)
+      ngroups *= g.global[d] / g.local[d];
+   if ((size_t)groups > ngroups)
+      groups = (int)ngroups;
+   size_t counters = (size_t)groups * wg * TRACE_SITES;
+   size_t words = 4 + counters + (size_t)TRACE_CAP * 4;
+   char defines[256];
+   snprintf(defines, sizeof defines, "-DGT_TRACE=1 -DGT_TRACE_GROUPS=%du -DGT_TRACE_WG=%zuu -DGT_TRACE_SITES=%du -DGT_TRACE_CAP=%uu",
+            groups, wg, TRACE_SITES, TRACE_CAP);
+   Inputs in;
+   if (!Inputs_random(&in, &q, 0x7eace)) {
+      r->status = RUN_OUT_OF_MEMORY;
+      snprintf(r->message, sizeof r->message, "out of host memory for the trace inputs");
+      return r->status;
+   }
+   Buffer *buf = NULL;
+   char err[512];
+   unsigned *host = calloc(words, sizeof *host);
+   RunStatus st = RUN_OK;
+   if (!host) {
+      st = r->status = RUN_OUT_OF_MEMORY;
+      snprintf(r->message, sizeof r->message, "out of host memory for the trace (%zu MiB)", words * 4 >> 20);
+      goto done;
+   }
+   if (s->be->alloc(s->ctx, words * sizeof *host, &buf, err, sizeof err) != BACKEND_OK ||
+       s->be->write(s->ctx, buf, host, words * sizeof *host, err, sizeof err) != BACKEND_OK) {
+      st = r->status = RUN_OUT_OF_MEMORY;
+      snprintf(r->message, sizeof r->message, "trace buffer: %s", err);
+      goto done;
+   }
+   Prepared pr;
+   memset(&pr, 0, sizeof pr);
+   /* The inputs are not the session's: make sure they are uploaded and forgotten after. */
+   s->uploaded_generation = 0;
+   if ((st = prepare(s, k, values, &q, &in, defines, buf, &pr, r)) != RUN_OK)
+      goto done;
+   double times[RUN_MAX_HELPERS + 1];
+   if (!runPipeline(s, &pr.pl, pr.dbl, false, times, r, pr.C0, pr.C, pr.bytesC) ||
+       !check(s, s->be->read(s->ctx, buf, host, words * sizeof *host, err, sizeof err), err, r)) {
+      st = r->status;
+      goto done;
+   }
+   s->uploaded_generation = 0;
+   size_t n = host[0] < TRACE_CAP ? host[0] : TRACE_CAP;
+   t->records = malloc((n ? n : 1) * sizeof *t->records);
+   if (!t->records) {
+      st = r->status = RUN_OUT_OF_MEMORY;
+      snprintf(r->message, sizeof r->message, "out of host memory for %zu trace records", n);
+      goto done;
+   }
+   const unsigned *rec = host + 4 + counters;
+   for (size_t i = 0; i < n; i++, rec += 4) {
+      TraceRecord *tr = &t->records[i];
+      tr->site = rec[0] & 0x7f;
+      tr->store = (rec[0] >> 7) & 1;
+      tr->width = (rec[0] >> 8) & 0xff;
+      tr->group = rec[0] >> 16;
+      tr->item = rec[1];
+      tr->seq = rec[2];
+      tr->address = rec[3];
+   }
+   t->count = n;
+   t->dropped = host[1];
+   t->groups = groups;
+   t->wg_size = wg;
+   t->dims = g.dims;
+   memcpy(t->local, g.local, sizeof t->local);
+   snprintf(r->message, sizeof r->message, "traced %zu local-memory accesses of %d work-group%s (%dx%dx%d)", n, groups,
+            groups == 1 ? "" : "s", q.m, q.n, q.k);
+done:
+   s->uploaded_generation = 0;
+   if (buf)
+      s->be->free(buf);
+   free(host);
+   Inputs_free(&in);
+   return st;
+}
+
+void Trace_free(Trace *t) {
+   free(t->records);
+   memset(t, 0, sizeof *t);
 }
 
 bool Session_readResult(Session *s, void *host, size_t bytes, char *err, size_t errlen) {

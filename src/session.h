@@ -81,6 +81,35 @@ bool Session_readResult(Session *s, void *host, size_t bytes, char *err, size_t 
 /* Drops compiled programs held in memory (the disk cache stays). */
 void Session_forgetPrograms(Session *s);
 
+/* One local-memory access of a traced run (see kernels/helpers/prelude.h). */
+typedef struct TraceRecord_ {
+   unsigned site;
+   bool store;
+   unsigned width;            /* bytes */
+   unsigned group;            /* work-group, linear */
+   unsigned item;             /* work-item within the group, linear (dimension 0 fastest) */
+   unsigned seq;              /* this work-item's execution count of this site */
+   unsigned address;          /* local address as the device gives it (low 32 bits) */
+} TraceRecord;
+
+typedef struct Trace_ {
+   TraceRecord *records;
+   size_t count;
+   size_t dropped;            /* over the capacity: the trace is incomplete */
+   int groups;                /* work-groups traced */
+   size_t wg_size;            /* work-items per group */
+   size_t local[3];
+   int dims;
+   Problem problem;           /* the problem that was traced (small when the real one is big) */
+} Trace;
+
+/* Runs a tracing build of the configuration once on a small problem of the same shape
+ * (the smallest that the constraints accept, up to the real one) and collects the
+ * local-memory accesses of the first `groups` work-groups. */
+RunStatus Session_trace(Session *s, const KernelInfo *k, const long long *values, const Problem *p, int groups,
+                        Trace *t, RunResult *r);
+void Trace_free(Trace *t);
+
 void RunResult_free(RunResult *r);
 const char *RunStatus_name(RunStatus s);
 /* Exit code for the command line: 0 ok, 1 failed or not verified, 2 refused (usage). */

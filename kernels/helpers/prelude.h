@@ -36,19 +36,45 @@ typedef float16 real16;
 #define GT_REAL_8 real8
 #define GT_REAL_16 real16
 
-/* Local-memory accesses. Plain accesses normally; a tracing build (GT_TRACE=1) records
- * (site, work-item, byte address, width) of the first work-group(s) into a trace buffer. */
+/* Local-memory accesses. Plain accesses normally. A tracing build (GT_TRACE=1, used by
+ * the bank-conflict analysis) records every access of the first GT_TRACE_GROUPS work-groups:
+ * site, load or store, width, work-group, work-item, the work-item's own execution count of
+ * that site, and the local address. The kernel's parameter list ends with GT_TRACE_PARAM,
+ * which adds the trace buffer in a tracing build and nothing otherwise.
+ * ptr is evaluated twice when tracing: it must have no side effects. */
 #ifndef GT_TRACE
 #define GT_TRACE 0
 #endif
 #if GT_TRACE
-#ifndef GT_TRACE_CAP
-#define GT_TRACE_CAP 65536
-#endif
-/* The trace buffer is a kernel-global pointer set by the tracing entry wrapper. */
-#define LDS_LOAD(site, ptr) (gt_trace_access(site, (__local const void *)(ptr), sizeof(*(ptr)), 0), *(ptr))
-#define LDS_STORE(site, ptr, value) (gt_trace_access(site, (__local const void *)(ptr), sizeof(*(ptr)), 1), *(ptr) = (value))
+#define GT_TRACE_PARAM , __global uint *gt_trace
+/* Buffer layout (uints): [0] records written, [1] records dropped (over GT_TRACE_CAP),
+ * [2..3] unused; then GT_TRACE_GROUPS*GT_TRACE_WG*GT_TRACE_SITES counters; then records of
+ * four uints: site | store<<7 | width<<8 | group<<16, work-item, sequence, address. */
+void gt_record(__global uint *tr, uint site, __local const void *p, uint width, uint store);
+void gt_record(__global uint *tr, uint site, __local const void *p, uint width, uint store) {
+   const uint g = get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2));
+   if (g >= GT_TRACE_GROUPS || site >= GT_TRACE_SITES)
+      return;
+   const uint lid = get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2));
+   __global uint *counter = tr + 4 + (g * GT_TRACE_WG + lid) * GT_TRACE_SITES + site;
+   const uint seq = *counter;
+   *counter = seq + 1;
+   const uint idx = atomic_inc(&tr[0]);
+   if (idx >= GT_TRACE_CAP) {
+      atomic_inc(&tr[1]);
+      return;
+   }
+   __global uint *rec = tr + 4 + GT_TRACE_GROUPS * GT_TRACE_WG * GT_TRACE_SITES + idx * 4;
+   rec[0] = site | (store << 7) | (width << 8) | (g << 16);
+   rec[1] = lid;
+   rec[2] = seq;
+   rec[3] = (uint)(size_t)p;
+}
+#define LDS_LOAD(site, ptr) (gt_record(gt_trace, (site), (__local const void *)(ptr), sizeof(*(ptr)), 0u), *(ptr))
+#define LDS_STORE(site, ptr, value) \
+   (gt_record(gt_trace, (site), (__local const void *)(ptr), sizeof(*(ptr)), 1u), *(ptr) = (value))
 #else
+#define GT_TRACE_PARAM
 #define LDS_LOAD(site, ptr) (*(ptr))
 #define LDS_STORE(site, ptr, value) (*(ptr) = (value))
 #endif
