@@ -8,7 +8,7 @@ WARN     := -Wall -Wextra -Wno-format-truncation -Wshadow -Wstrict-prototypes -W
 OPT      ?= -O2 -g
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -DCL_TARGET_OPENCL_VERSION=120 $(EXTRA_CFLAGS) -Isrc \
              $(shell $(PKG) --cflags ncursesw 2>/dev/null)
-LIBS     = $(shell $(PKG) --libs ncursesw 2>/dev/null || echo -lncursesw) -lOpenCL -lpthread -lm $(EXTRA_LIBS)
+LIBS     = $(shell $(PKG) --libs ncursesw 2>/dev/null || echo -lncursesw) -lOpenCL -lpthread -ldl -lm $(EXTRA_LIBS)
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 
 # Every module but main; tests link against these.

@@ -5,6 +5,8 @@
 const Backend *Backend_byName(const char *name) {
    if (!strcmp(name, "opencl") || !strcmp(name, "cl"))
       return Backend_opencl();
+   if (!strcmp(name, "cuda"))
+      return Backend_cuda();
    return NULL;
 }
 

@@ -61,7 +61,8 @@ typedef enum {
 } BackendStatus;
 
 typedef struct Backend_ {
-   const char *name;  /* "opencl" */
+   const char *name;  /* "opencl", "cuda" */
+   const char *prelude; /* a prelude file in kernels/helpers/ put before prelude.h; NULL for none */
    /* Lists devices: returns the count (0 and a message when there are none). */
    int (*listDevices)(DeviceInfo **out, char *err, size_t errlen);
    Context *(*open)(int device, DeviceInfo *info, char *err, size_t errlen);
@@ -88,7 +89,11 @@ typedef struct Backend_ {
 } Backend;
 
 const Backend *Backend_opencl(void);
-/* By name ("opencl"); NULL if unknown or not built in. */
+const Backend *Backend_cuda(void);
+/* NVRTC alone, no GPU needed: CUBIN or PTX of source for arch ("sm_90"). */
+BackendStatus Cuda_compileOnly(const char *source, const char *options, const char *arch, bool want_ptx, char **out,
+                               size_t *outlen, char **log, char *err, size_t errlen);
+/* By name ("opencl", "cuda"); NULL if unknown. */
 const Backend *Backend_byName(const char *name);
 const char *Backend_statusName(BackendStatus s);
 const char *DeviceType_name(DeviceType t);

@@ -54,6 +54,7 @@ typedef struct Catalog_ {
    int count;
    char dir[512];
    char *prelude;  /* kernels/helpers/prelude.h */
+   char *prelude_cuda; /* kernels/helpers/prelude_cuda.h: OpenCL C built-ins for NVRTC/hipRTC */
    char *helpers;  /* kernels/helpers/helpers.cl: transpose and padding kernels */
    char warnings[2048]; /* files that could not be read, one per line */
 } Catalog;

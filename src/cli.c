@@ -34,7 +34,7 @@ static const Backend *pickBackend(const Options *o) {
    const char *name = o->backend ? o->backend : "opencl";
    const Backend *b = Backend_byName(name);
    if (!b)
-      fprintf(stderr, "gemmtop: backend '%s' is not available in this build; available: opencl\n", name);
+      fprintf(stderr, "gemmtop: unknown backend '%s'; available: opencl, cuda\n", name);
    return b;
 }
 

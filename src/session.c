@@ -302,11 +302,14 @@ static void fillNaN(void *host, size_t count, Precision prec) {
    }
 }
 
-static char *joinSource(const char *prelude, const char *body) {
-   size_t n = strlen(prelude) + strlen(body) + 32;
+/* The text a backend compiles: its own prelude (CUDA/HIP), the common prelude, then the
+ * kernel file, whose line numbers the compiler's messages keep. */
+static char *joinSource(const Session *s, const char *body) {
+   const char *extra = s->be->prelude ? s->catalog->prelude_cuda : "";
+   size_t n = strlen(extra) + strlen(s->catalog->prelude) + strlen(body) + 32;
    char *src = malloc(n);
    if (src)
-      snprintf(src, n, "%s\n#line 1\n%s", prelude, body);
+      snprintf(src, n, "%s\n%s\n#line 1\n%s", extra, s->catalog->prelude, body);
    return src;
 }
 
@@ -341,7 +344,7 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
    bool dbl = p->precision == PRECISION_DOUBLE;
 
    /* Compile (or find) the GEMM kernel and, when needed, the helpers. */
-   char *source = joinSource(s->catalog->prelude, k->source);
+   char *source = joinSource(s, k->source);
    if (!source) {
       r->status = RUN_OUT_OF_MEMORY;
       snprintf(r->message, sizeof r->message, "out of host memory");
@@ -367,7 +370,7 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
    bool prepB = g->trans_b != p->trans_b || g->pad;
    Kernel *copyPad = NULL, *unpad = NULL;
    if (prepA || prepB || g->pad) {
-      char *hsrc = joinSource(s->catalog->prelude, s->catalog->helpers);
+      char *hsrc = joinSource(s, s->catalog->helpers);
       char hdefs[64];
       snprintf(hdefs, sizeof hdefs, "-DDOUBLE=%d", dbl);
       bool hfresh;

@@ -9,20 +9,34 @@
 #define TRANSB 0
 #endif
 
+/* Compiled by NVRTC or hipRTC, prelude_cuda.h comes first and defines GT_CUDA: the
+ * OpenCL built-ins are mapped there. Portable kernels declare local arrays with __local
+ * and write LOCAL_PTR (not __local) in pointer types and casts. */
+#ifndef GT_CUDA
+#define GT_CUDA 0
+#define LOCAL_PTR __local
+#endif
+
 #if DOUBLE
+#if !GT_CUDA
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
 typedef double real;
 typedef double2 real2;
 typedef double4 real4;
+#if !GT_CUDA
 typedef double8 real8;
 typedef double16 real16;
+#endif
 #define REAL_ZERO 0.0
 #else
 typedef float real;
 typedef float2 real2;
 typedef float4 real4;
+#if !GT_CUDA
 typedef float8 real8;
 typedef float16 real16;
+#endif
 #define REAL_ZERO 0.0f
 #endif
 
@@ -46,12 +60,15 @@ typedef float16 real16;
 #define GT_TRACE 0
 #endif
 #if GT_TRACE
+#ifndef GT_LOCAL_ADDRESS
+#define GT_LOCAL_ADDRESS(p) ((uint)(size_t)(p))
+#endif
 #define GT_TRACE_PARAM , __global uint *gt_trace
 /* Buffer layout (uints): [0] records written, [1] records dropped (over GT_TRACE_CAP),
  * [2..3] unused; then GT_TRACE_GROUPS*GT_TRACE_WG*GT_TRACE_SITES counters; then records of
  * four uints: site | store<<7 | width<<8 | group<<16, work-item, sequence, address. */
-void gt_record(__global uint *tr, uint site, __local const void *p, uint width, uint store);
-void gt_record(__global uint *tr, uint site, __local const void *p, uint width, uint store) {
+void gt_record(__global uint *tr, uint site, LOCAL_PTR const void *p, uint width, uint store);
+void gt_record(__global uint *tr, uint site, LOCAL_PTR const void *p, uint width, uint store) {
    const uint g = get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2));
    if (g >= GT_TRACE_GROUPS || site >= GT_TRACE_SITES)
       return;
@@ -68,11 +85,11 @@ void gt_record(__global uint *tr, uint site, __local const void *p, uint width, 
    rec[0] = site | (store << 7) | (width << 8) | (g << 16);
    rec[1] = lid;
    rec[2] = seq;
-   rec[3] = (uint)(size_t)p;
+   rec[3] = GT_LOCAL_ADDRESS(p);
 }
-#define LDS_LOAD(site, ptr) (gt_record(gt_trace, (site), (__local const void *)(ptr), sizeof(*(ptr)), 0u), *(ptr))
+#define LDS_LOAD(site, ptr) (gt_record(gt_trace, (site), (LOCAL_PTR const void *)(ptr), sizeof(*(ptr)), 0u), *(ptr))
 #define LDS_STORE(site, ptr, value) \
-   (gt_record(gt_trace, (site), (__local const void *)(ptr), sizeof(*(ptr)), 1u), *(ptr) = (value))
+   (gt_record(gt_trace, (site), (LOCAL_PTR const void *)(ptr), sizeof(*(ptr)), 1u), *(ptr) = (value))
 #else
 #define GT_TRACE_PARAM
 #define LDS_LOAD(site, ptr) (*(ptr))
