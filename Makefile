@@ -59,7 +59,7 @@ install: all
 	install -m 755 $(BUILD)/gemmtop $(DESTDIR)$(PREFIX)/bin/gemmtop
 	install -m 644 kernels/*.cl $(DESTDIR)$(PREFIX)/share/gemmtop/kernels/
 	install -m 644 kernels/helpers/* $(DESTDIR)$(PREFIX)/share/gemmtop/kernels/helpers/
-	install -m 644 presets/*.preset $(DESTDIR)$(PREFIX)/share/gemmtop/presets/
+	for f in presets/*.preset; do [ -e "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/gemmtop/presets/; done; true
 	install -m 644 docs/gemmtop.1 $(DESTDIR)$(PREFIX)/share/man/man1/gemmtop.1
 
 uninstall:

@@ -3,6 +3,7 @@
 # the explorer in tmux). Prints one closing line: "tests: N passed, N failed".
 # BUILD names the build folder (build or build-asan).
 BUILD=${BUILD:-build}
+export BUILD
 export GEMMTOP_BIN="$PWD/$BUILD/gemmtop"
 export GEMMTOP_KERNELS="$PWD/kernels"
 export GEMMTOP_PRESETS="$PWD/presets"

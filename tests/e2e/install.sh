@@ -1,0 +1,23 @@
+#!/bin/sh
+# make install PREFIX=...: the installed program finds its kernels and presets by itself.
+. "$(dirname "$0")/lib.sh"
+prefix="$T_DIR/prefix"
+if make -s install PREFIX="$prefix" BUILD="${BUILD:-build}" >"$T_DIR/install.log" 2>&1; then
+   ok "make install PREFIX=$prefix"
+else
+   not_ok "make install" "$(cat "$T_DIR/install.log")"
+fi
+[ -x "$prefix/bin/gemmtop" ] && ok "the binary is installed" || not_ok "no installed binary"
+[ -f "$prefix/share/man/man1/gemmtop.1" ] && ok "the man page is installed" || not_ok "no man page"
+n_src=$(ls kernels/*.cl | wc -l)
+n_inst=$(ls "$prefix/share/gemmtop/kernels/"*.cl | wc -l)
+[ "$n_src" -eq "$n_inst" ] && ok "all $n_src kernel files are installed" || not_ok "kernels installed: $n_inst of $n_src"
+out=$(cd "$T_DIR" && env -u GEMMTOP_KERNELS -u GEMMTOP_PRESETS "$prefix/bin/gemmtop" run --kernel mygemm01_naive --size 64 --reps 1 2>&1)
+expect_in "verified" "$out" "the installed program runs a kernel from its share folder"
+out=$(cd "$T_DIR" && env -u GEMMTOP_KERNELS -u GEMMTOP_PRESETS "$prefix/bin/gemmtop" list presets 2>&1)
+n_presets=$(ls presets/*.preset 2>/dev/null | wc -l)
+if [ "$n_presets" -gt 0 ]; then
+   first=$(ls presets/*.preset | head -n 1 | xargs basename | sed 's/\.preset$//')
+   expect_in "$first" "$out" "the installed program lists the shipped presets"
+fi
+finish
