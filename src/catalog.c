@@ -351,9 +351,11 @@ bool Catalog_load(Catalog *c, const char *dir, char *err, size_t errlen) {
    c->helpers = Util_readFile(path, NULL);
    snprintf(path, sizeof path, "%s/helpers/prelude_cuda.h", dir);
    c->prelude_cuda = Util_readFile(path, NULL);
-   if (!c->prelude || !c->helpers || !c->prelude_cuda) {
-      snprintf(err, errlen, "%s/helpers/ lacks prelude.h, prelude_cuda.h or helpers.cl: the installation is incomplete",
-               dir);
+   snprintf(path, sizeof path, "%s/helpers/peak.cl", dir);
+   c->peak = Util_readFile(path, NULL);
+   if (!c->prelude || !c->helpers || !c->prelude_cuda || !c->peak) {
+      snprintf(err, errlen,
+               "%s/helpers/ lacks prelude.h, prelude_cuda.h, helpers.cl or peak.cl: the installation is incomplete", dir);
       closedir(d);
       Catalog_free(c);
       return false;
@@ -408,6 +410,7 @@ void Catalog_free(Catalog *c) {
    free(c->kernels);
    free(c->prelude);
    free(c->prelude_cuda);
+   free(c->peak);
    free(c->helpers);
    memset(c, 0, sizeof *c);
 }

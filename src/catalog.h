@@ -56,6 +56,7 @@ typedef struct Catalog_ {
    char *prelude;  /* kernels/helpers/prelude.h */
    char *prelude_cuda; /* kernels/helpers/prelude_cuda.h: OpenCL C built-ins for NVRTC/hipRTC */
    char *helpers;  /* kernels/helpers/helpers.cl: transpose and padding kernels */
+   char *peak;     /* kernels/helpers/peak.cl: micro-kernels for the device's peaks */
    char warnings[2048]; /* files that could not be read, one per line */
 } Catalog;
 

@@ -12,6 +12,7 @@
 #include "diskcache.h"
 #include "rng.h"
 #include "util.h"
+#include "peaks.h"
 #include "report.h"
 
 bool Cli_loadCatalog(Catalog *cat) {
@@ -168,9 +169,32 @@ static int listDevices(const Options *o) {
    }
    char pick[256];
    int best = Cli_pickDevice(devs, n, NULL, pick, sizeof pick);
-   Report_devices(stdout, o->format, be->name, devs, n, best);
+   Peaks *peaks = calloc((size_t)n, sizeof *peaks);
+   int rc = 0;
+   Catalog cat;
+   bool haveCatalog = o->measure && Cli_loadCatalog(&cat);
+   if (o->measure && !haveCatalog)
+      rc = 1;
+   for (int i = 0; peaks && i < n; i++) {
+      if (!haveCatalog) {
+         Peaks_cached(&devs[i], be->name, &peaks[i]);
+         continue;
+      }
+      if (o->format == FORMAT_TABLE)
+         fprintf(stderr, "measuring device %d (%s)...\n", i, devs[i].name);
+      Session *s = Session_open(be, i, &cat, err, sizeof err);
+      if (!s || !Peaks_measure(s, &cat, &peaks[i], err, sizeof err)) {
+         fprintf(stderr, "gemmtop: device %d: cannot measure its peaks: %s\n", i, err);
+         rc = 1;
+      }
+      Session_close(s);
+   }
+   Report_devices(stdout, o->format, be->name, devs, n, best, peaks);
+   if (haveCatalog)
+      Catalog_free(&cat);
+   free(peaks);
    free(devs);
-   return 0;
+   return rc;
 }
 
 static int listKernels(const Options *o) {
@@ -247,7 +271,7 @@ int Cli_run(const Options *o) {
    if (!Config_check(k, values, &p, &Session_device(s)->limits, NULL, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       RunOptions none = {.warmup = o->warmup};
-      Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &none, r);
+      Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &none, r, NULL);
       fprintf(stderr, "gemmtop: refused: %s\n", r->message);
       rc = 2;
       free(r);
@@ -273,7 +297,9 @@ int Cli_run(const Options *o) {
    }
    RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = !o->no_verify, .max_seconds = o->max_seconds};
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
-   Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &ro, r);
+   Peaks peaks;
+   Peaks_cached(Session_device(s), Session_backend(s)->name, &peaks);
+   Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &ro, r, &peaks);
    if (st == RUN_INVALID)
       fprintf(stderr, "gemmtop: refused: %s\n", r->message);
    else if (st == RUN_COMPILE_ERROR)

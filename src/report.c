@@ -44,14 +44,17 @@ static void jsonNumber(FILE *out, const char *key, double v, bool comma) {
       fprintf(out, "\"%s\":null%s", key, comma ? "," : "");
 }
 
-void Report_devices(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *devs, int n, int best) {
+void Report_devices(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *devs, int n, int best,
+                    const Peaks *peaks) {
    if (f == FORMAT_CSV)
       fputs("index,backend,platform,name,type,compute_units,clock_mhz,max_work_group,max_work_item_0,max_work_item_1,"
-            "max_work_item_2,local_mem_bytes,global_mem_bytes,fp64,driver,version,default\n",
+            "max_work_item_2,local_mem_bytes,global_mem_bytes,fp64,driver,version,default,fp32_peak_gflops,"
+            "fp64_peak_gflops,copy_peak_gbps\n",
             out);
    for (int i = 0; i < n; i++) {
       const DeviceInfo *d = &devs[i];
       const DeviceLimits *l = &d->limits;
+      const Peaks *pk = peaks && peaks[i].known ? &peaks[i] : NULL;
       if (f == FORMAT_JSON) {
          fprintf(out, "{\"schema\":%d,\"index\":%d,\"backend\":", REPORT_SCHEMA, d->index);
          Report_jsonString(out, backend);
@@ -68,7 +71,16 @@ void Report_devices(FILE *out, OutputFormat f, const char *backend, const Device
          Report_jsonString(out, d->driver);
          fputs(",\"version\":", out);
          Report_jsonString(out, d->version);
-         fprintf(out, ",\"default\":%s}\n", i == best ? "true" : "false");
+         fprintf(out, ",\"default\":%s", i == best ? "true" : "false");
+         if (pk) {
+            fputc(',', out);
+            jsonNumber(out, "fp32_peak_gflops", pk->fp32_gflops, true);
+            jsonNumber(out, "fp64_peak_gflops", pk->fp64_gflops, true);
+            jsonNumber(out, "copy_peak_gbps", pk->copy_gbps, true);
+            fputs("\"peaks_measured\":", out);
+            Report_jsonString(out, pk->measured_at);
+         }
+         fputs("}\n", out);
       } else if (f == FORMAT_CSV) {
          char buf[256];
          snprintf(buf, sizeof buf, "%d", d->index);
@@ -81,7 +93,11 @@ void Report_devices(FILE *out, OutputFormat f, const char *backend, const Device
                  l->max_wi[1], l->max_wi[2], l->local_mem, d->global_mem, l->fp64 ? "yes" : "no");
          csvField(out, d->driver, false);
          csvField(out, d->version, false);
-         csvField(out, i == best ? "yes" : "no", true);
+         csvField(out, i == best ? "yes" : "no", false);
+         if (pk)
+            fprintf(out, "%.6g,%.6g,%.6g\n", pk->fp32_gflops, pk->fp64_gflops, pk->copy_gbps);
+         else
+            fputs(",,\n", out);
       } else {
          fprintf(out, "%s[%d] %s%s\n", i ? "\n" : "", d->index, d->name, i == best ? "   (default)" : "");
          fprintf(out, "    platform        %s (%s backend)\n", d->platform, backend);
@@ -94,6 +110,11 @@ void Report_devices(FILE *out, OutputFormat f, const char *backend, const Device
                  d->max_alloc / 1073741824.0);
          fprintf(out, "    double          %s\n", l->fp64 ? "yes (cl_khr_fp64)" : "no");
          fprintf(out, "    version         %s; driver %s\n", d->version, d->driver);
+         if (pk)
+            fprintf(out, "    measured peaks  FP32 %.1f GFLOPS, FP64 %.1f GFLOPS, copy %.1f GB/s (%s)\n", pk->fp32_gflops,
+                    pk->fp64_gflops, pk->copy_gbps, pk->measured_at);
+         else
+            fprintf(out, "    measured peaks  not yet ('gemmtop list devices --measure')\n");
       }
    }
 }
@@ -218,8 +239,15 @@ void Report_presets(FILE *out, OutputFormat f, const PresetList *list) {
       fputs("no presets found\n", out);
 }
 
+/* The measured peak for the problem's precision, 0 when unknown. */
+static double peakFor(const Peaks *peaks, const Problem *p) {
+   if (!peaks || !peaks->known)
+      return 0;
+   return p->precision == PRECISION_DOUBLE ? peaks->fp64_gflops : peaks->fp32_gflops;
+}
+
 static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const KernelInfo *k, const long long *values,
-                    const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r) {
+                    const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r, const Peaks *peaks) {
    char layout[3];
    Problem_layoutName(p, layout);
    fprintf(out, "{\"schema\":%d,\"kernel\":", REPORT_SCHEMA);
@@ -256,6 +284,10 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
       jsonNumber(out, "spread_pct", r->spread_pct, true);
       jsonNumber(out, "gflops", r->gflops, true);
       jsonNumber(out, "gbps", r->gbps, true);
+      if (peakFor(peaks, p) > 0) {
+         jsonNumber(out, "peak_gflops", peakFor(peaks, p), true);
+         jsonNumber(out, "pct_of_peak", 100.0 * r->gflops / peakFor(peaks, p), true);
+      }
       jsonNumber(out, "helpers_ms", r->helpers_ms, true);
       fputs("\"helpers\":[", out);
       for (int i = 0; i < r->nhelpers; i++) {
@@ -313,7 +345,7 @@ static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const 
 }
 
 static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, const KernelInfo *k, const long long *values,
-                     const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r) {
+                     const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r, const Peaks *peaks) {
    char params[512], layout[3];
    KernelInfo_formatParams(k, values, params, sizeof params);
    Problem_layoutName(p, layout);
@@ -353,7 +385,11 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
             fprintf(out, " %s %.4f ms;", r->helpers[i].what, r->helpers[i].median_ms);
          fprintf(out, " total %.4f ms (not in GFLOPS)\n", r->helpers_ms);
       }
-      fprintf(out, "speed      %.2f GFLOPS   %.2f GB/s\n", r->gflops, r->gbps);
+      fprintf(out, "speed      %.2f GFLOPS   %.2f GB/s", r->gflops, r->gbps);
+      if (peakFor(peaks, p) > 0)
+         fprintf(out, "   %.1f%% of the measured %s peak (%.0f GFLOPS)", 100.0 * r->gflops / peakFor(peaks, p),
+                 p->precision == PRECISION_DOUBLE ? "FP64" : "FP32", peakFor(peaks, p));
+      fputc('\n', out);
    }
    if (r->verified_run)
       fprintf(out, "verify     %s\n", r->verify.message);
@@ -364,11 +400,12 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
 }
 
 void Report_run(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *dev, const KernelInfo *k,
-                const long long *values, const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r) {
+                const long long *values, const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r,
+                const Peaks *peaks) {
    if (f == FORMAT_JSON)
-      runJson(out, backend, dev, k, values, p, seed, ro, r);
+      runJson(out, backend, dev, k, values, p, seed, ro, r, peaks);
    else if (f == FORMAT_CSV)
       runCsv(out, backend, dev, k, values, p, r);
    else
-      runTable(out, backend, dev, k, values, p, seed, ro, r);
+      runTable(out, backend, dev, k, values, p, seed, ro, r, peaks);
 }

@@ -6,16 +6,20 @@
 #include <stdio.h>
 
 #include "options.h"
+#include "peaks.h"
 #include "preset.h"
 #include "session.h"
 
 #define REPORT_SCHEMA 1
 
-void Report_devices(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *devs, int n, int best);
+/* peaks: one per device (known == false where not measured), or NULL. */
+void Report_devices(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *devs, int n, int best,
+                    const Peaks *peaks);
 void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat);
 void Report_presets(FILE *out, OutputFormat f, const PresetList *list);
 void Report_run(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *dev, const KernelInfo *k,
-                const long long *values, const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r);
+                const long long *values, const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r,
+                const Peaks *peaks);
 /* Writes s as a JSON string literal. */
 void Report_jsonString(FILE *out, const char *s);
 

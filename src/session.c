@@ -575,6 +575,24 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    return r->status;
 }
 
+Kernel *Session_helperKernel(Session *s, const char *text, const char *defines, const char *entry, char *err,
+                             size_t errlen) {
+   char *src = joinSource(s, text);
+   RunResult *r = calloc(1, sizeof *r);
+   bool fresh;
+   CachedProgram *c = src && r ? getKernel(s, src, defines, entry, r, &fresh) : NULL;
+   if (!c)
+      snprintf(err, errlen, "%s%s%s", r ? r->message : "out of memory", r && r->build_log ? "\n" : "",
+               r && r->build_log ? r->build_log : "");
+   free(src);
+   if (r)
+      RunResult_free(r);
+   free(r);
+   return c ? c->kernel : NULL;
+}
+
+Context *Session_context(Session *s) { return s->ctx; }
+
 #define TRACE_SITES 16
 #define TRACE_CAP (1u << 21)
 

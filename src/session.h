@@ -110,6 +110,12 @@ RunStatus Session_trace(Session *s, const KernelInfo *k, const long long *values
                         Trace *t, RunResult *r);
 void Trace_free(Trace *t);
 
+/* For micro-kernels and vendor libraries: a helper entry point compiled from text
+ * (prepended with the preludes) and cached like kernels; NULL with err on failure. */
+Kernel *Session_helperKernel(Session *s, const char *text, const char *defines, const char *entry, char *err,
+                             size_t errlen);
+Context *Session_context(Session *s);
+
 void RunResult_free(RunResult *r);
 const char *RunStatus_name(RunStatus s);
 /* Exit code for the command line: 0 ok, 1 failed or not verified, 2 refused (usage). */
