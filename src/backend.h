@@ -86,6 +86,12 @@ typedef struct Backend_ {
    /* Device time of a finished event in milliseconds (waits for it). */
    double (*eventMs)(Event *ev);
    void (*releaseEvent)(Event *ev);
+   /* The vendor library's GEMM (CLBlast, cuBLAS) on this context's buffers, row-major as
+    * the problem says; one call, finished, its time in *ms (the whole call: a library may
+    * launch several kernels). BACKEND_ERR_NO_RUNTIME when the library is absent; name
+    * gets the library and its version. */
+   BackendStatus (*vendorGemm)(Context *ctx, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
+                               size_t namelen, char *err, size_t errlen);
 } Backend;
 
 const Backend *Backend_opencl(void);

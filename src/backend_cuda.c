@@ -590,6 +590,87 @@ static void releaseEvent(Event *e) {
    }
 }
 
+/* cuBLAS, loaded at run time: the CUDA reference. Row-major C = op(A) op(B) is computed
+ * as the column-major C^T = op(B)^T op(A)^T, so no data moves. Default math mode: true
+ * FP32, no TF32. */
+typedef struct cublasContext *cublasHandle_t;
+static struct {
+   bool tried;
+   void *lib;
+   cublasHandle_t handle;
+   int (*create)(cublasHandle_t *);
+   int (*setStream)(cublasHandle_t, CUstream);
+   int (*setMathMode)(cublasHandle_t, int);
+   int (*getVersion)(cublasHandle_t, int *);
+   int (*sgemm)(cublasHandle_t, int, int, int, int, int, const float *, const float *, int, const float *, int,
+                const float *, float *, int);
+   int (*dgemm)(cublasHandle_t, int, int, int, int, int, const double *, const double *, int, const double *, int,
+                const double *, double *, int);
+   int version;
+} cublas;
+
+static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
+                                size_t namelen, char *err, size_t errlen) {
+   if (!cublas.tried) {
+      cublas.tried = true;
+      const char *names[] = {"libcublas.so", "libcublas.so.13", "libcublas.so.12", "libcublas.so.11", NULL};
+      cublas.lib = openFirst(names, "/usr/local/cuda*/lib*/libcublas.so*");
+      if (cublas.lib) {
+         cublas.create = symbol(cublas.lib, "cublasCreate_v2", NULL);
+         cublas.setStream = symbol(cublas.lib, "cublasSetStream_v2", NULL);
+         cublas.setMathMode = symbol(cublas.lib, "cublasSetMathMode", NULL);
+         cublas.getVersion = symbol(cublas.lib, "cublasGetVersion_v2", NULL);
+         cublas.sgemm = symbol(cublas.lib, "cublasSgemm_v2", NULL);
+         cublas.dgemm = symbol(cublas.lib, "cublasDgemm_v2", NULL);
+         api.cuCtxSetCurrent(c->ctx);
+         if (cublas.create && cublas.create(&cublas.handle) != 0)
+            cublas.handle = NULL;
+         if (cublas.handle && cublas.getVersion)
+            cublas.getVersion(cublas.handle, &cublas.version);
+      }
+   }
+   if (cublas.version)
+      snprintf(name, namelen, "cuBLAS %d.%d.%d", cublas.version / 10000, cublas.version / 100 % 100, cublas.version % 100);
+   else
+      snprintf(name, namelen, "cuBLAS");
+   if (!cublas.handle || !cublas.sgemm || !cublas.dgemm || !cublas.setStream) {
+      snprintf(err, errlen, "cuBLAS is not available (libcublas.so not found or cublasCreate failed)");
+      return BACKEND_ERR_NO_RUNTIME;
+   }
+   api.cuCtxSetCurrent(c->ctx);
+   cublas.setStream(cublas.handle, c->stream);
+   if (cublas.setMathMode)
+      cublas.setMathMode(cublas.handle, 0);
+   int opA = p->trans_a ? 1 : 0, opB = p->trans_b ? 1 : 0;
+   int lda = p->trans_a ? p->m : p->k, ldb = p->trans_b ? p->k : p->n;
+   CUevent e0, e1;
+   api.cuEventCreate(&e0, 0);
+   api.cuEventCreate(&e1, 0);
+   api.cuEventRecord(e0, c->stream);
+   int st;
+   if (p->precision == PRECISION_DOUBLE) {
+      double alpha = p->alpha, beta = p->beta;
+      st = cublas.dgemm(cublas.handle, opB, opA, p->n, p->m, p->k, &alpha, (const double *)(uintptr_t)B->ptr, ldb,
+                        (const double *)(uintptr_t)A->ptr, lda, &beta, (double *)(uintptr_t)C->ptr, p->n);
+   } else {
+      float alpha = (float)p->alpha, beta = (float)p->beta;
+      st = cublas.sgemm(cublas.handle, opB, opA, p->n, p->m, p->k, &alpha, (const float *)(uintptr_t)B->ptr, ldb,
+                        (const float *)(uintptr_t)A->ptr, lda, &beta, (float *)(uintptr_t)C->ptr, p->n);
+   }
+   api.cuEventRecord(e1, c->stream);
+   CUresult r = api.cuEventSynchronize(e1);
+   float t = -1;
+   api.cuEventElapsedTime(&t, e0, e1);
+   api.cuEventDestroy(e0);
+   api.cuEventDestroy(e1);
+   *ms = t;
+   if (st != 0) {
+      snprintf(err, errlen, "cuBLAS %cgemm failed with status %d", p->precision == PRECISION_DOUBLE ? 'D' : 'S', st);
+      return st == 3 /* CUBLAS_STATUS_ALLOC_FAILED */ ? BACKEND_ERR_OUT_OF_MEMORY : BACKEND_ERR_OTHER;
+   }
+   return r == 0 ? BACKEND_OK : cuFail(r, "waiting for cuBLAS", err, errlen);
+}
+
 static const Backend cudaBackend = {
     .name = "cuda",
     .prelude = "prelude_cuda.h",
@@ -609,6 +690,7 @@ static const Backend cudaBackend = {
     .finish = finish,
     .eventMs = eventMs,
     .releaseEvent = releaseEvent,
+    .vendorGemm = vendorGemm,
 };
 
 const Backend *Backend_cuda(void) { return &cudaBackend; }

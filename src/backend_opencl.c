@@ -4,6 +4,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -496,6 +497,60 @@ static void releaseEvent(Event *ev) {
    }
 }
 
+/* CLBlast, loaded at run time (Debian's libclblast1): the OpenCL reference. Its C API
+ * takes our cl_mem buffers and queue directly. */
+typedef int (*ClblastGemmF)(int, int, int, size_t, size_t, size_t, float, cl_mem, size_t, size_t, cl_mem, size_t, size_t,
+                            float, cl_mem, size_t, size_t, cl_command_queue *, cl_event *);
+typedef int (*ClblastGemmD)(int, int, int, size_t, size_t, size_t, double, cl_mem, size_t, size_t, cl_mem, size_t, size_t,
+                            double, cl_mem, size_t, size_t, cl_command_queue *, cl_event *);
+static struct {
+   bool tried;
+   void *lib;
+   ClblastGemmF sgemm;
+   ClblastGemmD dgemm;
+} clblast;
+
+static BackendStatus vendorGemm(Context *ctx, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
+                                size_t namelen, char *err, size_t errlen) {
+   if (!clblast.tried) {
+      clblast.tried = true;
+      const char *env = getenv("GEMMTOP_CLBLAST");
+      clblast.lib = dlopen(env && *env ? env : "libclblast.so.1", RTLD_NOW | RTLD_LOCAL);
+      if (!clblast.lib)
+         clblast.lib = dlopen("libclblast.so", RTLD_NOW | RTLD_LOCAL);
+      if (clblast.lib) {
+         clblast.sgemm = (ClblastGemmF)dlsym(clblast.lib, "CLBlastSgemm");
+         clblast.dgemm = (ClblastGemmD)dlsym(clblast.lib, "CLBlastDgemm");
+      }
+   }
+   snprintf(name, namelen, "CLBlast");
+   if (!clblast.sgemm || !clblast.dgemm) {
+      snprintf(err, errlen, "CLBlast is not installed (libclblast.so.1; on Debian: apt-get install libclblast1)");
+      return BACKEND_ERR_NO_RUNTIME;
+   }
+   const int rowMajor = 101, no = 111, yes = 112;
+   size_t lda = p->trans_a ? (size_t)p->m : (size_t)p->k;
+   size_t ldb = p->trans_b ? (size_t)p->k : (size_t)p->n;
+   double t0 = Util_nowMs();
+   int st;
+   if (p->precision == PRECISION_DOUBLE)
+      st = clblast.dgemm(rowMajor, p->trans_a ? yes : no, p->trans_b ? yes : no, (size_t)p->m, (size_t)p->n,
+                         (size_t)p->k, p->alpha, A->mem, 0, lda, B->mem, 0, ldb, p->beta, C->mem, 0, (size_t)p->n,
+                         &ctx->queue, NULL);
+   else
+      st = clblast.sgemm(rowMajor, p->trans_a ? yes : no, p->trans_b ? yes : no, (size_t)p->m, (size_t)p->n,
+                         (size_t)p->k, (float)p->alpha, A->mem, 0, lda, B->mem, 0, ldb, (float)p->beta, C->mem, 0,
+                         (size_t)p->n, &ctx->queue, NULL);
+   cl_int e = clFinish(ctx->queue);
+   *ms = Util_nowMs() - t0;
+   if (st != 0) {
+      snprintf(err, errlen, "CLBlast %cgemm failed with status %d", p->precision == PRECISION_DOUBLE ? 'D' : 'S', st);
+      return st == CL_MEM_OBJECT_ALLOCATION_FAILURE || st == CL_OUT_OF_RESOURCES ? BACKEND_ERR_OUT_OF_MEMORY
+                                                                                  : BACKEND_ERR_OTHER;
+   }
+   return e == CL_SUCCESS ? BACKEND_OK : fail(e, "waiting for CLBlast", err, errlen);
+}
+
 static const Backend openclBackend = {
     .name = "opencl",
     .listDevices = listDevices,
@@ -514,6 +569,7 @@ static const Backend openclBackend = {
     .finish = finish,
     .eventMs = eventMs,
     .releaseEvent = releaseEvent,
+    .vendorGemm = vendorGemm,
 };
 
 const Backend *Backend_opencl(void) { return &openclBackend; }

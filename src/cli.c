@@ -271,7 +271,7 @@ int Cli_run(const Options *o) {
    if (!Config_check(k, values, &p, &Session_device(s)->limits, NULL, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       RunOptions none = {.warmup = o->warmup};
-      Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &none, r, NULL);
+      Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &none, r, NULL, NULL);
       fprintf(stderr, "gemmtop: refused: %s\n", r->message);
       rc = 2;
       free(r);
@@ -299,7 +299,11 @@ int Cli_run(const Options *o) {
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
    Peaks peaks;
    Peaks_cached(Session_device(s), Session_backend(s)->name, &peaks);
-   Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &ro, r, &peaks);
+   VendorResult vendor;
+   if (o->vendor && (st == RUN_OK || st == RUN_NOT_VERIFIED))
+      Session_vendor(s, &p, &in, o->reps, o->warmup, &vendor);
+   Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &ro, r, &peaks,
+              o->vendor && (st == RUN_OK || st == RUN_NOT_VERIFIED) ? &vendor : NULL);
    if (st == RUN_INVALID)
       fprintf(stderr, "gemmtop: refused: %s\n", r->message);
    else if (st == RUN_COMPILE_ERROR)

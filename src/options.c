@@ -30,6 +30,7 @@ void Options_usage(FILE *out) {
          "  --out C.npy                write the result C\n"
          "  --format table|csv|json    output (json: one object per line)\n"
          "  --no-verify                skip the verification run\n"
+         "  --vendor                   run: also time the vendor BLAS (CLBlast, cuBLAS) for % of vendor\n"
          "  --no-color, -U/--ascii     plain screen for the explorer (NO_COLOR is honoured)\n"
          "  -h, --help, --version\n"
          "\n"
@@ -71,7 +72,7 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
    enum {
       OPT_BACKEND = 256, OPT_DEVICE, OPT_KERNEL, OPT_PRESET, OPT_SET, OPT_SIZE, OPT_PRECISION, OPT_LAYOUT,
       OPT_ALPHA, OPT_BETA, OPT_REPS, OPT_WARMUP, OPT_FORMAT, OPT_SEED, OPT_A, OPT_B, OPT_C, OPT_OUT,
-      OPT_NO_VERIFY, OPT_NO_COLOR, OPT_VERSION, OPT_MEASURE, OPT_MAX_SECONDS,
+      OPT_NO_VERIFY, OPT_NO_COLOR, OPT_VERSION, OPT_MEASURE, OPT_VENDOR, OPT_MAX_SECONDS,
    };
    static const struct option longs[] = {
        {"backend", required_argument, 0, OPT_BACKEND},     {"device", required_argument, 0, OPT_DEVICE},
@@ -86,6 +87,7 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
        {"no-verify", no_argument, 0, OPT_NO_VERIFY},       {"no-color", no_argument, 0, OPT_NO_COLOR},
        {"ascii", no_argument, 0, 'U'},                     {"help", no_argument, 0, 'h'},
        {"version", no_argument, 0, OPT_VERSION},           {"measure", no_argument, 0, OPT_MEASURE},
+       {"vendor", no_argument, 0, OPT_VENDOR},
        {"max-seconds", required_argument, 0, OPT_MAX_SECONDS},
        {0, 0, 0, 0},
    };
@@ -172,6 +174,7 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       case OPT_NO_COLOR: o->no_color = true; break;
       case 'U': o->ascii = true; break;
       case OPT_MEASURE: o->measure = true; break;
+      case OPT_VENDOR: o->vendor = true; break;
       case 'h': Options_usage(stdout); return 1;
       case OPT_VERSION: printf("gemmtop %s\n", GEMMTOP_VERSION); return 1;
       case ':': {

@@ -32,6 +32,7 @@ typedef struct Options_ {
    const char *a_path, *b_path, *c_path, *out_path;
    bool no_verify;
    bool no_color, ascii, measure;
+   bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS) */
    const char *positional[4];
    int npositional;
 } Options;

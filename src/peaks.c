@@ -67,7 +67,7 @@ static double timeKernel(Session *s, Kernel *k, const KernelArg *args, int nargs
 static double measureFma(Session *s, const Catalog *cat, bool dbl, char *err, size_t errlen) {
    const DeviceInfo *dev = Session_device(s);
    const Backend *be = Session_backend(s);
-   enum { ITERS = 512, CHAINS = 16 };
+   enum { ITERS = 512, CHAINS = 32 }; /* 8 chains of 4 lanes */
    char defines[64];
    snprintf(defines, sizeof defines, "-DDOUBLE=%d -DITERS=%d", dbl, ITERS);
    Kernel *k = Session_helperKernel(s, cat->peak, defines, "gt_peak_fma", err, errlen);

@@ -247,7 +247,8 @@ static double peakFor(const Peaks *peaks, const Problem *p) {
 }
 
 static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const KernelInfo *k, const long long *values,
-                    const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r, const Peaks *peaks) {
+                    const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r, const Peaks *peaks,
+                    const VendorResult *vendor) {
    char layout[3];
    Problem_layoutName(p, layout);
    fprintf(out, "{\"schema\":%d,\"kernel\":", REPORT_SCHEMA);
@@ -287,6 +288,21 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
       if (peakFor(peaks, p) > 0) {
          jsonNumber(out, "peak_gflops", peakFor(peaks, p), true);
          jsonNumber(out, "pct_of_peak", 100.0 * r->gflops / peakFor(peaks, p), true);
+      }
+      if (vendor) {
+         fputs("\"vendor\":", out);
+         Report_jsonString(out, vendor->name);
+         fprintf(out, ",\"vendor_status\":\"%s\",\"vendor_verified\":%s,", RunStatus_name(vendor->status),
+                 vendor->verified ? "true" : "false");
+         if (vendor->status == RUN_OK) {
+            jsonNumber(out, "vendor_time_ms", vendor->median_ms, true);
+            jsonNumber(out, "vendor_gflops", vendor->gflops, true);
+            jsonNumber(out, "pct_of_vendor", 100.0 * r->gflops / vendor->gflops, true);
+         } else {
+            fputs("\"vendor_message\":", out);
+            Report_jsonString(out, vendor->message);
+            fputc(',', out);
+         }
       }
       jsonNumber(out, "helpers_ms", r->helpers_ms, true);
       fputs("\"helpers\":[", out);
@@ -345,7 +361,8 @@ static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const 
 }
 
 static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, const KernelInfo *k, const long long *values,
-                     const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r, const Peaks *peaks) {
+                     const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r, const Peaks *peaks,
+                     const VendorResult *vendor) {
    char params[512], layout[3];
    KernelInfo_formatParams(k, values, params, sizeof params);
    Problem_layoutName(p, layout);
@@ -390,6 +407,11 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
          fprintf(out, "   %.1f%% of the measured %s peak (%.0f GFLOPS)", 100.0 * r->gflops / peakFor(peaks, p),
                  p->precision == PRECISION_DOUBLE ? "FP64" : "FP32", peakFor(peaks, p));
       fputc('\n', out);
+      if (vendor && vendor->status == RUN_OK)
+         fprintf(out, "vendor     %s %.4f ms median, %.2f GFLOPS: this kernel runs at %.1f%% of it\n", vendor->name,
+                 vendor->median_ms, vendor->gflops, 100.0 * r->gflops / vendor->gflops);
+      else if (vendor)
+         fprintf(out, "vendor     %s\n", vendor->message);
    }
    if (r->verified_run)
       fprintf(out, "verify     %s\n", r->verify.message);
@@ -401,11 +423,11 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
 
 void Report_run(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *dev, const KernelInfo *k,
                 const long long *values, const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r,
-                const Peaks *peaks) {
+                const Peaks *peaks, const VendorResult *vendor) {
    if (f == FORMAT_JSON)
-      runJson(out, backend, dev, k, values, p, seed, ro, r, peaks);
+      runJson(out, backend, dev, k, values, p, seed, ro, r, peaks, vendor);
    else if (f == FORMAT_CSV)
       runCsv(out, backend, dev, k, values, p, r);
    else
-      runTable(out, backend, dev, k, values, p, seed, ro, r, peaks);
+      runTable(out, backend, dev, k, values, p, seed, ro, r, peaks, vendor);
 }

@@ -19,7 +19,7 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat);
 void Report_presets(FILE *out, OutputFormat f, const PresetList *list);
 void Report_run(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *dev, const KernelInfo *k,
                 const long long *values, const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r,
-                const Peaks *peaks);
+                const Peaks *peaks, const VendorResult *vendor);
 /* Writes s as a JSON string literal. */
 void Report_jsonString(FILE *out, const char *s);
 

@@ -575,6 +575,102 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    return r->status;
 }
 
+RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, int reps, int warmup, VendorResult *v) {
+   memset(v, 0, sizeof *v);
+   char err[512];
+   RunResult *r = calloc(1, sizeof *r);
+   if (!r) {
+      v->status = RUN_OUT_OF_MEMORY;
+      snprintf(v->message, sizeof v->message, "out of host memory");
+      return v->status;
+   }
+   if (!s->be->vendorGemm) {
+      v->status = RUN_DEVICE_ERROR;
+      snprintf(v->message, sizeof v->message, "the %s backend has no vendor library", s->be->name);
+      free(r);
+      return v->status;
+   }
+   size_t es = Precision_size(p->precision);
+   size_t bytesA = Problem_sizeA(p) * es, bytesB = Problem_sizeB(p) * es, bytesC = Problem_sizeC(p) * es;
+   if (!Session_fits(s, p, v->message, sizeof v->message) || !ensureBuffer(s, BUF_A, bytesA, r) ||
+       !ensureBuffer(s, BUF_B, bytesB, r) || !ensureBuffer(s, BUF_C, bytesC, r) ||
+       (p->beta != 0.0 && !ensureBuffer(s, BUF_C0, bytesC, r))) {
+      v->status = RUN_OUT_OF_MEMORY;
+      if (r->message[0])
+         snprintf(v->message, sizeof v->message, "%s", r->message);
+      free(r);
+      return v->status;
+   }
+   free(r);
+   Buffer *A = s->bufs[BUF_A].buf, *B = s->bufs[BUF_B].buf, *C = s->bufs[BUF_C].buf, *C0 = s->bufs[BUF_C0].buf;
+   if (s->uploaded_generation != inputs->generation) {
+      if (s->be->write(s->ctx, A, inputs->a, bytesA, err, sizeof err) != BACKEND_OK ||
+          s->be->write(s->ctx, B, inputs->b, bytesB, err, sizeof err) != BACKEND_OK ||
+          (p->beta != 0.0 && s->be->write(s->ctx, C0, inputs->c0, bytesC, err, sizeof err) != BACKEND_OK)) {
+         v->status = RUN_DEVICE_ERROR;
+         snprintf(v->message, sizeof v->message, "%s", err);
+         return v->status;
+      }
+      s->uploaded_generation = inputs->generation;
+   }
+   s->result_bytes = bytesC;
+   if (reps < 1)
+      reps = 1;
+   if (reps > RUN_MAX_TIMES)
+      reps = RUN_MAX_TIMES;
+   double *times = calloc((size_t)reps, sizeof *times);
+   void *host = malloc(bytesC ? bytesC : 1);
+   if (!times || !host) {
+      free(times);
+      free(host);
+      v->status = RUN_OUT_OF_MEMORY;
+      snprintf(v->message, sizeof v->message, "out of host memory");
+      return v->status;
+   }
+   v->status = RUN_OK;
+   for (int i = 0; i < warmup + reps + 1 && v->status == RUN_OK; i++) {
+      /* C0 back into C before each call when C is read (beta != 0). */
+      if (p->beta != 0.0 && s->be->copy(s->ctx, C, C0, bytesC, err, sizeof err) != BACKEND_OK) {
+         v->status = RUN_DEVICE_ERROR;
+         snprintf(v->message, sizeof v->message, "%s", err);
+         break;
+      }
+      double ms = 0;
+      BackendStatus st = s->be->vendorGemm(s->ctx, p, A, B, C, &ms, v->name, sizeof v->name, err, sizeof err);
+      if (st != BACKEND_OK) {
+         v->status = st == BACKEND_ERR_OUT_OF_MEMORY ? RUN_OUT_OF_MEMORY : RUN_DEVICE_ERROR;
+         snprintf(v->message, sizeof v->message, "%s", err);
+         break;
+      }
+      if (i == 0) {
+         /* The first call's result is checked: a reference must be right too. */
+         if (s->be->read(s->ctx, C, host, bytesC, err, sizeof err) != BACKEND_OK) {
+            v->status = RUN_DEVICE_ERROR;
+            snprintf(v->message, sizeof v->message, "%s", err);
+            break;
+         }
+         Verify_gemm(p, inputs->a, inputs->b, inputs->c0, host, inputs->seed ^ 0xb1a5, &v->verify);
+         v->verified = v->verify.ok;
+      } else if (i > warmup) {
+         times[v->reps++] = ms;
+      }
+   }
+   if (v->status == RUN_OK && v->reps > 0) {
+      v->median_ms = Util_median(times, v->reps);
+      v->min_ms = times[0];
+      for (int i = 1; i < v->reps; i++)
+         if (times[i] < v->min_ms)
+            v->min_ms = times[i];
+      v->gflops = v->median_ms > 0 ? Problem_flops(p) / (v->median_ms * 1e6) : 0;
+      if (!v->verified)
+         v->status = RUN_NOT_VERIFIED;
+      snprintf(v->message, sizeof v->message, "%s: %s", v->name, v->verify.message);
+   }
+   free(times);
+   free(host);
+   return v->status;
+}
+
 Kernel *Session_helperKernel(Session *s, const char *text, const char *defines, const char *entry, char *err,
                              size_t errlen) {
    char *src = joinSource(s, text);

@@ -76,6 +76,21 @@ bool Session_fits(const Session *s, const Problem *p, char *msg, size_t msglen);
 /* One run. inputs must fit p (Inputs_fit). Returns r->status. */
 RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
                       const RunOptions *o, RunResult *r);
+typedef struct VendorResult_ {
+   RunStatus status;          /* RUN_OK; RUN_DEVICE_ERROR when the library is absent or failed */
+   char name[64];             /* "CLBlast", "cuBLAS 13.0.0" */
+   char message[512];
+   int reps;
+   double median_ms, min_ms;  /* whole library calls */
+   double gflops;
+   bool verified;
+   VerifyResult verify;
+} VendorResult;
+
+/* The vendor library on the same device, problem and inputs: warm-up, then reps timed
+ * calls (median), and its result verified like a kernel's. */
+RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, int reps, int warmup, VendorResult *v);
+
 /* Reads back C of the last run (M x N, the problem's precision) into host memory. */
 bool Session_readResult(Session *s, void *host, size_t bytes, char *err, size_t errlen);
 /* Drops compiled programs held in memory (the disk cache stays). */

@@ -40,6 +40,25 @@ typedef float16 real16;
 #define REAL_ZERO 0.0f
 #endif
 
+/* Vector values that read the same in OpenCL C and CUDA: (real4)(a, b, c, d) is
+ * OpenCL-only syntax. */
+#if GT_CUDA
+#if DOUBLE
+#define MAKE_REAL2(a, b) make_double2((a), (b))
+#define MAKE_REAL4(a, b, c, d) make_double4((a), (b), (c), (d))
+#else
+#define MAKE_REAL2(a, b) make_float2((a), (b))
+#define MAKE_REAL4(a, b, c, d) make_float4((a), (b), (c), (d))
+#endif
+#define SPLAT_REAL2(x) MAKE_REAL2((x), (x))
+#define SPLAT_REAL4(x) MAKE_REAL4((x), (x), (x), (x))
+#else
+#define MAKE_REAL2(a, b) ((real2)((a), (b)))
+#define MAKE_REAL4(a, b, c, d) ((real4)((a), (b), (c), (d)))
+#define SPLAT_REAL2(x) ((real2)(x))
+#define SPLAT_REAL4(x) ((real4)(x))
+#endif
+
 #define GT_CAT_(a, b) a##b
 #define GT_CAT(a, b) GT_CAT_(a, b)
 /* real, real2, real4, ... by width; width 1 maps to the scalar type. */

@@ -49,10 +49,16 @@ __device__ inline double mad(double a, double b, double c) { return fma(a, b, c)
    __device__ inline T operator*(S a, T b) { return b * a; }                                                   \
    __device__ inline T &operator+=(T &a, T b) { a.x += b.x; a.y += b.y; a.z += b.z; a.w += b.w; return a; }    \
    __device__ inline T &operator*=(T &a, S b) { a.x *= b; a.y *= b; a.z *= b; a.w *= b; return a; }
+#define GT_VEC_MAD(T)                                                                                           \
+   __device__ inline T mad(T a, T b, T c) { return a * b + c; }
 GT_VEC_OPS2(float2, float)
 GT_VEC_OPS2(double2, double)
 GT_VEC_OPS4(float4, float)
 GT_VEC_OPS4(double4, double)
+GT_VEC_MAD(float2)
+GT_VEC_MAD(double2)
+GT_VEC_MAD(float4)
+GT_VEC_MAD(double4)
 
 /* vloadN / vstoreN: p + offset*N, as in OpenCL (aligned to the element only). */
 __device__ inline float2 vload2(size_t i, const float *p) { return make_float2(p[2 * i], p[2 * i + 1]); }
