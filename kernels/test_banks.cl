@@ -21,14 +21,18 @@ sites:    0=pattern store, 1=pattern load
 #define GT_VEC_FLOAT_2 float2
 #define GT_VEC_FLOAT_4 float4
 #define VTYPE GT_CAT(GT_VEC_FLOAT_, VEC)
+#define GT_SPLAT_1(x) (x)
+#define GT_SPLAT_2(x) SPLAT_FLOAT2(x)
+#define GT_SPLAT_4(x) SPLAT_FLOAT4(x)
+#define SPLAT GT_CAT(GT_SPLAT_, VEC)
 
 __kernel void gemm(const int M, const int N, const int K, const real alpha,
                    const __global real* A, const __global real* B,
                    const real beta, __global real* C GT_TRACE_PARAM) {
    __local float buf[32 * 33 * 4 + 4];
    const int lane = get_local_id(0);
-   __local VTYPE *slot = (__local VTYPE *)&buf[lane * STRIDE * VEC];
-   LDS_STORE(0, slot, (VTYPE)((float)lane));
+   LOCAL_PTR VTYPE *slot = (LOCAL_PTR VTYPE *)&buf[lane * STRIDE * VEC];
+   LDS_STORE(0, slot, SPLAT((float)lane));
    barrier(CLK_LOCAL_MEM_FENCE);
    const VTYPE got = LDS_LOAD(1, slot);
    barrier(CLK_LOCAL_MEM_FENCE);

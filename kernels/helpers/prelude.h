@@ -52,11 +52,15 @@ typedef float16 real16;
 #endif
 #define SPLAT_REAL2(x) MAKE_REAL2((x), (x))
 #define SPLAT_REAL4(x) MAKE_REAL4((x), (x), (x), (x))
+#define SPLAT_FLOAT2(x) make_float2((x), (x))
+#define SPLAT_FLOAT4(x) make_float4((x), (x), (x), (x))
 #else
 #define MAKE_REAL2(a, b) ((real2)((a), (b)))
 #define MAKE_REAL4(a, b, c, d) ((real4)((a), (b), (c), (d)))
 #define SPLAT_REAL2(x) ((real2)(x))
 #define SPLAT_REAL4(x) ((real4)(x))
+#define SPLAT_FLOAT2(x) ((float2)(x))
+#define SPLAT_FLOAT4(x) ((float4)(x))
 #endif
 
 #define GT_CAT_(a, b) a##b
