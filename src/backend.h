@@ -16,6 +16,7 @@ typedef struct DeviceInfo_ {
    char vendor[128];
    char platform[128];
    char driver[64];
+   char arch[16];             /* "sm_90", "gfx906" when known, else "" */
    char version[128];         /* e.g. "OpenCL 3.0 CUDA" */
    DeviceType type;
    unsigned compute_units;
@@ -90,6 +91,9 @@ typedef struct Backend_ {
     * the problem says; one call, finished, its time in *ms (the whole call: a library may
     * launch several kernels). BACKEND_ERR_NO_RUNTIME when the library is absent; name
     * gets the library and its version. */
+   /* The compiled code as text when the runtime gives it (NVIDIA's OpenCL: PTX); NULL
+    * otherwise. kind names it ("PTX"). malloc'ed. */
+   char *(*programCode)(Program *p, char *kind, size_t kindlen);
    BackendStatus (*vendorGemm)(Context *ctx, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
                                size_t namelen, char *err, size_t errlen);
 } Backend;

@@ -262,6 +262,7 @@ static void describe(CUdevice d, int index, DeviceInfo *info) {
    snprintf(info->driver, sizeof info->driver, "CUDA %d.%d", drv / 1000, (drv % 1000) / 10);
    snprintf(info->version, sizeof info->version, "sm_%d%d, NVRTC %d.%d", attr(d, CU_ATTR_CC_MAJOR),
             attr(d, CU_ATTR_CC_MINOR), api.nvrtc_major, api.nvrtc_minor);
+   snprintf(info->arch, sizeof info->arch, "sm_%d%d", attr(d, CU_ATTR_CC_MAJOR), attr(d, CU_ATTR_CC_MINOR));
    info->type = DEVICE_GPU;
    info->compute_units = (unsigned)attr(d, CU_ATTR_MULTIPROCESSOR_COUNT);
    info->clock_mhz = (unsigned)(attr(d, CU_ATTR_CLOCK_RATE) / 1000);
@@ -362,6 +363,8 @@ static BackendStatus nvrtcBuild(const char *source, const char *options, const c
    opts[n++] = "-default-device";
    opts[n++] = "-diag-suppress=1444"; /* double4 is deprecated in CUDA 13; it is what OpenCL means */
    opts[n++] = "-lineinfo";
+   if (!want_ptx)
+      opts[n++] = "--ptxas-options=-v"; /* registers, spills, shared memory into the log */
    n += splitOptions(buf, opts + n, 120);
    nvrtcProgram prog;
    nvrtcResult r = api.nvrtcCreateProgram(&prog, source, "kernel.cl", 0, NULL, NULL);

@@ -179,6 +179,11 @@ static void describe(const DeviceRef *ref, int index, DeviceInfo *info) {
    /* SIMD width: NVIDIA reports its warp size; AMD wavefronts are 64 (gfx9) or 32 (RDNA).
     * Elsewhere gemmtop assumes 32 and says so where it matters. */
    info->limits.warp = 32;
+   cl_uint ccMajor = 0, ccMinor = 0;
+   if (strstr(ext, "cl_nv_device_attribute_query") &&
+       clGetDeviceInfo(d, 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */, sizeof ccMajor, &ccMajor, NULL) == CL_SUCCESS &&
+       clGetDeviceInfo(d, 0x4001 /* CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV */, sizeof ccMinor, &ccMinor, NULL) == CL_SUCCESS)
+      snprintf(info->arch, sizeof info->arch, "sm_%u%u", ccMajor, ccMinor);
    cl_uint warp = 0;
    if (strstr(ext, "cl_nv_device_attribute_query") &&
        clGetDeviceInfo(d, 0x4003 /* CL_DEVICE_WARP_SIZE_NV */, sizeof warp, &warp, NULL) == CL_SUCCESS && warp)
@@ -396,6 +401,29 @@ static void releaseProgram(Program *p) {
    }
 }
 
+static char *programCode(Program *p, char *kind, size_t kindlen) {
+   size_t size = 0;
+   if (clGetProgramInfo(p->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || size == 0)
+      return NULL;
+   char *bin = malloc(size + 1);
+   if (!bin)
+      return NULL;
+   unsigned char *bins[1] = {(unsigned char *)bin};
+   if (clGetProgramInfo(p->program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) != CL_SUCCESS) {
+      free(bin);
+      return NULL;
+   }
+   bin[size] = '\0';
+   /* Only text is worth showing: NVIDIA's binaries are PTX; PoCL's and others' are not text. */
+   for (size_t i = 0; i < size; i++)
+      if (bin[i] == '\0' || ((unsigned char)bin[i] < 9)) {
+         free(bin);
+         return NULL;
+      }
+   snprintf(kind, kindlen, "%s", strstr(bin, ".version") ? "PTX" : "program binary (text)");
+   return bin;
+}
+
 static BackendStatus allocBuffer(Context *ctx, size_t bytes, Buffer **out, char *err, size_t errlen) {
    *out = NULL;
    if (bytes > ctx->info.max_alloc) {
@@ -570,6 +598,7 @@ static const Backend openclBackend = {
     .eventMs = eventMs,
     .releaseEvent = releaseEvent,
     .vendorGemm = vendorGemm,
+    .programCode = programCode,
 };
 
 const Backend *Backend_opencl(void) { return &openclBackend; }

@@ -13,6 +13,7 @@ typedef struct Command_ {
 static const Command commands[] = {
     {"list", Cli_list},
     {"run", Cli_run},
+    {"inspect", Cli_inspect},
     {"cache", Cli_cache},
 };
 

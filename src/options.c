@@ -11,6 +11,7 @@ void Options_usage(FILE *out) {
    fputs("usage: gemmtop [options]                 the interactive explorer\n"
          "       gemmtop list [devices|kernels|presets] [--measure]\n"
          "       gemmtop run [options]             one verified, timed run\n"
+         "       gemmtop inspect [options]         compiled code, registers, memory, occupancy\n"
          "       gemmtop cache clear               forget compiled programs kept on disk\n"
          "\n"
          "options:\n"
@@ -30,6 +31,8 @@ void Options_usage(FILE *out) {
          "  --out C.npy                write the result C\n"
          "  --format table|csv|json    output (json: one object per line)\n"
          "  --no-verify                skip the verification run\n"
+         "  --arch sm_90|gfx906        inspect: compile for this target, no device needed (cuda)\n"
+         "  --code ptx|sass|none       inspect: which code to print (default ptx, sass when cuobjdump is there)\n"
          "  --vendor                   run: also time the vendor BLAS (CLBlast, cuBLAS) for % of vendor\n"
          "  --no-color, -U/--ascii     plain screen for the explorer (NO_COLOR is honoured)\n"
          "  -h, --help, --version\n"
@@ -72,7 +75,7 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
    enum {
       OPT_BACKEND = 256, OPT_DEVICE, OPT_KERNEL, OPT_PRESET, OPT_SET, OPT_SIZE, OPT_PRECISION, OPT_LAYOUT,
       OPT_ALPHA, OPT_BETA, OPT_REPS, OPT_WARMUP, OPT_FORMAT, OPT_SEED, OPT_A, OPT_B, OPT_C, OPT_OUT,
-      OPT_NO_VERIFY, OPT_NO_COLOR, OPT_VERSION, OPT_MEASURE, OPT_VENDOR, OPT_MAX_SECONDS,
+      OPT_NO_VERIFY, OPT_NO_COLOR, OPT_VERSION, OPT_MEASURE, OPT_VENDOR, OPT_ARCH, OPT_CODE, OPT_MAX_SECONDS,
    };
    static const struct option longs[] = {
        {"backend", required_argument, 0, OPT_BACKEND},     {"device", required_argument, 0, OPT_DEVICE},
@@ -88,6 +91,7 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
        {"ascii", no_argument, 0, 'U'},                     {"help", no_argument, 0, 'h'},
        {"version", no_argument, 0, OPT_VERSION},           {"measure", no_argument, 0, OPT_MEASURE},
        {"vendor", no_argument, 0, OPT_VENDOR},
+       {"arch", required_argument, 0, OPT_ARCH},           {"code", required_argument, 0, OPT_CODE},
        {"max-seconds", required_argument, 0, OPT_MAX_SECONDS},
        {0, 0, 0, 0},
    };
@@ -175,6 +179,12 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       case 'U': o->ascii = true; break;
       case OPT_MEASURE: o->measure = true; break;
       case OPT_VENDOR: o->vendor = true; break;
+      case OPT_ARCH: o->arch = arg; break;
+      case OPT_CODE:
+         if (strcmp(arg, "ptx") && strcmp(arg, "sass") && strcmp(arg, "isa") && strcmp(arg, "none"))
+            return usageError("--code '%s': use ptx, sass, isa or none%s", arg, "");
+         o->code = arg;
+         break;
       case 'h': Options_usage(stdout); return 1;
       case OPT_VERSION: printf("gemmtop %s\n", GEMMTOP_VERSION); return 1;
       case ':': {

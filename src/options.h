@@ -33,6 +33,8 @@ typedef struct Options_ {
    bool no_verify;
    bool no_color, ascii, measure;
    bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS) */
+   const char *arch;         /* inspect: compile for this target (sm_90, gfx906) without a device */
+   const char *code;         /* inspect: ptx, sass, isa, none */
    const char *positional[4];
    int npositional;
 } Options;

@@ -304,13 +304,17 @@ static void fillNaN(void *host, size_t count, Precision prec) {
 
 /* The text a backend compiles: its own prelude (CUDA/HIP), the common prelude, then the
  * kernel file, whose line numbers the compiler's messages keep. */
-static char *joinSource(const Session *s, const char *body) {
-   const char *extra = s->be->prelude ? s->catalog->prelude_cuda : "";
-   size_t n = strlen(extra) + strlen(s->catalog->prelude) + strlen(body) + 32;
+char *Session_source(const Catalog *cat, bool cuda_prelude, const char *body) {
+   const char *extra = cuda_prelude ? cat->prelude_cuda : "";
+   size_t n = strlen(extra) + strlen(cat->prelude) + strlen(body) + 32;
    char *src = malloc(n);
    if (src)
-      snprintf(src, n, "%s\n%s\n#line 1\n%s", extra, s->catalog->prelude, body);
+      snprintf(src, n, "%s\n%s\n#line 1\n%s", extra, cat->prelude, body);
    return src;
+}
+
+static char *joinSource(const Session *s, const char *body) {
+   return Session_source(s->catalog, s->be->prelude != NULL, body);
 }
 
 /* What a run and a trace share: checks, the compiled kernels, buffers with the inputs
@@ -669,6 +673,39 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, int
    free(times);
    free(host);
    return v->status;
+}
+
+RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *values, const Problem *p, RunResult *r,
+                          char **code, char *kind, size_t kindlen) {
+   free(r->build_log);
+   memset(r, 0, sizeof *r);
+   r->registers = -1;
+   r->private_mem = r->local_mem = -1;
+   *code = NULL;
+   kind[0] = '\0';
+   if (!Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
+      r->status = RUN_INVALID;
+      return r->status;
+   }
+   Config_defines(k, values, p, &r->geo, r->defines, sizeof r->defines);
+   char *source = joinSource(s, k->source);
+   bool fresh;
+   CachedProgram *c = source ? getKernel(s, source, r->defines, k->entry, r, &fresh) : NULL;
+   free(source);
+   if (!c)
+      return r->status ? r->status : (r->status = RUN_OUT_OF_MEMORY);
+   r->compile_ms = fresh ? c->info.compile_ms : 0;
+   r->cached = !fresh || c->info.cached_disk;
+   r->cached_memory = !fresh;
+   r->registers = c->info.registers;
+   r->private_mem = c->info.private_mem;
+   r->local_mem = c->info.local_mem;
+   if (c->info.log && c->info.log[0])
+      r->build_log = strdup(c->info.log);
+   if (s->be->programCode)
+      *code = s->be->programCode(c->program, kind, kindlen);
+   r->status = RUN_OK;
+   return RUN_OK;
 }
 
 Kernel *Session_helperKernel(Session *s, const char *text, const char *defines, const char *entry, char *err,

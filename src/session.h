@@ -91,6 +91,14 @@ typedef struct VendorResult_ {
  * calls (median), and its result verified like a kernel's. */
 RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, int reps, int warmup, VendorResult *v);
 
+/* Compiles the configuration (or finds it in the cache) without running it; fills r's
+ * build fields (log, registers, memory) and returns the code as text when the runtime
+ * gives it (*code malloc'ed, NULL otherwise; kind names it). */
+RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *values, const Problem *p, RunResult *r,
+                          char **code, char *kind, size_t kindlen);
+/* The source text a backend compiles for this kernel body (preludes + body), malloc'ed. */
+char *Session_source(const Catalog *cat, bool cuda_prelude, const char *body);
+
 /* Reads back C of the last run (M x N, the problem's precision) into host memory. */
 bool Session_readResult(Session *s, void *host, size_t bytes, char *err, size_t errlen);
 /* Drops compiled programs held in memory (the disk cache stays). */

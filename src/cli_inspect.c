@@ -1,0 +1,296 @@
+/* gemmtop inspect: what the compiler made of a configuration — resources (registers,
+ * spills, local/shared memory), an occupancy estimate with its limiting resource, and the
+ * code (PTX, SASS). Through NVRTC it needs no GPU: --backend cuda --arch sm_90. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "occupancy.h"
+#include "ptxas.h"
+#include "report.h"
+#include "util.h"
+
+typedef struct Inspection_ {
+   char target[64];     /* "cuda sm_90 (NVRTC 13.0)" */
+   char arch[16];
+   int registers;
+   long long local_bytes;   /* shared / local memory per group */
+   long long private_bytes; /* spills / private memory per work-item, -1 unknown */
+   PtxasInfo ptxas;
+   long long group_items;
+   Occupancy occ;
+   char code_kind[32];
+   char *code;
+   char *log;
+} Inspection;
+
+/* SASS through cuobjdump, when it is installed. */
+static char *sassOf(const char *cubin, size_t size) {
+   const char *tools[] = {"cuobjdump", "/usr/local/cuda/bin/cuobjdump", NULL};
+   char dir[] = "/tmp/gemmtop-inspect-XXXXXX";
+   if (!mkdtemp(dir))
+      return NULL;
+   char path[128], cmd[512];
+   snprintf(path, sizeof path, "%s/k.cubin", dir);
+   char *out = NULL;
+   if (Util_writeFileAtomic(path, cubin, size)) {
+      for (int i = 0; tools[i] && !out; i++) {
+         snprintf(cmd, sizeof cmd, "%s -sass %s 2>/dev/null", tools[i], path);
+         FILE *f = popen(cmd, "r");
+         if (!f)
+            continue;
+         size_t cap = 1 << 16, n = 0;
+         char *buf = malloc(cap);
+         while (buf) {
+            if (n + 4096 > cap) {
+               char *nb = realloc(buf, cap * 2);
+               if (!nb)
+                  break;
+               buf = nb;
+               cap *= 2;
+            }
+            size_t got = fread(buf + n, 1, cap - n - 1, f);
+            if (!got)
+               break;
+            n += got;
+         }
+         int rc = pclose(f);
+         if (buf && rc == 0 && n > 0) {
+            buf[n] = '\0';
+            out = buf;
+         } else {
+            free(buf);
+         }
+      }
+      unlink(path);
+   }
+   rmdir(dir);
+   return out;
+}
+
+static DeviceLimits archDeviceLimits(void) {
+   DeviceLimits l = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32};
+   return l;
+}
+
+/* NVRTC without a device. */
+static int inspectCudaOffline(const Options *o, const Catalog *cat, const KernelInfo *k, const long long *values,
+                              const Problem *p, Inspection *in) {
+   DeviceLimits lim = archDeviceLimits();
+   Geometry g;
+   char msg[1536];
+   if (!Config_check(k, values, p, &lim, &g, msg, sizeof msg)) {
+      fprintf(stderr, "gemmtop: refused (limits of a %s GPU: 1024 work-items, 48 KiB shared): %s\n", o->arch, msg);
+      return 2;
+   }
+   char defines[1024];
+   Config_defines(k, values, p, &g, defines, sizeof defines);
+   char *source = Session_source(cat, true, k->source);
+   char *cubin = NULL, *ptx = NULL, *log = NULL, *log2 = NULL;
+   size_t cubinLen = 0, ptxLen = 0;
+   char err[512];
+   BackendStatus st = source ? Cuda_compileOnly(source, defines, o->arch, false, &cubin, &cubinLen, &log, err, sizeof err)
+                             : BACKEND_ERR_OTHER;
+   if (st == BACKEND_OK)
+      st = Cuda_compileOnly(source, defines, o->arch, true, &ptx, &ptxLen, &log2, err, sizeof err);
+   free(source);
+   free(log2);
+   if (st != BACKEND_OK) {
+      fprintf(stderr, "gemmtop: %s\n%s\n", err, log ? log : "");
+      free(log);
+      free(cubin);
+      return st == BACKEND_ERR_NO_RUNTIME ? 1 : 1;
+   }
+   snprintf(in->target, sizeof in->target, "cuda %s (NVRTC, no device needed)", o->arch);
+   snprintf(in->arch, sizeof in->arch, "%s", o->arch);
+   Ptxas_parse(log, k->entry, &in->ptxas);
+   in->registers = in->ptxas.found ? in->ptxas.registers : -1;
+   in->local_bytes = in->ptxas.found ? in->ptxas.shared_bytes : g.localmem;
+   in->private_bytes = in->ptxas.found ? in->ptxas.stack_bytes : -1;
+   in->group_items = 1;
+   for (int d = 0; d < g.dims; d++)
+      in->group_items *= (long long)g.local[d];
+   in->log = log;
+   const char *want = o->code ? o->code : "ptx";
+   if (!strcmp(want, "sass")) {
+      in->code = sassOf(cubin, cubinLen);
+      snprintf(in->code_kind, sizeof in->code_kind, "SASS");
+      if (!in->code) {
+         fprintf(stderr, "gemmtop: --code sass needs cuobjdump (CUDA toolkit) on PATH; showing PTX instead\n");
+         want = "ptx";
+      }
+   }
+   if (!strcmp(want, "ptx")) {
+      in->code = ptx;
+      ptx = NULL;
+      snprintf(in->code_kind, sizeof in->code_kind, "PTX");
+   }
+   free(ptx);
+   free(cubin);
+   return 0;
+}
+
+static int inspectOnDevice(const Options *o, const Catalog *cat, const KernelInfo *k, const long long *values,
+                           const Problem *p, Inspection *in) {
+   const Backend *be = Backend_byName(o->backend ? o->backend : "opencl");
+   if (!be) {
+      fprintf(stderr, "gemmtop: unknown backend '%s'\n", o->backend);
+      return 2;
+   }
+   DeviceInfo *devs = NULL;
+   char err[1024];
+   int n = be->listDevices(&devs, err, sizeof err);
+   if (n <= 0) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      return 1;
+   }
+   int idx = Cli_pickDevice(devs, n, o->device, err, sizeof err);
+   free(devs);
+   if (idx < 0) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      return 2;
+   }
+   Session *s = Session_open(be, idx, cat, err, sizeof err);
+   if (!s) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      return 1;
+   }
+   RunResult *r = calloc(1, sizeof *r);
+   int rc = 1;
+   if (!r)
+      goto done;
+   RunStatus st = Session_compile(s, k, values, p, r, &in->code, in->code_kind, sizeof in->code_kind);
+   if (st != RUN_OK) {
+      fprintf(stderr, "gemmtop: %s%s%s\n", st == RUN_INVALID ? "refused: " : "", r->message,
+              r->build_log ? r->build_log : "");
+      rc = RunStatus_exitCode(st);
+      goto done;
+   }
+   const DeviceInfo *dev = Session_device(s);
+   snprintf(in->target, sizeof in->target, "%s %s", be->name, dev->name);
+   snprintf(in->arch, sizeof in->arch, "%s", dev->arch);
+   Ptxas_parse(r->build_log, k->entry, &in->ptxas);
+   in->registers = r->registers >= 0 ? r->registers : in->ptxas.found ? in->ptxas.registers : -1;
+   in->local_bytes = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
+   in->private_bytes = r->private_mem;
+   in->group_items = 1;
+   for (int d = 0; d < r->geo.dims; d++)
+      in->group_items *= (long long)r->geo.local[d];
+   in->log = r->build_log;
+   r->build_log = NULL;
+   if (o->code && !strcmp(o->code, "none")) {
+      free(in->code);
+      in->code = NULL;
+   }
+   rc = 0;
+done:
+   if (r)
+      RunResult_free(r);
+   free(r);
+   Session_close(s);
+   return rc;
+}
+
+static void printTable(const KernelInfo *k, const long long *values, const Inspection *in, bool show_code) {
+   char params[512];
+   KernelInfo_formatParams(k, values, params, sizeof params);
+   printf("kernel     %s  %s\n", k->name, params);
+   printf("target     %s\n", in->target);
+   printf("registers  %s", in->registers >= 0 ? "" : "not reported by this runtime");
+   if (in->registers >= 0)
+      printf("%d per work-item", in->registers);
+   putchar('\n');
+   if (in->ptxas.found)
+      printf("spills     %d B stores, %d B loads; stack frame %d B\n", in->ptxas.spill_stores, in->ptxas.spill_loads,
+             in->ptxas.stack_bytes);
+   else if (in->private_bytes >= 0)
+      printf("private    %lld B per work-item\n", in->private_bytes);
+   printf("local mem  %lld B per work-group (%lld work-items)\n", in->local_bytes, in->group_items);
+   if (in->occ.known)
+      printf("occupancy  %d work-groups per multiprocessor = %d of %d warps (%.0f%%), limited by %s "
+             "(by registers %d, local memory %d, work-items %d, slots %d)\n",
+             in->occ.groups, in->occ.waves, in->occ.max_waves, 100 * in->occ.fraction, in->occ.limited_by,
+             in->occ.by_registers, in->occ.by_local, in->occ.by_items, in->occ.by_groups);
+   else
+      printf("occupancy  unknown for this device (architecture %s)\n", in->arch[0] ? in->arch : "not reported");
+   if (show_code) {
+      if (in->code)
+         printf("\n%s (%s):\n%s\n", in->code_kind, in->arch[0] ? in->arch : in->target, in->code);
+      else
+         printf("code       this runtime gives no readable code (NVIDIA's OpenCL gives PTX; try --backend cuda)\n");
+   }
+}
+
+static void printJson(const KernelInfo *k, const long long *values, const Inspection *in, bool show_code) {
+   printf("{\"schema\":%d,\"kernel\":", REPORT_SCHEMA);
+   Report_jsonString(stdout, k->name);
+   printf(",\"params\":{");
+   for (int i = 0; i < k->nparams; i++) {
+      printf("%s", i ? "," : "");
+      Report_jsonString(stdout, k->params[i].name);
+      printf(":%lld", values[i]);
+   }
+   printf("},\"target\":");
+   Report_jsonString(stdout, in->target);
+   printf(",\"arch\":");
+   Report_jsonString(stdout, in->arch);
+   if (in->registers >= 0)
+      printf(",\"registers\":%d", in->registers);
+   if (in->ptxas.found)
+      printf(",\"spill_store_bytes\":%d,\"spill_load_bytes\":%d,\"stack_bytes\":%d", in->ptxas.spill_stores,
+             in->ptxas.spill_loads, in->ptxas.stack_bytes);
+   printf(",\"local_mem_bytes\":%lld,\"work_group_items\":%lld", in->local_bytes, in->group_items);
+   if (in->occ.known)
+      printf(",\"occupancy_groups\":%d,\"occupancy_warps\":%d,\"occupancy_max_warps\":%d,\"occupancy_pct\":%.1f,"
+             "\"occupancy_limited_by\":\"%s\"",
+             in->occ.groups, in->occ.waves, in->occ.max_waves, 100 * in->occ.fraction, in->occ.limited_by);
+   if (show_code && in->code) {
+      printf(",\"code_kind\":");
+      Report_jsonString(stdout, in->code_kind);
+      printf(",\"code\":");
+      Report_jsonString(stdout, in->code);
+   }
+   printf("}\n");
+}
+
+int Cli_inspect(const Options *o) {
+   Catalog cat;
+   if (!Cli_loadCatalog(&cat))
+      return 1;
+   const KernelInfo *k;
+   long long values[KERNEL_MAX_PARAMS];
+   Problem p;
+   int rc = Cli_resolveConfig(o, &cat, &k, values, &p);
+   Inspection in;
+   memset(&in, 0, sizeof in);
+   if (rc == 0) {
+      bool cuda = o->backend && !strcmp(o->backend, "cuda");
+      if (o->arch && !cuda) {
+         fprintf(stderr, "gemmtop: --arch compiles without a device through NVRTC: use it with --backend cuda\n");
+         rc = 2;
+      } else if (o->arch) {
+         if (strncmp(o->arch, "sm_", 3) != 0) {
+            fprintf(stderr, "gemmtop: --arch %s: the CUDA backend takes sm_XX (e.g. sm_90)\n", o->arch);
+            rc = 2;
+         } else {
+            rc = inspectCudaOffline(o, &cat, k, values, &p, &in);
+         }
+      } else {
+         rc = inspectOnDevice(o, &cat, k, values, &p, &in);
+      }
+   }
+   if (rc == 0) {
+      in.occ = Occupancy_estimate(Occupancy_arch(in.arch), in.registers, in.local_bytes, in.group_items);
+      bool show = !(o->code && !strcmp(o->code, "none"));
+      if (o->format == FORMAT_JSON)
+         printJson(k, values, &in, show);
+      else
+         printTable(k, values, &in, show);
+   }
+   free(in.code);
+   free(in.log);
+   Catalog_free(&cat);
+   return rc;
+}

@@ -1,0 +1,20 @@
+/* Resource usage from ptxas' verbose report, which NVRTC (--ptxas-options=-v) and
+ * NVIDIA's OpenCL (-cl-nv-verbose) put into the build log. */
+#ifndef GEMMTOP_PTXAS_H
+#define GEMMTOP_PTXAS_H
+
+#include <stdbool.h>
+
+typedef struct PtxasInfo_ {
+   bool found;
+   int registers;
+   int stack_bytes;
+   int spill_stores, spill_loads; /* bytes */
+   int shared_bytes;              /* static shared memory per block */
+   int barriers;
+} PtxasInfo;
+
+/* Reads the report of the entry function entry (or the first one when NULL). */
+bool Ptxas_parse(const char *log, const char *entry, PtxasInfo *out);
+
+#endif

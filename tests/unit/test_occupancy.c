@@ -1,0 +1,80 @@
+/* Occupancy against hand-computed figures (CUDA occupancy calculator rules). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "occupancy.h"
+
+static void test_sm90_register_limited(void **state) {
+   (void)state;
+   const ArchLimits *a = Occupancy_arch("sm_90");
+   assert_non_null(a);
+   /* 128 registers x 32 = 4096 per warp; 65536/4096 = 16 warps; 256-item groups are 8 warps:
+    * 2 groups by registers, 2048/256 = 8 by items, 228 KiB/(8 KiB + 1 KiB) = 25 by shared. */
+   Occupancy o = Occupancy_estimate(a, 128, 8192, 256);
+   assert_true(o.known);
+   assert_int_equal(o.by_registers, 2);
+   assert_int_equal(o.by_items, 8);
+   assert_int_equal(o.by_local, 25);
+   assert_int_equal(o.groups, 2);
+   assert_string_equal(o.limited_by, "registers");
+   assert_int_equal(o.waves, 16);
+   assert_int_equal(o.max_waves, 64);
+}
+
+static void test_sm90_local_and_items(void **state) {
+   (void)state;
+   const ArchLimits *a = Occupancy_arch("sm_90");
+   /* 32 registers: 1024 per warp -> 64 warps; 1024-item groups (32 warps): 2 by registers,
+    * 2 by items; 48 KiB + 1 KiB shared: 233472/50176 = 4. */
+   Occupancy o = Occupancy_estimate(a, 32, 49152, 1024);
+   assert_int_equal(o.by_registers, 2);
+   assert_int_equal(o.by_items, 2);
+   assert_int_equal(o.by_local, 4);
+   assert_int_equal(o.groups, 2);
+   assert_int_equal(o.waves, 64);
+   assert_true(o.fraction > 0.999);
+   /* 40 KiB + 1 KiB with small groups: shared memory limits. */
+   o = Occupancy_estimate(a, 32, 40960, 128);
+   assert_int_equal(o.by_local, 5);
+   assert_int_equal(o.groups, 5);
+   assert_string_equal(o.limited_by, "local memory");
+   /* Tiny groups: the 32 block slots limit. */
+   o = Occupancy_estimate(a, 16, 0, 32);
+   assert_int_equal(o.groups, 32);
+   assert_string_equal(o.limited_by, "group slots");
+   /* Register granularity: 33 registers round up to 1280 per warp -> 51 warps -> 6 groups of 8. */
+   o = Occupancy_estimate(a, 33, 0, 256);
+   assert_int_equal(o.by_registers, 6);
+}
+
+static void test_amd(void **state) {
+   (void)state;
+   const ArchLimits *a = Occupancy_arch("gfx906");
+   assert_non_null(a);
+   /* 64 VGPRs: 256/64 = 4 waves per SIMD, x4 SIMDs = 16 waves; 256-item groups = 4 waves: 4 groups. */
+   Occupancy o = Occupancy_estimate(a, 64, 16384, 256);
+   assert_int_equal(o.by_registers, 4);
+   assert_int_equal(o.by_local, 4);
+   assert_int_equal(o.groups, 4);
+   /* 20 VGPRs -> 12 per lane... capped at 10 waves per SIMD: 40 waves, 10 groups of 4. */
+   o = Occupancy_estimate(a, 20, 0, 256);
+   assert_int_equal(o.by_registers, 10);
+   assert_null(Occupancy_arch("sm_1"));
+   char list[256];
+   Occupancy_listArchs(list, sizeof list);
+   assert_non_null(strstr(list, "gfx90a"));
+}
+
+int main(void) {
+   const struct CMUnitTest tests[] = {
+       cmocka_unit_test(test_sm90_register_limited),
+       cmocka_unit_test(test_sm90_local_and_items),
+       cmocka_unit_test(test_amd),
+   };
+   return cmocka_run_group_tests(tests, NULL, NULL);
+}
