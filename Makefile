@@ -53,6 +53,11 @@ test-sanitize sanitize: deps-test
 	   $(UNIT_SRC:tests/unit/%.c=build-asan/tests/%)
 	@BUILD=build-asan GEMMTOP_SANITIZE=1 sh tests/run_all.sh
 
+# The standard benchmark: every shipped preset and the vendor BLAS, on the best device.
+bench: deps
+	@$(MAKE) --no-print-directory all
+	./$(BUILD)/gemmtop bench --sizes $${SIZES:-1024,2048,4096} --save bench-results.csv
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gemmtop/kernels/helpers \
 	   $(DESTDIR)$(PREFIX)/share/gemmtop/presets $(DESTDIR)$(PREFIX)/share/man/man1

@@ -9,6 +9,8 @@ int Cli_list(const Options *o);
 int Cli_run(const Options *o);
 int Cli_cache(const Options *o);
 int Cli_inspect(const Options *o);
+int Cli_sweep(const Options *o);
+int Cli_bench(const Options *o);
 
 /* Shared with the explorer: picks the device named by --device, or the best one
  * (a GPU before an accelerator before a CPU). Returns the index or -1 (message in err). */

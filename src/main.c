@@ -14,6 +14,8 @@ static const Command commands[] = {
     {"list", Cli_list},
     {"run", Cli_run},
     {"inspect", Cli_inspect},
+    {"sweep", Cli_sweep},
+    {"bench", Cli_bench},
     {"cache", Cli_cache},
 };
 

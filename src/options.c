@@ -12,6 +12,8 @@ void Options_usage(FILE *out) {
          "       gemmtop list [devices|kernels|presets] [--measure]\n"
          "       gemmtop run [options]             one verified, timed run\n"
          "       gemmtop inspect [options]         compiled code, registers, memory, occupancy\n"
+         "       gemmtop sweep [options]           search a kernel's parameters, best first\n"
+         "       gemmtop bench [options]           configurations and the vendor BLAS across sizes\n"
          "       gemmtop cache clear               forget compiled programs kept on disk\n"
          "\n"
          "options:\n"
@@ -33,6 +35,12 @@ void Options_usage(FILE *out) {
          "  --no-verify                skip the verification run\n"
          "  --arch sm_90|gfx906        inspect: compile for this target, no device needed (cuda)\n"
          "  --code ptx|sass|none       inspect: which code to print (default ptx, sass when cuobjdump is there)\n"
+         "  --budget N, --exhaustive   sweep: try N random valid configurations (default 40), or all\n"
+         "  --timeout S                sweep: drop a configuration whose launch takes longer (default 5)\n"
+         "  --jobs N                   sweep: parallel compiles (default: one per core)\n"
+         "  --save-presets N           sweep: save the best N as presets in your config folder\n"
+         "  --sizes 1024,2048,...      bench: the square sizes (default 1024,2048,4096)\n"
+         "  --save FILE.csv|FILE.json  sweep, bench: write every result to a file\n"
          "  --vendor                   run: also time the vendor BLAS (CLBlast, cuBLAS) for % of vendor\n"
          "  --no-color, -U/--ascii     plain screen for the explorer (NO_COLOR is honoured)\n"
          "  -h, --help, --version\n"
@@ -76,6 +84,7 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       OPT_BACKEND = 256, OPT_DEVICE, OPT_KERNEL, OPT_PRESET, OPT_SET, OPT_SIZE, OPT_PRECISION, OPT_LAYOUT,
       OPT_ALPHA, OPT_BETA, OPT_REPS, OPT_WARMUP, OPT_FORMAT, OPT_SEED, OPT_A, OPT_B, OPT_C, OPT_OUT,
       OPT_NO_VERIFY, OPT_NO_COLOR, OPT_VERSION, OPT_MEASURE, OPT_VENDOR, OPT_ARCH, OPT_CODE, OPT_MAX_SECONDS,
+      OPT_BUDGET, OPT_EXHAUSTIVE, OPT_SIZES, OPT_SAVE, OPT_SAVE_PRESETS, OPT_TIMEOUT, OPT_JOBS,
    };
    static const struct option longs[] = {
        {"backend", required_argument, 0, OPT_BACKEND},     {"device", required_argument, 0, OPT_DEVICE},
@@ -92,6 +101,10 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
        {"version", no_argument, 0, OPT_VERSION},           {"measure", no_argument, 0, OPT_MEASURE},
        {"vendor", no_argument, 0, OPT_VENDOR},
        {"arch", required_argument, 0, OPT_ARCH},           {"code", required_argument, 0, OPT_CODE},
+       {"budget", required_argument, 0, OPT_BUDGET},       {"exhaustive", no_argument, 0, OPT_EXHAUSTIVE},
+       {"sizes", required_argument, 0, OPT_SIZES},         {"save", required_argument, 0, OPT_SAVE},
+       {"save-presets", required_argument, 0, OPT_SAVE_PRESETS},
+       {"timeout", required_argument, 0, OPT_TIMEOUT},     {"jobs", required_argument, 0, OPT_JOBS},
        {"max-seconds", required_argument, 0, OPT_MAX_SECONDS},
        {0, 0, 0, 0},
    };
@@ -180,6 +193,25 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       case OPT_MEASURE: o->measure = true; break;
       case OPT_VENDOR: o->vendor = true; break;
       case OPT_ARCH: o->arch = arg; break;
+      case OPT_BUDGET:
+      case OPT_SAVE_PRESETS:
+      case OPT_JOBS: {
+         int v;
+         if (!parseSize(arg, &v))
+            return usageError("'%s' is not a positive count (%s)", arg,
+                              c == OPT_BUDGET ? "--budget" : c == OPT_JOBS ? "--jobs" : "--save-presets");
+         if (c == OPT_BUDGET) o->budget = v;
+         else if (c == OPT_JOBS) o->jobs = v;
+         else o->save_presets = v;
+         break;
+      }
+      case OPT_EXHAUSTIVE: o->exhaustive = true; break;
+      case OPT_SIZES: o->sizes = arg; break;
+      case OPT_SAVE: o->save = arg; break;
+      case OPT_TIMEOUT:
+         if (!parseNumber(arg, &o->timeout) || o->timeout <= 0)
+            return usageError("--timeout '%s': a positive number of seconds%s", arg, "");
+         break;
       case OPT_CODE:
          if (strcmp(arg, "ptx") && strcmp(arg, "sass") && strcmp(arg, "isa") && strcmp(arg, "none"))
             return usageError("--code '%s': use ptx, sass, isa or none%s", arg, "");

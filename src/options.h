@@ -35,6 +35,13 @@ typedef struct Options_ {
    bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS) */
    const char *arch;         /* inspect: compile for this target (sm_90, gfx906) without a device */
    const char *code;         /* inspect: ptx, sass, isa, none */
+   int budget;               /* sweep: configurations to try (0: default) */
+   bool exhaustive;          /* sweep: every valid configuration */
+   const char *sizes;        /* bench: "1024,2048,4096" */
+   const char *save;         /* sweep, bench: results file (.csv or .json) */
+   int save_presets;         /* sweep: save the best N as presets */
+   double timeout;           /* sweep: seconds one launch may take before the configuration is dropped */
+   int jobs;                 /* sweep: parallel compiles (0: one per core) */
    const char *positional[4];
    int npositional;
 } Options;

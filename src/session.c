@@ -708,6 +708,28 @@ RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *valu
    return RUN_OK;
 }
 
+RunStatus Session_precompile(Session *s, const KernelInfo *k, const long long *values, const Problem *p, char *err,
+                             size_t errlen) {
+   Geometry g;
+   if (!Config_check(k, values, p, &s->info.limits, &g, err, errlen))
+      return RUN_INVALID;
+   char defines[1024];
+   Config_defines(k, values, p, &g, defines, sizeof defines);
+   char *source = joinSource(s, k->source);
+   if (!source) {
+      snprintf(err, errlen, "out of host memory");
+      return RUN_OUT_OF_MEMORY;
+   }
+   Program *prog = NULL;
+   BuildInfo info;
+   BackendStatus st = s->be->build(s->ctx, source, defines, &prog, &info, err, errlen);
+   free(source);
+   free(info.log);
+   if (prog)
+      s->be->releaseProgram(prog);
+   return st == BACKEND_OK ? RUN_OK : st == BACKEND_ERR_COMPILE ? RUN_COMPILE_ERROR : RUN_DEVICE_ERROR;
+}
+
 Kernel *Session_helperKernel(Session *s, const char *text, const char *defines, const char *entry, char *err,
                              size_t errlen) {
    char *src = joinSource(s, text);
