@@ -63,6 +63,14 @@ typedef float16 real16;
 #define SPLAT_FLOAT4(x) ((float4)(x))
 #endif
 
+/* The work-group size a kernel is written for, put after __kernel void: lets the compiler
+ * budget registers (OpenCL reqd_work_group_size; CUDA __launch_bounds__). */
+#if GT_CUDA
+#define GT_WORKGROUP(x, y, z) __launch_bounds__((x) * (y) * (z))
+#else
+#define GT_WORKGROUP(x, y, z) __attribute__((reqd_work_group_size((x), (y), (z))))
+#endif
+
 #define GT_CAT_(a, b) a##b
 #define GT_CAT(a, b) GT_CAT_(a, b)
 /* real, real2, real4, ... by width; width 1 maps to the scalar type. */
