@@ -34,8 +34,11 @@ bool Cli_loadCatalog(Catalog *cat) {
 static const Backend *pickBackend(const Options *o) {
    const char *name = o->backend ? o->backend : "opencl";
    const Backend *b = Backend_byName(name);
-   if (!b)
-      fprintf(stderr, "gemmtop: unknown backend '%s'; available: opencl, cuda\n", name);
+   if (!b && !strcmp(name, "hip"))
+      fprintf(stderr, "gemmtop: the HIP backend compiles and inspects without an AMD GPU ('gemmtop inspect --backend hip "
+                      "--arch gfx906'); running on AMD GPUs is not in this build: use --backend opencl there\n");
+   else if (!b)
+      fprintf(stderr, "gemmtop: unknown backend '%s'; available: opencl, cuda (and hip for inspect)\n", name);
    return b;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend_hip.h"
 #include "cli.h"
 #include "occupancy.h"
 #include "ptxas.h"
@@ -24,6 +25,7 @@ typedef struct Inspection_ {
    char code_kind[32];
    char *code;
    char *log;
+   char extra[160];     /* backend-specific resource line */
 } Inspection;
 
 /* SASS through cuobjdump, when it is installed. */
@@ -132,6 +134,56 @@ static int inspectCudaOffline(const Options *o, const Catalog *cat, const Kernel
    return 0;
 }
 
+/* hipRTC without a device: AMD's limits (1024 work-items, 64 KiB LDS, wave64). */
+static int inspectHipOffline(const Options *o, const Catalog *cat, const KernelInfo *k, const long long *values,
+                             const Problem *p, Inspection *in) {
+   DeviceLimits lim = {.max_wg = 1024, .max_wi = {1024, 1024, 1024}, .local_mem = 65536, .fp64 = true, .warp = 64};
+   Geometry g;
+   char msg[1536];
+   if (!Config_check(k, values, p, &lim, &g, msg, sizeof msg)) {
+      fprintf(stderr, "gemmtop: refused (limits of a %s GPU: 1024 work-items, 64 KiB LDS): %s\n", o->arch, msg);
+      return 2;
+   }
+   char defines[1024];
+   Config_defines(k, values, p, &g, defines, sizeof defines);
+   char *source = Session_source(cat, true, k->source);
+   char *code = NULL, *log = NULL, err[512];
+   size_t size = 0;
+   BackendStatus st = source ? Hip_compileOnly(source, defines, o->arch, &code, &size, &log, err, sizeof err)
+                             : BACKEND_ERR_OTHER;
+   free(source);
+   if (st != BACKEND_OK) {
+      fprintf(stderr, "gemmtop: %s\n%s\n", err, log ? log : "");
+      free(log);
+      return 1;
+   }
+   snprintf(in->target, sizeof in->target, "hip %s (hipRTC, no device needed)", o->arch);
+   snprintf(in->arch, sizeof in->arch, "%s", o->arch);
+   HipResources hr;
+   if (Hip_resources(code, size, &hr)) {
+      in->registers = hr.vgprs;
+      in->local_bytes = hr.lds_bytes;
+      in->private_bytes = hr.scratch_bytes;
+      snprintf(in->extra, sizeof in->extra, "VGPRs %d, SGPRs %d, spills %d VGPR / %d SGPR, scratch %ld B", hr.vgprs,
+               hr.sgprs, hr.vgpr_spills, hr.sgpr_spills, hr.scratch_bytes);
+   } else {
+      in->registers = -1;
+      in->local_bytes = g.localmem;
+      in->private_bytes = -1;
+      snprintf(in->extra, sizeof in->extra, "resource counts need llvm-readelf (Debian: apt-get install llvm)");
+   }
+   in->group_items = 1;
+   for (int d = 0; d < g.dims; d++)
+      in->group_items *= (long long)g.local[d];
+   in->log = log;
+   if (!(o->code && !strcmp(o->code, "none"))) {
+      in->code = Hip_disassemble(code, size, o->arch);
+      snprintf(in->code_kind, sizeof in->code_kind, "ISA");
+   }
+   free(code);
+   return 0;
+}
+
 static int inspectOnDevice(const Options *o, const Catalog *cat, const KernelInfo *k, const long long *values,
                            const Problem *p, Inspection *in) {
    const Backend *be = Backend_byName(o->backend ? o->backend : "opencl");
@@ -207,19 +259,24 @@ static void printTable(const KernelInfo *k, const long long *values, const Inspe
              in->ptxas.stack_bytes);
    else if (in->private_bytes >= 0)
       printf("private    %lld B per work-item\n", in->private_bytes);
+   if (in->extra[0])
+      printf("resources  %s\n", in->extra);
    printf("local mem  %lld B per work-group (%lld work-items)\n", in->local_bytes, in->group_items);
+   bool amd = !strncmp(in->arch, "gfx", 3);
    if (in->occ.known)
-      printf("occupancy  %d work-groups per multiprocessor = %d of %d warps (%.0f%%), limited by %s "
+      printf("occupancy  %d work-groups per %s = %d of %d %s (%.0f%%), limited by %s "
              "(by registers %d, local memory %d, work-items %d, slots %d)\n",
-             in->occ.groups, in->occ.waves, in->occ.max_waves, 100 * in->occ.fraction, in->occ.limited_by,
-             in->occ.by_registers, in->occ.by_local, in->occ.by_items, in->occ.by_groups);
+             in->occ.groups, amd ? "compute unit" : "multiprocessor", in->occ.waves, in->occ.max_waves,
+             amd ? "wavefronts" : "warps", 100 * in->occ.fraction, in->occ.limited_by, in->occ.by_registers,
+             in->occ.by_local, in->occ.by_items, in->occ.by_groups);
    else
       printf("occupancy  unknown for this device (architecture %s)\n", in->arch[0] ? in->arch : "not reported");
    if (show_code) {
       if (in->code)
          printf("\n%s (%s):\n%s\n", in->code_kind, in->arch[0] ? in->arch : in->target, in->code);
       else
-         printf("code       this runtime gives no readable code (NVIDIA's OpenCL gives PTX; try --backend cuda)\n");
+         printf("code       none readable here (NVIDIA's OpenCL gives PTX; --backend cuda --arch sm_90 gives PTX or SASS; "
+                "--backend hip --arch gfx906 gives AMD ISA when LLVM's tools are installed)\n");
    }
 }
 
@@ -267,8 +324,20 @@ int Cli_inspect(const Options *o) {
    memset(&in, 0, sizeof in);
    if (rc == 0) {
       bool cuda = o->backend && !strcmp(o->backend, "cuda");
-      if (o->arch && !cuda) {
-         fprintf(stderr, "gemmtop: --arch compiles without a device through NVRTC: use it with --backend cuda\n");
+      bool hip = o->backend && !strcmp(o->backend, "hip");
+      if (hip && !o->arch) {
+         fprintf(stderr, "gemmtop: --backend hip compiles for an AMD target without a device: give --arch (gfx906, "
+                         "gfx90a, ...)\n");
+         rc = 2;
+      } else if (hip) {
+         if (strncmp(o->arch, "gfx", 3) != 0) {
+            fprintf(stderr, "gemmtop: --arch %s: the HIP backend takes gfxNNN (e.g. gfx906, gfx90a)\n", o->arch);
+            rc = 2;
+         } else {
+            rc = inspectHipOffline(o, &cat, k, values, &p, &in);
+         }
+      } else if (o->arch && !cuda) {
+         fprintf(stderr, "gemmtop: --arch compiles without a device: use it with --backend cuda or --backend hip\n");
          rc = 2;
       } else if (o->arch) {
          if (strncmp(o->arch, "sm_", 3) != 0) {
