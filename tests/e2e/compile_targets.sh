@@ -1,0 +1,55 @@
+#!/bin/sh
+# Every visible variant compiles through NVRTC (sm_90) and hipRTC (gfx906, gfx90a) with no
+# GPU present, in float and double, and inspect reports its registers. Skipped (and said
+# so) where the compiler is not installed.
+. "$(dirname "$0")/lib.sh"
+
+kernels=$("$GEMMTOP_BIN" list kernels --format json | python3 -c 'import json,sys
+for l in sys.stdin: print(json.loads(l)["name"])')
+
+have_nvrtc=no
+"$GEMMTOP_BIN" inspect --kernel mygemm01_naive --backend cuda --arch sm_90 --code none >/dev/null 2>"$T_DIR/nvrtc.err" && have_nvrtc=yes
+have_hip=no
+"$GEMMTOP_BIN" inspect --kernel mygemm01_naive --backend hip --arch gfx906 --code none >/dev/null 2>"$T_DIR/hip.err" && have_hip=yes
+
+check_target() { # BACKEND ARCH KERNEL PRECISION
+   run_gemmtop inspect --backend "$1" --arch "$2" --kernel "$3" --precision "$4" --size 1024 --code none --format json
+   if [ "$RC" -eq 0 ] && [ "$(json_field registers)" -gt 0 ] 2>/dev/null; then
+      ok "$3 $4 compiles for $1 $2 ($(json_field registers) registers, occupancy $(json_field occupancy_pct)%)"
+   else
+      not_ok "$3 $4 for $1 $2 (exit $RC)" "$OUT
+$ERR"
+   fi
+}
+
+for k in $kernels; do
+   for prec in float double; do
+      if [ $have_nvrtc = yes ]; then
+         check_target cuda sm_90 "$k" "$prec"
+      else
+         ok "$k $prec for cuda sm_90 # SKIP NVRTC is not installed: $(head -c 200 "$T_DIR/nvrtc.err")"
+      fi
+      for arch in gfx906 gfx90a; do
+         if [ $have_hip = yes ]; then
+            check_target hip "$arch" "$k" "$prec"
+         else
+            ok "$k $prec for hip $arch # SKIP hipRTC is not installed: $(head -c 200 "$T_DIR/hip.err")"
+         fi
+      done
+   done
+done
+
+# Code is shown when asked for.
+if [ $have_nvrtc = yes ]; then
+   run_gemmtop inspect --backend cuda --arch sm_90 --kernel mygemm01_naive --code ptx
+   expect_in ".target sm_90" "$OUT" "inspect shows PTX for sm_90"
+fi
+if [ $have_hip = yes ]; then
+   run_gemmtop inspect --backend hip --arch gfx906 --kernel mygemm01_naive --code isa
+   expect_in "s_endpgm" "$OUT" "inspect shows the gfx906 ISA"
+fi
+run_gemmtop inspect --backend hip --kernel mygemm01_naive
+expect_rc 2 "hip inspect without --arch is a usage error"
+run_gemmtop inspect --backend cuda --arch gfx906 --kernel mygemm01_naive
+expect_rc 2 "a gfx target for cuda is a usage error"
+finish
