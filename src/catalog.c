@@ -83,12 +83,25 @@ static bool parseParam(KernelParam *p, char *text, char *err, size_t errlen) {
    return true;
 }
 
+/* Splits at top-level commas: "ceil(N, TS), M" is two expressions. */
 static int splitList(char *text, char out[][128], int max) {
-   int n = 0;
-   for (char *tok = strtok(text, ","); tok; tok = strtok(NULL, ",")) {
-      if (n == max)
-         return -1;
-      Util_copy(out[n++], 128, Util_trim(tok));
+   int n = 0, depth = 0;
+   char *start = text;
+   for (char *p = text;; p++) {
+      if (*p == '(')
+         depth++;
+      else if (*p == ')')
+         depth--;
+      if ((*p == ',' && depth == 0) || *p == '\0') {
+         bool end = *p == '\0';
+         *p = '\0';
+         if (n == max)
+            return -1;
+         Util_copy(out[n++], 128, Util_trim(start));
+         if (end)
+            break;
+         start = p + 1;
+      }
    }
    return n;
 }

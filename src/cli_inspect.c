@@ -89,7 +89,7 @@ static int inspectCudaOffline(const Options *o, const Catalog *cat, const Kernel
    }
    char defines[1024];
    Config_defines(k, values, p, &g, defines, sizeof defines);
-   char *source = Session_source(cat, true, k->source);
+   char *source = Session_sourceNamed(cat, true, k->source, k->path);
    char *cubin = NULL, *ptx = NULL, *log = NULL, *log2 = NULL;
    size_t cubinLen = 0, ptxLen = 0;
    char err[512];
@@ -146,7 +146,7 @@ static int inspectHipOffline(const Options *o, const Catalog *cat, const KernelI
    }
    char defines[1024];
    Config_defines(k, values, p, &g, defines, sizeof defines);
-   char *source = Session_source(cat, true, k->source);
+   char *source = Session_sourceNamed(cat, true, k->source, k->path);
    char *code = NULL, *log = NULL, err[512];
    size_t size = 0;
    BackendStatus st = source ? Hip_compileOnly(source, defines, o->arch, &code, &size, &log, err, sizeof err)

@@ -303,14 +303,20 @@ static void fillNaN(void *host, size_t count, Precision prec) {
 }
 
 /* The text a backend compiles: its own prelude (CUDA/HIP), the common prelude, then the
- * kernel file, whose line numbers the compiler's messages keep. */
-char *Session_source(const Catalog *cat, bool cuda_prelude, const char *body) {
+ * kernel file, whose name and line numbers the compiler's messages keep. */
+char *Session_sourceNamed(const Catalog *cat, bool cuda_prelude, const char *body, const char *path) {
    const char *extra = cuda_prelude ? cat->prelude_cuda : "";
-   size_t n = strlen(extra) + strlen(cat->prelude) + strlen(body) + 32;
+   const char *base = path ? strrchr(path, '/') : NULL;
+   base = base ? base + 1 : path ? path : "kernel.cl";
+   size_t n = strlen(extra) + strlen(cat->prelude) + strlen(body) + strlen(base) + 40;
    char *src = malloc(n);
    if (src)
-      snprintf(src, n, "%s\n%s\n#line 1\n%s", extra, cat->prelude, body);
+      snprintf(src, n, "%s\n%s\n#line 1 \"%s\"\n%s", extra, cat->prelude, base, body);
    return src;
+}
+
+char *Session_source(const Catalog *cat, bool cuda_prelude, const char *body) {
+   return Session_sourceNamed(cat, cuda_prelude, body, NULL);
 }
 
 static char *joinSource(const Session *s, const char *body) {
@@ -348,7 +354,7 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
    bool dbl = p->precision == PRECISION_DOUBLE;
 
    /* Compile (or find) the GEMM kernel and, when needed, the helpers. */
-   char *source = joinSource(s, k->source);
+   char *source = Session_sourceNamed(s->catalog, s->be->prelude != NULL, k->source, k->path);
    if (!source) {
       r->status = RUN_OUT_OF_MEMORY;
       snprintf(r->message, sizeof r->message, "out of host memory");
@@ -688,7 +694,7 @@ RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *valu
       return r->status;
    }
    Config_defines(k, values, p, &r->geo, r->defines, sizeof r->defines);
-   char *source = joinSource(s, k->source);
+   char *source = Session_sourceNamed(s->catalog, s->be->prelude != NULL, k->source, k->path);
    bool fresh;
    CachedProgram *c = source ? getKernel(s, source, r->defines, k->entry, r, &fresh) : NULL;
    free(source);
@@ -715,7 +721,7 @@ RunStatus Session_precompile(Session *s, const KernelInfo *k, const long long *v
       return RUN_INVALID;
    char defines[1024];
    Config_defines(k, values, p, &g, defines, sizeof defines);
-   char *source = joinSource(s, k->source);
+   char *source = Session_sourceNamed(s->catalog, s->be->prelude != NULL, k->source, k->path);
    if (!source) {
       snprintf(err, errlen, "out of host memory");
       return RUN_OUT_OF_MEMORY;

@@ -98,6 +98,8 @@ RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *valu
                           char **code, char *kind, size_t kindlen);
 /* The source text a backend compiles for this kernel body (preludes + body), malloc'ed. */
 char *Session_source(const Catalog *cat, bool cuda_prelude, const char *body);
+/* The same, with the kernel file's name in the compiler's messages. */
+char *Session_sourceNamed(const Catalog *cat, bool cuda_prelude, const char *body, const char *path);
 
 /* Compiles a configuration into the disk cache without touching the session's state, so
  * several threads may call it at once (a sweep compiles in parallel, then runs from the
