@@ -80,6 +80,11 @@ typedef float16 real16;
 #define GT_REAL_4 real4
 #define GT_REAL_8 real8
 #define GT_REAL_16 real16
+/* A vector of width w (1, 2 or 4) with every element x. */
+#define SPLAT_REALN(w, x) GT_CAT(GT_SPLAT_REAL_, w)(x)
+#define GT_SPLAT_REAL_1(x) (x)
+#define GT_SPLAT_REAL_2(x) SPLAT_REAL2(x)
+#define GT_SPLAT_REAL_4(x) SPLAT_REAL4(x)
 
 /* Local-memory accesses. Plain accesses normally. A tracing build (GT_TRACE=1, used by
  * the bank-conflict analysis) records every access of the first GT_TRACE_GROUPS work-groups:
