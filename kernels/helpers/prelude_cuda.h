@@ -51,10 +51,13 @@ __device__ inline double mad(double a, double b, double c) { return fma(a, b, c)
    __device__ inline T &operator*=(T &a, S b) { a.x *= b; a.y *= b; a.z *= b; a.w *= b; return a; }
 #define GT_VEC_MAD(T)                                                                                           \
    __device__ inline T mad(T a, T b, T c) { return a * b + c; }
+/* HIP's vector types come with these operators; CUDA's do not. */
+#if !defined(__HIP__)
 GT_VEC_OPS2(float2, float)
 GT_VEC_OPS2(double2, double)
 GT_VEC_OPS4(float4, float)
 GT_VEC_OPS4(double4, double)
+#endif
 GT_VEC_MAD(float2)
 GT_VEC_MAD(double2)
 GT_VEC_MAD(float4)
