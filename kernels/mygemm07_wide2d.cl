@@ -1,0 +1,89 @@
+/*@gemmtop
+name:     mygemm07_wide2d
+title:    2D register blocking with wider loads
+ladder:   mygemm
+step:     7
+about:    Step 6 with the global loads done as real2/real4 vectors: A's tile is read along K and
+about:    B's along N, WIDTH elements per load, so a group issues WIDTH times fewer load
+about:    instructions for the same bytes. A is still stored transposed in local memory
+about:    (component by component), B's vector goes in whole. The inner product is unchanged.
+param:    TSM = 64 in 32, 64, 128 ; rows of C per work-group
+param:    TSN = 64 in 32, 64, 128 ; columns of C per work-group
+param:    TSK = 16 in 8, 16, 32 ; tile depth along K
+param:    WPTM = 4 in 2, 4, 8 ; rows of C per work-item
+param:    WPTN = 4 in 2, 4, 8 ; columns of C per work-item
+param:    WIDTH = 4 in 1, 2, 4 ; elements per global load
+require:  TSM % WPTM == 0 && TSN % WPTN == 0 ; TSM must be a multiple of WPTM and TSN of WPTN
+require:  TSK % WIDTH == 0 && TSN % WIDTH == 0 ; TSK and TSN must be multiples of WIDTH
+require:  (TSM * TSK / WIDTH) % ((TSM / WPTM) * (TSN / WPTN)) == 0 ; the A tile must split evenly into vector loads
+require:  (TSN * TSK / WIDTH) % ((TSM / WPTM) * (TSN / WPTN)) == 0 ; the B tile must split evenly into vector loads
+require:  M % TSM == 0 ; M must be a multiple of TSM
+require:  N % TSN == 0 ; N must be a multiple of TSN
+require:  K % TSK == 0 ; K must be a multiple of TSK
+operands: A=N B=N
+global:   N / WPTN, M / WPTM
+local:    TSN / WPTN, TSM / WPTM
+localmem: (TSK * TSM + TSK * TSN) * REAL_SIZE
+sites:    0=Asub store (transposed), 1=Bsub store, 2=Asub load, 3=Bsub load
+*/
+#define RTSM (TSM / WPTM)
+#define RTSN (TSN / WPTN)
+#define NT (RTSM * RTSN)
+#define LPTA (TSM * TSK / WIDTH / NT)
+#define LPTB (TSN * TSK / WIDTH / NT)
+#define realW GT_REALN(WIDTH)
+__kernel void gemm(const int M, const int N, const int K, const real alpha,
+                   const __global real* A, const __global real* B,
+                   const real beta, __global real* C GT_TRACE_PARAM) {
+   const int tx = get_local_id(0), ty = get_local_id(1);
+   const int tid = ty * RTSN + tx;
+   const int row0 = get_group_id(1) * TSM, col0 = get_group_id(0) * TSN;
+   const __global realW *Aw = (const __global realW *)A;
+   const __global realW *Bw = (const __global realW *)B;
+   __local real Asub[TSK][TSM];
+   __local real Bsub[TSK][TSN];
+   real acc[WPTM][WPTN];
+   for (int wm = 0; wm < WPTM; wm++)
+      for (int wn = 0; wn < WPTN; wn++)
+         acc[wm][wn] = REAL_ZERO;
+   real breg[WPTN];
+   const int tiles = K / TSK;
+   for (int t = 0; t < tiles; t++) {
+      for (int l = 0; l < LPTA; l++) {
+         const int id = tid + l * NT;
+         const int r = id / (TSK / WIDTH), kv = id % (TSK / WIDTH);
+         const realW v = Aw[((size_t)(row0 + r) * K + t * TSK) / WIDTH + kv];
+#if WIDTH == 1
+         LDS_STORE(0, &Asub[kv][r], v);
+#else
+         LDS_STORE(0, &Asub[kv * WIDTH + 0][r], v.x);
+         LDS_STORE(0, &Asub[kv * WIDTH + 1][r], v.y);
+#if WIDTH == 4
+         LDS_STORE(0, &Asub[kv * WIDTH + 2][r], v.z);
+         LDS_STORE(0, &Asub[kv * WIDTH + 3][r], v.w);
+#endif
+#endif
+      }
+      for (int l = 0; l < LPTB; l++) {
+         const int id = tid + l * NT;
+         const int k = id / (TSN / WIDTH), cv = id % (TSN / WIDTH);
+         LDS_STORE(1, (LOCAL_PTR realW *)&Bsub[k][cv * WIDTH], Bw[((size_t)(t * TSK + k) * N + col0) / WIDTH + cv]);
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int k = 0; k < TSK; k++) {
+         for (int wn = 0; wn < WPTN; wn++)
+            breg[wn] = LDS_LOAD(3, &Bsub[k][tx + wn * RTSN]);
+         for (int wm = 0; wm < WPTM; wm++) {
+            const real a = LDS_LOAD(2, &Asub[k][ty + wm * RTSM]);
+            for (int wn = 0; wn < WPTN; wn++)
+               acc[wm][wn] += a * breg[wn];
+         }
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+   }
+   for (int wm = 0; wm < WPTM; wm++)
+      for (int wn = 0; wn < WPTN; wn++) {
+         const size_t idx = (size_t)(row0 + ty + wm * RTSM) * N + col0 + tx + wn * RTSN;
+         C[idx] = beta == REAL_ZERO ? alpha * acc[wm][wn] : alpha * acc[wm][wn] + beta * C[idx];
+      }
+}

@@ -1,0 +1,91 @@
+/*@gemmtop
+name:     mygemm10_padding
+title:    Any matrix size: padding helper kernels
+ladder:   mygemm
+step:     10
+about:    Step 9's kernel, made to accept every M, N and K: before it runs, helper kernels copy
+about:    A and B into zero-filled buffers rounded up to the tile sizes (transposing on the way
+about:    when the layout asks for it), and after it another copies the M x N result out of the
+about:    padded C. The zeros add nothing to the dot products. The helpers' time is shown apart
+about:    from the GEMM kernel's; at tile-multiple sizes they do not run at all.
+param:    TSM = 64 in 16, 32, 64, 128 ; rows of C per work-group
+param:    TSN = 64 in 16, 32, 64, 128 ; columns of C per work-group
+param:    TSK = 16 in 8, 16, 32 ; tile depth along K
+param:    WPTM = 4 in 1, 2, 4, 8 ; rows of C per work-item
+param:    WPTN = 4 in 1, 2, 4, 8 ; columns of C per work-item
+require:  TSM % WPTM == 0 && TSN % WPTN == 0 ; TSM must be a multiple of WPTM and TSN of WPTN
+require:  (TSM * TSK) % ((TSM / WPTM) * (TSN / WPTN)) == 0 ; the A tile must split evenly over the work-items
+require:  (TSN * TSK) % ((TSM / WPTM) * (TSN / WPTN)) == 0 ; the B tile must split evenly over the work-items
+operands: A=N B=N
+pad:      M=TSM N=TSN K=TSK
+global:   N / WPTN, M / WPTM
+local:    TSN / WPTN, TSM / WPTM
+localmem: 2 * (TSK * TSM + TSK * TSN) * REAL_SIZE
+sites:    0=Asub store (transposed), 1=Bsub store, 2=Asub load, 3=Bsub load
+*/
+#define RTSM (TSM / WPTM)
+#define RTSN (TSN / WPTN)
+#define NT (RTSM * RTSN)
+#define LPTA (TSM * TSK / NT)
+#define LPTB (TSN * TSK / NT)
+__kernel void gemm(const int M, const int N, const int K, const real alpha,
+                   const __global real* A, const __global real* B,
+                   const real beta, __global real* C GT_TRACE_PARAM) {
+   const int tx = get_local_id(0), ty = get_local_id(1);
+   const int tid = ty * RTSN + tx;
+   const int row0 = get_group_id(1) * TSM, col0 = get_group_id(0) * TSN;
+   __local real Asub[2][TSK][TSM];
+   __local real Bsub[2][TSK][TSN];
+   real acc[WPTM][WPTN];
+   for (int wm = 0; wm < WPTM; wm++)
+      for (int wn = 0; wn < WPTN; wn++)
+         acc[wm][wn] = REAL_ZERO;
+   real breg[WPTN], pa[LPTA], pb[LPTB];
+   const int tiles = K / TSK;
+   /* Global -> registers for tile t; registers -> local buffer s. */
+#define FETCH(t)                                                                           \
+   for (int l = 0; l < LPTA; l++) {                                                        \
+      const int id = tid + l * NT, r = id / TSK, k = id % TSK;                             \
+      pa[l] = A[(size_t)(row0 + r) * K + (t) * TSK + k];                                   \
+   }                                                                                       \
+   for (int l = 0; l < LPTB; l++) {                                                        \
+      const int id = tid + l * NT, k = id / TSN, c = id % TSN;                             \
+      pb[l] = B[(size_t)((t) * TSK + k) * N + col0 + c];                                   \
+   }
+#define PUT(s)                                                                             \
+   for (int l = 0; l < LPTA; l++) {                                                        \
+      const int id = tid + l * NT, r = id / TSK, k = id % TSK;                             \
+      LDS_STORE(0, &Asub[s][k][r], pa[l]);                                                 \
+   }                                                                                       \
+   for (int l = 0; l < LPTB; l++) {                                                        \
+      const int id = tid + l * NT, k = id / TSN, c = id % TSN;                             \
+      LDS_STORE(1, &Bsub[s][k][c], pb[l]);                                                 \
+   }
+   FETCH(0);
+   PUT(0);
+   barrier(CLK_LOCAL_MEM_FENCE);
+   for (int t = 0; t < tiles; t++) {
+      const int cur = t & 1;
+      if (t + 1 < tiles) {
+         FETCH(t + 1);
+      }
+      for (int k = 0; k < TSK; k++) {
+         for (int wn = 0; wn < WPTN; wn++)
+            breg[wn] = LDS_LOAD(3, &Bsub[cur][k][tx + wn * RTSN]);
+         for (int wm = 0; wm < WPTM; wm++) {
+            const real a = LDS_LOAD(2, &Asub[cur][k][ty + wm * RTSM]);
+            for (int wn = 0; wn < WPTN; wn++)
+               acc[wm][wn] += a * breg[wn];
+         }
+      }
+      if (t + 1 < tiles) {
+         PUT(cur ^ 1);
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+   }
+   for (int wm = 0; wm < WPTM; wm++)
+      for (int wn = 0; wn < WPTN; wn++) {
+         const size_t idx = (size_t)(row0 + ty + wm * RTSM) * N + col0 + tx + wn * RTSN;
+         C[idx] = beta == REAL_ZERO ? alpha * acc[wm][wn] : alpha * acc[wm][wn] + beta * C[idx];
+      }
+}
