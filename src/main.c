@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "options.h"
+#include "ui/ui.h"
 
 typedef struct Command_ {
    const char *name;
@@ -41,6 +42,5 @@ int main(int argc, char **argv) {
       return rc;
    if (cmd)
       return cmd->run(&o);
-   fprintf(stderr, "gemmtop: the interactive explorer is not built yet; use 'gemmtop run' or 'gemmtop list'\n");
-   return 2;
+   return Ui_main(&o);
 }

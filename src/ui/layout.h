@@ -1,0 +1,60 @@
+/* Screen geometry of the explorer as a pure function: terminal size and the panes the
+ * user wants -> one rectangle per pane. No ncurses here, so it is tested over thousands
+ * of sizes (tests/unit/test_layout.c). */
+#ifndef GEMMTOP_UI_LAYOUT_H
+#define GEMMTOP_UI_LAYOUT_H
+
+#include <stdbool.h>
+
+typedef enum {
+   PANE_KERNEL = 0,
+   PANE_RESULTS,
+   PANE_HISTORY,
+   PANE_LOG,
+   PANE_BANKS,      /* the bank-conflict view (a later issue): its room is kept here */
+   PANE_COUNT
+} PaneId;
+
+#define PANE_BIT(p) (1u << (p))
+#define PANES_ALL ((1u << PANE_COUNT) - 1)
+#define PANES_DEFAULT (PANE_BIT(PANE_KERNEL) | PANE_BIT(PANE_RESULTS) | PANE_BIT(PANE_HISTORY) | PANE_BIT(PANE_LOG))
+
+/* Below this the explorer shows "terminal too small (need WxH)" instead. */
+#define LAYOUT_MIN_W 60
+#define LAYOUT_MIN_H 16
+#define LAYOUT_HEADER_H 2
+#define LAYOUT_FOOTER_H 1
+
+typedef struct Rect_ {
+   int x, y, w, h;
+} Rect;
+
+typedef struct Layout_ {
+   int cols, rows;
+   bool too_small;          /* then only need_w/need_h mean anything */
+   int need_w, need_h;
+   Rect header, footer, body;
+   Rect pane[PANE_COUNT];   /* w == h == 0 when not shown */
+   unsigned shown;          /* panes that got a rectangle */
+   unsigned dropped;        /* wanted but no room at this size */
+   bool side_by_side;       /* kernel pane on the left, the others stacked on the right */
+   Rect divider;            /* the column between them (w == 0 when none) */
+} Layout;
+
+/* visible: PANE_BIT mask of the panes the user wants; zoom: a pane shown alone over the
+ * whole body, or -1. Each shown pane gets at least Layout_minHeight rows (its title row
+ * included) and Layout_minWidth columns; panes that do not fit are dropped, the least
+ * important first (banks, history, log, results, kernel). */
+void Layout_compute(int cols, int rows, unsigned visible, int zoom, Layout *out);
+
+int Layout_minHeight(PaneId p);
+int Layout_minWidth(PaneId p);
+const char *Layout_paneName(PaneId p);
+
+/* A centred dialog of at most want_w x want_h, inside the screen with a margin. */
+Rect Layout_dialog(int cols, int rows, int want_w, int want_h);
+
+/* Whether (x, y) lies in r. */
+bool Rect_contains(Rect r, int x, int y);
+
+#endif

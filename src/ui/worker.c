@@ -1,0 +1,654 @@
+#include "ui/worker.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util.h"
+
+enum { PH_FIRST, PH_MEASURE, PH_STOPPED };
+
+/* Rounds: the first is short so a number shows quickly; later ones re-time. */
+#define FIRST_REPS 3
+#define FIRST_SECONDS 0.3
+#define ROUND_REPS 30
+#define ROUND_SECONDS 0.25
+#define VENDOR_REPS 5
+
+struct Worker_ {
+   pthread_t thread;
+   pthread_mutex_t mu;
+   pthread_cond_t cv;        /* the mailbox changed */
+   pthread_cond_t done_cv;   /* the thread finished */
+   atomic_int cancel;
+
+   /* Mailbox, under mu. */
+   WorkerConfig want;
+   unsigned long want_serial;
+   double posted_at;
+   char want_backend[16];
+   int want_device;
+   unsigned long device_serial;
+   bool paused, quit, reload, peaks, vendor_again, finished;
+   bool held;                /* the user cancelled: not even a first run until resumed */
+
+   /* The thread's own. */
+   Catalog cat;
+   char kernels_dir[1024];
+   Session *session;
+   unsigned long tried_device_serial;
+   WorkerConfig cur;
+   unsigned long cur_serial;
+   int phase;
+   Inputs in;
+   bool have_inputs;
+   uint64_t seed;
+   bool auto_vendor;
+   RunResult *res;
+
+   /* Published, under mu. */
+   WorkerSnapshot snap;
+   LogBuf log;
+};
+
+const char *WorkerState_name(WorkerState s) {
+   switch (s) {
+   case WS_STARTING: return "starting";
+   case WS_OPENING: return "opening device";
+   case WS_NO_DEVICE: return "no device";
+   case WS_WAITING: return "waiting";
+   case WS_PREPARING: return "making inputs";
+   case WS_COMPILING: return "compiling";
+   case WS_VERIFYING: return "verifying";
+   case WS_MEASURING: return "measuring";
+   case WS_PAUSED: return "paused";
+   case WS_STOPPED: return "stopped";
+   case WS_VENDOR: return "vendor BLAS";
+   case WS_PEAKS: return "measuring peaks";
+   }
+   return "?";
+}
+
+/* ---- helpers (the thread holds mu unless said otherwise) ---- */
+
+static void publish(Worker *w) { w->snap.version++; }
+
+static void setState(Worker *w, WorkerState st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void setState(Worker *w, WorkerState st, const char *fmt, ...) {
+   w->snap.state = st;
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(w->snap.activity, sizeof w->snap.activity, fmt, ap);
+   va_end(ap);
+   publish(w);
+}
+
+static void logf_(Worker *w, LogLevel level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void logf_(Worker *w, LogLevel level, const char *fmt, ...) {
+   char buf[2048];
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(buf, sizeof buf, fmt, ap);
+   va_end(ap);
+   LogBuf_add(&w->log, level, buf);
+   publish(w);
+}
+
+static void deadline(struct timespec *ts, double ms_from_now) {
+   clock_gettime(CLOCK_MONOTONIC, ts);
+   long long ns = ts->tv_nsec + (long long)(ms_from_now * 1e6);
+   ts->tv_sec += (time_t)(ns / 1000000000);
+   ts->tv_nsec = (long)(ns % 1000000000);
+}
+
+static void label(const Worker *w, const WorkerConfig *c, char *out, size_t outlen) {
+   const KernelInfo *k = Catalog_find(&w->cat, c->kernel);
+   char params[512] = "";
+   if (k)
+      KernelInfo_formatParams(k, c->values, params, sizeof params);
+   snprintf(out, outlen, "%s%s%s", c->kernel, params[0] ? " " : "", params);
+}
+
+static bool sameProblem(const Problem *a, const Problem *b) {
+   return a->m == b->m && a->n == b->n && a->k == b->k && a->precision == b->precision && a->trans_a == b->trans_a &&
+          a->trans_b == b->trans_b && a->alpha == b->alpha && a->beta == b->beta;
+}
+
+static void clearResult(Worker *w) {
+   WorkerSnapshot *s = &w->snap;
+   s->have_result = false;
+   s->status = RUN_OK;
+   s->message[0] = s->defines[0] = '\0';
+   memset(&s->geo, 0, sizeof s->geo);
+   s->compile_ms = 0;
+   s->cached = s->cached_memory = false;
+   s->registers = -1;
+   s->private_mem = s->local_mem = -1;
+   s->verified_run = false;
+   memset(&s->verify, 0, sizeof s->verify);
+   s->nhelpers = 0;
+   s->nwindow = 0;
+   s->launches = 0;
+   s->rounds = 0;
+   s->median_ms = s->min_ms = s->max_ms = s->spread_pct = s->gflops = s->gbps = 0;
+}
+
+static void stopWith(Worker *w, RunStatus st, const char *message) {
+   w->snap.status = st;
+   w->snap.have_result = true;
+   Util_copy(w->snap.message, sizeof w->snap.message, message);
+   w->phase = PH_STOPPED;
+   publish(w);
+}
+
+/* Adds a round's launch times to the window and recomputes the figures. */
+static void addTimes(Worker *w, const RunResult *r) {
+   WorkerSnapshot *s = &w->snap;
+   for (int i = 0; i < r->reps; i++) {
+      if (s->nwindow == WORKER_WINDOW) {
+         memmove(s->window, s->window + 1, sizeof s->window[0] * (WORKER_WINDOW - 1));
+         s->nwindow--;
+      }
+      s->window[s->nwindow++] = r->times_ms[i];
+   }
+   s->launches += r->reps;
+   s->rounds++;
+   if (s->nwindow == 0)
+      return;
+   s->median_ms = Util_median(s->window, s->nwindow);
+   s->min_ms = s->max_ms = s->window[0];
+   for (int i = 1; i < s->nwindow; i++) {
+      s->min_ms = fmin(s->min_ms, s->window[i]);
+      s->max_ms = fmax(s->max_ms, s->window[i]);
+   }
+   double q1 = Util_percentile(s->window, s->nwindow, 0.25), q3 = Util_percentile(s->window, s->nwindow, 0.75);
+   s->spread_pct = s->median_ms > 0 ? 100.0 * (q3 - q1) / s->median_ms : 0;
+   const Problem *p = &w->cur.problem;
+   s->gflops = s->median_ms > 0 ? Problem_flops(p) / (s->median_ms * 1e6) : 0;
+   s->gbps = s->median_ms > 0 ? Problem_bytes(p) / (s->median_ms * 1e6) : 0;
+   if (r->nhelpers > 0) {
+      s->nhelpers = r->nhelpers;
+      memcpy(s->helpers, r->helpers, sizeof r->helpers);
+   }
+   s->have_result = true;
+}
+
+static const char *basename_(const char *path) {
+   const char *b = strrchr(path, '/');
+   return b ? b + 1 : path;
+}
+
+/* ---- the jobs (called with mu held; they drop it around device work) ---- */
+
+static void openDevice(Worker *w) {
+   w->tried_device_serial = w->device_serial;
+   char backend[16];
+   int dev = w->want_device;
+   Util_copy(backend, sizeof backend, w->want_backend);
+   setState(w, WS_OPENING, "opening %s device %d", backend, dev);
+   pthread_mutex_unlock(&w->mu);
+   char err[1024] = "";
+   const Backend *be = Backend_byName(backend);
+   Session *s = NULL;
+   if (!be)
+      snprintf(err, sizeof err, "unknown backend '%s'", backend);
+   else
+      s = Session_open(be, dev, &w->cat, err, sizeof err);
+   Peaks peaks;
+   memset(&peaks, 0, sizeof peaks);
+   if (s)
+      Peaks_cached(Session_device(s), be->name, &peaks);
+   pthread_mutex_lock(&w->mu);
+   if (!s) {
+      logf_(w, LOG_ERROR, "cannot open %s device %d: %s", backend, dev, err);
+      if (!w->session)
+         setState(w, WS_NO_DEVICE, "no device: %s", err);
+      return;
+   }
+   Session *old = w->session;
+   w->session = s;
+   WorkerSnapshot *sn = &w->snap;
+   sn->have_device = true;
+   Util_copy(sn->backend, sizeof sn->backend, be->name);
+   sn->device_index = dev;
+   sn->device = *Session_device(s);
+   sn->peaks = peaks;
+   sn->vendor_done = false;
+   logf_(w, LOG_INFO, "device %d: %s (%s, %s)%s", dev, sn->device.name, sn->device.platform, be->name,
+         sn->device.limits_simulated ? " with simulated limits (GEMMTOP_DEVICE_LIMITS)" : "");
+   /* Measure the configuration again, verified, on the new device. */
+   w->cur_serial = 0;
+   if (old) {
+      pthread_mutex_unlock(&w->mu);
+      Session_close(old);
+      pthread_mutex_lock(&w->mu);
+   }
+}
+
+static void reloadCatalog(Worker *w) {
+   w->reload = false;
+   setState(w, WS_PREPARING, "reloading kernel files");
+   pthread_mutex_unlock(&w->mu);
+   Catalog fresh;
+   char err[1024] = "";
+   bool ok = Catalog_load(&fresh, w->kernels_dir, err, sizeof err);
+   if (ok) {
+      Catalog_free(&w->cat); /* the session keeps &w->cat, which stays the same */
+      w->cat = fresh;
+   }
+   pthread_mutex_lock(&w->mu);
+   if (!ok)
+      logf_(w, LOG_ERROR, "cannot reload the kernels: %s", err);
+   else
+      logf_(w, LOG_INFO, "kernel files reloaded from %s", w->kernels_dir);
+   if (ok && w->cat.warnings[0])
+      logf_(w, LOG_WARN, "some kernel files were skipped:\n%s", w->cat.warnings);
+   w->cur_serial = 0;
+}
+
+static void measurePeaks(Worker *w) {
+   w->peaks = false;
+   setState(w, WS_PEAKS, "measuring the device's peaks (a few seconds)");
+   pthread_mutex_unlock(&w->mu);
+   Peaks p;
+   char err[1024] = "";
+   bool ok = Peaks_measure(w->session, &w->cat, &p, err, sizeof err);
+   pthread_mutex_lock(&w->mu);
+   if (ok) {
+      w->snap.peaks = p;
+      logf_(w, LOG_GOOD, "measured peaks: FP32 %.1f GFLOPS, FP64 %.1f GFLOPS, copy %.1f GB/s", p.fp32_gflops,
+            p.fp64_gflops, p.copy_gbps);
+   } else {
+      logf_(w, LOG_ERROR, "cannot measure the peaks: %s", err);
+   }
+}
+
+static void measureVendor(Worker *w) {
+   w->vendor_again = false;
+   Problem p = w->cur.problem;
+   setState(w, WS_VENDOR, "timing the vendor BLAS on %dx%dx%d", p.m, p.n, p.k);
+   pthread_mutex_unlock(&w->mu);
+   VendorResult *v = calloc(1, sizeof *v);
+   if (v)
+      Session_vendor(w->session, &p, &w->in, VENDOR_REPS, 1, v);
+   pthread_mutex_lock(&w->mu);
+   if (!v)
+      return;
+   w->snap.vendor_done = true;
+   w->snap.vendor_problem = p;
+   w->snap.vendor = *v;
+   if (v->status == RUN_OK)
+      logf_(w, LOG_INFO, "vendor BLAS %s: %.3f ms, %.2f GFLOPS (%s)", v->name, v->median_ms, v->gflops,
+            v->verify.message);
+   else
+      logf_(w, v->status == RUN_NOT_VERIFIED ? LOG_ERROR : LOG_WARN, "vendor BLAS: %s", v->message);
+   free(v);
+}
+
+/* One round of the current configuration: compile and verify when first, else re-time. */
+static void runRound(Worker *w) {
+   WorkerConfig cfg = w->cur;
+   unsigned long serial = w->cur_serial;
+   bool first = w->phase == PH_FIRST;
+   atomic_store(&w->cancel, 0);
+   char name[640];
+   label(w, &cfg, name, sizeof name);
+   const KernelInfo *k = Catalog_find(&w->cat, cfg.kernel);
+   if (!k) {
+      char msg[256];
+      snprintf(msg, sizeof msg, "no kernel named %s in %s", cfg.kernel, w->kernels_dir);
+      logf_(w, LOG_ERROR, "%s", msg);
+      stopWith(w, RUN_INVALID, msg);
+      return;
+   }
+   Session *s = w->session;
+   RunResult *r = w->res;
+   RunOptions ro = {.reps = ROUND_REPS, .warmup = 0, .verify = false, .max_seconds = ROUND_SECONDS,
+                    .cancel = &w->cancel};
+   if (first) {
+      char msg[1536];
+      if (!Config_check(k, cfg.values, &cfg.problem, &Session_device(s)->limits, &w->snap.geo, msg, sizeof msg)) {
+         logf_(w, LOG_WARN, "%s: not run: %s", name, msg);
+         stopWith(w, RUN_INVALID, msg);
+         return;
+      }
+      if (!Session_fits(s, &cfg.problem, msg, sizeof msg)) {
+         logf_(w, LOG_ERROR, "%s", msg);
+         stopWith(w, RUN_OUT_OF_MEMORY, msg);
+         return;
+      }
+      if (!w->have_inputs || !Inputs_fit(&w->in, &cfg.problem)) {
+         setState(w, WS_PREPARING, "making %dx%dx%d inputs", cfg.problem.m, cfg.problem.n, cfg.problem.k);
+         pthread_mutex_unlock(&w->mu);
+         if (w->have_inputs)
+            Inputs_free(&w->in);
+         w->have_inputs = Inputs_random(&w->in, &cfg.problem, w->seed);
+         pthread_mutex_lock(&w->mu);
+         if (!w->have_inputs) {
+            snprintf(msg, sizeof msg, "out of host memory for %dx%dx%d inputs", cfg.problem.m, cfg.problem.n,
+                     cfg.problem.k);
+            logf_(w, LOG_ERROR, "%s", msg);
+            stopWith(w, RUN_OUT_OF_MEMORY, msg);
+            return;
+         }
+         if (serial != w->cur_serial || w->want_serial != serial)
+            return; /* changed meanwhile */
+      }
+      setState(w, WS_COMPILING, "compiling %s", name);
+      pthread_mutex_unlock(&w->mu);
+      char *code = NULL, kind[32];
+      RunStatus st = Session_compile(s, k, cfg.values, &cfg.problem, r, &code, kind, sizeof kind);
+      free(code);
+      char *log = r->build_log ? LogBuf_renameSource(r->build_log, basename_(k->path)) : NULL;
+      pthread_mutex_lock(&w->mu);
+      WorkerSnapshot *sn = &w->snap;
+      sn->compile_ms = r->compile_ms;
+      sn->cached = r->cached;
+      sn->cached_memory = r->cached_memory;
+      sn->registers = r->registers;
+      sn->private_mem = r->private_mem;
+      sn->local_mem = r->local_mem;
+      Util_copy(sn->defines, sizeof sn->defines, r->defines);
+      if (st != RUN_OK) {
+         logf_(w, LOG_ERROR, "%s: %s: %s", name, RunStatus_name(st), r->message);
+         if (log && *log)
+            LogBuf_add(&w->log, LOG_BUILD, log);
+         free(log);
+         stopWith(w, st, r->message);
+         return;
+      }
+      if (r->cached_memory)
+         logf_(w, LOG_INFO, "%s: compiled earlier in this session", name);
+      else if (r->cached)
+         logf_(w, LOG_INFO, "%s: from the disk cache (%.0f ms)", name, r->compile_ms);
+      else
+         logf_(w, LOG_INFO, "%s: compiled in %.0f ms", name, r->compile_ms);
+      if (log && *log && !r->cached_memory)
+         LogBuf_add(&w->log, LOG_BUILD, log);
+      free(log);
+      if (serial != w->cur_serial || w->want_serial != serial)
+         return;
+      setState(w, WS_VERIFYING, "verifying %s", name);
+      ro = (RunOptions){.reps = FIRST_REPS, .warmup = 1, .verify = true, .max_seconds = FIRST_SECONDS,
+                        .cancel = &w->cancel};
+   } else {
+      if (w->snap.state != WS_MEASURING)
+         setState(w, WS_MEASURING, "measuring %s", name);
+   }
+   pthread_mutex_unlock(&w->mu);
+   RunStatus st = Session_run(s, k, cfg.values, &cfg.problem, &w->in, &ro, r);
+   pthread_mutex_lock(&w->mu);
+   if (serial != w->cur_serial)
+      return; /* a newer configuration was adopted (a device change) */
+   WorkerSnapshot *sn = &w->snap;
+   if (first && r->verified_run) {
+      sn->verified_run = true;
+      sn->verify = r->verify;
+      sn->geo = r->geo;
+      sn->status = r->verify.ok ? RUN_OK : RUN_NOT_VERIFIED;
+      Util_copy(sn->message, sizeof sn->message, r->verify.message);
+      logf_(w, r->verify.ok ? LOG_GOOD : LOG_ERROR, "%s: %s", name, r->verify.message);
+      w->phase = PH_MEASURE;
+   }
+   switch (st) {
+   case RUN_OK:
+   case RUN_NOT_VERIFIED:
+   case RUN_CANCELLED:
+      if (r->reps > 0 && r->median_ms > 0)
+         addTimes(w, r);
+      if (st == RUN_CANCELLED && w->paused && w->want_serial == serial)
+         logf_(w, LOG_WARN, "%s: cancelled", name);
+      if (!first || r->verified_run)
+         w->phase = PH_MEASURE;
+      publish(w);
+      break;
+   default:
+      logf_(w, LOG_ERROR, "%s: %s: %s", name, RunStatus_name(st), r->message);
+      stopWith(w, st, r->message);
+      break;
+   }
+}
+
+static void *workerMain(void *arg) {
+   Worker *w = arg;
+   pthread_mutex_lock(&w->mu);
+   while (!w->quit) {
+      if (w->device_serial != w->tried_device_serial) {
+         openDevice(w);
+         continue;
+      }
+      if (!w->session) {
+         pthread_cond_wait(&w->cv, &w->mu);
+         continue;
+      }
+      if (w->reload) {
+         reloadCatalog(w);
+         continue;
+      }
+      if (w->peaks) {
+         measurePeaks(w);
+         continue;
+      }
+      if (w->want_serial != w->cur_serial) {
+         double wait = w->posted_at + WORKER_DEBOUNCE_MS - Util_nowMs();
+         if (wait > 0) {
+            if (w->snap.state != WS_WAITING)
+               setState(w, WS_WAITING, "waiting for the keys to settle");
+            struct timespec ts;
+            deadline(&ts, wait);
+            pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+            continue;
+         }
+         w->cur = w->want;
+         w->cur_serial = w->want_serial;
+         w->phase = PH_FIRST;
+         w->held = false;
+         clearResult(w);
+         w->snap.have_config = true;
+         w->snap.config = w->cur;
+         w->snap.config_serial = w->cur_serial;
+         publish(w);
+      }
+      w->snap.paused = w->paused;
+      if (w->phase == PH_STOPPED) {
+         char name[640];
+         label(w, &w->cur, name, sizeof name);
+         if (w->snap.state != WS_STOPPED)
+            setState(w, WS_STOPPED, "%s: %s", name, RunStatus_name(w->snap.status));
+         pthread_cond_wait(&w->cv, &w->mu);
+         continue;
+      }
+      if (w->phase == PH_MEASURE && w->session && w->have_inputs && Inputs_fit(&w->in, &w->cur.problem) &&
+          (w->vendor_again || (w->auto_vendor && !w->paused &&
+                               (!w->snap.vendor_done || !sameProblem(&w->snap.vendor_problem, &w->cur.problem))))) {
+         measureVendor(w);
+         continue;
+      }
+      if (w->paused && (w->phase != PH_FIRST || w->held)) {
+         if (w->snap.state != WS_PAUSED)
+            setState(w, WS_PAUSED, "paused (space resumes)");
+         pthread_cond_wait(&w->cv, &w->mu);
+         continue;
+      }
+      runRound(w);
+   }
+   /* Leave the device with everything released. */
+   Session *s = w->session;
+   w->session = NULL;
+   pthread_mutex_unlock(&w->mu);
+   if (w->have_inputs)
+      Inputs_free(&w->in);
+   w->have_inputs = false;
+   Session_close(s);
+   pthread_mutex_lock(&w->mu);
+   w->finished = true;
+   pthread_cond_broadcast(&w->done_cv);
+   pthread_mutex_unlock(&w->mu);
+   return NULL;
+}
+
+/* ---- the UI's side ---- */
+
+Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen) {
+   Worker *w = calloc(1, sizeof *w);
+   RunResult *r = calloc(1, sizeof *r);
+   if (!w || !r) {
+      free(w);
+      free(r);
+      snprintf(err, errlen, "out of memory");
+      return NULL;
+   }
+   w->res = r;
+   Util_copy(w->kernels_dir, sizeof w->kernels_dir, init->kernels_dir);
+   if (!Catalog_load(&w->cat, w->kernels_dir, err, errlen)) {
+      free(r);
+      free(w);
+      return NULL;
+   }
+   pthread_mutex_init(&w->mu, NULL);
+   pthread_condattr_t ca;
+   pthread_condattr_init(&ca);
+   pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+   pthread_cond_init(&w->cv, &ca);
+   pthread_cond_init(&w->done_cv, &ca);
+   pthread_condattr_destroy(&ca);
+   atomic_init(&w->cancel, 0);
+   LogBuf_init(&w->log, 4000);
+   Util_copy(w->want_backend, sizeof w->want_backend, init->backend);
+   w->want_device = init->device;
+   w->device_serial = 1;
+   w->want = init->config;
+   w->want_serial = 1;
+   w->posted_at = -1e9;
+   w->paused = init->paused;
+   w->auto_vendor = init->vendor;
+   w->seed = init->seed;
+   w->snap.state = WS_STARTING;
+   w->snap.registers = -1;
+   /* Signals go to the UI thread, never to this one. */
+   sigset_t all, old;
+   sigemptyset(&all);
+   int sigs[] = {SIGINT, SIGTERM, SIGWINCH, SIGTSTP, SIGCONT, SIGQUIT, SIGHUP, SIGPIPE, SIGTTIN, SIGTTOU};
+   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+      sigaddset(&all, sigs[i]);
+   pthread_sigmask(SIG_BLOCK, &all, &old);
+   int rc = pthread_create(&w->thread, NULL, workerMain, w);
+   pthread_sigmask(SIG_SETMASK, &old, NULL);
+   if (rc != 0) {
+      snprintf(err, errlen, "cannot start the worker thread: %s", strerror(rc));
+      Catalog_free(&w->cat);
+      LogBuf_free(&w->log);
+      pthread_cond_destroy(&w->cv);
+      pthread_cond_destroy(&w->done_cv);
+      pthread_mutex_destroy(&w->mu);
+      free(r);
+      free(w);
+      return NULL;
+   }
+   return w;
+}
+
+bool Worker_stop(Worker *w, int timeout_ms) {
+   if (!w)
+      return true;
+   pthread_mutex_lock(&w->mu);
+   w->quit = true;
+   atomic_store(&w->cancel, 1);
+   pthread_cond_broadcast(&w->cv);
+   struct timespec ts;
+   deadline(&ts, timeout_ms);
+   while (!w->finished)
+      if (pthread_cond_timedwait(&w->done_cv, &w->mu, &ts) == ETIMEDOUT)
+         break;
+   bool done = w->finished;
+   pthread_mutex_unlock(&w->mu);
+   if (!done)
+      return false;
+   pthread_join(w->thread, NULL);
+   Catalog_free(&w->cat);
+   RunResult_free(w->res);
+   free(w->res);
+   LogBuf_free(&w->log);
+   pthread_cond_destroy(&w->cv);
+   pthread_cond_destroy(&w->done_cv);
+   pthread_mutex_destroy(&w->mu);
+   free(w);
+   return true;
+}
+
+void Worker_post(Worker *w, const WorkerConfig *c) {
+   pthread_mutex_lock(&w->mu);
+   w->want = *c;
+   w->want_serial++;
+   w->posted_at = Util_nowMs();
+   atomic_store(&w->cancel, 1);
+   pthread_cond_signal(&w->cv);
+   pthread_mutex_unlock(&w->mu);
+}
+
+void Worker_setDevice(Worker *w, const char *backend, int device) {
+   pthread_mutex_lock(&w->mu);
+   Util_copy(w->want_backend, sizeof w->want_backend, backend);
+   w->want_device = device;
+   w->device_serial++;
+   atomic_store(&w->cancel, 1);
+   pthread_cond_signal(&w->cv);
+   pthread_mutex_unlock(&w->mu);
+}
+
+void Worker_setPaused(Worker *w, bool paused) {
+   pthread_mutex_lock(&w->mu);
+   w->paused = paused;
+   w->snap.paused = paused;
+   if (!paused)
+      w->held = false;
+   publish(w);
+   pthread_cond_signal(&w->cv);
+   pthread_mutex_unlock(&w->mu);
+}
+
+void Worker_cancel(Worker *w) {
+   pthread_mutex_lock(&w->mu);
+   w->paused = true;
+   w->held = true;
+   w->snap.paused = true;
+   atomic_store(&w->cancel, 1);
+   publish(w);
+   pthread_cond_signal(&w->cv);
+   pthread_mutex_unlock(&w->mu);
+}
+
+static void request(Worker *w, bool *flag) {
+   pthread_mutex_lock(&w->mu);
+   *flag = true;
+   atomic_store(&w->cancel, 1);
+   pthread_cond_signal(&w->cv);
+   pthread_mutex_unlock(&w->mu);
+}
+
+void Worker_reload(Worker *w) { request(w, &w->reload); }
+void Worker_measurePeaks(Worker *w) { request(w, &w->peaks); }
+void Worker_measureVendor(Worker *w) { request(w, &w->vendor_again); }
+
+bool Worker_snapshot(Worker *w, WorkerSnapshot *out, unsigned long *seen) {
+   pthread_mutex_lock(&w->mu);
+   bool changed = w->snap.version != *seen;
+   if (changed) {
+      *out = w->snap;
+      *seen = w->snap.version;
+   }
+   pthread_mutex_unlock(&w->mu);
+   return changed;
+}
+
+void Worker_takeLog(Worker *w, LogBuf *dst) {
+   pthread_mutex_lock(&w->mu);
+   LogBuf_move(dst, &w->log);
+   pthread_mutex_unlock(&w->mu);
+}

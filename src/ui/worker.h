@@ -1,0 +1,123 @@
+/* The explorer's worker thread: it owns the device (a Session), its own copy of the
+ * kernel catalog and the inputs, and does every compile, run and verification, so the
+ * screen never waits for the device.
+ *
+ * The UI posts the configuration it wants into a mailbox (mutex + condition variable).
+ * The worker waits until the posts stop for WORKER_DEBOUNCE_MS, compiles, runs once with
+ * verification, then keeps re-timing the configuration in short rounds and keeps the
+ * last WORKER_WINDOW launch times (a rolling window, like top) until told otherwise. A
+ * new post cancels the run in progress through RunOptions.cancel. The UI reads results
+ * as a snapshot (copied under the lock) and log lines from a queue; it never blocks on
+ * the device. */
+#ifndef GEMMTOP_UI_WORKER_H
+#define GEMMTOP_UI_WORKER_H
+
+#include <stdbool.h>
+
+#include "peaks.h"
+#include "session.h"
+#include "ui/logbuf.h"
+
+#define WORKER_DEBOUNCE_MS 150
+#define WORKER_WINDOW 64
+
+typedef struct WorkerConfig_ {
+   char kernel[64];
+   long long values[KERNEL_MAX_PARAMS];
+   Problem problem;
+} WorkerConfig;
+
+typedef enum {
+   WS_STARTING = 0,
+   WS_OPENING,      /* opening the device */
+   WS_NO_DEVICE,    /* no device could be opened: waiting for another choice */
+   WS_WAITING,      /* a new configuration: waiting for the keys to settle */
+   WS_PREPARING,    /* making the inputs */
+   WS_COMPILING,
+   WS_VERIFYING,    /* the first run of a configuration, checked */
+   WS_MEASURING,    /* re-timing it continuously */
+   WS_PAUSED,
+   WS_STOPPED,      /* this configuration cannot run (invalid, compile error, ...) */
+   WS_VENDOR,       /* timing the vendor BLAS */
+   WS_PEAKS,        /* measuring the device's peaks */
+} WorkerState;
+
+const char *WorkerState_name(WorkerState s);
+
+typedef struct WorkerSnapshot_ {
+   unsigned long version;          /* changes whenever anything below does */
+   WorkerState state;
+   bool paused;
+   char activity[192];             /* one line on what it is doing */
+
+   /* The device in use. */
+   bool have_device;
+   char backend[16];
+   int device_index;
+   DeviceInfo device;
+   Peaks peaks;
+
+   /* The configuration measured (or refused) and its figures. */
+   bool have_config;
+   WorkerConfig config;
+   unsigned long config_serial;    /* the post it answers */
+   bool have_result;               /* run (at least) once, or refused with a reason */
+   RunStatus status;
+   char message[1536];             /* why it failed, or the verification summary */
+   Geometry geo;
+   char defines[1024];
+   double compile_ms;
+   bool cached, cached_memory;
+   int registers;
+   long long private_mem, local_mem;
+   bool verified_run;
+   VerifyResult verify;
+   HelperTiming helpers[RUN_MAX_HELPERS];
+   int nhelpers;
+   /* The rolling window: the last launches of this configuration, oldest first. */
+   double window[WORKER_WINDOW];
+   int nwindow;
+   long launches;                  /* timed launches of this configuration in all */
+   int rounds;
+   double median_ms, min_ms, max_ms, spread_pct, gflops, gbps;
+
+   /* The vendor BLAS on the same problem (known when vendor_done and status RUN_OK). */
+   bool vendor_done;
+   Problem vendor_problem;
+   VendorResult vendor;
+} WorkerSnapshot;
+
+typedef struct WorkerInit_ {
+   const char *kernels_dir;
+   const char *backend;            /* "opencl" */
+   int device;
+   WorkerConfig config;            /* measured at once, with no debounce */
+   bool paused;
+   bool vendor;                    /* time the vendor BLAS once per problem */
+   uint64_t seed;
+} WorkerInit;
+
+typedef struct Worker_ Worker;
+
+/* Starts the thread; NULL with err when it cannot. */
+Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen);
+/* Stops it: cancels what runs and waits up to timeout_ms. Returns false when the thread
+ * is still busy in the device (then the worker is left alone, not freed). */
+bool Worker_stop(Worker *w, int timeout_ms);
+
+void Worker_post(Worker *w, const WorkerConfig *c);
+void Worker_setDevice(Worker *w, const char *backend, int device);
+void Worker_setPaused(Worker *w, bool paused);
+/* Cancels the run in progress and pauses. */
+void Worker_cancel(Worker *w);
+/* Re-reads the kernel files and measures the configuration again from scratch. */
+void Worker_reload(Worker *w);
+void Worker_measurePeaks(Worker *w);
+void Worker_measureVendor(Worker *w);
+
+/* Copies the snapshot when its version differs from *seen; returns whether it did. */
+bool Worker_snapshot(Worker *w, WorkerSnapshot *out, unsigned long *seen);
+/* Moves pending log lines to dst. */
+void Worker_takeLog(Worker *w, LogBuf *dst);
+
+#endif
