@@ -12,8 +12,8 @@ about:    identical addresses: no bank conflicts. Two local buffers let the next
 about:    loaded while the current one is multiplied (one barrier per step). Sizes that are
 about:    not tile multiples are padded.
 param:    BM = 128 in 32, 64, 128, 256 ; rows of C per work-group
-param:    BN = 128 in 32, 64, 128, 256 ; columns of C per work-group
-param:    BK = 8 in 4, 8, 16, 32 ; depth of one step along K
+param:    BN = 64 in 32, 64, 128, 256 ; columns of C per work-group
+param:    BK = 16 in 4, 8, 16, 32 ; depth of one step along K
 param:    RM = 2 in 1, 2 ; groups of 4 rows per work-item (micro tile height 4*RM)
 param:    RN = 2 in 1, 2 ; groups of 4 columns per work-item (micro tile width 4*RN)
 require:  BM % (4 * RM) == 0 && BN % (4 * RN) == 0 ; BM and BN must split into micro tiles

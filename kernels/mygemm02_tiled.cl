@@ -8,7 +8,7 @@ about:    TS x TS tile of A and of B into local memory (one element each), wait 
 about:    and multiply the tiles from there: each element read from global memory now serves
 about:    TS multiply-adds instead of one. A is read along rows (broadcast within a warp), B
 about:    along columns (consecutive addresses): no bank conflicts.
-param:    TS = 16 in 4, 8, 16, 32 ; tile side: work-items per group along N and M
+param:    TS = 32 in 4, 8, 16, 32 ; tile side: work-items per group along N and M
 require:  M % TS == 0 ; M must be a multiple of TS
 require:  N % TS == 0 ; N must be a multiple of TS
 require:  K % TS == 0 ; K must be a multiple of TS

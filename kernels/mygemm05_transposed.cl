@@ -11,8 +11,8 @@ about:    write neighbouring k, TS+PADDING words apart. With TS=32 and no paddin
 about:    one bank (a 16-way conflict in the bank view); PADDING=1 spreads them over all banks.
 about:    Each work-item computes WPT rows of C, as in step 3.
 param:    TS = 32 in 16, 32, 64 ; tile side along M and N
-param:    TSDK = 16 in 8, 16, 32 ; tile depth along K
-param:    WPT = 8 in 1, 2, 4, 8, 16 ; rows of C per work-item
+param:    TSDK = 32 in 8, 16, 32 ; tile depth along K
+param:    WPT = 16 in 1, 2, 4, 8, 16 ; rows of C per work-item
 param:    PADDING = 0 in 0, 1, 2 ; extra words per row of the transposed B tile in local memory
 require:  TS % WPT == 0 ; TS must be a multiple of WPT
 require:  (TSDK * WPT) % TS == 0 ; each work-item must load the same number of elements (TSDK*WPT a multiple of TS)

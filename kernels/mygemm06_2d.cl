@@ -8,9 +8,9 @@ about:    RTSN = TSN/WPTN apart) from registers: per step along K it reads WPTN 
 about:    WPTM of A from local memory and does WPTM*WPTN multiply-adds, so local-memory traffic
 about:    per multiply-add falls from 2 to 1/WPTM + 1/WPTN. Tiles are TSM x TSK of A (stored
 about:    transposed, As[k][m]) and TSK x TSN of B; each work-item loads LPTA and LPTB elements.
-param:    TSM = 64 in 16, 32, 64, 128 ; rows of C per work-group
+param:    TSM = 128 in 16, 32, 64, 128 ; rows of C per work-group
 param:    TSN = 64 in 16, 32, 64, 128 ; columns of C per work-group
-param:    TSK = 16 in 8, 16, 32 ; tile depth along K
+param:    TSK = 8 in 8, 16, 32 ; tile depth along K
 param:    WPTM = 4 in 1, 2, 4, 8 ; rows of C per work-item
 param:    WPTN = 4 in 1, 2, 4, 8 ; columns of C per work-item
 require:  TSM % WPTM == 0 && TSN % WPTN == 0 ; TSM must be a multiple of WPTM and TSN of WPTN

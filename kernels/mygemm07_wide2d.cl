@@ -8,10 +8,10 @@ about:    B's along N, WIDTH elements per load, so a group issues WIDTH times fe
 about:    instructions for the same bytes. A is still stored transposed in local memory
 about:    (component by component), B's vector goes in whole. The inner product is unchanged.
 param:    TSM = 64 in 32, 64, 128 ; rows of C per work-group
-param:    TSN = 64 in 32, 64, 128 ; columns of C per work-group
-param:    TSK = 16 in 8, 16, 32 ; tile depth along K
-param:    WPTM = 4 in 2, 4, 8 ; rows of C per work-item
-param:    WPTN = 4 in 2, 4, 8 ; columns of C per work-item
+param:    TSN = 128 in 32, 64, 128 ; columns of C per work-group
+param:    TSK = 8 in 8, 16, 32 ; tile depth along K
+param:    WPTM = 8 in 2, 4, 8 ; rows of C per work-item
+param:    WPTN = 8 in 2, 4, 8 ; columns of C per work-item
 param:    WIDTH = 4 in 1, 2, 4 ; elements per global load
 require:  TSM % WPTM == 0 && TSN % WPTN == 0 ; TSM must be a multiple of WPTM and TSN of WPTN
 require:  TSK % WIDTH == 0 && TSN % WIDTH == 0 ; TSK and TSN must be multiples of WIDTH

@@ -6,18 +6,21 @@ step:     8
 about:    The tutorial's kernel 8 was written in CUDA for Kepler: __ldg read-only loads and warp
 about:    shuffles that pass B's values between lanes instead of through shared memory. OpenCL
 about:    1.2 has no portable shuffle, so here the exchange stays in local memory (as in step
-about:    6); what carries over is the read-only path (const restrict pointers, which NVIDIA's
-about:    compilers turn into LDG.CONSTANT/__ldg loads), a work-group size fixed at compile time
-about:    (reqd_work_group_size / __launch_bounds__, so registers are budgeted for it) and a
-about:    fully unrolled inner loop. Compare its registers and time with step 6 in inspect.
-param:    TSM = 64 in 16, 32, 64, 128 ; rows of C per work-group
-param:    TSN = 64 in 16, 32, 64, 128 ; columns of C per work-group
-param:    TSK = 16 in 8, 16, 32 ; tile depth along K
-param:    WPTM = 4 in 1, 2, 4, 8 ; rows of C per work-item
-param:    WPTN = 4 in 1, 2, 4, 8 ; columns of C per work-item
+about:    7, whose kernel this is); what carries over is the read-only path (const restrict
+about:    pointers, which NVIDIA's compilers turn into read-only/__ldg loads), a work-group
+about:    size fixed at compile time (reqd_work_group_size / __launch_bounds__, so registers are
+about:    budgeted for it) and a fully unrolled inner loop. Compare registers and time with
+about:    step 7 in inspect.
+param:    TSM = 64 in 32, 64, 128 ; rows of C per work-group
+param:    TSN = 128 in 32, 64, 128 ; columns of C per work-group
+param:    TSK = 8 in 8, 16, 32 ; tile depth along K
+param:    WPTM = 8 in 2, 4, 8 ; rows of C per work-item
+param:    WPTN = 8 in 2, 4, 8 ; columns of C per work-item
+param:    WIDTH = 4 in 1, 2, 4 ; elements per global load
 require:  TSM % WPTM == 0 && TSN % WPTN == 0 ; TSM must be a multiple of WPTM and TSN of WPTN
-require:  (TSM * TSK) % ((TSM / WPTM) * (TSN / WPTN)) == 0 ; the A tile must split evenly over the work-items
-require:  (TSN * TSK) % ((TSM / WPTM) * (TSN / WPTN)) == 0 ; the B tile must split evenly over the work-items
+require:  TSK % WIDTH == 0 && TSN % WIDTH == 0 ; TSK and TSN must be multiples of WIDTH
+require:  (TSM * TSK / WIDTH) % ((TSM / WPTM) * (TSN / WPTN)) == 0 ; the A tile must split evenly into vector loads
+require:  (TSN * TSK / WIDTH) % ((TSM / WPTM) * (TSN / WPTN)) == 0 ; the B tile must split evenly into vector loads
 require:  M % TSM == 0 ; M must be a multiple of TSM
 require:  N % TSN == 0 ; N must be a multiple of TSN
 require:  K % TSK == 0 ; K must be a multiple of TSK
@@ -30,8 +33,9 @@ sites:    0=Asub store (transposed), 1=Bsub store, 2=Asub load, 3=Bsub load
 #define RTSM (TSM / WPTM)
 #define RTSN (TSN / WPTN)
 #define NT (RTSM * RTSN)
-#define LPTA (TSM * TSK / NT)
-#define LPTB (TSN * TSK / NT)
+#define LPTA (TSM * TSK / WIDTH / NT)
+#define LPTB (TSN * TSK / WIDTH / NT)
+#define realW GT_REALN(WIDTH)
 __kernel GT_WORKGROUP(TSN / WPTN, TSM / WPTM, 1)
 void gemm(const int M, const int N, const int K, const real alpha,
                    const __global real* restrict A, const __global real* restrict B,
@@ -39,6 +43,8 @@ void gemm(const int M, const int N, const int K, const real alpha,
    const int tx = get_local_id(0), ty = get_local_id(1);
    const int tid = ty * RTSN + tx;
    const int row0 = get_group_id(1) * TSM, col0 = get_group_id(0) * TSN;
+   const __global realW *restrict Aw = (const __global realW *)A;
+   const __global realW *restrict Bw = (const __global realW *)B;
    __local real Asub[TSK][TSM];
    __local real Bsub[TSK][TSN];
    real acc[WPTM][WPTN];
@@ -50,13 +56,23 @@ void gemm(const int M, const int N, const int K, const real alpha,
    for (int t = 0; t < tiles; t++) {
       for (int l = 0; l < LPTA; l++) {
          const int id = tid + l * NT;
-         const int r = id / TSK, k = id % TSK;
-         LDS_STORE(0, &Asub[k][r], A[(size_t)(row0 + r) * K + t * TSK + k]);
+         const int r = id / (TSK / WIDTH), kv = id % (TSK / WIDTH);
+         const realW v = Aw[((size_t)(row0 + r) * K + t * TSK) / WIDTH + kv];
+#if WIDTH == 1
+         LDS_STORE(0, &Asub[kv][r], v);
+#else
+         LDS_STORE(0, &Asub[kv * WIDTH + 0][r], v.x);
+         LDS_STORE(0, &Asub[kv * WIDTH + 1][r], v.y);
+#if WIDTH == 4
+         LDS_STORE(0, &Asub[kv * WIDTH + 2][r], v.z);
+         LDS_STORE(0, &Asub[kv * WIDTH + 3][r], v.w);
+#endif
+#endif
       }
       for (int l = 0; l < LPTB; l++) {
          const int id = tid + l * NT;
-         const int k = id / TSN, c = id % TSN;
-         LDS_STORE(1, &Bsub[k][c], B[(size_t)(t * TSK + k) * N + col0 + c]);
+         const int k = id / (TSN / WIDTH), cv = id % (TSN / WIDTH);
+         LDS_STORE(1, (LOCAL_PTR realW *)&Bsub[k][cv * WIDTH], Bw[((size_t)(t * TSK + k) * N + col0) / WIDTH + cv]);
       }
       barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll

@@ -219,6 +219,14 @@ int Cli_sweep(const Options *o) {
       all[i] = all[j];
       all[j] = t;
    }
+   /* The starting configuration (defaults and --set values) always runs, first. */
+   for (int i = 0; i < nall; i++)
+      if (!memcmp(all[i].values, base, sizeof(long long) * (size_t)k->nparams)) {
+         Candidate t = all[0];
+         all[0] = all[i];
+         all[i] = t;
+         break;
+      }
    int budget = o->exhaustive ? nall : (o->budget ? o->budget : 40);
    int n = budget < nall ? budget : nall;
    bool tty = isatty(2);
