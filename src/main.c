@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_banks.h"
 #include "options.h"
 #include "ui/ui.h"
 
@@ -17,6 +18,7 @@ static const Command commands[] = {
     {"inspect", Cli_inspect},
     {"sweep", Cli_sweep},
     {"bench", Cli_bench},
+    {"banks", Cli_banks},
     {"cache", Cli_cache},
 };
 

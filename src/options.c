@@ -14,6 +14,7 @@ void Options_usage(FILE *out) {
          "       gemmtop inspect [options]         compiled code, registers, memory, occupancy\n"
          "       gemmtop sweep [options]           search a kernel's parameters, best first\n"
          "       gemmtop bench [options]           configurations and the vendor BLAS across sizes\n"
+         "       gemmtop banks [options]           local-memory bank conflicts per access site\n"
          "       gemmtop cache clear               forget compiled programs kept on disk\n"
          "\n"
          "options:\n"
@@ -42,6 +43,10 @@ void Options_usage(FILE *out) {
          "  --sizes 1024,2048,...      bench: the square sizes (default 1024,2048,4096)\n"
          "  --save FILE.csv|FILE.json  sweep, bench: write every result to a file\n"
          "  --vendor                   run: also time the vendor BLAS (CLBlast, cuBLAS) for % of vendor\n"
+         "  --site N|NAME --warp W     banks: draw one request of this access site and warp as lanes x banks\n"
+         "  --iteration I              banks: which execution of that site by that warp (default 0, the first)\n"
+         "  --groups G                 banks: work-groups to trace (default 1)\n"
+         "  --banks B --bank-width W --simd-width S   banks: override the device's bank model\n"
          "  --no-color, -U/--ascii     plain screen for the explorer (NO_COLOR is honoured)\n"
          "  -h, --help, --version\n"
          "\n"
@@ -85,6 +90,7 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       OPT_ALPHA, OPT_BETA, OPT_REPS, OPT_WARMUP, OPT_FORMAT, OPT_SEED, OPT_A, OPT_B, OPT_C, OPT_OUT,
       OPT_NO_VERIFY, OPT_NO_COLOR, OPT_VERSION, OPT_MEASURE, OPT_VENDOR, OPT_ARCH, OPT_CODE, OPT_MAX_SECONDS,
       OPT_BUDGET, OPT_EXHAUSTIVE, OPT_SIZES, OPT_SAVE, OPT_SAVE_PRESETS, OPT_TIMEOUT, OPT_JOBS,
+      OPT_SITE, OPT_WARP, OPT_ITERATION, OPT_GROUPS, OPT_BANKS, OPT_BANK_WIDTH, OPT_SIMD_WIDTH,
    };
    static const struct option longs[] = {
        {"backend", required_argument, 0, OPT_BACKEND},     {"device", required_argument, 0, OPT_DEVICE},
@@ -106,6 +112,10 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
        {"save-presets", required_argument, 0, OPT_SAVE_PRESETS},
        {"timeout", required_argument, 0, OPT_TIMEOUT},     {"jobs", required_argument, 0, OPT_JOBS},
        {"max-seconds", required_argument, 0, OPT_MAX_SECONDS},
+       {"site", required_argument, 0, OPT_SITE},           {"warp", required_argument, 0, OPT_WARP},
+       {"iteration", required_argument, 0, OPT_ITERATION}, {"groups", required_argument, 0, OPT_GROUPS},
+       {"banks", required_argument, 0, OPT_BANKS},         {"bank-width", required_argument, 0, OPT_BANK_WIDTH},
+       {"simd-width", required_argument, 0, OPT_SIMD_WIDTH},
        {0, 0, 0, 0},
    };
    optind = first;
@@ -217,6 +227,32 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
             return usageError("--code '%s': use ptx, sass, isa or none%s", arg, "");
          o->code = arg;
          break;
+      case OPT_SITE: o->site = arg; break;
+      case OPT_WARP:
+      case OPT_ITERATION: {
+         /* 0 is the first warp / execution. */
+         int v = 0;
+         if (strcmp(arg, "0") != 0 && !parseSize(arg, &v))
+            return usageError("'%s' is not a count from 0 (%s)", arg, c == OPT_WARP ? "--warp" : "--iteration");
+         if (c == OPT_WARP) o->warp = v, o->has_warp = true;
+         else o->iteration = v, o->has_iteration = true;
+         break;
+      }
+      case OPT_GROUPS:
+      case OPT_BANKS:
+      case OPT_BANK_WIDTH:
+      case OPT_SIMD_WIDTH: {
+         int v;
+         const char *name = c == OPT_GROUPS ? "--groups" : c == OPT_BANKS ? "--banks"
+                            : c == OPT_BANK_WIDTH ? "--bank-width" : "--simd-width";
+         if (!parseSize(arg, &v))
+            return usageError("'%s' is not a positive count (%s)", arg, name);
+         if (c == OPT_GROUPS) o->groups = v;
+         else if (c == OPT_BANKS) o->banks = v;
+         else if (c == OPT_BANK_WIDTH) o->bank_width = v;
+         else o->simd_width = v;
+         break;
+      }
       case 'h': Options_usage(stdout); return 1;
       case OPT_VERSION: printf("gemmtop %s\n", GEMMTOP_VERSION); return 1;
       case ':': {

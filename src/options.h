@@ -42,6 +42,11 @@ typedef struct Options_ {
    int save_presets;         /* sweep: save the best N as presets */
    double timeout;           /* sweep: seconds one launch may take before the configuration is dropped */
    int jobs;                 /* sweep: parallel compiles (0: one per core) */
+   const char *site;         /* banks: the access site to draw (index or name) */
+   int warp, iteration;      /* banks: warp (flat over traced groups) and execution of the grid */
+   bool has_warp, has_iteration;
+   int groups;               /* banks: work-groups to trace (0: 1) */
+   int banks, bank_width, simd_width; /* banks: model overrides (0: the device's model) */
    const char *positional[4];
    int npositional;
 } Options;

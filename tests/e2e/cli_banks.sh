@@ -1,0 +1,186 @@
+#!/bin/sh
+# gemmtop banks on PoCL: the synthetic test_banks kernel (one warp stores, then loads, one
+# vector of VEC floats at word lane*STRIDE*VEC) gives known wavefronts under the 32 x 4 B,
+# SIMD 32 model; the grid; bad --site/--warp/--iteration values; a ladder kernel.
+. "$(dirname "$0")/lib.sh"
+
+MODEL="--banks 32 --bank-width 4 --simd-width 32"
+
+# banks_case VEC STRIDE WAVEFRONTS IDEAL: both sites (store, load) of one request each.
+banks_case() {
+   run_gemmtop banks --kernel test_banks --set VEC="$1" --set STRIDE="$2" $MODEL --format json
+   got=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys
+o=json.loads(sys.stdin.readline())
+s=o["sites"]
+assert o["schema"]==1 and len(s)==2 and s[0]["kind"]=="store" and s[1]["kind"]=="load", o
+print(" ".join("%d/%d/%d/%d" % (x["requests"],x["wavefronts"],x["ideal_wavefronts"],x["conflicts"]) for x in s))' 2>&1)
+   want="1/$3/$4/$(($3 - $4))"
+   if [ "$RC" -eq 0 ] && [ "$got" = "$want $want" ]; then
+      ok "VEC=$1 STRIDE=$2: $3 wavefronts, ideal $4, $(($3 - $4)) conflicts"
+   else
+      not_ok "VEC=$1 STRIDE=$2: wanted $want for store and load, got '$got' (exit $RC)" "$ERR"
+   fi
+}
+
+# Floats: the Nsight Compute figures (stride 2 -> 2 and 1, 32 -> 32 and 31, 33 or one address -> 1 and 0).
+banks_case 1 0 1 1
+banks_case 1 1 1 1
+banks_case 1 2 2 1
+banks_case 1 4 4 1
+banks_case 1 8 8 1
+banks_case 1 16 16 1
+banks_case 1 32 32 1
+banks_case 1 33 1 1
+# float2: two half-warp phases.
+banks_case 2 0 2 2
+banks_case 2 1 2 2
+banks_case 2 2 4 2
+banks_case 2 32 32 2
+banks_case 2 33 2 2
+# float4: four quarter-warp phases.
+banks_case 4 1 4 4
+banks_case 4 2 8 4
+banks_case 4 32 32 4
+banks_case 4 33 4 4
+
+# The JSON object: model, traced problem, totals.
+run_gemmtop banks --kernel test_banks --set STRIDE=2 --format json
+expect_rc 0 "banks --format json with the device's model"
+[ "$(json_field model.banks)/$(json_field model.bank_width_bytes)/$(json_field model.simd_width)" = "32/4/32" ] &&
+   ok "PoCL's CPU gets the default model, 32 banks x 4 B, SIMD 32" || not_ok "default model" "$OUT"
+[ "$(json_field model.known)" = "false" ] && ok "the default model is marked as not known" || not_ok "model.known" "$OUT"
+[ "$(json_field problem.n)/$(json_field groups)/$(json_field work_group_items)/$(json_field dropped)" = "32/1/32/0" ] &&
+   ok "the traced problem is small: one group of 32, nothing dropped" || not_ok "traced problem" "$OUT"
+[ "$(json_field total.wavefronts)/$(json_field total.conflicts)/$(json_field total.worst_degree)" = "4/2/2" ] &&
+   ok "totals add up over both sites" || not_ok "totals" "$OUT"
+
+# The table.
+run_gemmtop banks --kernel test_banks --set STRIDE=32
+expect_rc 0 "banks table"
+expect_in "(assumed)" "$OUT" "the table says the model is assumed"
+expect_in "1  pattern load" "$OUT" "sites are named from the kernel's sites: line"
+case "$OUT" in *"load    4 B         1          32       1         31"*) ok "the table shows 32 wavefronts, 31 conflicts" ;;
+*) not_ok "table row for stride 32" "$OUT" ;; esac
+expect_in "traced     1 work-group of 32 work-items (1 warp each) on a 32x32x16 problem" "$OUT" "the traced size is shown"
+
+# Overrides: 16 banks split a warp's 4-byte access into two phases.
+run_gemmtop banks --kernel test_banks --set STRIDE=1 --banks 16 --format json
+got=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys
+o=json.loads(sys.stdin.readline()); s=o["sites"][1]
+print(o["model"]["name"], o["model"]["banks"], s["wavefronts"], s["ideal_wavefronts"], s["conflicts"])')
+[ "$got" = "custom 16 2 2 0" ] && ok "--banks 16: custom model, 2 wavefronts, ideal 2" || not_ok "--banks 16" "$got"
+run_gemmtop banks --kernel test_banks --set STRIDE=2 --bank-width 8 --format json
+got=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys; s=json.loads(sys.stdin.readline())["sites"][1]; print(s["wavefronts"], s["conflicts"])')
+[ "$got" = "1 0" ] && ok "--bank-width 8: stride-2 floats share 8-byte words, no conflict" || not_ok "--bank-width 8" "$got"
+run_gemmtop banks --kernel test_banks --set STRIDE=32 --simd-width 16 --format json
+got=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys; o=json.loads(sys.stdin.readline()); s=o["sites"][1]; print(o["warps_per_group"], s["requests"], s["wavefronts"], s["conflicts"])')
+[ "$got" = "2 2 32 30" ] && ok "--simd-width 16: two warps of 16 passes each" || not_ok "--simd-width 16" "$got"
+
+# Two work-groups traced.
+run_gemmtop banks --kernel test_banks --set STRIDE=2 --size 64 --groups 2 --format json
+got=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys; o=json.loads(sys.stdin.readline()); s=o["sites"][1]; print(o["groups"], s["requests"], s["wavefronts"], s["conflicts"])')
+[ "$got" = "2 2 4 2" ] && ok "--groups 2: one request per group" || not_ok "--groups 2" "$got $ERR"
+run_gemmtop banks --kernel test_banks --set STRIDE=2 --size 64 --groups 2 --site 1 --warp 1 --format json
+[ "$RC" -eq 0 ] && [ "$(json_field grid.group)/$(json_field grid.group_warp)" = "1/0" ] &&
+   ok "--warp counts on across traced groups" || not_ok "--warp 1 with two groups" "$OUT $ERR"
+
+# The grid of one request.
+run_gemmtop banks --kernel test_banks --set STRIDE=2 --site "pattern load" --warp 0
+expect_rc 0 "banks --site NAME --warp 0"
+expect_in "site 1 (pattern load), warp 0 (group 0, warp 0), execution 0 of 1 (seq 0)" "$OUT" "the grid names its request"
+expect_in "2 wavefronts, ideal 1, 1 conflict" "$OUT" "the grid gives its wavefronts"
+expect_in "lane  0 1..............................." "$OUT" "lane 0 is served in the first pass, bank 0"
+expect_in "lane  1 ..1............................." "$OUT" "lane 1 in bank 2"
+expect_in "lane 16 2..............................." "$OUT" "lane 16 waits for the second pass of bank 0"
+expect_in "bank    0         1         2         3" "$OUT" "bank numbers head the grid"
+run_gemmtop banks --kernel test_banks --set STRIDE=32 --site 1 --format json
+got=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys
+g=json.loads(sys.stdin.readline())["grid"]
+print(g["wavefronts"], g["conflicts"], g["rows"][0], g["rows"][31], g["addresses"][1])')
+[ "$got" = "32 31 1............................... w............................... 128" ] &&
+   ok "JSON grid: stride 32 stacks 32 passes in bank 0" || not_ok "JSON grid" "$got"
+run_gemmtop banks --kernel test_banks --set VEC=4 --set STRIDE=2 --site 0 --warp 0
+expect_in "4 phases of 8 lanes; 8 wavefronts, ideal 4, 4 conflicts" "$OUT" "float4 grid: quarter-warp phases"
+expect_in "phase 1: 2 wavefronts" "$OUT" "each phase is labelled"
+expect_in "lane  4 2222............................" "$OUT" "float4 lane 4 shares banks 0-3 with lane 0"
+
+# Bad values: exit 2 with a clear message.
+run_gemmtop banks --kernel test_banks --site 7
+expect_rc 2 "--site past the kernel's sites"
+expect_in "has no site 7; its sites: 0=pattern store, 1=pattern load" "$ERR" "the kernel's sites are listed"
+run_gemmtop banks --kernel test_banks --site nosuch
+expect_rc 2 "--site with an unknown name"
+expect_in "names no site of kernel test_banks" "$ERR" "an unknown site name is explained"
+run_gemmtop banks --kernel test_banks --site pattern
+expect_rc 2 "--site naming two sites"
+expect_in "names more than one" "$ERR" "an ambiguous site name is explained"
+run_gemmtop banks --kernel test_banks --site load --warp 1
+expect_rc 2 "--warp past the traced warps"
+expect_in "--warp 1: the trace has 1 warp (0 to 0" "$ERR" "the valid warps are named"
+run_gemmtop banks --kernel test_banks --site load --iteration 1
+expect_rc 2 "--iteration past the executions"
+expect_in "executed site 1 (pattern load) 1 time (0 to 0)" "$ERR" "the executions are counted"
+run_gemmtop banks --kernel test_banks --warp 0
+expect_rc 2 "--warp without --site"
+expect_in "give --site too" "$ERR" "--warp needs --site"
+run_gemmtop banks --kernel test_banks --site 1 --warp -1
+expect_rc 2 "a negative --warp"
+run_gemmtop banks --kernel test_banks --banks 65
+expect_rc 2 "--banks out of range"
+expect_in "--banks 65: use 1 to 64" "$ERR" "the bank range is named"
+run_gemmtop banks --kernel test_banks --bank-width 3
+expect_rc 2 "--bank-width 3"
+run_gemmtop banks --kernel test_banks --simd-width 0
+expect_rc 2 "--simd-width 0"
+run_gemmtop banks --kernel test_banks extra
+expect_rc 2 "a stray argument"
+run_gemmtop banks
+expect_rc 2 "banks without a kernel"
+
+# CSV: one line per site and a total.
+run_gemmtop banks --kernel test_banks --set STRIDE=33 --format csv
+expect_in "1,pattern load,load,4,1,1,1,0,1,1" "$OUT" "CSV row of the load site"
+expect_in "total,,,0,2,2,2,0,1,1" "$OUT" "CSV total"
+
+# A ladder kernel with local memory: every site traced, loads conflict-free as it claims.
+run_gemmtop banks --kernel fast01_blocktile --size 256 --format json
+expect_rc 0 "banks on fast01_blocktile"
+printf '%s\n' "$OUT" | python3 -c '
+import json,sys
+o=json.loads(sys.stdin.readline())
+s={x["name"]:x for x in o["sites"]}
+assert set(s)=={"A store (transposed)","B store","A load","B load"}, s.keys()
+for x in o["sites"]:
+    assert x["wavefronts"]>=x["ideal_wavefronts"]>0 and x["conflicts"]==x["wavefronts"]-x["ideal_wavefronts"], x
+assert s["A load"]["width_bytes"]==16 and s["A load"]["conflicts"]==0, s["A load"]
+assert s["B load"]["conflicts"]==0 and s["B store"]["conflicts"]==0, s
+assert o["total"]["requests"]==sum(x["requests"] for x in o["sites"])
+assert o["warps_per_group"]==o["work_group_items"]//32
+' && ok "fast01_blocktile: four named sites, real4 loads conflict-free" || not_ok "fast01_blocktile sites" "$OUT"
+run_gemmtop banks --kernel fast01_blocktile --size 256 --site "A load" --warp 3 --iteration 5
+expect_rc 0 "a grid of a ladder kernel's request"
+expect_in "execution 5 of" "$OUT" "--iteration picks a later execution"
+
+# Padding the transposed B tile of myGEMM kernel 5 (TS=32): with TSDK=16 a warp writes two
+# half-columns, 16 words apart in one bank each (16-way); one word of padding leaves them
+# 2-way, two words remove them. With TSDK=32 a warp writes one column: one word suffices.
+# pad_case TSDK PADDING WORST CONFLICTS: the transposed store's worst degree and conflicts per request.
+pad_case() {
+   run_gemmtop banks --kernel mygemm05_transposed --set TS=32 --set WPT=8 --set TSDK="$1" --set PADDING="$2" \
+      --size 256 $MODEL --format json
+   got=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys
+s={x["name"]:x for x in json.loads(sys.stdin.readline())["sites"]}
+b=s["Bsub store (transposed)"]
+print("%g %g %d" % (b["worst_degree"], b["conflicts"] / b["requests"], s["Bsub load"]["conflicts"]))' 2>&1)
+   [ "$RC" -eq 0 ] && [ "$got" = "$3 $4 0" ] && ok "mygemm05 TSDK=$1 PADDING=$2: transposed store ${3}x, $4 conflicts per request" ||
+      not_ok "mygemm05 TSDK=$1 PADDING=$2: wanted '$3 $4 0', got '$got' (exit $RC)" "$ERR"
+}
+if [ -f "$GEMMTOP_KERNELS/mygemm05_transposed.cl" ]; then
+   pad_case 16 0 16 15
+   pad_case 16 1 2 1
+   pad_case 16 2 1 0
+   pad_case 32 0 32 31
+   pad_case 32 1 1 0
+fi
+
+finish
