@@ -271,7 +271,7 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       }
    }
    for (int i = optind; i < argc; i++) {
-      if (o->npositional == 4)
+      if (o->npositional == 64)
          return usageError("too many arguments ('%s')%s", argv[i], "");
       o->positional[o->npositional++] = argv[i];
    }

@@ -47,7 +47,7 @@ typedef struct Options_ {
    bool has_warp, has_iteration;
    int groups;               /* banks: work-groups to trace (0: 1) */
    int banks, bank_width, simd_width; /* banks: model overrides (0: the device's model) */
-   const char *positional[4];
+   const char *positional[64];
    int npositional;
 } Options;
 

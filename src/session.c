@@ -263,6 +263,27 @@ static void addCopyPad(Pipeline *pl, Kernel *copyPad, const char *what, int Lr, 
    snprintf(st->what, sizeof st->what, "%s", what);
 }
 
+/* A launch the driver refused for lack of resources, when the compiled kernel's own limit
+ * on work-items per group (registers are shared by the group) is below what the
+ * configuration asks: say so, as a refused configuration. */
+static void explainLaunchFailure(const Step *st, RunResult *r) {
+   size_t wg = 1;
+   for (int d = 0; d < st->dims; d++)
+      wg *= st->local[d];
+   if (!st->is_gemm || !r->max_wg_for_kernel || wg <= r->max_wg_for_kernel)
+      return;
+   char regs[48] = "";
+   if (r->registers > 0)
+      snprintf(regs, sizeof regs, ", which uses %d registers per work-item,", r->registers);
+   char was[256];
+   snprintf(was, sizeof was, "%s", r->message);
+   snprintf(r->message, sizeof r->message,
+            "the driver refused the launch (%s): the kernel as compiled%s allows at most %zu work-items per group on "
+            "this device and this configuration needs %zu; choose a smaller work-group or fewer elements per work-item",
+            was, regs, r->max_wg_for_kernel, wg);
+   r->status = RUN_INVALID;
+}
+
 static bool runPipeline(Session *s, Pipeline *pl, bool real_double, bool timed, double *times, RunResult *r,
                         Buffer *c0, Buffer *c, size_t cbytes) {
    char err[512];
@@ -276,6 +297,7 @@ static bool runPipeline(Session *s, Pipeline *pl, bool real_double, bool timed, 
       if (bs != BACKEND_OK) {
          snprintf(r->message, sizeof r->message, "%s: %s", st->what, err);
          r->status = bs == BACKEND_ERR_OUT_OF_MEMORY ? RUN_OUT_OF_MEMORY : RUN_DEVICE_ERROR;
+         explainLaunchFailure(st, r);
          goto failed;
       }
    }
@@ -375,6 +397,7 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
    r->local_mem = gemm->info.local_mem;
    if (gemm->info.log && gemm->info.log[0])
       r->build_log = strdup(gemm->info.log);
+   r->max_wg_for_kernel = gemm->info.max_wg_for_kernel;
 
    bool prepA = g->trans_a != p->trans_a || g->pad;
    bool prepB = g->trans_b != p->trans_b || g->pad;

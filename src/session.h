@@ -50,6 +50,7 @@ typedef struct RunResult_ {
    bool cached_memory;
    int registers;
    long long private_mem, local_mem;
+   size_t max_wg_for_kernel;  /* the driver's limit for this compiled kernel; 0 unknown */
    int reps;
    double times_ms[RUN_MAX_TIMES]; /* GEMM kernel, per timed launch */
    double median_ms, min_ms, max_ms, spread_pct; /* spread: (q3 - q1) / median, in % */
