@@ -7,8 +7,8 @@ about:    As step 2, but each work-item computes WPT elements of C, in rows RTS 
 about:    so a group has TS x RTS work-items. An element of B read from local memory now
 about:    serves WPT multiply-adds from registers, there are fewer work-items to schedule, and
 about:    each loads WPT elements of each tile. The accumulators live in registers.
-param:    TS = 64 in 8, 16, 32, 64 ; tile side
-param:    WPT = 16 in 1, 2, 4, 8, 16 ; elements of C per work-item (rows)
+param:    TS = 32 in 8, 16, 32, 64 ; tile side
+param:    WPT = 8 in 1, 2, 4, 8, 16 ; elements of C per work-item (rows)
 require:  TS % WPT == 0 ; TS must be a multiple of WPT
 require:  M % TS == 0 ; M must be a multiple of TS
 require:  N % TS == 0 ; N must be a multiple of TS

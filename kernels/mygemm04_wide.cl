@@ -9,7 +9,7 @@ about:    WIDTH scalar ones, so fewer memory instructions are issued and the loa
 about:    A's tile is loaded as vectors along K and kept as scalars; the multiply-add works on
 about:    a vector of WIDTH accumulators. (The tutorial also tried 8 wide; CUDA has no 8-wide
 about:    type, so this portable version stops at 4.)
-param:    TS = 64 in 8, 16, 32, 64 ; tile side
+param:    TS = 32 in 8, 16, 32, 64 ; tile side
 param:    WIDTH = 4 in 1, 2, 4 ; elements per vector
 require:  TS % WIDTH == 0 ; TS must be a multiple of WIDTH
 require:  M % TS == 0 ; M must be a multiple of TS

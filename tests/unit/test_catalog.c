@@ -229,8 +229,8 @@ static void test_set_param(void **state) {
    KernelInfo_free(&k);
 }
 
-/* Every shipped variant parses, and its defaults pass on a small GPU-like device at 1024
- * (or are refused only for reasons that name a rule). */
+/* Every shipped variant parses, and its defaults pass on a GPU-like device (1024
+ * work-items, 48 KiB of local memory) at 1024, in float and in double. */
 static void test_shipped_catalog(void **state) {
    (void)state;
    Catalog cat;
@@ -242,7 +242,6 @@ static void test_shipped_catalog(void **state) {
    assert_non_null(cat.prelude);
    assert_non_null(cat.helpers);
    DeviceLimits l = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32};
-   Problem p = square(1024);
    int visible = 0;
    for (int i = 0; i < cat.count; i++) {
       const KernelInfo *k = &cat.kernels[i];
@@ -252,8 +251,13 @@ static void test_shipped_catalog(void **state) {
       long long v[KERNEL_MAX_PARAMS];
       KernelInfo_defaults(k, v);
       char msg[1024];
-      if (!Config_check(k, v, &p, &l, NULL, msg, sizeof msg))
-         fail_msg("defaults of %s refused at 1024 on a 1024-work-item GPU: %s", k->name, msg);
+      for (int prec = 0; prec < 2; prec++) {
+         Problem p = square(1024);
+         p.precision = prec ? PRECISION_DOUBLE : PRECISION_FLOAT;
+         if (!Config_check(k, v, &p, &l, NULL, msg, sizeof msg))
+            fail_msg("defaults of %s refused at 1024 in %s on a 1024-work-item, 48 KiB GPU: %s", k->name,
+                     Precision_name(p.precision), msg);
+      }
       if (i > 0 && cat.kernels[i - 1].ladder[0] && !strcmp(cat.kernels[i - 1].ladder, k->ladder))
          assert_true(cat.kernels[i - 1].step <= k->step);
    }
