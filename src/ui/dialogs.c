@@ -443,7 +443,7 @@ static void saveNow(Ui *ui) {
    }
    snprintf(path, sizeof path, "%s/%s.preset", dir, s->name);
    if (!s->confirm && access(path, F_OK) == 0) {
-      snprintf(s->error, sizeof s->error, "%s exists: Enter again replaces it", path);
+      snprintf(s->error, sizeof s->error, "%s.preset exists: Enter again replaces it", s->name);
       s->confirm = true;
       return;
    }
@@ -496,7 +496,7 @@ static void saveKey(Ui *ui, int ch) {
 
 static void drawSave(Ui *ui) {
    SaveState *s = &ui->save;
-   Rect r = Layout_dialog(ui->cols, ui->rows, 78, 10);
+   Rect r = Layout_dialog(ui->cols, ui->rows, 78, 11);
    Draw_box(ui, r, "Save as preset (F4)");
    int x = r.x + 2, w = r.w - 4;
    char dir[1024] = "";
@@ -523,8 +523,13 @@ static void drawSave(Ui *ui) {
    char t[1200];
    snprintf(t, sizeof t, "into %s/", dir);
    Draw_text(ui, r.y + 4, x, w, t, ST_DIM, false);
-   if (s->error[0])
-      Draw_text(ui, r.y + 5, x, w, s->error, ST_BAD, false);
+   if (s->error[0]) {
+      char buf[1024];
+      const char *wl[2];
+      int n = Text_wrap(s->error, w, buf, sizeof buf, wl, 2);
+      for (int i = 0; i < n; i++)
+         Draw_text(ui, r.y + 5 + i, x, w, wl[i], ST_BAD, false);
+   }
    Draw_text(ui, r.y + r.h - 2, x, w, "Tab switches field  Enter saves  Esc cancels  Ctrl-U clears", ST_DIM, false);
 }
 

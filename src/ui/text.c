@@ -69,10 +69,13 @@ size_t Text_fitBytes(const char *s, int width, int *used) {
    return off;
 }
 
-static size_t put(char *out, size_t outlen, size_t o, const char *bytes, size_t n) {
+/* Appends n bytes if they fit (with the terminator); *full says when they did not. */
+static size_t put(char *out, size_t outlen, size_t o, const char *bytes, size_t n, bool *full) {
    if (o + n < outlen) {
       memcpy(out + o, bytes, n);
       o += n;
+   } else {
+      *full = true;
    }
    return o;
 }
@@ -86,27 +89,31 @@ int Text_fit(char *out, size_t outlen, const char *s, int width, bool utf8, bool
    int room = cut ? width - 1 : width, w = 0;
    size_t o = 0, n = strlen(s);
    unsigned cp;
-   for (int len; (len = Text_decode(s, n, &cp)) > 0; s += len, n -= (size_t)len) {
+   bool full = false;
+   for (int len; !full && (len = Text_decode(s, n, &cp)) > 0; s += len, n -= (size_t)len) {
       int cw = utf8 ? Text_cpWidth(cp) : 1;
       if (w + cw > room)
          break;
       if (cp < 0x20 || cp == 0x7F)
-         o = put(out, outlen, o, " ", 1);
+         o = put(out, outlen, o, " ", 1, &full);
       else if (!utf8 && cp >= 0x80)
-         o = put(out, outlen, o, "?", 1);
+         o = put(out, outlen, o, "?", 1, &full);
       else if (cp == 0xFFFD && len == 1)
-         o = put(out, outlen, o, "?", 1);
+         o = put(out, outlen, o, "?", 1, &full);
       else
-         o = put(out, outlen, o, s, (size_t)len);
-      w += cw;
+         o = put(out, outlen, o, s, (size_t)len, &full);
+      if (!full)
+         w += cw;
    }
-   if (cut && width > 0) {
-      o = utf8 ? put(out, outlen, o, "\xe2\x80\xa6", 3) : put(out, outlen, o, "~", 1);
-      w++;
+   if (cut && width > 0 && !full) {
+      o = utf8 ? put(out, outlen, o, "\xe2\x80\xa6", 3, &full) : put(out, outlen, o, "~", 1, &full);
+      if (!full)
+         w++;
    }
-   while (pad && w < width) {
-      o = put(out, outlen, o, " ", 1);
-      w++;
+   while (pad && w < width && !full) {
+      o = put(out, outlen, o, " ", 1, &full);
+      if (!full)
+         w++;
    }
    out[o < outlen ? o : outlen - 1] = '\0';
    return w;

@@ -20,6 +20,11 @@ enum { PH_FIRST, PH_MEASURE, PH_STOPPED };
 #define ROUND_REPS 30
 #define ROUND_SECONDS 0.25
 #define VENDOR_REPS 5
+#define VENDOR_AFTER_ROUNDS 3
+/* It cannot be cancelled: wait until the user has stopped changing things for a while. */
+#define VENDOR_AFTER_IDLE_MS 2500
+/* Rounds start at most this often, so quick kernels do not flood the UI with snapshots. */
+#define ROUND_PERIOD_MS 200
 
 struct Worker_ {
    pthread_t thread;
@@ -464,9 +469,12 @@ static void *workerMain(void *arg) {
          pthread_cond_wait(&w->cv, &w->mu);
          continue;
       }
+      /* The vendor BLAS once per problem, after a few rounds so that numbers show first. */
       if (w->phase == PH_MEASURE && w->session && w->have_inputs && Inputs_fit(&w->in, &w->cur.problem) &&
-          (w->vendor_again || (w->auto_vendor && !w->paused &&
-                               (!w->snap.vendor_done || !sameProblem(&w->snap.vendor_problem, &w->cur.problem))))) {
+          (w->vendor_again ||
+           (w->auto_vendor && !w->paused && w->snap.rounds >= VENDOR_AFTER_ROUNDS &&
+            Util_nowMs() - w->posted_at > VENDOR_AFTER_IDLE_MS &&
+            (!w->snap.vendor_done || !sameProblem(&w->snap.vendor_problem, &w->cur.problem))))) {
          measureVendor(w);
          continue;
       }
@@ -476,7 +484,15 @@ static void *workerMain(void *arg) {
          pthread_cond_wait(&w->cv, &w->mu);
          continue;
       }
+      double started = Util_nowMs();
+      bool measuring = w->phase == PH_MEASURE;
       runRound(w);
+      double rest = ROUND_PERIOD_MS - (Util_nowMs() - started);
+      if (measuring && rest > 0 && w->want_serial == w->cur_serial && !w->quit) {
+         struct timespec ts;
+         deadline(&ts, rest);
+         pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+      }
    }
    /* Leave the device with everything released. */
    Session *s = w->session;

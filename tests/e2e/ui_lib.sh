@@ -1,0 +1,186 @@
+# Shared by the explorer's end-to-end tests (tests/e2e/ui_*.sh), sourced after lib.sh:
+# the real program in tmux (its own server per test), the screen polled with timeouts,
+# golden screens compared. Sourcing it does nothing but define functions.
+
+# Each test keeps its own preferences and caches.
+ui_init() {
+   UI_BASE="gemmtop-test-$$-$(basename "$0" .sh)"
+   UI_SOCK="$UI_BASE-0"
+   UI_STARTS=0
+   UI_TIMEOUT=${UI_TIMEOUT:-60}
+   export XDG_CONFIG_HOME="$T_DIR/config" XDG_CACHE_HOME="$T_DIR/cache"
+   trap 'tmux -L "$UI_SOCK" kill-server >/dev/null 2>&1; rm -rf "$T_DIR"' EXIT
+   trap 'exit 1' INT TERM HUP
+   if ! command -v tmux >/dev/null 2>&1; then
+      echo "ok 1 - # SKIP tmux is not installed"
+      exit 0
+   fi
+}
+
+ui_tmux() { tmux -L "$UI_SOCK" "$@"; }
+
+# ui_start COLS ROWS [ENV=VALUE...] [--] ARGS...: starts gemmtop in a fresh tmux server;
+# afterwards its exit code is in $T_DIR/exit and the terminal's modes in $T_DIR/stty.
+ui_start() {
+   _cols=$1
+   _rows=$2
+   shift 2
+   _env=""
+   while [ $# -gt 0 ]; do
+      case "$1" in
+      --) shift; break ;;
+      *=*) _env="$_env '$1'"; shift ;;
+      *) break ;;
+      esac
+   done
+   _args=""
+   for _a in "$@"; do _args="$_args '$_a'"; done
+   rm -f "$T_DIR/exit" "$T_DIR/stty"
+   # A fresh server each time: a server still shutting down must not be reused.
+   ui_tmux kill-server >/dev/null 2>&1
+   UI_STARTS=$((UI_STARTS + 1))
+   UI_SOCK="$UI_BASE-$UI_STARTS"
+   _pass=""
+   for _v in GEMMTOP_KERNELS GEMMTOP_PRESETS XDG_CONFIG_HOME XDG_CACHE_HOME POCL_KERNEL_CACHE ASAN_OPTIONS \
+      LSAN_OPTIONS UBSAN_OPTIONS LANG LC_ALL NO_COLOR; do
+      eval "_val=\${$_v-__unset__}"
+      [ "$_val" = "__unset__" ] || _pass="$_pass $_v='$_val'"
+   done
+   ui_tmux -f /dev/null new-session -d -x "$_cols" -y "$_rows" \
+      "env $_pass $_env '$GEMMTOP_BIN' $_args; echo \$? > '$T_DIR/exit.tmp'; stty -a > '$T_DIR/stty' 2>&1; mv '$T_DIR/exit.tmp' '$T_DIR/exit'; sleep 600"
+}
+
+ui_screen() { ui_tmux capture-pane -p 2>/dev/null; }
+
+# ui_wait TEXT [SECONDS]: until TEXT is on the screen; false (and the screen kept in
+# UI_LAST) when it never shows.
+ui_wait() {
+   _deadline=$(($(date +%s) + ${2:-$UI_TIMEOUT}))
+   while :; do
+      UI_LAST=$(ui_screen)
+      case "$UI_LAST" in *"$1"*) return 0 ;; esac
+      [ "$(date +%s)" -ge "$_deadline" ] && return 1
+      sleep 0.2
+   done
+}
+
+# ui_wait_re REGEX [SECONDS]: the same with an extended regular expression.
+ui_wait_re() {
+   _deadline=$(($(date +%s) + ${2:-$UI_TIMEOUT}))
+   while :; do
+      UI_LAST=$(ui_screen)
+      printf '%s\n' "$UI_LAST" | grep -Eq -- "$1" && return 0
+      [ "$(date +%s)" -ge "$_deadline" ] && return 1
+      sleep 0.2
+   done
+}
+
+# ui_gone TEXT [SECONDS]: until TEXT has left the screen.
+ui_gone() {
+   _deadline=$(($(date +%s) + ${2:-$UI_TIMEOUT}))
+   while :; do
+      UI_LAST=$(ui_screen)
+      case "$UI_LAST" in *"$1"*) ;; *) return 0 ;; esac
+      [ "$(date +%s)" -ge "$_deadline" ] && return 1
+      sleep 0.2
+   done
+}
+
+# ui_expect TEXT WHAT [SECONDS]
+ui_expect() {
+   if ui_wait "$1" "${3:-}"; then ok "$2"; else not_ok "$2: '$1' never showed" "$UI_LAST"; fi
+}
+ui_expect_re() {
+   if ui_wait_re "$1" "${3:-}"; then ok "$2"; else not_ok "$2: /$1/ never showed" "$UI_LAST"; fi
+}
+
+ui_keys() { ui_tmux send-keys "$@"; }
+
+# ui_count: the launch count in the results pane (of the last screen polled).
+ui_count() { ui_line "[0-9]+ launches" | sed -E 's/.* ([0-9]+) launches.*/\1/'; }
+
+# ui_more_launches WHAT: the launch count grows (measuring goes on by itself).
+ui_more_launches() {
+   ui_wait_re "[0-9]+ launches"
+   _n1=$(ui_count)
+   _deadline=$(($(date +%s) + UI_TIMEOUT))
+   while :; do
+      sleep 0.5
+      ui_wait_re "[0-9]+ launches" 5
+      _n2=$(ui_count)
+      if [ -n "$_n1" ] && [ -n "$_n2" ] && [ "$_n2" -gt "$_n1" ]; then
+         ok "$1 ($_n1 then $_n2 launches)"
+         return
+      fi
+      if [ "$(date +%s)" -ge "$_deadline" ]; then
+         not_ok "$1 ($_n1 then $_n2 launches)" "$UI_LAST"
+         return
+      fi
+   done
+}
+
+# ui_line REGEX: the first screen line matching REGEX (of the last screen polled).
+ui_line() { printf '%s\n' "$UI_LAST" | grep -E -m1 -- "$1"; }
+
+# ui_exited [SECONDS]: waits for the program to end; sets UI_RC.
+ui_exited() {
+   _deadline=$(($(date +%s) + ${1:-$UI_TIMEOUT}))
+   while [ ! -f "$T_DIR/exit" ]; do
+      if [ "$(date +%s)" -ge "$_deadline" ]; then
+         UI_RC=none
+         return 1
+      fi
+      sleep 0.2
+   done
+   UI_RC=$(cat "$T_DIR/exit")
+   return 0
+}
+
+# ui_expect_exit CODE WHAT: the program ended with CODE and left the terminal as it was:
+# canonical mode and echo back on, the normal screen, the cursor shown, no mouse reports.
+ui_expect_exit() {
+   if ! ui_exited; then
+      not_ok "$2: still running" "$(ui_screen)"
+      return
+   fi
+   if [ "$UI_RC" != "$1" ]; then
+      not_ok "$2: exit $UI_RC, wanted $1" "$(ui_screen)"
+      return
+   fi
+   _modes=$(cat "$T_DIR/stty")
+   _flags=$(ui_tmux display-message -p '#{alternate_on} #{cursor_flag} #{mouse_any_flag} #{keypad_flag}')
+   case " $_modes " in
+   *" -icanon "* | *" -echo "* | *" -isig "*)
+      not_ok "$2: terminal modes not restored" "$_modes"
+      return
+      ;;
+   esac
+   if [ "$_flags" != "0 1 0 0" ]; then
+      not_ok "$2: terminal not restored (alternate screen, cursor, mouse, keypad: $_flags)" "$(ui_screen)"
+      return
+   fi
+   ok "$2 (exit $1, terminal restored)"
+}
+
+# ui_golden NAME WHAT: the screen equals tests/e2e/golden/NAME (GEMMTOP_UPDATE_GOLDEN=1
+# writes it instead).
+ui_golden() {
+   _file="$(dirname "$0")/golden/$1"
+   _got=$(ui_screen)
+   if [ -n "${GEMMTOP_UPDATE_GOLDEN:-}" ]; then
+      printf '%s\n' "$_got" >"$_file"
+      ok "$2 (golden $1 written)"
+      return
+   fi
+   if printf '%s\n' "$_got" | diff -u "$_file" - >"$T_DIR/golden.diff" 2>&1; then
+      ok "$2"
+   else
+      not_ok "$2: differs from golden/$1" "$(cat "$T_DIR/golden.diff")"
+   fi
+}
+
+# ui_pid: the gemmtop process in the pane.
+ui_pid() {
+   _sh=$(ui_tmux display-message -p '#{pane_pid}')
+   ps -o pid= --ppid "$_sh" 2>/dev/null | head -n 1 | tr -d ' '
+}

@@ -1,0 +1,118 @@
+#!/bin/sh
+# Leaving: q, F10, Ctrl-C (exit 0) and SIGTERM restore the terminal, also in the middle
+# of a compile or a long run; no device or a bad --device give a plain message and never
+# touch the screen. And the plain screens: -U/--ascii and NO_COLOR.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ui_lib.sh"
+ui_init
+
+ui_start 80 24 -- --kernel mygemm01_naive --size 64
+ui_expect_re "verify +[^ ]+ verified" "the explorer is up"
+ui_keys C-c
+ui_expect_exit 0 "Ctrl-C quits"
+
+# While compiling (each start compiles afresh: POCL_KERNEL_CACHE=0 and a new cache).
+ui_start 80 24 XDG_CACHE_HOME="$T_DIR/cache-fresh" -- --kernel mygemm02_tiled --size 64
+ui_wait_re "compiling|verifying" 30
+ui_keys q
+ui_expect_exit 0 "q in the middle of a compile"
+
+# A long run on a CPU: naive at 2048 takes seconds per launch.
+ui_start 80 24 -- --kernel mygemm01_naive --size 2048
+ui_wait_re "verifying|measuring" 60
+sleep 1
+ui_keys F10
+ui_expect_exit 0 "F10 during a long run"
+
+ui_start 80 24 -- --kernel mygemm01_naive --size 64
+ui_expect " 2 Results" "started again"
+pid=$(ui_pid)
+if [ -n "$pid" ] && kill -TERM "$pid"; then
+   ui_expect_exit 143 "SIGTERM ends it (128+15)"
+else
+   not_ok "SIGTERM ends it: no process found" "$(ui_screen)"
+fi
+
+ui_start 40 10 -- --kernel mygemm01_naive --size 64
+ui_expect "terminal too small" "starting too small says so"
+ui_keys q
+ui_expect_exit 0 "q quits from the too-small screen"
+
+# No OpenCL platform at all (and no CUDA driver): a message, exit 1, terminal untouched.
+mkdir -p "$T_DIR/no-icd"
+ui_start 80 24 OCL_ICD_VENDORS="$T_DIR/no-icd" OCL_ICD_FILENAMES= --
+ui_exited
+ui_wait "no device to measure on" 10
+if [ "$UI_RC" = 1 ]; then ok "no device: exit 1"; else not_ok "no device: exit 1 (got $UI_RC)" "$UI_LAST"; fi
+ui_expect "gemmtop: no device to measure on" "no device: the message is on the normal screen"
+ui_expect_exit 1 "no device"
+
+ui_start 80 24 -- --device 9
+ui_expect "no device 9" "--device 9: says which devices there are"
+ui_expect_exit 2 "--device 9: a usage error"
+
+# Not a terminal: a clear refusal.
+"$GEMMTOP_BIN" </dev/null >"$T_DIR/out" 2>"$T_DIR/err"
+rc=$?
+if [ "$rc" = 2 ] && grep -q "needs a terminal" "$T_DIR/err"; then
+   ok "without a terminal: refused with a message (exit 2)"
+else
+   not_ok "without a terminal: refused with a message (exit 2, got $rc)" "$(cat "$T_DIR/err")"
+fi
+
+# -U: only ASCII on the screen, even in a UTF-8 locale.
+utf8=$(locale -a 2>/dev/null | grep -i -m1 -E '^c\.utf-?8$')
+ui_start 80 24 LC_ALL="${utf8:-C}" -- -U --kernel mygemm01_naive --size 64
+ui_expect_re "verify +ok verified" "-U: verified shown as 'ok'"
+ui_wait_re "[0-9]+ launches"
+if ui_screen | LC_ALL=C grep -q '[^ -~]'; then
+   not_ok "-U: nothing but ASCII on the screen" "$(ui_screen | LC_ALL=C grep '[^ -~]')"
+else
+   ok "-U: nothing but ASCII on the screen"
+fi
+ui_keys q
+ui_expect_exit 0 "-U: q quits"
+
+if [ -n "$utf8" ]; then
+   ui_start 80 24 LC_ALL="$utf8" -- --kernel mygemm01_naive --size 64
+   ui_expect_re "verify +✓ verified" "UTF-8: a check mark"
+   ui_wait_re "[0-9]+ launches"
+   sleep 2
+   # Braille (U+2800..28FF: e2 a0..a3) or block elements (U+2580..259F: e2 96).
+   if ui_screen | LC_ALL=C grep -q "$(printf '\342[\240-\243\226]')"; then ok "UTF-8: braille or block glyphs in the charts"; else not_ok "UTF-8: braille or block glyphs in the charts" "$(ui_screen)"; fi
+   ui_keys q
+   ui_expect_exit 0 "UTF-8: q quits"
+fi
+
+# NO_COLOR: attributes but no colours (capture-pane -e shows the escape sequences).
+esc=$(printf '\033')
+colour="$esc\\[([0-9]*;)*(3[0-7]|4[0-7])(;[0-9]*)*m"
+has_colour() { ui_tmux capture-pane -p -e | grep -Eq "$colour"; }
+ui_start 80 24 NO_COLOR=1 -- --kernel mygemm01_naive --size 64
+ui_expect_re "verify +[^ ]+ verified" "NO_COLOR: up"
+if has_colour; then
+   not_ok "NO_COLOR: no colour on the screen" "$(ui_tmux capture-pane -p -e | head -5 | cat -v)"
+else
+   ok "NO_COLOR: no colour on the screen"
+fi
+ui_keys q
+ui_expect_exit 0 "NO_COLOR: q quits"
+ui_start 80 24 -- --no-color --kernel mygemm01_naive --size 64
+ui_expect_re "verify +[^ ]+ verified" "--no-color: up"
+if has_colour; then
+   not_ok "--no-color: no colour on the screen" "$(ui_tmux capture-pane -p -e | head -5 | cat -v)"
+else
+   ok "--no-color: no colour on the screen"
+fi
+ui_keys q
+ui_expect_exit 0 "--no-color: q quits"
+ui_start 80 24 -- --kernel mygemm01_naive --size 64
+ui_expect_re "verify +[^ ]+ verified" "colours by default"
+if has_colour; then
+   ok "colours by default: the check sees them"
+else
+   not_ok "colours by default: the check sees them" "$(ui_tmux capture-pane -p -e | head -5 | cat -v)"
+fi
+ui_keys q
+ui_expect_exit 0 "q quits"
+finish

@@ -1,0 +1,157 @@
+/* The explorer's layout over many terminal sizes and pane choices: nothing overlaps,
+ * nothing leaves the screen, every pane shown has its minimum size, panes are dropped
+ * only when there is no room, and small terminals say how big they must be. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/layout.h"
+
+static bool overlap(Rect a, Rect b) {
+   return a.w > 0 && a.h > 0 && b.w > 0 && b.h > 0 && a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h &&
+          b.y < a.y + a.h;
+}
+
+static bool inside(Rect inner, Rect outer) {
+   return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.w <= outer.x + outer.w &&
+          inner.y + inner.h <= outer.y + outer.h;
+}
+
+static void check(int cols, int rows, unsigned visible, int zoom) {
+   Layout l;
+   Layout_compute(cols, rows, visible, zoom, &l);
+   char where[96];
+   snprintf(where, sizeof where, "%dx%d visible=%#x zoom=%d", cols, rows, visible, zoom);
+   if (cols < LAYOUT_MIN_W || rows < LAYOUT_MIN_H) {
+      if (!l.too_small)
+         fail_msg("%s: should be too small", where);
+      assert_int_equal(l.need_w, LAYOUT_MIN_W);
+      assert_int_equal(l.need_h, LAYOUT_MIN_H);
+      assert_int_equal(l.shown, 0);
+      return;
+   }
+   if (l.too_small)
+      fail_msg("%s: should fit", where);
+   Rect screen = {0, 0, cols, rows};
+   assert_true(inside(l.header, screen) && inside(l.footer, screen) && inside(l.body, screen));
+   assert_int_equal(l.header.y, 0);
+   assert_int_equal(l.footer.y, rows - 1);
+   assert_false(overlap(l.header, l.body) || overlap(l.footer, l.body) || overlap(l.header, l.footer));
+   /* Shown panes are among the wanted ones; wanted ones are shown or dropped. */
+   assert_int_equal(l.shown & ~visible, 0);
+   if (zoom < 0 || !(visible & PANE_BIT(zoom)))
+      assert_int_equal(l.shown | l.dropped, visible & PANES_ALL);
+   else
+      assert_int_equal(l.shown, PANE_BIT(zoom));
+   assert_int_equal(l.shown & l.dropped, 0);
+   int area = 0;
+   for (int p = 0; p < PANE_COUNT; p++) {
+      Rect r = l.pane[p];
+      if (!(l.shown & PANE_BIT(p))) {
+         if (r.w || r.h)
+            fail_msg("%s: pane %d not shown but has a rectangle", where, p);
+         continue;
+      }
+      if (!inside(r, l.body))
+         fail_msg("%s: pane %d (%d,%d %dx%d) leaves the body", where, p, r.x, r.y, r.w, r.h);
+      if (r.h < Layout_minHeight(p) || r.w < Layout_minWidth(p))
+         fail_msg("%s: pane %d is %dx%d, below its minimum", where, p, r.w, r.h);
+      if (l.divider.w && overlap(r, l.divider))
+         fail_msg("%s: pane %d covers the divider", where, p);
+      for (int q = p + 1; q < PANE_COUNT; q++)
+         if ((l.shown & PANE_BIT(q)) && overlap(r, l.pane[q]))
+            fail_msg("%s: panes %d and %d overlap", where, p, q);
+      area += r.w * r.h;
+   }
+   /* The body is used: no rows are left empty below the panes. */
+   if (l.shown) {
+      int divider = l.divider.w * l.divider.h;
+      if (area + divider != l.body.w * l.body.h)
+         fail_msg("%s: panes cover %d of %d cells", where, area + divider, l.body.w * l.body.h);
+   }
+   /* The results pane is the last one given up (before the kernel pane). */
+   if ((visible & PANE_BIT(PANE_RESULTS)) && zoom < 0)
+      assert_true(l.shown & PANE_BIT(PANE_RESULTS));
+}
+
+static void test_many_sizes(void **state) {
+   (void)state;
+   for (int cols = 1; cols <= 260; cols += (cols < 140 ? 1 : 7))
+      for (int rows = 1; rows <= 90; rows += (rows < 50 ? 1 : 5))
+         for (unsigned v = 0; v <= PANES_ALL; v++)
+            check(cols, rows, v, -1);
+}
+
+static void test_zoom(void **state) {
+   (void)state;
+   for (int cols = 55; cols <= 200; cols += 5)
+      for (int rows = 12; rows <= 60; rows += 3)
+         for (int z = 0; z < PANE_COUNT; z++) {
+            check(cols, rows, PANES_ALL, z);
+            check(cols, rows, PANES_DEFAULT, z);
+         }
+}
+
+static void test_standard_terminals(void **state) {
+   (void)state;
+   Layout l;
+   /* 80x24: every default pane fits, kernel on the left. */
+   Layout_compute(80, 24, PANES_DEFAULT, -1, &l);
+   assert_false(l.too_small);
+   assert_int_equal(l.shown, PANES_DEFAULT);
+   assert_true(l.side_by_side);
+   assert_int_equal(l.pane[PANE_KERNEL].x, 0);
+   assert_true(l.pane[PANE_RESULTS].x > l.pane[PANE_KERNEL].x);
+   assert_true(l.pane[PANE_RESULTS].h >= 10);
+   /* 120x40 with the bank-conflict pane too. */
+   Layout_compute(120, 40, PANES_ALL, -1, &l);
+   assert_int_equal(l.shown, PANES_ALL);
+   /* Narrow: stacked. */
+   Layout_compute(62, 30, PANES_DEFAULT, -1, &l);
+   assert_false(l.side_by_side);
+   assert_true(l.pane[PANE_KERNEL].y < l.pane[PANE_RESULTS].y);
+   /* The minimum itself works, dropping what does not fit. */
+   Layout_compute(LAYOUT_MIN_W, LAYOUT_MIN_H, PANES_ALL, -1, &l);
+   assert_false(l.too_small);
+   assert_true(l.shown & PANE_BIT(PANE_RESULTS));
+   assert_true(l.dropped & PANE_BIT(PANE_BANKS));
+}
+
+static void test_too_small(void **state) {
+   (void)state;
+   Layout l;
+   Layout_compute(40, 10, PANES_DEFAULT, -1, &l);
+   assert_true(l.too_small);
+   Layout_compute(LAYOUT_MIN_W - 1, 50, PANES_DEFAULT, -1, &l);
+   assert_true(l.too_small);
+   Layout_compute(200, LAYOUT_MIN_H - 1, PANES_DEFAULT, -1, &l);
+   assert_true(l.too_small);
+   Layout_compute(0, 0, PANES_DEFAULT, -1, &l);
+   assert_true(l.too_small);
+}
+
+static void test_dialog(void **state) {
+   (void)state;
+   for (int cols = 1; cols < 200; cols += 3)
+      for (int rows = 1; rows < 80; rows += 2)
+         for (int w = 1; w < 120; w += 13)
+            for (int h = 1; h < 40; h += 7) {
+               Rect r = Layout_dialog(cols, rows, w, h);
+               assert_true(r.x >= 0 && r.y >= 0 && r.x + r.w <= cols && r.y + r.h <= rows);
+               assert_true(r.w <= w || r.w <= cols);
+               assert_true(r.h <= h || r.h <= rows);
+            }
+}
+
+int main(void) {
+   const struct CMUnitTest tests[] = {
+       cmocka_unit_test(test_many_sizes),   cmocka_unit_test(test_zoom), cmocka_unit_test(test_standard_terminals),
+       cmocka_unit_test(test_too_small),    cmocka_unit_test(test_dialog),
+   };
+   return cmocka_run_group_tests(tests, NULL, NULL);
+}
