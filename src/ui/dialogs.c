@@ -246,7 +246,7 @@ static void setupKey(Ui *ui, int ch) {
 
 static void drawSetup(Ui *ui) {
    SetupState *s = &ui->setup;
-   Rect r = Layout_dialog(ui->cols, ui->rows, 70, SF_COUNT + 7);
+   Rect r = Layout_dialog(ui->cols, ui->rows, 70, SF_COUNT + 6);
    Draw_box(ui, r, "Problem setup (F2)");
    static const char *labels[SF_COUNT] = {"size", "M", "N", "K", "precision", "layout", "alpha", "beta", "backend", "device"};
    static const char *hints[SF_COUNT] = {"sets M, N and K", "rows of C", "columns of C", "the inner dimension",

@@ -521,13 +521,12 @@ static void drawResults(Ui *ui) {
          snprintf(L[n++].text, sizeof L[0].text, "%s", s->activity);
    }
    if (current && s->nwindow) {
-      char med[32], mn[32], mx[32];
-      fmtTime(ui, s->median_ms, med, sizeof med);
-      fmtTime(ui, s->min_ms, mn, sizeof mn);
-      fmtTime(ui, s->max_ms, mx, sizeof mx);
+      /* min and max in the median's unit, which is said once. */
+      double scale = s->median_ms >= 1000 ? 1e-3 : s->median_ms >= 1 ? 1 : 1e3;
+      const char *unit = s->median_ms >= 1000 ? "s" : s->median_ms >= 1 ? "ms" : Ui_glyph(ui, "\xc2\xb5s", "us");
       L[n] = (RLine){"time", "", ST_NORMAL};
-      snprintf(L[n++].text, sizeof L[0].text, "%s median  min %s  spread %.1f%%  max %s", med, mn, s->spread_pct,
-               mx);
+      snprintf(L[n++].text, sizeof L[0].text, "%.4g %s median  min %.4g  spread %.1f%%  max %.4g",
+               s->median_ms * scale, unit, s->min_ms * scale, s->spread_pct, s->max_ms * scale);
       char gf[32], gb[32];
       fmtRate(s->gflops, "GFLOPS", gf, sizeof gf);
       fmtRate(s->gbps, "GB/s", gb, sizeof gb);
@@ -688,9 +687,16 @@ static void drawHistory(Ui *ui) {
          ui->hist_scroll = 0;
       int best = History_best(H);
       double max = History_maxGflops(H);
-      int lw = r.w * 2 / 5;
-      if (lw > 38)
-         lw = 38;
+      /* Labels as wide as the longest, leaving a bar of at least 8 cells. */
+      int lw = 8;
+      for (int i = 0; i < H->count; i++) {
+         char lab[256];
+         historyLabel(ui, &H->items[i], lab, sizeof lab);
+         if (Text_width(lab) > lw)
+            lw = Text_width(lab);
+      }
+      if (lw > r.w - 2 - 1 - 11 - 8)
+         lw = r.w - 2 - 1 - 11 - 8;
       int vw = 11, bw = r.w - 2 - lw - 1 - vw;
       for (int i = ui->hist_scroll, y = r.y + 1; i < H->count && y < r.y + 1 + rows; i++, y++) {
          const HistoryEntry *e = &H->items[i];
