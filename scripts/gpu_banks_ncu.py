@@ -32,7 +32,7 @@ print("|---|---|---|---|---|---|---|---|---|")
 agree_all = True
 for kernel, params in CASES:
     size = ["-m", "32", "-n", "32", "-k", "16"] if kernel == "test_banks" else ["--size", "256"]
-    g = subprocess.run([B, "banks", "--backend", "cuda", "--kernel", kernel, "--groups", "4096", "--format", "json"] + size + sets(params),
+    g = subprocess.run([B, "banks", "--backend", "cuda", "--kernel", kernel, "--groups", "1024", "--format", "json"] + size + sets(params),
                        capture_output=True, text=True)
     try:
         o = json.loads(g.stdout)
