@@ -23,10 +23,13 @@ static BankModel model(const char *name, int banks, int width, int simd, bool kn
 }
 
 BankModel BankModel_nvidia(void) {
-   return model("NVIDIA", 32, 4, 32, true,
-                "CUDA C++ Programming Guide, shared memory (compute capability 5.0 and later): 32 banks of "
-                "4-byte words, one word per bank per cycle, the same word broadcast; 8- and 16-byte accesses "
-                "served per half- and quarter-warp, as Nsight Compute counts shared-memory wavefronts");
+   BankModel m = model("NVIDIA", 32, 4, 32, true,
+                       "CUDA C++ Programming Guide, shared memory (compute capability 5.0 and later): 32 banks "
+                       "of 4-byte words, the same word broadcast; 8- and 16-byte accesses per half- and "
+                       "quarter-warp, loads whose lanes agree in pairs per warp and half-warp (Nsight Compute "
+                       "on an H100)");
+   m.pair_merge = true;
+   return m;
 }
 
 BankModel BankModel_amd(int simd_width) {
@@ -147,6 +150,31 @@ static bool reserve(Workspace *w, size_t n) {
    return true;
 }
 
+/* NVIDIA's uniform-pair rule for 8- and 16-byte loads: lane n and lane n^1 (or n and n^2)
+ * read the same address wherever both take part. Seen with Nsight Compute on an H100:
+ * a float2 broadcast is 1 wavefront, a float4 one 2, a float4 read by pairs 2 instead of 4;
+ * stores and other patterns keep the half/quarter-warp phases. */
+static bool pairsAgree(const BankModel *m, const TraceRecord *rec, size_t n) {
+   bool active[BANKS_MAX_LANES] = {false};
+   unsigned address[BANKS_MAX_LANES];
+   for (size_t i = 0; i < n; i++) {
+      unsigned lane = rec[i].item % (unsigned)m->simd_width;
+      active[lane] = true;
+      address[lane] = rec[i].address;
+   }
+   for (int step = 1; step <= 2; step++) {
+      bool agree = true;
+      for (int l = 0; l < m->simd_width && agree; l++) {
+         int partner = l ^ step;
+         if (partner < m->simd_width && active[l] && active[partner] && address[l] != address[partner])
+            agree = false;
+      }
+      if (agree)
+         return true;
+   }
+   return false;
+}
+
 /* Counts the passes of one request (records of one warp, sorted by lane). With g, also
  * fills the grid. Records carry addresses already made relative to their group's base.
  * Returns false when out of memory. */
@@ -157,7 +185,10 @@ static bool serveRequest(const BankModel *m, const TraceRecord *rec, size_t n, W
       if (rec[i].width > width)
          width = rec[i].width;
    const unsigned bw = (unsigned)m->bank_width;
-   const int lpp = BankModel_phaseLanes(m, width);
+   int lpp = BankModel_phaseLanes(m, width);
+   const bool paired = m->pair_merge && !r->store && width > bw && lpp < m->simd_width && pairsAgree(m, rec, n);
+   if (paired)
+      lpp = 2 * lpp < m->simd_width ? 2 * lpp : m->simd_width;
    const int phases = (m->simd_width + lpp - 1) / lpp;
    /* Words one lane can touch: its width, plus one when misaligned. */
    if (!reserve(ws, (size_t)lpp * (width / bw + 2)))
@@ -165,6 +196,7 @@ static bool serveRequest(const BankModel *m, const TraceRecord *rec, size_t n, W
    int bankCount[BANKS_MAX_BANKS];
    r->wavefronts = r->ideal = 0;
    r->width = width;
+   r->paired = paired;
    r->lanes = 0;
    if (g) {
       memset(g, 0, sizeof *g);
@@ -172,6 +204,7 @@ static bool serveRequest(const BankModel *m, const TraceRecord *rec, size_t n, W
       g->banks = m->banks;
       g->lanes_per_phase = lpp;
       g->phases = phases;
+      g->paired = paired;
       g->width = width;
       g->max_pass = -1;
       for (int l = 0; l < BANKS_MAX_LANES; l++)

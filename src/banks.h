@@ -21,10 +21,14 @@ typedef struct BankModel_ {
    int bank_width;           /* bytes per bank word */
    int simd_width;           /* lanes of a warp / wavefront */
    bool known;               /* known right for the device; otherwise shown as "assumed" */
+   bool pair_merge;          /* NVIDIA: an 8- or 16-byte load whose active lanes agree in pairs
+                                (lane n and n^1, or n and n^2, same address) is served in phases
+                                twice as wide (measured on an H100 with Nsight Compute) */
    char source[320];         /* where the model comes from, or why it is assumed */
 } BankModel;
 
-/* 32 banks x 4 bytes, warp 32; accesses of W > 4 bytes in phases of 128/W lanes. */
+/* 32 banks x 4 bytes, warp 32; accesses of W > 4 bytes in phases of 128/W lanes, twice
+ * that for loads whose lanes agree in pairs (pair_merge). */
 BankModel BankModel_nvidia(void);
 /* GCN/CDNA LDS: 32 banks x 4 bytes; a wave64's 4-byte access in two halves of 32 lanes. */
 BankModel BankModel_amd(int simd_width);
@@ -50,6 +54,7 @@ typedef struct BankRequest_ {
    bool store;
    unsigned width;           /* bytes per lane (the widest in the request) */
    int lanes;                /* lanes that took part */
+   bool paired;              /* served in double-width phases (pair_merge) */
    int wavefronts;           /* passes through the banks, summed over phases */
    int ideal;                /* the fewest passes the same data could take */
    size_t first, count;      /* its records in BankAnalysis.records */
@@ -106,6 +111,7 @@ typedef struct BankGrid_ {
    int banks;                /* columns */
    int lanes_per_phase;
    int phases;
+   bool paired;              /* phases doubled: the load's lanes agree in pairs (pair_merge) */
    int wavefronts, ideal;
    int phase_wavefronts[BANKS_MAX_LANES];
    unsigned site, group, warp, seq;

@@ -105,8 +105,9 @@ static void printSiteRow(const char *label, const BankSiteStats *s, bool kind) {
 static void printGrid(const KernelInfo *k, const BankGrid *g, int flatWarp, int execution, int executions) {
    printf("\nsite %u (%s), warp %d (group %u, warp %u), execution %d of %d (seq %u)\n", g->site,
           siteName(k, (int)g->site), flatWarp, g->group, g->warp, execution, executions, g->seq);
-   printf("%s of %u B per lane; %d phase%s of %d lanes; %d wavefront%s, ideal %d, %d conflict%s\n",
+   printf("%s of %u B per lane; %d phase%s of %d lanes%s; %d wavefront%s, ideal %d, %d conflict%s\n",
           g->store ? "store" : "load", g->width, g->phases, g->phases == 1 ? "" : "s", g->lanes_per_phase,
+          g->paired ? " (lanes agree in pairs: double-width phases)" : "",
           g->wavefronts, g->wavefronts == 1 ? "" : "s", g->ideal, g->wavefronts - g->ideal,
           g->wavefronts - g->ideal == 1 ? "" : "s");
    printf("cell: the pass in which that bank serves the lane (1 = first); '.' not touched; lanes reading "
@@ -201,8 +202,9 @@ static void printJson(const Session *s, const KernelInfo *k, const long long *va
    Report_jsonString(stdout, dev->name);
    printf(",\"model\":{\"name\":");
    Report_jsonString(stdout, a->model.name);
-   printf(",\"banks\":%d,\"bank_width_bytes\":%d,\"simd_width\":%d,\"known\":%s,\"source\":", a->model.banks,
-          a->model.bank_width, a->model.simd_width, a->model.known ? "true" : "false");
+   printf(",\"banks\":%d,\"bank_width_bytes\":%d,\"simd_width\":%d,\"pair_merge\":%s,\"known\":%s,\"source\":",
+          a->model.banks, a->model.bank_width, a->model.simd_width, a->model.pair_merge ? "true" : "false",
+          a->model.known ? "true" : "false");
    Report_jsonString(stdout, a->model.source);
    printf("},\"problem\":{\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\"}", t->problem.m, t->problem.n, t->problem.k,
           t->problem.precision == PRECISION_DOUBLE ? "double" : "float");
@@ -227,9 +229,11 @@ static void printJson(const Session *s, const KernelInfo *k, const long long *va
    if (g) {
       printf(",\"grid\":{\"site\":%u,\"warp\":%d,\"group\":%u,\"group_warp\":%u,\"execution\":%d,\"executions\":%d,"
              "\"seq\":%u,\"kind\":\"%s\",\"width_bytes\":%u,\"lanes\":%d,\"banks\":%d,\"lanes_per_phase\":%d,"
-             "\"phases\":%d,\"wavefronts\":%d,\"ideal_wavefronts\":%d,\"conflicts\":%d,\"phase_wavefronts\":[",
+             "\"phases\":%d,\"paired\":%s,\"wavefronts\":%d,\"ideal_wavefronts\":%d,\"conflicts\":%d,"
+             "\"phase_wavefronts\":[",
              g->site, flatWarp, g->group, g->warp, execution, executions, g->seq, g->store ? "store" : "load",
-             g->width, g->lanes, g->banks, g->lanes_per_phase, g->phases, g->wavefronts, g->ideal,
+             g->width, g->lanes, g->banks, g->lanes_per_phase, g->phases, g->paired ? "true" : "false",
+             g->wavefronts, g->ideal,
              g->wavefronts - g->ideal);
       for (int p = 0; p < g->phases; p++)
          printf("%s%d", p ? "," : "", g->phase_wavefronts[p]);

@@ -90,7 +90,7 @@ static void test_nvidia_vectors(void **state) {
    /* 8 bytes: two half-warp phases; stride in words = 2 x the vector stride. */
    expectOne(&m, 32, 8, 2, 2, 2);   /* float2 stride 1 */
    expectOne(&m, 32, 8, 4, 4, 2);   /* float2 stride 2: lanes l and l+8 share banks */
-   expectOne(&m, 32, 8, 0, 2, 2);   /* float2 broadcast: one pass per phase */
+   expectOne(&m, 32, 8, 0, 1, 1);   /* float2 broadcast: lanes agree in pairs, one phase (H100) */
    /* 16 bytes: four quarter-warp phases. */
    expectOne(&m, 32, 16, 4, 4, 4);  /* float4 stride 1 */
    expectOne(&m, 32, 16, 8, 8, 4);  /* float4 stride 2: lanes l and l+4 share banks */
@@ -102,6 +102,78 @@ static void test_nvidia_vectors(void **state) {
    BankAnalysis a = analyse(&b, &m);
    assert_int_equal(a.total.wavefronts, 2);
    assert_int_equal(a.total.conflicts, 0);
+   BankAnalysis_free(&a);
+}
+
+/* The probe patterns measured with Nsight Compute on an H100 (sm_90, one warp, LDS.64 /
+ * LDS.128 and STS.64 / STS.128): lane l reads or writes the vector at word wordOf(p, l). */
+static unsigned probeWord(int p, unsigned l) {
+   switch (p) {
+   case 0: return 2 * l;                          /* float2 stride 1 */
+   case 1: return 0;                              /* float2 broadcast */
+   case 2: return 2 * (l % 16);                   /* halves duplicate */
+   case 3: return 2 * (l / 2);                    /* pairs n, n^1 */
+   case 4: return 2 * ((l % 2) + 2 * (l / 4));    /* pairs n, n^2 */
+   case 5: return 4 * l;                          /* float2 stride 2 */
+   case 6: return 2 * (l % 8);                    /* quarters duplicate */
+   case 7: return 2 * ((l * 17) % 32);            /* stride 1, permuted */
+   case 8: return 64 * (l % 2);                   /* two words of bank 0, alternating */
+   case 9: return 2 * (l / 16);                   /* one address per half-warp */
+   case 10: return 4 * l;                         /* float4 stride 1 */
+   case 11: return 0;                             /* float4 broadcast */
+   case 12: return 4 * (l % 8);                   /* quarters duplicate */
+   case 13: return 4 * (l / 4);                   /* groups of four */
+   case 14: return 4 * (l / 2);                   /* pairs n, n^1 */
+   case 15: return 4 * (l % 16);                  /* halves duplicate */
+   case 16: return 4 * (l / 8);                   /* one address per quarter-warp */
+   case 17: return 4 * ((l % 2) + 2 * (l / 4));   /* pairs n, n^2 */
+   case 18: return 128 * (l % 2);                 /* two words of banks 0-3, alternating */
+   default: return 4 * ((l % 4) * 8 + l / 4);     /* float4, transposed order */
+   }
+}
+
+static void test_nvidia_measured(void **state) {
+   (void)state;
+   /* Wavefronts and bank conflicts per pattern, as Nsight Compute counted them. */
+   static const int loadWf[20] = {2, 1, 2, 1, 1, 4, 2, 2, 2, 1, 4, 2, 4, 2, 2, 4, 2, 2, 4, 16};
+   static const int loadConf[20] = {0, 0, 0, 0, 0, 2, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 12};
+   static const int storeWf[20] = {2, 2, 2, 2, 2, 4, 2, 2, 4, 2, 4, 4, 4, 4, 4, 4, 4, 4, 8, 16};
+   static const int storeConf[20] = {0, 0, 0, 0, 0, 2, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 12};
+   BankModel m = BankModel_nvidia();
+   for (int store = 0; store < 2; store++)
+      for (int p = 0; p < 20; p++) {
+         Builder b;
+         begin(&b, 1, 32);
+         for (unsigned l = 0; l < 32; l++)
+            add(&b, 0, store, p < 10 ? 8 : 16, 0, l, 0, BASE + 4 * probeWord(p, l));
+         BankAnalysis a = analyse(&b, &m);
+         int wf = (int)a.total.wavefronts, conf = (int)a.total.conflicts;
+         int wantWf = store ? storeWf[p] : loadWf[p], wantConf = store ? storeConf[p] : loadConf[p];
+         if (wf != wantWf || conf != wantConf)
+            fail_msg("%s pattern %d: %d wavefronts, %d conflicts; Nsight Compute: %d, %d", store ? "store" : "load", p,
+                     wf, conf, wantWf, wantConf);
+         BankAnalysis_free(&a);
+      }
+   /* Only NVIDIA pairs lanes: the same float4 broadcast is 4 passes under the default model. */
+   BankModel d = BankModel_default(32);
+   assert_false(d.pair_merge);
+   expectOne(&d, 32, 16, 0, 4, 4);
+   expectOne(&m, 32, 16, 0, 2, 2);
+   /* The grid says so. */
+   Builder b;
+   begin(&b, 1, 32);
+   for (unsigned l = 0; l < 32; l++)
+      add(&b, 0, false, 16, 0, l, 0, BASE + 4 * probeWord(18, l));
+   BankAnalysis a = analyse(&b, &m);
+   BankGrid g;
+   assert_true(BankAnalysis_grid(&a, &a.requests[0], &g));
+   assert_true(g.paired);
+   assert_int_equal(g.phases, 2);
+   assert_int_equal(g.lanes_per_phase, 16);
+   assert_int_equal(g.phase_wavefronts[0], 2);
+   assert_int_equal(g.pass[1][0], 1);
+   assert_int_equal(g.pass[2][0], 0);
+   assert_true(g.shared[2][0]);
    BankAnalysis_free(&a);
 }
 
@@ -443,6 +515,7 @@ int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_nvidia_floats),
        cmocka_unit_test(test_nvidia_vectors),
+       cmocka_unit_test(test_nvidia_measured),
        cmocka_unit_test(test_phase_lanes),
        cmocka_unit_test(test_transposed_tile),
        cmocka_unit_test(test_two_warps_and_seqs),
