@@ -8,7 +8,8 @@ about:    tile kept in registers. Tiles of A and B are read from global memory a
 about:    16-byte load each), A is stored transposed in local memory so that the inner loop
 about:    reads both operands as real4 too, and each thread's rows (and columns) come in
 about:    groups of 4 spaced BM/RM apart, so the lanes of a warp read neighbouring or
-about:    identical addresses: no bank conflicts. Two local buffers let the next tile be
+about:    identical addresses: the loads are conflict-free. The transposed store of A is not
+about:    (2-way on the H100, as the bank view shows): a place to improve. Two local buffers let the next tile be
 about:    loaded while the current one is multiplied (one barrier per step). Sizes that are
 about:    not tile multiples are padded.
 param:    BM = 128 in 32, 64, 128, 256 ; rows of C per work-group

@@ -7,8 +7,10 @@ about:    B arrives transposed (N x K, transposed beforehand by a helper kernel 
 about:    stored so), so both operands are read along K: a work-group loads a TS x TSDK tile of
 about:    A and of B, each work-item LPT = TSDK*WPT/TS elements of each, coalesced along K.
 about:    B's tile is written into local memory transposed, Bsub[k][n]: neighbouring work-items
-about:    write neighbouring k, TS+PADDING words apart. With TS=32 and no padding they all hit
-about:    one bank (a 16-way conflict in the bank view); PADDING=1 spreads them over all banks.
+about:    write neighbouring k, TS+PADDING words apart. With TS=32 and no padding a warp's
+about:    stores pile into one bank (32-way with TSDK=32, 16-way with TSDK=16: see the bank
+about:    view). With TSDK=32 one word of padding spreads them over all 32 banks; with TSDK=16
+about:    a warp writes two half-columns, which one word still maps two-to-a-bank: it takes 2.
 about:    Each work-item computes WPT rows of C, as in step 3.
 param:    TS = 32 in 16, 32, 64 ; tile side along M and N
 param:    TSDK = 32 in 8, 16, 32 ; tile depth along K

@@ -36,10 +36,13 @@ __kernel void gemm(const int M, const int N, const int K, const real alpha,
    barrier(CLK_LOCAL_MEM_FENCE);
    const VTYPE got = LDS_LOAD(1, slot);
    barrier(CLK_LOCAL_MEM_FENCE);
+   /* Every component is used, so the compiler keeps the load as wide as written. */
 #if VEC == 1
    const float probe = got;
+#elif VEC == 2
+   const float probe = got.x + got.y;
 #else
-   const float probe = got.x;
+   const float probe = got.x + got.y + got.z + got.w;
 #endif
    const int col = get_global_id(0);
    const int row = get_global_id(1);
