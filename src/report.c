@@ -317,6 +317,7 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
    }
    if (r->status != RUN_INVALID) {
       jsonNumber(out, "compile_ms", r->compile_ms, true);
+      jsonNumber(out, "wall_ms", r->wall_ms, true);
       fprintf(out, "\"cached\":%s,", r->cached ? "true" : "false");
       if (r->registers >= 0)
          fprintf(out, "\"registers\":%d,", r->registers);
@@ -415,6 +416,8 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
    }
    if (r->verified_run)
       fprintf(out, "verify     %s\n", r->verify.message);
+   if (r->wall_ms > 0)
+      fprintf(out, "wall       %.1f ms for compile (or cache), verification and timing\n", r->wall_ms);
    else if (r->status == RUN_OK)
       fprintf(out, "verify     skipped (--no-verify)\n");
    if (r->status != RUN_OK && r->status != RUN_NOT_VERIFIED)
