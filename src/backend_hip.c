@@ -122,31 +122,7 @@ static char *llvmTool(const char *tool, const char *args, const char *code, size
       for (int v = 0; versions[v] && !out; v++) {
          char cmd[512];
          snprintf(cmd, sizeof cmd, "%s%s %s %s 2>/dev/null", tool, versions[v], args, path);
-         FILE *f = popen(cmd, "r");
-         if (!f)
-            continue;
-         size_t cap = 1 << 16, n = 0;
-         char *text = malloc(cap);
-         while (text) {
-            if (n + 4096 > cap) {
-               char *nt = realloc(text, cap * 2);
-               if (!nt)
-                  break;
-               text = nt;
-               cap *= 2;
-            }
-            size_t got = fread(text + n, 1, cap - n - 1, f);
-            if (!got)
-               break;
-            n += got;
-         }
-         int rc = pclose(f);
-         if (text && rc == 0 && n > 0) {
-            text[n] = '\0';
-            out = text;
-         } else {
-            free(text);
-         }
+         out = Util_capture(cmd);
       }
       unlink(path);
    }

@@ -67,7 +67,7 @@ int Cli_pickDevice(const DeviceInfo *devs, int count, const char *want, char *er
    return -1;
 }
 
-static Session *openSession(const Options *o, const Catalog *cat, int *exit_code) {
+Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code) {
    const Backend *be = pickBackend(o);
    *exit_code = 2;
    if (!be)
@@ -256,7 +256,7 @@ int Cli_run(const Options *o) {
       return rc;
    }
    int exit_code;
-   Session *s = openSession(o, &cat, &exit_code);
+   Session *s = Cli_openSession(o, &cat, &exit_code);
    if (!s) {
       Catalog_free(&cat);
       return exit_code;

@@ -16,6 +16,10 @@ int Cli_bench(const Options *o);
  * (a GPU before an accelerator before a CPU). Returns the index or -1 (message in err). */
 int Cli_pickDevice(const DeviceInfo *devs, int count, const char *want, char *err, size_t errlen);
 
+/* Opens the device that --backend and --device name (or the best one). On failure prints
+ * why and sets *exit_code (2 for a usage error such as an unknown device, 1 otherwise). */
+Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code);
+
 /* Loads the catalog from its default place; prints why on failure. */
 bool Cli_loadCatalog(Catalog *cat);
 

@@ -55,35 +55,6 @@ static int resolveSite(const KernelInfo *k, const char *want, char *err, size_t 
    return -1;
 }
 
-static Session *openDevice(const Options *o, const Catalog *cat, int *rc) {
-   const Backend *be = Backend_byName(o->backend ? o->backend : "opencl");
-   *rc = 2;
-   if (!be) {
-      fprintf(stderr, "gemmtop: unknown backend '%s'\n", o->backend);
-      return NULL;
-   }
-   DeviceInfo *devs = NULL;
-   char err[1024];
-   int n = be->listDevices(&devs, err, sizeof err);
-   if (n <= 0) {
-      fprintf(stderr, "gemmtop: %s\n", err);
-      *rc = 1;
-      return NULL;
-   }
-   int idx = Cli_pickDevice(devs, n, o->device, err, sizeof err);
-   free(devs);
-   if (idx < 0) {
-      fprintf(stderr, "gemmtop: %s\n", err);
-      return NULL;
-   }
-   Session *s = Session_open(be, idx, cat, err, sizeof err);
-   if (!s) {
-      fprintf(stderr, "gemmtop: cannot open device %d: %s\n", idx, err);
-      *rc = 1;
-   }
-   return s;
-}
-
 static const char *siteName(const KernelInfo *k, int site) {
    return site < k->nsites && k->sites[site][0] ? k->sites[site] : "(unnamed)";
 }
@@ -312,7 +283,7 @@ int Cli_banks(const Options *o) {
       Catalog_free(&cat);
       return rc;
    }
-   Session *s = openDevice(o, &cat, &rc);
+   Session *s = Cli_openSession(o, &cat, &rc);
    if (!s) {
       Catalog_free(&cat);
       return rc;

@@ -115,17 +115,13 @@ int Cli_bench(const Options *o) {
       Catalog_free(&cat);
       return rc ? rc : 2;
    }
-   const Backend *be = Backend_byName(o->backend ? o->backend : "opencl");
-   DeviceInfo *devs = NULL;
-   int ndev = be ? be->listDevices(&devs, err, sizeof err) : 0;
-   int idx = ndev > 0 ? Cli_pickDevice(devs, ndev, o->device, err, sizeof err) : -1;
-   free(devs);
-   Session *s = idx >= 0 ? Session_open(be, idx, &cat, err, sizeof err) : NULL;
+   int open_rc;
+   Session *s = Cli_openSession(o, &cat, &open_rc);
    if (!s) {
-      fprintf(stderr, "gemmtop: %s\n", be ? err : "unknown backend");
       Catalog_free(&cat);
-      return 1;
+      return open_rc;
    }
+   const Backend *be = Session_backend(s);
    const DeviceInfo *dev = Session_device(s);
    static BenchCell cells[BENCH_MAX_CONFIGS][BENCH_MAX_SIZES];
    static VendorResult vendor[BENCH_MAX_SIZES];

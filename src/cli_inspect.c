@@ -30,7 +30,6 @@ typedef struct Inspection_ {
 
 /* SASS through cuobjdump, when it is installed. */
 static char *sassOf(const char *cubin, size_t size) {
-   const char *tools[] = {"cuobjdump", "/usr/local/cuda/bin/cuobjdump", NULL};
    char dir[] = "/tmp/gemmtop-inspect-XXXXXX";
    if (!mkdtemp(dir))
       return NULL;
@@ -38,34 +37,12 @@ static char *sassOf(const char *cubin, size_t size) {
    snprintf(path, sizeof path, "%s/k.cubin", dir);
    char *out = NULL;
    if (Util_writeFileAtomic(path, cubin, size)) {
-      for (int i = 0; tools[i] && !out; i++) {
-         snprintf(cmd, sizeof cmd, "%s -sass %s 2>/dev/null", tools[i], path);
-         FILE *f = popen(cmd, "r");
-         if (!f)
-            continue;
-         size_t cap = 1 << 16, n = 0;
-         char *buf = malloc(cap);
-         while (buf) {
-            if (n + 4096 > cap) {
-               char *nb = realloc(buf, cap * 2);
-               if (!nb)
-                  break;
-               buf = nb;
-               cap *= 2;
-            }
-            size_t got = fread(buf + n, 1, cap - n - 1, f);
-            if (!got)
-               break;
-            n += got;
-         }
-         int rc = pclose(f);
-         if (buf && rc == 0 && n > 0) {
-            buf[n] = '\0';
-            out = buf;
-         } else {
-            free(buf);
-         }
-      }
+      /* On PATH, else the newest toolkit under /usr/local. */
+      snprintf(cmd, sizeof cmd,
+               "t=$(command -v cuobjdump || ls -d /usr/local/cuda/bin/cuobjdump /usr/local/cuda-*/bin/cuobjdump "
+               "2>/dev/null | tail -n 1); [ -n \"$t\" ] && \"$t\" -sass %s 2>/dev/null",
+               path);
+      out = Util_capture(cmd);
       unlink(path);
    }
    rmdir(dir);
@@ -186,29 +163,11 @@ static int inspectHipOffline(const Options *o, const Catalog *cat, const KernelI
 
 static int inspectOnDevice(const Options *o, const Catalog *cat, const KernelInfo *k, const long long *values,
                            const Problem *p, Inspection *in) {
-   const Backend *be = Backend_byName(o->backend ? o->backend : "opencl");
-   if (!be) {
-      fprintf(stderr, "gemmtop: unknown backend '%s'\n", o->backend);
-      return 2;
-   }
-   DeviceInfo *devs = NULL;
-   char err[1024];
-   int n = be->listDevices(&devs, err, sizeof err);
-   if (n <= 0) {
-      fprintf(stderr, "gemmtop: %s\n", err);
-      return 1;
-   }
-   int idx = Cli_pickDevice(devs, n, o->device, err, sizeof err);
-   free(devs);
-   if (idx < 0) {
-      fprintf(stderr, "gemmtop: %s\n", err);
-      return 2;
-   }
-   Session *s = Session_open(be, idx, cat, err, sizeof err);
-   if (!s) {
-      fprintf(stderr, "gemmtop: %s\n", err);
-      return 1;
-   }
+   int open_rc;
+   Session *s = Cli_openSession(o, cat, &open_rc);
+   if (!s)
+      return open_rc;
+   const Backend *be = Session_backend(s);
    RunResult *r = calloc(1, sizeof *r);
    int rc = 1;
    if (!r)

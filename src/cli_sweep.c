@@ -159,23 +159,14 @@ int Cli_sweep(const Options *o) {
          free_idx[nfree++] = i;
          space *= k->params[i].nvalues;
       }
-   const Backend *be = Backend_byName(o->backend ? o->backend : "opencl");
-   if (!be) {
-      fprintf(stderr, "gemmtop: unknown backend '%s'\n", o->backend);
-      Catalog_free(&cat);
-      return 2;
-   }
-   DeviceInfo *devs = NULL;
-   char err[1024];
-   int ndev = be->listDevices(&devs, err, sizeof err);
-   int idx = ndev > 0 ? Cli_pickDevice(devs, ndev, o->device, err, sizeof err) : -1;
-   free(devs);
-   Session *s = idx >= 0 ? Session_open(be, idx, &cat, err, sizeof err) : NULL;
+   int open_rc;
+   Session *s = Cli_openSession(o, &cat, &open_rc);
    if (!s) {
-      fprintf(stderr, "gemmtop: %s\n", err);
       Catalog_free(&cat);
-      return ndev > 0 && idx < 0 ? 2 : 1;
+      return open_rc;
    }
+   const Backend *be = Session_backend(s);
+   char err[1024];
    const DeviceInfo *dev = Session_device(s);
    uint64_t seed = o->has_seed ? o->seed : Rng_freshSeed();
    Rng rng;

@@ -102,6 +102,34 @@ char *Util_trim(char *s) {
    return s;
 }
 
+char *Util_capture(const char *command) {
+   FILE *f = popen(command, "r");
+   if (!f)
+      return NULL;
+   size_t cap = 1 << 16, n = 0;
+   char *buf = malloc(cap);
+   while (buf) {
+      if (n + 4096 > cap) {
+         char *nb = realloc(buf, cap * 2);
+         if (!nb)
+            break;
+         buf = nb;
+         cap *= 2;
+      }
+      size_t got = fread(buf + n, 1, cap - n - 1, f);
+      if (!got)
+         break;
+      n += got;
+   }
+   int rc = pclose(f);
+   if (!buf || rc != 0 || n == 0) {
+      free(buf);
+      return NULL;
+   }
+   buf[n] = '\0';
+   return buf;
+}
+
 double Util_nowMs(void) {
    struct timespec ts;
    clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -15,6 +15,9 @@ bool Util_mkdirs(const char *path);
 void Util_copy(char *out, size_t outlen, const char *src);
 /* Trims leading and trailing white space in place; returns s moved past leading space. */
 char *Util_trim(char *s);
+/* Runs a shell command and returns what it printed on stdout (malloc'ed), or NULL when it
+ * failed, printed nothing or could not be started. */
+char *Util_capture(const char *command);
 /* Monotonic clock in milliseconds. */
 double Util_nowMs(void);
 /* $XDG_CONFIG_HOME/gemmtop or ~/.config/gemmtop (kind "config"), likewise "cache". */
