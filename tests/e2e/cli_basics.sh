@@ -2,6 +2,8 @@
 # The command line: help, version, lists, usage errors, refusals, compile errors, wrong
 # kernels, missing platform, out of memory, the disk cache, JSON and CSV output.
 . "$(dirname "$0")/lib.sh"
+# This script clears the cache and checks what is cached: a cache of its own.
+export XDG_CACHE_HOME="$T_DIR/cache"
 
 run_gemmtop --help
 expect_rc 0 "--help"
