@@ -355,7 +355,25 @@ static void drawPresets(Ui *ui) {
    Rect r = Layout_dialog(ui->cols, ui->rows, 100, n + 12);
    Draw_box(ui, r, "Presets (F3): Enter loads, w saves the current one, Esc closes");
    int x = r.x + 2, w = r.w - 4;
-   int listH = r.h - 2 - 6;
+   /* Below the list: the selected preset in full, then what could not be read. */
+   char dbuf[4096], wbuf[4096];
+   const char *dl[4], *wl[6];
+   int nd = 0, nw = 0;
+   if (n > 0 && ps->cursor < n) {
+      const Preset *p = &ps->list.items[ps->cursor];
+      char t[2048];
+      int o = snprintf(t, sizeof t, "%s\n%s: %s", p->description, p->path, p->kernel);
+      for (int i = 0; i < p->nparams && o < (int)sizeof t; i++)
+         o += snprintf(t + o, sizeof t - (size_t)o, " %s=%lld", p->params[i].name, p->params[i].value);
+      if ((p->has_m || p->has_n || p->has_k) && o < (int)sizeof t)
+         o += snprintf(t + o, sizeof t - (size_t)o, ", M=%d N=%d K=%d", p->has_m ? p->m : ui->problem.m,
+                       p->has_n ? p->n : ui->problem.n, p->has_k ? p->k : ui->problem.k);
+      nd = Text_wrap(t, w, dbuf, sizeof dbuf, dl, 4);
+   }
+   const char *msg = ps->error[0] ? ps->error : ps->list.warnings;
+   if (msg[0])
+      nw = Text_wrap(msg, w, wbuf, sizeof wbuf, wl, r.h > 16 ? 6 : 3);
+   int listH = r.h - 2 - 1 - nd - nw;
    if (listH < 1)
       listH = 1;
    if (ps->cursor < ps->scroll)
@@ -367,7 +385,15 @@ static void drawPresets(Ui *ui) {
       snprintf(t, sizeof t, "no presets in %s or your folder; w saves one", ui->presets_dir);
       Draw_text(ui, r.y + 1, x, w, t, ST_DIM, false);
    }
-   int nameW = 24, kw = 22;
+   int nameW = 8, kw = 6;
+   for (int i = 0; i < n; i++) {
+      int nl = Text_width(ps->list.items[i].name) + (ps->list.items[i].user ? 8 : 0);
+      int kl = Text_width(ps->list.items[i].kernel);
+      nameW = nl > nameW ? nl : nameW;
+      kw = kl > kw ? kl : kw;
+   }
+   nameW = nameW > w / 3 ? w / 3 : nameW;
+   kw = kw > w / 4 ? w / 4 : kw;
    for (int i = ps->scroll, y = r.y + 1; i < n && y < r.y + 1 + listH; i++, y++) {
       const Preset *p = &ps->list.items[i];
       bool sel = i == ps->cursor;
@@ -375,35 +401,19 @@ static void drawPresets(Ui *ui) {
       Draw_fill(ui, y, r.x + 1, r.w - 2, st);
       char name[96];
       snprintf(name, sizeof name, "%s%s", p->name, p->user ? " (yours)" : "");
+      if (sel)
+         Draw_text(ui, y, r.x + 1, 1, Ui_glyph(ui, "\xe2\x96\xb6", ">"), st, false);
       Draw_text(ui, y, x, nameW, name, st, true);
-      Draw_text(ui, y, x + nameW + 1, kw, p->kernel, sel ? st : ST_LABEL, true);
-      Draw_text(ui, y, x + nameW + kw + 2, w - nameW - kw - 2, p->description, sel ? st : ST_DIM, false);
+      Draw_text(ui, y, x + nameW + 2, kw, p->kernel, sel ? st : ST_LABEL, true);
+      Draw_text(ui, y, x + nameW + kw + 4, w - nameW - kw - 4, p->description, sel ? st : ST_DIM, false);
       Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_ROW, i, 0);
    }
    int y = r.y + 1 + listH;
    Draw_text(ui, y++, r.x + 1, r.w - 2, "", ST_DIM, true);
-   char buf[4096];
-   const char *wl[8];
-   if (n > 0 && ps->cursor < n) {
-      const Preset *p = &ps->list.items[ps->cursor];
-      char t[1600];
-      int o = snprintf(t, sizeof t, "%s: kernel %s", p->path, p->kernel);
-      for (int i = 0; i < p->nparams && o < (int)sizeof t; i++)
-         o += snprintf(t + o, sizeof t - (size_t)o, " %s=%lld", p->params[i].name, p->params[i].value);
-      if (p->has_m && o < (int)sizeof t)
-         o += snprintf(t + o, sizeof t - (size_t)o, "; M=%d N=%d K=%d", p->m, p->has_n ? p->n : ui->problem.n,
-                       p->has_k ? p->k : ui->problem.k);
-      int nw = Text_wrap(t, w, buf, sizeof buf, wl, 2);
-      for (int i = 0; i < nw; i++)
-         Draw_text(ui, y++, x, w, wl[i], ST_NORMAL, false);
-   }
-   const char *msg = ps->error[0] ? ps->error : ps->list.warnings;
-   if (msg[0]) {
-      int room = r.y + r.h - 1 - y;
-      int nw = Text_wrap(msg, w, buf, sizeof buf, wl, room < 8 ? room : 8);
-      for (int i = 0; i < nw; i++)
-         Draw_text(ui, y++, x, w, wl[i], ST_BAD, false);
-   }
+   for (int i = 0; i < nd && y < r.y + r.h - 1; i++)
+      Draw_text(ui, y++, x, w, dl[i], i == 0 ? ST_NORMAL : ST_DIM, false);
+   for (int i = 0; i < nw && y < r.y + r.h - 1; i++)
+      Draw_text(ui, y++, x, w, wl[i], ST_BAD, false);
 }
 
 /* ---- save ---- */

@@ -717,9 +717,11 @@ static void drawHistory(Ui *ui) {
             Chart_bar(bar, sizeof bar, max > 0 ? e->gflops / max : 0, bw, ui->bars);
             Draw_text(ui, y, r.x + 2 + lw, bw, bar, i == best ? ST_BAR_BEST : ST_BAR, false);
          }
-         fmtRate(e->gflops, "", val, sizeof val);
-         if (e->state == HIST_NOT_VERIFIED)
-            snprintf(val + strlen(val), sizeof val - strlen(val), "wrong");
+         char num[24];
+         fmtRate(e->gflops, "", num, sizeof num);
+         /* A wrong result keeps its speed, marked: it is not a candidate. */
+         snprintf(val, sizeof val, "%s%s", e->state == HIST_NOT_VERIFIED ? Ui_glyph(ui, "\xe2\x9c\x97 ", "x ") : "",
+                  num);
          Draw_text(ui, y, r.x + r.w - vw, vw, val, e->state == HIST_NOT_VERIFIED ? ST_BAD : base, false);
       }
    }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -404,7 +405,8 @@ static void captureStderr(Ui *ui) {
    char dir[900];
    int fd = -1;
    if (Util_userDir("cache", dir, sizeof dir) && Util_mkdirs(dir)) {
-      snprintf(ui->stderr_path, sizeof ui->stderr_path, "%s/explorer-stderr.log", dir);
+      /* One file per process; removed on a clean exit, kept after a crash. */
+      snprintf(ui->stderr_path, sizeof ui->stderr_path, "%s/explorer-stderr-%ld.log", dir, (long)getpid());
       fd = open(ui->stderr_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
    }
    if (fd < 0) {
@@ -431,6 +433,8 @@ static void releaseStderr(Ui *ui) {
    if (ui->stderr_read >= 0)
       close(ui->stderr_read);
    ui->stderr_read = -1;
+   if (ui->stderr_path[0])
+      unlink(ui->stderr_path);
 }
 
 static void pollStderr(Ui *ui) {
@@ -936,6 +940,9 @@ int Ui_main(const Options *o) {
    }
    Util_copy(ui->kernels_dir, sizeof ui->kernels_dir, ui->cat.dir);
    Preset_defaultDir(ui->cat.dir, ui->presets_dir, sizeof ui->presets_dir);
+   char real[PATH_MAX];
+   if (realpath(ui->presets_dir, real))
+      Util_copy(ui->presets_dir, sizeof ui->presets_dir, real);
    const char *bname = o->backend ? o->backend : "opencl";
    const Backend *be = Backend_byName(bname);
    if (!be) {
