@@ -33,6 +33,16 @@ else
    not_ok "SIGTERM ends it: no process found" "$(ui_screen)"
 fi
 
+# A crash: the fatal-signal handler restores the terminal, then dies of the signal.
+ui_start 80 24 -- --kernel mygemm01_naive --size 64
+ui_expect " 2 Results" "started again"
+pid=$(ui_pid)
+if [ -n "$pid" ] && kill -ABRT "$pid"; then
+   ui_expect_exit 134 "a crash (SIGABRT) still leaves the terminal restored"
+else
+   not_ok "a crash (SIGABRT): no process found" "$(ui_screen)"
+fi
+
 ui_start 40 10 -- --kernel mygemm01_naive --size 64
 ui_expect "terminal too small" "starting too small says so"
 ui_keys q
