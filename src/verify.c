@@ -114,6 +114,44 @@ static void fail(VerifyResult *out, const char *msg) {
    snprintf(out->message, sizeof out->message, "%s", msg);
 }
 
+static int compareLd(const void *a, const void *b) {
+   ldouble x = *(const ldouble *)a, y = *(const ldouble *)b;
+   return (x > y) - (x < y);
+}
+
+/* Isolated wrong elements hide under the worst-case bounds, which grow with the row's
+ * length. The residuals of a correct result are rounding noise of one size in every row;
+ * a residual that stands 64 times above the median, and above floor[i] (what one element
+ * within the tolerance, or the rounding of the whole row, can give), carries an error.
+ * Returns how many stand out and the worst ratio to its threshold. Needs 16 rows. */
+static size_t outliers(const ldouble *res, const ldouble *floor, size_t n, size_t *worst, double *worst_ratio) {
+   *worst_ratio = 0;
+   *worst = 0;
+   if (n < 16)
+      return 0;
+   ldouble *sorted = malloc(n * sizeof *sorted);
+   if (!sorted)
+      return 0;
+   memcpy(sorted, res, n * sizeof *sorted);
+   qsort(sorted, n, sizeof *sorted, compareLd);
+   ldouble median = sorted[n / 2];
+   free(sorted);
+   size_t over = 0;
+   for (size_t i = 0; i < n; i++) {
+      ldouble threshold = 64 * median > floor[i] ? 64 * median : floor[i];
+      if (!(threshold > 0))
+         continue;
+      double r = (double)(res[i] / threshold);
+      if (r > 1.0)
+         over++;
+      if (r > *worst_ratio) {
+         *worst_ratio = r;
+         *worst = i;
+      }
+   }
+   return over;
+}
+
 static double ratioOf(ldouble residual, ldouble bound) {
    if (isnan(residual) || isnan(bound))
       return INFINITY;
@@ -279,10 +317,17 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
    const ldouble ld_err = (ldouble)(K + M + N + 4) * LDBL_EPSILON;
    double worst_r = 0.0, worst_c = 0.0; /* worst ratio of the row check, of the column check */
    size_t worst_row = 0, worst_col = 0, rows_over = 0, cols_over = 0;
+   ldouble *res = malloc(2 * (M + N + 1) * sizeof *res); /* residuals and magnitudes, rows then columns */
+   ldouble *rres = res, *rmag = res ? res + M : NULL, *cres = res ? res + 2 * M : NULL,
+           *cmag = res ? res + 2 * M + N : NULL;
    for (size_t i = 0; i < M; i++) {
       ldouble ref = alpha * abx_[i] + beta * c0x[i];
       ldouble mag = aalpha * aabx[i] + abeta * ac0x[i];
       ldouble bound = (ldouble)tol * mag + (ldouble)eps * acx[i] + ld_err * (mag + acx[i]);
+      if (res) {
+         rres[i] = fabsl(cx[i] - ref);
+         rmag[i] = mag + acx[i];
+      }
       double r = ratioOf(fabsl(cx[i] - ref), bound);
       if (r > 1.0)
          rows_over++;
@@ -295,6 +340,10 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
       ldouble ref = alpha * yab[j] + beta * yc0[j];
       ldouble mag = aalpha * ayab[j] + abeta * ayc0[j];
       ldouble bound = (ldouble)tol * mag + (ldouble)eps * ayc[j] + ld_err * (mag + ayc[j]);
+      if (res) {
+         cres[j] = fabsl(yc[j] - ref);
+         cmag[j] = mag + ayc[j];
+      }
       double r = ratioOf(fabsl(yc[j] - ref), bound);
       if (r > 1.0)
          cols_over++;
@@ -304,6 +353,73 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
       }
    }
    out->freivalds_ratio = worst_r > worst_c ? worst_r : worst_c;
+   /* Outliers among the residuals: a few wrong elements in an otherwise right result. The
+    * floor of a row: the most one element within the tolerance can move its residual,
+    * tol * max_j s_ij |x_j|, bounded with Cauchy-Schwarz (s_ij <= |alpha| |a_i| |b_j| +
+    * |beta| |c0_ij|) so that it costs O(MK + KN + MN); and the rounding of its N elements,
+    * 4 eps |mag| / sqrt(N). The magnitude arrays are reused for the floors. */
+   size_t orow = 0, ocol = 0, out_rows = 0, out_cols = 0;
+   double orow_ratio = 0, ocol_ratio = 0;
+   ldouble *anorm = res ? malloc((M + N + 1) * sizeof *anorm) : NULL;
+   if (res && anorm && out->non_finite == 0) {
+      ldouble *bnorm = anorm + M;
+      for (size_t i = 0; i < M; i++) {
+         ldouble sq = 0;
+         for (size_t k = 0; k < K; k++) {
+            ldouble a = opA(p, A, i, k, dbl);
+            sq += a * a;
+         }
+         anorm[i] = sqrtl(sq);
+      }
+      for (size_t j = 0; j < N; j++)
+         bnorm[j] = 0;
+      for (size_t k = 0; k < K; k++)
+         for (size_t j = 0; j < N; j++) {
+            ldouble b = opB(p, B, k, j, dbl);
+            bnorm[j] += b * b;
+         }
+      ldouble bx_max = 0, ay_max = 0;
+      for (size_t j = 0; j < N; j++) {
+         bnorm[j] = sqrtl(bnorm[j]);
+         if (bnorm[j] * ax[j] > bx_max)
+            bx_max = bnorm[j] * ax[j];
+      }
+      for (size_t i = 0; i < M; i++)
+         if (anorm[i] * ay[i] > ay_max)
+            ay_max = anorm[i] * ay[i];
+      for (size_t i = 0; i < M; i++) {
+         ldouble c0max = 0;
+         for (size_t j = 0; use_c0 && j < N; j++) {
+            ldouble v = fabsl((ldouble)load(C0, i * N + j, dbl)) * ax[j];
+            if (v > c0max)
+               c0max = v;
+         }
+         ldouble one = (ldouble)tol * (aalpha * anorm[i] * bx_max + abeta * c0max);
+         ldouble noise = 4 * (ldouble)eps * rmag[i] / sqrtl((ldouble)(N ? N : 1));
+         rmag[i] = one > noise ? one : noise;
+      }
+      for (size_t j = 0; j < N; j++) {
+         ldouble c0max = 0;
+         for (size_t i = 0; use_c0 && i < M; i++) {
+            ldouble v = fabsl((ldouble)load(C0, i * N + j, dbl)) * ay[i];
+            if (v > c0max)
+               c0max = v;
+         }
+         ldouble one = (ldouble)tol * (aalpha * bnorm[j] * ay_max + abeta * c0max);
+         ldouble noise = 4 * (ldouble)eps * cmag[j] / sqrtl((ldouble)(M ? M : 1));
+         cmag[j] = one > noise ? one : noise;
+      }
+      out_rows = outliers(rres, rmag, M, &orow, &orow_ratio);
+      out_cols = outliers(cres, cmag, N, &ocol, &ocol_ratio);
+   }
+   free(anorm);
+   free(res);
+   bool outlier_fail = out_rows > 0 || out_cols > 0;
+   if (outlier_fail) {
+      double o = orow_ratio > ocol_ratio ? orow_ratio : ocol_ratio;
+      if (o > out->freivalds_ratio)
+         out->freivalds_ratio = o;
+   }
 
    /* ---- sample entries, computed exactly (to long double) ---- */
    size_t ns = pickSamples(M, N, &rng, idx);
@@ -349,7 +465,7 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
    out->samples = ns;
    out->max_rel_err = max_rel;
 
-   out->ok = out->non_finite == 0 && out->bad_samples == 0 && out->freivalds_ratio <= 1.0;
+   out->ok = out->non_finite == 0 && out->bad_samples == 0 && out->freivalds_ratio <= 1.0 && !outlier_fail;
 
    /* ---- one line saying what happened; the first failing check in this order ---- */
    const int digits = dbl ? 17 : 9;
@@ -371,6 +487,15 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
                "%.2g)",
                out->bad_samples, ns, out->first_bad_row, out->first_bad_col, digits, bad_got, digits, bad_ref, bad_rel,
                tol);
+   } else if (outlier_fail && worst_r <= 1.0 && worst_c <= 1.0) {
+      bool by_row = out_rows > 0 && (out_cols == 0 || orow_ratio >= ocol_ratio);
+      out->first_bad_row = by_row ? (int)orow : (out_rows ? (int)orow : -1);
+      out->first_bad_col = by_row ? (out_cols ? (int)ocol : -1) : (int)ocol;
+      snprintf(out->message, sizeof out->message,
+               "FAILED: Freivalds residual of %s %zu stands %.3gx above the others' (%zu row%s, %zu column%s): "
+               "isolated wrong elements, first near (%d,%d)",
+               by_row ? "row" : "column", by_row ? orow : ocol, by_row ? orow_ratio : ocol_ratio, out_rows,
+               out_rows == 1 ? "" : "s", out_cols, out_cols == 1 ? "" : "s", out->first_bad_row, out->first_bad_col);
    } else if (!(out->freivalds_ratio <= 1.0)) {
       /* Name the side where the failure is localised: a wrong row puts one row over the
        * bound (and perhaps every column), a wrong column the reverse. */
