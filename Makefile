@@ -31,8 +31,10 @@ $(BUILD)/%.o: %.c $(wildcard src/*.h src/*/*.h) VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -DGEMMTOP_VERSION='"$(VERSION)"' -c $< -o $@
 
+# Linked beside and renamed, so that a running gemmtop is never overwritten in place.
 $(BUILD)/gemmtop: $(CORE_OBJ) $(BUILD)/src/main.o
-	$(CC) $(OPT) $(EXTRA_CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(OPT) $(EXTRA_CFLAGS) -o $@.tmp $^ $(LIBS)
+	mv -f $@.tmp $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
