@@ -36,17 +36,67 @@ static size_t g_resetLen;
 static void onSignal(int sig) { g_signal = sig; }
 
 /* A crash must not leave the terminal raw and in the alternate screen: tcsetattr and
- * write are async-signal-safe; the sequences were prepared beforehand. */
-static void onFatal(int sig) {
+ * write are async-signal-safe, the sequences were prepared beforehand. Whoever handled
+ * the signal before (LLVM inside the OpenCL runtime prints a stack trace) still runs, then
+ * the default action ends the process. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define UI_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define UI_SANITIZED 1
+#endif
+#endif
+#ifdef UI_SANITIZED
+/* The sanitizer's own handlers report faults; only aborts are ours. */
+static const int g_fatal[] = {SIGABRT};
+#else
+static const int g_fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+#endif
+#define NFATAL ((int)(sizeof g_fatal / sizeof g_fatal[0]))
+static struct sigaction g_prevFatal[NFATAL];
+
+static void onFatal(int sig, siginfo_t *info, void *ctx) {
    if (g_screenOn) {
+      g_screenOn = 0;
       if (g_haveTermios)
          tcsetattr(STDIN_FILENO, TCSANOW, &g_termios);
       if (g_resetLen && write(STDOUT_FILENO, g_reset, g_resetLen) < 0) {
          /* nothing more can be done here */
       }
    }
+   for (int i = 0; i < NFATAL; i++) {
+      if (g_fatal[i] != sig)
+         continue;
+      const struct sigaction *p = &g_prevFatal[i];
+      if (p->sa_flags & SA_SIGINFO) {
+         if (p->sa_sigaction)
+            p->sa_sigaction(sig, info, ctx);
+      } else if (p->sa_handler != SIG_DFL && p->sa_handler != SIG_IGN && p->sa_handler) {
+         p->sa_handler(sig);
+      }
+   }
+   /* Delivered again when this handler returns, now with the default action. */
    signal(sig, SIG_DFL);
    raise(sig);
+}
+
+/* (Re)installs the fatal-signal handlers in front of whatever is there: the OpenCL
+ * runtime installs its own when it first compiles, so this runs again now and then. */
+static void guardFatalSignals(void) {
+   for (int i = 0; i < NFATAL; i++) {
+      struct sigaction cur;
+      if (sigaction(g_fatal[i], NULL, &cur) != 0)
+         continue;
+      if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == onFatal)
+         continue;
+      g_prevFatal[i] = cur;
+      struct sigaction fa;
+      memset(&fa, 0, sizeof fa);
+      fa.sa_sigaction = onFatal;
+      sigemptyset(&fa.sa_mask);
+      fa.sa_flags = SA_SIGINFO;
+      sigaction(g_fatal[i], &fa, NULL);
+   }
 }
 
 static void installSignals(void) {
@@ -57,19 +107,7 @@ static void installSignals(void) {
    sigaction(SIGINT, &sa, NULL);
    sigaction(SIGTERM, &sa, NULL);
    sigaction(SIGHUP, &sa, NULL);
-   /* Only where nobody (a sanitizer, a debugger's runtime) handles them already. */
-   int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-   for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
-      struct sigaction old;
-      if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO)) {
-         struct sigaction fa;
-         memset(&fa, 0, sizeof fa);
-         fa.sa_handler = onFatal;
-         sigemptyset(&fa.sa_mask);
-         fa.sa_flags = SA_RESETHAND;
-         sigaction(fatal[i], &fa, NULL);
-      }
-   }
+   guardFatalSignals();
 }
 
 static void addReset(const char *cap) {
@@ -391,6 +429,7 @@ static void watchKernels(Ui *ui) {
    if (now < ui->next_watch)
       return;
    ui->next_watch = now + 1000;
+   guardFatalSignals();
    unsigned long long sig = kernelsSignature(ui->kernels_dir);
    if (ui->kernels_sig && sig != ui->kernels_sig)
       reloadKernels(ui, "a file changed");
