@@ -32,6 +32,13 @@ ui_expect_re "config +01_naive TSN=32 TSM=256" "+ steps onto a value that a cons
 ui_expect "not valid" "the kernel pane says the configuration is not valid"
 ui_expect "TSM" "the reason names the parameter"
 ui_expect_re "status +not run" "the results pane says it was not run"
+# Unavailable values are drawn dim (capture-pane -e shows the attributes).
+esc=$(printf '\033')
+if ui_tmux capture-pane -p -e | grep "TSM" | grep -q "${esc}\[2m256"; then
+   ok "unavailable values are dim"
+else
+   not_ok "unavailable values are dim" "$(ui_tmux capture-pane -p -e | grep TSM | cat -v)"
+fi
 ui_keys -- -
 ui_expect_re "config +01_naive TSN=32 TSM=128" "- steps back to 128"
 ui_expect_re "verify +[^ ]+ verified" "128 runs and verifies"
@@ -70,6 +77,14 @@ while [ "$i" -lt "$down" ]; do ui_keys Down; i=$((i + 1)); done
 ui_keys Enter
 ui_expect " 1 Kernel  mygemm01_naive" "Enter on a row of the list picks that variant"
 ui_expect_re "config +01_naive TSN=32 TSM=16" "with the values it had"
+
+# The history: Tab to it, Up to an older configuration, Enter goes back to it.
+ui_keys Tab Tab
+ui_keys Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Home
+ui_keys Enter
+ui_expect_re "config +01_naive TSN=16 TSM=16" "Enter in the history goes back to its first configuration"
+ui_expect_re "verify +[^ ]+ verified" "and measures it again"
+ui_keys BTab BTab
 
 # Space pauses and resumes.
 ui_wait_re "verify +[^ ]+ verified"
