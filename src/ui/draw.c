@@ -541,20 +541,24 @@ static void drawResults(Ui *ui) {
    /* Percentages only from measured references: never guessed. */
    double peak = ui->problem.precision == PRECISION_DOUBLE ? s->peaks.fp64_gflops : s->peaks.fp32_gflops;
    L[n] = (RLine){"peak", "", ST_NORMAL};
+   char pk[32];
+   fmtRate(peak, "GFLOPS", pk, sizeof pk);
    if (current && s->nwindow && s->peaks.known && peak > 0)
-      snprintf(L[n++].text, sizeof L[0].text, "%.1f%% of the measured %s peak (%.1f GFLOPS)", 100 * s->gflops / peak,
-               ui->problem.precision == PRECISION_DOUBLE ? "FP64" : "FP32", peak);
+      snprintf(L[n++].text, sizeof L[0].text, "%.1f%% of the measured %s peak (%s)", 100 * s->gflops / peak,
+               ui->problem.precision == PRECISION_DOUBLE ? "FP64" : "FP32", pk);
    else if (!s->peaks.known)
       snprintf(L[n++].text, sizeof L[0].text, "%s  (not measured yet: F6 or m)", dash(ui));
    else
       snprintf(L[n++].text, sizeof L[0].text, "%s", dash(ui));
    L[n] = (RLine){"BLAS", "", ST_NORMAL};
    bool vendorHere = s->vendor_done && sameProblem(&s->vendor_problem, &ui->problem);
+   char vg[32];
+   fmtRate(s->vendor.gflops, "GFLOPS", vg, sizeof vg);
    if (vendorHere && s->vendor.status == RUN_OK && current && s->nwindow && s->vendor.gflops > 0)
-      snprintf(L[n++].text, sizeof L[0].text, "%.1f%% of %s (%.2f GFLOPS)", 100 * s->gflops / s->vendor.gflops,
-               s->vendor.name, s->vendor.gflops);
+      snprintf(L[n++].text, sizeof L[0].text, "%.1f%% of %s (%s)", 100 * s->gflops / s->vendor.gflops,
+               s->vendor.name, vg);
    else if (vendorHere && s->vendor.status == RUN_OK)
-      snprintf(L[n++].text, sizeof L[0].text, "%s  (%s: %.2f GFLOPS)", dash(ui), s->vendor.name, s->vendor.gflops);
+      snprintf(L[n++].text, sizeof L[0].text, "%s  (%s: %s)", dash(ui), s->vendor.name, vg);
    else if (vendorHere)
       snprintf(L[n++].text, sizeof L[0].text, "%s  (%s)", dash(ui), s->vendor.message);
    else if (s->state == WS_VENDOR)
@@ -737,9 +741,11 @@ static void drawHistory(Ui *ui) {
          hi = n == 0 || gf[n] > hi ? gf[n] : hi;
          n++;
       }
-   char range[64];
+   char range[64], a[24], b[24];
+   fmtRate(lo, "", a, sizeof a);
+   fmtRate(hi, "", b, sizeof b);
    if (n)
-      snprintf(range, sizeof range, " %.3g%s%.3g", lo, Ui_glyph(ui, "\xe2\x80\x93", "-"), hi);
+      snprintf(range, sizeof range, " %s%s%s", Util_trim(a), Ui_glyph(ui, "\xe2\x80\x93", "-"), Util_trim(b));
    else
       snprintf(range, sizeof range, " %s", dash(ui));
    int lab = 7, rw = (int)Text_width(range) + 1, sw = r.w - lab - rw;
