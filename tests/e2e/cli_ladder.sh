@@ -22,7 +22,8 @@ $ERR"
    fi
 }
 
-printf '%s\n' "$kernels" | while read -r name kind; do
+# A here-document, not a pipe: the loop runs in this shell, so the test numbers carry on.
+while read -r name kind; do
    for prec in float double; do
       check_run "$name $prec 256 NN verified" --kernel "$name" --size 256 --precision "$prec"
    done
@@ -39,8 +40,9 @@ printf '%s\n' "$kernels" | while read -r name kind; do
             --precision double
       done
    fi
-done > "$T_DIR/ladder.log"
+done > "$T_DIR/ladder.log" <<KERNELS
+$kernels
+KERNELS
 cat "$T_DIR/ladder.log"
-grep -q '^not ok' "$T_DIR/ladder.log" && T_FAILED=1
 grep -q 'odd 97x131x45' "$T_DIR/ladder.log" && ok "at least one variant accepts odd sizes" || not_ok "no variant accepts odd sizes"
 finish
