@@ -105,6 +105,10 @@ typedef struct Ui_ {
    Worker *worker;
    WorkerSnapshot snap;
    unsigned long snap_seen;
+   WorkerBanks banks;         /* the newest bank analysis (owned) */
+   bool have_banks;
+   bool banks_on;             /* what the worker was last told */
+   int bank_site, bank_warp, bank_iter; /* the request drawn: site, flat warp, execution */
    History hist;
    LogBuf log;
    unsigned long log_seen;
@@ -154,6 +158,8 @@ KRowKind Ui_kernelRow(const Ui *ui, int row, int *index);
 const char *Ui_shortName(const KernelInfo *k);
 
 /* draw.c */
+/* Keeps bank_site/warp/iter valid for the analysis held (site: one that made accesses). */
+void Draw_clampBanks(Ui *ui);
 attr_t Ui_attr(const Ui *ui, Style s);
 void Draw_screen(Ui *ui);
 void Draw_text(Ui *ui, int y, int x, int w, const char *s, Style st, bool pad);

@@ -2,6 +2,8 @@
  * this thread owns the screen and never waits for the device. */
 #include "ui/ui.h"
 
+#include "banks.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -533,10 +535,60 @@ static void updateHistory(Ui *ui) {
    History_update(&ui->hist, &e);
 }
 
+static void freeBanks(Ui *ui) {
+   if (ui->have_banks && ui->banks.analysis) {
+      BankAnalysis_free(ui->banks.analysis);
+      free(ui->banks.analysis);
+   }
+   ui->banks.analysis = NULL;
+   ui->have_banks = false;
+}
+
+/* Steps the bank pane's site (what 0), warp (1) or execution (2). */
+static void stepBanks(Ui *ui, int what, int d) {
+   if (!(ui->visible & PANE_BIT(PANE_BANKS))) {
+      Ui_flash(ui, ST_WARN, "the bank pane is hidden: 5 shows it");
+      return;
+   }
+   const BankAnalysis *a = ui->have_banks ? ui->banks.analysis : NULL;
+   if (!a || !a->nrequests)
+      return;
+   if (what == 0) {
+      int s = ui->bank_site;
+      for (int i = 0; i < a->nsites; i++) {
+         s = (s + d + a->nsites) % a->nsites;
+         if (a->sites[s].requests)
+            break;
+      }
+      ui->bank_site = s;
+      ui->bank_iter = 0;
+   } else if (what == 1) {
+      int n = a->warps * a->groups;
+      ui->bank_warp = n > 0 ? (ui->bank_warp + d + n) % n : 0;
+   } else {
+      ui->bank_iter += d;
+   }
+   Draw_clampBanks(ui);
+   ui->dirty = true;
+}
+
 static void pollWorker(Ui *ui) {
    if (Worker_snapshot(ui->worker, &ui->snap, &ui->snap_seen)) {
       ui->dirty = true;
       updateHistory(ui);
+   }
+   bool banks_on = (ui->visible & PANE_BIT(PANE_BANKS)) != 0;
+   if (banks_on != ui->banks_on) {
+      ui->banks_on = banks_on;
+      Worker_setBanks(ui->worker, banks_on);
+   }
+   WorkerBanks nb;
+   if (Worker_takeBanks(ui->worker, &nb)) {
+      freeBanks(ui);
+      ui->banks = nb;
+      ui->have_banks = true;
+      Draw_clampBanks(ui);
+      ui->dirty = true;
    }
    Worker_takeLog(ui->worker, &ui->log);
    if (ui->log.added != ui->log_seen) {
@@ -548,7 +600,7 @@ static void pollWorker(Ui *ui) {
 static bool busy(const Ui *ui) {
    switch (ui->snap.state) {
    case WS_STARTING: case WS_OPENING: case WS_WAITING: case WS_PREPARING: case WS_COMPILING: case WS_VERIFYING:
-   case WS_MEASURING: case WS_VENDOR: case WS_PEAKS:
+   case WS_MEASURING: case WS_VENDOR: case WS_PEAKS: case WS_TRACING:
       return true;
    default:
       return false;
@@ -796,6 +848,12 @@ static void handleKey(Ui *ui, int ch) {
       return;
    case ',': case '<': stepVariant(ui, -1); return;
    case '.': case '>': stepVariant(ui, 1); return;
+   case '[': stepBanks(ui, 0, -1); return;
+   case ']': stepBanks(ui, 0, 1); return;
+   case '{': stepBanks(ui, 1, -1); return;
+   case '}': stepBanks(ui, 1, 1); return;
+   case '(': stepBanks(ui, 2, -1); return;
+   case ')': stepBanks(ui, 2, 1); return;
    case 'd':
       KernelInfo_defaults(Ui_kernel(ui), ui->values);
       Ui_apply(ui);
@@ -1156,6 +1214,7 @@ int Ui_main(const Options *o) {
       _exit(code);
    }
    ui->worker = NULL;
+   freeBanks(ui);
    freeUi(ui);
    return code;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "banks.h"
 #include "util.h"
 
 enum { PH_FIRST, PH_MEASURE, PH_STOPPED };
@@ -42,6 +43,9 @@ struct Worker_ {
    unsigned long device_serial;
    bool paused, quit, reload, peaks, vendor_again, finished;
    bool held;                /* the user cancelled: not even a first run until resumed */
+   bool banks_want;
+   bool banks_ready;         /* banks_out waits for the UI */
+   WorkerBanks banks_out;
 
    /* The thread's own. */
    Catalog cat;
@@ -56,6 +60,7 @@ struct Worker_ {
    uint64_t seed;
    bool auto_vendor;
    RunResult *res;
+   bool banks_traced;        /* the current configuration has been traced */
 
    /* Published, under mu. */
    WorkerSnapshot snap;
@@ -76,6 +81,7 @@ const char *WorkerState_name(WorkerState s) {
    case WS_STOPPED: return "stopped";
    case WS_VENDOR: return "vendor BLAS";
    case WS_PEAKS: return "measuring peaks";
+   case WS_TRACING: return "tracing";
    }
    return "?";
 }
@@ -420,6 +426,73 @@ static void runRound(Worker *w) {
    }
 }
 
+static void freeBanks(WorkerBanks *b) {
+   if (b->analysis) {
+      BankAnalysis_free(b->analysis);
+      free(b->analysis);
+   }
+   b->analysis = NULL;
+}
+
+/* Traces one work-group of the current configuration and analyses its bank conflicts. */
+static void traceBanks(Worker *w) {
+   w->banks_traced = true;
+   WorkerConfig cfg = w->cur;
+   unsigned long serial = w->cur_serial;
+   const KernelInfo *k = Catalog_find(&w->cat, cfg.kernel);
+   if (!k)
+      return;
+   char name[640];
+   label(w, &cfg, name, sizeof name);
+   setState(w, WS_TRACING, "tracing the local memory of %s", name);
+   Session *s = w->session;
+   pthread_mutex_unlock(&w->mu);
+   WorkerBanks b;
+   memset(&b, 0, sizeof b);
+   b.config = cfg;
+   b.config_serial = serial;
+   Trace t;
+   memset(&t, 0, sizeof t);
+   RunResult *r = calloc(1, sizeof *r);
+   if (!r) {
+      snprintf(b.message, sizeof b.message, "out of host memory");
+   } else {
+      RunStatus st = Session_trace(s, k, cfg.values, &cfg.problem, 1, &t, r);
+      if (st != RUN_OK) {
+         snprintf(b.message, sizeof b.message, "the trace failed: %s: %s", RunStatus_name(st), r->message);
+      } else {
+         BankModel m = BankModel_forDevice(Session_device(s));
+         char err[512] = "";
+         b.analysis = calloc(1, sizeof *b.analysis);
+         if (!b.analysis)
+            snprintf(b.message, sizeof b.message, "out of host memory");
+         else if (!BankAnalysis_run(b.analysis, &t, &m, err, sizeof err)) {
+            snprintf(b.message, sizeof b.message, "the analysis failed: %s", err);
+            free(b.analysis);
+            b.analysis = NULL;
+         }
+      }
+      Trace_free(&t);
+      RunResult_free(r);
+      free(r);
+   }
+   pthread_mutex_lock(&w->mu);
+   if (serial != w->cur_serial) {
+      freeBanks(&b);
+      return;
+   }
+   if (b.analysis)
+      logf_(w, LOG_INFO, "%s: local memory traced (%zu accesses)", name, b.analysis->nrecords);
+   else
+      logf_(w, LOG_WARN, "%s: %s", name, b.message);
+   if (w->banks_ready)
+      freeBanks(&w->banks_out);
+   w->banks_out = b;
+   w->banks_ready = true;
+   w->snap.banks_version++;
+   publish(w);
+}
+
 static void *workerMain(void *arg) {
    Worker *w = arg;
    pthread_mutex_lock(&w->mu);
@@ -454,6 +527,7 @@ static void *workerMain(void *arg) {
          w->cur_serial = w->want_serial;
          w->phase = PH_FIRST;
          w->held = false;
+         w->banks_traced = false;
          clearResult(w);
          w->snap.have_config = true;
          w->snap.config = w->cur;
@@ -467,6 +541,11 @@ static void *workerMain(void *arg) {
          if (w->snap.state != WS_STOPPED)
             setState(w, WS_STOPPED, "%s: %s", name, RunStatus_name(w->snap.status));
          pthread_cond_wait(&w->cv, &w->mu);
+         continue;
+      }
+      /* The bank pane: one trace per verified configuration while it is shown. */
+      if (w->phase == PH_MEASURE && w->banks_want && !w->banks_traced && w->snap.verified_run) {
+         traceBanks(w);
          continue;
       }
       /* The vendor BLAS once per problem, after a few rounds so that numbers show first. */
@@ -587,6 +666,8 @@ bool Worker_stop(Worker *w, int timeout_ms) {
    if (!done)
       return false;
    pthread_join(w->thread, NULL);
+   if (w->banks_ready)
+      freeBanks(&w->banks_out);
    Catalog_free(&w->cat);
    RunResult_free(w->res);
    free(w->res);
@@ -651,6 +732,25 @@ static void request(Worker *w, bool *flag) {
 void Worker_reload(Worker *w) { request(w, &w->reload); }
 void Worker_measurePeaks(Worker *w) { request(w, &w->peaks); }
 void Worker_measureVendor(Worker *w) { request(w, &w->vendor_again); }
+
+void Worker_setBanks(Worker *w, bool wanted) {
+   pthread_mutex_lock(&w->mu);
+   w->banks_want = wanted;
+   pthread_cond_signal(&w->cv);
+   pthread_mutex_unlock(&w->mu);
+}
+
+bool Worker_takeBanks(Worker *w, WorkerBanks *out) {
+   pthread_mutex_lock(&w->mu);
+   bool ready = w->banks_ready;
+   if (ready) {
+      *out = w->banks_out;
+      w->banks_out.analysis = NULL;
+      w->banks_ready = false;
+   }
+   pthread_mutex_unlock(&w->mu);
+   return ready;
+}
 
 bool Worker_snapshot(Worker *w, WorkerSnapshot *out, unsigned long *seen) {
    pthread_mutex_lock(&w->mu);

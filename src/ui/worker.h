@@ -40,6 +40,7 @@ typedef enum {
    WS_STOPPED,      /* this configuration cannot run (invalid, compile error, ...) */
    WS_VENDOR,       /* timing the vendor BLAS */
    WS_PEAKS,        /* measuring the device's peaks */
+   WS_TRACING,      /* tracing the local-memory accesses for the bank pane */
 } WorkerState;
 
 const char *WorkerState_name(WorkerState s);
@@ -85,7 +86,19 @@ typedef struct WorkerSnapshot_ {
    bool vendor_done;
    Problem vendor_problem;
    VendorResult vendor;
+
+   /* The bank analysis: changes when a new one waits in Worker_takeBanks. */
+   unsigned long banks_version;
 } WorkerSnapshot;
+
+/* The bank analysis of one configuration, handed to the UI thread (which owns it after
+ * Worker_takeBanks and frees it with BankAnalysis_free and free). */
+typedef struct WorkerBanks_ {
+   struct BankAnalysis_ *analysis; /* NULL when the trace failed (message says why) */
+   char message[1536];
+   WorkerConfig config;
+   unsigned long config_serial;
+} WorkerBanks;
 
 typedef struct WorkerInit_ {
    const char *kernels_dir;
@@ -114,6 +127,12 @@ void Worker_cancel(Worker *w);
 void Worker_reload(Worker *w);
 void Worker_measurePeaks(Worker *w);
 void Worker_measureVendor(Worker *w);
+
+/* Whether the bank pane is shown: the worker traces each verified configuration once
+ * while it is. */
+void Worker_setBanks(Worker *w, bool wanted);
+/* Moves the newest bank analysis out (true), or false when there is none new. */
+bool Worker_takeBanks(Worker *w, WorkerBanks *out);
 
 /* Copies the snapshot when its version differs from *seen; returns whether it did. */
 bool Worker_snapshot(Worker *w, WorkerSnapshot *out, unsigned long *seen);
