@@ -414,6 +414,9 @@ static char *programCode(Program *p, char *kind, size_t kindlen) {
       return NULL;
    }
    bin[size] = '\0';
+   /* NVIDIA counts the PTX's terminating NUL in its size. */
+   while (size > 0 && bin[size - 1] == '\0')
+      size--;
    /* Only text is worth showing: NVIDIA's binaries are PTX; PoCL's and others' are not text. */
    for (size_t i = 0; i < size; i++)
       if (bin[i] == '\0' || ((unsigned char)bin[i] < 9)) {
