@@ -37,8 +37,9 @@ sites:    0=A store (transposed), 1=B store, 2=A load, 3=B load
 __kernel GT_WORKGROUP(TX, TY, 1) void gemm(const int M, const int N, const int K, const real alpha,
                    const __global real* A, const __global real* B,
                    const real beta, __global real* C GT_TRACE_PARAM) {
-   __local real As[2][BK][BM];
-   __local real Bs[2][BK][BN];
+   /* 16-byte aligned, or NVIDIA's OpenCL compiler splits each real4 load into four. */
+   __local real As[2][BK][BM] __attribute__((aligned(16)));
+   __local real Bs[2][BK][BN] __attribute__((aligned(16)));
    const int tx = get_local_id(0), ty = get_local_id(1);
    const int tid = ty * TX + tx;
    const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;

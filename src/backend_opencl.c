@@ -331,7 +331,10 @@ static BackendStatus build(Context *ctx, const char *source, const char *options
    info->local_mem = -1;
    *out = NULL;
    char opts[4096];
-   snprintf(opts, sizeof opts, "%s%s", options, ctx->nvidia ? " -cl-nv-verbose" : "");
+   /* GEMMTOP_CL_OPTIONS: extra compiler options for experts (e.g. -cl-nv-opt-level=3). */
+   const char *extra = getenv("GEMMTOP_CL_OPTIONS");
+   snprintf(opts, sizeof opts, "%s%s%s%s", options, ctx->nvidia ? " -cl-nv-verbose" : "", extra ? " " : "",
+            extra ? extra : "");
    unsigned long long key = cacheKey(ctx, source, opts);
    cl_program prog = loadBinary(ctx, key, opts);
    if (prog) {
