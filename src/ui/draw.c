@@ -1008,7 +1008,7 @@ void Draw_screen(Ui *ui) {
       for (int y = ui->layout.divider.y; y < ui->layout.divider.y + ui->layout.divider.h; y++)
          Draw_text(ui, y, ui->layout.divider.x, 1, Ui_glyph(ui, "\xe2\x94\x82", "|"), ST_DIM, false);
    if (!ui->layout.shown) {
-      const char *m = "every pane is hidden: 1-5 show them";
+      const char *m = "every pane is hidden: 1-5 and 7 show them";
       Draw_text(ui, ui->layout.body.y + ui->layout.body.h / 2, (ui->cols - (int)strlen(m)) / 2, ui->cols, m, ST_DIM,
                 false);
    }
