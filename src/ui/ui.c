@@ -733,6 +733,18 @@ static void logKey(Ui *ui, int ch) {
       ui->log_scroll = 0;
 }
 
+/* Cancels the run in progress and pauses; a sweep stops, keeping what it measured. */
+static void cancel(Ui *ui) {
+   bool sweeping = ui->sweep->running;
+   Worker_cancel(ui->worker);
+   ui->paused = true;
+   if (sweeping)
+      Ui_flash(ui, ST_WARN, "sweep stopped after %d of %d (what it measured stays); measuring paused: space resumes",
+               ui->sweep->done, ui->sweep->total);
+   else
+      Ui_flash(ui, ST_WARN, "cancelled: space resumes");
+}
+
 static void togglePause(Ui *ui) {
    ui->paused = !ui->paused;
    Worker_setPaused(ui->worker, ui->paused);
@@ -827,19 +839,12 @@ static void handleKey(Ui *ui, int ch) {
       Ui_flash(ui, ST_NORMAL, "timing the vendor BLAS...");
       return;
    case KEY_F(8): case ' ': togglePause(ui); return;
-   case KEY_F(9): case 'c':
-      Worker_cancel(ui->worker);
-      ui->paused = true;
-      Ui_flash(ui, ST_WARN, "cancelled: space resumes");
-      return;
+   case KEY_F(9): case 'c': cancel(ui); return;
    case 27:
       if (ui->zoom >= 0)
          ui->zoom = -1;
-      else if (busy(ui) && !ui->paused) {
-         Worker_cancel(ui->worker);
-         ui->paused = true;
-         Ui_flash(ui, ST_WARN, "cancelled: space resumes");
-      }
+      else if ((busy(ui) && !ui->paused) || ui->sweep->running)
+         cancel(ui);
       return;
    case KEY_F(10): case 'q': ui->quit = true; return;
    case '\t': focusNext(ui, 1); return;
