@@ -14,24 +14,10 @@
 #include "peaks.h"
 #include "report.h"
 #include "rng.h"
+#include "sweep.h"
 #include "util.h"
 
-#define SWEEP_MAX_ENUMERATED 200000
-
-typedef enum { OUTCOME_PENDING, OUTCOME_OK, OUTCOME_INVALID, OUTCOME_COMPILE, OUTCOME_WRONG, OUTCOME_TIMEOUT,
-               OUTCOME_FAILED } Outcome;
-
-static const char *outcomeName(Outcome o) {
-   static const char *names[] = {"pending", "ok", "invalid", "compile failed", "wrong result", "timeout", "failed"};
-   return names[o];
-}
-
-typedef struct Candidate_ {
-   long long values[KERNEL_MAX_PARAMS];
-   Outcome outcome;
-   char reason[256];
-   double gflops, median_ms, compile_ms, max_rel_err;
-} Candidate;
+typedef SweepCandidate Candidate;
 
 typedef struct Precompile_ {
    Session *session;
@@ -53,7 +39,7 @@ static void *precompileWorker(void *arg) {
       char err[512];
       RunStatus st = Session_precompile(pc->session, pc->kernel, c->values, pc->problem, err, sizeof err);
       if (st == RUN_COMPILE_ERROR) {
-         c->outcome = OUTCOME_COMPILE;
+         c->outcome = SWEEP_COMPILE;
          snprintf(c->reason, sizeof c->reason, "%s", err);
       }
       atomic_fetch_add(&pc->done, 1);
@@ -75,7 +61,7 @@ static void progress(bool tty, const char *what, int done, int total, double t0,
 static int compareGflops(const void *a, const void *b) {
    const Candidate *x = a, *y = b;
    if (x->outcome != y->outcome)
-      return (x->outcome != OUTCOME_OK) - (y->outcome != OUTCOME_OK);
+      return (x->outcome != SWEEP_OK) - (y->outcome != SWEEP_OK);
    return (x->gflops < y->gflops) - (x->gflops > y->gflops);
 }
 
@@ -112,9 +98,9 @@ static void saveResults(const char *path, const KernelInfo *k, const Problem *p,
          fprintf(f, "},\"device\":");
          Report_jsonString(f, dev->name);
          fprintf(f, ",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"outcome\":\"%s\",\"verified\":%s", p->m, p->n,
-                 p->k, Precision_name(p->precision), outcomeName(c[i].outcome),
-                 c[i].outcome == OUTCOME_OK ? "true" : "false");
-         if (c[i].outcome == OUTCOME_OK)
+                 p->k, Precision_name(p->precision), SweepOutcome_name(c[i].outcome),
+                 c[i].outcome == SWEEP_OK ? "true" : "false");
+         if (c[i].outcome == SWEEP_OK)
             fprintf(f, ",\"gflops\":%.6g,\"time_ms\":%.6g,\"compile_ms\":%.6g,\"max_rel_err\":%.3g", c[i].gflops,
                     c[i].median_ms, c[i].compile_ms, c[i].max_rel_err);
          fprintf(f, ",\"reason\":");
@@ -122,8 +108,8 @@ static void saveResults(const char *path, const KernelInfo *k, const Problem *p,
          fprintf(f, "}\n");
       } else {
          fprintf(f, "%s,\"%s\",\"%s\",%d,%d,%d,%s,%s,", k->name, params, dev->name, p->m, p->n, p->k,
-                 Precision_name(p->precision), outcomeName(c[i].outcome));
-         if (c[i].outcome == OUTCOME_OK)
+                 Precision_name(p->precision), SweepOutcome_name(c[i].outcome));
+         if (c[i].outcome == SWEEP_OK)
             fprintf(f, "%.6g,%.6g,%.6g,%.3g,", c[i].gflops, c[i].median_ms, c[i].compile_ms, c[i].max_rel_err);
          else
             fprintf(f, ",,,,");
@@ -152,13 +138,10 @@ int Cli_sweep(const Options *o) {
       return rc;
    }
    /* The free parameters: those not fixed with --set. */
-   int free_idx[KERNEL_MAX_PARAMS], nfree = 0;
-   double space = 1;
+   unsigned free_mask = 0;
    for (int i = 0; i < k->nparams; i++)
-      if (!isFixed(o, k->params[i].name)) {
-         free_idx[nfree++] = i;
-         space *= k->params[i].nvalues;
-      }
+      if (!isFixed(o, k->params[i].name))
+         free_mask |= 1u << i;
    int open_rc;
    Session *s = Cli_openSession(o, &cat, &open_rc);
    if (!s) {
@@ -172,52 +155,26 @@ int Cli_sweep(const Options *o) {
    Rng rng;
    Rng_seed(&rng, seed);
    /* Enumerate (or, for huge spaces, draw) configurations; drop the invalid ones now. */
-   int cap = space > SWEEP_MAX_ENUMERATED ? SWEEP_MAX_ENUMERATED : (int)space;
-   Candidate *all = calloc((size_t)cap, sizeof *all);
-   int nall = 0, invalid = 0;
-   char firstInvalid[512] = "";
-   for (int e = 0; all && e < cap; e++) {
-      Candidate *c = &all[nall];
-      memcpy(c->values, base, sizeof base);
-      long long code = e;
-      for (int f = 0; f < nfree; f++) {
-         const KernelParam *kp = &k->params[free_idx[f]];
-         int v = space > SWEEP_MAX_ENUMERATED ? (int)Rng_below(&rng, (uint64_t)kp->nvalues) : (int)(code % kp->nvalues);
-         code /= kp->nvalues;
-         c->values[free_idx[f]] = kp->values[v];
-      }
-      char msg[1536];
-      if (Config_check(k, c->values, &p, &dev->limits, NULL, msg, sizeof msg)) {
-         nall++;
-      } else {
-         invalid++;
-         if (!firstInvalid[0])
-            snprintf(firstInvalid, sizeof firstInvalid, "%s", msg);
-      }
+   SweepSpace sp;
+   if (!Sweep_enumerate(k, base, free_mask, &p, &dev->limits, &rng, &sp)) {
+      fprintf(stderr, "gemmtop: out of host memory for %.0f configurations\n", sp.space);
+      Session_close(s);
+      Catalog_free(&cat);
+      return 1;
    }
+   Candidate *all = sp.cands;
+   int nall = sp.count, invalid = sp.invalid;
+   double space = sp.space;
    if (nall == 0) {
       fprintf(stderr, "gemmtop: no valid configuration of %s for this problem and device (%d invalid; e.g. %s)\n", k->name,
-              invalid, firstInvalid);
-      free(all);
+              invalid, sp.first_invalid);
+      SweepSpace_free(&sp);
       Session_close(s);
       Catalog_free(&cat);
       return 2;
    }
-   /* Shuffle, then take the budget. */
-   for (int i = nall - 1; i > 0; i--) {
-      int j = (int)Rng_below(&rng, (uint64_t)i + 1);
-      Candidate t = all[i];
-      all[i] = all[j];
-      all[j] = t;
-   }
-   /* The starting configuration (defaults and --set values) always runs, first. */
-   for (int i = 0; i < nall; i++)
-      if (!memcmp(all[i].values, base, sizeof(long long) * (size_t)k->nparams)) {
-         Candidate t = all[0];
-         all[0] = all[i];
-         all[i] = t;
-         break;
-      }
+   /* Shuffle (the starting configuration, defaults and --set values, first), then take the budget. */
+   Sweep_shuffle(&sp, k, base, &rng);
    int budget = o->exhaustive ? nall : (o->budget ? o->budget : 40);
    int n = budget < nall ? budget : nall;
    bool tty = isatty(2);
@@ -255,7 +212,7 @@ int Cli_sweep(const Options *o) {
    Inputs in;
    if (!Session_fits(s, &p, err, sizeof err) || !Inputs_random(&in, &p, seed)) {
       fprintf(stderr, "gemmtop: %s\n", err[0] ? err : "out of host memory");
-      free(all);
+      SweepSpace_free(&sp);
       Session_close(s);
       Catalog_free(&cat);
       return 1;
@@ -269,31 +226,15 @@ int Cli_sweep(const Options *o) {
    for (int i = 0; r && i < n; i++) {
       Candidate *c = &all[i];
       progress(tty, "running", i, n, t1, best);
-      if (c->outcome == OUTCOME_COMPILE)
+      if (c->outcome == SWEEP_COMPILE)
          continue;
       RunStatus st = Session_run(s, k, c->values, &p, &in, &ro, r);
-      c->compile_ms = r->compile_ms;
-      if (st == RUN_OK && r->median_ms > timeout * 1000) {
-         c->outcome = OUTCOME_TIMEOUT;
-         snprintf(c->reason, sizeof c->reason, "one launch takes %.1f s, over --timeout %.1f s", r->median_ms / 1000,
-                  timeout);
-      } else if (st == RUN_OK) {
-         c->outcome = OUTCOME_OK;
-         c->gflops = r->gflops;
-         c->median_ms = r->median_ms;
-         c->max_rel_err = r->verify.max_rel_err;
-         if (c->gflops > bestGflops) {
-            bestGflops = c->gflops;
-            char params[200];
-            KernelInfo_formatParams(k, c->values, params, sizeof params);
-            snprintf(best, sizeof best, "best %.1f GFLOPS (%s)", c->gflops, params);
-         }
-      } else {
-         c->outcome = st == RUN_NOT_VERIFIED ? OUTCOME_WRONG
-                      : st == RUN_COMPILE_ERROR ? OUTCOME_COMPILE
-                      : st == RUN_INVALID       ? OUTCOME_INVALID
-                                                : OUTCOME_FAILED;
-         snprintf(c->reason, sizeof c->reason, "%s", r->message);
+      Sweep_classify(c, st, r, timeout);
+      if (c->outcome == SWEEP_OK && c->gflops > bestGflops) {
+         bestGflops = c->gflops;
+         char params[200];
+         KernelInfo_formatParams(k, c->values, params, sizeof params);
+         snprintf(best, sizeof best, "best %.1f GFLOPS (%s)", c->gflops, params);
       }
    }
    progress(tty, "running", n, n, t1, best);
@@ -303,7 +244,7 @@ int Cli_sweep(const Options *o) {
    free(r);
    Inputs_free(&in);
    qsort(all, (size_t)n, sizeof *all, compareGflops);
-   int counts[OUTCOME_FAILED + 1] = {0};
+   int counts[SWEEP_FAILED + 1] = {0};
    for (int i = 0; i < n; i++)
       counts[all[i].outcome]++;
    Peaks peaks;
@@ -313,7 +254,7 @@ int Cli_sweep(const Options *o) {
       printf("%-4s %-48s %12s %10s %8s\n", "rank", "parameters", "GFLOPS", "ms", peak > 0 ? "% peak" : "");
       int shown = 0;
       for (int i = 0; i < n && shown < 15; i++) {
-         if (all[i].outcome != OUTCOME_OK)
+         if (all[i].outcome != SWEEP_OK)
             continue;
          char params[512];
          KernelInfo_formatParams(k, all[i].values, params, sizeof params);
@@ -324,14 +265,14 @@ int Cli_sweep(const Options *o) {
       }
       printf("\ntried %d of %d valid (%d invalid dropped before compiling): %d ok, %d compile failed, %d wrong result, "
              "%d timeout, %d failed; %.1f s\n",
-             n, nall, invalid, counts[OUTCOME_OK], counts[OUTCOME_COMPILE], counts[OUTCOME_WRONG],
-             counts[OUTCOME_TIMEOUT], counts[OUTCOME_FAILED], (Util_nowMs() - t0) / 1000);
+             n, nall, invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG],
+             counts[SWEEP_TIMEOUT], counts[SWEEP_FAILED], (Util_nowMs() - t0) / 1000);
       for (int i = 0; i < n; i++)
-         if (all[i].outcome != OUTCOME_OK && all[i].outcome != OUTCOME_PENDING) {
+         if (all[i].outcome != SWEEP_OK && all[i].outcome != SWEEP_PENDING) {
             char params[512];
             KernelInfo_formatParams(k, all[i].values, params, sizeof params);
             char *nl = strchr(all[i].reason, '\n');
-            printf("  skipped %s: %s: %.*s\n", params, outcomeName(all[i].outcome),
+            printf("  skipped %s: %s: %.*s\n", params, SweepOutcome_name(all[i].outcome),
                    nl ? (int)(nl - all[i].reason) : 200, all[i].reason);
          }
    } else {
@@ -355,14 +296,14 @@ int Cli_sweep(const Options *o) {
    }
    if (o->save)
       saveResults(o->save, k, &p, dev, all, n);
-   rc = counts[OUTCOME_OK] > 0 ? 0 : 1;
-   if (o->save_presets && counts[OUTCOME_OK] > 0) {
+   rc = counts[SWEEP_OK] > 0 ? 0 : 1;
+   if (o->save_presets && counts[SWEEP_OK] > 0) {
       char dir[1024];
       if (!Preset_userDir(dir, sizeof dir, true)) {
          fprintf(stderr, "gemmtop: cannot create the presets folder\n");
          rc = 1;
       }
-      for (int i = 0; i < o->save_presets && i < counts[OUTCOME_OK] && rc == 0; i++) {
+      for (int i = 0; i < o->save_presets && i < counts[SWEEP_OK] && rc == 0; i++) {
          char path[1200], desc[256];
          snprintf(path, sizeof path, "%s/sweep-%s-%d-%d.preset", dir, k->name, p.m, i + 1);
          snprintf(desc, sizeof desc, "sweep #%d of %s: %.1f GFLOPS at %dx%dx%d on %s", i + 1, k->name, all[i].gflops, p.m,
@@ -375,7 +316,7 @@ int Cli_sweep(const Options *o) {
          }
       }
    }
-   free(all);
+   SweepSpace_free(&sp);
    Session_close(s);
    Catalog_free(&cat);
    return rc;

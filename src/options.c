@@ -36,7 +36,7 @@ void Options_usage(FILE *out) {
          "  --no-verify                skip the verification run\n"
          "  --arch sm_90|gfx906        inspect: compile for this target, no device needed (cuda)\n"
          "  --code ptx|sass|none       inspect: which code to print (default ptx, sass when cuobjdump is there)\n"
-         "  --budget N, --exhaustive   sweep: try N random valid configurations (default 40), or all\n"
+         "  --budget N, --exhaustive   sweep: try N random valid configurations (default 40; explorer 24), or all\n"
          "  --timeout S                sweep: drop a configuration whose launch takes longer (default 5)\n"
          "  --jobs N                   sweep: parallel compiles (default: one per core)\n"
          "  --save-presets N           sweep: save the best N as presets in your config folder\n"

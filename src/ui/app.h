@@ -109,6 +109,9 @@ typedef struct Ui_ {
    bool have_banks;
    bool banks_on;             /* what the worker was last told */
    int bank_site, bank_warp, bank_iter; /* the request drawn: site, flat warp, execution */
+   WorkerSweep *sweep;        /* the sweep pane's copy of the worker's sweep (owned) */
+   unsigned long sweep_seen;
+   int sweep_x;               /* the parameter across the scatter (index in the swept kernel) */
    History hist;
    LogBuf log;
    unsigned long log_seen;
@@ -166,8 +169,19 @@ void Draw_text(Ui *ui, int y, int x, int w, const char *s, Style st, bool pad);
 void Draw_fill(Ui *ui, int y, int x, int w, Style st);
 void Draw_box(Ui *ui, Rect r, const char *title);
 void Draw_hit(Ui *ui, Rect r, HitKind kind, int a, int b);
+/* A pane's title row: its key and name, extra after them, right at the right edge. */
+void Draw_title(Ui *ui, PaneId p, const char *extra, const char *right);
 /* Glyphs, UTF-8 or ASCII. */
 const char *Ui_glyph(const Ui *ui, const char *utf8, const char *ascii);
+
+/* sweepview.c: the sweep pane */
+/* Starts a sweep of the current kernel on the current problem, or stops the one running. */
+void SweepView_toggle(Ui *ui);
+/* The next parameter across the scatter. */
+void SweepView_cycleX(Ui *ui);
+/* Puts the sweep's best verified configuration in the kernel pane. */
+void SweepView_applyBest(Ui *ui);
+void SweepView_draw(Ui *ui);
 
 /* dialogs.c */
 void Dialog_open(Ui *ui, DialogKind kind);

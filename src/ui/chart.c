@@ -123,3 +123,61 @@ int Chart_spark(char **rows, size_t rowlen, int height, int width, const double 
    }
    return take;
 }
+
+#define SCATTER_MAX_W 512
+#define SCATTER_MAX_H 64
+
+/* Dot index along an axis of dots dots for v in lo..hi, or -1 outside. */
+static int dotAt(double v, double lo, double hi, int dots, bool centre) {
+   if (!isfinite(v) || v < lo || v > hi || dots < 1)
+      return -1;
+   if (!(hi > lo))
+      return centre ? (dots - 1) / 2 : 0;
+   int d = (int)lround((v - lo) / (hi - lo) * (dots - 1));
+   return d < 0 ? 0 : d >= dots ? dots - 1 : d;
+}
+
+int Chart_scatterColumn(double x, double xlo, double xhi, int width, ChartStyle style) {
+   int per = style == CHART_BRAILLE ? 2 : 1;
+   int d = dotAt(x, xlo, xhi, width * per, true);
+   return d < 0 ? -1 : d / per;
+}
+
+int Chart_scatter(char **rows, size_t rowlen, int height, int width, const double *xs, const double *ys, int n,
+                  double xlo, double xhi, double ylo, double yhi, ChartStyle style) {
+   if (height < 1 || width < 1 || !rowlen)
+      return 0;
+   if (height > SCATTER_MAX_H)
+      height = SCATTER_MAX_H;
+   if (width > SCATTER_MAX_W)
+      width = SCATTER_MAX_W;
+   static const unsigned char dotBit[2][4] = {{0x01, 0x02, 0x04, 0x40}, {0x08, 0x10, 0x20, 0x80}};
+   bool braille = style == CHART_BRAILLE;
+   int perX = braille ? 2 : 1, perY = braille ? 4 : 1;
+   unsigned char cell[SCATTER_MAX_H][SCATTER_MAX_W];
+   memset(cell, 0, sizeof cell);
+   int drawn = 0;
+   for (int i = 0; i < n; i++) {
+      int dx = dotAt(xs[i], xlo, xhi, width * perX, true), dy = dotAt(ys[i], ylo, yhi, height * perY, false);
+      if (dx < 0 || dy < 0)
+         continue;
+      int col = dx / perX, row = height - 1 - dy / perY;
+      cell[row][col] |= braille ? dotBit[dx % 2][3 - dy % 4] : 1;
+      drawn++;
+   }
+   for (int r = 0; r < height; r++) {
+      size_t o = 0;
+      rows[r][0] = '\0';
+      for (int c = 0; c < width; c++) {
+         if (!braille) {
+            o = append(rows[r], rowlen, o, cell[r][c] ? "*" : " ");
+            continue;
+         }
+         unsigned cp = 0x2800 + cell[r][c];
+         /* An empty braille cell is a space, so the background stays blank in any font. */
+         char u[4] = {(char)(0xE0 | (cp >> 12)), (char)(0x80 | ((cp >> 6) & 0x3F)), (char)(0x80 | (cp & 0x3F)), 0};
+         o = append(rows[r], rowlen, o, cell[r][c] ? u : " ");
+      }
+   }
+   return drawn;
+}

@@ -21,4 +21,16 @@ void Chart_bar(char *out, size_t outlen, double frac, int width, ChartStyle styl
 int Chart_spark(char **rows, size_t rowlen, int height, int width, const double *values, int n, double lo, double hi,
                 ChartStyle style);
 
+/* A scatter plot: point i at (xs[i], ys[i]), scaled from xlo to xhi across and from ylo to
+ * yhi up, in height rows (row 0 is the top) of width cells. Braille gives each cell 2x4
+ * dots; the other styles put a '*' in the cell of each point. Points that are not finite
+ * or lie outside the ranges are left out (a range of one value puts its points in the
+ * middle across, at the bottom up). Each rows[i] gets exactly width cells. Returns the
+ * number of points drawn. */
+int Chart_scatter(char **rows, size_t rowlen, int height, int width, const double *xs, const double *ys, int n,
+                  double xlo, double xhi, double ylo, double yhi, ChartStyle style);
+
+/* The cell column where x lands in such a plot, or -1 outside it (for axis labels). */
+int Chart_scatterColumn(double x, double xlo, double xhi, int width, ChartStyle style);
+
 #endif

@@ -35,6 +35,10 @@ const char *const Ui_helpLines[] = {
     "[ ] { } ( )  bank pane: previous / next site, warp, loop iteration",
     "Ctrl-L       redraw the screen",
     "mouse        click a pane, a variant or a value; the wheel scrolls",
+    "7            show / hide the sweep pane",
+    "S            sweep the kernel's parameters on this problem / stop it",
+    "X            sweep pane: plot GFLOPS against the next parameter",
+    "B            apply the sweep's best configuration (Enter in its pane)",
 };
 const int Ui_helpCount = (int)(sizeof Ui_helpLines / sizeof Ui_helpLines[0]);
 

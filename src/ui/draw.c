@@ -245,7 +245,7 @@ static void drawFooter(Ui *ui) {
       char t[64] = " no room:";
       for (int p = 0; p < PANE_COUNT; p++)
          if (ui->layout.dropped & PANE_BIT(p))
-            snprintf(t + strlen(t), sizeof t - strlen(t), " %d", p + 1);
+            snprintf(t + strlen(t), sizeof t - strlen(t), " %d", Layout_paneKey(p));
       int tw = (int)strlen(t) + 1;
       if (x + tw <= r.w)
          Draw_text(ui, r.y, r.w - tw, tw, t, ST_DIM, false);
@@ -256,7 +256,7 @@ static void drawTitle(Ui *ui, PaneId p, const char *extra, const char *right) {
    Rect r = ui->layout.pane[p];
    Style st = ui->focus == (int)p ? ST_TITLE_FOCUS : ST_TITLE;
    char t[512];
-   snprintf(t, sizeof t, " %d %s%s%s", p + 1, Layout_paneName(p), extra && *extra ? "  " : "", extra ? extra : "");
+   snprintf(t, sizeof t, " %d %s%s%s", Layout_paneKey(p), Layout_paneName(p), extra && *extra ? "  " : "", extra ? extra : "");
    Draw_fill(ui, r.y, r.x, r.w, st);
    int rw = right ? Text_width(right) + 1 : 0;
    if (rw > r.w / 2)
@@ -266,6 +266,8 @@ static void drawTitle(Ui *ui, PaneId p, const char *extra, const char *right) {
       Draw_text(ui, r.y, r.x + r.w - rw, rw, right, st, false);
    Draw_hit(ui, r, HIT_PANE, p, 0);
 }
+
+void Draw_title(Ui *ui, PaneId p, const char *extra, const char *right) { drawTitle(ui, p, extra, right); }
 
 /* ---- kernel pane ---- */
 
@@ -1000,11 +1002,13 @@ void Draw_screen(Ui *ui) {
       drawLog(ui);
    if (ui->layout.shown & PANE_BIT(PANE_BANKS))
       drawBanks(ui);
+   if (ui->layout.shown & PANE_BIT(PANE_SWEEP))
+      SweepView_draw(ui);
    if (ui->layout.divider.w)
       for (int y = ui->layout.divider.y; y < ui->layout.divider.y + ui->layout.divider.h; y++)
          Draw_text(ui, y, ui->layout.divider.x, 1, Ui_glyph(ui, "\xe2\x94\x82", "|"), ST_DIM, false);
    if (!ui->layout.shown) {
-      const char *m = "every pane is hidden: 1-5 show them";
+      const char *m = "every pane is hidden: 1-5 and 7 show them";
       Draw_text(ui, ui->layout.body.y + ui->layout.body.h / 2, (ui->cols - (int)strlen(m)) / 2, ui->cols, m, ST_DIM,
                 false);
    }

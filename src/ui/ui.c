@@ -577,6 +577,8 @@ static void pollWorker(Ui *ui) {
       ui->dirty = true;
       updateHistory(ui);
    }
+   if (Worker_sweep(ui->worker, ui->sweep, &ui->sweep_seen))
+      ui->dirty = true;
    bool banks_on = (ui->visible & PANE_BIT(PANE_BANKS)) != 0;
    if (banks_on != ui->banks_on) {
       ui->banks_on = banks_on;
@@ -600,7 +602,7 @@ static void pollWorker(Ui *ui) {
 static bool busy(const Ui *ui) {
    switch (ui->snap.state) {
    case WS_STARTING: case WS_OPENING: case WS_WAITING: case WS_PREPARING: case WS_COMPILING: case WS_VERIFYING:
-   case WS_MEASURING: case WS_VENDOR: case WS_PEAKS: case WS_TRACING:
+   case WS_MEASURING: case WS_VENDOR: case WS_PEAKS: case WS_TRACING: case WS_SWEEPING:
       return true;
    default:
       return false;
@@ -731,6 +733,18 @@ static void logKey(Ui *ui, int ch) {
       ui->log_scroll = 0;
 }
 
+/* Cancels the run in progress and pauses; a sweep stops, keeping what it measured. */
+static void cancel(Ui *ui) {
+   bool sweeping = ui->sweep->running;
+   Worker_cancel(ui->worker);
+   ui->paused = true;
+   if (sweeping)
+      Ui_flash(ui, ST_WARN, "sweep stopped after %d of %d (what it measured stays); measuring paused: space resumes",
+               ui->sweep->done, ui->sweep->total);
+   else
+      Ui_flash(ui, ST_WARN, "cancelled: space resumes");
+}
+
 static void togglePause(Ui *ui) {
    ui->paused = !ui->paused;
    Worker_setPaused(ui->worker, ui->paused);
@@ -825,24 +839,21 @@ static void handleKey(Ui *ui, int ch) {
       Ui_flash(ui, ST_NORMAL, "timing the vendor BLAS...");
       return;
    case KEY_F(8): case ' ': togglePause(ui); return;
-   case KEY_F(9): case 'c':
-      Worker_cancel(ui->worker);
-      ui->paused = true;
-      Ui_flash(ui, ST_WARN, "cancelled: space resumes");
-      return;
+   case KEY_F(9): case 'c': cancel(ui); return;
    case 27:
       if (ui->zoom >= 0)
          ui->zoom = -1;
-      else if (busy(ui) && !ui->paused) {
-         Worker_cancel(ui->worker);
-         ui->paused = true;
-         Ui_flash(ui, ST_WARN, "cancelled: space resumes");
-      }
+      else if ((busy(ui) && !ui->paused) || ui->sweep->running)
+         cancel(ui);
       return;
    case KEY_F(10): case 'q': ui->quit = true; return;
    case '\t': focusNext(ui, 1); return;
    case KEY_BTAB: focusNext(ui, -1); return;
    case '1': case '2': case '3': case '4': case '5': togglePane(ui, ch - '1'); return;
+   case '7': togglePane(ui, PANE_SWEEP); return;
+   case 'S': SweepView_toggle(ui); return;
+   case 'X': SweepView_cycleX(ui); return;
+   case 'B': SweepView_applyBest(ui); return;
    case 'z':
       ui->zoom = ui->zoom >= 0 ? -1 : ui->focus;
       return;
@@ -865,6 +876,12 @@ static void handleKey(Ui *ui, int ch) {
    case PANE_KERNEL: kernelKey(ui, ch); break;
    case PANE_HISTORY: historyKey(ui, ch); break;
    case PANE_LOG: logKey(ui, ch); break;
+   case PANE_SWEEP:
+      if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+         SweepView_applyBest(ui);
+      else if (ch == KEY_LEFT || ch == KEY_RIGHT || ch == '-' || ch == '+')
+         kernelKey(ui, ch);
+      break;
    default:
       /* Arrows act on the kernel pane when the focused pane has no use for them. */
       if (ch == KEY_LEFT || ch == KEY_RIGHT || ch == '-' || ch == '+')
@@ -981,6 +998,7 @@ static void freeUi(Ui *ui) {
    if (ui->presets.loaded)
       PresetList_free(&ui->presets.list);
    LogBuf_free(&ui->log);
+   free(ui->sweep);
    free(ui);
 }
 
@@ -1029,6 +1047,12 @@ int Ui_main(const Options *o) {
    ui->saved_stderr = ui->stderr_read = -1;
    LogBuf_init(&ui->log, 4000);
    History_init(&ui->hist);
+   ui->sweep = calloc(1, sizeof *ui->sweep);
+   if (!ui->sweep) {
+      fprintf(stderr, "gemmtop: out of memory\n");
+      freeUi(ui);
+      return 1;
+   }
 
    /* Catalog and device, with plain messages while the terminal is still ordinary. */
    if (!Cli_loadCatalog(&ui->cat)) {

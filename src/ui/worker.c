@@ -46,6 +46,13 @@ struct Worker_ {
    bool banks_want;
    bool banks_ready;         /* banks_out waits for the UI */
    WorkerBanks banks_out;
+   bool sweep_req, sweep_stop;
+   unsigned long sweep_gen;  /* sweeps asked for: a newer one replaces the one running */
+   WorkerConfig sweep_cfg;
+   int sweep_budget;
+   bool sweep_exhaustive;
+   double sweep_timeout;
+   atomic_int sweep_cancel;  /* stops the sweep's launch in progress */
 
    /* The thread's own. */
    Catalog cat;
@@ -62,8 +69,12 @@ struct Worker_ {
    RunResult *res;
    bool banks_traced;        /* the current configuration has been traced */
 
+   SweepSpace sweep_space;   /* the sweep's valid configurations */
+   unsigned long sweeps;     /* sweeps started: each draws its own sample */
+
    /* Published, under mu. */
    WorkerSnapshot snap;
+   WorkerSweep *sweep;       /* its own version */
    LogBuf log;
 };
 
@@ -82,6 +93,7 @@ const char *WorkerState_name(WorkerState s) {
    case WS_VENDOR: return "vendor BLAS";
    case WS_PEAKS: return "measuring peaks";
    case WS_TRACING: return "tracing";
+   case WS_SWEEPING: return "sweeping";
    }
    return "?";
 }
@@ -221,6 +233,12 @@ static void openDevice(Worker *w) {
       if (!w->session)
          setState(w, WS_NO_DEVICE, "no device: %s", err);
       return;
+   }
+   if (w->sweep->running) {
+      w->sweep->running = false;
+      w->sweep->stopped = true;
+      Util_copy(w->sweep->message, sizeof w->sweep->message, "stopped: the device changed");
+      w->sweep->version++;
    }
    Session *old = w->session;
    w->session = s;
@@ -493,6 +511,172 @@ static void traceBanks(Worker *w) {
    publish(w);
 }
 
+/* ---- the sweep ---- */
+
+#define SWEEP_REPS 10
+#define SWEEP_SECONDS 0.5
+
+static void sweepEnd(Worker *w, bool stopped, const char *message) {
+   WorkerSweep *sw = w->sweep;
+   sw->running = false;
+   sw->stopped = stopped;
+   Util_copy(sw->message, sizeof sw->message, message);
+   sw->elapsed_ms = Util_nowMs() - sw->started_ms;
+   sw->version++;
+   SweepSpace_free(&w->sweep_space);
+   publish(w);
+}
+
+/* Lists the kernel's valid configurations and picks those to try. */
+static void sweepBegin(Worker *w) {
+   w->sweep_req = false;
+   w->sweep_stop = false;
+   atomic_store(&w->sweep_cancel, 0);
+   WorkerConfig cfg = w->sweep_cfg;
+   int budget = w->sweep_budget;
+   bool exhaustive = w->sweep_exhaustive;
+   WorkerSweep *sw = w->sweep;
+   const KernelInfo *k = Catalog_find(&w->cat, cfg.kernel);
+   char msg[1024];
+   if (!k) {
+      snprintf(msg, sizeof msg, "no kernel named %s in %s", cfg.kernel, w->kernels_dir);
+      logf_(w, LOG_ERROR, "sweep: %s", msg);
+      sweepEnd(w, false, msg);
+      return;
+   }
+   setState(w, WS_SWEEPING, "sweep of %s: listing its valid configurations", k->name);
+   DeviceLimits lim = Session_device(w->session)->limits;
+   unsigned long serial = ++w->sweeps, gen = w->sweep_gen;
+   pthread_mutex_unlock(&w->mu);
+   SweepSpace_free(&w->sweep_space);
+   Rng rng;
+   Rng_seed(&rng, w->seed + serial);
+   unsigned all = k->nparams >= 32 ? ~0u : (1u << k->nparams) - 1;
+   bool listed = Sweep_enumerate(k, cfg.values, all, &cfg.problem, &lim, &rng, &w->sweep_space);
+   if (listed)
+      Sweep_shuffle(&w->sweep_space, k, cfg.values, &rng);
+   bool fits = Session_fits(w->session, &cfg.problem, msg, sizeof msg);
+   bool inputs = fits && w->have_inputs && Inputs_fit(&w->in, &cfg.problem);
+   if (fits && !inputs) {
+      if (w->have_inputs)
+         Inputs_free(&w->in);
+      w->have_inputs = inputs = Inputs_random(&w->in, &cfg.problem, w->seed);
+      /* The configuration measured before the sweep starts again on these inputs. */
+      w->cur_serial = 0;
+   }
+   pthread_mutex_lock(&w->mu);
+   if (gen != w->sweep_gen)
+      return; /* a newer sweep was asked for meanwhile */
+   const SweepSpace *sp = &w->sweep_space;
+   sw->space = sp->space;
+   sw->invalid = sp->invalid;
+   sw->valid = sp->count;
+   if (!listed || (fits && !inputs)) {
+      sweepEnd(w, false, "out of host memory");
+      logf_(w, LOG_ERROR, "sweep of %s: out of host memory", k->name);
+      return;
+   }
+   if (!fits) {
+      sweepEnd(w, false, msg);
+      logf_(w, LOG_ERROR, "sweep of %s: %s", k->name, msg);
+      return;
+   }
+   if (sp->count == 0) {
+      snprintf(msg, sizeof msg, "no valid configuration of %s for this problem and device (%d invalid; e.g. %s)",
+               k->name, sp->invalid, sp->first_invalid);
+      logf_(w, LOG_WARN, "sweep: %s", msg);
+      sweepEnd(w, false, msg);
+      return;
+   }
+   int n = exhaustive || budget <= 0 || budget > sp->count ? sp->count : budget;
+   if (n > WORKER_SWEEP_MAX)
+      n = WORKER_SWEEP_MAX;
+   sw->total = n;
+   sw->exhaustive = n == sp->count;
+   for (int i = 0; i < n; i++) {
+      memcpy(sw->points[i].values, sp->cands[i].values, sizeof sw->points[i].values);
+      sw->points[i].outcome = SWEEP_PENDING;
+   }
+   sw->started_ms = Util_nowMs();
+   sw->version++;
+   logf_(w, LOG_INFO, "sweep of %s on %dx%dx%d: %.0f configurations, %d invalid, %d valid; trying %d (%s)", k->name,
+         cfg.problem.m, cfg.problem.n, cfg.problem.k, sp->space, sp->invalid, sp->count, n,
+         sw->exhaustive ? "all" : "random sample");
+}
+
+/* Compiles, verifies and times the sweep's next configuration. */
+static void sweepStep(Worker *w) {
+   WorkerSweep *sw = w->sweep;
+   if (w->sweep_stop) {
+      logf_(w, LOG_WARN, "sweep stopped after %d of %d configurations", sw->done, sw->total);
+      sweepEnd(w, true, "stopped");
+      return;
+   }
+   if (sw->done >= sw->total) {
+      int best = -1;
+      for (int i = 0; i < sw->done; i++)
+         if (sw->points[i].outcome == SWEEP_OK && (best < 0 || sw->points[i].gflops > sw->points[best].gflops))
+            best = i;
+      const KernelInfo *k = Catalog_find(&w->cat, sw->config.kernel);
+      char params[512] = "";
+      if (k && best >= 0)
+         KernelInfo_formatParams(k, sw->points[best].values, params, sizeof params);
+      if (best >= 0)
+         logf_(w, LOG_GOOD, "sweep of %s done: %d of %d verified; best %.2f GFLOPS with %s", sw->config.kernel,
+               sw->counts[SWEEP_OK], sw->total, sw->points[best].gflops, params);
+      else
+         logf_(w, LOG_WARN, "sweep of %s done: no configuration verified", sw->config.kernel);
+      sweepEnd(w, false, "done");
+      return;
+   }
+   const KernelInfo *k = Catalog_find(&w->cat, sw->config.kernel);
+   if (!k) {
+      sweepEnd(w, true, "stopped: the kernel left the catalog");
+      return;
+   }
+   int i = sw->done;
+   SweepCandidate c;
+   memset(&c, 0, sizeof c);
+   memcpy(c.values, sw->points[i].values, sizeof c.values);
+   WorkerConfig cfg = sw->config;
+   char params[512];
+   KernelInfo_formatParams(k, c.values, params, sizeof params);
+   setState(w, WS_SWEEPING, "sweep %d/%d: %s %s", i + 1, sw->total, k->name, params);
+   double timeout = w->sweep_timeout;
+   Session *s = w->session;
+   RunResult *r = w->res;
+   RunOptions ro = {.reps = SWEEP_REPS, .warmup = 1, .verify = true, .max_seconds = SWEEP_SECONDS,
+                    .cancel = &w->sweep_cancel};
+   unsigned long gen = w->sweep_gen;
+   pthread_mutex_unlock(&w->mu);
+   RunStatus st = Session_run(s, k, c.values, &cfg.problem, &w->in, &ro, r);
+   pthread_mutex_lock(&w->mu);
+   if (!sw->running || gen != w->sweep_gen)
+      return; /* ended meanwhile (the device changed), or replaced by a newer sweep */
+   if (st == RUN_CANCELLED || w->sweep_stop) {
+      logf_(w, LOG_WARN, "sweep stopped after %d of %d configurations", sw->done, sw->total);
+      sweepEnd(w, true, "stopped");
+      return;
+   }
+   Sweep_classify(&c, st, r, timeout);
+   WorkerSweepPoint *pt = &sw->points[i];
+   pt->outcome = c.outcome;
+   pt->gflops = c.gflops;
+   pt->median_ms = c.median_ms;
+   sw->counts[c.outcome]++;
+   sw->done++;
+   sw->elapsed_ms = Util_nowMs() - sw->started_ms;
+   if (c.outcome != SWEEP_OK) {
+      char *nl = strchr(c.reason, '\n');
+      if (nl)
+         *nl = '\0';
+      snprintf(sw->last_skip, sizeof sw->last_skip, "%s: %s: %s", params, SweepOutcome_name(c.outcome), c.reason);
+      logf_(w, LOG_WARN, "sweep: %s %s", k->name, sw->last_skip);
+   }
+   sw->version++;
+   publish(w);
+}
+
 static void *workerMain(void *arg) {
    Worker *w = arg;
    pthread_mutex_lock(&w->mu);
@@ -511,6 +695,14 @@ static void *workerMain(void *arg) {
       }
       if (w->peaks) {
          measurePeaks(w);
+         continue;
+      }
+      if (w->sweep_req) {
+         sweepBegin(w);
+         continue;
+      }
+      if (w->sweep->running) {
+         sweepStep(w);
          continue;
       }
       if (w->want_serial != w->cur_serial) {
@@ -593,16 +785,20 @@ static void *workerMain(void *arg) {
 Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen) {
    Worker *w = calloc(1, sizeof *w);
    RunResult *r = calloc(1, sizeof *r);
-   if (!w || !r) {
+   WorkerSweep *sw = calloc(1, sizeof *sw);
+   if (!w || !r || !sw) {
       free(w);
       free(r);
+      free(sw);
       snprintf(err, errlen, "out of memory");
       return NULL;
    }
    w->res = r;
+   w->sweep = sw;
    Util_copy(w->kernels_dir, sizeof w->kernels_dir, init->kernels_dir);
    if (!Catalog_load(&w->cat, w->kernels_dir, err, errlen)) {
       free(r);
+      free(sw);
       free(w);
       return NULL;
    }
@@ -614,6 +810,7 @@ Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen) {
    pthread_cond_init(&w->done_cv, &ca);
    pthread_condattr_destroy(&ca);
    atomic_init(&w->cancel, 0);
+   atomic_init(&w->sweep_cancel, 0);
    LogBuf_init(&w->log, 4000);
    Util_copy(w->want_backend, sizeof w->want_backend, init->backend);
    w->want_device = init->device;
@@ -643,6 +840,7 @@ Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen) {
       pthread_cond_destroy(&w->done_cv);
       pthread_mutex_destroy(&w->mu);
       free(r);
+      free(sw);
       free(w);
       return NULL;
    }
@@ -655,6 +853,7 @@ bool Worker_stop(Worker *w, int timeout_ms) {
    pthread_mutex_lock(&w->mu);
    w->quit = true;
    atomic_store(&w->cancel, 1);
+   atomic_store(&w->sweep_cancel, 1);
    pthread_cond_broadcast(&w->cv);
    struct timespec ts;
    deadline(&ts, timeout_ms);
@@ -671,6 +870,8 @@ bool Worker_stop(Worker *w, int timeout_ms) {
    Catalog_free(&w->cat);
    RunResult_free(w->res);
    free(w->res);
+   SweepSpace_free(&w->sweep_space);
+   free(w->sweep);
    LogBuf_free(&w->log);
    pthread_cond_destroy(&w->cv);
    pthread_cond_destroy(&w->done_cv);
@@ -710,8 +911,66 @@ void Worker_setPaused(Worker *w, bool paused) {
    pthread_mutex_unlock(&w->mu);
 }
 
+/* Under mu. */
+static void stopSweep(Worker *w) {
+   if (!w->sweep->running && !w->sweep_req)
+      return;
+   w->sweep_stop = true;
+   atomic_store(&w->sweep_cancel, 1);
+   if (w->sweep_req) {
+      /* Not begun yet: it never will. */
+      w->sweep_req = false;
+      w->sweep->running = false;
+      w->sweep->stopped = true;
+      Util_copy(w->sweep->message, sizeof w->sweep->message, "stopped");
+      w->sweep->version++;
+   }
+}
+
+void Worker_sweepStart(Worker *w, const WorkerConfig *c, int budget, bool exhaustive, double timeout_s) {
+   pthread_mutex_lock(&w->mu);
+   w->sweep_cfg = *c;
+   w->sweep_budget = budget;
+   w->sweep_exhaustive = exhaustive;
+   w->sweep_timeout = timeout_s > 0 ? timeout_s : 5;
+   w->sweep_req = true;
+   w->sweep_stop = false;
+   w->sweep_gen++;
+   atomic_store(&w->sweep_cancel, 1); /* a sweep in progress gives way */
+   /* Published at once, so that the UI never sees the old sweep as the new one. */
+   WorkerSweep *sw = w->sweep;
+   unsigned long v = sw->version;
+   memset(sw, 0, sizeof *sw);
+   sw->version = v + 1;
+   sw->started = sw->running = true;
+   sw->config = *c;
+   sw->started_ms = Util_nowMs();
+   Util_copy(sw->message, sizeof sw->message, "starting");
+   pthread_cond_signal(&w->cv);
+   pthread_mutex_unlock(&w->mu);
+}
+
+void Worker_sweepStop(Worker *w) {
+   pthread_mutex_lock(&w->mu);
+   stopSweep(w);
+   pthread_cond_signal(&w->cv);
+   pthread_mutex_unlock(&w->mu);
+}
+
+bool Worker_sweep(Worker *w, WorkerSweep *out, unsigned long *seen) {
+   pthread_mutex_lock(&w->mu);
+   bool changed = w->sweep->version != *seen;
+   if (changed) {
+      *out = *w->sweep;
+      *seen = w->sweep->version;
+   }
+   pthread_mutex_unlock(&w->mu);
+   return changed;
+}
+
 void Worker_cancel(Worker *w) {
    pthread_mutex_lock(&w->mu);
+   stopSweep(w);
    w->paused = true;
    w->held = true;
    w->snap.paused = true;

@@ -16,6 +16,7 @@
 
 #include "peaks.h"
 #include "session.h"
+#include "sweep.h"
 #include "ui/logbuf.h"
 
 #define WORKER_DEBOUNCE_MS 150
@@ -41,6 +42,7 @@ typedef enum {
    WS_VENDOR,       /* timing the vendor BLAS */
    WS_PEAKS,        /* measuring the device's peaks */
    WS_TRACING,      /* tracing the local-memory accesses for the bank pane */
+   WS_SWEEPING,     /* trying the configurations of a sweep, one by one */
 } WorkerState;
 
 const char *WorkerState_name(WorkerState s);
@@ -100,6 +102,35 @@ typedef struct WorkerBanks_ {
    unsigned long config_serial;
 } WorkerBanks;
 
+/* A sweep of the sweep pane: configurations of one kernel on one problem, each compiled,
+ * verified and timed in turn; only verified ones have figures. */
+#define WORKER_SWEEP_MAX 512
+
+typedef struct WorkerSweepPoint_ {
+   long long values[KERNEL_MAX_PARAMS];
+   SweepOutcome outcome;
+   double gflops, median_ms;
+} WorkerSweepPoint;
+
+typedef struct WorkerSweep_ {
+   unsigned long version;          /* changes whenever anything below does */
+   bool started;                   /* a sweep was asked for: the rest means something */
+   bool running;                   /* not yet finished, stopped or refused */
+   bool stopped;                   /* stopped before the end (the points tried stay) */
+   WorkerConfig config;            /* kernel and problem swept; values: where it started */
+   double space;                   /* combinations of the parameters' values */
+   int invalid;                    /* dropped before compiling */
+   int valid;
+   int total;                      /* configurations to try */
+   int done;                       /* tried: points[0..done) have their outcome */
+   int counts[SWEEP_OUTCOMES];     /* outcomes of the tried ones */
+   bool exhaustive;                /* total is every valid configuration */
+   double started_ms, elapsed_ms;  /* Util_nowMs at the start; time taken so far */
+   char message[512];              /* why it did not start or stopped */
+   char last_skip[512];            /* the latest configuration skipped, and why */
+   WorkerSweepPoint points[WORKER_SWEEP_MAX];
+} WorkerSweep;
+
 typedef struct WorkerInit_ {
    const char *kernels_dir;
    const char *backend;            /* "opencl" */
@@ -133,6 +164,17 @@ void Worker_measureVendor(Worker *w);
 void Worker_setBanks(Worker *w, bool wanted);
 /* Moves the newest bank analysis out (true), or false when there is none new. */
 bool Worker_takeBanks(Worker *w, WorkerBanks *out);
+
+/* Sweeps c's kernel on c's problem, starting from c's values: budget random valid
+ * configurations, or all of them when there are fewer or when exhaustive (at most
+ * WORKER_SWEEP_MAX); launches over timeout_s seconds count as timeouts. The sweep goes
+ * before live measuring until it ends or is stopped. */
+void Worker_sweepStart(Worker *w, const WorkerConfig *c, int budget, bool exhaustive, double timeout_s);
+/* Stops the sweep after the configuration in progress (its launches are cancelled);
+ * the configurations tried keep their outcomes. Worker_cancel does it too. */
+void Worker_sweepStop(Worker *w);
+/* Copies the sweep's state when its version differs from *seen; returns whether it did. */
+bool Worker_sweep(Worker *w, WorkerSweep *out, unsigned long *seen);
 
 /* Copies the snapshot when its version differs from *seen; returns whether it did. */
 bool Worker_snapshot(Worker *w, WorkerSnapshot *out, unsigned long *seen);

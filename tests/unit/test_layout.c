@@ -122,6 +122,54 @@ static void test_standard_terminals(void **state) {
    assert_true(l.dropped & PANE_BIT(PANE_BANKS));
 }
 
+/* The sweep pane (7) beside the others: every check above at many sizes, the pane given
+ * up only when its minimum height does not fit beside the panes kept (and after the
+ * bank pane), and alone or zoomed it takes the whole body. */
+static void test_sweep_pane(void **state) {
+   (void)state;
+   const unsigned S = PANE_BIT(PANE_SWEEP);
+   const unsigned masks[] = {S, PANES_DEFAULT | S, PANES_ALL, PANE_BIT(PANE_KERNEL) | S,
+                             PANE_BIT(PANE_RESULTS) | PANE_BIT(PANE_BANKS) | S};
+   assert_int_equal(Layout_paneKey(PANE_SWEEP), 7);
+   assert_string_equal(Layout_paneName(PANE_SWEEP), "Sweep");
+   for (int cols = LAYOUT_MIN_W - 2; cols <= 300; cols += cols < 130 ? 1 : 9)
+      for (int rows = LAYOUT_MIN_H - 2; rows <= 100; rows += rows < 60 ? 1 : 7)
+         for (size_t m = 0; m < sizeof masks / sizeof masks[0]; m++) {
+            unsigned v = masks[m];
+            check(cols, rows, v, -1);
+            check(cols, rows, v, PANE_SWEEP);
+            Layout l;
+            Layout_compute(cols, rows, v, -1, &l);
+            if (l.too_small)
+               continue;
+            if (v == S) {
+               assert_int_equal(l.shown, S);
+               assert_memory_equal(&l.pane[PANE_SWEEP], &l.body, sizeof l.body);
+            }
+            Layout z;
+            Layout_compute(cols, rows, v, PANE_SWEEP, &z);
+            assert_memory_equal(&z.pane[PANE_SWEEP], &z.body, sizeof z.body);
+            if (!(l.dropped & S))
+               continue;
+            /* Dropped: it did not fit in its column with the panes that were kept. */
+            int need = Layout_minHeight(PANE_SWEEP);
+            for (int p = 0; p < PANE_COUNT; p++)
+               if ((l.shown & PANE_BIT(p)) && !(l.side_by_side && p == PANE_KERNEL))
+                  need += Layout_minHeight(p);
+            if (need <= l.body.h)
+               fail_msg("%dx%d visible=%#x: the sweep pane was dropped with room for it", cols, rows, v);
+            if ((v & PANE_BIT(PANE_BANKS)) && (l.shown & PANE_BIT(PANE_BANKS)))
+               fail_msg("%dx%d visible=%#x: the sweep pane was dropped before the bank pane", cols, rows, v);
+         }
+   /* 80x24 with the default panes and the sweep: all fit, the sweep on the right. */
+   Layout l;
+   Layout_compute(80, 24, PANES_DEFAULT | S, -1, &l);
+   assert_int_equal(l.shown, PANES_DEFAULT | S);
+   assert_true(l.side_by_side);
+   assert_true(l.pane[PANE_SWEEP].x > l.pane[PANE_KERNEL].x);
+   assert_true(l.pane[PANE_SWEEP].h >= Layout_minHeight(PANE_SWEEP));
+}
+
 static void test_too_small(void **state) {
    (void)state;
    Layout l;
@@ -151,7 +199,7 @@ static void test_dialog(void **state) {
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_many_sizes),   cmocka_unit_test(test_zoom), cmocka_unit_test(test_standard_terminals),
-       cmocka_unit_test(test_too_small),    cmocka_unit_test(test_dialog),
+       cmocka_unit_test(test_too_small),    cmocka_unit_test(test_dialog), cmocka_unit_test(test_sweep_pane),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

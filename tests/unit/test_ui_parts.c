@@ -211,6 +211,25 @@ static void test_prefs(void **state) {
    rmdir(dir);
 }
 
+/* The sweep pane is kept in the preferences by name, like the others. */
+static void test_prefs_sweep(void **state) {
+   (void)state;
+   UiPrefs p, q;
+   Prefs_init(&p);
+   Prefs_parse(&p, "panes = results sweep\nfocus = sweep\n", "ui.conf");
+   assert_string_equal(p.warnings, "");
+   assert_int_equal(p.panes, PANE_BIT(PANE_RESULTS) | PANE_BIT(PANE_SWEEP));
+   assert_int_equal(p.focus, PANE_SWEEP);
+   char text[1024];
+   Prefs_format(&p, text, sizeof text);
+   assert_non_null(strstr(text, "panes = results sweep\n"));
+   assert_non_null(strstr(text, "focus = sweep\n"));
+   Prefs_init(&q);
+   Prefs_parse(&q, text, "again");
+   assert_int_equal(q.panes, p.panes);
+   assert_int_equal(q.focus, PANE_SWEEP);
+}
+
 static void test_history(void **state) {
    (void)state;
    static History h;
@@ -249,6 +268,7 @@ int main(void) {
        cmocka_unit_test(test_width), cmocka_unit_test(test_fit),   cmocka_unit_test(test_wrap),
        cmocka_unit_test(test_bar),   cmocka_unit_test(test_spark), cmocka_unit_test(test_log),
        cmocka_unit_test(test_rename_source), cmocka_unit_test(test_prefs), cmocka_unit_test(test_history),
+       cmocka_unit_test(test_prefs_sweep),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

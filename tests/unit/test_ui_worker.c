@@ -1,6 +1,7 @@
 /* The explorer's worker thread on the real device (PoCL here): a first run is verified,
  * measuring goes on by itself, quick posts are debounced into one, refused and unknown
- * configurations say why, pause and cancel stop launches, reload measures again. */
+ * configurations say why, pause and cancel stop launches, reload measures again; a sweep
+ * tries its sample before measuring goes on, names each outcome, and stops when told. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -220,12 +221,93 @@ static void test_pause_cancel_reload(void **state) {
    assert_true(logHas(f, "mygemm01_naive TSN=16 TSM=16: verified"));
 }
 
+/* Waits until the sweep is no longer running; false on timeout. */
+static bool sweepEnded(Fixture *f, WorkerSweep *sw, unsigned long *seen) {
+   double end = Util_nowMs() + TIMEOUT_MS;
+   while (Util_nowMs() < end) {
+      Worker_sweep(f->w, sw, seen);
+      Worker_takeLog(f->w, &f->log);
+      if (sw->started && !sw->running)
+         return true;
+      pause_ms(20);
+   }
+   return false;
+}
+
+static void test_sweep(void **state) {
+   Fixture *f = *state;
+   WorkerSweep *sw = calloc(1, sizeof *sw);
+   unsigned long seen = 0;
+   assert_non_null(sw);
+   /* A random sample of 5 on 64x64x64; the start (TSN, TSM random) is tried first. */
+   long long pick[] = {1, 2, 4, 8, 16, 32};
+   long long tsn = pick[rand() % 6], tsm = pick[rand() % 6];
+   WorkerConfig c = naiveConfig(f, tsn, tsm, 64);
+   Worker_sweepStart(f->w, &c, 5, false, 5);
+   assert_true(sweepEnded(f, sw, &seen));
+   assert_false(sw->stopped);
+   assert_string_equal(sw->config.kernel, "mygemm01_naive");
+   /* TSN and TSM take 9 values each; those over 64 do not divide the size. */
+   assert_true(sw->space == 81);
+   assert_true(sw->invalid >= 32);
+   assert_int_equal(sw->invalid + sw->valid, 81);
+   assert_int_equal(sw->total, 5);
+   assert_int_equal(sw->done, 5);
+   assert_false(sw->exhaustive);
+   int sum = 0;
+   for (int o = 0; o < SWEEP_OUTCOMES; o++)
+      sum += sw->counts[o];
+   assert_int_equal(sum, 5);
+   assert_int_equal(sw->counts[SWEEP_OK], 5);
+   assert_memory_equal(sw->points[0].values, c.values, sizeof c.values);
+   for (int i = 0; i < 5; i++) {
+      assert_int_equal(sw->points[i].outcome, SWEEP_OK);
+      assert_true(sw->points[i].gflops > 0 && sw->points[i].median_ms > 0);
+      assert_true(64 % sw->points[i].values[0] == 0 && 64 % sw->points[i].values[1] == 0);
+      for (int j = 0; j < i; j++)
+         assert_memory_not_equal(sw->points[i].values, sw->points[j].values, sizeof c.values);
+   }
+   assert_true(logHas(f, "sweep of mygemm01_naive done: 5 of 5 verified"));
+   /* Measuring goes on after it. */
+   WorkerState measuring = WS_MEASURING;
+   assert_true(waitFor(f, inState, &measuring));
+
+   /* Every valid configuration, stopped after the first: what was tried stays. */
+   Worker_sweepStart(f->w, &c, 0, true, 5);
+   double end = Util_nowMs() + TIMEOUT_MS;
+   do {
+      pause_ms(10);
+      Worker_sweep(f->w, sw, &seen);
+   } while (sw->done < 1 && Util_nowMs() < end);
+   assert_true(sw->done >= 1);
+   Worker_sweepStop(f->w);
+   assert_true(sweepEnded(f, sw, &seen));
+   assert_true(sw->stopped);
+   assert_true(sw->exhaustive);
+   assert_int_equal(sw->total, sw->valid);
+   assert_true(sw->done < sw->total);
+   for (int i = 0; i < sw->total; i++)
+      assert_true(i < sw->done ? sw->points[i].outcome != SWEEP_PENDING : sw->points[i].outcome == SWEEP_PENDING);
+   assert_true(waitFor(f, inState, &measuring));
+
+   /* A kernel that is not there: the sweep says so and does not start. */
+   WorkerConfig u = c;
+   Util_copy(u.kernel, sizeof u.kernel, "no_such_kernel");
+   Worker_sweepStart(f->w, &u, 5, false, 5);
+   assert_true(sweepEnded(f, sw, &seen));
+   assert_int_equal(sw->total, 0);
+   assert_non_null(strstr(sw->message, "no kernel named no_such_kernel"));
+   free(sw);
+}
+
 int main(void) {
+   srand((unsigned)time(NULL));
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_first_run_and_live),
        cmocka_unit_test(test_debounce),
        cmocka_unit_test(test_refused),
        cmocka_unit_test(test_pause_cancel_reload),
+       cmocka_unit_test(test_sweep),
    };
    return cmocka_run_group_tests(tests, setup, teardown);
 }

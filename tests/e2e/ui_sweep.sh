@@ -1,0 +1,107 @@
+#!/bin/sh
+# The sweep pane (7): S sweeps the current kernel on the current problem in the worker
+# thread (a random sample of --budget valid configurations), the pane counts the
+# progress, names the best verified configuration and what was skipped, and plots GFLOPS
+# against a parameter (X picks which) in braille, or in ASCII with -U; B puts the best in
+# the kernel pane; c stops a sweep and keeps what it measured.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ui_lib.sh"
+ui_init
+utf8=$(locale -a 2>/dev/null | grep -i -m1 -E '^c\.utf-?8$')
+
+# plot_dots [braille|ascii]: the points drawn in the sweep pane of the last screen polled
+# (braille dots, or '*' cells), from the line below its title down.
+plot_dots() {
+   printf '%s\n' "$UI_LAST" | python3 -c '
+import sys
+mode = sys.argv[1]
+lines = sys.stdin.read().split("\n")
+start = next((i for i, l in enumerate(lines) if " 7 Sweep " in l), None)
+n = 0
+if start is not None:
+    col = lines[start].index(" 7 Sweep ")
+    for l in lines[start + 1:]:
+        # The plot: a label, then an axis bar, then the points.
+        part = l[col:]
+        for bar in ("\u2502", "|"):
+            if bar in part[:12]:
+                plot = part[part.index(bar, 0, 12) + 1:]
+                if mode == "braille":
+                    n += sum(bin(ord(c) - 0x2800).count("1") for c in plot if 0x2800 < ord(c) <= 0x28FF)
+                else:
+                    n += plot.count("*")
+                break
+print(n)' "$1"
+}
+
+ui_start 120 40 LC_ALL="${utf8:-C}" -- --kernel mygemm03_wpt --size 64 --budget 6
+ui_expect_re "verify +[^ ]+ verified" "the starting configuration verifies"
+ui_keys 3
+ui_keys 7
+ui_expect " 7 Sweep  mygemm03_wpt 64x64x64" "7 shows the sweep pane, naming the kernel and the size"
+ui_expect "S sweeps mygemm03_wpt on 64x64x64: 6 random valid configurations" "before a sweep, the pane says what S does"
+ui_keys S
+ui_expect_re "\] [0-6]/6 " "S starts a sweep of 6 configurations"
+ui_expect_re "6/6 +done in [0-9.]+ s +\| +[0-9]+ valid of 20" "the sweep ends: 6 of the 20 configurations" 120
+ui_expect_re "best [0-9.]+ GFLOPS: TS=[0-9]+ WPT=[0-9]+ +\(B applies it\)" "the best verified configuration is named"
+ui_expect_re "skipped: [1-9][0-9]* invalid, 0 compile failed, 0 wrong result, 0 timeout" \
+   "skipped configurations are counted by reason (the invalid ones dropped before compiling)"
+ui_expect_re "GFLOPS│" "the y axis is labelled"
+ui_expect_re "TS└ +8 +16 +32 +64" "the x axis is TS, with its values"
+dots=$(plot_dots braille)
+if [ "$dots" -ge 1 ] && [ "$dots" -le 6 ]; then
+   ok "the scatter shows the verified points in braille ($dots dots for 6 configurations)"
+else
+   not_ok "the scatter shows the verified points in braille ($dots dots for 6 configurations)" "$UI_LAST"
+fi
+ui_expect_re "sweep of mygemm03_wpt done: 6 of 6 verified; best" "the log has the sweep's result"
+ui_keys X
+ui_expect_re "WPT└ +1 +2 +4 +8 +16" "X plots against WPT"
+dots=$(plot_dots braille)
+if [ "$dots" -ge 1 ]; then ok "the points are drawn against WPT too"; else not_ok "the points are drawn against WPT too" "$UI_LAST"; fi
+
+# B: the best goes to the kernel pane and is measured there.
+best=$(ui_line "best [0-9.]+ GFLOPS: " | sed -E 's/.*GFLOPS: (TS=[0-9]+ WPT=[0-9]+).*/\1/')
+ui_keys B
+ui_expect "applied the sweep's best: mygemm03_wpt $best" "B applies the best ($best)"
+ui_expect_re "config +03_wpt $best" "the results pane measures it"
+ui_expect_re "status +measuring" "and measures it live"
+ui_keys q
+ui_expect_exit 0 "q quits"
+
+# -U: the same scatter in ASCII; c stops a sweep and keeps the points measured. (The
+# panes shown start afresh, not from the preferences the first run saved.)
+rm -rf "$XDG_CONFIG_HOME/gemmtop"
+ui_start 120 40 LC_ALL="${utf8:-C}" -- -U --kernel mygemm03_wpt --size 128 --exhaustive
+ui_expect_re "verify +ok verified" "-U: the starting configuration verifies"
+ui_keys 3 7
+ui_expect "128x128x128: every valid configuration is" "--exhaustive: the pane says every configuration"
+ui_keys S
+ui_expect_re "\] +[1-9][0-9]*/[0-9]+ +ETA [0-9]+:[0-9][0-9] +\| +[0-9]+ valid of 20: all" \
+   "-U: the sweep runs, with an ETA, over every valid configuration" 120
+ui_keys c
+ui_expect_re "\] +[0-9]+/[0-9]+ +stopped in [0-9.]+ s" "c stops the sweep"
+line=$(ui_line "stopped in")
+done_n=$(printf '%s\n' "$line" | sed -E 's/.*\] +([0-9]+)\/([0-9]+).*/\1/')
+total_n=$(printf '%s\n' "$line" | sed -E 's/.*\] +([0-9]+)\/([0-9]+).*/\2/')
+if [ -n "$done_n" ] && [ "$done_n" -ge 1 ] && [ "$done_n" -lt "$total_n" ]; then
+   ok "stopped after $done_n of $total_n"
+else
+   not_ok "stopped after some of them ($done_n of $total_n)" "$UI_LAST"
+fi
+ui_expect_re "TS\+ +8 +16 +32 +64" "-U: the axis in ASCII"
+ui_wait_re "best [0-9.]+ GFLOPS"
+dots=$(plot_dots ascii)
+if [ "$dots" -ge 1 ] && [ "$dots" -le "$done_n" ]; then
+   ok "-U: the points measured stay, drawn as '*' ($dots for $done_n tried)"
+else
+   not_ok "-U: the points measured stay, drawn as '*' ($dots for $done_n tried)" "$UI_LAST"
+fi
+if ui_screen | LC_ALL=C grep -q '[^ -~]'; then
+   not_ok "-U: nothing but ASCII on the screen" "$(ui_screen | LC_ALL=C grep '[^ -~]')"
+else
+   ok "-U: nothing but ASCII on the screen"
+fi
+ui_keys q
+ui_expect_exit 0 "-U: q quits"
+finish
