@@ -284,18 +284,14 @@ int Cli_inspect(const Options *o) {
    if (rc == 0) {
       bool cuda = o->backend && !strcmp(o->backend, "cuda");
       bool hip = o->backend && !strcmp(o->backend, "hip");
-      if (hip && !o->arch) {
-         fprintf(stderr, "gemmtop: --backend hip compiles for an AMD target without a device: give --arch (gfx906, "
-                         "gfx90a, ...)\n");
-         rc = 2;
-      } else if (hip) {
+      if (hip && o->arch) {
          if (strncmp(o->arch, "gfx", 3) != 0) {
             fprintf(stderr, "gemmtop: --arch %s: the HIP backend takes gfxNNN (e.g. gfx906, gfx90a)\n", o->arch);
             rc = 2;
          } else {
             rc = inspectHipOffline(o, &cat, k, values, &p, &in);
          }
-      } else if (o->arch && !cuda) {
+      } else if (o->arch && !cuda && !hip) {
          fprintf(stderr, "gemmtop: --arch compiles without a device: use it with --backend cuda or --backend hip\n");
          rc = 2;
       } else if (o->arch) {
