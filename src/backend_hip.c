@@ -319,28 +319,31 @@ static void runtimeName(char *out, size_t len) {
    snprintf(out, len, "HIP %d.%d.%d", v / 10000000, v / 100000 % 100, v % 100000);
 }
 
-/* The arch name in a hipDeviceProp_t of any layout: the first string there that starts
- * with "gfx" and a digit ("gfx90a:sramecc+:xnack-"); target gets all of it, base the part
- * before the first ':'. */
+/* The arch name in a hipDeviceProp_t of any layout: a NUL-terminated string of target
+ * characters that starts with "gfx" and a digit ("gfx90a:sramecc+:xnack-"); one that starts
+ * a string (after a NUL) first, since gcnArchName follows an int whose last byte is not
+ * always 0. target gets all of it, base the part before the first ':'. */
 bool Hip_archFromProps(const void *props, size_t size, char *target, size_t targetlen, char *base, size_t baselen) {
    const unsigned char *p = props;
-   for (size_t i = 0; i + 4 < size; i++) {
-      if ((i > 0 && p[i - 1] != '\0') || memcmp(p + i, "gfx", 3) != 0 || p[i + 3] < '0' || p[i + 3] > '9')
-         continue;
-      size_t n = 3;
-      while (i + n < size && p[i + n] && n < 255 &&
-             ((p[i + n] >= '0' && p[i + n] <= '9') || (p[i + n] >= 'a' && p[i + n] <= 'z') || p[i + n] == ':' ||
-              p[i + n] == '+' || p[i + n] == '-' || p[i + n] == '_'))
-         n++;
-      if (i + n >= size || p[i + n] != '\0')
-         continue;
-      snprintf(target, targetlen, "%.*s", (int)n, (const char *)p + i);
-      size_t b = 0;
-      while (b < n && p[i + b] != ':')
-         b++;
-      snprintf(base, baselen, "%.*s", (int)b, (const char *)p + i);
-      return true;
-   }
+   for (int pass = 0; pass < 2; pass++)
+      for (size_t i = 0; i + 4 < size; i++) {
+         if ((pass == 0 && i > 0 && p[i - 1] != '\0') || memcmp(p + i, "gfx", 3) != 0 || p[i + 3] < '0' ||
+             p[i + 3] > '9')
+            continue;
+         size_t n = 3;
+         while (i + n < size && p[i + n] && n < 255 &&
+                ((p[i + n] >= '0' && p[i + n] <= '9') || (p[i + n] >= 'a' && p[i + n] <= 'z') || p[i + n] == ':' ||
+                 p[i + n] == '+' || p[i + n] == '-' || p[i + n] == '_'))
+            n++;
+         if (i + n >= size || p[i + n] != '\0')
+            continue;
+         snprintf(target, targetlen, "%.*s", (int)n, (const char *)p + i);
+         size_t b = 0;
+         while (b < n && p[i + b] != ':')
+            b++;
+         snprintf(base, baselen, "%.*s", (int)b, (const char *)p + i);
+         return true;
+      }
    return false;
 }
 
