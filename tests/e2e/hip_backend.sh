@@ -80,4 +80,19 @@ if ui_exited 30; then
 else
    not_ok "the explorer with --backend hip ended" "$(ui_screen)"
 fi
+
+# On PoCL, the setup dialog offers hip, says why it has no device and refuses to switch.
+ui_start 100 30 -- --kernel mygemm01_naive --size 64
+ui_expect_re "verify +[^ ]+ verified" "the explorer runs on OpenCL"
+ui_keys s
+ui_expect "Problem setup" "s opens the problem setup"
+ui_keys Up Up Left
+ui_expect "HIP backend" "choosing hip in the setup shows the HIP runtime's reason in the device row"
+ui_keys Enter
+ui_expect "no device to switch to" "applying it is refused with a message"
+ui_keys Escape
+ui_gone "Problem setup"
+ui_expect_re "verify +[^ ]+ verified" "the explorer goes on on OpenCL"
+ui_keys q
+ui_expect_exit 0 "q quits"
 finish
