@@ -135,7 +135,8 @@ static int inspectHipOffline(const Options *o, const Catalog *cat, const KernelI
       return 1;
    }
    snprintf(in->target, sizeof in->target, "hip %s (hipRTC, no device needed)", o->arch);
-   snprintf(in->arch, sizeof in->arch, "%s", o->arch);
+   /* The processor of a full target id ("gfx90a:sramecc+:xnack-"): occupancy goes by it. */
+   snprintf(in->arch, sizeof in->arch, "%.*s", (int)strcspn(o->arch, ":"), o->arch);
    HipResources hr;
    if (Hip_resources(code, size, &hr)) {
       in->registers = hr.vgprs;
@@ -154,7 +155,7 @@ static int inspectHipOffline(const Options *o, const Catalog *cat, const KernelI
       in->group_items *= (long long)g.local[d];
    in->log = log;
    if (!(o->code && !strcmp(o->code, "none"))) {
-      in->code = Hip_disassemble(code, size, o->arch);
+      in->code = Hip_disassemble(code, size, in->arch);
       snprintf(in->code_kind, sizeof in->code_kind, "ISA");
    }
    free(code);
