@@ -67,6 +67,12 @@ if [ $have_runtime = yes ]; then
    run_gemmtop inspect --backend hip --arch gfx906 --kernel mygemm01_naive --code none --format json
    expect_rc 0 "inspect --backend hip --arch gfx906 still compiles without a GPU"
    [ "$RC" -eq 0 ] && expect_in "gfx906" "$(json_field arch)" "for gfx906"
+   # A full target id, as the run path passes the device's gcnArchName to hipRTC.
+   run_gemmtop inspect --backend hip --arch "gfx90a:sramecc+:xnack-" --kernel mygemm02_tiled --code none --format json
+   expect_rc 0 "hipRTC compiles for a full target id (gfx90a:sramecc+:xnack-)"
+   [ "$RC" -eq 0 ] && [ "$(json_field arch)" = gfx90a ] && ok "its processor is gfx90a" ||
+      not_ok "its processor is gfx90a" "$OUT"
+   [ "$RC" -eq 0 ] && expect_in "occupancy_pct" "$OUT" "occupancy is estimated for it"
 else
    ok "inspect --arch gfx906 # SKIP hipRTC is not installed"
 fi
