@@ -7,6 +7,8 @@ const Backend *Backend_byName(const char *name) {
       return Backend_opencl();
    if (!strcmp(name, "cuda"))
       return Backend_cuda();
+   if (!strcmp(name, "hip"))
+      return Backend_hip();
    return NULL;
 }
 

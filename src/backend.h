@@ -1,5 +1,5 @@
 /* The device interface: one struct of function pointers, one file per implementation
- * (backend_opencl.c; CUDA and HIP later). The rest of gemmtop sees only this. */
+ * (backend_opencl.c, backend_cuda.c, backend_hip.c). The rest of gemmtop sees only this. */
 #ifndef GEMMTOP_BACKEND_H
 #define GEMMTOP_BACKEND_H
 
@@ -62,7 +62,7 @@ typedef enum {
 } BackendStatus;
 
 typedef struct Backend_ {
-   const char *name;  /* "opencl", "cuda" */
+   const char *name;  /* "opencl", "cuda", "hip" */
    const char *prelude; /* a prelude file in kernels/helpers/ put before prelude.h; NULL for none */
    /* Lists devices: returns the count (0 and a message when there are none). */
    int (*listDevices)(DeviceInfo **out, char *err, size_t errlen);
@@ -100,10 +100,11 @@ typedef struct Backend_ {
 
 const Backend *Backend_opencl(void);
 const Backend *Backend_cuda(void);
+const Backend *Backend_hip(void);
 /* NVRTC alone, no GPU needed: CUBIN or PTX of source for arch ("sm_90"). */
 BackendStatus Cuda_compileOnly(const char *source, const char *options, const char *arch, bool want_ptx, char **out,
                                size_t *outlen, char **log, char *err, size_t errlen);
-/* By name ("opencl", "cuda"); NULL if unknown. */
+/* By name ("opencl", "cuda", "hip"); NULL if unknown. */
 const Backend *Backend_byName(const char *name);
 const char *Backend_statusName(BackendStatus s);
 const char *DeviceType_name(DeviceType t);

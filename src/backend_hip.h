@@ -1,5 +1,5 @@
-/* HIP: compiling through hipRTC for AMD targets without an AMD GPU, and reading the code
- * object with LLVM's tools. */
+/* HIP: Backend_hip() (backend.h) runs kernels on AMD GPUs; these compile through hipRTC for
+ * AMD targets without an AMD GPU and read the code object with LLVM's tools. */
 #ifndef GEMMTOP_BACKEND_HIP_H
 #define GEMMTOP_BACKEND_HIP_H
 
@@ -22,5 +22,8 @@ BackendStatus Hip_compileOnly(const char *source, const char *options, const cha
 bool Hip_resources(const char *code, size_t size, HipResources *out);
 /* llvm-objdump -d --mcpu=arch; NULL when not installed. */
 char *Hip_disassemble(const char *code, size_t size, const char *arch);
+/* The gfx target in a hipDeviceProp_t buffer of any HIP version, found by content: target
+ * gets the full id ("gfx90a:sramecc+:xnack-"), base the processor ("gfx90a"). */
+bool Hip_archFromProps(const void *props, size_t size, char *target, size_t targetlen, char *base, size_t baselen);
 
 #endif

@@ -34,11 +34,8 @@ bool Cli_loadCatalog(Catalog *cat) {
 static const Backend *pickBackend(const Options *o) {
    const char *name = o->backend ? o->backend : "opencl";
    const Backend *b = Backend_byName(name);
-   if (!b && !strcmp(name, "hip"))
-      fprintf(stderr, "gemmtop: the HIP backend compiles and inspects without an AMD GPU ('gemmtop inspect --backend hip "
-                      "--arch gfx906'); running on AMD GPUs is not in this build: use --backend opencl there\n");
-   else if (!b)
-      fprintf(stderr, "gemmtop: unknown backend '%s'; available: opencl, cuda (and hip for inspect)\n", name);
+   if (!b)
+      fprintf(stderr, "gemmtop: unknown backend '%s'; available: opencl, cuda, hip\n", name);
    return b;
 }
 
@@ -65,6 +62,39 @@ int Cli_pickDevice(const DeviceInfo *devs, int count, const char *want, char *er
             return i;
    snprintf(err, errlen, "no device");
    return -1;
+}
+
+static bool hasGpu(const DeviceInfo *devs, int n) {
+   for (int i = 0; i < n; i++)
+      if (devs[i].type == DEVICE_GPU)
+         return true;
+   return false;
+}
+
+const Backend *Cli_defaultBackend(DeviceInfo **devs, int *count, char *err, size_t errlen) {
+   const Backend *be = Backend_opencl();
+   char why[512] = "";
+   *count = be->listDevices(devs, why, sizeof why);
+   snprintf(err, errlen, "opencl: %s", *count > 0 ? "no GPU" : why[0] ? why : "no device");
+   if (*count > 0 && hasGpu(*devs, *count))
+      return be;
+   static const char *const others[] = {"cuda", "hip"};
+   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+      const Backend *o = Backend_byName(others[i]);
+      DeviceInfo *odevs = NULL;
+      char owhy[512] = "";
+      int n = o->listDevices(&odevs, owhy, sizeof owhy);
+      if (n > 0 && hasGpu(odevs, n)) {
+         free(*devs);
+         *devs = odevs;
+         *count = n;
+         return o;
+      }
+      free(odevs);
+      size_t used = strlen(err);
+      snprintf(err + used, errlen - used, "; %s: %s", others[i], owhy[0] ? owhy : "no device");
+   }
+   return be; /* OpenCL's CPU devices, or none */
 }
 
 Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code) {

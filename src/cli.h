@@ -16,6 +16,11 @@ int Cli_bench(const Options *o);
  * (a GPU before an accelerator before a CPU). Returns the index or -1 (message in err). */
 int Cli_pickDevice(const DeviceInfo *devs, int count, const char *want, char *err, size_t errlen);
 
+/* With no --backend: OpenCL's devices, unless OpenCL has no GPU and CUDA or then HIP has
+ * one (a GPU before PoCL's CPU device). Sets *devs (malloc'ed) and *count; with none at
+ * all, count is 0 and err says what each backend found. Returns the backend chosen. */
+const Backend *Cli_defaultBackend(DeviceInfo **devs, int *count, char *err, size_t errlen);
+
 /* Opens the device that --backend and --device name (or the best one). On failure prints
  * why and sets *exit_code (2 for a usage error such as an unknown device, 1 otherwise). */
 Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code);

@@ -135,7 +135,8 @@ static int inspectHipOffline(const Options *o, const Catalog *cat, const KernelI
       return 1;
    }
    snprintf(in->target, sizeof in->target, "hip %s (hipRTC, no device needed)", o->arch);
-   snprintf(in->arch, sizeof in->arch, "%s", o->arch);
+   /* The processor of a full target id ("gfx90a:sramecc+:xnack-"): occupancy goes by it. */
+   snprintf(in->arch, sizeof in->arch, "%.*s", (int)strcspn(o->arch, ":"), o->arch);
    HipResources hr;
    if (Hip_resources(code, size, &hr)) {
       in->registers = hr.vgprs;
@@ -154,7 +155,7 @@ static int inspectHipOffline(const Options *o, const Catalog *cat, const KernelI
       in->group_items *= (long long)g.local[d];
    in->log = log;
    if (!(o->code && !strcmp(o->code, "none"))) {
-      in->code = Hip_disassemble(code, size, o->arch);
+      in->code = Hip_disassemble(code, size, in->arch);
       snprintf(in->code_kind, sizeof in->code_kind, "ISA");
    }
    free(code);
@@ -284,18 +285,14 @@ int Cli_inspect(const Options *o) {
    if (rc == 0) {
       bool cuda = o->backend && !strcmp(o->backend, "cuda");
       bool hip = o->backend && !strcmp(o->backend, "hip");
-      if (hip && !o->arch) {
-         fprintf(stderr, "gemmtop: --backend hip compiles for an AMD target without a device: give --arch (gfx906, "
-                         "gfx90a, ...)\n");
-         rc = 2;
-      } else if (hip) {
+      if (hip && o->arch) {
          if (strncmp(o->arch, "gfx", 3) != 0) {
             fprintf(stderr, "gemmtop: --arch %s: the HIP backend takes gfxNNN (e.g. gfx906, gfx90a)\n", o->arch);
             rc = 2;
          } else {
             rc = inspectHipOffline(o, &cat, k, values, &p, &in);
          }
-      } else if (o->arch && !cuda) {
+      } else if (o->arch && !cuda && !hip) {
          fprintf(stderr, "gemmtop: --arch compiles without a device: use it with --backend cuda or --backend hip\n");
          rc = 2;
       } else if (o->arch) {

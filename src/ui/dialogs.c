@@ -42,7 +42,7 @@ const char *const Ui_helpLines[] = {
 };
 const int Ui_helpCount = (int)(sizeof Ui_helpLines / sizeof Ui_helpLines[0]);
 
-static const char *const backendNames[] = {"opencl", "cuda"};
+static const char *const backendNames[] = {"opencl", "cuda", "hip"};
 #define NBACKENDS ((int)(sizeof backendNames / sizeof backendNames[0]))
 static const char *const layoutNames[] = {"NN", "NT", "TN", "TT"};
 

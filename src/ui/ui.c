@@ -1064,36 +1064,29 @@ int Ui_main(const Options *o) {
    char real[PATH_MAX];
    if (realpath(ui->presets_dir, real))
       Util_copy(ui->presets_dir, sizeof ui->presets_dir, real);
-   const char *bname = o->backend ? o->backend : "opencl";
-   const Backend *be = Backend_byName(bname);
-   if (!be) {
-      fprintf(stderr, "gemmtop: unknown backend '%s'; available: opencl, cuda\n", bname);
-      freeUi(ui);
-      return 2;
-   }
    char err[1536] = "";
    DeviceInfo *devs = NULL;
-   int ndev = be->listDevices(&devs, err, sizeof err);
-   if (ndev <= 0 && !o->backend) {
-      /* No OpenCL device: CUDA may still have one. */
-      const Backend *cuda = Backend_byName("cuda");
-      DeviceInfo *cdevs = NULL;
-      char cerr[512];
-      int cn = cuda ? cuda->listDevices(&cdevs, cerr, sizeof cerr) : 0;
-      if (cn > 0) {
-         free(devs);
-         devs = cdevs;
-         ndev = cn;
-         be = cuda;
-      } else {
-         free(cdevs);
+   int ndev = 0;
+   const Backend *be;
+   if (!o->backend && !o->device) {
+      /* The best device of any backend: a GPU (OpenCL, else CUDA, else HIP) before PoCL. */
+      be = Cli_defaultBackend(&devs, &ndev, err, sizeof err);
+   } else {
+      const char *bname = o->backend ? o->backend : "opencl";
+      be = Backend_byName(bname);
+      if (!be) {
+         fprintf(stderr, "gemmtop: unknown backend '%s'; available: opencl, cuda, hip\n", bname);
+         freeUi(ui);
+         return 2;
       }
+      ndev = be->listDevices(&devs, err, sizeof err);
    }
    if (ndev <= 0) {
       fprintf(stderr,
               "gemmtop: no device to measure on (%s backend): %s\n"
-              "the explorer needs an OpenCL (or CUDA) device; 'gemmtop list devices' shows what is found\n",
-              be->name, err[0] ? err : "none found");
+              "the explorer needs an OpenCL, CUDA or HIP device; 'gemmtop list devices --backend NAME' shows what "
+              "each finds\n",
+              o->backend ? be->name : "any", err[0] ? err : "none found");
       free(devs);
       freeUi(ui);
       return 1;
