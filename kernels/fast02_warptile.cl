@@ -27,7 +27,7 @@ param:    PADA = 0 in 0, 4 ; padding of each row of the transposed A tile
 param:    GROUP = 1 in 1, 4, 8, 16 ; block-rows per band of the launch order (1: row by row)
 require:  BM % WM == 0 && BN % WN == 0 ; the block must split into warp tiles
 require:  WM % (4 * (32 / LX)) == 0 && WN % (4 * LX) == 0 ; each lane's micro tile must be groups of 4 rows and 4 columns
-require:  (WM / (32 / LX)) * (WN / LX) <= 128 ; at most 128 accumulators per work-item (registers)
+require:  (WM / (32 / LX)) * (WN / LX) * REAL_SIZE <= 512 ; at most 512 bytes of accumulators per work-item (128 floats or 64 doubles), or registers spill
 require:  (BM * BK) % (4 * (BM / WM) * (BN / WN) * 32) == 0 ; the A tile must split into real4 loads, the same number per work-item
 require:  (BN * BK) % (4 * (BM / WM) * (BN / WN) * 32) == 0 ; the B tile must split into real4 loads, the same number per work-item
 operands: A=N B=N

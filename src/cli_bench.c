@@ -124,7 +124,29 @@ int Cli_bench(const Options *o) {
    const Backend *be = Session_backend(s);
    const DeviceInfo *dev = Session_device(s);
    static BenchCell cells[BENCH_MAX_CONFIGS][BENCH_MAX_SIZES];
-   static VendorResult vendor[BENCH_MAX_SIZES];
+   static VendorResult vendor[BENCH_MAX_SIZES], reference[BENCH_MAX_SIZES];
+   /* --reference: a second session, another runtime on the same device (by name), whose
+    * vendor library becomes the yardstick: cuBLAS beside NVIDIA's OpenCL. Absent: reported. */
+   Session *ref = NULL;
+   char ref_why[512] = "";
+   if (o->reference) {
+      if (!strcmp(o->reference, be->name)) {
+         snprintf(ref_why, sizeof ref_why, "the reference backend is the one being measured (%s)", be->name);
+      } else {
+         Options ro2 = *o;
+         ro2.backend = o->reference;
+         ro2.device = dev->name;
+         int ref_rc;
+         fflush(stderr);
+         ref = Cli_openSession(&ro2, &cat, &ref_rc);
+         if (!ref)
+            snprintf(ref_why, sizeof ref_why, "no %s device named '%s' (see the message above)", o->reference,
+                     dev->name);
+      }
+      if (!ref)
+         fprintf(stderr, "gemmtop: --reference %s: %s; percentages are of %s's own vendor library\n", o->reference,
+                 ref_why, be->name);
+   }
    RunResult *r = calloc(1, sizeof *r);
    FILE *save = o->save ? fopen(o->save, "w") : NULL;
    bool json = o->save && strlen(o->save) > 5 && !strcmp(o->save + strlen(o->save) - 5, ".json");
@@ -134,7 +156,7 @@ int Cli_bench(const Options *o) {
    }
    if (save && !json)
       fprintf(save, "config,kernel,params,device,size,precision,status,verified,gflops,time_ms,vendor,vendor_gflops,"
-                    "pct_of_vendor\n");
+                    "pct_of_vendor,reference,reference_gflops,pct_of_reference\n");
    RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = true, .max_seconds = o->max_seconds};
    for (int si = 0; r && si < nsizes; si++) {
       /* Precision and scalars of the first configuration decide the vendor's problem. */
@@ -151,6 +173,11 @@ int Cli_bench(const Options *o) {
       }
       fprintf(stderr, "size %d: vendor...\n", sizes[si]);
       Session_vendor(s, &vp, &in, o->reps, o->warmup, &vendor[si]);
+      reference[si].status = RUN_DEVICE_ERROR;
+      if (ref) {
+         fprintf(stderr, "size %d: reference (%s)...\n", sizes[si], o->reference);
+         Session_vendor(ref, &vp, &in, o->reps, o->warmup, &reference[si]);
+      }
       for (int c = 0; c < nconf; c++) {
          Problem p = configs[c].problem;
          p.m = p.n = p.k = sizes[si];
@@ -175,6 +202,9 @@ int Cli_bench(const Options *o) {
             char params[300];
             KernelInfo_formatParams(configs[c].kernel, configs[c].values, params, sizeof params);
             double pct = vendor[si].status == RUN_OK && cell->status == RUN_OK ? 100 * cell->gflops / vendor[si].gflops : 0;
+            double rpct = reference[si].status == RUN_OK && cell->status == RUN_OK
+                             ? 100 * cell->gflops / reference[si].gflops
+                             : 0;
             if (json) {
                fprintf(save, "{\"schema\":%d,\"config\":", REPORT_SCHEMA);
                Report_jsonString(save, configs[c].label);
@@ -194,6 +224,14 @@ int Cli_bench(const Options *o) {
                   fprintf(save, ",\"vendor_gflops\":%.6g", vendor[si].gflops);
                if (pct > 0)
                   fprintf(save, ",\"pct_of_vendor\":%.4g", pct);
+               if (ref) {
+                  fprintf(save, ",\"reference\":");
+                  Report_jsonString(save, reference[si].name);
+                  if (reference[si].status == RUN_OK)
+                     fprintf(save, ",\"reference_gflops\":%.6g", reference[si].gflops);
+                  if (rpct > 0)
+                     fprintf(save, ",\"pct_of_reference\":%.4g", rpct);
+               }
                fprintf(save, "}\n");
             } else {
                fprintf(save, "%s,%s,\"%s\",\"%s\",%d,%s,%s,%s,", configs[c].label, configs[c].kernel->name, params,
@@ -209,9 +247,13 @@ int Cli_bench(const Options *o) {
                else
                   fprintf(save, ",");
                if (pct > 0)
-                  fprintf(save, "%.4g\n", pct);
+                  fprintf(save, "%.4g,", pct);
                else
-                  fprintf(save, "\n");
+                  fprintf(save, ",");
+               if (ref && reference[si].status == RUN_OK)
+                  fprintf(save, "%s,%.6g,%.4g\n", reference[si].name, reference[si].gflops, rpct);
+               else
+                  fprintf(save, ",,\n");
             }
          }
       }
@@ -220,25 +262,35 @@ int Cli_bench(const Options *o) {
    if (save)
       fclose(save);
    /* The table: GFLOPS and % of vendor per size. */
+   /* Percentages are of the reference library when there is one, else of the backend's own. */
+   const VendorResult *yard = ref ? reference : vendor;
    printf("device %s (%s)\n%-32s", dev->name, be->name, "configuration");
    for (int si = 0; si < nsizes; si++)
-      printf(" %10d %6s", sizes[si], "%vend");
+      printf(" %10d %6s", sizes[si], ref ? "%ref" : "%vend");
    putchar('\n');
-   printf("%-32s", vendor[0].name[0] ? vendor[0].name : "vendor BLAS");
-   for (int si = 0; si < nsizes; si++) {
-      if (vendor[si].status == RUN_OK)
-         printf(" %10.1f %6s", vendor[si].gflops, "100");
-      else
-         printf(" %10s %6s", "-", "");
+   for (int row = ref ? 0 : 1; row < 2; row++) {
+      const VendorResult *v = row == 0 ? reference : vendor;
+      char label[96];
+      snprintf(label, sizeof label, "%s%s%s%s", v[0].name[0] ? v[0].name : "vendor BLAS", row == 0 ? " (" : "",
+               row == 0 ? o->reference : "", row == 0 ? ")" : "");
+      printf("%-32.32s", label);
+      for (int si = 0; si < nsizes; si++) {
+         if (v[si].status == RUN_OK && yard[si].status == RUN_OK)
+            printf(" %10.1f %5.1f%%", v[si].gflops, 100 * v[si].gflops / yard[si].gflops);
+         else if (v[si].status == RUN_OK)
+            printf(" %10.1f %6s", v[si].gflops, "-");
+         else
+            printf(" %10s %6s", "-", "");
+      }
+      putchar('\n');
    }
-   putchar('\n');
    int failures = 0;
    for (int c = 0; c < nconf; c++) {
       printf("%-32.32s", configs[c].label);
       for (int si = 0; si < nsizes; si++) {
          BenchCell *cell = &cells[c][si];
-         if (cell->status == RUN_OK && vendor[si].status == RUN_OK)
-            printf(" %10.1f %5.1f%%", cell->gflops, 100 * cell->gflops / vendor[si].gflops);
+         if (cell->status == RUN_OK && yard[si].status == RUN_OK)
+            printf(" %10.1f %5.1f%%", cell->gflops, 100 * cell->gflops / yard[si].gflops);
          else if (cell->status == RUN_OK)
             printf(" %10.1f %6s", cell->gflops, "-");
          else
@@ -250,6 +302,9 @@ int Cli_bench(const Options *o) {
    for (int si = 0; si < nsizes; si++)
       if (vendor[si].status != RUN_OK)
          printf("vendor at %d: %s\n", sizes[si], vendor[si].message);
+   for (int si = 0; ref && si < nsizes; si++)
+      if (reference[si].status != RUN_OK)
+         printf("reference at %d: %s\n", sizes[si], reference[si].message);
    for (int c = 0; c < nconf; c++)
       for (int si = 0; si < nsizes; si++)
          if (cells[c][si].status != RUN_OK)
@@ -260,6 +315,8 @@ int Cli_bench(const Options *o) {
    if (r)
       RunResult_free(r);
    free(r);
+   if (ref)
+      Session_close(ref);
    Session_close(s);
    Catalog_free(&cat);
    return rc ? rc : failures ? 1 : 0;

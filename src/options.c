@@ -43,6 +43,8 @@ void Options_usage(FILE *out) {
          "  --save-presets N           sweep: save the best N as presets in your config folder\n"
          "  --sizes 1024,2048,...      bench: the square sizes (default 1024,2048,4096)\n"
          "  --save FILE.csv|FILE.json  sweep, bench: write every result to a file\n"
+         "  --reference cuda|opencl|hip  bench: also time that backend's vendor BLAS on the same device\n"
+         "                             (cuBLAS beside an OpenCL run) and give % of it\n"
          "  --vendor                   run: also time the vendor BLAS (CLBlast, cuBLAS, rocBLAS) for % of vendor\n"
          "  --site N|NAME --warp W     banks: draw one request of this access site and warp as lanes x banks\n"
          "  --iteration I              banks: which execution of that site by that warp (default 0, the first)\n"
@@ -90,7 +92,7 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       OPT_BACKEND = 256, OPT_DEVICE, OPT_KERNEL, OPT_PRESET, OPT_SET, OPT_SIZE, OPT_PRECISION, OPT_LAYOUT,
       OPT_ALPHA, OPT_BETA, OPT_REPS, OPT_WARMUP, OPT_FORMAT, OPT_SEED, OPT_A, OPT_B, OPT_C, OPT_OUT,
       OPT_NO_VERIFY, OPT_NO_COLOR, OPT_VERSION, OPT_MEASURE, OPT_VENDOR, OPT_ARCH, OPT_CODE, OPT_MAX_SECONDS,
-      OPT_BUDGET, OPT_EXHAUSTIVE, OPT_SIZES, OPT_SAVE, OPT_SAVE_PRESETS, OPT_TIMEOUT, OPT_JOBS,
+      OPT_BUDGET, OPT_EXHAUSTIVE, OPT_SIZES, OPT_SAVE, OPT_REFERENCE, OPT_SAVE_PRESETS, OPT_TIMEOUT, OPT_JOBS,
       OPT_SITE, OPT_WARP, OPT_ITERATION, OPT_GROUPS, OPT_BANKS, OPT_BANK_WIDTH, OPT_SIMD_WIDTH,
    };
    static const struct option longs[] = {
@@ -111,6 +113,7 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
        {"budget", required_argument, 0, OPT_BUDGET},       {"exhaustive", no_argument, 0, OPT_EXHAUSTIVE},
        {"sizes", required_argument, 0, OPT_SIZES},         {"save", required_argument, 0, OPT_SAVE},
        {"save-presets", required_argument, 0, OPT_SAVE_PRESETS},
+       {"reference", required_argument, 0, OPT_REFERENCE},
        {"timeout", required_argument, 0, OPT_TIMEOUT},     {"jobs", required_argument, 0, OPT_JOBS},
        {"max-seconds", required_argument, 0, OPT_MAX_SECONDS},
        {"site", required_argument, 0, OPT_SITE},           {"warp", required_argument, 0, OPT_WARP},
@@ -219,6 +222,11 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       case OPT_EXHAUSTIVE: o->exhaustive = true; break;
       case OPT_SIZES: o->sizes = arg; break;
       case OPT_SAVE: o->save = arg; break;
+      case OPT_REFERENCE:
+         if (strcmp(arg, "opencl") && strcmp(arg, "cuda") && strcmp(arg, "hip"))
+            return usageError("--reference '%s': use opencl, cuda or hip%s", arg, "");
+         o->reference = arg;
+         break;
       case OPT_TIMEOUT:
          if (!parseNumber(arg, &o->timeout) || o->timeout <= 0)
             return usageError("--timeout '%s': a positive number of seconds%s", arg, "");

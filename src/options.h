@@ -39,6 +39,7 @@ typedef struct Options_ {
    bool exhaustive;          /* sweep: every valid configuration */
    const char *sizes;        /* bench: "1024,2048,4096" */
    const char *save;         /* sweep, bench: results file (.csv or .json) */
+   const char *reference;    /* bench: another backend whose vendor BLAS is also timed (cuda: cuBLAS) */
    int save_presets;         /* sweep: save the best N as presets */
    double timeout;           /* sweep: seconds one launch may take before the configuration is dropped */
    int jobs;                 /* sweep: parallel compiles (0: one per core) */

@@ -1,0 +1,68 @@
+#!/bin/sh
+# gemmtop bench: configurations and the vendor BLAS (CLBlast on PoCL) in one process, a table
+# of GFLOPS and % of vendor per size, CSV and JSON results; --reference with no such device
+# is reported, not fatal; bad sizes are refused.
+. "$(dirname "$0")/lib.sh"
+
+run_gemmtop bench --preset 03-wpt general-any --sizes 64,96 --save "$T_DIR/b.csv"
+expect_rc 0 "bench of a preset and a preset name at two sizes"
+expect_in "configuration" "$OUT" "the table has a header"
+expect_in "03-wpt" "$OUT" "the preset has a row"
+expect_in "general-any" "$OUT" "the positional preset has a row"
+expect_in "every result verified" "$OUT" "the table says every result was verified"
+# CSV: one row per configuration and size, verified, GFLOPS positive; % of vendor consistent.
+if python3 - "$T_DIR/b.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 4, rows
+for r in rows:
+    assert r["status"] == "ok" and r["verified"] == "true", r
+    g = float(r["gflops"]); assert g > 0, r
+    assert int(r["size"]) in (64, 96), r
+    if r["vendor_gflops"]:
+        v = float(r["vendor_gflops"]); p = float(r["pct_of_vendor"])
+        assert abs(p - 100 * g / v) < 0.01 * p + 1e-6, r
+assert {r["config"] for r in rows} == {"03-wpt", "general-any"}, rows
+PY
+then ok "CSV rows are verified with consistent % of vendor"; else not_ok "CSV rows" "$(cat "$T_DIR/b.csv")"; fi
+
+# The table's GFLOPS agree with the CSV's (the same measurements, not made up twice).
+csv_g=$(python3 -c 'import csv,sys
+r=[x for x in csv.DictReader(open(sys.argv[1])) if x["config"]=="03-wpt" and x["size"]=="64"][0]
+print("%.1f" % float(r["gflops"]))' "$T_DIR/b.csv")
+row=$(printf '%s\n' "$OUT" | grep '^03-wpt')
+expect_in "$csv_g" "$row" "the table's figure for 03-wpt at 64 is the CSV's ($csv_g)"
+
+if dpkg-query -W -f='${Status}' libclblast1 2>/dev/null | grep -q "install ok installed"; then
+   expect_in "CLBlast" "$OUT" "CLBlast is the vendor row on OpenCL"
+   vg=$(python3 -c 'import csv,sys; print(min(float(r["vendor_gflops"] or 0) for r in csv.DictReader(open(sys.argv[1]))))' "$T_DIR/b.csv")
+   python3 -c "import sys; sys.exit(0 if $vg > 0 else 1)" && ok "CLBlast measured at every size ($vg GFLOPS at least)" ||
+      not_ok "CLBlast measured at every size" "$(cat "$T_DIR/b.csv")"
+fi
+
+run_gemmtop bench --kernel mygemm02_tiled --set TS=8 --sizes 64 --save "$T_DIR/b.json" --precision double
+expect_rc 0 "bench of a kernel in double"
+if python3 - "$T_DIR/b.json" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 1, rows
+r = rows[0]
+assert r["kernel"] == "mygemm02_tiled" and r["precision"] == "double" and r["verified"] is True, r
+assert "TS=8" in r["params"] and r["gflops"] > 0 and r["size"] == 64, r
+PY
+then ok "JSON result names kernel, params, precision and is verified"; else not_ok "JSON result" "$(cat "$T_DIR/b.json")"; fi
+
+# --reference: with no CUDA device here the run still completes and says why.
+if [ ! -e /dev/nvidia0 ]; then
+   run_gemmtop bench --kernel general_any --sizes 64 --reference cuda
+   expect_rc 0 "bench --reference cuda without a CUDA device still runs"
+   expect_in "--reference cuda" "$ERR" "it says the reference is missing"
+   expect_in "general_any" "$OUT" "and measures the configuration"
+fi
+run_gemmtop bench --kernel general_any --sizes 64 --reference metal
+expect_rc 2 "an unknown reference backend is a usage error"
+expect_in "use opencl, cuda or hip" "$ERR" "naming the valid ones"
+
+run_gemmtop bench --kernel general_any --sizes 64,zero
+expect_rc 2 "a bad size list is refused"
+finish
