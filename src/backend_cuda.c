@@ -340,10 +340,12 @@ static void closeDevice(Context *c) {
    free(c);
 }
 
-/* Splits "-DA=1 -DB=2" into argv-style options for NVRTC. */
+/* Splits "-DA=1 -DB=2" into argv-style options for NVRTC. strtok_r: sweeps compile in
+ * parallel threads, and strtok's hidden state mixed their options up. */
 static int splitOptions(char *buf, const char **opts, int max) {
    int n = 0;
-   for (char *tok = strtok(buf, " \t"); tok && n < max; tok = strtok(NULL, " \t"))
+   char *save = NULL;
+   for (char *tok = strtok_r(buf, " \t", &save); tok && n < max; tok = strtok_r(NULL, " \t", &save))
       opts[n++] = tok;
    return n;
 }

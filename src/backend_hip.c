@@ -83,7 +83,8 @@ BackendStatus Hip_compileOnly(const char *source, const char *options, const cha
    int n = 0;
    opts[n++] = archopt;
    opts[n++] = "-O3";
-   for (char *tok = strtok(buf, " \t"); tok && n < 126; tok = strtok(NULL, " \t"))
+   char *save = NULL;
+   for (char *tok = strtok_r(buf, " \t", &save); tok && n < 126; tok = strtok_r(NULL, " \t", &save))
       opts[n++] = tok;
    HiprtcProgram prog;
    HiprtcResult r = rtc.create(&prog, source, "kernel.cl", 0, NULL, NULL);

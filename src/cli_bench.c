@@ -31,7 +31,8 @@ static int parseSizes(const char *text, int *sizes) {
    int n = 0;
    char buf[256];
    snprintf(buf, sizeof buf, "%s", text ? text : "1024,2048,4096");
-   for (char *tok = strtok(buf, ","); tok && n < BENCH_MAX_SIZES; tok = strtok(NULL, ",")) {
+   char *save = NULL;
+   for (char *tok = strtok_r(buf, ",", &save); tok && n < BENCH_MAX_SIZES; tok = strtok_r(NULL, ",", &save)) {
       char *end;
       long v = strtol(tok, &end, 10);
       if (end == tok || *end || v < 1 || v > 65536)
