@@ -18,7 +18,7 @@ about:    compiler splits every real4 local load into four scalar ones (the H100
 about:    Double-buffered like fast 1.
 param:    BM = 128 in 64, 128, 256 ; rows of C per work-group
 param:    BN = 128 in 64, 128, 256 ; columns of C per work-group
-param:    BK = 16 in 8, 16, 32 ; depth of one step along K
+param:    BK = 8 in 8, 16, 32 ; depth of one step along K
 param:    WM = 64 in 16, 32, 64, 128 ; rows of the warp tile
 param:    WN = 32 in 16, 32, 64, 128 ; columns of the warp tile
 param:    LX = 4 in 2, 4, 8, 16 ; lanes of a warp along N (32/LX along M)
