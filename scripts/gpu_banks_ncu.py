@@ -19,8 +19,15 @@ CASES = [
     ("mygemm05_transposed", {"TS": 32, "TSDK": 16, "WPT": 8, "PADDING": 0}),
     ("mygemm05_transposed", {"TS": 32, "TSDK": 16, "WPT": 8, "PADDING": 1}),
     ("mygemm05_transposed", {"TS": 32, "TSDK": 16, "WPT": 8, "PADDING": 2}),
-    ("mygemm06_2d", {}), ("mygemm07_wide2d", {}), ("mygemm09_prefetch", {}), ("fast01_blocktile", {}),
+    ("mygemm06_2d", {}), ("mygemm07_wide2d", {}), ("mygemm08_kepler", {}), ("mygemm09_prefetch", {}),
+    ("mygemm10_padding", {}), ("fast01_blocktile", {}),
+    ("fast02_warptile", {}), ("fast02_warptile", {"AMAP": 0, "PADA": 0}), ("fast02_warptile", {"AMAP": 0, "PADA": 4}),
+    ("dcu4_lds", {}), ("dcu5_lds_double", {}), ("dcu6_lds_conflicts", {"PADDING": 0}), ("dcu6_lds_conflicts", {"PADDING": 1}),
 ]
+# Kernels added later (another branch) join when present in the catalog.
+for extra in ("magma_fermi",):
+    if subprocess.run([B, "list", "kernels"], capture_output=True, text=True).stdout.find(extra) >= 0:
+        CASES.append((extra, {}))
 METRICS = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"]
 
