@@ -83,7 +83,19 @@ void Sweep_classify(SweepCandidate *c, RunStatus st, const RunResult *r, double 
                    : st == RUN_COMPILE_ERROR ? SWEEP_COMPILE
                    : st == RUN_INVALID       ? SWEEP_INVALID
                                              : SWEEP_FAILED;
-      snprintf(c->reason, sizeof c->reason, "%s", r->message);
+      /* A compile failure's reason carries the first error of the build log, which is what
+       * a user needs to see (the message alone only says that the log follows). */
+      const char *log = st == RUN_COMPILE_ERROR && r->build_log ? r->build_log : NULL;
+      const char *first = log ? strstr(log, "error") : NULL;
+      if (first) {
+         const char *line = first;
+         while (line > log && line[-1] != '\n')
+            line--;
+         int len = (int)strcspn(line, "\n");
+         snprintf(c->reason, sizeof c->reason, "does not compile: %.*s", len, line);
+      } else {
+         snprintf(c->reason, sizeof c->reason, "%s", r->message);
+      }
    }
 }
 
