@@ -14,7 +14,10 @@
 
 #include <stdbool.h>
 
+#include "listing.h"
+#include "occupancy.h"
 #include "peaks.h"
+#include "ptxas.h"
 #include "session.h"
 #include "ui/logbuf.h"
 
@@ -41,6 +44,7 @@ typedef enum {
    WS_VENDOR,       /* timing the vendor BLAS */
    WS_PEAKS,        /* measuring the device's peaks */
    WS_TRACING,      /* tracing the local-memory accesses for the bank pane */
+   WS_INSPECTING,   /* reading the compiled code for the inspect pane */
 } WorkerState;
 
 const char *WorkerState_name(WorkerState s);
@@ -89,6 +93,8 @@ typedef struct WorkerSnapshot_ {
 
    /* The bank analysis: changes when a new one waits in Worker_takeBanks. */
    unsigned long banks_version;
+   /* The same for the inspection (Worker_takeInspect). */
+   unsigned long inspect_version;
 } WorkerSnapshot;
 
 /* The bank analysis of one configuration, handed to the UI thread (which owns it after
@@ -99,6 +105,29 @@ typedef struct WorkerBanks_ {
    WorkerConfig config;
    unsigned long config_serial;
 } WorkerBanks;
+
+/* What the compiler made of one configuration, for the inspect pane; handed to the UI
+ * thread, which owns it after Worker_takeInspect and frees it with WorkerInspect_free. */
+typedef struct WorkerInspect_ {
+   WorkerConfig config;
+   unsigned long config_serial;
+   bool ok;                        /* compiled: the fields below mean something */
+   char message[1536];             /* why not */
+   char arch[32];                  /* the device's architecture ("sm_90", "gfx906", "" unknown) */
+   int registers;                  /* per work-item, -1 not reported */
+   long long private_mem;          /* bytes per work-item, -1 not reported */
+   long long local_mem;            /* bytes per work-group */
+   long long group_items;
+   PtxasInfo ptxas;                /* spills, from NVIDIA's verbose build log */
+   Occupancy occ;
+   bool assembly;                  /* code is compiled code; else the source is shown instead */
+   char code_kind[64];             /* "PTX", "OpenCL C after the preprocessor" */
+   char note[256];                 /* why there is no assembly */
+   char *code;                     /* the listing (owned), NULL when there is none */
+   ListingStats stats;
+} WorkerInspect;
+
+void WorkerInspect_free(WorkerInspect *in);
 
 typedef struct WorkerInit_ {
    const char *kernels_dir;
@@ -133,6 +162,12 @@ void Worker_measureVendor(Worker *w);
 void Worker_setBanks(Worker *w, bool wanted);
 /* Moves the newest bank analysis out (true), or false when there is none new. */
 bool Worker_takeBanks(Worker *w, WorkerBanks *out);
+
+/* Whether the inspect pane is shown: the worker reads the compiled code of each
+ * configuration once (after its first run) while it is. */
+void Worker_setInspect(Worker *w, bool wanted);
+/* Moves the newest inspection out (true), or false when there is none new. */
+bool Worker_takeInspect(Worker *w, WorkerInspect *out);
 
 /* Copies the snapshot when its version differs from *seen; returns whether it did. */
 bool Worker_snapshot(Worker *w, WorkerSnapshot *out, unsigned long *seen);
