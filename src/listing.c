@@ -13,7 +13,7 @@ ListingKind Listing_kind(const char *kind_name, const char *text) {
       return LISTING_SASS;
    if (!strncmp(k, "ISA", 3) || strstr(k, "AMD"))
       return LISTING_AMD;
-   if (strstr(k, "source"))
+   if (strstr(k, "source") || !strncmp(k, "OpenCL C", 8))
       return LISTING_SOURCE;
    /* A vague name: look at the text. */
    if (text && strstr(text, ".version") && strstr(text, ".target"))

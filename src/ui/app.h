@@ -109,6 +109,12 @@ typedef struct Ui_ {
    bool have_banks;
    bool banks_on;             /* what the worker was last told */
    int bank_site, bank_warp, bank_iter; /* the request drawn: site, flat warp, execution */
+   WorkerInspect inspect;     /* the newest inspection (owned) */
+   bool have_inspect;
+   bool inspect_on;           /* what the worker was last told */
+   size_t *inspect_lines;     /* where each line of inspect.code starts */
+   int inspect_nlines;
+   int inspect_scroll;        /* the first listing line shown */
    History hist;
    LogBuf log;
    unsigned long log_seen;
@@ -166,6 +172,11 @@ void Draw_text(Ui *ui, int y, int x, int w, const char *s, Style st, bool pad);
 void Draw_fill(Ui *ui, int y, int x, int w, Style st);
 void Draw_box(Ui *ui, Rect r, const char *title);
 void Draw_hit(Ui *ui, Rect r, HitKind kind, int a, int b);
+/* A pane's title row: " N Name  extra" and right-aligned text. */
+void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right);
+
+/* draw_inspect.c */
+void Draw_inspect(Ui *ui);
 /* Glyphs, UTF-8 or ASCII. */
 const char *Ui_glyph(const Ui *ui, const char *utf8, const char *ascii);
 

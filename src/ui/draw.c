@@ -252,7 +252,7 @@ static void drawFooter(Ui *ui) {
    }
 }
 
-static void drawTitle(Ui *ui, PaneId p, const char *extra, const char *right) {
+void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right) {
    Rect r = ui->layout.pane[p];
    Style st = ui->focus == (int)p ? ST_TITLE_FOCUS : ST_TITLE;
    char t[512];
@@ -266,6 +266,8 @@ static void drawTitle(Ui *ui, PaneId p, const char *extra, const char *right) {
       Draw_text(ui, r.y, r.x + r.w - rw, rw, right, st, false);
    Draw_hit(ui, r, HIT_PANE, p, 0);
 }
+
+static void drawTitle(Ui *ui, PaneId p, const char *extra, const char *right) { Draw_paneTitle(ui, p, extra, right); }
 
 /* ---- kernel pane ---- */
 
@@ -1000,11 +1002,13 @@ void Draw_screen(Ui *ui) {
       drawLog(ui);
    if (ui->layout.shown & PANE_BIT(PANE_BANKS))
       drawBanks(ui);
+   if (ui->layout.shown & PANE_BIT(PANE_INSPECT))
+      Draw_inspect(ui);
    if (ui->layout.divider.w)
       for (int y = ui->layout.divider.y; y < ui->layout.divider.y + ui->layout.divider.h; y++)
          Draw_text(ui, y, ui->layout.divider.x, 1, Ui_glyph(ui, "\xe2\x94\x82", "|"), ST_DIM, false);
    if (!ui->layout.shown) {
-      const char *m = "every pane is hidden: 1-5 show them";
+      const char *m = "every pane is hidden: 1-6 show them";
       Draw_text(ui, ui->layout.body.y + ui->layout.body.h / 2, (ui->cols - (int)strlen(m)) / 2, ui->cols, m, ST_DIM,
                 false);
    }
