@@ -19,17 +19,17 @@ static void bytes(long long b, char *out, size_t n) {
 
 static bool isAmd(const WorkerInspect *in) { return !strncmp(in->arch, "gfx", 3); }
 
-/* "PTX, 40 registers, no spills, 8.0 KiB local, occupancy 50% (registers)". */
+/* "PTX · 40 registers · no spills · local 8.0 KiB/group · occupancy 50% (registers)"; what
+ * is not known is left to the rows below. */
 static void summary(const Ui *ui, const WorkerInspect *in, char *out, size_t n) {
    const char *sep = Ui_glyph(ui, " \xc2\xb7 ", ", ");
    char loc[32], t[128];
    bytes(in->local_mem, loc, sizeof loc);
    snprintf(out, n, "%s", in->assembly ? in->code_kind : "no assembly");
-   if (in->registers >= 0)
+   if (in->registers >= 0) {
       snprintf(t, sizeof t, "%s%d registers", sep, in->registers);
-   else
-      snprintf(t, sizeof t, "%sregisters not reported", sep);
-   strncat(out, t, n - strlen(out) - 1);
+      strncat(out, t, n - strlen(out) - 1);
+   }
    if (in->ptxas.found) {
       int sp = in->ptxas.spill_stores + in->ptxas.spill_loads;
       if (sp)
