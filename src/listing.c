@@ -13,6 +13,8 @@ ListingKind Listing_kind(const char *kind_name, const char *text) {
       return LISTING_SASS;
    if (!strncmp(k, "ISA", 3) || strstr(k, "AMD"))
       return LISTING_AMD;
+   if (!strncmp(k, "CPU code", 8))
+      return LISTING_CPU;
    if (strstr(k, "source") || !strncmp(k, "OpenCL C", 8))
       return LISTING_SOURCE;
    /* A vague name: look at the text. */
@@ -28,6 +30,7 @@ const char *Listing_kindName(ListingKind k) {
    case LISTING_PTX: return "PTX";
    case LISTING_SASS: return "SASS";
    case LISTING_AMD: return "AMD ISA";
+   case LISTING_CPU: return "CPU code";
    case LISTING_SOURCE: return "source";
    case LISTING_OTHER: return "listing";
    }
@@ -100,6 +103,32 @@ static void amdMnemonic(const char *line, char *out, size_t outlen) {
    /* Every AMD instruction is unit_operation: s_, v_, ds_, global_, buffer_, ... */
    if (!strchr(out, '_') || strchr(out, ':') || strchr(out, '<'))
       out[0] = '\0';
+}
+
+/* llvm-objdump of CPU code: "    1e6f:      \tvfmadd213ps\t4160(%rsp,%rsi), %xmm5, %xmm6". */
+static void cpuMnemonic(const char *line, char *out, size_t outlen) {
+   out[0] = '\0';
+   const char *s = line;
+   if (!isxdigit((unsigned char)*s))
+      return;
+   while (isxdigit((unsigned char)*s))
+      s++;
+   if (*s != ':' || !isspace((unsigned char)s[1]))
+      return;
+   s++;
+   while (isspace((unsigned char)*s))
+      s++;
+   if (!isalpha((unsigned char)*s))
+      return;
+   token(s, out, outlen);
+}
+
+static void countCpu(const char *m, ListingStats *s) {
+   /* x86 FMA3/FMA4 and AArch64 fused multiply-adds (scalar or vector: one instruction). */
+   if (startsWith(m, "vfmadd") || startsWith(m, "vfmsub") || startsWith(m, "vfnmadd") || startsWith(m, "vfnmsub") ||
+       startsWith(m, "fmla") || startsWith(m, "fmadd") || startsWith(m, "fmls") || startsWith(m, "fmsub") ||
+       startsWith(m, "fnmadd") || startsWith(m, "fnmsub"))
+      s->fma++;
 }
 
 static void countPtx(const char *m, ListingStats *s) {
@@ -188,6 +217,7 @@ void Listing_count(const char *text, ListingKind kind, ListingStats *out) {
       case LISTING_PTX: ptxMnemonic(line, m, sizeof m); break;
       case LISTING_SASS: sassMnemonic(line, m, sizeof m); break;
       case LISTING_AMD: amdMnemonic(line, m, sizeof m); break;
+      case LISTING_CPU: cpuMnemonic(line, m, sizeof m); break;
       default: break;
       }
       if (m[0]) {
@@ -196,6 +226,8 @@ void Listing_count(const char *text, ListingKind kind, ListingStats *out) {
             countPtx(m, out);
          else if (kind == LISTING_SASS)
             countSass(m, out);
+         else if (kind == LISTING_CPU)
+            countCpu(m, out);
          else
             countAmd(m, out);
       }

@@ -8,14 +8,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef enum { LISTING_PTX, LISTING_SASS, LISTING_AMD, LISTING_SOURCE, LISTING_OTHER } ListingKind;
+/* LISTING_CPU: llvm-objdump of the code PoCL builds for a CPU (x86-64, AArch64). */
+typedef enum { LISTING_PTX, LISTING_SASS, LISTING_AMD, LISTING_CPU, LISTING_SOURCE, LISTING_OTHER } ListingKind;
 
 typedef struct ListingStats_ {
    ListingKind kind;
    int lines;
    int instructions;              /* lines that hold one instruction (0 for source) */
    int fma;                       /* floating-point fused multiply-adds (fma, mad, mac) */
-   int shared_loads, shared_stores; /* local memory: ld.shared / LDS / ds_read */
+   int shared_loads, shared_stores; /* local memory: ld.shared / LDS / ds_read (not on a CPU) */
    int global_loads, global_stores;
    int local_loads, local_stores; /* per-thread memory (spills): ld.local / LDL / scratch */
    int barriers;

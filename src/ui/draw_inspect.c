@@ -25,7 +25,7 @@ static void summary(const Ui *ui, const WorkerInspect *in, char *out, size_t n) 
    const char *sep = Ui_glyph(ui, " \xc2\xb7 ", ", ");
    char loc[32], t[128];
    bytes(in->local_mem, loc, sizeof loc);
-   snprintf(out, n, "%s", in->assembly ? in->code_kind : "no assembly");
+   snprintf(out, n, "%s", in->assembly ? Listing_kindName(in->stats.kind) : "no assembly");
    if (in->registers >= 0) {
       snprintf(t, sizeof t, "%s%d registers", sep, in->registers);
       strncat(out, t, n - strlen(out) - 1);

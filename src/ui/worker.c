@@ -548,7 +548,11 @@ static void readCode(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, Wo
       in->assembly = true;
       Util_copy(in->code_kind, sizeof in->code_kind, kind[0] ? kind : "code");
    } else {
-      snprintf(in->note, sizeof in->note, "the device gives no assembly (%s %s)", be->name, dev->platform);
+      if (strstr(dev->platform, "Portable Computing Language"))
+         snprintf(in->note, sizeof in->note,
+                  "the device gives no assembly here: PoCL's CPU code needs llvm-objdump (Debian: apt-get install llvm)");
+      else
+         snprintf(in->note, sizeof in->note, "the device gives no assembly (%s, %s)", be->name, dev->platform);
       char prelude[1] = "";
       const char *pre = w->cat.prelude ? w->cat.prelude : prelude;
       const char *path = k->path[0] ? k->path : "kernel.cl", *base = strrchr(path, '/');

@@ -2,9 +2,9 @@
 # The inspect pane (6 or i): for the configuration measured, a one-line summary, the
 # resources (registers, private memory or spills, local memory), the occupancy estimate
 # and the code listing; refreshed when the variant changes; the listing scrolls with
-# j k PgUp PgDn Home End when the pane has the focus. On PoCL the device gives no
-# assembly: the pane says so and shows the kernel after the preprocessor (its -D values
-# substituted); on NVIDIA's OpenCL it shows PTX.
+# j k PgUp PgDn Home End when the pane has the focus. On PoCL it is the CPU code PoCL
+# built (llvm-objdump), or, without llvm-objdump, the pane says that the device gives no
+# assembly and shows the kernel after the preprocessor; on NVIDIA's OpenCL it is PTX.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ui_lib.sh"
 ui_init
@@ -14,11 +14,15 @@ ui_expect_re "verify +[^ ]+ verified" "the configuration verifies"
 ui_keys 6
 ui_expect "6 Inspect  mygemm02_tiled TS=32" "6 shows the inspect pane, titled with the configuration"
 # 2 tiles of 32x32 floats: 8 KiB of local memory per work-group of 32x32 items.
-ui_expect_re "(no assembly|PTX|ISA).*local 8\.0 KiB/group.*occupancy" "the summary line: code, local memory, occupancy"
+ui_expect_re "(no assembly|PTX|CPU code).*local 8\.0 KiB/group.*occupancy" "the summary line: code, local memory, occupancy"
 ui_expect_re "local mem +8\.0 KiB per work-group \(1024 work-items\)" "local memory per group and the group size"
 ui_expect_re "registers +(not reported by this runtime|[0-9]+ per work-item)" "registers, or that the runtime does not say"
 ui_expect_re "occupancy +(unknown for this device|[0-9]+ groups? per .* limited by)" "the occupancy estimate or why there is none"
-if printf '%s\n' "$UI_LAST" | grep -q "the device gives no assembly"; then
+if printf '%s\n' "$UI_LAST" | grep -q "CPU code (PoCL"; then
+   ui_expect_re "code +CPU code: [0-9]+ instructions" "the CPU code PoCL built, with its instruction count"
+   ui_expect_re "CPU code \(PoCL, [^)]*\), lines 1-[0-9]+ of [0-9]+" "the listing header names what is shown"
+   ui_expect "<_pocl_kernel_gemm>:" "the listing is the disassembled work-group function"
+elif printf '%s\n' "$UI_LAST" | grep -q "the device gives no assembly"; then
    ok "the pane says plainly that the device gives no assembly"
    ui_expect "OpenCL C after the preprocessor, lines 1-" "the listing header names what is shown"
    ui_expect "__local real Asub[32][32];" "the listing is the kernel with TS substituted"
@@ -31,7 +35,9 @@ fi
 ui_keys '>'
 ui_expect "6 Inspect  mygemm03_wpt TS=32 WPT=8" "> moves to the next variant and the pane follows"
 ui_expect_re "local mem +8\.0 KiB per work-group \(128 work-items\)" "its resources: 32x4 work-items now"
-if printf '%s\n' "$UI_LAST" | grep -q "the device gives no assembly"; then
+if printf '%s\n' "$UI_LAST" | grep -q "CPU code (PoCL"; then
+   ui_expect "<_pocl_kernel_gemm>:" "its listing: disassembled again"
+elif printf '%s\n' "$UI_LAST" | grep -q "the device gives no assembly"; then
    ui_expect "get_group_id(0) * 32 + col" "its listing: the new kernel's, TS substituted"
 fi
 

@@ -4,7 +4,9 @@
  * the preprocessor's output kept to the kernel's own lines.
  *
  * Listings: tests/unit/listings/gfx906_mygemm02_tiled.txt is hipRTC + llvm-objdump's real
- * output (`gemmtop inspect --backend hip --arch gfx906 --kernel mygemm02_tiled`); the PTX
+ * output (`gemmtop inspect --backend hip --arch gfx906 --kernel mygemm02_tiled`);
+ * pocl_x86_mygemm02_excerpt.txt 250 lines of what `gemmtop inspect --kernel
+ * mygemm02_tiled` shows on PoCL (its x86-64 work-group function); the PTX
  * and SASS files are written in the exact form NVIDIA's compilers print (this machine has
  * no NVIDIA compiler), for the same kernel with TS=4. */
 #include <setjmp.h>
@@ -123,6 +125,24 @@ static void test_sass(void **state) {
    free(t);
 }
 
+static void test_cpu(void **state) {
+   (void)state;
+   char *t = fixture("pocl_x86_mygemm02_excerpt.txt");
+   assert_int_equal(Listing_kind("CPU code (PoCL, group 32x32x1)", t), LISTING_CPU);
+   ListingStats s;
+   Listing_count(t, LISTING_CPU, &s);
+   assert_int_equal(s.instructions, grepCount(t, "^[[:space:]]*[0-9a-f]+:[[:space:]]+[a-z]"));
+   assert_int_equal(s.fma, grepCount(t, "^[[:space:]]*[0-9a-f]+:[[:space:]]+v?f(n?m(add|sub)|mla|mls)"));
+   assert_true(s.fma > 0);
+   /* A CPU has no shared or global memory of its own to count. */
+   assert_int_equal(s.shared_loads + s.shared_stores + s.global_loads + s.global_stores, 0);
+   char sum[256], want[64];
+   Listing_summary(&s, sum, sizeof sum);
+   snprintf(want, sizeof want, "%d instructions: %d FMA", s.instructions, s.fma);
+   assert_string_equal(sum, want);
+   free(t);
+}
+
 /* Random listings: counts known by construction, lines in a random order among lines
  * that are no instructions. */
 typedef struct Gen_ {
@@ -174,6 +194,17 @@ static const Gen sassGen[] = {
     {"\t\tFunction : gemm", -1},
 };
 
+static const Gen cpuGen[] = {
+    {"    23f9:      \tvfmadd213ps\t-16(%rdi,%r15,4), %xmm7, %xmm3 # xmm3 = (xmm7 * xmm3) + mem", 1},
+    {"    346e:      \tvfmadd231ps\t%xmm21, %xmm5, %xmm2", 1},
+    {"     a10:      \tfmla\tv0.4s, v1.4s, v2.4s", 1},
+    {"    1000:      \tpushq\t%rbp", 0},
+    {"    1011:      \tsubq\t$640, %rsp              # imm = 0x280", 0},
+    {"    2470:      \tvmovups\t(%rdi,%r15,4), %xmm4", 0},
+    {"0000000000001000 <_pocl_kernel_gemm>:", -1},
+    {"", -1},
+};
+
 static void randomListing(const Gen *g, int ng, ListingKind kind, unsigned seed) {
    srand(seed);
    int n = 50 + rand() % 400, want[9] = {0}, instr = 0;
@@ -207,6 +238,7 @@ static void test_random(void **state) {
       randomListing(ptxGen, (int)(sizeof ptxGen / sizeof ptxGen[0]), LISTING_PTX, seed + i);
       randomListing(amdGen, (int)(sizeof amdGen / sizeof amdGen[0]), LISTING_AMD, seed + 1000 + i);
       randomListing(sassGen, (int)(sizeof sassGen / sizeof sassGen[0]), LISTING_SASS, seed + 2000 + i);
+      randomListing(cpuGen, (int)(sizeof cpuGen / sizeof cpuGen[0]), LISTING_CPU, seed + 3000 + i);
    }
 }
 
@@ -315,7 +347,7 @@ static void test_preprocess_kernel(void **state) {
 
 int main(void) {
    const struct CMUnitTest tests[] = {
-       cmocka_unit_test(test_ptx),       cmocka_unit_test(test_amd),       cmocka_unit_test(test_sass),
+       cmocka_unit_test(test_ptx),       cmocka_unit_test(test_amd),       cmocka_unit_test(test_sass),      cmocka_unit_test(test_cpu),
        cmocka_unit_test(test_random),    cmocka_unit_test(test_split),     cmocka_unit_test(test_keep_file),
        cmocka_unit_test(test_preprocess_kernel),
    };
