@@ -17,6 +17,11 @@ case "$OUT" in
    lines=$(printf '%s\n' "$OUT" | grep -cE '^ *[0-9a-f]+:[[:space:]]+[a-z]')
    expect_in "counts     CPU code: $lines instructions" "$OUT" "the counts line agrees with the listing ($lines instructions)"
    ;;
+*"counts     PTX:"*)
+   fma=$(printf '%s\n' "$OUT" | grep -cE '^[[:space:]]*(@!?%p[0-9]+[[:space:]]+)?(fma|mad)\.[a-z.]*f(16|32|64)[[:space:]]')
+   shl=$(printf '%s\n' "$OUT" | grep -cE '^[[:space:]]*ld\.shared')
+   expect_in ": $fma FMA, $shl shared loads" "$OUT" "PTX: $fma FMA and $shl shared loads, as in the listing"
+   ;;
 *"none readable here"*) ok "no code readable: said so # SKIP llvm-objdump is not installed" ;;
 *) not_ok "the code or why there is none" "$OUT" ;;
 esac
@@ -28,9 +33,16 @@ if printf '%s\n' "$OUT" | python3 -c 'import json,sys,re
 o=json.loads(sys.stdin.readline())
 if "code" not in o: sys.exit(0)
 c=o["code_counts"]
-n=sum(1 for l in o["code"].split("\n") if re.match(r"^\s*[0-9a-f]+:\s+[a-z]", l)) if o["code_kind"].startswith("CPU") else c["instructions"]
-fma=sum(1 for l in o["code"].split("\n") if re.match(r"^\s*[0-9a-f]+:\s+v?f(n?m(add|sub)|mla|mls)", l)) if o["code_kind"].startswith("CPU") else c["fma"]
-sys.exit(0 if c["instructions"] == n and c["fma"] == fma and c["lines"] == len(o["code"].rstrip("\n").split("\n")) else 1)'; then
+lines=o["code"].rstrip("\n").split("\n")
+def count(rx): return sum(1 for l in lines if re.match(rx, l))
+if o["code_kind"].startswith("CPU"):
+    n, fma = count(r"^\s*[0-9a-f]+:\s+[a-z]"), count(r"^\s*[0-9a-f]+:\s+v?f(n?m(add|sub)|mla|mls)")
+elif o["code_kind"] == "PTX":
+    n = count(r"^\s*(@!?%p\d+\s+)?[a-z][a-z0-9_.]*(\s.*)?;\s*$")
+    fma = count(r"^\s*(@!?%p\d+\s+)?(fma|mad)\.[a-z.]*f(16|32|64)\s")
+else:
+    sys.exit(2)
+sys.exit(0 if c["instructions"] == n and c["fma"] == fma and c["lines"] == len(lines) else 1)'; then
    ok "JSON code_counts agree with the code"
 else
    not_ok "JSON code_counts agree with the code" "$(printf '%s' "$OUT" | head -c 600)"
