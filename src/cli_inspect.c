@@ -174,7 +174,8 @@ static int inspectOnDevice(const Options *o, const Catalog *cat, const KernelInf
    int rc = 1;
    if (!r)
       goto done;
-   RunStatus st = Session_compile(s, k, values, p, r, &in->code, in->code_kind, sizeof in->code_kind);
+   bool want = !(o->code && !strcmp(o->code, "none"));
+   RunStatus st = Session_compile(s, k, values, p, r, want ? &in->code : NULL, in->code_kind, sizeof in->code_kind);
    if (st != RUN_OK) {
       fprintf(stderr, "gemmtop: %s%s%s\n", st == RUN_INVALID ? "refused: " : "", r->message,
               r->build_log ? r->build_log : "");

@@ -112,7 +112,8 @@ typedef struct Ui_ {
    WorkerInspect inspect;     /* the newest inspection (owned) */
    bool have_inspect;
    bool inspect_on;           /* what the worker was last told */
-   size_t *inspect_lines;     /* where each line of inspect.code starts */
+   bool inspect_source;       /* v: the source after the preprocessor instead of the code */
+   size_t *inspect_lines;     /* where each line of the text shown starts */
    int inspect_nlines;
    int inspect_scroll;        /* the first listing line shown */
    History hist;
@@ -177,6 +178,8 @@ void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right);
 
 /* draw_inspect.c */
 void Draw_inspect(Ui *ui);
+/* The text the inspect pane shows: the compiled code, or the source (v, or no code). */
+const char *Ui_inspectText(const Ui *ui, const char **kind);
 /* Glyphs, UTF-8 or ASCII. */
 const char *Ui_glyph(const Ui *ui, const char *utf8, const char *ascii);
 

@@ -34,7 +34,7 @@ const char *const Ui_helpLines[] = {
     "d            parameters back to their defaults",
     "[ ] { } ( )  bank pane: previous / next site, warp, loop iteration",
     "Ctrl-L       redraw the screen",
-    "6 i          inspect pane: compiled code, registers, occupancy (j k PgUp PgDn scroll)",
+    "6 i          inspect pane: compiled code, registers, occupancy (v: code/source)",
     "mouse        click a pane, a variant or a value; the wheel scrolls",
 };
 const int Ui_helpCount = (int)(sizeof Ui_helpLines / sizeof Ui_helpLines[0]);

@@ -17,6 +17,16 @@ static void bytes(long long b, char *out, size_t n) {
       snprintf(out, n, "%.1f KiB", b / 1024.0);
 }
 
+const char *Ui_inspectText(const Ui *ui, const char **kind) {
+   const WorkerInspect *in = &ui->inspect;
+   bool source = ui->inspect_source || !in->code;
+   if (kind)
+      *kind = source ? in->source_kind : in->code_kind;
+   if (!ui->have_inspect)
+      return NULL;
+   return source ? in->source : in->code;
+}
+
 static bool isAmd(const WorkerInspect *in) { return !strncmp(in->arch, "gfx", 3); }
 
 /* "PTX · 40 registers · no spills · local 8.0 KiB/group · occupancy 50% (registers)"; what
@@ -80,7 +90,8 @@ void Draw_inspect(Ui *ui) {
    } else {
       snprintf(extra, sizeof extra, "compiled code");
    }
-   Draw_paneTitle(ui, PANE_INSPECT, extra, current && in->ok ? "j k PgUp PgDn scroll" : NULL);
+   Draw_paneTitle(ui, PANE_INSPECT, extra,
+                  current && in->ok ? (in->code ? "v code/source  j k PgUp PgDn" : "j k PgUp PgDn scroll") : NULL);
    if (r.h < 2)
       return;
    if (!current) {
@@ -148,7 +159,7 @@ void Draw_inspect(Ui *ui) {
       /* Said plainly: what is below is not compiled code. */
       char buf[1024];
       const char *wl[2];
-      snprintf(line, sizeof line, "%s, so no instruction counts; below: the %s", in->note, in->code_kind);
+      snprintf(line, sizeof line, "%s, so no instruction counts; below: the %s", in->note, in->source_kind);
       int nl = Text_wrap(line, w, buf, sizeof buf, wl, bottom - y > 2 ? 2 : 1);
       for (int i = 0; i < nl && y < bottom; i++)
          Draw_text(ui, y++, x, w, wl[i], ST_WARN, false);
@@ -165,17 +176,17 @@ void Draw_inspect(Ui *ui) {
       ui->inspect_scroll = 0;
    int first = ui->inspect_scroll;
    int last = first + rows < n ? first + rows : n;
+   const char *kind, *text = Ui_inspectText(ui, &kind);
    snprintf(a, sizeof a, "%d", first + 1);
    snprintf(b, sizeof b, "%d", last);
-   snprintf(line, sizeof line, "%s, lines %s-%s of %d%s", in->code_kind, n ? a : "0", b, n,
-            last < n ? " (more below)" : "");
+   snprintf(line, sizeof line, "%s, lines %s-%s of %d%s", kind, n ? a : "0", b, n, last < n ? " (more below)" : "");
    Draw_text(ui, y++, r.x, r.w, line, ST_HEADER, true);
    int nw = snprintf(a, sizeof a, "%d", n > 0 ? n : 1) + 1;
    for (int i = first; i < last && y < bottom; i++, y++) {
-      char num[16], text[1024];
+      char num[16], buf[1024];
       snprintf(num, sizeof num, "%*d", nw - 1, i + 1);
       Draw_text(ui, y, x, nw, num, ST_DIM, false);
-      Listing_line(in->code, ui->inspect_lines, n, i, text, sizeof text);
-      Draw_text(ui, y, x + nw, w - nw, text, ST_NORMAL, false);
+      Listing_line(text, ui->inspect_lines, n, i, buf, sizeof buf);
+      Draw_text(ui, y, x + nw, w - nw, buf, ST_NORMAL, false);
    }
 }

@@ -581,6 +581,16 @@ static void freeInspect(Ui *ui) {
    ui->have_inspect = false;
 }
 
+/* Indexes the lines of the text now shown. */
+static void inspectReindex(Ui *ui) {
+   free(ui->inspect_lines);
+   ui->inspect_lines = NULL;
+   const char *text = Ui_inspectText(ui, NULL);
+   ui->inspect_nlines = text ? Listing_split(text, &ui->inspect_lines) : 0;
+   if (ui->inspect_nlines < 0)
+      ui->inspect_nlines = 0;
+}
+
 static void pollInspect(Ui *ui) {
    bool on = (ui->visible & PANE_BIT(PANE_INSPECT)) != 0;
    if (on != ui->inspect_on) {
@@ -596,9 +606,7 @@ static void pollInspect(Ui *ui) {
    freeInspect(ui);
    ui->inspect = in;
    ui->have_inspect = true;
-   ui->inspect_nlines = in.code ? Listing_split(in.code, &ui->inspect_lines) : 0;
-   if (ui->inspect_nlines < 0)
-      ui->inspect_nlines = 0;
+   inspectReindex(ui);
    if (!same)
       ui->inspect_scroll = 0;
    ui->dirty = true;
@@ -776,6 +784,17 @@ static void inspectKey(Ui *ui, int ch) {
    case KEY_NPAGE: ui->inspect_scroll += page; break;
    case KEY_HOME: ui->inspect_scroll = 0; break;
    case KEY_END: ui->inspect_scroll = ui->inspect_nlines; break; /* drawing keeps the last page in view */
+   case 'v':
+      if (!ui->have_inspect || !ui->inspect.ok)
+         return;
+      if (!ui->inspect.code) {
+         Ui_flash(ui, ST_WARN, "no compiled code to switch to: %s", ui->inspect.note);
+         return;
+      }
+      ui->inspect_source = !ui->inspect_source;
+      ui->inspect_scroll = 0;
+      inspectReindex(ui);
+      return;
    default: break;
    }
    if (ui->inspect_scroll > ui->inspect_nlines - 1)

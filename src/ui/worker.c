@@ -359,9 +359,7 @@ static void runRound(Worker *w) {
       }
       setState(w, WS_COMPILING, "compiling %s", name);
       pthread_mutex_unlock(&w->mu);
-      char *code = NULL, kind[32];
-      RunStatus st = Session_compile(s, k, cfg.values, &cfg.problem, r, &code, kind, sizeof kind);
-      free(code);
+      RunStatus st = Session_compile(s, k, cfg.values, &cfg.problem, r, NULL, NULL, 0);
       char *log = r->build_log ? LogBuf_renameSource(r->build_log, basename_(k->path)) : NULL;
       pthread_mutex_lock(&w->mu);
       WorkerSnapshot *sn = &w->snap;
@@ -501,12 +499,13 @@ static void traceBanks(Worker *w) {
 
 void WorkerInspect_free(WorkerInspect *in) {
    free(in->code);
-   in->code = NULL;
+   free(in->source);
+   in->code = in->source = NULL;
 }
 
 /* The compiled code of the configuration: from the program built (memory cache, so no
- * compile), PTX from NVRTC on CUDA, or the source after the preprocessor when the device
- * gives no assembly. Runs without mu. */
+ * compile), PTX from NVRTC on CUDA; and the source after the preprocessor, shown when the
+ * device gives no assembly. Runs without mu. */
 static void readCode(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, WorkerInspect *in) {
    Session *s = w->session;
    const Backend *be = Session_backend(s);
@@ -547,28 +546,35 @@ static void readCode(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, Wo
    if (in->code) {
       in->assembly = true;
       Util_copy(in->code_kind, sizeof in->code_kind, kind[0] ? kind : "code");
+      Listing_count(in->code, Listing_kind(in->code_kind, in->code), &in->stats);
+   } else if (strstr(dev->platform, "Portable Computing Language")) {
+      snprintf(in->note, sizeof in->note,
+               "the device gives no assembly here: PoCL's CPU code needs llvm-objdump (Debian: apt-get install llvm)");
    } else {
-      if (strstr(dev->platform, "Portable Computing Language"))
-         snprintf(in->note, sizeof in->note,
-                  "the device gives no assembly here: PoCL's CPU code needs llvm-objdump (Debian: apt-get install llvm)");
-      else
-         snprintf(in->note, sizeof in->note, "the device gives no assembly (%s, %s)", be->name, dev->platform);
-      char prelude[1] = "";
-      const char *pre = w->cat.prelude ? w->cat.prelude : prelude;
-      const char *path = k->path[0] ? k->path : "kernel.cl", *base = strrchr(path, '/');
-      in->code = Preproc_kernel(pre, k->source, base ? base + 1 : path, r->defines, err, sizeof err);
-      if (in->code) {
-         snprintf(in->code_kind, sizeof in->code_kind, "OpenCL C after the preprocessor");
-      } else {
-         /* No cpp: the source as compiled, its -D values said above it. */
-         size_t n = strlen(r->defines) + strlen(k->source) + 64;
-         in->code = malloc(n);
-         if (in->code)
-            snprintf(in->code, n, "// compiled with %s\n%s", r->defines, k->source);
-         snprintf(in->code_kind, sizeof in->code_kind, "OpenCL C source (%s)", err);
-      }
+      snprintf(in->note, sizeof in->note, "the device gives no assembly (%s, %s)", be->name, dev->platform);
    }
-   Listing_count(in->code, Listing_kind(in->code_kind, in->code), &in->stats);
+   /* The source as the compiler reads it: shown where there is no assembly, and by v. */
+   bool cuda = be->prelude != NULL;
+   const char *p1 = cuda && w->cat.prelude_cuda ? w->cat.prelude_cuda : "", *p2 = w->cat.prelude ? w->cat.prelude : "";
+   size_t plen = strlen(p1) + strlen(p2) + 2;
+   char *pre = malloc(plen);
+   const char *path = k->path[0] ? k->path : "kernel.cl", *base = strrchr(path, '/');
+   if (pre) {
+      snprintf(pre, plen, "%s\n%s", p1, p2);
+      in->source = Preproc_kernel(pre, k->source, base ? base + 1 : path, r->defines, err, sizeof err);
+      free(pre);
+   }
+   if (in->source) {
+      snprintf(in->source_kind, sizeof in->source_kind, "%s after the preprocessor",
+               cuda ? "the kernel (CUDA prelude)" : "OpenCL C");
+   } else {
+      /* No cpp: the source as compiled, its -D values said above it. */
+      size_t n = strlen(r->defines) + strlen(k->source) + 64;
+      in->source = malloc(n);
+      if (in->source)
+         snprintf(in->source, n, "// compiled with %s\n%s", r->defines, k->source);
+      snprintf(in->source_kind, sizeof in->source_kind, "OpenCL C source (%s)", err);
+   }
    RunResult_free(r);
    free(r);
 }
@@ -885,7 +891,7 @@ bool Worker_takeInspect(Worker *w, WorkerInspect *out) {
    bool ready = w->inspect_ready;
    if (ready) {
       *out = w->inspect_out;
-      w->inspect_out.code = NULL;
+      w->inspect_out.code = w->inspect_out.source = NULL;
       w->inspect_ready = false;
    }
    pthread_mutex_unlock(&w->mu);

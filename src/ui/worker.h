@@ -120,11 +120,13 @@ typedef struct WorkerInspect_ {
    long long group_items;
    PtxasInfo ptxas;                /* spills, from NVIDIA's verbose build log */
    Occupancy occ;
-   bool assembly;                  /* code is compiled code; else the source is shown instead */
-   char code_kind[64];             /* "PTX", "OpenCL C after the preprocessor" */
-   char note[256];                 /* why there is no assembly */
-   char *code;                     /* the listing (owned), NULL when there is none */
-   ListingStats stats;
+   bool assembly;                  /* code holds compiled code */
+   char code_kind[64];             /* "PTX", "CPU code (PoCL, group 32x32x1)" */
+   char *code;                     /* the compiled code (owned), NULL when the device gives none */
+   char note[256];                 /* why there is none */
+   ListingStats stats;             /* of code */
+   char source_kind[128];          /* "OpenCL C after the preprocessor" */
+   char *source;                   /* the kernel as the compiler reads it (owned), NULL if none */
 } WorkerInspect;
 
 void WorkerInspect_free(WorkerInspect *in);

@@ -4,7 +4,8 @@
 # and the code listing; refreshed when the variant changes; the listing scrolls with
 # j k PgUp PgDn Home End when the pane has the focus. On PoCL it is the CPU code PoCL
 # built (llvm-objdump), or, without llvm-objdump, the pane says that the device gives no
-# assembly and shows the kernel after the preprocessor; on NVIDIA's OpenCL it is PTX.
+# assembly and shows the kernel after the preprocessor; on NVIDIA's OpenCL it is PTX. v
+# switches between the code and the source after the preprocessor.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ui_lib.sh"
 ui_init
@@ -22,6 +23,11 @@ if printf '%s\n' "$UI_LAST" | grep -q "CPU code (PoCL"; then
    ui_expect_re "code +CPU code: [0-9]+ instructions" "the CPU code PoCL built, with its instruction count"
    ui_expect_re "CPU code \(PoCL, [^)]*\), lines 1-[0-9]+ of [0-9]+" "the listing header names what is shown"
    ui_expect "<_pocl_kernel_gemm>:" "the listing is the disassembled work-group function"
+   ui_keys v
+   ui_expect "OpenCL C after the preprocessor, lines 1-" "v shows the source after the preprocessor"
+   ui_expect "__local real Asub[32][32];" "the source has TS substituted"
+   ui_keys v
+   ui_expect_re "CPU code \(PoCL, [^)]*\), lines 1-" "v again: back to the code"
 elif printf '%s\n' "$UI_LAST" | grep -q "the device gives no assembly"; then
    ok "the pane says plainly that the device gives no assembly"
    ui_expect "OpenCL C after the preprocessor, lines 1-" "the listing header names what is shown"
@@ -29,6 +35,10 @@ elif printf '%s\n' "$UI_LAST" | grep -q "the device gives no assembly"; then
 else
    ui_expect_re "code +PTX: [0-9]+ instructions: [0-9]+ FMA, [0-9]+ shared loads" "PTX with its instruction counts"
    ui_expect_re "PTX, lines 1-[0-9]+ of [0-9]+" "the listing header names what is shown"
+   ui_keys v
+   ui_expect "__local real Asub[32][32];" "v shows the source after the preprocessor, TS substituted"
+   ui_keys v
+   ui_expect_re "PTX, lines 1-[0-9]+ of [0-9]+" "v again: back to the PTX"
 fi
 
 # Another variant: the pane follows.
