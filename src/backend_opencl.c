@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "diskcache.h"
+#include "poclbin.h"
 #include "util.h"
 
 struct Context_ {
@@ -404,6 +406,50 @@ static void releaseProgram(Program *p) {
    }
 }
 
+/* PoCL's binary carries the CPU code it built for each kernel: disassembled with
+ * llvm-objdump (Debian: llvm), the work-group function alone (its wrappers inline it). */
+static char *poclCode(const unsigned char *bin, size_t size, char *kind, size_t kindlen) {
+   size_t off, len;
+   char path[600];
+   if (!Poclbin_findKernel(bin, size, &off, &len, path, sizeof path))
+      return NULL;
+   /* "/gemm/32-32-1-goffs0-smallgrid/gemm.so": the kernel and the group size. */
+   char name[128] = "", sizes[64] = "";
+   sscanf(path, "/%127[A-Za-z0-9_]/%63[0-9-]", name, sizes);
+   if (!name[0])
+      return NULL;
+   char dir[] = "/tmp/gemmtop-pocl-XXXXXX";
+   if (!mkdtemp(dir))
+      return NULL;
+   char file[128], cmd[1024];
+   snprintf(file, sizeof file, "%s/k.so", dir);
+   char *out = NULL;
+   if (Util_writeFileAtomic(file, bin + off, len)) {
+      snprintf(cmd, sizeof cmd,
+               "t=$(command -v llvm-objdump || ls /usr/bin/llvm-objdump-* 2>/dev/null | tail -n 1); [ -n \"$t\" ] && "
+               "\"$t\" -d --no-show-raw-insn --disassemble-symbols=_pocl_kernel_%s %s 2>/dev/null",
+               name, file);
+      out = Util_capture(cmd);
+      unlink(file);
+   }
+   rmdir(dir);
+   /* From the function's label on: the lines above name the temporary file. */
+   const char *start = out ? strstr(out, "<_pocl_kernel_") : NULL;
+   while (start && start > out && start[-1] != '\n')
+      start--;
+   if (!start) {
+      free(out);
+      return NULL;
+   }
+   memmove(out, start, strlen(start) + 1);
+   int gx = 0, gy = 0, gz = 0;
+   if (sscanf(sizes, "%d-%d-%d", &gx, &gy, &gz) == 3 && gx > 0)
+      snprintf(kind, kindlen, "CPU code (PoCL, group %dx%dx%d)", gx, gy, gz);
+   else
+      snprintf(kind, kindlen, "CPU code (PoCL, any group size)");
+   return out;
+}
+
 static char *programCode(Program *p, char *kind, size_t kindlen) {
    size_t size = 0;
    if (clGetProgramInfo(p->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || size == 0)
@@ -417,6 +463,11 @@ static char *programCode(Program *p, char *kind, size_t kindlen) {
       return NULL;
    }
    bin[size] = '\0';
+   if (Poclbin_is((unsigned char *)bin, size)) {
+      char *code = poclCode((unsigned char *)bin, size, kind, kindlen);
+      free(bin);
+      return code;
+   }
    /* NVIDIA counts the PTX's terminating NUL in its size. */
    while (size > 0 && bin[size - 1] == '\0')
       size--;

@@ -8,6 +8,7 @@
 
 #include "backend_hip.h"
 #include "cli.h"
+#include "listing.h"
 #include "occupancy.h"
 #include "ptxas.h"
 #include "report.h"
@@ -22,8 +23,9 @@ typedef struct Inspection_ {
    PtxasInfo ptxas;
    long long group_items;
    Occupancy occ;
-   char code_kind[32];
+   char code_kind[64];
    char *code;
+   ListingStats stats;      /* counted from code */
    char *log;
    char extra[160];     /* backend-specific resource line */
 } Inspection;
@@ -173,7 +175,8 @@ static int inspectOnDevice(const Options *o, const Catalog *cat, const KernelInf
    int rc = 1;
    if (!r)
       goto done;
-   RunStatus st = Session_compile(s, k, values, p, r, &in->code, in->code_kind, sizeof in->code_kind);
+   bool want = !(o->code && !strcmp(o->code, "none"));
+   RunStatus st = Session_compile(s, k, values, p, r, want ? &in->code : NULL, in->code_kind, sizeof in->code_kind);
    if (st != RUN_OK) {
       fprintf(stderr, "gemmtop: %s%s%s\n", st == RUN_INVALID ? "refused: " : "", r->message,
               r->build_log ? r->build_log : "");
@@ -231,11 +234,16 @@ static void printTable(const KernelInfo *k, const long long *values, const Inspe
              in->occ.by_local, in->occ.by_items, in->occ.by_groups);
    else
       printf("occupancy  unknown for this device (architecture %s)\n", in->arch[0] ? in->arch : "not reported");
+   if (show_code && in->code) {
+      char sum[512];
+      Listing_summary(&in->stats, sum, sizeof sum);
+      printf("counts     %s: %s\n", Listing_kindName(in->stats.kind), sum);
+   }
    if (show_code) {
       if (in->code)
          printf("\n%s (%s):\n%s\n", in->code_kind, in->arch[0] ? in->arch : in->target, in->code);
       else
-         printf("code       none readable here (NVIDIA's OpenCL gives PTX; --backend cuda --arch sm_90 gives PTX or SASS; "
+         printf("code       none readable here (NVIDIA's OpenCL gives PTX, PoCL its CPU code with llvm-objdump; --backend cuda --arch sm_90 gives PTX or SASS; "
                 "--backend hip --arch gfx906 gives AMD ISA when LLVM's tools are installed)\n");
    }
 }
@@ -266,6 +274,12 @@ static void printJson(const KernelInfo *k, const long long *values, const Inspec
    if (show_code && in->code) {
       printf(",\"code_kind\":");
       Report_jsonString(stdout, in->code_kind);
+      const ListingStats *c = &in->stats;
+      printf(",\"code_counts\":{\"lines\":%d,\"instructions\":%d,\"fma\":%d,\"shared_loads\":%d,"
+             "\"shared_stores\":%d,\"global_loads\":%d,\"global_stores\":%d,\"spill_loads\":%d,"
+             "\"spill_stores\":%d,\"barriers\":%d}",
+             c->lines, c->instructions, c->fma, c->shared_loads, c->shared_stores, c->global_loads, c->global_stores,
+             c->local_loads, c->local_stores, c->barriers);
       printf(",\"code\":");
       Report_jsonString(stdout, in->code);
    }
@@ -309,6 +323,8 @@ int Cli_inspect(const Options *o) {
    if (rc == 0) {
       in.occ = Occupancy_estimate(Occupancy_arch(in.arch), in.registers, in.local_bytes, in.group_items);
       bool show = !(o->code && !strcmp(o->code, "none"));
+      if (in.code)
+         Listing_count(in.code, Listing_kind(in.code_kind, in.code), &in.stats);
       if (o->format == FORMAT_JSON)
          printJson(k, values, &in, show);
       else

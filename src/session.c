@@ -711,8 +711,10 @@ RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *valu
    memset(r, 0, sizeof *r);
    r->registers = -1;
    r->private_mem = r->local_mem = -1;
-   *code = NULL;
-   kind[0] = '\0';
+   if (code) {
+      *code = NULL;
+      kind[0] = '\0';
+   }
    if (!Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       return r->status;
@@ -732,7 +734,7 @@ RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *valu
    r->local_mem = c->info.local_mem;
    if (c->info.log && c->info.log[0])
       r->build_log = strdup(c->info.log);
-   if (s->be->programCode)
+   if (code && s->be->programCode)
       *code = s->be->programCode(c->program, kind, kindlen);
    r->status = RUN_OK;
    return RUN_OK;

@@ -94,7 +94,8 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, int
 
 /* Compiles the configuration (or finds it in the cache) without running it; fills r's
  * build fields (log, registers, memory) and returns the code as text when the runtime
- * gives it (*code malloc'ed, NULL otherwise; kind names it). */
+ * gives it (*code malloc'ed, NULL otherwise; kind names it). code NULL: no code wanted
+ * (reading it can take a disassembler's time). */
 RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *values, const Problem *p, RunResult *r,
                           char **code, char *kind, size_t kindlen);
 /* The source text a backend compiles for this kernel body (preludes + body), malloc'ed. */

@@ -112,6 +112,13 @@ typedef struct Ui_ {
    WorkerSweep *sweep;        /* the sweep pane's copy of the worker's sweep (owned) */
    unsigned long sweep_seen;
    int sweep_x;               /* the parameter across the scatter (index in the swept kernel) */
+   WorkerInspect inspect;     /* the newest inspection (owned) */
+   bool have_inspect;
+   bool inspect_on;           /* what the worker was last told */
+   bool inspect_source;       /* v: the source after the preprocessor instead of the code */
+   size_t *inspect_lines;     /* where each line of the text shown starts */
+   int inspect_nlines;
+   int inspect_scroll;        /* the first listing line shown */
    History hist;
    LogBuf log;
    unsigned long log_seen;
@@ -169,8 +176,13 @@ void Draw_text(Ui *ui, int y, int x, int w, const char *s, Style st, bool pad);
 void Draw_fill(Ui *ui, int y, int x, int w, Style st);
 void Draw_box(Ui *ui, Rect r, const char *title);
 void Draw_hit(Ui *ui, Rect r, HitKind kind, int a, int b);
-/* A pane's title row: its key and name, extra after them, right at the right edge. */
-void Draw_title(Ui *ui, PaneId p, const char *extra, const char *right);
+/* A pane's title row: " N Name  extra" and right-aligned text. */
+void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right);
+
+/* draw_inspect.c */
+void Draw_inspect(Ui *ui);
+/* The text the inspect pane shows: the compiled code, or the source (v, or no code). */
+const char *Ui_inspectText(const Ui *ui, const char **kind);
 /* Glyphs, UTF-8 or ASCII. */
 const char *Ui_glyph(const Ui *ui, const char *utf8, const char *ascii);
 

@@ -34,6 +34,7 @@ const char *const Ui_helpLines[] = {
     "d            parameters back to their defaults",
     "[ ] { } ( )  bank pane: previous / next site, warp, loop iteration",
     "Ctrl-L       redraw the screen",
+    "6 i          inspect pane: compiled code, registers, occupancy (v: code/source)",
     "mouse        click a pane, a variant or a value; the wheel scrolls",
     "7            show / hide the sweep pane",
     "S            sweep the kernel's parameters on this problem / stop it",

@@ -252,7 +252,7 @@ static void drawFooter(Ui *ui) {
    }
 }
 
-static void drawTitle(Ui *ui, PaneId p, const char *extra, const char *right) {
+void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right) {
    Rect r = ui->layout.pane[p];
    Style st = ui->focus == (int)p ? ST_TITLE_FOCUS : ST_TITLE;
    char t[512];
@@ -267,7 +267,7 @@ static void drawTitle(Ui *ui, PaneId p, const char *extra, const char *right) {
    Draw_hit(ui, r, HIT_PANE, p, 0);
 }
 
-void Draw_title(Ui *ui, PaneId p, const char *extra, const char *right) { drawTitle(ui, p, extra, right); }
+static void drawTitle(Ui *ui, PaneId p, const char *extra, const char *right) { Draw_paneTitle(ui, p, extra, right); }
 
 /* ---- kernel pane ---- */
 
@@ -1002,13 +1002,15 @@ void Draw_screen(Ui *ui) {
       drawLog(ui);
    if (ui->layout.shown & PANE_BIT(PANE_BANKS))
       drawBanks(ui);
+   if (ui->layout.shown & PANE_BIT(PANE_INSPECT))
+      Draw_inspect(ui);
    if (ui->layout.shown & PANE_BIT(PANE_SWEEP))
       SweepView_draw(ui);
    if (ui->layout.divider.w)
       for (int y = ui->layout.divider.y; y < ui->layout.divider.y + ui->layout.divider.h; y++)
          Draw_text(ui, y, ui->layout.divider.x, 1, Ui_glyph(ui, "\xe2\x94\x82", "|"), ST_DIM, false);
    if (!ui->layout.shown) {
-      const char *m = "every pane is hidden: 1-5 and 7 show them";
+      const char *m = "every pane is hidden: 1-7 show them";
       Draw_text(ui, ui->layout.body.y + ui->layout.body.h / 2, (ui->cols - (int)strlen(m)) / 2, ui->cols, m, ST_DIM,
                 false);
    }

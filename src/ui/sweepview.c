@@ -218,7 +218,7 @@ void SweepView_draw(Ui *ui) {
    char line[1024], extra[160];
    const Problem *p = sw->started ? &sw->config.problem : &ui->problem;
    snprintf(extra, sizeof extra, "%s %dx%dx%d", k->name, p->m, p->n, p->k);
-   Draw_title(ui, PANE_SWEEP, extra, "S start/stop  X axis  B apply best");
+   Draw_paneTitle(ui, PANE_SWEEP, extra, "S start/stop  X axis  B apply best");
    if (!sw->started) {
       if (ui->opts->exhaustive)
          snprintf(line, sizeof line,

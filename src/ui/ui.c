@@ -572,6 +572,46 @@ static void stepBanks(Ui *ui, int what, int d) {
    ui->dirty = true;
 }
 
+static void freeInspect(Ui *ui) {
+   if (ui->have_inspect)
+      WorkerInspect_free(&ui->inspect);
+   free(ui->inspect_lines);
+   ui->inspect_lines = NULL;
+   ui->inspect_nlines = 0;
+   ui->have_inspect = false;
+}
+
+/* Indexes the lines of the text now shown. */
+static void inspectReindex(Ui *ui) {
+   free(ui->inspect_lines);
+   ui->inspect_lines = NULL;
+   const char *text = Ui_inspectText(ui, NULL);
+   ui->inspect_nlines = text ? Listing_split(text, &ui->inspect_lines) : 0;
+   if (ui->inspect_nlines < 0)
+      ui->inspect_nlines = 0;
+}
+
+static void pollInspect(Ui *ui) {
+   bool on = (ui->visible & PANE_BIT(PANE_INSPECT)) != 0;
+   if (on != ui->inspect_on) {
+      ui->inspect_on = on;
+      Worker_setInspect(ui->worker, on);
+   }
+   WorkerInspect in;
+   if (!Worker_takeInspect(ui->worker, &in))
+      return;
+   /* A new configuration's listing starts at its top; the same one keeps its place. */
+   bool same = ui->have_inspect && !strcmp(in.config.kernel, ui->inspect.config.kernel) &&
+               !memcmp(in.config.values, ui->inspect.config.values, sizeof in.config.values);
+   freeInspect(ui);
+   ui->inspect = in;
+   ui->have_inspect = true;
+   inspectReindex(ui);
+   if (!same)
+      ui->inspect_scroll = 0;
+   ui->dirty = true;
+}
+
 static void pollWorker(Ui *ui) {
    if (Worker_snapshot(ui->worker, &ui->snap, &ui->snap_seen)) {
       ui->dirty = true;
@@ -592,6 +632,7 @@ static void pollWorker(Ui *ui) {
       Draw_clampBanks(ui);
       ui->dirty = true;
    }
+   pollInspect(ui);
    Worker_takeLog(ui->worker, &ui->log);
    if (ui->log.added != ui->log_seen) {
       ui->log_seen = ui->log.added;
@@ -602,7 +643,7 @@ static void pollWorker(Ui *ui) {
 static bool busy(const Ui *ui) {
    switch (ui->snap.state) {
    case WS_STARTING: case WS_OPENING: case WS_WAITING: case WS_PREPARING: case WS_COMPILING: case WS_VERIFYING:
-   case WS_MEASURING: case WS_VENDOR: case WS_PEAKS: case WS_TRACING: case WS_SWEEPING:
+   case WS_MEASURING: case WS_VENDOR: case WS_PEAKS: case WS_TRACING: case WS_SWEEPING: case WS_INSPECTING:
       return true;
    default:
       return false;
@@ -745,6 +786,37 @@ static void cancel(Ui *ui) {
       Ui_flash(ui, ST_WARN, "cancelled: space resumes");
 }
 
+/* The inspect pane's listing: a line, a page, its top or its end. */
+static void inspectKey(Ui *ui, int ch) {
+   int page = paneHeight(ui, PANE_INSPECT) - 2;
+   if (page < 1)
+      page = 1;
+   switch (ch) {
+   case KEY_UP: case 'k': ui->inspect_scroll--; break;
+   case KEY_DOWN: case 'j': ui->inspect_scroll++; break;
+   case KEY_PPAGE: ui->inspect_scroll -= page; break;
+   case KEY_NPAGE: ui->inspect_scroll += page; break;
+   case KEY_HOME: ui->inspect_scroll = 0; break;
+   case KEY_END: ui->inspect_scroll = ui->inspect_nlines; break; /* drawing keeps the last page in view */
+   case 'v':
+      if (!ui->have_inspect || !ui->inspect.ok)
+         return;
+      if (!ui->inspect.code) {
+         Ui_flash(ui, ST_WARN, "no compiled code to switch to: %s", ui->inspect.note);
+         return;
+      }
+      ui->inspect_source = !ui->inspect_source;
+      ui->inspect_scroll = 0;
+      inspectReindex(ui);
+      return;
+   default: break;
+   }
+   if (ui->inspect_scroll > ui->inspect_nlines - 1)
+      ui->inspect_scroll = ui->inspect_nlines > 0 ? ui->inspect_nlines - 1 : 0;
+   if (ui->inspect_scroll < 0)
+      ui->inspect_scroll = 0;
+}
+
 static void togglePause(Ui *ui) {
    ui->paused = !ui->paused;
    Worker_setPaused(ui->worker, ui->paused);
@@ -768,6 +840,8 @@ static void mouseEvent(Ui *ui) {
       int key = ev.bstate & BUTTON4_PRESSED ? KEY_UP : KEY_DOWN;
       if (pane == PANE_LOG)
          logKey(ui, key), logKey(ui, key), logKey(ui, key);
+      else if (pane == PANE_INSPECT)
+         inspectKey(ui, key), inspectKey(ui, key), inspectKey(ui, key);
       else if (pane == PANE_KERNEL)
          kernelKey(ui, key);
       else if (pane == PANE_HISTORY)
@@ -854,6 +928,7 @@ static void handleKey(Ui *ui, int ch) {
    case 'S': SweepView_toggle(ui); return;
    case 'X': SweepView_cycleX(ui); return;
    case 'B': SweepView_applyBest(ui); return;
+   case '6': case 'i': togglePane(ui, PANE_INSPECT); return;
    case 'z':
       ui->zoom = ui->zoom >= 0 ? -1 : ui->focus;
       return;
@@ -881,6 +956,12 @@ static void handleKey(Ui *ui, int ch) {
          SweepView_applyBest(ui);
       else if (ch == KEY_LEFT || ch == KEY_RIGHT || ch == '-' || ch == '+')
          kernelKey(ui, ch);
+      break;
+   case PANE_INSPECT:
+      if (ch == KEY_LEFT || ch == KEY_RIGHT || ch == '-' || ch == '+')
+         kernelKey(ui, ch);
+      else
+         inspectKey(ui, ch);
       break;
    default:
       /* Arrows act on the kernel pane when the focused pane has no use for them. */
@@ -1232,6 +1313,7 @@ int Ui_main(const Options *o) {
    }
    ui->worker = NULL;
    freeBanks(ui);
+   freeInspect(ui);
    freeUi(ui);
    return code;
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "banks.h"
+#include "preproc.h"
 #include "util.h"
 
 enum { PH_FIRST, PH_MEASURE, PH_STOPPED };
@@ -53,6 +54,9 @@ struct Worker_ {
    bool sweep_exhaustive;
    double sweep_timeout;
    atomic_int sweep_cancel;  /* stops the sweep's launch in progress */
+   bool inspect_want;
+   bool inspect_ready;       /* inspect_out waits for the UI */
+   WorkerInspect inspect_out;
 
    /* The thread's own. */
    Catalog cat;
@@ -68,6 +72,7 @@ struct Worker_ {
    bool auto_vendor;
    RunResult *res;
    bool banks_traced;        /* the current configuration has been traced */
+   bool inspected;           /* the current configuration's code has been read */
 
    SweepSpace sweep_space;   /* the sweep's valid configurations */
    unsigned long sweeps;     /* sweeps started: each draws its own sample */
@@ -94,6 +99,7 @@ const char *WorkerState_name(WorkerState s) {
    case WS_PEAKS: return "measuring peaks";
    case WS_TRACING: return "tracing";
    case WS_SWEEPING: return "sweeping";
+   case WS_INSPECTING: return "reading code";
    }
    return "?";
 }
@@ -371,9 +377,7 @@ static void runRound(Worker *w) {
       }
       setState(w, WS_COMPILING, "compiling %s", name);
       pthread_mutex_unlock(&w->mu);
-      char *code = NULL, kind[32];
-      RunStatus st = Session_compile(s, k, cfg.values, &cfg.problem, r, &code, kind, sizeof kind);
-      free(code);
+      RunStatus st = Session_compile(s, k, cfg.values, &cfg.problem, r, NULL, NULL, 0);
       char *log = r->build_log ? LogBuf_renameSource(r->build_log, basename_(k->path)) : NULL;
       pthread_mutex_lock(&w->mu);
       WorkerSnapshot *sn = &w->snap;
@@ -677,6 +681,121 @@ static void sweepStep(Worker *w) {
    publish(w);
 }
 
+void WorkerInspect_free(WorkerInspect *in) {
+   free(in->code);
+   free(in->source);
+   in->code = in->source = NULL;
+}
+
+/* The compiled code of the configuration: from the program built (memory cache, so no
+ * compile), PTX from NVRTC on CUDA; and the source after the preprocessor, shown when the
+ * device gives no assembly. Runs without mu. */
+static void readCode(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, WorkerInspect *in) {
+   Session *s = w->session;
+   const Backend *be = Session_backend(s);
+   const DeviceInfo *dev = Session_device(s);
+   RunResult *r = calloc(1, sizeof *r);
+   if (!r) {
+      snprintf(in->message, sizeof in->message, "out of host memory");
+      return;
+   }
+   char kind[64] = "";
+   RunStatus st = Session_compile(s, k, cfg->values, &cfg->problem, r, &in->code, kind, sizeof kind);
+   if (st != RUN_OK) {
+      snprintf(in->message, sizeof in->message, "%s: %s", RunStatus_name(st), r->message);
+      RunResult_free(r);
+      free(r);
+      return;
+   }
+   in->ok = true;
+   Util_copy(in->arch, sizeof in->arch, dev->arch);
+   Ptxas_parse(r->build_log, k->entry, &in->ptxas);
+   in->registers = r->registers >= 0 ? r->registers : in->ptxas.found ? in->ptxas.registers : -1;
+   in->local_mem = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
+   in->private_mem = r->private_mem;
+   in->group_items = 1;
+   for (int d = 0; d < r->geo.dims; d++)
+      in->group_items *= (long long)r->geo.local[d];
+   in->occ = Occupancy_estimate(Occupancy_arch(in->arch), in->registers, in->local_mem, in->group_items);
+   char err[512] = "";
+   if (!in->code && !strcmp(be->name, "cuda") && dev->arch[0]) {
+      char *source = Session_sourceNamed(&w->cat, true, k->source, k->path), *log = NULL;
+      size_t len = 0;
+      if (source && Cuda_compileOnly(source, r->defines, dev->arch, true, &in->code, &len, &log, err, sizeof err) ==
+                        BACKEND_OK)
+         snprintf(kind, sizeof kind, "PTX");
+      free(log);
+      free(source);
+   }
+   if (in->code) {
+      in->assembly = true;
+      Util_copy(in->code_kind, sizeof in->code_kind, kind[0] ? kind : "code");
+      Listing_count(in->code, Listing_kind(in->code_kind, in->code), &in->stats);
+   } else if (strstr(dev->platform, "Portable Computing Language")) {
+      snprintf(in->note, sizeof in->note,
+               "the device gives no assembly here: PoCL's CPU code needs llvm-objdump (Debian: apt-get install llvm)");
+   } else {
+      snprintf(in->note, sizeof in->note, "the device gives no assembly (%s, %s)", be->name, dev->platform);
+   }
+   /* The source as the compiler reads it: shown where there is no assembly, and by v. */
+   bool cuda = be->prelude != NULL;
+   const char *p1 = cuda && w->cat.prelude_cuda ? w->cat.prelude_cuda : "", *p2 = w->cat.prelude ? w->cat.prelude : "";
+   size_t plen = strlen(p1) + strlen(p2) + 2;
+   char *pre = malloc(plen);
+   const char *path = k->path[0] ? k->path : "kernel.cl", *base = strrchr(path, '/');
+   if (pre) {
+      snprintf(pre, plen, "%s\n%s", p1, p2);
+      in->source = Preproc_kernel(pre, k->source, base ? base + 1 : path, r->defines, err, sizeof err);
+      free(pre);
+   }
+   if (in->source) {
+      snprintf(in->source_kind, sizeof in->source_kind, "%s after the preprocessor",
+               cuda ? "the kernel (CUDA prelude)" : "OpenCL C");
+   } else {
+      /* No cpp: the source as compiled, its -D values said above it. */
+      size_t n = strlen(r->defines) + strlen(k->source) + 64;
+      in->source = malloc(n);
+      if (in->source)
+         snprintf(in->source, n, "// compiled with %s\n%s", r->defines, k->source);
+      snprintf(in->source_kind, sizeof in->source_kind, "OpenCL C source (%s)", err);
+   }
+   RunResult_free(r);
+   free(r);
+}
+
+static void inspectCurrent(Worker *w) {
+   w->inspected = true;
+   WorkerConfig cfg = w->cur;
+   unsigned long serial = w->cur_serial;
+   const KernelInfo *k = Catalog_find(&w->cat, cfg.kernel);
+   if (!k)
+      return;
+   char name[640];
+   label(w, &cfg, name, sizeof name);
+   setState(w, WS_INSPECTING, "reading the compiled code of %s", name);
+   pthread_mutex_unlock(&w->mu);
+   WorkerInspect in;
+   memset(&in, 0, sizeof in);
+   in.config = cfg;
+   in.config_serial = serial;
+   in.registers = -1;
+   in.private_mem = -1;
+   readCode(w, k, &cfg, &in);
+   pthread_mutex_lock(&w->mu);
+   if (serial != w->cur_serial) {
+      WorkerInspect_free(&in);
+      return;
+   }
+   if (!in.ok)
+      logf_(w, LOG_WARN, "%s: cannot read its code: %s", name, in.message);
+   if (w->inspect_ready)
+      WorkerInspect_free(&w->inspect_out);
+   w->inspect_out = in;
+   w->inspect_ready = true;
+   w->snap.inspect_version++;
+   publish(w);
+}
+
 static void *workerMain(void *arg) {
    Worker *w = arg;
    pthread_mutex_lock(&w->mu);
@@ -720,6 +839,7 @@ static void *workerMain(void *arg) {
          w->phase = PH_FIRST;
          w->held = false;
          w->banks_traced = false;
+         w->inspected = false;
          clearResult(w);
          w->snap.have_config = true;
          w->snap.config = w->cur;
@@ -733,6 +853,11 @@ static void *workerMain(void *arg) {
          if (w->snap.state != WS_STOPPED)
             setState(w, WS_STOPPED, "%s: %s", name, RunStatus_name(w->snap.status));
          pthread_cond_wait(&w->cv, &w->mu);
+         continue;
+      }
+      /* The inspect pane: the code of each configuration that ran, once, while shown. */
+      if (w->phase == PH_MEASURE && w->inspect_want && !w->inspected) {
+         inspectCurrent(w);
          continue;
       }
       /* The bank pane: one trace per verified configuration while it is shown. */
@@ -867,6 +992,8 @@ bool Worker_stop(Worker *w, int timeout_ms) {
    pthread_join(w->thread, NULL);
    if (w->banks_ready)
       freeBanks(&w->banks_out);
+   if (w->inspect_ready)
+      WorkerInspect_free(&w->inspect_out);
    Catalog_free(&w->cat);
    RunResult_free(w->res);
    free(w->res);
@@ -1006,6 +1133,25 @@ bool Worker_takeBanks(Worker *w, WorkerBanks *out) {
       *out = w->banks_out;
       w->banks_out.analysis = NULL;
       w->banks_ready = false;
+   }
+   pthread_mutex_unlock(&w->mu);
+   return ready;
+}
+
+void Worker_setInspect(Worker *w, bool wanted) {
+   pthread_mutex_lock(&w->mu);
+   w->inspect_want = wanted;
+   pthread_cond_signal(&w->cv);
+   pthread_mutex_unlock(&w->mu);
+}
+
+bool Worker_takeInspect(Worker *w, WorkerInspect *out) {
+   pthread_mutex_lock(&w->mu);
+   bool ready = w->inspect_ready;
+   if (ready) {
+      *out = w->inspect_out;
+      w->inspect_out.code = w->inspect_out.source = NULL;
+      w->inspect_ready = false;
    }
    pthread_mutex_unlock(&w->mu);
    return ready;

@@ -14,7 +14,10 @@
 
 #include <stdbool.h>
 
+#include "listing.h"
+#include "occupancy.h"
 #include "peaks.h"
+#include "ptxas.h"
 #include "session.h"
 #include "sweep.h"
 #include "ui/logbuf.h"
@@ -43,6 +46,7 @@ typedef enum {
    WS_PEAKS,        /* measuring the device's peaks */
    WS_TRACING,      /* tracing the local-memory accesses for the bank pane */
    WS_SWEEPING,     /* trying the configurations of a sweep, one by one */
+   WS_INSPECTING,   /* reading the compiled code for the inspect pane */
 } WorkerState;
 
 const char *WorkerState_name(WorkerState s);
@@ -91,6 +95,8 @@ typedef struct WorkerSnapshot_ {
 
    /* The bank analysis: changes when a new one waits in Worker_takeBanks. */
    unsigned long banks_version;
+   /* The same for the inspection (Worker_takeInspect). */
+   unsigned long inspect_version;
 } WorkerSnapshot;
 
 /* The bank analysis of one configuration, handed to the UI thread (which owns it after
@@ -130,6 +136,30 @@ typedef struct WorkerSweep_ {
    char last_skip[512];            /* the latest configuration skipped, and why */
    WorkerSweepPoint points[WORKER_SWEEP_MAX];
 } WorkerSweep;
+/* What the compiler made of one configuration, for the inspect pane; handed to the UI
+ * thread, which owns it after Worker_takeInspect and frees it with WorkerInspect_free. */
+typedef struct WorkerInspect_ {
+   WorkerConfig config;
+   unsigned long config_serial;
+   bool ok;                        /* compiled: the fields below mean something */
+   char message[1536];             /* why not */
+   char arch[32];                  /* the device's architecture ("sm_90", "gfx906", "" unknown) */
+   int registers;                  /* per work-item, -1 not reported */
+   long long private_mem;          /* bytes per work-item, -1 not reported */
+   long long local_mem;            /* bytes per work-group */
+   long long group_items;
+   PtxasInfo ptxas;                /* spills, from NVIDIA's verbose build log */
+   Occupancy occ;
+   bool assembly;                  /* code holds compiled code */
+   char code_kind[64];             /* "PTX", "CPU code (PoCL, group 32x32x1)" */
+   char *code;                     /* the compiled code (owned), NULL when the device gives none */
+   char note[256];                 /* why there is none */
+   ListingStats stats;             /* of code */
+   char source_kind[128];          /* "OpenCL C after the preprocessor" */
+   char *source;                   /* the kernel as the compiler reads it (owned), NULL if none */
+} WorkerInspect;
+
+void WorkerInspect_free(WorkerInspect *in);
 
 typedef struct WorkerInit_ {
    const char *kernels_dir;
@@ -175,6 +205,11 @@ void Worker_sweepStart(Worker *w, const WorkerConfig *c, int budget, bool exhaus
 void Worker_sweepStop(Worker *w);
 /* Copies the sweep's state when its version differs from *seen; returns whether it did. */
 bool Worker_sweep(Worker *w, WorkerSweep *out, unsigned long *seen);
+/* Whether the inspect pane is shown: the worker reads the compiled code of each
+ * configuration once (after its first run) while it is. */
+void Worker_setInspect(Worker *w, bool wanted);
+/* Moves the newest inspection out (true), or false when there is none new. */
+bool Worker_takeInspect(Worker *w, WorkerInspect *out);
 
 /* Copies the snapshot when its version differs from *seen; returns whether it did. */
 bool Worker_snapshot(Worker *w, WorkerSnapshot *out, unsigned long *seen);

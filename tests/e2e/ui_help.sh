@@ -32,8 +32,9 @@ ui_more_launches "measuring went on behind the help"
 ui_tmux resize-window -x 70 -y 16
 ui_keys F1
 ui_expect "Up/Down scroll" "at 70x16 the help says it scrolls"
-ui_keys Down Down Down Down Down Down Down Down Down Down
+ui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down
 ui_expect "mouse" "Down scrolls to the last key"
+ui_expect "6 i          inspect pane" "the help lists 6 and i for the inspect pane"
 ui_keys Escape
 ui_keys q
 ui_expect_exit 0 "q quits"

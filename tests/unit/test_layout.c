@@ -170,6 +170,38 @@ static void test_sweep_pane(void **state) {
    assert_true(l.pane[PANE_SWEEP].h >= Layout_minHeight(PANE_SWEEP));
 }
 
+/* The inspect pane (6): beside the kernel pane with the defaults at common sizes, the
+ * first pane given up when there is no room, and alone when zoomed. */
+static void test_inspect_pane(void **state) {
+   (void)state;
+   unsigned want = PANES_DEFAULT | PANE_BIT(PANE_INSPECT);
+   for (int cols = 80; cols <= 240; cols += 4)
+      for (int rows = 30; rows <= 80; rows += 2) {
+         Layout l;
+         Layout_compute(cols, rows, want, -1, &l);
+         char where[64];
+         snprintf(where, sizeof where, "%dx%d", cols, rows);
+         if (!(l.shown & PANE_BIT(PANE_INSPECT)))
+            fail_msg("%s: no room for the inspect pane", where);
+         Rect r = l.pane[PANE_INSPECT];
+         if (r.x + r.w > cols || r.y + r.h > rows - LAYOUT_FOOTER_H || r.x < 0 || r.y < LAYOUT_HEADER_H)
+            fail_msg("%s: the inspect pane leaves the screen", where);
+         assert_true(l.side_by_side);
+         assert_true(r.x > l.pane[PANE_KERNEL].x + l.pane[PANE_KERNEL].w - 1);
+      }
+   Layout l;
+   Layout_compute(LAYOUT_MIN_W, LAYOUT_MIN_H, PANES_ALL, -1, &l);
+   assert_true(l.dropped & PANE_BIT(PANE_INSPECT));
+   /* With every pane wanted and rows for all but one, it is the inspect pane that goes. */
+   Layout_compute(120, 24, PANES_ALL, -1, &l);
+   if (l.dropped)
+      assert_true(l.dropped & PANE_BIT(PANE_INSPECT));
+   Layout_compute(100, 30, want, PANE_INSPECT, &l);
+   assert_int_equal(l.shown, PANE_BIT(PANE_INSPECT));
+   assert_memory_equal(&l.pane[PANE_INSPECT], &l.body, sizeof l.body);
+   assert_string_equal(Layout_paneName(PANE_INSPECT), "Inspect");
+}
+
 static void test_too_small(void **state) {
    (void)state;
    Layout l;
@@ -199,7 +231,8 @@ static void test_dialog(void **state) {
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_many_sizes),   cmocka_unit_test(test_zoom), cmocka_unit_test(test_standard_terminals),
-       cmocka_unit_test(test_too_small),    cmocka_unit_test(test_dialog), cmocka_unit_test(test_sweep_pane),
+       cmocka_unit_test(test_inspect_pane), cmocka_unit_test(test_too_small), cmocka_unit_test(test_dialog),
+       cmocka_unit_test(test_sweep_pane),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

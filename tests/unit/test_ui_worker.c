@@ -1,7 +1,8 @@
 /* The explorer's worker thread on the real device (PoCL here): a first run is verified,
  * measuring goes on by itself, quick posts are debounced into one, refused and unknown
  * configurations say why, pause and cancel stop launches, reload measures again; a sweep
- * tries its sample before measuring goes on, names each outcome, and stops when told. */
+ * tries its sample before measuring goes on, names each outcome, and stops when told; the
+ * compiled code is read for the inspect pane only while it is wanted. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -234,6 +235,22 @@ static bool sweepEnded(Fixture *f, WorkerSweep *sw, unsigned long *seen) {
    return false;
 }
 
+/* Waits for the inspection of the post serial (older ones are dropped). */
+static bool takeInspection(Fixture *f, unsigned long serial, WorkerInspect *in) {
+   double end = Util_nowMs() + TIMEOUT_MS;
+   while (Util_nowMs() < end) {
+      Worker_snapshot(f->w, f->snap, &f->seen);
+      Worker_takeLog(f->w, &f->log);
+      if (Worker_takeInspect(f->w, in)) {
+         if (in->config_serial == serial)
+            return true;
+         WorkerInspect_free(in);
+      }
+      pause_ms(20);
+   }
+   return false;
+}
+
 static void test_sweep(void **state) {
    Fixture *f = *state;
    WorkerSweep *sw = calloc(1, sizeof *sw);
@@ -300,6 +317,63 @@ static void test_sweep(void **state) {
    free(sw);
 }
 
+/* The inspect pane's job: only while wanted, once per configuration, for the right one. */
+static void test_inspect(void **state) {
+   Fixture *f = *state;
+   srand((unsigned)time(NULL));
+   const long long sizes[] = {4, 8, 16, 32};
+   long long tsn = sizes[rand() % 4], tsm = sizes[rand() % 4];
+   /* Not wanted: a configuration runs and nothing is read. */
+   WorkerConfig c = naiveConfig(f, tsn, tsm, 64);
+   Worker_post(f->w, &c);
+   unsigned long serial = 12;
+   assert_true(waitFor(f, verifiedAndTimed, &serial));
+   long n = f->snap->launches;
+   assert_true(waitFor(f, moreLaunches, &n));
+   WorkerInspect in;
+   assert_false(Worker_takeInspect(f->w, &in));
+
+   Worker_setInspect(f->w, true);
+   assert_true(takeInspection(f, serial, &in));
+   assert_true(in.ok);
+   assert_string_equal(in.config.kernel, "mygemm01_naive");
+   assert_memory_equal(in.config.values, c.values, sizeof c.values);
+   assert_int_equal(in.group_items, tsn * tsm);
+   /* The compiled code (PoCL's CPU code with llvm-objdump), or why there is none. */
+   if (in.code) {
+      assert_true(in.assembly);
+      assert_true(in.stats.instructions > 0 && in.stats.lines >= in.stats.instructions);
+   } else {
+      assert_false(in.assembly);
+      assert_non_null(strstr(in.note, "no assembly"));
+   }
+   /* The kernel after the preprocessor (NN: the #else branches), when cpp is there. */
+   assert_non_null(in.source);
+   if (strstr(in.source_kind, "after the preprocessor")) {
+      assert_non_null(strstr(in.source, "__kernel void gemm"));
+      assert_non_null(strstr(in.source, "A[row * K + k]"));
+      assert_null(strstr(in.source, "A[k * M + row]"));
+      assert_null(strstr(in.source, "REAL_ZERO"));
+   }
+   WorkerInspect_free(&in);
+   /* Once per configuration: measuring goes on, no second inspection. */
+   n = f->snap->launches;
+   assert_true(waitFor(f, moreLaunches, &n));
+   assert_false(Worker_takeInspect(f->w, &in));
+   /* A new configuration is read again, and measuring carries on afterwards. */
+   WorkerConfig d = naiveConfig(f, tsn == 4 ? 8 : 4, tsm, 64);
+   Worker_post(f->w, &d);
+   serial = 13;
+   assert_true(takeInspection(f, serial, &in));
+   assert_true(in.ok);
+   assert_int_equal(in.group_items, (tsn == 4 ? 8 : 4) * tsm);
+   WorkerInspect_free(&in);
+   assert_true(waitFor(f, verifiedAndTimed, &serial));
+   n = f->snap->launches;
+   assert_true(waitFor(f, moreLaunches, &n));
+   Worker_setInspect(f->w, false);
+}
+
 int main(void) {
    srand((unsigned)time(NULL));
    const struct CMUnitTest tests[] = {
@@ -308,6 +382,7 @@ int main(void) {
        cmocka_unit_test(test_refused),
        cmocka_unit_test(test_pause_cancel_reload),
        cmocka_unit_test(test_sweep),
+       cmocka_unit_test(test_inspect),
    };
    return cmocka_run_group_tests(tests, setup, teardown);
 }

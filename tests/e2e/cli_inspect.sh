@@ -1,0 +1,67 @@
+#!/bin/sh
+# gemmtop inspect on the device (PoCL here): resources, and the code with counts taken
+# from it — PoCL's CPU code through llvm-objdump, or a plain "none readable here"; JSON
+# counts that agree with the listing; --code none; and hipRTC's gfx906 ISA with its LDS
+# counts where hipRTC is installed.
+. "$(dirname "$0")/lib.sh"
+
+# A random tile size: the local memory is 2 tiles of TS x TS floats.
+set -- 8 16 32
+ts=$(python3 -c 'import random,sys; print(random.choice(sys.argv[1:]))' "$@")
+run_gemmtop inspect --kernel mygemm02_tiled --set TS="$ts" --size 64
+expect_rc 0 "inspect mygemm02_tiled TS=$ts"
+expect_in "local mem  $((2 * ts * ts * 4)) B per work-group ($((ts * ts)) work-items)" "$OUT" "local memory and group size"
+case "$OUT" in
+*"CPU code (PoCL"*)
+   expect_in "<_pocl_kernel_gemm>:" "$OUT" "the CPU code of the work-group function"
+   lines=$(printf '%s\n' "$OUT" | grep -cE '^ *[0-9a-f]+:[[:space:]]+[a-z]')
+   expect_in "counts     CPU code: $lines instructions" "$OUT" "the counts line agrees with the listing ($lines instructions)"
+   ;;
+*"counts     PTX:"*)
+   fma=$(printf '%s\n' "$OUT" | grep -cE '^[[:space:]]*(@!?%p[0-9]+[[:space:]]+)?(fma|mad)\.[a-z.]*f(16|32|64)[[:space:]]')
+   shl=$(printf '%s\n' "$OUT" | grep -cE '^[[:space:]]*ld\.shared')
+   expect_in ": $fma FMA, $shl shared loads" "$OUT" "PTX: $fma FMA and $shl shared loads, as in the listing"
+   ;;
+*"none readable here"*) ok "no code readable: said so # SKIP llvm-objdump is not installed" ;;
+*) not_ok "the code or why there is none" "$OUT" ;;
+esac
+
+run_gemmtop inspect --kernel mygemm02_tiled --set TS="$ts" --size 64 --format json
+expect_rc 0 "inspect --format json"
+if [ "$(json_field local_mem_bytes)" = "$((2 * ts * ts * 4))" ]; then ok "JSON local_mem_bytes"; else not_ok "JSON local_mem_bytes" "$OUT"; fi
+if printf '%s\n' "$OUT" | python3 -c 'import json,sys,re
+o=json.loads(sys.stdin.readline())
+if "code" not in o: sys.exit(0)
+c=o["code_counts"]
+lines=o["code"].rstrip("\n").split("\n")
+def count(rx): return sum(1 for l in lines if re.match(rx, l))
+if o["code_kind"].startswith("CPU"):
+    n, fma = count(r"^\s*[0-9a-f]+:\s+[a-z]"), count(r"^\s*[0-9a-f]+:\s+v?f(n?m(add|sub)|mla|mls)")
+elif o["code_kind"] == "PTX":
+    n = count(r"^\s*(@!?%p\d+\s+)?[a-z][a-z0-9_.]*(\s.*)?;\s*$")
+    fma = count(r"^\s*(@!?%p\d+\s+)?(fma|mad)\.[a-z.]*f(16|32|64)\s")
+else:
+    sys.exit(2)
+sys.exit(0 if c["instructions"] == n and c["fma"] == fma and c["lines"] == len(lines) else 1)'; then
+   ok "JSON code_counts agree with the code"
+else
+   not_ok "JSON code_counts agree with the code" "$(printf '%s' "$OUT" | head -c 600)"
+fi
+
+run_gemmtop inspect --kernel mygemm02_tiled --size 64 --code none
+expect_rc 0 "inspect --code none"
+case "$OUT" in
+*"counts "* | *"<_pocl_kernel"*) not_ok "--code none prints no code" "$OUT" ;;
+*) ok "--code none prints no code" ;;
+esac
+
+run_gemmtop inspect --backend hip --arch gfx906 --kernel mygemm02_tiled --set TS="$ts" --size 64
+if [ "$RC" -ne 0 ]; then
+   ok "gfx906 ISA counts # SKIP hipRTC is not installed: $(printf '%s' "$ERR" | head -c 200)"
+else
+   lds=$(printf '%s\n' "$OUT" | grep -cE '^[[:space:]]+ds_(read|load)')
+   fma=$(printf '%s\n' "$OUT" | grep -cE '^[[:space:]]+v_(fma|fmac|mac|mad|pk_fma)_f')
+   expect_in "counts     AMD ISA:" "$OUT" "gfx906: the counts line"
+   expect_in " $fma FMA, $lds LDS loads" "$OUT" "gfx906: $fma FMA and $lds LDS loads, as in the listing"
+fi
+finish
