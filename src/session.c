@@ -719,6 +719,11 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, int
 
 RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *values, const Problem *p, RunResult *r,
                           char **code, char *kind, size_t kindlen) {
+   return Session_compileAblated(s, k, values, p, 0, r, code, kind, kindlen);
+}
+
+RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                                 unsigned ablate, RunResult *r, char **code, char *kind, size_t kindlen) {
    free(r->build_log);
    memset(r, 0, sizeof *r);
    r->registers = -1;
@@ -730,6 +735,11 @@ RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *valu
       return r->status;
    }
    Config_defines(k, values, p, &r->geo, r->defines, sizeof r->defines);
+   char ablate_defs[160];
+   Ablate_defines(ablate, ablate_defs, sizeof ablate_defs);
+   if (*ablate_defs) /* the same text Session_run compiles, so the program is shared */
+      snprintf(r->defines + strlen(r->defines), sizeof r->defines - strlen(r->defines), " %s", ablate_defs);
+   r->ablate = ablate & ABLATE_ALL;
    char *source = Session_sourceNamed(s->catalog, s->be->prelude != NULL, k->source, k->path);
    bool fresh;
    CachedProgram *c = source ? getKernel(s, source, r->defines, k->entry, r, &fresh) : NULL;

@@ -100,6 +100,9 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, int
  * gives it (*code malloc'ed, NULL otherwise; kind names it). */
 RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *values, const Problem *p, RunResult *r,
                           char **code, char *kind, size_t kindlen);
+/* The same, compiled with the ablation switches (AblateFlag bits) that Session_run uses. */
+RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                                 unsigned ablate, RunResult *r, char **code, char *kind, size_t kindlen);
 /* The source text a backend compiles for this kernel body (preludes + body), malloc'ed. */
 char *Session_source(const Catalog *cat, bool cuda_prelude, const char *body);
 /* The same, with the kernel file's name in the compiler's messages. */
