@@ -371,8 +371,8 @@ static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const 
       fputs(",,,,,,,,", out);
    char ablation[64];
    Ablate_name(r->ablate, ablation, sizeof ablation);
-   fprintf(out, "%.6g,%s,%d,%s,%s,", r->compile_ms, r->cached ? "true" : "false", r->reps, r->ablate ? "true" : "false",
-           ablation);
+   fprintf(out, "%.6g,%s,%d,%s,", r->compile_ms, r->cached ? "true" : "false", r->reps, r->ablate ? "true" : "false");
+   csvField(out, ablation, false);
    csvField(out, r->message, true);
 }
 
