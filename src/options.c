@@ -35,7 +35,7 @@ void Options_usage(FILE *out) {
          "  --out C.npy                write the result C\n"
          "  --format table|csv|json    output (json: one object per line)\n"
          "  --no-verify                skip the verification run\n"
-         "  --ablate LIST              run: switch work off to see what limits the kernel; LIST is any of\n"
+         "  --ablate LIST              run, inspect: switch work off to see what limits the kernel; LIST is any of\n"
          "                             no-a, no-b (global loads of A, B), no-fma (multiply-adds),\n"
          "                             const-store (C gets 1.25), comma-separated; the result is labelled\n"
          "                             ablated and not verified\n"
@@ -210,9 +210,10 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
          if (!Ablate_parse(arg, &o->ablate, why, sizeof why))
             return usageError("%s%s", why, "");
          /* Ablated figures are never mixed with real ones: a sweep or a bench ranks and
-          * compares results, so only a single run (and the explorer, with a label) takes it. */
-         if (o->ablate && command && strcmp(command, "run") != 0)
-            return usageError("--ablate is for 'gemmtop run'%s%s", *command ? "; " : "",
+          * compares results, so only a single run (and the explorer, with a label) takes
+          * it; inspect shows the ablated kernel's code. */
+         if (o->ablate && command && strcmp(command, "run") != 0 && strcmp(command, "inspect") != 0)
+            return usageError("--ablate is for 'gemmtop run' and 'gemmtop inspect'%s%s", *command ? "; " : "",
                               *command ? "sweep and bench rank real, verified results only" : " (in the explorer, press a)");
          break;
       }

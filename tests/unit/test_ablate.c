@@ -146,10 +146,12 @@ static void test_option(void **state) {
    assert_int_equal(parseWith("run", "no-fmx", &o, err, sizeof err), 2);
    assert_non_null(strstr(err, "'no-fmx'"));
    assert_non_null(strstr(err, "no-a, no-b, no-fma, const-store"));
-   for (const char *const *c = (const char *const[]){"sweep", "bench", "inspect", "banks", NULL}; *c; c++) {
+   for (const char *const *c = (const char *const[]){"sweep", "bench", "banks", "list", NULL}; *c; c++) {
       assert_int_equal(parseWith(*c, "no-a", &o, err, sizeof err), 2);
-      assert_non_null(strstr(err, "--ablate is for 'gemmtop run'"));
+      assert_non_null(strstr(err, "--ablate is for 'gemmtop run' and 'gemmtop inspect'"));
    }
+   assert_int_equal(parseWith("inspect", "const-store", &o, err, sizeof err), 0);
+   assert_int_equal(o.ablate, ABLATE_CONST_STORE);
    /* "none" is no ablation, accepted anywhere. */
    assert_int_equal(parseWith("sweep", "none", &o, err, sizeof err), 0);
 }
