@@ -34,8 +34,8 @@ void gemm(const int M, const int N, const int K, const real alpha,
          /* One dot product per element: A and B come from global memory every time. */
          real acc = REAL_ZERO;
          for (int k = 0; k < K; k++)
-            acc += A[(size_t)k * M + i0 + r] * B[(size_t)k * N + j0 + c];
+            GT_FMA(acc, GT_LOAD_A(A[(size_t)k * M + i0 + r]), GT_LOAD_B(B[(size_t)k * N + j0 + c]));
          const size_t idx = (size_t)(i0 + r) * N + j0 + c;
-         C[idx] = beta == REAL_ZERO ? alpha * acc : alpha * acc + beta * C[idx];
+         GT_STORE_C(C[idx], beta == REAL_ZERO ? alpha * acc : alpha * acc + beta * C[idx]);
       }
 }

@@ -36,17 +36,17 @@ void gemm(const int M, const int N, const int K, const real alpha,
    for (int k = 0; k < K; k++) {
       /* 4 + 4 loads from global memory ... */
       for (int r = 0; r < 4; r++)
-         a[r] = A[(size_t)k * M + i0 + r];
+         a[r] = GT_LOAD_A(A[(size_t)k * M + i0 + r]);
       for (int c = 0; c < 4; c++)
-         b[c] = B[(size_t)k * N + j0 + c];
+         b[c] = GT_LOAD_B(B[(size_t)k * N + j0 + c]);
       /* ... feed 16 multiply-adds from registers. */
       for (int r = 0; r < 4; r++)
          for (int c = 0; c < 4; c++)
-            acc[r][c] += a[r] * b[c];
+            GT_FMA(acc[r][c], a[r], b[c]);
    }
    for (int r = 0; r < 4; r++)
       for (int c = 0; c < 4; c++) {
          const size_t idx = (size_t)(i0 + r) * N + j0 + c;
-         C[idx] = beta == REAL_ZERO ? alpha * acc[r][c] : alpha * acc[r][c] + beta * C[idx];
+         GT_STORE_C(C[idx], beta == REAL_ZERO ? alpha * acc[r][c] : alpha * acc[r][c] + beta * C[idx]);
       }
 }

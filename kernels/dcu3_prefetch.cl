@@ -33,21 +33,21 @@ void gemm(const int M, const int N, const int K, const real alpha,
    real a[4], b[4];     /* this k */
    real na[4], nb[4];   /* the next k, in flight */
    for (int r = 0; r < 4; r++)
-      a[r] = A[i0 + r];
+      a[r] = GT_LOAD_A(A[i0 + r]);
    for (int c = 0; c < 4; c++)
-      b[c] = B[j0 + c];
+      b[c] = GT_LOAD_B(B[j0 + c]);
    for (int k = 0; k < K; k++) {
       /* Issue the loads of k+1 first (the last step loads row k again: no branch, no
        * read past the end) ... */
       const int kn = k + 1 < K ? k + 1 : k;
       for (int r = 0; r < 4; r++)
-         na[r] = A[(size_t)kn * M + i0 + r];
+         na[r] = GT_LOAD_A(A[(size_t)kn * M + i0 + r]);
       for (int c = 0; c < 4; c++)
-         nb[c] = B[(size_t)kn * N + j0 + c];
+         nb[c] = GT_LOAD_B(B[(size_t)kn * N + j0 + c]);
       /* ... then compute with the values loaded one step earlier. */
       for (int r = 0; r < 4; r++)
          for (int c = 0; c < 4; c++)
-            acc[r][c] += a[r] * b[c];
+            GT_FMA(acc[r][c], a[r], b[c]);
       for (int r = 0; r < 4; r++)
          a[r] = na[r];
       for (int c = 0; c < 4; c++)
@@ -56,6 +56,6 @@ void gemm(const int M, const int N, const int K, const real alpha,
    for (int r = 0; r < 4; r++)
       for (int c = 0; c < 4; c++) {
          const size_t idx = (size_t)(i0 + r) * N + j0 + c;
-         C[idx] = beta == REAL_ZERO ? alpha * acc[r][c] : alpha * acc[r][c] + beta * C[idx];
+         GT_STORE_C(C[idx], beta == REAL_ZERO ? alpha * acc[r][c] : alpha * acc[r][c] + beta * C[idx]);
       }
 }

@@ -60,7 +60,7 @@ void gemm(const int M, const int N, const int K, const real alpha,
             const int k = id / WGY, q = id % WGY;
             const size_t g = (size_t)(t * TSK + k) * M + row0 + 4 * q;
             for (int e = 0; e < 4; e++)
-               LDS_STORE(0, &As[k][4 * q + e], A[g + e]);
+               LDS_STORE(0, &As[k][4 * q + e], GT_LOAD_A(A[g + e]));
          }
       }
       for (int l = 0; l < LB; l++) {
@@ -69,7 +69,7 @@ void gemm(const int M, const int N, const int K, const real alpha,
             const int k = id / WGX, q = id % WGX;
             const size_t g = (size_t)(t * TSK + k) * N + col0 + 4 * q;
             for (int e = 0; e < 4; e++)
-               LDS_STORE(1, &Bs[k][4 * q + e], B[g + e]);
+               LDS_STORE(1, &Bs[k][4 * q + e], GT_LOAD_B(B[g + e]));
          }
       }
       barrier(CLK_LOCAL_MEM_FENCE);
@@ -85,13 +85,13 @@ void gemm(const int M, const int N, const int K, const real alpha,
             b[c] = LDS_LOAD(3, &Bs[k][4 * tx + c]);
          for (int r = 0; r < 4; r++)
             for (int c = 0; c < 4; c++)
-               acc[r][c] += a[r] * b[c];
+               GT_FMA(acc[r][c], a[r], b[c]);
       }
       barrier(CLK_LOCAL_MEM_FENCE);
    }
    for (int r = 0; r < 4; r++)
       for (int c = 0; c < 4; c++) {
          const size_t idx = (size_t)(row0 + 4 * ty + r) * N + col0 + 4 * tx + c;
-         C[idx] = beta == REAL_ZERO ? alpha * acc[r][c] : alpha * acc[r][c] + beta * C[idx];
+         GT_STORE_C(C[idx], beta == REAL_ZERO ? alpha * acc[r][c] : alpha * acc[r][c] + beta * C[idx]);
       }
 }

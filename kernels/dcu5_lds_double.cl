@@ -56,7 +56,7 @@ void gemm(const int M, const int N, const int K, const real alpha,
       if (RA % NT == 0 || id < RA) {                                                       \
          const size_t g = (size_t)((t) * TSK + id / WGY) * M + row0 + 4 * (id % WGY);      \
          for (int e = 0; e < 4; e++)                                                       \
-            pa[l][e] = A[g + e];                                                           \
+            pa[l][e] = GT_LOAD_A(A[g + e]);                                                           \
       }                                                                                    \
    }                                                                                       \
    for (int l = 0; l < LB; l++) {                                                          \
@@ -64,7 +64,7 @@ void gemm(const int M, const int N, const int K, const real alpha,
       if (RB % NT == 0 || id < RB) {                                                       \
          const size_t g = (size_t)((t) * TSK + id / WGX) * N + col0 + 4 * (id % WGX);      \
          for (int e = 0; e < 4; e++)                                                       \
-            pb[l][e] = B[g + e];                                                           \
+            pb[l][e] = GT_LOAD_B(B[g + e]);                                                           \
       }                                                                                    \
    }
    /* Registers -> LDS buffer s. */
@@ -104,7 +104,7 @@ void gemm(const int M, const int N, const int K, const real alpha,
             b[c] = LDS_LOAD(3, &Bs[cur][k][4 * tx + c]);
          for (int r = 0; r < 4; r++)
             for (int c = 0; c < 4; c++)
-               acc[r][c] += a[r] * b[c];
+               GT_FMA(acc[r][c], a[r], b[c]);
       }
       if (t + 1 < tiles) {
          PUT(cur ^ 1);
@@ -114,6 +114,6 @@ void gemm(const int M, const int N, const int K, const real alpha,
    for (int r = 0; r < 4; r++)
       for (int c = 0; c < 4; c++) {
          const size_t idx = (size_t)(row0 + 4 * ty + r) * N + col0 + 4 * tx + c;
-         C[idx] = beta == REAL_ZERO ? alpha * acc[r][c] : alpha * acc[r][c] + beta * C[idx];
+         GT_STORE_C(C[idx], beta == REAL_ZERO ? alpha * acc[r][c] : alpha * acc[r][c] + beta * C[idx]);
       }
 }

@@ -56,11 +56,11 @@ __kernel GT_WORKGROUP(TX, TY, 1) void gemm(const int M, const int N, const int K
 #define LOAD_GLOBAL(k0)                                                                   \
    for (int l = 0; l < LA; l++) {                                                         \
       const int v = tid + l * NT, r = v / (BK / 4), c = v % (BK / 4);                     \
-      ra[l] = A4[((size_t)(row0 + r) * K + (k0)) / 4 + c];                                \
+      ra[l] = GT_LOAD_AN(4, A4[((size_t)(row0 + r) * K + (k0)) / 4 + c]);                 \
    }                                                                                      \
    for (int l = 0; l < LB; l++) {                                                         \
       const int v = tid + l * NT, r = v / (BN / 4), c = v % (BN / 4);                     \
-      rb[l] = B4[((size_t)((k0) + r) * N + col0) / 4 + c];                                \
+      rb[l] = GT_LOAD_BN(4, B4[((size_t)((k0) + r) * N + col0) / 4 + c]);                 \
    }
    /* Registers -> local buffer s: A transposed (As[k][m]), B as is. */
 #define STORE_LOCAL(s)                                                                    \
@@ -98,7 +98,7 @@ __kernel GT_WORKGROUP(TX, TY, 1) void gemm(const int M, const int N, const int K
                const real bj[4] = {b[j].x, b[j].y, b[j].z, b[j].w};
                for (int ii = 0; ii < 4; ii++)
                   for (int jj = 0; jj < 4; jj++)
-                     acc[i * 4 + ii][j * 4 + jj] = mad(ai[ii], bj[jj], acc[i * 4 + ii][j * 4 + jj]);
+                     GT_MAD(acc[i * 4 + ii][j * 4 + jj], ai[ii], bj[jj]);
             }
       }
       if (t + 1 < steps) {
@@ -118,7 +118,7 @@ __kernel GT_WORKGROUP(TX, TY, 1) void gemm(const int M, const int N, const int K
             v = v * alpha;
             if (beta != REAL_ZERO)
                v = v + *c4 * beta;
-            *c4 = v;
+            GT_STORE_CN(4, *c4, v);
          }
       }
 }

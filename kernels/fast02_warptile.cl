@@ -99,9 +99,9 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
    /* Global -> registers for step t. */
 #define LOAD_GLOBAL(t)                                                                    \
    for (int l = 0; l < LA; l++)                                                           \
-      ra[l] = A4[offA[l] + (t) * (BK / 4)];                                               \
+      ra[l] = GT_LOAD_AN(4, A4[offA[l] + (t) * (BK / 4)]);                                \
    for (int l = 0; l < LB; l++)                                                           \
-      rb[l] = B4[offB[l] + (t) * BK * (N / 4)];
+      rb[l] = GT_LOAD_BN(4, B4[offB[l] + (t) * BK * (N / 4)]);
    /* Registers -> local buffer s: A transposed (As[k][m]), B as is. */
 #define STORE_LOCAL(s)                                                                    \
    for (int l = 0; l < LA; l++) {                                                         \
@@ -138,7 +138,7 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
                const real bj[4] = {b[j].x, b[j].y, b[j].z, b[j].w};
                for (int ii = 0; ii < 4; ii++)
                   for (int jj = 0; jj < 4; jj++)
-                     acc[i * 4 + ii][j * 4 + jj] = mad(ai[ii], bj[jj], acc[i * 4 + ii][j * 4 + jj]);
+                     GT_MAD(acc[i * 4 + ii][j * 4 + jj], ai[ii], bj[jj]);
             }
       }
       if (t + 1 < steps) {
@@ -158,7 +158,7 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
             v = v * alpha;
             if (beta != REAL_ZERO)
                v = v + *c4 * beta;
-            *c4 = v;
+            GT_STORE_CN(4, *c4, v);
          }
       }
 }

@@ -22,17 +22,17 @@ __kernel void gemm(const int M, const int N, const int K, const real alpha,
    real acc = REAL_ZERO;
    for (int k = 0; k < K; k++) {
 #if TRANSA
-      const real a = A[(size_t)k * M + row];
+      const real a = GT_LOAD_A(A[(size_t)k * M + row]);
 #else
-      const real a = A[(size_t)row * K + k];
+      const real a = GT_LOAD_A(A[(size_t)row * K + k]);
 #endif
 #if TRANSB
-      const real b = B[(size_t)col * K + k];
+      const real b = GT_LOAD_B(B[(size_t)col * K + k]);
 #else
-      const real b = B[(size_t)k * N + col];
+      const real b = GT_LOAD_B(B[(size_t)k * N + col]);
 #endif
-      acc += a * b;
+      GT_FMA(acc, a, b);
    }
    const size_t idx = (size_t)row * N + col;
-   C[idx] = beta == REAL_ZERO ? alpha * acc : alpha * acc + beta * C[idx];
+   GT_STORE_C(C[idx], beta == REAL_ZERO ? alpha * acc : alpha * acc + beta * C[idx]);
 }

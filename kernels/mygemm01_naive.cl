@@ -24,17 +24,17 @@ __kernel void gemm(const int M, const int N, const int K, const real alpha,
    real acc = REAL_ZERO;
    for (int k = 0; k < K; k++) {
 #if TRANSA
-      const real a = A[k * M + row];
+      const real a = GT_LOAD_A(A[k * M + row]);
 #else
-      const real a = A[row * K + k];
+      const real a = GT_LOAD_A(A[row * K + k]);
 #endif
 #if TRANSB
-      const real b = B[col * K + k];
+      const real b = GT_LOAD_B(B[col * K + k]);
 #else
-      const real b = B[k * N + col];
+      const real b = GT_LOAD_B(B[k * N + col]);
 #endif
-      acc += a * b;
+      GT_FMA(acc, a, b);
    }
    const int idx = row * N + col;
-   C[idx] = beta == REAL_ZERO ? alpha * acc : alpha * acc + beta * C[idx];
+   GT_STORE_C(C[idx], beta == REAL_ZERO ? alpha * acc : alpha * acc + beta * C[idx]);
 }

@@ -28,13 +28,13 @@ __kernel void gemm(const int M, const int N, const int K, const real alpha,
    real acc = REAL_ZERO;
    const int tiles = K / TS;
    for (int t = 0; t < tiles; t++) {
-      LDS_STORE(0, &Asub[row][col], A[(size_t)grow * K + t * TS + col]);
-      LDS_STORE(1, &Bsub[row][col], B[(size_t)(t * TS + row) * N + gcol]);
+      LDS_STORE(0, &Asub[row][col], GT_LOAD_A(A[(size_t)grow * K + t * TS + col]));
+      LDS_STORE(1, &Bsub[row][col], GT_LOAD_B(B[(size_t)(t * TS + row) * N + gcol]));
       barrier(CLK_LOCAL_MEM_FENCE);
       for (int k = 0; k < TS; k++)
-         acc += LDS_LOAD(2, &Asub[row][k]) * LDS_LOAD(3, &Bsub[k][col]);
+         GT_FMA(acc, LDS_LOAD(2, &Asub[row][k]), LDS_LOAD(3, &Bsub[k][col]));
       barrier(CLK_LOCAL_MEM_FENCE);
    }
    const size_t idx = (size_t)grow * N + gcol;
-   C[idx] = beta == REAL_ZERO ? alpha * acc : alpha * acc + beta * C[idx];
+   GT_STORE_C(C[idx], beta == REAL_ZERO ? alpha * acc : alpha * acc + beta * C[idx]);
 }

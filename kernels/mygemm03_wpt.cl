@@ -33,19 +33,19 @@ __kernel void gemm(const int M, const int N, const int K, const real alpha,
    const int tiles = K / TS;
    for (int t = 0; t < tiles; t++) {
       for (int w = 0; w < WPT; w++) {
-         LDS_STORE(0, &Asub[row + w * RTS][col], A[(size_t)(grow + w * RTS) * K + t * TS + col]);
-         LDS_STORE(1, &Bsub[row + w * RTS][col], B[(size_t)(t * TS + row + w * RTS) * N + gcol]);
+         LDS_STORE(0, &Asub[row + w * RTS][col], GT_LOAD_A(A[(size_t)(grow + w * RTS) * K + t * TS + col]));
+         LDS_STORE(1, &Bsub[row + w * RTS][col], GT_LOAD_B(B[(size_t)(t * TS + row + w * RTS) * N + gcol]));
       }
       barrier(CLK_LOCAL_MEM_FENCE);
       for (int k = 0; k < TS; k++) {
          const real b = LDS_LOAD(3, &Bsub[k][col]);
          for (int w = 0; w < WPT; w++)
-            acc[w] += LDS_LOAD(2, &Asub[row + w * RTS][k]) * b;
+            GT_FMA(acc[w], LDS_LOAD(2, &Asub[row + w * RTS][k]), b);
       }
       barrier(CLK_LOCAL_MEM_FENCE);
    }
    for (int w = 0; w < WPT; w++) {
       const size_t idx = (size_t)(grow + w * RTS) * N + gcol;
-      C[idx] = beta == REAL_ZERO ? alpha * acc[w] : alpha * acc[w] + beta * C[idx];
+      GT_STORE_C(C[idx], beta == REAL_ZERO ? alpha * acc[w] : alpha * acc[w] + beta * C[idx]);
    }
 }

@@ -35,19 +35,19 @@ __kernel void gemm(const int M, const int N, const int K, const real alpha,
    realW acc = SPLAT_REALN(WIDTH, REAL_ZERO);
    const int tiles = K / TS;
    for (int t = 0; t < tiles; t++) {
-      LDS_STORE(0, &Asub[row][col], Aw[((size_t)grow * K + t * TS) / WIDTH + col]);
-      LDS_STORE(1, &Bsub[row][col], Bw[((size_t)(t * TS + row) * N) / WIDTH + gcol]);
+      LDS_STORE(0, &Asub[row][col], GT_LOAD_AN(WIDTH, Aw[((size_t)grow * K + t * TS) / WIDTH + col]));
+      LDS_STORE(1, &Bsub[row][col], GT_LOAD_BN(WIDTH, Bw[((size_t)(t * TS + row) * N) / WIDTH + gcol]));
       barrier(CLK_LOCAL_MEM_FENCE);
       for (int kv = 0; kv < TSW; kv++) {
          const realW a = LDS_LOAD(2, &Asub[row][kv]);
 #if WIDTH == 1
-         acc += a * LDS_LOAD(3, &Bsub[kv][col]);
+         GT_FMA(acc, a, LDS_LOAD(3, &Bsub[kv][col]));
 #else
-         acc += a.x * LDS_LOAD(3, &Bsub[kv * WIDTH + 0][col]);
-         acc += a.y * LDS_LOAD(3, &Bsub[kv * WIDTH + 1][col]);
+         GT_FMAN(WIDTH, acc, LDS_LOAD(3, &Bsub[kv * WIDTH + 0][col]), a.x);
+         GT_FMAN(WIDTH, acc, LDS_LOAD(3, &Bsub[kv * WIDTH + 1][col]), a.y);
 #if WIDTH == 4
-         acc += a.z * LDS_LOAD(3, &Bsub[kv * WIDTH + 2][col]);
-         acc += a.w * LDS_LOAD(3, &Bsub[kv * WIDTH + 3][col]);
+         GT_FMAN(WIDTH, acc, LDS_LOAD(3, &Bsub[kv * WIDTH + 2][col]), a.z);
+         GT_FMAN(WIDTH, acc, LDS_LOAD(3, &Bsub[kv * WIDTH + 3][col]), a.w);
 #endif
 #endif
       }
@@ -56,7 +56,7 @@ __kernel void gemm(const int M, const int N, const int K, const real alpha,
    __global realW *Cw = (__global realW *)C;
    const size_t idx = ((size_t)grow * N) / WIDTH + gcol;
    if (beta == REAL_ZERO)
-      Cw[idx] = acc * alpha;
+      GT_STORE_CN(WIDTH, Cw[idx], acc * alpha);
    else
-      Cw[idx] = acc * alpha + Cw[idx] * beta;
+      GT_STORE_CN(WIDTH, Cw[idx], acc * alpha + Cw[idx] * beta);
 }

@@ -45,20 +45,20 @@ __kernel void gemm(const int M, const int N, const int K, const real alpha,
       for (int l = 0; l < LPT; l++) {
          const int id = tid + l * TS * RTS;
          const int r = id / TSDK, k = id % TSDK;
-         LDS_STORE(0, &Asub[r][k], A[(size_t)(row0 + r) * K + t * TSDK + k]);
+         LDS_STORE(0, &Asub[r][k], GT_LOAD_A(A[(size_t)(row0 + r) * K + t * TSDK + k]));
          /* B is N x K: element (k, n) is B[n*K + k]; stored transposed, Bsub[k][n]. */
-         LDS_STORE(1, &Bsub[k][r], B[(size_t)(col0 + r) * K + t * TSDK + k]);
+         LDS_STORE(1, &Bsub[k][r], GT_LOAD_B(B[(size_t)(col0 + r) * K + t * TSDK + k]));
       }
       barrier(CLK_LOCAL_MEM_FENCE);
       for (int k = 0; k < TSDK; k++) {
          const real b = LDS_LOAD(3, &Bsub[k][col]);
          for (int w = 0; w < WPT; w++)
-            acc[w] += LDS_LOAD(2, &Asub[row + w * RTS][k]) * b;
+            GT_FMA(acc[w], LDS_LOAD(2, &Asub[row + w * RTS][k]), b);
       }
       barrier(CLK_LOCAL_MEM_FENCE);
    }
    for (int w = 0; w < WPT; w++) {
       const size_t idx = (size_t)(row0 + row + w * RTS) * N + col0 + col;
-      C[idx] = beta == REAL_ZERO ? alpha * acc[w] : alpha * acc[w] + beta * C[idx];
+      GT_STORE_C(C[idx], beta == REAL_ZERO ? alpha * acc[w] : alpha * acc[w] + beta * C[idx]);
    }
 }

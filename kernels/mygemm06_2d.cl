@@ -48,12 +48,12 @@ __kernel void gemm(const int M, const int N, const int K, const real alpha,
       for (int l = 0; l < LPTA; l++) {
          const int id = tid + l * NT;
          const int r = id / TSK, k = id % TSK;
-         LDS_STORE(0, &Asub[k][r], A[(size_t)(row0 + r) * K + t * TSK + k]);
+         LDS_STORE(0, &Asub[k][r], GT_LOAD_A(A[(size_t)(row0 + r) * K + t * TSK + k]));
       }
       for (int l = 0; l < LPTB; l++) {
          const int id = tid + l * NT;
          const int k = id / TSN, c = id % TSN;
-         LDS_STORE(1, &Bsub[k][c], B[(size_t)(t * TSK + k) * N + col0 + c]);
+         LDS_STORE(1, &Bsub[k][c], GT_LOAD_B(B[(size_t)(t * TSK + k) * N + col0 + c]));
       }
       barrier(CLK_LOCAL_MEM_FENCE);
       for (int k = 0; k < TSK; k++) {
@@ -62,7 +62,7 @@ __kernel void gemm(const int M, const int N, const int K, const real alpha,
          for (int wm = 0; wm < WPTM; wm++) {
             const real a = LDS_LOAD(2, &Asub[k][ty + wm * RTSM]);
             for (int wn = 0; wn < WPTN; wn++)
-               acc[wm][wn] += a * breg[wn];
+               GT_FMA(acc[wm][wn], a, breg[wn]);
          }
       }
       barrier(CLK_LOCAL_MEM_FENCE);
@@ -70,6 +70,6 @@ __kernel void gemm(const int M, const int N, const int K, const real alpha,
    for (int wm = 0; wm < WPTM; wm++)
       for (int wn = 0; wn < WPTN; wn++) {
          const size_t idx = (size_t)(row0 + ty + wm * RTSM) * N + col0 + tx + wn * RTSN;
-         C[idx] = beta == REAL_ZERO ? alpha * acc[wm][wn] : alpha * acc[wm][wn] + beta * C[idx];
+         GT_STORE_C(C[idx], beta == REAL_ZERO ? alpha * acc[wm][wn] : alpha * acc[wm][wn] + beta * C[idx]);
       }
 }

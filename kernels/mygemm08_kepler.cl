@@ -57,7 +57,7 @@ void gemm(const int M, const int N, const int K, const real alpha,
       for (int l = 0; l < LPTA; l++) {
          const int id = tid + l * NT;
          const int r = id / (TSK / WIDTH), kv = id % (TSK / WIDTH);
-         const realW v = Aw[((size_t)(row0 + r) * K + t * TSK) / WIDTH + kv];
+         const realW v = GT_LOAD_AN(WIDTH, Aw[((size_t)(row0 + r) * K + t * TSK) / WIDTH + kv]);
 #if WIDTH == 1
          LDS_STORE(0, &Asub[kv][r], v);
 #else
@@ -72,7 +72,7 @@ void gemm(const int M, const int N, const int K, const real alpha,
       for (int l = 0; l < LPTB; l++) {
          const int id = tid + l * NT;
          const int k = id / (TSN / WIDTH), cv = id % (TSN / WIDTH);
-         LDS_STORE(1, (LOCAL_PTR realW *)&Bsub[k][cv * WIDTH], Bw[((size_t)(t * TSK + k) * N + col0) / WIDTH + cv]);
+         LDS_STORE(1, (LOCAL_PTR realW *)&Bsub[k][cv * WIDTH], GT_LOAD_BN(WIDTH, Bw[((size_t)(t * TSK + k) * N + col0) / WIDTH + cv]));
       }
       barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
@@ -82,7 +82,7 @@ void gemm(const int M, const int N, const int K, const real alpha,
          for (int wm = 0; wm < WPTM; wm++) {
             const real a = LDS_LOAD(2, &Asub[k][ty + wm * RTSM]);
             for (int wn = 0; wn < WPTN; wn++)
-               acc[wm][wn] += a * breg[wn];
+               GT_FMA(acc[wm][wn], a, breg[wn]);
          }
       }
       barrier(CLK_LOCAL_MEM_FENCE);
@@ -90,6 +90,6 @@ void gemm(const int M, const int N, const int K, const real alpha,
    for (int wm = 0; wm < WPTM; wm++)
       for (int wn = 0; wn < WPTN; wn++) {
          const size_t idx = (size_t)(row0 + ty + wm * RTSM) * N + col0 + tx + wn * RTSN;
-         C[idx] = beta == REAL_ZERO ? alpha * acc[wm][wn] : alpha * acc[wm][wn] + beta * C[idx];
+         GT_STORE_C(C[idx], beta == REAL_ZERO ? alpha * acc[wm][wn] : alpha * acc[wm][wn] + beta * C[idx]);
       }
 }

@@ -53,11 +53,11 @@ void gemm(const int M, const int N, const int K, const real alpha,
 #define FETCH(t)                                                                           \
    for (int l = 0; l < LPTA; l++) {                                                        \
       const int id = tid + l * NT, r = id / (TSK / WIDTH), kv = id % (TSK / WIDTH);        \
-      pa[l] = Aw[((size_t)(row0 + r) * K + (t) * TSK) / WIDTH + kv];                       \
+      pa[l] = GT_LOAD_AN(WIDTH, Aw[((size_t)(row0 + r) * K + (t) * TSK) / WIDTH + kv]);     \
    }                                                                                       \
    for (int l = 0; l < LPTB; l++) {                                                        \
       const int id = tid + l * NT, k = id / (TSN / WIDTH), cv = id % (TSN / WIDTH);        \
-      pb[l] = Bw[((size_t)((t) * TSK + k) * N + col0) / WIDTH + cv];                       \
+      pb[l] = GT_LOAD_BN(WIDTH, Bw[((size_t)((t) * TSK + k) * N + col0) / WIDTH + cv]);     \
    }
 #if WIDTH == 1
 #define PUT_A(s, kv, r, v) LDS_STORE(0, &Asub[s][kv][r], v)
@@ -96,7 +96,7 @@ void gemm(const int M, const int N, const int K, const real alpha,
          for (int wm = 0; wm < WPTM; wm++) {
             const real a = LDS_LOAD(2, &Asub[cur][k][ty + wm * RTSM]);
             for (int wn = 0; wn < WPTN; wn++)
-               acc[wm][wn] += a * breg[wn];
+               GT_FMA(acc[wm][wn], a, breg[wn]);
          }
       }
       if (t + 1 < tiles) {
@@ -107,6 +107,6 @@ void gemm(const int M, const int N, const int K, const real alpha,
    for (int wm = 0; wm < WPTM; wm++)
       for (int wn = 0; wn < WPTN; wn++) {
          const size_t idx = (size_t)(row0 + ty + wm * RTSM) * N + col0 + tx + wn * RTSN;
-         C[idx] = beta == REAL_ZERO ? alpha * acc[wm][wn] : alpha * acc[wm][wn] + beta * C[idx];
+         GT_STORE_C(C[idx], beta == REAL_ZERO ? alpha * acc[wm][wn] : alpha * acc[wm][wn] + beta * C[idx]);
       }
 }

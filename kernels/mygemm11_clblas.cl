@@ -31,24 +31,24 @@ __kernel void gemm(const int M, const int N, const int K, const real alpha,
    for (int i = 0; i < MT; i++)
       acc[i] = SPLAT_REALN(NT, REAL_ZERO);
    for (int k = 0; k < K; k += 4) {
-      const realN b0 = Bn[((size_t)(k + 0) * N) / NT + cv];
-      const realN b1 = Bn[((size_t)(k + 1) * N) / NT + cv];
-      const realN b2 = Bn[((size_t)(k + 2) * N) / NT + cv];
-      const realN b3 = Bn[((size_t)(k + 3) * N) / NT + cv];
+      const realN b0 = GT_LOAD_BN(NT, Bn[((size_t)(k + 0) * N) / NT + cv]);
+      const realN b1 = GT_LOAD_BN(NT, Bn[((size_t)(k + 1) * N) / NT + cv]);
+      const realN b2 = GT_LOAD_BN(NT, Bn[((size_t)(k + 2) * N) / NT + cv]);
+      const realN b3 = GT_LOAD_BN(NT, Bn[((size_t)(k + 3) * N) / NT + cv]);
       for (int i = 0; i < MT; i++) {
-         const real4 a = A4[((size_t)(r0 + i) * K + k) / 4];
-         acc[i] += b0 * a.x;
-         acc[i] += b1 * a.y;
-         acc[i] += b2 * a.z;
-         acc[i] += b3 * a.w;
+         const real4 a = GT_LOAD_AN(4, A4[((size_t)(r0 + i) * K + k) / 4]);
+         GT_FMAN(NT, acc[i], b0, a.x);
+         GT_FMAN(NT, acc[i], b1, a.y);
+         GT_FMAN(NT, acc[i], b2, a.z);
+         GT_FMAN(NT, acc[i], b3, a.w);
       }
    }
    __global realN *Cn = (__global realN *)C;
    for (int i = 0; i < MT; i++) {
       const size_t idx = ((size_t)(r0 + i) * N) / NT + cv;
       if (beta == REAL_ZERO)
-         Cn[idx] = acc[i] * alpha;
+         GT_STORE_CN(NT, Cn[idx], acc[i] * alpha);
       else
-         Cn[idx] = acc[i] * alpha + Cn[idx] * beta;
+         GT_STORE_CN(NT, Cn[idx], acc[i] * alpha + Cn[idx] * beta);
    }
 }

@@ -328,15 +328,20 @@ int Cli_run(const Options *o) {
       free(r);
       goto done_inputs;
    }
-   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = !o->no_verify, .max_seconds = o->max_seconds};
+   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = !o->no_verify, .max_seconds = o->max_seconds,
+                    .ablate = o->ablate};
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
    Peaks peaks;
    Peaks_cached(Session_device(s), Session_backend(s)->name, &peaks);
    VendorResult vendor;
-   if (o->vendor && (st == RUN_OK || st == RUN_NOT_VERIFIED))
+   /* An ablated run is not compared with the vendor library: it is not a GEMM. */
+   bool with_vendor = o->vendor && !o->ablate && (st == RUN_OK || st == RUN_NOT_VERIFIED);
+   if (o->vendor && o->ablate)
+      fprintf(stderr, "gemmtop: --vendor ignored: an ablated run is not compared with the vendor BLAS\n");
+   if (with_vendor)
       Session_vendor(s, &p, &in, o->reps, o->warmup, &vendor);
    Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &ro, r, &peaks,
-              o->vendor && (st == RUN_OK || st == RUN_NOT_VERIFIED) ? &vendor : NULL);
+              with_vendor ? &vendor : NULL);
    if (st == RUN_INVALID)
       fprintf(stderr, "gemmtop: refused: %s\n", r->message);
    else if (st == RUN_COMPILE_ERROR)

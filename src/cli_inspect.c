@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ablate.h"
 #include "backend_hip.h"
 #include "cli.h"
 #include "listing.h"
@@ -56,6 +57,14 @@ static DeviceLimits archDeviceLimits(void) {
    return l;
 }
 
+/* --ablate: the switches' defines, as Session_run compiles them. */
+static void appendAblation(const Options *o, char *defines, size_t len) {
+   char extra[160];
+   Ablate_defines(o->ablate, extra, sizeof extra);
+   if (*extra)
+      snprintf(defines + strlen(defines), len - strlen(defines), " %s", extra);
+}
+
 /* NVRTC without a device. */
 static int inspectCudaOffline(const Options *o, const Catalog *cat, const KernelInfo *k, const long long *values,
                               const Problem *p, Inspection *in) {
@@ -68,6 +77,7 @@ static int inspectCudaOffline(const Options *o, const Catalog *cat, const Kernel
    }
    char defines[1024];
    Config_defines(k, values, p, &g, defines, sizeof defines);
+   appendAblation(o, defines, sizeof defines);
    char *source = Session_sourceNamed(cat, true, k->source, k->path);
    char *cubin = NULL, *ptx = NULL, *log = NULL, *log2 = NULL;
    size_t cubinLen = 0, ptxLen = 0;
@@ -125,6 +135,7 @@ static int inspectHipOffline(const Options *o, const Catalog *cat, const KernelI
    }
    char defines[1024];
    Config_defines(k, values, p, &g, defines, sizeof defines);
+   appendAblation(o, defines, sizeof defines);
    char *source = Session_sourceNamed(cat, true, k->source, k->path);
    char *code = NULL, *log = NULL, err[512];
    size_t size = 0;
@@ -176,7 +187,8 @@ static int inspectOnDevice(const Options *o, const Catalog *cat, const KernelInf
    if (!r)
       goto done;
    bool want = !(o->code && !strcmp(o->code, "none"));
-   RunStatus st = Session_compile(s, k, values, p, r, want ? &in->code : NULL, in->code_kind, sizeof in->code_kind);
+   RunStatus st = Session_compileAblated(s, k, values, p, o->ablate, r, want ? &in->code : NULL, in->code_kind,
+                                         sizeof in->code_kind);
    if (st != RUN_OK) {
       fprintf(stderr, "gemmtop: %s%s%s\n", st == RUN_INVALID ? "refused: " : "", r->message,
               r->build_log ? r->build_log : "");
@@ -208,9 +220,15 @@ done:
    return rc;
 }
 
-static void printTable(const KernelInfo *k, const long long *values, const Inspection *in, bool show_code) {
+static void printTable(const KernelInfo *k, const long long *values, const Inspection *in, bool show_code,
+                       unsigned ablate) {
    char params[512];
    KernelInfo_formatParams(k, values, params, sizeof params);
+   if (ablate) {
+      char names[64];
+      Ablate_name(ablate, names, sizeof names);
+      printf("ABLATED    %s: the code of the ablated kernel, not the GEMM\n", names);
+   }
    printf("kernel     %s  %s\n", k->name, params);
    printf("target     %s\n", in->target);
    printf("registers  %s", in->registers >= 0 ? "" : "not reported by this runtime");
@@ -248,8 +266,12 @@ static void printTable(const KernelInfo *k, const long long *values, const Inspe
    }
 }
 
-static void printJson(const KernelInfo *k, const long long *values, const Inspection *in, bool show_code) {
-   printf("{\"schema\":%d,\"kernel\":", REPORT_SCHEMA);
+static void printJson(const KernelInfo *k, const long long *values, const Inspection *in, bool show_code,
+                      unsigned ablate) {
+   char ablation[64];
+   Ablate_name(ablate, ablation, sizeof ablation);
+   printf("{\"schema\":%d,\"ablated\":%s,\"ablation\":\"%s\",\"kernel\":", REPORT_SCHEMA, ablate ? "true" : "false",
+          ablation);
    Report_jsonString(stdout, k->name);
    printf(",\"params\":{");
    for (int i = 0; i < k->nparams; i++) {
@@ -326,9 +348,9 @@ int Cli_inspect(const Options *o) {
       if (in.code)
          Listing_count(in.code, Listing_kind(in.code_kind, in.code), &in.stats);
       if (o->format == FORMAT_JSON)
-         printJson(k, values, &in, show);
+         printJson(k, values, &in, show, o->ablate);
       else
-         printTable(k, values, &in, show);
+         printTable(k, values, &in, show, o->ablate);
    }
    free(in.code);
    free(in.log);

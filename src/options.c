@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ablate.h"
 #include "util.h"
 
 void Options_usage(FILE *out) {
@@ -35,6 +36,10 @@ void Options_usage(FILE *out) {
          "  --out C.npy                write the result C\n"
          "  --format table|csv|json    output (json: one object per line)\n"
          "  --no-verify                skip the verification run\n"
+         "  --ablate LIST              run, inspect: switch work off to see what limits the kernel; LIST is any of\n"
+         "                             no-a, no-b (global loads of A, B), no-fma (multiply-adds),\n"
+         "                             const-store (C gets 1.25), comma-separated; the result is labelled\n"
+         "                             ablated and not verified\n"
          "  --arch sm_90|gfx906        inspect: compile for this target, no device needed (cuda)\n"
          "  --code ptx|sass|none       inspect: which code to print (default ptx, sass when cuobjdump is there)\n"
          "  --budget N, --exhaustive   sweep: try N random valid configurations (default 40; explorer 24), or all\n"
@@ -94,6 +99,7 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       OPT_NO_VERIFY, OPT_NO_COLOR, OPT_VERSION, OPT_MEASURE, OPT_VENDOR, OPT_ARCH, OPT_CODE, OPT_MAX_SECONDS,
       OPT_BUDGET, OPT_EXHAUSTIVE, OPT_SIZES, OPT_SAVE, OPT_REFERENCE, OPT_SAVE_PRESETS, OPT_TIMEOUT, OPT_JOBS,
       OPT_SITE, OPT_WARP, OPT_ITERATION, OPT_GROUPS, OPT_BANKS, OPT_BANK_WIDTH, OPT_SIMD_WIDTH,
+      OPT_ABLATE,
    };
    static const struct option longs[] = {
        {"backend", required_argument, 0, OPT_BACKEND},     {"device", required_argument, 0, OPT_DEVICE},
@@ -120,6 +126,7 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
        {"iteration", required_argument, 0, OPT_ITERATION}, {"groups", required_argument, 0, OPT_GROUPS},
        {"banks", required_argument, 0, OPT_BANKS},         {"bank-width", required_argument, 0, OPT_BANK_WIDTH},
        {"simd-width", required_argument, 0, OPT_SIMD_WIDTH},
+       {"ablate", required_argument, 0, OPT_ABLATE},
        {0, 0, 0, 0},
    };
    optind = first;
@@ -202,6 +209,18 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       case OPT_C: o->c_path = arg; break;
       case OPT_OUT: o->out_path = arg; break;
       case OPT_NO_VERIFY: o->no_verify = true; break;
+      case OPT_ABLATE: {
+         char why[256];
+         if (!Ablate_parse(arg, &o->ablate, why, sizeof why))
+            return usageError("%s%s", why, "");
+         /* Ablated figures are never mixed with real ones: a sweep or a bench ranks and
+          * compares results, so only a single run (and the explorer, with a label) takes
+          * it; inspect shows the ablated kernel's code. */
+         if (o->ablate && command && strcmp(command, "run") != 0 && strcmp(command, "inspect") != 0)
+            return usageError("--ablate is for 'gemmtop run' and 'gemmtop inspect'%s%s", *command ? "; " : "",
+                              *command ? "sweep and bench rank real, verified results only" : " (in the explorer, press a)");
+         break;
+      }
       case OPT_NO_COLOR: o->no_color = true; break;
       case 'U': o->ascii = true; break;
       case OPT_MEASURE: o->measure = true; break;

@@ -31,6 +31,7 @@ typedef struct Options_ {
    bool has_seed;
    const char *a_path, *b_path, *c_path, *out_path;
    bool no_verify;
+   unsigned ablate;          /* run: AblateFlag bits (--ablate no-a,no-b,no-fma,const-store) */
    bool no_color, ascii, measure;
    bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS) */
    const char *arch;         /* inspect: compile for this target (sm_90, gfx906) without a device */

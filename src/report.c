@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "ablate.h"
+
 void Report_jsonString(FILE *out, const char *s) {
    fputc('"', out);
    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
@@ -246,6 +248,11 @@ static double peakFor(const Peaks *peaks, const Problem *p) {
    return p->precision == PRECISION_DOUBLE ? peaks->fp64_gflops : peaks->fp32_gflops;
 }
 
+/* An ablated run is never "ok": its own status, so that no reader takes it for a result. */
+static const char *statusName(const RunResult *r) {
+   return r->ablate && r->status == RUN_OK ? "ablated (not verified)" : RunStatus_name(r->status);
+}
+
 static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const KernelInfo *k, const long long *values,
                     const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r, const Peaks *peaks,
                     const VendorResult *vendor) {
@@ -269,8 +276,11 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
            Precision_name(p->precision), layout);
    jsonNumber(out, "alpha", p->alpha, true);
    jsonNumber(out, "beta", p->beta, true);
-   fprintf(out, "\"seed\":%llu,\"status\":\"%s\",\"verified\":%s,", (unsigned long long)seed, RunStatus_name(r->status),
-           r->verified_run && r->verify.ok ? "true" : "false");
+   char ablation[64];
+   Ablate_name(r->ablate, ablation, sizeof ablation);
+   fprintf(out, "\"seed\":%llu,\"status\":\"%s\",\"verified\":%s,\"ablated\":%s,\"ablation\":\"%s\",",
+           (unsigned long long)seed, statusName(r), r->verified_run && r->verify.ok ? "true" : "false",
+           r->ablate ? "true" : "false", ablation);
    bool ran = r->status == RUN_OK || r->status == RUN_NOT_VERIFIED || r->status == RUN_CANCELLED;
    if (r->verified_run) {
       jsonNumber(out, "max_rel_err", r->verify.max_rel_err, true);
@@ -285,11 +295,12 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
       jsonNumber(out, "spread_pct", r->spread_pct, true);
       jsonNumber(out, "gflops", r->gflops, true);
       jsonNumber(out, "gbps", r->gbps, true);
-      if (peakFor(peaks, p) > 0) {
+      jsonNumber(out, "core_gbps", r->core_gbps, true);
+      if (peakFor(peaks, p) > 0 && !r->ablate) {
          jsonNumber(out, "peak_gflops", peakFor(peaks, p), true);
          jsonNumber(out, "pct_of_peak", 100.0 * r->gflops / peakFor(peaks, p), true);
       }
-      if (vendor) {
+      if (vendor && !r->ablate) {
          fputs("\"vendor\":", out);
          Report_jsonString(out, vendor->name);
          fprintf(out, ",\"vendor_status\":\"%s\",\"vendor_verified\":%s,", RunStatus_name(vendor->status),
@@ -340,24 +351,28 @@ static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const 
    KernelInfo_formatParams(k, values, params, sizeof params);
    Problem_layoutName(p, layout);
    fputs("kernel,params,backend,device,m,n,k,precision,layout,alpha,beta,status,verified,max_rel_err,time_ms,"
-         "min_time_ms,max_time_ms,spread_pct,gflops,gbps,helpers_ms,compile_ms,cached,reps,message\n",
+         "min_time_ms,max_time_ms,spread_pct,gflops,gbps,core_gbps,helpers_ms,compile_ms,cached,reps,ablated,ablation,"
+         "message\n",
          out);
    csvField(out, k->name, false);
    csvField(out, params, false);
    csvField(out, backend, false);
    csvField(out, dev->name, false);
    fprintf(out, "%d,%d,%d,%s,%s,%.17g,%.17g,%s,%s,", p->m, p->n, p->k, Precision_name(p->precision), layout, p->alpha,
-           p->beta, RunStatus_name(r->status), r->verified_run && r->verify.ok ? "true" : "false");
+           p->beta, statusName(r), r->verified_run && r->verify.ok ? "true" : "false");
    if (r->verified_run)
       fprintf(out, "%.3g,", r->verify.max_rel_err);
    else
       fputs(",", out);
    if (r->reps > 0)
-      fprintf(out, "%.6g,%.6g,%.6g,%.3g,%.6g,%.6g,%.6g,", r->median_ms, r->min_ms, r->max_ms, r->spread_pct, r->gflops,
-              r->gbps, r->helpers_ms);
+      fprintf(out, "%.6g,%.6g,%.6g,%.3g,%.6g,%.6g,%.6g,%.6g,", r->median_ms, r->min_ms, r->max_ms, r->spread_pct,
+              r->gflops, r->gbps, r->core_gbps, r->helpers_ms);
    else
-      fputs(",,,,,,,", out);
-   fprintf(out, "%.6g,%s,%d,", r->compile_ms, r->cached ? "true" : "false", r->reps);
+      fputs(",,,,,,,,", out);
+   char ablation[64];
+   Ablate_name(r->ablate, ablation, sizeof ablation);
+   fprintf(out, "%.6g,%s,%d,%s,", r->compile_ms, r->cached ? "true" : "false", r->reps, r->ablate ? "true" : "false");
+   csvField(out, ablation, false);
    csvField(out, r->message, true);
 }
 
@@ -367,6 +382,13 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
    char params[512], layout[3];
    KernelInfo_formatParams(k, values, params, sizeof params);
    Problem_layoutName(p, layout);
+   if (r->ablate) {
+      char ablation[64];
+      Ablate_name(r->ablate, ablation, sizeof ablation);
+      fprintf(out, "ABLATED    %s: work switched off on purpose; C is wrong and not verified; the figures\n"
+                   "           are the ablated kernel's, to compare with a real run, not a GEMM result\n",
+              ablation);
+   }
    fprintf(out, "kernel     %s  %s\n", k->name, params);
    fprintf(out, "device     %s (%s, %s)%s\n", dev->name, dev->platform, backend,
            dev->limits_simulated ? "  [limits simulated by GEMMTOP_DEVICE_LIMITS]" : "");
@@ -403,19 +425,22 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
             fprintf(out, " %s %.4f ms;", r->helpers[i].what, r->helpers[i].median_ms);
          fprintf(out, " total %.4f ms (not in GFLOPS)\n", r->helpers_ms);
       }
-      fprintf(out, "speed      %.2f GFLOPS   %.2f GB/s", r->gflops, r->gbps);
-      if (peakFor(peaks, p) > 0)
+      fprintf(out, "speed      %.2f GFLOPS%s   %.2f GB/s global   %.2f GB/s to the cores", r->gflops,
+              r->ablate ? " (2MNK/time)" : "", r->gbps, r->core_gbps);
+      if (peakFor(peaks, p) > 0 && !r->ablate)
          fprintf(out, "   %.1f%% of the measured %s peak (%.0f GFLOPS)", 100.0 * r->gflops / peakFor(peaks, p),
                  p->precision == PRECISION_DOUBLE ? "FP64" : "FP32", peakFor(peaks, p));
       fputc('\n', out);
-      if (vendor && vendor->status == RUN_OK)
+      if (vendor && vendor->status == RUN_OK && !r->ablate)
          fprintf(out, "vendor     %s %.4f ms median, %.2f GFLOPS: this kernel runs at %.1f%% of it\n", vendor->name,
                  vendor->median_ms, vendor->gflops, 100.0 * r->gflops / vendor->gflops);
-      else if (vendor)
+      else if (vendor && !r->ablate)
          fprintf(out, "vendor     %s\n", vendor->message);
    }
    if (r->verified_run)
       fprintf(out, "verify     %s\n", r->verify.message);
+   else if (r->ablate && r->status == RUN_OK)
+      fprintf(out, "verify     ablated (not verified)\n");
    if (r->wall_ms > 0)
       fprintf(out, "wall       %.1f ms for compile (or cache), verification and timing\n", r->wall_ms);
    else if (r->status == RUN_OK)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ablate.h"
 #include "util.h"
 
 #define PROGRAM_CACHE_SIZE 64
@@ -514,8 +515,13 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    double t0 = Util_nowMs();
    Prepared pr;
    memset(&pr, 0, sizeof pr);
-   if (prepare(s, k, values, p, inputs, NULL, NULL, &pr, r) != RUN_OK)
+   char ablate_defs[160];
+   Ablate_defines(o->ablate, ablate_defs, sizeof ablate_defs);
+   if (prepare(s, k, values, p, inputs, ablate_defs, NULL, &pr, r) != RUN_OK) {
+      r->ablate = o->ablate & ABLATE_ALL;
       return r->status;
+   }
+   r->ablate = o->ablate & ABLATE_ALL;
    char err[1024];
    const Geometry *g = &r->geo;
    Pipeline pl = pr.pl;
@@ -523,8 +529,9 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    size_t bytesC = pr.bytesC, bytesCk = pr.bytesCk, es = pr.es;
    bool dbl = pr.dbl;
    double stepTimes[RUN_MAX_HELPERS + 1];
-   /* Verification: C (and a padded C) poisoned with NaN, one run, read back, checked. */
-   if (o->verify) {
+   /* Verification: C (and a padded C) poisoned with NaN, one run, read back, checked. An
+    * ablated kernel computes a wrong C on purpose: it is not checked. */
+   if (o->verify && !r->ablate) {
       void *host = malloc(bytesCk > bytesC ? bytesCk : bytesC);
       if (!host) {
          r->status = RUN_OUT_OF_MEMORY;
@@ -592,7 +599,8 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    }
    if (r->median_ms > 0) {
       r->gflops = Problem_flops(p) / (r->median_ms * 1e6);
-      r->gbps = Problem_bytes(p) / (r->median_ms * 1e6);
+      r->gbps = Ablate_bytes(p, r->ablate) / (r->median_ms * 1e6);
+      r->core_gbps = Ablate_coreBytes(p) / (r->median_ms * 1e6);
    }
    r->wall_ms = Util_nowMs() - t0;
    bool cancelled = done < reps && o->cancel && atomic_load(o->cancel);
@@ -602,6 +610,11 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    } else if (cancelled) {
       r->status = RUN_CANCELLED;
       snprintf(r->message, sizeof r->message, "cancelled after %d of %d launches", done, reps);
+   } else if (r->ablate) {
+      r->status = RUN_OK;
+      char names[64];
+      Ablate_name(r->ablate, names, sizeof names);
+      snprintf(r->message, sizeof r->message, "ablated (not verified): %s", names);
    } else {
       r->status = RUN_OK;
       snprintf(r->message, sizeof r->message, "%s", r->verified_run ? r->verify.message : "not verified (not asked)");
@@ -707,6 +720,11 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, int
 
 RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *values, const Problem *p, RunResult *r,
                           char **code, char *kind, size_t kindlen) {
+   return Session_compileAblated(s, k, values, p, 0, r, code, kind, kindlen);
+}
+
+RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                                 unsigned ablate, RunResult *r, char **code, char *kind, size_t kindlen) {
    free(r->build_log);
    memset(r, 0, sizeof *r);
    r->registers = -1;
@@ -720,6 +738,11 @@ RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *valu
       return r->status;
    }
    Config_defines(k, values, p, &r->geo, r->defines, sizeof r->defines);
+   char ablate_defs[160];
+   Ablate_defines(ablate, ablate_defs, sizeof ablate_defs);
+   if (*ablate_defs) /* the same text Session_run compiles, so the program is shared */
+      snprintf(r->defines + strlen(r->defines), sizeof r->defines - strlen(r->defines), " %s", ablate_defs);
+   r->ablate = ablate & ABLATE_ALL;
    char *source = Session_sourceNamed(s->catalog, s->be->prelude != NULL, k->source, k->path);
    bool fresh;
    CachedProgram *c = source ? getKernel(s, source, r->defines, k->entry, r, &fresh) : NULL;

@@ -29,6 +29,7 @@ typedef struct RunOptions_ {
    bool verify;         /* run and check once before timing */
    double max_seconds;  /* stop timing after this much wall time (0: no limit; at least 1 rep) */
    atomic_int *cancel;  /* set to non-zero to stop early (may be NULL) */
+   unsigned ablate;     /* AblateFlag bits (ablate.h): compiled with the switches, never verified */
 } RunOptions;
 
 #define RUN_MAX_HELPERS 4
@@ -57,7 +58,9 @@ typedef struct RunResult_ {
    HelperTiming helpers[RUN_MAX_HELPERS];
    int nhelpers;
    double helpers_ms;   /* sum of the helpers' medians */
-   double gflops, gbps; /* from the GEMM kernel's median time */
+   double gflops, gbps; /* from the GEMM kernel's median time; gbps: global memory */
+   double core_gbps;    /* operands fed to the multiply-adds (Ablate_coreBytes) per second */
+   unsigned ablate;     /* the ablation this run was compiled with (0: a real run) */
    bool verified_run;   /* verification was asked for and ran */
    VerifyResult verify;
    double wall_ms;      /* the whole call */
@@ -98,6 +101,9 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, int
  * (reading it can take a disassembler's time). */
 RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *values, const Problem *p, RunResult *r,
                           char **code, char *kind, size_t kindlen);
+/* The same, compiled with the ablation switches (AblateFlag bits) that Session_run uses. */
+RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                                 unsigned ablate, RunResult *r, char **code, char *kind, size_t kindlen);
 /* The source text a backend compiles for this kernel body (preludes + body), malloc'ed. */
 char *Session_source(const Catalog *cat, bool cuda_prelude, const char *body);
 /* The same, with the kernel file's name in the compiler's messages. */

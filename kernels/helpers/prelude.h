@@ -85,6 +85,8 @@ typedef float16 real16;
 #define GT_SPLAT_REAL_1(x) (x)
 #define GT_SPLAT_REAL_2(x) SPLAT_REAL2(x)
 #define GT_SPLAT_REAL_4(x) SPLAT_REAL4(x)
+#define GT_SPLAT_REAL_8(x) ((real8)(x))
+#define GT_SPLAT_REAL_16(x) ((real16)(x))
 
 /* Local-memory accesses. Plain accesses normally. A tracing build (GT_TRACE=1, used by
  * the bank-conflict analysis) records every access of the first GT_TRACE_GROUPS work-groups:
@@ -130,4 +132,99 @@ void gt_record(__global uint *tr, uint site, LOCAL_PTR const void *p, uint width
 #define GT_TRACE_PARAM
 #define LDS_LOAD(site, ptr) (*(ptr))
 #define LDS_STORE(site, ptr, value) (*(ptr) = (value))
+#endif
+
+/* Ablation (gemmtop run --ablate): switch one kind of work off and see what the time does,
+ * as in the MAGMA/Fermi experiment log. Kernels write their global loads of A and B, their
+ * multiply-adds and their final store of C through the macros below; without a
+ * -DGT_ABLATE_* switch each is exactly the plain code. Every replacement keeps a data
+ * dependence, so that the compiler cannot delete the work the other switches keep:
+ *   GT_ABLATE_NO_A / NO_B: the global load becomes a value made from the work-item's
+ *     index (not known when compiling, never 0); the address and the load are gone, every
+ *     local-memory store and multiply-add that used the value stays.
+ *   GT_ABLATE_NO_FMA: acc += a*b becomes acc = bits(acc) ^ bits(a) ^ bits(b): one integer
+ *     logic operation instead of a floating-point multiply-add; every operand is still read
+ *     (from registers or local memory) and the chain through acc stays.
+ *   GT_ABLATE_CONST_STORE: C gets GT_ABLATE_CONSTANT; the value is kept through
+ *     value * 0 + constant (not foldable without fast-math), so loads and arithmetic stay.
+ * Scalar forms take one real; the N forms take a vector of width w (1, 2, 4; 8, 16 in
+ * OpenCL): GT_FMAN(w, acc, vec, s) is acc += vec * s with s a scalar. */
+#ifndef GT_ABLATE_NO_A
+#define GT_ABLATE_NO_A 0
+#endif
+#ifndef GT_ABLATE_NO_B
+#define GT_ABLATE_NO_B 0
+#endif
+#ifndef GT_ABLATE_NO_FMA
+#define GT_ABLATE_NO_FMA 0
+#endif
+#ifndef GT_ABLATE_CONST_STORE
+#define GT_ABLATE_CONST_STORE 0
+#endif
+#define GT_ABLATE_CONSTANT 1.25
+/* A stand-in for a loaded element: 1/16 .. 15/16, from the work-item's index. */
+#define GT_ABLATE_VALUE(salt) \
+   ((real)((((int)get_local_id(0) + 3 * (int)get_local_id(1) + (salt)) & 7)) * (real)0.125 + (real)0.0625)
+
+#if GT_ABLATE_NO_A
+#define GT_LOAD_A(expr) GT_ABLATE_VALUE(1)
+#define GT_LOAD_AN(w, expr) SPLAT_REALN(w, GT_ABLATE_VALUE(1))
+#else
+#define GT_LOAD_A(expr) (expr)
+#define GT_LOAD_AN(w, expr) (expr)
+#endif
+#if GT_ABLATE_NO_B
+#define GT_LOAD_B(expr) GT_ABLATE_VALUE(6)
+#define GT_LOAD_BN(w, expr) SPLAT_REALN(w, GT_ABLATE_VALUE(6))
+#else
+#define GT_LOAD_B(expr) (expr)
+#define GT_LOAD_BN(w, expr) (expr)
+#endif
+
+#if GT_ABLATE_NO_FMA
+#if GT_CUDA
+/* gt_mix is in prelude_cuda.h (overloaded per type). */
+#define GT_MIXN(w, c, v, s) gt_mix((c), (v), (s))
+#else
+#if DOUBLE
+#define GT_BITS_1 as_ulong
+#define GT_BITS_2 as_ulong2
+#define GT_BITS_4 as_ulong4
+#define GT_BITS_8 as_ulong8
+#define GT_BITS_16 as_ulong16
+#define GT_FROM_BITS_1 as_double
+#define GT_FROM_BITS_2 as_double2
+#define GT_FROM_BITS_4 as_double4
+#define GT_FROM_BITS_8 as_double8
+#define GT_FROM_BITS_16 as_double16
+#else
+#define GT_BITS_1 as_uint
+#define GT_BITS_2 as_uint2
+#define GT_BITS_4 as_uint4
+#define GT_BITS_8 as_uint8
+#define GT_BITS_16 as_uint16
+#define GT_FROM_BITS_1 as_float
+#define GT_FROM_BITS_2 as_float2
+#define GT_FROM_BITS_4 as_float4
+#define GT_FROM_BITS_8 as_float8
+#define GT_FROM_BITS_16 as_float16
+#endif
+#define GT_MIXN(w, c, v, s) \
+   GT_CAT(GT_FROM_BITS_, w)(GT_CAT(GT_BITS_, w)(c) ^ GT_CAT(GT_BITS_, w)(v) ^ GT_BITS_1((real)(s)))
+#endif
+#define GT_FMA(acc, a, b) ((acc) = GT_MIXN(1, (acc), (real)(a), (b)))
+#define GT_MAD(acc, a, b) GT_FMA(acc, a, b)
+#define GT_FMAN(w, acc, vec, s) ((acc) = GT_MIXN(w, (acc), (vec), (s)))
+#else
+#define GT_FMA(acc, a, b) ((acc) += (a) * (b))
+#define GT_MAD(acc, a, b) ((acc) = mad((a), (b), (acc)))
+#define GT_FMAN(w, acc, vec, s) ((acc) += (vec) * (s))
+#endif
+
+#if GT_ABLATE_CONST_STORE
+#define GT_STORE_C(lvalue, value) ((lvalue) = (value) * (real)0 + (real)GT_ABLATE_CONSTANT)
+#define GT_STORE_CN(w, lvalue, value) ((lvalue) = (value) * (real)0 + SPLAT_REALN(w, (real)GT_ABLATE_CONSTANT))
+#else
+#define GT_STORE_C(lvalue, value) ((lvalue) = (value))
+#define GT_STORE_CN(w, lvalue, value) ((lvalue) = (value))
 #endif

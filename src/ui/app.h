@@ -89,6 +89,7 @@ typedef struct Ui_ {
    int kernel;                /* catalog index */
    long long values[KERNEL_MAX_PARAMS];
    Problem problem;
+   unsigned ablate;           /* AblateFlag bits asked with the a key (0: real runs) */
    long long (*remembered)[KERNEL_MAX_PARAMS]; /* per catalog kernel: the values last used */
    bool *has_remembered;
 

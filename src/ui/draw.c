@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ablate.h"
 #include "banks.h"
 #include "ui/app.h"
 #include "ui/text.h"
@@ -148,7 +149,8 @@ static bool sameProblem(const Problem *a, const Problem *b) {
 static bool snapIsCurrent(const Ui *ui) {
    const WorkerSnapshot *s = &ui->snap;
    return s->have_config && !strcmp(s->config.kernel, Ui_kernel(ui)->name) &&
-          !memcmp(s->config.values, ui->values, sizeof ui->values) && sameProblem(&s->config.problem, &ui->problem);
+          !memcmp(s->config.values, ui->values, sizeof ui->values) && sameProblem(&s->config.problem, &ui->problem) &&
+          s->config.ablate == ui->ablate;
 }
 
 static Style stateStyle(const Ui *ui) {
@@ -497,6 +499,12 @@ static void drawResults(Ui *ui) {
    const KernelInfo *k = Ui_kernel(ui);
    char params[512];
    KernelInfo_formatParams(k, ui->values, params, sizeof params);
+   if (ui->ablate) {
+      char names[64];
+      Ablate_name(ui->ablate, names, sizeof names);
+      L[n] = (RLine){"ABLATED", "", ST_WARN};
+      snprintf(L[n++].text, sizeof L[0].text, "%s: work switched off, not verified, not a GEMM (a: next)", names);
+   }
    L[n] = (RLine){"config", "", ST_NORMAL};
    snprintf(L[n++].text, sizeof L[0].text, "%s %s", Ui_shortName(k), params);
    bool failed = current && s->have_result && s->nwindow == 0 && s->status != RUN_OK && s->status != RUN_CANCELLED;
@@ -530,11 +538,13 @@ static void drawResults(Ui *ui) {
       L[n] = (RLine){"time", "", ST_NORMAL};
       snprintf(L[n++].text, sizeof L[0].text, "%.4g %s median  min %.4g  spread %.1f%%  max %.4g",
                s->median_ms * scale, unit, s->min_ms * scale, s->spread_pct, s->max_ms * scale);
-      char gf[32], gb[32];
+      char gf[32], gb[32], gc[32];
       fmtRate(s->gflops, "GFLOPS", gf, sizeof gf);
       fmtRate(s->gbps, "GB/s", gb, sizeof gb);
-      L[n] = (RLine){"speed", "", ST_GOOD};
-      snprintf(L[n++].text, sizeof L[0].text, "%s   %s", gf, gb);
+      fmtRate(s->median_ms > 0 ? Ablate_coreBytes(&s->config.problem) / (s->median_ms * 1e6) : 0, "GB/s", gc,
+              sizeof gc);
+      L[n] = (RLine){"speed", "", ui->ablate ? ST_WARN : ST_GOOD};
+      snprintf(L[n++].text, sizeof L[0].text, "%s   %s global   %s to the cores", gf, gb, gc);
    } else if (!failed) {
       L[n] = (RLine){"time", "", ST_DIM};
       snprintf(L[n++].text, sizeof L[0].text, "%s", dash(ui));
@@ -546,7 +556,9 @@ static void drawResults(Ui *ui) {
    L[n] = (RLine){"peak", "", ST_NORMAL};
    char pk[32];
    fmtRate(peak, "GFLOPS", pk, sizeof pk);
-   if (current && s->nwindow && s->peaks.known && peak > 0)
+   if (current && ui->ablate)
+      snprintf(L[n++].text, sizeof L[0].text, "%s  (ablated: not compared)", dash(ui));
+   else if (current && s->nwindow && s->peaks.known && peak > 0)
       snprintf(L[n++].text, sizeof L[0].text, "%.1f%% of the measured %s peak (%s)", 100 * s->gflops / peak,
                ui->problem.precision == PRECISION_DOUBLE ? "FP64" : "FP32", pk);
    else if (!s->peaks.known)
@@ -557,7 +569,9 @@ static void drawResults(Ui *ui) {
    bool vendorHere = s->vendor_done && sameProblem(&s->vendor_problem, &ui->problem);
    char vg[32];
    fmtRate(s->vendor.gflops, "GFLOPS", vg, sizeof vg);
-   if (vendorHere && s->vendor.status == RUN_OK && current && s->nwindow && s->vendor.gflops > 0)
+   if (current && ui->ablate)
+      snprintf(L[n++].text, sizeof L[0].text, "%s  (ablated: not compared)", dash(ui));
+   else if (vendorHere && s->vendor.status == RUN_OK && current && s->nwindow && s->vendor.gflops > 0)
       snprintf(L[n++].text, sizeof L[0].text, "%.1f%% of %s (%s)", 100 * s->gflops / s->vendor.gflops,
                s->vendor.name, vg);
    else if (vendorHere && s->vendor.status == RUN_OK)
@@ -569,7 +583,10 @@ static void drawResults(Ui *ui) {
    else
       snprintf(L[n++].text, sizeof L[0].text, "%s", dash(ui));
    L[n] = (RLine){"verify", "", ST_NORMAL};
-   if (current && s->verified_run) {
+   if (current && ui->ablate && s->have_result && !failed) {
+      L[n].st = ST_WARN;
+      snprintf(L[n++].text, sizeof L[0].text, "ablated (not verified)");
+   } else if (current && s->verified_run) {
       L[n].st = s->verify.ok ? ST_GOOD : ST_BAD;
       snprintf(L[n++].text, sizeof L[0].text, "%s %s", s->verify.ok ? Ui_glyph(ui, "\xe2\x9c\x93", "ok") : Ui_glyph(ui, "\xe2\x9c\x97", "FAILED"),
                s->verify.message);
@@ -645,7 +662,13 @@ static void drawResults(Ui *ui) {
 
 static void historyLabel(const Ui *ui, const HistoryEntry *e, char *out, size_t n) {
    const KernelInfo *k = Catalog_find(&ui->cat, e->kernel);
-   snprintf(out, n, "%s %s", k ? Ui_shortName(k) : e->kernel, e->params);
+   char abl[64] = "";
+   if (e->ablate) {
+      char names[48];
+      Ablate_name(e->ablate, names, sizeof names);
+      snprintf(abl, sizeof abl, "ABLATED %s: ", names);
+   }
+   snprintf(out, n, "%s%s %s", abl, k ? Ui_shortName(k) : e->kernel, e->params);
    if (!sameProblem(&e->problem, &ui->problem)) {
       char lay[3];
       Problem_layoutName(&e->problem, lay);
@@ -676,6 +699,7 @@ static void drawHistory(Ui *ui) {
       const KernelInfo *k = Catalog_find(&ui->cat, s->config.kernel);
       probe.nvalues = k ? k->nparams : 0;
       probe.problem = s->config.problem;
+      probe.ablate = s->config.ablate;
       curIdx = History_find(H, &probe);
    }
    int sel = ui->hist_cursor >= 0 ? ui->hist_cursor : curIdx;

@@ -10,7 +10,7 @@ bool History_sameConfig(const HistoryEntry *a, const HistoryEntry *b) {
           a->problem.m == b->problem.m && a->problem.n == b->problem.n && a->problem.k == b->problem.k &&
           a->problem.precision == b->problem.precision && a->problem.trans_a == b->problem.trans_a &&
           a->problem.trans_b == b->problem.trans_b && a->problem.alpha == b->problem.alpha &&
-          a->problem.beta == b->problem.beta;
+          a->problem.beta == b->problem.beta && a->ablate == b->ablate;
 }
 
 int History_find(const History *h, const HistoryEntry *e) {
@@ -40,7 +40,7 @@ int History_update(History *h, const HistoryEntry *e) {
 int History_best(const History *h) {
    int best = -1;
    for (int i = 0; i < h->count; i++)
-      if (h->items[i].state == HIST_OK && h->items[i].gflops > 0 &&
+      if (h->items[i].state == HIST_OK && !h->items[i].ablate && h->items[i].gflops > 0 &&
           (best < 0 || h->items[i].gflops > h->items[best].gflops))
          best = i;
    return best;

@@ -24,6 +24,7 @@ typedef struct HistoryEntry_ {
    double median_ms;
    HistoryState state;
    char why[64];         /* "compile error", "invalid", ... when it did not run */
+   unsigned ablate;      /* AblateFlag bits: an ablated run, labelled, never the best */
    unsigned long seq;    /* order of first appearance */
 } HistoryEntry;
 
@@ -38,7 +39,8 @@ void History_init(History *h);
  * the oldest entry goes. */
 int History_update(History *h, const HistoryEntry *e);
 int History_find(const History *h, const HistoryEntry *e);
-/* The entry with the most GFLOPS among those that ran and verified; -1 if none. */
+/* The entry with the most GFLOPS among those that ran and verified, ablated ones never;
+ * -1 if none. */
 int History_best(const History *h);
 /* The largest GFLOPS of any entry (0 if none). */
 double History_maxGflops(const History *h);

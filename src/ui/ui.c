@@ -2,6 +2,7 @@
  * this thread owns the screen and never waits for the device. */
 #include "ui/ui.h"
 
+#include "ablate.h"
 #include "banks.h"
 
 #include <dirent.h>
@@ -220,6 +221,7 @@ void Ui_apply(Ui *ui) {
    Util_copy(c.kernel, sizeof c.kernel, k->name);
    memcpy(c.values, ui->values, sizeof c.values);
    c.problem = ui->problem;
+   c.ablate = ui->ablate;
    Worker_post(ui->worker, &c);
    ui->hist_cursor = -1;
    ui->dirty = true;
@@ -323,6 +325,7 @@ static void restoreHistory(Ui *ui, int i) {
    }
    int idx = (int)(k - ui->cat.kernels);
    ui->problem = e->problem;
+   ui->ablate = e->ablate;
    if (strcmp(e->backend, ui->backend) || e->device != ui->device) {
       if (!strcmp(e->backend, ui->backend) && e->device < ui->ndevices)
          Ui_setDevice(ui, ui->backend, ui->devices, ui->ndevices, e->device);
@@ -522,6 +525,7 @@ static void updateHistory(Ui *ui) {
    if (k)
       KernelInfo_formatParams(k, e.values, e.params, sizeof e.params);
    e.problem = s->config.problem;
+   e.ablate = s->config.ablate;
    e.gflops = s->nwindow ? s->gflops : 0;
    e.median_ms = s->median_ms;
    bool verified = !s->verified_run || s->verify.ok;
@@ -738,6 +742,7 @@ static void historyKey(Ui *ui, int ch) {
       const KernelInfo *k = Catalog_find(&ui->cat, c->kernel);
       probe.nvalues = k ? k->nparams : 0;
       probe.problem = c->problem;
+      probe.ablate = c->ablate;
       cur = History_find(&ui->hist, &probe);
       if (cur < 0)
          cur = n - 1;
@@ -940,6 +945,18 @@ static void handleKey(Ui *ui, int ch) {
    case '}': stepBanks(ui, 1, 1); return;
    case '(': stepBanks(ui, 2, -1); return;
    case ')': stepBanks(ui, 2, 1); return;
+   case 'a': {
+      /* Ablation: none, no-a, no-b, no-fma, const-store, no-a,no-b, none again. */
+      ui->ablate = Ablate_next(ui->ablate);
+      Ui_apply(ui);
+      char names[64];
+      Ablate_name(ui->ablate, names, sizeof names);
+      if (ui->ablate)
+         Ui_flash(ui, ST_WARN, "ABLATED: %s: not verified, not a GEMM result (a again: next)", names);
+      else
+         Ui_flash(ui, ST_NORMAL, "ablation off: real, verified runs");
+      return;
+   }
    case 'd':
       KernelInfo_defaults(Ui_kernel(ui), ui->values);
       Ui_apply(ui);

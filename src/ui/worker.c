@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ablate.h"
 #include "banks.h"
 #include "preproc.h"
 #include "util.h"
@@ -141,7 +142,13 @@ static void label(const Worker *w, const WorkerConfig *c, char *out, size_t outl
    char params[512] = "";
    if (k)
       KernelInfo_formatParams(k, c->values, params, sizeof params);
-   snprintf(out, outlen, "%s%s%s", c->kernel, params[0] ? " " : "", params);
+   char ablation[64] = "";
+   if (c->ablate) {
+      Ablate_name(c->ablate, ablation, sizeof ablation);
+      snprintf(out, outlen, "%s%s%s [ABLATED: %s]", c->kernel, params[0] ? " " : "", params, ablation);
+   } else {
+      snprintf(out, outlen, "%s%s%s", c->kernel, params[0] ? " " : "", params);
+   }
 }
 
 static bool sameProblem(const Problem *a, const Problem *b) {
@@ -200,7 +207,7 @@ static void addTimes(Worker *w, const RunResult *r) {
    s->spread_pct = s->median_ms > 0 ? 100.0 * (q3 - q1) / s->median_ms : 0;
    const Problem *p = &w->cur.problem;
    s->gflops = s->median_ms > 0 ? Problem_flops(p) / (s->median_ms * 1e6) : 0;
-   s->gbps = s->median_ms > 0 ? Problem_bytes(p) / (s->median_ms * 1e6) : 0;
+   s->gbps = s->median_ms > 0 ? Ablate_bytes(p, w->cur.ablate) / (s->median_ms * 1e6) : 0;
    if (r->nhelpers > 0) {
       s->nhelpers = r->nhelpers;
       memcpy(s->helpers, r->helpers, sizeof r->helpers);
@@ -345,7 +352,7 @@ static void runRound(Worker *w) {
    Session *s = w->session;
    RunResult *r = w->res;
    RunOptions ro = {.reps = ROUND_REPS, .warmup = 0, .verify = false, .max_seconds = ROUND_SECONDS,
-                    .cancel = &w->cancel};
+                    .cancel = &w->cancel, .ablate = cfg.ablate};
    if (first) {
       char msg[1536];
       if (!Config_check(k, cfg.values, &cfg.problem, &Session_device(s)->limits, &w->snap.geo, msg, sizeof msg)) {
@@ -377,7 +384,7 @@ static void runRound(Worker *w) {
       }
       setState(w, WS_COMPILING, "compiling %s", name);
       pthread_mutex_unlock(&w->mu);
-      RunStatus st = Session_compile(s, k, cfg.values, &cfg.problem, r, NULL, NULL, 0);
+      RunStatus st = Session_compileAblated(s, k, cfg.values, &cfg.problem, cfg.ablate, r, NULL, NULL, 0);
       char *log = r->build_log ? LogBuf_renameSource(r->build_log, basename_(k->path)) : NULL;
       pthread_mutex_lock(&w->mu);
       WorkerSnapshot *sn = &w->snap;
@@ -409,7 +416,7 @@ static void runRound(Worker *w) {
          return;
       setState(w, WS_VERIFYING, "verifying %s", name);
       ro = (RunOptions){.reps = FIRST_REPS, .warmup = 1, .verify = true, .max_seconds = FIRST_SECONDS,
-                        .cancel = &w->cancel};
+                        .cancel = &w->cancel, .ablate = cfg.ablate};
    } else {
       if (w->snap.state != WS_MEASURING)
          setState(w, WS_MEASURING, "measuring %s", name);
@@ -427,6 +434,14 @@ static void runRound(Worker *w) {
       sn->status = r->verify.ok ? RUN_OK : RUN_NOT_VERIFIED;
       Util_copy(sn->message, sizeof sn->message, r->verify.message);
       logf_(w, r->verify.ok ? LOG_GOOD : LOG_ERROR, "%s: %s", name, r->verify.message);
+      w->phase = PH_MEASURE;
+   } else if (first && r->ablate && st == RUN_OK) {
+      /* Ablated: wrong on purpose, so not verified; the first run is already a measurement. */
+      sn->verified_run = false;
+      sn->geo = r->geo;
+      sn->status = RUN_OK;
+      Util_copy(sn->message, sizeof sn->message, r->message);
+      logf_(w, LOG_WARN, "%s: %s", name, r->message);
       w->phase = PH_MEASURE;
    }
    switch (st) {
@@ -700,7 +715,7 @@ static void readCode(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, Wo
       return;
    }
    char kind[64] = "";
-   RunStatus st = Session_compile(s, k, cfg->values, &cfg->problem, r, &in->code, kind, sizeof kind);
+   RunStatus st = Session_compileAblated(s, k, cfg->values, &cfg->problem, cfg->ablate, r, &in->code, kind, sizeof kind);
    if (st != RUN_OK) {
       snprintf(in->message, sizeof in->message, "%s: %s", RunStatus_name(st), r->message);
       RunResult_free(r);

@@ -29,6 +29,7 @@ typedef struct WorkerConfig_ {
    char kernel[64];
    long long values[KERNEL_MAX_PARAMS];
    Problem problem;
+   unsigned ablate;     /* AblateFlag bits: compiled with the switches, never verified */
 } WorkerConfig;
 
 typedef enum {

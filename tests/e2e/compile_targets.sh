@@ -39,6 +39,29 @@ for k in $kernels; do
    done
 done
 
+# The ablation switches compile through both preludes too (gt_mix, vector splats), every
+# variant with all four at once; and no-fma really takes the FMAs out of the PTX.
+for k in $kernels; do
+   if [ $have_nvrtc = yes ]; then
+      run_gemmtop inspect --backend cuda --arch sm_90 --kernel "$k" --precision double --size 256 --code none \
+         --ablate no-a,no-b,no-fma,const-store
+      expect_rc 0 "$k double, all ablations, compiles for cuda sm_90"
+   fi
+   if [ $have_hip = yes ]; then
+      run_gemmtop inspect --backend hip --arch gfx906 --kernel "$k" --size 256 --code none --ablate no-a,no-b,no-fma,const-store
+      expect_rc 0 "$k float, all ablations, compiles for hip gfx906"
+   fi
+done
+if [ $have_nvrtc = yes ]; then
+   run_gemmtop inspect --backend cuda --arch sm_90 --kernel magma_fermi --size 256 --code ptx
+   real=$(printf '%s\n' "$OUT" | grep -c 'fma.rn.f32')
+   run_gemmtop inspect --backend cuda --arch sm_90 --kernel magma_fermi --size 256 --code ptx --ablate no-fma
+   abl=$(printf '%s\n' "$OUT" | grep -c 'fma.rn.f32')
+   expect_in "ABLATED    no-fma" "$OUT" "inspect --ablate labels the code"
+   [ "$real" -ge 256 ] && [ "$abl" -lt $((real / 4)) ] && ok "no-fma: $real FMAs in the PTX, $abl left" ||
+      not_ok "no-fma takes the FMAs out ($real, then $abl)"
+fi
+
 # Code is shown when asked for.
 if [ $have_nvrtc = yes ]; then
    run_gemmtop inspect --backend cuda --arch sm_90 --kernel mygemm01_naive --code ptx

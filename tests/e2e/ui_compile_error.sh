@@ -9,10 +9,10 @@ ui_init
 mkdir -p "$T_DIR/kernels"
 cp -R "$GEMMTOP_KERNELS/." "$T_DIR/kernels/"
 src="$GEMMTOP_KERNELS/mygemm01_naive.cl"
-line=$(grep -n 'acc += a \* b;' "$src" | head -n 1 | cut -d: -f1)
+line=$(grep -n 'GT_FMA(acc, a, b);' "$src" | head -n 1 | cut -d: -f1)
 # Named to sort right after mygemm01_naive, so ',' and '.' move between the two.
 sed -e 's/^name: .*/name:     mygemm01_zz_broken/' -e 's/^title: .*/title:    Broken on purpose (a test)/' \
-   -e "${line}s/acc += a \\* b;/acc += a * b + undefined_thing;/" "$src" >"$T_DIR/broken.cl"
+   -e "${line}s/GT_FMA(acc, a, b);/GT_FMA(acc, a, b + undefined_thing);/" "$src" >"$T_DIR/broken.cl"
 cp "$T_DIR/broken.cl" "$T_DIR/kernels/zz_broken.cl"
 export GEMMTOP_KERNELS="$T_DIR/kernels"
 

@@ -1,0 +1,143 @@
+#!/bin/sh
+# Ablation (--ablate): a real run verifies; each ablated run is labelled (table, CSV,
+# JSON), not verified, exits 0; bad names are refused with the valid ones. And the
+# switches really change the work, in every visible kernel: const-store writes the
+# constant everywhere, no-a's result does not depend on A (nor no-b's on B), no-fma's
+# differs from the real result.
+. "$(dirname "$0")/lib.sh"
+
+cat > "$T_DIR/abl.py" <<'PY'
+import random, struct, sys, ast
+
+def write(path, rows, cols, values):
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }" % (rows, cols)
+    header += " " * (64 - (10 + len(header) + 1) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode()
+                + struct.pack("<%df" % (rows * cols), *values))
+
+def read(path):
+    data = open(path, "rb").read()
+    hl = struct.unpack("<H", data[8:10])[0]
+    h = ast.literal_eval(data[10:10 + hl].decode())
+    rows, cols = h["shape"]
+    fmt = "f" if h["descr"] == "<f4" else "d"
+    return struct.unpack("<%d%s" % (rows * cols, fmt), data[10 + hl:])
+
+cmd = sys.argv[1]
+if cmd == "make":  # make DIR N: a1, a2, b1, b2 (N x N), fresh random
+    d, n = sys.argv[2], int(sys.argv[3])
+    rnd = random.Random()
+    for name in ("a1", "a2", "b1", "b2"):
+        write("%s/%s.npy" % (d, name), n, n, [rnd.uniform(-1, 1) for _ in range(n * n)])
+elif cmd == "const":  # const FILE VALUE: every element is VALUE
+    vals, want = read(sys.argv[2]), float(sys.argv[3])
+    bad = [v for v in vals if v != want]
+    assert vals and not bad, "%d of %d elements are not %g (e.g. %r)" % (len(bad), len(vals), want, bad[:3])
+PY
+py() { python3 "$T_DIR/abl.py" "$@"; }
+
+# --- labels, statuses and exit codes on one kernel ---
+K=mygemm02_tiled
+run_gemmtop run --kernel $K --size 64 --reps 2 --warmup 0 --format json
+expect_rc 0 "a real run"
+[ "$(json_field verified)" = true ] && [ "$(json_field ablated)" = false ] && [ "$(json_field status)" = ok ] &&
+   ok "real run: verified, ablated false, status ok" || not_ok "real run fields" "$OUT"
+json_field core_gbps | grep -Eq '^[0-9.e+-]+$' && ok "real run: core_gbps reported" || not_ok "core_gbps" "$OUT"
+
+for a in no-a no-b no-fma const-store no-a,no-b,no-fma,const-store; do
+   run_gemmtop run --kernel $K --size 64 --reps 2 --warmup 0 --format json --ablate $a
+   expect_rc 0 "--ablate $a completes"
+   if [ "$(json_field ablated)" = true ] && [ "$(json_field verified)" = false ] &&
+      [ "$(json_field status)" = "ablated (not verified)" ] && [ "$(json_field ablation)" = "$a" ] &&
+      json_field gflops | grep -Eq '^[0-9.e+-]+$'; then
+      ok "--ablate $a: json ablated true, verified false, status 'ablated (not verified)', timed"
+   else
+      not_ok "--ablate $a json fields" "$OUT"
+   fi
+   case "$OUT" in *max_rel_err*|*pct_of_peak*|*vendor_gflops*) not_ok "--ablate $a: no verification or comparison fields" "$OUT" ;;
+   *) ok "--ablate $a: no verification or comparison fields" ;; esac
+done
+
+run_gemmtop run --kernel $K --size 64 --reps 2 --warmup 0 --format csv --ablate no-b,no-fma
+expect_rc 0 "csv ablated run"
+printf '%s\n' "$OUT" | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+r = rows[0]
+assert len(rows) == 1, rows
+assert r["ablated"] == "true" and r["ablation"] == "no-b,no-fma", r
+assert r["status"] == "ablated (not verified)" and r["verified"] == "false" and r["max_rel_err"] == "", r
+assert float(r["gbps"]) > 0 and float(r["core_gbps"]) > 0, r' 2>"$T_DIR/csv.err" &&
+   ok "csv: ablated, ablation, status, verified, gbps, core_gbps columns" || not_ok "csv fields" "$OUT
+$(cat "$T_DIR/csv.err")"
+run_gemmtop run --kernel $K --size 64 --reps 2 --warmup 0 --format csv
+printf '%s\n' "$OUT" | python3 -c '
+import csv, sys
+r = list(csv.DictReader(sys.stdin))[0]
+assert r["ablated"] == "false" and r["ablation"] == "none" and r["verified"] == "true", r' 2>/dev/null &&
+   ok "csv: a real run says ablated false" || not_ok "csv real run" "$OUT"
+
+run_gemmtop run --kernel $K --size 64 --reps 2 --warmup 0 --ablate no-fma
+expect_rc 0 "table ablated run"
+expect_in "ABLATED    no-fma" "$OUT" "table: an ABLATED line first"
+expect_in "verify     ablated (not verified)" "$OUT" "table: verify says ablated (not verified)"
+expect_in "GB/s to the cores" "$OUT" "table: core GB/s"
+
+# --- refused ---
+run_gemmtop run --kernel $K --size 64 --ablate no-a,no-c
+expect_rc 2 "--ablate no-a,no-c refused"
+expect_in "'no-c' is not an ablation; valid: no-a, no-b, no-fma, const-store" "$ERR" "the message lists the valid names"
+run_gemmtop sweep --kernel $K --size 64 --ablate no-a
+expect_rc 2 "sweep --ablate refused"
+expect_in "sweep and bench rank real, verified results only" "$ERR" "sweep: says why"
+run_gemmtop bench --kernel $K --sizes 64 --ablate no-fma
+expect_rc 2 "bench --ablate refused"
+
+# --- the switches change the work, in every visible kernel ---
+N=128
+py make "$T_DIR" $N
+kernels=$("$GEMMTOP_BIN" list kernels --format json | python3 -c '
+import json,sys
+for l in sys.stdin:
+    print(json.loads(l)["name"])')
+echo "$kernels" | grep -qx magma_fermi && ok "magma_fermi is a visible kernel" || not_ok "magma_fermi listed" "$kernels"
+R="run --size $N --reps 1 --warmup 0 --seed 7"
+while read -r k; do
+   out=$T_DIR/$k
+   "$GEMMTOP_BIN" $R --kernel "$k" --a "$T_DIR/a1.npy" --b "$T_DIR/b1.npy" --out "$out.real.npy" >/dev/null 2>"$T_DIR/err" ||
+      { not_ok "$k: real run" "$(cat "$T_DIR/err")"; continue; }
+   fails=""
+   # no-a,no-b is one compile: the result may depend on neither A nor B.
+   for spec in "no-a,no-b a1 b1" "no-a,no-b a2 b1" "no-a,no-b a1 b2" "no-fma a1 b1" "const-store a1 b1"; do
+      set -- $spec
+      "$GEMMTOP_BIN" $R --kernel "$k" --a "$T_DIR/$2.npy" --b "$T_DIR/$3.npy" --ablate "$1" --out "$out.$1.$2$3.npy" \
+         >/dev/null 2>"$T_DIR/err" || fails="$fails; $1 $2 $3 failed: $(cat "$T_DIR/err")"
+   done
+   cmp -s "$out.no-a,no-b.a1b1.npy" "$out.no-a,no-b.a2b1.npy" || fails="$fails; no-a: the result depends on A"
+   cmp -s "$out.no-a,no-b.a1b1.npy" "$out.no-a,no-b.a1b2.npy" || fails="$fails; no-b: the result depends on B"
+   for a in no-a,no-b.a1b1 no-fma.a1b1; do
+      cmp -s "$out.real.npy" "$out.$a.npy" && fails="$fails; $a: the same result as the real run"
+   done
+   py const "$out.const-store.a1b1.npy" 1.25 2>"$T_DIR/err" || fails="$fails; const-store: $(tail -1 "$T_DIR/err")"
+   if [ -z "$fails" ]; then
+      ok "$k: const-store writes 1.25 everywhere; no-a,no-b ignores A and B; no-a,no-b and no-fma change C"
+   else
+      not_ok "$k: the switches change the work" "$fails"
+   fi
+done > "$T_DIR/kernels.log" <<KERNELS
+$kernels
+KERNELS
+cat "$T_DIR/kernels.log"
+
+# --- the MAGMA kernel at its defaults, float and double ---
+for prec in float double; do
+   run_gemmtop run --kernel magma_fermi --size 128 --precision $prec --reps 1 --warmup 0 --format json
+   [ "$RC" -eq 0 ] && [ "$(json_field verified)" = true ] && ok "magma_fermi $prec verified" || not_ok "magma_fermi $prec" "$OUT
+$ERR"
+done
+run_gemmtop run --preset magma-1-fermi --size 128 -m 96 -k 80 --layout TT --beta 0.5 --reps 1 --warmup 0 --format json
+[ "$RC" -eq 0 ] && [ "$(json_field verified)" = true ] && ok "magma-1-fermi preset, odd sizes padded, TT, beta: verified" ||
+   not_ok "magma preset odd" "$OUT
+$ERR"
+finish
