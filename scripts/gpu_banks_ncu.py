@@ -3,7 +3,7 @@
 Compute's shared-memory counters for the same kernels, problems and parameters, on the GPU
 machine. Loads and stores are compared separately, summed over every work-group of the
 traced problem (gemmtop traces all of them here, ncu counts all of them).
-   python3 scripts/gpu_banks_ncu.py > banks-vs-ncu.md"""
+   python3 scripts/gpu_banks_ncu.py [KERNEL ...] > banks-vs-ncu.md"""
 import csv, io, json, subprocess, sys
 
 B = "build/gemmtop"
@@ -28,6 +28,9 @@ CASES = [
 for extra in ("magma_fermi",):
     if subprocess.run([B, "list", "kernels"], capture_output=True, text=True).stdout.find(extra) >= 0:
         CASES.append((extra, {}))
+# Kernel names on the command line: only those cases.
+if len(sys.argv) > 1:
+    CASES = [c for c in CASES if c[0] in sys.argv[1:]]
 METRICS = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"]
 
