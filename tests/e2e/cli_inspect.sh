@@ -10,7 +10,12 @@ set -- 8 16 32
 ts=$(python3 -c 'import random,sys; print(random.choice(sys.argv[1:]))' "$@")
 run_gemmtop inspect --kernel mygemm02_tiled --set TS="$ts" --size 64
 expect_rc 0 "inspect mygemm02_tiled TS=$ts"
-expect_in "local mem  $((2 * ts * ts * 4)) B per work-group ($((ts * ts)) work-items)" "$OUT" "local memory and group size"
+lm=$(printf '%s\n' "$OUT" | sed -nE "s/^local mem  ([0-9]+) B per work-group \($((ts * ts)) work-items\)$/\1/p")
+if [ -n "$lm" ] && [ "$lm" -ge "$((2 * ts * ts * 4))" ] && [ "$lm" -le "$((2 * ts * ts * 4 + 64))" ]; then
+   ok "local memory ($lm B: the two tiles) and group size"
+else
+   not_ok "local memory and group size" "$OUT"
+fi
 case "$OUT" in
 *"CPU code (PoCL"*)
    expect_in "<_pocl_kernel_gemm>:" "$OUT" "the CPU code of the work-group function"
@@ -28,12 +33,15 @@ esac
 
 run_gemmtop inspect --kernel mygemm02_tiled --set TS="$ts" --size 64 --format json
 expect_rc 0 "inspect --format json"
-if [ "$(json_field local_mem_bytes)" = "$((2 * ts * ts * 4))" ]; then ok "JSON local_mem_bytes"; else not_ok "JSON local_mem_bytes" "$OUT"; fi
+# The two tiles at least (NVIDIA's compiler adds a few bytes of its own).
+lm=$(json_field local_mem_bytes)
+if [ "$lm" -ge "$((2 * ts * ts * 4))" ] && [ "$lm" -le "$((2 * ts * ts * 4 + 64))" ]; then ok "JSON local_mem_bytes ($lm)"; else not_ok "JSON local_mem_bytes" "$OUT"; fi
 if printf '%s\n' "$OUT" | python3 -c 'import json,sys,re
 o=json.loads(sys.stdin.readline())
 if "code" not in o: sys.exit(0)
 c=o["code_counts"]
-lines=o["code"].rstrip("\n").split("\n")
+lines=o["code"].split("\n")
+if lines and lines[-1] == "": lines.pop()  # the newline ending the last line
 def count(rx): return sum(1 for l in lines if re.match(rx, l))
 if o["code_kind"].startswith("CPU"):
     n, fma = count(r"^\s*[0-9a-f]+:\s+[a-z]"), count(r"^\s*[0-9a-f]+:\s+v?f(n?m(add|sub)|mla|mls)")
@@ -58,6 +66,8 @@ esac
 run_gemmtop inspect --backend hip --arch gfx906 --kernel mygemm02_tiled --set TS="$ts" --size 64
 if [ "$RC" -ne 0 ]; then
    ok "gfx906 ISA counts # SKIP hipRTC is not installed: $(printf '%s' "$ERR" | head -c 200)"
+elif ! command -v llvm-objdump >/dev/null 2>&1 && ! ls /usr/bin/llvm-objdump-* >/dev/null 2>&1; then
+   ok "gfx906 ISA counts # SKIP llvm-objdump is not installed"
 else
    lds=$(printf '%s\n' "$OUT" | grep -cE '^[[:space:]]+ds_(read|load)')
    fma=$(printf '%s\n' "$OUT" | grep -cE '^[[:space:]]+v_(fma|fmac|mac|mad|pk_fma)_f')
