@@ -12,6 +12,7 @@
 #include "catalog.h"
 #include "options.h"
 #include "preset.h"
+#include "ui/ahead.h"
 #include "ui/chart.h"
 #include "ui/history.h"
 #include "ui/layout.h"
@@ -109,6 +110,10 @@ typedef struct Ui_ {
    bool have_banks;
    bool banks_on;             /* what the worker was last told */
    int bank_site, bank_warp, bank_iter; /* the request drawn: site, flat warp, execution */
+   struct Ahead_ *ahead;      /* compiling ahead (ahead.h); NULL when its threads could not start */
+   int ahead_mode;            /* AheadMode */
+   unsigned long long ahead_posted; /* what it was last asked for (0: nothing) */
+   AheadStatus ahead_status;
    History hist;
    LogBuf log;
    unsigned long log_seen;
