@@ -343,7 +343,7 @@ static void closeDevice(Context *c) {
 /* Splits "-DA=1 -DB=2" into argv-style options for NVRTC. */
 static int splitOptions(char *buf, const char **opts, int max) {
    int n = 0;
-   for (char *tok = strtok(buf, " \t"); tok && n < max; tok = strtok(NULL, " \t"))
+   for (char *save = NULL, *tok = strtok_r(buf, " \t", &save); tok && n < max; tok = strtok_r(NULL, " \t", &save))
       opts[n++] = tok;
    return n;
 }

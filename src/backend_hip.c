@@ -77,7 +77,7 @@ BackendStatus Hip_compileOnly(const char *source, const char *options, const cha
    int n = 0;
    opts[n++] = archopt;
    opts[n++] = "-O3";
-   for (char *tok = strtok(buf, " \t"); tok && n < 126; tok = strtok(NULL, " \t"))
+   for (char *save = NULL, *tok = strtok_r(buf, " \t", &save); tok && n < 126; tok = strtok_r(NULL, " \t", &save))
       opts[n++] = tok;
    hiprtcProgram prog;
    int r = rtc.create(&prog, source, "kernel.cl", 0, NULL, NULL);

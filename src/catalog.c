@@ -57,7 +57,7 @@ static bool parseParam(KernelParam *p, char *text, char *err, size_t errlen) {
    }
    p->nvalues = 0;
    bool defFound = false;
-   for (char *tok = strtok(in + 4, ","); tok; tok = strtok(NULL, ",")) {
+   for (char *save = NULL, *tok = strtok_r(in + 4, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
       tok = Util_trim(tok);
       long long v = strtoll(tok, &end, 10);
       if (end == tok || *Util_trim(end)) {
@@ -111,7 +111,7 @@ static bool parseOperands(KernelInfo *k, char *v, char *err, size_t errlen) {
       k->operands_any = true;
       return true;
    }
-   for (char *tok = strtok(v, " \t"); tok; tok = strtok(NULL, " \t")) {
+   for (char *save = NULL, *tok = strtok_r(v, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
       if ((tok[0] == 'A' || tok[0] == 'B') && tok[1] == '=' && (tok[2] == 'N' || tok[2] == 'T') && !tok[3]) {
          if (tok[0] == 'A')
             k->a_trans = tok[2] == 'T';
@@ -129,7 +129,7 @@ static bool parsePad(KernelInfo *k, char *v, char *err, size_t errlen) {
    k->has_pad = true;
    for (int i = 0; i < 3; i++)
       strcpy(k->pad[i], "1");
-   for (char *tok = strtok(v, " \t"); tok; tok = strtok(NULL, " \t")) {
+   for (char *save = NULL, *tok = strtok_r(v, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
       int idx = tok[0] == 'M' ? 0 : tok[0] == 'N' ? 1 : tok[0] == 'K' ? 2 : -1;
       if (idx < 0 || tok[1] != '=' || !tok[2]) {
          snprintf(err, errlen, "pad: '%s' should be M=expr, N=expr or K=expr (no spaces inside)", tok);
@@ -141,7 +141,7 @@ static bool parsePad(KernelInfo *k, char *v, char *err, size_t errlen) {
 }
 
 static bool parseSites(KernelInfo *k, char *v, char *err, size_t errlen) {
-   for (char *tok = strtok(v, ","); tok; tok = strtok(NULL, ",")) {
+   for (char *save = NULL, *tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
       char *eq = strchr(tok, '=');
       int idx = eq ? atoi(tok) : -1;
       if (!eq || idx < 0 || idx >= KERNEL_MAX_SITES) {

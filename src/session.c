@@ -47,7 +47,7 @@ static bool applySimulatedLimits(DeviceInfo *info, char *err, size_t errlen) {
    char buf[512];
    Util_copy(buf, sizeof buf, env);
    DeviceLimits *l = &info->limits;
-   for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", ")) {
+   for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
       char *eq = strchr(tok, '=');
       char *end = NULL;
       long long v = eq ? strtoll(eq + 1, &end, 10) : -1;

@@ -82,7 +82,7 @@ void AheadUi_update(struct Ui_ *ui);
 void AheadUi_cycle(struct Ui_ *ui);
 /* The results pane's line. */
 void AheadUi_describe(const struct Ui_ *ui, char *out, size_t outlen);
-/* Whether the configuration shown was compiled ahead. */
+/* Whether the configuration on screen (just chosen, or measured) was compiled ahead. */
 bool AheadUi_compiledAhead(const struct Ui_ *ui);
 
 #endif

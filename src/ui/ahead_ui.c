@@ -139,7 +139,7 @@ void AheadUi_describe(const Ui *ui, char *out, size_t outlen) {
 }
 
 bool AheadUi_compiledAhead(const Ui *ui) {
-   if (!ui->ahead || !current(ui))
+   if (!ui->ahead || !ui->snap.have_device)
       return false;
    AheadTarget t;
    targetOf(ui, &t);

@@ -19,12 +19,16 @@
 #include "ui/logbuf.h"
 
 #define WORKER_DEBOUNCE_MS 150
+/* For a configuration already compiled (ahead.h): loading it is quick, so only a burst of
+ * repeated keys is coalesced. */
+#define WORKER_DEBOUNCE_READY_MS 20
 #define WORKER_WINDOW 64
 
 typedef struct WorkerConfig_ {
    char kernel[64];
    long long values[KERNEL_MAX_PARAMS];
    Problem problem;
+   bool ready;          /* known to be compiled: a short debounce */
 } WorkerConfig;
 
 typedef enum {
