@@ -26,7 +26,7 @@ int Ahead_neighbours(const KernelInfo *k, const long long *values, const Problem
    int n = 0;
    if (first < 0 || first >= k->nparams)
       first = -1;
-   /* Parameters by distance from the cursor's (below before above at equal distance). */
+   /* Parameters by distance from the cursor's, the next one before the previous one. */
    int order[KERNEL_MAX_PARAMS], norder = 0;
    if (first < 0) {
       for (int i = 0; i < k->nparams; i++)

@@ -39,9 +39,10 @@ typedef struct AheadStatus_ {
 typedef struct Ahead_ Ahead;
 
 /* The neighbours of values, valid only (Config_check), most likely first: the parameter
- * `first` (the one under the cursor; -1 none), then the others by their distance from
- * it; each parameter's next valid value, then its previous one, exactly as Left and
- * Right step. No duplicates, never the configuration itself. Returns how many. */
+ * `first` (the one under the cursor; -1 none: in their order), then the others by their
+ * distance from it, the next parameter before the previous one; for each, its next valid
+ * value, then its previous one, exactly as Right and Left step. No duplicates, never
+ * the configuration itself. Returns how many (at most max). */
 int Ahead_neighbours(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
                      int first, long long (*out)[KERNEL_MAX_PARAMS], int max);
 

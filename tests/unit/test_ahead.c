@@ -1,0 +1,333 @@
+/* Compiling ahead (src/ui/ahead.c): the neighbour list of real catalog kernels at random
+ * configurations, checked against a brute-force search (valid only, Left/Right's
+ * semantics, cursor first, no duplicates), and the pool compiling them on the real
+ * device (PoCL here) into a fresh disk cache, dropping work, and stopping. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rng.h"
+#include "ui/ahead.h"
+#include "util.h"
+
+static Catalog g_cat;
+static Rng g_rng;
+static char g_cache[256];
+
+static const char *kernelsDir(void) {
+   const char *env = getenv("GEMMTOP_KERNELS");
+   return env && *env ? env : GEMMTOP_SOURCE_DIR "/kernels";
+}
+
+static int setupAll(void **state) {
+   (void)state;
+   char err[1024];
+   if (!Catalog_load(&g_cat, kernelsDir(), err, sizeof err)) {
+      fprintf(stderr, "cannot load kernels: %s\n", err);
+      return -1;
+   }
+   uint64_t seed = Rng_freshSeed();
+   fprintf(stderr, "# seed %llu\n", (unsigned long long)seed);
+   Rng_seed(&g_rng, seed);
+   /* A cache of this test's own, empty: what the pool writes is what is counted. */
+   snprintf(g_cache, sizeof g_cache, "/tmp/gemmtop-test-ahead-%ld", (long)getpid());
+   setenv("XDG_CACHE_HOME", g_cache, 1);
+   unsetenv("GEMMTOP_NO_DISK_CACHE");
+   return 0;
+}
+
+static int teardownAll(void **state) {
+   (void)state;
+   Catalog_free(&g_cat);
+   char cmd[300];
+   snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_cache);
+   if (system(cmd) != 0)
+      fprintf(stderr, "could not remove %s\n", g_cache);
+   return 0;
+}
+
+static const KernelInfo *kernel(const char *name) {
+   const KernelInfo *k = Catalog_find(&g_cat, name);
+   assert_non_null(k);
+   return k;
+}
+
+static bool valid(const KernelInfo *k, const long long *v, const Problem *p, const DeviceLimits *lim) {
+   char msg[1536];
+   return Config_check(k, v, p, lim, NULL, msg, sizeof msg);
+}
+
+/* A random valid configuration (rejection sampling). */
+static bool randomValid(const KernelInfo *k, const Problem *p, const DeviceLimits *lim, long long *v) {
+   for (int tries = 0; tries < 20000; tries++) {
+      memset(v, 0, sizeof(long long) * KERNEL_MAX_PARAMS);
+      for (int i = 0; i < k->nparams; i++)
+         v[i] = k->params[i].values[Rng_below(&g_rng, (uint64_t)k->params[i].nvalues)];
+      if (valid(k, v, p, lim))
+         return true;
+   }
+   return false;
+}
+
+static int indexOf(const KernelParam *kp, long long v) {
+   for (int i = 0; i < kp->nvalues; i++)
+      if (kp->values[i] == v)
+         return i;
+   return -1;
+}
+
+/* The parameter that n differs in from v, or -1 when not exactly one. */
+static int changedParam(const KernelInfo *k, const long long *v, const long long *n) {
+   int which = -1;
+   for (int i = 0; i < KERNEL_MAX_PARAMS; i++)
+      if (v[i] != n[i]) {
+         if (which >= 0 || i >= k->nparams)
+            return -1;
+         which = i;
+      }
+   return which;
+}
+
+/* Brute force: the nearest valid value of pi in direction dir, by index, or -1. */
+static int nearestValid(const KernelInfo *k, const long long *v, const Problem *p, const DeviceLimits *lim, int pi,
+                        int dir) {
+   const KernelParam *kp = &k->params[pi];
+   int cur = indexOf(kp, v[pi]);
+   for (int j = cur + dir; j >= 0 && j < kp->nvalues; j += dir) {
+      long long c[KERNEL_MAX_PARAMS];
+      memcpy(c, v, sizeof c);
+      c[pi] = kp->values[j];
+      if (valid(k, c, p, lim))
+         return j;
+   }
+   return -1;
+}
+
+static void checkList(const KernelInfo *k, const long long *v, const Problem *p, const DeviceLimits *lim, int first) {
+   long long out[AHEAD_MAX_JOBS][KERNEL_MAX_PARAMS];
+   int n = Ahead_neighbours(k, v, p, lim, first, out, AHEAD_MAX_JOBS);
+   char params[512];
+   KernelInfo_formatParams(k, v, params, sizeof params);
+   /* Expected: per parameter, the nearest valid value above and below. */
+   int expected = 0;
+   for (int pi = 0; pi < k->nparams; pi++)
+      expected += (nearestValid(k, v, p, lim, pi, 1) >= 0) + (nearestValid(k, v, p, lim, pi, -1) >= 0);
+   if (n != expected)
+      fail_msg("%s %s at %dx%dx%d, first %d: %d neighbours, brute force says %d", k->name, params, p->m, p->n, p->k,
+               first, n, expected);
+   int lastDist = -1, lastParam = -2, seenDirs = 0;
+   for (int i = 0; i < n; i++) {
+      assert_true(valid(k, out[i], p, lim));
+      int pi = changedParam(k, v, out[i]);
+      assert_true(pi >= 0); /* exactly one parameter changed: never v itself */
+      for (int j = 0; j < i; j++)
+         assert_false(memcmp(out[i], out[j], sizeof out[i]) == 0);
+      const KernelParam *kp = &k->params[pi];
+      int idx = indexOf(kp, out[i][pi]), cur = indexOf(kp, v[pi]);
+      int dir = idx > cur ? 1 : -1;
+      /* The value Left or Right would step to. */
+      assert_int_equal(idx, nearestValid(k, v, p, lim, pi, dir));
+      /* Ordering: the cursor's parameter first, then by distance, below before above. */
+      int dist = first < 0 ? pi : abs(pi - first);
+      if (pi != lastParam) {
+         assert_true(dist >= lastDist);
+         if (first >= 0 && dist == lastDist)
+            assert_false(lastParam < first && pi > first); /* the next parameter before the previous one */
+         lastDist = dist;
+         lastParam = pi;
+         seenDirs = 0;
+      }
+      /* Next before previous within a parameter. */
+      if (dir == 1)
+         assert_int_equal(seenDirs, 0);
+      seenDirs |= dir == 1 ? 1 : 2;
+      if (first >= 0 && i == 0 &&
+          (nearestValid(k, v, p, lim, first, 1) >= 0 || nearestValid(k, v, p, lim, first, -1) >= 0))
+         assert_int_equal(pi, first);
+   }
+   /* A shorter list is the start of the longer one. */
+   if (n > 1) {
+      long long few[AHEAD_MAX_JOBS][KERNEL_MAX_PARAMS];
+      int m = Ahead_neighbours(k, v, p, lim, first, few, n - 1);
+      assert_int_equal(m, n - 1);
+      assert_memory_equal(few, out, sizeof few[0] * (size_t)m);
+   }
+}
+
+static void test_neighbours_real_kernels(void **state) {
+   (void)state;
+   static const char *names[] = {"mygemm01_naive", "mygemm05_transposed", "mygemm06_2d", "mygemm11_clblas"};
+   DeviceLimits lims[2] = {
+       {.max_wg = 256, .max_wi = {256, 256, 64}, .local_mem = 32768, .fp64 = true, .warp = 32},
+       {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32},
+   };
+   static const int sizes[] = {128, 256, 512, 1024};
+   int lists = 0;
+   for (size_t ki = 0; ki < sizeof names / sizeof names[0]; ki++) {
+      const KernelInfo *k = kernel(names[ki]);
+      for (int round = 0; round < 12; round++) {
+         Problem p;
+         Problem_setDefaults(&p);
+         p.m = p.n = p.k = sizes[Rng_below(&g_rng, 4)];
+         const DeviceLimits *lim = &lims[Rng_below(&g_rng, 2)];
+         long long v[KERNEL_MAX_PARAMS];
+         if (!randomValid(k, &p, lim, v))
+            continue;
+         for (int first = -1; first < k->nparams; first++)
+            checkList(k, v, &p, lim, first);
+         lists++;
+      }
+   }
+   assert_true(lists >= 24);
+}
+
+/* Values that a constraint refuses are skipped, not listed: naive at M=N=64 under a
+ * 256-item group limit, TSN=16 TSM=16 (256 items): TSN 32 needs 512 items, so Right on
+ * TSN has no valid value, and Left is 8. */
+static void test_neighbours_skip_invalid(void **state) {
+   (void)state;
+   const KernelInfo *k = kernel("mygemm01_naive");
+   DeviceLimits lim = {.max_wg = 256, .max_wi = {256, 256, 64}, .local_mem = 32768, .fp64 = true, .warp = 32};
+   Problem p;
+   Problem_setDefaults(&p);
+   p.m = p.n = p.k = 64;
+   long long v[KERNEL_MAX_PARAMS] = {0};
+   int tsn = KernelInfo_paramIndex(k, "TSN"), tsm = KernelInfo_paramIndex(k, "TSM");
+   KernelInfo_defaults(k, v);
+   v[tsn] = 16;
+   v[tsm] = 16;
+   long long out[AHEAD_MAX_JOBS][KERNEL_MAX_PARAMS];
+   int n = Ahead_neighbours(k, v, &p, &lim, tsm, out, AHEAD_MAX_JOBS);
+   assert_int_equal(n, 2);
+   assert_int_equal(out[0][tsm], 8);  /* the cursor's parameter first: only below is valid */
+   assert_int_equal(out[0][tsn], 16);
+   assert_int_equal(out[1][tsn], 8);
+   assert_int_equal(out[1][tsm], 16);
+}
+
+static int countCached(void) {
+   char dir[400];
+   snprintf(dir, sizeof dir, "%s/gemmtop/opencl", g_cache);
+   DIR *d = opendir(dir);
+   if (!d)
+      return 0;
+   int n = 0;
+   struct dirent *e;
+   while ((e = readdir(d)))
+      if (strstr(e->d_name, ".bin") && !strstr(e->d_name, ".tmp"))
+         n++;
+   closedir(d);
+   return n;
+}
+
+static void pause_ms(int ms) {
+   struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+   nanosleep(&ts, NULL);
+}
+
+/* The pool on the device: the neighbours land in the disk cache, each once. */
+static void test_pool_compiles_into_the_cache(void **state) {
+   (void)state;
+   const KernelInfo *k = kernel("mygemm01_naive");
+   char err[512];
+   Ahead *a = Ahead_start(kernelsDir(), Ahead_defaultThreads(), err, sizeof err);
+   assert_non_null(a);
+   AheadTarget t;
+   memset(&t, 0, sizeof t);
+   Util_copy(t.backend, sizeof t.backend, "opencl");
+   t.device = 0;
+   Util_copy(t.kernel, sizeof t.kernel, k->name);
+   Problem_setDefaults(&t.problem);
+   int size = 64 * (1 + (int)Rng_below(&g_rng, 3)); /* TSN and TSM 8 and 32 all fit */
+   t.problem.m = t.problem.n = t.problem.k = size;
+   DeviceLimits lim = {.max_wg = 4096, .max_wi = {4096, 4096, 4096}, .local_mem = 1 << 20, .fp64 = true, .warp = 32};
+   long long v[KERNEL_MAX_PARAMS] = {0};
+   KernelInfo_defaults(k, v);
+   long long out[AHEAD_MAX_JOBS][KERNEL_MAX_PARAMS];
+   int n = Ahead_neighbours(k, v, &t.problem, &lim, 0, out, AHEAD_MAX_JOBS);
+   assert_true(n >= 3);
+   int before = countCached();
+   for (int i = 0; i < n; i++)
+      assert_false(Ahead_compiled(a, &t, out[i]));
+
+   /* Dropped at once: nothing is left wanted. */
+   Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])out, n);
+   Ahead_drop(a);
+   AheadStatus st;
+   Ahead_status(a, &st);
+   assert_int_equal(st.wanted, 0);
+
+   Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])out, n);
+   double end = Util_nowMs() + 180000;
+   do {
+      pause_ms(50);
+      Ahead_status(a, &st);
+   } while (st.done + st.failed < st.wanted && Util_nowMs() < end);
+   if (st.done != n)
+      fail_msg("%d of %d compiled, %d failed: %s", st.done, n, st.failed, st.error);
+   for (int i = 0; i < n; i++)
+      assert_true(Ahead_compiled(a, &t, out[i]));
+   assert_false(Ahead_compiled(a, &t, v)); /* the configuration itself was not asked for */
+   /* Each neighbour is one program in the cache (one that the drop let start is one of them). */
+   int added = countCached() - before;
+   if (added != n)
+      fail_msg("%d programs added to the disk cache for %d neighbours", added, n);
+
+   /* Asked again: already done, nothing compiled. */
+   Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])out, n);
+   Ahead_status(a, &st);
+   assert_int_equal(st.done, n);
+   assert_int_equal(st.running, 0);
+
+   double t0 = Util_nowMs();
+   assert_true(Ahead_stop(a, 2000));
+   assert_true(Util_nowMs() - t0 < 2000);
+}
+
+/* A device that cannot be opened fails the work with a reason, and stops cleanly. */
+static void test_pool_bad_device(void **state) {
+   (void)state;
+   const KernelInfo *k = kernel("mygemm01_naive");
+   char err[512];
+   Ahead *a = Ahead_start(kernelsDir(), 1, err, sizeof err);
+   assert_non_null(a);
+   AheadTarget t;
+   memset(&t, 0, sizeof t);
+   Util_copy(t.backend, sizeof t.backend, "opencl");
+   t.device = 99;
+   Util_copy(t.kernel, sizeof t.kernel, k->name);
+   Problem_setDefaults(&t.problem);
+   t.problem.m = t.problem.n = t.problem.k = 64;
+   long long v[1][KERNEL_MAX_PARAMS] = {{0}};
+   KernelInfo_defaults(k, v[0]);
+   v[0][0] = 8;
+   Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])v, 1);
+   AheadStatus st;
+   double end = Util_nowMs() + 30000;
+   do {
+      pause_ms(20);
+      Ahead_status(a, &st);
+   } while (st.failed == 0 && Util_nowMs() < end);
+   assert_int_equal(st.failed, 1);
+   assert_non_null(strstr(st.error, "99"));
+   assert_true(Ahead_stop(a, 2000));
+}
+
+int main(void) {
+   const struct CMUnitTest tests[] = {
+       cmocka_unit_test(test_neighbours_real_kernels),
+       cmocka_unit_test(test_neighbours_skip_invalid),
+       cmocka_unit_test(test_pool_compiles_into_the_cache),
+       cmocka_unit_test(test_pool_bad_device),
+   };
+   return cmocka_run_group_tests(tests, setupAll, teardownAll);
+}
