@@ -32,6 +32,7 @@ const char *const Ui_helpLines[] = {
     "< > , .      previous / next variant, from any pane",
     "Enter        pick the variant under the cursor; history: go back to it",
     "d            parameters back to their defaults",
+    "a            compile ahead (auto, on, off): the neighbours, one key away",
     "[ ] { } ( )  bank pane: previous / next site, warp, loop iteration",
     "Ctrl-L       redraw the screen",
     "mouse        click a pane, a variant or a value; the wheel scrolls",
