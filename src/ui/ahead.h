@@ -85,5 +85,8 @@ void AheadUi_cycle(struct Ui_ *ui);
 void AheadUi_describe(const struct Ui_ *ui, char *out, size_t outlen);
 /* Whether the configuration on screen (just chosen, or measured) was compiled ahead. */
 bool AheadUi_compiledAhead(const struct Ui_ *ui);
+/* Whether its program is known to be compiled (ahead, or measured earlier in this
+ * session): the worker then hardly waits for the keys to settle. A hint only. */
+bool AheadUi_ready(const struct Ui_ *ui);
 
 #endif

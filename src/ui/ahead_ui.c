@@ -145,3 +145,19 @@ bool AheadUi_compiledAhead(const Ui *ui) {
    targetOf(ui, &t);
    return Ahead_compiled(ui->ahead, &t, ui->values);
 }
+
+bool AheadUi_ready(const Ui *ui) {
+   if (AheadUi_compiledAhead(ui))
+      return true;
+   /* Measured earlier in this session: in the worker's memory or the disk cache. */
+   HistoryEntry probe;
+   memset(&probe, 0, sizeof probe);
+   Util_copy(probe.backend, sizeof probe.backend, ui->snap.backend);
+   probe.device = ui->snap.device_index;
+   Util_copy(probe.kernel, sizeof probe.kernel, Ui_kernel(ui)->name);
+   memcpy(probe.values, ui->values, sizeof probe.values);
+   probe.nvalues = Ui_kernel(ui)->nparams;
+   probe.problem = ui->problem;
+   int i = History_find(&ui->hist, &probe);
+   return i >= 0 && ui->hist.items[i].state != HIST_FAILED;
+}

@@ -220,7 +220,7 @@ void Ui_apply(Ui *ui) {
    Util_copy(c.kernel, sizeof c.kernel, k->name);
    memcpy(c.values, ui->values, sizeof c.values);
    c.problem = ui->problem;
-   c.ready = AheadUi_compiledAhead(ui);
+   c.ready = AheadUi_ready(ui);
    Worker_post(ui->worker, &c);
    ui->hist_cursor = -1;
    ui->dirty = true;
