@@ -1,7 +1,12 @@
 /* Compiling ahead (src/ui/ahead.c): the neighbour list of real catalog kernels at random
  * configurations, checked against a brute-force search (valid only, Left/Right's
- * semantics, cursor first, no duplicates), and the pool compiling them on the real
- * device (PoCL here) into a fresh disk cache, dropping work, and stopping. */
+ * semantics, cursor first, no duplicates), the pool compiling them on the real device
+ * (PoCL here) into a fresh disk cache, dropping work, and stopping, and the explorer's
+ * latency from a change to a verified figure with and without compiling ahead.
+ *
+ * The latency test measures what issue 6 asks (< 0.1 s cached, < 0.5 s compiling) on
+ * any device: GEMMTOP_LATENCY_BACKEND (opencl), GEMMTOP_LATENCY_KERNEL (mygemm01_naive)
+ * and GEMMTOP_LATENCY_SIZE (64) choose what; the figures are printed as "# latency". */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,8 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "rng.h"
 #include "ui/ahead.h"
+#include "ui/worker.h"
 #include "util.h"
 
 static Catalog g_cat;
@@ -322,12 +329,138 @@ static void test_pool_bad_device(void **state) {
    assert_true(Ahead_stop(a, 2000));
 }
 
+static const char *envOr(const char *name, const char *def) {
+   const char *v = getenv(name);
+   return v && *v ? v : def;
+}
+
+/* Posts c and returns the ms until the worker's snapshot has c verified with a figure. */
+static double changeLatency(Worker *w, const WorkerConfig *c, unsigned long serial, WorkerSnapshot *snap) {
+   unsigned long seen = 0;
+   double t0 = Util_nowMs(), end = t0 + 300000;
+   Worker_post(w, c);
+   while (Util_nowMs() < end) {
+      if (Worker_snapshot(w, snap, &seen) && snap->config_serial == serial &&
+          ((snap->verified_run && snap->nwindow > 0) || snap->state == WS_STOPPED))
+         return Util_nowMs() - t0;
+      pause_ms(1);
+   }
+   return -1;
+}
+
+static void test_latency_of_a_change(void **state) {
+   (void)state;
+   const char *backend = envOr("GEMMTOP_LATENCY_BACKEND", "opencl");
+   const KernelInfo *k = kernel(envOr("GEMMTOP_LATENCY_KERNEL", "mygemm01_naive"));
+   int size = atoi(envOr("GEMMTOP_LATENCY_SIZE", "64"));
+   assert_true(size > 0);
+   const Backend *be = Backend_byName(backend);
+   assert_non_null(be);
+   char err[1024];
+   DeviceInfo *devs = NULL;
+   int nd = be->listDevices(&devs, err, sizeof err);
+   int dev = nd > 0 ? Cli_pickDevice(devs, nd, NULL, err, sizeof err) : -1;
+   DeviceLimits lim = dev >= 0 ? devs[dev].limits : (DeviceLimits){0};
+   free(devs);
+   if (dev < 0)
+      fail_msg("no %s device: %s", backend, err);
+
+   WorkerConfig a;
+   memset(&a, 0, sizeof a);
+   Util_copy(a.kernel, sizeof a.kernel, k->name);
+   KernelInfo_defaults(k, a.values);
+   Problem_setDefaults(&a.problem);
+   a.problem.m = a.problem.n = a.problem.k = size;
+   WorkerInit wi = {.kernels_dir = kernelsDir(), .backend = backend, .device = dev, .vendor = false, .seed = 11};
+   wi.config = a;
+   Worker *w = Worker_start(&wi, err, sizeof err);
+   assert_non_null(w);
+   WorkerSnapshot *snap = calloc(1, sizeof *snap);
+   assert_non_null(snap);
+   unsigned long seen = 0;
+   double end = Util_nowMs() + 300000;
+   do {
+      pause_ms(10);
+      Worker_snapshot(w, snap, &seen);
+   } while (!(snap->config_serial == 1 && snap->verified_run && snap->nwindow > 0) && Util_nowMs() < end);
+   assert_true(snap->verified_run && snap->verify.ok);
+
+   /* The neighbours of a, compiled ahead. */
+   long long next[AHEAD_MAX_JOBS][KERNEL_MAX_PARAMS];
+   int n = Ahead_neighbours(k, a.values, &a.problem, &lim, 0, next, AHEAD_MAX_JOBS);
+   assert_true(n >= 1);
+   Ahead *pool = Ahead_start(kernelsDir(), Ahead_defaultThreads(), err, sizeof err);
+   assert_non_null(pool);
+   AheadTarget t;
+   memset(&t, 0, sizeof t);
+   Util_copy(t.backend, sizeof t.backend, backend);
+   t.device = dev;
+   Util_copy(t.kernel, sizeof t.kernel, k->name);
+   t.problem = a.problem;
+   Ahead_want(pool, &t, (const long long (*)[KERNEL_MAX_PARAMS])next, n);
+   AheadStatus st;
+   double t0 = Util_nowMs();
+   do {
+      pause_ms(10);
+      Ahead_status(pool, &st);
+   } while (st.done + st.failed < st.wanted && Util_nowMs() < t0 + 300000);
+   assert_int_equal(st.done, n);
+   double aheadMs = Util_nowMs() - t0;
+
+   /* A step onto the first neighbour (the cursor's parameter, up): a cache load. */
+   WorkerConfig b = a;
+   memcpy(b.values, next[0], sizeof b.values);
+   b.ready = true;
+   double cached = changeLatency(w, &b, 2, snap);
+   assert_true(cached > 0 && snap->verify.ok);
+   assert_true(snap->cached && !snap->cached_memory);
+   double loadMs = snap->compile_ms;
+
+   /* The control: one more step the same way, never compiled (a fresh cache). */
+   long long further[AHEAD_MAX_JOBS][KERNEL_MAX_PARAMS];
+   int m = Ahead_neighbours(k, b.values, &b.problem, &lim, 0, further, AHEAD_MAX_JOBS);
+   int pick = -1;
+   for (int i = 0; i < m && pick < 0; i++) {
+      bool known = !memcmp(further[i], a.values, sizeof a.values);
+      for (int j = 0; j < n && !known; j++)
+         known = !memcmp(further[i], next[j], sizeof next[j]);
+      if (!known)
+         pick = i;
+   }
+   double fresh = -1, compileMs = 0;
+   if (pick >= 0) {
+      WorkerConfig c = a;
+      memcpy(c.values, further[pick], sizeof c.values);
+      fresh = changeLatency(w, &c, 3, snap);
+      assert_true(fresh > 0 && snap->verify.ok);
+      assert_false(snap->cached);
+      compileMs = snap->compile_ms;
+   }
+   char pa[256], pb[256];
+   KernelInfo_formatParams(k, a.values, pa, sizeof pa);
+   KernelInfo_formatParams(k, b.values, pb, sizeof pb);
+   fprintf(stderr, "# latency: %s at %d on %s device %d: %s -> %s\n", k->name, size, backend, dev, pa, pb);
+   fprintf(stderr, "# latency: %d neighbours compiled ahead in %.0f ms\n", n, aheadMs);
+   fprintf(stderr, "# latency: change to a neighbour compiled ahead: %.1f ms to a verified figure (load %.1f ms)\n",
+           cached, loadMs);
+   if (pick >= 0)
+      fprintf(stderr, "# latency: change to a configuration not compiled: %.1f ms (compile %.1f ms)\n", fresh,
+              compileMs);
+   /* Compiling ahead must pay: the cached change is the quicker one. */
+   if (pick >= 0)
+      assert_true(cached < fresh);
+   assert_true(Ahead_stop(pool, 5000));
+   assert_true(Worker_stop(w, 30000));
+   free(snap);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_neighbours_real_kernels),
        cmocka_unit_test(test_neighbours_skip_invalid),
        cmocka_unit_test(test_pool_compiles_into_the_cache),
        cmocka_unit_test(test_pool_bad_device),
+       cmocka_unit_test(test_latency_of_a_change),
    };
    return cmocka_run_group_tests(tests, setupAll, teardownAll);
 }
