@@ -323,9 +323,13 @@ Ahead *Ahead_start(const char *kernels_dir, int threads, char *err, size_t errle
       threads = 1;
    if (threads > AHEAD_MAX_THREADS)
       threads = AHEAD_MAX_THREADS;
-   /* Signals go to the explorer's UI thread, never to these. */
+   /* The signals that the explorer handles go to its UI thread, never to these (faults
+    * stay deliverable, so that a crash still restores the terminal). */
    sigset_t all, old;
-   sigfillset(&all);
+   sigemptyset(&all);
+   int sigs[] = {SIGINT, SIGTERM, SIGWINCH, SIGTSTP, SIGCONT, SIGQUIT, SIGHUP, SIGPIPE, SIGTTIN, SIGTTOU};
+   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+      sigaddset(&all, sigs[i]);
    pthread_sigmask(SIG_BLOCK, &all, &old);
    pthread_mutex_lock(&a->mu);
    for (int i = 0; i < threads; i++) {
