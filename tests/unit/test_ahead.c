@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "rng.h"
 #include "ui/ahead.h"
+#include "ui/prefs.h"
 #include "ui/worker.h"
 #include "util.h"
 
@@ -329,6 +330,36 @@ static void test_pool_bad_device(void **state) {
    assert_true(Ahead_stop(a, 2000));
 }
 
+/* The mode in ui.conf: read, written back, a bad value named and ignored. */
+static void test_prefs_and_modes(void **state) {
+   (void)state;
+   static const char *modes[] = {"auto", "on", "off"};
+   for (int i = 0; i < 3; i++) {
+      AheadMode m;
+      assert_true(AheadMode_parse(modes[i], &m));
+      assert_string_equal(AheadMode_name(m), modes[i]);
+      UiPrefs p, q;
+      Prefs_init(&p);
+      char text[256];
+      snprintf(text, sizeof text, "ahead = %s\nkernel = k\n", modes[i]);
+      Prefs_parse(&p, text, "t");
+      assert_string_equal(p.ahead, modes[i]);
+      assert_string_equal(p.warnings, "");
+      char out[2048];
+      Prefs_format(&p, out, sizeof out);
+      Prefs_init(&q);
+      Prefs_parse(&q, out, "again");
+      assert_string_equal(q.ahead, modes[i]);
+   }
+   AheadMode m = AHEAD_ON;
+   assert_false(AheadMode_parse("sometimes", &m));
+   UiPrefs p;
+   Prefs_init(&p);
+   Prefs_parse(&p, "ahead = sometimes\n", "t");
+   assert_string_equal(p.ahead, "");
+   assert_non_null(strstr(p.warnings, "ahead: use auto, on or off"));
+}
+
 static const char *envOr(const char *name, const char *def) {
    const char *v = getenv(name);
    return v && *v ? v : def;
@@ -458,6 +489,7 @@ int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_neighbours_real_kernels),
        cmocka_unit_test(test_neighbours_skip_invalid),
+       cmocka_unit_test(test_prefs_and_modes),
        cmocka_unit_test(test_pool_compiles_into_the_cache),
        cmocka_unit_test(test_pool_bad_device),
        cmocka_unit_test(test_latency_of_a_change),
