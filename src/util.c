@@ -1,6 +1,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +51,11 @@ char *Util_readFile(const char *path, size_t *len) {
 }
 
 bool Util_writeFileAtomic(const char *path, const void *data, size_t len) {
+   /* Unique per call, not only per process: two threads may write the same file (the
+    * explorer's worker and its compile-ahead pool can build the same program at once). */
+   static atomic_uint serial;
    char tmp[4096];
-   if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
+   if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), atomic_fetch_add(&serial, 1)) >= (int)sizeof tmp)
       return false;
    FILE *f = fopen(tmp, "wb");
    if (!f)

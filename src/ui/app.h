@@ -12,6 +12,7 @@
 #include "catalog.h"
 #include "options.h"
 #include "preset.h"
+#include "ui/ahead.h"
 #include "ui/chart.h"
 #include "ui/history.h"
 #include "ui/layout.h"
@@ -120,6 +121,10 @@ typedef struct Ui_ {
    size_t *inspect_lines;     /* where each line of the text shown starts */
    int inspect_nlines;
    int inspect_scroll;        /* the first listing line shown */
+   struct Ahead_ *ahead;      /* compiling ahead (ahead.h); NULL when its threads could not start */
+   int ahead_mode;            /* AheadMode */
+   unsigned long long ahead_posted; /* what it was last asked for (0: nothing) */
+   AheadStatus ahead_status;
    History hist;
    LogBuf log;
    unsigned long log_seen;

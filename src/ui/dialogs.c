@@ -33,6 +33,7 @@ const char *const Ui_helpLines[] = {
     "Enter        pick the variant under the cursor; history: go back to it",
     "d            parameters back to their defaults",
     "a            ablation: none, no-a, no-b, no-fma, const-store, no-a,no-b",
+    "A            compile ahead (auto, on, off): the neighbours, one key away",
     "[ ] { } ( )  bank pane: previous / next site, warp, loop iteration",
     "Ctrl-L       redraw the screen",
     "6 i          inspect pane: compiled code, registers, occupancy (v: code/source)",

@@ -599,13 +599,16 @@ static void drawResults(Ui *ui) {
       if (s->cached_memory)
          snprintf(L[n++].text, sizeof L[0].text, "cached (compiled earlier in this session)");
       else if (s->cached)
-         snprintf(L[n++].text, sizeof L[0].text, "cached (disk, loaded in %.0f ms)", s->compile_ms);
+         snprintf(L[n++].text, sizeof L[0].text, "cached (disk%s, loaded in %.0f ms)",
+                  AheadUi_compiledAhead(ui) ? ", compiled ahead" : "", s->compile_ms);
       else
          snprintf(L[n++].text, sizeof L[0].text, "%.0f ms", s->compile_ms);
    } else if (current && s->state == WS_COMPILING) {
       L[n] = (RLine){"compile", "", ST_NORMAL};
       snprintf(L[n++].text, sizeof L[0].text, "%s compiling...", spinner(ui));
    }
+   L[n] = (RLine){"ahead", "", ST_DIM};
+   AheadUi_describe(ui, L[n++].text, sizeof L[0].text);
    if (current && (s->registers >= 0 || s->private_mem >= 0 || s->local_mem >= 0)) {
       char pm[32], lm[32], rg[32];
       fmtBytes(s->private_mem, pm, sizeof pm);

@@ -76,6 +76,11 @@ void Prefs_parse(UiPrefs *p, const char *text, const char *name) {
             warn(p, name, line, "focus: not a pane");
          else
             p->focus = pi;
+      } else if (!strcmp(key, "ahead")) {
+         if (!strcmp(value, "auto") || !strcmp(value, "on") || !strcmp(value, "off"))
+            Util_copy(p->ahead, sizeof p->ahead, value);
+         else
+            warn(p, name, line, "ahead: use auto, on or off");
       } else if (!strcmp(key, "kernel")) {
          Util_copy(p->kernel, sizeof p->kernel, value);
          p->nparams = 0; /* parameters follow their kernel */
@@ -106,6 +111,8 @@ void Prefs_format(const UiPrefs *p, char *out, size_t outlen) {
       n += (size_t)snprintf(out + n, outlen - n, "\n");
    if (p->focus >= 0 && p->focus < PANE_COUNT && n < outlen)
       n += (size_t)snprintf(out + n, outlen - n, "focus = %s\n", paneKey(p->focus));
+   if (p->ahead[0] && n < outlen)
+      n += (size_t)snprintf(out + n, outlen - n, "ahead = %s\n", p->ahead);
    if (p->kernel[0] && n < outlen) {
       n += (size_t)snprintf(out + n, outlen - n, "kernel = %s\n", p->kernel);
       for (int i = 0; i < p->nparams && n < outlen; i++)

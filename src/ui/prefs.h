@@ -13,6 +13,7 @@ typedef struct UiPrefs_ {
    bool has_panes;
    unsigned panes;          /* PANE_BIT mask */
    int focus;               /* PaneId, -1 unset */
+   char ahead[8];           /* compile ahead: "auto", "on", "off" ("" unset) */
    char kernel[64];         /* the last kernel ("" unset) */
    struct {
       char name[32];

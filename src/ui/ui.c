@@ -222,6 +222,7 @@ void Ui_apply(Ui *ui) {
    memcpy(c.values, ui->values, sizeof c.values);
    c.problem = ui->problem;
    c.ablate = ui->ablate;
+   c.ready = AheadUi_ready(ui);
    Worker_post(ui->worker, &c);
    ui->hist_cursor = -1;
    ui->dirty = true;
@@ -426,6 +427,8 @@ static void reloadKernels(Ui *ui, const char *why) {
       Ui_log(ui, LOG_WARN, "some kernel files were skipped:\n%s", ui->cat.warnings);
    Ui_log(ui, LOG_INFO, "kernels reloaded (%s): %d variants", why, ui->cat.count);
    Worker_reload(ui->worker);
+   if (ui->ahead)
+      Ahead_reload(ui->ahead);
    Ui_apply(ui);
 }
 
@@ -926,6 +929,7 @@ static void handleKey(Ui *ui, int ch) {
          cancel(ui);
       return;
    case KEY_F(10): case 'q': ui->quit = true; return;
+   case 'A': AheadUi_cycle(ui); return;
    case '\t': focusNext(ui, 1); return;
    case KEY_BTAB: focusNext(ui, -1); return;
    case '1': case '2': case '3': case '4': case '5': togglePane(ui, ch - '1'); return;
@@ -1114,6 +1118,7 @@ static void savePrefs(Ui *ui) {
       p.params[i].value = ui->values[i];
    }
    p.nparams = k->nparams;
+   Util_copy(p.ahead, sizeof p.ahead, AheadMode_name((AheadMode)ui->ahead_mode));
    char err[1200];
    if (!Prefs_save(&p, ui->prefs_path, err, sizeof err))
       fprintf(stderr, "gemmtop: preferences not saved: %s\n", err);
@@ -1247,6 +1252,9 @@ int Ui_main(const Options *o) {
    if (!ui->visible)
       ui->visible = PANES_DEFAULT;
    ui->focus = prefs.focus >= 0 ? prefs.focus : PANE_KERNEL;
+   AheadMode am = AHEAD_AUTO;
+   if (prefs.ahead[0] && AheadMode_parse(prefs.ahead, &am))
+      ui->ahead_mode = am;
    ui->remembered = calloc((size_t)ui->cat.count, sizeof *ui->remembered);
    ui->has_remembered = calloc((size_t)ui->cat.count, sizeof *ui->has_remembered);
    buildList(ui);
@@ -1274,6 +1282,8 @@ int Ui_main(const Options *o) {
    }
    memcpy(ui->remembered[ui->kernel], ui->values, sizeof ui->values);
    ui->has_remembered[ui->kernel] = true;
+   char aerr[256] = "";
+   ui->ahead = Ahead_start(ui->kernels_dir, Ahead_defaultThreads(), aerr, sizeof aerr);
 
    installSignals();
    startScreen(ui);
@@ -1286,15 +1296,18 @@ int Ui_main(const Options *o) {
           ui->kernels_dir);
    ui->kernels_sig = kernelsSignature(ui->kernels_dir);
    ui->next_watch = Util_nowMs() + 1000;
+   if (!ui->ahead)
+      Ui_log(ui, LOG_WARN, "compile ahead is off: %s", aerr);
    ui->dirty = true;
 
-   double lastSpin = 0;
+   double lastSpin = 0, lastKey = 0;
    while (!ui->quit) {
       if (g_signal) {
          ui->exit_code = g_signal == SIGINT ? 0 : 128 + g_signal;
          break;
       }
       pollWorker(ui);
+      AheadUi_update(ui);
       pollStderr(ui);
       watchKernels(ui);
       double now = Util_nowMs();
@@ -1311,9 +1324,16 @@ int Ui_main(const Options *o) {
          ui->dirty = false;
          Draw_screen(ui);
       }
+      /* A figure on its way is drawn as soon as it comes: the target is 0.1 s from a key
+       * to a verified figure when the program is cached. */
+      WorkerState ws = ui->snap.state;
+      bool coming = ws == WS_WAITING || ws == WS_PREPARING || ws == WS_COMPILING || ws == WS_VERIFYING ||
+                    now - lastKey < 1000;
+      timeout(coming ? 10 : 100);
       int ch = getch();
       if (ch == ERR)
          continue;
+      lastKey = Util_nowMs();
       handleKey(ui, ch);
       ui->dirty = true;
    }
@@ -1322,9 +1342,14 @@ int Ui_main(const Options *o) {
    releaseStderr(ui);
    savePrefs(ui);
    int code = ui->exit_code;
-   /* A launch already on the device cannot be interrupted; give it a moment, then go. */
-   if (!Worker_stop(ui->worker, 5000)) {
-      fprintf(stderr, "gemmtop: the device is still busy with a launch; leaving without waiting for it\n");
+   /* A compile ahead is not waited for (nothing of it is needed), nor is a launch
+    * already on the device, after a moment: the process then ends without cleaning up. */
+   bool aheadStopped = Ahead_stop(ui->ahead, 100);
+   ui->ahead = NULL;
+   bool workerStopped = Worker_stop(ui->worker, aheadStopped ? 5000 : 300);
+   if (!workerStopped || !aheadStopped) {
+      if (!workerStopped)
+         fprintf(stderr, "gemmtop: the device is still busy with a launch; leaving without waiting for it\n");
       fflush(NULL);
       _exit(code);
    }

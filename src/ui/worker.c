@@ -433,7 +433,11 @@ static void runRound(Worker *w) {
       sn->geo = r->geo;
       sn->status = r->verify.ok ? RUN_OK : RUN_NOT_VERIFIED;
       Util_copy(sn->message, sizeof sn->message, r->verify.message);
-      logf_(w, r->verify.ok ? LOG_GOOD : LOG_ERROR, "%s: %s", name, r->verify.message);
+      /* The time from the change to this figure: the explorer's interactivity target. */
+      char after[64] = "";
+      if (w->posted_at > 0)
+         snprintf(after, sizeof after, " (%.0f ms after the change)", Util_nowMs() - w->posted_at);
+      logf_(w, r->verify.ok ? LOG_GOOD : LOG_ERROR, "%s: %s%s", name, r->verify.message, after);
       w->phase = PH_MEASURE;
    } else if (first && r->ablate && st == RUN_OK) {
       /* Ablated: wrong on purpose, so not verified; the first run is already a measurement. */
@@ -840,7 +844,7 @@ static void *workerMain(void *arg) {
          continue;
       }
       if (w->want_serial != w->cur_serial) {
-         double wait = w->posted_at + WORKER_DEBOUNCE_MS - Util_nowMs();
+         double wait = w->posted_at + (w->want.ready ? WORKER_DEBOUNCE_READY_MS : WORKER_DEBOUNCE_MS) - Util_nowMs();
          if (wait > 0) {
             if (w->snap.state != WS_WAITING)
                setState(w, WS_WAITING, "waiting for the keys to settle");

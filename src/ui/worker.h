@@ -23,6 +23,9 @@
 #include "ui/logbuf.h"
 
 #define WORKER_DEBOUNCE_MS 150
+/* For a configuration already compiled (ahead.h): loading it is quick, so only a burst of
+ * repeated keys is coalesced. */
+#define WORKER_DEBOUNCE_READY_MS 20
 #define WORKER_WINDOW 64
 
 typedef struct WorkerConfig_ {
@@ -30,6 +33,7 @@ typedef struct WorkerConfig_ {
    long long values[KERNEL_MAX_PARAMS];
    Problem problem;
    unsigned ablate;     /* AblateFlag bits: compiled with the switches, never verified */
+   bool ready;          /* known to be compiled: a short debounce */
 } WorkerConfig;
 
 typedef enum {
