@@ -494,5 +494,9 @@ int main(void) {
        cmocka_unit_test(test_pool_bad_device),
        cmocka_unit_test(test_latency_of_a_change),
    };
+   /* GEMMTOP_TEST_FILTER=test_latency_of_a_change: only the latency, on a GPU machine. */
+   const char *filter = getenv("GEMMTOP_TEST_FILTER");
+   if (filter && *filter)
+      cmocka_set_test_filter(filter);
    return cmocka_run_group_tests(tests, setupAll, teardownAll);
 }
