@@ -24,16 +24,6 @@ not_ok() {
 run_gemmtop() {
    "$GEMMTOP_BIN" "$@" >"$T_DIR/out" 2>"$T_DIR/err"
    RC=$?
-   # Under the sanitizers, LeakSanitizer's own thread-suspending tracer sometimes crashes at
-   # exit while PoCL's worker threads wind down ("Tracer caught signal 11 ... LeakSanitizer
-   # has encountered a fatal error"). That is no finding about gemmtop, and no leak report:
-   # run once more. A real report ("detected memory leaks") is never retried.
-   if [ "$RC" -eq 99 ] && grep -q "LeakSanitizer has encountered a fatal error" "$T_DIR/err" &&
-      ! grep -q "detected memory leaks" "$T_DIR/err"; then
-      echo "# LeakSanitizer's tracer crashed at exit; running again: $*"
-      "$GEMMTOP_BIN" "$@" >"$T_DIR/out" 2>"$T_DIR/err"
-      RC=$?
-   fi
    OUT=$(cat "$T_DIR/out")
    ERR=$(cat "$T_DIR/err")
 }
