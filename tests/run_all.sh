@@ -49,6 +49,15 @@ for t in "$BUILD"/tests/test_*; do
       failures="$failures $(basename "$t")"
    fi
 done
+# The end-to-end scripts run many short gemmtop processes that compile on PoCL. At their
+# exit LeakSanitizer's thread-stopping tracer crashed ("Tracer caught signal 11 ...
+# LeakSanitizer has encountered a fatal error", exit 99) after fresh PoCL compiles, in
+# three CI runs out of three, replacing the program's own exit status. So the sanitizer
+# pass checks them with ASan and UBSan only; leaks are checked by the unit tests above,
+# which drive the same engine (sessions, workers, caches, PoCL) with LeakSanitizer on.
+if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
+   export ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:exitcode=99"
+fi
 for t in tests/e2e/*.sh; do
    case "$(basename "$t")" in *lib.sh) continue ;; esac
    [ -f "$t" ] || continue
