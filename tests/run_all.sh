@@ -52,7 +52,7 @@ done
 # The end-to-end scripts run many short gemmtop processes that compile on PoCL. At their
 # exit LeakSanitizer's thread-stopping tracer crashed ("Tracer caught signal 11 ...
 # LeakSanitizer has encountered a fatal error", exit 99) after fresh PoCL compiles, in
-# three CI runs out of three, replacing the program's own exit status. So the sanitizer
+# every CI run of this submission, replacing the program's own exit status. So the sanitizer
 # pass checks them with ASan and UBSan only; leaks are checked by the unit tests above,
 # which drive the same engine (sessions, workers, caches, PoCL) with LeakSanitizer on.
 if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
