@@ -134,6 +134,13 @@ char *Util_capture(const char *command) {
    return buf;
 }
 
+void Util_deadline(struct timespec *ts, double ms_from_now) {
+   clock_gettime(CLOCK_MONOTONIC, ts);
+   long long ns = ts->tv_nsec + (long long)(ms_from_now * 1e6);
+   ts->tv_sec += (time_t)(ns / 1000000000);
+   ts->tv_nsec = (long)(ns % 1000000000);
+}
+
 double Util_nowMs(void) {
    struct timespec ts;
    clock_gettime(CLOCK_MONOTONIC, &ts);

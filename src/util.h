@@ -20,6 +20,9 @@ char *Util_trim(char *s);
 char *Util_capture(const char *command);
 /* Monotonic clock in milliseconds. */
 double Util_nowMs(void);
+/* ts = now + ms on CLOCK_MONOTONIC, for pthread_cond_timedwait on a condvar set to that clock. */
+struct timespec;
+void Util_deadline(struct timespec *ts, double ms_from_now);
 /* $XDG_CONFIG_HOME/gemmtop or ~/.config/gemmtop (kind "config"), likewise "cache". */
 bool Util_userDir(const char *kind, char *out, size_t outlen);
 /* Folder of the running executable. */

@@ -369,10 +369,7 @@ bool Ahead_stop(Ahead *a, int timeout_ms) {
    a->njobs = 0;
    pthread_cond_broadcast(&a->cv);
    struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   long long ns = ts.tv_nsec + (long long)timeout_ms * 1000000LL;
-   ts.tv_sec += (time_t)(ns / 1000000000LL);
-   ts.tv_nsec = (long)(ns % 1000000000LL);
+   Util_deadline(&ts, timeout_ms);
    while (a->live > 0)
       if (pthread_cond_timedwait(&a->exit_cv, &a->mu, &ts) == ETIMEDOUT)
          break;

@@ -130,13 +130,6 @@ static void logf_(Worker *w, LogLevel level, const char *fmt, ...) {
    publish(w);
 }
 
-static void deadline(struct timespec *ts, double ms_from_now) {
-   clock_gettime(CLOCK_MONOTONIC, ts);
-   long long ns = ts->tv_nsec + (long long)(ms_from_now * 1e6);
-   ts->tv_sec += (time_t)(ns / 1000000000);
-   ts->tv_nsec = (long)(ns % 1000000000);
-}
-
 static void label(const Worker *w, const WorkerConfig *c, char *out, size_t outlen) {
    const KernelInfo *k = Catalog_find(&w->cat, c->kernel);
    char params[512] = "";
@@ -849,7 +842,7 @@ static void *workerMain(void *arg) {
             if (w->snap.state != WS_WAITING)
                setState(w, WS_WAITING, "waiting for the keys to settle");
             struct timespec ts;
-            deadline(&ts, wait);
+            Util_deadline(&ts, wait);
             pthread_cond_timedwait(&w->cv, &w->mu, &ts);
             continue;
          }
@@ -905,7 +898,7 @@ static void *workerMain(void *arg) {
       double rest = ROUND_PERIOD_MS - (Util_nowMs() - started);
       if (measuring && rest > 0 && w->want_serial == w->cur_serial && !w->quit) {
          struct timespec ts;
-         deadline(&ts, rest);
+         Util_deadline(&ts, rest);
          pthread_cond_timedwait(&w->cv, &w->mu, &ts);
       }
    }
@@ -1000,7 +993,7 @@ bool Worker_stop(Worker *w, int timeout_ms) {
    atomic_store(&w->sweep_cancel, 1);
    pthread_cond_broadcast(&w->cv);
    struct timespec ts;
-   deadline(&ts, timeout_ms);
+   Util_deadline(&ts, timeout_ms);
    while (!w->finished)
       if (pthread_cond_timedwait(&w->done_cv, &w->mu, &ts) == ETIMEDOUT)
          break;
@@ -1138,12 +1131,15 @@ void Worker_reload(Worker *w) { request(w, &w->reload); }
 void Worker_measurePeaks(Worker *w) { request(w, &w->peaks); }
 void Worker_measureVendor(Worker *w) { request(w, &w->vendor_again); }
 
-void Worker_setBanks(Worker *w, bool wanted) {
+/* Whether a pane that asks the worker for extra work (banks, inspect) is shown. */
+static void setWanted(Worker *w, bool *flag, bool wanted) {
    pthread_mutex_lock(&w->mu);
-   w->banks_want = wanted;
+   *flag = wanted;
    pthread_cond_signal(&w->cv);
    pthread_mutex_unlock(&w->mu);
 }
+
+void Worker_setBanks(Worker *w, bool wanted) { setWanted(w, &w->banks_want, wanted); }
 
 bool Worker_takeBanks(Worker *w, WorkerBanks *out) {
    pthread_mutex_lock(&w->mu);
@@ -1157,12 +1153,7 @@ bool Worker_takeBanks(Worker *w, WorkerBanks *out) {
    return ready;
 }
 
-void Worker_setInspect(Worker *w, bool wanted) {
-   pthread_mutex_lock(&w->mu);
-   w->inspect_want = wanted;
-   pthread_cond_signal(&w->cv);
-   pthread_mutex_unlock(&w->mu);
-}
+void Worker_setInspect(Worker *w, bool wanted) { setWanted(w, &w->inspect_want, wanted); }
 
 bool Worker_takeInspect(Worker *w, WorkerInspect *out) {
    pthread_mutex_lock(&w->mu);
