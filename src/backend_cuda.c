@@ -412,6 +412,11 @@ static BackendStatus build(Context *c, const char *source, const char *options, 
    *out = NULL;
    char arch[16];
    snprintf(arch, sizeof arch, "sm_%d%d", c->cc_major, c->cc_minor);
+   /* GEMMTOP_NVRTC_OPTIONS: extra NVRTC options for experts (e.g. --ptxas-options=-O1). */
+   const char *extra = getenv("GEMMTOP_NVRTC_OPTIONS");
+   char opts[4096];
+   snprintf(opts, sizeof opts, "%s%s%s", options, extra ? " " : "", extra ? extra : "");
+   options = opts;
    unsigned long long key = Util_hash(UTIL_HASH_INIT, source, strlen(source));
    key = Util_hash(key, options, strlen(options) + 1);
    key = Util_hash(key, arch, strlen(arch));
