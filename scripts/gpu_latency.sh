@@ -16,4 +16,4 @@ fresh() { # backend preset env-assignment
    echo " <- $1 $2 $3"
 }
 for o in "" -cl-nv-opt-level=2 -cl-nv-opt-level=1 -cl-nv-opt-level=0; do fresh opencl fast-02-warptile "GEMMTOP_CL_OPTIONS=$o"; done
-for o in "" --ptxas-options=-O2 --ptxas-options=-O1 --ptxas-options=-O0 -G0; do fresh cuda fast-02-warptile-cuda "GEMMTOP_NVRTC_OPTIONS=$o"; done
+for o in "" --ptxas-options=-O2 --ptxas-options=-O1 --ptxas-options=-O0; do fresh cuda fast-02-warptile-cuda "GEMMTOP_NVRTC_OPTIONS=$o"; done
