@@ -530,7 +530,7 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
    size_t ns = pickSamples(M, N, &rng, idx);
 
    /* Residuals and magnitudes (rows then columns), and norms and C0 maxima for the outlier
-    * floors: without memory for these the outlier check is skipped, as before. */
+    * floors: without memory for these the outlier check is skipped (the others still run). */
    ldouble *res = malloc(2 * (M + N + 1) * sizeof *res);
    ldouble *floors = res ? malloc(2 * (M + N + 1) * sizeof *floors) : NULL;
 
