@@ -1,12 +1,19 @@
 /* GEMM verification on the host: a non-finite scan of C, Freivalds' test from both sides,
- * and exactly computed sample entries, all accumulated in long double.  See verify.h. */
+ * and exactly computed sample entries, all accumulated in long double.  See verify.h.
+ *
+ * The passes over the matrices are independent of each other and run as tasks on a few
+ * threads; each pass keeps its own summation order, so the result is bit-identical to a
+ * serial run whatever the thread count. */
 #include "verify.h"
 
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rng.h"
 
@@ -162,6 +169,293 @@ static double ratioOf(ldouble residual, ldouble bound) {
    return (double)(residual / bound);
 }
 
+/* ---- the passes, as tasks ----
+ * Each task reads the inputs and the random vectors and writes only its own outputs, so
+ * tasks can run at the same time in any order. */
+typedef struct VerifyCtx_ {
+   const Problem *p;
+   const void *A, *B, *C0, *C;
+   size_t M, N, K;
+   bool dbl, use_c0;
+   ldouble alpha, beta, aalpha, abeta;
+   double tol;
+   const ldouble *x, *ax, *y, *ay;
+   /* pass over C */
+   ldouble *cx, *acx, *yc, *ayc;
+   size_t nan_count, inf_count, first_nf;
+   /* the reference side */
+   ldouble *bx, *abx, *abx_, *aabx; /* B x, then A (B x) */
+   ldouble *ya, *aya, *yab, *ayab;  /* y^T A, then (y^T A) B */
+   ldouble *c0x, *ac0x, *yc0, *ayc0;
+   /* for the outlier floors; NULL when there was no memory for them */
+   ldouble *anorm, *bnorm, *c0rmax, *c0cmax;
+   /* sample entries */
+   const size_t *idx;
+   size_t ns, bad_samples, first_bad;
+   double bad_got, bad_ref, bad_rel, max_rel;
+} VerifyCtx;
+
+typedef void (*VerifyTaskFn)(VerifyCtx *);
+
+/* One pass over C: non-finite scan, C x and y^T C. */
+static void taskC(VerifyCtx *v) {
+   const size_t M = v->M, N = v->N;
+   const ldouble *x = v->x, *ax = v->ax;
+   ldouble *yc = v->yc, *ayc = v->ayc;
+   size_t nan_count = 0, inf_count = 0, first_nf = (size_t)-1;
+   for (size_t j = 0; j < N; j++)
+      yc[j] = ayc[j] = 0;
+   for (size_t i = 0; i < M; i++) {
+      ldouble acc = 0, aacc = 0, yi = v->y[i], ayi = v->ay[i];
+      const size_t base = i * N;
+      for (size_t j = 0; j < N; j++) {
+         double c = load(v->C, base + j, v->dbl);
+         if (!isfinite(c)) {
+            if (isnan(c))
+               nan_count++;
+            else
+               inf_count++;
+            if (first_nf == (size_t)-1)
+               first_nf = base + j;
+         }
+         ldouble lc = c, alc = fabsl(lc);
+         acc += lc * x[j];
+         aacc += alc * ax[j];
+         yc[j] += yi * lc;
+         ayc[j] += ayi * alc;
+      }
+      v->cx[i] = acc;
+      v->acx[i] = aacc;
+   }
+   v->nan_count = nan_count;
+   v->inf_count = inf_count;
+   v->first_nf = first_nf;
+}
+
+/* B x (a K-vector), then A (B x) (an M-vector). */
+static void taskABx(VerifyCtx *v) {
+   const Problem *p = v->p;
+   const size_t M = v->M, N = v->N, K = v->K;
+   if (K == 0) {
+      for (size_t i = 0; i < M; i++)
+         v->abx_[i] = v->aabx[i] = 0;
+      return;
+   }
+   if (!p->trans_b)
+      matvec(v->B, v->dbl, K, N, true, v->x, v->ax, v->bx, v->abx);
+   else
+      matvec(v->B, v->dbl, N, K, false, v->x, v->ax, v->bx, v->abx);
+   if (!p->trans_a)
+      matvec(v->A, v->dbl, M, K, true, v->bx, v->abx, v->abx_, v->aabx);
+   else
+      matvec(v->A, v->dbl, K, M, false, v->bx, v->abx, v->abx_, v->aabx);
+}
+
+/* y^T A (a K-vector), then (y^T A) B (an N-vector). */
+static void taskYAB(VerifyCtx *v) {
+   const Problem *p = v->p;
+   const size_t M = v->M, N = v->N, K = v->K;
+   if (K == 0) {
+      for (size_t j = 0; j < N; j++)
+         v->yab[j] = v->ayab[j] = 0;
+      return;
+   }
+   if (!p->trans_a)
+      matvec(v->A, v->dbl, M, K, false, v->y, v->ay, v->ya, v->aya);
+   else
+      matvec(v->A, v->dbl, K, M, true, v->y, v->ay, v->ya, v->aya);
+   if (!p->trans_b)
+      matvec(v->B, v->dbl, K, N, false, v->ya, v->aya, v->yab, v->ayab);
+   else
+      matvec(v->B, v->dbl, N, K, true, v->ya, v->aya, v->yab, v->ayab);
+}
+
+/* C0 x and y^T C0 (zero when beta == 0: C0 is then never read). */
+static void taskC0(VerifyCtx *v) {
+   const size_t M = v->M, N = v->N;
+   if (!v->use_c0) {
+      for (size_t i = 0; i < M; i++)
+         v->c0x[i] = v->ac0x[i] = 0;
+      for (size_t j = 0; j < N; j++)
+         v->yc0[j] = v->ayc0[j] = 0;
+      return;
+   }
+   const ldouble *x = v->x, *ax = v->ax;
+   ldouble *yc0 = v->yc0, *ayc0 = v->ayc0;
+   for (size_t j = 0; j < N; j++)
+      yc0[j] = ayc0[j] = 0;
+   for (size_t i = 0; i < M; i++) {
+      ldouble acc = 0, aacc = 0, yi = v->y[i], ayi = v->ay[i];
+      const size_t base = i * N;
+      for (size_t j = 0; j < N; j++) {
+         ldouble c0 = load(v->C0, base + j, v->dbl), ac0 = fabsl(c0);
+         acc += c0 * x[j];
+         aacc += ac0 * ax[j];
+         yc0[j] += yi * c0;
+         ayc0[j] += ayi * ac0;
+      }
+      v->c0x[i] = acc;
+      v->ac0x[i] = aacc;
+   }
+}
+
+/* S is a rows x cols row-major matrix; out[r] = sqrt(sum_c S[r][c]^2) along rows, else
+ * out[c] = sqrt(sum_r S[r][c]^2). Either way each sum runs in ascending index order. */
+static void norms(const void *S, bool dbl, size_t rows, size_t cols, bool along_rows, ldouble *out) {
+   if (along_rows) {
+      for (size_t r = 0; r < rows; r++) {
+         ldouble sq = 0;
+         for (size_t c = 0; c < cols; c++) {
+            ldouble s = load(S, r * cols + c, dbl);
+            sq += s * s;
+         }
+         out[r] = sqrtl(sq);
+      }
+   } else {
+      for (size_t c = 0; c < cols; c++)
+         out[c] = 0;
+      for (size_t r = 0; r < rows; r++)
+         for (size_t c = 0; c < cols; c++) {
+            ldouble s = load(S, r * cols + c, dbl);
+            out[c] += s * s;
+         }
+      for (size_t c = 0; c < cols; c++)
+         out[c] = sqrtl(out[c]);
+   }
+}
+
+/* Row norms of op(A), column norms of op(B). Only used when C is all finite, but computed
+ * alongside the other passes rather than after the non-finite scan. */
+static void taskNorms(VerifyCtx *v) {
+   const Problem *p = v->p;
+   const size_t M = v->M, N = v->N, K = v->K;
+   if (!p->trans_a)
+      norms(v->A, v->dbl, M, K, true, v->anorm);
+   else
+      norms(v->A, v->dbl, K, M, false, v->anorm);
+   if (!p->trans_b)
+      norms(v->B, v->dbl, K, N, false, v->bnorm);
+   else
+      norms(v->B, v->dbl, N, K, true, v->bnorm);
+}
+
+/* max_j |c0_ij| |x_j| per row and max_i |c0_ij| |y_i| per column (zero when beta == 0). */
+static void taskC0max(VerifyCtx *v) {
+   const size_t M = v->M, N = v->N;
+   for (size_t i = 0; i < M; i++)
+      v->c0rmax[i] = 0;
+   for (size_t j = 0; j < N; j++)
+      v->c0cmax[j] = 0;
+   for (size_t i = 0; v->use_c0 && i < M; i++)
+      for (size_t j = 0; j < N; j++) {
+         ldouble c0 = fabsl((ldouble)load(v->C0, i * N + j, v->dbl));
+         ldouble along_row = c0 * v->ax[j], along_col = c0 * v->ay[i];
+         if (along_row > v->c0rmax[i])
+            v->c0rmax[i] = along_row;
+         if (along_col > v->c0cmax[j])
+            v->c0cmax[j] = along_col;
+      }
+}
+
+/* The sample entries, computed exactly (to long double), compared element-wise. */
+static void taskSamples(VerifyCtx *v) {
+   const Problem *p = v->p;
+   const size_t N = v->N, K = v->K;
+   const bool dbl = v->dbl;
+   v->bad_samples = 0;
+   v->first_bad = (size_t)-1;
+   v->bad_got = v->bad_ref = v->bad_rel = v->max_rel = 0;
+   for (size_t s = 0; s < v->ns; s++) {
+      size_t i = v->idx[s] / N, j = v->idx[s] % N;
+      ldouble acc = 0, aacc = 0;
+      for (size_t k = 0; k < K; k++) {
+         ldouble prod = (ldouble)opA(p, v->A, i, k, dbl) * (ldouble)opB(p, v->B, k, j, dbl);
+         acc += prod;
+         aacc += fabsl(prod);
+      }
+      ldouble ref = v->alpha * acc, mag = v->aalpha * aacc;
+      if (v->use_c0) {
+         ldouble c0 = load(v->C0, v->idx[s], dbl);
+         ref += v->beta * c0;
+         mag += v->abeta * fabsl(c0);
+      }
+      double c = load(v->C, v->idx[s], dbl);
+      ldouble err = fabsl((ldouble)c - ref);
+      double rel;
+      if (isnan(err))
+         rel = INFINITY;
+      else if (err == 0)
+         rel = 0.0;
+      else if (mag > 0)
+         rel = (double)(err / mag);
+      else
+         rel = INFINITY;
+      if (rel > v->max_rel)
+         v->max_rel = rel;
+      if (rel > v->tol) {
+         v->bad_samples++;
+         if (v->first_bad == (size_t)-1) {
+            v->first_bad = v->idx[s];
+            v->bad_got = c;
+            v->bad_ref = (double)ref;
+            v->bad_rel = rel;
+         }
+      }
+   }
+}
+
+/* ---- running the tasks ---- */
+
+/* Below this many matrix elements (M N + M K + K N) threads cost more than they save. */
+#define PARALLEL_MIN_ELEMENTS 65536
+#define MAX_TASKS 8
+
+static atomic_int threadsWanted; /* Verify_setThreads: 0 automatic, 1 serial, n up to n */
+
+void Verify_setThreads(int n) { atomic_store(&threadsWanted, n > 0 ? n : 0); }
+
+typedef struct TaskQueue_ {
+   VerifyTaskFn fn[MAX_TASKS];
+   size_t n;
+   VerifyCtx *ctx;
+   atomic_size_t next;
+} TaskQueue;
+
+/* Every thread, the caller's included, takes the next task until none are left. */
+static void *TaskQueue_drain(void *arg) {
+   TaskQueue *q = arg;
+   for (size_t t; (t = atomic_fetch_add(&q->next, 1)) < q->n;)
+      q->fn[t](q->ctx);
+   return NULL;
+}
+
+static size_t threadCount(size_t tasks, size_t elements) {
+   int wanted = atomic_load(&threadsWanted);
+   size_t n;
+   if (wanted > 0) {
+      n = (size_t)wanted;
+   } else {
+      long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+      n = elements < PARALLEL_MIN_ELEMENTS || cpus < 1 ? 1 : (size_t)cpus;
+   }
+   return n < tasks ? n : tasks;
+}
+
+/* Runs the queue on up to threadCount() threads. A thread that cannot be started is not
+ * an error: the calling thread takes its tasks. */
+static void TaskQueue_run(TaskQueue *q, size_t elements) {
+   atomic_init(&q->next, 0);
+   size_t threads = threadCount(q->n, elements), started = 0;
+   pthread_t tid[MAX_TASKS];
+   while (started + 1 < threads && pthread_create(&tid[started], NULL, TaskQueue_drain, q) == 0)
+      started++;
+   TaskQueue_drain(q);
+   for (size_t t = 0; t < started; t++)
+      pthread_join(tid[t], NULL);
+}
+
+static void TaskQueue_add(TaskQueue *q, VerifyTaskFn fn) { q->fn[q->n++] = fn; }
+
 void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
                  VerifyResult *out) {
    memset(out, 0, sizeof *out);
@@ -232,92 +526,47 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
       ay[i] = v;
       y[i] = (Rng_next(&rng) & 1) ? -v : v;
    }
+   /* The sample positions are the next draws after x and y. */
+   size_t ns = pickSamples(M, N, &rng, idx);
 
-   /* ---- one pass over C: non-finite scan, C x and y^T C ---- */
-   size_t nan_count = 0, inf_count = 0, first_nf = (size_t)-1;
-   for (size_t j = 0; j < N; j++)
-      yc[j] = ayc[j] = 0;
-   for (size_t i = 0; i < M; i++) {
-      ldouble acc = 0, aacc = 0, yi = y[i], ayi = ay[i];
-      const size_t base = i * N;
-      for (size_t j = 0; j < N; j++) {
-         double c = load(C, base + j, dbl);
-         if (!isfinite(c)) {
-            if (isnan(c))
-               nan_count++;
-            else
-               inf_count++;
-            if (first_nf == (size_t)-1)
-               first_nf = base + j;
-         }
-         ldouble lc = c, alc = fabsl(lc);
-         acc += lc * x[j];
-         aacc += alc * ax[j];
-         yc[j] += yi * lc;
-         ayc[j] += ayi * alc;
-      }
-      cx[i] = acc;
-      acx[i] = aacc;
+   /* Residuals and magnitudes (rows then columns), and norms and C0 maxima for the outlier
+    * floors: without memory for these the outlier check is skipped (the others still run). */
+   ldouble *res = malloc(2 * (M + N + 1) * sizeof *res);
+   ldouble *floors = res ? malloc(2 * (M + N + 1) * sizeof *floors) : NULL;
+
+   VerifyCtx ctx = {
+      .p = p, .A = A, .B = B, .C0 = C0, .C = C, .M = M, .N = N, .K = K, .dbl = dbl, .use_c0 = use_c0,
+      .alpha = alpha, .beta = beta, .aalpha = aalpha, .abeta = abeta, .tol = tol,
+      .x = x, .ax = ax, .y = y, .ay = ay,
+      .cx = cx, .acx = acx, .yc = yc, .ayc = ayc,
+      .bx = bx, .abx = abx, .abx_ = abx_, .aabx = aabx,
+      .ya = ya, .aya = aya, .yab = yab, .ayab = ayab,
+      .c0x = c0x, .ac0x = ac0x, .yc0 = yc0, .ayc0 = ayc0,
+      .anorm = floors, .bnorm = floors ? floors + M : NULL,
+      .c0rmax = floors ? floors + M + N : NULL, .c0cmax = floors ? floors + 2 * M + N : NULL,
+      .idx = idx, .ns = ns,
+   };
+   /* The longest tasks first, so that the short ones fill in at the end. */
+   TaskQueue tq = {.ctx = &ctx};
+   TaskQueue_add(&tq, taskC);
+   TaskQueue_add(&tq, taskABx);
+   TaskQueue_add(&tq, taskYAB);
+   TaskQueue_add(&tq, taskC0);
+   if (floors) {
+      TaskQueue_add(&tq, taskNorms);
+      TaskQueue_add(&tq, taskC0max);
    }
+   TaskQueue_add(&tq, taskSamples);
+   TaskQueue_run(&tq, M * N + M * K + K * N);
+
+   const size_t nan_count = ctx.nan_count, inf_count = ctx.inf_count, first_nf = ctx.first_nf;
    out->non_finite = nan_count + inf_count;
-
-   /* ---- the reference side: alpha A (B x) + beta C0 x, and alpha (y^T A) B + beta y^T C0 ---- */
-   if (K > 0) {
-      /* B x: K-vector */
-      if (!p->trans_b)
-         matvec(B, dbl, K, N, true, x, ax, bx, abx);
-      else
-         matvec(B, dbl, N, K, false, x, ax, bx, abx);
-      /* A (B x): M-vector */
-      if (!p->trans_a)
-         matvec(A, dbl, M, K, true, bx, abx, abx_, aabx);
-      else
-         matvec(A, dbl, K, M, false, bx, abx, abx_, aabx);
-      /* y^T A: K-vector */
-      if (!p->trans_a)
-         matvec(A, dbl, M, K, false, y, ay, ya, aya);
-      else
-         matvec(A, dbl, K, M, true, y, ay, ya, aya);
-      /* (y^T A) B: N-vector */
-      if (!p->trans_b)
-         matvec(B, dbl, K, N, false, ya, aya, yab, ayab);
-      else
-         matvec(B, dbl, N, K, true, ya, aya, yab, ayab);
-   } else {
-      for (size_t i = 0; i < M; i++)
-         abx_[i] = aabx[i] = 0;
-      for (size_t j = 0; j < N; j++)
-         yab[j] = ayab[j] = 0;
-   }
-   if (use_c0) {
-      for (size_t j = 0; j < N; j++)
-         yc0[j] = ayc0[j] = 0;
-      for (size_t i = 0; i < M; i++) {
-         ldouble acc = 0, aacc = 0, yi = y[i], ayi = ay[i];
-         const size_t base = i * N;
-         for (size_t j = 0; j < N; j++) {
-            ldouble c0 = load(C0, base + j, dbl), ac0 = fabsl(c0);
-            acc += c0 * x[j];
-            aacc += ac0 * ax[j];
-            yc0[j] += yi * c0;
-            ayc0[j] += ayi * ac0;
-         }
-         c0x[i] = acc;
-         ac0x[i] = aacc;
-      }
-   } else {
-      for (size_t i = 0; i < M; i++)
-         c0x[i] = ac0x[i] = 0;
-      for (size_t j = 0; j < N; j++)
-         yc0[j] = ayc0[j] = 0;
-   }
 
    /* Bound per row: tol * (|alpha| |A||B||x| + |beta| |C0||x|), plus the rounding of C to
     * the storage precision (eps |C||x|), plus this check's own long double rounding. */
    const ldouble ld_err = (ldouble)(K + M + N + 4) * LDBL_EPSILON;
    double worst_r = 0.0, worst_c = 0.0; /* worst ratio of the row check, of the column check */
    size_t worst_row = 0, worst_col = 0, rows_over = 0, cols_over = 0;
-   ldouble *res = malloc(2 * (M + N + 1) * sizeof *res); /* residuals and magnitudes, rows then columns */
    ldouble *rres = res, *rmag = res ? res + M : NULL, *cres = res ? res + 2 * M : NULL,
            *cmag = res ? res + 2 * M + N : NULL;
    for (size_t i = 0; i < M; i++) {
@@ -360,59 +609,29 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
     * 4 eps |mag| / sqrt(N). The magnitude arrays are reused for the floors. */
    size_t orow = 0, ocol = 0, out_rows = 0, out_cols = 0;
    double orow_ratio = 0, ocol_ratio = 0;
-   ldouble *anorm = res ? malloc((M + N + 1) * sizeof *anorm) : NULL;
-   if (res && anorm && out->non_finite == 0) {
-      ldouble *bnorm = anorm + M;
-      for (size_t i = 0; i < M; i++) {
-         ldouble sq = 0;
-         for (size_t k = 0; k < K; k++) {
-            ldouble a = opA(p, A, i, k, dbl);
-            sq += a * a;
-         }
-         anorm[i] = sqrtl(sq);
-      }
-      for (size_t j = 0; j < N; j++)
-         bnorm[j] = 0;
-      for (size_t k = 0; k < K; k++)
-         for (size_t j = 0; j < N; j++) {
-            ldouble b = opB(p, B, k, j, dbl);
-            bnorm[j] += b * b;
-         }
+   if (floors && out->non_finite == 0) {
+      const ldouble *anorm = ctx.anorm, *bnorm = ctx.bnorm;
       ldouble bx_max = 0, ay_max = 0;
-      for (size_t j = 0; j < N; j++) {
-         bnorm[j] = sqrtl(bnorm[j]);
+      for (size_t j = 0; j < N; j++)
          if (bnorm[j] * ax[j] > bx_max)
             bx_max = bnorm[j] * ax[j];
-      }
       for (size_t i = 0; i < M; i++)
          if (anorm[i] * ay[i] > ay_max)
             ay_max = anorm[i] * ay[i];
       for (size_t i = 0; i < M; i++) {
-         ldouble c0max = 0;
-         for (size_t j = 0; use_c0 && j < N; j++) {
-            ldouble v = fabsl((ldouble)load(C0, i * N + j, dbl)) * ax[j];
-            if (v > c0max)
-               c0max = v;
-         }
-         ldouble one = (ldouble)tol * (aalpha * anorm[i] * bx_max + abeta * c0max);
+         ldouble one = (ldouble)tol * (aalpha * anorm[i] * bx_max + abeta * ctx.c0rmax[i]);
          ldouble noise = 4 * (ldouble)eps * rmag[i] / sqrtl((ldouble)(N ? N : 1));
          rmag[i] = one > noise ? one : noise;
       }
       for (size_t j = 0; j < N; j++) {
-         ldouble c0max = 0;
-         for (size_t i = 0; use_c0 && i < M; i++) {
-            ldouble v = fabsl((ldouble)load(C0, i * N + j, dbl)) * ay[i];
-            if (v > c0max)
-               c0max = v;
-         }
-         ldouble one = (ldouble)tol * (aalpha * bnorm[j] * ay_max + abeta * c0max);
+         ldouble one = (ldouble)tol * (aalpha * bnorm[j] * ay_max + abeta * ctx.c0cmax[j]);
          ldouble noise = 4 * (ldouble)eps * cmag[j] / sqrtl((ldouble)(M ? M : 1));
          cmag[j] = one > noise ? one : noise;
       }
       out_rows = outliers(rres, rmag, M, &orow, &orow_ratio);
       out_cols = outliers(cres, cmag, N, &ocol, &ocol_ratio);
    }
-   free(anorm);
+   free(floors);
    free(res);
    bool outlier_fail = out_rows > 0 || out_cols > 0;
    if (outlier_fail) {
@@ -421,49 +640,12 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
          out->freivalds_ratio = o;
    }
 
-   /* ---- sample entries, computed exactly (to long double) ---- */
-   size_t ns = pickSamples(M, N, &rng, idx);
-   size_t first_bad = (size_t)-1;
-   double bad_got = 0, bad_ref = 0, bad_rel = 0, max_rel = 0;
-   for (size_t s = 0; s < ns; s++) {
-      size_t i = idx[s] / N, j = idx[s] % N;
-      ldouble acc = 0, aacc = 0;
-      for (size_t k = 0; k < K; k++) {
-         ldouble prod = (ldouble)opA(p, A, i, k, dbl) * (ldouble)opB(p, B, k, j, dbl);
-         acc += prod;
-         aacc += fabsl(prod);
-      }
-      ldouble ref = alpha * acc, mag = aalpha * aacc;
-      if (use_c0) {
-         ldouble c0 = load(C0, idx[s], dbl);
-         ref += beta * c0;
-         mag += abeta * fabsl(c0);
-      }
-      double c = load(C, idx[s], dbl);
-      ldouble err = fabsl((ldouble)c - ref);
-      double rel;
-      if (isnan(err))
-         rel = INFINITY;
-      else if (err == 0)
-         rel = 0.0;
-      else if (mag > 0)
-         rel = (double)(err / mag);
-      else
-         rel = INFINITY;
-      if (rel > max_rel)
-         max_rel = rel;
-      if (rel > tol) {
-         out->bad_samples++;
-         if (first_bad == (size_t)-1) {
-            first_bad = idx[s];
-            bad_got = c;
-            bad_ref = (double)ref;
-            bad_rel = rel;
-         }
-      }
-   }
+   /* ---- sample entries (computed by taskSamples) ---- */
+   const size_t first_bad = ctx.first_bad;
+   const double bad_got = ctx.bad_got, bad_ref = ctx.bad_ref, bad_rel = ctx.bad_rel;
+   out->bad_samples = ctx.bad_samples;
    out->samples = ns;
-   out->max_rel_err = max_rel;
+   out->max_rel_err = ctx.max_rel;
 
    out->ok = out->non_finite == 0 && out->bad_samples == 0 && out->freivalds_ratio <= 1.0 && !outlier_fail;
 

@@ -39,4 +39,10 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
 
 double Verify_tolerance(const Problem *p);
 
+/* How many threads Verify_gemm may use for its independent passes (the result is the same
+ * bit for bit whatever the count): 0 = automatic (the online CPUs, serial for small
+ * matrices), 1 = serial, n > 1 = up to n threads whatever the size (tests use it to
+ * compare the parallel path with the serial one). Process-wide. */
+void Verify_setThreads(int n);
+
 #endif

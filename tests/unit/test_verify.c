@@ -677,6 +677,84 @@ static void test_reproducible(void **state) {
    freeCase(&c);
 }
 
+/* Bit for bit the same results whatever the thread count: the passes run in parallel but
+ * each keeps its own summation order. Correct and broken results, odd sizes (some big
+ * enough for the automatic mode to use threads), both precisions, all layouts. */
+static bool sameResult(const VerifyResult *a, const VerifyResult *b) {
+   return a->ok == b->ok && memcmp(&a->max_rel_err, &b->max_rel_err, sizeof a->max_rel_err) == 0 &&
+          memcmp(&a->freivalds_ratio, &b->freivalds_ratio, sizeof a->freivalds_ratio) == 0 &&
+          memcmp(&a->tolerance, &b->tolerance, sizeof a->tolerance) == 0 && a->non_finite == b->non_finite &&
+          a->samples == b->samples && a->bad_samples == b->bad_samples && a->first_bad_row == b->first_bad_row &&
+          a->first_bad_col == b->first_bad_col && strcmp(a->message, b->message) == 0;
+}
+
+static void test_parallel_matches_serial(void **state) {
+   (void)state;
+   const uint64_t seed = g_seed + 11;
+   Rng r;
+   Rng_seed(&r, seed);
+   const int threads[] = {2, 3, 8, 0}; /* forced counts, then automatic */
+   size_t failed_seen = 0;
+   for (int pi = 0; pi < 2; pi++)
+      for (int lay = 0; lay < 4; lay++)
+         for (int bz = 0; bz < 2; bz++) {
+            int m = 1 + (int)Rng_below(&r, 300), n = 1 + (int)Rng_below(&r, 300), k = 1 + (int)Rng_below(&r, 200);
+            double alpha = Rng_range(&r, 0.2, 2.0) * (Rng_below(&r, 2) ? -1 : 1);
+            double beta = bz ? 0.0 : Rng_range(&r, -2.0, 2.0);
+            Case c;
+            makeCase(&c, &r, m, n, k, kPrecs[pi], lay & 1, lay & 2, alpha, beta);
+            bool dbl = kPrecs[pi] == PRECISION_DOUBLE;
+            char d[160];
+            describe(&c, d, sizeof d);
+            /* 0: correct; 1: one element 0.1% off; 2: one unwritten (NaN); 3: one Inf;
+             * 4: one row scaled by 1.01 */
+            for (int bug = 0; bug < 5; bug++) {
+               size_t at = (size_t)Rng_below(&r, Problem_sizeC(&c.p));
+               size_t row = at / (size_t)n;
+               double saved = getv(c.C, at, dbl);
+               long double ref, mag;
+               exactEntry(&c.p, &c, row, at % (size_t)n, &ref, &mag);
+               if (bug == 1)
+                  setv(c.C, at, dbl, (double)(ref + 0.001L * mag));
+               else if (bug == 2)
+                  setv(c.C, at, dbl, NAN);
+               else if (bug == 3)
+                  setv(c.C, at, dbl, INFINITY);
+               else if (bug == 4)
+                  for (size_t j = 0; j < (size_t)n; j++)
+                     setv(c.C, row * (size_t)n + j, dbl, 1.01 * getv(c.C, row * (size_t)n + j, dbl));
+               uint64_t vseed = Rng_next(&r);
+               VerifyResult serial, par;
+               Verify_setThreads(1);
+               Verify_gemm(&c.p, c.A, c.B, c.C0, c.C, vseed, &serial);
+               if (bug == 0)
+                  expectOk(&c, &serial, seed);
+               if (bug == 2 || bug == 3)
+                  expectFail(&c, &serial, seed, "a non-finite element", bug == 2 ? "not written" : "Inf");
+               failed_seen += !serial.ok;
+               for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+                  Verify_setThreads(threads[t]);
+                  memset(&par, 0xA5, sizeof par);
+                  Verify_gemm(&c.p, c.A, c.B, c.C0, c.C, vseed, &par);
+                  if (!sameResult(&serial, &par))
+                     fail_msg("seed %" PRIu64 ", %s, bug %d, %d threads: '%s' (freivalds %.17g, max rel %.17g) "
+                              "differs from serial '%s' (freivalds %.17g, max rel %.17g)",
+                              seed, d, bug, threads[t], par.message, par.freivalds_ratio, par.max_rel_err,
+                              serial.message, serial.freivalds_ratio, serial.max_rel_err);
+               }
+               /* undo the bug */
+               if (bug == 4)
+                  hostGemm(&c.p, c.A, c.B, c.C0, c.C, c.p.alpha, c.p.beta);
+               else
+                  setv(c.C, at, dbl, saved);
+            }
+            freeCase(&c);
+         }
+   Verify_setThreads(0);
+   /* every case had two non-finite variants, so the failure paths were compared too */
+   assert_true(failed_seen >= 2 * 16);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_correct_results_pass),
@@ -690,6 +768,7 @@ int main(void) {
       cmocka_unit_test(test_isolated_element_error),
        cmocka_unit_test(test_float_k4096_passes),
       cmocka_unit_test(test_reproducible),
+      cmocka_unit_test(test_parallel_matches_serial),
    };
    return cmocka_run_group_tests(tests, groupSetup, NULL);
 }
