@@ -13,6 +13,7 @@
 
 #define BENCH_MAX_CONFIGS 64
 #define BENCH_MAX_SIZES 16
+#define BENCH_MAX_ROUNDS 32
 
 typedef struct BenchConfig_ {
    char label[64];
@@ -66,6 +67,20 @@ static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, Be
    c->kernel = k;
    snprintf(c->label, sizeof c->label, "%s", pr->name);
    return true;
+}
+
+/* One round of a vendor library: its figures go to gflops[round]; the first round's result
+ * (name, verification) is kept, a failure in any round is the result. */
+static void benchVendor(Session *s, const Problem *p, const Inputs *in, const Options *o, int round, VendorResult *v,
+                        double *gflops) {
+   if (round > 0 && v->status != RUN_OK)
+      return;
+   VendorResult now;
+   Session_vendor(s, p, in, o->reps, o->warmup, round == 0 ? v : &now);
+   const VendorResult *got = round == 0 ? v : &now;
+   gflops[round] = got->gflops;
+   if (round > 0 && now.status != RUN_OK)
+      *v = now;
 }
 
 int Cli_bench(const Options *o) {
@@ -158,7 +173,7 @@ int Cli_bench(const Options *o) {
    if (save && !json)
       fprintf(save, "config,kernel,params,device,size,precision,status,verified,gflops,time_ms,vendor,vendor_gflops,"
                     "pct_of_vendor,reference,reference_gflops,pct_of_reference\n");
-   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = true, .max_seconds = o->max_seconds};
+   const int rounds = o->rounds;
    for (int si = 0; r && si < nsizes; si++) {
       /* Precision and scalars of the first configuration decide the vendor's problem. */
       Problem vp = configs[0].problem;
@@ -172,33 +187,66 @@ int Cli_bench(const Options *o) {
          vendor[si].status = RUN_OUT_OF_MEMORY;
          continue;
       }
-      fprintf(stderr, "size %d: vendor...\n", sizes[si]);
-      Session_vendor(s, &vp, &in, o->reps, o->warmup, &vendor[si]);
+      /* Rounds: the libraries and the configurations take turns (the libraries first in
+       * even rounds, last in odd ones), so that a clock or temperature drift during the
+       * run favours neither side; each figure is the median of its rounds' medians. */
+      double vg[BENCH_MAX_ROUNDS], rg[BENCH_MAX_ROUNDS];
+      static double cg[BENCH_MAX_CONFIGS][BENCH_MAX_ROUNDS], cms[BENCH_MAX_CONFIGS][BENCH_MAX_ROUNDS];
       reference[si].status = RUN_DEVICE_ERROR;
-      if (ref) {
-         fprintf(stderr, "size %d: reference (%s)...\n", sizes[si], o->reference);
-         Session_vendor(ref, &vp, &in, o->reps, o->warmup, &reference[si]);
-      }
-      for (int c = 0; c < nconf; c++) {
-         Problem p = configs[c].problem;
-         p.m = p.n = p.k = sizes[si];
-         Inputs own;
-         const Inputs *use = &in;
-         if (!Inputs_fit(&in, &p)) {
-            if (!Inputs_random(&own, &p, seed)) {
-               cells[c][si].status = RUN_OUT_OF_MEMORY;
+      for (int round = 0; round < rounds; round++) {
+         for (int turn = 0; turn < 2; turn++) {
+            if (turn == round % 2) {
+               fprintf(stderr, "size %d, round %d of %d: vendor...\n", sizes[si], round + 1, rounds);
+               benchVendor(s, &vp, &in, o, round, &vendor[si], vg);
+               if (ref) {
+                  fprintf(stderr, "size %d, round %d of %d: reference (%s)...\n", sizes[si], round + 1, rounds,
+                          o->reference);
+                  benchVendor(ref, &vp, &in, o, round, &reference[si], rg);
+               }
                continue;
             }
-            use = &own;
+            for (int c = 0; c < nconf; c++) {
+               BenchCell *cell = &cells[c][si];
+               if (round > 0 && cell->status != RUN_OK)
+                  continue; /* failed or invalid in an earlier round: said once */
+               Problem p = configs[c].problem;
+               p.m = p.n = p.k = sizes[si];
+               Inputs own;
+               const Inputs *use = &in;
+               if (!Inputs_fit(&in, &p)) {
+                  if (!Inputs_random(&own, &p, seed)) {
+                     cell->status = RUN_OUT_OF_MEMORY;
+                     continue;
+                  }
+                  use = &own;
+               }
+               fprintf(stderr, "size %d, round %d of %d: %s...\n", sizes[si], round + 1, rounds, configs[c].label);
+               /* Verified in the first round; later rounds time the same program. */
+               RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0,
+                                .max_seconds = o->max_seconds};
+               RunStatus st = Session_run(s, configs[c].kernel, configs[c].values, &p, use, &ro, r);
+               if (round == 0 || st != RUN_OK) {
+                  cell->status = st;
+                  snprintf(cell->message, sizeof cell->message, "%s", r->message);
+               }
+               cg[c][round] = r->gflops;
+               cms[c][round] = r->median_ms;
+               if (use != &in)
+                  Inputs_free(&own);
+            }
          }
-         fprintf(stderr, "size %d: %s...\n", sizes[si], configs[c].label);
+      }
+      if (vendor[si].status == RUN_OK)
+         vendor[si].gflops = Util_median(vg, rounds);
+      if (ref && reference[si].status == RUN_OK)
+         reference[si].gflops = Util_median(rg, rounds);
+      for (int c = 0; c < nconf; c++) {
          BenchCell *cell = &cells[c][si];
-         cell->status = Session_run(s, configs[c].kernel, configs[c].values, &p, use, &ro, r);
-         cell->gflops = r->gflops;
-         cell->ms = r->median_ms;
-         snprintf(cell->message, sizeof cell->message, "%s", r->message);
-         if (use != &in)
-            Inputs_free(&own);
+         Problem p = configs[c].problem;
+         if (cell->status == RUN_OK) {
+            cell->gflops = Util_median(cg[c], rounds);
+            cell->ms = Util_median(cms[c], rounds);
+         }
          if (save) {
             char params[300];
             KernelInfo_formatParams(configs[c].kernel, configs[c].values, params, sizeof params);
@@ -313,6 +361,8 @@ int Cli_bench(const Options *o) {
                    cells[c][si].message);
    printf("GFLOPS = 2*N^3 / median device time of the GEMM kernel; the vendor library is timed around whole calls; "
           "every result verified\n");
+   printf("each figure: the median of %d round%s in which the libraries and the configurations took turns\n", rounds,
+          rounds == 1 ? "" : "s");
    if (r)
       RunResult_free(r);
    free(r);

@@ -49,6 +49,8 @@ void Options_usage(FILE *out) {
          "  --sizes 1024,2048,...      bench: the square sizes (default 1024,2048,4096)\n"
          "  --save FILE.csv|FILE.json  sweep, bench: write every result to a file\n"
          "  --reference cuda|opencl|hip  bench: also time that backend's vendor BLAS on the same device\n"
+         "  --rounds R                 bench: R rounds in which the libraries and the configurations take\n"
+         "                             turns; figures are medians over the rounds (default 3, at most 32)\n"
          "                             (cuBLAS beside an OpenCL run) and give % of it\n"
          "  --vendor                   run: also time the vendor BLAS (CLBlast, cuBLAS, rocBLAS) for % of vendor\n"
          "  --site N|NAME --warp W     banks: draw one request of this access site and warp as lanes x banks\n"
@@ -91,13 +93,14 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
    Problem_setDefaults(&o->problem);
    o->reps = 10;
    o->warmup = 2;
+   o->rounds = 3;
    const char *nc = getenv("NO_COLOR");
    o->no_color = nc && *nc;
    enum {
       OPT_BACKEND = 256, OPT_DEVICE, OPT_KERNEL, OPT_PRESET, OPT_SET, OPT_SIZE, OPT_PRECISION, OPT_LAYOUT,
       OPT_ALPHA, OPT_BETA, OPT_REPS, OPT_WARMUP, OPT_FORMAT, OPT_SEED, OPT_A, OPT_B, OPT_C, OPT_OUT,
       OPT_NO_VERIFY, OPT_NO_COLOR, OPT_VERSION, OPT_MEASURE, OPT_VENDOR, OPT_ARCH, OPT_CODE, OPT_MAX_SECONDS,
-      OPT_BUDGET, OPT_EXHAUSTIVE, OPT_SIZES, OPT_SAVE, OPT_REFERENCE, OPT_SAVE_PRESETS, OPT_TIMEOUT, OPT_JOBS,
+      OPT_BUDGET, OPT_EXHAUSTIVE, OPT_SIZES, OPT_SAVE, OPT_REFERENCE, OPT_SAVE_PRESETS, OPT_TIMEOUT, OPT_JOBS, OPT_ROUNDS,
       OPT_SITE, OPT_WARP, OPT_ITERATION, OPT_GROUPS, OPT_BANKS, OPT_BANK_WIDTH, OPT_SIMD_WIDTH,
       OPT_ABLATE,
    };
@@ -120,6 +123,7 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
        {"sizes", required_argument, 0, OPT_SIZES},         {"save", required_argument, 0, OPT_SAVE},
        {"save-presets", required_argument, 0, OPT_SAVE_PRESETS},
        {"reference", required_argument, 0, OPT_REFERENCE},
+       {"rounds", required_argument, 0, OPT_ROUNDS},
        {"timeout", required_argument, 0, OPT_TIMEOUT},     {"jobs", required_argument, 0, OPT_JOBS},
        {"max-seconds", required_argument, 0, OPT_MAX_SECONDS},
        {"site", required_argument, 0, OPT_SITE},           {"warp", required_argument, 0, OPT_WARP},
@@ -228,13 +232,17 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       case OPT_ARCH: o->arch = arg; break;
       case OPT_BUDGET:
       case OPT_SAVE_PRESETS:
-      case OPT_JOBS: {
+      case OPT_JOBS:
+      case OPT_ROUNDS: {
          int v;
          if (!parseSize(arg, &v))
             return usageError("'%s' is not a positive count (%s)", arg,
-                              c == OPT_BUDGET ? "--budget" : c == OPT_JOBS ? "--jobs" : "--save-presets");
+                              c == OPT_BUDGET ? "--budget" : c == OPT_JOBS ? "--jobs" : c == OPT_ROUNDS ? "--rounds" : "--save-presets");
+         if (c == OPT_ROUNDS && v > 32)
+            return usageError("--rounds %s: at most 32 rounds%s", arg, "");
          if (c == OPT_BUDGET) o->budget = v;
          else if (c == OPT_JOBS) o->jobs = v;
+         else if (c == OPT_ROUNDS) o->rounds = v;
          else o->save_presets = v;
          break;
       }

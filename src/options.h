@@ -42,6 +42,7 @@ typedef struct Options_ {
    const char *save;         /* sweep, bench: results file (.csv or .json) */
    const char *reference;    /* bench: another backend whose vendor BLAS is also timed (cuda: cuBLAS) */
    int save_presets;         /* sweep: save the best N as presets */
+   int rounds;               /* bench: rounds of libraries and configurations in turn (median) */
    double timeout;           /* sweep: seconds one launch may take before the configuration is dropped */
    int jobs;                 /* sweep: parallel compiles (0: one per core) */
    const char *site;         /* banks: the access site to draw (index or name) */

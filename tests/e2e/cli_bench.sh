@@ -63,6 +63,20 @@ run_gemmtop bench --kernel general_any --sizes 64 --reference metal
 expect_rc 2 "an unknown reference backend is a usage error"
 expect_in "use opencl, cuda or hip" "$ERR" "naming the valid ones"
 
+# --rounds: the libraries and the configuration take turns, the library first in even
+# rounds and last in odd ones; the table says how many rounds made each figure.
+run_gemmtop bench --kernel general_any --sizes 64 --rounds 3
+expect_rc 0 "bench in 3 rounds"
+expect_in "median of 3 rounds" "$OUT" "the table says its figures are medians of 3 rounds"
+order=$(printf '%s\n' "$ERR" | grep '^size 64, round' | sed 's/^size 64, round \([0-9]\) of 3: \([a-z_]*\).*/\1\2/' | tr '\n' ' ')
+expect_in "1vendor 1general_any 2general_any 2vendor 3vendor 3general_any" "$order" "turns alternate ($order)"
+run_gemmtop bench --kernel general_any --sizes 64 --rounds 33
+expect_rc 2 "more than 32 rounds is refused"
+expect_in "at most 32 rounds" "$ERR" "saying the limit"
+run_gemmtop bench --kernel general_any --sizes 64 --rounds 0
+expect_rc 2 "zero rounds is refused"
+expect_in "--rounds" "$ERR" "naming the option"
+
 run_gemmtop bench --kernel general_any --sizes 64,zero
 expect_rc 2 "a bad size list is refused"
 finish
