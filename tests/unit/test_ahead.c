@@ -366,14 +366,26 @@ static const char *envOr(const char *name, const char *def) {
 }
 
 /* Posts c and returns the ms until the worker's snapshot has c verified with a figure. */
-static double changeLatency(Worker *w, const WorkerConfig *c, unsigned long serial, WorkerSnapshot *snap) {
+/* The time from posting c to its verified figure; the worker's states on the way, with
+ * the time each was first seen, go to timeline ("waiting@0 compiling@61 ..."). */
+static double changeLatency(Worker *w, const WorkerConfig *c, unsigned long serial, WorkerSnapshot *snap,
+                            char *timeline, size_t tlen) {
    unsigned long seen = 0;
    double t0 = Util_nowMs(), end = t0 + 300000;
+   int last = -1;
+   size_t used = 0;
+   timeline[0] = '\0';
    Worker_post(w, c);
    while (Util_nowMs() < end) {
-      if (Worker_snapshot(w, snap, &seen) && snap->config_serial == serial &&
-          ((snap->verified_run && snap->nwindow > 0) || snap->state == WS_STOPPED))
-         return Util_nowMs() - t0;
+      if (Worker_snapshot(w, snap, &seen) && snap->config_serial == serial) {
+         if ((int)snap->state != last && used + 40 < tlen) {
+            last = (int)snap->state;
+            used += (size_t)snprintf(timeline + used, tlen - used, " %s@%.0f", WorkerState_name(snap->state),
+                                     Util_nowMs() - t0);
+         }
+         if ((snap->verified_run && snap->nwindow > 0) || snap->state == WS_STOPPED)
+            return Util_nowMs() - t0;
+      }
       pause_ms(1);
    }
    return -1;
@@ -442,7 +454,8 @@ static void test_latency_of_a_change(void **state) {
    WorkerConfig b = a;
    memcpy(b.values, next[0], sizeof b.values);
    b.ready = true;
-   double cached = changeLatency(w, &b, 2, snap);
+   char tl_cached[512], tl_fresh[512] = "";
+   double cached = changeLatency(w, &b, 2, snap, tl_cached, sizeof tl_cached);
    assert_true(cached > 0 && snap->verify.ok);
    assert_true(snap->cached && !snap->cached_memory);
    double loadMs = snap->compile_ms;
@@ -462,7 +475,7 @@ static void test_latency_of_a_change(void **state) {
    if (pick >= 0) {
       WorkerConfig c = a;
       memcpy(c.values, further[pick], sizeof c.values);
-      fresh = changeLatency(w, &c, 3, snap);
+      fresh = changeLatency(w, &c, 3, snap, tl_fresh, sizeof tl_fresh);
       assert_true(fresh > 0 && snap->verify.ok);
       assert_false(snap->cached);
       compileMs = snap->compile_ms;
@@ -474,9 +487,12 @@ static void test_latency_of_a_change(void **state) {
    fprintf(stderr, "# latency: %d neighbours compiled ahead in %.0f ms\n", n, aheadMs);
    fprintf(stderr, "# latency: change to a neighbour compiled ahead: %.1f ms to a verified figure (load %.1f ms)\n",
            cached, loadMs);
+   fprintf(stderr, "# latency:   states seen (ms after the change):%s\n", tl_cached);
    if (pick >= 0)
       fprintf(stderr, "# latency: change to a configuration not compiled: %.1f ms (compile %.1f ms)\n", fresh,
               compileMs);
+   if (pick >= 0)
+      fprintf(stderr, "# latency:   states seen (ms after the change):%s\n", tl_fresh);
    /* Compiling ahead must pay: the cached change is the quicker one. */
    if (pick >= 0)
       assert_true(cached < fresh);
