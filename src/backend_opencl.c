@@ -324,6 +324,31 @@ static cl_program loadBinary(Context *ctx, unsigned long long key, const char *o
    return prog;
 }
 
+/* NVIDIA writes registers and spills into the log of a build from source only; a program
+ * loaded from the disk cache has an empty log. So the log is kept beside the binary and
+ * given back with it, and the inspect pane and occupancy keep their figures. */
+static void keepBuildLog(unsigned long long key, BuildInfo *info) {
+   const unsigned long long log_key = key ^ 0x6c6f67ULL; /* "log": its own file */
+   bool empty = !info->log || !*Util_trim(info->log);
+   if (!info->cached_disk) {
+      if (!empty)
+         DiskCache_store("opencl", log_key, info->log, strlen(info->log));
+      return;
+   }
+   if (!empty)
+      return;
+   size_t n = 0;
+   unsigned char *saved = DiskCache_load("opencl", log_key, &n);
+   char *text = saved ? malloc(n + 1) : NULL;
+   if (text) {
+      memcpy(text, saved, n);
+      text[n] = '\0';
+      free(info->log);
+      info->log = text;
+   }
+   free(saved);
+}
+
 static BackendStatus build(Context *ctx, const char *source, const char *options, Program **out, BuildInfo *info,
                            char *err, size_t errlen) {
    double t0 = Util_nowMs();
@@ -361,6 +386,7 @@ static BackendStatus build(Context *ctx, const char *source, const char *options
       storeBinary(prog, key);
    }
    info->log = buildLog(ctx, prog);
+   keepBuildLog(key, info);
    info->registers = registersFromLog(info->log);
    info->compile_ms = Util_nowMs() - t0;
    Program *p = calloc(1, sizeof *p);
