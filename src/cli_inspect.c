@@ -65,6 +65,8 @@ static void appendAblation(const Options *o, char *defines, size_t len) {
       snprintf(defines + strlen(defines), len - strlen(defines), " %s", extra);
 }
 
+static void pickCudaCode(const Options *o, char *cubin, size_t cubinLen, char *ptx, Inspection *in);
+
 /* NVRTC without a device. */
 static int inspectCudaOffline(const Options *o, const Catalog *cat, const KernelInfo *k, const long long *values,
                               const Problem *p, Inspection *in) {
@@ -104,6 +106,13 @@ static int inspectCudaOffline(const Options *o, const Catalog *cat, const Kernel
    for (int d = 0; d < g.dims; d++)
       in->group_items *= (long long)g.local[d];
    in->log = log;
+   pickCudaCode(o, cubin, cubinLen, ptx, in);
+   return 0;
+}
+
+/* The code --code asks for from NVRTC's CUBIN and PTX (both freed): SASS through
+ * cuobjdump when it is on PATH, else PTX. */
+static void pickCudaCode(const Options *o, char *cubin, size_t cubinLen, char *ptx, Inspection *in) {
    const char *want = o->code ? o->code : "ptx";
    if (!strcmp(want, "sass")) {
       in->code = sassOf(cubin, cubinLen);
@@ -120,7 +129,31 @@ static int inspectCudaOffline(const Options *o, const Catalog *cat, const Kernel
    }
    free(ptx);
    free(cubin);
-   return 0;
+}
+
+/* On a CUDA device the program is kept as CUBIN, which is not text: the code comes from
+ * NVRTC again with the same defines, for the device's architecture. */
+static void cudaDeviceCode(const Options *o, const Catalog *cat, const KernelInfo *k, const char *defines,
+                           const char *arch, Inspection *in) {
+   char *source = Session_sourceNamed(cat, true, k->source, k->path);
+   char *cubin = NULL, *ptx = NULL, *log = NULL, *log2 = NULL;
+   size_t cubinLen = 0, ptxLen = 0;
+   char err[512];
+   bool sass = o->code && !strcmp(o->code, "sass");
+   BackendStatus st = !source ? BACKEND_ERR_OTHER
+                      : sass  ? Cuda_compileOnly(source, defines, arch, false, &cubin, &cubinLen, &log, err, sizeof err)
+                              : BACKEND_OK;
+   if (st == BACKEND_OK)
+      st = Cuda_compileOnly(source, defines, arch, true, &ptx, &ptxLen, &log2, err, sizeof err);
+   free(source);
+   free(log);
+   free(log2);
+   if (st != BACKEND_OK) {
+      free(cubin);
+      free(ptx);
+      return;
+   }
+   pickCudaCode(o, cubin, cubinLen, ptx, in);
 }
 
 /* hipRTC without a device: AMD's limits (1024 work-items, 64 KiB LDS, wave64). */
@@ -207,6 +240,8 @@ static int inspectOnDevice(const Options *o, const Catalog *cat, const KernelInf
       in->group_items *= (long long)r->geo.local[d];
    in->log = r->build_log;
    r->build_log = NULL;
+   if (want && !in->code && !strcmp(be->name, "cuda"))
+      cudaDeviceCode(o, cat, k, r->defines, dev->arch, in);
    if (o->code && !strcmp(o->code, "none")) {
       free(in->code);
       in->code = NULL;
