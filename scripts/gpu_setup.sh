@@ -6,3 +6,4 @@ echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 for f in .device-carry/*.deb; do [ -e "$f" ] && dpkg -x "$f" /; done
 ldconfig
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+export PATH="/usr/local/cuda/bin:$PATH" # cuobjdump: SASS in inspect

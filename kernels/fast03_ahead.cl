@@ -1,16 +1,17 @@
 /*@gemmtop
-name:     fast03_pipelined
-title:    Pipelined fragments: the next k's values are read while this k's multiply-adds run
+name:     fast03_ahead
+title:    Loads a whole step ahead: the global loads of tile t+2 fly while tile t is multiplied
 ladder:   fast
 step:     3
-about:    Builds on fast 2 (same block, warp and lane tiles, same parameters). In fast 2 a
-about:    work-item reads its real4 fragments of A and B for step k from local memory and
-about:    then multiplies; after each barrier the first reads of the new tile wait for local
-about:    memory with nothing else to do. Here every work-item holds two sets of fragments:
-about:    while the multiply-adds of step k run on one set, the reads for step k+1 fill the
-about:    other. The next tile is stored and the barrier taken one step early, before the
-about:    tile's last multiply-adds, so the reads after the barrier overlap them too. The
-about:    price: twice the fragment registers (compare the registers in the inspect pane).
+about:    Builds on fast 2 (same block, warp and lane tiles, same parameters). In fast 2 the
+about:    loads of the next tile are issued at the top of a step and stored into local memory
+about:    at its end, but the compiler is free to issue them later, to save registers: on
+about:    the H100 NVCC issued them 70% of the way through the step, so the stores at its
+about:    end could wait for global memory (look for LDG in the SASS). Here the registers
+about:    loaded during step t are stored at the top of step t+1, into the buffer the
+about:    previous step finished with, and the loads of tile t+2 are issued right after: a
+about:    load's value is used only in the next step, wherever the compiler puts it. One
+about:    barrier per step as before; the same registers as fast 2.
 param:    BM = 128 in 64, 128, 256 ; rows of C per work-group
 param:    BN = 128 in 64, 128, 256 ; columns of C per work-group
 param:    BK = 8 in 8, 16, 32 ; depth of one step along K
@@ -111,49 +112,40 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
       LDS_STORE(1, (LOCAL_PTR real4 *)&Bs[s][r][c], rb[l]);                               \
    }
 
-   /* Local buffer s, step k -> fragment set f. */
-#define LOAD_FRAGMENTS(f, s, k)                                                           \
-   for (int i = 0; i < RM; i++)                                                           \
-      a[f][i] = LDS_LOAD(2, (LOCAL_PTR real4 *)&As[s][k][wm0 + ly * 4 + i * (4 * LY)]);   \
-   for (int j = 0; j < RN; j++)                                                           \
-      b[f][j] = LDS_LOAD(3, (LOCAL_PTR real4 *)&Bs[s][k][wn0 + lx * 4 + j * (4 * LX)]);
-   /* The outer products of fragment set f into the accumulators. */
-#define MULTIPLY(f)                                                                       \
-   for (int i = 0; i < RM; i++)                                                           \
-      for (int j = 0; j < RN; j++) {                                                      \
-         const real ai[4] = {a[f][i].x, a[f][i].y, a[f][i].z, a[f][i].w};                 \
-         const real bj[4] = {b[f][j].x, b[f][j].y, b[f][j].z, b[f][j].w};                 \
-         for (int ii = 0; ii < 4; ii++)                                                   \
-            for (int jj = 0; jj < 4; jj++)                                                \
-               GT_MAD(acc[i * 4 + ii][j * 4 + jj], ai[ii], bj[jj]);                       \
-      }
-
-   real4 a[2][RM], b[2][RN];
+   const int steps = K / BK;
    LOAD_GLOBAL(0);
    STORE_LOCAL(0);
+   if (steps > 1) {
+      LOAD_GLOBAL(1);
+   }
    barrier(CLK_LOCAL_MEM_FENCE);
-   LOAD_FRAGMENTS(0, 0, 0);
-   const int steps = K / BK;
    for (int t = 0; t < steps; t++) {
       const int cur = t & 1;
-      const bool more = t + 1 < steps;
-      if (more) {
-         LOAD_GLOBAL(t + 1);
+      /* Tile t+1, loaded during the previous step, into the buffer that step finished
+       * with (every work-item has passed the barrier since); then tile t+2 is loaded. */
+      if (t + 1 < steps) {
+         STORE_LOCAL(cur ^ 1);
+      }
+      if (t + 2 < steps) {
+         LOAD_GLOBAL(t + 2);
       }
 #pragma unroll
       for (int k = 0; k < BK; k++) {
-         if (k < BK - 1) {
-            LOAD_FRAGMENTS((k + 1) & 1, cur, k + 1);
-         } else if (more) {
-            /* One step early: the other buffer was last read before the previous barrier,
-             * so it can take the next tile now; after this barrier the first fragments
-             * of the next tile are read while the last step's multiply-adds run. */
-            STORE_LOCAL(cur ^ 1);
-            barrier(CLK_LOCAL_MEM_FENCE);
-            LOAD_FRAGMENTS(0, cur ^ 1, 0);
-         }
-         MULTIPLY(k & 1);
+         real4 a[RM], b[RN];
+         for (int i = 0; i < RM; i++)
+            a[i] = LDS_LOAD(2, (LOCAL_PTR real4 *)&As[cur][k][wm0 + ly * 4 + i * (4 * LY)]);
+         for (int j = 0; j < RN; j++)
+            b[j] = LDS_LOAD(3, (LOCAL_PTR real4 *)&Bs[cur][k][wn0 + lx * 4 + j * (4 * LX)]);
+         for (int i = 0; i < RM; i++)
+            for (int j = 0; j < RN; j++) {
+               const real ai[4] = {a[i].x, a[i].y, a[i].z, a[i].w};
+               const real bj[4] = {b[j].x, b[j].y, b[j].z, b[j].w};
+               for (int ii = 0; ii < 4; ii++)
+                  for (int jj = 0; jj < 4; jj++)
+                     GT_MAD(acc[i * 4 + ii][j * 4 + jj], ai[ii], bj[jj]);
+            }
       }
+      barrier(CLK_LOCAL_MEM_FENCE);
    }
 
    for (int i = 0; i < RM; i++)
