@@ -143,6 +143,23 @@ int Chart_scatterColumn(double x, double xlo, double xhi, int width, ChartStyle 
    return d < 0 ? -1 : d / per;
 }
 
+bool Chart_scatterCell(double x, double y, double xlo, double xhi, double ylo, double yhi, int height, int width,
+                       ChartStyle style, int *row, int *col) {
+   if (height < 1 || width < 1)
+      return false;
+   if (height > SCATTER_MAX_H)
+      height = SCATTER_MAX_H;
+   if (width > SCATTER_MAX_W)
+      width = SCATTER_MAX_W;
+   int perX = style == CHART_BRAILLE ? 2 : 1, perY = style == CHART_BRAILLE ? 4 : 1;
+   int dx = dotAt(x, xlo, xhi, width * perX, true), dy = dotAt(y, ylo, yhi, height * perY, false);
+   if (dx < 0 || dy < 0)
+      return false;
+   *col = dx / perX;
+   *row = height - 1 - dy / perY;
+   return true;
+}
+
 int Chart_scatter(char **rows, size_t rowlen, int height, int width, const double *xs, const double *ys, int n,
                   double xlo, double xhi, double ylo, double yhi, ChartStyle style) {
    if (height < 1 || width < 1 || !rowlen)

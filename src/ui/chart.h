@@ -30,6 +30,11 @@ int Chart_spark(char **rows, size_t rowlen, int height, int width, const double 
 int Chart_scatter(char **rows, size_t rowlen, int height, int width, const double *xs, const double *ys, int n,
                   double xlo, double xhi, double ylo, double yhi, ChartStyle style);
 
+/* The cell (row from the top, column) where the point (x, y) lands in such a plot; false
+ * when it is left out. For marking one point, e.g. the best. */
+bool Chart_scatterCell(double x, double y, double xlo, double xhi, double ylo, double yhi, int height, int width,
+                       ChartStyle style, int *row, int *col);
+
 /* The cell column where x lands in such a plot, or -1 outside it (for axis labels). */
 int Chart_scatterColumn(double x, double xlo, double xhi, int width, ChartStyle style);
 

@@ -137,7 +137,7 @@ static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bo
       ui->sweep_x = 0;
    const KernelParam *kp = &k->params[ui->sweep_x];
    double xs[WORKER_SWEEP_MAX], ys[WORKER_SWEEP_MAX], ymax = 0;
-   int n = 0;
+   int n = 0, best = -1;
    for (int i = 0; i < sw->done && i < WORKER_SWEEP_MAX; i++) {
       const WorkerSweepPoint *pt = &sw->points[i];
       int vi = valueIndex(kp, pt->values[ui->sweep_x]);
@@ -146,6 +146,8 @@ static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bo
       xs[n] = vi;
       ys[n] = pt->gflops;
       ymax = fmax(ymax, pt->gflops);
+      if (best < 0 || ys[n] > ys[best])
+         best = n;
       n++;
    }
    /* The middle row's label is the value at its centre. */
@@ -185,6 +187,11 @@ static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bo
       Draw_text(ui, y + r, x + lw + 1, pw, rows[r], ST_GOOD, false);
    }
    free(buf);
+   /* The best point stands out: the configuration B would apply. */
+   int brow, bcol;
+   if (best >= 0 && Chart_scatterCell(xs[best], ys[best], xlo, xhi, 0, ymax > 0 ? ymax : 1, ch, pw, ui->spark, &brow,
+                                      &bcol))
+      Draw_text(ui, y + brow, x + lw + 1 + bcol, 1, Ui_glyph(ui, "\xe2\x97\x86", "#"), ST_WARN, false);
    if (!n) {
       const char *m = sw->done ? "no verified configuration to plot yet" : "points appear as configurations verify";
       int mw = Text_width(m);

@@ -9,8 +9,9 @@
 ui_init
 utf8=$(locale -a 2>/dev/null | grep -i -m1 -E '^c\.utf-?8$')
 
-# plot_dots [braille|ascii]: the points drawn in the sweep pane of the last screen polled
-# (braille dots, or '*' cells), from the line below its title down.
+# plot_dots [braille|ascii|best]: the points drawn in the sweep pane of the last screen
+# polled (braille dots, or '*' cells; the best point's marker, a diamond or '#', counts as
+# one), from the line below its title down; best: the markers alone.
 plot_dots() {
    printf '%s\n' "$UI_LAST" | python3 -c '
 import sys
@@ -26,10 +27,13 @@ if start is not None:
         for bar in ("\u2502", "|"):
             if bar in part[:12]:
                 plot = part[part.index(bar, 0, 12) + 1:]
-                if mode == "braille":
-                    n += sum(bin(ord(c) - 0x2800).count("1") for c in plot if 0x2800 < ord(c) <= 0x28FF)
+                marks = plot.count("\u25c6") + plot.count("#")
+                if mode == "best":
+                    n += marks
+                elif mode == "braille":
+                    n += sum(bin(ord(c) - 0x2800).count("1") for c in plot if 0x2800 < ord(c) <= 0x28FF) + marks
                 else:
-                    n += plot.count("*")
+                    n += plot.count("*") + marks
                 break
 print(n)' "$1"
 }
@@ -53,6 +57,12 @@ if [ "$dots" -ge 1 ] && [ "$dots" -le 6 ]; then
    ok "the scatter shows the verified points in braille ($dots dots for 6 configurations)"
 else
    not_ok "the scatter shows the verified points in braille ($dots dots for 6 configurations)" "$UI_LAST"
+fi
+best_marks=$(plot_dots best)
+if [ "$best_marks" -eq 1 ]; then
+   ok "the best point is marked, once"
+else
+   not_ok "the best point is marked, once ($best_marks markers)" "$UI_LAST"
 fi
 ui_expect_re "sweep of mygemm03_wpt done: 6 of 6 verified; best" "the log has the sweep's result"
 ui_keys X

@@ -85,6 +85,9 @@ static void test_corners(void **state) {
    assert_int_equal(Chart_scatterColumn(10, 2, 10, 20, CHART_BRAILLE), 19);
    assert_int_equal(Chart_scatterColumn(6, 2, 10, 21, CHART_ASCII), 10);
    assert_int_equal(Chart_scatterColumn(11, 2, 10, 20, CHART_ASCII), -1);
+   int r, c;
+   assert_false(Chart_scatterCell(11, 5, 2, 10, 0, 50, 4, 20, CHART_ASCII, &r, &c));
+   assert_false(Chart_scatterCell(5, NAN, 2, 10, 0, 50, 4, 20, CHART_BRAILLE, &r, &c));
 }
 
 static void test_outside_left_out(void **state) {
@@ -141,6 +144,14 @@ static void test_random_points(void **state) {
                      arow, ac);
          assert_int_equal(Chart_scatterColumn(xs[i], xlo, xhi, width, CHART_BRAILLE), bc);
          assert_int_equal(Chart_scatterColumn(xs[i], xlo, xhi, width, CHART_ASCII), ac);
+         /* The cell that marks a point (the best in the sweep pane) is the one it is drawn in. */
+         int cr = -1, cc = -1;
+         assert_true(Chart_scatterCell(xs[i], ys[i], xlo, xhi, ylo, yhi, height, width, CHART_BRAILLE, &cr, &cc));
+         assert_int_equal(cr, brow);
+         assert_int_equal(cc, bc);
+         assert_true(Chart_scatterCell(xs[i], ys[i], xlo, xhi, ylo, yhi, height, width, CHART_ASCII, &cr, &cc));
+         assert_int_equal(cr, arow);
+         assert_int_equal(cc, ac);
       }
       /* No dot where no point is: at most one dot per point, and every marked ASCII cell
        * holds a point. */
