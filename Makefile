@@ -58,7 +58,7 @@ test-sanitize sanitize: deps-test
 # The standard benchmark: every shipped preset and the vendor BLAS, on the best device.
 bench: deps
 	@$(MAKE) --no-print-directory all
-	./$(BUILD)/gemmtop bench --sizes $${SIZES:-1024,2048,4096} --save bench-results.csv
+	./$(BUILD)/gemmtop bench --sizes $${SIZES:-1024,2048,4096} --rounds $${ROUNDS:-3} --save bench-results.csv
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gemmtop/kernels/helpers \
