@@ -76,7 +76,7 @@ static void benchVendor(Session *s, const Problem *p, const Inputs *in, const Op
    if (round > 0 && v->status != RUN_OK)
       return;
    VendorResult now;
-   Session_vendor(s, p, in, o->reps, o->warmup, round == 0 ? v : &now);
+   Session_vendor(s, p, in, o->reps, o->warmup, NULL, round == 0 ? v : &now);
    const VendorResult *got = round == 0 ? v : &now;
    gflops[round] = got->gflops;
    if (round > 0 && now.status != RUN_OK)

@@ -622,7 +622,8 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    return r->status;
 }
 
-RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, int reps, int warmup, VendorResult *v) {
+RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, int reps, int warmup, atomic_int *cancel,
+                         VendorResult *v) {
    memset(v, 0, sizeof *v);
    char err[512];
    RunResult *r = calloc(1, sizeof *r);
@@ -676,6 +677,11 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, int
    }
    v->status = RUN_OK;
    for (int i = 0; i < warmup + reps + 1 && v->status == RUN_OK; i++) {
+      if (cancel && atomic_load(cancel)) {
+         v->status = RUN_CANCELLED;
+         snprintf(v->message, sizeof v->message, "cancelled");
+         break;
+      }
       /* C0 back into C before each call when C is read (beta != 0). */
       if (p->beta != 0.0 && s->be->copy(s->ctx, C, C0, bytesC, err, sizeof err) != BACKEND_OK) {
          v->status = RUN_DEVICE_ERROR;

@@ -92,8 +92,10 @@ typedef struct VendorResult_ {
 } VendorResult;
 
 /* The vendor library on the same device, problem and inputs: warm-up, then reps timed
- * calls (median), and its result verified like a kernel's. */
-RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, int reps, int warmup, VendorResult *v);
+ * calls (median), and its result verified like a kernel's. cancel (may be NULL), once
+ * non-zero, stops it between two calls: RUN_CANCELLED, and no figure. */
+RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, int reps, int warmup, atomic_int *cancel,
+                         VendorResult *v);
 
 /* Compiles the configuration (or finds it in the cache) without running it; fills r's
  * build fields (log, registers, memory) and returns the code as text when the runtime

@@ -24,7 +24,8 @@ enum { PH_FIRST, PH_MEASURE, PH_STOPPED };
 #define ROUND_SECONDS 0.25
 #define VENDOR_REPS 5
 #define VENDOR_AFTER_ROUNDS 3
-/* It cannot be cancelled: wait until the user has stopped changing things for a while. */
+/* A change interrupts it, but only between two calls of the library (seconds on a CPU at
+ * large sizes): wait until the user has stopped changing things for a while. */
 #define VENDOR_AFTER_IDLE_MS 2500
 /* Rounds start at most this often, so quick kernels do not flood the UI with snapshots. */
 #define ROUND_PERIOD_MS 200
@@ -305,16 +306,27 @@ static void measurePeaks(Worker *w) {
 }
 
 static void measureVendor(Worker *w) {
+   bool asked = w->vendor_again;
    w->vendor_again = false;
    Problem p = w->cur.problem;
    setState(w, WS_VENDOR, "timing the vendor BLAS on %dx%dx%d", p.m, p.n, p.k);
+   atomic_store(&w->cancel, 0);
    pthread_mutex_unlock(&w->mu);
    VendorResult *v = calloc(1, sizeof *v);
    if (v)
-      Session_vendor(w->session, &p, &w->in, VENDOR_REPS, 1, v);
+      Session_vendor(w->session, &p, &w->in, VENDOR_REPS, 1, &w->cancel, v);
    pthread_mutex_lock(&w->mu);
    if (!v)
       return;
+   if (v->status == RUN_CANCELLED) {
+      /* A change (or c) came first: what was measured before stays, and the library is
+       * timed again once the keys are quiet. */
+      logf_(w, LOG_INFO, "vendor BLAS on %dx%dx%d: interrupted", p.m, p.n, p.k);
+      /* Asked for (F7) and interrupted by something other than a change or a stop: again. */
+      w->vendor_again = asked && w->want_serial == w->cur_serial && !w->paused;
+      free(v);
+      return;
+   }
    w->snap.vendor_done = true;
    w->snap.vendor_problem = p;
    w->snap.vendor = *v;

@@ -59,6 +59,10 @@ static bool stopped(const WorkerSnapshot *s, const void *serial) {
    return s->config_serial == *(const unsigned long *)serial && s->state == WS_STOPPED && s->have_result;
 }
 static bool inState(const WorkerSnapshot *s, const void *state) { return s->state == *(const WorkerState *)state; }
+static bool vendorDone(const WorkerSnapshot *s, const void *unused) {
+   (void)unused;
+   return s->vendor_done && s->state != WS_VENDOR;
+}
 static bool moreLaunches(const WorkerSnapshot *s, const void *n) { return s->launches > *(const long *)n; }
 
 static WorkerConfig naiveConfig(const Fixture *f, long long tsn, long long tsm, int size) {
@@ -374,6 +378,46 @@ static void test_inspect(void **state) {
    Worker_setInspect(f->w, false);
 }
 
+static bool sizeVerified(const WorkerSnapshot *s, const void *size) {
+   return s->have_config && s->config.problem.m == *(const int *)size && s->verified_run && s->nwindow > 0 &&
+          s->state == WS_MEASURING;
+}
+static bool tsnVerified(const WorkerSnapshot *s, const void *tsn) {
+   return s->have_config && s->config.values[0] == *(const long long *)tsn && s->verified_run && s->nwindow > 0;
+}
+
+/* The vendor BLAS gives way to a change: a post while it is being timed stops it between
+ * two library calls, the new configuration is verified, and the interrupted timing is
+ * never shown as a result. */
+static void test_vendor_gives_way(void **state) {
+   Fixture *f = *state;
+   Worker_setPaused(f->w, false);
+   int size = 512;
+   WorkerConfig c = naiveConfig(f, 16, 16, size);
+   Worker_post(f->w, &c);
+   assert_true(waitFor(f, sizeVerified, &size));
+   assert_int_equal(KernelInfo_paramIndex(f->naive, "TSN"), 0);
+   Worker_measureVendor(f->w);
+   WorkerState vendor = WS_VENDOR;
+   if (!waitFor(f, inState, &vendor))
+      fail_msg("the worker never started timing the vendor BLAS");
+   WorkerConfig d = naiveConfig(f, 32, 16, size);
+   Worker_post(f->w, &d);
+   long long tsn = 32;
+   assert_true(waitFor(f, tsnVerified, &tsn));
+   assert_true(f->snap->verify.ok);
+   if (f->snap->vendor_done && f->snap->vendor.status == RUN_DEVICE_ERROR)
+      skip(); /* no vendor library on this device: nothing to interrupt */
+   assert_true(logHas(f, "interrupted"));
+   assert_false(f->snap->vendor_done && f->snap->vendor.status == RUN_CANCELLED);
+   /* Asked again with the keys quiet, it runs to the end. */
+   Worker_measureVendor(f->w);
+   assert_true(waitFor(f, vendorDone, NULL));
+   assert_int_equal(f->snap->vendor.status, RUN_OK);
+   assert_int_equal(f->snap->vendor_problem.m, size);
+   assert_true(f->snap->vendor.gflops > 0 && f->snap->vendor.verified);
+}
+
 int main(void) {
    srand((unsigned)time(NULL));
    const struct CMUnitTest tests[] = {
@@ -383,6 +427,7 @@ int main(void) {
        cmocka_unit_test(test_pause_cancel_reload),
        cmocka_unit_test(test_sweep),
        cmocka_unit_test(test_inspect),
+       cmocka_unit_test(test_vendor_gives_way),
    };
    return cmocka_run_group_tests(tests, setup, teardown);
 }
