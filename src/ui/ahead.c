@@ -443,6 +443,27 @@ void Ahead_status(Ahead *a, AheadStatus *out) {
    pthread_mutex_unlock(&a->mu);
 }
 
+int Ahead_threads(Ahead *a) {
+   pthread_mutex_lock(&a->mu);
+   int n = a->nthreads;
+   pthread_mutex_unlock(&a->mu);
+   return n;
+}
+
+bool Ahead_await(Ahead *a, const AheadTarget *t, const long long *values, atomic_int *stop1, atomic_int *stop2) {
+   unsigned long long key = configKey(t, values);
+   pthread_mutex_lock(&a->mu);
+   /* In short slices: the stop flags are not signalled through cv. */
+   while (!a->quit && runningLocked(a, key) && !atomic_load(stop1) && !atomic_load(stop2)) {
+      struct timespec ts;
+      Util_deadline(&ts, 20);
+      pthread_cond_timedwait(&a->cv, &a->mu, &ts);
+   }
+   bool known = knownLocked(a, key);
+   pthread_mutex_unlock(&a->mu);
+   return known;
+}
+
 bool Ahead_compiled(Ahead *a, const AheadTarget *t, const long long *values) {
    pthread_mutex_lock(&a->mu);
    bool known = knownLocked(a, configKey(t, values));

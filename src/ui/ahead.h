@@ -10,6 +10,7 @@
 #ifndef GEMMTOP_UI_AHEAD_H
 #define GEMMTOP_UI_AHEAD_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "catalog.h"
@@ -67,6 +68,14 @@ void Ahead_status(Ahead *a, AheadStatus *out);
 /* Whether this configuration was compiled ahead (since the last reload). */
 bool Ahead_compiled(Ahead *a, const AheadTarget *t, const long long *values);
 
+/* How many threads compile. */
+int Ahead_threads(Ahead *a);
+/* While a thread of the pool is compiling this configuration, waits for it to end (a
+ * second compile of the same program would only take longer than loading it), unless
+ * *stop1 or *stop2 becomes non-zero or the pool stops. Returns whether it was compiled
+ * ahead. */
+bool Ahead_await(Ahead *a, const AheadTarget *t, const long long *values, atomic_int *stop1, atomic_int *stop2);
+
 /* ---- the explorer's side (ahead_ui.c) ---- */
 
 /* auto: on a GPU (or another accelerator) always, on a CPU only while measuring is
@@ -76,6 +85,12 @@ const char *AheadMode_name(AheadMode m);
 bool AheadMode_parse(const char *s, AheadMode *out);
 
 struct Ui_;
+struct Worker_;
+/* While a sweep runs: asks the pool for the sweep's next configurations (twice the
+ * pool's threads) on the sweep's device, kernel and problem, instead of the neighbours.
+ * *posted is what was last asked for (a signature), updated. Returns -1 when no sweep
+ * runs, else how many were asked for. */
+int AheadUi_feedSweep(Ahead *a, struct Worker_ *w, unsigned long long *posted);
 /* Once per pass of the main loop: asks for the neighbours of a configuration just
  * verified, drops the work when the configuration, problem or device changes. */
 void AheadUi_update(struct Ui_ *ui);

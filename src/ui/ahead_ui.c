@@ -54,6 +54,42 @@ static void targetOf(const Ui *ui, AheadTarget *t) {
    t->problem = ui->problem;
 }
 
+int AheadUi_feedSweep(Ahead *a, Worker *w, unsigned long long *posted) {
+   WorkerSweepAhead *up = malloc(sizeof *up);
+   if (!up)
+      return -1;
+   int want = 2 * Ahead_threads(a);
+   int n = Worker_sweepUpcoming(w, up, want < AHEAD_MAX_JOBS ? want : AHEAD_MAX_JOBS);
+   if (n < 0) {
+      free(up);
+      return -1;
+   }
+   /* The sweep's device, kernel and problem, never an ablation: what the worker runs. */
+   AheadTarget t;
+   memset(&t, 0, sizeof t);
+   Util_copy(t.backend, sizeof t.backend, up->backend);
+   t.device = up->device;
+   Util_copy(t.kernel, sizeof t.kernel, up->config.kernel);
+   t.problem = up->config.problem;
+   const Problem *p = &t.problem;
+   int dims[8] = {t.device, p->m, p->n, p->k, (int)p->precision, p->trans_a, p->trans_b, n};
+   double scalars[2] = {p->alpha, p->beta};
+   unsigned long long sig = Util_hash(UTIL_HASH_INIT, "sweep", 6);
+   sig = Util_hash(sig, t.backend, strlen(t.backend) + 1);
+   sig = Util_hash(sig, t.kernel, strlen(t.kernel) + 1);
+   sig = Util_hash(sig, dims, sizeof dims);
+   sig = Util_hash(sig, scalars, sizeof scalars);
+   sig = Util_hash(sig, up->values, sizeof up->values[0] * (size_t)n);
+   if (!sig)
+      sig = 1;
+   if (sig != *posted) {
+      Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])up->values, n);
+      *posted = sig;
+   }
+   free(up);
+   return n;
+}
+
 void AheadUi_update(Ui *ui) {
    if (!ui->ahead)
       return;
@@ -63,6 +99,15 @@ void AheadUi_update(Ui *ui) {
       ui->ahead_status = st;
       ui->dirty = true;
    }
+   /* While a sweep runs, its next configurations rather than the neighbours: the worker
+    * then loads them from the disk cache instead of compiling them one by one. */
+   unsigned long long before = ui->ahead_posted;
+   bool sweeping = active(ui) && AheadUi_feedSweep(ui->ahead, ui->worker, &ui->ahead_posted) >= 0;
+   if (sweeping != ui->ahead_sweeping || before != ui->ahead_posted)
+      ui->dirty = true;
+   ui->ahead_sweeping = sweeping;
+   if (sweeping)
+      return;
    /* Only around a configuration compiled and verified, and dropped as soon as it is not
     * the one on screen any more. */
    if (!active(ui) || !current(ui) || !ui->snap.verified_run) {
@@ -106,7 +151,7 @@ void AheadUi_cycle(Ui *ui) {
    else if (ui->ahead_mode == AHEAD_AUTO)
       Ui_flash(ui, ST_NORMAL, "compile ahead: auto (on a GPU; on a CPU only while paused)");
    else if (ui->ahead_mode == AHEAD_ON)
-      Ui_flash(ui, ST_NORMAL, "compile ahead: on (the neighbours of each verified configuration)");
+      Ui_flash(ui, ST_NORMAL, "compile ahead: on (the neighbours of each verified configuration, or a sweep's next ones)");
    else
       Ui_flash(ui, ST_NORMAL, "compile ahead: off");
    AheadUi_update(ui);
@@ -123,6 +168,16 @@ void AheadUi_describe(const Ui *ui, char *out, size_t outlen) {
       snprintf(out, outlen, "waits: a CPU device is measuring (space pauses; a: on)");
    } else if (!ui->ahead_posted) {
       snprintf(out, outlen, "after the configuration is verified (%s)", mode);
+   } else if (ui->ahead_sweeping && st->wanted == 0) {
+      snprintf(out, outlen, "the sweep's last configuration: nothing left to compile (%s)", mode);
+   } else if (ui->ahead_sweeping) {
+      size_t n = (size_t)snprintf(out, outlen, "the sweep's next %d: %d compiled", st->wanted, st->done);
+      if (st->running && n < outlen)
+         n += (size_t)snprintf(out + n, outlen - n, ", %d compiling", st->running);
+      if (st->failed && n < outlen)
+         n += (size_t)snprintf(out + n, outlen - n, ", %d failed", st->failed);
+      if (n < outlen)
+         snprintf(out + n, outlen - n, " (%s)", mode);
    } else if (st->wanted == 0) {
       snprintf(out, outlen, "no valid neighbour to compile (%s)", mode);
    } else {

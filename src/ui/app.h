@@ -125,6 +125,7 @@ typedef struct Ui_ {
    int ahead_mode;            /* AheadMode */
    unsigned long long ahead_posted; /* what it was last asked for (0: nothing) */
    AheadStatus ahead_status;
+   bool ahead_sweeping;       /* it is asked for a running sweep's next configurations */
    History hist;
    LogBuf log;
    unsigned long log_seen;

@@ -1284,6 +1284,8 @@ int Ui_main(const Options *o) {
    ui->has_remembered[ui->kernel] = true;
    char aerr[256] = "";
    ui->ahead = Ahead_start(ui->kernels_dir, Ahead_defaultThreads(), aerr, sizeof aerr);
+   /* A sweep waits for the pool's compile of its next configuration, not compiling it twice. */
+   Worker_setAhead(ui->worker, ui->ahead);
 
    installSignals();
    startScreen(ui);
@@ -1344,6 +1346,7 @@ int Ui_main(const Options *o) {
    int code = ui->exit_code;
    /* A compile ahead is not waited for (nothing of it is needed), nor is a launch
     * already on the device, after a moment: the process then ends without cleaning up. */
+   Worker_setAhead(ui->worker, NULL);
    bool aheadStopped = Ahead_stop(ui->ahead, 100);
    ui->ahead = NULL;
    bool workerStopped = Worker_stop(ui->worker, aheadStopped ? 5000 : 300);

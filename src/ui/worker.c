@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "ablate.h"
+#include "ui/ahead.h"
 #include "banks.h"
 #include "preproc.h"
 #include "util.h"
@@ -56,6 +57,9 @@ struct Worker_ {
    bool sweep_exhaustive;
    double sweep_timeout;
    atomic_int sweep_cancel;  /* stops the sweep's launch in progress */
+   Ahead *ahead;             /* the compile-ahead pool the sweep waits for (may be NULL) */
+   int ahead_users;          /* the thread is inside Ahead_await: the pool must stay */
+   atomic_int ahead_abort;   /* Worker_setAhead(NULL): stop waiting on the pool */
    bool inspect_want;
    bool inspect_ready;       /* inspect_out waits for the UI */
    WorkerInspect inspect_out;
@@ -676,7 +680,25 @@ static void sweepStep(Worker *w) {
    RunOptions ro = {.reps = SWEEP_REPS, .warmup = 1, .verify = true, .max_seconds = SWEEP_SECONDS,
                     .cancel = &w->sweep_cancel};
    unsigned long gen = w->sweep_gen;
+   Ahead *pool = w->ahead;
+   AheadTarget t;
+   if (pool) {
+      w->ahead_users++;
+      memset(&t, 0, sizeof t);
+      Util_copy(t.backend, sizeof t.backend, w->snap.backend);
+      t.device = w->snap.device_index;
+      Util_copy(t.kernel, sizeof t.kernel, cfg.kernel);
+      t.problem = cfg.problem;
+   }
    pthread_mutex_unlock(&w->mu);
+   if (pool) {
+      /* Being compiled ahead: its program will be in the disk cache in a moment. */
+      Ahead_await(pool, &t, c.values, &w->sweep_cancel, &w->ahead_abort);
+      pthread_mutex_lock(&w->mu);
+      if (--w->ahead_users == 0)
+         pthread_cond_broadcast(&w->done_cv);
+      pthread_mutex_unlock(&w->mu);
+   }
    RunStatus st = Session_run(s, k, c.values, &cfg.problem, &w->in, &ro, r);
    pthread_mutex_lock(&w->mu);
    if (!sw->running || gen != w->sweep_gen)
@@ -691,6 +713,9 @@ static void sweepStep(Worker *w) {
    pt->outcome = c.outcome;
    pt->gflops = c.gflops;
    pt->median_ms = c.median_ms;
+   pt->compile_ms = r->compile_ms;
+   pt->cached = r->cached;
+   sw->cached += pt->cached;
    sw->counts[c.outcome]++;
    sw->done++;
    sw->elapsed_ms = Util_nowMs() - sw->started_ms;
@@ -960,6 +985,7 @@ Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen) {
    pthread_condattr_destroy(&ca);
    atomic_init(&w->cancel, 0);
    atomic_init(&w->sweep_cancel, 0);
+   atomic_init(&w->ahead_abort, 0);
    LogBuf_init(&w->log, 4000);
    Util_copy(w->want_backend, sizeof w->want_backend, init->backend);
    w->want_device = init->device;
@@ -1098,6 +1124,38 @@ void Worker_sweepStart(Worker *w, const WorkerConfig *c, int budget, bool exhaus
    sw->started_ms = Util_nowMs();
    Util_copy(sw->message, sizeof sw->message, "starting");
    pthread_cond_signal(&w->cv);
+   pthread_mutex_unlock(&w->mu);
+}
+
+int Worker_sweepUpcoming(Worker *w, WorkerSweepAhead *out, int max) {
+   if (max > WORKER_SWEEP_AHEAD_MAX)
+      max = WORKER_SWEEP_AHEAD_MAX;
+   pthread_mutex_lock(&w->mu);
+   const WorkerSweep *sw = w->sweep;
+   int n = -1;
+   /* Listed (total > 0) and on an open device; the one in progress (done) is the worker's. */
+   if (sw->running && !w->sweep_req && !w->sweep_stop && sw->total > 0 && w->snap.have_device) {
+      Util_copy(out->backend, sizeof out->backend, w->snap.backend);
+      out->device = w->snap.device_index;
+      out->config = sw->config;
+      out->config.ablate = 0;
+      n = 0;
+      for (int i = sw->done + 1; i < sw->total && n < max; i++)
+         memcpy(out->values[n++], sw->points[i].values, sizeof out->values[0]);
+   }
+   pthread_mutex_unlock(&w->mu);
+   return n;
+}
+
+void Worker_setAhead(Worker *w, Ahead *a) {
+   pthread_mutex_lock(&w->mu);
+   w->ahead = a;
+   if (!a) {
+      atomic_store(&w->ahead_abort, 1);
+      while (w->ahead_users > 0)
+         pthread_cond_wait(&w->done_cv, &w->mu);
+      atomic_store(&w->ahead_abort, 0);
+   }
    pthread_mutex_unlock(&w->mu);
 }
 

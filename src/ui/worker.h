@@ -118,11 +118,15 @@ typedef struct WorkerBanks_ {
 /* A sweep of the sweep pane: configurations of one kernel on one problem, each compiled,
  * verified and timed in turn; only verified ones have figures. */
 #define WORKER_SWEEP_MAX 512
+/* The most configurations of a sweep handed out at once for compiling ahead. */
+#define WORKER_SWEEP_AHEAD_MAX 32
 
 typedef struct WorkerSweepPoint_ {
    long long values[KERNEL_MAX_PARAMS];
    SweepOutcome outcome;
    double gflops, median_ms;
+   double compile_ms;
+   bool cached;                    /* its program was loaded (memory or disk), not compiled */
 } WorkerSweepPoint;
 
 typedef struct WorkerSweep_ {
@@ -137,6 +141,7 @@ typedef struct WorkerSweep_ {
    int total;                      /* configurations to try */
    int done;                       /* tried: points[0..done) have their outcome */
    int counts[SWEEP_OUTCOMES];     /* outcomes of the tried ones */
+   int cached;                     /* tried ones whose program was loaded, not compiled */
    bool exhaustive;                /* total is every valid configuration */
    double started_ms, elapsed_ms;  /* Util_nowMs at the start; time taken so far */
    char message[512];              /* why it did not start or stopped */
@@ -212,6 +217,22 @@ void Worker_sweepStart(Worker *w, const WorkerConfig *c, int budget, bool exhaus
 void Worker_sweepStop(Worker *w);
 /* Copies the sweep's state when its version differs from *seen; returns whether it did. */
 bool Worker_sweep(Worker *w, WorkerSweep *out, unsigned long *seen);
+/* The sweep's configurations after the one in progress (at most max), for compiling
+ * them ahead: the device, kernel and problem they run on (a sweep never ablates) and
+ * their values. Returns how many; 0 when no sweep runs or none is left. Never waits
+ * for the device. */
+typedef struct WorkerSweepAhead_ {
+   char backend[16];
+   int device;
+   WorkerConfig config;            /* kernel and problem (values: where the sweep started) */
+   long long values[WORKER_SWEEP_AHEAD_MAX][KERNEL_MAX_PARAMS];
+} WorkerSweepAhead;
+int Worker_sweepUpcoming(Worker *w, WorkerSweepAhead *out, int max);
+/* The compile-ahead pool (ahead.h) whose compiles the sweep waits for instead of
+ * compiling the same configuration a second time; NULL: none. Setting NULL returns once
+ * the worker no longer uses the old pool, which may then be stopped. */
+struct Ahead_;
+void Worker_setAhead(Worker *w, struct Ahead_ *a);
 /* Whether the inspect pane is shown: the worker reads the compiled code of each
  * configuration once (after its first run) while it is. */
 void Worker_setInspect(Worker *w, bool wanted);
