@@ -124,6 +124,8 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
       if (!evalIn(s, k->rules[i].expr, "rule", &v, msg, msglen))
          return false;
       if (!v) {
+         if (!msglen)
+            return false; /* only whether: no words */
          char vals[256];
          describeValues(s, k->rules[i].expr, vals, sizeof vals);
          snprintf(msg, msglen, "%s (rule %s fails with %s)", k->rules[i].message, k->rules[i].expr, vals);
@@ -186,18 +188,19 @@ void Config_validValues(const KernelInfo *k, const long long *values, const Prob
                         int pi, bool *valid) {
    long long trial[KERNEL_MAX_PARAMS];
    memcpy(trial, values, sizeof trial[0] * (size_t)k->nparams);
-   char scratch[512];
    for (int v = 0; v < k->params[pi].nvalues; v++) {
       trial[pi] = k->params[pi].values[v];
-      valid[v] = checkValues(k, trial, p, lim, NULL, scratch, sizeof scratch);
+      valid[v] = checkValues(k, trial, p, lim, NULL, NULL, 0);
    }
 }
 
 bool Config_check(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
                   Geometry *geo, char *msg, size_t msglen) {
    char reason[768];
-   if (checkValues(k, values, p, lim, geo, reason, sizeof reason))
+   if (checkValues(k, values, p, lim, geo, msglen ? reason : NULL, msglen ? sizeof reason : 0))
       return true;
+   if (!msglen)
+      return false; /* the caller asked only whether (a sweep listing its space) */
    /* Name the parameter values that would pass, one parameter changed at a time. */
    char current[256], hints[768] = "";
    KernelInfo_formatParams(k, values, current, sizeof current);

@@ -28,7 +28,8 @@ typedef struct Geometry_ {
 } Geometry;
 
 /* Checks everything; fills geo when it passes. On failure, msg names the broken rule,
- * the values involved, and the values of each parameter that would be valid. */
+ * the values involved, and the values of each parameter that would be valid; with msglen
+ * 0 (msg may be NULL) it only answers, which is much quicker. */
 bool Config_check(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
                   Geometry *geo, char *msg, size_t msglen);
 

@@ -13,6 +13,10 @@ typedef bool (*Expr_Lookup)(void *ctx, const char *name, long long *value);
  * returns false and describes the problem in err. */
 bool Expr_eval(const char *text, Expr_Lookup lookup, void *ctx, long long *out, char *err, size_t errlen);
 
+/* Texts are compiled once and kept (a sweep evaluates the same rules for every
+ * configuration). false: parse every time (tests compare the two). */
+void Expr_useCache(bool on);
+
 /* Calls fn for each identifier that text mentions (functions excluded), in order;
  * duplicates are reported once. */
 void Expr_identifiers(const char *text, void (*fn)(void *ctx, const char *name), void *ctx);

@@ -36,12 +36,15 @@ bool Sweep_enumerate(const KernelInfo *k, const long long *base, unsigned free_m
          code /= kp->nvalues;
          c->values[free_idx[f]] = kp->values[v];
       }
+      /* Only the first refusal is put in words: naming the valid values of every
+       * parameter costs a check per value, too much for a space of 100,000. */
       char msg[1536];
-      if (Config_check(k, c->values, p, lim, NULL, msg, sizeof msg)) {
+      bool first = !out->first_invalid[0];
+      if (Config_check(k, c->values, p, lim, NULL, first ? msg : NULL, first ? sizeof msg : 0)) {
          out->count++;
       } else {
          out->invalid++;
-         if (!out->first_invalid[0])
+         if (first)
             snprintf(out->first_invalid, sizeof out->first_invalid, "%s", msg);
       }
    }

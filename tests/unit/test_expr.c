@@ -102,11 +102,99 @@ static void test_identifiers(void **state) {
    assert_string_equal(out, "M;TS;WPT;N;TS2;");
 }
 
+/* A random expression text from the grammar, with random spacing; sometimes broken (a
+ * token dropped or doubled) or naming an unknown identifier, or dividing by zero. */
+static void randomText(Rng *rng, char *out, size_t len, int depth) {
+   static const char *ops[] = {"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+   static const char *atoms[] = {"TS", "M", "N", "0", "1", "2", "7", "16", "100", "X", "min_", "(", ")"};
+   static const char *fns[] = {"min", "max", "div", "ceil", "pow2"};
+   const char *sp = Rng_below(rng, 3) ? "" : " ";
+   size_t n = strlen(out);
+   /* At most three levels of operators: no product of more than 8 atoms (all under 101),
+    * so no signed overflow. */
+   unsigned kind = depth > 2 ? 0 : (unsigned)Rng_below(rng, 7);
+   if (kind == 0) {
+      /* An atom: mostly well-formed; rarely a stray parenthesis or an unknown name. */
+      unsigned a = (unsigned)Rng_below(rng, 100);
+      const char *t = a < 88 ? atoms[Rng_below(rng, 9)] : atoms[9 + Rng_below(rng, 4)];
+      snprintf(out + n, len - n, "%s%s%s", sp, t, sp);
+   } else if (kind <= 3) {
+      randomText(rng, out, len, depth + 1);
+      n = strlen(out);
+      snprintf(out + n, len - n, "%s%s%s", sp, ops[Rng_below(rng, 13)], sp);
+      randomText(rng, out, len, depth + 1);
+   } else if (kind == 4) {
+      const char *un[] = {"-", "+", "!"};
+      snprintf(out + n, len - n, "%s", un[Rng_below(rng, 3)]);
+      randomText(rng, out, len, depth + 1);
+   } else if (kind == 5) {
+      snprintf(out + n, len - n, "(");
+      randomText(rng, out, len, depth + 1);
+      n = strlen(out);
+      snprintf(out + n, len - n, "%s?%s", sp, sp);
+      randomText(rng, out, len, depth + 1);
+      n = strlen(out);
+      snprintf(out + n, len - n, "%s:%s", sp, sp);
+      randomText(rng, out, len, depth + 1);
+      n = strlen(out);
+      snprintf(out + n, len - n, ")");
+   } else {
+      int f = (int)Rng_below(rng, 5), args = (int)Rng_below(rng, 10) == 0 ? (int)Rng_below(rng, 4) : (f == 4 ? 1 : 2);
+      snprintf(out + n, len - n, "%s%s(", fns[f], sp);
+      for (int i = 0; i < args; i++) {
+         if (i) {
+            n = strlen(out);
+            snprintf(out + n, len - n, ",%s", sp);
+         }
+         randomText(rng, out, len, depth + 1);
+      }
+      n = strlen(out);
+      snprintf(out + n, len - n, ")");
+   }
+}
+
+/* Compiled once and kept, or parsed every time: the same value, or the same failure with
+ * the same message, for thousands of random texts (broken ones included), evaluated twice
+ * so that the second run comes from the table. */
+static void test_compiled_matches_interpreted(void **state) {
+   (void)state;
+   Rng rng;
+   uint64_t seed = Rng_freshSeed();
+   Rng_seed(&rng, seed);
+   int ok = 0, failed = 0;
+   for (int i = 0; i < 4000; i++) {
+      char text[2048] = "";
+      randomText(&rng, text, sizeof text, 0);
+      if (Rng_below(&rng, 8) == 0 && strlen(text) > 2) {
+         /* Broken on purpose: a character dropped. */
+         size_t at = Rng_below(&rng, strlen(text));
+         memmove(text + at, text + at + 1, strlen(text + at));
+      }
+      long long vars[3] = {(long long)Rng_below(&rng, 64), (long long)Rng_below(&rng, 101),
+                           (long long)Rng_below(&rng, 3) - 1};
+      for (int pass = 0; pass < 2; pass++) {
+         long long a = -1, b = -2;
+         char ea[256] = "", eb[256] = "";
+         Expr_useCache(false);
+         bool ra = Expr_eval(text, lookup, vars, &a, ea, sizeof ea);
+         Expr_useCache(true);
+         bool rb = Expr_eval(text, lookup, vars, &b, eb, sizeof eb);
+         if (ra != rb || (ra && a != b) || (!ra && strcmp(ea, eb) != 0))
+            fail_msg("seed %llu: '%s': interpreted %s %lld '%s', compiled %s %lld '%s'", (unsigned long long)seed, text,
+                     ra ? "ok" : "failed", a, ea, rb ? "ok" : "failed", b, eb);
+         if (pass == 0)
+            ra ? ok++ : failed++;
+      }
+   }
+   /* Both kinds were drawn: values and failures. */
+   assert_true(ok > 100 && failed > 100);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_precedence),  cmocka_unit_test(test_random_arithmetic_matches_c),
        cmocka_unit_test(test_functions),   cmocka_unit_test(test_errors),
-       cmocka_unit_test(test_identifiers),
+       cmocka_unit_test(test_identifiers), cmocka_unit_test(test_compiled_matches_interpreted),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -192,6 +192,41 @@ static void test_classify(void **state) {
    free(r);
 }
 
+/* Asked only whether (no message), Config_check gives the same answer as when it explains;
+ * and it explains the first refusal of a listed space, which lists the same configurations
+ * it would have listed. */
+static void test_check_without_words(void **state) {
+   (void)state;
+   for (int trial = 0; trial < 20; trial++) {
+      KernelInfo k;
+      long long a[8], b[8], c[8];
+      int na, nb, nc;
+      makeKernel(&k, a, &na, b, &nb, c, &nc);
+      Problem p;
+      Problem_setDefaults(&p);
+      p.m = p.n = p.k = 64 << Rng_below(&g_rng, 3);
+      for (int i = 0; i < na; i++)
+         for (int j = 0; j < nb; j++) {
+            long long v[KERNEL_MAX_PARAMS] = {a[i], b[j], c[0]};
+            char msg[1536] = "";
+            bool worded = Config_check(&k, v, &p, &limits, NULL, msg, sizeof msg);
+            assert_int_equal(worded, Config_check(&k, v, &p, &limits, NULL, NULL, 0));
+            assert_int_equal(worded, validHere(a[i], b[j], p.m));
+            if (!worded)
+               assert_true(strlen(msg) > 0);
+         }
+      SweepSpace sp;
+      long long base[KERNEL_MAX_PARAMS];
+      KernelInfo_defaults(&k, base);
+      assert_true(Sweep_enumerate(&k, base, 0x7, &p, &limits, &g_rng, &sp));
+      assert_int_equal(sp.invalid > 0, sp.first_invalid[0] != '\0');
+      if (sp.invalid > 0 && !strstr(sp.first_invalid, "must be a multiple of") && !strstr(sp.first_invalid, "256"))
+         fail_msg("seed %llu: the first refusal is not explained: %s", (unsigned long long)g_seed, sp.first_invalid);
+      SweepSpace_free(&sp);
+      KernelInfo_free(&k);
+   }
+}
+
 int main(void) {
    g_seed = Rng_freshSeed();
    Rng_seed(&g_rng, g_seed);
@@ -199,6 +234,7 @@ int main(void) {
        cmocka_unit_test(test_enumerate_and_shuffle),
        cmocka_unit_test(test_huge_space_drawn),
        cmocka_unit_test(test_classify),
+       cmocka_unit_test(test_check_without_words),
    };
    int rc = cmocka_run_group_tests(tests, NULL, NULL);
    if (rc)
