@@ -37,7 +37,7 @@ static void *precompileWorker(void *arg) {
          return NULL;
       Candidate *c = &pc->cands[i];
       char err[512];
-      RunStatus st = Session_precompile(pc->session, pc->kernel, c->values, pc->problem, err, sizeof err);
+      RunStatus st = Session_precompile(pc->session, pc->kernel, c->values, pc->problem, 0, err, sizeof err);
       if (st == RUN_COMPILE_ERROR) {
          c->outcome = SWEEP_COMPILE;
          snprintf(c->reason, sizeof c->reason, "%s", err);

@@ -769,13 +769,16 @@ RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long lon
    return RUN_OK;
 }
 
-RunStatus Session_precompile(Session *s, const KernelInfo *k, const long long *values, const Problem *p, char *err,
-                             size_t errlen) {
+RunStatus Session_precompile(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                             unsigned ablate, char *err, size_t errlen) {
    Geometry g;
    if (!Config_check(k, values, p, &s->info.limits, &g, err, errlen))
       return RUN_INVALID;
-   char defines[1024];
+   char defines[1024], ablate_defs[160];
    Config_defines(k, values, p, &g, defines, sizeof defines);
+   Ablate_defines(ablate, ablate_defs, sizeof ablate_defs);
+   if (*ablate_defs) /* the text a run compiles, so that the run finds this program */
+      snprintf(defines + strlen(defines), sizeof defines - strlen(defines), " %s", ablate_defs);
    char *source = Session_sourceNamed(s->catalog, s->be->prelude != NULL, k->source, k->path);
    if (!source) {
       snprintf(err, errlen, "out of host memory");

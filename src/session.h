@@ -113,9 +113,10 @@ char *Session_sourceNamed(const Catalog *cat, bool cuda_prelude, const char *bod
 
 /* Compiles a configuration into the disk cache without touching the session's state, so
  * several threads may call it at once (a sweep compiles in parallel, then runs from the
- * cache). Returns RUN_OK, RUN_INVALID or RUN_COMPILE_ERROR (message in err). */
-RunStatus Session_precompile(Session *s, const KernelInfo *k, const long long *values, const Problem *p, char *err,
-                             size_t errlen);
+ * cache), with the ablation switches in ablate (0: none) exactly as a run compiles them.
+ * Returns RUN_OK, RUN_INVALID or RUN_COMPILE_ERROR (message in err). */
+RunStatus Session_precompile(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                             unsigned ablate, char *err, size_t errlen);
 
 /* Reads back C of the last run (M x N, the problem's precision) into host memory. */
 bool Session_readResult(Session *s, void *host, size_t bytes, char *err, size_t errlen);

@@ -138,6 +138,7 @@ static unsigned long long configKey(const AheadTarget *t, const long long *value
    h = Util_hash(h, dims, sizeof dims);
    h = Util_hash(h, &p->alpha, sizeof p->alpha);
    h = Util_hash(h, &p->beta, sizeof p->beta);
+   h = Util_hash(h, &t->ablate, sizeof t->ablate);
    h = Util_hash(h, values, sizeof(long long) * KERNEL_MAX_PARAMS);
    return h ? h : 1;
 }
@@ -282,7 +283,7 @@ static void *aheadMain(void *arg) {
       /* The catalog and the session stay as they are while busy > 0. */
       char err[1024] = "";
       const KernelInfo *k = Catalog_find(&a->cat, t.kernel);
-      RunStatus st = k ? Session_precompile(s, k, values, &t.problem, err, sizeof err) : RUN_INVALID;
+      RunStatus st = k ? Session_precompile(s, k, values, &t.problem, t.ablate, err, sizeof err) : RUN_INVALID;
 
       pthread_mutex_lock(&a->mu);
       a->busy--;

@@ -26,6 +26,7 @@ typedef struct AheadTarget_ {
    int device;
    char kernel[64];
    Problem problem;
+   unsigned ablate;   /* AblateFlag bits: compiled as the run will be (the a key) */
 } AheadTarget;
 
 typedef struct AheadStatus_ {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ablate.h"
 #include "ui/ahead.h"
 #include "ui/app.h"
 #include "util.h"
@@ -52,6 +53,7 @@ static void targetOf(const Ui *ui, AheadTarget *t) {
    t->device = ui->snap.device_index;
    Util_copy(t->kernel, sizeof t->kernel, Ui_kernel(ui)->name);
    t->problem = ui->problem;
+   t->ablate = ui->ablate & ABLATE_ALL;
 }
 
 int AheadUi_feedSweep(Ahead *a, Worker *w, unsigned long long *posted) {
@@ -130,6 +132,7 @@ void AheadUi_update(Ui *ui) {
    sig = Util_hash(sig, scalars, sizeof scalars);
    sig = Util_hash(sig, ui->values, sizeof ui->values);
    sig = Util_hash(sig, &cursor, sizeof cursor);
+   sig = Util_hash(sig, &t.ablate, sizeof t.ablate);
    if (!sig)
       sig = 1;
    if (sig == ui->ahead_posted)

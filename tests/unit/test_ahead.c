@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ablate.h"
 #include "cli.h"
 #include "rng.h"
 #include "ui/ahead.h"
@@ -301,6 +302,59 @@ static void test_pool_compiles_into_the_cache(void **state) {
    assert_true(Util_nowMs() - t0 < 2000);
 }
 
+/* With an ablation switched on (the a key), the neighbours are compiled with it: a run of
+ * one with the same switches finds its program in the disk cache; without them it must
+ * compile (it was not what was asked for). */
+static void test_pool_compiles_ablated(void **state) {
+   (void)state;
+   const KernelInfo *k = kernel("mygemm02_tiled");
+   char err[512];
+   Ahead *a = Ahead_start(kernelsDir(), 1, err, sizeof err);
+   assert_non_null(a);
+   AheadTarget t;
+   memset(&t, 0, sizeof t);
+   Util_copy(t.backend, sizeof t.backend, "opencl");
+   Util_copy(t.kernel, sizeof t.kernel, k->name);
+   Problem_setDefaults(&t.problem);
+   t.problem.m = t.problem.n = t.problem.k = 64;
+   unsigned switches[] = {ABLATE_NO_FMA, ABLATE_NO_A | ABLATE_NO_B, ABLATE_CONST_STORE};
+   t.ablate = switches[Rng_below(&g_rng, 3)];
+   DeviceLimits lim = {.max_wg = 4096, .max_wi = {4096, 4096, 4096}, .local_mem = 1 << 20, .fp64 = true, .warp = 32};
+   long long v[KERNEL_MAX_PARAMS] = {0};
+   KernelInfo_defaults(k, v);
+   /* A random valid starting point, so that its neighbours were never compiled. */
+   assert_true(randomValid(k, &t.problem, &lim, v));
+   long long out[AHEAD_MAX_JOBS][KERNEL_MAX_PARAMS];
+   int n = Ahead_neighbours(k, v, &t.problem, &lim, 0, out, 1);
+   assert_int_equal(n, 1);
+   Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])out, n);
+   AheadStatus st;
+   double end = Util_nowMs() + 180000;
+   do {
+      pause_ms(50);
+      Ahead_status(a, &st);
+   } while (st.done + st.failed < st.wanted && Util_nowMs() < end);
+   if (st.done != 1)
+      fail_msg("not compiled ahead: %d failed: %s", st.failed, st.error);
+   AheadTarget plain = t;
+   plain.ablate = 0;
+   assert_true(Ahead_compiled(a, &t, out[0]));
+   assert_false(Ahead_compiled(a, &plain, out[0]));
+   assert_true(Ahead_stop(a, 30000));
+
+   Session *s = Session_open(Backend_opencl(), 0, &g_cat, err, sizeof err);
+   assert_non_null(s);
+   RunResult *r = calloc(1, sizeof *r);
+   assert_non_null(r);
+   assert_int_equal(Session_compileAblated(s, k, out[0], &t.problem, t.ablate, r, NULL, NULL, 0), RUN_OK);
+   assert_true(r->cached && !r->cached_memory); /* from the disk: the pool's program */
+   assert_int_equal(Session_compileAblated(s, k, out[0], &t.problem, 0, r, NULL, NULL, 0), RUN_OK);
+   assert_false(r->cached); /* the real kernel was never compiled ahead */
+   RunResult_free(r);
+   free(r);
+   Session_close(s);
+}
+
 /* A device that cannot be opened fails the work with a reason, and stops cleanly. */
 static void test_pool_bad_device(void **state) {
    (void)state;
@@ -507,6 +561,7 @@ int main(void) {
        cmocka_unit_test(test_neighbours_skip_invalid),
        cmocka_unit_test(test_prefs_and_modes),
        cmocka_unit_test(test_pool_compiles_into_the_cache),
+       cmocka_unit_test(test_pool_compiles_ablated),
        cmocka_unit_test(test_pool_bad_device),
        cmocka_unit_test(test_latency_of_a_change),
    };
