@@ -172,7 +172,7 @@ int Cli_bench(const Options *o) {
    }
    if (save && !json)
       fprintf(save, "config,kernel,params,device,size,precision,status,verified,gflops,time_ms,vendor,vendor_gflops,"
-                    "pct_of_vendor,reference,reference_gflops,pct_of_reference\n");
+                    "pct_of_vendor,reference,reference_gflops,pct_of_reference,rounds\n");
    const int rounds = o->rounds;
    for (int si = 0; r && si < nsizes; si++) {
       /* Precision and scalars of the first configuration decide the vendor's problem. */
@@ -281,7 +281,7 @@ int Cli_bench(const Options *o) {
                   if (rpct > 0)
                      fprintf(save, ",\"pct_of_reference\":%.4g", rpct);
                }
-               fprintf(save, "}\n");
+               fprintf(save, ",\"rounds\":%d}\n", rounds);
             } else {
                fprintf(save, "%s,%s,\"%s\",\"%s\",%d,%s,%s,%s,", configs[c].label, configs[c].kernel->name, params,
                        dev->name, sizes[si], Precision_name(p.precision), RunStatus_name(cell->status),
@@ -300,9 +300,9 @@ int Cli_bench(const Options *o) {
                else
                   fprintf(save, ",");
                if (ref && reference[si].status == RUN_OK)
-                  fprintf(save, "%s,%.6g,%.4g\n", reference[si].name, reference[si].gflops, rpct);
+                  fprintf(save, "%s,%.6g,%.4g,%d\n", reference[si].name, reference[si].gflops, rpct, rounds);
                else
-                  fprintf(save, ",,\n");
+                  fprintf(save, ",,,%d\n", rounds);
             }
          }
       }

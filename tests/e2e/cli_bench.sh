@@ -65,8 +65,10 @@ expect_in "use opencl, cuda or hip" "$ERR" "naming the valid ones"
 
 # --rounds: the libraries and the configuration take turns, the library first in even
 # rounds and last in odd ones; the table says how many rounds made each figure.
-run_gemmtop bench --kernel general_any --sizes 64 --rounds 3
+run_gemmtop bench --kernel general_any --sizes 64 --rounds 3 --save "$T_DIR/r.csv"
 expect_rc 0 "bench in 3 rounds"
+rounds_col=$(python3 -c 'import csv,sys; print(",".join(r["rounds"] for r in csv.DictReader(open(sys.argv[1]))))' "$T_DIR/r.csv")
+expect_in "3" "$rounds_col" "the CSV says each figure is of 3 rounds ($rounds_col)"
 expect_in "median of 3 rounds" "$OUT" "the table says its figures are medians of 3 rounds"
 order=$(printf '%s\n' "$ERR" | grep '^size 64, round' | sed 's/^size 64, round \([0-9]\) of 3: \([a-z_]*\).*/\1\2/' | tr '\n' ' ')
 expect_in "1vendor 1general_any 2general_any 2vendor 3vendor 3general_any" "$order" "turns alternate ($order)"
