@@ -28,22 +28,52 @@ static void fail(Parser *ps, const char *msg, const char *detail) {
       snprintf(ps->err, ps->errlen, "%s at '%.20s'", msg, ps->p);
 }
 
-static void skipSpace(Parser *ps) {
-   while (isspace((unsigned char)*ps->p))
-      ps->p++;
+/* ---- Lexing, shared by the interpreter, the compiler and Expr_identifiers ---- */
+
+static void skipSpaceAt(const char **p) {
+   while (isspace((unsigned char)**p))
+      (*p)++;
 }
 
-static bool accept(Parser *ps, const char *tok) {
-   skipSpace(ps);
+static bool acceptAt(const char **p, const char *tok) {
+   skipSpaceAt(p);
    size_t n = strlen(tok);
-   if (strncmp(ps->p, tok, n) != 0)
+   if (strncmp(*p, tok, n) != 0)
       return false;
    /* Don't take '<' from '<=' or '&' from '&&' etc. */
-   if (n == 1 && (tok[0] == '<' || tok[0] == '>' || tok[0] == '!' || tok[0] == '=') && ps->p[1] == '=')
+   if (n == 1 && (tok[0] == '<' || tok[0] == '>' || tok[0] == '!' || tok[0] == '=') && (*p)[1] == '=')
       return false;
-   ps->p += n;
+   *p += n;
    return true;
 }
+
+static bool startsName(char c) { return isalpha((unsigned char)c) || c == '_'; }
+
+/* The identifier at *p (startsName holds) into name (truncated to 63 characters); returns
+ * its stored length. */
+static size_t scanName(const char **p, char name[64]) {
+   size_t n = 0;
+   while (isalnum((unsigned char)**p) || **p == '_') {
+      if (n < 63)
+         name[n++] = **p;
+      (*p)++;
+   }
+   name[n] = '\0';
+   return n;
+}
+
+/* The decimal number at *p (a digit is there). */
+static long long scanNumber(const char **p) {
+   long long v = 0;
+   while (isdigit((unsigned char)**p)) {
+      v = v * 10 + (**p - '0');
+      (*p)++;
+   }
+   return v;
+}
+
+static void skipSpace(Parser *ps) { skipSpaceAt(&ps->p); }
+static bool accept(Parser *ps, const char *tok) { return acceptAt(&ps->p, tok); }
 
 static void expect(Parser *ps, const char *tok) {
    if (!accept(ps, tok)) {
@@ -107,23 +137,11 @@ static long long parsePrimary(Parser *ps) {
       expect(ps, ")");
       return v;
    }
-   if (isdigit((unsigned char)*ps->p)) {
-      long long v = 0;
-      while (isdigit((unsigned char)*ps->p)) {
-         v = v * 10 + (*ps->p - '0');
-         ps->p++;
-      }
-      return v;
-   }
-   if (isalpha((unsigned char)*ps->p) || *ps->p == '_') {
+   if (isdigit((unsigned char)*ps->p))
+      return scanNumber(&ps->p);
+   if (startsName(*ps->p)) {
       char name[64];
-      size_t n = 0;
-      while ((isalnum((unsigned char)*ps->p) || *ps->p == '_')) {
-         if (n < sizeof name - 1)
-            name[n++] = *ps->p;
-         ps->p++;
-      }
-      name[n] = '\0';
+      scanName(&ps->p, name);
       skipSpace(ps);
       if (*ps->p == '(' && isFunction(name))
          return callFunction(ps, name);
@@ -248,18 +266,11 @@ void Expr_identifiers(const char *text, void (*fn)(void *ctx, const char *name),
    char seen[1024] = " ";
    const char *p = text;
    while (*p) {
-      if (isalpha((unsigned char)*p) || *p == '_') {
+      if (startsName(*p)) {
          char name[64];
-         size_t n = 0;
-         while (isalnum((unsigned char)*p) || *p == '_') {
-            if (n < sizeof name - 1)
-               name[n++] = *p;
-            p++;
-         }
-         name[n] = '\0';
+         scanName(&p, name);
          const char *q = p;
-         while (isspace((unsigned char)*q))
-            q++;
+         skipSpaceAt(&q);
          if (*q == '(' && isFunction(name))
             continue;
          char key[68];
@@ -318,21 +329,8 @@ typedef struct {
 
 static int buildTernary(Builder *b);
 
-static void bskip(Builder *b) {
-   while (isspace((unsigned char)*b->p))
-      b->p++;
-}
-
-static bool baccept(Builder *b, const char *tok) {
-   bskip(b);
-   size_t n = strlen(tok);
-   if (strncmp(b->p, tok, n) != 0)
-      return false;
-   if (n == 1 && (tok[0] == '<' || tok[0] == '>' || tok[0] == '!' || tok[0] == '=') && b->p[1] == '=')
-      return false;
-   b->p += n;
-   return true;
-}
+static void bskip(Builder *b) { skipSpaceAt(&b->p); }
+static bool baccept(Builder *b, const char *tok) { return acceptAt(&b->p, tok); }
 
 static int node(Builder *b, int op, int x, int y, int z) {
    Program *g = b->prog;
@@ -373,25 +371,15 @@ static int buildPrimary(Builder *b) {
       return v;
    }
    if (isdigit((unsigned char)*b->p)) {
-      long long v = 0;
-      while (isdigit((unsigned char)*b->p)) {
-         v = v * 10 + (*b->p - '0');
-         b->p++;
-      }
+      long long v = scanNumber(&b->p);
       int n = node(b, OP_NUM, -1, -1, -1);
       if (n >= 0)
          b->prog->nodes[n].num = v;
       return n;
    }
-   if (isalpha((unsigned char)*b->p) || *b->p == '_') {
+   if (startsName(*b->p)) {
       char name[64];
-      size_t n = 0;
-      while (isalnum((unsigned char)*b->p) || *b->p == '_') {
-         if (n < sizeof name - 1)
-            name[n++] = *b->p;
-         b->p++;
-      }
-      name[n] = '\0';
+      size_t n = scanName(&b->p, name);
       bskip(b);
       if (*b->p == '(' && isFunction(name)) {
          int args[2] = {-1, -1}, nargs = 0;
