@@ -197,39 +197,51 @@ typedef struct VerifyCtx_ {
 
 typedef void (*VerifyTaskFn)(VerifyCtx *);
 
-/* One pass over C: non-finite scan, C x and y^T C. */
-static void taskC(VerifyCtx *v) {
-   const size_t M = v->M, N = v->N;
-   const ldouble *x = v->x, *ax = v->ax;
-   ldouble *yc = v->yc, *ayc = v->ayc;
-   size_t nan_count = 0, inf_count = 0, first_nf = (size_t)-1;
+/* One pass over an M x N matrix S (C or C0): S x, |S| |x|, y^T S and |y|^T |S|, each sum in
+ * ascending index order. nf, when given, also counts the non-finite elements and where the
+ * first one is (C was poisoned with NaN: unwritten elements show up here). */
+typedef struct NonFinite_ {
+   size_t nan_count, inf_count, first;
+} NonFinite;
+
+static void bothSides(const void *S, bool dbl, size_t M, size_t N, const ldouble *x, const ldouble *ax,
+                      const ldouble *y, const ldouble *ay, ldouble *sx, ldouble *asx, ldouble *ys, ldouble *ays,
+                      NonFinite *nf) {
+   if (nf)
+      *nf = (NonFinite){0, 0, (size_t)-1};
    for (size_t j = 0; j < N; j++)
-      yc[j] = ayc[j] = 0;
+      ys[j] = ays[j] = 0;
    for (size_t i = 0; i < M; i++) {
-      ldouble acc = 0, aacc = 0, yi = v->y[i], ayi = v->ay[i];
+      ldouble acc = 0, aacc = 0, yi = y[i], ayi = ay[i];
       const size_t base = i * N;
       for (size_t j = 0; j < N; j++) {
-         double c = load(v->C, base + j, v->dbl);
-         if (!isfinite(c)) {
+         double c = load(S, base + j, dbl);
+         if (nf && !isfinite(c)) {
             if (isnan(c))
-               nan_count++;
+               nf->nan_count++;
             else
-               inf_count++;
-            if (first_nf == (size_t)-1)
-               first_nf = base + j;
+               nf->inf_count++;
+            if (nf->first == (size_t)-1)
+               nf->first = base + j;
          }
          ldouble lc = c, alc = fabsl(lc);
          acc += lc * x[j];
          aacc += alc * ax[j];
-         yc[j] += yi * lc;
-         ayc[j] += ayi * alc;
+         ys[j] += yi * lc;
+         ays[j] += ayi * alc;
       }
-      v->cx[i] = acc;
-      v->acx[i] = aacc;
+      sx[i] = acc;
+      asx[i] = aacc;
    }
-   v->nan_count = nan_count;
-   v->inf_count = inf_count;
-   v->first_nf = first_nf;
+}
+
+/* The pass over C: non-finite scan, C x and y^T C. */
+static void taskC(VerifyCtx *v) {
+   NonFinite nf;
+   bothSides(v->C, v->dbl, v->M, v->N, v->x, v->ax, v->y, v->ay, v->cx, v->acx, v->yc, v->ayc, &nf);
+   v->nan_count = nf.nan_count;
+   v->inf_count = nf.inf_count;
+   v->first_nf = nf.first;
 }
 
 /* B x (a K-vector), then A (B x) (an M-vector). */
@@ -280,23 +292,7 @@ static void taskC0(VerifyCtx *v) {
          v->yc0[j] = v->ayc0[j] = 0;
       return;
    }
-   const ldouble *x = v->x, *ax = v->ax;
-   ldouble *yc0 = v->yc0, *ayc0 = v->ayc0;
-   for (size_t j = 0; j < N; j++)
-      yc0[j] = ayc0[j] = 0;
-   for (size_t i = 0; i < M; i++) {
-      ldouble acc = 0, aacc = 0, yi = v->y[i], ayi = v->ay[i];
-      const size_t base = i * N;
-      for (size_t j = 0; j < N; j++) {
-         ldouble c0 = load(v->C0, base + j, v->dbl), ac0 = fabsl(c0);
-         acc += c0 * x[j];
-         aacc += ac0 * ax[j];
-         yc0[j] += yi * c0;
-         ayc0[j] += ayi * ac0;
-      }
-      v->c0x[i] = acc;
-      v->ac0x[i] = aacc;
-   }
+   bothSides(v->C0, v->dbl, M, N, v->x, v->ax, v->y, v->ay, v->c0x, v->ac0x, v->yc0, v->ayc0, NULL);
 }
 
 /* S is a rows x cols row-major matrix; out[r] = sqrt(sum_c S[r][c]^2) along rows, else
