@@ -128,7 +128,18 @@ struct Ahead_ {
    int ndone, done_next;
 };
 
-static unsigned long long configKey(const AheadTarget *t, const long long *values) {
+AheadTarget Ahead_target(const char *backend, int device, const char *kernel, const Problem *p, unsigned ablate) {
+   AheadTarget t;
+   memset(&t, 0, sizeof t);
+   Util_copy(t.backend, sizeof t.backend, backend);
+   t.device = device;
+   Util_copy(t.kernel, sizeof t.kernel, kernel);
+   t.problem = *p;
+   t.ablate = ablate;
+   return t;
+}
+
+unsigned long long Ahead_targetHash(const AheadTarget *t) {
    unsigned long long h = UTIL_HASH_INIT;
    h = Util_hash(h, t->backend, strlen(t->backend) + 1);
    h = Util_hash(h, &t->device, sizeof t->device);
@@ -139,7 +150,11 @@ static unsigned long long configKey(const AheadTarget *t, const long long *value
    h = Util_hash(h, &p->alpha, sizeof p->alpha);
    h = Util_hash(h, &p->beta, sizeof p->beta);
    h = Util_hash(h, &t->ablate, sizeof t->ablate);
-   h = Util_hash(h, values, sizeof(long long) * KERNEL_MAX_PARAMS);
+   return h;
+}
+
+static unsigned long long configKey(const AheadTarget *t, const long long *values) {
+   unsigned long long h = Util_hash(Ahead_targetHash(t), values, sizeof(long long) * KERNEL_MAX_PARAMS);
    return h ? h : 1;
 }
 

@@ -29,6 +29,13 @@ typedef struct AheadTarget_ {
    unsigned ablate;   /* AblateFlag bits: compiled as the run will be (the a key) */
 } AheadTarget;
 
+/* A target from its parts (ablate: AblateFlag bits, 0 for none). */
+AheadTarget Ahead_target(const char *backend, int device, const char *kernel, const Problem *p, unsigned ablate);
+
+/* A hash of everything in t (the pool's keys start from it; the explorer uses it to see
+ * whether what it would ask for has changed). */
+unsigned long long Ahead_targetHash(const AheadTarget *t);
+
 typedef struct AheadStatus_ {
    unsigned long version;   /* changes whenever anything below does */
    int wanted;              /* configurations in the current list */

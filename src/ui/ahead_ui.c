@@ -47,13 +47,9 @@ static bool current(const Ui *ui) {
           !memcmp(s->config.values, ui->values, sizeof ui->values) && sameProblem(&s->config.problem, &ui->problem);
 }
 
-static void targetOf(const Ui *ui, AheadTarget *t) {
-   memset(t, 0, sizeof *t);
-   Util_copy(t->backend, sizeof t->backend, ui->snap.backend);
-   t->device = ui->snap.device_index;
-   Util_copy(t->kernel, sizeof t->kernel, Ui_kernel(ui)->name);
-   t->problem = ui->problem;
-   t->ablate = ui->ablate & ABLATE_ALL;
+static AheadTarget targetOf(const Ui *ui) {
+   return Ahead_target(ui->snap.backend, ui->snap.device_index, Ui_kernel(ui)->name, &ui->problem,
+                       ui->ablate & ABLATE_ALL);
 }
 
 int AheadUi_feedSweep(Ahead *a, Worker *w, unsigned long long *posted) {
@@ -67,20 +63,9 @@ int AheadUi_feedSweep(Ahead *a, Worker *w, unsigned long long *posted) {
       return -1;
    }
    /* The sweep's device, kernel and problem, never an ablation: what the worker runs. */
-   AheadTarget t;
-   memset(&t, 0, sizeof t);
-   Util_copy(t.backend, sizeof t.backend, up->backend);
-   t.device = up->device;
-   Util_copy(t.kernel, sizeof t.kernel, up->config.kernel);
-   t.problem = up->config.problem;
-   const Problem *p = &t.problem;
-   int dims[8] = {t.device, p->m, p->n, p->k, (int)p->precision, p->trans_a, p->trans_b, n};
-   double scalars[2] = {p->alpha, p->beta};
-   unsigned long long sig = Util_hash(UTIL_HASH_INIT, "sweep", 6);
-   sig = Util_hash(sig, t.backend, strlen(t.backend) + 1);
-   sig = Util_hash(sig, t.kernel, strlen(t.kernel) + 1);
-   sig = Util_hash(sig, dims, sizeof dims);
-   sig = Util_hash(sig, scalars, sizeof scalars);
+   AheadTarget t = Ahead_target(up->backend, up->device, up->config.kernel, &up->config.problem, 0);
+   unsigned long long sig = Util_hash(Ahead_targetHash(&t), "sweep", 6);
+   sig = Util_hash(sig, &n, sizeof n);
    sig = Util_hash(sig, up->values, sizeof up->values[0] * (size_t)n);
    if (!sig)
       sig = 1;
@@ -121,18 +106,9 @@ void AheadUi_update(Ui *ui) {
       return;
    }
    int idx, cursor = Ui_kernelRow(ui, ui->kcursor, &idx) == KROW_PARAM ? idx : -1;
-   AheadTarget t;
-   targetOf(ui, &t);
-   const Problem *p = &t.problem;
-   int dims[7] = {t.device, p->m, p->n, p->k, (int)p->precision, p->trans_a, p->trans_b};
-   double scalars[2] = {p->alpha, p->beta};
-   unsigned long long sig = Util_hash(UTIL_HASH_INIT, t.backend, strlen(t.backend) + 1);
-   sig = Util_hash(sig, t.kernel, strlen(t.kernel) + 1);
-   sig = Util_hash(sig, dims, sizeof dims);
-   sig = Util_hash(sig, scalars, sizeof scalars);
-   sig = Util_hash(sig, ui->values, sizeof ui->values);
+   AheadTarget t = targetOf(ui);
+   unsigned long long sig = Util_hash(Ahead_targetHash(&t), ui->values, sizeof ui->values);
    sig = Util_hash(sig, &cursor, sizeof cursor);
-   sig = Util_hash(sig, &t.ablate, sizeof t.ablate);
    if (!sig)
       sig = 1;
    if (sig == ui->ahead_posted)
@@ -199,8 +175,7 @@ void AheadUi_describe(const Ui *ui, char *out, size_t outlen) {
 bool AheadUi_compiledAhead(const Ui *ui) {
    if (!ui->ahead || !ui->snap.have_device)
       return false;
-   AheadTarget t;
-   targetOf(ui, &t);
+   AheadTarget t = targetOf(ui);
    return Ahead_compiled(ui->ahead, &t, ui->values);
 }
 

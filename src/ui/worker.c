@@ -681,15 +681,10 @@ static void sweepStep(Worker *w) {
                     .cancel = &w->sweep_cancel};
    unsigned long gen = w->sweep_gen;
    Ahead *pool = w->ahead;
-   AheadTarget t;
-   if (pool) {
+   /* The sweep's target as the explorer feeds it to the pool (AheadUi_feedSweep). */
+   AheadTarget t = Ahead_target(w->snap.backend, w->snap.device_index, cfg.kernel, &cfg.problem, 0);
+   if (pool)
       w->ahead_users++;
-      memset(&t, 0, sizeof t);
-      Util_copy(t.backend, sizeof t.backend, w->snap.backend);
-      t.device = w->snap.device_index;
-      Util_copy(t.kernel, sizeof t.kernel, cfg.kernel);
-      t.problem = cfg.problem;
-   }
    pthread_mutex_unlock(&w->mu);
    if (pool) {
       /* Being compiled ahead: its program will be in the disk cache in a moment. */

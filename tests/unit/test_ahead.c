@@ -243,6 +243,24 @@ static void pause_ms(int ms) {
    nanosleep(&ts, NULL);
 }
 
+/* A square size x size x size problem with the default scalars and layout. */
+static Problem square(int size) {
+   Problem p;
+   Problem_setDefaults(&p);
+   p.m = p.n = p.k = size;
+   return p;
+}
+
+/* Until the pool has finished (compiled or failed) all it was asked for, polling every
+ * step_ms, at most timeout_ms; the last status in st. */
+static void waitPool(Ahead *a, AheadStatus *st, int step_ms, double timeout_ms) {
+   double end = Util_nowMs() + timeout_ms;
+   do {
+      pause_ms(step_ms);
+      Ahead_status(a, st);
+   } while (st->done + st->failed < st->wanted && Util_nowMs() < end);
+}
+
 /* The pool on the device: the neighbours land in the disk cache, each once. */
 static void test_pool_compiles_into_the_cache(void **state) {
    (void)state;
@@ -250,14 +268,9 @@ static void test_pool_compiles_into_the_cache(void **state) {
    char err[512];
    Ahead *a = Ahead_start(kernelsDir(), Ahead_defaultThreads(), err, sizeof err);
    assert_non_null(a);
-   AheadTarget t;
-   memset(&t, 0, sizeof t);
-   Util_copy(t.backend, sizeof t.backend, "opencl");
-   t.device = 0;
-   Util_copy(t.kernel, sizeof t.kernel, k->name);
-   Problem_setDefaults(&t.problem);
    int size = 64 * (1 + (int)Rng_below(&g_rng, 3)); /* TSN and TSM 8 and 32 all fit */
-   t.problem.m = t.problem.n = t.problem.k = size;
+   Problem sq = square(size);
+   AheadTarget t = Ahead_target("opencl", 0, k->name, &sq, 0);
    DeviceLimits lim = {.max_wg = 4096, .max_wi = {4096, 4096, 4096}, .local_mem = 1 << 20, .fp64 = true, .warp = 32};
    long long v[KERNEL_MAX_PARAMS] = {0};
    KernelInfo_defaults(k, v);
@@ -276,11 +289,7 @@ static void test_pool_compiles_into_the_cache(void **state) {
    assert_int_equal(st.wanted, 0);
 
    Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])out, n);
-   double end = Util_nowMs() + 180000;
-   do {
-      pause_ms(50);
-      Ahead_status(a, &st);
-   } while (st.done + st.failed < st.wanted && Util_nowMs() < end);
+   waitPool(a, &st, 50, 180000);
    if (st.done != n)
       fail_msg("%d of %d compiled, %d failed: %s", st.done, n, st.failed, st.error);
    for (int i = 0; i < n; i++)
@@ -311,14 +320,9 @@ static void test_pool_compiles_ablated(void **state) {
    char err[512];
    Ahead *a = Ahead_start(kernelsDir(), 1, err, sizeof err);
    assert_non_null(a);
-   AheadTarget t;
-   memset(&t, 0, sizeof t);
-   Util_copy(t.backend, sizeof t.backend, "opencl");
-   Util_copy(t.kernel, sizeof t.kernel, k->name);
-   Problem_setDefaults(&t.problem);
-   t.problem.m = t.problem.n = t.problem.k = 64;
    unsigned switches[] = {ABLATE_NO_FMA, ABLATE_NO_A | ABLATE_NO_B, ABLATE_CONST_STORE};
-   t.ablate = switches[Rng_below(&g_rng, 3)];
+   Problem sq = square(64);
+   AheadTarget t = Ahead_target("opencl", 0, k->name, &sq, switches[Rng_below(&g_rng, 3)]);
    DeviceLimits lim = {.max_wg = 4096, .max_wi = {4096, 4096, 4096}, .local_mem = 1 << 20, .fp64 = true, .warp = 32};
    long long v[KERNEL_MAX_PARAMS] = {0};
    KernelInfo_defaults(k, v);
@@ -329,11 +333,7 @@ static void test_pool_compiles_ablated(void **state) {
    assert_int_equal(n, 1);
    Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])out, n);
    AheadStatus st;
-   double end = Util_nowMs() + 180000;
-   do {
-      pause_ms(50);
-      Ahead_status(a, &st);
-   } while (st.done + st.failed < st.wanted && Util_nowMs() < end);
+   waitPool(a, &st, 50, 180000);
    if (st.done != 1)
       fail_msg("not compiled ahead: %d failed: %s", st.failed, st.error);
    AheadTarget plain = t;
@@ -362,13 +362,8 @@ static void test_pool_bad_device(void **state) {
    char err[512];
    Ahead *a = Ahead_start(kernelsDir(), 1, err, sizeof err);
    assert_non_null(a);
-   AheadTarget t;
-   memset(&t, 0, sizeof t);
-   Util_copy(t.backend, sizeof t.backend, "opencl");
-   t.device = 99;
-   Util_copy(t.kernel, sizeof t.kernel, k->name);
-   Problem_setDefaults(&t.problem);
-   t.problem.m = t.problem.n = t.problem.k = 64;
+   Problem sq = square(64);
+   AheadTarget t = Ahead_target("opencl", 99, k->name, &sq, 0);
    long long v[1][KERNEL_MAX_PARAMS] = {{0}};
    KernelInfo_defaults(k, v[0]);
    v[0][0] = 8;
@@ -466,8 +461,7 @@ static void test_latency_of_a_change(void **state) {
    memset(&a, 0, sizeof a);
    Util_copy(a.kernel, sizeof a.kernel, k->name);
    KernelInfo_defaults(k, a.values);
-   Problem_setDefaults(&a.problem);
-   a.problem.m = a.problem.n = a.problem.k = size;
+   a.problem = square(size);
    WorkerInit wi = {.kernels_dir = kernelsDir(), .backend = backend, .device = dev, .vendor = false, .seed = 11};
    wi.config = a;
    Worker *w = Worker_start(&wi, err, sizeof err);
@@ -488,19 +482,11 @@ static void test_latency_of_a_change(void **state) {
    assert_true(n >= 1);
    Ahead *pool = Ahead_start(kernelsDir(), Ahead_defaultThreads(), err, sizeof err);
    assert_non_null(pool);
-   AheadTarget t;
-   memset(&t, 0, sizeof t);
-   Util_copy(t.backend, sizeof t.backend, backend);
-   t.device = dev;
-   Util_copy(t.kernel, sizeof t.kernel, k->name);
-   t.problem = a.problem;
+   AheadTarget t = Ahead_target(backend, dev, k->name, &a.problem, 0);
    Ahead_want(pool, &t, (const long long (*)[KERNEL_MAX_PARAMS])next, n);
    AheadStatus st;
    double t0 = Util_nowMs();
-   do {
-      pause_ms(10);
-      Ahead_status(pool, &st);
-   } while (st.done + st.failed < st.wanted && Util_nowMs() < t0 + 300000);
+   waitPool(pool, &st, 10, 300000);
    assert_int_equal(st.done, n);
    double aheadMs = Util_nowMs() - t0;
 

@@ -148,11 +148,7 @@ static void test_sweep_fed_ahead_loads_from_the_cache(void **state) {
    Ahead *pool = Ahead_start(kernelsDir(), 2, err, sizeof err);
    if (!pool)
       fail_msg("pool: %s", err);
-   AheadTarget warm;
-   memset(&warm, 0, sizeof warm);
-   Util_copy(warm.backend, sizeof warm.backend, "opencl");
-   Util_copy(warm.kernel, sizeof warm.kernel, "mygemm01_naive");
-   warm.problem = c.problem;
+   AheadTarget warm = Ahead_target("opencl", 0, "mygemm01_naive", &c.problem, 0);
    long long wv[1][KERNEL_MAX_PARAMS] = {{0}};
    KernelInfo_defaults(Catalog_find(&g_cat, warm.kernel), wv[0]);
    Ahead_want(pool, &warm, (const long long (*)[KERNEL_MAX_PARAMS])wv, 1);
