@@ -76,6 +76,14 @@ void Ablate_defines(unsigned mask, char *out, size_t outlen) {
       }
 }
 
+void Ablate_appendDefines(unsigned mask, char *defines, size_t len) {
+   char extra[160];
+   Ablate_defines(mask, extra, sizeof extra);
+   size_t used = strlen(defines);
+   if (*extra && used < len)
+      snprintf(defines + used, len - used, " %s", extra);
+}
+
 unsigned Ablate_next(unsigned mask) {
    static const unsigned cycle[] = {0, ABLATE_NO_A, ABLATE_NO_B, ABLATE_NO_FMA, ABLATE_CONST_STORE,
                                     ABLATE_NO_A | ABLATE_NO_B};

@@ -29,6 +29,9 @@ bool Ablate_parse(const char *s, unsigned *mask, char *err, size_t errlen);
 void Ablate_name(unsigned mask, char *out, size_t outlen);
 /* The compiler defines: "-DGT_ABLATE_NO_A=1 ...", "" for 0. */
 void Ablate_defines(unsigned mask, char *out, size_t outlen);
+/* defines + " " + the compiler defines of mask (nothing for 0): the text every path
+ * (a run, a compile ahead, inspect) compiles, so that they share one program. */
+void Ablate_appendDefines(unsigned mask, char *defines, size_t len);
 /* The next setting in the explorer's cycle: none, no-a, no-b, no-fma, const-store,
  * no-a,no-b (loads off), then none again. */
 unsigned Ablate_next(unsigned mask);

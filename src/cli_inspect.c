@@ -58,12 +58,7 @@ static DeviceLimits archDeviceLimits(void) {
 }
 
 /* --ablate: the switches' defines, as Session_run compiles them. */
-static void appendAblation(const Options *o, char *defines, size_t len) {
-   char extra[160];
-   Ablate_defines(o->ablate, extra, sizeof extra);
-   if (*extra)
-      snprintf(defines + strlen(defines), len - strlen(defines), " %s", extra);
-}
+static void appendAblation(const Options *o, char *defines, size_t len) { Ablate_appendDefines(o->ablate, defines, len); }
 
 static void pickCudaCode(const Options *o, char *cubin, size_t cubinLen, char *ptx, Inspection *in);
 

@@ -744,10 +744,7 @@ RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long lon
       return r->status;
    }
    Config_defines(k, values, p, &r->geo, r->defines, sizeof r->defines);
-   char ablate_defs[160];
-   Ablate_defines(ablate, ablate_defs, sizeof ablate_defs);
-   if (*ablate_defs) /* the same text Session_run compiles, so the program is shared */
-      snprintf(r->defines + strlen(r->defines), sizeof r->defines - strlen(r->defines), " %s", ablate_defs);
+   Ablate_appendDefines(ablate, r->defines, sizeof r->defines);
    r->ablate = ablate & ABLATE_ALL;
    char *source = Session_sourceNamed(s->catalog, s->be->prelude != NULL, k->source, k->path);
    bool fresh;
@@ -774,11 +771,9 @@ RunStatus Session_precompile(Session *s, const KernelInfo *k, const long long *v
    Geometry g;
    if (!Config_check(k, values, p, &s->info.limits, &g, err, errlen))
       return RUN_INVALID;
-   char defines[1024], ablate_defs[160];
+   char defines[1024];
    Config_defines(k, values, p, &g, defines, sizeof defines);
-   Ablate_defines(ablate, ablate_defs, sizeof ablate_defs);
-   if (*ablate_defs) /* the text a run compiles, so that the run finds this program */
-      snprintf(defines + strlen(defines), sizeof defines - strlen(defines), " %s", ablate_defs);
+   Ablate_appendDefines(ablate, defines, sizeof defines);
    char *source = Session_sourceNamed(s->catalog, s->be->prelude != NULL, k->source, k->path);
    if (!source) {
       snprintf(err, errlen, "out of host memory");
