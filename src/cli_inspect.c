@@ -62,6 +62,33 @@ static void appendAblation(const Options *o, char *defines, size_t len) { Ablate
 
 static void pickCudaCode(const Options *o, char *cubin, size_t cubinLen, char *ptx, Inspection *in);
 
+/* k with defines through NVRTC for arch: the CUBIN when want_cubin (its build log, with
+ * ptxas's figures, in *log), then the PTX. On failure nothing but *log is left to free. */
+static BackendStatus nvrtcCode(const Catalog *cat, const KernelInfo *k, const char *defines, const char *arch,
+                               bool want_cubin, char **cubin, size_t *cubinLen, char **ptx, char **log, char *err,
+                               size_t errlen) {
+   *cubin = *ptx = *log = NULL;
+   *cubinLen = 0;
+   char *source = Session_sourceNamed(cat, true, k->source, k->path);
+   char *ptxLog = NULL;
+   size_t ptxLen = 0;
+   BackendStatus st = !source     ? BACKEND_ERR_OTHER
+                      : want_cubin ? Cuda_compileOnly(source, defines, arch, false, cubin, cubinLen, log, err, errlen)
+                                   : BACKEND_OK;
+   if (!source)
+      snprintf(err, errlen, "out of host memory");
+   if (st == BACKEND_OK)
+      st = Cuda_compileOnly(source, defines, arch, true, ptx, &ptxLen, &ptxLog, err, errlen);
+   free(source);
+   free(ptxLog);
+   if (st != BACKEND_OK) {
+      free(*cubin);
+      free(*ptx);
+      *cubin = *ptx = NULL;
+   }
+   return st;
+}
+
 /* NVRTC without a device. */
 static int inspectCudaOffline(const Options *o, const Catalog *cat, const KernelInfo *k, const long long *values,
                               const Problem *p, Inspection *in) {
@@ -75,21 +102,12 @@ static int inspectCudaOffline(const Options *o, const Catalog *cat, const Kernel
    char defines[1024];
    Config_defines(k, values, p, &g, defines, sizeof defines);
    appendAblation(o, defines, sizeof defines);
-   char *source = Session_sourceNamed(cat, true, k->source, k->path);
-   char *cubin = NULL, *ptx = NULL, *log = NULL, *log2 = NULL;
-   size_t cubinLen = 0, ptxLen = 0;
-   char err[512];
-   BackendStatus st = source ? Cuda_compileOnly(source, defines, o->arch, false, &cubin, &cubinLen, &log, err, sizeof err)
-                             : BACKEND_ERR_OTHER;
-   if (st == BACKEND_OK)
-      st = Cuda_compileOnly(source, defines, o->arch, true, &ptx, &ptxLen, &log2, err, sizeof err);
-   free(source);
-   free(log2);
-   if (st != BACKEND_OK) {
+   char *cubin, *ptx, *log, err[512] = "";
+   size_t cubinLen;
+   if (nvrtcCode(cat, k, defines, o->arch, true, &cubin, &cubinLen, &ptx, &log, err, sizeof err) != BACKEND_OK) {
       fprintf(stderr, "gemmtop: %s\n%s\n", err, log ? log : "");
       free(log);
-      free(cubin);
-      return st == BACKEND_ERR_NO_RUNTIME ? 1 : 1;
+      return 1;
    }
    snprintf(in->target, sizeof in->target, "cuda %s (NVRTC, no device needed)", o->arch);
    snprintf(in->arch, sizeof in->arch, "%s", o->arch);
@@ -130,25 +148,13 @@ static void pickCudaCode(const Options *o, char *cubin, size_t cubinLen, char *p
  * NVRTC again with the same defines, for the device's architecture. */
 static void cudaDeviceCode(const Options *o, const Catalog *cat, const KernelInfo *k, const char *defines,
                            const char *arch, Inspection *in) {
-   char *source = Session_sourceNamed(cat, true, k->source, k->path);
-   char *cubin = NULL, *ptx = NULL, *log = NULL, *log2 = NULL;
-   size_t cubinLen = 0, ptxLen = 0;
-   char err[512];
+   char *cubin, *ptx, *log, err[512];
+   size_t cubinLen;
    bool sass = o->code && !strcmp(o->code, "sass");
-   BackendStatus st = !source ? BACKEND_ERR_OTHER
-                      : sass  ? Cuda_compileOnly(source, defines, arch, false, &cubin, &cubinLen, &log, err, sizeof err)
-                              : BACKEND_OK;
-   if (st == BACKEND_OK)
-      st = Cuda_compileOnly(source, defines, arch, true, &ptx, &ptxLen, &log2, err, sizeof err);
-   free(source);
+   BackendStatus st = nvrtcCode(cat, k, defines, arch, sass, &cubin, &cubinLen, &ptx, &log, err, sizeof err);
    free(log);
-   free(log2);
-   if (st != BACKEND_OK) {
-      free(cubin);
-      free(ptx);
-      return;
-   }
-   pickCudaCode(o, cubin, cubinLen, ptx, in);
+   if (st == BACKEND_OK)
+      pickCudaCode(o, cubin, cubinLen, ptx, in);
 }
 
 /* hipRTC without a device: AMD's limits (1024 work-items, 64 KiB LDS, wave64). */
