@@ -339,7 +339,7 @@ int Cli_run(const Options *o) {
    if (o->vendor && o->ablate)
       fprintf(stderr, "gemmtop: --vendor ignored: an ablated run is not compared with the vendor BLAS\n");
    if (with_vendor)
-      Session_vendor(s, &p, &in, o->reps, o->warmup, NULL, &vendor);
+      Session_vendor(s, &p, &in, &(RunOptions){.reps = o->reps, .warmup = o->warmup, .verify = true}, &vendor);
    Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &ro, r, &peaks,
               with_vendor ? &vendor : NULL);
    if (st == RUN_INVALID)

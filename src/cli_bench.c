@@ -70,13 +70,15 @@ static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, Be
 }
 
 /* One round of a vendor library: its figures go to gflops[round]; the first round's result
- * (name, verification) is kept, a failure in any round is the result. */
+ * (name, verification) is kept, a failure in any round is the result. Verified in the
+ * first round only, as the configurations are. */
 static void benchVendor(Session *s, const Problem *p, const Inputs *in, const Options *o, int round, VendorResult *v,
                         double *gflops) {
    if (round > 0 && v->status != RUN_OK)
       return;
    VendorResult now;
-   Session_vendor(s, p, in, o->reps, o->warmup, NULL, round == 0 ? v : &now);
+   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0};
+   Session_vendor(s, p, in, &ro, round == 0 ? v : &now);
    const VendorResult *got = round == 0 ? v : &now;
    gflops[round] = got->gflops;
    if (round > 0 && now.status != RUN_OK)

@@ -91,11 +91,12 @@ typedef struct VendorResult_ {
    VerifyResult verify;
 } VendorResult;
 
-/* The vendor library on the same device, problem and inputs: warm-up, then reps timed
- * calls (median), and its result verified like a kernel's. cancel (may be NULL), once
- * non-zero, stops it between two calls: RUN_CANCELLED, and no figure. */
-RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, int reps, int warmup, atomic_int *cancel,
-                         VendorResult *v);
+/* The vendor library on the same device, problem and inputs: o->warmup calls, then
+ * o->reps timed calls (median); with o->verify its first call's result is verified like
+ * a kernel's (without, that call is one more warm-up: a bench's later rounds). o->cancel
+ * (may be NULL), once non-zero, stops it between two calls: RUN_CANCELLED, and no figure.
+ * max_seconds and ablate do not apply. */
+RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, const RunOptions *o, VendorResult *v);
 
 /* Compiles the configuration (or finds it in the cache) without running it; fills r's
  * build fields (log, registers, memory) and returns the code as text when the runtime

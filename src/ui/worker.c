@@ -318,7 +318,8 @@ static void measureVendor(Worker *w) {
    pthread_mutex_unlock(&w->mu);
    VendorResult *v = calloc(1, sizeof *v);
    if (v)
-      Session_vendor(w->session, &p, &w->in, VENDOR_REPS, 1, &w->cancel, v);
+      Session_vendor(w->session, &p, &w->in,
+                     &(RunOptions){.reps = VENDOR_REPS, .warmup = 1, .verify = true, .cancel = &w->cancel}, v);
    pthread_mutex_lock(&w->mu);
    if (!v)
       return;
