@@ -11,8 +11,9 @@ CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -DCL_TARGET_OPENCL_VERSION=120 $(EXTRA_CFLAG
 LIBS     = $(shell $(PKG) --libs ncursesw 2>/dev/null || echo -lncursesw) -lOpenCL -lpthread -ldl -lm $(EXTRA_LIBS)
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 
-# Every module but main; tests link against these.
-CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
+# Every module but main; tests link against these. The folders are the layers
+# (docs/architecture.md): tui -> explorer -> core <- cli, core -> backend.
+CORE_SRC := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -27,18 +28,26 @@ deps:
 deps-test:
 	@sh scripts/deps.sh test
 
-$(BUILD)/%.o: %.c $(wildcard src/*.h src/*/*.h) VERSION
+# -MMD -MP: each object depends on the headers it includes (the .d files below), and
+# only the files that print the version depend on VERSION.
+DEPFLAGS = -MMD -MP
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -DGEMMTOP_VERSION='"$(VERSION)"' -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -DGEMMTOP_VERSION='"$(VERSION)"' -c $< -o $@
+
+VERSIONED_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(shell grep -l GEMMTOP_VERSION src/*/*.c))
+$(VERSIONED_OBJ): VERSION
 
 # Linked beside and renamed, so that a running gemmtop is never overwritten in place.
-$(BUILD)/gemmtop: $(CORE_OBJ) $(BUILD)/src/main.o
+$(BUILD)/gemmtop: $(CORE_OBJ) $(BUILD)/src/cli/main.o
 	$(CC) $(OPT) $(EXTRA_CFLAGS) -o $@.tmp $^ $(LIBS)
 	mv -f $@.tmp $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -DGEMMTOP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(CORE_OBJ) $(LIBS) -lcmocka
+	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -DGEMMTOP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(CORE_OBJ) $(LIBS) -lcmocka
+
+-include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tests/*.d)
 
 run: deps
 	@$(MAKE) --no-print-directory all

@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ablate.h"
-#include "options.h"
-#include "ui/history.h"
+#include "core/ablate.h"
+#include "cli/options.h"
+#include "tui/history.h"
 
 static const char *const names[] = {"no-a", "no-b", "no-fma", "const-store"};
 static const unsigned flags[] = {ABLATE_NO_A, ABLATE_NO_B, ABLATE_NO_FMA, ABLATE_CONST_STORE};

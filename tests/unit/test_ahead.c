@@ -20,13 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ablate.h"
-#include "cli.h"
-#include "rng.h"
-#include "ui/ahead.h"
-#include "ui/prefs.h"
-#include "ui/worker.h"
-#include "util.h"
+#include "core/ablate.h"
+#include "cli/cli.h"
+#include "core/rng.h"
+#include "core/ahead.h"
+#include "tui/prefs.h"
+#include "explorer/worker.h"
+#include "core/util.h"
 
 static Catalog g_cat;
 static Rng g_rng;

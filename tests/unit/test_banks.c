@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "banks.h"
+#include "core/banks.h"
 
 #define BASE 0x10000u /* a bank-aligned local address, as a device might give */
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "config.h"
+#include "core/catalog.h"
+#include "core/config.h"
 
 static const char *TILED =
     "// comment before\n"

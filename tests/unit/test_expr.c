@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
-#include "rng.h"
+#include "core/expr.h"
+#include "core/rng.h"
 
 static bool lookup(void *ctx, const char *name, long long *v) {
    const long long *vars = ctx; /* TS, M, N */

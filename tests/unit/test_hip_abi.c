@@ -11,10 +11,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "backend.h"
-#include "backend_hip.h"
-#include "hip_api.h"
-#include "rng.h"
+#include "backend/backend.h"
+#include "backend/backend_hip.h"
+#include "backend/hip_api.h"
+#include "core/rng.h"
 
 #if defined(__has_include)
 #if __has_include(<hip/hip_runtime_api.h>) && __has_include(<hip/hiprtc.h>)

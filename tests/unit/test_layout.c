@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/layout.h"
+#include "tui/layout.h"
 
 static bool overlap(Rect a, Rect b) {
    return a.w > 0 && a.h > 0 && b.w > 0 && b.h > 0 && a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h &&

@@ -22,9 +22,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "listing.h"
-#include "preproc.h"
-#include "util.h"
+#include "core/listing.h"
+#include "core/preproc.h"
+#include "core/util.h"
 
 static char *fixture(const char *name) {
    char path[1024];

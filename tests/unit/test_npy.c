@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "npy.h"
-#include "rng.h"
+#include "core/npy.h"
+#include "core/rng.h"
 
 static char g_dir[256];
 static uint64_t g_seed;

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "occupancy.h"
+#include "core/occupancy.h"
 
 static void test_sm90_register_limited(void **state) {
    (void)state;

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "poclbin.h"
+#include "backend/poclbin.h"
 
 typedef struct Buf_ {
    unsigned char *d;

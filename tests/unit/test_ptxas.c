@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "ptxas.h"
+#include "core/ptxas.h"
 
 static const char *LOG =
     "ptxas info    : 0 bytes gmem\n"

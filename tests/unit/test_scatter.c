@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng.h"
-#include "ui/chart.h"
+#include "core/rng.h"
+#include "tui/chart.h"
 
 #define H_MAX 12
 #define W_MAX 60

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "config.h"
-#include "rng.h"
-#include "sweep.h"
+#include "core/catalog.h"
+#include "core/config.h"
+#include "core/rng.h"
+#include "core/sweep.h"
 
 static Rng g_rng;
 static uint64_t g_seed;

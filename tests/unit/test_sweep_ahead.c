@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rng.h"
-#include "ui/ahead.h"
-#include "ui/worker.h"
-#include "util.h"
+#include "core/rng.h"
+#include "core/ahead.h"
+#include "explorer/worker.h"
+#include "core/util.h"
 
 #define BUDGET 6
 

@@ -11,12 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ui/chart.h"
-#include "ui/history.h"
-#include "ui/layout.h"
-#include "ui/logbuf.h"
-#include "ui/prefs.h"
-#include "ui/text.h"
+#include "tui/chart.h"
+#include "tui/history.h"
+#include "tui/layout.h"
+#include "explorer/logbuf.h"
+#include "tui/prefs.h"
+#include "tui/text.h"
 
 static void test_width(void **state) {
    (void)state;

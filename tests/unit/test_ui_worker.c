@@ -14,9 +14,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "ui/worker.h"
-#include "util.h"
+#include "cli/cli.h"
+#include "explorer/worker.h"
+#include "core/util.h"
 
 #define TIMEOUT_MS 120000.0
 

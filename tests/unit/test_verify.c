@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "problem.h"
-#include "rng.h"
-#include "verify.h"
+#include "core/problem.h"
+#include "core/rng.h"
+#include "core/verify.h"
 
 static uint64_t g_seed;
 

@@ -1,0 +1,820 @@
+/* The HIP backend: hipRTC (inside libamdhip64) compiles the kernel file through the same
+ * prelude as CUDA, the HIP module API loads and runs it; rocBLAS is the vendor reference.
+ * Everything is loaded at run time with dlopen, so gemmtop builds without ROCm, and the
+ * backend says what it found and steps aside when the runtime or an AMD GPU is absent.
+ * Compiling needs no GPU: LLVM's tools then read the code object (llvm-readelf --notes for
+ * VGPR/SGPR/spill/LDS counts, llvm-objdump for the ISA).
+ * The run path mirrors backend_cuda.c call by call (that one is verified on an H100); its
+ * declarations (hip_api.h) are checked against AMD's headers by tests/unit/test_hip_abi.c,
+ * but it has not yet been run on an AMD GPU. */
+#include <dlfcn.h>
+#include <glob.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend/backend_hip.h"
+#include "backend/hip_api.h"
+#include "core/diskcache.h"
+#include "core/util.h"
+
+static struct {
+   bool tried;
+   void *lib;
+   HiprtcCreateProgramFn *create;
+   HiprtcCompileProgramFn *compile;
+   HiprtcSizeFn *logSize;
+   HiprtcTextFn *log;
+   HiprtcSizeFn *codeSize;
+   HiprtcTextFn *code;
+   HiprtcDestroyProgramFn *destroy;
+   HiprtcGetErrorStringFn *errorString;
+} rtc;
+
+static bool loadRtc(void) {
+   if (rtc.tried)
+      return rtc.create != NULL;
+   rtc.tried = true;
+   const char *env = getenv("GEMMTOP_HIPRTC");
+   const char *names[] = {env && *env ? env : "libhiprtc.so", "libhiprtc.so.7", "libhiprtc.so.6", "libamdhip64.so",
+                          "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5", NULL};
+   for (int i = 0; names[i] && !rtc.lib; i++) {
+      void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+      if (h && dlsym(h, "hiprtcCreateProgram"))
+         rtc.lib = h;
+      else if (h)
+         dlclose(h);
+   }
+   if (!rtc.lib)
+      return false;
+   rtc.create = (HiprtcCreateProgramFn *)dlsym(rtc.lib, "hiprtcCreateProgram");
+   rtc.compile = (HiprtcCompileProgramFn *)dlsym(rtc.lib, "hiprtcCompileProgram");
+   rtc.logSize = (HiprtcSizeFn *)dlsym(rtc.lib, "hiprtcGetProgramLogSize");
+   rtc.log = (HiprtcTextFn *)dlsym(rtc.lib, "hiprtcGetProgramLog");
+   rtc.codeSize = (HiprtcSizeFn *)dlsym(rtc.lib, "hiprtcGetCodeSize");
+   rtc.code = (HiprtcTextFn *)dlsym(rtc.lib, "hiprtcGetCode");
+   rtc.destroy = (HiprtcDestroyProgramFn *)dlsym(rtc.lib, "hiprtcDestroyProgram");
+   rtc.errorString = (HiprtcGetErrorStringFn *)dlsym(rtc.lib, "hiprtcGetErrorString");
+   if (!rtc.compile || !rtc.logSize || !rtc.log || !rtc.codeSize || !rtc.code || !rtc.destroy) {
+      rtc.create = NULL;
+      return false;
+   }
+   return true;
+}
+
+bool Hip_available(char *err, size_t errlen) {
+   if (loadRtc())
+      return true;
+   snprintf(err, errlen, "HIP backend: hipRTC not found (libamdhip64.so; on Debian: apt-get install libamdhip64-dev)");
+   return false;
+}
+
+BackendStatus Hip_compileOnly(const char *source, const char *options, const char *arch, char **out, size_t *outlen,
+                              char **log, char *err, size_t errlen) {
+   *out = *log = NULL;
+   if (!Hip_available(err, errlen))
+      return BACKEND_ERR_NO_RUNTIME;
+   char *buf = strdup(options ? options : "");
+   const char *opts[128];
+   char archopt[64];
+   snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
+   int n = 0;
+   opts[n++] = archopt;
+   opts[n++] = "-O3";
+   char *save = NULL;
+   for (char *tok = strtok_r(buf, " \t", &save); tok && n < 126; tok = strtok_r(NULL, " \t", &save))
+      opts[n++] = tok;
+   HiprtcProgram prog;
+   HiprtcResult r = rtc.create(&prog, source, "kernel.cl", 0, NULL, NULL);
+   if (r != 0) {
+      free(buf);
+      snprintf(err, errlen, "hiprtcCreateProgram failed (%u)", r);
+      return BACKEND_ERR_OTHER;
+   }
+   r = rtc.compile(prog, n, opts);
+   free(buf);
+   size_t loglen = 0;
+   rtc.logSize(prog, &loglen);
+   *log = calloc(loglen + 1, 1);
+   if (*log && loglen)
+      rtc.log(prog, *log);
+   if (r != 0) {
+      snprintf(err, errlen, "the kernel did not compile (hipRTC: %s); the build log follows",
+               rtc.errorString ? rtc.errorString(r) : "error");
+      rtc.destroy(&prog);
+      return BACKEND_ERR_COMPILE;
+   }
+   size_t size = 0;
+   rtc.codeSize(prog, &size);
+   *out = malloc(size ? size : 1);
+   if (*out)
+      rtc.code(prog, *out);
+   *outlen = size;
+   rtc.destroy(&prog);
+   return *out ? BACKEND_OK : BACKEND_ERR_OUT_OF_MEMORY;
+}
+
+/* Runs an LLVM tool on the code object; its output, malloc'ed, or NULL. */
+static char *llvmTool(const char *tool, const char *args, const char *code, size_t size) {
+   char dir[] = "/tmp/gemmtop-hip-XXXXXX";
+   if (!mkdtemp(dir))
+      return NULL;
+   char path[128];
+   snprintf(path, sizeof path, "%s/k.co", dir);
+   char *out = NULL;
+   if (Util_writeFileAtomic(path, code, size)) {
+      const char *versions[] = {"", "-19", "-18", "-17", "-16", "-15", "-14", NULL};
+      for (int v = 0; versions[v] && !out; v++) {
+         char cmd[512];
+         snprintf(cmd, sizeof cmd, "%s%s %s %s 2>/dev/null", tool, versions[v], args, path);
+         out = Util_capture(cmd);
+      }
+      unlink(path);
+   }
+   rmdir(dir);
+   return out;
+}
+
+static long noteValue(const char *notes, const char *key) {
+   const char *p = notes ? strstr(notes, key) : NULL;
+   if (!p)
+      return -1;
+   p += strlen(key);
+   while (*p == ':' || *p == ' ')
+      p++;
+   return strtol(p, NULL, 10);
+}
+
+bool Hip_resources(const char *code, size_t size, HipResources *out) {
+   memset(out, 0, sizeof *out);
+   char *notes = llvmTool("llvm-readelf", "--notes", code, size);
+   if (!notes)
+      return false;
+   out->vgprs = (int)noteValue(notes, ".vgpr_count");
+   out->sgprs = (int)noteValue(notes, ".sgpr_count");
+   out->vgpr_spills = (int)noteValue(notes, ".vgpr_spill_count");
+   out->sgpr_spills = (int)noteValue(notes, ".sgpr_spill_count");
+   out->lds_bytes = noteValue(notes, ".group_segment_fixed_size");
+   out->scratch_bytes = noteValue(notes, ".private_segment_fixed_size");
+   free(notes);
+   out->found = out->vgprs >= 0;
+   return out->found;
+}
+
+char *Hip_disassemble(const char *code, size_t size, const char *arch) {
+   char args[64];
+   snprintf(args, sizeof args, "-d --mcpu=%s", arch);
+   return llvmTool("llvm-objdump", args, code, size);
+}
+
+/* ---- the runtime: devices, modules, memory, launches, events ---- */
+
+static struct {
+   bool tried, ok;
+   char why[512];
+   char libname[64];
+   void *lib;
+   int runtime_version;
+   HipInitFn *hipInit;
+   HipIntOutFn *hipRuntimeGetVersion;
+   HipIntOutFn *hipGetDeviceCount;
+   HipSetDeviceFn *hipSetDevice;
+   HipDeviceGetNameFn *hipDeviceGetName;
+   HipDeviceGetAttributeFn *hipDeviceGetAttribute;
+   HipDeviceTotalMemFn *hipDeviceTotalMem;
+   HipGetDevicePropertiesFn *hipGetDeviceProperties;
+   HipStreamCreateFn *hipStreamCreate;
+   HipStreamFn *hipStreamDestroy;
+   HipStreamFn *hipStreamSynchronize;
+   HipModuleLoadDataFn *hipModuleLoadData;
+   HipModuleUnloadFn *hipModuleUnload;
+   HipModuleGetFunctionFn *hipModuleGetFunction;
+   HipFuncGetAttributeFn *hipFuncGetAttribute;
+   HipMallocFn *hipMalloc;
+   HipFreeFn *hipFree;
+   HipMemcpyHtoDFn *hipMemcpyHtoD;
+   HipMemcpyDtoHFn *hipMemcpyDtoH;
+   HipMemcpyDtoDAsyncFn *hipMemcpyDtoDAsync;
+   HipModuleLaunchKernelFn *hipModuleLaunchKernel;
+   HipEventCreateFn *hipEventCreate;
+   HipEventRecordFn *hipEventRecord;
+   HipEventFn *hipEventSynchronize;
+   HipEventElapsedTimeFn *hipEventElapsedTime;
+   HipEventFn *hipEventDestroy;
+   HipGetErrorStringFn *hipGetErrorString;
+} hip;
+
+/* The first library that opens, its name kept for messages; then a glob under /opt/rocm. */
+static void *openFirst(const char *const *names, const char *pattern, char *opened, size_t openedlen) {
+   for (int i = 0; names[i]; i++) {
+      void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+      if (h) {
+         Util_copy(opened, openedlen, names[i]);
+         return h;
+      }
+   }
+   glob_t g;
+   void *h = NULL;
+   if (pattern && glob(pattern, 0, NULL, &g) == 0) {
+      for (size_t i = g.gl_pathc; i-- > 0 && !h;)
+         if ((h = dlopen(g.gl_pathv[i], RTLD_NOW | RTLD_LOCAL)) != NULL)
+            Util_copy(opened, openedlen, g.gl_pathv[i]);
+      globfree(&g);
+   }
+   return h;
+}
+
+static const char *hipError(HipError r) {
+   const char *s = hip.hipGetErrorString ? hip.hipGetErrorString(r) : NULL;
+   return s ? s : "unknown HIP error";
+}
+
+static BackendStatus hipFail(HipError r, const char *what, char *err, size_t errlen) {
+   snprintf(err, errlen, "%s failed: %s (%u)", what, hipError(r), r);
+   return r == HIP_ERROR_OUT_OF_MEMORY_ ? BACKEND_ERR_OUT_OF_MEMORY : BACKEND_ERR_OTHER;
+}
+
+static bool load(char *err, size_t errlen) {
+   if (hip.tried) {
+      if (!hip.ok)
+         snprintf(err, errlen, "%s", hip.why);
+      return hip.ok;
+   }
+   hip.tried = true;
+   const char *env = getenv("GEMMTOP_HIP_RUNTIME");
+   const char *names[] = {env && *env ? env : "libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6",
+                          "libamdhip64.so.5", NULL};
+   hip.lib = openFirst(names, "/opt/rocm*/lib/libamdhip64.so*", hip.libname, sizeof hip.libname);
+   if (!hip.lib) {
+      snprintf(hip.why, sizeof hip.why,
+               "HIP backend: no HIP runtime (libamdhip64.so not found; Debian: apt-get install libamdhip64-5, or "
+               "ROCm); use --backend opencl");
+      snprintf(err, errlen, "%s", hip.why);
+      return false;
+   }
+#define HIP(name) hip.name = (__typeof__(hip.name))dlsym(hip.lib, #name)
+   HIP(hipInit);
+   HIP(hipRuntimeGetVersion);
+   HIP(hipGetDeviceCount);
+   HIP(hipSetDevice);
+   HIP(hipDeviceGetName);
+   HIP(hipDeviceGetAttribute);
+   HIP(hipDeviceTotalMem);
+   HIP(hipStreamCreate);
+   HIP(hipStreamDestroy);
+   HIP(hipStreamSynchronize);
+   HIP(hipModuleLoadData);
+   HIP(hipModuleUnload);
+   HIP(hipModuleGetFunction);
+   HIP(hipFuncGetAttribute);
+   HIP(hipMalloc);
+   HIP(hipFree);
+   HIP(hipMemcpyHtoD);
+   HIP(hipMemcpyDtoH);
+   HIP(hipMemcpyDtoDAsync);
+   HIP(hipModuleLaunchKernel);
+   HIP(hipEventCreate);
+   HIP(hipEventRecord);
+   HIP(hipEventSynchronize);
+   HIP(hipEventElapsedTime);
+   HIP(hipEventDestroy);
+   HIP(hipGetErrorString);
+#undef HIP
+   /* HIP 6 renamed the properties call with its new struct; either suits the search by content. */
+   hip.hipGetDeviceProperties = (HipGetDevicePropertiesFn *)dlsym(hip.lib, "hipGetDevicePropertiesR0600");
+   if (!hip.hipGetDeviceProperties)
+      hip.hipGetDeviceProperties = (HipGetDevicePropertiesFn *)dlsym(hip.lib, "hipGetDeviceProperties");
+   const void *needed[] = {hip.hipInit, hip.hipRuntimeGetVersion, hip.hipGetDeviceCount, hip.hipSetDevice,
+                           hip.hipDeviceGetName, hip.hipDeviceGetAttribute, hip.hipDeviceTotalMem,
+                           hip.hipGetDeviceProperties, hip.hipStreamCreate, hip.hipStreamDestroy,
+                           hip.hipStreamSynchronize, hip.hipModuleLoadData, hip.hipModuleUnload,
+                           hip.hipModuleGetFunction, hip.hipMalloc, hip.hipFree, hip.hipMemcpyHtoD, hip.hipMemcpyDtoH,
+                           hip.hipMemcpyDtoDAsync, hip.hipModuleLaunchKernel, hip.hipEventCreate, hip.hipEventRecord,
+                           hip.hipEventSynchronize, hip.hipEventElapsedTime, hip.hipEventDestroy,
+                           hip.hipGetErrorString};
+   for (size_t i = 0; i < sizeof needed / sizeof needed[0]; i++)
+      if (!needed[i]) {
+         snprintf(hip.why, sizeof hip.why, "HIP backend: %s lacks a function gemmtop needs (too old?)", hip.libname);
+         snprintf(err, errlen, "%s", hip.why);
+         return false;
+      }
+   if (!loadRtc()) {
+      snprintf(hip.why, sizeof hip.why,
+               "HIP backend: hipRTC not found beside %s (libhiprtc.so); set GEMMTOP_HIPRTC to its path", hip.libname);
+      snprintf(err, errlen, "%s", hip.why);
+      return false;
+   }
+   hip.hipRuntimeGetVersion(&hip.runtime_version);
+   /* hipInit fails when there is no GPU (hipErrorInvalidDevice); the device count says it
+    * plainly, so listDevices reports that instead. */
+   hip.hipInit(0);
+   hip.ok = true;
+   return true;
+}
+
+/* "HIP 5.2.21153": HIP_VERSION is major * 10^7 + minor * 10^5 + patch. */
+static void runtimeName(char *out, size_t len) {
+   int v = hip.runtime_version;
+   snprintf(out, len, "HIP %d.%d.%d", v / 10000000, v / 100000 % 100, v % 100000);
+}
+
+/* The arch name in a hipDeviceProp_t of any layout: a NUL-terminated string of target
+ * characters that starts with "gfx" and a digit ("gfx90a:sramecc+:xnack-"); one that starts
+ * a string (after a NUL) first, since gcnArchName follows an int whose last byte is not
+ * always 0. target gets all of it, base the part before the first ':'. */
+bool Hip_archFromProps(const void *props, size_t size, char *target, size_t targetlen, char *base, size_t baselen) {
+   const unsigned char *p = props;
+   for (int pass = 0; pass < 2; pass++)
+      for (size_t i = 0; i + 4 < size; i++) {
+         if ((pass == 0 && i > 0 && p[i - 1] != '\0') || memcmp(p + i, "gfx", 3) != 0 || p[i + 3] < '0' ||
+             p[i + 3] > '9')
+            continue;
+         size_t n = 3;
+         while (i + n < size && p[i + n] && n < 255 &&
+                ((p[i + n] >= '0' && p[i + n] <= '9') || (p[i + n] >= 'a' && p[i + n] <= 'z') || p[i + n] == ':' ||
+                 p[i + n] == '+' || p[i + n] == '-' || p[i + n] == '_'))
+            n++;
+         if (i + n >= size || p[i + n] != '\0')
+            continue;
+         snprintf(target, targetlen, "%.*s", (int)n, (const char *)p + i);
+         size_t b = 0;
+         while (b < n && p[i + b] != ':')
+            b++;
+         snprintf(base, baselen, "%.*s", (int)b, (const char *)p + i);
+         return true;
+      }
+   return false;
+}
+
+struct Context_ {
+   int dev;
+   HipStream stream;
+   DeviceInfo info;
+   char target[256]; /* the full target id hipRTC compiles for ("gfx90a:sramecc+:xnack-") */
+};
+struct Program_ {
+   HipModule module;
+   Context *ctx;
+   char *image; /* the code object, kept while the module lives */
+   size_t size;
+};
+struct Kernel_ {
+   HipFunction fn;
+};
+struct Buffer_ {
+   HipDeviceptr ptr;
+   size_t bytes;
+};
+struct Event_ {
+   HipEvent start, end;
+};
+
+static int attr(int d, HipAttribute which) {
+   int v = 0;
+   hip.hipDeviceGetAttribute(&v, which, d);
+   return v;
+}
+
+static void describe(int d, DeviceInfo *info, char *target, size_t targetlen) {
+   memset(info, 0, sizeof *info);
+   info->index = d;
+   hip.hipDeviceGetName(info->name, sizeof info->name, d);
+   snprintf(info->vendor, sizeof info->vendor, "Advanced Micro Devices, Inc.");
+   snprintf(info->platform, sizeof info->platform, "AMD HIP (module API, hipRTC)");
+   runtimeName(info->driver, sizeof info->driver);
+   char *props = calloc(1, HIP_PROPS_BYTES);
+   target[0] = '\0';
+   if (props && hip.hipGetDeviceProperties((struct hipDeviceProp_t *)props, d) == HIP_SUCCESS_)
+      Hip_archFromProps(props, HIP_PROPS_BYTES, target, targetlen, info->arch, sizeof info->arch);
+   free(props);
+   snprintf(info->version, sizeof info->version, "%s, %s", target[0] ? target : "gfx target unknown", info->driver);
+   info->type = DEVICE_GPU;
+   info->compute_units = (unsigned)attr(d, HIP_ATTR_MULTIPROCESSOR_COUNT);
+   info->clock_mhz = (unsigned)(attr(d, HIP_ATTR_CLOCK_RATE) / 1000);
+   size_t mem = 0;
+   hip.hipDeviceTotalMem(&mem, d);
+   info->global_mem = mem;
+   info->max_alloc = mem;
+   info->limits.max_wg = (size_t)attr(d, HIP_ATTR_MAX_THREADS_PER_BLOCK);
+   info->limits.max_wi[0] = (size_t)attr(d, HIP_ATTR_MAX_BLOCK_DIM_X);
+   info->limits.max_wi[1] = (size_t)attr(d, HIP_ATTR_MAX_BLOCK_DIM_Y);
+   info->limits.max_wi[2] = (size_t)attr(d, HIP_ATTR_MAX_BLOCK_DIM_Z);
+   info->limits.local_mem = (unsigned long long)attr(d, HIP_ATTR_MAX_SHARED_PER_BLOCK);
+   info->limits.fp64 = true; /* every GCN, CDNA and RDNA GPU has FP64 */
+   info->limits.warp = attr(d, HIP_ATTR_WARP_SIZE);
+}
+
+static int listDevices(DeviceInfo **out, char *err, size_t errlen) {
+   *out = NULL;
+   if (!load(err, errlen))
+      return 0;
+   int n = 0;
+   HipError r = hip.hipGetDeviceCount(&n);
+   if (r != HIP_SUCCESS_ || n <= 0) {
+      char rt[64];
+      runtimeName(rt, sizeof rt);
+      snprintf(err, errlen,
+               "HIP backend: the HIP runtime (%s, %s) found no AMD GPU (hipGetDeviceCount: %s); run with "
+               "--backend opencl, or compile without a GPU: 'gemmtop inspect --backend hip --arch gfx906'",
+               hip.libname, rt, r != HIP_SUCCESS_ ? hipError(r) : "0 devices");
+      return 0;
+   }
+   DeviceInfo *infos = calloc((size_t)n, sizeof *infos);
+   if (!infos) {
+      snprintf(err, errlen, "out of host memory");
+      return 0;
+   }
+   char target[256];
+   for (int i = 0; i < n; i++)
+      describe(i, &infos[i], target, sizeof target);
+   *out = infos;
+   return n;
+}
+
+static Context *openDevice(int index, DeviceInfo *info, char *err, size_t errlen) {
+   DeviceInfo *all = NULL;
+   int n = listDevices(&all, err, errlen);
+   free(all);
+   if (n <= 0)
+      return NULL;
+   if (index < 0 || index >= n) {
+      snprintf(err, errlen, "no HIP device %d: there are %d", index, n);
+      return NULL;
+   }
+   Context *c = calloc(1, sizeof *c);
+   if (!c) {
+      snprintf(err, errlen, "out of host memory");
+      return NULL;
+   }
+   c->dev = index;
+   HipError r = hip.hipSetDevice(index);
+   if (r == HIP_SUCCESS_)
+      r = hip.hipStreamCreate(&c->stream);
+   if (r != HIP_SUCCESS_) {
+      hipFail(r, "opening the HIP device", err, errlen);
+      free(c);
+      return NULL;
+   }
+   describe(index, &c->info, c->target, sizeof c->target);
+   if (!c->target[0]) {
+      snprintf(err, errlen, "HIP device %d (%s): its gfx target is not in hipGetDeviceProperties, so hipRTC cannot "
+               "compile for it", index, c->info.name);
+      hip.hipStreamDestroy(c->stream);
+      free(c);
+      return NULL;
+   }
+   if (info)
+      *info = c->info;
+   return c;
+}
+
+static void closeDevice(Context *c) {
+   if (!c)
+      return;
+   hip.hipSetDevice(c->dev);
+   hip.hipStreamSynchronize(c->stream);
+   hip.hipStreamDestroy(c->stream);
+   free(c);
+}
+
+static BackendStatus build(Context *c, const char *source, const char *options, Program **out, BuildInfo *info,
+                           char *err, size_t errlen) {
+   double t0 = Util_nowMs();
+   memset(info, 0, sizeof *info);
+   info->registers = -1;
+   info->private_mem = info->local_mem = -1;
+   *out = NULL;
+   unsigned long long key = Util_hash(UTIL_HASH_INIT, source, strlen(source));
+   key = Util_hash(key, options, strlen(options) + 1);
+   key = Util_hash(key, c->target, strlen(c->target));
+   key = Util_hash(key, &hip.runtime_version, sizeof hip.runtime_version);
+   size_t size = 0;
+   char *image = (char *)DiskCache_load("hip", key, &size);
+   if (image) {
+      info->cached_disk = true;
+   } else {
+      BackendStatus st = Hip_compileOnly(source, options, c->target, &image, &size, &info->log, err, errlen);
+      if (st != BACKEND_OK) {
+         info->compile_ms = Util_nowMs() - t0;
+         return st;
+      }
+      DiskCache_store("hip", key, image, size);
+   }
+   hip.hipSetDevice(c->dev);
+   HipModule mod;
+   HipError r = hip.hipModuleLoadData(&mod, image);
+   if (r != HIP_SUCCESS_) {
+      free(image);
+      return hipFail(r, "loading the compiled module", err, errlen);
+   }
+   info->compile_ms = Util_nowMs() - t0;
+   Program *p = calloc(1, sizeof *p);
+   if (!p) {
+      hip.hipModuleUnload(mod);
+      free(image);
+      snprintf(err, errlen, "out of host memory");
+      return BACKEND_ERR_OUT_OF_MEMORY;
+   }
+   p->module = mod;
+   p->ctx = c;
+   p->image = image;
+   p->size = size;
+   *out = p;
+   return BACKEND_OK;
+}
+
+static Kernel *kernelOf(Program *p, const char *entry, BuildInfo *info, char *err, size_t errlen) {
+   HipFunction fn;
+   HipError r = hip.hipModuleGetFunction(&fn, p->module, entry);
+   if (r != HIP_SUCCESS_) {
+      snprintf(err, errlen, "kernel entry '%s' not found in the module (%s)", entry, hipError(r));
+      return NULL;
+   }
+   if (info) {
+      int v = 0;
+      if (hip.hipFuncGetAttribute && hip.hipFuncGetAttribute(&v, HIP_FUNC_NUM_REGS, fn) == HIP_SUCCESS_)
+         info->registers = v;
+      if (hip.hipFuncGetAttribute && hip.hipFuncGetAttribute(&v, HIP_FUNC_LOCAL_BYTES, fn) == HIP_SUCCESS_)
+         info->private_mem = v;
+      if (hip.hipFuncGetAttribute && hip.hipFuncGetAttribute(&v, HIP_FUNC_SHARED_BYTES, fn) == HIP_SUCCESS_)
+         info->local_mem = v;
+      if (hip.hipFuncGetAttribute && hip.hipFuncGetAttribute(&v, HIP_FUNC_MAX_THREADS, fn) == HIP_SUCCESS_)
+         info->max_wg_for_kernel = (size_t)v;
+      /* Where the runtime does not say, the code object's notes do (with LLVM installed). */
+      HipResources hr;
+      if ((info->registers < 0 || info->private_mem < 0 || info->local_mem < 0) &&
+          Hip_resources(p->image, p->size, &hr)) {
+         if (info->registers < 0)
+            info->registers = hr.vgprs;
+         if (info->private_mem < 0)
+            info->private_mem = hr.scratch_bytes;
+         if (info->local_mem < 0)
+            info->local_mem = hr.lds_bytes;
+      }
+   }
+   Kernel *k = calloc(1, sizeof *k);
+   if (!k) {
+      snprintf(err, errlen, "out of host memory");
+      return NULL;
+   }
+   k->fn = fn;
+   return k;
+}
+
+static void releaseKernel(Kernel *k) { free(k); }
+
+static void releaseProgram(Program *p) {
+   if (p) {
+      hip.hipModuleUnload(p->module);
+      free(p->image);
+      free(p);
+   }
+}
+
+/* The ISA, when llvm-objdump is installed. */
+static char *programCode(Program *p, char *kind, size_t kindlen) {
+   char *code = Hip_disassemble(p->image, p->size, p->ctx->info.arch);
+   if (code)
+      snprintf(kind, kindlen, "ISA");
+   return code;
+}
+
+static BackendStatus allocBuffer(Context *c, size_t bytes, Buffer **out, char *err, size_t errlen) {
+   *out = NULL;
+   void *ptr = NULL;
+   hip.hipSetDevice(c->dev);
+   HipError r = hip.hipMalloc(&ptr, bytes ? bytes : 1);
+   if (r != HIP_SUCCESS_) {
+      BackendStatus st = hipFail(r, "hipMalloc", err, errlen);
+      if (st == BACKEND_ERR_OUT_OF_MEMORY)
+         snprintf(err, errlen, "out of device memory allocating %.1f MiB", bytes / 1048576.0);
+      return st;
+   }
+   Buffer *b = calloc(1, sizeof *b);
+   if (!b) {
+      hip.hipFree(ptr);
+      snprintf(err, errlen, "out of host memory");
+      return BACKEND_ERR_OUT_OF_MEMORY;
+   }
+   b->ptr = ptr;
+   b->bytes = bytes;
+   *out = b;
+   return BACKEND_OK;
+}
+
+static void freeBuffer(Buffer *b) {
+   if (b) {
+      hip.hipFree(b->ptr);
+      free(b);
+   }
+}
+
+static BackendStatus writeBuffer(Context *c, Buffer *b, const void *host, size_t bytes, char *err, size_t errlen) {
+   hip.hipStreamSynchronize(c->stream);
+   HipError r = hip.hipMemcpyHtoD(b->ptr, (void *)(uintptr_t)host, bytes); /* HIP 5 declares src non-const */
+   return r == HIP_SUCCESS_ ? BACKEND_OK : hipFail(r, "writing to the device", err, errlen);
+}
+
+static BackendStatus readBuffer(Context *c, Buffer *b, void *host, size_t bytes, char *err, size_t errlen) {
+   hip.hipStreamSynchronize(c->stream);
+   HipError r = hip.hipMemcpyDtoH(host, b->ptr, bytes);
+   return r == HIP_SUCCESS_ ? BACKEND_OK : hipFail(r, "reading from the device", err, errlen);
+}
+
+static BackendStatus copyBuffer(Context *c, Buffer *dst, Buffer *src, size_t bytes, char *err, size_t errlen) {
+   HipError r = hip.hipMemcpyDtoDAsync(dst->ptr, src->ptr, bytes, c->stream);
+   return r == HIP_SUCCESS_ ? BACKEND_OK : hipFail(r, "copying on the device", err, errlen);
+}
+
+static void destroyEvent(Event *e) {
+   if (e) {
+      if (e->start)
+         hip.hipEventDestroy(e->start);
+      if (e->end)
+         hip.hipEventDestroy(e->end);
+      free(e);
+   }
+}
+
+static BackendStatus launch(Context *c, Kernel *k, const KernelArg *args, int nargs, bool real_double, int dims,
+                            const size_t *global, const size_t *local, Event **ev, char *err, size_t errlen) {
+   union {
+      HipDeviceptr ptr;
+      int i;
+      float f;
+      double d;
+   } values[16];
+   void *params[16];
+   if (nargs > 16) {
+      snprintf(err, errlen, "too many kernel arguments");
+      return BACKEND_ERR_LAUNCH;
+   }
+   for (int i = 0; i < nargs; i++) {
+      if (args[i].kind == ARG_BUFFER)
+         values[i].ptr = args[i].buffer->ptr;
+      else if (args[i].kind == ARG_INT)
+         values[i].i = args[i].i;
+      else if (real_double)
+         values[i].d = args[i].real;
+      else
+         values[i].f = (float)args[i].real;
+      params[i] = &values[i];
+   }
+   size_t block[3] = {1, 1, 1}, grid[3] = {1, 1, 1};
+   for (int d = 0; d < dims; d++) {
+      block[d] = local ? local[d] : (global[d] < 256 ? global[d] : 256);
+      if (global[d] % block[d]) {
+         snprintf(err, errlen, "global size %zu is not a multiple of the block size %zu", global[d], block[d]);
+         return BACKEND_ERR_LAUNCH;
+      }
+      grid[d] = global[d] / block[d];
+   }
+   Event *e = NULL;
+   if (ev) {
+      e = calloc(1, sizeof *e);
+      if (!e || hip.hipEventCreate(&e->start) != HIP_SUCCESS_ || hip.hipEventCreate(&e->end) != HIP_SUCCESS_) {
+         destroyEvent(e);
+         snprintf(err, errlen, "hipEventCreate failed");
+         return BACKEND_ERR_LAUNCH;
+      }
+      hip.hipEventRecord(e->start, c->stream);
+   }
+   HipError r = hip.hipModuleLaunchKernel(k->fn, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
+                                          (unsigned)block[0], (unsigned)block[1], (unsigned)block[2], 0, c->stream,
+                                          params, NULL);
+   if (r != HIP_SUCCESS_) {
+      destroyEvent(e);
+      BackendStatus st = hipFail(r, "launching the kernel", err, errlen);
+      return st == BACKEND_ERR_OTHER ? BACKEND_ERR_LAUNCH : st;
+   }
+   if (e) {
+      hip.hipEventRecord(e->end, c->stream);
+      *ev = e;
+   }
+   return BACKEND_OK;
+}
+
+static BackendStatus finish(Context *c, char *err, size_t errlen) {
+   HipError r = hip.hipStreamSynchronize(c->stream);
+   return r == HIP_SUCCESS_ ? BACKEND_OK : hipFail(r, "waiting for the device", err, errlen);
+}
+
+static double eventMs(Event *e) {
+   float ms = -1;
+   hip.hipEventSynchronize(e->end);
+   if (hip.hipEventElapsedTime(&ms, e->start, e->end) != HIP_SUCCESS_)
+      return -1;
+   return ms;
+}
+
+static void releaseEvent(Event *e) { destroyEvent(e); }
+
+/* rocBLAS, loaded at run time: the AMD reference (hipBLAS, where installed, calls it).
+ * Row-major C = op(A) op(B) is computed as the column-major C^T = op(B)^T op(A)^T, as
+ * with cuBLAS, so no data moves. */
+static struct {
+   bool tried;
+   void *lib;
+   char libname[64];
+   char version[64];
+   RocblasHandle handle;
+   RocblasCreateHandleFn *create;
+   RocblasSetStreamFn *setStream;
+   RocblasVersionStringFn *versionString;
+   RocblasStatusToStringFn *statusString;
+   RocblasSgemmFn *sgemm;
+   RocblasDgemmFn *dgemm;
+} rocblas;
+
+static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
+                                size_t namelen, char *err, size_t errlen) {
+   if (!rocblas.tried) {
+      rocblas.tried = true;
+      const char *names[] = {"librocblas.so", "librocblas.so.5", "librocblas.so.4", "librocblas.so.3",
+                             "librocblas.so.0", NULL};
+      rocblas.lib = openFirst(names, "/opt/rocm*/lib/librocblas.so*", rocblas.libname, sizeof rocblas.libname);
+      if (rocblas.lib) {
+         rocblas.create = (RocblasCreateHandleFn *)dlsym(rocblas.lib, "rocblas_create_handle");
+         rocblas.setStream = (RocblasSetStreamFn *)dlsym(rocblas.lib, "rocblas_set_stream");
+         rocblas.versionString = (RocblasVersionStringFn *)dlsym(rocblas.lib, "rocblas_get_version_string");
+         rocblas.statusString = (RocblasStatusToStringFn *)dlsym(rocblas.lib, "rocblas_status_to_string");
+         rocblas.sgemm = (RocblasSgemmFn *)dlsym(rocblas.lib, "rocblas_sgemm");
+         rocblas.dgemm = (RocblasDgemmFn *)dlsym(rocblas.lib, "rocblas_dgemm");
+         hip.hipSetDevice(c->dev);
+         if (rocblas.create && rocblas.create(&rocblas.handle) != 0)
+            rocblas.handle = NULL;
+         if (rocblas.versionString && rocblas.versionString(rocblas.version, sizeof rocblas.version) != 0)
+            rocblas.version[0] = '\0';
+      }
+   }
+   snprintf(name, namelen, "rocBLAS%s%s", rocblas.version[0] ? " " : "", rocblas.version);
+   if (!rocblas.handle || !rocblas.sgemm || !rocblas.dgemm || !rocblas.setStream) {
+      snprintf(err, errlen, "rocBLAS is not available (%s)",
+               !rocblas.lib ? "librocblas.so not found; it comes with ROCm, Debian has no package of it"
+                            : "rocblas_create_handle failed or a function is missing");
+      return BACKEND_ERR_NO_RUNTIME;
+   }
+   hip.hipSetDevice(c->dev);
+   rocblas.setStream(rocblas.handle, c->stream);
+   RocblasOperation opA = p->trans_a ? ROCBLAS_OP_TRANSPOSE : ROCBLAS_OP_NONE;
+   RocblasOperation opB = p->trans_b ? ROCBLAS_OP_TRANSPOSE : ROCBLAS_OP_NONE;
+   int lda = p->trans_a ? p->m : p->k, ldb = p->trans_b ? p->k : p->n;
+   HipEvent e0 = NULL, e1 = NULL;
+   if (hip.hipEventCreate(&e0) != HIP_SUCCESS_ || hip.hipEventCreate(&e1) != HIP_SUCCESS_) {
+      if (e0)
+         hip.hipEventDestroy(e0);
+      snprintf(err, errlen, "hipEventCreate failed");
+      return BACKEND_ERR_OTHER;
+   }
+   hip.hipEventRecord(e0, c->stream);
+   RocblasStatus st;
+   if (p->precision == PRECISION_DOUBLE) {
+      double alpha = p->alpha, beta = p->beta;
+      st = rocblas.dgemm(rocblas.handle, opB, opA, p->n, p->m, p->k, &alpha, (const double *)B->ptr, ldb,
+                         (const double *)A->ptr, lda, &beta, (double *)C->ptr, p->n);
+   } else {
+      float alpha = (float)p->alpha, beta = (float)p->beta;
+      st = rocblas.sgemm(rocblas.handle, opB, opA, p->n, p->m, p->k, &alpha, (const float *)B->ptr, ldb,
+                         (const float *)A->ptr, lda, &beta, (float *)C->ptr, p->n);
+   }
+   hip.hipEventRecord(e1, c->stream);
+   HipError r = hip.hipEventSynchronize(e1);
+   float t = -1;
+   hip.hipEventElapsedTime(&t, e0, e1);
+   hip.hipEventDestroy(e0);
+   hip.hipEventDestroy(e1);
+   *ms = t;
+   if (st != 0) {
+      snprintf(err, errlen, "rocBLAS %cgemm failed: %s (%u)", p->precision == PRECISION_DOUBLE ? 'd' : 's',
+               rocblas.statusString ? rocblas.statusString(st) : "status", st);
+      return st == ROCBLAS_STATUS_MEMORY_ERROR ? BACKEND_ERR_OUT_OF_MEMORY : BACKEND_ERR_OTHER;
+   }
+   return r == HIP_SUCCESS_ ? BACKEND_OK : hipFail(r, "waiting for rocBLAS", err, errlen);
+}
+
+static const Backend hipBackend = {
+    .name = "hip",
+    .prelude = "prelude_cuda.h",
+    .listDevices = listDevices,
+    .open = openDevice,
+    .close = closeDevice,
+    .build = build,
+    .kernel = kernelOf,
+    .releaseKernel = releaseKernel,
+    .releaseProgram = releaseProgram,
+    .alloc = allocBuffer,
+    .free = freeBuffer,
+    .write = writeBuffer,
+    .read = readBuffer,
+    .copy = copyBuffer,
+    .launch = launch,
+    .finish = finish,
+    .eventMs = eventMs,
+    .releaseEvent = releaseEvent,
+    .programCode = programCode,
+    .vendorGemm = vendorGemm,
+};
+
+const Backend *Backend_hip(void) { return &hipBackend; }

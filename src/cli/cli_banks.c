@@ -1,0 +1,375 @@
+/* gemmtop banks: runs a tracing build of one configuration on a small problem, analyses
+ * the local-memory accesses under the device's bank model and prints, per access site,
+ * requests, wavefronts, the ideal number and conflicts; with --site, one request as a
+ * lanes x banks grid. */
+#define _GNU_SOURCE /* strcasestr */
+#include "cli/cli_banks.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/banks.h"
+#include "cli/cli.h"
+#include "cli/report.h"
+#include "core/util.h"
+
+#define MAX_GROUPS 1024
+
+/* The site that --site names: an index or a name from the kernel's sites: line (case
+ * insensitive, or a unique part of one). -1 with a message when there is none. */
+static int resolveSite(const KernelInfo *k, const char *want, char *err, size_t errlen) {
+   char list[KERNEL_MAX_SITES * 56] = "";
+   size_t n = 0;
+   for (int i = 0; i < k->nsites; i++)
+      if (k->sites[i][0] && n < sizeof list)
+         n += (size_t)snprintf(list + n, sizeof list - n, "%s%d=%s", n ? ", " : "", i, k->sites[i]);
+   const char *p = want;
+   while (isdigit((unsigned char)*p))
+      p++;
+   if (*want && !*p) {
+      int idx = atoi(want);
+      if (idx < KERNEL_MAX_SITES && idx < k->nsites && k->sites[idx][0])
+         return idx;
+      snprintf(err, errlen, "--site %s: kernel %s has no site %s; its sites: %s", want, k->name, want,
+               n ? list : "none (it declares no sites: line)");
+      return -1;
+   }
+   int found = -1, partial = -1, npartial = 0;
+   for (int i = 0; i < k->nsites; i++) {
+      if (!k->sites[i][0])
+         continue;
+      if (!strcasecmp(k->sites[i], want))
+         found = i;
+      else if (strcasestr(k->sites[i], want))
+         partial = i, npartial++;
+   }
+   if (found >= 0)
+      return found;
+   if (npartial == 1)
+      return partial;
+   snprintf(err, errlen, "--site '%s': %s site of kernel %s; its sites: %s", want,
+            npartial > 1 ? "names more than one" : "names no", k->name, n ? list : "none");
+   return -1;
+}
+
+static const char *siteName(const KernelInfo *k, int site) {
+   return site < k->nsites && k->sites[site][0] ? k->sites[site] : "(unnamed)";
+}
+
+static const char *siteKind(const BankSiteStats *s) {
+   return s->load_requests && s->store_requests ? "both" : s->store_requests ? "store" : "load";
+}
+
+/* ---- table ---- */
+
+static void printSiteRow(const char *label, const BankSiteStats *s, bool kind) {
+   char width[16] = "";
+   if (kind)
+      snprintf(width, sizeof width, "%u B", s->width);
+   printf("%-26s %-5s %5s %9lld %11lld %7lld %10lld %7.2fx %7.2fx\n", label, kind ? siteKind(s) : "", width,
+          s->requests, s->wavefronts, s->ideal, s->conflicts, s->worst_degree, s->avg_degree);
+}
+
+static void printGrid(const KernelInfo *k, const BankGrid *g, int flatWarp, int execution, int executions) {
+   printf("\nsite %u (%s), warp %d (group %u, warp %u), execution %d of %d (seq %u)\n", g->site,
+          siteName(k, (int)g->site), flatWarp, g->group, g->warp, execution, executions, g->seq);
+   printf("%s of %u B per lane; %d phase%s of %d lanes%s; %d wavefront%s, ideal %d, %d conflict%s\n",
+          g->store ? "store" : "load", g->width, g->phases, g->phases == 1 ? "" : "s", g->lanes_per_phase,
+          g->paired ? " (lanes agree in pairs: double-width phases)" : "",
+          g->wavefronts, g->wavefronts == 1 ? "" : "s", g->ideal, g->wavefronts - g->ideal,
+          g->wavefronts - g->ideal == 1 ? "" : "s");
+   printf("cell: the pass in which that bank serves the lane (1 = first); '.' not touched; lanes reading "
+          "the same word share its pass (broadcast)\n\n");
+   /* Bank numbers read downwards: tens above units. */
+   char tens[BANKS_MAX_BANKS + 1];
+   int ntens = 0;
+   for (int b = 0; b < g->banks; b += 10)
+      ntens = b + 1;
+   for (int b = 0; b < ntens; b++)
+      tens[b] = b % 10 == 0 ? (char)('0' + b / 10 % 10) : ' ';
+   tens[ntens] = '\0';
+   printf("bank    %s\n        ", tens);
+   for (int b = 0; b < g->banks; b++)
+      putchar((char)('0' + b % 10));
+   printf("   byte offset\n");
+   for (int l = 0; l < g->lanes; l++) {
+      if (g->phases > 1 && l % g->lanes_per_phase == 0)
+         printf("phase %d: %d wavefront%s\n", l / g->lanes_per_phase, g->phase_wavefronts[l / g->lanes_per_phase],
+                g->phase_wavefronts[l / g->lanes_per_phase] == 1 ? "" : "s");
+      printf("lane %2d ", l);
+      for (int b = 0; b < g->banks; b++)
+         putchar(BankGrid_glyph(g->pass[l][b]));
+      if (g->active[l])
+         printf("   %u\n", g->address[l]);
+      else
+         printf("   (no access)\n");
+   }
+}
+
+static void printTable(const Session *s, const KernelInfo *k, const long long *values,
+                       const Trace *t, const BankAnalysis *a, const BankGrid *g, int flatWarp, int execution,
+                       int executions) {
+   char params[512], model[96];
+   KernelInfo_formatParams(k, values, params, sizeof params);
+   BankModel_describe(&a->model, model, sizeof model);
+   const DeviceInfo *dev = Session_device(s);
+   printf("kernel     %s  %s\n", k->name, params);
+   printf("device     %s (%s, %s)\n", dev->name, Session_backend(s)->name, DeviceType_name(dev->type));
+   printf("model      %s: %s%s\n", a->model.name, model, a->model.known ? "" : " (assumed)");
+   printf("           %s\n", a->model.source);
+   printf("traced     %d work-group%s of %zu work-items (%d warp%s each) on a %dx%dx%d problem; %zu accesses\n",
+          a->groups, a->groups == 1 ? "" : "s", a->wg_size, a->warps, a->warps == 1 ? "" : "s", t->problem.m,
+          t->problem.n, t->problem.k, t->count);
+   if (a->dropped)
+      printf("warning    the trace is incomplete: %zu accesses over its capacity were dropped\n", a->dropped);
+   if (!a->nrequests) {
+      printf("\nno local-memory accesses were traced: this configuration makes none through LDS_LOAD/LDS_STORE\n");
+      return;
+   }
+   printf("\n%-26s %-5s %5s %9s %11s %7s %10s %8s %8s\n", "site", "kind", "width", "requests", "wavefronts", "ideal",
+          "conflicts", "worst", "average");
+   for (int i = 0; i < a->nsites; i++) {
+      if (!a->sites[i].requests)
+         continue;
+      char label[64];
+      snprintf(label, sizeof label, "%-2d %s", i, siteName(k, i));
+      printSiteRow(label, &a->sites[i], true);
+   }
+   printSiteRow("total", &a->total, false);
+   if (!g)
+      printf("\nconflicts = wavefronts - ideal; degree = wavefronts / ideal (1.00x: conflict-free). "
+             "Draw one request: --site N --warp W\n");
+   if (g)
+      printGrid(k, g, flatWarp, execution, executions);
+}
+
+/* ---- JSON and CSV ---- */
+
+static void jsonStats(const BankSiteStats *s) {
+   printf("\"requests\":%lld,\"load_requests\":%lld,\"store_requests\":%lld,\"accesses\":%lld,\"wavefronts\":%lld,"
+          "\"ideal_wavefronts\":%lld,\"conflicts\":%lld,\"conflicted_requests\":%lld,\"worst_degree\":%.6g,"
+          "\"avg_degree\":%.6g",
+          s->requests, s->load_requests, s->store_requests, s->accesses, s->wavefronts, s->ideal, s->conflicts,
+          s->conflicted, s->worst_degree, s->avg_degree);
+}
+
+static void printJson(const Session *s, const KernelInfo *k, const long long *values, const Trace *t,
+                      const BankAnalysis *a, const BankGrid *g, int flatWarp, int execution, int executions) {
+   const DeviceInfo *dev = Session_device(s);
+   printf("{\"schema\":%d,\"kernel\":", REPORT_SCHEMA);
+   Report_jsonString(stdout, k->name);
+   printf(",\"params\":{");
+   for (int i = 0; i < k->nparams; i++) {
+      printf("%s", i ? "," : "");
+      Report_jsonString(stdout, k->params[i].name);
+      printf(":%lld", values[i]);
+   }
+   printf("},\"backend\":");
+   Report_jsonString(stdout, Session_backend(s)->name);
+   printf(",\"device\":");
+   Report_jsonString(stdout, dev->name);
+   printf(",\"model\":{\"name\":");
+   Report_jsonString(stdout, a->model.name);
+   printf(",\"banks\":%d,\"bank_width_bytes\":%d,\"simd_width\":%d,\"pair_merge\":%s,\"known\":%s,\"source\":",
+          a->model.banks, a->model.bank_width, a->model.simd_width, a->model.pair_merge ? "true" : "false",
+          a->model.known ? "true" : "false");
+   Report_jsonString(stdout, a->model.source);
+   printf("},\"problem\":{\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\"}", t->problem.m, t->problem.n, t->problem.k,
+          t->problem.precision == PRECISION_DOUBLE ? "double" : "float");
+   printf(",\"groups\":%d,\"work_group_items\":%zu,\"warps_per_group\":%d,\"records\":%zu,\"dropped\":%zu,"
+          "\"complete\":%s,\"sites\":[",
+          a->groups, a->wg_size, a->warps, t->count, a->dropped, a->dropped ? "false" : "true");
+   bool first = true;
+   for (int i = 0; i < a->nsites; i++) {
+      const BankSiteStats *st = &a->sites[i];
+      if (!st->requests)
+         continue;
+      printf("%s{\"site\":%d,\"name\":", first ? "" : ",", i);
+      Report_jsonString(stdout, siteName(k, i));
+      printf(",\"kind\":\"%s\",\"width_bytes\":%u,", siteKind(st), st->width);
+      jsonStats(st);
+      printf("}");
+      first = false;
+   }
+   printf("],\"total\":{");
+   jsonStats(&a->total);
+   printf("}");
+   if (g) {
+      printf(",\"grid\":{\"site\":%u,\"warp\":%d,\"group\":%u,\"group_warp\":%u,\"execution\":%d,\"executions\":%d,"
+             "\"seq\":%u,\"kind\":\"%s\",\"width_bytes\":%u,\"lanes\":%d,\"banks\":%d,\"lanes_per_phase\":%d,"
+             "\"phases\":%d,\"paired\":%s,\"wavefronts\":%d,\"ideal_wavefronts\":%d,\"conflicts\":%d,"
+             "\"phase_wavefronts\":[",
+             g->site, flatWarp, g->group, g->warp, execution, executions, g->seq, g->store ? "store" : "load",
+             g->width, g->lanes, g->banks, g->lanes_per_phase, g->phases, g->paired ? "true" : "false",
+             g->wavefronts, g->ideal,
+             g->wavefronts - g->ideal);
+      for (int p = 0; p < g->phases; p++)
+         printf("%s%d", p ? "," : "", g->phase_wavefronts[p]);
+      printf("],\"addresses\":[");
+      for (int l = 0; l < g->lanes; l++) {
+         if (g->active[l])
+            printf("%s%u", l ? "," : "", g->address[l]);
+         else
+            printf("%snull", l ? "," : "");
+      }
+      printf("],\"rows\":[");
+      for (int l = 0; l < g->lanes; l++) {
+         char row[BANKS_MAX_BANKS + 1];
+         for (int b = 0; b < g->banks; b++)
+            row[b] = BankGrid_glyph(g->pass[l][b]);
+         row[g->banks] = '\0';
+         printf("%s\"%s\"", l ? "," : "", row);
+      }
+      printf("]}");
+   }
+   printf("}\n");
+}
+
+static void printCsv(const KernelInfo *k, const BankAnalysis *a) {
+   printf("site,name,kind,width_bytes,requests,wavefronts,ideal_wavefronts,conflicts,worst_degree,avg_degree\n");
+   for (int i = 0; i <= a->nsites; i++) {
+      const BankSiteStats *st = i < a->nsites ? &a->sites[i] : &a->total;
+      if (i < a->nsites && !st->requests)
+         continue;
+      const char *name = i < a->nsites ? siteName(k, i) : "";
+      if (i < a->nsites)
+         printf("%d,", i);
+      else
+         printf("total,");
+      if (strpbrk(name, ",\""))
+         printf("\"%s\",", name);
+      else
+         printf("%s,", name);
+      printf("%s,%u,%lld,%lld,%lld,%lld,%.6g,%.6g\n", i < a->nsites ? siteKind(st) : "", i < a->nsites ? st->width : 0,
+             st->requests, st->wavefronts, st->ideal, st->conflicts, st->worst_degree, st->avg_degree);
+   }
+}
+
+int Cli_banks(const Options *o) {
+   if (o->npositional > 0) {
+      fprintf(stderr, "gemmtop: banks takes no argument '%s'; see 'gemmtop --help'\n", o->positional[0]);
+      return 2;
+   }
+   if ((o->has_warp || o->has_iteration) && !o->site) {
+      fprintf(stderr, "gemmtop: --warp and --iteration pick a request of the site that --site names; give --site too\n");
+      return 2;
+   }
+   if (o->groups > MAX_GROUPS) {
+      fprintf(stderr, "gemmtop: --groups %d: trace 1 to %d work-groups\n", o->groups, MAX_GROUPS);
+      return 2;
+   }
+   char err[1536];
+   BankModel check = BankModel_default(32);
+   if (!BankModel_override(&check, o->banks, o->bank_width, o->simd_width, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      return 2;
+   }
+   Catalog cat;
+   if (!Cli_loadCatalog(&cat))
+      return 1;
+   const KernelInfo *k;
+   long long values[KERNEL_MAX_PARAMS];
+   Problem p;
+   int rc = Cli_resolveConfig(o, &cat, &k, values, &p);
+   int site = -1;
+   if (rc == 0 && o->site && (site = resolveSite(k, o->site, err, sizeof err)) < 0) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      rc = 2;
+   }
+   if (rc) {
+      Catalog_free(&cat);
+      return rc;
+   }
+   Session *s = Cli_openSession(o, &cat, &rc);
+   if (!s) {
+      Catalog_free(&cat);
+      return rc;
+   }
+   Trace t;
+   BankAnalysis a;
+   memset(&a, 0, sizeof a);
+   BankGrid *grid = NULL;
+   RunResult *r = calloc(1, sizeof *r);
+   rc = 1;
+   if (!r) {
+      fprintf(stderr, "gemmtop: out of host memory\n");
+      memset(&t, 0, sizeof t);
+      goto done;
+   }
+   RunStatus st = Session_trace(s, k, values, &p, o->groups ? o->groups : 1, &t, r);
+   if (st != RUN_OK) {
+      if (st == RUN_COMPILE_ERROR)
+         fprintf(stderr, "gemmtop: %s\n%s\n", r->message, r->build_log ? r->build_log : "(no build log)");
+      else
+         fprintf(stderr, "gemmtop: %s%s\n", st == RUN_INVALID ? "refused: " : "", r->message);
+      rc = RunStatus_exitCode(st);
+      goto done;
+   }
+   BankModel model = BankModel_forDevice(Session_device(s));
+   BankModel_override(&model, o->banks, o->bank_width, o->simd_width, err, sizeof err);
+   if (!BankAnalysis_run(&a, &t, &model, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      goto done;
+   }
+   if (a.dropped)
+      fprintf(stderr, "gemmtop: warning: the trace is incomplete: %zu accesses over its capacity were dropped; the "
+                      "figures cover the first %zu\n",
+              a.dropped, t.count);
+   int flatWarp = o->warp, execution = o->iteration, executions = 0;
+   if (site >= 0) {
+      int warps = a.warps * a.groups;
+      if (!BankAnalysis_hasSite(&a, (unsigned)site)) {
+         fprintf(stderr, "gemmtop: --site %s: site %d (%s) made no local-memory access in the traced work-group%s\n",
+                 o->site, site, siteName(k, site), a.groups == 1 ? "" : "s");
+         rc = 2;
+         goto done;
+      }
+      if (flatWarp >= warps) {
+         fprintf(stderr, "gemmtop: --warp %d: the trace has %d warp%s (0 to %d: %d work-group%s of %zu work-items, "
+                         "SIMD width %d)\n",
+                 flatWarp, warps, warps == 1 ? "" : "s", warps - 1, a.groups, a.groups == 1 ? "" : "s", a.wg_size,
+                 a.model.simd_width);
+         rc = 2;
+         goto done;
+      }
+      unsigned group = (unsigned)(flatWarp / a.warps), warp = (unsigned)(flatWarp % a.warps);
+      executions = BankAnalysis_executions(&a, (unsigned)site, group, warp);
+      if (executions == 0) {
+         fprintf(stderr, "gemmtop: --warp %d: site %d (%s) was not executed by that warp\n", flatWarp, site,
+                 siteName(k, site));
+         rc = 2;
+         goto done;
+      }
+      if (execution >= executions) {
+         fprintf(stderr, "gemmtop: --iteration %d: warp %d executed site %d (%s) %d time%s (0 to %d)\n", execution,
+                 flatWarp, site, siteName(k, site), executions, executions == 1 ? "" : "s", executions - 1);
+         rc = 2;
+         goto done;
+      }
+      grid = malloc(sizeof *grid);
+      if (!grid || !BankAnalysis_grid(&a, BankAnalysis_request(&a, (unsigned)site, group, warp, execution), grid)) {
+         fprintf(stderr, "gemmtop: out of host memory\n");
+         goto done;
+      }
+   }
+   if (o->format == FORMAT_JSON)
+      printJson(s, k, values, &t, &a, grid, flatWarp, execution, executions);
+   else if (o->format == FORMAT_CSV)
+      printCsv(k, &a);
+   else
+      printTable(s, k, values, &t, &a, grid, flatWarp, execution, executions);
+   rc = 0;
+done:
+   free(grid);
+   BankAnalysis_free(&a);
+   Trace_free(&t);
+   if (r)
+      RunResult_free(r);
+   free(r);
+   Session_close(s);
+   Catalog_free(&cat);
+   return rc;
+}

@@ -1,0 +1,323 @@
+/* gemmtop sweep: searches a kernel's parameter space. Configurations that break a rule
+ * are dropped before compiling; the rest (a random sample within the budget, or all)
+ * are compiled in parallel into the disk cache, then verified and timed one by one.
+ * Every skipped configuration says why: invalid, compile failed, wrong result, timeout. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/diskcache.h"
+#include "core/peaks.h"
+#include "cli/report.h"
+#include "core/rng.h"
+#include "core/sweep.h"
+#include "core/util.h"
+
+typedef SweepCandidate Candidate;
+
+typedef struct Precompile_ {
+   Session *session;
+   const KernelInfo *kernel;
+   const Problem *problem;
+   Candidate *cands;
+   int count;
+   atomic_int next;
+   atomic_int done;
+} Precompile;
+
+static void *precompileWorker(void *arg) {
+   Precompile *pc = arg;
+   for (;;) {
+      int i = atomic_fetch_add(&pc->next, 1);
+      if (i >= pc->count)
+         return NULL;
+      Candidate *c = &pc->cands[i];
+      char err[512];
+      RunStatus st = Session_precompile(pc->session, pc->kernel, c->values, pc->problem, 0, err, sizeof err);
+      if (st == RUN_COMPILE_ERROR) {
+         c->outcome = SWEEP_COMPILE;
+         snprintf(c->reason, sizeof c->reason, "%s", err);
+      }
+      atomic_fetch_add(&pc->done, 1);
+   }
+}
+
+static void progress(bool tty, const char *what, int done, int total, double t0, const char *best) {
+   if (!tty)
+      return;
+   int width = 30, fill = total ? done * width / total : width;
+   double elapsed = (Util_nowMs() - t0) / 1000, eta = done ? elapsed * (total - done) / done : 0;
+   fprintf(stderr, "\r%-9s [", what);
+   for (int i = 0; i < width; i++)
+      fputc(i < fill ? '#' : ' ', stderr);
+   fprintf(stderr, "] %d/%d  ETA %d:%02d  %s\033[K", done, total, (int)eta / 60, (int)eta % 60, best);
+   fflush(stderr);
+}
+
+static int compareGflops(const void *a, const void *b) {
+   const Candidate *x = a, *y = b;
+   if (x->outcome != y->outcome)
+      return (x->outcome != SWEEP_OK) - (y->outcome != SWEEP_OK);
+   return (x->gflops < y->gflops) - (x->gflops > y->gflops);
+}
+
+static bool isFixed(const Options *o, const char *name) {
+   size_t n = strlen(name);
+   for (int i = 0; i < o->nsets; i++)
+      if (!strncmp(o->sets[i], name, n) && o->sets[i][n] == '=')
+         return true;
+   return false;
+}
+
+static void saveResults(const char *path, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
+                        const Candidate *c, int n) {
+   FILE *f = fopen(path, "w");
+   if (!f) {
+      perror(path);
+      return;
+   }
+   bool json = strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".json");
+   if (!json)
+      fprintf(f, "kernel,params,device,m,n,k,precision,outcome,gflops,time_ms,compile_ms,max_rel_err,reason\n");
+   for (int i = 0; i < n; i++) {
+      char params[512];
+      KernelInfo_formatParams(k, c[i].values, params, sizeof params);
+      if (json) {
+         fprintf(f, "{\"schema\":%d,\"kernel\":", REPORT_SCHEMA);
+         Report_jsonString(f, k->name);
+         fprintf(f, ",\"params\":{");
+         for (int j = 0; j < k->nparams; j++) {
+            fprintf(f, "%s", j ? "," : "");
+            Report_jsonString(f, k->params[j].name);
+            fprintf(f, ":%lld", c[i].values[j]);
+         }
+         fprintf(f, "},\"device\":");
+         Report_jsonString(f, dev->name);
+         fprintf(f, ",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"outcome\":\"%s\",\"verified\":%s", p->m, p->n,
+                 p->k, Precision_name(p->precision), SweepOutcome_name(c[i].outcome),
+                 c[i].outcome == SWEEP_OK ? "true" : "false");
+         if (c[i].outcome == SWEEP_OK)
+            fprintf(f, ",\"gflops\":%.6g,\"time_ms\":%.6g,\"compile_ms\":%.6g,\"max_rel_err\":%.3g", c[i].gflops,
+                    c[i].median_ms, c[i].compile_ms, c[i].max_rel_err);
+         fprintf(f, ",\"reason\":");
+         Report_jsonString(f, c[i].reason);
+         fprintf(f, "}\n");
+      } else {
+         fprintf(f, "%s,\"%s\",\"%s\",%d,%d,%d,%s,%s,", k->name, params, dev->name, p->m, p->n, p->k,
+                 Precision_name(p->precision), SweepOutcome_name(c[i].outcome));
+         if (c[i].outcome == SWEEP_OK)
+            fprintf(f, "%.6g,%.6g,%.6g,%.3g,", c[i].gflops, c[i].median_ms, c[i].compile_ms, c[i].max_rel_err);
+         else
+            fprintf(f, ",,,,");
+         fputc('"', f);
+         for (const char *s = c[i].reason; *s; s++) {
+            if (*s == '"')
+               fputc('"', f);
+            fputc(*s == '\n' ? ' ' : *s, f);
+         }
+         fputs("\"\n", f);
+      }
+   }
+   fclose(f);
+}
+
+int Cli_sweep(const Options *o) {
+   Catalog cat;
+   if (!Cli_loadCatalog(&cat))
+      return 1;
+   const KernelInfo *k;
+   long long base[KERNEL_MAX_PARAMS];
+   Problem p;
+   int rc = Cli_resolveConfig(o, &cat, &k, base, &p);
+   if (rc) {
+      Catalog_free(&cat);
+      return rc;
+   }
+   /* The free parameters: those not fixed with --set. */
+   unsigned free_mask = 0;
+   for (int i = 0; i < k->nparams; i++)
+      if (!isFixed(o, k->params[i].name))
+         free_mask |= 1u << i;
+   int open_rc;
+   Session *s = Cli_openSession(o, &cat, &open_rc);
+   if (!s) {
+      Catalog_free(&cat);
+      return open_rc;
+   }
+   const Backend *be = Session_backend(s);
+   char err[1024];
+   const DeviceInfo *dev = Session_device(s);
+   uint64_t seed = o->has_seed ? o->seed : Rng_freshSeed();
+   Rng rng;
+   Rng_seed(&rng, seed);
+   /* Enumerate (or, for huge spaces, draw) configurations; drop the invalid ones now. */
+   SweepSpace sp;
+   if (!Sweep_enumerate(k, base, free_mask, &p, &dev->limits, &rng, &sp)) {
+      fprintf(stderr, "gemmtop: out of host memory for %.0f configurations\n", sp.space);
+      Session_close(s);
+      Catalog_free(&cat);
+      return 1;
+   }
+   Candidate *all = sp.cands;
+   int nall = sp.count, invalid = sp.invalid;
+   double space = sp.space;
+   if (nall == 0) {
+      fprintf(stderr, "gemmtop: no valid configuration of %s for this problem and device (%d invalid; e.g. %s)\n", k->name,
+              invalid, sp.first_invalid);
+      SweepSpace_free(&sp);
+      Session_close(s);
+      Catalog_free(&cat);
+      return 2;
+   }
+   /* Shuffle (the starting configuration, defaults and --set values, first), then take the budget. */
+   Sweep_shuffle(&sp, k, base, &rng);
+   int budget = o->exhaustive ? nall : (o->budget ? o->budget : 40);
+   int n = budget < nall ? budget : nall;
+   bool tty = isatty(2);
+   fprintf(stderr, "sweep %s on %s: %.0f configurations, %d invalid, %d valid; trying %d (%s), %dx%dx%d %s\n", k->name,
+           dev->name, space, invalid, nall, n, o->exhaustive ? "all" : "random sample", p.m, p.n, p.k,
+           Precision_name(p.precision));
+   double t0 = Util_nowMs();
+   /* Parallel compiles into the disk cache. */
+   if (DiskCache_enabled() && n > 1) {
+      long cores = sysconf(_SC_NPROCESSORS_ONLN);
+      int jobs = o->jobs ? o->jobs : (int)(cores > 0 ? cores : 1);
+      if (jobs > 16)
+         jobs = 16;
+      Precompile pc = {.session = s, .kernel = k, .problem = &p, .cands = all, .count = n};
+      atomic_init(&pc.next, 0);
+      atomic_init(&pc.done, 0);
+      pthread_t threads[16];
+      int started = 0;
+      for (int t = 0; t < jobs; t++)
+         if (pthread_create(&threads[t], NULL, precompileWorker, &pc) == 0)
+            started++;
+      if (started == 0)
+         precompileWorker(&pc);
+      while (started && atomic_load(&pc.done) < n) {
+         progress(tty, "compiling", atomic_load(&pc.done), n, t0, "");
+         usleep(100000);
+      }
+      for (int t = 0; t < started; t++)
+         pthread_join(threads[t], NULL);
+      progress(tty, "compiling", n, n, t0, "");
+      if (tty)
+         fputc('\n', stderr);
+   }
+   /* Runs, one at a time, verified. */
+   Inputs in;
+   if (!Session_fits(s, &p, err, sizeof err) || !Inputs_random(&in, &p, seed)) {
+      fprintf(stderr, "gemmtop: %s\n", err[0] ? err : "out of host memory");
+      SweepSpace_free(&sp);
+      Session_close(s);
+      Catalog_free(&cat);
+      return 1;
+   }
+   double timeout = o->timeout > 0 ? o->timeout : 5;
+   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = true, .max_seconds = timeout};
+   RunResult *r = calloc(1, sizeof *r);
+   double t1 = Util_nowMs();
+   char best[256] = "";
+   double bestGflops = 0;
+   for (int i = 0; r && i < n; i++) {
+      Candidate *c = &all[i];
+      progress(tty, "running", i, n, t1, best);
+      if (c->outcome == SWEEP_COMPILE)
+         continue;
+      RunStatus st = Session_run(s, k, c->values, &p, &in, &ro, r);
+      Sweep_classify(c, st, r, timeout);
+      if (c->outcome == SWEEP_OK && c->gflops > bestGflops) {
+         bestGflops = c->gflops;
+         char params[200];
+         KernelInfo_formatParams(k, c->values, params, sizeof params);
+         snprintf(best, sizeof best, "best %.1f GFLOPS (%s)", c->gflops, params);
+      }
+   }
+   progress(tty, "running", n, n, t1, best);
+   if (tty)
+      fputc('\n', stderr);
+   RunResult_free(r);
+   free(r);
+   Inputs_free(&in);
+   qsort(all, (size_t)n, sizeof *all, compareGflops);
+   int counts[SWEEP_FAILED + 1] = {0};
+   for (int i = 0; i < n; i++)
+      counts[all[i].outcome]++;
+   Peaks peaks;
+   Peaks_cached(dev, be->name, &peaks);
+   double peak = p.precision == PRECISION_DOUBLE ? peaks.fp64_gflops : peaks.fp32_gflops;
+   if (o->format == FORMAT_TABLE) {
+      printf("%-4s %-48s %12s %10s %8s\n", "rank", "parameters", "GFLOPS", "ms", peak > 0 ? "% peak" : "");
+      int shown = 0;
+      for (int i = 0; i < n && shown < 15; i++) {
+         if (all[i].outcome != SWEEP_OK)
+            continue;
+         char params[512];
+         KernelInfo_formatParams(k, all[i].values, params, sizeof params);
+         printf("%-4d %-48s %12.2f %10.4f", ++shown, params, all[i].gflops, all[i].median_ms);
+         if (peak > 0)
+            printf(" %7.1f%%", 100 * all[i].gflops / peak);
+         putchar('\n');
+      }
+      printf("\ntried %d of %d valid (%d invalid dropped before compiling): %d ok, %d compile failed, %d wrong result, "
+             "%d timeout, %d failed; %.1f s\n",
+             n, nall, invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG],
+             counts[SWEEP_TIMEOUT], counts[SWEEP_FAILED], (Util_nowMs() - t0) / 1000);
+      for (int i = 0; i < n; i++)
+         if (all[i].outcome != SWEEP_OK && all[i].outcome != SWEEP_PENDING) {
+            char params[512];
+            KernelInfo_formatParams(k, all[i].values, params, sizeof params);
+            char *nl = strchr(all[i].reason, '\n');
+            printf("  skipped %s: %s: %.*s\n", params, SweepOutcome_name(all[i].outcome),
+                   nl ? (int)(nl - all[i].reason) : 200, all[i].reason);
+         }
+   } else {
+      char tmp[] = "/tmp/gemmtop-sweep-XXXXXX";
+      int fd = mkstemp(tmp);
+      if (fd >= 0) {
+         close(fd);
+         char path[64];
+         snprintf(path, sizeof path, "%s.%s", tmp, o->format == FORMAT_JSON ? "json" : "csv");
+         if (rename(tmp, path) == 0) {
+            saveResults(path, k, &p, dev, all, n);
+            char *text = Util_readFile(path, NULL);
+            if (text)
+               fputs(text, stdout);
+            free(text);
+            unlink(path);
+         } else {
+            unlink(tmp);
+         }
+      }
+   }
+   if (o->save)
+      saveResults(o->save, k, &p, dev, all, n);
+   rc = counts[SWEEP_OK] > 0 ? 0 : 1;
+   if (o->save_presets && counts[SWEEP_OK] > 0) {
+      char dir[1024];
+      if (!Preset_userDir(dir, sizeof dir, true)) {
+         fprintf(stderr, "gemmtop: cannot create the presets folder\n");
+         rc = 1;
+      }
+      for (int i = 0; i < o->save_presets && i < counts[SWEEP_OK] && rc == 0; i++) {
+         char path[1200], desc[256];
+         snprintf(path, sizeof path, "%s/sweep-%s-%d-%d.preset", dir, k->name, p.m, i + 1);
+         snprintf(desc, sizeof desc, "sweep #%d of %s: %.1f GFLOPS at %dx%dx%d on %s", i + 1, k->name, all[i].gflops, p.m,
+                  p.n, p.k, dev->name);
+         if (!Preset_save(path, desc, k, all[i].values, &p, err, sizeof err)) {
+            fprintf(stderr, "gemmtop: %s\n", err);
+            rc = 1;
+         } else {
+            fprintf(stderr, "saved %s\n", path);
+         }
+      }
+   }
+   SweepSpace_free(&sp);
+   Session_close(s);
+   Catalog_free(&cat);
+   return rc;
+}

@@ -1,0 +1,48 @@
+/* gemmtop: an interactive explorer for GPU GEMM kernels. Commands are a table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_banks.h"
+#include "cli/options.h"
+#include "tui/ui.h"
+
+typedef struct Command_ {
+   const char *name;
+   int (*run)(const Options *o);
+} Command;
+
+static const Command commands[] = {
+    {"list", Cli_list},
+    {"run", Cli_run},
+    {"inspect", Cli_inspect},
+    {"sweep", Cli_sweep},
+    {"bench", Cli_bench},
+    {"banks", Cli_banks},
+    {"cache", Cli_cache},
+};
+
+int main(int argc, char **argv) {
+   const Command *cmd = NULL;
+   int first = 1;
+   if (argc > 1 && argv[1][0] != '-') {
+      for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+         if (!strcmp(argv[1], commands[i].name))
+            cmd = &commands[i];
+      if (!cmd) {
+         fprintf(stderr, "gemmtop: unknown command '%s'\n", argv[1]);
+         Options_usage(stderr);
+         return 2;
+      }
+      first = 2;
+   }
+   Options o;
+   int rc = Options_parse(&o, argc, argv, first, cmd ? cmd->name : "");
+   if (rc == 1)
+      return 0;
+   if (rc)
+      return rc;
+   if (cmd)
+      return cmd->run(&o);
+   return Ui_main(&o);
+}

@@ -1,0 +1,461 @@
+#include "cli/report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/ablate.h"
+
+void Report_jsonString(FILE *out, const char *s) {
+   fputc('"', out);
+   for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+      if (*p == '"' || *p == '\\')
+         fprintf(out, "\\%c", *p);
+      else if (*p == '\n')
+         fputs("\\n", out);
+      else if (*p == '\t')
+         fputs("\\t", out);
+      else if (*p < 0x20)
+         fprintf(out, "\\u%04x", *p);
+      else
+         fputc(*p, out);
+   }
+   fputc('"', out);
+}
+
+/* CSV field: quoted when it holds a comma, quote or newline. */
+static void csvField(FILE *out, const char *s, bool last) {
+   if (strpbrk(s, ",\"\n")) {
+      fputc('"', out);
+      for (; *s; s++) {
+         if (*s == '"')
+            fputc('"', out);
+         fputc(*s, out);
+      }
+      fputc('"', out);
+   } else {
+      fputs(s, out);
+   }
+   fputc(last ? '\n' : ',', out);
+}
+
+/* JSON numbers: NaN and infinities are not JSON; they become null. */
+static void jsonNumber(FILE *out, const char *key, double v, bool comma) {
+   if (isfinite(v))
+      fprintf(out, "\"%s\":%.6g%s", key, v, comma ? "," : "");
+   else
+      fprintf(out, "\"%s\":null%s", key, comma ? "," : "");
+}
+
+void Report_devices(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *devs, int n, int best,
+                    const Peaks *peaks) {
+   if (f == FORMAT_CSV)
+      fputs("index,backend,platform,name,type,compute_units,clock_mhz,max_work_group,max_work_item_0,max_work_item_1,"
+            "max_work_item_2,local_mem_bytes,global_mem_bytes,fp64,driver,version,default,fp32_peak_gflops,"
+            "fp64_peak_gflops,copy_peak_gbps\n",
+            out);
+   for (int i = 0; i < n; i++) {
+      const DeviceInfo *d = &devs[i];
+      const DeviceLimits *l = &d->limits;
+      const Peaks *pk = peaks && peaks[i].known ? &peaks[i] : NULL;
+      if (f == FORMAT_JSON) {
+         fprintf(out, "{\"schema\":%d,\"index\":%d,\"backend\":", REPORT_SCHEMA, d->index);
+         Report_jsonString(out, backend);
+         fputs(",\"platform\":", out);
+         Report_jsonString(out, d->platform);
+         fputs(",\"name\":", out);
+         Report_jsonString(out, d->name);
+         fprintf(out,
+                 ",\"type\":\"%s\",\"compute_units\":%u,\"clock_mhz\":%u,\"max_work_group\":%zu,"
+                 "\"max_work_item\":[%zu,%zu,%zu],\"local_mem_bytes\":%llu,\"global_mem_bytes\":%llu,\"fp64\":%s,"
+                 "\"driver\":",
+                 DeviceType_name(d->type), d->compute_units, d->clock_mhz, l->max_wg, l->max_wi[0], l->max_wi[1],
+                 l->max_wi[2], l->local_mem, d->global_mem, l->fp64 ? "true" : "false");
+         Report_jsonString(out, d->driver);
+         fputs(",\"version\":", out);
+         Report_jsonString(out, d->version);
+         fprintf(out, ",\"default\":%s", i == best ? "true" : "false");
+         if (pk) {
+            fputc(',', out);
+            jsonNumber(out, "fp32_peak_gflops", pk->fp32_gflops, true);
+            jsonNumber(out, "fp64_peak_gflops", pk->fp64_gflops, true);
+            jsonNumber(out, "copy_peak_gbps", pk->copy_gbps, true);
+            fputs("\"peaks_measured\":", out);
+            Report_jsonString(out, pk->measured_at);
+         }
+         fputs("}\n", out);
+      } else if (f == FORMAT_CSV) {
+         char buf[256];
+         snprintf(buf, sizeof buf, "%d", d->index);
+         csvField(out, buf, false);
+         csvField(out, backend, false);
+         csvField(out, d->platform, false);
+         csvField(out, d->name, false);
+         csvField(out, DeviceType_name(d->type), false);
+         fprintf(out, "%u,%u,%zu,%zu,%zu,%zu,%llu,%llu,%s,", d->compute_units, d->clock_mhz, l->max_wg, l->max_wi[0],
+                 l->max_wi[1], l->max_wi[2], l->local_mem, d->global_mem, l->fp64 ? "yes" : "no");
+         csvField(out, d->driver, false);
+         csvField(out, d->version, false);
+         csvField(out, i == best ? "yes" : "no", false);
+         if (pk)
+            fprintf(out, "%.6g,%.6g,%.6g\n", pk->fp32_gflops, pk->fp64_gflops, pk->copy_gbps);
+         else
+            fputs(",,\n", out);
+      } else {
+         fprintf(out, "%s[%d] %s%s\n", i ? "\n" : "", d->index, d->name, i == best ? "   (default)" : "");
+         fprintf(out, "    platform        %s (%s backend)\n", d->platform, backend);
+         fprintf(out, "    type            %s, %u compute units, %u MHz\n", DeviceType_name(d->type), d->compute_units,
+                 d->clock_mhz);
+         fprintf(out, "    work-group      max %zu work-items; per dimension %zu x %zu x %zu\n", l->max_wg, l->max_wi[0],
+                 l->max_wi[1], l->max_wi[2]);
+         fprintf(out, "    local memory    %llu bytes (%.0f KiB)\n", l->local_mem, l->local_mem / 1024.0);
+         fprintf(out, "    global memory   %.1f GiB, largest buffer %.1f GiB\n", d->global_mem / 1073741824.0,
+                 d->max_alloc / 1073741824.0);
+         fprintf(out, "    double          %s\n", l->fp64 ? "yes (cl_khr_fp64)" : "no");
+         fprintf(out, "    version         %s; driver %s\n", d->version, d->driver);
+         if (pk)
+            fprintf(out, "    measured peaks  FP32 %.1f GFLOPS, FP64 %.1f GFLOPS, copy %.1f GB/s (%s)\n", pk->fp32_gflops,
+                    pk->fp64_gflops, pk->copy_gbps, pk->measured_at);
+         else
+            fprintf(out, "    measured peaks  not yet ('gemmtop list devices --measure')\n");
+      }
+   }
+}
+
+static void paramSpec(const KernelParam *p, char *out, size_t len) {
+   size_t n = (size_t)snprintf(out, len, "%s=%lld {", p->name, p->def);
+   for (int v = 0; v < p->nvalues && n < len; v++)
+      n += (size_t)snprintf(out + n, len - n, "%s%lld", v ? "," : "", p->values[v]);
+   if (n < len)
+      snprintf(out + n, len - n, "}");
+}
+
+void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
+   if (f == FORMAT_CSV)
+      fputs("name,ladder,step,title,parameters,operands,pads,file\n", out);
+   const char *ladder = "";
+   for (int i = 0; i < cat->count; i++) {
+      const KernelInfo *k = &cat->kernels[i];
+      if (k->hidden)
+         continue;
+      char params[1024] = "";
+      for (int j = 0; j < k->nparams; j++) {
+         char one[256];
+         paramSpec(&k->params[j], one, sizeof one);
+         snprintf(params + strlen(params), sizeof params - strlen(params), "%s%s", j ? " " : "", one);
+      }
+      char operands[16];
+      snprintf(operands, sizeof operands, "%s", k->operands_any ? "any" : "");
+      if (!k->operands_any)
+         snprintf(operands, sizeof operands, "A=%c B=%c", k->a_trans ? 'T' : 'N', k->b_trans ? 'T' : 'N');
+      if (f == FORMAT_JSON) {
+         fprintf(out, "{\"schema\":%d,\"name\":", REPORT_SCHEMA);
+         Report_jsonString(out, k->name);
+         fputs(",\"ladder\":", out);
+         Report_jsonString(out, k->ladder);
+         fprintf(out, ",\"step\":%d,\"title\":", k->step);
+         Report_jsonString(out, k->title);
+         fputs(",\"about\":", out);
+         Report_jsonString(out, k->about);
+         fputs(",\"parameters\":[", out);
+         for (int j = 0; j < k->nparams; j++) {
+            const KernelParam *p = &k->params[j];
+            fprintf(out, "%s{\"name\":", j ? "," : "");
+            Report_jsonString(out, p->name);
+            fprintf(out, ",\"default\":%lld,\"values\":[", p->def);
+            for (int v = 0; v < p->nvalues; v++)
+               fprintf(out, "%s%lld", v ? "," : "", p->values[v]);
+            fputs("],\"description\":", out);
+            Report_jsonString(out, p->description);
+            fputc('}', out);
+         }
+         fputs("],\"rules\":[", out);
+         for (int j = 0; j < k->nrules; j++) {
+            fprintf(out, "%s{\"expr\":", j ? "," : "");
+            Report_jsonString(out, k->rules[j].expr);
+            fputs(",\"message\":", out);
+            Report_jsonString(out, k->rules[j].message);
+            fputc('}', out);
+         }
+         fputs("],\"operands\":", out);
+         Report_jsonString(out, operands);
+         fprintf(out, ",\"pads\":%s,\"file\":", k->has_pad ? "true" : "false");
+         Report_jsonString(out, k->path);
+         fputs("}\n", out);
+      } else if (f == FORMAT_CSV) {
+         char step[16];
+         snprintf(step, sizeof step, "%d", k->step);
+         csvField(out, k->name, false);
+         csvField(out, k->ladder, false);
+         csvField(out, step, false);
+         csvField(out, k->title, false);
+         csvField(out, params, false);
+         csvField(out, operands, false);
+         csvField(out, k->has_pad ? "yes" : "no", false);
+         csvField(out, k->path, true);
+      } else {
+         if (strcmp(ladder, k->ladder) != 0) {
+            fprintf(out, "%sladder %s\n", i ? "\n" : "", k->ladder);
+            ladder = k->ladder;
+         }
+         fprintf(out, "  %2d  %-24s %s\n", k->step, k->name, k->title);
+         if (k->nparams)
+            fprintf(out, "      %-24s %s\n", "", params);
+         if (!k->operands_any && (k->a_trans || k->b_trans))
+            fprintf(out, "      %-24s reads %s (other layouts are transposed beforehand)\n", "", operands);
+         if (k->has_pad)
+            fprintf(out, "      %-24s any size (operands padded to tile multiples)\n", "");
+      }
+   }
+   if (f == FORMAT_TABLE)
+      fputs("\nvalues in braces are allowed, the value before them is the default; "
+            "'gemmtop list kernels --format json' has the rules\n",
+            out);
+}
+
+void Report_presets(FILE *out, OutputFormat f, const PresetList *list) {
+   if (f == FORMAT_CSV)
+      fputs("name,kernel,description,source,file\n", out);
+   for (int i = 0; i < list->count; i++) {
+      const Preset *p = &list->items[i];
+      if (f == FORMAT_JSON) {
+         fprintf(out, "{\"schema\":%d,\"name\":", REPORT_SCHEMA);
+         Report_jsonString(out, p->name);
+         fputs(",\"kernel\":", out);
+         Report_jsonString(out, p->kernel);
+         fputs(",\"description\":", out);
+         Report_jsonString(out, p->description);
+         fprintf(out, ",\"source\":\"%s\",\"file\":", p->user ? "user" : "shipped");
+         Report_jsonString(out, p->path);
+         fputs("}\n", out);
+      } else if (f == FORMAT_CSV) {
+         csvField(out, p->name, false);
+         csvField(out, p->kernel, false);
+         csvField(out, p->description, false);
+         csvField(out, p->user ? "user" : "shipped", false);
+         csvField(out, p->path, true);
+      } else {
+         fprintf(out, "%-28s %-22s %s%s\n", p->name, p->kernel, p->description, p->user ? "  (yours)" : "");
+      }
+   }
+   if (f == FORMAT_TABLE && list->count == 0)
+      fputs("no presets found\n", out);
+}
+
+/* The measured peak for the problem's precision, 0 when unknown. */
+static double peakFor(const Peaks *peaks, const Problem *p) {
+   if (!peaks || !peaks->known)
+      return 0;
+   return p->precision == PRECISION_DOUBLE ? peaks->fp64_gflops : peaks->fp32_gflops;
+}
+
+/* An ablated run is never "ok": its own status, so that no reader takes it for a result. */
+static const char *statusName(const RunResult *r) {
+   return r->ablate && r->status == RUN_OK ? "ablated (not verified)" : RunStatus_name(r->status);
+}
+
+static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const KernelInfo *k, const long long *values,
+                    const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r, const Peaks *peaks,
+                    const VendorResult *vendor) {
+   char layout[3];
+   Problem_layoutName(p, layout);
+   fprintf(out, "{\"schema\":%d,\"kernel\":", REPORT_SCHEMA);
+   Report_jsonString(out, k->name);
+   fputs(",\"params\":{", out);
+   for (int i = 0; i < k->nparams; i++) {
+      fprintf(out, "%s", i ? "," : "");
+      Report_jsonString(out, k->params[i].name);
+      fprintf(out, ":%lld", values[i]);
+   }
+   fputs("},\"backend\":", out);
+   Report_jsonString(out, backend);
+   fputs(",\"device\":", out);
+   Report_jsonString(out, dev->name);
+   fputs(",\"platform\":", out);
+   Report_jsonString(out, dev->platform);
+   fprintf(out, ",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"layout\":\"%s\",", p->m, p->n, p->k,
+           Precision_name(p->precision), layout);
+   jsonNumber(out, "alpha", p->alpha, true);
+   jsonNumber(out, "beta", p->beta, true);
+   char ablation[64];
+   Ablate_name(r->ablate, ablation, sizeof ablation);
+   fprintf(out, "\"seed\":%llu,\"status\":\"%s\",\"verified\":%s,\"ablated\":%s,\"ablation\":\"%s\",",
+           (unsigned long long)seed, statusName(r), r->verified_run && r->verify.ok ? "true" : "false",
+           r->ablate ? "true" : "false", ablation);
+   bool ran = r->status == RUN_OK || r->status == RUN_NOT_VERIFIED || r->status == RUN_CANCELLED;
+   if (r->verified_run) {
+      jsonNumber(out, "max_rel_err", r->verify.max_rel_err, true);
+      jsonNumber(out, "freivalds_ratio", r->verify.freivalds_ratio, true);
+      jsonNumber(out, "tolerance", r->verify.tolerance, true);
+      fprintf(out, "\"non_finite\":%zu,", r->verify.non_finite);
+   }
+   if (ran && r->reps > 0) {
+      jsonNumber(out, "time_ms", r->median_ms, true);
+      jsonNumber(out, "min_time_ms", r->min_ms, true);
+      jsonNumber(out, "max_time_ms", r->max_ms, true);
+      jsonNumber(out, "spread_pct", r->spread_pct, true);
+      jsonNumber(out, "gflops", r->gflops, true);
+      jsonNumber(out, "gbps", r->gbps, true);
+      jsonNumber(out, "core_gbps", r->core_gbps, true);
+      if (peakFor(peaks, p) > 0 && !r->ablate) {
+         jsonNumber(out, "peak_gflops", peakFor(peaks, p), true);
+         jsonNumber(out, "pct_of_peak", 100.0 * r->gflops / peakFor(peaks, p), true);
+      }
+      if (vendor && !r->ablate) {
+         fputs("\"vendor\":", out);
+         Report_jsonString(out, vendor->name);
+         fprintf(out, ",\"vendor_status\":\"%s\",\"vendor_verified\":%s,", RunStatus_name(vendor->status),
+                 vendor->verified ? "true" : "false");
+         if (vendor->status == RUN_OK) {
+            jsonNumber(out, "vendor_time_ms", vendor->median_ms, true);
+            jsonNumber(out, "vendor_gflops", vendor->gflops, true);
+            jsonNumber(out, "pct_of_vendor", 100.0 * r->gflops / vendor->gflops, true);
+         } else {
+            fputs("\"vendor_message\":", out);
+            Report_jsonString(out, vendor->message);
+            fputc(',', out);
+         }
+      }
+      jsonNumber(out, "helpers_ms", r->helpers_ms, true);
+      fputs("\"helpers\":[", out);
+      for (int i = 0; i < r->nhelpers; i++) {
+         fprintf(out, "%s{\"what\":", i ? "," : "");
+         Report_jsonString(out, r->helpers[i].what);
+         fputc(',', out);
+         jsonNumber(out, "time_ms", r->helpers[i].median_ms, false);
+         fputc('}', out);
+      }
+      fprintf(out, "],\"reps\":%d,\"warmup\":%d,", r->reps, ro->warmup);
+   }
+   if (r->status != RUN_INVALID) {
+      jsonNumber(out, "compile_ms", r->compile_ms, true);
+      jsonNumber(out, "wall_ms", r->wall_ms, true);
+      fprintf(out, "\"cached\":%s,", r->cached ? "true" : "false");
+      if (r->registers >= 0)
+         fprintf(out, "\"registers\":%d,", r->registers);
+      if (r->private_mem >= 0)
+         fprintf(out, "\"private_mem_bytes\":%lld,", r->private_mem);
+      if (r->local_mem >= 0)
+         fprintf(out, "\"local_mem_bytes\":%lld,", r->local_mem);
+      fprintf(out, "\"global_size\":[%zu,%zu,%zu],\"local_size\":[%zu,%zu,%zu],", r->geo.global[0], r->geo.global[1],
+              r->geo.dims > 2 ? r->geo.global[2] : 1, r->geo.local[0], r->geo.local[1],
+              r->geo.dims > 2 ? r->geo.local[2] : 1);
+   }
+   fputs("\"message\":", out);
+   Report_jsonString(out, r->message);
+   fputs("}\n", out);
+}
+
+static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const KernelInfo *k, const long long *values,
+                   const Problem *p, const RunResult *r) {
+   char params[512], layout[3];
+   KernelInfo_formatParams(k, values, params, sizeof params);
+   Problem_layoutName(p, layout);
+   fputs("kernel,params,backend,device,m,n,k,precision,layout,alpha,beta,status,verified,max_rel_err,time_ms,"
+         "min_time_ms,max_time_ms,spread_pct,gflops,gbps,core_gbps,helpers_ms,compile_ms,cached,reps,ablated,ablation,"
+         "message\n",
+         out);
+   csvField(out, k->name, false);
+   csvField(out, params, false);
+   csvField(out, backend, false);
+   csvField(out, dev->name, false);
+   fprintf(out, "%d,%d,%d,%s,%s,%.17g,%.17g,%s,%s,", p->m, p->n, p->k, Precision_name(p->precision), layout, p->alpha,
+           p->beta, statusName(r), r->verified_run && r->verify.ok ? "true" : "false");
+   if (r->verified_run)
+      fprintf(out, "%.3g,", r->verify.max_rel_err);
+   else
+      fputs(",", out);
+   if (r->reps > 0)
+      fprintf(out, "%.6g,%.6g,%.6g,%.3g,%.6g,%.6g,%.6g,%.6g,", r->median_ms, r->min_ms, r->max_ms, r->spread_pct,
+              r->gflops, r->gbps, r->core_gbps, r->helpers_ms);
+   else
+      fputs(",,,,,,,,", out);
+   char ablation[64];
+   Ablate_name(r->ablate, ablation, sizeof ablation);
+   fprintf(out, "%.6g,%s,%d,%s,", r->compile_ms, r->cached ? "true" : "false", r->reps, r->ablate ? "true" : "false");
+   csvField(out, ablation, false);
+   csvField(out, r->message, true);
+}
+
+static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, const KernelInfo *k, const long long *values,
+                     const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r, const Peaks *peaks,
+                     const VendorResult *vendor) {
+   char params[512], layout[3];
+   KernelInfo_formatParams(k, values, params, sizeof params);
+   Problem_layoutName(p, layout);
+   if (r->ablate) {
+      char ablation[64];
+      Ablate_name(r->ablate, ablation, sizeof ablation);
+      fprintf(out, "ABLATED    %s: work switched off on purpose; C is wrong and not verified; the figures\n"
+                   "           are the ablated kernel's, to compare with a real run, not a GEMM result\n",
+              ablation);
+   }
+   fprintf(out, "kernel     %s  %s\n", k->name, params);
+   fprintf(out, "device     %s (%s, %s)%s\n", dev->name, dev->platform, backend,
+           dev->limits_simulated ? "  [limits simulated by GEMMTOP_DEVICE_LIMITS]" : "");
+   fprintf(out, "problem    M=%d N=%d K=%d  %s  %s  alpha=%g beta=%g  seed=%llu\n", p->m, p->n, p->k,
+           Precision_name(p->precision), layout, p->alpha, p->beta, (unsigned long long)seed);
+   if (r->status == RUN_INVALID) {
+      fprintf(out, "status     refused before compiling\n");
+      return;
+   }
+   if (r->cached)
+      fprintf(out, "compile    cached (%s)%s\n", r->cached_memory ? "memory" : "disk", r->cached_memory ? "" : "");
+   else
+      fprintf(out, "compile    %.1f ms\n", r->compile_ms);
+   fprintf(out, "launch     global %zu", r->geo.global[0]);
+   for (int d = 1; d < r->geo.dims; d++)
+      fprintf(out, "x%zu", r->geo.global[d]);
+   fprintf(out, "  local %zu", r->geo.local[0]);
+   for (int d = 1; d < r->geo.dims; d++)
+      fprintf(out, "x%zu", r->geo.local[d]);
+   fprintf(out, "  local memory %lld B", r->local_mem >= 0 ? r->local_mem : r->geo.localmem);
+   if (r->registers >= 0)
+      fprintf(out, "  registers %d", r->registers);
+   if (r->private_mem > 0)
+      fprintf(out, "  private %lld B", r->private_mem);
+   if (r->geo.pad)
+      fprintf(out, "  (runs on %dx%dx%d, padded)", r->geo.m, r->geo.n, r->geo.k);
+   fputc('\n', out);
+   if (r->reps > 0) {
+      fprintf(out, "time       %.4f ms median   %.4f min   %.4f max   spread %.1f%%   (%d launches after %d warm-up)\n",
+              r->median_ms, r->min_ms, r->max_ms, r->spread_pct, r->reps, ro->warmup);
+      if (r->nhelpers) {
+         fprintf(out, "helpers   ");
+         for (int i = 0; i < r->nhelpers; i++)
+            fprintf(out, " %s %.4f ms;", r->helpers[i].what, r->helpers[i].median_ms);
+         fprintf(out, " total %.4f ms (not in GFLOPS)\n", r->helpers_ms);
+      }
+      fprintf(out, "speed      %.2f GFLOPS%s   %.2f GB/s global   %.2f GB/s to the cores", r->gflops,
+              r->ablate ? " (2MNK/time)" : "", r->gbps, r->core_gbps);
+      if (peakFor(peaks, p) > 0 && !r->ablate)
+         fprintf(out, "   %.1f%% of the measured %s peak (%.0f GFLOPS)", 100.0 * r->gflops / peakFor(peaks, p),
+                 p->precision == PRECISION_DOUBLE ? "FP64" : "FP32", peakFor(peaks, p));
+      fputc('\n', out);
+      if (vendor && vendor->status == RUN_OK && !r->ablate)
+         fprintf(out, "vendor     %s %.4f ms median, %.2f GFLOPS: this kernel runs at %.1f%% of it\n", vendor->name,
+                 vendor->median_ms, vendor->gflops, 100.0 * r->gflops / vendor->gflops);
+      else if (vendor && !r->ablate)
+         fprintf(out, "vendor     %s\n", vendor->message);
+   }
+   if (r->verified_run)
+      fprintf(out, "verify     %s\n", r->verify.message);
+   else if (r->ablate && r->status == RUN_OK)
+      fprintf(out, "verify     ablated (not verified)\n");
+   if (r->wall_ms > 0)
+      fprintf(out, "wall       %.1f ms for compile (or cache), verification and timing\n", r->wall_ms);
+   else if (r->status == RUN_OK)
+      fprintf(out, "verify     skipped (--no-verify)\n");
+   if (r->status != RUN_OK && r->status != RUN_NOT_VERIFIED)
+      fprintf(out, "status     %s\n", RunStatus_name(r->status));
+}
+
+void Report_run(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *dev, const KernelInfo *k,
+                const long long *values, const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r,
+                const Peaks *peaks, const VendorResult *vendor) {
+   if (f == FORMAT_JSON)
+      runJson(out, backend, dev, k, values, p, seed, ro, r, peaks, vendor);
+   else if (f == FORMAT_CSV)
+      runCsv(out, backend, dev, k, values, p, r);
+   else
+      runTable(out, backend, dev, k, values, p, seed, ro, r, peaks, vendor);
+}

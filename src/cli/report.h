@@ -1,0 +1,26 @@
+/* Output of the command line: table, CSV or JSON (one object per line, schema 1). */
+#ifndef GEMMTOP_REPORT_H
+#define GEMMTOP_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/options.h"
+#include "core/peaks.h"
+#include "core/preset.h"
+#include "core/session.h"
+
+#define REPORT_SCHEMA 1
+
+/* peaks: one per device (known == false where not measured), or NULL. */
+void Report_devices(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *devs, int n, int best,
+                    const Peaks *peaks);
+void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat);
+void Report_presets(FILE *out, OutputFormat f, const PresetList *list);
+void Report_run(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *dev, const KernelInfo *k,
+                const long long *values, const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r,
+                const Peaks *peaks, const VendorResult *vendor);
+/* Writes s as a JSON string literal. */
+void Report_jsonString(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,488 @@
+#include "core/ahead.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/session.h"
+#include "core/util.h"
+
+/* ---- the neighbours (pure) ---- */
+
+static bool sameValues(const long long *a, const long long *b, int n) {
+   for (int i = 0; i < n; i++)
+      if (a[i] != b[i])
+         return false;
+   return true;
+}
+
+int Ahead_neighbours(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
+                     int first, long long (*out)[KERNEL_MAX_PARAMS], int max) {
+   int n = 0;
+   if (first < 0 || first >= k->nparams)
+      first = -1;
+   /* Parameters by distance from the cursor's, the next one before the previous one. */
+   int order[KERNEL_MAX_PARAMS], norder = 0;
+   if (first < 0) {
+      for (int i = 0; i < k->nparams; i++)
+         order[norder++] = i;
+   } else {
+      order[norder++] = first;
+      for (int d = 1; norder < k->nparams; d++) {
+         if (first + d < k->nparams)
+            order[norder++] = first + d;
+         if (first - d >= 0)
+            order[norder++] = first - d;
+      }
+   }
+   for (int o = 0; o < norder && n < max; o++) {
+      int pi = order[o];
+      const KernelParam *kp = &k->params[pi];
+      int cur = -1;
+      for (int i = 0; i < kp->nvalues; i++)
+         if (kp->values[i] == values[pi])
+            cur = i;
+      if (cur < 0)
+         continue; /* a value outside the list: Left and Right do not step from it either */
+      bool valid[KERNEL_MAX_VALUES];
+      Config_validValues(k, values, p, lim, pi, valid);
+      static const int dirs[2] = {1, -1};
+      for (int d = 0; d < 2 && n < max; d++) {
+         int j = cur + dirs[d];
+         while (j >= 0 && j < kp->nvalues && !valid[j])
+            j += dirs[d];
+         if (j < 0 || j >= kp->nvalues)
+            continue;
+         long long cand[KERNEL_MAX_PARAMS];
+         memcpy(cand, values, sizeof cand);
+         cand[pi] = kp->values[j];
+         bool dup = sameValues(cand, values, k->nparams);
+         for (int e = 0; e < n && !dup; e++)
+            dup = sameValues(cand, out[e], k->nparams);
+         if (!dup)
+            memcpy(out[n++], cand, sizeof cand);
+      }
+   }
+   return n;
+}
+
+int Ahead_defaultThreads(void) {
+   long cores = sysconf(_SC_NPROCESSORS_ONLN);
+   long t = cores - 1;
+   if (t > AHEAD_MAX_THREADS)
+      t = AHEAD_MAX_THREADS;
+   return t < 1 ? 1 : (int)t;
+}
+
+/* ---- the pool ---- */
+
+enum { JOB_PENDING, JOB_RUNNING, JOB_DONE, JOB_FAILED };
+
+typedef struct AheadJob_ {
+   long long values[KERNEL_MAX_PARAMS];
+   unsigned long long key;
+   int state;
+} AheadJob;
+
+/* Keys of the configurations compiled ahead: the newest AHEAD_REMEMBER. */
+#define AHEAD_REMEMBER 512
+
+struct Ahead_ {
+   pthread_mutex_t mu;
+   pthread_cond_t cv;        /* work, a reload, a compile ended, quit */
+   pthread_cond_t exit_cv;   /* a thread ended */
+   pthread_t threads[AHEAD_MAX_THREADS];
+   int nthreads, live;
+   bool quit;
+
+   /* The work, under mu. */
+   AheadTarget target;
+   AheadJob jobs[AHEAD_MAX_JOBS];
+   int njobs;
+   bool reload;
+   unsigned long cat_generation; /* of the kernel files: compiles of older ones do not count */
+   unsigned long version;
+   struct {
+      unsigned long long key;   /* 0: this thread is not compiling */
+      unsigned long cat_generation;
+   } running[AHEAD_MAX_THREADS];
+
+   /* The pool's own catalog and session: changed only while no thread compiles. */
+   char kernels_dir[1024];
+   Catalog cat;
+   bool have_cat;
+   Session *session;
+   char sess_backend[16];
+   int sess_device;
+   bool sess_failed;          /* opening sess_backend/sess_device failed: not again */
+   int busy;                  /* threads inside a compile */
+   bool maintaining;          /* a thread is (re)opening the session or the catalog */
+   char error[256];
+
+   unsigned long long done_keys[AHEAD_REMEMBER];
+   int ndone, done_next;
+};
+
+AheadTarget Ahead_target(const char *backend, int device, const char *kernel, const Problem *p, unsigned ablate) {
+   AheadTarget t;
+   memset(&t, 0, sizeof t);
+   Util_copy(t.backend, sizeof t.backend, backend);
+   t.device = device;
+   Util_copy(t.kernel, sizeof t.kernel, kernel);
+   t.problem = *p;
+   t.ablate = ablate;
+   return t;
+}
+
+unsigned long long Ahead_targetHash(const AheadTarget *t) {
+   unsigned long long h = UTIL_HASH_INIT;
+   h = Util_hash(h, t->backend, strlen(t->backend) + 1);
+   h = Util_hash(h, &t->device, sizeof t->device);
+   h = Util_hash(h, t->kernel, strlen(t->kernel) + 1);
+   const Problem *p = &t->problem;
+   int dims[6] = {p->m, p->n, p->k, (int)p->precision, p->trans_a, p->trans_b};
+   h = Util_hash(h, dims, sizeof dims);
+   h = Util_hash(h, &p->alpha, sizeof p->alpha);
+   h = Util_hash(h, &p->beta, sizeof p->beta);
+   h = Util_hash(h, &t->ablate, sizeof t->ablate);
+   return h;
+}
+
+static unsigned long long configKey(const AheadTarget *t, const long long *values) {
+   unsigned long long h = Util_hash(Ahead_targetHash(t), values, sizeof(long long) * KERNEL_MAX_PARAMS);
+   return h ? h : 1;
+}
+
+static bool knownLocked(const Ahead *a, unsigned long long key) {
+   for (int i = 0; i < a->ndone; i++)
+      if (a->done_keys[i] == key)
+         return true;
+   return false;
+}
+
+static void rememberLocked(Ahead *a, unsigned long long key) {
+   if (knownLocked(a, key))
+      return;
+   a->done_keys[a->done_next] = key;
+   a->done_next = (a->done_next + 1) % AHEAD_REMEMBER;
+   if (a->ndone < AHEAD_REMEMBER)
+      a->ndone++;
+}
+
+static bool runningLocked(const Ahead *a, unsigned long long key) {
+   for (int i = 0; i < a->nthreads; i++)
+      if (a->running[i].key == key && a->running[i].cat_generation == a->cat_generation)
+         return true;
+   return false;
+}
+
+static bool sessionMatches(const Ahead *a) {
+   return !strcmp(a->sess_backend, a->target.backend) && a->sess_device == a->target.device;
+}
+
+/* Re-reads the catalog and (re)opens the session for the target, with mu dropped; the
+ * caller has made sure that no thread is compiling. */
+static void maintain(Ahead *a) {
+   a->maintaining = true;
+   bool reload = a->reload || !a->have_cat;
+   a->reload = false;
+   bool reopen = !a->session || !sessionMatches(a);
+   char backend[16];
+   int device = a->target.device;
+   Util_copy(backend, sizeof backend, a->target.backend);
+   Session *old = reopen ? a->session : NULL;
+   if (reopen)
+      a->session = NULL;
+   pthread_mutex_unlock(&a->mu);
+
+   char err[512] = "";
+   Session_close(old);
+   if (reload) {
+      Catalog fresh;
+      if (Catalog_load(&fresh, a->kernels_dir, err, sizeof err)) {
+         /* A session keeps &a->cat, whose address stays the same. */
+         if (a->have_cat)
+            Catalog_free(&a->cat);
+         a->cat = fresh;
+         a->have_cat = true;
+      }
+   }
+   Session *s = NULL;
+   if (reopen && a->have_cat) {
+      const Backend *be = Backend_byName(backend);
+      if (!be)
+         snprintf(err, sizeof err, "unknown backend '%s'", backend);
+      else
+         s = Session_open(be, device, &a->cat, err, sizeof err);
+   }
+
+   pthread_mutex_lock(&a->mu);
+   if (reopen) {
+      a->session = s;
+      Util_copy(a->sess_backend, sizeof a->sess_backend, backend);
+      a->sess_device = device;
+      a->sess_failed = !s;
+   }
+   if (err[0])
+      snprintf(a->error, sizeof a->error, "%s", err);
+   else if (a->session)
+      a->error[0] = '\0';
+   a->maintaining = false;
+   a->version++;
+   pthread_cond_broadcast(&a->cv);
+}
+
+static int nextJobLocked(const Ahead *a) {
+   for (int i = 0; i < a->njobs; i++)
+      if (a->jobs[i].state == JOB_PENDING)
+         return i;
+   return -1;
+}
+
+static void failPendingLocked(Ahead *a) {
+   for (int i = 0; i < a->njobs; i++)
+      if (a->jobs[i].state == JOB_PENDING)
+         a->jobs[i].state = JOB_FAILED;
+   a->version++;
+}
+
+typedef struct ThreadArg_ {
+   Ahead *a;
+   int slot;
+} ThreadArg;
+
+static void *aheadMain(void *arg) {
+   ThreadArg ta = *(ThreadArg *)arg;
+   free(arg);
+   Ahead *a = ta.a;
+   pthread_mutex_lock(&a->mu);
+   while (!a->quit) {
+      int j = nextJobLocked(a);
+      if (a->maintaining || j < 0) {
+         pthread_cond_wait(&a->cv, &a->mu);
+         continue;
+      }
+      bool needCat = a->reload || !a->have_cat;
+      bool needSession = !a->session || !sessionMatches(a);
+      if (needCat || needSession) {
+         /* Swapped only while nobody compiles with the old ones. */
+         if (a->busy > 0) {
+            pthread_cond_wait(&a->cv, &a->mu);
+            continue;
+         }
+         if (needCat || !(a->sess_failed && sessionMatches(a)))
+            maintain(a);
+         if (!a->have_cat || !a->session)
+            failPendingLocked(a); /* nothing to compile with; a new target tries again */
+         continue;
+      }
+      AheadJob *job = &a->jobs[j];
+      job->state = JOB_RUNNING;
+      unsigned long long key = job->key;
+      unsigned long catGen = a->cat_generation;
+      a->running[ta.slot].key = key;
+      a->running[ta.slot].cat_generation = catGen;
+      a->busy++;
+      a->version++;
+      AheadTarget t = a->target;
+      long long values[KERNEL_MAX_PARAMS];
+      memcpy(values, job->values, sizeof values);
+      Session *s = a->session;
+      pthread_mutex_unlock(&a->mu);
+
+      /* The catalog and the session stay as they are while busy > 0. */
+      char err[1024] = "";
+      const KernelInfo *k = Catalog_find(&a->cat, t.kernel);
+      RunStatus st = k ? Session_precompile(s, k, values, &t.problem, t.ablate, err, sizeof err) : RUN_INVALID;
+
+      pthread_mutex_lock(&a->mu);
+      a->busy--;
+      a->running[ta.slot].key = 0;
+      if (catGen == a->cat_generation) {
+         if (st == RUN_OK)
+            rememberLocked(a, key);
+         /* The list may have been replaced meanwhile: the job is found by its key. */
+         for (int i = 0; i < a->njobs; i++)
+            if (a->jobs[i].key == key && a->jobs[i].state == JOB_RUNNING)
+               a->jobs[i].state = st == RUN_OK ? JOB_DONE : JOB_FAILED;
+      }
+      a->version++;
+      pthread_cond_broadcast(&a->cv);
+   }
+   a->live--;
+   pthread_cond_broadcast(&a->exit_cv);
+   pthread_mutex_unlock(&a->mu);
+   return NULL;
+}
+
+Ahead *Ahead_start(const char *kernels_dir, int threads, char *err, size_t errlen) {
+   Ahead *a = calloc(1, sizeof *a);
+   if (!a) {
+      snprintf(err, errlen, "out of memory");
+      return NULL;
+   }
+   Util_copy(a->kernels_dir, sizeof a->kernels_dir, kernels_dir);
+   a->sess_device = -1;
+   pthread_mutex_init(&a->mu, NULL);
+   pthread_condattr_t ca;
+   pthread_condattr_init(&ca);
+   pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+   pthread_cond_init(&a->cv, &ca);
+   pthread_cond_init(&a->exit_cv, &ca);
+   pthread_condattr_destroy(&ca);
+   if (threads < 1)
+      threads = 1;
+   if (threads > AHEAD_MAX_THREADS)
+      threads = AHEAD_MAX_THREADS;
+   /* The signals that the explorer handles go to its UI thread, never to these (faults
+    * stay deliverable, so that a crash still restores the terminal). */
+   sigset_t all, old;
+   sigemptyset(&all);
+   int sigs[] = {SIGINT, SIGTERM, SIGWINCH, SIGTSTP, SIGCONT, SIGQUIT, SIGHUP, SIGPIPE, SIGTTIN, SIGTTOU};
+   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+      sigaddset(&all, sigs[i]);
+   pthread_sigmask(SIG_BLOCK, &all, &old);
+   pthread_mutex_lock(&a->mu);
+   for (int i = 0; i < threads; i++) {
+      ThreadArg *ta = malloc(sizeof *ta);
+      int rc = ta ? 0 : ENOMEM;
+      if (ta) {
+         ta->a = a;
+         ta->slot = i;
+         rc = pthread_create(&a->threads[i], NULL, aheadMain, ta);
+         if (rc != 0)
+            free(ta);
+      }
+      if (rc != 0) {
+         snprintf(err, errlen, "cannot start a compile-ahead thread: %s", strerror(rc));
+         break;
+      }
+      a->nthreads++;
+      a->live++;
+   }
+   pthread_mutex_unlock(&a->mu);
+   pthread_sigmask(SIG_SETMASK, &old, NULL);
+   if (a->nthreads == 0) {
+      pthread_cond_destroy(&a->cv);
+      pthread_cond_destroy(&a->exit_cv);
+      pthread_mutex_destroy(&a->mu);
+      free(a);
+      return NULL;
+   }
+   return a;
+}
+
+bool Ahead_stop(Ahead *a, int timeout_ms) {
+   if (!a)
+      return true;
+   pthread_mutex_lock(&a->mu);
+   a->quit = true;
+   a->njobs = 0;
+   pthread_cond_broadcast(&a->cv);
+   struct timespec ts;
+   Util_deadline(&ts, timeout_ms);
+   while (a->live > 0)
+      if (pthread_cond_timedwait(&a->exit_cv, &a->mu, &ts) == ETIMEDOUT)
+         break;
+   bool done = a->live == 0;
+   pthread_mutex_unlock(&a->mu);
+   if (!done)
+      return false;
+   for (int i = 0; i < a->nthreads; i++)
+      pthread_join(a->threads[i], NULL);
+   Session_close(a->session);
+   if (a->have_cat)
+      Catalog_free(&a->cat);
+   pthread_cond_destroy(&a->cv);
+   pthread_cond_destroy(&a->exit_cv);
+   pthread_mutex_destroy(&a->mu);
+   free(a);
+   return true;
+}
+
+void Ahead_want(Ahead *a, const AheadTarget *t, const long long (*configs)[KERNEL_MAX_PARAMS], int n) {
+   if (n > AHEAD_MAX_JOBS)
+      n = AHEAD_MAX_JOBS;
+   pthread_mutex_lock(&a->mu);
+   if (strcmp(a->target.backend, t->backend) || a->target.device != t->device)
+      a->sess_failed = false; /* another device: worth a try */
+   a->target = *t;
+   a->njobs = n;
+   for (int i = 0; i < n; i++) {
+      AheadJob *j = &a->jobs[i];
+      memcpy(j->values, configs[i], sizeof j->values);
+      j->key = configKey(t, configs[i]);
+      j->state = knownLocked(a, j->key) ? JOB_DONE : runningLocked(a, j->key) ? JOB_RUNNING : JOB_PENDING;
+   }
+   a->version++;
+   pthread_cond_broadcast(&a->cv);
+   pthread_mutex_unlock(&a->mu);
+}
+
+void Ahead_drop(Ahead *a) {
+   pthread_mutex_lock(&a->mu);
+   if (a->njobs > 0) {
+      a->njobs = 0;
+      a->version++;
+   }
+   pthread_mutex_unlock(&a->mu);
+}
+
+void Ahead_reload(Ahead *a) {
+   pthread_mutex_lock(&a->mu);
+   a->reload = true;
+   a->cat_generation++;
+   a->ndone = a->done_next = 0;
+   for (int i = 0; i < a->njobs; i++)
+      a->jobs[i].state = JOB_PENDING;
+   a->version++;
+   pthread_cond_broadcast(&a->cv);
+   pthread_mutex_unlock(&a->mu);
+}
+
+void Ahead_status(Ahead *a, AheadStatus *out) {
+   memset(out, 0, sizeof *out);
+   pthread_mutex_lock(&a->mu);
+   out->version = a->version;
+   out->wanted = a->njobs;
+   for (int i = 0; i < a->njobs; i++) {
+      out->done += a->jobs[i].state == JOB_DONE;
+      out->failed += a->jobs[i].state == JOB_FAILED;
+      out->running += a->jobs[i].state == JOB_RUNNING;
+   }
+   Util_copy(out->error, sizeof out->error, a->error);
+   pthread_mutex_unlock(&a->mu);
+}
+
+int Ahead_threads(Ahead *a) {
+   pthread_mutex_lock(&a->mu);
+   int n = a->nthreads;
+   pthread_mutex_unlock(&a->mu);
+   return n;
+}
+
+bool Ahead_await(Ahead *a, const AheadTarget *t, const long long *values, atomic_int *stop1, atomic_int *stop2) {
+   unsigned long long key = configKey(t, values);
+   pthread_mutex_lock(&a->mu);
+   /* In short slices: the stop flags are not signalled through cv. */
+   while (!a->quit && runningLocked(a, key) && !atomic_load(stop1) && !atomic_load(stop2)) {
+      struct timespec ts;
+      Util_deadline(&ts, 20);
+      pthread_cond_timedwait(&a->cv, &a->mu, &ts);
+   }
+   bool known = knownLocked(a, key);
+   pthread_mutex_unlock(&a->mu);
+   return known;
+}
+
+bool Ahead_compiled(Ahead *a, const AheadTarget *t, const long long *values) {
+   pthread_mutex_lock(&a->mu);
+   bool known = knownLocked(a, configKey(t, values));
+   pthread_mutex_unlock(&a->mu);
+   return known;
+}

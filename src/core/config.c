@@ -1,0 +1,278 @@
+#include "core/config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/expr.h"
+#include "core/util.h"
+
+typedef struct {
+   const KernelInfo *k;
+   const long long *values;
+   const Problem *p;
+   const DeviceLimits *lim;
+   int m, n, k_; /* run sizes */
+   bool trans_a, trans_b;
+} Scope;
+
+static bool lookup(void *ctx, const char *name, long long *v) {
+   const Scope *s = ctx;
+   int pi = KernelInfo_paramIndex(s->k, name);
+   if (pi >= 0) {
+      *v = s->values[pi];
+      return true;
+   }
+   struct {
+      const char *name;
+      long long value;
+   } vars[] = {
+       {"M", s->m},
+       {"N", s->n},
+       {"K", s->k_},
+       {"TRANSA", s->trans_a},
+       {"TRANSB", s->trans_b},
+       {"DOUBLE", s->p->precision == PRECISION_DOUBLE},
+       {"REAL_SIZE", (long long)Precision_size(s->p->precision)},
+       {"MAX_WG", (long long)s->lim->max_wg},
+       {"MAX_WI0", (long long)s->lim->max_wi[0]},
+       {"MAX_WI1", (long long)s->lim->max_wi[1]},
+       {"MAX_WI2", (long long)s->lim->max_wi[2]},
+       {"LOCAL_MEM", (long long)s->lim->local_mem},
+       {"HAS_FP64", s->lim->fp64},
+       {"WARP", s->lim->warp > 0 ? s->lim->warp : 32},
+   };
+   for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+      if (!strcmp(vars[i].name, name)) {
+         *v = vars[i].value;
+         return true;
+      }
+   return false;
+}
+
+typedef struct {
+   const Scope *scope;
+   char *out;
+   size_t len;
+} ValueList;
+
+static void appendValue(void *ctx, const char *name) {
+   ValueList *vl = ctx;
+   long long v;
+   size_t n = strlen(vl->out);
+   if (lookup((void *)vl->scope, name, &v) && n + 1 < vl->len)
+      snprintf(vl->out + n, vl->len - n, "%s%s=%lld", n ? ", " : "", name, v);
+}
+
+/* "M=1000, TS=16": the values an expression sees. */
+static void describeValues(const Scope *s, const char *expr, char *out, size_t len) {
+   out[0] = '\0';
+   ValueList vl = {s, out, len};
+   Expr_identifiers(expr, appendValue, &vl);
+}
+
+static bool evalIn(const Scope *s, const char *expr, const char *what, long long *v, char *msg, size_t msglen) {
+   char err[256];
+   if (Expr_eval(expr, lookup, (void *)s, v, err, sizeof err))
+      return true;
+   snprintf(msg, msglen, "kernel %s: cannot evaluate %s '%s': %s", s->k->name, what, expr, err);
+   return false;
+}
+
+/* The first broken rule: 0 when all hold. Kinds of failure are numbered so that
+ * the suggestion of valid values can check the same thing. */
+static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
+   const KernelInfo *k = s->k;
+   const Problem *p = s->p;
+   Geometry g;
+   memset(&g, 0, sizeof g);
+   g.trans_a = k->operands_any ? p->trans_a : k->a_trans;
+   g.trans_b = k->operands_any ? p->trans_b : k->b_trans;
+   s->trans_a = g.trans_a;
+   s->trans_b = g.trans_b;
+   s->m = p->m;
+   s->n = p->n;
+   s->k_ = p->k;
+   if (p->m < 1 || p->n < 1 || p->k < 1) {
+      snprintf(msg, msglen, "M, N and K must be at least 1 (M=%d N=%d K=%d)", p->m, p->n, p->k);
+      return false;
+   }
+   if (p->precision == PRECISION_DOUBLE && !s->lim->fp64) {
+      snprintf(msg, msglen, "this device has no double-precision support (cl_khr_fp64); use --precision float");
+      return false;
+   }
+   if (k->has_pad) {
+      long long mult[3];
+      for (int i = 0; i < 3; i++) {
+         if (!evalIn(s, k->pad[i], "pad", &mult[i], msg, msglen))
+            return false;
+         if (mult[i] < 1) {
+            snprintf(msg, msglen, "kernel %s: pad multiple %s is %lld; it must be at least 1", k->name, k->pad[i], mult[i]);
+            return false;
+         }
+      }
+      s->m = (int)((p->m + mult[0] - 1) / mult[0] * mult[0]);
+      s->n = (int)((p->n + mult[1] - 1) / mult[1] * mult[1]);
+      s->k_ = (int)((p->k + mult[2] - 1) / mult[2] * mult[2]);
+   }
+   g.m = s->m;
+   g.n = s->n;
+   g.k = s->k_;
+   g.pad = g.m != p->m || g.n != p->n || g.k != p->k;
+   for (int i = 0; i < k->nrules; i++) {
+      long long v;
+      if (!evalIn(s, k->rules[i].expr, "rule", &v, msg, msglen))
+         return false;
+      if (!v) {
+         if (!msglen)
+            return false; /* only whether: no words */
+         char vals[256];
+         describeValues(s, k->rules[i].expr, vals, sizeof vals);
+         snprintf(msg, msglen, "%s (rule %s fails with %s)", k->rules[i].message, k->rules[i].expr, vals);
+         return false;
+      }
+   }
+   g.dims = k->dims;
+   size_t wg = 1;
+   for (int d = 0; d < k->dims; d++) {
+      long long gv, lv;
+      if (!evalIn(s, k->global[d], "global size", &gv, msg, msglen) ||
+          !evalIn(s, k->local[d], "local size", &lv, msg, msglen))
+         return false;
+      if (gv < 1 || lv < 1) {
+         snprintf(msg, msglen, "launch size in dimension %d is %lld x %lld; both must be at least 1", d, gv, lv);
+         return false;
+      }
+      if (gv % lv) {
+         char vals[256];
+         describeValues(s, k->global[d], vals, sizeof vals);
+         snprintf(msg, msglen, "global size %lld (%s, with %s) is not a multiple of the work-group size %lld in dimension %d",
+                  gv, k->global[d], vals, lv, d);
+         return false;
+      }
+      if ((size_t)lv > s->lim->max_wi[d]) {
+         snprintf(msg, msglen, "work-group size %lld in dimension %d exceeds this device's limit of %zu", lv, d,
+                  s->lim->max_wi[d]);
+         return false;
+      }
+      g.global[d] = (size_t)gv;
+      g.local[d] = (size_t)lv;
+      wg *= (size_t)lv;
+   }
+   if (wg > s->lim->max_wg) {
+      char shape[64] = "";
+      for (int d = 0; d < k->dims; d++)
+         snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%zu", d ? " x " : "", g.local[d]);
+      snprintf(msg, msglen, "needs %zu work-items per group (%s); this device allows %zu", wg, shape, s->lim->max_wg);
+      return false;
+   }
+   if (!evalIn(s, k->localmem, "localmem", &g.localmem, msg, msglen))
+      return false;
+   if (g.localmem > (long long)s->lim->local_mem) {
+      snprintf(msg, msglen, "needs %lld bytes of local memory per group; this device has %llu", g.localmem,
+               s->lim->local_mem);
+      return false;
+   }
+   if (geo)
+      *geo = g;
+   return true;
+}
+
+static bool checkValues(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
+                        Geometry *geo, char *msg, size_t msglen) {
+   Scope s = {.k = k, .values = values, .p = p, .lim = lim};
+   return checkScope(&s, geo, msg, msglen);
+}
+
+void Config_validValues(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
+                        int pi, bool *valid) {
+   long long trial[KERNEL_MAX_PARAMS];
+   memcpy(trial, values, sizeof trial[0] * (size_t)k->nparams);
+   for (int v = 0; v < k->params[pi].nvalues; v++) {
+      trial[pi] = k->params[pi].values[v];
+      valid[v] = checkValues(k, trial, p, lim, NULL, NULL, 0);
+   }
+}
+
+bool Config_check(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
+                  Geometry *geo, char *msg, size_t msglen) {
+   char reason[768];
+   if (checkValues(k, values, p, lim, geo, msglen ? reason : NULL, msglen ? sizeof reason : 0))
+      return true;
+   if (!msglen)
+      return false; /* the caller asked only whether (a sweep listing its space) */
+   /* Name the parameter values that would pass, one parameter changed at a time. */
+   char current[256], hints[768] = "";
+   KernelInfo_formatParams(k, values, current, sizeof current);
+   for (int pi = 0; pi < k->nparams; pi++) {
+      bool valid[KERNEL_MAX_VALUES];
+      Config_validValues(k, values, p, lim, pi, valid);
+      char list[256] = "";
+      int nvalid = 0;
+      bool currentValid = false;
+      for (int v = 0; v < k->params[pi].nvalues; v++) {
+         if (!valid[v])
+            continue;
+         if (k->params[pi].values[v] == values[pi])
+            currentValid = true;
+         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%lld", nvalid ? ", " : "",
+                  k->params[pi].values[v]);
+         nvalid++;
+      }
+      if (nvalid && !currentValid)
+         snprintf(hints + strlen(hints), sizeof hints - strlen(hints), "; valid %s: %s", k->params[pi].name, list);
+   }
+   if (!hints[0] && k->nparams)
+      snprintf(hints, sizeof hints, "; no single parameter change fixes this: change the problem or pick another variant");
+   snprintf(msg, msglen, "%s%s%s: %s%s", k->name, current[0] ? " " : "", current, reason, hints);
+   return false;
+}
+
+void Config_defines(const KernelInfo *k, const long long *values, const Problem *p, const Geometry *geo, char *out,
+                    size_t outlen) {
+   size_t n = 0;
+   out[0] = '\0';
+   for (int i = 0; i < k->nparams && n < outlen; i++)
+      n += (size_t)snprintf(out + n, outlen - n, "-D%s=%lld ", k->params[i].name, values[i]);
+   if (n < outlen)
+      snprintf(out + n, outlen - n, "-DTRANSA=%d -DTRANSB=%d -DDOUBLE=%d", geo->trans_a, geo->trans_b,
+               p->precision == PRECISION_DOUBLE);
+}
+
+bool Config_setParam(const KernelInfo *k, long long *values, const char *assignment, char *msg, size_t msglen) {
+   const char *eq = strchr(assignment, '=');
+   char name[64];
+   if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof name) {
+      snprintf(msg, msglen, "--set expects PARAM=VALUE, got '%s'", assignment);
+      return false;
+   }
+   memcpy(name, assignment, (size_t)(eq - assignment));
+   name[eq - assignment] = '\0';
+   int pi = KernelInfo_paramIndex(k, name);
+   if (pi < 0) {
+      char names[256] = "";
+      for (int i = 0; i < k->nparams; i++)
+         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", k->params[i].name);
+      snprintf(msg, msglen, "kernel %s has no parameter %s; its parameters: %s", k->name, name,
+               k->nparams ? names : "(none)");
+      return false;
+   }
+   char *end;
+   long long v = strtoll(eq + 1, &end, 10);
+   bool allowed = end != eq + 1 && *end == '\0';
+   const KernelParam *kp = &k->params[pi];
+   if (allowed) {
+      allowed = false;
+      for (int i = 0; i < kp->nvalues; i++)
+         allowed |= kp->values[i] == v;
+   }
+   if (!allowed) {
+      char list[256] = "";
+      for (int i = 0; i < kp->nvalues; i++)
+         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%lld", i ? ", " : "", kp->values[i]);
+      snprintf(msg, msglen, "%s=%s is not allowed for kernel %s; %s takes %s", name, eq + 1, k->name, name, list);
+      return false;
+   }
+   values[pi] = v;
+   return true;
+}

@@ -1,0 +1,47 @@
+/* One configuration: a kernel variant, its parameter values, the problem and the device's
+ * limits. Checks every constraint before compiling and derives the launch geometry. */
+#ifndef GEMMTOP_CONFIG_H
+#define GEMMTOP_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/catalog.h"
+#include "core/problem.h"
+
+typedef struct DeviceLimits_ {
+   size_t max_wg;             /* work-items per group */
+   size_t max_wi[3];          /* per dimension */
+   unsigned long long local_mem; /* bytes per group */
+   bool fp64;
+   int warp;                  /* SIMD width when known, else 32 */
+} DeviceLimits;
+
+typedef struct Geometry_ {
+   int dims;
+   size_t global[3];
+   size_t local[3];
+   long long localmem;        /* bytes per group, from the metadata */
+   int m, n, k;               /* the sizes the kernel runs on (rounded up when it pads) */
+   bool pad;                  /* m, n or k differ from the problem's */
+   bool trans_a, trans_b;     /* storage the kernel reads */
+} Geometry;
+
+/* Checks everything; fills geo when it passes. On failure, msg names the broken rule,
+ * the values involved, and the values of each parameter that would be valid; with msglen
+ * 0 (msg may be NULL) it only answers, which is much quicker. */
+bool Config_check(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
+                  Geometry *geo, char *msg, size_t msglen);
+
+/* For each value of parameter pi, whether the configuration with that value passes. */
+void Config_validValues(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
+                        int pi, bool *valid);
+
+/* Compiler options: "-DTS=16 -DWPT=4 -DTRANSA=0 -DTRANSB=0 -DDOUBLE=0". */
+void Config_defines(const KernelInfo *k, const long long *values, const Problem *p, const Geometry *geo, char *out,
+                    size_t outlen);
+
+/* Parses "NAME=VALUE" into values; message names valid names/values on failure. */
+bool Config_setParam(const KernelInfo *k, long long *values, const char *assignment, char *msg, size_t msglen);
+
+#endif

@@ -1,0 +1,27 @@
+/* The host-side operands of a run: A, B and C0 (C before the run), stored as the problem
+ * says. Random by default (fresh values, never zeros), or read from .npy files. */
+#ifndef GEMMTOP_INPUTS_H
+#define GEMMTOP_INPUTS_H
+
+#include <stdint.h>
+
+#include "core/problem.h"
+
+typedef struct Inputs_ {
+   Problem shape;       /* the problem they were made for */
+   void *a, *b, *c0;    /* c0 is NULL when beta == 0 */
+   uint64_t seed;
+   unsigned long generation; /* changes whenever the contents change */
+} Inputs;
+
+/* Uniform random values in [-1, 1). Returns false when out of host memory. */
+bool Inputs_random(Inputs *in, const Problem *p, uint64_t seed);
+/* True when in was made for the same shapes, precision and beta-ness as p. */
+bool Inputs_fit(const Inputs *in, const Problem *p);
+/* Loads any of a, b, c from .npy files (NULL paths keep the random ones); checks shapes
+ * against p (as stored: transposed operands have swapped shapes). */
+bool Inputs_loadNpy(Inputs *in, const Problem *p, const char *a_path, const char *b_path, const char *c_path, char *err,
+                    size_t errlen);
+void Inputs_free(Inputs *in);
+
+#endif

@@ -1,0 +1,610 @@
+/* NumPy .npy reading and writing.  Format: "\x93NUMPY", major, minor, header length
+ * (2 bytes little-endian in 1.0, 4 bytes in 2.0 and 3.0), then an ASCII (3.0: UTF-8)
+ * Python dict literal such as
+ *    {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
+ * padded with spaces and ended by '\n', then the raw data.
+ * The header is parsed by hand with every index bounds-checked: a corrupt file gives a
+ * message, never a crash. */
+#include "core/npy.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NPY_MAGIC "\x93NUMPY"
+#define NPY_MAGIC_LEN 6
+/* numpy itself refuses headers over 10000 bytes by default; ours are < 128. */
+#define NPY_MAX_HEADER 65536
+
+static void setError(char *err, size_t errlen, const char *fmt, ...) {
+   if (!err || errlen == 0)
+      return;
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(err, errlen, fmt, ap);
+   va_end(ap);
+}
+
+static bool hostIsLittleEndian(void) {
+   const uint16_t one = 1;
+   unsigned char b;
+   memcpy(&b, &one, 1);
+   return b == 1;
+}
+
+static void byteswap(void *data, size_t count, size_t elsize) {
+   unsigned char *p = data;
+   for (size_t i = 0; i < count; i++, p += elsize) {
+      for (size_t a = 0, b = elsize - 1; a < b; a++, b--) {
+         unsigned char t = p[a];
+         p[a] = p[b];
+         p[b] = t;
+      }
+   }
+}
+
+/* ---------- header parsing ---------- */
+
+typedef struct {
+   const char *s;
+   size_t len, pos;
+} Cursor;
+
+typedef struct {
+   bool have_descr, have_fortran, have_shape;
+   char descr[32];
+   bool descr_is_list; /* structured dtype: [('a', '<f4'), ...] */
+   bool fortran_order;
+   int ndim;
+   size_t shape[3]; /* only the first min(ndim, 3) are kept */
+   bool shape_overflow;
+} Header;
+
+static void skipSpace(Cursor *c) {
+   while (c->pos < c->len && (c->s[c->pos] == ' ' || c->s[c->pos] == '\t' || c->s[c->pos] == '\n' || c->s[c->pos] == '\r'))
+      c->pos++;
+}
+
+static bool accept(Cursor *c, char ch) {
+   skipSpace(c);
+   if (c->pos < c->len && c->s[c->pos] == ch) {
+      c->pos++;
+      return true;
+   }
+   return false;
+}
+
+static bool peekIs(Cursor *c, char ch) {
+   skipSpace(c);
+   return c->pos < c->len && c->s[c->pos] == ch;
+}
+
+/* A Python string literal in single or double quotes (no escapes needed here); copies at
+ * most outlen-1 characters, reports the full length. */
+static bool parseString(Cursor *c, char *out, size_t outlen, size_t *full) {
+   skipSpace(c);
+   if (c->pos >= c->len || (c->s[c->pos] != '\'' && c->s[c->pos] != '"'))
+      return false;
+   char q = c->s[c->pos++];
+   size_t start = c->pos;
+   while (c->pos < c->len && c->s[c->pos] != q) {
+      if (c->s[c->pos] == '\\')
+         c->pos++; /* skip the escaped character */
+      c->pos++;
+   }
+   if (c->pos >= c->len)
+      return false;
+   size_t n = c->pos - start;
+   c->pos++; /* closing quote */
+   if (full)
+      *full = n;
+   if (out && outlen) {
+      size_t m = n < outlen - 1 ? n : outlen - 1;
+      memcpy(out, c->s + start, m);
+      out[m] = '\0';
+   }
+   return true;
+}
+
+static bool parseWord(Cursor *c, const char *word) {
+   skipSpace(c);
+   size_t n = strlen(word);
+   if (c->len - c->pos < n || memcmp(c->s + c->pos, word, n) != 0)
+      return false;
+   c->pos += n;
+   return true;
+}
+
+/* A non-negative integer, with an optional Python 2 'L' suffix. */
+static bool parseSize(Cursor *c, size_t *out, bool *overflow) {
+   skipSpace(c);
+   size_t start = c->pos, v = 0;
+   while (c->pos < c->len && c->s[c->pos] >= '0' && c->s[c->pos] <= '9') {
+      unsigned d = (unsigned)(c->s[c->pos] - '0');
+      if (v > (SIZE_MAX - d) / 10)
+         *overflow = true;
+      else
+         v = v * 10 + d;
+      c->pos++;
+   }
+   if (c->pos == start)
+      return false;
+   if (c->pos < c->len && (c->s[c->pos] == 'L' || c->s[c->pos] == 'l'))
+      c->pos++;
+   *out = v;
+   return true;
+}
+
+static bool parseShape(Cursor *c, Header *h) {
+   if (!accept(c, '('))
+      return false;
+   h->ndim = 0;
+   for (;;) {
+      if (accept(c, ')'))
+         return true;
+      size_t v;
+      if (!parseSize(c, &v, &h->shape_overflow))
+         return false;
+      if (h->ndim < 3)
+         h->shape[h->ndim] = v;
+      if (h->ndim < 1000000)
+         h->ndim++;
+      if (accept(c, ','))
+         continue;
+      return accept(c, ')');
+   }
+}
+
+/* Skips a value of a key we do not use: string, True/False/None, number, or a bracketed
+ * group (tuple, list, dict) with nesting. */
+static bool skipValue(Cursor *c) {
+   skipSpace(c);
+   if (c->pos >= c->len)
+      return false;
+   char ch = c->s[c->pos];
+   if (ch == '\'' || ch == '"')
+      return parseString(c, NULL, 0, NULL);
+   if (ch == '(' || ch == '[' || ch == '{') {
+      int depth = 0;
+      while (c->pos < c->len) {
+         ch = c->s[c->pos];
+         if (ch == '\'' || ch == '"') {
+            if (!parseString(c, NULL, 0, NULL))
+               return false;
+            continue;
+         }
+         if (ch == '(' || ch == '[' || ch == '{')
+            depth++;
+         else if (ch == ')' || ch == ']' || ch == '}')
+            depth--;
+         c->pos++;
+         if (depth == 0)
+            return true;
+      }
+      return false;
+   }
+   size_t start = c->pos;
+   while (c->pos < c->len && c->s[c->pos] != ',' && c->s[c->pos] != '}')
+      c->pos++;
+   return c->pos > start;
+}
+
+/* Returns NULL on success, else a short description of what is wrong. */
+static const char *parseHeader(const char *s, size_t len, Header *h) {
+   memset(h, 0, sizeof *h);
+   Cursor c = {s, len, 0};
+   if (!accept(&c, '{'))
+      return "header is not a Python dict";
+   for (;;) {
+      if (accept(&c, '}'))
+         break;
+      char key[32];
+      size_t keylen;
+      if (!parseString(&c, key, sizeof key, &keylen))
+         return "header dict has a malformed key";
+      if (!accept(&c, ':'))
+         return "header dict lacks a ':'";
+      if (keylen == 5 && !strcmp(key, "descr")) {
+         if (peekIs(&c, '[')) {
+            h->descr_is_list = true;
+            if (!skipValue(&c))
+               return "malformed 'descr'";
+         } else {
+            size_t dlen;
+            if (!parseString(&c, h->descr, sizeof h->descr, &dlen))
+               return "malformed 'descr'";
+            if (dlen >= sizeof h->descr) /* show a long one shortened */
+               memcpy(h->descr + sizeof h->descr - 4, "...", 4);
+         }
+         h->have_descr = true;
+      } else if (keylen == 13 && !strcmp(key, "fortran_order")) {
+         if (parseWord(&c, "True"))
+            h->fortran_order = true;
+         else if (parseWord(&c, "False"))
+            h->fortran_order = false;
+         else
+            return "malformed 'fortran_order'";
+         h->have_fortran = true;
+      } else if (keylen == 5 && !strcmp(key, "shape")) {
+         if (!parseShape(&c, h))
+            return "malformed 'shape'";
+         h->have_shape = true;
+      } else {
+         if (!skipValue(&c))
+            return "header dict has a malformed value";
+      }
+      if (accept(&c, ','))
+         continue;
+      if (accept(&c, '}'))
+         break;
+      return "header dict is malformed";
+   }
+   skipSpace(&c);
+   while (c.pos < c.len && c.s[c.pos] == '\0')
+      c.pos++;
+   if (c.pos != c.len)
+      return "unexpected text after the header dict";
+   if (!h->have_descr || !h->have_fortran || !h->have_shape)
+      return "header lacks 'descr', 'fortran_order' or 'shape'";
+   return NULL;
+}
+
+/* ---------- reading ---------- */
+
+static bool readExact(FILE *f, void *buf, size_t n, size_t *got) {
+   size_t r = n ? fread(buf, 1, n, f) : 0;
+   if (got)
+      *got = r;
+   return r == n;
+}
+
+bool Npy_read(const char *path, NpyArray *out, char *err, size_t errlen) {
+   if (!out) {
+      setError(err, errlen, "%s: no output array", path ? path : "(null)");
+      return false;
+   }
+   memset(out, 0, sizeof *out);
+   if (!path) {
+      setError(err, errlen, "(null): no file name");
+      return false;
+   }
+   FILE *f = fopen(path, "rb");
+   if (!f) {
+      setError(err, errlen, "%s: %s", path, strerror(errno));
+      return false;
+   }
+   bool ok = false;
+   char *header = NULL;
+   void *data = NULL;
+   struct stat st;
+   bool know_size = false;
+   if (fstat(fileno(f), &st) == 0) {
+      if (S_ISDIR(st.st_mode)) {
+         setError(err, errlen, "%s: is a directory, not a .npy file", path);
+         goto done;
+      }
+      know_size = S_ISREG(st.st_mode);
+   }
+
+   unsigned char pre[12];
+   size_t got;
+   readExact(f, pre, 10, &got);
+   if (got < NPY_MAGIC_LEN || memcmp(pre, NPY_MAGIC, NPY_MAGIC_LEN) != 0) {
+      if (ferror(f))
+         setError(err, errlen, "%s: read error: %s", path, strerror(errno));
+      else
+         setError(err, errlen, "%s: not a .npy file (bad magic: it does not start with \\x93NUMPY)", path);
+      goto done;
+   }
+   if (got < 10) {
+      setError(err, errlen, "%s: truncated .npy file (it ends inside the preamble)", path);
+      goto done;
+   }
+   unsigned major = pre[6], minor = pre[7];
+   size_t hlen, preamble;
+   if (major == 1) {
+      hlen = (size_t)pre[8] | (size_t)pre[9] << 8;
+      preamble = 10;
+   } else if (major == 2 || major == 3) {
+      if (!readExact(f, pre + 10, 2, NULL)) {
+         setError(err, errlen, "%s: truncated .npy file (it ends inside the preamble)", path);
+         goto done;
+      }
+      hlen = (size_t)pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
+      preamble = 12;
+   } else {
+      setError(err, errlen, "%s: unsupported .npy format version %u.%u (1.0, 2.0 and 3.0 are read)", path, major, minor);
+      goto done;
+   }
+   if (hlen > NPY_MAX_HEADER) {
+      setError(err, errlen, "%s: .npy header too long (%zu bytes; at most %d accepted)", path, hlen, NPY_MAX_HEADER);
+      goto done;
+   }
+   header = malloc(hlen + 1);
+   if (!header) {
+      setError(err, errlen, "%s: out of memory", path);
+      goto done;
+   }
+   if (!readExact(f, header, hlen, &got)) {
+      setError(err, errlen, "%s: truncated .npy file (header of %zu bytes, only %zu present)", path, hlen, got);
+      goto done;
+   }
+   header[hlen] = '\0';
+   Header h;
+   const char *why = parseHeader(header, hlen, &h);
+   if (why) {
+      setError(err, errlen, "%s: bad .npy header: %s", path, why);
+      goto done;
+   }
+
+   /* dtype */
+   if (h.descr_is_list) {
+      setError(err, errlen, "%s: unsupported dtype (a structured array); '<f4' or '<f8' is needed", path);
+      goto done;
+   }
+   size_t elsize = 0;
+   bool is_double = false, big_endian = false, bad_type = false;
+   const char *d = h.descr;
+   char order = d[0];
+   if (order == '<' || order == '>' || order == '=' || order == '|')
+      d++;
+   else
+      order = '=';
+   if (!strcmp(d, "f4"))
+      elsize = 4;
+   else if (!strcmp(d, "f8"))
+      elsize = 8, is_double = true;
+   else
+      bad_type = true;
+   if (order == '>' || ((order == '=' || order == '|') && !hostIsLittleEndian()))
+      big_endian = true;
+   if (bad_type) {
+      setError(err, errlen, "%s: unsupported dtype '%s'; '<f4' or '<f8' (float32 or float64) is needed", path, h.descr);
+      goto done;
+   }
+   if (big_endian) {
+      setError(err, errlen, "%s: unsupported dtype '%s' (big-endian); little-endian '<f4' or '<f8' is needed", path,
+               h.descr);
+      goto done;
+   }
+
+   /* shape */
+   if (h.ndim == 0) {
+      setError(err, errlen, "%s: a 0-D array (a scalar); a 1-D or 2-D array is needed", path);
+      goto done;
+   }
+   if (h.ndim > 2) {
+      setError(err, errlen, "%s: a %d-D array; only 1-D and 2-D arrays are supported", path, h.ndim);
+      goto done;
+   }
+   size_t rows = h.shape[0], cols = h.ndim == 2 ? h.shape[1] : 1;
+   if (h.shape_overflow || (cols && rows > SIZE_MAX / cols) || (cols && rows && rows * cols > SIZE_MAX / elsize)) {
+      setError(err, errlen, "%s: array shape too large", path);
+      goto done;
+   }
+   size_t count = rows * cols, nbytes = count * elsize;
+   char shape[64];
+   if (h.ndim == 1)
+      snprintf(shape, sizeof shape, "(%zu,)", rows);
+   else
+      snprintf(shape, sizeof shape, "(%zu, %zu)", rows, cols);
+   if (know_size) {
+      uint64_t have = (uint64_t)st.st_size > preamble + hlen ? (uint64_t)st.st_size - preamble - hlen : 0;
+      if (have < nbytes) {
+         setError(err, errlen, "%s: truncated data: shape %s of %s needs %zu bytes, the file has %llu", path,
+                  shape, is_double ? "float64" : "float32", nbytes, (unsigned long long)have);
+         goto done;
+      }
+   }
+   data = malloc(nbytes ? nbytes : 1);
+   if (!data) {
+      setError(err, errlen, "%s: out of memory for %zu bytes", path, nbytes);
+      goto done;
+   }
+   if (!readExact(f, data, nbytes, &got)) {
+      if (ferror(f))
+         setError(err, errlen, "%s: read error: %s", path, strerror(errno));
+      else
+         setError(err, errlen, "%s: truncated data: shape %s of %s needs %zu bytes, the file has %zu", path,
+                  shape, is_double ? "float64" : "float32", nbytes, got);
+      goto done;
+   }
+   if (!hostIsLittleEndian())
+      byteswap(data, count, elsize);
+   if (h.fortran_order && h.ndim == 2 && rows > 1 && cols > 1) {
+      /* column-major: element (i, j) at j*rows + i */
+      void *rm = malloc(nbytes);
+      if (!rm) {
+         setError(err, errlen, "%s: out of memory for %zu bytes", path, nbytes);
+         goto done;
+      }
+      if (is_double) {
+         const double *src = data;
+         double *dst = rm;
+         for (size_t i = 0; i < rows; i++)
+            for (size_t j = 0; j < cols; j++)
+               dst[i * cols + j] = src[j * rows + i];
+      } else {
+         const float *src = data;
+         float *dst = rm;
+         for (size_t i = 0; i < rows; i++)
+            for (size_t j = 0; j < cols; j++)
+               dst[i * cols + j] = src[j * rows + i];
+      }
+      free(data);
+      data = rm;
+   }
+   out->ndim = h.ndim;
+   out->shape[0] = rows;
+   out->shape[1] = cols;
+   out->is_double = is_double;
+   out->data = data;
+   data = NULL;
+   ok = true;
+done:
+   free(data);
+   free(header);
+   fclose(f);
+   return ok;
+}
+
+/* ---------- writing ---------- */
+
+static bool writeAll(int fd, const void *buf, size_t n) {
+   const unsigned char *p = buf;
+   while (n > 0) {
+      size_t chunk = n > ((size_t)1 << 30) ? ((size_t)1 << 30) : n;
+      ssize_t w = write(fd, p, chunk);
+      if (w < 0) {
+         if (errno == EINTR)
+            continue;
+         return false;
+      }
+      if (w == 0) {
+         errno = EIO;
+         return false;
+      }
+      p += w;
+      n -= (size_t)w;
+   }
+   return true;
+}
+
+bool Npy_write(const char *path, const void *data, size_t rows, size_t cols, bool is_double, char *err,
+               size_t errlen) {
+   if (!path || !*path) {
+      setError(err, errlen, "(no file name): cannot write a .npy file");
+      return false;
+   }
+   size_t elsize = is_double ? 8 : 4;
+   if ((cols && rows > SIZE_MAX / cols) || (rows && cols && rows * cols > SIZE_MAX / elsize)) {
+      setError(err, errlen, "%s: array shape too large", path);
+      return false;
+   }
+   size_t count = rows * cols, nbytes = count * elsize;
+   if (count && !data) {
+      setError(err, errlen, "%s: no data to write", path);
+      return false;
+   }
+
+   /* Header: dict, spaces, '\n'; the data starts at a multiple of 64 bytes. */
+   char dict[160];
+   int dl = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu), }",
+                     is_double ? "<f8" : "<f4", rows, cols);
+   if (dl < 0 || (size_t)dl >= sizeof dict) {
+      setError(err, errlen, "%s: cannot format the .npy header", path);
+      return false;
+   }
+   size_t total = 10 + (size_t)dl + 1;
+   total = (total + 63) / 64 * 64;
+   size_t hlen = total - 10;
+   unsigned char head[256];
+   memcpy(head, NPY_MAGIC, NPY_MAGIC_LEN);
+   head[6] = 1;
+   head[7] = 0;
+   head[8] = (unsigned char)(hlen & 0xff);
+   head[9] = (unsigned char)(hlen >> 8);
+   memcpy(head + 10, dict, (size_t)dl);
+   memset(head + 10 + dl, ' ', total - 10 - (size_t)dl);
+   head[total - 1] = '\n';
+
+   /* Temporary file in the same directory, then rename over the target. */
+   size_t plen = strlen(path);
+   char *tmp = malloc(plen + 48);
+   if (!tmp) {
+      setError(err, errlen, "%s: out of memory", path);
+      return false;
+   }
+   int fd = -1;
+   static unsigned counter;
+   for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+      unsigned long r = (unsigned long)time(NULL) ^ ((unsigned long)clock() << 8) ^ (unsigned long)counter++ * 2654435761u;
+      snprintf(tmp, plen + 48, "%s.tmp.%ld.%lx", path, (long)getpid(), r & 0xffffffffUL);
+      fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (fd < 0 && errno != EEXIST)
+         break;
+   }
+   if (fd < 0) {
+      setError(err, errlen, "%s: cannot create a temporary file next to it: %s", path, strerror(errno));
+      free(tmp);
+      return false;
+   }
+   bool ok = writeAll(fd, head, total);
+   if (ok && nbytes) {
+      if (hostIsLittleEndian()) {
+         ok = writeAll(fd, data, nbytes);
+      } else {
+         /* swap through a bounded buffer */
+         unsigned char buf[1 << 14];
+         const unsigned char *src = data;
+         size_t left = nbytes;
+         while (ok && left) {
+            size_t n = left < sizeof buf ? left : sizeof buf;
+            memcpy(buf, src, n);
+            byteswap(buf, n / elsize, elsize);
+            ok = writeAll(fd, buf, n);
+            src += n;
+            left -= n;
+         }
+      }
+   }
+   if (ok && fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+      ok = false;
+   int saved = errno;
+   if (close(fd) != 0 && ok) {
+      ok = false;
+      saved = errno;
+   }
+   if (ok && rename(tmp, path) != 0) {
+      ok = false;
+      saved = errno;
+   }
+   if (!ok) {
+      setError(err, errlen, "%s: cannot write: %s", path, strerror(saved));
+      unlink(tmp);
+   }
+   free(tmp);
+   return ok;
+}
+
+bool NpyArray_convert(NpyArray *a, bool to_double) {
+   if (!a)
+      return false;
+   if (a->is_double == to_double)
+      return true;
+   size_t count = a->shape[0] * a->shape[1];
+   if (count && !a->data)
+      return false;
+   void *nd = malloc(count ? count * (to_double ? sizeof(double) : sizeof(float)) : 1);
+   if (!nd)
+      return false;
+   if (to_double) {
+      const float *src = a->data;
+      double *dst = nd;
+      for (size_t i = 0; i < count; i++)
+         dst[i] = (double)src[i];
+   } else {
+      const double *src = a->data;
+      float *dst = nd;
+      for (size_t i = 0; i < count; i++)
+         dst[i] = (float)src[i];
+   }
+   free(a->data);
+   a->data = nd;
+   a->is_double = to_double;
+   return true;
+}
+
+void NpyArray_free(NpyArray *a) {
+   if (!a)
+      return;
+   free(a->data);
+   memset(a, 0, sizeof *a);
+}

@@ -1,0 +1,158 @@
+#include "core/peaks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/util.h"
+
+static bool cachePath(const DeviceInfo *dev, const char *backend, char *out, size_t len, bool create) {
+   char dir[2048];
+   if (!Util_userDir("cache", dir, sizeof dir))
+      return false;
+   char sub[2100];
+   snprintf(sub, sizeof sub, "%s/peaks", dir);
+   if (create && !Util_mkdirs(sub))
+      return false;
+   unsigned long long h = Util_hash(UTIL_HASH_INIT, backend, strlen(backend));
+   h = Util_hash(h, dev->name, strlen(dev->name));
+   h = Util_hash(h, dev->platform, strlen(dev->platform));
+   h = Util_hash(h, dev->driver, strlen(dev->driver));
+   return snprintf(out, len, "%s/%016llx.txt", sub, h) < (int)len;
+}
+
+bool Peaks_cached(const DeviceInfo *dev, const char *backend, Peaks *out) {
+   memset(out, 0, sizeof *out);
+   char path[2300];
+   if (!cachePath(dev, backend, path, sizeof path, false))
+      return false;
+   char *text = Util_readFile(path, NULL);
+   if (!text)
+      return false;
+   Peaks p = {0};
+   int n = sscanf(text, "fp32_gflops %lf\nfp64_gflops %lf\ncopy_gbps %lf\nmeasured %31[^\n]", &p.fp32_gflops,
+                  &p.fp64_gflops, &p.copy_gbps, p.measured_at);
+   free(text);
+   if (n != 4 || p.fp32_gflops <= 0 || p.copy_gbps <= 0)
+      return false;
+   p.known = true;
+   *out = p;
+   return true;
+}
+
+/* Median device time of reps launches. */
+static double timeKernel(Session *s, Kernel *k, const KernelArg *args, int nargs, bool dbl, size_t global, size_t local,
+                         int reps, char *err, size_t errlen) {
+   const Backend *be = Session_backend(s);
+   Context *ctx = Session_context(s);
+   double times[32];
+   for (int i = 0; i < 2; i++)
+      if (be->launch(ctx, k, args, nargs, dbl, 1, &global, &local, NULL, err, errlen) != BACKEND_OK)
+         return -1;
+   for (int i = 0; i < reps && i < 32; i++) {
+      Event *ev = NULL;
+      if (be->launch(ctx, k, args, nargs, dbl, 1, &global, &local, &ev, err, errlen) != BACKEND_OK)
+         return -1;
+      if (be->finish(ctx, err, errlen) != BACKEND_OK) {
+         be->releaseEvent(ev);
+         return -1;
+      }
+      times[i] = be->eventMs(ev);
+      be->releaseEvent(ev);
+   }
+   return Util_median(times, reps);
+}
+
+static double measureFma(Session *s, const Catalog *cat, bool dbl, char *err, size_t errlen) {
+   const DeviceInfo *dev = Session_device(s);
+   const Backend *be = Session_backend(s);
+   enum { ITERS = 512, CHAINS = 32 }; /* 8 chains of 4 lanes */
+   char defines[64];
+   snprintf(defines, sizeof defines, "-DDOUBLE=%d -DITERS=%d", dbl, ITERS);
+   Kernel *k = Session_helperKernel(s, cat->peak, defines, "gt_peak_fma", err, errlen);
+   if (!k)
+      return -1;
+   /* Enough work-items to fill every compute unit many times over. */
+   size_t local = dev->limits.max_wg >= 256 ? 256 : dev->limits.max_wg;
+   size_t global = (size_t)(dev->compute_units ? dev->compute_units : 1) * 2048;
+   global = (global + local - 1) / local * local;
+   Buffer *out = NULL;
+   if (be->alloc(Session_context(s), global * (dbl ? 8 : 4), &out, err, errlen) != BACKEND_OK)
+      return -1;
+   KernelArg args[2] = {{.kind = ARG_BUFFER, .buffer = out}, {.kind = ARG_REAL, .real = 0.5}};
+   double ms = timeKernel(s, k, args, 2, dbl, global, local, 7, err, errlen);
+   be->free(out);
+   if (ms <= 0)
+      return -1;
+   return 2.0 * CHAINS * ITERS * (double)global / (ms * 1e6);
+}
+
+static double measureCopy(Session *s, const Catalog *cat, char *err, size_t errlen) {
+   const DeviceInfo *dev = Session_device(s);
+   const Backend *be = Session_backend(s);
+   Kernel *k = Session_helperKernel(s, cat->peak, "-DDOUBLE=0", "gt_peak_copy", err, errlen);
+   if (!k)
+      return -1;
+   /* 256 MiB each way, or a quarter of the largest buffer on small devices. */
+   size_t bytes = (size_t)256 << 20;
+   if (bytes > dev->max_alloc / 4)
+      bytes = dev->max_alloc / 4;
+   bytes = bytes / 4096 * 4096;
+   size_t local = dev->limits.max_wg >= 256 ? 256 : dev->limits.max_wg;
+   size_t global = bytes / 16;
+   global = global / local * local;
+   bytes = global * 16;
+   Buffer *src = NULL, *dst = NULL;
+   if (be->alloc(Session_context(s), bytes, &src, err, errlen) != BACKEND_OK)
+      return -1;
+   if (be->alloc(Session_context(s), bytes, &dst, err, errlen) != BACKEND_OK) {
+      be->free(src);
+      return -1;
+   }
+   /* Real data in the source: some devices are quicker on never-written pages. */
+   unsigned char *host = malloc(bytes);
+   double ms = -1;
+   if (host) {
+      for (size_t i = 0; i < bytes; i++)
+         host[i] = (unsigned char)(i * 2654435761u >> 24);
+      if (be->write(Session_context(s), src, host, bytes, err, errlen) == BACKEND_OK) {
+         KernelArg args[2] = {{.kind = ARG_BUFFER, .buffer = dst}, {.kind = ARG_BUFFER, .buffer = src}};
+         ms = timeKernel(s, k, args, 2, false, global, local, 9, err, errlen);
+      }
+      free(host);
+   }
+   be->free(src);
+   be->free(dst);
+   if (ms <= 0)
+      return -1;
+   return 2.0 * (double)bytes / (ms * 1e6);
+}
+
+bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t errlen) {
+   memset(out, 0, sizeof *out);
+   const DeviceInfo *dev = Session_device(s);
+   out->fp32_gflops = measureFma(s, cat, false, err, errlen);
+   if (out->fp32_gflops <= 0)
+      return false;
+   if (dev->limits.fp64) {
+      out->fp64_gflops = measureFma(s, cat, true, err, errlen);
+      if (out->fp64_gflops <= 0)
+         return false;
+   }
+   out->copy_gbps = measureCopy(s, cat, err, errlen);
+   if (out->copy_gbps <= 0)
+      return false;
+   time_t now = time(NULL);
+   struct tm tm;
+   localtime_r(&now, &tm);
+   strftime(out->measured_at, sizeof out->measured_at, "%Y-%m-%d %H:%M", &tm);
+   out->known = true;
+   char path[2300], text[256];
+   if (cachePath(dev, Session_backend(s)->name, path, sizeof path, true)) {
+      snprintf(text, sizeof text, "fp32_gflops %.6g\nfp64_gflops %.6g\ncopy_gbps %.6g\nmeasured %s\n", out->fp32_gflops,
+               out->fp64_gflops, out->copy_gbps, out->measured_at);
+      Util_writeFileAtomic(path, text, strlen(text));
+   }
+   return true;
+}

@@ -1,0 +1,63 @@
+/* Named parameter sets: presets/NN-name.preset (shipped) and the user's own in
+ * $XDG_CONFIG_HOME/gemmtop/presets/. Plain "key = value" lines:
+ *   # one-line explanation (the first comment line)
+ *   kernel = mygemm02_tiled
+ *   size = 1024            (or m, n, k)
+ *   precision = float      layout = NN     alpha = 1   beta = 0
+ *   TS = 32                (any other key is a kernel parameter)                   */
+#ifndef GEMMTOP_PRESET_H
+#define GEMMTOP_PRESET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/catalog.h"
+#include "core/problem.h"
+
+#define PRESET_MAX_PARAMS 16
+
+typedef struct Preset_ {
+   char name[64];          /* file name without .preset */
+   char path[512];
+   char description[256];
+   char kernel[64];
+   struct {
+      char name[32];
+      long long value;
+      int line;
+   } params[PRESET_MAX_PARAMS];
+   int nparams;
+   /* Problem fields that the preset sets. */
+   bool has_m, has_n, has_k, has_precision, has_layout, has_alpha, has_beta;
+   int m, n, k;
+   Precision precision;
+   bool trans_a, trans_b;
+   double alpha, beta;
+   bool user;              /* from the user's folder */
+} Preset;
+
+/* Parses one file; on failure err names the file and line. */
+bool Preset_load(const char *path, Preset *out, char *err, size_t errlen);
+/* Applies to a kernel's values and a problem; err names the preset's file and line of a
+ * parameter the kernel lacks or a value it does not allow. */
+bool Preset_apply(const Preset *p, const KernelInfo *k, long long *values, Problem *prob, char *err, size_t errlen);
+/* Writes atomically. */
+bool Preset_save(const char *path, const char *description, const KernelInfo *k, const long long *values,
+                 const Problem *prob, char *err, size_t errlen);
+
+typedef struct PresetList_ {
+   Preset *items;
+   int count;
+   char warnings[2048];    /* corrupt files, one per line */
+} PresetList;
+
+/* Shipped presets (dir) then the user's; sorted by name within each. */
+bool PresetList_load(PresetList *l, const char *dir, char *err, size_t errlen);
+void PresetList_free(PresetList *l);
+const Preset *PresetList_find(const PresetList *l, const char *name);
+/* $GEMMTOP_PRESETS, or next to the kernels folder. */
+bool Preset_defaultDir(const char *kernels_dir, char *out, size_t outlen);
+/* The user's folder ($XDG_CONFIG_HOME/gemmtop/presets), created if needed. */
+bool Preset_userDir(char *out, size_t outlen, bool create);
+
+#endif

@@ -1,0 +1,49 @@
+#include "core/ptxas.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The report reads, per entry function:
+ *   ptxas info    : Compiling entry function 'gemm' for 'sm_90'
+ *   ptxas info    : Function properties for gemm
+ *   ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ *   ptxas info    : Used 32 registers, used 1 barriers, 16912 bytes smem                 */
+bool Ptxas_parse(const char *log, const char *entry, PtxasInfo *out) {
+   memset(out, 0, sizeof *out);
+   if (!log)
+      return false;
+   const char *p = log;
+   if (entry) {
+      char key[160];
+      snprintf(key, sizeof key, "Compiling entry function '%s'", entry);
+      p = strstr(log, key);
+      if (!p)
+         return false;
+   }
+   const char *props = strstr(p, "bytes stack frame");
+   if (props) {
+      const char *line = props;
+      while (line > log && line[-1] != '\n')
+         line--;
+      const char *dot = strchr(line, '.');
+      if (dot && dot < props)
+         sscanf(dot + 1, " %d bytes stack frame, %d bytes spill stores, %d bytes spill loads", &out->stack_bytes,
+                &out->spill_stores, &out->spill_loads);
+   }
+   const char *used = strstr(p, "Used ");
+   if (!used || sscanf(used, "Used %d registers", &out->registers) != 1)
+      return false;
+   const char *eol = strchr(used, '\n');
+   const char *bar = strstr(used, "used ");
+   if (bar && (!eol || bar < eol))
+      sscanf(bar, "used %d barriers", &out->barriers);
+   const char *smem = strstr(used, "bytes smem");
+   if (smem && (!eol || smem < eol)) {
+      const char *num = smem - 1;
+      while (num > used && (num[-1] >= '0' && num[-1] <= '9'))
+         num--;
+      sscanf(num, "%d", &out->shared_bytes);
+   }
+   out->found = true;
+   return true;
+}

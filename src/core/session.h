@@ -1,0 +1,167 @@
+/* The engine: one open device, a program cache, device buffers, and runs: check, compile
+ * (or reuse), launch helpers and the GEMM kernel, verify, time. Used by the command line
+ * and by the explorer's worker thread; it knows nothing of either. */
+#ifndef GEMMTOP_SESSION_H
+#define GEMMTOP_SESSION_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "backend/backend.h"
+#include "core/catalog.h"
+#include "core/config.h"
+#include "core/inputs.h"
+#include "core/verify.h"
+
+typedef enum {
+   RUN_OK = 0,          /* ran and verified */
+   RUN_INVALID,         /* a constraint or device limit refused it before compiling */
+   RUN_NOT_VERIFIED,    /* ran; the result is wrong */
+   RUN_COMPILE_ERROR,   /* the build log says why */
+   RUN_OUT_OF_MEMORY,
+   RUN_DEVICE_ERROR,
+   RUN_CANCELLED,
+} RunStatus;
+
+typedef struct RunOptions_ {
+   int reps;            /* timed launches (at least 1) */
+   int warmup;          /* untimed launches before them */
+   bool verify;         /* run and check once before timing */
+   double max_seconds;  /* stop timing after this much wall time (0: no limit; at least 1 rep) */
+   atomic_int *cancel;  /* set to non-zero to stop early (may be NULL) */
+   unsigned ablate;     /* AblateFlag bits (ablate.h): compiled with the switches, never verified */
+} RunOptions;
+
+#define RUN_MAX_HELPERS 4
+#define RUN_MAX_TIMES 1024
+
+typedef struct HelperTiming_ {
+   char what[48];       /* "transpose B", "pad A", "unpad C" */
+   double median_ms;
+} HelperTiming;
+
+typedef struct RunResult_ {
+   RunStatus status;
+   char message[1536];  /* what went wrong, or a one-line summary */
+   char *build_log;     /* compiler messages (owned; may be NULL) */
+   Geometry geo;
+   char defines[1024];
+   double compile_ms;
+   bool cached;         /* no compiler ran: from memory or disk */
+   bool cached_memory;
+   int registers;
+   long long private_mem, local_mem;
+   size_t max_wg_for_kernel;  /* the driver's limit for this compiled kernel; 0 unknown */
+   int reps;
+   double times_ms[RUN_MAX_TIMES]; /* GEMM kernel, per timed launch */
+   double median_ms, min_ms, max_ms, spread_pct; /* spread: (q3 - q1) / median, in % */
+   HelperTiming helpers[RUN_MAX_HELPERS];
+   int nhelpers;
+   double helpers_ms;   /* sum of the helpers' medians */
+   double gflops, gbps; /* from the GEMM kernel's median time; gbps: global memory */
+   double core_gbps;    /* operands fed to the multiply-adds (Ablate_coreBytes) per second */
+   unsigned ablate;     /* the ablation this run was compiled with (0: a real run) */
+   bool verified_run;   /* verification was asked for and ran */
+   VerifyResult verify;
+   double wall_ms;      /* the whole call */
+} RunResult;
+
+typedef struct Session_ Session;
+
+Session *Session_open(const Backend *backend, int device, const Catalog *catalog, char *err, size_t errlen);
+void Session_close(Session *s);
+const DeviceInfo *Session_device(const Session *s);
+const Backend *Session_backend(const Session *s);
+
+/* Whether the problem's buffers fit in the device's memory; msg says why not. Cheap:
+ * call it before making host inputs, so a huge size fails with a message, not a swap storm. */
+bool Session_fits(const Session *s, const Problem *p, char *msg, size_t msglen);
+
+/* One run. inputs must fit p (Inputs_fit). Returns r->status. */
+RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
+                      const RunOptions *o, RunResult *r);
+typedef struct VendorResult_ {
+   RunStatus status;          /* RUN_OK; RUN_DEVICE_ERROR when the library is absent or failed */
+   char name[64];             /* "CLBlast", "cuBLAS 13.0.0" */
+   char message[512];
+   int reps;
+   double median_ms, min_ms;  /* whole library calls */
+   double gflops;
+   bool verified;
+   VerifyResult verify;
+} VendorResult;
+
+/* The vendor library on the same device, problem and inputs: o->warmup calls, then
+ * o->reps timed calls (median); with o->verify its first call's result is verified like
+ * a kernel's (without, that call is one more warm-up: a bench's later rounds). o->cancel
+ * (may be NULL), once non-zero, stops it between two calls: RUN_CANCELLED, and no figure.
+ * max_seconds and ablate do not apply. */
+RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, const RunOptions *o, VendorResult *v);
+
+/* Compiles the configuration (or finds it in the cache) without running it; fills r's
+ * build fields (log, registers, memory) and returns the code as text when the runtime
+ * gives it (*code malloc'ed, NULL otherwise; kind names it). code NULL: no code wanted
+ * (reading it can take a disassembler's time). */
+RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *values, const Problem *p, RunResult *r,
+                          char **code, char *kind, size_t kindlen);
+/* The same, compiled with the ablation switches (AblateFlag bits) that Session_run uses. */
+RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                                 unsigned ablate, RunResult *r, char **code, char *kind, size_t kindlen);
+/* The source text a backend compiles for this kernel body (preludes + body), malloc'ed. */
+char *Session_source(const Catalog *cat, bool cuda_prelude, const char *body);
+/* The same, with the kernel file's name in the compiler's messages. */
+char *Session_sourceNamed(const Catalog *cat, bool cuda_prelude, const char *body, const char *path);
+
+/* Compiles a configuration into the disk cache without touching the session's state, so
+ * several threads may call it at once (a sweep compiles in parallel, then runs from the
+ * cache), with the ablation switches in ablate (0: none) exactly as a run compiles them.
+ * Returns RUN_OK, RUN_INVALID or RUN_COMPILE_ERROR (message in err). */
+RunStatus Session_precompile(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                             unsigned ablate, char *err, size_t errlen);
+
+/* Reads back C of the last run (M x N, the problem's precision) into host memory. */
+bool Session_readResult(Session *s, void *host, size_t bytes, char *err, size_t errlen);
+/* Drops compiled programs held in memory (the disk cache stays). */
+void Session_forgetPrograms(Session *s);
+
+/* One local-memory access of a traced run (see kernels/helpers/prelude.h). */
+typedef struct TraceRecord_ {
+   unsigned site;
+   bool store;
+   unsigned width;            /* bytes */
+   unsigned group;            /* work-group, linear */
+   unsigned item;             /* work-item within the group, linear (dimension 0 fastest) */
+   unsigned seq;              /* this work-item's execution count of this site */
+   unsigned address;          /* local address as the device gives it (low 32 bits) */
+} TraceRecord;
+
+typedef struct Trace_ {
+   TraceRecord *records;
+   size_t count;
+   size_t dropped;            /* over the capacity: the trace is incomplete */
+   int groups;                /* work-groups traced */
+   size_t wg_size;            /* work-items per group */
+   size_t local[3];
+   int dims;
+   Problem problem;           /* the problem that was traced (small when the real one is big) */
+} Trace;
+
+/* Runs a tracing build of the configuration once on a small problem of the same shape
+ * (the smallest that the constraints accept, up to the real one) and collects the
+ * local-memory accesses of the first `groups` work-groups. */
+RunStatus Session_trace(Session *s, const KernelInfo *k, const long long *values, const Problem *p, int groups,
+                        Trace *t, RunResult *r);
+void Trace_free(Trace *t);
+
+/* For micro-kernels and vendor libraries: a helper entry point compiled from text
+ * (prepended with the preludes) and cached like kernels; NULL with err on failure. */
+Kernel *Session_helperKernel(Session *s, const char *text, const char *defines, const char *entry, char *err,
+                             size_t errlen);
+Context *Session_context(Session *s);
+
+void RunResult_free(RunResult *r);
+const char *RunStatus_name(RunStatus s);
+/* Exit code for the command line: 0 ok, 1 failed or not verified, 2 refused (usage). */
+int RunStatus_exitCode(RunStatus s);
+
+#endif

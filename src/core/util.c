@@ -1,0 +1,207 @@
+#include "core/util.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <ctype.h>
+
+char *Util_readFile(const char *path, size_t *len) {
+   FILE *f = fopen(path, "rb");
+   if (!f)
+      return NULL;
+   size_t cap = 65536, n = 0;
+   char *buf = malloc(cap);
+   if (!buf) {
+      fclose(f);
+      return NULL;
+   }
+   for (;;) {
+      if (n + 1 >= cap) {
+         char *nb = realloc(buf, cap * 2);
+         if (!nb) {
+            free(buf);
+            fclose(f);
+            errno = ENOMEM;
+            return NULL;
+         }
+         buf = nb;
+         cap *= 2;
+      }
+      size_t got = fread(buf + n, 1, cap - n - 1, f);
+      n += got;
+      if (got == 0)
+         break;
+   }
+   int bad = ferror(f);
+   fclose(f);
+   if (bad) {
+      free(buf);
+      errno = EIO;
+      return NULL;
+   }
+   buf[n] = '\0';
+   if (len)
+      *len = n;
+   return buf;
+}
+
+bool Util_writeFileAtomic(const char *path, const void *data, size_t len) {
+   /* Unique per call, not only per process: two threads may write the same file (the
+    * explorer's worker and its compile-ahead pool can build the same program at once). */
+   static atomic_uint serial;
+   char tmp[4096];
+   if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), atomic_fetch_add(&serial, 1)) >= (int)sizeof tmp)
+      return false;
+   FILE *f = fopen(tmp, "wb");
+   if (!f)
+      return false;
+   bool ok = fwrite(data, 1, len, f) == len;
+   ok = (fflush(f) == 0) && ok;
+   ok = (fsync(fileno(f)) == 0) && ok;
+   ok = (fclose(f) == 0) && ok;
+   if (!ok || rename(tmp, path) != 0) {
+      int e = errno;
+      unlink(tmp);
+      errno = e;
+      return false;
+   }
+   return true;
+}
+
+bool Util_mkdirs(const char *path) {
+   char buf[4096];
+   Util_copy(buf, sizeof buf, path);
+   for (char *p = buf + 1; *p; p++) {
+      if (*p == '/') {
+         *p = '\0';
+         if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return false;
+         *p = '/';
+      }
+   }
+   return mkdir(buf, 0755) == 0 || errno == EEXIST;
+}
+
+void Util_copy(char *out, size_t outlen, const char *src) {
+   if (!outlen)
+      return;
+   size_t n = strlen(src);
+   if (n >= outlen)
+      n = outlen - 1;
+   memcpy(out, src, n);
+   out[n] = '\0';
+}
+
+char *Util_trim(char *s) {
+   while (isspace((unsigned char)*s))
+      s++;
+   size_t n = strlen(s);
+   while (n > 0 && isspace((unsigned char)s[n - 1]))
+      s[--n] = '\0';
+   return s;
+}
+
+char *Util_capture(const char *command) {
+   FILE *f = popen(command, "r");
+   if (!f)
+      return NULL;
+   size_t cap = 1 << 16, n = 0;
+   char *buf = malloc(cap);
+   while (buf) {
+      if (n + 4096 > cap) {
+         char *nb = realloc(buf, cap * 2);
+         if (!nb)
+            break;
+         buf = nb;
+         cap *= 2;
+      }
+      size_t got = fread(buf + n, 1, cap - n - 1, f);
+      if (!got)
+         break;
+      n += got;
+   }
+   int rc = pclose(f);
+   if (!buf || rc != 0 || n == 0) {
+      free(buf);
+      return NULL;
+   }
+   buf[n] = '\0';
+   return buf;
+}
+
+void Util_deadline(struct timespec *ts, double ms_from_now) {
+   clock_gettime(CLOCK_MONOTONIC, ts);
+   long long ns = ts->tv_nsec + (long long)(ms_from_now * 1e6);
+   ts->tv_sec += (time_t)(ns / 1000000000);
+   ts->tv_nsec = (long)(ns % 1000000000);
+}
+
+double Util_nowMs(void) {
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+bool Util_userDir(const char *kind, char *out, size_t outlen) {
+   const char *xdg = getenv(!strcmp(kind, "cache") ? "XDG_CACHE_HOME" : "XDG_CONFIG_HOME");
+   const char *home = getenv("HOME");
+   int n;
+   if (xdg && *xdg)
+      n = snprintf(out, outlen, "%s/gemmtop", xdg);
+   else if (home && *home)
+      n = snprintf(out, outlen, "%s/%s/gemmtop", home, !strcmp(kind, "cache") ? ".cache" : ".config");
+   else
+      return false;
+   return n > 0 && (size_t)n < outlen;
+}
+
+bool Util_exeDir(char *out, size_t outlen) {
+   char buf[4096];
+   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+   if (n <= 0)
+      return false;
+   buf[n] = '\0';
+   char *slash = strrchr(buf, '/');
+   if (!slash)
+      return false;
+   *slash = '\0';
+   Util_copy(out, outlen, buf);
+   return true;
+}
+
+unsigned long long Util_hash(unsigned long long h, const void *data, size_t len) {
+   const unsigned char *p = data;
+   for (size_t i = 0; i < len; i++) {
+      h ^= p[i];
+      h *= 0x100000001b3ull;
+   }
+   return h;
+}
+
+static int compareDouble(const void *a, const void *b) {
+   double x = *(const double *)a, y = *(const double *)b;
+   return (x > y) - (x < y);
+}
+
+double Util_percentile(const double *v, int n, double q) {
+   if (n <= 0)
+      return 0;
+   double *s = malloc(sizeof *s * (size_t)n);
+   if (!s)
+      return v[0];
+   memcpy(s, v, sizeof *s * (size_t)n);
+   qsort(s, (size_t)n, sizeof *s, compareDouble);
+   double pos = q * (n - 1);
+   int lo = (int)pos;
+   int hi = lo + 1 < n ? lo + 1 : lo;
+   double r = s[lo] + (s[hi] - s[lo]) * (pos - lo);
+   free(s);
+   return r;
+}
+
+double Util_median(const double *v, int n) { return Util_percentile(v, n, 0.5); }

@@ -1,0 +1,698 @@
+/* GEMM verification on the host: a non-finite scan of C, Freivalds' test from both sides,
+ * and exactly computed sample entries, all accumulated in long double.  See verify.h.
+ *
+ * The passes over the matrices are independent of each other and run as tasks on a few
+ * threads; each pass keeps its own summation order, so the result is bit-identical to a
+ * serial run whatever the thread count. */
+#include "core/verify.h"
+
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/rng.h"
+
+typedef long double ldouble;
+
+/* Extra sample entries taken along each edge (first/last row, first/last column), and at
+ * random positions; every entry is checked when C has at most ALL_SAMPLES_MAX of them. */
+#define EDGE_SAMPLES 4
+#define RANDOM_SAMPLES 256
+#define ALL_SAMPLES_MAX 4096
+
+static inline double load(const void *p, size_t i, bool dbl) {
+   return dbl ? ((const double *)p)[i] : (double)((const float *)p)[i];
+}
+
+static double precisionEps(Precision p) { return p == PRECISION_DOUBLE ? DBL_EPSILON : FLT_EPSILON; }
+
+double Verify_tolerance(const Problem *p) {
+   double k = p->k > 0 ? (double)p->k : 0.0;
+   double f = 4.0 * sqrt(k);
+   if (f < 32.0)
+      f = 32.0;
+   return f * precisionEps(p->precision);
+}
+
+/* S is a rows x cols row-major matrix.
+ *   along_rows:  out[r] = sum_c S[r][c] v[c]   (out has rows entries)
+ *   otherwise:   out[c] = sum_r S[r][c] v[r]   (out has cols entries)
+ * and likewise absout from |S| and absv. */
+static void matvec(const void *S, bool dbl, size_t rows, size_t cols, bool along_rows, const ldouble *v,
+                   const ldouble *absv, ldouble *out, ldouble *absout) {
+   if (along_rows) {
+      for (size_t r = 0; r < rows; r++) {
+         ldouble acc = 0, aacc = 0;
+         size_t base = r * cols;
+         for (size_t c = 0; c < cols; c++) {
+            ldouble s = load(S, base + c, dbl);
+            acc += s * v[c];
+            aacc += fabsl(s) * absv[c];
+         }
+         out[r] = acc;
+         absout[r] = aacc;
+      }
+   } else {
+      for (size_t c = 0; c < cols; c++)
+         out[c] = absout[c] = 0;
+      for (size_t r = 0; r < rows; r++) {
+         ldouble vr = v[r], avr = absv[r];
+         size_t base = r * cols;
+         for (size_t c = 0; c < cols; c++) {
+            ldouble s = load(S, base + c, dbl);
+            out[c] += s * vr;
+            absout[c] += fabsl(s) * avr;
+         }
+      }
+   }
+}
+
+/* Stored A is M x K (or K x M transposed); stored B is K x N (or N x K). */
+static inline double opA(const Problem *p, const void *A, size_t i, size_t k, bool dbl) {
+   return p->trans_a ? load(A, k * (size_t)p->m + i, dbl) : load(A, i * (size_t)p->k + k, dbl);
+}
+
+static inline double opB(const Problem *p, const void *B, size_t k, size_t j, bool dbl) {
+   return p->trans_b ? load(B, j * (size_t)p->k + k, dbl) : load(B, k * (size_t)p->n + j, dbl);
+}
+
+static int cmpSize(const void *a, const void *b) {
+   size_t x = *(const size_t *)a, y = *(const size_t *)b;
+   return x < y ? -1 : x > y;
+}
+
+/* Fills idx with sorted, distinct linear indices into C; returns their count. idx must
+ * hold ALL_SAMPLES_MAX entries (more than the corner/edge/random count). */
+static size_t pickSamples(size_t M, size_t N, Rng *rng, size_t *idx) {
+   size_t total = M * N, n = 0;
+   if (total <= ALL_SAMPLES_MAX) {
+      for (size_t i = 0; i < total; i++)
+         idx[n++] = i;
+      return n;
+   }
+   idx[n++] = 0;
+   idx[n++] = N - 1;
+   idx[n++] = (M - 1) * N;
+   idx[n++] = (M - 1) * N + N - 1;
+   for (int e = 0; e < EDGE_SAMPLES; e++) {
+      size_t j = (size_t)Rng_below(rng, N), i = (size_t)Rng_below(rng, M);
+      idx[n++] = j;                 /* first row */
+      idx[n++] = (M - 1) * N + j;   /* last row */
+      idx[n++] = i * N;             /* first column */
+      idx[n++] = i * N + N - 1;     /* last column */
+   }
+   for (int s = 0; s < RANDOM_SAMPLES; s++)
+      idx[n++] = (size_t)Rng_below(rng, total);
+   qsort(idx, n, sizeof *idx, cmpSize);
+   size_t u = 0;
+   for (size_t i = 0; i < n; i++)
+      if (u == 0 || idx[i] != idx[u - 1])
+         idx[u++] = idx[i];
+   return u;
+}
+
+static void fail(VerifyResult *out, const char *msg) {
+   out->ok = false;
+   snprintf(out->message, sizeof out->message, "%s", msg);
+}
+
+static int compareLd(const void *a, const void *b) {
+   ldouble x = *(const ldouble *)a, y = *(const ldouble *)b;
+   return (x > y) - (x < y);
+}
+
+/* Isolated wrong elements hide under the worst-case bounds, which grow with the row's
+ * length. The residuals of a correct result are rounding noise of one size in every row;
+ * a residual that stands 64 times above the median, and above floor[i] (what one element
+ * within the tolerance, or the rounding of the whole row, can give), carries an error.
+ * Returns how many stand out and the worst ratio to its threshold. Needs 16 rows. */
+static size_t outliers(const ldouble *res, const ldouble *floor, size_t n, size_t *worst, double *worst_ratio) {
+   *worst_ratio = 0;
+   *worst = 0;
+   if (n < 16)
+      return 0;
+   ldouble *sorted = malloc(n * sizeof *sorted);
+   if (!sorted)
+      return 0;
+   memcpy(sorted, res, n * sizeof *sorted);
+   qsort(sorted, n, sizeof *sorted, compareLd);
+   ldouble median = sorted[n / 2];
+   free(sorted);
+   size_t over = 0;
+   for (size_t i = 0; i < n; i++) {
+      ldouble threshold = 64 * median > floor[i] ? 64 * median : floor[i];
+      if (!(threshold > 0))
+         continue;
+      double r = (double)(res[i] / threshold);
+      if (r > 1.0)
+         over++;
+      if (r > *worst_ratio) {
+         *worst_ratio = r;
+         *worst = i;
+      }
+   }
+   return over;
+}
+
+static double ratioOf(ldouble residual, ldouble bound) {
+   if (isnan(residual) || isnan(bound))
+      return INFINITY;
+   if (residual == 0)
+      return 0.0;
+   if (!(bound > 0))
+      return INFINITY;
+   return (double)(residual / bound);
+}
+
+/* ---- the passes, as tasks ----
+ * Each task reads the inputs and the random vectors and writes only its own outputs, so
+ * tasks can run at the same time in any order. */
+typedef struct VerifyCtx_ {
+   const Problem *p;
+   const void *A, *B, *C0, *C;
+   size_t M, N, K;
+   bool dbl, use_c0;
+   ldouble alpha, beta, aalpha, abeta;
+   double tol;
+   const ldouble *x, *ax, *y, *ay;
+   /* pass over C */
+   ldouble *cx, *acx, *yc, *ayc;
+   size_t nan_count, inf_count, first_nf;
+   /* the reference side */
+   ldouble *bx, *abx, *abx_, *aabx; /* B x, then A (B x) */
+   ldouble *ya, *aya, *yab, *ayab;  /* y^T A, then (y^T A) B */
+   ldouble *c0x, *ac0x, *yc0, *ayc0;
+   /* for the outlier floors; NULL when there was no memory for them */
+   ldouble *anorm, *bnorm, *c0rmax, *c0cmax;
+   /* sample entries */
+   const size_t *idx;
+   size_t ns, bad_samples, first_bad;
+   double bad_got, bad_ref, bad_rel, max_rel;
+} VerifyCtx;
+
+typedef void (*VerifyTaskFn)(VerifyCtx *);
+
+/* One pass over an M x N matrix S (C or C0): S x, |S| |x|, y^T S and |y|^T |S|, each sum in
+ * ascending index order. nf, when given, also counts the non-finite elements and where the
+ * first one is (C was poisoned with NaN: unwritten elements show up here). */
+typedef struct NonFinite_ {
+   size_t nan_count, inf_count, first;
+} NonFinite;
+
+static void bothSides(const void *S, bool dbl, size_t M, size_t N, const ldouble *x, const ldouble *ax,
+                      const ldouble *y, const ldouble *ay, ldouble *sx, ldouble *asx, ldouble *ys, ldouble *ays,
+                      NonFinite *nf) {
+   if (nf)
+      *nf = (NonFinite){0, 0, (size_t)-1};
+   for (size_t j = 0; j < N; j++)
+      ys[j] = ays[j] = 0;
+   for (size_t i = 0; i < M; i++) {
+      ldouble acc = 0, aacc = 0, yi = y[i], ayi = ay[i];
+      const size_t base = i * N;
+      for (size_t j = 0; j < N; j++) {
+         double c = load(S, base + j, dbl);
+         if (nf && !isfinite(c)) {
+            if (isnan(c))
+               nf->nan_count++;
+            else
+               nf->inf_count++;
+            if (nf->first == (size_t)-1)
+               nf->first = base + j;
+         }
+         ldouble lc = c, alc = fabsl(lc);
+         acc += lc * x[j];
+         aacc += alc * ax[j];
+         ys[j] += yi * lc;
+         ays[j] += ayi * alc;
+      }
+      sx[i] = acc;
+      asx[i] = aacc;
+   }
+}
+
+/* The pass over C: non-finite scan, C x and y^T C. */
+static void taskC(VerifyCtx *v) {
+   NonFinite nf;
+   bothSides(v->C, v->dbl, v->M, v->N, v->x, v->ax, v->y, v->ay, v->cx, v->acx, v->yc, v->ayc, &nf);
+   v->nan_count = nf.nan_count;
+   v->inf_count = nf.inf_count;
+   v->first_nf = nf.first;
+}
+
+/* B x (a K-vector), then A (B x) (an M-vector). */
+static void taskABx(VerifyCtx *v) {
+   const Problem *p = v->p;
+   const size_t M = v->M, N = v->N, K = v->K;
+   if (K == 0) {
+      for (size_t i = 0; i < M; i++)
+         v->abx_[i] = v->aabx[i] = 0;
+      return;
+   }
+   if (!p->trans_b)
+      matvec(v->B, v->dbl, K, N, true, v->x, v->ax, v->bx, v->abx);
+   else
+      matvec(v->B, v->dbl, N, K, false, v->x, v->ax, v->bx, v->abx);
+   if (!p->trans_a)
+      matvec(v->A, v->dbl, M, K, true, v->bx, v->abx, v->abx_, v->aabx);
+   else
+      matvec(v->A, v->dbl, K, M, false, v->bx, v->abx, v->abx_, v->aabx);
+}
+
+/* y^T A (a K-vector), then (y^T A) B (an N-vector). */
+static void taskYAB(VerifyCtx *v) {
+   const Problem *p = v->p;
+   const size_t M = v->M, N = v->N, K = v->K;
+   if (K == 0) {
+      for (size_t j = 0; j < N; j++)
+         v->yab[j] = v->ayab[j] = 0;
+      return;
+   }
+   if (!p->trans_a)
+      matvec(v->A, v->dbl, M, K, false, v->y, v->ay, v->ya, v->aya);
+   else
+      matvec(v->A, v->dbl, K, M, true, v->y, v->ay, v->ya, v->aya);
+   if (!p->trans_b)
+      matvec(v->B, v->dbl, K, N, false, v->ya, v->aya, v->yab, v->ayab);
+   else
+      matvec(v->B, v->dbl, N, K, true, v->ya, v->aya, v->yab, v->ayab);
+}
+
+/* C0 x and y^T C0 (zero when beta == 0: C0 is then never read). */
+static void taskC0(VerifyCtx *v) {
+   const size_t M = v->M, N = v->N;
+   if (!v->use_c0) {
+      for (size_t i = 0; i < M; i++)
+         v->c0x[i] = v->ac0x[i] = 0;
+      for (size_t j = 0; j < N; j++)
+         v->yc0[j] = v->ayc0[j] = 0;
+      return;
+   }
+   bothSides(v->C0, v->dbl, M, N, v->x, v->ax, v->y, v->ay, v->c0x, v->ac0x, v->yc0, v->ayc0, NULL);
+}
+
+/* S is a rows x cols row-major matrix; out[r] = sqrt(sum_c S[r][c]^2) along rows, else
+ * out[c] = sqrt(sum_r S[r][c]^2). Either way each sum runs in ascending index order. */
+static void norms(const void *S, bool dbl, size_t rows, size_t cols, bool along_rows, ldouble *out) {
+   if (along_rows) {
+      for (size_t r = 0; r < rows; r++) {
+         ldouble sq = 0;
+         for (size_t c = 0; c < cols; c++) {
+            ldouble s = load(S, r * cols + c, dbl);
+            sq += s * s;
+         }
+         out[r] = sqrtl(sq);
+      }
+   } else {
+      for (size_t c = 0; c < cols; c++)
+         out[c] = 0;
+      for (size_t r = 0; r < rows; r++)
+         for (size_t c = 0; c < cols; c++) {
+            ldouble s = load(S, r * cols + c, dbl);
+            out[c] += s * s;
+         }
+      for (size_t c = 0; c < cols; c++)
+         out[c] = sqrtl(out[c]);
+   }
+}
+
+/* Row norms of op(A), column norms of op(B). Only used when C is all finite, but computed
+ * alongside the other passes rather than after the non-finite scan. */
+static void taskNorms(VerifyCtx *v) {
+   const Problem *p = v->p;
+   const size_t M = v->M, N = v->N, K = v->K;
+   if (!p->trans_a)
+      norms(v->A, v->dbl, M, K, true, v->anorm);
+   else
+      norms(v->A, v->dbl, K, M, false, v->anorm);
+   if (!p->trans_b)
+      norms(v->B, v->dbl, K, N, false, v->bnorm);
+   else
+      norms(v->B, v->dbl, N, K, true, v->bnorm);
+}
+
+/* max_j |c0_ij| |x_j| per row and max_i |c0_ij| |y_i| per column (zero when beta == 0). */
+static void taskC0max(VerifyCtx *v) {
+   const size_t M = v->M, N = v->N;
+   for (size_t i = 0; i < M; i++)
+      v->c0rmax[i] = 0;
+   for (size_t j = 0; j < N; j++)
+      v->c0cmax[j] = 0;
+   for (size_t i = 0; v->use_c0 && i < M; i++)
+      for (size_t j = 0; j < N; j++) {
+         ldouble c0 = fabsl((ldouble)load(v->C0, i * N + j, v->dbl));
+         ldouble along_row = c0 * v->ax[j], along_col = c0 * v->ay[i];
+         if (along_row > v->c0rmax[i])
+            v->c0rmax[i] = along_row;
+         if (along_col > v->c0cmax[j])
+            v->c0cmax[j] = along_col;
+      }
+}
+
+/* The sample entries, computed exactly (to long double), compared element-wise. */
+static void taskSamples(VerifyCtx *v) {
+   const Problem *p = v->p;
+   const size_t N = v->N, K = v->K;
+   const bool dbl = v->dbl;
+   v->bad_samples = 0;
+   v->first_bad = (size_t)-1;
+   v->bad_got = v->bad_ref = v->bad_rel = v->max_rel = 0;
+   for (size_t s = 0; s < v->ns; s++) {
+      size_t i = v->idx[s] / N, j = v->idx[s] % N;
+      ldouble acc = 0, aacc = 0;
+      for (size_t k = 0; k < K; k++) {
+         ldouble prod = (ldouble)opA(p, v->A, i, k, dbl) * (ldouble)opB(p, v->B, k, j, dbl);
+         acc += prod;
+         aacc += fabsl(prod);
+      }
+      ldouble ref = v->alpha * acc, mag = v->aalpha * aacc;
+      if (v->use_c0) {
+         ldouble c0 = load(v->C0, v->idx[s], dbl);
+         ref += v->beta * c0;
+         mag += v->abeta * fabsl(c0);
+      }
+      double c = load(v->C, v->idx[s], dbl);
+      ldouble err = fabsl((ldouble)c - ref);
+      double rel;
+      if (isnan(err))
+         rel = INFINITY;
+      else if (err == 0)
+         rel = 0.0;
+      else if (mag > 0)
+         rel = (double)(err / mag);
+      else
+         rel = INFINITY;
+      if (rel > v->max_rel)
+         v->max_rel = rel;
+      if (rel > v->tol) {
+         v->bad_samples++;
+         if (v->first_bad == (size_t)-1) {
+            v->first_bad = v->idx[s];
+            v->bad_got = c;
+            v->bad_ref = (double)ref;
+            v->bad_rel = rel;
+         }
+      }
+   }
+}
+
+/* ---- running the tasks ---- */
+
+/* Below this many matrix elements (M N + M K + K N) threads cost more than they save. */
+#define PARALLEL_MIN_ELEMENTS 65536
+#define MAX_TASKS 8
+
+static atomic_int threadsWanted; /* Verify_setThreads: 0 automatic, 1 serial, n up to n */
+
+void Verify_setThreads(int n) { atomic_store(&threadsWanted, n > 0 ? n : 0); }
+
+typedef struct TaskQueue_ {
+   VerifyTaskFn fn[MAX_TASKS];
+   size_t n;
+   VerifyCtx *ctx;
+   atomic_size_t next;
+} TaskQueue;
+
+/* Every thread, the caller's included, takes the next task until none are left. */
+static void *TaskQueue_drain(void *arg) {
+   TaskQueue *q = arg;
+   for (size_t t; (t = atomic_fetch_add(&q->next, 1)) < q->n;)
+      q->fn[t](q->ctx);
+   return NULL;
+}
+
+static size_t threadCount(size_t tasks, size_t elements) {
+   int wanted = atomic_load(&threadsWanted);
+   size_t n;
+   if (wanted > 0) {
+      n = (size_t)wanted;
+   } else {
+      long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+      n = elements < PARALLEL_MIN_ELEMENTS || cpus < 1 ? 1 : (size_t)cpus;
+   }
+   return n < tasks ? n : tasks;
+}
+
+/* Runs the queue on up to threadCount() threads. A thread that cannot be started is not
+ * an error: the calling thread takes its tasks. */
+static void TaskQueue_run(TaskQueue *q, size_t elements) {
+   atomic_init(&q->next, 0);
+   size_t threads = threadCount(q->n, elements), started = 0;
+   pthread_t tid[MAX_TASKS];
+   while (started + 1 < threads && pthread_create(&tid[started], NULL, TaskQueue_drain, q) == 0)
+      started++;
+   TaskQueue_drain(q);
+   for (size_t t = 0; t < started; t++)
+      pthread_join(tid[t], NULL);
+}
+
+static void TaskQueue_add(TaskQueue *q, VerifyTaskFn fn) { q->fn[q->n++] = fn; }
+
+void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
+                 VerifyResult *out) {
+   memset(out, 0, sizeof *out);
+   out->first_bad_row = out->first_bad_col = -1;
+   if (!p) {
+      fail(out, "FAILED: no problem to verify");
+      return;
+   }
+   out->tolerance = Verify_tolerance(p);
+   if (p->m < 0 || p->n < 0 || p->k < 0) {
+      fail(out, "FAILED: negative matrix size");
+      return;
+   }
+   const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
+   if (M == 0 || N == 0) {
+      out->ok = true;
+      snprintf(out->message, sizeof out->message, "verified (C is empty)");
+      return;
+   }
+   const bool use_c0 = p->beta != 0.0;
+   if (!C || (K > 0 && (!A || !B)) || (use_c0 && !C0)) {
+      fail(out, use_c0 && !C0 ? "FAILED: cannot verify: C before the run is needed when beta != 0"
+                              : "FAILED: cannot verify: a matrix is missing");
+      return;
+   }
+   const bool dbl = p->precision == PRECISION_DOUBLE;
+   const double eps = precisionEps(p->precision);
+   const double tol = out->tolerance;
+   /* The device sees alpha and beta in the storage precision. */
+   const ldouble alpha = dbl ? (ldouble)p->alpha : (ldouble)(float)p->alpha;
+   const ldouble beta = dbl ? (ldouble)p->beta : (ldouble)(float)p->beta;
+   const ldouble aalpha = fabsl(alpha), abeta = fabsl(beta);
+
+   Rng rng;
+   Rng_seed(&rng, seed);
+
+   /* ---- work vectors ---- */
+   size_t Kv = K ? K : 1;
+   size_t nvec = 2 * N + 2 * M      /* x, |x|, y, |y| */
+                 + 2 * Kv + 2 * M   /* Bx, |B||x|, A(Bx), |A||B||x| */
+                 + 2 * M + 2 * M    /* Cx, |C||x|, C0x, |C0||x| */
+                 + 2 * Kv + 2 * N   /* y^T A, |y|^T|A|, (y^T A) B, abs */
+                 + 2 * N + 2 * N;   /* y^T C, abs, y^T C0, abs */
+   ldouble *mem = malloc(nvec * sizeof *mem);
+   size_t *idx = malloc(ALL_SAMPLES_MAX * sizeof *idx);
+   if (!mem || !idx) {
+      free(mem);
+      free(idx);
+      fail(out, "FAILED: cannot verify: out of memory");
+      return;
+   }
+   ldouble *q = mem;
+#define TAKE(n) (q += (n), q - (n))
+   ldouble *x = TAKE(N), *ax = TAKE(N), *y = TAKE(M), *ay = TAKE(M);
+   ldouble *bx = TAKE(Kv), *abx = TAKE(Kv), *abx_ = TAKE(M), *aabx = TAKE(M);
+   ldouble *cx = TAKE(M), *acx = TAKE(M), *c0x = TAKE(M), *ac0x = TAKE(M);
+   ldouble *ya = TAKE(Kv), *aya = TAKE(Kv), *yab = TAKE(N), *ayab = TAKE(N);
+   ldouble *yc = TAKE(N), *ayc = TAKE(N), *yc0 = TAKE(N), *ayc0 = TAKE(N);
+#undef TAKE
+
+   for (size_t j = 0; j < N; j++) {
+      ldouble v = Rng_range(&rng, 0.5, 1.5);
+      ax[j] = v;
+      x[j] = (Rng_next(&rng) & 1) ? -v : v;
+   }
+   for (size_t i = 0; i < M; i++) {
+      ldouble v = Rng_range(&rng, 0.5, 1.5);
+      ay[i] = v;
+      y[i] = (Rng_next(&rng) & 1) ? -v : v;
+   }
+   /* The sample positions are the next draws after x and y. */
+   size_t ns = pickSamples(M, N, &rng, idx);
+
+   /* Residuals and magnitudes (rows then columns), and norms and C0 maxima for the outlier
+    * floors: without memory for these the outlier check is skipped (the others still run). */
+   ldouble *res = malloc(2 * (M + N + 1) * sizeof *res);
+   ldouble *floors = res ? malloc(2 * (M + N + 1) * sizeof *floors) : NULL;
+
+   VerifyCtx ctx = {
+      .p = p, .A = A, .B = B, .C0 = C0, .C = C, .M = M, .N = N, .K = K, .dbl = dbl, .use_c0 = use_c0,
+      .alpha = alpha, .beta = beta, .aalpha = aalpha, .abeta = abeta, .tol = tol,
+      .x = x, .ax = ax, .y = y, .ay = ay,
+      .cx = cx, .acx = acx, .yc = yc, .ayc = ayc,
+      .bx = bx, .abx = abx, .abx_ = abx_, .aabx = aabx,
+      .ya = ya, .aya = aya, .yab = yab, .ayab = ayab,
+      .c0x = c0x, .ac0x = ac0x, .yc0 = yc0, .ayc0 = ayc0,
+      .anorm = floors, .bnorm = floors ? floors + M : NULL,
+      .c0rmax = floors ? floors + M + N : NULL, .c0cmax = floors ? floors + 2 * M + N : NULL,
+      .idx = idx, .ns = ns,
+   };
+   /* The longest tasks first, so that the short ones fill in at the end. */
+   TaskQueue tq = {.ctx = &ctx};
+   TaskQueue_add(&tq, taskC);
+   TaskQueue_add(&tq, taskABx);
+   TaskQueue_add(&tq, taskYAB);
+   TaskQueue_add(&tq, taskC0);
+   if (floors) {
+      TaskQueue_add(&tq, taskNorms);
+      TaskQueue_add(&tq, taskC0max);
+   }
+   TaskQueue_add(&tq, taskSamples);
+   TaskQueue_run(&tq, M * N + M * K + K * N);
+
+   const size_t nan_count = ctx.nan_count, inf_count = ctx.inf_count, first_nf = ctx.first_nf;
+   out->non_finite = nan_count + inf_count;
+
+   /* Bound per row: tol * (|alpha| |A||B||x| + |beta| |C0||x|), plus the rounding of C to
+    * the storage precision (eps |C||x|), plus this check's own long double rounding. */
+   const ldouble ld_err = (ldouble)(K + M + N + 4) * LDBL_EPSILON;
+   double worst_r = 0.0, worst_c = 0.0; /* worst ratio of the row check, of the column check */
+   size_t worst_row = 0, worst_col = 0, rows_over = 0, cols_over = 0;
+   ldouble *rres = res, *rmag = res ? res + M : NULL, *cres = res ? res + 2 * M : NULL,
+           *cmag = res ? res + 2 * M + N : NULL;
+   for (size_t i = 0; i < M; i++) {
+      ldouble ref = alpha * abx_[i] + beta * c0x[i];
+      ldouble mag = aalpha * aabx[i] + abeta * ac0x[i];
+      ldouble bound = (ldouble)tol * mag + (ldouble)eps * acx[i] + ld_err * (mag + acx[i]);
+      if (res) {
+         rres[i] = fabsl(cx[i] - ref);
+         rmag[i] = mag + acx[i];
+      }
+      double r = ratioOf(fabsl(cx[i] - ref), bound);
+      if (r > 1.0)
+         rows_over++;
+      if (r > worst_r) {
+         worst_r = r;
+         worst_row = i;
+      }
+   }
+   for (size_t j = 0; j < N; j++) {
+      ldouble ref = alpha * yab[j] + beta * yc0[j];
+      ldouble mag = aalpha * ayab[j] + abeta * ayc0[j];
+      ldouble bound = (ldouble)tol * mag + (ldouble)eps * ayc[j] + ld_err * (mag + ayc[j]);
+      if (res) {
+         cres[j] = fabsl(yc[j] - ref);
+         cmag[j] = mag + ayc[j];
+      }
+      double r = ratioOf(fabsl(yc[j] - ref), bound);
+      if (r > 1.0)
+         cols_over++;
+      if (r > worst_c) {
+         worst_c = r;
+         worst_col = j;
+      }
+   }
+   out->freivalds_ratio = worst_r > worst_c ? worst_r : worst_c;
+   /* Outliers among the residuals: a few wrong elements in an otherwise right result. The
+    * floor of a row: the most one element within the tolerance can move its residual,
+    * tol * max_j s_ij |x_j|, bounded with Cauchy-Schwarz (s_ij <= |alpha| |a_i| |b_j| +
+    * |beta| |c0_ij|) so that it costs O(MK + KN + MN); and the rounding of its N elements,
+    * 4 eps |mag| / sqrt(N). The magnitude arrays are reused for the floors. */
+   size_t orow = 0, ocol = 0, out_rows = 0, out_cols = 0;
+   double orow_ratio = 0, ocol_ratio = 0;
+   if (floors && out->non_finite == 0) {
+      const ldouble *anorm = ctx.anorm, *bnorm = ctx.bnorm;
+      ldouble bx_max = 0, ay_max = 0;
+      for (size_t j = 0; j < N; j++)
+         if (bnorm[j] * ax[j] > bx_max)
+            bx_max = bnorm[j] * ax[j];
+      for (size_t i = 0; i < M; i++)
+         if (anorm[i] * ay[i] > ay_max)
+            ay_max = anorm[i] * ay[i];
+      for (size_t i = 0; i < M; i++) {
+         ldouble one = (ldouble)tol * (aalpha * anorm[i] * bx_max + abeta * ctx.c0rmax[i]);
+         ldouble noise = 4 * (ldouble)eps * rmag[i] / sqrtl((ldouble)(N ? N : 1));
+         rmag[i] = one > noise ? one : noise;
+      }
+      for (size_t j = 0; j < N; j++) {
+         ldouble one = (ldouble)tol * (aalpha * bnorm[j] * ay_max + abeta * ctx.c0cmax[j]);
+         ldouble noise = 4 * (ldouble)eps * cmag[j] / sqrtl((ldouble)(M ? M : 1));
+         cmag[j] = one > noise ? one : noise;
+      }
+      out_rows = outliers(rres, rmag, M, &orow, &orow_ratio);
+      out_cols = outliers(cres, cmag, N, &ocol, &ocol_ratio);
+   }
+   free(floors);
+   free(res);
+   bool outlier_fail = out_rows > 0 || out_cols > 0;
+   if (outlier_fail) {
+      double o = orow_ratio > ocol_ratio ? orow_ratio : ocol_ratio;
+      if (o > out->freivalds_ratio)
+         out->freivalds_ratio = o;
+   }
+
+   /* ---- sample entries (computed by taskSamples) ---- */
+   const size_t first_bad = ctx.first_bad;
+   const double bad_got = ctx.bad_got, bad_ref = ctx.bad_ref, bad_rel = ctx.bad_rel;
+   out->bad_samples = ctx.bad_samples;
+   out->samples = ns;
+   out->max_rel_err = ctx.max_rel;
+
+   out->ok = out->non_finite == 0 && out->bad_samples == 0 && out->freivalds_ratio <= 1.0 && !outlier_fail;
+
+   /* ---- one line saying what happened; the first failing check in this order ---- */
+   const int digits = dbl ? 17 : 9;
+   if (out->non_finite) {
+      out->first_bad_row = (int)(first_nf / N);
+      out->first_bad_col = (int)(first_nf % N);
+      if (inf_count == 0)
+         snprintf(out->message, sizeof out->message, "FAILED: %zu element%s not written (NaN), first at (%d,%d)",
+                  nan_count, nan_count == 1 ? "" : "s", out->first_bad_row, out->first_bad_col);
+      else
+         snprintf(out->message, sizeof out->message,
+                  "FAILED: %zu element%s not finite (%zu NaN, %zu Inf), first at (%d,%d)", out->non_finite,
+                  out->non_finite == 1 ? "" : "s", nan_count, inf_count, out->first_bad_row, out->first_bad_col);
+   } else if (out->bad_samples) {
+      out->first_bad_row = (int)(first_bad / N);
+      out->first_bad_col = (int)(first_bad % N);
+      snprintf(out->message, sizeof out->message,
+               "FAILED: %zu of %zu sampled entries wrong, first at (%d,%d): got %.*g, expected %.*g (rel err %.2g, tol "
+               "%.2g)",
+               out->bad_samples, ns, out->first_bad_row, out->first_bad_col, digits, bad_got, digits, bad_ref, bad_rel,
+               tol);
+   } else if (outlier_fail && worst_r <= 1.0 && worst_c <= 1.0) {
+      bool by_row = out_rows > 0 && (out_cols == 0 || orow_ratio >= ocol_ratio);
+      out->first_bad_row = by_row ? (int)orow : (out_rows ? (int)orow : -1);
+      out->first_bad_col = by_row ? (out_cols ? (int)ocol : -1) : (int)ocol;
+      snprintf(out->message, sizeof out->message,
+               "FAILED: Freivalds residual of %s %zu stands %.3gx above the others' (%zu row%s, %zu column%s): "
+               "isolated wrong elements, first near (%d,%d)",
+               by_row ? "row" : "column", by_row ? orow : ocol, by_row ? orow_ratio : ocol_ratio, out_rows,
+               out_rows == 1 ? "" : "s", out_cols, out_cols == 1 ? "" : "s", out->first_bad_row, out->first_bad_col);
+   } else if (!(out->freivalds_ratio <= 1.0)) {
+      /* Name the side where the failure is localised: a wrong row puts one row over the
+       * bound (and perhaps every column), a wrong column the reverse. */
+      bool by_row = rows_over > 0 && (cols_over == 0 || rows_over < cols_over ||
+                                       (rows_over == cols_over && worst_r >= worst_c));
+      if (by_row) {
+         out->first_bad_row = (int)worst_row;
+         out->first_bad_col = -1;
+      } else {
+         out->first_bad_row = -1;
+         out->first_bad_col = (int)worst_col;
+      }
+      snprintf(out->message, sizeof out->message,
+               "FAILED: Freivalds check off by %.3gx its bound in %s %zu (%zu row%s, %zu column%s over)",
+               by_row ? worst_r : worst_c, by_row ? "row" : "column", by_row ? worst_row : worst_col, rows_over,
+               rows_over == 1 ? "" : "s", cols_over, cols_over == 1 ? "" : "s");
+   } else {
+      snprintf(out->message, sizeof out->message, "verified (max rel err %.2g, tol %.2g)", out->max_rel_err, tol);
+   }
+   free(mem);
+   free(idx);
+}

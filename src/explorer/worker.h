@@ -1,0 +1,247 @@
+/* The explorer's worker thread: it owns the device (a Session), its own copy of the
+ * kernel catalog and the inputs, and does every compile, run and verification, so the
+ * screen never waits for the device.
+ *
+ * The UI posts the configuration it wants into a mailbox (mutex + condition variable).
+ * The worker waits until the posts stop for WORKER_DEBOUNCE_MS, compiles, runs once with
+ * verification, then keeps re-timing the configuration in short rounds and keeps the
+ * last WORKER_WINDOW launch times (a rolling window, like top) until told otherwise. A
+ * new post cancels the run in progress through RunOptions.cancel. The UI reads results
+ * as a snapshot (copied under the lock) and log lines from a queue; it never blocks on
+ * the device. */
+#ifndef GEMMTOP_UI_WORKER_H
+#define GEMMTOP_UI_WORKER_H
+
+#include <stdbool.h>
+
+#include "core/listing.h"
+#include "core/occupancy.h"
+#include "core/peaks.h"
+#include "core/ptxas.h"
+#include "core/session.h"
+#include "core/sweep.h"
+#include "explorer/logbuf.h"
+
+/* Long enough to coalesce a held key (terminals repeat every 30-40 ms), short enough that
+ * a change that must compile still reaches a verified figure within 0.5 s (docs/perf.md). */
+#define WORKER_DEBOUNCE_MS 60
+/* For a configuration already compiled (ahead.h): loading it is quick, so only a burst of
+ * repeated keys is coalesced. */
+#define WORKER_DEBOUNCE_READY_MS 20
+#define WORKER_WINDOW 64
+
+typedef struct WorkerConfig_ {
+   char kernel[64];
+   long long values[KERNEL_MAX_PARAMS];
+   Problem problem;
+   unsigned ablate;     /* AblateFlag bits: compiled with the switches, never verified */
+   bool ready;          /* known to be compiled: a short debounce */
+} WorkerConfig;
+
+typedef enum {
+   WS_STARTING = 0,
+   WS_OPENING,      /* opening the device */
+   WS_NO_DEVICE,    /* no device could be opened: waiting for another choice */
+   WS_WAITING,      /* a new configuration: waiting for the keys to settle */
+   WS_PREPARING,    /* making the inputs */
+   WS_COMPILING,
+   WS_VERIFYING,    /* the first run of a configuration, checked */
+   WS_MEASURING,    /* re-timing it continuously */
+   WS_PAUSED,
+   WS_STOPPED,      /* this configuration cannot run (invalid, compile error, ...) */
+   WS_VENDOR,       /* timing the vendor BLAS */
+   WS_PEAKS,        /* measuring the device's peaks */
+   WS_TRACING,      /* tracing the local-memory accesses for the bank pane */
+   WS_SWEEPING,     /* trying the configurations of a sweep, one by one */
+   WS_INSPECTING,   /* reading the compiled code for the inspect pane */
+} WorkerState;
+
+const char *WorkerState_name(WorkerState s);
+
+typedef struct WorkerSnapshot_ {
+   unsigned long version;          /* changes whenever anything below does */
+   WorkerState state;
+   bool paused;
+   char activity[192];             /* one line on what it is doing */
+
+   /* The device in use. */
+   bool have_device;
+   char backend[16];
+   int device_index;
+   DeviceInfo device;
+   Peaks peaks;
+
+   /* The configuration measured (or refused) and its figures. */
+   bool have_config;
+   WorkerConfig config;
+   unsigned long config_serial;    /* the post it answers */
+   bool have_result;               /* run (at least) once, or refused with a reason */
+   RunStatus status;
+   char message[1536];             /* why it failed, or the verification summary */
+   Geometry geo;
+   char defines[1024];
+   double compile_ms;
+   bool cached, cached_memory;
+   int registers;
+   long long private_mem, local_mem;
+   bool verified_run;
+   VerifyResult verify;
+   HelperTiming helpers[RUN_MAX_HELPERS];
+   int nhelpers;
+   /* The rolling window: the last launches of this configuration, oldest first. */
+   double window[WORKER_WINDOW];
+   int nwindow;
+   long launches;                  /* timed launches of this configuration in all */
+   int rounds;
+   double median_ms, min_ms, max_ms, spread_pct, gflops, gbps;
+
+   /* The vendor BLAS on the same problem (known when vendor_done and status RUN_OK). */
+   bool vendor_done;
+   Problem vendor_problem;
+   VendorResult vendor;
+
+   /* The bank analysis: changes when a new one waits in Worker_takeBanks. */
+   unsigned long banks_version;
+   /* The same for the inspection (Worker_takeInspect). */
+   unsigned long inspect_version;
+} WorkerSnapshot;
+
+/* The bank analysis of one configuration, handed to the UI thread (which owns it after
+ * Worker_takeBanks and frees it with BankAnalysis_free and free). */
+typedef struct WorkerBanks_ {
+   struct BankAnalysis_ *analysis; /* NULL when the trace failed (message says why) */
+   char message[1536];
+   WorkerConfig config;
+   unsigned long config_serial;
+} WorkerBanks;
+
+/* A sweep of the sweep pane: configurations of one kernel on one problem, each compiled,
+ * verified and timed in turn; only verified ones have figures. */
+#define WORKER_SWEEP_MAX 512
+/* The most configurations of a sweep handed out at once for compiling ahead. */
+#define WORKER_SWEEP_AHEAD_MAX 32
+
+typedef struct WorkerSweepPoint_ {
+   long long values[KERNEL_MAX_PARAMS];
+   SweepOutcome outcome;
+   double gflops, median_ms;
+   double compile_ms;
+   bool cached;                    /* its program was loaded (memory or disk), not compiled */
+} WorkerSweepPoint;
+
+typedef struct WorkerSweep_ {
+   unsigned long version;          /* changes whenever anything below does */
+   bool started;                   /* a sweep was asked for: the rest means something */
+   bool running;                   /* not yet finished, stopped or refused */
+   bool stopped;                   /* stopped before the end (the points tried stay) */
+   WorkerConfig config;            /* kernel and problem swept; values: where it started */
+   double space;                   /* combinations of the parameters' values */
+   int invalid;                    /* dropped before compiling */
+   int valid;
+   int total;                      /* configurations to try */
+   int done;                       /* tried: points[0..done) have their outcome */
+   int counts[SWEEP_OUTCOMES];     /* outcomes of the tried ones */
+   int cached;                     /* tried ones whose program was loaded, not compiled */
+   bool exhaustive;                /* total is every valid configuration */
+   double started_ms, elapsed_ms;  /* Util_nowMs at the start; time taken so far */
+   char message[512];              /* why it did not start or stopped */
+   char last_skip[512];            /* the latest configuration skipped, and why */
+   WorkerSweepPoint points[WORKER_SWEEP_MAX];
+} WorkerSweep;
+/* What the compiler made of one configuration, for the inspect pane; handed to the UI
+ * thread, which owns it after Worker_takeInspect and frees it with WorkerInspect_free. */
+typedef struct WorkerInspect_ {
+   WorkerConfig config;
+   unsigned long config_serial;
+   bool ok;                        /* compiled: the fields below mean something */
+   char message[1536];             /* why not */
+   char arch[32];                  /* the device's architecture ("sm_90", "gfx906", "" unknown) */
+   int registers;                  /* per work-item, -1 not reported */
+   long long private_mem;          /* bytes per work-item, -1 not reported */
+   long long local_mem;            /* bytes per work-group */
+   long long group_items;
+   PtxasInfo ptxas;                /* spills, from NVIDIA's verbose build log */
+   Occupancy occ;
+   bool assembly;                  /* code holds compiled code */
+   char code_kind[64];             /* "PTX", "CPU code (PoCL, group 32x32x1)" */
+   char *code;                     /* the compiled code (owned), NULL when the device gives none */
+   char note[256];                 /* why there is none */
+   ListingStats stats;             /* of code */
+   char source_kind[128];          /* "OpenCL C after the preprocessor" */
+   char *source;                   /* the kernel as the compiler reads it (owned), NULL if none */
+} WorkerInspect;
+
+void WorkerInspect_free(WorkerInspect *in);
+
+typedef struct WorkerInit_ {
+   const char *kernels_dir;
+   const char *backend;            /* "opencl" */
+   int device;
+   WorkerConfig config;            /* measured at once, with no debounce */
+   bool paused;
+   bool vendor;                    /* time the vendor BLAS once per problem */
+   uint64_t seed;
+} WorkerInit;
+
+typedef struct Worker_ Worker;
+
+/* Starts the thread; NULL with err when it cannot. */
+Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen);
+/* Stops it: cancels what runs and waits up to timeout_ms. Returns false when the thread
+ * is still busy in the device (then the worker is left alone, not freed). */
+bool Worker_stop(Worker *w, int timeout_ms);
+
+void Worker_post(Worker *w, const WorkerConfig *c);
+void Worker_setDevice(Worker *w, const char *backend, int device);
+void Worker_setPaused(Worker *w, bool paused);
+/* Cancels the run in progress and pauses. */
+void Worker_cancel(Worker *w);
+/* Re-reads the kernel files and measures the configuration again from scratch. */
+void Worker_reload(Worker *w);
+void Worker_measurePeaks(Worker *w);
+void Worker_measureVendor(Worker *w);
+
+/* Whether the bank pane is shown: the worker traces each verified configuration once
+ * while it is. */
+void Worker_setBanks(Worker *w, bool wanted);
+/* Moves the newest bank analysis out (true), or false when there is none new. */
+bool Worker_takeBanks(Worker *w, WorkerBanks *out);
+
+/* Sweeps c's kernel on c's problem, starting from c's values: budget random valid
+ * configurations, or all of them when there are fewer or when exhaustive (at most
+ * WORKER_SWEEP_MAX); launches over timeout_s seconds count as timeouts. The sweep goes
+ * before live measuring until it ends or is stopped. */
+void Worker_sweepStart(Worker *w, const WorkerConfig *c, int budget, bool exhaustive, double timeout_s);
+/* Stops the sweep after the configuration in progress (its launches are cancelled);
+ * the configurations tried keep their outcomes. Worker_cancel does it too. */
+void Worker_sweepStop(Worker *w);
+/* Copies the sweep's state when its version differs from *seen; returns whether it did. */
+bool Worker_sweep(Worker *w, WorkerSweep *out, unsigned long *seen);
+/* The sweep's configurations after the one in progress (at most max), for compiling
+ * them ahead: the device, kernel and problem they run on (a sweep never ablates) and
+ * their values. Returns how many; 0 when no sweep runs or none is left. Never waits
+ * for the device. */
+typedef struct WorkerSweepAhead_ {
+   char backend[16];
+   int device;
+   WorkerConfig config;            /* kernel and problem (values: where the sweep started) */
+   long long values[WORKER_SWEEP_AHEAD_MAX][KERNEL_MAX_PARAMS];
+} WorkerSweepAhead;
+int Worker_sweepUpcoming(Worker *w, WorkerSweepAhead *out, int max);
+/* The compile-ahead pool (ahead.h) whose compiles the sweep waits for instead of
+ * compiling the same configuration a second time; NULL: none. Setting NULL returns once
+ * the worker no longer uses the old pool, which may then be stopped. */
+struct Ahead_;
+void Worker_setAhead(Worker *w, struct Ahead_ *a);
+/* Whether the inspect pane is shown: the worker reads the compiled code of each
+ * configuration once (after its first run) while it is. */
+void Worker_setInspect(Worker *w, bool wanted);
+/* Moves the newest inspection out (true), or false when there is none new. */
+bool Worker_takeInspect(Worker *w, WorkerInspect *out);
+
+/* Copies the snapshot when its version differs from *seen; returns whether it did. */
+bool Worker_snapshot(Worker *w, WorkerSnapshot *out, unsigned long *seen);
+/* Moves pending log lines to dst. */
+void Worker_takeLog(Worker *w, LogBuf *dst);
+
+#endif

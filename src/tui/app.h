@@ -1,0 +1,216 @@
+/* The explorer's state, shared by its UI-thread modules: ui.c (start, keys, the main
+ * loop), draw.c (the panes) and dialogs.c (setup, presets, save, help). Only the UI
+ * thread touches it; the worker is reached through worker.h alone. */
+#ifndef GEMMTOP_UI_APP_H
+#define GEMMTOP_UI_APP_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "backend/backend.h"
+#include "core/catalog.h"
+#include "cli/options.h"
+#include "core/preset.h"
+#include "core/ahead.h"
+#include "tui/chart.h"
+#include "tui/history.h"
+#include "tui/layout.h"
+#include "explorer/logbuf.h"
+#include "explorer/worker.h"
+
+typedef enum { DLG_NONE = 0, DLG_HELP, DLG_SETUP, DLG_PRESETS, DLG_SAVE } DialogKind;
+
+typedef enum {
+   ST_NORMAL = 0, ST_HEADER, ST_TITLE, ST_TITLE_FOCUS, ST_LABEL, ST_GOOD, ST_BAD, ST_WARN, ST_DIM,
+   ST_KEY, ST_KEYLABEL, ST_SELECT, ST_CURSOR, ST_BAR, ST_BAR_BEST, ST_DIALOG, ST_COUNT
+} Style;
+
+/* Setup dialog fields. */
+enum { SF_SIZE, SF_M, SF_N, SF_K, SF_PRECISION, SF_LAYOUT, SF_ALPHA, SF_BETA, SF_BACKEND, SF_DEVICE, SF_COUNT };
+
+typedef struct SetupState_ {
+   int field;
+   char text[SF_COUNT][32];   /* the numeric fields as typed */
+   bool fresh;                /* the next digit replaces the field */
+   Precision precision;
+   int layout;                /* 0 NN, 1 NT, 2 TN, 3 TT */
+   int backend;               /* index in the backend names */
+   DeviceInfo *devices;       /* of that backend (owned) */
+   int ndevices;
+   int device;
+   char devices_error[256];
+   char error[256];
+} SetupState;
+
+typedef struct PresetsState_ {
+   PresetList list;
+   bool loaded;
+   int cursor, scroll;
+   char error[1536];
+} PresetsState;
+
+typedef struct SaveState_ {
+   int field;                 /* 0 name, 1 description */
+   char name[64];
+   char description[200];
+   bool confirm;              /* the file exists: Enter again replaces it */
+   char error[512];
+} SaveState;
+
+/* Where a mouse click lands, recorded while drawing. */
+typedef enum { HIT_PANE, HIT_VARIANT, HIT_VALUE, HIT_ROW, HIT_HISTORY } HitKind;
+typedef struct Hit_ {
+   Rect r;
+   HitKind kind;
+   int a, b;
+} Hit;
+#define UI_MAX_HITS 256
+
+/* Rows of the kernel pane that the cursor can be on. */
+typedef enum { KROW_VARIANT_PICK, KROW_PARAM, KROW_VARIANT } KRowKind;
+
+typedef struct Ui_ {
+   const Options *opts;
+   bool utf8;                 /* glyphs beyond ASCII */
+   bool color;
+   ChartStyle bars, spark;
+   char kernels_dir[1024], presets_dir[1024], prefs_path[1024];
+   bool have_prefs_path;
+
+   Catalog cat;
+   int *list;                 /* the variants shown, catalog indices */
+   int nlist;
+
+   char backend[16];          /* what the user asked for */
+   DeviceInfo *devices;       /* of that backend, listed at start */
+   int ndevices;
+   int device;
+
+   int kernel;                /* catalog index */
+   long long values[KERNEL_MAX_PARAMS];
+   Problem problem;
+   unsigned ablate;           /* AblateFlag bits asked with the a key (0: real runs) */
+   long long (*remembered)[KERNEL_MAX_PARAMS]; /* per catalog kernel: the values last used */
+   bool *has_remembered;
+
+   unsigned visible;
+   int focus, zoom;
+   int kcursor;               /* selectable row of the kernel pane */
+   int kscroll;
+   int log_scroll;            /* lines up from the newest (0 follows) */
+   int hist_cursor;           /* -1: follows the current configuration */
+   int hist_scroll;
+   int help_scroll;
+   bool paused;
+
+   Worker *worker;
+   WorkerSnapshot snap;
+   unsigned long snap_seen;
+   WorkerBanks banks;         /* the newest bank analysis (owned) */
+   bool have_banks;
+   bool banks_on;             /* what the worker was last told */
+   int bank_site, bank_warp, bank_iter; /* the request drawn: site, flat warp, execution */
+   WorkerSweep *sweep;        /* the sweep pane's copy of the worker's sweep (owned) */
+   unsigned long sweep_seen;
+   int sweep_x;               /* the parameter across the scatter (index in the swept kernel) */
+   WorkerInspect inspect;     /* the newest inspection (owned) */
+   bool have_inspect;
+   bool inspect_on;           /* what the worker was last told */
+   bool inspect_source;       /* v: the source after the preprocessor instead of the code */
+   size_t *inspect_lines;     /* where each line of the text shown starts */
+   int inspect_nlines;
+   int inspect_scroll;        /* the first listing line shown */
+   struct Ahead_ *ahead;      /* compiling ahead (ahead.h); NULL when its threads could not start */
+   int ahead_mode;            /* AheadMode */
+   unsigned long long ahead_posted; /* what it was last asked for (0: nothing) */
+   AheadStatus ahead_status;
+   bool ahead_sweeping;       /* it is asked for a running sweep's next configurations */
+   History hist;
+   LogBuf log;
+   unsigned long log_seen;
+
+   DialogKind dialog;
+   SetupState setup;
+   PresetsState presets;
+   SaveState save;
+
+   char flash[512];
+   Style flash_style;
+   double flash_until;
+
+   int cols, rows;
+   Layout layout;
+   bool dirty, quit;
+   int exit_code;
+   unsigned long frame;
+   Hit hits[UI_MAX_HITS];
+   int nhits;
+
+   int saved_stderr;          /* the real stderr while the screen is ours */
+   int stderr_read;           /* reads what libraries write to stderr */
+   char stderr_path[1024];
+   char stderr_partial[512];
+   unsigned long long kernels_sig;
+   double next_watch;
+} Ui;
+
+/* ui.c */
+const KernelInfo *Ui_kernel(const Ui *ui);
+const DeviceLimits *Ui_limits(const Ui *ui);
+const DeviceInfo *Ui_deviceInfo(const Ui *ui);
+/* Sends the configuration to the worker (and remembers the kernel's values). */
+void Ui_apply(Ui *ui);
+/* Switches to a kernel with values (NULL: the values it had last, else its defaults). */
+void Ui_selectKernel(Ui *ui, int catalog_index, const long long *values);
+/* Sets parameter pi to its vi-th allowed value. */
+void Ui_setParamValue(Ui *ui, int pi, int vi);
+void Ui_flash(Ui *ui, Style st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void Ui_log(Ui *ui, LogLevel level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void Ui_setProblem(Ui *ui, const Problem *p);
+void Ui_setDevice(Ui *ui, const char *backend, DeviceInfo *devices, int ndevices, int device);
+/* Kernel pane rows: variant picker, parameters, then the variant list. */
+int Ui_kernelRows(const Ui *ui);
+KRowKind Ui_kernelRow(const Ui *ui, int row, int *index);
+const char *Ui_shortName(const KernelInfo *k);
+
+/* draw.c */
+/* Keeps bank_site/warp/iter valid for the analysis held (site: one that made accesses). */
+void Draw_clampBanks(Ui *ui);
+attr_t Ui_attr(const Ui *ui, Style s);
+void Draw_screen(Ui *ui);
+void Draw_text(Ui *ui, int y, int x, int w, const char *s, Style st, bool pad);
+void Draw_fill(Ui *ui, int y, int x, int w, Style st);
+void Draw_box(Ui *ui, Rect r, const char *title);
+void Draw_hit(Ui *ui, Rect r, HitKind kind, int a, int b);
+/* A pane's title row: " N Name  extra" and right-aligned text. */
+void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right);
+
+/* draw_inspect.c */
+void Draw_inspect(Ui *ui);
+/* The text the inspect pane shows: the compiled code, or the source (v, or no code). */
+const char *Ui_inspectText(const Ui *ui, const char **kind);
+/* Glyphs, UTF-8 or ASCII. */
+const char *Ui_glyph(const Ui *ui, const char *utf8, const char *ascii);
+
+/* sweepview.c: the sweep pane */
+/* Starts a sweep of the current kernel on the current problem, or stops the one running. */
+void SweepView_toggle(Ui *ui);
+/* The next parameter across the scatter. */
+void SweepView_cycleX(Ui *ui);
+/* Puts the sweep's best verified configuration in the kernel pane. */
+void SweepView_applyBest(Ui *ui);
+void SweepView_draw(Ui *ui);
+
+/* dialogs.c */
+void Dialog_open(Ui *ui, DialogKind kind);
+void Dialog_close(Ui *ui);
+/* Handles a key while a dialog is open. */
+void Dialog_key(Ui *ui, int ch);
+void Dialog_draw(Ui *ui);
+void Dialog_mouse(Ui *ui, int x, int y, bool dbl);
+/* The help text, one key per line (shared with the tests' golden screen). */
+extern const char *const Ui_helpLines[];
+extern const int Ui_helpCount;
+
+#endif

@@ -1,0 +1,655 @@
+/* The dialogs: help (a page of its own), problem setup, presets, save as preset. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tui/app.h"
+#include "tui/text.h"
+#include "core/util.h"
+
+const char *const Ui_helpLines[] = {
+    "F1  ? h      this help",
+    "F2  s        problem setup: M N K, precision, layout, alpha, beta, device",
+    "F3  p        load a preset",
+    "F4  w        save the configuration as a preset",
+    "F5  r        reload the kernel files (done too when they change on disk)",
+    "F6  m        measure the device's peaks, for % of peak",
+    "F7  b        time the vendor BLAS again, for % of BLAS",
+    "F8  Space    pause / resume live measuring",
+    "F9  c Esc    cancel a long run (measuring pauses)",
+    "F10 q        quit (Ctrl-C too)",
+    "Tab S-Tab    focus the next / previous pane",
+    "1 2 3 4 5    show / hide the kernel, results, history, log, banks panes",
+    "z            zoom the focused pane (z or Esc: back)",
+    "Up Down j k  move in the focused pane; PgUp PgDn Home End scroll",
+    "Left Right   on the variant row: previous / next variant",
+    "             on a parameter: previous / next valid value",
+    "- +          on a parameter: previous / next value, unavailable ones too",
+    "< > , .      previous / next variant, from any pane",
+    "Enter        pick the variant under the cursor; history: go back to it",
+    "d            parameters back to their defaults",
+    "a            ablation: none, no-a, no-b, no-fma, const-store, no-a,no-b",
+    "A            compile ahead (auto, on, off): the neighbours, one key away",
+    "[ ] { } ( )  bank pane: previous / next site, warp, loop iteration",
+    "Ctrl-L       redraw the screen",
+    "6 i          inspect pane: compiled code, registers, occupancy (v: code/source)",
+    "mouse        click a pane, a variant or a value; the wheel scrolls",
+    "7            show / hide the sweep pane",
+    "S            sweep the kernel's parameters on this problem / stop it",
+    "X            sweep pane: plot GFLOPS against the next parameter",
+    "B            apply the sweep's best configuration (Enter in its pane)",
+};
+const int Ui_helpCount = (int)(sizeof Ui_helpLines / sizeof Ui_helpLines[0]);
+
+static const char *const backendNames[] = {"opencl", "cuda", "hip"};
+#define NBACKENDS ((int)(sizeof backendNames / sizeof backendNames[0]))
+static const char *const layoutNames[] = {"NN", "NT", "TN", "TT"};
+
+/* ---- setup ---- */
+
+static void listSetupDevices(Ui *ui) {
+   SetupState *s = &ui->setup;
+   free(s->devices);
+   s->devices = NULL;
+   s->ndevices = 0;
+   s->devices_error[0] = '\0';
+   const char *name = backendNames[s->backend];
+   if (!strcmp(name, ui->backend) && ui->ndevices > 0) {
+      s->devices = malloc(sizeof *s->devices * (size_t)ui->ndevices);
+      if (s->devices) {
+         memcpy(s->devices, ui->devices, sizeof *s->devices * (size_t)ui->ndevices);
+         s->ndevices = ui->ndevices;
+      }
+      return;
+   }
+   const Backend *be = Backend_byName(name);
+   char err[256] = "";
+   int n = be ? be->listDevices(&s->devices, err, sizeof err) : 0;
+   if (n <= 0) {
+      free(s->devices);
+      s->devices = NULL;
+      snprintf(s->devices_error, sizeof s->devices_error, "%s: %s", name, err[0] ? err : "no devices");
+      n = 0;
+   }
+   s->ndevices = n;
+   s->device = 0;
+}
+
+static void openSetup(Ui *ui) {
+   SetupState *s = &ui->setup;
+   free(s->devices);
+   memset(s, 0, sizeof *s);
+   const Problem *p = &ui->problem;
+   snprintf(s->text[SF_SIZE], sizeof s->text[0], "%d", p->m == p->n && p->n == p->k ? p->m : 0);
+   if (!(p->m == p->n && p->n == p->k))
+      s->text[SF_SIZE][0] = '\0';
+   snprintf(s->text[SF_M], sizeof s->text[0], "%d", p->m);
+   snprintf(s->text[SF_N], sizeof s->text[0], "%d", p->n);
+   snprintf(s->text[SF_K], sizeof s->text[0], "%d", p->k);
+   snprintf(s->text[SF_ALPHA], sizeof s->text[0], "%g", p->alpha);
+   snprintf(s->text[SF_BETA], sizeof s->text[0], "%g", p->beta);
+   s->precision = p->precision;
+   s->layout = (p->trans_a ? 2 : 0) + (p->trans_b ? 1 : 0);
+   for (int i = 0; i < NBACKENDS; i++)
+      if (!strcmp(backendNames[i], ui->backend))
+         s->backend = i;
+   listSetupDevices(ui);
+   s->device = ui->device < s->ndevices ? ui->device : 0;
+   s->field = SF_SIZE;
+   s->fresh = true;
+}
+
+static bool isNumeric(int f) { return f == SF_SIZE || f == SF_M || f == SF_N || f == SF_K || f == SF_ALPHA || f == SF_BETA; }
+static bool isSize(int f) { return f == SF_SIZE || f == SF_M || f == SF_N || f == SF_K; }
+
+static bool parseSize(const char *t, int *out) {
+   char *end;
+   errno = 0;
+   long v = strtol(t, &end, 10);
+   if (end == t || *end || errno || v < 1 || v > 1 << 20)
+      return false;
+   *out = (int)v;
+   return true;
+}
+
+static void mirrorSize(SetupState *s) {
+   if (s->text[SF_SIZE][0])
+      for (int f = SF_M; f <= SF_K; f++)
+         Util_copy(s->text[f], sizeof s->text[0], s->text[SF_SIZE]);
+}
+
+static void setupChange(Ui *ui, int dir) {
+   SetupState *s = &ui->setup;
+   int f = s->field;
+   if (isSize(f)) {
+      int v;
+      if (!parseSize(s->text[f], &v))
+         v = f == SF_SIZE ? (parseSize(s->text[SF_M], &v) ? v : 512) : 512;
+      v = dir > 0 ? (v < 1 << 19 ? v * 2 : 1 << 20) : (v > 1 ? v / 2 : 1);
+      snprintf(s->text[f], sizeof s->text[0], "%d", v);
+      if (f == SF_SIZE)
+         mirrorSize(s);
+      else
+         s->text[SF_SIZE][0] = '\0';
+   } else if (f == SF_ALPHA || f == SF_BETA) {
+      static const double steps[] = {-1, 0, 0.5, 1, 2};
+      double v = strtod(s->text[f], NULL);
+      int i = 0;
+      while (i < 4 && steps[i] < v + (dir > 0 ? 1e-12 : -1e-12))
+         i++;
+      /* i: the first step at or above v; move one way from there. */
+      int j = dir > 0 ? (steps[i] > v + 1e-12 ? i : i + 1) : i - 1;
+      if (j < 0)
+         j = 0;
+      if (j > 4)
+         j = 4;
+      snprintf(s->text[f], sizeof s->text[0], "%g", steps[j]);
+   } else if (f == SF_PRECISION) {
+      s->precision = s->precision == PRECISION_FLOAT ? PRECISION_DOUBLE : PRECISION_FLOAT;
+   } else if (f == SF_LAYOUT) {
+      s->layout = (s->layout + (dir > 0 ? 1 : 3)) % 4;
+   } else if (f == SF_BACKEND) {
+      s->backend = (s->backend + (dir > 0 ? 1 : NBACKENDS - 1)) % NBACKENDS;
+      listSetupDevices(ui);
+   } else if (f == SF_DEVICE && s->ndevices > 0) {
+      s->device = (s->device + (dir > 0 ? 1 : s->ndevices - 1)) % s->ndevices;
+   }
+   s->fresh = true;
+   s->error[0] = '\0';
+}
+
+static void setupApply(Ui *ui) {
+   SetupState *s = &ui->setup;
+   Problem p = ui->problem;
+   const char *names[] = {"size", "M", "N", "K"};
+   int *dst[] = {NULL, &p.m, &p.n, &p.k};
+   for (int f = SF_M; f <= SF_K; f++)
+      if (!parseSize(s->text[f], dst[f])) {
+         snprintf(s->error, sizeof s->error, "%s = '%s' is not a size (1 to 1048576)", names[f], s->text[f]);
+         s->field = f;
+         return;
+      }
+   for (int f = SF_ALPHA; f <= SF_BETA; f++) {
+      char *end;
+      double v = strtod(s->text[f], &end);
+      if (end == s->text[f] || *end || !isfinite(v)) {
+         snprintf(s->error, sizeof s->error, "%s = '%s' is not a number", f == SF_ALPHA ? "alpha" : "beta", s->text[f]);
+         s->field = f;
+         return;
+      }
+      if (f == SF_ALPHA)
+         p.alpha = v;
+      else
+         p.beta = v;
+   }
+   p.precision = s->precision;
+   p.trans_a = s->layout >= 2;
+   p.trans_b = s->layout & 1;
+   const char *backend = backendNames[s->backend];
+   bool deviceChanged = strcmp(backend, ui->backend) || s->device != ui->device;
+   if (deviceChanged && s->ndevices == 0) {
+      snprintf(s->error, sizeof s->error, "no device to switch to: %s", s->devices_error);
+      s->field = SF_BACKEND;
+      return;
+   }
+   if (deviceChanged) {
+      Ui_setDevice(ui, backend, s->devices, s->ndevices, s->device);
+      Ui_log(ui, LOG_INFO, "switching to %s device %d: %s", backend, s->device, s->devices[s->device].name);
+      s->devices = NULL;
+      s->ndevices = 0;
+   }
+   Ui_setProblem(ui, &p);
+   char lay[3];
+   Problem_layoutName(&p, lay);
+   Ui_flash(ui, ST_NORMAL, "problem: M=%d N=%d K=%d %s %s alpha=%g beta=%g", p.m, p.n, p.k, Precision_name(p.precision),
+            lay, p.alpha, p.beta);
+   Dialog_close(ui);
+}
+
+static void setupKey(Ui *ui, int ch) {
+   SetupState *s = &ui->setup;
+   int f = s->field;
+   switch (ch) {
+   case 27: Dialog_close(ui); return;
+   case KEY_UP: s->field = (f + SF_COUNT - 1) % SF_COUNT; s->fresh = true; return;
+   case KEY_DOWN: case '\t': s->field = (f + 1) % SF_COUNT; s->fresh = true; return;
+   case KEY_BTAB: s->field = (f + SF_COUNT - 1) % SF_COUNT; s->fresh = true; return;
+   case KEY_LEFT: setupChange(ui, -1); return;
+   case KEY_RIGHT: case ' ': setupChange(ui, 1); return;
+   case '\n': case '\r': case KEY_ENTER: setupApply(ui); return;
+   case KEY_BACKSPACE: case 127: case 8:
+      if (isNumeric(f)) {
+         size_t n = strlen(s->text[f]);
+         if (n)
+            s->text[f][n - 1] = '\0';
+         s->fresh = false;
+         if (f == SF_SIZE)
+            mirrorSize(s);
+      }
+      return;
+   default: break;
+   }
+   bool digit = ch >= '0' && ch <= '9';
+   bool real = digit || ch == '.' || ch == '-' || ch == 'e' || ch == 'E' || ch == '+';
+   if ((isSize(f) && digit) || ((f == SF_ALPHA || f == SF_BETA) && real)) {
+      if (s->fresh)
+         s->text[f][0] = '\0';
+      s->fresh = false;
+      size_t n = strlen(s->text[f]);
+      if (n + 1 < sizeof s->text[0] && n < 12) {
+         s->text[f][n] = (char)ch;
+         s->text[f][n + 1] = '\0';
+      }
+      if (f == SF_SIZE)
+         mirrorSize(s);
+      else if (isSize(f))
+         s->text[SF_SIZE][0] = '\0';
+      s->error[0] = '\0';
+   }
+}
+
+static void drawSetup(Ui *ui) {
+   SetupState *s = &ui->setup;
+   Rect r = Layout_dialog(ui->cols, ui->rows, 70, SF_COUNT + 6);
+   Draw_box(ui, r, "Problem setup (F2)");
+   static const char *labels[SF_COUNT] = {"size", "M", "N", "K", "precision", "layout", "alpha", "beta", "backend", "device"};
+   static const char *hints[SF_COUNT] = {"sets M, N and K", "rows of C", "columns of C", "the inner dimension",
+                                         "float or double", "op(A) op(B): N as stored, T transposed",
+                                         "C = alpha*op(A)*op(B) + beta*C", "", "runtime", ""};
+   int x = r.x + 2, w = r.w - 4;
+   for (int f = 0; f < SF_COUNT && r.y + 1 + f < r.y + r.h - 1; f++) {
+      int y = r.y + 1 + f;
+      bool sel = f == s->field;
+      char value[192];
+      if (isNumeric(f))
+         snprintf(value, sizeof value, "%s%s", s->text[f], sel && !s->fresh ? "_" : "");
+      else if (f == SF_PRECISION)
+         snprintf(value, sizeof value, "%s", Precision_name(s->precision));
+      else if (f == SF_LAYOUT)
+         snprintf(value, sizeof value, "%s", layoutNames[s->layout]);
+      else if (f == SF_BACKEND)
+         snprintf(value, sizeof value, "%s", backendNames[s->backend]);
+      else if (s->ndevices > 0)
+         snprintf(value, sizeof value, "%d: %s (%s)", s->device, s->devices[s->device].name,
+                  DeviceType_name(s->devices[s->device].type));
+      else
+         snprintf(value, sizeof value, "%s", s->devices_error);
+      Draw_text(ui, y, x, 11, labels[f], sel ? ST_CURSOR : ST_LABEL, true);
+      Draw_text(ui, y, x + 11, f == SF_DEVICE ? w - 11 : 14, value, sel ? ST_SELECT : ST_NORMAL, f != SF_DEVICE);
+      Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_ROW, f, 0);
+      if (f != SF_DEVICE && hints[f][0])
+         Draw_text(ui, y, x + 26, w - 26, hints[f], ST_DIM, false);
+   }
+   int y = r.y + r.h - 4;
+   if (s->error[0])
+      Draw_text(ui, y, x, w, s->error, ST_BAD, false);
+   Draw_text(ui, r.y + r.h - 3, x, w, "Up/Down field  Left/Right change  digits type a value", ST_DIM, false);
+   Draw_text(ui, r.y + r.h - 2, x, w, "Enter applies  Esc cancels", ST_DIM, false);
+}
+
+/* ---- presets ---- */
+
+static void openPresets(Ui *ui) {
+   PresetsState *p = &ui->presets;
+   if (p->loaded)
+      PresetList_free(&p->list);
+   char err[256];
+   PresetList_load(&p->list, ui->presets_dir, err, sizeof err);
+   p->loaded = true;
+   if (p->cursor >= p->list.count)
+      p->cursor = p->list.count ? p->list.count - 1 : 0;
+   p->error[0] = '\0';
+   if (p->list.warnings[0])
+      Ui_log(ui, LOG_WARN, "presets that could not be read:\n%s", p->list.warnings);
+}
+
+static void loadPreset(Ui *ui, int i) {
+   PresetsState *ps = &ui->presets;
+   if (i < 0 || i >= ps->list.count)
+      return;
+   const Preset *p = &ps->list.items[i];
+   const KernelInfo *k = Catalog_find(&ui->cat, p->kernel);
+   if (!k) {
+      snprintf(ps->error, sizeof ps->error, "%s: kernel %s is not in the catalog (%s)", p->path, p->kernel,
+               ui->kernels_dir);
+      return;
+   }
+   long long values[KERNEL_MAX_PARAMS];
+   memset(values, 0, sizeof values);
+   KernelInfo_defaults(k, values);
+   Problem prob = ui->problem;
+   char err[1536];
+   if (!Preset_apply(p, k, values, &prob, err, sizeof err)) {
+      Util_copy(ps->error, sizeof ps->error, err);
+      Ui_log(ui, LOG_ERROR, "%s", err);
+      return;
+   }
+   ui->problem = prob;
+   Ui_selectKernel(ui, (int)(k - ui->cat.kernels), values);
+   Ui_log(ui, LOG_INFO, "preset %s loaded (%s)", p->name, p->path);
+   Ui_flash(ui, ST_NORMAL, "preset %s loaded: %s", p->name, p->description);
+   Dialog_close(ui);
+}
+
+static void presetsKey(Ui *ui, int ch) {
+   PresetsState *p = &ui->presets;
+   int n = p->list.count;
+   switch (ch) {
+   case 27: case 'q': Dialog_close(ui); return;
+   case KEY_UP: case 'k': p->cursor--; break;
+   case KEY_DOWN: case 'j': p->cursor++; break;
+   case KEY_PPAGE: p->cursor -= 10; break;
+   case KEY_NPAGE: p->cursor += 10; break;
+   case KEY_HOME: p->cursor = 0; break;
+   case KEY_END: p->cursor = n - 1; break;
+   case '\n': case '\r': case KEY_ENTER: loadPreset(ui, p->cursor); return;
+   case 'w': case KEY_F(4): Dialog_open(ui, DLG_SAVE); return;
+   default: return;
+   }
+   if (p->cursor >= n)
+      p->cursor = n - 1;
+   if (p->cursor < 0)
+      p->cursor = 0;
+   p->error[0] = '\0';
+}
+
+static void drawPresets(Ui *ui) {
+   PresetsState *ps = &ui->presets;
+   int n = ps->list.count;
+   Rect r = Layout_dialog(ui->cols, ui->rows, 100, n + 12);
+   Draw_box(ui, r, "Presets (F3): Enter loads, w saves the current one, Esc closes");
+   int x = r.x + 2, w = r.w - 4;
+   /* Below the list: the selected preset in full, then what could not be read. */
+   char dbuf[4096], wbuf[4096];
+   const char *dl[4], *wl[6];
+   int nd = 0, nw = 0;
+   if (n > 0 && ps->cursor < n) {
+      const Preset *p = &ps->list.items[ps->cursor];
+      char t[2048];
+      int o = snprintf(t, sizeof t, "%s\n%s: %s", p->description, p->path, p->kernel);
+      for (int i = 0; i < p->nparams && o < (int)sizeof t; i++)
+         o += snprintf(t + o, sizeof t - (size_t)o, " %s=%lld", p->params[i].name, p->params[i].value);
+      if ((p->has_m || p->has_n || p->has_k) && o < (int)sizeof t)
+         o += snprintf(t + o, sizeof t - (size_t)o, ", M=%d N=%d K=%d", p->has_m ? p->m : ui->problem.m,
+                       p->has_n ? p->n : ui->problem.n, p->has_k ? p->k : ui->problem.k);
+      nd = Text_wrap(t, w, dbuf, sizeof dbuf, dl, 4);
+   }
+   const char *msg = ps->error[0] ? ps->error : ps->list.warnings;
+   if (msg[0])
+      nw = Text_wrap(msg, w, wbuf, sizeof wbuf, wl, r.h > 16 ? 6 : 3);
+   int listH = r.h - 2 - 1 - nd - nw;
+   if (listH < 1)
+      listH = 1;
+   if (ps->cursor < ps->scroll)
+      ps->scroll = ps->cursor;
+   if (ps->cursor >= ps->scroll + listH)
+      ps->scroll = ps->cursor - listH + 1;
+   if (n == 0) {
+      char t[1200];
+      snprintf(t, sizeof t, "no presets in %s or your folder; w saves one", ui->presets_dir);
+      Draw_text(ui, r.y + 1, x, w, t, ST_DIM, false);
+   }
+   int nameW = 8, kw = 6;
+   for (int i = 0; i < n; i++) {
+      int nl = Text_width(ps->list.items[i].name) + (ps->list.items[i].user ? 8 : 0);
+      int kl = Text_width(ps->list.items[i].kernel);
+      nameW = nl > nameW ? nl : nameW;
+      kw = kl > kw ? kl : kw;
+   }
+   nameW = nameW > w / 3 ? w / 3 : nameW;
+   kw = kw > w / 4 ? w / 4 : kw;
+   for (int i = ps->scroll, y = r.y + 1; i < n && y < r.y + 1 + listH; i++, y++) {
+      const Preset *p = &ps->list.items[i];
+      bool sel = i == ps->cursor;
+      Style st = sel ? ST_CURSOR : ST_NORMAL;
+      Draw_fill(ui, y, r.x + 1, r.w - 2, st);
+      char name[96];
+      snprintf(name, sizeof name, "%s%s", p->name, p->user ? " (yours)" : "");
+      if (sel)
+         Draw_text(ui, y, r.x + 1, 1, Ui_glyph(ui, "\xe2\x96\xb6", ">"), st, false);
+      Draw_text(ui, y, x, nameW, name, st, true);
+      Draw_text(ui, y, x + nameW + 2, kw, p->kernel, sel ? st : ST_LABEL, true);
+      Draw_text(ui, y, x + nameW + kw + 4, w - nameW - kw - 4, p->description, sel ? st : ST_DIM, false);
+      Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_ROW, i, 0);
+   }
+   int y = r.y + 1 + listH;
+   Draw_text(ui, y++, r.x + 1, r.w - 2, "", ST_DIM, true);
+   for (int i = 0; i < nd && y < r.y + r.h - 1; i++)
+      Draw_text(ui, y++, x, w, dl[i], i == 0 ? ST_NORMAL : ST_DIM, false);
+   for (int i = 0; i < nw && y < r.y + r.h - 1; i++)
+      Draw_text(ui, y++, x, w, wl[i], ST_BAD, false);
+}
+
+/* ---- save ---- */
+
+static void openSave(Ui *ui) {
+   SaveState *s = &ui->save;
+   memset(s, 0, sizeof *s);
+   const KernelInfo *k = Ui_kernel(ui);
+   int o = snprintf(s->name, sizeof s->name, "%s", Ui_shortName(k));
+   for (int i = 0; i < k->nparams && o < (int)sizeof s->name; i++)
+      o += snprintf(s->name + o, sizeof s->name - (size_t)o, "-%s%lld", k->params[i].name, ui->values[i]);
+   for (char *c = s->name; *c; c++)
+      if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '.')
+         *c = '-';
+   char params[512];
+   KernelInfo_formatParams(k, ui->values, params, sizeof params);
+   const DeviceInfo *d = Ui_deviceInfo(ui);
+   const WorkerSnapshot *sn = &ui->snap;
+   if (sn->have_config && !strcmp(sn->config.kernel, k->name) && sn->nwindow > 0 &&
+       !memcmp(sn->config.values, ui->values, sizeof ui->values))
+      snprintf(s->description, sizeof s->description, "%s %s: %.2f GFLOPS at %dx%dx%d on %s", k->name, params,
+               sn->gflops, ui->problem.m, ui->problem.n, ui->problem.k, d ? d->name : "?");
+   else
+      snprintf(s->description, sizeof s->description, "%s %s", k->name, params);
+}
+
+static void saveNow(Ui *ui) {
+   SaveState *s = &ui->save;
+   if (!s->name[0] || s->name[0] == '.') {
+      snprintf(s->error, sizeof s->error, "give the preset a name (letters, digits, - _ .)");
+      return;
+   }
+   char dir[1024], path[1200], err[1536];
+   if (!Preset_userDir(dir, sizeof dir, true)) {
+      snprintf(s->error, sizeof s->error, "cannot create your presets folder (%s)", dir);
+      return;
+   }
+   snprintf(path, sizeof path, "%s/%s.preset", dir, s->name);
+   if (!s->confirm && access(path, F_OK) == 0) {
+      snprintf(s->error, sizeof s->error, "%s.preset exists: Enter again replaces it", s->name);
+      s->confirm = true;
+      return;
+   }
+   if (!Preset_save(path, s->description, Ui_kernel(ui), ui->values, &ui->problem, err, sizeof err)) {
+      Util_copy(s->error, sizeof s->error, err);
+      return;
+   }
+   Ui_log(ui, LOG_GOOD, "preset saved: %s", path);
+   Ui_flash(ui, ST_GOOD, "preset %s saved to %s", s->name, path);
+   Dialog_close(ui);
+}
+
+static void saveKey(Ui *ui, int ch) {
+   SaveState *s = &ui->save;
+   char *t = s->field == 0 ? s->name : s->description;
+   size_t cap = s->field == 0 ? sizeof s->name : sizeof s->description;
+   switch (ch) {
+   case 27: Dialog_close(ui); return;
+   case '\t': case KEY_DOWN: case KEY_UP: case KEY_BTAB: s->field ^= 1; return;
+   case '\n': case '\r': case KEY_ENTER: saveNow(ui); return;
+   case KEY_BACKSPACE: case 127: case 8: {
+      size_t n = strlen(t);
+      /* Back over a whole UTF-8 character. */
+      while (n > 0 && ((unsigned char)t[n - 1] & 0xC0) == 0x80)
+         n--;
+      if (n)
+         n--;
+      t[n] = '\0';
+      s->confirm = false;
+      return;
+   }
+   case 21: /* Ctrl-U clears the field */
+      t[0] = '\0';
+      s->confirm = false;
+      return;
+   default: break;
+   }
+   if (ch < 32 || ch > 255 || ch == 127)
+      return;
+   if (s->field == 0 && !isalnum(ch) && ch != '-' && ch != '_' && ch != '.')
+      return;
+   size_t n = strlen(t);
+   if (n + 1 < cap) {
+      t[n] = (char)ch;
+      t[n + 1] = '\0';
+   }
+   s->confirm = false;
+   s->error[0] = '\0';
+}
+
+static void drawSave(Ui *ui) {
+   SaveState *s = &ui->save;
+   Rect r = Layout_dialog(ui->cols, ui->rows, 78, 11);
+   Draw_box(ui, r, "Save as preset (F4)");
+   int x = r.x + 2, w = r.w - 4;
+   char dir[1024] = "";
+   Preset_userDir(dir, sizeof dir, false);
+   const char *labels[2] = {"name", "description"};
+   char *vals[2] = {s->name, s->description};
+   for (int f = 0; f < 2; f++) {
+      int y = r.y + 1 + f;
+      char v[300];
+      snprintf(v, sizeof v, "%s%s", vals[f], f == s->field ? "_" : "");
+      Draw_text(ui, y, x, 12, labels[f], f == s->field ? ST_CURSOR : ST_LABEL, true);
+      /* Show the end of a long value: that is where one types. */
+      int vw = w - 12, tw = Text_width(v);
+      const char *shown = v;
+      while (tw > vw && *shown) {
+         unsigned cp;
+         int len = Text_decode(shown, strlen(shown), &cp);
+         shown += len > 0 ? len : 1;
+         tw = Text_width(shown);
+      }
+      Draw_text(ui, y, x + 12, vw, shown, f == s->field ? ST_SELECT : ST_NORMAL, true);
+      Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_ROW, f, 0);
+   }
+   char t[1200];
+   snprintf(t, sizeof t, "into %s/", dir);
+   Draw_text(ui, r.y + 4, x, w, t, ST_DIM, false);
+   if (s->error[0]) {
+      char buf[1024];
+      const char *wl[2];
+      int n = Text_wrap(s->error, w, buf, sizeof buf, wl, 2);
+      for (int i = 0; i < n; i++)
+         Draw_text(ui, r.y + 5 + i, x, w, wl[i], ST_BAD, false);
+   }
+   Draw_text(ui, r.y + r.h - 2, x, w, "Tab switches field  Enter saves  Esc cancels  Ctrl-U clears", ST_DIM, false);
+}
+
+/* ---- help ---- */
+
+static void drawHelp(Ui *ui) {
+   int body = ui->rows - 2;
+   int maxScroll = Ui_helpCount - body;
+   if (ui->help_scroll > maxScroll)
+      ui->help_scroll = maxScroll;
+   if (ui->help_scroll < 0)
+      ui->help_scroll = 0;
+   Draw_fill(ui, 0, 0, ui->cols, ST_HEADER);
+   Draw_text(ui, 0, 0, ui->cols, " gemmtop explorer: keys", ST_HEADER, false);
+   const char *close = "Esc, q or F1 closes ";
+   int cw = (int)strlen(close);
+   if (ui->cols > cw + 26)
+      Draw_text(ui, 0, ui->cols - cw, cw, close, ST_HEADER, false);
+   for (int i = 0; i < body && i + ui->help_scroll < Ui_helpCount; i++) {
+      const char *l = Ui_helpLines[i + ui->help_scroll];
+      char key[16];
+      snprintf(key, sizeof key, "%.13s", l);
+      Draw_text(ui, 1 + i, 1, 13, key, ST_LABEL, false);
+      if (strlen(l) > 13)
+         Draw_text(ui, 1 + i, 14, ui->cols - 14, l + 13, ST_NORMAL, false);
+   }
+   const char *foot = maxScroll > 0 ? "Up/Down scroll; preferences: $XDG_CONFIG_HOME/gemmtop/ui.conf"
+                                    : "preferences: $XDG_CONFIG_HOME/gemmtop/ui.conf; docs/explorer.md";
+   Draw_text(ui, ui->rows - 1, 1, ui->cols - 1, foot, ST_DIM, false);
+}
+
+static void helpKey(Ui *ui, int ch) {
+   switch (ch) {
+   case KEY_UP: case 'k': ui->help_scroll--; break;
+   case KEY_DOWN: case 'j': ui->help_scroll++; break;
+   case KEY_PPAGE: ui->help_scroll -= ui->rows - 3; break;
+   case KEY_NPAGE: case ' ': ui->help_scroll += ui->rows - 3; break;
+   case KEY_HOME: ui->help_scroll = 0; break;
+   default: Dialog_close(ui); break;
+   }
+}
+
+/* ---- dispatch ---- */
+
+void Dialog_open(Ui *ui, DialogKind kind) {
+   ui->dialog = kind;
+   switch (kind) {
+   case DLG_SETUP: openSetup(ui); break;
+   case DLG_PRESETS: openPresets(ui); break;
+   case DLG_SAVE: openSave(ui); break;
+   case DLG_HELP: ui->help_scroll = 0; break;
+   default: break;
+   }
+   ui->dirty = true;
+}
+
+void Dialog_close(Ui *ui) {
+   if (ui->dialog == DLG_SETUP) {
+      free(ui->setup.devices);
+      ui->setup.devices = NULL;
+      ui->setup.ndevices = 0;
+   }
+   ui->dialog = DLG_NONE;
+   ui->dirty = true;
+}
+
+void Dialog_key(Ui *ui, int ch) {
+   switch (ui->dialog) {
+   case DLG_HELP: helpKey(ui, ch); break;
+   case DLG_SETUP: setupKey(ui, ch); break;
+   case DLG_PRESETS: presetsKey(ui, ch); break;
+   case DLG_SAVE: saveKey(ui, ch); break;
+   default: break;
+   }
+}
+
+void Dialog_draw(Ui *ui) {
+   switch (ui->dialog) {
+   case DLG_HELP: drawHelp(ui); break;
+   case DLG_SETUP: drawSetup(ui); break;
+   case DLG_PRESETS: drawPresets(ui); break;
+   case DLG_SAVE: drawSave(ui); break;
+   default: break;
+   }
+}
+
+void Dialog_mouse(Ui *ui, int x, int y, bool dbl) {
+   for (int i = ui->nhits - 1; i >= 0; i--) {
+      const Hit *h = &ui->hits[i];
+      if (h->kind != HIT_ROW || !Rect_contains(h->r, x, y))
+         continue;
+      if (ui->dialog == DLG_SETUP) {
+         ui->setup.field = h->a;
+         ui->setup.fresh = true;
+      } else if (ui->dialog == DLG_PRESETS) {
+         ui->presets.cursor = h->a;
+         if (dbl)
+            loadPreset(ui, h->a);
+      } else if (ui->dialog == DLG_SAVE) {
+         ui->save.field = h->a;
+      }
+      ui->dirty = true;
+      return;
+   }
+}

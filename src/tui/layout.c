@@ -1,0 +1,140 @@
+#include "tui/layout.h"
+
+#include <string.h>
+
+typedef struct PaneSpec_ {
+   const char *name;
+   int min_h, min_w;
+   int pref_h;    /* filled first, before the weights share the rest (0: none) */
+   int weight;
+} PaneSpec;
+
+static const PaneSpec specs[PANE_COUNT] = {
+    [PANE_KERNEL] = {"Kernel", 6, 30, 0, 3},
+    [PANE_RESULTS] = {"Results", 5, 36, 12, 1},
+    [PANE_HISTORY] = {"History", 4, 30, 0, 2},
+    [PANE_LOG] = {"Log", 3, 30, 0, 2},
+    [PANE_BANKS] = {"Bank conflicts", 6, 36, 0, 3},
+    [PANE_INSPECT] = {"Inspect", 6, 36, 0, 3},
+    [PANE_SWEEP] = {"Sweep", 8, 40, 0, 3},
+};
+
+/* Dropped first when there is no room. */
+static const PaneId dropOrder[PANE_COUNT] = {PANE_INSPECT, PANE_BANKS, PANE_SWEEP, PANE_HISTORY, PANE_LOG, PANE_RESULTS, PANE_KERNEL};
+
+int Layout_minHeight(PaneId p) { return p < PANE_COUNT ? specs[p].min_h : 0; }
+int Layout_paneKey(PaneId p) { return p == PANE_SWEEP ? 7 : (int)p + 1; }
+int Layout_minWidth(PaneId p) { return p < PANE_COUNT ? specs[p].min_w : 0; }
+const char *Layout_paneName(PaneId p) { return p < PANE_COUNT ? specs[p].name : "?"; }
+
+bool Rect_contains(Rect r, int x, int y) { return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h; }
+
+static int sumMin(unsigned mask) {
+   int s = 0;
+   for (int p = 0; p < PANE_COUNT; p++)
+      if (mask & PANE_BIT(p))
+         s += specs[p].min_h;
+   return s;
+}
+
+/* Drops panes of mask, least important first, until their minimum heights fit in h. */
+static unsigned fit(unsigned mask, int h, unsigned *dropped) {
+   for (int i = 0; i < PANE_COUNT && sumMin(mask) > h; i++)
+      if (mask & PANE_BIT(dropOrder[i])) {
+         mask &= ~PANE_BIT(dropOrder[i]);
+         *dropped |= PANE_BIT(dropOrder[i]);
+      }
+   return mask;
+}
+
+/* Stacks the panes of mask top to bottom in r: minimum heights, then preferred ones,
+ * then the rest by weight (the remainder to the last pane). */
+static void stack(Layout *l, unsigned mask, Rect r) {
+   int h[PANE_COUNT] = {0};
+   int extra = r.h, weights = 0, last = -1;
+   for (int p = 0; p < PANE_COUNT; p++)
+      if (mask & PANE_BIT(p)) {
+         h[p] = specs[p].min_h;
+         extra -= h[p];
+         last = p;
+      }
+   if (last < 0)
+      return;
+   for (int p = 0; p < PANE_COUNT && extra > 0; p++)
+      if ((mask & PANE_BIT(p)) && specs[p].pref_h > h[p]) {
+         int add = specs[p].pref_h - h[p];
+         if (add > extra)
+            add = extra;
+         h[p] += add;
+         extra -= add;
+      }
+   for (int p = 0; p < PANE_COUNT; p++)
+      if (mask & PANE_BIT(p))
+         weights += specs[p].weight;
+   int share = extra;
+   for (int p = 0; p < PANE_COUNT && weights > 0; p++)
+      if ((mask & PANE_BIT(p)) && p != last) {
+         int add = share * specs[p].weight / weights;
+         h[p] += add;
+         extra -= add;
+      }
+   h[last] += extra;
+   int y = r.y;
+   for (int p = 0; p < PANE_COUNT; p++)
+      if (mask & PANE_BIT(p)) {
+         l->pane[p] = (Rect){r.x, y, r.w, h[p]};
+         l->shown |= PANE_BIT(p);
+         y += h[p];
+      }
+}
+
+void Layout_compute(int cols, int rows, unsigned visible, int zoom, Layout *l) {
+   memset(l, 0, sizeof *l);
+   l->cols = cols;
+   l->rows = rows;
+   l->need_w = LAYOUT_MIN_W;
+   l->need_h = LAYOUT_MIN_H;
+   if (cols < LAYOUT_MIN_W || rows < LAYOUT_MIN_H) {
+      l->too_small = true;
+      return;
+   }
+   visible &= PANES_ALL;
+   l->header = (Rect){0, 0, cols, LAYOUT_HEADER_H};
+   l->footer = (Rect){0, rows - LAYOUT_FOOTER_H, cols, LAYOUT_FOOTER_H};
+   l->body = (Rect){0, LAYOUT_HEADER_H, cols, rows - LAYOUT_HEADER_H - LAYOUT_FOOTER_H};
+   if (zoom >= 0 && zoom < PANE_COUNT && (visible & PANE_BIT(zoom))) {
+      l->pane[zoom] = l->body;
+      l->shown = PANE_BIT(zoom);
+      return;
+   }
+   unsigned right = visible & ~PANE_BIT(PANE_KERNEL);
+   int kw = cols * 2 / 5;
+   if (kw < specs[PANE_KERNEL].min_w)
+      kw = specs[PANE_KERNEL].min_w;
+   if (kw > 48)
+      kw = 48;
+   int rw = cols - kw - 1, need = 0;
+   for (int p = 0; p < PANE_COUNT; p++)
+      if ((right & PANE_BIT(p)) && specs[p].min_w > need)
+         need = specs[p].min_w;
+   if ((visible & PANE_BIT(PANE_KERNEL)) && right && rw >= need) {
+      l->side_by_side = true;
+      l->pane[PANE_KERNEL] = (Rect){0, l->body.y, kw, l->body.h};
+      l->shown = PANE_BIT(PANE_KERNEL);
+      l->divider = (Rect){kw, l->body.y, 1, l->body.h};
+      right = fit(right, l->body.h, &l->dropped);
+      stack(l, right, (Rect){kw + 1, l->body.y, rw, l->body.h});
+      return;
+   }
+   stack(l, fit(visible, l->body.h, &l->dropped), l->body);
+}
+
+Rect Layout_dialog(int cols, int rows, int want_w, int want_h) {
+   int w = want_w < cols - 2 ? want_w : cols - 2;
+   int h = want_h < rows - 2 ? want_h : rows - 2;
+   if (w < 1)
+      w = cols > 0 ? cols : 0;
+   if (h < 1)
+      h = rows > 0 ? rows : 0;
+   return (Rect){(cols - w) / 2, (rows - h) / 2, w, h};
+}

@@ -1,0 +1,299 @@
+/* The sweep pane: S sweeps the current kernel's parameters on the current problem in the
+ * worker thread; the pane shows the progress, the best verified configuration, what was
+ * skipped and why, and a scatter of GFLOPS against one parameter (X picks which). Only
+ * verified configurations are plotted; B (or Enter here) puts the best in the kernel pane. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/app.h"
+#include "tui/text.h"
+#include "core/util.h"
+
+/* Configurations tried when no --budget is given: enough to see a shape, quick on a GPU. */
+#define SWEEP_DEFAULT_BUDGET 24
+
+static int budget(const Ui *ui) { return ui->opts->budget > 0 ? ui->opts->budget : SWEEP_DEFAULT_BUDGET; }
+
+/* The kernel whose parameters the pane shows: the swept one, else the current one. */
+static const KernelInfo *shownKernel(const Ui *ui) {
+   const KernelInfo *k = ui->sweep->started ? Catalog_find(&ui->cat, ui->sweep->config.kernel) : NULL;
+   return k ? k : Ui_kernel(ui);
+}
+
+static int bestPoint(const WorkerSweep *sw) {
+   int best = -1;
+   for (int i = 0; i < sw->done && i < WORKER_SWEEP_MAX; i++)
+      if (sw->points[i].outcome == SWEEP_OK && (best < 0 || sw->points[i].gflops > sw->points[best].gflops))
+         best = i;
+   return best;
+}
+
+static int valueIndex(const KernelParam *p, long long v) {
+   for (int i = 0; i < p->nvalues; i++)
+      if (p->values[i] == v)
+         return i;
+   return -1;
+}
+
+static void fmtGflops(double v, char *out, size_t n) {
+   if (v >= 100)
+      snprintf(out, n, "%.0f", v);
+   else if (v >= 10)
+      snprintf(out, n, "%.1f", v);
+   else
+      snprintf(out, n, "%.2f", v);
+}
+
+void SweepView_toggle(Ui *ui) {
+   WorkerSweep *sw = ui->sweep;
+   if (sw->running) {
+      Worker_sweepStop(ui->worker);
+      Ui_flash(ui, ST_WARN, "sweep stopped: the %d configurations tried stay in the sweep pane (7)", sw->done);
+      return;
+   }
+   const KernelInfo *k = Ui_kernel(ui);
+   WorkerConfig c;
+   memset(&c, 0, sizeof c);
+   Util_copy(c.kernel, sizeof c.kernel, k->name);
+   memcpy(c.values, ui->values, sizeof c.values);
+   c.problem = ui->problem;
+   Worker_sweepStart(ui->worker, &c, budget(ui), ui->opts->exhaustive, ui->opts->timeout);
+   /* Shown at once: what was there before is the old sweep. */
+   memset(sw, 0, sizeof *sw);
+   sw->started = sw->running = true;
+   sw->config = c;
+   sw->started_ms = Util_nowMs();
+   if (ui->sweep_x < 0 || ui->sweep_x >= k->nparams)
+      ui->sweep_x = 0;
+   ui->visible |= PANE_BIT(PANE_SWEEP);
+   if (ui->zoom >= 0 && ui->zoom != PANE_SWEEP)
+      ui->zoom = -1;
+   ui->focus = PANE_SWEEP;
+   if (ui->opts->exhaustive)
+      Ui_flash(ui, ST_NORMAL, "sweeping %s: every valid configuration; S or c stops", k->name);
+   else
+      Ui_flash(ui, ST_NORMAL, "sweeping %s: %d random valid configurations (all when fewer); S or c stops", k->name,
+               budget(ui));
+}
+
+void SweepView_cycleX(Ui *ui) {
+   const KernelInfo *k = shownKernel(ui);
+   if (k->nparams == 0) {
+      Ui_flash(ui, ST_WARN, "%s has no parameters to plot against", k->name);
+      return;
+   }
+   ui->sweep_x = (ui->sweep_x + 1) % k->nparams;
+   Ui_flash(ui, ST_NORMAL, "sweep plot: GFLOPS against %s", k->params[ui->sweep_x].name);
+}
+
+void SweepView_applyBest(Ui *ui) {
+   const WorkerSweep *sw = ui->sweep;
+   int b = bestPoint(sw);
+   if (b < 0) {
+      Ui_flash(ui, ST_WARN, sw->started ? "no verified configuration in the sweep yet" : "no sweep yet: S starts one");
+      return;
+   }
+   const KernelInfo *k = Catalog_find(&ui->cat, sw->config.kernel);
+   if (!k) {
+      Ui_flash(ui, ST_BAD, "kernel %s is no longer in the catalog", sw->config.kernel);
+      return;
+   }
+   long long values[KERNEL_MAX_PARAMS];
+   memcpy(values, sw->points[b].values, sizeof values);
+   double gflops = sw->points[b].gflops;
+   char params[512];
+   KernelInfo_formatParams(k, values, params, sizeof params);
+   ui->problem = sw->config.problem;
+   Ui_selectKernel(ui, (int)(k - ui->cat.kernels), values);
+   Ui_flash(ui, ST_GOOD, "applied the sweep's best: %s %s (%.2f GFLOPS in the sweep)%s", k->name, params, gflops,
+            sw->running ? "; measured when the sweep ends" : "");
+}
+
+/* Word-wrapped text from row y; returns the next row. */
+static int drawWrapped(Ui *ui, int y, int x, int w, int bottom, const char *text, Style st) {
+   char buf[2048];
+   const char *wl[16];
+   int max = bottom - y < 16 ? bottom - y : 16;
+   if (max <= 0 || w <= 0)
+      return y;
+   int n = Text_wrap(text, w, buf, sizeof buf, wl, max);
+   for (int i = 0; i < n; i++)
+      Draw_text(ui, y + i, x, w, wl[i], st, false);
+   return y + n;
+}
+
+/* GFLOPS (y) against the chosen parameter's values (x, evenly spaced), in rows y..bottom-1:
+ * the plot, then the axis row. */
+static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bottom) {
+   const WorkerSweep *sw = ui->sweep;
+   int ch = bottom - y - 1;
+   if (ch < 1 || k->nparams == 0)
+      return;
+   if (ch > 64)
+      ch = 64;
+   if (ui->sweep_x < 0 || ui->sweep_x >= k->nparams)
+      ui->sweep_x = 0;
+   const KernelParam *kp = &k->params[ui->sweep_x];
+   double xs[WORKER_SWEEP_MAX], ys[WORKER_SWEEP_MAX], ymax = 0;
+   int n = 0, best = -1;
+   for (int i = 0; i < sw->done && i < WORKER_SWEEP_MAX; i++) {
+      const WorkerSweepPoint *pt = &sw->points[i];
+      int vi = valueIndex(kp, pt->values[ui->sweep_x]);
+      if (pt->outcome != SWEEP_OK || vi < 0 || !(pt->gflops > 0))
+         continue;
+      xs[n] = vi;
+      ys[n] = pt->gflops;
+      ymax = fmax(ymax, pt->gflops);
+      if (best < 0 || ys[n] > ys[best])
+         best = n;
+      n++;
+   }
+   /* The middle row's label is the value at its centre. */
+   int perY = ui->spark == CHART_BRAILLE ? 4 : 1, midRow = ch / 2;
+   double midDot = (ch - 1 - midRow) * perY + (perY - 1) / 2.0;
+   char top[32], mid[32];
+   fmtGflops(ymax, top, sizeof top);
+   fmtGflops(ch * perY > 1 ? ymax * midDot / (ch * perY - 1) : ymax, mid, sizeof mid);
+   int lw = (int)strlen(top) > 6 ? (int)strlen(top) : 6;
+   int pw = w - lw - 1;
+   if (pw < 4)
+      return;
+   size_t rowlen = (size_t)pw * 3 + 1;
+   char *buf = malloc(rowlen * (size_t)ch);
+   char *rows[64];
+   if (!buf)
+      return;
+   for (int r = 0; r < ch; r++)
+      rows[r] = buf + rowlen * (size_t)r;
+   double xlo = -0.5, xhi = kp->nvalues - 0.5;
+   Chart_scatter(rows, rowlen, ch, pw, xs, ys, n, xlo, xhi, 0, ymax > 0 ? ymax : 1, ui->spark);
+   const char *vbar = Ui_glyph(ui, "\xe2\x94\x82", "|");
+   for (int r = 0; r < ch; r++) {
+      const char *lab = "";
+      if (n && r == 0)
+         lab = top;
+      else if (r == 1 && ch >= 4)
+         lab = "GFLOPS";
+      else if (n && ch >= 5 && r == midRow)
+         lab = mid;
+      else if (r == ch - 1)
+         lab = "0";
+      char l[40];
+      snprintf(l, sizeof l, "%*s", lw, lab);
+      Draw_text(ui, y + r, x, lw, l, ST_LABEL, false);
+      Draw_text(ui, y + r, x + lw, 1, vbar, ST_DIM, false);
+      Draw_text(ui, y + r, x + lw + 1, pw, rows[r], ST_GOOD, false);
+   }
+   free(buf);
+   /* The best point stands out: the configuration B would apply. */
+   int brow, bcol;
+   if (best >= 0 && Chart_scatterCell(xs[best], ys[best], xlo, xhi, 0, ymax > 0 ? ymax : 1, ch, pw, ui->spark, &brow,
+                                      &bcol))
+      Draw_text(ui, y + brow, x + lw + 1 + bcol, 1, Ui_glyph(ui, "\xe2\x97\x86", "#"), ST_WARN, false);
+   if (!n) {
+      const char *m = sw->done ? "no verified configuration to plot yet" : "points appear as configurations verify";
+      int mw = Text_width(m);
+      Draw_text(ui, y + ch / 2, x + lw + 1 + (pw > mw ? (pw - mw) / 2 : 0), pw, m, ST_DIM, false);
+   }
+   /* The axis: the parameter's name, then its values under their columns. */
+   int ay = y + ch;
+   char name[40];
+   snprintf(name, sizeof name, "%*.*s", lw, lw, kp->name);
+   Draw_text(ui, ay, x, lw, name, ST_LABEL, false);
+   Draw_text(ui, ay, x + lw, 1, Ui_glyph(ui, "\xe2\x94\x94", "+"), ST_DIM, false);
+   int free_from = 0; /* the first plot column not yet written */
+   for (int j = 0; j < kp->nvalues; j++) {
+      char v[24];
+      int vw = snprintf(v, sizeof v, "%lld", kp->values[j]);
+      int col = Chart_scatterColumn(j, xlo, xhi, pw, ui->spark) - vw / 2;
+      if (col + vw > pw)
+         col = pw - vw;
+      if (col < free_from)
+         continue; /* no room between its neighbours */
+      Draw_text(ui, ay, x + lw + 1 + col, vw, v, ST_LABEL, false);
+      free_from = col + vw + 1;
+   }
+}
+
+void SweepView_draw(Ui *ui) {
+   Rect r = ui->layout.pane[PANE_SWEEP];
+   const WorkerSweep *sw = ui->sweep;
+   const KernelInfo *k = shownKernel(ui);
+   int x = r.x + 1, w = r.w - 2, y = r.y + 1, bottom = r.y + r.h;
+   char line[1024], extra[160];
+   const Problem *p = sw->started ? &sw->config.problem : &ui->problem;
+   snprintf(extra, sizeof extra, "%s %dx%dx%d", k->name, p->m, p->n, p->k);
+   Draw_paneTitle(ui, PANE_SWEEP, extra, "S start/stop  X axis  B apply best");
+   if (!sw->started) {
+      if (ui->opts->exhaustive)
+         snprintf(line, sizeof line,
+                  "S sweeps %s on %dx%dx%d: every valid configuration is compiled, verified and timed in turn.",
+                  k->name, p->m, p->n, p->k);
+      else
+         snprintf(line, sizeof line,
+                  "S sweeps %s on %dx%dx%d: %d random valid configurations (all when fewer; --budget N or "
+                  "--exhaustive change it), each compiled, verified and timed in turn.",
+                  k->name, p->m, p->n, p->k, budget(ui));
+      drawWrapped(ui, y, x, w, bottom, line, ST_DIM);
+      return;
+   }
+   /* Progress. */
+   if (!sw->running && sw->total == 0) {
+      snprintf(line, sizeof line, "sweep not run: %s", sw->message);
+      drawWrapped(ui, y, x, w, bottom, line, sw->stopped ? ST_WARN : ST_BAD);
+      return;
+   }
+   double elapsed = sw->running ? Util_nowMs() - sw->started_ms : sw->elapsed_ms;
+   char state[64];
+   if (sw->running && sw->total == 0)
+      snprintf(state, sizeof state, "listing the configurations");
+   else if (sw->running && sw->done > 0) {
+      double eta = elapsed / sw->done * (sw->total - sw->done) / 1000;
+      snprintf(state, sizeof state, "ETA %d:%02d", (int)eta / 60, (int)eta % 60);
+   } else if (sw->running)
+      snprintf(state, sizeof state, "ETA -:--");
+   else
+      snprintf(state, sizeof state, "%s in %.1f s", sw->stopped ? "stopped" : "done", elapsed / 1000);
+   int bw = w >= 60 ? 20 : 10;
+   char bar[256];
+   Chart_bar(bar, sizeof bar, sw->total ? (double)sw->done / sw->total : 0, bw, ui->bars);
+   Draw_text(ui, y, x, 1, "[", ST_DIM, false);
+   Draw_text(ui, y, x + 1, bw, bar, ST_BAR, false);
+   Draw_text(ui, y, x + 1 + bw, 1, "]", ST_DIM, false);
+   snprintf(line, sizeof line, " %d/%d  %s  |  %d valid of %.0f: %s", sw->done, sw->total, state, sw->valid,
+            sw->space, sw->exhaustive ? "all" : "random sample");
+   Draw_text(ui, y, x + bw + 2, w - bw - 2, line, sw->running ? ST_NORMAL : sw->stopped ? ST_WARN : ST_GOOD, false);
+   y++;
+   /* The best verified configuration. */
+   int b = bestPoint(sw);
+   if (y < bottom) {
+      if (b >= 0) {
+         char params[512], g[32];
+         KernelInfo_formatParams(k, sw->points[b].values, params, sizeof params);
+         fmtGflops(sw->points[b].gflops, g, sizeof g);
+         snprintf(line, sizeof line, "best %s GFLOPS: %s  (B applies it)", g, params);
+         Draw_text(ui, y, x, w, line, ST_GOOD, false);
+      } else {
+         Draw_text(ui, y, x, w, "best: no verified configuration yet", ST_DIM, false);
+      }
+      y++;
+   }
+   /* What was skipped, by reason. */
+   if (y < bottom) {
+      int skipped = sw->invalid + sw->done - sw->counts[SWEEP_OK];
+      int n = snprintf(line, sizeof line, "skipped: %d invalid, %d compile failed, %d wrong result, %d timeout",
+                       sw->invalid + sw->counts[SWEEP_INVALID], sw->counts[SWEEP_COMPILE], sw->counts[SWEEP_WRONG],
+                       sw->counts[SWEEP_TIMEOUT]);
+      if (sw->counts[SWEEP_FAILED])
+         snprintf(line + n, sizeof line - (size_t)n, ", %d failed", sw->counts[SWEEP_FAILED]);
+      Draw_text(ui, y, x, w, line, skipped > sw->invalid ? ST_WARN : ST_NORMAL, false);
+      y++;
+   }
+   if (sw->last_skip[0] && bottom - y >= 7) {
+      snprintf(line, sizeof line, "last skipped: %s", sw->last_skip);
+      Draw_text(ui, y++, x, w, line, ST_DIM, false);
+   }
+   drawScatter(ui, k, x, y, w, bottom);
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Compares gemmtop's bank-conflict analysis (gemmtop banks, CUDA backend) with Nsight
+Compute's shared-memory counters for the same kernels, problems and parameters, on the GPU
+machine. Loads and stores are compared separately, summed over every work-group of the
+traced problem (gemmtop traces all of them here, ncu counts all of them).
+   python3 tools/gpu/gpu_banks_ncu.py [KERNEL ...] > banks-vs-ncu.md"""
+import csv, io, json, subprocess, sys
+
+B = "build/gemmtop"
+CASES = [
+    ("test_banks", {"STRIDE": 1, "VEC": 1}), ("test_banks", {"STRIDE": 2, "VEC": 1}),
+    ("test_banks", {"STRIDE": 32, "VEC": 1}), ("test_banks", {"STRIDE": 33, "VEC": 1}),
+    ("test_banks", {"STRIDE": 0, "VEC": 1}), ("test_banks", {"STRIDE": 4, "VEC": 1}),
+    ("test_banks", {"STRIDE": 1, "VEC": 2}), ("test_banks", {"STRIDE": 2, "VEC": 2}),
+    ("test_banks", {"STRIDE": 33, "VEC": 2}), ("test_banks", {"STRIDE": 1, "VEC": 4}),
+    ("test_banks", {"STRIDE": 2, "VEC": 4}), ("test_banks", {"STRIDE": 33, "VEC": 4}),
+    ("mygemm02_tiled", {"TS": 16}), ("mygemm03_wpt", {"TS": 32, "WPT": 8}),
+    ("mygemm04_wide", {"TS": 32, "WIDTH": 4}),
+    ("mygemm05_transposed", {"TS": 32, "TSDK": 16, "WPT": 8, "PADDING": 0}),
+    ("mygemm05_transposed", {"TS": 32, "TSDK": 16, "WPT": 8, "PADDING": 1}),
+    ("mygemm05_transposed", {"TS": 32, "TSDK": 16, "WPT": 8, "PADDING": 2}),
+    ("mygemm06_2d", {}), ("mygemm07_wide2d", {}), ("mygemm08_kepler", {}), ("mygemm09_prefetch", {}),
+    ("mygemm10_padding", {}), ("fast01_blocktile", {}),
+    ("fast02_warptile", {}), ("fast02_warptile", {"AMAP": 0, "PADA": 0}), ("fast02_warptile", {"AMAP": 0, "PADA": 4}),
+    ("dcu4_lds", {}), ("dcu5_lds_double", {}), ("dcu6_lds_conflicts", {"PADDING": 0}), ("dcu6_lds_conflicts", {"PADDING": 1}),
+]
+# Kernels added later (another branch) join when present in the catalog.
+for extra in ("magma_fermi",):
+    if subprocess.run([B, "list", "kernels"], capture_output=True, text=True).stdout.find(extra) >= 0:
+        CASES.append((extra, {}))
+# Kernel names on the command line: only those cases.
+if len(sys.argv) > 1:
+    CASES = [c for c in CASES if c[0] in sys.argv[1:]]
+METRICS = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+           "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"]
+
+def sets(params):
+    return sum((["--set", f"{k}={v}"] for k, v in params.items()), [])
+
+print("| kernel | parameters | problem | groups | loads: gemmtop wavefronts / conflicts | ncu | stores: gemmtop | ncu | agree |")
+print("|---|---|---|---|---|---|---|---|---|")
+agree_all = True
+for kernel, params in CASES:
+    size = ["-m", "32", "-n", "32", "-k", "16"] if kernel == "test_banks" else ["--size", "256"]
+    g = subprocess.run([B, "banks", "--backend", "cuda", "--kernel", kernel, "--groups", "1024", "--format", "json"] + size + sets(params),
+                       capture_output=True, text=True)
+    try:
+        o = json.loads(g.stdout)
+    except ValueError:
+        print(f"| {kernel} | {params} | | | gemmtop failed: {g.stderr.strip()[:200]} | | | | no |")
+        agree_all = False
+        continue
+    p = o["problem"]
+    ld = [s for s in o["sites"] if s["kind"] == "load"]
+    st = [s for s in o["sites"] if s["kind"] == "store"]
+    ours = (sum(s["wavefronts"] for s in ld), sum(s["conflicts"] for s in ld),
+            sum(s["wavefronts"] for s in st), sum(s["conflicts"] for s in st))
+    run = [B, "run", "--backend", "cuda", "--kernel", kernel, "-m", str(p["m"]), "-n", str(p["n"]), "-k", str(p["k"]),
+           "--reps", "1", "--warmup", "0", "--no-verify"] + sets(params)
+    n = subprocess.run(["ncu", "--clock-control", "none", "--kernel-name", "gemm", "--launch-count", "1", "--csv",
+                        "--metrics", ",".join(METRICS)] + run, capture_output=True, text=True)
+    vals = {}
+    text = n.stdout[n.stdout.find('"ID"'):] if '"ID"' in n.stdout else ""
+    for row in csv.DictReader(io.StringIO(text)):
+        try:
+            vals[row["Metric Name"]] = float(row["Metric Value"].replace(",", ""))
+        except (KeyError, ValueError):
+            pass
+    theirs = tuple(int(vals.get(m, -1)) for m in METRICS)
+    agree = ours == theirs
+    agree_all &= agree
+    print(f"| {kernel} | {' '.join(f'{k}={v}' for k, v in params.items()) or 'defaults'} | {p['m']}x{p['n']}x{p['k']} | "
+          f"{o['groups']}{'' if o['complete'] else ' (incomplete)'} | {ours[0]} / {ours[1]} | {theirs[0]} / {theirs[1]} | "
+          f"{ours[2]} / {ours[3]} | {theirs[2]} / {theirs[3]} | {'yes' if agree else 'NO'} |", flush=True)
+    if theirs[0] < 0:
+        print(n.stdout[-1500:], n.stderr[-1500:], file=sys.stderr)
+print("\nall agree" if agree_all else "\nsome disagree: see above")
