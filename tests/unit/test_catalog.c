@@ -265,6 +265,68 @@ static void test_shipped_catalog(void **state) {
    Catalog_free(&cat);
 }
 
+/* Launch geometry a device cannot take is refused with the reason, before any launch:
+ * a global size of 2^63 - 16 used to reach PoCL, which aborted. */
+static void test_launch_limits(void **state) {
+   (void)state;
+   static const struct {
+      const char *meta, *fragment;
+   } cases[] = {
+       {"global: 9223372036854775792, 16\nlocal: 16, 16\n", "at most 2147483647 can be launched"},
+       {"global: 34359738368\nlocal: 16\n", "makes 2147483648 work-groups of 16"},
+       {"global: 9223372036854775807 + M\nlocal: 1\n", "cannot evaluate global size '9223372036854775807 + M'"},
+       {"pad: M=2147483648\nglobal: N\nlocal: 1\n", "goes past 2147483647, the largest size"},
+       {"pad: N=9223372036854775807\nglobal: N\nlocal: 1\n", "goes past 2147483647"},
+       {"global: N\nlocal: 1\nlocalmem: 0 - 4\n", "cannot be negative"},
+       {"require: M * 9223372036854775807 > 0 ; big\nglobal: N\nlocal: 1\n",
+        "cannot evaluate rule 'M * 9223372036854775807 > 0': overflow: 64 * 9223372036854775807"},
+       {"require: (0-9223372036854775807-1) / (0-1) > 0\nglobal: N\nlocal: 1\n", "cannot evaluate rule"},
+   };
+   DeviceLimits l = gpuLimits();
+   Problem p = square(64);
+   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      char text[512], err[1024] = "";
+      snprintf(text, sizeof text, "/*@gemmtop\nname: limits\n%s*/\n", cases[i].meta);
+      KernelInfo k;
+      if (!KernelInfo_parse(&k, text, "limits.cl", err, sizeof err))
+         fail_msg("case %zu does not parse: %s", i, err);
+      long long v[1] = {0};
+      expectRefusal(&k, v, &p, &l, cases[i].fragment);
+      KernelInfo_free(&k);
+   }
+}
+
+/* The shipped kernels that index with 32-bit int refuse matrices of more than 2^31
+ * elements (they fit in an 80 GB GPU's memory); the size_t ones take them. */
+static void test_int_indexed_kernels_refuse_large_matrices(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   assert_true(Catalog_load(&cat, GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   DeviceLimits l = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32};
+   static const struct {
+      const char *kernel;
+      int m, n, k;
+      bool passes;
+   } cases[] = {
+       {"mygemm01_naive", 65536, 65536, 1, false}, {"mygemm01_naive", 32768, 65536, 1, true},
+       {"mygemm01_naive", 4096, 16, 1048576, false}, {"fast02_warptile", 65536, 128, 65536, false},
+       {"fast02_warptile", 32768, 128, 65536, true},  {"general_any", 65536, 65536, 1, true},
+   };
+   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      const KernelInfo *k = Catalog_find(&cat, cases[i].kernel);
+      assert_non_null(k);
+      long long v[KERNEL_MAX_PARAMS];
+      KernelInfo_defaults(k, v);
+      Problem p = square(1);
+      p.m = cases[i].m, p.n = cases[i].n, p.k = cases[i].k;
+      bool ok = Config_check(k, v, &p, &l, NULL, err, sizeof err);
+      if (ok != cases[i].passes || (!ok && !strstr(err, "32-bit int")))
+         fail_msg("%s at %dx%dx%d: %s", cases[i].kernel, p.m, p.n, p.k, ok ? "passes" : err);
+   }
+   Catalog_free(&cat);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_parse_tiled),
@@ -275,6 +337,8 @@ int main(void) {
        cmocka_unit_test(test_padding_rounds_sizes),
        cmocka_unit_test(test_set_param),
        cmocka_unit_test(test_shipped_catalog),
+       cmocka_unit_test(test_launch_limits),
+       cmocka_unit_test(test_int_indexed_kernels_refuse_large_matrices),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
