@@ -710,6 +710,17 @@ static atomic_bool cacheOff;
 
 void Expr_useCache(bool on) { atomic_store(&cacheOff, !on); }
 
+void Expr_forgetCache(void) {
+   pthread_mutex_lock(&cacheLock);
+   for (int i = 0; i < CACHE_SLOTS; i++) {
+      free(cacheSlots[i].text);
+      programFree(cacheSlots[i].prog);
+      cacheSlots[i] = (Slot){0, NULL, NULL};
+   }
+   cacheCount = 0;
+   pthread_mutex_unlock(&cacheLock);
+}
+
 static unsigned long long hashText(const char *s) {
    unsigned long long h = 1469598103934665603ULL;
    for (; *s; s++)
