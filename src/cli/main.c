@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "cli/cli_banks.h"
 #include "cli/options.h"
+#include "core/session.h"
 #include "tui/ui.h"
 
 typedef struct Command_ {
@@ -42,6 +43,11 @@ int main(int argc, char **argv) {
       return 0;
    if (rc)
       return rc;
+   char err[512];
+   if (!Session_checkLimitsEnv(err, sizeof err)) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      return 2;
+   }
    if (cmd)
       return cmd->run(&o);
    return Ui_main(&o);

@@ -342,7 +342,9 @@ bool Preset_defaultDir(const char *kernels_dir, char *out, size_t outlen) {
       Util_copy(out, outlen, env);
       return true;
    }
-   snprintf(out, outlen, "%s/../presets", kernels_dir);
+   /* The first of the kernel folders is the shipped one: its presets are beside it. */
+   size_t first = strcspn(kernels_dir, ":");
+   snprintf(out, outlen, "%.*s/../presets", (int)first, kernels_dir);
    struct stat st;
    return stat(out, &st) == 0 && S_ISDIR(st.st_mode);
 }

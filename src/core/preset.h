@@ -58,7 +58,7 @@ typedef struct PresetList_ {
 bool PresetList_load(PresetList *l, const char *dir, char *err, size_t errlen);
 void PresetList_free(PresetList *l);
 const Preset *PresetList_find(const PresetList *l, const char *name);
-/* $GEMMTOP_PRESETS, or next to the kernels folder. */
+/* $GEMMTOP_PRESETS, or next to the (first) kernels folder of kernels_dir. */
 bool Preset_defaultDir(const char *kernels_dir, char *out, size_t outlen);
 /* The user's folder ($XDG_CONFIG_HOME/gemmtop/presets), created if needed. */
 bool Preset_userDir(char *out, size_t outlen, bool create);

@@ -69,6 +69,9 @@ typedef struct RunResult_ {
 typedef struct Session_ Session;
 
 Session *Session_open(const Backend *backend, int device, const Catalog *catalog, char *err, size_t errlen);
+/* Whether $GEMMTOP_DEVICE_LIMITS (the simulated smaller device) is well-formed; a
+ * malformed value is a usage error, checked before any device is opened. */
+bool Session_checkLimitsEnv(char *err, size_t errlen);
 void Session_close(Session *s);
 const DeviceInfo *Session_device(const Session *s);
 const Backend *Session_backend(const Session *s);
