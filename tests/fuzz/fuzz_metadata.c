@@ -10,6 +10,13 @@
 #include "core/catalog.h"
 #include "core/config.h"
 #include "core/problem.h"
+#include "core/util.h"
+
+/* What 'gemmtop list kernels' prints must hold no control byte. */
+static void checkKernelText(const char *s) {
+   if (Util_findControl(s, strlen(s), NULL) < strlen(s))
+      abort();
+}
 
 static void checkConfigs(const KernelInfo *k) {
    static const int sizes[][3] = {{64, 64, 64}, {1, 1, 1}, {1000, 24, 7}, {1048576, 1048576, 1048576}};
@@ -38,6 +45,8 @@ static void checkConfigs(const KernelInfo *k) {
 }
 
 int Fuzz_metadata(const uint8_t *data, size_t size) {
+   if (memchr(data, '\0', size))
+      return 0; /* Catalog_load refuses a kernel file with a NUL before parsing it */
    char *text = malloc(size + 1);
    if (!text)
       return 0;
@@ -48,6 +57,12 @@ int Fuzz_metadata(const uint8_t *data, size_t size) {
    if (KernelInfo_parse(&k, text, "fuzz.cl", err, sizeof err)) {
       if (!k.name[0] || k.dims < 1 || k.dims > 3)
          abort();
+      checkKernelText(k.name);
+      checkKernelText(k.title);
+      checkKernelText(k.ladder);
+      checkKernelText(k.about);
+      for (int i = 0; i < k.nparams; i++)
+         checkKernelText(k.params[i].description);
       checkConfigs(&k);
       KernelInfo_free(&k);
    } else if (!err[0]) {

@@ -9,6 +9,14 @@
 #include "core/catalog.h"
 #include "core/preset.h"
 #include "core/problem.h"
+#include "core/util.h"
+
+/* What 'gemmtop list presets' prints must hold no control byte (ESC, BEL reached the
+ * terminal before presets refused them). */
+static void checkPresetText(const char *s) {
+   if (Util_findControl(s, strlen(s), NULL) < strlen(s))
+      abort();
+}
 
 static const char *KERNEL = "/*@gemmtop\nname: mygemm02_tiled\nparam: TS = 16 in 4, 8, 16, 32 ; tile\n"
                             "param: WPT = 1 in 1, 2, 4, 8 ; work\nglobal: N, M\nlocal: TS, TS\n*/\n";
@@ -28,6 +36,11 @@ int Fuzz_preset(const uint8_t *data, size_t size) {
    }
    if (!p.kernel[0])
       abort();
+   checkPresetText(p.name);
+   checkPresetText(p.kernel);
+   checkPresetText(p.description);
+   for (int i = 0; i < p.nparams; i++)
+      checkPresetText(p.params[i].name);
    long long values[KERNEL_MAX_PARAMS];
    KernelInfo_defaults(&kernel, values);
    Problem prob;
