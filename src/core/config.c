@@ -116,8 +116,9 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
       int *run[3] = {&s->m, &s->n, &s->k_};
       const int sizes[3] = {p->m, p->n, p->k};
       for (int i = 0; i < 3; i++) {
-         long long padded = (sizes[i] + mult[i] - 1) / mult[i]; /* no overflow: mult[i] <= LLONG_MAX - INT_MAX */
-         if (mult[i] > LLONG_MAX - INT_MAX || padded > INT_MAX / mult[i]) {
+         /* The multiple of mult[i] at or above the size, if it is at most INT_MAX. */
+         long long padded = mult[i] > INT_MAX ? 0 : (sizes[i] + mult[i] - 1) / mult[i];
+         if (mult[i] > INT_MAX || padded > INT_MAX / mult[i]) {
             snprintf(msg, msglen, "kernel %s: padding %c=%d to a multiple of %lld (%s) goes past %d, the largest size",
                      k->name, "MNK"[i], sizes[i], mult[i], k->pad[i], INT_MAX);
             return false;

@@ -14,6 +14,8 @@ harnesses=${FUZZ_ONLY:-expr metadata preset npy}
 sh tests/fuzz/seeds.sh "$build/seeds" || exit 1
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 status=0
+passed=0
+failed=0
 for h in $harnesses; do
    corpus="$build/corpus/$h"
    kept="tests/fuzz/regressions/$h"
@@ -30,11 +32,14 @@ for h in $harnesses; do
    cov=$(printf '%s\n' "$last" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
    ft=$(printf '%s\n' "$last" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
    if [ "$rc" -eq 0 ]; then
+      passed=$((passed + 1))
       echo "fuzz $h: ok, ${execs:-?} executions in ${seconds} s, cov ${cov:-?} ft ${ft:-?}"
    else
       status=1
+      failed=$((failed + 1))
       echo "fuzz $h: FAILED (exit $rc) after ${execs:-?} executions; the input is kept in $kept/:"
       grep -E 'ERROR|SUMMARY|runtime error|Test unit written|fuzz_' "$log" | head -n 20
    fi
 done
+echo "fuzz: $passed passed, $failed failed"
 exit $status
