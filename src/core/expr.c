@@ -704,6 +704,7 @@ typedef struct {
    Program *prog;
 } Slot;
 static Slot cacheSlots[CACHE_SLOTS];
+static int cacheUsed[CACHE_MAX]; /* the slots in use, for Expr_forgetCache */
 static int cacheCount;
 static pthread_mutex_t cacheLock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_bool cacheOff;
@@ -712,10 +713,11 @@ void Expr_useCache(bool on) { atomic_store(&cacheOff, !on); }
 
 void Expr_forgetCache(void) {
    pthread_mutex_lock(&cacheLock);
-   for (int i = 0; i < CACHE_SLOTS; i++) {
-      free(cacheSlots[i].text);
-      programFree(cacheSlots[i].prog);
-      cacheSlots[i] = (Slot){0, NULL, NULL};
+   for (int u = 0; u < cacheCount; u++) {
+      Slot *slot = &cacheSlots[cacheUsed[u]];
+      free(slot->text);
+      programFree(slot->prog);
+      *slot = (Slot){0, NULL, NULL};
    }
    cacheCount = 0;
    pthread_mutex_unlock(&cacheLock);
@@ -742,7 +744,7 @@ static const Program *cached(const char *text) {
       Program *made = copy ? compile(copy) : NULL;
       if (made) {
          cacheSlots[i] = (Slot){h, copy, made};
-         cacheCount++;
+         cacheUsed[cacheCount++] = (int)i;
          g = made;
       } else {
          free(copy); /* not kept: the interpreter handles it, each time */
