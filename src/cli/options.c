@@ -249,11 +249,14 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       case OPT_EXHAUSTIVE: o->exhaustive = true; break;
       case OPT_SIZES: o->sizes = arg; break;
       case OPT_SAVE: o->save = arg; break;
-      case OPT_REFERENCE:
-         if (strcmp(arg, "opencl") && strcmp(arg, "cuda") && strcmp(arg, "hip"))
-            return usageError("--reference '%s': use opencl, cuda or hip%s", arg, "");
+      case OPT_REFERENCE: {
+         char names[128];
+         Backend_names(names, sizeof names);
+         if (!Backend_byName(arg))
+            return usageError("--reference '%s': use one of %s", arg, names);
          o->reference = arg;
          break;
+      }
       case OPT_TIMEOUT:
          if (!parseNumber(arg, &o->timeout) || o->timeout <= 0)
             return usageError("--timeout '%s': a positive number of seconds%s", arg, "");
