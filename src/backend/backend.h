@@ -101,6 +101,9 @@ typedef struct Backend_ {
                                size_t namelen, char *err, size_t errlen);
 } Backend;
 
+/* Whether be has every capability in cap. */
+static inline bool Backend_can(const Backend *be, unsigned cap) { return (be->caps & cap) == cap; }
+
 /* Each backend's own table; the rest of gemmtop goes through the registry below. */
 const Backend *Backend_opencl(void);
 const Backend *Backend_cuda(void);

@@ -241,7 +241,7 @@ static int inspectOnDevice(const Options *o, const Catalog *cat, const KernelInf
       in->group_items *= (long long)r->geo.local[d];
    in->log = r->build_log;
    r->build_log = NULL;
-   if (want && !in->code && (be->caps & BACKEND_CAP_OFFLINE_PTX))
+   if (want && !in->code && Backend_can(be, BACKEND_CAP_OFFLINE_PTX))
       cudaDeviceCode(o, cat, k, r->defines, dev->arch, in);
    if (o->code && !strcmp(o->code, "none")) {
       free(in->code);

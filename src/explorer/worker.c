@@ -763,7 +763,7 @@ static void readCode(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, Wo
       in->group_items *= (long long)r->geo.local[d];
    in->occ = Occupancy_estimate(Occupancy_arch(in->arch), in->registers, in->local_mem, in->group_items);
    char err[512] = "";
-   if (!in->code && (be->caps & BACKEND_CAP_OFFLINE_PTX) && dev->arch[0]) {
+   if (!in->code && Backend_can(be, BACKEND_CAP_OFFLINE_PTX) && dev->arch[0]) {
       char *source = Session_sourceNamed(&w->cat, true, k->source, k->path), *log = NULL;
       size_t len = 0;
       if (source && Cuda_compileOnly(source, r->defines, dev->arch, true, &in->code, &len, &log, err, sizeof err) ==
@@ -783,7 +783,7 @@ static void readCode(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, Wo
       snprintf(in->note, sizeof in->note, "the device gives no assembly (%s, %s)", be->name, dev->platform);
    }
    /* The source as the compiler reads it: shown where there is no assembly, and by v. */
-   bool cuda = (be->caps & BACKEND_CAP_CUDA_PRELUDE) != 0;
+   bool cuda = Backend_can(be, BACKEND_CAP_CUDA_PRELUDE);
    const char *p1 = cuda && w->cat.prelude_cuda ? w->cat.prelude_cuda : "", *p2 = w->cat.prelude ? w->cat.prelude : "";
    size_t plen = strlen(p1) + strlen(p2) + 2;
    char *pre = malloc(plen);
