@@ -2,7 +2,8 @@
  * CUDA), the driver API runs it. Both libraries are loaded at run time with dlopen, so
  * gemmtop builds and runs without the CUDA toolkit, and this backend says so and steps
  * aside when the libraries or a GPU are absent. The few driver and NVRTC declarations it
- * needs are written out here (they are stable C ABIs). */
+ * needs are written out here (they are stable C ABIs); what it shares with the HIP backend
+ * is in gpu_common.c. */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -320,8 +321,9 @@ static int findDevices(DeviceInfo **out, char *err, size_t errlen) {
    for (int i = 0; i < n; i++) {
       CUdevice d;
       r = api.cuDeviceGet(&d, i);
-      if (r != 0 ? cuFail(r, "cuDeviceGet", err, errlen) != BACKEND_OK
-                 : describe(d, i, &infos[i], err, errlen) != BACKEND_OK) {
+      if (r != 0)
+         cuFail(r, "cuDeviceGet", err, errlen);
+      if (r != 0 || describe(d, i, &infos[i], err, errlen) != BACKEND_OK) {
          free(infos);
          return 0;
       }
