@@ -6,16 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "backend/device.h" /* DeviceLimits */
 #include "core/catalog.h"
 #include "core/problem.h"
-
-typedef struct DeviceLimits_ {
-   size_t max_wg;             /* work-items per group */
-   size_t max_wi[3];          /* per dimension */
-   unsigned long long local_mem; /* bytes per group */
-   bool fp64;
-   int warp;                  /* SIMD width when known, else 32 */
-} DeviceLimits;
 
 /* The most work-groups launched in one dimension (the grid limit of CUDA and HIP; PoCL
  * aborts on a launch of 2^59 groups). A launch past it is refused with this reason before

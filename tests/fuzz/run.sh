@@ -13,6 +13,10 @@ build=${FUZZ_BUILD:-build-fuzz}
 harnesses=${FUZZ_ONLY:-expr metadata preset npy}
 sh tests/fuzz/seeds.sh "$build/seeds" || exit 1
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+# The preset and .npy harnesses write each input to a file: on tmpfs that is 50 times faster.
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+   export TMPDIR=/dev/shm
+fi
 status=0
 passed=0
 failed=0
