@@ -27,7 +27,10 @@ for h in $harnesses; do
    log="$build/fuzz_$h.log"
    # -timeout: an input that takes 10 s is a hang; -rss_limit_mb: one that takes 2 GB a leak
    # or a bomb. New inputs go to the work corpus; crashes to regressions/.
-   "$build/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+   # Inputs as long as the real files get: a rule is at most 255 characters, but nesting
+   # and chains need room; a kernel's metadata, a preset or an .npy header are shorter.
+   case $h in expr) max_len=2048 ;; *) max_len=8192 ;; esac
+   "$build/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
       -dict="tests/fuzz/dict/$h.dict" -artifact_prefix="$kept/" -print_final_stats=1 \
       "$corpus" "$build/seeds/$h" "$kept" >"$log" 2>&1
    rc=$?
