@@ -33,8 +33,7 @@ enum {
 
 /* a op b in 64-bit signed arithmetic. A result that does not fit (overflow, and
  * LLONG_MIN / -1, which traps on x86) or a division by zero is refused: a rule that
- * wrapped around could pass when it should fail. On refusal *why says so (static text or
- * why's buffer of whylen). */
+ * wrapped around could pass when it should fail. On refusal why says what happened. */
 static bool applyOp(int op, long long a, long long b, long long *out, char *why, size_t whylen) {
    static const char *sym[] = {[OP_NEG] = "-", [OP_MUL] = "*", [OP_DIV] = "/", [OP_MOD] = "%", [OP_ADD] = "+",
                                [OP_SUB] = "-", [OP_CDIV] = "div", [OP_CEIL] = "ceil"};
@@ -60,7 +59,7 @@ static bool applyOp(int op, long long a, long long b, long long *out, char *why,
          break;
       }
       /* div(a, b) = (a + b - 1) / b; ceil(a, b) = div(a, b) * b */
-      over = __builtin_add_overflow(a, b - 1, &t) || (t == LLONG_MIN && b == -1);
+      over = __builtin_add_overflow(a, b, &t) || __builtin_sub_overflow(t, 1LL, &t) || (t == LLONG_MIN && b == -1);
       if (!over)
          *out = t / b;
       if (!over && op == OP_CEIL)

@@ -112,6 +112,10 @@ static void test_overflow_is_an_error(void **state) {
    expectErrorBoth("div(9223372036854775807, 2)", "overflow: div(9223372036854775807, 2)");
    expectErrorBoth("ceil(9223372036854775806, 4)", "overflow: ceil(9223372036854775806, 4)");
    expectErrorBoth("99999999999999999999 > 0", "number over 9223372036854775807");
+   expectErrorBoth("div(0 - 9223372036854775807, 0 - 9223372036854775807 - 1)", "overflow: div(");
+   /* b = LLONG_MIN: a + b - 1 is taken left to right, so these fit (b - 1 first did not). */
+   assert_true(eval("div(1, 0 - 9223372036854775807 - 1) == 1", 0, 0, 0));
+   assert_true(eval("ceil(1, 0 - 9223372036854775807 - 1) == 0 - 9223372036854775807 - 1", 0, 0, 0));
    /* The largest values still work. */
    assert_true(eval("9223372036854775807 == 0 - (0 - 9223372036854775807)", 0, 0, 0) == 1);
    assert_true(eval("(0 - 9223372036854775807 - 1) / 1 < 0", 0, 0, 0) == 1);
