@@ -252,7 +252,15 @@ bool Preset_apply(const Preset *p, const KernelInfo *k, long long *values, Probl
 
 bool Preset_save(const char *path, const char *description, const KernelInfo *k, const long long *values,
                  const Problem *prob, char *err, size_t errlen) {
-   char buf[4096];
+   /* What Preset_load would refuse is not written: a newline would even start a key line. */
+   size_t dlen = description ? strlen(description) : 0;
+   if (dlen > PRESET_MAX_LINE - 2 || Util_findControl(description ? description : "", dlen, NULL) < dlen ||
+       (description && strpbrk(description, "\r\n"))) {
+      snprintf(err, errlen, "the description must be one line of at most %d characters, without control characters",
+               PRESET_MAX_LINE - 2);
+      return false;
+   }
+   char buf[4096]; /* fits: one line of description and 16 parameters of 31-character names */
    char layout[3];
    Problem_layoutName(prob, layout);
    int n = snprintf(buf, sizeof buf,

@@ -143,6 +143,35 @@ static void test_list_warnings_whole_lines(void **state) {
    PresetList_free(&l);
 }
 
+/* What is saved loads back the same; a description that would break the file (a newline
+ * would start a key line of its own) is refused. */
+static void test_save_round_trip(void **state) {
+   (void)state;
+   KernelInfo k;
+   char err[1024];
+   assert_true(KernelInfo_parse(&k, "/*@gemmtop\nname: tiled\nparam: TS = 16 in 8, 16, 32\nglobal: N\nlocal: TS\n*/\n",
+                                "tiled.cl", err, sizeof err));
+   long long values[1] = {32};
+   Problem prob;
+   Problem_setDefaults(&prob);
+   prob.m = 96;
+   char path[256];
+   snprintf(path, sizeof path, "%s/saved.preset", g_dir);
+   assert_true(Preset_save(path, "my tiles", &k, values, &prob, err, sizeof err));
+   Preset p;
+   assert_true(Preset_load(path, &p, err, sizeof err));
+   assert_string_equal(p.description, "my tiles");
+   assert_int_equal(p.m, 96);
+   assert_int_equal(p.params[0].value, 32);
+   assert_false(Preset_save(path, "two\nkernel = other", &k, values, &prob, err, sizeof err));
+   assert_non_null(strstr(err, "one line"));
+   assert_false(Preset_save(path, "bell\007", &k, values, &prob, err, sizeof err));
+   assert_true(Preset_load(path, &p, err, sizeof err)); /* the good file is still there */
+   assert_string_equal(p.kernel, "tiled");
+   unlink(path);
+   KernelInfo_free(&k);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_reads_a_preset),
@@ -150,6 +179,7 @@ int main(void) {
        cmocka_unit_test(test_refuses_duplicate_keys),
        cmocka_unit_test(test_refuses_values_longer_than_fields),
        cmocka_unit_test(test_list_warnings_whole_lines),
+       cmocka_unit_test(test_save_round_trip),
    };
    return cmocka_run_group_tests(tests, setup, teardown);
 }
