@@ -186,6 +186,8 @@ static void describe(const DeviceRef *ref, int index, DeviceInfo *info) {
        clGetDeviceInfo(d, 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */, sizeof ccMajor, &ccMajor, NULL) == CL_SUCCESS &&
        clGetDeviceInfo(d, 0x4001 /* CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV */, sizeof ccMinor, &ccMinor, NULL) == CL_SUCCESS)
       snprintf(info->arch, sizeof info->arch, "sm_%u%u", ccMajor, ccMinor);
+   /* NVIDIA's OpenCL compiles inline PTX: mma.sync and friends from sm_80 (Ampere) on. */
+   info->limits.tensor_ptx = ccMajor >= 8;
    cl_uint warp = 0;
    if (strstr(ext, "cl_nv_device_attribute_query") &&
        clGetDeviceInfo(d, 0x4003 /* CL_DEVICE_WARP_SIZE_NV */, sizeof warp, &warp, NULL) == CL_SUCCESS && warp)
@@ -635,6 +637,15 @@ static BackendStatus vendorGemm(Context *ctx, const Problem *p, Buffer *A, Buffe
       }
    }
    snprintf(name, namelen, "CLBlast");
+   if (p->precision != PRECISION_FLOAT && p->precision != PRECISION_DOUBLE) {
+      /* CLBlast's Hgemm keeps C, alpha and beta in half too, and it has no bfloat16 or TF32:
+       * no GEMM of these types (FP32 C and accumulation) to compare with. */
+      snprintf(err, errlen,
+               "CLBlast has no GEMM with %s inputs and FP32 C (its Hgemm keeps C in half): no vendor reference for %s on "
+               "OpenCL; the CUDA backend compares with cuBLAS GemmEx",
+               Precision_name(p->precision), Precision_name(p->precision));
+      return BACKEND_ERR_OTHER;
+   }
    if (!clblast.sgemm || !clblast.dgemm) {
       snprintf(err, errlen, "CLBlast is not installed (libclblast.so.1; on Debian: apt-get install libclblast1)");
       return BACKEND_ERR_NO_RUNTIME;

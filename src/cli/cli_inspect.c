@@ -52,8 +52,11 @@ static char *sassOf(const char *cubin, size_t size) {
    return out;
 }
 
-static DeviceLimits archDeviceLimits(void) {
+/* An NVIDIA GPU of that architecture ("sm_90"): PTX tensor instructions from sm_80 on. */
+static DeviceLimits archDeviceLimits(const char *arch) {
    DeviceLimits l = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32};
+   int cc = 0;
+   l.tensor_ptx = sscanf(arch, "sm_%d", &cc) == 1 && cc >= 80;
    return l;
 }
 
@@ -92,7 +95,7 @@ static BackendStatus nvrtcCode(const Catalog *cat, const KernelInfo *k, const ch
 /* NVRTC without a device. */
 static int inspectCudaOffline(const Options *o, const Catalog *cat, const KernelInfo *k, const long long *values,
                               const Problem *p, Inspection *in) {
-   DeviceLimits lim = archDeviceLimits();
+   DeviceLimits lim = archDeviceLimits(o->arch);
    Geometry g;
    char msg[1536];
    if (!Config_check(k, values, p, &lim, &g, msg, sizeof msg)) {

@@ -626,6 +626,7 @@ static void sweepBegin(Worker *w) {
       n = WORKER_SWEEP_MAX;
    sw->total = n;
    sw->exhaustive = n == sp->count;
+   sw->emulated = k->tensor && !lim.tensor_ptx;
    for (int i = 0; i < n; i++) {
       memcpy(sw->points[i].values, sp->cands[i].values, sizeof sw->points[i].values);
       sw->points[i].outcome = SWEEP_PENDING;
