@@ -219,6 +219,8 @@ static int listDevices(const Options *o) {
       if (!s || !Peaks_measure(s, &cat, &peaks[i], err, sizeof err)) {
          fprintf(stderr, "gemmtop: device %d: cannot measure its peaks: %s\n", i, err);
          rc = 1;
+      } else if (peaks[i].tensor_error[0]) {
+         fprintf(stderr, "gemmtop: device %d: cannot measure its tensor-core peaks: %s\n", i, peaks[i].tensor_error);
       }
       Session_close(s);
    }

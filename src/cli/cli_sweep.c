@@ -97,8 +97,11 @@ static void saveResults(const char *path, const KernelInfo *k, const Problem *p,
          }
          fprintf(f, "},\"device\":");
          Report_jsonString(f, dev->name);
-         fprintf(f, ",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"outcome\":\"%s\",\"verified\":%s", p->m, p->n,
-                 p->k, Precision_name(p->precision), SweepOutcome_name(c[i].outcome),
+         fprintf(f,
+                 ",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"input_type\":\"%s\",\"compute_type\":\"%s\","
+                 "\"output_type\":\"%s\",\"outcome\":\"%s\",\"verified\":%s",
+                 p->m, p->n, p->k, Precision_name(p->precision), Precision_inputType(p->precision),
+                 Precision_computeType(p->precision), Precision_outputType(p->precision), SweepOutcome_name(c[i].outcome),
                  c[i].outcome == SWEEP_OK ? "true" : "false");
          if (c[i].outcome == SWEEP_OK)
             fprintf(f, ",\"gflops\":%.6g,\"time_ms\":%.6g,\"compile_ms\":%.6g,\"max_rel_err\":%.3g", c[i].gflops,

@@ -146,7 +146,7 @@ static void paramSpec(const KernelParam *p, char *out, size_t len) {
 
 void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
    if (f == FORMAT_CSV)
-      fputs("name,ladder,step,title,parameters,operands,pads,file\n", out);
+      fputs("name,ladder,step,title,parameters,operands,pads,file,precisions,tensor\n", out);
    const char *ladder = "";
    for (int i = 0; i < cat->count; i++) {
       const KernelInfo *k = &cat->kernels[i];
@@ -158,6 +158,8 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
          paramSpec(&k->params[j], one, sizeof one);
          snprintf(params + strlen(params), sizeof params - strlen(params), "%s%s", j ? " " : "", one);
       }
+      char types[96];
+      Precision_listNames(k->precisions, types, sizeof types);
       char operands[16];
       snprintf(operands, sizeof operands, "%s", k->operands_any ? "any" : "");
       if (!k->operands_any)
@@ -195,7 +197,13 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
          Report_jsonString(out, operands);
          fprintf(out, ",\"pads\":%s,\"file\":", k->has_pad ? "true" : "false");
          Report_jsonString(out, k->path);
-         fputs("}\n", out);
+         fputs(",\"precisions\":[", out);
+         for (int p = 0, first = 1; p < PRECISION_COUNT; p++)
+            if (k->precisions & PRECISION_BIT(p)) {
+               fprintf(out, "%s\"%s\"", first ? "" : ",", Precision_name((Precision)p));
+               first = 0;
+            }
+         fprintf(out, "],\"tensor\":%s}\n", k->tensor ? "true" : "false");
       } else if (f == FORMAT_CSV) {
          char step[16];
          snprintf(step, sizeof step, "%d", k->step);
@@ -206,7 +214,9 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
          csvField(out, params, false);
          csvField(out, operands, false);
          csvField(out, k->has_pad ? "yes" : "no", false);
-         csvField(out, k->path, true);
+         csvField(out, k->path, false);
+         csvField(out, types, false);
+         csvField(out, k->tensor ? "yes" : "no", true);
       } else {
          if (strcmp(ladder, k->ladder) != 0) {
             fprintf(out, "%sladder %s\n", i ? "\n" : "", k->ladder);
@@ -219,6 +229,8 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
             fprintf(out, "      %-24s reads %s (other layouts are transposed beforehand)\n", "", operands);
          if (k->has_pad)
             fprintf(out, "      %-24s any size (operands padded to tile multiples)\n", "");
+         if (k->precisions != (PRECISION_BIT(PRECISION_FLOAT) | PRECISION_BIT(PRECISION_DOUBLE)) || k->tensor)
+            fprintf(out, "      %-24s takes %s%s\n", "", types, k->tensor ? "; tensor cores (emulated without them)" : "");
       }
    }
    if (f == FORMAT_TABLE)

@@ -2,6 +2,7 @@
 name:       types_scalar
 title:      Test: scalar GEMM in tf32, half and bfloat16 with FP32 accumulation, and three broken copies
 ladder:     test
+hidden:     yes
 step:       1
 precisions: tf32 half bfloat16
 about:      The plainest GEMM for the tensor-core element types, which verification must pass with
