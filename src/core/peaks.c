@@ -120,7 +120,7 @@ static double measureMma(Session *s, const Catalog *cat, int kind, char *err, si
 /* The three tensor rates, where the device has tensor cores; a failure leaves them 0 and
  * says why in tensor_error (the other peaks stand). */
 static void measureTensor(Session *s, const Catalog *cat, Peaks *out) {
-   if (!Session_device(s)->limits.tensor_ptx)
+   if (!Session_device(s)->tensor_ptx) /* the device's, even where GEMMTOP_DEVICE_LIMITS took it from kernels */
       return;
    double *rates[3] = {&out->tf32_gflops, &out->f16_gflops, &out->bf16_gflops};
    char err[512] = "";
