@@ -45,9 +45,10 @@ struct Session_ {
  * have (the Apple M1 of the homework allows 256 work-items per group), and the tests can
  * check those refusals on PoCL. Limits can only shrink. The text is read whole (no buffer
  * to cut it into a bogus name); a value that is empty, not a number, or too large is
- * refused, never taken as 0 or wrapped. l may be NULL: only check. */
+ * refused, never taken as 0 or wrapped. tensor_ptx=0 makes tensor kernels run their portable
+ * emulation on a GPU that has tensor cores. l may be NULL: only check. */
 static bool applyLimitsText(const char *env, DeviceLimits *l, char *err, size_t errlen) {
-   static const char *names = "names: max_wg, max_wi, local_mem, fp64";
+   static const char *names = "names: max_wg, max_wi, local_mem, fp64, tensor_ptx";
    char *buf = strdup(env);
    if (!buf) {
       snprintf(err, errlen, "GEMMTOP_DEVICE_LIMITS: out of memory");
@@ -61,14 +62,15 @@ static bool applyLimitsText(const char *env, DeviceLimits *l, char *err, size_t 
       unsigned long long v = eq && isdigit((unsigned char)eq[1]) ? strtoull(eq + 1, &end, 10) : 0;
       if (eq)
          *eq = '\0';
-      bool known = !strcmp(tok, "max_wg") || !strcmp(tok, "max_wi") || !strcmp(tok, "local_mem") || !strcmp(tok, "fp64");
+      bool flag = !strcmp(tok, "fp64") || !strcmp(tok, "tensor_ptx"); /* 0 or 1 */
+      bool known = flag || !strcmp(tok, "max_wg") || !strcmp(tok, "max_wi") || !strcmp(tok, "local_mem");
       if (!eq || !known) {
          snprintf(err, errlen, "GEMMTOP_DEVICE_LIMITS: '%.60s' is not NAME=NUMBER with a known name (%s)", tok, names);
          ok = false;
       } else if (!end || *end || errno == ERANGE || v > (unsigned long long)LLONG_MAX ||
-                 (!strcmp(tok, "fp64") && v > 1) || (strcmp(tok, "fp64") && strcmp(tok, "local_mem") && v < 1)) {
+                 (flag && v > 1) || (!flag && strcmp(tok, "local_mem") && v < 1)) {
          snprintf(err, errlen, "GEMMTOP_DEVICE_LIMITS: %s=%.40s: %s", tok, eq + 1,
-                  !strcmp(tok, "fp64") ? "use 0 or 1"
+                  flag ? "use 0 or 1"
                   : !strcmp(tok, "local_mem") ? "use a number of bytes from 0 to 9223372036854775807"
                                               : "use a number from 1 to 9223372036854775807");
          ok = false;
@@ -84,8 +86,10 @@ static bool applyLimitsText(const char *env, DeviceLimits *l, char *err, size_t 
       } else if (!strcmp(tok, "local_mem")) {
          if (v < l->local_mem)
             l->local_mem = v;
-      } else {
+      } else if (!strcmp(tok, "fp64")) {
          l->fp64 = l->fp64 && v != 0;
+      } else {
+         l->tensor_ptx = l->tensor_ptx && v != 0;
       }
    }
    free(buf);
@@ -157,8 +161,8 @@ const DeviceInfo *Session_device(const Session *s) { return &s->info; }
 const Backend *Session_backend(const Session *s) { return s->be; }
 
 bool Session_fits(const Session *s, const Problem *p, char *msg, size_t msglen) {
-   double es = (double)Precision_size(p->precision);
-   double a = (double)Problem_sizeA(p) * es, b = (double)Problem_sizeB(p) * es, c = (double)Problem_sizeC(p) * es;
+   double es = (double)Precision_size(p->precision), ies = (double)Precision_inputSize(p->precision);
+   double a = (double)Problem_sizeA(p) * ies, b = (double)Problem_sizeB(p) * ies, c = (double)Problem_sizeC(p) * es;
    double total = a + b + c * (p->beta != 0.0 ? 2 : 1);
    double largest = a > b ? (a > c ? a : c) : (b > c ? b : c);
    const double gib = 1073741824.0;
@@ -433,30 +437,35 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
 
    bool prepA = g->trans_a != p->trans_a || g->pad;
    bool prepB = g->trans_b != p->trans_b || g->pad;
-   Kernel *copyPad = NULL, *unpad = NULL;
+   /* Half and bfloat16 operands are moved by gt_copy_pad_in (in_t), C by gt_copy_pad (real);
+    * for the other types both are real, and gt_copy_pad does it all. */
+   const bool narrow = Precision_is16(p->precision);
+   Kernel *copyPad = NULL, *copyPadIn = NULL, *unpad = NULL;
    if (prepA || prepB || g->pad) {
       char *hsrc = joinSource(s, s->catalog->helpers);
       char hdefs[64];
-      snprintf(hdefs, sizeof hdefs, "-DDOUBLE=%d", dbl);
+      Precision_defines(p->precision, hdefs, sizeof hdefs);
       bool hfresh;
       CachedProgram *h1 = hsrc ? getKernel(s, hsrc, hdefs, "gt_copy_pad", r, &hfresh) : NULL;
       CachedProgram *h2 = h1 ? getKernel(s, hsrc, hdefs, "gt_unpad", r, &hfresh) : NULL;
+      CachedProgram *h3 = h2 && narrow && (prepA || prepB) ? getKernel(s, hsrc, hdefs, "gt_copy_pad_in", r, &hfresh) : NULL;
       free(hsrc);
-      if (!h1 || !h2) {
+      if (!h1 || !h2 || (narrow && (prepA || prepB) && !h3)) {
          if (r->status == RUN_OK)
             r->status = RUN_OUT_OF_MEMORY;
          snprintf(r->message + strlen(r->message), sizeof r->message - strlen(r->message), " (in the helper kernels)");
          return r->status;
       }
-      /* h1 may have been evicted by h2's insertion only if the cache had one slot. */
+      /* An earlier one may have been evicted by a later insertion only if the cache had one slot. */
       copyPad = h1->kernel;
       unpad = h2->kernel;
+      copyPadIn = h3 ? h3->kernel : copyPad;
    }
 
-   /* Device buffers. */
-   size_t es = Precision_size(p->precision);
-   size_t bytesA = Problem_sizeA(p) * es, bytesB = Problem_sizeB(p) * es, bytesC = Problem_sizeC(p) * es;
-   size_t bytesAk = (size_t)g->m * (size_t)g->k * es, bytesBk = (size_t)g->k * (size_t)g->n * es;
+   /* Device buffers: A and B of the input type, C of the output type. */
+   size_t es = Precision_size(p->precision), ies = Precision_inputSize(p->precision);
+   size_t bytesA = Problem_sizeA(p) * ies, bytesB = Problem_sizeB(p) * ies, bytesC = Problem_sizeC(p) * es;
+   size_t bytesAk = (size_t)g->m * (size_t)g->k * ies, bytesBk = (size_t)g->k * (size_t)g->n * ies;
    size_t bytesCk = (size_t)g->m * (size_t)g->n * es;
    if (!ensureBuffer(s, BUF_A, bytesA, r) || !ensureBuffer(s, BUF_B, bytesB, r) || !ensureBuffer(s, BUF_C, bytesC, r) ||
        (p->beta != 0.0 && !ensureBuffer(s, BUF_C0, bytesC, r)) || (prepA && !ensureBuffer(s, BUF_AK, bytesAk, r)) ||
@@ -480,13 +489,13 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
    Buffer *Ck = g->pad ? s->bufs[BUF_CK].buf : C;
    if (prepA) {
       const char *what = g->pad ? (g->trans_a != p->trans_a ? "pad+transpose A" : "pad A") : "transpose A";
-      addCopyPad(&pl, copyPad, what, p->m, p->k, p->trans_a, A, g->trans_a ? g->k : g->m, g->trans_a ? g->m : g->k,
+      addCopyPad(&pl, copyPadIn, what, p->m, p->k, p->trans_a, A, g->trans_a ? g->k : g->m, g->trans_a ? g->m : g->k,
                  g->trans_a, Ak);
    }
    if (prepB) {
       /* op(B) is K x N logically. */
       const char *what = g->pad ? (g->trans_b != p->trans_b ? "pad+transpose B" : "pad B") : "transpose B";
-      addCopyPad(&pl, copyPad, what, p->k, p->n, p->trans_b, B, g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n,
+      addCopyPad(&pl, copyPadIn, what, p->k, p->n, p->trans_b, B, g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n,
                  g->trans_b, Bk);
    }
    if (g->pad && p->beta != 0.0)
@@ -669,8 +678,8 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
       free(r);
       return v->status;
    }
-   size_t es = Precision_size(p->precision);
-   size_t bytesA = Problem_sizeA(p) * es, bytesB = Problem_sizeB(p) * es, bytesC = Problem_sizeC(p) * es;
+   size_t es = Precision_size(p->precision), ies = Precision_inputSize(p->precision);
+   size_t bytesA = Problem_sizeA(p) * ies, bytesB = Problem_sizeB(p) * ies, bytesC = Problem_sizeC(p) * es;
    if (!Session_fits(s, p, v->message, sizeof v->message) || !ensureBuffer(s, BUF_A, bytesA, r) ||
        !ensureBuffer(s, BUF_B, bytesB, r) || !ensureBuffer(s, BUF_C, bytesC, r) ||
        (p->beta != 0.0 && !ensureBuffer(s, BUF_C0, bytesC, r))) {
