@@ -1,8 +1,8 @@
 #!/bin/sh
 # Writes the seed corpora of the fuzz harnesses under $1/<harness>/ from the shipped files:
 # the expressions of every kernel's metadata, the kernels' metadata blocks, the presets, and
-# a few valid .npy files (made here, with python3: float32/float64, 1-D/2-D, C and Fortran
-# order, format versions 1.0, 2.0 and 3.0).
+# a few valid .npy files (made here, with python3: float16/float32/float64, 1-D/2-D, C and
+# Fortran order, format versions 1.0, 2.0 and 3.0).
 set -eu
 out=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,7 +30,7 @@ def npy(name, descr, shape, fortran, version, values):
     pre = len(magic) + struct.calcsize(lenfmt)
     pad = (64 - (pre + len(header) + 1) % 64) % 64
     header = header + " " * pad + "\n"
-    fmt = "<%d%s" % (len(values), "f" if descr == "<f4" else "d")
+    fmt = "<%d%s" % (len(values), {"<f2": "e", "<f4": "f", "<f8": "d"}[descr])
     with open("%s/%s" % (out, name), "wb") as f:
         f.write(magic + struct.pack(lenfmt, len(header)) + header.encode("latin1") + struct.pack(fmt, *values))
 npy("f4_2x3_v1", "<f4", "(2, 3)", "False", 1, [1, 2, 3, 4, 5, 6])
@@ -38,4 +38,5 @@ npy("f8_3x2_fortran_v1", "<f8", "(3, 2)", "True", 1, [0.5, -1, 2, 3e10, -4, 5])
 npy("f4_4_v2", "<f4", "(4,)", "False", 2, [1, 2, 3, 4])
 npy("f8_1x1_v3", "<f8", "(1, 1)", "False", 3, [7])
 npy("f4_0x3_v1", "<f4", "(0, 3)", "False", 1, [])
+npy("f2_2x2_v1", "<f2", "(2, 2)", "False", 1, [1, -0.5, 65504, 6e-8])
 PY
