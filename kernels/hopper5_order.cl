@@ -197,6 +197,6 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
       }
       gt_wgmma_wait(0);
       FENCE_ACC();
-      storeC(acc, ctid, row0 + r0, col0, N, alpha, beta, C);
+      storeC(acc, ctid % 128, row0 + r0, col0, N, alpha, beta, C);
    }
 }
