@@ -28,6 +28,7 @@ local:    128, 1
 dynamic_smem: (BM + BN) * BK * REAL_SIZE * 2 + 1024 + 64
 tma:      A box=(SW == 0 ? 16 : SW) / REAL_SIZE,BM swizzle=SW
 tma:      B box=(SW == 0 ? 16 : SW) / REAL_SIZE,BN swizzle=SW
+sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 */
 
 #define WM BM /* one warpgroup does every row */

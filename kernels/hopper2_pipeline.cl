@@ -26,6 +26,7 @@ local:    128, 1
 dynamic_smem: STAGES * (BM + BN) * BK * REAL_SIZE * 2 + 1024 + 8 * STAGES
 tma:      A box=(SW == 0 ? 16 : SW) / REAL_SIZE,BM swizzle=SW
 tma:      B box=(SW == 0 ? 16 : SW) / REAL_SIZE,BN swizzle=SW
+sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 */
 #define WM BM /* one warpgroup does every row */
 #ifndef GT_TF32

@@ -103,15 +103,15 @@ static int inspectCudaOffline(const Options *o, const Catalog *cat, const Kernel
    DeviceLimits lim = archDeviceLimits(o->arch);
    Geometry g;
    char msg[1536];
-   if (!Config_check(k, values, p, &lim, &g, msg, sizeof msg)) {
-      fprintf(stderr, "gemmtop: refused (limits of a %s GPU: 1024 work-items, 48 KiB static shared): %s\n", o->arch,
-              msg);
-      return 2;
-   }
    ConfigTarget target = {.backend = "CUDA", .arch_specific = true, .dynamic_smem = true, .arch = o->arch,
                           .nvidia = true};
    if (!Config_targetOk(k, &target, msg, sizeof msg)) {
       fprintf(stderr, "gemmtop: refused: %s\n", msg);
+      return 2;
+   }
+   if (!Config_check(k, values, p, &lim, &g, msg, sizeof msg)) {
+      fprintf(stderr, "gemmtop: refused (limits of a %s GPU: 1024 work-items, 48 KiB static shared): %s\n", o->arch,
+              msg);
       return 2;
    }
    char defines[1024];
@@ -180,6 +180,11 @@ static int inspectHipOffline(const Options *o, const Catalog *cat, const KernelI
    DeviceLimits lim = {.max_wg = 1024, .max_wi = {1024, 1024, 1024}, .local_mem = 65536, .fp64 = true, .warp = 64};
    Geometry g;
    char msg[1536];
+   ConfigTarget target = {.backend = "HIP", .arch = o->arch};
+   if (!Config_targetOk(k, &target, msg, sizeof msg)) {
+      fprintf(stderr, "gemmtop: refused: %s\n", msg);
+      return 2;
+   }
    if (!Config_check(k, values, p, &lim, &g, msg, sizeof msg)) {
       fprintf(stderr, "gemmtop: refused (limits of a %s GPU: 1024 work-items, 64 KiB LDS): %s\n", o->arch, msg);
       return 2;

@@ -210,7 +210,9 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
          }
          fputs("],\"operands\":", out);
          Report_jsonString(out, operands);
-         fprintf(out, ",\"pads\":%s,\"file\":", k->has_pad ? "true" : "false");
+         fprintf(out, ",\"pads\":%s,\"arch\":", k->has_pad ? "true" : "false");
+         Report_jsonString(out, k->arch);
+         fputs(",\"file\":", out);
          Report_jsonString(out, k->path);
          fputs("}\n", out);
       } else if (f == FORMAT_CSV) {

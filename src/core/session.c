@@ -396,8 +396,8 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
    r->registers = -1;
    r->private_mem = r->local_mem = -1;
    char err[1024];
-   if (!Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message) ||
-       !Session_targetOk(s, k, r->message, sizeof r->message)) {
+   if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
+       !Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       return r->status;
    }
@@ -780,8 +780,8 @@ RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long lon
       *code = NULL;
       kind[0] = '\0';
    }
-   if (!Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message) ||
-       !Session_targetOk(s, k, r->message, sizeof r->message)) {
+   if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
+       !Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       return r->status;
    }
@@ -811,7 +811,7 @@ RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long lon
 RunStatus Session_precompile(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
                              unsigned ablate, char *err, size_t errlen) {
    Geometry g;
-   if (!Config_check(k, values, p, &s->info.limits, &g, err, errlen) || !Session_targetOk(s, k, err, errlen))
+   if (!Session_targetOk(s, k, err, errlen) || !Config_check(k, values, p, &s->info.limits, &g, err, errlen))
       return RUN_INVALID;
    char defines[1024];
    Config_defines(k, values, p, &g, defines, sizeof defines);
@@ -878,8 +878,8 @@ RunStatus Session_trace(Session *s, const KernelInfo *k, const long long *values
    Problem q = smallProblem(s, k, values, p);
    t->problem = q;
    Geometry g;
-   if (!Config_check(k, values, &q, &s->info.limits, &g, r->message, sizeof r->message) ||
-       !Session_targetOk(s, k, r->message, sizeof r->message)) {
+   if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
+       !Config_check(k, values, &q, &s->info.limits, &g, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       return r->status;
    }
