@@ -13,10 +13,12 @@ param:    BN = 128 in 64, 128, 256 ; columns of C per block: the wgmma N
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
 param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in shared memory
+param:    BLOCKS = 1 in 1, 2 ; blocks per multiprocessor that the registers are shared for
 arch:     sm_90a
 require:  DOUBLE == 0 ; wgmma has no double: use --precision float (3xTF32), tf32, half or bfloat16
 require:  BK * REAL_SIZE % (SW == 0 ? 32 : SW) == 0 && BK * REAL_SIZE >= 32 ; BK times the element size must be a multiple of the swizzle width (32 bytes without swizzle)
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
+require:  BLOCKS == 1 || (BN <= 128 && CONS == 1) ; two blocks per multiprocessor leave 128 registers at entry: one consumer, and a wgmma N of at most 128 (ptxas checks each wgmma against the entry count)
 operands: A=N B=T
 pad:      M=BM N=BN K=BK
 global:   N / BN * 128 * (CONS + 1), M / BM
@@ -28,6 +30,14 @@ sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 */
 #define WM (BM / CONS) /* rows per consumer warpgroup */
 #define THREADS (128 * (CONS + 1))
+/* setmaxnreg: the block starts with REGS registers per thread (the cap that BLOCKS blocks
+ * per multiprocessor leave, in steps of 8); the producer gives all but 40 back and the
+ * consumers share them. Without a cap below 256 there is nothing to move. */
+#define REGS (65536 / (THREADS * BLOCKS) / 8 * 8)
+#define MOVE_REGS (REGS < 256)
+#define REGS_PRODUCER 40
+#define REGS_CONSUMER_ ((REGS * THREADS - REGS_PRODUCER * 128) / (128 * CONS) / 8 * 8)
+#define REGS_CONSUMER (REGS_CONSUMER_ > 256 ? 256 : REGS_CONSUMER_)
 #ifndef GT_TF32
 #define GT_TF32 0
 #endif
@@ -130,7 +140,7 @@ __device__ inline void storeC(float (*acc)[BN / 2], int tid, int row0, int col0,
          }
 }
 
-__kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const int K, const real alpha,
+__kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, const int K, const real alpha,
                                                  const __global real *A, const __global real *B, const real beta,
                                                  __global real *C, GT_TENSOR_MAP tmA, GT_TENSOR_MAP tmB) {
    extern __shared__ __align__(1024) unsigned char gt_dynamic[];
@@ -150,8 +160,8 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
    __syncthreads();
    if (wg == 0) {
       /* the producer: one thread keeps the ring full */
-#if CONS > 1
-      gt_setmaxnreg_dec(40);
+#if MOVE_REGS
+      gt_setmaxnreg_dec(REGS_PRODUCER);
 #endif
       if (tid == 0)
          for (int t = 0; t < tiles; t++) {
@@ -162,8 +172,8 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
          }
    } else {
       /* the consumers: WM rows each, registers taken from the producer */
-#if CONS > 1
-      gt_setmaxnreg_inc(232);
+#if MOVE_REGS
+      gt_setmaxnreg_inc(REGS_CONSUMER);
 #endif
       const int ctid = tid - 128, r0 = (wg - 1) * WM;
       float acc[WM / 64][BN / 2];

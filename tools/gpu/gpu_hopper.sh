@@ -28,7 +28,7 @@ check() { # preset, then options
 for p in $LADDER; do check $p -m 1000 -n 520 -k 700; done
 for sw in 0 32 64 128; do
    check hopper-1-tma --size 512 --set SW=$sw
-   check hopper-4-consumers --size 512 --set SW=$sw
+   check hopper-4-consumers --size 512 --set SW=$sw --set BK=32 --set STAGES=2
 done
 check hopper-2-pipeline --size 768 --beta 0.5
 check hopper-5-order --size 1536 --set GROUP=4
