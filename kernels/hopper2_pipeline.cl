@@ -17,27 +17,19 @@ param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
 param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in shared memory
 arch:     sm_90a
-require:  DOUBLE == 0 ; wgmma has no double: use --precision float (3xTF32), tf32, half or bfloat16
-require:  BK * REAL_SIZE % (SW == 0 ? 32 : SW) == 0 && BK * REAL_SIZE >= 32 ; BK times the element size must be a multiple of the swizzle width (32 bytes without swizzle)
+precisions: float tf32 half bfloat16
+tensor:   yes
+require:  BK * IN_SIZE % (SW == 0 ? 32 : SW) == 0 && BK * IN_SIZE >= 32 ; BK times the element size must be a multiple of the swizzle width (32 bytes without swizzle)
 operands: A=N B=T
 pad:      M=BM N=BN K=BK
 global:   N / BN * 128, M / BM
 local:    128, 1
-dynamic_smem: STAGES * (BM + BN) * BK * REAL_SIZE * 2 + 1024 + 8 * STAGES
-tma:      A box=(SW == 0 ? 16 : SW) / REAL_SIZE,BM swizzle=SW
-tma:      B box=(SW == 0 ? 16 : SW) / REAL_SIZE,BN swizzle=SW
+dynamic_smem: STAGES * (BM + BN) * BK * IN_SIZE * (GT_TF32 || GT_HALF || GT_BF16 ? 1 : 2) + 1024 + 8 * STAGES
+tma:      A box=(SW == 0 ? 16 : SW) / IN_SIZE,BM swizzle=SW
+tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN swizzle=SW
 sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 */
 #define WM BM /* one warpgroup does every row */
-#ifndef GT_TF32
-#define GT_TF32 0
-#endif
-#ifndef GT_HALF
-#define GT_HALF 0
-#endif
-#ifndef GT_BF16
-#define GT_BF16 0
-#endif
 #define SPLIT3 (!GT_TF32 && !GT_HALF && !GT_BF16) /* FP32 inputs: 3xTF32 */
 #define ES (GT_HALF || GT_BF16 ? 2 : 4)           /* bytes of an A or B element */
 #define ATOM (SW == 0 ? 16 : SW)                  /* bytes of a tile row in one TMA box */
@@ -132,7 +124,7 @@ __device__ inline void storeC(float (*acc)[BN / 2], int tid, int row0, int col0,
 }
 
 __kernel __launch_bounds__(128, 1) void gemm(const int M, const int N, const int K, const real alpha,
-                                             const __global real *A, const __global real *B, const real beta,
+                                             const __global in_t *A, const __global in_t *B, const real beta,
                                              __global real *C, GT_TENSOR_MAP tmA, GT_TENSOR_MAP tmB) {
    extern __shared__ __align__(1024) unsigned char gt_dynamic[];
    unsigned char *ring = gt_dynamic + ((1024 - (gt_smem_addr(gt_dynamic) & 1023)) & 1023);

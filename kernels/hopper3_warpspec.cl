@@ -18,17 +18,18 @@ param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: 
 param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in shared memory
 param:    BLOCKS = 2 in 1, 2 ; blocks per multiprocessor that the registers are shared for
 arch:     sm_90a
-require:  DOUBLE == 0 ; wgmma has no double: use --precision float (3xTF32), tf32, half or bfloat16
-require:  BK * REAL_SIZE % (SW == 0 ? 32 : SW) == 0 && BK * REAL_SIZE >= 32 ; BK times the element size must be a multiple of the swizzle width (32 bytes without swizzle)
+precisions: float tf32 half bfloat16
+tensor:   yes
+require:  BK * IN_SIZE % (SW == 0 ? 32 : SW) == 0 && BK * IN_SIZE >= 32 ; BK times the element size must be a multiple of the swizzle width (32 bytes without swizzle)
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
 require:  BLOCKS == 1 || (BN <= 128 && CONS == 1) ; two blocks per multiprocessor leave 128 registers at entry: one consumer, and a wgmma N of at most 128 (ptxas checks each wgmma against the entry count)
 operands: A=N B=T
 pad:      M=BM N=BN K=BK
 global:   N / BN * 128 * (CONS + 1), M / BM
 local:    128 * (CONS + 1), 1
-dynamic_smem: STAGES * (BM + BN) * BK * REAL_SIZE * 2 + 1024 + 16 * STAGES
-tma:      A box=(SW == 0 ? 16 : SW) / REAL_SIZE,BM swizzle=SW
-tma:      B box=(SW == 0 ? 16 : SW) / REAL_SIZE,BN swizzle=SW
+dynamic_smem: STAGES * (BM + BN) * BK * IN_SIZE * (GT_TF32 || GT_HALF || GT_BF16 ? 1 : 2) + 1024 + 16 * STAGES
+tma:      A box=(SW == 0 ? 16 : SW) / IN_SIZE,BM swizzle=SW
+tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN swizzle=SW
 sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 */
 #define WM (BM / CONS) /* rows per consumer warpgroup */
@@ -41,15 +42,6 @@ sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 #define REGS_PRODUCER 40
 #define REGS_CONSUMER_ ((REGS * THREADS - REGS_PRODUCER * 128) / (128 * CONS) / 8 * 8)
 #define REGS_CONSUMER (REGS_CONSUMER_ > 256 ? 256 : REGS_CONSUMER_)
-#ifndef GT_TF32
-#define GT_TF32 0
-#endif
-#ifndef GT_HALF
-#define GT_HALF 0
-#endif
-#ifndef GT_BF16
-#define GT_BF16 0
-#endif
 #define SPLIT3 (!GT_TF32 && !GT_HALF && !GT_BF16) /* FP32 inputs: 3xTF32 */
 #define ES (GT_HALF || GT_BF16 ? 2 : 4)           /* bytes of an A or B element */
 #define ATOM (SW == 0 ? 16 : SW)                  /* bytes of a tile row in one TMA box */
@@ -144,7 +136,7 @@ __device__ inline void storeC(float (*acc)[BN / 2], int tid, int row0, int col0,
 }
 
 __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, const int K, const real alpha,
-                                                 const __global real *A, const __global real *B, const real beta,
+                                                 const __global in_t *A, const __global in_t *B, const real beta,
                                                  __global real *C, GT_TENSOR_MAP tmA, GT_TENSOR_MAP tmB) {
    extern __shared__ __align__(1024) unsigned char gt_dynamic[];
    unsigned char *ring = gt_dynamic + ((1024 - (gt_smem_addr(gt_dynamic) & 1023)) & 1023);

@@ -52,17 +52,22 @@ static char *sassOf(const char *cubin, size_t size) {
    return out;
 }
 
-/* An NVIDIA GPU of arch: 48 KiB of static shared memory, more when opted in (dynamic). */
+/* An NVIDIA GPU of that architecture ("sm_90") through CUDA: whether it runs PTX tensor
+ * instructions is the devices' own rule (Device_classify); 48 KiB of static shared
+ * memory, more when opted in (dynamic). */
 static DeviceLimits archDeviceLimits(const char *arch) {
-   DeviceLimits l = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32};
+   DeviceInfo d = {.limits = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32},
+                   .inline_ptx = true};
+   snprintf(d.arch, sizeof d.arch, "%s", arch);
+   Device_classify(&d);
    static const struct {
       const char *prefix;
       unsigned long long optin;
    } optin[] = {{"sm_90", 232448}, {"sm_80", 166912}, {"sm_86", 101376}, {"sm_89", 101376}, {"sm_75", 65536}};
    for (size_t i = 0; i < sizeof optin / sizeof optin[0]; i++)
       if (!strncmp(arch, optin[i].prefix, strlen(optin[i].prefix)))
-         l.local_mem_optin = optin[i].optin;
-   return l;
+         d.limits.local_mem_optin = optin[i].optin;
+   return d.limits;
 }
 
 /* --ablate: the switches' defines, as Session_run compiles them. */

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/problem.h"
+
 #define KERNEL_MAX_PARAMS 16
 #define KERNEL_MAX_VALUES 32
 #define KERNEL_MAX_RULES 24
@@ -61,6 +63,9 @@ typedef struct KernelInfo_ {
    char dynamic_smem[256];  /* `dynamic_smem:` bytes of dynamic shared memory per group ("0") */
    KernelTma tma[KERNEL_MAX_TMA];
    int ntma;
+   unsigned precisions;   /* PRECISION_BIT()s of the element types it takes (`precisions:`);
+                           * float and double when the key is absent */
+   bool tensor;           /* `tensor: yes`: it uses the tensor-core helpers (GT_TENSOR_PTX) */
 } KernelInfo;
 
 typedef struct Catalog_ {

@@ -25,6 +25,9 @@ typedef struct Geometry_ {
       int box[2];             /* inner (contiguous), outer: elements */
       int swizzle;            /* 0, 32, 64, 128 bytes */
    } tma[KERNEL_MAX_TMA];
+   bool tensor_ptx;           /* GT_TENSOR_PTX=1: a `tensor: yes` kernel where PTX tensor instructions run */
+   bool emulated;             /* a `tensor: yes` kernel without them: the portable emulation runs, whose
+                               * times are not a tensor core's (never compared, ranked or put against a peak) */
 } Geometry;
 
 /* Checks everything; fills geo when it passes. On failure, msg names the broken rule,
@@ -37,7 +40,8 @@ bool Config_check(const KernelInfo *k, const long long *values, const Problem *p
 void Config_validValues(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
                         int pi, bool *valid);
 
-/* Compiler options: "-DTS=16 -DWPT=4 -DTRANSA=0 -DTRANSB=0 -DDOUBLE=0". */
+/* Compiler options: "-DTS=16 -DWPT=4 -DTRANSA=0 -DTRANSB=0 -DDOUBLE=0", then -DGT_TF32=1,
+ * -DGT_HALF=1 or -DGT_BF16=1 for those types and -DGT_TENSOR_PTX=1 when geo says so. */
 void Config_defines(const KernelInfo *k, const long long *values, const Problem *p, const Geometry *geo, char *out,
                     size_t outlen);
 

@@ -55,7 +55,7 @@ expect_rc 2 "PoCL is refused"
 expect_in "hopper1_tma needs sm_90a wgmma and TMA, which PoCL does not emulate" "$ERR$OUT" "PoCL's refusal says why"
 run_gemmtop inspect --backend cuda --arch sm_90a --kernel hopper1_tma --precision double --code none
 expect_rc 2 "double is refused"
-expect_in "wgmma has no double" "$ERR" "the double refusal says what to use"
+expect_in "does not take double: it takes float, tf32, half, bfloat16" "$ERR" "the double refusal names the types it takes"
 run_gemmtop inspect --backend cuda --arch sm_90a --kernel hopper1_tma --set SW=128 --set BK=16 --code none
 expect_rc 2 "a tile narrower than its swizzle is refused"
 expect_in "BK times the element size must be a multiple of the swizzle width" "$ERR" "with the rule's words"
