@@ -1,8 +1,10 @@
 #!/bin/sh
 # On the GPU machine (an H100 or H200): the hopper ladder through the CUDA backend. The
-# build check (SASS shows HGMMA and the TMA's UTMALDG), correctness of every step and of
-# each swizzle mode at sizes that pad, then the ladder and 3xTF32 against cuBLAS in one
-# process (bench --rounds). Writes under $1 (default $OUT); prints a short table last.
+# build check (SASS shows HGMMA and the TMA's UTMALDG), correctness of every step, of each
+# swizzle mode and of each element type at sizes that pad, then against cuBLAS of the same
+# types, each type in one process (bench --rounds): the ladder in float (3xTF32) against
+# SGEMM, and tf32, half and bfloat16 against cuBLAS's TF32, half and bfloat16 GEMMs.
+# Writes under $1 (default $OUT); prints the tables last.
 . tools/gpu/gpu_setup.sh
 B=${GEMMTOP_BIN:-build/gemmtop}
 out=${1:-$OUT}
@@ -32,9 +34,21 @@ for sw in 0 32 64 128; do
 done
 check hopper-2-pipeline --size 768 --beta 0.5
 check hopper-5-order --size 1536 --set GROUP=4
-$B run --backend cuda --preset hopper-4-consumers --size 2048 > "$out/run-4-2048.txt" 2>&1
+for t in tf32 half bf16; do
+   check hopper-1-tma-$t -m 1000 -n 520 -k 700
+   check hopper-5-order-$t -m 1000 -n 520 -k 700 --beta 0.5
+done
+$B run --backend cuda --preset hopper-4-consumers --size 2048 > "$out/run-4-2048.txt" 2>&1 # the table view
 tail -n 8 "$out/run-4-2048.txt"
 
-echo "== timing: the ladder (3xTF32) against cuBLAS SGEMM, $S, $R rounds"
+for t in tf32 half bf16; do
+   $B bench --backend cuda hopper-1-tma-$t hopper-5-order-$t --sizes $S --rounds $R --save "$out/bench-$t.csv" \
+      > "$out/bench-$t.txt" 2>&1
+done
 $B bench --backend cuda $LADDER $EXTRA --sizes $S --rounds $R --save "$out/bench.csv" > "$out/bench.txt" 2>&1
-cat "$out/bench.txt"
+for t in tf32 half bf16; do
+   echo "== $t against cuBLAS of the same types, $S, $R rounds"
+   grep -v '^size ' "$out/bench-$t.txt"
+done
+echo "== the ladder in float (3xTF32) against cuBLAS SGEMM, $S, $R rounds"
+grep -v '^size ' "$out/bench.txt"
