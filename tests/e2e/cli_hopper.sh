@@ -72,5 +72,7 @@ $ERR" ;;
 done
 run_gemmtop banks --kernel hopper2_pipeline --set SW=64
 expect_in "swizzle 64-byte" "$OUT" "banks says which swizzle it modelled"
-expect_in "lane  1 ....1111" "$OUT" "the wgmma read's lane 1 lands four banks on"
+# 64-byte swizzle: row 1 of the read is 64 bytes on (banks 16-19); plain rows put it in pass 2
+expect_in "lane  1 ................1111............   64" "$OUT" "the wgmma read's row 1 lands in banks 16-19"
+expect_in "lane  1 2222............................   128" "$OUT" "unswizzled, row 1 waits for the second pass"
 finish

@@ -25,7 +25,7 @@ echo "== correctness: each step at a padded size, each swizzle mode, beta != 0"
 check() { # preset, then options
    p=$1; shift
    line=$($B run --backend cuda --preset $p "$@" --reps 2 --format csv 2>&1 | tail -n 1)
-   echo "$p $*: $(echo "$line" | cut -d, -f12,19) $(echo "$line" | sed 's/.*,"//; s/"$//')" | tee -a "$out/correctness.txt"
+   echo "$p $*: $(echo "$line" | cut -d, -f12,19) $(echo "$line" | sed 's/^[^"]*"[^"]*",//; s/.*,"\([^"]*\)".*/\1/')" | tee -a "$out/correctness.txt"
 }
 for p in $LADDER; do check $p -m 1000 -n 520 -k 700; done
 for sw in 0 32 64 128; do
