@@ -4,9 +4,10 @@ title:    Hopper 4: two consumer warpgroups, larger tiles
 ladder:   hopper
 step:     4
 about:    Step 3 with two consumer warpgroups sharing each B tile: the block's tile grows to
-about:    BM x BN = 128 x 128 for 3xTF32, 128 x 256 for 16-bit types, so each byte the copy engine brings feeds twice
-about:    the products, and setmaxnreg gives each consumer 232 registers for 128 x 256 / 256
-about:    = 128 accumulators and the addresses (the producer keeps 40).
+about:    128 x 256, each consumer 64 x 256 with one m64n256 wgmma per k-step, so each byte
+about:    the copy engine brings feeds twice the products. setmaxnreg gives each consumer 232
+about:    registers for its 128 accumulators and the addresses (the producer keeps 40).
+about:    (3xTF32 needs twice the shared memory per stage: BK = 16 with a 64-byte swizzle.)
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per block (BM / CONS per consumer)
 param:    BN = 128 in 64, 128, 256 ; columns of C per block: the wgmma N
