@@ -31,7 +31,12 @@ static inline double load(const void *p, size_t i, bool dbl) {
 
 static double precisionEps(Precision p) { return p == PRECISION_DOUBLE ? DBL_EPSILON : FLT_EPSILON; }
 
-double Verify_tolerance(const Problem *p) {
+/* Far above rounding (verify.h), far below one term of the sum. */
+#define SAMPLE_TOLERANCE_EPS 8.0
+
+double Verify_tolerance(const Problem *p) { return SAMPLE_TOLERANCE_EPS * precisionEps(p->precision); }
+
+double Verify_freivaldsTolerance(const Problem *p) {
    double k = p->k > 0 ? (double)p->k : 0.0;
    double f = 4.0 * sqrt(k);
    if (f < 32.0)
@@ -178,7 +183,7 @@ typedef struct VerifyCtx_ {
    size_t M, N, K;
    bool dbl, use_c0;
    ldouble alpha, beta, aalpha, abeta;
-   double tol;
+   double tol;     /* the samples' */
    const ldouble *x, *ax, *y, *ay;
    /* pass over C */
    ldouble *cx, *acx, *yc, *ayc;
@@ -363,13 +368,15 @@ static void taskSamples(VerifyCtx *v) {
    v->bad_got = v->bad_ref = v->bad_rel = v->max_rel = 0;
    for (size_t s = 0; s < v->ns; s++) {
       size_t i = v->idx[s] / N, j = v->idx[s] % N;
-      ldouble acc = 0, aacc = 0;
+      /* The rounding scale (verify.h): sqrt(K) ||p||_2 + sqrt(sum of the partial sums^2). */
+      ldouble acc = 0, squares = 0, partials = 0;
       for (size_t k = 0; k < K; k++) {
          ldouble prod = (ldouble)opA(p, v->A, i, k, dbl) * (ldouble)opB(p, v->B, k, j, dbl);
          acc += prod;
-         aacc += fabsl(prod);
+         squares += prod * prod;
+         partials += acc * acc;
       }
-      ldouble ref = v->alpha * acc, mag = v->aalpha * aacc;
+      ldouble ref = v->alpha * acc, mag = v->aalpha * (sqrtl((ldouble)K * squares) + sqrtl(partials));
       if (v->use_c0) {
          ldouble c0 = load(v->C0, v->idx[s], dbl);
          ref += v->beta * c0;
@@ -479,7 +486,7 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
    }
    const bool dbl = p->precision == PRECISION_DOUBLE;
    const double eps = precisionEps(p->precision);
-   const double tol = out->tolerance;
+   const double tol = Verify_freivaldsTolerance(p); /* the samples use out->tolerance */
    /* The device sees alpha and beta in the storage precision. */
    const ldouble alpha = dbl ? (ldouble)p->alpha : (ldouble)(float)p->alpha;
    const ldouble beta = dbl ? (ldouble)p->beta : (ldouble)(float)p->beta;
@@ -532,7 +539,7 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
 
    VerifyCtx ctx = {
       .p = p, .A = A, .B = B, .C0 = C0, .C = C, .M = M, .N = N, .K = K, .dbl = dbl, .use_c0 = use_c0,
-      .alpha = alpha, .beta = beta, .aalpha = aalpha, .abeta = abeta, .tol = tol,
+      .alpha = alpha, .beta = beta, .aalpha = aalpha, .abeta = abeta, .tol = out->tolerance,
       .x = x, .ax = ax, .y = y, .ay = ay,
       .cx = cx, .acx = acx, .yc = yc, .ayc = ayc,
       .bx = bx, .abx = abx, .abx_ = abx_, .aabx = aabx,
@@ -664,7 +671,7 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
                "FAILED: %zu of %zu sampled entries wrong, first at (%d,%d): got %.*g, expected %.*g (rel err %.2g, tol "
                "%.2g)",
                out->bad_samples, ns, out->first_bad_row, out->first_bad_col, digits, bad_got, digits, bad_ref, bad_rel,
-               tol);
+               out->tolerance);
    } else if (outlier_fail && worst_r <= 1.0 && worst_c <= 1.0) {
       bool by_row = out_rows > 0 && (out_cols == 0 || orow_ratio >= ocol_ratio);
       out->first_bad_row = by_row ? (int)orow : (out_rows ? (int)orow : -1);
@@ -691,7 +698,8 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
                by_row ? worst_r : worst_c, by_row ? "row" : "column", by_row ? worst_row : worst_col, rows_over,
                rows_over == 1 ? "" : "s", cols_over, cols_over == 1 ? "" : "s");
    } else {
-      snprintf(out->message, sizeof out->message, "verified (max rel err %.2g, tol %.2g)", out->max_rel_err, tol);
+      snprintf(out->message, sizeof out->message, "verified (max rel err %.2g, tol %.2g)", out->max_rel_err,
+               out->tolerance);
    }
    free(mem);
    free(idx);

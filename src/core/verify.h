@@ -8,10 +8,24 @@
  * Plus a scan of all of C for non-finite values: C is poisoned with NaN before the run,
  * so unwritten elements are found and counted.
  *
- * Errors are relative to the magnitude of what was summed:
- *   |c - ref| / (|alpha| * sum_k |a_ik b_kj| + |beta| |c0_ij|)
- * and the tolerance scales with K and the precision:
- *   tol = max(32, 4*sqrt(K)) * eps(precision).                                       */
+ * The sample entries' errors are relative to the size of the rounding error that a
+ * correct kernel can make in that entry, whatever order it sums the K products
+ * p_k = a_ik b_kj in:
+ *   |c - ref| / (|alpha| (sqrt(K) ||p||_2 + sqrt(sum_k s_k^2)) + |beta| |c0|)
+ * where s_k are the partial sums in natural order. A sum's rounding error grows like
+ * sqrt(K) times its partial sums: sqrt(K) ||p||_2 is what they reach in any order when
+ * the products' signs are mixed, sqrt(sum s_k^2) what they reach in order when they
+ * drift (same-sign data). The tolerance is then a constant, tol = 8 eps(precision), far
+ * above what rounding gives (about 0.3 eps at worst over K = 65536 in float) and far
+ * below one dropped or repeated product: with mixed-sign inputs a term left out is
+ * caught at any K up to about 1/(8 eps) (a million in float). Inputs of one sign leave
+ * less room: their rounding grows like sqrt(K) eps relative to the sum, which one term
+ * (1/K of it) falls under beyond K of about 40,000 in float.
+ *
+ * Freivalds' test compares whole rows and columns, with a bound of
+ *   ftol * (|alpha| sum_k |a_ik b_kj| + |beta| |c0_ij|), ftol = max(32, 4 sqrt(K)) eps,
+ * summed over the row or column: a coarser net over every element of C, where the
+ * samples are a fine one over a few. */
 #ifndef GEMMTOP_VERIFY_H
 #define GEMMTOP_VERIFY_H
 
@@ -21,9 +35,9 @@
 
 typedef struct VerifyResult_ {
    bool ok;
-   double max_rel_err;      /* worst element-wise relative error over the sample entries */
+   double max_rel_err;      /* worst sampled error, relative to its entry's rounding scale (above) */
    double freivalds_ratio;  /* worst Freivalds residual / its bound (<= 1 passes) */
-   double tolerance;        /* the element-wise tolerance used */
+   double tolerance;        /* the samples' tolerance (Verify_tolerance) */
    size_t non_finite;       /* elements of C that are NaN or Inf (unwritten if poisoned) */
    size_t samples;          /* sample entries checked */
    size_t bad_samples;      /* sample entries over tolerance */
@@ -37,7 +51,10 @@ typedef struct VerifyResult_ {
 void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
                  VerifyResult *out);
 
+/* The sample entries' tolerance: 8 eps of the precision (see above). */
 double Verify_tolerance(const Problem *p);
+/* Freivalds' tolerance: max(32, 4 sqrt(K)) eps of the precision. */
+double Verify_freivaldsTolerance(const Problem *p);
 
 /* How many threads Verify_gemm may use for its independent passes (the result is the same
  * bit for bit whatever the count): 0 = automatic (the online CPUs, serial for small
