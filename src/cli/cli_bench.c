@@ -64,6 +64,8 @@ static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, Be
       c->problem.alpha = o->problem.alpha;
    if (o->has_beta)
       c->problem.beta = o->problem.beta;
+   if (Cli_checkScalars(o, &c->problem, true) != 0)
+      return false;
    c->kernel = k;
    snprintf(c->label, sizeof c->label, "%s", pr->name);
    return true;
@@ -133,9 +135,11 @@ int Cli_bench(const Options *o) {
       Catalog_free(&cat);
       return rc ? rc : 2;
    }
-   int open_rc;
-   Session *s = Cli_openSession(o, &cat, &open_rc);
+   OutFile *saveFile = NULL;
+   int open_rc = Cli_openOutput("--save", o->save, OUTFILE_STREAM_OK, &saveFile);
+   Session *s = open_rc ? NULL : Cli_openSession(o, &cat, &open_rc);
    if (!s) {
+      OutFile_discard(saveFile);
       Catalog_free(&cat);
       return open_rc;
    }
@@ -166,12 +170,8 @@ int Cli_bench(const Options *o) {
                  ref_why, be->name);
    }
    RunResult *r = calloc(1, sizeof *r);
-   FILE *save = o->save ? fopen(o->save, "w") : NULL;
+   FILE *save = saveFile ? OutFile_stream(saveFile) : NULL;
    bool json = o->save && strlen(o->save) > 5 && !strcmp(o->save + strlen(o->save) - 5, ".json");
-   if (o->save && !save) {
-      perror(o->save);
-      rc = 1;
-   }
    if (save && !json)
       fprintf(save, "config,kernel,params,device,size,precision,status,verified,gflops,time_ms,vendor,vendor_gflops,"
                     "pct_of_vendor,reference,reference_gflops,pct_of_reference,rounds\n");
@@ -310,8 +310,10 @@ int Cli_bench(const Options *o) {
       }
       Inputs_free(&in);
    }
-   if (save)
-      fclose(save);
+   if (saveFile && !OutFile_commit(saveFile, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: --save %s\n", err);
+      rc = 1;
+   }
    /* The table: GFLOPS and % of vendor per size. */
    /* Percentages are of the reference library when there is one, else of the backend's own. */
    const VendorResult *yard = ref ? reference : vendor;

@@ -73,14 +73,9 @@ static bool isFixed(const Options *o, const char *name) {
    return false;
 }
 
-static void saveResults(const char *path, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
-                        const Candidate *c, int n) {
-   FILE *f = fopen(path, "w");
-   if (!f) {
-      perror(path);
-      return;
-   }
-   bool json = strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".json");
+/* Every tried configuration as CSV or JSON lines into f (the caller checks the writes). */
+static void writeResults(FILE *f, bool json, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
+                         const Candidate *c, int n) {
    if (!json)
       fprintf(f, "kernel,params,device,m,n,k,precision,outcome,gflops,time_ms,compile_ms,max_rel_err,reason\n");
    for (int i = 0; i < n; i++) {
@@ -122,8 +117,9 @@ static void saveResults(const char *path, const KernelInfo *k, const Problem *p,
          fputs("\"\n", f);
       }
    }
-   fclose(f);
 }
+
+static bool isJsonName(const char *path) { return strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".json"); }
 
 int Cli_sweep(const Options *o) {
    Catalog cat;
@@ -133,7 +129,8 @@ int Cli_sweep(const Options *o) {
    long long base[KERNEL_MAX_PARAMS];
    Problem p;
    int rc = Cli_resolveConfig(o, &cat, &k, base, &p);
-   if (rc) {
+   OutFile *save = NULL;
+   if (rc || (rc = Cli_openOutput("--save", o->save, OUTFILE_STREAM_OK, &save))) {
       Catalog_free(&cat);
       return rc;
    }
@@ -145,6 +142,7 @@ int Cli_sweep(const Options *o) {
    int open_rc;
    Session *s = Cli_openSession(o, &cat, &open_rc);
    if (!s) {
+      OutFile_discard(save);
       Catalog_free(&cat);
       return open_rc;
    }
@@ -158,6 +156,7 @@ int Cli_sweep(const Options *o) {
    SweepSpace sp;
    if (!Sweep_enumerate(k, base, free_mask, &p, &dev->limits, &rng, &sp)) {
       fprintf(stderr, "gemmtop: out of host memory for %.0f configurations\n", sp.space);
+      OutFile_discard(save);
       Session_close(s);
       Catalog_free(&cat);
       return 1;
@@ -169,6 +168,7 @@ int Cli_sweep(const Options *o) {
       fprintf(stderr, "gemmtop: no valid configuration of %s for this problem and device (%d invalid; e.g. %s)\n", k->name,
               invalid, sp.first_invalid);
       SweepSpace_free(&sp);
+      OutFile_discard(save);
       Session_close(s);
       Catalog_free(&cat);
       return 2;
@@ -213,6 +213,7 @@ int Cli_sweep(const Options *o) {
    if (!Session_fits(s, &p, err, sizeof err) || !Inputs_random(&in, &p, seed)) {
       fprintf(stderr, "gemmtop: %s\n", err[0] ? err : "out of host memory");
       SweepSpace_free(&sp);
+      OutFile_discard(save);
       Session_close(s);
       Catalog_free(&cat);
       return 1;
@@ -276,27 +277,16 @@ int Cli_sweep(const Options *o) {
                    nl ? (int)(nl - all[i].reason) : 200, all[i].reason);
          }
    } else {
-      char tmp[] = "/tmp/gemmtop-sweep-XXXXXX";
-      int fd = mkstemp(tmp);
-      if (fd >= 0) {
-         close(fd);
-         char path[64];
-         snprintf(path, sizeof path, "%s.%s", tmp, o->format == FORMAT_JSON ? "json" : "csv");
-         if (rename(tmp, path) == 0) {
-            saveResults(path, k, &p, dev, all, n);
-            char *text = Util_readFile(path, NULL);
-            if (text)
-               fputs(text, stdout);
-            free(text);
-            unlink(path);
-         } else {
-            unlink(tmp);
-         }
+      writeResults(stdout, o->format == FORMAT_JSON, k, &p, dev, all, n);
+   }
+   rc = counts[SWEEP_OK] > 0 ? 0 : 1;
+   if (save) {
+      writeResults(OutFile_stream(save), isJsonName(o->save), k, &p, dev, all, n);
+      if (!OutFile_commit(save, err, sizeof err)) {
+         fprintf(stderr, "gemmtop: --save %s\n", err);
+         rc = 1;
       }
    }
-   if (o->save)
-      saveResults(o->save, k, &p, dev, all, n);
-   rc = counts[SWEEP_OK] > 0 ? 0 : 1;
    if (o->save_presets && counts[SWEEP_OK] > 0) {
       char dir[1024];
       if (!Preset_userDir(dir, sizeof dir, true)) {

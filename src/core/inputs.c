@@ -1,5 +1,8 @@
 #include "core/inputs.h"
 
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdatomic.h>
@@ -49,8 +52,59 @@ bool Inputs_fit(const Inputs *in, const Problem *p) {
           s->trans_a == p->trans_a && s->trans_b == p->trans_b && (s->beta != 0.0) == (p->beta != 0.0);
 }
 
+static double largestValue(Precision prec) { return prec == PRECISION_DOUBLE ? DBL_MAX : FLT_MAX; }
+
+static void append(char *notes, size_t len, const char *fmt, ...) {
+   size_t used = notes ? strlen(notes) : len;
+   if (used >= len)
+      return;
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(notes + used, len - used, fmt, ap);
+   va_end(ap);
+}
+
+/* Before a float64 file is read as float: says how many values round, and refuses one
+ * that does not fit. */
+static bool checkNarrowing(const NpyArray *arr, const char *what, const char *path, char *notes, size_t noteslen,
+                           char *err, size_t errlen) {
+   const double *v = arr->data;
+   size_t count = arr->shape[0] * arr->shape[1], changed = 0;
+   for (size_t i = 0; i < count; i++) {
+      if (isfinite(v[i]) && fabs(v[i]) > FLT_MAX) {
+         snprintf(err, errlen,
+                  "--%s %s: element (%zu, %zu) = %.17g does not fit in float (largest %.9g); use --precision double",
+                  what, path, i / arr->shape[1], i % arr->shape[1], v[i], FLT_MAX);
+         return false;
+      }
+      changed += (double)(float)v[i] != v[i] && !isnan(v[i]);
+   }
+   if (changed)
+      append(notes, noteslen, "--%s %s holds float64, read as float (--precision float): %zu of %zu values rounded\n",
+             what, path, changed, count);
+   else
+      append(notes, noteslen, "--%s %s holds float64, read as float (--precision float): every value fits exactly\n",
+             what, path);
+   return true;
+}
+
+/* gemmtop checks results against finite inputs: a NaN or an infinity in an operand would
+ * make every product it meets non-finite, and the verification blame the kernel. */
+static bool checkFinite(const void *data, size_t rows, size_t cols, Precision prec, const char *what,
+                        const char *path, char *err, size_t errlen) {
+   for (size_t i = 0; i < rows * cols; i++) {
+      double v = prec == PRECISION_DOUBLE ? ((const double *)data)[i] : (double)((const float *)data)[i];
+      if (!isfinite(v)) {
+         snprintf(err, errlen, "--%s %s: element (%zu, %zu) is %s; gemmtop multiplies and verifies finite values "
+                  "only", what, path, i / cols, i % cols, isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf");
+         return false;
+      }
+   }
+   return true;
+}
+
 static bool loadOne(const char *path, const char *what, size_t rows, size_t cols, const char *hint, Precision prec,
-                    void **slot, char *err, size_t errlen) {
+                    void **slot, char *notes, size_t noteslen, char *err, size_t errlen) {
    NpyArray arr;
    char msg[512];
    if (!Npy_read(path, &arr, msg, sizeof msg)) {
@@ -63,8 +117,17 @@ static bool loadOne(const char *path, const char *what, size_t rows, size_t cols
       NpyArray_free(&arr);
       return false;
    }
+   if (arr.is_double && prec != PRECISION_DOUBLE &&
+       !checkNarrowing(&arr, what, path, notes, noteslen, err, errlen)) {
+      NpyArray_free(&arr);
+      return false;
+   }
    if (!NpyArray_convert(&arr, prec == PRECISION_DOUBLE)) {
       snprintf(err, errlen, "--%s %s: out of memory converting", what, path);
+      NpyArray_free(&arr);
+      return false;
+   }
+   if (!checkFinite(arr.data, rows, cols, prec, what, path, err, errlen)) {
       NpyArray_free(&arr);
       return false;
    }
@@ -73,24 +136,111 @@ static bool loadOne(const char *path, const char *what, size_t rows, size_t cols
    return true;
 }
 
-bool Inputs_loadNpy(Inputs *in, const Problem *p, const char *a_path, const char *b_path, const char *c_path, char *err,
-                    size_t errlen) {
+bool Inputs_loadNpy(Inputs *in, const Problem *p, const char *a_path, const char *b_path, const char *c_path,
+                    char *notes, size_t noteslen, char *err, size_t errlen) {
+   if (notes && noteslen)
+      notes[0] = '\0';
    if (a_path && !loadOne(a_path, "a", p->trans_a ? (size_t)p->k : (size_t)p->m, p->trans_a ? (size_t)p->m : (size_t)p->k,
-                          p->trans_a ? "A stored transposed (K x M)" : "A (M x K)", p->precision, &in->a, err, errlen))
+                          p->trans_a ? "A stored transposed (K x M)" : "A (M x K)", p->precision, &in->a, notes,
+                          noteslen, err, errlen))
       return false;
    if (b_path && !loadOne(b_path, "b", p->trans_b ? (size_t)p->n : (size_t)p->k, p->trans_b ? (size_t)p->k : (size_t)p->n,
-                          p->trans_b ? "B stored transposed (N x K)" : "B (K x N)", p->precision, &in->b, err, errlen))
+                          p->trans_b ? "B stored transposed (N x K)" : "B (K x N)", p->precision, &in->b, notes,
+                          noteslen, err, errlen))
       return false;
    if (c_path) {
       if (p->beta == 0.0) {
          snprintf(err, errlen, "--c is only read when beta is not zero (C = alpha*A*B + beta*C); set --beta");
          return false;
       }
-      if (!loadOne(c_path, "c", (size_t)p->m, (size_t)p->n, "C (M x N)", p->precision, &in->c0, err, errlen))
+      if (!loadOne(c_path, "c", (size_t)p->m, (size_t)p->n, "C (M x N)", p->precision, &in->c0, notes, noteslen, err,
+                   errlen))
          return false;
    }
    in->generation = nextGeneration++;
    return true;
+}
+
+static inline double at(const void *m, size_t i, bool dbl) {
+   return dbl ? fabs(((const double *)m)[i]) : fabs((double)((const float *)m)[i]);
+}
+
+/* Column maxima of a rows x cols matrix (along_rows false: over each column) or row
+ * maxima (true). */
+static void maxima(const void *m, size_t rows, size_t cols, bool dbl, bool along_rows, double *out) {
+   for (size_t r = 0; r < rows; r++)
+      for (size_t c = 0; c < cols; c++) {
+         double v = at(m, r * cols + c, dbl);
+         size_t slot = along_rows ? r : c;
+         if (v > out[slot])
+            out[slot] = v;
+      }
+}
+
+/* max over i of sum_k |op(S)_ik| w_k, where op(S) is S (rows x cols, k along the columns)
+ * or its transpose (k along the rows). */
+static double weightedMax(const void *m, size_t rows, size_t cols, bool dbl, bool k_along_cols, const double *w,
+                          double *scratch, size_t nout) {
+   for (size_t i = 0; i < nout; i++)
+      scratch[i] = 0;
+   for (size_t r = 0; r < rows; r++)
+      for (size_t c = 0; c < cols; c++) {
+         double v = at(m, r * cols + c, dbl);
+         if (k_along_cols)
+            scratch[r] += v * w[c];
+         else
+            scratch[c] += v * w[r];
+      }
+   double best = 0;
+   for (size_t i = 0; i < nout; i++)
+      if (scratch[i] > best)
+         best = scratch[i];
+   return best;
+}
+
+bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t errlen) {
+   const bool dbl = p->precision == PRECISION_DOUBLE;
+   const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
+   const double big = largestValue(p->precision);
+   const char *type = Precision_name(p->precision);
+   double alpha = fabs(dbl ? p->alpha : (double)(float)p->alpha), beta = fabs(dbl ? p->beta : (double)(float)p->beta);
+   double *amax = calloc(K + 1, sizeof *amax), *bmax = calloc(K + 1, sizeof *bmax);
+   double *scratch = calloc((M > N ? M : N) + 1, sizeof *scratch);
+   bool ok = amax && bmax && scratch;
+   if (!ok)
+      snprintf(err, errlen, "out of host memory checking the inputs");
+   /* max_i |a_ik| and max_j |b_kj| for each k: a product overflows exactly when one of
+    * theirs does. */
+   if (ok) {
+      maxima(in->a, p->trans_a ? K : M, p->trans_a ? M : K, dbl, p->trans_a, amax);
+      maxima(in->b, p->trans_b ? N : K, p->trans_b ? K : N, dbl, !p->trans_b, bmax);
+   }
+   for (size_t k = 0; ok && k < K; k++)
+      if (amax[k] * bmax[k] > big) {
+         snprintf(err, errlen, "the inputs overflow %s: products a(i,%zu)*b(%zu,j) reach %.3g, beyond its largest value "
+                  "%.3g; scale them down%s", type, k, k, amax[k] * bmax[k], big, dbl ? "" : " or use --precision double");
+         ok = false;
+      }
+   /* Every partial sum of C's entries is at most sum_k |a_ik| |b_kj|, which is bounded
+    * from A's rows and from B's columns. */
+   if (ok) {
+      double rows = weightedMax(in->a, p->trans_a ? K : M, p->trans_a ? M : K, dbl, !p->trans_a, bmax, scratch, M);
+      double cols = weightedMax(in->b, p->trans_b ? N : K, p->trans_b ? K : N, dbl, p->trans_b, amax, scratch, N);
+      double c0 = 0;
+      for (size_t i = 0; beta != 0 && in->c0 && i < M * N; i++)
+         c0 = fmax(c0, at(in->c0, i, dbl));
+      double bound = alpha * fmin(rows, cols) + beta * c0;
+      if (!(bound <= big / 2)) {
+         snprintf(err, errlen, "the inputs can overflow %s: |alpha| sum_k |a_ik b_kj| + |beta| |c0_ij| can reach %.3g, "
+                  "beyond half its largest value (%.3g); scale them down%s", type, bound, big, dbl ? "" : " or use "
+                  "--precision double");
+         ok = false;
+      }
+   }
+   free(amax);
+   free(bmax);
+   free(scratch);
+   return ok;
 }
 
 void Inputs_free(Inputs *in) {

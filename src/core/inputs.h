@@ -19,9 +19,15 @@ bool Inputs_random(Inputs *in, const Problem *p, uint64_t seed);
 /* True when in was made for the same shapes, precision and beta-ness as p. */
 bool Inputs_fit(const Inputs *in, const Problem *p);
 /* Loads any of a, b, c from .npy files (NULL paths keep the random ones); checks shapes
- * against p (as stored: transposed operands have swapped shapes). */
-bool Inputs_loadNpy(Inputs *in, const Problem *p, const char *a_path, const char *b_path, const char *c_path, char *err,
-                    size_t errlen);
+ * against p (as stored: transposed operands have swapped shapes), and refuses a NaN or an
+ * infinity (and a float64 value too large for float). notes gets a line for each file
+ * that was narrowed from float64 to float (may be NULL). */
+bool Inputs_loadNpy(Inputs *in, const Problem *p, const char *a_path, const char *b_path, const char *c_path,
+                    char *notes, size_t noteslen, char *err, size_t errlen);
+/* False (err says why) when alpha op(A) op(B) + beta C0 could overflow the precision: a
+ * product a_ik b_kj that does, or sums that can reach half the largest value. The result
+ * would then not be finite, and the verification would blame the kernel. */
+bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t errlen);
 void Inputs_free(Inputs *in);
 
 #endif

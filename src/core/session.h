@@ -30,6 +30,8 @@ typedef struct RunOptions_ {
    double max_seconds;  /* stop timing after this much wall time (0: no limit; at least 1 rep) */
    atomic_int *cancel;  /* set to non-zero to stop early (may be NULL) */
    unsigned ablate;     /* AblateFlag bits (ablate.h): compiled with the switches, never verified */
+   void *verified_c;    /* when set, the verified run's C is copied here (M x N in the problem's
+                         * precision): the result that was checked, not the last timed one */
 } RunOptions;
 
 #define RUN_MAX_HELPERS 4

@@ -81,4 +81,9 @@ expect_in "--rounds" "$ERR" "naming the option"
 
 run_gemmtop bench --kernel general_any --sizes 64,zero
 expect_rc 2 "a bad size list is refused"
+
+# A results file that cannot be written is an error naming it and why.
+run_gemmtop bench --kernel mygemm01_naive --sizes 32 --rounds 1 --save /dev/full
+expect_rc 1 "--save /dev/full: a full disk fails the bench"
+expect_in "/dev/full: cannot write: No space left on device" "$ERR" "naming the file and the error"
 finish
