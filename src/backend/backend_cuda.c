@@ -417,23 +417,25 @@ static BackendStatus build(Context *c, const char *source, const char *options, 
    char opts[4096];
    snprintf(opts, sizeof opts, "%s%s%s", options, extra ? " " : "", extra ? extra : "");
    options = opts;
-   unsigned long long key = Util_hash(UTIL_HASH_INIT, source, strlen(source));
-   key = Util_hash(key, options, strlen(options) + 1);
-   key = Util_hash(key, arch, strlen(arch));
-   key = Util_hash(key, &api.nvrtc_major, sizeof api.nvrtc_major);
-   key = Util_hash(key, &api.nvrtc_minor, sizeof api.nvrtc_minor);
+   char nvrtc[32];
+   snprintf(nvrtc, sizeof nvrtc, "NVRTC %d.%d", api.nvrtc_major, api.nvrtc_minor);
+   const DiskCacheId id = {.what = "program", .source = source, .options = options, .device = arch, .driver = nvrtc};
+   /* One process (or thread) builds, the others wait and load what it stored. */
+   int lock = DiskCache_lock("cuda", &id);
    size_t size = 0;
-   char *image = (char *)DiskCache_load("cuda", key, &size);
+   char *image = (char *)DiskCache_load("cuda", &id, &size);
    if (image) {
       info->cached_disk = true;
    } else {
       BackendStatus st = nvrtcBuild(source, options, arch, false, &image, &size, &info->log, err, errlen);
       if (st != BACKEND_OK) {
+         DiskCache_unlock(lock);
          info->compile_ms = Util_nowMs() - t0;
          return st;
       }
-      DiskCache_store("cuda", key, image, size);
+      DiskCache_store("cuda", &id, image, size);
    }
+   DiskCache_unlock(lock);
    api.cuCtxSetCurrent(c->ctx);
    CUmodule mod;
    CUresult r = api.cuModuleLoadData(&mod, image);

@@ -486,22 +486,26 @@ static BackendStatus build(Context *c, const char *source, const char *options, 
    info->registers = -1;
    info->private_mem = info->local_mem = -1;
    *out = NULL;
-   unsigned long long key = Util_hash(UTIL_HASH_INIT, source, strlen(source));
-   key = Util_hash(key, options, strlen(options) + 1);
-   key = Util_hash(key, c->target, strlen(c->target));
-   key = Util_hash(key, &hip.runtime_version, sizeof hip.runtime_version);
+   char runtime[32];
+   snprintf(runtime, sizeof runtime, "HIP runtime %d", (int)hip.runtime_version);
+   const DiskCacheId id = {.what = "program", .source = source, .options = options, .device = c->target,
+                           .driver = runtime};
+   /* One process (or thread) builds, the others wait and load what it stored. */
+   int lock = DiskCache_lock("hip", &id);
    size_t size = 0;
-   char *image = (char *)DiskCache_load("hip", key, &size);
+   char *image = (char *)DiskCache_load("hip", &id, &size);
    if (image) {
       info->cached_disk = true;
    } else {
       BackendStatus st = Hip_compileOnly(source, options, c->target, &image, &size, &info->log, err, errlen);
       if (st != BACKEND_OK) {
+         DiskCache_unlock(lock);
          info->compile_ms = Util_nowMs() - t0;
          return st;
       }
-      DiskCache_store("hip", key, image, size);
+      DiskCache_store("hip", &id, image, size);
    }
+   DiskCache_unlock(lock);
    hip.hipSetDevice(c->dev);
    HipModule mod;
    HipError r = hip.hipModuleLoadData(&mod, image);

@@ -471,11 +471,15 @@ int Cli_cache(const Options *o) {
       return 2;
    }
    char dir[1024];
-   int n = DiskCache_clear(dir, sizeof dir);
+   int temporaries = 0;
+   int n = DiskCache_clear(dir, sizeof dir, &temporaries);
    if (n < 0) {
       fprintf(stderr, "gemmtop: cannot find the cache folder (no HOME or XDG_CACHE_HOME)\n");
       return 1;
    }
-   printf("removed %d compiled program%s from %s\n", n, n == 1 ? "" : "s", dir);
+   printf("removed %d compiled program%s", n, n == 1 ? "" : "s");
+   if (temporaries)
+      printf(" and %d unfinished file%s of killed writers", temporaries, temporaries == 1 ? "" : "s");
+   printf(" from %s\n", dir);
    return 0;
 }
