@@ -645,6 +645,35 @@ static BackendStatus finish(Context *ctx, char *err, size_t errlen) {
    return e == CL_SUCCESS ? BACKEND_OK : fail(e, "waiting for the device", err, errlen);
 }
 
+/* A marker after everything enqueued, watched until it completes or the time is up:
+ * clFinish would wait for ever on a launch that does not end. The waits start short (a
+ * GEMM of a few microseconds) and grow to 2 ms, so a long run costs little CPU. */
+static BackendStatus finishWithin(Context *ctx, double timeout_ms, char *err, size_t errlen) {
+   cl_event marker;
+   cl_int e = clEnqueueMarkerWithWaitList(ctx->queue, 0, NULL, &marker);
+   if (e != CL_SUCCESS)
+      return fail(e, "waiting for the device", err, errlen);
+   clFlush(ctx->queue);
+   double deadline = Util_nowMs() + timeout_ms;
+   long sleep_us = 20;
+   for (;;) {
+      cl_int status = CL_QUEUED;
+      e = clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+      if (e != CL_SUCCESS || status <= CL_COMPLETE) {
+         clReleaseEvent(marker);
+         if (e != CL_SUCCESS)
+            return fail(e, "waiting for the device", err, errlen);
+         return status == CL_COMPLETE ? BACKEND_OK : fail(status, "a launch", err, errlen);
+      }
+      if (Util_nowMs() >= deadline) {
+         snprintf(err, errlen, "still running after %.1f s", timeout_ms / 1000);
+         return BACKEND_ERR_TIMEOUT; /* the marker is left: the queue is given up */
+      }
+      usleep((useconds_t)sleep_us);
+      sleep_us = sleep_us * 2 > 2000 ? 2000 : sleep_us * 2;
+   }
+}
+
 static double eventMs(Event *ev) {
    cl_ulong start = 0, end = 0;
    clWaitForEvents(1, &ev->event);
@@ -731,6 +760,7 @@ static const Backend openclBackend = {
     .copy = copyBuffer,
     .launch = launch,
     .finish = finish,
+    .finishWithin = finishWithin,
     .eventMs = eventMs,
     .releaseEvent = releaseEvent,
     .vendorGemm = vendorGemm,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "core/npy.h"
 #include "core/diskcache.h"
@@ -30,6 +31,30 @@ bool Cli_loadCatalog(Catalog *cat) {
    if (cat->warnings[0])
       fprintf(stderr, "gemmtop: some kernel files were skipped:\n%s", cat->warnings);
    return true;
+}
+
+void Cli_closeStdout(void) {
+   /* An error flagged earlier (a library's fflush(NULL) met it) has lost its errno. */
+   bool failed = ferror(stdout) != 0;
+   int e = 0;
+   if (fflush(stdout) != 0) {
+      failed = true;
+      e = errno;
+   }
+   if (fclose(stdout) != 0 && errno != EBADF && !failed) {
+      failed = true;
+      e = errno;
+   }
+   if (failed) {
+      fprintf(stderr, "gemmtop: write error on standard output%s%s\n", e ? ": " : "", e ? strerror(e) : "");
+      _exit(1);
+   }
+}
+
+void Cli_leave(int code) {
+   Cli_closeStdout();
+   fflush(stderr);
+   _exit(code);
 }
 
 int Cli_openOutput(const char *option, const char *path, unsigned flags, OutFile **f) {
@@ -428,8 +453,9 @@ int Cli_run(const Options *o) {
    }
    if ((rc = makeInputs(o, &p, seed, &in)) != 0)
       goto done_session;
+   /* --max-seconds also bounds each launch: one that does not end is abandoned. */
    RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = !o->no_verify, .max_seconds = o->max_seconds,
-                    .ablate = o->ablate, .verified_c = verified_c};
+                    .ablate = o->ablate, .verified_c = verified_c, .launch_timeout_s = o->max_seconds};
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
    Peaks peaks;
    Peaks_cached(Session_device(s), Session_backend(s)->name, &peaks);
@@ -457,8 +483,11 @@ done_session:
    if (r)
       RunResult_free(r);
    free(r);
+   bool stuck = Session_stuck(s);
    Session_close(s);
    Catalog_free(&cat);
+   if (stuck)
+      Cli_leave(rc); /* the abandoned launch ends with the process */
    return rc;
 }
 

@@ -26,6 +26,14 @@ const Backend *Cli_defaultBackend(DeviceInfo **devs, int *count, char *err, size
  * why and sets *exit_code (2 for a usage error such as an unknown device, 1 otherwise). */
 Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code);
 
+/* As gnulib's close_stdout, run at exit: output that could not be written (a full disk,
+ * a closed file) is an error even when it sat in the buffer until the end: a message and
+ * exit status 1. A standard output closed from the start, with nothing written, is none. */
+void Cli_closeStdout(void);
+/* Ends the process now, after Cli_closeStdout, without the runtime's clean-up: after an
+ * abandoned launch (Session_stuck), which the clean-up would wait for. */
+void Cli_leave(int code);
+
 /* Opens a file named by an option (--save, --out) before any work, so that a wrong place
  * is said at once: 0 with *f open, else the exit code (2 refused, 1 failed) with the
  * message printed. A NULL path opens nothing (*f NULL, 0). */

@@ -225,7 +225,7 @@ int Cli_bench(const Options *o) {
                fprintf(stderr, "size %d, round %d of %d: %s...\n", sizes[si], round + 1, rounds, configs[c].label);
                /* Verified in the first round; later rounds time the same program. */
                RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0,
-                                .max_seconds = o->max_seconds};
+                                .max_seconds = o->max_seconds, .launch_timeout_s = o->max_seconds};
                RunStatus st = Session_run(s, configs[c].kernel, configs[c].values, &p, use, &ro, r);
                if (round == 0 || st != RUN_OK) {
                   cell->status = st;
@@ -370,9 +370,13 @@ int Cli_bench(const Options *o) {
    if (r)
       RunResult_free(r);
    free(r);
+   /* After an abandoned launch (--max-seconds), the process ends without the clean-up. */
+   bool stuck = Session_stuck(s) || (ref && Session_stuck(ref));
    if (ref)
       Session_close(ref);
    Session_close(s);
    Catalog_free(&cat);
+   if (stuck)
+      Cli_leave(rc ? rc : 1);
    return rc ? rc : failures ? 1 : 0;
 }

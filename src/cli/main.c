@@ -1,13 +1,11 @@
 /* gemmtop: an interactive explorer for GPU GEMM kernels. Commands are a table. */
-#include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_banks.h"
+#include "cli/measure.h"
 #include "cli/options.h"
 #include "tui/ui.h"
 
@@ -26,29 +24,11 @@ static const Command commands[] = {
     {"cache", Cli_cache},
 };
 
-/* As gnulib's close_stdout: output that could not be written (a full disk, a closed
- * file) is an error even when it sat in the buffer until the end, and the exit status
- * says so. A standard output closed from the start, with nothing written, is no error. */
-static void closeStdout(void) {
-   /* An error flagged earlier (a library's fflush(NULL) met it) has lost its errno. */
-   bool failed = ferror(stdout) != 0;
-   int e = 0;
-   if (fflush(stdout) != 0) {
-      failed = true;
-      e = errno;
-   }
-   if (fclose(stdout) != 0 && errno != EBADF && !failed) {
-      failed = true;
-      e = errno;
-   }
-   if (failed) {
-      fprintf(stderr, "gemmtop: write error on standard output%s%s\n", e ? ": " : "", e ? strerror(e) : "");
-      _exit(1);
-   }
-}
-
 int main(int argc, char **argv) {
-   atexit(closeStdout);
+   /* Not a command for users: the process in which a sweep measures (cli/measure.h). */
+   if (argc == 2 && !strcmp(argv[1], "__measure-child"))
+      return Measure_child();
+   atexit(Cli_closeStdout);
    const Command *cmd = NULL;
    int first = 1;
    if (argc > 1 && argv[1][0] != '-') {
