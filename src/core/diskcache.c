@@ -10,6 +10,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "backend/backend.h" /* the registry: one cache folder per backend */
 #include "core/util.h"
 
 /* An entry: a text header naming what it was built from, a blank line, the contents.
@@ -188,10 +189,9 @@ int DiskCache_clear(char *dir_out, size_t dirlen, int *temporaries) {
    if (dir_out)
       Util_copy(dir_out, dirlen, dir);
    int removed = 0, leftovers = 0;
-   const char *backends[] = {"opencl", "cuda", "hip"};
-   for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
+   for (int b = 0; b < Backend_count(); b++) {
       char sub[3200];
-      snprintf(sub, sizeof sub, "%s/%s", dir, backends[b]);
+      snprintf(sub, sizeof sub, "%s/%s", dir, Backend_at(b)->name); /* each backend keeps its own folder */
       DIR *d = opendir(sub);
       if (!d)
          continue;
