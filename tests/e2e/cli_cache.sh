@@ -6,23 +6,23 @@
 . "$(dirname "$0")/lib.sh"
 export XDG_CACHE_HOME="$T_DIR/cache"
 dir="$XDG_CACHE_HOME/gemmtop/opencl"
-k="--kernel mygemm02_tiled --size 32 --reps 1 --warmup 0 --format json"
+k="--kernel mygemm01_naive --size 32 --reps 1 --warmup 0 --format json"
 
-# Two configurations, each compiled once; then TS=8's program copied over TS=16's entry.
-run_gemmtop run $k --set TS=8
-expect_rc 0 "TS=8 compiled and verified"
+# Two configurations, each compiled once; then TSN=8's program copied over TSN=16's entry.
+run_gemmtop run $k --set TSN=8
+expect_rc 0 "TSN=8 compiled and verified"
 ts8=$(ls "$dir"/*.bin)
-run_gemmtop run $k --set TS=16
-expect_rc 0 "TS=16 compiled and verified"
+run_gemmtop run $k --set TSN=16
+expect_rc 0 "TSN=16 compiled and verified"
 ts16=$(ls "$dir"/*.bin | grep -v "$ts8")
 if [ -f "$ts8" ] && [ -f "$ts16" ]; then ok "two entries on disk"; else not_ok "two entries on disk" "$(ls -l "$dir")"; fi
 cp "$ts8" "$ts16"
-run_gemmtop run $k --set TS=16
-expect_rc 0 "TS=16 with TS=8's program under its key still verifies"
+run_gemmtop run $k --set TSN=16
+expect_rc 0 "TSN=16 with TSN=8's program under its key still verifies"
 [ "$(json_field cached)" = false ] && ok "the wrong entry is a miss: compiled afresh" || not_ok "compiled afresh" "$OUT"
 expect_in "holds a program built from something else" "$ERR" "the miss is said"
-expect_in "-DTS=8" "$ERR" "naming what the entry was built from"
-run_gemmtop run $k --set TS=16
+expect_in "-DTSN=8" "$ERR" "naming what the entry was built from"
+run_gemmtop run $k --set TSN=16
 [ "$(json_field cached)" = true ] && [ -z "$ERR" ] && ok "the entry was replaced by the right one" \
    || not_ok "the entry was replaced by the right one" "$OUT $ERR"
 
@@ -33,7 +33,7 @@ data = bytearray(open(sys.argv[1], "rb").read())
 data[-100] ^= 0xff
 open(sys.argv[1], "wb").write(data)
 PY
-run_gemmtop run $k --set TS=16
+run_gemmtop run $k --set TSN=16
 [ "$RC" = 0 ] && [ "$(json_field cached)" = false ] && ok "a damaged entry is a miss" || not_ok "damaged entry" "$OUT $ERR"
 expect_in "is damaged" "$ERR" "the damage is said"
 
