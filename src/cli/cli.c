@@ -275,6 +275,9 @@ static int devicePeaks(const Options *o, BackendDevices *bd, int nb) {
          if (!s || !Peaks_measure(s, &cat, &bd[b].peaks[i], err, sizeof err)) {
             fprintf(stderr, "gemmtop: %s device %d: cannot measure its peaks: %s\n", bd[b].be->name, i, err);
             rc = 1;
+         } else if (bd[b].peaks[i].tensor_error[0]) {
+            fprintf(stderr, "gemmtop: %s device %d: cannot measure its tensor-core peaks: %s\n", bd[b].be->name, i,
+                    bd[b].peaks[i].tensor_error);
          }
          Session_close(s);
       }
@@ -387,22 +390,20 @@ int Cli_list(const Options *o) {
  * then checked so that a result that cannot be finite is refused, not blamed on the
  * kernel. 0, or the exit code with the message printed. */
 static int makeInputs(const Options *o, const Problem *p, uint64_t seed, Inputs *in) {
-   char err[1024], notes[1024] = "";
+   char err[1024];
    if (!Inputs_random(in, p, seed)) {
       fprintf(stderr, "gemmtop: out of host memory for a %dx%dx%d problem\n", p->m, p->n, p->k);
       return 1;
    }
    if (!o->a_path && !o->b_path && !o->c_path)
       return 0;
-   if (!Inputs_loadNpy(in, p, o->a_path, o->b_path, o->c_path, notes, sizeof notes, err, sizeof err) ||
-       !Inputs_checkRange(in, p, err, sizeof err)) {
-      fprintf(stderr, "%sgemmtop: %s\n", notes, err);
+   bool loaded = Inputs_loadNpy(in, p, o->a_path, o->b_path, o->c_path, err, sizeof err);
+   if (in->note[0])
+      fprintf(stderr, "gemmtop: note: %s\n", in->note);
+   if (!loaded || !Inputs_checkRange(in, p, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: %s\n", err);
       Inputs_free(in);
       return 2;
-   }
-   for (char *line = notes, *nl; *line; line = nl + 1) {
-      nl = strchr(line, '\n');
-      fprintf(stderr, "gemmtop: note: %.*s\n", (int)(nl - line), line);
    }
    return 0;
 }
@@ -430,7 +431,7 @@ static int writeOut(const Options *o, Session *s, const Problem *p, OutFile *out
    if (last)
       fprintf(stderr, "gemmtop: note: --out %s holds the last launch's C, not verified (--no-verify)\n", o->out_path);
    bool ok = Npy_writeTo(out, verified_c ? verified_c : last, (size_t)p->m, (size_t)p->n,
-                         p->precision == PRECISION_DOUBLE, err, sizeof err);
+                         p->precision == PRECISION_DOUBLE ? NPY_FLOAT64 : NPY_FLOAT32, err, sizeof err);
    if (!ok)
       fprintf(stderr, "gemmtop: --out %s: %s\n", o->out_path, err);
    free(last);
@@ -500,10 +501,13 @@ int Cli_run(const Options *o) {
    Peaks peaks;
    Peaks_cached(Session_device(s), Session_backend(s)->name, &peaks);
    VendorResult vendor;
-   /* An ablated run is not compared with the vendor library: it is not a GEMM. */
-   bool with_vendor = o->vendor && !o->ablate && (st == RUN_OK || st == RUN_NOT_VERIFIED);
+   /* An ablated run is not compared with the vendor library: it is not a GEMM; nor is an
+    * emulated one: its times are not the tensor cores'. */
+   bool with_vendor = o->vendor && !o->ablate && !r->geo.emulated && (st == RUN_OK || st == RUN_NOT_VERIFIED);
    if (o->vendor && o->ablate)
       fprintf(stderr, "gemmtop: --vendor ignored: an ablated run is not compared with the vendor BLAS\n");
+   else if (o->vendor && r->geo.emulated)
+      fprintf(stderr, "gemmtop: --vendor ignored: an emulated tensor kernel is not compared with the vendor BLAS\n");
    if (with_vendor)
       Session_vendor(s, &p, &in, &(RunOptions){.reps = o->reps, .warmup = o->warmup, .verify = true}, &vendor);
    Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &ro, r, &peaks,

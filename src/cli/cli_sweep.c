@@ -77,9 +77,9 @@ static bool isFixed(const Options *o, const char *name) {
 
 /* Every tried configuration as CSV or JSON lines into f (the caller checks the writes). */
 static void writeResults(FILE *f, bool json, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
-                         const Candidate *c, int n) {
+                         const Candidate *c, int n, bool emulated) {
    if (!json)
-      fprintf(f, "kernel,params,device,m,n,k,precision,outcome,gflops,time_ms,compile_ms,max_rel_err,reason\n");
+      fprintf(f, "kernel,params,device,m,n,k,precision,outcome,gflops,time_ms,compile_ms,max_rel_err,reason,emulated\n");
    for (int i = 0; i < n; i++) {
       char params[512];
       KernelInfo_formatParams(k, c[i].values, params, sizeof params);
@@ -94,15 +94,18 @@ static void writeResults(FILE *f, bool json, const KernelInfo *k, const Problem 
          }
          fprintf(f, "},\"device\":");
          Report_jsonString(f, dev->name);
-         fprintf(f, ",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"outcome\":\"%s\",\"verified\":%s", p->m, p->n,
-                 p->k, Precision_name(p->precision), SweepOutcome_name(c[i].outcome),
+         fprintf(f,
+                 ",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"input_type\":\"%s\",\"compute_type\":\"%s\","
+                 "\"output_type\":\"%s\",\"outcome\":\"%s\",\"verified\":%s",
+                 p->m, p->n, p->k, Precision_name(p->precision), Precision_inputType(p->precision),
+                 Precision_computeType(p->precision), Precision_outputType(p->precision), SweepOutcome_name(c[i].outcome),
                  c[i].outcome == SWEEP_OK ? "true" : "false");
          if (c[i].outcome == SWEEP_OK)
             fprintf(f, ",\"gflops\":%.6g,\"time_ms\":%.6g,\"compile_ms\":%.6g,\"max_rel_err\":%.3g", c[i].gflops,
                     c[i].median_ms, c[i].compile_ms, c[i].max_rel_err);
          fprintf(f, ",\"reason\":");
          Report_jsonString(f, c[i].reason);
-         fprintf(f, "}\n");
+         fprintf(f, ",\"emulated\":%s}\n", emulated ? "true" : "false");
       } else {
          fprintf(f, "%s,\"%s\",\"%s\",%d,%d,%d,%s,%s,", k->name, params, dev->name, p->m, p->n, p->k,
                  Precision_name(p->precision), SweepOutcome_name(c[i].outcome));
@@ -116,7 +119,7 @@ static void writeResults(FILE *f, bool json, const KernelInfo *k, const Problem 
                fputc('"', f);
             fputc(*s == '\n' ? ' ' : *s, f);
          }
-         fputs("\"\n", f);
+         fprintf(f, "\",%s\n", emulated ? "true" : "false");
       }
    }
 }
@@ -153,7 +156,7 @@ static void precompileAll(const Options *o, Session *s, const KernelInfo *k, con
 
 /* Verifies and times the candidates one by one, in a child process (cli/measure.h): a
  * launch over the timeout is abandoned with its process, and the sweep goes on. */
-static void measureAll(const MeasureJob *job, const KernelInfo *k, Candidate *all, int n, bool tty) {
+static void measureAll(const MeasureJob *job, const KernelInfo *k, Candidate *all, int n, bool emulated, bool tty) {
    Measurer *m = Measurer_new(job);
    double t1 = Util_nowMs();
    char best[256] = "";
@@ -169,7 +172,7 @@ static void measureAll(const MeasureJob *job, const KernelInfo *k, Candidate *al
          continue;
       }
       Measurer_run(m, c->values, k->nparams, c);
-      if (c->outcome == SWEEP_OK && c->gflops > bestGflops) {
+      if (c->outcome == SWEEP_OK && !emulated && c->gflops > bestGflops) {
          bestGflops = c->gflops;
          char params[200];
          KernelInfo_formatParams(k, c->values, params, sizeof params);
@@ -184,15 +187,19 @@ static void measureAll(const MeasureJob *job, const KernelInfo *k, Candidate *al
 
 /* The table (or CSV/JSON) on stdout, best first. */
 static void report(const Options *o, const KernelInfo *k, const Problem *p, const DeviceInfo *dev, const char *backend,
-                   Candidate *all, int n, int nall, int invalid, const int *counts, double t0) {
+                   Candidate *all, int n, int nall, int invalid, const int *counts, bool emulated, double t0) {
    Peaks peaks;
    Peaks_cached(dev, backend, &peaks);
-   double peak = p->precision == PRECISION_DOUBLE ? peaks.fp64_gflops : peaks.fp32_gflops;
+   double peak = Peaks_for(&peaks, p->precision, k->tensor, emulated);
    if (o->format != FORMAT_TABLE) {
-      writeResults(stdout, o->format == FORMAT_JSON, k, p, dev, all, n);
+      writeResults(stdout, o->format == FORMAT_JSON, k, p, dev, all, n, emulated);
       return;
    }
-   printf("%-4s %-48s %12s %10s %8s\n", "rank", "parameters", "GFLOPS", "ms", peak > 0 ? "% peak" : "");
+   if (emulated)
+      printf("EMULATED: no tensor cores on %s: the configurations were verified; their times are the\n"
+             "emulation's, in the order tried, not ranked\n",
+             dev->name);
+   printf("%-4s %-48s %12s %10s %8s\n", emulated ? "#" : "rank", "parameters", "GFLOPS", "ms", peak > 0 ? "% peak" : "");
    int shown = 0;
    for (int i = 0; i < n && shown < 15; i++) {
       if (all[i].outcome != SWEEP_OK)
@@ -293,6 +300,9 @@ int Cli_sweep(const Options *o) {
    }
    Candidate *all = sp.cands;
    int nall = sp.count, invalid = sp.invalid;
+   /* A tensor kernel without tensor cores runs its emulation: each configuration is still
+    * verified, but times that are not a tensor core's are not ranked. */
+   const bool emulated = k->tensor && !dev.limits.tensor_ptx;
    /* Shuffle (the starting configuration, defaults and --set values, first), then take the budget. */
    Sweep_shuffle(&sp, k, base, &rng);
    int budget = o->exhaustive ? nall : (o->budget ? o->budget : 40);
@@ -310,22 +320,25 @@ int Cli_sweep(const Options *o) {
                      .timeout_s = o->timeout > 0 ? o->timeout : 5};
    Util_copy(job.backend, sizeof job.backend, backend);
    Util_copy(job.kernel, sizeof job.kernel, k->name);
-   measureAll(&job, k, all, n, tty);
+   measureAll(&job, k, all, n, emulated, tty);
 
-   qsort(all, (size_t)n, sizeof *all, compareGflops);
+   if (!emulated)
+      qsort(all, (size_t)n, sizeof *all, compareGflops);
    int counts[SWEEP_OUTCOMES] = {0};
    for (int i = 0; i < n; i++)
       counts[all[i].outcome]++;
-   report(o, k, &p, &dev, backend, all, n, nall, invalid, counts, t0);
+   report(o, k, &p, &dev, backend, all, n, nall, invalid, counts, emulated, t0);
    rc = counts[SWEEP_OK] > 0 ? 0 : 1;
    if (save) {
-      writeResults(OutFile_stream(save), isJsonName(o->save), k, &p, &dev, all, n);
+      writeResults(OutFile_stream(save), isJsonName(o->save), k, &p, &dev, all, n, emulated);
       if (!OutFile_commit(save, err, sizeof err)) {
          fprintf(stderr, "gemmtop: --save %s\n", err);
          rc = 1;
       }
    }
-   if (o->save_presets && counts[SWEEP_OK] > 0 && savePresets(o, k, &p, &dev, all, counts[SWEEP_OK]))
+   if (o->save_presets && emulated)
+      fprintf(stderr, "gemmtop: --save-presets ignored: an emulated sweep is not ranked\n");
+   else if (o->save_presets && counts[SWEEP_OK] > 0 && savePresets(o, k, &p, &dev, all, counts[SWEEP_OK]))
       rc = 1;
    SweepSpace_free(&sp);
    Catalog_free(&cat);

@@ -2,29 +2,37 @@
 
 #include <float.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
 
+#include "core/lowprec.h"
 #include "core/npy.h"
 #include "core/rng.h"
 
 static _Atomic unsigned long nextGeneration = 1;
 
-static void *randomMatrix(size_t count, Precision prec, Rng *r) {
-   size_t es = Precision_size(prec);
+/* One element of the given size from v: half and bfloat16 rounded to nearest even. */
+static void store(void *m, size_t i, Precision prec, bool operand, double v) {
+   if (prec == PRECISION_DOUBLE)
+      ((double *)m)[i] = v;
+   else if (operand && prec == PRECISION_HALF)
+      ((uint16_t *)m)[i] = LowPrec_halfFromDouble(v);
+   else if (operand && prec == PRECISION_BF16)
+      ((uint16_t *)m)[i] = LowPrec_bf16FromDouble(v);
+   else
+      ((float *)m)[i] = (float)v;
+}
+
+/* operand: A or B (the input type); otherwise C (the output type). */
+static void *randomMatrix(size_t count, Precision prec, bool operand, Rng *r) {
+   size_t es = operand ? Precision_inputSize(prec) : Precision_size(prec);
    void *m = malloc(count ? count * es : 1);
    if (!m)
       return NULL;
-   for (size_t i = 0; i < count; i++) {
-      double v = Rng_range(r, -1.0, 1.0);
-      if (prec == PRECISION_DOUBLE)
-         ((double *)m)[i] = v;
-      else
-         ((float *)m)[i] = (float)v;
-   }
+   for (size_t i = 0; i < count; i++)
+      store(m, i, prec, operand, Rng_range(r, -1.0, 1.0));
    return m;
 }
 
@@ -34,10 +42,10 @@ bool Inputs_random(Inputs *in, const Problem *p, uint64_t seed) {
    in->seed = seed;
    Rng r;
    Rng_seed(&r, seed);
-   in->a = randomMatrix(Problem_sizeA(p), p->precision, &r);
-   in->b = randomMatrix(Problem_sizeB(p), p->precision, &r);
+   in->a = randomMatrix(Problem_sizeA(p), p->precision, true, &r);
+   in->b = randomMatrix(Problem_sizeB(p), p->precision, true, &r);
    if (p->beta != 0.0)
-      in->c0 = randomMatrix(Problem_sizeC(p), p->precision, &r);
+      in->c0 = randomMatrix(Problem_sizeC(p), p->precision, false, &r);
    in->generation = nextGeneration++;
    if (!in->a || !in->b || (p->beta != 0.0 && !in->c0)) {
       Inputs_free(in);
@@ -52,22 +60,49 @@ bool Inputs_fit(const Inputs *in, const Problem *p) {
           s->trans_a == p->trans_a && s->trans_b == p->trans_b && (s->beta != 0.0) == (p->beta != 0.0);
 }
 
-static double largestValue(Precision prec) { return prec == PRECISION_DOUBLE ? DBL_MAX : FLT_MAX; }
+static const char *npyTypeName(const NpyArray *a) { return a->is_half ? "float16" : a->is_double ? "float64" : "float32"; }
 
-static void append(char *notes, size_t len, const char *fmt, ...) {
-   size_t used = notes ? strlen(notes) : len;
-   if (used >= len)
-      return;
-   va_list ap;
-   va_start(ap, fmt);
-   vsnprintf(notes + used, len - used, fmt, ap);
-   va_end(ap);
+/* A or B of half or bfloat16 from any .npy float type: float16 kept as it is for half,
+ * everything else rounded to nearest even, and the note says how many values changed. A
+ * finite value too large for the type is refused rather than turned into infinity. */
+static bool roundOperand(NpyArray *arr, const char *what, const char *path, Precision prec, char *note, size_t notelen,
+                         char *err, size_t errlen) {
+   if (prec == PRECISION_HALF && arr->is_half)
+      return true;
+   size_t count = arr->shape[0] * arr->shape[1], changed = 0;
+   uint16_t *bits = malloc(count ? count * sizeof *bits : 1);
+   if (!bits) {
+      snprintf(err, errlen, "--%s %s: out of memory converting", what, path);
+      return false;
+   }
+   const bool half = prec == PRECISION_HALF;
+   for (size_t i = 0; i < count; i++) {
+      double v = NpyArray_at(arr, i);
+      bits[i] = half ? LowPrec_halfFromDouble(v) : LowPrec_bf16FromDouble(v);
+      double back = half ? LowPrec_halfToFloat(bits[i]) : LowPrec_bf16ToFloat(bits[i]);
+      if (isfinite(v) && !isfinite(back)) {
+         snprintf(err, errlen, "--%s %s: element %zu (%g) is too large for %s (largest finite value %s)", what, path, i,
+                  v, Precision_name(prec), half ? "65504" : "3.39e38");
+         free(bits);
+         return false;
+      }
+      changed += back != v && !(isnan(v) && isnan(back));
+   }
+   size_t used = strlen(note);
+   snprintf(note + used, notelen - used, "%s--%s %s: %s values rounded to %s (round to nearest even%s): %zu of %zu changed",
+            used ? "; " : "", what, path, npyTypeName(arr), Precision_name(prec),
+            half ? "" : "; .npy has no bfloat16 type", changed, count);
+   free(arr->data);
+   arr->data = bits;
+   arr->is_half = half;
+   arr->is_double = false;
+   return true;
 }
 
-/* Before a float64 file is read as float: says how many values round, and refuses one
- * that does not fit. */
-static bool checkNarrowing(const NpyArray *arr, const char *what, const char *path, char *notes, size_t noteslen,
-                           char *err, size_t errlen) {
+/* Before a float64 file is read as FP32 (float, tf32, or C of the 16-bit types): says how
+ * many values round, and refuses one that does not fit. */
+static bool narrowToFloat(const NpyArray *arr, const char *what, const char *path, Precision prec, char *note,
+                          size_t notelen, char *err, size_t errlen) {
    const double *v = arr->data;
    size_t count = arr->shape[0] * arr->shape[1], changed = 0;
    for (size_t i = 0; i < count; i++) {
@@ -79,32 +114,32 @@ static bool checkNarrowing(const NpyArray *arr, const char *what, const char *pa
       }
       changed += (double)(float)v[i] != v[i] && !isnan(v[i]);
    }
+   size_t used = strlen(note);
+   snprintf(note + used, notelen - used, "%s--%s %s: float64 values read as float (--precision %s): %s", used ? "; " : "",
+            what, path, Precision_name(prec), changed ? "" : "every value fits exactly");
+   used = strlen(note);
    if (changed)
-      append(notes, noteslen, "--%s %s holds float64, read as float (--precision float): %zu of %zu values rounded\n",
-             what, path, changed, count);
-   else
-      append(notes, noteslen, "--%s %s holds float64, read as float (--precision float): every value fits exactly\n",
-             what, path);
+      snprintf(note + used, notelen - used, "%zu of %zu rounded", changed, count);
    return true;
 }
 
 /* gemmtop checks results against finite inputs: a NaN or an infinity in an operand would
  * make every product it meets non-finite, and the verification blame the kernel. */
-static bool checkFinite(const void *data, size_t rows, size_t cols, Precision prec, const char *what,
-                        const char *path, char *err, size_t errlen) {
-   for (size_t i = 0; i < rows * cols; i++) {
-      double v = prec == PRECISION_DOUBLE ? ((const double *)data)[i] : (double)((const float *)data)[i];
+static bool checkFinite(const NpyArray *arr, const char *what, const char *path, char *err, size_t errlen) {
+   for (size_t i = 0; i < arr->shape[0] * arr->shape[1]; i++) {
+      double v = NpyArray_at(arr, i);
       if (!isfinite(v)) {
-         snprintf(err, errlen, "--%s %s: element (%zu, %zu) is %s; gemmtop multiplies and verifies finite values "
-                  "only", what, path, i / cols, i % cols, isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf");
+         snprintf(err, errlen, "--%s %s: element (%zu, %zu) is %s; gemmtop multiplies and verifies finite values only",
+                  what, path, i / arr->shape[1], i % arr->shape[1], isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf");
          return false;
       }
    }
    return true;
 }
 
+/* operand: A or B (stored in the input type); otherwise C (the output type). */
 static bool loadOne(const char *path, const char *what, size_t rows, size_t cols, const char *hint, Precision prec,
-                    void **slot, char *notes, size_t noteslen, char *err, size_t errlen) {
+                    bool operand, void **slot, char *note, size_t notelen, char *err, size_t errlen) {
    NpyArray arr;
    char msg[512];
    if (!Npy_read(path, &arr, msg, sizeof msg)) {
@@ -117,17 +152,20 @@ static bool loadOne(const char *path, const char *what, size_t rows, size_t cols
       NpyArray_free(&arr);
       return false;
    }
-   if (arr.is_double && prec != PRECISION_DOUBLE &&
-       !checkNarrowing(&arr, what, path, notes, noteslen, err, errlen)) {
+   bool to16 = operand && Precision_is16(prec);
+   if (!checkFinite(&arr, what, path, err, errlen) ||
+       (arr.is_double && prec != PRECISION_DOUBLE && !to16 &&
+        !narrowToFloat(&arr, what, path, prec, note, notelen, err, errlen))) {
       NpyArray_free(&arr);
       return false;
    }
-   if (!NpyArray_convert(&arr, prec == PRECISION_DOUBLE)) {
+   if (to16) {
+      if (!roundOperand(&arr, what, path, prec, note, notelen, err, errlen)) {
+         NpyArray_free(&arr);
+         return false;
+      }
+   } else if (!NpyArray_convert(&arr, prec == PRECISION_DOUBLE)) {
       snprintf(err, errlen, "--%s %s: out of memory converting", what, path);
-      NpyArray_free(&arr);
-      return false;
-   }
-   if (!checkFinite(arr.data, rows, cols, prec, what, path, err, errlen)) {
       NpyArray_free(&arr);
       return false;
    }
@@ -136,41 +174,47 @@ static bool loadOne(const char *path, const char *what, size_t rows, size_t cols
    return true;
 }
 
-bool Inputs_loadNpy(Inputs *in, const Problem *p, const char *a_path, const char *b_path, const char *c_path,
-                    char *notes, size_t noteslen, char *err, size_t errlen) {
-   if (notes && noteslen)
-      notes[0] = '\0';
+bool Inputs_loadNpy(Inputs *in, const Problem *p, const char *a_path, const char *b_path, const char *c_path, char *err,
+                    size_t errlen) {
+   in->note[0] = '\0';
    if (a_path && !loadOne(a_path, "a", p->trans_a ? (size_t)p->k : (size_t)p->m, p->trans_a ? (size_t)p->m : (size_t)p->k,
-                          p->trans_a ? "A stored transposed (K x M)" : "A (M x K)", p->precision, &in->a, notes,
-                          noteslen, err, errlen))
+                          p->trans_a ? "A stored transposed (K x M)" : "A (M x K)", p->precision, true, &in->a, in->note,
+                          sizeof in->note, err, errlen))
       return false;
    if (b_path && !loadOne(b_path, "b", p->trans_b ? (size_t)p->n : (size_t)p->k, p->trans_b ? (size_t)p->k : (size_t)p->n,
-                          p->trans_b ? "B stored transposed (N x K)" : "B (K x N)", p->precision, &in->b, notes,
-                          noteslen, err, errlen))
+                          p->trans_b ? "B stored transposed (N x K)" : "B (K x N)", p->precision, true, &in->b, in->note,
+                          sizeof in->note, err, errlen))
       return false;
    if (c_path) {
       if (p->beta == 0.0) {
          snprintf(err, errlen, "--c is only read when beta is not zero (C = alpha*A*B + beta*C); set --beta");
          return false;
       }
-      if (!loadOne(c_path, "c", (size_t)p->m, (size_t)p->n, "C (M x N)", p->precision, &in->c0, notes, noteslen, err,
-                   errlen))
+      if (!loadOne(c_path, "c", (size_t)p->m, (size_t)p->n, "C (M x N)", p->precision, false, &in->c0, in->note,
+                   sizeof in->note, err, errlen))
          return false;
    }
    in->generation = nextGeneration++;
    return true;
 }
 
-static inline double at(const void *m, size_t i, bool dbl) {
-   return dbl ? fabs(((const double *)m)[i]) : fabs((double)((const float *)m)[i]);
+/* |element i| of A or B (operand: the input type) or of C0 (the output type). */
+static double magnitude(const void *m, size_t i, Precision p, bool operand) {
+   if (p == PRECISION_DOUBLE)
+      return fabs(((const double *)m)[i]);
+   if (operand && p == PRECISION_HALF)
+      return fabs(LowPrec_halfToFloat(((const uint16_t *)m)[i]));
+   if (operand && p == PRECISION_BF16)
+      return fabs(LowPrec_bf16ToFloat(((const uint16_t *)m)[i]));
+   return fabs((double)((const float *)m)[i]);
 }
 
-/* Column maxima of a rows x cols matrix (along_rows false: over each column) or row
+/* Column maxima of a rows x cols operand (along_rows false: over each column) or row
  * maxima (true). */
-static void maxima(const void *m, size_t rows, size_t cols, bool dbl, bool along_rows, double *out) {
+static void maxima(const void *m, size_t rows, size_t cols, Precision p, bool along_rows, double *out) {
    for (size_t r = 0; r < rows; r++)
       for (size_t c = 0; c < cols; c++) {
-         double v = at(m, r * cols + c, dbl);
+         double v = magnitude(m, r * cols + c, p, true);
          size_t slot = along_rows ? r : c;
          if (v > out[slot])
             out[slot] = v;
@@ -179,13 +223,13 @@ static void maxima(const void *m, size_t rows, size_t cols, bool dbl, bool along
 
 /* max over i of sum_k |op(S)_ik| w_k, where op(S) is S (rows x cols, k along the columns)
  * or its transpose (k along the rows). */
-static double weightedMax(const void *m, size_t rows, size_t cols, bool dbl, bool k_along_cols, const double *w,
+static double weightedMax(const void *m, size_t rows, size_t cols, Precision p, bool k_along_cols, const double *w,
                           double *scratch, size_t nout) {
    for (size_t i = 0; i < nout; i++)
       scratch[i] = 0;
    for (size_t r = 0; r < rows; r++)
       for (size_t c = 0; c < cols; c++) {
-         double v = at(m, r * cols + c, dbl);
+         double v = magnitude(m, r * cols + c, p, true);
          if (k_along_cols)
             scratch[r] += v * w[c];
          else
@@ -201,8 +245,8 @@ static double weightedMax(const void *m, size_t rows, size_t cols, bool dbl, boo
 bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t errlen) {
    const bool dbl = p->precision == PRECISION_DOUBLE;
    const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
-   const double big = largestValue(p->precision);
-   const char *type = Precision_name(p->precision);
+   const double big = dbl ? DBL_MAX : FLT_MAX; /* the accumulation's and C's */
+   const char *type = dbl ? "double" : "float";
    double alpha = fabs(dbl ? p->alpha : (double)(float)p->alpha), beta = fabs(dbl ? p->beta : (double)(float)p->beta);
    double *amax = calloc(K + 1, sizeof *amax), *bmax = calloc(K + 1, sizeof *bmax);
    double *scratch = calloc((M > N ? M : N) + 1, sizeof *scratch);
@@ -212,8 +256,8 @@ bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t err
    /* max_i |a_ik| and max_j |b_kj| for each k: a product overflows exactly when one of
     * theirs does. */
    if (ok) {
-      maxima(in->a, p->trans_a ? K : M, p->trans_a ? M : K, dbl, p->trans_a, amax);
-      maxima(in->b, p->trans_b ? N : K, p->trans_b ? K : N, dbl, !p->trans_b, bmax);
+      maxima(in->a, p->trans_a ? K : M, p->trans_a ? M : K, p->precision, p->trans_a, amax);
+      maxima(in->b, p->trans_b ? N : K, p->trans_b ? K : N, p->precision, !p->trans_b, bmax);
    }
    for (size_t k = 0; ok && k < K; k++)
       if (amax[k] * bmax[k] > big) {
@@ -224,11 +268,11 @@ bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t err
    /* Every partial sum of C's entries is at most sum_k |a_ik| |b_kj|, which is bounded
     * from A's rows and from B's columns. */
    if (ok) {
-      double rows = weightedMax(in->a, p->trans_a ? K : M, p->trans_a ? M : K, dbl, !p->trans_a, bmax, scratch, M);
-      double cols = weightedMax(in->b, p->trans_b ? N : K, p->trans_b ? K : N, dbl, p->trans_b, amax, scratch, N);
+      double rows = weightedMax(in->a, p->trans_a ? K : M, p->trans_a ? M : K, p->precision, !p->trans_a, bmax, scratch, M);
+      double cols = weightedMax(in->b, p->trans_b ? N : K, p->trans_b ? K : N, p->precision, p->trans_b, amax, scratch, N);
       double c0 = 0;
       for (size_t i = 0; beta != 0 && in->c0 && i < M * N; i++)
-         c0 = fmax(c0, at(in->c0, i, dbl));
+         c0 = fmax(c0, magnitude(in->c0, i, p->precision, false));
       double bound = alpha * fmin(rows, cols) + beta * c0;
       if (!(bound <= big / 2)) {
          snprintf(err, errlen, "the inputs can overflow %s: |alpha| sum_k |a_ik b_kj| + |beta| |c0_ij| can reach %.3g, "

@@ -1,5 +1,7 @@
 /* The host-side operands of a run: A, B and C0 (C before the run), stored as the problem
- * says. Random by default (fresh values, never zeros), or read from .npy files. */
+ * says: A and B in its input type (half and bfloat16 as 16-bit patterns, rounded to nearest
+ * even from the values drawn or read), C0 in its output type. Random by default (fresh
+ * values, never zeros), or read from .npy files. */
 #ifndef GEMMTOP_INPUTS_H
 #define GEMMTOP_INPUTS_H
 
@@ -12,6 +14,7 @@ typedef struct Inputs_ {
    void *a, *b, *c0;    /* c0 is NULL when beta == 0 */
    uint64_t seed;
    unsigned long generation; /* changes whenever the contents change */
+   char note[768];      /* what loading .npy files did to their values ("" when nothing) */
 } Inputs;
 
 /* Uniform random values in [-1, 1). Returns false when out of host memory. */
@@ -19,14 +22,16 @@ bool Inputs_random(Inputs *in, const Problem *p, uint64_t seed);
 /* True when in was made for the same shapes, precision and beta-ness as p. */
 bool Inputs_fit(const Inputs *in, const Problem *p);
 /* Loads any of a, b, c from .npy files (NULL paths keep the random ones); checks shapes
- * against p (as stored: transposed operands have swapped shapes), and refuses a NaN or an
- * infinity (and a float64 value too large for float). notes gets a line for each file
- * that was narrowed from float64 to float (may be NULL). */
-bool Inputs_loadNpy(Inputs *in, const Problem *p, const char *a_path, const char *b_path, const char *c_path,
-                    char *notes, size_t noteslen, char *err, size_t errlen);
-/* False (err says why) when alpha op(A) op(B) + beta C0 could overflow the precision: a
- * product a_ik b_kj that does, or sums that can reach half the largest value. The result
- * would then not be finite, and the verification would blame the kernel. */
+ * against p (as stored: transposed operands have swapped shapes). Files of another float
+ * type are converted; A and B of half and bfloat16 are rounded to nearest even (a float16
+ * file is taken as it is for half), which in->note reports. */
+bool Inputs_loadNpy(Inputs *in, const Problem *p, const char *a_path, const char *b_path, const char *c_path, char *err,
+                    size_t errlen);
+/* Loading also refuses a NaN or an infinity, and a float64 value too large for float, and
+ * notes a float64 file read as float. Inputs_checkRange is false (err says why) when
+ * alpha op(A) op(B) + beta C0 could overflow: a product a_ik b_kj that does, or sums
+ * that can reach half the largest value. The result would then not be finite, and the
+ * verification would blame the kernel. */
 bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t errlen);
 void Inputs_free(Inputs *in);
 

@@ -25,7 +25,15 @@
  * Freivalds' test compares whole rows and columns, with a bound of
  *   ftol * (|alpha| sum_k |a_ik b_kj| + |beta| |c0_ij|), ftol = max(32, 4 sqrt(K)) eps,
  * summed over the row or column: a coarser net over every element of C, where the
- * samples are a fine one over a few. */
+ * samples are a fine one over a few.
+ *
+ * eps is the accumulation's: double's for double, FP32's for the others. For tf32 both
+ * bounds get 2^-9 sum |p| more (the tolerances 2^-9 more): the most two FP32 inputs cut
+ * to TF32 (10 fraction bits) can move their product; a sampled error is then reported on
+ * the tolerance's scale, so that it passes exactly when it is under the tolerance. The
+ * reference is exact in the inputs as stored, which for half and bfloat16 are already
+ * rounded to the type (their products are exact in FP32, so only the accumulation errs);
+ * for tf32 they are the FP32 values, whose rounding to TF32 is the kernel's job. */
 #ifndef GEMMTOP_VERIFY_H
 #define GEMMTOP_VERIFY_H
 
@@ -46,14 +54,14 @@ typedef struct VerifyResult_ {
 } VerifyResult;
 
 /* A, B, C0 (C before the run; may be NULL when beta == 0) and C (after) are stored as the
- * problem says (precision, transposes). seed makes the random vectors and sample positions
- * reproducible. */
+ * problem says (transposes; A and B in its input type, C0 and C in its output type). seed
+ * makes the random vectors and sample positions reproducible. */
 void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
                  VerifyResult *out);
 
-/* The sample entries' tolerance: 8 eps of the precision (see above). */
+/* The sample entries' tolerance: 8 eps of the accumulation (see above; + 2^-9 for tf32). */
 double Verify_tolerance(const Problem *p);
-/* Freivalds' tolerance: max(32, 4 sqrt(K)) eps of the precision. */
+/* Freivalds' tolerance: max(32, 4 sqrt(K)) eps of the accumulation (+ 2^-9 for tf32). */
 double Verify_freivaldsTolerance(const Problem *p);
 
 /* How many threads Verify_gemm may use for its independent passes (the result is the same

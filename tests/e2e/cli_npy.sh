@@ -146,7 +146,7 @@ expect_in "--ablate" "$ERR" "naming the clash"
 python3 "$T_DIR/npy.py" make "$T_DIR" double 24 40 32 N N
 run_gemmtop run $small --a "$T_DIR/a.npy"
 expect_rc 0 "a float64 A with --precision float runs"
-expect_in "note: --a $T_DIR/a.npy holds float64, read as float" "$ERR" "the narrowing is said"
+expect_in "note: --a $T_DIR/a.npy: float64 values read as float" "$ERR" "the narrowing is said"
 
 # Inputs whose result cannot be finite are refused (exit 2) before the run, naming the
 # file and the element, rather than run and blamed on the kernel.
