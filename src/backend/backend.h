@@ -52,6 +52,7 @@ typedef enum {
    BACKEND_ERR_COMPILE,           /* build failed: see log */
    BACKEND_ERR_OUT_OF_MEMORY,
    BACKEND_ERR_LAUNCH,
+   BACKEND_ERR_TIMEOUT,           /* still running after the time allowed (finishWithin) */
    BACKEND_ERR_OTHER,
 } BackendStatus;
 
@@ -102,6 +103,10 @@ typedef struct Backend_ {
     * limit past 48 KiB); NULL when the backend has none. */
    BackendStatus (*setDynamicShared)(Kernel *k, size_t bytes, char *err, size_t errlen);
    BackendStatus (*finish)(Context *ctx, char *err, size_t errlen);
+   /* finish, giving up after timeout_ms: BACKEND_ERR_TIMEOUT when the work is still running.
+    * A launch cannot be withdrawn (OpenCL has no way to stop one), so the context is then
+    * unusable: nothing more may be enqueued, released or waited for on it. */
+   BackendStatus (*finishWithin)(Context *ctx, double timeout_ms, char *err, size_t errlen);
    /* Device time of a finished event in milliseconds (waits for it). */
    double (*eventMs)(Event *ev);
    void (*releaseEvent)(Event *ev);
