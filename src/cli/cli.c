@@ -1,4 +1,3 @@
-#define _GNU_SOURCE /* strcasestr */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -6,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "core/npy.h"
 #include "core/diskcache.h"
@@ -15,14 +13,17 @@
 #include "core/peaks.h"
 #include "cli/report.h"
 
+Selection Cli_selection(const Options *o) {
+   Selection sel = {.backend = o->backend, .device = o->device, .kernel = o->kernel, .preset = o->preset,
+                    .sets = o->sets, .nsets = o->nsets, .problem = o->problem, .has_m = o->has_m, .has_n = o->has_n,
+                    .has_k = o->has_k, .has_precision = o->has_precision, .has_layout = o->has_layout,
+                    .has_alpha = o->has_alpha, .has_beta = o->has_beta};
+   return sel;
+}
+
 bool Cli_loadCatalog(Catalog *cat) {
-   char dir[1024], err[1024];
-   if (!Catalog_defaultDir(dir, sizeof dir)) {
-      fprintf(stderr, "gemmtop: cannot find the kernels folder (looked next to the program and in %s); set GEMMTOP_KERNELS\n",
-              dir);
-      return false;
-   }
-   if (!Catalog_load(cat, dir, err, sizeof err)) {
+   char err[1024];
+   if (!Select_loadCatalog(cat, err, sizeof err)) {
       fprintf(stderr, "gemmtop: %s\n", err);
       return false;
    }
@@ -31,177 +32,47 @@ bool Cli_loadCatalog(Catalog *cat) {
    return true;
 }
 
-static const Backend *pickBackend(const Options *o) {
-   const char *name = o->backend ? o->backend : "opencl";
-   const Backend *b = Backend_byName(name);
-   if (!b)
-      fprintf(stderr, "gemmtop: unknown backend '%s'; available: opencl, cuda, hip\n", name);
-   return b;
-}
-
-int Cli_pickDevice(const DeviceInfo *devs, int count, const char *want, char *err, size_t errlen) {
-   if (want) {
-      char *end;
-      long idx = strtol(want, &end, 10);
-      if (end != want && !*end) {
-         if (idx >= 0 && idx < count)
-            return (int)idx;
-         snprintf(err, errlen, "no device %ld: there are %d (0 to %d); see 'gemmtop list devices'", idx, count, count - 1);
-         return -1;
-      }
-      for (int i = 0; i < count; i++)
-         if (strcasestr(devs[i].name, want) || strcasestr(devs[i].platform, want))
-            return i;
-      snprintf(err, errlen, "no device matches '%s'; see 'gemmtop list devices'", want);
-      return -1;
-   }
-   static const DeviceType order[] = {DEVICE_GPU, DEVICE_ACCELERATOR, DEVICE_CPU, DEVICE_OTHER};
-   for (size_t t = 0; t < sizeof order / sizeof order[0]; t++)
-      for (int i = 0; i < count; i++)
-         if (devs[i].type == order[t])
-            return i;
-   snprintf(err, errlen, "no device");
-   return -1;
-}
-
-static bool hasGpu(const DeviceInfo *devs, int n) {
-   for (int i = 0; i < n; i++)
-      if (devs[i].type == DEVICE_GPU)
-         return true;
-   return false;
-}
-
-const Backend *Cli_defaultBackend(DeviceInfo **devs, int *count, char *err, size_t errlen) {
-   const Backend *be = Backend_opencl();
-   char why[512] = "";
-   *count = be->listDevices(devs, why, sizeof why);
-   snprintf(err, errlen, "opencl: %s", *count > 0 ? "no GPU" : why[0] ? why : "no device");
-   if (*count > 0 && hasGpu(*devs, *count))
-      return be;
-   static const char *const others[] = {"cuda", "hip"};
-   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
-      const Backend *o = Backend_byName(others[i]);
-      DeviceInfo *odevs = NULL;
-      char owhy[512] = "";
-      int n = o->listDevices(&odevs, owhy, sizeof owhy);
-      if (n > 0 && hasGpu(odevs, n)) {
-         free(*devs);
-         *devs = odevs;
-         *count = n;
-         return o;
-      }
-      free(odevs);
-      size_t used = strlen(err);
-      snprintf(err + used, errlen - used, "; %s: %s", others[i], owhy[0] ? owhy : "no device");
-   }
-   return be; /* OpenCL's CPU devices, or none */
-}
-
 Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code) {
-   const Backend *be = pickBackend(o);
-   *exit_code = 2;
-   if (!be)
-      return NULL;
-   DeviceInfo *devs = NULL;
-   char err[1024];
-   int n = be->listDevices(&devs, err, sizeof err);
-   if (n <= 0) {
+   Selection sel = Cli_selection(o);
+   char err[1536];
+   Session *s = Select_openSession(&sel, cat, exit_code, err, sizeof err);
+   if (!s)
       fprintf(stderr, "gemmtop: %s\n", err);
-      *exit_code = 1;
-      return NULL;
-   }
-   int idx = Cli_pickDevice(devs, n, o->device, err, sizeof err);
-   free(devs);
-   if (idx < 0) {
-      fprintf(stderr, "gemmtop: %s\n", err);
-      return NULL;
-   }
-   Session *s = Session_open(be, idx, cat, err, sizeof err);
-   if (!s) {
-      fprintf(stderr, "gemmtop: cannot open device %d: %s\n", idx, err);
-      *exit_code = 1;
-   }
    return s;
 }
 
 int Cli_resolveConfig(const Options *o, const Catalog *cat, const KernelInfo **kernel, long long *values,
                       Problem *problem) {
-   Preset preset;
-   bool has_preset = false;
+   Selection sel = Cli_selection(o);
+   Resolved r;
    char err[1536];
-   if (o->preset) {
-      if (strchr(o->preset, '/') || strstr(o->preset, ".preset")) {
-         if (!Preset_load(o->preset, &preset, err, sizeof err)) {
-            fprintf(stderr, "gemmtop: %s\n", err);
-            return 2;
-         }
-      } else {
-         char dir[1024];
-         PresetList list;
-         Preset_defaultDir(cat->dir, dir, sizeof dir);
-         PresetList_load(&list, dir, err, sizeof err);
-         const Preset *p = PresetList_find(&list, o->preset);
-         if (p)
-            preset = *p;
-         PresetList_free(&list);
-         if (!p) {
-            fprintf(stderr, "gemmtop: no preset named '%s'; see 'gemmtop list presets'\n", o->preset);
-            return 2;
-         }
-      }
-      has_preset = true;
-   }
-   const char *name = o->kernel ? o->kernel : has_preset ? preset.kernel : NULL;
-   if (!name) {
-      fprintf(stderr, "gemmtop: which kernel? give --kernel NAME or --preset NAME; see 'gemmtop list kernels'\n");
-      return 2;
-   }
-   const KernelInfo *k = Catalog_find(cat, name);
-   if (!k) {
-      fprintf(stderr, "gemmtop: no kernel named '%s'%s%s; see 'gemmtop list kernels'\n", name,
-              has_preset && !o->kernel ? " (named by preset " : "", has_preset && !o->kernel ? preset.path : "");
-      return 2;
-   }
-   KernelInfo_defaults(k, values);
-   Problem p = o->problem;
-   Problem_setDefaults(&p);
-   if (has_preset && !Preset_apply(&preset, k, values, &p, err, sizeof err)) {
+   if (!Select_resolve(&sel, cat, &r, err, sizeof err)) {
       fprintf(stderr, "gemmtop: %s\n", err);
       return 2;
    }
-   /* Explicit options override the preset. */
-   if (o->has_m) p.m = o->problem.m;
-   if (o->has_n) p.n = o->problem.n;
-   if (o->has_k) p.k = o->problem.k;
-   if (o->has_precision) p.precision = o->problem.precision;
-   if (o->has_layout) p.trans_a = o->problem.trans_a, p.trans_b = o->problem.trans_b;
-   if (o->has_alpha) p.alpha = o->problem.alpha;
-   if (o->has_beta) p.beta = o->problem.beta;
-   for (int i = 0; i < o->nsets; i++)
-      if (!Config_setParam(k, values, o->sets[i], err, sizeof err)) {
-         fprintf(stderr, "gemmtop: %s\n", err);
-         return 2;
-      }
-   *kernel = k;
-   *problem = p;
+   *kernel = r.kernel;
+   memcpy(values, r.values, sizeof r.values);
+   *problem = r.problem;
    return 0;
 }
 
 /* ---- list ---- */
 
 static int listDevices(const Options *o) {
-   const Backend *be = pickBackend(o);
-   if (!be)
-      return 2;
-   DeviceInfo *devs = NULL;
    char err[1024];
+   const Backend *be = Select_backend(o->backend, err, sizeof err);
+   if (!be) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      return 2;
+   }
+   DeviceInfo *devs = NULL;
    int n = be->listDevices(&devs, err, sizeof err);
    if (n <= 0) {
       fprintf(stderr, "gemmtop: %s\n", err);
       return 1;
    }
    char pick[256];
-   int best = Cli_pickDevice(devs, n, NULL, pick, sizeof pick);
+   int best = Select_device(devs, n, NULL, pick, sizeof pick);
    Peaks *peaks = calloc((size_t)n, sizeof *peaks);
    int rc = 0;
    Catalog cat;

@@ -3,6 +3,7 @@
 #define GEMMTOP_CLI_H
 
 #include "cli/options.h"
+#include "core/select.h"
 #include "core/session.h"
 
 int Cli_list(const Options *o);
@@ -12,20 +13,14 @@ int Cli_inspect(const Options *o);
 int Cli_sweep(const Options *o);
 int Cli_bench(const Options *o);
 
-/* Shared with the explorer: picks the device named by --device, or the best one
- * (a GPU before an accelerator before a CPU). Returns the index or -1 (message in err). */
-int Cli_pickDevice(const DeviceInfo *devs, int count, const char *want, char *err, size_t errlen);
-
-/* With no --backend: OpenCL's devices, unless OpenCL has no GPU and CUDA or then HIP has
- * one (a GPU before PoCL's CPU device). Sets *devs (malloc'ed) and *count; with none at
- * all, count is 0 and err says what each backend found. Returns the backend chosen. */
-const Backend *Cli_defaultBackend(DeviceInfo **devs, int *count, char *err, size_t errlen);
+/* What the options select: backend, device, kernel, preset, --set values, problem. */
+Selection Cli_selection(const Options *o);
 
 /* Opens the device that --backend and --device name (or the best one). On failure prints
  * why and sets *exit_code (2 for a usage error such as an unknown device, 1 otherwise). */
 Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code);
 
-/* Loads the catalog from its default place; prints why on failure. */
+/* Loads the catalog from its default place; prints why on failure, and the files skipped. */
 bool Cli_loadCatalog(Catalog *cat);
 
 /* The kernel, its parameter values and the problem that the options (and preset) name.

@@ -84,32 +84,4 @@ int Ahead_threads(Ahead *a);
  * ahead. */
 bool Ahead_await(Ahead *a, const AheadTarget *t, const long long *values, atomic_int *stop1, atomic_int *stop2);
 
-/* ---- the explorer's side (ahead_ui.c) ---- */
-
-/* auto: on a GPU (or another accelerator) always, on a CPU only while measuring is
- * paused, as compiles there take the cores that the timed runs use. */
-typedef enum { AHEAD_AUTO = 0, AHEAD_ON, AHEAD_OFF } AheadMode;
-const char *AheadMode_name(AheadMode m);
-bool AheadMode_parse(const char *s, AheadMode *out);
-
-struct Ui_;
-struct Worker_;
-/* While a sweep runs: asks the pool for the sweep's next configurations (twice the
- * pool's threads) on the sweep's device, kernel and problem, instead of the neighbours.
- * *posted is what was last asked for (a signature), updated. Returns -1 when no sweep
- * runs, else how many were asked for. */
-int AheadUi_feedSweep(Ahead *a, struct Worker_ *w, unsigned long long *posted);
-/* Once per pass of the main loop: asks for the neighbours of a configuration just
- * verified, drops the work when the configuration, problem or device changes. */
-void AheadUi_update(struct Ui_ *ui);
-/* The 'a' key: auto, on, off. */
-void AheadUi_cycle(struct Ui_ *ui);
-/* The results pane's line. */
-void AheadUi_describe(const struct Ui_ *ui, char *out, size_t outlen);
-/* Whether the configuration on screen (just chosen, or measured) was compiled ahead. */
-bool AheadUi_compiledAhead(const struct Ui_ *ui);
-/* Whether its program is known to be compiled (ahead, or measured earlier in this
- * session): the worker then hardly waits for the keys to settle. A hint only. */
-bool AheadUi_ready(const struct Ui_ *ui);
-
 #endif

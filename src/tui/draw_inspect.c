@@ -18,7 +18,7 @@ static void bytes(long long b, char *out, size_t n) {
 }
 
 const char *Ui_inspectText(const Ui *ui, const char **kind) {
-   const WorkerInspect *in = &ui->inspect;
+   const Inspection *in = &ui->inspect.inspection;
    bool source = ui->inspect_source || !in->code;
    if (kind)
       *kind = source ? in->source_kind : in->code_kind;
@@ -27,11 +27,11 @@ const char *Ui_inspectText(const Ui *ui, const char **kind) {
    return source ? in->source : in->code;
 }
 
-static bool isAmd(const WorkerInspect *in) { return !strncmp(in->arch, "gfx", 3); }
+static bool isAmd(const Inspection *in) { return !strncmp(in->arch, "gfx", 3); }
 
 /* "PTX · 40 registers · no spills · local 8.0 KiB/group · occupancy 50% (registers)"; what
  * is not known is left to the rows below. */
-static void summary(const Ui *ui, const WorkerInspect *in, char *out, size_t n) {
+static void summary(const Ui *ui, const Inspection *in, char *out, size_t n) {
    const char *sep = Ui_glyph(ui, " \xc2\xb7 ", ", ");
    char loc[32], t[128];
    bytes(in->local_mem, loc, sizeof loc);
@@ -79,13 +79,13 @@ static void message(Ui *ui, Rect r, const char *m, Style st) {
 
 void Draw_inspect(Ui *ui) {
    Rect r = ui->layout.pane[PANE_INSPECT];
-   const WorkerInspect *in = &ui->inspect;
-   bool current = ui->have_inspect && ui->snap.have_config && in->config_serial == ui->snap.config_serial;
+   const Inspection *in = &ui->inspect.inspection;
+   bool current = ui->have_inspect && ui->snap.have_config && ui->inspect.config_serial == ui->snap.config_serial;
    char extra[640] = "";
-   const KernelInfo *k = current ? Catalog_find(&ui->cat, in->config.kernel) : NULL;
+   const KernelInfo *k = current ? Catalog_find(&ui->cat, ui->inspect.config.kernel) : NULL;
    if (k) {
       char params[512];
-      KernelInfo_formatParams(k, in->config.values, params, sizeof params);
+      KernelInfo_formatParams(k, ui->inspect.config.values, params, sizeof params);
       snprintf(extra, sizeof extra, "%s %s", k->name, params);
    } else {
       snprintf(extra, sizeof extra, "compiled code");
