@@ -1,14 +1,16 @@
-/* Compiling ahead: once the explorer's configuration has been verified, a small pool of
- * background threads compiles the configurations one key press away (each parameter's
- * next and previous valid value) into the disk program cache, so that stepping to one of
- * them is a cache load (milliseconds) instead of a compile (most of a second on a GPU).
+/* Compiling ahead: a pool of threads that compiles configurations into the disk program
+ * cache, so that running one later is a cache load (milliseconds) instead of a compile
+ * (most of a second on a GPU). The explorer asks it for the configurations one key press
+ * away once its configuration has been verified (each parameter's next and previous valid
+ * value), or for a running sweep's next ones; `gemmtop sweep` for all the configurations
+ * it will try, before it runs them one by one.
  *
  * The pool opens its own Session on the same device (the disk cache is shared, nothing
  * else is), so it never touches the worker's session, buffers or in-memory programs,
  * and the worker never waits for it. A compile cannot be interrupted: stale work is
  * dropped before it starts, and Ahead_stop does not wait for one in progress. */
-#ifndef GEMMTOP_UI_AHEAD_H
-#define GEMMTOP_UI_AHEAD_H
+#ifndef GEMMTOP_AHEAD_H
+#define GEMMTOP_AHEAD_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -16,9 +18,11 @@
 #include "core/catalog.h"
 #include "core/config.h"
 #include "core/problem.h"
+#include "core/session.h"
 
+/* The most neighbours of a configuration (Ahead_neighbours). */
 #define AHEAD_MAX_JOBS (2 * KERNEL_MAX_PARAMS)
-#define AHEAD_MAX_THREADS 2
+#define AHEAD_MAX_THREADS 16
 
 /* Where the neighbours live: the device and the problem of the verified configuration. */
 typedef struct AheadTarget_ {
@@ -55,7 +59,8 @@ typedef struct Ahead_ Ahead;
 int Ahead_neighbours(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
                      int first, long long (*out)[KERNEL_MAX_PARAMS], int max);
 
-/* Pool size: 1 or 2 threads, never more than the cores minus one (at least 1). */
+/* The explorer's pool: 1 or 2 threads, never more than the cores minus one (at least 1),
+ * so that compiling ahead leaves the timed runs a core. */
 int Ahead_defaultThreads(void);
 
 /* Starts the threads (idle until given work); NULL with err when it cannot. */
@@ -65,14 +70,24 @@ Ahead *Ahead_start(const char *kernels_dir, int threads, char *err, size_t errle
  * the process with _exit, as it does for a busy worker). */
 bool Ahead_stop(Ahead *a, int timeout_ms);
 
-/* Replaces the work with these configurations of t's kernel, in this order. Those
- * already compiled ahead for the same target count as done at once. */
-void Ahead_want(Ahead *a, const AheadTarget *t, const long long (*configs)[KERNEL_MAX_PARAMS], int n);
+/* Replaces the work with these configurations of t's kernel, in this order (as many as
+ * wanted). Those already compiled ahead for the same target count as done at once.
+ * Returns false when there was no memory for the list (then the pool has no work). */
+bool Ahead_want(Ahead *a, const AheadTarget *t, const long long (*configs)[KERNEL_MAX_PARAMS], int n);
 /* Drops the work not yet started. */
 void Ahead_drop(Ahead *a);
 /* The kernel files changed: re-read them before the next compile, forget what was done. */
 void Ahead_reload(Ahead *a);
 void Ahead_status(Ahead *a, AheadStatus *out);
+/* Waits up to timeout_ms for every configuration of the list to be compiled or to have
+ * failed; returns whether they all are. */
+bool Ahead_wait(Ahead *a, int timeout_ms);
+
+typedef enum { AHEAD_PENDING, AHEAD_COMPILING, AHEAD_DONE, AHEAD_FAILED } AheadJobState;
+/* Where the i-th configuration of the list last wanted stands; a failed one's status
+ * (RUN_COMPILE_ERROR: the compiler's message in err; RUN_DEVICE_ERROR: the pool could
+ * not open the device, its error in err). */
+AheadJobState Ahead_job(Ahead *a, int i, RunStatus *status, char *err, size_t errlen);
 /* Whether this configuration was compiled ahead (since the last reload). */
 bool Ahead_compiled(Ahead *a, const AheadTarget *t, const long long *values);
 

@@ -355,6 +355,56 @@ static void test_pool_compiles_ablated(void **state) {
    Session_close(s);
 }
 
+/* A list longer than the neighbours' (as gemmtop sweep asks for): every configuration
+ * gets its own outcome, in the list's order, and the pool says when all have one. The
+ * refused ones fail at once with the rule's message; the valid one compiles. */
+static void test_pool_long_list_outcomes(void **state) {
+   (void)state;
+   const KernelInfo *k = kernel("mygemm01_naive");
+   char err[512];
+   Ahead *a = Ahead_start(kernelsDir(), 2, err, sizeof err);
+   assert_non_null(a);
+   Problem sq = square(64);
+   AheadTarget t = Ahead_target("opencl", 0, k->name, &sq, 0);
+   enum { N = 3 * AHEAD_MAX_JOBS };
+   long long (*list)[KERNEL_MAX_PARAMS] = calloc(N, sizeof *list);
+   assert_non_null(list);
+   /* One valid one at a random place (TSN, TSM of 8 to 32), the rest refused. */
+   int valid = (int)Rng_below(&g_rng, N);
+   for (int i = 0; i < N; i++) {
+      KernelInfo_defaults(k, list[i]);
+      if (i == valid) {
+         list[i][0] = 8 << (int)Rng_below(&g_rng, 3);
+         list[i][1] = 8 << (int)Rng_below(&g_rng, 3);
+      } else {
+         list[i][0] = 1000 + i; /* not one of TSN's values */
+      }
+   }
+   assert_true(Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])list, N));
+   assert_true(Ahead_wait(a, 180000));
+   AheadStatus st;
+   Ahead_status(a, &st);
+   assert_int_equal(st.wanted, N);
+   assert_int_equal(st.done + st.failed, N);
+   assert_int_equal(st.done, 1);
+   for (int i = 0; i < N; i++) {
+      RunStatus rs;
+      AheadJobState js = Ahead_job(a, i, &rs, err, sizeof err);
+      if (i == valid) {
+         if (js != AHEAD_DONE)
+            fail_msg("configuration %d (TSN=%lld TSM=%lld) not compiled: %s: %s", i, list[i][0], list[i][1],
+                     RunStatus_name(rs), err);
+         assert_true(Ahead_compiled(a, &t, list[i]));
+      } else {
+         assert_int_equal(js, AHEAD_FAILED);
+         assert_int_equal(rs, RUN_INVALID);
+         assert_non_null(strstr(err, "TSN"));
+      }
+   }
+   free(list);
+   assert_true(Ahead_stop(a, 2000));
+}
+
 /* A device that cannot be opened fails the work with a reason, and stops cleanly. */
 static void test_pool_bad_device(void **state) {
    (void)state;
@@ -376,6 +426,10 @@ static void test_pool_bad_device(void **state) {
    } while (st.failed == 0 && Util_nowMs() < end);
    assert_int_equal(st.failed, 1);
    assert_non_null(strstr(st.error, "99"));
+   RunStatus rs;
+   assert_int_equal(Ahead_job(a, 0, &rs, err, sizeof err), AHEAD_FAILED);
+   assert_int_equal(rs, RUN_DEVICE_ERROR);
+   assert_non_null(strstr(err, "99"));
    assert_true(Ahead_stop(a, 2000));
 }
 
@@ -548,6 +602,7 @@ int main(void) {
        cmocka_unit_test(test_prefs_and_modes),
        cmocka_unit_test(test_pool_compiles_into_the_cache),
        cmocka_unit_test(test_pool_compiles_ablated),
+       cmocka_unit_test(test_pool_long_list_outcomes),
        cmocka_unit_test(test_pool_bad_device),
        cmocka_unit_test(test_latency_of_a_change),
    };
