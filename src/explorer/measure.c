@@ -22,11 +22,6 @@
  * large sizes): wait until the user has stopped changing things for a while. */
 #define VENDOR_AFTER_IDLE_MS 2500
 
-static bool sameProblem(const Problem *a, const Problem *b) {
-   return a->m == b->m && a->n == b->n && a->k == b->k && a->precision == b->precision && a->trans_a == b->trans_a &&
-          a->trans_b == b->trans_b && a->alpha == b->alpha && a->beta == b->beta;
-}
-
 void Measure_clear(Worker *w) {
    WorkerSnapshot *s = &w->snap;
    s->have_result = false;
@@ -213,7 +208,7 @@ bool Measure_vendorDue(const Worker *w) {
       return true;
    return w->auto_vendor && !w->paused && w->snap.rounds >= VENDOR_AFTER_ROUNDS &&
           Util_nowMs() - w->posted_at > VENDOR_AFTER_IDLE_MS &&
-          (!w->snap.vendor_done || !sameProblem(&w->snap.vendor_problem, &w->cur.problem));
+          (!w->snap.vendor_done || !Problem_same(&w->snap.vendor_problem, &w->cur.problem));
 }
 
 /* Before the first run: the rules and the device's limits, the memory, the inputs (made

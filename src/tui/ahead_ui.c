@@ -22,16 +22,11 @@ static bool active(const Ui *ui) {
    }
 }
 
-static bool sameProblem(const Problem *a, const Problem *b) {
-   return a->m == b->m && a->n == b->n && a->k == b->k && a->precision == b->precision && a->trans_a == b->trans_a &&
-          a->trans_b == b->trans_b && a->alpha == b->alpha && a->beta == b->beta;
-}
-
 /* The worker's figures are of the configuration on screen. */
 static bool current(const Ui *ui) {
    const WorkerSnapshot *s = &ui->snap;
    return s->have_device && s->have_config && !strcmp(s->config.kernel, Ui_kernel(ui)->name) &&
-          !memcmp(s->config.values, ui->values, sizeof ui->values) && sameProblem(&s->config.problem, &ui->problem);
+          !memcmp(s->config.values, ui->values, sizeof ui->values) && Problem_same(&s->config.problem, &ui->problem);
 }
 
 static AheadTarget targetOf(const Ui *ui) {

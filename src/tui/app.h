@@ -195,6 +195,8 @@ void Ui_watchKernels(Ui *ui);
 /* news.c */
 /* Takes the worker's snapshot, sweep, bank analysis, inspection and log lines. */
 void Ui_pollWorker(Ui *ui);
+/* The history entry of the configuration that the worker measures, or -1. */
+int Ui_historyMeasured(const Ui *ui);
 /* Whether the worker is doing something (the spinner turns). */
 bool Ui_busy(const Ui *ui);
 void Ui_freeBanks(Ui *ui);
@@ -203,6 +205,18 @@ void Ui_freeInspect(Ui *ui);
 void Ui_inspectReindex(Ui *ui);
 
 /* keys.c: the table of keys, read by the dispatcher and the help page */
+typedef void (*KeyHandler)(Ui *ui, int ch);
+typedef struct KeyBinding_ {
+   int codes[10];          /* the key codes it takes, 0-terminated */
+   const char *key;        /* as the help names it: "F1", "Up Down" */
+   const char *alias;      /* its other keys ("? h"), NULL: none */
+   const char *what;       /* the help's text ('\n': a continuation line); NULL: said in another row */
+   KeyHandler handler;     /* NULL: not a key (the mouse) */
+   bool anywhere;          /* also over a dialog and on a screen too small for the panes */
+} KeyBinding;
+/* The table's rows, in the help's order. */
+int Keys_count(void);
+const KeyBinding *Keys_at(int i);
 void Keys_handle(Ui *ui, int ch);
 /* The help page: its lines, each a keys column (KEYS_HELP_WIDTH wide, empty on a
  * continuation line) and what they do. */
@@ -232,9 +246,7 @@ void Screen_captureStderr(Ui *ui);
 void Screen_pollStderr(Ui *ui);
 void Screen_releaseStderr(Ui *ui);
 
-/* draw.c */
-/* Keeps bank_site/warp/iter valid for the analysis held (site: one that made accesses). */
-void Draw_clampBanks(Ui *ui);
+/* draw.c: the primitives, header, footer, the screen */
 attr_t Ui_attr(const Ui *ui, Style s);
 void Draw_screen(Ui *ui);
 void Draw_text(Ui *ui, int y, int x, int w, const char *s, Style st, bool pad);
@@ -243,6 +255,27 @@ void Draw_box(Ui *ui, Rect r, const char *title);
 void Draw_hit(Ui *ui, Rect r, HitKind kind, int a, int b);
 /* A pane's title row: " N Name  extra" and right-aligned text. */
 void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right);
+/* "12.3 ms", "4.1 KiB", "1234 GFLOPS": numbers as the panes show them. */
+void Draw_fmtTime(const Ui *ui, double ms, char *out, size_t n);
+void Draw_fmtBytes(long long b, char *out, size_t n);
+void Draw_fmtRate(double v, const char *unit, char *out, size_t n);
+/* The dash of a figure not known; the spinner's glyph of this frame. */
+const char *Draw_dash(const Ui *ui);
+const char *Draw_spinner(const Ui *ui);
+/* Whether the worker's snapshot describes the configuration now chosen. */
+bool Draw_snapIsCurrent(const Ui *ui);
+/* The worker's state as a word with a glyph ("compiling", "paused"), and its style. */
+void Draw_stateText(const Ui *ui, char *out, size_t n);
+Style Draw_stateStyle(const Ui *ui);
+
+/* The panes: draw_kernel.c, draw_results.c, draw_history.c, draw_log.c, draw_banks.c */
+void Draw_kernel(Ui *ui);
+void Draw_results(Ui *ui);
+void Draw_history(Ui *ui);
+void Draw_log(Ui *ui);
+void Draw_banks(Ui *ui);
+/* Keeps bank_site/warp/iter valid for the analysis held (site: one that made accesses). */
+void Draw_clampBanks(Ui *ui);
 
 /* draw_inspect.c */
 void Draw_inspect(Ui *ui);

@@ -8,17 +8,6 @@
 #include "core/banks.h"
 #include "tui/app.h"
 
-typedef void (*KeyHandler)(Ui *ui, int ch);
-
-typedef struct KeyBinding_ {
-   int codes[10];          /* the key codes it takes, 0-terminated */
-   const char *key;        /* as the help names it: "F1", "Up Down" */
-   const char *alias;      /* its other keys ("? h"), NULL: none */
-   const char *what;       /* the help's text ('\n': a continuation line); NULL: said in another row */
-   KeyHandler handler;     /* NULL: not a key (the mouse) */
-   bool anywhere;          /* also over a dialog and on a screen too small for the panes */
-} KeyBinding;
-
 /* ---- what the keys do ---- */
 
 static void focusNext(Ui *ui, int dir) {
@@ -201,6 +190,10 @@ static const KeyBinding bindings[] = {
     {{3}, "Ctrl-C", NULL, NULL, quitKey, true},
 };
 #define NBINDINGS ((int)(sizeof bindings / sizeof bindings[0]))
+
+int Keys_count(void) { return NBINDINGS; }
+
+const KeyBinding *Keys_at(int i) { return i >= 0 && i < NBINDINGS ? &bindings[i] : NULL; }
 
 static const KeyBinding *bindingOf(int ch) {
    for (int i = 0; i < NBINDINGS; i++)

@@ -8,6 +8,28 @@
 #include "core/util.h"
 #include "tui/app.h"
 
+/* The history's key of the configuration that the worker measures. */
+static void measuredEntry(const Ui *ui, HistoryEntry *e) {
+   const WorkerSnapshot *s = &ui->snap;
+   memset(e, 0, sizeof *e);
+   Util_copy(e->backend, sizeof e->backend, s->backend);
+   e->device = s->device_index;
+   Util_copy(e->kernel, sizeof e->kernel, s->config.kernel);
+   memcpy(e->values, s->config.values, sizeof e->values);
+   const KernelInfo *k = Catalog_find(&ui->cat, e->kernel);
+   e->nvalues = k ? k->nparams : 0;
+   e->problem = s->config.problem;
+   e->ablate = s->config.ablate;
+}
+
+int Ui_historyMeasured(const Ui *ui) {
+   if (!ui->snap.have_config)
+      return -1;
+   HistoryEntry e;
+   measuredEntry(ui, &e);
+   return History_find(&ui->hist, &e);
+}
+
 static void updateHistory(Ui *ui) {
    const WorkerSnapshot *s = &ui->snap;
    if (!s->have_config || !s->have_result || !s->have_device)
@@ -15,17 +37,10 @@ static void updateHistory(Ui *ui) {
    if (s->status == RUN_INVALID || (s->nwindow == 0 && (s->status == RUN_OK || s->status == RUN_CANCELLED)))
       return;
    HistoryEntry e;
-   memset(&e, 0, sizeof e);
-   Util_copy(e.backend, sizeof e.backend, s->backend);
-   e.device = s->device_index;
-   Util_copy(e.kernel, sizeof e.kernel, s->config.kernel);
-   memcpy(e.values, s->config.values, sizeof e.values);
+   measuredEntry(ui, &e);
    const KernelInfo *k = Catalog_find(&ui->cat, e.kernel);
-   e.nvalues = k ? k->nparams : 0;
    if (k)
       KernelInfo_formatParams(k, e.values, e.params, sizeof e.params);
-   e.problem = s->config.problem;
-   e.ablate = s->config.ablate;
    e.gflops = s->nwindow ? s->gflops : 0;
    e.median_ms = s->median_ms;
    bool verified = !s->verified_run || s->verify.ok;

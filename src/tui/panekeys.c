@@ -55,18 +55,7 @@ static void historyKey(Ui *ui, int ch) {
       return;
    int cur = ui->hist_cursor;
    if (cur < 0) {
-      WorkerConfig *c = &ui->snap.config;
-      HistoryEntry probe;
-      memset(&probe, 0, sizeof probe);
-      Util_copy(probe.backend, sizeof probe.backend, ui->snap.backend);
-      probe.device = ui->snap.device_index;
-      Util_copy(probe.kernel, sizeof probe.kernel, c->kernel);
-      memcpy(probe.values, c->values, sizeof probe.values);
-      const KernelInfo *k = Catalog_find(&ui->cat, c->kernel);
-      probe.nvalues = k ? k->nparams : 0;
-      probe.problem = c->problem;
-      probe.ablate = c->ablate;
-      cur = History_find(&ui->hist, &probe);
+      cur = Ui_historyMeasured(ui);
       if (cur < 0)
          cur = n - 1;
    }

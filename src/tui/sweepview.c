@@ -30,13 +30,6 @@ static int bestPoint(const WorkerSweep *sw) {
    return best;
 }
 
-static int valueIndex(const KernelParam *p, long long v) {
-   for (int i = 0; i < p->nvalues; i++)
-      if (p->values[i] == v)
-         return i;
-   return -1;
-}
-
 static void fmtGflops(double v, char *out, size_t n) {
    if (v >= 100)
       snprintf(out, n, "%.0f", v);
@@ -140,7 +133,7 @@ static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bo
    int n = 0, best = -1;
    for (int i = 0; i < sw->done && i < WORKER_SWEEP_MAX; i++) {
       const WorkerSweepPoint *pt = &sw->points[i];
-      int vi = valueIndex(kp, pt->values[ui->sweep_x]);
+      int vi = Ui_valueIndex(kp, pt->values[ui->sweep_x]);
       if (pt->outcome != SWEEP_OK || vi < 0 || !(pt->gflops > 0))
          continue;
       xs[n] = vi;
