@@ -32,6 +32,15 @@ bool Cli_loadCatalog(Catalog *cat) {
    return true;
 }
 
+/* --backend, or the first backend; prints why there is none of that name. */
+static const Backend *pickBackend(const Options *o) {
+   char err[256];
+   const Backend *b = Select_backend(o->backend, err, sizeof err);
+   if (!b)
+      fprintf(stderr, "gemmtop: %s\n", err);
+   return b;
+}
+
 Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code) {
    Selection sel = Cli_selection(o);
    char err[1536];
@@ -58,46 +67,101 @@ int Cli_resolveConfig(const Options *o, const Catalog *cat, const KernelInfo **k
 
 /* ---- list ---- */
 
-static int listDevices(const Options *o) {
-   char err[1024];
-   const Backend *be = Select_backend(o->backend, err, sizeof err);
-   if (!be) {
-      fprintf(stderr, "gemmtop: %s\n", err);
-      return 2;
-   }
-   DeviceInfo *devs = NULL;
-   int n = be->listDevices(&devs, err, sizeof err);
-   if (n <= 0) {
-      fprintf(stderr, "gemmtop: %s\n", err);
-      return 1;
-   }
-   char pick[256];
-   int best = Select_device(devs, n, NULL, pick, sizeof pick);
-   Peaks *peaks = calloc((size_t)n, sizeof *peaks);
-   int rc = 0;
+/* One backend's part of 'list devices': its devices, or what it found instead. */
+typedef struct BackendDevices_ {
+   const Backend *be;
+   DeviceInfo *devs;
+   int n;
+   int best;    /* the default device, -1 when it is on another backend */
+   Peaks *peaks;
+   char why[1536];
+} BackendDevices;
+
+/* Each device's peaks: measured now with --measure, else as measured before. */
+static int devicePeaks(const Options *o, BackendDevices *bd, int nb) {
    Catalog cat;
    bool haveCatalog = o->measure && Cli_loadCatalog(&cat);
-   if (o->measure && !haveCatalog)
-      rc = 1;
-   for (int i = 0; peaks && i < n; i++) {
-      if (!haveCatalog) {
-         Peaks_cached(&devs[i], be->name, &peaks[i]);
-         continue;
+   int rc = o->measure && !haveCatalog ? 1 : 0;
+   for (int b = 0; b < nb; b++) {
+      bd[b].peaks = bd[b].n > 0 ? calloc((size_t)bd[b].n, sizeof *bd[b].peaks) : NULL;
+      for (int i = 0; bd[b].peaks && i < bd[b].n; i++) {
+         if (!haveCatalog) {
+            Peaks_cached(&bd[b].devs[i], bd[b].be->name, &bd[b].peaks[i]);
+            continue;
+         }
+         if (o->format == FORMAT_TABLE)
+            fprintf(stderr, "measuring %s device %d (%s)...\n", bd[b].be->name, i, bd[b].devs[i].name);
+         char err[1024];
+         Session *s = Session_open(bd[b].be, i, &cat, err, sizeof err);
+         if (!s || !Peaks_measure(s, &cat, &bd[b].peaks[i], err, sizeof err)) {
+            fprintf(stderr, "gemmtop: %s device %d: cannot measure its peaks: %s\n", bd[b].be->name, i, err);
+            rc = 1;
+         }
+         Session_close(s);
       }
-      if (o->format == FORMAT_TABLE)
-         fprintf(stderr, "measuring device %d (%s)...\n", i, devs[i].name);
-      Session *s = Session_open(be, i, &cat, err, sizeof err);
-      if (!s || !Peaks_measure(s, &cat, &peaks[i], err, sizeof err)) {
-         fprintf(stderr, "gemmtop: device %d: cannot measure its peaks: %s\n", i, err);
-         rc = 1;
-      }
-      Session_close(s);
    }
-   Report_devices(stdout, o->format, be->name, devs, n, best, peaks);
    if (haveCatalog)
       Catalog_free(&cat);
-   free(peaks);
-   free(devs);
+   return rc;
+}
+
+/* With --backend, that backend alone (none found: exit 1, as every command says); else
+ * every backend, and the default device marked where the explorer would start: the first
+ * backend with a GPU, else the first backend (Select_defaultBackend). */
+static int listDevices(const Options *o) {
+   const Backend *only = o->backend ? pickBackend(o) : NULL;
+   if (o->backend && !only)
+      return 2;
+   int nb = only ? 1 : Backend_count();
+   BackendDevices *bd = calloc((size_t)nb, sizeof *bd);
+   if (!bd) {
+      fprintf(stderr, "gemmtop: out of host memory\n");
+      return 1;
+   }
+   int total = 0, fallback = -1, chosen = -1;
+   for (int b = 0; b < nb; b++) {
+      bd[b].be = only ? only : Backend_at(b);
+      bd[b].best = -1;
+      bd[b].n = only ? Backend_listDevices(only, &bd[b].devs, bd[b].why, sizeof bd[b].why)
+                     : bd[b].be->findDevices(&bd[b].devs, bd[b].why, sizeof bd[b].why);
+      bd[b].n = bd[b].n > 0 ? bd[b].n : 0;
+      total += bd[b].n;
+      if (chosen < 0 && Select_hasGpu(bd[b].devs, bd[b].n))
+         chosen = b;
+      if (b == 0 && bd[b].n > 0)
+         fallback = b;
+   }
+   if (chosen < 0)
+      chosen = fallback;
+   int rc = 0;
+   if (total == 0) {
+      if (only)
+         fprintf(stderr, "gemmtop: %s\n", bd[0].why);
+      else
+         fprintf(stderr, "gemmtop: no device on any backend:\n");
+      for (int b = 0; !only && b < nb; b++)
+         fprintf(stderr, "   %s: %s\n", bd[b].be->title, bd[b].why[0] ? bd[b].why : "no device");
+      rc = 1;
+   } else {
+      char pick[256];
+      bd[chosen].best = Select_device(bd[chosen].devs, bd[chosen].n, NULL, pick, sizeof pick);
+      rc = devicePeaks(o, bd, nb);
+      Report_devicesHeader(stdout, o->format);
+      for (int b = 0; b < nb; b++) {
+         if (o->format == FORMAT_TABLE && b > 0)
+            putchar('\n');
+         if (bd[b].n > 0 || o->format == FORMAT_TABLE)
+            Report_backendDevices(stdout, o->format, bd[b].be, bd[b].devs, bd[b].n, bd[b].best, bd[b].peaks,
+                                  bd[b].why);
+         else /* JSON and CSV lines are devices: what a backend found instead goes beside */
+            fprintf(stderr, "gemmtop: %s: %s\n", bd[b].be->title, bd[b].why[0] ? bd[b].why : "no device");
+      }
+   }
+   for (int b = 0; b < nb; b++) {
+      free(bd[b].devs);
+      free(bd[b].peaks);
+   }
+   free(bd);
    return rc;
 }
 

@@ -148,7 +148,7 @@ int Cli_bench(const Options *o) {
    Session *ref = NULL;
    char ref_why[512] = "";
    if (o->reference) {
-      if (!strcmp(o->reference, be->name)) {
+      if (Backend_byName(o->reference) == be) {
          snprintf(ref_why, sizeof ref_why, "the reference backend is the one being measured (%s)", be->name);
       } else {
          Options ro2 = *o;

@@ -106,33 +106,45 @@ static InspectCode codeWanted(const Options *o) {
    return INSPECT_CODE_DEFAULT;
 }
 
-/* --arch: the target of a compile without a device. Returns 0 or 2 (message printed). */
-static int checkArch(const Options *o) {
-   bool cuda = o->backend && !strcmp(o->backend, "cuda");
-   bool hip = o->backend && !strcmp(o->backend, "hip");
-   if (hip && strncmp(o->arch, "gfx", 3) != 0) {
-      fprintf(stderr, "gemmtop: --arch %s: the HIP backend takes gfxNNN (e.g. gfx906, gfx90a)\n", o->arch);
-      return 2;
+/* "--backend cuda (--arch sm_90) or --backend hip (--arch gfx906)": those that compile offline. */
+static void offlineBackends(char *out, size_t len) {
+   size_t used = 0;
+   out[0] = '\0';
+   for (int i = 0; i < Backend_count() && used < len; i++) {
+      const Backend *be = Backend_at(i);
+      if (be->caps & (BACKEND_CAP_OFFLINE_PTX | BACKEND_CAP_OFFLINE_ISA))
+         used += (size_t)snprintf(out + used, len - used, "%s--backend %s (--arch %s)", used ? " or " : "", be->name,
+                                  be->arch_example);
    }
-   if (!cuda && !hip) {
-      fprintf(stderr, "gemmtop: --arch compiles without a device: use it with --backend cuda or --backend hip\n");
-      return 2;
+}
+
+/* The backend of a compile for --arch without a device; NULL when there is none (message
+ * printed: a usage error). */
+static const Backend *offlineBackend(const Options *o) {
+   const Backend *be = o->backend ? Backend_byName(o->backend) : NULL;
+   unsigned offline = be ? be->caps & (BACKEND_CAP_OFFLINE_PTX | BACKEND_CAP_OFFLINE_ISA) : 0;
+   if (!offline) {
+      char which[256];
+      offlineBackends(which, sizeof which);
+      fprintf(stderr, "gemmtop: --arch compiles without a device: use it with %s\n", which);
+      return NULL;
    }
-   if (cuda && strncmp(o->arch, "sm_", 3) != 0) {
-      fprintf(stderr, "gemmtop: --arch %s: the CUDA backend takes sm_XX (e.g. sm_90)\n", o->arch);
-      return 2;
+   if (strncmp(o->arch, be->arch_prefix, strlen(be->arch_prefix)) != 0) {
+      fprintf(stderr, "gemmtop: --arch %s: the %s backend compiles for %s architectures (e.g. %s)\n", o->arch,
+              be->title, be->arch_prefix, be->arch_example);
+      return NULL;
    }
-   return 0;
+   return be;
 }
 
 /* Compiles for --arch without a device, or on the device that the options name; prints
  * why it failed. Returns the exit code. */
 static int inspect(const Options *o, const InspectRequest *rq, Inspection *in) {
    if (o->arch) {
-      int rc = checkArch(o);
-      if (rc)
-         return rc;
-      RunStatus st = Inspect_offline(o->backend, o->arch, rq, in);
+      const Backend *be = offlineBackend(o);
+      if (!be)
+         return 2;
+      RunStatus st = Inspect_offline(be, o->arch, rq, in);
       if (st == RUN_INVALID)
          fprintf(stderr, "gemmtop: %s\n", in->message);
       else if (st != RUN_OK)

@@ -21,7 +21,8 @@ void Options_usage(FILE *out) {
          "options:\n"
          "  --backend opencl|cuda|hip  the runtime (default opencl; the explorer takes a CUDA or HIP GPU\n"
          "                             when OpenCL has none)\n"
-         "  --device N|NAME            device index or part of its name (default: the best GPU, else the CPU)\n"
+         "  --device N|NAME|KIND       device index, part of its (platform's) name, or pocl|nvidia|amd|intel|cpu|gpu\n"
+         "                             (default: the best GPU, else the CPU)\n"
          "  --kernel NAME              kernel variant (gemmtop list kernels)\n"
          "  --preset NAME|FILE         a preset (gemmtop list presets) or a .preset file\n"
          "  --set PARAM=VALUE          set a kernel parameter (repeatable)\n"
@@ -249,11 +250,14 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       case OPT_EXHAUSTIVE: o->exhaustive = true; break;
       case OPT_SIZES: o->sizes = arg; break;
       case OPT_SAVE: o->save = arg; break;
-      case OPT_REFERENCE:
-         if (strcmp(arg, "opencl") && strcmp(arg, "cuda") && strcmp(arg, "hip"))
-            return usageError("--reference '%s': use opencl, cuda or hip%s", arg, "");
+      case OPT_REFERENCE: {
+         char names[128];
+         Backend_names(names, sizeof names);
+         if (!Backend_byName(arg))
+            return usageError("--reference '%s': use one of %s", arg, names);
          o->reference = arg;
          break;
+      }
       case OPT_TIMEOUT:
          if (!parseNumber(arg, &o->timeout) || o->timeout <= 0)
             return usageError("--timeout '%s': a positive number of seconds%s", arg, "");

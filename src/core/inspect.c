@@ -128,8 +128,8 @@ static void readSource(const Catalog *cat, const KernelInfo *k, const char *defi
 }
 
 /* The occupancy from the resources, the counts from the code, or why there is none
- * (where: the backend and the platform that gave none). */
-static void finish(const InspectRequest *rq, const char *where, Inspection *out) {
+ * (where: the backend and the platform that gave none; pocl: the device is PoCL's). */
+static void finish(const InspectRequest *rq, const char *where, bool pocl, Inspection *out) {
    out->ok = true;
    out->occ = Occupancy_estimate(Occupancy_arch(out->arch), out->registers, out->local_mem, out->group_items);
    if (out->code) {
@@ -141,7 +141,7 @@ static void finish(const InspectRequest *rq, const char *where, Inspection *out)
       /* said already */
    } else if (rq->code == INSPECT_CODE_NONE) {
       snprintf(out->note, sizeof out->note, "no code was asked for");
-   } else if (strstr(where, "Portable Computing Language")) {
+   } else if (pocl) {
       snprintf(out->note, sizeof out->note,
                "the device gives no assembly here: PoCL's CPU code needs llvm-objdump (Debian: apt-get install llvm)");
    } else {
@@ -180,7 +180,7 @@ RunStatus Inspect_onDevice(Session *s, const InspectRequest *rq, Inspection *out
    out->private_mem = r->private_mem;
    out->group_items = groupItems(&r->geo);
    /* A CUDA program is kept as CUBIN, which is not text: NVRTC again, same defines. */
-   if (want && !out->code && !strcmp(be->name, "cuda") && dev->arch[0]) {
+   if (want && !out->code && Backend_can(be, BACKEND_CAP_OFFLINE_PTX) && dev->arch[0]) {
       char *cubin, *ptx, *log, err[512];
       size_t cubinLen;
       if (nvrtcCode(rq->catalog, k, r->defines, dev->arch, rq->code == INSPECT_CODE_SASS, &cubin, &cubinLen, &ptx,
@@ -189,10 +189,10 @@ RunStatus Inspect_onDevice(Session *s, const InspectRequest *rq, Inspection *out
       free(log);
    }
    if (rq->source)
-      readSource(rq->catalog, k, r->defines, be->prelude != NULL, out);
+      readSource(rq->catalog, k, r->defines, Backend_can(be, BACKEND_CAP_CUDA_PRELUDE), out);
    char where[384];
    snprintf(where, sizeof where, "%s, %s", be->name, dev->platform);
-   finish(rq, where, out);
+   finish(rq, where, dev->is_pocl, out);
    RunResult_free(r);
    free(r);
    return RUN_OK;
@@ -214,7 +214,7 @@ static bool offlineLaunch(const InspectRequest *rq, const DeviceLimits *lim, con
    return true;
 }
 
-/* NVRTC for sm_XX, with NVIDIA's limits (1024 work-items, 48 KiB shared, warp 32). */
+/* NVRTC (BACKEND_CAP_OFFLINE_PTX) for sm_XX, with NVIDIA's limits (1024 work-items, 48 KiB shared, warp 32). */
 static RunStatus offlineCuda(const char *arch, const InspectRequest *rq, Inspection *out) {
    DeviceLimits lim = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32};
    Geometry g;
@@ -241,7 +241,7 @@ static RunStatus offlineCuda(const char *arch, const InspectRequest *rq, Inspect
    return RUN_OK;
 }
 
-/* hipRTC for gfxNNN, with AMD's limits (1024 work-items, 64 KiB LDS, wave64). */
+/* hipRTC (BACKEND_CAP_OFFLINE_ISA) for gfxNNN, with AMD's limits (1024 work-items, 64 KiB LDS, wave64). */
 static RunStatus offlineHip(const char *arch, const InspectRequest *rq, Inspection *out) {
    DeviceLimits lim = {.max_wg = 1024, .max_wi = {1024, 1024, 1024}, .local_mem = 65536, .fp64 = true, .warp = 64};
    Geometry g;
@@ -286,19 +286,18 @@ static RunStatus offlineHip(const char *arch, const InspectRequest *rq, Inspecti
    return RUN_OK;
 }
 
-RunStatus Inspect_offline(const char *backend, const char *arch, const InspectRequest *rq, Inspection *out) {
+RunStatus Inspect_offline(const Backend *be, const char *arch, const InspectRequest *rq, Inspection *out) {
    begin(out);
    RunStatus st;
-   if (!strcmp(backend, "cuda")) {
+   if (Backend_can(be, BACKEND_CAP_OFFLINE_PTX)) {
       st = offlineCuda(arch, rq, out);
-   } else if (!strcmp(backend, "hip")) {
+   } else if (Backend_can(be, BACKEND_CAP_OFFLINE_ISA)) {
       st = offlineHip(arch, rq, out);
    } else {
-      snprintf(out->message, sizeof out->message, "no compiler without a device for backend '%s': use cuda or hip",
-               backend);
+      snprintf(out->message, sizeof out->message, "the %s backend does not compile without a device", be->title);
       return RUN_INVALID;
    }
    if (st == RUN_OK)
-      finish(rq, backend, out);
+      finish(rq, be->name, false, out);
    return st;
 }

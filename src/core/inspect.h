@@ -59,10 +59,11 @@ typedef struct Inspection_ {
  * device's architecture. Returns RUN_OK, or why not (message, build_log). */
 RunStatus Inspect_onDevice(Session *s, const InspectRequest *rq, Inspection *out);
 
-/* Without a device: backend "cuda" with arch sm_XX (NVRTC), or "hip" with arch gfxNNN
- * (hipRTC), checked against that kind of GPU's limits. Returns RUN_OK, RUN_INVALID when
- * the limits or the backend refuse it, or RUN_COMPILE_ERROR (message, build_log). */
-RunStatus Inspect_offline(const char *backend, const char *arch, const InspectRequest *rq, Inspection *out);
+/* Without a device, on a backend that can (BACKEND_CAP_OFFLINE_PTX: NVRTC for sm_XX;
+ * BACKEND_CAP_OFFLINE_ISA: hipRTC for gfxNNN), checked against that kind of GPU's
+ * limits. Returns RUN_OK, RUN_INVALID when the limits or the backend refuse it, or
+ * RUN_COMPILE_ERROR (message, build_log). */
+RunStatus Inspect_offline(const Backend *be, const char *arch, const InspectRequest *rq, Inspection *out);
 
 void Inspection_free(Inspection *in);
 

@@ -1,10 +1,8 @@
-#define _GNU_SOURCE /* strcasestr */
 #include "core/select.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 bool Select_loadCatalog(Catalog *cat, char *err, size_t errlen) {
    char dir[1024];
@@ -17,40 +15,20 @@ bool Select_loadCatalog(Catalog *cat, char *err, size_t errlen) {
 }
 
 const Backend *Select_backend(const char *name, char *err, size_t errlen) {
-   if (!name)
-      name = "opencl";
-   const Backend *b = Backend_byName(name);
-   if (!b)
-      snprintf(err, errlen, "unknown backend '%s'; available: opencl, cuda, hip", name);
+   const Backend *b = name ? Backend_byName(name) : Backend_at(0);
+   if (!b) {
+      char names[128];
+      Backend_names(names, sizeof names);
+      snprintf(err, errlen, "unknown backend '%s'; available: %s", name, names);
+   }
    return b;
 }
 
 int Select_device(const DeviceInfo *devs, int count, const char *want, char *err, size_t errlen) {
-   if (want) {
-      char *end;
-      long idx = strtol(want, &end, 10);
-      if (end != want && !*end) {
-         if (idx >= 0 && idx < count)
-            return (int)idx;
-         snprintf(err, errlen, "no device %ld: there are %d (0 to %d); see 'gemmtop list devices'", idx, count, count - 1);
-         return -1;
-      }
-      for (int i = 0; i < count; i++)
-         if (strcasestr(devs[i].name, want) || strcasestr(devs[i].platform, want))
-            return i;
-      snprintf(err, errlen, "no device matches '%s'; see 'gemmtop list devices'", want);
-      return -1;
-   }
-   static const DeviceType order[] = {DEVICE_GPU, DEVICE_ACCELERATOR, DEVICE_CPU, DEVICE_OTHER};
-   for (size_t t = 0; t < sizeof order / sizeof order[0]; t++)
-      for (int i = 0; i < count; i++)
-         if (devs[i].type == order[t])
-            return i;
-   snprintf(err, errlen, "no device");
-   return -1;
+   return Device_pick(devs, count, want, err, errlen);
 }
 
-static bool hasGpu(const DeviceInfo *devs, int n) {
+bool Select_hasGpu(const DeviceInfo *devs, int n) {
    for (int i = 0; i < n; i++)
       if (devs[i].type == DEVICE_GPU)
          return true;
@@ -58,29 +36,32 @@ static bool hasGpu(const DeviceInfo *devs, int n) {
 }
 
 const Backend *Select_defaultBackend(DeviceInfo **devs, int *count, char *err, size_t errlen) {
-   const Backend *be = Backend_opencl();
-   char why[512] = "";
-   *count = be->listDevices(devs, why, sizeof why);
-   snprintf(err, errlen, "opencl: %s", *count > 0 ? "no GPU" : why[0] ? why : "no device");
-   if (*count > 0 && hasGpu(*devs, *count))
-      return be;
-   static const char *const others[] = {"cuda", "hip"};
-   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
-      const Backend *o = Backend_byName(others[i]);
-      DeviceInfo *odevs = NULL;
-      char owhy[512] = "";
-      int n = o->listDevices(&odevs, owhy, sizeof owhy);
-      if (n > 0 && hasGpu(odevs, n)) {
+   const Backend *first = Backend_at(0);
+   *devs = NULL;
+   *count = 0;
+   err[0] = '\0';
+   for (int i = 0; i < Backend_count(); i++) {
+      const Backend *be = Backend_at(i);
+      DeviceInfo *found = NULL;
+      char why[512] = "";
+      int n = be->findDevices(&found, why, sizeof why);
+      if (n > 0 && Select_hasGpu(found, n)) {
          free(*devs);
-         *devs = odevs;
+         *devs = found;
          *count = n;
-         return o;
+         return be;
       }
-      free(odevs);
       size_t used = strlen(err);
-      snprintf(err + used, errlen - used, "; %s: %s", others[i], owhy[0] ? owhy : "no device");
+      snprintf(err + used, errlen - used, "%s%s: %s", used ? "; " : "", be->name,
+               n > 0 ? "no GPU" : why[0] ? why : "no device");
+      if (be == first) {
+         *devs = found; /* the first backend's devices (PoCL's CPU) when no backend has a GPU */
+         *count = n > 0 ? n : 0;
+      } else {
+         free(found);
+      }
    }
-   return be; /* OpenCL's CPU devices, or none */
+   return first;
 }
 
 Session *Select_openSession(const Selection *sel, const Catalog *cat, int *exit_code, char *err, size_t errlen) {
@@ -89,17 +70,19 @@ Session *Select_openSession(const Selection *sel, const Catalog *cat, int *exit_
    if (!be)
       return NULL;
    DeviceInfo *devs = NULL;
-   int n = be->listDevices(&devs, err, errlen);
+   int n = Backend_listDevices(be, &devs, err, errlen);
    if (n <= 0) {
       free(devs);
       *exit_code = 1;
       return NULL;
    }
-   int idx = Select_device(devs, n, sel->device, err, errlen);
-   free(devs);
-   if (idx < 0)
-      return NULL;
    char why[1024];
+   int idx = Select_device(devs, n, sel->device, why, sizeof why);
+   free(devs);
+   if (idx < 0) {
+      snprintf(err, errlen, "%s backend: %s", be->title, why);
+      return NULL;
+   }
    Session *s = Session_open(be, idx, cat, why, sizeof why);
    if (!s) {
       snprintf(err, errlen, "cannot open device %d: %s", idx, why);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "backend/backend.h"
 #include "core/catalog.h"
 #include "core/preset.h"
 #include "core/problem.h"
@@ -38,17 +39,22 @@ typedef struct Resolved_ {
  * cat->warnings for the caller to show. */
 bool Select_loadCatalog(Catalog *cat, char *err, size_t errlen);
 
-/* The backend named (NULL: opencl); NULL with err when there is none of that name. */
+/* The backend named (NULL: the first of the registry, OpenCL); NULL with err when there
+ * is none of that name. */
 const Backend *Select_backend(const char *name, char *err, size_t errlen);
 
-/* The device named by want (an index, or part of its name or platform), or with want
- * NULL the best one (a GPU before an accelerator before a CPU). Returns the index or -1
- * (message in err). */
+/* The device named by want (an index, a kind, or part of its name or platform), or with
+ * want NULL the best one (a GPU before an accelerator before a CPU): Device_pick. Returns
+ * the index or -1 (message in err). */
 int Select_device(const DeviceInfo *devs, int count, const char *want, char *err, size_t errlen);
 
-/* With no backend named: OpenCL's devices, unless OpenCL has no GPU and CUDA or then HIP
- * has one (a GPU before PoCL's CPU device). Sets *devs (malloc'ed) and *count; with none
- * at all, count is 0 and err says what each backend found. Returns the backend chosen. */
+/* Whether one of the devices is a GPU. */
+bool Select_hasGpu(const DeviceInfo *devs, int n);
+
+/* With no backend named: the devices of the first backend in the registry that has a
+ * GPU, else the first backend's (PoCL's CPU device). Sets *devs (malloc'ed) and *count;
+ * with none at all, count is 0 and err says what each backend found. Returns the backend
+ * chosen. */
 const Backend *Select_defaultBackend(DeviceInfo **devs, int *count, char *err, size_t errlen);
 
 /* Opens the device that sel's backend and device name (or the best one). On failure err

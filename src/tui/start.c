@@ -70,7 +70,8 @@ static int openCatalog(Ui *ui) {
 }
 
 /* The device: the one named, or with neither backend nor device named the best of any
- * backend (a GPU: OpenCL, else CUDA, else HIP, before PoCL). Returns 0 or the exit code. */
+ * backend (a GPU of the first backend that has one, before PoCL). Returns 0 or the exit
+ * code. */
 static int chooseDevice(Ui *ui) {
    const Selection *sel = &ui->start.sel;
    char err[1536] = "";
@@ -85,20 +86,19 @@ static int chooseDevice(Ui *ui) {
          fprintf(stderr, "gemmtop: %s\n", err);
          return 2;
       }
-      ndev = be->listDevices(&devs, err, sizeof err);
+      ndev = Backend_listDevices(be, &devs, err, sizeof err);
    }
    if (ndev <= 0) {
       fprintf(stderr,
               "gemmtop: no device to measure on (%s backend): %s\n"
-              "the explorer needs an OpenCL, CUDA or HIP device; 'gemmtop list devices --backend NAME' shows what "
-              "each finds\n",
+              "the explorer needs a device of some backend; 'gemmtop list devices' shows what each finds\n",
               sel->backend ? be->name : "any", err[0] ? err : "none found");
       free(devs);
       return 1;
    }
    int dev = Select_device(devs, ndev, sel->device, err, sizeof err);
    if (dev < 0) {
-      fprintf(stderr, "gemmtop: %s\n", err);
+      fprintf(stderr, "gemmtop: %s backend: %s\n", be->title, err);
       free(devs);
       return 2;
    }
