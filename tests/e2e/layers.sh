@@ -6,12 +6,12 @@
 SRC=$(cd "$(dirname "$0")/../../src" && pwd)
 
 # What a file in each folder may include of ours. The backends use two core services
-# (the disk program cache and the small utilities) and, until backend.h stops needing
-# it, core/config.h for the Geometry of a launch.
+# (the disk program cache and the small utilities) and the problem's description, for
+# the vendor BLAS's sizes, precision and layout.
 allowed() {
    case "$1" in
    core/*) echo "core/ backend/" ;;
-   backend/*) echo "backend/ core/util.h core/diskcache.h core/config.h" ;;
+   backend/*) echo "backend/ core/util.h core/diskcache.h core/problem.h" ;;
    explorer/*) echo "explorer/ core/ backend/" ;;
    tui/*) echo "tui/ explorer/ core/ backend/" ;;
    cli/main.c) echo "cli/ core/ backend/ tui/ui.h" ;; # the program: both front ends
