@@ -138,7 +138,7 @@ bool Select_resolve(const Selection *sel, const Catalog *cat, Resolved *out, cha
       return false;
    }
    KernelInfo_defaults(k, out->values);
-   Problem p = sel->problem;
+   Problem p;
    Problem_setDefaults(&p);
    if (has_preset && !Preset_apply(&preset, k, out->values, &p, err, errlen))
       return false;
