@@ -144,7 +144,7 @@ static int listDevices(const Options *o) {
       rc = 1;
    } else {
       char pick[256];
-      bd[chosen].best = Select_device(bd[chosen].devs, bd[chosen].n, NULL, pick, sizeof pick);
+      bd[chosen].best = Device_pick(bd[chosen].devs, bd[chosen].n, NULL, pick, sizeof pick);
       rc = devicePeaks(o, bd, nb);
       Report_devicesHeader(stdout, o->format);
       for (int b = 0; b < nb; b++) {

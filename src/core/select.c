@@ -24,10 +24,6 @@ const Backend *Select_backend(const char *name, char *err, size_t errlen) {
    return b;
 }
 
-int Select_device(const DeviceInfo *devs, int count, const char *want, char *err, size_t errlen) {
-   return Device_pick(devs, count, want, err, errlen);
-}
-
 bool Select_hasGpu(const DeviceInfo *devs, int n) {
    for (int i = 0; i < n; i++)
       if (devs[i].type == DEVICE_GPU)
@@ -77,7 +73,7 @@ Session *Select_openSession(const Selection *sel, const Catalog *cat, int *exit_
       return NULL;
    }
    char why[1024];
-   int idx = Select_device(devs, n, sel->device, why, sizeof why);
+   int idx = Device_pick(devs, n, sel->device, why, sizeof why);
    free(devs);
    if (idx < 0) {
       snprintf(err, errlen, "%s backend: %s", be->title, why);

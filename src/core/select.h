@@ -1,8 +1,8 @@
-/* What a front end asks for, and how it is found: the backend and the device (by index,
- * by part of a name, or the best one), the kernel catalog, and the kernel's configuration
- * (the preset, then the --set values, then the problem fields given explicitly). The
- * command line and the explorer both go through here, so that they choose alike and say
- * the same things. Nothing is printed: a failure leaves its message in err (without the
+/* What a front end asks for, and how it is found: the backend and its devices (the one
+ * named is then Device_pick's), the kernel catalog, and the kernel's configuration (the
+ * preset, then the --set values, then the problem fields given explicitly). The command
+ * line and the explorer both go through here, so that they choose alike and say the
+ * same things. Nothing is printed: a failure leaves its message in err (without the
  * "gemmtop: " prefix) for the front end to show. */
 #ifndef GEMMTOP_SELECT_H
 #define GEMMTOP_SELECT_H
@@ -42,11 +42,6 @@ bool Select_loadCatalog(Catalog *cat, char *err, size_t errlen);
 /* The backend named (NULL: the first of the registry, OpenCL); NULL with err when there
  * is none of that name. */
 const Backend *Select_backend(const char *name, char *err, size_t errlen);
-
-/* The device named by want (an index, a kind, or part of its name or platform), or with
- * want NULL the best one (a GPU before an accelerator before a CPU): Device_pick. Returns
- * the index or -1 (message in err). */
-int Select_device(const DeviceInfo *devs, int count, const char *want, char *err, size_t errlen);
 
 /* Whether one of the devices is a GPU. */
 bool Select_hasGpu(const DeviceInfo *devs, int n);

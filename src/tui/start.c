@@ -96,7 +96,7 @@ static int chooseDevice(Ui *ui) {
       free(devs);
       return 1;
    }
-   int dev = Select_device(devs, ndev, sel->device, err, sizeof err);
+   int dev = Device_pick(devs, ndev, sel->device, err, sizeof err);
    if (dev < 0) {
       fprintf(stderr, "gemmtop: %s backend: %s\n", be->title, err);
       free(devs);

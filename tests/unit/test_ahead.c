@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "core/ablate.h"
-#include "core/select.h"
+#include "backend/backend.h"
 #include "core/rng.h"
 #include "core/ahead.h"
 #include "tui/prefs.h"
@@ -505,7 +505,7 @@ static void test_latency_of_a_change(void **state) {
    char err[1024];
    DeviceInfo *devs = NULL;
    int nd = be->findDevices(&devs, err, sizeof err);
-   int dev = nd > 0 ? Select_device(devs, nd, NULL, err, sizeof err) : -1;
+   int dev = nd > 0 ? Device_pick(devs, nd, NULL, err, sizeof err) : -1;
    DeviceLimits lim = dev >= 0 ? devs[dev].limits : (DeviceLimits){0};
    free(devs);
    if (dev < 0)

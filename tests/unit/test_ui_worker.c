@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/select.h"
+#include "backend/backend.h"
 #include "explorer/worker.h"
 #include "core/util.h"
 
@@ -91,7 +91,7 @@ static int setup(void **state) {
    LogBuf_init(&f->log, 1000);
    DeviceInfo *devs = NULL;
    int n = Backend_opencl()->findDevices(&devs, err, sizeof err);
-   int dev = n > 0 ? Select_device(devs, n, NULL, err, sizeof err) : -1;
+   int dev = n > 0 ? Device_pick(devs, n, NULL, err, sizeof err) : -1;
    free(devs);
    if (dev < 0) {
       fprintf(stderr, "no OpenCL device: %s\n", err);
