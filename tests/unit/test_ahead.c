@@ -1,4 +1,4 @@
-/* Compiling ahead (src/ui/ahead.c): the neighbour list of real catalog kernels at random
+/* Compiling ahead (src/core/ahead.c): the neighbour list of real catalog kernels at random
  * configurations, checked against a brute-force search (valid only, Left/Right's
  * semantics, cursor first, no duplicates), the pool compiling them on the real device
  * (PoCL here) into a fresh disk cache, dropping work, and stopping, and the explorer's

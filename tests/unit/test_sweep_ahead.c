@@ -1,4 +1,4 @@
-/* The explorer's sweep with compiling ahead (ui/worker.c, ui/ahead.c, ui/ahead_ui.c): a
+/* The explorer's sweep with compiling ahead (explorer/sweepjob.c, core/ahead.c): a
  * small sweep through the real Worker on the real device (PoCL here), once serial (no
  * pool) and once with the pool fed as the explorer feeds it (Worker_feedAhead on every
  * pass), each in a fresh disk cache. Serial, the worker compiles every configuration
