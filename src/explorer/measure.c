@@ -253,6 +253,12 @@ static bool compileFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg
    Session *s = w->session;
    RunResult *r = w->res;
    Worker_setState(w, WS_COMPILING, "compiling %s", name);
+   /* Compiled ahead at this moment (a neighbour stepped to early): its program, not a second build. */
+   AheadTarget t =
+       Ahead_target(w->snap.backend, w->snap.device_index, cfg->kernel, &cfg->problem, cfg->ablate & ABLATE_ALL);
+   Worker_awaitAhead(w, &t, cfg->values, &w->cancel);
+   if (serial != w->cur_serial || w->want_serial != serial)
+      return false; /* changed meanwhile */
    pthread_mutex_unlock(&w->mu);
    RunStatus st = Session_compileAblated(s, k, cfg->values, &cfg->problem, cfg->ablate, r, NULL, NULL, 0);
    char *log = r->build_log ? LogBuf_renameSource(r->build_log, basename_(k->path)) : NULL;

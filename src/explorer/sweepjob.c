@@ -149,16 +149,6 @@ static void record(Worker *w, int i, SweepCandidate *c, const RunResult *r, cons
    Worker_publish(w);
 }
 
-/* Waits while the compile-ahead pool compiles this configuration: its program will be in
- * the disk cache in a moment (called without mu). */
-static void awaitPool(Worker *w, Ahead *pool, const AheadTarget *t, const long long *values) {
-   Ahead_await(pool, t, values, &w->sweep_cancel, &w->ahead_abort);
-   pthread_mutex_lock(&w->mu);
-   if (--w->ahead_users == 0)
-      pthread_cond_broadcast(&w->done_cv);
-   pthread_mutex_unlock(&w->mu);
-}
-
 /* Compiles, verifies and times the sweep's next configuration. */
 void SweepJob_step(Worker *w) {
    WorkerSweep *sw = w->sweep;
@@ -190,15 +180,13 @@ void SweepJob_step(Worker *w) {
    RunOptions ro = {.reps = SWEEP_REPS, .warmup = 1, .verify = true, .max_seconds = SWEEP_SECONDS,
                     .cancel = &w->sweep_cancel};
    unsigned long gen = w->sweep_gen;
-   Ahead *pool = w->ahead;
    /* The sweep's target as the explorer feeds it to the pool (Worker_feedAhead). */
    AheadTarget t = Ahead_target(w->snap.backend, w->snap.device_index, cfg.kernel, &cfg.problem, 0);
-   if (pool)
-      w->ahead_users++;
+   Worker_awaitAhead(w, &t, c.values, &w->sweep_cancel);
+   /* Stopped while waiting: not run, so not compiled a second time beside the pool. */
+   bool stopped = atomic_load(&w->sweep_cancel) != 0;
    pthread_mutex_unlock(&w->mu);
-   if (pool)
-      awaitPool(w, pool, &t, c.values);
-   RunStatus st = Session_run(s, k, c.values, &cfg.problem, &w->in, &ro, r);
+   RunStatus st = stopped ? RUN_CANCELLED : Session_run(s, k, c.values, &cfg.problem, &w->in, &ro, r);
    pthread_mutex_lock(&w->mu);
    if (!sw->running || gen != w->sweep_gen)
       return; /* ended meanwhile (the device changed), or replaced by a newer sweep */

@@ -84,6 +84,18 @@ void Worker_stopWith(Worker *w, RunStatus st, const char *message) {
 }
 
 
+void Worker_awaitAhead(Worker *w, const AheadTarget *t, const long long *values, atomic_int *stop) {
+   Ahead *pool = w->ahead;
+   if (!pool)
+      return;
+   w->ahead_users++; /* the pool stays until this wait ends (Worker_setAhead) */
+   pthread_mutex_unlock(&w->mu);
+   Ahead_await(pool, t, values, stop, &w->ahead_abort);
+   pthread_mutex_lock(&w->mu);
+   if (--w->ahead_users == 0)
+      pthread_cond_broadcast(&w->done_cv);
+}
+
 /* ---- the thread's loop (mu held) ---- */
 
 static void waitFor(Worker *w, double ms) {

@@ -82,6 +82,11 @@ void Worker_setState(Worker *w, WorkerState st, const char *fmt, ...) __attribut
 void Worker_log(Worker *w, LogLevel level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void Worker_label(const Worker *w, const WorkerConfig *c, char *out, size_t outlen);
 void Worker_stopWith(Worker *w, RunStatus st, const char *message);
+/* While the compile-ahead pool compiles this configuration, waits for it (loading its
+ * program then is quicker than compiling it again, and two builds of one program at once
+ * are not safe on every runtime: PoCL has aborted), until *stop becomes non-zero. Called
+ * with mu held, which it drops while waiting. */
+void Worker_awaitAhead(Worker *w, const AheadTarget *t, const long long *values, atomic_int *stop);
 
 /* measure.c */
 /* Forgets the figures of the configuration measured before. */

@@ -536,6 +536,7 @@ static void test_latency_of_a_change(void **state) {
    assert_true(n >= 1);
    Ahead *pool = Ahead_start(kernelsDir(), Ahead_defaultThreads(), err, sizeof err);
    assert_non_null(pool);
+   Worker_setAhead(w, pool); /* as the explorer does */
    AheadTarget t = Ahead_target(backend, dev, k->name, &a.problem, 0);
    Ahead_want(pool, &t, (const long long (*)[KERNEL_MAX_PARAMS])next, n);
    AheadStatus st;
@@ -574,6 +575,23 @@ static void test_latency_of_a_change(void **state) {
       assert_false(snap->cached);
       compileMs = snap->compile_ms;
    }
+   /* A change to a configuration that the pool is compiling at that moment (a problem no
+    * other test used, so nothing is cached): the worker waits for the pool's program and
+    * loads it, instead of building the same program beside it (which PoCL aborted on). */
+   WorkerConfig e = a;
+   e.problem = square(80);
+   lim = (DeviceLimits){.max_wg = 4096, .max_wi = {4096, 4096, 4096}, .local_mem = 1 << 20, .fp64 = true, .warp = 32};
+   assert_true(randomValid(k, &e.problem, &lim, e.values));
+   AheadTarget te = Ahead_target(backend, dev, k->name, &e.problem, 0);
+   Ahead_want(pool, &te, (const long long (*)[KERNEL_MAX_PARAMS])e.values, 1);
+   char tl_during[512];
+   double during = changeLatency(w, &e, pick >= 0 ? 4 : 3, snap, tl_during, sizeof tl_during);
+   assert_true(during > 0 && snap->verify.ok);
+   if (!snap->cached || snap->cached_memory)
+      fail_msg("a configuration being compiled ahead was compiled again by the worker:%s", tl_during);
+   waitPool(pool, &st, 10, 300000);
+   assert_int_equal(st.done, 1);
+
    char pa[256], pb[256];
    KernelInfo_formatParams(k, a.values, pa, sizeof pa);
    KernelInfo_formatParams(k, b.values, pb, sizeof pb);
@@ -590,6 +608,7 @@ static void test_latency_of_a_change(void **state) {
    /* Compiling ahead must pay: the cached change is the quicker one. */
    if (pick >= 0)
       assert_true(cached < fresh);
+   Worker_setAhead(w, NULL);
    assert_true(Ahead_stop(pool, 5000));
    assert_true(Worker_stop(w, 30000));
    free(snap);
