@@ -27,7 +27,8 @@ void Options_usage(FILE *out) {
          "  --preset NAME|FILE         a preset (gemmtop list presets) or a .preset file\n"
          "  --set PARAM=VALUE          set a kernel parameter (repeatable)\n"
          "  -m M -n N -k K, --size S   problem size (default 1024 each)\n"
-         "  --precision float|double   element type (default float)\n"
+         "  --precision TYPE           float, double, tf32, half or bfloat16 (default float); the last three:\n"
+         "                             A and B of that type, FP32 accumulation, C in FP32\n"
          "  --layout NN|NT|TN|TT       op(A) and op(B): N as stored, T transposed (row-major storage)\n"
          "  --alpha A --beta B         C = alpha*op(A)*op(B) + beta*C (default 1, 0)\n"
          "  --reps R --warmup W        timed launches and untimed ones before them (default 10, 2)\n"
@@ -164,7 +165,7 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       }
       case OPT_PRECISION:
          if (!Precision_parse(arg, &o->problem.precision))
-            return usageError("--precision '%s': use float or double%s", arg, "");
+            return usageError("--precision '%s': use float, double, tf32, half or bfloat16%s", arg, "");
          o->has_precision = true;
          break;
       case OPT_LAYOUT:

@@ -214,9 +214,20 @@ static bool offlineLaunch(const InspectRequest *rq, const DeviceLimits *lim, con
    return true;
 }
 
-/* NVRTC (BACKEND_CAP_OFFLINE_PTX) for sm_XX, with NVIDIA's limits (1024 work-items, 48 KiB shared, warp 32). */
+/* An NVIDIA GPU of that architecture ("sm_90") through CUDA: 1024 work-items, 48 KiB
+ * shared, warp 32; whether it runs PTX tensor instructions is the devices' own rule
+ * (Device_classify). */
+static DeviceLimits cudaArchLimits(const char *arch) {
+   DeviceInfo d = {.limits = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32},
+                   .inline_ptx = true};
+   snprintf(d.arch, sizeof d.arch, "%s", arch);
+   Device_classify(&d);
+   return d.limits;
+}
+
+/* NVRTC (BACKEND_CAP_OFFLINE_PTX) for sm_XX, with NVIDIA's limits. */
 static RunStatus offlineCuda(const char *arch, const InspectRequest *rq, Inspection *out) {
-   DeviceLimits lim = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32};
+   DeviceLimits lim = cudaArchLimits(arch);
    Geometry g;
    char defines[1024];
    if (!offlineLaunch(rq, &lim, "1024 work-items, 48 KiB shared", arch, &g, defines, sizeof defines, out))

@@ -103,6 +103,7 @@ void SweepJob_begin(Worker *w) {
       sweepEnd(w, false, msg);
       return;
    }
+   w->sweep->emulated = k->tensor && !lim.tensor_ptx;
    pick(w, k, budget, exhaustive);
 }
 

@@ -87,7 +87,8 @@ static void timingLines(const Ui *ui, Lines *L) {
       Draw_fmtRate(s->gbps, "GB/s", gb, sizeof gb);
       Draw_fmtRate(s->median_ms > 0 ? Ablate_coreBytes(&s->config.problem) / (s->median_ms * 1e6) : 0, "GB/s", gc,
                    sizeof gc);
-      add(L, "speed", ui->ablate ? ST_WARN : ST_GOOD, "%s   %s global   %s to the cores", gf, gb, gc);
+      add(L, "speed", ui->ablate || s->geo.emulated ? ST_WARN : ST_GOOD, "%s   %s global   %s to the cores%s", gf, gb,
+          gc, s->geo.emulated ? "   [emulated]" : "");
    } else if (!failed(ui)) {
       add(L, "time", ST_DIM, "%s", Draw_dash(ui));
       add(L, "speed", ST_DIM, "%s", Draw_dash(ui));
@@ -95,20 +96,24 @@ static void timingLines(const Ui *ui, Lines *L) {
 }
 
 /* The measured peak and the vendor BLAS: percentages only from measured references,
- * never guessed, and never of an ablated run. */
+ * never guessed, and never of an ablated run or of an emulated tensor kernel (no tensor
+ * cores here). */
 static void referenceLines(const Ui *ui, Lines *L) {
    const WorkerSnapshot *s = &ui->snap;
    bool current = Draw_snapIsCurrent(ui);
    const char *dash = Draw_dash(ui);
-   bool fp64 = ui->problem.precision == PRECISION_DOUBLE;
-   double peak = fp64 ? s->peaks.fp64_gflops : s->peaks.fp32_gflops;
+   const KernelInfo *shown = Catalog_find(&ui->cat, s->config.kernel);
+   const bool tensor = shown && shown->tensor, emulated = current && s->geo.emulated;
+   double peak = Peaks_for(&s->peaks, ui->problem.precision, tensor, false);
    char pk[32];
    Draw_fmtRate(peak, "GFLOPS", pk, sizeof pk);
    if (current && ui->ablate)
       add(L, "peak", ST_NORMAL, "%s  (ablated: not compared)", dash);
+   else if (emulated)
+      add(L, "peak", ST_NORMAL, "%s  (emulated tensor instructions: not compared)", dash);
    else if (current && s->nwindow && s->peaks.known && peak > 0)
-      add(L, "peak", ST_NORMAL, "%.1f%% of the measured %s peak (%s)", 100 * s->gflops / peak, fp64 ? "FP64" : "FP32",
-          pk);
+      add(L, "peak", ST_NORMAL, "%.1f%% of the measured %s peak (%s)", 100 * s->gflops / peak,
+          Peaks_label(ui->problem.precision, tensor), pk);
    else if (!s->peaks.known)
       add(L, "peak", ST_NORMAL, "%s  (not measured yet: F6 or m)", dash);
    else
@@ -118,6 +123,8 @@ static void referenceLines(const Ui *ui, Lines *L) {
    Draw_fmtRate(s->vendor.gflops, "GFLOPS", vg, sizeof vg);
    if (current && ui->ablate)
       add(L, "BLAS", ST_NORMAL, "%s  (ablated: not compared)", dash);
+   else if (emulated)
+      add(L, "BLAS", ST_NORMAL, "%s  (emulated tensor instructions: not compared)", dash);
    else if (vendorHere && s->vendor.status == RUN_OK && current && s->nwindow && s->vendor.gflops > 0)
       add(L, "BLAS", ST_NORMAL, "%.1f%% of %s (%s)", 100 * s->gflops / s->vendor.gflops, s->vendor.name, vg);
    else if (vendorHere && s->vendor.status == RUN_OK)

@@ -41,6 +41,7 @@ static void updateHistory(Ui *ui) {
    const KernelInfo *k = Catalog_find(&ui->cat, e.kernel);
    if (k)
       KernelInfo_formatParams(k, e.values, e.params, sizeof e.params);
+   e.emulated = s->geo.emulated;
    e.gflops = s->nwindow ? s->gflops : 0;
    e.median_ms = s->median_ms;
    bool verified = !s->verified_run || s->verify.ok;
