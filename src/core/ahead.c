@@ -520,6 +520,11 @@ int Ahead_threads(Ahead *a) {
 bool Ahead_await(Ahead *a, const AheadTarget *t, const long long *values, atomic_int *stop1, atomic_int *stop2) {
    unsigned long long key = configKey(t, values);
    pthread_mutex_lock(&a->mu);
+   for (int i = 0; i < a->njobs; i++)
+      if (a->jobs[i].key == key && a->jobs[i].state == AHEAD_PENDING) {
+         a->jobs[i].state = AHEAD_SKIPPED;
+         a->version++;
+      }
    /* In short slices: the stop flags are not signalled through cv. */
    while (!a->quit && runningLocked(a, key) && !atomic_load(stop1) && !atomic_load(stop2)) {
       struct timespec ts;

@@ -405,6 +405,35 @@ static void test_pool_long_list_outcomes(void **state) {
    assert_true(Ahead_stop(a, 2000));
 }
 
+/* A configuration that a caller of Ahead_await is about to build itself leaves the
+ * pool's work when the pool has not started it: it is never built twice at once. */
+static void test_pool_skips_what_a_caller_builds(void **state) {
+   (void)state;
+   const KernelInfo *k = kernel("mygemm01_naive");
+   char err[512];
+   Ahead *a = Ahead_start(kernelsDir(), 1, err, sizeof err);
+   assert_non_null(a);
+   Problem p = square(48); /* a size no other test compiles: nothing is cached */
+   AheadTarget t = Ahead_target("opencl", 0, k->name, &p, 0);
+   long long list[2][KERNEL_MAX_PARAMS];
+   for (int i = 0; i < 2; i++) {
+      KernelInfo_defaults(k, list[i]);
+      list[i][0] = 8 << i; /* TSN 8, then 16 */
+      list[i][1] = 16;
+   }
+   Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])list, 2);
+   /* The one thread takes the first; the second is still waiting its turn. */
+   atomic_int never;
+   atomic_init(&never, 0);
+   assert_false(Ahead_await(a, &t, list[1], &never, &never));
+   assert_true(Ahead_wait(a, 180000));
+   RunStatus rs;
+   assert_int_equal(Ahead_job(a, 0, &rs, err, sizeof err), AHEAD_DONE);
+   assert_int_equal(Ahead_job(a, 1, &rs, err, sizeof err), AHEAD_SKIPPED);
+   assert_false(Ahead_compiled(a, &t, list[1]));
+   assert_true(Ahead_stop(a, 2000));
+}
+
 /* A device that cannot be opened fails the work with a reason, and stops cleanly. */
 static void test_pool_bad_device(void **state) {
    (void)state;
@@ -622,6 +651,7 @@ int main(void) {
        cmocka_unit_test(test_pool_compiles_into_the_cache),
        cmocka_unit_test(test_pool_compiles_ablated),
        cmocka_unit_test(test_pool_long_list_outcomes),
+       cmocka_unit_test(test_pool_skips_what_a_caller_builds),
        cmocka_unit_test(test_pool_bad_device),
        cmocka_unit_test(test_latency_of_a_change),
    };
