@@ -89,8 +89,28 @@ typedef struct AheadJob_ {
    char *error;               /* why it failed (malloc'ed), NULL if not said */
 } AheadJob;
 
-/* Keys of the configurations compiled ahead: the newest AHEAD_REMEMBER. */
+/* Keys of configurations, the newest AHEAD_REMEMBER. */
 #define AHEAD_REMEMBER 512
+typedef struct KeyRing_ {
+   unsigned long long keys[AHEAD_REMEMBER];
+   int n, next;
+} KeyRing;
+
+static bool ringHas(const KeyRing *r, unsigned long long key) {
+   for (int i = 0; i < r->n; i++)
+      if (r->keys[i] == key)
+         return true;
+   return false;
+}
+
+static void ringAdd(KeyRing *r, unsigned long long key) {
+   if (ringHas(r, key))
+      return;
+   r->keys[r->next] = key;
+   r->next = (r->next + 1) % AHEAD_REMEMBER;
+   if (r->n < AHEAD_REMEMBER)
+      r->n++;
+}
 
 struct Ahead_ {
    pthread_mutex_t mu;
@@ -128,8 +148,8 @@ struct Ahead_ {
    bool maintaining;          /* a thread is (re)opening the session or the catalog */
    char error[256];
 
-   unsigned long long done_keys[AHEAD_REMEMBER];
-   int ndone, done_next;
+   KeyRing done;              /* compiled ahead */
+   KeyRing elsewhere;         /* built by a caller of Ahead_await: never by the pool */
 };
 
 AheadTarget Ahead_target(const char *backend, int device, const char *kernel, const Problem *p, unsigned ablate) {
@@ -162,21 +182,7 @@ static unsigned long long configKey(const AheadTarget *t, const long long *value
    return h ? h : 1;
 }
 
-static bool knownLocked(const Ahead *a, unsigned long long key) {
-   for (int i = 0; i < a->ndone; i++)
-      if (a->done_keys[i] == key)
-         return true;
-   return false;
-}
-
-static void rememberLocked(Ahead *a, unsigned long long key) {
-   if (knownLocked(a, key))
-      return;
-   a->done_keys[a->done_next] = key;
-   a->done_next = (a->done_next + 1) % AHEAD_REMEMBER;
-   if (a->ndone < AHEAD_REMEMBER)
-      a->ndone++;
-}
+static bool knownLocked(const Ahead *a, unsigned long long key) { return ringHas(&a->done, key); }
 
 static bool runningLocked(const Ahead *a, unsigned long long key) {
    for (int i = 0; i < a->nthreads; i++)
@@ -332,7 +338,7 @@ static void *aheadMain(void *arg) {
       a->busy--;
       if (catGen == a->cat_generation) {
          if (st == RUN_OK)
-            rememberLocked(a, key);
+            ringAdd(&a->done, key);
          finishJobLocked(a, ta.slot, st, err);
       }
       a->running[ta.slot].key = 0;
@@ -466,7 +472,10 @@ bool Ahead_want(Ahead *a, const AheadTarget *t, const long long (*configs)[KERNE
       memcpy(j->values, configs[i], sizeof j->values);
       j->key = configKey(t, configs[i]);
       /* One being compiled for an older list ends as this list's (finishJobLocked). */
-      j->state = knownLocked(a, j->key) ? AHEAD_DONE : runningLocked(a, j->key) ? AHEAD_COMPILING : AHEAD_PENDING;
+      j->state = knownLocked(a, j->key)                ? AHEAD_DONE
+                 : ringHas(&a->elsewhere, j->key)     ? AHEAD_SKIPPED
+                 : runningLocked(a, j->key)           ? AHEAD_COMPILING
+                                                      : AHEAD_PENDING;
    }
    a->version++;
    pthread_cond_broadcast(&a->cv);
@@ -487,7 +496,8 @@ void Ahead_reload(Ahead *a) {
    pthread_mutex_lock(&a->mu);
    a->reload = true;
    a->cat_generation++;
-   a->ndone = a->done_next = 0;
+   a->done.n = a->done.next = 0;
+   a->elsewhere.n = a->elsewhere.next = 0; /* the caller builds them anew from the new files */
    for (int i = 0; i < a->njobs; i++)
       a->jobs[i].state = AHEAD_PENDING;
    a->next_job = 0;
@@ -520,6 +530,7 @@ int Ahead_threads(Ahead *a) {
 bool Ahead_await(Ahead *a, const AheadTarget *t, const long long *values, atomic_int *stop1, atomic_int *stop2) {
    unsigned long long key = configKey(t, values);
    pthread_mutex_lock(&a->mu);
+   ringAdd(&a->elsewhere, key);
    for (int i = 0; i < a->njobs; i++)
       if (a->jobs[i].key == key && a->jobs[i].state == AHEAD_PENDING) {
          a->jobs[i].state = AHEAD_SKIPPED;

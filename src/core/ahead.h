@@ -83,7 +83,7 @@ void Ahead_status(Ahead *a, AheadStatus *out);
  * failed; returns whether they all are. */
 bool Ahead_wait(Ahead *a, int timeout_ms);
 
-/* AHEAD_SKIPPED: taken over by a caller of Ahead_await before the pool started it. */
+/* AHEAD_SKIPPED: built by a caller of Ahead_await instead. */
 typedef enum { AHEAD_PENDING, AHEAD_COMPILING, AHEAD_DONE, AHEAD_FAILED, AHEAD_SKIPPED } AheadJobState;
 /* Where the i-th configuration of the list last wanted stands; a failed one's status
  * (RUN_COMPILE_ERROR: the compiler's message in err; RUN_DEVICE_ERROR: the pool could
@@ -94,12 +94,13 @@ bool Ahead_compiled(Ahead *a, const AheadTarget *t, const long long *values);
 
 /* How many threads compile. */
 int Ahead_threads(Ahead *a);
-/* The caller is about to build this configuration itself. While a thread of the pool is
- * compiling it, waits for that to end (a second compile of the same program would only
- * take longer than loading it, and PoCL without its kernel cache removes a program's
- * files when either copy is released), unless *stop1 or *stop2 becomes non-zero or the
- * pool stops; one not started yet is taken out of the pool's work (AHEAD_SKIPPED), for
- * the same reasons. Returns whether it was compiled ahead. */
+/* The caller is about to build (or load) this configuration itself and keeps it. While a
+ * thread of the pool is compiling it, waits for that to end (a second compile of the same
+ * program would only take longer than loading it), unless *stop1 or *stop2 becomes
+ * non-zero or the pool stops. From then on the pool leaves it alone (AHEAD_SKIPPED, now
+ * and in later lists, until a reload): PoCL without its kernel cache removes a program's
+ * files when any copy of it is released, which breaks the caller's copy. Returns whether
+ * it was compiled ahead. */
 bool Ahead_await(Ahead *a, const AheadTarget *t, const long long *values, atomic_int *stop1, atomic_int *stop2);
 
 #endif

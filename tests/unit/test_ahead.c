@@ -405,8 +405,9 @@ static void test_pool_long_list_outcomes(void **state) {
    assert_true(Ahead_stop(a, 2000));
 }
 
-/* A configuration that a caller of Ahead_await is about to build itself leaves the
- * pool's work when the pool has not started it: it is never built twice at once. */
+/* A configuration that a caller of Ahead_await builds itself leaves the pool's work when
+ * the pool has not started it, and stays out of later lists: the pool never builds a
+ * second copy of a program the caller holds. */
 static void test_pool_skips_what_a_caller_builds(void **state) {
    (void)state;
    const KernelInfo *k = kernel("mygemm01_naive");
@@ -431,6 +432,10 @@ static void test_pool_skips_what_a_caller_builds(void **state) {
    assert_int_equal(Ahead_job(a, 0, &rs, err, sizeof err), AHEAD_DONE);
    assert_int_equal(Ahead_job(a, 1, &rs, err, sizeof err), AHEAD_SKIPPED);
    assert_false(Ahead_compiled(a, &t, list[1]));
+   /* Asked for again later (a neighbour of the next configuration): still left alone. */
+   Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])list, 2);
+   assert_int_equal(Ahead_job(a, 0, &rs, err, sizeof err), AHEAD_DONE);
+   assert_int_equal(Ahead_job(a, 1, &rs, err, sizeof err), AHEAD_SKIPPED);
    assert_true(Ahead_stop(a, 2000));
 }
 
