@@ -512,7 +512,7 @@ void Ahead_status(Ahead *a, AheadStatus *out) {
    out->version = a->version;
    out->wanted = a->njobs;
    for (int i = 0; i < a->njobs; i++) {
-      out->done += a->jobs[i].state == AHEAD_DONE;
+      out->done += a->jobs[i].state == AHEAD_DONE || a->jobs[i].state == AHEAD_SKIPPED;
       out->failed += a->jobs[i].state == AHEAD_FAILED;
       out->running += a->jobs[i].state == AHEAD_COMPILING;
    }

@@ -43,7 +43,7 @@ unsigned long long Ahead_targetHash(const AheadTarget *t);
 typedef struct AheadStatus_ {
    unsigned long version;   /* changes whenever anything below does */
    int wanted;              /* configurations in the current list */
-   int done;                /* compiled (or found in the cache) */
+   int done;                /* compiled (or found in the cache), or built by the caller (AHEAD_SKIPPED) */
    int failed;              /* refused or did not compile */
    int running;             /* compiles in progress for this list */
    char error[256];         /* the device could not be opened */
