@@ -73,6 +73,7 @@ const char *Backend_statusName(BackendStatus s) {
    case BACKEND_ERR_COMPILE: return "compile error";
    case BACKEND_ERR_OUT_OF_MEMORY: return "out of memory";
    case BACKEND_ERR_LAUNCH: return "launch failed";
+   case BACKEND_ERR_TIMEOUT: return "timed out";
    default: return "error";
    }
 }

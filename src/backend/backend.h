@@ -42,6 +42,7 @@ typedef enum {
    BACKEND_ERR_COMPILE,           /* build failed: see log */
    BACKEND_ERR_OUT_OF_MEMORY,
    BACKEND_ERR_LAUNCH,
+   BACKEND_ERR_TIMEOUT,           /* still running after the time allowed (finishWithin) */
    BACKEND_ERR_OTHER,
 } BackendStatus;
 
@@ -87,6 +88,10 @@ typedef struct Backend_ {
    BackendStatus (*launch)(Context *ctx, Kernel *k, const KernelArg *args, int nargs, bool real_double, int dims,
                            const size_t *global, const size_t *local, Event **ev, char *err, size_t errlen);
    BackendStatus (*finish)(Context *ctx, char *err, size_t errlen);
+   /* finish, giving up after timeout_ms: BACKEND_ERR_TIMEOUT when the work is still running.
+    * A launch cannot be withdrawn (OpenCL has no way to stop one), so the context is then
+    * unusable: nothing more may be enqueued, released or waited for on it. */
+   BackendStatus (*finishWithin)(Context *ctx, double timeout_ms, char *err, size_t errlen);
    /* Device time of a finished event in milliseconds (waits for it). */
    double (*eventMs)(Event *ev);
    void (*releaseEvent)(Event *ev);

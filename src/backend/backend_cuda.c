@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend/backend.h"
 #include "backend/gpu_common.h"
@@ -50,6 +51,7 @@ static struct {
    CUresult (*cuStreamCreate)(CUstream *, unsigned);
    CUresult (*cuStreamDestroy)(CUstream);
    CUresult (*cuStreamSynchronize)(CUstream);
+   CUresult (*cuStreamQuery)(CUstream);
    CUresult (*cuModuleLoadData)(CUmodule *, const void *);
    CUresult (*cuModuleUnload)(CUmodule);
    CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
@@ -158,6 +160,7 @@ static bool load(char *err, size_t errlen) {
    CU(cuStreamCreate, "cuStreamCreate");
    CU(cuStreamDestroy, "cuStreamDestroy_v2");
    CU(cuStreamSynchronize, "cuStreamSynchronize");
+   CU(cuStreamQuery, "cuStreamQuery");
    CU(cuModuleLoadData, "cuModuleLoadData");
    CU(cuModuleUnload, "cuModuleUnload");
    CU(cuModuleGetFunction, "cuModuleGetFunction");
@@ -588,6 +591,26 @@ static BackendStatus finish(Context *c, char *err, size_t errlen) {
    return r == 0 ? BACKEND_OK : cuFail(r, "waiting for the device", err, errlen);
 }
 
+/* The stream polled until it is idle or the time is up (cuStreamSynchronize would wait for
+ * ever on a launch that does not end); the waits grow from 20 us to 2 ms. */
+static BackendStatus finishWithin(Context *c, double timeout_ms, char *err, size_t errlen) {
+   const CUresult notReady = 600; /* CUDA_ERROR_NOT_READY */
+   double deadline = Util_nowMs() + timeout_ms;
+   long sleep_us = 20;
+   api.cuCtxSetCurrent(c->ctx);
+   for (;;) {
+      CUresult r = api.cuStreamQuery(c->stream);
+      if (r != notReady)
+         return r == 0 ? BACKEND_OK : cuFail(r, "waiting for the device", err, errlen);
+      if (Util_nowMs() >= deadline) {
+         snprintf(err, errlen, "still running after %.1f s", timeout_ms / 1000);
+         return BACKEND_ERR_TIMEOUT;
+      }
+      usleep((useconds_t)sleep_us);
+      sleep_us = sleep_us * 2 > 2000 ? 2000 : sleep_us * 2;
+   }
+}
+
 /* cuBLAS, loaded at run time: the CUDA reference (Gpu_columnMajor: no data moves).
  * Default math mode: true FP32, no TF32. The tensor-core types go through cublasGemmEx
  * with the same types as the kernels: half or bfloat16 A and B, FP32 C and
@@ -731,6 +754,7 @@ static const Backend cudaBackend = {
     .copy = copyBuffer,
     .launch = launch,
     .finish = finish,
+    .finishWithin = finishWithin,
     .eventMs = Gpu_eventMs,
     .releaseEvent = Gpu_releaseEvent,
     .vendorGemm = vendorGemm,

@@ -1,9 +1,11 @@
 /* gemmtop: an interactive explorer for GPU GEMM kernels. Commands are a table. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_banks.h"
+#include "cli/measure.h"
 #include "cli/options.h"
 #include "tui/ui.h"
 
@@ -35,6 +37,10 @@ static int explore(const Options *o) {
 }
 
 int main(int argc, char **argv) {
+   /* Not a command for users: the process in which a sweep measures (cli/measure.h). */
+   if (argc == 2 && !strcmp(argv[1], "__measure-child"))
+      return Measure_child();
+   atexit(Cli_closeStdout);
    const Command *cmd = NULL;
    int first = 1;
    if (argc > 1 && argv[1][0] != '-') {

@@ -1,5 +1,7 @@
 #include "core/select.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +147,39 @@ bool Select_resolve(const Selection *sel, const Catalog *cat, Resolved *out, cha
    out->kernel = k;
    out->problem = p;
    out->preset_sized = has_preset && (preset.has_m || preset.has_n || preset.has_k);
+   return true;
+}
+
+bool Select_checkScalars(const Selection *sel, const Problem *p, bool random_inputs, char *err, size_t errlen) {
+   const bool dbl = p->precision == PRECISION_DOUBLE;
+   const double big = dbl ? DBL_MAX : FLT_MAX;
+   const struct {
+      const char *name;
+      double value;
+      bool given;
+   } scalars[] = {{"alpha", p->alpha, sel->has_alpha}, {"beta", p->beta, sel->has_beta}};
+   for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
+      char who[96];
+      snprintf(who, sizeof who, scalars[i].given ? "--%s %g" : "%s = %g (from the preset)", scalars[i].name,
+               scalars[i].value);
+      if (!isfinite(scalars[i].value)) {
+         snprintf(err, errlen, "%s: %s must be a finite number", who, scalars[i].name);
+         return false;
+      }
+      if (fabs(scalars[i].value) > big) {
+         snprintf(err, errlen, "%s does not fit in %s (largest %.3g)", who, Precision_name(p->precision), big);
+         return false;
+      }
+   }
+   /* Random inputs lie in [-1, 1): |alpha| K + |beta| bounds every partial sum. */
+   double alpha = fabs(dbl ? p->alpha : (double)(float)p->alpha), beta = fabs(dbl ? p->beta : (double)(float)p->beta);
+   if (random_inputs && alpha * p->k + beta > big / 2) {
+      snprintf(err, errlen,
+               "alpha %g, beta %g and K=%d: the result can reach %.3g with inputs in [-1, 1), beyond half of %s's "
+               "largest value (%.3g)",
+               p->alpha, p->beta, p->k, alpha * p->k + beta, Precision_name(p->precision), big);
+      return false;
+   }
    return true;
 }
 

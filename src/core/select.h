@@ -64,6 +64,11 @@ bool Select_loadPreset(const char *preset, const Catalog *cat, Preset *out, char
  * (a usage error: exit code 2). */
 bool Select_resolve(const Selection *sel, const Catalog *cat, Resolved *out, char *err, size_t errlen);
 
+/* alpha and beta as the device sees them: finite and within the precision's range, and
+ * with random inputs (in [-1, 1)) unable to overflow the result. False with err naming
+ * the option (or the preset) that set them: a usage error. */
+bool Select_checkScalars(const Selection *sel, const Problem *p, bool random_inputs, char *err, size_t errlen);
+
 /* Whether a --set of sel names this parameter. */
 bool Select_sets(const Selection *sel, const char *param);
 

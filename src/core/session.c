@@ -35,6 +35,7 @@ struct Session_ {
    DeviceBuffer bufs[BUF_COUNT];
    unsigned long uploaded_generation; /* inputs now on the device */
    size_t result_bytes;
+   bool stuck;                        /* a launch was abandoned (Session_stuck) */
 };
 
 /* GEMMTOP_DEVICE_LIMITS="max_wg=256,local_mem=32768,fp64=0" pretends the device is
@@ -112,6 +113,8 @@ static void dropProgram(Session *s, CachedProgram *c) {
 }
 
 void Session_forgetPrograms(Session *s) {
+   if (s->stuck)
+      return; /* releasing would wait for the abandoned launch */
    for (int i = 0; i < PROGRAM_CACHE_SIZE; i++)
       if (s->cache[i].program)
          dropProgram(s, &s->cache[i]);
@@ -120,6 +123,10 @@ void Session_forgetPrograms(Session *s) {
 void Session_close(Session *s) {
    if (!s)
       return;
+   if (s->stuck) {
+      free(s); /* the runtime's objects wait for the abandoned launch: left to the exit */
+      return;
+   }
    Session_forgetPrograms(s);
    for (int i = 0; i < BUF_COUNT; i++)
       if (s->bufs[i].buf)
@@ -129,6 +136,16 @@ void Session_close(Session *s) {
 }
 
 const DeviceInfo *Session_device(const Session *s) { return &s->info; }
+bool Session_stuck(const Session *s) { return s->stuck; }
+
+/* Nothing can be enqueued behind an abandoned launch. */
+static bool refuseIfStuck(const Session *s, RunStatus *status, char *message, size_t len) {
+   if (!s->stuck)
+      return false;
+   *status = RUN_DEVICE_ERROR;
+   snprintf(message, len, "not run: the device is still busy with an abandoned launch");
+   return true;
+}
 const Backend *Session_backend(const Session *s) { return s->be; }
 
 bool Session_fits(const Session *s, const Problem *p, char *msg, size_t msglen) {
@@ -248,6 +265,7 @@ typedef struct Pipeline_ {
    Step steps[RUN_MAX_HELPERS + 1];
    int nsteps;
    int gemm_index;
+   double timeout_ms;   /* a launch running longer is abandoned (0: no limit) */
 } Pipeline;
 
 static size_t roundUp(size_t v, size_t m) { return (v + m - 1) / m * m; }
@@ -308,7 +326,20 @@ static bool runPipeline(Session *s, Pipeline *pl, bool real_double, bool timed, 
          goto failed;
       }
    }
-   if (!check(s, s->be->finish(s->ctx, err, sizeof err), err, r))
+   BackendStatus done = pl->timeout_ms > 0 && s->be->finishWithin
+                           ? s->be->finishWithin(s->ctx, pl->timeout_ms, err, sizeof err)
+                           : s->be->finish(s->ctx, err, sizeof err);
+   if (done == BACKEND_ERR_TIMEOUT) {
+      /* The launch cannot be stopped: it and its events are left to run on. */
+      s->stuck = true;
+      r->status = RUN_TIMEOUT;
+      snprintf(r->message, sizeof r->message,
+               "a launch of %s did not finish within %.3g s: abandoned (a launch cannot be stopped; the device stays "
+               "busy with it until this process ends)",
+               pl->steps[pl->gemm_index].what, pl->timeout_ms / 1000);
+      return false;
+   }
+   if (!check(s, done, err, r))
       goto failed;
    for (int i = 0; i < pl->nsteps; i++)
       if (events[i]) {
@@ -368,6 +399,8 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
    r->registers = -1;
    r->private_mem = r->local_mem = -1;
    char err[1024];
+   if (refuseIfStuck(s, &r->status, r->message, sizeof r->message))
+      return r->status;
    if (!Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       return r->status;
@@ -535,6 +568,7 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    char err[1024];
    const Geometry *g = &r->geo;
    Pipeline pl = pr.pl;
+   pl.timeout_ms = o->launch_timeout_s > 0 ? o->launch_timeout_s * 1e3 : 0;
    Buffer *C0 = pr.C0, *C = pr.C, *Ck = pr.Ck;
    size_t bytesC = pr.bytesC, bytesCk = pr.bytesCk, es = pr.es;
    bool dbl = pr.dbl;
@@ -559,6 +593,8 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
       }
       Verify_gemm(p, inputs->a, inputs->b, inputs->c0, host, inputs->seed ^ 0x5eed, &r->verify);
       r->verified_run = true;
+      if (o->verified_c)
+         memcpy(o->verified_c, host, bytesC);
       free(host);
    }
 
@@ -637,6 +673,8 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
    atomic_int *cancel = o->cancel;
    memset(v, 0, sizeof *v);
    char err[512];
+   if (refuseIfStuck(s, &v->status, v->message, sizeof v->message))
+      return v->status;
    RunResult *r = calloc(1, sizeof *r);
    if (!r) {
       v->status = RUN_OUT_OF_MEMORY;
@@ -750,6 +788,8 @@ RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long lon
       *code = NULL;
       kind[0] = '\0';
    }
+   if (refuseIfStuck(s, &r->status, r->message, sizeof r->message))
+      return r->status;
    if (!Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       return r->status;
@@ -780,6 +820,9 @@ RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long lon
 RunStatus Session_precompile(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
                              unsigned ablate, char *err, size_t errlen) {
    Geometry g;
+   RunStatus refused;
+   if (refuseIfStuck(s, &refused, err, errlen))
+      return refused;
    if (!Config_check(k, values, p, &s->info.limits, &g, err, errlen))
       return RUN_INVALID;
    char defines[1024];
@@ -939,6 +982,9 @@ void Trace_free(Trace *t) {
 }
 
 bool Session_readResult(Session *s, void *host, size_t bytes, char *err, size_t errlen) {
+   RunStatus refused;
+   if (refuseIfStuck(s, &refused, err, errlen))
+      return false;
    if (!s->bufs[BUF_C].buf || bytes > s->result_bytes) {
       snprintf(err, errlen, "no result to read");
       return false;
@@ -960,6 +1006,7 @@ const char *RunStatus_name(RunStatus st) {
    case RUN_OUT_OF_MEMORY: return "out of memory";
    case RUN_DEVICE_ERROR: return "device error";
    case RUN_CANCELLED: return "cancelled";
+   case RUN_TIMEOUT: return "timeout";
    }
    return "?";
 }

@@ -14,6 +14,7 @@
 #include "core/util.h"
 #include "tui/app.h"
 #include "tui/prefs.h"
+#include "tui/terminal.h"
 
 static void freeUi(Ui *ui) {
    Catalog_free(&ui->cat);
@@ -132,7 +133,7 @@ static int startConfig(Ui *ui, const UiPrefs *prefs) {
    }
    Resolved r;
    char err[1536];
-   if (!Select_resolve(&sel, &ui->cat, &r, err, sizeof err)) {
+   if (!Select_resolve(&sel, &ui->cat, &r, err, sizeof err) || !Select_checkScalars(given, &r.problem, true, err, sizeof err)) {
       fprintf(stderr, "gemmtop: %s\n", err);
       return 2;
    }
@@ -277,9 +278,19 @@ static void savePrefs(Ui *ui) {
       fprintf(stderr, "gemmtop: preferences not saved: %s\n", err);
 }
 
+/* What keeps the worker from stopping at once, for the messages on leaving: its last
+ * activity and why that cannot be cut short. */
+static void describeBusy(const WorkerSnapshot *sn, char *out, size_t len) {
+   const char *why = sn->state == WS_VENDOR      ? " (on its first call the vendor library compiles its kernels, "
+                                                   "which cannot be interrupted)"
+                     : sn->state == WS_COMPILING ? " (a compile cannot be interrupted)"
+                                                 : " (a launch on the device cannot be interrupted)";
+   snprintf(out, len, "%s%s", sn->activity[0] ? sn->activity : WorkerState_name(sn->state), why);
+}
+
 /* Gives the terminal back, saves the preferences and stops the threads. A compile ahead
- * is not waited for (nothing of it is needed), nor is a launch already on the device,
- * after a moment: the process then ends without cleaning up. */
+ * is not waited for (nothing of it is needed), nor is the worker after a few seconds
+ * (saying what it is busy with): the process then ends without cleaning up. */
 static int finish(Ui *ui) {
    Screen_stop();
    Screen_releaseStderr(ui);
@@ -288,10 +299,21 @@ static int finish(Ui *ui) {
    Worker_setAhead(ui->worker, NULL);
    bool aheadStopped = Ahead_stop(ui->ahead, 100);
    ui->ahead = NULL;
-   bool workerStopped = Worker_stop(ui->worker, aheadStopped ? 5000 : 300);
+   bool workerStopped = Worker_stop(ui->worker, 300);
+   char busy[400];
+   if (!workerStopped && aheadStopped) {
+      /* Said before the wait, so that the pause has a reason on the screen. */
+      describeBusy(&ui->snap, busy, sizeof busy);
+      fprintf(stderr, "gemmtop: waiting up to 5 s: the worker is still %s\n", busy);
+      workerStopped = Worker_stop(ui->worker, 4700);
+   }
    if (!workerStopped || !aheadStopped) {
-      if (!workerStopped)
-         fprintf(stderr, "gemmtop: the device is still busy with a launch; leaving without waiting for it\n");
+      if (!workerStopped && aheadStopped) {
+         fprintf(stderr, "gemmtop: leaving without waiting for it\n");
+      } else if (!workerStopped) {
+         describeBusy(&ui->snap, busy, sizeof busy);
+         fprintf(stderr, "gemmtop: leaving without waiting for the worker, which is still %s\n", busy);
+      }
       fflush(NULL);
       _exit(code);
    }
@@ -306,6 +328,14 @@ int Ui_main(const UiStart *start) {
    setlocale(LC_ALL, "");
    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
       fprintf(stderr, "gemmtop: the explorer needs a terminal; 'gemmtop run' measures one configuration without one\n");
+      return 2;
+   }
+   char why[256];
+   if (!Terminal_usable(why, sizeof why)) {
+      fprintf(stderr,
+              "gemmtop: the explorer cannot draw on this terminal: %s; set TERM to your terminal's type (e.g. "
+              "TERM=xterm-256color), or use the command line ('gemmtop run', 'gemmtop sweep'; see 'gemmtop --help')\n",
+              why);
       return 2;
    }
    Ui *ui = newUi(start);
