@@ -105,7 +105,15 @@ BackendStatus Gpu_launch(const GpuRuntime *rt, GpuStream stream, void *fn, const
    }
    for (int i = 0; i < nargs; i++) {
       memset(&values[i], 0, sizeof values[i]);
-      if (args[i].kind == ARG_BUFFER)
+      if (args[i].kind == ARG_TENSOR_MAP) {
+         if (!rt->tensorMapArg) {
+            snprintf(err, errlen, "%s has no TMA tensor maps (argument %d)", rt->name, i);
+            return BACKEND_ERR_LAUNCH;
+         }
+         BackendStatus st = rt->tensorMapArg(&args[i], &values[i], err, errlen);
+         if (st != BACKEND_OK)
+            return st;
+      } else if (args[i].kind == ARG_BUFFER)
          rt->bufferArg(args[i].buffer, &values[i]);
       else if (args[i].kind == ARG_INT)
          values[i].i = args[i].i;

@@ -176,7 +176,7 @@ RunStatus Inspect_onDevice(Session *s, const InspectRequest *rq, Inspection *out
    Util_copy(out->arch, sizeof out->arch, dev->arch);
    Ptxas_parse(out->build_log, k->entry, &out->ptxas);
    out->registers = r->registers >= 0 ? r->registers : out->ptxas.found ? out->ptxas.registers : -1;
-   out->local_mem = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
+   out->local_mem = (r->local_mem >= 0 ? r->local_mem : r->geo.localmem) + r->geo.dynamic_smem;
    out->private_mem = r->private_mem;
    out->group_items = groupItems(&r->geo);
    /* A CUDA program is kept as CUBIN, which is not text: NVRTC again, same defines. */
@@ -201,10 +201,15 @@ RunStatus Inspect_onDevice(Session *s, const InspectRequest *rq, Inspection *out
 /* ---- without a device ---- */
 
 /* The configuration's launch for a kind of GPU and its defines (ablation included);
- * false with the refusal in out->message. */
-static bool offlineLaunch(const InspectRequest *rq, const DeviceLimits *lim, const char *what, const char *arch,
-                          Geometry *g, char *defines, size_t defineslen, Inspection *out) {
+ * false with the refusal in out->message (the kernel's target, then the limits). */
+static bool offlineLaunch(const InspectRequest *rq, const ConfigTarget *target, const DeviceLimits *lim,
+                          const char *what, const char *arch, Geometry *g, char *defines, size_t defineslen,
+                          Inspection *out) {
    char msg[1536];
+   if (!Config_targetOk(rq->kernel, target, msg, sizeof msg)) {
+      snprintf(out->message, sizeof out->message, "refused: %s", msg);
+      return false;
+   }
    if (!Config_check(rq->kernel, rq->values, rq->problem, lim, g, msg, sizeof msg)) {
       snprintf(out->message, sizeof out->message, "refused (limits of a %s GPU: %s): %s", arch, what, msg);
       return false;
@@ -214,23 +219,32 @@ static bool offlineLaunch(const InspectRequest *rq, const DeviceLimits *lim, con
    return true;
 }
 
-/* An NVIDIA GPU of that architecture ("sm_90") through CUDA: 1024 work-items, 48 KiB
- * shared, warp 32; whether it runs PTX tensor instructions is the devices' own rule
- * (Device_classify). */
+/* An NVIDIA GPU of that architecture ("sm_90") through CUDA: 1024 work-items, warp 32,
+ * 48 KiB of static shared memory, more when opted in (dynamic); whether it runs PTX
+ * tensor instructions is the devices' own rule (Device_classify). */
 static DeviceLimits cudaArchLimits(const char *arch) {
    DeviceInfo d = {.limits = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32},
                    .inline_ptx = true};
    snprintf(d.arch, sizeof d.arch, "%s", arch);
    Device_classify(&d);
+   static const struct {
+      const char *prefix;
+      unsigned long long optin;
+   } optin[] = {{"sm_90", 232448}, {"sm_80", 166912}, {"sm_86", 101376}, {"sm_89", 101376}, {"sm_75", 65536}};
+   for (size_t i = 0; i < sizeof optin / sizeof optin[0]; i++)
+      if (!strncmp(arch, optin[i].prefix, strlen(optin[i].prefix)))
+         d.limits.local_mem_optin = optin[i].optin;
    return d.limits;
 }
 
 /* NVRTC (BACKEND_CAP_OFFLINE_PTX) for sm_XX, with NVIDIA's limits. */
 static RunStatus offlineCuda(const char *arch, const InspectRequest *rq, Inspection *out) {
    DeviceLimits lim = cudaArchLimits(arch);
+   ConfigTarget target = {.backend = "CUDA", .arch_specific = true, .dynamic_smem = true, .arch = arch, .nvidia = true};
    Geometry g;
    char defines[1024];
-   if (!offlineLaunch(rq, &lim, "1024 work-items, 48 KiB shared", arch, &g, defines, sizeof defines, out))
+   if (!offlineLaunch(rq, &target, &lim, "1024 work-items, 48 KiB static shared", arch, &g, defines, sizeof defines,
+                      out))
       return RUN_INVALID;
    char *cubin, *ptx, err[512] = "";
    size_t cubinLen;
@@ -239,11 +253,13 @@ static RunStatus offlineCuda(const char *arch, const InspectRequest *rq, Inspect
       Util_copy(out->message, sizeof out->message, err);
       return RUN_COMPILE_ERROR;
    }
-   snprintf(out->target, sizeof out->target, "cuda %s (NVRTC, no device needed)", arch);
-   Util_copy(out->arch, sizeof out->arch, arch);
+   bool specific = Cuda_archSpecific(defines) && arch[strlen(arch) - 1] != 'a';
+   snprintf(out->target, sizeof out->target, "cuda %s%s (NVRTC, no device needed)", arch, specific ? "a" : "");
+   /* the occupancy tables know sm_90, which sm_90a is */
+   snprintf(out->arch, sizeof out->arch, "%.*s", (int)strcspn(arch, "a"), arch);
    Ptxas_parse(out->build_log, rq->kernel->entry, &out->ptxas);
    out->registers = out->ptxas.found ? out->ptxas.registers : -1;
-   out->local_mem = out->ptxas.found ? out->ptxas.shared_bytes : g.localmem;
+   out->local_mem = (out->ptxas.found ? out->ptxas.shared_bytes : g.localmem) + g.dynamic_smem;
    out->private_mem = out->ptxas.found ? out->ptxas.stack_bytes : -1;
    out->group_items = groupItems(&g);
    pickCudaCode(rq->code, cubin, cubinLen, ptx, out);
@@ -255,9 +271,10 @@ static RunStatus offlineCuda(const char *arch, const InspectRequest *rq, Inspect
 /* hipRTC (BACKEND_CAP_OFFLINE_ISA) for gfxNNN, with AMD's limits (1024 work-items, 64 KiB LDS, wave64). */
 static RunStatus offlineHip(const char *arch, const InspectRequest *rq, Inspection *out) {
    DeviceLimits lim = {.max_wg = 1024, .max_wi = {1024, 1024, 1024}, .local_mem = 65536, .fp64 = true, .warp = 64};
+   ConfigTarget target = {.backend = "HIP", .arch = arch};
    Geometry g;
    char defines[1024];
-   if (!offlineLaunch(rq, &lim, "1024 work-items, 64 KiB LDS", arch, &g, defines, sizeof defines, out))
+   if (!offlineLaunch(rq, &target, &lim, "1024 work-items, 64 KiB LDS", arch, &g, defines, sizeof defines, out))
       return RUN_INVALID;
    char *source = Session_sourceNamed(rq->catalog, true, rq->kernel->source, rq->kernel->path);
    char *code = NULL, err[512] = "out of host memory";

@@ -250,7 +250,7 @@ static bool check(Session *s, BackendStatus st, const char *err, RunResult *r) {
 /* One launch of the pipeline: helpers before, the GEMM kernel, helpers after. */
 typedef struct Step_ {
    Kernel *kernel;
-   KernelArg args[9];
+   KernelArg args[8 + 1 + KERNEL_MAX_TMA]; /* the GEMM's, a trace buffer or tensor maps */
    int nargs;
    size_t global[3];
    size_t local[3];
@@ -383,6 +383,39 @@ static char *joinSource(const Session *s, const char *body) {
    return Session_source(s->catalog, Backend_can(s->be, BACKEND_CAP_CUDA_PRELUDE), body);
 }
 
+bool Session_targetOk(const Session *s, const KernelInfo *k, char *msg, size_t msglen) {
+   ConfigTarget t = {.backend = s->be->title,
+                     .arch_specific = Backend_can(s->be, BACKEND_CAP_ARCH_SPECIFIC),
+                     .dynamic_smem = s->be->setDynamicShared != NULL,
+                     .arch = s->info.arch,
+                     .is_pocl = s->info.is_pocl,
+                     .nvidia = s->info.vendor_kind == VENDOR_NVIDIA};
+   return Config_targetOk(k, &t, msg, msglen);
+}
+
+/* The GEMM's tensor maps (`tma:`), after its usual arguments: each operand as the kernel
+ * reads it (Ak, Bk: transposed or padded when it asks), in the geometry's boxes. */
+static bool addTensorMaps(Step *gs, const Geometry *g, const Problem *p, Buffer *Ak, Buffer *Bk, RunResult *r) {
+   if (gs->nargs + g->ntma > (int)(sizeof gs->args / sizeof gs->args[0])) {
+      r->status = RUN_INVALID;
+      snprintf(r->message, sizeof r->message, "a kernel with tensor maps cannot be traced");
+      return false;
+   }
+   for (int i = 0; i < g->ntma; i++) {
+      bool isA = g->tma[i].operand == 'A', trans = isA ? g->trans_a : g->trans_b;
+      /* stored rows x cols: A is M x K (K x M transposed), B is K x N (N x K transposed) */
+      long long rows = isA ? (trans ? g->k : g->m) : (trans ? g->n : g->k);
+      long long cols = isA ? (trans ? g->m : g->k) : (trans ? g->k : g->n);
+      KernelArg *a = &gs->args[gs->nargs++];
+      memset(a, 0, sizeof *a);
+      a->kind = ARG_TENSOR_MAP;
+      a->buffer = isA ? Ak : Bk;
+      a->tmap = (TensorMapSpec){.elem_bytes = (int)Precision_inputSize(p->precision), .rows = rows, .cols = cols,
+                                .box_cols = g->tma[i].box[0], .box_rows = g->tma[i].box[1], .swizzle = g->tma[i].swizzle};
+   }
+   return true;
+}
+
 /* What a run and a trace share: checks, the compiled kernels, buffers with the inputs
  * on the device, and the pipeline of launches. */
 typedef struct Prepared_ {
@@ -401,7 +434,8 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
    char err[1024];
    if (refuseIfStuck(s, &r->status, r->message, sizeof r->message))
       return r->status;
-   if (!Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
+   if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
+       !Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       return r->status;
    }
@@ -522,6 +556,12 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
       gs->args[8].buffer = trace;
       gs->nargs = 9;
    }
+   if (g->ntma && !addTensorMaps(gs, g, p, Ak, Bk, r))
+      return r->status;
+   if (g->dynamic_smem > 0 && s->be->setDynamicShared &&
+       !check(s, s->be->setDynamicShared(gemm->kernel, (size_t)g->dynamic_smem, err, sizeof err),
+                                     err, r))
+      return r->status;
    gs->dims = g->dims;
    gs->use_local = true;
    memcpy(gs->global, g->global, sizeof g->global);
@@ -790,7 +830,8 @@ RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long lon
    }
    if (refuseIfStuck(s, &r->status, r->message, sizeof r->message))
       return r->status;
-   if (!Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
+   if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
+       !Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       return r->status;
    }
@@ -823,7 +864,7 @@ RunStatus Session_precompile(Session *s, const KernelInfo *k, const long long *v
    RunStatus refused;
    if (refuseIfStuck(s, &refused, err, errlen))
       return refused;
-   if (!Config_check(k, values, p, &s->info.limits, &g, err, errlen))
+   if (!Session_targetOk(s, k, err, errlen) || !Config_check(k, values, p, &s->info.limits, &g, err, errlen))
       return RUN_INVALID;
    char defines[1024];
    Config_defines(k, values, p, &g, defines, sizeof defines);
@@ -890,7 +931,8 @@ RunStatus Session_trace(Session *s, const KernelInfo *k, const long long *values
    Problem q = smallProblem(s, k, values, p);
    t->problem = q;
    Geometry g;
-   if (!Config_check(k, values, &q, &s->info.limits, &g, r->message, sizeof r->message)) {
+   if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
+       !Config_check(k, values, &q, &s->info.limits, &g, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       return r->status;
    }

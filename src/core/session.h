@@ -89,6 +89,10 @@ const Backend *Session_backend(const Session *s);
  * call it before making host inputs, so a huge size fails with a message, not a swap storm. */
 bool Session_fits(const Session *s, const Problem *p, char *msg, size_t msglen);
 
+/* Whether k can run on this session's backend and device (Config_targetOk): a kernel for
+ * sm_90a is refused through OpenCL, on PoCL and on other GPUs, with the reason. */
+bool Session_targetOk(const Session *s, const KernelInfo *k, char *msg, size_t msglen);
+
 /* One run. inputs must fit p (Inputs_fit). Returns r->status. */
 RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
                       const RunOptions *o, RunResult *r);
