@@ -53,14 +53,16 @@ for t in "$BUILD"/tests/test_*; do
    s=$(printf '%s\n' "$out" | sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' | tail -n 1)
    why=$(printf '%s\n' "$out" | sed -n 's/^# SKIP: \(..*\)/\1/p')
    nwhy=$(printf '%s' "$why" | grep -c .)
+   s=${s:-0}
    passed=$((passed + ${p:-0}))
    failed=$((failed + ${f:-0}))
-   skipped=$((skipped + ${s:-0}))
    note_skips "$(basename "$t")" "$why"
-   if [ "${s:-0}" -gt "$nwhy" ]; then
-      failed=$((failed + ${s:-0} - nwhy))
+   if [ "$s" -gt "$nwhy" ]; then
+      failed=$((failed + s - nwhy))
       failures="$failures $(basename "$t")(a skip without a '# SKIP: reason' line)"
+      s=$nwhy
    fi
+   skipped=$((skipped + s))
    if [ "$rc" -ne 0 ] && [ -z "$f" ]; then
       failed=$((failed + 1))
       failures="$failures $(basename "$t")(exit $rc)"
