@@ -30,7 +30,7 @@ POCL=$("$GEMMTOP_BIN" list devices --backend opencl --format json 2>/dev/null | 
 import json, sys
 for line in sys.stdin:
     d = json.loads(line)
-    if d["type"] == "CPU" and "Portable Computing Language" in d["platform"]:
+    if d["type"] == "CPU" and "pocl" in d["kinds"]:
         print("--backend opencl --device %d" % d["index"])
         break' 2>/dev/null)
 if [ -z "$POCL" ]; then

@@ -12,12 +12,15 @@ for line in sys.stdin:
     if not k.get("hidden"):
         print(k["name"]); break')
 
-# The device it should choose, from what each backend lists: "backend|name|type".
-best=$(for b in opencl cuda hip; do "$GEMMTOP_BIN" list devices --backend "$b" --format json 2>/dev/null; done |
-   python3 -c 'import json,sys
+# The device it should choose, from every backend's devices (listed in the backends'
+# order): the first GPU of the first backend that has one, else the first backend's
+# accelerator, CPU or other device, in that order. "backend|name|type".
+best=$("$GEMMTOP_BIN" list devices --format json 2>/dev/null | python3 -c 'import json,sys
 devs=[json.loads(l) for l in sys.stdin if l.strip()]
-gpu=[d for d in devs if d["type"]=="GPU" and d.get("default")]
-pick=gpu[0] if gpu else next(d for d in devs if d["backend"]=="opencl" and d.get("default"))
+first=devs[0]["backend"]
+pick=next((d for d in devs if d["type"]=="GPU"), None)
+for t in ("accelerator", "CPU", "other"):
+    pick=pick or next((d for d in devs if d["backend"]==first and d["type"]==t), None)
 print("%s|%s|%s" % (pick["backend"], pick["name"], pick["type"]))')
 best_backend=${best%%|*}
 best_type=${best##*|}

@@ -26,10 +26,10 @@
 static inline int Testing_poclDevice(char *err, size_t errlen) {
    DeviceInfo *devs = NULL;
    char why[512] = "";
-   int n = Backend_opencl()->listDevices(&devs, why, sizeof why);
+   int n = Backend_opencl()->findDevices(&devs, why, sizeof why);
    int found = -1;
    for (int i = 0; i < n && found < 0; i++)
-      if (devs[i].type == DEVICE_CPU && strstr(devs[i].platform, "Portable Computing Language"))
+      if (devs[i].type == DEVICE_CPU && devs[i].is_pocl)
          found = i;
    if (found < 0)
       snprintf(err, errlen, "no PoCL CPU device among %d OpenCL device(s)%s%s (install pocl-opencl-icd: sh scripts/deps.sh test)",
