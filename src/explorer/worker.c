@@ -325,14 +325,15 @@ bool Worker_stop(Worker *w, int timeout_ms) {
    return true;
 }
 
-void Worker_post(Worker *w, const WorkerConfig *c) {
+unsigned long Worker_post(Worker *w, const WorkerConfig *c) {
    pthread_mutex_lock(&w->mu);
    w->want = *c;
-   w->want_serial++;
+   unsigned long serial = ++w->want_serial;
    w->posted_at = Util_nowMs();
    atomic_store(&w->cancel, 1);
    pthread_cond_signal(&w->cv);
    pthread_mutex_unlock(&w->mu);
+   return serial;
 }
 
 void Worker_setDevice(Worker *w, const char *backend, int device) {

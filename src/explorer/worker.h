@@ -176,7 +176,8 @@ Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen);
  * is still busy in the device (then the worker is left alone, not freed). */
 bool Worker_stop(Worker *w, int timeout_ms);
 
-void Worker_post(Worker *w, const WorkerConfig *c);
+/* Returns the post's serial: the snapshot's config_serial once the worker answers it. */
+unsigned long Worker_post(Worker *w, const WorkerConfig *c);
 void Worker_setDevice(Worker *w, const char *backend, int device);
 void Worker_setPaused(Worker *w, bool paused);
 /* Cancels the run in progress and pauses. */

@@ -106,7 +106,7 @@ for l in sys.stdin:
     if not k.get("arch") and "float" in k.get("precisions",["float"]) and not k.get("tensor"):
         print(k["name"])')
 echo "$kernels" | grep -qx magma_fermi && ok "magma_fermi is a visible kernel" || not_ok "magma_fermi listed" "$kernels"
-R="run --size $N --reps 1 --warmup 0 --seed 7"
+R="run $POCL --size $N --reps 1 --warmup 0 --seed 7"
 while read -r k; do
    out=$T_DIR/$k
    "$GEMMTOP_BIN" $R --kernel "$k" --a "$T_DIR/a1.npy" --b "$T_DIR/b1.npy" --out "$out.real.npy" >/dev/null 2>"$T_DIR/err" ||
