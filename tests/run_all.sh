@@ -80,12 +80,21 @@ done
 if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
    export ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:exitcode=99"
 fi
+# The scripts are independent (each has its own temporary folder and tmux server; the
+# shared program cache takes concurrent writers), so GEMMTOP_TEST_JOBS of them (default 2,
+# the cores CI has) run at once; their output is printed in order afterwards. The longest
+# goes first so that the others fill the second core beside it.
+e2e_out="$tmp/e2e"
+mkdir -p "$e2e_out"
+scripts=$(ls tests/e2e/*.sh | grep -v 'lib\.sh$' | awk '/cli_ladder\.sh$/ {print; next} {rest = rest $0 "\n"} END {printf "%s", rest}')
+printf '%s\n' "$scripts" | xargs -P "${GEMMTOP_TEST_JOBS:-2}" -I{} sh -c \
+   'n=$(basename "$1"); sh "$1" >"$2/$n.out" 2>&1; echo $? >"$2/$n.rc"' _ {} "$e2e_out"
 for t in tests/e2e/*.sh; do
    case "$(basename "$t")" in *lib.sh) continue ;; esac
    [ -f "$t" ] || continue
    echo "=== $t"
-   out=$(sh "$t" 2>&1)
-   rc=$?
+   out=$(cat "$e2e_out/$(basename "$t").out" 2>/dev/null)
+   rc=$(cat "$e2e_out/$(basename "$t").rc" 2>/dev/null || echo 127)
    printf '%s\n' "$out"
    # "ok N - what # SKIP reason" is a skip, not a pass; one with no reason is a failure.
    tap_skips=$(printf '%s\n' "$out" | grep -E '^ok [0-9]+ .*# SKIP')
