@@ -309,14 +309,21 @@ static int writeOut(const Options *o, Session *s, const Problem *p, OutFile *out
    return ok ? rc : 1;
 }
 
+static bool Cli_endsWith(const char *s, const char *suffix) {
+   size_t n = strlen(s), m = strlen(suffix);
+   return n >= m && !strcmp(s + n - m, suffix);
+}
+
 int Cli_run(const Options *o) {
    if (o->npositional > 0) {
       fprintf(stderr, "gemmtop: run takes no argument '%s'; see 'gemmtop --help'\n", o->positional[0]);
       return 2;
    }
-   if (o->out_path && o->ablate) {
-      fprintf(stderr, "gemmtop: --out with --ablate: an ablated kernel computes a wrong C on purpose; drop one of "
-                      "them\n");
+   /* An ablated C is wrong on purpose: it may be written (to study what a switch leaves),
+    * but only under a name that says so, never where a result is expected. */
+   if (o->out_path && o->ablate && !Cli_endsWith(o->out_path, ".ablated.npy")) {
+      fprintf(stderr, "gemmtop: --out with --ablate: an ablated kernel computes a wrong C on purpose, so it is "
+                      "written only to a file named *.ablated.npy (got %s); or drop --ablate\n", o->out_path);
       return 2;
    }
    Catalog cat;

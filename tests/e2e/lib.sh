@@ -12,16 +12,11 @@ trap 'rm -rf "$T_DIR"' EXIT
 : "${XDG_CONFIG_HOME:=$T_DIR/config}"
 export XDG_CACHE_HOME XDG_CONFIG_HOME
 
-# use_test_kernels: points GEMMTOP_KERNELS at a copy of the kernels folder with the
-# test-only kernels of tests/kernels/ added (never shipped).
+# use_test_kernels: makes sure the test-only kernels of tests/kernels/ (never shipped) are
+# in GEMMTOP_KERNELS, a colon-separated list of folders (run_all.sh puts them there).
 use_test_kernels() {
-   _tk="$T_DIR/test-kernels"
-   if [ ! -d "$_tk" ]; then
-      mkdir -p "$_tk"
-      cp -R "$GEMMTOP_KERNELS"/. "$_tk"/
-      cp "$(dirname "$0")"/../kernels/*.cl "$_tk"/
-   fi
-   GEMMTOP_KERNELS=$_tk
+   _tk=$(cd "$(dirname "$0")/../kernels" && pwd)
+   case ":$GEMMTOP_KERNELS:" in *":$_tk:"*) ;; *) GEMMTOP_KERNELS="$GEMMTOP_KERNELS:$_tk" ;; esac
    export GEMMTOP_KERNELS
 }
 
