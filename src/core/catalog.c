@@ -209,7 +209,7 @@ static bool parseTma(KernelInfo *k, char *v, char *err, size_t errlen) {
    if (sw)
       second[-1] = '\0'; /* ends the first key's text */
    char list[3][128];
-   int n = splitList(box + 4, list, 2, "tma: box", err, errlen);
+   int n = splitList(box + 4, list, 3, "tma: box", err, errlen);
    if (n < 0)
       return false;
    if (n != 2 || !list[0][0] || !list[1][0]) {
