@@ -364,19 +364,38 @@ bool Catalog_load(Catalog *c, const char *dir, char *err, size_t errlen) {
    char path[1024];
    snprintf(path, sizeof path, "%s/helpers/prelude.h", dir);
    c->prelude = Util_readFile(path, NULL);
+   snprintf(path, sizeof path, "%s/helpers/tensor.h", dir);
+   char *tensor = Util_readFile(path, NULL);
+   /* The tensor-core helpers follow the prelude (kernels cannot #include: the backends
+    * compile one text); macros and inline functions only, free for the other kernels. */
+   if (c->prelude && tensor) {
+      size_t lp = strlen(c->prelude), lt = strlen(tensor);
+      char *joined = malloc(lp + lt + 2);
+      if (joined) {
+         memcpy(joined, c->prelude, lp);
+         joined[lp] = '\n';
+         memcpy(joined + lp + 1, tensor, lt + 1);
+      }
+      free(c->prelude);
+      c->prelude = joined;
+   }
    snprintf(path, sizeof path, "%s/helpers/helpers.cl", dir);
    c->helpers = Util_readFile(path, NULL);
    snprintf(path, sizeof path, "%s/helpers/prelude_cuda.h", dir);
    c->prelude_cuda = Util_readFile(path, NULL);
    snprintf(path, sizeof path, "%s/helpers/peak.cl", dir);
    c->peak = Util_readFile(path, NULL);
-   if (!c->prelude || !c->helpers || !c->prelude_cuda || !c->peak) {
+   if (!c->prelude || !tensor || !c->helpers || !c->prelude_cuda || !c->peak) {
+      free(tensor);
       snprintf(err, errlen,
-               "%s/helpers/ lacks prelude.h, prelude_cuda.h, helpers.cl or peak.cl: the installation is incomplete", dir);
+               "%s/helpers/ lacks prelude.h, tensor.h, prelude_cuda.h, helpers.cl or peak.cl: the installation is "
+               "incomplete",
+               dir);
       closedir(d);
       Catalog_free(c);
       return false;
    }
+   free(tensor);
    int cap = 0;
    struct dirent *e;
    while ((e = readdir(d))) {
