@@ -343,10 +343,87 @@ GT_TFN void gt_ldsm_emu(LOCAL_PTR uint *scratch, int *par, uint *r, LOCAL_PTR co
 #endif
 
 /* The MMA of the run's input type: m16n8k8 for TF32, m16n8k16 for half and bfloat16. */
-#if GT_HALF
+#if GT_ABLATE_NO_FMA
+/* Ablation no-fma (prelude.h): one integer operation per accumulator instead of the MMA,
+ * every fragment register still read, the chain through d kept. */
+#define GT_MMA(d, a, b)                                                                        \
+   do {                                                                                        \
+      for (int gt_i_ = 0; gt_i_ < 4; gt_i_++)                                                  \
+         (d)[gt_i_] = GT_U2F(GT_F2U((d)[gt_i_]) ^ (a)[gt_i_] ^ (b)[gt_i_ % 2]);                \
+   } while (0)
+#elif GT_HALF
 #define GT_MMA(d, a, b) GT_MMA_F16(d, a, b)
 #elif GT_BF16
 #define GT_MMA(d, a, b) GT_MMA_BF16(d, a, b)
 #else
 #define GT_MMA(d, a, b) GT_MMA_TF32(d, a, b)
+#endif
+
+/* The bits of one in_t element (TF32: a float's; half and bfloat16: the 16-bit pattern). */
+#if GT_EPW == 1
+#define GT_IN_BITS(x) GT_F2U(x)
+#else
+#define GT_IN_BITS(x) ((uint)(x))
+#endif
+
+/* Ablation no-a / no-b (prelude.h) for word loads: a word of the input type made from the
+ * work-item's index (1/16 .. 15/16 in each element, never 0) instead of the load. */
+#if GT_EPW == 1
+#define GT_ABLATE_WORD(salt) GT_F2U((float)GT_ABLATE_VALUE(salt))
+#elif GT_HALF
+#define GT_ABLATE_WORD(salt) (0x3c003c00u - ((((uint)get_local_id(0) + (salt)) & 7u) * 0x00800080u) - 0x00400040u)
+#else
+#define GT_ABLATE_WORD(salt) (0x3f803f80u - ((((uint)get_local_id(0) + (salt)) & 7u) * 0x00100010u) - 0x00080008u)
+#endif
+#if GT_ABLATE_NO_A
+#define GT_LOAD_AW(expr) GT_ABLATE_WORD(1)
+#else
+#define GT_LOAD_AW(expr) (expr)
+#endif
+#if GT_ABLATE_NO_B
+#define GT_LOAD_BW(expr) GT_ABLATE_WORD(6)
+#else
+#define GT_LOAD_BW(expr) (expr)
+#endif
+#if GT_CUDA
+#define GT_SPLAT_UINT4(x) make_uint4((x), (x), (x), (x))
+#else
+#define GT_SPLAT_UINT4(x) ((uint4)(x))
+#endif
+/* The same for 16-byte (uint4) loads of A and B. */
+#if GT_ABLATE_NO_A
+#define GT_LOAD_AW4(expr) GT_SPLAT_UINT4(GT_ABLATE_WORD(1))
+#else
+#define GT_LOAD_AW4(expr) (expr)
+#endif
+#if GT_ABLATE_NO_B
+#define GT_LOAD_BW4(expr) GT_SPLAT_UINT4(GT_ABLATE_WORD(6))
+#else
+#define GT_LOAD_BW4(expr) (expr)
+#endif
+
+/* XOR swizzle of a tile stored in rows of cpr 16-byte chunks: chunk c of row r is kept at
+ * chunk c ^ f(r). With f(r) = (r / max(1, 8/cpr)) % min(cpr, 8), eight consecutive rows
+ * read at one logical chunk (an ldmatrix phase: 8 lanes x 16 bytes) land on the 8
+ * different 16-byte bank groups of a 128-byte line: no bank conflict, and no padding. */
+#define GT_SWZ_ROWS(cpr) ((cpr) >= 8 ? 1 : 8 / (cpr))
+#define GT_SWZ_MASK(cpr) ((cpr) >= 8 ? 8 : (cpr))
+#define GT_SWIZZLE(r, c, cpr) ((c) ^ (((r) / GT_SWZ_ROWS(cpr)) % GT_SWZ_MASK(cpr)))
+
+/* cp.async of A or B: with no-a / no-b the 16 bytes are made, not loaded. */
+#define GT_CP_ASYNC_MADE(site, dst, salt)                                                       \
+   do {                                                                                        \
+      LOCAL_PTR uint *gt_d_ = (LOCAL_PTR uint *)(dst);                                         \
+      GT_TRECORD((site), gt_d_, 16u, 1u);                                                      \
+      gt_d_[0] = gt_d_[1] = gt_d_[2] = gt_d_[3] = GT_ABLATE_WORD(salt);                        \
+   } while (0)
+#if GT_ABLATE_NO_A
+#define GT_CP_ASYNC16_A(site, dst, src) GT_CP_ASYNC_MADE(site, dst, 1u)
+#else
+#define GT_CP_ASYNC16_A(site, dst, src) GT_CP_ASYNC16(site, dst, src)
+#endif
+#if GT_ABLATE_NO_B
+#define GT_CP_ASYNC16_B(site, dst, src) GT_CP_ASYNC_MADE(site, dst, 6u)
+#else
+#define GT_CP_ASYNC16_B(site, dst, src) GT_CP_ASYNC16(site, dst, src)
 #endif
