@@ -245,7 +245,7 @@ GT_TFN LOCAL_PTR uint *gt_exchange(LOCAL_PTR uint *scratch, int *par) {
    return s;
 }
 
-GT_TFN float gt_half_to_float(uint h) {
+GT_TFN float gt_f16_bits_to_float(uint h) {
    const uint sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
    if (e == 0) { /* zero or subnormal: m * 2^-24 */
       const float f = (float)m * 5.9604644775390625e-8f;
@@ -264,7 +264,7 @@ GT_TFN float gt_elem(uint w, int upper, int kind) {
    if (kind == GT_KIND_TF32)
       return GT_U2F(w & 0xffffe000u); /* the tensor core reads only the TF32 bits */
    const uint h = upper ? (w >> 16) : (w & 0xffffu);
-   return kind == GT_KIND_F16 ? gt_half_to_float(h) : GT_U2F(h << 16);
+   return kind == GT_KIND_F16 ? gt_f16_bits_to_float(h) : GT_U2F(h << 16);
 }
 
 GT_TFN void gt_mma_emu(LOCAL_PTR uint *scratch, int *par, float *d, const uint *a, const uint *b, int kind) {
