@@ -15,8 +15,8 @@ about:    buffer read in the previous step for the next copy. Two stages is clas
 about:    buffering; three or four hide the latency of global memory behind more MMAs
 about:    at the price of local memory (STAGES x the tile bytes: the occupancy falls).
 about:    Fragments come by ldmatrix from the padded (SWZ=0) or swizzled (SWZ=1) tiles.
-param:    BM = 128 in 64, 128, 256 ; rows of C per work-group
-param:    BN = 128 in 64, 128, 256 ; columns of C per work-group
+param:    BM = 128 in 32, 64, 128, 256 ; rows of C per work-group
+param:    BN = 128 in 32, 64, 128, 256 ; columns of C per work-group
 param:    BK = 32 in 16, 32, 64 ; depth (elements of k) of one tile step
 param:    WM = 64 in 32, 64 ; rows of C per warp
 param:    WN = 32 in 16, 32, 64 ; columns of C per warp

@@ -64,7 +64,7 @@ PY
 
 # expect_failed WHAT: the last run was refused by verification (exit 1, not verified).
 expect_failed() {
-   if [ "$RC" -eq 1 ] && [ "$(json_field verified)" = false ] && [ "$(json_field status)" = ok ]; then
+   if [ "$RC" -eq 1 ] && [ "$(json_field verified)" = false ] && [ "$(json_field status)" = "wrong result" ]; then
       ok "$1 fails verification ($(json_field message))"
    else
       not_ok "$1 should fail verification (exit $RC)" "$OUT
