@@ -24,7 +24,7 @@
  *
  * RULES FOR KERNEL WRITERS
  * - Declare GT_TENSOR_SCRATCH(W); at the outermost scope of the kernel, W = warps per
- *   work-group. It is the emulation's per-warp exchange area in local memory (1536 bytes a
+ *   work-group. It is the emulation's per-warp exchange area in local memory (768 bytes a
  *   warp, not in the kernel's localmem: line, PoCL has plenty) and nothing on NVIDIA.
  * - A warp is 32 consecutive flattened local ids; the work-group is whole warps.
  * - Every GT_MMA*, GT_LDMATRIX_* call is made by every work-item of the work-group, the
@@ -235,19 +235,17 @@ GT_TFN void gt_cp_async_wait(int n) {
 
 #else
 /* ---------------------------------------------------------------- portable emulation
- * Each call: every lane writes what it holds into its warp's exchange area, a work-group
- * barrier, every lane reads what the instruction would give it. The area is two halves
- * used in turn (gt_tpar), so one barrier per call is enough: a half is written again only
- * after the next call's barrier, which every lane passes after its reads of this one. */
+ * Each call: a work-group barrier (the previous call's reads are done), every lane writes
+ * what it holds into its warp's exchange area, a barrier, every lane reads what the
+ * instruction would give it. (One barrier per call with two areas used in turn is enough
+ * in OpenCL's rules, but PoCL miscompiled the private turn counter about every second
+ * fresh build: wrong results, never from a cached binary.) */
 #define GT_SCRATCH_WORDS 192 /* A: 32 lanes x 4 words, B: 32 x 2; ldmatrix: 32 x 4 */
-#define GT_TENSOR_SCRATCH(warps)                                     \
-   __local uint gt_tscratch[(warps) * 2 * GT_SCRATCH_WORDS];         \
-   int gt_tpar = 0
+#define GT_TENSOR_SCRATCH(warps) __local uint gt_tscratch[(warps) * GT_SCRATCH_WORDS]
 
-GT_TFN LOCAL_PTR uint *gt_exchange(LOCAL_PTR uint *scratch, int *par) {
-   LOCAL_PTR uint *s = scratch + (GT_WARP() * 2u + (uint)*par) * GT_SCRATCH_WORDS;
-   *par ^= 1;
-   return s;
+GT_TFN LOCAL_PTR uint *gt_exchange(LOCAL_PTR uint *scratch) {
+   barrier(CLK_LOCAL_MEM_FENCE);
+   return scratch + GT_WARP() * GT_SCRATCH_WORDS;
 }
 
 GT_TFN float gt_f16_bits_to_float(uint h) {
@@ -272,8 +270,8 @@ GT_TFN float gt_elem(uint w, int upper, int kind) {
    return kind == GT_KIND_F16 ? gt_f16_bits_to_float(h) : GT_U2F(h << 16);
 }
 
-GT_TFN void gt_mma_emu(LOCAL_PTR uint *scratch, int *par, float *d, const uint *a, const uint *b, int kind) {
-   LOCAL_PTR uint *s = gt_exchange(scratch, par);
+GT_TFN void gt_mma_emu(LOCAL_PTR uint *scratch, float *d, const uint *a, const uint *b, int kind) {
+   LOCAL_PTR uint *s = gt_exchange(scratch);
    const uint lane = GT_LANE();
    for (int j = 0; j < 4; j++)
       s[lane * 4u + (uint)j] = a[j];
@@ -296,14 +294,14 @@ GT_TFN void gt_mma_emu(LOCAL_PTR uint *scratch, int *par, float *d, const uint *
       d[i] = acc;
    }
 }
-#define GT_MMA_TF32(d, a, b) gt_mma_emu(gt_tscratch, &gt_tpar, (d), (a), (b), GT_KIND_TF32)
-#define GT_MMA_F16(d, a, b) gt_mma_emu(gt_tscratch, &gt_tpar, (d), (a), (b), GT_KIND_F16)
-#define GT_MMA_BF16(d, a, b) gt_mma_emu(gt_tscratch, &gt_tpar, (d), (a), (b), GT_KIND_BF16)
+#define GT_MMA_TF32(d, a, b) gt_mma_emu(gt_tscratch, (d), (a), (b), GT_KIND_TF32)
+#define GT_MMA_F16(d, a, b) gt_mma_emu(gt_tscratch, (d), (a), (b), GT_KIND_F16)
+#define GT_MMA_BF16(d, a, b) gt_mma_emu(gt_tscratch, (d), (a), (b), GT_KIND_BF16)
 
 /* ldmatrix of n matrices: lanes 0 .. 8n-1 read their 16-byte rows into the exchange area. */
-GT_TFN void gt_ldsm_emu(LOCAL_PTR uint *scratch, int *par, uint *r, LOCAL_PTR const uint *p, int n, int trans,
+GT_TFN void gt_ldsm_emu(LOCAL_PTR uint *scratch, uint *r, LOCAL_PTR const uint *p, int n, int trans,
                         uint site GT_TP) {
-   LOCAL_PTR uint *s = gt_exchange(scratch, par);
+   LOCAL_PTR uint *s = gt_exchange(scratch);
    const uint lane = GT_LANE();
    if (lane < 8u * (uint)n) {
       GT_TRECORD(site, p, 16u, 0u);
@@ -324,7 +322,7 @@ GT_TFN void gt_ldsm_emu(LOCAL_PTR uint *scratch, int *par, uint *r, LOCAL_PTR co
    }
 }
 #define GT_LDSM_EMU(site, r, p, n, trans) \
-   gt_ldsm_emu(gt_tscratch, &gt_tpar, (r), (LOCAL_PTR const uint *)(p), (n), (trans), (uint)(site)GT_TA)
+   gt_ldsm_emu(gt_tscratch, (r), (LOCAL_PTR const uint *)(p), (n), (trans), (uint)(site)GT_TA)
 #define GT_LDMATRIX_X1(site, r, p) GT_LDSM_EMU(site, r, p, 1, 0)
 #define GT_LDMATRIX_X2(site, r, p) GT_LDSM_EMU(site, r, p, 2, 0)
 #define GT_LDMATRIX_X4(site, r, p) GT_LDSM_EMU(site, r, p, 4, 0)
