@@ -237,15 +237,19 @@ GT_TFN void gt_cp_async_wait(int n) {
 /* ---------------------------------------------------------------- portable emulation
  * Each call: a work-group barrier (the previous call's reads are done), every lane writes
  * what it holds into its warp's exchange area, a barrier, every lane reads what the
- * instruction would give it. (One barrier per call with two areas used in turn is enough
- * in OpenCL's rules, but PoCL miscompiled the private turn counter about every second
- * fresh build: wrong results, never from a cached binary.) */
+ * instruction would give it. */
 #define GT_SCRATCH_WORDS 192 /* A: 32 lanes x 4 words, B: 32 x 2; ldmatrix: 32 x 4 */
 #define GT_TENSOR_SCRATCH(warps) __local uint gt_tscratch[(warps) * GT_SCRATCH_WORDS]
+/* The warp's own area. Indexed here, in the kernel, with a value known only at run time:
+ * PoCL 3.1 gives each work-group its own copy of a __local array only when the kernel
+ * uses it through such an instruction; passed as a plain array (a constant address) it
+ * stayed one global shared by all threads, and concurrent work-groups overwrote each
+ * other's exchanges (wrong results in about one run in four). */
+#define GT_WARP_SCRATCH() (gt_tscratch + GT_WARP() * GT_SCRATCH_WORDS)
 
-GT_TFN LOCAL_PTR uint *gt_exchange(LOCAL_PTR uint *scratch) {
+GT_TFN LOCAL_PTR uint *gt_exchange(LOCAL_PTR uint *area) {
    barrier(CLK_LOCAL_MEM_FENCE);
-   return scratch + GT_WARP() * GT_SCRATCH_WORDS;
+   return area;
 }
 
 GT_TFN float gt_f16_bits_to_float(uint h) {
@@ -294,9 +298,9 @@ GT_TFN void gt_mma_emu(LOCAL_PTR uint *scratch, float *d, const uint *a, const u
       d[i] = acc;
    }
 }
-#define GT_MMA_TF32(d, a, b) gt_mma_emu(gt_tscratch, (d), (a), (b), GT_KIND_TF32)
-#define GT_MMA_F16(d, a, b) gt_mma_emu(gt_tscratch, (d), (a), (b), GT_KIND_F16)
-#define GT_MMA_BF16(d, a, b) gt_mma_emu(gt_tscratch, (d), (a), (b), GT_KIND_BF16)
+#define GT_MMA_TF32(d, a, b) gt_mma_emu(GT_WARP_SCRATCH(), (d), (a), (b), GT_KIND_TF32)
+#define GT_MMA_F16(d, a, b) gt_mma_emu(GT_WARP_SCRATCH(), (d), (a), (b), GT_KIND_F16)
+#define GT_MMA_BF16(d, a, b) gt_mma_emu(GT_WARP_SCRATCH(), (d), (a), (b), GT_KIND_BF16)
 
 /* ldmatrix of n matrices: lanes 0 .. 8n-1 read their 16-byte rows into the exchange area. */
 GT_TFN void gt_ldsm_emu(LOCAL_PTR uint *scratch, uint *r, LOCAL_PTR const uint *p, int n, int trans,
@@ -322,7 +326,7 @@ GT_TFN void gt_ldsm_emu(LOCAL_PTR uint *scratch, uint *r, LOCAL_PTR const uint *
    }
 }
 #define GT_LDSM_EMU(site, r, p, n, trans) \
-   gt_ldsm_emu(gt_tscratch, (r), (LOCAL_PTR const uint *)(p), (n), (trans), (uint)(site)GT_TA)
+   gt_ldsm_emu(GT_WARP_SCRATCH(), (r), (LOCAL_PTR const uint *)(p), (n), (trans), (uint)(site)GT_TA)
 #define GT_LDMATRIX_X1(site, r, p) GT_LDSM_EMU(site, r, p, 1, 0)
 #define GT_LDMATRIX_X2(site, r, p) GT_LDSM_EMU(site, r, p, 2, 0)
 #define GT_LDMATRIX_X4(site, r, p) GT_LDSM_EMU(site, r, p, 4, 0)
