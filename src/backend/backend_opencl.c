@@ -194,9 +194,13 @@ static void describe(const DeviceRef *ref, int index, DeviceInfo *info) {
             clGetDeviceInfo(d, 0x4043 /* CL_DEVICE_WAVEFRONT_WIDTH_AMD */, sizeof warp, &warp, NULL) == CL_SUCCESS &&
             warp)
       info->limits.warp = (int)warp;
+   /* NVIDIA's own platform ("NVIDIA CUDA") takes inline PTX in OpenCL C; PoCL's is
+    * "Portable Computing Language" even on its CUDA device. */
+   info->inline_ptx = strstr(info->platform, "NVIDIA") != NULL;
+   Device_classify(info);
 }
 
-static int listDevices(DeviceInfo **out, char *err, size_t errlen) {
+static int findDevices(DeviceInfo **out, char *err, size_t errlen) {
    DeviceRef *refs = NULL;
    int n = enumerate(&refs, err, errlen);
    *out = NULL;
@@ -205,6 +209,11 @@ static int listDevices(DeviceInfo **out, char *err, size_t errlen) {
       return 0;
    }
    DeviceInfo *infos = calloc((size_t)n, sizeof *infos);
+   if (!infos) {
+      free(refs);
+      snprintf(err, errlen, "out of host memory");
+      return 0;
+   }
    for (int i = 0; i < n; i++)
       describe(&refs[i], i, &infos[i]);
    free(refs);
@@ -635,6 +644,15 @@ static BackendStatus vendorGemm(Context *ctx, const Problem *p, Buffer *A, Buffe
       }
    }
    snprintf(name, namelen, "CLBlast");
+   if (p->precision != PRECISION_FLOAT && p->precision != PRECISION_DOUBLE) {
+      /* CLBlast's Hgemm keeps C, alpha and beta in half too, and it has no bfloat16 or TF32:
+       * no GEMM of these types (FP32 C and accumulation) to compare with. */
+      snprintf(err, errlen,
+               "CLBlast has no GEMM with %s inputs and FP32 C (its Hgemm keeps C in half): no vendor reference for %s on "
+               "OpenCL; the CUDA backend compares with cuBLAS GemmEx",
+               Precision_name(p->precision), Precision_name(p->precision));
+      return BACKEND_ERR_OTHER;
+   }
    if (!clblast.sgemm || !clblast.dgemm) {
       snprintf(err, errlen, "CLBlast is not installed (libclblast.so.1; on Debian: apt-get install libclblast1)");
       return BACKEND_ERR_NO_RUNTIME;
@@ -664,7 +682,10 @@ static BackendStatus vendorGemm(Context *ctx, const Problem *p, Buffer *A, Buffe
 
 static const Backend openclBackend = {
     .name = "opencl",
-    .listDevices = listDevices,
+    .alias = "cl",
+    .title = "OpenCL",
+    .vendor_library = "CLBlast",
+    .findDevices = findDevices,
     .open = openDevice,
     .close = closeDevice,
     .build = build,

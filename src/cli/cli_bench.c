@@ -24,6 +24,7 @@ typedef struct BenchConfig_ {
 
 typedef struct BenchCell_ {
    RunStatus status;
+   bool emulated;        /* tensor instructions emulated: its GFLOPS are not compared with the vendor's */
    double gflops, ms;
    char message[256];
 } BenchCell;
@@ -148,7 +149,7 @@ int Cli_bench(const Options *o) {
    Session *ref = NULL;
    char ref_why[512] = "";
    if (o->reference) {
-      if (!strcmp(o->reference, be->name)) {
+      if (Backend_byName(o->reference) == be) {
          snprintf(ref_why, sizeof ref_why, "the reference backend is the one being measured (%s)", be->name);
       } else {
          Options ro2 = *o;
@@ -227,6 +228,7 @@ int Cli_bench(const Options *o) {
                RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0,
                                 .max_seconds = o->max_seconds};
                RunStatus st = Session_run(s, configs[c].kernel, configs[c].values, &p, use, &ro, r);
+               cell->emulated = r->geo.emulated;
                if (round == 0 || st != RUN_OK) {
                   cell->status = st;
                   snprintf(cell->message, sizeof cell->message, "%s", r->message);
@@ -252,10 +254,9 @@ int Cli_bench(const Options *o) {
          if (save) {
             char params[300];
             KernelInfo_formatParams(configs[c].kernel, configs[c].values, params, sizeof params);
-            double pct = vendor[si].status == RUN_OK && cell->status == RUN_OK ? 100 * cell->gflops / vendor[si].gflops : 0;
-            double rpct = reference[si].status == RUN_OK && cell->status == RUN_OK
-                             ? 100 * cell->gflops / reference[si].gflops
-                             : 0;
+            bool comparable = cell->status == RUN_OK && !cell->emulated;
+            double pct = vendor[si].status == RUN_OK && comparable ? 100 * cell->gflops / vendor[si].gflops : 0;
+            double rpct = reference[si].status == RUN_OK && comparable ? 100 * cell->gflops / reference[si].gflops : 0;
             if (json) {
                fprintf(save, "{\"schema\":%d,\"config\":", REPORT_SCHEMA);
                Report_jsonString(save, configs[c].label);
@@ -269,7 +270,7 @@ int Cli_bench(const Options *o) {
                        Precision_name(p.precision), RunStatus_name(cell->status), cell->status == RUN_OK ? "true" : "false");
                if (cell->status == RUN_OK)
                   fprintf(save, ",\"gflops\":%.6g,\"time_ms\":%.6g", cell->gflops, cell->ms);
-               fprintf(save, ",\"vendor\":");
+               fprintf(save, ",\"emulated\":%s,\"vendor\":", cell->emulated ? "true" : "false");
                Report_jsonString(save, vendor[si].name);
                if (vendor[si].status == RUN_OK)
                   fprintf(save, ",\"vendor_gflops\":%.6g", vendor[si].gflops);
@@ -340,7 +341,9 @@ int Cli_bench(const Options *o) {
       printf("%-32.32s", configs[c].label);
       for (int si = 0; si < nsizes; si++) {
          BenchCell *cell = &cells[c][si];
-         if (cell->status == RUN_OK && yard[si].status == RUN_OK)
+         if (cell->status == RUN_OK && cell->emulated)
+            printf(" %10.1f %6s", cell->gflops, "emul.");
+         else if (cell->status == RUN_OK && yard[si].status == RUN_OK)
             printf(" %10.1f %5.1f%%", cell->gflops, 100 * cell->gflops / yard[si].gflops);
          else if (cell->status == RUN_OK)
             printf(" %10.1f %6s", cell->gflops, "-");
@@ -365,6 +368,11 @@ int Cli_bench(const Options *o) {
           "every result verified\n");
    printf("each figure: the median of %d round%s in which the libraries and the configurations took turns\n", rounds,
           rounds == 1 ? "" : "s");
+   for (int c = 0; c < nconf; c++)
+      if (cells[c][0].emulated) {
+         printf("emul.: tensor instructions emulated on this device (no tensor cores): verified, not compared\n");
+         break;
+      }
    if (r)
       RunResult_free(r);
    free(r);

@@ -74,7 +74,7 @@ static bool isFixed(const Options *o, const char *name) {
 }
 
 static void saveResults(const char *path, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
-                        const Candidate *c, int n) {
+                        const Candidate *c, int n, bool emulated) {
    FILE *f = fopen(path, "w");
    if (!f) {
       perror(path);
@@ -82,7 +82,7 @@ static void saveResults(const char *path, const KernelInfo *k, const Problem *p,
    }
    bool json = strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".json");
    if (!json)
-      fprintf(f, "kernel,params,device,m,n,k,precision,outcome,gflops,time_ms,compile_ms,max_rel_err,reason\n");
+      fprintf(f, "kernel,params,device,m,n,k,precision,outcome,gflops,time_ms,compile_ms,max_rel_err,reason,emulated\n");
    for (int i = 0; i < n; i++) {
       char params[512];
       KernelInfo_formatParams(k, c[i].values, params, sizeof params);
@@ -97,15 +97,18 @@ static void saveResults(const char *path, const KernelInfo *k, const Problem *p,
          }
          fprintf(f, "},\"device\":");
          Report_jsonString(f, dev->name);
-         fprintf(f, ",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"outcome\":\"%s\",\"verified\":%s", p->m, p->n,
-                 p->k, Precision_name(p->precision), SweepOutcome_name(c[i].outcome),
+         fprintf(f,
+                 ",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"input_type\":\"%s\",\"compute_type\":\"%s\","
+                 "\"output_type\":\"%s\",\"outcome\":\"%s\",\"verified\":%s",
+                 p->m, p->n, p->k, Precision_name(p->precision), Precision_inputType(p->precision),
+                 Precision_computeType(p->precision), Precision_outputType(p->precision), SweepOutcome_name(c[i].outcome),
                  c[i].outcome == SWEEP_OK ? "true" : "false");
          if (c[i].outcome == SWEEP_OK)
             fprintf(f, ",\"gflops\":%.6g,\"time_ms\":%.6g,\"compile_ms\":%.6g,\"max_rel_err\":%.3g", c[i].gflops,
                     c[i].median_ms, c[i].compile_ms, c[i].max_rel_err);
          fprintf(f, ",\"reason\":");
          Report_jsonString(f, c[i].reason);
-         fprintf(f, "}\n");
+         fprintf(f, ",\"emulated\":%s}\n", emulated ? "true" : "false");
       } else {
          fprintf(f, "%s,\"%s\",\"%s\",%d,%d,%d,%s,%s,", k->name, params, dev->name, p->m, p->n, p->k,
                  Precision_name(p->precision), SweepOutcome_name(c[i].outcome));
@@ -119,7 +122,7 @@ static void saveResults(const char *path, const KernelInfo *k, const Problem *p,
                fputc('"', f);
             fputc(*s == '\n' ? ' ' : *s, f);
          }
-         fputs("\"\n", f);
+         fprintf(f, "\",%s\n", emulated ? "true" : "false");
       }
    }
    fclose(f);
@@ -164,6 +167,9 @@ int Cli_sweep(const Options *o) {
    }
    Candidate *all = sp.cands;
    int nall = sp.count, invalid = sp.invalid;
+   /* A tensor kernel without tensor cores runs its emulation: each configuration is still
+    * verified, but times that are not a tensor core's are not ranked. */
+   const bool emulated = k->tensor && !dev->limits.tensor_ptx;
    double space = sp.space;
    if (nall == 0) {
       fprintf(stderr, "gemmtop: no valid configuration of %s for this problem and device (%d invalid; e.g. %s)\n", k->name,
@@ -230,7 +236,7 @@ int Cli_sweep(const Options *o) {
          continue;
       RunStatus st = Session_run(s, k, c->values, &p, &in, &ro, r);
       Sweep_classify(c, st, r, timeout);
-      if (c->outcome == SWEEP_OK && c->gflops > bestGflops) {
+      if (c->outcome == SWEEP_OK && !emulated && c->gflops > bestGflops) {
          bestGflops = c->gflops;
          char params[200];
          KernelInfo_formatParams(k, c->values, params, sizeof params);
@@ -243,15 +249,20 @@ int Cli_sweep(const Options *o) {
    RunResult_free(r);
    free(r);
    Inputs_free(&in);
-   qsort(all, (size_t)n, sizeof *all, compareGflops);
+   if (!emulated)
+      qsort(all, (size_t)n, sizeof *all, compareGflops);
    int counts[SWEEP_FAILED + 1] = {0};
    for (int i = 0; i < n; i++)
       counts[all[i].outcome]++;
    Peaks peaks;
    Peaks_cached(dev, be->name, &peaks);
-   double peak = p.precision == PRECISION_DOUBLE ? peaks.fp64_gflops : peaks.fp32_gflops;
+   double peak = Peaks_for(&peaks, p.precision, k->tensor, emulated);
    if (o->format == FORMAT_TABLE) {
-      printf("%-4s %-48s %12s %10s %8s\n", "rank", "parameters", "GFLOPS", "ms", peak > 0 ? "% peak" : "");
+      if (emulated)
+         printf("EMULATED: no tensor cores on %s: the configurations were verified; their times are the\n"
+                "emulation's, in the order tried, not ranked\n",
+                dev->name);
+      printf("%-4s %-48s %12s %10s %8s\n", emulated ? "#" : "rank", "parameters", "GFLOPS", "ms", peak > 0 ? "% peak" : "");
       int shown = 0;
       for (int i = 0; i < n && shown < 15; i++) {
          if (all[i].outcome != SWEEP_OK)
@@ -283,7 +294,7 @@ int Cli_sweep(const Options *o) {
          char path[64];
          snprintf(path, sizeof path, "%s.%s", tmp, o->format == FORMAT_JSON ? "json" : "csv");
          if (rename(tmp, path) == 0) {
-            saveResults(path, k, &p, dev, all, n);
+            saveResults(path, k, &p, dev, all, n, emulated);
             char *text = Util_readFile(path, NULL);
             if (text)
                fputs(text, stdout);
@@ -295,9 +306,11 @@ int Cli_sweep(const Options *o) {
       }
    }
    if (o->save)
-      saveResults(o->save, k, &p, dev, all, n);
+      saveResults(o->save, k, &p, dev, all, n, emulated);
    rc = counts[SWEEP_OK] > 0 ? 0 : 1;
-   if (o->save_presets && counts[SWEEP_OK] > 0) {
+   if (o->save_presets && emulated) {
+      fprintf(stderr, "gemmtop: --save-presets ignored: an emulated sweep is not ranked\n");
+   } else if (o->save_presets && counts[SWEEP_OK] > 0) {
       char dir[1024];
       if (!Preset_userDir(dir, sizeof dir, true)) {
          fprintf(stderr, "gemmtop: cannot create the presets folder\n");

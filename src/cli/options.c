@@ -21,12 +21,14 @@ void Options_usage(FILE *out) {
          "options:\n"
          "  --backend opencl|cuda|hip  the runtime (default opencl; the explorer takes a CUDA or HIP GPU\n"
          "                             when OpenCL has none)\n"
-         "  --device N|NAME            device index or part of its name (default: the best GPU, else the CPU)\n"
+         "  --device N|NAME|KIND       device index, part of its (platform's) name, or pocl|nvidia|amd|intel|cpu|gpu\n"
+         "                             (default: the best GPU, else the CPU)\n"
          "  --kernel NAME              kernel variant (gemmtop list kernels)\n"
          "  --preset NAME|FILE         a preset (gemmtop list presets) or a .preset file\n"
          "  --set PARAM=VALUE          set a kernel parameter (repeatable)\n"
          "  -m M -n N -k K, --size S   problem size (default 1024 each)\n"
-         "  --precision float|double   element type (default float)\n"
+         "  --precision TYPE           float, double, tf32, half or bfloat16 (default float); the last three:\n"
+         "                             A and B of that type, FP32 accumulation, C in FP32\n"
          "  --layout NN|NT|TN|TT       op(A) and op(B): N as stored, T transposed (row-major storage)\n"
          "  --alpha A --beta B         C = alpha*op(A)*op(B) + beta*C (default 1, 0)\n"
          "  --reps R --warmup W        timed launches and untimed ones before them (default 10, 2)\n"
@@ -163,7 +165,7 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       }
       case OPT_PRECISION:
          if (!Precision_parse(arg, &o->problem.precision))
-            return usageError("--precision '%s': use float or double%s", arg, "");
+            return usageError("--precision '%s': use float, double, tf32, half or bfloat16%s", arg, "");
          o->has_precision = true;
          break;
       case OPT_LAYOUT:
@@ -249,11 +251,14 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
       case OPT_EXHAUSTIVE: o->exhaustive = true; break;
       case OPT_SIZES: o->sizes = arg; break;
       case OPT_SAVE: o->save = arg; break;
-      case OPT_REFERENCE:
-         if (strcmp(arg, "opencl") && strcmp(arg, "cuda") && strcmp(arg, "hip"))
-            return usageError("--reference '%s': use opencl, cuda or hip%s", arg, "");
+      case OPT_REFERENCE: {
+         char names[128];
+         Backend_names(names, sizeof names);
+         if (!Backend_byName(arg))
+            return usageError("--reference '%s': use one of %s", arg, names);
          o->reference = arg;
          break;
+      }
       case OPT_TIMEOUT:
          if (!parseNumber(arg, &o->timeout) || o->timeout <= 0)
             return usageError("--timeout '%s': a positive number of seconds%s", arg, "");
