@@ -203,12 +203,12 @@ static void test_helpers(void **state) {
       fail_msg("cannot load kernels: %s", err);
    char *body = Util_readFile(GEMMTOP_SOURCE_DIR "/tests/unit/tensor_probe.cl", NULL);
    assert_non_null(body);
-   char *source = Session_sourceNamed(&cat, be->prelude != NULL, body, "tensor_probe.cl");
+   char *source = Session_sourceNamed(&cat, Backend_can(be, BACKEND_CAP_CUDA_PRELUDE), body, "tensor_probe.cl");
    free(body);
    Catalog_free(&cat);
 
    DeviceInfo *devs = NULL, info;
-   int nd = be->listDevices(&devs, err, sizeof err);
+   int nd = Backend_listDevices(be, &devs, err, sizeof err);
    int dev = nd > 0 ? Cli_pickDevice(devs, nd, getenv("GEMMTOP_TEST_DEVICE"), err, sizeof err) : -1;
    free(devs);
    if (dev < 0)
