@@ -17,7 +17,7 @@ about:    at the price of local memory (STAGES x the tile bytes: the occupancy f
 about:    Fragments come by ldmatrix from the padded (SWZ=0) or swizzled (SWZ=1) tiles.
 param:    BM = 128 in 32, 64, 128, 256 ; rows of C per work-group
 param:    BN = 128 in 32, 64, 128, 256 ; columns of C per work-group
-param:    BK = 32 in 16, 32, 64 ; depth (elements of k) of one tile step
+param:    BK = 16 in 16, 32, 64 ; depth (elements of k) of one tile step
 param:    WM = 64 in 32, 64 ; rows of C per warp
 param:    WN = 32 in 16, 32, 64 ; columns of C per warp
 param:    STAGES = 3 in 2, 3, 4 ; tiles in flight in local memory

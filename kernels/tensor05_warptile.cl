@@ -19,7 +19,7 @@ about:    (BM + BN) x BK elements: at 48 KB a work-group, half and bfloat16 take
 about:    with 3 stages at 128 x 128, TF32 BK=16.
 param:    BM = 128 in 32, 64, 128, 256 ; rows of C per work-group
 param:    BN = 128 in 32, 64, 128, 256 ; columns of C per work-group
-param:    BK = 32 in 16, 32, 64 ; depth (elements of k) of one tile step
+param:    BK = 16 in 16, 32, 64 ; depth (elements of k) of one tile step
 param:    WM = 64 in 32, 64, 128 ; rows of C per warp
 param:    WN = 64 in 32, 64, 128 ; columns of C per warp
 param:    STAGES = 3 in 2, 3, 4 ; tiles in flight in local memory

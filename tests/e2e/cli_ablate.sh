@@ -97,13 +97,22 @@ expect_rc 2 "bench --ablate refused"
 # --- the switches change the work, in every visible kernel ---
 N=128
 py make "$T_DIR" $N
+# Each kernel with the first element type it takes. Of the tensor ladder (emulated here:
+# four slow PoCL compiles a kernel) steps 1 and 5 stand for the others: between them they
+# route every kind of load (words, cp.async) and the MMA through the switches.
 kernels=$("$GEMMTOP_BIN" list kernels --format json | python3 -c '
 import json,sys
 for l in sys.stdin:
-    print(json.loads(l)["name"])')
-echo "$kernels" | grep -qx magma_fermi && ok "magma_fermi is a visible kernel" || not_ok "magma_fermi listed" "$kernels"
+    o=json.loads(l)
+    print(o["name"], o["precisions"][0])')
+echo "$kernels" | grep -q "^magma_fermi " && ok "magma_fermi is a visible kernel" || not_ok "magma_fermi listed" "$kernels"
 R="run --size $N --reps 1 --warmup 0 --seed 7"
-while read -r k; do
+while read -r k prec; do
+   case "$k" in tensor02_* | tensor03_* | tensor04_*)
+      ok "$k # SKIP the tensor steps 1 and 5 check the same switches, emulated compiles are slow"
+      continue ;;
+   esac
+   R="run --size $N --reps 1 --warmup 0 --seed 7 --precision $prec"
    out=$T_DIR/$k
    "$GEMMTOP_BIN" $R --kernel "$k" --a "$T_DIR/a1.npy" --b "$T_DIR/b1.npy" --out "$out.real.npy" >/dev/null 2>"$T_DIR/err" ||
       { not_ok "$k: real run" "$(cat "$T_DIR/err")"; continue; }

@@ -85,6 +85,29 @@ run_gemmtop run --kernel tensor01_global --set WM=16 --set WN=16 --set WARPS_M=1
    $SIZE --a "$T_DIR/a.npy" --b "$T_DIR/b.npy" --reps 1 --format json
 check_run "tensor01_global tf32 on the positive inputs"
 
+# The bank view sees the emulated ldmatrix (16 bytes per address-giving lane): the plain
+# fragment loads of step 2 conflict, the padded and the swizzled tiles of step 3 do not.
+conflicts() { # SITE: conflicts at that site of the banks JSON in OUT
+   printf '%s\n' "$OUT" | python3 -c 'import json,sys
+o=json.loads(sys.stdin.read())
+print(sum(x["conflicts"] for x in o["sites"] if x["site"] == int(sys.argv[1])))' "$1"
+}
+TILE="--set BM=32 --set BN=32 --set BK=32 --set WM=32 --set WN=16"
+run_gemmtop banks --kernel tensor02_local $TILE --precision half $SIZE --format json
+c2=$(conflicts 2)
+[ "$RC" -eq 0 ] && [ "${c2:-0}" -gt 0 ] && ok "tensor02_local: the A fragment loads conflict ($c2 conflicts)" ||
+   not_ok "tensor02_local banks: A fragment load conflicts '$c2' (exit $RC)" "$OUT
+$ERR"
+for swz in 0 1; do
+   run_gemmtop banks --kernel tensor03_ldmatrix $TILE --set SWZ=$swz --precision half $SIZE --format json
+   c2=$(conflicts 2)
+   c3=$(conflicts 3)
+   [ "$RC" -eq 0 ] && [ "$c2" = 0 ] && [ "$c3" = 0 ] && expect_in '"name":"A ldmatrix","kind":"load","width_bytes":16' "$OUT" \
+      "tensor03_ldmatrix SWZ=$swz: ldmatrix traced as 16-byte loads, no bank conflict" ||
+      not_ok "tensor03_ldmatrix SWZ=$swz banks: conflicts '$c2' '$c3' (exit $RC)" "$OUT
+$ERR"
+done
+
 # A tensor kernel refuses a type it does not take, naming the ones it does.
 run_gemmtop run --kernel tensor01_global --precision float $SIZE
 expect_rc 2 "tensor01_global refuses float"
