@@ -135,12 +135,12 @@ GT_TFN uint gt_to_tf32(float x) {
 #if GT_CUDA
 #define GT_SMEM_ADDR(p) ((uint)__cvta_generic_to_shared((const void *)(p)))
 #elif GT_SMEM_CVTA
-GT_TFN uint gt_smem_addr(ulong generic) {
+GT_TFN uint gt_tensor_smem_addr(ulong generic) {
    ulong s;
    asm("cvta.to.shared.u64 %0, %1;" : "=l"(s) : "l"(generic));
    return (uint)s;
 }
-#define GT_SMEM_ADDR(p) gt_smem_addr((ulong)(size_t)(p))
+#define GT_SMEM_ADDR(p) gt_tensor_smem_addr((ulong)(size_t)(p))
 #else
 #define GT_SMEM_ADDR(p) ((uint)(size_t)(p))
 #endif

@@ -65,6 +65,8 @@ static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, Be
       c->problem.alpha = o->problem.alpha;
    if (o->has_beta)
       c->problem.beta = o->problem.beta;
+   if (Cli_checkScalars(o, &c->problem, true) != 0)
+      return false;
    c->kernel = k;
    snprintf(c->label, sizeof c->label, "%s", pr->name);
    return true;
@@ -134,9 +136,11 @@ int Cli_bench(const Options *o) {
       Catalog_free(&cat);
       return rc ? rc : 2;
    }
-   int open_rc;
-   Session *s = Cli_openSession(o, &cat, &open_rc);
+   OutFile *saveFile = NULL;
+   int open_rc = Cli_openOutput("--save", o->save, OUTFILE_STREAM_OK, &saveFile);
+   Session *s = open_rc ? NULL : Cli_openSession(o, &cat, &open_rc);
    if (!s) {
+      OutFile_discard(saveFile);
       Catalog_free(&cat);
       return open_rc;
    }
@@ -167,12 +171,8 @@ int Cli_bench(const Options *o) {
                  ref_why, be->name);
    }
    RunResult *r = calloc(1, sizeof *r);
-   FILE *save = o->save ? fopen(o->save, "w") : NULL;
+   FILE *save = saveFile ? OutFile_stream(saveFile) : NULL;
    bool json = o->save && strlen(o->save) > 5 && !strcmp(o->save + strlen(o->save) - 5, ".json");
-   if (o->save && !save) {
-      perror(o->save);
-      rc = 1;
-   }
    if (save && !json)
       fprintf(save, "config,kernel,params,device,size,precision,status,verified,gflops,time_ms,vendor,vendor_gflops,"
                     "pct_of_vendor,reference,reference_gflops,pct_of_reference,rounds\n");
@@ -226,7 +226,7 @@ int Cli_bench(const Options *o) {
                fprintf(stderr, "size %d, round %d of %d: %s...\n", sizes[si], round + 1, rounds, configs[c].label);
                /* Verified in the first round; later rounds time the same program. */
                RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0,
-                                .max_seconds = o->max_seconds};
+                                .max_seconds = o->max_seconds, .launch_timeout_s = o->max_seconds};
                RunStatus st = Session_run(s, configs[c].kernel, configs[c].values, &p, use, &ro, r);
                cell->emulated = r->geo.emulated;
                if (round == 0 || st != RUN_OK) {
@@ -311,8 +311,10 @@ int Cli_bench(const Options *o) {
       }
       Inputs_free(&in);
    }
-   if (save)
-      fclose(save);
+   if (saveFile && !OutFile_commit(saveFile, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: --save %s\n", err);
+      rc = 1;
+   }
    /* The table: GFLOPS and % of vendor per size. */
    /* Percentages are of the reference library when there is one, else of the backend's own. */
    const VendorResult *yard = ref ? reference : vendor;
@@ -376,9 +378,13 @@ int Cli_bench(const Options *o) {
    if (r)
       RunResult_free(r);
    free(r);
+   /* After an abandoned launch (--max-seconds), the process ends without the clean-up. */
+   bool stuck = Session_stuck(s) || (ref && Session_stuck(ref));
    if (ref)
       Session_close(ref);
    Session_close(s);
    Catalog_free(&cat);
+   if (stuck)
+      Cli_leave(rc ? rc : 1);
    return rc ? rc : failures ? 1 : 0;
 }

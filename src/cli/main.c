@@ -1,10 +1,13 @@
 /* gemmtop: an interactive explorer for GPU GEMM kernels. Commands are a table. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_banks.h"
+#include "cli/measure.h"
 #include "cli/options.h"
+#include "core/session.h"
 #include "tui/ui.h"
 
 typedef struct Command_ {
@@ -23,6 +26,10 @@ static const Command commands[] = {
 };
 
 int main(int argc, char **argv) {
+   /* Not a command for users: the process in which a sweep measures (cli/measure.h). */
+   if (argc == 2 && !strcmp(argv[1], "__measure-child"))
+      return Measure_child();
+   atexit(Cli_closeStdout);
    const Command *cmd = NULL;
    int first = 1;
    if (argc > 1 && argv[1][0] != '-') {
@@ -42,6 +49,11 @@ int main(int argc, char **argv) {
       return 0;
    if (rc)
       return rc;
+   char err[512];
+   if (!Session_checkLimitsEnv(err, sizeof err)) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      return 2;
+   }
    if (cmd)
       return cmd->run(&o);
    return Ui_main(&o);

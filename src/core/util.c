@@ -1,7 +1,8 @@
 #include "core/util.h"
 
+#include "core/outfile.h"
+
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,26 +52,8 @@ char *Util_readFile(const char *path, size_t *len) {
 }
 
 bool Util_writeFileAtomic(const char *path, const void *data, size_t len) {
-   /* Unique per call, not only per process: two threads may write the same file (the
-    * explorer's worker and its compile-ahead pool can build the same program at once). */
-   static atomic_uint serial;
-   char tmp[4096];
-   if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), atomic_fetch_add(&serial, 1)) >= (int)sizeof tmp)
-      return false;
-   FILE *f = fopen(tmp, "wb");
-   if (!f)
-      return false;
-   bool ok = fwrite(data, 1, len, f) == len;
-   ok = (fflush(f) == 0) && ok;
-   ok = (fsync(fileno(f)) == 0) && ok;
-   ok = (fclose(f) == 0) && ok;
-   if (!ok || rename(tmp, path) != 0) {
-      int e = errno;
-      unlink(tmp);
-      errno = e;
-      return false;
-   }
-   return true;
+   char err[64];
+   return OutFile_write(path, data, len, err, sizeof err);
 }
 
 bool Util_mkdirs(const char *path) {
@@ -85,6 +68,52 @@ bool Util_mkdirs(const char *path) {
       }
    }
    return mkdir(buf, 0755) == 0 || errno == EEXIST;
+}
+
+bool Util_copyWhole(char *out, size_t outlen, const char *src) {
+   size_t n = strlen(src);
+   if (n >= outlen)
+      return false;
+   memcpy(out, src, n + 1);
+   return true;
+}
+
+size_t Util_findControl(const char *text, size_t len, int *line) {
+   int at = 1;
+   size_t i = 0;
+   for (; i < len; i++) {
+      unsigned char c = (unsigned char)text[i];
+      if (c == '\n')
+         at++;
+      else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+         break;
+   }
+   if (line)
+      *line = at;
+   return i;
+}
+
+void Util_appendLine(char *buf, size_t size, const char *line) {
+   static const char more[] = "(more left out)\n";
+   size_t n = strlen(buf);
+   if (n >= sizeof more - 1 && !strcmp(buf + n - (sizeof more - 1), more))
+      return; /* already full */
+   if (n + strlen(line) + 1 + sizeof more <= size) {
+      snprintf(buf + n, size - n, "%s\n", line);
+      return;
+   }
+   /* Room for it is always kept: lines are added only while it still fits after them. */
+   snprintf(buf + n, size - n, "%s", more);
+}
+
+void Util_controlName(unsigned char c, char out[8]) {
+   static const char *names[] = {[0] = "NUL", [7] = "BEL", [8] = "BS", [0x1b] = "ESC"};
+   if (c < sizeof names / sizeof names[0] && names[c])
+      snprintf(out, 8, "%s", names[c]);
+   else if (c == 0x7f)
+      snprintf(out, 8, "DEL");
+   else
+      snprintf(out, 8, "0x%02x", c);
 }
 
 void Util_copy(char *out, size_t outlen, const char *src) {

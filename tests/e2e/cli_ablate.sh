@@ -97,14 +97,18 @@ expect_rc 2 "bench --ablate refused"
 # --- the switches change the work, in every visible kernel ---
 N=128
 py make "$T_DIR" $N
-# Each kernel with the first element type it takes. Of the tensor ladder (emulated here:
-# four slow PoCL compiles a kernel) steps 1 and 5 stand for the others: between them they
-# route every kind of load (words, cp.async) and the MMA through the switches.
+# Every kernel that runs here: kernels for one architecture (arch:, e.g. sm_90a) are
+# refused on PoCL with their reason. Each runs in float, or in the first type it takes: the
+# tensor ladder (emulated here: four slow PoCL compiles a kernel) in tf32, its steps 1 and
+# 5 standing for the others (between them every kind of load, words and cp.async, and the
+# MMA go through the switches).
 kernels=$("$GEMMTOP_BIN" list kernels --format json | python3 -c '
 import json,sys
 for l in sys.stdin:
-    o=json.loads(l)
-    print(o["name"], o["precisions"][0])')
+    k=json.loads(l)
+    precs=k.get("precisions",["float"])
+    if not k.get("arch"):
+        print(k["name"], "float" if "float" in precs else precs[0])')
 echo "$kernels" | grep -q "^magma_fermi " && ok "magma_fermi is a visible kernel" || not_ok "magma_fermi listed" "$kernels"
 R="run --size $N --reps 1 --warmup 0 --seed 7"
 while read -r k prec; do

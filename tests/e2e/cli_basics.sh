@@ -63,7 +63,46 @@ expect_in "valid TSN: 1, 2, 4, 8" "$ERR" "valid work-group sides are listed"
 GEMMTOP_DEVICE_LIMITS=fp64=0 run_gemmtop run --kernel mygemm01_naive --size 64 --precision double
 expect_rc 2 "double precision on a device without it is refused"
 expect_in "no double-precision support" "$ERR" "missing double support is explained"
-run_gemmtop run --kernel mygemm01_naive --size 200000
+# A malformed GEMMTOP_DEVICE_LIMITS is a usage error: never taken as 0, wrapped or cut.
+for bad in 'max_wg=' 'max_wg=99999999999999999999999' 'fp64=2' "max_wg=256,$(printf '%0600d' 0)=1"; do
+   GEMMTOP_DEVICE_LIMITS="$bad" run_gemmtop run --kernel mygemm01_naive --size 64
+   expect_rc 2 "GEMMTOP_DEVICE_LIMITS='$(printf '%.30s' "$bad")' is refused"
+   expect_in "GEMMTOP_DEVICE_LIMITS: " "$ERR" "... and the message names the variable"
+done
+# Matrices of more than 2^31 elements: the int-indexed naive kernel refuses them by a rule,
+# before anything is allocated (an 80 GB GPU would hold them).
+run_gemmtop run --kernel mygemm01_naive -m 65536 -n 65536 -k 1
+expect_rc 2 "mygemm01_naive refuses a 65536 x 65536 C"
+expect_in "indexes A, B and C with 32-bit int" "$ERR" "... naming the 32-bit indexing"
+
+# Kernel folders: GEMMTOP_KERNELS is a list, and the user's folder comes last; a kernel of
+# a later folder replaces the shipped one of the same name, and stderr says so.
+mkdir -p "$T_DIR/xdg/gemmtop/kernels"
+sed -e 's/^title: .*/title:    My own general kernel/' "${GEMMTOP_KERNELS%%:*}/general_any.cl" \
+   >"$T_DIR/xdg/gemmtop/kernels/mine.cl"
+XDG_CONFIG_HOME="$T_DIR/xdg" run_gemmtop list kernels
+expect_rc 0 "list kernels with a user kernel folder"
+expect_in "My own general kernel" "$OUT" "the user's general_any replaces the shipped one"
+expect_in "kernel general_any: $T_DIR/xdg/gemmtop/kernels/mine.cl replaces" "$ERR" "... and stderr says which file replaces which"
+case "$OUT" in *test_banks*|*"General: any size"*) not_ok "the replaced and hidden kernels are not listed" "$OUT" ;;
+*) ok "the replaced and hidden kernels are not listed" ;; esac
+
+# Presets: control bytes, NUL and keys given twice are refused with the line; the listing
+# never sends ESC or BEL to the terminal.
+mkdir -p "$T_DIR/presets"
+printf '# evil \033[31mred\007\nkernel = mygemm01_naive\n' >"$T_DIR/presets/esc.preset"
+printf '# nul\nkernel = mygemm01_naive\nTSN = 16\0\nTSN = 999\n' >"$T_DIR/presets/nul.preset"
+printf '# twice\nkernel = mygemm01_naive\nTSN = 16\nTSN = 32\n' >"$T_DIR/presets/twice.preset"
+GEMMTOP_PRESETS="$T_DIR/presets" run_gemmtop list presets
+if printf '%s%s' "$OUT" "$ERR" | od -An -c | grep -q '033\|\\a'; then not_ok "list presets prints no ESC or BEL" "$OUT$ERR"
+else ok "list presets prints no ESC or BEL"; fi
+expect_in "esc.preset:1: control character ESC" "$ERR" "a preset with ESC is refused with its line"
+expect_in "nul.preset:3: NUL byte" "$ERR" "a preset with a NUL is refused with its line"
+expect_in "twice.preset:4: 'TSN' is given twice (first on line 3)" "$ERR" "a key given twice is refused"
+run_gemmtop run --preset "$T_DIR/presets/twice.preset" --size 64
+expect_rc 2 "running a preset with a key given twice is a usage error"
+
+run_gemmtop run --kernel general_any --size 200000
 expect_rc 1 "a problem larger than the device's memory fails cleanly"
 expect_in "out of device memory" "$ERR" "out of memory is explained"
 
@@ -75,13 +114,22 @@ expect_in "no OpenCL platform found" "$ERR" "a missing platform is explained"
 run_gemmtop run --kernel test_syntax_error --size 64
 expect_rc 1 "a compile error fails the run"
 expect_in "did not compile" "$ERR" "the compile error is reported"
-expect_in "test_syntax_error" "$(ls "$GEMMTOP_KERNELS")" "the syntax-error kernel exists"
+expect_in "test_syntax_error" "$(ls tests/kernels)" "the syntax-error kernel exists"
 expect_in "test_syntax_error.cl:14:" "$ERR" "the build log names the kernel file and the line of the error"
 
 # A deliberately wrong kernel must fail verification.
 run_gemmtop run --kernel test_broken --size 64 --reps 2
 expect_rc 1 "a wrong kernel does not verify"
 expect_in "FAILED" "$OUT" "verification says FAILED"
+# One dropped term is caught at any K (the tolerance once outgrew it from K of about
+# 40,000), and correct kernels still pass in float and double at K=65536.
+run_gemmtop run --kernel test_broken -m 16 -n 16 -k 60000 --reps 1 --warmup 0
+expect_rc 1 "a kernel that drops one term of 60000 does not verify"
+expect_in "sampled entries wrong" "$OUT" "the sampled entries show it"
+for prec in float double; do
+   run_gemmtop run --kernel mygemm01_naive -m 16 -n 16 -k 65536 --precision $prec --reps 1 --warmup 0
+   expect_rc 0 "naive, $prec, K=65536 verifies"
+done
 
 # JSON and CSV of a run; the disk cache across processes.
 run_gemmtop cache clear
@@ -102,4 +150,32 @@ expect_rc 0 "a run with CSV output"
 lines=$(printf '%s\n' "$OUT" | python3 -c 'import csv,sys; r=list(csv.DictReader(sys.stdin)); print(len(r), r[0]["verified"], r[0]["status"])')
 [ "$lines" = "1 true ok" ] && ok "csv: one verified row with a header" || not_ok "csv" "$OUT"
 
+
+# Output that cannot be written is an error, also when it sat in the buffer until the end.
+"$GEMMTOP_BIN" run --kernel mygemm01_naive --size 32 --reps 1 --format csv >/dev/full 2>"$T_DIR/err"
+RC=$?
+ERR=$(cat "$T_DIR/err")
+expect_rc 1 "run --format csv into a full standard output fails"
+expect_in "gemmtop: write error on standard output" "$ERR" "saying so"
+"$GEMMTOP_BIN" list kernels >/dev/full 2>"$T_DIR/err"
+RC=$?
+ERR=$(cat "$T_DIR/err")
+expect_rc 1 "list kernels into a full standard output fails"
+expect_in "No space left on device" "$ERR" "naming the error"
+"$GEMMTOP_BIN" --version >/dev/null 2>"$T_DIR/err" && [ ! -s "$T_DIR/err" ] \
+   && ok "a standard output that takes the output: no complaint" || not_ok "--version to /dev/null" "$(cat "$T_DIR/err")"
+
+# Scalars that cannot give a finite result are refused (exit 2) naming the option, not
+# run and reported as a kernel that wrote nothing.
+for opt in "--alpha nan" "--alpha inf" "--beta nan" "--beta -inf" "--alpha 1e39"; do
+   run_gemmtop run --kernel mygemm01_naive --size 32 $opt
+   expect_rc 2 "run $opt is refused"
+   expect_in "gemmtop: ${opt%% *}" "$ERR" "naming ${opt%% *}"
+   case "$OUT$ERR" in *"not written"*|*"not finite"*) not_ok "$opt: not blamed on the kernel" "$OUT$ERR" ;; *) ok "$opt: not blamed on the kernel" ;; esac
+done
+run_gemmtop run --kernel mygemm01_naive --size 32 --alpha 1e37
+expect_rc 2 "an alpha whose products overflow float is refused"
+expect_in "beyond half of float's largest value" "$ERR" "saying why"
+run_gemmtop run --kernel mygemm01_naive --size 32 --alpha 1e37 --precision double --reps 1
+expect_rc 0 "the same alpha in double runs"
 finish

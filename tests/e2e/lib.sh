@@ -1,7 +1,8 @@
 # Shared by the end-to-end scripts: TAP-style "ok N - what" / "not ok N - what" lines.
 # GEMMTOP_BIN, GEMMTOP_KERNELS, XDG_* come from tests/run_all.sh; defaults for a manual run.
 : "${GEMMTOP_BIN:=$(pwd)/build/gemmtop}"
-: "${GEMMTOP_KERNELS:=$(pwd)/kernels}"
+# The shipped kernels, then the test kernels (tests/kernels: not installed).
+: "${GEMMTOP_KERNELS:=$(pwd)/kernels:$(pwd)/tests/kernels}"
 export GEMMTOP_KERNELS
 T_N=0
 T_FAILED=0
@@ -10,6 +11,19 @@ trap 'rm -rf "$T_DIR"' EXIT
 : "${XDG_CACHE_HOME:=$T_DIR/cache}"
 : "${XDG_CONFIG_HOME:=$T_DIR/config}"
 export XDG_CACHE_HOME XDG_CONFIG_HOME
+
+# use_test_kernels: points GEMMTOP_KERNELS at a copy of the kernels folder with the
+# test-only kernels of tests/kernels/ added (never shipped).
+use_test_kernels() {
+   _tk="$T_DIR/test-kernels"
+   if [ ! -d "$_tk" ]; then
+      mkdir -p "$_tk"
+      cp -R "$GEMMTOP_KERNELS"/. "$_tk"/
+      cp "$(dirname "$0")"/../kernels/*.cl "$_tk"/
+   fi
+   GEMMTOP_KERNELS=$_tk
+   export GEMMTOP_KERNELS
+}
 
 ok() { T_N=$((T_N + 1)); echo "ok $T_N - $1"; }
 not_ok() {
