@@ -47,6 +47,14 @@ for prec in tf32 half bfloat16; do
    done
 done
 
+# Operands stored transposed reach the kernel through the transposing helpers.
+run_gemmtop run --kernel tensor05_warptile --set BM=32 --set BN=64 --set BK=16 --set WM=32 --set WN=32 --set STAGES=2 \
+   --set SWZ=1 --set GROUP=4 --precision half $SIZE --layout TT --alpha 0.5 --beta 2 --reps 1 --format json
+check_run "tensor05_warptile half, layout TT"
+run_gemmtop run --kernel tensor01_global --set WM=16 --set WN=16 --set WARPS_M=1 --set WARPS_N=2 --precision bfloat16 \
+   $SIZE --layout NT --alpha 0.5 --beta 2 --reps 1 --format json
+check_run "tensor01_global bfloat16, layout NT"
+
 # Positive inputs for the TF32 rounding test: there a wrong rounding moves every product
 # the same way (on inputs of both signs the errors cancel under any tolerance).
 python3 - "$T_DIR" <<'PY'
