@@ -3,7 +3,7 @@
  * portable emulation in plain OpenCL C / CUDA C++ elsewhere (GT_TENSOR_PTX=0: PoCL, AMD),
  * with the same fragment layouts, so one kernel text runs and verifies everywhere.
  * Put after prelude.h (the catalog appends it to the prelude); it only defines macros and
- * inline functions, so kernels that do not use it pay nothing.
+ * inline functions, and only for the tensor types (tf32, half, bfloat16).
  *
  * FRAGMENTS (PTX ISA, "Matrix Fragments for mma.m16n8k8" (.tf32) and "for mma.m16n8k16
  * with floating point type" (.f16/.bf16); "Warp-level matrix load instruction: ldmatrix").
@@ -47,6 +47,9 @@
 #ifndef GT_BF16
 #define GT_BF16 0
 #endif
+/* Only the tensor types see the helpers (and -DGT_TENSOR_HELPERS=1, for the tests that
+ * check each one): float and double kernels compile exactly what they did before. */
+#if GT_TF32 || GT_HALF || GT_BF16 || defined(GT_TENSOR_HELPERS)
 
 #if GT_CUDA
 #define GT_TFN static __device__ __forceinline__
@@ -434,3 +437,4 @@ GT_TFN void gt_ldsm_emu(LOCAL_PTR uint *scratch, uint *r, LOCAL_PTR const uint *
 #else
 #define GT_CP_ASYNC16_B(site, dst, src) GT_CP_ASYNC16(site, dst, src)
 #endif
+#endif /* the tensor types */

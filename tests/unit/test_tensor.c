@@ -220,7 +220,7 @@ static void test_helpers(void **state) {
            ptx ? (cvta ? "inline PTX, cvta.to.shared addresses" : "inline PTX") : "emulated");
 
    char options[128];
-   snprintf(options, sizeof options, "-DGT_TENSOR_PTX=%d -DGT_SMEM_CVTA=%d", ptx, cvta);
+   snprintf(options, sizeof options, "-DGT_TENSOR_HELPERS=1 -DGT_TENSOR_PTX=%d -DGT_SMEM_CVTA=%d", ptx, cvta);
    Program *prog = NULL;
    BuildInfo bi;
    memset(&bi, 0, sizeof bi);
