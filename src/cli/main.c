@@ -25,6 +25,18 @@ static const Command commands[] = {
     {"cache", Cli_cache},
 };
 
+/* No command: the explorer, started where the options say. */
+static int explore(const Options *o) {
+   if (o->npositional > 0) {
+      fprintf(stderr, "gemmtop: unexpected argument '%s'; see 'gemmtop --help'\n", o->positional[0]);
+      return 2;
+   }
+   UiStart start = {.sel = Cli_selection(o), .seed = o->seed, .has_seed = o->has_seed, .ascii = o->ascii,
+                    .no_color = o->no_color, .sweep_budget = o->budget, .sweep_exhaustive = o->exhaustive,
+                    .sweep_timeout = o->timeout};
+   return Ui_main(&start);
+}
+
 int main(int argc, char **argv) {
    /* Not a command for users: the process in which a sweep measures (cli/measure.h). */
    if (argc == 2 && !strcmp(argv[1], "__measure-child"))
@@ -56,5 +68,5 @@ int main(int argc, char **argv) {
    }
    if (cmd)
       return cmd->run(&o);
-   return Ui_main(&o);
+   return explore(&o);
 }

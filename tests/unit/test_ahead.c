@@ -1,4 +1,4 @@
-/* Compiling ahead (src/ui/ahead.c): the neighbour list of real catalog kernels at random
+/* Compiling ahead (src/core/ahead.c): the neighbour list of real catalog kernels at random
  * configurations, checked against a brute-force search (valid only, Left/Right's
  * semantics, cursor first, no duplicates), the pool compiling them on the real device
  * (PoCL here) into a fresh disk cache, dropping work, and stopping, and the explorer's
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "core/ablate.h"
-#include "cli/cli.h"
+#include "backend/backend.h"
 #include "core/rng.h"
 #include "core/ahead.h"
 #include "tui/prefs.h"
@@ -355,6 +355,90 @@ static void test_pool_compiles_ablated(void **state) {
    Session_close(s);
 }
 
+/* A list longer than the neighbours' (as gemmtop sweep asks for): every configuration
+ * gets its own outcome, in the list's order, and the pool says when all have one. The
+ * refused ones fail at once with the rule's message; the valid one compiles. */
+static void test_pool_long_list_outcomes(void **state) {
+   (void)state;
+   const KernelInfo *k = kernel("mygemm01_naive");
+   char err[512];
+   Ahead *a = Ahead_start(kernelsDir(), 2, err, sizeof err);
+   assert_non_null(a);
+   Problem sq = square(64);
+   AheadTarget t = Ahead_target("opencl", 0, k->name, &sq, 0);
+   enum { N = 3 * AHEAD_MAX_JOBS };
+   long long (*list)[KERNEL_MAX_PARAMS] = calloc(N, sizeof *list);
+   assert_non_null(list);
+   /* One valid one at a random place (TSN, TSM of 8 to 32), the rest refused. */
+   int valid = (int)Rng_below(&g_rng, N);
+   for (int i = 0; i < N; i++) {
+      KernelInfo_defaults(k, list[i]);
+      if (i == valid) {
+         list[i][0] = 8 << (int)Rng_below(&g_rng, 3);
+         list[i][1] = 8 << (int)Rng_below(&g_rng, 3);
+      } else {
+         list[i][0] = 1000 + i; /* not one of TSN's values */
+      }
+   }
+   assert_true(Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])list, N));
+   assert_true(Ahead_wait(a, 180000));
+   AheadStatus st;
+   Ahead_status(a, &st);
+   assert_int_equal(st.wanted, N);
+   assert_int_equal(st.done + st.failed, N);
+   assert_int_equal(st.done, 1);
+   for (int i = 0; i < N; i++) {
+      RunStatus rs;
+      AheadJobState js = Ahead_job(a, i, &rs, err, sizeof err);
+      if (i == valid) {
+         if (js != AHEAD_DONE)
+            fail_msg("configuration %d (TSN=%lld TSM=%lld) not compiled: %s: %s", i, list[i][0], list[i][1],
+                     RunStatus_name(rs), err);
+         assert_true(Ahead_compiled(a, &t, list[i]));
+      } else {
+         assert_int_equal(js, AHEAD_FAILED);
+         assert_int_equal(rs, RUN_INVALID);
+         assert_non_null(strstr(err, "TSN"));
+      }
+   }
+   free(list);
+   assert_true(Ahead_stop(a, 2000));
+}
+
+/* A configuration that a caller of Ahead_await builds itself leaves the pool's work when
+ * the pool has not started it, and stays out of later lists: the pool never builds a
+ * second copy of a program the caller holds. */
+static void test_pool_skips_what_a_caller_builds(void **state) {
+   (void)state;
+   const KernelInfo *k = kernel("mygemm01_naive");
+   char err[512];
+   Ahead *a = Ahead_start(kernelsDir(), 1, err, sizeof err);
+   assert_non_null(a);
+   Problem p = square(48); /* a size no other test compiles: nothing is cached */
+   AheadTarget t = Ahead_target("opencl", 0, k->name, &p, 0);
+   long long list[2][KERNEL_MAX_PARAMS];
+   for (int i = 0; i < 2; i++) {
+      KernelInfo_defaults(k, list[i]);
+      list[i][0] = 8 << i; /* TSN 8, then 16 */
+      list[i][1] = 16;
+   }
+   Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])list, 2);
+   /* The one thread takes the first; the second is still waiting its turn. */
+   atomic_int never;
+   atomic_init(&never, 0);
+   assert_false(Ahead_await(a, &t, list[1], &never, &never));
+   assert_true(Ahead_wait(a, 180000));
+   RunStatus rs;
+   assert_int_equal(Ahead_job(a, 0, &rs, err, sizeof err), AHEAD_DONE);
+   assert_int_equal(Ahead_job(a, 1, &rs, err, sizeof err), AHEAD_SKIPPED);
+   assert_false(Ahead_compiled(a, &t, list[1]));
+   /* Asked for again later (a neighbour of the next configuration): still left alone. */
+   Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])list, 2);
+   assert_int_equal(Ahead_job(a, 0, &rs, err, sizeof err), AHEAD_DONE);
+   assert_int_equal(Ahead_job(a, 1, &rs, err, sizeof err), AHEAD_SKIPPED);
+   assert_true(Ahead_stop(a, 2000));
+}
+
 /* A device that cannot be opened fails the work with a reason, and stops cleanly. */
 static void test_pool_bad_device(void **state) {
    (void)state;
@@ -376,6 +460,10 @@ static void test_pool_bad_device(void **state) {
    } while (st.failed == 0 && Util_nowMs() < end);
    assert_int_equal(st.failed, 1);
    assert_non_null(strstr(st.error, "99"));
+   RunStatus rs;
+   assert_int_equal(Ahead_job(a, 0, &rs, err, sizeof err), AHEAD_FAILED);
+   assert_int_equal(rs, RUN_DEVICE_ERROR);
+   assert_non_null(strstr(err, "99"));
    assert_true(Ahead_stop(a, 2000));
 }
 
@@ -451,7 +539,7 @@ static void test_latency_of_a_change(void **state) {
    char err[1024];
    DeviceInfo *devs = NULL;
    int nd = be->findDevices(&devs, err, sizeof err);
-   int dev = nd > 0 ? Cli_pickDevice(devs, nd, NULL, err, sizeof err) : -1;
+   int dev = nd > 0 ? Device_pick(devs, nd, NULL, err, sizeof err) : -1;
    DeviceLimits lim = dev >= 0 ? devs[dev].limits : (DeviceLimits){0};
    free(devs);
    if (dev < 0)
@@ -482,6 +570,7 @@ static void test_latency_of_a_change(void **state) {
    assert_true(n >= 1);
    Ahead *pool = Ahead_start(kernelsDir(), Ahead_defaultThreads(), err, sizeof err);
    assert_non_null(pool);
+   Worker_setAhead(w, pool); /* as the explorer does */
    AheadTarget t = Ahead_target(backend, dev, k->name, &a.problem, 0);
    Ahead_want(pool, &t, (const long long (*)[KERNEL_MAX_PARAMS])next, n);
    AheadStatus st;
@@ -520,6 +609,23 @@ static void test_latency_of_a_change(void **state) {
       assert_false(snap->cached);
       compileMs = snap->compile_ms;
    }
+   /* A change to a configuration that the pool is compiling at that moment (a problem no
+    * other test used, so nothing is cached): the worker waits for the pool's program and
+    * loads it, instead of building the same program beside it (which PoCL aborted on). */
+   WorkerConfig e = a;
+   e.problem = square(80);
+   lim = (DeviceLimits){.max_wg = 4096, .max_wi = {4096, 4096, 4096}, .local_mem = 1 << 20, .fp64 = true, .warp = 32};
+   assert_true(randomValid(k, &e.problem, &lim, e.values));
+   AheadTarget te = Ahead_target(backend, dev, k->name, &e.problem, 0);
+   Ahead_want(pool, &te, (const long long (*)[KERNEL_MAX_PARAMS])e.values, 1);
+   char tl_during[512];
+   double during = changeLatency(w, &e, pick >= 0 ? 4 : 3, snap, tl_during, sizeof tl_during);
+   assert_true(during > 0 && snap->verify.ok);
+   if (!snap->cached || snap->cached_memory)
+      fail_msg("a configuration being compiled ahead was compiled again by the worker:%s", tl_during);
+   waitPool(pool, &st, 10, 300000);
+   assert_int_equal(st.done, 1);
+
    char pa[256], pb[256];
    KernelInfo_formatParams(k, a.values, pa, sizeof pa);
    KernelInfo_formatParams(k, b.values, pb, sizeof pb);
@@ -536,6 +642,7 @@ static void test_latency_of_a_change(void **state) {
    /* Compiling ahead must pay: the cached change is the quicker one. */
    if (pick >= 0)
       assert_true(cached < fresh);
+   Worker_setAhead(w, NULL);
    assert_true(Ahead_stop(pool, 5000));
    assert_true(Worker_stop(w, 30000));
    free(snap);
@@ -548,6 +655,8 @@ int main(void) {
        cmocka_unit_test(test_prefs_and_modes),
        cmocka_unit_test(test_pool_compiles_into_the_cache),
        cmocka_unit_test(test_pool_compiles_ablated),
+       cmocka_unit_test(test_pool_long_list_outcomes),
+       cmocka_unit_test(test_pool_skips_what_a_caller_builds),
        cmocka_unit_test(test_pool_bad_device),
        cmocka_unit_test(test_latency_of_a_change),
    };

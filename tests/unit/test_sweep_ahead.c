@@ -1,6 +1,6 @@
-/* The explorer's sweep with compiling ahead (ui/worker.c, ui/ahead.c, ui/ahead_ui.c): a
+/* The explorer's sweep with compiling ahead (explorer/sweepjob.c, core/ahead.c): a
  * small sweep through the real Worker on the real device (PoCL here), once serial (no
- * pool) and once with the pool fed as the explorer feeds it (AheadUi_feedSweep on every
+ * pool) and once with the pool fed as the explorer feeds it (Worker_feedAhead on every
  * pass), each in a fresh disk cache. Serial, the worker compiles every configuration
  * itself; fed, every configuration after the first is loaded from the cache; and both
  * sweeps try the same configurations with the same outcomes. */
@@ -96,7 +96,7 @@ static void sweep(const WorkerConfig *c, uint64_t seed, Ahead *pool, WorkerSweep
    memset(out, 0, sizeof *out);
    while (Util_nowMs() < end) {
       /* What the explorer's main loop does, on every pass. */
-      if (pool && AheadUi_feedSweep(pool, w, &posted) > 0)
+      if (pool && Worker_feedAhead(w, pool, &posted) > 0)
          fedPasses++;
       Worker_sweep(w, out, &seen);
       if (out->started && !out->running)

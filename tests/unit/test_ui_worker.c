@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/cli.h"
+#include "backend/backend.h"
 #include "explorer/worker.h"
 #include "core/util.h"
 
@@ -91,7 +91,7 @@ static int setup(void **state) {
    LogBuf_init(&f->log, 1000);
    DeviceInfo *devs = NULL;
    int n = Backend_opencl()->findDevices(&devs, err, sizeof err);
-   int dev = n > 0 ? Cli_pickDevice(devs, n, NULL, err, sizeof err) : -1;
+   int dev = n > 0 ? Device_pick(devs, n, NULL, err, sizeof err) : -1;
    free(devs);
    if (dev < 0) {
       fprintf(stderr, "no OpenCL device: %s\n", err);
@@ -339,25 +339,26 @@ static void test_inspect(void **state) {
 
    Worker_setInspect(f->w, true);
    assert_true(takeInspection(f, serial, &in));
-   assert_true(in.ok);
+   assert_true(in.inspection.ok);
    assert_string_equal(in.config.kernel, "mygemm01_naive");
    assert_memory_equal(in.config.values, c.values, sizeof c.values);
-   assert_int_equal(in.group_items, tsn * tsm);
+   assert_int_equal(in.inspection.group_items, tsn * tsm);
    /* The compiled code (PoCL's CPU code with llvm-objdump), or why there is none. */
-   if (in.code) {
-      assert_true(in.assembly);
-      assert_true(in.stats.instructions > 0 && in.stats.lines >= in.stats.instructions);
+   if (in.inspection.code) {
+      assert_true(in.inspection.assembly);
+      const ListingStats *st = &in.inspection.stats;
+      assert_true(st->instructions > 0 && st->lines >= st->instructions);
    } else {
-      assert_false(in.assembly);
-      assert_non_null(strstr(in.note, "no assembly"));
+      assert_false(in.inspection.assembly);
+      assert_non_null(strstr(in.inspection.note, "no assembly"));
    }
    /* The kernel after the preprocessor (NN: the #else branches), when cpp is there. */
-   assert_non_null(in.source);
-   if (strstr(in.source_kind, "after the preprocessor")) {
-      assert_non_null(strstr(in.source, "__kernel void gemm"));
-      assert_non_null(strstr(in.source, "A[row * K + k]"));
-      assert_null(strstr(in.source, "A[k * M + row]"));
-      assert_null(strstr(in.source, "REAL_ZERO"));
+   assert_non_null(in.inspection.source);
+   if (strstr(in.inspection.source_kind, "after the preprocessor")) {
+      assert_non_null(strstr(in.inspection.source, "__kernel void gemm"));
+      assert_non_null(strstr(in.inspection.source, "A[row * K + k]"));
+      assert_null(strstr(in.inspection.source, "A[k * M + row]"));
+      assert_null(strstr(in.inspection.source, "REAL_ZERO"));
    }
    WorkerInspect_free(&in);
    /* Once per configuration: measuring goes on, no second inspection. */
@@ -369,8 +370,8 @@ static void test_inspect(void **state) {
    Worker_post(f->w, &d);
    serial = 13;
    assert_true(takeInspection(f, serial, &in));
-   assert_true(in.ok);
-   assert_int_equal(in.group_items, (tsn == 4 ? 8 : 4) * tsm);
+   assert_true(in.inspection.ok);
+   assert_int_equal(in.inspection.group_items, (tsn == 4 ? 8 : 4) * tsm);
    WorkerInspect_free(&in);
    assert_true(waitFor(f, verifiedAndTimed, &serial));
    n = f->snap->launches;
