@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
-#include "cli/cli.h"
+#include "backend/device.h"
 #include "core/catalog.h"
 #include "core/rng.h"
 #include "core/session.h"
@@ -209,7 +209,7 @@ static void test_helpers(void **state) {
 
    DeviceInfo *devs = NULL, info;
    int nd = Backend_listDevices(be, &devs, err, sizeof err);
-   int dev = nd > 0 ? Cli_pickDevice(devs, nd, getenv("GEMMTOP_TEST_DEVICE"), err, sizeof err) : -1;
+   int dev = nd > 0 ? Device_pick(devs, nd, getenv("GEMMTOP_TEST_DEVICE"), err, sizeof err) : -1;
    free(devs);
    if (dev < 0)
       fail_msg("no %s device: %s", backend, err);
