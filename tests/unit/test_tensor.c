@@ -201,8 +201,15 @@ static void test_helpers(void **state) {
    const char *kdir = getenv("GEMMTOP_KERNELS");
    if (!Catalog_load(&cat, kdir && *kdir ? kdir : GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err))
       fail_msg("cannot load kernels: %s", err);
-   char *body = Util_readFile(GEMMTOP_SOURCE_DIR "/tests/unit/tensor_probe.cl", NULL);
-   assert_non_null(body);
+   /* The source tree where the test was built, or GEMMTOP_SOURCE_DIR when it runs from a
+    * copy elsewhere (the GPU machine). */
+   const char *srcEnv = getenv("GEMMTOP_SOURCE_DIR");
+   char probePath[1024];
+   snprintf(probePath, sizeof probePath, "%s/tests/unit/tensor_probe.cl",
+            srcEnv && *srcEnv ? srcEnv : GEMMTOP_SOURCE_DIR);
+   char *body = Util_readFile(probePath, NULL);
+   if (!body)
+      fail_msg("cannot read %s (set GEMMTOP_SOURCE_DIR to the source tree)", probePath);
    char *source = Session_sourceNamed(&cat, Backend_can(be, BACKEND_CAP_CUDA_PRELUDE), body, "tensor_probe.cl");
    free(body);
    Catalog_free(&cat);

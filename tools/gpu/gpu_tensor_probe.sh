@@ -32,7 +32,7 @@ fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 # 1. The helpers one by one.
 probe() { # LABEL BACKEND PTX CVTA
-   if GEMMTOP_TEST_BACKEND=$2 GEMMTOP_TEST_DEVICE=NVIDIA GEMMTOP_TENSOR_PTX=$3 GEMMTOP_SMEM_CVTA=$4 \
+   if GEMMTOP_SOURCE_DIR=$PWD GEMMTOP_TEST_BACKEND=$2 GEMMTOP_TEST_DEVICE=NVIDIA GEMMTOP_TENSOR_PTX=$3 GEMMTOP_SMEM_CVTA=$4 \
       build/tests/test_tensor > "$out/probe-$1.txt" 2>&1; then
       pass "helpers, $1"
       return 0
