@@ -158,8 +158,9 @@ int Cli_resolveConfig(const Options *o, const Catalog *cat, const KernelInfo **k
    }
    const KernelInfo *k = Catalog_find(cat, name);
    if (!k) {
-      fprintf(stderr, "gemmtop: no kernel named '%s'%s%s; see 'gemmtop list kernels'\n", name,
-              has_preset && !o->kernel ? " (named by preset " : "", has_preset && !o->kernel ? preset.path : "");
+      bool by_preset = has_preset && !o->kernel;
+      fprintf(stderr, "gemmtop: no kernel named '%s'%s%s%s; see 'gemmtop list kernels'\n", name,
+              by_preset ? " (named by preset " : "", by_preset ? preset.path : "", by_preset ? ")" : "");
       return 2;
    }
    KernelInfo_defaults(k, values);
@@ -270,10 +271,6 @@ int Cli_list(const Options *o) {
 /* ---- run ---- */
 
 int Cli_run(const Options *o) {
-   if (o->npositional > 0) {
-      fprintf(stderr, "gemmtop: run takes no argument '%s'; see 'gemmtop --help'\n", o->positional[0]);
-      return 2;
-   }
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
       return 1;

@@ -125,6 +125,172 @@ static void saveResults(const char *path, const KernelInfo *k, const Problem *p,
    fclose(f);
 }
 
+/* Compiles the first n candidates into the disk cache, --jobs at a time (default one per
+ * core, at most 16), with a progress bar; a compile error marks its candidate. */
+static void precompileAll(const Options *o, Session *s, const KernelInfo *k, const Problem *p, Candidate *all, int n,
+                          bool tty, double t0) {
+   long cores = sysconf(_SC_NPROCESSORS_ONLN);
+   int jobs = o->jobs ? o->jobs : (int)(cores < 1 ? 1 : cores > 16 ? 16 : cores);
+   Precompile pc = {.session = s, .kernel = k, .problem = p, .cands = all, .count = n};
+   atomic_init(&pc.next, 0);
+   atomic_init(&pc.done, 0);
+   pthread_t *threads = calloc((size_t)jobs, sizeof *threads);
+   int started = 0;
+   for (int t = 0; threads && t < jobs; t++)
+      if (pthread_create(&threads[started], NULL, precompileWorker, &pc) == 0)
+         started++;
+   if (started == 0)
+      precompileWorker(&pc);
+   while (started && atomic_load(&pc.done) < n) {
+      progress(tty, "compiling", atomic_load(&pc.done), n, t0, "");
+      usleep(100000);
+   }
+   for (int t = 0; t < started; t++)
+      pthread_join(threads[t], NULL);
+   free(threads);
+   progress(tty, "compiling", n, n, t0, "");
+   if (tty)
+      fputc('\n', stderr);
+}
+
+/* Runs the first n candidates one at a time, verified, and classifies each. Returns 0,
+ * or 1 when the inputs do not fit (message printed). */
+static int runAll(const Options *o, Session *s, const KernelInfo *k, const Problem *p, Candidate *all, int n,
+                  uint64_t seed, bool tty) {
+   Inputs in;
+   char err[1024] = "";
+   if (!Session_fits(s, p, err, sizeof err) || !Inputs_random(&in, p, seed)) {
+      fprintf(stderr, "gemmtop: %s\n", err[0] ? err : "out of host memory");
+      return 1;
+   }
+   double timeout = o->timeout > 0 ? o->timeout : 5;
+   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = true, .max_seconds = timeout};
+   RunResult *r = calloc(1, sizeof *r);
+   double t1 = Util_nowMs();
+   char best[256] = "";
+   double bestGflops = 0;
+   for (int i = 0; r && i < n; i++) {
+      Candidate *c = &all[i];
+      progress(tty, "running", i, n, t1, best);
+      if (c->outcome == SWEEP_COMPILE)
+         continue;
+      RunStatus st = Session_run(s, k, c->values, p, &in, &ro, r);
+      Sweep_classify(c, st, r, timeout);
+      if (c->outcome == SWEEP_OK && c->gflops > bestGflops) {
+         bestGflops = c->gflops;
+         char params[200];
+         KernelInfo_formatParams(k, c->values, params, sizeof params);
+         snprintf(best, sizeof best, "best %.1f GFLOPS (%s)", c->gflops, params);
+      }
+   }
+   progress(tty, "running", n, n, t1, best);
+   if (tty)
+      fputc('\n', stderr);
+   if (r)
+      RunResult_free(r);
+   free(r);
+   Inputs_free(&in);
+   return 0;
+}
+
+/* The table: the best 15 verified, the tally, and every skipped one with its reason. */
+static void printTable(const KernelInfo *k, const SweepSpace *sp, int n, const int *counts, double peak, double t0) {
+   const Candidate *all = sp->cands;
+   printf("%-4s %-48s %12s %10s %8s\n", "rank", "parameters", "GFLOPS", "ms", peak > 0 ? "% peak" : "");
+   int shown = 0;
+   for (int i = 0; i < n && shown < 15; i++) {
+      if (all[i].outcome != SWEEP_OK)
+         continue;
+      char params[512];
+      KernelInfo_formatParams(k, all[i].values, params, sizeof params);
+      printf("%-4d %-48s %12.2f %10.4f", ++shown, params, all[i].gflops, all[i].median_ms);
+      if (peak > 0)
+         printf(" %7.1f%%", 100 * all[i].gflops / peak);
+      putchar('\n');
+   }
+   printf("\ntried %d of %d valid (%d invalid dropped before compiling): %d ok, %d compile failed, %d wrong result, "
+          "%d timeout, %d failed; %.1f s\n",
+          n, sp->count, sp->invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG],
+          counts[SWEEP_TIMEOUT], counts[SWEEP_FAILED], (Util_nowMs() - t0) / 1000);
+   for (int i = 0; i < n; i++)
+      if (all[i].outcome != SWEEP_OK && all[i].outcome != SWEEP_PENDING) {
+         char params[512];
+         KernelInfo_formatParams(k, all[i].values, params, sizeof params);
+         char *nl = strchr(all[i].reason, '\n');
+         printf("  skipped %s: %s: %.*s\n", params, SweepOutcome_name(all[i].outcome),
+                nl ? (int)(nl - all[i].reason) : 200, all[i].reason);
+      }
+}
+
+/* --format csv or json: the --save file's lines, on stdout. */
+static void printResults(const Options *o, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
+                         const Candidate *all, int n) {
+   char tmp[] = "/tmp/gemmtop-sweep-XXXXXX";
+   int fd = mkstemp(tmp);
+   if (fd < 0)
+      return;
+   close(fd);
+   char path[64];
+   snprintf(path, sizeof path, "%s.%s", tmp, o->format == FORMAT_JSON ? "json" : "csv");
+   if (rename(tmp, path) == 0) {
+      saveResults(path, k, p, dev, all, n);
+      char *text = Util_readFile(path, NULL);
+      if (text)
+         fputs(text, stdout);
+      free(text);
+      unlink(path);
+   } else {
+      unlink(tmp);
+   }
+}
+
+/* --save-presets N: the best N verified configurations as presets. Returns 0 or 1. */
+static int savePresets(const Options *o, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
+                       const Candidate *all, int nok) {
+   char dir[1024], err[1024];
+   if (!Preset_userDir(dir, sizeof dir, true)) {
+      fprintf(stderr, "gemmtop: cannot create the presets folder\n");
+      return 1;
+   }
+   for (int i = 0; i < o->save_presets && i < nok; i++) {
+      char path[1200], desc[256];
+      snprintf(path, sizeof path, "%s/sweep-%s-%d-%d.preset", dir, k->name, p->m, i + 1);
+      snprintf(desc, sizeof desc, "sweep #%d of %s: %.1f GFLOPS at %dx%dx%d on %s", i + 1, k->name, all[i].gflops, p->m,
+               p->n, p->k, dev->name);
+      if (!Preset_save(path, desc, k, all[i].values, p, err, sizeof err)) {
+         fprintf(stderr, "gemmtop: %s\n", err);
+         return 1;
+      }
+      fprintf(stderr, "saved %s\n", path);
+   }
+   return 0;
+}
+
+/* Sorts the tried candidates (best first), prints them and saves what was asked.
+ * Returns the exit code: 0 when at least one verified. */
+static int report(const Options *o, Session *s, const KernelInfo *k, const Problem *p, SweepSpace *sp, int n,
+                  double t0) {
+   Candidate *all = sp->cands;
+   const DeviceInfo *dev = Session_device(s);
+   qsort(all, (size_t)n, sizeof *all, compareGflops);
+   int counts[SWEEP_FAILED + 1] = {0};
+   for (int i = 0; i < n; i++)
+      counts[all[i].outcome]++;
+   Peaks peaks;
+   Peaks_cached(dev, Session_backend(s)->name, &peaks);
+   double peak = p->precision == PRECISION_DOUBLE ? peaks.fp64_gflops : peaks.fp32_gflops;
+   if (o->format == FORMAT_TABLE)
+      printTable(k, sp, n, counts, peak, t0);
+   else
+      printResults(o, k, p, dev, all, n);
+   if (o->save)
+      saveResults(o->save, k, p, dev, all, n);
+   int rc = counts[SWEEP_OK] > 0 ? 0 : 1;
+   if (o->save_presets && counts[SWEEP_OK] > 0)
+      rc = savePresets(o, k, p, dev, all, counts[SWEEP_OK]);
+   return rc;
+}
+
 int Cli_sweep(const Options *o) {
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
@@ -142,14 +308,11 @@ int Cli_sweep(const Options *o) {
    for (int i = 0; i < k->nparams; i++)
       if (!isFixed(o, k->params[i].name))
          free_mask |= 1u << i;
-   int open_rc;
-   Session *s = Cli_openSession(o, &cat, &open_rc);
+   Session *s = Cli_openSession(o, &cat, &rc);
    if (!s) {
       Catalog_free(&cat);
-      return open_rc;
+      return rc;
    }
-   const Backend *be = Session_backend(s);
-   char err[1024];
    const DeviceInfo *dev = Session_device(s);
    uint64_t seed = o->has_seed ? o->seed : Rng_freshSeed();
    Rng rng;
@@ -158,163 +321,27 @@ int Cli_sweep(const Options *o) {
    SweepSpace sp;
    if (!Sweep_enumerate(k, base, free_mask, &p, &dev->limits, &rng, &sp)) {
       fprintf(stderr, "gemmtop: out of host memory for %.0f configurations\n", sp.space);
-      Session_close(s);
-      Catalog_free(&cat);
-      return 1;
-   }
-   Candidate *all = sp.cands;
-   int nall = sp.count, invalid = sp.invalid;
-   double space = sp.space;
-   if (nall == 0) {
+      rc = 1;
+   } else if (sp.count == 0) {
       fprintf(stderr, "gemmtop: no valid configuration of %s for this problem and device (%d invalid; e.g. %s)\n", k->name,
-              invalid, sp.first_invalid);
-      SweepSpace_free(&sp);
-      Session_close(s);
-      Catalog_free(&cat);
-      return 2;
-   }
-   /* Shuffle (the starting configuration, defaults and --set values, first), then take the budget. */
-   Sweep_shuffle(&sp, k, base, &rng);
-   int budget = o->exhaustive ? nall : (o->budget ? o->budget : 40);
-   int n = budget < nall ? budget : nall;
-   bool tty = isatty(2);
-   fprintf(stderr, "sweep %s on %s: %.0f configurations, %d invalid, %d valid; trying %d (%s), %dx%dx%d %s\n", k->name,
-           dev->name, space, invalid, nall, n, o->exhaustive ? "all" : "random sample", p.m, p.n, p.k,
-           Precision_name(p.precision));
-   double t0 = Util_nowMs();
-   /* Parallel compiles into the disk cache. */
-   if (DiskCache_enabled() && n > 1) {
-      long cores = sysconf(_SC_NPROCESSORS_ONLN);
-      int jobs = o->jobs ? o->jobs : (int)(cores > 0 ? cores : 1);
-      if (jobs > 16)
-         jobs = 16;
-      Precompile pc = {.session = s, .kernel = k, .problem = &p, .cands = all, .count = n};
-      atomic_init(&pc.next, 0);
-      atomic_init(&pc.done, 0);
-      pthread_t threads[16];
-      int started = 0;
-      for (int t = 0; t < jobs; t++)
-         if (pthread_create(&threads[t], NULL, precompileWorker, &pc) == 0)
-            started++;
-      if (started == 0)
-         precompileWorker(&pc);
-      while (started && atomic_load(&pc.done) < n) {
-         progress(tty, "compiling", atomic_load(&pc.done), n, t0, "");
-         usleep(100000);
-      }
-      for (int t = 0; t < started; t++)
-         pthread_join(threads[t], NULL);
-      progress(tty, "compiling", n, n, t0, "");
-      if (tty)
-         fputc('\n', stderr);
-   }
-   /* Runs, one at a time, verified. */
-   Inputs in;
-   if (!Session_fits(s, &p, err, sizeof err) || !Inputs_random(&in, &p, seed)) {
-      fprintf(stderr, "gemmtop: %s\n", err[0] ? err : "out of host memory");
-      SweepSpace_free(&sp);
-      Session_close(s);
-      Catalog_free(&cat);
-      return 1;
-   }
-   double timeout = o->timeout > 0 ? o->timeout : 5;
-   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = true, .max_seconds = timeout};
-   RunResult *r = calloc(1, sizeof *r);
-   double t1 = Util_nowMs();
-   char best[256] = "";
-   double bestGflops = 0;
-   for (int i = 0; r && i < n; i++) {
-      Candidate *c = &all[i];
-      progress(tty, "running", i, n, t1, best);
-      if (c->outcome == SWEEP_COMPILE)
-         continue;
-      RunStatus st = Session_run(s, k, c->values, &p, &in, &ro, r);
-      Sweep_classify(c, st, r, timeout);
-      if (c->outcome == SWEEP_OK && c->gflops > bestGflops) {
-         bestGflops = c->gflops;
-         char params[200];
-         KernelInfo_formatParams(k, c->values, params, sizeof params);
-         snprintf(best, sizeof best, "best %.1f GFLOPS (%s)", c->gflops, params);
-      }
-   }
-   progress(tty, "running", n, n, t1, best);
-   if (tty)
-      fputc('\n', stderr);
-   RunResult_free(r);
-   free(r);
-   Inputs_free(&in);
-   qsort(all, (size_t)n, sizeof *all, compareGflops);
-   int counts[SWEEP_FAILED + 1] = {0};
-   for (int i = 0; i < n; i++)
-      counts[all[i].outcome]++;
-   Peaks peaks;
-   Peaks_cached(dev, be->name, &peaks);
-   double peak = p.precision == PRECISION_DOUBLE ? peaks.fp64_gflops : peaks.fp32_gflops;
-   if (o->format == FORMAT_TABLE) {
-      printf("%-4s %-48s %12s %10s %8s\n", "rank", "parameters", "GFLOPS", "ms", peak > 0 ? "% peak" : "");
-      int shown = 0;
-      for (int i = 0; i < n && shown < 15; i++) {
-         if (all[i].outcome != SWEEP_OK)
-            continue;
-         char params[512];
-         KernelInfo_formatParams(k, all[i].values, params, sizeof params);
-         printf("%-4d %-48s %12.2f %10.4f", ++shown, params, all[i].gflops, all[i].median_ms);
-         if (peak > 0)
-            printf(" %7.1f%%", 100 * all[i].gflops / peak);
-         putchar('\n');
-      }
-      printf("\ntried %d of %d valid (%d invalid dropped before compiling): %d ok, %d compile failed, %d wrong result, "
-             "%d timeout, %d failed; %.1f s\n",
-             n, nall, invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG],
-             counts[SWEEP_TIMEOUT], counts[SWEEP_FAILED], (Util_nowMs() - t0) / 1000);
-      for (int i = 0; i < n; i++)
-         if (all[i].outcome != SWEEP_OK && all[i].outcome != SWEEP_PENDING) {
-            char params[512];
-            KernelInfo_formatParams(k, all[i].values, params, sizeof params);
-            char *nl = strchr(all[i].reason, '\n');
-            printf("  skipped %s: %s: %.*s\n", params, SweepOutcome_name(all[i].outcome),
-                   nl ? (int)(nl - all[i].reason) : 200, all[i].reason);
-         }
+              sp.invalid, sp.first_invalid);
+      rc = 2;
    } else {
-      char tmp[] = "/tmp/gemmtop-sweep-XXXXXX";
-      int fd = mkstemp(tmp);
-      if (fd >= 0) {
-         close(fd);
-         char path[64];
-         snprintf(path, sizeof path, "%s.%s", tmp, o->format == FORMAT_JSON ? "json" : "csv");
-         if (rename(tmp, path) == 0) {
-            saveResults(path, k, &p, dev, all, n);
-            char *text = Util_readFile(path, NULL);
-            if (text)
-               fputs(text, stdout);
-            free(text);
-            unlink(path);
-         } else {
-            unlink(tmp);
-         }
-      }
-   }
-   if (o->save)
-      saveResults(o->save, k, &p, dev, all, n);
-   rc = counts[SWEEP_OK] > 0 ? 0 : 1;
-   if (o->save_presets && counts[SWEEP_OK] > 0) {
-      char dir[1024];
-      if (!Preset_userDir(dir, sizeof dir, true)) {
-         fprintf(stderr, "gemmtop: cannot create the presets folder\n");
-         rc = 1;
-      }
-      for (int i = 0; i < o->save_presets && i < counts[SWEEP_OK] && rc == 0; i++) {
-         char path[1200], desc[256];
-         snprintf(path, sizeof path, "%s/sweep-%s-%d-%d.preset", dir, k->name, p.m, i + 1);
-         snprintf(desc, sizeof desc, "sweep #%d of %s: %.1f GFLOPS at %dx%dx%d on %s", i + 1, k->name, all[i].gflops, p.m,
-                  p.n, p.k, dev->name);
-         if (!Preset_save(path, desc, k, all[i].values, &p, err, sizeof err)) {
-            fprintf(stderr, "gemmtop: %s\n", err);
-            rc = 1;
-         } else {
-            fprintf(stderr, "saved %s\n", path);
-         }
-      }
+      /* Shuffle (the starting configuration, defaults and --set values, first), then take the budget. */
+      Sweep_shuffle(&sp, k, base, &rng);
+      int budget = o->exhaustive ? sp.count : (o->budget ? o->budget : 40);
+      int n = budget < sp.count ? budget : sp.count;
+      bool tty = isatty(2);
+      fprintf(stderr, "sweep %s on %s: %.0f configurations, %d invalid, %d valid; trying %d (%s), %dx%dx%d %s\n",
+              k->name, dev->name, sp.space, sp.invalid, sp.count, n, o->exhaustive ? "all" : "random sample", p.m, p.n,
+              p.k, Precision_name(p.precision));
+      double t0 = Util_nowMs();
+      /* Parallel compiles into the disk cache, then runs, one at a time, verified. */
+      if (DiskCache_enabled() && n > 1)
+         precompileAll(o, s, k, &p, sp.cands, n, tty, t0);
+      rc = runAll(o, s, k, &p, sp.cands, n, seed, tty);
+      if (rc == 0)
+         rc = report(o, s, k, &p, &sp, n, t0);
    }
    SweepSpace_free(&sp);
    Session_close(s);

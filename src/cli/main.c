@@ -1,48 +1,34 @@
-/* gemmtop: an interactive explorer for GPU GEMM kernels. Commands are a table. */
+/* gemmtop: an interactive explorer for GPU GEMM kernels. Commands are a table; their
+ * names, usage and options are in options.c. */
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_banks.h"
 #include "cli/options.h"
 #include "tui/ui.h"
 
-typedef struct Command_ {
-   const char *name;
-   int (*run)(const Options *o);
-} Command;
-
-static const Command commands[] = {
-    {"list", Cli_list},
-    {"run", Cli_run},
-    {"inspect", Cli_inspect},
-    {"sweep", Cli_sweep},
-    {"bench", Cli_bench},
-    {"banks", Cli_banks},
-    {"cache", Cli_cache},
+static int (*const run[COMMAND_COUNT])(const Options *o) = {
+    [COMMAND_EXPLORER] = Ui_main, [COMMAND_LIST] = Cli_list,   [COMMAND_RUN] = Cli_run,
+    [COMMAND_INSPECT] = Cli_inspect, [COMMAND_SWEEP] = Cli_sweep, [COMMAND_BENCH] = Cli_bench,
+    [COMMAND_BANKS] = Cli_banks,  [COMMAND_CACHE] = Cli_cache,
 };
 
 int main(int argc, char **argv) {
-   const Command *cmd = NULL;
-   int first = 1;
+   int command = COMMAND_EXPLORER;
    if (argc > 1 && argv[1][0] != '-') {
-      for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-         if (!strcmp(argv[1], commands[i].name))
-            cmd = &commands[i];
-      if (!cmd) {
+      command = Options_findCommand(argv[1]);
+      if (command < 0) {
          fprintf(stderr, "gemmtop: unknown command '%s'\n", argv[1]);
          Options_usage(stderr);
          return 2;
       }
-      first = 2;
    }
    Options o;
-   int rc = Options_parse(&o, argc, argv, first, cmd ? cmd->name : "");
+   int first = command == COMMAND_EXPLORER ? 1 : 2;
+   int rc = Options_parse(&o, argc, argv, first, command == COMMAND_EXPLORER ? "" : argv[1]);
    if (rc == 1)
       return 0;
    if (rc)
       return rc;
-   if (cmd)
-      return cmd->run(&o);
-   return Ui_main(&o);
+   return run[command](&o);
 }
