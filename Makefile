@@ -71,11 +71,13 @@ bench: deps
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gemmtop/kernels/helpers \
-	   $(DESTDIR)$(PREFIX)/share/gemmtop/presets $(DESTDIR)$(PREFIX)/share/man/man1
+	   $(DESTDIR)$(PREFIX)/share/gemmtop/presets $(DESTDIR)$(PREFIX)/share/gemmtop/lessons \
+	   $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/gemmtop $(DESTDIR)$(PREFIX)/bin/gemmtop
 	install -m 644 kernels/*.cl $(DESTDIR)$(PREFIX)/share/gemmtop/kernels/
 	install -m 644 kernels/helpers/* $(DESTDIR)$(PREFIX)/share/gemmtop/kernels/helpers/
 	for f in presets/*.preset; do [ -e "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/gemmtop/presets/; done; true
+	install -m 644 lessons/*.lesson $(DESTDIR)$(PREFIX)/share/gemmtop/lessons/
 	install -m 644 docs/gemmtop.1 $(DESTDIR)$(PREFIX)/share/man/man1/gemmtop.1
 
 uninstall:

@@ -1,31 +1,15 @@
-/* The device interface: one struct of function pointers, one file per implementation
- * (backend_opencl.c, backend_cuda.c, backend_hip.c). The rest of gemmtop sees only this. */
+/* The device interface: one struct of function pointers and capabilities, one file per
+ * implementation (backend_opencl.c, backend_cuda.c, backend_hip.c; gpu_common.c holds
+ * what CUDA and HIP share), and one registry of them all (backend.c) that the rest of
+ * gemmtop iterates instead of naming backends. The rest of gemmtop sees only this. */
 #ifndef GEMMTOP_BACKEND_H
 #define GEMMTOP_BACKEND_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/config.h"
-
-typedef enum { DEVICE_GPU, DEVICE_CPU, DEVICE_ACCELERATOR, DEVICE_OTHER } DeviceType;
-
-typedef struct DeviceInfo_ {
-   int index;                 /* across all platforms of the backend */
-   char name[128];
-   char vendor[128];
-   char platform[128];
-   char driver[64];
-   char arch[16];             /* "sm_90", "gfx906" when known, else "" */
-   char version[128];         /* e.g. "OpenCL 3.0 CUDA" */
-   DeviceType type;
-   unsigned compute_units;
-   unsigned clock_mhz;
-   unsigned long long global_mem;
-   unsigned long long max_alloc;
-   DeviceLimits limits;
-   bool limits_simulated;     /* GEMMTOP_DEVICE_LIMITS made them smaller */
-} DeviceInfo;
+#include "backend/device.h"
+#include "core/problem.h" /* vendorGemm's sizes, precision and layout (no catalog behind it) */
 
 typedef struct BuildInfo_ {
    char *log;                 /* compiler messages, malloc'ed (may be NULL) */
@@ -61,11 +45,30 @@ typedef enum {
    BACKEND_ERR_OTHER,
 } BackendStatus;
 
+/* What a backend can do beyond running kernels (Backend.caps). What depends on the device
+ * (PoCL, inline PTX, tensor instructions) is in DeviceInfo instead. */
+enum {
+   BACKEND_CAP_CUDA_PRELUDE = 1u << 0, /* kernel files compile as CUDA C++, through helpers/prelude_cuda.h */
+   BACKEND_CAP_OFFLINE_PTX = 1u << 1,  /* compiles for a named sm_XX without a GPU (NVRTC): PTX, and CUBIN for
+                                        * SASS (Cuda_compileOnly); on a device, its code comes that way too */
+   BACKEND_CAP_OFFLINE_ISA = 1u << 2,  /* compiles for a named gfxNNN without a GPU (hipRTC): a code object, its
+                                        * ISA and resources by LLVM's tools (backend_hip.h) */
+   BACKEND_CAP_REGISTERS = 1u << 3,    /* the runtime reports every kernel's registers (OpenCL: NVIDIA's build log) */
+};
+
 typedef struct Backend_ {
-   const char *name;  /* "opencl", "cuda", "hip" */
-   const char *prelude; /* a prelude file in kernels/helpers/ put before prelude.h; NULL for none */
-   /* Lists devices: returns the count (0 and a message when there are none). */
-   int (*listDevices)(DeviceInfo **out, char *err, size_t errlen);
+   const char *name;           /* what --backend takes: "opencl", "cuda", "hip" */
+   const char *alias;          /* another name --backend takes ("cl"), or NULL */
+   const char *title;          /* in messages: "OpenCL", "CUDA", "HIP" */
+   unsigned caps;              /* BACKEND_CAP_* */
+   const char *arch_prefix;    /* of --arch for an offline compile: "sm_", "gfx"; NULL without one */
+   const char *arch_example;   /* "sm_90", "gfx906" */
+   const char *vendor_library; /* what vendorGemm calls: "CLBlast", "cuBLAS", "rocBLAS" */
+   /* Lists devices: returns the count; with none, 0 and in err what it found instead ("no
+    * NVIDIA driver (libcuda.so.1 not found)"). Backend_listDevices says it to a user. */
+   int (*findDevices)(DeviceInfo **out, char *err, size_t errlen);
+   /* Whether the compiler of an offline compile (--arch) is here; NULL: the backend has none. */
+   bool (*offlineCompiler)(void);
    Context *(*open)(int device, DeviceInfo *info, char *err, size_t errlen);
    void (*close)(Context *ctx);
    /* Builds source with options; program is NULL on failure (info->log says why). */
@@ -87,26 +90,42 @@ typedef struct Backend_ {
    /* Device time of a finished event in milliseconds (waits for it). */
    double (*eventMs)(Event *ev);
    void (*releaseEvent)(Event *ev);
-   /* The vendor library's GEMM (CLBlast, cuBLAS) on this context's buffers, row-major as
-    * the problem says; one call, finished, its time in *ms (the whole call: a library may
-    * launch several kernels). BACKEND_ERR_NO_RUNTIME when the library is absent; name
-    * gets the library and its version. */
-   /* The compiled code as text when the runtime gives it (NVIDIA's OpenCL: PTX); NULL
-    * otherwise. kind names it ("PTX"). malloc'ed. */
+   /* The compiled code as text when the runtime gives it (NVIDIA's OpenCL: PTX; PoCL: CPU
+    * code; HIP: ISA); NULL otherwise, or NULL itself. kind names it ("PTX"). malloc'ed. */
    char *(*programCode)(Program *p, char *kind, size_t kindlen);
+   /* The vendor library's GEMM (CLBlast, cuBLAS, rocBLAS) on this context's buffers,
+    * row-major as the problem says; one call, finished, its time in *ms (the whole call: a
+    * library may launch several kernels). BACKEND_ERR_NO_RUNTIME when the library is
+    * absent; name gets the library and its version. */
    BackendStatus (*vendorGemm)(Context *ctx, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
                                size_t namelen, char *err, size_t errlen);
 } Backend;
 
+/* Whether be has every capability in cap. */
+static inline bool Backend_can(const Backend *be, unsigned cap) { return (be->caps & cap) == cap; }
+
+/* Each backend's own table; the rest of gemmtop goes through the registry below. */
 const Backend *Backend_opencl(void);
 const Backend *Backend_cuda(void);
 const Backend *Backend_hip(void);
 /* NVRTC alone, no GPU needed: CUBIN or PTX of source for arch ("sm_90"). */
 BackendStatus Cuda_compileOnly(const char *source, const char *options, const char *arch, bool want_ptx, char **out,
                                size_t *outlen, char **log, char *err, size_t errlen);
-/* By name ("opencl", "cuda", "hip"); NULL if unknown. */
+
+/* The registry: every backend, in the order a default device is looked for (the first
+ * backend with a GPU, else the first backend's devices). */
+int Backend_count(void);
+const Backend *Backend_at(int i);
+/* By name or alias, in any case ("opencl" or "cl", "cuda", "hip"); NULL if unknown. */
 const Backend *Backend_byName(const char *name);
+/* "opencl, cuda, hip": for messages that say what --backend takes. */
+void Backend_names(char *out, size_t len);
+/* findDevices, with a message for a user when there is none: the backend, what it found,
+ * and what to do instead ("HIP backend: ...; run with --backend opencl, or ..."). */
+int Backend_listDevices(const Backend *be, DeviceInfo **out, char *err, size_t errlen);
+/* What it can do, in words, for 'list devices': "compiles for sm_ architectures without a GPU
+ * (PTX, SASS), kernels as CUDA C++, reports registers, vendor GEMM cuBLAS". */
+void Backend_describeCaps(const Backend *be, char *out, size_t len);
 const char *Backend_statusName(BackendStatus s);
-const char *DeviceType_name(DeviceType t);
 
 #endif

@@ -2,16 +2,16 @@
  * CUDA), the driver API runs it. Both libraries are loaded at run time with dlopen, so
  * gemmtop builds and runs without the CUDA toolkit, and this backend says so and steps
  * aside when the libraries or a GPU are absent. The few driver and NVRTC declarations it
- * needs are written out here (they are stable C ABIs). */
+ * needs are written out here (they are stable C ABIs); what it shares with the HIP backend
+ * is in gpu_common.c. */
 #include <dlfcn.h>
-#include <glob.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend/backend.h"
-#include "core/diskcache.h"
+#include "backend/gpu_common.h"
 #include "core/util.h"
 
 typedef int CUresult;
@@ -30,7 +30,6 @@ enum {
    CU_ATTR_MAX_BLOCK_DIM_Z = 4, CU_ATTR_MAX_SHARED_PER_BLOCK = 8, CU_ATTR_WARP_SIZE = 10, CU_ATTR_CLOCK_RATE = 13,
    CU_ATTR_MULTIPROCESSOR_COUNT = 16, CU_ATTR_CC_MAJOR = 75, CU_ATTR_CC_MINOR = 76,
 };
-enum { CU_FUNC_MAX_THREADS = 0, CU_FUNC_SHARED_BYTES = 1, CU_FUNC_LOCAL_BYTES = 3, CU_FUNC_NUM_REGS = 4 };
 #define CUDA_ERROR_OUT_OF_MEMORY 2
 
 static struct {
@@ -91,22 +90,6 @@ static void *symbol(void *lib, const char *a, const char *b) {
    return p;
 }
 
-static void *openFirst(const char *const *names, const char *pattern) {
-   for (int i = 0; names[i]; i++) {
-      void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-      if (h)
-         return h;
-   }
-   glob_t g;
-   void *h = NULL;
-   if (pattern && glob(pattern, 0, NULL, &g) == 0) {
-      for (size_t i = g.gl_pathc; i-- > 0 && !h;)
-         h = dlopen(g.gl_pathv[i], RTLD_NOW | RTLD_LOCAL);
-      globfree(&g);
-   }
-   return h;
-}
-
 /* NVRTC alone is enough to compile (gemmtop inspect); running needs the driver too. */
 static bool loadNvrtc(void) {
    if (api.nvrtc)
@@ -114,7 +97,7 @@ static bool loadNvrtc(void) {
    const char *env = getenv("GEMMTOP_NVRTC");
    const char *names[] = {env && *env ? env : "libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2",
                           NULL};
-   api.nvrtc = openFirst(names, "/usr/local/cuda*/lib*/libnvrtc.so*");
+   api.nvrtc = Gpu_openLibrary(names, "/usr/local/cuda*/lib*/libnvrtc.so*", NULL, 0);
    if (!api.nvrtc)
       return false;
 #define NV(name) api.name = symbol(api.nvrtc, #name, NULL)
@@ -130,12 +113,13 @@ static bool loadNvrtc(void) {
    NV(nvrtcDestroyProgram);
    NV(nvrtcGetErrorString);
 #undef NV
-   if (!api.nvrtcCreateProgram || !api.nvrtcCompileProgram || !api.nvrtcGetPTX || !api.nvrtcVersion) {
+   if (!api.nvrtcVersion || !api.nvrtcCreateProgram || !api.nvrtcCompileProgram || !api.nvrtcGetProgramLogSize ||
+       !api.nvrtcGetProgramLog || !api.nvrtcGetPTXSize || !api.nvrtcGetPTX || !api.nvrtcDestroyProgram ||
+       !api.nvrtcGetErrorString || api.nvrtcVersion(&api.nvrtc_major, &api.nvrtc_minor) != 0) {
       dlclose(api.nvrtc);
       api.nvrtc = NULL;
       return false;
    }
-   api.nvrtcVersion(&api.nvrtc_major, &api.nvrtc_minor);
    return true;
 }
 
@@ -147,15 +131,15 @@ static bool load(char *err, size_t errlen) {
    }
    api.tried = true;
    const char *cudaNames[] = {"libcuda.so.1", "libcuda.so", NULL};
-   api.cuda = openFirst(cudaNames, NULL);
+   api.cuda = Gpu_openLibrary(cudaNames, NULL, NULL, 0);
    if (!api.cuda) {
-      snprintf(api.why, sizeof api.why, "CUDA backend: no NVIDIA driver (libcuda.so.1 not found); use --backend opencl");
+      snprintf(api.why, sizeof api.why, "no NVIDIA driver (libcuda.so.1 not found)");
       snprintf(err, errlen, "%s", api.why);
       return false;
    }
    if (!loadNvrtc()) {
       snprintf(api.why, sizeof api.why,
-               "CUDA backend: NVRTC (libnvrtc.so) not found; install the CUDA toolkit or set GEMMTOP_NVRTC to its path");
+               "NVRTC (libnvrtc.so) not found; install the CUDA toolkit or set GEMMTOP_NVRTC to its path");
       snprintf(err, errlen, "%s", api.why);
       return false;
    }
@@ -195,7 +179,7 @@ static bool load(char *err, size_t errlen) {
    void **end = (void **)&api.cuGetErrorString;
    for (void **f = fns; f <= end; f++)
       if (!*f) {
-         snprintf(api.why, sizeof api.why, "CUDA backend: the driver library lacks a function gemmtop needs (too old?)");
+         snprintf(api.why, sizeof api.why, "the driver library lacks a function gemmtop needs (too old?)");
          snprintf(err, errlen, "%s", api.why);
          return false;
       }
@@ -203,24 +187,12 @@ static bool load(char *err, size_t errlen) {
    if (r != 0) {
       const char *s = NULL;
       api.cuGetErrorString(r, &s);
-      snprintf(api.why, sizeof api.why, "CUDA backend: cuInit failed: %s (%d)", s ? s : "?", r);
+      snprintf(api.why, sizeof api.why, "cuInit failed: %s (%d)", s ? s : "?", r);
       snprintf(err, errlen, "%s", api.why);
       return false;
    }
    api.ok = true;
    return true;
-}
-
-static const char *cuError(CUresult r) {
-   const char *s = NULL;
-   if (api.cuGetErrorString)
-      api.cuGetErrorString(r, &s);
-   return s ? s : "unknown CUDA error";
-}
-
-static BackendStatus cuFail(CUresult r, const char *what, char *err, size_t errlen) {
-   snprintf(err, errlen, "%s failed: %s (%d)", what, cuError(r), r);
-   return r == CUDA_ERROR_OUT_OF_MEMORY ? BACKEND_ERR_OUT_OF_MEMORY : BACKEND_ERR_OTHER;
 }
 
 struct Context_ {
@@ -241,60 +213,120 @@ struct Buffer_ {
    CUdeviceptr ptr;
    size_t bytes;
 };
-struct Event_ {
-   CUevent start, end;
+
+/* ---- the driver API as gpu_common.c calls it ---- */
+
+static const char *cuErrorString(int r) {
+   const char *s = NULL;
+   if (api.cuGetErrorString)
+      api.cuGetErrorString(r, &s);
+   return s;
+}
+static int cuDeviceAttribute(int *v, int which, int device) { return api.cuDeviceGetAttribute(v, which, device); }
+static int cuFuncAttribute(int *v, int which, void *fn) { return api.cuFuncGetAttribute(v, which, fn); }
+static int cuEventNew(GpuEvent *ev) {
+   CUevent e = NULL;
+   CUresult r = api.cuEventCreate(&e, 0);
+   *ev = e;
+   return r;
+}
+static int cuEventRecordOn(GpuEvent ev, GpuStream stream) { return api.cuEventRecord(ev, stream); }
+static int cuEventWait(GpuEvent ev) { return api.cuEventSynchronize(ev); }
+static int cuEventElapsed(float *ms, GpuEvent start, GpuEvent end) { return api.cuEventElapsedTime(ms, start, end); }
+static int cuEventFree(GpuEvent ev) { return api.cuEventDestroy(ev); }
+static int cuLaunch(void *fn, const unsigned grid[3], const unsigned block[3], GpuStream stream, void **params) {
+   return api.cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, stream, params, NULL);
+}
+static void cuBufferArg(const Buffer *b, GpuArg *slot) { slot->ptr = b->ptr; }
+
+static const GpuRuntime cuda = {
+    .name = "CUDA",
+    .cache = "cuda",
+    .out_of_memory = CUDA_ERROR_OUT_OF_MEMORY,
+    .attr =
+        {
+            [GPU_ATTR_MAX_THREADS_PER_BLOCK] = CU_ATTR_MAX_THREADS_PER_BLOCK,
+            [GPU_ATTR_MAX_BLOCK_DIM_X] = CU_ATTR_MAX_BLOCK_DIM_X,
+            [GPU_ATTR_MAX_BLOCK_DIM_Y] = CU_ATTR_MAX_BLOCK_DIM_Y,
+            [GPU_ATTR_MAX_BLOCK_DIM_Z] = CU_ATTR_MAX_BLOCK_DIM_Z,
+            [GPU_ATTR_MAX_SHARED_PER_BLOCK] = CU_ATTR_MAX_SHARED_PER_BLOCK,
+            [GPU_ATTR_WARP_SIZE] = CU_ATTR_WARP_SIZE,
+            [GPU_ATTR_CLOCK_RATE] = CU_ATTR_CLOCK_RATE,
+            [GPU_ATTR_MULTIPROCESSOR_COUNT] = CU_ATTR_MULTIPROCESSOR_COUNT,
+        },
+    .errorString = cuErrorString,
+    .deviceAttribute = cuDeviceAttribute,
+    .funcAttribute = cuFuncAttribute,
+    .eventCreate = cuEventNew,
+    .eventRecord = cuEventRecordOn,
+    .eventSynchronize = cuEventWait,
+    .eventElapsed = cuEventElapsed,
+    .eventDestroy = cuEventFree,
+    .launchKernel = cuLaunch,
+    .bufferArg = cuBufferArg,
 };
+
+static BackendStatus cuFail(CUresult r, const char *what, char *err, size_t errlen) {
+   return Gpu_fail(&cuda, r, what, err, errlen);
+}
 
 static int attr(CUdevice d, int which) {
    int v = 0;
-   api.cuDeviceGetAttribute(&v, which, d);
-   return v;
+   return api.cuDeviceGetAttribute(&v, which, d) == 0 ? v : 0;
 }
 
-static void describe(CUdevice d, int index, DeviceInfo *info) {
+static BackendStatus describe(CUdevice d, int index, DeviceInfo *info, char *err, size_t errlen) {
    memset(info, 0, sizeof *info);
    info->index = index;
-   api.cuDeviceGetName(info->name, sizeof info->name, d);
+   CUresult r = api.cuDeviceGetName(info->name, sizeof info->name, d);
+   size_t mem = 0;
+   if (r == 0)
+      r = api.cuDeviceTotalMem(&mem, d);
+   if (r != 0)
+      return cuFail(r, "describing a CUDA device", err, errlen);
    snprintf(info->vendor, sizeof info->vendor, "NVIDIA Corporation");
    snprintf(info->platform, sizeof info->platform, "NVIDIA CUDA (driver API, NVRTC)");
    int drv = 0;
-   api.cuDriverGetVersion(&drv);
-   snprintf(info->driver, sizeof info->driver, "CUDA %d.%d", drv / 1000, (drv % 1000) / 10);
-   snprintf(info->version, sizeof info->version, "sm_%d%d, NVRTC %d.%d", attr(d, CU_ATTR_CC_MAJOR),
-            attr(d, CU_ATTR_CC_MINOR), api.nvrtc_major, api.nvrtc_minor);
-   snprintf(info->arch, sizeof info->arch, "sm_%d%d", attr(d, CU_ATTR_CC_MAJOR), attr(d, CU_ATTR_CC_MINOR));
-   info->type = DEVICE_GPU;
-   info->compute_units = (unsigned)attr(d, CU_ATTR_MULTIPROCESSOR_COUNT);
-   info->clock_mhz = (unsigned)(attr(d, CU_ATTR_CLOCK_RATE) / 1000);
-   size_t mem = 0;
-   api.cuDeviceTotalMem(&mem, d);
+   if (api.cuDriverGetVersion(&drv) == 0)
+      snprintf(info->driver, sizeof info->driver, "CUDA %d.%d", drv / 1000, (drv % 1000) / 10);
+   else
+      snprintf(info->driver, sizeof info->driver, "CUDA (version unknown)");
+   int major = attr(d, CU_ATTR_CC_MAJOR), minor = attr(d, CU_ATTR_CC_MINOR);
+   snprintf(info->version, sizeof info->version, "sm_%d%d, NVRTC %d.%d", major, minor, api.nvrtc_major,
+            api.nvrtc_minor);
+   snprintf(info->arch, sizeof info->arch, "sm_%d%d", major, minor);
    info->global_mem = mem;
    info->max_alloc = mem;
-   info->limits.max_wg = (size_t)attr(d, CU_ATTR_MAX_THREADS_PER_BLOCK);
-   info->limits.max_wi[0] = (size_t)attr(d, CU_ATTR_MAX_BLOCK_DIM_X);
-   info->limits.max_wi[1] = (size_t)attr(d, CU_ATTR_MAX_BLOCK_DIM_Y);
-   info->limits.max_wi[2] = (size_t)attr(d, CU_ATTR_MAX_BLOCK_DIM_Z);
-   /* Static __shared__ arrays are limited to 48 KiB whatever the opt-in maximum. */
-   info->limits.local_mem = (unsigned long long)attr(d, CU_ATTR_MAX_SHARED_PER_BLOCK);
-   info->limits.fp64 = true;
-   info->limits.warp = attr(d, CU_ATTR_WARP_SIZE);
+   Gpu_describeLimits(&cuda, d, info);
+   info->inline_ptx = true;
+   Device_classify(info);
+   return BACKEND_OK;
 }
 
-static int listDevices(DeviceInfo **out, char *err, size_t errlen) {
+static int findDevices(DeviceInfo **out, char *err, size_t errlen) {
    *out = NULL;
    if (!load(err, errlen))
       return 0;
    int n = 0;
    CUresult r = api.cuDeviceGetCount(&n);
-   if (r != 0 || n == 0) {
-      snprintf(err, errlen, "CUDA backend: no CUDA device (%s)", r ? cuError(r) : "the driver lists none");
+   if (r != 0 || n <= 0) {
+      snprintf(err, errlen, "no CUDA device (%s)", r ? cuErrorString(r) : "the driver lists none");
       return 0;
    }
    DeviceInfo *infos = calloc((size_t)n, sizeof *infos);
+   if (!infos) {
+      snprintf(err, errlen, "out of host memory");
+      return 0;
+   }
    for (int i = 0; i < n; i++) {
       CUdevice d;
-      api.cuDeviceGet(&d, i);
-      describe(d, i, &infos[i]);
+      r = api.cuDeviceGet(&d, i);
+      if (r != 0)
+         cuFail(r, "cuDeviceGet", err, errlen);
+      if (r != 0 || describe(d, i, &infos[i], err, errlen) != BACKEND_OK) {
+         free(infos);
+         return 0;
+      }
    }
    *out = infos;
    return n;
@@ -302,7 +334,7 @@ static int listDevices(DeviceInfo **out, char *err, size_t errlen) {
 
 static Context *openDevice(int index, DeviceInfo *info, char *err, size_t errlen) {
    DeviceInfo *all = NULL;
-   int n = listDevices(&all, err, errlen);
+   int n = findDevices(&all, err, errlen);
    free(all);
    if (n <= 0)
       return NULL;
@@ -311,18 +343,28 @@ static Context *openDevice(int index, DeviceInfo *info, char *err, size_t errlen
       return NULL;
    }
    Context *c = calloc(1, sizeof *c);
-   api.cuDeviceGet(&c->dev, index);
-   CUresult r = api.cuDevicePrimaryCtxRetain(&c->ctx, c->dev);
+   if (!c) {
+      snprintf(err, errlen, "out of host memory");
+      return NULL;
+   }
+   CUresult r = api.cuDeviceGet(&c->dev, index);
+   bool retained = false;
+   if (r == 0 && (r = api.cuDevicePrimaryCtxRetain(&c->ctx, c->dev)) == 0)
+      retained = true;
    if (r == 0)
       r = api.cuCtxSetCurrent(c->ctx);
    if (r == 0)
       r = api.cuStreamCreate(&c->stream, 0);
-   if (r != 0) {
-      cuFail(r, "opening the CUDA device", err, errlen);
+   if (r != 0 || describe(c->dev, index, &c->info, err, errlen) != BACKEND_OK) {
+      if (r != 0)
+         cuFail(r, "opening the CUDA device", err, errlen);
+      if (c->stream)
+         api.cuStreamDestroy(c->stream);
+      if (retained)
+         api.cuDevicePrimaryCtxRelease(c->dev);
       free(c);
       return NULL;
    }
-   describe(c->dev, index, &c->info);
    c->cc_major = attr(c->dev, CU_ATTR_CC_MAJOR);
    c->cc_minor = attr(c->dev, CU_ATTR_CC_MINOR);
    if (info)
@@ -340,23 +382,18 @@ static void closeDevice(Context *c) {
    free(c);
 }
 
-/* Splits "-DA=1 -DB=2" into argv-style options for NVRTC. strtok_r: sweeps compile in
- * parallel threads, and strtok's hidden state mixed their options up. */
-static int splitOptions(char *buf, const char **opts, int max) {
-   int n = 0;
-   char *save = NULL;
-   for (char *tok = strtok_r(buf, " \t", &save); tok && n < max; tok = strtok_r(NULL, " \t", &save))
-      opts[n++] = tok;
-   return n;
-}
-
 /* NVRTC compile of prelude_cuda.h + source for arch ("sm_90"); returns CUBIN (or PTX when
  * want_ptx) in *out. Shared by running and by inspection without a GPU. */
 static BackendStatus nvrtcBuild(const char *source, const char *options, const char *arch, bool want_ptx, char **out,
                                 size_t *outlen, char **log, char *err, size_t errlen) {
    *out = NULL;
    *log = NULL;
+   *outlen = 0;
    char *buf = strdup(options ? options : "");
+   if (!buf) {
+      snprintf(err, errlen, "out of host memory");
+      return BACKEND_ERR_OUT_OF_MEMORY;
+   }
    const char *opts[128];
    char archopt[64];
    snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
@@ -367,7 +404,13 @@ static BackendStatus nvrtcBuild(const char *source, const char *options, const c
    opts[n++] = "-lineinfo";
    if (!want_ptx)
       opts[n++] = "--ptxas-options=-v"; /* registers, spills, shared memory into the log */
-   n += splitOptions(buf, opts + n, 120);
+   int more = Gpu_splitOptions(buf, opts + n, (int)(sizeof opts / sizeof opts[0]) - n);
+   if (more < 0) {
+      free(buf);
+      snprintf(err, errlen, "too many compiler options (at most %d)", (int)(sizeof opts / sizeof opts[0]) - n);
+      return BACKEND_ERR_OTHER;
+   }
+   n += more;
    nvrtcProgram prog;
    nvrtcResult r = api.nvrtcCreateProgram(&prog, source, "kernel.cl", 0, NULL, NULL);
    if (r != 0) {
@@ -378,29 +421,40 @@ static BackendStatus nvrtcBuild(const char *source, const char *options, const c
    r = api.nvrtcCompileProgram(prog, n, opts);
    free(buf);
    size_t loglen = 0;
-   api.nvrtcGetProgramLogSize(prog, &loglen);
-   *log = calloc(loglen + 1, 1);
-   if (*log && loglen)
-      api.nvrtcGetProgramLog(prog, *log);
+   if (api.nvrtcGetProgramLogSize(prog, &loglen) == 0 && (*log = calloc(loglen + 1, 1)) != NULL && loglen &&
+       api.nvrtcGetProgramLog(prog, *log) != 0)
+      (*log)[0] = '\0';
    if (r != 0) {
       snprintf(err, errlen, "the kernel did not compile (NVRTC: %s); the build log follows", api.nvrtcGetErrorString(r));
       api.nvrtcDestroyProgram(&prog);
       return BACKEND_ERR_COMPILE;
    }
+   /* NVRTC before 11.1 gives no CUBIN: the driver then compiles the PTX. */
+   bool ptx = want_ptx || !api.nvrtcGetCUBINSize || !api.nvrtcGetCUBIN;
    size_t size = 0;
-   if (want_ptx || !api.nvrtcGetCUBINSize)
-      api.nvrtcGetPTXSize(prog, &size);
-   else
-      api.nvrtcGetCUBINSize(prog, &size);
-   *out = malloc(size + 1);
-   if (want_ptx || !api.nvrtcGetCUBINSize)
-      api.nvrtcGetPTX(prog, *out);
-   else
-      api.nvrtcGetCUBIN(prog, *out);
+   r = ptx ? api.nvrtcGetPTXSize(prog, &size) : api.nvrtcGetCUBINSize(prog, &size);
+   if (r == 0 && !(*out = malloc(size + 1))) {
+      api.nvrtcDestroyProgram(&prog);
+      snprintf(err, errlen, "out of host memory");
+      return BACKEND_ERR_OUT_OF_MEMORY;
+   }
+   if (r == 0)
+      r = ptx ? api.nvrtcGetPTX(prog, *out) : api.nvrtcGetCUBIN(prog, *out);
+   api.nvrtcDestroyProgram(&prog);
+   if (r != 0) {
+      free(*out);
+      *out = NULL;
+      snprintf(err, errlen, "NVRTC gave no %s: %s", ptx ? "PTX" : "CUBIN", api.nvrtcGetErrorString(r));
+      return BACKEND_ERR_OTHER;
+   }
    (*out)[size] = '\0';
    *outlen = size;
-   api.nvrtcDestroyProgram(&prog);
    return BACKEND_OK;
+}
+
+static BackendStatus nvrtcCubin(const char *source, const char *options, const char *arch, char **image, size_t *size,
+                                char **log, char *err, size_t errlen) {
+   return nvrtcBuild(source, options, arch, false, image, size, log, err, errlen);
 }
 
 static BackendStatus build(Context *c, const char *source, const char *options, Program **out, BuildInfo *info,
@@ -415,35 +469,33 @@ static BackendStatus build(Context *c, const char *source, const char *options, 
    /* GEMMTOP_NVRTC_OPTIONS: extra NVRTC options for experts (e.g. --ptxas-options=-O1). */
    const char *extra = getenv("GEMMTOP_NVRTC_OPTIONS");
    char opts[4096];
-   snprintf(opts, sizeof opts, "%s%s%s", options, extra ? " " : "", extra ? extra : "");
-   options = opts;
-   unsigned long long key = Util_hash(UTIL_HASH_INIT, source, strlen(source));
-   key = Util_hash(key, options, strlen(options) + 1);
-   key = Util_hash(key, arch, strlen(arch));
-   key = Util_hash(key, &api.nvrtc_major, sizeof api.nvrtc_major);
-   key = Util_hash(key, &api.nvrtc_minor, sizeof api.nvrtc_minor);
-   size_t size = 0;
-   char *image = (char *)DiskCache_load("cuda", key, &size);
-   if (image) {
-      info->cached_disk = true;
-   } else {
-      BackendStatus st = nvrtcBuild(source, options, arch, false, &image, &size, &info->log, err, errlen);
-      if (st != BACKEND_OK) {
-         info->compile_ms = Util_nowMs() - t0;
-         return st;
-      }
-      DiskCache_store("cuda", key, image, size);
+   if ((size_t)snprintf(opts, sizeof opts, "%s%s%s", options, extra ? " " : "", extra ? extra : "") >= sizeof opts) {
+      snprintf(err, errlen, "the compiler options (with GEMMTOP_NVRTC_OPTIONS) are longer than %zu bytes", sizeof opts);
+      return BACKEND_ERR_OTHER;
    }
-   api.cuCtxSetCurrent(c->ctx);
+   const int version[2] = {api.nvrtc_major, api.nvrtc_minor};
+   char *image = NULL;
+   size_t size = 0;
+   BackendStatus st =
+       Gpu_compileCached(&cuda, nvrtcCubin, source, opts, arch, version, sizeof version, &image, &size, info, err, errlen);
+   if (st != BACKEND_OK)
+      return st;
    CUmodule mod;
-   CUresult r = api.cuModuleLoadData(&mod, image);
+   CUresult r = api.cuCtxSetCurrent(c->ctx);
+   if (r == 0)
+      r = api.cuModuleLoadData(&mod, image);
    free(image);
    if (r != 0)
       return cuFail(r, "loading the compiled module", err, errlen);
-   info->compile_ms = Util_nowMs() - t0;
    Program *p = calloc(1, sizeof *p);
+   if (!p) {
+      api.cuModuleUnload(mod);
+      snprintf(err, errlen, "out of host memory");
+      return BACKEND_ERR_OUT_OF_MEMORY;
+   }
    p->module = mod;
    p->ctx = c;
+   info->compile_ms = Util_nowMs() - t0;
    *out = p;
    return BACKEND_OK;
 }
@@ -452,21 +504,16 @@ static Kernel *kernelOf(Program *p, const char *entry, BuildInfo *info, char *er
    CUfunction fn;
    CUresult r = api.cuModuleGetFunction(&fn, p->module, entry);
    if (r != 0) {
-      snprintf(err, errlen, "kernel entry '%s' not found in the module (%s)", entry, cuError(r));
+      snprintf(err, errlen, "kernel entry '%s' not found in the module (%s)", entry, cuErrorString(r));
       return NULL;
    }
-   if (info) {
-      int v = 0;
-      if (api.cuFuncGetAttribute(&v, CU_FUNC_NUM_REGS, fn) == 0)
-         info->registers = v;
-      if (api.cuFuncGetAttribute(&v, CU_FUNC_LOCAL_BYTES, fn) == 0)
-         info->private_mem = v;
-      if (api.cuFuncGetAttribute(&v, CU_FUNC_SHARED_BYTES, fn) == 0)
-         info->local_mem = v;
-      if (api.cuFuncGetAttribute(&v, CU_FUNC_MAX_THREADS, fn) == 0)
-         info->max_wg_for_kernel = (size_t)v;
-   }
+   if (info)
+      Gpu_kernelInfo(&cuda, fn, info);
    Kernel *k = calloc(1, sizeof *k);
+   if (!k) {
+      snprintf(err, errlen, "out of host memory");
+      return NULL;
+   }
    k->fn = fn;
    return k;
 }
@@ -483,7 +530,9 @@ static void releaseProgram(Program *p) {
 static BackendStatus allocBuffer(Context *c, size_t bytes, Buffer **out, char *err, size_t errlen) {
    *out = NULL;
    CUdeviceptr ptr;
-   CUresult r = api.cuMemAlloc(&ptr, bytes ? bytes : 1);
+   CUresult r = api.cuCtxSetCurrent(c->ctx);
+   if (r == 0)
+      r = api.cuMemAlloc(&ptr, bytes ? bytes : 1);
    if (r != 0) {
       BackendStatus st = cuFail(r, "cuMemAlloc", err, errlen);
       if (st == BACKEND_ERR_OUT_OF_MEMORY)
@@ -491,6 +540,11 @@ static BackendStatus allocBuffer(Context *c, size_t bytes, Buffer **out, char *e
       return st;
    }
    Buffer *b = calloc(1, sizeof *b);
+   if (!b) {
+      api.cuMemFree(ptr);
+      snprintf(err, errlen, "out of host memory");
+      return BACKEND_ERR_OUT_OF_MEMORY;
+   }
    b->ptr = ptr;
    b->bytes = bytes;
    *out = b;
@@ -504,15 +558,18 @@ static void freeBuffer(Buffer *b) {
    }
 }
 
+/* The synchronous copies wait for the stream first: a launch on it may still use b. */
 static BackendStatus writeBuffer(Context *c, Buffer *b, const void *host, size_t bytes, char *err, size_t errlen) {
-   api.cuStreamSynchronize(c->stream);
-   CUresult r = api.cuMemcpyHtoD(b->ptr, host, bytes);
+   CUresult r = api.cuStreamSynchronize(c->stream);
+   if (r == 0)
+      r = api.cuMemcpyHtoD(b->ptr, host, bytes);
    return r == 0 ? BACKEND_OK : cuFail(r, "writing to the device", err, errlen);
 }
 
 static BackendStatus readBuffer(Context *c, Buffer *b, void *host, size_t bytes, char *err, size_t errlen) {
-   api.cuStreamSynchronize(c->stream);
-   CUresult r = api.cuMemcpyDtoH(host, b->ptr, bytes);
+   CUresult r = api.cuStreamSynchronize(c->stream);
+   if (r == 0)
+      r = api.cuMemcpyDtoH(host, b->ptr, bytes);
    return r == 0 ? BACKEND_OK : cuFail(r, "reading from the device", err, errlen);
 }
 
@@ -523,60 +580,7 @@ static BackendStatus copyBuffer(Context *c, Buffer *dst, Buffer *src, size_t byt
 
 static BackendStatus launch(Context *c, Kernel *k, const KernelArg *args, int nargs, bool real_double, int dims,
                             const size_t *global, const size_t *local, Event **ev, char *err, size_t errlen) {
-   union {
-      CUdeviceptr ptr;
-      int i;
-      float f;
-      double d;
-   } values[16];
-   void *params[16];
-   if (nargs > 16) {
-      snprintf(err, errlen, "too many kernel arguments");
-      return BACKEND_ERR_LAUNCH;
-   }
-   for (int i = 0; i < nargs; i++) {
-      if (args[i].kind == ARG_BUFFER)
-         values[i].ptr = args[i].buffer->ptr;
-      else if (args[i].kind == ARG_INT)
-         values[i].i = args[i].i;
-      else if (real_double)
-         values[i].d = args[i].real;
-      else
-         values[i].f = (float)args[i].real;
-      params[i] = &values[i];
-   }
-   size_t block[3] = {1, 1, 1}, grid[3] = {1, 1, 1};
-   for (int d = 0; d < dims; d++) {
-      block[d] = local ? local[d] : (global[d] < 256 ? global[d] : 256);
-      if (global[d] % block[d]) {
-         snprintf(err, errlen, "global size %zu is not a multiple of the block size %zu", global[d], block[d]);
-         return BACKEND_ERR_LAUNCH;
-      }
-      grid[d] = global[d] / block[d];
-   }
-   Event *e = NULL;
-   if (ev) {
-      e = calloc(1, sizeof *e);
-      api.cuEventCreate(&e->start, 0);
-      api.cuEventCreate(&e->end, 0);
-      api.cuEventRecord(e->start, c->stream);
-   }
-   CUresult r = api.cuLaunchKernel(k->fn, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2], (unsigned)block[0],
-                                   (unsigned)block[1], (unsigned)block[2], 0, c->stream, params, NULL);
-   if (r != 0) {
-      if (e) {
-         api.cuEventDestroy(e->start);
-         api.cuEventDestroy(e->end);
-         free(e);
-      }
-      BackendStatus st = cuFail(r, "launching the kernel", err, errlen);
-      return st == BACKEND_ERR_OTHER ? BACKEND_ERR_LAUNCH : st;
-   }
-   if (e) {
-      api.cuEventRecord(e->end, c->stream);
-      *ev = e;
-   }
-   return BACKEND_OK;
+   return Gpu_launch(&cuda, c->stream, k->fn, args, nargs, real_double, dims, global, local, ev, err, errlen);
 }
 
 static BackendStatus finish(Context *c, char *err, size_t errlen) {
@@ -584,26 +588,10 @@ static BackendStatus finish(Context *c, char *err, size_t errlen) {
    return r == 0 ? BACKEND_OK : cuFail(r, "waiting for the device", err, errlen);
 }
 
-static double eventMs(Event *e) {
-   float ms = -1;
-   api.cuEventSynchronize(e->end);
-   if (api.cuEventElapsedTime(&ms, e->start, e->end) != 0)
-      return -1;
-   return ms;
-}
-
-static void releaseEvent(Event *e) {
-   if (e) {
-      api.cuEventDestroy(e->start);
-      api.cuEventDestroy(e->end);
-      free(e);
-   }
-}
-
-/* cuBLAS, loaded at run time: the CUDA reference. Row-major C = op(A) op(B) is computed
- * as the column-major C^T = op(B)^T op(A)^T, so no data moves. Default math mode: true
- * FP32, no TF32. */
+/* cuBLAS, loaded at run time: the CUDA reference (Gpu_columnMajor: no data moves).
+ * Default math mode: true FP32, no TF32. */
 typedef struct cublasContext *cublasHandle_t;
+enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 };
 static struct {
    bool tried;
    void *lib;
@@ -619,26 +607,29 @@ static struct {
    int version;
 } cublas;
 
+static void loadCublas(Context *c) {
+   cublas.tried = true;
+   const char *names[] = {"libcublas.so", "libcublas.so.13", "libcublas.so.12", "libcublas.so.11", NULL};
+   cublas.lib = Gpu_openLibrary(names, "/usr/local/cuda*/lib*/libcublas.so*", NULL, 0);
+   if (!cublas.lib)
+      return;
+   cublas.create = symbol(cublas.lib, "cublasCreate_v2", NULL);
+   cublas.setStream = symbol(cublas.lib, "cublasSetStream_v2", NULL);
+   cublas.setMathMode = symbol(cublas.lib, "cublasSetMathMode", NULL);
+   cublas.getVersion = symbol(cublas.lib, "cublasGetVersion_v2", NULL);
+   cublas.sgemm = symbol(cublas.lib, "cublasSgemm_v2", NULL);
+   cublas.dgemm = symbol(cublas.lib, "cublasDgemm_v2", NULL);
+   if (api.cuCtxSetCurrent(c->ctx) != 0 || !cublas.create || cublas.create(&cublas.handle) != 0)
+      cublas.handle = NULL;
+   if (cublas.handle && cublas.getVersion && cublas.getVersion(cublas.handle, &cublas.version) != 0)
+      cublas.version = 0;
+}
+
 static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
                                 size_t namelen, char *err, size_t errlen) {
-   if (!cublas.tried) {
-      cublas.tried = true;
-      const char *names[] = {"libcublas.so", "libcublas.so.13", "libcublas.so.12", "libcublas.so.11", NULL};
-      cublas.lib = openFirst(names, "/usr/local/cuda*/lib*/libcublas.so*");
-      if (cublas.lib) {
-         cublas.create = symbol(cublas.lib, "cublasCreate_v2", NULL);
-         cublas.setStream = symbol(cublas.lib, "cublasSetStream_v2", NULL);
-         cublas.setMathMode = symbol(cublas.lib, "cublasSetMathMode", NULL);
-         cublas.getVersion = symbol(cublas.lib, "cublasGetVersion_v2", NULL);
-         cublas.sgemm = symbol(cublas.lib, "cublasSgemm_v2", NULL);
-         cublas.dgemm = symbol(cublas.lib, "cublasDgemm_v2", NULL);
-         api.cuCtxSetCurrent(c->ctx);
-         if (cublas.create && cublas.create(&cublas.handle) != 0)
-            cublas.handle = NULL;
-         if (cublas.handle && cublas.getVersion)
-            cublas.getVersion(cublas.handle, &cublas.version);
-      }
-   }
+   *ms = -1;
+   if (!cublas.tried)
+      loadCublas(c);
    if (cublas.version)
       snprintf(name, namelen, "cuBLAS %d.%d.%d", cublas.version / 10000, cublas.version / 100 % 100, cublas.version % 100);
    else
@@ -647,44 +638,54 @@ static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer 
       snprintf(err, errlen, "cuBLAS is not available (libcublas.so not found or cublasCreate failed)");
       return BACKEND_ERR_NO_RUNTIME;
    }
-   api.cuCtxSetCurrent(c->ctx);
-   cublas.setStream(cublas.handle, c->stream);
-   if (cublas.setMathMode)
-      cublas.setMathMode(cublas.handle, 0);
-   int opA = p->trans_a ? 1 : 0, opB = p->trans_b ? 1 : 0;
-   int lda = p->trans_a ? p->m : p->k, ldb = p->trans_b ? p->k : p->n;
-   CUevent e0, e1;
-   api.cuEventCreate(&e0, 0);
-   api.cuEventCreate(&e1, 0);
-   api.cuEventRecord(e0, c->stream);
-   int st;
+   CUresult r = api.cuCtxSetCurrent(c->ctx);
+   if (r != 0)
+      return cuFail(r, "cuCtxSetCurrent", err, errlen);
+   int st = cublas.setStream(cublas.handle, c->stream);
+   if (st == 0 && cublas.setMathMode)
+      st = cublas.setMathMode(cublas.handle, 0);
+   if (st != 0) {
+      snprintf(err, errlen, "cuBLAS: setting its stream and math mode failed with status %d", st);
+      return BACKEND_ERR_OTHER;
+   }
+   GpuGemmCall g = Gpu_columnMajor(p);
+   int opFirst = g.trans_first ? CUBLAS_OP_T : CUBLAS_OP_N, opSecond = g.trans_second ? CUBLAS_OP_T : CUBLAS_OP_N;
+   Event *e = Gpu_eventStart(&cuda, c->stream, err, errlen);
+   if (!e)
+      return BACKEND_ERR_OTHER;
    if (p->precision == PRECISION_DOUBLE) {
       double alpha = p->alpha, beta = p->beta;
-      st = cublas.dgemm(cublas.handle, opB, opA, p->n, p->m, p->k, &alpha, (const double *)(uintptr_t)B->ptr, ldb,
-                        (const double *)(uintptr_t)A->ptr, lda, &beta, (double *)(uintptr_t)C->ptr, p->n);
+      st = cublas.dgemm(cublas.handle, opFirst, opSecond, g.m, g.n, g.k, &alpha,
+                        (const double *)(uintptr_t)B->ptr, g.ld_first, (const double *)(uintptr_t)A->ptr, g.ld_second,
+                        &beta, (double *)(uintptr_t)C->ptr, g.ld_c);
    } else {
       float alpha = (float)p->alpha, beta = (float)p->beta;
-      st = cublas.sgemm(cublas.handle, opB, opA, p->n, p->m, p->k, &alpha, (const float *)(uintptr_t)B->ptr, ldb,
-                        (const float *)(uintptr_t)A->ptr, lda, &beta, (float *)(uintptr_t)C->ptr, p->n);
+      st = cublas.sgemm(cublas.handle, opFirst, opSecond, g.m, g.n, g.k, &alpha,
+                        (const float *)(uintptr_t)B->ptr, g.ld_first, (const float *)(uintptr_t)A->ptr, g.ld_second,
+                        &beta, (float *)(uintptr_t)C->ptr, g.ld_c);
    }
-   api.cuEventRecord(e1, c->stream);
-   CUresult r = api.cuEventSynchronize(e1);
-   float t = -1;
-   api.cuEventElapsedTime(&t, e0, e1);
-   api.cuEventDestroy(e0);
-   api.cuEventDestroy(e1);
-   *ms = t;
+   BackendStatus done = Gpu_eventStop(e, c->stream, err, errlen);
+   if (done == BACKEND_OK)
+      done = Gpu_eventWait(e, ms, "waiting for cuBLAS", err, errlen);
+   Gpu_releaseEvent(e);
    if (st != 0) {
       snprintf(err, errlen, "cuBLAS %cgemm failed with status %d", p->precision == PRECISION_DOUBLE ? 'D' : 'S', st);
       return st == 3 /* CUBLAS_STATUS_ALLOC_FAILED */ ? BACKEND_ERR_OUT_OF_MEMORY : BACKEND_ERR_OTHER;
    }
-   return r == 0 ? BACKEND_OK : cuFail(r, "waiting for cuBLAS", err, errlen);
+   return done;
 }
+
+static bool nvrtcPresent(void) { return loadNvrtc(); }
 
 static const Backend cudaBackend = {
     .name = "cuda",
-    .prelude = "prelude_cuda.h",
-    .listDevices = listDevices,
+    .title = "CUDA",
+    .caps = BACKEND_CAP_CUDA_PRELUDE | BACKEND_CAP_OFFLINE_PTX | BACKEND_CAP_REGISTERS,
+    .arch_prefix = "sm_",
+    .arch_example = "sm_90",
+    .vendor_library = "cuBLAS",
+    .findDevices = findDevices,
+    .offlineCompiler = nvrtcPresent,
     .open = openDevice,
     .close = closeDevice,
     .build = build,
@@ -698,8 +699,8 @@ static const Backend cudaBackend = {
     .copy = copyBuffer,
     .launch = launch,
     .finish = finish,
-    .eventMs = eventMs,
-    .releaseEvent = releaseEvent,
+    .eventMs = Gpu_eventMs,
+    .releaseEvent = Gpu_releaseEvent,
     .vendorGemm = vendorGemm,
 };
 

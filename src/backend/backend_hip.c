@@ -4,11 +4,11 @@
  * backend says what it found and steps aside when the runtime or an AMD GPU is absent.
  * Compiling needs no GPU: LLVM's tools then read the code object (llvm-readelf --notes for
  * VGPR/SGPR/spill/LDS counts, llvm-objdump for the ISA).
- * The run path mirrors backend_cuda.c call by call (that one is verified on an H100); its
+ * The run path shares gpu_common.c with backend_cuda.c (that one is verified on an H100):
+ * arguments, grid, events, limits, the disk-cached compile and the BLAS call's layout. Its
  * declarations (hip_api.h) are checked against AMD's headers by tests/unit/test_hip_abi.c,
  * but it has not yet been run on an AMD GPU. */
 #include <dlfcn.h>
-#include <glob.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "backend/backend_hip.h"
+#include "backend/gpu_common.h"
 #include "backend/hip_api.h"
-#include "core/diskcache.h"
 #include "core/util.h"
 
 static struct {
@@ -77,15 +77,23 @@ BackendStatus Hip_compileOnly(const char *source, const char *options, const cha
    if (!Hip_available(err, errlen))
       return BACKEND_ERR_NO_RUNTIME;
    char *buf = strdup(options ? options : "");
+   if (!buf) {
+      snprintf(err, errlen, "out of host memory");
+      return BACKEND_ERR_OUT_OF_MEMORY;
+   }
    const char *opts[128];
-   char archopt[64];
+   char archopt[300];
    snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
    int n = 0;
    opts[n++] = archopt;
    opts[n++] = "-O3";
-   char *save = NULL;
-   for (char *tok = strtok_r(buf, " \t", &save); tok && n < 126; tok = strtok_r(NULL, " \t", &save))
-      opts[n++] = tok;
+   int more = Gpu_splitOptions(buf, opts + n, (int)(sizeof opts / sizeof opts[0]) - n);
+   if (more < 0) {
+      free(buf);
+      snprintf(err, errlen, "too many compiler options (at most %d)", (int)(sizeof opts / sizeof opts[0]) - n);
+      return BACKEND_ERR_OTHER;
+   }
+   n += more;
    HiprtcProgram prog;
    HiprtcResult r = rtc.create(&prog, source, "kernel.cl", 0, NULL, NULL);
    if (r != 0) {
@@ -96,10 +104,8 @@ BackendStatus Hip_compileOnly(const char *source, const char *options, const cha
    r = rtc.compile(prog, n, opts);
    free(buf);
    size_t loglen = 0;
-   rtc.logSize(prog, &loglen);
-   *log = calloc(loglen + 1, 1);
-   if (*log && loglen)
-      rtc.log(prog, *log);
+   if (rtc.logSize(prog, &loglen) == 0 && (*log = calloc(loglen + 1, 1)) != NULL && loglen && rtc.log(prog, *log) != 0)
+      (*log)[0] = '\0';
    if (r != 0) {
       snprintf(err, errlen, "the kernel did not compile (hipRTC: %s); the build log follows",
                rtc.errorString ? rtc.errorString(r) : "error");
@@ -107,13 +113,23 @@ BackendStatus Hip_compileOnly(const char *source, const char *options, const cha
       return BACKEND_ERR_COMPILE;
    }
    size_t size = 0;
-   rtc.codeSize(prog, &size);
-   *out = malloc(size ? size : 1);
-   if (*out)
-      rtc.code(prog, *out);
-   *outlen = size;
+   r = rtc.codeSize(prog, &size);
+   if (r == 0 && !(*out = malloc(size ? size : 1))) {
+      rtc.destroy(&prog);
+      snprintf(err, errlen, "out of host memory");
+      return BACKEND_ERR_OUT_OF_MEMORY;
+   }
+   if (r == 0)
+      r = rtc.code(prog, *out);
    rtc.destroy(&prog);
-   return *out ? BACKEND_OK : BACKEND_ERR_OUT_OF_MEMORY;
+   if (r != 0) {
+      free(*out);
+      *out = NULL;
+      snprintf(err, errlen, "hipRTC gave no code object: %s", rtc.errorString ? rtc.errorString(r) : "error");
+      return BACKEND_ERR_OTHER;
+   }
+   *outlen = size;
+   return BACKEND_OK;
 }
 
 /* Runs an LLVM tool on the code object; its output, malloc'ed, or NULL. */
@@ -206,34 +222,9 @@ static struct {
    HipGetErrorStringFn *hipGetErrorString;
 } hip;
 
-/* The first library that opens, its name kept for messages; then a glob under /opt/rocm. */
-static void *openFirst(const char *const *names, const char *pattern, char *opened, size_t openedlen) {
-   for (int i = 0; names[i]; i++) {
-      void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-      if (h) {
-         Util_copy(opened, openedlen, names[i]);
-         return h;
-      }
-   }
-   glob_t g;
-   void *h = NULL;
-   if (pattern && glob(pattern, 0, NULL, &g) == 0) {
-      for (size_t i = g.gl_pathc; i-- > 0 && !h;)
-         if ((h = dlopen(g.gl_pathv[i], RTLD_NOW | RTLD_LOCAL)) != NULL)
-            Util_copy(opened, openedlen, g.gl_pathv[i]);
-      globfree(&g);
-   }
-   return h;
-}
-
 static const char *hipError(HipError r) {
    const char *s = hip.hipGetErrorString ? hip.hipGetErrorString(r) : NULL;
    return s ? s : "unknown HIP error";
-}
-
-static BackendStatus hipFail(HipError r, const char *what, char *err, size_t errlen) {
-   snprintf(err, errlen, "%s failed: %s (%u)", what, hipError(r), r);
-   return r == HIP_ERROR_OUT_OF_MEMORY_ ? BACKEND_ERR_OUT_OF_MEMORY : BACKEND_ERR_OTHER;
 }
 
 static bool load(char *err, size_t errlen) {
@@ -246,11 +237,10 @@ static bool load(char *err, size_t errlen) {
    const char *env = getenv("GEMMTOP_HIP_RUNTIME");
    const char *names[] = {env && *env ? env : "libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6",
                           "libamdhip64.so.5", NULL};
-   hip.lib = openFirst(names, "/opt/rocm*/lib/libamdhip64.so*", hip.libname, sizeof hip.libname);
+   hip.lib = Gpu_openLibrary(names, "/opt/rocm*/lib/libamdhip64.so*", hip.libname, sizeof hip.libname);
    if (!hip.lib) {
       snprintf(hip.why, sizeof hip.why,
-               "HIP backend: no HIP runtime (libamdhip64.so not found; Debian: apt-get install libamdhip64-5, or "
-               "ROCm); use --backend opencl");
+               "no HIP runtime (libamdhip64.so not found; Debian: apt-get install libamdhip64-5, or ROCm)");
       snprintf(err, errlen, "%s", hip.why);
       return false;
    }
@@ -296,17 +286,18 @@ static bool load(char *err, size_t errlen) {
                            hip.hipGetErrorString};
    for (size_t i = 0; i < sizeof needed / sizeof needed[0]; i++)
       if (!needed[i]) {
-         snprintf(hip.why, sizeof hip.why, "HIP backend: %s lacks a function gemmtop needs (too old?)", hip.libname);
+         snprintf(hip.why, sizeof hip.why, "%s lacks a function gemmtop needs (too old?)", hip.libname);
          snprintf(err, errlen, "%s", hip.why);
          return false;
       }
    if (!loadRtc()) {
       snprintf(hip.why, sizeof hip.why,
-               "HIP backend: hipRTC not found beside %s (libhiprtc.so); set GEMMTOP_HIPRTC to its path", hip.libname);
+               "hipRTC not found beside %s (libhiprtc.so); set GEMMTOP_HIPRTC to its path", hip.libname);
       snprintf(err, errlen, "%s", hip.why);
       return false;
    }
-   hip.hipRuntimeGetVersion(&hip.runtime_version);
+   if (hip.hipRuntimeGetVersion(&hip.runtime_version) != HIP_SUCCESS_)
+      hip.runtime_version = 0;
    /* hipInit fails when there is no GPU (hipErrorInvalidDevice); the device count says it
     * plainly, so listDevices reports that instead. */
    hip.hipInit(0);
@@ -367,46 +358,95 @@ struct Buffer_ {
    HipDeviceptr ptr;
    size_t bytes;
 };
-struct Event_ {
-   HipEvent start, end;
+
+/* ---- the runtime as gpu_common.c calls it ---- */
+
+static const char *hipErrorString(int r) { return hip.hipGetErrorString ? hip.hipGetErrorString((HipError)r) : NULL; }
+static int hipDeviceAttribute(int *v, int which, int device) {
+   return (int)hip.hipDeviceGetAttribute(v, (HipAttribute)which, device);
+}
+static int hipFuncAttribute(int *v, int which, void *fn) {
+   return hip.hipFuncGetAttribute ? (int)hip.hipFuncGetAttribute(v, (HipFuncAttribute)which, fn) : -1;
+}
+static int hipEventNew(GpuEvent *ev) {
+   HipEvent e = NULL;
+   HipError r = hip.hipEventCreate(&e);
+   *ev = e;
+   return (int)r;
+}
+static int hipEventRecordOn(GpuEvent ev, GpuStream stream) { return (int)hip.hipEventRecord(ev, stream); }
+static int hipEventWait(GpuEvent ev) { return (int)hip.hipEventSynchronize(ev); }
+static int hipEventElapsed(float *ms, GpuEvent start, GpuEvent end) { return (int)hip.hipEventElapsedTime(ms, start, end); }
+static int hipEventFree(GpuEvent ev) { return (int)hip.hipEventDestroy(ev); }
+static int hipLaunch(void *fn, const unsigned grid[3], const unsigned block[3], GpuStream stream, void **params) {
+   return (int)hip.hipModuleLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, stream, params,
+                                         NULL);
+}
+static void hipBufferArg(const Buffer *b, GpuArg *slot) { slot->vptr = b->ptr; }
+
+static const GpuRuntime hipRt = {
+    .name = "HIP",
+    .cache = "hip",
+    .out_of_memory = HIP_ERROR_OUT_OF_MEMORY_,
+    .attr =
+        {
+            [GPU_ATTR_MAX_THREADS_PER_BLOCK] = HIP_ATTR_MAX_THREADS_PER_BLOCK,
+            [GPU_ATTR_MAX_BLOCK_DIM_X] = HIP_ATTR_MAX_BLOCK_DIM_X,
+            [GPU_ATTR_MAX_BLOCK_DIM_Y] = HIP_ATTR_MAX_BLOCK_DIM_Y,
+            [GPU_ATTR_MAX_BLOCK_DIM_Z] = HIP_ATTR_MAX_BLOCK_DIM_Z,
+            [GPU_ATTR_MAX_SHARED_PER_BLOCK] = HIP_ATTR_MAX_SHARED_PER_BLOCK,
+            [GPU_ATTR_WARP_SIZE] = HIP_ATTR_WARP_SIZE,
+            [GPU_ATTR_CLOCK_RATE] = HIP_ATTR_CLOCK_RATE,
+            [GPU_ATTR_MULTIPROCESSOR_COUNT] = HIP_ATTR_MULTIPROCESSOR_COUNT,
+        },
+    .errorString = hipErrorString,
+    .deviceAttribute = hipDeviceAttribute,
+    .funcAttribute = hipFuncAttribute,
+    .eventCreate = hipEventNew,
+    .eventRecord = hipEventRecordOn,
+    .eventSynchronize = hipEventWait,
+    .eventElapsed = hipEventElapsed,
+    .eventDestroy = hipEventFree,
+    .launchKernel = hipLaunch,
+    .bufferArg = hipBufferArg,
 };
 
-static int attr(int d, HipAttribute which) {
-   int v = 0;
-   hip.hipDeviceGetAttribute(&v, which, d);
-   return v;
+static BackendStatus hipFail(HipError r, const char *what, char *err, size_t errlen) {
+   return Gpu_fail(&hipRt, (int)r, what, err, errlen);
 }
 
-static void describe(int d, DeviceInfo *info, char *target, size_t targetlen) {
+static BackendStatus describe(int d, DeviceInfo *info, char *target, size_t targetlen, char *err, size_t errlen) {
    memset(info, 0, sizeof *info);
    info->index = d;
-   hip.hipDeviceGetName(info->name, sizeof info->name, d);
+   target[0] = '\0';
+   size_t mem = 0;
+   HipError r = hip.hipDeviceGetName(info->name, sizeof info->name, d);
+   if (r == HIP_SUCCESS_)
+      r = hip.hipDeviceTotalMem(&mem, d);
+   char *props = calloc(1, HIP_PROPS_BYTES);
+   if (!props) {
+      snprintf(err, errlen, "out of host memory");
+      return BACKEND_ERR_OUT_OF_MEMORY;
+   }
+   /* Without the properties the device is still listed, its target unknown: opening it
+    * then says why it cannot be compiled for. */
+   if (r == HIP_SUCCESS_ && hip.hipGetDeviceProperties((struct hipDeviceProp_t *)props, d) == HIP_SUCCESS_)
+      Hip_archFromProps(props, HIP_PROPS_BYTES, target, targetlen, info->arch, sizeof info->arch);
+   free(props);
+   if (r != HIP_SUCCESS_)
+      return hipFail(r, "describing a HIP device", err, errlen);
    snprintf(info->vendor, sizeof info->vendor, "Advanced Micro Devices, Inc.");
    snprintf(info->platform, sizeof info->platform, "AMD HIP (module API, hipRTC)");
    runtimeName(info->driver, sizeof info->driver);
-   char *props = calloc(1, HIP_PROPS_BYTES);
-   target[0] = '\0';
-   if (props && hip.hipGetDeviceProperties((struct hipDeviceProp_t *)props, d) == HIP_SUCCESS_)
-      Hip_archFromProps(props, HIP_PROPS_BYTES, target, targetlen, info->arch, sizeof info->arch);
-   free(props);
    snprintf(info->version, sizeof info->version, "%s, %s", target[0] ? target : "gfx target unknown", info->driver);
-   info->type = DEVICE_GPU;
-   info->compute_units = (unsigned)attr(d, HIP_ATTR_MULTIPROCESSOR_COUNT);
-   info->clock_mhz = (unsigned)(attr(d, HIP_ATTR_CLOCK_RATE) / 1000);
-   size_t mem = 0;
-   hip.hipDeviceTotalMem(&mem, d);
    info->global_mem = mem;
    info->max_alloc = mem;
-   info->limits.max_wg = (size_t)attr(d, HIP_ATTR_MAX_THREADS_PER_BLOCK);
-   info->limits.max_wi[0] = (size_t)attr(d, HIP_ATTR_MAX_BLOCK_DIM_X);
-   info->limits.max_wi[1] = (size_t)attr(d, HIP_ATTR_MAX_BLOCK_DIM_Y);
-   info->limits.max_wi[2] = (size_t)attr(d, HIP_ATTR_MAX_BLOCK_DIM_Z);
-   info->limits.local_mem = (unsigned long long)attr(d, HIP_ATTR_MAX_SHARED_PER_BLOCK);
-   info->limits.fp64 = true; /* every GCN, CDNA and RDNA GPU has FP64 */
-   info->limits.warp = attr(d, HIP_ATTR_WARP_SIZE);
+   Gpu_describeLimits(&hipRt, d, info);
+   Device_classify(info);
+   return BACKEND_OK;
 }
 
-static int listDevices(DeviceInfo **out, char *err, size_t errlen) {
+static int findDevices(DeviceInfo **out, char *err, size_t errlen) {
    *out = NULL;
    if (!load(err, errlen))
       return 0;
@@ -415,10 +455,8 @@ static int listDevices(DeviceInfo **out, char *err, size_t errlen) {
    if (r != HIP_SUCCESS_ || n <= 0) {
       char rt[64];
       runtimeName(rt, sizeof rt);
-      snprintf(err, errlen,
-               "HIP backend: the HIP runtime (%s, %s) found no AMD GPU (hipGetDeviceCount: %s); run with "
-               "--backend opencl, or compile without a GPU: 'gemmtop inspect --backend hip --arch gfx906'",
-               hip.libname, rt, r != HIP_SUCCESS_ ? hipError(r) : "0 devices");
+      snprintf(err, errlen, "the HIP runtime (%s, %s) found no AMD GPU (hipGetDeviceCount: %s)", hip.libname, rt,
+               r != HIP_SUCCESS_ ? hipError(r) : "0 devices");
       return 0;
    }
    DeviceInfo *infos = calloc((size_t)n, sizeof *infos);
@@ -428,14 +466,17 @@ static int listDevices(DeviceInfo **out, char *err, size_t errlen) {
    }
    char target[256];
    for (int i = 0; i < n; i++)
-      describe(i, &infos[i], target, sizeof target);
+      if (describe(i, &infos[i], target, sizeof target, err, errlen) != BACKEND_OK) {
+         free(infos);
+         return 0;
+      }
    *out = infos;
    return n;
 }
 
 static Context *openDevice(int index, DeviceInfo *info, char *err, size_t errlen) {
    DeviceInfo *all = NULL;
-   int n = listDevices(&all, err, errlen);
+   int n = findDevices(&all, err, errlen);
    free(all);
    if (n <= 0)
       return NULL;
@@ -457,7 +498,11 @@ static Context *openDevice(int index, DeviceInfo *info, char *err, size_t errlen
       free(c);
       return NULL;
    }
-   describe(index, &c->info, c->target, sizeof c->target);
+   if (describe(index, &c->info, c->target, sizeof c->target, err, errlen) != BACKEND_OK) {
+      hip.hipStreamDestroy(c->stream);
+      free(c);
+      return NULL;
+   }
    if (!c->target[0]) {
       snprintf(err, errlen, "HIP device %d (%s): its gfx target is not in hipGetDeviceProperties, so hipRTC cannot "
                "compile for it", index, c->info.name);
@@ -479,6 +524,11 @@ static void closeDevice(Context *c) {
    free(c);
 }
 
+static BackendStatus hiprtcCode(const char *source, const char *options, const char *arch, char **image, size_t *size,
+                                char **log, char *err, size_t errlen) {
+   return Hip_compileOnly(source, options, arch, image, size, log, err, errlen);
+}
+
 static BackendStatus build(Context *c, const char *source, const char *options, Program **out, BuildInfo *info,
                            char *err, size_t errlen) {
    double t0 = Util_nowMs();
@@ -486,30 +536,20 @@ static BackendStatus build(Context *c, const char *source, const char *options, 
    info->registers = -1;
    info->private_mem = info->local_mem = -1;
    *out = NULL;
-   unsigned long long key = Util_hash(UTIL_HASH_INIT, source, strlen(source));
-   key = Util_hash(key, options, strlen(options) + 1);
-   key = Util_hash(key, c->target, strlen(c->target));
-   key = Util_hash(key, &hip.runtime_version, sizeof hip.runtime_version);
+   char *image = NULL;
    size_t size = 0;
-   char *image = (char *)DiskCache_load("hip", key, &size);
-   if (image) {
-      info->cached_disk = true;
-   } else {
-      BackendStatus st = Hip_compileOnly(source, options, c->target, &image, &size, &info->log, err, errlen);
-      if (st != BACKEND_OK) {
-         info->compile_ms = Util_nowMs() - t0;
-         return st;
-      }
-      DiskCache_store("hip", key, image, size);
-   }
-   hip.hipSetDevice(c->dev);
+   BackendStatus st = Gpu_compileCached(&hipRt, hiprtcCode, source, options, c->target, &hip.runtime_version,
+                                        sizeof hip.runtime_version, &image, &size, info, err, errlen);
+   if (st != BACKEND_OK)
+      return st;
    HipModule mod;
-   HipError r = hip.hipModuleLoadData(&mod, image);
+   HipError r = hip.hipSetDevice(c->dev);
+   if (r == HIP_SUCCESS_)
+      r = hip.hipModuleLoadData(&mod, image);
    if (r != HIP_SUCCESS_) {
       free(image);
       return hipFail(r, "loading the compiled module", err, errlen);
    }
-   info->compile_ms = Util_nowMs() - t0;
    Program *p = calloc(1, sizeof *p);
    if (!p) {
       hip.hipModuleUnload(mod);
@@ -521,6 +561,7 @@ static BackendStatus build(Context *c, const char *source, const char *options, 
    p->ctx = c;
    p->image = image;
    p->size = size;
+   info->compile_ms = Util_nowMs() - t0;
    *out = p;
    return BACKEND_OK;
 }
@@ -533,15 +574,7 @@ static Kernel *kernelOf(Program *p, const char *entry, BuildInfo *info, char *er
       return NULL;
    }
    if (info) {
-      int v = 0;
-      if (hip.hipFuncGetAttribute && hip.hipFuncGetAttribute(&v, HIP_FUNC_NUM_REGS, fn) == HIP_SUCCESS_)
-         info->registers = v;
-      if (hip.hipFuncGetAttribute && hip.hipFuncGetAttribute(&v, HIP_FUNC_LOCAL_BYTES, fn) == HIP_SUCCESS_)
-         info->private_mem = v;
-      if (hip.hipFuncGetAttribute && hip.hipFuncGetAttribute(&v, HIP_FUNC_SHARED_BYTES, fn) == HIP_SUCCESS_)
-         info->local_mem = v;
-      if (hip.hipFuncGetAttribute && hip.hipFuncGetAttribute(&v, HIP_FUNC_MAX_THREADS, fn) == HIP_SUCCESS_)
-         info->max_wg_for_kernel = (size_t)v;
+      Gpu_kernelInfo(&hipRt, fn, info);
       /* Where the runtime does not say, the code object's notes do (with LLVM installed). */
       HipResources hr;
       if ((info->registers < 0 || info->private_mem < 0 || info->local_mem < 0) &&
@@ -584,8 +617,9 @@ static char *programCode(Program *p, char *kind, size_t kindlen) {
 static BackendStatus allocBuffer(Context *c, size_t bytes, Buffer **out, char *err, size_t errlen) {
    *out = NULL;
    void *ptr = NULL;
-   hip.hipSetDevice(c->dev);
-   HipError r = hip.hipMalloc(&ptr, bytes ? bytes : 1);
+   HipError r = hip.hipSetDevice(c->dev);
+   if (r == HIP_SUCCESS_)
+      r = hip.hipMalloc(&ptr, bytes ? bytes : 1);
    if (r != HIP_SUCCESS_) {
       BackendStatus st = hipFail(r, "hipMalloc", err, errlen);
       if (st == BACKEND_ERR_OUT_OF_MEMORY)
@@ -611,15 +645,18 @@ static void freeBuffer(Buffer *b) {
    }
 }
 
+/* The synchronous copies wait for the stream first: a launch on it may still use b. */
 static BackendStatus writeBuffer(Context *c, Buffer *b, const void *host, size_t bytes, char *err, size_t errlen) {
-   hip.hipStreamSynchronize(c->stream);
-   HipError r = hip.hipMemcpyHtoD(b->ptr, (void *)(uintptr_t)host, bytes); /* HIP 5 declares src non-const */
+   HipError r = hip.hipStreamSynchronize(c->stream);
+   if (r == HIP_SUCCESS_)
+      r = hip.hipMemcpyHtoD(b->ptr, (void *)(uintptr_t)host, bytes); /* HIP 5 declares src non-const */
    return r == HIP_SUCCESS_ ? BACKEND_OK : hipFail(r, "writing to the device", err, errlen);
 }
 
 static BackendStatus readBuffer(Context *c, Buffer *b, void *host, size_t bytes, char *err, size_t errlen) {
-   hip.hipStreamSynchronize(c->stream);
-   HipError r = hip.hipMemcpyDtoH(host, b->ptr, bytes);
+   HipError r = hip.hipStreamSynchronize(c->stream);
+   if (r == HIP_SUCCESS_)
+      r = hip.hipMemcpyDtoH(host, b->ptr, bytes);
    return r == HIP_SUCCESS_ ? BACKEND_OK : hipFail(r, "reading from the device", err, errlen);
 }
 
@@ -628,72 +665,9 @@ static BackendStatus copyBuffer(Context *c, Buffer *dst, Buffer *src, size_t byt
    return r == HIP_SUCCESS_ ? BACKEND_OK : hipFail(r, "copying on the device", err, errlen);
 }
 
-static void destroyEvent(Event *e) {
-   if (e) {
-      if (e->start)
-         hip.hipEventDestroy(e->start);
-      if (e->end)
-         hip.hipEventDestroy(e->end);
-      free(e);
-   }
-}
-
 static BackendStatus launch(Context *c, Kernel *k, const KernelArg *args, int nargs, bool real_double, int dims,
                             const size_t *global, const size_t *local, Event **ev, char *err, size_t errlen) {
-   union {
-      HipDeviceptr ptr;
-      int i;
-      float f;
-      double d;
-   } values[16];
-   void *params[16];
-   if (nargs > 16) {
-      snprintf(err, errlen, "too many kernel arguments");
-      return BACKEND_ERR_LAUNCH;
-   }
-   for (int i = 0; i < nargs; i++) {
-      if (args[i].kind == ARG_BUFFER)
-         values[i].ptr = args[i].buffer->ptr;
-      else if (args[i].kind == ARG_INT)
-         values[i].i = args[i].i;
-      else if (real_double)
-         values[i].d = args[i].real;
-      else
-         values[i].f = (float)args[i].real;
-      params[i] = &values[i];
-   }
-   size_t block[3] = {1, 1, 1}, grid[3] = {1, 1, 1};
-   for (int d = 0; d < dims; d++) {
-      block[d] = local ? local[d] : (global[d] < 256 ? global[d] : 256);
-      if (global[d] % block[d]) {
-         snprintf(err, errlen, "global size %zu is not a multiple of the block size %zu", global[d], block[d]);
-         return BACKEND_ERR_LAUNCH;
-      }
-      grid[d] = global[d] / block[d];
-   }
-   Event *e = NULL;
-   if (ev) {
-      e = calloc(1, sizeof *e);
-      if (!e || hip.hipEventCreate(&e->start) != HIP_SUCCESS_ || hip.hipEventCreate(&e->end) != HIP_SUCCESS_) {
-         destroyEvent(e);
-         snprintf(err, errlen, "hipEventCreate failed");
-         return BACKEND_ERR_LAUNCH;
-      }
-      hip.hipEventRecord(e->start, c->stream);
-   }
-   HipError r = hip.hipModuleLaunchKernel(k->fn, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
-                                          (unsigned)block[0], (unsigned)block[1], (unsigned)block[2], 0, c->stream,
-                                          params, NULL);
-   if (r != HIP_SUCCESS_) {
-      destroyEvent(e);
-      BackendStatus st = hipFail(r, "launching the kernel", err, errlen);
-      return st == BACKEND_ERR_OTHER ? BACKEND_ERR_LAUNCH : st;
-   }
-   if (e) {
-      hip.hipEventRecord(e->end, c->stream);
-      *ev = e;
-   }
-   return BACKEND_OK;
+   return Gpu_launch(&hipRt, c->stream, k->fn, args, nargs, real_double, dims, global, local, ev, err, errlen);
 }
 
 static BackendStatus finish(Context *c, char *err, size_t errlen) {
@@ -701,19 +675,8 @@ static BackendStatus finish(Context *c, char *err, size_t errlen) {
    return r == HIP_SUCCESS_ ? BACKEND_OK : hipFail(r, "waiting for the device", err, errlen);
 }
 
-static double eventMs(Event *e) {
-   float ms = -1;
-   hip.hipEventSynchronize(e->end);
-   if (hip.hipEventElapsedTime(&ms, e->start, e->end) != HIP_SUCCESS_)
-      return -1;
-   return ms;
-}
-
-static void releaseEvent(Event *e) { destroyEvent(e); }
-
-/* rocBLAS, loaded at run time: the AMD reference (hipBLAS, where installed, calls it).
- * Row-major C = op(A) op(B) is computed as the column-major C^T = op(B)^T op(A)^T, as
- * with cuBLAS, so no data moves. */
+/* rocBLAS, loaded at run time: the AMD reference (hipBLAS, where installed, calls it);
+ * Gpu_columnMajor: no data moves. */
 static struct {
    bool tried;
    void *lib;
@@ -728,27 +691,30 @@ static struct {
    RocblasDgemmFn *dgemm;
 } rocblas;
 
+static void loadRocblas(Context *c) {
+   rocblas.tried = true;
+   const char *names[] = {"librocblas.so", "librocblas.so.5", "librocblas.so.4", "librocblas.so.3", "librocblas.so.0",
+                          NULL};
+   rocblas.lib = Gpu_openLibrary(names, "/opt/rocm*/lib/librocblas.so*", rocblas.libname, sizeof rocblas.libname);
+   if (!rocblas.lib)
+      return;
+   rocblas.create = (RocblasCreateHandleFn *)dlsym(rocblas.lib, "rocblas_create_handle");
+   rocblas.setStream = (RocblasSetStreamFn *)dlsym(rocblas.lib, "rocblas_set_stream");
+   rocblas.versionString = (RocblasVersionStringFn *)dlsym(rocblas.lib, "rocblas_get_version_string");
+   rocblas.statusString = (RocblasStatusToStringFn *)dlsym(rocblas.lib, "rocblas_status_to_string");
+   rocblas.sgemm = (RocblasSgemmFn *)dlsym(rocblas.lib, "rocblas_sgemm");
+   rocblas.dgemm = (RocblasDgemmFn *)dlsym(rocblas.lib, "rocblas_dgemm");
+   if (hip.hipSetDevice(c->dev) != HIP_SUCCESS_ || !rocblas.create || rocblas.create(&rocblas.handle) != 0)
+      rocblas.handle = NULL;
+   if (rocblas.versionString && rocblas.versionString(rocblas.version, sizeof rocblas.version) != 0)
+      rocblas.version[0] = '\0';
+}
+
 static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
                                 size_t namelen, char *err, size_t errlen) {
-   if (!rocblas.tried) {
-      rocblas.tried = true;
-      const char *names[] = {"librocblas.so", "librocblas.so.5", "librocblas.so.4", "librocblas.so.3",
-                             "librocblas.so.0", NULL};
-      rocblas.lib = openFirst(names, "/opt/rocm*/lib/librocblas.so*", rocblas.libname, sizeof rocblas.libname);
-      if (rocblas.lib) {
-         rocblas.create = (RocblasCreateHandleFn *)dlsym(rocblas.lib, "rocblas_create_handle");
-         rocblas.setStream = (RocblasSetStreamFn *)dlsym(rocblas.lib, "rocblas_set_stream");
-         rocblas.versionString = (RocblasVersionStringFn *)dlsym(rocblas.lib, "rocblas_get_version_string");
-         rocblas.statusString = (RocblasStatusToStringFn *)dlsym(rocblas.lib, "rocblas_status_to_string");
-         rocblas.sgemm = (RocblasSgemmFn *)dlsym(rocblas.lib, "rocblas_sgemm");
-         rocblas.dgemm = (RocblasDgemmFn *)dlsym(rocblas.lib, "rocblas_dgemm");
-         hip.hipSetDevice(c->dev);
-         if (rocblas.create && rocblas.create(&rocblas.handle) != 0)
-            rocblas.handle = NULL;
-         if (rocblas.versionString && rocblas.versionString(rocblas.version, sizeof rocblas.version) != 0)
-            rocblas.version[0] = '\0';
-      }
-   }
+   *ms = -1;
+   if (!rocblas.tried)
+      loadRocblas(c);
    snprintf(name, namelen, "rocBLAS%s%s", rocblas.version[0] ? " " : "", rocblas.version);
    if (!rocblas.handle || !rocblas.sgemm || !rocblas.dgemm || !rocblas.setStream) {
       snprintf(err, errlen, "rocBLAS is not available (%s)",
@@ -756,48 +722,52 @@ static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer 
                             : "rocblas_create_handle failed or a function is missing");
       return BACKEND_ERR_NO_RUNTIME;
    }
-   hip.hipSetDevice(c->dev);
-   rocblas.setStream(rocblas.handle, c->stream);
-   RocblasOperation opA = p->trans_a ? ROCBLAS_OP_TRANSPOSE : ROCBLAS_OP_NONE;
-   RocblasOperation opB = p->trans_b ? ROCBLAS_OP_TRANSPOSE : ROCBLAS_OP_NONE;
-   int lda = p->trans_a ? p->m : p->k, ldb = p->trans_b ? p->k : p->n;
-   HipEvent e0 = NULL, e1 = NULL;
-   if (hip.hipEventCreate(&e0) != HIP_SUCCESS_ || hip.hipEventCreate(&e1) != HIP_SUCCESS_) {
-      if (e0)
-         hip.hipEventDestroy(e0);
-      snprintf(err, errlen, "hipEventCreate failed");
+   HipError r = hip.hipSetDevice(c->dev);
+   if (r != HIP_SUCCESS_)
+      return hipFail(r, "hipSetDevice", err, errlen);
+   RocblasStatus st = rocblas.setStream(rocblas.handle, c->stream);
+   if (st != 0) {
+      snprintf(err, errlen, "rocblas_set_stream failed (%u)", st);
       return BACKEND_ERR_OTHER;
    }
-   hip.hipEventRecord(e0, c->stream);
-   RocblasStatus st;
+   GpuGemmCall g = Gpu_columnMajor(p);
+   RocblasOperation opFirst = g.trans_first ? ROCBLAS_OP_TRANSPOSE : ROCBLAS_OP_NONE;
+   RocblasOperation opSecond = g.trans_second ? ROCBLAS_OP_TRANSPOSE : ROCBLAS_OP_NONE;
+   Event *e = Gpu_eventStart(&hipRt, c->stream, err, errlen);
+   if (!e)
+      return BACKEND_ERR_OTHER;
    if (p->precision == PRECISION_DOUBLE) {
       double alpha = p->alpha, beta = p->beta;
-      st = rocblas.dgemm(rocblas.handle, opB, opA, p->n, p->m, p->k, &alpha, (const double *)B->ptr, ldb,
-                         (const double *)A->ptr, lda, &beta, (double *)C->ptr, p->n);
+      st = rocblas.dgemm(rocblas.handle, opFirst, opSecond, g.m, g.n, g.k, &alpha, (const double *)B->ptr, g.ld_first,
+                         (const double *)A->ptr, g.ld_second, &beta, (double *)C->ptr, g.ld_c);
    } else {
       float alpha = (float)p->alpha, beta = (float)p->beta;
-      st = rocblas.sgemm(rocblas.handle, opB, opA, p->n, p->m, p->k, &alpha, (const float *)B->ptr, ldb,
-                         (const float *)A->ptr, lda, &beta, (float *)C->ptr, p->n);
+      st = rocblas.sgemm(rocblas.handle, opFirst, opSecond, g.m, g.n, g.k, &alpha, (const float *)B->ptr, g.ld_first,
+                         (const float *)A->ptr, g.ld_second, &beta, (float *)C->ptr, g.ld_c);
    }
-   hip.hipEventRecord(e1, c->stream);
-   HipError r = hip.hipEventSynchronize(e1);
-   float t = -1;
-   hip.hipEventElapsedTime(&t, e0, e1);
-   hip.hipEventDestroy(e0);
-   hip.hipEventDestroy(e1);
-   *ms = t;
+   BackendStatus done = Gpu_eventStop(e, c->stream, err, errlen);
+   if (done == BACKEND_OK)
+      done = Gpu_eventWait(e, ms, "waiting for rocBLAS", err, errlen);
+   Gpu_releaseEvent(e);
    if (st != 0) {
       snprintf(err, errlen, "rocBLAS %cgemm failed: %s (%u)", p->precision == PRECISION_DOUBLE ? 'd' : 's',
                rocblas.statusString ? rocblas.statusString(st) : "status", st);
       return st == ROCBLAS_STATUS_MEMORY_ERROR ? BACKEND_ERR_OUT_OF_MEMORY : BACKEND_ERR_OTHER;
    }
-   return r == HIP_SUCCESS_ ? BACKEND_OK : hipFail(r, "waiting for rocBLAS", err, errlen);
+   return done;
 }
+
+static bool hiprtcPresent(void) { return loadRtc(); }
 
 static const Backend hipBackend = {
     .name = "hip",
-    .prelude = "prelude_cuda.h",
-    .listDevices = listDevices,
+    .title = "HIP",
+    .caps = BACKEND_CAP_CUDA_PRELUDE | BACKEND_CAP_OFFLINE_ISA | BACKEND_CAP_REGISTERS,
+    .arch_prefix = "gfx",
+    .arch_example = "gfx906",
+    .vendor_library = "rocBLAS",
+    .findDevices = findDevices,
+    .offlineCompiler = hiprtcPresent,
     .open = openDevice,
     .close = closeDevice,
     .build = build,
@@ -811,8 +781,8 @@ static const Backend hipBackend = {
     .copy = copyBuffer,
     .launch = launch,
     .finish = finish,
-    .eventMs = eventMs,
-    .releaseEvent = releaseEvent,
+    .eventMs = Gpu_eventMs,
+    .releaseEvent = Gpu_releaseEvent,
     .programCode = programCode,
     .vendorGemm = vendorGemm,
 };

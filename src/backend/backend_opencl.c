@@ -194,9 +194,13 @@ static void describe(const DeviceRef *ref, int index, DeviceInfo *info) {
             clGetDeviceInfo(d, 0x4043 /* CL_DEVICE_WAVEFRONT_WIDTH_AMD */, sizeof warp, &warp, NULL) == CL_SUCCESS &&
             warp)
       info->limits.warp = (int)warp;
+   /* NVIDIA's own platform ("NVIDIA CUDA") takes inline PTX in OpenCL C; PoCL's is
+    * "Portable Computing Language" even on its CUDA device. */
+   info->inline_ptx = strstr(info->platform, "NVIDIA") != NULL;
+   Device_classify(info);
 }
 
-static int listDevices(DeviceInfo **out, char *err, size_t errlen) {
+static int findDevices(DeviceInfo **out, char *err, size_t errlen) {
    DeviceRef *refs = NULL;
    int n = enumerate(&refs, err, errlen);
    *out = NULL;
@@ -205,6 +209,11 @@ static int listDevices(DeviceInfo **out, char *err, size_t errlen) {
       return 0;
    }
    DeviceInfo *infos = calloc((size_t)n, sizeof *infos);
+   if (!infos) {
+      free(refs);
+      snprintf(err, errlen, "out of host memory");
+      return 0;
+   }
    for (int i = 0; i < n; i++)
       describe(&refs[i], i, &infos[i]);
    free(refs);
@@ -664,7 +673,10 @@ static BackendStatus vendorGemm(Context *ctx, const Problem *p, Buffer *A, Buffe
 
 static const Backend openclBackend = {
     .name = "opencl",
-    .listDevices = listDevices,
+    .alias = "cl",
+    .title = "OpenCL",
+    .vendor_library = "CLBlast",
+    .findDevices = findDevices,
     .open = openDevice,
     .close = closeDevice,
     .build = build,

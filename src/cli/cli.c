@@ -1,4 +1,3 @@
-#define _GNU_SOURCE /* strcasestr */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -32,36 +31,17 @@ bool Cli_loadCatalog(Catalog *cat) {
 }
 
 static const Backend *pickBackend(const Options *o) {
-   const char *name = o->backend ? o->backend : "opencl";
-   const Backend *b = Backend_byName(name);
-   if (!b)
-      fprintf(stderr, "gemmtop: unknown backend '%s'; available: opencl, cuda, hip\n", name);
+   const Backend *b = o->backend ? Backend_byName(o->backend) : Backend_at(0);
+   if (!b) {
+      char names[128];
+      Backend_names(names, sizeof names);
+      fprintf(stderr, "gemmtop: unknown backend '%s'; available: %s\n", o->backend, names);
+   }
    return b;
 }
 
 int Cli_pickDevice(const DeviceInfo *devs, int count, const char *want, char *err, size_t errlen) {
-   if (want) {
-      char *end;
-      long idx = strtol(want, &end, 10);
-      if (end != want && !*end) {
-         if (idx >= 0 && idx < count)
-            return (int)idx;
-         snprintf(err, errlen, "no device %ld: there are %d (0 to %d); see 'gemmtop list devices'", idx, count, count - 1);
-         return -1;
-      }
-      for (int i = 0; i < count; i++)
-         if (strcasestr(devs[i].name, want) || strcasestr(devs[i].platform, want))
-            return i;
-      snprintf(err, errlen, "no device matches '%s'; see 'gemmtop list devices'", want);
-      return -1;
-   }
-   static const DeviceType order[] = {DEVICE_GPU, DEVICE_ACCELERATOR, DEVICE_CPU, DEVICE_OTHER};
-   for (size_t t = 0; t < sizeof order / sizeof order[0]; t++)
-      for (int i = 0; i < count; i++)
-         if (devs[i].type == order[t])
-            return i;
-   snprintf(err, errlen, "no device");
-   return -1;
+   return Device_pick(devs, count, want, err, errlen);
 }
 
 static bool hasGpu(const DeviceInfo *devs, int n) {
@@ -72,29 +52,32 @@ static bool hasGpu(const DeviceInfo *devs, int n) {
 }
 
 const Backend *Cli_defaultBackend(DeviceInfo **devs, int *count, char *err, size_t errlen) {
-   const Backend *be = Backend_opencl();
-   char why[512] = "";
-   *count = be->listDevices(devs, why, sizeof why);
-   snprintf(err, errlen, "opencl: %s", *count > 0 ? "no GPU" : why[0] ? why : "no device");
-   if (*count > 0 && hasGpu(*devs, *count))
-      return be;
-   static const char *const others[] = {"cuda", "hip"};
-   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
-      const Backend *o = Backend_byName(others[i]);
-      DeviceInfo *odevs = NULL;
-      char owhy[512] = "";
-      int n = o->listDevices(&odevs, owhy, sizeof owhy);
-      if (n > 0 && hasGpu(odevs, n)) {
+   const Backend *first = Backend_at(0);
+   *devs = NULL;
+   *count = 0;
+   err[0] = '\0';
+   for (int i = 0; i < Backend_count(); i++) {
+      const Backend *be = Backend_at(i);
+      DeviceInfo *found = NULL;
+      char why[512] = "";
+      int n = be->findDevices(&found, why, sizeof why);
+      if (n > 0 && hasGpu(found, n)) {
          free(*devs);
-         *devs = odevs;
+         *devs = found;
          *count = n;
-         return o;
+         return be;
       }
-      free(odevs);
       size_t used = strlen(err);
-      snprintf(err + used, errlen - used, "; %s: %s", others[i], owhy[0] ? owhy : "no device");
+      snprintf(err + used, errlen - used, "%s%s: %s", used ? "; " : "", be->name,
+               n > 0 ? "no GPU" : why[0] ? why : "no device");
+      if (be == first) {
+         *devs = found; /* the first backend's devices (PoCL's CPU) when no backend has a GPU */
+         *count = n > 0 ? n : 0;
+      } else {
+         free(found);
+      }
    }
-   return be; /* OpenCL's CPU devices, or none */
+   return first;
 }
 
 Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code) {
@@ -103,8 +86,8 @@ Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code) {
    if (!be)
       return NULL;
    DeviceInfo *devs = NULL;
-   char err[1024];
-   int n = be->listDevices(&devs, err, sizeof err);
+   char err[1536];
+   int n = Backend_listDevices(be, &devs, err, sizeof err);
    if (n <= 0) {
       fprintf(stderr, "gemmtop: %s\n", err);
       *exit_code = 1;
@@ -113,7 +96,7 @@ Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code) {
    int idx = Cli_pickDevice(devs, n, o->device, err, sizeof err);
    free(devs);
    if (idx < 0) {
-      fprintf(stderr, "gemmtop: %s\n", err);
+      fprintf(stderr, "gemmtop: %s backend: %s\n", be->title, err);
       return NULL;
    }
    Session *s = Session_open(be, idx, cat, err, sizeof err);
@@ -190,44 +173,101 @@ int Cli_resolveConfig(const Options *o, const Catalog *cat, const KernelInfo **k
 
 /* ---- list ---- */
 
-static int listDevices(const Options *o) {
-   const Backend *be = pickBackend(o);
-   if (!be)
-      return 2;
-   DeviceInfo *devs = NULL;
-   char err[1024];
-   int n = be->listDevices(&devs, err, sizeof err);
-   if (n <= 0) {
-      fprintf(stderr, "gemmtop: %s\n", err);
-      return 1;
-   }
-   char pick[256];
-   int best = Cli_pickDevice(devs, n, NULL, pick, sizeof pick);
-   Peaks *peaks = calloc((size_t)n, sizeof *peaks);
-   int rc = 0;
+/* One backend's part of 'list devices': its devices, or what it found instead. */
+typedef struct BackendDevices_ {
+   const Backend *be;
+   DeviceInfo *devs;
+   int n;
+   int best;    /* the default device, -1 when it is on another backend */
+   Peaks *peaks;
+   char why[1536];
+} BackendDevices;
+
+/* Each device's peaks: measured now with --measure, else as measured before. */
+static int devicePeaks(const Options *o, BackendDevices *bd, int nb) {
    Catalog cat;
    bool haveCatalog = o->measure && Cli_loadCatalog(&cat);
-   if (o->measure && !haveCatalog)
-      rc = 1;
-   for (int i = 0; peaks && i < n; i++) {
-      if (!haveCatalog) {
-         Peaks_cached(&devs[i], be->name, &peaks[i]);
-         continue;
+   int rc = o->measure && !haveCatalog ? 1 : 0;
+   for (int b = 0; b < nb; b++) {
+      bd[b].peaks = bd[b].n > 0 ? calloc((size_t)bd[b].n, sizeof *bd[b].peaks) : NULL;
+      for (int i = 0; bd[b].peaks && i < bd[b].n; i++) {
+         if (!haveCatalog) {
+            Peaks_cached(&bd[b].devs[i], bd[b].be->name, &bd[b].peaks[i]);
+            continue;
+         }
+         if (o->format == FORMAT_TABLE)
+            fprintf(stderr, "measuring %s device %d (%s)...\n", bd[b].be->name, i, bd[b].devs[i].name);
+         char err[1024];
+         Session *s = Session_open(bd[b].be, i, &cat, err, sizeof err);
+         if (!s || !Peaks_measure(s, &cat, &bd[b].peaks[i], err, sizeof err)) {
+            fprintf(stderr, "gemmtop: %s device %d: cannot measure its peaks: %s\n", bd[b].be->name, i, err);
+            rc = 1;
+         }
+         Session_close(s);
       }
-      if (o->format == FORMAT_TABLE)
-         fprintf(stderr, "measuring device %d (%s)...\n", i, devs[i].name);
-      Session *s = Session_open(be, i, &cat, err, sizeof err);
-      if (!s || !Peaks_measure(s, &cat, &peaks[i], err, sizeof err)) {
-         fprintf(stderr, "gemmtop: device %d: cannot measure its peaks: %s\n", i, err);
-         rc = 1;
-      }
-      Session_close(s);
    }
-   Report_devices(stdout, o->format, be->name, devs, n, best, peaks);
    if (haveCatalog)
       Catalog_free(&cat);
-   free(peaks);
-   free(devs);
+   return rc;
+}
+
+/* With --backend, that backend alone (none found: exit 1, as every command says); else
+ * every backend, and the default device marked where the explorer would start: the first
+ * backend with a GPU, else the first backend (Cli_defaultBackend). */
+static int listDevices(const Options *o) {
+   const Backend *only = o->backend ? pickBackend(o) : NULL;
+   if (o->backend && !only)
+      return 2;
+   int nb = only ? 1 : Backend_count();
+   BackendDevices *bd = calloc((size_t)nb, sizeof *bd);
+   if (!bd) {
+      fprintf(stderr, "gemmtop: out of host memory\n");
+      return 1;
+   }
+   int total = 0, fallback = -1, chosen = -1;
+   for (int b = 0; b < nb; b++) {
+      bd[b].be = only ? only : Backend_at(b);
+      bd[b].best = -1;
+      bd[b].n = only ? Backend_listDevices(only, &bd[b].devs, bd[b].why, sizeof bd[b].why)
+                     : bd[b].be->findDevices(&bd[b].devs, bd[b].why, sizeof bd[b].why);
+      bd[b].n = bd[b].n > 0 ? bd[b].n : 0;
+      total += bd[b].n;
+      if (chosen < 0 && hasGpu(bd[b].devs, bd[b].n))
+         chosen = b;
+      if (b == 0 && bd[b].n > 0)
+         fallback = b;
+   }
+   if (chosen < 0)
+      chosen = fallback;
+   int rc = 0;
+   if (total == 0) {
+      if (only)
+         fprintf(stderr, "gemmtop: %s\n", bd[0].why);
+      else
+         fprintf(stderr, "gemmtop: no device on any backend:\n");
+      for (int b = 0; !only && b < nb; b++)
+         fprintf(stderr, "   %s: %s\n", bd[b].be->title, bd[b].why[0] ? bd[b].why : "no device");
+      rc = 1;
+   } else {
+      char pick[256];
+      bd[chosen].best = Cli_pickDevice(bd[chosen].devs, bd[chosen].n, NULL, pick, sizeof pick);
+      rc = devicePeaks(o, bd, nb);
+      Report_devicesHeader(stdout, o->format);
+      for (int b = 0; b < nb; b++) {
+         if (o->format == FORMAT_TABLE && b > 0)
+            putchar('\n');
+         if (bd[b].n > 0 || o->format == FORMAT_TABLE)
+            Report_backendDevices(stdout, o->format, bd[b].be, bd[b].devs, bd[b].n, bd[b].best, bd[b].peaks,
+                                  bd[b].why);
+         else /* JSON and CSV lines are devices: what a backend found instead goes beside */
+            fprintf(stderr, "gemmtop: %s: %s\n", bd[b].be->title, bd[b].why[0] ? bd[b].why : "no device");
+      }
+   }
+   for (int b = 0; b < nb; b++) {
+      free(bd[b].devs);
+      free(bd[b].peaks);
+   }
+   free(bd);
    return rc;
 }
 

@@ -140,7 +140,7 @@ static int collectConfigs(Bench *b, const Catalog *cat) {
 static void openReference(Bench *b, const Catalog *cat) {
    const Options *o = b->o;
    char ref_why[512] = "";
-   if (!strcmp(o->reference, b->be->name)) {
+   if (Backend_byName(o->reference) == b->be) {
       snprintf(ref_why, sizeof ref_why, "the reference backend is the one being measured (%s)", b->be->name);
    } else {
       Options ro2 = *o;

@@ -241,7 +241,7 @@ static int inspectOnDevice(const Options *o, const Catalog *cat, const KernelInf
       in->group_items *= (long long)r->geo.local[d];
    in->log = r->build_log;
    r->build_log = NULL;
-   if (want && !in->code && !strcmp(be->name, "cuda"))
+   if (want && !in->code && Backend_can(be, BACKEND_CAP_OFFLINE_PTX))
       cudaDeviceCode(o, cat, k, r->defines, dev->arch, in);
    if (o->code && !strcmp(o->code, "none")) {
       free(in->code);
@@ -344,6 +344,18 @@ static void printJson(const KernelInfo *k, const long long *values, const Inspec
    printf("}\n");
 }
 
+/* "--backend cuda (--arch sm_90) or --backend hip (--arch gfx906)": those that compile offline. */
+static void offlineBackends(char *out, size_t len) {
+   size_t used = 0;
+   out[0] = '\0';
+   for (int i = 0; i < Backend_count() && used < len; i++) {
+      const Backend *be = Backend_at(i);
+      if (be->caps & (BACKEND_CAP_OFFLINE_PTX | BACKEND_CAP_OFFLINE_ISA))
+         used += (size_t)snprintf(out + used, len - used, "%s--backend %s (--arch %s)", used ? " or " : "", be->name,
+                                  be->arch_example);
+   }
+}
+
 int Cli_inspect(const Options *o) {
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
@@ -355,25 +367,20 @@ int Cli_inspect(const Options *o) {
    Inspection in;
    memset(&in, 0, sizeof in);
    if (rc == 0) {
-      bool cuda = o->backend && !strcmp(o->backend, "cuda");
-      bool hip = o->backend && !strcmp(o->backend, "hip");
-      if (hip && o->arch) {
-         if (strncmp(o->arch, "gfx", 3) != 0) {
-            fprintf(stderr, "gemmtop: --arch %s: the HIP backend takes gfxNNN (e.g. gfx906, gfx90a)\n", o->arch);
-            rc = 2;
-         } else {
-            rc = inspectHipOffline(o, &cat, k, values, &p, &in);
-         }
-      } else if (o->arch && !cuda && !hip) {
-         fprintf(stderr, "gemmtop: --arch compiles without a device: use it with --backend cuda or --backend hip\n");
+      const Backend *be = o->backend ? Backend_byName(o->backend) : NULL;
+      unsigned offline = be ? be->caps & (BACKEND_CAP_OFFLINE_PTX | BACKEND_CAP_OFFLINE_ISA) : 0;
+      if (o->arch && !offline) {
+         char which[256];
+         offlineBackends(which, sizeof which);
+         fprintf(stderr, "gemmtop: --arch compiles without a device: use it with %s\n", which);
+         rc = 2;
+      } else if (o->arch && strncmp(o->arch, be->arch_prefix, strlen(be->arch_prefix)) != 0) {
+         fprintf(stderr, "gemmtop: --arch %s: the %s backend compiles for %s architectures (e.g. %s)\n", o->arch,
+                 be->title, be->arch_prefix, be->arch_example);
          rc = 2;
       } else if (o->arch) {
-         if (strncmp(o->arch, "sm_", 3) != 0) {
-            fprintf(stderr, "gemmtop: --arch %s: the CUDA backend takes sm_XX (e.g. sm_90)\n", o->arch);
-            rc = 2;
-         } else {
-            rc = inspectCudaOffline(o, &cat, k, values, &p, &in);
-         }
+         rc = offline & BACKEND_CAP_OFFLINE_PTX ? inspectCudaOffline(o, &cat, k, values, &p, &in)
+                                                : inspectHipOffline(o, &cat, k, values, &p, &in);
       } else {
          rc = inspectOnDevice(o, &cat, k, values, &p, &in);
       }

@@ -108,6 +108,16 @@ static int applySizes(Options *o, const OptionSpec *s, const char *v, char *err,
    return 0;
 }
 
+/* The registry decides which backends there are. */
+static int applyReference(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   char names[128];
+   Backend_names(names, sizeof names);
+   if (!Backend_byName(v))
+      return fail(err, errlen, "--reference '%.*s%s': use one of %s", SHOWN(v), names);
+   o->reference = v;
+   return 0;
+}
+
 static int applyBankWidth(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
    o->bank_width = (int)strtol(v, NULL, 10);
    return 0;
@@ -123,8 +133,10 @@ static const OptionSpec table[] = {
     {.name = "backend", .value = "opencl|cuda|hip", .kind = OPT_TEXT, .field = F(backend),
      .commands = CONFIG | CMD(LIST), .help = "the runtime",
      .dflt = "opencl; the explorer takes a CUDA or HIP GPU when OpenCL has none"},
-    {.name = "device", .value = "N|NAME", .kind = OPT_TEXT, .field = F(device), .commands = CONFIG,
-     .help = "device index or part of its name, as 'gemmtop list devices' shows them", .dflt = "the best GPU, else the CPU"},
+    {.name = "device", .value = "N|NAME|KIND", .kind = OPT_TEXT, .field = F(device), .commands = CONFIG,
+     .help = "device index, part of its (platform's) name, or a kind: pocl, nvidia, amd, intel, cpu or gpu; "
+             "'gemmtop list devices' shows them",
+     .dflt = "the best GPU, else the CPU"},
     {.name = "kernel", .value = "NAME", .kind = OPT_TEXT, .field = F(kernel), .commands = CONFIG,
      .help = "kernel variant, as 'gemmtop list kernels' shows them"},
     {.name = "preset", .value = "NAME|FILE", .kind = OPT_TEXT, .field = F(preset), .commands = CONFIG,
@@ -206,8 +218,8 @@ static const OptionSpec table[] = {
      .elsewhere = "the other commands take --size"},
     {.name = "save", .value = "FILE.csv|FILE.json", .kind = OPT_TEXT, .field = F(save),
      .commands = CMD(SWEEP) | CMD(BENCH), .help = "write every result to a file"},
-    {.name = "reference", .value = "cuda|opencl|hip", .kind = OPT_CHOICE, .choices = "opencl|cuda|hip",
-     .field = F(reference), .commands = CMD(BENCH),
+    {.name = "reference", .value = "cuda|opencl|hip", .kind = OPT_TEXT, .apply = applyReference,
+     .commands = CMD(BENCH),
      .help = "also time that backend's vendor BLAS on the same device and give % of it, e.g. cuBLAS beside "
              "an OpenCL run"},
     {.name = "rounds", .value = "R", .kind = OPT_INT, .min = 1, .max = 32, .field = F(rounds), .commands = CMD(BENCH),

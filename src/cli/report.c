@@ -46,17 +46,43 @@ static void jsonNumber(FILE *out, const char *key, double v, bool comma) {
       fprintf(out, "\"%s\":null%s", key, comma ? "," : "");
 }
 
-void Report_devices(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *devs, int n, int best,
-                    const Peaks *peaks) {
+void Report_devicesHeader(FILE *out, OutputFormat f) {
    if (f == FORMAT_CSV)
       fputs("index,backend,platform,name,type,compute_units,clock_mhz,max_work_group,max_work_item_0,max_work_item_1,"
             "max_work_item_2,local_mem_bytes,global_mem_bytes,fp64,driver,version,default,fp32_peak_gflops,"
-            "fp64_peak_gflops,copy_peak_gbps\n",
+            "fp64_peak_gflops,copy_peak_gbps,kinds,tensor_ptx\n",
             out);
+}
+
+/* "kinds":["pocl","amd","cpu"] from "pocl, amd, cpu". */
+static void jsonKinds(FILE *out, const char *kinds) {
+   fputs(",\"kinds\":[", out);
+   for (const char *p = kinds; *p;) {
+      size_t n = strcspn(p, ",");
+      fprintf(out, "%s\"%.*s\"", p == kinds ? "" : ",", (int)n, p);
+      p += n;
+      p += strspn(p, ", ");
+   }
+   fputc(']', out);
+}
+
+void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const DeviceInfo *devs, int n, int best,
+                           const Peaks *peaks, const char *why) {
+   const char *backend = be->name;
+   if (f == FORMAT_TABLE) {
+      char caps[512];
+      Backend_describeCaps(be, caps, sizeof caps);
+      if (n > 0)
+         fprintf(out, "%s: %d device%s (%s)\n", be->title, n, n == 1 ? "" : "s", caps);
+      else
+         fprintf(out, "%s: %s\n", be->title, why && why[0] ? why : "no device");
+   }
    for (int i = 0; i < n; i++) {
       const DeviceInfo *d = &devs[i];
       const DeviceLimits *l = &d->limits;
       const Peaks *pk = peaks && peaks[i].known ? &peaks[i] : NULL;
+      char kinds[128];
+      Device_kinds(d, kinds, sizeof kinds);
       if (f == FORMAT_JSON) {
          fprintf(out, "{\"schema\":%d,\"index\":%d,\"backend\":", REPORT_SCHEMA, d->index);
          Report_jsonString(out, backend);
@@ -74,6 +100,8 @@ void Report_devices(FILE *out, OutputFormat f, const char *backend, const Device
          fputs(",\"version\":", out);
          Report_jsonString(out, d->version);
          fprintf(out, ",\"default\":%s", i == best ? "true" : "false");
+         jsonKinds(out, kinds);
+         fprintf(out, ",\"tensor_ptx\":%s", d->tensor_ptx ? "true" : "false");
          if (pk) {
             fputc(',', out);
             jsonNumber(out, "fp32_peak_gflops", pk->fp32_gflops, true);
@@ -97,12 +125,16 @@ void Report_devices(FILE *out, OutputFormat f, const char *backend, const Device
          csvField(out, d->version, false);
          csvField(out, i == best ? "yes" : "no", false);
          if (pk)
-            fprintf(out, "%.6g,%.6g,%.6g\n", pk->fp32_gflops, pk->fp64_gflops, pk->copy_gbps);
+            fprintf(out, "%.6g,%.6g,%.6g,", pk->fp32_gflops, pk->fp64_gflops, pk->copy_gbps);
          else
-            fputs(",,\n", out);
+            fputs(",,,", out);
+         csvField(out, kinds, false);
+         csvField(out, d->tensor_ptx ? "yes" : "no", true);
       } else {
          fprintf(out, "%s[%d] %s%s\n", i ? "\n" : "", d->index, d->name, i == best ? "   (default)" : "");
          fprintf(out, "    platform        %s (%s backend)\n", d->platform, backend);
+         fprintf(out, "    kinds           %s (--device takes these too)%s\n", kinds,
+                 d->tensor_ptx ? "; inline PTX tensor instructions (sm_80+)" : "");
          fprintf(out, "    type            %s, %u compute units, %u MHz\n", DeviceType_name(d->type), d->compute_units,
                  d->clock_mhz);
          fprintf(out, "    work-group      max %zu work-items; per dimension %zu x %zu x %zu\n", l->max_wg, l->max_wi[0],

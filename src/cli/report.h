@@ -12,9 +12,13 @@
 
 #define REPORT_SCHEMA 1
 
-/* peaks: one per device (known == false where not measured), or NULL. */
-void Report_devices(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *devs, int n, int best,
-                    const Peaks *peaks);
+/* 'list devices': the CSV header (nothing for the other formats), then each backend's
+ * devices: best is the default (-1: none of these), peaks one per device (known == false
+ * where not measured) or NULL; the table also names the backend and what it can do, or
+ * with n == 0 says why it has no device. */
+void Report_devicesHeader(FILE *out, OutputFormat f);
+void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const DeviceInfo *devs, int n, int best,
+                           const Peaks *peaks, const char *why);
 void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat);
 void Report_presets(FILE *out, OutputFormat f, const PresetList *list);
 void Report_run(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *dev, const KernelInfo *k,

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE /* strcasestr */
 #include "core/banks.h"
 
 #include <stdint.h>
@@ -44,17 +43,12 @@ BankModel BankModel_default(int simd_width) {
                 "no bank model is known for this device: 32 banks x 4 bytes served like NVIDIA's, assumed");
 }
 
-/* Case-insensitive "needle in any of the device's names". */
-static bool names(const DeviceInfo *d, const char *needle) {
-   return strcasestr(d->vendor, needle) || strcasestr(d->platform, needle) || strcasestr(d->name, needle);
-}
-
 BankModel BankModel_forDevice(const DeviceInfo *d) {
    int warp = d->limits.warp;
    /* A CPU has no banks, and PoCL's CPU device carries its processor's vendor ("AMD EPYC"). */
    if (d->type == DEVICE_CPU)
       return BankModel_default(32);
-   if (!strncmp(d->arch, "sm_", 3) || names(d, "NVIDIA")) {
+   if (d->vendor_kind == VENDOR_NVIDIA) {
       BankModel m = BankModel_nvidia();
       /* Kepler (sm_3x) had a configurable 8-byte bank mode; Fermi and older differ too. */
       if (!strncmp(d->arch, "sm_", 3) && d->arch[3] >= '1' && d->arch[3] <= '3' && d->arch[4] >= '0' &&
@@ -65,7 +59,7 @@ BankModel BankModel_forDevice(const DeviceInfo *d) {
       }
       return m;
    }
-   if (!strncmp(d->arch, "gfx", 3) || names(d, "Advanced Micro Devices") || names(d, "AMD")) {
+   if (d->vendor_kind == VENDOR_AMD) {
       BankModel m = BankModel_amd(warp);
       /* GCN and CDNA (gfx6..gfx9) are what the sources describe; RDNA's LDS differs. */
       bool gcn = !strncmp(d->arch, "gfx", 3) && d->arch[3] >= '6' && d->arch[3] <= '9' && d->arch[4] != '\0' &&

@@ -6,16 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "backend/device.h" /* DeviceLimits */
 #include "core/catalog.h"
 #include "core/problem.h"
-
-typedef struct DeviceLimits_ {
-   size_t max_wg;             /* work-items per group */
-   size_t max_wi[3];          /* per dimension */
-   unsigned long long local_mem; /* bytes per group */
-   bool fp64;
-   int warp;                  /* SIMD width when known, else 32 */
-} DeviceLimits;
 
 typedef struct Geometry_ {
    int dims;

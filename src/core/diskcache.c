@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend/backend.h" /* the registry: one cache folder per backend */
 #include "core/util.h"
 
 /* A stored program starts with this magic and its length, so a truncated file is a miss. */
@@ -75,10 +76,9 @@ int DiskCache_clear(char *dir_out, size_t dirlen) {
    if (dir_out)
       Util_copy(dir_out, dirlen, dir);
    int removed = 0;
-   const char *backends[] = {"opencl", "cuda", "hip"};
-   for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
+   for (int b = 0; b < Backend_count(); b++) {
       char sub[3200];
-      snprintf(sub, sizeof sub, "%s/%s", dir, backends[b]);
+      snprintf(sub, sizeof sub, "%s/%s", dir, Backend_at(b)->name); /* each backend keeps its own folder */
       DIR *d = opendir(sub);
       if (!d)
          continue;

@@ -344,7 +344,7 @@ char *Session_source(const Catalog *cat, bool cuda_prelude, const char *body) {
 }
 
 static char *joinSource(const Session *s, const char *body) {
-   return Session_source(s->catalog, s->be->prelude != NULL, body);
+   return Session_source(s->catalog, Backend_can(s->be, BACKEND_CAP_CUDA_PRELUDE), body);
 }
 
 /* What a run and a trace share: checks, the compiled kernels, buffers with the inputs
@@ -378,7 +378,7 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
    bool dbl = p->precision == PRECISION_DOUBLE;
 
    /* Compile (or find) the GEMM kernel and, when needed, the helpers. */
-   char *source = Session_sourceNamed(s->catalog, s->be->prelude != NULL, k->source, k->path);
+   char *source = Session_sourceNamed(s->catalog, Backend_can(s->be, BACKEND_CAP_CUDA_PRELUDE), k->source, k->path);
    if (!source) {
       r->status = RUN_OUT_OF_MEMORY;
       snprintf(r->message, sizeof r->message, "out of host memory");
@@ -747,7 +747,7 @@ RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long lon
    Config_defines(k, values, p, &r->geo, r->defines, sizeof r->defines);
    Ablate_appendDefines(ablate, r->defines, sizeof r->defines);
    r->ablate = ablate & ABLATE_ALL;
-   char *source = Session_sourceNamed(s->catalog, s->be->prelude != NULL, k->source, k->path);
+   char *source = Session_sourceNamed(s->catalog, Backend_can(s->be, BACKEND_CAP_CUDA_PRELUDE), k->source, k->path);
    bool fresh;
    CachedProgram *c = source ? getKernel(s, source, r->defines, k->entry, r, &fresh) : NULL;
    free(source);
@@ -775,7 +775,7 @@ RunStatus Session_precompile(Session *s, const KernelInfo *k, const long long *v
    char defines[1024];
    Config_defines(k, values, p, &g, defines, sizeof defines);
    Ablate_appendDefines(ablate, defines, sizeof defines);
-   char *source = Session_sourceNamed(s->catalog, s->be->prelude != NULL, k->source, k->path);
+   char *source = Session_sourceNamed(s->catalog, Backend_can(s->be, BACKEND_CAP_CUDA_PRELUDE), k->source, k->path);
    if (!source) {
       snprintf(err, errlen, "out of host memory");
       return RUN_OUT_OF_MEMORY;

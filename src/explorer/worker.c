@@ -763,7 +763,7 @@ static void readCode(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, Wo
       in->group_items *= (long long)r->geo.local[d];
    in->occ = Occupancy_estimate(Occupancy_arch(in->arch), in->registers, in->local_mem, in->group_items);
    char err[512] = "";
-   if (!in->code && !strcmp(be->name, "cuda") && dev->arch[0]) {
+   if (!in->code && Backend_can(be, BACKEND_CAP_OFFLINE_PTX) && dev->arch[0]) {
       char *source = Session_sourceNamed(&w->cat, true, k->source, k->path), *log = NULL;
       size_t len = 0;
       if (source && Cuda_compileOnly(source, r->defines, dev->arch, true, &in->code, &len, &log, err, sizeof err) ==
@@ -776,14 +776,14 @@ static void readCode(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, Wo
       in->assembly = true;
       Util_copy(in->code_kind, sizeof in->code_kind, kind[0] ? kind : "code");
       Listing_count(in->code, Listing_kind(in->code_kind, in->code), &in->stats);
-   } else if (strstr(dev->platform, "Portable Computing Language")) {
+   } else if (dev->is_pocl) {
       snprintf(in->note, sizeof in->note,
                "the device gives no assembly here: PoCL's CPU code needs llvm-objdump (Debian: apt-get install llvm)");
    } else {
       snprintf(in->note, sizeof in->note, "the device gives no assembly (%s, %s)", be->name, dev->platform);
    }
    /* The source as the compiler reads it: shown where there is no assembly, and by v. */
-   bool cuda = be->prelude != NULL;
+   bool cuda = Backend_can(be, BACKEND_CAP_CUDA_PRELUDE);
    const char *p1 = cuda && w->cat.prelude_cuda ? w->cat.prelude_cuda : "", *p2 = w->cat.prelude ? w->cat.prelude : "";
    size_t plen = strlen(p1) + strlen(p2) + 2;
    char *pre = malloc(plen);

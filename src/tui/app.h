@@ -39,7 +39,7 @@ typedef struct SetupState_ {
    DeviceInfo *devices;       /* of that backend (owned) */
    int ndevices;
    int device;
-   char devices_error[256];
+   char devices_error[1024];
    char error[256];
 } SetupState;
 

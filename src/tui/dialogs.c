@@ -45,8 +45,6 @@ const char *const Ui_helpLines[] = {
 };
 const int Ui_helpCount = (int)(sizeof Ui_helpLines / sizeof Ui_helpLines[0]);
 
-static const char *const backendNames[] = {"opencl", "cuda", "hip"};
-#define NBACKENDS ((int)(sizeof backendNames / sizeof backendNames[0]))
 static const char *const layoutNames[] = {"NN", "NT", "TN", "TT"};
 
 /* ---- setup ---- */
@@ -57,8 +55,8 @@ static void listSetupDevices(Ui *ui) {
    s->devices = NULL;
    s->ndevices = 0;
    s->devices_error[0] = '\0';
-   const char *name = backendNames[s->backend];
-   if (!strcmp(name, ui->backend) && ui->ndevices > 0) {
+   const Backend *be = Backend_at(s->backend);
+   if (be == Backend_byName(ui->backend) && ui->ndevices > 0) {
       s->devices = malloc(sizeof *s->devices * (size_t)ui->ndevices);
       if (s->devices) {
          memcpy(s->devices, ui->devices, sizeof *s->devices * (size_t)ui->ndevices);
@@ -66,13 +64,12 @@ static void listSetupDevices(Ui *ui) {
       }
       return;
    }
-   const Backend *be = Backend_byName(name);
-   char err[256] = "";
-   int n = be ? be->listDevices(&s->devices, err, sizeof err) : 0;
+   char err[1024] = "";
+   int n = Backend_listDevices(be, &s->devices, err, sizeof err);
    if (n <= 0) {
       free(s->devices);
       s->devices = NULL;
-      snprintf(s->devices_error, sizeof s->devices_error, "%s: %s", name, err[0] ? err : "no devices");
+      Util_copy(s->devices_error, sizeof s->devices_error, err);
       n = 0;
    }
    s->ndevices = n;
@@ -94,8 +91,8 @@ static void openSetup(Ui *ui) {
    snprintf(s->text[SF_BETA], sizeof s->text[0], "%g", p->beta);
    s->precision = p->precision;
    s->layout = (p->trans_a ? 2 : 0) + (p->trans_b ? 1 : 0);
-   for (int i = 0; i < NBACKENDS; i++)
-      if (!strcmp(backendNames[i], ui->backend))
+   for (int i = 0; i < Backend_count(); i++)
+      if (Backend_byName(ui->backend) == Backend_at(i))
          s->backend = i;
    listSetupDevices(ui);
    s->device = ui->device < s->ndevices ? ui->device : 0;
@@ -153,7 +150,7 @@ static void setupChange(Ui *ui, int dir) {
    } else if (f == SF_LAYOUT) {
       s->layout = (s->layout + (dir > 0 ? 1 : 3)) % 4;
    } else if (f == SF_BACKEND) {
-      s->backend = (s->backend + (dir > 0 ? 1 : NBACKENDS - 1)) % NBACKENDS;
+      s->backend = (s->backend + (dir > 0 ? 1 : Backend_count() - 1)) % Backend_count();
       listSetupDevices(ui);
    } else if (f == SF_DEVICE && s->ndevices > 0) {
       s->device = (s->device + (dir > 0 ? 1 : s->ndevices - 1)) % s->ndevices;
@@ -189,7 +186,7 @@ static void setupApply(Ui *ui) {
    p.precision = s->precision;
    p.trans_a = s->layout >= 2;
    p.trans_b = s->layout & 1;
-   const char *backend = backendNames[s->backend];
+   const char *backend = Backend_at(s->backend)->name;
    bool deviceChanged = strcmp(backend, ui->backend) || s->device != ui->device;
    if (deviceChanged && s->ndevices == 0) {
       snprintf(s->error, sizeof s->error, "no device to switch to: %s", s->devices_error);
@@ -272,7 +269,7 @@ static void drawSetup(Ui *ui) {
       else if (f == SF_LAYOUT)
          snprintf(value, sizeof value, "%s", layoutNames[s->layout]);
       else if (f == SF_BACKEND)
-         snprintf(value, sizeof value, "%s", backendNames[s->backend]);
+         snprintf(value, sizeof value, "%s", Backend_at(s->backend)->name);
       else if (s->ndevices > 0)
          snprintf(value, sizeof value, "%d: %s (%s)", s->device, s->devices[s->device].name,
                   DeviceType_name(s->devices[s->device].type));

@@ -1175,20 +1175,20 @@ int Ui_main(const Options *o) {
       /* The best device of any backend: a GPU (OpenCL, else CUDA, else HIP) before PoCL. */
       be = Cli_defaultBackend(&devs, &ndev, err, sizeof err);
    } else {
-      const char *bname = o->backend ? o->backend : "opencl";
-      be = Backend_byName(bname);
+      be = o->backend ? Backend_byName(o->backend) : Backend_at(0);
       if (!be) {
-         fprintf(stderr, "gemmtop: unknown backend '%s'; available: opencl, cuda, hip\n", bname);
+         char names[128];
+         Backend_names(names, sizeof names);
+         fprintf(stderr, "gemmtop: unknown backend '%s'; available: %s\n", o->backend, names);
          freeUi(ui);
          return 2;
       }
-      ndev = be->listDevices(&devs, err, sizeof err);
+      ndev = Backend_listDevices(be, &devs, err, sizeof err);
    }
    if (ndev <= 0) {
       fprintf(stderr,
               "gemmtop: no device to measure on (%s backend): %s\n"
-              "the explorer needs an OpenCL, CUDA or HIP device; 'gemmtop list devices --backend NAME' shows what "
-              "each finds\n",
+              "the explorer needs a device of some backend; 'gemmtop list devices' shows what each finds\n",
               o->backend ? be->name : "any", err[0] ? err : "none found");
       free(devs);
       freeUi(ui);
@@ -1196,7 +1196,7 @@ int Ui_main(const Options *o) {
    }
    int dev = Cli_pickDevice(devs, ndev, o->device, err, sizeof err);
    if (dev < 0) {
-      fprintf(stderr, "gemmtop: %s\n", err);
+      fprintf(stderr, "gemmtop: %s backend: %s\n", be->title, err);
       free(devs);
       freeUi(ui);
       return 2;

@@ -61,7 +61,7 @@ if [ ! -e /dev/nvidia0 ]; then
 fi
 run_gemmtop bench --kernel general_any --sizes 64 --reference metal
 expect_rc 2 "an unknown reference backend is a usage error"
-expect_in "use opencl, cuda or hip" "$ERR" "naming the valid ones"
+expect_in "use one of opencl, cuda, hip" "$ERR" "naming the valid ones"
 
 # --rounds: the libraries and the configuration take turns, the library first in even
 # rounds and last in odd ones; the table says how many rounds made each figure.

@@ -34,7 +34,7 @@ expect_rc 2 "run --kernel --size 64"
 expect_in "--kernel is missing its value (NAME): the next word, '--size', is an option" "$ERR" "names the option without its value"
 run_gemmtop run --device '' --kernel mygemm01_naive
 expect_rc 2 "an empty --device is refused"
-expect_in "--device needs a value (N|NAME), not an empty word" "$ERR" "saying what it needs"
+expect_in "--device needs a value (N|NAME|KIND), not an empty word" "$ERR" "saying what it needs"
 
 # Every number names its range; nan is not a number of seconds.
 run_gemmtop run --kernel mygemm01_naive --warmup 2000000

@@ -450,7 +450,7 @@ static void test_latency_of_a_change(void **state) {
    assert_non_null(be);
    char err[1024];
    DeviceInfo *devs = NULL;
-   int nd = be->listDevices(&devs, err, sizeof err);
+   int nd = be->findDevices(&devs, err, sizeof err);
    int dev = nd > 0 ? Cli_pickDevice(devs, nd, NULL, err, sizeof err) : -1;
    DeviceLimits lim = dev >= 0 ? devs[dev].limits : (DeviceLimits){0};
    free(devs);

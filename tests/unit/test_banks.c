@@ -470,6 +470,7 @@ static DeviceInfo device(DeviceType type, const char *vendor, const char *name, 
    strcpy(d.name, name);
    strcpy(d.arch, arch);
    d.limits.warp = warp;
+   Device_classify(&d); /* as every backend does: the vendor from the names */
    return d;
 }
 

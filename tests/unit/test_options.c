@@ -55,7 +55,7 @@ static const char *goodValue(const OptionSpec *s, char *buf, size_t len) {
    static const struct {
       const char *name, *value;
    } special[] = {{"set", "TSM=32"}, {"precision", "double"}, {"layout", "NT"}, {"seed", "7"},
-                  {"ablate", "no-a"}, {"sizes", "64,96"}};
+                  {"ablate", "no-a"}, {"sizes", "64,96"}, {"reference", "cuda"}};
    for (size_t i = 0; s->name && i < sizeof special / sizeof special[0]; i++)
       if (!strcmp(s->name, special[i].name))
          return special[i].value;
@@ -172,7 +172,7 @@ static void test_values(void **state) {
    assert_int_equal(PARSE("run", "--kernel"), 2);
    assert_message("--kernel is missing its value (NAME)");
    assert_int_equal(PARSE("run", "--device", ""), 2); /* was accepted */
-   assert_message("--device needs a value (N|NAME), not an empty word");
+   assert_message("--device needs a value (N|NAME|KIND), not an empty word");
    assert_int_equal(PARSE("run", "--device="), 2);
    assert_int_equal(PARSE("run", "--kernel=--odd"), 0); /* after '=' it is the value */
    assert_string_equal(opts.kernel, "--odd");

@@ -90,7 +90,7 @@ static int setup(void **state) {
       return -1;
    LogBuf_init(&f->log, 1000);
    DeviceInfo *devs = NULL;
-   int n = Backend_opencl()->listDevices(&devs, err, sizeof err);
+   int n = Backend_opencl()->findDevices(&devs, err, sizeof err);
    int dev = n > 0 ? Cli_pickDevice(devs, n, NULL, err, sizeof err) : -1;
    free(devs);
    if (dev < 0) {

@@ -1,5 +1,6 @@
 #!/bin/sh
-# On the GPU machine (see ../shared/DEVICE.md): register NVIDIA's OpenCL driver with the
+# On the GPU machine (an H100 with NVIDIA's driver, CUDA and PoCL; no OpenCL headers, no
+# network; NVIDIA's OpenCL driver present but not registered): register NVIDIA's OpenCL driver with the
 # ICD loader and unpack the carried CLBlast package. Sourced by the benchmark commands.
 mkdir -p /etc/OpenCL/vendors
 echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd

@@ -1,0 +1,322 @@
+/* Lesson files: see lesson.h for the format. */
+#include "core/lesson.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/ablate.h"
+#include "core/util.h"
+
+/* Copies a field whole or says which limit it passed: nothing is cut silently. */
+static bool setField(char *dst, size_t dstlen, const char *value, const char *path, int line, const char *key,
+                     char *err, size_t errlen) {
+   size_t n = strlen(value);
+   if (n >= dstlen) {
+      snprintf(err, errlen, "%s:%d: %s is %zu characters long; at most %zu fit", path, line, key, n, dstlen - 1);
+      return false;
+   }
+   memcpy(dst, value, n + 1);
+   return true;
+}
+
+/* Appends a line to a joined text (repeatable keys). */
+static bool appendLine(char **text, const char *line) {
+   size_t old = *text ? strlen(*text) : 0, add = strlen(line);
+   char *t = realloc(*text, old + add + 2);
+   if (!t)
+      return false;
+   if (old)
+      t[old++] = '\n';
+   memcpy(t + old, line, add + 1);
+   *text = t;
+   return true;
+}
+
+/* Printable text only: a lesson is shown on a terminal, where control bytes would act. */
+static bool checkPrintable(const char *s, const char *path, int line, char *err, size_t errlen) {
+   for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+      if (*p < 0x20 || *p == 0x7f) {
+         snprintf(err, errlen, "%s:%d: a control character (byte 0x%02x) is not allowed in a lesson", path, line, *p);
+         return false;
+      }
+   return true;
+}
+
+static bool parseNumber(const char *value, double *out) {
+   char *end;
+   errno = 0;
+   double v = strtod(value, &end);
+   if (end == value || *end || errno || !isfinite(v) || v < 0)
+      return false;
+   *out = v;
+   return true;
+}
+
+typedef struct {
+   Lesson *l;
+   const char *path;
+   int line;
+   char *err;
+   size_t errlen;
+} ParseState;
+
+static bool lessonKey(ParseState *s, const char *key, const char *value) {
+   Lesson *l = s->l;
+   if (!strcmp(key, "title"))
+      return setField(l->title, sizeof l->title, value, s->path, s->line, key, s->err, s->errlen);
+   if (!strcmp(key, "source"))
+      return setField(l->source, sizeof l->source, value, s->path, s->line, key, s->err, s->errlen);
+   if (!strcmp(key, "about")) {
+      if (!appendLine(&l->about, value))
+         return snprintf(s->err, s->errlen, "%s:%d: out of memory", s->path, s->line), false;
+      return true;
+   }
+   snprintf(s->err, s->errlen,
+            "%s:%d: unknown key '%s' before the first step (the lesson takes title, source, about; a step starts "
+            "with step = PRESET)",
+            s->path, s->line, key);
+   return false;
+}
+
+static bool stepKey(ParseState *s, LessonStep *st, const char *key, const char *value) {
+   if (!strcmp(key, "title"))
+      return setField(st->title, sizeof st->title, value, s->path, s->line, key, s->err, s->errlen);
+   if (!strcmp(key, "reference"))
+      return setField(st->reference, sizeof st->reference, value, s->path, s->line, key, s->err, s->errlen);
+   if (!strcmp(key, "text")) {
+      if (!appendLine(&st->text, value))
+         return snprintf(s->err, s->errlen, "%s:%d: out of memory", s->path, s->line), false;
+      return true;
+   }
+   if (!strcmp(key, "ablate")) {
+      char why[256];
+      if (!Ablate_parse(value, &st->ablate, why, sizeof why)) {
+         snprintf(s->err, s->errlen, "%s:%d: %s", s->path, s->line, why);
+         return false;
+      }
+      return true;
+   }
+   if (!strcmp(key, "limits"))
+      return setField(st->limits, sizeof st->limits, value, s->path, s->line, key, s->err, s->errlen);
+   if (!strcmp(key, "reference_gflops")) {
+      if (!parseNumber(value, &st->reference_gflops)) {
+         snprintf(s->err, s->errlen, "%s:%d: reference_gflops = %s is not a number of GFLOPS (0 or more)", s->path,
+                  s->line, value);
+         return false;
+      }
+      return true;
+   }
+   snprintf(s->err, s->errlen,
+            "%s:%d: unknown key '%s' in a step (a step takes title, text, reference, reference_gflops, ablate, "
+            "limits)", s->path,
+            s->line, key);
+   return false;
+}
+
+static bool parseLine(ParseState *s, char *line) {
+   char *t = Util_trim(line);
+   if (!*t || *t == '#')
+      return true;
+   char *eq = strchr(t, '=');
+   if (!eq) {
+      snprintf(s->err, s->errlen, "%s:%d: expected key = value", s->path, s->line);
+      return false;
+   }
+   *eq = 0;
+   char *key = Util_trim(t), *value = Util_trim(eq + 1);
+   if (!checkPrintable(value, s->path, s->line, s->err, s->errlen))
+      return false;
+   Lesson *l = s->l;
+   if (!strcmp(key, "step")) {
+      if (l->nsteps == LESSON_MAX_STEPS) {
+         snprintf(s->err, s->errlen, "%s:%d: more than %d steps", s->path, s->line, LESSON_MAX_STEPS);
+         return false;
+      }
+      LessonStep *st = &l->steps[l->nsteps++];
+      st->line = s->line;
+      return setField(st->preset, sizeof st->preset, value, s->path, s->line, "step", s->err, s->errlen);
+   }
+   return l->nsteps ? stepKey(s, &l->steps[l->nsteps - 1], key, value) : lessonKey(s, key, value);
+}
+
+static void baseName(const char *path, char *out, size_t outlen) {
+   const char *slash = strrchr(path, '/');
+   Util_copy(out, outlen, slash ? slash + 1 : path);
+   char *dot = strrchr(out, '.');
+   if (dot && !strcmp(dot, ".lesson"))
+      *dot = 0;
+}
+
+bool Lesson_parse(const char *text, size_t len, const char *path, Lesson *out, char *err, size_t errlen) {
+   memset(out, 0, sizeof *out);
+   Util_copy(out->path, sizeof out->path, path);
+   baseName(path, out->name, sizeof out->name);
+   if (memchr(text, 0, len)) {
+      int line = 1;
+      for (const char *p = text; *p; p++)
+         line += *p == '\n';
+      snprintf(err, errlen, "%s:%d: a NUL byte: not a lesson text file", path, line);
+      return false;
+   }
+   ParseState s = {out, path, 0, err, errlen};
+   const char *p = text, *end = text + len;
+   while (p < end) {
+      const char *nl = memchr(p, '\n', (size_t)(end - p));
+      size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+      char *line = malloc(n + 1);
+      if (!line)
+         return snprintf(err, errlen, "%s: out of memory", path), Lesson_free(out), false;
+      memcpy(line, p, n);
+      line[n] = 0;
+      if (n && line[n - 1] == '\r')
+         line[n - 1] = 0;
+      s.line++;
+      bool ok = parseLine(&s, line);
+      free(line);
+      if (!ok)
+         return Lesson_free(out), false;
+      p += n + (nl != NULL);
+   }
+   if (!out->nsteps) {
+      snprintf(err, errlen, "%s: no steps (each starts with a line step = PRESET)", path);
+      Lesson_free(out);
+      return false;
+   }
+   if (!*out->title)
+      Util_copy(out->title, sizeof out->title, out->name);
+   return true;
+}
+
+bool Lesson_load(const char *path, Lesson *out, char *err, size_t errlen) {
+   size_t len = 0;
+   char *text = Util_readFile(path, &len);
+   if (!text) {
+      memset(out, 0, sizeof *out);
+      snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+      return false;
+   }
+   bool ok = Lesson_parse(text, len, path, out, err, errlen);
+   free(text);
+   return ok;
+}
+
+void Lesson_free(Lesson *l) {
+   free(l->about);
+   l->about = NULL;
+   for (int i = 0; i < l->nsteps; i++) {
+      free(l->steps[i].text);
+      l->steps[i].text = NULL;
+   }
+}
+
+static int compareNames(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void warn(LessonList *l, const char *msg) {
+   size_t w = strlen(l->warnings);
+   snprintf(l->warnings + w, sizeof l->warnings - w, "%s\n", msg);
+}
+
+static void addLesson(LessonList *l, Lesson *lesson, int *cap) {
+   for (int i = 0; i < l->count; i++)
+      if (!strcmp(l->items[i].name, lesson->name)) {
+         char msg[700];
+         snprintf(msg, sizeof msg, "lesson %s: %s replaces %s", lesson->name, lesson->path, l->items[i].path);
+         warn(l, msg);
+         Lesson_free(&l->items[i]);
+         l->items[i] = *lesson;
+         return;
+      }
+   if (l->count == *cap) {
+      int ncap = *cap ? *cap * 2 : 8;
+      Lesson *ni = realloc(l->items, sizeof *ni * (size_t)ncap);
+      if (!ni) {
+         warn(l, "out of memory while loading lessons");
+         Lesson_free(lesson);
+         return;
+      }
+      l->items = ni;
+      *cap = ncap;
+   }
+   l->items[l->count++] = *lesson;
+}
+
+/* Reads a folder's *.lesson files in name order, so the result never depends on readdir's. */
+static void loadDir(LessonList *l, const char *dir, bool user, int *cap) {
+   DIR *d = opendir(dir);
+   if (!d)
+      return;
+   char *names[256];
+   int n = 0;
+   struct dirent *e;
+   while ((e = readdir(d)) && n < 256) {
+      size_t len = strlen(e->d_name);
+      if (len > 7 && !strcmp(e->d_name + len - 7, ".lesson"))
+         names[n++] = strdup(e->d_name);
+   }
+   closedir(d);
+   qsort(names, (size_t)n, sizeof *names, compareNames);
+   for (int i = 0; i < n; i++) {
+      char path[1024], err[1400];
+      snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+      free(names[i]);
+      Lesson lesson;
+      if (Lesson_load(path, &lesson, err, sizeof err)) {
+         lesson.user = user;
+         addLesson(l, &lesson, cap);
+      } else {
+         warn(l, err);
+      }
+   }
+}
+
+static int compareLessons(const void *a, const void *b) {
+   return strcmp(((const Lesson *)a)->name, ((const Lesson *)b)->name);
+}
+
+bool LessonList_load(LessonList *l, const char *dir, char *err, size_t errlen) {
+   memset(l, 0, sizeof *l);
+   int cap = 0;
+   if (dir)
+      loadDir(l, dir, false, &cap);
+   char base[900];
+   if (Util_userDir("config", base, sizeof base)) {
+      char user[1024];
+      snprintf(user, sizeof user, "%s/lessons", base);
+      loadDir(l, user, true, &cap);
+   }
+   if (l->count > 1)
+      qsort(l->items, (size_t)l->count, sizeof *l->items, compareLessons);
+   (void)err;
+   (void)errlen;
+   return true;
+}
+
+void LessonList_free(LessonList *l) {
+   for (int i = 0; i < l->count; i++)
+      Lesson_free(&l->items[i]);
+   free(l->items);
+   memset(l, 0, sizeof *l);
+}
+
+const Lesson *LessonList_find(const LessonList *l, const char *name) {
+   for (int i = 0; i < l->count; i++)
+      if (!strcmp(l->items[i].name, name))
+         return &l->items[i];
+   return NULL;
+}
+
+bool Lesson_defaultDir(const char *kernels_dir, char *out, size_t outlen) {
+   const char *env = getenv("GEMMTOP_LESSONS");
+   if (env && *env) {
+      Util_copy(out, outlen, env);
+      return true;
+   }
+   snprintf(out, outlen, "%s/../lessons", kernels_dir);
+   struct stat st;
+   return stat(out, &st) == 0 && S_ISDIR(st.st_mode);
+}

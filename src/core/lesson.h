@@ -1,0 +1,66 @@
+/* Lessons: a ladder taught step by step, as a data file (lessons/NAME.lesson, and the
+ * user's own in $XDG_CONFIG_HOME/gemmtop/lessons/). Plain "key = value" lines:
+ *   # a comment
+ *   title  = The myGEMM OpenCL SGEMM tutorial        (lesson keys, before the first step)
+ *   source = Cedric Nugteren's tutorial (docs/sources.md, item 1)
+ *   about  = one line of the lesson's introduction    (repeatable: the lines are joined)
+ *   step   = 01-naive                                 (starts a step: the preset it loads)
+ *   title  = Naive: one work-item per element of C   (the step's own keys follow)
+ *   text   = what to say and show at this step        (repeatable)
+ *   reference = the figure the source reported, as text ("2.54 GFLOPS on the DCU")
+ *   reference_gflops = 2.54                           (that figure as a number, optional)
+ *   ablate = no-a,no-b                                (optional: the step is an ablation)
+ *   limits = max_wg=256                               (optional: simulated device limits,
+ *                                                      as GEMMTOP_DEVICE_LIMITS takes them)
+ * Nothing is cut: a line or a field over its limit is refused with its line number. */
+#ifndef GEMMTOP_LESSON_H
+#define GEMMTOP_LESSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define LESSON_MAX_STEPS 32
+
+typedef struct LessonStep_ {
+   char preset[64];
+   char title[128];
+   char *text;               /* malloc'ed, lines joined with '\n'; NULL when none */
+   char reference[256];      /* "" when the source reported nothing for this step */
+   double reference_gflops;  /* 0 when none */
+   unsigned ablate;          /* AblateFlag bits; 0 for a real run */
+   char limits[128];         /* simulated device limits, "" for the device's own */
+   int line;                 /* where the step starts in its file */
+} LessonStep;
+
+typedef struct Lesson_ {
+   char name[64];            /* file name without .lesson */
+   char path[512];
+   char title[128];
+   char source[256];
+   char *about;              /* malloc'ed or NULL */
+   LessonStep steps[LESSON_MAX_STEPS];
+   int nsteps;
+   bool user;                /* from the user's folder */
+} Lesson;
+
+/* Parses one file; on failure err names the file and line. */
+bool Lesson_load(const char *path, Lesson *out, char *err, size_t errlen);
+/* Parses text (as if read from a file named path). */
+bool Lesson_parse(const char *text, size_t len, const char *path, Lesson *out, char *err, size_t errlen);
+void Lesson_free(Lesson *l);
+
+typedef struct LessonList_ {
+   Lesson *items;
+   int count;
+   char warnings[2048];      /* files that did not parse, one per line */
+} LessonList;
+
+/* Shipped lessons (dir) then the user's; a user's lesson of the same name replaces the
+ * shipped one (said in warnings). Sorted by name. */
+bool LessonList_load(LessonList *l, const char *dir, char *err, size_t errlen);
+void LessonList_free(LessonList *l);
+const Lesson *LessonList_find(const LessonList *l, const char *name);
+/* $GEMMTOP_LESSONS, or lessons/ next to the kernels folder (share/gemmtop/lessons). */
+bool Lesson_defaultDir(const char *kernels_dir, char *out, size_t outlen);
+
+#endif
