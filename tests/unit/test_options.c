@@ -1,6 +1,7 @@
 /* The options table and its parser: every command takes exactly its rows' options and
  * refuses the others by name; every number is held to its range, which the message
  * names; values are never cut or taken from the next option; --help is the table's; and
+ * random words give a usage error with a message or options within their ranges; and
  * the man page documents every option under each command that takes it, and every
  * GEMMTOP_* variable that src/ reads. */
 #include <setjmp.h>
@@ -12,10 +13,13 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/options.h"
 #include "core/util.h"
@@ -302,6 +306,60 @@ static void test_help(void **state) {
    assert_true(!cublas || cublas > next);
 }
 
+/* Random words (spellings, prefixes, values good and bad, "=" forms, "--"): whatever
+ * comes, a usage error with a message, or options whose numbers are in their ranges. */
+static void test_random_words(void **state) {
+   (void)state;
+   unsigned seed = (unsigned)time(NULL) ^ ((unsigned)getpid() << 16);
+   srand(seed);
+   static const char *const values[] = {"0", "1", "-1", "64", "1024", "1048577", "nan", "inf", "-0.5", "1e3", "",
+                                        "x", "--", "-", "-m", "--size", "TSM=8", "=", "NN", "json", "4", "8",
+                                        "no-a", "64,96", "0x10", "99999999999999999999"};
+   size_t n;
+   const OptionSpec *t = Options_table(&n);
+   char words[16][80];
+   for (int trial = 0; trial < 3000; trial++) {
+      const char *argv[18];
+      int nwords = rand() % 16;
+      for (int w = 0; w < nwords; w++) {
+         const OptionSpec *s = &t[(size_t)rand() % n];
+         const char *v = values[(size_t)rand() % (sizeof values / sizeof values[0])];
+         int form = rand() % 5;
+         if (s->name && (!strcmp(s->name, "help") || !strcmp(s->name, "version")))
+            form = 4; /* they print: a value instead */
+         if (form == 0 && s->name)
+            snprintf(words[w], sizeof words[w], "--%s", s->name);
+         else if (form == 1 && s->name)
+            snprintf(words[w], sizeof words[w], "--%s=%s", s->name, v);
+         else if (form == 2 && s->name)
+            snprintf(words[w], sizeof words[w], "--%.*s", 1 + rand() % (int)strlen(s->name), s->name);
+         else if (form == 3 && s->letter && s->letter != 'h')
+            snprintf(words[w], sizeof words[w], "-%c%s", s->letter, rand() % 2 ? v : "");
+         else
+            snprintf(words[w], sizeof words[w], "%s", v);
+         argv[w] = words[w];
+      }
+      argv[nwords] = NULL;
+      int c = rand() % COMMAND_COUNT;
+      int rc = parse(commandName(c), argv);
+      if (rc == 2) {
+         if (!err[0])
+            fail_msg("seed %u, trial %d: a usage error without a message", seed, trial);
+         continue;
+      }
+      if (rc != 0)
+         fail_msg("seed %u, trial %d: rc %d", seed, trial, rc);
+      assert_true(opts.npositional <= Options_commands()[c].max_positional);
+      assert_true(opts.reps >= 1 && opts.reps <= 1024 && opts.warmup >= 0 && opts.rounds >= 1 && opts.rounds <= 32);
+      assert_true(opts.problem.m >= 1 && opts.problem.n >= 1 && opts.problem.k >= 1);
+      assert_true(opts.max_seconds >= 0 && opts.max_seconds <= 86400 && opts.timeout >= 0 && opts.timeout <= 86400);
+      assert_true(isfinite(opts.problem.alpha) && isfinite(opts.problem.beta));
+      for (int i = 0; i < opts.nsets; i++)
+         assert_true(strchr(opts.sets[i], '=') && opts.sets[i][0] != '=');
+      assert_true(!opts.device || opts.device[0]);
+   }
+}
+
 /* ---- the man page ---- */
 
 /* The text of a man page section without roff's escapes: "\-" is "-", fonts dropped. */
@@ -451,6 +509,7 @@ int main(void) {
        cmocka_unit_test(test_numbers_name_their_range),
        cmocka_unit_test(test_values),
        cmocka_unit_test(test_sizes),
+       cmocka_unit_test(test_random_words),
        cmocka_unit_test(test_help),
        cmocka_unit_test(test_man_page_options),
        cmocka_unit_test(test_man_page_environment),
