@@ -1,5 +1,5 @@
 /* gemmtop micro-kernels: the device's measured peaks (multiply-add rate, copy bandwidth).
- * Compiled with -DDOUBLE=0|1 after the prelude. */
+ * Compiled with -DDOUBLE=0|1 after the prelude (the tensor one: see gt_peak_mma). */
 
 /* Each work-item runs 8 independent chains of 4-wide multiply-adds for ITERS rounds:
  * enough independent work to fill the pipelines (and, on CPUs, the SIMD lanes), nothing
@@ -27,3 +27,44 @@ __kernel void gt_peak_copy(__global real4 *dst, const __global real4 *src) {
    const size_t i = get_global_id(0);
    dst[i] = src[i];
 }
+
+/* The tensor-core peak (NVIDIA sm_80 and newer, -DGT_TENSOR_PTX=1): each warp keeps 8
+ * independent accumulator tiles and feeds them back-to-back mma.sync instructions, ITERS
+ * rounds of 8, operands in registers, nothing from memory. GT_MMA_KIND picks the shape
+ * and type: 0 tf32 (m16n8k8, 2*16*8*8 flops per warp and instruction), 1 f16 and 2 bf16
+ * (m16n8k16, 2*16*8*16). FP32 accumulation. Each lane holds 4 A, 2 B and 4 C registers
+ * of every shape, so one asm line serves all three. */
+#if GT_TENSOR_PTX
+#ifndef GT_MMA_KIND
+#define GT_MMA_KIND 1
+#endif
+#if GT_MMA_KIND == 0
+#define GT_MMA_OP "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"
+#define GT_MMA_ONE 0x3c000000u /* 2^-7 in FP32 (TF32) */
+#elif GT_MMA_KIND == 1
+#define GT_MMA_OP "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+#define GT_MMA_ONE 0x20002000u /* two halves of 2^-7 */
+#else
+#define GT_MMA_OP "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
+#define GT_MMA_ONE 0x3c003c00u /* two bfloat16 of 2^-7 */
+#endif
+#define GT_MMA(c)                                                                                             \
+   asm volatile(GT_MMA_OP " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                           \
+                : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                                              \
+                : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1))
+__kernel void gt_peak_mma(__global float *out, const uint seed) {
+   /* Operands from the seed (never known when compiling); small, so the sums stay finite. */
+   const uint a0 = GT_MMA_ONE ^ (seed & 1u), a1 = GT_MMA_ONE, a2 = GT_MMA_ONE ^ (seed & 2u), a3 = GT_MMA_ONE;
+   const uint b0 = GT_MMA_ONE ^ (seed & 4u), b1 = GT_MMA_ONE;
+   float c0[4] = {0, 0, 0, 0}, c1[4] = {0, 0, 0, 0}, c2[4] = {0, 0, 0, 0}, c3[4] = {0, 0, 0, 0};
+   float c4[4] = {0, 0, 0, 0}, c5[4] = {0, 0, 0, 0}, c6[4] = {0, 0, 0, 0}, c7[4] = {0, 0, 0, 0};
+   for (int i = 0; i < ITERS; i++) {
+      GT_MMA(c0); GT_MMA(c1); GT_MMA(c2); GT_MMA(c3);
+      GT_MMA(c4); GT_MMA(c5); GT_MMA(c6); GT_MMA(c7);
+   }
+   float t = 0;
+   for (int j = 0; j < 4; j++)
+      t += c0[j] + c1[j] + c2[j] + c3[j] + c4[j] + c5[j] + c6[j] + c7[j];
+   out[get_global_id(0)] = t;
+}
+#endif

@@ -589,9 +589,18 @@ static BackendStatus finish(Context *c, char *err, size_t errlen) {
 }
 
 /* cuBLAS, loaded at run time: the CUDA reference (Gpu_columnMajor: no data moves).
- * Default math mode: true FP32, no TF32. */
+ * Default math mode: true FP32, no TF32. The tensor-core types go through cublasGemmEx
+ * with the same types as the kernels: half or bfloat16 A and B, FP32 C and
+ * CUBLAS_COMPUTE_32F; tf32 as FP32 A, B and C with CUBLAS_COMPUTE_32F_FAST_TF32 (inputs
+ * rounded to TF32, FP32 accumulation). */
 typedef struct cublasContext *cublasHandle_t;
 enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 };
+/* cudaDataType_t, cublasComputeType_t and cublasGemmAlgo_t values (library_types.h, cublas_api.h). */
+enum { CUDA_R_32F_ = 0, CUDA_R_16F_ = 2, CUDA_R_16BF_ = 14 };
+enum { CUBLAS_COMPUTE_32F_ = 68, CUBLAS_COMPUTE_32F_FAST_TF32_ = 77 };
+enum { CUBLAS_GEMM_DEFAULT_ = -1 };
+typedef int CublasGemmExFn(cublasHandle_t, int, int, int, int, int, const void *, const void *, int, int, const void *,
+                           int, int, const void *, void *, int, int, int, int);
 static struct {
    bool tried;
    void *lib;
@@ -604,8 +613,17 @@ static struct {
                 const float *, float *, int);
    int (*dgemm)(cublasHandle_t, int, int, int, int, int, const double *, const double *, int, const double *, int,
                 const double *, double *, int);
+   CublasGemmExFn *gemmEx;
    int version;
 } cublas;
+
+/* The GemmEx types of a tensor-core precision: A and B's data type, the compute type, and
+ * the words that say so in the library's name. */
+static void gemmExTypes(Precision p, int *ab, int *compute, const char **what) {
+   *ab = p == PRECISION_HALF ? CUDA_R_16F_ : p == PRECISION_BF16 ? CUDA_R_16BF_ : CUDA_R_32F_;
+   *compute = p == PRECISION_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32_ : CUBLAS_COMPUTE_32F_;
+   *what = p == PRECISION_HALF ? "GemmEx half, FP32 C" : p == PRECISION_BF16 ? "GemmEx bfloat16, FP32 C" : "GemmEx FAST_TF32";
+}
 
 static void loadCublas(Context *c) {
    cublas.tried = true;
@@ -619,6 +637,7 @@ static void loadCublas(Context *c) {
    cublas.getVersion = symbol(cublas.lib, "cublasGetVersion_v2", NULL);
    cublas.sgemm = symbol(cublas.lib, "cublasSgemm_v2", NULL);
    cublas.dgemm = symbol(cublas.lib, "cublasDgemm_v2", NULL);
+   cublas.gemmEx = (CublasGemmExFn *)symbol(cublas.lib, "cublasGemmEx", NULL);
    if (api.cuCtxSetCurrent(c->ctx) != 0 || !cublas.create || cublas.create(&cublas.handle) != 0)
       cublas.handle = NULL;
    if (cublas.handle && cublas.getVersion && cublas.getVersion(cublas.handle, &cublas.version) != 0)
@@ -630,12 +649,19 @@ static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer 
    *ms = -1;
    if (!cublas.tried)
       loadCublas(c);
+   const bool ex = p->precision != PRECISION_FLOAT && p->precision != PRECISION_DOUBLE;
+   int abType = CUDA_R_32F_, computeType = CUBLAS_COMPUTE_32F_;
+   const char *what = "";
+   if (ex)
+      gemmExTypes(p->precision, &abType, &computeType, &what);
    if (cublas.version)
-      snprintf(name, namelen, "cuBLAS %d.%d.%d", cublas.version / 10000, cublas.version / 100 % 100, cublas.version % 100);
+      snprintf(name, namelen, "cuBLAS %d.%d.%d%s%s", cublas.version / 10000, cublas.version / 100 % 100,
+               cublas.version % 100, ex ? " " : "", what);
    else
-      snprintf(name, namelen, "cuBLAS");
-   if (!cublas.handle || !cublas.sgemm || !cublas.dgemm || !cublas.setStream) {
-      snprintf(err, errlen, "cuBLAS is not available (libcublas.so not found or cublasCreate failed)");
+      snprintf(name, namelen, "cuBLAS%s%s", ex ? " " : "", what);
+   if (!cublas.handle || !cublas.sgemm || !cublas.dgemm || !cublas.setStream || (ex && !cublas.gemmEx)) {
+      snprintf(err, errlen, "cuBLAS is not available (libcublas.so not found, cublasCreate failed%s)",
+               ex ? " or it has no cublasGemmEx" : "");
       return BACKEND_ERR_NO_RUNTIME;
    }
    CUresult r = api.cuCtxSetCurrent(c->ctx);
@@ -653,7 +679,12 @@ static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer 
    Event *e = Gpu_eventStart(&cuda, c->stream, err, errlen);
    if (!e)
       return BACKEND_ERR_OTHER;
-   if (p->precision == PRECISION_DOUBLE) {
+   if (ex) {
+      float alpha = (float)p->alpha, beta = (float)p->beta;
+      st = cublas.gemmEx(cublas.handle, opFirst, opSecond, g.m, g.n, g.k, &alpha, (const void *)(uintptr_t)B->ptr, abType,
+                         g.ld_first, (const void *)(uintptr_t)A->ptr, abType, g.ld_second, &beta,
+                         (void *)(uintptr_t)C->ptr, CUDA_R_32F_, g.ld_c, computeType, CUBLAS_GEMM_DEFAULT_);
+   } else if (p->precision == PRECISION_DOUBLE) {
       double alpha = p->alpha, beta = p->beta;
       st = cublas.dgemm(cublas.handle, opFirst, opSecond, g.m, g.n, g.k, &alpha,
                         (const double *)(uintptr_t)B->ptr, g.ld_first, (const double *)(uintptr_t)A->ptr, g.ld_second,
@@ -669,7 +700,8 @@ static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer 
       done = Gpu_eventWait(e, ms, "waiting for cuBLAS", err, errlen);
    Gpu_releaseEvent(e);
    if (st != 0) {
-      snprintf(err, errlen, "cuBLAS %cgemm failed with status %d", p->precision == PRECISION_DOUBLE ? 'D' : 'S', st);
+      snprintf(err, errlen, "cuBLAS %s failed with status %d",
+               ex ? "GemmEx" : p->precision == PRECISION_DOUBLE ? "Dgemm" : "Sgemm", st);
       return st == 3 /* CUBLAS_STATUS_ALLOC_FAILED */ ? BACKEND_ERR_OUT_OF_MEMORY : BACKEND_ERR_OTHER;
    }
    return done;

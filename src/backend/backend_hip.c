@@ -716,6 +716,11 @@ static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer 
    if (!rocblas.tried)
       loadRocblas(c);
    snprintf(name, namelen, "rocBLAS%s%s", rocblas.version[0] ? " " : "", rocblas.version);
+   if (p->precision != PRECISION_FLOAT && p->precision != PRECISION_DOUBLE) {
+      snprintf(err, errlen, "no rocBLAS reference for %s in gemmtop yet (rocblas_gemm_ex is not wired in); the CUDA "
+                            "backend compares with cuBLAS GemmEx", Precision_name(p->precision));
+      return BACKEND_ERR_OTHER;
+   }
    if (!rocblas.handle || !rocblas.sgemm || !rocblas.dgemm || !rocblas.setStream) {
       snprintf(err, errlen, "rocBLAS is not available (%s)",
                !rocblas.lib ? "librocblas.so not found; it comes with ROCm, Debian has no package of it"

@@ -644,6 +644,15 @@ static BackendStatus vendorGemm(Context *ctx, const Problem *p, Buffer *A, Buffe
       }
    }
    snprintf(name, namelen, "CLBlast");
+   if (p->precision != PRECISION_FLOAT && p->precision != PRECISION_DOUBLE) {
+      /* CLBlast's Hgemm keeps C, alpha and beta in half too, and it has no bfloat16 or TF32:
+       * no GEMM of these types (FP32 C and accumulation) to compare with. */
+      snprintf(err, errlen,
+               "CLBlast has no GEMM with %s inputs and FP32 C (its Hgemm keeps C in half): no vendor reference for %s on "
+               "OpenCL; the CUDA backend compares with cuBLAS GemmEx",
+               Precision_name(p->precision), Precision_name(p->precision));
+      return BACKEND_ERR_OTHER;
+   }
    if (!clblast.sgemm || !clblast.dgemm) {
       snprintf(err, errlen, "CLBlast is not installed (libclblast.so.1; on Debian: apt-get install libclblast1)");
       return BACKEND_ERR_NO_RUNTIME;

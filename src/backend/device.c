@@ -56,6 +56,7 @@ void Device_classify(DeviceInfo *d) {
    d->is_pocl = strstr(d->platform, "Portable Computing Language") || strcasestr(d->version, "pocl") ||
                 strcasestr(d->driver, "pocl");
    d->tensor_ptx = d->inline_ptx && ampereOrNewer(d->arch);
+   d->limits.tensor_ptx = d->tensor_ptx;
 }
 
 /* ---- --device ---- */

@@ -20,6 +20,9 @@ typedef struct DeviceLimits_ {
    unsigned long long local_mem; /* bytes per group */
    bool fp64;
    int warp;                  /* SIMD width when known, else 32 */
+   bool tensor_ptx;           /* a tensor kernel gets GT_TENSOR_PTX=1: DeviceInfo.tensor_ptx, unless
+                               * GEMMTOP_DEVICE_LIMITS=tensor_ptx=0 took it away (configurations are
+                               * checked against the limits alone) */
 } DeviceLimits;
 
 typedef struct DeviceInfo_ {

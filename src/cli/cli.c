@@ -202,6 +202,9 @@ static int devicePeaks(const Options *o, BackendDevices *bd, int nb) {
          if (!s || !Peaks_measure(s, &cat, &bd[b].peaks[i], err, sizeof err)) {
             fprintf(stderr, "gemmtop: %s device %d: cannot measure its peaks: %s\n", bd[b].be->name, i, err);
             rc = 1;
+         } else if (bd[b].peaks[i].tensor_error[0]) {
+            fprintf(stderr, "gemmtop: %s device %d: cannot measure its tensor-core peaks: %s\n", bd[b].be->name, i,
+                    bd[b].peaks[i].tensor_error);
          }
          Session_close(s);
       }
@@ -365,16 +368,21 @@ int Cli_run(const Options *o) {
       free(r);
       goto done_inputs;
    }
+   if (in.note[0])
+      fprintf(stderr, "gemmtop: %s\n", in.note);
    RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = !o->no_verify, .max_seconds = o->max_seconds,
                     .ablate = o->ablate};
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
    Peaks peaks;
    Peaks_cached(Session_device(s), Session_backend(s)->name, &peaks);
    VendorResult vendor;
-   /* An ablated run is not compared with the vendor library: it is not a GEMM. */
-   bool with_vendor = o->vendor && !o->ablate && (st == RUN_OK || st == RUN_NOT_VERIFIED);
+   /* An ablated run is not compared with the vendor library: it is not a GEMM; nor is an
+    * emulated one: its times are not the tensor cores'. */
+   bool with_vendor = o->vendor && !o->ablate && !r->geo.emulated && (st == RUN_OK || st == RUN_NOT_VERIFIED);
    if (o->vendor && o->ablate)
       fprintf(stderr, "gemmtop: --vendor ignored: an ablated run is not compared with the vendor BLAS\n");
+   else if (o->vendor && r->geo.emulated)
+      fprintf(stderr, "gemmtop: --vendor ignored: an emulated tensor kernel is not compared with the vendor BLAS\n");
    if (with_vendor)
       Session_vendor(s, &p, &in, &(RunOptions){.reps = o->reps, .warmup = o->warmup, .verify = true}, &vendor);
    Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &ro, r, &peaks,

@@ -176,7 +176,7 @@ static void printJson(const Session *s, const KernelInfo *k, const long long *va
           a->model.known ? "true" : "false");
    Report_jsonString(stdout, a->model.source);
    printf("},\"problem\":{\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\"}", t->problem.m, t->problem.n, t->problem.k,
-          t->problem.precision == PRECISION_DOUBLE ? "double" : "float");
+          Precision_name(t->problem.precision));
    printf(",\"groups\":%d,\"work_group_items\":%zu,\"warps_per_group\":%d,\"records\":%zu,\"dropped\":%zu,"
           "\"complete\":%s,\"sites\":[",
           a->groups, a->wg_size, a->warps, t->count, a->dropped, a->dropped ? "false" : "true");

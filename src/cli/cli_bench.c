@@ -22,6 +22,7 @@ typedef struct BenchConfig_ {
 
 typedef struct BenchCell_ {
    RunStatus status;
+   bool emulated;        /* tensor instructions emulated: its GFLOPS are not compared with the vendor's */
    double gflops, ms;
    char message[256];
 } BenchCell;
@@ -181,6 +182,7 @@ static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t
       /* Verified in the first round; later rounds time the same program. */
       RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0, .max_seconds = o->max_seconds};
       RunStatus st = Session_run(b->s, b->configs[c].kernel, b->configs[c].values, &p, use, &ro, b->r);
+      cell->emulated = b->r->geo.emulated;
       if (round == 0 || st != RUN_OK) {
          cell->status = st;
          snprintf(cell->message, sizeof cell->message, "%s", b->r->message);
@@ -251,9 +253,9 @@ static void saveRow(FILE *save, bool json, const Bench *b, int c, int si) {
    const int rounds = b->o->rounds;
    char params[300];
    KernelInfo_formatParams(cf->kernel, cf->values, params, sizeof params);
-   double pct = vendor[si].status == RUN_OK && cell->status == RUN_OK ? 100 * cell->gflops / vendor[si].gflops : 0;
-   double rpct = reference[si].status == RUN_OK && cell->status == RUN_OK ? 100 * cell->gflops / reference[si].gflops
-                                                                           : 0;
+   bool comparable = cell->status == RUN_OK && !cell->emulated;
+   double pct = vendor[si].status == RUN_OK && comparable ? 100 * cell->gflops / vendor[si].gflops : 0;
+   double rpct = reference[si].status == RUN_OK && comparable ? 100 * cell->gflops / reference[si].gflops : 0;
    if (json) {
       fprintf(save, "{\"schema\":%d,\"config\":", REPORT_SCHEMA);
       Report_jsonString(save, cf->label);
@@ -267,7 +269,7 @@ static void saveRow(FILE *save, bool json, const Bench *b, int c, int si) {
               Precision_name(p.precision), RunStatus_name(cell->status), cell->status == RUN_OK ? "true" : "false");
       if (cell->status == RUN_OK)
          fprintf(save, ",\"gflops\":%.6g,\"time_ms\":%.6g", cell->gflops, cell->ms);
-      fprintf(save, ",\"vendor\":");
+      fprintf(save, ",\"emulated\":%s,\"vendor\":", cell->emulated ? "true" : "false");
       Report_jsonString(save, vendor[si].name);
       if (vendor[si].status == RUN_OK)
          fprintf(save, ",\"vendor_gflops\":%.6g", vendor[si].gflops);
@@ -309,7 +311,9 @@ static void saveRow(FILE *save, bool json, const Bench *b, int c, int si) {
 static void printCells(const Bench *b, const VendorResult *yard, int c) {
    for (int si = 0; si < b->nsizes; si++) {
       const BenchCell *cell = cellOf(b, c, si);
-      if (cell->status == RUN_OK && yard[si].status == RUN_OK)
+      if (cell->status == RUN_OK && cell->emulated)
+         printf(" %10.1f %6s", cell->gflops, "emul.");
+      else if (cell->status == RUN_OK && yard[si].status == RUN_OK)
          printf(" %10.1f %5.1f%%", cell->gflops, 100 * cell->gflops / yard[si].gflops);
       else if (cell->status == RUN_OK)
          printf(" %10.1f %6s", cell->gflops, "-");
@@ -367,6 +371,11 @@ static int printTable(const Bench *b) {
           "every result verified\n");
    printf("each figure: the median of %d round%s in which the libraries and the configurations took turns\n", o->rounds,
           o->rounds == 1 ? "" : "s");
+   for (int c = 0; c < b->nconf; c++)
+      if (cellOf(b, c, 0)->emulated) {
+         printf("emul.: tensor instructions emulated on this device (no tensor cores): verified, not compared\n");
+         break;
+      }
    return failures;
 }
 

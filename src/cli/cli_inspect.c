@@ -52,9 +52,14 @@ static char *sassOf(const char *cubin, size_t size) {
    return out;
 }
 
-static DeviceLimits archDeviceLimits(void) {
-   DeviceLimits l = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32};
-   return l;
+/* An NVIDIA GPU of that architecture ("sm_90") through CUDA: whether it runs PTX tensor
+ * instructions is the devices' own rule (Device_classify). */
+static DeviceLimits archDeviceLimits(const char *arch) {
+   DeviceInfo d = {.limits = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32},
+                   .inline_ptx = true};
+   snprintf(d.arch, sizeof d.arch, "%s", arch);
+   Device_classify(&d);
+   return d.limits;
 }
 
 /* --ablate: the switches' defines, as Session_run compiles them. */
@@ -92,7 +97,7 @@ static BackendStatus nvrtcCode(const Catalog *cat, const KernelInfo *k, const ch
 /* NVRTC without a device. */
 static int inspectCudaOffline(const Options *o, const Catalog *cat, const KernelInfo *k, const long long *values,
                               const Problem *p, Inspection *in) {
-   DeviceLimits lim = archDeviceLimits();
+   DeviceLimits lim = archDeviceLimits(o->arch);
    Geometry g;
    char msg[1536];
    if (!Config_check(k, values, p, &lim, &g, msg, sizeof msg)) {

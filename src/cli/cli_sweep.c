@@ -74,7 +74,7 @@ static bool isFixed(const Options *o, const char *name) {
 }
 
 static void saveResults(const char *path, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
-                        const Candidate *c, int n) {
+                        const Candidate *c, int n, bool emulated) {
    FILE *f = fopen(path, "w");
    if (!f) {
       perror(path);
@@ -82,7 +82,7 @@ static void saveResults(const char *path, const KernelInfo *k, const Problem *p,
    }
    bool json = strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".json");
    if (!json)
-      fprintf(f, "kernel,params,device,m,n,k,precision,outcome,gflops,time_ms,compile_ms,max_rel_err,reason\n");
+      fprintf(f, "kernel,params,device,m,n,k,precision,outcome,gflops,time_ms,compile_ms,max_rel_err,reason,emulated\n");
    for (int i = 0; i < n; i++) {
       char params[512];
       KernelInfo_formatParams(k, c[i].values, params, sizeof params);
@@ -97,15 +97,18 @@ static void saveResults(const char *path, const KernelInfo *k, const Problem *p,
          }
          fprintf(f, "},\"device\":");
          Report_jsonString(f, dev->name);
-         fprintf(f, ",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"outcome\":\"%s\",\"verified\":%s", p->m, p->n,
-                 p->k, Precision_name(p->precision), SweepOutcome_name(c[i].outcome),
+         fprintf(f,
+                 ",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"input_type\":\"%s\",\"compute_type\":\"%s\","
+                 "\"output_type\":\"%s\",\"outcome\":\"%s\",\"verified\":%s",
+                 p->m, p->n, p->k, Precision_name(p->precision), Precision_inputType(p->precision),
+                 Precision_computeType(p->precision), Precision_outputType(p->precision), SweepOutcome_name(c[i].outcome),
                  c[i].outcome == SWEEP_OK ? "true" : "false");
          if (c[i].outcome == SWEEP_OK)
             fprintf(f, ",\"gflops\":%.6g,\"time_ms\":%.6g,\"compile_ms\":%.6g,\"max_rel_err\":%.3g", c[i].gflops,
                     c[i].median_ms, c[i].compile_ms, c[i].max_rel_err);
          fprintf(f, ",\"reason\":");
          Report_jsonString(f, c[i].reason);
-         fprintf(f, "}\n");
+         fprintf(f, ",\"emulated\":%s}\n", emulated ? "true" : "false");
       } else {
          fprintf(f, "%s,\"%s\",\"%s\",%d,%d,%d,%s,%s,", k->name, params, dev->name, p->m, p->n, p->k,
                  Precision_name(p->precision), SweepOutcome_name(c[i].outcome));
@@ -119,7 +122,7 @@ static void saveResults(const char *path, const KernelInfo *k, const Problem *p,
                fputc('"', f);
             fputc(*s == '\n' ? ' ' : *s, f);
          }
-         fputs("\"\n", f);
+         fprintf(f, "\",%s\n", emulated ? "true" : "false");
       }
    }
    fclose(f);
@@ -153,10 +156,10 @@ static void precompileAll(const Options *o, Session *s, const KernelInfo *k, con
       fputc('\n', stderr);
 }
 
-/* Runs the first n candidates one at a time, verified, and classifies each. Returns 0,
- * or 1 when the inputs do not fit (message printed). */
+/* Runs the first n candidates one at a time, verified, and classifies each (an emulated
+ * one has no best). Returns 0, or 1 when the inputs do not fit (message printed). */
 static int runAll(const Options *o, Session *s, const KernelInfo *k, const Problem *p, Candidate *all, int n,
-                  uint64_t seed, bool tty) {
+                  uint64_t seed, bool tty, bool emulated) {
    Inputs in;
    char err[1024] = "";
    if (!Session_fits(s, p, err, sizeof err) || !Inputs_random(&in, p, seed)) {
@@ -176,7 +179,7 @@ static int runAll(const Options *o, Session *s, const KernelInfo *k, const Probl
          continue;
       RunStatus st = Session_run(s, k, c->values, p, &in, &ro, r);
       Sweep_classify(c, st, r, timeout);
-      if (c->outcome == SWEEP_OK && c->gflops > bestGflops) {
+      if (c->outcome == SWEEP_OK && !emulated && c->gflops > bestGflops) {
          bestGflops = c->gflops;
          char params[200];
          KernelInfo_formatParams(k, c->values, params, sizeof params);
@@ -193,10 +196,16 @@ static int runAll(const Options *o, Session *s, const KernelInfo *k, const Probl
    return 0;
 }
 
-/* The table: the best 15 verified, the tally, and every skipped one with its reason. */
-static void printTable(const KernelInfo *k, const SweepSpace *sp, int n, const int *counts, double peak, double t0) {
+/* The table: the best 15 verified (an emulated sweep: the first 15, unranked), the tally,
+ * and every skipped one with its reason. */
+static void printTable(const KernelInfo *k, const DeviceInfo *dev, const SweepSpace *sp, int n, const int *counts,
+                       double peak, double t0, bool emulated) {
    const Candidate *all = sp->cands;
-   printf("%-4s %-48s %12s %10s %8s\n", "rank", "parameters", "GFLOPS", "ms", peak > 0 ? "% peak" : "");
+   if (emulated)
+      printf("EMULATED: no tensor cores on %s: the configurations were verified; their times are the\n"
+             "emulation's, in the order tried, not ranked\n",
+             dev->name);
+   printf("%-4s %-48s %12s %10s %8s\n", emulated ? "#" : "rank", "parameters", "GFLOPS", "ms", peak > 0 ? "% peak" : "");
    int shown = 0;
    for (int i = 0; i < n && shown < 15; i++) {
       if (all[i].outcome != SWEEP_OK)
@@ -224,7 +233,7 @@ static void printTable(const KernelInfo *k, const SweepSpace *sp, int n, const i
 
 /* --format csv or json: the --save file's lines, on stdout. */
 static void printResults(const Options *o, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
-                         const Candidate *all, int n) {
+                         const Candidate *all, int n, bool emulated) {
    char tmp[] = "/tmp/gemmtop-sweep-XXXXXX";
    int fd = mkstemp(tmp);
    if (fd < 0)
@@ -233,7 +242,7 @@ static void printResults(const Options *o, const KernelInfo *k, const Problem *p
    char path[64];
    snprintf(path, sizeof path, "%s.%s", tmp, o->format == FORMAT_JSON ? "json" : "csv");
    if (rename(tmp, path) == 0) {
-      saveResults(path, k, p, dev, all, n);
+      saveResults(path, k, p, dev, all, n, emulated);
       char *text = Util_readFile(path, NULL);
       if (text)
          fputs(text, stdout);
@@ -269,24 +278,27 @@ static int savePresets(const Options *o, const KernelInfo *k, const Problem *p, 
 /* Sorts the tried candidates (best first), prints them and saves what was asked.
  * Returns the exit code: 0 when at least one verified. */
 static int report(const Options *o, Session *s, const KernelInfo *k, const Problem *p, SweepSpace *sp, int n,
-                  double t0) {
+                  double t0, bool emulated) {
    Candidate *all = sp->cands;
    const DeviceInfo *dev = Session_device(s);
-   qsort(all, (size_t)n, sizeof *all, compareGflops);
+   if (!emulated)
+      qsort(all, (size_t)n, sizeof *all, compareGflops);
    int counts[SWEEP_FAILED + 1] = {0};
    for (int i = 0; i < n; i++)
       counts[all[i].outcome]++;
    Peaks peaks;
    Peaks_cached(dev, Session_backend(s)->name, &peaks);
-   double peak = p->precision == PRECISION_DOUBLE ? peaks.fp64_gflops : peaks.fp32_gflops;
+   double peak = Peaks_for(&peaks, p->precision, k->tensor, emulated);
    if (o->format == FORMAT_TABLE)
-      printTable(k, sp, n, counts, peak, t0);
+      printTable(k, dev, sp, n, counts, peak, t0, emulated);
    else
-      printResults(o, k, p, dev, all, n);
+      printResults(o, k, p, dev, all, n, emulated);
    if (o->save)
-      saveResults(o->save, k, p, dev, all, n);
+      saveResults(o->save, k, p, dev, all, n, emulated);
    int rc = counts[SWEEP_OK] > 0 ? 0 : 1;
-   if (o->save_presets && counts[SWEEP_OK] > 0)
+   if (o->save_presets && emulated)
+      fprintf(stderr, "gemmtop: --save-presets ignored: an emulated sweep is not ranked\n");
+   else if (o->save_presets && counts[SWEEP_OK] > 0)
       rc = savePresets(o, k, p, dev, all, counts[SWEEP_OK]);
    return rc;
 }
@@ -327,6 +339,9 @@ int Cli_sweep(const Options *o) {
               sp.invalid, sp.first_invalid);
       rc = 2;
    } else {
+      /* A tensor kernel without tensor cores runs its emulation: each configuration is still
+       * verified, but times that are not a tensor core's are not ranked. */
+      const bool emulated = k->tensor && !dev->limits.tensor_ptx;
       /* Shuffle (the starting configuration, defaults and --set values, first), then take the budget. */
       Sweep_shuffle(&sp, k, base, &rng);
       int budget = o->exhaustive ? sp.count : (o->budget ? o->budget : 40);
@@ -339,9 +354,9 @@ int Cli_sweep(const Options *o) {
       /* Parallel compiles into the disk cache, then runs, one at a time, verified. */
       if (DiskCache_enabled() && n > 1)
          precompileAll(o, s, k, &p, sp.cands, n, tty, t0);
-      rc = runAll(o, s, k, &p, sp.cands, n, seed, tty);
+      rc = runAll(o, s, k, &p, sp.cands, n, seed, tty, emulated);
       if (rc == 0)
-         rc = report(o, s, k, &p, &sp, n, t0);
+         rc = report(o, s, k, &p, &sp, n, t0, emulated);
    }
    SweepSpace_free(&sp);
    Session_close(s);

@@ -70,7 +70,7 @@ static int applySize(Options *o, const OptionSpec *s, const char *v, char *err, 
 
 static int applyPrecision(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
    if (!Precision_parse(v, &o->problem.precision))
-      return fail(err, errlen, "--precision '%.*s%s': use float or double", SHOWN(v));
+      return fail(err, errlen, "--precision '%.*s%s': use float, double, tf32, half or bfloat16", SHOWN(v));
    return 0;
 }
 
@@ -155,8 +155,11 @@ static const OptionSpec table[] = {
     {.name = "size", .value = "S", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .apply = applySize,
      .commands = SHAPE, .help = "M, N and K at once", .dflt = "1024; the explorer 2048 on a GPU, 512 on a CPU",
      .elsewhere = "bench takes its sizes from --sizes"},
-    {.name = "precision", .value = "float|double", .kind = OPT_TEXT, .apply = applyPrecision,
-     .given = F(has_precision), .commands = CONFIG, .help = "element type", .dflt = "float"},
+    {.name = "precision", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(has_precision),
+     .commands = CONFIG,
+     .help = "float, double, tf32, half or bfloat16; the last three: A and B of that type, FP32 accumulation, "
+             "C in FP32",
+     .dflt = "float"},
     {.name = "layout", .value = "NN|NT|TN|TT", .kind = OPT_TEXT, .apply = applyLayout, .given = F(has_layout),
      .commands = CONFIG, .help = "op(A) and op(B): N as stored, T transposed; storage is row-major", .dflt = "NN"},
     {.name = "alpha", .value = "A", .kind = OPT_REAL, .min = -DBL_MAX, .max = DBL_MAX, .field = F(problem.alpha),

@@ -50,7 +50,8 @@ void Report_devicesHeader(FILE *out, OutputFormat f) {
    if (f == FORMAT_CSV)
       fputs("index,backend,platform,name,type,compute_units,clock_mhz,max_work_group,max_work_item_0,max_work_item_1,"
             "max_work_item_2,local_mem_bytes,global_mem_bytes,fp64,driver,version,default,fp32_peak_gflops,"
-            "fp64_peak_gflops,copy_peak_gbps,kinds,tensor_ptx\n",
+            "fp64_peak_gflops,copy_peak_gbps,kinds,tensor_ptx,tensor_tf32_peak_gflops,tensor_f16_peak_gflops,"
+            "tensor_bf16_peak_gflops\n",
             out);
 }
 
@@ -107,6 +108,11 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
             jsonNumber(out, "fp32_peak_gflops", pk->fp32_gflops, true);
             jsonNumber(out, "fp64_peak_gflops", pk->fp64_gflops, true);
             jsonNumber(out, "copy_peak_gbps", pk->copy_gbps, true);
+            if (pk->tf32_gflops > 0) {
+               jsonNumber(out, "tensor_tf32_peak_gflops", pk->tf32_gflops, true);
+               jsonNumber(out, "tensor_f16_peak_gflops", pk->f16_gflops, true);
+               jsonNumber(out, "tensor_bf16_peak_gflops", pk->bf16_gflops, true);
+            }
             fputs("\"peaks_measured\":", out);
             Report_jsonString(out, pk->measured_at);
          }
@@ -129,7 +135,11 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
          else
             fputs(",,,", out);
          csvField(out, kinds, false);
-         csvField(out, d->tensor_ptx ? "yes" : "no", true);
+         csvField(out, d->tensor_ptx ? "yes" : "no", false);
+         if (pk && pk->tf32_gflops > 0)
+            fprintf(out, "%.6g,%.6g,%.6g\n", pk->tf32_gflops, pk->f16_gflops, pk->bf16_gflops);
+         else
+            fputs(",,\n", out);
       } else {
          fprintf(out, "%s[%d] %s%s\n", i ? "\n" : "", d->index, d->name, i == best ? "   (default)" : "");
          fprintf(out, "    platform        %s (%s backend)\n", d->platform, backend);
@@ -147,7 +157,12 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
          if (pk)
             fprintf(out, "    measured peaks  FP32 %.1f GFLOPS, FP64 %.1f GFLOPS, copy %.1f GB/s (%s)\n", pk->fp32_gflops,
                     pk->fp64_gflops, pk->copy_gbps, pk->measured_at);
-         else
+         if (pk && pk->tf32_gflops > 0)
+            fprintf(out, "    tensor peaks    TF32 %.1f, half %.1f, bfloat16 %.1f GFLOPS (mma.sync, FP32 accumulation)\n",
+                    pk->tf32_gflops, pk->f16_gflops, pk->bf16_gflops);
+         else if (pk && pk->tensor_error[0])
+            fprintf(out, "    tensor peaks    not measured: %s\n", pk->tensor_error);
+         if (!pk)
             fprintf(out, "    measured peaks  not yet ('gemmtop list devices --measure')\n");
       }
    }
@@ -163,7 +178,7 @@ static void paramSpec(const KernelParam *p, char *out, size_t len) {
 
 void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
    if (f == FORMAT_CSV)
-      fputs("name,ladder,step,title,parameters,operands,pads,file\n", out);
+      fputs("name,ladder,step,title,parameters,operands,pads,file,precisions,tensor\n", out);
    const char *ladder = "";
    for (int i = 0; i < cat->count; i++) {
       const KernelInfo *k = &cat->kernels[i];
@@ -175,6 +190,8 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
          paramSpec(&k->params[j], one, sizeof one);
          snprintf(params + strlen(params), sizeof params - strlen(params), "%s%s", j ? " " : "", one);
       }
+      char types[96];
+      Precision_listNames(k->precisions, types, sizeof types);
       char operands[16];
       snprintf(operands, sizeof operands, "%s", k->operands_any ? "any" : "");
       if (!k->operands_any)
@@ -212,7 +229,13 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
          Report_jsonString(out, operands);
          fprintf(out, ",\"pads\":%s,\"file\":", k->has_pad ? "true" : "false");
          Report_jsonString(out, k->path);
-         fputs("}\n", out);
+         fputs(",\"precisions\":[", out);
+         for (int p = 0, first = 1; p < PRECISION_COUNT; p++)
+            if (k->precisions & PRECISION_BIT(p)) {
+               fprintf(out, "%s\"%s\"", first ? "" : ",", Precision_name((Precision)p));
+               first = 0;
+            }
+         fprintf(out, "],\"tensor\":%s}\n", k->tensor ? "true" : "false");
       } else if (f == FORMAT_CSV) {
          char step[16];
          snprintf(step, sizeof step, "%d", k->step);
@@ -223,7 +246,9 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
          csvField(out, params, false);
          csvField(out, operands, false);
          csvField(out, k->has_pad ? "yes" : "no", false);
-         csvField(out, k->path, true);
+         csvField(out, k->path, false);
+         csvField(out, types, false);
+         csvField(out, k->tensor ? "yes" : "no", true);
       } else {
          if (strcmp(ladder, k->ladder) != 0) {
             fprintf(out, "%sladder %s\n", i ? "\n" : "", k->ladder);
@@ -236,6 +261,8 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
             fprintf(out, "      %-24s reads %s (other layouts are transposed beforehand)\n", "", operands);
          if (k->has_pad)
             fprintf(out, "      %-24s any size (operands padded to tile multiples)\n", "");
+         if (k->precisions != (PRECISION_BIT(PRECISION_FLOAT) | PRECISION_BIT(PRECISION_DOUBLE)) || k->tensor)
+            fprintf(out, "      %-24s takes %s%s\n", "", types, k->tensor ? "; tensor cores (emulated without them)" : "");
       }
    }
    if (f == FORMAT_TABLE)
@@ -273,11 +300,9 @@ void Report_presets(FILE *out, OutputFormat f, const PresetList *list) {
       fputs("no presets found\n", out);
 }
 
-/* The measured peak for the problem's precision, 0 when unknown. */
-static double peakFor(const Peaks *peaks, const Problem *p) {
-   if (!peaks || !peaks->known)
-      return 0;
-   return p->precision == PRECISION_DOUBLE ? peaks->fp64_gflops : peaks->fp32_gflops;
+/* The measured peak this run is put against (Peaks_for), 0 when unknown or emulated. */
+static double peakFor(const Peaks *peaks, const Problem *p, const KernelInfo *k, const RunResult *r) {
+   return Peaks_for(peaks, p->precision, k->tensor, r->geo.emulated);
 }
 
 /* An ablated run is never "ok": its own status, so that no reader takes it for a result. */
@@ -304,8 +329,12 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
    Report_jsonString(out, dev->name);
    fputs(",\"platform\":", out);
    Report_jsonString(out, dev->platform);
-   fprintf(out, ",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"layout\":\"%s\",", p->m, p->n, p->k,
-           Precision_name(p->precision), layout);
+   fprintf(out,
+           ",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"input_type\":\"%s\",\"compute_type\":\"%s\","
+           "\"output_type\":\"%s\",\"emulated\":%s,\"layout\":\"%s\",",
+           p->m, p->n, p->k, Precision_name(p->precision), Precision_inputType(p->precision),
+           Precision_computeType(p->precision), Precision_outputType(p->precision), r->geo.emulated ? "true" : "false",
+           layout);
    jsonNumber(out, "alpha", p->alpha, true);
    jsonNumber(out, "beta", p->beta, true);
    char ablation[64];
@@ -328,11 +357,11 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
       jsonNumber(out, "gflops", r->gflops, true);
       jsonNumber(out, "gbps", r->gbps, true);
       jsonNumber(out, "core_gbps", r->core_gbps, true);
-      if (peakFor(peaks, p) > 0 && !r->ablate) {
-         jsonNumber(out, "peak_gflops", peakFor(peaks, p), true);
-         jsonNumber(out, "pct_of_peak", 100.0 * r->gflops / peakFor(peaks, p), true);
+      if (peakFor(peaks, p, k, r) > 0 && !r->ablate) {
+         jsonNumber(out, "peak_gflops", peakFor(peaks, p, k, r), true);
+         jsonNumber(out, "pct_of_peak", 100.0 * r->gflops / peakFor(peaks, p, k, r), true);
       }
-      if (vendor && !r->ablate) {
+      if (vendor && !r->ablate && !r->geo.emulated) {
          fputs("\"vendor\":", out);
          Report_jsonString(out, vendor->name);
          fprintf(out, ",\"vendor_status\":\"%s\",\"vendor_verified\":%s,", RunStatus_name(vendor->status),
@@ -384,7 +413,7 @@ static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const 
    Problem_layoutName(p, layout);
    fputs("kernel,params,backend,device,m,n,k,precision,layout,alpha,beta,status,verified,max_rel_err,time_ms,"
          "min_time_ms,max_time_ms,spread_pct,gflops,gbps,core_gbps,helpers_ms,compile_ms,cached,reps,ablated,ablation,"
-         "message\n",
+         "message,input_type,compute_type,output_type,emulated\n",
          out);
    csvField(out, k->name, false);
    csvField(out, params, false);
@@ -405,7 +434,9 @@ static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const 
    Ablate_name(r->ablate, ablation, sizeof ablation);
    fprintf(out, "%.6g,%s,%d,%s,", r->compile_ms, r->cached ? "true" : "false", r->reps, r->ablate ? "true" : "false");
    csvField(out, ablation, false);
-   csvField(out, r->message, true);
+   csvField(out, r->message, false);
+   fprintf(out, "%s,%s,%s,%s\n", Precision_inputType(p->precision), Precision_computeType(p->precision),
+           Precision_outputType(p->precision), r->geo.emulated ? "true" : "false");
 }
 
 static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, const KernelInfo *k, const long long *values,
@@ -421,11 +452,18 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
                    "           are the ablated kernel's, to compare with a real run, not a GEMM result\n",
               ablation);
    }
+   if (r->geo.emulated)
+      fprintf(out, "EMULATED   no tensor cores here (or no PTX): the tensor instructions run as portable code; the\n"
+                   "           result is verified, the times are the emulation's: not a tensor core's, not\n"
+                   "           compared with the vendor library, ranked or put against a peak\n");
    fprintf(out, "kernel     %s  %s\n", k->name, params);
    fprintf(out, "device     %s (%s, %s)%s\n", dev->name, dev->platform, backend,
            dev->limits_simulated ? "  [limits simulated by GEMMTOP_DEVICE_LIMITS]" : "");
    fprintf(out, "problem    M=%d N=%d K=%d  %s  %s  alpha=%g beta=%g  seed=%llu\n", p->m, p->n, p->k,
            Precision_name(p->precision), layout, p->alpha, p->beta, (unsigned long long)seed);
+   if (p->precision != PRECISION_FLOAT && p->precision != PRECISION_DOUBLE)
+      fprintf(out, "types      A and B %s, multiplied in %s, accumulated in FP32, C %s\n", Precision_inputType(p->precision),
+              p->precision == PRECISION_TF32 ? "TF32" : "FP32 (exactly)", Precision_outputType(p->precision));
    if (r->status == RUN_INVALID) {
       fprintf(out, "status     refused before compiling\n");
       return;
@@ -459,14 +497,14 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
       }
       fprintf(out, "speed      %.2f GFLOPS%s   %.2f GB/s global   %.2f GB/s to the cores", r->gflops,
               r->ablate ? " (2MNK/time)" : "", r->gbps, r->core_gbps);
-      if (peakFor(peaks, p) > 0 && !r->ablate)
-         fprintf(out, "   %.1f%% of the measured %s peak (%.0f GFLOPS)", 100.0 * r->gflops / peakFor(peaks, p),
-                 p->precision == PRECISION_DOUBLE ? "FP64" : "FP32", peakFor(peaks, p));
+      if (peakFor(peaks, p, k, r) > 0 && !r->ablate)
+         fprintf(out, "   %.1f%% of the measured %s peak (%.0f GFLOPS)", 100.0 * r->gflops / peakFor(peaks, p, k, r),
+                 Peaks_label(p->precision, k->tensor), peakFor(peaks, p, k, r));
       fputc('\n', out);
-      if (vendor && vendor->status == RUN_OK && !r->ablate)
+      if (vendor && vendor->status == RUN_OK && !r->ablate && !r->geo.emulated)
          fprintf(out, "vendor     %s %.4f ms median, %.2f GFLOPS: this kernel runs at %.1f%% of it\n", vendor->name,
                  vendor->median_ms, vendor->gflops, 100.0 * r->gflops / vendor->gflops);
-      else if (vendor && !r->ablate)
+      else if (vendor && !r->ablate && !r->geo.emulated)
          fprintf(out, "vendor     %s\n", vendor->message);
    }
    if (r->verified_run)

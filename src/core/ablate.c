@@ -95,14 +95,14 @@ unsigned Ablate_next(unsigned mask) {
 }
 
 double Ablate_bytes(const Problem *p, unsigned mask) {
-   double es = (double)Precision_size(p->precision);
+   double es = (double)Precision_size(p->precision), ies = (double)Precision_inputSize(p->precision);
    double a = (mask & ABLATE_NO_A) ? 0 : (double)Problem_sizeA(p);
    double b = (mask & ABLATE_NO_B) ? 0 : (double)Problem_sizeB(p);
    double c = (double)Problem_sizeC(p);
    double creads = p->beta != 0.0 ? c : 0;
-   return (a + b + c + creads) * es;
+   return (a + b) * ies + (c + creads) * es;
 }
 
 double Ablate_coreBytes(const Problem *p) {
-   return 2.0 * (double)p->m * (double)p->n * (double)p->k * (double)Precision_size(p->precision);
+   return 2.0 * (double)p->m * (double)p->n * (double)p->k * (double)Precision_inputSize(p->precision);
 }

@@ -159,6 +159,39 @@ static bool parseSites(KernelInfo *k, char *v, char *err, size_t errlen) {
    return true;
 }
 
+/* "precisions: tf32 half bfloat16": names separated by spaces or commas. */
+static bool parsePrecisions(KernelInfo *k, char *v, char *err, size_t errlen) {
+   k->precisions = 0;
+   char *save = NULL;
+   for (char *tok = strtok_r(v, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+      Precision p;
+      if (!Precision_parse(tok, &p)) {
+         char all[96];
+         Precision_listNames(~0u, all, sizeof all);
+         snprintf(err, errlen, "precisions: '%s' is not an element type (%s)", tok, all);
+         return false;
+      }
+      k->precisions |= PRECISION_BIT(p);
+   }
+   if (!k->precisions) {
+      snprintf(err, errlen, "precisions: no element type named (float, double, tf32, half, bfloat16)");
+      return false;
+   }
+   return true;
+}
+
+static bool parseYesNo(const char *key, const char *v, bool *out, char *err, size_t errlen) {
+   if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1"))
+      *out = true;
+   else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0"))
+      *out = false;
+   else {
+      snprintf(err, errlen, "%s: '%s' is not yes or no", key, v);
+      return false;
+   }
+   return true;
+}
+
 static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t errlen) {
    if (!strcmp(key, "name")) {
       if (!isIdentifier(v)) {
@@ -219,6 +252,10 @@ static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t
       return parseSites(k, v, err, errlen);
    } else if (!strcmp(key, "hidden")) {
       k->hidden = !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1");
+   } else if (!strcmp(key, "precisions")) {
+      return parsePrecisions(k, v, err, errlen);
+   } else if (!strcmp(key, "tensor")) {
+      return parseYesNo(key, v, &k->tensor, err, errlen);
    } else {
       snprintf(err, errlen, "unknown key '%s'", key);
       return false;
@@ -231,6 +268,7 @@ bool KernelInfo_parse(KernelInfo *k, const char *text, const char *filename, cha
    Util_copy(k->path, sizeof k->path, filename);
    strcpy(k->entry, "gemm");
    strcpy(k->localmem, "0");
+   k->precisions = PRECISION_BIT(PRECISION_FLOAT) | PRECISION_BIT(PRECISION_DOUBLE);
    const char *start = strstr(text, "/*@gemmtop");
    if (!start) {
       snprintf(err, errlen, "%s: no '/*@gemmtop' metadata block", filename);

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/problem.h"
+
 #define KERNEL_MAX_PARAMS 16
 #define KERNEL_MAX_VALUES 32
 #define KERNEL_MAX_RULES 24
@@ -47,6 +49,9 @@ typedef struct KernelInfo_ {
    char sites[KERNEL_MAX_SITES][48];
    int nsites;
    bool hidden;
+   unsigned precisions;   /* PRECISION_BIT()s of the element types it takes (`precisions:`);
+                           * float and double when the key is absent */
+   bool tensor;           /* `tensor: yes`: it uses the tensor-core helpers (GT_TENSOR_PTX) */
 } KernelInfo;
 
 typedef struct Catalog_ {

@@ -34,6 +34,11 @@ static bool lookup(void *ctx, const char *name, long long *v) {
        {"TRANSB", s->trans_b},
        {"DOUBLE", s->p->precision == PRECISION_DOUBLE},
        {"REAL_SIZE", (long long)Precision_size(s->p->precision)},
+       {"IN_SIZE", (long long)Precision_inputSize(s->p->precision)},
+       {"GT_TF32", s->p->precision == PRECISION_TF32},
+       {"GT_HALF", s->p->precision == PRECISION_HALF},
+       {"GT_BF16", s->p->precision == PRECISION_BF16},
+       {"GT_TENSOR_PTX", s->k->tensor && s->lim->tensor_ptx},
        {"MAX_WG", (long long)s->lim->max_wg},
        {"MAX_WI0", (long long)s->lim->max_wi[0]},
        {"MAX_WI1", (long long)s->lim->max_wi[1]},
@@ -79,6 +84,21 @@ static bool evalIn(const Scope *s, const char *expr, const char *what, long long
    return false;
 }
 
+/* Whether the kernel takes the problem's element type (its `precisions:` line). */
+static bool precisionTaken(const KernelInfo *k, const Problem *p, char *msg, size_t msglen) {
+   if (k->precisions & PRECISION_BIT(p->precision))
+      return true;
+   if (msglen) {
+      char takes[96];
+      Precision_listNames(k->precisions, takes, sizeof takes);
+      snprintf(msg, msglen,
+               "kernel %s does not take %s: it takes %s (its 'precisions:' line); choose one of those with "
+               "--precision, or a kernel that takes %s",
+               k->name, Precision_name(p->precision), takes, Precision_name(p->precision));
+   }
+   return false;
+}
+
 /* The first broken rule: 0 when all hold. Kinds of failure are numbered so that
  * the suggestion of valid values can check the same thing. */
 static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
@@ -97,6 +117,10 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
       snprintf(msg, msglen, "M, N and K must be at least 1 (M=%d N=%d K=%d)", p->m, p->n, p->k);
       return false;
    }
+   if (!precisionTaken(k, p, msg, msglen))
+      return false;
+   g.tensor_ptx = k->tensor && s->lim->tensor_ptx;
+   g.emulated = k->tensor && !g.tensor_ptx;
    if (p->precision == PRECISION_DOUBLE && !s->lim->fp64) {
       snprintf(msg, msglen, "this device has no double-precision support (cl_khr_fp64); use --precision float");
       return false;
@@ -197,6 +221,8 @@ void Config_validValues(const KernelInfo *k, const long long *values, const Prob
 bool Config_check(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
                   Geometry *geo, char *msg, size_t msglen) {
    char reason[768];
+   if (!precisionTaken(k, p, msg, msglen))
+      return false; /* no parameter value changes that */
    if (checkValues(k, values, p, lim, geo, msglen ? reason : NULL, msglen ? sizeof reason : 0))
       return true;
    if (!msglen)
@@ -234,9 +260,11 @@ void Config_defines(const KernelInfo *k, const long long *values, const Problem 
    out[0] = '\0';
    for (int i = 0; i < k->nparams && n < outlen; i++)
       n += (size_t)snprintf(out + n, outlen - n, "-D%s=%lld ", k->params[i].name, values[i]);
+   char types[64];
+   Precision_defines(p->precision, types, sizeof types);
    if (n < outlen)
-      snprintf(out + n, outlen - n, "-DTRANSA=%d -DTRANSB=%d -DDOUBLE=%d", geo->trans_a, geo->trans_b,
-               p->precision == PRECISION_DOUBLE);
+      snprintf(out + n, outlen - n, "-DTRANSA=%d -DTRANSB=%d %s%s", geo->trans_a, geo->trans_b, types,
+               geo->tensor_ptx ? " -DGT_TENSOR_PTX=1" : "");
 }
 
 bool Config_setParam(const KernelInfo *k, long long *values, const char *assignment, char *msg, size_t msglen) {

@@ -18,6 +18,9 @@ typedef struct Geometry_ {
    int m, n, k;               /* the sizes the kernel runs on (rounded up when it pads) */
    bool pad;                  /* m, n or k differ from the problem's */
    bool trans_a, trans_b;     /* storage the kernel reads */
+   bool tensor_ptx;           /* GT_TENSOR_PTX=1: a `tensor: yes` kernel where PTX tensor instructions run */
+   bool emulated;             /* a `tensor: yes` kernel without them: the portable emulation runs, whose
+                               * times are not a tensor core's (never compared, ranked or put against a peak) */
 } Geometry;
 
 /* Checks everything; fills geo when it passes. On failure, msg names the broken rule,
@@ -30,7 +33,8 @@ bool Config_check(const KernelInfo *k, const long long *values, const Problem *p
 void Config_validValues(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
                         int pi, bool *valid);
 
-/* Compiler options: "-DTS=16 -DWPT=4 -DTRANSA=0 -DTRANSB=0 -DDOUBLE=0". */
+/* Compiler options: "-DTS=16 -DWPT=4 -DTRANSA=0 -DTRANSB=0 -DDOUBLE=0", then -DGT_TF32=1,
+ * -DGT_HALF=1 or -DGT_BF16=1 for those types and -DGT_TENSOR_PTX=1 when geo says so. */
 void Config_defines(const KernelInfo *k, const long long *values, const Problem *p, const Geometry *geo, char *out,
                     size_t outlen);
 

@@ -1,5 +1,7 @@
 /* The host-side operands of a run: A, B and C0 (C before the run), stored as the problem
- * says. Random by default (fresh values, never zeros), or read from .npy files. */
+ * says: A and B in its input type (half and bfloat16 as 16-bit patterns, rounded to nearest
+ * even from the values drawn or read), C0 in its output type. Random by default (fresh
+ * values, never zeros), or read from .npy files. */
 #ifndef GEMMTOP_INPUTS_H
 #define GEMMTOP_INPUTS_H
 
@@ -12,6 +14,7 @@ typedef struct Inputs_ {
    void *a, *b, *c0;    /* c0 is NULL when beta == 0 */
    uint64_t seed;
    unsigned long generation; /* changes whenever the contents change */
+   char note[768];      /* what loading .npy files did to their values ("" when nothing) */
 } Inputs;
 
 /* Uniform random values in [-1, 1). Returns false when out of host memory. */
@@ -19,7 +22,9 @@ bool Inputs_random(Inputs *in, const Problem *p, uint64_t seed);
 /* True when in was made for the same shapes, precision and beta-ness as p. */
 bool Inputs_fit(const Inputs *in, const Problem *p);
 /* Loads any of a, b, c from .npy files (NULL paths keep the random ones); checks shapes
- * against p (as stored: transposed operands have swapped shapes). */
+ * against p (as stored: transposed operands have swapped shapes). Files of another float
+ * type are converted; A and B of half and bfloat16 are rounded to nearest even (a float16
+ * file is taken as it is for half), which in->note reports. */
 bool Inputs_loadNpy(Inputs *in, const Problem *p, const char *a_path, const char *b_path, const char *c_path, char *err,
                     size_t errlen);
 void Inputs_free(Inputs *in);

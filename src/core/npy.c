@@ -7,6 +7,8 @@
  * message, never a crash. */
 #include "core/npy.h"
 
+#include "core/lowprec.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -258,6 +260,8 @@ static const char *parseHeader(const char *s, size_t len, Header *h) {
 
 /* ---------- reading ---------- */
 
+static const char *typeName(size_t elsize) { return elsize == 2 ? "float16" : elsize == 8 ? "float64" : "float32"; }
+
 static bool readExact(FILE *f, void *buf, size_t n, size_t *got) {
    size_t r = n ? fread(buf, 1, n, f) : 0;
    if (got)
@@ -346,11 +350,11 @@ bool Npy_read(const char *path, NpyArray *out, char *err, size_t errlen) {
 
    /* dtype */
    if (h.descr_is_list) {
-      setError(err, errlen, "%s: unsupported dtype (a structured array); '<f4' or '<f8' is needed", path);
+      setError(err, errlen, "%s: unsupported dtype (a structured array); '<f2', '<f4' or '<f8' is needed", path);
       goto done;
    }
    size_t elsize = 0;
-   bool is_double = false, big_endian = false, bad_type = false;
+   bool is_double = false, is_half = false, big_endian = false, bad_type = false;
    const char *d = h.descr;
    char order = d[0];
    if (order == '<' || order == '>' || order == '=' || order == '|')
@@ -361,17 +365,20 @@ bool Npy_read(const char *path, NpyArray *out, char *err, size_t errlen) {
       elsize = 4;
    else if (!strcmp(d, "f8"))
       elsize = 8, is_double = true;
+   else if (!strcmp(d, "f2"))
+      elsize = 2, is_half = true;
    else
       bad_type = true;
    if (order == '>' || ((order == '=' || order == '|') && !hostIsLittleEndian()))
       big_endian = true;
    if (bad_type) {
-      setError(err, errlen, "%s: unsupported dtype '%s'; '<f4' or '<f8' (float32 or float64) is needed", path, h.descr);
+      setError(err, errlen, "%s: unsupported dtype '%s'; '<f2', '<f4' or '<f8' (float16, float32 or float64) is needed",
+               path, h.descr);
       goto done;
    }
    if (big_endian) {
-      setError(err, errlen, "%s: unsupported dtype '%s' (big-endian); little-endian '<f4' or '<f8' is needed", path,
-               h.descr);
+      setError(err, errlen, "%s: unsupported dtype '%s' (big-endian); little-endian '<f2', '<f4' or '<f8' is needed",
+               path, h.descr);
       goto done;
    }
 
@@ -399,7 +406,7 @@ bool Npy_read(const char *path, NpyArray *out, char *err, size_t errlen) {
       uint64_t have = (uint64_t)st.st_size > preamble + hlen ? (uint64_t)st.st_size - preamble - hlen : 0;
       if (have < nbytes) {
          setError(err, errlen, "%s: truncated data: shape %s of %s needs %zu bytes, the file has %llu", path,
-                  shape, is_double ? "float64" : "float32", nbytes, (unsigned long long)have);
+                  shape, typeName(elsize), nbytes, (unsigned long long)have);
          goto done;
       }
    }
@@ -413,7 +420,7 @@ bool Npy_read(const char *path, NpyArray *out, char *err, size_t errlen) {
          setError(err, errlen, "%s: read error: %s", path, strerror(errno));
       else
          setError(err, errlen, "%s: truncated data: shape %s of %s needs %zu bytes, the file has %zu", path,
-                  shape, is_double ? "float64" : "float32", nbytes, got);
+                  shape, typeName(elsize), nbytes, got);
       goto done;
    }
    if (!hostIsLittleEndian())
@@ -425,19 +432,11 @@ bool Npy_read(const char *path, NpyArray *out, char *err, size_t errlen) {
          setError(err, errlen, "%s: out of memory for %zu bytes", path, nbytes);
          goto done;
       }
-      if (is_double) {
-         const double *src = data;
-         double *dst = rm;
-         for (size_t i = 0; i < rows; i++)
-            for (size_t j = 0; j < cols; j++)
-               dst[i * cols + j] = src[j * rows + i];
-      } else {
-         const float *src = data;
-         float *dst = rm;
-         for (size_t i = 0; i < rows; i++)
-            for (size_t j = 0; j < cols; j++)
-               dst[i * cols + j] = src[j * rows + i];
-      }
+      const unsigned char *src = data;
+      unsigned char *dst = rm;
+      for (size_t i = 0; i < rows; i++)
+         for (size_t j = 0; j < cols; j++)
+            memcpy(dst + (i * cols + j) * elsize, src + (j * rows + i) * elsize, elsize);
       free(data);
       data = rm;
    }
@@ -445,6 +444,7 @@ bool Npy_read(const char *path, NpyArray *out, char *err, size_t errlen) {
    out->shape[0] = rows;
    out->shape[1] = cols;
    out->is_double = is_double;
+   out->is_half = is_half;
    out->data = data;
    data = NULL;
    ok = true;
@@ -479,11 +479,16 @@ static bool writeAll(int fd, const void *buf, size_t n) {
 
 bool Npy_write(const char *path, const void *data, size_t rows, size_t cols, bool is_double, char *err,
                size_t errlen) {
+   return Npy_writeAs(path, data, rows, cols, is_double ? NPY_FLOAT64 : NPY_FLOAT32, err, errlen);
+}
+
+bool Npy_writeAs(const char *path, const void *data, size_t rows, size_t cols, NpyType type, char *err,
+                 size_t errlen) {
    if (!path || !*path) {
       setError(err, errlen, "(no file name): cannot write a .npy file");
       return false;
    }
-   size_t elsize = is_double ? 8 : 4;
+   size_t elsize = type == NPY_FLOAT64 ? 8 : type == NPY_FLOAT16 ? 2 : 4;
    if ((cols && rows > SIZE_MAX / cols) || (rows && cols && rows * cols > SIZE_MAX / elsize)) {
       setError(err, errlen, "%s: array shape too large", path);
       return false;
@@ -497,7 +502,7 @@ bool Npy_write(const char *path, const void *data, size_t rows, size_t cols, boo
    /* Header: dict, spaces, '\n'; the data starts at a multiple of 64 bytes. */
    char dict[160];
    int dl = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu), }",
-                     is_double ? "<f8" : "<f4", rows, cols);
+                     elsize == 8 ? "<f8" : elsize == 2 ? "<f2" : "<f4", rows, cols);
    if (dl < 0 || (size_t)dl >= sizeof dict) {
       setError(err, errlen, "%s: cannot format the .npy header", path);
       return false;
@@ -577,7 +582,7 @@ bool Npy_write(const char *path, const void *data, size_t rows, size_t cols, boo
 bool NpyArray_convert(NpyArray *a, bool to_double) {
    if (!a)
       return false;
-   if (a->is_double == to_double)
+   if (a->is_double == to_double && !a->is_half)
       return true;
    size_t count = a->shape[0] * a->shape[1];
    if (count && !a->data)
@@ -585,21 +590,24 @@ bool NpyArray_convert(NpyArray *a, bool to_double) {
    void *nd = malloc(count ? count * (to_double ? sizeof(double) : sizeof(float)) : 1);
    if (!nd)
       return false;
-   if (to_double) {
-      const float *src = a->data;
-      double *dst = nd;
-      for (size_t i = 0; i < count; i++)
-         dst[i] = (double)src[i];
-   } else {
-      const double *src = a->data;
-      float *dst = nd;
-      for (size_t i = 0; i < count; i++)
-         dst[i] = (float)src[i];
+   for (size_t i = 0; i < count; i++) {
+      double v = NpyArray_at(a, i);
+      if (to_double)
+         ((double *)nd)[i] = v;
+      else
+         ((float *)nd)[i] = (float)v;
    }
    free(a->data);
    a->data = nd;
    a->is_double = to_double;
+   a->is_half = false;
    return true;
+}
+
+double NpyArray_at(const NpyArray *a, size_t i) {
+   if (a->is_half)
+      return LowPrec_halfToFloat(((const uint16_t *)a->data)[i]);
+   return a->is_double ? ((const double *)a->data)[i] : (double)((const float *)a->data)[i];
 }
 
 void NpyArray_free(NpyArray *a) {

@@ -33,6 +33,11 @@ bool Peaks_cached(const DeviceInfo *dev, const char *backend, Peaks *out) {
    Peaks p = {0};
    int n = sscanf(text, "fp32_gflops %lf\nfp64_gflops %lf\ncopy_gbps %lf\nmeasured %31[^\n]", &p.fp32_gflops,
                   &p.fp64_gflops, &p.copy_gbps, p.measured_at);
+   /* Files written before the tensor peaks have none: they stay 0. */
+   const char *t = strstr(text, "\ntensor_tf32_gflops ");
+   if (t && sscanf(t, "\ntensor_tf32_gflops %lf\ntensor_f16_gflops %lf\ntensor_bf16_gflops %lf", &p.tf32_gflops,
+                   &p.f16_gflops, &p.bf16_gflops) != 3)
+      p.tf32_gflops = p.f16_gflops = p.bf16_gflops = 0;
    free(text);
    if (n != 4 || p.fp32_gflops <= 0 || p.copy_gbps <= 0)
       return false;
@@ -86,6 +91,47 @@ static double measureFma(Session *s, const Catalog *cat, bool dbl, char *err, si
    if (ms <= 0)
       return -1;
    return 2.0 * CHAINS * ITERS * (double)global / (ms * 1e6);
+}
+
+/* One mma.sync rate (kind: 0 tf32, 1 half, 2 bfloat16), in GFLOPS; -1 on failure. */
+static double measureMma(Session *s, const Catalog *cat, int kind, char *err, size_t errlen) {
+   const DeviceInfo *dev = Session_device(s);
+   const Backend *be = Session_backend(s);
+   enum { ITERS = 4096, MMAS = 8, WARP = 32 };
+   char defines[96];
+   snprintf(defines, sizeof defines, "-DDOUBLE=0 -DGT_TENSOR_PTX=1 -DGT_MMA_KIND=%d -DITERS=%d", kind, ITERS);
+   Kernel *k = Session_helperKernel(s, cat->peak, defines, "gt_peak_mma", err, errlen);
+   if (!k)
+      return -1;
+   /* 32 warps per multiprocessor: enough to keep each of its tensor cores busy. */
+   size_t local = 256, global = (size_t)(dev->compute_units ? dev->compute_units : 1) * 1024;
+   Buffer *out = NULL;
+   if (be->alloc(Session_context(s), global * 4, &out, err, errlen) != BACKEND_OK)
+      return -1;
+   KernelArg args[2] = {{.kind = ARG_BUFFER, .buffer = out}, {.kind = ARG_INT, .i = 1}};
+   double ms = timeKernel(s, k, args, 2, false, global, local, 7, err, errlen);
+   be->free(out);
+   if (ms <= 0)
+      return -1;
+   double flopsPerMma = 2.0 * 16 * 8 * (kind == 0 ? 8 : 16);
+   return flopsPerMma * MMAS * ITERS * (double)(global / WARP) / (ms * 1e6);
+}
+
+/* The three tensor rates, where the device has tensor cores; a failure leaves them 0 and
+ * says why in tensor_error (the other peaks stand). */
+static void measureTensor(Session *s, const Catalog *cat, Peaks *out) {
+   if (!Session_device(s)->tensor_ptx) /* the device's, even where GEMMTOP_DEVICE_LIMITS took it from kernels */
+      return;
+   double *rates[3] = {&out->tf32_gflops, &out->f16_gflops, &out->bf16_gflops};
+   char err[512] = "";
+   for (int kind = 0; kind < 3; kind++) {
+      *rates[kind] = measureMma(s, cat, kind, err, sizeof err);
+      if (*rates[kind] <= 0) {
+         out->tf32_gflops = out->f16_gflops = out->bf16_gflops = 0;
+         snprintf(out->tensor_error, sizeof out->tensor_error, "%.*s", (int)strcspn(err, "\n"), err);
+         return;
+      }
+   }
 }
 
 static double measureCopy(Session *s, const Catalog *cat, char *err, size_t errlen) {
@@ -143,16 +189,41 @@ bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t
    out->copy_gbps = measureCopy(s, cat, err, errlen);
    if (out->copy_gbps <= 0)
       return false;
+   measureTensor(s, cat, out);
    time_t now = time(NULL);
    struct tm tm;
    localtime_r(&now, &tm);
    strftime(out->measured_at, sizeof out->measured_at, "%Y-%m-%d %H:%M", &tm);
    out->known = true;
-   char path[2300], text[256];
+   char path[2300], text[512];
    if (cachePath(dev, Session_backend(s)->name, path, sizeof path, true)) {
-      snprintf(text, sizeof text, "fp32_gflops %.6g\nfp64_gflops %.6g\ncopy_gbps %.6g\nmeasured %s\n", out->fp32_gflops,
-               out->fp64_gflops, out->copy_gbps, out->measured_at);
+      snprintf(text, sizeof text,
+               "fp32_gflops %.6g\nfp64_gflops %.6g\ncopy_gbps %.6g\nmeasured %s\ntensor_tf32_gflops %.6g\n"
+               "tensor_f16_gflops %.6g\ntensor_bf16_gflops %.6g\n",
+               out->fp32_gflops, out->fp64_gflops, out->copy_gbps, out->measured_at, out->tf32_gflops, out->f16_gflops,
+               out->bf16_gflops);
       Util_writeFileAtomic(path, text, strlen(text));
    }
    return true;
+}
+
+double Peaks_for(const Peaks *peaks, Precision p, bool tensor, bool emulated) {
+   if (!peaks || !peaks->known || emulated)
+      return 0;
+   if (tensor)
+      return p == PRECISION_TF32 ? peaks->tf32_gflops
+             : p == PRECISION_HALF ? peaks->f16_gflops
+             : p == PRECISION_BF16 ? peaks->bf16_gflops
+                                   : peaks->fp32_gflops;
+   return p == PRECISION_DOUBLE ? peaks->fp64_gflops : peaks->fp32_gflops;
+}
+
+const char *Peaks_label(Precision p, bool tensor) {
+   if (tensor && p == PRECISION_TF32)
+      return "TF32 tensor";
+   if (tensor && p == PRECISION_HALF)
+      return "half tensor";
+   if (tensor && p == PRECISION_BF16)
+      return "bfloat16 tensor";
+   return p == PRECISION_DOUBLE ? "FP64" : "FP32";
 }

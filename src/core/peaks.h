@@ -1,5 +1,6 @@
 /* The device's peaks, measured by gemmtop's own micro-kernels (never from a datasheet):
- * FP32 and FP64 multiply-add rates and copy bandwidth. Cached per device and driver in
+ * FP32 and FP64 multiply-add rates, copy bandwidth and, on NVIDIA GPUs with tensor cores
+ * (sm_80 and newer), the mma.sync rates of TF32, half and bfloat16. Cached per device and driver in
  * $XDG_CACHE_HOME/gemmtop/peaks/, since a measurement takes a second or two. */
 #ifndef GEMMTOP_PEAKS_H
 #define GEMMTOP_PEAKS_H
@@ -14,8 +15,19 @@ typedef struct Peaks_ {
    double fp32_gflops;
    double fp64_gflops;   /* 0 when the device has no double support */
    double copy_gbps;     /* bytes read + bytes written per second */
+   /* Tensor cores, through back-to-back mma.sync with FP32 accumulation (NVIDIA sm_80 and
+    * newer; 0 elsewhere): TF32 m16n8k8, half and bfloat16 m16n8k16. */
+   double tf32_gflops, f16_gflops, bf16_gflops;
+   char tensor_error[256]; /* why the tensor peaks are 0 on a device that has them ("" otherwise) */
    char measured_at[32]; /* date of the measurement, YYYY-MM-DD HH:MM */
 } Peaks;
+
+/* The measured peak that a run of kernel k (may be NULL) in precision p is put against:
+ * the tensor peak of the type for a tensor kernel on tensor cores, none for an emulated one
+ * (emulated true), else FP64 for double and FP32 for the rest. 0 when unknown. */
+double Peaks_for(const Peaks *peaks, Precision p, bool tensor, bool emulated);
+/* "FP32", "FP64", "TF32 tensor", "half tensor", "bfloat16 tensor": what Peaks_for chose. */
+const char *Peaks_label(Precision p, bool tensor);
 
 /* Runs the micro-kernels now and stores the result. */
 bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t errlen);

@@ -1,20 +1,51 @@
 #include "core/problem.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-const char *Precision_name(Precision p) { return p == PRECISION_DOUBLE ? "double" : "float"; }
+static const struct {
+   const char *name, *input, *compute, *output;
+   const char *aliases[3];
+} kTypes[PRECISION_COUNT] = {
+    [PRECISION_FLOAT] = {"float", "float", "float", "float", {"single", "fp32", "s"}},
+    [PRECISION_DOUBLE] = {"double", "double", "double", "double", {"fp64", "d", NULL}},
+    [PRECISION_TF32] = {"tf32", "float", "tf32", "float", {NULL, NULL, NULL}},
+    [PRECISION_HALF] = {"half", "half", "float", "float", {"fp16", "f16", NULL}},
+    [PRECISION_BF16] = {"bfloat16", "bfloat16", "float", "float", {"bf16", NULL, NULL}},
+};
+
+static bool valid(Precision p) { return (unsigned)p < PRECISION_COUNT; }
+
+const char *Precision_name(Precision p) { return valid(p) ? kTypes[p].name : "?"; }
+const char *Precision_inputType(Precision p) { return valid(p) ? kTypes[p].input : "?"; }
+const char *Precision_computeType(Precision p) { return valid(p) ? kTypes[p].compute : "?"; }
+const char *Precision_outputType(Precision p) { return valid(p) ? kTypes[p].output : "?"; }
 
 bool Precision_parse(const char *s, Precision *out) {
-   if (!strcasecmp(s, "float") || !strcasecmp(s, "single") || !strcasecmp(s, "fp32") || !strcasecmp(s, "s")) {
-      *out = PRECISION_FLOAT;
-      return true;
-   }
-   if (!strcasecmp(s, "double") || !strcasecmp(s, "fp64") || !strcasecmp(s, "d")) {
-      *out = PRECISION_DOUBLE;
-      return true;
+   for (int p = 0; p < PRECISION_COUNT; p++) {
+      bool match = !strcasecmp(s, kTypes[p].name);
+      for (int a = 0; a < 3 && kTypes[p].aliases[a]; a++)
+         match |= !strcasecmp(s, kTypes[p].aliases[a]);
+      if (match) {
+         *out = (Precision)p;
+         return true;
+      }
    }
    return false;
+}
+
+void Precision_listNames(unsigned mask, char *out, size_t outlen) {
+   size_t n = 0;
+   out[0] = '\0';
+   for (int p = 0; p < PRECISION_COUNT && n < outlen; p++)
+      if (mask & PRECISION_BIT(p))
+         n += (size_t)snprintf(out + n, outlen - n, "%s%s", n ? ", " : "", kTypes[p].name);
+}
+
+void Precision_defines(Precision p, char *out, size_t outlen) {
+   snprintf(out, outlen, "-DDOUBLE=%d%s", p == PRECISION_DOUBLE,
+            p == PRECISION_TF32 ? " -DGT_TF32=1" : p == PRECISION_HALF ? " -DGT_HALF=1" : p == PRECISION_BF16 ? " -DGT_BF16=1" : "");
 }
 
 bool Problem_parseLayout(Problem *p, const char *s) {
@@ -51,6 +82,6 @@ void Problem_setDefaults(Problem *p) {
 double Problem_flops(const Problem *p) { return 2.0 * p->m * (double)p->n * p->k; }
 
 double Problem_bytes(const Problem *p) {
-   double elems = (double)Problem_sizeA(p) + (double)Problem_sizeB(p) + (double)Problem_sizeC(p) * (p->beta != 0.0 ? 2 : 1);
-   return elems * (double)Precision_size(p->precision);
+   double in = ((double)Problem_sizeA(p) + (double)Problem_sizeB(p)) * (double)Precision_inputSize(p->precision);
+   return in + (double)Problem_sizeC(p) * (p->beta != 0.0 ? 2 : 1) * (double)Precision_size(p->precision);
 }

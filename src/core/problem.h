@@ -5,7 +5,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef enum { PRECISION_FLOAT = 0, PRECISION_DOUBLE = 1 } Precision;
+/* The element types. float and double: A, B, C, alpha and beta all of that type. The
+ * tensor-core types keep C, alpha and beta in FP32 and accumulate in FP32:
+ *   tf32:     A and B stored as FP32 and multiplied in TF32 (rounding them is the kernel's job)
+ *   half:     A and B stored as IEEE binary16
+ *   bfloat16: A and B stored as bfloat16                                                  */
+typedef enum {
+   PRECISION_FLOAT = 0,
+   PRECISION_DOUBLE = 1,
+   PRECISION_TF32 = 2,
+   PRECISION_HALF = 3,
+   PRECISION_BF16 = 4,
+} Precision;
+#define PRECISION_COUNT 5
+#define PRECISION_BIT(p) (1u << (unsigned)(p))
 
 /* op(A) is M x K, op(B) is K x N, C is M x N.  Storage is row-major:
  *   A not transposed: M x K, A[i*K + k];   transposed: K x M, A[k*M + i]
@@ -18,9 +31,28 @@ typedef struct Problem_ {
    double alpha, beta;
 } Problem;
 
+/* Bytes of one element of C, alpha and beta (the kernel's `real`). */
 static inline size_t Precision_size(Precision p) { return p == PRECISION_DOUBLE ? 8 : 4; }
+/* Bytes of one element of A and B (the kernel's `in_t`). */
+static inline size_t Precision_inputSize(Precision p) {
+   return p == PRECISION_DOUBLE ? 8 : p == PRECISION_HALF || p == PRECISION_BF16 ? 2 : 4;
+}
+/* A and B stored as 16-bit patterns (half, bfloat16). */
+static inline bool Precision_is16(Precision p) { return p == PRECISION_HALF || p == PRECISION_BF16; }
+/* "float", "double", "tf32", "half", "bfloat16". */
 const char *Precision_name(Precision p);
+/* The types of a run, as a report names them: A and B as stored, the multiplies, C. */
+const char *Precision_inputType(Precision p);
+const char *Precision_computeType(Precision p);
+const char *Precision_outputType(Precision p);
+/* Accepts the names above and fp32, fp64, fp16, f16, bf16 (any case). */
 bool Precision_parse(const char *s, Precision *out);
+/* "float, double" for a bit set of PRECISION_BIT()s. */
+void Precision_listNames(unsigned mask, char *out, size_t outlen);
+/* The compiler's -D options for the element type: "-DDOUBLE=0", then -DGT_TF32=1,
+ * -DGT_HALF=1 or -DGT_BF16=1 for those types (float and double get exactly the line
+ * they always had). */
+void Precision_defines(Precision p, char *out, size_t outlen);
 
 /* "NN", "NT", "TN", "TT": first letter op(A), second op(B). */
 bool Problem_parseLayout(Problem *p, const char *s);

@@ -40,7 +40,8 @@ struct Session_ {
 /* GEMMTOP_DEVICE_LIMITS="max_wg=256,local_mem=32768,fp64=0" pretends the device is
  * smaller than it is: a class can see how a kernel is refused on a device it does not
  * have (the Apple M1 of the homework allows 256 work-items per group), and the tests can
- * check those refusals on PoCL. Limits can only shrink. */
+ * check those refusals on PoCL. Limits can only shrink. tensor_ptx=0 makes tensor kernels
+ * run their portable emulation on a GPU that has tensor cores. */
 static bool applySimulatedLimits(DeviceInfo *info, char *err, size_t errlen) {
    const char *env = getenv("GEMMTOP_DEVICE_LIMITS");
    if (!env || !*env)
@@ -54,7 +55,8 @@ static bool applySimulatedLimits(DeviceInfo *info, char *err, size_t errlen) {
       char *end = NULL;
       long long v = eq ? strtoll(eq + 1, &end, 10) : -1;
       if (!eq || !end || *end || v < 0) {
-         snprintf(err, errlen, "GEMMTOP_DEVICE_LIMITS: '%s' is not NAME=NUMBER (names: max_wg, max_wi, local_mem, fp64)", tok);
+         snprintf(err, errlen,
+                  "GEMMTOP_DEVICE_LIMITS: '%s' is not NAME=NUMBER (names: max_wg, max_wi, local_mem, fp64, tensor_ptx)", tok);
          return false;
       }
       *eq = '\0';
@@ -68,8 +70,11 @@ static bool applySimulatedLimits(DeviceInfo *info, char *err, size_t errlen) {
          l->local_mem = (unsigned long long)v;
       else if (!strcmp(tok, "fp64"))
          l->fp64 = l->fp64 && v != 0;
+      else if (!strcmp(tok, "tensor_ptx"))
+         l->tensor_ptx = l->tensor_ptx && v != 0;
       else if (strcmp(tok, "max_wg") && strcmp(tok, "local_mem")) {
-         snprintf(err, errlen, "GEMMTOP_DEVICE_LIMITS: unknown limit '%s' (names: max_wg, max_wi, local_mem, fp64)", tok);
+         snprintf(err, errlen,
+                  "GEMMTOP_DEVICE_LIMITS: unknown limit '%s' (names: max_wg, max_wi, local_mem, fp64, tensor_ptx)", tok);
          return false;
       }
    }
@@ -127,8 +132,8 @@ const DeviceInfo *Session_device(const Session *s) { return &s->info; }
 const Backend *Session_backend(const Session *s) { return s->be; }
 
 bool Session_fits(const Session *s, const Problem *p, char *msg, size_t msglen) {
-   double es = (double)Precision_size(p->precision);
-   double a = (double)Problem_sizeA(p) * es, b = (double)Problem_sizeB(p) * es, c = (double)Problem_sizeC(p) * es;
+   double es = (double)Precision_size(p->precision), ies = (double)Precision_inputSize(p->precision);
+   double a = (double)Problem_sizeA(p) * ies, b = (double)Problem_sizeB(p) * ies, c = (double)Problem_sizeC(p) * es;
    double total = a + b + c * (p->beta != 0.0 ? 2 : 1);
    double largest = a > b ? (a > c ? a : c) : (b > c ? b : c);
    const double gib = 1073741824.0;
@@ -403,30 +408,35 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
 
    bool prepA = g->trans_a != p->trans_a || g->pad;
    bool prepB = g->trans_b != p->trans_b || g->pad;
-   Kernel *copyPad = NULL, *unpad = NULL;
+   /* Half and bfloat16 operands are moved by gt_copy_pad_in (in_t), C by gt_copy_pad (real);
+    * for the other types both are real, and gt_copy_pad does it all. */
+   const bool narrow = Precision_is16(p->precision);
+   Kernel *copyPad = NULL, *copyPadIn = NULL, *unpad = NULL;
    if (prepA || prepB || g->pad) {
       char *hsrc = joinSource(s, s->catalog->helpers);
       char hdefs[64];
-      snprintf(hdefs, sizeof hdefs, "-DDOUBLE=%d", dbl);
+      Precision_defines(p->precision, hdefs, sizeof hdefs);
       bool hfresh;
       CachedProgram *h1 = hsrc ? getKernel(s, hsrc, hdefs, "gt_copy_pad", r, &hfresh) : NULL;
       CachedProgram *h2 = h1 ? getKernel(s, hsrc, hdefs, "gt_unpad", r, &hfresh) : NULL;
+      CachedProgram *h3 = h2 && narrow && (prepA || prepB) ? getKernel(s, hsrc, hdefs, "gt_copy_pad_in", r, &hfresh) : NULL;
       free(hsrc);
-      if (!h1 || !h2) {
+      if (!h1 || !h2 || (narrow && (prepA || prepB) && !h3)) {
          if (r->status == RUN_OK)
             r->status = RUN_OUT_OF_MEMORY;
          snprintf(r->message + strlen(r->message), sizeof r->message - strlen(r->message), " (in the helper kernels)");
          return r->status;
       }
-      /* h1 may have been evicted by h2's insertion only if the cache had one slot. */
+      /* An earlier one may have been evicted by a later insertion only if the cache had one slot. */
       copyPad = h1->kernel;
       unpad = h2->kernel;
+      copyPadIn = h3 ? h3->kernel : copyPad;
    }
 
-   /* Device buffers. */
-   size_t es = Precision_size(p->precision);
-   size_t bytesA = Problem_sizeA(p) * es, bytesB = Problem_sizeB(p) * es, bytesC = Problem_sizeC(p) * es;
-   size_t bytesAk = (size_t)g->m * (size_t)g->k * es, bytesBk = (size_t)g->k * (size_t)g->n * es;
+   /* Device buffers: A and B of the input type, C of the output type. */
+   size_t es = Precision_size(p->precision), ies = Precision_inputSize(p->precision);
+   size_t bytesA = Problem_sizeA(p) * ies, bytesB = Problem_sizeB(p) * ies, bytesC = Problem_sizeC(p) * es;
+   size_t bytesAk = (size_t)g->m * (size_t)g->k * ies, bytesBk = (size_t)g->k * (size_t)g->n * ies;
    size_t bytesCk = (size_t)g->m * (size_t)g->n * es;
    if (!ensureBuffer(s, BUF_A, bytesA, r) || !ensureBuffer(s, BUF_B, bytesB, r) || !ensureBuffer(s, BUF_C, bytesC, r) ||
        (p->beta != 0.0 && !ensureBuffer(s, BUF_C0, bytesC, r)) || (prepA && !ensureBuffer(s, BUF_AK, bytesAk, r)) ||
@@ -450,13 +460,13 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
    Buffer *Ck = g->pad ? s->bufs[BUF_CK].buf : C;
    if (prepA) {
       const char *what = g->pad ? (g->trans_a != p->trans_a ? "pad+transpose A" : "pad A") : "transpose A";
-      addCopyPad(&pl, copyPad, what, p->m, p->k, p->trans_a, A, g->trans_a ? g->k : g->m, g->trans_a ? g->m : g->k,
+      addCopyPad(&pl, copyPadIn, what, p->m, p->k, p->trans_a, A, g->trans_a ? g->k : g->m, g->trans_a ? g->m : g->k,
                  g->trans_a, Ak);
    }
    if (prepB) {
       /* op(B) is K x N logically. */
       const char *what = g->pad ? (g->trans_b != p->trans_b ? "pad+transpose B" : "pad B") : "transpose B";
-      addCopyPad(&pl, copyPad, what, p->k, p->n, p->trans_b, B, g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n,
+      addCopyPad(&pl, copyPadIn, what, p->k, p->n, p->trans_b, B, g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n,
                  g->trans_b, Bk);
    }
    if (g->pad && p->beta != 0.0)
@@ -639,8 +649,8 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
       free(r);
       return v->status;
    }
-   size_t es = Precision_size(p->precision);
-   size_t bytesA = Problem_sizeA(p) * es, bytesB = Problem_sizeB(p) * es, bytesC = Problem_sizeC(p) * es;
+   size_t es = Precision_size(p->precision), ies = Precision_inputSize(p->precision);
+   size_t bytesA = Problem_sizeA(p) * ies, bytesB = Problem_sizeB(p) * ies, bytesC = Problem_sizeC(p) * es;
    if (!Session_fits(s, p, v->message, sizeof v->message) || !ensureBuffer(s, BUF_A, bytesA, r) ||
        !ensureBuffer(s, BUF_B, bytesB, r) || !ensureBuffer(s, BUF_C, bytesC, r) ||
        (p->beta != 0.0 && !ensureBuffer(s, BUF_C0, bytesC, r))) {

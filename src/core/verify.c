@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/lowprec.h"
 #include "core/rng.h"
 
 typedef long double ldouble;
@@ -25,32 +26,52 @@ typedef long double ldouble;
 #define RANDOM_SAMPLES 256
 #define ALL_SAMPLES_MAX 4096
 
-static inline double load(const void *p, size_t i, bool dbl) {
-   return dbl ? ((const double *)p)[i] : (double)((const float *)p)[i];
+/* How a matrix is stored: A and B in the problem's input type, C and C0 in its output type. */
+typedef enum { ELEM_F32, ELEM_F64, ELEM_F16, ELEM_BF16 } ElemKind;
+
+static ElemKind inputKind(Precision p) {
+   return p == PRECISION_DOUBLE ? ELEM_F64 : p == PRECISION_HALF ? ELEM_F16 : p == PRECISION_BF16 ? ELEM_BF16 : ELEM_F32;
 }
 
+static ElemKind outputKind(Precision p) { return p == PRECISION_DOUBLE ? ELEM_F64 : ELEM_F32; }
+
+static inline double load(const void *p, size_t i, ElemKind kind) {
+   switch (kind) {
+   case ELEM_F64: return ((const double *)p)[i];
+   case ELEM_F16: return LowPrec_halfToFloat(((const uint16_t *)p)[i]);
+   case ELEM_BF16: return LowPrec_bf16ToFloat(((const uint16_t *)p)[i]);
+   default: return (double)((const float *)p)[i];
+   }
+}
+
+/* The accumulation's (and C's) epsilon: FP32 for every type but double. */
 static double precisionEps(Precision p) { return p == PRECISION_DOUBLE ? DBL_EPSILON : FLT_EPSILON; }
+
+/* TF32 keeps 10 of FP32's 23 fraction bits: an input cut to TF32 by truncation (what the
+ * tensor cores do with FP32 bits a kernel did not round) is off by less than 2^-10 of
+ * itself, so a product of two by less than 2^-9. */
+#define TF32_PRODUCT_ERROR 0x1p-9
 
 double Verify_tolerance(const Problem *p) {
    double k = p->k > 0 ? (double)p->k : 0.0;
    double f = 4.0 * sqrt(k);
    if (f < 32.0)
       f = 32.0;
-   return f * precisionEps(p->precision);
+   return f * precisionEps(p->precision) + (p->precision == PRECISION_TF32 ? TF32_PRODUCT_ERROR : 0.0);
 }
 
 /* S is a rows x cols row-major matrix.
  *   along_rows:  out[r] = sum_c S[r][c] v[c]   (out has rows entries)
  *   otherwise:   out[c] = sum_r S[r][c] v[r]   (out has cols entries)
  * and likewise absout from |S| and absv. */
-static void matvec(const void *S, bool dbl, size_t rows, size_t cols, bool along_rows, const ldouble *v,
+static void matvec(const void *S, ElemKind kind, size_t rows, size_t cols, bool along_rows, const ldouble *v,
                    const ldouble *absv, ldouble *out, ldouble *absout) {
    if (along_rows) {
       for (size_t r = 0; r < rows; r++) {
          ldouble acc = 0, aacc = 0;
          size_t base = r * cols;
          for (size_t c = 0; c < cols; c++) {
-            ldouble s = load(S, base + c, dbl);
+            ldouble s = load(S, base + c, kind);
             acc += s * v[c];
             aacc += fabsl(s) * absv[c];
          }
@@ -64,7 +85,7 @@ static void matvec(const void *S, bool dbl, size_t rows, size_t cols, bool along
          ldouble vr = v[r], avr = absv[r];
          size_t base = r * cols;
          for (size_t c = 0; c < cols; c++) {
-            ldouble s = load(S, base + c, dbl);
+            ldouble s = load(S, base + c, kind);
             out[c] += s * vr;
             absout[c] += fabsl(s) * avr;
          }
@@ -73,12 +94,12 @@ static void matvec(const void *S, bool dbl, size_t rows, size_t cols, bool along
 }
 
 /* Stored A is M x K (or K x M transposed); stored B is K x N (or N x K). */
-static inline double opA(const Problem *p, const void *A, size_t i, size_t k, bool dbl) {
-   return p->trans_a ? load(A, k * (size_t)p->m + i, dbl) : load(A, i * (size_t)p->k + k, dbl);
+static inline double opA(const Problem *p, const void *A, size_t i, size_t k, ElemKind kind) {
+   return p->trans_a ? load(A, k * (size_t)p->m + i, kind) : load(A, i * (size_t)p->k + k, kind);
 }
 
-static inline double opB(const Problem *p, const void *B, size_t k, size_t j, bool dbl) {
-   return p->trans_b ? load(B, j * (size_t)p->k + k, dbl) : load(B, k * (size_t)p->n + j, dbl);
+static inline double opB(const Problem *p, const void *B, size_t k, size_t j, ElemKind kind) {
+   return p->trans_b ? load(B, j * (size_t)p->k + k, kind) : load(B, k * (size_t)p->n + j, kind);
 }
 
 static int cmpSize(const void *a, const void *b) {
@@ -176,7 +197,8 @@ typedef struct VerifyCtx_ {
    const Problem *p;
    const void *A, *B, *C0, *C;
    size_t M, N, K;
-   bool dbl, use_c0;
+   ElemKind in_kind, out_kind; /* A and B; C and C0 */
+   bool use_c0;
    ldouble alpha, beta, aalpha, abeta;
    double tol;
    const ldouble *x, *ax, *y, *ay;
@@ -204,7 +226,7 @@ typedef struct NonFinite_ {
    size_t nan_count, inf_count, first;
 } NonFinite;
 
-static void bothSides(const void *S, bool dbl, size_t M, size_t N, const ldouble *x, const ldouble *ax,
+static void bothSides(const void *S, ElemKind kind, size_t M, size_t N, const ldouble *x, const ldouble *ax,
                       const ldouble *y, const ldouble *ay, ldouble *sx, ldouble *asx, ldouble *ys, ldouble *ays,
                       NonFinite *nf) {
    if (nf)
@@ -215,7 +237,7 @@ static void bothSides(const void *S, bool dbl, size_t M, size_t N, const ldouble
       ldouble acc = 0, aacc = 0, yi = y[i], ayi = ay[i];
       const size_t base = i * N;
       for (size_t j = 0; j < N; j++) {
-         double c = load(S, base + j, dbl);
+         double c = load(S, base + j, kind);
          if (nf && !isfinite(c)) {
             if (isnan(c))
                nf->nan_count++;
@@ -238,7 +260,7 @@ static void bothSides(const void *S, bool dbl, size_t M, size_t N, const ldouble
 /* The pass over C: non-finite scan, C x and y^T C. */
 static void taskC(VerifyCtx *v) {
    NonFinite nf;
-   bothSides(v->C, v->dbl, v->M, v->N, v->x, v->ax, v->y, v->ay, v->cx, v->acx, v->yc, v->ayc, &nf);
+   bothSides(v->C, v->out_kind, v->M, v->N, v->x, v->ax, v->y, v->ay, v->cx, v->acx, v->yc, v->ayc, &nf);
    v->nan_count = nf.nan_count;
    v->inf_count = nf.inf_count;
    v->first_nf = nf.first;
@@ -254,13 +276,13 @@ static void taskABx(VerifyCtx *v) {
       return;
    }
    if (!p->trans_b)
-      matvec(v->B, v->dbl, K, N, true, v->x, v->ax, v->bx, v->abx);
+      matvec(v->B, v->in_kind, K, N, true, v->x, v->ax, v->bx, v->abx);
    else
-      matvec(v->B, v->dbl, N, K, false, v->x, v->ax, v->bx, v->abx);
+      matvec(v->B, v->in_kind, N, K, false, v->x, v->ax, v->bx, v->abx);
    if (!p->trans_a)
-      matvec(v->A, v->dbl, M, K, true, v->bx, v->abx, v->abx_, v->aabx);
+      matvec(v->A, v->in_kind, M, K, true, v->bx, v->abx, v->abx_, v->aabx);
    else
-      matvec(v->A, v->dbl, K, M, false, v->bx, v->abx, v->abx_, v->aabx);
+      matvec(v->A, v->in_kind, K, M, false, v->bx, v->abx, v->abx_, v->aabx);
 }
 
 /* y^T A (a K-vector), then (y^T A) B (an N-vector). */
@@ -273,13 +295,13 @@ static void taskYAB(VerifyCtx *v) {
       return;
    }
    if (!p->trans_a)
-      matvec(v->A, v->dbl, M, K, false, v->y, v->ay, v->ya, v->aya);
+      matvec(v->A, v->in_kind, M, K, false, v->y, v->ay, v->ya, v->aya);
    else
-      matvec(v->A, v->dbl, K, M, true, v->y, v->ay, v->ya, v->aya);
+      matvec(v->A, v->in_kind, K, M, true, v->y, v->ay, v->ya, v->aya);
    if (!p->trans_b)
-      matvec(v->B, v->dbl, K, N, false, v->ya, v->aya, v->yab, v->ayab);
+      matvec(v->B, v->in_kind, K, N, false, v->ya, v->aya, v->yab, v->ayab);
    else
-      matvec(v->B, v->dbl, N, K, true, v->ya, v->aya, v->yab, v->ayab);
+      matvec(v->B, v->in_kind, N, K, true, v->ya, v->aya, v->yab, v->ayab);
 }
 
 /* C0 x and y^T C0 (zero when beta == 0: C0 is then never read). */
@@ -292,17 +314,17 @@ static void taskC0(VerifyCtx *v) {
          v->yc0[j] = v->ayc0[j] = 0;
       return;
    }
-   bothSides(v->C0, v->dbl, M, N, v->x, v->ax, v->y, v->ay, v->c0x, v->ac0x, v->yc0, v->ayc0, NULL);
+   bothSides(v->C0, v->out_kind, M, N, v->x, v->ax, v->y, v->ay, v->c0x, v->ac0x, v->yc0, v->ayc0, NULL);
 }
 
 /* S is a rows x cols row-major matrix; out[r] = sqrt(sum_c S[r][c]^2) along rows, else
  * out[c] = sqrt(sum_r S[r][c]^2). Either way each sum runs in ascending index order. */
-static void norms(const void *S, bool dbl, size_t rows, size_t cols, bool along_rows, ldouble *out) {
+static void norms(const void *S, ElemKind kind, size_t rows, size_t cols, bool along_rows, ldouble *out) {
    if (along_rows) {
       for (size_t r = 0; r < rows; r++) {
          ldouble sq = 0;
          for (size_t c = 0; c < cols; c++) {
-            ldouble s = load(S, r * cols + c, dbl);
+            ldouble s = load(S, r * cols + c, kind);
             sq += s * s;
          }
          out[r] = sqrtl(sq);
@@ -312,7 +334,7 @@ static void norms(const void *S, bool dbl, size_t rows, size_t cols, bool along_
          out[c] = 0;
       for (size_t r = 0; r < rows; r++)
          for (size_t c = 0; c < cols; c++) {
-            ldouble s = load(S, r * cols + c, dbl);
+            ldouble s = load(S, r * cols + c, kind);
             out[c] += s * s;
          }
       for (size_t c = 0; c < cols; c++)
@@ -326,13 +348,13 @@ static void taskNorms(VerifyCtx *v) {
    const Problem *p = v->p;
    const size_t M = v->M, N = v->N, K = v->K;
    if (!p->trans_a)
-      norms(v->A, v->dbl, M, K, true, v->anorm);
+      norms(v->A, v->in_kind, M, K, true, v->anorm);
    else
-      norms(v->A, v->dbl, K, M, false, v->anorm);
+      norms(v->A, v->in_kind, K, M, false, v->anorm);
    if (!p->trans_b)
-      norms(v->B, v->dbl, K, N, false, v->bnorm);
+      norms(v->B, v->in_kind, K, N, false, v->bnorm);
    else
-      norms(v->B, v->dbl, N, K, true, v->bnorm);
+      norms(v->B, v->in_kind, N, K, true, v->bnorm);
 }
 
 /* max_j |c0_ij| |x_j| per row and max_i |c0_ij| |y_i| per column (zero when beta == 0). */
@@ -344,7 +366,7 @@ static void taskC0max(VerifyCtx *v) {
       v->c0cmax[j] = 0;
    for (size_t i = 0; v->use_c0 && i < M; i++)
       for (size_t j = 0; j < N; j++) {
-         ldouble c0 = fabsl((ldouble)load(v->C0, i * N + j, v->dbl));
+         ldouble c0 = fabsl((ldouble)load(v->C0, i * N + j, v->out_kind));
          ldouble along_row = c0 * v->ax[j], along_col = c0 * v->ay[i];
          if (along_row > v->c0rmax[i])
             v->c0rmax[i] = along_row;
@@ -357,7 +379,7 @@ static void taskC0max(VerifyCtx *v) {
 static void taskSamples(VerifyCtx *v) {
    const Problem *p = v->p;
    const size_t N = v->N, K = v->K;
-   const bool dbl = v->dbl;
+   const ElemKind in = v->in_kind, out = v->out_kind;
    v->bad_samples = 0;
    v->first_bad = (size_t)-1;
    v->bad_got = v->bad_ref = v->bad_rel = v->max_rel = 0;
@@ -365,17 +387,17 @@ static void taskSamples(VerifyCtx *v) {
       size_t i = v->idx[s] / N, j = v->idx[s] % N;
       ldouble acc = 0, aacc = 0;
       for (size_t k = 0; k < K; k++) {
-         ldouble prod = (ldouble)opA(p, v->A, i, k, dbl) * (ldouble)opB(p, v->B, k, j, dbl);
+         ldouble prod = (ldouble)opA(p, v->A, i, k, in) * (ldouble)opB(p, v->B, k, j, in);
          acc += prod;
          aacc += fabsl(prod);
       }
       ldouble ref = v->alpha * acc, mag = v->aalpha * aacc;
       if (v->use_c0) {
-         ldouble c0 = load(v->C0, v->idx[s], dbl);
+         ldouble c0 = load(v->C0, v->idx[s], out);
          ref += v->beta * c0;
          mag += v->abeta * fabsl(c0);
       }
-      double c = load(v->C, v->idx[s], dbl);
+      double c = load(v->C, v->idx[s], out);
       ldouble err = fabsl((ldouble)c - ref);
       double rel;
       if (isnan(err))
@@ -531,7 +553,8 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
    ldouble *floors = res ? malloc(2 * (M + N + 1) * sizeof *floors) : NULL;
 
    VerifyCtx ctx = {
-      .p = p, .A = A, .B = B, .C0 = C0, .C = C, .M = M, .N = N, .K = K, .dbl = dbl, .use_c0 = use_c0,
+      .p = p, .A = A, .B = B, .C0 = C0, .C = C, .M = M, .N = N, .K = K,
+      .in_kind = inputKind(p->precision), .out_kind = outputKind(p->precision), .use_c0 = use_c0,
       .alpha = alpha, .beta = beta, .aalpha = aalpha, .abeta = abeta, .tol = tol,
       .x = x, .ax = ax, .y = y, .ay = ay,
       .cx = cx, .acx = acx, .yc = yc, .ayc = ayc,

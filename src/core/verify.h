@@ -10,8 +10,13 @@
  *
  * Errors are relative to the magnitude of what was summed:
  *   |c - ref| / (|alpha| * sum_k |a_ik b_kj| + |beta| |c0_ij|)
- * and the tolerance scales with K and the precision:
- *   tol = max(32, 4*sqrt(K)) * eps(precision).                                       */
+ * and the tolerance scales with K and the precision of the accumulation:
+ *   tol = max(32, 4*sqrt(K)) * eps      eps: double's for double, FP32's for the others
+ * plus, for tf32, 2^-9: the most two FP32 inputs cut to TF32 (10 fraction bits) can move
+ * their product. The reference is exact in the inputs as stored, which for half and
+ * bfloat16 are already rounded to the type (their products are exact in FP32, so only
+ * the accumulation errs); for tf32 they are the FP32 values, whose rounding to TF32 is
+ * the kernel's job and what the extra 2^-9 covers.                                   */
 #ifndef GEMMTOP_VERIFY_H
 #define GEMMTOP_VERIFY_H
 
@@ -32,7 +37,7 @@ typedef struct VerifyResult_ {
 } VerifyResult;
 
 /* A, B, C0 (C before the run; may be NULL when beta == 0) and C (after) are stored as the
- * problem says (precision, transposes). seed makes the random vectors and sample positions
+ * problem says (transposes; A and B in its input type, C0 and C in its output type). seed makes the random vectors and sample positions
  * reproducible. */
 void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
                  VerifyResult *out);

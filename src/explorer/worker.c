@@ -304,6 +304,11 @@ static void measurePeaks(Worker *w) {
       w->snap.peaks = p;
       logf_(w, LOG_GOOD, "measured peaks: FP32 %.1f GFLOPS, FP64 %.1f GFLOPS, copy %.1f GB/s", p.fp32_gflops,
             p.fp64_gflops, p.copy_gbps);
+      if (p.tf32_gflops > 0)
+         logf_(w, LOG_GOOD, "tensor peaks (mma.sync): TF32 %.1f, half %.1f, bfloat16 %.1f GFLOPS", p.tf32_gflops,
+               p.f16_gflops, p.bf16_gflops);
+      else if (p.tensor_error[0])
+         logf_(w, LOG_WARN, "tensor peaks not measured: %s", p.tensor_error);
    } else {
       logf_(w, LOG_ERROR, "cannot measure the peaks: %s", err);
    }
@@ -626,6 +631,7 @@ static void sweepBegin(Worker *w) {
       n = WORKER_SWEEP_MAX;
    sw->total = n;
    sw->exhaustive = n == sp->count;
+   sw->emulated = k->tensor && !lim.tensor_ptx;
    for (int i = 0; i < n; i++) {
       memcpy(sw->points[i].values, sp->cands[i].values, sizeof sw->points[i].values);
       sw->points[i].outcome = SWEEP_PENDING;

@@ -143,6 +143,7 @@ typedef struct WorkerSweep_ {
    int counts[SWEEP_OUTCOMES];     /* outcomes of the tried ones */
    int cached;                     /* tried ones whose program was loaded, not compiled */
    bool exhaustive;                /* total is every valid configuration */
+   bool emulated;                  /* a tensor kernel without tensor cores: verified, not ranked */
    double started_ms, elapsed_ms;  /* Util_nowMs at the start; time taken so far */
    char message[512];              /* why it did not start or stopped */
    char last_skip[512];            /* the latest configuration skipped, and why */

@@ -146,7 +146,7 @@ static void setupChange(Ui *ui, int dir) {
          j = 4;
       snprintf(s->text[f], sizeof s->text[0], "%g", steps[j]);
    } else if (f == SF_PRECISION) {
-      s->precision = s->precision == PRECISION_FLOAT ? PRECISION_DOUBLE : PRECISION_FLOAT;
+      s->precision = (Precision)((s->precision + (dir > 0 ? 1 : PRECISION_COUNT - 1)) % PRECISION_COUNT);
    } else if (f == SF_LAYOUT) {
       s->layout = (s->layout + (dir > 0 ? 1 : 3)) % 4;
    } else if (f == SF_BACKEND) {
@@ -255,7 +255,7 @@ static void drawSetup(Ui *ui) {
    Draw_box(ui, r, "Problem setup (F2)");
    static const char *labels[SF_COUNT] = {"size", "M", "N", "K", "precision", "layout", "alpha", "beta", "backend", "device"};
    static const char *hints[SF_COUNT] = {"sets M, N and K", "rows of C", "columns of C", "the inner dimension",
-                                         "float or double", "op(A) op(B): N as stored, T transposed",
+                                         "float double tf32 half bfloat16", "op(A) op(B): N as stored, T transposed",
                                          "C = alpha*op(A)*op(B) + beta*C", "", "runtime", ""};
    int x = r.x + 2, w = r.w - 4;
    for (int f = 0; f < SF_COUNT && r.y + 1 + f < r.y + r.h - 1; f++) {

@@ -543,24 +543,30 @@ static void drawResults(Ui *ui) {
       fmtRate(s->gbps, "GB/s", gb, sizeof gb);
       fmtRate(s->median_ms > 0 ? Ablate_coreBytes(&s->config.problem) / (s->median_ms * 1e6) : 0, "GB/s", gc,
               sizeof gc);
-      L[n] = (RLine){"speed", "", ui->ablate ? ST_WARN : ST_GOOD};
-      snprintf(L[n++].text, sizeof L[0].text, "%s   %s global   %s to the cores", gf, gb, gc);
+      L[n] = (RLine){"speed", "", ui->ablate || s->geo.emulated ? ST_WARN : ST_GOOD};
+      snprintf(L[n++].text, sizeof L[0].text, "%s   %s global   %s to the cores%s", gf, gb, gc,
+               s->geo.emulated ? "   [emulated]" : "");
    } else if (!failed) {
       L[n] = (RLine){"time", "", ST_DIM};
       snprintf(L[n++].text, sizeof L[0].text, "%s", dash(ui));
       L[n] = (RLine){"speed", "", ST_DIM};
       snprintf(L[n++].text, sizeof L[0].text, "%s", dash(ui));
    }
-   /* Percentages only from measured references: never guessed. */
-   double peak = ui->problem.precision == PRECISION_DOUBLE ? s->peaks.fp64_gflops : s->peaks.fp32_gflops;
+   /* Percentages only from measured references: never guessed; an emulated tensor kernel
+    * (no tensor cores here) is compared with nothing. */
+   const KernelInfo *shown = Catalog_find(&ui->cat, s->config.kernel);
+   const bool tensor = shown && shown->tensor, emulated = current && s->geo.emulated;
+   double peak = Peaks_for(&s->peaks, ui->problem.precision, tensor, false);
    L[n] = (RLine){"peak", "", ST_NORMAL};
    char pk[32];
    fmtRate(peak, "GFLOPS", pk, sizeof pk);
    if (current && ui->ablate)
       snprintf(L[n++].text, sizeof L[0].text, "%s  (ablated: not compared)", dash(ui));
+   else if (emulated)
+      snprintf(L[n++].text, sizeof L[0].text, "%s  (emulated tensor instructions: not compared)", dash(ui));
    else if (current && s->nwindow && s->peaks.known && peak > 0)
       snprintf(L[n++].text, sizeof L[0].text, "%.1f%% of the measured %s peak (%s)", 100 * s->gflops / peak,
-               ui->problem.precision == PRECISION_DOUBLE ? "FP64" : "FP32", pk);
+               Peaks_label(ui->problem.precision, tensor), pk);
    else if (!s->peaks.known)
       snprintf(L[n++].text, sizeof L[0].text, "%s  (not measured yet: F6 or m)", dash(ui));
    else
@@ -571,6 +577,8 @@ static void drawResults(Ui *ui) {
    fmtRate(s->vendor.gflops, "GFLOPS", vg, sizeof vg);
    if (current && ui->ablate)
       snprintf(L[n++].text, sizeof L[0].text, "%s  (ablated: not compared)", dash(ui));
+   else if (emulated)
+      snprintf(L[n++].text, sizeof L[0].text, "%s  (emulated tensor instructions: not compared)", dash(ui));
    else if (vendorHere && s->vendor.status == RUN_OK && current && s->nwindow && s->vendor.gflops > 0)
       snprintf(L[n++].text, sizeof L[0].text, "%.1f%% of %s (%s)", 100 * s->gflops / s->vendor.gflops,
                s->vendor.name, vg);

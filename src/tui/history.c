@@ -40,7 +40,7 @@ int History_update(History *h, const HistoryEntry *e) {
 int History_best(const History *h) {
    int best = -1;
    for (int i = 0; i < h->count; i++)
-      if (h->items[i].state == HIST_OK && !h->items[i].ablate && h->items[i].gflops > 0 &&
+      if (h->items[i].state == HIST_OK && !h->items[i].ablate && !h->items[i].emulated && h->items[i].gflops > 0 &&
           (best < 0 || h->items[i].gflops > h->items[best].gflops))
          best = i;
    return best;

@@ -25,6 +25,7 @@ typedef struct HistoryEntry_ {
    HistoryState state;
    char why[64];         /* "compile error", "invalid", ... when it did not run */
    unsigned ablate;      /* AblateFlag bits: an ablated run, labelled, never the best */
+   bool emulated;        /* tensor instructions emulated (no tensor cores): never the best */
    unsigned long seq;    /* order of first appearance */
 } HistoryEntry;
 
@@ -39,7 +40,7 @@ void History_init(History *h);
  * the oldest entry goes. */
 int History_update(History *h, const HistoryEntry *e);
 int History_find(const History *h, const HistoryEntry *e);
-/* The entry with the most GFLOPS among those that ran and verified, ablated ones never;
+/* The entry with the most GFLOPS among those that ran and verified, ablated and emulated ones never;
  * -1 if none. */
 int History_best(const History *h);
 /* The largest GFLOPS of any entry (0 if none). */

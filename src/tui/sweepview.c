@@ -22,8 +22,11 @@ static const KernelInfo *shownKernel(const Ui *ui) {
    return k ? k : Ui_kernel(ui);
 }
 
+/* The fastest verified point; none in an emulated sweep, whose times are not ranked. */
 static int bestPoint(const WorkerSweep *sw) {
    int best = -1;
+   if (sw->emulated)
+      return -1;
    for (int i = 0; i < sw->done && i < WORKER_SWEEP_MAX; i++)
       if (sw->points[i].outcome == SWEEP_OK && (best < 0 || sw->points[i].gflops > sw->points[best].gflops))
          best = i;
@@ -275,6 +278,8 @@ void SweepView_draw(Ui *ui) {
          fmtGflops(sw->points[b].gflops, g, sizeof g);
          snprintf(line, sizeof line, "best %s GFLOPS: %s  (B applies it)", g, params);
          Draw_text(ui, y, x, w, line, ST_GOOD, false);
+      } else if (sw->emulated) {
+         Draw_text(ui, y, x, w, "emulated (no tensor cores here): configurations verified, not ranked", ST_WARN, false);
       } else {
          Draw_text(ui, y, x, w, "best: no verified configuration yet", ST_DIM, false);
       }

@@ -529,6 +529,7 @@ static void updateHistory(Ui *ui) {
       KernelInfo_formatParams(k, e.values, e.params, sizeof e.params);
    e.problem = s->config.problem;
    e.ablate = s->config.ablate;
+   e.emulated = s->geo.emulated;
    e.gflops = s->nwindow ? s->gflops : 0;
    e.median_ms = s->median_ms;
    bool verified = !s->verified_run || s->verify.ok;

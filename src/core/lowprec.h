@@ -1,0 +1,39 @@
+/* The 16-bit and 19-bit element types on the host: IEEE binary16 (half), bfloat16 and
+ * TF32, as the device sees them.
+ *
+ * Rounding to a type is round-to-nearest, ties to even (IEEE's default), in one step from
+ * the double or float given (never through an intermediate type, which would round
+ * twice). Values past the largest finite one round to infinity; NaN stays NaN (quiet);
+ * the tiny ones become subnormals or signed zero. Decoding is exact. */
+#ifndef GEMMTOP_LOWPREC_H
+#define GEMMTOP_LOWPREC_H
+
+#include <stdint.h>
+#include <string.h>
+
+/* half: 1 sign, 5 exponent, 10 fraction bits; largest finite 65504. */
+uint16_t LowPrec_halfFromDouble(double x);
+/* bfloat16: 1 sign, 8 exponent, 7 fraction bits (the top half of a float). */
+uint16_t LowPrec_bf16FromDouble(double x);
+/* TF32 kept in a float: 10 fraction bits, the low 13 of the float's 23 cleared. */
+float LowPrec_tf32Round(float x);
+
+static inline float LowPrec_floatOfBits(uint32_t u) {
+   float f;
+   memcpy(&f, &u, sizeof f);
+   return f;
+}
+
+static inline float LowPrec_bf16ToFloat(uint16_t b) { return LowPrec_floatOfBits((uint32_t)b << 16); }
+
+static inline float LowPrec_halfToFloat(uint16_t h) {
+   uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, frac = h & 0x3ffu;
+   if (exp == 0x1f) /* infinity, NaN (payload kept) */
+      return LowPrec_floatOfBits(sign | 0x7f800000u | frac << 13);
+   if (exp) /* normal: rebias 15 -> 127 */
+      return LowPrec_floatOfBits(sign | (exp + 112) << 23 | frac << 13);
+   float sub = (float)frac * 0x1p-24f; /* zero or subnormal: frac * 2^-24, exact */
+   return sign ? -sub : sub;
+}
+
+#endif
