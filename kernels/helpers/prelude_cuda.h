@@ -100,3 +100,159 @@ __device__ inline double2 gt_mix(double2 c, double2 v, double s) {
 __device__ inline double4 gt_mix(double4 c, double4 v, double s) {
    return make_double4(gt_mix(c.x, v.x, s), gt_mix(c.y, v.y, s), gt_mix(c.z, v.z, s), gt_mix(c.w, v.w, s));
 }
+
+/* Hopper (sm_90a): the bulk tensor copy (TMA), mbarriers, wgmma and setmaxnreg as inline
+ * PTX, for kernels that declare `arch: sm_90a` (the engine then defines GT_ARCH_SPECIFIC
+ * and compiles for sm_90a). No CUDA header is needed: a tensor map is 128 opaque bytes
+ * that the driver encoded (cuTensorMapEncodeTiled) and the launch passes by value. */
+#if defined(GT_ARCH_SPECIFIC) && !defined(__HIP__) && !defined(__HIPCC_RTC__)
+typedef unsigned long long gt_u64;
+struct __align__(64) GtTensorMap {
+   gt_u64 opaque[16];
+};
+#define GT_TENSOR_MAP const __grid_constant__ GtTensorMap
+
+__device__ inline uint gt_smem_addr(const void *p) { return (uint)__cvta_generic_to_shared(p); }
+
+/* mbarriers: a count of arrivals plus, for the TMA, a count of bytes to come. */
+__device__ inline void gt_mbar_init(gt_u64 *bar, uint count) {
+   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(gt_smem_addr(bar)), "r"(count) : "memory");
+}
+__device__ inline void gt_mbar_fence_init(void) { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
+__device__ inline void gt_mbar_expect_tx(gt_u64 *bar, uint bytes) {
+   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(gt_smem_addr(bar)), "r"(bytes)
+                : "memory");
+}
+__device__ inline void gt_mbar_arrive(gt_u64 *bar) {
+   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(gt_smem_addr(bar)) : "memory");
+}
+__device__ inline uint gt_mbar_try(uint addr, uint phase) {
+   uint done;
+   asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                : "=r"(done)
+                : "r"(addr), "r"(phase)
+                : "memory");
+   return done;
+}
+/* Waits until the barrier's phase of parity `phase` has completed. */
+__device__ inline void gt_mbar_wait(gt_u64 *bar, uint phase) {
+   const uint addr = gt_smem_addr(bar);
+   while (!gt_mbar_try(addr, phase)) {
+   }
+}
+
+/* One box of a 2D tensor map into shared memory; c0 is the inner (contiguous) coordinate. */
+__device__ inline void gt_tma_load(void *dst, const GtTensorMap *map, int c0, int c1, gt_u64 *bar) {
+   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+                ::"r"(gt_smem_addr(dst)), "l"((gt_u64)map), "r"(c0), "r"(c1), "r"(gt_smem_addr(bar))
+                : "memory");
+}
+/* Ordinary shared-memory stores that the tensor cores or the TMA see next. */
+__device__ inline void gt_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+/* A barrier of `threads` threads (a multiple of 32) under id (1..15; 0 is __syncthreads). */
+__device__ inline void gt_named_barrier(int id, int threads) {
+   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+#define gt_setmaxnreg_inc(n) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(n))
+#define gt_setmaxnreg_dec(n) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(n))
+
+/* FP32 to TF32, rounded to nearest (ties away): the low 13 bits become zero. */
+__device__ inline float gt_tf32_round(float x) {
+   uint r;
+   asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+   return __uint_as_float(r);
+}
+
+/* wgmma: a warpgroup (4 warps, the first a multiple of 4) multiplies a 64 x K slice of A
+ * by a K x N slice of B, both in shared memory as described by a matrix descriptor, into
+ * N/2 FP32 accumulators per thread. K is 32 bytes: 8 tf32 or 16 half/bfloat16. */
+__device__ inline void gt_wgmma_fence(void) { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ inline void gt_wgmma_commit(void) { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+#define gt_wgmma_wait(n) asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(n) : "memory")
+/* Keeps the compiler from moving accumulator reads and writes across the asynchronous MMA. */
+__device__ inline void gt_fence_reg(float &r) { asm volatile("" : "+f"(r)::"memory"); }
+
+/* The matrix descriptor of a K-major tile in shared memory (PTX ISA, "Matrix Descriptor"):
+ * start address, leading byte offset (the K-direction stride between core matrices; used
+ * without swizzle only), stride byte offset (between groups of 8 rows), and the swizzle
+ * mode (bits 62-63: 1 = 128-byte, 2 = 64-byte, 3 = 32-byte, 0 = none). */
+__device__ inline gt_u64 gt_wgmma_desc(uint addr, uint lbo, uint sbo, int swizzle) {
+   const gt_u64 mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : swizzle == 32 ? 3 : 0;
+   return (gt_u64)((addr & 0x3FFFF) >> 4) | (gt_u64)((lbo & 0x3FFFF) >> 4) << 16 |
+          (gt_u64)((sbo & 0x3FFFF) >> 4) << 32 | mode << 62;
+}
+
+#if defined(GT_HALF) && GT_HALF
+#define GT_WG_SHAPE_K "k16"
+#define GT_WG_TYPES "f32.f16.f16"
+#define GT_WG_TRANS ", 0, 0"
+#elif defined(GT_BF16) && GT_BF16
+#define GT_WG_SHAPE_K "k16"
+#define GT_WG_TYPES "f32.bf16.bf16"
+#define GT_WG_TRANS ", 0, 0"
+#else
+#define GT_WG_SHAPE_K "k8"
+#define GT_WG_TYPES "f32.tf32.tf32"
+#define GT_WG_TRANS ""
+#endif
+__device__ inline void gt_wgmma_n64(float *d, gt_u64 da, gt_u64 db, int scale_d) {
+   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n64" GT_WG_SHAPE_K "." GT_WG_TYPES " {"
+                "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+                "}, %32, %33, p, 1, 1" GT_WG_TRANS ";\n}\n"
+                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+                : "l"(da), "l"(db), "r"(scale_d));
+}
+__device__ inline void gt_wgmma_n128(float *d, gt_u64 da, gt_u64 db, int scale_d) {
+   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n128" GT_WG_SHAPE_K "." GT_WG_TYPES " {"
+                "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+                "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+                "}, %64, %65, p, 1, 1" GT_WG_TRANS ";\n}\n"
+                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                : "l"(da), "l"(db), "r"(scale_d));
+}
+__device__ inline void gt_wgmma_n256(float *d, gt_u64 da, gt_u64 db, int scale_d) {
+   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n256" GT_WG_SHAPE_K "." GT_WG_TYPES " {"
+                "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+                "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+                "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+                "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+                "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+                "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+                "}, %128, %129, p, 1, 1" GT_WG_TRANS ";\n}\n"
+                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+                  "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+                  "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+                  "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+                  "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+                  "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+                  "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+                  "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+                  "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+                : "l"(da), "l"(db), "r"(scale_d));
+}
+#endif /* GT_ARCH_SPECIFIC */

@@ -58,6 +58,8 @@ void Backend_describeCaps(const Backend *be, char *out, size_t len) {
       ADD("%skernels as CUDA C++", used ? ", " : "");
    if (be->caps & BACKEND_CAP_REGISTERS)
       ADD("%sreports registers", used ? ", " : "");
+   if (be->caps & BACKEND_CAP_ARCH_SPECIFIC)
+      ADD("%ssm_90a kernels with TMA tensor maps", used ? ", " : "");
    if (be->programCode)
       ADD("%sshows compiled code where the device gives it", used ? ", " : "");
    if (be->vendorGemm)
@@ -73,6 +75,7 @@ const char *Backend_statusName(BackendStatus s) {
    case BACKEND_ERR_COMPILE: return "compile error";
    case BACKEND_ERR_OUT_OF_MEMORY: return "out of memory";
    case BACKEND_ERR_LAUNCH: return "launch failed";
+   case BACKEND_ERR_TIMEOUT: return "timed out";
    default: return "error";
    }
 }

@@ -21,12 +21,22 @@ typedef struct BuildInfo_ {
    size_t max_wg_for_kernel;  /* CL_KERNEL_WORK_GROUP_SIZE; 0 unknown */
 } BuildInfo;
 
-typedef enum { ARG_BUFFER, ARG_INT, ARG_REAL } ArgKind;
+/* A TMA tensor map of a row-major matrix in a buffer (ARG_TENSOR_MAP): the backend encodes
+ * it (CUDA: cuTensorMapEncodeTiled, 128 bytes) and passes it by value. */
+typedef struct TensorMapSpec_ {
+   int elem_bytes;            /* 2 or 4 (the copy moves bits: no type conversion) */
+   long long rows, cols;      /* as stored: cols contiguous */
+   int box_rows, box_cols;    /* the box one copy moves, in elements */
+   int swizzle;               /* bytes: 0 (none), 32, 64, 128 */
+} TensorMapSpec;
+
+typedef enum { ARG_BUFFER, ARG_INT, ARG_REAL, ARG_TENSOR_MAP } ArgKind;
 typedef struct KernelArg_ {
    ArgKind kind;
-   struct Buffer_ *buffer;
+   struct Buffer_ *buffer;    /* ARG_BUFFER, and the matrix of ARG_TENSOR_MAP */
    int i;
    double real;               /* passed as float or double per the precision */
+   TensorMapSpec tmap;        /* ARG_TENSOR_MAP */
 } KernelArg;
 
 typedef struct Context_ Context;   /* an open device */
@@ -42,6 +52,7 @@ typedef enum {
    BACKEND_ERR_COMPILE,           /* build failed: see log */
    BACKEND_ERR_OUT_OF_MEMORY,
    BACKEND_ERR_LAUNCH,
+   BACKEND_ERR_TIMEOUT,           /* still running after the time allowed (finishWithin) */
    BACKEND_ERR_OTHER,
 } BackendStatus;
 
@@ -54,6 +65,8 @@ enum {
    BACKEND_CAP_OFFLINE_ISA = 1u << 2,  /* compiles for a named gfxNNN without a GPU (hipRTC): a code object, its
                                         * ISA and resources by LLVM's tools (backend_hip.h) */
    BACKEND_CAP_REGISTERS = 1u << 3,    /* the runtime reports every kernel's registers (OpenCL: NVIDIA's build log) */
+   BACKEND_CAP_ARCH_SPECIFIC = 1u << 4, /* compiles for sm_90a (wgmma, setmaxnreg) and passes TMA tensor maps
+                                         * (ARG_TENSOR_MAP) */
 };
 
 typedef struct Backend_ {
@@ -86,7 +99,14 @@ typedef struct Backend_ {
     * ARG_REAL are passed in the given precision. */
    BackendStatus (*launch)(Context *ctx, Kernel *k, const KernelArg *args, int nargs, bool real_double, int dims,
                            const size_t *global, const size_t *local, Event **ev, char *err, size_t errlen);
+   /* Dynamic shared memory for k's launches from now on (bytes; CUDA raises the kernel's
+    * limit past 48 KiB); NULL when the backend has none. */
+   BackendStatus (*setDynamicShared)(Kernel *k, size_t bytes, char *err, size_t errlen);
    BackendStatus (*finish)(Context *ctx, char *err, size_t errlen);
+   /* finish, giving up after timeout_ms: BACKEND_ERR_TIMEOUT when the work is still running.
+    * A launch cannot be withdrawn (OpenCL has no way to stop one), so the context is then
+    * unusable: nothing more may be enqueued, released or waited for on it. */
+   BackendStatus (*finishWithin)(Context *ctx, double timeout_ms, char *err, size_t errlen);
    /* Device time of a finished event in milliseconds (waits for it). */
    double (*eventMs)(Event *ev);
    void (*releaseEvent)(Event *ev);
@@ -108,7 +128,11 @@ static inline bool Backend_can(const Backend *be, unsigned cap) { return (be->ca
 const Backend *Backend_opencl(void);
 const Backend *Backend_cuda(void);
 const Backend *Backend_hip(void);
-/* NVRTC alone, no GPU needed: CUBIN or PTX of source for arch ("sm_90"). */
+/* Whether options (Config_defines) ask for the architecture-specific target: sm_90 becomes
+ * sm_90a (a kernel with `arch: sm_90a`). */
+bool Cuda_archSpecific(const char *options);
+/* NVRTC alone, no GPU needed: CUBIN or PTX of source for arch ("sm_90"; with
+ * Cuda_archSpecific(options), "sm_90a"). */
 BackendStatus Cuda_compileOnly(const char *source, const char *options, const char *arch, bool want_ptx, char **out,
                                size_t *outlen, char **log, char *err, size_t errlen);
 

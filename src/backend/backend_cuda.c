@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend/backend.h"
 #include "backend/gpu_common.h"
@@ -29,7 +30,13 @@ enum {
    CU_ATTR_MAX_THREADS_PER_BLOCK = 1, CU_ATTR_MAX_BLOCK_DIM_X = 2, CU_ATTR_MAX_BLOCK_DIM_Y = 3,
    CU_ATTR_MAX_BLOCK_DIM_Z = 4, CU_ATTR_MAX_SHARED_PER_BLOCK = 8, CU_ATTR_WARP_SIZE = 10, CU_ATTR_CLOCK_RATE = 13,
    CU_ATTR_MULTIPROCESSOR_COUNT = 16, CU_ATTR_CC_MAJOR = 75, CU_ATTR_CC_MINOR = 76,
+   CU_ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97,
 };
+enum { CU_FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
+/* cuTensorMapEncodeTiled's enumerations (cuda.h, CUDA 12 and later) */
+enum { CU_TENSOR_MAP_DATA_TYPE_UINT16 = 1, CU_TENSOR_MAP_DATA_TYPE_UINT32 = 2 };
+enum { CU_TENSOR_MAP_SWIZZLE_NONE = 0, CU_TENSOR_MAP_SWIZZLE_32B, CU_TENSOR_MAP_SWIZZLE_64B, CU_TENSOR_MAP_SWIZZLE_128B };
+enum { CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2 };
 #define CUDA_ERROR_OUT_OF_MEMORY 2
 
 static struct {
@@ -50,6 +57,7 @@ static struct {
    CUresult (*cuStreamCreate)(CUstream *, unsigned);
    CUresult (*cuStreamDestroy)(CUstream);
    CUresult (*cuStreamSynchronize)(CUstream);
+   CUresult (*cuStreamQuery)(CUstream);
    CUresult (*cuModuleLoadData)(CUmodule *, const void *);
    CUresult (*cuModuleUnload)(CUmodule);
    CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
@@ -67,6 +75,10 @@ static struct {
    CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
    CUresult (*cuEventDestroy)(CUevent);
    CUresult (*cuGetErrorString)(CUresult, const char **);
+   /* optional: CUDA 12 and later (Hopper's kernels refuse to launch without them) */
+   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+   CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *, const unsigned long long *,
+                                      const unsigned long long *, const unsigned *, const unsigned *, int, int, int, int);
    nvrtcResult (*nvrtcVersion)(int *, int *);
    nvrtcResult (*nvrtcCreateProgram)(nvrtcProgram *, const char *, const char *, int, const char *const *,
                                      const char *const *);
@@ -158,6 +170,7 @@ static bool load(char *err, size_t errlen) {
    CU(cuStreamCreate, "cuStreamCreate");
    CU(cuStreamDestroy, "cuStreamDestroy_v2");
    CU(cuStreamSynchronize, "cuStreamSynchronize");
+   CU(cuStreamQuery, "cuStreamQuery");
    CU(cuModuleLoadData, "cuModuleLoadData");
    CU(cuModuleUnload, "cuModuleUnload");
    CU(cuModuleGetFunction, "cuModuleGetFunction");
@@ -174,6 +187,8 @@ static bool load(char *err, size_t errlen) {
    CU(cuEventElapsedTime, "cuEventElapsedTime_v2");
    CU(cuEventDestroy, "cuEventDestroy_v2");
    CU(cuGetErrorString, "cuGetErrorString");
+   CU(cuFuncSetAttribute, "cuFuncSetAttribute");
+   CU(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
 #undef CU
    void **fns = (void **)&api.cuInit;
    void **end = (void **)&api.cuGetErrorString;
@@ -208,6 +223,7 @@ struct Program_ {
 };
 struct Kernel_ {
    CUfunction fn;
+   unsigned dynamic_shared; /* bytes at each launch (setDynamicShared) */
 };
 struct Buffer_ {
    CUdeviceptr ptr;
@@ -234,10 +250,15 @@ static int cuEventRecordOn(GpuEvent ev, GpuStream stream) { return api.cuEventRe
 static int cuEventWait(GpuEvent ev) { return api.cuEventSynchronize(ev); }
 static int cuEventElapsed(float *ms, GpuEvent start, GpuEvent end) { return api.cuEventElapsedTime(ms, start, end); }
 static int cuEventFree(GpuEvent ev) { return api.cuEventDestroy(ev); }
+/* fn is our Kernel: it carries its dynamic shared memory. */
 static int cuLaunch(void *fn, const unsigned grid[3], const unsigned block[3], GpuStream stream, void **params) {
-   return api.cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, stream, params, NULL);
+   const Kernel *k = fn;
+   return api.cuLaunchKernel(k->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], k->dynamic_shared, stream,
+                             params, NULL);
 }
 static void cuBufferArg(const Buffer *b, GpuArg *slot) { slot->ptr = b->ptr; }
+
+static BackendStatus cuTensorMapArg(const KernelArg *arg, GpuArg *slot, char *err, size_t errlen);
 
 static const GpuRuntime cuda = {
     .name = "CUDA",
@@ -264,7 +285,34 @@ static const GpuRuntime cuda = {
     .eventDestroy = cuEventFree,
     .launchKernel = cuLaunch,
     .bufferArg = cuBufferArg,
+    .tensorMapArg = cuTensorMapArg,
 };
+
+/* A 2D tiled tensor map of a row-major matrix: dimension 0 is the contiguous one. */
+static BackendStatus cuTensorMapArg(const KernelArg *arg, GpuArg *slot, char *err, size_t errlen) {
+   const TensorMapSpec *t = &arg->tmap;
+   if (!api.cuTensorMapEncodeTiled) {
+      snprintf(err, errlen, "this NVIDIA driver has no cuTensorMapEncodeTiled (CUDA 12 or later is needed for TMA)");
+      return BACKEND_ERR_LAUNCH;
+   }
+   const int swizzles[] = {[0] = CU_TENSOR_MAP_SWIZZLE_NONE, [1] = CU_TENSOR_MAP_SWIZZLE_32B,
+                           [2] = CU_TENSOR_MAP_SWIZZLE_64B, [4] = CU_TENSOR_MAP_SWIZZLE_128B};
+   const unsigned long long dims[2] = {(unsigned long long)t->cols, (unsigned long long)t->rows};
+   const unsigned long long strides[1] = {(unsigned long long)t->cols * (unsigned long long)t->elem_bytes};
+   const unsigned box[2] = {(unsigned)t->box_cols, (unsigned)t->box_rows}, unit[2] = {1, 1};
+   CUresult r = api.cuTensorMapEncodeTiled(
+       slot->tensor_map, t->elem_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16 : CU_TENSOR_MAP_DATA_TYPE_UINT32, 2,
+       (void *)(uintptr_t)arg->buffer->ptr, dims, strides, box, unit, 0, swizzles[t->swizzle / 32],
+       CU_TENSOR_MAP_L2_PROMOTION_L2_128B, 0);
+   if (r != 0) {
+      char what[160];
+      snprintf(what, sizeof what, "cuTensorMapEncodeTiled (%lld x %lld, box %d x %d, swizzle %d)", t->rows, t->cols,
+               t->box_rows, t->box_cols, t->swizzle);
+      return Gpu_fail(&cuda, r, what, err, errlen) == BACKEND_ERR_OUT_OF_MEMORY ? BACKEND_ERR_OUT_OF_MEMORY
+                                                                                : BACKEND_ERR_LAUNCH;
+   }
+   return BACKEND_OK;
+}
 
 static BackendStatus cuFail(CUresult r, const char *what, char *err, size_t errlen) {
    return Gpu_fail(&cuda, r, what, err, errlen);
@@ -298,6 +346,7 @@ static BackendStatus describe(CUdevice d, int index, DeviceInfo *info, char *err
    info->global_mem = mem;
    info->max_alloc = mem;
    Gpu_describeLimits(&cuda, d, info);
+   info->limits.local_mem_optin = (unsigned long long)attr(d, CU_ATTR_MAX_SHARED_PER_BLOCK_OPTIN);
    info->inline_ptx = true;
    Device_classify(info);
    return BACKEND_OK;
@@ -396,7 +445,9 @@ static BackendStatus nvrtcBuild(const char *source, const char *options, const c
    }
    const char *opts[128];
    char archopt[64];
-   snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
+   size_t archlen = strlen(arch);
+   bool suffix = Cuda_archSpecific(options) && archlen && arch[archlen - 1] != 'a';
+   snprintf(archopt, sizeof archopt, "--gpu-architecture=%s%s", arch, suffix ? "a" : "");
    int n = 0;
    opts[n++] = archopt;
    opts[n++] = "-default-device";
@@ -580,12 +631,49 @@ static BackendStatus copyBuffer(Context *c, Buffer *dst, Buffer *src, size_t byt
 
 static BackendStatus launch(Context *c, Kernel *k, const KernelArg *args, int nargs, bool real_double, int dims,
                             const size_t *global, const size_t *local, Event **ev, char *err, size_t errlen) {
-   return Gpu_launch(&cuda, c->stream, k->fn, args, nargs, real_double, dims, global, local, ev, err, errlen);
+   return Gpu_launch(&cuda, c->stream, k, args, nargs, real_double, dims, global, local, ev, err, errlen);
+}
+
+static BackendStatus setDynamicShared(Kernel *k, size_t bytes, char *err, size_t errlen) {
+   if (bytes > 48 * 1024) {
+      if (!api.cuFuncSetAttribute) {
+         snprintf(err, errlen, "this NVIDIA driver has no cuFuncSetAttribute: at most 48 KiB of dynamic shared memory");
+         return BACKEND_ERR_LAUNCH;
+      }
+      CUresult r = api.cuFuncSetAttribute(k->fn, CU_FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)bytes);
+      if (r != 0) {
+         char what[96];
+         snprintf(what, sizeof what, "allowing the kernel %zu bytes of dynamic shared memory", bytes);
+         return cuFail(r, what, err, errlen);
+      }
+   }
+   k->dynamic_shared = (unsigned)bytes;
+   return BACKEND_OK;
 }
 
 static BackendStatus finish(Context *c, char *err, size_t errlen) {
    CUresult r = api.cuStreamSynchronize(c->stream);
    return r == 0 ? BACKEND_OK : cuFail(r, "waiting for the device", err, errlen);
+}
+
+/* The stream polled until it is idle or the time is up (cuStreamSynchronize would wait for
+ * ever on a launch that does not end); the waits grow from 20 us to 2 ms. */
+static BackendStatus finishWithin(Context *c, double timeout_ms, char *err, size_t errlen) {
+   const CUresult notReady = 600; /* CUDA_ERROR_NOT_READY */
+   double deadline = Util_nowMs() + timeout_ms;
+   long sleep_us = 20;
+   api.cuCtxSetCurrent(c->ctx);
+   for (;;) {
+      CUresult r = api.cuStreamQuery(c->stream);
+      if (r != notReady)
+         return r == 0 ? BACKEND_OK : cuFail(r, "waiting for the device", err, errlen);
+      if (Util_nowMs() >= deadline) {
+         snprintf(err, errlen, "still running after %.1f s", timeout_ms / 1000);
+         return BACKEND_ERR_TIMEOUT;
+      }
+      usleep((useconds_t)sleep_us);
+      sleep_us = sleep_us * 2 > 2000 ? 2000 : sleep_us * 2;
+   }
 }
 
 /* cuBLAS, loaded at run time: the CUDA reference (Gpu_columnMajor: no data moves).
@@ -712,7 +800,7 @@ static bool nvrtcPresent(void) { return loadNvrtc(); }
 static const Backend cudaBackend = {
     .name = "cuda",
     .title = "CUDA",
-    .caps = BACKEND_CAP_CUDA_PRELUDE | BACKEND_CAP_OFFLINE_PTX | BACKEND_CAP_REGISTERS,
+    .caps = BACKEND_CAP_CUDA_PRELUDE | BACKEND_CAP_OFFLINE_PTX | BACKEND_CAP_REGISTERS | BACKEND_CAP_ARCH_SPECIFIC,
     .arch_prefix = "sm_",
     .arch_example = "sm_90",
     .vendor_library = "cuBLAS",
@@ -730,13 +818,17 @@ static const Backend cudaBackend = {
     .read = readBuffer,
     .copy = copyBuffer,
     .launch = launch,
+    .setDynamicShared = setDynamicShared,
     .finish = finish,
+    .finishWithin = finishWithin,
     .eventMs = Gpu_eventMs,
     .releaseEvent = Gpu_releaseEvent,
     .vendorGemm = vendorGemm,
 };
 
 const Backend *Backend_cuda(void) { return &cudaBackend; }
+
+bool Cuda_archSpecific(const char *options) { return options && strstr(options, "-DGT_ARCH_SPECIFIC=1") != NULL; }
 
 /* Compiles without a device: for inspection (PTX) and for CI on machines without GPUs. */
 BackendStatus Cuda_compileOnly(const char *source, const char *options, const char *arch, bool want_ptx, char **out,

@@ -86,6 +86,34 @@ typedef struct {
    cl_device_id device;
 } DeviceRef;
 
+/* PoCL lists no device when it cannot create its cache folder (POCL_CACHE_DIR, else
+ * $XDG_CACHE_HOME/pocl, else ~/.cache/pocl), even with POCL_KERNEL_CACHE=0: name it. */
+static void explainNoDevice(const cl_platform_id *plats, cl_uint nplat, char *err, size_t errlen) {
+   snprintf(err, errlen, "OpenCL platforms were found but they list no device");
+   bool pocl = false;
+   for (cl_uint p = 0; p < nplat; p++) {
+      char name[256] = "";
+      clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof name, name, NULL);
+      pocl = pocl || strstr(name, "Portable Computing Language") != NULL;
+   }
+   const char *env = getenv("POCL_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+   char dir[2048];
+   if (env && *env)
+      snprintf(dir, sizeof dir, "%s", env);
+   else if (xdg && *xdg)
+      snprintf(dir, sizeof dir, "%s/pocl", xdg);
+   else if (home && *home)
+      snprintf(dir, sizeof dir, "%s/.cache/pocl", home);
+   else
+      return;
+   if (!pocl || (Util_mkdirs(dir) && access(dir, W_OK | X_OK) == 0))
+      return;
+   snprintf(err, errlen,
+            "OpenCL platforms were found but they list no device: PoCL needs its cache folder %s, which cannot be "
+            "created or written (%s); make it writable, or point %s at a folder that is",
+            dir, strerror(errno), env && *env ? "POCL_CACHE_DIR" : "XDG_CACHE_HOME (or POCL_CACHE_DIR)");
+}
+
 /* Every device of every platform, in a stable order. */
 static int enumerate(DeviceRef **out, char *err, size_t errlen) {
    cl_uint nplat = 0;
@@ -121,9 +149,9 @@ static int enumerate(DeviceRef **out, char *err, size_t errlen) {
       }
       free(devs);
    }
-   free(plats);
    if (count == 0)
-      snprintf(err, errlen, "OpenCL platforms were found but they list no device");
+      explainNoDevice(plats, nplat, err, errlen);
+   free(plats);
    *out = refs;
    return count;
 }
@@ -290,19 +318,20 @@ static int registersFromLog(const char *log) {
    return -1;
 }
 
-static unsigned long long cacheKey(Context *ctx, const char *source, const char *options) {
-   unsigned long long h = UTIL_HASH_INIT;
-   h = Util_hash(h, source, strlen(source));
-   h = Util_hash(h, "\0", 1);
-   h = Util_hash(h, options, strlen(options));
-   h = Util_hash(h, ctx->info.platform, strlen(ctx->info.platform));
-   h = Util_hash(h, ctx->info.name, strlen(ctx->info.name));
-   h = Util_hash(h, ctx->info.driver, strlen(ctx->info.driver));
-   h = Util_hash(h, ctx->info.version, strlen(ctx->info.version));
-   return h;
+/* What a program is built from, for the disk cache (diskcache.h): the source, the
+ * options, the device (platform, name, version) and its driver. */
+typedef struct CacheId_ {
+   DiskCacheId id;
+   char device[400];
+} CacheId;
+
+static void cacheId(Context *ctx, const char *source, const char *options, const char *what, CacheId *c) {
+   snprintf(c->device, sizeof c->device, "%s | %s | %s", ctx->info.platform, ctx->info.name, ctx->info.version);
+   c->id = (DiskCacheId){.what = what, .source = source, .options = options, .device = c->device,
+                         .driver = ctx->info.driver};
 }
 
-static void storeBinary(cl_program prog, unsigned long long key) {
+static void storeBinary(cl_program prog, const DiskCacheId *id) {
    size_t size = 0;
    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || size == 0)
       return;
@@ -311,13 +340,13 @@ static void storeBinary(cl_program prog, unsigned long long key) {
       return;
    unsigned char *bins[1] = {bin};
    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS)
-      DiskCache_store("opencl", key, bin, size);
+      DiskCache_store("opencl", id, bin, size);
    free(bin);
 }
 
-static cl_program loadBinary(Context *ctx, unsigned long long key, const char *options) {
+static cl_program loadBinary(Context *ctx, const DiskCacheId *id, const char *options) {
    size_t size = 0;
-   unsigned char *bin = DiskCache_load("opencl", key, &size);
+   unsigned char *bin = DiskCache_load("opencl", id, &size);
    if (!bin)
       return NULL;
    cl_int status, e;
@@ -336,18 +365,19 @@ static cl_program loadBinary(Context *ctx, unsigned long long key, const char *o
 /* NVIDIA writes registers and spills into the log of a build from source only; a program
  * loaded from the disk cache has an empty log. So the log is kept beside the binary and
  * given back with it, and the inspect pane and occupancy keep their figures. */
-static void keepBuildLog(unsigned long long key, BuildInfo *info) {
-   const unsigned long long log_key = key ^ 0x6c6f67ULL; /* "log": its own file */
+static void keepBuildLog(Context *ctx, const char *source, const char *options, BuildInfo *info) {
+   CacheId log;
+   cacheId(ctx, source, options, "build log", &log);
    bool empty = !info->log || !*Util_trim(info->log);
    if (!info->cached_disk) {
       if (!empty)
-         DiskCache_store("opencl", log_key, info->log, strlen(info->log));
+         DiskCache_store("opencl", &log.id, info->log, strlen(info->log));
       return;
    }
    if (!empty)
       return;
    size_t n = 0;
-   unsigned char *saved = DiskCache_load("opencl", log_key, &n);
+   unsigned char *saved = DiskCache_load("opencl", &log.id, &n);
    char *text = saved ? malloc(n + 1) : NULL;
    if (text) {
       memcpy(text, saved, n);
@@ -356,6 +386,30 @@ static void keepBuildLog(unsigned long long key, BuildInfo *info) {
       info->log = text;
    }
    free(saved);
+}
+
+/* A build from source. PoCL's own kernel cache can make a build fail when several
+ * processes compile the same program at once (pocl issue 1480); such a failure carries no
+ * compiler error, where a real one always does: it is tried once more. */
+static cl_int buildFromSource(Context *ctx, const char *source, const char *opts, cl_program *out, char **log) {
+   size_t len = strlen(source);
+   for (int attempt = 0;; attempt++) {
+      cl_int e;
+      cl_program prog = clCreateProgramWithSource(ctx->context, 1, &source, &len, &e);
+      if (e != CL_SUCCESS)
+         return e;
+      e = clBuildProgram(prog, 1, &ctx->device, opts, NULL, NULL);
+      if (e == CL_SUCCESS) {
+         *out = prog;
+         return e;
+      }
+      free(*log);
+      *log = buildLog(ctx, prog);
+      clReleaseProgram(prog);
+      bool silent = !*log || !strstr(*log, "error");
+      if (e != CL_BUILD_PROGRAM_FAILURE || !silent || attempt > 0)
+         return e;
+   }
 }
 
 static BackendStatus build(Context *ctx, const char *source, const char *options, Program **out, BuildInfo *info,
@@ -371,31 +425,30 @@ static BackendStatus build(Context *ctx, const char *source, const char *options
    const char *extra = getenv("GEMMTOP_CL_OPTIONS");
    snprintf(opts, sizeof opts, "%s%s%s%s", options, ctx->nvidia ? " -cl-nv-verbose" : "", extra ? " " : "",
             extra ? extra : "");
-   unsigned long long key = cacheKey(ctx, source, opts);
-   cl_program prog = loadBinary(ctx, key, opts);
+   CacheId cid;
+   cacheId(ctx, source, opts, "program", &cid);
+   /* One process (or thread) builds, the others wait and load what it stored. */
+   int lock = DiskCache_lock("opencl", &cid.id);
+   cl_program prog = loadBinary(ctx, &cid.id, opts);
    if (prog) {
       info->cached_disk = true;
    } else {
-      cl_int e;
-      size_t len = strlen(source);
-      prog = clCreateProgramWithSource(ctx->context, 1, &source, &len, &e);
-      if (e != CL_SUCCESS)
-         return fail(e, "clCreateProgramWithSource", err, errlen);
-      e = clBuildProgram(prog, 1, &ctx->device, opts, NULL, NULL);
+      cl_int e = buildFromSource(ctx, source, opts, &prog, &info->log);
       if (e != CL_SUCCESS) {
-         info->log = buildLog(ctx, prog);
+         DiskCache_unlock(lock);
          info->compile_ms = Util_nowMs() - t0;
-         clReleaseProgram(prog);
          if (e == CL_BUILD_PROGRAM_FAILURE || e == CL_INVALID_BUILD_OPTIONS) {
             snprintf(err, errlen, "the kernel did not compile (%s); the build log follows", clErrorName(e));
             return BACKEND_ERR_COMPILE;
          }
          return fail(e, "clBuildProgram", err, errlen);
       }
-      storeBinary(prog, key);
+      storeBinary(prog, &cid.id);
    }
+   DiskCache_unlock(lock);
+   free(info->log);
    info->log = buildLog(ctx, prog);
-   keepBuildLog(key, info);
+   keepBuildLog(ctx, source, opts, info);
    info->registers = registersFromLog(info->log);
    info->compile_ms = Util_nowMs() - t0;
    Program *p = calloc(1, sizeof *p);
@@ -601,6 +654,35 @@ static BackendStatus finish(Context *ctx, char *err, size_t errlen) {
    return e == CL_SUCCESS ? BACKEND_OK : fail(e, "waiting for the device", err, errlen);
 }
 
+/* A marker after everything enqueued, watched until it completes or the time is up:
+ * clFinish would wait for ever on a launch that does not end. The waits start short (a
+ * GEMM of a few microseconds) and grow to 2 ms, so a long run costs little CPU. */
+static BackendStatus finishWithin(Context *ctx, double timeout_ms, char *err, size_t errlen) {
+   cl_event marker;
+   cl_int e = clEnqueueMarkerWithWaitList(ctx->queue, 0, NULL, &marker);
+   if (e != CL_SUCCESS)
+      return fail(e, "waiting for the device", err, errlen);
+   clFlush(ctx->queue);
+   double deadline = Util_nowMs() + timeout_ms;
+   long sleep_us = 20;
+   for (;;) {
+      cl_int status = CL_QUEUED;
+      e = clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+      if (e != CL_SUCCESS || status <= CL_COMPLETE) {
+         clReleaseEvent(marker);
+         if (e != CL_SUCCESS)
+            return fail(e, "waiting for the device", err, errlen);
+         return status == CL_COMPLETE ? BACKEND_OK : fail(status, "a launch", err, errlen);
+      }
+      if (Util_nowMs() >= deadline) {
+         snprintf(err, errlen, "still running after %.1f s", timeout_ms / 1000);
+         return BACKEND_ERR_TIMEOUT; /* the marker is left: the queue is given up */
+      }
+      usleep((useconds_t)sleep_us);
+      sleep_us = sleep_us * 2 > 2000 ? 2000 : sleep_us * 2;
+   }
+}
+
 static double eventMs(Event *ev) {
    cl_ulong start = 0, end = 0;
    clWaitForEvents(1, &ev->event);
@@ -699,6 +781,7 @@ static const Backend openclBackend = {
     .copy = copyBuffer,
     .launch = launch,
     .finish = finish,
+    .finishWithin = finishWithin,
     .eventMs = eventMs,
     .releaseEvent = releaseEvent,
     .vendorGemm = vendorGemm,

@@ -18,6 +18,7 @@ typedef struct DeviceLimits_ {
    size_t max_wg;             /* work-items per group */
    size_t max_wi[3];          /* per dimension */
    unsigned long long local_mem; /* bytes per group */
+   unsigned long long local_mem_optin; /* with dynamic shared memory (CUDA's opt-in maximum); 0: local_mem */
    bool fp64;
    int warp;                  /* SIMD width when known, else 32 */
    bool tensor_ptx;           /* a tensor kernel gets GT_TENSOR_PTX=1: DeviceInfo.tensor_ptx, unless

@@ -105,7 +105,15 @@ BackendStatus Gpu_launch(const GpuRuntime *rt, GpuStream stream, void *fn, const
    }
    for (int i = 0; i < nargs; i++) {
       memset(&values[i], 0, sizeof values[i]);
-      if (args[i].kind == ARG_BUFFER)
+      if (args[i].kind == ARG_TENSOR_MAP) {
+         if (!rt->tensorMapArg) {
+            snprintf(err, errlen, "%s has no TMA tensor maps (argument %d)", rt->name, i);
+            return BACKEND_ERR_LAUNCH;
+         }
+         BackendStatus st = rt->tensorMapArg(&args[i], &values[i], err, errlen);
+         if (st != BACKEND_OK)
+            return st;
+      } else if (args[i].kind == ARG_BUFFER)
          rt->bufferArg(args[i].buffer, &values[i]);
       else if (args[i].kind == ARG_INT)
          values[i].i = args[i].i;
@@ -177,22 +185,31 @@ BackendStatus Gpu_compileCached(const GpuRuntime *rt, GpuCompileFn *compile, con
                                 const char *arch, const void *version, size_t versionlen, char **image, size_t *size,
                                 BuildInfo *info, char *err, size_t errlen) {
    double t0 = Util_nowMs();
-   unsigned long long key = Util_hash(UTIL_HASH_INIT, source, strlen(source));
-   key = Util_hash(key, options, strlen(options) + 1);
-   key = Util_hash(key, arch, strlen(arch));
-   key = Util_hash(key, version, versionlen);
+   /* The compiler's version as the cache entry records it: "CUDA 12.4" (its ints). */
+   char driver[96];
+   int n = snprintf(driver, sizeof driver, "%s", rt->name);
+   for (size_t i = 0; i + sizeof(int) <= versionlen && n < (int)sizeof driver; i += sizeof(int)) {
+      int v;
+      memcpy(&v, (const char *)version + i, sizeof v);
+      n += snprintf(driver + n, sizeof driver - (size_t)n, "%c%d", i ? '.' : ' ', v);
+   }
+   const DiskCacheId id = {.what = "program", .source = source, .options = options, .device = arch, .driver = driver};
+   /* One process (or thread) builds, the others wait and load what it stored. */
+   int lock = DiskCache_lock(rt->cache, &id);
    *size = 0;
-   *image = (char *)DiskCache_load(rt->cache, key, size);
+   *image = (char *)DiskCache_load(rt->cache, &id, size);
    if (*image) {
       info->cached_disk = true;
    } else {
       BackendStatus st = compile(source, options, arch, image, size, &info->log, err, errlen);
       if (st != BACKEND_OK) {
+         DiskCache_unlock(lock);
          info->compile_ms = Util_nowMs() - t0;
          return st;
       }
-      DiskCache_store(rt->cache, key, *image, *size);
+      DiskCache_store(rt->cache, &id, *image, *size);
    }
+   DiskCache_unlock(lock);
    info->compile_ms = Util_nowMs() - t0;
    return BACKEND_OK;
 }

@@ -15,13 +15,15 @@
 typedef void *GpuEvent;
 typedef void *GpuStream;
 
-/* One kernel argument as the launch call takes it: a pointer to this. */
+/* One kernel argument as the launch call takes it: a pointer to this. A TMA tensor map
+ * (CUtensorMap: 128 bytes, 64-byte aligned) is passed by value too. */
 typedef union GpuArg_ {
    unsigned long long ptr; /* CUdeviceptr */
    void *vptr;             /* hipDeviceptr_t */
    int i;
    float f;
    double d;
+   _Alignas(64) unsigned char tensor_map[128];
 } GpuArg;
 
 /* The device attributes gemmtop reads, in the runtime's numbering (GpuRuntime.attr). */
@@ -50,6 +52,8 @@ typedef struct GpuRuntime_ {
    int (*launchKernel)(void *fn, const unsigned grid[3], const unsigned block[3], GpuStream stream, void **params);
    /* Puts a buffer's device pointer in a kernel argument. */
    void (*bufferArg)(const Buffer *b, GpuArg *slot);
+   /* Encodes a tensor map of a buffer into slot->tensor_map; NULL: the runtime has none. */
+   BackendStatus (*tensorMapArg)(const KernelArg *arg, GpuArg *slot, char *err, size_t errlen);
 } GpuRuntime;
 
 /* Both backends' events: a pair around the work, timed by the device. */

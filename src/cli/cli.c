@@ -1,11 +1,13 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "core/npy.h"
 #include "core/diskcache.h"
@@ -28,6 +30,42 @@ bool Cli_loadCatalog(Catalog *cat) {
    if (cat->warnings[0])
       fprintf(stderr, "gemmtop: some kernel files were skipped:\n%s", cat->warnings);
    return true;
+}
+
+void Cli_closeStdout(void) {
+   /* An error flagged earlier (a library's fflush(NULL) met it) has lost its errno. */
+   bool failed = ferror(stdout) != 0;
+   int e = 0;
+   if (fflush(stdout) != 0) {
+      failed = true;
+      e = errno;
+   }
+   if (fclose(stdout) != 0 && errno != EBADF && !failed) {
+      failed = true;
+      e = errno;
+   }
+   if (failed) {
+      fprintf(stderr, "gemmtop: write error on standard output%s%s\n", e ? ": " : "", e ? strerror(e) : "");
+      _exit(1);
+   }
+}
+
+void Cli_leave(int code) {
+   Cli_closeStdout();
+   fflush(stderr);
+   _exit(code);
+}
+
+int Cli_openOutput(const char *option, const char *path, unsigned flags, OutFile **f) {
+   *f = NULL;
+   if (!path)
+      return 0;
+   char err[1200];
+   OutFileStatus st = OutFile_open(path, flags, f, err, sizeof err);
+   if (st == OUTFILE_OK)
+      return 0;
+   fprintf(stderr, "gemmtop: %s %s\n", option, err);
+   return st == OUTFILE_REFUSED ? 2 : 1;
 }
 
 static const Backend *pickBackend(const Options *o) {
@@ -107,6 +145,39 @@ Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code) {
    return s;
 }
 
+int Cli_checkScalars(const Options *o, const Problem *p, bool random_inputs) {
+   const bool dbl = p->precision == PRECISION_DOUBLE;
+   const double big = dbl ? DBL_MAX : FLT_MAX;
+   const struct {
+      const char *name;
+      double value;
+      bool given;
+   } scalars[] = {{"alpha", p->alpha, o->has_alpha}, {"beta", p->beta, o->has_beta}};
+   for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
+      char who[96];
+      snprintf(who, sizeof who, scalars[i].given ? "--%s %g" : "%s = %g (from the preset)", scalars[i].name,
+               scalars[i].value);
+      if (!isfinite(scalars[i].value)) {
+         fprintf(stderr, "gemmtop: %s: %s must be a finite number\n", who, scalars[i].name);
+         return 2;
+      }
+      if (fabs(scalars[i].value) > big) {
+         fprintf(stderr, "gemmtop: %s does not fit in %s (largest %.3g)\n", who, Precision_name(p->precision), big);
+         return 2;
+      }
+   }
+   /* Random inputs lie in [-1, 1): |alpha| K + |beta| bounds every partial sum. */
+   double alpha = fabs(dbl ? p->alpha : (double)(float)p->alpha), beta = fabs(dbl ? p->beta : (double)(float)p->beta);
+   if (random_inputs && alpha * p->k + beta > big / 2) {
+      fprintf(stderr,
+              "gemmtop: alpha %g, beta %g and K=%d: the result can reach %.3g with inputs in [-1, 1), beyond half of "
+              "%s's largest value (%.3g)\n",
+              p->alpha, p->beta, p->k, alpha * p->k + beta, Precision_name(p->precision), big);
+      return 2;
+   }
+   return 0;
+}
+
 int Cli_resolveConfig(const Options *o, const Catalog *cat, const KernelInfo **kernel, long long *values,
                       Problem *problem) {
    Preset preset;
@@ -166,6 +237,9 @@ int Cli_resolveConfig(const Options *o, const Catalog *cat, const KernelInfo **k
          fprintf(stderr, "gemmtop: %s\n", err);
          return 2;
       }
+   int rc = Cli_checkScalars(o, &p, !o->a_path && !o->b_path && !o->c_path);
+   if (rc)
+      return rc;
    *kernel = k;
    *problem = p;
    return 0;
@@ -313,21 +387,80 @@ int Cli_list(const Options *o) {
 
 /* ---- run ---- */
 
+/* The inputs of a run: random, or read from .npy files (a note for each narrowed file),
+ * then checked so that a result that cannot be finite is refused, not blamed on the
+ * kernel. 0, or the exit code with the message printed. */
+static int makeInputs(const Options *o, const Problem *p, uint64_t seed, Inputs *in) {
+   char err[1024];
+   if (!Inputs_random(in, p, seed)) {
+      fprintf(stderr, "gemmtop: out of host memory for a %dx%dx%d problem\n", p->m, p->n, p->k);
+      return 1;
+   }
+   if (!o->a_path && !o->b_path && !o->c_path)
+      return 0;
+   bool loaded = Inputs_loadNpy(in, p, o->a_path, o->b_path, o->c_path, err, sizeof err);
+   if (in->note[0])
+      fprintf(stderr, "gemmtop: note: %s\n", in->note);
+   if (!loaded || !Inputs_checkRange(in, p, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      Inputs_free(in);
+      return 2;
+   }
+   return 0;
+}
+
+/* --out: the verified run's C (verified_c), or with --no-verify the last launch's, read
+ * back now. rc is the run's exit code; returns it, or 1 when the file failed. */
+static int writeOut(const Options *o, Session *s, const Problem *p, OutFile *out, void *verified_c, RunStatus st,
+                    int rc) {
+   if (!out)
+      return rc;
+   if (st != RUN_OK && st != RUN_NOT_VERIFIED) {
+      OutFile_discard(out);
+      fprintf(stderr, "gemmtop: --out %s not written: the run did not finish\n", o->out_path);
+      return rc;
+   }
+   char err[1300] = "out of host memory";
+   size_t bytes = Problem_sizeC(p) * Precision_size(p->precision);
+   void *last = verified_c ? NULL : malloc(bytes ? bytes : 1);
+   if (!verified_c && (!last || !Session_readResult(s, last, bytes, err, sizeof err))) {
+      OutFile_discard(out);
+      fprintf(stderr, "gemmtop: --out %s: %s\n", o->out_path, err);
+      free(last);
+      return 1;
+   }
+   if (last)
+      fprintf(stderr, "gemmtop: note: --out %s holds the last launch's C, not verified (--no-verify)\n", o->out_path);
+   bool ok = Npy_writeTo(out, verified_c ? verified_c : last, (size_t)p->m, (size_t)p->n,
+                         p->precision == PRECISION_DOUBLE ? NPY_FLOAT64 : NPY_FLOAT32, err, sizeof err);
+   if (!ok)
+      fprintf(stderr, "gemmtop: --out %s: %s\n", o->out_path, err);
+   free(last);
+   return ok ? rc : 1;
+}
+
 int Cli_run(const Options *o) {
+   if (o->out_path && o->ablate) {
+      fprintf(stderr, "gemmtop: --out with --ablate: an ablated kernel computes a wrong C on purpose; drop one of "
+                      "them\n");
+      return 2;
+   }
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
       return 1;
    const KernelInfo *k;
    long long values[KERNEL_MAX_PARAMS];
    Problem p;
+   OutFile *out = NULL;
    int rc = Cli_resolveConfig(o, &cat, &k, values, &p);
-   if (rc) {
+   if (rc || (rc = Cli_openOutput("--out", o->out_path, 0, &out))) {
       Catalog_free(&cat);
       return rc;
    }
    int exit_code;
    Session *s = Cli_openSession(o, &cat, &exit_code);
    if (!s) {
+      OutFile_discard(out);
       Catalog_free(&cat);
       return exit_code;
    }
@@ -336,7 +469,9 @@ int Cli_run(const Options *o) {
    char err[1024];
    /* Refuse a bad configuration before making inputs: at large sizes that takes a while. */
    RunResult *r = calloc(1, sizeof *r);
-   if (!r) {
+   size_t bytesC = Problem_sizeC(&p) * Precision_size(p.precision);
+   void *verified_c = out && !o->no_verify ? malloc(bytesC ? bytesC : 1) : NULL;
+   if (!r || (out && !o->no_verify && !verified_c)) {
       fprintf(stderr, "gemmtop: out of host memory\n");
       rc = 1;
       goto done_session;
@@ -347,31 +482,18 @@ int Cli_run(const Options *o) {
       Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &none, r, NULL, NULL);
       fprintf(stderr, "gemmtop: refused: %s\n", r->message);
       rc = 2;
-      free(r);
       goto done_session;
    }
    if (!Session_fits(s, &p, err, sizeof err)) {
       fprintf(stderr, "gemmtop: %s\n", err);
       rc = 1;
-      free(r);
       goto done_session;
    }
-   rc = 1;
-   if (!Inputs_random(&in, &p, seed)) {
-      fprintf(stderr, "gemmtop: out of host memory for a %dx%dx%d problem\n", p.m, p.n, p.k);
-      free(r);
+   if ((rc = makeInputs(o, &p, seed, &in)) != 0)
       goto done_session;
-   }
-   if ((o->a_path || o->b_path || o->c_path) && !Inputs_loadNpy(&in, &p, o->a_path, o->b_path, o->c_path, err, sizeof err)) {
-      fprintf(stderr, "gemmtop: %s\n", err);
-      rc = 2;
-      free(r);
-      goto done_inputs;
-   }
-   if (in.note[0])
-      fprintf(stderr, "gemmtop: %s\n", in.note);
+   /* --max-seconds also bounds each launch: one that does not end is abandoned. */
    RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = !o->no_verify, .max_seconds = o->max_seconds,
-                    .ablate = o->ablate};
+                    .ablate = o->ablate, .verified_c = verified_c, .launch_timeout_s = o->max_seconds};
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
    Peaks peaks;
    Peaks_cached(Session_device(s), Session_backend(s)->name, &peaks);
@@ -393,24 +515,20 @@ int Cli_run(const Options *o) {
       fprintf(stderr, "gemmtop: %s\n%s\n", r->message, r->build_log ? r->build_log : "(no build log)");
    else if (st != RUN_OK)
       fprintf(stderr, "gemmtop: %s: %s\n", RunStatus_name(st), r->message);
-   rc = RunStatus_exitCode(st);
-   if (o->out_path && (st == RUN_OK || st == RUN_NOT_VERIFIED)) {
-      size_t bytes = Problem_sizeC(&p) * Precision_size(p.precision);
-      void *host = malloc(bytes);
-      if (!host || !Session_readResult(s, host, bytes, err, sizeof err) ||
-          !Npy_write(o->out_path, host, (size_t)p.m, (size_t)p.n, p.precision == PRECISION_DOUBLE, err, sizeof err)) {
-         fprintf(stderr, "gemmtop: --out %s: %s\n", o->out_path, host ? err : "out of host memory");
-         rc = 1;
-      }
-      free(host);
-   }
-   RunResult_free(r);
-   free(r);
-done_inputs:
+   rc = writeOut(o, s, &p, out, verified_c, st, RunStatus_exitCode(st));
+   out = NULL;
    Inputs_free(&in);
 done_session:
+   OutFile_discard(out);
+   free(verified_c);
+   if (r)
+      RunResult_free(r);
+   free(r);
+   bool stuck = Session_stuck(s);
    Session_close(s);
    Catalog_free(&cat);
+   if (stuck)
+      Cli_leave(rc); /* the abandoned launch ends with the process */
    return rc;
 }
 
@@ -423,11 +541,15 @@ int Cli_cache(const Options *o) {
       return 2;
    }
    char dir[1024];
-   int n = DiskCache_clear(dir, sizeof dir);
+   int temporaries = 0;
+   int n = DiskCache_clear(dir, sizeof dir, &temporaries);
    if (n < 0) {
       fprintf(stderr, "gemmtop: cannot find the cache folder (no HOME or XDG_CACHE_HOME)\n");
       return 1;
    }
-   printf("removed %d compiled program%s from %s\n", n, n == 1 ? "" : "s", dir);
+   printf("removed %d compiled program%s", n, n == 1 ? "" : "s");
+   if (temporaries)
+      printf(" and %d unfinished file%s of killed writers", temporaries, temporaries == 1 ? "" : "s");
+   printf(" from %s\n", dir);
    return 0;
 }

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "core/banks.h"
+#include "core/swizzle.h"
 #include "cli/cli.h"
 #include "cli/report.h"
 #include "core/util.h"
@@ -246,6 +247,60 @@ static void printCsv(const KernelInfo *k, const BankAnalysis *a) {
    }
 }
 
+/* A kernel that reads its tiles through tensor maps runs on Hopper only and cannot be
+ * traced: the two accesses of its A tile are modelled from its layout and swizzle instead
+ * (Swizzle_modelTrace) and analysed under NVIDIA's bank model. Both are drawn. */
+static int banksModelled(const Options *o, const KernelInfo *k, const long long *values, const Problem *p) {
+   DeviceLimits lim = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .local_mem_optin = 232448,
+                       .fp64 = true, .warp = 32};
+   Geometry g;
+   char err[1536];
+   if (!Config_check(k, values, p, &lim, &g, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: refused: %s\n", err);
+      return 2;
+   }
+   int ia = g.tma[0].operand == 'A' ? 0 : 1;
+   const int sw = g.tma[ia].swizzle, rows = g.tma[ia].box[1], width = sw ? sw : 16;
+   Trace t;
+   BankAnalysis a;
+   memset(&a, 0, sizeof a);
+   BankModel model = BankModel_nvidia();
+   BankModel_override(&model, o->banks, o->bank_width, o->simd_width, err, sizeof err);
+   if (!Swizzle_modelTrace(sw, rows, width < 32 ? 32 : width, &t, err, sizeof err) ||
+       !BankAnalysis_run(&a, &t, &model, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      Trace_free(&t);
+      return 1;
+   }
+   if (o->format == FORMAT_CSV) {
+      printCsv(k, &a);
+   } else {
+      char params[512], desc[96];
+      KernelInfo_formatParams(k, values, params, sizeof params);
+      BankModel_describe(&a.model, desc, sizeof desc);
+      printf("kernel     %s  %s\n", k->name, params);
+      printf("model      %s: %s%s\n", a.model.name, desc, a.model.known ? "" : " (assumed)");
+      printf("modelled   not traced (TMA and wgmma run on Hopper only): the A tile, %d rows in boxes of %d bytes, "
+             "swizzle %s\n", rows, width, sw ? (sw == 32 ? "32-byte" : sw == 64 ? "64-byte" : "128-byte") : "none "
+             "(columns of 8 x 16-byte core matrices)");
+      printf("\n%-26s %-5s %5s %9s %11s %7s %10s %8s %8s\n", "site", "kind", "width", "requests", "wavefronts",
+             "ideal", "conflicts", "worst", "average");
+      for (int i = 0; i < a.nsites; i++) {
+         char label[64];
+         snprintf(label, sizeof label, "%-2d %s", i, siteName(k, i));
+         printSiteRow(label, &a.sites[i], true);
+      }
+      BankGrid *grid = malloc(sizeof *grid);
+      for (unsigned site = 0; grid && site < 3; site++)
+         if (BankAnalysis_grid(&a, BankAnalysis_request(&a, site, 0, 0, 0), grid))
+            printGrid(k, grid, 0, 0, 1);
+      free(grid);
+   }
+   BankAnalysis_free(&a);
+   Trace_free(&t);
+   return 0;
+}
+
 /* The request that --site, --warp and --iteration name, drawn into *grid (malloc'ed).
  * Returns 0, or the exit code with the message printed. */
 static int pickRequest(const Options *o, const KernelInfo *k, int site, const BankAnalysis *a, BankGrid **grid,
@@ -353,6 +408,11 @@ int Cli_banks(const Options *o) {
    if (rc == 0 && o->site && (site = resolveSite(k, o->site, err, sizeof err)) < 0) {
       fprintf(stderr, "gemmtop: %s\n", err);
       rc = 2;
+   }
+   if (rc == 0 && k->ntma) {
+      rc = banksModelled(o, k, values, &p);
+      Catalog_free(&cat);
+      return rc;
    }
    Session *s = rc ? NULL : Cli_openSession(o, &cat, &rc);
    if (s)

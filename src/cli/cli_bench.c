@@ -68,6 +68,8 @@ static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, Be
       c->problem.alpha = o->problem.alpha;
    if (o->has_beta)
       c->problem.beta = o->problem.beta;
+   if (Cli_checkScalars(o, &c->problem, true) != 0)
+      return false;
    c->kernel = k;
    snprintf(c->label, sizeof c->label, "%s", pr->name);
    return true;
@@ -180,7 +182,8 @@ static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t
       }
       fprintf(stderr, "size %d, round %d of %d: %s...\n", b->sizes[si], round + 1, o->rounds, b->configs[c].label);
       /* Verified in the first round; later rounds time the same program. */
-      RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0, .max_seconds = o->max_seconds};
+      RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0, .max_seconds = o->max_seconds,
+                       .launch_timeout_s = o->max_seconds};
       RunStatus st = Session_run(b->s, b->configs[c].kernel, b->configs[c].values, &p, use, &ro, b->r);
       cell->emulated = b->r->geo.emulated;
       if (round == 0 || st != RUN_OK) {
@@ -379,16 +382,13 @@ static int printTable(const Bench *b) {
    return failures;
 }
 
-/* Measures every size, writing each one's results to the --save file as it goes. */
-static int benchAll(Bench *b) {
+/* Measures every size, writing each one's results to the --save file (opened before any
+ * work, in saveFile) as it goes. Returns 0, or 1 when the file could not be written. */
+static int benchAll(Bench *b, OutFile *saveFile) {
    const Options *o = b->o;
    int rc = 0;
-   FILE *save = o->save ? fopen(o->save, "w") : NULL;
+   FILE *save = saveFile ? OutFile_stream(saveFile) : NULL;
    bool json = o->save && strlen(o->save) > 5 && !strcmp(o->save + strlen(o->save) - 5, ".json");
-   if (o->save && !save) {
-      perror(o->save);
-      rc = 1;
-   }
    if (save && !json)
       fprintf(save, "config,kernel,params,device,size,precision,status,verified,gflops,time_ms,vendor,vendor_gflops,"
                     "pct_of_vendor,reference,reference_gflops,pct_of_reference,rounds\n");
@@ -397,15 +397,21 @@ static int benchAll(Bench *b) {
       for (int c = 0; save && c < b->nconf; c++)
          saveRow(save, json, b, c, si);
    }
-   if (save)
-      fclose(save);
+   char err[1300];
+   if (saveFile && !OutFile_commit(saveFile, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: --save %s\n", err);
+      rc = 1;
+   }
    return rc;
 }
 
-static void freeBench(Bench *b) {
+/* Returns whether a launch was abandoned (--max-seconds): then the process must end
+ * without the clean-up, which would wait for it. */
+static bool freeBench(Bench *b) {
    if (b->r)
       RunResult_free(b->r);
    free(b->r);
+   bool stuck = (b->s && Session_stuck(b->s)) || (b->ref && Session_stuck(b->ref));
    if (b->ref)
       Session_close(b->ref);
    Session_close(b->s);
@@ -414,6 +420,7 @@ static void freeBench(Bench *b) {
    free(b->cg);
    free(b->cms);
    free(b);
+   return stuck;
 }
 
 int Cli_bench(const Options *o) {
@@ -435,7 +442,10 @@ int Cli_bench(const Options *o) {
       free(b);
       return 1;
    }
+   OutFile *saveFile = NULL;
    int rc = collectConfigs(b, &cat);
+   if (rc == 0)
+      rc = Cli_openOutput("--save", o->save, OUTFILE_STREAM_OK, &saveFile);
    if (rc == 0)
       b->s = Cli_openSession(o, &cat, &rc);
    if (b->s) {
@@ -451,12 +461,16 @@ int Cli_bench(const Options *o) {
          fprintf(stderr, "gemmtop: out of host memory\n");
          rc = 1;
       } else {
-         rc = benchAll(b);
+         rc = benchAll(b, saveFile);
+         saveFile = NULL;
          int failures = printTable(b);
          rc = rc ? rc : failures ? 1 : 0;
       }
    }
-   freeBench(b);
+   OutFile_discard(saveFile);
+   bool stuck = freeBench(b);
    Catalog_free(&cat);
+   if (stuck)
+      Cli_leave(rc ? rc : 1);
    return rc;
 }

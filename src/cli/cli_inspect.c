@@ -53,12 +53,20 @@ static char *sassOf(const char *cubin, size_t size) {
 }
 
 /* An NVIDIA GPU of that architecture ("sm_90") through CUDA: whether it runs PTX tensor
- * instructions is the devices' own rule (Device_classify). */
+ * instructions is the devices' own rule (Device_classify); 48 KiB of static shared
+ * memory, more when opted in (dynamic). */
 static DeviceLimits archDeviceLimits(const char *arch) {
    DeviceInfo d = {.limits = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32},
                    .inline_ptx = true};
    snprintf(d.arch, sizeof d.arch, "%s", arch);
    Device_classify(&d);
+   static const struct {
+      const char *prefix;
+      unsigned long long optin;
+   } optin[] = {{"sm_90", 232448}, {"sm_80", 166912}, {"sm_86", 101376}, {"sm_89", 101376}, {"sm_75", 65536}};
+   for (size_t i = 0; i < sizeof optin / sizeof optin[0]; i++)
+      if (!strncmp(arch, optin[i].prefix, strlen(optin[i].prefix)))
+         d.limits.local_mem_optin = optin[i].optin;
    return d.limits;
 }
 
@@ -100,8 +108,15 @@ static int inspectCudaOffline(const Options *o, const Catalog *cat, const Kernel
    DeviceLimits lim = archDeviceLimits(o->arch);
    Geometry g;
    char msg[1536];
+   ConfigTarget target = {.backend = "CUDA", .arch_specific = true, .dynamic_smem = true, .arch = o->arch,
+                          .nvidia = true};
+   if (!Config_targetOk(k, &target, msg, sizeof msg)) {
+      fprintf(stderr, "gemmtop: refused: %s\n", msg);
+      return 2;
+   }
    if (!Config_check(k, values, p, &lim, &g, msg, sizeof msg)) {
-      fprintf(stderr, "gemmtop: refused (limits of a %s GPU: 1024 work-items, 48 KiB shared): %s\n", o->arch, msg);
+      fprintf(stderr, "gemmtop: refused (limits of a %s GPU: 1024 work-items, 48 KiB static shared): %s\n", o->arch,
+              msg);
       return 2;
    }
    char defines[1024];
@@ -114,11 +129,13 @@ static int inspectCudaOffline(const Options *o, const Catalog *cat, const Kernel
       free(log);
       return 1;
    }
-   snprintf(in->target, sizeof in->target, "cuda %s (NVRTC, no device needed)", o->arch);
-   snprintf(in->arch, sizeof in->arch, "%s", o->arch);
+   bool specific = Cuda_archSpecific(defines) && o->arch[strlen(o->arch) - 1] != 'a';
+   snprintf(in->target, sizeof in->target, "cuda %s%s (NVRTC, no device needed)", o->arch, specific ? "a" : "");
+   /* the occupancy tables know sm_90, which sm_90a is */
+   snprintf(in->arch, sizeof in->arch, "%.*s", (int)strcspn(o->arch, "a"), o->arch);
    Ptxas_parse(log, k->entry, &in->ptxas);
    in->registers = in->ptxas.found ? in->ptxas.registers : -1;
-   in->local_bytes = in->ptxas.found ? in->ptxas.shared_bytes : g.localmem;
+   in->local_bytes = (in->ptxas.found ? in->ptxas.shared_bytes : g.localmem) + g.dynamic_smem;
    in->private_bytes = in->ptxas.found ? in->ptxas.stack_bytes : -1;
    in->group_items = 1;
    for (int d = 0; d < g.dims; d++)
@@ -168,6 +185,11 @@ static int inspectHipOffline(const Options *o, const Catalog *cat, const KernelI
    DeviceLimits lim = {.max_wg = 1024, .max_wi = {1024, 1024, 1024}, .local_mem = 65536, .fp64 = true, .warp = 64};
    Geometry g;
    char msg[1536];
+   ConfigTarget target = {.backend = "HIP", .arch = o->arch};
+   if (!Config_targetOk(k, &target, msg, sizeof msg)) {
+      fprintf(stderr, "gemmtop: refused: %s\n", msg);
+      return 2;
+   }
    if (!Config_check(k, values, p, &lim, &g, msg, sizeof msg)) {
       fprintf(stderr, "gemmtop: refused (limits of a %s GPU: 1024 work-items, 64 KiB LDS): %s\n", o->arch, msg);
       return 2;
@@ -239,7 +261,7 @@ static int inspectOnDevice(const Options *o, const Catalog *cat, const KernelInf
    snprintf(in->arch, sizeof in->arch, "%s", dev->arch);
    Ptxas_parse(r->build_log, k->entry, &in->ptxas);
    in->registers = r->registers >= 0 ? r->registers : in->ptxas.found ? in->ptxas.registers : -1;
-   in->local_bytes = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
+   in->local_bytes = (r->local_mem >= 0 ? r->local_mem : r->geo.localmem) + r->geo.dynamic_smem;
    in->private_bytes = r->private_mem;
    in->group_items = 1;
    for (int d = 0; d < r->geo.dims; d++)

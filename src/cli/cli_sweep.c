@@ -1,6 +1,7 @@
 /* gemmtop sweep: searches a kernel's parameter space. Configurations that break a rule
  * are dropped before compiling; the rest (a random sample within the budget, or all)
- * are compiled in parallel into the disk cache, then verified and timed one by one.
+ * are compiled in parallel into the disk cache, then verified and timed one by one in a
+ * child process, where a launch that does not end can be abandoned (cli/measure.h).
  * Every skipped configuration says why: invalid, compile failed, wrong result, timeout. */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/measure.h"
 #include "core/diskcache.h"
 #include "core/peaks.h"
 #include "cli/report.h"
@@ -73,14 +75,9 @@ static bool isFixed(const Options *o, const char *name) {
    return false;
 }
 
-static void saveResults(const char *path, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
-                        const Candidate *c, int n, bool emulated) {
-   FILE *f = fopen(path, "w");
-   if (!f) {
-      perror(path);
-      return;
-   }
-   bool json = strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".json");
+/* Every tried configuration as CSV or JSON lines into f (the caller checks the writes). */
+static void writeResults(FILE *f, bool json, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
+                         const Candidate *c, int n, bool emulated) {
    if (!json)
       fprintf(f, "kernel,params,device,m,n,k,precision,outcome,gflops,time_ms,compile_ms,max_rel_err,reason,emulated\n");
    for (int i = 0; i < n; i++) {
@@ -125,11 +122,12 @@ static void saveResults(const char *path, const KernelInfo *k, const Problem *p,
          fprintf(f, "\",%s\n", emulated ? "true" : "false");
       }
    }
-   fclose(f);
 }
 
+static bool isJsonName(const char *path) { return strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".json"); }
+
 /* Compiles the first n candidates into the disk cache, --jobs at a time (default one per
- * core, at most 16), with a progress bar; a compile error marks its candidate. */
+ * core, at most 16; the options table holds --jobs to 1..256), with a progress bar. */
 static void precompileAll(const Options *o, Session *s, const KernelInfo *k, const Problem *p, Candidate *all, int n,
                           bool tty, double t0) {
    long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -156,29 +154,24 @@ static void precompileAll(const Options *o, Session *s, const KernelInfo *k, con
       fputc('\n', stderr);
 }
 
-/* Runs the first n candidates one at a time, verified, and classifies each (an emulated
- * one has no best). Returns 0, or 1 when the inputs do not fit (message printed). */
-static int runAll(const Options *o, Session *s, const KernelInfo *k, const Problem *p, Candidate *all, int n,
-                  uint64_t seed, bool tty, bool emulated) {
-   Inputs in;
-   char err[1024] = "";
-   if (!Session_fits(s, p, err, sizeof err) || !Inputs_random(&in, p, seed)) {
-      fprintf(stderr, "gemmtop: %s\n", err[0] ? err : "out of host memory");
-      return 1;
-   }
-   double timeout = o->timeout > 0 ? o->timeout : 5;
-   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = true, .max_seconds = timeout};
-   RunResult *r = calloc(1, sizeof *r);
+/* Verifies and times the candidates one by one, in a child process (cli/measure.h): a
+ * launch over the timeout is abandoned with its process, and the sweep goes on. */
+static void measureAll(const MeasureJob *job, const KernelInfo *k, Candidate *all, int n, bool emulated, bool tty) {
+   Measurer *m = Measurer_new(job);
    double t1 = Util_nowMs();
    char best[256] = "";
    double bestGflops = 0;
-   for (int i = 0; r && i < n; i++) {
+   for (int i = 0; i < n; i++) {
       Candidate *c = &all[i];
       progress(tty, "running", i, n, t1, best);
       if (c->outcome == SWEEP_COMPILE)
          continue;
-      RunStatus st = Session_run(s, k, c->values, p, &in, &ro, r);
-      Sweep_classify(c, st, r, timeout);
+      if (!m) {
+         c->outcome = SWEEP_FAILED;
+         snprintf(c->reason, sizeof c->reason, "out of host memory");
+         continue;
+      }
+      Measurer_run(m, c->values, k->nparams, c);
       if (c->outcome == SWEEP_OK && !emulated && c->gflops > bestGflops) {
          bestGflops = c->gflops;
          char params[200];
@@ -189,18 +182,19 @@ static int runAll(const Options *o, Session *s, const KernelInfo *k, const Probl
    progress(tty, "running", n, n, t1, best);
    if (tty)
       fputc('\n', stderr);
-   if (r)
-      RunResult_free(r);
-   free(r);
-   Inputs_free(&in);
-   return 0;
+   Measurer_free(m);
 }
 
-/* The table: the best 15 verified (an emulated sweep: the first 15, unranked), the tally,
- * and every skipped one with its reason. */
-static void printTable(const KernelInfo *k, const DeviceInfo *dev, const SweepSpace *sp, int n, const int *counts,
-                       double peak, double t0, bool emulated) {
-   const Candidate *all = sp->cands;
+/* The table (or CSV/JSON) on stdout, best first. */
+static void report(const Options *o, const KernelInfo *k, const Problem *p, const DeviceInfo *dev, const char *backend,
+                   Candidate *all, int n, int nall, int invalid, const int *counts, bool emulated, double t0) {
+   Peaks peaks;
+   Peaks_cached(dev, backend, &peaks);
+   double peak = Peaks_for(&peaks, p->precision, k->tensor, emulated);
+   if (o->format != FORMAT_TABLE) {
+      writeResults(stdout, o->format == FORMAT_JSON, k, p, dev, all, n, emulated);
+      return;
+   }
    if (emulated)
       printf("EMULATED: no tensor cores on %s: the configurations were verified; their times are the\n"
              "emulation's, in the order tried, not ranked\n",
@@ -219,8 +213,8 @@ static void printTable(const KernelInfo *k, const DeviceInfo *dev, const SweepSp
    }
    printf("\ntried %d of %d valid (%d invalid dropped before compiling): %d ok, %d compile failed, %d wrong result, "
           "%d timeout, %d failed; %.1f s\n",
-          n, sp->count, sp->invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG],
-          counts[SWEEP_TIMEOUT], counts[SWEEP_FAILED], (Util_nowMs() - t0) / 1000);
+          n, nall, invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG], counts[SWEEP_TIMEOUT],
+          counts[SWEEP_FAILED], (Util_nowMs() - t0) / 1000);
    for (int i = 0; i < n; i++)
       if (all[i].outcome != SWEEP_OK && all[i].outcome != SWEEP_PENDING) {
          char params[512];
@@ -231,41 +225,19 @@ static void printTable(const KernelInfo *k, const DeviceInfo *dev, const SweepSp
       }
 }
 
-/* --format csv or json: the --save file's lines, on stdout. */
-static void printResults(const Options *o, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
-                         const Candidate *all, int n, bool emulated) {
-   char tmp[] = "/tmp/gemmtop-sweep-XXXXXX";
-   int fd = mkstemp(tmp);
-   if (fd < 0)
-      return;
-   close(fd);
-   char path[64];
-   snprintf(path, sizeof path, "%s.%s", tmp, o->format == FORMAT_JSON ? "json" : "csv");
-   if (rename(tmp, path) == 0) {
-      saveResults(path, k, p, dev, all, n, emulated);
-      char *text = Util_readFile(path, NULL);
-      if (text)
-         fputs(text, stdout);
-      free(text);
-      unlink(path);
-   } else {
-      unlink(tmp);
-   }
-}
-
-/* --save-presets N: the best N verified configurations as presets. Returns 0 or 1. */
+/* --save-presets: the best ones as presets in the user's folder. 0 or 1. */
 static int savePresets(const Options *o, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
-                       const Candidate *all, int nok) {
+                       const Candidate *all, int ok) {
    char dir[1024], err[1024];
    if (!Preset_userDir(dir, sizeof dir, true)) {
       fprintf(stderr, "gemmtop: cannot create the presets folder\n");
       return 1;
    }
-   for (int i = 0; i < o->save_presets && i < nok; i++) {
+   for (int i = 0; i < o->save_presets && i < ok; i++) {
       char path[1200], desc[256];
       snprintf(path, sizeof path, "%s/sweep-%s-%d-%d.preset", dir, k->name, p->m, i + 1);
-      snprintf(desc, sizeof desc, "sweep #%d of %s: %.1f GFLOPS at %dx%dx%d on %s", i + 1, k->name, all[i].gflops, p->m,
-               p->n, p->k, dev->name);
+      snprintf(desc, sizeof desc, "sweep #%d of %s: %.1f GFLOPS at %dx%dx%d on %s", i + 1, k->name, all[i].gflops,
+               p->m, p->n, p->k, dev->name);
       if (!Preset_save(path, desc, k, all[i].values, p, err, sizeof err)) {
          fprintf(stderr, "gemmtop: %s\n", err);
          return 1;
@@ -273,34 +245,6 @@ static int savePresets(const Options *o, const KernelInfo *k, const Problem *p, 
       fprintf(stderr, "saved %s\n", path);
    }
    return 0;
-}
-
-/* Sorts the tried candidates (best first), prints them and saves what was asked.
- * Returns the exit code: 0 when at least one verified. */
-static int report(const Options *o, Session *s, const KernelInfo *k, const Problem *p, SweepSpace *sp, int n,
-                  double t0, bool emulated) {
-   Candidate *all = sp->cands;
-   const DeviceInfo *dev = Session_device(s);
-   if (!emulated)
-      qsort(all, (size_t)n, sizeof *all, compareGflops);
-   int counts[SWEEP_FAILED + 1] = {0};
-   for (int i = 0; i < n; i++)
-      counts[all[i].outcome]++;
-   Peaks peaks;
-   Peaks_cached(dev, Session_backend(s)->name, &peaks);
-   double peak = Peaks_for(&peaks, p->precision, k->tensor, emulated);
-   if (o->format == FORMAT_TABLE)
-      printTable(k, dev, sp, n, counts, peak, t0, emulated);
-   else
-      printResults(o, k, p, dev, all, n, emulated);
-   if (o->save)
-      saveResults(o->save, k, p, dev, all, n, emulated);
-   int rc = counts[SWEEP_OK] > 0 ? 0 : 1;
-   if (o->save_presets && emulated)
-      fprintf(stderr, "gemmtop: --save-presets ignored: an emulated sweep is not ranked\n");
-   else if (o->save_presets && counts[SWEEP_OK] > 0)
-      rc = savePresets(o, k, p, dev, all, counts[SWEEP_OK]);
-   return rc;
 }
 
 int Cli_sweep(const Options *o) {
@@ -311,7 +255,8 @@ int Cli_sweep(const Options *o) {
    long long base[KERNEL_MAX_PARAMS];
    Problem p;
    int rc = Cli_resolveConfig(o, &cat, &k, base, &p);
-   if (rc) {
+   OutFile *save = NULL;
+   if (rc || (rc = Cli_openOutput("--save", o->save, OUTFILE_STREAM_OK, &save))) {
       Catalog_free(&cat);
       return rc;
    }
@@ -322,44 +267,80 @@ int Cli_sweep(const Options *o) {
          free_mask |= 1u << i;
    Session *s = Cli_openSession(o, &cat, &rc);
    if (!s) {
+      OutFile_discard(save);
       Catalog_free(&cat);
       return rc;
    }
-   const DeviceInfo *dev = Session_device(s);
+   rc = 0;
+   char backend[16], err[1024] = "";
+   Util_copy(backend, sizeof backend, Session_backend(s)->name);
+   const DeviceInfo dev = *Session_device(s);
    uint64_t seed = o->has_seed ? o->seed : Rng_freshSeed();
    Rng rng;
    Rng_seed(&rng, seed);
    /* Enumerate (or, for huge spaces, draw) configurations; drop the invalid ones now. */
    SweepSpace sp;
-   if (!Sweep_enumerate(k, base, free_mask, &p, &dev->limits, &rng, &sp)) {
+   if (!Sweep_enumerate(k, base, free_mask, &p, &dev.limits, &rng, &sp)) {
       fprintf(stderr, "gemmtop: out of host memory for %.0f configurations\n", sp.space);
       rc = 1;
    } else if (sp.count == 0) {
-      fprintf(stderr, "gemmtop: no valid configuration of %s for this problem and device (%d invalid; e.g. %s)\n", k->name,
-              sp.invalid, sp.first_invalid);
+      fprintf(stderr, "gemmtop: no valid configuration of %s for this problem and device (%d invalid; e.g. %s)\n",
+              k->name, sp.invalid, sp.first_invalid);
       rc = 2;
-   } else {
-      /* A tensor kernel without tensor cores runs its emulation: each configuration is still
-       * verified, but times that are not a tensor core's are not ranked. */
-      const bool emulated = k->tensor && !dev->limits.tensor_ptx;
-      /* Shuffle (the starting configuration, defaults and --set values, first), then take the budget. */
-      Sweep_shuffle(&sp, k, base, &rng);
-      int budget = o->exhaustive ? sp.count : (o->budget ? o->budget : 40);
-      int n = budget < sp.count ? budget : sp.count;
-      bool tty = isatty(2);
-      fprintf(stderr, "sweep %s on %s: %.0f configurations, %d invalid, %d valid; trying %d (%s), %dx%dx%d %s\n",
-              k->name, dev->name, sp.space, sp.invalid, sp.count, n, o->exhaustive ? "all" : "random sample", p.m, p.n,
-              p.k, Precision_name(p.precision));
-      double t0 = Util_nowMs();
-      /* Parallel compiles into the disk cache, then runs, one at a time, verified. */
-      if (DiskCache_enabled() && n > 1)
-         precompileAll(o, s, k, &p, sp.cands, n, tty, t0);
-      rc = runAll(o, s, k, &p, sp.cands, n, seed, tty, emulated);
-      if (rc == 0)
-         rc = report(o, s, k, &p, &sp, n, t0, emulated);
+   } else if (!Session_fits(s, &p, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      rc = 1;
    }
-   SweepSpace_free(&sp);
+   if (rc) {
+      SweepSpace_free(&sp);
+      OutFile_discard(save);
+      Session_close(s);
+      Catalog_free(&cat);
+      return rc;
+   }
+   Candidate *all = sp.cands;
+   int nall = sp.count, invalid = sp.invalid;
+   /* A tensor kernel without tensor cores runs its emulation: each configuration is still
+    * verified, but times that are not a tensor core's are not ranked. */
+   const bool emulated = k->tensor && !dev.limits.tensor_ptx;
+   /* Shuffle (the starting configuration, defaults and --set values, first), then take the budget. */
+   Sweep_shuffle(&sp, k, base, &rng);
+   int budget = o->exhaustive ? nall : (o->budget ? o->budget : 40);
+   int n = budget < nall ? budget : nall;
+   bool tty = isatty(2);
+   fprintf(stderr, "sweep %s on %s: %.0f configurations, %d invalid, %d valid; trying %d (%s), %dx%dx%d %s\n", k->name,
+           dev.name, sp.space, invalid, nall, n, o->exhaustive ? "all" : "random sample", p.m, p.n, p.k,
+           Precision_name(p.precision));
+   double t0 = Util_nowMs();
+   if (DiskCache_enabled() && n > 1)
+      precompileAll(o, s, k, &p, all, n, tty, t0);
+   /* The device is the measuring process's from here. */
    Session_close(s);
+   MeasureJob job = {.device = dev.index, .problem = p, .seed = seed, .reps = o->reps, .warmup = o->warmup,
+                     .timeout_s = o->timeout > 0 ? o->timeout : 5};
+   Util_copy(job.backend, sizeof job.backend, backend);
+   Util_copy(job.kernel, sizeof job.kernel, k->name);
+   measureAll(&job, k, all, n, emulated, tty);
+
+   if (!emulated)
+      qsort(all, (size_t)n, sizeof *all, compareGflops);
+   int counts[SWEEP_OUTCOMES] = {0};
+   for (int i = 0; i < n; i++)
+      counts[all[i].outcome]++;
+   report(o, k, &p, &dev, backend, all, n, nall, invalid, counts, emulated, t0);
+   rc = counts[SWEEP_OK] > 0 ? 0 : 1;
+   if (save) {
+      writeResults(OutFile_stream(save), isJsonName(o->save), k, &p, &dev, all, n, emulated);
+      if (!OutFile_commit(save, err, sizeof err)) {
+         fprintf(stderr, "gemmtop: --save %s\n", err);
+         rc = 1;
+      }
+   }
+   if (o->save_presets && emulated)
+      fprintf(stderr, "gemmtop: --save-presets ignored: an emulated sweep is not ranked\n");
+   else if (o->save_presets && counts[SWEEP_OK] > 0 && savePresets(o, k, &p, &dev, all, counts[SWEEP_OK]))
+      rc = 1;
+   SweepSpace_free(&sp);
    Catalog_free(&cat);
    return rc;
 }

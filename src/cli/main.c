@@ -1,9 +1,12 @@
 /* gemmtop: an interactive explorer for GPU GEMM kernels. Commands are a table; their
  * names, usage and options are in options.c. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_banks.h"
+#include "cli/measure.h"
 #include "cli/options.h"
 #include "tui/ui.h"
 
@@ -14,6 +17,10 @@ static int (*const run[COMMAND_COUNT])(const Options *o) = {
 };
 
 int main(int argc, char **argv) {
+   /* Not a command for users: the process in which a sweep measures (cli/measure.h). */
+   if (argc == 2 && !strcmp(argv[1], "__measure-child"))
+      return Measure_child();
+   atexit(Cli_closeStdout);
    int command = COMMAND_EXPLORER;
    if (argc > 1 && argv[1][0] != '-') {
       command = Options_findCommand(argv[1]);

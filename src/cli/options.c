@@ -172,7 +172,9 @@ static const OptionSpec table[] = {
      .commands = TIMED, .help = "untimed launches before the timed ones", .dflt = "2"},
     {.name = "max-seconds", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
      .field = F(max_seconds), .commands = CMD(RUN) | CMD(BENCH),
-     .help = "stop timing after S seconds, once at least one launch is timed", .elsewhere = "sweep's limit is --timeout"},
+     .help = "stop timing after S seconds, once at least one launch is timed; a launch still running after S "
+             "seconds is abandoned",
+     .elsewhere = "sweep's limit is --timeout"},
     {.name = "seed", .value = "S", .kind = OPT_TEXT, .apply = applySeed, .given = F(has_seed),
      .commands = TIMED | CMD(EXPLORER), .help = "random inputs from this seed", .dflt = "fresh each run"},
     {.name = "a", .value = "A.npy", .kind = OPT_TEXT, .field = F(a_path), .commands = CMD(RUN),

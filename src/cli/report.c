@@ -227,7 +227,9 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
          }
          fputs("],\"operands\":", out);
          Report_jsonString(out, operands);
-         fprintf(out, ",\"pads\":%s,\"file\":", k->has_pad ? "true" : "false");
+         fprintf(out, ",\"pads\":%s,\"arch\":", k->has_pad ? "true" : "false");
+         Report_jsonString(out, k->arch);
+         fputs(",\"file\":", out);
          Report_jsonString(out, k->path);
          fputs(",\"precisions\":[", out);
          for (int p = 0, first = 1; p < PRECISION_COUNT; p++)

@@ -159,6 +159,49 @@ static bool parseSites(KernelInfo *k, char *v, char *err, size_t errlen) {
    return true;
 }
 
+/* "A box=BK,BM swizzle=128": the values are expressions and may hold spaces; each runs
+ * to the next key or the end. */
+static bool parseTma(KernelInfo *k, char *v, char *err, size_t errlen) {
+   if (k->ntma == KERNEL_MAX_TMA) {
+      snprintf(err, errlen, "tma: at most %d tensor maps (A and B)", KERNEL_MAX_TMA);
+      return false;
+   }
+   KernelTma *t = &k->tma[k->ntma];
+   memset(t, 0, sizeof *t);
+   if ((v[0] != 'A' && v[0] != 'B') || (v[1] != ' ' && v[1] != '\t')) {
+      snprintf(err, errlen, "tma: '%s' should start with the operand, A or B, then box=INNER,OUTER", v);
+      return false;
+   }
+   t->operand = v[0];
+   for (int i = 0; i < k->ntma; i++)
+      if (k->tma[i].operand == t->operand) {
+         snprintf(err, errlen, "tma: operand %c has two tensor maps", t->operand);
+         return false;
+      }
+   char *rest = Util_trim(v + 2), *box = strstr(rest, "box="), *sw = strstr(rest, "swizzle=");
+   char *second = sw && box && sw > box ? sw : box;
+   if (!box || (box != rest && sw != rest) || (sw && !isspace((unsigned char)second[-1]))) {
+      snprintf(err, errlen, "tma: '%s' should be box=INNER,OUTER and optionally swizzle=BYTES", rest);
+      return false;
+   }
+   if (sw)
+      second[-1] = '\0'; /* ends the first key's text */
+   char list[3][128];
+   if (splitList(box + 4, list, 2) != 2 || !list[0][0] || !list[1][0]) {
+      snprintf(err, errlen, "tma: box=INNER,OUTER takes two expressions");
+      return false;
+   }
+   Util_copy(t->box[0], sizeof t->box[0], list[0]);
+   Util_copy(t->box[1], sizeof t->box[1], list[1]);
+   Util_copy(t->swizzle, sizeof t->swizzle, sw ? Util_trim(sw + 8) : "0");
+   if (!t->swizzle[0]) {
+      snprintf(err, errlen, "tma: swizzle= needs a number of bytes (0, 32, 64, 128) or an expression");
+      return false;
+   }
+   k->ntma++;
+   return true;
+}
+
 /* "precisions: tf32 half bfloat16": names separated by spaces or commas. */
 static bool parsePrecisions(KernelInfo *k, char *v, char *err, size_t errlen) {
    k->precisions = 0;
@@ -250,6 +293,16 @@ static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t
       Util_copy(k->entry, sizeof k->entry, v);
    } else if (!strcmp(key, "sites")) {
       return parseSites(k, v, err, errlen);
+   } else if (!strcmp(key, "arch")) {
+      if (strcmp(v, "sm_90a")) {
+         snprintf(err, errlen, "arch: '%s' is not a target gemmtop knows; sm_90a is (Hopper's wgmma and TMA)", v);
+         return false;
+      }
+      Util_copy(k->arch, sizeof k->arch, v);
+   } else if (!strcmp(key, "dynamic_smem")) {
+      Util_copy(k->dynamic_smem, sizeof k->dynamic_smem, v);
+   } else if (!strcmp(key, "tma")) {
+      return parseTma(k, v, err, errlen);
    } else if (!strcmp(key, "hidden")) {
       k->hidden = !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1");
    } else if (!strcmp(key, "precisions")) {
@@ -268,6 +321,7 @@ bool KernelInfo_parse(KernelInfo *k, const char *text, const char *filename, cha
    Util_copy(k->path, sizeof k->path, filename);
    strcpy(k->entry, "gemm");
    strcpy(k->localmem, "0");
+   strcpy(k->dynamic_smem, "0");
    k->precisions = PRECISION_BIT(PRECISION_FLOAT) | PRECISION_BIT(PRECISION_DOUBLE);
    const char *start = strstr(text, "/*@gemmtop");
    if (!start) {
@@ -366,7 +420,7 @@ void KernelInfo_formatParams(const KernelInfo *k, const long long *values, char 
 
 /* Ladders sort in teaching order; unknown ladders after, alphabetically. */
 static int ladderRank(const char *ladder) {
-   static const char *order[] = {"general", "mygemm", "m1", "dcu", "magma", "fast"};
+   static const char *order[] = {"general", "mygemm", "m1", "dcu", "magma", "fast", "hopper"};
    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
       if (!strcmp(ladder, order[i]))
          return (int)i;

@@ -11,6 +11,16 @@
 #define KERNEL_MAX_VALUES 32
 #define KERNEL_MAX_RULES 24
 #define KERNEL_MAX_SITES 16
+#define KERNEL_MAX_TMA 2
+
+/* `tma: A box=INNER,OUTER swizzle=BYTES`: the operand gets a TMA tensor map (CUDA's
+ * cuTensorMapEncodeTiled), passed after the usual arguments; INNER and OUTER are the box
+ * in elements (INNER along the stored rows), BYTES 0, 32, 64 or 128 (expressions). */
+typedef struct KernelTma_ {
+   char operand;      /* 'A' or 'B' */
+   char box[2][128];  /* inner, outer */
+   char swizzle[128];
+} KernelTma;
 
 typedef struct KernelParam_ {
    char name[32];
@@ -49,6 +59,10 @@ typedef struct KernelInfo_ {
    char sites[KERNEL_MAX_SITES][48];
    int nsites;
    bool hidden;
+   char arch[16];           /* `arch: sm_90a`: compiled for that target only (wgmma, TMA); "" any */
+   char dynamic_smem[256];  /* `dynamic_smem:` bytes of dynamic shared memory per group ("0") */
+   KernelTma tma[KERNEL_MAX_TMA];
+   int ntma;
    unsigned precisions;   /* PRECISION_BIT()s of the element types it takes (`precisions:`);
                            * float and double when the key is absent */
    bool tensor;           /* `tensor: yes`: it uses the tensor-core helpers (GT_TENSOR_PTX) */

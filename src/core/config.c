@@ -16,6 +16,11 @@ typedef struct {
    bool trans_a, trans_b;
 } Scope;
 
+/* The shared memory a group may have with dynamic shared memory (CUDA's opt-in maximum). */
+static unsigned long long smemOptin(const DeviceLimits *lim) {
+   return lim->local_mem_optin > lim->local_mem ? lim->local_mem_optin : lim->local_mem;
+}
+
 static bool lookup(void *ctx, const char *name, long long *v) {
    const Scope *s = ctx;
    int pi = KernelInfo_paramIndex(s->k, name);
@@ -44,6 +49,7 @@ static bool lookup(void *ctx, const char *name, long long *v) {
        {"MAX_WI1", (long long)s->lim->max_wi[1]},
        {"MAX_WI2", (long long)s->lim->max_wi[2]},
        {"LOCAL_MEM", (long long)s->lim->local_mem},
+       {"SMEM_OPTIN", (long long)smemOptin(s->lim)},
        {"HAS_FP64", s->lim->fp64},
        {"WARP", s->lim->warp > 0 ? s->lim->warp : 32},
    };
@@ -82,6 +88,48 @@ static bool evalIn(const Scope *s, const char *expr, const char *what, long long
       return true;
    snprintf(msg, msglen, "kernel %s: cannot evaluate %s '%s': %s", s->k->name, what, expr, err);
    return false;
+}
+
+/* Dynamic shared memory and the tensor maps' boxes (the limits of cuTensorMapEncodeTiled). */
+static bool checkDynamic(Scope *s, Geometry *g, char *msg, size_t msglen) {
+   const KernelInfo *k = s->k;
+   if (!evalIn(s, k->dynamic_smem, "dynamic_smem", &g->dynamic_smem, msg, msglen))
+      return false;
+   unsigned long long optin = smemOptin(s->lim);
+   if (g->dynamic_smem < 0 || (unsigned long long)(g->dynamic_smem + g->localmem) > optin) {
+      snprintf(msg, msglen, "needs %lld bytes of shared memory per group (%lld dynamic); this device allows %llu",
+               g->dynamic_smem + g->localmem, g->dynamic_smem, optin);
+      return false;
+   }
+   long long es = (long long)Precision_inputSize(s->p->precision);
+   g->ntma = k->ntma;
+   for (int i = 0; i < k->ntma; i++) {
+      const KernelTma *t = &k->tma[i];
+      long long box[2], sw;
+      if (!evalIn(s, t->box[0], "tma box", &box[0], msg, msglen) ||
+          !evalIn(s, t->box[1], "tma box", &box[1], msg, msglen) || !evalIn(s, t->swizzle, "tma swizzle", &sw, msg, msglen))
+         return false;
+      if (sw != 0 && sw != 32 && sw != 64 && sw != 128) {
+         snprintf(msg, msglen, "tma %c: swizzle %lld bytes; the copy engine takes 0, 32, 64 or 128", t->operand, sw);
+         return false;
+      }
+      if (box[0] < 1 || box[1] < 1 || box[0] > 256 || box[1] > 256 || box[0] * es % 16) {
+         snprintf(msg, msglen,
+                  "tma %c: box %lld x %lld elements; each side must be 1 to 256 and the inner one a multiple of 16 bytes",
+                  t->operand, box[0], box[1]);
+         return false;
+      }
+      if (sw && box[0] * es > sw) {
+         snprintf(msg, msglen, "tma %c: a box row of %lld bytes is wider than its swizzle span of %lld bytes", t->operand,
+                  box[0] * es, sw);
+         return false;
+      }
+      g->tma[i].operand = t->operand;
+      g->tma[i].box[0] = (int)box[0];
+      g->tma[i].box[1] = (int)box[1];
+      g->tma[i].swizzle = (int)sw;
+   }
+   return true;
 }
 
 /* Whether the kernel takes the problem's element type (its `precisions:` line). */
@@ -197,9 +245,7 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
                s->lim->local_mem);
       return false;
    }
-   if (geo)
-      *geo = g;
-   return true;
+   return checkDynamic(s, &g, msg, msglen) && (geo ? (*geo = g, true) : true);
 }
 
 static bool checkValues(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
@@ -263,8 +309,42 @@ void Config_defines(const KernelInfo *k, const long long *values, const Problem 
    char types[64];
    Precision_defines(p->precision, types, sizeof types);
    if (n < outlen)
-      snprintf(out + n, outlen - n, "-DTRANSA=%d -DTRANSB=%d %s%s", geo->trans_a, geo->trans_b, types,
-               geo->tensor_ptx ? " -DGT_TENSOR_PTX=1" : "");
+      n += (size_t)snprintf(out + n, outlen - n, "-DTRANSA=%d -DTRANSB=%d %s%s", geo->trans_a, geo->trans_b, types,
+                            geo->tensor_ptx ? " -DGT_TENSOR_PTX=1" : "");
+   /* the CUDA backend compiles these for the architecture-specific target (sm_90a) */
+   if (k->arch[0] && n < outlen)
+      snprintf(out + n, outlen - n, " -DGT_ARCH_SPECIFIC=1");
+}
+
+bool Config_targetOk(const KernelInfo *k, const ConfigTarget *t, char *msg, size_t msglen) {
+   bool arch = k->arch[0] || k->ntma;
+   if (arch && t->is_pocl) {
+      snprintf(msg, msglen,
+               "%s needs %s wgmma and TMA, which PoCL does not emulate: run it with --backend cuda on an H100 or H200, "
+               "or compile it without a GPU with gemmtop inspect --backend cuda --arch sm_90a",
+               k->name, k->arch[0] ? k->arch : "sm_90a");
+      return false;
+   }
+   if (arch && !t->arch_specific) {
+      if (t->nvidia)
+         snprintf(msg, msglen, "%s needs %s wgmma/TMA, which NVIDIA's %s cannot emit: use --backend cuda", k->name,
+                  k->arch[0] ? k->arch : "sm_90a", t->backend);
+      else
+         snprintf(msg, msglen, "%s needs %s wgmma/TMA of an NVIDIA Hopper GPU; the %s backend has neither: use "
+                  "--backend cuda on an H100 or H200", k->name, k->arch[0] ? k->arch : "sm_90a", t->backend);
+      return false;
+   }
+   /* sm_90a code runs on compute capability 9.0 only, not on later GPUs */
+   if (k->arch[0] && t->arch[0] && strncmp(t->arch, "sm_90", 5) != 0) {
+      snprintf(msg, msglen, "%s needs %s (Hopper: H100, H200); this target is %s", k->name, k->arch, t->arch);
+      return false;
+   }
+   if (strcmp(k->dynamic_smem, "0") && !t->dynamic_smem) {
+      snprintf(msg, msglen, "%s needs dynamic shared memory at launch, which the %s backend does not give: use "
+               "--backend cuda", k->name, t->backend);
+      return false;
+   }
+   return true;
 }
 
 bool Config_setParam(const KernelInfo *k, long long *values, const char *assignment, char *msg, size_t msglen) {

@@ -18,6 +18,13 @@ typedef struct Geometry_ {
    int m, n, k;               /* the sizes the kernel runs on (rounded up when it pads) */
    bool pad;                  /* m, n or k differ from the problem's */
    bool trans_a, trans_b;     /* storage the kernel reads */
+   long long dynamic_smem;    /* bytes of dynamic shared memory per group (`dynamic_smem:`) */
+   int ntma;                  /* tensor maps, from `tma:` */
+   struct {
+      char operand;           /* 'A' or 'B' */
+      int box[2];             /* inner (contiguous), outer: elements */
+      int swizzle;            /* 0, 32, 64, 128 bytes */
+   } tma[KERNEL_MAX_TMA];
    bool tensor_ptx;           /* GT_TENSOR_PTX=1: a `tensor: yes` kernel where PTX tensor instructions run */
    bool emulated;             /* a `tensor: yes` kernel without them: the portable emulation runs, whose
                                * times are not a tensor core's (never compared, ranked or put against a peak) */
@@ -37,6 +44,19 @@ void Config_validValues(const KernelInfo *k, const long long *values, const Prob
  * -DGT_HALF=1 or -DGT_BF16=1 for those types and -DGT_TENSOR_PTX=1 when geo says so. */
 void Config_defines(const KernelInfo *k, const long long *values, const Problem *p, const Geometry *geo, char *out,
                     size_t outlen);
+
+/* Whether k can be compiled and run for target: a kernel with `arch: sm_90a`, tensor maps or
+ * dynamic shared memory needs a backend that has them, and sm_90a a device of compute
+ * capability 9.0. false with the reason, and what would work, in msg. */
+typedef struct ConfigTarget_ {
+   const char *backend;  /* its title: "OpenCL", "CUDA", "HIP" */
+   bool arch_specific;   /* the backend compiles for sm_90a and launches with tensor maps */
+   bool dynamic_smem;    /* the backend launches with dynamic shared memory */
+   const char *arch;     /* the device's or --arch's: "sm_90", "sm_90a", "gfx906"; "" unknown */
+   bool is_pocl;
+   bool nvidia;
+} ConfigTarget;
+bool Config_targetOk(const KernelInfo *k, const ConfigTarget *t, char *msg, size_t msglen);
 
 /* Parses "NAME=VALUE" into values; message names valid names/values on failure. */
 bool Config_setParam(const KernelInfo *k, long long *values, const char *assignment, char *msg, size_t msglen);

@@ -1,5 +1,6 @@
 #include "core/inputs.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,44 @@ static bool roundOperand(NpyArray *arr, const char *what, const char *path, Prec
    return true;
 }
 
+/* Before a float64 file is read as FP32 (float, tf32, or C of the 16-bit types): says how
+ * many values round, and refuses one that does not fit. */
+static bool narrowToFloat(const NpyArray *arr, const char *what, const char *path, Precision prec, char *note,
+                          size_t notelen, char *err, size_t errlen) {
+   const double *v = arr->data;
+   size_t count = arr->shape[0] * arr->shape[1], changed = 0;
+   for (size_t i = 0; i < count; i++) {
+      if (isfinite(v[i]) && fabs(v[i]) > FLT_MAX) {
+         snprintf(err, errlen,
+                  "--%s %s: element (%zu, %zu) = %.17g does not fit in float (largest %.9g); use --precision double",
+                  what, path, i / arr->shape[1], i % arr->shape[1], v[i], FLT_MAX);
+         return false;
+      }
+      changed += (double)(float)v[i] != v[i] && !isnan(v[i]);
+   }
+   size_t used = strlen(note);
+   snprintf(note + used, notelen - used, "%s--%s %s: float64 values read as float (--precision %s): %s", used ? "; " : "",
+            what, path, Precision_name(prec), changed ? "" : "every value fits exactly");
+   used = strlen(note);
+   if (changed)
+      snprintf(note + used, notelen - used, "%zu of %zu rounded", changed, count);
+   return true;
+}
+
+/* gemmtop checks results against finite inputs: a NaN or an infinity in an operand would
+ * make every product it meets non-finite, and the verification blame the kernel. */
+static bool checkFinite(const NpyArray *arr, const char *what, const char *path, char *err, size_t errlen) {
+   for (size_t i = 0; i < arr->shape[0] * arr->shape[1]; i++) {
+      double v = NpyArray_at(arr, i);
+      if (!isfinite(v)) {
+         snprintf(err, errlen, "--%s %s: element (%zu, %zu) is %s; gemmtop multiplies and verifies finite values only",
+                  what, path, i / arr->shape[1], i % arr->shape[1], isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf");
+         return false;
+      }
+   }
+   return true;
+}
+
 /* operand: A or B (stored in the input type); otherwise C (the output type). */
 static bool loadOne(const char *path, const char *what, size_t rows, size_t cols, const char *hint, Precision prec,
                     bool operand, void **slot, char *note, size_t notelen, char *err, size_t errlen) {
@@ -113,7 +152,14 @@ static bool loadOne(const char *path, const char *what, size_t rows, size_t cols
       NpyArray_free(&arr);
       return false;
    }
-   if (operand && Precision_is16(prec)) {
+   bool to16 = operand && Precision_is16(prec);
+   if (!checkFinite(&arr, what, path, err, errlen) ||
+       (arr.is_double && prec != PRECISION_DOUBLE && !to16 &&
+        !narrowToFloat(&arr, what, path, prec, note, notelen, err, errlen))) {
+      NpyArray_free(&arr);
+      return false;
+   }
+   if (to16) {
       if (!roundOperand(&arr, what, path, prec, note, notelen, err, errlen)) {
          NpyArray_free(&arr);
          return false;
@@ -150,6 +196,95 @@ bool Inputs_loadNpy(Inputs *in, const Problem *p, const char *a_path, const char
    }
    in->generation = nextGeneration++;
    return true;
+}
+
+/* |element i| of A or B (operand: the input type) or of C0 (the output type). */
+static double magnitude(const void *m, size_t i, Precision p, bool operand) {
+   if (p == PRECISION_DOUBLE)
+      return fabs(((const double *)m)[i]);
+   if (operand && p == PRECISION_HALF)
+      return fabs(LowPrec_halfToFloat(((const uint16_t *)m)[i]));
+   if (operand && p == PRECISION_BF16)
+      return fabs(LowPrec_bf16ToFloat(((const uint16_t *)m)[i]));
+   return fabs((double)((const float *)m)[i]);
+}
+
+/* Column maxima of a rows x cols operand (along_rows false: over each column) or row
+ * maxima (true). */
+static void maxima(const void *m, size_t rows, size_t cols, Precision p, bool along_rows, double *out) {
+   for (size_t r = 0; r < rows; r++)
+      for (size_t c = 0; c < cols; c++) {
+         double v = magnitude(m, r * cols + c, p, true);
+         size_t slot = along_rows ? r : c;
+         if (v > out[slot])
+            out[slot] = v;
+      }
+}
+
+/* max over i of sum_k |op(S)_ik| w_k, where op(S) is S (rows x cols, k along the columns)
+ * or its transpose (k along the rows). */
+static double weightedMax(const void *m, size_t rows, size_t cols, Precision p, bool k_along_cols, const double *w,
+                          double *scratch, size_t nout) {
+   for (size_t i = 0; i < nout; i++)
+      scratch[i] = 0;
+   for (size_t r = 0; r < rows; r++)
+      for (size_t c = 0; c < cols; c++) {
+         double v = magnitude(m, r * cols + c, p, true);
+         if (k_along_cols)
+            scratch[r] += v * w[c];
+         else
+            scratch[c] += v * w[r];
+      }
+   double best = 0;
+   for (size_t i = 0; i < nout; i++)
+      if (scratch[i] > best)
+         best = scratch[i];
+   return best;
+}
+
+bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t errlen) {
+   const bool dbl = p->precision == PRECISION_DOUBLE;
+   const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
+   const double big = dbl ? DBL_MAX : FLT_MAX; /* the accumulation's and C's */
+   const char *type = dbl ? "double" : "float";
+   double alpha = fabs(dbl ? p->alpha : (double)(float)p->alpha), beta = fabs(dbl ? p->beta : (double)(float)p->beta);
+   double *amax = calloc(K + 1, sizeof *amax), *bmax = calloc(K + 1, sizeof *bmax);
+   double *scratch = calloc((M > N ? M : N) + 1, sizeof *scratch);
+   bool ok = amax && bmax && scratch;
+   if (!ok)
+      snprintf(err, errlen, "out of host memory checking the inputs");
+   /* max_i |a_ik| and max_j |b_kj| for each k: a product overflows exactly when one of
+    * theirs does. */
+   if (ok) {
+      maxima(in->a, p->trans_a ? K : M, p->trans_a ? M : K, p->precision, p->trans_a, amax);
+      maxima(in->b, p->trans_b ? N : K, p->trans_b ? K : N, p->precision, !p->trans_b, bmax);
+   }
+   for (size_t k = 0; ok && k < K; k++)
+      if (amax[k] * bmax[k] > big) {
+         snprintf(err, errlen, "the inputs overflow %s: products a(i,%zu)*b(%zu,j) reach %.3g, beyond its largest value "
+                  "%.3g; scale them down%s", type, k, k, amax[k] * bmax[k], big, dbl ? "" : " or use --precision double");
+         ok = false;
+      }
+   /* Every partial sum of C's entries is at most sum_k |a_ik| |b_kj|, which is bounded
+    * from A's rows and from B's columns. */
+   if (ok) {
+      double rows = weightedMax(in->a, p->trans_a ? K : M, p->trans_a ? M : K, p->precision, !p->trans_a, bmax, scratch, M);
+      double cols = weightedMax(in->b, p->trans_b ? N : K, p->trans_b ? K : N, p->precision, p->trans_b, amax, scratch, N);
+      double c0 = 0;
+      for (size_t i = 0; beta != 0 && in->c0 && i < M * N; i++)
+         c0 = fmax(c0, magnitude(in->c0, i, p->precision, false));
+      double bound = alpha * fmin(rows, cols) + beta * c0;
+      if (!(bound <= big / 2)) {
+         snprintf(err, errlen, "the inputs can overflow %s: |alpha| sum_k |a_ik b_kj| + |beta| |c0_ij| can reach %.3g, "
+                  "beyond half its largest value (%.3g); scale them down%s", type, bound, big, dbl ? "" : " or use "
+                  "--precision double");
+         ok = false;
+      }
+   }
+   free(amax);
+   free(bmax);
+   free(scratch);
+   return ok;
 }
 
 void Inputs_free(Inputs *in) {

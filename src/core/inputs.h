@@ -27,6 +27,12 @@ bool Inputs_fit(const Inputs *in, const Problem *p);
  * file is taken as it is for half), which in->note reports. */
 bool Inputs_loadNpy(Inputs *in, const Problem *p, const char *a_path, const char *b_path, const char *c_path, char *err,
                     size_t errlen);
+/* Loading also refuses a NaN or an infinity, and a float64 value too large for float, and
+ * notes a float64 file read as float. Inputs_checkRange is false (err says why) when
+ * alpha op(A) op(B) + beta C0 could overflow: a product a_ik b_kj that does, or sums
+ * that can reach half the largest value. The result would then not be finite, and the
+ * verification would blame the kernel. */
+bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t errlen);
 void Inputs_free(Inputs *in);
 
 #endif

@@ -457,45 +457,17 @@ done:
 
 /* ---------- writing ---------- */
 
-static bool writeAll(int fd, const void *buf, size_t n) {
-   const unsigned char *p = buf;
-   while (n > 0) {
-      size_t chunk = n > ((size_t)1 << 30) ? ((size_t)1 << 30) : n;
-      ssize_t w = write(fd, p, chunk);
-      if (w < 0) {
-         if (errno == EINTR)
-            continue;
-         return false;
-      }
-      if (w == 0) {
-         errno = EIO;
-         return false;
-      }
-      p += w;
-      n -= (size_t)w;
-   }
-   return true;
-}
-
-bool Npy_write(const char *path, const void *data, size_t rows, size_t cols, bool is_double, char *err,
-               size_t errlen) {
-   return Npy_writeAs(path, data, rows, cols, is_double ? NPY_FLOAT64 : NPY_FLOAT32, err, errlen);
-}
-
-bool Npy_writeAs(const char *path, const void *data, size_t rows, size_t cols, NpyType type, char *err,
-                 size_t errlen) {
-   if (!path || !*path) {
-      setError(err, errlen, "(no file name): cannot write a .npy file");
-      return false;
-   }
+bool Npy_writeTo(OutFile *f, const void *data, size_t rows, size_t cols, NpyType type, char *err, size_t errlen) {
    size_t elsize = type == NPY_FLOAT64 ? 8 : type == NPY_FLOAT16 ? 2 : 4;
    if ((cols && rows > SIZE_MAX / cols) || (rows && cols && rows * cols > SIZE_MAX / elsize)) {
-      setError(err, errlen, "%s: array shape too large", path);
+      setError(err, errlen, "array shape too large");
+      OutFile_discard(f);
       return false;
    }
    size_t count = rows * cols, nbytes = count * elsize;
    if (count && !data) {
-      setError(err, errlen, "%s: no data to write", path);
+      setError(err, errlen, "no data to write");
+      OutFile_discard(f);
       return false;
    }
 
@@ -504,7 +476,8 @@ bool Npy_writeAs(const char *path, const void *data, size_t rows, size_t cols, N
    int dl = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu), }",
                      elsize == 8 ? "<f8" : elsize == 2 ? "<f2" : "<f4", rows, cols);
    if (dl < 0 || (size_t)dl >= sizeof dict) {
-      setError(err, errlen, "%s: cannot format the .npy header", path);
+      setError(err, errlen, "cannot format the .npy header");
+      OutFile_discard(f);
       return false;
    }
    size_t total = 10 + (size_t)dl + 1;
@@ -520,63 +493,45 @@ bool Npy_writeAs(const char *path, const void *data, size_t rows, size_t cols, N
    memset(head + 10 + dl, ' ', total - 10 - (size_t)dl);
    head[total - 1] = '\n';
 
-   /* Temporary file in the same directory, then rename over the target. */
-   size_t plen = strlen(path);
-   char *tmp = malloc(plen + 48);
-   if (!tmp) {
-      setError(err, errlen, "%s: out of memory", path);
-      return false;
-   }
-   int fd = -1;
-   static unsigned counter;
-   for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-      unsigned long r = (unsigned long)time(NULL) ^ ((unsigned long)clock() << 8) ^ (unsigned long)counter++ * 2654435761u;
-      snprintf(tmp, plen + 48, "%s.tmp.%ld.%lx", path, (long)getpid(), r & 0xffffffffUL);
-      fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-      if (fd < 0 && errno != EEXIST)
-         break;
-   }
-   if (fd < 0) {
-      setError(err, errlen, "%s: cannot create a temporary file next to it: %s", path, strerror(errno));
-      free(tmp);
-      return false;
-   }
-   bool ok = writeAll(fd, head, total);
-   if (ok && nbytes) {
-      if (hostIsLittleEndian()) {
-         ok = writeAll(fd, data, nbytes);
-      } else {
-         /* swap through a bounded buffer */
-         unsigned char buf[1 << 14];
-         const unsigned char *src = data;
-         size_t left = nbytes;
-         while (ok && left) {
-            size_t n = left < sizeof buf ? left : sizeof buf;
-            memcpy(buf, src, n);
-            byteswap(buf, n / elsize, elsize);
-            ok = writeAll(fd, buf, n);
-            src += n;
-            left -= n;
-         }
+   /* Short writes leave the stream's error, which OutFile_commit reports. */
+   FILE *out = OutFile_stream(f);
+   fwrite(head, 1, total, out);
+   if (hostIsLittleEndian()) {
+      if (nbytes)
+         fwrite(data, 1, nbytes, out);
+   } else {
+      /* swap through a bounded buffer */
+      unsigned char buf[1 << 14];
+      const unsigned char *src = data;
+      for (size_t left = nbytes; left && !ferror(out);) {
+         size_t n = left < sizeof buf ? left : sizeof buf;
+         memcpy(buf, src, n);
+         byteswap(buf, n / elsize, elsize);
+         fwrite(buf, 1, n, out);
+         src += n;
+         left -= n;
       }
    }
-   if (ok && fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
-      ok = false;
-   int saved = errno;
-   if (close(fd) != 0 && ok) {
-      ok = false;
-      saved = errno;
+   return OutFile_commit(f, err, errlen);
+}
+
+bool Npy_writeAs(const char *path, const void *data, size_t rows, size_t cols, NpyType type, char *err,
+                 size_t errlen) {
+   OutFile *f;
+   if (OutFile_open(path, 0, &f, err, errlen) != OUTFILE_OK)
+      return false;
+   bool ok = Npy_writeTo(f, data, rows, cols, type, err, errlen);
+   if (!ok && err && errlen && strncmp(err, path, strlen(path)) != 0) {
+      char why[512];
+      snprintf(why, sizeof why, "%s", err);
+      setError(err, errlen, "%s: %s", path, why);
    }
-   if (ok && rename(tmp, path) != 0) {
-      ok = false;
-      saved = errno;
-   }
-   if (!ok) {
-      setError(err, errlen, "%s: cannot write: %s", path, strerror(saved));
-      unlink(tmp);
-   }
-   free(tmp);
    return ok;
+}
+
+bool Npy_write(const char *path, const void *data, size_t rows, size_t cols, bool is_double, char *err,
+               size_t errlen) {
+   return Npy_writeAs(path, data, rows, cols, is_double ? NPY_FLOAT64 : NPY_FLOAT32, err, errlen);
 }
 
 bool NpyArray_convert(NpyArray *a, bool to_double) {

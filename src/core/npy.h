@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/outfile.h"
+
 typedef struct NpyArray_ {
    int ndim;            /* 1 or 2 */
    size_t shape[2];     /* rows, cols (for 1-D: shape[0] = n, shape[1] = 1) */
@@ -19,13 +21,16 @@ typedef struct NpyArray_ {
  * (not .npy, unsupported dtype such as '<i4' or '>f4', truncated data, 3-D array...). */
 bool Npy_read(const char *path, NpyArray *out, char *err, size_t errlen);
 
-/* Writes a 2-D C-order array, '<f4' or '<f8', format 1.0. Written atomically
- * (temporary file + rename). */
+/* Writes a 2-D C-order array, '<f4' or '<f8', format 1.0, through outfile.h: a temporary
+ * file renamed over the target, links followed, anything but a regular file refused. */
 bool Npy_write(const char *path, const void *data, size_t rows, size_t cols, bool is_double, char *err, size_t errlen);
 /* The same for any of the three types ('<f2': data holds binary16 patterns, uint16_t). */
 typedef enum { NPY_FLOAT32, NPY_FLOAT64, NPY_FLOAT16 } NpyType;
 bool Npy_writeAs(const char *path, const void *data, size_t rows, size_t cols, NpyType type, char *err,
                  size_t errlen);
+/* The same into a file opened earlier (so that a run can refuse a bad --out before it
+ * starts); commits f, or discards it on failure. */
+bool Npy_writeTo(OutFile *f, const void *data, size_t rows, size_t cols, NpyType type, char *err, size_t errlen);
 
 /* Converts to float or double in place (float16 decoded exactly, float64 rounded to float). */
 bool NpyArray_convert(NpyArray *a, bool to_double);

@@ -35,6 +35,7 @@ struct Session_ {
    DeviceBuffer bufs[BUF_COUNT];
    unsigned long uploaded_generation; /* inputs now on the device */
    size_t result_bytes;
+   bool stuck;                        /* a launch was abandoned (Session_stuck) */
 };
 
 /* GEMMTOP_DEVICE_LIMITS="max_wg=256,local_mem=32768,fp64=0" pretends the device is
@@ -112,6 +113,8 @@ static void dropProgram(Session *s, CachedProgram *c) {
 }
 
 void Session_forgetPrograms(Session *s) {
+   if (s->stuck)
+      return; /* releasing would wait for the abandoned launch */
    for (int i = 0; i < PROGRAM_CACHE_SIZE; i++)
       if (s->cache[i].program)
          dropProgram(s, &s->cache[i]);
@@ -120,6 +123,10 @@ void Session_forgetPrograms(Session *s) {
 void Session_close(Session *s) {
    if (!s)
       return;
+   if (s->stuck) {
+      free(s); /* the runtime's objects wait for the abandoned launch: left to the exit */
+      return;
+   }
    Session_forgetPrograms(s);
    for (int i = 0; i < BUF_COUNT; i++)
       if (s->bufs[i].buf)
@@ -129,6 +136,16 @@ void Session_close(Session *s) {
 }
 
 const DeviceInfo *Session_device(const Session *s) { return &s->info; }
+bool Session_stuck(const Session *s) { return s->stuck; }
+
+/* Nothing can be enqueued behind an abandoned launch. */
+static bool refuseIfStuck(const Session *s, RunStatus *status, char *message, size_t len) {
+   if (!s->stuck)
+      return false;
+   *status = RUN_DEVICE_ERROR;
+   snprintf(message, len, "not run: the device is still busy with an abandoned launch");
+   return true;
+}
 const Backend *Session_backend(const Session *s) { return s->be; }
 
 bool Session_fits(const Session *s, const Problem *p, char *msg, size_t msglen) {
@@ -233,7 +250,7 @@ static bool check(Session *s, BackendStatus st, const char *err, RunResult *r) {
 /* One launch of the pipeline: helpers before, the GEMM kernel, helpers after. */
 typedef struct Step_ {
    Kernel *kernel;
-   KernelArg args[9];
+   KernelArg args[8 + 1 + KERNEL_MAX_TMA]; /* the GEMM's, a trace buffer or tensor maps */
    int nargs;
    size_t global[3];
    size_t local[3];
@@ -248,6 +265,7 @@ typedef struct Pipeline_ {
    Step steps[RUN_MAX_HELPERS + 1];
    int nsteps;
    int gemm_index;
+   double timeout_ms;   /* a launch running longer is abandoned (0: no limit) */
 } Pipeline;
 
 static size_t roundUp(size_t v, size_t m) { return (v + m - 1) / m * m; }
@@ -308,7 +326,20 @@ static bool runPipeline(Session *s, Pipeline *pl, bool real_double, bool timed, 
          goto failed;
       }
    }
-   if (!check(s, s->be->finish(s->ctx, err, sizeof err), err, r))
+   BackendStatus done = pl->timeout_ms > 0 && s->be->finishWithin
+                           ? s->be->finishWithin(s->ctx, pl->timeout_ms, err, sizeof err)
+                           : s->be->finish(s->ctx, err, sizeof err);
+   if (done == BACKEND_ERR_TIMEOUT) {
+      /* The launch cannot be stopped: it and its events are left to run on. */
+      s->stuck = true;
+      r->status = RUN_TIMEOUT;
+      snprintf(r->message, sizeof r->message,
+               "a launch of %s did not finish within %.3g s: abandoned (a launch cannot be stopped; the device stays "
+               "busy with it until this process ends)",
+               pl->steps[pl->gemm_index].what, pl->timeout_ms / 1000);
+      return false;
+   }
+   if (!check(s, done, err, r))
       goto failed;
    for (int i = 0; i < pl->nsteps; i++)
       if (events[i]) {
@@ -352,6 +383,39 @@ static char *joinSource(const Session *s, const char *body) {
    return Session_source(s->catalog, Backend_can(s->be, BACKEND_CAP_CUDA_PRELUDE), body);
 }
 
+bool Session_targetOk(const Session *s, const KernelInfo *k, char *msg, size_t msglen) {
+   ConfigTarget t = {.backend = s->be->title,
+                     .arch_specific = Backend_can(s->be, BACKEND_CAP_ARCH_SPECIFIC),
+                     .dynamic_smem = s->be->setDynamicShared != NULL,
+                     .arch = s->info.arch,
+                     .is_pocl = s->info.is_pocl,
+                     .nvidia = s->info.vendor_kind == VENDOR_NVIDIA};
+   return Config_targetOk(k, &t, msg, msglen);
+}
+
+/* The GEMM's tensor maps (`tma:`), after its usual arguments: each operand as the kernel
+ * reads it (Ak, Bk: transposed or padded when it asks), in the geometry's boxes. */
+static bool addTensorMaps(Step *gs, const Geometry *g, const Problem *p, Buffer *Ak, Buffer *Bk, RunResult *r) {
+   if (gs->nargs + g->ntma > (int)(sizeof gs->args / sizeof gs->args[0])) {
+      r->status = RUN_INVALID;
+      snprintf(r->message, sizeof r->message, "a kernel with tensor maps cannot be traced");
+      return false;
+   }
+   for (int i = 0; i < g->ntma; i++) {
+      bool isA = g->tma[i].operand == 'A', trans = isA ? g->trans_a : g->trans_b;
+      /* stored rows x cols: A is M x K (K x M transposed), B is K x N (N x K transposed) */
+      long long rows = isA ? (trans ? g->k : g->m) : (trans ? g->n : g->k);
+      long long cols = isA ? (trans ? g->m : g->k) : (trans ? g->k : g->n);
+      KernelArg *a = &gs->args[gs->nargs++];
+      memset(a, 0, sizeof *a);
+      a->kind = ARG_TENSOR_MAP;
+      a->buffer = isA ? Ak : Bk;
+      a->tmap = (TensorMapSpec){.elem_bytes = (int)Precision_inputSize(p->precision), .rows = rows, .cols = cols,
+                                .box_cols = g->tma[i].box[0], .box_rows = g->tma[i].box[1], .swizzle = g->tma[i].swizzle};
+   }
+   return true;
+}
+
 /* What a run and a trace share: checks, the compiled kernels, buffers with the inputs
  * on the device, and the pipeline of launches. */
 typedef struct Prepared_ {
@@ -368,7 +432,10 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
    r->registers = -1;
    r->private_mem = r->local_mem = -1;
    char err[1024];
-   if (!Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
+   if (refuseIfStuck(s, &r->status, r->message, sizeof r->message))
+      return r->status;
+   if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
+       !Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       return r->status;
    }
@@ -489,6 +556,12 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
       gs->args[8].buffer = trace;
       gs->nargs = 9;
    }
+   if (g->ntma && !addTensorMaps(gs, g, p, Ak, Bk, r))
+      return r->status;
+   if (g->dynamic_smem > 0 && s->be->setDynamicShared &&
+       !check(s, s->be->setDynamicShared(gemm->kernel, (size_t)g->dynamic_smem, err, sizeof err),
+                                     err, r))
+      return r->status;
    gs->dims = g->dims;
    gs->use_local = true;
    memcpy(gs->global, g->global, sizeof g->global);
@@ -535,6 +608,7 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    char err[1024];
    const Geometry *g = &r->geo;
    Pipeline pl = pr.pl;
+   pl.timeout_ms = o->launch_timeout_s > 0 ? o->launch_timeout_s * 1e3 : 0;
    Buffer *C0 = pr.C0, *C = pr.C, *Ck = pr.Ck;
    size_t bytesC = pr.bytesC, bytesCk = pr.bytesCk, es = pr.es;
    bool dbl = pr.dbl;
@@ -559,6 +633,8 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
       }
       Verify_gemm(p, inputs->a, inputs->b, inputs->c0, host, inputs->seed ^ 0x5eed, &r->verify);
       r->verified_run = true;
+      if (o->verified_c)
+         memcpy(o->verified_c, host, bytesC);
       free(host);
    }
 
@@ -637,6 +713,8 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
    atomic_int *cancel = o->cancel;
    memset(v, 0, sizeof *v);
    char err[512];
+   if (refuseIfStuck(s, &v->status, v->message, sizeof v->message))
+      return v->status;
    RunResult *r = calloc(1, sizeof *r);
    if (!r) {
       v->status = RUN_OUT_OF_MEMORY;
@@ -750,7 +828,10 @@ RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long lon
       *code = NULL;
       kind[0] = '\0';
    }
-   if (!Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
+   if (refuseIfStuck(s, &r->status, r->message, sizeof r->message))
+      return r->status;
+   if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
+       !Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       return r->status;
    }
@@ -780,7 +861,10 @@ RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long lon
 RunStatus Session_precompile(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
                              unsigned ablate, char *err, size_t errlen) {
    Geometry g;
-   if (!Config_check(k, values, p, &s->info.limits, &g, err, errlen))
+   RunStatus refused;
+   if (refuseIfStuck(s, &refused, err, errlen))
+      return refused;
+   if (!Session_targetOk(s, k, err, errlen) || !Config_check(k, values, p, &s->info.limits, &g, err, errlen))
       return RUN_INVALID;
    char defines[1024];
    Config_defines(k, values, p, &g, defines, sizeof defines);
@@ -847,7 +931,8 @@ RunStatus Session_trace(Session *s, const KernelInfo *k, const long long *values
    Problem q = smallProblem(s, k, values, p);
    t->problem = q;
    Geometry g;
-   if (!Config_check(k, values, &q, &s->info.limits, &g, r->message, sizeof r->message)) {
+   if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
+       !Config_check(k, values, &q, &s->info.limits, &g, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       return r->status;
    }
@@ -939,6 +1024,9 @@ void Trace_free(Trace *t) {
 }
 
 bool Session_readResult(Session *s, void *host, size_t bytes, char *err, size_t errlen) {
+   RunStatus refused;
+   if (refuseIfStuck(s, &refused, err, errlen))
+      return false;
    if (!s->bufs[BUF_C].buf || bytes > s->result_bytes) {
       snprintf(err, errlen, "no result to read");
       return false;
@@ -960,6 +1048,7 @@ const char *RunStatus_name(RunStatus st) {
    case RUN_OUT_OF_MEMORY: return "out of memory";
    case RUN_DEVICE_ERROR: return "device error";
    case RUN_CANCELLED: return "cancelled";
+   case RUN_TIMEOUT: return "timeout";
    }
    return "?";
 }

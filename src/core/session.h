@@ -21,6 +21,7 @@ typedef enum {
    RUN_OUT_OF_MEMORY,
    RUN_DEVICE_ERROR,
    RUN_CANCELLED,
+   RUN_TIMEOUT,         /* a launch did not finish in the time allowed: abandoned (Session_stuck) */
 } RunStatus;
 
 typedef struct RunOptions_ {
@@ -30,6 +31,10 @@ typedef struct RunOptions_ {
    double max_seconds;  /* stop timing after this much wall time (0: no limit; at least 1 rep) */
    atomic_int *cancel;  /* set to non-zero to stop early (may be NULL) */
    unsigned ablate;     /* AblateFlag bits (ablate.h): compiled with the switches, never verified */
+   void *verified_c;    /* when set, the verified run's C is copied here (M x N in the problem's
+                         * precision): the result that was checked, not the last timed one */
+   double launch_timeout_s; /* a launch (with its helpers) still running after this long is
+                             * abandoned: RUN_TIMEOUT (0: wait as long as it takes) */
 } RunOptions;
 
 #define RUN_MAX_HELPERS 4
@@ -69,13 +74,24 @@ typedef struct RunResult_ {
 typedef struct Session_ Session;
 
 Session *Session_open(const Backend *backend, int device, const Catalog *catalog, char *err, size_t errlen);
+/* Frees the session; after an abandoned launch (Session_stuck) the device's objects are
+ * left to the process's end, since the runtime would wait for the launch to release them. */
 void Session_close(Session *s);
+/* True after a launch was abandoned (RUN_TIMEOUT): the device is still busy with it and no
+ * launch can be stopped, so the session refuses everything after (RUN_DEVICE_ERROR). A
+ * process that wants to go on measuring needs a fresh one: it ends, or measures in a
+ * child process (gemmtop sweep does). */
+bool Session_stuck(const Session *s);
 const DeviceInfo *Session_device(const Session *s);
 const Backend *Session_backend(const Session *s);
 
 /* Whether the problem's buffers fit in the device's memory; msg says why not. Cheap:
  * call it before making host inputs, so a huge size fails with a message, not a swap storm. */
 bool Session_fits(const Session *s, const Problem *p, char *msg, size_t msglen);
+
+/* Whether k can run on this session's backend and device (Config_targetOk): a kernel for
+ * sm_90a is refused through OpenCL, on PoCL and on other GPUs, with the reason. */
+bool Session_targetOk(const Session *s, const KernelInfo *k, char *msg, size_t msglen);
 
 /* One run. inputs must fit p (Inputs_fit). Returns r->status. */
 RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,

@@ -76,6 +76,9 @@ void Sweep_classify(SweepCandidate *c, RunStatus st, const RunResult *r, double 
       c->outcome = SWEEP_TIMEOUT;
       snprintf(c->reason, sizeof c->reason, "one launch takes %.1f s, over --timeout %.1f s", r->median_ms / 1000,
                timeout_s);
+   } else if (st == RUN_TIMEOUT) {
+      c->outcome = SWEEP_TIMEOUT;
+      snprintf(c->reason, sizeof c->reason, "a launch did not end within --timeout %.3g s: abandoned", timeout_s);
    } else if (st == RUN_OK) {
       c->outcome = SWEEP_OK;
       c->gflops = r->gflops;

@@ -1,7 +1,8 @@
 #include "core/util.h"
 
+#include "core/outfile.h"
+
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,26 +52,8 @@ char *Util_readFile(const char *path, size_t *len) {
 }
 
 bool Util_writeFileAtomic(const char *path, const void *data, size_t len) {
-   /* Unique per call, not only per process: two threads may write the same file (the
-    * explorer's worker and its compile-ahead pool can build the same program at once). */
-   static atomic_uint serial;
-   char tmp[4096];
-   if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), atomic_fetch_add(&serial, 1)) >= (int)sizeof tmp)
-      return false;
-   FILE *f = fopen(tmp, "wb");
-   if (!f)
-      return false;
-   bool ok = fwrite(data, 1, len, f) == len;
-   ok = (fflush(f) == 0) && ok;
-   ok = (fsync(fileno(f)) == 0) && ok;
-   ok = (fclose(f) == 0) && ok;
-   if (!ok || rename(tmp, path) != 0) {
-      int e = errno;
-      unlink(tmp);
-      errno = e;
-      return false;
-   }
-   return true;
+   char err[64];
+   return OutFile_write(path, data, len, err, sizeof err);
 }
 
 bool Util_mkdirs(const char *path) {

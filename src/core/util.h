@@ -7,7 +7,8 @@
 
 /* Reads a whole file into a NUL-terminated malloc'ed buffer; NULL on failure (errno set). */
 char *Util_readFile(const char *path, size_t *len);
-/* Writes atomically: temporary file in the same folder, then rename. */
+/* Writes atomically: temporary file in the same folder, then rename; a symbolic link is
+ * followed, anything but a regular file refused (outfile.h). False with errno set. */
 bool Util_writeFileAtomic(const char *path, const void *data, size_t len);
 /* mkdir -p */
 bool Util_mkdirs(const char *path);

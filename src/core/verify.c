@@ -52,7 +52,17 @@ static double precisionEps(Precision p) { return p == PRECISION_DOUBLE ? DBL_EPS
  * itself, so a product of two by less than 2^-9. */
 #define TF32_PRODUCT_ERROR 0x1p-9
 
+/* Far above rounding (verify.h), far below one term of the sum. */
+#define SAMPLE_TOLERANCE_EPS 8.0
+
+/* For tf32 the inputs' cut to TF32 adds up to 2^-9 of sum |p|, which the samples' scale
+ * (at least sum |p|) and Freivalds' magnitude both bound. */
 double Verify_tolerance(const Problem *p) {
+   return SAMPLE_TOLERANCE_EPS * precisionEps(p->precision) +
+          (p->precision == PRECISION_TF32 ? TF32_PRODUCT_ERROR : 0.0);
+}
+
+double Verify_freivaldsTolerance(const Problem *p) {
    double k = p->k > 0 ? (double)p->k : 0.0;
    double f = 4.0 * sqrt(k);
    if (f < 32.0)
@@ -200,7 +210,8 @@ typedef struct VerifyCtx_ {
    ElemKind in_kind, out_kind; /* A and B; C and C0 */
    bool use_c0;
    ldouble alpha, beta, aalpha, abeta;
-   double tol;
+   double tol;          /* the samples' (Verify_tolerance) */
+   double tol_rounding; /* its part for the rounding of the sum (the rest: tf32's cut of the inputs) */
    const ldouble *x, *ax, *y, *ay;
    /* pass over C */
    ldouble *cx, *acx, *yc, *ayc;
@@ -385,18 +396,27 @@ static void taskSamples(VerifyCtx *v) {
    v->bad_got = v->bad_ref = v->bad_rel = v->max_rel = 0;
    for (size_t s = 0; s < v->ns; s++) {
       size_t i = v->idx[s] / N, j = v->idx[s] % N;
-      ldouble acc = 0, aacc = 0;
+      /* The rounding scale (verify.h): sqrt(K) ||p||_2 + sqrt(sum of the partial sums^2);
+       * and sum |p| for tf32's cut of the inputs. */
+      ldouble acc = 0, squares = 0, partials = 0, absolute = 0;
       for (size_t k = 0; k < K; k++) {
          ldouble prod = (ldouble)opA(p, v->A, i, k, in) * (ldouble)opB(p, v->B, k, j, in);
          acc += prod;
-         aacc += fabsl(prod);
+         squares += prod * prod;
+         partials += acc * acc;
+         absolute += fabsl(prod);
       }
-      ldouble ref = v->alpha * acc, mag = v->aalpha * aacc;
+      ldouble ref = v->alpha * acc, scale = v->aalpha * (sqrtl((ldouble)K * squares) + sqrtl(partials));
+      ldouble sum = v->aalpha * absolute;
       if (v->use_c0) {
          ldouble c0 = load(v->C0, v->idx[s], out);
          ref += v->beta * c0;
-         mag += v->abeta * fabsl(c0);
+         scale += v->abeta * fabsl(c0);
+         sum += v->abeta * fabsl(c0);
       }
+      /* The error against the entry's bound, expressed on the tolerance's scale: rel <= tol
+       * exactly when it is within the bound (for all but tf32, rel = err / scale). */
+      ldouble bound = (ldouble)v->tol_rounding * scale + (ldouble)(v->tol - v->tol_rounding) * sum;
       double c = load(v->C, v->idx[s], out);
       ldouble err = fabsl((ldouble)c - ref);
       double rel;
@@ -404,8 +424,8 @@ static void taskSamples(VerifyCtx *v) {
          rel = INFINITY;
       else if (err == 0)
          rel = 0.0;
-      else if (mag > 0)
-         rel = (double)(err / mag);
+      else if (bound > 0)
+         rel = (double)(err / bound * (ldouble)v->tol);
       else
          rel = INFINITY;
       if (rel > v->max_rel)
@@ -501,7 +521,7 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
    }
    const bool dbl = p->precision == PRECISION_DOUBLE;
    const double eps = precisionEps(p->precision);
-   const double tol = out->tolerance;
+   const double tol = Verify_freivaldsTolerance(p); /* the samples use out->tolerance */
    /* The device sees alpha and beta in the storage precision. */
    const ldouble alpha = dbl ? (ldouble)p->alpha : (ldouble)(float)p->alpha;
    const ldouble beta = dbl ? (ldouble)p->beta : (ldouble)(float)p->beta;
@@ -555,7 +575,8 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
    VerifyCtx ctx = {
       .p = p, .A = A, .B = B, .C0 = C0, .C = C, .M = M, .N = N, .K = K,
       .in_kind = inputKind(p->precision), .out_kind = outputKind(p->precision), .use_c0 = use_c0,
-      .alpha = alpha, .beta = beta, .aalpha = aalpha, .abeta = abeta, .tol = tol,
+      .alpha = alpha, .beta = beta, .aalpha = aalpha, .abeta = abeta, .tol = out->tolerance,
+      .tol_rounding = SAMPLE_TOLERANCE_EPS * eps,
       .x = x, .ax = ax, .y = y, .ay = ay,
       .cx = cx, .acx = acx, .yc = yc, .ayc = ayc,
       .bx = bx, .abx = abx, .abx_ = abx_, .aabx = aabx,
@@ -687,7 +708,7 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
                "FAILED: %zu of %zu sampled entries wrong, first at (%d,%d): got %.*g, expected %.*g (rel err %.2g, tol "
                "%.2g)",
                out->bad_samples, ns, out->first_bad_row, out->first_bad_col, digits, bad_got, digits, bad_ref, bad_rel,
-               tol);
+               out->tolerance);
    } else if (outlier_fail && worst_r <= 1.0 && worst_c <= 1.0) {
       bool by_row = out_rows > 0 && (out_cols == 0 || orow_ratio >= ocol_ratio);
       out->first_bad_row = by_row ? (int)orow : (out_rows ? (int)orow : -1);
@@ -714,7 +735,8 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
                by_row ? worst_r : worst_c, by_row ? "row" : "column", by_row ? worst_row : worst_col, rows_over,
                rows_over == 1 ? "" : "s", cols_over, cols_over == 1 ? "" : "s");
    } else {
-      snprintf(out->message, sizeof out->message, "verified (max rel err %.2g, tol %.2g)", out->max_rel_err, tol);
+      snprintf(out->message, sizeof out->message, "verified (max rel err %.2g, tol %.2g)", out->max_rel_err,
+               out->tolerance);
    }
    free(mem);
    free(idx);

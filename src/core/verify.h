@@ -8,15 +8,32 @@
  * Plus a scan of all of C for non-finite values: C is poisoned with NaN before the run,
  * so unwritten elements are found and counted.
  *
- * Errors are relative to the magnitude of what was summed:
- *   |c - ref| / (|alpha| * sum_k |a_ik b_kj| + |beta| |c0_ij|)
- * and the tolerance scales with K and the precision of the accumulation:
- *   tol = max(32, 4*sqrt(K)) * eps      eps: double's for double, FP32's for the others
- * plus, for tf32, 2^-9: the most two FP32 inputs cut to TF32 (10 fraction bits) can move
- * their product. The reference is exact in the inputs as stored, which for half and
- * bfloat16 are already rounded to the type (their products are exact in FP32, so only
- * the accumulation errs); for tf32 they are the FP32 values, whose rounding to TF32 is
- * the kernel's job and what the extra 2^-9 covers.                                   */
+ * The sample entries' errors are relative to the size of the rounding error that a
+ * correct kernel can make in that entry, whatever order it sums the K products
+ * p_k = a_ik b_kj in:
+ *   |c - ref| / (|alpha| (sqrt(K) ||p||_2 + sqrt(sum_k s_k^2)) + |beta| |c0|)
+ * where s_k are the partial sums in natural order. A sum's rounding error grows like
+ * sqrt(K) times its partial sums: sqrt(K) ||p||_2 is what they reach in any order when
+ * the products' signs are mixed, sqrt(sum s_k^2) what they reach in order when they
+ * drift (same-sign data). The tolerance is then a constant, tol = 8 eps(precision), far
+ * above what rounding gives (about 0.3 eps at worst over K = 65536 in float) and far
+ * below one dropped or repeated product: with mixed-sign inputs a term left out is
+ * caught at any K up to about 1/(8 eps) (a million in float). Inputs of one sign leave
+ * less room: their rounding grows like sqrt(K) eps relative to the sum, which one term
+ * (1/K of it) falls under beyond K of about 40,000 in float.
+ *
+ * Freivalds' test compares whole rows and columns, with a bound of
+ *   ftol * (|alpha| sum_k |a_ik b_kj| + |beta| |c0_ij|), ftol = max(32, 4 sqrt(K)) eps,
+ * summed over the row or column: a coarser net over every element of C, where the
+ * samples are a fine one over a few.
+ *
+ * eps is the accumulation's: double's for double, FP32's for the others. For tf32 both
+ * bounds get 2^-9 sum |p| more (the tolerances 2^-9 more): the most two FP32 inputs cut
+ * to TF32 (10 fraction bits) can move their product; a sampled error is then reported on
+ * the tolerance's scale, so that it passes exactly when it is under the tolerance. The
+ * reference is exact in the inputs as stored, which for half and bfloat16 are already
+ * rounded to the type (their products are exact in FP32, so only the accumulation errs);
+ * for tf32 they are the FP32 values, whose rounding to TF32 is the kernel's job. */
 #ifndef GEMMTOP_VERIFY_H
 #define GEMMTOP_VERIFY_H
 
@@ -26,9 +43,9 @@
 
 typedef struct VerifyResult_ {
    bool ok;
-   double max_rel_err;      /* worst element-wise relative error over the sample entries */
+   double max_rel_err;      /* worst sampled error, relative to its entry's rounding scale (above) */
    double freivalds_ratio;  /* worst Freivalds residual / its bound (<= 1 passes) */
-   double tolerance;        /* the element-wise tolerance used */
+   double tolerance;        /* the samples' tolerance (Verify_tolerance) */
    size_t non_finite;       /* elements of C that are NaN or Inf (unwritten if poisoned) */
    size_t samples;          /* sample entries checked */
    size_t bad_samples;      /* sample entries over tolerance */
@@ -37,12 +54,15 @@ typedef struct VerifyResult_ {
 } VerifyResult;
 
 /* A, B, C0 (C before the run; may be NULL when beta == 0) and C (after) are stored as the
- * problem says (transposes; A and B in its input type, C0 and C in its output type). seed makes the random vectors and sample positions
- * reproducible. */
+ * problem says (transposes; A and B in its input type, C0 and C in its output type). seed
+ * makes the random vectors and sample positions reproducible. */
 void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
                  VerifyResult *out);
 
+/* The sample entries' tolerance: 8 eps of the accumulation (see above; + 2^-9 for tf32). */
 double Verify_tolerance(const Problem *p);
+/* Freivalds' tolerance: max(32, 4 sqrt(K)) eps of the accumulation (+ 2^-9 for tf32). */
+double Verify_freivaldsTolerance(const Problem *p);
 
 /* How many threads Verify_gemm may use for its independent passes (the result is the same
  * bit for bit whatever the count): 0 = automatic (the online CPUs, serial for small

@@ -25,6 +25,7 @@
 #include "core/rng.h"
 #include "tui/app.h"
 #include "tui/prefs.h"
+#include "tui/terminal.h"
 #include "core/util.h"
 
 /* ---- signals: handlers only set flags or restore the terminal; never draw ---- */
@@ -1125,6 +1126,16 @@ static void savePrefs(Ui *ui) {
       fprintf(stderr, "gemmtop: preferences not saved: %s\n", err);
 }
 
+/* What keeps the worker from stopping at once, for the messages on leaving: its last
+ * activity and why that cannot be cut short. */
+static void describeBusy(const WorkerSnapshot *sn, char *out, size_t len) {
+   const char *why = sn->state == WS_VENDOR      ? " (on its first call the vendor library compiles its kernels, "
+                                                   "which cannot be interrupted)"
+                     : sn->state == WS_COMPILING ? " (a compile cannot be interrupted)"
+                                                 : " (a launch on the device cannot be interrupted)";
+   snprintf(out, len, "%s%s", sn->activity[0] ? sn->activity : WorkerState_name(sn->state), why);
+}
+
 int Ui_main(const Options *o) {
    setlocale(LC_ALL, "");
    if (o->npositional > 0) {
@@ -1133,6 +1144,14 @@ int Ui_main(const Options *o) {
    }
    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
       fprintf(stderr, "gemmtop: the explorer needs a terminal; 'gemmtop run' measures one configuration without one\n");
+      return 2;
+   }
+   char why[256];
+   if (!Terminal_usable(why, sizeof why)) {
+      fprintf(stderr,
+              "gemmtop: the explorer cannot draw on this terminal: %s; set TERM to your terminal's type (e.g. "
+              "TERM=xterm-256color), or use the command line ('gemmtop run', 'gemmtop sweep'; see 'gemmtop --help')\n",
+              why);
       return 2;
    }
    Ui *ui = calloc(1, sizeof *ui);
@@ -1350,10 +1369,21 @@ int Ui_main(const Options *o) {
    Worker_setAhead(ui->worker, NULL);
    bool aheadStopped = Ahead_stop(ui->ahead, 100);
    ui->ahead = NULL;
-   bool workerStopped = Worker_stop(ui->worker, aheadStopped ? 5000 : 300);
+   bool workerStopped = Worker_stop(ui->worker, 300);
+   char busy[400];
+   if (!workerStopped && aheadStopped) {
+      /* Said before the wait, so that the pause has a reason on the screen. */
+      describeBusy(&ui->snap, busy, sizeof busy);
+      fprintf(stderr, "gemmtop: waiting up to 5 s: the worker is still %s\n", busy);
+      workerStopped = Worker_stop(ui->worker, 4700);
+   }
    if (!workerStopped || !aheadStopped) {
-      if (!workerStopped)
-         fprintf(stderr, "gemmtop: the device is still busy with a launch; leaving without waiting for it\n");
+      if (!workerStopped && aheadStopped) {
+         fprintf(stderr, "gemmtop: leaving without waiting for it\n");
+      } else if (!workerStopped) {
+         describeBusy(&ui->snap, busy, sizeof busy);
+         fprintf(stderr, "gemmtop: leaving without waiting for the worker, which is still %s\n", busy);
+      }
       fflush(NULL);
       _exit(code);
    }

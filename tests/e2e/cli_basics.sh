@@ -82,6 +82,15 @@ expect_in "test_syntax_error.cl:14:" "$ERR" "the build log names the kernel file
 run_gemmtop run --kernel test_broken --size 64 --reps 2
 expect_rc 1 "a wrong kernel does not verify"
 expect_in "FAILED" "$OUT" "verification says FAILED"
+# One dropped term is caught at any K (the tolerance once outgrew it from K of about
+# 40,000), and correct kernels still pass in float and double at K=65536.
+run_gemmtop run --kernel test_broken -m 16 -n 16 -k 60000 --reps 1 --warmup 0
+expect_rc 1 "a kernel that drops one term of 60000 does not verify"
+expect_in "sampled entries wrong" "$OUT" "the sampled entries show it"
+for prec in float double; do
+   run_gemmtop run --kernel mygemm01_naive -m 16 -n 16 -k 65536 --precision $prec --reps 1 --warmup 0
+   expect_rc 0 "naive, $prec, K=65536 verifies"
+done
 
 # JSON and CSV of a run; the disk cache across processes.
 run_gemmtop cache clear
@@ -102,4 +111,32 @@ expect_rc 0 "a run with CSV output"
 lines=$(printf '%s\n' "$OUT" | python3 -c 'import csv,sys; r=list(csv.DictReader(sys.stdin)); print(len(r), r[0]["verified"], r[0]["status"])')
 [ "$lines" = "1 true ok" ] && ok "csv: one verified row with a header" || not_ok "csv" "$OUT"
 
+
+# Output that cannot be written is an error, also when it sat in the buffer until the end.
+"$GEMMTOP_BIN" run --kernel mygemm01_naive --size 32 --reps 1 --format csv >/dev/full 2>"$T_DIR/err"
+RC=$?
+ERR=$(cat "$T_DIR/err")
+expect_rc 1 "run --format csv into a full standard output fails"
+expect_in "gemmtop: write error on standard output" "$ERR" "saying so"
+"$GEMMTOP_BIN" list kernels >/dev/full 2>"$T_DIR/err"
+RC=$?
+ERR=$(cat "$T_DIR/err")
+expect_rc 1 "list kernels into a full standard output fails"
+expect_in "No space left on device" "$ERR" "naming the error"
+"$GEMMTOP_BIN" --version >/dev/null 2>"$T_DIR/err" && [ ! -s "$T_DIR/err" ] \
+   && ok "a standard output that takes the output: no complaint" || not_ok "--version to /dev/null" "$(cat "$T_DIR/err")"
+
+# Scalars that cannot give a finite result are refused (exit 2) naming the option, not
+# run and reported as a kernel that wrote nothing.
+for opt in "--alpha nan" "--alpha inf" "--beta nan" "--beta -inf" "--alpha 1e39"; do
+   run_gemmtop run --kernel mygemm01_naive --size 32 $opt
+   expect_rc 2 "run $opt is refused"
+   expect_in "gemmtop: ${opt%% *}" "$ERR" "naming ${opt%% *}"
+   case "$OUT$ERR" in *"not written"*|*"not finite"*) not_ok "$opt: not blamed on the kernel" "$OUT$ERR" ;; *) ok "$opt: not blamed on the kernel" ;; esac
+done
+run_gemmtop run --kernel mygemm01_naive --size 32 --alpha 1e37
+expect_rc 2 "an alpha whose products overflow float is refused"
+expect_in "beyond half of float's largest value" "$ERR" "saying why"
+run_gemmtop run --kernel mygemm01_naive --size 32 --alpha 1e37 --precision double --reps 1
+expect_rc 0 "the same alpha in double runs"
 finish

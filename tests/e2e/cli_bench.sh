@@ -101,4 +101,13 @@ expect_in "not for 'gemmtop bench'; bench takes its sizes from --sizes" "$ERR" "
 run_gemmtop bench --kernel general_any --sizes 64 --format json
 expect_rc 2 "bench --format is a usage error"
 expect_in "bench prints a table; --save writes CSV or JSON" "$ERR" "saying what bench does instead"
+
+# A results file that cannot be written is an error naming it and why. (Without CLBlast,
+# which would take seconds to compile its kernels on PoCL: its absence is not an error.)
+GEMMTOP_CLBLAST=/nonexistent/libclblast.so "$GEMMTOP_BIN" bench --kernel mygemm01_naive --sizes 32 --rounds 1 \
+   --save /dev/full >"$T_DIR/out" 2>"$T_DIR/err"
+RC=$?
+ERR=$(cat "$T_DIR/err")
+expect_rc 1 "--save /dev/full: a full disk fails the bench"
+expect_in "/dev/full: cannot write: No space left on device" "$ERR" "naming the file and the error"
 finish

@@ -70,4 +70,18 @@ expect_in "not for 'gemmtop sweep'; sweep's limit is --timeout" "$ERR" "and says
 run_gemmtop sweep --kernel mygemm03_wpt --size 64 64
 expect_rc 2 "a stray word is refused"
 expect_in "sweep takes no argument '64'" "$ERR" "naming it"
+# A results file that cannot be written is an error (exit 1) naming it and why; a folder
+# that does not exist is found before anything compiles.
+run_gemmtop sweep --kernel mygemm03_wpt --set TS=16 --size 32 --budget 1 --save /dev/full
+expect_rc 1 "--save /dev/full: a full disk fails the sweep"
+expect_in "/dev/full: cannot write: No space left on device" "$ERR" "naming the file and the error"
+run_gemmtop sweep --kernel mygemm03_wpt --set TS=16 --size 32 --budget 1 --save "$T_DIR/missing-dir/x.csv"
+expect_rc 1 "--save into a missing folder fails the sweep"
+expect_in "missing-dir: No such file or directory" "$ERR" "naming the folder and the error"
+case "$ERR" in *"sweep mygemm03_wpt on"*) not_ok "refused before the sweep starts" "$ERR" ;; *) ok "refused before the sweep starts" ;; esac
+"$GEMMTOP_BIN" sweep --kernel mygemm03_wpt --set TS=16 --size 32 --budget 1 --format csv >/dev/full 2>"$T_DIR/err"
+RC=$?
+ERR=$(cat "$T_DIR/err")
+expect_rc 1 "--format csv into a full standard output fails"
+expect_in "write error on standard output" "$ERR" "saying so"
 finish

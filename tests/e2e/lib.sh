@@ -11,6 +11,19 @@ trap 'rm -rf "$T_DIR"' EXIT
 : "${XDG_CONFIG_HOME:=$T_DIR/config}"
 export XDG_CACHE_HOME XDG_CONFIG_HOME
 
+# use_test_kernels: points GEMMTOP_KERNELS at a copy of the kernels folder with the
+# test-only kernels of tests/kernels/ added (never shipped).
+use_test_kernels() {
+   _tk="$T_DIR/test-kernels"
+   if [ ! -d "$_tk" ]; then
+      mkdir -p "$_tk"
+      cp -R "$GEMMTOP_KERNELS"/. "$_tk"/
+      cp "$(dirname "$0")"/../kernels/*.cl "$_tk"/
+   fi
+   GEMMTOP_KERNELS=$_tk
+   export GEMMTOP_KERNELS
+}
+
 ok() { T_N=$((T_N + 1)); echo "ok $T_N - $1"; }
 not_ok() {
    T_N=$((T_N + 1))

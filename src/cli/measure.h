@@ -1,0 +1,45 @@
+/* Measurements that can be abandoned: `gemmtop sweep` verifies and times each
+ * configuration in a child process (`gemmtop __measure-child`, the same program), because
+ * a launch that does not end cannot be stopped: OpenCL has no way to kill one, and the
+ * device stays busy with it until its process ends. A launch over the sweep's --timeout
+ * makes the child report a timeout and end; a child that stops answering is killed; either
+ * way the next configuration gets a fresh child, and the sweep goes on.
+ *
+ * The parent and the child speak lines of text over two pipes:
+ *   parent: job <backend> <device> <kernel> <m> <n> <k> <precision> <ta> <tb> <alpha> <beta>
+ *               <seed> <reps> <warmup> <timeout>          (reals as %a, exact)
+ *   child:  ready | failed <why>
+ *   parent: run <value> <value> ...                        (one per kernel parameter)
+ *   child:  result <outcome> <gflops> <median_ms> <compile_ms> <max_rel_err> <reason> */
+#ifndef GEMMTOP_MEASURE_H
+#define GEMMTOP_MEASURE_H
+
+#include <stdint.h>
+
+#include "core/sweep.h"
+
+typedef struct MeasureJob_ {
+   char backend[16];
+   int device;
+   char kernel[64];
+   Problem problem;
+   uint64_t seed;       /* the inputs (Inputs_random) */
+   int reps, warmup;
+   double timeout_s;    /* one launch may take this long */
+} MeasureJob;
+
+typedef struct Measurer_ Measurer;
+
+/* Nothing starts until the first Measurer_run. NULL when out of memory. */
+Measurer *Measurer_new(const MeasureJob *job);
+/* Verifies and times values (nvalues of them) in the child and fills c as Sweep_classify
+ * does. A timeout, a child that ends or stops answering are outcomes of c, not errors. */
+void Measurer_run(Measurer *m, const long long *values, int nvalues, SweepCandidate *c);
+/* Ends the child (if any) and frees m. */
+void Measurer_free(Measurer *m);
+
+/* The child's side, run by `gemmtop __measure-child`: reads the job and the
+ * configurations on stdin, answers on stdout. Returns the exit code. */
+int Measure_child(void);
+
+#endif

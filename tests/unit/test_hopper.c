@@ -1,0 +1,304 @@
+/* The Hopper path's CPU side: the metadata (arch, dynamic_smem, tma), the geometry and
+ * tensor map parameters computed from it, the refusals with their reasons, the swizzle
+ * address functions and the bank model of each swizzle mode. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "core/banks.h"
+#include "core/catalog.h"
+#include "core/config.h"
+#include "core/swizzle.h"
+
+static const char *HOPPER =
+    "/*@gemmtop\n"
+    "name: hop\n"
+    "param: BM = 128 in 64, 128\n"
+    "param: BK = 32 in 16, 32, 64\n"
+    "param: SW = 128 in 0, 16, 32, 64, 128\n"
+    "arch: sm_90a\n"
+    "global: N, M\n"
+    "local: 128, 1\n"
+    "operands: A=N B=T\n"
+    "dynamic_smem: 2 * BM * BK * REAL_SIZE + 1024\n"
+    "tma: A box=(SW == 0 ? 16 : SW) / REAL_SIZE,BM swizzle=SW\n"
+    "tma: B swizzle=SW box=BK, 64\n"
+    "*/\n";
+
+static DeviceLimits h100(void) {
+   DeviceLimits l = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .local_mem_optin = 232448,
+                     .fp64 = true, .warp = 32};
+   return l;
+}
+
+static Problem square(int n) {
+   Problem p;
+   Problem_setDefaults(&p);
+   p.m = p.n = p.k = n;
+   return p;
+}
+
+static void parse(KernelInfo *k, const char *text) {
+   char err[512];
+   if (!KernelInfo_parse(k, text, "hop.cl", err, sizeof err))
+      fail_msg("%s", err);
+}
+
+static void test_metadata(void **state) {
+   (void)state;
+   KernelInfo k;
+   parse(&k, HOPPER);
+   assert_string_equal(k.arch, "sm_90a");
+   assert_string_equal(k.dynamic_smem, "2 * BM * BK * REAL_SIZE + 1024");
+   assert_int_equal(k.ntma, 2);
+   assert_int_equal(k.tma[0].operand, 'A');
+   assert_string_equal(k.tma[0].box[0], "(SW == 0 ? 16 : SW) / REAL_SIZE");
+   assert_string_equal(k.tma[0].box[1], "BM");
+   assert_string_equal(k.tma[0].swizzle, "SW");
+   /* keys in either order, spaces inside the expressions */
+   assert_int_equal(k.tma[1].operand, 'B');
+   assert_string_equal(k.tma[1].box[0], "BK");
+   assert_string_equal(k.tma[1].box[1], "64");
+   assert_string_equal(k.tma[1].swizzle, "SW");
+   KernelInfo_free(&k);
+}
+
+/* Each bad line is refused with a message that says what is wrong. */
+static void test_metadata_errors(void **state) {
+   (void)state;
+   static const struct {
+      const char *line, *want;
+   } cases[] = {
+       {"arch: sm_89", "sm_90a is"},
+       {"tma: C box=1,2", "A or B"},
+       {"tma: A swizzle=128", "box=INNER,OUTER"},
+       {"tma: A box=16 swizzle=128", "two expressions"},
+       {"tma: A box=16,8,4", "two expressions"},
+       {"tma: A box=16,8 swizzle=", "swizzle= needs"},
+       {"tma: A fast box=16,8", "box=INNER,OUTER and optionally"},
+   };
+   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      char text[512], err[512];
+      snprintf(text, sizeof text, "/*@gemmtop\nname: x\nglobal: 1\nlocal: 1\n%s\n*/\n", cases[i].line);
+      KernelInfo k;
+      assert_false(KernelInfo_parse(&k, text, "x.cl", err, sizeof err));
+      if (!strstr(err, cases[i].want))
+         fail_msg("'%s': '%s' lacks '%s'", cases[i].line, err, cases[i].want);
+   }
+   KernelInfo k;
+   char err[512];
+   assert_false(KernelInfo_parse(&k, "/*@gemmtop\nglobal: 1\nlocal: 1\ntma: A box=1,2\ntma: A box=1,2\n*/", "x.cl", err,
+                                 sizeof err));
+   assert_non_null(strstr(err, "two tensor maps"));
+}
+
+/* The geometry carries the dynamic shared memory and each tensor map's box and swizzle;
+ * the defines ask for the sm_90a target. */
+static void test_geometry(void **state) {
+   (void)state;
+   KernelInfo k;
+   parse(&k, HOPPER);
+   long long v[KERNEL_MAX_PARAMS];
+   KernelInfo_defaults(&k, v);
+   Problem p = square(1024);
+   DeviceLimits l = h100();
+   Geometry g;
+   char msg[1024];
+   assert_true(Config_check(&k, v, &p, &l, &g, msg, sizeof msg));
+   assert_int_equal(g.dynamic_smem, 2 * 128 * 32 * 4 + 1024);
+   assert_int_equal(g.ntma, 2);
+   assert_int_equal(g.tma[0].operand, 'A');
+   assert_int_equal(g.tma[0].box[0], 32); /* 128 bytes of floats */
+   assert_int_equal(g.tma[0].box[1], 128);
+   assert_int_equal(g.tma[0].swizzle, 128);
+   assert_int_equal(g.tma[1].box[0], 32);
+   assert_int_equal(g.tma[1].box[1], 64);
+   assert_true(g.trans_b);
+   char defines[512];
+   Config_defines(&k, v, &p, &g, defines, sizeof defines);
+   assert_non_null(strstr(defines, "-DGT_ARCH_SPECIFIC=1"));
+   assert_true(Cuda_archSpecific(defines));
+   assert_false(Cuda_archSpecific("-DTS=16 -DDOUBLE=0"));
+   /* no swizzle: boxes of 16 bytes */
+   v[2] = 0;
+   assert_true(Config_check(&k, v, &p, &l, &g, msg, sizeof msg));
+   assert_int_equal(g.tma[0].box[0], 4);
+   assert_int_equal(g.tma[0].swizzle, 0);
+   KernelInfo_free(&k);
+}
+
+static void expectRefusal(const KernelInfo *k, long long *v, const Problem *p, const DeviceLimits *l, const char *want) {
+   char msg[1024];
+   assert_false(Config_check(k, v, p, l, NULL, msg, sizeof msg));
+   if (!strstr(msg, want))
+      fail_msg("'%s' lacks '%s'", msg, want);
+}
+
+static void test_geometry_refusals(void **state) {
+   (void)state;
+   KernelInfo k;
+   parse(&k, HOPPER);
+   long long v[KERNEL_MAX_PARAMS];
+   KernelInfo_defaults(&k, v);
+   Problem p = square(1024);
+   DeviceLimits l = h100();
+   v[2] = 16; /* not a swizzle the copy engine has */
+   expectRefusal(&k, v, &p, &l, "swizzle 16 bytes; the copy engine takes 0, 32, 64 or 128");
+   v[2] = 32; /* B's box row (BK = 32 floats = 128 bytes) is wider than 32 bytes */
+   expectRefusal(&k, v, &p, &l, "tma B: a box row of 128 bytes is wider than its swizzle span of 32 bytes");
+   v[2] = 128;
+   v[1] = 64; /* B's box: 64 floats = 256 bytes > 128 */
+   expectRefusal(&k, v, &p, &l, "wider than its swizzle span");
+   v[1] = 32;
+   l.local_mem = 16384; /* a GPU of 16 KiB without opt-in */
+   l.local_mem_optin = 0;
+   expectRefusal(&k, v, &p, &l, "needs 33792 bytes of shared memory per group (33792 dynamic); this device allows 16384");
+   KernelInfo_free(&k);
+}
+
+static ConfigTarget target(const char *backend, bool specific, const char *arch) {
+   ConfigTarget t = {.backend = backend, .arch_specific = specific, .dynamic_smem = specific, .arch = arch,
+                     .nvidia = true};
+   return t;
+}
+
+/* Where an sm_90a kernel cannot go, the refusal names why and what works. */
+static void test_targets(void **state) {
+   (void)state;
+   KernelInfo k;
+   parse(&k, HOPPER);
+   char msg[512];
+   ConfigTarget t = target("CUDA", true, "sm_90");
+   assert_true(Config_targetOk(&k, &t, msg, sizeof msg));
+   t.arch = "sm_90a";
+   assert_true(Config_targetOk(&k, &t, msg, sizeof msg));
+   t.arch = ""; /* unknown: an offline compile decides */
+   assert_true(Config_targetOk(&k, &t, msg, sizeof msg));
+   t.arch = "sm_80";
+   assert_false(Config_targetOk(&k, &t, msg, sizeof msg));
+   assert_string_equal(msg, "hop needs sm_90a (Hopper: H100, H200); this target is sm_80");
+   t = target("OpenCL", false, "sm_90");
+   assert_false(Config_targetOk(&k, &t, msg, sizeof msg));
+   assert_string_equal(msg, "hop needs sm_90a wgmma/TMA, which NVIDIA's OpenCL cannot emit: use --backend cuda");
+   t = target("OpenCL", false, "");
+   t.is_pocl = true;
+   t.nvidia = false;
+   assert_false(Config_targetOk(&k, &t, msg, sizeof msg));
+   assert_non_null(strstr(msg, "hop needs sm_90a wgmma and TMA, which PoCL does not emulate"));
+   t = target("HIP", false, "gfx90a");
+   t.nvidia = false;
+   assert_false(Config_targetOk(&k, &t, msg, sizeof msg));
+   assert_non_null(strstr(msg, "the HIP backend has neither"));
+   KernelInfo_free(&k);
+   /* an ordinary kernel goes anywhere */
+   parse(&k, "/*@gemmtop\nname: plain\nglobal: 1\nlocal: 1\n*/\n");
+   t = target("OpenCL", false, "");
+   t.is_pocl = true;
+   assert_true(Config_targetOk(&k, &t, msg, sizeof msg));
+   KernelInfo_free(&k);
+}
+
+/* CUTLASS's Swizzle<B,4,3>: 16-byte unit u of 128-byte row r lands at u ^ (r % 2^B). */
+static void test_swizzle_functions(void **state) {
+   (void)state;
+   SwizzleFn f;
+   assert_false(Swizzle_forBytes(16, &f));
+   assert_true(Swizzle_forBytes(0, &f));
+   for (unsigned x = 0; x < 4096; x++)
+      assert_int_equal(Swizzle_apply(f, x), x);
+   static const int widths[] = {32, 64, 128}, bits[] = {1, 2, 3};
+   for (int w = 0; w < 3; w++) {
+      assert_true(Swizzle_forBytes(widths[w], &f));
+      assert_int_equal(f.bits, bits[w]);
+      assert_int_equal(f.base, 4);
+      assert_int_equal(f.shift, 3);
+      bool seen[1024] = {false};
+      for (unsigned x = 0; x < 1024; x++) {
+         unsigned y = Swizzle_apply(f, x), row = x / 128, unit = x / 16 % 8;
+         assert_int_equal(y % 16, x % 16);        /* a 16-byte unit stays whole */
+         assert_int_equal(y / 128, row);          /* and in its 128-byte row */
+         assert_int_equal(y / 16 % 8, unit ^ (row % (1u << bits[w])));
+         assert_false(seen[y]);                   /* a permutation */
+         seen[y] = true;
+      }
+   }
+   /* the known 128-byte pattern: row 1's unit 0 is at 16, row 7's unit 0 at 7 * 128 + 112 */
+   Swizzle_forBytes(128, &f);
+   assert_int_equal(Swizzle_apply(f, 128), 128 + 16);
+   assert_int_equal(Swizzle_apply(f, 7 * 128), 7 * 128 + 112);
+   assert_int_equal(Swizzle_apply(f, 8 * 128), 8 * 128); /* the pattern repeats every 1024 bytes */
+}
+
+/* The kernels' tile layout: boxes of rows x W bytes; without swizzle, core-matrix columns. */
+static void test_tile_layout(void **state) {
+   (void)state;
+   assert_int_equal(Swizzle_tileOffset(0, 128, 128, 0, 16), 128 * 16); /* next box */
+   assert_int_equal(Swizzle_tileOffset(0, 128, 128, 9, 4), 9 * 16 + 4);
+   assert_int_equal(Swizzle_tileOffset(128, 64, 256, 0, 128), 64 * 128); /* second 128-byte box */
+   assert_int_equal(Swizzle_tileOffset(128, 64, 256, 3, 0), 3 * 128 + 3 * 16);
+   assert_int_equal(Swizzle_tileOffset(32, 64, 64, 2, 16), 2 * 32 + 16 + 16 * 0); /* row 2: 32-byte pattern sees bit 7 */
+   assert_int_equal(Swizzle_tileOffset(32, 64, 64, 4, 0), 4 * 32 + 16);
+   assert_int_equal(Swizzle_tileOffset(-1, 64, 128, 5, 8), 5 * 128 + 8);
+}
+
+/* Each mode's modelled accesses under NVIDIA's bank model: the swizzled layouts and the
+ * core-matrix columns are conflict-free; plain 128-byte rows make the read 8-way. */
+static void test_bank_model(void **state) {
+   (void)state;
+   static const int modes[] = {0, 32, 64, 128};
+   BankModel m = BankModel_nvidia();
+   for (int i = 0; i < 4; i++) {
+      Trace t;
+      char err[256];
+      const int w = modes[i] ? modes[i] : 16;
+      assert_true(Swizzle_modelTrace(modes[i], 128, w < 32 ? 32 : w, &t, err, sizeof err));
+      assert_int_equal(t.count, 96);
+      BankAnalysis a;
+      assert_true(BankAnalysis_run(&a, &t, &m, err, sizeof err));
+      assert_int_equal(a.nsites, 3);
+      for (int s = 0; s < 2; s++) {
+         assert_int_equal(a.sites[s].requests, 1);
+         assert_int_equal(a.sites[s].ideal, 4);
+         if (a.sites[s].wavefronts != 4)
+            fail_msg("swizzle %d, site %d: %lld wavefronts", modes[i], s, a.sites[s].wavefronts);
+      }
+      assert_int_equal(a.sites[2].wavefronts, 32);
+      /* the grid: lane 1 of the read is row 1, in a different bank group than row 0 */
+      BankGrid *g = malloc(sizeof *g);
+      assert_non_null(g);
+      assert_true(BankAnalysis_grid(&a, BankAnalysis_request(&a, 1, 0, 0, 0), g));
+      assert_int_equal(g->wavefronts, 4);
+      int bank0 = -1, bank1 = -1;
+      for (int b = 0; b < g->banks; b++) {
+         if (g->pass[0][b] >= 0 && bank0 < 0)
+            bank0 = b;
+         if (g->pass[1][b] >= 0 && bank1 < 0)
+            bank1 = b;
+      }
+      assert_true(bank0 >= 0 && bank1 >= 0 && bank0 / 4 != bank1 / 4);
+      free(g);
+      BankAnalysis_free(&a);
+      Trace_free(&t);
+   }
+   Trace t;
+   char err[256];
+   assert_false(Swizzle_modelTrace(48, 128, 128, &t, err, sizeof err));
+   assert_non_null(strstr(err, "0, 32, 64 or 128"));
+}
+
+int main(void) {
+   const struct CMUnitTest tests[] = {
+       cmocka_unit_test(test_metadata),          cmocka_unit_test(test_metadata_errors),
+       cmocka_unit_test(test_geometry),          cmocka_unit_test(test_geometry_refusals),
+       cmocka_unit_test(test_targets),           cmocka_unit_test(test_swizzle_functions),
+       cmocka_unit_test(test_tile_layout),       cmocka_unit_test(test_bank_model),
+   };
+   return cmocka_run_group_tests(tests, NULL, NULL);
+}
