@@ -18,7 +18,7 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test test-unit test-e2e test-ui test-sanitize sanitize deps deps-test install uninstall clean bench
+.PHONY: all run test test-unit test-e2e test-ui test-sanitize sanitize deps deps-test install uninstall clean bench fuzz
 
 all: $(BUILD)/gemmtop
 
@@ -64,6 +64,21 @@ test-sanitize sanitize: deps-test
 	   $(UNIT_SRC:tests/unit/%.c=build-asan/tests/%)
 	@BUILD=build-asan GEMMTOP_SANITIZE=1 sh tests/run_all.sh
 
+# Fuzzing (docs/fuzzing.md): the libFuzzer harnesses of tests/fuzz/, built with clang,
+# ASan and UBSan in build-fuzz/, each run for FUZZ_SECONDS. A crash fails the target and is
+# kept in tests/fuzz/regressions/, which the ordinary suite replays (test_fuzz_replay).
+FUZZ_HARNESSES := expr metadata preset npy
+FUZZ_SECONDS ?= 60
+fuzz: deps-test
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT='-O1 -g -fno-omit-frame-pointer' \
+	   EXTRA_CFLAGS='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -Wno-unknown-warning-option' \
+	   $(FUZZ_HARNESSES:%=build-fuzz/fuzz/fuzz_%)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=build-fuzz sh tests/fuzz/run.sh
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.c tests/fuzz/fuzz.h $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DFUZZ_LIBFUZZER -fsanitize=fuzzer -o $@ $< tests/fuzz/fuzz_util.c $(CORE_OBJ) $(LIBS)
+
 # The standard benchmark: every shipped preset and the vendor BLAS, on the best device.
 bench: deps
 	@$(MAKE) --no-print-directory all
@@ -84,4 +99,4 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/bin/gemmtop $(DESTDIR)$(PREFIX)/share/gemmtop $(DESTDIR)$(PREFIX)/share/man/man1/gemmtop.1
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz

@@ -30,6 +30,7 @@ require:  WM % (4 * (32 / LX)) == 0 && WN % (4 * LX) == 0 ; each lane's micro ti
 require:  (WM / (32 / LX)) * (WN / LX) * REAL_SIZE <= 512 ; at most 512 bytes of accumulators per work-item (128 floats or 64 doubles), or registers spill
 require:  (BM * BK) % (4 * (BM / WM) * (BN / WN) * 32) == 0 ; the A tile must split into real4 loads, the same number per work-item
 require:  (BN * BK) % (4 * (BM / WM) * (BN / WN) * 32) == 0 ; the B tile must split into real4 loads, the same number per work-item
+require:  M * K <= 2147483648 && K * N <= 2147483648 ; this kernel's A and B offsets are 32-bit int, so neither may have more than 2^31 elements (general_any indexes with size_t)
 operands: A=N B=N
 pad:      M=BM N=BN K=BK
 global:   (N / BN) * ((BM / WM) * (BN / WN) * 32), M / BM

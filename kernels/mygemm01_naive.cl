@@ -12,6 +12,7 @@ param:    TSN = 16 in 1, 2, 4, 8, 16, 32, 64, 128, 256 ; work-group width (along
 param:    TSM = 16 in 1, 2, 4, 8, 16, 32, 64, 128, 256 ; work-group height (along M)
 require:  N % TSN == 0 ; N must be a multiple of TSN
 require:  M % TSM == 0 ; M must be a multiple of TSM
+require:  M * K <= 2147483648 && K * N <= 2147483648 && M * N <= 2147483648 ; this kernel indexes A, B and C with 32-bit int, so none may have more than 2^31 elements (general_any indexes with size_t)
 operands: any
 global:   N, M
 local:    TSN, TSM

@@ -6,7 +6,7 @@ set -eu
 what=${1:-build}
 pkgs="gcc make pkg-config libncurses-dev ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1 pocl-opencl-icd libclblast1"
 if [ "$what" = test ]; then
-   pkgs="$pkgs libcmocka-dev tmux python3 libamdhip64-dev llvm"
+   pkgs="$pkgs libcmocka-dev tmux python3 libamdhip64-dev llvm clang"
 fi
 missing=""
 for p in $pkgs; do

@@ -5,7 +5,8 @@
 BUILD=${BUILD:-build}
 export BUILD
 export GEMMTOP_BIN="$PWD/$BUILD/gemmtop"
-export GEMMTOP_KERNELS="$PWD/kernels"
+# The shipped kernels, then the test kernels (tests/kernels: not installed with the others).
+export GEMMTOP_KERNELS="$PWD/kernels:$PWD/tests/kernels"
 export GEMMTOP_PRESETS="$PWD/presets"
 # Keep the suite away from the user's own config and cache. Compiled kernels are kept in
 # .test-cache between the plain and the sanitizer pass: PoCL takes a minute for some

@@ -19,8 +19,12 @@
 bool Cli_loadCatalog(Catalog *cat) {
    char dir[1024], err[1024];
    if (!Catalog_defaultDir(dir, sizeof dir)) {
-      fprintf(stderr, "gemmtop: cannot find the kernels folder (looked next to the program and in %s); set GEMMTOP_KERNELS\n",
-              dir);
+      const char *env = getenv("GEMMTOP_KERNELS");
+      if (env && *env)
+         fprintf(stderr, "gemmtop: GEMMTOP_KERNELS is %zu characters long; at most %zu\n", strlen(env), sizeof dir - 1);
+      else
+         fprintf(stderr, "gemmtop: cannot find the kernels folder (looked next to the program and in %s); set "
+                         "GEMMTOP_KERNELS\n", dir);
       return false;
    }
    if (!Catalog_load(cat, dir, err, sizeof err)) {
@@ -29,6 +33,8 @@ bool Cli_loadCatalog(Catalog *cat) {
    }
    if (cat->warnings[0])
       fprintf(stderr, "gemmtop: some kernel files were skipped:\n%s", cat->warnings);
+   if (cat->notes[0])
+      fprintf(stderr, "gemmtop: kernels replaced by a later folder's:\n%s", cat->notes);
    return true;
 }
 

@@ -8,6 +8,7 @@
 #include "cli/cli_banks.h"
 #include "cli/measure.h"
 #include "cli/options.h"
+#include "core/session.h"
 #include "tui/ui.h"
 
 static int (*const run[COMMAND_COUNT])(const Options *o) = {
@@ -37,5 +38,10 @@ int main(int argc, char **argv) {
       return 0;
    if (rc)
       return rc;
+   char err[512];
+   if (!Session_checkLimitsEnv(err, sizeof err)) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      return 2;
+   }
    return run[command](&o);
 }

@@ -3,10 +3,12 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/util.h"
 
@@ -31,6 +33,15 @@ static char *splitSemicolon(char *s, char **rest) {
    return Util_trim(s);
 }
 
+/* Copies a value whole into a field of size bytes, or refuses naming the limit: a cut
+ * value would be a different one (a rule cut short is a weaker rule). */
+static bool setField(char *field, size_t size, const char *what, const char *value, char *err, size_t errlen) {
+   if (Util_copyWhole(field, size, value))
+      return true;
+   snprintf(err, errlen, "%s is %zu characters long; at most %zu", what, strlen(value), size - 1);
+   return false;
+}
+
 /* "TS = 16 in 4, 8, 16, 32 ; tile size" */
 static bool parseParam(KernelParam *p, char *text, char *err, size_t errlen) {
    char *description;
@@ -44,14 +55,16 @@ static bool parseParam(KernelParam *p, char *text, char *err, size_t errlen) {
    *eq = '\0';
    *in = '\0';
    char *name = Util_trim(spec);
-   if (!isIdentifier(name) || strlen(name) >= sizeof p->name) {
+   if (!isIdentifier(name)) {
       snprintf(err, errlen, "param name '%s' is not an identifier", name);
       return false;
    }
-   Util_copy(p->name, sizeof p->name, name);
-   char *end;
-   p->def = strtoll(Util_trim(eq + 1), &end, 10);
-   if (*Util_trim(end)) {
+   if (!setField(p->name, sizeof p->name, "the param name", name, err, errlen))
+      return false;
+   char *end, *def = Util_trim(eq + 1);
+   errno = 0;
+   p->def = strtoll(def, &end, 10);
+   if (end == def || *Util_trim(end) || errno == ERANGE) {
       snprintf(err, errlen, "param %s: default is not an integer", p->name);
       return false;
    }
@@ -60,8 +73,9 @@ static bool parseParam(KernelParam *p, char *text, char *err, size_t errlen) {
    char *save = NULL;
    for (char *tok = strtok_r(in + 4, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
       tok = Util_trim(tok);
+      errno = 0;
       long long v = strtoll(tok, &end, 10);
-      if (end == tok || *Util_trim(end)) {
+      if (end == tok || *Util_trim(end) || errno == ERANGE) {
          snprintf(err, errlen, "param %s: value '%s' is not an integer", p->name, tok);
          return false;
       }
@@ -80,12 +94,13 @@ static bool parseParam(KernelParam *p, char *text, char *err, size_t errlen) {
       snprintf(err, errlen, "param %s: default %lld is not among its values", p->name, p->def);
       return false;
    }
-   Util_copy(p->description, sizeof p->description, description ? description : "");
-   return true;
+   return setField(p->description, sizeof p->description, "the param description", description ? description : "", err,
+                   errlen);
 }
 
-/* Splits at top-level commas: "ceil(N, TS), M" is two expressions. */
-static int splitList(char *text, char out[][128], int max) {
+/* Splits at top-level commas: "ceil(N, TS), M" is two expressions. Returns the count, or
+ * -1 (err says why) when there are more than max or one is longer than its field. */
+static int splitList(char *text, char out[][128], int max, const char *key, char *err, size_t errlen) {
    int n = 0, depth = 0;
    char *start = text;
    for (char *p = text;; p++) {
@@ -96,9 +111,14 @@ static int splitList(char *text, char out[][128], int max) {
       if ((*p == ',' && depth == 0) || *p == '\0') {
          bool end = *p == '\0';
          *p = '\0';
-         if (n == max)
+         if (n == max) {
+            snprintf(err, errlen, "%s: 1 to %d comma-separated expressions", key, max);
             return -1;
-         Util_copy(out[n++], 128, Util_trim(start));
+         }
+         char what[64];
+         snprintf(what, sizeof what, "%s: expression %d", key, n + 1);
+         if (!setField(out[n++], 128, what, Util_trim(start), err, errlen))
+            return -1;
          if (end)
             break;
          start = p + 1;
@@ -138,7 +158,8 @@ static bool parsePad(KernelInfo *k, char *v, char *err, size_t errlen) {
          snprintf(err, errlen, "pad: '%s' should be M=expr, N=expr or K=expr (no spaces inside)", tok);
          return false;
       }
-      Util_copy(k->pad[idx], sizeof k->pad[idx], tok + 2);
+      if (!setField(k->pad[idx], sizeof k->pad[idx], "pad: an expression", tok + 2, err, errlen))
+         return false;
    }
    return true;
 }
@@ -146,13 +167,14 @@ static bool parsePad(KernelInfo *k, char *v, char *err, size_t errlen) {
 static bool parseSites(KernelInfo *k, char *v, char *err, size_t errlen) {
    char *save = NULL;
    for (char *tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-      char *eq = strchr(tok, '=');
-      int idx = eq ? atoi(tok) : -1;
-      if (!eq || idx < 0 || idx >= KERNEL_MAX_SITES) {
+      char *eq = strchr(tok, '='), *end = NULL;
+      long idx = eq ? strtol(tok, &end, 10) : -1;
+      if (!eq || end == tok || Util_trim(end) != eq || idx < 0 || idx >= KERNEL_MAX_SITES) {
          snprintf(err, errlen, "sites: '%s' should be INDEX=name with INDEX below %d", Util_trim(tok), KERNEL_MAX_SITES);
          return false;
       }
-      Util_copy(k->sites[idx], sizeof k->sites[idx], Util_trim(eq + 1));
+      if (!setField(k->sites[idx], sizeof k->sites[idx], "sites: a name", Util_trim(eq + 1), err, errlen))
+         return false;
       if (idx + 1 > k->nsites)
          k->nsites = idx + 1;
    }
@@ -187,13 +209,16 @@ static bool parseTma(KernelInfo *k, char *v, char *err, size_t errlen) {
    if (sw)
       second[-1] = '\0'; /* ends the first key's text */
    char list[3][128];
-   if (splitList(box + 4, list, 2) != 2 || !list[0][0] || !list[1][0]) {
+   int n = splitList(box + 4, list, 2, "tma: box", err, errlen);
+   if (n < 0)
+      return false;
+   if (n != 2 || !list[0][0] || !list[1][0]) {
       snprintf(err, errlen, "tma: box=INNER,OUTER takes two expressions");
       return false;
    }
-   Util_copy(t->box[0], sizeof t->box[0], list[0]);
-   Util_copy(t->box[1], sizeof t->box[1], list[1]);
-   Util_copy(t->swizzle, sizeof t->swizzle, sw ? Util_trim(sw + 8) : "0");
+   memcpy(t->box, list, sizeof t->box); /* fits: the same 128-character fields */
+   if (!setField(t->swizzle, sizeof t->swizzle, "tma: swizzle", sw ? Util_trim(sw + 8) : "0", err, errlen))
+      return false;
    if (!t->swizzle[0]) {
       snprintf(err, errlen, "tma: swizzle= needs a number of bytes (0, 32, 64, 128) or an expression");
       return false;
@@ -241,18 +266,28 @@ static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t
          snprintf(err, errlen, "name '%s' must be letters, digits and '_'", v);
          return false;
       }
-      Util_copy(k->name, sizeof k->name, v);
+      return setField(k->name, sizeof k->name, "name", v, err, errlen);
    } else if (!strcmp(key, "title")) {
-      Util_copy(k->title, sizeof k->title, v);
+      return setField(k->title, sizeof k->title, "title", v, err, errlen);
    } else if (!strcmp(key, "ladder")) {
-      Util_copy(k->ladder, sizeof k->ladder, v);
+      return setField(k->ladder, sizeof k->ladder, "ladder", v, err, errlen);
    } else if (!strcmp(key, "step")) {
-      k->step = atoi(v);
+      char *end;
+      long step = strtol(v, &end, 10);
+      if (end == v || *end || step < 0 || step > 9999) {
+         snprintf(err, errlen, "step '%s' is not a number from 0 to 9999", v);
+         return false;
+      }
+      k->step = (int)step;
    } else if (!strcmp(key, "about")) {
       size_t n = strlen(k->about);
-      if (n && n + 1 < sizeof k->about)
+      if (n + (n > 0) + strlen(v) >= sizeof k->about) {
+         snprintf(err, errlen, "about: the lines come to over %zu characters in all", sizeof k->about - 1);
+         return false;
+      }
+      if (n)
          strcat(k->about, " ");
-      strncat(k->about, v, sizeof k->about - strlen(k->about) - 1);
+      strcat(k->about, v);
    } else if (!strcmp(key, "param")) {
       if (k->nparams == KERNEL_MAX_PARAMS) {
          snprintf(err, errlen, "more than %d parameters", KERNEL_MAX_PARAMS);
@@ -268,29 +303,33 @@ static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t
       }
       char *message;
       char *expr = splitSemicolon(v, &message);
-      KernelRule *r = &k->rules[k->nrules++];
-      Util_copy(r->expr, sizeof r->expr, expr);
-      Util_copy(r->message, sizeof r->message, message ? message : expr);
+      KernelRule *r = &k->rules[k->nrules];
+      if (!setField(r->expr, sizeof r->expr, "require: the rule", expr, err, errlen) ||
+          !setField(r->message, sizeof r->message, "require: the message", message ? message : expr, err, errlen))
+         return false;
+      k->nrules++;
    } else if (!strcmp(key, "global") || !strcmp(key, "local")) {
       char(*dst)[128] = !strcmp(key, "global") ? k->global : k->local;
-      int n = splitList(v, dst, 3);
-      if (n < 1) {
-         snprintf(err, errlen, "%s: 1 to 3 comma-separated expressions", key);
+      int n = splitList(v, dst, 3, key, err, errlen);
+      if (n < 1)
          return false;
-      }
       if (k->dims && k->dims != n) {
          snprintf(err, errlen, "global and local have different numbers of dimensions");
          return false;
       }
       k->dims = n;
    } else if (!strcmp(key, "localmem")) {
-      Util_copy(k->localmem, sizeof k->localmem, v);
+      return setField(k->localmem, sizeof k->localmem, "localmem", v, err, errlen);
    } else if (!strcmp(key, "operands")) {
       return parseOperands(k, v, err, errlen);
    } else if (!strcmp(key, "pad")) {
       return parsePad(k, v, err, errlen);
    } else if (!strcmp(key, "entry")) {
-      Util_copy(k->entry, sizeof k->entry, v);
+      if (!isIdentifier(v)) {
+         snprintf(err, errlen, "entry '%s' must be letters, digits and '_'", v);
+         return false;
+      }
+      return setField(k->entry, sizeof k->entry, "entry", v, err, errlen);
    } else if (!strcmp(key, "sites")) {
       return parseSites(k, v, err, errlen);
    } else if (!strcmp(key, "arch")) {
@@ -300,7 +339,7 @@ static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t
       }
       Util_copy(k->arch, sizeof k->arch, v);
    } else if (!strcmp(key, "dynamic_smem")) {
-      Util_copy(k->dynamic_smem, sizeof k->dynamic_smem, v);
+      return setField(k->dynamic_smem, sizeof k->dynamic_smem, "dynamic_smem", v, err, errlen);
    } else if (!strcmp(key, "tma")) {
       return parseTma(k, v, err, errlen);
    } else if (!strcmp(key, "hidden")) {
@@ -318,7 +357,10 @@ static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t
 
 bool KernelInfo_parse(KernelInfo *k, const char *text, const char *filename, char *err, size_t errlen) {
    memset(k, 0, sizeof *k);
-   Util_copy(k->path, sizeof k->path, filename);
+   if (!Util_copyWhole(k->path, sizeof k->path, filename)) {
+      snprintf(err, errlen, "%.200s...: the path is over %zu characters", filename, sizeof k->path - 1);
+      return false;
+   }
    strcpy(k->entry, "gemm");
    strcpy(k->localmem, "0");
    strcpy(k->dynamic_smem, "0");
@@ -337,6 +379,16 @@ bool KernelInfo_parse(KernelInfo *k, const char *text, const char *filename, cha
    int line = 1;
    for (const char *p = text; p < start; p++)
       line += *p == '\n';
+   /* 'gemmtop list kernels' prints the metadata: a control byte would reach the terminal. */
+   int at;
+   size_t bad = Util_findControl(start, (size_t)(end - start), &at);
+   if (bad < (size_t)(end - start)) {
+      char name[8];
+      Util_controlName((unsigned char)start[bad], name);
+      snprintf(err, errlen, "%s:%d: control character %s in the metadata; it is plain text", filename, line + at - 1,
+               name);
+      return false;
+   }
    const char *p = strchr(start, '\n');
    while (p && p < end) {
       p++;
@@ -347,7 +399,7 @@ bool KernelInfo_parse(KernelInfo *k, const char *text, const char *filename, cha
       char buf[1024];
       size_t n = (size_t)(eol - p);
       if (n >= sizeof buf) {
-         snprintf(err, errlen, "%s:%d: line too long", filename, line);
+         snprintf(err, errlen, "%s:%d: line of %zu characters; at most %zu", filename, line, n, sizeof buf - 1);
          return false;
       }
       memcpy(buf, p, n);
@@ -371,10 +423,15 @@ bool KernelInfo_parse(KernelInfo *k, const char *text, const char *filename, cha
    if (!k->name[0]) {
       const char *base = strrchr(filename, '/');
       base = base ? base + 1 : filename;
-      Util_copy(k->name, sizeof k->name, base);
-      char *dot = strrchr(k->name, '.');
-      if (dot)
-         *dot = '\0';
+      const char *dot = strrchr(base, '.');
+      size_t n = dot ? (size_t)(dot - base) : strlen(base);
+      if (n >= sizeof k->name) {
+         snprintf(err, errlen, "%s: the file name is over %zu characters: give a shorter 'name:'", filename,
+                  sizeof k->name - 1);
+         return false;
+      }
+      memcpy(k->name, base, n);
+      k->name[n] = '\0';
    }
    if (!k->dims) {
       snprintf(err, errlen, "%s: 'global:' and 'local:' are required", filename);
@@ -440,74 +497,146 @@ static int compareKernels(const void *a, const void *b) {
    return strcmp(x->name, y->name);
 }
 
-static void addWarning(Catalog *c, const char *msg) {
-   size_t n = strlen(c->warnings);
-   snprintf(c->warnings + n, sizeof c->warnings - n, "%s\n", msg);
+/* Room for one more kernel at c->kernels[c->count]. */
+static bool growKernels(Catalog *c, int *cap) {
+   int more = *cap ? *cap * 2 : 32;
+   KernelInfo *nk = realloc(c->kernels, sizeof *nk * (size_t)more);
+   if (!nk)
+      return false;
+   c->kernels = nk;
+   *cap = more;
+   return true;
 }
 
-bool Catalog_load(Catalog *c, const char *dir, char *err, size_t errlen) {
-   memset(c, 0, sizeof *c);
-   Util_copy(c->dir, sizeof c->dir, dir);
-   DIR *d = opendir(dir);
-   if (!d) {
-      snprintf(err, errlen, "cannot read the kernels folder %s: %s (set GEMMTOP_KERNELS)", dir, strerror(errno));
-      return false;
-   }
-   char path[1024];
-   snprintf(path, sizeof path, "%s/helpers/prelude.h", dir);
-   c->prelude = Util_readFile(path, NULL);
-   snprintf(path, sizeof path, "%s/helpers/helpers.cl", dir);
-   c->helpers = Util_readFile(path, NULL);
-   snprintf(path, sizeof path, "%s/helpers/prelude_cuda.h", dir);
-   c->prelude_cuda = Util_readFile(path, NULL);
-   snprintf(path, sizeof path, "%s/helpers/peak.cl", dir);
-   c->peak = Util_readFile(path, NULL);
-   if (!c->prelude || !c->helpers || !c->prelude_cuda || !c->peak) {
-      snprintf(err, errlen,
-               "%s/helpers/ lacks prelude.h, prelude_cuda.h, helpers.cl or peak.cl: the installation is incomplete", dir);
-      closedir(d);
-      Catalog_free(c);
-      return false;
-   }
-   int cap = 0;
-   struct dirent *e;
-   while ((e = readdir(d))) {
-      size_t n = strlen(e->d_name);
-      if (n < 4 || strcmp(e->d_name + n - 3, ".cl") != 0)
+static void addWarning(Catalog *c, const char *msg) { Util_appendLine(c->warnings, sizeof c->warnings, msg); }
+
+/* The helpers (prelude, transposes, peaks) come from the first folder that has them: the
+ * shipped one; folders of the user's own kernels need none. */
+static bool loadHelpers(Catalog *c, char **folders, int nfolders, char *err, size_t errlen) {
+   for (int i = 0; i < nfolders; i++) {
+      char path[1024];
+      snprintf(path, sizeof path, "%s/helpers/prelude.h", folders[i]);
+      if (access(path, F_OK) != 0)
          continue;
-      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-      char *text = Util_readFile(path, NULL);
-      char msg[600];
+      static const char *files[] = {"prelude.h", "helpers.cl", "prelude_cuda.h", "peak.cl"};
+      char **dst[] = {&c->prelude, &c->helpers, &c->prelude_cuda, &c->peak};
+      for (int f = 0; f < 4; f++) {
+         snprintf(path, sizeof path, "%s/helpers/%s", folders[i], files[f]);
+         *dst[f] = Util_readFile(path, NULL);
+      }
+      if (c->prelude && c->helpers && c->prelude_cuda && c->peak)
+         return true;
+      snprintf(err, errlen,
+               "%s/helpers/ lacks prelude.h, prelude_cuda.h, helpers.cl or peak.cl: the installation is incomplete",
+               folders[i]);
+      return false;
+   }
+   snprintf(err, errlen, "no kernels folder in %s has helpers/prelude.h: the installation is incomplete", c->dir);
+   return false;
+}
+
+/* Whether path is a file directly in folder dir. */
+static bool isIn(const char *path, const char *dir) {
+   size_t n = strlen(dir);
+   return !strncmp(path, dir, n) && path[n] == '/' && !strchr(path + n + 1, '/');
+}
+
+/* Adds the kernel parsed into c->kernels[c->count]. A name taken by a kernel of an earlier
+ * folder is replaced, and a note says so; one taken in the same folder (files are read in
+ * name order) is skipped with a warning. */
+static void addKernel(Catalog *c, const char *dir) {
+   KernelInfo *k = &c->kernels[c->count];
+   KernelInfo *old = (KernelInfo *)Catalog_find(c, k->name);
+   char msg[1400];
+   if (!old) {
+      c->count++;
+   } else if (isIn(old->path, dir)) {
+      snprintf(msg, sizeof msg, "%s: the name %s is taken by %s; skipped", k->path, k->name, old->path);
+      addWarning(c, msg);
+      KernelInfo_free(k);
+   } else {
+      snprintf(msg, sizeof msg, "kernel %s: %s replaces %s", k->name, k->path, old->path);
+      Util_appendLine(c->notes, sizeof c->notes, msg);
+      KernelInfo_free(old);
+      *old = *k;
+   }
+}
+
+static int byName(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
+
+/* Reads the .cl files of dir in name order, so that which file wins never depends on the
+ * order the file system lists them in. */
+static void loadFolder(Catalog *c, const char *dir, int *cap) {
+   struct dirent **names = NULL;
+   int count = scandir(dir, &names, NULL, byName);
+   for (int i = 0; i < count; i++) {
+      const char *file = names[i]->d_name;
+      size_t n = strlen(file);
+      char path[1024], msg[1400];
+      snprintf(path, sizeof path, "%s/%s", dir, file);
+      if (n < 4 || strcmp(file + n - 3, ".cl") != 0)
+         continue;
+      size_t len = 0;
+      char *text = Util_readFile(path, &len);
       if (!text) {
          snprintf(msg, sizeof msg, "%s: %s", path, strerror(errno));
          addWarning(c, msg);
          continue;
       }
-      if (c->count == cap) {
-         cap = cap ? cap * 2 : 32;
-         KernelInfo *nk = realloc(c->kernels, sizeof *nk * (size_t)cap);
-         if (!nk) {
-            free(text);
-            break;
-         }
-         c->kernels = nk;
-      }
-      KernelInfo *k = &c->kernels[c->count];
-      if (KernelInfo_parse(k, text, path, msg, sizeof msg)) {
-         if (Catalog_find(c, k->name)) {
-            char dup[700];
-            snprintf(dup, sizeof dup, "%s: the name %s is taken by another file; skipped", path, k->name);
-            addWarning(c, dup);
-            KernelInfo_free(k);
-         } else {
-            c->count++;
-         }
+      int line;
+      if (strlen(text) != len) {
+         Util_findControl(text, len, &line);
+         snprintf(msg, sizeof msg, "%s:%d: NUL byte: a kernel file is text (the file would have ended there)", path, line);
+         addWarning(c, msg);
+      } else if (c->count == *cap && !growKernels(c, cap)) {
+         addWarning(c, "out of memory: the kernels after this were not read");
+      } else if (KernelInfo_parse(&c->kernels[c->count], text, path, msg, sizeof msg)) {
+         addKernel(c, dir);
       } else {
          addWarning(c, msg);
       }
       free(text);
    }
-   closedir(d);
+   for (int i = 0; i < count; i++)
+      free(names[i]);
+   free(names);
+}
+
+bool Catalog_load(Catalog *c, const char *dirs, char *err, size_t errlen) {
+   memset(c, 0, sizeof *c);
+   if (!Util_copyWhole(c->dir, sizeof c->dir, dirs)) {
+      snprintf(err, errlen, "the list of kernel folders is %zu characters long; at most %zu", strlen(dirs),
+               sizeof c->dir - 1);
+      return false;
+   }
+   char list[sizeof c->dir];
+   strcpy(list, dirs);
+   char *folders[CATALOG_MAX_FOLDERS], *save = NULL;
+   int nfolders = 0;
+   for (char *f = strtok_r(list, ":", &save); f; f = strtok_r(NULL, ":", &save)) {
+      if (nfolders == CATALOG_MAX_FOLDERS) {
+         snprintf(err, errlen, "more than %d kernel folders in %s", CATALOG_MAX_FOLDERS, dirs);
+         return false;
+      }
+      DIR *d = opendir(f);
+      if (!d) {
+         snprintf(err, errlen, "cannot read the kernels folder %s: %s (set GEMMTOP_KERNELS)", f, strerror(errno));
+         return false;
+      }
+      closedir(d);
+      folders[nfolders++] = f;
+   }
+   if (!nfolders) {
+      snprintf(err, errlen, "no kernels folder given (set GEMMTOP_KERNELS)");
+      return false;
+   }
+   if (!loadHelpers(c, folders, nfolders, err, errlen)) {
+      Catalog_free(c);
+      return false;
+   }
+   int cap = 0;
+   for (int i = 0; i < nfolders; i++)
+      loadFolder(c, folders[i], &cap);
    if (c->count > 1)
       qsort(c->kernels, (size_t)c->count, sizeof *c->kernels, compareKernels);
    return true;
@@ -536,12 +665,8 @@ static bool isDir(const char *path) {
    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-bool Catalog_defaultDir(char *out, size_t outlen) {
-   const char *env = getenv("GEMMTOP_KERNELS");
-   if (env && *env) {
-      Util_copy(out, outlen, env);
-      return true;
-   }
+/* The shipped folder: next to the executable, else ./kernels. */
+static bool shippedDir(char *out, size_t outlen) {
    char exe[2048];
    if (Util_exeDir(exe, sizeof exe)) {
       const char *candidates[] = {"%s/../share/gemmtop/kernels", "%s/../kernels", "%s/kernels"};
@@ -550,12 +675,27 @@ bool Catalog_defaultDir(char *out, size_t outlen) {
          snprintf(path, sizeof path, candidates[i], exe);
          if (isDir(path)) {
             char *real = realpath(path, NULL);
-            Util_copy(out, outlen, real ? real : path);
+            bool fits = Util_copyWhole(out, outlen, real ? real : path);
             free(real);
-            return true;
+            return fits;
          }
       }
    }
    Util_copy(out, outlen, "kernels");
    return isDir(out);
+}
+
+bool Catalog_defaultDir(char *out, size_t outlen) {
+   const char *env = getenv("GEMMTOP_KERNELS");
+   out[0] = '\0';
+   if (env && *env ? !Util_copyWhole(out, outlen, env) : !shippedDir(out, outlen))
+      return false;
+   char user[1024];
+   if (Util_userDir("config", user, sizeof user - 8)) {
+      strcat(user, "/kernels");
+      size_t n = strlen(out);
+      if (isDir(user) && n + 1 + strlen(user) < outlen)
+         snprintf(out + n, outlen - n, ":%s", user);
+   }
+   return true;
 }

@@ -11,6 +11,7 @@
 #define KERNEL_MAX_VALUES 32
 #define KERNEL_MAX_RULES 24
 #define KERNEL_MAX_SITES 16
+#define CATALOG_MAX_FOLDERS 8
 #define KERNEL_MAX_TMA 2
 
 /* `tma: A box=INNER,OUTER swizzle=BYTES`: the operand gets a TMA tensor map (CUDA's
@@ -71,22 +72,29 @@ typedef struct KernelInfo_ {
 typedef struct Catalog_ {
    KernelInfo *kernels;
    int count;
-   char dir[512];
+   char dir[512];      /* the folders, as given: "a" or "a:b" */
    char *prelude;  /* kernels/helpers/prelude.h */
    char *prelude_cuda; /* kernels/helpers/prelude_cuda.h: OpenCL C built-ins for NVRTC/hipRTC */
    char *helpers;  /* kernels/helpers/helpers.cl: transpose and padding kernels */
    char *peak;     /* kernels/helpers/peak.cl: micro-kernels for the device's peaks */
    char warnings[2048]; /* files that could not be read, one per line */
+   char notes[2048];    /* kernels of a later folder that replace an earlier one's, one per line */
 } Catalog;
 
-/* Reads every .cl file in dir (sorted by ladder, step, name) and dir/helpers/. Files with bad metadata
- * are skipped and named in warnings. Fails only if dir can't be read at all. */
-bool Catalog_load(Catalog *c, const char *dir, char *err, size_t errlen);
+/* Reads every .cl file of each folder of dirs ("a" or "a:b:c", at most CATALOG_MAX_FOLDERS),
+ * sorted by ladder, step, name, and the helpers/ of the first folder that has them. Files
+ * are read in name order. A kernel of a later folder replaces an earlier folder's kernel of
+ * the same name (the user's own override the shipped ones), named in notes; a second file
+ * with a taken name in the same folder, and files with bad metadata, are skipped and named
+ * in warnings. Fails only if a folder can't be read at all or no folder has the helpers. */
+bool Catalog_load(Catalog *c, const char *dirs, char *err, size_t errlen);
 void Catalog_free(Catalog *c);
 const KernelInfo *Catalog_find(const Catalog *c, const char *name);
 
-/* Finds the kernels folder: $GEMMTOP_KERNELS, then next to the executable (build tree or
- * PREFIX/share/gemmtop/kernels). */
+/* The kernel folders: $GEMMTOP_KERNELS (one folder or a colon-separated list), else the one
+ * next to the executable (build tree or PREFIX/share/gemmtop/kernels); then the user's own,
+ * $XDG_CONFIG_HOME/gemmtop/kernels, when it exists. False when none is found or the list
+ * does not fit in outlen. */
 bool Catalog_defaultDir(char *out, size_t outlen);
 
 /* Parses the metadata of one kernel source (text is copied). For tests and Catalog_load. */

@@ -1,5 +1,7 @@
 #include "core/config.h"
 
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,9 +185,18 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
             return false;
          }
       }
-      s->m = (int)((p->m + mult[0] - 1) / mult[0] * mult[0]);
-      s->n = (int)((p->n + mult[1] - 1) / mult[1] * mult[1]);
-      s->k_ = (int)((p->k + mult[2] - 1) / mult[2] * mult[2]);
+      int *run[3] = {&s->m, &s->n, &s->k_};
+      const int sizes[3] = {p->m, p->n, p->k};
+      for (int i = 0; i < 3; i++) {
+         /* The multiple of mult[i] at or above the size, if it is at most INT_MAX. */
+         long long padded = mult[i] > INT_MAX ? 0 : (sizes[i] + mult[i] - 1) / mult[i];
+         if (mult[i] > INT_MAX || padded > INT_MAX / mult[i]) {
+            snprintf(msg, msglen, "kernel %s: padding %c=%d to a multiple of %lld (%s) goes past %d, the largest size",
+                     k->name, "MNK"[i], sizes[i], mult[i], k->pad[i], INT_MAX);
+            return false;
+         }
+         *run[i] = (int)(padded * mult[i]);
+      }
    }
    g.m = s->m;
    g.n = s->n;
@@ -205,7 +216,7 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
       }
    }
    g.dims = k->dims;
-   size_t wg = 1;
+   size_t wg = 1, items = 1;
    for (int d = 0; d < k->dims; d++) {
       long long gv, lv;
       if (!evalIn(s, k->global[d], "global size", &gv, msg, msglen) ||
@@ -213,6 +224,13 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
          return false;
       if (gv < 1 || lv < 1) {
          snprintf(msg, msglen, "launch size in dimension %d is %lld x %lld; both must be at least 1", d, gv, lv);
+         return false;
+      }
+      if (gv / lv > CONFIG_MAX_GROUPS) {
+         snprintf(msg, msglen,
+                  "global size %lld (%s) in dimension %d makes %lld work-groups of %lld; at most %lld can be launched "
+                  "(the grid limit of CUDA and HIP)",
+                  gv, k->global[d], d, gv / lv, lv, (long long)CONFIG_MAX_GROUPS);
          return false;
       }
       if (gv % lv) {
@@ -229,7 +247,10 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
       }
       g.global[d] = (size_t)gv;
       g.local[d] = (size_t)lv;
-      wg *= (size_t)lv;
+      if (__builtin_mul_overflow(wg, (size_t)lv, &wg) || __builtin_mul_overflow(items, (size_t)gv, &items)) {
+         snprintf(msg, msglen, "the launch of %s has more work-items than a size_t counts (%zu)", k->name, SIZE_MAX);
+         return false;
+      }
    }
    if (wg > s->lim->max_wg) {
       char shape[64] = "";
@@ -240,6 +261,11 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
    }
    if (!evalIn(s, k->localmem, "localmem", &g.localmem, msg, msglen))
       return false;
+   if (g.localmem < 0) {
+      snprintf(msg, msglen, "kernel %s: localmem %s is %lld bytes; it cannot be negative", k->name, k->localmem,
+               g.localmem);
+      return false;
+   }
    if (g.localmem > (long long)s->lim->local_mem) {
       snprintf(msg, msglen, "needs %lld bytes of local memory per group; this device has %llu", g.localmem,
                s->lim->local_mem);

@@ -10,6 +10,11 @@
 #include "core/catalog.h"
 #include "core/problem.h"
 
+/* The most work-groups launched in one dimension (the grid limit of CUDA and HIP; PoCL
+ * aborts on a launch of 2^59 groups). A launch past it is refused with this reason before
+ * it reaches a device. */
+#define CONFIG_MAX_GROUPS 2147483647LL
+
 typedef struct Geometry_ {
    int dims;
    size_t global[3];

@@ -1,6 +1,7 @@
 #include "core/expr.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -14,9 +15,81 @@ typedef struct {
    char *err;
    size_t errlen;
    bool failed;
+   int depth; /* nesting of the recursive descent, bounded by EXPR_MAX_DEPTH */
 } Parser;
 
+/* Deeper nesting than this is refused: the recursion would otherwise follow the text
+ * (a hostile "((((...", "----...1" or "1?1?1?..." overflows the stack). */
+#define EXPR_MAX_DEPTH 200
+/* Identifiers are parameter names, at most this long; a longer one is an error, never cut. */
+#define EXPR_MAX_NAME 63
+
+/* The operations, shared by the interpreter and the compiled form so that both compute
+ * (and refuse) exactly the same. */
+enum {
+   OP_NUM, OP_NAME, OP_NEG, OP_NOT, OP_MUL, OP_DIV, OP_MOD, OP_ADD, OP_SUB, OP_LE, OP_GE, OP_LT, OP_GT, OP_EQ,
+   OP_NE, OP_AND, OP_OR, OP_TERN, OP_MIN, OP_MAX, OP_CDIV, OP_CEIL, OP_POW2
+};
+
+/* a op b in 64-bit signed arithmetic. A result that does not fit (overflow, and
+ * LLONG_MIN / -1, which traps on x86) or a division by zero is refused: a rule that
+ * wrapped around could pass when it should fail. On refusal why says what happened. */
+static bool applyOp(int op, long long a, long long b, long long *out, char *why, size_t whylen) {
+   static const char *sym[] = {[OP_NEG] = "-", [OP_MUL] = "*", [OP_DIV] = "/", [OP_MOD] = "%", [OP_ADD] = "+",
+                               [OP_SUB] = "-", [OP_CDIV] = "div", [OP_CEIL] = "ceil"};
+   bool over = false;
+   long long t;
+   switch (op) {
+   case OP_NEG: over = __builtin_sub_overflow(0LL, a, out); break;
+   case OP_NOT: *out = !a; break;
+   case OP_MUL: over = __builtin_mul_overflow(a, b, out); break;
+   case OP_ADD: over = __builtin_add_overflow(a, b, out); break;
+   case OP_SUB: over = __builtin_sub_overflow(a, b, out); break;
+   case OP_DIV:
+   case OP_MOD:
+   case OP_CDIV:
+   case OP_CEIL:
+      if (b == 0) {
+         snprintf(why, whylen, "division by zero");
+         return false;
+      }
+      if (op == OP_DIV || op == OP_MOD) {
+         over = a == LLONG_MIN && b == -1;
+         *out = over ? 0 : op == OP_DIV ? a / b : a % b;
+         break;
+      }
+      /* div(a, b) = (a + b - 1) / b; ceil(a, b) = div(a, b) * b */
+      over = __builtin_add_overflow(a, b, &t) || __builtin_sub_overflow(t, 1LL, &t) || (t == LLONG_MIN && b == -1);
+      if (!over)
+         *out = t / b;
+      if (!over && op == OP_CEIL)
+         over = __builtin_mul_overflow(*out, b, out);
+      break;
+   case OP_LE: *out = a <= b; break;
+   case OP_GE: *out = a >= b; break;
+   case OP_LT: *out = a < b; break;
+   case OP_GT: *out = a > b; break;
+   case OP_EQ: *out = a == b; break;
+   case OP_NE: *out = a != b; break;
+   case OP_AND: *out = a && b; break;
+   case OP_OR: *out = a || b; break;
+   case OP_MIN: *out = a < b ? a : b; break;
+   case OP_MAX: *out = a > b ? a : b; break;
+   default: *out = a > 0 && (a & (a - 1)) == 0; break; /* OP_POW2 */
+   }
+   if (!over)
+      return true;
+   if (op == OP_NEG)
+      snprintf(why, whylen, "overflow: -(%lld) does not fit in 64 bits", a);
+   else if (op == OP_CDIV || op == OP_CEIL)
+      snprintf(why, whylen, "overflow: %s(%lld, %lld) does not fit in 64 bits", sym[op], a, b);
+   else
+      snprintf(why, whylen, "overflow: %lld %s %lld does not fit in 64 bits", a, sym[op], b);
+   return false;
+}
+
 static long long parseTernary(Parser *ps);
+static long long parseUnary(Parser *ps);
 
 static void fail(Parser *ps, const char *msg, const char *detail) {
    if (ps->failed)
@@ -24,8 +97,10 @@ static void fail(Parser *ps, const char *msg, const char *detail) {
    ps->failed = true;
    if (detail)
       snprintf(ps->err, ps->errlen, "%s '%s'", msg, detail);
-   else
+   else if (*ps->p)
       snprintf(ps->err, ps->errlen, "%s at '%.20s'", msg, ps->p);
+   else
+      snprintf(ps->err, ps->errlen, "%s", msg);
 }
 
 /* ---- Lexing, shared by the interpreter, the compiler and Expr_identifiers ---- */
@@ -49,27 +124,29 @@ static bool acceptAt(const char **p, const char *tok) {
 
 static bool startsName(char c) { return isalpha((unsigned char)c) || c == '_'; }
 
-/* The identifier at *p (startsName holds) into name (truncated to 63 characters); returns
- * its stored length. */
-static size_t scanName(const char **p, char name[64]) {
+/* The identifier at *p (startsName holds) into name (its first EXPR_MAX_NAME characters);
+ * returns its whole length, which callers refuse when it is over EXPR_MAX_NAME. */
+static size_t scanName(const char **p, char name[EXPR_MAX_NAME + 1]) {
    size_t n = 0;
    while (isalnum((unsigned char)**p) || **p == '_') {
-      if (n < 63)
-         name[n++] = **p;
+      if (n < EXPR_MAX_NAME)
+         name[n] = **p;
+      n++;
       (*p)++;
    }
-   name[n] = '\0';
+   name[n < EXPR_MAX_NAME ? n : EXPR_MAX_NAME] = '\0';
    return n;
 }
 
-/* The decimal number at *p (a digit is there). */
-static long long scanNumber(const char **p) {
-   long long v = 0;
+/* The decimal number at *p (a digit is there); false when it is over LLONG_MAX. */
+static bool scanNumber(const char **p, long long *v) {
+   bool fits = true;
+   *v = 0;
    while (isdigit((unsigned char)**p)) {
-      v = v * 10 + (**p - '0');
+      fits = fits && !__builtin_mul_overflow(*v, 10LL, v) && !__builtin_add_overflow(*v, (long long)(**p - '0'), v);
       (*p)++;
    }
-   return v;
+   return fits;
 }
 
 static void skipSpace(Parser *ps) { skipSpaceAt(&ps->p); }
@@ -83,12 +160,26 @@ static void expect(Parser *ps, const char *tok) {
    }
 }
 
-static long long divide(Parser *ps, long long a, long long b, bool mod) {
-   if (b == 0) {
-      fail(ps, "division by zero", NULL);
+/* a op b, or 0 and a failure (quoting the text after the right operand, as the compiled
+ * form does). */
+static long long arith(Parser *ps, int op, long long a, long long b) {
+   char why[128];
+   long long v = 0;
+   if (ps->failed)
+      return 0;
+   if (!applyOp(op, a, b, &v, why, sizeof why)) {
+      fail(ps, why, NULL);
       return 0;
    }
-   return mod ? a % b : a / b;
+   return v;
+}
+
+static int functionOp(const char *name) {
+   return !strcmp(name, "min")    ? OP_MIN
+          : !strcmp(name, "max")  ? OP_MAX
+          : !strcmp(name, "div")  ? OP_CDIV
+          : !strcmp(name, "ceil") ? OP_CEIL
+                                  : OP_POW2;
 }
 
 static long long callFunction(Parser *ps, const char *name) {
@@ -111,16 +202,7 @@ static long long callFunction(Parser *ps, const char *name) {
       fail(ps, "wrong number of arguments to", name);
       return 0;
    }
-   if (!strcmp(name, "min"))
-      return args[0] < args[1] ? args[0] : args[1];
-   if (!strcmp(name, "max"))
-      return args[0] > args[1] ? args[0] : args[1];
-   if (!strcmp(name, "div"))
-      return args[1] == 0 ? divide(ps, 0, 0, false) : (args[0] + args[1] - 1) / args[1];
-   if (!strcmp(name, "ceil"))
-      return args[1] == 0 ? divide(ps, 0, 0, false) : (args[0] + args[1] - 1) / args[1] * args[1];
-   /* pow2 */
-   return args[0] > 0 && (args[0] & (args[0] - 1)) == 0;
+   return arith(ps, functionOp(name), args[0], args[1]);
 }
 
 static bool isFunction(const char *name) {
@@ -137,11 +219,18 @@ static long long parsePrimary(Parser *ps) {
       expect(ps, ")");
       return v;
    }
-   if (isdigit((unsigned char)*ps->p))
-      return scanNumber(&ps->p);
+   if (isdigit((unsigned char)*ps->p)) {
+      long long v;
+      if (!scanNumber(&ps->p, &v))
+         fail(ps, "number over 9223372036854775807 (64 bits)", NULL);
+      return v;
+   }
    if (startsName(*ps->p)) {
-      char name[64];
-      scanName(&ps->p, name);
+      char name[EXPR_MAX_NAME + 1];
+      if (scanName(&ps->p, name) > EXPR_MAX_NAME) {
+         fail(ps, "name longer than 63 characters", NULL);
+         return 0;
+      }
       skipSpace(ps);
       if (*ps->p == '(' && isFunction(name))
          return callFunction(ps, name);
@@ -156,9 +245,21 @@ static long long parsePrimary(Parser *ps) {
    return 0;
 }
 
-static long long parseUnary(Parser *ps) {
-   if (accept(ps, "-"))
-      return -parseUnary(ps);
+/* false (and a failure) when the descent is already EXPR_MAX_DEPTH deep. */
+static bool enter(Parser *ps) {
+   if (ps->depth >= EXPR_MAX_DEPTH) {
+      fail(ps, "expression nested more than 200 levels deep", NULL);
+      return false;
+   }
+   ps->depth++;
+   return true;
+}
+
+static long long parseUnaryIn(Parser *ps) {
+   if (accept(ps, "-")) {
+      long long v = parseUnary(ps);
+      return arith(ps, OP_NEG, v, 0);
+   }
    if (accept(ps, "+"))
       return parseUnary(ps);
    if (accept(ps, "!"))
@@ -166,29 +267,33 @@ static long long parseUnary(Parser *ps) {
    return parsePrimary(ps);
 }
 
+static long long parseUnary(Parser *ps) {
+   if (!enter(ps))
+      return 0;
+   long long v = parseUnaryIn(ps);
+   ps->depth--;
+   return v;
+}
+
 static long long parseMul(Parser *ps) {
    long long v = parseUnary(ps);
    for (;;) {
-      if (accept(ps, "*"))
-         v *= parseUnary(ps);
-      else if (accept(ps, "/"))
-         v = divide(ps, v, parseUnary(ps), false);
-      else if (accept(ps, "%"))
-         v = divide(ps, v, parseUnary(ps), true);
-      else
+      int op = accept(ps, "*") ? OP_MUL : accept(ps, "/") ? OP_DIV : accept(ps, "%") ? OP_MOD : -1;
+      if (op < 0 || ps->failed)
          return v;
+      long long r = parseUnary(ps);
+      v = arith(ps, op, v, r);
    }
 }
 
 static long long parseAdd(Parser *ps) {
    long long v = parseMul(ps);
    for (;;) {
-      if (accept(ps, "+"))
-         v += parseMul(ps);
-      else if (accept(ps, "-"))
-         v -= parseMul(ps);
-      else
+      int op = accept(ps, "+") ? OP_ADD : accept(ps, "-") ? OP_SUB : -1;
+      if (op < 0 || ps->failed)
          return v;
+      long long r = parseMul(ps);
+      v = arith(ps, op, v, r);
    }
 }
 
@@ -239,13 +344,16 @@ static long long parseOr(Parser *ps) {
 }
 
 static long long parseTernary(Parser *ps) {
+   if (!enter(ps))
+      return 0;
    long long c = parseOr(ps);
    if (accept(ps, "?")) {
       long long a = parseTernary(ps);
       expect(ps, ":");
       long long b = parseTernary(ps);
-      return c ? a : b;
+      c = c ? a : b;
    }
+   ps->depth--;
    return c;
 }
 
@@ -300,18 +408,18 @@ void Expr_identifiers(const char *text, void (*fn)(void *ctx, const char *name),
  * one reported, with the same message. A text that does not parse is left to the
  * interpreter, whose message then also matches. */
 
-enum {
-   OP_NUM, OP_NAME, OP_NEG, OP_NOT, OP_MUL, OP_DIV, OP_MOD, OP_ADD, OP_SUB, OP_LE, OP_GE, OP_LT, OP_GT, OP_EQ,
-   OP_NE, OP_AND, OP_OR, OP_TERN, OP_MIN, OP_MAX, OP_CDIV, OP_CEIL, OP_POW2
-};
-
 typedef struct {
    unsigned char op;
    int a, b, c;       /* operands (node indices), -1 when absent */
    long long num;     /* OP_NUM */
    int name;          /* OP_NAME: offset of the NUL-terminated name in Program.names */
-   int at;            /* text offset the interpreter would quote for a division by zero */
+   int at;            /* text offset the interpreter would quote for a failed operation */
+   int height;        /* of the subtree: evaluation recurses this deep */
 } Node;
+
+/* A tree higher than this (a long chain "1+1+1+...") is left to the interpreter, which
+ * loops over a chain instead of recursing: evaluating it would recurse too deep. */
+#define EXPR_MAX_HEIGHT 1000
 
 typedef struct Program_ {
    Node *nodes;
@@ -325,9 +433,11 @@ typedef struct {
    const char *p;
    Program *prog;
    bool failed;
+   int depth; /* as Parser.depth: the builder refuses exactly where the interpreter does */
 } Builder;
 
 static int buildTernary(Builder *b);
+static int buildUnary(Builder *b);
 
 static void bskip(Builder *b) { skipSpaceAt(&b->p); }
 static bool baccept(Builder *b, const char *tok) { return acceptAt(&b->p, tok); }
@@ -353,7 +463,20 @@ static int node(Builder *b, int op, int x, int y, int z) {
    n->b = y;
    n->c = z;
    n->at = (int)(b->p - g->text);
+   int kids[3] = {x, y, z};
+   for (int i = 0; i < 3; i++)
+      if (kids[i] >= 0 && g->nodes[kids[i]].height > n->height)
+         n->height = g->nodes[kids[i]].height;
+   if (++n->height > EXPR_MAX_HEIGHT)
+      b->failed = true;
    return g->nnodes++;
+}
+
+static bool benter(Builder *b) {
+   if (b->depth >= EXPR_MAX_DEPTH)
+      b->failed = true;
+   b->depth++;
+   return !b->failed;
 }
 
 static void bexpect(Builder *b, const char *tok) {
@@ -371,15 +494,21 @@ static int buildPrimary(Builder *b) {
       return v;
    }
    if (isdigit((unsigned char)*b->p)) {
-      long long v = scanNumber(&b->p);
+      long long v;
+      if (!scanNumber(&b->p, &v))
+         b->failed = true; /* the interpreter says how */
       int n = node(b, OP_NUM, -1, -1, -1);
       if (n >= 0)
          b->prog->nodes[n].num = v;
       return n;
    }
    if (startsName(*b->p)) {
-      char name[64];
+      char name[EXPR_MAX_NAME + 1];
       size_t n = scanName(&b->p, name);
+      if (n > EXPR_MAX_NAME) {
+         b->failed = true;
+         return -1;
+      }
       bskip(b);
       if (*b->p == '(' && isFunction(name)) {
          int args[2] = {-1, -1}, nargs = 0;
@@ -393,11 +522,7 @@ static int buildPrimary(Builder *b) {
             } while (!b->failed && baccept(b, ","));
             bexpect(b, ")");
          }
-         int op = !strcmp(name, "min")    ? OP_MIN
-                  : !strcmp(name, "max")  ? OP_MAX
-                  : !strcmp(name, "div")  ? OP_CDIV
-                  : !strcmp(name, "ceil") ? OP_CEIL
-                                          : OP_POW2;
+         int op = functionOp(name);
          if (nargs != (op == OP_POW2 ? 1 : 2))
             b->failed = true; /* the interpreter says how */
          return node(b, op, args[0], args[1], -1);
@@ -424,7 +549,7 @@ static int buildPrimary(Builder *b) {
    return -1;
 }
 
-static int buildUnary(Builder *b) {
+static int buildUnaryIn(Builder *b) {
    if (baccept(b, "-")) {
       int x = buildUnary(b);
       return node(b, OP_NEG, x, -1, -1);
@@ -436,6 +561,14 @@ static int buildUnary(Builder *b) {
       return node(b, OP_NOT, x, -1, -1);
    }
    return buildPrimary(b);
+}
+
+static int buildUnary(Builder *b) {
+   if (!benter(b))
+      return -1;
+   int v = buildUnaryIn(b);
+   b->depth--;
+   return v;
 }
 
 /* Left-associative levels: the operators of each, in the order the interpreter tries them. */
@@ -473,13 +606,16 @@ static int buildLevel(Builder *b, int level) {
 }
 
 static int buildTernary(Builder *b) {
+   if (!benter(b))
+      return -1;
    int c = buildLevel(b, 0);
    if (baccept(b, "?")) {
       int x = buildTernary(b);
       bexpect(b, ":");
       int y = buildTernary(b);
-      return node(b, OP_TERN, c, x, y);
+      c = node(b, OP_TERN, c, x, y);
    }
+   b->depth--;
    return c;
 }
 
@@ -522,8 +658,10 @@ static void runFail(Run *r, const char *msg, const char *detail, int at) {
    r->failed = true;
    if (detail)
       snprintf(r->err, r->errlen, "%s '%s'", msg, detail);
-   else
+   else if (r->g->text[at])
       snprintf(r->err, r->errlen, "%s at '%.20s'", msg, r->g->text + at);
+   else
+      snprintf(r->err, r->errlen, "%s", msg);
 }
 
 static long long evalNode(Run *r, int i) {
@@ -546,39 +684,13 @@ static long long evalNode(Run *r, int i) {
    long long c = evalNode(r, n->c);
    if (r->failed)
       return 0;
-   switch (n->op) {
-   case OP_NEG: return -a;
-   case OP_NOT: return !a;
-   case OP_MUL: return a * b;
-   case OP_DIV:
-   case OP_MOD:
-      if (b == 0) {
-         runFail(r, "division by zero", NULL, n->at);
-         return 0;
-      }
-      return n->op == OP_MOD ? a % b : a / b;
-   case OP_ADD: return a + b;
-   case OP_SUB: return a - b;
-   case OP_LE: return a <= b;
-   case OP_GE: return a >= b;
-   case OP_LT: return a < b;
-   case OP_GT: return a > b;
-   case OP_EQ: return a == b;
-   case OP_NE: return a != b;
-   case OP_AND: return a && b;
-   case OP_OR: return a || b;
-   case OP_TERN: return a ? b : c;
-   case OP_MIN: return a < b ? a : b;
-   case OP_MAX: return a > b ? a : b;
-   case OP_CDIV:
-   case OP_CEIL:
-      if (b == 0) {
-         runFail(r, "division by zero", NULL, n->at);
-         return 0;
-      }
-      return n->op == OP_CDIV ? (a + b - 1) / b : (a + b - 1) / b * b;
-   default: return a > 0 && (a & (a - 1)) == 0; /* OP_POW2 */
-   }
+   if (n->op == OP_TERN)
+      return a ? b : c;
+   long long v = 0;
+   char why[128];
+   if (!applyOp(n->op, a, b, &v, why, sizeof why))
+      runFail(r, why, NULL, n->at);
+   return v;
 }
 
 /* The table of compiled texts: open addressing on the text's hash, never shrunk; its
@@ -591,11 +703,24 @@ typedef struct {
    Program *prog;
 } Slot;
 static Slot cacheSlots[CACHE_SLOTS];
+static int cacheUsed[CACHE_MAX]; /* the slots in use, for Expr_forgetCache */
 static int cacheCount;
 static pthread_mutex_t cacheLock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_bool cacheOff;
 
 void Expr_useCache(bool on) { atomic_store(&cacheOff, !on); }
+
+void Expr_forgetCache(void) {
+   pthread_mutex_lock(&cacheLock);
+   for (int u = 0; u < cacheCount; u++) {
+      Slot *slot = &cacheSlots[cacheUsed[u]];
+      free(slot->text);
+      programFree(slot->prog);
+      *slot = (Slot){0, NULL, NULL};
+   }
+   cacheCount = 0;
+   pthread_mutex_unlock(&cacheLock);
+}
 
 static unsigned long long hashText(const char *s) {
    unsigned long long h = 1469598103934665603ULL;
@@ -618,7 +743,7 @@ static const Program *cached(const char *text) {
       Program *made = copy ? compile(copy) : NULL;
       if (made) {
          cacheSlots[i] = (Slot){h, copy, made};
-         cacheCount++;
+         cacheUsed[cacheCount++] = (int)i;
          g = made;
       } else {
          free(copy); /* not kept: the interpreter handles it, each time */

@@ -16,6 +16,9 @@ bool Expr_eval(const char *text, Expr_Lookup lookup, void *ctx, long long *out, 
 /* Texts are compiled once and kept (a sweep evaluates the same rules for every
  * configuration). false: parse every time (tests compare the two). */
 void Expr_useCache(bool on);
+/* Frees every compiled text and empties the table (the fuzzer compiles fresh texts for ever;
+ * the table stops keeping new ones when full). Not while another thread evaluates. */
+void Expr_forgetCache(void);
 
 /* Calls fn for each identifier that text mentions (functions excluded), in order;
  * duplicates are reported once. */

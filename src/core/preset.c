@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,20 +22,25 @@ static bool parseInt(const char *s, long long *v) {
 static bool parseDouble(const char *s, double *v) {
    char *end;
    *v = strtod(s, &end);
-   return end != s && *end == '\0';
+   return end != s && *end == '\0' && isfinite(*v);
+}
+
+/* Copies a value whole into a field of size bytes, or refuses naming the limit. */
+static bool setText(const Preset *p, int line, const char *key, char *field, size_t size, const char *value, char *err,
+                    size_t errlen) {
+   if (Util_copyWhole(field, size, value))
+      return true;
+   snprintf(err, errlen, "%s:%d: %s is %zu characters long; at most %zu", p->path, line, key, strlen(value), size - 1);
+   return false;
 }
 
 static bool parseLine(Preset *p, char *key, char *value, int line, char *err, size_t errlen) {
    long long v;
    double d;
-   if (!strcmp(key, "kernel")) {
-      Util_copy(p->kernel, sizeof p->kernel, value);
-      return true;
-   }
-   if (!strcmp(key, "description")) {
-      Util_copy(p->description, sizeof p->description, value);
-      return true;
-   }
+   if (!strcmp(key, "kernel"))
+      return setText(p, line, "the kernel name", p->kernel, sizeof p->kernel, value, err, errlen);
+   if (!strcmp(key, "description"))
+      return setText(p, line, "the description", p->description, sizeof p->description, value, err, errlen);
    if (!strcmp(key, "size") || !strcmp(key, "m") || !strcmp(key, "n") || !strcmp(key, "k")) {
       if (!parseInt(value, &v) || v < 1 || v > 1000000) {
          snprintf(err, errlen, "%s:%d: %s = '%s' is not a size (a positive integer)", p->path, line, key, value);
@@ -69,7 +75,7 @@ static bool parseLine(Preset *p, char *key, char *value, int line, char *err, si
    }
    if (!strcmp(key, "alpha") || !strcmp(key, "beta")) {
       if (!parseDouble(value, &d)) {
-         snprintf(err, errlen, "%s:%d: %s = '%s' is not a number", p->path, line, key, value);
+         snprintf(err, errlen, "%s:%d: %s = '%s' is not a finite number", p->path, line, key, value);
          return false;
       }
       if (key[0] == 'a')
@@ -91,27 +97,60 @@ static bool parseLine(Preset *p, char *key, char *value, int line, char *err, si
       snprintf(err, errlen, "%s:%d: more than %d parameters", p->path, line, PRESET_MAX_PARAMS);
       return false;
    }
-   Util_copy(p->params[p->nparams].name, sizeof p->params[0].name, key);
+   if (!setText(p, line, "the parameter name", p->params[p->nparams].name, sizeof p->params[0].name, key, err, errlen))
+      return false;
    p->params[p->nparams].value = v;
    p->params[p->nparams].line = line;
    p->nparams++;
    return true;
 }
 
-bool Preset_load(const char *path, Preset *out, char *err, size_t errlen) {
-   memset(out, 0, sizeof *out);
-   Util_copy(out->path, sizeof out->path, path);
-   const char *base = strrchr(path, '/');
-   Util_copy(out->name, sizeof out->name, base ? base + 1 : path);
-   char *dot = strstr(out->name, ".preset");
-   if (dot)
-      *dot = '\0';
-   char *text = Util_readFile(path, NULL);
-   if (!text) {
-      snprintf(err, errlen, "%s: %s", path, strerror(errno));
+/* A NUL or a control character anywhere in the file is refused with its line: a NUL used to
+ * end the file silently there, and ESC or BEL reached the terminal through the listing. */
+static bool checkBytes(const char *path, const char *text, size_t len, char *err, size_t errlen) {
+   int line;
+   size_t at = Util_findControl(text, len, &line);
+   if (at == len)
+      return true;
+   char name[8];
+   Util_controlName((unsigned char)text[at], name);
+   if (text[at])
+      snprintf(err, errlen, "%s:%d: control character %s: a preset is plain text (listing it would send %s to the terminal)",
+               path, line, name, name);
+   else
+      snprintf(err, errlen, "%s:%d: NUL byte: a preset is plain text (the file would have ended there)", path, line);
+   return false;
+}
+
+/* Keys seen so far: a key given twice is refused (which one would win is a guess). */
+typedef struct {
+   char key[PRESET_MAX_LINE + 1];
+   int line;
+} SeenKey;
+
+static bool checkDuplicate(const char *path, SeenKey *seen, int *nseen, int max, const char *key, int line, char *err,
+                           size_t errlen) {
+   for (int i = 0; i < *nseen; i++)
+      if (!strcmp(seen[i].key, key)) {
+         snprintf(err, errlen, "%s:%d: '%s' is given twice (first on line %d); keep one", path, line, key, seen[i].line);
+         return false;
+      }
+   if (*nseen < max) {
+      Util_copy(seen[*nseen].key, sizeof seen[0].key, key); /* fits: a key is part of a line */
+      seen[(*nseen)++].line = line;
+   }
+   return true;
+}
+
+/* Parses the lines of text (NUL-free). */
+static bool parseText(Preset *out, char *text, char *err, size_t errlen) {
+   enum { MAX_KEYS = PRESET_MAX_PARAMS + 12 }; /* the params and every fixed key, and one over */
+   SeenKey *seen = malloc(MAX_KEYS * sizeof *seen);
+   if (!seen) {
+      snprintf(err, errlen, "%s: out of memory", out->path);
       return false;
    }
-   int line = 0;
+   int nseen = 0, line = 0;
    bool ok = true;
    char *save = NULL;
    for (char *l = text; ok && l; l = save) {
@@ -119,8 +158,8 @@ bool Preset_load(const char *path, Preset *out, char *err, size_t errlen) {
       if (save)
          *save++ = '\0';
       line++;
-      if (strlen(l) > 400) {
-         snprintf(err, errlen, "%s:%d: line too long", path, line);
+      if (strlen(l) > PRESET_MAX_LINE) {
+         snprintf(err, errlen, "%s:%d: line of %zu characters; at most %d", out->path, line, strlen(l), PRESET_MAX_LINE);
          ok = false;
          break;
       }
@@ -129,18 +168,47 @@ bool Preset_load(const char *path, Preset *out, char *err, size_t errlen) {
          continue;
       if (*s == '#') {
          if (!out->description[0])
-            Util_copy(out->description, sizeof out->description, Util_trim(s + 1));
+            Util_copy(out->description, sizeof out->description, Util_trim(s + 1)); /* fits: one line */
          continue;
       }
       char *eq = strchr(s, '=');
       if (!eq) {
-         snprintf(err, errlen, "%s:%d: expected 'key = value', got '%.40s'", path, line, s);
+         snprintf(err, errlen, "%s:%d: expected 'key = value', got '%.40s'", out->path, line, s);
          ok = false;
          break;
       }
       *eq = '\0';
-      ok = parseLine(out, Util_trim(s), Util_trim(eq + 1), line, err, errlen);
+      char *key = Util_trim(s);
+      ok = checkDuplicate(out->path, seen, &nseen, MAX_KEYS, key, line, err, errlen) &&
+           parseLine(out, key, Util_trim(eq + 1), line, err, errlen);
    }
+   free(seen);
+   return ok;
+}
+
+bool Preset_load(const char *path, Preset *out, char *err, size_t errlen) {
+   memset(out, 0, sizeof *out);
+   const char *base = strrchr(path, '/');
+   base = base ? base + 1 : path;
+   size_t namelen = strstr(base, ".preset") ? (size_t)(strstr(base, ".preset") - base) : strlen(base);
+   if (!Util_copyWhole(out->path, sizeof out->path, path) || namelen >= sizeof out->name) {
+      snprintf(err, errlen, "%.200s...: the path is over %zu or the name over %zu characters", path,
+               sizeof out->path - 1, sizeof out->name - 1);
+      return false;
+   }
+   memcpy(out->name, base, namelen);
+   out->name[namelen] = '\0';
+   if (Util_findControl(out->name, namelen, NULL) < namelen) {
+      snprintf(err, errlen, "%s: the file name has a control character", path);
+      return false;
+   }
+   size_t len = 0;
+   char *text = Util_readFile(path, &len);
+   if (!text) {
+      snprintf(err, errlen, "%s: %s", path, strerror(errno));
+      return false;
+   }
+   bool ok = checkBytes(path, text, len, err, errlen) && parseText(out, text, err, errlen);
    free(text);
    if (ok && !out->kernel[0]) {
       snprintf(err, errlen, "%s: no 'kernel = NAME' line", path);
@@ -184,7 +252,15 @@ bool Preset_apply(const Preset *p, const KernelInfo *k, long long *values, Probl
 
 bool Preset_save(const char *path, const char *description, const KernelInfo *k, const long long *values,
                  const Problem *prob, char *err, size_t errlen) {
-   char buf[4096];
+   /* What Preset_load would refuse is not written: a newline would even start a key line. */
+   size_t dlen = description ? strlen(description) : 0;
+   if (dlen > PRESET_MAX_LINE - 2 || Util_findControl(description ? description : "", dlen, NULL) < dlen ||
+       (description && strpbrk(description, "\r\n"))) {
+      snprintf(err, errlen, "the description must be one line of at most %d characters, without control characters",
+               PRESET_MAX_LINE - 2);
+      return false;
+   }
+   char buf[4096]; /* fits: one line of description and 16 parameters of 31-character names */
    char layout[3];
    Problem_layoutName(prob, layout);
    int n = snprintf(buf, sizeof buf,
@@ -207,14 +283,16 @@ static int comparePresets(const void *a, const void *b) {
    return strcmp(x->name, y->name);
 }
 
+static int byName(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
+
+/* Reads dir's presets in name order (so that the warnings come in a stable order too). */
 static void loadDir(PresetList *l, const char *dir, bool user, int *cap) {
-   DIR *d = opendir(dir);
-   if (!d)
-      return;
-   struct dirent *e;
-   while ((e = readdir(d))) {
-      size_t n = strlen(e->d_name);
-      if (n < 8 || strcmp(e->d_name + n - 7, ".preset"))
+   struct dirent **names = NULL;
+   int count = scandir(dir, &names, NULL, byName);
+   for (int i = 0; i < count; i++) {
+      const char *file = names[i]->d_name;
+      size_t n = strlen(file);
+      if (n < 8 || strcmp(file + n - 7, ".preset"))
          continue;
       if (l->count == *cap) {
          *cap = *cap ? *cap * 2 : 32;
@@ -224,16 +302,17 @@ static void loadDir(PresetList *l, const char *dir, bool user, int *cap) {
          l->items = np;
       }
       char path[1024], err[1200];
-      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+      snprintf(path, sizeof path, "%s/%s", dir, file);
       if (Preset_load(path, &l->items[l->count], err, sizeof err)) {
          l->items[l->count].user = user;
          l->count++;
       } else {
-         size_t w = strlen(l->warnings);
-         snprintf(l->warnings + w, sizeof l->warnings - w, "%s\n", err);
+         Util_appendLine(l->warnings, sizeof l->warnings, err);
       }
    }
-   closedir(d);
+   for (int i = 0; i < count; i++)
+      free(names[i]);
+   free(names);
 }
 
 bool PresetList_load(PresetList *l, const char *dir, char *err, size_t errlen) {
@@ -271,7 +350,9 @@ bool Preset_defaultDir(const char *kernels_dir, char *out, size_t outlen) {
       Util_copy(out, outlen, env);
       return true;
    }
-   snprintf(out, outlen, "%s/../presets", kernels_dir);
+   /* The first of the kernel folders is the shipped one: its presets are beside it. */
+   size_t first = strcspn(kernels_dir, ":");
+   snprintf(out, outlen, "%.*s/../presets", (int)first, kernels_dir);
    struct stat st;
    return stat(out, &st) == 0 && S_ISDIR(st.st_mode);
 }

@@ -15,11 +15,12 @@
 #include "core/problem.h"
 
 #define PRESET_MAX_PARAMS 16
+#define PRESET_MAX_LINE 400     /* characters; a longer line is refused */
 
 typedef struct Preset_ {
    char name[64];          /* file name without .preset */
    char path[512];
-   char description[256];
+   char description[PRESET_MAX_LINE + 1];
    char kernel[64];
    struct {
       char name[32];
@@ -36,7 +37,9 @@ typedef struct Preset_ {
    bool user;              /* from the user's folder */
 } Preset;
 
-/* Parses one file; on failure err names the file and line. */
+/* Parses one file; on failure err names the file and line. Refused, never cut nor
+ * skipped: a NUL or a control character (the listing would send ESC or BEL to the
+ * terminal), a key given twice, a value longer than its field. */
 bool Preset_load(const char *path, Preset *out, char *err, size_t errlen);
 /* Applies to a kernel's values and a problem; err names the preset's file and line of a
  * parameter the kernel lacks or a value it does not allow. */
@@ -55,7 +58,7 @@ typedef struct PresetList_ {
 bool PresetList_load(PresetList *l, const char *dir, char *err, size_t errlen);
 void PresetList_free(PresetList *l);
 const Preset *PresetList_find(const PresetList *l, const char *name);
-/* $GEMMTOP_PRESETS, or next to the kernels folder. */
+/* $GEMMTOP_PRESETS, or next to the (first) kernels folder of kernels_dir. */
 bool Preset_defaultDir(const char *kernels_dir, char *out, size_t outlen);
 /* The user's folder ($XDG_CONFIG_HOME/gemmtop/presets), created if needed. */
 bool Preset_userDir(char *out, size_t outlen, bool create);

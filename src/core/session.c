@@ -1,5 +1,8 @@
 #include "core/session.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,44 +44,70 @@ struct Session_ {
 /* GEMMTOP_DEVICE_LIMITS="max_wg=256,local_mem=32768,fp64=0" pretends the device is
  * smaller than it is: a class can see how a kernel is refused on a device it does not
  * have (the Apple M1 of the homework allows 256 work-items per group), and the tests can
- * check those refusals on PoCL. Limits can only shrink. tensor_ptx=0 makes tensor kernels
- * run their portable emulation on a GPU that has tensor cores. */
+ * check those refusals on PoCL. Limits can only shrink. The text is read whole (no buffer
+ * to cut it into a bogus name); a value that is empty, not a number, or too large is
+ * refused, never taken as 0 or wrapped. tensor_ptx=0 makes tensor kernels run their portable
+ * emulation on a GPU that has tensor cores. l may be NULL: only check. */
+static bool applyLimitsText(const char *env, DeviceLimits *l, char *err, size_t errlen) {
+   static const char *names = "names: max_wg, max_wi, local_mem, fp64, tensor_ptx";
+   char *buf = strdup(env);
+   if (!buf) {
+      snprintf(err, errlen, "GEMMTOP_DEVICE_LIMITS: out of memory");
+      return false;
+   }
+   bool ok = true;
+   char *save = NULL;
+   for (char *tok = strtok_r(buf, ", ", &save); ok && tok; tok = strtok_r(NULL, ", ", &save)) {
+      char *eq = strchr(tok, '='), *end = NULL;
+      errno = 0;
+      unsigned long long v = eq && isdigit((unsigned char)eq[1]) ? strtoull(eq + 1, &end, 10) : 0;
+      if (eq)
+         *eq = '\0';
+      bool flag = !strcmp(tok, "fp64") || !strcmp(tok, "tensor_ptx"); /* 0 or 1 */
+      bool known = flag || !strcmp(tok, "max_wg") || !strcmp(tok, "max_wi") || !strcmp(tok, "local_mem");
+      if (!eq || !known) {
+         snprintf(err, errlen, "GEMMTOP_DEVICE_LIMITS: '%.60s' is not NAME=NUMBER with a known name (%s)", tok, names);
+         ok = false;
+      } else if (!end || *end || errno == ERANGE || v > (unsigned long long)LLONG_MAX ||
+                 (flag && v > 1) || (!flag && strcmp(tok, "local_mem") && v < 1)) {
+         snprintf(err, errlen, "GEMMTOP_DEVICE_LIMITS: %s=%.40s: %s", tok, eq + 1,
+                  flag ? "use 0 or 1"
+                  : !strcmp(tok, "local_mem") ? "use a number of bytes from 0 to 9223372036854775807"
+                                              : "use a number from 1 to 9223372036854775807");
+         ok = false;
+      } else if (!l) {
+         continue;
+      } else if (!strcmp(tok, "max_wg")) {
+         if (v < l->max_wg)
+            l->max_wg = (size_t)v;
+      } else if (!strcmp(tok, "max_wi")) {
+         for (int d = 0; d < 3; d++)
+            if (v < l->max_wi[d])
+               l->max_wi[d] = (size_t)v;
+      } else if (!strcmp(tok, "local_mem")) {
+         if (v < l->local_mem)
+            l->local_mem = v;
+      } else if (!strcmp(tok, "fp64")) {
+         l->fp64 = l->fp64 && v != 0;
+      } else {
+         l->tensor_ptx = l->tensor_ptx && v != 0;
+      }
+   }
+   free(buf);
+   return ok;
+}
+
+bool Session_checkLimitsEnv(char *err, size_t errlen) {
+   const char *env = getenv("GEMMTOP_DEVICE_LIMITS");
+   return !env || !*env || applyLimitsText(env, NULL, err, errlen);
+}
+
 static bool applySimulatedLimits(DeviceInfo *info, char *err, size_t errlen) {
    const char *env = getenv("GEMMTOP_DEVICE_LIMITS");
    if (!env || !*env)
       return true;
-   char buf[512];
-   Util_copy(buf, sizeof buf, env);
-   DeviceLimits *l = &info->limits;
-   char *save = NULL;
-   for (char *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-      char *eq = strchr(tok, '=');
-      char *end = NULL;
-      long long v = eq ? strtoll(eq + 1, &end, 10) : -1;
-      if (!eq || !end || *end || v < 0) {
-         snprintf(err, errlen,
-                  "GEMMTOP_DEVICE_LIMITS: '%s' is not NAME=NUMBER (names: max_wg, max_wi, local_mem, fp64, tensor_ptx)", tok);
-         return false;
-      }
-      *eq = '\0';
-      if (!strcmp(tok, "max_wg") && (size_t)v < l->max_wg)
-         l->max_wg = (size_t)v;
-      else if (!strcmp(tok, "max_wi")) {
-         for (int d = 0; d < 3; d++)
-            if ((size_t)v < l->max_wi[d])
-               l->max_wi[d] = (size_t)v;
-      } else if (!strcmp(tok, "local_mem") && (unsigned long long)v < l->local_mem)
-         l->local_mem = (unsigned long long)v;
-      else if (!strcmp(tok, "fp64"))
-         l->fp64 = l->fp64 && v != 0;
-      else if (!strcmp(tok, "tensor_ptx"))
-         l->tensor_ptx = l->tensor_ptx && v != 0;
-      else if (strcmp(tok, "max_wg") && strcmp(tok, "local_mem")) {
-         snprintf(err, errlen,
-                  "GEMMTOP_DEVICE_LIMITS: unknown limit '%s' (names: max_wg, max_wi, local_mem, fp64, tensor_ptx)", tok);
-         return false;
-      }
-   }
+   if (!applyLimitsText(env, &info->limits, err, errlen))
+      return false;
    info->limits_simulated = true;
    return true;
 }

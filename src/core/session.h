@@ -74,6 +74,9 @@ typedef struct RunResult_ {
 typedef struct Session_ Session;
 
 Session *Session_open(const Backend *backend, int device, const Catalog *catalog, char *err, size_t errlen);
+/* Whether $GEMMTOP_DEVICE_LIMITS (the simulated smaller device) is well-formed; a
+ * malformed value is a usage error, checked before any device is opened. */
+bool Session_checkLimitsEnv(char *err, size_t errlen);
 /* Frees the session; after an abandoned launch (Session_stuck) the device's objects are
  * left to the process's end, since the runtime would wait for the launch to release them. */
 void Session_close(Session *s);

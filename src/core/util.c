@@ -70,6 +70,52 @@ bool Util_mkdirs(const char *path) {
    return mkdir(buf, 0755) == 0 || errno == EEXIST;
 }
 
+bool Util_copyWhole(char *out, size_t outlen, const char *src) {
+   size_t n = strlen(src);
+   if (n >= outlen)
+      return false;
+   memcpy(out, src, n + 1);
+   return true;
+}
+
+size_t Util_findControl(const char *text, size_t len, int *line) {
+   int at = 1;
+   size_t i = 0;
+   for (; i < len; i++) {
+      unsigned char c = (unsigned char)text[i];
+      if (c == '\n')
+         at++;
+      else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+         break;
+   }
+   if (line)
+      *line = at;
+   return i;
+}
+
+void Util_appendLine(char *buf, size_t size, const char *line) {
+   static const char more[] = "(more left out)\n";
+   size_t n = strlen(buf);
+   if (n >= sizeof more - 1 && !strcmp(buf + n - (sizeof more - 1), more))
+      return; /* already full */
+   if (n + strlen(line) + 1 + sizeof more <= size) {
+      snprintf(buf + n, size - n, "%s\n", line);
+      return;
+   }
+   /* Room for it is always kept: lines are added only while it still fits after them. */
+   snprintf(buf + n, size - n, "%s", more);
+}
+
+void Util_controlName(unsigned char c, char out[8]) {
+   static const char *names[] = {[0] = "NUL", [7] = "BEL", [8] = "BS", [0x1b] = "ESC"};
+   if (c < sizeof names / sizeof names[0] && names[c])
+      snprintf(out, 8, "%s", names[c]);
+   else if (c == 0x7f)
+      snprintf(out, 8, "DEL");
+   else
+      snprintf(out, 8, "0x%02x", c);
+}
+
 void Util_copy(char *out, size_t outlen, const char *src) {
    if (!outlen)
       return;

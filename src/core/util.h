@@ -14,6 +14,19 @@ bool Util_writeFileAtomic(const char *path, const void *data, size_t len);
 bool Util_mkdirs(const char *path);
 /* Copies at most outlen-1 bytes and always terminates. */
 void Util_copy(char *out, size_t outlen, const char *src);
+/* Copies src whole, or returns false (copying nothing) when it does not fit: for parsers,
+ * which refuse a value that is too long rather than cut it. */
+bool Util_copyWhole(char *out, size_t outlen, const char *src);
+/* The first byte of text[0, len) that a text file of gemmtop's (metadata, presets) must not
+ * hold: a NUL, or a control character other than tab, newline and carriage return (a
+ * terminal would act on ESC or BEL when the text is listed). Returns its offset, or len when
+ * there is none; *line (may be NULL) is its line, from 1. */
+size_t Util_findControl(const char *text, size_t len, int *line);
+/* Appends line and a newline to the list in buf (warnings: one per line). When buf is full
+ * the list ends with a line saying that more were left out, never a cut line. */
+void Util_appendLine(char *buf, size_t size, const char *line);
+/* "NUL", "ESC", "BEL", "DEL" or "0x01": how a message names the byte c. */
+void Util_controlName(unsigned char c, char out[8]);
 /* Trims leading and trailing white space in place; returns s moved past leading space. */
 char *Util_trim(char *s);
 /* Runs a shell command and returns what it printed on stdout (malloc'ed), or NULL when it

@@ -15,8 +15,9 @@ void Prefs_init(UiPrefs *p) {
 }
 
 static void warn(UiPrefs *p, const char *name, int line, const char *what) {
-   size_t n = strlen(p->warnings);
-   snprintf(p->warnings + n, sizeof p->warnings - n, "%s:%d: %s\n", name, line, what);
+   char msg[1200];
+   snprintf(msg, sizeof msg, "%s:%d: %s", name, line, what);
+   Util_appendLine(p->warnings, sizeof p->warnings, msg); /* whole lines, never a cut one */
 }
 
 static int paneByName(const char *s) {

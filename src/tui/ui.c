@@ -343,12 +343,14 @@ static void restoreHistory(Ui *ui, int i) {
 
 /* ---- kernel files: reload on request or when they change on disk ---- */
 
-static unsigned long long kernelsSignature(const char *dir) {
+/* dirs: the catalog's folders, "a" or "a:b". */
+static unsigned long long kernelsSignature(const char *dirs) {
    unsigned long long h = UTIL_HASH_INIT;
    const char *subs[] = {"", "/helpers"};
+   for (const char *dir = dirs; *dir; dir += strcspn(dir, ":"), dir += *dir == ':')
    for (int s = 0; s < 2; s++) {
       char path[1200];
-      snprintf(path, sizeof path, "%s%s", dir, subs[s]);
+      snprintf(path, sizeof path, "%.*s%s", (int)strcspn(dir, ":"), dir, subs[s]);
       DIR *d = opendir(path);
       if (!d)
          continue;
@@ -426,6 +428,8 @@ static void reloadKernels(Ui *ui, const char *why) {
       ui->kcursor = 0;
    if (ui->cat.warnings[0])
       Ui_log(ui, LOG_WARN, "some kernel files were skipped:\n%s", ui->cat.warnings);
+   if (ui->cat.notes[0])
+      Ui_log(ui, LOG_INFO, "kernels replaced by a later folder's:\n%s", ui->cat.notes);
    Ui_log(ui, LOG_INFO, "kernels reloaded (%s): %d variants", why, ui->cat.count);
    Worker_reload(ui->worker);
    if (ui->ahead)
@@ -1314,6 +1318,8 @@ int Ui_main(const Options *o) {
       Ui_log(ui, LOG_WARN, "%s", prefs.warnings);
    if (ui->cat.warnings[0])
       Ui_log(ui, LOG_WARN, "some kernel files were skipped:\n%s", ui->cat.warnings);
+   if (ui->cat.notes[0])
+      Ui_log(ui, LOG_INFO, "kernels replaced by a later folder's:\n%s", ui->cat.notes);
    Ui_log(ui, LOG_INFO, "gemmtop %s: %d kernel variants from %s; F1 or ? for help", GEMMTOP_VERSION, ui->cat.count,
           ui->kernels_dir);
    ui->kernels_sig = kernelsSignature(ui->kernels_dir);

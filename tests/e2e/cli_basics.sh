@@ -63,7 +63,46 @@ expect_in "valid TSN: 1, 2, 4, 8" "$ERR" "valid work-group sides are listed"
 GEMMTOP_DEVICE_LIMITS=fp64=0 run_gemmtop run --kernel mygemm01_naive --size 64 --precision double
 expect_rc 2 "double precision on a device without it is refused"
 expect_in "no double-precision support" "$ERR" "missing double support is explained"
-run_gemmtop run --kernel mygemm01_naive --size 200000
+# A malformed GEMMTOP_DEVICE_LIMITS is a usage error: never taken as 0, wrapped or cut.
+for bad in 'max_wg=' 'max_wg=99999999999999999999999' 'fp64=2' "max_wg=256,$(printf '%0600d' 0)=1"; do
+   GEMMTOP_DEVICE_LIMITS="$bad" run_gemmtop run --kernel mygemm01_naive --size 64
+   expect_rc 2 "GEMMTOP_DEVICE_LIMITS='$(printf '%.30s' "$bad")' is refused"
+   expect_in "GEMMTOP_DEVICE_LIMITS: " "$ERR" "... and the message names the variable"
+done
+# Matrices of more than 2^31 elements: the int-indexed naive kernel refuses them by a rule,
+# before anything is allocated (an 80 GB GPU would hold them).
+run_gemmtop run --kernel mygemm01_naive -m 65536 -n 65536 -k 1
+expect_rc 2 "mygemm01_naive refuses a 65536 x 65536 C"
+expect_in "indexes A, B and C with 32-bit int" "$ERR" "... naming the 32-bit indexing"
+
+# Kernel folders: GEMMTOP_KERNELS is a list, and the user's folder comes last; a kernel of
+# a later folder replaces the shipped one of the same name, and stderr says so.
+mkdir -p "$T_DIR/xdg/gemmtop/kernels"
+sed -e 's/^title: .*/title:    My own general kernel/' "${GEMMTOP_KERNELS%%:*}/general_any.cl" \
+   >"$T_DIR/xdg/gemmtop/kernels/mine.cl"
+XDG_CONFIG_HOME="$T_DIR/xdg" run_gemmtop list kernels
+expect_rc 0 "list kernels with a user kernel folder"
+expect_in "My own general kernel" "$OUT" "the user's general_any replaces the shipped one"
+expect_in "kernel general_any: $T_DIR/xdg/gemmtop/kernels/mine.cl replaces" "$ERR" "... and stderr says which file replaces which"
+case "$OUT" in *test_banks*|*"General: any size"*) not_ok "the replaced and hidden kernels are not listed" "$OUT" ;;
+*) ok "the replaced and hidden kernels are not listed" ;; esac
+
+# Presets: control bytes, NUL and keys given twice are refused with the line; the listing
+# never sends ESC or BEL to the terminal.
+mkdir -p "$T_DIR/presets"
+printf '# evil \033[31mred\007\nkernel = mygemm01_naive\n' >"$T_DIR/presets/esc.preset"
+printf '# nul\nkernel = mygemm01_naive\nTSN = 16\0\nTSN = 999\n' >"$T_DIR/presets/nul.preset"
+printf '# twice\nkernel = mygemm01_naive\nTSN = 16\nTSN = 32\n' >"$T_DIR/presets/twice.preset"
+GEMMTOP_PRESETS="$T_DIR/presets" run_gemmtop list presets
+if printf '%s%s' "$OUT" "$ERR" | od -An -c | grep -q '033\|\\a'; then not_ok "list presets prints no ESC or BEL" "$OUT$ERR"
+else ok "list presets prints no ESC or BEL"; fi
+expect_in "esc.preset:1: control character ESC" "$ERR" "a preset with ESC is refused with its line"
+expect_in "nul.preset:3: NUL byte" "$ERR" "a preset with a NUL is refused with its line"
+expect_in "twice.preset:4: 'TSN' is given twice (first on line 3)" "$ERR" "a key given twice is refused"
+run_gemmtop run --preset "$T_DIR/presets/twice.preset" --size 64
+expect_rc 2 "running a preset with a key given twice is a usage error"
+
+run_gemmtop run --kernel general_any --size 200000
 expect_rc 1 "a problem larger than the device's memory fails cleanly"
 expect_in "out of device memory" "$ERR" "out of memory is explained"
 
@@ -75,7 +114,7 @@ expect_in "no OpenCL platform found" "$ERR" "a missing platform is explained"
 run_gemmtop run --kernel test_syntax_error --size 64
 expect_rc 1 "a compile error fails the run"
 expect_in "did not compile" "$ERR" "the compile error is reported"
-expect_in "test_syntax_error" "$(ls "$GEMMTOP_KERNELS")" "the syntax-error kernel exists"
+expect_in "test_syntax_error" "$(ls tests/kernels)" "the syntax-error kernel exists"
 expect_in "test_syntax_error.cl:14:" "$ERR" "the build log names the kernel file and the line of the error"
 
 # A deliberately wrong kernel must fail verification.

@@ -9,13 +9,8 @@
 # same kernels through NVRTC (skipped where it is not installed).
 . "$(dirname "$0")/lib.sh"
 
-# Until GEMMTOP_KERNELS takes a list of folders, one folder holds the shipped kernels and
-# the test ones (compiled programs are cached by their text, not their folder).
-KDIR="$T_DIR/kernels"
-mkdir -p "$KDIR"
-cp -r "$GEMMTOP_KERNELS/helpers" "$GEMMTOP_KERNELS"/*.cl "$KDIR/"
-cp "$(dirname "$0")/../kernels/types/"*.cl "$KDIR/"
-GEMMTOP_KERNELS="$KDIR"
+# The shipped kernels (the first folder of GEMMTOP_KERNELS), then the test ones.
+GEMMTOP_KERNELS="${GEMMTOP_KERNELS%%:*}:$(cd "$(dirname "$0")/../kernels/types" && pwd)"
 export GEMMTOP_KERNELS
 SIZE="-m 37 -n 29 -k 19"
 

@@ -1,7 +1,8 @@
 # Shared by the end-to-end scripts: TAP-style "ok N - what" / "not ok N - what" lines.
 # GEMMTOP_BIN, GEMMTOP_KERNELS, XDG_* come from tests/run_all.sh; defaults for a manual run.
 : "${GEMMTOP_BIN:=$(pwd)/build/gemmtop}"
-: "${GEMMTOP_KERNELS:=$(pwd)/kernels}"
+# The shipped kernels, then the test kernels (tests/kernels: not installed).
+: "${GEMMTOP_KERNELS:=$(pwd)/kernels:$(pwd)/tests/kernels}"
 export GEMMTOP_KERNELS
 T_N=0
 T_FAILED=0

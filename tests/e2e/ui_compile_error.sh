@@ -7,8 +7,10 @@
 ui_init
 
 mkdir -p "$T_DIR/kernels"
-cp -R "$GEMMTOP_KERNELS/." "$T_DIR/kernels/"
-src="$GEMMTOP_KERNELS/mygemm01_naive.cl"
+# A copy of the shipped folder (the first of GEMMTOP_KERNELS) with the broken kernel added.
+shipped=${GEMMTOP_KERNELS%%:*}
+cp -R "$shipped/." "$T_DIR/kernels/"
+src="$shipped/mygemm01_naive.cl"
 line=$(grep -n 'GT_FMA(acc, a, b);' "$src" | head -n 1 | cut -d: -f1)
 # Named to sort right after mygemm01_naive, so ',' and '.' move between the two.
 sed -e 's/^name: .*/name:     mygemm01_zz_broken/' -e 's/^title: .*/title:    Broken on purpose (a test)/' \

@@ -83,9 +83,9 @@ ui_expect_exit 0 "q quits"
 # A kernel that does not compile: the pane says why instead of a listing (fresh
 # preferences: the first run saved the pane as shown).
 mkdir -p "$T_DIR/kernels"
-cp -R "$GEMMTOP_KERNELS/." "$T_DIR/kernels/"
+cp -R "${GEMMTOP_KERNELS%%:*}/." "$T_DIR/kernels/"
 sed -e 's/^name: .*/name:     mygemm01_zz_broken/' -e 's/GT_FMA(acc, a, b);/GT_FMA(acc, a, b + undefined_thing);/' \
-   "$GEMMTOP_KERNELS/mygemm01_naive.cl" >"$T_DIR/kernels/zz_broken.cl"
+   "${GEMMTOP_KERNELS%%:*}/mygemm01_naive.cl" >"$T_DIR/kernels/zz_broken.cl"
 ui_start 120 40 GEMMTOP_KERNELS="$T_DIR/kernels" XDG_CONFIG_HOME="$T_DIR/config-broken" -- --kernel mygemm01_zz_broken --size 64
 ui_expect_re "status +compile error" "a broken kernel: compile error"
 ui_keys i

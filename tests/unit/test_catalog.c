@@ -79,7 +79,8 @@ static void test_parse_tiled(void **state) {
 static void expectParseError(const char *text, const char *fragment) {
    KernelInfo k;
    char err[512] = "";
-   assert_false(KernelInfo_parse(&k, text, "bad.cl", err, sizeof err));
+   if (KernelInfo_parse(&k, text, "bad.cl", err, sizeof err))
+      fail_msg("'%.70s...' parses; wanted a message with '%s'", text, fragment);
    if (!strstr(err, fragment))
       fail_msg("message '%s' lacks '%s'", err, fragment);
 }
@@ -268,6 +269,159 @@ static void test_shipped_catalog(void **state) {
    Catalog_free(&cat);
 }
 
+/* Launch geometry a device cannot take is refused with the reason, before any launch:
+ * a global size of 2^63 - 16 used to reach PoCL, which aborted. */
+static void test_launch_limits(void **state) {
+   (void)state;
+   static const struct {
+      const char *meta, *fragment;
+   } cases[] = {
+       {"global: 9223372036854775792, 16\nlocal: 16, 16\n", "at most 2147483647 can be launched"},
+       {"global: 34359738368\nlocal: 16\n", "makes 2147483648 work-groups of 16"},
+       {"global: 9223372036854775807 + M\nlocal: 1\n", "cannot evaluate global size '9223372036854775807 + M'"},
+       {"pad: M=2147483648\nglobal: N\nlocal: 1\n", "goes past 2147483647, the largest size"},
+       {"pad: N=9223372036854775807\nglobal: N\nlocal: 1\n", "goes past 2147483647"},
+       {"global: N\nlocal: 1\nlocalmem: 0 - 4\n", "cannot be negative"},
+       {"require: M * 9223372036854775807 > 0 ; big\nglobal: N\nlocal: 1\n",
+        "cannot evaluate rule 'M * 9223372036854775807 > 0': overflow: 64 * 9223372036854775807"},
+       {"require: (0-9223372036854775807-1) / (0-1) > 0\nglobal: N\nlocal: 1\n", "cannot evaluate rule"},
+   };
+   DeviceLimits l = gpuLimits();
+   Problem p = square(64);
+   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      char text[512], err[1024] = "";
+      snprintf(text, sizeof text, "/*@gemmtop\nname: limits\n%s*/\n", cases[i].meta);
+      KernelInfo k;
+      if (!KernelInfo_parse(&k, text, "limits.cl", err, sizeof err))
+         fail_msg("case %zu does not parse: %s", i, err);
+      long long v[1] = {0};
+      expectRefusal(&k, v, &p, &l, cases[i].fragment);
+      KernelInfo_free(&k);
+   }
+}
+
+/* The shipped kernels that index with 32-bit int refuse matrices of more than 2^31
+ * elements (they fit in an 80 GB GPU's memory); the size_t ones take them. */
+static void test_int_indexed_kernels_refuse_large_matrices(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   assert_true(Catalog_load(&cat, GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   DeviceLimits l = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32};
+   static const struct {
+      const char *kernel;
+      int m, n, k;
+      bool passes;
+   } cases[] = {
+       {"mygemm01_naive", 65536, 65536, 1, false}, {"mygemm01_naive", 32768, 65536, 1, true},
+       {"mygemm01_naive", 4096, 16, 1048576, false}, {"fast02_warptile", 65536, 128, 65536, false},
+       {"fast02_warptile", 32768, 128, 65536, true},  {"general_any", 65536, 65536, 1, true},
+   };
+   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      const KernelInfo *k = Catalog_find(&cat, cases[i].kernel);
+      assert_non_null(k);
+      long long v[KERNEL_MAX_PARAMS];
+      KernelInfo_defaults(k, v);
+      Problem p = square(1);
+      p.m = cases[i].m, p.n = cases[i].n, p.k = cases[i].k;
+      bool ok = Config_check(k, v, &p, &l, NULL, err, sizeof err);
+      if (ok != cases[i].passes || (!ok && !strstr(err, "32-bit int")))
+         fail_msg("%s at %dx%dx%d: %s", cases[i].kernel, p.m, p.n, p.k, ok ? "passes" : err);
+   }
+   Catalog_free(&cat);
+}
+
+/* Nothing in the metadata is cut: a value longer than its field is refused naming the
+ * limit (a 256-character rule used to be cut and enforced weakened), and so are control
+ * bytes, which 'gemmtop list kernels' would send to the terminal. */
+static void test_parse_refuses_instead_of_cutting(void **state) {
+   (void)state;
+   char rule[300], text[1200];
+   memset(rule, ' ', sizeof rule);
+   memcpy(rule, "M > 0", 5);
+   memcpy(rule + 270, "&& M < 0", 8);
+   rule[278] = '\0';
+   snprintf(text, sizeof text, "/*@gemmtop\nrequire: %s ; never\nglobal: N\nlocal: 1\n*/", rule);
+   expectParseError(text, "bad.cl:2: require: the rule is 278 characters long; at most 255");
+   snprintf(text, sizeof text, "/*@gemmtop\ntitle: %0*d\nglobal: N\nlocal: 1\n*/", 130, 0);
+   expectParseError(text, "bad.cl:2: title is 130 characters long; at most 127");
+   snprintf(text, sizeof text, "/*@gemmtop\nglobal: N, %0*d\nlocal: 1, 1\n*/", 140, 0);
+   expectParseError(text, "global: expression 2 is 140 characters long; at most 127");
+   snprintf(text, sizeof text, "/*@gemmtop\nparam: %0*d = 1 in 1\nglobal: N\nlocal: 1\n*/", 40, 0);
+   expectParseError(text, "not an identifier");
+   snprintf(text, sizeof text, "/*@gemmtop\nparam: P%0*d = 1 in 1\nglobal: N\nlocal: 1\n*/", 40, 0);
+   expectParseError(text, "the param name is 41 characters long; at most 31");
+   char longline[1100];
+   memset(longline, 'x', 1050);
+   longline[1050] = '\0';
+   snprintf(text, sizeof text, "/*@gemmtop\nabout: %s\n*/", longline);
+   expectParseError(text, "bad.cl:2: line of 1057 characters; at most 1023");
+   expectParseError("/*@gemmtop\ntitle: red \033[31m\nglobal: N\nlocal: 1\n*/", "bad.cl:2: control character ESC");
+   expectParseError("/*@gemmtop\nglobal: N\nlocal: 1\nabout: ring\007\n*/", "bad.cl:4: control character BEL");
+   expectParseError("/*@gemmtop\nstep: two\nglobal: N\nlocal: 1\n*/", "step 'two' is not a number");
+   expectParseError("/*@gemmtop\nsites: x=load\nglobal: N\nlocal: 1\n*/", "should be INDEX=name");
+   expectParseError("/*@gemmtop\nparam: T = 99999999999999999999 in 1\nglobal: N\nlocal: 1\n*/", "not an integer");
+   /* 2048 characters of about: in all, no more. */
+   char many[3000] = "/*@gemmtop\nglobal: N\nlocal: 1\n";
+   for (int i = 0; i < 25; i++)
+      snprintf(many + strlen(many), sizeof many - strlen(many), "about: %0*d\n", 90, i);
+   strcat(many, "*/");
+   expectParseError(many, "about: the lines come to over 2047 characters in all");
+}
+
+/* Writes text as dir/name. */
+static void writeFile(const char *dir, const char *name, const char *text, size_t len) {
+   char path[512];
+   snprintf(path, sizeof path, "%s/%s", dir, name);
+   FILE *f = fopen(path, "wb");
+   assert_non_null(f);
+   assert_int_equal(fwrite(text, 1, len, f), len);
+   fclose(f);
+}
+
+/* Later folders override earlier ones whatever order the file system lists files in; in
+ * one folder the first file in name order keeps a name; a NUL byte is refused with its line. */
+static void test_later_folders_override(void **state) {
+   (void)state;
+   char user[] = "/tmp/gemmtop-test-kernels-XXXXXX";
+   assert_non_null(mkdtemp(user));
+   static const char mine[] = "/*@gemmtop\nname: general_any\ntitle: %s\nglobal: N, M\nlocal: 1, 1\n*/\n";
+   char text[256];
+   /* Created in the opposite of name order. */
+   snprintf(text, sizeof text, mine, "second in name order");
+   writeFile(user, "b_second.cl", text, strlen(text));
+   snprintf(text, sizeof text, mine, "first in name order");
+   writeFile(user, "a_first.cl", text, strlen(text));
+   static const char nul[] = "/*@gemmtop\nname: with_nul\nglobal: N\n\0local: 1\n*/\n";
+   writeFile(user, "c_nul.cl", nul, sizeof nul - 1);
+   char dirs[600], err[1024];
+   snprintf(dirs, sizeof dirs, "%s/kernels:%s", GEMMTOP_SOURCE_DIR, user);
+   Catalog cat;
+   assert_true(Catalog_load(&cat, dirs, err, sizeof err));
+   const KernelInfo *k = Catalog_find(&cat, "general_any");
+   assert_non_null(k);
+   assert_string_equal(k->title, "first in name order");
+   assert_non_null(strstr(cat.notes, "kernel general_any: "));
+   assert_non_null(strstr(cat.notes, "/a_first.cl replaces " GEMMTOP_SOURCE_DIR "/kernels/general_any.cl"));
+   assert_non_null(strstr(cat.warnings, "/b_second.cl: the name general_any is taken by"));
+   assert_non_null(strstr(cat.warnings, "/c_nul.cl:4: NUL byte"));
+   assert_null(Catalog_find(&cat, "with_nul"));
+   assert_non_null(Catalog_find(&cat, "mygemm01_naive")); /* the rest of the shipped folder */
+   Catalog_free(&cat);
+   /* A folder that cannot be read, and too many folders, are refused by name. */
+   snprintf(dirs, sizeof dirs, "%s/kernels:%s/nosuch", GEMMTOP_SOURCE_DIR, user);
+   assert_false(Catalog_load(&cat, dirs, err, sizeof err));
+   assert_non_null(strstr(err, "/nosuch"));
+   snprintf(dirs, sizeof dirs, "%s:%s:%s:%s:%s:%s:%s:%s:%s", user, user, user, user, user, user, user, user, user);
+   assert_false(Catalog_load(&cat, dirs, err, sizeof err));
+   assert_non_null(strstr(err, "more than 8 kernel folders"));
+   /* No folder with the helpers. */
+   assert_false(Catalog_load(&cat, user, err, sizeof err));
+   assert_non_null(strstr(err, "has helpers/prelude.h"));
+   snprintf(text, sizeof text, "rm -rf '%s'", user);
+   assert_int_equal(system(text), 0);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_parse_tiled),
@@ -278,6 +432,10 @@ int main(void) {
        cmocka_unit_test(test_padding_rounds_sizes),
        cmocka_unit_test(test_set_param),
        cmocka_unit_test(test_shipped_catalog),
+       cmocka_unit_test(test_launch_limits),
+       cmocka_unit_test(test_parse_refuses_instead_of_cutting),
+       cmocka_unit_test(test_later_folders_override),
+       cmocka_unit_test(test_int_indexed_kernels_refuse_large_matrices),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,6 +90,69 @@ static void test_errors(void **state) {
    expectError("min(TS)", "wrong number of arguments");
 }
 
+/* The same failure whether the text is compiled and kept or interpreted each time. */
+static void expectErrorBoth(const char *text, const char *fragment) {
+   for (int cache = 0; cache < 2; cache++) {
+      Expr_useCache(cache);
+      expectError(text, fragment);
+   }
+   Expr_useCache(true);
+}
+
+/* 64-bit overflow is an error, never a wrapped value that could make a rule pass:
+ * LLONG_MIN / -1 (and %) used to kill the process with SIGFPE. */
+static void test_overflow_is_an_error(void **state) {
+   (void)state;
+   expectErrorBoth("(0-9223372036854775807-1) / (0-1)", "overflow: -9223372036854775808 / -1");
+   expectErrorBoth("(0-9223372036854775807-1) % (0-1)", "overflow: -9223372036854775808 % -1");
+   expectErrorBoth("999999999999999999 * 10", "overflow: 999999999999999999 * 10 does not fit");
+   expectErrorBoth("9223372036854775807 + TS", "overflow: 9223372036854775807 + 16");
+   expectErrorBoth("0 - 9223372036854775807 - 2", "overflow");
+   expectErrorBoth("-(0 - 9223372036854775807 - 1)", "overflow: -(-9223372036854775808)");
+   expectErrorBoth("div(9223372036854775807, 2)", "overflow: div(9223372036854775807, 2)");
+   expectErrorBoth("ceil(9223372036854775806, 4)", "overflow: ceil(9223372036854775806, 4)");
+   expectErrorBoth("99999999999999999999 > 0", "number over 9223372036854775807");
+   expectErrorBoth("div(0 - 9223372036854775807, 0 - 9223372036854775807 - 1)", "overflow: div(");
+   /* b = LLONG_MIN: a + b - 1 is taken left to right, so these fit (b - 1 first did not). */
+   assert_true(eval("div(1, 0 - 9223372036854775807 - 1) == 1", 0, 0, 0));
+   assert_true(eval("ceil(1, 0 - 9223372036854775807 - 1) == 0 - 9223372036854775807 - 1", 0, 0, 0));
+   /* The largest values still work. */
+   assert_true(eval("9223372036854775807 == 0 - (0 - 9223372036854775807)", 0, 0, 0) == 1);
+   assert_true(eval("(0 - 9223372036854775807 - 1) / 1 < 0", 0, 0, 0) == 1);
+   assert_true(eval("3037000499 * 3037000499", 0, 0, 0) == 9223372030926249001LL);
+}
+
+/* Hostile shapes: deep nesting is refused (it would overflow the stack), a long chain is
+ * evaluated, and a long name is refused rather than cut to a shorter, valid one. */
+static void test_limits(void **state) {
+   (void)state;
+   char text[40000];
+   size_t n = 0;
+   for (int i = 0; i < 5000; i++)
+      text[n++] = '(';
+   text[n++] = '1';
+   for (int i = 0; i < 5000; i++)
+      text[n++] = ')';
+   text[n] = '\0';
+   expectErrorBoth(text, "nested more than 200 levels");
+   memset(text, '-', 20000);
+   strcpy(text + 20000, "1");
+   expectErrorBoth(text, "nested more than 200 levels");
+   n = 0;
+   for (int i = 0; i < 10000; i++)
+      n += (size_t)sprintf(text + n, "1+");
+   strcpy(text + n, "1");
+   for (int cache = 0; cache < 2; cache++) {
+      Expr_useCache(cache);
+      assert_int_equal(eval(text, 0, 0, 0), 10001);
+   }
+   char name[80];
+   memset(name, 'T', 64);
+   name[64] = '\0';
+   expectErrorBoth(name, "name longer than 63 characters");
+   assert_int_equal(eval("((((((((((1))))))))))", 0, 0, 0), 1);
+}
+
 static void collect(void *ctx, const char *name) {
    strcat(ctx, name);
    strcat(ctx, ";");
@@ -106,17 +169,18 @@ static void test_identifiers(void **state) {
  * token dropped or doubled) or naming an unknown identifier, or dividing by zero. */
 static void randomText(Rng *rng, char *out, size_t len, int depth) {
    static const char *ops[] = {"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
-   static const char *atoms[] = {"TS", "M", "N", "0", "1", "2", "7", "16", "100", "X", "min_", "(", ")"};
+   static const char *atoms[] = {"TS",         "M", "N", "0", "1", "2", "7", "16", "100", "3037000500", "9223372036854775807",
+                                 "X",          "min_", "(", ")"};
    static const char *fns[] = {"min", "max", "div", "ceil", "pow2"};
    const char *sp = Rng_below(rng, 3) ? "" : " ";
    size_t n = strlen(out);
-   /* At most three levels of operators: no product of more than 8 atoms (all under 101),
-    * so no signed overflow. */
+   /* At most three levels of operators. The two large atoms make some texts overflow,
+    * which both forms must refuse alike. */
    unsigned kind = depth > 2 ? 0 : (unsigned)Rng_below(rng, 7);
    if (kind == 0) {
       /* An atom: mostly well-formed; rarely a stray parenthesis or an unknown name. */
       unsigned a = (unsigned)Rng_below(rng, 100);
-      const char *t = a < 88 ? atoms[Rng_below(rng, 9)] : atoms[9 + Rng_below(rng, 4)];
+      const char *t = a < 80 ? atoms[Rng_below(rng, 9)] : a < 88 ? atoms[9 + Rng_below(rng, 2)] : atoms[11 + Rng_below(rng, 4)];
       snprintf(out + n, len - n, "%s%s%s", sp, t, sp);
    } else if (kind <= 3) {
       randomText(rng, out, len, depth + 1);
@@ -161,7 +225,7 @@ static void test_compiled_matches_interpreted(void **state) {
    Rng rng;
    uint64_t seed = Rng_freshSeed();
    Rng_seed(&rng, seed);
-   int ok = 0, failed = 0;
+   int ok = 0, failed = 0, overflowed = 0;
    for (int i = 0; i < 4000; i++) {
       char text[2048] = "";
       randomText(&rng, text, sizeof text, 0);
@@ -184,10 +248,13 @@ static void test_compiled_matches_interpreted(void **state) {
                      ra ? "ok" : "failed", a, ea, rb ? "ok" : "failed", b, eb);
          if (pass == 0)
             ra ? ok++ : failed++;
+         if (pass == 0 && !ra && strstr(ea, "overflow"))
+            overflowed++;
       }
    }
-   /* Both kinds were drawn: values and failures. */
-   assert_true(ok > 100 && failed > 100);
+   /* Every kind was drawn: values, failures and overflows. */
+   if (!(ok > 100 && failed > 100 && overflowed > 20))
+      fail_msg("seed %llu: %d values, %d failures, %d overflows", (unsigned long long)seed, ok, failed, overflowed);
 }
 
 int main(void) {
@@ -195,6 +262,7 @@ int main(void) {
        cmocka_unit_test(test_precedence),  cmocka_unit_test(test_random_arithmetic_matches_c),
        cmocka_unit_test(test_functions),   cmocka_unit_test(test_errors),
        cmocka_unit_test(test_identifiers), cmocka_unit_test(test_compiled_matches_interpreted),
+       cmocka_unit_test(test_overflow_is_an_error), cmocka_unit_test(test_limits),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,42 @@
+#!/bin/sh
+# Writes the seed corpora of the fuzz harnesses under $1/<harness>/ from the shipped files:
+# the expressions of every kernel's metadata, the kernels' metadata blocks, the presets, and
+# a few valid .npy files (made here, with python3: float16/float32/float64, 1-D/2-D, C and
+# Fortran order, format versions 1.0, 2.0 and 3.0).
+set -eu
+out=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$out/expr" "$out/metadata" "$out/preset" "$out/npy"
+n=0
+for f in "$root"/kernels/*.cl; do
+   b=$(basename "$f" .cl)
+   # The metadata block only: the kernel's code below it is not read by the parser.
+   sed -n '1,/\*\//p' "$f" >"$out/metadata/$b"
+   # One expression per file, after a byte that picks the names' values (fuzz_expr.c).
+   sed -n 's/^\(require\|localmem\):[[:space:]]*\([^;]*\).*/\2/p; s/^\(global\|local\):[[:space:]]*//p' "$f" |
+      while IFS= read -r e; do
+         n=$((n + 1))
+         printf '\005%s' "$e" >"$out/expr/$b-$n"
+      done
+done
+cp "$root"/presets/*.preset "$out/preset/"
+python3 - "$out/npy" <<'PY'
+import struct, sys
+out = sys.argv[1]
+def npy(name, descr, shape, fortran, version, values):
+    header = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, shape)
+    magic = b"\x93NUMPY" + bytes([version, 0])
+    lenfmt = "<H" if version == 1 else "<I"
+    pre = len(magic) + struct.calcsize(lenfmt)
+    pad = (64 - (pre + len(header) + 1) % 64) % 64
+    header = header + " " * pad + "\n"
+    fmt = "<%d%s" % (len(values), {"<f2": "e", "<f4": "f", "<f8": "d"}[descr])
+    with open("%s/%s" % (out, name), "wb") as f:
+        f.write(magic + struct.pack(lenfmt, len(header)) + header.encode("latin1") + struct.pack(fmt, *values))
+npy("f4_2x3_v1", "<f4", "(2, 3)", "False", 1, [1, 2, 3, 4, 5, 6])
+npy("f8_3x2_fortran_v1", "<f8", "(3, 2)", "True", 1, [0.5, -1, 2, 3e10, -4, 5])
+npy("f4_4_v2", "<f4", "(4,)", "False", 2, [1, 2, 3, 4])
+npy("f8_1x1_v3", "<f8", "(1, 1)", "False", 3, [7])
+npy("f4_0x3_v1", "<f4", "(0, 3)", "False", 1, [])
+npy("f2_2x2_v1", "<f2", "(2, 2)", "False", 1, [1, -0.5, 65504, 6e-8])
+PY
