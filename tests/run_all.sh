@@ -1,7 +1,9 @@
 #!/bin/sh
 # Runs the whole suite: cmocka unit tests, then end-to-end tests (command line on PoCL,
-# the explorer in tmux). Prints one closing line: "tests: N passed, N failed".
-# BUILD names the build folder (build or build-asan).
+# the explorer in tmux). Prints one closing line: "tests: N passed, N failed, N skipped".
+# A skip is neither a pass nor a failure; it must say why (cmocka: a "# SKIP: reason" line
+# before skip(), see tests/unit/testing.h; TAP: "ok N - what # SKIP reason"), and a skip
+# that gives no reason counts as a failure. BUILD names the build folder (build or build-asan).
 BUILD=${BUILD:-build}
 export BUILD
 export GEMMTOP_BIN="$PWD/$BUILD/gemmtop"
@@ -23,7 +25,14 @@ if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
 fi
 passed=0
 failed=0
+skipped=0
 failures=""
+skips=""
+# note_skips NAME REASONS: adds the skip reasons (one a line) to the list printed at the end.
+note_skips() {
+   [ -n "$2" ] && skips="$skips
+$(printf '%s\n' "$2" | sed "s|^|   $1: |")"
+}
 for t in "$BUILD"/tests/test_*; do
    [ -x "$t" ] || continue
    out=$("$t" 2>&1)
@@ -41,8 +50,20 @@ for t in "$BUILD"/tests/test_*; do
    printf '%s\n' "$out"
    p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
    f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+   # cmocka counts a skipped test neither as passed nor as failed.
+   s=$(printf '%s\n' "$out" | sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+   why=$(printf '%s\n' "$out" | sed -n 's/^# SKIP: \(..*\)/\1/p')
+   nwhy=$(printf '%s' "$why" | grep -c .)
+   s=${s:-0}
    passed=$((passed + ${p:-0}))
    failed=$((failed + ${f:-0}))
+   note_skips "$(basename "$t")" "$why"
+   if [ "$s" -gt "$nwhy" ]; then
+      failed=$((failed + s - nwhy))
+      failures="$failures $(basename "$t")(a skip without a '# SKIP: reason' line)"
+      s=$nwhy
+   fi
+   skipped=$((skipped + s))
    if [ "$rc" -ne 0 ] && [ -z "$f" ]; then
       failed=$((failed + 1))
       failures="$failures $(basename "$t")(exit $rc)"
@@ -59,17 +80,33 @@ done
 if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
    export ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:exitcode=99"
 fi
+# The scripts are independent (each has its own temporary folder and tmux server; the
+# shared program cache takes concurrent writers), so GEMMTOP_TEST_JOBS of them (default 2,
+# the cores CI has) run at once; their output is printed in order afterwards. The longest
+# goes first so that the others fill the second core beside it.
+e2e_out="$tmp/e2e"
+mkdir -p "$e2e_out"
+scripts=$(ls tests/e2e/*.sh | grep -v 'lib\.sh$' | awk '/cli_ladder\.sh$/ {print; next} {rest = rest $0 "\n"} END {printf "%s", rest}')
+printf '%s\n' "$scripts" | xargs -P "${GEMMTOP_TEST_JOBS:-2}" -I{} sh -c \
+   'n=$(basename "$1"); sh "$1" >"$2/$n.out" 2>&1; echo $? >"$2/$n.rc"' _ {} "$e2e_out"
 for t in tests/e2e/*.sh; do
    case "$(basename "$t")" in *lib.sh) continue ;; esac
    [ -f "$t" ] || continue
    echo "=== $t"
-   out=$(sh "$t" 2>&1)
-   rc=$?
+   out=$(cat "$e2e_out/$(basename "$t").out" 2>/dev/null)
+   rc=$(cat "$e2e_out/$(basename "$t").rc" 2>/dev/null || echo 127)
    printf '%s\n' "$out"
-   p=$(printf '%s\n' "$out" | grep -c '^ok ')
+   # "ok N - what # SKIP reason" is a skip, not a pass; one with no reason is a failure.
+   tap_skips=$(printf '%s\n' "$out" | grep -E '^ok [0-9]+ .*# SKIP')
+   s=$(printf '%s' "$tap_skips" | grep -c .)
+   bare=$(printf '%s' "$tap_skips" | grep -cE '# SKIP[[:space:]]*$')
+   p=$(($(printf '%s\n' "$out" | grep -c '^ok ') - s))
    f=$(printf '%s\n' "$out" | grep -c '^not ok ')
    passed=$((passed + p))
-   failed=$((failed + f))
+   failed=$((failed + f + bare))
+   skipped=$((skipped + s - bare))
+   note_skips "$t" "$(printf '%s' "$tap_skips" | grep -vE '# SKIP[[:space:]]*$' | sed 's/^ok [0-9]* - //')"
+   [ "$bare" -gt 0 ] && failures="$failures $t(a '# SKIP' without a reason)"
    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
       failed=$((failed + 1))
       failures="$failures $t(exit $rc)"
@@ -78,6 +115,7 @@ for t in tests/e2e/*.sh; do
    fi
 done
 rm -rf "$tmp"
+[ -n "$skips" ] && echo "skipped:$skips"
 [ -n "$failures" ] && echo "failing:$failures"
-echo "tests: $passed passed, $failed failed"
+echo "tests: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,12 +1,9 @@
 #include "cli/cli.h"
 
 #include <errno.h>
-#include <float.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "core/npy.h"
@@ -16,18 +13,17 @@
 #include "core/peaks.h"
 #include "cli/report.h"
 
+Selection Cli_selection(const Options *o) {
+   Selection sel = {.backend = o->backend, .device = o->device, .kernel = o->kernel, .preset = o->preset,
+                    .sets = o->sets, .nsets = o->nsets, .problem = o->problem, .has_m = o->has_m, .has_n = o->has_n,
+                    .has_k = o->has_k, .has_precision = o->has_precision, .has_layout = o->has_layout,
+                    .has_alpha = o->has_alpha, .has_beta = o->has_beta};
+   return sel;
+}
+
 bool Cli_loadCatalog(Catalog *cat) {
-   char dir[1024], err[1024];
-   if (!Catalog_defaultDir(dir, sizeof dir)) {
-      const char *env = getenv("GEMMTOP_KERNELS");
-      if (env && *env)
-         fprintf(stderr, "gemmtop: GEMMTOP_KERNELS is %zu characters long; at most %zu\n", strlen(env), sizeof dir - 1);
-      else
-         fprintf(stderr, "gemmtop: cannot find the kernels folder (looked next to the program and in %s); set "
-                         "GEMMTOP_KERNELS\n", dir);
-      return false;
-   }
-   if (!Catalog_load(cat, dir, err, sizeof err)) {
+   char err[1024];
+   if (!Select_loadCatalog(cat, err, sizeof err)) {
       fprintf(stderr, "gemmtop: %s\n", err);
       return false;
    }
@@ -74,180 +70,48 @@ int Cli_openOutput(const char *option, const char *path, unsigned flags, OutFile
    return st == OUTFILE_REFUSED ? 2 : 1;
 }
 
+/* --backend, or the first backend; prints why there is none of that name. */
 static const Backend *pickBackend(const Options *o) {
-   const Backend *b = o->backend ? Backend_byName(o->backend) : Backend_at(0);
-   if (!b) {
-      char names[128];
-      Backend_names(names, sizeof names);
-      fprintf(stderr, "gemmtop: unknown backend '%s'; available: %s\n", o->backend, names);
-   }
+   char err[256];
+   const Backend *b = Select_backend(o->backend, err, sizeof err);
+   if (!b)
+      fprintf(stderr, "gemmtop: %s\n", err);
    return b;
 }
 
-int Cli_pickDevice(const DeviceInfo *devs, int count, const char *want, char *err, size_t errlen) {
-   return Device_pick(devs, count, want, err, errlen);
-}
-
-static bool hasGpu(const DeviceInfo *devs, int n) {
-   for (int i = 0; i < n; i++)
-      if (devs[i].type == DEVICE_GPU)
-         return true;
-   return false;
-}
-
-const Backend *Cli_defaultBackend(DeviceInfo **devs, int *count, char *err, size_t errlen) {
-   const Backend *first = Backend_at(0);
-   *devs = NULL;
-   *count = 0;
-   err[0] = '\0';
-   for (int i = 0; i < Backend_count(); i++) {
-      const Backend *be = Backend_at(i);
-      DeviceInfo *found = NULL;
-      char why[512] = "";
-      int n = be->findDevices(&found, why, sizeof why);
-      if (n > 0 && hasGpu(found, n)) {
-         free(*devs);
-         *devs = found;
-         *count = n;
-         return be;
-      }
-      size_t used = strlen(err);
-      snprintf(err + used, errlen - used, "%s%s: %s", used ? "; " : "", be->name,
-               n > 0 ? "no GPU" : why[0] ? why : "no device");
-      if (be == first) {
-         *devs = found; /* the first backend's devices (PoCL's CPU) when no backend has a GPU */
-         *count = n > 0 ? n : 0;
-      } else {
-         free(found);
-      }
-   }
-   return first;
-}
-
 Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code) {
-   const Backend *be = pickBackend(o);
-   *exit_code = 2;
-   if (!be)
-      return NULL;
-   DeviceInfo *devs = NULL;
+   Selection sel = Cli_selection(o);
    char err[1536];
-   int n = Backend_listDevices(be, &devs, err, sizeof err);
-   if (n <= 0) {
+   Session *s = Select_openSession(&sel, cat, exit_code, err, sizeof err);
+   if (!s)
       fprintf(stderr, "gemmtop: %s\n", err);
-      *exit_code = 1;
-      return NULL;
-   }
-   int idx = Cli_pickDevice(devs, n, o->device, err, sizeof err);
-   free(devs);
-   if (idx < 0) {
-      fprintf(stderr, "gemmtop: %s backend: %s\n", be->title, err);
-      return NULL;
-   }
-   Session *s = Session_open(be, idx, cat, err, sizeof err);
-   if (!s) {
-      fprintf(stderr, "gemmtop: cannot open device %d: %s\n", idx, err);
-      *exit_code = 1;
-   }
    return s;
 }
 
 int Cli_checkScalars(const Options *o, const Problem *p, bool random_inputs) {
-   const bool dbl = p->precision == PRECISION_DOUBLE;
-   const double big = dbl ? DBL_MAX : FLT_MAX;
-   const struct {
-      const char *name;
-      double value;
-      bool given;
-   } scalars[] = {{"alpha", p->alpha, o->has_alpha}, {"beta", p->beta, o->has_beta}};
-   for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
-      char who[96];
-      snprintf(who, sizeof who, scalars[i].given ? "--%s %g" : "%s = %g (from the preset)", scalars[i].name,
-               scalars[i].value);
-      if (!isfinite(scalars[i].value)) {
-         fprintf(stderr, "gemmtop: %s: %s must be a finite number\n", who, scalars[i].name);
-         return 2;
-      }
-      if (fabs(scalars[i].value) > big) {
-         fprintf(stderr, "gemmtop: %s does not fit in %s (largest %.3g)\n", who, Precision_name(p->precision), big);
-         return 2;
-      }
-   }
-   /* Random inputs lie in [-1, 1): |alpha| K + |beta| bounds every partial sum. */
-   double alpha = fabs(dbl ? p->alpha : (double)(float)p->alpha), beta = fabs(dbl ? p->beta : (double)(float)p->beta);
-   if (random_inputs && alpha * p->k + beta > big / 2) {
-      fprintf(stderr,
-              "gemmtop: alpha %g, beta %g and K=%d: the result can reach %.3g with inputs in [-1, 1), beyond half of "
-              "%s's largest value (%.3g)\n",
-              p->alpha, p->beta, p->k, alpha * p->k + beta, Precision_name(p->precision), big);
-      return 2;
-   }
-   return 0;
+   Selection sel = Cli_selection(o);
+   char err[512];
+   if (Select_checkScalars(&sel, p, random_inputs, err, sizeof err))
+      return 0;
+   fprintf(stderr, "gemmtop: %s\n", err);
+   return 2;
 }
 
 int Cli_resolveConfig(const Options *o, const Catalog *cat, const KernelInfo **kernel, long long *values,
                       Problem *problem) {
-   Preset preset;
-   bool has_preset = false;
+   Selection sel = Cli_selection(o);
+   Resolved r;
    char err[1536];
-   if (o->preset) {
-      if (strchr(o->preset, '/') || strstr(o->preset, ".preset")) {
-         if (!Preset_load(o->preset, &preset, err, sizeof err)) {
-            fprintf(stderr, "gemmtop: %s\n", err);
-            return 2;
-         }
-      } else {
-         char dir[1024];
-         PresetList list;
-         Preset_defaultDir(cat->dir, dir, sizeof dir);
-         PresetList_load(&list, dir, err, sizeof err);
-         const Preset *p = PresetList_find(&list, o->preset);
-         if (p)
-            preset = *p;
-         PresetList_free(&list);
-         if (!p) {
-            fprintf(stderr, "gemmtop: no preset named '%s'; see 'gemmtop list presets'\n", o->preset);
-            return 2;
-         }
-      }
-      has_preset = true;
-   }
-   const char *name = o->kernel ? o->kernel : has_preset ? preset.kernel : NULL;
-   if (!name) {
-      fprintf(stderr, "gemmtop: which kernel? give --kernel NAME or --preset NAME; see 'gemmtop list kernels'\n");
-      return 2;
-   }
-   const KernelInfo *k = Catalog_find(cat, name);
-   if (!k) {
-      bool by_preset = has_preset && !o->kernel;
-      fprintf(stderr, "gemmtop: no kernel named '%s'%s%s%s; see 'gemmtop list kernels'\n", name,
-              by_preset ? " (named by preset " : "", by_preset ? preset.path : "", by_preset ? ")" : "");
-      return 2;
-   }
-   KernelInfo_defaults(k, values);
-   Problem p = o->problem;
-   Problem_setDefaults(&p);
-   if (has_preset && !Preset_apply(&preset, k, values, &p, err, sizeof err)) {
+   if (!Select_resolve(&sel, cat, &r, err, sizeof err)) {
       fprintf(stderr, "gemmtop: %s\n", err);
       return 2;
    }
-   /* Explicit options override the preset. */
-   if (o->has_m) p.m = o->problem.m;
-   if (o->has_n) p.n = o->problem.n;
-   if (o->has_k) p.k = o->problem.k;
-   if (o->has_precision) p.precision = o->problem.precision;
-   if (o->has_layout) p.trans_a = o->problem.trans_a, p.trans_b = o->problem.trans_b;
-   if (o->has_alpha) p.alpha = o->problem.alpha;
-   if (o->has_beta) p.beta = o->problem.beta;
-   for (int i = 0; i < o->nsets; i++)
-      if (!Config_setParam(k, values, o->sets[i], err, sizeof err)) {
-         fprintf(stderr, "gemmtop: %s\n", err);
-         return 2;
-      }
-   int rc = Cli_checkScalars(o, &p, !o->a_path && !o->b_path && !o->c_path);
+   int rc = Cli_checkScalars(o, &r.problem, !o->a_path && !o->b_path && !o->c_path);
    if (rc)
       return rc;
-   *kernel = k;
-   *problem = p;
+   *kernel = r.kernel;
+   memcpy(values, r.values, sizeof r.values);
+   *problem = r.problem;
    return 0;
 }
 
@@ -296,7 +160,7 @@ static int devicePeaks(const Options *o, BackendDevices *bd, int nb) {
 
 /* With --backend, that backend alone (none found: exit 1, as every command says); else
  * every backend, and the default device marked where the explorer would start: the first
- * backend with a GPU, else the first backend (Cli_defaultBackend). */
+ * backend with a GPU, else the first backend (Select_defaultBackend). */
 static int listDevices(const Options *o) {
    const Backend *only = o->backend ? pickBackend(o) : NULL;
    if (o->backend && !only)
@@ -315,7 +179,7 @@ static int listDevices(const Options *o) {
                      : bd[b].be->findDevices(&bd[b].devs, bd[b].why, sizeof bd[b].why);
       bd[b].n = bd[b].n > 0 ? bd[b].n : 0;
       total += bd[b].n;
-      if (chosen < 0 && hasGpu(bd[b].devs, bd[b].n))
+      if (chosen < 0 && Select_hasGpu(bd[b].devs, bd[b].n))
          chosen = b;
       if (b == 0 && bd[b].n > 0)
          fallback = b;
@@ -333,7 +197,7 @@ static int listDevices(const Options *o) {
       rc = 1;
    } else {
       char pick[256];
-      bd[chosen].best = Cli_pickDevice(bd[chosen].devs, bd[chosen].n, NULL, pick, sizeof pick);
+      bd[chosen].best = Device_pick(bd[chosen].devs, bd[chosen].n, NULL, pick, sizeof pick);
       rc = devicePeaks(o, bd, nb);
       Report_devicesHeader(stdout, o->format);
       for (int b = 0; b < nb; b++) {
@@ -445,10 +309,17 @@ static int writeOut(const Options *o, Session *s, const Problem *p, OutFile *out
    return ok ? rc : 1;
 }
 
+static bool Cli_endsWith(const char *s, const char *suffix) {
+   size_t n = strlen(s), m = strlen(suffix);
+   return n >= m && !strcmp(s + n - m, suffix);
+}
+
 int Cli_run(const Options *o) {
-   if (o->out_path && o->ablate) {
-      fprintf(stderr, "gemmtop: --out with --ablate: an ablated kernel computes a wrong C on purpose; drop one of "
-                      "them\n");
+   /* An ablated C is wrong on purpose: it may be written (to study what a switch leaves),
+    * but only under a name that says so, never where a result is expected. */
+   if (o->out_path && o->ablate && !Cli_endsWith(o->out_path, ".ablated.npy")) {
+      fprintf(stderr, "gemmtop: --out with --ablate: an ablated kernel computes a wrong C on purpose, so it is "
+                      "written only to a file named *.ablated.npy (got %s); or drop --ablate\n", o->out_path);
       return 2;
    }
    Catalog cat;

@@ -4,6 +4,7 @@
 
 #include "cli/options.h"
 #include "core/outfile.h"
+#include "core/select.h"
 #include "core/session.h"
 
 int Cli_list(const Options *o);
@@ -13,14 +14,8 @@ int Cli_inspect(const Options *o);
 int Cli_sweep(const Options *o);
 int Cli_bench(const Options *o);
 
-/* Shared with the explorer: picks the device named by --device, or the best one
- * (a GPU before an accelerator before a CPU). Returns the index or -1 (message in err). */
-int Cli_pickDevice(const DeviceInfo *devs, int count, const char *want, char *err, size_t errlen);
-
-/* With no --backend: OpenCL's devices, unless OpenCL has no GPU and CUDA or then HIP has
- * one (a GPU before PoCL's CPU device). Sets *devs (malloc'ed) and *count; with none at
- * all, count is 0 and err says what each backend found. Returns the backend chosen. */
-const Backend *Cli_defaultBackend(DeviceInfo **devs, int *count, char *err, size_t errlen);
+/* What the options select: backend, device, kernel, preset, --set values, problem. */
+Selection Cli_selection(const Options *o);
 
 /* Opens the device that --backend and --device name (or the best one). On failure prints
  * why and sets *exit_code (2 for a usage error such as an unknown device, 1 otherwise). */
@@ -39,7 +34,7 @@ void Cli_leave(int code);
  * message printed. A NULL path opens nothing (*f NULL, 0). */
 int Cli_openOutput(const char *option, const char *path, unsigned flags, OutFile **f);
 
-/* Loads the catalog from its default place; prints why on failure. */
+/* Loads the catalog from its default place; prints why on failure, and the files skipped. */
 bool Cli_loadCatalog(Catalog *cat);
 
 /* alpha and beta as the device sees them: finite and within the precision's range, and

@@ -3,14 +3,13 @@
  * are compiled in parallel into the disk cache, then verified and timed one by one in a
  * child process, where a launch that does not end can be abandoned (cli/measure.h).
  * Every skipped configuration says why: invalid, compile failed, wrong result, timeout. */
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/ahead.h"
 #include "cli/measure.h"
 #include "core/diskcache.h"
 #include "core/peaks.h"
@@ -20,33 +19,6 @@
 #include "core/util.h"
 
 typedef SweepCandidate Candidate;
-
-typedef struct Precompile_ {
-   Session *session;
-   const KernelInfo *kernel;
-   const Problem *problem;
-   Candidate *cands;
-   int count;
-   atomic_int next;
-   atomic_int done;
-} Precompile;
-
-static void *precompileWorker(void *arg) {
-   Precompile *pc = arg;
-   for (;;) {
-      int i = atomic_fetch_add(&pc->next, 1);
-      if (i >= pc->count)
-         return NULL;
-      Candidate *c = &pc->cands[i];
-      char err[512];
-      RunStatus st = Session_precompile(pc->session, pc->kernel, c->values, pc->problem, 0, err, sizeof err);
-      if (st == RUN_COMPILE_ERROR) {
-         c->outcome = SWEEP_COMPILE;
-         snprintf(c->reason, sizeof c->reason, "%s", err);
-      }
-      atomic_fetch_add(&pc->done, 1);
-   }
-}
 
 static void progress(bool tty, const char *what, int done, int total, double t0, const char *best) {
    if (!tty)
@@ -65,14 +37,6 @@ static int compareGflops(const void *a, const void *b) {
    if (x->outcome != y->outcome)
       return (x->outcome != SWEEP_OK) - (y->outcome != SWEEP_OK);
    return (x->gflops < y->gflops) - (x->gflops > y->gflops);
-}
-
-static bool isFixed(const Options *o, const char *name) {
-   size_t n = strlen(name);
-   for (int i = 0; i < o->nsets; i++)
-      if (!strncmp(o->sets[i], name, n) && o->sets[i][n] == '=')
-         return true;
-   return false;
 }
 
 /* Every tried configuration as CSV or JSON lines into f (the caller checks the writes). */
@@ -126,32 +90,49 @@ static void writeResults(FILE *f, bool json, const KernelInfo *k, const Problem 
 
 static bool isJsonName(const char *path) { return strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".json"); }
 
-/* Compiles the first n candidates into the disk cache, --jobs at a time (default one per
- * core, at most 16; the options table holds --jobs to 1..256), with a progress bar. */
-static void precompileAll(const Options *o, Session *s, const KernelInfo *k, const Problem *p, Candidate *all, int n,
-                          bool tty, double t0) {
+/* Compiles the candidates into the disk cache with the compile-ahead pool (its own
+ * session on the same device, --jobs threads), so that the runs load them; a candidate
+ * that does not compile is marked with the compiler's message and not run. */
+static void compileAhead(const Options *o, const Catalog *cat, Session *s, const KernelInfo *k, const Problem *p,
+                         Candidate *cands, int n, bool tty, double t0) {
    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-   int jobs = o->jobs ? o->jobs : (int)(cores < 1 ? 1 : cores > 16 ? 16 : cores);
-   Precompile pc = {.session = s, .kernel = k, .problem = p, .cands = all, .count = n};
-   atomic_init(&pc.next, 0);
-   atomic_init(&pc.done, 0);
-   pthread_t *threads = calloc((size_t)jobs, sizeof *threads);
-   int started = 0;
-   for (int t = 0; threads && t < jobs; t++)
-      if (pthread_create(&threads[started], NULL, precompileWorker, &pc) == 0)
-         started++;
-   if (started == 0)
-      precompileWorker(&pc);
-   while (started && atomic_load(&pc.done) < n) {
-      progress(tty, "compiling", atomic_load(&pc.done), n, t0, "");
-      usleep(100000);
+   int jobs = o->jobs ? o->jobs : (int)(cores > 0 ? cores : 1);
+   if (jobs > AHEAD_MAX_THREADS)
+      jobs = AHEAD_MAX_THREADS;
+   char err[1024];
+   Ahead *pool = Ahead_start(cat->dir, jobs, err, sizeof err);
+   long long (*values)[KERNEL_MAX_PARAMS] = malloc(sizeof *values * (size_t)n);
+   if (!pool || !values) {
+      fprintf(stderr, "gemmtop: compiling one by one: %s\n", pool ? "out of host memory" : err);
+      free(values);
+      Ahead_stop(pool, 1000);
+      return;
    }
-   for (int t = 0; t < started; t++)
-      pthread_join(threads[t], NULL);
-   free(threads);
+   for (int i = 0; i < n; i++)
+      memcpy(values[i], cands[i].values, sizeof values[i]);
+   AheadTarget t = Ahead_target(Session_backend(s)->name, Session_device(s)->index, k->name, p, 0);
+   Ahead_want(pool, &t, (const long long (*)[KERNEL_MAX_PARAMS])values, n);
+   free(values);
+   AheadStatus st;
+   do {
+      Ahead_status(pool, &st);
+      progress(tty, "compiling", st.done + st.failed, n, t0, "");
+   } while (!Ahead_wait(pool, 100));
    progress(tty, "compiling", n, n, t0, "");
    if (tty)
       fputc('\n', stderr);
+   Ahead_status(pool, &st);
+   if (st.error[0])
+      fprintf(stderr, "gemmtop: compiling ahead: %s; the runs compile instead\n", st.error);
+   for (int i = 0; i < n; i++) {
+      RunStatus rs;
+      if (Ahead_job(pool, i, &rs, err, sizeof err) == AHEAD_FAILED && rs == RUN_COMPILE_ERROR) {
+         cands[i].outcome = SWEEP_COMPILE;
+         snprintf(cands[i].reason, sizeof cands[i].reason, "%s", err);
+      }
+   }
+   /* Idle now: its threads end at once. */
+   Ahead_stop(pool, 10000);
 }
 
 /* Verifies and times the candidates one by one, in a child process (cli/measure.h): a
@@ -261,9 +242,10 @@ int Cli_sweep(const Options *o) {
       return rc;
    }
    /* The free parameters: those not fixed with --set. */
+   Selection sel = Cli_selection(o);
    unsigned free_mask = 0;
    for (int i = 0; i < k->nparams; i++)
-      if (!isFixed(o, k->params[i].name))
+      if (!Select_sets(&sel, k->params[i].name))
          free_mask |= 1u << i;
    Session *s = Cli_openSession(o, &cat, &rc);
    if (!s) {
@@ -313,7 +295,7 @@ int Cli_sweep(const Options *o) {
            Precision_name(p.precision));
    double t0 = Util_nowMs();
    if (DiskCache_enabled() && n > 1)
-      precompileAll(o, s, k, &p, all, n, tty, t0);
+      compileAhead(o, &cat, s, k, &p, all, n, tty, t0);
    /* The device is the measuring process's from here. */
    Session_close(s);
    MeasureJob job = {.device = dev.index, .problem = p, .seed = seed, .reps = o->reps, .warmup = o->warmup,

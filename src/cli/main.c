@@ -11,8 +11,18 @@
 #include "core/session.h"
 #include "tui/ui.h"
 
+
+/* No command: the explorer, started where the options say (the options table refuses
+ * any other word). */
+static int explore(const Options *o) {
+   UiStart start = {.sel = Cli_selection(o), .seed = o->seed, .has_seed = o->has_seed, .ascii = o->ascii,
+                    .no_color = o->no_color, .sweep_budget = o->budget, .sweep_exhaustive = o->exhaustive,
+                    .sweep_timeout = o->timeout};
+   return Ui_main(&start);
+}
+
 static int (*const run[COMMAND_COUNT])(const Options *o) = {
-    [COMMAND_EXPLORER] = Ui_main, [COMMAND_LIST] = Cli_list,   [COMMAND_RUN] = Cli_run,
+    [COMMAND_EXPLORER] = explore, [COMMAND_LIST] = Cli_list,   [COMMAND_RUN] = Cli_run,
     [COMMAND_INSPECT] = Cli_inspect, [COMMAND_SWEEP] = Cli_sweep, [COMMAND_BENCH] = Cli_bench,
     [COMMAND_BANKS] = Cli_banks,  [COMMAND_CACHE] = Cli_cache,
 };

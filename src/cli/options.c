@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/ablate.h"
+#include "core/ahead.h"
 #include "core/banks.h"
 
 #define CMD(c) (1u << COMMAND_##c)
@@ -214,7 +215,8 @@ static const OptionSpec table[] = {
     {.name = "timeout", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
      .field = F(timeout), .commands = CMD(SWEEP) | CMD(EXPLORER),
      .help = "drop a configuration whose launch takes longer than S seconds", .dflt = "5"},
-    {.name = "jobs", .value = "N", .kind = OPT_INT, .min = 1, .max = 256, .field = F(jobs), .commands = CMD(SWEEP),
+    {.name = "jobs", .value = "N", .kind = OPT_INT, .min = 1, .max = AHEAD_MAX_THREADS, .field = F(jobs),
+     .commands = CMD(SWEEP),
      .help = "compile N configurations at a time", .dflt = "one per core, at most 16"},
     {.name = "save-presets", .value = "N", .kind = OPT_INT, .min = 1, .max = 1000, .field = F(save_presets),
      .commands = CMD(SWEEP), .help = "save the best N as presets in your config folder"},

@@ -74,23 +74,43 @@ int Ahead_neighbours(const KernelInfo *k, const long long *values, const Problem
 int Ahead_defaultThreads(void) {
    long cores = sysconf(_SC_NPROCESSORS_ONLN);
    long t = cores - 1;
-   if (t > AHEAD_MAX_THREADS)
-      t = AHEAD_MAX_THREADS;
+   if (t > 2)
+      t = 2;
    return t < 1 ? 1 : (int)t;
 }
 
 /* ---- the pool ---- */
 
-enum { JOB_PENDING, JOB_RUNNING, JOB_DONE, JOB_FAILED };
-
 typedef struct AheadJob_ {
    long long values[KERNEL_MAX_PARAMS];
    unsigned long long key;
-   int state;
+   AheadJobState state;
+   RunStatus status;          /* of a failed one */
+   char *error;               /* why it failed (malloc'ed), NULL if not said */
 } AheadJob;
 
-/* Keys of the configurations compiled ahead: the newest AHEAD_REMEMBER. */
+/* Keys of configurations, the newest AHEAD_REMEMBER. */
 #define AHEAD_REMEMBER 512
+typedef struct KeyRing_ {
+   unsigned long long keys[AHEAD_REMEMBER];
+   int n, next;
+} KeyRing;
+
+static bool ringHas(const KeyRing *r, unsigned long long key) {
+   for (int i = 0; i < r->n; i++)
+      if (r->keys[i] == key)
+         return true;
+   return false;
+}
+
+static void ringAdd(KeyRing *r, unsigned long long key) {
+   if (ringHas(r, key))
+      return;
+   r->keys[r->next] = key;
+   r->next = (r->next + 1) % AHEAD_REMEMBER;
+   if (r->n < AHEAD_REMEMBER)
+      r->n++;
+}
 
 struct Ahead_ {
    pthread_mutex_t mu;
@@ -102,14 +122,18 @@ struct Ahead_ {
 
    /* The work, under mu. */
    AheadTarget target;
-   AheadJob jobs[AHEAD_MAX_JOBS];
-   int njobs;
+   AheadJob *jobs;
+   int njobs, capjobs;
+   int next_job;              /* jobs before it are not pending (a list may be long) */
+   unsigned long list_generation; /* a new list: a compile of the old one is found by its key */
    bool reload;
    unsigned long cat_generation; /* of the kernel files: compiles of older ones do not count */
    unsigned long version;
    struct {
       unsigned long long key;   /* 0: this thread is not compiling */
       unsigned long cat_generation;
+      unsigned long list_generation;
+      int job;                  /* its index in that list */
    } running[AHEAD_MAX_THREADS];
 
    /* The pool's own catalog and session: changed only while no thread compiles. */
@@ -124,8 +148,8 @@ struct Ahead_ {
    bool maintaining;          /* a thread is (re)opening the session or the catalog */
    char error[256];
 
-   unsigned long long done_keys[AHEAD_REMEMBER];
-   int ndone, done_next;
+   KeyRing done;              /* compiled ahead */
+   KeyRing elsewhere;         /* built by a caller of Ahead_await: never by the pool */
 };
 
 AheadTarget Ahead_target(const char *backend, int device, const char *kernel, const Problem *p, unsigned ablate) {
@@ -158,21 +182,7 @@ static unsigned long long configKey(const AheadTarget *t, const long long *value
    return h ? h : 1;
 }
 
-static bool knownLocked(const Ahead *a, unsigned long long key) {
-   for (int i = 0; i < a->ndone; i++)
-      if (a->done_keys[i] == key)
-         return true;
-   return false;
-}
-
-static void rememberLocked(Ahead *a, unsigned long long key) {
-   if (knownLocked(a, key))
-      return;
-   a->done_keys[a->done_next] = key;
-   a->done_next = (a->done_next + 1) % AHEAD_REMEMBER;
-   if (a->ndone < AHEAD_REMEMBER)
-      a->ndone++;
-}
+static bool knownLocked(const Ahead *a, unsigned long long key) { return ringHas(&a->done, key); }
 
 static bool runningLocked(const Ahead *a, unsigned long long key) {
    for (int i = 0; i < a->nthreads; i++)
@@ -237,18 +247,40 @@ static void maintain(Ahead *a) {
    pthread_cond_broadcast(&a->cv);
 }
 
-static int nextJobLocked(const Ahead *a) {
-   for (int i = 0; i < a->njobs; i++)
-      if (a->jobs[i].state == JOB_PENDING)
-         return i;
-   return -1;
+static int nextJobLocked(Ahead *a) {
+   while (a->next_job < a->njobs && a->jobs[a->next_job].state != AHEAD_PENDING)
+      a->next_job++;
+   return a->next_job < a->njobs ? a->next_job : -1;
 }
 
+static void setOutcomeLocked(AheadJob *job, RunStatus st, const char *err) {
+   job->state = st == RUN_OK ? AHEAD_DONE : AHEAD_FAILED;
+   job->status = st;
+   free(job->error);
+   job->error = st != RUN_OK && err && *err ? strdup(err) : NULL;
+}
+
+/* Nothing to compile with (the device or the kernels could not be opened). */
 static void failPendingLocked(Ahead *a) {
    for (int i = 0; i < a->njobs; i++)
-      if (a->jobs[i].state == JOB_PENDING)
-         a->jobs[i].state = JOB_FAILED;
+      if (a->jobs[i].state == AHEAD_PENDING)
+         setOutcomeLocked(&a->jobs[i], RUN_DEVICE_ERROR, a->error);
    a->version++;
+   pthread_cond_broadcast(&a->cv);
+}
+
+/* A compile ended: its job, found by index while the list is the same, else by key. */
+static void finishJobLocked(Ahead *a, int slot, RunStatus st, const char *err) {
+   unsigned long long key = a->running[slot].key;
+   if (a->running[slot].list_generation == a->list_generation) {
+      AheadJob *job = &a->jobs[a->running[slot].job];
+      if (job->state == AHEAD_COMPILING)
+         setOutcomeLocked(job, st, err);
+      return;
+   }
+   for (int i = 0; i < a->njobs; i++)
+      if (a->jobs[i].key == key && a->jobs[i].state == AHEAD_COMPILING)
+         setOutcomeLocked(&a->jobs[i], st, err);
 }
 
 typedef struct ThreadArg_ {
@@ -282,11 +314,13 @@ static void *aheadMain(void *arg) {
          continue;
       }
       AheadJob *job = &a->jobs[j];
-      job->state = JOB_RUNNING;
+      job->state = AHEAD_COMPILING;
       unsigned long long key = job->key;
       unsigned long catGen = a->cat_generation;
       a->running[ta.slot].key = key;
       a->running[ta.slot].cat_generation = catGen;
+      a->running[ta.slot].list_generation = a->list_generation;
+      a->running[ta.slot].job = j;
       a->busy++;
       a->version++;
       AheadTarget t = a->target;
@@ -302,15 +336,12 @@ static void *aheadMain(void *arg) {
 
       pthread_mutex_lock(&a->mu);
       a->busy--;
-      a->running[ta.slot].key = 0;
       if (catGen == a->cat_generation) {
          if (st == RUN_OK)
-            rememberLocked(a, key);
-         /* The list may have been replaced meanwhile: the job is found by its key. */
-         for (int i = 0; i < a->njobs; i++)
-            if (a->jobs[i].key == key && a->jobs[i].state == JOB_RUNNING)
-               a->jobs[i].state = st == RUN_OK ? JOB_DONE : JOB_FAILED;
+            ringAdd(&a->done, key);
+         finishJobLocked(a, ta.slot, st, err);
       }
+      a->running[ta.slot].key = 0;
       a->version++;
       pthread_cond_broadcast(&a->cv);
    }
@@ -377,12 +408,20 @@ Ahead *Ahead_start(const char *kernels_dir, int threads, char *err, size_t errle
    return a;
 }
 
+static void clearJobsLocked(Ahead *a) {
+   for (int i = 0; i < a->njobs; i++)
+      free(a->jobs[i].error);
+   a->njobs = 0;
+   a->next_job = 0;
+   a->list_generation++;
+}
+
 bool Ahead_stop(Ahead *a, int timeout_ms) {
    if (!a)
       return true;
    pthread_mutex_lock(&a->mu);
    a->quit = true;
-   a->njobs = 0;
+   clearJobsLocked(a);
    pthread_cond_broadcast(&a->cv);
    struct timespec ts;
    Util_deadline(&ts, timeout_ms);
@@ -395,6 +434,8 @@ bool Ahead_stop(Ahead *a, int timeout_ms) {
       return false;
    for (int i = 0; i < a->nthreads; i++)
       pthread_join(a->threads[i], NULL);
+   clearJobsLocked(a);
+   free(a->jobs);
    Session_close(a->session);
    if (a->have_cat)
       Catalog_free(&a->cat);
@@ -405,29 +446,47 @@ bool Ahead_stop(Ahead *a, int timeout_ms) {
    return true;
 }
 
-void Ahead_want(Ahead *a, const AheadTarget *t, const long long (*configs)[KERNEL_MAX_PARAMS], int n) {
-   if (n > AHEAD_MAX_JOBS)
-      n = AHEAD_MAX_JOBS;
+bool Ahead_want(Ahead *a, const AheadTarget *t, const long long (*configs)[KERNEL_MAX_PARAMS], int n) {
+   if (n < 0)
+      n = 0;
    pthread_mutex_lock(&a->mu);
+   clearJobsLocked(a);
+   bool room = true;
+   if (n > a->capjobs) {
+      AheadJob *more = realloc(a->jobs, sizeof *more * (size_t)n);
+      if (more) {
+         a->jobs = more;
+         a->capjobs = n;
+      } else {
+         room = false;
+         n = 0;
+      }
+   }
    if (strcmp(a->target.backend, t->backend) || a->target.device != t->device)
       a->sess_failed = false; /* another device: worth a try */
    a->target = *t;
    a->njobs = n;
    for (int i = 0; i < n; i++) {
       AheadJob *j = &a->jobs[i];
+      memset(j, 0, sizeof *j);
       memcpy(j->values, configs[i], sizeof j->values);
       j->key = configKey(t, configs[i]);
-      j->state = knownLocked(a, j->key) ? JOB_DONE : runningLocked(a, j->key) ? JOB_RUNNING : JOB_PENDING;
+      /* One being compiled for an older list ends as this list's (finishJobLocked). */
+      j->state = knownLocked(a, j->key)                ? AHEAD_DONE
+                 : ringHas(&a->elsewhere, j->key)     ? AHEAD_SKIPPED
+                 : runningLocked(a, j->key)           ? AHEAD_COMPILING
+                                                      : AHEAD_PENDING;
    }
    a->version++;
    pthread_cond_broadcast(&a->cv);
    pthread_mutex_unlock(&a->mu);
+   return room;
 }
 
 void Ahead_drop(Ahead *a) {
    pthread_mutex_lock(&a->mu);
    if (a->njobs > 0) {
-      a->njobs = 0;
+      clearJobsLocked(a);
       a->version++;
    }
    pthread_mutex_unlock(&a->mu);
@@ -437,9 +496,11 @@ void Ahead_reload(Ahead *a) {
    pthread_mutex_lock(&a->mu);
    a->reload = true;
    a->cat_generation++;
-   a->ndone = a->done_next = 0;
+   a->done.n = a->done.next = 0;
+   a->elsewhere.n = a->elsewhere.next = 0; /* the caller builds them anew from the new files */
    for (int i = 0; i < a->njobs; i++)
-      a->jobs[i].state = JOB_PENDING;
+      a->jobs[i].state = AHEAD_PENDING;
+   a->next_job = 0;
    a->version++;
    pthread_cond_broadcast(&a->cv);
    pthread_mutex_unlock(&a->mu);
@@ -451,9 +512,9 @@ void Ahead_status(Ahead *a, AheadStatus *out) {
    out->version = a->version;
    out->wanted = a->njobs;
    for (int i = 0; i < a->njobs; i++) {
-      out->done += a->jobs[i].state == JOB_DONE;
-      out->failed += a->jobs[i].state == JOB_FAILED;
-      out->running += a->jobs[i].state == JOB_RUNNING;
+      out->done += a->jobs[i].state == AHEAD_DONE || a->jobs[i].state == AHEAD_SKIPPED;
+      out->failed += a->jobs[i].state == AHEAD_FAILED;
+      out->running += a->jobs[i].state == AHEAD_COMPILING;
    }
    Util_copy(out->error, sizeof out->error, a->error);
    pthread_mutex_unlock(&a->mu);
@@ -469,6 +530,12 @@ int Ahead_threads(Ahead *a) {
 bool Ahead_await(Ahead *a, const AheadTarget *t, const long long *values, atomic_int *stop1, atomic_int *stop2) {
    unsigned long long key = configKey(t, values);
    pthread_mutex_lock(&a->mu);
+   ringAdd(&a->elsewhere, key);
+   for (int i = 0; i < a->njobs; i++)
+      if (a->jobs[i].key == key && a->jobs[i].state == AHEAD_PENDING) {
+         a->jobs[i].state = AHEAD_SKIPPED;
+         a->version++;
+      }
    /* In short slices: the stop flags are not signalled through cv. */
    while (!a->quit && runningLocked(a, key) && !atomic_load(stop1) && !atomic_load(stop2)) {
       struct timespec ts;
@@ -485,4 +552,41 @@ bool Ahead_compiled(Ahead *a, const AheadTarget *t, const long long *values) {
    bool known = knownLocked(a, configKey(t, values));
    pthread_mutex_unlock(&a->mu);
    return known;
+}
+
+static bool allEndedLocked(const Ahead *a) {
+   for (int i = 0; i < a->njobs; i++)
+      if (a->jobs[i].state == AHEAD_PENDING || a->jobs[i].state == AHEAD_COMPILING)
+         return false;
+   return true;
+}
+
+bool Ahead_wait(Ahead *a, int timeout_ms) {
+   struct timespec ts;
+   Util_deadline(&ts, timeout_ms);
+   pthread_mutex_lock(&a->mu);
+   bool ended = allEndedLocked(a);
+   while (!ended && !a->quit && pthread_cond_timedwait(&a->cv, &a->mu, &ts) != ETIMEDOUT)
+      ended = allEndedLocked(a);
+   ended = allEndedLocked(a);
+   pthread_mutex_unlock(&a->mu);
+   return ended;
+}
+
+AheadJobState Ahead_job(Ahead *a, int i, RunStatus *status, char *err, size_t errlen) {
+   pthread_mutex_lock(&a->mu);
+   AheadJobState st = AHEAD_PENDING;
+   *status = RUN_OK;
+   if (errlen)
+      err[0] = '\0';
+   if (i >= 0 && i < a->njobs) {
+      const AheadJob *job = &a->jobs[i];
+      st = job->state;
+      if (st == AHEAD_FAILED) {
+         *status = job->status;
+         Util_copy(err, errlen, job->error ? job->error : "");
+      }
+   }
+   pthread_mutex_unlock(&a->mu);
+   return st;
 }

@@ -1,14 +1,16 @@
-/* Compiling ahead: once the explorer's configuration has been verified, a small pool of
- * background threads compiles the configurations one key press away (each parameter's
- * next and previous valid value) into the disk program cache, so that stepping to one of
- * them is a cache load (milliseconds) instead of a compile (most of a second on a GPU).
+/* Compiling ahead: a pool of threads that compiles configurations into the disk program
+ * cache, so that running one later is a cache load (milliseconds) instead of a compile
+ * (most of a second on a GPU). The explorer asks it for the configurations one key press
+ * away once its configuration has been verified (each parameter's next and previous valid
+ * value), or for a running sweep's next ones; `gemmtop sweep` for all the configurations
+ * it will try, before it runs them one by one.
  *
  * The pool opens its own Session on the same device (the disk cache is shared, nothing
  * else is), so it never touches the worker's session, buffers or in-memory programs,
  * and the worker never waits for it. A compile cannot be interrupted: stale work is
  * dropped before it starts, and Ahead_stop does not wait for one in progress. */
-#ifndef GEMMTOP_UI_AHEAD_H
-#define GEMMTOP_UI_AHEAD_H
+#ifndef GEMMTOP_AHEAD_H
+#define GEMMTOP_AHEAD_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -16,9 +18,11 @@
 #include "core/catalog.h"
 #include "core/config.h"
 #include "core/problem.h"
+#include "core/session.h"
 
+/* The most neighbours of a configuration (Ahead_neighbours). */
 #define AHEAD_MAX_JOBS (2 * KERNEL_MAX_PARAMS)
-#define AHEAD_MAX_THREADS 2
+#define AHEAD_MAX_THREADS 16
 
 /* Where the neighbours live: the device and the problem of the verified configuration. */
 typedef struct AheadTarget_ {
@@ -39,7 +43,7 @@ unsigned long long Ahead_targetHash(const AheadTarget *t);
 typedef struct AheadStatus_ {
    unsigned long version;   /* changes whenever anything below does */
    int wanted;              /* configurations in the current list */
-   int done;                /* compiled (or found in the cache) */
+   int done;                /* compiled (or found in the cache), or built by the caller (AHEAD_SKIPPED) */
    int failed;              /* refused or did not compile */
    int running;             /* compiles in progress for this list */
    char error[256];         /* the device could not be opened */
@@ -55,7 +59,8 @@ typedef struct Ahead_ Ahead;
 int Ahead_neighbours(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
                      int first, long long (*out)[KERNEL_MAX_PARAMS], int max);
 
-/* Pool size: 1 or 2 threads, never more than the cores minus one (at least 1). */
+/* The explorer's pool: 1 or 2 threads, never more than the cores minus one (at least 1),
+ * so that compiling ahead leaves the timed runs a core. */
 int Ahead_defaultThreads(void);
 
 /* Starts the threads (idle until given work); NULL with err when it cannot. */
@@ -65,51 +70,37 @@ Ahead *Ahead_start(const char *kernels_dir, int threads, char *err, size_t errle
  * the process with _exit, as it does for a busy worker). */
 bool Ahead_stop(Ahead *a, int timeout_ms);
 
-/* Replaces the work with these configurations of t's kernel, in this order. Those
- * already compiled ahead for the same target count as done at once. */
-void Ahead_want(Ahead *a, const AheadTarget *t, const long long (*configs)[KERNEL_MAX_PARAMS], int n);
+/* Replaces the work with these configurations of t's kernel, in this order (as many as
+ * wanted). Those already compiled ahead for the same target count as done at once.
+ * Returns false when there was no memory for the list (then the pool has no work). */
+bool Ahead_want(Ahead *a, const AheadTarget *t, const long long (*configs)[KERNEL_MAX_PARAMS], int n);
 /* Drops the work not yet started. */
 void Ahead_drop(Ahead *a);
 /* The kernel files changed: re-read them before the next compile, forget what was done. */
 void Ahead_reload(Ahead *a);
 void Ahead_status(Ahead *a, AheadStatus *out);
+/* Waits up to timeout_ms for every configuration of the list to be compiled or to have
+ * failed; returns whether they all are. */
+bool Ahead_wait(Ahead *a, int timeout_ms);
+
+/* AHEAD_SKIPPED: built by a caller of Ahead_await instead. */
+typedef enum { AHEAD_PENDING, AHEAD_COMPILING, AHEAD_DONE, AHEAD_FAILED, AHEAD_SKIPPED } AheadJobState;
+/* Where the i-th configuration of the list last wanted stands; a failed one's status
+ * (RUN_COMPILE_ERROR: the compiler's message in err; RUN_DEVICE_ERROR: the pool could
+ * not open the device, its error in err). */
+AheadJobState Ahead_job(Ahead *a, int i, RunStatus *status, char *err, size_t errlen);
 /* Whether this configuration was compiled ahead (since the last reload). */
 bool Ahead_compiled(Ahead *a, const AheadTarget *t, const long long *values);
 
 /* How many threads compile. */
 int Ahead_threads(Ahead *a);
-/* While a thread of the pool is compiling this configuration, waits for it to end (a
- * second compile of the same program would only take longer than loading it), unless
- * *stop1 or *stop2 becomes non-zero or the pool stops. Returns whether it was compiled
- * ahead. */
+/* The caller is about to build (or load) this configuration itself and keeps it. While a
+ * thread of the pool is compiling it, waits for that to end (a second compile of the same
+ * program would only take longer than loading it), unless *stop1 or *stop2 becomes
+ * non-zero or the pool stops. From then on the pool leaves it alone (AHEAD_SKIPPED, now
+ * and in later lists, until a reload): PoCL without its kernel cache removes a program's
+ * files when any copy of it is released, which breaks the caller's copy. Returns whether
+ * it was compiled ahead. */
 bool Ahead_await(Ahead *a, const AheadTarget *t, const long long *values, atomic_int *stop1, atomic_int *stop2);
-
-/* ---- the explorer's side (ahead_ui.c) ---- */
-
-/* auto: on a GPU (or another accelerator) always, on a CPU only while measuring is
- * paused, as compiles there take the cores that the timed runs use. */
-typedef enum { AHEAD_AUTO = 0, AHEAD_ON, AHEAD_OFF } AheadMode;
-const char *AheadMode_name(AheadMode m);
-bool AheadMode_parse(const char *s, AheadMode *out);
-
-struct Ui_;
-struct Worker_;
-/* While a sweep runs: asks the pool for the sweep's next configurations (twice the
- * pool's threads) on the sweep's device, kernel and problem, instead of the neighbours.
- * *posted is what was last asked for (a signature), updated. Returns -1 when no sweep
- * runs, else how many were asked for. */
-int AheadUi_feedSweep(Ahead *a, struct Worker_ *w, unsigned long long *posted);
-/* Once per pass of the main loop: asks for the neighbours of a configuration just
- * verified, drops the work when the configuration, problem or device changes. */
-void AheadUi_update(struct Ui_ *ui);
-/* The 'a' key: auto, on, off. */
-void AheadUi_cycle(struct Ui_ *ui);
-/* The results pane's line. */
-void AheadUi_describe(const struct Ui_ *ui, char *out, size_t outlen);
-/* Whether the configuration on screen (just chosen, or measured) was compiled ahead. */
-bool AheadUi_compiledAhead(const struct Ui_ *ui);
-/* Whether its program is known to be compiled (ahead, or measured earlier in this
- * session): the worker then hardly waits for the keys to settle. A hint only. */
-bool AheadUi_ready(const struct Ui_ *ui);
 
 #endif

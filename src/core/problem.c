@@ -79,6 +79,11 @@ void Problem_setDefaults(Problem *p) {
    p->beta = 0.0;
 }
 
+bool Problem_same(const Problem *a, const Problem *b) {
+   return a->m == b->m && a->n == b->n && a->k == b->k && a->precision == b->precision && a->trans_a == b->trans_a &&
+          a->trans_b == b->trans_b && a->alpha == b->alpha && a->beta == b->beta;
+}
+
 double Problem_flops(const Problem *p) { return 2.0 * p->m * (double)p->n * p->k; }
 
 double Problem_bytes(const Problem *p) {

@@ -58,6 +58,8 @@ void Precision_defines(Precision p, char *out, size_t outlen);
 bool Problem_parseLayout(Problem *p, const char *s);
 void Problem_layoutName(const Problem *p, char out[3]);
 void Problem_setDefaults(Problem *p);
+/* Whether two problems are the same GEMM (sizes, precision, layout, alpha, beta). */
+bool Problem_same(const Problem *a, const Problem *b);
 
 /* Element counts of the stored operands. */
 static inline size_t Problem_sizeA(const Problem *p) { return (size_t)p->m * (size_t)p->k; }

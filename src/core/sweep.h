@@ -2,7 +2,7 @@
  * allowed values (or a random draw when there are too many to list), the ones that
  * break a rule dropped before anything compiles, shuffled with the starting
  * configuration first, and each tried configuration's outcome named. Shared by
- * `gemmtop sweep` (cli_sweep.c) and the explorer's sweep pane (ui/worker.c). */
+ * `gemmtop sweep` (cli_sweep.c) and the explorer's sweep pane (explorer/sweepjob.c). */
 #ifndef GEMMTOP_SWEEP_H
 #define GEMMTOP_SWEEP_H
 

@@ -14,10 +14,8 @@
 
 #include <stdbool.h>
 
-#include "core/listing.h"
-#include "core/occupancy.h"
+#include "core/inspect.h"
 #include "core/peaks.h"
-#include "core/ptxas.h"
 #include "core/session.h"
 #include "core/sweep.h"
 #include "explorer/logbuf.h"
@@ -149,27 +147,13 @@ typedef struct WorkerSweep_ {
    char last_skip[512];            /* the latest configuration skipped, and why */
    WorkerSweepPoint points[WORKER_SWEEP_MAX];
 } WorkerSweep;
-/* What the compiler made of one configuration, for the inspect pane; handed to the UI
- * thread, which owns it after Worker_takeInspect and frees it with WorkerInspect_free. */
+/* What the compiler made of one configuration (core/inspect.h), for the inspect pane;
+ * handed to the UI thread, which owns it after Worker_takeInspect and frees it with
+ * WorkerInspect_free. */
 typedef struct WorkerInspect_ {
    WorkerConfig config;
    unsigned long config_serial;
-   bool ok;                        /* compiled: the fields below mean something */
-   char message[1536];             /* why not */
-   char arch[32];                  /* the device's architecture ("sm_90", "gfx906", "" unknown) */
-   int registers;                  /* per work-item, -1 not reported */
-   long long private_mem;          /* bytes per work-item, -1 not reported */
-   long long local_mem;            /* bytes per work-group */
-   long long group_items;
-   PtxasInfo ptxas;                /* spills, from NVIDIA's verbose build log */
-   Occupancy occ;
-   bool assembly;                  /* code holds compiled code */
-   char code_kind[64];             /* "PTX", "CPU code (PoCL, group 32x32x1)" */
-   char *code;                     /* the compiled code (owned), NULL when the device gives none */
-   char note[256];                 /* why there is none */
-   ListingStats stats;             /* of code */
-   char source_kind[128];          /* "OpenCL C after the preprocessor" */
-   char *source;                   /* the kernel as the compiler reads it (owned), NULL if none */
+   Inspection inspection;          /* with the source after the preprocessor; not ok: message says why */
 } WorkerInspect;
 
 void WorkerInspect_free(WorkerInspect *in);
@@ -192,7 +176,8 @@ Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen);
  * is still busy in the device (then the worker is left alone, not freed). */
 bool Worker_stop(Worker *w, int timeout_ms);
 
-void Worker_post(Worker *w, const WorkerConfig *c);
+/* Returns the post's serial: the snapshot's config_serial once the worker answers it. */
+unsigned long Worker_post(Worker *w, const WorkerConfig *c);
 void Worker_setDevice(Worker *w, const char *backend, int device);
 void Worker_setPaused(Worker *w, bool paused);
 /* Cancels the run in progress and pauses. */
@@ -234,6 +219,11 @@ int Worker_sweepUpcoming(Worker *w, WorkerSweepAhead *out, int max);
  * the worker no longer uses the old pool, which may then be stopped. */
 struct Ahead_;
 void Worker_setAhead(Worker *w, struct Ahead_ *a);
+/* While a sweep runs: asks the pool for the sweep's next configurations (twice the
+ * pool's threads) on the sweep's device, kernel and problem. *posted is what was last
+ * asked for (a signature), updated. Returns -1 when no sweep runs, else how many were
+ * asked for. */
+int Worker_feedAhead(Worker *w, struct Ahead_ *a, unsigned long long *posted);
 /* Whether the inspect pane is shown: the worker reads the compiled code of each
  * configuration once (after its first run) while it is. */
 void Worker_setInspect(Worker *w, bool wanted);

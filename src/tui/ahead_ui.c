@@ -9,19 +9,6 @@
 #include "tui/app.h"
 #include "core/util.h"
 
-static const char *const modeNames[] = {"auto", "on", "off"};
-
-const char *AheadMode_name(AheadMode m) { return m >= AHEAD_AUTO && m <= AHEAD_OFF ? modeNames[m] : "?"; }
-
-bool AheadMode_parse(const char *s, AheadMode *out) {
-   for (int i = 0; i < 3; i++)
-      if (!strcmp(s, modeNames[i])) {
-         *out = (AheadMode)i;
-         return true;
-      }
-   return false;
-}
-
 static bool onGpu(const Ui *ui) {
    DeviceType t = ui->snap.device.type;
    return t == DEVICE_GPU || t == DEVICE_ACCELERATOR;
@@ -35,46 +22,16 @@ static bool active(const Ui *ui) {
    }
 }
 
-static bool sameProblem(const Problem *a, const Problem *b) {
-   return a->m == b->m && a->n == b->n && a->k == b->k && a->precision == b->precision && a->trans_a == b->trans_a &&
-          a->trans_b == b->trans_b && a->alpha == b->alpha && a->beta == b->beta;
-}
-
 /* The worker's figures are of the configuration on screen. */
 static bool current(const Ui *ui) {
    const WorkerSnapshot *s = &ui->snap;
    return s->have_device && s->have_config && !strcmp(s->config.kernel, Ui_kernel(ui)->name) &&
-          !memcmp(s->config.values, ui->values, sizeof ui->values) && sameProblem(&s->config.problem, &ui->problem);
+          !memcmp(s->config.values, ui->values, sizeof ui->values) && Problem_same(&s->config.problem, &ui->problem);
 }
 
 static AheadTarget targetOf(const Ui *ui) {
    return Ahead_target(ui->snap.backend, ui->snap.device_index, Ui_kernel(ui)->name, &ui->problem,
                        ui->ablate & ABLATE_ALL);
-}
-
-int AheadUi_feedSweep(Ahead *a, Worker *w, unsigned long long *posted) {
-   WorkerSweepAhead *up = malloc(sizeof *up);
-   if (!up)
-      return -1;
-   int want = 2 * Ahead_threads(a);
-   int n = Worker_sweepUpcoming(w, up, want < AHEAD_MAX_JOBS ? want : AHEAD_MAX_JOBS);
-   if (n < 0) {
-      free(up);
-      return -1;
-   }
-   /* The sweep's device, kernel and problem, never an ablation: what the worker runs. */
-   AheadTarget t = Ahead_target(up->backend, up->device, up->config.kernel, &up->config.problem, 0);
-   unsigned long long sig = Util_hash(Ahead_targetHash(&t), "sweep", 6);
-   sig = Util_hash(sig, &n, sizeof n);
-   sig = Util_hash(sig, up->values, sizeof up->values[0] * (size_t)n);
-   if (!sig)
-      sig = 1;
-   if (sig != *posted) {
-      Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])up->values, n);
-      *posted = sig;
-   }
-   free(up);
-   return n;
 }
 
 void AheadUi_update(Ui *ui) {
@@ -89,7 +46,7 @@ void AheadUi_update(Ui *ui) {
    /* While a sweep runs, its next configurations rather than the neighbours: the worker
     * then loads them from the disk cache instead of compiling them one by one. */
    unsigned long long before = ui->ahead_posted;
-   bool sweeping = active(ui) && AheadUi_feedSweep(ui->ahead, ui->worker, &ui->ahead_posted) >= 0;
+   bool sweeping = active(ui) && Worker_feedAhead(ui->worker, ui->ahead, &ui->ahead_posted) >= 0;
    if (sweeping != ui->ahead_sweeping || before != ui->ahead_posted)
       ui->dirty = true;
    ui->ahead_sweeping = sweeping;

@@ -1,6 +1,7 @@
-/* The explorer's state, shared by its UI-thread modules: ui.c (start, keys, the main
- * loop), draw.c (the panes) and dialogs.c (setup, presets, save, help). Only the UI
- * thread touches it; the worker is reached through worker.h alone. */
+/* The explorer's state, shared by its UI-thread modules: start.c (start, main loop, end),
+ * ui.c (the configuration), news.c (the worker's news), keys.c and panekeys.c (the keys),
+ * screen.c (the terminal), draw*.c (the panes) and dialogs.c (setup, presets, save,
+ * help). Only the UI thread touches it; the worker is reached through worker.h alone. */
 #ifndef GEMMTOP_UI_APP_H
 #define GEMMTOP_UI_APP_H
 
@@ -10,12 +11,13 @@
 
 #include "backend/backend.h"
 #include "core/catalog.h"
-#include "cli/options.h"
 #include "core/preset.h"
 #include "core/ahead.h"
 #include "tui/chart.h"
 #include "tui/history.h"
 #include "tui/layout.h"
+#include "tui/prefs.h"
+#include "tui/ui.h"
 #include "explorer/logbuf.h"
 #include "explorer/worker.h"
 
@@ -71,7 +73,7 @@ typedef struct Hit_ {
 typedef enum { KROW_VARIANT_PICK, KROW_PARAM, KROW_VARIANT } KRowKind;
 
 typedef struct Ui_ {
-   const Options *opts;
+   UiStart start;             /* how it was started (its selection points into the caller's) */
    bool utf8;                 /* glyphs beyond ASCII */
    bool color;
    ChartStyle bars, spark;
@@ -163,20 +165,88 @@ const DeviceInfo *Ui_deviceInfo(const Ui *ui);
 void Ui_apply(Ui *ui);
 /* Switches to a kernel with values (NULL: the values it had last, else its defaults). */
 void Ui_selectKernel(Ui *ui, int catalog_index, const long long *values);
+/* The previous (dir -1) or next (1) variant of the list. */
+void Ui_stepVariant(Ui *ui, int dir);
+/* Moves parameter pi to its next value in direction dir: the next valid one, or with any
+ * the adjacent one even if a constraint refuses it (its reason is then shown). */
+void Ui_stepParam(Ui *ui, int pi, int dir, bool any);
 /* Sets parameter pi to its vi-th allowed value. */
 void Ui_setParamValue(Ui *ui, int pi, int vi);
+/* The index of v among p's allowed values, or -1. */
+int Ui_valueIndex(const KernelParam *p, long long v);
+/* Goes back to history entry i (its kernel, values, problem and, if it can, device). */
+void Ui_restoreHistory(Ui *ui, int i);
 void Ui_flash(Ui *ui, Style st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void Ui_log(Ui *ui, LogLevel level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void Ui_setProblem(Ui *ui, const Problem *p);
 void Ui_setDevice(Ui *ui, const char *backend, DeviceInfo *devices, int ndevices, int device);
+/* The variants listed: the catalog's, hidden ones left out unless chosen. */
+void Ui_buildList(Ui *ui);
 /* Kernel pane rows: variant picker, parameters, then the variant list. */
 int Ui_kernelRows(const Ui *ui);
 KRowKind Ui_kernelRow(const Ui *ui, int row, int *index);
 const char *Ui_shortName(const KernelInfo *k);
+/* The kernel files: a signature of their names, times and sizes; a reload (why: for the
+ * log); a check once a second for a change on disk. */
+unsigned long long Ui_kernelsSignature(const char *dir);
+void Ui_reloadKernels(Ui *ui, const char *why);
+void Ui_watchKernels(Ui *ui);
 
-/* draw.c */
-/* Keeps bank_site/warp/iter valid for the analysis held (site: one that made accesses). */
-void Draw_clampBanks(Ui *ui);
+/* news.c */
+/* Takes the worker's snapshot, sweep, bank analysis, inspection and log lines. */
+void Ui_pollWorker(Ui *ui);
+/* The history entry of the configuration that the worker measures, or -1. */
+int Ui_historyMeasured(const Ui *ui);
+/* Whether the worker is doing something (the spinner turns). */
+bool Ui_busy(const Ui *ui);
+void Ui_freeBanks(Ui *ui);
+void Ui_freeInspect(Ui *ui);
+/* Indexes the lines of the inspect pane's text now shown. */
+void Ui_inspectReindex(Ui *ui);
+
+/* keys.c: the table of keys, read by the dispatcher and the help page */
+typedef void (*KeyHandler)(Ui *ui, int ch);
+typedef struct KeyBinding_ {
+   int codes[10];          /* the key codes it takes, 0-terminated */
+   const char *key;        /* as the help names it: "F1", "Up Down" */
+   const char *alias;      /* its other keys ("? h"), NULL: none */
+   const char *what;       /* the help's text ('\n': a continuation line); NULL: said in another row */
+   KeyHandler handler;     /* NULL: not a key (the mouse) */
+   bool anywhere;          /* also over a dialog and on a screen too small for the panes */
+} KeyBinding;
+/* The table's rows, in the help's order. */
+int Keys_count(void);
+const KeyBinding *Keys_at(int i);
+void Keys_handle(Ui *ui, int ch);
+/* The help page: its lines, each a keys column (KEYS_HELP_WIDTH wide, empty on a
+ * continuation line) and what they do. */
+#define KEYS_HELP_WIDTH 13
+int Keys_helpCount(void);
+void Keys_helpLine(int line, char *keys, size_t keyslen, char *text, size_t textlen);
+
+/* panekeys.c */
+/* A key for the focused pane: moving, stepping a value, Enter, v. */
+void PaneKeys_focused(Ui *ui, int ch);
+/* A mouse event: a click focuses and picks, the wheel scrolls. */
+void PaneKeys_mouse(Ui *ui);
+
+/* screen.c */
+/* The signal that asked the explorer to end (SIGINT, SIGTERM, SIGHUP), or 0. */
+int Screen_signal(void);
+void Screen_installSignals(void);
+/* Puts the fatal-signal handlers that restore the terminal back in front (the OpenCL
+ * runtime installs its own when it first compiles). */
+void Screen_guardSignals(void);
+void Screen_start(Ui *ui);
+void Screen_stop(void);
+bool Screen_utf8Locale(void);
+/* What libraries print on stderr goes to a file while the screen is ours; its lines are
+ * shown in the log. */
+void Screen_captureStderr(Ui *ui);
+void Screen_pollStderr(Ui *ui);
+void Screen_releaseStderr(Ui *ui);
+
+/* draw.c: the primitives, header, footer, the screen */
 attr_t Ui_attr(const Ui *ui, Style s);
 void Draw_screen(Ui *ui);
 void Draw_text(Ui *ui, int y, int x, int w, const char *s, Style st, bool pad);
@@ -185,6 +255,27 @@ void Draw_box(Ui *ui, Rect r, const char *title);
 void Draw_hit(Ui *ui, Rect r, HitKind kind, int a, int b);
 /* A pane's title row: " N Name  extra" and right-aligned text. */
 void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right);
+/* "12.3 ms", "4.1 KiB", "1234 GFLOPS": numbers as the panes show them. */
+void Draw_fmtTime(const Ui *ui, double ms, char *out, size_t n);
+void Draw_fmtBytes(long long b, char *out, size_t n);
+void Draw_fmtRate(double v, const char *unit, char *out, size_t n);
+/* The dash of a figure not known; the spinner's glyph of this frame. */
+const char *Draw_dash(const Ui *ui);
+const char *Draw_spinner(const Ui *ui);
+/* Whether the worker's snapshot describes the configuration now chosen. */
+bool Draw_snapIsCurrent(const Ui *ui);
+/* The worker's state as a word with a glyph ("compiling", "paused"), and its style. */
+void Draw_stateText(const Ui *ui, char *out, size_t n);
+Style Draw_stateStyle(const Ui *ui);
+
+/* The panes: draw_kernel.c, draw_results.c, draw_history.c, draw_log.c, draw_banks.c */
+void Draw_kernel(Ui *ui);
+void Draw_results(Ui *ui);
+void Draw_history(Ui *ui);
+void Draw_log(Ui *ui);
+void Draw_banks(Ui *ui);
+/* Keeps bank_site/warp/iter valid for the analysis held (site: one that made accesses). */
+void Draw_clampBanks(Ui *ui);
 
 /* draw_inspect.c */
 void Draw_inspect(Ui *ui);
@@ -192,6 +283,21 @@ void Draw_inspect(Ui *ui);
 const char *Ui_inspectText(const Ui *ui, const char **kind);
 /* Glyphs, UTF-8 or ASCII. */
 const char *Ui_glyph(const Ui *ui, const char *utf8, const char *ascii);
+
+/* ahead_ui.c: the explorer's side of compiling ahead (core/ahead.h) */
+/* Once per pass of the main loop: asks for the neighbours of a configuration just
+ * verified (or a running sweep's next configurations), drops the work when the
+ * configuration, problem or device changes. */
+void AheadUi_update(Ui *ui);
+/* The A key: auto, on, off. */
+void AheadUi_cycle(Ui *ui);
+/* The results pane's line. */
+void AheadUi_describe(const Ui *ui, char *out, size_t outlen);
+/* Whether the configuration on screen (just chosen, or measured) was compiled ahead. */
+bool AheadUi_compiledAhead(const Ui *ui);
+/* Whether its program is known to be compiled (ahead, or measured earlier in this
+ * session): the worker then hardly waits for the keys to settle. A hint only. */
+bool AheadUi_ready(const Ui *ui);
 
 /* sweepview.c: the sweep pane */
 /* Starts a sweep of the current kernel on the current problem, or stops the one running. */
@@ -209,8 +315,5 @@ void Dialog_close(Ui *ui);
 void Dialog_key(Ui *ui, int ch);
 void Dialog_draw(Ui *ui);
 void Dialog_mouse(Ui *ui, int x, int y, bool dbl);
-/* The help text, one key per line (shared with the tests' golden screen). */
-extern const char *const Ui_helpLines[];
-extern const int Ui_helpCount;
 
 #endif

@@ -11,40 +11,6 @@
 #include "tui/text.h"
 #include "core/util.h"
 
-const char *const Ui_helpLines[] = {
-    "F1  ? h      this help",
-    "F2  s        problem setup: M N K, precision, layout, alpha, beta, device",
-    "F3  p        load a preset",
-    "F4  w        save the configuration as a preset",
-    "F5  r        reload the kernel files (done too when they change on disk)",
-    "F6  m        measure the device's peaks, for % of peak",
-    "F7  b        time the vendor BLAS again, for % of BLAS",
-    "F8  Space    pause / resume live measuring",
-    "F9  c Esc    cancel a long run (measuring pauses)",
-    "F10 q        quit (Ctrl-C too)",
-    "Tab S-Tab    focus the next / previous pane",
-    "1 2 3 4 5    show / hide the kernel, results, history, log, banks panes",
-    "z            zoom the focused pane (z or Esc: back)",
-    "Up Down j k  move in the focused pane; PgUp PgDn Home End scroll",
-    "Left Right   on the variant row: previous / next variant",
-    "             on a parameter: previous / next valid value",
-    "- +          on a parameter: previous / next value, unavailable ones too",
-    "< > , .      previous / next variant, from any pane",
-    "Enter        pick the variant under the cursor; history: go back to it",
-    "d            parameters back to their defaults",
-    "a            ablation: none, no-a, no-b, no-fma, const-store, no-a,no-b",
-    "A            compile ahead (auto, on, off): the neighbours, one key away",
-    "[ ] { } ( )  bank pane: previous / next site, warp, loop iteration",
-    "Ctrl-L       redraw the screen",
-    "6 i          inspect pane: compiled code, registers, occupancy (v: code/source)",
-    "mouse        click a pane, a variant or a value; the wheel scrolls",
-    "7            show / hide the sweep pane",
-    "S            sweep the kernel's parameters on this problem / stop it",
-    "X            sweep pane: plot GFLOPS against the next parameter",
-    "B            apply the sweep's best configuration (Enter in its pane)",
-};
-const int Ui_helpCount = (int)(sizeof Ui_helpLines / sizeof Ui_helpLines[0]);
-
 static const char *const layoutNames[] = {"NN", "NT", "TN", "TT"};
 
 /* ---- setup ---- */
@@ -552,7 +518,8 @@ static void drawSave(Ui *ui) {
 
 static void drawHelp(Ui *ui) {
    int body = ui->rows - 2;
-   int maxScroll = Ui_helpCount - body;
+   int count = Keys_helpCount();
+   int maxScroll = count - body;
    if (ui->help_scroll > maxScroll)
       ui->help_scroll = maxScroll;
    if (ui->help_scroll < 0)
@@ -563,13 +530,11 @@ static void drawHelp(Ui *ui) {
    int cw = (int)strlen(close);
    if (ui->cols > cw + 26)
       Draw_text(ui, 0, ui->cols - cw, cw, close, ST_HEADER, false);
-   for (int i = 0; i < body && i + ui->help_scroll < Ui_helpCount; i++) {
-      const char *l = Ui_helpLines[i + ui->help_scroll];
-      char key[16];
-      snprintf(key, sizeof key, "%.13s", l);
-      Draw_text(ui, 1 + i, 1, 13, key, ST_LABEL, false);
-      if (strlen(l) > 13)
-         Draw_text(ui, 1 + i, 14, ui->cols - 14, l + 13, ST_NORMAL, false);
+   for (int i = 0; i < body && i + ui->help_scroll < count; i++) {
+      char keys[64], text[256];
+      Keys_helpLine(i + ui->help_scroll, keys, sizeof keys, text, sizeof text);
+      Draw_text(ui, 1 + i, 1, KEYS_HELP_WIDTH, keys, ST_LABEL, false);
+      Draw_text(ui, 1 + i, 1 + KEYS_HELP_WIDTH, ui->cols - 1 - KEYS_HELP_WIDTH, text, ST_NORMAL, false);
    }
    const char *foot = maxScroll > 0 ? "Up/Down scroll; preferences: $XDG_CONFIG_HOME/gemmtop/ui.conf"
                                     : "preferences: $XDG_CONFIG_HOME/gemmtop/ui.conf; docs/explorer.md";

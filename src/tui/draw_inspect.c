@@ -18,7 +18,7 @@ static void bytes(long long b, char *out, size_t n) {
 }
 
 const char *Ui_inspectText(const Ui *ui, const char **kind) {
-   const WorkerInspect *in = &ui->inspect;
+   const Inspection *in = &ui->inspect.inspection;
    bool source = ui->inspect_source || !in->code;
    if (kind)
       *kind = source ? in->source_kind : in->code_kind;
@@ -27,11 +27,11 @@ const char *Ui_inspectText(const Ui *ui, const char **kind) {
    return source ? in->source : in->code;
 }
 
-static bool isAmd(const WorkerInspect *in) { return !strncmp(in->arch, "gfx", 3); }
+static bool isAmd(const Inspection *in) { return !strncmp(in->arch, "gfx", 3); }
 
 /* "PTX · 40 registers · no spills · local 8.0 KiB/group · occupancy 50% (registers)"; what
  * is not known is left to the rows below. */
-static void summary(const Ui *ui, const WorkerInspect *in, char *out, size_t n) {
+static void summary(const Ui *ui, const Inspection *in, char *out, size_t n) {
    const char *sep = Ui_glyph(ui, " \xc2\xb7 ", ", ");
    char loc[32], t[128];
    bytes(in->local_mem, loc, sizeof loc);
@@ -77,96 +77,64 @@ static void message(Ui *ui, Rect r, const char *m, Style st) {
       Draw_text(ui, r.y + 1 + i, r.x + 1, r.w - 2, wl[i], st, false);
 }
 
-void Draw_inspect(Ui *ui) {
-   Rect r = ui->layout.pane[PANE_INSPECT];
-   const WorkerInspect *in = &ui->inspect;
-   bool current = ui->have_inspect && ui->snap.have_config && in->config_serial == ui->snap.config_serial;
-   char extra[640] = "";
-   const KernelInfo *k = current ? Catalog_find(&ui->cat, in->config.kernel) : NULL;
-   if (k) {
-      char params[512];
-      KernelInfo_formatParams(k, in->config.values, params, sizeof params);
-      snprintf(extra, sizeof extra, "%s %s", k->name, params);
+/* The resources, from row y, when the pane is tall enough to leave the listing some rows;
+ * returns the next row. */
+static int drawDetails(Ui *ui, const Inspection *in, int y, int x, int w) {
+   char line[1024], a[32];
+   if (in->registers >= 0)
+      snprintf(line, sizeof line, "%d per work-item%s", in->registers, isAmd(in) ? " (VGPRs)" : "");
+   else
+      snprintf(line, sizeof line, "not reported by this runtime");
+   y = row(ui, y, x, w, "registers", line, in->registers >= 0 ? ST_NORMAL : ST_DIM);
+   if (in->ptxas.found) {
+      snprintf(line, sizeof line, "%d B stores, %d B loads; stack frame %d B", in->ptxas.spill_stores,
+               in->ptxas.spill_loads, in->ptxas.stack_bytes);
+      y = row(ui, y, x, w, "spills", line, in->ptxas.spill_stores + in->ptxas.spill_loads ? ST_WARN : ST_NORMAL);
    } else {
-      snprintf(extra, sizeof extra, "compiled code");
+      bytes(in->private_mem, a, sizeof a);
+      snprintf(line, sizeof line, in->private_mem >= 0 ? "%s per work-item" : "not reported", a);
+      y = row(ui, y, x, w, "private", line, ST_NORMAL);
    }
-   Draw_paneTitle(ui, PANE_INSPECT, extra,
-                  current && in->ok ? (in->code ? "v code/source  j k PgUp PgDn" : "j k PgUp PgDn scroll") : NULL);
-   if (r.h < 2)
-      return;
-   if (!current) {
-      const WorkerSnapshot *s = &ui->snap;
-      char m[1700];
-      if (s->have_config && s->have_result && s->state == WS_STOPPED)
-         snprintf(m, sizeof m, "this configuration did not compile or run (%s): %s", RunStatus_name(s->status),
-                  s->message);
-      else
-         snprintf(m, sizeof m, "waiting for the first run of this configuration, then its compiled code is read");
-      message(ui, r, m, s->state == WS_STOPPED ? ST_BAD : ST_DIM);
-      return;
+   bytes(in->local_mem, a, sizeof a);
+   snprintf(line, sizeof line, "%s per work-group (%lld work-items)", a, in->group_items);
+   y = row(ui, y, x, w, "local mem", line, ST_NORMAL);
+   const Occupancy *o = &in->occ;
+   if (o->known)
+      snprintf(line, sizeof line, "%d group%s per %s = %d of %d %s (%.0f%%), limited by %s", o->groups,
+               o->groups == 1 ? "" : "s", isAmd(in) ? "CU" : "SM", o->waves, o->max_waves,
+               isAmd(in) ? "wavefronts" : "warps", 100 * o->fraction, o->limited_by);
+   else
+      snprintf(line, sizeof line, "unknown for this device (architecture %s)", in->arch[0] ? in->arch : "not reported");
+   y = row(ui, y, x, w, "occupancy", line, o->known ? ST_NORMAL : ST_DIM);
+   if (o->known) {
+      snprintf(line, sizeof line, "groups by registers %d, local memory %d, work-items %d, slots %d", o->by_registers,
+               o->by_local, o->by_items, o->by_groups);
+      y = row(ui, y, x, w, "", line, ST_DIM);
    }
-   if (!in->ok) {
-      char m[1700];
-      snprintf(m, sizeof m, "cannot read the compiled code: %s", in->message);
-      message(ui, r, m, ST_BAD);
-      return;
-   }
-   int x = r.x + 1, w = r.w - 2, y = r.y + 1, bottom = r.y + r.h;
-   char line[1024], a[32], b[32];
-   summary(ui, in, line, sizeof line);
-   Draw_text(ui, y++, x, w, line, ST_GOOD, false);
-   /* The details when the pane is tall enough to leave the listing some rows. */
-   if (r.h >= 14) {
-      if (in->registers >= 0)
-         snprintf(line, sizeof line, "%d per work-item%s", in->registers, isAmd(in) ? " (VGPRs)" : "");
-      else
-         snprintf(line, sizeof line, "not reported by this runtime");
-      y = row(ui, y, x, w, "registers", line, in->registers >= 0 ? ST_NORMAL : ST_DIM);
-      if (in->ptxas.found) {
-         snprintf(line, sizeof line, "%d B stores, %d B loads; stack frame %d B", in->ptxas.spill_stores,
-                  in->ptxas.spill_loads, in->ptxas.stack_bytes);
-         y = row(ui, y, x, w, "spills", line,
-                 in->ptxas.spill_stores + in->ptxas.spill_loads ? ST_WARN : ST_NORMAL);
-      } else {
-         bytes(in->private_mem, a, sizeof a);
-         snprintf(line, sizeof line, in->private_mem >= 0 ? "%s per work-item" : "not reported", a);
-         y = row(ui, y, x, w, "private", line, ST_NORMAL);
-      }
-      bytes(in->local_mem, a, sizeof a);
-      snprintf(line, sizeof line, "%s per work-group (%lld work-items)", a, in->group_items);
-      y = row(ui, y, x, w, "local mem", line, ST_NORMAL);
-      const Occupancy *o = &in->occ;
-      if (o->known)
-         snprintf(line, sizeof line, "%d group%s per %s = %d of %d %s (%.0f%%), limited by %s", o->groups,
-                  o->groups == 1 ? "" : "s", isAmd(in) ? "CU" : "SM", o->waves, o->max_waves,
-                  isAmd(in) ? "wavefronts" : "warps", 100 * o->fraction, o->limited_by);
-      else
-         snprintf(line, sizeof line, "unknown for this device (architecture %s)", in->arch[0] ? in->arch : "not reported");
-      y = row(ui, y, x, w, "occupancy", line, o->known ? ST_NORMAL : ST_DIM);
-      if (o->known) {
-         snprintf(line, sizeof line, "groups by registers %d, local memory %d, work-items %d, slots %d",
-                  o->by_registers, o->by_local, o->by_items, o->by_groups);
-         y = row(ui, y, x, w, "", line, ST_DIM);
-      }
-   }
-   if (in->assembly && y < bottom) {
+   return y;
+}
+
+/* The instruction counts, or plainly that what is below is not compiled code. */
+static int drawCounts(Ui *ui, const Inspection *in, int y, int x, int w, int bottom) {
+   char line[1024];
+   if (in->assembly) {
       Listing_summary(&in->stats, line, sizeof line);
       char t[1100];
       snprintf(t, sizeof t, "%s: %s", Listing_kindName(in->stats.kind), line);
-      y = row(ui, y, x, w, "code", t, ST_NORMAL);
+      return row(ui, y, x, w, "code", t, ST_NORMAL);
    }
-   if (!in->assembly && y < bottom) {
-      /* Said plainly: what is below is not compiled code. */
-      char buf[1024];
-      const char *wl[2];
-      snprintf(line, sizeof line, "%s, so no instruction counts; below: the %s", in->note, in->source_kind);
-      int nl = Text_wrap(line, w, buf, sizeof buf, wl, bottom - y > 2 ? 2 : 1);
-      for (int i = 0; i < nl && y < bottom; i++)
-         Draw_text(ui, y++, x, w, wl[i], ST_WARN, false);
-   }
-   if (y >= bottom)
-      return;
-   /* The listing. */
+   char buf[1024];
+   const char *wl[2];
+   snprintf(line, sizeof line, "%s, so no instruction counts; below: the %s", in->note, in->source_kind);
+   int nl = Text_wrap(line, w, buf, sizeof buf, wl, bottom - y > 2 ? 2 : 1);
+   for (int i = 0; i < nl && y < bottom; i++)
+      Draw_text(ui, y++, x, w, wl[i], ST_WARN, false);
+   return y;
+}
+
+/* The listing from row y to the pane's bottom: a header line, then numbered lines. */
+static void drawListing(Ui *ui, Rect r, int y) {
+   int x = r.x + 1, w = r.w - 2, bottom = r.y + r.h;
    int rows = bottom - y - 1, n = ui->inspect_nlines;
    if (rows < 0)
       rows = 0;
@@ -177,6 +145,7 @@ void Draw_inspect(Ui *ui) {
    int first = ui->inspect_scroll;
    int last = first + rows < n ? first + rows : n;
    const char *kind, *text = Ui_inspectText(ui, &kind);
+   char line[1024], a[32], b[32];
    snprintf(a, sizeof a, "%d", first + 1);
    snprintf(b, sizeof b, "%d", last);
    snprintf(line, sizeof line, "%s, lines %s-%s of %d%s", kind, n ? a : "0", b, n, last < n ? " (more below)" : "");
@@ -189,4 +158,55 @@ void Draw_inspect(Ui *ui) {
       Listing_line(text, ui->inspect_lines, n, i, buf, sizeof buf);
       Draw_text(ui, y, x + nw, w - nw, buf, ST_NORMAL, false);
    }
+}
+
+/* Instead of the code: waiting for the first run, or why the configuration did not run. */
+static void notYet(Ui *ui, Rect r) {
+   const WorkerSnapshot *s = &ui->snap;
+   char m[1700];
+   if (s->have_config && s->have_result && s->state == WS_STOPPED)
+      snprintf(m, sizeof m, "this configuration did not compile or run (%s): %s", RunStatus_name(s->status),
+               s->message);
+   else
+      snprintf(m, sizeof m, "waiting for the first run of this configuration, then its compiled code is read");
+   message(ui, r, m, s->state == WS_STOPPED ? ST_BAD : ST_DIM);
+}
+
+void Draw_inspect(Ui *ui) {
+   Rect r = ui->layout.pane[PANE_INSPECT];
+   const Inspection *in = &ui->inspect.inspection;
+   bool current = ui->have_inspect && ui->snap.have_config && ui->inspect.config_serial == ui->snap.config_serial;
+   char extra[640] = "";
+   const KernelInfo *k = current ? Catalog_find(&ui->cat, ui->inspect.config.kernel) : NULL;
+   if (k) {
+      char params[512];
+      KernelInfo_formatParams(k, ui->inspect.config.values, params, sizeof params);
+      snprintf(extra, sizeof extra, "%s %s", k->name, params);
+   } else {
+      snprintf(extra, sizeof extra, "compiled code");
+   }
+   Draw_paneTitle(ui, PANE_INSPECT, extra,
+                  current && in->ok ? (in->code ? "v code/source  j k PgUp PgDn" : "j k PgUp PgDn scroll") : NULL);
+   if (r.h < 2)
+      return;
+   if (!current) {
+      notYet(ui, r);
+      return;
+   }
+   if (!in->ok) {
+      char m[1700];
+      snprintf(m, sizeof m, "cannot read the compiled code: %s", in->message);
+      message(ui, r, m, ST_BAD);
+      return;
+   }
+   int x = r.x + 1, w = r.w - 2, y = r.y + 1, bottom = r.y + r.h;
+   char line[1024];
+   summary(ui, in, line, sizeof line);
+   Draw_text(ui, y++, x, w, line, ST_GOOD, false);
+   if (r.h >= 14)
+      y = drawDetails(ui, in, y, x, w);
+   if (y < bottom)
+      y = drawCounts(ui, in, y, x, w, bottom);
+   if (y < bottom)
+      drawListing(ui, r, y);
 }

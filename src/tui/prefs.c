@@ -8,6 +8,19 @@
 #include "tui/layout.h"
 #include "core/util.h"
 
+static const char *const aheadModes[] = {"auto", "on", "off"};
+
+const char *AheadMode_name(AheadMode m) { return m >= AHEAD_AUTO && m <= AHEAD_OFF ? aheadModes[m] : "?"; }
+
+bool AheadMode_parse(const char *s, AheadMode *out) {
+   for (int i = 0; i < 3; i++)
+      if (!strcmp(s, aheadModes[i])) {
+         *out = (AheadMode)i;
+         return true;
+      }
+   return false;
+}
+
 void Prefs_init(UiPrefs *p) {
    memset(p, 0, sizeof *p);
    p->panes = PANES_DEFAULT;
@@ -78,7 +91,8 @@ void Prefs_parse(UiPrefs *p, const char *text, const char *name) {
          else
             p->focus = pi;
       } else if (!strcmp(key, "ahead")) {
-         if (!strcmp(value, "auto") || !strcmp(value, "on") || !strcmp(value, "off"))
+         AheadMode mode;
+         if (AheadMode_parse(value, &mode))
             Util_copy(p->ahead, sizeof p->ahead, value);
          else
             warn(p, name, line, "ahead: use auto, on or off");

@@ -23,6 +23,13 @@ typedef struct UiPrefs_ {
    char warnings[512];
 } UiPrefs;
 
+/* Compiling ahead (core/ahead.h). auto: on a GPU (or another accelerator) always, on a
+ * CPU only while measuring is paused, as compiles there take the cores that the timed
+ * runs use. */
+typedef enum { AHEAD_AUTO = 0, AHEAD_ON, AHEAD_OFF } AheadMode;
+const char *AheadMode_name(AheadMode m);
+bool AheadMode_parse(const char *s, AheadMode *out);
+
 void Prefs_init(UiPrefs *p);
 /* Parses text (name is used in warnings). */
 void Prefs_parse(UiPrefs *p, const char *text, const char *name);

@@ -14,7 +14,7 @@
 /* Configurations tried when no --budget is given: enough to see a shape, quick on a GPU. */
 #define SWEEP_DEFAULT_BUDGET 24
 
-static int budget(const Ui *ui) { return ui->opts->budget > 0 ? ui->opts->budget : SWEEP_DEFAULT_BUDGET; }
+static int budget(const Ui *ui) { return ui->start.sweep_budget > 0 ? ui->start.sweep_budget : SWEEP_DEFAULT_BUDGET; }
 
 /* The kernel whose parameters the pane shows: the swept one, else the current one. */
 static const KernelInfo *shownKernel(const Ui *ui) {
@@ -31,13 +31,6 @@ static int bestPoint(const WorkerSweep *sw) {
       if (sw->points[i].outcome == SWEEP_OK && (best < 0 || sw->points[i].gflops > sw->points[best].gflops))
          best = i;
    return best;
-}
-
-static int valueIndex(const KernelParam *p, long long v) {
-   for (int i = 0; i < p->nvalues; i++)
-      if (p->values[i] == v)
-         return i;
-   return -1;
 }
 
 static void fmtGflops(double v, char *out, size_t n) {
@@ -62,7 +55,7 @@ void SweepView_toggle(Ui *ui) {
    Util_copy(c.kernel, sizeof c.kernel, k->name);
    memcpy(c.values, ui->values, sizeof c.values);
    c.problem = ui->problem;
-   Worker_sweepStart(ui->worker, &c, budget(ui), ui->opts->exhaustive, ui->opts->timeout);
+   Worker_sweepStart(ui->worker, &c, budget(ui), ui->start.sweep_exhaustive, ui->start.sweep_timeout);
    /* Shown at once: what was there before is the old sweep. */
    memset(sw, 0, sizeof *sw);
    sw->started = sw->running = true;
@@ -74,7 +67,7 @@ void SweepView_toggle(Ui *ui) {
    if (ui->zoom >= 0 && ui->zoom != PANE_SWEEP)
       ui->zoom = -1;
    ui->focus = PANE_SWEEP;
-   if (ui->opts->exhaustive)
+   if (ui->start.sweep_exhaustive)
       Ui_flash(ui, ST_NORMAL, "sweeping %s: every valid configuration; S or c stops", k->name);
    else
       Ui_flash(ui, ST_NORMAL, "sweeping %s: %d random valid configurations (all when fewer); S or c stops", k->name,
@@ -143,7 +136,7 @@ static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bo
    int n = 0, best = -1;
    for (int i = 0; i < sw->done && i < WORKER_SWEEP_MAX; i++) {
       const WorkerSweepPoint *pt = &sw->points[i];
-      int vi = valueIndex(kp, pt->values[ui->sweep_x]);
+      int vi = Ui_valueIndex(kp, pt->values[ui->sweep_x]);
       if (pt->outcome != SWEEP_OK || vi < 0 || !(pt->gflops > 0))
          continue;
       xs[n] = vi;
@@ -230,7 +223,7 @@ void SweepView_draw(Ui *ui) {
    snprintf(extra, sizeof extra, "%s %dx%dx%d", k->name, p->m, p->n, p->k);
    Draw_paneTitle(ui, PANE_SWEEP, extra, "S start/stop  X axis  B apply best");
    if (!sw->started) {
-      if (ui->opts->exhaustive)
+      if (ui->start.sweep_exhaustive)
          snprintf(line, sizeof line,
                   "S sweeps %s on %dx%dx%d: every valid configuration is compiled, verified and timed in turn.",
                   k->name, p->m, p->n, p->k);

@@ -2,9 +2,24 @@
 #ifndef GEMMTOP_UI_H
 #define GEMMTOP_UI_H
 
-#include "cli/options.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/select.h"
+
+/* Where the explorer starts and how it draws. */
+typedef struct UiStart_ {
+   Selection sel;            /* backend, device, kernel, preset, --set values, problem */
+   uint64_t seed;            /* of the inputs, when has_seed */
+   bool has_seed;
+   bool ascii;               /* ASCII only, whatever the locale */
+   bool no_color;
+   int sweep_budget;         /* the sweep pane: configurations to try (0: the default) */
+   bool sweep_exhaustive;    /* every valid configuration */
+   double sweep_timeout;     /* seconds one launch may take (0: the default) */
+} UiStart;
 
 /* Runs the explorer until the user quits; returns the exit code (0 on q, F10, Ctrl-C). */
-int Ui_main(const Options *o);
+int Ui_main(const UiStart *start);
 
 #endif

@@ -106,7 +106,7 @@ for l in sys.stdin:
     if not k.get("arch") and "float" in k.get("precisions",["float"]) and not k.get("tensor"):
         print(k["name"])')
 echo "$kernels" | grep -qx magma_fermi && ok "magma_fermi is a visible kernel" || not_ok "magma_fermi listed" "$kernels"
-R="run --size $N --reps 1 --warmup 0 --seed 7"
+R="run $POCL --size $N --reps 1 --warmup 0 --seed 7"
 while read -r k; do
    out=$T_DIR/$k
    "$GEMMTOP_BIN" $R --kernel "$k" --a "$T_DIR/a1.npy" --b "$T_DIR/b1.npy" --out "$out.real.npy" >/dev/null 2>"$T_DIR/err" ||
@@ -115,15 +115,15 @@ while read -r k; do
    # no-a,no-b is one compile: the result may depend on neither A nor B.
    for spec in "no-a,no-b a1 b1" "no-a,no-b a2 b1" "no-a,no-b a1 b2" "no-fma a1 b1" "const-store a1 b1"; do
       set -- $spec
-      "$GEMMTOP_BIN" $R --kernel "$k" --a "$T_DIR/$2.npy" --b "$T_DIR/$3.npy" --ablate "$1" --out "$out.$1.$2$3.npy" \
+      "$GEMMTOP_BIN" $R --kernel "$k" --a "$T_DIR/$2.npy" --b "$T_DIR/$3.npy" --ablate "$1" --out "$out.$1.$2$3.ablated.npy" \
          >/dev/null 2>"$T_DIR/err" || fails="$fails; $1 $2 $3 failed: $(cat "$T_DIR/err")"
    done
-   cmp -s "$out.no-a,no-b.a1b1.npy" "$out.no-a,no-b.a2b1.npy" || fails="$fails; no-a: the result depends on A"
-   cmp -s "$out.no-a,no-b.a1b1.npy" "$out.no-a,no-b.a1b2.npy" || fails="$fails; no-b: the result depends on B"
+   cmp -s "$out.no-a,no-b.a1b1.ablated.npy" "$out.no-a,no-b.a2b1.ablated.npy" || fails="$fails; no-a: the result depends on A"
+   cmp -s "$out.no-a,no-b.a1b1.ablated.npy" "$out.no-a,no-b.a1b2.ablated.npy" || fails="$fails; no-b: the result depends on B"
    for a in no-a,no-b.a1b1 no-fma.a1b1; do
-      cmp -s "$out.real.npy" "$out.$a.npy" && fails="$fails; $a: the same result as the real run"
+      cmp -s "$out.real.npy" "$out.$a.ablated.npy" && fails="$fails; $a: the same result as the real run"
    done
-   py const "$out.const-store.a1b1.npy" 1.25 2>"$T_DIR/err" || fails="$fails; const-store: $(tail -1 "$T_DIR/err")"
+   py const "$out.const-store.a1b1.ablated.npy" 1.25 2>"$T_DIR/err" || fails="$fails; const-store: $(tail -1 "$T_DIR/err")"
    if [ -z "$fails" ]; then
       ok "$k: const-store writes 1.25 everywhere; no-a,no-b ignores A and B; no-a,no-b and no-fma change C"
    else

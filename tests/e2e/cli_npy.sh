@@ -140,6 +140,11 @@ msg=$(python3 "$T_DIR/npy.py" check "$T_DIR" 24 40 32 N N 1 0 2>&1) \
 run_gemmtop run $small --ablate no-fma --out "$T_DIR/abl.npy"
 expect_rc 2 "--out with --ablate is refused (an ablated C is wrong on purpose)"
 expect_in "--ablate" "$ERR" "naming the clash"
+expect_in ".ablated.npy" "$ERR" "saying where an ablated C may go"
+[ ! -e "$T_DIR/abl.npy" ] && ok "nothing written under the plain name" || not_ok "abl.npy was written"
+run_gemmtop run $small --ablate no-fma --out "$T_DIR/abl.ablated.npy"
+expect_rc 0 "--out NAME.ablated.npy with --ablate writes the ablated C"
+[ -s "$T_DIR/abl.ablated.npy" ] && ok "the ablated C is in abl.ablated.npy" || not_ok "abl.ablated.npy missing" "$ERR"
 [ -e "$T_DIR/abl.npy" ] && not_ok "nothing written" "$(ls -l "$T_DIR")" || ok "nothing written"
 
 # float64 files read with --precision float: said on stderr, not done silently.

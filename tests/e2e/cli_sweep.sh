@@ -63,7 +63,7 @@ expect_in "no valid configuration" "$ERR" "saying so"
 # so is a stray word (it was ignored).
 run_gemmtop sweep --kernel mygemm03_wpt --size 64 --jobs 0
 expect_rc 2 "--jobs 0 is refused"
-expect_in "--jobs 0: use 1 to 256" "$ERR" "naming the range"
+expect_in "--jobs 0: use 1 to 16" "$ERR" "naming the range"
 run_gemmtop sweep --kernel mygemm03_wpt --size 64 --max-seconds 1
 expect_rc 2 "sweep does not take --max-seconds"
 expect_in "not for 'gemmtop sweep'; sweep's limit is --timeout" "$ERR" "and says what to use"

@@ -97,7 +97,7 @@ ui_expect "HIP backend" "choosing hip in the setup shows the HIP runtime's reaso
 ui_keys Enter
 ui_expect "no device to switch to" "applying it is refused with a message"
 ui_keys Escape
-ui_gone "Problem setup"
+ui_expect_gone "Problem setup" "Esc closes the setup"
 ui_expect_re "verify +[^ ]+ verified" "the explorer goes on on OpenCL"
 ui_keys q
 ui_expect_exit 0 "q quits"

@@ -14,7 +14,8 @@ n_inst=$(ls "$prefix/share/gemmtop/kernels/"*.cl | wc -l)
 [ "$n_src" -eq "$n_inst" ] && ok "all $n_src kernel files are installed" || not_ok "kernels installed: $n_inst of $n_src"
 ls "$prefix/share/gemmtop/kernels/" | grep -q '^test_' && not_ok "test kernels are installed" "$(ls "$prefix/share/gemmtop/kernels/")" ||
    ok "no test kernel is installed (they live in tests/kernels)"
-out=$(cd "$T_DIR" && env -u GEMMTOP_KERNELS -u GEMMTOP_PRESETS "$prefix/bin/gemmtop" run --kernel mygemm01_naive --size 64 --reps 1 2>&1)
+# shellcheck disable=SC2086 # POCL is a list of options (lib.sh): PoCL's CPU device
+out=$(cd "$T_DIR" && env -u GEMMTOP_KERNELS -u GEMMTOP_PRESETS "$prefix/bin/gemmtop" run $POCL --kernel mygemm01_naive --size 64 --reps 1 2>&1)
 expect_in "verified" "$out" "the installed program runs a kernel from its share folder"
 out=$(cd "$T_DIR" && env -u GEMMTOP_KERNELS -u GEMMTOP_PRESETS "$prefix/bin/gemmtop" list presets 2>&1)
 n_presets=$(ls presets/*.preset 2>/dev/null | wc -l)

@@ -12,16 +12,11 @@ trap 'rm -rf "$T_DIR"' EXIT
 : "${XDG_CONFIG_HOME:=$T_DIR/config}"
 export XDG_CACHE_HOME XDG_CONFIG_HOME
 
-# use_test_kernels: points GEMMTOP_KERNELS at a copy of the kernels folder with the
-# test-only kernels of tests/kernels/ added (never shipped).
+# use_test_kernels: makes sure the test-only kernels of tests/kernels/ (never shipped) are
+# in GEMMTOP_KERNELS, a colon-separated list of folders (run_all.sh puts them there).
 use_test_kernels() {
-   _tk="$T_DIR/test-kernels"
-   if [ ! -d "$_tk" ]; then
-      mkdir -p "$_tk"
-      cp -R "$GEMMTOP_KERNELS"/. "$_tk"/
-      cp "$(dirname "$0")"/../kernels/*.cl "$_tk"/
-   fi
-   GEMMTOP_KERNELS=$_tk
+   _tk=$(cd "$(dirname "$0")/../kernels" && pwd)
+   case ":$GEMMTOP_KERNELS:" in *":$_tk:"*) ;; *) GEMMTOP_KERNELS="$GEMMTOP_KERNELS:$_tk" ;; esac
    export GEMMTOP_KERNELS
 }
 
@@ -34,8 +29,45 @@ not_ok() {
    return 0
 }
 
-# run_gemmtop ARGS...: runs the binary; sets RC, OUT (stdout) and ERR (stderr).
+# The suite runs on PoCL's CPU device, whatever the machine's best device is: what the
+# tests promise (a CPU's sizes and speed, its code listing, CLBlast on PoCL, the default
+# bank model) is PoCL's, and a GPU that gemmtop would rather take must not change it.
+# POCL holds the options that choose it ("--backend opencl --device N"); run_gemmtop and
+# ui_start add them unless the test names a backend or a device itself. PoCL is a test
+# dependency (scripts/deps.sh test).
+POCL=$("$GEMMTOP_BIN" list devices --backend opencl --format json 2>/dev/null | python3 -c '
+import json, sys
+for line in sys.stdin:
+    d = json.loads(line)
+    if d["type"] == "CPU" and "pocl" in d["kinds"]:
+        print("--backend opencl --device %d" % d["index"])
+        break' 2>/dev/null)
+if [ -z "$POCL" ]; then
+   not_ok "PoCL's CPU device, which this suite runs on, is not among the OpenCL devices (install pocl-opencl-icd: sh scripts/deps.sh test)" \
+      "$("$GEMMTOP_BIN" list devices --backend opencl 2>&1)"
+fi
+
+# names_device ARGS...: whether ARGS choose a backend or a device themselves.
+names_device() {
+   for _a in "$@"; do
+      case "$_a" in --backend | --backend=* | --device | --device=*) return 0 ;; esac
+   done
+   return 1
+}
+
+# run_gemmtop ARGS...: runs the binary (on PoCL, for a command that runs kernels and names
+# no device); sets RC, OUT (stdout) and ERR (stderr).
 run_gemmtop() {
+   if [ $# -gt 0 ] && ! names_device "$@"; then
+      case "$1" in
+      run | sweep | bench | banks | inspect)
+         _cmd=$1
+         shift
+         # shellcheck disable=SC2086 # POCL is a list of options
+         set -- "$_cmd" $POCL "$@"
+         ;;
+      esac
+   fi
    "$GEMMTOP_BIN" "$@" >"$T_DIR/out" 2>"$T_DIR/err"
    RC=$?
    OUT=$(cat "$T_DIR/out")

@@ -29,7 +29,7 @@ ui_expect " 2 Results" "F1 closes it again"
 ui_more_launches "measuring went on behind the help"
 
 # A short terminal scrolls the help.
-ui_tmux resize-window -x 70 -y 16
+ui_resize 70 16
 ui_keys F1
 ui_expect "Up/Down scroll" "at 70x16 the help says it scrolls"
 ui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down

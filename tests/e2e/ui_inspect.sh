@@ -53,13 +53,13 @@ fi
 
 # i hides and shows it again.
 ui_keys i
-ui_gone "6 Inspect" 10 && ok "i hides the pane" || not_ok "i hides the pane" "$UI_LAST"
+ui_expect_gone "6 Inspect" "i hides the pane" 10
 ui_keys i
 ui_expect "6 Inspect  mygemm03_wpt" "i shows it again"
 
 # Scrolling: the pane has the focus; zoom it on a short terminal so the listing is longer
 # than the rows it gets.
-ui_tmux resize-window -x 90 -y 24
+ui_resize 90 24
 ui_expect "6 Inspect" "the pane stays at 90x24"
 ui_keys z
 ui_expect_re "lines 1-[0-9]+ of [0-9]+ \(more below\)" "zoomed at 90x24 the listing does not fit"
@@ -68,10 +68,19 @@ ui_keys j j
 ui_expect_re "lines 3-[0-9]+ of $total" "j j scrolls two lines"
 ui_keys k
 ui_expect_re "lines 2-[0-9]+ of $total" "k scrolls back one"
+shown=$(ui_line "lines 2-[0-9]+ of $total" | sed -E 's/.*lines 2-([0-9]+) .*/\1/')
+# PgDn: wait until the header has moved off line 2 (the screen before the key still says
+# "lines 2-"), then it must have moved by a page at least: past every line shown, or to
+# the end of the listing.
 ui_keys NPage
-ui_wait_re "lines [0-9]+-[0-9]+ of $total" 5
+ui_expect_re "lines ([3-9]|[1-9][0-9]+)-[0-9]+ of $total" "PgDn scrolls"
 first=$(ui_line "lines [0-9]+-[0-9]+ of $total" | sed -E 's/.*lines ([0-9]+)-.*/\1/')
-if [ -n "$first" ] && [ "$first" -gt 2 ]; then ok "PgDn scrolls a page (first line $first)"; else not_ok "PgDn scrolls a page" "$UI_LAST"; fi
+last=$(ui_line "lines [0-9]+-[0-9]+ of $total" | sed -E 's/.*lines [0-9]+-([0-9]+) .*/\1/')
+if [ -n "$first" ] && { [ "$first" -gt "$shown" ] || [ "$last" = "$total" ]; }; then
+   ok "PgDn scrolls a page (lines 2-$shown, then $first-$last)"
+else
+   not_ok "PgDn scrolls a page (lines 2-$shown, then $first-$last)" "$UI_LAST"
+fi
 ui_keys End
 ui_expect_re "lines [0-9]+-$total of $total$" "End shows the last line"
 ui_keys Home

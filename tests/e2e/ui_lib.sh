@@ -19,8 +19,10 @@ ui_init() {
 
 ui_tmux() { tmux -L "$UI_SOCK" "$@"; }
 
-# ui_start COLS ROWS [ENV=VALUE...] [--] ARGS...: starts gemmtop in a fresh tmux server;
-# afterwards its exit code is in $T_DIR/exit and the terminal's modes in $T_DIR/stty.
+# ui_start COLS ROWS [ENV=VALUE...] [--] ARGS...: starts gemmtop in a fresh tmux server,
+# on PoCL's CPU device unless ARGS name a backend or a device (lib.sh: POCL); afterwards
+# its exit code is in $T_DIR/exit and the terminal's modes in $T_DIR/stty.
+# ui_start_any_device: the same on the device gemmtop chooses by itself.
 ui_start() {
    _cols=$1
    _rows=$2
@@ -33,6 +35,10 @@ ui_start() {
       *) break ;;
       esac
    done
+   if [ "${UI_ANY_DEVICE:-0}" != 1 ] && ! names_device "$@"; then
+      # shellcheck disable=SC2086 # POCL is a list of options
+      set -- $POCL "$@"
+   fi
    _args=""
    for _a in "$@"; do _args="$_args '$_a'"; done
    rm -f "$T_DIR/exit" "$T_DIR/stty"
@@ -46,14 +52,24 @@ ui_start() {
       eval "_val=\${$_v-__unset__}"
       [ "$_val" = "__unset__" ] || _pass="$_pass $_v='$_val'"
    done
+   # The pane outlives the program (sleep 600), so that its last screen can still be read.
    ui_tmux -f /dev/null new-session -d -x "$_cols" -y "$_rows" \
       "env $_pass $_env '$GEMMTOP_BIN' $_args; echo \$? > '$T_DIR/exit.tmp'; stty -a > '$T_DIR/stty' 2>&1; mv '$T_DIR/exit.tmp' '$T_DIR/exit'; sleep 600"
 }
 
+ui_start_any_device() {
+   UI_ANY_DEVICE=1
+   ui_start "$@"
+   UI_ANY_DEVICE=0
+}
+
 ui_screen() { ui_tmux capture-pane -p 2>/dev/null; }
 
-# ui_wait TEXT [SECONDS]: until TEXT is on the screen; false (and the screen kept in
-# UI_LAST) when it never shows.
+# The waits below return false (the screen kept in UI_LAST) when what they wait for never
+# comes: a test uses that result (ui_expect, or if/&&/|| with not_ok), never ignores it,
+# so a wait that times out fails the test with the screen. Poll them, never sleep.
+
+# ui_wait TEXT [SECONDS]: until TEXT is on the screen.
 ui_wait() {
    _deadline=$(($(date +%s) + ${2:-$UI_TIMEOUT}))
    while :; do
@@ -70,6 +86,18 @@ ui_wait_re() {
    while :; do
       UI_LAST=$(ui_screen)
       printf '%s\n' "$UI_LAST" | grep -Eq -- "$1" && return 0
+      [ "$(date +%s)" -ge "$_deadline" ] && return 1
+      sleep 0.2
+   done
+}
+
+# ui_wait_for FUNCTION [SECONDS]: until FUNCTION (a shell function that reads the screen in
+# UI_LAST) succeeds.
+ui_wait_for() {
+   _deadline=$(($(date +%s) + ${2:-$UI_TIMEOUT}))
+   while :; do
+      UI_LAST=$(ui_screen)
+      "$1" && return 0
       [ "$(date +%s)" -ge "$_deadline" ] && return 1
       sleep 0.2
    done
@@ -94,18 +122,44 @@ ui_expect_re() {
    if ui_wait_re "$1" "${3:-}"; then ok "$2"; else not_ok "$2: /$1/ never showed" "$UI_LAST"; fi
 }
 
+# ui_expect_gone TEXT WHAT [SECONDS]
+ui_expect_gone() {
+   if ui_gone "$1" "${3:-}"; then ok "$2"; else not_ok "$2: '$1' is still there" "$UI_LAST"; fi
+}
+
 ui_keys() { ui_tmux send-keys "$@"; }
+
+# ui_resize COLS ROWS: resizes the terminal and waits until the program has drawn itself at
+# that size: its footer (which always shows F10 Quit) on the new last row, or its "terminal
+# too small ... now COLSxROWS". Until then the screen is the old one, cropped or padded by
+# tmux, so nothing on it says anything of the new size. ROWS must differ from the old
+# height (an old footer would still be on the last row). A redraw that never comes is a
+# failed test (and false).
+ui_resize() {
+   UI_RESIZE_TO="${1}x$2"
+   ui_tmux resize-window -x "$1" -y "$2"
+   ui_wait_for ui_drawn_at_size && return 0
+   not_ok "resized to $UI_RESIZE_TO: never redrawn at that size" "$UI_LAST"
+   return 1
+}
+ui_drawn_at_size() {
+   case "$UI_LAST" in *"now $UI_RESIZE_TO; q quits"*) return 0 ;; esac
+   printf '%s\n' "$UI_LAST" | tail -n 1 | grep -q "Quit"
+}
 
 # ui_count: the launch count in the results pane (of the last screen polled).
 ui_count() { ui_line "[0-9]+ launches" | sed -E 's/.* ([0-9]+) launches.*/\1/'; }
 
 # ui_more_launches WHAT: the launch count grows (measuring goes on by itself).
 ui_more_launches() {
-   ui_wait_re "[0-9]+ launches"
+   if ! ui_wait_re "[0-9]+ launches"; then
+      not_ok "$1: no launch count on the screen" "$UI_LAST"
+      return
+   fi
    _n1=$(ui_count)
    _deadline=$(($(date +%s) + UI_TIMEOUT))
    while :; do
-      sleep 0.5
+      sleep 0.5 # the poll interval: the count is read again until it grows or time is up
       ui_wait_re "[0-9]+ launches" 5
       _n2=$(ui_count)
       if [ -n "$_n1" ] && [ -n "$_n2" ] && [ "$_n2" -gt "$_n1" ]; then

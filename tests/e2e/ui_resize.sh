@@ -7,24 +7,24 @@ ui_init
 
 ui_start 80 24 -- --kernel mygemm01_naive --size 64
 ui_expect_re "verify +[^ ]+ verified" "starts at 80x24"
-ui_tmux resize-window -x 40 -y 10
+ui_resize 40 10
 ui_expect "terminal too small (need 60x16)" "40x10: terminal too small, with the size needed"
 ui_golden ui_too_small_40x10.txt "40x10: the whole screen"
-ui_tmux resize-window -x 100 -y 30
+ui_resize 100 30
 ui_expect " 2 Results" "grown to 100x30: the panes are back"
 ui_expect_re "verify +[^ ]+ verified" "100x30: the results are still there"
 ui_more_launches "100x30: measuring went on meanwhile"
 
-# The minimum size works.
-ui_tmux resize-window -x 60 -y 16
+# The minimum size works (waiting for the redraw: the old screen, cropped, has the results too).
+ui_resize 60 16
 ui_expect " 2 Results" "60x16 (the minimum) shows the results"
 case "$UI_LAST" in *"too small"*) not_ok "60x16 is not too small" "$UI_LAST" ;; *) ok "60x16 is not too small" ;; esac
 
 # Panes toggle with their numbers; z zooms the focused one.
-ui_tmux resize-window -x 80 -y 24
+ui_resize 80 24
 ui_expect " 4 Log" "80x24: the log pane"
 ui_keys 4
-ui_gone " 4 Log" 10 && ok "4 hides the log pane" || not_ok "4 hides the log pane" "$UI_LAST"
+ui_expect_gone " 4 Log" "4 hides the log pane" 10
 ui_keys 4
 ui_expect " 4 Log" "4 shows it again"
 ui_keys 5
@@ -49,9 +49,9 @@ ui_expect_exit 0 "q quits"
 ui_start 80 24 -- --kernel mygemm01_naive --size 64
 ui_expect " 2 Results" "started again"
 ui_keys 3
-ui_gone " 3 History" 10
+ui_expect_gone " 3 History" "3 hides the history pane" 10
 ui_keys q
-ui_exited
+ui_expect_exit 0 "q quits, saving the panes"
 grep -q "^panes = kernel results log$" "$XDG_CONFIG_HOME/gemmtop/ui.conf" && ok "ui.conf keeps the visible panes" ||
    not_ok "ui.conf keeps the visible panes" "$(cat "$XDG_CONFIG_HOME/gemmtop/ui.conf" 2>&1)"
 ui_start 80 24 -- --kernel mygemm01_naive --size 64

@@ -1,5 +1,6 @@
 #!/bin/sh
-# The explorer starts on the best device with the first kernel of the catalog and
+# The explorer starts on the best device (an OpenCL GPU, else a CUDA GPU, else a HIP GPU,
+# else OpenCL's CPU: whatever this machine has) with the first kernel of the catalog and
 # measures at once, at 80x24 and at 120x40.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ui_lib.sh"
@@ -11,10 +12,28 @@ for line in sys.stdin:
     if not k.get("hidden"):
         print(k["name"]); break')
 
-ui_start 80 24
+# The device it should choose, from every backend's devices (listed in the backends'
+# order): the first GPU of the first backend that has one, else the first backend's
+# accelerator, CPU or other device, in that order. "backend|name|type".
+best=$("$GEMMTOP_BIN" list devices --format json 2>/dev/null | python3 -c 'import json,sys
+devs=[json.loads(l) for l in sys.stdin if l.strip()]
+first=devs[0]["backend"]
+pick=next((d for d in devs if d["type"]=="GPU"), None)
+for t in ("accelerator", "CPU", "other"):
+    pick=pick or next((d for d in devs if d["backend"]==first and d["type"]==t), None)
+print("%s|%s|%s" % (pick["backend"], pick["name"], pick["type"]))')
+best_backend=${best%%|*}
+best_type=${best##*|}
+best_name=${best#*|}
+best_name=${best_name%|*}
+# A CPU starts at 512, a GPU at 2048.
+best_size=512
+[ "$best_type" = CPU ] || best_size=2048
+
+ui_start_any_device 80 24
 ui_expect " 1 Kernel  $first" "80x24: opens on the first kernel of the catalog ($first)"
-ui_expect "M=512 N=512 K=512" "80x24: a CPU device starts at 512x512x512"
-ui_expect "pthread" "80x24: the header names the device"
+ui_expect " gemmtop  $best_name  $best_backend" "80x24: on the best device, named in the header ($best_name, $best_backend)"
+ui_expect "M=$best_size N=$best_size K=$best_size" "80x24: a $best_type device starts at ${best_size}x${best_size}x$best_size"
 for pane in " 1 Kernel" " 2 Results" " 3 History" " 4 Log" "F1Help" "F10Quit"; do
    case "$UI_LAST" in
    *"$pane"*) ok "80x24: shows '$pane'" ;;

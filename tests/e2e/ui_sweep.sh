@@ -100,7 +100,7 @@ else
    not_ok "stopped after some of them ($done_n of $total_n)" "$UI_LAST"
 fi
 ui_expect_re "TS\+ +8 +16 +32 +64" "-U: the axis in ASCII"
-ui_wait_re "best [0-9.]+ GFLOPS"
+ui_expect_re "best [0-9.]+ GFLOPS" "-U: the best of those measured is named"
 dots=$(plot_dots ascii)
 if [ "$dots" -ge 1 ] && [ "$dots" -le "$done_n" ]; then
    ok "-U: the points measured stay, drawn as '*' ($dots for $done_n tried)"

@@ -1,4 +1,4 @@
-/* Compiling ahead (src/ui/ahead.c): the neighbour list of real catalog kernels at random
+/* Compiling ahead (src/core/ahead.c): the neighbour list of real catalog kernels at random
  * configurations, checked against a brute-force search (valid only, Left/Right's
  * semantics, cursor first, no duplicates), the pool compiling them on the real device
  * (PoCL here) into a fresh disk cache, dropping work, and stopping, and the explorer's
@@ -21,16 +21,18 @@
 #include <unistd.h>
 
 #include "core/ablate.h"
-#include "cli/cli.h"
+#include "backend/backend.h"
 #include "core/rng.h"
 #include "core/ahead.h"
 #include "tui/prefs.h"
 #include "explorer/worker.h"
 #include "core/util.h"
+#include "testing.h"
 
 static Catalog g_cat;
 static Rng g_rng;
 static char g_cache[256];
+static int g_dev; /* PoCL's CPU device, where the pool's tests compile */
 
 static const char *kernelsDir(void) {
    const char *env = getenv("GEMMTOP_KERNELS");
@@ -47,6 +49,11 @@ static int setupAll(void **state) {
    uint64_t seed = Rng_freshSeed();
    fprintf(stderr, "# seed %llu\n", (unsigned long long)seed);
    Rng_seed(&g_rng, seed);
+   g_dev = Testing_poclDevice(err, sizeof err);
+   if (g_dev < 0) {
+      fprintf(stderr, "%s\n", err);
+      return -1;
+   }
    /* A cache of this test's own, empty: what the pool writes is what is counted. */
    snprintf(g_cache, sizeof g_cache, "/tmp/gemmtop-test-ahead-%ld", (long)getpid());
    setenv("XDG_CACHE_HOME", g_cache, 1);
@@ -270,7 +277,7 @@ static void test_pool_compiles_into_the_cache(void **state) {
    assert_non_null(a);
    int size = 64 * (1 + (int)Rng_below(&g_rng, 3)); /* TSN and TSM 8 and 32 all fit */
    Problem sq = square(size);
-   AheadTarget t = Ahead_target("opencl", 0, k->name, &sq, 0);
+   AheadTarget t = Ahead_target("opencl", g_dev, k->name, &sq, 0);
    DeviceLimits lim = {.max_wg = 4096, .max_wi = {4096, 4096, 4096}, .local_mem = 1 << 20, .fp64 = true, .warp = 32};
    long long v[KERNEL_MAX_PARAMS] = {0};
    KernelInfo_defaults(k, v);
@@ -322,7 +329,7 @@ static void test_pool_compiles_ablated(void **state) {
    assert_non_null(a);
    unsigned switches[] = {ABLATE_NO_FMA, ABLATE_NO_A | ABLATE_NO_B, ABLATE_CONST_STORE};
    Problem sq = square(64);
-   AheadTarget t = Ahead_target("opencl", 0, k->name, &sq, switches[Rng_below(&g_rng, 3)]);
+   AheadTarget t = Ahead_target("opencl", g_dev, k->name, &sq, switches[Rng_below(&g_rng, 3)]);
    DeviceLimits lim = {.max_wg = 4096, .max_wi = {4096, 4096, 4096}, .local_mem = 1 << 20, .fp64 = true, .warp = 32};
    long long v[KERNEL_MAX_PARAMS] = {0};
    KernelInfo_defaults(k, v);
@@ -342,7 +349,7 @@ static void test_pool_compiles_ablated(void **state) {
    assert_false(Ahead_compiled(a, &plain, out[0]));
    assert_true(Ahead_stop(a, 30000));
 
-   Session *s = Session_open(Backend_opencl(), 0, &g_cat, err, sizeof err);
+   Session *s = Session_open(Backend_opencl(), g_dev, &g_cat, err, sizeof err);
    assert_non_null(s);
    RunResult *r = calloc(1, sizeof *r);
    assert_non_null(r);
@@ -353,6 +360,90 @@ static void test_pool_compiles_ablated(void **state) {
    RunResult_free(r);
    free(r);
    Session_close(s);
+}
+
+/* A list longer than the neighbours' (as gemmtop sweep asks for): every configuration
+ * gets its own outcome, in the list's order, and the pool says when all have one. The
+ * refused ones fail at once with the rule's message; the valid one compiles. */
+static void test_pool_long_list_outcomes(void **state) {
+   (void)state;
+   const KernelInfo *k = kernel("mygemm01_naive");
+   char err[512];
+   Ahead *a = Ahead_start(kernelsDir(), 2, err, sizeof err);
+   assert_non_null(a);
+   Problem sq = square(64);
+   AheadTarget t = Ahead_target("opencl", 0, k->name, &sq, 0);
+   enum { N = 3 * AHEAD_MAX_JOBS };
+   long long (*list)[KERNEL_MAX_PARAMS] = calloc(N, sizeof *list);
+   assert_non_null(list);
+   /* One valid one at a random place (TSN, TSM of 8 to 32), the rest refused. */
+   int valid = (int)Rng_below(&g_rng, N);
+   for (int i = 0; i < N; i++) {
+      KernelInfo_defaults(k, list[i]);
+      if (i == valid) {
+         list[i][0] = 8 << (int)Rng_below(&g_rng, 3);
+         list[i][1] = 8 << (int)Rng_below(&g_rng, 3);
+      } else {
+         list[i][0] = 1000 + i; /* not one of TSN's values */
+      }
+   }
+   assert_true(Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])list, N));
+   assert_true(Ahead_wait(a, 180000));
+   AheadStatus st;
+   Ahead_status(a, &st);
+   assert_int_equal(st.wanted, N);
+   assert_int_equal(st.done + st.failed, N);
+   assert_int_equal(st.done, 1);
+   for (int i = 0; i < N; i++) {
+      RunStatus rs;
+      AheadJobState js = Ahead_job(a, i, &rs, err, sizeof err);
+      if (i == valid) {
+         if (js != AHEAD_DONE)
+            fail_msg("configuration %d (TSN=%lld TSM=%lld) not compiled: %s: %s", i, list[i][0], list[i][1],
+                     RunStatus_name(rs), err);
+         assert_true(Ahead_compiled(a, &t, list[i]));
+      } else {
+         assert_int_equal(js, AHEAD_FAILED);
+         assert_int_equal(rs, RUN_INVALID);
+         assert_non_null(strstr(err, "TSN"));
+      }
+   }
+   free(list);
+   assert_true(Ahead_stop(a, 2000));
+}
+
+/* A configuration that a caller of Ahead_await builds itself leaves the pool's work when
+ * the pool has not started it, and stays out of later lists: the pool never builds a
+ * second copy of a program the caller holds. */
+static void test_pool_skips_what_a_caller_builds(void **state) {
+   (void)state;
+   const KernelInfo *k = kernel("mygemm01_naive");
+   char err[512];
+   Ahead *a = Ahead_start(kernelsDir(), 1, err, sizeof err);
+   assert_non_null(a);
+   Problem p = square(48); /* a size no other test compiles: nothing is cached */
+   AheadTarget t = Ahead_target("opencl", 0, k->name, &p, 0);
+   long long list[2][KERNEL_MAX_PARAMS];
+   for (int i = 0; i < 2; i++) {
+      KernelInfo_defaults(k, list[i]);
+      list[i][0] = 8 << i; /* TSN 8, then 16 */
+      list[i][1] = 16;
+   }
+   Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])list, 2);
+   /* The one thread takes the first; the second is still waiting its turn. */
+   atomic_int never;
+   atomic_init(&never, 0);
+   assert_false(Ahead_await(a, &t, list[1], &never, &never));
+   assert_true(Ahead_wait(a, 180000));
+   RunStatus rs;
+   assert_int_equal(Ahead_job(a, 0, &rs, err, sizeof err), AHEAD_DONE);
+   assert_int_equal(Ahead_job(a, 1, &rs, err, sizeof err), AHEAD_SKIPPED);
+   assert_false(Ahead_compiled(a, &t, list[1]));
+   /* Asked for again later (a neighbour of the next configuration): still left alone. */
+   Ahead_want(a, &t, (const long long (*)[KERNEL_MAX_PARAMS])list, 2);
+   assert_int_equal(Ahead_job(a, 0, &rs, err, sizeof err), AHEAD_DONE);
+   assert_int_equal(Ahead_job(a, 1, &rs, err, sizeof err), AHEAD_SKIPPED);
+   assert_true(Ahead_stop(a, 2000));
 }
 
 /* A device that cannot be opened fails the work with a reason, and stops cleanly. */
@@ -376,6 +467,10 @@ static void test_pool_bad_device(void **state) {
    } while (st.failed == 0 && Util_nowMs() < end);
    assert_int_equal(st.failed, 1);
    assert_non_null(strstr(st.error, "99"));
+   RunStatus rs;
+   assert_int_equal(Ahead_job(a, 0, &rs, err, sizeof err), AHEAD_FAILED);
+   assert_int_equal(rs, RUN_DEVICE_ERROR);
+   assert_non_null(strstr(err, "99"));
    assert_true(Ahead_stop(a, 2000));
 }
 
@@ -414,17 +509,15 @@ static const char *envOr(const char *name, const char *def) {
    return v && *v ? v : def;
 }
 
-/* Posts c and returns the ms until the worker's snapshot has c verified with a figure. */
 /* The time from posting c to its verified figure; the worker's states on the way, with
  * the time each was first seen, go to timeline ("waiting@0 compiling@61 ..."). */
-static double changeLatency(Worker *w, const WorkerConfig *c, unsigned long serial, WorkerSnapshot *snap,
-                            char *timeline, size_t tlen) {
+static double changeLatency(Worker *w, const WorkerConfig *c, WorkerSnapshot *snap, char *timeline, size_t tlen) {
    unsigned long seen = 0;
    double t0 = Util_nowMs(), end = t0 + 300000;
    int last = -1;
    size_t used = 0;
    timeline[0] = '\0';
-   Worker_post(w, c);
+   unsigned long serial = Worker_post(w, c);
    while (Util_nowMs() < end) {
       if (Worker_snapshot(w, snap, &seen) && snap->config_serial == serial) {
          if ((int)snap->state != last && used + 40 < tlen) {
@@ -451,8 +544,9 @@ static void test_latency_of_a_change(void **state) {
    char err[1024];
    DeviceInfo *devs = NULL;
    int nd = be->findDevices(&devs, err, sizeof err);
-   int dev = nd > 0 ? Cli_pickDevice(devs, nd, NULL, err, sizeof err) : -1;
-   DeviceLimits lim = dev >= 0 ? devs[dev].limits : (DeviceLimits){0};
+   /* In the suite, PoCL's CPU device; asked for a backend, its best device (a GPU). */
+   int dev = !getenv("GEMMTOP_LATENCY_BACKEND") ? g_dev : nd > 0 ? Device_pick(devs, nd, NULL, err, sizeof err) : -1;
+   DeviceLimits lim = dev >= 0 && dev < nd ? devs[dev].limits : (DeviceLimits){0};
    free(devs);
    if (dev < 0)
       fail_msg("no %s device: %s", backend, err);
@@ -473,7 +567,7 @@ static void test_latency_of_a_change(void **state) {
    do {
       pause_ms(10);
       Worker_snapshot(w, snap, &seen);
-   } while (!(snap->config_serial == 1 && snap->verified_run && snap->nwindow > 0) && Util_nowMs() < end);
+   } while (!(snap->have_config && snap->verified_run && snap->nwindow > 0) && Util_nowMs() < end);
    assert_true(snap->verified_run && snap->verify.ok);
 
    /* The neighbours of a, compiled ahead. */
@@ -482,6 +576,7 @@ static void test_latency_of_a_change(void **state) {
    assert_true(n >= 1);
    Ahead *pool = Ahead_start(kernelsDir(), Ahead_defaultThreads(), err, sizeof err);
    assert_non_null(pool);
+   Worker_setAhead(w, pool); /* as the explorer does */
    AheadTarget t = Ahead_target(backend, dev, k->name, &a.problem, 0);
    Ahead_want(pool, &t, (const long long (*)[KERNEL_MAX_PARAMS])next, n);
    AheadStatus st;
@@ -495,7 +590,7 @@ static void test_latency_of_a_change(void **state) {
    memcpy(b.values, next[0], sizeof b.values);
    b.ready = true;
    char tl_cached[512], tl_fresh[512] = "";
-   double cached = changeLatency(w, &b, 2, snap, tl_cached, sizeof tl_cached);
+   double cached = changeLatency(w, &b, snap, tl_cached, sizeof tl_cached);
    assert_true(cached > 0 && snap->verify.ok);
    assert_true(snap->cached && !snap->cached_memory);
    double loadMs = snap->compile_ms;
@@ -515,11 +610,28 @@ static void test_latency_of_a_change(void **state) {
    if (pick >= 0) {
       WorkerConfig c = a;
       memcpy(c.values, further[pick], sizeof c.values);
-      fresh = changeLatency(w, &c, 3, snap, tl_fresh, sizeof tl_fresh);
+      fresh = changeLatency(w, &c, snap, tl_fresh, sizeof tl_fresh);
       assert_true(fresh > 0 && snap->verify.ok);
       assert_false(snap->cached);
       compileMs = snap->compile_ms;
    }
+   /* A change to a configuration that the pool is compiling at that moment (a problem no
+    * other test used, so nothing is cached): the worker waits for the pool's program and
+    * loads it, instead of building the same program beside it (which PoCL aborted on). */
+   WorkerConfig e = a;
+   e.problem = square(80);
+   lim = (DeviceLimits){.max_wg = 4096, .max_wi = {4096, 4096, 4096}, .local_mem = 1 << 20, .fp64 = true, .warp = 32};
+   assert_true(randomValid(k, &e.problem, &lim, e.values));
+   AheadTarget te = Ahead_target(backend, dev, k->name, &e.problem, 0);
+   Ahead_want(pool, &te, (const long long (*)[KERNEL_MAX_PARAMS])e.values, 1);
+   char tl_during[512];
+   double during = changeLatency(w, &e, snap, tl_during, sizeof tl_during);
+   assert_true(during > 0 && snap->verify.ok);
+   if (!snap->cached || snap->cached_memory)
+      fail_msg("a configuration being compiled ahead was compiled again by the worker:%s", tl_during);
+   waitPool(pool, &st, 10, 300000);
+   assert_int_equal(st.done, 1);
+
    char pa[256], pb[256];
    KernelInfo_formatParams(k, a.values, pa, sizeof pa);
    KernelInfo_formatParams(k, b.values, pb, sizeof pb);
@@ -536,6 +648,7 @@ static void test_latency_of_a_change(void **state) {
    /* Compiling ahead must pay: the cached change is the quicker one. */
    if (pick >= 0)
       assert_true(cached < fresh);
+   Worker_setAhead(w, NULL);
    assert_true(Ahead_stop(pool, 5000));
    assert_true(Worker_stop(w, 30000));
    free(snap);
@@ -548,6 +661,8 @@ int main(void) {
        cmocka_unit_test(test_prefs_and_modes),
        cmocka_unit_test(test_pool_compiles_into_the_cache),
        cmocka_unit_test(test_pool_compiles_ablated),
+       cmocka_unit_test(test_pool_long_list_outcomes),
+       cmocka_unit_test(test_pool_skips_what_a_caller_builds),
        cmocka_unit_test(test_pool_bad_device),
        cmocka_unit_test(test_latency_of_a_change),
    };

@@ -25,6 +25,7 @@
 #include "core/listing.h"
 #include "core/preproc.h"
 #include "core/util.h"
+#include "testing.h"
 
 static char *fixture(const char *name) {
    char path[1024];
@@ -328,7 +329,10 @@ static void test_preprocess_kernel(void **state) {
    if (!out) {
       free(body);
       free(prelude);
-      skip();
+      /* Only a missing cpp is a reason to skip; one that is there must preprocess the kernel. */
+      if (system("command -v cpp >/dev/null 2>&1") == 0)
+         fail_msg("cpp is installed but the kernel was not preprocessed: %s", err);
+      SKIP_BECAUSE("the C preprocessor (cpp) is not installed: the kernel after cpp is not checked");
    }
    snprintf(want, sizeof want, "Asub[%d][%d]", ts, ts);
    assert_non_null(strstr(out, want));

@@ -16,6 +16,7 @@
 
 #include "core/npy.h"
 #include "core/rng.h"
+#include "testing.h"
 
 static char g_dir[256];
 static uint64_t g_seed;
@@ -513,9 +514,7 @@ static void test_convert(void **state) {
 static void test_numpy_crosscheck(void **state) {
    (void)state;
    if (system("python3 -c 'import numpy' >/dev/null 2>&1") != 0) {
-      print_message("numpy not installed: cross-check skipped\n");
-      skip();
-      return;
+      SKIP_BECAUSE("numpy is not installed: no cross-check with numpy");
    }
    char ours[512], theirs[512], cmd[2048], err[512];
    pathIn(ours, sizeof ours, "ours.npy");

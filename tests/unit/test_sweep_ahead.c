@@ -1,6 +1,6 @@
-/* The explorer's sweep with compiling ahead (ui/worker.c, ui/ahead.c, ui/ahead_ui.c): a
+/* The explorer's sweep with compiling ahead (explorer/sweepjob.c, core/ahead.c): a
  * small sweep through the real Worker on the real device (PoCL here), once serial (no
- * pool) and once with the pool fed as the explorer feeds it (AheadUi_feedSweep on every
+ * pool) and once with the pool fed as the explorer feeds it (Worker_feedAhead on every
  * pass), each in a fresh disk cache. Serial, the worker compiles every configuration
  * itself; fed, every configuration after the first is loaded from the cache; and both
  * sweeps try the same configurations with the same outcomes. */
@@ -20,11 +20,13 @@
 #include "core/ahead.h"
 #include "explorer/worker.h"
 #include "core/util.h"
+#include "testing.h"
 
 #define BUDGET 6
 
 static Catalog g_cat;
 static char g_dirs[2][64];
+static int g_dev; /* PoCL's CPU device */
 
 static const char *kernelsDir(void) {
    const char *env = getenv("GEMMTOP_KERNELS");
@@ -41,6 +43,11 @@ static int setupAll(void **state) {
    char err[1024];
    if (!Catalog_load(&g_cat, kernelsDir(), err, sizeof err)) {
       fprintf(stderr, "cannot load kernels: %s\n", err);
+      return -1;
+   }
+   g_dev = Testing_poclDevice(err, sizeof err);
+   if (g_dev < 0) {
+      fprintf(stderr, "%s\n", err);
       return -1;
    }
    for (int i = 0; i < 2; i++) {
@@ -70,7 +77,7 @@ static int teardownAll(void **state) {
  * not NULL; the finished sweep goes to out. */
 static void sweep(const WorkerConfig *c, uint64_t seed, Ahead *pool, WorkerSweep *out) {
    char err[1024];
-   WorkerInit wi = {.kernels_dir = kernelsDir(), .backend = "opencl", .device = 0, .config = *c, .paused = true,
+   WorkerInit wi = {.kernels_dir = kernelsDir(), .backend = "opencl", .device = g_dev, .config = *c, .paused = true,
                     .seed = seed};
    Worker *w = Worker_start(&wi, err, sizeof err);
    if (!w)
@@ -96,7 +103,7 @@ static void sweep(const WorkerConfig *c, uint64_t seed, Ahead *pool, WorkerSweep
    memset(out, 0, sizeof *out);
    while (Util_nowMs() < end) {
       /* What the explorer's main loop does, on every pass. */
-      if (pool && AheadUi_feedSweep(pool, w, &posted) > 0)
+      if (pool && Worker_feedAhead(w, pool, &posted) > 0)
          fedPasses++;
       Worker_sweep(w, out, &seen);
       if (out->started && !out->running)
@@ -148,7 +155,7 @@ static void test_sweep_fed_ahead_loads_from_the_cache(void **state) {
    Ahead *pool = Ahead_start(kernelsDir(), 2, err, sizeof err);
    if (!pool)
       fail_msg("pool: %s", err);
-   AheadTarget warm = Ahead_target("opencl", 0, "mygemm01_naive", &c.problem, 0);
+   AheadTarget warm = Ahead_target("opencl", g_dev, "mygemm01_naive", &c.problem, 0);
    long long wv[1][KERNEL_MAX_PARAMS] = {{0}};
    KernelInfo_defaults(Catalog_find(&g_cat, warm.kernel), wv[0]);
    Ahead_want(pool, &warm, (const long long (*)[KERNEL_MAX_PARAMS])wv, 1);

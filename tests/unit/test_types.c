@@ -26,6 +26,7 @@
 #include "core/rng.h"
 #include "core/session.h"
 #include "core/verify.h"
+#include "testing.h"
 
 /* ---- rounding ---- */
 
@@ -497,10 +498,8 @@ static void test_peak_mma_compiles(void **state) {
    }
    free(src);
    Catalog_free(&cat);
-   if (skipped) {
-      print_message("NVRTC is not installed: the tensor peak kernel's compile is not checked\n");
-      skip();
-   }
+   if (skipped)
+      SKIP_BECAUSE("NVRTC is not installed: the tensor peak kernel's compile is not checked");
 }
 
 int main(void) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tui/app.h"
 #include "tui/chart.h"
 #include "tui/history.h"
 #include "tui/layout.h"
@@ -263,12 +264,52 @@ static void test_history(void **state) {
    assert_int_equal(h.items[HISTORY_MAX - 1].values[0], 1000 + HISTORY_MAX + 4);
 }
 
+/* The key table: every key code reaches one row only (a second row would never run),
+ * a row with codes has a handler and the other way round, and the help page made from it
+ * has one line per row (and per continuation) with its keys in the keys column. */
+static void test_key_table(void **state) {
+   (void)state;
+   int n = Keys_count(), lines = 0;
+   assert_true(n >= 30);
+   for (int i = 0; i < n; i++) {
+      const KeyBinding *b = Keys_at(i);
+      assert_non_null(b->key);
+      assert_true((b->codes[0] != 0) == (b->handler != NULL));
+      assert_true(b->what || b->handler); /* a row the help leaves out still does something */
+      for (int c = 0; b->codes[c]; c++)
+         for (int j = 0; j < n; j++)
+            for (int d = 0; j != i && Keys_at(j)->codes[d]; d++)
+               if (Keys_at(j)->codes[d] == b->codes[c])
+                  fail_msg("key code %d is in the rows of %s and %s", b->codes[c], b->key, Keys_at(j)->key);
+      for (const char *w = b->what; w; w = strchr(w, '\n'), w = w ? w + 1 : NULL)
+         lines++;
+   }
+   assert_null(Keys_at(n));
+   assert_int_equal(Keys_helpCount(), lines);
+   char keys[64], text[256];
+   Keys_helpLine(0, keys, sizeof keys, text, sizeof text);
+   assert_string_equal(keys, "F1  ? h");
+   assert_string_equal(text, "this help");
+   for (int i = 0, line = 0; i < n; i++) {
+      const KeyBinding *b = Keys_at(i);
+      for (const char *w = b->what; w; w = strchr(w, '\n'), w = w ? w + 1 : NULL, line++) {
+         Keys_helpLine(line, keys, sizeof keys, text, sizeof text);
+         assert_true(strlen(keys) < KEYS_HELP_WIDTH);
+         assert_true(w == b->what ? strstr(keys, b->key) == keys : keys[0] == '\0');
+         assert_true(text[0] && !strncmp(text, w, strlen(text)));
+      }
+   }
+   Keys_helpLine(lines, keys, sizeof keys, text, sizeof text);
+   assert_string_equal(keys, "");
+   assert_string_equal(text, "");
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_width), cmocka_unit_test(test_fit),   cmocka_unit_test(test_wrap),
        cmocka_unit_test(test_bar),   cmocka_unit_test(test_spark), cmocka_unit_test(test_log),
        cmocka_unit_test(test_rename_source), cmocka_unit_test(test_prefs), cmocka_unit_test(test_history),
-       cmocka_unit_test(test_prefs_sweep),
+       cmocka_unit_test(test_prefs_sweep), cmocka_unit_test(test_key_table),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

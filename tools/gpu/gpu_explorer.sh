@@ -11,7 +11,7 @@ ui_init
 UI_TIMEOUT=120
 shot() { ui_screen > "$out/$1.txt"; }
 
-ui_start 160 48 -- --preset fast-02-warptile --size 1024 --budget 8
+ui_start 160 48 -- --device NVIDIA --preset fast-02-warptile --size 1024 --budget 8
 ui_expect "NVIDIA H100" "the explorer opens on the H100 (OpenCL)"
 ui_expect_re "verify +[^ ]+ verified" "fast-02-warptile verifies at 1024"
 ui_expect_re "after the change|verified" "the log reports the first figure"

@@ -1,0 +1,160 @@
+/* The work that the bank and inspect panes ask of the worker while they are shown: a
+ * trace of one work-group's local-memory accesses with its bank-conflict analysis, and
+ * what the compiler made of the configuration (core/inspect.h); each once per
+ * configuration, after its first run, and handed to the UI thread. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/banks.h"
+#include "core/util.h"
+#include "explorer/worker_int.h"
+
+void PaneJob_freeBanks(WorkerBanks *b) {
+   if (b->analysis) {
+      BankAnalysis_free(b->analysis);
+      free(b->analysis);
+   }
+   b->analysis = NULL;
+}
+
+/* Traces one work-group of the current configuration and analyses its bank conflicts. */
+void PaneJob_traceBanks(Worker *w) {
+   w->banks_traced = true;
+   WorkerConfig cfg = w->cur;
+   unsigned long serial = w->cur_serial;
+   const KernelInfo *k = Catalog_find(&w->cat, cfg.kernel);
+   if (!k)
+      return;
+   char name[640];
+   Worker_label(w, &cfg, name, sizeof name);
+   Worker_setState(w, WS_TRACING, "tracing the local memory of %s", name);
+   Session *s = w->session;
+   pthread_mutex_unlock(&w->mu);
+   WorkerBanks b;
+   memset(&b, 0, sizeof b);
+   b.config = cfg;
+   b.config_serial = serial;
+   Trace t;
+   memset(&t, 0, sizeof t);
+   RunResult *r = calloc(1, sizeof *r);
+   if (!r) {
+      snprintf(b.message, sizeof b.message, "out of host memory");
+   } else {
+      RunStatus st = Session_trace(s, k, cfg.values, &cfg.problem, 1, &t, r);
+      if (st != RUN_OK) {
+         snprintf(b.message, sizeof b.message, "the trace failed: %s: %s", RunStatus_name(st), r->message);
+      } else {
+         BankModel m = BankModel_forDevice(Session_device(s));
+         char err[512] = "";
+         b.analysis = calloc(1, sizeof *b.analysis);
+         if (!b.analysis)
+            snprintf(b.message, sizeof b.message, "out of host memory");
+         else if (!BankAnalysis_run(b.analysis, &t, &m, err, sizeof err)) {
+            snprintf(b.message, sizeof b.message, "the analysis failed: %s", err);
+            free(b.analysis);
+            b.analysis = NULL;
+         }
+      }
+      Trace_free(&t);
+      RunResult_free(r);
+      free(r);
+   }
+   pthread_mutex_lock(&w->mu);
+   if (serial != w->cur_serial) {
+      PaneJob_freeBanks(&b);
+      return;
+   }
+   if (b.analysis)
+      Worker_log(w, LOG_INFO, "%s: local memory traced (%zu accesses)", name, b.analysis->nrecords);
+   else
+      Worker_log(w, LOG_WARN, "%s: %s", name, b.message);
+   if (w->banks_ready)
+      PaneJob_freeBanks(&w->banks_out);
+   w->banks_out = b;
+   w->banks_ready = true;
+   w->snap.banks_version++;
+   Worker_publish(w);
+}
+
+void WorkerInspect_free(WorkerInspect *in) { Inspection_free(&in->inspection); }
+
+void PaneJob_inspect(Worker *w) {
+   w->inspected = true;
+   WorkerConfig cfg = w->cur;
+   unsigned long serial = w->cur_serial;
+   const KernelInfo *k = Catalog_find(&w->cat, cfg.kernel);
+   if (!k)
+      return;
+   char name[640];
+   Worker_label(w, &cfg, name, sizeof name);
+   Worker_setState(w, WS_INSPECTING, "reading the compiled code of %s", name);
+   pthread_mutex_unlock(&w->mu);
+   WorkerInspect in;
+   memset(&in, 0, sizeof in);
+   in.config = cfg;
+   in.config_serial = serial;
+   /* The program built for the run (a cache load, no compile), and the source as the
+    * compiler reads it: shown where the device gives no assembly, and by v. */
+   InspectRequest rq = {.catalog = &w->cat, .kernel = k, .values = cfg.values, .problem = &cfg.problem,
+                        .ablate = cfg.ablate, .code = INSPECT_CODE_DEFAULT, .source = true};
+   Inspection *ins = &in.inspection;
+   RunStatus st = Inspect_onDevice(w->session, &rq, ins);
+   if (st != RUN_OK) {
+      char why[sizeof ins->message];
+      Util_copy(why, sizeof why, ins->message);
+      snprintf(ins->message, sizeof ins->message, "%s: %s", RunStatus_name(st), why);
+   }
+   pthread_mutex_lock(&w->mu);
+   if (serial != w->cur_serial) {
+      WorkerInspect_free(&in);
+      return;
+   }
+   if (!ins->ok)
+      Worker_log(w, LOG_WARN, "%s: cannot read its code: %s", name, ins->message);
+   if (w->inspect_ready)
+      WorkerInspect_free(&w->inspect_out);
+   w->inspect_out = in;
+   w->inspect_ready = true;
+   w->snap.inspect_version++;
+   Worker_publish(w);
+}
+
+/* ---- the UI's side ---- */
+
+/* Whether a pane that asks the worker for extra work (banks, inspect) is shown. */
+static void setWanted(Worker *w, bool *flag, bool wanted) {
+   pthread_mutex_lock(&w->mu);
+   *flag = wanted;
+   pthread_cond_signal(&w->cv);
+   pthread_mutex_unlock(&w->mu);
+}
+
+void Worker_setBanks(Worker *w, bool wanted) { setWanted(w, &w->banks_want, wanted); }
+
+bool Worker_takeBanks(Worker *w, WorkerBanks *out) {
+   pthread_mutex_lock(&w->mu);
+   bool ready = w->banks_ready;
+   if (ready) {
+      *out = w->banks_out;
+      w->banks_out.analysis = NULL;
+      w->banks_ready = false;
+   }
+   pthread_mutex_unlock(&w->mu);
+   return ready;
+}
+
+void Worker_setInspect(Worker *w, bool wanted) { setWanted(w, &w->inspect_want, wanted); }
+
+bool Worker_takeInspect(Worker *w, WorkerInspect *out) {
+   pthread_mutex_lock(&w->mu);
+   bool ready = w->inspect_ready;
+   if (ready) {
+      *out = w->inspect_out;
+      /* The texts are the UI's now. */
+      memset(&w->inspect_out, 0, sizeof w->inspect_out);
+      w->inspect_ready = false;
+   }
+   pthread_mutex_unlock(&w->mu);
+   return ready;
+}

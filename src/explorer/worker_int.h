@@ -1,0 +1,122 @@
+/* Inside the explorer's worker (worker.h), shared by its parts: worker.c (the thread's
+ * loop and the mailbox the UI posts into), measure.c (opening the device, compiling,
+ * verifying and re-timing the configuration, the vendor BLAS, the peaks), sweepjob.c (the
+ * sweep pane's sweeps) and panejobs.c (the bank trace and the inspection of the panes that
+ * are shown). Nothing outside src/explorer includes it.
+ *
+ * The jobs are called with mu held and drop it around device work; after taking it back
+ * they check cur_serial (or sweep_gen) to see whether what they did is still wanted. */
+#ifndef GEMMTOP_WORKER_INT_H
+#define GEMMTOP_WORKER_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "core/ahead.h"
+#include "explorer/worker.h"
+
+enum { PH_FIRST, PH_MEASURE, PH_STOPPED };
+
+struct Worker_ {
+   pthread_t thread;
+   pthread_mutex_t mu;
+   pthread_cond_t cv;        /* the mailbox changed */
+   pthread_cond_t done_cv;   /* the thread finished */
+   atomic_int cancel;
+
+   /* Mailbox, under mu. */
+   WorkerConfig want;
+   unsigned long want_serial;
+   double posted_at;
+   char want_backend[16];
+   int want_device;
+   unsigned long device_serial;
+   bool paused, quit, reload, peaks, vendor_again, finished;
+   bool held;                /* the user cancelled: not even a first run until resumed */
+   bool banks_want;
+   bool banks_ready;         /* banks_out waits for the UI */
+   WorkerBanks banks_out;
+   bool sweep_req, sweep_stop;
+   unsigned long sweep_gen;  /* sweeps asked for: a newer one replaces the one running */
+   WorkerConfig sweep_cfg;
+   int sweep_budget;
+   bool sweep_exhaustive;
+   double sweep_timeout;
+   atomic_int sweep_cancel;  /* stops the sweep's launch in progress */
+   Ahead *ahead;             /* the compile-ahead pool the sweep waits for (may be NULL) */
+   int ahead_users;          /* the thread is inside Ahead_await: the pool must stay */
+   atomic_int ahead_abort;   /* Worker_setAhead(NULL): stop waiting on the pool */
+   bool inspect_want;
+   bool inspect_ready;       /* inspect_out waits for the UI */
+   WorkerInspect inspect_out;
+
+   /* The thread's own. */
+   Catalog cat;
+   char kernels_dir[1024];
+   Session *session;
+   unsigned long tried_device_serial;
+   WorkerConfig cur;
+   unsigned long cur_serial;
+   int phase;
+   Inputs in;
+   bool have_inputs;
+   uint64_t seed;
+   bool auto_vendor;
+   RunResult *res;
+   bool banks_traced;        /* the current configuration has been traced */
+   bool inspected;           /* the current configuration's code has been read */
+
+   SweepSpace sweep_space;   /* the sweep's valid configurations */
+   unsigned long sweeps;     /* sweeps started: each draws its own sample */
+
+   /* Published, under mu. */
+   WorkerSnapshot snap;
+   WorkerSweep *sweep;       /* its own version */
+   LogBuf log;
+};
+
+/* worker.c: the snapshot changed; a new state with its one-line activity; a log line;
+ * "kernel P=V ... [ABLATED: ...]"; the configuration cannot run (why in message). */
+void Worker_publish(Worker *w);
+void Worker_setState(Worker *w, WorkerState st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void Worker_log(Worker *w, LogLevel level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void Worker_label(const Worker *w, const WorkerConfig *c, char *out, size_t outlen);
+void Worker_stopWith(Worker *w, RunStatus st, const char *message);
+/* While the compile-ahead pool compiles this configuration, waits for it (loading its
+ * program then is quicker than compiling it again, and two builds of one program at once
+ * are not safe on every runtime: PoCL has aborted), until *stop becomes non-zero. Called
+ * with mu held, which it drops while waiting. */
+void Worker_awaitAhead(Worker *w, const AheadTarget *t, const long long *values, atomic_int *stop);
+
+/* measure.c */
+/* Forgets the figures of the configuration measured before. */
+void Measure_clear(Worker *w);
+/* Opens the device asked for (the old session stays when that fails). */
+void Measure_openDevice(Worker *w);
+void Measure_reloadCatalog(Worker *w);
+void Measure_peaks(Worker *w);
+/* The vendor BLAS on the current problem; a change interrupts it between two calls. */
+void Measure_vendor(Worker *w);
+/* Whether the vendor BLAS is due: asked for (F7), or once per problem after a few rounds
+ * once the keys are quiet. */
+bool Measure_vendorDue(const Worker *w);
+/* One round of the current configuration: compiled and verified when it is new, else
+ * re-timed into the rolling window. */
+void Measure_round(Worker *w);
+
+/* sweepjob.c */
+/* Lists the requested sweep's valid configurations and picks those to try. */
+void SweepJob_begin(Worker *w);
+/* Compiles, verifies and times the sweep's next configuration (or ends the sweep). */
+void SweepJob_step(Worker *w);
+/* Stops the sweep after the configuration in progress (or before it begins). */
+void SweepJob_stop(Worker *w);
+
+/* panejobs.c */
+/* Traces one work-group of the current configuration and analyses its bank conflicts. */
+void PaneJob_traceBanks(Worker *w);
+/* Reads what the compiler made of the current configuration. */
+void PaneJob_inspect(Worker *w);
+void PaneJob_freeBanks(WorkerBanks *b);
+
+#endif

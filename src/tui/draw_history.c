@@ -1,0 +1,147 @@
+/* The history pane: each configuration measured with a bar of its GFLOPS (the best
+ * starred, the one measured now marked), and a sparkline of the recent launches of the
+ * configuration measured now. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/ablate.h"
+#include "core/util.h"
+#include "tui/app.h"
+#include "tui/text.h"
+
+/* "ABLATED no-a: variant P=V ... @MxNxK dbl TN" (the problem when it is not this one). */
+static void historyLabel(const Ui *ui, const HistoryEntry *e, char *out, size_t n) {
+   const KernelInfo *k = Catalog_find(&ui->cat, e->kernel);
+   char abl[64] = "";
+   if (e->ablate) {
+      char names[48];
+      Ablate_name(e->ablate, names, sizeof names);
+      snprintf(abl, sizeof abl, "ABLATED %s: ", names);
+   }
+   snprintf(out, n, "%s%s %s", abl, k ? Ui_shortName(k) : e->kernel, e->params);
+   if (!Problem_same(&e->problem, &ui->problem)) {
+      char lay[3];
+      Problem_layoutName(&e->problem, lay);
+      snprintf(out + strlen(out), n - strlen(out), " @%dx%dx%d%s%s", e->problem.m, e->problem.n, e->problem.k,
+               e->problem.precision == PRECISION_DOUBLE ? " dbl" : "", strcmp(lay, "NN") ? lay : "");
+   }
+}
+
+/* Keeps the selected entry in view; follows the newest when nothing is selected. */
+static void scrollToSelection(Ui *ui, int sel, int measured, int rows) {
+   const History *H = &ui->hist;
+   if (sel >= 0 && sel < ui->hist_scroll)
+      ui->hist_scroll = sel;
+   if (sel >= ui->hist_scroll + rows)
+      ui->hist_scroll = sel - rows + 1;
+   if (ui->hist_cursor < 0 && measured < 0)
+      ui->hist_scroll = H->count - rows;
+   if (ui->hist_scroll > H->count - rows)
+      ui->hist_scroll = H->count - rows;
+   if (ui->hist_scroll < 0)
+      ui->hist_scroll = 0;
+}
+
+/* Entry i at row y: marker, label (lw wide), bar (bw), value (vw). */
+static void drawEntry(Ui *ui, Rect r, int i, int y, int sel, int measured, int lw, int bw, int vw) {
+   const History *H = &ui->hist;
+   const HistoryEntry *e = &H->items[i];
+   int best = History_best(H);
+   bool isSel = i == sel && ui->focus == PANE_HISTORY;
+   Style base = isSel ? ST_CURSOR : ST_NORMAL;
+   Draw_fill(ui, y, r.x, r.w, base);
+   char lab[256], val[32], bar[512];
+   historyLabel(ui, e, lab, sizeof lab);
+   const char *m = i == measured ? Ui_glyph(ui, "\xe2\x96\xb6", ">") : i == best ? "*" : " ";
+   Draw_text(ui, y, r.x, 1, m, i == best ? ST_GOOD : base, false);
+   Draw_text(ui, y, r.x + 1, lw, lab, i == measured && !isSel ? ST_LABEL : base, true);
+   Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_HISTORY, i, 0);
+   if (e->state == HIST_FAILED || e->gflops <= 0) {
+      Draw_text(ui, y, r.x + 2 + lw, bw + vw, e->why, ST_BAD, false);
+      return;
+   }
+   if (bw > 0) {
+      double max = History_maxGflops(H);
+      Chart_bar(bar, sizeof bar, max > 0 ? e->gflops / max : 0, bw, ui->bars);
+      Draw_text(ui, y, r.x + 2 + lw, bw, bar, i == best ? ST_BAR_BEST : ST_BAR, false);
+   }
+   char num[24];
+   Draw_fmtRate(e->gflops, "", num, sizeof num);
+   /* A wrong result keeps its speed, marked: it is not a candidate. */
+   snprintf(val, sizeof val, "%s%s", e->state == HIST_NOT_VERIFIED ? Ui_glyph(ui, "\xe2\x9c\x97 ", "x ") : "", num);
+   Draw_text(ui, y, r.x + r.w - vw, vw, val, e->state == HIST_NOT_VERIFIED ? ST_BAD : base, false);
+}
+
+static void drawEntries(Ui *ui, Rect r, int rows) {
+   const History *H = &ui->hist;
+   if (H->count == 0) {
+      Draw_text(ui, r.y + 1, r.x + 1, r.w - 1, "each configuration measured appears here", ST_DIM, false);
+      return;
+   }
+   int measured = Ui_historyMeasured(ui);
+   int sel = ui->hist_cursor >= 0 ? ui->hist_cursor : measured;
+   scrollToSelection(ui, sel, measured, rows);
+   /* Labels as wide as the longest, leaving a bar of at least 8 cells. */
+   int lw = 8;
+   for (int i = 0; i < H->count; i++) {
+      char lab[256];
+      historyLabel(ui, &H->items[i], lab, sizeof lab);
+      if (Text_width(lab) > lw)
+         lw = Text_width(lab);
+   }
+   if (lw > r.w - 2 - 1 - 11 - 8)
+      lw = r.w - 2 - 1 - 11 - 8;
+   int vw = 11, bw = r.w - 2 - lw - 1 - vw;
+   for (int i = ui->hist_scroll, y = r.y + 1; i < H->count && y < r.y + 1 + rows; i++, y++)
+      drawEntry(ui, r, i, y, sel, measured, lw, bw, vw);
+}
+
+/* GFLOPS of each recent launch of the configuration measured now, nrows high from sy. */
+static void drawSparkline(Ui *ui, Rect r, int sy, int nrows) {
+   const WorkerSnapshot *s = &ui->snap;
+   bool have = Draw_snapIsCurrent(ui) && s->nwindow > 0;
+   double gf[WORKER_WINDOW], lo = 0, hi = 0;
+   int n = 0;
+   for (int i = 0; have && i < s->nwindow; i++)
+      if (s->window[i] > 0) {
+         gf[n] = Problem_flops(&s->config.problem) / (s->window[i] * 1e6);
+         lo = n == 0 || gf[n] < lo ? gf[n] : lo;
+         hi = n == 0 || gf[n] > hi ? gf[n] : hi;
+         n++;
+      }
+   char range[64], a[24], b[24];
+   Draw_fmtRate(lo, "", a, sizeof a);
+   Draw_fmtRate(hi, "", b, sizeof b);
+   if (n)
+      snprintf(range, sizeof range, " %s%s%s", Util_trim(a), Ui_glyph(ui, "\xe2\x80\x93", "-"), Util_trim(b));
+   else
+      snprintf(range, sizeof range, " %s", Draw_dash(ui));
+   int lab = 7, rw = (int)Text_width(range) + 1, sw = r.w - lab - rw;
+   char rowsBuf[2][1024];
+   char *rowp[2] = {rowsBuf[0], rowsBuf[1]};
+   if (sw > 0 && n)
+      Chart_spark(rowp, sizeof rowsBuf[0], nrows, sw, gf, n, lo * 0.9, hi, ui->spark);
+   for (int i = 0; i < nrows; i++) {
+      int y = sy + i;
+      Draw_fill(ui, y, r.x, r.w, ST_NORMAL);
+      if (i == nrows - 1)
+         Draw_text(ui, y, r.x + 1, lab - 1, "recent", ST_LABEL, false);
+      if (sw > 0 && n)
+         Draw_text(ui, y, r.x + lab, sw, rowsBuf[i], ST_GOOD, false);
+      if (i == nrows - 1)
+         Draw_text(ui, y, r.x + r.w - rw, rw, range, ST_DIM, false);
+   }
+}
+
+void Draw_history(Ui *ui) {
+   Rect r = ui->layout.pane[PANE_HISTORY];
+   Draw_paneTitle(ui, PANE_HISTORY, "GFLOPS per configuration", NULL);
+   int h = r.h - 1;
+   if (h <= 0)
+      return;
+   int sparkRows = h >= 8 ? 2 : 1;
+   int rows = h - sparkRows;
+   if (rows > 0)
+      drawEntries(ui, r, rows);
+   drawSparkline(ui, r, r.y + 1 + (rows > 0 ? rows : 0), sparkRows);
+}

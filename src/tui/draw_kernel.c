@@ -1,0 +1,235 @@
+/* The kernel pane: the variant picker, the parameters with their values (the current one
+ * highlighted, those the rules refuse dimmed), the variants of the ladders, and an info
+ * area that says why the configuration is refused or what the cursor is on. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/app.h"
+#include "tui/text.h"
+
+typedef enum { DL_PICK, DL_PARAM, DL_SEP, DL_LADDER, DL_VARIANT } DLKind;
+typedef struct DLine_ {
+   DLKind kind;
+   int row;     /* selectable row, -1 for none */
+   int index;   /* parameter or catalog index */
+} DLine;
+
+#define MAX_LINES (3 + KERNEL_MAX_PARAMS + 2 * 512)
+
+/* The reason the nearest unavailable value of parameter pi is refused. */
+static bool unavailableReason(const Ui *ui, int pi, const bool *valid, char *list, size_t listlen, char *why,
+                              size_t whylen) {
+   const KernelInfo *k = Ui_kernel(ui);
+   const KernelParam *p = &k->params[pi];
+   int cur = -1, nearest = -1;
+   for (int i = 0; i < p->nvalues; i++)
+      if (p->values[i] == ui->values[pi])
+         cur = i;
+   list[0] = why[0] = '\0';
+   for (int i = 0; i < p->nvalues; i++)
+      if (!valid[i]) {
+         snprintf(list + strlen(list), listlen - strlen(list), "%s%lld", list[0] ? " " : "", p->values[i]);
+         if (nearest < 0 || abs(i - cur) < abs(nearest - cur))
+            nearest = i;
+      }
+   if (nearest < 0)
+      return false;
+   long long v[KERNEL_MAX_PARAMS];
+   memcpy(v, ui->values, sizeof v);
+   v[pi] = p->values[nearest];
+   Config_check(k, v, &ui->problem, Ui_limits(ui), NULL, why, whylen);
+   return true;
+}
+
+/* The pane's lines: the picker, the parameters, a separator, then each ladder's title and
+ * its variants. Returns how many. */
+static int buildLines(const Ui *ui, DLine *lines) {
+   const KernelInfo *k = Ui_kernel(ui);
+   int nlines = 0, cap = 3 + k->nparams + 2 * ui->nlist;
+   if (cap > MAX_LINES)
+      cap = MAX_LINES;
+   lines[nlines++] = (DLine){DL_PICK, 0, ui->kernel};
+   for (int i = 0; i < k->nparams && nlines < cap; i++)
+      lines[nlines++] = (DLine){DL_PARAM, 1 + i, i};
+   if (nlines < cap)
+      lines[nlines++] = (DLine){DL_SEP, -1, 0};
+   const char *ladder = NULL;
+   for (int i = 0; i < ui->nlist && nlines < cap - 1; i++) {
+      const KernelInfo *v = &ui->cat.kernels[ui->list[i]];
+      if (!ladder || strcmp(ladder, v->ladder)) {
+         ladder = v->ladder;
+         lines[nlines++] = (DLine){DL_LADDER, -1, ui->list[i]};
+      }
+      lines[nlines++] = (DLine){DL_VARIANT, 1 + k->nparams + i, ui->list[i]};
+   }
+   return nlines;
+}
+
+/* Keeps the cursor in view, and the ladder title above the first variant. */
+static void scrollToCursor(Ui *ui, const DLine *lines, int nlines, int height) {
+   int cl = 0;
+   for (int i = 0; i < nlines; i++)
+      if (lines[i].row == ui->kcursor)
+         cl = i;
+   if (cl < ui->kscroll)
+      ui->kscroll = cl > 0 && lines[cl - 1].kind == DL_LADDER ? cl - 1 : cl;
+   if (cl >= ui->kscroll + height)
+      ui->kscroll = cl - height + 1;
+   if (ui->kscroll > nlines - height)
+      ui->kscroll = nlines - height;
+   if (ui->kscroll < 0)
+      ui->kscroll = 0;
+}
+
+/* Parameter pi's values from x on, w wide: a window around the current one when they do
+ * not all fit. */
+static void drawValues(Ui *ui, int y, int x, int w, int pi, Style base) {
+   const KernelInfo *k = Ui_kernel(ui);
+   const KernelParam *p = &k->params[pi];
+   bool valid[KERNEL_MAX_VALUES];
+   Config_validValues(k, ui->values, &ui->problem, Ui_limits(ui), pi, valid);
+   int cur = 0;
+   for (int i = 0; i < p->nvalues; i++)
+      if (p->values[i] == ui->values[pi])
+         cur = i;
+   char t[64];
+   int widths[KERNEL_MAX_VALUES], total = 0;
+   for (int i = 0; i < p->nvalues; i++) {
+      widths[i] = snprintf(t, sizeof t, "%lld", p->values[i]) + 1;
+      total += widths[i];
+   }
+   int first = 0, last = p->nvalues - 1;
+   while (total > w - 2 && last > first) {
+      if (cur - first > last - cur)
+         total -= widths[first++];
+      else
+         total -= widths[last--];
+   }
+   int vx = x;
+   if (first > 0)
+      Draw_text(ui, y, vx++, 1, Ui_glyph(ui, "\xe2\x80\xa6", "<"), ST_DIM, false);
+   for (int i = first; i <= last; i++) {
+      snprintf(t, sizeof t, "%lld", p->values[i]);
+      Style st = i == cur ? ST_SELECT : !valid[i] ? ST_DIM : base;
+      if (i == cur && !valid[i])
+         st = ST_BAD;
+      int tw = (int)strlen(t);
+      if (i == cur && !ui->color) {
+         /* Without colour the current value is bracketed. */
+         char b[72];
+         snprintf(b, sizeof b, "[%s]", t);
+         Draw_text(ui, y, vx - 1, tw + 2, b, st, false);
+      } else {
+         Draw_text(ui, y, vx, tw, t, st, false);
+      }
+      Draw_hit(ui, (Rect){vx, y, tw, 1}, HIT_VALUE, pi, i);
+      vx += tw + 1;
+   }
+   if (last < p->nvalues - 1)
+      Draw_text(ui, y, vx, 1, Ui_glyph(ui, "\xe2\x80\xa6", ">"), ST_DIM, false);
+}
+
+/* One line of the pane at row y; nameW: the width of the parameters' names. */
+static void drawLine(Ui *ui, Rect r, const DLine *d, int y, int nameW) {
+   const KernelInfo *k = Ui_kernel(ui);
+   bool kfocus = ui->focus == PANE_KERNEL;
+   bool cursor = d->row >= 0 && d->row == ui->kcursor;
+   Style base = cursor && kfocus ? ST_CURSOR : ST_NORMAL;
+   Draw_fill(ui, y, r.x, r.w, base);
+   if (cursor)
+      Draw_text(ui, y, r.x, 1, Ui_glyph(ui, "\xe2\x96\xb6", ">"), base, false);
+   if (d->row >= 0)
+      Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_ROW, d->row, 0);
+   int x = r.x + 2, w = r.w - 2;
+   char t[512];
+   switch (d->kind) {
+   case DL_PICK:
+      Draw_text(ui, y, x, nameW, "variant", cursor && kfocus ? base : ST_LABEL, false);
+      snprintf(t, sizeof t, "%s %d %s %s", Ui_glyph(ui, "\xe2\x97\x80", "<"), k->step, k->title,
+               Ui_glyph(ui, "\xe2\x96\xb6", ">"));
+      Draw_text(ui, y, x + nameW, w - nameW, t, base, false);
+      break;
+   case DL_PARAM:
+      Draw_text(ui, y, x, nameW, k->params[d->index].name, cursor && kfocus ? base : ST_LABEL, false);
+      drawValues(ui, y, x + nameW, w - nameW, d->index, base);
+      break;
+   case DL_SEP: {
+      /* "── variants (Enter picks) ─────" to the pane's edge. */
+      const char *hl = Ui_glyph(ui, "\xe2\x94\x80", "-");
+      int o = snprintf(t, sizeof t, "%s%s variants (Enter picks) ", hl, hl);
+      for (int c = Text_width(t); c < r.w && o + 4 < (int)sizeof t; c++)
+         o += snprintf(t + o, sizeof t - (size_t)o, "%s", hl);
+      Draw_text(ui, y, r.x, r.w, t, ST_DIM, false);
+      break;
+   }
+   case DL_LADDER:
+      snprintf(t, sizeof t, "%s", ui->cat.kernels[d->index].ladder);
+      Draw_text(ui, y, r.x + 1, r.w - 1, t, ST_LABEL, false);
+      break;
+   case DL_VARIANT: {
+      const KernelInfo *v = &ui->cat.kernels[d->index];
+      bool current = d->index == ui->kernel;
+      snprintf(t, sizeof t, "%s %2d %s", current ? Ui_glyph(ui, "\xe2\x97\x8f", "*") : " ", v->step, v->title);
+      Draw_text(ui, y, x, w, t, current && !(cursor && kfocus) ? ST_GOOD : base, false);
+      Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_VARIANT, d->index, d->row);
+      break;
+   }
+   }
+}
+
+/* The info area (ih rows from iy): why the configuration is refused, else about what the
+ * cursor is on. */
+static void drawInfo(Ui *ui, Rect r, int iy, int ih) {
+   const KernelInfo *k = Ui_kernel(ui);
+   Draw_text(ui, iy, r.x, r.w, "", ST_DIM, true);
+   char why[1536] = "", text[3072] = "";
+   Style st = ST_NORMAL;
+   bool invalid = !Config_check(k, ui->values, &ui->problem, Ui_limits(ui), NULL, why, sizeof why);
+   int idx;
+   KRowKind kind = Ui_kernelRow(ui, ui->kcursor, &idx);
+   if (invalid) {
+      snprintf(text, sizeof text, "%s not valid: %s", Ui_glyph(ui, "\xe2\x9c\x97", "x"), why);
+      st = ST_BAD;
+   } else if (kind == KROW_PARAM) {
+      const KernelParam *p = &k->params[idx];
+      bool valid[KERNEL_MAX_VALUES];
+      Config_validValues(k, ui->values, &ui->problem, Ui_limits(ui), idx, valid);
+      char list[512], reason[1536];
+      if (unavailableReason(ui, idx, valid, list, sizeof list, reason, sizeof reason))
+         snprintf(text, sizeof text, "%s: %s\nunavailable here: %s %s %s", p->name, p->description, list,
+                  Draw_dash(ui), reason);
+      else
+         snprintf(text, sizeof text, "%s: %s\nevery value is available here", p->name, p->description);
+   } else {
+      const KernelInfo *v = &ui->cat.kernels[idx];
+      snprintf(text, sizeof text, "%s: %s", v->name, v->about[0] ? v->about : v->title);
+   }
+   char buf[4096];
+   const char *wl[16];
+   int n = Text_wrap(text, r.w - 1, buf, sizeof buf, wl, ih < 16 ? ih : 16);
+   for (int i = 0; i < n; i++)
+      Draw_text(ui, iy + 1 + i, r.x + 1, r.w - 1, wl[i], i == 0 || st == ST_BAD ? st : ST_DIM, false);
+}
+
+void Draw_kernel(Ui *ui) {
+   Rect r = ui->layout.pane[PANE_KERNEL];
+   const KernelInfo *k = Ui_kernel(ui);
+   Draw_paneTitle(ui, PANE_KERNEL, k->name, NULL);
+   int y0 = r.y + 1, h = r.h - 1;
+   if (h <= 0)
+      return;
+   int ih = h >= 16 ? 6 : h >= 11 ? 4 : h >= 8 ? 2 : 0;
+   int lh = h - ih - (ih ? 1 : 0);
+   static DLine lines[MAX_LINES];
+   int nlines = buildLines(ui, lines);
+   scrollToCursor(ui, lines, nlines, lh);
+   int nameW = 8;
+   for (int i = 0; i < k->nparams; i++)
+      if ((int)strlen(k->params[i].name) + 1 > nameW)
+         nameW = (int)strlen(k->params[i].name) + 1;
+   for (int li = ui->kscroll, y = y0; li < nlines && y < y0 + lh; li++, y++)
+      drawLine(ui, r, &lines[li], y, nameW);
+   if (ih)
+      drawInfo(ui, r, y0 + lh, ih);
+}

@@ -1,0 +1,249 @@
+/* The results pane: the configuration, the worker's state, the rolling window's figures
+ * (time, GFLOPS, GB/s), the references (the measured peak, the vendor BLAS), the verdict,
+ * and what the build says (compile, registers, memory, launch geometry, helpers). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/ablate.h"
+#include "tui/app.h"
+#include "tui/text.h"
+
+#define RESULT_LINES 24
+
+typedef struct RLine_ {
+   const char *label;
+   char text[1600];
+   Style st;
+} RLine;
+
+typedef struct Lines_ {
+   RLine l[RESULT_LINES];
+   int n;
+} Lines;
+
+static void add(Lines *L, const char *label, Style st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void add(Lines *L, const char *label, Style st, const char *fmt, ...) {
+   if (L->n >= RESULT_LINES)
+      return;
+   RLine *l = &L->l[L->n++];
+   l->label = label;
+   l->st = st;
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(l->text, sizeof l->text, fmt, ap);
+   va_end(ap);
+}
+
+/* Appends to the last line. */
+static void append(Lines *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void append(Lines *L, const char *fmt, ...) {
+   RLine *l = &L->l[L->n - 1];
+   size_t used = strlen(l->text);
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(l->text + used, sizeof l->text - used, fmt, ap);
+   va_end(ap);
+}
+
+/* Whether the configuration on screen has failed (not refused by a cancel). */
+static bool failed(const Ui *ui) {
+   const WorkerSnapshot *s = &ui->snap;
+   return Draw_snapIsCurrent(ui) && s->have_result && s->nwindow == 0 && s->status != RUN_OK &&
+          s->status != RUN_CANCELLED;
+}
+
+static void statusLines(const Ui *ui, Lines *L) {
+   const WorkerSnapshot *s = &ui->snap;
+   if (!s->have_device) {
+      add(L, "status", s->state == WS_NO_DEVICE ? ST_BAD : ST_NORMAL, "%s",
+          s->activity[0] ? s->activity : "opening the device");
+   } else if (!Draw_snapIsCurrent(ui)) {
+      add(L, "status", ST_NORMAL, "%s", ui->paused ? "paused: space measures it" : "starting...");
+   } else if (failed(ui)) {
+      bool refused = s->status == RUN_INVALID;
+      add(L, "status", refused ? ST_WARN : ST_BAD, "%s%s", refused ? "not run: " : RunStatus_name(s->status),
+          s->status == RUN_COMPILE_ERROR ? " (the compiler's messages are in the log)" : refused ? s->message : "");
+      if (!refused)
+         add(L, "", ST_BAD, "%s", s->message);
+   } else if (s->nwindow) {
+      add(L, "status", Draw_stateStyle(ui), "%s: %ld launches, window %d", WorkerState_name(s->state), s->launches,
+          s->nwindow);
+   } else {
+      add(L, "status", Draw_stateStyle(ui), "%s", s->activity);
+   }
+}
+
+static void timingLines(const Ui *ui, Lines *L) {
+   const WorkerSnapshot *s = &ui->snap;
+   if (Draw_snapIsCurrent(ui) && s->nwindow) {
+      /* min and max in the median's unit, which is said once. */
+      double scale = s->median_ms >= 1000 ? 1e-3 : s->median_ms >= 1 ? 1 : 1e3;
+      const char *unit = s->median_ms >= 1000 ? "s" : s->median_ms >= 1 ? "ms" : Ui_glyph(ui, "\xc2\xb5s", "us");
+      add(L, "time", ST_NORMAL, "%.4g %s median  min %.4g  spread %.1f%%  max %.4g", s->median_ms * scale, unit,
+          s->min_ms * scale, s->spread_pct, s->max_ms * scale);
+      char gf[32], gb[32], gc[32];
+      Draw_fmtRate(s->gflops, "GFLOPS", gf, sizeof gf);
+      Draw_fmtRate(s->gbps, "GB/s", gb, sizeof gb);
+      Draw_fmtRate(s->median_ms > 0 ? Ablate_coreBytes(&s->config.problem) / (s->median_ms * 1e6) : 0, "GB/s", gc,
+                   sizeof gc);
+      add(L, "speed", ui->ablate || s->geo.emulated ? ST_WARN : ST_GOOD, "%s   %s global   %s to the cores%s", gf, gb,
+          gc, s->geo.emulated ? "   [emulated]" : "");
+   } else if (!failed(ui)) {
+      add(L, "time", ST_DIM, "%s", Draw_dash(ui));
+      add(L, "speed", ST_DIM, "%s", Draw_dash(ui));
+   }
+}
+
+/* The measured peak and the vendor BLAS: percentages only from measured references,
+ * never guessed, and never of an ablated run or of an emulated tensor kernel (no tensor
+ * cores here). */
+static void referenceLines(const Ui *ui, Lines *L) {
+   const WorkerSnapshot *s = &ui->snap;
+   bool current = Draw_snapIsCurrent(ui);
+   const char *dash = Draw_dash(ui);
+   const KernelInfo *shown = Catalog_find(&ui->cat, s->config.kernel);
+   const bool tensor = shown && shown->tensor, emulated = current && s->geo.emulated;
+   double peak = Peaks_for(&s->peaks, ui->problem.precision, tensor, false);
+   char pk[32];
+   Draw_fmtRate(peak, "GFLOPS", pk, sizeof pk);
+   if (current && ui->ablate)
+      add(L, "peak", ST_NORMAL, "%s  (ablated: not compared)", dash);
+   else if (emulated)
+      add(L, "peak", ST_NORMAL, "%s  (emulated tensor instructions: not compared)", dash);
+   else if (current && s->nwindow && s->peaks.known && peak > 0)
+      add(L, "peak", ST_NORMAL, "%.1f%% of the measured %s peak (%s)", 100 * s->gflops / peak,
+          Peaks_label(ui->problem.precision, tensor), pk);
+   else if (!s->peaks.known)
+      add(L, "peak", ST_NORMAL, "%s  (not measured yet: F6 or m)", dash);
+   else
+      add(L, "peak", ST_NORMAL, "%s", dash);
+   bool vendorHere = s->vendor_done && Problem_same(&s->vendor_problem, &ui->problem);
+   char vg[32];
+   Draw_fmtRate(s->vendor.gflops, "GFLOPS", vg, sizeof vg);
+   if (current && ui->ablate)
+      add(L, "BLAS", ST_NORMAL, "%s  (ablated: not compared)", dash);
+   else if (emulated)
+      add(L, "BLAS", ST_NORMAL, "%s  (emulated tensor instructions: not compared)", dash);
+   else if (vendorHere && s->vendor.status == RUN_OK && current && s->nwindow && s->vendor.gflops > 0)
+      add(L, "BLAS", ST_NORMAL, "%.1f%% of %s (%s)", 100 * s->gflops / s->vendor.gflops, s->vendor.name, vg);
+   else if (vendorHere && s->vendor.status == RUN_OK)
+      add(L, "BLAS", ST_NORMAL, "%s  (%s: %s)", dash, s->vendor.name, vg);
+   else if (vendorHere)
+      add(L, "BLAS", ST_NORMAL, "%s  (%s)", dash, s->vendor.message);
+   else if (s->state == WS_VENDOR)
+      add(L, "BLAS", ST_NORMAL, "%s  (timing the vendor library...)", dash);
+   else
+      add(L, "BLAS", ST_NORMAL, "%s", dash);
+}
+
+static void verifyLine(const Ui *ui, Lines *L) {
+   const WorkerSnapshot *s = &ui->snap;
+   bool current = Draw_snapIsCurrent(ui);
+   if (current && ui->ablate && s->have_result && !failed(ui))
+      add(L, "verify", ST_WARN, "ablated (not verified)");
+   else if (current && s->verified_run)
+      add(L, "verify", s->verify.ok ? ST_GOOD : ST_BAD, "%s %s",
+          s->verify.ok ? Ui_glyph(ui, "\xe2\x9c\x93", "ok") : Ui_glyph(ui, "\xe2\x9c\x97", "FAILED"), s->verify.message);
+   else
+      add(L, "verify", ST_DIM, "%s", failed(ui) ? Draw_dash(ui) : "pending");
+}
+
+/* The compile (or the cache), compiling ahead, the build's resources. */
+static void compileLines(Ui *ui, Lines *L) {
+   const WorkerSnapshot *s = &ui->snap;
+   bool current = Draw_snapIsCurrent(ui);
+   if (current && (s->compile_ms > 0 || s->cached)) {
+      if (s->cached_memory)
+         add(L, "compile", ST_NORMAL, "cached (compiled earlier in this session)");
+      else if (s->cached)
+         add(L, "compile", ST_NORMAL, "cached (disk%s, loaded in %.0f ms)",
+             AheadUi_compiledAhead(ui) ? ", compiled ahead" : "", s->compile_ms);
+      else
+         add(L, "compile", ST_NORMAL, "%.0f ms", s->compile_ms);
+   } else if (current && s->state == WS_COMPILING) {
+      add(L, "compile", ST_NORMAL, "%s compiling...", Draw_spinner(ui));
+   }
+   add(L, "ahead", ST_DIM, "%s", "");
+   AheadUi_describe(ui, L->l[L->n - 1].text, sizeof L->l[0].text);
+   if (current && (s->registers >= 0 || s->private_mem >= 0 || s->local_mem >= 0)) {
+      char pm[32], lm[32], rg[32];
+      Draw_fmtBytes(s->private_mem, pm, sizeof pm);
+      Draw_fmtBytes(s->local_mem, lm, sizeof lm);
+      if (s->registers >= 0)
+         snprintf(rg, sizeof rg, "%d", s->registers);
+      else
+         snprintf(rg, sizeof rg, "%s", Draw_dash(ui));
+      add(L, "build", ST_NORMAL, "registers %s  local %s  private %s", rg, lm, pm);
+   }
+}
+
+/* The launch geometry and the helper kernels' times. */
+static void launchLines(const Ui *ui, Lines *L) {
+   const WorkerSnapshot *s = &ui->snap;
+   if (!Draw_snapIsCurrent(ui))
+      return;
+   const Geometry *g = &s->geo;
+   if (g->dims == 1)
+      add(L, "launch", ST_NORMAL, "global %zu  local %zu", g->global[0], g->local[0]);
+   else if (g->dims > 1)
+      add(L, "launch", ST_NORMAL, "global %zux%zu  local %zux%zu", g->global[0], g->global[1], g->local[0], g->local[1]);
+   if (g->dims > 0 && g->pad)
+      append(L, "  padded to %dx%dx%d", g->m, g->n, g->k);
+   if (s->nhelpers > 0) {
+      add(L, "helpers", ST_NORMAL, "%s", "");
+      for (int i = 0; i < s->nhelpers; i++) {
+         char t[32];
+         Draw_fmtTime(ui, s->helpers[i].median_ms, t, sizeof t);
+         append(L, "%s%s %s", i ? ", " : "", s->helpers[i].what, t);
+      }
+   }
+}
+
+/* Labels on the left; failure messages wrap, the rest is one line each. */
+static void render(Ui *ui, Rect r, const Lines *L) {
+   int lw = 9, y = r.y + 1;
+   for (int i = 0; i < L->n && y < r.y + r.h; i++) {
+      const RLine *l = &L->l[i];
+      Draw_fill(ui, y, r.x, r.w, ST_NORMAL);
+      Draw_text(ui, y, r.x + 1, lw - 1, l->label, ST_LABEL, false);
+      if (l->st == ST_BAD || l->st == ST_WARN) {
+         char buf[4096];
+         const char *wl[8];
+         int room = r.y + r.h - y;
+         int nw = Text_wrap(l->text, r.w - lw - 1, buf, sizeof buf, wl, room < 4 ? room : 4);
+         for (int j = 0; j < nw; j++, y++)
+            Draw_text(ui, y, r.x + lw, r.w - lw - 1, wl[j], l->st, false);
+      } else {
+         Draw_text(ui, y, r.x + lw, r.w - lw - 1, l->text, l->st, false);
+         y++;
+      }
+   }
+}
+
+void Draw_results(Ui *ui) {
+   Rect r = ui->layout.pane[PANE_RESULTS];
+   char state[256];
+   Draw_stateText(ui, state, sizeof state);
+   Draw_paneTitle(ui, PANE_RESULTS, NULL, state);
+   if (r.h - 1 <= 0)
+      return;
+   static Lines L;
+   L.n = 0;
+   const KernelInfo *k = Ui_kernel(ui);
+   char params[512];
+   KernelInfo_formatParams(k, ui->values, params, sizeof params);
+   if (ui->ablate) {
+      char names[64];
+      Ablate_name(ui->ablate, names, sizeof names);
+      add(&L, "ABLATED", ST_WARN, "%s: work switched off, not verified, not a GEMM (a: next)", names);
+   }
+   add(&L, "config", ST_NORMAL, "%s %s", Ui_shortName(k), params);
+   statusLines(ui, &L);
+   timingLines(ui, &L);
+   referenceLines(ui, &L);
+   verifyLine(ui, &L);
+   compileLines(ui, &L);
+   launchLines(ui, &L);
+   render(ui, r, &L);
+}

@@ -1,0 +1,277 @@
+/* The explorer's keys: one table of what each key does, read both by the dispatcher and
+ * by the help page (F1), so that the help cannot list a key that does something else.
+ * The keys that act inside the focused pane are in panekeys.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/ablate.h"
+#include "core/banks.h"
+#include "tui/app.h"
+
+/* ---- what the keys do ---- */
+
+static void focusNext(Ui *ui, int dir) {
+   for (int i = 1; i <= PANE_COUNT; i++) {
+      int p = ((ui->focus + dir * i) % PANE_COUNT + PANE_COUNT) % PANE_COUNT;
+      if (ui->layout.shown & PANE_BIT(p)) {
+         ui->focus = p;
+         if (ui->zoom >= 0)
+            ui->zoom = p;
+         return;
+      }
+   }
+}
+
+static void togglePane(Ui *ui, int p) {
+   ui->visible ^= PANE_BIT(p);
+   if (ui->zoom == p)
+      ui->zoom = -1;
+   if (ui->visible & PANE_BIT(p))
+      ui->focus = p;
+   Layout_compute(ui->cols, ui->rows, ui->visible, ui->zoom, &ui->layout);
+   if (!(ui->layout.shown & PANE_BIT(ui->focus)))
+      focusNext(ui, 1);
+   if (ui->visible & PANE_BIT(p) && !(ui->layout.shown & PANE_BIT(p)))
+      Ui_flash(ui, ST_WARN, "no room for the %s pane at %dx%d: hide another or zoom (z)", Layout_paneName(p), ui->cols,
+               ui->rows);
+}
+
+/* Cancels the run in progress and pauses; a sweep stops, keeping what it measured. */
+static void cancel(Ui *ui) {
+   bool sweeping = ui->sweep->running;
+   Worker_cancel(ui->worker);
+   ui->paused = true;
+   if (sweeping)
+      Ui_flash(ui, ST_WARN, "sweep stopped after %d of %d (what it measured stays); measuring paused: space resumes",
+               ui->sweep->done, ui->sweep->total);
+   else
+      Ui_flash(ui, ST_WARN, "cancelled: space resumes");
+}
+
+/* Steps the bank pane's site (what 0), warp (1) or execution (2). */
+static void stepBanks(Ui *ui, int what, int d) {
+   if (!(ui->visible & PANE_BIT(PANE_BANKS))) {
+      Ui_flash(ui, ST_WARN, "the bank pane is hidden: 5 shows it");
+      return;
+   }
+   const BankAnalysis *a = ui->have_banks ? ui->banks.analysis : NULL;
+   if (!a || !a->nrequests)
+      return;
+   if (what == 0) {
+      int s = ui->bank_site;
+      for (int i = 0; i < a->nsites; i++) {
+         s = (s + d + a->nsites) % a->nsites;
+         if (a->sites[s].requests)
+            break;
+      }
+      ui->bank_site = s;
+      ui->bank_iter = 0;
+   } else if (what == 1) {
+      int n = a->warps * a->groups;
+      ui->bank_warp = n > 0 ? (ui->bank_warp + d + n) % n : 0;
+   } else {
+      ui->bank_iter += d;
+   }
+   Draw_clampBanks(ui);
+   ui->dirty = true;
+}
+
+static void helpKey(Ui *ui, int ch) { Dialog_open(ui, DLG_HELP); }
+static void setupKey(Ui *ui, int ch) { Dialog_open(ui, DLG_SETUP); }
+static void presetsKey(Ui *ui, int ch) { Dialog_open(ui, DLG_PRESETS); }
+static void saveKey(Ui *ui, int ch) { Dialog_open(ui, DLG_SAVE); }
+static void reloadKey(Ui *ui, int ch) { Ui_reloadKernels(ui, "asked"); }
+
+static void peaksKey(Ui *ui, int ch) {
+   Worker_measurePeaks(ui->worker);
+   Ui_flash(ui, ST_NORMAL, "measuring the device's peaks...");
+}
+
+static void vendorKey(Ui *ui, int ch) {
+   Worker_measureVendor(ui->worker);
+   Ui_flash(ui, ST_NORMAL, "timing the vendor BLAS...");
+}
+
+static void pauseKey(Ui *ui, int ch) {
+   ui->paused = !ui->paused;
+   Worker_setPaused(ui->worker, ui->paused);
+   Ui_flash(ui, ST_NORMAL, ui->paused ? "paused: space resumes live measuring" : "measuring");
+}
+
+/* F9 and c cancel; Esc leaves the zoom first, and cancels only what is under way. */
+static void cancelKey(Ui *ui, int ch) {
+   if (ch != 27)
+      cancel(ui);
+   else if (ui->zoom >= 0)
+      ui->zoom = -1;
+   else if ((Ui_busy(ui) && !ui->paused) || ui->sweep->running)
+      cancel(ui);
+}
+
+static void quitKey(Ui *ui, int ch) { ui->quit = true; }
+static void redrawKey(Ui *ui, int ch) { clearok(curscr, TRUE); }
+static void focusKey(Ui *ui, int ch) { focusNext(ui, ch == KEY_BTAB ? -1 : 1); }
+static void paneKey(Ui *ui, int ch) { togglePane(ui, ch - '1'); }
+static void inspectPaneKey(Ui *ui, int ch) { togglePane(ui, PANE_INSPECT); }
+static void sweepPaneKey(Ui *ui, int ch) { togglePane(ui, PANE_SWEEP); }
+static void zoomKey(Ui *ui, int ch) { ui->zoom = ui->zoom >= 0 ? -1 : ui->focus; }
+static void variantKey(Ui *ui, int ch) { Ui_stepVariant(ui, ch == ',' || ch == '<' ? -1 : 1); }
+
+static void banksKey(Ui *ui, int ch) {
+   const char *keys = "[]{}()", *at = strchr(keys, ch);
+   int i = (int)(at - keys);
+   stepBanks(ui, i / 2, i % 2 ? 1 : -1);
+}
+
+/* Ablation: none, no-a, no-b, no-fma, const-store, no-a,no-b, none again. */
+static void ablateKey(Ui *ui, int ch) {
+   ui->ablate = Ablate_next(ui->ablate);
+   Ui_apply(ui);
+   char names[64];
+   Ablate_name(ui->ablate, names, sizeof names);
+   if (ui->ablate)
+      Ui_flash(ui, ST_WARN, "ABLATED: %s: not verified, not a GEMM result (a again: next)", names);
+   else
+      Ui_flash(ui, ST_NORMAL, "ablation off: real, verified runs");
+}
+
+static void defaultsKey(Ui *ui, int ch) {
+   KernelInfo_defaults(Ui_kernel(ui), ui->values);
+   Ui_apply(ui);
+   Ui_flash(ui, ST_NORMAL, "parameters back to their defaults");
+}
+
+static void aheadKey(Ui *ui, int ch) { AheadUi_cycle(ui); }
+static void sweepKey(Ui *ui, int ch) { SweepView_toggle(ui); }
+static void sweepAxisKey(Ui *ui, int ch) { SweepView_cycleX(ui); }
+static void sweepBestKey(Ui *ui, int ch) { SweepView_applyBest(ui); }
+
+/* ---- the table, in the help's order ---- */
+
+static const KeyBinding bindings[] = {
+    {{KEY_F(1), '?', 'h'}, "F1", "? h", "this help", helpKey, false},
+    {{KEY_F(2), 's'}, "F2", "s", "problem setup: M N K, precision, layout, alpha, beta, device", setupKey, false},
+    {{KEY_F(3), 'p'}, "F3", "p", "load a preset", presetsKey, false},
+    {{KEY_F(4), 'w'}, "F4", "w", "save the configuration as a preset", saveKey, false},
+    {{KEY_F(5), 'r'}, "F5", "r", "reload the kernel files (done too when they change on disk)", reloadKey, false},
+    {{KEY_F(6), 'm'}, "F6", "m", "measure the device's peaks, for % of peak", peaksKey, false},
+    {{KEY_F(7), 'b'}, "F7", "b", "time the vendor BLAS again, for % of BLAS", vendorKey, false},
+    {{KEY_F(8), ' '}, "F8", "Space", "pause / resume live measuring", pauseKey, false},
+    {{KEY_F(9), 'c', 27}, "F9", "c Esc", "cancel a long run (measuring pauses)", cancelKey, false},
+    {{KEY_F(10), 'q'}, "F10", "q", "quit (Ctrl-C too)", quitKey, false},
+    {{'\t', KEY_BTAB}, "Tab", "S-Tab", "focus the next / previous pane", focusKey, false},
+    {{'1', '2', '3', '4', '5'}, "1 2 3 4 5", NULL, "show / hide the kernel, results, history, log, banks panes", paneKey,
+     false},
+    {{'z'}, "z", NULL, "zoom the focused pane (z or Esc: back)", zoomKey, false},
+    {{KEY_UP, KEY_DOWN, 'j', 'k', KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END}, "Up Down", "j k",
+     "move in the focused pane; PgUp PgDn Home End scroll", PaneKeys_focused, false},
+    {{KEY_LEFT, KEY_RIGHT}, "Left Right", NULL,
+     "on the variant row: previous / next variant\non a parameter: previous / next valid value", PaneKeys_focused,
+     false},
+    {{'-', '+', '=', KEY_SLEFT, KEY_SRIGHT}, "- +", NULL, "on a parameter: previous / next value, unavailable ones too",
+     PaneKeys_focused, false},
+    {{'<', '>', ',', '.'}, "< >", ", .", "previous / next variant, from any pane", variantKey, false},
+    {{'\n', '\r', KEY_ENTER}, "Enter", NULL, "pick the variant under the cursor; history: go back to it",
+     PaneKeys_focused, false},
+    {{'d'}, "d", NULL, "parameters back to their defaults", defaultsKey, false},
+    {{'a'}, "a", NULL, "ablation: none, no-a, no-b, no-fma, const-store, no-a,no-b", ablateKey, false},
+    {{'A'}, "A", NULL, "compile ahead (auto, on, off): the neighbours, one key away", aheadKey, false},
+    {{'[', ']', '{', '}', '(', ')'}, "[ ] { } ( )", NULL, "bank pane: previous / next site, warp, loop iteration",
+     banksKey, false},
+    {{12}, "Ctrl-L", NULL, "redraw the screen", redrawKey, true},
+    {{'6', 'i'}, "6", "i", "inspect pane: compiled code, registers, occupancy (v: code/source)", inspectPaneKey, false},
+    {{0}, "mouse", NULL, "click a pane, a variant or a value; the wheel scrolls", NULL, false},
+    {{'7'}, "7", NULL, "show / hide the sweep pane", sweepPaneKey, false},
+    {{'S'}, "S", NULL, "sweep the kernel's parameters on this problem / stop it", sweepKey, false},
+    {{'X'}, "X", NULL, "sweep pane: plot GFLOPS against the next parameter", sweepAxisKey, false},
+    {{'B'}, "B", NULL, "apply the sweep's best configuration (Enter in its pane)", sweepBestKey, false},
+    {{'v'}, "v", NULL, "inspect pane: the compiled code or the kernel after the preprocessor", PaneKeys_focused,
+     false},
+    {{3}, "Ctrl-C", NULL, NULL, quitKey, true},
+};
+#define NBINDINGS ((int)(sizeof bindings / sizeof bindings[0]))
+
+int Keys_count(void) { return NBINDINGS; }
+
+const KeyBinding *Keys_at(int i) { return i >= 0 && i < NBINDINGS ? &bindings[i] : NULL; }
+
+static const KeyBinding *bindingOf(int ch) {
+   for (int i = 0; i < NBINDINGS; i++)
+      for (int j = 0; bindings[i].codes[j]; j++)
+         if (bindings[i].codes[j] == ch)
+            return &bindings[i];
+   return NULL;
+}
+
+void Keys_handle(Ui *ui, int ch) {
+   if (ch == KEY_RESIZE) {
+      ui->dirty = true;
+      return;
+   }
+   if (ch == KEY_MOUSE) {
+      PaneKeys_mouse(ui);
+      return;
+   }
+   const KeyBinding *b = bindingOf(ch);
+   if (b && b->anywhere) {
+      b->handler(ui, ch);
+      return;
+   }
+   if (ui->layout.too_small) {
+      /* Nothing else is drawn: quitting is all that makes sense. */
+      if (b && b->handler == quitKey)
+         quitKey(ui, ch);
+      return;
+   }
+   if (ui->dialog) {
+      Dialog_key(ui, ch);
+      return;
+   }
+   if (b && b->handler)
+      b->handler(ui, ch);
+}
+
+/* ---- the help page ---- */
+
+static int linesOf(const char *what) {
+   if (!what)
+      return 0;
+   int n = 1;
+   for (const char *c = what; *c; c++)
+      n += *c == '\n';
+   return n;
+}
+
+int Keys_helpCount(void) {
+   int n = 0;
+   for (int i = 0; i < NBINDINGS; i++)
+      n += linesOf(bindings[i].what);
+   return n;
+}
+
+/* "F1  ? h": function keys padded to three, so that their aliases line up. */
+static void keysLabel(const KeyBinding *b, char *out, size_t outlen) {
+   bool fkey = b->key[0] == 'F' && b->key[1] >= '0' && b->key[1] <= '9';
+   if (b->alias)
+      snprintf(out, outlen, "%-*s %s", fkey ? 3 : 0, b->key, b->alias);
+   else
+      snprintf(out, outlen, "%s", b->key);
+}
+
+void Keys_helpLine(int line, char *keys, size_t keyslen, char *text, size_t textlen) {
+   keys[0] = text[0] = '\0';
+   int n = 0;
+   for (int i = 0; i < NBINDINGS; i++) {
+      const char *w = bindings[i].what;
+      for (int part = 0; w; part++) {
+         const char *nl = strchr(w, '\n');
+         if (n++ == line) {
+            if (part == 0)
+               keysLabel(&bindings[i], keys, keyslen);
+            snprintf(text, textlen, "%.*s", nl ? (int)(nl - w) : (int)strlen(w), w);
+            return;
+         }
+         w = nl ? nl + 1 : NULL;
+      }
+   }
+}

@@ -1,0 +1,144 @@
+/* The worker's news, taken once per pass of the main loop: its snapshot (and the history
+ * entry it makes), the sweep, the bank analysis and the inspection of the panes that are
+ * shown, its log lines. The UI thread never waits for the device here. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/banks.h"
+#include "core/util.h"
+#include "tui/app.h"
+
+/* The history's key of the configuration that the worker measures. */
+static void measuredEntry(const Ui *ui, HistoryEntry *e) {
+   const WorkerSnapshot *s = &ui->snap;
+   memset(e, 0, sizeof *e);
+   Util_copy(e->backend, sizeof e->backend, s->backend);
+   e->device = s->device_index;
+   Util_copy(e->kernel, sizeof e->kernel, s->config.kernel);
+   memcpy(e->values, s->config.values, sizeof e->values);
+   const KernelInfo *k = Catalog_find(&ui->cat, e->kernel);
+   e->nvalues = k ? k->nparams : 0;
+   e->problem = s->config.problem;
+   e->ablate = s->config.ablate;
+}
+
+int Ui_historyMeasured(const Ui *ui) {
+   if (!ui->snap.have_config)
+      return -1;
+   HistoryEntry e;
+   measuredEntry(ui, &e);
+   return History_find(&ui->hist, &e);
+}
+
+static void updateHistory(Ui *ui) {
+   const WorkerSnapshot *s = &ui->snap;
+   if (!s->have_config || !s->have_result || !s->have_device)
+      return;
+   if (s->status == RUN_INVALID || (s->nwindow == 0 && (s->status == RUN_OK || s->status == RUN_CANCELLED)))
+      return;
+   HistoryEntry e;
+   measuredEntry(ui, &e);
+   const KernelInfo *k = Catalog_find(&ui->cat, e.kernel);
+   if (k)
+      KernelInfo_formatParams(k, e.values, e.params, sizeof e.params);
+   e.emulated = s->geo.emulated;
+   e.gflops = s->nwindow ? s->gflops : 0;
+   e.median_ms = s->median_ms;
+   bool verified = !s->verified_run || s->verify.ok;
+   if (s->nwindow && verified)
+      e.state = HIST_OK;
+   else if (s->nwindow)
+      e.state = HIST_NOT_VERIFIED;
+   else
+      e.state = HIST_FAILED;
+   Util_copy(e.why, sizeof e.why, s->nwindow && !verified ? "wrong result" : RunStatus_name(s->status));
+   History_update(&ui->hist, &e);
+}
+
+void Ui_freeBanks(Ui *ui) {
+   if (ui->have_banks && ui->banks.analysis) {
+      BankAnalysis_free(ui->banks.analysis);
+      free(ui->banks.analysis);
+   }
+   ui->banks.analysis = NULL;
+   ui->have_banks = false;
+}
+
+
+void Ui_freeInspect(Ui *ui) {
+   if (ui->have_inspect)
+      WorkerInspect_free(&ui->inspect);
+   free(ui->inspect_lines);
+   ui->inspect_lines = NULL;
+   ui->inspect_nlines = 0;
+   ui->have_inspect = false;
+}
+
+/* Indexes the lines of the text now shown. */
+void Ui_inspectReindex(Ui *ui) {
+   free(ui->inspect_lines);
+   ui->inspect_lines = NULL;
+   const char *text = Ui_inspectText(ui, NULL);
+   ui->inspect_nlines = text ? Listing_split(text, &ui->inspect_lines) : 0;
+   if (ui->inspect_nlines < 0)
+      ui->inspect_nlines = 0;
+}
+
+static void pollInspect(Ui *ui) {
+   bool on = (ui->visible & PANE_BIT(PANE_INSPECT)) != 0;
+   if (on != ui->inspect_on) {
+      ui->inspect_on = on;
+      Worker_setInspect(ui->worker, on);
+   }
+   WorkerInspect in;
+   if (!Worker_takeInspect(ui->worker, &in))
+      return;
+   /* A new configuration's listing starts at its top; the same one keeps its place. */
+   bool same = ui->have_inspect && !strcmp(in.config.kernel, ui->inspect.config.kernel) &&
+               !memcmp(in.config.values, ui->inspect.config.values, sizeof in.config.values);
+   Ui_freeInspect(ui);
+   ui->inspect = in;
+   ui->have_inspect = true;
+   Ui_inspectReindex(ui);
+   if (!same)
+      ui->inspect_scroll = 0;
+   ui->dirty = true;
+}
+
+void Ui_pollWorker(Ui *ui) {
+   if (Worker_snapshot(ui->worker, &ui->snap, &ui->snap_seen)) {
+      ui->dirty = true;
+      updateHistory(ui);
+   }
+   if (Worker_sweep(ui->worker, ui->sweep, &ui->sweep_seen))
+      ui->dirty = true;
+   bool banks_on = (ui->visible & PANE_BIT(PANE_BANKS)) != 0;
+   if (banks_on != ui->banks_on) {
+      ui->banks_on = banks_on;
+      Worker_setBanks(ui->worker, banks_on);
+   }
+   WorkerBanks nb;
+   if (Worker_takeBanks(ui->worker, &nb)) {
+      Ui_freeBanks(ui);
+      ui->banks = nb;
+      ui->have_banks = true;
+      Draw_clampBanks(ui);
+      ui->dirty = true;
+   }
+   pollInspect(ui);
+   Worker_takeLog(ui->worker, &ui->log);
+   if (ui->log.added != ui->log_seen) {
+      ui->log_seen = ui->log.added;
+      ui->dirty = true;
+   }
+}
+
+bool Ui_busy(const Ui *ui) {
+   switch (ui->snap.state) {
+   case WS_STARTING: case WS_OPENING: case WS_WAITING: case WS_PREPARING: case WS_COMPILING: case WS_VERIFYING:
+   case WS_MEASURING: case WS_VENDOR: case WS_PEAKS: case WS_TRACING: case WS_SWEEPING: case WS_INSPECTING:
+      return true;
+   default:
+      return false;
+   }
+}

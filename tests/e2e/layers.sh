@@ -1,0 +1,73 @@
+#!/bin/sh
+# The layers: nothing includes a layer above it. tui -> explorer -> core <- cli, and
+# core -> backend; curses only in tui; every include of our own names its folder. The
+# checker is also shown a tree with a planted violation, so that it is known to catch one.
+. "$(dirname "$0")/lib.sh"
+SRC=$(cd "$(dirname "$0")/../../src" && pwd)
+
+# What a file in each folder may include of ours. The backends use two core services
+# (the disk program cache and the small utilities) and the problem's description, for
+# the vendor BLAS's sizes, precision and layout.
+allowed() {
+   case "$1" in
+   core/*) echo "core/ backend/" ;;
+   backend/*) echo "backend/ core/util.h core/diskcache.h core/problem.h" ;;
+   explorer/*) echo "explorer/ core/ backend/" ;;
+   tui/*) echo "tui/ explorer/ core/ backend/" ;;
+   cli/main.c) echo "cli/ core/ backend/ tui/ui.h" ;; # the program: both front ends
+   cli/*) echo "cli/ core/ backend/" ;;
+   *) echo "" ;;
+   esac
+}
+
+# check_tree ROOT: prints one line per include that breaks the rules; the files seen go
+# to $T_DIR/seen.
+check_tree() {
+   : >"$T_DIR/seen"
+   (cd "$1" && find . -name '*.[ch]' | sed 's|^\./||' | sort) | while read -r f; do
+      echo "$f" >>"$T_DIR/seen"
+      ok_list=$(allowed "$f")
+      sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*\([<"][^>"]*[>"]\).*/\1/p' "$1/$f" | while read -r inc; do
+         case "$inc" in
+         \<*curses*)
+            case "$f" in tui/*) ;; *) echo "$f: $inc (curses outside src/tui)" ;; esac
+            continue ;;
+         \<*) continue ;;
+         esac
+         name=$(printf '%s' "$inc" | tr -d '"')
+         case "$name" in
+         */*) ;;
+         *) echo "$f: $inc (an include of ours names its folder)"; continue ;;
+         esac
+         pass=no
+         for a in $ok_list; do
+            case "$name" in "$a"*) pass=yes ;; esac
+         done
+         [ "$pass" = yes ] || echo "$f: $inc (a layer that $f may not include)"
+      done
+   done
+}
+
+bad=$(check_tree "$SRC")
+seen=$(wc -l <"$T_DIR/seen")
+if [ "$seen" -ge 40 ]; then ok "the checker read the sources ($seen files)"; else not_ok "the checker read the sources" "only $seen files under $SRC"; fi
+if [ -z "$bad" ]; then ok "no file includes a layer above it"; else not_ok "no file includes a layer above it" "$bad"; fi
+for layer in core backend cli explorer tui; do
+   n=$(grep -c "^$layer/" "$T_DIR/seen")
+   if [ "$n" -gt 0 ]; then ok "src/$layer checked ($n files)"; else not_ok "src/$layer checked" "no file"; fi
+done
+
+# The checker catches what it is meant to: one violation of each kind in a copy.
+mkdir -p "$T_DIR/tree"
+cp -R "$SRC"/. "$T_DIR/tree/"
+printf '#include "cli/cli.h"\n' >>"$T_DIR/tree/tui/keys.c"
+printf '#include <curses.h>\n#include "tui/app.h"\n' >>"$T_DIR/tree/explorer/worker.c"
+printf '#include "explorer/worker.h"\n' >>"$T_DIR/tree/core/session.c"
+printf '#include "core/session.h"\n' >>"$T_DIR/tree/backend/backend_opencl.c"
+printf '#include "util.h"\n' >>"$T_DIR/tree/core/util.c"
+planted=$(check_tree "$T_DIR/tree")
+for want in 'tui/keys.c: "cli/cli.h"' 'explorer/worker.c: <curses.h>' 'explorer/worker.c: "tui/app.h"' \
+   'core/session.c: "explorer/worker.h"' 'backend/backend_opencl.c: "core/session.h"' 'core/util.c: "util.h"'; do
+   expect_in "$want" "$planted" "a planted $want is caught"
+done
+finish
