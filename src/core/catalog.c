@@ -209,7 +209,7 @@ static bool parseTma(KernelInfo *k, char *v, char *err, size_t errlen) {
    if (sw)
       second[-1] = '\0'; /* ends the first key's text */
    char list[3][128];
-   int n = splitList(box + 4, list, 2, "tma: box", err, errlen);
+   int n = splitList(box + 4, list, 3, "tma: box", err, errlen);
    if (n < 0)
       return false;
    if (n != 2 || !list[0][0] || !list[1][0]) {
@@ -518,16 +518,36 @@ static bool loadHelpers(Catalog *c, char **folders, int nfolders, char *err, siz
       snprintf(path, sizeof path, "%s/helpers/prelude.h", folders[i]);
       if (access(path, F_OK) != 0)
          continue;
-      static const char *files[] = {"prelude.h", "helpers.cl", "prelude_cuda.h", "peak.cl"};
-      char **dst[] = {&c->prelude, &c->helpers, &c->prelude_cuda, &c->peak};
-      for (int f = 0; f < 4; f++) {
+      static const char *files[] = {"prelude.h", "helpers.cl", "prelude_cuda.h", "peak.cl", "tensor.h"};
+      char *tensor = NULL;
+      char **dst[] = {&c->prelude, &c->helpers, &c->prelude_cuda, &c->peak, &tensor};
+      for (int f = 0; f < 5; f++) {
          snprintf(path, sizeof path, "%s/helpers/%s", folders[i], files[f]);
          *dst[f] = Util_readFile(path, NULL);
       }
-      if (c->prelude && c->helpers && c->prelude_cuda && c->peak)
-         return true;
+      if (c->prelude && c->helpers && c->prelude_cuda && c->peak && tensor) {
+         /* The tensor-core helpers follow the prelude (kernels cannot #include: the
+          * backends compile one text); macros and inline functions only, free for the
+          * other kernels. */
+         size_t lp = strlen(c->prelude), lt = strlen(tensor);
+         char *joined = malloc(lp + lt + 2);
+         if (joined) {
+            memcpy(joined, c->prelude, lp);
+            joined[lp] = '\n';
+            memcpy(joined + lp + 1, tensor, lt + 1);
+         }
+         free(tensor);
+         free(c->prelude);
+         c->prelude = joined;
+         if (joined)
+            return true;
+         snprintf(err, errlen, "out of memory reading %s/helpers/", folders[i]);
+         return false;
+      }
+      free(tensor);
       snprintf(err, errlen,
-               "%s/helpers/ lacks prelude.h, prelude_cuda.h, helpers.cl or peak.cl: the installation is incomplete",
+               "%s/helpers/ lacks prelude.h, prelude_cuda.h, helpers.cl, peak.cl or tensor.h: the installation is "
+               "incomplete",
                folders[i]);
       return false;
    }

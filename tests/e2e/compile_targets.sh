@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every visible variant compiles through NVRTC (sm_90) and hipRTC (gfx906, gfx90a) with no
-# GPU present, in float and double, and inspect reports its registers. Skipped (and said
+# GPU present, in each element type it takes (float and double, or tf32, half and bfloat16
+# for the tensor ladder), and inspect reports its registers. Skipped (and said
 # so) where the compiler is not installed.
 . "$(dirname "$0")/lib.sh"
 
@@ -9,6 +10,12 @@ kernels=$("$GEMMTOP_BIN" list kernels --format json | python3 -c 'import json,sy
 for l in sys.stdin:
     k = json.loads(l)
     if not k.get("arch"): print(k["name"])')
+# The element types a kernel takes (its precisions: line), and the first of them.
+precisions() { "$GEMMTOP_BIN" list kernels --format json | python3 -c 'import json,sys
+for l in sys.stdin:
+    o=json.loads(l)
+    if o["name"] == sys.argv[1]: print(" ".join(o["precisions"]))' "$1"; }
+first_precision() { precisions "$1" | cut -d" " -f1; }
 
 have_nvrtc=no
 "$GEMMTOP_BIN" inspect --kernel mygemm01_naive --backend cuda --arch sm_90 --code none >/dev/null 2>"$T_DIR/nvrtc.err" && have_nvrtc=yes
@@ -26,7 +33,7 @@ $ERR"
 }
 
 for k in $kernels; do
-   for prec in float double; do
+   for prec in $(precisions "$k"); do
       if [ $have_nvrtc = yes ]; then
          check_target cuda sm_90 "$k" "$prec"
       else
@@ -46,13 +53,16 @@ done
 # variant with all four at once; and no-fma really takes the FMAs out of the PTX.
 for k in $kernels; do
    if [ $have_nvrtc = yes ]; then
-      run_gemmtop inspect --backend cuda --arch sm_90 --kernel "$k" --precision double --size 256 --code none \
+      prec=$(precisions "$k" | grep -qw double && echo double || first_precision "$k")
+      run_gemmtop inspect --backend cuda --arch sm_90 --kernel "$k" --precision "$prec" --size 256 --code none \
          --ablate no-a,no-b,no-fma,const-store
-      expect_rc 0 "$k double, all ablations, compiles for cuda sm_90"
+      expect_rc 0 "$k $prec, all ablations, compiles for cuda sm_90"
    fi
    if [ $have_hip = yes ]; then
-      run_gemmtop inspect --backend hip --arch gfx906 --kernel "$k" --size 256 --code none --ablate no-a,no-b,no-fma,const-store
-      expect_rc 0 "$k float, all ablations, compiles for hip gfx906"
+      prec=$(first_precision "$k")
+      run_gemmtop inspect --backend hip --arch gfx906 --kernel "$k" --precision "$prec" --size 256 --code none \
+         --ablate no-a,no-b,no-fma,const-store
+      expect_rc 0 "$k $prec, all ablations, compiles for hip gfx906"
    fi
 done
 if [ $have_nvrtc = yes ]; then

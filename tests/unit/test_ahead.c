@@ -624,6 +624,14 @@ static void test_latency_of_a_change(void **state) {
    assert_true(randomValid(k, &e.problem, &lim, e.values));
    AheadTarget te = Ahead_target(backend, dev, k->name, &e.problem, 0);
    Ahead_want(pool, &te, (const long long (*)[KERNEL_MAX_PARAMS])e.values, 1);
+   /* The worker waits for a compile in progress, not for one still queued: start the change
+    * once a thread of the pool has taken it (on a busy machine that can take a while). */
+   double until = Util_nowMs() + 60000;
+   RunStatus js;
+   char jerr[256];
+   while (Ahead_job(pool, 0, &js, jerr, sizeof jerr) == AHEAD_PENDING && Util_nowMs() < until)
+      Ahead_wait(pool, 5);
+   assert_int_not_equal(Ahead_job(pool, 0, &js, jerr, sizeof jerr), AHEAD_PENDING);
    char tl_during[512];
    double during = changeLatency(w, &e, snap, tl_during, sizeof tl_during);
    assert_true(during > 0 && snap->verify.ok);

@@ -255,9 +255,15 @@ static void test_shipped_catalog(void **state) {
       /* a Hopper kernel (arch: sm_90a) takes no double and an H100's opt-in shared memory */
       DeviceLimits h = l;
       h.local_mem_optin = 232448;
-      for (int prec = 0; prec < (k->arch[0] ? 1 : 2); prec++) {
+      /* float and double (a Hopper kernel: float), or each type of a kernel that takes no float
+       * (the tensor ladder) */
+      bool takesFloat = k->precisions & PRECISION_BIT(PRECISION_FLOAT);
+      for (int prec = 0; prec < PRECISION_COUNT; prec++) {
+         if (!(k->precisions & PRECISION_BIT(prec)) || (k->arch[0] && prec == PRECISION_DOUBLE) ||
+             (takesFloat && prec > PRECISION_DOUBLE))
+            continue;
          Problem p = square(1024);
-         p.precision = prec ? PRECISION_DOUBLE : PRECISION_FLOAT;
+         p.precision = (Precision)prec;
          if (!Config_check(k, v, &p, k->arch[0] ? &h : &l, NULL, msg, sizeof msg))
             fail_msg("defaults of %s refused at 1024 in %s on a 1024-work-item, 48 KiB GPU: %s", k->name,
                      Precision_name(p.precision), msg);

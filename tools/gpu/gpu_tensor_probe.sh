@@ -1,0 +1,130 @@
+#!/bin/sh
+# On the GPU machine: the tensor-core helpers (kernels/helpers/tensor.h) and the tensor
+# ladder on an NVIDIA GPU of sm_80 or newer, through NVIDIA's OpenCL and CUDA (NVRTC).
+#  1. Each helper on its own (build/tests/test_tensor: mma.sync tf32/f16/bf16, ldmatrix
+#     x1/x2/x4 with and without .trans, cp.async in two commit groups, cvt.rna.tf32) with
+#     inline PTX: OpenCL with a __local pointer's integer value as the .shared address
+#     (the default), OpenCL converting it with cvta.to.shared (GT_SMEM_CVTA=1), CUDA
+#     (__cvta_generic_to_shared); and the portable emulation on the same GPU. The line
+#     ADVICE says which OpenCL address form read the right data.
+#  2. Every step of the ladder in tf32, half and bfloat16 at an odd size with alpha and
+#     beta, verified and not emulated, through both backends; the broken tensor kernels
+#     (tests/kernels/tensor/) must fail verification on the GPU too.
+#  3. The H100 presets of steps 4 and 5 at 4096 beside the vendor library (cuBLAS GemmEx
+#     through CUDA, CLBlast where it has the type), and a short sweep of step 5.
+# One JSON line per run in OUTDIR/tensor.jsonl; PASS/FAIL lines; exits 1 when a check
+# fails. Usage: sh tools/gpu/gpu_tensor_probe.sh [OUTDIR] [SWEEP_BUDGET_SECONDS]
+. tools/gpu/gpu_setup.sh
+make -j"$(nproc)" all build/tests/test_tensor >/dev/null || { echo "FAIL build"; exit 1; }
+B=$PWD/build/gemmtop
+out=${1:-${OUT:-/tmp}}
+budget=${2:-120}
+mkdir -p "$out"
+kdir=$(mktemp -d)
+cp -r kernels/helpers kernels/*.cl tests/kernels/tensor/*.cl "$kdir/"
+export GEMMTOP_KERNELS="$kdir"
+export XDG_CACHE_HOME="$kdir.cache"
+log="$out/tensor.jsonl"
+: > "$log"
+fails=0
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+# 1. The helpers one by one.
+probe() { # LABEL BACKEND PTX CVTA
+   if GEMMTOP_SOURCE_DIR=$PWD GEMMTOP_TEST_BACKEND=$2 GEMMTOP_TEST_DEVICE=NVIDIA GEMMTOP_TENSOR_PTX=$3 GEMMTOP_SMEM_CVTA=$4 \
+      build/tests/test_tensor > "$out/probe-$1.txt" 2>&1; then
+      pass "helpers, $1"
+      return 0
+   fi
+   fail "helpers, $1: $(grep -E 'ERROR|error|expected' "$out/probe-$1.txt" | head -n 3 | tr '\n' ' ')"
+   return 1
+}
+probe opencl-ptx opencl 1 0 && ocl_direct=yes || ocl_direct=no
+probe opencl-ptx-cvta opencl 1 1 && ocl_cvta=yes || ocl_cvta=no
+probe cuda-ptx cuda 1 0
+probe opencl-emulated opencl 0 0
+probe cuda-emulated cuda 0 0
+if [ $ocl_direct = yes ]; then
+   echo "ADVICE OpenCL: the __local pointer's integer value is the .shared address (GT_SMEM_CVTA=0, as shipped)"
+elif [ $ocl_cvta = yes ]; then
+   echo "ADVICE OpenCL: only cvta.to.shared read the right data: set GT_SMEM_CVTA to 1 in kernels/helpers/tensor.h"
+else
+   echo "ADVICE OpenCL: neither address form read the right data: see $out/probe-opencl-ptx*.txt"
+fi
+
+# run LABEL ARGS...: one JSON run appended to the log; keeps it in $line.
+run() {
+   label=$1
+   shift
+   line=$($B run --format json "$@" 2>"$out/err.txt" | tail -n 1)
+   [ -n "$line" ] || line="{\"label\":\"$label\",\"status\":\"no output: $(head -c 300 "$out/err.txt" | tr '"\n' "' ")\"}"
+   echo "$line" >> "$log"
+}
+field() { printf '%s\n' "$line" | python3 -c 'import json,sys
+try: v=json.loads(sys.stdin.readline()).get(sys.argv[1])
+except Exception: v=None
+print(json.dumps(v) if isinstance(v,(bool,dict,list)) or v is None else v)' "$1"; }
+
+# Positive inputs for the rounding test (a wrong rounding then moves every product one way).
+python3 - "$out" <<'PY'
+import random, struct, sys
+def write(path, rows, cols, vals):
+    hdr = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }" % (rows, cols)
+    hdr += ' ' * (63 - (len(hdr) + 10) % 64) + '\n'
+    with open(path, 'wb') as f:
+        f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(hdr)) + hdr.encode())
+        f.write(struct.pack('<%df' % len(vals), *vals))
+r = random.Random()
+write(sys.argv[1] + '/pos-a.npy', 500, 300, [r.uniform(1, 2) for _ in range(500 * 300)])
+write(sys.argv[1] + '/pos-b.npy', 300, 400, [r.uniform(1, 2) for _ in range(300 * 400)])
+PY
+
+# 2. The ladder verified on the tensor cores, the broken kernels refused.
+for be in cuda opencl; do
+   dev=""
+   [ "$be" = opencl ] && dev="--device NVIDIA"
+   for prec in tf32 half bfloat16; do
+      for k in tensor01_global tensor02_local tensor03_ldmatrix tensor04_cpasync tensor05_warptile; do
+         run "$be $prec $k" --backend $be $dev --kernel $k --precision $prec -m 1000 -n 999 -k 997 --alpha 0.75 \
+            --beta -1.5 --reps 3 --warmup 1
+         if [ "$(field verified)" = true ] && [ "$(field emulated)" = false ]; then
+            pass "$be $prec $k 1000x999x997 verified on the tensor cores ($(field message))"
+         else
+            fail "$be $prec $k: $(field status) emulated=$(field emulated) $(field message)"
+         fi
+      done
+      for k in test_tensor_fragment test_tensor_kstep; do
+         run "$be $prec $k" --backend $be $dev --kernel $k --precision $prec -m 1000 -n 999 -k 997 --reps 1 --warmup 0
+         [ "$(field verified)" = false ] && [ "$(field status)" = "wrong result" ] &&
+            pass "$be $prec $k fails verification, as it must" || fail "$be $prec $k: $(field status) $(field message)"
+      done
+   done
+   run "$be test_tensor_round" --backend $be $dev --kernel test_tensor_round --precision tf32 -m 500 -n 400 -k 300 \
+      --a "$out/pos-a.npy" --b "$out/pos-b.npy" --reps 1 --warmup 0
+   [ "$(field verified)" = false ] && pass "$be test_tensor_round fails verification, as it must" ||
+      fail "$be test_tensor_round: $(field status) $(field message)"
+done
+
+# 3. Speed at 4096 beside the vendor library, then a short sweep of step 5.
+for be in cuda opencl; do
+   dev=""
+   [ "$be" = opencl ] && dev="--device NVIDIA"
+   for p in tensor-5-warptile-h100-half tensor-5-warptile-h100-bfloat16 tensor-5-warptile-h100-tf32 \
+      tensor-4-cpasync-h100-half; do
+      run "$be $p" --backend $be $dev --preset "$PWD/presets/$p.preset" --reps 10 --warmup 3 --vendor
+      if [ "$(field verified)" = true ]; then
+         pass "$be $p: $(field gflops) GFLOPS; vendor $(field vendor) $(field vendor_gflops) GFLOPS ($(field vendor_status))"
+      else
+         fail "$be $p: $(field status) $(field message)"
+      fi
+   done
+   for prec in half tf32; do
+      $B sweep --backend $be $dev --kernel tensor05_warptile --precision $prec --size 4096 --budget "$budget" \
+         --reps 5 --warmup 2 --timeout 20 --save "$out/sweep-$be-$prec.json" > "$out/sweep-$be-$prec.txt" 2>&1
+      echo "== sweep $be $prec (best first)"
+      head -n 6 "$out/sweep-$be-$prec.txt"
+   done
+done
+echo "tensor probe: $fails check(s) failed; runs in $log"
+[ "$fails" -eq 0 ]
