@@ -315,10 +315,6 @@ static bool Cli_endsWith(const char *s, const char *suffix) {
 }
 
 int Cli_run(const Options *o) {
-   if (o->npositional > 0) {
-      fprintf(stderr, "gemmtop: run takes no argument '%s'; see 'gemmtop --help'\n", o->positional[0]);
-      return 2;
-   }
    /* An ablated C is wrong on purpose: it may be written (to study what a switch leaves),
     * but only under a name that says so, never where a result is expected. */
    if (o->out_path && o->ablate && !Cli_endsWith(o->out_path, ".ablated.npy")) {
