@@ -71,7 +71,7 @@ done
 if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
    mkdir -p "$T_DIR/vendors"
    cp /etc/OpenCL/vendors/pocl.icd "$T_DIR/vendors/"
-   (export OCL_ICD_VENDORS="$T_DIR/vendors" XDG_CACHE_HOME=/dev/null; "$GEMMTOP_BIN" list devices) \
+   (unset POCL_CACHE_DIR; export OCL_ICD_VENDORS="$T_DIR/vendors" XDG_CACHE_HOME=/dev/null; "$GEMMTOP_BIN" list devices) \
       >"$T_DIR/out" 2>"$T_DIR/err"
    RC=$?
    ERR=$(cat "$T_DIR/err")

@@ -11,6 +11,12 @@ trap 'rm -rf "$T_DIR"' EXIT
 : "${XDG_CACHE_HOME:=$T_DIR/cache}"
 : "${XDG_CONFIG_HOME:=$T_DIR/config}"
 export XDG_CACHE_HOME XDG_CONFIG_HOME
+# PoCL's own work folder, one per script: with its kernel cache off it still builds in a
+# folder named by the program's hash and removes it when the program is released, so two
+# scripts running at once (run_all.sh runs two) must not share it ("Final linking of
+# kernel gemm failed" when they did). gemmtop's own cache stays shared.
+POCL_CACHE_DIR="$T_DIR/pocl"
+export POCL_CACHE_DIR
 
 # use_test_kernels: makes sure the test-only kernels of tests/kernels/ (never shipped) are
 # in GEMMTOP_KERNELS, a colon-separated list of folders (run_all.sh puts them there).

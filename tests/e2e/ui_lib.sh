@@ -47,7 +47,7 @@ ui_start() {
    UI_STARTS=$((UI_STARTS + 1))
    UI_SOCK="$UI_BASE-$UI_STARTS"
    _pass=""
-   for _v in GEMMTOP_KERNELS GEMMTOP_PRESETS XDG_CONFIG_HOME XDG_CACHE_HOME POCL_KERNEL_CACHE ASAN_OPTIONS \
+   for _v in GEMMTOP_KERNELS GEMMTOP_PRESETS XDG_CONFIG_HOME XDG_CACHE_HOME POCL_KERNEL_CACHE POCL_CACHE_DIR ASAN_OPTIONS \
       LSAN_OPTIONS UBSAN_OPTIONS LANG LC_ALL NO_COLOR; do
       eval "_val=\${$_v-__unset__}"
       [ "$_val" = "__unset__" ] || _pass="$_pass $_v='$_val'"
