@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "backend/backend.h"
+#include "backend/observe.h"
 #include "core/catalog.h"
 #include "core/config.h"
 #include "core/inputs.h"
@@ -35,6 +36,8 @@ typedef struct RunOptions_ {
                          * precision): the result that was checked, not the last timed one */
    double launch_timeout_s; /* a launch (with its helpers) still running after this long is
                              * abandoned: RUN_TIMEOUT (0: wait as long as it takes) */
+   bool cold_l2;        /* time each launch with the L2 cache cold (RunResult.cold_l2 says which ran) */
+   bool observe;        /* read clocks, power and energy from the driver while timing (RunResult.obs) */
 } RunOptions;
 
 #define RUN_MAX_HELPERS 4
@@ -69,6 +72,8 @@ typedef struct RunResult_ {
    bool verified_run;   /* verification was asked for and ran */
    VerifyResult verify;
    double wall_ms;      /* the whole call */
+   bool cold_l2;        /* the launches were timed with a cold L2 (else warm: the default) */
+   Observation obs;     /* clocks, power, energy during the timed launches (obs.known false: none) */
 } RunResult;
 
 typedef struct Session_ Session;
@@ -108,6 +113,8 @@ typedef struct VendorResult_ {
    double gflops;
    bool verified;
    VerifyResult verify;
+   bool cold_l2;
+   Observation obs;
 } VendorResult;
 
 /* The vendor library on the same device, problem and inputs: o->warmup calls, then
