@@ -279,7 +279,7 @@ static int makeInputs(const Options *o, const Problem *p, uint64_t seed, Inputs 
    return 0;
 }
 
-/* --out: the verified run's C (verified_c), or with --no-verify the last launch's, read
+/* --out: the verified run's C (verified_c), or with --no-verify or --ablate the last launch's, read
  * back now. rc is the run's exit code; returns it, or 1 when the file failed. */
 static int writeOut(const Options *o, Session *s, const Problem *p, OutFile *out, void *verified_c, RunStatus st,
                     int rc) {
@@ -315,10 +315,6 @@ static bool Cli_endsWith(const char *s, const char *suffix) {
 }
 
 int Cli_run(const Options *o) {
-   if (o->npositional > 0) {
-      fprintf(stderr, "gemmtop: run takes no argument '%s'; see 'gemmtop --help'\n", o->positional[0]);
-      return 2;
-   }
    /* An ablated C is wrong on purpose: it may be written (to study what a switch leaves),
     * but only under a name that says so, never where a result is expected. */
    if (o->out_path && o->ablate && !Cli_endsWith(o->out_path, ".ablated.npy")) {
@@ -351,8 +347,10 @@ int Cli_run(const Options *o) {
    /* Refuse a bad configuration before making inputs: at large sizes that takes a while. */
    RunResult *r = calloc(1, sizeof *r);
    size_t bytesC = Problem_sizeC(&p) * Precision_size(p.precision);
-   void *verified_c = out && !o->no_verify ? malloc(bytesC ? bytesC : 1) : NULL;
-   if (!r || (out && !o->no_verify && !verified_c)) {
+   /* An ablated run is never verified: its --out (*.ablated.npy) is the last launch's C. */
+   bool keep_verified = out && !o->no_verify && !o->ablate;
+   void *verified_c = keep_verified ? malloc(bytesC ? bytesC : 1) : NULL;
+   if (!r || (keep_verified && !verified_c)) {
       fprintf(stderr, "gemmtop: out of host memory\n");
       rc = 1;
       goto done_session;

@@ -17,8 +17,6 @@
 #include "cli/report.h"
 #include "core/util.h"
 
-#define MAX_GROUPS 1024
-
 /* The site that --site names: an index or a name from the kernel's sites: line (case
  * insensitive, or a unique part of one). -1 with a message when there is none. */
 static int resolveSite(const KernelInfo *k, const char *want, char *err, size_t errlen) {
@@ -303,63 +301,59 @@ static int banksModelled(const Options *o, const KernelInfo *k, const long long 
    return 0;
 }
 
-int Cli_banks(const Options *o) {
-   if (o->npositional > 0) {
-      fprintf(stderr, "gemmtop: banks takes no argument '%s'; see 'gemmtop --help'\n", o->positional[0]);
+/* The request that --site, --warp and --iteration name, drawn into *grid (malloc'ed).
+ * Returns 0, or the exit code with the message printed. */
+static int pickRequest(const Options *o, const KernelInfo *k, int site, const BankAnalysis *a, BankGrid **grid,
+                       int *executions) {
+   int warps = a->warps * a->groups, flatWarp = o->warp, execution = o->iteration;
+   if (!BankAnalysis_hasSite(a, (unsigned)site)) {
+      fprintf(stderr, "gemmtop: --site %s: site %d (%s) made no local-memory access in the traced work-group%s\n",
+              o->site, site, siteName(k, site), a->groups == 1 ? "" : "s");
       return 2;
    }
-   if ((o->has_warp || o->has_iteration) && !o->site) {
-      fprintf(stderr, "gemmtop: --warp and --iteration pick a request of the site that --site names; give --site too\n");
+   if (flatWarp >= warps) {
+      fprintf(stderr, "gemmtop: --warp %d: the trace has %d warp%s (0 to %d: %d work-group%s of %zu work-items, "
+                      "SIMD width %d)\n",
+              flatWarp, warps, warps == 1 ? "" : "s", warps - 1, a->groups, a->groups == 1 ? "" : "s", a->wg_size,
+              a->model.simd_width);
       return 2;
    }
-   if (o->groups > MAX_GROUPS) {
-      fprintf(stderr, "gemmtop: --groups %d: trace 1 to %d work-groups\n", o->groups, MAX_GROUPS);
+   unsigned group = (unsigned)(flatWarp / a->warps), warp = (unsigned)(flatWarp % a->warps);
+   *executions = BankAnalysis_executions(a, (unsigned)site, group, warp);
+   if (*executions == 0) {
+      fprintf(stderr, "gemmtop: --warp %d: site %d (%s) was not executed by that warp\n", flatWarp, site,
+              siteName(k, site));
       return 2;
    }
-   char err[1536];
-   BankModel check = BankModel_default(32);
-   if (!BankModel_override(&check, o->banks, o->bank_width, o->simd_width, err, sizeof err)) {
-      fprintf(stderr, "gemmtop: %s\n", err);
+   if (execution >= *executions) {
+      fprintf(stderr, "gemmtop: --iteration %d: warp %d executed site %d (%s) %d time%s (0 to %d)\n", execution,
+              flatWarp, site, siteName(k, site), *executions, *executions == 1 ? "" : "s", *executions - 1);
       return 2;
    }
-   Catalog cat;
-   if (!Cli_loadCatalog(&cat))
+   *grid = malloc(sizeof **grid);
+   if (!*grid || !BankAnalysis_grid(a, BankAnalysis_request(a, (unsigned)site, group, warp, execution), *grid)) {
+      fprintf(stderr, "gemmtop: out of host memory\n");
       return 1;
-   const KernelInfo *k;
-   long long values[KERNEL_MAX_PARAMS];
-   Problem p;
-   int rc = Cli_resolveConfig(o, &cat, &k, values, &p);
-   int site = -1;
-   if (rc == 0 && o->site && (site = resolveSite(k, o->site, err, sizeof err)) < 0) {
-      fprintf(stderr, "gemmtop: %s\n", err);
-      rc = 2;
    }
-   if (rc == 0 && k->ntma) {
-      rc = banksModelled(o, k, values, &p);
-      Catalog_free(&cat);
-      return rc;
-   }
-   if (rc) {
-      Catalog_free(&cat);
-      return rc;
-   }
-   Session *s = Cli_openSession(o, &cat, &rc);
-   if (!s) {
-      Catalog_free(&cat);
-      return rc;
-   }
+   return 0;
+}
+
+/* Traces the configuration on the session's device and reports it. Returns the exit code. */
+static int traceAndReport(const Options *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                          int site) {
+   char err[1536];
    Trace t;
    BankAnalysis a;
    memset(&a, 0, sizeof a);
+   memset(&t, 0, sizeof t);
    BankGrid *grid = NULL;
+   int executions = 0, rc = 1;
    RunResult *r = calloc(1, sizeof *r);
-   rc = 1;
    if (!r) {
       fprintf(stderr, "gemmtop: out of host memory\n");
-      memset(&t, 0, sizeof t);
-      goto done;
+      return 1;
    }
-   RunStatus st = Session_trace(s, k, values, &p, o->groups ? o->groups : 1, &t, r);
+   RunStatus st = Session_trace(s, k, values, p, o->groups ? o->groups : 1, &t, r);
    if (st != RUN_OK) {
       if (st == RUN_COMPILE_ERROR)
          fprintf(stderr, "gemmtop: %s\n%s\n", r->message, r->build_log ? r->build_log : "(no build log)");
@@ -378,57 +372,51 @@ int Cli_banks(const Options *o) {
       fprintf(stderr, "gemmtop: warning: the trace is incomplete: %zu accesses over its capacity were dropped; the "
                       "figures cover the first %zu\n",
               a.dropped, t.count);
-   int flatWarp = o->warp, execution = o->iteration, executions = 0;
-   if (site >= 0) {
-      int warps = a.warps * a.groups;
-      if (!BankAnalysis_hasSite(&a, (unsigned)site)) {
-         fprintf(stderr, "gemmtop: --site %s: site %d (%s) made no local-memory access in the traced work-group%s\n",
-                 o->site, site, siteName(k, site), a.groups == 1 ? "" : "s");
-         rc = 2;
-         goto done;
-      }
-      if (flatWarp >= warps) {
-         fprintf(stderr, "gemmtop: --warp %d: the trace has %d warp%s (0 to %d: %d work-group%s of %zu work-items, "
-                         "SIMD width %d)\n",
-                 flatWarp, warps, warps == 1 ? "" : "s", warps - 1, a.groups, a.groups == 1 ? "" : "s", a.wg_size,
-                 a.model.simd_width);
-         rc = 2;
-         goto done;
-      }
-      unsigned group = (unsigned)(flatWarp / a.warps), warp = (unsigned)(flatWarp % a.warps);
-      executions = BankAnalysis_executions(&a, (unsigned)site, group, warp);
-      if (executions == 0) {
-         fprintf(stderr, "gemmtop: --warp %d: site %d (%s) was not executed by that warp\n", flatWarp, site,
-                 siteName(k, site));
-         rc = 2;
-         goto done;
-      }
-      if (execution >= executions) {
-         fprintf(stderr, "gemmtop: --iteration %d: warp %d executed site %d (%s) %d time%s (0 to %d)\n", execution,
-                 flatWarp, site, siteName(k, site), executions, executions == 1 ? "" : "s", executions - 1);
-         rc = 2;
-         goto done;
-      }
-      grid = malloc(sizeof *grid);
-      if (!grid || !BankAnalysis_grid(&a, BankAnalysis_request(&a, (unsigned)site, group, warp, execution), grid)) {
-         fprintf(stderr, "gemmtop: out of host memory\n");
-         goto done;
-      }
-   }
+   if (site >= 0 && (rc = pickRequest(o, k, site, &a, &grid, &executions)) != 0)
+      goto done;
    if (o->format == FORMAT_JSON)
-      printJson(s, k, values, &t, &a, grid, flatWarp, execution, executions);
+      printJson(s, k, values, &t, &a, grid, o->warp, o->iteration, executions);
    else if (o->format == FORMAT_CSV)
       printCsv(k, &a);
    else
-      printTable(s, k, values, &t, &a, grid, flatWarp, execution, executions);
+      printTable(s, k, values, &t, &a, grid, o->warp, o->iteration, executions);
    rc = 0;
 done:
    free(grid);
    BankAnalysis_free(&a);
    Trace_free(&t);
-   if (r)
-      RunResult_free(r);
+   RunResult_free(r);
    free(r);
+   return rc;
+}
+
+int Cli_banks(const Options *o) {
+   /* The options table holds --groups, --banks, --bank-width and --simd-width to their ranges. */
+   if ((o->has_warp || o->has_iteration) && !o->site) {
+      fprintf(stderr, "gemmtop: --warp and --iteration pick a request of the site that --site names; give --site too\n");
+      return 2;
+   }
+   Catalog cat;
+   if (!Cli_loadCatalog(&cat))
+      return 1;
+   const KernelInfo *k;
+   long long values[KERNEL_MAX_PARAMS];
+   Problem p;
+   char err[1536];
+   int rc = Cli_resolveConfig(o, &cat, &k, values, &p);
+   int site = -1;
+   if (rc == 0 && o->site && (site = resolveSite(k, o->site, err, sizeof err)) < 0) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      rc = 2;
+   }
+   if (rc == 0 && k->ntma) {
+      rc = banksModelled(o, k, values, &p);
+      Catalog_free(&cat);
+      return rc;
+   }
+   Session *s = rc ? NULL : Cli_openSession(o, &cat, &rc);
+   if (s)
+      rc = traceAndReport(o, s, k, values, &p, site);
    Session_close(s);
    Catalog_free(&cat);
    return rc;

@@ -1,4 +1,5 @@
-/* gemmtop: an interactive explorer for GPU GEMM kernels. Commands are a table. */
+/* gemmtop: an interactive explorer for GPU GEMM kernels. Commands are a table; their
+ * names, usage and options are in options.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,53 +11,39 @@
 #include "core/session.h"
 #include "tui/ui.h"
 
-typedef struct Command_ {
-   const char *name;
-   int (*run)(const Options *o);
-} Command;
 
-static const Command commands[] = {
-    {"list", Cli_list},
-    {"run", Cli_run},
-    {"inspect", Cli_inspect},
-    {"sweep", Cli_sweep},
-    {"bench", Cli_bench},
-    {"banks", Cli_banks},
-    {"cache", Cli_cache},
-};
-
-/* No command: the explorer, started where the options say. */
+/* No command: the explorer, started where the options say (the options table refuses
+ * any other word). */
 static int explore(const Options *o) {
-   if (o->npositional > 0) {
-      fprintf(stderr, "gemmtop: unexpected argument '%s'; see 'gemmtop --help'\n", o->positional[0]);
-      return 2;
-   }
    UiStart start = {.sel = Cli_selection(o), .seed = o->seed, .has_seed = o->has_seed, .ascii = o->ascii,
                     .no_color = o->no_color, .sweep_budget = o->budget, .sweep_exhaustive = o->exhaustive,
                     .sweep_timeout = o->timeout};
    return Ui_main(&start);
 }
 
+static int (*const run[COMMAND_COUNT])(const Options *o) = {
+    [COMMAND_EXPLORER] = explore, [COMMAND_LIST] = Cli_list,   [COMMAND_RUN] = Cli_run,
+    [COMMAND_INSPECT] = Cli_inspect, [COMMAND_SWEEP] = Cli_sweep, [COMMAND_BENCH] = Cli_bench,
+    [COMMAND_BANKS] = Cli_banks,  [COMMAND_CACHE] = Cli_cache,
+};
+
 int main(int argc, char **argv) {
    /* Not a command for users: the process in which a sweep measures (cli/measure.h). */
    if (argc == 2 && !strcmp(argv[1], "__measure-child"))
       return Measure_child();
    atexit(Cli_closeStdout);
-   const Command *cmd = NULL;
-   int first = 1;
+   int command = COMMAND_EXPLORER;
    if (argc > 1 && argv[1][0] != '-') {
-      for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-         if (!strcmp(argv[1], commands[i].name))
-            cmd = &commands[i];
-      if (!cmd) {
+      command = Options_findCommand(argv[1]);
+      if (command < 0) {
          fprintf(stderr, "gemmtop: unknown command '%s'\n", argv[1]);
          Options_usage(stderr);
          return 2;
       }
-      first = 2;
    }
    Options o;
-   int rc = Options_parse(&o, argc, argv, first, cmd ? cmd->name : "");
+   int first = command == COMMAND_EXPLORER ? 1 : 2;
+   int rc = Options_parse(&o, argc, argv, first, command == COMMAND_EXPLORER ? "" : argv[1]);
    if (rc == 1)
       return 0;
    if (rc)
@@ -66,7 +53,5 @@ int main(int argc, char **argv) {
       fprintf(stderr, "gemmtop: %s\n", err);
       return 2;
    }
-   if (cmd)
-      return cmd->run(&o);
-   return explore(&o);
+   return run[command](&o);
 }

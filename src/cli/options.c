@@ -1,321 +1,684 @@
+/* Command-line options as one table (options.h): each row is an option, with its
+ * spelling, its value and range, its help and the commands that take it. The parser
+ * reads argv left to right as getopt_long did (options and other words in any order,
+ * "--" ends the options, "--name=value", "-m64", "-Uh", a long option by a unique
+ * prefix) and refuses, naming the option, what its row does not allow: a command that
+ * does not take it, a missing or empty value, a number out of its range. */
 #include "cli/options.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/ablate.h"
-#include "core/util.h"
+#include "core/ahead.h"
+#include "core/banks.h"
 
-void Options_usage(FILE *out) {
-   fputs("usage: gemmtop [options]                 the interactive explorer\n"
-         "       gemmtop list [devices|kernels|presets] [--measure]\n"
-         "       gemmtop run [options]             one verified, timed run\n"
-         "       gemmtop inspect [options]         compiled code, registers, memory, occupancy\n"
-         "       gemmtop sweep [options]           search a kernel's parameters, best first\n"
-         "       gemmtop bench [options]           configurations and the vendor BLAS across sizes\n"
-         "       gemmtop banks [options]           local-memory bank conflicts per access site\n"
-         "       gemmtop cache clear               forget compiled programs kept on disk\n"
-         "\n"
-         "options:\n"
-         "  --backend opencl|cuda|hip  the runtime (default opencl; the explorer takes a CUDA or HIP GPU\n"
-         "                             when OpenCL has none)\n"
-         "  --device N|NAME|KIND       device index, part of its (platform's) name, or pocl|nvidia|amd|intel|cpu|gpu\n"
-         "                             (default: the best GPU, else the CPU)\n"
-         "  --kernel NAME              kernel variant (gemmtop list kernels)\n"
-         "  --preset NAME|FILE         a preset (gemmtop list presets) or a .preset file\n"
-         "  --set PARAM=VALUE          set a kernel parameter (repeatable)\n"
-         "  -m M -n N -k K, --size S   problem size (default 1024 each)\n"
-         "  --precision TYPE           float, double, tf32, half or bfloat16 (default float); the last three:\n"
-         "                             A and B of that type, FP32 accumulation, C in FP32\n"
-         "  --layout NN|NT|TN|TT       op(A) and op(B): N as stored, T transposed (row-major storage)\n"
-         "  --alpha A --beta B         C = alpha*op(A)*op(B) + beta*C (default 1, 0)\n"
-         "  --reps R --warmup W        timed launches and untimed ones before them (default 10, 2)\n"
-         "  --max-seconds S            stop timing after S seconds (at least one launch); a launch still\n"
-         "                             running after S seconds is abandoned (run, bench)\n"
-         "  --seed S                   random inputs from this seed (default: fresh each run)\n"
-         "  --a A.npy --b B.npy --c C.npy   inputs from NumPy files (as stored: transposed shapes for T)\n"
-         "  --out C.npy                write the result C\n"
-         "  --format table|csv|json    output (json: one object per line)\n"
-         "  --no-verify                skip the verification run\n"
-         "  --ablate LIST              run, inspect: switch work off to see what limits the kernel; LIST is any of\n"
-         "                             no-a, no-b (global loads of A, B), no-fma (multiply-adds),\n"
-         "                             const-store (C gets 1.25), comma-separated; the result is labelled\n"
-         "                             ablated and not verified\n"
-         "  --arch sm_90|gfx906        inspect: compile for this target, no device needed (cuda)\n"
-         "  --code ptx|sass|none       inspect: which code to print (default ptx, sass when cuobjdump is there)\n"
-         "  --budget N, --exhaustive   sweep: try N random valid configurations (default 40; explorer 24), or all\n"
-         "  --timeout S                sweep: drop a configuration whose launch takes longer (default 5)\n"
-         "  --jobs N                   sweep: parallel compiles (default: one per core)\n"
-         "  --save-presets N           sweep: save the best N as presets in your config folder\n"
-         "  --sizes 1024,2048,...      bench: the square sizes (default 1024,2048,4096)\n"
-         "  --save FILE.csv|FILE.json  sweep, bench: write every result to a file\n"
-         "  --reference cuda|opencl|hip  bench: also time that backend's vendor BLAS on the same device\n"
-         "  --rounds R                 bench: R rounds in which the libraries and the configurations take\n"
-         "                             turns; figures are medians over the rounds (default 3, at most 32)\n"
-         "                             (cuBLAS beside an OpenCL run) and give % of it\n"
-         "  --vendor                   run: also time the vendor BLAS (CLBlast, cuBLAS, rocBLAS) for % of vendor\n"
-         "  --site N|NAME --warp W     banks: draw one request of this access site and warp as lanes x banks\n"
-         "  --iteration I              banks: which execution of that site by that warp (default 0, the first)\n"
-         "  --groups G                 banks: work-groups to trace (default 1)\n"
-         "  --banks B --bank-width W --simd-width S   banks: override the device's bank model\n"
-         "  --no-color, -U/--ascii     plain screen for the explorer (NO_COLOR is honoured)\n"
-         "  -h, --help, --version\n"
-         "\n"
-         "exit status: 0 success, 1 a run failed or did not verify, 2 usage error or refused configuration\n",
-         out);
-}
+#define CMD(c) (1u << COMMAND_##c)
+#define EVERY ((1u << COMMAND_COUNT) - 1)
+/* The commands that build a configuration (kernel, parameters, problem) on a device. */
+#define CONFIG (CMD(EXPLORER) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS))
+#define SHAPE (CONFIG & ~CMD(BENCH)) /* bench's sizes are --sizes */
+#define TIMED (CMD(RUN) | CMD(SWEEP) | CMD(BENCH))
+#define MAX_SIZE (1 << 20)
+#define MAX_SECONDS 86400.0
+#define BENCH_DEFAULT_SIZES "1024,2048,4096"
+#define F(field) offsetof(Options, field)
+/* A value in a message: whole up to 48 characters, then cut with "...". */
+#define SHOWN(v) (int)(strlen(v) > 48 ? 45 : strlen(v)), (v), (strlen(v) > 48 ? "..." : "")
 
-static bool parseSize(const char *s, int *out) {
-   char *end;
-   errno = 0;
-   long v = strtol(s, &end, 10);
-   if (end == s || *end || errno || v < 1 || v > 1 << 20)
-      return false;
-   *out = (int)v;
-   return true;
-}
+static const CommandSpec commands[COMMAND_COUNT] = {
+    [COMMAND_EXPLORER] = {"", "", "the interactive explorer", 0},
+    [COMMAND_LIST] = {"list", "[devices|kernels|presets]", "devices, kernel variants or presets", 1},
+    [COMMAND_RUN] = {"run", "", "one verified, timed run", 0},
+    [COMMAND_INSPECT] = {"inspect", "", "compiled code, registers, memory, occupancy", 0},
+    [COMMAND_SWEEP] = {"sweep", "", "search a kernel's parameters, best first", 0},
+    [COMMAND_BENCH] = {"bench", "[PRESET ...]", "configurations and the vendor BLAS across sizes",
+                       OPTIONS_MAX_POSITIONAL},
+    [COMMAND_BANKS] = {"banks", "", "local-memory bank conflicts per access site", 0},
+    [COMMAND_CACHE] = {"cache", "clear", "forget compiled programs kept on disk", 1},
+};
 
-static bool parseNumber(const char *s, double *out) {
-   char *end;
-   errno = 0;
-   *out = strtod(s, &end);
-   return end != s && !*end && errno == 0;
-}
-
-static int usageError(const char *fmt, const char *a, const char *b) {
-   fprintf(stderr, "gemmtop: ");
-   fprintf(stderr, fmt, a, b);
-   fprintf(stderr, "\nsee 'gemmtop --help'\n");
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...) {
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(err, errlen, fmt, ap);
+   va_end(ap);
    return 2;
 }
 
-int Options_parse(Options *o, int argc, char **argv, int first, const char *command) {
-   memset(o, 0, sizeof *o);
-   Problem_setDefaults(&o->problem);
-   o->reps = 10;
-   o->warmup = 2;
-   o->rounds = 3;
-   const char *nc = getenv("NO_COLOR");
-   o->no_color = nc && *nc;
-   enum {
-      OPT_BACKEND = 256, OPT_DEVICE, OPT_KERNEL, OPT_PRESET, OPT_SET, OPT_SIZE, OPT_PRECISION, OPT_LAYOUT,
-      OPT_ALPHA, OPT_BETA, OPT_REPS, OPT_WARMUP, OPT_FORMAT, OPT_SEED, OPT_A, OPT_B, OPT_C, OPT_OUT,
-      OPT_NO_VERIFY, OPT_NO_COLOR, OPT_VERSION, OPT_MEASURE, OPT_VENDOR, OPT_ARCH, OPT_CODE, OPT_MAX_SECONDS,
-      OPT_BUDGET, OPT_EXHAUSTIVE, OPT_SIZES, OPT_SAVE, OPT_REFERENCE, OPT_SAVE_PRESETS, OPT_TIMEOUT, OPT_JOBS, OPT_ROUNDS,
-      OPT_SITE, OPT_WARP, OPT_ITERATION, OPT_GROUPS, OPT_BANKS, OPT_BANK_WIDTH, OPT_SIMD_WIDTH,
-      OPT_ABLATE,
-   };
-   static const struct option longs[] = {
-       {"backend", required_argument, 0, OPT_BACKEND},     {"device", required_argument, 0, OPT_DEVICE},
-       {"kernel", required_argument, 0, OPT_KERNEL},       {"preset", required_argument, 0, OPT_PRESET},
-       {"set", required_argument, 0, OPT_SET},             {"size", required_argument, 0, OPT_SIZE},
-       {"precision", required_argument, 0, OPT_PRECISION}, {"layout", required_argument, 0, OPT_LAYOUT},
-       {"alpha", required_argument, 0, OPT_ALPHA},         {"beta", required_argument, 0, OPT_BETA},
-       {"reps", required_argument, 0, OPT_REPS},           {"warmup", required_argument, 0, OPT_WARMUP},
-       {"format", required_argument, 0, OPT_FORMAT},       {"seed", required_argument, 0, OPT_SEED},
-       {"a", required_argument, 0, OPT_A},                 {"b", required_argument, 0, OPT_B},
-       {"c", required_argument, 0, OPT_C},                 {"out", required_argument, 0, OPT_OUT},
-       {"no-verify", no_argument, 0, OPT_NO_VERIFY},       {"no-color", no_argument, 0, OPT_NO_COLOR},
-       {"ascii", no_argument, 0, 'U'},                     {"help", no_argument, 0, 'h'},
-       {"version", no_argument, 0, OPT_VERSION},           {"measure", no_argument, 0, OPT_MEASURE},
-       {"vendor", no_argument, 0, OPT_VENDOR},
-       {"arch", required_argument, 0, OPT_ARCH},           {"code", required_argument, 0, OPT_CODE},
-       {"budget", required_argument, 0, OPT_BUDGET},       {"exhaustive", no_argument, 0, OPT_EXHAUSTIVE},
-       {"sizes", required_argument, 0, OPT_SIZES},         {"save", required_argument, 0, OPT_SAVE},
-       {"save-presets", required_argument, 0, OPT_SAVE_PRESETS},
-       {"reference", required_argument, 0, OPT_REFERENCE},
-       {"rounds", required_argument, 0, OPT_ROUNDS},
-       {"timeout", required_argument, 0, OPT_TIMEOUT},     {"jobs", required_argument, 0, OPT_JOBS},
-       {"max-seconds", required_argument, 0, OPT_MAX_SECONDS},
-       {"site", required_argument, 0, OPT_SITE},           {"warp", required_argument, 0, OPT_WARP},
-       {"iteration", required_argument, 0, OPT_ITERATION}, {"groups", required_argument, 0, OPT_GROUPS},
-       {"banks", required_argument, 0, OPT_BANKS},         {"bank-width", required_argument, 0, OPT_BANK_WIDTH},
-       {"simd-width", required_argument, 0, OPT_SIMD_WIDTH},
-       {"ablate", required_argument, 0, OPT_ABLATE},
-       {0, 0, 0, 0},
-   };
-   optind = first;
-   opterr = 0;
-   int c;
-   double d;
-   while ((c = getopt_long(argc, argv, ":m:n:k:hU", longs, NULL)) != -1) {
-      const char *arg = optarg;
-      switch (c) {
-      case OPT_BACKEND: o->backend = arg; break;
-      case OPT_DEVICE: o->device = arg; break;
-      case OPT_KERNEL: o->kernel = arg; break;
-      case OPT_PRESET: o->preset = arg; break;
-      case OPT_SET:
-         if (o->nsets == OPTIONS_MAX_SETS)
-            return usageError("too many --set options (at most %s)%s", "32", "");
-         o->sets[o->nsets++] = arg;
-         break;
-      case 'm':
-      case 'n':
-      case 'k':
-      case OPT_SIZE: {
-         int v;
-         if (!parseSize(arg, &v))
-            return usageError("size '%s' is not a positive integer (1 to 1048576)%s", arg, "");
-         if (c == 'm' || c == OPT_SIZE) o->problem.m = v, o->has_m = true;
-         if (c == 'n' || c == OPT_SIZE) o->problem.n = v, o->has_n = true;
-         if (c == 'k' || c == OPT_SIZE) o->problem.k = v, o->has_k = true;
-         break;
-      }
-      case OPT_PRECISION:
-         if (!Precision_parse(arg, &o->problem.precision))
-            return usageError("--precision '%s': use float, double, tf32, half or bfloat16%s", arg, "");
-         o->has_precision = true;
-         break;
-      case OPT_LAYOUT:
-         if (!Problem_parseLayout(&o->problem, arg))
-            return usageError("--layout '%s': use NN, NT, TN or TT%s", arg, "");
-         o->has_layout = true;
-         break;
-      case OPT_ALPHA:
-      case OPT_BETA:
-         if (!parseNumber(arg, &d))
-            return usageError("'%s' is not a number (--%s)", arg, c == OPT_ALPHA ? "alpha" : "beta");
-         if (c == OPT_ALPHA) o->problem.alpha = d, o->has_alpha = true;
-         else o->problem.beta = d, o->has_beta = true;
-         break;
-      case OPT_REPS:
-      case OPT_WARMUP: {
-         int v;
-         if (!parseSize(arg, &v) && strcmp(arg, "0") != 0)
-            return usageError("'%s' is not a count (--%s)", arg, c == OPT_REPS ? "reps" : "warmup");
-         if (c == OPT_REPS && (strcmp(arg, "0") == 0 || v > 1024))
-            return usageError("--reps %s: use 1 to 1024%s", arg, "");
-         if (c == OPT_REPS) o->reps = v;
-         else o->warmup = strcmp(arg, "0") == 0 ? 0 : v;
-         break;
-      }
-      case OPT_MAX_SECONDS:
-         if (!parseNumber(arg, &o->max_seconds) || o->max_seconds <= 0)
-            return usageError("--max-seconds '%s': a positive number%s", arg, "");
-         break;
-      case OPT_FORMAT:
-         if (!strcmp(arg, "table")) o->format = FORMAT_TABLE;
-         else if (!strcmp(arg, "csv")) o->format = FORMAT_CSV;
-         else if (!strcmp(arg, "json")) o->format = FORMAT_JSON;
-         else return usageError("--format '%s': use table, csv or json%s", arg, "");
-         break;
-      case OPT_SEED: {
-         char *end;
-         errno = 0;
-         o->seed = strtoull(arg, &end, 0);
-         if (end == arg || *end || errno)
-            return usageError("--seed '%s' is not an integer%s", arg, "");
-         o->has_seed = true;
-         break;
-      }
-      case OPT_A: o->a_path = arg; break;
-      case OPT_B: o->b_path = arg; break;
-      case OPT_C: o->c_path = arg; break;
-      case OPT_OUT: o->out_path = arg; break;
-      case OPT_NO_VERIFY: o->no_verify = true; break;
-      case OPT_ABLATE: {
-         char why[256];
-         if (!Ablate_parse(arg, &o->ablate, why, sizeof why))
-            return usageError("%s%s", why, "");
-         /* Ablated figures are never mixed with real ones: a sweep or a bench ranks and
-          * compares results, so only a single run (and the explorer, with a label) takes
-          * it; inspect shows the ablated kernel's code. */
-         if (o->ablate && command && strcmp(command, "run") != 0 && strcmp(command, "inspect") != 0)
-            return usageError("--ablate is for 'gemmtop run' and 'gemmtop inspect'%s%s", *command ? "; " : "",
-                              *command ? "sweep and bench rank real, verified results only" : " (in the explorer, press a)");
-         break;
-      }
-      case OPT_NO_COLOR: o->no_color = true; break;
-      case 'U': o->ascii = true; break;
-      case OPT_MEASURE: o->measure = true; break;
-      case OPT_VENDOR: o->vendor = true; break;
-      case OPT_ARCH: o->arch = arg; break;
-      case OPT_BUDGET:
-      case OPT_SAVE_PRESETS:
-      case OPT_JOBS:
-      case OPT_ROUNDS: {
-         int v;
-         if (!parseSize(arg, &v))
-            return usageError("'%s' is not a positive count (%s)", arg,
-                              c == OPT_BUDGET ? "--budget" : c == OPT_JOBS ? "--jobs" : c == OPT_ROUNDS ? "--rounds" : "--save-presets");
-         if (c == OPT_ROUNDS && v > 32)
-            return usageError("--rounds %s: at most 32 rounds%s", arg, "");
-         if (c == OPT_BUDGET) o->budget = v;
-         else if (c == OPT_JOBS) o->jobs = v;
-         else if (c == OPT_ROUNDS) o->rounds = v;
-         else o->save_presets = v;
-         break;
-      }
-      case OPT_EXHAUSTIVE: o->exhaustive = true; break;
-      case OPT_SIZES: o->sizes = arg; break;
-      case OPT_SAVE: o->save = arg; break;
-      case OPT_REFERENCE: {
-         char names[128];
-         Backend_names(names, sizeof names);
-         if (!Backend_byName(arg))
-            return usageError("--reference '%s': use one of %s", arg, names);
-         o->reference = arg;
-         break;
-      }
-      case OPT_TIMEOUT:
-         if (!parseNumber(arg, &o->timeout) || o->timeout <= 0)
-            return usageError("--timeout '%s': a positive number of seconds%s", arg, "");
-         break;
-      case OPT_CODE:
-         if (strcmp(arg, "ptx") && strcmp(arg, "sass") && strcmp(arg, "isa") && strcmp(arg, "none"))
-            return usageError("--code '%s': use ptx, sass, isa or none%s", arg, "");
-         o->code = arg;
-         break;
-      case OPT_SITE: o->site = arg; break;
-      case OPT_WARP:
-      case OPT_ITERATION: {
-         /* 0 is the first warp / execution. */
-         int v = 0;
-         if (strcmp(arg, "0") != 0 && !parseSize(arg, &v))
-            return usageError("'%s' is not a count from 0 (%s)", arg, c == OPT_WARP ? "--warp" : "--iteration");
-         if (c == OPT_WARP) o->warp = v, o->has_warp = true;
-         else o->iteration = v, o->has_iteration = true;
-         break;
-      }
-      case OPT_GROUPS:
-      case OPT_BANKS:
-      case OPT_BANK_WIDTH:
-      case OPT_SIMD_WIDTH: {
-         int v;
-         const char *name = c == OPT_GROUPS ? "--groups" : c == OPT_BANKS ? "--banks"
-                            : c == OPT_BANK_WIDTH ? "--bank-width" : "--simd-width";
-         if (!parseSize(arg, &v))
-            return usageError("'%s' is not a positive count (%s)", arg, name);
-         if (c == OPT_GROUPS) o->groups = v;
-         else if (c == OPT_BANKS) o->banks = v;
-         else if (c == OPT_BANK_WIDTH) o->bank_width = v;
-         else o->simd_width = v;
-         break;
-      }
-      case 'h': Options_usage(stdout); return 1;
-      case OPT_VERSION: printf("gemmtop %s\n", GEMMTOP_VERSION); return 1;
-      case ':': {
-         char name[64];
-         snprintf(name, sizeof name, "%s", argv[optind - 1]);
-         return usageError("option %s needs a value%s", name, "");
-      }
-      default: {
-         char name[64];
-         if (optopt)
-            snprintf(name, sizeof name, "-%c", optopt);
-         else
-            snprintf(name, sizeof name, "%s", argv[optind - 1]);
-         return usageError("unknown option %s%s", name, command ? (strcmp(command, "") ? "" : "") : "");
-      }
-      }
+/* ---- the options that the generic kinds cannot store ---- */
+
+static int applySet(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   const char *eq = strchr(v, '=');
+   if (!eq || eq == v)
+      return fail(err, errlen, "--set '%.*s%s': write PARAM=VALUE, e.g. --set TSM=32", SHOWN(v));
+   if (o->nsets == OPTIONS_MAX_SETS)
+      return fail(err, errlen, "--set %.*s%s: at most %d --set options", SHOWN(v), OPTIONS_MAX_SETS);
+   o->sets[o->nsets++] = v;
+   return 0;
+}
+
+static int applySize(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   o->problem.m = o->problem.n = o->problem.k = (int)strtol(v, NULL, 10);
+   o->has_m = o->has_n = o->has_k = true;
+   return 0;
+}
+
+static int applyPrecision(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   if (!Precision_parse(v, &o->problem.precision))
+      return fail(err, errlen, "--precision '%.*s%s': use float, double, tf32, half or bfloat16", SHOWN(v));
+   return 0;
+}
+
+static int applyLayout(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   if (!Problem_parseLayout(&o->problem, v))
+      return fail(err, errlen, "--layout '%.*s%s': use NN, NT, TN or TT", SHOWN(v));
+   return 0;
+}
+
+static int applyFormat(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   o->format = !strcmp(v, "json") ? FORMAT_JSON : !strcmp(v, "csv") ? FORMAT_CSV : FORMAT_TABLE;
+   return 0;
+}
+
+static int applySeed(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   char *end;
+   errno = 0;
+   unsigned long long x = strtoull(v, &end, 0);
+   /* strtoull takes "-1" as 2^64-1: a sign is refused, not wrapped. */
+   if (end == v || *end || errno || strchr(v, '-'))
+      return fail(err, errlen, "--seed '%.*s%s': use a whole number from 0 to %llu", SHOWN(v), (unsigned long long)UINT64_MAX);
+   o->seed = x;
+   return 0;
+}
+
+static int applyAblate(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   return Ablate_parse(v, &o->ablate, err, errlen) ? 0 : 2;
+}
+
+static int applySizes(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   int sizes[OPTIONS_MAX_SIZES];
+   if (Options_parseSizes(v, sizes, OPTIONS_MAX_SIZES, err, errlen) < 0)
+      return 2;
+   o->sizes = v;
+   return 0;
+}
+
+/* The registry decides which backends there are. */
+static int applyReference(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   char names[128];
+   Backend_names(names, sizeof names);
+   if (!Backend_byName(v))
+      return fail(err, errlen, "--reference '%.*s%s': use one of %s", SHOWN(v), names);
+   o->reference = v;
+   return 0;
+}
+
+static int applyBankWidth(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   o->bank_width = (int)strtol(v, NULL, 10);
+   return 0;
+}
+
+/* --help and --version: the parser prints them (it knows the command). */
+static int applyHelp(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) { return 1; }
+static int applyVersion(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) { return 1; }
+
+/* ---- the table ---- */
+
+static const OptionSpec table[] = {
+    {.name = "backend", .value = "opencl|cuda|hip", .kind = OPT_TEXT, .field = F(backend),
+     .commands = CONFIG | CMD(LIST), .help = "the runtime",
+     .dflt = "opencl; the explorer takes a CUDA or HIP GPU when OpenCL has none"},
+    {.name = "device", .value = "N|NAME|KIND", .kind = OPT_TEXT, .field = F(device), .commands = CONFIG,
+     .help = "device index, part of its (platform's) name, or a kind: pocl, nvidia, amd, intel, cpu or gpu; "
+             "'gemmtop list devices' shows them",
+     .dflt = "the best GPU, else the CPU"},
+    {.name = "kernel", .value = "NAME", .kind = OPT_TEXT, .field = F(kernel), .commands = CONFIG,
+     .help = "kernel variant, as 'gemmtop list kernels' shows them"},
+    {.name = "preset", .value = "NAME|FILE", .kind = OPT_TEXT, .field = F(preset), .commands = CONFIG,
+     .help = "a preset by name ('gemmtop list presets') or a .preset file; the options below override it"},
+    {.name = "set", .value = "PARAM=VALUE", .kind = OPT_TEXT, .apply = applySet, .commands = CONFIG,
+     .help = "set a kernel parameter; repeatable, up to 32 times"},
+    {.letter = 'm', .value = "M", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(problem.m),
+     .given = F(has_m), .commands = SHAPE, .help = "rows of C", .dflt = "1024",
+     .elsewhere = "bench takes its sizes from --sizes"},
+    {.letter = 'n', .value = "N", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(problem.n),
+     .given = F(has_n), .commands = SHAPE, .help = "columns of C", .dflt = "1024",
+     .elsewhere = "bench takes its sizes from --sizes"},
+    {.letter = 'k', .value = "K", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(problem.k),
+     .given = F(has_k), .commands = SHAPE, .help = "the inner dimension", .dflt = "1024",
+     .elsewhere = "bench takes its sizes from --sizes"},
+    {.name = "size", .value = "S", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .apply = applySize,
+     .commands = SHAPE, .help = "M, N and K at once", .dflt = "1024; the explorer 2048 on a GPU, 512 on a CPU",
+     .elsewhere = "bench takes its sizes from --sizes"},
+    {.name = "precision", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(has_precision),
+     .commands = CONFIG,
+     .help = "float, double, tf32, half or bfloat16; the last three: A and B of that type, FP32 accumulation, "
+             "C in FP32",
+     .dflt = "float"},
+    {.name = "layout", .value = "NN|NT|TN|TT", .kind = OPT_TEXT, .apply = applyLayout, .given = F(has_layout),
+     .commands = CONFIG, .help = "op(A) and op(B): N as stored, T transposed; storage is row-major", .dflt = "NN"},
+    {.name = "alpha", .value = "A", .kind = OPT_REAL, .min = -DBL_MAX, .max = DBL_MAX, .field = F(problem.alpha),
+     .given = F(has_alpha), .commands = CONFIG, .help = "C = alpha*op(A)*op(B) + beta*C", .dflt = "1"},
+    {.name = "beta", .value = "B", .kind = OPT_REAL, .min = -DBL_MAX, .max = DBL_MAX, .field = F(problem.beta),
+     .given = F(has_beta), .commands = CONFIG, .help = "C = alpha*op(A)*op(B) + beta*C", .dflt = "0"},
+    {.name = "reps", .value = "R", .kind = OPT_INT, .min = 1, .max = 1024, .field = F(reps), .commands = TIMED,
+     .help = "timed launches", .dflt = "10"},
+    {.name = "warmup", .value = "W", .kind = OPT_INT, .min = 0, .max = MAX_SIZE, .field = F(warmup),
+     .commands = TIMED, .help = "untimed launches before the timed ones", .dflt = "2"},
+    {.name = "max-seconds", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
+     .field = F(max_seconds), .commands = CMD(RUN) | CMD(BENCH),
+     .help = "stop timing after S seconds, once at least one launch is timed; a launch still running after S "
+             "seconds is abandoned",
+     .elsewhere = "sweep's limit is --timeout"},
+    {.name = "seed", .value = "S", .kind = OPT_TEXT, .apply = applySeed, .given = F(has_seed),
+     .commands = TIMED | CMD(EXPLORER), .help = "random inputs from this seed", .dflt = "fresh each run"},
+    {.name = "a", .value = "A.npy", .kind = OPT_TEXT, .field = F(a_path), .commands = CMD(RUN),
+     .help = "A from a NumPy file, as stored: the transposed shape for T"},
+    {.name = "b", .value = "B.npy", .kind = OPT_TEXT, .field = F(b_path), .commands = CMD(RUN),
+     .help = "B from a NumPy file, as stored: the transposed shape for T"},
+    {.name = "c", .value = "C.npy", .kind = OPT_TEXT, .field = F(c_path), .commands = CMD(RUN),
+     .help = "C from a NumPy file; read when beta is not 0"},
+    {.name = "out", .value = "C.npy", .kind = OPT_TEXT, .field = F(out_path), .commands = CMD(RUN),
+     .help = "write the result C to a NumPy file"},
+    {.name = "format", .value = "table|csv|json", .kind = OPT_CHOICE, .choices = "table|csv|json",
+     .apply = applyFormat, .commands = CMD(LIST) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BANKS),
+     .help = "output; json is one object per line", .dflt = "table",
+     .elsewhere = "bench prints a table; --save writes CSV or JSON"},
+    {.name = "no-verify", .kind = OPT_FLAG, .field = F(no_verify), .commands = CMD(RUN),
+     .help = "skip the verification run", .elsewhere = "sweep and bench verify every configuration"},
+    {.name = "ablate", .value = "LIST", .kind = OPT_TEXT, .apply = applyAblate, .commands = CMD(RUN) | CMD(INSPECT),
+     .help = "switch work off to see what limits the kernel; LIST is any of no-a, no-b (global loads of A, B), "
+             "no-fma (multiply-adds), const-store (C gets 1.25), comma-separated; the result is labelled "
+             "ablated and not verified",
+     .elsewhere = "sweep and bench rank real, verified results only; in the explorer, press a"},
+    {.name = "vendor", .kind = OPT_FLAG, .field = F(vendor), .commands = CMD(RUN),
+     .help = "also time the vendor BLAS (CLBlast, cuBLAS, rocBLAS) and give % of it",
+     .elsewhere = "bench always times the vendor BLAS"},
+    {.name = "measure", .kind = OPT_FLAG, .field = F(measure), .commands = CMD(LIST),
+     .help = "list devices: measure each device's peak GFLOPS and memory bandwidth (seconds per device)"},
+    {.name = "arch", .value = "sm_XX|gfxNNN", .kind = OPT_TEXT, .field = F(arch), .commands = CMD(INSPECT),
+     .help = "compile for this target, no device needed (with --backend cuda or hip)"},
+    {.name = "code", .value = "ptx|sass|isa|none", .kind = OPT_CHOICE, .choices = "ptx|sass|isa|none",
+     .field = F(code), .commands = CMD(INSPECT), .help = "which code to print",
+     .dflt = "what the backend gives: PTX for CUDA and NVIDIA's OpenCL, ISA for HIP"},
+    {.name = "budget", .value = "N", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(budget),
+     .commands = CMD(SWEEP) | CMD(EXPLORER), .help = "try N random valid configurations",
+     .dflt = "40; the explorer's sweep 24"},
+    {.name = "exhaustive", .kind = OPT_FLAG, .field = F(exhaustive), .commands = CMD(SWEEP) | CMD(EXPLORER),
+     .help = "try every valid configuration"},
+    {.name = "timeout", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
+     .field = F(timeout), .commands = CMD(SWEEP) | CMD(EXPLORER),
+     .help = "drop a configuration whose launch takes longer than S seconds", .dflt = "5"},
+    {.name = "jobs", .value = "N", .kind = OPT_INT, .min = 1, .max = AHEAD_MAX_THREADS, .field = F(jobs),
+     .commands = CMD(SWEEP),
+     .help = "compile N configurations at a time", .dflt = "one per core, at most 16"},
+    {.name = "save-presets", .value = "N", .kind = OPT_INT, .min = 1, .max = 1000, .field = F(save_presets),
+     .commands = CMD(SWEEP), .help = "save the best N as presets in your config folder"},
+    {.name = "sizes", .value = "N,N,...", .kind = OPT_TEXT, .apply = applySizes, .commands = CMD(BENCH),
+     .help = "the square sizes, at most 16, each 1 to 65536", .dflt = BENCH_DEFAULT_SIZES,
+     .elsewhere = "the other commands take --size"},
+    {.name = "save", .value = "FILE.csv|FILE.json", .kind = OPT_TEXT, .field = F(save),
+     .commands = CMD(SWEEP) | CMD(BENCH), .help = "write every result to a file"},
+    {.name = "reference", .value = "cuda|opencl|hip", .kind = OPT_TEXT, .apply = applyReference,
+     .commands = CMD(BENCH),
+     .help = "also time that backend's vendor BLAS on the same device and give % of it, e.g. cuBLAS beside "
+             "an OpenCL run"},
+    {.name = "rounds", .value = "R", .kind = OPT_INT, .min = 1, .max = 32, .field = F(rounds), .commands = CMD(BENCH),
+     .help = "rounds in which the libraries and the configurations take turns; figures are medians over them",
+     .dflt = "3"},
+    {.name = "site", .value = "N|NAME", .kind = OPT_TEXT, .field = F(site), .commands = CMD(BANKS),
+     .help = "draw one request of this access site as lanes x banks"},
+    {.name = "warp", .value = "W", .kind = OPT_INT, .min = 0, .max = MAX_SIZE, .field = F(warp),
+     .given = F(has_warp), .commands = CMD(BANKS), .help = "the warp of that request, counted over the traced groups",
+     .dflt = "0"},
+    {.name = "iteration", .value = "I", .kind = OPT_INT, .min = 0, .max = MAX_SIZE, .field = F(iteration),
+     .given = F(has_iteration), .commands = CMD(BANKS), .help = "which execution of that site by that warp",
+     .dflt = "0, the first"},
+    {.name = "groups", .value = "G", .kind = OPT_INT, .min = 1, .max = 1024, .field = F(groups),
+     .commands = CMD(BANKS), .help = "work-groups to trace", .dflt = "1"},
+    {.name = "banks", .value = "B", .kind = OPT_INT, .min = 1, .max = BANKS_MAX_BANKS, .field = F(banks),
+     .commands = CMD(BANKS), .help = "override the device's number of banks", .dflt = "the device's"},
+    {.name = "bank-width", .value = "4|8", .kind = OPT_CHOICE, .choices = "4|8", .apply = applyBankWidth,
+     .commands = CMD(BANKS), .help = "override the device's bank width in bytes", .dflt = "the device's"},
+    {.name = "simd-width", .value = "S", .kind = OPT_INT, .min = 1, .max = BANKS_MAX_LANES, .field = F(simd_width),
+     .commands = CMD(BANKS), .help = "override the device's warp or wavefront width", .dflt = "the device's"},
+    {.name = "no-color", .kind = OPT_FLAG, .field = F(no_color), .commands = CMD(EXPLORER),
+     .help = "no colours; the NO_COLOR variable does the same"},
+    {.name = "ascii", .letter = 'U', .kind = OPT_FLAG, .field = F(ascii), .commands = CMD(EXPLORER),
+     .help = "ASCII instead of Unicode box drawing"},
+    {.name = "help", .letter = 'h', .kind = OPT_FLAG, .apply = applyHelp, .commands = EVERY, .help = "this help"},
+    {.name = "version", .kind = OPT_FLAG, .apply = applyVersion, .commands = EVERY, .help = "the version"},
+};
+
+const OptionSpec *Options_table(size_t *count) {
+   *count = sizeof table / sizeof table[0];
+   return table;
+}
+
+const CommandSpec *Options_commands(void) { return commands; }
+
+int Options_findCommand(const char *name) {
+   for (int c = 1; c < COMMAND_COUNT; c++)
+      if (!strcmp(name, commands[c].name))
+         return c;
+   return -1;
+}
+
+const char *Options_commandLabel(CommandId command) {
+   return command == COMMAND_EXPLORER ? "the explorer" : commands[command].name;
+}
+
+/* ---- parsing ---- */
+
+typedef struct Parser_ {
+   Options *o;
+   CommandId command;
+   int argc;
+   char **argv;
+   int i;            /* the word being read */
+   char *err;
+   size_t errlen;
+} Parser;
+
+static void spellingOf(const OptionSpec *s, bool short_form, char *out, size_t len) {
+   if (s->name && !short_form)
+      snprintf(out, len, "--%s", s->name);
+   else
+      snprintf(out, len, "-%c", s->letter);
+}
+
+/* "'gemmtop run', 'gemmtop inspect' and the explorer". */
+static void commandList(unsigned mask, char *out, size_t len) {
+   int n = 0, total = 0;
+   for (int c = 0; c < COMMAND_COUNT; c++)
+      total += (mask >> c) & 1;
+   out[0] = '\0';
+   for (int c = 1; c <= COMMAND_COUNT; c++) {
+      int id = c % COMMAND_COUNT; /* the explorer last */
+      if (!((mask >> id) & 1))
+         continue;
+      size_t used = strlen(out);
+      const char *sep = n == 0 ? "" : n == total - 1 ? " and " : ", ";
+      if (id == COMMAND_EXPLORER)
+         snprintf(out + used, len - used, "%sthe explorer", sep);
+      else
+         snprintf(out + used, len - used, "%s'gemmtop %s'", sep, commands[id].name);
+      n++;
    }
-   for (int i = optind; i < argc; i++) {
-      if (o->npositional == 64)
-         return usageError("too many arguments ('%s')%s", argv[i], "");
-      o->positional[o->npositional++] = argv[i];
+}
+
+static int refuseCommand(Parser *p, const OptionSpec *s, const char *spelling) {
+   char takers[256];
+   commandList(s->commands, takers, sizeof takers);
+   char here[64];
+   if (p->command == COMMAND_EXPLORER)
+      snprintf(here, sizeof here, "the explorer");
+   else
+      snprintf(here, sizeof here, "'gemmtop %s'", commands[p->command].name);
+   return fail(p->err, p->errlen, "%s is for %s, not for %s%s%s", spelling, takers, here, s->elsewhere ? "; " : "",
+               s->elsewhere ? s->elsewhere : "");
+}
+
+/* "a|b|c" as "a, b or c". */
+static void choiceList(const char *choices, char *out, size_t len) {
+   out[0] = '\0';
+   const char *p = choices;
+   while (*p) {
+      size_t n = strcspn(p, "|"), used = strlen(out);
+      const char *sep = used == 0 ? "" : p[n] ? ", " : " or ";
+      snprintf(out + used, len - used, "%s%.*s", sep, (int)n, p);
+      p += n + (p[n] == '|');
+   }
+}
+
+static bool isChoice(const char *choices, const char *v) {
+   size_t len = strlen(v);
+   for (const char *p = choices; *p;) {
+      size_t n = strcspn(p, "|");
+      if (n == len && !strncmp(p, v, n))
+         return true;
+      p += n + (p[n] == '|');
+   }
+   return false;
+}
+
+/* "1 to 1024", "more than 0, at most 86400", "a finite number". */
+static void rangeText(const OptionSpec *s, char *out, size_t len) {
+   if (s->kind == OPT_REAL && s->min == -DBL_MAX && s->max == DBL_MAX)
+      snprintf(out, len, "a finite number");
+   else if (s->above_min)
+      snprintf(out, len, "more than %g, at most %g", s->min, s->max);
+   else
+      snprintf(out, len, "%.0f to %.0f", s->min, s->max);
+}
+
+static int checkNumber(Parser *p, const OptionSpec *s, const char *spelling, const char *v, double *out) {
+   char *end, range[96];
+   errno = 0;
+   double x = s->kind == OPT_INT ? (double)strtoll(v, &end, 10) : strtod(v, &end);
+   rangeText(s, range, sizeof range);
+   if (end == v || *end || (s->kind == OPT_INT && errno == ERANGE))
+      return fail(p->err, p->errlen, "%s '%.*s%s' is not a %s: use %s", spelling, SHOWN(v),
+                  s->kind == OPT_INT ? "whole number" : "number", range);
+   bool inside = isfinite(x) && (s->above_min ? x > s->min : x >= s->min) && x <= s->max;
+   if (!inside)
+      return fail(p->err, p->errlen, "%s %.*s%s: use %s", spelling, SHOWN(v), range);
+   *out = x;
+   return 0;
+}
+
+/* Checks value against the row's kind and stores it. */
+static int store(Parser *p, const OptionSpec *s, const char *spelling, const char *v) {
+   char *base = (char *)p->o;
+   double x = 0;
+   if (s->kind != OPT_FLAG && !*v)
+      return fail(p->err, p->errlen, "%s needs a value (%s), not an empty word", spelling, s->value);
+   if ((s->kind == OPT_INT || s->kind == OPT_REAL) && checkNumber(p, s, spelling, v, &x))
+      return 2;
+   if (s->kind == OPT_CHOICE && !isChoice(s->choices, v)) {
+      char list[128];
+      choiceList(s->choices, list, sizeof list);
+      return fail(p->err, p->errlen, "%s '%.*s%s': use %s", spelling, SHOWN(v), list);
+   }
+   if (s->apply) {
+      int rc = s->apply(p->o, s, v, p->err, p->errlen);
+      if (rc)
+         return rc;
+   } else if (s->kind == OPT_FLAG) {
+      *(bool *)(base + s->field) = true;
+   } else if (s->kind == OPT_INT) {
+      *(int *)(base + s->field) = (int)x;
+   } else if (s->kind == OPT_REAL) {
+      *(double *)(base + s->field) = x;
+   } else {
+      *(const char **)(base + s->field) = v;
+   }
+   if (s->given)
+      *(bool *)(base + s->given) = true;
+   return 0;
+}
+
+/* A word that is an option rather than a value: "--size", "-m", "-U"; not "-1" or "-". */
+static bool looksLikeOption(const char *w) {
+   return w[0] == '-' && ((w[1] == '-' && w[2]) || (w[1] >= 'a' && w[1] <= 'z') || (w[1] >= 'A' && w[1] <= 'Z'));
+}
+
+/* The value of the option at argv[p->i]: inline ("--x=v", "-m64") or the next word. */
+static int takeValue(Parser *p, const OptionSpec *s, const char *spelling, const char *inline_value,
+                     const char **value) {
+   if (inline_value) {
+      *value = inline_value;
+      return 0;
+   }
+   if (p->i + 1 >= p->argc)
+      return fail(p->err, p->errlen, "%s is missing its value (%s)", spelling, s->value);
+   const char *next = p->argv[p->i + 1];
+   if (looksLikeOption(next))
+      return fail(p->err, p->errlen, "%s is missing its value (%s): the next word, '%.*s%s', is an option", spelling,
+                  s->value, SHOWN(next));
+   p->i++;
+   *value = next;
+   return 0;
+}
+
+static int handle(Parser *p, const OptionSpec *s, bool short_form, const char *inline_value) {
+   char spelling[64];
+   spellingOf(s, short_form, spelling, sizeof spelling);
+   if (!((s->commands >> p->command) & 1))
+      return refuseCommand(p, s, spelling);
+   const char *v = "";
+   if (s->kind == OPT_FLAG && inline_value)
+      return fail(p->err, p->errlen, "%s takes no value (got '%.*s%s')", spelling, SHOWN(inline_value));
+   if (s->kind != OPT_FLAG && takeValue(p, s, spelling, inline_value, &v))
+      return 2;
+   int rc = store(p, s, spelling, v);
+   if (rc == 1 && s->apply == applyHelp) {
+      if (p->command == COMMAND_EXPLORER)
+         Options_usage(stdout);
+      else
+         Options_commandUsage(stdout, p->command);
+   } else if (rc == 1) {
+      printf("gemmtop %s\n", GEMMTOP_VERSION);
+   }
+   return rc;
+}
+
+/* "--name", "--name=value", or a unique prefix of a name. */
+static int longOption(Parser *p, const char *word) {
+   size_t len = strcspn(word, "=");
+   const char *inline_value = word[len] == '=' ? word + len + 1 : NULL;
+   const OptionSpec *found = NULL;
+   int matches = 0;
+   char candidates[256] = "";
+   for (size_t r = 0; r < sizeof table / sizeof table[0]; r++) {
+      const char *name = table[r].name;
+      if (!name || strncmp(name, word, len) != 0)
+         continue;
+      if (name[len] == '\0') { /* exact */
+         found = &table[r];
+         matches = 1;
+         break;
+      }
+      size_t used = strlen(candidates);
+      snprintf(candidates + used, sizeof candidates - used, "%s--%s", matches ? ", " : "", name);
+      found = &table[r];
+      matches++;
+   }
+   if (matches == 0)
+      return fail(p->err, p->errlen, "unknown option --%.*s%s", (int)(len > 48 ? 45 : len), word, len > 48 ? "..." : "");
+   if (matches > 1)
+      return fail(p->err, p->errlen, "option --%.*s is ambiguous: %s", (int)len, word, candidates);
+   return handle(p, found, false, inline_value);
+}
+
+/* "-m 64", "-m64", "-Uh". */
+static int shortOptions(Parser *p, const char *letters) {
+   for (const char *c = letters; *c; c++) {
+      const OptionSpec *s = NULL;
+      for (size_t r = 0; r < sizeof table / sizeof table[0] && !s; r++)
+         if (table[r].letter && table[r].letter == *c)
+            s = &table[r];
+      if (!s)
+         return fail(p->err, p->errlen, "unknown option -%c", *c);
+      bool rest = s->kind != OPT_FLAG && c[1];
+      int rc = handle(p, s, true, rest ? c + 1 : NULL);
+      if (rc || rest)
+         return rc;
    }
    return 0;
+}
+
+static int checkPositionals(Parser *p) {
+   const CommandSpec *c = &commands[p->command];
+   if (p->o->npositional <= c->max_positional)
+      return 0;
+   const char *extra = p->o->positional[c->max_positional];
+   if (c->max_positional == 0)
+      return fail(p->err, p->errlen, "%s takes no argument '%.*s%s'", p->command == COMMAND_EXPLORER ? "the explorer" : c->name,
+                  SHOWN(extra));
+   return fail(p->err, p->errlen, "%s takes at most %d argument%s (%s): '%.*s%s' is one too many", c->name,
+               c->max_positional, c->max_positional == 1 ? "" : "s", c->words, SHOWN(extra));
+}
+
+/* The defaults: a number option whose default is a plain number starts from it. */
+static void setDefaults(Options *o) {
+   memset(o, 0, sizeof *o);
+   Problem_setDefaults(&o->problem);
+   for (size_t r = 0; r < sizeof table / sizeof table[0]; r++) {
+      const OptionSpec *s = &table[r];
+      char *end;
+      long v = s->dflt ? strtol(s->dflt, &end, 10) : 0;
+      if (s->kind == OPT_INT && !s->apply && s->dflt && end != s->dflt && !*end)
+         *(int *)((char *)o + s->field) = (int)v;
+   }
+   const char *nc = getenv("NO_COLOR");
+   o->no_color = nc && *nc;
+}
+
+int Options_parseQuiet(Options *o, int argc, char **argv, int first, const char *command, char *err, size_t errlen) {
+   int id = command && *command ? Options_findCommand(command) : COMMAND_EXPLORER;
+   setDefaults(o);
+   err[0] = '\0';
+   if (id < 0)
+      return fail(err, errlen, "unknown command '%s'", command);
+   Parser p = {.o = o, .command = (CommandId)id, .argc = argc, .argv = argv, .err = err, .errlen = errlen};
+   bool options_ended = false;
+   for (p.i = first; p.i < argc; p.i++) {
+      const char *w = argv[p.i];
+      int rc = 0;
+      if (options_ended || w[0] != '-' || w[1] == '\0') {
+         if (o->npositional == OPTIONS_MAX_POSITIONAL)
+            return fail(err, errlen, "too many arguments: at most %d ('%.*s%s' is one more)", OPTIONS_MAX_POSITIONAL,
+                        SHOWN(w));
+         o->positional[o->npositional++] = w;
+      } else if (!strcmp(w, "--")) {
+         options_ended = true;
+      } else if (w[1] == '-') {
+         rc = longOption(&p, w + 2);
+      } else {
+         rc = shortOptions(&p, w + 1);
+      }
+      if (rc)
+         return rc;
+   }
+   return checkPositionals(&p);
+}
+
+int Options_parse(Options *o, int argc, char **argv, int first, const char *command) {
+   char err[1024];
+   int rc = Options_parseQuiet(o, argc, argv, first, command, err, sizeof err);
+   if (rc == 2) {
+      bool named = command && *command && Options_findCommand(command) >= 0;
+      fprintf(stderr, "gemmtop: %s\nsee 'gemmtop%s%s --help'\n", err, named ? " " : "", named ? command : "");
+   }
+   return rc;
+}
+
+int Options_parseSizes(const char *text, int *sizes, int max, char *err, size_t errlen) {
+   const char *p = text ? text : BENCH_DEFAULT_SIZES;
+   int n = 0, total = 1;
+   for (const char *q = p; *q; q++)
+      total += *q == ',';
+   if (total > max) {
+      fail(err, errlen, "--sizes: at most %d sizes, not %d", max, total);
+      return -1;
+   }
+   for (;;) {
+      size_t len = strcspn(p, ",");
+      char *end;
+      errno = 0;
+      long long v = strtoll(p, &end, 10);
+      if (len == 0 || end != p + len || errno || v < 1 || v > OPTIONS_MAX_BENCH_SIZE) {
+         fail(err, errlen, "--sizes: '%.*s%s' is not a size: use whole numbers from 1 to %d, comma-separated (e.g. %s)",
+              (int)(len > 48 ? 45 : len), p, len > 48 ? "..." : "", OPTIONS_MAX_BENCH_SIZE, BENCH_DEFAULT_SIZES);
+         return -1;
+      }
+      sizes[n++] = (int)v;
+      if (!p[len])
+         return n;
+      p += len + 1;
+   }
+}
+
+/* ---- help ---- */
+
+#define HELP_COLUMN 29
+#define HELP_WIDTH 100
+
+/* The help of a row with its range and default: "timed launches (1 to 1024; default 10)". */
+static void describe(const OptionSpec *s, char *out, size_t len) {
+   char range[96] = "";
+   if (s->kind == OPT_INT || (s->kind == OPT_REAL && !(s->min == -DBL_MAX && s->max == DBL_MAX)))
+      rangeText(s, range, sizeof range);
+   snprintf(out, len, "%s%s%s%s%s%s", s->help, range[0] || s->dflt ? " (" : "", range,
+            range[0] && s->dflt ? "; " : "", s->dflt ? "default " : "", s->dflt ? s->dflt : "");
+   if (range[0] || s->dflt)
+      snprintf(out + strlen(out), len - strlen(out), ")");
+}
+
+/* Words of text from column at, wrapped at HELP_WIDTH. */
+static void printWrapped(FILE *out, const char *text, int at) {
+   int col = at;
+   const char *p = text;
+   while (*p) {
+      size_t word = strcspn(p, " ");
+      if (col > at && col + 1 + (int)word > HELP_WIDTH) {
+         fprintf(out, "\n%*s", at, "");
+         col = at;
+      } else if (col > at) {
+         fputc(' ', out);
+         col++;
+      }
+      fprintf(out, "%.*s", (int)word, p);
+      col += (int)word;
+      p += word;
+      while (*p == ' ')
+         p++;
+   }
+   fputc('\n', out);
+}
+
+static void printOption(FILE *out, const OptionSpec *s) {
+   char spell[96], text[1024];
+   if (s->letter && s->name)
+      snprintf(spell, sizeof spell, "-%c, --%s", s->letter, s->name);
+   else if (s->name)
+      snprintf(spell, sizeof spell, "--%s", s->name);
+   else
+      snprintf(spell, sizeof spell, "-%c", s->letter);
+   if (s->value)
+      snprintf(spell + strlen(spell), sizeof spell - strlen(spell), " %s", s->value);
+   describe(s, text, sizeof text);
+   int used = fprintf(out, "  %s", spell);
+   if (used + 1 >= HELP_COLUMN)
+      fprintf(out, "\n%*s", HELP_COLUMN, "");
+   else
+      fprintf(out, "%*s", HELP_COLUMN - used, "");
+   printWrapped(out, text, HELP_COLUMN);
+}
+
+static void printOptionsOf(FILE *out, CommandId command) {
+   for (size_t r = 0; r < sizeof table / sizeof table[0]; r++)
+      if ((table[r].commands >> command) & 1)
+         printOption(out, &table[r]);
+}
+
+static const char EXIT_STATUS[] =
+    "\nexit status: 0 success, 1 a run failed or did not verify, 2 usage error or refused configuration\n";
+
+/* "gemmtop list [devices|kernels|presets] [options]" */
+static void usageLine(CommandId c, char *out, size_t len) {
+   const CommandSpec *cs = &commands[c];
+   snprintf(out, len, "gemmtop%s%s%s%s [options]", cs->name[0] ? " " : "", cs->name, cs->words[0] ? " " : "",
+            cs->words);
+}
+
+void Options_usage(FILE *out) {
+   char line[128];
+   int width = 0;
+   for (int c = 0; c < COMMAND_COUNT; c++) {
+      usageLine((CommandId)c, line, sizeof line);
+      width = (int)strlen(line) > width ? (int)strlen(line) : width;
+   }
+   for (int c = 0; c < COMMAND_COUNT; c++) {
+      usageLine((CommandId)c, line, sizeof line);
+      fprintf(out, "%s %-*s  %s\n", c ? "      " : "usage:", width, line, commands[c].summary);
+   }
+   fputs("\n'gemmtop COMMAND --help' lists the options of that command.\n\noptions of the explorer:\n", out);
+   printOptionsOf(out, COMMAND_EXPLORER);
+   fputs(EXIT_STATUS, out);
+}
+
+void Options_commandUsage(FILE *out, CommandId command) {
+   char line[128];
+   usageLine(command, line, sizeof line);
+   fprintf(out, "usage: %s\n%s\n\noptions:\n", line, commands[command].summary);
+   printOptionsOf(out, command);
+   fputs(EXIT_STATUS, out);
 }

@@ -1,8 +1,11 @@
-/* Command-line options shared by every command, and what they resolve to. */
+/* Command-line options: one table says, for every option, its spelling, its value and
+ * range, its help and the commands that take it; parsing, --help and the man-page test
+ * all read it. Options is what they resolve to. */
 #ifndef GEMMTOP_OPTIONS_H
 #define GEMMTOP_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -12,6 +15,9 @@
 #include "core/problem.h"
 
 #define OPTIONS_MAX_SETS 32
+#define OPTIONS_MAX_POSITIONAL 64
+#define OPTIONS_MAX_SIZES 16       /* bench --sizes */
+#define OPTIONS_MAX_BENCH_SIZE 65536
 
 typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } OutputFormat;
 
@@ -50,13 +56,84 @@ typedef struct Options_ {
    bool has_warp, has_iteration;
    int groups;               /* banks: work-groups to trace (0: 1) */
    int banks, bank_width, simd_width; /* banks: model overrides (0: the device's model) */
-   const char *positional[64];
+   const char *positional[OPTIONS_MAX_POSITIONAL];
    int npositional;
 } Options;
 
-/* Parses argv from index first. Returns 0 ok, 2 usage error (message printed), 1 when
- * --help or --version was handled (exit 0). */
+/* The commands; the explorer is gemmtop with none. */
+typedef enum {
+   COMMAND_EXPLORER,
+   COMMAND_LIST,
+   COMMAND_RUN,
+   COMMAND_INSPECT,
+   COMMAND_SWEEP,
+   COMMAND_BENCH,
+   COMMAND_BANKS,
+   COMMAND_CACHE,
+   COMMAND_COUNT
+} CommandId;
+
+typedef struct CommandSpec_ {
+   const char *name;         /* "" for the explorer */
+   const char *words;        /* the words it takes besides options, as usage shows them */
+   const char *summary;
+   int max_positional;       /* words that are not options */
+} CommandSpec;
+
+typedef enum {
+   OPT_FLAG,                 /* no value: a bool */
+   OPT_INT,                  /* a whole number in [min, max] (an int) */
+   OPT_REAL,                 /* a finite number in [min, max], or (min, max] with above_min (a double) */
+   OPT_TEXT,                 /* a word that is not empty (a const char *) */
+   OPT_CHOICE,               /* one of choices, "a|b|c" (a const char *, unless apply stores it) */
+} OptionKind;
+
+typedef struct OptionSpec_ OptionSpec;
+
+/* Stores a value that the generic kinds cannot (or checks more): 0, or 2 with a message. */
+typedef int (*OptionApply)(Options *o, const OptionSpec *spec, const char *value, char *err, size_t errlen);
+
+struct OptionSpec_ {
+   const char *name;         /* the long spelling without "--", or NULL */
+   char letter;              /* the short spelling (-m), or 0 */
+   const char *value;        /* the value's name in help ("N", "NAME"); NULL for a flag */
+   OptionKind kind;
+   double min, max;          /* OPT_INT, OPT_REAL */
+   bool above_min;           /* OPT_REAL: min itself is not valid */
+   const char *choices;      /* OPT_CHOICE */
+   size_t field;             /* offsetof the Options field the generic kinds set */
+   size_t given;             /* offsetof a bool set when the option is given, or 0 */
+   OptionApply apply;        /* instead of the generic store, or NULL */
+   unsigned commands;        /* 1u << CommandId for each command that takes it */
+   const char *help;         /* one line; the range and the default are added to it */
+   const char *dflt;         /* the default as help shows it, or NULL; for OPT_INT a plain
+                                number is also where parsing starts */
+   const char *elsewhere;    /* said when a command that does not take it is given it */
+};
+
+/* The tables (for --help, the man-page test): count rows each. */
+const OptionSpec *Options_table(size_t *count);
+const CommandSpec *Options_commands(void);
+/* The command named name (argv[1]), or -1. */
+int Options_findCommand(const char *name);
+/* A command's name for messages: "run", or "the explorer". */
+const char *Options_commandLabel(CommandId command);
+
+/* Parses argv from index first for command ("run"; "" or NULL: the explorer). Returns 0
+ * ok, 2 usage error (message printed to stderr), 1 when --help or --version was handled
+ * (printed to stdout; exit 0). */
 int Options_parse(Options *o, int argc, char **argv, int first, const char *command);
+/* The same, with the usage error's message in err instead of on stderr. */
+int Options_parseQuiet(Options *o, int argc, char **argv, int first, const char *command, char *err, size_t errlen);
+
+/* gemmtop --help: the commands and the explorer's options. */
 void Options_usage(FILE *out);
+/* gemmtop COMMAND --help: that command's options, from the table. */
+void Options_commandUsage(FILE *out, CommandId command);
+
+/* bench --sizes "1024,2048": every comma-separated size, read whole, 1 to
+ * OPTIONS_MAX_BENCH_SIZE each; NULL text gives the default. Returns the count (at most
+ * max), or -1 with a message saying what is wrong and what would be valid. */
+int Options_parseSizes(const char *text, int *sizes, int max, char *err, size_t errlen);
 
 #endif

@@ -375,22 +375,24 @@ bool Config_targetOk(const KernelInfo *k, const ConfigTarget *t, char *msg, size
 
 bool Config_setParam(const KernelInfo *k, long long *values, const char *assignment, char *msg, size_t msglen) {
    const char *eq = strchr(assignment, '=');
-   char name[64];
-   if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof name) {
+   if (!eq || eq == assignment) {
       snprintf(msg, msglen, "--set expects PARAM=VALUE, got '%s'", assignment);
       return false;
    }
-   memcpy(name, assignment, (size_t)(eq - assignment));
-   name[eq - assignment] = '\0';
-   int pi = KernelInfo_paramIndex(k, name);
+   /* The name is compared in place, whatever its length: a long one is no parameter. */
+   int len = (int)(eq - assignment), pi = -1;
+   for (int i = 0; i < k->nparams && pi < 0; i++)
+      if ((int)strlen(k->params[i].name) == len && !strncmp(k->params[i].name, assignment, (size_t)len))
+         pi = i;
    if (pi < 0) {
       char names[256] = "";
       for (int i = 0; i < k->nparams; i++)
          snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", k->params[i].name);
-      snprintf(msg, msglen, "kernel %s has no parameter %s; its parameters: %s", k->name, name,
-               k->nparams ? names : "(none)");
+      snprintf(msg, msglen, "kernel %s has no parameter %.*s%s; its parameters: %s", k->name, len > 128 ? 125 : len,
+               assignment, len > 128 ? "..." : "", k->nparams ? names : "(none)");
       return false;
    }
+   const char *name = k->params[pi].name;
    char *end;
    long long v = strtoll(eq + 1, &end, 10);
    bool allowed = end != eq + 1 && *end == '\0';

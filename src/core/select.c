@@ -135,8 +135,9 @@ bool Select_resolve(const Selection *sel, const Catalog *cat, Resolved *out, cha
    const KernelInfo *k = Catalog_find(cat, name);
    if (!k) {
       bool named_by_preset = has_preset && !sel->kernel;
-      snprintf(err, errlen, "no kernel named '%s'%s%s; see 'gemmtop list kernels'", name,
-               named_by_preset ? " (named by preset " : "", named_by_preset ? preset.path : "");
+      snprintf(err, errlen, "no kernel named '%s'%s%s%s; see 'gemmtop list kernels'", name,
+               named_by_preset ? " (named by preset " : "", named_by_preset ? preset.path : "",
+               named_by_preset ? ")" : "");
       return false;
    }
    KernelInfo_defaults(k, out->values);

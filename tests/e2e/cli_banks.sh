@@ -183,4 +183,14 @@ if [ -f "${GEMMTOP_KERNELS%%:*}/mygemm05_transposed.cl" ]; then
    pad_case 32 1 1 0
 fi
 
+# Ranges from the options table.
+run_gemmtop banks --kernel test_banks --groups 1025
+expect_rc 2 "--groups past 1024"
+expect_in "--groups 1025: use 1 to 1024" "$ERR" "names the range"
+run_gemmtop banks --kernel test_banks --simd-width 65
+expect_rc 2 "--simd-width past 64"
+expect_in "--simd-width 65: use 1 to 64" "$ERR" "names the range"
+run_gemmtop banks --kernel test_banks --bank-width 3
+expect_in "--bank-width '3': use 4 or 8" "$ERR" "--bank-width names its two values"
+
 finish

@@ -69,8 +69,13 @@ expect_in "use one of opencl, cuda, hip" "$ERR" "naming the valid ones"
 
 # --rounds: the libraries and the configuration take turns, the library first in even
 # rounds and last in odd ones; the table says how many rounds made each figure.
-run_gemmtop bench --kernel general_any --sizes 64 --rounds 3 --save "$T_DIR/r.csv"
+# Its --sizes, 64 padded with zeros past 256 characters, is read whole (it was cut to
+# "000...0" and refused, or to "6").
+long=$(python3 -c 'print("0" * 300 + "64")')
+run_gemmtop bench --kernel general_any --sizes "$long" --rounds 3 --save "$T_DIR/r.csv"
 expect_rc 0 "bench in 3 rounds"
+size_col=$(python3 -c 'import csv,sys; print(",".join(r["size"] for r in csv.DictReader(open(sys.argv[1]))))' "$T_DIR/r.csv")
+[ "$size_col" = 64 ] && ok "a 302-character --sizes is read whole: size 64" || not_ok "long --sizes: sizes $size_col" "$OUT"
 rounds_col=$(python3 -c 'import csv,sys; print(",".join(r["rounds"] for r in csv.DictReader(open(sys.argv[1]))))' "$T_DIR/r.csv")
 expect_in "3" "$rounds_col" "the CSV says each figure is of 3 rounds ($rounds_col)"
 expect_in "median of 3 rounds" "$OUT" "the table says its figures are medians of 3 rounds"
@@ -78,13 +83,28 @@ order=$(printf '%s\n' "$ERR" | grep '^size 64, round' | sed 's/^size 64, round \
 expect_in "1vendor 1general_any 2general_any 2vendor 3vendor 3general_any" "$order" "turns alternate ($order)"
 run_gemmtop bench --kernel general_any --sizes 64 --rounds 33
 expect_rc 2 "more than 32 rounds is refused"
-expect_in "at most 32 rounds" "$ERR" "saying the limit"
+expect_in "--rounds 33: use 1 to 32" "$ERR" "saying the limit"
 run_gemmtop bench --kernel general_any --sizes 64 --rounds 0
 expect_rc 2 "zero rounds is refused"
 expect_in "--rounds" "$ERR" "naming the option"
 
 run_gemmtop bench --kernel general_any --sizes 64,zero
 expect_rc 2 "a bad size list is refused"
+expect_in "'zero' is not a size: use whole numbers from 1 to 65536" "$ERR" "naming the bad size and the valid ones"
+
+# 17 sizes are refused with the limit (16 were measured and the 17th dropped).
+run_gemmtop bench --kernel general_any --sizes 64,64,64,64,64,64,64,64,64,64,64,64,64,64,64,64,64
+expect_rc 2 "17 sizes are refused"
+expect_in "--sizes: at most 16 sizes, not 17" "$ERR" "naming the limit"
+
+# bench takes --sizes, not --size; it prints a table (--save writes CSV or JSON).
+run_gemmtop bench --kernel general_any --size 64
+expect_rc 2 "bench --size is a usage error"
+expect_in "--size is for" "$ERR" "naming the option"
+expect_in "not for 'gemmtop bench'; bench takes its sizes from --sizes" "$ERR" "and the command, with what to use"
+run_gemmtop bench --kernel general_any --sizes 64 --format json
+expect_rc 2 "bench --format is a usage error"
+expect_in "bench prints a table; --save writes CSV or JSON" "$ERR" "saying what bench does instead"
 
 # A results file that cannot be written is an error naming it and why. (Without CLBlast,
 # which would take seconds to compile its kernels on PoCL: its absence is not an error.)

@@ -59,6 +59,17 @@ run_gemmtop sweep --kernel mygemm03_wpt --set TS=64 --set WPT=1 --size 64 -m 60
 expect_rc 2 "no valid configuration: exit 2"
 expect_in "no valid configuration" "$ERR" "saying so"
 
+# Options sweep does not take, or out of range, are refused before anything compiles;
+# so is a stray word (it was ignored).
+run_gemmtop sweep --kernel mygemm03_wpt --size 64 --jobs 0
+expect_rc 2 "--jobs 0 is refused"
+expect_in "--jobs 0: use 1 to 16" "$ERR" "naming the range"
+run_gemmtop sweep --kernel mygemm03_wpt --size 64 --max-seconds 1
+expect_rc 2 "sweep does not take --max-seconds"
+expect_in "not for 'gemmtop sweep'; sweep's limit is --timeout" "$ERR" "and says what to use"
+run_gemmtop sweep --kernel mygemm03_wpt --size 64 64
+expect_rc 2 "a stray word is refused"
+expect_in "sweep takes no argument '64'" "$ERR" "naming it"
 # A results file that cannot be written is an error (exit 1) naming it and why; a folder
 # that does not exist is found before anything compiles.
 run_gemmtop sweep --kernel mygemm03_wpt --set TS=16 --size 32 --budget 1 --save /dev/full
