@@ -49,7 +49,7 @@ left=$(ls -A "$dir")
 # and one compiles while the others wait for it and load its program.
 export XDG_CACHE_HOME="$T_DIR/cache-parallel"
 for i in 1 2 3 4 5 6; do
-   POCL_KERNEL_CACHE=1 "$GEMMTOP_BIN" run --kernel mygemm01_naive --size 16 --reps 1 --warmup 0 --format json \
+   POCL_KERNEL_CACHE=1 "$GEMMTOP_BIN" run $POCL --kernel mygemm01_naive --size 16 --reps 1 --warmup 0 --format json \
       >"$T_DIR/par.$i" 2>"$T_DIR/par-err.$i" &
 done
 wait
@@ -71,7 +71,7 @@ done
 if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
    mkdir -p "$T_DIR/vendors"
    cp /etc/OpenCL/vendors/pocl.icd "$T_DIR/vendors/"
-   (unset POCL_CACHE_DIR; export OCL_ICD_VENDORS="$T_DIR/vendors" XDG_CACHE_HOME=/dev/null; "$GEMMTOP_BIN" list devices) \
+   (unset POCL_CACHE_DIR; export OCL_ICD_VENDORS="$T_DIR/vendors" XDG_CACHE_HOME=/dev/null; "$GEMMTOP_BIN" list devices --backend opencl) \
       >"$T_DIR/out" 2>"$T_DIR/err"
    RC=$?
    ERR=$(cat "$T_DIR/err")

@@ -2,8 +2,8 @@
  * real device (tests/unit/tensor_probe.cl): the MMA of each input type against the product
  * computed here, ldmatrix x1/x2/x4 with and without .trans against the PTX ISA's
  * thread-to-row mapping, cp.async in two commit groups, and the TF32 rounding against a
- * rounding computed here in double. By default the portable emulation runs on the default
- * OpenCL device (PoCL); tools/gpu/gpu_tensor_probe.sh runs the same checks on the GPU's
+ * rounding computed here in double. By default the portable emulation runs on PoCL (the
+ * "pocl" device of OpenCL, whatever the machine's default); tools/gpu/gpu_tensor_probe.sh runs the same checks on the GPU's
  * inline PTX: GEMMTOP_TEST_BACKEND=opencl|cuda, GEMMTOP_TENSOR_PTX=1, GEMMTOP_SMEM_CVTA=1. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -214,9 +214,14 @@ static void test_helpers(void **state) {
    free(body);
    Catalog_free(&cat);
 
+   /* OpenCL: PoCL unless GEMMTOP_TEST_DEVICE names another (a GPU that the machine
+    * prefers must not change what the suite checks). */
+   const char *want = getenv("GEMMTOP_TEST_DEVICE");
+   if ((!want || !*want) && be == Backend_opencl())
+      want = "pocl";
    DeviceInfo *devs = NULL, info;
    int nd = Backend_listDevices(be, &devs, err, sizeof err);
-   int dev = nd > 0 ? Device_pick(devs, nd, getenv("GEMMTOP_TEST_DEVICE"), err, sizeof err) : -1;
+   int dev = nd > 0 ? Device_pick(devs, nd, want, err, sizeof err) : -1;
    free(devs);
    if (dev < 0)
       fail_msg("no %s device: %s", backend, err);
