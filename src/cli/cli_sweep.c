@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_sweep.h"
+#include "cli/mpisweep.h"
 #include "core/ahead.h"
 #include "cli/measure.h"
 #include "core/diskcache.h"
@@ -20,7 +22,7 @@
 
 typedef SweepCandidate Candidate;
 
-static void progress(bool tty, const char *what, int done, int total, double t0, const char *best) {
+void Cli_sweepProgress(bool tty, const char *what, int done, int total, double t0, const char *best) {
    if (!tty)
       return;
    int width = 30, fill = total ? done * width / total : width;
@@ -39,14 +41,16 @@ static int compareGflops(const void *a, const void *b) {
    return (x->gflops < y->gflops) - (x->gflops > y->gflops);
 }
 
-/* Every tried configuration as CSV or JSON lines into f (the caller checks the writes). */
-static void writeResults(FILE *f, bool json, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
+/* Every tried configuration as CSV or JSON lines into f (the caller checks the writes); each
+ * names the device model that measured it. */
+static void writeResults(FILE *f, bool json, const KernelInfo *k, const Problem *p, const SweepModel *models,
                          const Candidate *c, int n, bool emulated) {
    if (!json)
       fprintf(f, "kernel,params,device,m,n,k,precision,outcome,gflops,time_ms,compile_ms,max_rel_err,reason,emulated\n");
    for (int i = 0; i < n; i++) {
       char params[512];
       KernelInfo_formatParams(k, c[i].values, params, sizeof params);
+      const DeviceInfo *dev = &models[c[i].model].dev;
       if (json) {
          fprintf(f, "{\"schema\":%d,\"kernel\":", REPORT_SCHEMA);
          Report_jsonString(f, k->name);
@@ -116,9 +120,9 @@ static void compileAhead(const Options *o, const Catalog *cat, Session *s, const
    AheadStatus st;
    do {
       Ahead_status(pool, &st);
-      progress(tty, "compiling", st.done + st.failed, n, t0, "");
+      Cli_sweepProgress(tty, "compiling", st.done + st.failed, n, t0, "");
    } while (!Ahead_wait(pool, 100));
-   progress(tty, "compiling", n, n, t0, "");
+   Cli_sweepProgress(tty, "compiling", n, n, t0, "");
    if (tty)
       fputc('\n', stderr);
    Ahead_status(pool, &st);
@@ -144,7 +148,7 @@ static void measureAll(const MeasureJob *job, const KernelInfo *k, Candidate *al
    double bestGflops = 0;
    for (int i = 0; i < n; i++) {
       Candidate *c = &all[i];
-      progress(tty, "running", i, n, t1, best);
+      Cli_sweepProgress(tty, "running", i, n, t1, best);
       if (c->outcome == SWEEP_COMPILE)
          continue;
       if (!m) {
@@ -160,38 +164,60 @@ static void measureAll(const MeasureJob *job, const KernelInfo *k, Candidate *al
          snprintf(best, sizeof best, "best %.1f GFLOPS (%s)", c->gflops, params);
       }
    }
-   progress(tty, "running", n, n, t1, best);
+   Cli_sweepProgress(tty, "running", n, n, t1, best);
    if (tty)
       fputc('\n', stderr);
    Measurer_free(m);
 }
 
-/* The table (or CSV/JSON) on stdout, best first. */
-static void report(const Options *o, const KernelInfo *k, const Problem *p, const DeviceInfo *dev, const char *backend,
-                   Candidate *all, int n, int nall, int invalid, const int *counts, bool emulated, double t0) {
+/* One device model's table, best first: against its peak and, when it was timed, its own
+ * GPU's vendor BLAS. With several models each says which it is. */
+static void reportModel(const KernelInfo *k, const Problem *p, const SweepModel *models, int nmodels, int model,
+                        const char *backend, const Candidate *all, int n, bool emulated) {
+   const DeviceInfo *dev = &models[model].dev;
    Peaks peaks;
    Peaks_cached(dev, backend, &peaks);
    double peak = Peaks_for(&peaks, p->precision, k->tensor, emulated);
-   if (o->format != FORMAT_TABLE) {
-      writeResults(stdout, o->format == FORMAT_JSON, k, p, dev, all, n, emulated);
-      return;
-   }
+   bool vendor = false;
+   for (int i = 0; i < n; i++)
+      vendor |= all[i].model == model && all[i].outcome == SWEEP_OK && all[i].vendor_gflops > 0;
+   if (nmodels > 1)
+      printf("%s%s:\n", model ? "\n" : "", dev->name);
    if (emulated)
       printf("EMULATED: no tensor cores on %s: the configurations were verified; their times are the\n"
              "emulation's, in the order tried, not ranked\n",
              dev->name);
-   printf("%-4s %-48s %12s %10s %8s\n", emulated ? "#" : "rank", "parameters", "GFLOPS", "ms", peak > 0 ? "% peak" : "");
+   char vendorHead[80];
+   snprintf(vendorHead, sizeof vendorHead, "%% %s", models[model].vendor_name);
+   printf("%-4s %-48s %12s %10s %8s", emulated ? "#" : "rank", "parameters", "GFLOPS", "ms", peak > 0 ? "% peak" : "");
+   printf(vendor ? " %10s\n" : "\n", vendorHead);
    int shown = 0;
    for (int i = 0; i < n && shown < 15; i++) {
-      if (all[i].outcome != SWEEP_OK)
+      if (all[i].outcome != SWEEP_OK || all[i].model != model)
          continue;
       char params[512];
       KernelInfo_formatParams(k, all[i].values, params, sizeof params);
       printf("%-4d %-48s %12.2f %10.4f", ++shown, params, all[i].gflops, all[i].median_ms);
       if (peak > 0)
          printf(" %7.1f%%", 100 * all[i].gflops / peak);
+      else if (vendor)
+         printf(" %8s", "");
+      if (vendor && all[i].vendor_gflops > 0)
+         printf(" %9.1f%%", 100 * all[i].gflops / all[i].vendor_gflops);
       putchar('\n');
    }
+}
+
+/* The tables (or CSV/JSON) on stdout, best first. */
+static void report(const Options *o, const KernelInfo *k, const Problem *p, const SweepModel *models, int nmodels,
+                   const char *backend, Candidate *all, int n, int nall, int invalid, const int *counts, bool emulated,
+                   double t0) {
+   if (o->format != FORMAT_TABLE) {
+      writeResults(stdout, o->format == FORMAT_JSON, k, p, models, all, n, emulated);
+      return;
+   }
+   for (int m = 0; m < nmodels; m++)
+      reportModel(k, p, models, nmodels, m, backend, all, n, emulated);
    printf("\ntried %d of %d valid (%d invalid dropped before compiling): %d ok, %d compile failed, %d wrong result, "
           "%d timeout, %d failed; %.1f s\n",
           n, nall, invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG], counts[SWEEP_TIMEOUT],
@@ -229,6 +255,12 @@ static int savePresets(const Options *o, const KernelInfo *k, const Problem *p, 
 }
 
 int Cli_sweep(const Options *o) {
+   if (o->mpi || o->mpi_simulate)
+      return MpiSweep_main(o);
+   return Cli_sweepWith(o, NULL);
+}
+
+int Cli_sweepWith(const Options *o, const SweepDriver *d) {
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
       return 1;
@@ -294,7 +326,7 @@ int Cli_sweep(const Options *o) {
            dev.name, sp.space, invalid, nall, n, o->exhaustive ? "all" : "random sample", p.m, p.n, p.k,
            Precision_name(p.precision));
    double t0 = Util_nowMs();
-   if (DiskCache_enabled() && n > 1)
+   if (!d && DiskCache_enabled() && n > 1)
       compileAhead(o, &cat, s, k, &p, all, n, tty, t0);
    /* The device is the measuring process's from here. */
    Session_close(s);
@@ -302,17 +334,30 @@ int Cli_sweep(const Options *o) {
                      .timeout_s = o->timeout > 0 ? o->timeout : 5};
    Util_copy(job.backend, sizeof job.backend, backend);
    Util_copy(job.kernel, sizeof job.kernel, k->name);
-   measureAll(&job, k, all, n, emulated, tty);
+   SweepModel models[SWEEP_MAX_MODELS] = {{.dev = dev}};
+   int nmodels = 1;
+   if (d) {
+      SweepPlan plan = {.o = o, .k = k, .job = &job, .dev = &dev, .base = base, .free_mask = free_mask,
+                        .emulated = emulated, .tty = tty, .t0 = t0};
+      rc = d->measure(d->ctx, &plan, all, n, models, &nmodels);
+   } else
+      measureAll(&job, k, all, n, emulated, tty);
+   if (rc) {
+      SweepSpace_free(&sp);
+      OutFile_discard(save);
+      Catalog_free(&cat);
+      return rc;
+   }
 
    if (!emulated)
       qsort(all, (size_t)n, sizeof *all, compareGflops);
    int counts[SWEEP_OUTCOMES] = {0};
    for (int i = 0; i < n; i++)
       counts[all[i].outcome]++;
-   report(o, k, &p, &dev, backend, all, n, nall, invalid, counts, emulated, t0);
+   report(o, k, &p, models, nmodels, backend, all, n, nall, invalid, counts, emulated, t0);
    rc = counts[SWEEP_OK] > 0 ? 0 : 1;
    if (save) {
-      writeResults(OutFile_stream(save), isJsonName(o->save), k, &p, &dev, all, n, emulated);
+      writeResults(OutFile_stream(save), isJsonName(o->save), k, &p, models, all, n, emulated);
       if (!OutFile_commit(save, err, sizeof err)) {
          fprintf(stderr, "gemmtop: --save %s\n", err);
          rc = 1;

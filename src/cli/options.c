@@ -218,6 +218,12 @@ static const OptionSpec table[] = {
     {.name = "jobs", .value = "N", .kind = OPT_INT, .min = 1, .max = AHEAD_MAX_THREADS, .field = F(jobs),
      .commands = CMD(SWEEP),
      .help = "compile N configurations at a time", .dflt = "one per core, at most 16"},
+    {.name = "mpi", .kind = OPT_FLAG, .field = F(mpi), .commands = CMD(SWEEP),
+     .help = "started with mpirun or srun: one rank per GPU measures, rank 0 hands out the configurations, "
+             "stores and reports (docs/mpi.md)"},
+    {.name = "mpi-simulate", .value = "FILE", .kind = OPT_TEXT, .field = F(mpi_simulate), .commands = CMD(SWEEP),
+     .help = "with --mpi: the ranks launch nothing and answer with the times of a sweep's --save file, to "
+             "measure how many configurations rank 0 hands out per second"},
     {.name = "save-presets", .value = "N", .kind = OPT_INT, .min = 1, .max = 1000, .field = F(save_presets),
      .commands = CMD(SWEEP), .help = "save the best N as presets in your config folder"},
     {.name = "sizes", .value = "N,N,...", .kind = OPT_TEXT, .apply = applySizes, .commands = CMD(BENCH),

@@ -51,6 +51,8 @@ typedef struct Options_ {
    int rounds;               /* bench: rounds of libraries and configurations in turn (median) */
    double timeout;           /* sweep: seconds one launch may take before the configuration is dropped */
    int jobs;                 /* sweep: parallel compiles (0: one per core) */
+   bool mpi;                 /* sweep: one rank per GPU under mpirun or srun (cli/mpisweep.h) */
+   const char *mpi_simulate; /* sweep --mpi: ranks answer with the times recorded in this --save file */
    const char *site;         /* banks: the access site to draw (index or name) */
    int warp, iteration;      /* banks: warp (flat over traced groups) and execution of the grid */
    bool has_warp, has_iteration;

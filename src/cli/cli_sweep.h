@@ -1,0 +1,48 @@
+/* gemmtop sweep's one workflow (cli_sweep.c): options resolved, the space enumerated and
+ * shuffled, the budget taken, then measured, classified, reported and saved. Who measures
+ * is the only part that differs: this process (compiling ahead, then a child process per
+ * configuration), or the ranks of an MPI job (cli/mpisweep.h), through a SweepDriver. */
+#ifndef GEMMTOP_CLI_SWEEP_H
+#define GEMMTOP_CLI_SWEEP_H
+
+#include <stdbool.h>
+
+#include "cli/measure.h"
+#include "cli/options.h"
+#include "core/sweep.h"
+
+/* Device models in one sweep: an MPI job may span several; each gets its own table. */
+#define SWEEP_MAX_MODELS 16
+
+typedef struct SweepModel_ {
+   DeviceInfo dev;
+   char vendor_name[64];   /* the vendor BLAS timed on it ("" when none was) */
+} SweepModel;
+
+/* What a driver is given: the sweep as planned. */
+typedef struct SweepPlan_ {
+   const Options *o;
+   const KernelInfo *k;
+   const MeasureJob *job;     /* the problem, inputs' seed, repetitions, timeout; device: this process's */
+   const DeviceInfo *dev;     /* the device the space was checked against */
+   const long long *base;     /* the starting configuration */
+   unsigned free_mask;        /* the parameters searched */
+   bool emulated, tty;
+   double t0;                 /* Util_nowMs() at the start */
+} SweepPlan;
+
+typedef struct SweepDriver_ {
+   /* Verifies and times all[0..n-1] (only those still SWEEP_PENDING), compiling where they
+    * are measured, and names the device models in models (one, when empty: plan->dev) with
+    * each candidate's model. Returns 0, or an exit code to stop with (interrupted). */
+   int (*measure)(void *ctx, const SweepPlan *plan, SweepCandidate *all, int n, SweepModel *models, int *nmodels);
+   void *ctx;
+} SweepDriver;
+
+/* The sweep that o describes, measured by d (NULL: here). Returns the exit code. */
+int Cli_sweepWith(const Options *o, const SweepDriver *d);
+
+/* The progress line on stderr (when tty): what, done of total, the ETA, best. */
+void Cli_sweepProgress(bool tty, const char *what, int done, int total, double t0, const char *best);
+
+#endif
