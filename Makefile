@@ -90,14 +90,14 @@ run: deps
 	./$(BUILD)/gemmtop
 
 test: deps-test
-	@$(MAKE) --no-print-directory all $(UNIT_BIN)
+	@$(MAKE) --no-print-directory all $(UNIT_BIN) $(BUILD)/gemmtop-nompi
 	@BUILD=$(BUILD) sh tests/run_all.sh
 
 # The same suite, built with AddressSanitizer and UndefinedBehaviorSanitizer.
 test-sanitize sanitize: deps-test
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
 	   EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=undefined' all \
-	   $(UNIT_SRC:tests/unit/%.c=build-asan/tests/%)
+	   $(UNIT_SRC:tests/unit/%.c=build-asan/tests/%) build-asan/gemmtop-nompi
 	@BUILD=build-asan GEMMTOP_SANITIZE=1 sh tests/run_all.sh
 
 # Fuzzing (docs/fuzzing.md): the libFuzzer harnesses of tests/fuzz/, built with clang,

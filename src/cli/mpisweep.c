@@ -247,6 +247,8 @@ static void *localMain(void *arg) {
       ResultMsg r = {.index = wm.index};
       Worker_measure(&l->w, &wm, &r.c);
       pthread_mutex_lock(&l->mu);
+      if (stopSignal)
+         break; /* its child was killed under it: not a result */
       l->result = r;
       l->has_result = true;
    }
@@ -343,6 +345,8 @@ static void record(Coord *c, const SweepCandidate *x);
 
 static void takeResult(Coord *c, int r, const ResultMsg *m) {
    Slot *s = &c->slots[r];
+   if (stopSignal)
+      return; /* measured while its child was being killed: not a result */
    if (s->cand != m->index || m->index < 0 || m->index >= c->n)
       return; /* given up on as hung, and answered after all: already reported */
    SweepCandidate *x = &c->all[m->index];
