@@ -71,6 +71,8 @@ static void writeResults(FILE *f, bool json, const KernelInfo *k, const Problem 
          if (c[i].outcome == SWEEP_OK)
             fprintf(f, ",\"gflops\":%.6g,\"time_ms\":%.6g,\"compile_ms\":%.6g,\"max_rel_err\":%.3g", c[i].gflops,
                     c[i].median_ms, c[i].compile_ms, c[i].max_rel_err);
+         if (c[i].outcome == SWEEP_OK && c[i].vendor_gflops > 0)
+            fprintf(f, ",\"vendor_gflops\":%.6g", c[i].vendor_gflops);
          fprintf(f, ",\"reason\":");
          Report_jsonString(f, c[i].reason);
          fprintf(f, ",\"emulated\":%s}\n", emulated ? "true" : "false");
