@@ -1,17 +1,23 @@
 #!/bin/sh
 # On the GPU machine (one H100): gemmtop sweep --mpi against the serial sweep of the same
 # space (the same random sample: --seed), with one rank, then with two ranks sharing the
-# GPU; then 64 simulated ranks answering with the serial sweep's recorded times, for what
-# N GPUs would give. Prints a short table; CSVs and logs go to $1 (default $OUT).
+# GPU; then 64 simulated ranks answering with a serial sweep's recorded times (compiled in
+# the measuring process, as a rank compiles), for what N GPUs would give. Prints a short table; CSVs and logs go to $1 (default $OUT).
 # Open MPI is not on that machine: its Debian packages, carried in .device-carry/mpi/
 # (docs/mpi.md says which), are unpacked into a folder of their own, not over /.
-# build/gemmtop must be built with MPI (make prints nothing about it: check with
-# `nm build/gemmtop | grep MPI_Init`).
-. tools/gpu/gpu_setup.sh
+# Before the run, on a Debian 12 machine with the network:
+#   mkdir -p .device-carry/mpi && (cd .device-carry/mpi && apt-get download openmpi-bin \
+#     openmpi-common libopenmpi3 libpmix2 libhwloc15 libevent-core-2.1-7 libevent-pthreads-2.1-7 \
+#     libfabric1 libucx0 libibverbs1 librdmacm1 libpsm2-2 libpsm-infinipath1 libnl-3-200 \
+#     libnl-route-3-200 libnuma1 libmunge2 libxnvctrl0 libpciaccess0 libsqlite3-0 libltdl7)
+# and carry .device-carry/mpi and build (made with MPI: `nm build/gemmtop | grep MPI_Init`).
+# BACKEND, KERNEL, SIZE, BUDGET choose the space (cuda, mygemm06_2d, 2048, 40).
+[ -e /dev/nvidia0 ] && . tools/gpu/gpu_setup.sh
 out=${1:-$OUT}
 B=$PWD/build/gemmtop
 KERNEL=${KERNEL:-mygemm06_2d}
-SPACE="--backend cuda --kernel $KERNEL --size ${SIZE:-2048} --budget ${BUDGET:-40} --seed 5 --timeout 10"
+BACKEND=${BACKEND:-cuda}
+SPACE="--backend $BACKEND --kernel $KERNEL --size ${SIZE:-2048} --budget ${BUDGET:-40} --seed 5 --timeout 10"
 
 MPIROOT=/tmp/gemmtop-mpi
 mkdir -p "$MPIROOT"
@@ -20,7 +26,7 @@ export OPAL_PREFIX="$MPIROOT/usr" PATH="$MPIROOT/usr/bin:$PATH"
 export LD_LIBRARY_PATH="$MPIROOT/usr/lib/x86_64-linux-gnu/openmpi/lib:$MPIROOT/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 MPIRUN="orterun --oversubscribe --bind-to none"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 
 # sweep NAME [mpirun -np N]: one sweep with its own cache (each compiles from nothing) and
 # store (none resumes another); its results in $out/NAME.json and .csv, wall seconds in
@@ -40,8 +46,10 @@ MPI_FLAG=--mpi sweep two $MPIRUN -np 2
 # Compiled in the measuring process (nothing ahead): compile_ms is the whole compile,
 # as a rank pays it; then 64 simulated ranks on this machine's cores.
 GEMMTOP_NO_DISK_CACHE=1 MPI_FLAG="" sweep recorded
-XDG_DATA_HOME=$(mktemp -d) $MPIRUN -np 64 $B sweep --mpi --mpi-simulate "$out/recorded.csv" \
-   --backend cuda --kernel $KERNEL --size ${SIZE:-2048} --budget 100000 --seed 6 >/dev/null 2>"$out/simulated.log" ||
+# test_wide: 161,051 configurations that differ in nothing (nothing is compiled here).
+GEMMTOP_KERNELS="$PWD/kernels:$PWD/tests/kernels" XDG_DATA_HOME=$(mktemp -d) $MPIRUN -np 64 $B sweep --mpi \
+   --mpi-simulate "$out/recorded.csv" --backend $BACKEND --kernel test_wide --size ${SIZE:-2048} --budget 100000 \
+   --seed 6 >/dev/null 2>"$out/simulated.log" ||
    tail -n 20 "$out/simulated.log"
 
 python3 - "$out" <<'PY'
@@ -60,7 +68,7 @@ for n in runs:
     ok = sum(r["outcome"] == "ok" for r in rows[n].values())
     print("%-7s %3d tried, %3d verified, %6.1f s" % (n, len(rows[n]), ok, secs[n]))
 best = sorted((p for p, r in rows["serial"].items() if r["outcome"] == "ok"), key=lambda p: -rows["serial"][p]["gflops"])[:10]
-print("GFLOPS (%% of cuBLAS on the same GPU, timed by the ranks)")
+print("GFLOPS (% of the vendor BLAS on the same GPU, timed by the ranks)")
 print("%-44s %10s %18s %18s" % ("parameters", "serial", "1 rank", "2 ranks"))
 def cell(r):
     if not r or r["outcome"] != "ok":
