@@ -2,10 +2,10 @@
 # On the GPU machine (one H100): gemmtop sweep --mpi against the serial sweep of the same
 # space (the same random sample: --seed), with one rank, then with two ranks sharing the
 # GPU; then 64 simulated ranks answering with a serial sweep's recorded times (compiled in
-# the measuring process, as a rank compiles), for what N GPUs would give. Prints a short table; CSVs and logs go to $1 (default $OUT).
-# Open MPI is not on that machine: its Debian packages, carried in .device-carry/mpi/
-# (docs/mpi.md says which), are unpacked into a folder of their own, not over /.
-# Before the run, on a Debian 12 machine with the network:
+# the measuring process, as a rank compiles), for what N GPUs would give. Prints a short
+# table; JSON, CSV and logs go to $1 (default $OUT).
+# Open MPI is not on that machine: its Debian packages, carried in .device-carry/mpi/, are
+# unpacked into a folder of their own, not over /. Before the run, on a Debian 12 machine with the network:
 #   mkdir -p .device-carry/mpi && (cd .device-carry/mpi && apt-get download openmpi-bin \
 #     openmpi-common libopenmpi3 libpmix2 libhwloc15 libevent-core-2.1-7 libevent-pthreads-2.1-7 \
 #     libfabric1 libucx0 libibverbs1 librdmacm1 libpsm2-2 libpsm-infinipath1 libnl-3-200 \
