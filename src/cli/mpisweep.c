@@ -935,11 +935,11 @@ static void simulatedReport(const Coord *c, const Mpi *mp, double seconds) {
            "second, %.0fx less than rank 0 handles\n",
            mp->nsim, mean, 64e3 / mean, rate / (64e3 / mean));
    double one = listSchedule(mp->cost, mp->nsim, c->total, 1);
-   fprintf(stderr, "expected for %d configurations: GPUs, hours, speed-up (rank 0 at the rate above)\n", c->total);
+   fprintf(stderr, "expected for %d configurations: GPUs, seconds, speed-up (rank 0 at the rate above)\n", c->total);
    for (int gpus = 1; gpus <= 1024; gpus *= 4) {
       double ms = listSchedule(mp->cost, mp->nsim, c->total, gpus), floor_ms = rate > 0 ? 1e3 * c->total / rate : 0;
       ms = ms > floor_ms ? ms : floor_ms;
-      fprintf(stderr, "  %5d %10.3f %8.1fx\n", gpus, ms / 3.6e6, ms > 0 ? one / ms : 0);
+      fprintf(stderr, "  %5d %10.1f %8.1fx\n", gpus, ms / 1e3, ms > 0 ? one / ms : 0);
    }
 }
 
