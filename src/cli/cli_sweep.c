@@ -141,6 +141,7 @@ typedef struct SweepRecording_ {
    Recorder *rec;
    RecordPlace at;
    const Problem *p;
+   int reps;          /* timed launches of each configuration */
    char key[33];
 } SweepRecording;
 
@@ -149,6 +150,7 @@ typedef struct SweepRecording_ {
 static void recordOne(const SweepRecording *sr, const KernelInfo *k, const Candidate *c, bool emulated) {
    StoreRecord r;
    Record_fromCandidate(&r, "sweep", &sr->at, k, sr->p, c, emulated, false, sr->key);
+   r.reps = c->outcome == SWEEP_OK ? sr->reps : 0;
    Recorder_add(sr->rec, &r, 1);
 }
 
@@ -386,7 +388,7 @@ int Cli_sweep(const Options *o) {
    /* Resume: what the store has for this sweep is not measured again (unless --fresh). */
    Recorder rec;
    Recorder_open(&rec, o);
-   SweepRecording sr = {.rec = &rec, .at = {backend, &dev}, .p = &p};
+   SweepRecording sr = {.rec = &rec, .at = {backend, &dev}, .p = &p, .reps = o->reps};
    Record_sweepKey(&sr.at, k, &p, base, free_mask, false, sr.key);
    int taken = rec.store && !o->fresh ? takeStored(&rec, sr.key, k, all, nall) : 0;
    if (taken > n)
