@@ -313,9 +313,8 @@ Store *Store_open(const char *path, char *err, size_t errlen) {
       path = def;
    }
    HeaderVerdict v = checkHeader(path, err, errlen);
-   if (v == HEADER_REFUSED)
-      return NULL;
-   if (v == HEADER_NEW) {
+   /* Twice: an empty file may appear where a new store was being linked. */
+   for (int tries = 0; v == HEADER_NEW && tries < 2; tries++) {
       struct stat st;
       /* An empty file (touched) holds nothing: it is made a store in place. */
       bool empty = stat(path, &st) == 0;
@@ -328,8 +327,12 @@ Store *Store_open(const char *path, char *err, size_t errlen) {
          if (!ok)
             return NULL;
       }
-      if (checkHeader(path, err, errlen) != HEADER_STORE)
-         return NULL;
+      v = checkHeader(path, err, errlen);
+   }
+   if (v != HEADER_STORE) {
+      if (v == HEADER_NEW)
+         snprintf(err, errlen, "results store %s: cannot create it: it stays empty", path);
+      return NULL;
    }
    Store *s = calloc(1, sizeof *s);
    if (!s) {
