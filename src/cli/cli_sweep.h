@@ -19,6 +19,8 @@ typedef struct SweepModel_ {
    char vendor_name[64];   /* the vendor BLAS timed on it ("" when none was) */
 } SweepModel;
 
+typedef struct SweepRecording_ SweepRecording;
+
 /* What a driver is given: the sweep as planned. */
 typedef struct SweepPlan_ {
    const Options *o;
@@ -29,6 +31,7 @@ typedef struct SweepPlan_ {
    unsigned free_mask;        /* the parameters searched */
    bool emulated, tty;
    double t0;                 /* Util_nowMs() at the start */
+   const SweepRecording *recording; /* the results store, under the sweep's key (Cli_sweepRecord) */
 } SweepPlan;
 
 typedef struct SweepDriver_ {
@@ -37,7 +40,14 @@ typedef struct SweepDriver_ {
     * each candidate's model. Returns 0, or an exit code to stop with (interrupted). */
    int (*measure)(void *ctx, const SweepPlan *plan, SweepCandidate *all, int n, SweepModel *models, int *nmodels);
    void *ctx;
+   bool no_store;             /* nothing from or into the results store (a simulation) */
 } SweepDriver;
+
+/* One tried configuration into the results store as soon as it is known, measured on dev
+ * (NULL: the plan's device), so that a sweep stopped after it does not measure it again.
+ * The same command resumes: what the store holds under the sweep's key is taken before the
+ * driver is called, which measures the rest. */
+void Cli_sweepRecord(const SweepPlan *plan, const DeviceInfo *dev, const SweepCandidate *c);
 
 /* The sweep that o describes, measured by d (NULL: here). Returns the exit code. */
 int Cli_sweepWith(const Options *o, const SweepDriver *d);

@@ -20,8 +20,6 @@ int MpiSweep_main(const Options *o) {
 #else
 
 #include <errno.h>
-#include <limits.h>
-#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -34,7 +32,6 @@ int MpiSweep_main(const Options *o) {
 #include "backend/backend.h"
 #include "cli/cli_sweep.h"
 #include "cli/measure.h"
-#include "core/store.h"
 #include "core/util.h"
 
 enum { TAG_HELLO = 1, TAG_WORK, TAG_RESULT, TAG_STOP, TAG_VENDOR };
@@ -288,12 +285,6 @@ typedef struct Coord_ {
    long long handled;         /* results taken in */
    const double *sim;
    int nsim;
-   /* the results store */
-   Store *store;
-   StoreRecord *batch;
-   int nbatch, batch_cap;
-   char key[33], hash[17];
-   bool store_failed;
 } Coord;
 
 static int modelOf(Coord *c, const DeviceInfo *dev) {
@@ -341,7 +332,12 @@ static void takeHello(Coord *c, int r, const HelloMsg *h) {
    assign(c, r);
 }
 
-static void record(Coord *c, const SweepCandidate *x);
+/* Into the results store at once (nothing in a simulation): a sweep stopped after it
+ * does not measure it again. */
+static void record(Coord *c, const SweepCandidate *x) {
+   if (!c->sim)
+      Cli_sweepRecord(c->plan, &c->models[x->model].dev, x);
+}
 
 static void takeResult(Coord *c, int r, const ResultMsg *m) {
    Slot *s = &c->slots[r];
@@ -437,155 +433,6 @@ static bool pollRemote(Coord *c) {
    }
 }
 
-/* ---- the results store: each result as it comes (in one transaction with those that
- * came with it), and on a rerun what it already holds ---- */
-
-static void flushStore(Coord *c);
-
-static void record(Coord *c, const SweepCandidate *x) {
-   if (!c->store)
-      return;
-   if (c->nbatch == c->batch_cap)
-      flushStore(c);
-   const SweepPlan *pl = c->plan;
-   const DeviceInfo *dev = &c->models[x->model].dev;
-   StoreRecord *r = &c->batch[c->nbatch++];
-   StoreRecord_init(r, "sweep");
-   Util_copy(r->backend, sizeof r->backend, pl->job->backend);
-   Util_copy(r->device, sizeof r->device, dev->name);
-   Util_copy(r->driver, sizeof r->driver, dev->driver);
-   Util_copy(r->arch, sizeof r->arch, dev->arch);
-   Util_copy(r->kernel, sizeof r->kernel, pl->k->name);
-   Util_copy(r->kernel_hash, sizeof r->kernel_hash, c->hash);
-   KernelInfo_formatParams(pl->k, x->values, r->params, sizeof r->params);
-   r->problem = pl->job->problem;
-   Util_copy(r->outcome, sizeof r->outcome, SweepOutcome_name(x->outcome));
-   Util_copy(r->reason, sizeof r->reason, x->reason);
-   r->verified = x->outcome == SWEEP_OK;
-   r->emulated = pl->emulated;
-   r->reps = pl->job->reps;
-   if (x->outcome == SWEEP_OK) {
-      r->median_ms = x->median_ms;
-      r->gflops = x->gflops;
-      r->compile_ms = x->compile_ms;
-      r->max_rel_err = x->max_rel_err;
-   }
-   Util_copy(r->sweep_key, sizeof r->sweep_key, c->key);
-}
-
-/* Writes what came since the last flush. A store that refuses is said once; the sweep
- * goes on (its table and --save still have every result). */
-static void flushStore(Coord *c) {
-   char err[512];
-   if (c->nbatch && !Store_add(c->store, c->batch, c->nbatch, err, sizeof err) && !c->store_failed) {
-      fprintf(stderr, "gemmtop: results store %s: %s\n", Store_path(c->store), err);
-      c->store_failed = true;
-   }
-   c->nbatch = 0;
-}
-
-typedef struct Stored_ {
-   char (*params)[512];
-   StoreRecord *recs;
-   int n, cap;
-} Stored;
-
-static bool keepStored(const StoreRecord *r, void *ctx) {
-   Stored *s = ctx;
-   /* A configuration whose measuring failed (its process died, the device erred) is tried
-    * again; every other outcome stands. */
-   if (!strcmp(r->outcome, SweepOutcome_name(SWEEP_FAILED)))
-      return true;
-   if (s->n == s->cap) {
-      int cap = s->cap ? 2 * s->cap : 256;
-      StoreRecord *recs = realloc(s->recs, sizeof *recs * (size_t)cap);
-      if (!recs)
-         return false;
-      s->recs = recs;
-      s->cap = cap;
-   }
-   s->recs[s->n++] = *r; /* a later record of the same configuration wins (see resume) */
-   return true;
-}
-
-static int compareParams(const void *a, const void *b) {
-   const StoreRecord *x = a, *y = b;
-   int d = strcmp(x->params, y->params);
-   return d ? d : (x->id > y->id) - (x->id < y->id);
-}
-
-static SweepOutcome outcomeNamed(const char *name) {
-   for (int o = SWEEP_OK; o < SWEEP_OUTCOMES; o++)
-      if (!strcmp(name, SweepOutcome_name((SweepOutcome)o)))
-         return (SweepOutcome)o;
-   return SWEEP_FAILED;
-}
-
-/* The candidates that the store already holds for this sweep take their stored outcome
- * and are not measured again. Returns how many. */
-static int resume(Coord *c) {
-   Stored s = {0};
-   StoreFilter f;
-   StoreFilter_init(&f);
-   f.sweep_key = c->key;
-   char err[512];
-   if (!Store_query(c->store, &f, keepStored, &s, err, sizeof err))
-      fprintf(stderr, "gemmtop: results store: %s; measuring everything\n", err);
-   int resumed = 0;
-   qsort(s.recs, (size_t)s.n, sizeof *s.recs, compareParams);
-   for (int i = 0; i < c->n && s.n; i++) {
-      StoreRecord key;
-      KernelInfo_formatParams(c->plan->k, c->all[i].values, key.params, sizeof key.params);
-      key.id = LLONG_MAX;
-      /* the last record of these parameters: the one before where LLONG_MAX would go */
-      int lo = 0, hi = s.n;
-      while (lo < hi) {
-         int mid = (lo + hi) / 2;
-         if (compareParams(&s.recs[mid], &key) < 0)
-            lo = mid + 1;
-         else
-            hi = mid;
-      }
-      if (lo == 0 || strcmp(s.recs[lo - 1].params, key.params))
-         continue;
-      const StoreRecord *r = &s.recs[lo - 1];
-      SweepCandidate *x = &c->all[i];
-      x->outcome = outcomeNamed(r->outcome);
-      Util_copy(x->reason, sizeof x->reason, r->reason);
-      x->gflops = r->gflops;
-      x->median_ms = r->median_ms;
-      x->compile_ms = r->compile_ms;
-      x->max_rel_err = r->max_rel_err;
-      DeviceInfo dev = *c->plan->dev;
-      Util_copy(dev.name, sizeof dev.name, r->device);
-      x->model = modelOf(c, &dev);
-      resumed++;
-   }
-   free(s.recs);
-   return resumed;
-}
-
-static bool openStore(Coord *c) {
-   const SweepPlan *pl = c->plan;
-   char err[1024];
-   c->store = Store_open(NULL, err, sizeof err);
-   if (!c->store) {
-      fprintf(stderr, "gemmtop: results store: %s\n", err);
-      return false;
-   }
-   c->batch_cap = 4 * c->size + 16;
-   c->batch = malloc(sizeof *c->batch * (size_t)c->batch_cap);
-   if (!c->batch) {
-      fprintf(stderr, "gemmtop: out of host memory\n");
-      return false;
-   }
-   snprintf(c->hash, sizeof c->hash, "%016llx",
-            Util_hash(UTIL_HASH_INIT, pl->k->source, pl->k->source ? strlen(pl->k->source) : 0));
-   Store_sweepKey(pl->dev->name, pl->job->backend, c->hash, &pl->job->problem, pl->base, pl->k->nparams,
-                  pl->free_mask, false, c->key);
-   return true;
-}
-
 /* ---- the job ---- */
 
 typedef struct Mpi_ {
@@ -664,8 +511,6 @@ static void coordinateLoop(Coord *c) {
       any |= pollLocal(c);
       now = Util_nowMs();
       checkHung(c, now);
-      if (c->store)
-         flushStore(c);
       if (!anyRankLeft(c)) {
          failRest(c, "no rank could measure it (see the messages above)");
          break;
@@ -679,8 +524,6 @@ static void coordinateLoop(Coord *c) {
       else
          backoff(&us);
    }
-   if (c->store)
-      flushStore(c);
 }
 
 /* Which slot times each GPU's vendor BLAS: the first that measures on it. */
@@ -697,7 +540,7 @@ static void chooseTimers(Coord *c, bool timing) {
 }
 
 /* The vendor figures the timing ranks send, waited for as long as one measurement may
- * take; then each result gets its own GPU's figure (a resumed one, its model's). */
+ * take; then each result gets its own GPU's figure. */
 static void collectVendor(Coord *c) {
    int want = 0;
    for (int r = 1; r < c->size; r++)
@@ -726,7 +569,7 @@ static void collectVendor(Coord *c) {
       if (!m->vendor_name[0])
          Util_copy(m->vendor_name, sizeof m->vendor_name, v->name);
       for (int i = 0; i < c->n; i++)
-         if (c->rank_of[i] == r || (c->rank_of[i] < 0 && c->all[i].model == s->model && !c->all[i].vendor_gflops))
+         if (c->rank_of[i] == r)
             c->all[i].vendor_gflops = v->gflops;
    }
 }
@@ -776,9 +619,7 @@ static int coordinate(void *ctx, const SweepPlan *plan, SweepCandidate *all, int
    if (!c.slots || !c.queue || !c.rank_of) {
       fprintf(stderr, "gemmtop: out of host memory\n");
       rc = 1;
-   } else if (!mp->sim && !openStore(&c))
-      fprintf(stderr, "gemmtop: the results are not stored: a stopped sweep starts again from the beginning\n");
-   int resumed = c.store ? resume(&c) : 0;
+   }
    for (int i = 0; i < n && !rc; i++) {
       c.rank_of[i] = -1;
       if (all[i].outcome == SWEEP_PENDING)
@@ -787,9 +628,6 @@ static int coordinate(void *ctx, const SweepPlan *plan, SweepCandidate *all, int
    c.total = c.nqueue;
    for (int r = 0; r < c.size && !rc; r++)
       c.slots[r].cand = -1;
-   if (resumed)
-      fprintf(stderr, "resuming: %d of the %d configurations are in the results store (%s); measuring the other %d\n",
-              resumed, n, Store_path(c.store), c.total);
    fprintf(stderr, "%d ranks measure%s\n", mp->size, mp->sim ? " (simulated: recorded times, nothing launched)" : "");
    local.w.sim = mp->sim;
    if (!rc && (!sendJob(mp, plan, &local.w.job) || pthread_create(&local.thread, NULL, localMain, &local) != 0))
@@ -802,8 +640,8 @@ static int coordinate(void *ctx, const SweepPlan *plan, SweepCandidate *all, int
       if (plan->tty)
          fputc('\n', stderr);
       if (stopSignal) {
-         fprintf(stderr, "gemmtop: stopped: %d results are in the results store%s; the same command resumes\n",
-                 c.done + resumed, c.store ? "" : " (none: it could not be opened)");
+         fprintf(stderr, "gemmtop: stopped: the %d results of this run are in the results store; the same command "
+                 "resumes\n", c.done);
          rc = 128 + stopSignal;
       } else {
          stopRanks(&c, mp);
@@ -811,8 +649,6 @@ static int coordinate(void *ctx, const SweepPlan *plan, SweepCandidate *all, int
             simulatedReport(&c, mp, seconds);
       }
    }
-   free(c.batch);
-   Store_close(c.store);
    free(c.queue);
    free(c.rank_of);
    free(c.slots);
@@ -968,7 +804,7 @@ int MpiSweep_main(const Options *o) {
    sigaction(SIGTERM, &sa, NULL);
    int rc;
    if (mp.rank == 0) {
-      SweepDriver d = {.measure = coordinate, .ctx = &mp};
+      SweepDriver d = {.measure = coordinate, .ctx = &mp, .no_store = o->mpi_simulate != NULL};
       int launches = o->reps + o->warmup + 1;
       if (o->mpi_simulate && !loadRecorded(&mp, o->mpi_simulate, launches > 1 ? launches : 13))
          rc = 2;

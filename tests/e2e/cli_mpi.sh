@@ -130,8 +130,7 @@ if wait_rows "$DB" 1 300; then
    RC=$?
    ERR=$(cat "$T_DIR/r.err")
    expect_rc 0 "the same command again"
-   expect_in "resuming: $after of the 19 configurations are in the results store" "$ERR" \
-      "it resumed from the $after stored results"
+   expect_in "$after of 19 configurations taken from the store" "$ERR" "it resumed from the $after stored results"
    if [ "$(rows "$DB")" -eq 19 ] && [ "$(store_set "$DB")" = "$(ok_set "$T_DIR/r.csv")" ] &&
       [ "$(ok_set "$T_DIR/r.csv")" = "$serial" ]; then
       ok "and completed: 19 results, none measured twice, the serial sweep's outcomes"
