@@ -69,7 +69,7 @@ $(BUILD)/mpi.flags: FORCE
 # again, the rest shared.
 $(BUILD)/nompi/mpisweep.o: src/cli/mpisweep.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/gemmtop-nompi: $(filter-out $(BUILD)/src/cli/mpisweep.o,$(CORE_OBJ)) $(BUILD)/src/cli/main.o $(BUILD)/nompi/mpisweep.o
 	$(CC) $(OPT) $(EXTRA_CFLAGS) -o $@.tmp $^ $(BASE_LIBS)
 	mv -f $@.tmp $@
@@ -83,7 +83,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -DGEMMTOP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(CORE_OBJ) $(LIBS) -lcmocka
 
--include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tests/*.d)
+-include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tests/*.d $(BUILD)/nompi/*.d)
 
 run: deps
 	@$(MAKE) --no-print-directory all
