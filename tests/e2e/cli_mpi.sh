@@ -9,8 +9,10 @@
 use_test_kernels
 
 # Open MPI refuses root unless told (CI may run as root); no core binding on a shared
-# machine; a waiting rank yields its core (the ranks outnumber the cores).
+# machine; a waiting rank yields its core (the ranks outnumber the cores); no single-copy
+# shared memory (CMA), which containers without ptrace refuse.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
 MPIRUN="mpirun --oversubscribe --bind-to none"
 # The space: 19 valid configurations, small enough to compile and run at once on PoCL.
 # A long timeout: three ranks share two busy cores, and a timeout is not what is tested.
