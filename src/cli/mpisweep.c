@@ -219,7 +219,6 @@ typedef struct Local_ {
    const char *want;
    int local_rank;
    pthread_t thread;
-   bool started;
    pthread_mutex_t mu;
    pthread_cond_t cv;
    bool has_work, quit, has_hello, has_result, time_vendor;
