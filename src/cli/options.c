@@ -76,7 +76,7 @@ static int applySize(Options *o, const OptionSpec *s, const char *v, char *err, 
 
 static int applyPrecision(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
    if (!Precision_parse(v, &o->problem.precision))
-      return fail(err, errlen, "--precision '%.*s%s': use float, double, tf32, half or bfloat16", SHOWN(v));
+      return fail(err, errlen, "--%s '%.*s%s': use float, double, tf32, half or bfloat16", s->name, SHOWN(v));
    return 0;
 }
 
