@@ -782,20 +782,29 @@ static cJSON *parseJson(Reader *rd, const char *text, size_t len) {
       return NULL;
    }
    const char *end = NULL;
-   cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, true);
+   if (memchr(text, '\0', len)) {
+      int line, column;
+      lineColumn(text, (size_t)((const char *)memchr(text, '\0', len) - text), &line, &column);
+      refuse(rd, "line %d, column %d: a NUL byte; not a JSON text file", line, column);
+      return NULL;
+   }
+   /* cJSON checks that the text ends where the object does by finding the NUL within
+      the length: the terminating NUL that text has (Util_readFile) is counted. */
+   cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, true);
    if (!root) {
       const char *at = end ? end : cJSON_GetErrorPtr();
       size_t offset = at && at >= text && at <= text + len ? (size_t)(at - text) : 0;
       int line, column;
       lineColumn(text, offset, &line, &column);
-      bool more = offset > start && text[start] == '{' && cJSON_ParseWithLengthOpts(text, len, NULL, false);
+      cJSON *first = text[start] == '{' ? cJSON_ParseWithLengthOpts(text, len, NULL, false) : NULL;
+      bool more = first != NULL;
+      cJSON_Delete(first);
       if (text[start] != '{' && text[start] != '[')
          refuse(rd, "line %d, column %d: not JSON (a T4 or CLBlast tuner file is one JSON object; CSV is not read)",
                 line, column);
       else
          refuse(rd, "line %d, column %d: invalid JSON%s", line, column,
                 more ? ": more after the first object (JSON Lines? gemmtop reads T4 and CLBlast tuner files)" : "");
-      cJSON_Delete(cJSON_ParseWithLengthOpts(text, len, NULL, false));
       return NULL;
    }
    if (!cJSON_IsObject(root)) {

@@ -53,7 +53,7 @@ typedef struct ImportLabels_ {
    int precision;           /* a Precision, or -1: from the file */
 } ImportLabels;
 
-/* Reads text (len bytes, the whole of the file named name) as *format, or, with format
+/* Reads text (len bytes and a NUL after them: the whole of the file named name) as *format, or, with format
  * NULL, as whichever of T4 and CLBlast it is (*found says which). file_time (Unix
  * seconds) dates the rows of a file that gives no times. Returns the rows (malloc'd,
  * *n of them, origin "t4" or "clblast"), or NULL with err naming the file and what is
