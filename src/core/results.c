@@ -128,23 +128,51 @@ int Results_best(const ResultSet *s, ResultBest **out) {
    return count;
 }
 
+/* Parameters in one order ("TSM=8 TSN=16" and "TSN=16 TSM=8" are one configuration:
+ * another tool may list them otherwise), per row while compare sorts. */
+static char (*canonical)[sizeof ((StoreRecord *)0)->params];
+
+static int cmpWord(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+static void canonicalParams(const char *params, char *out, size_t len) {
+   char copy[sizeof ((StoreRecord *)0)->params], *words[128];
+   int n = 0;
+   Util_copy(copy, sizeof copy, params);
+   for (char *save = NULL, *w = strtok_r(copy, " ", &save); w && n < 128; w = strtok_r(NULL, " ", &save))
+      words[n++] = w;
+   qsort(words, (size_t)n, sizeof *words, cmpWord);
+   out[0] = '\0';
+   for (int i = 0; i < n; i++) {
+      size_t used = strlen(out);
+      snprintf(out + used, len - used, "%s%s", i ? " " : "", words[i]);
+   }
+}
+
 static int cmpPair(const void *x, const void *y) {
-   const StoreRecord *a = &sorting->rows[*(const int *)x], *b = &sorting->rows[*(const int *)y];
+   int ia = *(const int *)x, ib = *(const int *)y;
+   const StoreRecord *a = &sorting->rows[ia], *b = &sorting->rows[ib];
    int c = strcmp(a->kernel, b->kernel);
    if (!c)
       c = cmpProblem(&a->problem, &b->problem);
    if (!c)
-      c = strcmp(a->params, b->params);
+      c = strcmp(canonical[ia], canonical[ib]);
    return c;
 }
 
 int Results_compare(const ResultSet *s, const unsigned char *side, ResultPair **out) {
+   canonical = malloc((size_t)(s->n ? s->n : 1) * sizeof *canonical);
+   if (!canonical)
+      return -1;
+   for (int i = 0; i < s->n; i++)
+      canonicalParams(s->rows[i].params, canonical[i], sizeof canonical[i]);
    int n;
    int *idx = sortedRanking(s, cmpPair, &n);
    ResultPair *pairs = malloc((size_t)(n ? n : 1) * sizeof *pairs);
    if (!idx || !pairs) {
       free(idx);
       free(pairs);
+      free(canonical);
+      canonical = NULL;
       return -1;
    }
    int count = 0;
@@ -166,6 +194,8 @@ int Results_compare(const ResultSet *s, const unsigned char *side, ResultPair **
       i = end;
    }
    free(idx);
+   free(canonical);
+   canonical = NULL;
    *out = pairs;
    return count;
 }

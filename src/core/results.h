@@ -40,7 +40,8 @@ typedef struct ResultPair_ {
    double ratio;             /* b's GFLOPS / a's; NaN unless both */
 } ResultPair;
 
-/* Per kernel, parameters and problem: the best ranking row of side a and of side b
+/* Per kernel, parameters (in any order: "TSM=8 TSN=16" is "TSN=16 TSM=8") and problem:
+ * the best ranking row of side a and of side b
  * (rows of the one set, side[i] 0 for a, 1 for b, other values in neither). Ordered by
  * kernel, problem and parameters. Returns the count (*out malloc'd), or -1. */
 int Results_compare(const ResultSet *s, const unsigned char *side, ResultPair **out);

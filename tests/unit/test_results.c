@@ -450,12 +450,12 @@ static void test_compare(void **state) {
    (void)state;
    ResultSet s = {0};
    double g = randomIn(10, 1000), ratio = randomIn(0.2, 5);
-   add(&s, "run", "gpu A", "k1", "TS=8", 512, g);
-   add(&s, "run", "gpu A", "k1", "TS=8", 512, 0.5 * g); /* a slower repeat: the best counts */
-   add(&s, "t4", "gpu B", "k1", "TS=8", 512, ratio * g);
-   add(&s, "run", "gpu A", "k1", "TS=16", 512, g);      /* only on A */
-   add(&s, "t4", "gpu B", "k1", "TS=8", 1024, g);       /* only on B: another size */
-   add(&s, "run", "gpu C", "k1", "TS=8", 512, 100 * g); /* on neither side */
+   add(&s, "run", "gpu A", "k1", "TS=8 WPT=2", 512, g);
+   add(&s, "run", "gpu A", "k1", "TS=8 WPT=2", 512, 0.5 * g); /* a slower repeat: the best counts */
+   add(&s, "t4", "gpu B", "k1", "WPT=2 TS=8", 512, ratio * g);  /* another tool's order */
+   add(&s, "run", "gpu A", "k1", "TS=16 WPT=2", 512, g);      /* only on A */
+   add(&s, "t4", "gpu B", "k1", "TS=8 WPT=2", 1024, g);       /* only on B: another size */
+   add(&s, "run", "gpu C", "k1", "TS=8 WPT=2", 512, 100 * g); /* on neither side */
    unsigned char side[] = {0, 0, 1, 0, 1, 2};
    ResultPair *pairs;
    int n = Results_compare(&s, side, &pairs);
