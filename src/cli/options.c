@@ -44,7 +44,7 @@ static const CommandSpec commands[COMMAND_COUNT] = {
     [COMMAND_BANKS] = {"banks", "", "local-memory bank conflicts per access site", 0},
     [COMMAND_CACHE] = {"cache", "clear", "forget compiled programs kept on disk", 1},
     [COMMAND_RESULTS] = {"results", "list|best|compare|export|import [FILE]",
-                         "the results store: list, best, compare, export, import", 2},
+                         "the results store: list, best, compare, export (CSV, JSON Lines, T4), import (T4, CLBlast)", 2},
 };
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -307,7 +307,7 @@ static const OptionSpec table[] = {
      .help = "rows of this size (N: M, N and K all N); import: the size of a T4 file's results"},
     {.name = "type", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(has_precision),
      .commands = CMD(RESULTS), .help = "the same as --precision"},
-    {.name = "origin", .value = "NAME", .kind = OPT_CHOICE,
+    {.name = "origin", .value = "run|sweep|bench|explorer|vendor|t4|clblast", .kind = OPT_CHOICE,
      .choices = "run|sweep|bench|explorer|vendor|t4|clblast", .field = F(origin), .commands = CMD(RESULTS),
      .help = "rows that came from this command, the vendor library or an import"},
     {.name = "since", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(since),
