@@ -19,6 +19,7 @@
 #include "core/util.h"
 
 #define DEFAULT_LIMIT 50
+#define RING_LIMIT 4096 /* list keeps at most this many rows in a ring; more: all, then the newest */
 
 /* ---- the options each subcommand takes ---- */
 
@@ -247,39 +248,43 @@ static int resultsList(const Options *o, Store *s) {
    int rc = filterFromOptions(o, &f, true, true);
    if (rc)
       return rc;
+   long limit = o->has_limit ? o->limit : DEFAULT_LIMIT;
    ResultSet all = {0};
-   Newest nw = {.limit = o->has_limit ? o->limit : DEFAULT_LIMIT};
-   if (nw.limit == 0) { /* all of them */
+   Newest nw = {.limit = limit};
+   const StoreRecord *first; /* the rows shown, oldest first */
+   long shown, total;
+   if (limit == 0 || limit > RING_LIMIT) { /* all of them, then the newest limit */
       if ((rc = gather(s, &f, &all)))
          return rc;
-      nw.ring = all.rows;
-      nw.seen = nw.limit = all.n;
+      total = all.n;
+      shown = limit && limit < total ? limit : total;
+      first = all.rows + (total - shown);
    } else {
       char err[1024];
-      nw.ring = malloc((size_t)nw.limit * sizeof *nw.ring);
+      nw.ring = malloc((size_t)limit * sizeof *nw.ring);
       if (!nw.ring || !Store_query(s, &f, keepNewest, &nw, err, sizeof err)) {
          fprintf(stderr, "gemmtop: results: %s: %s\n", Store_path(s), nw.ring ? err : "out of memory");
          free(nw.ring);
          return 1;
       }
+      total = nw.seen;
+      shown = total < limit ? total : limit;
+      first = NULL;
    }
-   if (nw.seen == 0) {
+   if (total == 0) {
       printf("no results match in %s\n", Store_path(s));
    } else {
       Table t;
       Table_init(&t, "ID|DATE (UTC)|ORIGIN|DEVICE|KERNEL|PARAMS|SIZE|TYPE|RESULT|MS|GFLOPS", "r.....r..rr");
-      long shown = nw.seen < nw.limit ? nw.seen : nw.limit;
-      for (long i = nw.seen - shown; i < nw.seen; i++)
-         listRow(&t, &nw.ring[i % nw.limit]);
+      for (long i = 0; i < shown; i++)
+         listRow(&t, first ? &first[i] : &nw.ring[(total - shown + i) % limit]);
       Table_print(&t, stdout);
       Table_free(&t);
-      if (shown < nw.seen)
-         printf("(the newest %ld of %ld rows; --limit 0 lists all)\n", shown, nw.seen);
+      if (shown < total)
+         printf("(the newest %ld of %ld rows; --limit 0 lists all)\n", shown, total);
    }
-   if (all.rows)
-      ResultSet_free(&all);
-   else
-      free(nw.ring);
+   ResultSet_free(&all);
+   free(nw.ring);
    return 0;
 }
 
@@ -483,7 +488,7 @@ static int resultsExport(const Options *o, Store *s) {
    ResultWriter w;
    ResultWriter_begin(&w, file ? OutFile_stream(file) : stdout, format);
    char err[1200];
-   if (!Store_query(s, &f, writeRow, &w, err, sizeof err)) {
+   if (s && !Store_query(s, &f, writeRow, &w, err, sizeof err)) { /* no store yet: no rows */
       fprintf(stderr, "gemmtop: results: %s: %s\n", Store_path(s), err);
       OutFile_discard(file);
       return 1;
@@ -663,6 +668,28 @@ static int checkTakes(const Options *o, int sub) {
    return 0;
 }
 
+/* Whether the store is absent: reading one does not make it. A default one that is not
+ * there yet holds no results; one that --store names must be there (2 with a message). */
+static int storeAbsent(const Options *o, bool *absent) {
+   char path[4096];
+   struct stat st;
+   *absent = false;
+   if (o->store)
+      Util_copy(path, sizeof path, o->store);
+   else if (!Store_defaultPath(path, sizeof path))
+      return 0; /* Store_open says why */
+   if (stat(path, &st) == 0 || errno != ENOENT)
+      return 0;
+   *absent = true;
+   if (o->store) {
+      fprintf(stderr, "gemmtop: results: --store %s: no such file\n", o->store);
+      return 2;
+   }
+   fprintf(stderr, "gemmtop: results: no results store at %s yet (gemmtop run, sweep, bench and the explorer "
+                   "record there)\n", path);
+   return 0;
+}
+
 int Cli_results(const Options *o) {
    int sub = findSubcommand(o);
    if (sub < 0)
@@ -670,6 +697,9 @@ int Cli_results(const Options *o) {
    int rc = checkTakes(o, sub);
    if (rc)
       return rc;
+   bool absent = false;
+   if (!kSubcommands[sub].file && ((rc = storeAbsent(o, &absent)) || absent))
+      return rc || kSubcommands[sub].run != resultsExport ? rc : resultsExport(o, NULL);
    Store *s = openStore(o);
    if (!s)
       return 1;

@@ -18,6 +18,17 @@ expect_said() {
    if [ "$(cat "$T_DIR/py.out")" = "$1" ]; then ok "$2"; else not_ok "$2" "$(cat "$T_DIR/py.out")"; fi
 }
 
+# ---- no store yet: reading makes none ----
+run_gemmtop results list
+expect_rc 0 "list before anything was measured"
+expect_in "no results store at $STORE yet" "$ERR" "says there is no store yet"
+[ ! -e "$STORE" ] && ok "and makes none" || not_ok "list made a store"
+run_gemmtop results export --format t4
+printf '%s\n' "$OUT" | py 'import json,sys; assert json.load(sys.stdin)["results"] == []; print("ok")' >"$T_DIR/py.out" 2>&1
+expect_said "ok" "export of no store: a T4 file with no results"
+run_gemmtop results best --store "$T_DIR/nosuch.db"
+expect_rc 2 "a --store that is not there"
+
 # ---- the store: two real runs, one with the vendor library ----
 run_gemmtop run --kernel mygemm01_naive --size 64 --vendor
 expect_rc 0 "a run at size 64 with CLBlast beside it"
