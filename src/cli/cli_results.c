@@ -545,7 +545,8 @@ static int dropKnown(Store *s, const char *origin, StoreRecord *rows, int n, cha
       free(known.keys);
       return -1;
    }
-   qsort(known.keys, (size_t)known.n, sizeof *known.keys, cmpKey);
+   if (known.n) /* keys is NULL when the store has none */
+      qsort(known.keys, (size_t)known.n, sizeof *known.keys, cmpKey);
    int kept = 0;
    for (int i = 0; i < n; i++) {
       unsigned long long key = Results_importKey(&rows[i]);
