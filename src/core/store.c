@@ -300,7 +300,11 @@ static bool checkOpened(sqlite3 *db, const char *path, char *err, size_t errlen)
    if (version < STORE_SCHEMA_VERSION && !migrate(db, path, err, errlen))
       return false;
    long long wal = pragmaNumber(db, "SELECT journal_mode = 'wal' FROM pragma_journal_mode");
-   return wal == 1 || exec(db, "PRAGMA journal_mode = WAL", path, err, errlen);
+   /* In WAL mode NORMAL loses nothing when a process is killed (only a power cut may take
+    * the last commits), and a commit costs no fsync: the explorer's worker records with
+    * the UI waiting on its lock. */
+   return (wal == 1 || exec(db, "PRAGMA journal_mode = WAL", path, err, errlen)) &&
+          exec(db, "PRAGMA synchronous = NORMAL", path, err, errlen);
 }
 
 Store *Store_open(const char *path, char *err, size_t errlen) {
@@ -313,9 +317,8 @@ Store *Store_open(const char *path, char *err, size_t errlen) {
       path = def;
    }
    HeaderVerdict v = checkHeader(path, err, errlen);
-   if (v == HEADER_REFUSED)
-      return NULL;
-   if (v == HEADER_NEW) {
+   /* Twice: an empty file may appear where a new store was being linked. */
+   for (int tries = 0; v == HEADER_NEW && tries < 2; tries++) {
       struct stat st;
       /* An empty file (touched) holds nothing: it is made a store in place. */
       bool empty = stat(path, &st) == 0;
@@ -328,8 +331,12 @@ Store *Store_open(const char *path, char *err, size_t errlen) {
          if (!ok)
             return NULL;
       }
-      if (checkHeader(path, err, errlen) != HEADER_STORE)
-         return NULL;
+      v = checkHeader(path, err, errlen);
+   }
+   if (v != HEADER_STORE) {
+      if (v == HEADER_NEW)
+         snprintf(err, errlen, "results store %s: cannot create it: it stays empty", path);
+      return NULL;
    }
    Store *s = calloc(1, sizeof *s);
    if (!s) {
