@@ -378,6 +378,52 @@ static void test_bad_files(void **state) {
    assert_non_null(strstr(err, "imports t4 and clblast files, not csv"));
 }
 
+/* The samples with random bytes changed, cut or repeated: rows, or a message naming the
+ * file; never a crash (the sanitizer build checks the reads). */
+static void test_mutated_files(void **state) {
+   (void)state;
+   static const char *const names[] = {"t4_kernel_tuner.json", "clblast_xgemm_1_32.json"};
+   static const char alphabet[] = "{}[]\",:0123456789.-eE \n\\tnulfrs";
+   ImportLabels labels = {.device = "d", .kernel = "k", .m = 8, .n = 8, .k = 8, .precision = -1};
+   for (int f = 0; f < 2; f++) {
+      size_t len;
+      char *text = sample(names[f], &len);
+      char *copy = malloc(2 * len + 1);
+      assert_non_null(copy);
+      for (int trial = 0; trial < 1500; trial++) {
+         size_t n = len;
+         memcpy(copy, text, len);
+         for (int edits = 1 + rand() % 4; edits > 0 && n > 0; edits--) {
+            size_t at = (size_t)rand() % n;
+            int kind = rand() % 3;
+            if (kind == 0)
+               copy[at] = alphabet[rand() % (int)(sizeof alphabet - 1)];
+            else if (kind == 1)
+               n = at; /* cut */
+            else if (n + 16 < 2 * len) { /* repeat a piece */
+               memmove(copy + at + 16, copy + at, n - at);
+               n += 16;
+            }
+         }
+         copy[n] = '\0';
+         char err[512] = "";
+         int rows = -1;
+         StoreRecord *r = ResultImport_parse("m.json", copy, n, NULL, trial % 2 ? &labels : NULL, 0, &rows, NULL,
+                                             err, sizeof err);
+         if (r) {
+            assert_true(rows >= 0);
+            for (int i = 0; i < rows; i++)
+               assert_true(r[i].device[0] && r[i].kernel[0] && r[i].problem.m > 0);
+            free(r);
+         } else if (strncmp(err, "m.json: ", 8) != 0) {
+            fail_msg("seed %u, %s trial %d: no message naming the file: '%s'", g_seed, names[f], trial, err);
+         }
+      }
+      free(copy);
+      free(text);
+   }
+}
+
 static void test_parse_time(void **state) {
    (void)state;
    long long t;
@@ -485,6 +531,7 @@ int main(void) {
        cmocka_unit_test(test_csv_reads_back),    cmocka_unit_test(test_jsonl_reads_back),
        cmocka_unit_test(test_t4_reads_back),     cmocka_unit_test(test_kernel_tuner_file),
        cmocka_unit_test(test_clblast_file),      cmocka_unit_test(test_bad_files),
+       cmocka_unit_test(test_mutated_files),
        cmocka_unit_test(test_parse_time),        cmocka_unit_test(test_best),
        cmocka_unit_test(test_compare),
    };
