@@ -6,6 +6,7 @@
  * core/results.c. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,26 +33,38 @@ enum {
    TAKES_LABELS = 1u << 5,   /* --device --kernel --size --precision, as import's labels */
 };
 
-/* Which of the results options were given, as TAKES_ bits, with their spellings. */
+/* The results options: the subcommands (TAKES_ bits) that take each, and the field that
+ * says it was given (a text that is not NULL, or a flag). */
 static const struct {
    unsigned bit;
    const char *spelling;
+   size_t field;
+   bool text;
 } kGiven[] = {
-    {TAKES_FILTERS | TAKES_LABELS, "--device"}, {TAKES_FILTERS | TAKES_LABELS, "--kernel"},
-    {TAKES_FILTERS | TAKES_LABELS, "--size"},   {TAKES_FILTERS | TAKES_LABELS, "--precision"},
-    {TAKES_FILTERS, "--origin"},                {TAKES_FILTERS, "--since"},
-    {TAKES_FILTERS, "--until"},                 {TAKES_FILTERS, "--ok"},
-    {TAKES_LIMIT, "--limit"},                   {TAKES_AGAINST, "--against"},
-    {TAKES_AGAINST, "--against-since"},         {TAKES_AGAINST, "--against-until"},
-    {TAKES_FORMAT, "--format"},                 {TAKES_OUT, "--out"},
-    {TAKES_OUT, "--force"},
+#define TEXT(f) offsetof(Options, f), true
+#define FLAG(f) offsetof(Options, f), false
+    {TAKES_FILTERS | TAKES_LABELS, "--device", TEXT(filter_device)},
+    {TAKES_FILTERS | TAKES_LABELS, "--kernel", TEXT(kernel)},
+    {TAKES_FILTERS | TAKES_LABELS, "--size", TEXT(filter_size)},
+    {TAKES_FILTERS | TAKES_LABELS, "--precision", FLAG(has_precision)},
+    {TAKES_FILTERS, "--origin", TEXT(origin)},
+    {TAKES_FILTERS, "--since", TEXT(since)},
+    {TAKES_FILTERS, "--until", TEXT(until)},
+    {TAKES_FILTERS, "--ok", FLAG(ok_only)},
+    {TAKES_LIMIT, "--limit", FLAG(has_limit)},
+    {TAKES_AGAINST, "--against", TEXT(against)},
+    {TAKES_AGAINST, "--against-since", TEXT(against_since)},
+    {TAKES_AGAINST, "--against-until", TEXT(against_until)},
+    {TAKES_FORMAT, "--format", TEXT(results_format)},
+    {TAKES_OUT, "--out", TEXT(results_out)},
+    {TAKES_OUT, "--force", FLAG(force)},
+#undef TEXT
+#undef FLAG
 };
 
 static bool given(const Options *o, size_t i) {
-   const bool g[] = {o->filter_device, o->kernel,  o->filter_size,   o->has_precision, o->origin,
-                     o->since,         o->until,   o->ok_only,       o->has_limit,     o->against,
-                     o->against_since, o->against_until, o->results_format, o->results_out, o->force};
-   return i < sizeof g / sizeof g[0] && g[i];
+   const char *at = (const char *)o + kGiven[i].field;
+   return kGiven[i].text ? *(const char *const *)at != NULL : *(const bool *)at;
 }
 
 /* ---- a plain table: columns as wide as their widest cell ---- */
