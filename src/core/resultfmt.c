@@ -583,6 +583,8 @@ static bool readT4Result(Reader *rd, const cJSON *res, int index, double file_sc
        !readMeasurements(rd, cJSON_GetObjectItemCaseSensitive(res, "measurements"), where, file_scale, r))
       return false;
    runtimesMean(times, file_scale, r);
+   if (!isnan(r->median_ms) && !(r->median_ms > 0 && isfinite(r->median_ms)))
+      return refuse(rd, "%s: a time of %g ms; a time is a finite number more than 0", where, r->median_ms);
    return true;
 }
 

@@ -356,6 +356,12 @@ static void test_bad_files(void **state) {
         "\"arg_k\":\"64\",\"results\":[{\"kernel\":\"Xgemm\",\"time\":-1,\"parameters\":{}}]}",
         "results[0].time -1: a time in milliseconds is more than 0"},
        {"{\"kernel_family\":\"xgemm_1\",\"precision\":32,\"results\":[]}", "\"precision\" should be a string"},
+       {"{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":{},\"times\":{\"runtimes\":[1e308,1e308]},"
+        "\"invalidity\":\"correct\",\"correctness\":1}]}",
+        "results[0]: a time of inf ms; a time is a finite number more than 0"},
+       {"{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":{},\"times\":{},\"invalidity\":\"correct\","
+        "\"correctness\":1,\"measurements\":[{\"name\":\"time\",\"value\":-2,\"unit\":\"ms\"}]}]}",
+        "results[0]: a time of -2 ms"},
    };
    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
       char err[512] = "";
