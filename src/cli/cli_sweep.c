@@ -340,6 +340,19 @@ static int takeStored(Recorder *rec, const char *key, const KernelInfo *k, Candi
    return taken;
 }
 
+/* Opens the store and names the sweep (sr's key); unless --fresh, what the store has of
+ * it is not measured again: those configurations go first and n grows to hold them.
+ * Returns how many were taken. */
+static int resume(const Options *o, SweepRecording *sr, const KernelInfo *k, const long long *base,
+                  unsigned free_mask, Candidate *all, int nall, int *n) {
+   Recorder_open(sr->rec, o);
+   Record_sweepKey(&sr->at, k, sr->p, base, free_mask, false, sr->key);
+   int taken = sr->rec->store && !o->fresh ? takeStored(sr->rec, sr->key, k, all, nall) : 0;
+   if (taken > *n)
+      *n = taken;
+   return taken;
+}
+
 int Cli_sweep(const Options *o) {
    if (o->mpi || o->mpi_simulate)
       return MpiSweep_main(o);
@@ -407,15 +420,11 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
    Sweep_shuffle(&sp, k, base, &rng);
    int budget = o->exhaustive ? nall : (o->budget ? o->budget : 40);
    int n = budget < nall ? budget : nall;
-   /* Resume: what the store has for this sweep is not measured again (unless --fresh). */
+   /* Resume: what the store has for this sweep is not measured again (unless --fresh); a
+    * simulation neither takes from the store nor records. */
    Recorder rec = {0};
-   if (!d || !d->no_store)
-      Recorder_open(&rec, o);
    SweepRecording sr = {.rec = &rec, .at = {backend, &dev}, .p = &p, .reps = o->reps};
-   Record_sweepKey(&sr.at, k, &p, base, free_mask, false, sr.key);
-   int taken = rec.store && !o->fresh ? takeStored(&rec, sr.key, k, all, nall) : 0;
-   if (taken > n)
-      n = taken;
+   int taken = d && d->no_store ? 0 : resume(o, &sr, k, base, free_mask, all, nall, &n);
    bool tty = isatty(2);
    fprintf(stderr, "sweep %s on %s: %.0f configurations, %d invalid, %d valid; trying %d (%s), %dx%dx%d %s\n", k->name,
            dev.name, sp.space, invalid, nall, n, o->exhaustive ? "all" : "random sample", p.m, p.n, p.k,
