@@ -277,6 +277,7 @@ typedef struct Coord_ {
    int *queue, nqueue, next;  /* the candidates to hand out */
    int *rank_of;              /* the rank that measured each candidate, -1 none in this run */
    int done, total;
+   bool live;                 /* the progress line redrawn in place, else a line now and then */
    SweepModel *models;
    int *nmodels;
    Local *local;
@@ -514,8 +515,12 @@ static void coordinateLoop(Coord *c) {
          failRest(c, "no rank could measure it (see the messages above)");
          break;
       }
-      if (now - drawn > 100) {
-         Cli_sweepProgress(c->plan->tty, "running", c->done, c->total, c->plan->t0, "");
+      if (c->live && now - drawn > 100) {
+         Cli_sweepProgress(true, "running", c->done, c->total, c->plan->t0, "");
+         drawn = now;
+      } else if (!c->live && now - drawn > 30e3) {
+         if (drawn > 0)
+            fprintf(stderr, "running: %d of %d measured, %.0f s\n", c->done, c->total, (now - c->plan->t0) / 1e3);
          drawn = now;
       }
       if (any)
@@ -627,6 +632,8 @@ static int coordinate(void *ctx, const SweepPlan *plan, SweepCandidate *all, int
    c.total = c.nqueue;
    for (int r = 0; r < c.size && !rc; r++)
       c.slots[r].cand = -1;
+   /* mpirun gives rank 0's standard output a terminal when it has one, never its stderr */
+   c.live = plan->tty || isatty(1);
    fprintf(stderr, "%d ranks measure%s\n", mp->size, mp->sim ? " (simulated: recorded times, nothing launched)" : "");
    local.w.sim = mp->sim;
    if (!rc && (!sendJob(mp, plan, &local.w.job) || pthread_create(&local.thread, NULL, localMain, &local) != 0))
@@ -635,8 +642,8 @@ static int coordinate(void *ctx, const SweepPlan *plan, SweepCandidate *all, int
       double t1 = Util_nowMs();
       coordinateLoop(&c);
       double seconds = (Util_nowMs() - t1) / 1e3;
-      Cli_sweepProgress(plan->tty, "running", c.done, c.total, plan->t0, "");
-      if (plan->tty)
+      Cli_sweepProgress(c.live, "running", c.done, c.total, plan->t0, "");
+      if (c.live)
          fputc('\n', stderr);
       if (stopSignal) {
          fprintf(stderr, "gemmtop: stopped: the %d results of this run are in the results store; the same command "
