@@ -59,7 +59,8 @@ static const char *goodValue(const OptionSpec *s, char *buf, size_t len) {
    static const struct {
       const char *name, *value;
    } special[] = {{"set", "TSM=32"}, {"precision", "double"}, {"layout", "NT"}, {"seed", "7"},
-                  {"ablate", "no-a"}, {"sizes", "64,96"}, {"reference", "cuda"}};
+                  {"ablate", "no-a"}, {"sizes", "64,96"}, {"reference", "cuda"},
+                  {"size", "64"}, {"strategies", "all"}};
    for (size_t i = 0; s->name && i < sizeof special / sizeof special[0]; i++)
       if (!strcmp(s->name, special[i].name))
          return special[i].value;
@@ -188,7 +189,7 @@ static void test_values(void **state) {
    assert_string_equal(opts.kernel, "x");
    assert_string_equal(opts.sets[0], "A=1");
    assert_int_equal(PARSE("run", "--si", "3"), 2);
-   assert_message("--si is ambiguous: --size, --sizes, --site, --simd-width");
+   assert_message("--si is ambiguous: --size, --simulate, --sizes, --site, --simd-width");
    assert_int_equal(PARSE("run", "--bogus"), 2);
    assert_message("unknown option --bogus");
    assert_int_equal(PARSE("", "-Ux"), 2);
