@@ -1,8 +1,12 @@
 /* gemmtop sweep: searches a kernel's parameter space. Configurations that break a rule
- * are dropped before compiling; the rest (a random sample within the budget, or all)
- * are compiled in parallel into the disk cache, then verified and timed one by one in a
- * child process, where a launch that does not end can be abandoned (cli/measure.h).
- * Every skipped configuration says why: invalid, compile failed, wrong result, timeout. */
+ * are dropped before compiling; a search strategy (core/search.h: random by default,
+ * exhaustive, or anneal, genetic and bayes, which learn from what was measured) proposes
+ * the rest, within --budget and --time-budget. What it proposes is compiled in parallel
+ * into the disk cache, then verified and timed one by one in a child process, where a
+ * launch that does not end can be abandoned (cli/measure.h); the outcomes go back to the
+ * strategy. Every skipped configuration says why: invalid, compile failed, wrong result,
+ * timeout. With a list of --size, each size is searched and the best across them named.
+ * --simulate replays a recorded space instead (cli_simulate.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
