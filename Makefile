@@ -7,8 +7,9 @@ CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN     := -Wall -Wextra -Wno-format-truncation -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 OPT      ?= -O2 -g
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -DCL_TARGET_OPENCL_VERSION=120 $(EXTRA_CFLAGS) -Isrc \
-             $(shell $(PKG) --cflags ncursesw 2>/dev/null)
-LIBS     = $(shell $(PKG) --libs ncursesw 2>/dev/null || echo -lncursesw) -lOpenCL -lpthread -ldl -lm $(EXTRA_LIBS)
+             $(shell $(PKG) --cflags ncursesw 2>/dev/null) $(shell $(PKG) --cflags sqlite3 2>/dev/null)
+LIBS     = $(shell $(PKG) --libs ncursesw 2>/dev/null || echo -lncursesw) \
+           $(shell $(PKG) --libs sqlite3 2>/dev/null || echo -lsqlite3) -lOpenCL -lpthread -ldl -lm $(EXTRA_LIBS)
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 
 # Every module but main; tests link against these. The folders are the layers

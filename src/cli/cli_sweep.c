@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "core/ahead.h"
 #include "cli/measure.h"
+#include "cli/recorder.h"
 #include "core/diskcache.h"
 #include "core/peaks.h"
 #include "cli/report.h"
@@ -156,6 +157,81 @@ static void measureOne(Measurer *m, const KernelInfo *k, Candidate *c) {
    Measurer_run(m, c->values, k->nparams, c);
 }
 
+/* Where a sweep's results go: the store (rec), under the sweep's key. */
+typedef struct SweepRecording_ {
+   Recorder *rec;
+   RecordPlace at;
+   const Problem *p;
+   int reps;          /* timed launches of each configuration */
+   char key[33];
+} SweepRecording;
+
+/* One configuration's outcome into the store as soon as it is known: a sweep killed
+ * after it does not measure it again. */
+static void recordOne(const SweepRecording *sr, const KernelInfo *k, const Candidate *c, bool emulated) {
+   StoreRecord r;
+   Record_fromCandidate(&r, "sweep", &sr->at, k, sr->p, c, emulated, false, sr->key);
+   r.reps = c->outcome == SWEEP_OK ? sr->reps : 0;
+   Recorder_add(sr->rec, &r, 1);
+}
+
+/* Reads "TS=32 WPT=8" (KernelInfo_formatParams) into values; false when it names other parameters. */
+static bool parseParams(const KernelInfo *k, const char *text, long long *values) {
+   const char *p = text;
+   for (int i = 0; i < k->nparams; i++) {
+      size_t len = strlen(k->params[i].name);
+      while (*p == ' ')
+         p++;
+      if (strncmp(p, k->params[i].name, len) != 0 || p[len] != '=')
+         return false;
+      char *end;
+      values[i] = strtoll(p + len + 1, &end, 10);
+      if (end == p + len + 1)
+         return false;
+      p = end;
+   }
+   return *p == '\0';
+}
+
+typedef struct Stored_ {
+   const KernelInfo *k;
+   Candidate *all;
+   int nall;
+   bool *taken;      /* [nall]: its outcome is the store's */
+} Stored;
+
+static bool takeRecord(const StoreRecord *r, void *ctx) {
+   Stored *st = ctx;
+   long long values[KERNEL_MAX_PARAMS];
+   if (!parseParams(st->k, r->params, values))
+      return true;
+   size_t bytes = sizeof values[0] * (size_t)st->k->nparams;
+   for (int i = 0; i < st->nall; i++)
+      if (!memcmp(st->all[i].values, values, bytes)) {
+         /* Oldest first: a later record of the same configuration (--fresh) wins. */
+         Record_toCandidate(r, &st->all[i]);
+         st->taken[i] = true;
+         break;
+      }
+   return true;
+}
+
+/* Resuming: the configurations that the store has under this sweep's key take their
+ * outcome from it (taken[i] set). Returns how many. */
+static int takeStored(Recorder *rec, const char *key, const KernelInfo *k, Candidate *all, int nall, bool *taken) {
+   Stored st = {k, all, nall, taken};
+   StoreFilter f;
+   StoreFilter_init(&f);
+   f.sweep_key = key;
+   char err[1536];
+   if (!Store_query(rec->store, &f, takeRecord, &st, err, sizeof err))
+      fprintf(stderr, "gemmtop: nothing taken from the store: %s\n", err);
+   int n = 0;
+   for (int i = 0; i < nall; i++)
+      n += taken[i];
+   return n;
+}
+
 /* One problem size's sweep: its space, what was tried (in the order measured, then best
  * first) and the child that measures it. */
 typedef struct SizeRun_ {
@@ -165,6 +241,9 @@ typedef struct SizeRun_ {
    int n, cap;
    int counts[SWEEP_OUTCOMES];
    bool out_of_time;
+   int taken;         /* of them from the results store */
+   bool *is_taken;    /* [sp.count]: that candidate's outcome is the store's */
+   SweepRecording sr;
 } SizeRun;
 
 /* Everything a size's search needs that is the same for every size. */
@@ -177,6 +256,8 @@ typedef struct SweepPlan_ {
    char backend[16];
    SearchStrategy strategy;
    int budget;             /* configurations per size; 0 all */
+   unsigned free_mask;
+   Recorder *rec;
    uint64_t seed;
    bool emulated, tty;
    double t0;              /* when the sweep began, for --time-budget */
@@ -215,20 +296,29 @@ static bool addTried(SizeRun *run, const Candidate *c) {
 static bool searchSize(const SweepPlan *pl, SizeRun *run) {
    const Options *o = pl->o;
    int budget = pl->budget > 0 && pl->budget < run->sp.count ? pl->budget : run->sp.count;
+   if (budget < run->taken)
+      budget = run->taken; /* what the store had counts in the budget, and all of it is shown */
    bool learns = pl->strategy >= SEARCH_ANNEAL;
    Search *se = Search_new(pl->strategy, &run->sp, pl->k->nparams, pl->seed);
    int *index = malloc(sizeof *index * (size_t)budget);
    MeasureJob job = measureJob(pl, &run->p);
    Measurer *m = Measurer_new(&job);
-   if (!se || !index) {
+   bool ok = se && index;
+   /* Resuming: the store's outcomes are known to the strategy, and shown, not measured. */
+   for (int i = 0; ok && i < run->sp.count; i++)
+      if (run->is_taken && run->is_taken[i]) {
+         Search_know(se, i, run->sp.cands[i].outcome, run->sp.cands[i].gflops);
+         ok = addTried(run, &run->sp.cands[i]);
+      }
+   if (!ok) {
       Search_free(se);
       free(index);
       Measurer_free(m);
       return false;
    }
-   bool compile = DiskCache_enabled() && budget > 1;
+   bool compile = DiskCache_enabled() && budget - run->n > 1;
    Ahead *pool = compile ? startPool(o, pl->cat) : NULL;
-   int batch = learns || o->time_budget > 0 ? (pool ? Ahead_threads(pool) : 1) : budget;
+   int batch = learns || o->time_budget > 0 ? (pool ? Ahead_threads(pool) : 1) : budget - run->n;
    AheadTarget t = Ahead_target(pl->backend, pl->dev.index, pl->k->name, &run->p, 0);
    char best[256] = "";
    double bestGflops = 0, t1 = Util_nowMs();
@@ -242,7 +332,7 @@ static bool searchSize(const SweepPlan *pl, SizeRun *run) {
       if (nb == 0 || run->n != from + nb)
          break;
       if (pool)
-         compileAhead(pool, &t, &run->tried[from], nb, pl->tty && batch == budget, pl->t0);
+         compileAhead(pool, &t, &run->tried[from], nb, pl->tty && !learns && o->time_budget <= 0, pl->t0);
       for (int b = 0; b < nb; b++) {
          Candidate *c = &run->tried[from + b];
          if ((run->out_of_time = outOfTime(pl))) {
@@ -251,6 +341,7 @@ static bool searchSize(const SweepPlan *pl, SizeRun *run) {
          }
          progress(pl->tty, "running", from + b, budget, t1, best);
          measureOne(m, pl->k, c);
+         recordOne(&run->sr, pl->k, c, pl->emulated);
          Search_tell(se, index[from + b], c->outcome, c->gflops);
          if (c->outcome == SWEEP_OK && !pl->emulated && c->gflops > bestGflops) {
             bestGflops = c->gflops;
@@ -305,10 +396,13 @@ static void report(const SweepPlan *pl, const SizeRun *run, bool first, bool sev
       putchar('\n');
    }
    printf("\ntried %d of %d valid (%d invalid dropped before compiling): %d ok, %d compile failed, %d wrong result, "
-          "%d timeout, %d failed; %.1f s%s\n",
+          "%d timeout, %d failed; %.1f s%s",
           n, run->sp.count, run->sp.invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG],
           counts[SWEEP_TIMEOUT], counts[SWEEP_FAILED], (Util_nowMs() - pl->t0) / 1000,
           run->out_of_time ? "; --time-budget reached" : "");
+   if (run->taken)
+      printf("; %d of them from the results store", run->taken);
+   putchar('\n');
    for (int i = 0; i < n; i++)
       if (all[i].outcome != SWEEP_OK && all[i].outcome != SWEEP_PENDING) {
          char params[512];
@@ -383,6 +477,7 @@ static void crossCheck(const SweepPlan *pl, SizeRun *runs, int nruns) {
          memset(&c, 0, sizeof c);
          memcpy(c.values, picks[x], sizeof c.values);
          measureOne(m, pl->k, &c);
+         recordOne(&runs[b].sr, pl->k, &c, pl->emulated);
          added += addTried(&runs[b], &c);
       }
       Measurer_free(m);
@@ -473,8 +568,21 @@ static int listSpaces(SweepPlan *pl, Session *s, SizeRun *runs, int nruns, unsig
    return 0;
 }
 
+/* The size's key in the results store, and what the store has under it. */
+static void resume(const SweepPlan *pl, Recorder *rec, SizeRun *run) {
+   run->sr = (SweepRecording){.rec = rec, .at = {pl->backend, &pl->dev}, .p = &run->p, .reps = pl->o->reps};
+   Record_sweepKey(&run->sr.at, pl->k, &run->p, pl->base, pl->free_mask, false, run->sr.key);
+   if (!rec->store || pl->o->fresh)
+      return;
+   run->is_taken = calloc((size_t)run->sp.count, sizeof *run->is_taken);
+   if (run->is_taken)
+      run->taken = takeStored(rec, run->sr.key, pl->k, run->sp.cands, run->sp.count, run->is_taken);
+}
+
 static void announce(const SweepPlan *pl, const SizeRun *run) {
    int budget = pl->budget > 0 && pl->budget < run->sp.count ? pl->budget : run->sp.count;
+   if (budget < run->taken)
+      budget = run->taken;
    const char *how = pl->strategy == SEARCH_EXHAUSTIVE ? "all"
                      : pl->strategy == SEARCH_RANDOM   ? "random sample"
                                                        : SearchStrategy_name(pl->strategy);
@@ -485,6 +593,9 @@ static void announce(const SweepPlan *pl, const SizeRun *run) {
    if (pl->o->time_budget > 0)
       fprintf(stderr, " within %g s", pl->o->time_budget);
    fprintf(stderr, ", %dx%dx%d %s\n", run->p.m, run->p.n, run->p.k, Precision_name(run->p.precision));
+   if (run->taken)
+      fprintf(stderr, "%d of %d configurations taken from the store (%s); --fresh measures them again\n", run->taken,
+              budget, Store_path(run->sr.rec->store));
 }
 
 /* The strategy and the budget from the options. */
@@ -570,10 +681,16 @@ int Cli_sweep(const Options *o) {
       if (nruns > 1)
          runs[i].p.m = o->size_list[i][0], runs[i].p.n = o->size_list[i][1], runs[i].p.k = o->size_list[i][2];
    }
+   pl.free_mask = free_mask;
    rc = listSpaces(&pl, s, runs, nruns, free_mask);
    /* The device is the measuring processes' from here. */
    Session_close(s);
    pl.t0 = Util_nowMs();
+   /* Resume: what the store has for a size's sweep is not measured again (unless --fresh). */
+   Recorder rec;
+   Recorder_open(&rec, o);
+   for (int i = 0; i < nruns && !rc; i++)
+      resume(&pl, &rec, &runs[i]);
    for (int i = 0; i < nruns && !rc; i++) {
       announce(&pl, &runs[i]);
       if (!searchSize(&pl, &runs[i])) {
@@ -584,6 +701,7 @@ int Cli_sweep(const Options *o) {
    }
    if (!rc && nruns > 1 && !pl.emulated)
       crossCheck(&pl, runs, nruns);
+   Recorder_close(&rec);
    for (int i = 0; i < nruns && !rc; i++)
       report(&pl, &runs[i], i == 0, nruns > 1);
    if (!rc && nruns > 1 && !pl.emulated)
@@ -595,6 +713,7 @@ int Cli_sweep(const Options *o) {
    for (int i = 0; i < nruns; i++) {
       SweepSpace_free(&runs[i].sp);
       free(runs[i].tried);
+      free(runs[i].is_taken);
    }
    Catalog_free(&cat);
    return rc;

@@ -17,7 +17,7 @@
 static int explore(const Options *o) {
    UiStart start = {.sel = Cli_selection(o), .seed = o->seed, .has_seed = o->has_seed, .ascii = o->ascii,
                     .no_color = o->no_color, .sweep_budget = o->budget, .sweep_exhaustive = o->exhaustive,
-                    .sweep_timeout = o->timeout};
+                    .sweep_timeout = o->timeout, .store = o->store, .no_store = o->no_store};
    return Ui_main(&start);
 }
 

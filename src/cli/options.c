@@ -24,6 +24,8 @@
 #define CONFIG (CMD(EXPLORER) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS))
 #define SHAPE (CONFIG & ~CMD(BENCH)) /* bench's sizes are --sizes */
 #define TIMED (CMD(RUN) | CMD(SWEEP) | CMD(BENCH))
+/* The commands whose measurements go to the results store (core/store.h). */
+#define STORED (CMD(RUN) | CMD(SWEEP) | CMD(BENCH) | CMD(EXPLORER))
 #define MAX_SIZE (1 << 20)
 #define MAX_SECONDS 86400.0
 #define BENCH_DEFAULT_SIZES "1024,2048,4096"
@@ -259,6 +261,14 @@ static const OptionSpec table[] = {
      .elsewhere = "the other commands take --size"},
     {.name = "save", .value = "FILE.csv|FILE.json", .kind = OPT_TEXT, .field = F(save),
      .commands = CMD(SWEEP) | CMD(BENCH), .help = "write every result to a file"},
+    {.name = "store", .value = "FILE", .kind = OPT_TEXT, .field = F(store), .commands = STORED,
+     .help = "record the results in this store (an SQLite file, made when absent)",
+     .dflt = "$GEMMTOP_STORE, else $XDG_DATA_HOME/gemmtop/results.db"},
+    {.name = "no-store", .kind = OPT_FLAG, .field = F(no_store), .commands = STORED,
+     .help = "record nothing in the results store"},
+    {.name = "fresh", .kind = OPT_FLAG, .field = F(fresh), .commands = CMD(SWEEP),
+     .help = "measure every configuration again, also those that the store has from an earlier run of the "
+             "same sweep"},
     {.name = "reference", .value = "cuda|opencl|hip", .kind = OPT_TEXT, .apply = applyReference,
      .commands = CMD(BENCH),
      .help = "also time that backend's vendor BLAS on the same device and give % of it, e.g. cuBLAS beside "

@@ -46,6 +46,9 @@ typedef struct Options_ {
    bool exhaustive;          /* sweep: every valid configuration */
    const char *sizes;        /* bench: "1024,2048,4096" */
    const char *save;         /* sweep, bench: results file (.csv or .json) */
+   const char *store;        /* run, sweep, bench, explorer: the results store file (NULL: Store_defaultPath) */
+   bool no_store;            /* record nothing in the results store */
+   bool fresh;               /* sweep: measure again what the store already has for this sweep */
    const char *reference;    /* bench: another backend whose vendor BLAS is also timed (cuda: cuBLAS) */
    int save_presets;         /* sweep: save the best N as presets */
    int rounds;               /* bench: rounds of libraries and configurations in turn (median) */

@@ -560,6 +560,14 @@ int Search_ask(Search *s) {
    return i;
 }
 
+void Search_know(Search *s, int index, SweepOutcome outcome, double gflops) {
+   if (index < 0 || index >= s->n || s->state[index] != UNASKED)
+      return;
+   s->state[index] = PENDING;
+   s->asked++;
+   Search_tell(s, index, outcome, gflops);
+}
+
 void Search_tell(Search *s, int index, SweepOutcome outcome, double gflops) {
    if (index < 0 || index >= s->n || s->state[index] != PENDING)
       return;

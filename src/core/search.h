@@ -54,6 +54,11 @@ int Search_ask(Search *s);
  * SWEEP_OK. A second tell for the same candidate, or one never proposed, is ignored. */
 void Search_tell(Search *s, int index, SweepOutcome outcome, double gflops);
 
+/* Candidate index was measured before (a sweep resumed from the results store): the
+ * search counts it as proposed and told, and never proposes it. Ignored when it was
+ * proposed or known already. */
+void Search_know(Search *s, int index, SweepOutcome outcome, double gflops);
+
 /* Candidates proposed so far, and how many of them have an outcome. */
 int Search_asked(const Search *s);
 int Search_told(const Search *s);

@@ -191,6 +191,8 @@ static int startWorker(Ui *ui, char *aerr, size_t aerrlen) {
    wi.config.problem = ui->problem;
    wi.vendor = true;
    wi.seed = ui->start.has_seed ? ui->start.seed : Rng_freshSeed();
+   wi.store = ui->start.store;
+   wi.no_store = ui->start.no_store;
    char err[1024];
    ui->worker = Worker_start(&wi, err, sizeof err);
    if (!ui->worker) {
