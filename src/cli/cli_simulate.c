@@ -19,6 +19,7 @@
 #include "cli/report.h"
 #include "core/rng.h"
 #include "core/search.h"
+#include "core/store.h"
 #include "core/util.h"
 
 typedef struct Record_ {
@@ -230,6 +231,18 @@ static bool jsonRecord(const char *line, Record *r) {
    return *p == '}' && have_params && have_outcome && r->m > 0 && r->n > 0 && r->k > 0;
 }
 
+static bool growRecords(Records *rs) {
+   if (rs->n < rs->cap)
+      return true;
+   int ncap = rs->cap ? 2 * rs->cap : 256;
+   Record *r = realloc(rs->r, sizeof *r * (size_t)ncap);
+   if (!r)
+      return false;
+   rs->r = r;
+   rs->cap = ncap;
+   return true;
+}
+
 /* Every record of the file; false with a message naming the line that is not one. */
 static bool readRecords(const char *path, Records *out, char *err, size_t errlen) {
    FILE *f = fopen(path, "r");
@@ -248,16 +261,10 @@ static bool readRecords(const char *path, Records *out, char *err, size_t errlen
       }
       if (!*line)
          continue;
-      if (out->n == out->cap) {
-         int ncap = out->cap ? 2 * out->cap : 256;
-         Record *r = realloc(out->r, sizeof *r * (size_t)ncap);
-         if (!r) {
-            snprintf(err, errlen, "--simulate %s: out of host memory", path);
-            ok = false;
-            break;
-         }
-         out->r = r;
-         out->cap = ncap;
+      if (!growRecords(out)) {
+         snprintf(err, errlen, "--simulate %s: out of host memory", path);
+         ok = false;
+         break;
       }
       Record *r = &out->r[out->n];
       memset(r, 0, sizeof *r);
@@ -280,6 +287,64 @@ static bool readRecords(const char *path, Records *out, char *err, size_t errlen
    return ok;
 }
 
+/* ---- the results store: --simulate store ---- */
+
+typedef struct StoreRead_ {
+   Records *rs;
+   bool oom;
+   int emulated;      /* skipped */
+} StoreRead;
+
+static bool takeStoreRow(const StoreRecord *sr, void *ctx) {
+   StoreRead *st = ctx;
+   if (sr->emulated) {
+      st->emulated++;
+      return true;
+   }
+   if (!growRecords(st->rs)) {
+      st->oom = true;
+      return false;
+   }
+   Record *r = &st->rs->r[st->rs->n];
+   memset(r, 0, sizeof *r);
+   Util_copy(r->kernel, sizeof r->kernel, sr->kernel);
+   Util_copy(r->device, sizeof r->device, sr->device);
+   Util_copy(r->precision, sizeof r->precision, Precision_name(sr->problem.precision));
+   r->m = sr->problem.m;
+   r->n = sr->problem.n;
+   r->k = sr->problem.k;
+   r->gflops = isfinite(sr->gflops) ? sr->gflops : 0;
+   /* A vendor library's timing or a record of another tool is not a configuration. */
+   if (parseParams(sr->params, r) && parseOutcome(sr->outcome, &r->outcome))
+      st->rs->n++;
+   return true;
+}
+
+/* The store's measurements that the options select (kernel, size, precision, device). */
+static bool readStore(const Options *o, Records *rs, char *err, size_t errlen) {
+   Store *store = Store_open(o->store, err, errlen);
+   if (!store)
+      return false;
+   StoreFilter f;
+   StoreFilter_init(&f);
+   f.kernel = o->kernel;
+   f.device = o->device;
+   if (o->has_m)
+      f.m = o->problem.m, f.n = o->problem.n, f.k = o->problem.k;
+   if (o->has_precision)
+      f.precision = (int)o->problem.precision;
+   StoreRead st = {rs, false, 0};
+   bool ok = Store_query(store, &f, takeStoreRow, &st, err, errlen);
+   if (ok && st.oom)
+      ok = false, snprintf(err, errlen, "out of host memory");
+   if (ok && rs->n == 0)
+      ok = false, snprintf(err, errlen, "--simulate store: the results store (%s) has no measurement of a kernel "
+                                        "configuration that matches --kernel, --size, --precision and --device%s",
+                           Store_path(store), st.emulated ? " (emulated ones are not ranked)" : "");
+   Store_close(store);
+   return ok;
+}
+
 /* ---- choosing one space ---- */
 
 /* Whether r is in the space that the options select. */
@@ -298,6 +363,14 @@ static bool selected(const Options *o, const Record *r) {
 static bool sameSpace(const Record *a, const Record *b) {
    return !strcmp(a->kernel, b->kernel) && !strcmp(a->device, b->device) && a->m == b->m && a->n == b->n &&
           a->k == b->k && !strcmp(a->precision, b->precision);
+}
+
+static int compareValues(const void *a, const void *b) {
+   const SweepCandidate *x = a, *y = b;
+   for (int i = 0; i < KERNEL_MAX_PARAMS; i++)
+      if (x->values[i] != y->values[i])
+         return (x->values[i] > y->values[i]) - (x->values[i] < y->values[i]);
+   return 0;
 }
 
 /* The selected records as a space (first of each configuration kept); 0, or 2 with a
@@ -341,6 +414,13 @@ static int buildSpace(const Options *o, const char *path, const Records *rs, Swe
       snprintf(err, errlen, "--simulate %s: no result matches --kernel, --size, --precision and --device", path);
       return 2;
    }
+   /* A configuration measured more than once (sweeps run again, the store) counts once. */
+   qsort(sp->cands, (size_t)sp->count, sizeof *sp->cands, compareValues);
+   int kept = 0;
+   for (int i = 0; i < sp->count; i++)
+      if (kept == 0 || compareValues(&sp->cands[kept - 1], &sp->cands[i]))
+         sp->cands[kept++] = sp->cands[i];
+   sp->count = kept;
    return 0;
 }
 
@@ -489,7 +569,9 @@ int Cli_simulate(const Options *o) {
    Records rs = {0};
    SweepSpace sp = {0};
    const Record *first = NULL;
-   int rc = readRecords(o->simulate, &rs, err, sizeof err) ? buildSpace(o, o->simulate, &rs, &sp, &first, err, sizeof err) : 2;
+   bool fromStore = !strcmp(o->simulate, "store");
+   bool read = fromStore ? readStore(o, &rs, err, sizeof err) : readRecords(o->simulate, &rs, err, sizeof err);
+   int rc = read ? buildSpace(o, fromStore ? "store" : o->simulate, &rs, &sp, &first, err, sizeof err) : 2;
    int bestAt = -1;
    for (int i = 0; !rc && i < sp.count; i++)
       if (sp.cands[i].outcome == SWEEP_OK && (bestAt < 0 || sp.cands[i].gflops > sp.cands[bestAt].gflops))

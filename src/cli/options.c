@@ -240,8 +240,9 @@ static const OptionSpec table[] = {
     {.name = "time-budget", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
      .field = F(time_budget), .commands = CMD(SWEEP),
      .help = "propose no configuration after S seconds (with --budget, whichever ends first)"},
-    {.name = "simulate", .value = "FILE", .kind = OPT_TEXT, .field = F(simulate), .commands = CMD(SWEEP),
-     .help = "replay a recorded space (a --save file of an exhaustive sweep) instead of measuring, and compare "
+    {.name = "simulate", .value = "FILE|store", .kind = OPT_TEXT, .field = F(simulate), .commands = CMD(SWEEP),
+     .help = "replay a recorded space (a --save file of an exhaustive sweep, or the results store's measurements "
+             "that --kernel, --size, --precision and --device select) instead of measuring, and compare "
              "strategies: evaluations to reach 95% and 99% of its best"},
     {.name = "strategies", .value = "all|LIST", .kind = OPT_TEXT, .apply = applyStrategies, .commands = CMD(SWEEP),
      .help = "--simulate: the strategies to compare, comma-separated", .dflt = "--strategy, else all"},
