@@ -228,7 +228,7 @@ static const OptionSpec table[] = {
      .field = F(code), .commands = CMD(INSPECT), .help = "which code to print",
      .dflt = "what the backend gives: PTX for CUDA and NVIDIA's OpenCL, ISA for HIP"},
     {.name = "budget", .value = "N", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(budget),
-     .commands = CMD(SWEEP) | CMD(EXPLORER), .help = "try N random valid configurations",
+     .commands = CMD(SWEEP) | CMD(EXPLORER), .help = "try N valid configurations (sweep: as --strategy proposes them)",
      .dflt = "40; the explorer's sweep 24"},
     {.name = "exhaustive", .kind = OPT_FLAG, .field = F(exhaustive), .commands = CMD(SWEEP) | CMD(EXPLORER),
      .help = "try every valid configuration"},
