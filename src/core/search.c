@@ -39,6 +39,7 @@ struct Search_ {
    int pop[GA_MAX_POP], npop, popsize; /* genetic: the best told so far, best first */
    double ls;                      /* bayes: the length scale of the last fit */
    int ls_told;                    /* bayes: results told when it was chosen */
+   double noise;                   /* bayes: the noise variance chosen with it */
    int ninit;                      /* bayes: random proposals before the model */
 };
 
@@ -174,6 +175,7 @@ Search *Search_new(SearchStrategy strategy, const SweepSpace *sp, int nparams, u
    s->n = sp->count > 0 ? sp->count : 0;
    s->best = s->cur = -1;
    s->ls = 0.5;
+   s->noise = 1e-3;
    Rng_seed(&s->rng, seed);
    size_t n1 = (size_t)(s->n > 0 ? s->n : 1);
    s->state = calloc(n1, 1);
@@ -484,23 +486,26 @@ static bool gpObservations(Search *s, Gp *g) {
    return true;
 }
 
-/* The length scale with the highest marginal likelihood among a few (chosen again every
- * few results: the choice settles quickly, and each costs five fits), then the fit. */
+/* The length scale and noise with the highest marginal likelihood among a few (chosen
+ * again every few results: the choice settles quickly, and each costs a fit per pair),
+ * then the fit. The noise matters: measured spaces can be rugged, and a model that must
+ * pass through every point explores where it need not. */
 static bool gpChooseScale(Search *s, Gp *g) {
-   static const double scales[] = {0.08, 0.15, 0.3, 0.6, 1.2};
-   double bestll = -INFINITY, best = s->ls;
-   g->noise = 1e-3;
+   static const double scales[] = {0.08, 0.15, 0.3, 0.6, 1.2}, noises[] = {1e-3, 0.05, 0.3};
+   double bestll = -INFINITY, best = s->ls, bestNoise = s->noise;
    bool again = s->told < 32 || s->told - s->ls_told >= 8;
-   for (size_t i = 0; again && i < sizeof scales / sizeof scales[0]; i++) {
-      g->ls = scales[i] * sqrt((double)(g->d > 0 ? g->d : 1));
-      double ll = gpFit(g);
-      if (ll > bestll)
-         bestll = ll, best = g->ls;
-   }
+   for (size_t i = 0; again && i < sizeof scales / sizeof scales[0]; i++)
+      for (size_t j = 0; j < sizeof noises / sizeof noises[0]; j++) {
+         g->ls = scales[i] * sqrt((double)(g->d > 0 ? g->d : 1));
+         g->noise = noises[j];
+         double ll = gpFit(g);
+         if (ll > bestll)
+            bestll = ll, best = g->ls, bestNoise = g->noise;
+      }
    if (again)
       s->ls_told = s->told;
-   g->ls = best;
-   s->ls = best;
+   g->ls = s->ls = best;
+   g->noise = s->noise = bestNoise;
    return isfinite(gpFit(g));
 }
 
