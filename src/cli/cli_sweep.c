@@ -175,24 +175,6 @@ static void recordOne(const SweepRecording *sr, const KernelInfo *k, const Candi
    Recorder_add(sr->rec, &r, 1);
 }
 
-/* Reads "TS=32 WPT=8" (KernelInfo_formatParams) into values; false when it names other parameters. */
-static bool parseParams(const KernelInfo *k, const char *text, long long *values) {
-   const char *p = text;
-   for (int i = 0; i < k->nparams; i++) {
-      size_t len = strlen(k->params[i].name);
-      while (*p == ' ')
-         p++;
-      if (strncmp(p, k->params[i].name, len) != 0 || p[len] != '=')
-         return false;
-      char *end;
-      values[i] = strtoll(p + len + 1, &end, 10);
-      if (end == p + len + 1)
-         return false;
-      p = end;
-   }
-   return *p == '\0';
-}
-
 typedef struct Stored_ {
    const KernelInfo *k;
    Candidate *all;
@@ -203,7 +185,7 @@ typedef struct Stored_ {
 static bool takeRecord(const StoreRecord *r, void *ctx) {
    Stored *st = ctx;
    long long values[KERNEL_MAX_PARAMS];
-   if (!parseParams(st->k, r->params, values))
+   if (!Record_parseParams(st->k, r->params, values))
       return true;
    size_t bytes = sizeof values[0] * (size_t)st->k->nparams;
    for (int i = 0; i < st->nall; i++)

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
@@ -107,6 +108,23 @@ void Record_sweepKey(const RecordPlace *at, const KernelInfo *k, const Problem *
    char hash[17];
    KernelInfo_hash(k, hash);
    Store_sweepKey(at->dev->name, at->backend, hash, p, base, k->nparams, free_mask, cold_l2, out);
+}
+
+bool Record_parseParams(const KernelInfo *k, const char *params, long long *values) {
+   const char *p = params;
+   for (int i = 0; i < k->nparams; i++) {
+      size_t len = strlen(k->params[i].name);
+      while (*p == ' ')
+         p++;
+      if (strncmp(p, k->params[i].name, len) != 0 || p[len] != '=')
+         return false;
+      char *end;
+      values[i] = strtoll(p + len + 1, &end, 10);
+      if (end == p + len + 1)
+         return false;
+      p = end;
+   }
+   return *p == '\0';
 }
 
 void Record_toCandidate(const StoreRecord *r, SweepCandidate *c) {

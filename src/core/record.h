@@ -31,6 +31,9 @@ void Record_fromCandidate(StoreRecord *out, const char *origin, const RecordPlac
 /* The sweep key of k's space around base on p (Store_sweepKey with k's hash). */
 void Record_sweepKey(const RecordPlace *at, const KernelInfo *k, const Problem *p, const long long *base,
                      unsigned free_mask, bool cold_l2, char out[33]);
+/* Reads a record's params ("TS=32 WPT=8", KernelInfo_formatParams) into values; false
+ * when they are not exactly k's parameters in k's order. */
+bool Record_parseParams(const KernelInfo *k, const char *params, long long *values);
 /* Fills c's outcome, reason and figures from a stored record of it. */
 void Record_toCandidate(const StoreRecord *r, SweepCandidate *c);
 

@@ -11,12 +11,14 @@
 #include <unistd.h>
 
 #include "core/rng.h"
+#include "core/store.h"
 #include "core/util.h"
 #include "tui/app.h"
 #include "tui/prefs.h"
 #include "tui/terminal.h"
 
 static void freeUi(Ui *ui) {
+   Store_close(ui->store);
    Catalog_free(&ui->cat);
    free(ui->list);
    free(ui->devices);

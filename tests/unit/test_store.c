@@ -2,7 +2,7 @@
  * of a record back as it went in, the filters, ten processes adding at once (nothing
  * lost), files that must be refused and left byte for byte as they were (random bytes, a
  * truncated store, another program's SQLite file, a newer schema), unwritable places, the
- * schema's migrations, and the sweep key. */
+ * schema's migrations, the sweep key, and the records made of measurements (record.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/catalog.h"
+#include "core/record.h"
 #include "core/rng.h"
 #include "core/store.h"
 #include "core/util.h"
@@ -531,6 +533,89 @@ static void test_sweep_key(void **state) {
    assert_string_not_equal(a, e);
 }
 
+static const char *KERNEL_TEXT = "/*@gemmtop\n"
+                                 "name: tiled\n"
+                                 "param: TS = 16 in 4, 8, 16, 32 ; tile size\n"
+                                 "param: WPT = 1 in 1, 2, 4, 8 ; work per thread\n"
+                                 "global: N, M / WPT\n"
+                                 "local: TS, TS / WPT\n"
+                                 "*/\n"
+                                 "__kernel void gemm() {}\n";
+
+/* A run, a failed run, a vendor timing and a sweep's configuration as records, and back. */
+static void test_records_of_measurements(void **state) {
+   KernelInfo k;
+   char err[512];
+   assert_true(KernelInfo_parse(&k, KERNEL_TEXT, "tiled.cl", err, sizeof err));
+   char hash[17], again[17];
+   KernelInfo_hash(&k, hash);
+   assert_int_equal(strspn(hash, "0123456789abcdef"), 16);
+   k.source[strlen(k.source) - 2] = ' '; /* one character of the file changed */
+   KernelInfo_hash(&k, again);
+   assert_string_not_equal(hash, again);
+   /* Params as formatted read back, and only those of this kernel in its order. */
+   long long values[KERNEL_MAX_PARAMS] = {32, 4}, back[KERNEL_MAX_PARAMS];
+   char params[64];
+   KernelInfo_formatParams(&k, values, params, sizeof params);
+   assert_true(Record_parseParams(&k, params, back));
+   assert_true(back[0] == 32 && back[1] == 4);
+   const char *wrong[] = {"TS=32", "WPT=4 TS=32", "TS=32 WPT=4 X=1", "TS=x WPT=4", ""};
+   for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++)
+      if (Record_parseParams(&k, wrong[i], back))
+         fail_msg("'%s' was read as tiled's parameters", wrong[i]);
+
+   DeviceInfo dev;
+   memset(&dev, 0, sizeof dev);
+   Util_copy(dev.name, sizeof dev.name, "Some GPU");
+   Util_copy(dev.driver, sizeof dev.driver, "1.2.3");
+   Util_copy(dev.arch, sizeof dev.arch, "sm_80");
+   RecordPlace at = {"CUDA", &dev};
+   Problem p;
+   Problem_setDefaults(&p);
+   p.m = p.n = p.k = 64;
+   RunResult *r = calloc(1, sizeof *r);
+   assert_non_null(r);
+   Observation_clear(&r->obs);
+   r->reps = 10, r->median_ms = 2, r->min_ms = 1.5, r->max_ms = 3, r->spread_pct = 4, r->gflops = 0.26;
+   r->compile_ms = 50, r->verified_run = true, r->verify.ok = true, r->verify.max_rel_err = 1e-7;
+   StoreRecord rec;
+   Record_fromRun(&rec, "run", &at, &k, values, &p, RUN_OK, r);
+   assert_string_equal(rec.origin, "run");
+   assert_string_equal(rec.kernel, "tiled");
+   assert_string_equal(rec.kernel_hash, again);
+   assert_string_equal(rec.params, "TS=32 WPT=4");
+   assert_string_equal(rec.device, "Some GPU");
+   assert_string_equal(rec.driver, "1.2.3");
+   assert_string_equal(rec.outcome, "ok");
+   assert_true(rec.verified && !rec.emulated && rec.reps == 10 && rec.median_ms == 2 && rec.max_rel_err == 1e-7);
+   /* A compile error: its message, and no figure made up. */
+   r->verified_run = false;
+   Util_copy(r->message, sizeof r->message, "does not compile: expected ';'");
+   Record_fromRun(&rec, "run", &at, &k, values, &p, RUN_COMPILE_ERROR, r);
+   assert_string_equal(rec.outcome, SweepOutcome_name(SWEEP_COMPILE));
+   assert_string_equal(rec.reason, "does not compile: expected ';'");
+   assert_true(!rec.verified && rec.reps == 0 && isnan(rec.median_ms) && isnan(rec.gflops) && isnan(rec.max_rel_err));
+   free(r);
+   VendorResult v = {.status = RUN_OK, .name = "cuBLAS 13.0.0", .reps = 5, .median_ms = 1, .gflops = 0.5,
+                     .verified = true};
+   Observation_clear(&v.obs);
+   Record_fromVendor(&rec, &at, &p, &v);
+   assert_string_equal(rec.origin, "vendor");
+   assert_string_equal(rec.kernel, "cuBLAS 13.0.0");
+   assert_true(rec.verified && rec.gflops == 0.5 && rec.params[0] == '\0');
+   /* A sweep's configuration, and back as the resumed sweep sees it. */
+   SweepCandidate c = {.values = {8, 2}, .outcome = SWEEP_WRONG, .reason = "max rel err 0.5"};
+   Record_fromCandidate(&rec, "sweep", &at, &k, &p, &c, false, true, "00112233445566778899aabbccddeeff");
+   assert_true(!rec.verified && rec.cold_l2 && isnan(rec.gflops));
+   assert_string_equal(rec.sweep_key, "00112233445566778899aabbccddeeff");
+   SweepCandidate out;
+   memset(&out, 0, sizeof out);
+   Record_toCandidate(&rec, &out);
+   assert_int_equal(out.outcome, SWEEP_WRONG);
+   assert_string_equal(out.reason, "max rel err 0.5");
+   KernelInfo_free(&k);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test_teardown(test_round_trip_every_field, testTeardown),
@@ -545,6 +630,7 @@ int main(void) {
        cmocka_unit_test_teardown(test_migrations_from_v1, testTeardown),
        cmocka_unit_test_teardown(test_new_store_is_migrated, testTeardown),
        cmocka_unit_test_teardown(test_sweep_key, testTeardown),
+       cmocka_unit_test_teardown(test_records_of_measurements, testTeardown),
    };
    return cmocka_run_group_tests(tests, groupSetup, groupTeardown);
 }
