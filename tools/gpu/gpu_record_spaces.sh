@@ -16,6 +16,7 @@ which=${*:-fast02 tensor05}
 # Five timed launches after one warm-up: enough to rank thousands of configurations; a
 # launch over 2 s (a configuration hopelessly slow at 4096) is dropped as a timeout.
 common="--backend cuda --size 4096 --exhaustive --reps 5 --warmup 1 --timeout 2 --seed 1"
+# shellcheck disable=SC2086 # common is a list of options
 for w in $which; do
    case $w in
    fast02) $B sweep $common --kernel fast02_warptile --save "$out/space-fast02-4096.csv" >"$out/space-fast02-4096.txt" ;;
