@@ -15,6 +15,8 @@ int Cli_sweep(const Options *o);
 /* sweep --simulate FILE: strategies compared on a recorded space (cli_simulate.c). */
 int Cli_simulate(const Options *o);
 int Cli_bench(const Options *o);
+/* gemmtop results list|best|compare|export|import (cli_results.c). */
+int Cli_results(const Options *o);
 
 /* What the options select: backend, device, kernel, preset, --set values, problem. */
 Selection Cli_selection(const Options *o);
