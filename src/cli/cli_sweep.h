@@ -22,7 +22,7 @@ typedef struct SweepModel_ {
 typedef struct SweepRecording_ SweepRecording;
 
 /* What a driver is given: the sweep as planned. */
-typedef struct SweepPlan_ {
+typedef struct SweepWork_ {
    const Options *o;
    const KernelInfo *k;
    const MeasureJob *job;     /* the problem, inputs' seed, repetitions, timeout; device: this process's */
@@ -32,13 +32,13 @@ typedef struct SweepPlan_ {
    bool emulated, tty;
    double t0;                 /* Util_nowMs() at the start */
    const SweepRecording *recording; /* the results store, under the sweep's key (Cli_sweepRecord) */
-} SweepPlan;
+} SweepWork;
 
 typedef struct SweepDriver_ {
    /* Verifies and times all[0..n-1] (only those still SWEEP_PENDING), compiling where they
     * are measured, and names the device models in models (one, when empty: plan->dev) with
     * each candidate's model. Returns 0, or an exit code to stop with (interrupted). */
-   int (*measure)(void *ctx, const SweepPlan *plan, SweepCandidate *all, int n, SweepModel *models, int *nmodels);
+   int (*measure)(void *ctx, const SweepWork *plan, SweepCandidate *all, int n, SweepModel *models, int *nmodels);
    void *ctx;
    bool no_store;             /* nothing from or into the results store (a simulation) */
 } SweepDriver;
@@ -47,7 +47,7 @@ typedef struct SweepDriver_ {
  * (NULL: the plan's device), so that a sweep stopped after it does not measure it again.
  * The same command resumes: what the store holds under the sweep's key is taken before the
  * driver is called, which measures the rest. */
-void Cli_sweepRecord(const SweepPlan *plan, const DeviceInfo *dev, const SweepCandidate *c);
+void Cli_sweepRecord(const SweepWork *plan, const DeviceInfo *dev, const SweepCandidate *c);
 
 /* The sweep that o describes, measured by d (NULL: here). Returns the exit code. */
 int Cli_sweepWith(const Options *o, const SweepDriver *d);

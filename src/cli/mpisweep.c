@@ -270,7 +270,7 @@ typedef struct Slot_ {
 } Slot;
 
 typedef struct Coord_ {
-   const SweepPlan *plan;
+   const SweepWork *plan;
    SweepCandidate *all;
    int n, size;
    Slot *slots;
@@ -459,7 +459,7 @@ static bool broadcast(void *buf, int len) {
 }
 
 /* Rank 0: the job (plan NULL: none, every rank ends) and the recorded times. */
-static bool sendJob(Mpi *mp, const SweepPlan *plan, JobMsg *jm) {
+static bool sendJob(Mpi *mp, const SweepWork *plan, JobMsg *jm) {
    memset(jm, 0, sizeof *jm);
    if (plan) {
       jm->go = 1;
@@ -607,7 +607,7 @@ static void stopRanks(Coord *c, Mpi *mp) {
 static void simulatedReport(const Coord *c, const Mpi *mp, double seconds);
 
 /* The SweepDriver of rank 0 (cli_sweep.h). */
-static int coordinate(void *ctx, const SweepPlan *plan, SweepCandidate *all, int n, SweepModel *models,
+static int coordinate(void *ctx, const SweepWork *plan, SweepCandidate *all, int n, SweepModel *models,
                       int *nmodels) {
    Mpi *mp = ctx;
    const MeasureJob *j = plan->job;

@@ -81,6 +81,14 @@ if ! nm "$GEMMTOP_BIN" 2>/dev/null | grep -q ' U MPI_Init'; then
    finish
 fi
 
+# ---- what --mpi does not take: a strategy that learns (it proposes a few at a time) ----
+$MPIRUN -np 2 "$GEMMTOP_BIN" sweep --mpi $POCL $SPACE --strategy anneal >"$T_DIR/out" 2>"$T_DIR/err"
+RC=$?
+OUT=$(cat "$T_DIR/out")
+ERR=$(cat "$T_DIR/err")
+expect_rc 2 "sweep --mpi --strategy anneal is refused"
+expect_in "exhaustive or random strategy" "$ERR" "and says what --mpi takes"
+
 # ---- three ranks against the serial sweep ----
 run_gemmtop sweep $SPACE --seed 11 --format csv --save "$T_DIR/recorded.csv"
 expect_rc 0 "the serial sweep"
