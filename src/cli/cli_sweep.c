@@ -193,9 +193,9 @@ static void report(const Options *o, const KernelInfo *k, const Problem *p, cons
       putchar('\n');
    }
    printf("\ntried %d of %d valid (%d invalid dropped before compiling): %d ok, %d compile failed, %d wrong result, "
-          "%d timeout, %d failed; %.1f s\n",
+          "%d timeout, %d failed; %.1f s; timed with a %s L2\n",
           n, nall, invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG], counts[SWEEP_TIMEOUT],
-          counts[SWEEP_FAILED], (Util_nowMs() - t0) / 1000);
+          counts[SWEEP_FAILED], (Util_nowMs() - t0) / 1000, o->cold_l2 ? "cold" : "warm");
    for (int i = 0; i < n; i++)
       if (all[i].outcome != SWEEP_OK && all[i].outcome != SWEEP_PENDING) {
          char params[512];
@@ -290,16 +290,16 @@ int Cli_sweep(const Options *o) {
    int budget = o->exhaustive ? nall : (o->budget ? o->budget : 40);
    int n = budget < nall ? budget : nall;
    bool tty = isatty(2);
-   fprintf(stderr, "sweep %s on %s: %.0f configurations, %d invalid, %d valid; trying %d (%s), %dx%dx%d %s\n", k->name,
-           dev.name, sp.space, invalid, nall, n, o->exhaustive ? "all" : "random sample", p.m, p.n, p.k,
-           Precision_name(p.precision));
+   fprintf(stderr, "sweep %s on %s: %.0f configurations, %d invalid, %d valid; trying %d (%s), %dx%dx%d %s, %s L2\n",
+           k->name, dev.name, sp.space, invalid, nall, n, o->exhaustive ? "all" : "random sample", p.m, p.n, p.k,
+           Precision_name(p.precision), o->cold_l2 ? "cold" : "warm");
    double t0 = Util_nowMs();
    if (DiskCache_enabled() && n > 1)
       compileAhead(o, &cat, s, k, &p, all, n, tty, t0);
    /* The device is the measuring process's from here. */
    Session_close(s);
    MeasureJob job = {.device = dev.index, .problem = p, .seed = seed, .reps = o->reps, .warmup = o->warmup,
-                     .timeout_s = o->timeout > 0 ? o->timeout : 5};
+                     .timeout_s = o->timeout > 0 ? o->timeout : 5, .cold_l2 = o->cold_l2};
    Util_copy(job.backend, sizeof job.backend, backend);
    Util_copy(job.kernel, sizeof job.kernel, k->name);
    measureAll(&job, k, all, n, emulated, tty);
