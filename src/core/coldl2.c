@@ -6,6 +6,15 @@
 
 static const double MiB = 1048576.0;
 
+/* "160 MiB", "64 KiB" */
+static const char *sizeText(double bytes, char *out, size_t len) {
+   if (bytes >= MiB)
+      snprintf(out, len, "%.4g MiB", bytes / MiB);
+   else
+      snprintf(out, len, "%.4g KiB", bytes / 1024);
+   return out;
+}
+
 /* The rotation: copies 1..n-1 of A and B made on the device from the originals. */
 static bool setupRotation(ColdL2 *c, Buffer *A, size_t bytesA, Buffer *B, size_t bytesB, int n) {
    char err[512];
@@ -34,8 +43,9 @@ bool ColdL2_setup(ColdL2 *c, const Backend *be, Context *ctx, const DeviceInfo *
    c->be = be;
    c->ctx = ctx;
    unsigned long long l2 = dev->l2_bytes ? dev->l2_bytes : COLDL2_ASSUMED_BYTES;
-   char l2text[64];
-   snprintf(l2text, sizeof l2text, dev->l2_bytes ? "L2 %.3g MiB" : "L2 size unknown, %.3g MiB assumed", l2 / MiB);
+   char l2text[64], size[32];
+   snprintf(l2text, sizeof l2text, dev->l2_bytes ? "L2 %s" : "L2 size unknown, %s assumed",
+            sizeText((double)l2, size, sizeof size));
    size_t per = bytesA + bytesB;
    if (rotate && per > 0) {
       /* n copies: between two uses of one, n - 1 others (at least 2 x L2) were read. */
@@ -45,8 +55,8 @@ bool ColdL2_setup(ColdL2 *c, const Backend *be, Context *ctx, const DeviceInfo *
       double extra = (double)(n - 1) * (double)per;
       if (n <= COLDL2_MAX_COPIES && (!dev->global_mem || extra <= dev->global_mem / 2.0)) {
          if (setupRotation(c, A, bytesA, B, bytesB, (int)n)) {
-            snprintf(c->method, sizeof c->method, "rotating %d copies of A and B (%.0f MiB; %s)", c->copies,
-                     (double)c->copies * (double)per / MiB, l2text);
+            snprintf(c->method, sizeof c->method, "rotating %d copies of A and B (%s; %s)", c->copies,
+                     sizeText((double)c->copies * (double)per, size, sizeof size), l2text);
             return true;
          }
          ColdL2_release(c); /* not enough memory after all: flush instead */
@@ -62,7 +72,8 @@ bool ColdL2_setup(ColdL2 *c, const Backend *be, Context *ctx, const DeviceInfo *
       ColdL2_release(c);
       return false;
    }
-   snprintf(c->method, sizeof c->method, "writing %.0f MiB before each launch (%s)", c->flush_bytes / MiB, l2text);
+   snprintf(c->method, sizeof c->method, "writing %s before each launch (%s)",
+            sizeText((double)c->flush_bytes, size, sizeof size), l2text);
    return true;
 }
 
@@ -72,9 +83,10 @@ bool ColdL2_before(ColdL2 *c, int i, Buffer **A, Buffer **B, char *err, size_t e
       *B = c->b[i % c->copies];
       return true;
    }
-   /* Enqueued before the launch on the same in-order queue: done before it starts, and
-    * outside its timing event. */
-   return c->be->copy(c->ctx, c->flush, c->flush_src, c->flush_bytes, err, errlen) == BACKEND_OK;
+   /* Finished before the launch, outside its timing event (a vendor library's call may be
+    * timed on the host's clock). */
+   return c->be->copy(c->ctx, c->flush, c->flush_src, c->flush_bytes, err, errlen) == BACKEND_OK &&
+          c->be->finish(c->ctx, err, errlen) == BACKEND_OK;
 }
 
 void ColdL2_release(ColdL2 *c) {
