@@ -117,6 +117,7 @@ void Measure_openDevice(Worker *w) {
    sn->device = *Session_device(s);
    sn->peaks = peaks;
    sn->vendor_done = false;
+   Observation_clear(&sn->obs); /* the driver's figures were the old device's */
    Worker_log(w, LOG_INFO, "device %d: %s (%s, %s)%s", dev, sn->device.name, sn->device.platform, be->name,
          sn->device.limits_simulated ? " with simulated limits (GEMMTOP_DEVICE_LIMITS)" : "");
    /* Measure the configuration again, verified, on the new device. */
@@ -181,7 +182,9 @@ void Measure_vendor(Worker *w) {
    VendorResult *v = calloc(1, sizeof *v);
    if (v)
       Session_vendor(w->session, &p, &w->in,
-                     &(RunOptions){.reps = VENDOR_REPS, .warmup = 1, .verify = true, .cancel = &w->cancel}, v);
+                     &(RunOptions){.reps = VENDOR_REPS, .warmup = 1, .verify = true, .cancel = &w->cancel,
+                                   .observe = true},
+                     v);
    pthread_mutex_lock(&w->mu);
    if (!v)
       return;
@@ -339,13 +342,13 @@ void Measure_round(Worker *w) {
    }
    RunResult *r = w->res;
    RunOptions ro = {.reps = ROUND_REPS, .warmup = 0, .verify = false, .max_seconds = ROUND_SECONDS,
-                    .cancel = &w->cancel, .ablate = cfg.ablate};
+                    .cancel = &w->cancel, .ablate = cfg.ablate, .observe = true};
    if (first) {
       if (!prepareFirst(w, k, &cfg, serial, name) || !compileFirst(w, k, &cfg, serial, name))
          return;
       Worker_setState(w, WS_VERIFYING, "verifying %s", name);
       ro = (RunOptions){.reps = FIRST_REPS, .warmup = 1, .verify = true, .max_seconds = FIRST_SECONDS,
-                        .cancel = &w->cancel, .ablate = cfg.ablate};
+                        .cancel = &w->cancel, .ablate = cfg.ablate, .observe = true};
    } else if (w->snap.state != WS_MEASURING) {
       Worker_setState(w, WS_MEASURING, "measuring %s", name);
    }
@@ -362,6 +365,8 @@ void Measure_round(Worker *w) {
    case RUN_CANCELLED:
       if (r->reps > 0 && r->median_ms > 0)
          addTimes(w, r);
+      if (r->obs.known)
+         w->snap.obs = r->obs;
       if (st == RUN_CANCELLED && w->paused && w->want_serial == serial)
          Worker_log(w, LOG_WARN, "%s: cancelled", name);
       if (!first || r->verified_run)

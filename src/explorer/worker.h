@@ -93,6 +93,10 @@ typedef struct WorkerSnapshot_ {
    int rounds;
    double median_ms, min_ms, max_ms, spread_pct, gflops, gbps;
 
+   /* The driver's clocks, power and temperature in the last measurement that had them
+    * (observe.h; obs.known false: no source for this device). */
+   Observation obs;
+
    /* The vendor BLAS on the same problem (known when vendor_done and status RUN_OK). */
    bool vendor_done;
    Problem vendor_problem;

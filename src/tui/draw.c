@@ -179,6 +179,31 @@ void Draw_stateText(const Ui *ui, char *out, size_t n) {
 
 /* ---- header and footer ---- */
 
+/* After the problem: the SM clock, power and temperature of the last measurement, as the
+ * driver gave them, and THROTTLED when the clock fell or was held down. Returns the
+ * columns used (0 when the driver gave nothing, or no room). */
+static int drawObservation(Ui *ui, int y, int x, int room) {
+   const Observation *ob = &ui->snap.obs;
+   if (!ui->snap.have_device || !ob->known)
+      return 0;
+   char text[128] = "";
+   size_t n = 0;
+   if (isfinite(ob->sm_mhz))
+      n += (size_t)snprintf(text + n, sizeof text - n, "  %.0f MHz", ob->sm_mhz);
+   if (isfinite(ob->power_w) && n < sizeof text)
+      n += (size_t)snprintf(text + n, sizeof text - n, "  %.0f W", ob->power_w);
+   if (isfinite(ob->temp_c) && n < sizeof text)
+      n += (size_t)snprintf(text + n, sizeof text - n, "  %.0f C", ob->temp_c);
+   const char *mark = ob->throttled ? "  THROTTLED" : "";
+   int w = Text_width(text), mw = Text_width(mark);
+   if (w + mw > room)
+      return 0;
+   Draw_text(ui, y, x, w, text, ST_NORMAL, false);
+   if (mw)
+      Draw_text(ui, y, x + w, mw, mark, ST_WARN, false);
+   return w + mw;
+}
+
 static void drawHeader(Ui *ui) {
    Rect r = ui->layout.header;
    const DeviceInfo *d = Ui_deviceInfo(ui);
@@ -208,9 +233,10 @@ static void drawHeader(Ui *ui) {
    snprintf(left, sizeof left, " M=%d N=%d K=%d  %s  %s  %s=%g %s=%g", p->m, p->n, p->k, Precision_name(p->precision), lay,
             Ui_glyph(ui, "\xce\xb1", "alpha"), p->alpha, Ui_glyph(ui, "\xce\xb2", "beta"), p->beta);
    Draw_text(ui, r.y + 1, 0, r.w, left, ST_NORMAL, true);
+   int used = drawObservation(ui, r.y + 1, Text_width(left), r.w - Text_width(left));
    Draw_stateText(ui, right, sizeof right);
    rw = Text_width(right) + 1;
-   if (rw < r.w - Text_width(left) - 1)
+   if (rw < r.w - Text_width(left) - used - 1)
       Draw_text(ui, r.y + 1, r.w - rw, rw, right, Draw_stateStyle(ui), false);
 }
 
