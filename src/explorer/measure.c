@@ -183,7 +183,7 @@ void Measure_vendor(Worker *w) {
    if (v)
       Session_vendor(w->session, &p, &w->in,
                      &(RunOptions){.reps = VENDOR_REPS, .warmup = 1, .verify = true, .cancel = &w->cancel,
-                                   .observe = true},
+                                   .observe = true, .cold_l2 = w->cur.cold_l2},
                      v);
    pthread_mutex_lock(&w->mu);
    if (!v)
@@ -199,6 +199,7 @@ void Measure_vendor(Worker *w) {
    }
    w->snap.vendor_done = true;
    w->snap.vendor_problem = p;
+   w->snap.vendor_cold_l2 = v->cold_l2;
    w->snap.vendor = *v;
    if (v->status == RUN_OK)
       Worker_log(w, LOG_INFO, "vendor BLAS %s: %.3f ms, %.2f GFLOPS (%s)", v->name, v->median_ms, v->gflops,
@@ -216,7 +217,8 @@ bool Measure_vendorDue(const Worker *w) {
       return true;
    return w->auto_vendor && !w->paused && w->snap.rounds >= VENDOR_AFTER_ROUNDS &&
           Util_nowMs() - w->posted_at > VENDOR_AFTER_IDLE_MS &&
-          (!w->snap.vendor_done || !Problem_same(&w->snap.vendor_problem, &w->cur.problem));
+          (!w->snap.vendor_done || !Problem_same(&w->snap.vendor_problem, &w->cur.problem) ||
+           w->snap.vendor_cold_l2 != w->cur.cold_l2);
 }
 
 /* Before the first run: the rules and the device's limits, the memory, the inputs (made
@@ -342,13 +344,13 @@ void Measure_round(Worker *w) {
    }
    RunResult *r = w->res;
    RunOptions ro = {.reps = ROUND_REPS, .warmup = 0, .verify = false, .max_seconds = ROUND_SECONDS,
-                    .cancel = &w->cancel, .ablate = cfg.ablate, .observe = true};
+                    .cancel = &w->cancel, .ablate = cfg.ablate, .observe = true, .cold_l2 = cfg.cold_l2};
    if (first) {
       if (!prepareFirst(w, k, &cfg, serial, name) || !compileFirst(w, k, &cfg, serial, name))
          return;
       Worker_setState(w, WS_VERIFYING, "verifying %s", name);
       ro = (RunOptions){.reps = FIRST_REPS, .warmup = 1, .verify = true, .max_seconds = FIRST_SECONDS,
-                        .cancel = &w->cancel, .ablate = cfg.ablate, .observe = true};
+                        .cancel = &w->cancel, .ablate = cfg.ablate, .observe = true, .cold_l2 = cfg.cold_l2};
    } else if (w->snap.state != WS_MEASURING) {
       Worker_setState(w, WS_MEASURING, "measuring %s", name);
    }
