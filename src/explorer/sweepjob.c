@@ -179,7 +179,7 @@ void SweepJob_step(Worker *w) {
    Session *s = w->session;
    RunResult *r = w->res;
    RunOptions ro = {.reps = SWEEP_REPS, .warmup = 1, .verify = true, .max_seconds = SWEEP_SECONDS,
-                    .cancel = &w->sweep_cancel};
+                    .cancel = &w->sweep_cancel, .cold_l2 = cfg.cold_l2};
    unsigned long gen = w->sweep_gen;
    /* The sweep's target as the explorer feeds it to the pool (Worker_feedAhead). */
    AheadTarget t = Ahead_target(w->snap.backend, w->snap.device_index, cfg.kernel, &cfg.problem, 0);
