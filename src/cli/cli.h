@@ -13,6 +13,8 @@ int Cli_cache(const Options *o);
 int Cli_inspect(const Options *o);
 int Cli_sweep(const Options *o);
 int Cli_bench(const Options *o);
+/* gemmtop results list|best|compare|export|import (cli_results.c). */
+int Cli_results(const Options *o);
 
 /* What the options select: backend, device, kernel, preset, --set values, problem. */
 Selection Cli_selection(const Options *o);

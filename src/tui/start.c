@@ -11,12 +11,14 @@
 #include <unistd.h>
 
 #include "core/rng.h"
+#include "core/store.h"
 #include "core/util.h"
 #include "tui/app.h"
 #include "tui/prefs.h"
 #include "tui/terminal.h"
 
 static void freeUi(Ui *ui) {
+   Store_close(ui->store);
    Catalog_free(&ui->cat);
    free(ui->list);
    free(ui->devices);
@@ -191,6 +193,8 @@ static int startWorker(Ui *ui, char *aerr, size_t aerrlen) {
    wi.config.problem = ui->problem;
    wi.vendor = true;
    wi.seed = ui->start.has_seed ? ui->start.seed : Rng_freshSeed();
+   wi.store = ui->start.store;
+   wi.no_store = ui->start.no_store;
    char err[1024];
    ui->worker = Worker_start(&wi, err, sizeof err);
    if (!ui->worker) {
