@@ -19,18 +19,19 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,te
 presets() { ls presets/fast-*.preset | sed 's|presets/||; s|\.preset$||' | grep -v double; }
 CUDA_PRESETS=$(presets | grep -- '-cuda$' | tr '\n' ' ')
 OCL_PRESETS=$(presets | grep -v -- '-cuda$' | tr '\n' ' ')
-FIRST_CUDA=$(presets | grep -- '-cuda$' | tail -n 1)
-FIRST_OCL=$(presets | grep -v -- '-cuda$' | tail -n 1)
+# One preset of each for `run` and the explorer: the last in name order (the furthest step).
+ONE_CUDA=$(presets | grep -- '-cuda$' | tail -n 1)
+ONE_OCL=$(presets | grep -v -- '-cuda$' | tail -n 1)
 
 echo "== run (CUDA, OpenCL; warm, then cold L2) =="
-$B run --backend cuda --preset "$FIRST_CUDA" --size "$SIZE" --reps "$REPS" --vendor >"$out/run-cuda.txt" 2>&1
-$B run --backend cuda --preset "$FIRST_CUDA" --size "$SIZE" --reps "$REPS" --vendor --format json \
+$B run --backend cuda --preset "$ONE_CUDA" --size "$SIZE" --reps "$REPS" --vendor >"$out/run-cuda.txt" 2>&1
+$B run --backend cuda --preset "$ONE_CUDA" --size "$SIZE" --reps "$REPS" --vendor --format json \
    >"$out/run-cuda.json" 2>&1
-$B run --backend cuda --preset "$FIRST_CUDA" --size "$SIZE" --reps "$REPS" --vendor --cold-l2 \
+$B run --backend cuda --preset "$ONE_CUDA" --size "$SIZE" --reps "$REPS" --vendor --cold-l2 \
    >"$out/run-cuda-cold.txt" 2>&1
-$B run --backend opencl --device NVIDIA --preset "$FIRST_OCL" --size "$SIZE" --reps "$REPS" --vendor \
+$B run --backend opencl --device NVIDIA --preset "$ONE_OCL" --size "$SIZE" --reps "$REPS" --vendor \
    >"$out/run-opencl.txt" 2>&1
-$B run --backend cuda --preset "$FIRST_CUDA" --size "$SIZE" --vendor >"$out/run-cuda-default-reps.txt" 2>&1
+$B run --backend cuda --preset "$ONE_CUDA" --size "$SIZE" --vendor >"$out/run-cuda-default-reps.txt" 2>&1
 cat "$out/run-cuda.txt" "$out/run-cuda-cold.txt"
 
 echo "== bench: warm and cold L2, $R rounds at $SIZE =="
@@ -53,7 +54,7 @@ if command -v tmux >/dev/null 2>&1; then
       . tests/e2e/ui_lib.sh
       ui_init
       UI_TIMEOUT=120
-      ui_start 160 48 -- --backend cuda --preset "$FIRST_CUDA" --size "$SIZE"
+      ui_start 160 48 -- --backend cuda --preset "$ONE_CUDA" --size "$SIZE"
       ui_wait_re "[0-9]+ MHz +[0-9]+ W" 90 && ok "the header shows the clock and power" ||
          not_ok "the header shows the clock and power" "$UI_LAST"
       ui_screen >"$out/explorer.txt"
