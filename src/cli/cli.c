@@ -388,7 +388,8 @@ int Cli_run(const Options *o) {
       goto done_session;
    /* --max-seconds also bounds each launch: one that does not end is abandoned. */
    RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = !o->no_verify, .max_seconds = o->max_seconds,
-                    .ablate = o->ablate, .verified_c = verified_c, .launch_timeout_s = o->max_seconds};
+                    .ablate = o->ablate, .verified_c = verified_c, .launch_timeout_s = o->max_seconds,
+                    .cold_l2 = o->cold_l2, .observe = true};
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
    Peaks peaks;
    Peaks_cached(Session_device(s), Session_backend(s)->name, &peaks);
@@ -401,7 +402,10 @@ int Cli_run(const Options *o) {
    else if (o->vendor && r->geo.emulated)
       fprintf(stderr, "gemmtop: --vendor ignored: an emulated tensor kernel is not compared with the vendor BLAS\n");
    if (with_vendor)
-      Session_vendor(s, &p, &in, &(RunOptions){.reps = o->reps, .warmup = o->warmup, .verify = true}, &vendor);
+      Session_vendor(s, &p, &in,
+                     &(RunOptions){.reps = o->reps, .warmup = o->warmup, .verify = true, .cold_l2 = o->cold_l2,
+                                   .observe = true},
+                     &vendor);
    Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &ro, r, &peaks,
               with_vendor ? &vendor : NULL);
    recordRun(o, s, k, values, &p, st, r, with_vendor ? &vendor : NULL);

@@ -257,6 +257,10 @@ static const OptionSpec table[] = {
              "no-fma (multiply-adds), const-store (C gets 1.25), comma-separated; the result is labelled "
              "ablated and not verified",
      .elsewhere = "sweep and bench rank real, verified results only; in the explorer, press a"},
+    {.name = "cold-l2", .kind = OPT_FLAG, .field = F(cold_l2), .commands = CMD(RUN) | CMD(BENCH) | CMD(SWEEP),
+     .help = "time each launch with the L2 cache cold (a rotation through copies of A and B that exceed twice "
+             "the L2, or a flush between launches); the default times a warm L2, as repeated launches find it",
+     .elsewhere = "in the explorer, the run settings (S) have it"},
     {.name = "vendor", .kind = OPT_FLAG, .field = F(vendor), .commands = CMD(RUN),
      .help = "also time the vendor BLAS (CLBlast, cuBLAS, rocBLAS) and give % of it",
      .elsewhere = "bench always times the vendor BLAS"},

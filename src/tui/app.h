@@ -29,7 +29,7 @@ typedef enum {
 } Style;
 
 /* Setup dialog fields. */
-enum { SF_SIZE, SF_M, SF_N, SF_K, SF_PRECISION, SF_LAYOUT, SF_ALPHA, SF_BETA, SF_BACKEND, SF_DEVICE, SF_COUNT };
+enum { SF_SIZE, SF_M, SF_N, SF_K, SF_PRECISION, SF_LAYOUT, SF_ALPHA, SF_BETA, SF_L2, SF_BACKEND, SF_DEVICE, SF_COUNT };
 
 typedef struct SetupState_ {
    int field;
@@ -37,6 +37,7 @@ typedef struct SetupState_ {
    bool fresh;                /* the next digit replaces the field */
    Precision precision;
    int layout;                /* 0 NN, 1 NT, 2 TN, 3 TT */
+   bool cold_l2;              /* time with the L2 cold */
    int backend;               /* index in the backend names */
    DeviceInfo *devices;       /* of that backend (owned) */
    int ndevices;
@@ -93,6 +94,7 @@ typedef struct Ui_ {
    long long values[KERNEL_MAX_PARAMS];
    Problem problem;
    unsigned ablate;           /* AblateFlag bits asked with the a key (0: real runs) */
+   bool cold_l2;              /* time with the L2 cold (F2's timing field; coldl2.h) */
    long long (*remembered)[KERNEL_MAX_PARAMS]; /* per catalog kernel: the values last used */
    bool *has_remembered;
 

@@ -57,6 +57,7 @@ static void openSetup(Ui *ui) {
    snprintf(s->text[SF_BETA], sizeof s->text[0], "%g", p->beta);
    s->precision = p->precision;
    s->layout = (p->trans_a ? 2 : 0) + (p->trans_b ? 1 : 0);
+   s->cold_l2 = ui->cold_l2;
    for (int i = 0; i < Backend_count(); i++)
       if (Backend_byName(ui->backend) == Backend_at(i))
          s->backend = i;
@@ -115,6 +116,8 @@ static void setupChange(Ui *ui, int dir) {
       s->precision = (Precision)((s->precision + (dir > 0 ? 1 : PRECISION_COUNT - 1)) % PRECISION_COUNT);
    } else if (f == SF_LAYOUT) {
       s->layout = (s->layout + (dir > 0 ? 1 : 3)) % 4;
+   } else if (f == SF_L2) {
+      s->cold_l2 = !s->cold_l2;
    } else if (f == SF_BACKEND) {
       s->backend = (s->backend + (dir > 0 ? 1 : Backend_count() - 1)) % Backend_count();
       listSetupDevices(ui);
@@ -165,11 +168,12 @@ static void setupApply(Ui *ui) {
       s->devices = NULL;
       s->ndevices = 0;
    }
+   ui->cold_l2 = s->cold_l2;
    Ui_setProblem(ui, &p);
    char lay[3];
    Problem_layoutName(&p, lay);
-   Ui_flash(ui, ST_NORMAL, "problem: M=%d N=%d K=%d %s %s alpha=%g beta=%g", p.m, p.n, p.k, Precision_name(p.precision),
-            lay, p.alpha, p.beta);
+   Ui_flash(ui, ST_NORMAL, "problem: M=%d N=%d K=%d %s %s alpha=%g beta=%g, %s L2", p.m, p.n, p.k,
+            Precision_name(p.precision), lay, p.alpha, p.beta, s->cold_l2 ? "cold" : "warm");
    Dialog_close(ui);
 }
 
@@ -219,10 +223,12 @@ static void drawSetup(Ui *ui) {
    SetupState *s = &ui->setup;
    Rect r = Layout_dialog(ui->cols, ui->rows, 70, SF_COUNT + 6);
    Draw_box(ui, r, "Problem setup (F2)");
-   static const char *labels[SF_COUNT] = {"size", "M", "N", "K", "precision", "layout", "alpha", "beta", "backend", "device"};
+   static const char *labels[SF_COUNT] = {"size",  "M",    "N",      "K",      "precision", "layout",
+                                          "alpha", "beta", "timing", "backend", "device"};
    static const char *hints[SF_COUNT] = {"sets M, N and K", "rows of C", "columns of C", "the inner dimension",
                                          "float double tf32 half bfloat16", "op(A) op(B): N as stored, T transposed",
-                                         "C = alpha*op(A)*op(B) + beta*C", "", "runtime", ""};
+                                         "C = alpha*op(A)*op(B) + beta*C", "", "cold: operands out of the L2",
+                                         "runtime", ""};
    int x = r.x + 2, w = r.w - 4;
    for (int f = 0; f < SF_COUNT && r.y + 1 + f < r.y + r.h - 1; f++) {
       int y = r.y + 1 + f;
@@ -234,6 +240,8 @@ static void drawSetup(Ui *ui) {
          snprintf(value, sizeof value, "%s", Precision_name(s->precision));
       else if (f == SF_LAYOUT)
          snprintf(value, sizeof value, "%s", layoutNames[s->layout]);
+      else if (f == SF_L2)
+         snprintf(value, sizeof value, "%s L2", s->cold_l2 ? "cold" : "warm");
       else if (f == SF_BACKEND)
          snprintf(value, sizeof value, "%s", Backend_at(s->backend)->name);
       else if (s->ndevices > 0)
