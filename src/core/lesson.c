@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "core/ablate.h"
+#include "core/session.h"
 #include "core/util.h"
 
 /* Copies a field whole or says which limit it passed: nothing is cut silently. */
@@ -101,8 +102,14 @@ static bool stepKey(ParseState *s, LessonStep *st, const char *key, const char *
       }
       return true;
    }
-   if (!strcmp(key, "limits"))
+   if (!strcmp(key, "limits")) {
+      char why[256];
+      if (!Session_simulateLimits(value, NULL, why, sizeof why)) {
+         snprintf(s->err, s->errlen, "%s:%d: limits: %s", s->path, s->line, why);
+         return false;
+      }
       return setField(st->limits, sizeof st->limits, value, s->path, s->line, key, s->err, s->errlen);
+   }
    if (!strcmp(key, "reference_gflops")) {
       if (!parseNumber(value, &st->reference_gflops)) {
          snprintf(s->err, s->errlen, "%s:%d: reference_gflops = %s is not a number of GFLOPS (0 or more)", s->path,

@@ -102,6 +102,10 @@ bool Session_checkLimitsEnv(char *err, size_t errlen) {
    return !env || !*env || applyLimitsText(env, NULL, err, errlen);
 }
 
+bool Session_simulateLimits(const char *text, DeviceLimits *l, char *err, size_t errlen) {
+   return applyLimitsText(text, l, err, errlen);
+}
+
 static bool applySimulatedLimits(DeviceInfo *info, char *err, size_t errlen) {
    const char *env = getenv("GEMMTOP_DEVICE_LIMITS");
    if (!env || !*env)
