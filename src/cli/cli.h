@@ -13,6 +13,9 @@ int Cli_cache(const Options *o);
 int Cli_inspect(const Options *o);
 int Cli_sweep(const Options *o);
 int Cli_bench(const Options *o);
+/* cli_lesson.c: gemmtop lesson [NAME], and list lessons */
+int Cli_lesson(const Options *o);
+int Cli_listLessons(const Options *o);
 
 /* What the options select: backend, device, kernel, preset, --set values, problem. */
 Selection Cli_selection(const Options *o);

@@ -70,6 +70,7 @@ typedef enum {
    COMMAND_BENCH,
    COMMAND_BANKS,
    COMMAND_CACHE,
+   COMMAND_LESSON,
    COMMAND_COUNT
 } CommandId;
 

@@ -231,9 +231,7 @@ static void warn(LessonList *l, const char *msg) {
 static void addLesson(LessonList *l, Lesson *lesson, int *cap) {
    for (int i = 0; i < l->count; i++)
       if (!strcmp(l->items[i].name, lesson->name)) {
-         char msg[700];
-         snprintf(msg, sizeof msg, "lesson %s: %s replaces %s", lesson->name, lesson->path, l->items[i].path);
-         warn(l, msg);
+         lesson->replaces_shipped = !l->items[i].user;
          Lesson_free(&l->items[i]);
          l->items[i] = *lesson;
          return;
@@ -274,6 +272,7 @@ static void loadDir(LessonList *l, const char *dir, bool user, int *cap) {
       Lesson lesson;
       if (Lesson_load(path, &lesson, err, sizeof err)) {
          lesson.user = user;
+         lesson.replaces_shipped = false;
          addLesson(l, &lesson, cap);
       } else {
          warn(l, err);
@@ -323,7 +322,8 @@ bool Lesson_defaultDir(const char *kernels_dir, char *out, size_t outlen) {
       Util_copy(out, outlen, env);
       return true;
    }
-   snprintf(out, outlen, "%s/../lessons", kernels_dir);
+   /* The first of the kernel folders is the shipped one: its lessons are beside it. */
+   snprintf(out, outlen, "%.*s/../lessons", (int)strcspn(kernels_dir, ":"), kernels_dir);
    struct stat st;
    return stat(out, &st) == 0 && S_ISDIR(st.st_mode);
 }

@@ -34,6 +34,7 @@ typedef struct WorkerConfig_ {
    Problem problem;
    unsigned ablate;     /* AblateFlag bits: compiled with the switches, never verified */
    bool ready;          /* known to be compiled: a short debounce */
+   char limits[128];    /* simulated device limits of a lesson step ("max_wg=256"), "" none */
 } WorkerConfig;
 
 typedef enum {
