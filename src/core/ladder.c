@@ -257,7 +257,12 @@ static double tickStep(double max) {
  * ranked step is darker; ablated and emulated steps are grey and labelled; unmeasured and
  * refused steps say so. Sized in plain pixels so a browser shows it as is. */
 char *Ladder_svg(const Ladder *l) {
-   const int label_w = 340, bar_w = 420, row_h = 26, top = 64, width = label_w + bar_w + 170;
+   /* The label column as wide as the longest label (about 7.2 px a character at 13 px). */
+   size_t longest = 20;
+   for (int i = 0; i < l->nrows; i++)
+      longest = strlen(l->rows[i].label) > longest ? strlen(l->rows[i].label) : longest;
+   const int label_w = 24 + (int)(7.2 * (double)longest), bar_w = 420, row_h = 26, top = 64;
+   const int width = label_w + bar_w + 170;
    const int rows = l->nrows ? l->nrows : 1, axis_y = top + row_h * rows + 6, height = axis_y + 56;
    double best = bestGflops(l), scale = 0;
    for (int i = 0; i < l->nrows; i++)

@@ -13,6 +13,7 @@
 #include "core/rng.h"
 #include "core/util.h"
 #include "tui/app.h"
+#include "tui/lesson_ui.h"
 #include "tui/prefs.h"
 #include "tui/terminal.h"
 
@@ -25,6 +26,8 @@ static void freeUi(Ui *ui) {
    free(ui->setup.devices);
    if (ui->presets.loaded)
       PresetList_free(&ui->presets.list);
+   free(ui->presets.match);
+   LessonUi_free(ui);
    LogBuf_free(&ui->log);
    free(ui->sweep);
    free(ui);
@@ -189,6 +192,8 @@ static int startWorker(Ui *ui, char *aerr, size_t aerrlen) {
    Util_copy(wi.config.kernel, sizeof wi.config.kernel, Ui_kernel(ui)->name);
    memcpy(wi.config.values, ui->values, sizeof ui->values);
    wi.config.problem = ui->problem;
+   wi.config.ablate = ui->ablate;
+   Util_copy(wi.config.limits, sizeof wi.config.limits, ui->limits);
    wi.vendor = true;
    wi.seed = ui->start.has_seed ? ui->start.seed : Rng_freshSeed();
    char err[1024];
@@ -265,7 +270,7 @@ static void savePrefs(Ui *ui) {
       return;
    UiPrefs p;
    Prefs_init(&p);
-   p.panes = ui->visible;
+   p.panes = ui->lesson && ui->prefs_visible ? ui->prefs_visible : ui->visible;
    p.focus = ui->focus;
    const KernelInfo *k = Ui_kernel(ui);
    Util_copy(p.kernel, sizeof p.kernel, k->name);
@@ -358,6 +363,13 @@ int Ui_main(const UiStart *start) {
    }
    if (!rc)
       rc = startPanes(ui, &prefs);
+   unsigned panesBefore = ui->visible;
+   if (!rc && start->lesson) {
+      rc = LessonUi_begin(ui);
+      /* The lesson pane in the place of the history (the ladder is the lesson's history);
+       * the preferences keep the panes as they were. */
+      ui->visible = (ui->visible | PANE_BIT(PANE_LESSON)) & ~PANE_BIT(PANE_HISTORY);
+   }
    char aerr[256] = "";
    if (!rc)
       rc = startWorker(ui, aerr, sizeof aerr);
@@ -369,6 +381,7 @@ int Ui_main(const UiStart *start) {
    Screen_start(ui);
    Screen_captureStderr(ui);
    greet(ui, &prefs, aerr);
+   ui->prefs_visible = panesBefore;
    mainLoop(ui);
    return finish(ui);
 }
