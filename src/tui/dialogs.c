@@ -316,7 +316,6 @@ static void loadPreset(Ui *ui, int i) {
       Ui_log(ui, LOG_ERROR, "%s", err);
       return;
    }
-   Ui_flash(ui, ST_NORMAL, "preset %s loaded: %s", p->name, p->description);
    Dialog_close(ui);
 }
 

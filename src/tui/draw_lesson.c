@@ -128,7 +128,7 @@ static void explainStep(Ui *ui, Lines *L) {
    else
       addPara(L, ST_DIM, "measured: verifying...");
    if (ui->limits[0])
-      addPara(L, ST_WARN, "simulated device limits for this step: %s (the device itself allows more)", ui->limits);
+      addPara(L, ST_WARN, "simulated limits: %s (this device allows more)", ui->limits);
    TrafficModel t;
    char err[600], text[700];
    if (Traffic_model(Ui_kernel(ui), ui->values, &ui->problem, Ui_limits(ui), &t, err, sizeof err)) {

@@ -82,5 +82,9 @@ bool Ui_loadPreset(Ui *ui, const Preset *p, const int size_override[3], unsigned
           sized ? "; the lesson's size override" : "", ablate ? "; ablated: " : "; no ablation", abl);
    if (limits && *limits)
       Ui_log(ui, LOG_INFO, "simulated device limits for this step: %s", limits);
+   if (defaulted[0])
+      Ui_flash(ui, ST_NORMAL, "preset %s loaded whole; not in it, so the defaults: %s", p->name, defaulted);
+   else
+      Ui_flash(ui, ST_NORMAL, "preset %s loaded whole: %s", p->name, p->description);
    return true;
 }
