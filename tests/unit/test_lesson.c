@@ -71,6 +71,9 @@ static void test_refusals(void **state) {
    expectRefused("step = a\ntext = bell\a here\n", 26, "control character (byte 0x07)");
    const char nul[] = "step = a\ntext = b\0c\n";
    expectRefused(nul, sizeof nul - 1, "bad.lesson:2: a NUL byte");
+   const char *limits = "step = a\nlimits = max_wg=lots\n", *ablate = "step = a\nablate = no-c\n";
+   expectRefused(limits, strlen(limits), "bad.lesson:2: limits:");
+   expectRefused(ablate, strlen(ablate), "bad.lesson:2:");
    /* Nothing is cut: a title one character too long is refused with the limit. */
    char longer[300];
    snprintf(longer, sizeof longer, "title = %0*d\nstep = a\n", 128, 0);
