@@ -192,15 +192,12 @@ static const KeyBinding bindings[] = {
     {{'B'}, "B", NULL, "apply the sweep's best configuration (Enter in its pane)", sweepBestKey, false},
     {{'v'}, "v", NULL, "inspect pane: the compiled code or the kernel after the preprocessor", PaneKeys_focused,
      false},
-    {{'L'}, "L", NULL, "lessons: choose one and start it on its first step (gemmtop lesson NAME)", lessonsKey, false},
+    {{'L'}, "L", NULL, "lessons: choose one and start it on its first step", lessonsKey, false},
     {{'n', 'N'}, "n N", NULL,
-     "lesson: next / previous step: its preset whole (problem, size, precision, layout,\nalpha, beta), its simulated "
-     "limits and its ablation, nothing else kept",
+     "lesson: next / previous step: its preset whole (the whole problem),\nwith its simulated limits and ablation",
      lessonStepKey, false},
-    {{'8'}, "8", NULL, "show / hide the lesson pane: the step's text, what explains its speed, the ladder",
-     lessonPaneKey, false},
-    {{'E'}, "E", NULL, "lesson: export the ladder table as Markdown, CSV and SVG into this folder", lessonExportKey,
-     false},
+    {{'8'}, "8", NULL, "show / hide the lesson pane: the step, why its speed, the ladder", lessonPaneKey, false},
+    {{'E'}, "E", NULL, "lesson: export the ladder (Markdown, CSV, SVG) into this folder", lessonExportKey, false},
     {{3}, "Ctrl-C", NULL, NULL, quitKey, true},
 };
 #define NBINDINGS ((int)(sizeof bindings / sizeof bindings[0]))

@@ -29,13 +29,20 @@ teach() {
    name=$1
    steps=$(printf '%s\n' "$list" | awk -v n="$name" '$1 == n { print $2 }')
    ui_start 130 60 -- lesson "$name" --size 128
+   # The lesson pane alone (kernel, results and log hidden): the whole ladder in view.
+   if ! ui_wait "$name: step 1/$steps"; then
+      not_ok "$name starts on its first step" "$UI_LAST"
+      return
+   fi
+   ui_keys 1 2 4
    STEP=1
    while [ "$STEP" -le "$steps" ]; do
       if ! ui_wait "$name: step $STEP/$steps"; then
          not_ok "$name: step $STEP is loaded" "$UI_LAST"
          return
       fi
-      if ! ui_wait_for step_done 120; then
+      # A first compile on PoCL can take minutes on a busy machine (fast01_blocktile).
+      if ! ui_wait_for step_done 400; then
          not_ok "$name: step $STEP has its row in the ladder" "$UI_LAST"
          return
       fi
@@ -134,6 +141,7 @@ ui_expect "not in it, so the defaults: size=512, precision=float, layout=NN, alp
 ui_keys p
 ui_expect_re "(▶|>) ?02-tiled-ts16" "the dialog opens on the current preset"
 ui_keys Escape
+ui_expect_gone "Presets (F3)" "Esc closes the dialog" 10
 ui_keys q
 ui_expect_exit 0 "q quits"
 finish
