@@ -138,6 +138,15 @@ ui_keys Enter
 ui_expect_re "M=512 N=512 K=512  float  NN  .=1 .=0" "the myGEMM preset gets the defaults, not the DCU problem"
 ui_expect "not in it, so the defaults: size=512, precision=float, layout=NN, alpha=1, beta=0" \
    "it says which fields went back to the defaults"
+ui_keys F4
+ui_expect "Save as preset" "F4 opens the save dialog"
+ui_keys C-u
+ui_tmux send-keys -l "02-tiled-ts16"
+ui_keys Enter
+ui_expect "02-tiled-ts16 is a shipped preset" "saving over a shipped preset's name asks first"
+ui_keys Escape
+ui_expect_gone "Save as preset" "Esc leaves it unsaved" 10
+[ -e "$XDG_CONFIG_HOME/gemmtop/presets/02-tiled-ts16.preset" ] && not_ok "nothing is saved" || ok "nothing is saved"
 ui_keys p
 ui_expect_re "(▶|>) ?02-tiled-ts16" "the dialog opens on the current preset"
 ui_keys Escape
