@@ -373,6 +373,17 @@ bool Config_targetOk(const KernelInfo *k, const ConfigTarget *t, char *msg, size
       snprintf(msg, msglen, "%s needs %s (Hopper: H100, H200); this target is %s", k->name, k->arch, t->arch);
       return false;
    }
+   /* The tensor helpers hand out fragments in mma.sync's layouts over 32-lane warps; AMD's
+    * MFMA takes other layouts over 64-lane wavefronts, so the same text cannot map onto it,
+    * and an emulation on an AMD GPU would teach nothing about its matrix cores. */
+   if (k->tensor && t->amd) {
+      snprintf(msg, msglen,
+               "%s is written for NVIDIA's mma.sync (fragments in its layouts over 32-lane warps); AMD's MFMA "
+               "instructions take other layouts over 64-lane wavefronts, so this kernel text cannot map onto them: "
+               "run it on an NVIDIA GPU, or emulated on a CPU with --device pocl",
+               k->name);
+      return false;
+   }
    if (strcmp(k->dynamic_smem, "0") && !t->dynamic_smem) {
       snprintf(msg, msglen, "%s needs dynamic shared memory at launch, which the %s backend does not give: use "
                "--backend cuda", k->name, t->backend);

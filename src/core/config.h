@@ -60,6 +60,7 @@ typedef struct ConfigTarget_ {
    const char *arch;     /* the device's or --arch's: "sm_90", "sm_90a", "gfx906"; "" unknown */
    bool is_pocl;
    bool nvidia;
+   bool amd;             /* an AMD GPU (HIP, AMD's OpenCL, or --arch gfxNNN offline) */
 } ConfigTarget;
 bool Config_targetOk(const KernelInfo *k, const ConfigTarget *t, char *msg, size_t msglen);
 

@@ -422,7 +422,8 @@ bool Session_targetOk(const Session *s, const KernelInfo *k, char *msg, size_t m
                      .dynamic_smem = s->be->setDynamicShared != NULL,
                      .arch = s->info.arch,
                      .is_pocl = s->info.is_pocl,
-                     .nvidia = s->info.vendor_kind == VENDOR_NVIDIA};
+                     .nvidia = s->info.vendor_kind == VENDOR_NVIDIA,
+                     .amd = s->info.vendor_kind == VENDOR_AMD && s->info.type == DEVICE_GPU};
    return Config_targetOk(k, &t, msg, msglen);
 }
 
