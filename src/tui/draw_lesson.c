@@ -192,6 +192,9 @@ static void build(Ui *ui, Lines *L) {
       addPara(L, ST_NORMAL, "%s", st->text);
    addPara(L, ST_NORMAL, "the source reported: %s", st->reference[0] ? st->reference : "nothing for this step");
    addLine(L, "", ST_NORMAL);
+   if (!LessonUi_onStep(ui))
+      addPara(L, ST_WARN, "the configuration was changed since the step loaded: the figures below are not the "
+                          "step's and stay out of the ladder (n or N, then back, loads the step again)");
    explainStep(ui, L);
    ladderRows(ui, L);
 }

@@ -161,6 +161,14 @@ void LessonUi_stepBy(Ui *ui, int dir) {
    applyStep(ui, next);
 }
 
+bool LessonUi_onStep(const Ui *ui) {
+   if (!LessonUi_lesson(ui) || !ui->lesson->step_loaded)
+      return false;
+   WorkerConfig c;
+   currentConfig(ui, &c);
+   return sameConfig(&c, &ui->lesson->step_config);
+}
+
 void LessonUi_poll(Ui *ui) {
    LessonUi *L = ui->lesson;
    const WorkerSnapshot *s = &ui->snap;

@@ -38,6 +38,8 @@ void LessonUi_start(Ui *ui, int i);
 void LessonUi_stepBy(Ui *ui, int dir);
 /* Once per pass of the main loop, after the snapshot: the step's figure into the ladder. */
 void LessonUi_poll(Ui *ui);
+/* Whether the configuration on screen is the one the step loaded (not changed since). */
+bool LessonUi_onStep(const Ui *ui);
 /* E: writes the ladder as Markdown, CSV and SVG into the current folder. */
 void LessonUi_export(Ui *ui);
 void LessonUi_free(Ui *ui);

@@ -194,7 +194,10 @@ static int startWorker(Ui *ui, char *aerr, size_t aerrlen) {
    wi.config.problem = ui->problem;
    wi.config.ablate = ui->ablate;
    Util_copy(wi.config.limits, sizeof wi.config.limits, ui->limits);
-   wi.vendor = true;
+   /* In a lesson the vendor BLAS is timed on request (F7): its first call cannot be
+    * interrupted (a minute on a CPU device while the library compiles) and would hold up
+    * the class's next step. */
+   wi.vendor = !ui->start.lesson;
    wi.seed = ui->start.has_seed ? ui->start.seed : Rng_freshSeed();
    char err[1024];
    ui->worker = Worker_start(&wi, err, sizeof err);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Lessons in the explorer: every shipped lesson taught from its first step to its last on
 # PoCL at 128 (gemmtop lesson NAME --size 128): each step's row of the ladder fills in
-# (a verified figure; the m1 lesson's 32x32 steps refused under the simulated limit of
-# 256 work-items; the magma lesson's ablated steps labelled, never verified); E exports
+# (a verified figure, labelled when the tensor lesson's instructions are emulated; the m1
+# lesson's 32x32 steps refused under the simulated limit of 256 work-items; the magma
+# lesson's ablated steps labelled, never verified); E exports
 # the ladder as Markdown and CSV holding the same figures and an SVG that rsvg renders.
 # Then presets are whole: a DCU preset, then a myGEMM preset, each with its own problem.
 . "$(dirname "$0")/lib.sh"
@@ -22,7 +23,7 @@ mkdir -p "$T_DIR/class"
 cd "$T_DIR/class" || exit 1
 
 # step_done N: the ladder's row of step N (the current one, marked >) has its outcome.
-step_done() { printf '%s\n' "$UI_LAST" | grep -Eq "> +$STEP +([0-9]+\.[0-9]( abl)?|refused) "; }
+step_done() { printf '%s\n' "$UI_LAST" | grep -Eq "> +$STEP +([0-9]+\.[0-9]( abl| emu)?|refused) "; }
 
 # teach NAME: the lesson from its first step to its last; then E.
 teach() {
@@ -46,7 +47,7 @@ teach() {
          not_ok "$name: step $STEP has its row in the ladder" "$UI_LAST"
          return
       fi
-      row=$(printf '%s\n' "$UI_LAST" | grep -E "> +$STEP +([0-9]+\.[0-9]( abl)?|refused) ")
+      row=$(printf '%s\n' "$UI_LAST" | grep -E "> +$STEP +([0-9]+\.[0-9]( abl| emu)?|refused) ")
       case "$row" in
       *refused*)
          expect_in "simulated limits: max_wg=256" "$UI_LAST" "$name step $STEP: refused under the simulated limit"
@@ -90,7 +91,8 @@ for i, (m, c) in enumerate(zip(mdfig, cv), 1):
     elif not c["gflops"]:
         sys.exit(f"step {i} has no figure: {m}")
     else:
-        want = "%.1f%s" % (float(c["gflops"]), " (ablated)" if c["ablated"] == "true" else "")
+        label = " (ablated)" if c["ablated"] == "true" else " (emulated)" if c["emulated"] == "true" else ""
+        want = "%.1f%s" % (float(c["gflops"]), label)
     if not m.startswith(want.replace("|", "\\|")[:60]):
         sys.exit(f"step {i}: Markdown '{m}' against CSV '{want}'")
 print("ok")

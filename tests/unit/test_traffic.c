@@ -96,12 +96,12 @@ static void test_shipped_models(void **state) {
    Catalog cat;
    char err[1024];
    assert_true(Catalog_load(&cat, GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
-   const char *ladders[] = {"mygemm", "dcu", "magma", "fast"};
+   const char *ladders[] = {"mygemm", "dcu", "magma", "fast", "tensor"};
    int checked = 0;
    for (int i = 0; i < cat.count; i++) {
       const KernelInfo *k = &cat.kernels[i];
       bool lesson = false;
-      for (size_t l = 0; l < 4; l++)
+      for (size_t l = 0; l < 5; l++)
          lesson |= !strcmp(k->ladder, ladders[l]);
       if (!lesson || k->arch[0])
          continue;
