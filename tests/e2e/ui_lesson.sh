@@ -8,7 +8,12 @@
 # Then presets are whole: a DCU preset, then a myGEMM preset, each with its own problem.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ui_lib.sh"
+# The suite's cache of compiled programs (tests/run_all.sh), not one of the test's own: the
+# lessons' ~40 PoCL compiles are then shared with the command-line tests and between the
+# plain and the sanitizer pass. Preferences and exports stay the test's own.
+suite_cache=${XDG_CACHE_HOME:-}
 ui_init
+[ -n "$suite_cache" ] && export XDG_CACHE_HOME="$suite_cache"
 
 out=$("$GEMMTOP_BIN" lesson nosuchlesson 2>&1)
 rc=$?
