@@ -13,7 +13,10 @@ int Cli_cache(const Options *o);
 int Cli_inspect(const Options *o);
 int Cli_sweep(const Options *o);
 int Cli_bench(const Options *o);
-/* cli_lesson.c: gemmtop lesson [NAME], and list lessons */
+/* cli_lesson.c: gemmtop lesson [NAME], and list lessons. Cli_lesson lists the lessons (0),
+ * refuses an unknown name (2, the valid ones said), or returns CLI_LESSON_START for a
+ * lesson that exists: the explorer is then started on it (main.c). */
+#define CLI_LESSON_START (-1)
 int Cli_lesson(const Options *o);
 int Cli_listLessons(const Options *o);
 

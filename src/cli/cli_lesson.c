@@ -1,12 +1,11 @@
 /* gemmtop lesson [NAME] and gemmtop list lessons: the lessons (core/lesson.h), shipped and
- * the user's own, and the explorer started on a lesson's first step. */
+ * the user's own; a valid NAME is left to main.c, which starts the explorer on it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "core/lesson.h"
-#include "tui/ui.h"
 
 /* The lessons, with a message on stderr when none can be read. Returns false then. */
 static bool loadLessons(LessonList *list) {
@@ -72,7 +71,5 @@ int Cli_lesson(const Options *o) {
       return 2;
    }
    LessonList_free(&list);
-   UiStart start = {.sel = Cli_selection(o), .seed = o->seed, .has_seed = o->has_seed, .ascii = o->ascii,
-                    .no_color = o->no_color, .lesson = name};
-   return Ui_main(&start);
+   return CLI_LESSON_START;
 }

@@ -17,7 +17,7 @@ static const PaneSpec specs[PANE_COUNT] = {
     [PANE_BANKS] = {"Bank conflicts", 6, 36, 0, 3},
     [PANE_INSPECT] = {"Inspect", 6, 36, 0, 3},
     [PANE_SWEEP] = {"Sweep", 8, 40, 0, 3},
-    [PANE_LESSON] = {"Lesson", 6, 40, 0, 4},
+    [PANE_LESSON] = {"Lesson", 4, 40, 0, 4},
 };
 
 /* Dropped first when there is no room. */
