@@ -275,6 +275,11 @@ void LessonUi_openChooser(Ui *ui) {
       loadList(ui, L);
       const Lesson *again = teaching ? LessonList_find(&L->list, name) : NULL;
       L->current = again ? (int)(again - L->list.items) : -1;
+      if (again && (again->nsteps != L->ladder.nrows || L->step >= again->nsteps)) {
+         /* Its file changed under the class: start it again rather than mix two versions. */
+         Ui_log(ui, LOG_WARN, "lesson %s changed on disk: it starts again on its first step", name);
+         LessonUi_start(ui, L->current);
+      }
    } else {
       loadList(ui, L);
    }

@@ -273,7 +273,7 @@ static void savePrefs(Ui *ui) {
       return;
    UiPrefs p;
    Prefs_init(&p);
-   p.panes = ui->lesson && ui->prefs_visible ? ui->prefs_visible : ui->visible;
+   p.panes = LessonUi_lesson(ui) && ui->prefs_visible ? ui->prefs_visible : ui->visible;
    p.focus = ui->focus;
    const KernelInfo *k = Ui_kernel(ui);
    Util_copy(p.kernel, sizeof p.kernel, k->name);
