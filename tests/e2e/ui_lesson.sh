@@ -60,6 +60,9 @@ teach() {
       *abl*)
          expect_in "ABLATED" "$UI_LAST" "$name step $STEP: ablated, labelled, not verified"
          ;;
+      *emu*)
+         expect_in "verified (emulated: not ranked)" "$UI_LAST" "$name step $STEP: verified, emulated, not ranked"
+         ;;
       *)
          if printf '%s\n' "$UI_LAST" | grep -Eq "measured: [0-9.]+ GFLOPS, verified"; then
             ok "$name step $STEP: verified"
