@@ -140,7 +140,9 @@ ui_expect "search: dcu-1_" "typing searches"
 ui_keys Enter
 ui_expect "M=64 N=64 K=128  double  TN" "the DCU preset sets its whole problem"
 ui_expect_re "config +1_4x4" "and its kernel"
-ui_expect_gone "ABLATED" "and clears the ablation" 10
+# (the results pane's banner; the log keeps the ablated runs' lines)
+ui_expect_gone "work switched off" "and clears the ablation" 10
+ui_expect_re "verify +[^ ]+ verified" "and runs it for real, verified"
 ui_keys p
 ui_expect "search: _" "the dialog opens with no filter"
 ui_tmux send-keys -l "02-tiled-ts16"
