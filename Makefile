@@ -7,8 +7,11 @@ CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN     := -Wall -Wextra -Wno-format-truncation -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 OPT      ?= -O2 -g
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -DCL_TARGET_OPENCL_VERSION=120 $(EXTRA_CFLAGS) -Isrc \
-             $(shell $(PKG) --cflags ncursesw 2>/dev/null)
-LIBS     = $(shell $(PKG) --libs ncursesw 2>/dev/null || echo -lncursesw) -lOpenCL -lpthread -ldl -lm $(EXTRA_LIBS)
+             $(shell $(PKG) --cflags ncursesw 2>/dev/null) $(shell $(PKG) --cflags sqlite3 2>/dev/null) \
+             $(shell $(PKG) --cflags libcjson 2>/dev/null || echo -I/usr/include/cjson)
+LIBS     = $(shell $(PKG) --libs ncursesw 2>/dev/null || echo -lncursesw) \
+           $(shell $(PKG) --libs sqlite3 2>/dev/null || echo -lsqlite3) \
+           $(shell $(PKG) --libs libcjson 2>/dev/null || echo -lcjson) -lOpenCL -lpthread -ldl -lm $(EXTRA_LIBS)
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 
 # Every module but main; tests link against these. The folders are the layers
@@ -67,7 +70,7 @@ test-sanitize sanitize: deps-test
 # Fuzzing (docs/fuzzing.md): the libFuzzer harnesses of tests/fuzz/, built with clang,
 # ASan and UBSan in build-fuzz/, each run for FUZZ_SECONDS. A crash fails the target and is
 # kept in tests/fuzz/regressions/, which the ordinary suite replays (test_fuzz_replay).
-FUZZ_HARNESSES := expr metadata preset npy
+FUZZ_HARNESSES := expr metadata preset npy tuners
 FUZZ_SECONDS ?= 60
 fuzz: deps-test
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT='-O1 -g -fno-omit-frame-pointer' \

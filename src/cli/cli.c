@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/recorder.h"
 #include "core/npy.h"
 #include "core/diskcache.h"
 #include "core/rng.h"
@@ -316,6 +317,21 @@ static bool Cli_endsWith(const char *s, const char *suffix) {
    return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* The run (and the vendor library's, when timed) into the results store. */
+static void recordRun(const Options *o, const Session *s, const KernelInfo *k, const long long *values,
+                      const Problem *p, RunStatus st, const RunResult *r, const VendorResult *vendor) {
+   Recorder rec;
+   Recorder_open(&rec, o);
+   StoreRecord recs[2];
+   RecordPlace at = {Session_backend(s)->name, Session_device(s)};
+   int n = 0;
+   Record_fromRun(&recs[n++], "run", &at, k, values, p, st, r);
+   if (vendor)
+      Record_fromVendor(&recs[n++], &at, p, vendor);
+   Recorder_add(&rec, recs, n);
+   Recorder_close(&rec);
+}
+
 int Cli_run(const Options *o) {
    /* An ablated C is wrong on purpose: it may be written (to study what a switch leaves),
     * but only under a name that says so, never where a result is expected. */
@@ -390,6 +406,7 @@ int Cli_run(const Options *o) {
       Session_vendor(s, &p, &in, &(RunOptions){.reps = o->reps, .warmup = o->warmup, .verify = true}, &vendor);
    Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &ro, r, &peaks,
               with_vendor ? &vendor : NULL);
+   recordRun(o, s, k, values, &p, st, r, with_vendor ? &vendor : NULL);
    if (st == RUN_INVALID)
       fprintf(stderr, "gemmtop: refused: %s\n", r->message);
    else if (st == RUN_COMPILE_ERROR)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/recorder.h"
 #include "cli/report.h"
 #include "core/rng.h"
 #include "core/util.h"
@@ -25,6 +26,7 @@ typedef struct BenchCell_ {
    bool emulated;        /* tensor instructions emulated: its GFLOPS are not compared with the vendor's */
    double gflops, ms;
    char message[256];
+   StoreRecord rec;      /* its verified round (or its failure), for the results store */
 } BenchCell;
 
 /* A bench: its configurations, sizes and results, and the sessions that measure them. */
@@ -43,6 +45,7 @@ typedef struct Bench_ {
    double vg[BENCH_MAX_ROUNDS], rg[BENCH_MAX_ROUNDS]; /* one size's rounds of the libraries */
    double *cg, *cms;         /* one size's rounds of the configurations: [config * BENCH_MAX_ROUNDS + round] */
    RunResult *r;
+   Recorder rec;             /* the results store */
 } Bench;
 
 static BenchCell *cellOf(const Bench *b, int c, int si) { return &b->cells[c * OPTIONS_MAX_SIZES + si]; }
@@ -189,12 +192,38 @@ static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t
       if (round == 0 || st != RUN_OK) {
          cell->status = st;
          snprintf(cell->message, sizeof cell->message, "%s", b->r->message);
+         RecordPlace at = {b->be->name, b->dev};
+         Record_fromRun(&cell->rec, "bench", &at, b->configs[c].kernel, b->configs[c].values, &p, st, b->r);
       }
       b->cg[c * BENCH_MAX_ROUNDS + round] = b->r->gflops;
       b->cms[c * BENCH_MAX_ROUNDS + round] = b->r->median_ms;
       if (use != in)
          Inputs_free(&own);
    }
+}
+
+/* Size si's results into the results store: each configuration's (its figures the
+ * medians over the rounds) and the vendor libraries'. */
+static void recordSize(Bench *b, int si, const Problem *vp) {
+   StoreRecord *recs = calloc((size_t)b->nconf + 2, sizeof *recs);
+   if (!recs)
+      return;
+   int n = 0;
+   for (int c = 0; c < b->nconf; c++) {
+      BenchCell *cell = cellOf(b, c, si);
+      recs[n] = cell->rec;
+      if (cell->status == RUN_OK)
+         recs[n].gflops = cell->gflops, recs[n].median_ms = cell->ms;
+      n += recs[n].origin[0] != '\0'; /* never run (out of memory): nothing to record */
+   }
+   RecordPlace at = {b->be->name, b->dev};
+   Record_fromVendor(&recs[n++], &at, vp, &b->vendor[si]);
+   if (b->ref) {
+      RecordPlace ref = {Session_backend(b->ref)->name, Session_device(b->ref)};
+      Record_fromVendor(&recs[n++], &ref, vp, &b->reference[si]);
+   }
+   Recorder_add(&b->rec, recs, n);
+   free(recs);
 }
 
 /* Every round at size si. Rounds: the libraries and the configurations take turns (the
@@ -245,6 +274,7 @@ static void benchSize(Bench *b, int si) {
       }
    }
    Inputs_free(&in);
+   recordSize(b, si, &vp);
 }
 
 /* One configuration at one size as a line of the --save file. */
@@ -461,7 +491,9 @@ int Cli_bench(const Options *o) {
          fprintf(stderr, "gemmtop: out of host memory\n");
          rc = 1;
       } else {
+         Recorder_open(&b->rec, o);
          rc = benchAll(b, saveFile);
+         Recorder_close(&b->rec);
          saveFile = NULL;
          int failures = printTable(b);
          rc = rc ? rc : failures ? 1 : 0;

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "core/ahead.h"
 #include "cli/measure.h"
+#include "cli/recorder.h"
 #include "core/diskcache.h"
 #include "core/peaks.h"
 #include "cli/report.h"
@@ -135,9 +136,28 @@ static void compileAhead(const Options *o, const Catalog *cat, Session *s, const
    Ahead_stop(pool, 10000);
 }
 
+/* Where a sweep's results go: the store (rec), under the sweep's key. */
+typedef struct SweepRecording_ {
+   Recorder *rec;
+   RecordPlace at;
+   const Problem *p;
+   int reps;          /* timed launches of each configuration */
+   char key[33];
+} SweepRecording;
+
+/* One configuration's outcome into the store as soon as it is known: a sweep killed
+ * after it does not measure it again. */
+static void recordOne(const SweepRecording *sr, const KernelInfo *k, const Candidate *c, bool emulated) {
+   StoreRecord r;
+   Record_fromCandidate(&r, "sweep", &sr->at, k, sr->p, c, emulated, false, sr->key);
+   r.reps = c->outcome == SWEEP_OK ? sr->reps : 0;
+   Recorder_add(sr->rec, &r, 1);
+}
+
 /* Verifies and times the candidates one by one, in a child process (cli/measure.h): a
  * launch over the timeout is abandoned with its process, and the sweep goes on. */
-static void measureAll(const MeasureJob *job, const KernelInfo *k, Candidate *all, int n, bool emulated, bool tty) {
+static void measureAll(const MeasureJob *job, const KernelInfo *k, Candidate *all, int n, bool emulated, bool tty,
+                       const SweepRecording *sr) {
    Measurer *m = Measurer_new(job);
    double t1 = Util_nowMs();
    char best[256] = "";
@@ -145,14 +165,17 @@ static void measureAll(const MeasureJob *job, const KernelInfo *k, Candidate *al
    for (int i = 0; i < n; i++) {
       Candidate *c = &all[i];
       progress(tty, "running", i, n, t1, best);
-      if (c->outcome == SWEEP_COMPILE)
+      if (c->outcome == SWEEP_COMPILE) {
+         recordOne(sr, k, c, emulated);
          continue;
+      }
       if (!m) {
          c->outcome = SWEEP_FAILED;
          snprintf(c->reason, sizeof c->reason, "out of host memory");
          continue;
       }
       Measurer_run(m, c->values, k->nparams, c);
+      recordOne(sr, k, c, emulated);
       if (c->outcome == SWEEP_OK && !emulated && c->gflops > bestGflops) {
          bestGflops = c->gflops;
          char params[200];
@@ -168,7 +191,8 @@ static void measureAll(const MeasureJob *job, const KernelInfo *k, Candidate *al
 
 /* The table (or CSV/JSON) on stdout, best first. */
 static void report(const Options *o, const KernelInfo *k, const Problem *p, const DeviceInfo *dev, const char *backend,
-                   Candidate *all, int n, int nall, int invalid, const int *counts, bool emulated, double t0) {
+                   Candidate *all, int n, int nall, int invalid, const int *counts, bool emulated, double t0,
+                   int taken) {
    Peaks peaks;
    Peaks_cached(dev, backend, &peaks);
    double peak = Peaks_for(&peaks, p->precision, k->tensor, emulated);
@@ -193,9 +217,12 @@ static void report(const Options *o, const KernelInfo *k, const Problem *p, cons
       putchar('\n');
    }
    printf("\ntried %d of %d valid (%d invalid dropped before compiling): %d ok, %d compile failed, %d wrong result, "
-          "%d timeout, %d failed; %.1f s\n",
+          "%d timeout, %d failed; %.1f s",
           n, nall, invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG], counts[SWEEP_TIMEOUT],
           counts[SWEEP_FAILED], (Util_nowMs() - t0) / 1000);
+   if (taken)
+      printf("; %d of them from the results store", taken);
+   putchar('\n');
    for (int i = 0; i < n; i++)
       if (all[i].outcome != SWEEP_OK && all[i].outcome != SWEEP_PENDING) {
          char params[512];
@@ -226,6 +253,70 @@ static int savePresets(const Options *o, const KernelInfo *k, const Problem *p, 
       fprintf(stderr, "saved %s\n", path);
    }
    return 0;
+}
+
+typedef struct Stored_ {
+   const KernelInfo *k;
+   Candidate *all;
+   int nall;
+   bool *taken;      /* [nall]: its outcome is the store's */
+} Stored;
+
+static bool takeRecord(const StoreRecord *r, void *ctx) {
+   Stored *st = ctx;
+   long long values[KERNEL_MAX_PARAMS];
+   if (!Record_parseParams(st->k, r->params, values))
+      return true;
+   size_t bytes = sizeof values[0] * (size_t)st->k->nparams;
+   for (int i = 0; i < st->nall; i++)
+      if (!memcmp(st->all[i].values, values, bytes)) {
+         /* Oldest first: a later record of the same configuration (--fresh) wins. */
+         Record_toCandidate(r, &st->all[i]);
+         st->taken[i] = true;
+         break;
+      }
+   return true;
+}
+
+/* Resuming: the configurations that the store has under this sweep's key take their
+ * outcome from it and move to the front, ahead of the budget. Returns how many. */
+static int takeStored(Recorder *rec, const char *key, const KernelInfo *k, Candidate *all, int nall) {
+   Stored st = {k, all, nall, calloc((size_t)nall, sizeof(bool))};
+   StoreFilter f;
+   StoreFilter_init(&f);
+   f.sweep_key = key;
+   char err[1536];
+   if (!st.taken)
+      return 0;
+   if (!Store_query(rec->store, &f, takeRecord, &st, err, sizeof err))
+      fprintf(stderr, "gemmtop: nothing taken from the store: %s\n", err);
+   /* A stable partition: the taken ones first, each group in its shuffled order. */
+   Candidate *sorted = malloc(sizeof *sorted * (size_t)nall);
+   int taken = 0;
+   for (int i = 0; sorted && i < nall; i++)
+      taken += st.taken[i];
+   for (int i = 0, front = 0, back = taken; sorted && i < nall; i++)
+      sorted[st.taken[i] ? front++ : back++] = all[i];
+   if (sorted)
+      memcpy(all, sorted, sizeof *sorted * (size_t)nall);
+   else
+      taken = 0;
+   free(sorted);
+   free(st.taken);
+   return taken;
+}
+
+/* Opens the store and names the sweep (sr's key); unless --fresh, what the store has of
+ * it is not measured again: those configurations go first and n grows to hold them.
+ * Returns how many were taken. */
+static int resume(const Options *o, SweepRecording *sr, const KernelInfo *k, const long long *base,
+                  unsigned free_mask, Candidate *all, int nall, int *n) {
+   Recorder_open(sr->rec, o);
+   Record_sweepKey(&sr->at, k, sr->p, base, free_mask, false, sr->key);
+   int taken = sr->rec->store && !o->fresh ? takeStored(sr->rec, sr->key, k, all, nall) : 0;
+   if (taken > *n)
+      *n = taken;
+   return taken;
 }
 
 int Cli_sweep(const Options *o) {
@@ -289,27 +380,34 @@ int Cli_sweep(const Options *o) {
    Sweep_shuffle(&sp, k, base, &rng);
    int budget = o->exhaustive ? nall : (o->budget ? o->budget : 40);
    int n = budget < nall ? budget : nall;
+   Recorder rec;
+   SweepRecording sr = {.rec = &rec, .at = {backend, &dev}, .p = &p, .reps = o->reps};
+   int taken = resume(o, &sr, k, base, free_mask, all, nall, &n);
    bool tty = isatty(2);
    fprintf(stderr, "sweep %s on %s: %.0f configurations, %d invalid, %d valid; trying %d (%s), %dx%dx%d %s\n", k->name,
            dev.name, sp.space, invalid, nall, n, o->exhaustive ? "all" : "random sample", p.m, p.n, p.k,
            Precision_name(p.precision));
+   if (taken)
+      fprintf(stderr, "%d of %d configurations taken from the store (%s); --fresh measures them again\n", taken, n,
+              Store_path(rec.store));
    double t0 = Util_nowMs();
-   if (DiskCache_enabled() && n > 1)
-      compileAhead(o, &cat, s, k, &p, all, n, tty, t0);
+   if (DiskCache_enabled() && n - taken > 1)
+      compileAhead(o, &cat, s, k, &p, all + taken, n - taken, tty, t0);
    /* The device is the measuring process's from here. */
    Session_close(s);
    MeasureJob job = {.device = dev.index, .problem = p, .seed = seed, .reps = o->reps, .warmup = o->warmup,
                      .timeout_s = o->timeout > 0 ? o->timeout : 5};
    Util_copy(job.backend, sizeof job.backend, backend);
    Util_copy(job.kernel, sizeof job.kernel, k->name);
-   measureAll(&job, k, all, n, emulated, tty);
+   measureAll(&job, k, all + taken, n - taken, emulated, tty, &sr);
+   Recorder_close(&rec);
 
    if (!emulated)
       qsort(all, (size_t)n, sizeof *all, compareGflops);
    int counts[SWEEP_OUTCOMES] = {0};
    for (int i = 0; i < n; i++)
       counts[all[i].outcome]++;
-   report(o, k, &p, &dev, backend, all, n, nall, invalid, counts, emulated, t0);
+   report(o, k, &p, &dev, backend, all, n, nall, invalid, counts, emulated, t0, taken);
    rc = counts[SWEEP_OK] > 0 ? 0 : 1;
    if (save) {
       writeResults(OutFile_stream(save), isJsonName(o->save), k, &p, &dev, all, n, emulated);

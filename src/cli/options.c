@@ -23,6 +23,9 @@
 #define CONFIG (CMD(EXPLORER) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS))
 #define SHAPE (CONFIG & ~CMD(BENCH)) /* bench's sizes are --sizes */
 #define TIMED (CMD(RUN) | CMD(SWEEP) | CMD(BENCH))
+/* The commands whose measurements go to the results store (core/store.h). */
+#define STORED (CMD(RUN) | CMD(SWEEP) | CMD(BENCH) | CMD(EXPLORER))
+#define STORE_READERS (STORED | CMD(RESULTS))
 #define MAX_SIZE (1 << 20)
 #define MAX_SECONDS 86400.0
 #define BENCH_DEFAULT_SIZES "1024,2048,4096"
@@ -40,6 +43,8 @@ static const CommandSpec commands[COMMAND_COUNT] = {
                        OPTIONS_MAX_POSITIONAL},
     [COMMAND_BANKS] = {"banks", "", "local-memory bank conflicts per access site", 0},
     [COMMAND_CACHE] = {"cache", "clear", "forget compiled programs kept on disk", 1},
+    [COMMAND_RESULTS] = {"results", "list|best|compare|export|import [FILE]",
+                         "the results store: list, best, compare, export (CSV, JSON Lines, T4), import (T4, CLBlast)", 2},
     [COMMAND_LESSON] = {"lesson", "[NAME]", "teach a ladder step by step in the explorer; no NAME lists the lessons", 1},
 };
 
@@ -72,7 +77,7 @@ static int applySize(Options *o, const OptionSpec *s, const char *v, char *err, 
 
 static int applyPrecision(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
    if (!Precision_parse(v, &o->problem.precision))
-      return fail(err, errlen, "--precision '%.*s%s': use float, double, tf32, half or bfloat16", SHOWN(v));
+      return fail(err, errlen, "--%s '%.*s%s': use float, double, tf32, half or bfloat16", s->name, SHOWN(v));
    return 0;
 }
 
@@ -125,6 +130,43 @@ static int applyBankWidth(Options *o, const OptionSpec *s, const char *v, char *
    return 0;
 }
 
+/* results --size: N, or M,N,K; each 1 to MAX_SIZE. */
+static int applyResultsSize(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   int dims[3], n = 0;
+   for (const char *p = v;; n++) {
+      char *end;
+      errno = 0;
+      long long x = strtoll(p, &end, 10);
+      if (n == 3 || end == p || errno || x < 1 || x > MAX_SIZE || (*end && *end != ','))
+         return fail(err, errlen, "--size '%.*s%s': use N or M,N,K, whole numbers from 1 to %d", SHOWN(v), MAX_SIZE);
+      dims[n] = (int)x;
+      if (!*end)
+         break;
+      p = end + 1;
+   }
+   if (n != 0 && n != 2)
+      return fail(err, errlen, "--size '%.*s%s': use N or M,N,K, whole numbers from 1 to %d", SHOWN(v), MAX_SIZE);
+   o->filter_size = v;
+   o->problem.m = dims[0];
+   o->problem.n = n ? dims[1] : dims[0];
+   o->problem.k = n ? dims[2] : dims[0];
+   o->has_m = o->has_n = o->has_k = true;
+   return 0;
+}
+
+/* --since, --until: a real day, YYYY-MM-DD. */
+static int applyDate(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   int y, m, d, used = 0;
+   static const int days[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+   bool shaped = strlen(v) == 10 && sscanf(v, "%4d-%2d-%2d%n", &y, &m, &d, &used) == 3 && used == 10 && v[4] == '-' &&
+                 v[7] == '-';
+   bool leap = shaped && (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0));
+   if (!shaped || y < 1970 || m < 1 || m > 12 || d < 1 || d > days[m - 1] || (m == 2 && d == 29 && !leap))
+      return fail(err, errlen, "--%s '%.*s%s' is not a date: use YYYY-MM-DD, e.g. 2026-03-31", s->name, SHOWN(v));
+   *(const char **)((char *)o + s->field) = v;
+   return 0;
+}
+
 /* --help and --version: the parser prints them (it knows the command). */
 static int applyHelp(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) { return 1; }
 static int applyVersion(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) { return 1; }
@@ -139,7 +181,7 @@ static const OptionSpec table[] = {
      .help = "device index, part of its (platform's) name, or a kind: pocl, nvidia, amd, intel, cpu or gpu; "
              "'gemmtop list devices' shows them",
      .dflt = "the best GPU, else the CPU"},
-    {.name = "kernel", .value = "NAME", .kind = OPT_TEXT, .field = F(kernel), .commands = CONFIG,
+    {.name = "kernel", .value = "NAME", .kind = OPT_TEXT, .field = F(kernel), .commands = CONFIG | CMD(RESULTS),
      .help = "kernel variant, as 'gemmtop list kernels' shows them"},
     {.name = "preset", .value = "NAME|FILE", .kind = OPT_TEXT, .field = F(preset), .commands = CONFIG,
      .help = "a preset by name ('gemmtop list presets') or a .preset file; the options below override it"},
@@ -158,7 +200,7 @@ static const OptionSpec table[] = {
      .commands = SHAPE | CMD(LESSON), .help = "M, N and K at once", .dflt = "1024; the explorer 2048 on a GPU, 512 on a CPU",
      .elsewhere = "bench takes its sizes from --sizes"},
     {.name = "precision", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(has_precision),
-     .commands = CONFIG,
+     .commands = CONFIG | CMD(RESULTS),
      .help = "float, double, tf32, half or bfloat16; the last three: A and B of that type, FP32 accumulation, "
              "C in FP32",
      .dflt = "float"},
@@ -226,6 +268,14 @@ static const OptionSpec table[] = {
      .elsewhere = "the other commands take --size"},
     {.name = "save", .value = "FILE.csv|FILE.json", .kind = OPT_TEXT, .field = F(save),
      .commands = CMD(SWEEP) | CMD(BENCH), .help = "write every result to a file"},
+    {.name = "store", .value = "FILE", .kind = OPT_TEXT, .field = F(store), .commands = STORE_READERS,
+     .help = "record the results in (results: read them from) this store (an SQLite file, made when absent)",
+     .dflt = "$GEMMTOP_STORE, else $XDG_DATA_HOME/gemmtop/results.db"},
+    {.name = "no-store", .kind = OPT_FLAG, .field = F(no_store), .commands = STORED,
+     .help = "record nothing in the results store"},
+    {.name = "fresh", .kind = OPT_FLAG, .field = F(fresh), .commands = CMD(SWEEP),
+     .help = "measure every configuration again, also those that the store has from an earlier run of the "
+             "same sweep"},
     {.name = "reference", .value = "cuda|opencl|hip", .kind = OPT_TEXT, .apply = applyReference,
      .commands = CMD(BENCH),
      .help = "also time that backend's vendor BLAS on the same device and give % of it, e.g. cuBLAS beside "
@@ -249,6 +299,41 @@ static const OptionSpec table[] = {
      .commands = CMD(BANKS), .help = "override the device's bank width in bytes", .dflt = "the device's"},
     {.name = "simd-width", .value = "S", .kind = OPT_INT, .min = 1, .max = BANKS_MAX_LANES, .field = F(simd_width),
      .commands = CMD(BANKS), .help = "override the device's warp or wavefront width", .dflt = "the device's"},
+    /* results: the same names as above where they mean the same thing to a user; a row
+       of its own where the value differs (a substring, M,N,K, another set of formats). */
+    {.name = "device", .value = "TEXT", .kind = OPT_TEXT, .field = F(filter_device), .commands = CMD(RESULTS),
+     .help = "rows whose device name holds TEXT (any case); import: the device of a T4 file, which does not "
+             "name one"},
+    {.name = "size", .value = "N|M,N,K", .kind = OPT_TEXT, .apply = applyResultsSize, .commands = CMD(RESULTS),
+     .help = "rows of this size (N: M, N and K all N); import: the size of a T4 file's results"},
+    {.name = "type", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(has_precision),
+     .commands = CMD(RESULTS), .help = "the same as --precision"},
+    {.name = "origin", .value = "run|sweep|bench|explorer|vendor|t4|clblast", .kind = OPT_CHOICE,
+     .choices = "run|sweep|bench|explorer|vendor|t4|clblast", .field = F(origin), .commands = CMD(RESULTS),
+     .help = "rows that came from this command, the vendor library or an import"},
+    {.name = "since", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(since),
+     .commands = CMD(RESULTS), .help = "rows measured on or after this day (UTC)"},
+    {.name = "until", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(until),
+     .commands = CMD(RESULTS), .help = "rows measured on or before this day (UTC)"},
+    {.name = "ok", .kind = OPT_FLAG, .field = F(ok_only), .commands = CMD(RESULTS),
+     .help = "only verified results that were not ablated or emulated"},
+    {.name = "limit", .value = "N", .kind = OPT_INT, .min = 0, .max = 100000000, .field = F(limit),
+     .given = F(has_limit), .commands = CMD(RESULTS), .help = "list: the newest N rows; 0 all",
+     .dflt = "50"},
+    {.name = "against", .value = "TEXT", .kind = OPT_TEXT, .field = F(against), .commands = CMD(RESULTS),
+     .help = "compare: the other device (part of its name)"},
+    {.name = "against-since", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(against_since),
+     .commands = CMD(RESULTS), .help = "compare: the other side is the same device from this day"},
+    {.name = "against-until", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(against_until),
+     .commands = CMD(RESULTS), .help = "compare: the other side is the same device until this day"},
+    {.name = "format", .value = "csv|jsonl|t4|clblast", .kind = OPT_CHOICE, .choices = "csv|jsonl|t4|clblast",
+     .field = F(results_format), .commands = CMD(RESULTS),
+     .help = "export: csv, jsonl or t4 (Kernel Tuner's results); import: t4 or clblast (CLBlast's tuner)",
+     .dflt = "export csv; import: what the file is"},
+    {.name = "out", .value = "FILE", .kind = OPT_TEXT, .field = F(results_out), .commands = CMD(RESULTS),
+     .help = "export: write to FILE", .dflt = "standard output"},
+    {.name = "force", .kind = OPT_FLAG, .field = F(force), .commands = CMD(RESULTS),
+     .help = "export: replace FILE when it exists"},
     {.name = "no-color", .kind = OPT_FLAG, .field = F(no_color), .commands = CMD(EXPLORER) | CMD(LESSON),
      .help = "no colours; the NO_COLOR variable does the same"},
     {.name = "ascii", .letter = 'U', .kind = OPT_FLAG, .field = F(ascii), .commands = CMD(EXPLORER) | CMD(LESSON),
@@ -450,27 +535,42 @@ static int handle(Parser *p, const OptionSpec *s, bool short_form, const char *i
    return rc;
 }
 
+/* The row named name (len characters) for this command: rows may share a name when no
+ * command takes both (results --size is M,N,K, run --size one number); a command that
+ * takes neither is told about the first. */
+static const OptionSpec *rowNamed(const Parser *p, const char *name, size_t len) {
+   const OptionSpec *first = NULL;
+   for (size_t r = 0; r < sizeof table / sizeof table[0]; r++) {
+      const OptionSpec *s = &table[r];
+      if (!s->name || strlen(s->name) != len || strncmp(s->name, name, len) != 0)
+         continue;
+      if ((s->commands >> p->command) & 1)
+         return s;
+      if (!first)
+         first = s;
+   }
+   return first;
+}
+
 /* "--name", "--name=value", or a unique prefix of a name. */
 static int longOption(Parser *p, const char *word) {
    size_t len = strcspn(word, "=");
    const char *inline_value = word[len] == '=' ? word + len + 1 : NULL;
-   const OptionSpec *found = NULL;
-   int matches = 0;
+   const OptionSpec *found = rowNamed(p, word, len);
+   int matches = found ? 1 : 0;
    char candidates[256] = "";
-   for (size_t r = 0; r < sizeof table / sizeof table[0]; r++) {
+   for (size_t r = 0; r < sizeof table / sizeof table[0] && !found; r++) {
       const char *name = table[r].name;
-      if (!name || strncmp(name, word, len) != 0)
-         continue;
-      if (name[len] == '\0') { /* exact */
-         found = &table[r];
-         matches = 1;
-         break;
-      }
+      if (!name || strncmp(name, word, len) != 0 || rowNamed(p, name, strlen(name)) != &table[r])
+         continue; /* one candidate per name */
       size_t used = strlen(candidates);
       snprintf(candidates + used, sizeof candidates - used, "%s--%s", matches ? ", " : "", name);
-      found = &table[r];
       matches++;
    }
+   if (matches == 1 && !found) /* the one prefix match */
+      for (size_t r = 0; r < sizeof table / sizeof table[0] && !found; r++)
+         if (table[r].name && !strncmp(table[r].name, word, len))
+            found = rowNamed(p, table[r].name, strlen(table[r].name));
    if (matches == 0)
       return fail(p->err, p->errlen, "unknown option --%.*s%s", (int)(len > 48 ? 45 : len), word, len > 48 ? "..." : "");
    if (matches > 1)

@@ -46,6 +46,9 @@ typedef struct Options_ {
    bool exhaustive;          /* sweep: every valid configuration */
    const char *sizes;        /* bench: "1024,2048,4096" */
    const char *save;         /* sweep, bench: results file (.csv or .json) */
+   const char *store;        /* run, sweep, bench, explorer, results: the results store file (NULL: Store_defaultPath) */
+   bool no_store;            /* record nothing in the results store */
+   bool fresh;               /* sweep: measure again what the store already has for this sweep */
    const char *reference;    /* bench: another backend whose vendor BLAS is also timed (cuda: cuBLAS) */
    int save_presets;         /* sweep: save the best N as presets */
    int rounds;               /* bench: rounds of libraries and configurations in turn (median) */
@@ -56,6 +59,14 @@ typedef struct Options_ {
    bool has_warp, has_iteration;
    int groups;               /* banks: work-groups to trace (0: 1) */
    int banks, bank_width, simd_width; /* banks: model overrides (0: the device's model) */
+   /* results (cli_results.c): filters, the other side of a comparison, files */
+   const char *filter_device, *filter_size, *origin, *since, *until;
+   const char *against, *against_since, *against_until;
+   const char *results_format; /* export: csv, jsonl, t4; import: t4, clblast */
+   const char *results_out;  /* export: the file (NULL: standard output) */
+   bool ok_only, force;
+   int limit;                /* list: the newest N rows (0: all) */
+   bool has_limit;
    const char *positional[OPTIONS_MAX_POSITIONAL];
    int npositional;
 } Options;
@@ -70,6 +81,7 @@ typedef enum {
    COMMAND_BENCH,
    COMMAND_BANKS,
    COMMAND_CACHE,
+   COMMAND_RESULTS,
    COMMAND_LESSON,
    COMMAND_COUNT
 } CommandId;

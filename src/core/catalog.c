@@ -499,6 +499,11 @@ void KernelInfo_formatParams(const KernelInfo *k, const long long *values, char 
       n += (size_t)snprintf(out + n, outlen - n, "%s%s=%lld", i ? " " : "", k->params[i].name, values[i]);
 }
 
+void KernelInfo_hash(const KernelInfo *k, char out[17]) {
+   const char *text = k->source ? k->source : "";
+   snprintf(out, 17, "%016llx", Util_hash(UTIL_HASH_INIT, text, strlen(text)));
+}
+
 /* Ladders sort in teaching order; unknown ladders after, alphabetically. */
 static int ladderRank(const char *ladder) {
    static const char *order[] = {"general", "mygemm", "m1", "dcu", "magma", "fast", "hopper"};

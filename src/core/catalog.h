@@ -111,5 +111,8 @@ int KernelInfo_paramIndex(const KernelInfo *k, const char *name);
 void KernelInfo_defaults(const KernelInfo *k, long long *values);
 /* "TS=16 WPT=4" */
 void KernelInfo_formatParams(const KernelInfo *k, const long long *values, char *out, size_t outlen);
+/* The kernel file's text as 16 hex digits (FNV-1a 64): which version of a kernel a
+ * stored result was measured with. */
+void KernelInfo_hash(const KernelInfo *k, char out[17]);
 
 #endif

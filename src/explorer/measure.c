@@ -72,6 +72,23 @@ static void addTimes(Worker *w, const RunResult *r) {
    s->have_result = true;
 }
 
+void Measure_store(Worker *w, StoreRecord *r) {
+   char err[1536];
+   if (!w->store || Store_add(w->store, r, 1, err, sizeof err))
+      return;
+   Worker_log(w, LOG_WARN, "recording stopped: %s", err);
+   Store_close(w->store);
+   w->store = NULL;
+}
+
+/* A finished measurement of the configuration (its verified first run, or why it failed). */
+static void storeRun(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, RunStatus st, const RunResult *r) {
+   StoreRecord rec;
+   RecordPlace at = {w->snap.backend, &w->snap.device};
+   Record_fromRun(&rec, "explorer", &at, k, cfg->values, &cfg->problem, st, r);
+   Measure_store(w, &rec);
+}
+
 static const char *basename_(const char *path) {
    const char *b = strrchr(path, '/');
    return b ? b + 1 : path;
@@ -290,6 +307,8 @@ static bool compileFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg
       if (log && *log)
          LogBuf_add(&w->log, LOG_BUILD, log);
       free(log);
+      if (st != RUN_CANCELLED && st != RUN_INVALID)
+         storeRun(w, k, cfg, st, r);
       Worker_stopWith(w, st, r->message);
       return false;
    }
@@ -306,8 +325,11 @@ static bool compileFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg
 }
 
 /* The first run's verdict: verified (or, ablated, a first measurement). */
-static void recordFirst(Worker *w, RunStatus st, const RunResult *r, const char *name) {
+static void recordFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, RunStatus st, const RunResult *r,
+                        const char *name) {
    WorkerSnapshot *sn = &w->snap;
+   if (r->verified_run || (r->ablate && st == RUN_OK))
+      storeRun(w, k, cfg, st, r);
    if (r->verified_run) {
       sn->verified_run = true;
       sn->verify = r->verify;
@@ -364,7 +386,7 @@ void Measure_round(Worker *w) {
    if (serial != w->cur_serial)
       return; /* a newer configuration was adopted (a device change) */
    if (first)
-      recordFirst(w, st, r, name);
+      recordFirst(w, k, &cfg, st, r, name);
    switch (st) {
    case RUN_OK:
    case RUN_NOT_VERIFIED:
@@ -379,6 +401,8 @@ void Measure_round(Worker *w) {
       break;
    default:
       Worker_log(w, LOG_ERROR, "%s: %s: %s", name, RunStatus_name(st), r->message);
+      if (first && !r->verified_run && st != RUN_INVALID)
+         storeRun(w, k, &cfg, st, r); /* the first run failed before its verification */
       Worker_stopWith(w, st, r->message);
       break;
    }

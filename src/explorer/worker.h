@@ -167,6 +167,8 @@ typedef struct WorkerInit_ {
    bool paused;
    bool vendor;                    /* time the vendor BLAS once per problem */
    uint64_t seed;
+   const char *store;              /* the results store (NULL: the default, core/store.h) */
+   bool no_store;                  /* record nothing */
 } WorkerInit;
 
 typedef struct Worker_ Worker;

@@ -136,6 +136,9 @@ typedef struct Ui_ {
    AheadStatus ahead_status;
    bool ahead_sweeping;       /* it is asked for a running sweep's next configurations */
    History hist;
+   struct Store_ *store;      /* the results store, read for the history (NULL: none) */
+   bool store_tried;
+   char stored_for[256];      /* the device, kernel and problem whose stored results are shown */
    LogBuf log;
    unsigned long log_seen;
 
@@ -206,6 +209,11 @@ const char *Ui_shortName(const KernelInfo *k);
 unsigned long long Ui_kernelsSignature(const char *dir);
 void Ui_reloadKernels(Ui *ui, const char *why);
 void Ui_watchKernels(Ui *ui);
+
+/* history_store.c */
+/* Once per device, kernel and problem measured: the best results that the results store
+ * has of them from earlier sessions join the history, marked as stored. */
+void Ui_historyFromStore(Ui *ui);
 
 /* news.c */
 /* Takes the worker's snapshot, sweep, bank analysis, inspection and log lines. */

@@ -109,6 +109,7 @@ static void pollInspect(Ui *ui) {
 void Ui_pollWorker(Ui *ui) {
    if (Worker_snapshot(ui->worker, &ui->snap, &ui->snap_seen)) {
       ui->dirty = true;
+      Ui_historyFromStore(ui);
       updateHistory(ui);
       LessonUi_poll(ui);
    }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/rng.h"
+#include "core/store.h"
 #include "core/util.h"
 #include "tui/app.h"
 #include "tui/lesson_ui.h"
@@ -18,6 +19,7 @@
 #include "tui/terminal.h"
 
 static void freeUi(Ui *ui) {
+   Store_close(ui->store);
    Catalog_free(&ui->cat);
    free(ui->list);
    free(ui->devices);
@@ -199,6 +201,8 @@ static int startWorker(Ui *ui, char *aerr, size_t aerrlen) {
     * the class's next step. */
    wi.vendor = !ui->start.lesson;
    wi.seed = ui->start.has_seed ? ui->start.seed : Rng_freshSeed();
+   wi.store = ui->start.store;
+   wi.no_store = ui->start.no_store;
    char err[1024];
    ui->worker = Worker_start(&wi, err, sizeof err);
    if (!ui->worker) {
