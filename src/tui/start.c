@@ -373,9 +373,10 @@ int Ui_main(const UiStart *start) {
    unsigned panesBefore = ui->visible;
    if (!rc && start->lesson) {
       rc = LessonUi_begin(ui);
-      /* The lesson pane in the place of the history (the ladder is the lesson's history);
-       * the preferences keep the panes as they were. */
-      ui->visible = (ui->visible | PANE_BIT(PANE_LESSON)) & ~PANE_BIT(PANE_HISTORY);
+      /* The lesson pane in the place of the history (the ladder is the lesson's history)
+       * and of the log (4 shows it), so that the step's text has room at 80x24; the
+       * preferences keep the panes as they were. */
+      ui->visible = (ui->visible | PANE_BIT(PANE_LESSON)) & ~(PANE_BIT(PANE_HISTORY) | PANE_BIT(PANE_LOG));
    }
    char aerr[256] = "";
    if (!rc)

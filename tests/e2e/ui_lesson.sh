@@ -35,12 +35,12 @@ teach() {
    name=$1
    steps=$(printf '%s\n' "$list" | awk -v n="$name" '$1 == n { print $2 }')
    ui_start 130 60 -- lesson "$name" --size 128
-   # The lesson pane alone (kernel, results and log hidden): the whole ladder in view.
+   # The lesson pane alone (kernel and results hidden, the log too): the whole ladder in view.
    if ! ui_wait "$name: step 1/$steps"; then
       not_ok "$name starts on its first step" "$UI_LAST"
       return
    fi
-   ui_keys 1 2 4
+   ui_keys 1 2
    STEP=1
    while [ "$STEP" -le "$steps" ]; do
       if ! ui_wait "$name: step $STEP/$steps"; then
