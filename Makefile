@@ -21,7 +21,7 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test test-unit test-e2e test-ui test-sanitize sanitize deps deps-test install uninstall clean bench fuzz
+.PHONY: search-table all run test test-unit test-e2e test-ui test-sanitize sanitize deps deps-test install uninstall clean bench fuzz
 
 all: $(BUILD)/gemmtop
 
@@ -81,6 +81,12 @@ fuzz: deps-test
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.c tests/fuzz/fuzz.h $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -DFUZZ_LIBFUZZER -fsanitize=fuzzer -o $@ $< tests/fuzz/fuzz_util.c $(CORE_OBJ) $(LIBS)
+
+# docs/search.md's table: every strategy replayed on recorded spaces (SPACES: files that
+# 'gemmtop sweep --exhaustive --save' wrote; by default the one shipped with the tests).
+SPACES ?= tests/data/space-*.csv
+search-table: all
+	@GEMMTOP_BIN=$(BUILD)/gemmtop python3 tools/search_table.py $(SPACES)
 
 # The standard benchmark: every shipped preset and the vendor BLAS, on the best device.
 bench: deps

@@ -12,6 +12,8 @@ int Cli_run(const Options *o);
 int Cli_cache(const Options *o);
 int Cli_inspect(const Options *o);
 int Cli_sweep(const Options *o);
+/* sweep --simulate FILE: strategies compared on a recorded space (cli_simulate.c). */
+int Cli_simulate(const Options *o);
 int Cli_bench(const Options *o);
 /* gemmtop results list|best|compare|export|import (cli_results.c). */
 int Cli_results(const Options *o);

@@ -16,6 +16,7 @@
 #include "core/ablate.h"
 #include "core/ahead.h"
 #include "core/banks.h"
+#include "core/search.h"
 
 #define CMD(c) (1u << COMMAND_##c)
 #define EVERY ((1u << COMMAND_COUNT) - 1)
@@ -69,9 +70,24 @@ static int applySet(Options *o, const OptionSpec *s, const char *v, char *err, s
    return 0;
 }
 
+/* One size or MxNxK, or (for sweep, checked once the command is known) a list of them. */
 static int applySize(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
-   o->problem.m = o->problem.n = o->problem.k = (int)strtol(v, NULL, 10);
+   int n = Options_parseSizeList(v, o->size_list, OPTIONS_MAX_SIZES, MAX_SIZE, err, errlen);
+   if (n < 0)
+      return 2;
+   o->nsize_list = n;
+   o->problem.m = o->size_list[0][0];
+   o->problem.n = o->size_list[0][1];
+   o->problem.k = o->size_list[0][2];
    o->has_m = o->has_n = o->has_k = true;
+   return 0;
+}
+
+static int applyStrategies(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   unsigned mask;
+   if (!Options_parseStrategies(v, &mask, err, errlen))
+      return 2;
+   o->strategies = v;
    return 0;
 }
 
@@ -196,8 +212,10 @@ static const OptionSpec table[] = {
     {.letter = 'k', .value = "K", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(problem.k),
      .given = F(has_k), .commands = SHAPE | CMD(LESSON), .help = "the inner dimension", .dflt = "1024",
      .elsewhere = "bench takes its sizes from --sizes"},
-    {.name = "size", .value = "S", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .apply = applySize,
-     .commands = SHAPE | CMD(LESSON), .help = "M, N and K at once", .dflt = "1024; the explorer 2048 on a GPU, 512 on a CPU",
+    {.name = "size", .value = "S|MxNxK", .kind = OPT_TEXT, .apply = applySize, .commands = SHAPE | CMD(LESSON),
+     .help = "M, N and K at once (1 to 1048576 each); sweep takes a list, e.g. 1024,2048,4096x4096x1024, and "
+             "reports the best per size and across them",
+     .dflt = "1024; the explorer 2048 on a GPU, 512 on a CPU",
      .elsewhere = "bench takes its sizes from --sizes"},
     {.name = "precision", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(has_precision),
      .commands = CONFIG | CMD(RESULTS),
@@ -251,10 +269,27 @@ static const OptionSpec table[] = {
      .field = F(code), .commands = CMD(INSPECT), .help = "which code to print",
      .dflt = "what the backend gives: PTX for CUDA and NVIDIA's OpenCL, ISA for HIP"},
     {.name = "budget", .value = "N", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(budget),
-     .commands = CMD(SWEEP) | CMD(EXPLORER), .help = "try N random valid configurations",
+     .commands = CMD(SWEEP) | CMD(EXPLORER), .help = "try N valid configurations (sweep: as --strategy proposes them)",
      .dflt = "40; the explorer's sweep 24"},
     {.name = "exhaustive", .kind = OPT_FLAG, .field = F(exhaustive), .commands = CMD(SWEEP) | CMD(EXPLORER),
      .help = "try every valid configuration"},
+    {.name = "strategy", .value = "NAME", .kind = OPT_CHOICE, .choices = "exhaustive|random|anneal|genetic|bayes",
+     .field = F(strategy), .commands = CMD(SWEEP),
+     .help = "how to search: exhaustive (in order), random, anneal (simulated annealing), genetic, bayes "
+             "(Gaussian process, expected improvement); the last three learn from what was measured",
+     .dflt = "random; exhaustive with --exhaustive"},
+    {.name = "time-budget", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
+     .field = F(time_budget), .commands = CMD(SWEEP),
+     .help = "propose no configuration after S seconds (with --budget, whichever ends first)"},
+    {.name = "simulate", .value = "FILE|store", .kind = OPT_TEXT, .field = F(simulate), .commands = CMD(SWEEP),
+     .help = "replay a recorded space (a --save file of an exhaustive sweep, or the results store's measurements "
+             "that --kernel, --size, --precision and --device select) instead of measuring, and compare "
+             "strategies: evaluations to reach 95% and 99% of its best"},
+    {.name = "strategies", .value = "all|LIST", .kind = OPT_TEXT, .apply = applyStrategies, .commands = CMD(SWEEP),
+     .help = "--simulate: the strategies to compare, comma-separated", .dflt = "--strategy, else all"},
+    {.name = "repeat", .value = "R", .kind = OPT_INT, .min = 1, .max = 1000, .field = F(repeat),
+     .commands = CMD(SWEEP), .help = "--simulate: seeds per strategy (--seed, --seed+1, ...; --seed default 1)",
+     .dflt = "10"},
     {.name = "timeout", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
      .field = F(timeout), .commands = CMD(SWEEP) | CMD(EXPLORER),
      .help = "drop a configuration whose launch takes longer than S seconds", .dflt = "5"},
@@ -648,6 +683,9 @@ int Options_parseQuiet(Options *o, int argc, char **argv, int first, const char 
       if (rc)
          return rc;
    }
+   if (o->nsize_list > 1 && p.command != COMMAND_SWEEP)
+      return fail(err, errlen, "--size takes one size (S or MxNxK) here; a list is for 'gemmtop sweep' (bench takes "
+                               "--sizes)");
    return checkPositionals(&p);
 }
 
@@ -683,6 +721,75 @@ int Options_parseSizes(const char *text, int *sizes, int max, char *err, size_t 
       sizes[n++] = (int)v;
       if (!p[len])
          return n;
+      p += len + 1;
+   }
+}
+
+/* "4096" or "4096x4096x1024" at p (len characters) into mnk; false when it is neither. */
+static bool parseOneSize(const char *p, size_t len, int max, int *mnk) {
+   const char *q = p, *stop = p + len;
+   int parts = 0;
+   for (;;) {
+      char *end;
+      errno = 0;
+      long long v = *q >= '0' && *q <= '9' ? strtoll(q, &end, 10) : 0;
+      if (v < 1 || v > max || errno || end > stop || parts == 3)
+         return false;
+      mnk[parts++] = (int)v;
+      if (end == stop)
+         break;
+      if (*end != 'x')
+         return false;
+      q = end + 1;
+   }
+   if (parts == 2)
+      return false;
+   if (parts == 1)
+      mnk[1] = mnk[2] = mnk[0];
+   return true;
+}
+
+int Options_parseSizeList(const char *text, int (*mnk)[3], int maxn, int max, char *err, size_t errlen) {
+   int n = 0, total = 1;
+   for (const char *q = text; *q; q++)
+      total += *q == ',';
+   if (total > maxn) {
+      fail(err, errlen, "--size: at most %d sizes, not %d", maxn, total);
+      return -1;
+   }
+   for (const char *p = text;; n++) {
+      size_t len = strcspn(p, ",");
+      if (!len || !parseOneSize(p, len, max, mnk[n])) {
+         fail(err, errlen, "--size: '%.*s%s' is not a size: use S or MxNxK, whole numbers from 1 to %d "
+                           "(sweep: comma-separated, e.g. 1024,2048,4096x4096x1024)",
+              (int)(len > 48 ? 45 : len), p, len > 48 ? "..." : "", max);
+         return -1;
+      }
+      if (!p[len])
+         return n + 1;
+      p += len + 1;
+   }
+}
+
+bool Options_parseStrategies(const char *text, unsigned *mask, char *err, size_t errlen) {
+   *mask = 0;
+   if (!strcmp(text, "all")) {
+      *mask = (1u << SEARCH_STRATEGIES) - 1;
+      return true;
+   }
+   for (const char *p = text;;) {
+      size_t len = strcspn(p, ",");
+      char name[32];
+      SearchStrategy st;
+      snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
+      if (!len || len >= sizeof name || !SearchStrategy_parse(name, &st)) {
+         fail(err, errlen, "--strategies: '%.*s%s' is not a strategy: use all, or names of %s, comma-separated",
+              (int)(len > 48 ? 45 : len), p, len > 48 ? "..." : "", SearchStrategy_list());
+         return false;
+      }
+      *mask |= 1u << st;
+      if (!p[len])
+         return true;
       p += len + 1;
    }
 }

@@ -59,6 +59,13 @@ typedef struct Options_ {
    bool has_warp, has_iteration;
    int groups;               /* banks: work-groups to trace (0: 1) */
    int banks, bank_width, simd_width; /* banks: model overrides (0: the device's model) */
+   const char *strategy;     /* sweep: the search strategy's name (NULL: a random sample, or all with --exhaustive) */
+   double time_budget;       /* sweep: stop proposing after this many seconds (0: no limit) */
+   const char *simulate;     /* sweep: replay a recorded space (a --save file) instead of measuring */
+   const char *strategies;   /* sweep --simulate: "all" or names, comma-separated */
+   int repeat;               /* sweep --simulate: seeds per strategy */
+   int nsize_list;           /* --size: the sizes given (more than one: sweep only) */
+   int size_list[OPTIONS_MAX_SIZES][3]; /* M, N, K of each */
    /* results (cli_results.c): filters, the other side of a comparison, files */
    const char *filter_device, *filter_size, *origin, *since, *until;
    const char *against, *against_since, *against_until;
@@ -148,5 +155,13 @@ void Options_commandUsage(FILE *out, CommandId command);
  * OPTIONS_MAX_BENCH_SIZE each; NULL text gives the default. Returns the count (at most
  * max), or -1 with a message saying what is wrong and what would be valid. */
 int Options_parseSizes(const char *text, int *sizes, int max, char *err, size_t errlen);
+
+/* --size "1024", "2048,4096" or "4096x4096x1024,512": square sizes or MxNxK triples,
+ * comma-separated, each 1 to max. Returns the count (at most maxn), or -1 with a message. */
+int Options_parseSizeList(const char *text, int (*mnk)[3], int maxn, int max, char *err, size_t errlen);
+
+/* sweep --strategies "all" or "anneal,bayes": a bit per SearchStrategy in *mask. False
+ * with a message naming what would be valid. */
+bool Options_parseStrategies(const char *text, unsigned *mask, char *err, size_t errlen);
 
 #endif
