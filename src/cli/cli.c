@@ -252,7 +252,9 @@ int Cli_list(const Options *o) {
       return listKernels(o);
    if (!strcmp(what, "presets"))
       return listPresets(o);
-   fprintf(stderr, "gemmtop: list what? '%s' is not devices, kernels or presets\n", what);
+   if (!strcmp(what, "lessons"))
+      return Cli_listLessons(o);
+   fprintf(stderr, "gemmtop: list what? '%s' is not devices, kernels, presets or lessons\n", what);
    return 2;
 }
 

@@ -90,6 +90,7 @@ typedef enum {
    COMMAND_BANKS,
    COMMAND_CACHE,
    COMMAND_RESULTS,
+   COMMAND_LESSON,
    COMMAND_COUNT
 } CommandId;
 

@@ -111,6 +111,11 @@ bool Session_checkLimitsEnv(char *err, size_t errlen) {
    return !env || !*env || applyLimitsText(env, NULL, NULL, err, errlen);
 }
 
+bool Session_simulateLimits(const char *text, DeviceLimits *l, char *err, size_t errlen) {
+   unsigned long long l2 = 0; /* a lesson's smaller L2 would only change cold-L2 timing: not simulated */
+   return applyLimitsText(text, l, &l2, err, errlen);
+}
+
 static bool applySimulatedLimits(DeviceInfo *info, char *err, size_t errlen) {
    const char *env = getenv("GEMMTOP_DEVICE_LIMITS");
    if (!env || !*env)

@@ -83,6 +83,9 @@ Session *Session_open(const Backend *backend, int device, const Catalog *catalog
 /* Whether $GEMMTOP_DEVICE_LIMITS (the simulated smaller device) is well-formed; a
  * malformed value is a usage error, checked before any device is opened. */
 bool Session_checkLimitsEnv(char *err, size_t errlen);
+/* Applies a limits text in GEMMTOP_DEVICE_LIMITS's form ("max_wg=256,fp64=0") to l (limits
+ * only shrink); l NULL only checks it. A lesson step simulates a smaller device this way. */
+bool Session_simulateLimits(const char *text, DeviceLimits *l, char *err, size_t errlen);
 /* Frees the session; after an abandoned launch (Session_stuck) the device's objects are
  * left to the process's end, since the runtime would wait for the launch to release them. */
 void Session_close(Session *s);

@@ -245,7 +245,16 @@ static bool prepareFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg
                          const char *name) {
    Session *s = w->session;
    char msg[1536];
-   if (!Config_check(k, cfg->values, &cfg->problem, &Session_device(s)->limits, &w->snap.geo, msg, sizeof msg)) {
+   DeviceLimits lim = Session_device(s)->limits;
+   if (cfg->limits[0] && !Session_simulateLimits(cfg->limits, &lim, msg, sizeof msg)) {
+      Worker_stopWith(w, RUN_INVALID, msg);
+      return false;
+   }
+   if (!Config_check(k, cfg->values, &cfg->problem, &lim, &w->snap.geo, msg, sizeof msg)) {
+      if (cfg->limits[0]) { /* said, so that a refusal is never taken for the device's own */
+         size_t n = strlen(msg);
+         snprintf(msg + n, sizeof msg - n, " (simulated limits: %s)", cfg->limits);
+      }
       Worker_log(w, LOG_WARN, "%s: not run: %s", name, msg);
       Worker_stopWith(w, RUN_INVALID, msg);
       return false;

@@ -35,6 +35,7 @@ typedef struct WorkerConfig_ {
    unsigned ablate;     /* AblateFlag bits: compiled with the switches, never verified */
    bool cold_l2;        /* time with the L2 cold (RunOptions.cold_l2) */
    bool ready;          /* known to be compiled: a short debounce */
+   char limits[128];    /* simulated device limits of a lesson step ("max_wg=256"), "" none */
 } WorkerConfig;
 
 typedef enum {

@@ -10,6 +10,7 @@
 #include "core/ablate.h"
 #include "core/banks.h"
 #include "tui/app.h"
+#include "tui/lesson_ui.h"
 #include "tui/text.h"
 #include "core/util.h"
 
@@ -146,7 +147,7 @@ bool Draw_snapIsCurrent(const Ui *ui) {
    const WorkerSnapshot *s = &ui->snap;
    return s->have_config && !strcmp(s->config.kernel, Ui_kernel(ui)->name) &&
           !memcmp(s->config.values, ui->values, sizeof ui->values) && Problem_same(&s->config.problem, &ui->problem) &&
-          s->config.ablate == ui->ablate && s->config.cold_l2 == ui->cold_l2;
+          s->config.ablate == ui->ablate && s->config.cold_l2 == ui->cold_l2 && !strcmp(s->config.limits, ui->limits);
 }
 
 Style Draw_stateStyle(const Ui *ui) {
@@ -328,7 +329,7 @@ void Draw_screen(Ui *ui) {
    static void (*const draw[PANE_COUNT])(Ui *) = {
        [PANE_KERNEL] = Draw_kernel, [PANE_RESULTS] = Draw_results, [PANE_HISTORY] = Draw_history,
        [PANE_LOG] = Draw_log,       [PANE_BANKS] = Draw_banks,     [PANE_INSPECT] = Draw_inspect,
-       [PANE_SWEEP] = SweepView_draw,
+       [PANE_SWEEP] = SweepView_draw,   [PANE_LESSON] = Draw_lesson,
    };
    for (int p = 0; p < PANE_COUNT; p++)
       if ((ui->layout.shown & PANE_BIT(p)) && draw[p])
