@@ -85,6 +85,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -DGEMMTOP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(CORE_OBJ) $(LIBS) -lcmocka
 
+# test_observe loads a made-up NVML (tests/unit/fake_nvml.c) from beside itself.
+$(BUILD)/tests/libfake_nvml.so: tests/unit/fake_nvml.c tests/unit/fake_nvml.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -fPIC -shared -o $@ $<
+$(BUILD)/tests/test_observe: $(BUILD)/tests/libfake_nvml.so
+
 -include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tests/*.d $(BUILD)/nompi/*.d)
 
 run: deps

@@ -252,7 +252,9 @@ int Cli_list(const Options *o) {
       return listKernels(o);
    if (!strcmp(what, "presets"))
       return listPresets(o);
-   fprintf(stderr, "gemmtop: list what? '%s' is not devices, kernels or presets\n", what);
+   if (!strcmp(what, "lessons"))
+      return Cli_listLessons(o);
+   fprintf(stderr, "gemmtop: list what? '%s' is not devices, kernels, presets or lessons\n", what);
    return 2;
 }
 
@@ -388,7 +390,8 @@ int Cli_run(const Options *o) {
       goto done_session;
    /* --max-seconds also bounds each launch: one that does not end is abandoned. */
    RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = !o->no_verify, .max_seconds = o->max_seconds,
-                    .ablate = o->ablate, .verified_c = verified_c, .launch_timeout_s = o->max_seconds};
+                    .ablate = o->ablate, .verified_c = verified_c, .launch_timeout_s = o->max_seconds,
+                    .cold_l2 = o->cold_l2, .observe = true};
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
    Peaks peaks;
    Peaks_cached(Session_device(s), Session_backend(s)->name, &peaks);
@@ -401,7 +404,10 @@ int Cli_run(const Options *o) {
    else if (o->vendor && r->geo.emulated)
       fprintf(stderr, "gemmtop: --vendor ignored: an emulated tensor kernel is not compared with the vendor BLAS\n");
    if (with_vendor)
-      Session_vendor(s, &p, &in, &(RunOptions){.reps = o->reps, .warmup = o->warmup, .verify = true}, &vendor);
+      Session_vendor(s, &p, &in,
+                     &(RunOptions){.reps = o->reps, .warmup = o->warmup, .verify = true, .cold_l2 = o->cold_l2,
+                                   .observe = true},
+                     &vendor);
    Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &ro, r, &peaks,
               with_vendor ? &vendor : NULL);
    recordRun(o, s, k, values, &p, st, r, with_vendor ? &vendor : NULL);

@@ -173,6 +173,7 @@ struct SweepRecording_ {
    RecordPlace at;
    const Problem *p;
    int reps;          /* timed launches of each configuration */
+   bool cold_l2;      /* timed with the L2 cold: another sweep than a warm one */
    char key[33];
 };
 
@@ -180,7 +181,7 @@ struct SweepRecording_ {
  * after it does not measure it again. */
 static void recordOne(const SweepRecording *sr, const KernelInfo *k, const Candidate *c, bool emulated) {
    StoreRecord r;
-   Record_fromCandidate(&r, "sweep", &sr->at, k, sr->p, c, emulated, false, sr->key);
+   Record_fromCandidate(&r, "sweep", &sr->at, k, sr->p, c, emulated, sr->cold_l2, sr->key);
    r.reps = c->outcome == SWEEP_OK ? sr->reps : 0;
    Recorder_add(sr->rec, &r, 1);
 }
@@ -273,7 +274,7 @@ static bool outOfTime(const SweepPlan *pl) {
 static MeasureJob measureJob(const SweepPlan *pl, const Problem *p) {
    const Options *o = pl->o;
    MeasureJob job = {.device = pl->dev.index, .problem = *p, .seed = pl->seed, .reps = o->reps, .warmup = o->warmup,
-                     .timeout_s = o->timeout > 0 ? o->timeout : 5};
+                     .timeout_s = o->timeout > 0 ? o->timeout : 5, .cold_l2 = o->cold_l2};
    Util_copy(job.backend, sizeof job.backend, pl->backend);
    Util_copy(job.kernel, sizeof job.kernel, pl->k->name);
    return job;
@@ -443,9 +444,9 @@ static void report(const SweepPlan *pl, const SizeRun *run, bool first, bool sev
    for (int m = 0; m < pl->nmodels; m++)
       reportModel(pl, run, m);
    printf("\ntried %d of %d valid (%d invalid dropped before compiling): %d ok, %d compile failed, %d wrong result, "
-          "%d timeout, %d failed; %.1f s%s",
+          "%d timeout, %d failed; %.1f s; timed with a %s L2%s",
           n, run->sp.count, run->sp.invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG],
-          counts[SWEEP_TIMEOUT], counts[SWEEP_FAILED], (Util_nowMs() - pl->t0) / 1000,
+          counts[SWEEP_TIMEOUT], counts[SWEEP_FAILED], (Util_nowMs() - pl->t0) / 1000, pl->o->cold_l2 ? "cold" : "warm",
           run->out_of_time ? "; --time-budget reached" : "");
    if (run->taken)
       printf("; %d of them from the results store", run->taken);
@@ -617,8 +618,9 @@ static int listSpaces(SweepPlan *pl, Session *s, SizeRun *runs, int nruns, unsig
 
 /* The size's key in the results store, and what the store has under it. */
 static void resume(const SweepPlan *pl, Recorder *rec, SizeRun *run) {
-   run->sr = (SweepRecording){.rec = rec, .at = {pl->backend, &pl->dev}, .p = &run->p, .reps = pl->o->reps};
-   Record_sweepKey(&run->sr.at, pl->k, &run->p, pl->base, pl->free_mask, false, run->sr.key);
+   run->sr = (SweepRecording){
+       .rec = rec, .at = {pl->backend, &pl->dev}, .p = &run->p, .reps = pl->o->reps, .cold_l2 = pl->o->cold_l2};
+   Record_sweepKey(&run->sr.at, pl->k, &run->p, pl->base, pl->free_mask, pl->o->cold_l2, run->sr.key);
    if (!rec->store || pl->o->fresh)
       return;
    run->is_taken = calloc((size_t)run->sp.count, sizeof *run->is_taken);
@@ -639,7 +641,8 @@ static void announce(const SweepPlan *pl, const SizeRun *run) {
            pl->dev.name, run->sp.space, run->sp.invalid, run->sp.count, budget, how);
    if (pl->o->time_budget > 0)
       fprintf(stderr, " within %g s", pl->o->time_budget);
-   fprintf(stderr, ", %dx%dx%d %s\n", run->p.m, run->p.n, run->p.k, Precision_name(run->p.precision));
+   fprintf(stderr, ", %dx%dx%d %s, %s L2\n", run->p.m, run->p.n, run->p.k, Precision_name(run->p.precision),
+           pl->o->cold_l2 ? "cold" : "warm");
    if (run->taken)
       fprintf(stderr, "%d of %d configurations taken from the store (%s); --fresh measures them again\n", run->taken,
               budget, Store_path(run->sr.rec->store));

@@ -36,7 +36,7 @@
 
 static const CommandSpec commands[COMMAND_COUNT] = {
     [COMMAND_EXPLORER] = {"", "", "the interactive explorer", 0},
-    [COMMAND_LIST] = {"list", "[devices|kernels|presets]", "devices, kernel variants or presets", 1},
+    [COMMAND_LIST] = {"list", "[devices|kernels|presets|lessons]", "devices, kernel variants, presets or lessons", 1},
     [COMMAND_RUN] = {"run", "", "one verified, timed run", 0},
     [COMMAND_INSPECT] = {"inspect", "", "compiled code, registers, memory, occupancy", 0},
     [COMMAND_SWEEP] = {"sweep", "", "search a kernel's parameters, best first", 0},
@@ -46,6 +46,7 @@ static const CommandSpec commands[COMMAND_COUNT] = {
     [COMMAND_CACHE] = {"cache", "clear", "forget compiled programs kept on disk", 1},
     [COMMAND_RESULTS] = {"results", "list|best|compare|export|import [FILE]",
                          "the results store: list, best, compare, export (CSV, JSON Lines, T4), import (T4, CLBlast)", 2},
+    [COMMAND_LESSON] = {"lesson", "[NAME]", "teach a ladder step by step in the explorer; no NAME lists the lessons", 1},
 };
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -190,9 +191,9 @@ static int applyVersion(Options *o, const OptionSpec *s, const char *v, char *er
 
 static const OptionSpec table[] = {
     {.name = "backend", .value = "opencl|cuda|hip", .kind = OPT_TEXT, .field = F(backend),
-     .commands = CONFIG | CMD(LIST), .help = "the runtime",
+     .commands = CONFIG | CMD(LIST) | CMD(LESSON), .help = "the runtime",
      .dflt = "opencl; the explorer takes a CUDA or HIP GPU when OpenCL has none"},
-    {.name = "device", .value = "N|NAME|KIND", .kind = OPT_TEXT, .field = F(device), .commands = CONFIG,
+    {.name = "device", .value = "N|NAME|KIND", .kind = OPT_TEXT, .field = F(device), .commands = CONFIG | CMD(LESSON),
      .help = "device index, part of its (platform's) name, or a kind: pocl, nvidia, amd, intel, cpu or gpu; "
              "'gemmtop list devices' shows them",
      .dflt = "the best GPU, else the CPU"},
@@ -203,15 +204,15 @@ static const OptionSpec table[] = {
     {.name = "set", .value = "PARAM=VALUE", .kind = OPT_TEXT, .apply = applySet, .commands = CONFIG,
      .help = "set a kernel parameter; repeatable, up to 32 times"},
     {.letter = 'm', .value = "M", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(problem.m),
-     .given = F(has_m), .commands = SHAPE, .help = "rows of C", .dflt = "1024",
+     .given = F(has_m), .commands = SHAPE | CMD(LESSON), .help = "rows of C", .dflt = "1024",
      .elsewhere = "bench takes its sizes from --sizes"},
     {.letter = 'n', .value = "N", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(problem.n),
-     .given = F(has_n), .commands = SHAPE, .help = "columns of C", .dflt = "1024",
+     .given = F(has_n), .commands = SHAPE | CMD(LESSON), .help = "columns of C", .dflt = "1024",
      .elsewhere = "bench takes its sizes from --sizes"},
     {.letter = 'k', .value = "K", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(problem.k),
-     .given = F(has_k), .commands = SHAPE, .help = "the inner dimension", .dflt = "1024",
+     .given = F(has_k), .commands = SHAPE | CMD(LESSON), .help = "the inner dimension", .dflt = "1024",
      .elsewhere = "bench takes its sizes from --sizes"},
-    {.name = "size", .value = "S|MxNxK", .kind = OPT_TEXT, .apply = applySize, .commands = SHAPE,
+    {.name = "size", .value = "S|MxNxK", .kind = OPT_TEXT, .apply = applySize, .commands = SHAPE | CMD(LESSON),
      .help = "M, N and K at once (1 to 1048576 each); sweep takes a list, e.g. 1024,2048,4096x4096x1024, and "
              "reports the best per size and across them",
      .dflt = "1024; the explorer 2048 on a GPU, 512 on a CPU",
@@ -237,7 +238,7 @@ static const OptionSpec table[] = {
              "seconds is abandoned",
      .elsewhere = "sweep's limit is --timeout"},
     {.name = "seed", .value = "S", .kind = OPT_TEXT, .apply = applySeed, .given = F(has_seed),
-     .commands = TIMED | CMD(EXPLORER), .help = "random inputs from this seed", .dflt = "fresh each run"},
+     .commands = TIMED | CMD(EXPLORER) | CMD(LESSON), .help = "random inputs from this seed", .dflt = "fresh each run"},
     {.name = "a", .value = "A.npy", .kind = OPT_TEXT, .field = F(a_path), .commands = CMD(RUN),
      .help = "A from a NumPy file, as stored: the transposed shape for T"},
     {.name = "b", .value = "B.npy", .kind = OPT_TEXT, .field = F(b_path), .commands = CMD(RUN),
@@ -257,6 +258,10 @@ static const OptionSpec table[] = {
              "no-fma (multiply-adds), const-store (C gets 1.25), comma-separated; the result is labelled "
              "ablated and not verified",
      .elsewhere = "sweep and bench rank real, verified results only; in the explorer, press a"},
+    {.name = "cold-l2", .kind = OPT_FLAG, .field = F(cold_l2), .commands = CMD(RUN) | CMD(BENCH) | CMD(SWEEP),
+     .help = "time each launch with the L2 cache cold (a rotation through copies of A and B that exceed twice "
+             "the L2, or a flush between launches); the default times a warm L2, as repeated launches find it",
+     .elsewhere = "in the explorer, the run settings (S) have it"},
     {.name = "vendor", .kind = OPT_FLAG, .field = F(vendor), .commands = CMD(RUN),
      .help = "also time the vendor BLAS (CLBlast, cuBLAS, rocBLAS) and give % of it",
      .elsewhere = "bench always times the vendor BLAS"},
@@ -374,9 +379,9 @@ static const OptionSpec table[] = {
      .help = "export: write to FILE", .dflt = "standard output"},
     {.name = "force", .kind = OPT_FLAG, .field = F(force), .commands = CMD(RESULTS),
      .help = "export: replace FILE when it exists"},
-    {.name = "no-color", .kind = OPT_FLAG, .field = F(no_color), .commands = CMD(EXPLORER),
+    {.name = "no-color", .kind = OPT_FLAG, .field = F(no_color), .commands = CMD(EXPLORER) | CMD(LESSON),
      .help = "no colours; the NO_COLOR variable does the same"},
-    {.name = "ascii", .letter = 'U', .kind = OPT_FLAG, .field = F(ascii), .commands = CMD(EXPLORER),
+    {.name = "ascii", .letter = 'U', .kind = OPT_FLAG, .field = F(ascii), .commands = CMD(EXPLORER) | CMD(LESSON),
      .help = "ASCII instead of Unicode box drawing"},
     {.name = "help", .letter = 'h', .kind = OPT_FLAG, .apply = applyHelp, .commands = EVERY, .help = "this help"},
     {.name = "version", .kind = OPT_FLAG, .apply = applyVersion, .commands = EVERY, .help = "the version"},

@@ -40,6 +40,7 @@ typedef struct Options_ {
    unsigned ablate;          /* run: AblateFlag bits (--ablate no-a,no-b,no-fma,const-store) */
    bool no_color, ascii, measure;
    bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS) */
+   bool cold_l2;             /* run, bench, sweep: time with the L2 cache cold (core/coldl2.h) */
    const char *arch;         /* inspect: compile for this target (sm_90, gfx906) without a device */
    const char *code;         /* inspect: ptx, sass, isa, none */
    int budget;               /* sweep: configurations to try (0: default) */
@@ -91,6 +92,7 @@ typedef enum {
    COMMAND_BANKS,
    COMMAND_CACHE,
    COMMAND_RESULTS,
+   COMMAND_LESSON,
    COMMAND_COUNT
 } CommandId;
 

@@ -67,6 +67,11 @@ typedef struct KernelInfo_ {
    unsigned precisions;   /* PRECISION_BIT()s of the element types it takes (`precisions:`);
                            * float and double when the key is absent */
    bool tensor;           /* `tensor: yes`: it uses the tensor-core helpers (GT_TENSOR_PTX) */
+   /* The access-count model (`reuse:`, `local_reuse:`): how many multiply-adds each element
+    * of A and of B serves per load from global (local) memory; expressions, "" when not
+    * given (core/traffic.h turns them into loads per multiply-add). */
+   char reuse[2][128];
+   char local_reuse[2][128];
 } KernelInfo;
 
 typedef struct Catalog_ {

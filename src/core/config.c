@@ -280,6 +280,14 @@ static bool checkValues(const KernelInfo *k, const long long *values, const Prob
    return checkScope(&s, geo, msg, msglen);
 }
 
+bool Config_eval(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
+                 const char *expr, long long *out, char *msg, size_t msglen) {
+   Scope s = {.k = k, .values = values, .p = p, .lim = lim, .m = p->m, .n = p->n, .k_ = p->k};
+   s.trans_a = k->operands_any ? p->trans_a : k->a_trans;
+   s.trans_b = k->operands_any ? p->trans_b : k->b_trans;
+   return evalIn(&s, expr, "the expression", out, msg, msglen);
+}
+
 void Config_validValues(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
                         int pi, bool *valid) {
    long long trial[KERNEL_MAX_PARAMS];

@@ -64,6 +64,11 @@ typedef struct ConfigTarget_ {
 } ConfigTarget;
 bool Config_targetOk(const KernelInfo *k, const ConfigTarget *t, char *msg, size_t msglen);
 
+/* Evaluates one of the kernel's expressions (`reuse:`, ...) with the names the rules see;
+ * false with msg naming the expression when it cannot. */
+bool Config_eval(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
+                 const char *expr, long long *out, char *msg, size_t msglen);
+
 /* Parses "NAME=VALUE" into values; message names valid names/values on failure. */
 bool Config_setParam(const KernelInfo *k, long long *values, const char *assignment, char *msg, size_t msglen);
 

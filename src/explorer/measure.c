@@ -134,6 +134,7 @@ void Measure_openDevice(Worker *w) {
    sn->device = *Session_device(s);
    sn->peaks = peaks;
    sn->vendor_done = false;
+   Observation_clear(&sn->obs); /* the driver's figures were the old device's */
    Worker_log(w, LOG_INFO, "device %d: %s (%s, %s)%s", dev, sn->device.name, sn->device.platform, be->name,
          sn->device.limits_simulated ? " with simulated limits (GEMMTOP_DEVICE_LIMITS)" : "");
    /* Measure the configuration again, verified, on the new device. */
@@ -198,7 +199,9 @@ void Measure_vendor(Worker *w) {
    VendorResult *v = calloc(1, sizeof *v);
    if (v)
       Session_vendor(w->session, &p, &w->in,
-                     &(RunOptions){.reps = VENDOR_REPS, .warmup = 1, .verify = true, .cancel = &w->cancel}, v);
+                     &(RunOptions){.reps = VENDOR_REPS, .warmup = 1, .verify = true, .cancel = &w->cancel,
+                                   .observe = true, .cold_l2 = w->cur.cold_l2},
+                     v);
    pthread_mutex_lock(&w->mu);
    if (!v)
       return;
@@ -213,6 +216,7 @@ void Measure_vendor(Worker *w) {
    }
    w->snap.vendor_done = true;
    w->snap.vendor_problem = p;
+   w->snap.vendor_cold_l2 = v->cold_l2;
    w->snap.vendor = *v;
    if (v->status == RUN_OK)
       Worker_log(w, LOG_INFO, "vendor BLAS %s: %.3f ms, %.2f GFLOPS (%s)", v->name, v->median_ms, v->gflops,
@@ -230,7 +234,8 @@ bool Measure_vendorDue(const Worker *w) {
       return true;
    return w->auto_vendor && !w->paused && w->snap.rounds >= VENDOR_AFTER_ROUNDS &&
           Util_nowMs() - w->posted_at > VENDOR_AFTER_IDLE_MS &&
-          (!w->snap.vendor_done || !Problem_same(&w->snap.vendor_problem, &w->cur.problem));
+          (!w->snap.vendor_done || !Problem_same(&w->snap.vendor_problem, &w->cur.problem) ||
+           w->snap.vendor_cold_l2 != w->cur.cold_l2);
 }
 
 /* Before the first run: the rules and the device's limits, the memory, the inputs (made
@@ -240,7 +245,16 @@ static bool prepareFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg
                          const char *name) {
    Session *s = w->session;
    char msg[1536];
-   if (!Config_check(k, cfg->values, &cfg->problem, &Session_device(s)->limits, &w->snap.geo, msg, sizeof msg)) {
+   DeviceLimits lim = Session_device(s)->limits;
+   if (cfg->limits[0] && !Session_simulateLimits(cfg->limits, &lim, msg, sizeof msg)) {
+      Worker_stopWith(w, RUN_INVALID, msg);
+      return false;
+   }
+   if (!Config_check(k, cfg->values, &cfg->problem, &lim, &w->snap.geo, msg, sizeof msg)) {
+      if (cfg->limits[0]) { /* said, so that a refusal is never taken for the device's own */
+         size_t n = strlen(msg);
+         snprintf(msg + n, sizeof msg - n, " (simulated limits: %s)", cfg->limits);
+      }
       Worker_log(w, LOG_WARN, "%s: not run: %s", name, msg);
       Worker_stopWith(w, RUN_INVALID, msg);
       return false;
@@ -361,13 +375,13 @@ void Measure_round(Worker *w) {
    }
    RunResult *r = w->res;
    RunOptions ro = {.reps = ROUND_REPS, .warmup = 0, .verify = false, .max_seconds = ROUND_SECONDS,
-                    .cancel = &w->cancel, .ablate = cfg.ablate};
+                    .cancel = &w->cancel, .ablate = cfg.ablate, .observe = true, .cold_l2 = cfg.cold_l2};
    if (first) {
       if (!prepareFirst(w, k, &cfg, serial, name) || !compileFirst(w, k, &cfg, serial, name))
          return;
       Worker_setState(w, WS_VERIFYING, "verifying %s", name);
       ro = (RunOptions){.reps = FIRST_REPS, .warmup = 1, .verify = true, .max_seconds = FIRST_SECONDS,
-                        .cancel = &w->cancel, .ablate = cfg.ablate};
+                        .cancel = &w->cancel, .ablate = cfg.ablate, .observe = true, .cold_l2 = cfg.cold_l2};
    } else if (w->snap.state != WS_MEASURING) {
       Worker_setState(w, WS_MEASURING, "measuring %s", name);
    }
@@ -384,6 +398,8 @@ void Measure_round(Worker *w) {
    case RUN_CANCELLED:
       if (r->reps > 0 && r->median_ms > 0)
          addTimes(w, r);
+      if (r->obs.known)
+         w->snap.obs = r->obs;
       if (st == RUN_CANCELLED && w->paused && w->want_serial == serial)
          Worker_log(w, LOG_WARN, "%s: cancelled", name);
       if (!first || r->verified_run)

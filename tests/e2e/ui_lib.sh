@@ -36,8 +36,19 @@ ui_start() {
       esac
    done
    if [ "${UI_ANY_DEVICE:-0}" != 1 ] && ! names_device "$@"; then
-      # shellcheck disable=SC2086 # POCL is a list of options
-      set -- $POCL "$@"
+      # After a command word (gemmtop lesson NAME), else first.
+      case "${1:-}" in
+      -* | "")
+         # shellcheck disable=SC2086 # POCL is a list of options
+         set -- $POCL "$@"
+         ;;
+      *)
+         _cmd=$1
+         shift
+         # shellcheck disable=SC2086 # POCL is a list of options
+         set -- "$_cmd" $POCL "$@"
+         ;;
+      esac
    fi
    _args=""
    for _a in "$@"; do _args="$_args '$_a'"; done
