@@ -146,22 +146,23 @@ static int applyBankWidth(Options *o, const OptionSpec *s, const char *v, char *
    return 0;
 }
 
-/* results --size: N, or M,N,K; each 1 to MAX_SIZE. */
+/* results --size: N, or MxNxK as run, sweep and bench write a size (M,N,K too); each 1 to
+ * MAX_SIZE. */
 static int applyResultsSize(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
    int dims[3], n = 0;
    for (const char *p = v;; n++) {
       char *end;
       errno = 0;
       long long x = strtoll(p, &end, 10);
-      if (n == 3 || end == p || errno || x < 1 || x > MAX_SIZE || (*end && *end != ','))
-         return fail(err, errlen, "--size '%.*s%s': use N or M,N,K, whole numbers from 1 to %d", SHOWN(v), MAX_SIZE);
+      if (n == 3 || end == p || errno || x < 1 || x > MAX_SIZE || (*end && *end != ',' && *end != 'x'))
+         return fail(err, errlen, "--size '%.*s%s': use N or MxNxK, whole numbers from 1 to %d", SHOWN(v), MAX_SIZE);
       dims[n] = (int)x;
       if (!*end)
          break;
       p = end + 1;
    }
    if (n != 0 && n != 2)
-      return fail(err, errlen, "--size '%.*s%s': use N or M,N,K, whole numbers from 1 to %d", SHOWN(v), MAX_SIZE);
+      return fail(err, errlen, "--size '%.*s%s': use N or MxNxK, whole numbers from 1 to %d", SHOWN(v), MAX_SIZE);
    o->filter_size = v;
    o->problem.m = dims[0];
    o->problem.n = n ? dims[1] : dims[0];
@@ -349,8 +350,8 @@ static const OptionSpec table[] = {
     {.name = "device", .value = "TEXT", .kind = OPT_TEXT, .field = F(filter_device), .commands = CMD(RESULTS),
      .help = "rows whose device name holds TEXT (any case); import: the device of a T4 file, which does not "
              "name one"},
-    {.name = "size", .value = "N|M,N,K", .kind = OPT_TEXT, .apply = applyResultsSize, .commands = CMD(RESULTS),
-     .help = "rows of this size (N: M, N and K all N); import: the size of a T4 file's results"},
+    {.name = "size", .value = "N|MxNxK", .kind = OPT_TEXT, .apply = applyResultsSize, .commands = CMD(RESULTS),
+     .help = "rows of this size (N: M, N and K all N; M,N,K also taken); import: the size of a T4 file's results"},
     {.name = "type", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(has_precision),
      .commands = CMD(RESULTS), .help = "the same as --precision"},
     {.name = "origin", .value = "run|sweep|bench|explorer|vendor|t4|clblast", .kind = OPT_CHOICE,
