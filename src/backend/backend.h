@@ -54,6 +54,7 @@ typedef enum {
    BACKEND_ERR_LAUNCH,
    BACKEND_ERR_TIMEOUT,           /* still running after the time allowed (finishWithin) */
    BACKEND_ERR_OTHER,
+   BACKEND_ERR_UNSUPPORTED,       /* the library has no such operation (vendorGemm: no GEMM of that type) */
 } BackendStatus;
 
 /* What a backend can do beyond running kernels (Backend.caps). What depends on the device
@@ -116,7 +117,8 @@ typedef struct Backend_ {
    /* The vendor library's GEMM (CLBlast, cuBLAS, rocBLAS) on this context's buffers,
     * row-major as the problem says; one call, finished, its time in *ms (the whole call: a
     * library may launch several kernels). BACKEND_ERR_NO_RUNTIME when the library is
-    * absent; name gets the library and its version. */
+    * absent, BACKEND_ERR_UNSUPPORTED when it has no GEMM of the problem's type (err says
+    * which); name gets the library and its version. */
    BackendStatus (*vendorGemm)(Context *ctx, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
                                size_t namelen, char *err, size_t errlen);
 } Backend;

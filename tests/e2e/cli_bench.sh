@@ -106,6 +106,16 @@ run_gemmtop bench --kernel general_any --sizes 64 --format json
 expect_rc 2 "bench --format is a usage error"
 expect_in "bench prints a table; --save writes CSV or JSON" "$ERR" "saying what bench does instead"
 
+# Issue 14: CLBlast has no tf32 or bfloat16 GEMM, and none for half with FP32 C: the vendor
+# row says so by type, and it is not a device error (emulated tensor kernels on PoCL).
+run_gemmtop bench tensor-2-local-half --sizes 32 --rounds 1
+expect_rc 0 "bench of a half preset"
+expect_in "CLBlast has no half GEMM with FP32 C" "$OUT" "the vendor row says CLBlast has no half GEMM with FP32 C"
+case "$OUT" in
+*"device error"*) not_ok "a missing vendor GEMM is not a device error" "$OUT" ;;
+*) ok "a missing vendor GEMM is not a device error" ;;
+esac
+
 # A results file that cannot be written is an error naming it and why. (Without CLBlast,
 # which would take seconds to compile its kernels on PoCL: its absence is not an error.)
 GEMMTOP_CLBLAST=/nonexistent/libclblast.so "$GEMMTOP_BIN" bench --kernel mygemm01_naive --sizes 32 --rounds 1 \
