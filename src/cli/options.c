@@ -102,7 +102,7 @@ static int applyAblate(Options *o, const OptionSpec *s, const char *v, char *err
 }
 
 static int applySizes(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
-   int sizes[OPTIONS_MAX_SIZES];
+   BenchSize sizes[OPTIONS_MAX_SIZES];
    if (Options_parseSizes(v, sizes, OPTIONS_MAX_SIZES, err, errlen) < 0)
       return 2;
    o->sizes = v;
@@ -187,9 +187,8 @@ static const OptionSpec table[] = {
     {.name = "out", .value = "C.npy", .kind = OPT_TEXT, .field = F(out_path), .commands = CMD(RUN),
      .help = "write the result C to a NumPy file"},
     {.name = "format", .value = "table|csv|json", .kind = OPT_CHOICE, .choices = "table|csv|json",
-     .apply = applyFormat, .commands = CMD(LIST) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BANKS),
-     .help = "output; json is one object per line", .dflt = "table",
-     .elsewhere = "bench prints a table; --save writes CSV or JSON"},
+     .apply = applyFormat, .commands = CMD(LIST) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS),
+     .help = "output; json is one object per line", .dflt = "table"},
     {.name = "no-verify", .kind = OPT_FLAG, .field = F(no_verify), .commands = CMD(RUN),
      .help = "skip the verification run", .elsewhere = "sweep and bench verify every configuration"},
     {.name = "ablate", .value = "LIST", .kind = OPT_TEXT, .apply = applyAblate, .commands = CMD(RUN) | CMD(INSPECT),
@@ -221,7 +220,8 @@ static const OptionSpec table[] = {
     {.name = "save-presets", .value = "N", .kind = OPT_INT, .min = 1, .max = 1000, .field = F(save_presets),
      .commands = CMD(SWEEP), .help = "save the best N as presets in your config folder"},
     {.name = "sizes", .value = "N,N,...", .kind = OPT_TEXT, .apply = applySizes, .commands = CMD(BENCH),
-     .help = "the square sizes, at most 16, each 1 to 65536", .dflt = BENCH_DEFAULT_SIZES,
+     .help = "the sizes, at most 16: N for a square problem or MxNxK (e.g. 64x64x128), each number 1 to 65536",
+     .dflt = BENCH_DEFAULT_SIZES,
      .elsewhere = "the other commands take --size"},
     {.name = "save", .value = "FILE.csv|FILE.json", .kind = OPT_TEXT, .field = F(save),
      .commands = CMD(SWEEP) | CMD(BENCH), .help = "write every result to a file"},
@@ -560,7 +560,30 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
    return rc;
 }
 
-int Options_parseSizes(const char *text, int *sizes, int max, char *err, size_t errlen) {
+/* One number of a size: 1 to OPTIONS_MAX_BENCH_SIZE, ending at stop (or the text's end). */
+static bool sizeNumber(const char *p, size_t len, int *out) {
+   char *end;
+   errno = 0;
+   long long v = strtoll(p, &end, 10);
+   if (len == 0 || end != p + len || errno || v < 1 || v > OPTIONS_MAX_BENCH_SIZE || !(*p >= '0' && *p <= '9'))
+      return false;
+   *out = (int)v;
+   return true;
+}
+
+/* "N" or "MxNxK", len characters from p. */
+static bool parseOneSize(const char *p, size_t len, BenchSize *s) {
+   size_t x1 = strcspn(p, "x,");
+   if (x1 >= len)
+      return sizeNumber(p, len, &s->m) && (s->n = s->k = s->m, true);
+   size_t x2 = x1 + 1 + strcspn(p + x1 + 1, "x,");
+   if (x2 >= len)
+      return false;
+   return sizeNumber(p, x1, &s->m) && sizeNumber(p + x1 + 1, x2 - x1 - 1, &s->n) &&
+          sizeNumber(p + x2 + 1, len - x2 - 1, &s->k);
+}
+
+int Options_parseSizes(const char *text, BenchSize *sizes, int max, char *err, size_t errlen) {
    const char *p = text ? text : BENCH_DEFAULT_SIZES;
    int n = 0, total = 1;
    for (const char *q = p; *q; q++)
@@ -571,15 +594,14 @@ int Options_parseSizes(const char *text, int *sizes, int max, char *err, size_t 
    }
    for (;;) {
       size_t len = strcspn(p, ",");
-      char *end;
-      errno = 0;
-      long long v = strtoll(p, &end, 10);
-      if (len == 0 || end != p + len || errno || v < 1 || v > OPTIONS_MAX_BENCH_SIZE) {
-         fail(err, errlen, "--sizes: '%.*s%s' is not a size: use whole numbers from 1 to %d, comma-separated (e.g. %s)",
+      if (!parseOneSize(p, len, &sizes[n])) {
+         fail(err, errlen,
+              "--sizes: '%.*s%s' is not a size: use N or MxNxK, whole numbers from 1 to %d, comma-separated (e.g. "
+              "%s,64x64x128)",
               (int)(len > 48 ? 45 : len), p, len > 48 ? "..." : "", OPTIONS_MAX_BENCH_SIZE, BENCH_DEFAULT_SIZES);
          return -1;
       }
-      sizes[n++] = (int)v;
+      n++;
       if (!p[len])
          return n;
       p += len + 1;

@@ -21,6 +21,11 @@
 
 typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } OutputFormat;
 
+/* One bench size: M, N and K (a square size has all three equal). */
+typedef struct BenchSize_ {
+   int m, n, k;
+} BenchSize;
+
 typedef struct Options_ {
    const char *backend;      /* NULL: opencl */
    const char *device;       /* NULL: the best device */
@@ -131,9 +136,10 @@ void Options_usage(FILE *out);
 /* gemmtop COMMAND --help: that command's options, from the table. */
 void Options_commandUsage(FILE *out, CommandId command);
 
-/* bench --sizes "1024,2048": every comma-separated size, read whole, 1 to
- * OPTIONS_MAX_BENCH_SIZE each; NULL text gives the default. Returns the count (at most
- * max), or -1 with a message saying what is wrong and what would be valid. */
-int Options_parseSizes(const char *text, int *sizes, int max, char *err, size_t errlen);
+/* bench --sizes "1024,2048,64x64x128": every comma-separated size, read whole: a square
+ * size N or an MxNxK triple, each number 1 to OPTIONS_MAX_BENCH_SIZE; NULL text gives the
+ * default. Returns the count (at most max), or -1 with a message saying what is wrong and
+ * what would be valid. */
+int Options_parseSizes(const char *text, BenchSize *sizes, int max, char *err, size_t errlen);
 
 #endif
