@@ -248,6 +248,10 @@ static const OptionSpec table[] = {
      .commands = CMD(BANKS), .help = "override the device's bank width in bytes", .dflt = "the device's"},
     {.name = "simd-width", .value = "S", .kind = OPT_INT, .min = 1, .max = BANKS_MAX_LANES, .field = F(simd_width),
      .commands = CMD(BANKS), .help = "override the device's warp or wavefront width", .dflt = "the device's"},
+    {.name = "as-compiled", .kind = OPT_FLAG, .field = F(as_compiled), .commands = CMD(BANKS),
+     .help = "beside the accesses as the source writes them, count them as compiled: a work-item's neighbouring "
+             "scalar accesses of a site merged into 8- or 16-byte ones (widths from the compiled code where the "
+             "device gives it, else the rule of docs/banks.md)"},
     {.name = "no-color", .kind = OPT_FLAG, .field = F(no_color), .commands = CMD(EXPLORER),
      .help = "no colours; the NO_COLOR variable does the same"},
     {.name = "ascii", .letter = 'U', .kind = OPT_FLAG, .field = F(ascii), .commands = CMD(EXPLORER),

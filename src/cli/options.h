@@ -61,6 +61,7 @@ typedef struct Options_ {
    bool has_warp, has_iteration;
    int groups;               /* banks: work-groups to trace (0: 1) */
    int banks, bank_width, simd_width; /* banks: model overrides (0: the device's model) */
+   bool as_compiled;         /* banks: also count the accesses as the compiler merges them */
    const char *positional[OPTIONS_MAX_POSITIONAL];
    int npositional;
 } Options;
