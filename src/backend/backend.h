@@ -121,6 +121,12 @@ typedef struct Backend_ {
     * which); name gets the library and its version. */
    BackendStatus (*vendorGemm)(Context *ctx, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
                                size_t namelen, char *err, size_t errlen);
+   /* Registers, private (spill) and static shared bytes of entry in PTX text, as this
+    * backend's runtime compiles it for its first device (CUDA: the driver loads the PTX);
+    * for code another runtime built without saying them (NVIDIA's OpenCL, when its own JIT
+    * cache answered and left no build log). Sets info->registers, private_mem, local_mem.
+    * NULL when the backend cannot. */
+   BackendStatus (*ptxResources)(const char *ptx, const char *entry, BuildInfo *info, char *err, size_t errlen);
 } Backend;
 
 /* Whether be has every capability in cap. */
