@@ -5,6 +5,7 @@
  * configuration is compared with the vendor library in its own precision. On a CPU the
  * bench says first about how long it will take; Ctrl-C stops it after the launch in
  * progress and prints what was measured. */
+#include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/recorder.h"
 #include "cli/report.h"
 #include "core/rng.h"
 #include "core/util.h"
@@ -33,6 +35,8 @@ typedef struct BenchCell_ {
    int rounds;           /* rounds measured (fewer than --rounds when interrupted) */
    double gflops, ms;
    char message[256];
+   Observation obs;      /* the driver's figures in the last round (obs.known false: none) */
+   StoreRecord rec;      /* its verified round (or its failure), for the results store */
 } BenchCell;
 
 /* A vendor library at one precision and size, with its rounds. */
@@ -60,6 +64,7 @@ typedef struct Bench_ {
    BenchLib vendor[PRECISION_COUNT][OPTIONS_MAX_SIZES], reference[PRECISION_COUNT][OPTIONS_MAX_SIZES];
    double *cg, *cms;         /* one size's rounds of the configurations: [config * BENCH_MAX_ROUNDS + round] */
    RunResult *r;
+   Recorder rec;             /* the results store */
 } Bench;
 
 /* Set by SIGINT: every run and vendor call stops between launches. */
@@ -117,13 +122,16 @@ static void benchVendor(Session *s, const Problem *p, const Inputs *in, const Op
    if (round > 0 && lib->result.status != RUN_OK)
       return;
    VendorResult now;
-   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0, .cancel = &interrupted};
+   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0, .cancel = &interrupted,
+                    .cold_l2 = o->cold_l2, .observe = true};
    VendorResult *got = round == 0 ? &lib->result : &now;
    Session_vendor(s, p, in, &ro, got);
    if (got->status == RUN_OK)
       lib->gflops[lib->rounds++] = got->gflops;
-   else if (round > 0 && now.status != RUN_CANCELLED)
+   if (round > 0 && now.status != RUN_OK && now.status != RUN_CANCELLED)
       lib->result = now;
+   else if (round > 0 && now.status == RUN_OK && now.obs.known)
+      lib->result.obs = now.obs;
 }
 
 /* Each configuration's precision gets an index in b->precs: one vendor figure each. */
@@ -246,9 +254,12 @@ static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t
       fprintf(stderr, "size %s, round %d of %d: %s...\n", size, round + 1, o->rounds, b->configs[c].label);
       /* Verified in the first round; later rounds time the same program. */
       RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0, .max_seconds = o->max_seconds,
-                       .launch_timeout_s = o->max_seconds, .cancel = &interrupted};
+                       .launch_timeout_s = o->max_seconds, .cancel = &interrupted, .cold_l2 = o->cold_l2,
+                       .observe = true};
       RunStatus st = Session_run(b->s, b->configs[c].kernel, b->configs[c].values, &p, use, &ro, b->r);
       cell->emulated = b->r->geo.emulated;
+      if (b->r->obs.known)
+         cell->obs = b->r->obs;
       if (st == RUN_OK) {
          b->cg[c * BENCH_MAX_ROUNDS + cell->rounds] = b->r->gflops;
          b->cms[c * BENCH_MAX_ROUNDS + cell->rounds] = b->r->median_ms;
@@ -258,6 +269,9 @@ static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t
       if (round == 0 || (st != RUN_OK && st != RUN_CANCELLED)) {
          cell->status = st;
          snprintf(cell->message, sizeof cell->message, "%s", b->r->message);
+         RecordPlace at = {b->be->name, b->dev};
+         if (st != RUN_CANCELLED)
+            Record_fromRun(&cell->rec, "bench", &at, b->configs[c].kernel, b->configs[c].values, &p, st, b->r);
       }
       if (use != &in[b->configs[c].prec])
          Inputs_free(&own);
@@ -279,6 +293,37 @@ static void benchLibraries(Bench *b, int si, int round, const Inputs *in) {
          benchVendor(b->ref, &vp, &in[pi], o, round, &b->reference[pi][si]);
       }
    }
+}
+
+/* Size si's results into the results store: each configuration's (its figures the
+ * medians over the rounds) and the vendor libraries' of each precision. What Ctrl-C left
+ * unmeasured is not recorded. */
+static void recordSize(Bench *b, int si) {
+   StoreRecord *recs = calloc((size_t)b->nconf + 2 * (size_t)b->nprec, sizeof *recs);
+   if (!recs)
+      return;
+   int n = 0;
+   for (int c = 0; c < b->nconf; c++) {
+      BenchCell *cell = cellOf(b, c, si);
+      if (cell->status == RUN_CANCELLED && !cell->rounds)
+         continue;
+      recs[n] = cell->rec;
+      if (cell->status == RUN_OK)
+         recs[n].gflops = cell->gflops, recs[n].median_ms = cell->ms;
+      n += recs[n].origin[0] != '\0'; /* never run (out of memory): nothing to record */
+   }
+   for (int pi = 0; pi < b->nprec; pi++) {
+      Problem vp = vendorProblem(b, pi, si);
+      RecordPlace at = {b->be->name, b->dev};
+      if (b->vendor[pi][si].result.status != RUN_CANCELLED)
+         Record_fromVendor(&recs[n++], &at, &vp, &b->vendor[pi][si].result);
+      if (b->ref && b->reference[pi][si].result.status != RUN_CANCELLED) {
+         RecordPlace ref = {Session_backend(b->ref)->name, Session_device(b->ref)};
+         Record_fromVendor(&recs[n++], &ref, &vp, &b->reference[pi][si].result);
+      }
+   }
+   Recorder_add(&b->rec, recs, n);
+   free(recs);
 }
 
 /* A library's median over the rounds it measured; a round 0 cut short is "cancelled". */
@@ -341,6 +386,7 @@ static void benchSize(Bench *b, int si) {
    }
    for (int pi = 0; pi < b->nprec; pi++)
       Inputs_free(&in[pi]);
+   recordSize(b, si);
 }
 
 /* The yardstick of configuration c at size si: the reference library when there is one,
@@ -351,8 +397,27 @@ static const VendorResult *yardOf(const Bench *b, int c, int si) {
 }
 
 static const char CSV_HEADER[] = "config,kernel,params,device,size,precision,status,verified,gflops,time_ms,vendor,"
-                                 "vendor_gflops,pct_of_vendor,reference,reference_gflops,pct_of_reference,rounds,m,n,"
-                                 "k,emulated\n";
+                                 "vendor_gflops,pct_of_vendor,reference,reference_gflops,pct_of_reference,rounds,l2,"
+                                 "sm_mhz,power_w,energy_j,gflops_per_w,vendor_sm_mhz,vendor_power_w,vendor_energy_j,"
+                                 "vendor_gflops_per_w,m,n,k,emulated\n";
+
+/* The driver's clock, power, energy per GEMM and GFLOPS/W: JSON members (null where
+ * unknown) or four CSV fields (empty), each after a comma. */
+static void saveObservation(FILE *save, bool json, const char *prefix, const Observation *ob) {
+   static const char *names[] = {"sm_mhz", "power_w", "energy_j", "gflops_per_w"};
+   const double v[] = {ob->sm_mhz, ob->power_w, ob->energy_j, ob->gflops_per_w};
+   for (int i = 0; i < 4; i++) {
+      bool known = ob->known && isfinite(v[i]);
+      if (json && known)
+         fprintf(save, ",\"%s%s\":%.6g", prefix, names[i], v[i]);
+      else if (json)
+         fprintf(save, ",\"%s%s\":null", prefix, names[i]);
+      else if (known)
+         fprintf(save, ",%.6g", v[i]);
+      else
+         fputc(',', save);
+   }
+}
 
 /* One configuration at one size as a JSON line. */
 static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *params, double pct, double rpct) {
@@ -378,6 +443,9 @@ static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *params
            cell->status == RUN_OK ? "true" : "false");
    if (cell->status == RUN_OK)
       fprintf(out, ",\"gflops\":%.6g,\"time_ms\":%.6g", cell->gflops, cell->ms);
+   fprintf(out, ",\"l2\":\"%s\"", b->o->cold_l2 ? "cold" : "warm");
+   saveObservation(out, true, "", &cell->obs);
+   saveObservation(out, true, "vendor_", &vendor->obs);
    fprintf(out, ",\"emulated\":%s,\"vendor\":", cell->emulated ? "true" : "false");
    Report_jsonString(out, vendor->name);
    if (vendor->status == RUN_OK)
@@ -430,7 +498,10 @@ static void writeRow(FILE *out, bool json, const Bench *b, int c, int si) {
       fprintf(out, "%s,%.6g,%.4g,", reference->name, reference->gflops, rpct);
    else
       fprintf(out, ",,,");
-   fprintf(out, "%d,%d,%d,%d,%s\n", cell->rounds, z->m, z->n, z->k, cell->emulated ? "true" : "false");
+   fprintf(out, "%d,%s", cell->rounds, b->o->cold_l2 ? "cold" : "warm");
+   saveObservation(out, false, "", &cell->obs);
+   saveObservation(out, false, "vendor_", &vendor->obs);
+   fprintf(out, ",%d,%d,%d,%s\n", z->m, z->n, z->k, cell->emulated ? "true" : "false");
 }
 
 /* One row of the table: GFLOPS and % of the yardstick per size. */
@@ -448,6 +519,26 @@ static void printCells(const Bench *b, int c) {
          printf(" %10.1f %6s", cell->gflops, "-");
       else
          printf(" %10s %6s", RunStatus_name(cell->status), "");
+   }
+   putchar('\n');
+}
+
+/* Under a row, when the driver said anything: the SM clock and GFLOPS per watt per size. */
+static void printObservations(const Bench *b, const Observation *const *obs) {
+   bool any = false;
+   for (int si = 0; si < b->nsizes; si++)
+      any |= obs[si]->known && (isfinite(obs[si]->sm_mhz) || isfinite(obs[si]->gflops_per_w));
+   if (!any)
+      return;
+   printf("%-32s", "  SM MHz, GFLOPS/W");
+   for (int si = 0; si < b->nsizes; si++) {
+      const Observation *ob = obs[si];
+      char mhz[16] = "", per[16] = "";
+      if (ob->known && isfinite(ob->sm_mhz))
+         snprintf(mhz, sizeof mhz, "%.0f%s", ob->sm_mhz, ob->throttled ? "!" : "");
+      if (ob->known && isfinite(ob->gflops_per_w))
+         snprintf(per, sizeof per, "%.1f", ob->gflops_per_w);
+      printf(" %10s %6s", mhz, per);
    }
    putchar('\n');
 }
@@ -475,6 +566,10 @@ static void printLibraries(const Bench *b) {
                printf(" %10s %6s", "-", "");
          }
          putchar('\n');
+         const Observation *obs[OPTIONS_MAX_SIZES];
+         for (int si = 0; si < b->nsizes; si++)
+            obs[si] = &libs[si].result.obs;
+         printObservations(b, obs);
       }
 }
 
@@ -510,6 +605,25 @@ static void printLibraryMessages(const Bench *b, int si, char *failed, size_t le
       }
 }
 
+/* How the L2 was, and what the driver said. */
+static void printL2AndDriver(const Bench *b) {
+   const VendorResult *first = &b->vendor[0][0].result;
+   if (b->o->cold_l2 && first->cold_l2_method[0])
+      printf("cold L2: each launch and library call read operands out of the L2 (%s)\n", first->cold_l2_method);
+   else if (!b->o->cold_l2)
+      printf("warm L2: repeated launches on the same operands, as they find the cache (--cold-l2 for a cold one)\n");
+   bool observed = false, throttled = false;
+   for (int c = 0; c < b->nconf; c++)
+      for (int si = 0; si < b->nsizes; si++) {
+         observed |= cellOf(b, c, si)->obs.known;
+         throttled |= cellOf(b, c, si)->obs.throttled;
+      }
+   if (observed)
+      printf("SM MHz: the median clock while timing (the last round's; %s), GFLOPS/W from the driver's energy counter "
+             "or power\n",
+             throttled ? "! marks throttling: the clock fell or the driver held it down" : "no throttling seen");
+}
+
 /* The lines under the table: what failed, how the figures were made, and whether every
  * result was verified (naming those that were not). Returns the configurations' failures. */
 static int printFooter(const Bench *b) {
@@ -538,13 +652,15 @@ static int printFooter(const Bench *b) {
       printf("not every result verified: %s\n", failed);
    printf("each figure: the median of %d round%s in which the libraries and the configurations took turns\n", o->rounds,
           o->rounds == 1 ? "" : "s");
+   printL2AndDriver(b);
    return failures;
 }
 
 /* The table: GFLOPS and % of vendor per size, then what failed. Returns the failures. */
 static int printTable(const Bench *b) {
    char size[48];
-   printf("device %s (%s)\n%-32s", b->dev->name, b->be->name, "configuration");
+   printf("device %s (%s), %s L2\n%-32s", b->dev->name, b->be->name, b->o->cold_l2 ? "cold" : "warm",
+          "configuration");
    for (int si = 0; si < b->nsizes; si++) {
       sizeLabel(&b->sizes[si], size, sizeof size);
       printf(" %10s %6s", size, b->ref ? "%ref" : "%vend");
@@ -554,6 +670,10 @@ static int printTable(const Bench *b) {
    for (int c = 0; c < b->nconf; c++) {
       printf("%-32.32s", b->configs[c].label);
       printCells(b, c);
+      const Observation *obs[OPTIONS_MAX_SIZES];
+      for (int si = 0; si < b->nsizes; si++)
+         obs[si] = &cellOf(b, c, si)->obs;
+      printObservations(b, obs);
    }
    int failures = printFooter(b);
    for (int c = 0; c < b->nconf; c++)
@@ -690,7 +810,9 @@ static int measureAndPrint(Bench *b, OutFile *saveFile) {
    sigemptyset(&catch.sa_mask);
    atomic_store(&interrupted, 0);
    sigaction(SIGINT, &catch, &old);
+   Recorder_open(&b->rec, b->o);
    int rc = benchAll(b, saveFile);
+   Recorder_close(&b->rec);
    sigaction(SIGINT, &old, NULL);
    int failures = printResults(b);
    if (atomic_load(&interrupted))

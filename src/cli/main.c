@@ -17,7 +17,17 @@
 static int explore(const Options *o) {
    UiStart start = {.sel = Cli_selection(o), .seed = o->seed, .has_seed = o->has_seed, .ascii = o->ascii,
                     .no_color = o->no_color, .sweep_budget = o->budget, .sweep_exhaustive = o->exhaustive,
-                    .sweep_timeout = o->timeout};
+                    .sweep_timeout = o->timeout, .store = o->store, .no_store = o->no_store};
+   return Ui_main(&start);
+}
+
+/* gemmtop lesson NAME: the explorer on that lesson's first step, once the name is known. */
+static int lesson(const Options *o) {
+   int rc = Cli_lesson(o);
+   if (rc != CLI_LESSON_START)
+      return rc;
+   UiStart start = {.sel = Cli_selection(o), .seed = o->seed, .has_seed = o->has_seed, .ascii = o->ascii,
+                    .no_color = o->no_color, .lesson = o->positional[0]};
    return Ui_main(&start);
 }
 
@@ -25,6 +35,7 @@ static int (*const run[COMMAND_COUNT])(const Options *o) = {
     [COMMAND_EXPLORER] = explore, [COMMAND_LIST] = Cli_list,   [COMMAND_RUN] = Cli_run,
     [COMMAND_INSPECT] = Cli_inspect, [COMMAND_SWEEP] = Cli_sweep, [COMMAND_BENCH] = Cli_bench,
     [COMMAND_BANKS] = Cli_banks,  [COMMAND_CACHE] = Cli_cache,
+    [COMMAND_RESULTS] = Cli_results, [COMMAND_LESSON] = lesson,
 };
 
 int main(int argc, char **argv) {

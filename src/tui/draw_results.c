@@ -118,7 +118,7 @@ static void referenceLines(const Ui *ui, Lines *L) {
       add(L, "peak", ST_NORMAL, "%s  (not measured yet: F6 or m)", dash);
    else
       add(L, "peak", ST_NORMAL, "%s", dash);
-   bool vendorHere = s->vendor_done && Problem_same(&s->vendor_problem, &ui->problem);
+   bool vendorHere = s->vendor_done && Problem_same(&s->vendor_problem, &ui->problem) && s->vendor_cold_l2 == ui->cold_l2;
    char vg[32];
    Draw_fmtRate(s->vendor.gflops, "GFLOPS", vg, sizeof vg);
    if (current && ui->ablate)

@@ -4,6 +4,7 @@
 
 #include "core/util.h"
 #include "tui/app.h"
+#include "tui/lesson_ui.h"
 
 static int paneHeight(const Ui *ui, int p) {
    int h = ui->layout.pane[p].h - 1;
@@ -145,6 +146,8 @@ void PaneKeys_mouse(Ui *ui) {
          kernelKey(ui, key);
       else if (pane == PANE_HISTORY)
          historyKey(ui, key);
+      else if (pane == PANE_LESSON)
+         LessonUi_paneKey(ui, key), LessonUi_paneKey(ui, key), LessonUi_paneKey(ui, key);
       return;
    }
 #endif
@@ -190,6 +193,12 @@ void PaneKeys_focused(Ui *ui, int ch) {
          kernelKey(ui, ch);
       else
          inspectKey(ui, ch);
+      break;
+   case PANE_LESSON:
+      if (stepping)
+         kernelKey(ui, ch);
+      else
+         LessonUi_paneKey(ui, ch);
       break;
    default:
       /* Stepping acts on the kernel pane when the focused pane has no use for it. */
