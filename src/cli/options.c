@@ -124,7 +124,7 @@ static int applyAblate(Options *o, const OptionSpec *s, const char *v, char *err
 }
 
 static int applySizes(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
-   int sizes[OPTIONS_MAX_SIZES];
+   BenchSize sizes[OPTIONS_MAX_SIZES];
    if (Options_parseSizes(v, sizes, OPTIONS_MAX_SIZES, err, errlen) < 0)
       return 2;
    o->sizes = v;
@@ -249,9 +249,8 @@ static const OptionSpec table[] = {
     {.name = "out", .value = "C.npy", .kind = OPT_TEXT, .field = F(out_path), .commands = CMD(RUN),
      .help = "write the result C to a NumPy file"},
     {.name = "format", .value = "table|csv|json", .kind = OPT_CHOICE, .choices = "table|csv|json",
-     .apply = applyFormat, .commands = CMD(LIST) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BANKS),
-     .help = "output; json is one object per line", .dflt = "table",
-     .elsewhere = "bench prints a table; --save writes CSV or JSON"},
+     .apply = applyFormat, .commands = CMD(LIST) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS),
+     .help = "output; json is one object per line", .dflt = "table"},
     {.name = "no-verify", .kind = OPT_FLAG, .field = F(no_verify), .commands = CMD(RUN),
      .help = "skip the verification run", .elsewhere = "sweep and bench verify every configuration"},
     {.name = "ablate", .value = "LIST", .kind = OPT_TEXT, .apply = applyAblate, .commands = CMD(RUN) | CMD(INSPECT),
@@ -310,7 +309,8 @@ static const OptionSpec table[] = {
     {.name = "save-presets", .value = "N", .kind = OPT_INT, .min = 1, .max = 1000, .field = F(save_presets),
      .commands = CMD(SWEEP), .help = "save the best N as presets in your config folder"},
     {.name = "sizes", .value = "N,N,...", .kind = OPT_TEXT, .apply = applySizes, .commands = CMD(BENCH),
-     .help = "the square sizes, at most 16, each 1 to 65536", .dflt = BENCH_DEFAULT_SIZES,
+     .help = "the sizes, at most 16: N for a square problem or MxNxK (e.g. 64x64x128), each number 1 to 65536",
+     .dflt = BENCH_DEFAULT_SIZES,
      .elsewhere = "the other commands take --size"},
     {.name = "save", .value = "FILE.csv|FILE.json", .kind = OPT_TEXT, .field = F(save),
      .commands = CMD(SWEEP) | CMD(BENCH), .help = "write every result to a file"},
@@ -345,6 +345,10 @@ static const OptionSpec table[] = {
      .commands = CMD(BANKS), .help = "override the device's bank width in bytes", .dflt = "the device's"},
     {.name = "simd-width", .value = "S", .kind = OPT_INT, .min = 1, .max = BANKS_MAX_LANES, .field = F(simd_width),
      .commands = CMD(BANKS), .help = "override the device's warp or wavefront width", .dflt = "the device's"},
+    {.name = "as-compiled", .kind = OPT_FLAG, .field = F(as_compiled), .commands = CMD(BANKS),
+     .help = "beside the accesses as the source writes them, count them as compiled: a work-item's neighbouring "
+             "scalar accesses of a site merged into 8- or 16-byte ones (widths from the compiled code where the "
+             "device gives it, else the rule of docs/banks.md)"},
     /* results: the same names as above where they mean the same thing to a user; a row
        of its own where the value differs (a substring, M,N,K, another set of formats). */
     {.name = "device", .value = "TEXT", .kind = OPT_TEXT, .field = F(filter_device), .commands = CMD(RESULTS),
@@ -710,7 +714,9 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
    return rc;
 }
 
-int Options_parseSizes(const char *text, int *sizes, int max, char *err, size_t errlen) {
+static bool parseOneSize(const char *p, size_t len, int max, int *mnk);
+
+int Options_parseSizes(const char *text, BenchSize *sizes, int max, char *err, size_t errlen) {
    const char *p = text ? text : BENCH_DEFAULT_SIZES;
    int n = 0, total = 1;
    for (const char *q = p; *q; q++)
@@ -721,15 +727,15 @@ int Options_parseSizes(const char *text, int *sizes, int max, char *err, size_t 
    }
    for (;;) {
       size_t len = strcspn(p, ",");
-      char *end;
-      errno = 0;
-      long long v = strtoll(p, &end, 10);
-      if (len == 0 || end != p + len || errno || v < 1 || v > OPTIONS_MAX_BENCH_SIZE) {
-         fail(err, errlen, "--sizes: '%.*s%s' is not a size: use whole numbers from 1 to %d, comma-separated (e.g. %s)",
+      int mnk[3];
+      if (!len || !parseOneSize(p, len, OPTIONS_MAX_BENCH_SIZE, mnk)) {
+         fail(err, errlen,
+              "--sizes: '%.*s%s' is not a size: use N or MxNxK, whole numbers from 1 to %d, comma-separated (e.g. "
+              "%s,64x64x128)",
               (int)(len > 48 ? 45 : len), p, len > 48 ? "..." : "", OPTIONS_MAX_BENCH_SIZE, BENCH_DEFAULT_SIZES);
          return -1;
       }
-      sizes[n++] = (int)v;
+      sizes[n++] = (BenchSize){mnk[0], mnk[1], mnk[2]};
       if (!p[len])
          return n;
       p += len + 1;
