@@ -18,6 +18,7 @@ param:    BM = 128 in 64, 128 ; rows of C per block (one 64-row wgmma each)
 param:    BN = 128 in 64, 128, 256 ; columns of C per block: the wgmma N
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
+reuse:    A=BN B=BM
 arch:     sm_90a
 precisions: float tf32 half bfloat16
 tensor:   yes
