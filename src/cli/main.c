@@ -17,7 +17,8 @@
 static int explore(const Options *o) {
    UiStart start = {.sel = Cli_selection(o), .seed = o->seed, .has_seed = o->has_seed, .ascii = o->ascii,
                     .no_color = o->no_color, .sweep_budget = o->budget, .sweep_exhaustive = o->exhaustive,
-                    .sweep_timeout = o->timeout};
+                    .sweep_timeout = o->timeout, .banks = o->banks, .bank_width = o->bank_width,
+                    .simd_width = o->simd_width};
    return Ui_main(&start);
 }
 

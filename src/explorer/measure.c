@@ -349,6 +349,9 @@ void Measure_round(Worker *w) {
    } else if (w->snap.state != WS_MEASURING) {
       Worker_setState(w, WS_MEASURING, "measuring %s", name);
    }
+   if (!first && w->disturbed)
+      ro.warmup = 1; /* after a trace, the vendor BLAS or the peaks: not timed */
+   w->disturbed = false;
    pthread_mutex_unlock(&w->mu);
    RunStatus st = Session_run(w->session, k, cfg.values, &cfg.problem, &w->in, &ro, r);
    pthread_mutex_lock(&w->mu);

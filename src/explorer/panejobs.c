@@ -30,6 +30,7 @@ void PaneJob_traceBanks(Worker *w) {
    Worker_label(w, &cfg, name, sizeof name);
    Worker_setState(w, WS_TRACING, "tracing the local memory of %s", name);
    Session *s = w->session;
+   int banks = w->banks, bank_width = w->bank_width, simd_width = w->simd_width;
    pthread_mutex_unlock(&w->mu);
    WorkerBanks b;
    memset(&b, 0, sizeof b);
@@ -42,13 +43,15 @@ void PaneJob_traceBanks(Worker *w) {
       snprintf(b.message, sizeof b.message, "out of host memory");
    } else {
       RunStatus st = Session_trace(s, k, cfg.values, &cfg.problem, 1, &t, r);
+      b.traced = t.problem;
       if (st != RUN_OK) {
          snprintf(b.message, sizeof b.message, "the trace failed: %s: %s", RunStatus_name(st), r->message);
       } else {
          BankModel m = BankModel_forDevice(Session_device(s));
          char err[512] = "";
-         b.analysis = calloc(1, sizeof *b.analysis);
-         if (!b.analysis)
+         if (!BankModel_override(&m, banks, bank_width, simd_width, err, sizeof err))
+            snprintf(b.message, sizeof b.message, "the bank model: %s", err);
+         else if (!(b.analysis = calloc(1, sizeof *b.analysis)))
             snprintf(b.message, sizeof b.message, "out of host memory");
          else if (!BankAnalysis_run(b.analysis, &t, &m, err, sizeof err)) {
             snprintf(b.message, sizeof b.message, "the analysis failed: %s", err);

@@ -59,6 +59,7 @@ const char *WorkerState_name(WorkerState s);
 typedef struct WorkerSnapshot_ {
    unsigned long version;          /* changes whenever anything below does */
    WorkerState state;
+   double state_since;             /* Util_nowMs when that state began: the wait's length */
    bool paused;
    char activity[192];             /* one line on what it is doing */
 
@@ -111,6 +112,7 @@ typedef struct WorkerBanks_ {
    char message[1536];
    WorkerConfig config;
    unsigned long config_serial;
+   Problem traced;                 /* the small problem the trace ran on */
 } WorkerBanks;
 
 /* A sweep of the sweep pane: configurations of one kernel on one problem, each compiled,
@@ -166,6 +168,7 @@ typedef struct WorkerInit_ {
    bool paused;
    bool vendor;                    /* time the vendor BLAS once per problem */
    uint64_t seed;
+   int banks, bank_width, simd_width; /* the bank model's overrides (0: the device's) */
 } WorkerInit;
 
 typedef struct Worker_ Worker;

@@ -64,7 +64,10 @@ struct Worker_ {
    bool auto_vendor;
    RunResult *res;
    bool banks_traced;        /* the current configuration has been traced */
+   int banks, bank_width, simd_width; /* the bank model's overrides (0: the device's) */
    bool inspected;           /* the current configuration's code has been read */
+   bool disturbed;           /* other device work ran since the last timed round (a trace, the
+                                vendor BLAS, the peaks): the next round warms up first, untimed */
 
    SweepSpace sweep_space;   /* the sweep's valid configurations */
    unsigned long sweeps;     /* sweeps started: each draws its own sample */

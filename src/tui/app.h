@@ -105,6 +105,7 @@ typedef struct Ui_ {
    int hist_scroll;
    int help_scroll;
    bool paused;
+   bool cancelling;           /* cancelled while a launch ran: said until the worker stops */
 
    Worker *worker;
    WorkerSnapshot snap;
@@ -113,6 +114,8 @@ typedef struct Ui_ {
    bool have_banks;
    bool banks_on;             /* what the worker was last told */
    int bank_site, bank_warp, bank_iter; /* the request drawn: site, flat warp, execution */
+   int bank_scroll;           /* the first grid row drawn (lanes and phase separators) */
+   int bank_page;             /* grid rows drawn last time: PgUp PgDn's step */
    WorkerSweep *sweep;        /* the sweep pane's copy of the worker's sweep (owned) */
    unsigned long sweep_seen;
    int sweep_x;               /* the parameter across the scatter (index in the swept kernel) */

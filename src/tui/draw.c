@@ -150,6 +150,8 @@ bool Draw_snapIsCurrent(const Ui *ui) {
 }
 
 Style Draw_stateStyle(const Ui *ui) {
+   if (ui->paused && Ui_busy(ui) && ui->snap.state != WS_WAITING)
+      return ST_WARN;
    switch (ui->snap.state) {
    case WS_NO_DEVICE: return ST_BAD;
    case WS_STOPPED: return ui->snap.status == RUN_INVALID ? ST_WARN : ST_BAD;
@@ -159,11 +161,27 @@ Style Draw_stateStyle(const Ui *ui) {
    }
 }
 
-/* "⠋ compiling", "● measuring", "❚❚ paused". */
+/* The states that are a wait the user may wonder about: their elapsed time is shown. */
+static bool longWait(WorkerState st) {
+   switch (st) {
+   case WS_OPENING: case WS_PREPARING: case WS_COMPILING: case WS_VERIFYING: case WS_VENDOR: case WS_PEAKS:
+   case WS_TRACING: case WS_INSPECTING:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* "⠋ compiling 3.2 s", "● measuring", "❚❚ paused", "❚❚ cancelling". */
 void Draw_stateText(const Ui *ui, char *out, size_t n) {
    const WorkerSnapshot *s = &ui->snap;
    bool stale = !Draw_snapIsCurrent(ui) && s->state != WS_NO_DEVICE && s->state != WS_OPENING && s->state != WS_STARTING;
-   if (stale && ui->paused && s->state == WS_PAUSED)
+   const char *pause = Ui_glyph(ui, "\xe2\x9d\x9a\xe2\x9d\x9a", "||");
+   double since = Util_nowMs() - s->state_since;
+   if (ui->paused && Ui_busy(ui) && s->state != WS_WAITING && s->state != WS_PAUSED)
+      /* Asked for, not yet done: the launch in progress ends first. */
+      snprintf(out, n, "%s %s: launch ends first", pause, ui->cancelling ? "cancelling" : "pausing");
+   else if (stale && ui->paused && s->state == WS_PAUSED)
       snprintf(out, n, "%s paused", Ui_glyph(ui, "\xe2\x9d\x9a\xe2\x9d\x9a", "||"));
    else if (stale)
       snprintf(out, n, "%s waiting", Draw_spinner(ui));
@@ -173,6 +191,8 @@ void Draw_stateText(const Ui *ui, char *out, size_t n) {
       snprintf(out, n, "%s %s", Ui_glyph(ui, "\xe2\x9c\x97", "x"), RunStatus_name(s->status));
    else if (s->state == WS_NO_DEVICE)
       snprintf(out, n, "%s no device", Ui_glyph(ui, "\xe2\x9c\x97", "x"));
+   else if (longWait(s->state) && since >= 500)
+      snprintf(out, n, "%s %s %.1f s", Draw_spinner(ui), WorkerState_name(s->state), since / 1000);
    else
       snprintf(out, n, "%s %s", Draw_spinner(ui), WorkerState_name(s->state));
 }

@@ -41,11 +41,16 @@ static void cancel(Ui *ui) {
    bool sweeping = ui->sweep->running;
    Worker_cancel(ui->worker);
    ui->paused = true;
+   /* Said at once: the launch in progress may take seconds to end (the header says
+    * "cancelling" until the worker has stopped). */
+   ui->cancelling = Ui_busy(ui);
    if (sweeping)
       Ui_flash(ui, ST_WARN, "sweep stopped after %d of %d (what it measured stays); measuring paused: space resumes",
                ui->sweep->done, ui->sweep->total);
+   else if (ui->cancelling)
+      Ui_flash(ui, ST_WARN, "cancelling: the launch in progress ends first, then measuring pauses (space resumes)");
    else
-      Ui_flash(ui, ST_WARN, "cancelled: space resumes");
+      Ui_flash(ui, ST_WARN, "cancelled: measuring paused (space resumes)");
 }
 
 /* Steps the bank pane's site (what 0), warp (1) or execution (2). */
@@ -94,18 +99,20 @@ static void vendorKey(Ui *ui, int ch) {
 
 static void pauseKey(Ui *ui, int ch) {
    ui->paused = !ui->paused;
+   ui->cancelling = false;
    Worker_setPaused(ui->worker, ui->paused);
-   Ui_flash(ui, ST_NORMAL, ui->paused ? "paused: space resumes live measuring" : "measuring");
+   bool running = ui->paused && Ui_busy(ui) && ui->snap.state != WS_WAITING;
+   Ui_flash(ui, ST_NORMAL, !ui->paused ? "measuring" : running ? "pausing after the launch in progress: space resumes"
+                                                               : "paused: space resumes live measuring");
 }
 
-/* F9 and c cancel; Esc leaves the zoom first, and cancels only what is under way. */
-static void cancelKey(Ui *ui, int ch) {
-   if (ch != 27)
-      cancel(ui);
-   else if (ui->zoom >= 0)
+static void cancelKey(Ui *ui, int ch) { cancel(ui); }
+
+/* Esc closes a dialog (dialogs.c) or leaves the zoom; it never cancels or pauses, so a
+ * stray one is harmless. */
+static void escKey(Ui *ui, int ch) {
+   if (ui->zoom >= 0)
       ui->zoom = -1;
-   else if ((Ui_busy(ui) && !ui->paused) || ui->sweep->running)
-      cancel(ui);
 }
 
 static void quitKey(Ui *ui, int ch) { ui->quit = true; }
@@ -157,12 +164,13 @@ static const KeyBinding bindings[] = {
     {{KEY_F(6), 'm'}, "F6", "m", "measure the device's peaks, for % of peak", peaksKey, false},
     {{KEY_F(7), 'b'}, "F7", "b", "time the vendor BLAS again, for % of BLAS", vendorKey, false},
     {{KEY_F(8), ' '}, "F8", "Space", "pause / resume live measuring", pauseKey, false},
-    {{KEY_F(9), 'c', 27}, "F9", "c Esc", "cancel a long run (measuring pauses)", cancelKey, false},
+    {{KEY_F(9), 'c'}, "F9", "c", "cancel a long run (measuring pauses)", cancelKey, false},
     {{KEY_F(10), 'q'}, "F10", "q", "quit (Ctrl-C too)", quitKey, false},
     {{'\t', KEY_BTAB}, "Tab", "S-Tab", "focus the next / previous pane", focusKey, false},
     {{'1', '2', '3', '4', '5'}, "1 2 3 4 5", NULL, "show / hide the kernel, results, history, log, banks panes", paneKey,
      false},
     {{'z'}, "z", NULL, "zoom the focused pane (z or Esc: back)", zoomKey, false},
+    {{27}, "Esc", NULL, "close a dialog, leave the zoom (never cancels or pauses)", escKey, false},
     {{KEY_UP, KEY_DOWN, 'j', 'k', KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END}, "Up Down", "j k",
      "move in the focused pane; PgUp PgDn Home End scroll", PaneKeys_focused, false},
     {{KEY_LEFT, KEY_RIGHT}, "Left Right", NULL,

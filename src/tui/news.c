@@ -109,6 +109,8 @@ void Ui_pollWorker(Ui *ui) {
    if (Worker_snapshot(ui->worker, &ui->snap, &ui->snap_seen)) {
       ui->dirty = true;
       updateHistory(ui);
+      if (ui->cancelling && (!Ui_busy(ui) || ui->snap.state == WS_WAITING))
+         ui->cancelling = false;
    }
    if (Worker_sweep(ui->worker, ui->sweep, &ui->sweep_seen))
       ui->dirty = true;

@@ -190,6 +190,9 @@ static int startWorker(Ui *ui, char *aerr, size_t aerrlen) {
    memcpy(wi.config.values, ui->values, sizeof ui->values);
    wi.config.problem = ui->problem;
    wi.vendor = true;
+   wi.banks = ui->start.banks;
+   wi.bank_width = ui->start.bank_width;
+   wi.simd_width = ui->start.simd_width;
    wi.seed = ui->start.has_seed ? ui->start.seed : Rng_freshSeed();
    char err[1024];
    ui->worker = Worker_start(&wi, err, sizeof err);

@@ -17,6 +17,7 @@ typedef struct UiStart_ {
    int sweep_budget;         /* the sweep pane: configurations to try (0: the default) */
    bool sweep_exhaustive;    /* every valid configuration */
    double sweep_timeout;     /* seconds one launch may take (0: the default) */
+   int banks, bank_width, simd_width; /* the bank pane's model overrides (0: the device's) */
 } UiStart;
 
 /* Runs the explorer until the user quits; returns the exit code (0 on q, F10, Ctrl-C). */
