@@ -224,7 +224,8 @@ static bool prepareFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg
    Session *s = w->session;
    char msg[1536];
    if (!Config_check(k, cfg->values, &cfg->problem, &Session_device(s)->limits, &w->snap.geo, msg, sizeof msg)) {
-      Worker_log(w, LOG_WARN, "%s: not run: %s", name, msg);
+      Worker_log(w, LOG_WARN, "%s: not run: %s%s", name, msg,
+                 Session_device(s)->limits_simulated ? " (device limits simulated by GEMMTOP_DEVICE_LIMITS)" : "");
       Worker_stopWith(w, RUN_INVALID, msg);
       return false;
    }

@@ -164,6 +164,9 @@ typedef struct Ui_ {
 const KernelInfo *Ui_kernel(const Ui *ui);
 const DeviceLimits *Ui_limits(const Ui *ui);
 const DeviceInfo *Ui_deviceInfo(const Ui *ui);
+/* " (device limits simulated by GEMMTOP_DEVICE_LIMITS)" when they are, else "": said
+ * after every refusal that a limit may have caused, as the command line does. */
+const char *Ui_simulatedNote(const Ui *ui);
 /* Sends the configuration to the worker (and remembers the kernel's values). */
 void Ui_apply(Ui *ui);
 /* Switches to a kernel with values (NULL: the values it had last, else its defaults). */

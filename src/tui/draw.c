@@ -205,8 +205,9 @@ static void drawHeader(Ui *ui) {
    char left[512], right[256] = "";
    Draw_fill(ui, r.y, 0, r.w, ST_HEADER);
    if (d)
-      snprintf(left, sizeof left, " gemmtop  %s  %s %s %s, %u CU", d->name, ui->snap.have_device ? ui->snap.backend : ui->backend,
-               Ui_glyph(ui, "\xc2\xb7", "-"), DeviceType_name(d->type), d->compute_units);
+      snprintf(left, sizeof left, " gemmtop  %s  %s %s %s, %u CU%s", d->name, ui->snap.have_device ? ui->snap.backend : ui->backend,
+               Ui_glyph(ui, "\xc2\xb7", "-"), DeviceType_name(d->type), d->compute_units,
+               d->limits_simulated ? "  [limits simulated]" : "");
    else
       snprintf(left, sizeof left, " gemmtop  (no device)");
    const Peaks *pk = &ui->snap.peaks;
