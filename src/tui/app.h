@@ -21,7 +21,7 @@
 #include "explorer/logbuf.h"
 #include "explorer/worker.h"
 
-typedef enum { DLG_NONE = 0, DLG_HELP, DLG_SETUP, DLG_PRESETS, DLG_SAVE } DialogKind;
+typedef enum { DLG_NONE = 0, DLG_HELP, DLG_SETUP, DLG_PRESETS, DLG_SAVE, DLG_EXPORT } DialogKind;
 
 typedef enum {
    ST_NORMAL = 0, ST_HEADER, ST_TITLE, ST_TITLE_FOCUS, ST_LABEL, ST_GOOD, ST_BAD, ST_WARN, ST_DIM,
@@ -59,6 +59,13 @@ typedef struct SaveState_ {
    bool confirm;              /* the file exists: Enter again replaces it */
    char error[512];
 } SaveState;
+
+typedef struct ExportState_ {
+   int what;                  /* 0 the history, 1 the sweep's results */
+   char path[512];            /* its ending (.csv, .md) chooses the format */
+   bool confirm;              /* the file exists: Enter again replaces it */
+   char error[1200];
+} ExportState;
 
 /* Where a mouse click lands, recorded while drawing. */
 typedef enum { HIT_PANE, HIT_VARIANT, HIT_VALUE, HIT_ROW, HIT_HISTORY } HitKind;
@@ -139,6 +146,7 @@ typedef struct Ui_ {
    SetupState setup;
    PresetsState presets;
    SaveState save;
+   ExportState exporting;
 
    char flash[512];
    Style flash_style;
@@ -313,6 +321,11 @@ void SweepView_cycleX(Ui *ui);
 /* Puts the sweep's best verified configuration in the kernel pane. */
 void SweepView_applyBest(Ui *ui);
 void SweepView_draw(Ui *ui);
+
+/* exportview.c: the export dialog (E): history or sweep to CSV or Markdown */
+void Export_open(Ui *ui);
+void Export_key(Ui *ui, int ch);
+void Export_draw(Ui *ui);
 
 /* dialogs.c */
 void Dialog_open(Ui *ui, DialogKind kind);

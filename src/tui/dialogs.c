@@ -560,6 +560,7 @@ void Dialog_open(Ui *ui, DialogKind kind) {
    case DLG_SETUP: openSetup(ui); break;
    case DLG_PRESETS: openPresets(ui); break;
    case DLG_SAVE: openSave(ui); break;
+   case DLG_EXPORT: Export_open(ui); break;
    case DLG_HELP: ui->help_scroll = 0; break;
    default: break;
    }
@@ -582,6 +583,7 @@ void Dialog_key(Ui *ui, int ch) {
    case DLG_SETUP: setupKey(ui, ch); break;
    case DLG_PRESETS: presetsKey(ui, ch); break;
    case DLG_SAVE: saveKey(ui, ch); break;
+   case DLG_EXPORT: Export_key(ui, ch); break;
    default: break;
    }
 }
@@ -592,6 +594,7 @@ void Dialog_draw(Ui *ui) {
    case DLG_SETUP: drawSetup(ui); break;
    case DLG_PRESETS: drawPresets(ui); break;
    case DLG_SAVE: drawSave(ui); break;
+   case DLG_EXPORT: Export_draw(ui); break;
    default: break;
    }
 }
