@@ -187,6 +187,12 @@ static void step(Worker *w) {
    if (w->want_serial != w->cur_serial && !adoptWanted(w))
       return;
    w->snap.paused = w->paused;
+   /* An offline target needs no run: a configuration this device refuses can still be
+    * compiled for sm_90 or gfx906. */
+   if (w->phase == PH_STOPPED && w->inspect_want && !w->inspected && w->inspect_arch[0]) {
+      PaneJob_inspect(w);
+      return;
+   }
    if (w->phase == PH_STOPPED) {
       char name[640];
       Worker_label(w, &w->cur, name, sizeof name);

@@ -155,6 +155,7 @@ typedef struct WorkerSweep_ {
 typedef struct WorkerInspect_ {
    WorkerConfig config;
    unsigned long config_serial;
+   char arch[32];                  /* the target: "" the device measured, else "sm_90", "gfx906"... */
    Inspection inspection;          /* with the source after the preprocessor; not ok: message says why */
 } WorkerInspect;
 
@@ -232,6 +233,10 @@ int Worker_feedAhead(Worker *w, struct Ahead_ *a, unsigned long long *posted);
 void Worker_setInspect(Worker *w, bool wanted);
 /* Moves the newest inspection out (true), or false when there is none new. */
 bool Worker_takeInspect(Worker *w, WorkerInspect *out);
+/* The inspect pane's target: arch "" the device measured; else an architecture compiled
+ * for without a device, as `gemmtop inspect --arch` does (backend "cuda" for sm_XX
+ * through NVRTC, "hip" for gfxNNN through hipRTC). The configuration is read again. */
+void Worker_setInspectTarget(Worker *w, const char *backend, const char *arch);
 
 /* Copies the snapshot when its version differs from *seen; returns whether it did. */
 bool Worker_snapshot(Worker *w, WorkerSnapshot *out, unsigned long *seen);

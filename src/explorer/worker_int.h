@@ -47,6 +47,7 @@ struct Worker_ {
    int ahead_users;          /* the thread is inside Ahead_await: the pool must stay */
    atomic_int ahead_abort;   /* Worker_setAhead(NULL): stop waiting on the pool */
    bool inspect_want;
+   char inspect_backend[16], inspect_arch[32]; /* the inspect pane's target ("": the device) */
    bool inspect_ready;       /* inspect_out waits for the UI */
    WorkerInspect inspect_out;
 

@@ -130,6 +130,7 @@ typedef struct Ui_ {
    bool have_inspect;
    bool inspect_on;           /* what the worker was last told */
    bool inspect_source;       /* v: the source after the preprocessor instead of the code */
+   int inspect_target;        /* T: 0 the device measured, else an offline architecture */
    size_t *inspect_lines;     /* where each line of the text shown starts */
    int inspect_nlines;
    int inspect_scroll;        /* the first listing line shown */
@@ -295,6 +296,8 @@ void Draw_clampBanks(Ui *ui);
 void Draw_inspect(Ui *ui);
 /* The text the inspect pane shows: the compiled code, or the source (v, or no code). */
 const char *Ui_inspectText(const Ui *ui, const char **kind);
+/* T: the next target, the device measured or an architecture compiled for offline. */
+void Inspect_cycleTarget(Ui *ui);
 /* Glyphs, UTF-8 or ASCII. */
 const char *Ui_glyph(const Ui *ui, const char *utf8, const char *ascii);
 

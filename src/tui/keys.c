@@ -86,6 +86,7 @@ static void setupKey(Ui *ui, int ch) { Dialog_open(ui, DLG_SETUP); }
 static void presetsKey(Ui *ui, int ch) { Dialog_open(ui, DLG_PRESETS); }
 static void saveKey(Ui *ui, int ch) { Dialog_open(ui, DLG_SAVE); }
 static void exportKey(Ui *ui, int ch) { Dialog_open(ui, DLG_EXPORT); }
+static void targetKey(Ui *ui, int ch) { Inspect_cycleTarget(ui); }
 static void reloadKey(Ui *ui, int ch) { Ui_reloadKernels(ui, "asked"); }
 
 static void peaksKey(Ui *ui, int ch) {
@@ -196,6 +197,7 @@ static const KeyBinding bindings[] = {
     {{'B'}, "B", NULL, "apply the sweep's best configuration (Enter in its pane)", sweepBestKey, false},
     {{'v'}, "v", NULL, "inspect pane: the compiled code or the kernel after the preprocessor", PaneKeys_focused,
      false},
+    {{'T'}, "T", NULL, "inspect pane: the device, or sm_90 sm_80 gfx906 gfx90a compiled offline", targetKey, false},
     {{'E'}, "E", NULL, "export the history or the sweep's results to a CSV or Markdown file", exportKey, false},
     {{3}, "Ctrl-C", NULL, NULL, quitKey, true},
 };
