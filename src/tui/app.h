@@ -13,6 +13,7 @@
 #include "core/catalog.h"
 #include "core/preset.h"
 #include "core/ahead.h"
+#include "core/banks.h"
 #include "tui/chart.h"
 #include "tui/history.h"
 #include "tui/layout.h"
@@ -66,6 +67,23 @@ typedef struct ExportState_ {
    bool confirm;              /* the file exists: Enter again replaces it */
    char error[1200];
 } ExportState;
+
+/* The configuration pinned for the compare pane (C): its figures as last measured. */
+typedef struct Pinned_ {
+   bool set;
+   WorkerConfig config;       /* kernel, values, problem, ablation */
+   char label[256];
+   bool measured;             /* its figures below were taken */
+   double gflops, median_ms;
+   bool verified;
+   int registers;             /* the build's, -1 not reported */
+   long long local_mem;
+   bool have_banks;           /* its bank table (site names in names) */
+   int nsites;
+   BankSiteStats sites[BANKS_MAX_SITES];
+   bool have_code;            /* its instruction counts and occupancy (the inspect pane's target) */
+   Inspection code;           /* the fixed fields only: its texts are not kept */
+} Pinned;
 
 /* Where a mouse click lands, recorded while drawing. */
 typedef enum { HIT_PANE, HIT_VARIANT, HIT_VALUE, HIT_ROW, HIT_HISTORY } HitKind;
@@ -148,6 +166,7 @@ typedef struct Ui_ {
    PresetsState presets;
    SaveState save;
    ExportState exporting;
+   Pinned pinned;
 
    char flash[512];
    Style flash_style;
@@ -324,6 +343,13 @@ void SweepView_cycleX(Ui *ui);
 /* Puts the sweep's best verified configuration in the kernel pane. */
 void SweepView_applyBest(Ui *ui);
 void SweepView_draw(Ui *ui);
+
+/* draw_compare.c: the compare pane (8), a pinned configuration beside the current one */
+/* C: pins the configuration measured now (again: unpins it). */
+void Compare_pin(Ui *ui);
+/* While the pinned configuration is the one measured, its figures follow the newest. */
+void Compare_refresh(Ui *ui);
+void Draw_compare(Ui *ui);
 
 /* exportview.c: the export dialog (E): history or sweep to CSV or Markdown */
 void Export_open(Ui *ui);

@@ -320,7 +320,7 @@ void Draw_screen(Ui *ui) {
    static void (*const draw[PANE_COUNT])(Ui *) = {
        [PANE_KERNEL] = Draw_kernel, [PANE_RESULTS] = Draw_results, [PANE_HISTORY] = Draw_history,
        [PANE_LOG] = Draw_log,       [PANE_BANKS] = Draw_banks,     [PANE_INSPECT] = Draw_inspect,
-       [PANE_SWEEP] = SweepView_draw,
+       [PANE_SWEEP] = SweepView_draw, [PANE_COMPARE] = Draw_compare,
    };
    for (int p = 0; p < PANE_COUNT; p++)
       if ((ui->layout.shown & PANE_BIT(p)) && draw[p])

@@ -87,6 +87,8 @@ static void presetsKey(Ui *ui, int ch) { Dialog_open(ui, DLG_PRESETS); }
 static void saveKey(Ui *ui, int ch) { Dialog_open(ui, DLG_SAVE); }
 static void exportKey(Ui *ui, int ch) { Dialog_open(ui, DLG_EXPORT); }
 static void targetKey(Ui *ui, int ch) { Inspect_cycleTarget(ui); }
+static void pinKey(Ui *ui, int ch) { Compare_pin(ui); }
+static void comparePaneKey(Ui *ui, int ch) { togglePane(ui, PANE_COMPARE); }
 static void reloadKey(Ui *ui, int ch) { Ui_reloadKernels(ui, "asked"); }
 
 static void peaksKey(Ui *ui, int ch) {
@@ -198,6 +200,8 @@ static const KeyBinding bindings[] = {
     {{'v'}, "v", NULL, "inspect pane: the compiled code or the kernel after the preprocessor", PaneKeys_focused,
      false},
     {{'T'}, "T", NULL, "inspect pane: the device, or sm_90 sm_80 gfx906 gfx90a compiled offline", targetKey, false},
+    {{'C'}, "C", NULL, "pin this configuration; the compare pane (8) puts it beside the current one", pinKey, false},
+    {{'8'}, "8", NULL, "show / hide the compare pane", comparePaneKey, false},
     {{'E'}, "E", NULL, "export the history or the sweep's results to a CSV or Markdown file", exportKey, false},
     {{3}, "Ctrl-C", NULL, NULL, quitKey, true},
 };

@@ -14,6 +14,7 @@ typedef enum {
    PANE_BANKS,      /* the bank-conflict view (a later issue): its room is kept here */
    PANE_INSPECT,    /* the compiled code, registers, occupancy */
    PANE_SWEEP,      /* a sweep of the kernel's parameters: GFLOPS against one of them */
+   PANE_COMPARE,    /* a pinned configuration beside the current one */
    PANE_COUNT
 } PaneId;
 
