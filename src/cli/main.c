@@ -8,6 +8,7 @@
 #include "cli/cli_banks.h"
 #include "cli/measure.h"
 #include "cli/options.h"
+#include "core/inspect.h"
 #include "core/session.h"
 #include "tui/ui.h"
 
@@ -32,6 +33,10 @@ int main(int argc, char **argv) {
    /* Not a command for users: the process in which a sweep measures (cli/measure.h). */
    if (argc == 2 && !strcmp(argv[1], "__measure-child"))
       return Measure_child();
+   /* Nor this: the explorer's offline compile for a target whose compiler cannot share
+    * its process (core/inspect.h). */
+   if (argc == 2 && !strcmp(argv[1], "__inspect-child"))
+      return Inspect_childMain();
    atexit(Cli_closeStdout);
    int command = COMMAND_EXPLORER;
    if (argc > 1 && argv[1][0] != '-') {

@@ -96,21 +96,17 @@ static bool llvmLoaded(void) {
    return found;
 }
 
-/* The inspection for an architecture compiled for offline (never the device). */
-static RunStatus inspectOffline(const char *backend, const char *arch, const InspectRequest *rq, Inspection *ins) {
+/* The inspection for an architecture compiled for offline (never the device); beside
+ * PoCL's LLVM, hipRTC's runs in a child process of its own. */
+static RunStatus inspectOffline(const char *kernels_dir, const char *backend, const char *arch,
+                                const InspectRequest *rq, Inspection *ins) {
    const Backend *be = Backend_byName(backend);
    if (!be) {
       snprintf(ins->message, sizeof ins->message, "the %s backend is not built in", backend);
       return RUN_INVALID;
    }
-   if (!strcmp(backend, "hip") && llvmLoaded()) {
-      snprintf(ins->message, sizeof ins->message,
-               "%s cannot be compiled inside the explorer here: the OpenCL runtime (PoCL) has loaded its own "
-               "LLVM, and hipRTC's would clash with it. `gemmtop inspect --backend hip --arch %s` with this "
-               "kernel and its --set values gives the same figures",
-               arch, arch);
-      return RUN_INVALID;
-   }
+   if (!strcmp(backend, "hip") && llvmLoaded())
+      return Inspect_offlineApart(kernels_dir, backend, arch, rq, ins);
    return Inspect_offline(be, arch, rq, ins);
 }
 
@@ -144,7 +140,7 @@ void PaneJob_inspect(Worker *w) {
    RunStatus st;
    if (arch[0]) {
       /* Offline: the compiler only, never the device, so nothing timed is disturbed. */
-      st = inspectOffline(backend, arch, &rq, ins);
+      st = inspectOffline(w->kernels_dir, backend, arch, &rq, ins);
    } else {
       st = Inspect_onDevice(w->session, &rq, ins);
    }
