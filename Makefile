@@ -7,8 +7,11 @@ CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN     := -Wall -Wextra -Wno-format-truncation -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 OPT      ?= -O2 -g
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -DCL_TARGET_OPENCL_VERSION=120 $(EXTRA_CFLAGS) -Isrc \
-             $(shell $(PKG) --cflags ncursesw 2>/dev/null)
-LIBS     = $(shell $(PKG) --libs ncursesw 2>/dev/null || echo -lncursesw) -lOpenCL -lpthread -ldl -lm $(EXTRA_LIBS)
+             $(shell $(PKG) --cflags ncursesw 2>/dev/null) $(shell $(PKG) --cflags sqlite3 2>/dev/null) \
+             $(shell $(PKG) --cflags libcjson 2>/dev/null || echo -I/usr/include/cjson)
+LIBS     = $(shell $(PKG) --libs ncursesw 2>/dev/null || echo -lncursesw) \
+           $(shell $(PKG) --libs sqlite3 2>/dev/null || echo -lsqlite3) \
+           $(shell $(PKG) --libs libcjson 2>/dev/null || echo -lcjson) -lOpenCL -lpthread -ldl -lm $(EXTRA_LIBS)
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 
 # Every module but main; tests link against these. The folders are the layers
@@ -18,7 +21,7 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test test-unit test-e2e test-ui test-sanitize sanitize deps deps-test install uninstall clean bench fuzz
+.PHONY: search-table all run test test-unit test-e2e test-ui test-sanitize sanitize deps deps-test install uninstall clean bench fuzz
 
 all: $(BUILD)/gemmtop
 
@@ -47,6 +50,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -DGEMMTOP_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(CORE_OBJ) $(LIBS) -lcmocka
 
+# test_observe loads a made-up NVML (tests/unit/fake_nvml.c) from beside itself.
+$(BUILD)/tests/libfake_nvml.so: tests/unit/fake_nvml.c tests/unit/fake_nvml.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -fPIC -shared -o $@ $<
+$(BUILD)/tests/test_observe: $(BUILD)/tests/libfake_nvml.so
+
 -include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tests/*.d)
 
 run: deps
@@ -67,7 +76,7 @@ test-sanitize sanitize: deps-test
 # Fuzzing (docs/fuzzing.md): the libFuzzer harnesses of tests/fuzz/, built with clang,
 # ASan and UBSan in build-fuzz/, each run for FUZZ_SECONDS. A crash fails the target and is
 # kept in tests/fuzz/regressions/, which the ordinary suite replays (test_fuzz_replay).
-FUZZ_HARNESSES := expr metadata preset npy
+FUZZ_HARNESSES := expr metadata preset npy tuners
 FUZZ_SECONDS ?= 60
 fuzz: deps-test
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT='-O1 -g -fno-omit-frame-pointer' \
@@ -78,6 +87,12 @@ fuzz: deps-test
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.c tests/fuzz/fuzz.h $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -DFUZZ_LIBFUZZER -fsanitize=fuzzer -o $@ $< tests/fuzz/fuzz_util.c $(CORE_OBJ) $(LIBS)
+
+# docs/search.md's table: every strategy replayed on recorded spaces (SPACES: files that
+# 'gemmtop sweep --exhaustive --save' wrote; by default the one shipped with the tests).
+SPACES ?= tests/data/space-*.csv
+search-table: all
+	@GEMMTOP_BIN=$(BUILD)/gemmtop python3 tools/search_table.py $(SPACES)
 
 # The standard benchmark: every shipped preset and the vendor BLAS, on the best device.
 bench: deps

@@ -21,6 +21,7 @@ require:  N % (4 * WGX) == 0 ; N must be a multiple of 4*WGX (the columns of C o
 operands: A=T B=N
 global:   N / 4, M / 4
 local:    WGX, WGY
+reuse:    A=4 B=4
 */
 __kernel GT_WORKGROUP(WGX, WGY, 1)
 void gemm(const int M, const int N, const int K, const real alpha,

@@ -27,6 +27,8 @@ require:  K % TSK == 0 ; K must be a multiple of TSK
 operands: A=T B=N
 global:   N / 4, M / 4
 local:    WGX, WGY
+reuse:    A=4*WGX B=4*WGY
+local_reuse: A=4 B=4
 localmem: TSK * (4 * WGY + 4 * WGX) * REAL_SIZE
 sites:    0=As store, 1=Bs store, 2=As load, 3=Bs load
 */

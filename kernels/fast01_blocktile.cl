@@ -25,6 +25,8 @@ operands: A=N B=N
 pad:      M=BM N=BN K=BK
 global:   N / (4 * RN), M / (4 * RM)
 local:    BN / (4 * RN), BM / (4 * RM)
+reuse:    A=BN B=BM
+local_reuse: A=4*RN B=4*RM
 localmem: 2 * BK * (BM + BN) * REAL_SIZE
 sites:    0=A store (transposed), 1=B store, 2=A load, 3=B load
 */

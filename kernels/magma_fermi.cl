@@ -41,6 +41,8 @@ operands: A=N B=N
 pad:      M=BLK_N N=BLK_M K=BLK_K
 global:   N / BLK_M * DIM_X, M / BLK_N * DIM_Y
 local:    DIM_X, DIM_Y
+reuse:    A=BLK_M B=BLK_N
+local_reuse: A=BLK_M/DIM_X B=BLK_N/DIM_Y
 localmem: (BLK_K * (BLK_M + 1) + BLK_N * (BLK_K + 1)) * REAL_SIZE
 sites:    0=sA store, 1=sB store, 2=sA load, 3=sB load
 */

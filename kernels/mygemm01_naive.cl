@@ -16,6 +16,7 @@ require:  M * K <= 2147483648 && K * N <= 2147483648 && M * N <= 2147483648 ; th
 operands: any
 global:   N, M
 local:    TSN, TSM
+reuse:    A=1 B=1
 */
 __kernel void gemm(const int M, const int N, const int K, const real alpha,
                    const __global real* A, const __global real* B,

@@ -16,6 +16,8 @@ require:  K % TS == 0 ; K must be a multiple of TS
 operands: A=N B=N
 global:   N, M / WPT
 local:    TS, TS / WPT
+reuse:    A=TS B=TS
+local_reuse: A=1 B=WPT
 localmem: 2 * TS * TS * REAL_SIZE
 sites:    0=Asub store, 1=Bsub store, 2=Asub load, 3=Bsub load
 */

@@ -18,6 +18,8 @@ require:  K % TS == 0 ; K must be a multiple of TS
 operands: A=N B=N
 global:   N / WIDTH, M
 local:    TS / WIDTH, TS
+reuse:    A=TS B=TS
+local_reuse: A=WIDTH B=1
 localmem: 2 * TS * TS * REAL_SIZE
 sites:    0=Asub store, 1=Bsub store, 2=Asub load, 3=Bsub load
 */

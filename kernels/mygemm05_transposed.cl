@@ -24,6 +24,8 @@ require:  K % TSDK == 0 ; K must be a multiple of TSDK
 operands: A=N B=T
 global:   N, M / WPT
 local:    TS, TS / WPT
+reuse:    A=TS B=TS
+local_reuse: A=1 B=WPT
 localmem: (TS * TSDK + TSDK * (TS + PADDING)) * REAL_SIZE
 sites:    0=Asub store, 1=Bsub store (transposed), 2=Asub load, 3=Bsub load
 */

@@ -23,6 +23,8 @@ require:  K % TSK == 0 ; K must be a multiple of TSK
 operands: A=N B=N
 global:   N / WPTN, M / WPTM
 local:    TSN / WPTN, TSM / WPTM
+reuse:    A=TSN B=TSM
+local_reuse: A=WPTN B=WPTM
 localmem: 2 * (TSK * TSM + TSK * TSN) * REAL_SIZE
 sites:    0=Asub store (transposed), 1=Bsub store, 2=Asub load, 3=Bsub load
 */

@@ -22,6 +22,8 @@ operands: A=N B=N
 pad:      M=TSM N=TSN K=TSK
 global:   N / WPTN, M / WPTM
 local:    TSN / WPTN, TSM / WPTM
+reuse:    A=TSN B=TSM
+local_reuse: A=WPTN B=WPTM
 localmem: 2 * (TSK * TSM + TSK * TSN) * REAL_SIZE
 sites:    0=Asub store (transposed), 1=Bsub store, 2=Asub load, 3=Bsub load
 */

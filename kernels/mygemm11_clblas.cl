@@ -18,6 +18,7 @@ require:  K % 4 == 0 ; K must be a multiple of 4
 operands: A=N B=N
 global:   N / NT, M / MT
 local:    WGX, WGY
+reuse:    A=NT B=MT
 */
 #define realN GT_REALN(NT)
 __kernel void gemm(const int M, const int N, const int K, const real alpha,

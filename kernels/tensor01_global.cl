@@ -25,6 +25,7 @@ operands: A=N B=N
 pad:      M=WARPS_M*WM N=WARPS_N*WN K=16
 global:   (N / (WARPS_N * WN)) * (WARPS_M * WARPS_N * 32), M / (WARPS_M * WM)
 local:    WARPS_M * WARPS_N * 32, 1
+reuse:    A=WN B=WM
 */
 #define MI (WM / 16)                 /* MMA tiles along M per warp */
 #define NJ (WN / 8)                  /* MMA tiles along N per warp */

@@ -27,6 +27,8 @@ operands: A=N B=N
 pad:      M=BM N=BN K=BK
 global:   (N / BN) * ((BM / WM) * (BN / WN) * 32), M / BM
 local:    (BM / WM) * (BN / WN) * 32, 1
+reuse:    A=BN B=BM
+local_reuse: A=WN B=WM
 localmem: (BM + BN) * BK * IN_SIZE
 sites:    0=A store, 1=B store, 2=A fragment load, 3=B fragment load
 */

@@ -31,6 +31,8 @@ operands: A=N B=N
 pad:      M=BM N=BN K=BK
 global:   (N / BN) * ((BM / WM) * (BN / WN) * 32), M / BM
 local:    (BM / WM) * (BN / WN) * 32, 1
+reuse:    A=BN B=BM
+local_reuse: A=WN B=WM
 localmem: (BM * (BK * IN_SIZE + 16 * (1 - SWZ)) + BK * (BN * IN_SIZE + (IN_SIZE == 4 ? 32 : 16) * (1 - SWZ)))
 sites:    0=A store, 1=B store, 2=A ldmatrix, 3=B fragment load
 */

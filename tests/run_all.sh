@@ -16,6 +16,9 @@ export GEMMTOP_PRESETS="$PWD/presets"
 # need an empty cache make their own.
 tmp=$(mktemp -d)
 export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$PWD/.test-cache"
+# The results store too: never the user's (each e2e script makes its own, lib.sh).
+export XDG_DATA_HOME="$tmp/data"
+unset GEMMTOP_STORE
 export POCL_KERNEL_CACHE=0
 if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
    # PoCL and its LLVM keep allocations for the life of the process: not ours to report.

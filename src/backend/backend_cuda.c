@@ -30,7 +30,7 @@ enum {
    CU_ATTR_MAX_THREADS_PER_BLOCK = 1, CU_ATTR_MAX_BLOCK_DIM_X = 2, CU_ATTR_MAX_BLOCK_DIM_Y = 3,
    CU_ATTR_MAX_BLOCK_DIM_Z = 4, CU_ATTR_MAX_SHARED_PER_BLOCK = 8, CU_ATTR_WARP_SIZE = 10, CU_ATTR_CLOCK_RATE = 13,
    CU_ATTR_MULTIPROCESSOR_COUNT = 16, CU_ATTR_CC_MAJOR = 75, CU_ATTR_CC_MINOR = 76,
-   CU_ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97,
+   CU_ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97, CU_ATTR_L2_CACHE_SIZE = 38,
 };
 enum { CU_FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
 /* cuTensorMapEncodeTiled's enumerations (cuda.h, CUDA 12 and later) */
@@ -79,6 +79,8 @@ static struct {
    CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
    CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *, const unsigned long long *,
                                       const unsigned long long *, const unsigned *, const unsigned *, int, int, int, int);
+   /* optional: for the observers (NVML matches the device by it) */
+   CUresult (*cuDeviceGetPCIBusId)(char *, int, CUdevice);
    nvrtcResult (*nvrtcVersion)(int *, int *);
    nvrtcResult (*nvrtcCreateProgram)(nvrtcProgram *, const char *, const char *, int, const char *const *,
                                      const char *const *);
@@ -189,6 +191,7 @@ static bool load(char *err, size_t errlen) {
    CU(cuGetErrorString, "cuGetErrorString");
    CU(cuFuncSetAttribute, "cuFuncSetAttribute");
    CU(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
+   CU(cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId");
 #undef CU
    void **fns = (void **)&api.cuInit;
    void **end = (void **)&api.cuGetErrorString;
@@ -347,6 +350,9 @@ static BackendStatus describe(CUdevice d, int index, DeviceInfo *info, char *err
    info->max_alloc = mem;
    Gpu_describeLimits(&cuda, d, info);
    info->limits.local_mem_optin = (unsigned long long)attr(d, CU_ATTR_MAX_SHARED_PER_BLOCK_OPTIN);
+   info->l2_bytes = (unsigned long long)attr(d, CU_ATTR_L2_CACHE_SIZE);
+   if (api.cuDeviceGetPCIBusId && api.cuDeviceGetPCIBusId(info->pci_bus_id, (int)sizeof info->pci_bus_id, d) != 0)
+      info->pci_bus_id[0] = '\0';
    info->inline_ptx = true;
    Device_classify(info);
    return BACKEND_OK;

@@ -220,6 +220,7 @@ static struct {
    HipEventElapsedTimeFn *hipEventElapsedTime;
    HipEventFn *hipEventDestroy;
    HipGetErrorStringFn *hipGetErrorString;
+   HipDeviceGetNameFn *hipDeviceGetPCIBusId; /* optional (same shape as the name's call): for the observers */
 } hip;
 
 static const char *hipError(HipError r) {
@@ -271,6 +272,7 @@ static bool load(char *err, size_t errlen) {
    HIP(hipEventElapsedTime);
    HIP(hipEventDestroy);
    HIP(hipGetErrorString);
+   HIP(hipDeviceGetPCIBusId);
 #undef HIP
    /* HIP 6 renamed the properties call with its new struct; either suits the search by content. */
    hip.hipGetDeviceProperties = (HipGetDevicePropertiesFn *)dlsym(hip.lib, "hipGetDevicePropertiesR0600");
@@ -442,6 +444,9 @@ static BackendStatus describe(int d, DeviceInfo *info, char *target, size_t targ
    info->global_mem = mem;
    info->max_alloc = mem;
    Gpu_describeLimits(&hipRt, d, info);
+   if (hip.hipDeviceGetPCIBusId &&
+       hip.hipDeviceGetPCIBusId(info->pci_bus_id, (int)sizeof info->pci_bus_id, d) != HIP_SUCCESS_)
+      info->pci_bus_id[0] = '\0';
    Device_classify(info);
    return BACKEND_OK;
 }

@@ -164,6 +164,28 @@ static void deviceString(cl_device_id d, cl_device_info what, char *out, size_t 
    memmove(out, t, strlen(t) + 1);
 }
 
+/* The PCI address as NVML and sysfs name it ("0000:65:00.0"), from the vendors' device
+ * queries (cl_nv_device_attribute_query, cl_amd_device_attribute_query); "" elsewhere. */
+static void pciBusId(cl_device_id d, const char *ext, char *out, size_t len) {
+   out[0] = '\0';
+   if (strstr(ext, "cl_nv_device_attribute_query")) {
+      cl_uint bus = 0, slot = 0, domain = 0;
+      if (clGetDeviceInfo(d, 0x4008 /* CL_DEVICE_PCI_BUS_ID_NV */, sizeof bus, &bus, NULL) != CL_SUCCESS ||
+          clGetDeviceInfo(d, 0x4009 /* CL_DEVICE_PCI_SLOT_ID_NV */, sizeof slot, &slot, NULL) != CL_SUCCESS)
+         return;
+      if (clGetDeviceInfo(d, 0x400A /* CL_DEVICE_PCI_DOMAIN_ID_NV */, sizeof domain, &domain, NULL) != CL_SUCCESS)
+         domain = 0; /* older drivers: the first domain */
+      /* the slot id holds the device number above the function's three bits */
+      snprintf(out, len, "%04x:%02x:%02x.%x", domain, bus & 0xff, (slot >> 3) & 0x1f, slot & 7);
+   } else if (strstr(ext, "cl_amd_device_attribute_query")) {
+      struct { cl_uint type; cl_char unused[17], bus, device, function; } topo; /* cl_device_topology_amd */
+      if (clGetDeviceInfo(d, 0x4037 /* CL_DEVICE_TOPOLOGY_AMD */, sizeof topo, &topo, NULL) == CL_SUCCESS &&
+          topo.type == 1 /* PCIe */)
+         snprintf(out, len, "0000:%02x:%02x.%x", (unsigned char)topo.bus, (unsigned char)topo.device,
+                  (unsigned char)topo.function);
+   }
+}
+
 static void describe(const DeviceRef *ref, int index, DeviceInfo *info) {
    memset(info, 0, sizeof *info);
    info->index = index;
@@ -192,6 +214,9 @@ static void describe(const DeviceRef *ref, int index, DeviceInfo *info) {
    ul = 0;
    clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ul, &ul, NULL);
    info->max_alloc = ul;
+   ul = 0;
+   clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof ul, &ul, NULL);
+   info->l2_bytes = ul;
    size_t wg = 0;
    clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
    info->limits.max_wg = wg;
@@ -225,6 +250,7 @@ static void describe(const DeviceRef *ref, int index, DeviceInfo *info) {
    /* NVIDIA's own platform ("NVIDIA CUDA") takes inline PTX in OpenCL C; PoCL's is
     * "Portable Computing Language" even on its CUDA device. */
    info->inline_ptx = strstr(info->platform, "NVIDIA") != NULL;
+   pciBusId(d, ext, info->pci_bus_id, sizeof info->pci_bus_id);
    Device_classify(info);
 }
 

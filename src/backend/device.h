@@ -39,6 +39,8 @@ typedef struct DeviceInfo_ {
    unsigned clock_mhz;
    unsigned long long global_mem;
    unsigned long long max_alloc;
+   unsigned long long l2_bytes; /* last-level cache before global memory (cold-L2 timing); 0 unknown */
+   char pci_bus_id[32];       /* "0000:65:00.0" when the runtime says (the observers match the device by it) */
    DeviceLimits limits;
    bool limits_simulated;     /* GEMMTOP_DEVICE_LIMITS made them smaller */
    /* Properties, set by Device_classify from what the backend filled in above: */

@@ -6,6 +6,9 @@
 #define GEMMTOP_OBSERVE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "backend/device.h"
 
 typedef struct Observation_ {
    bool known;               /* the driver gave at least one figure */
@@ -24,5 +27,38 @@ typedef struct Observation_ {
 
 /* An observation with every figure unknown. */
 void Observation_clear(Observation *o);
+
+/* A source of observations for one device, opened once and kept (a session opens it on
+ * its first observed run). The sources, in order: NVML (libnvidia-ml.so.1, or the file
+ * $GEMMTOP_NVML names) for an NVIDIA GPU; the amdgpu driver's hwmon files under /sys (or
+ * $GEMMTOP_SYSFS_ROOT) for an AMD GPU. None for PoCL and CPUs. The device is matched by its
+ * PCI bus id (DeviceInfo.pci_bus_id); without one, the driver's only GPU, else none. */
+typedef struct Observer_ Observer;
+
+/* NULL when no source covers the device; why says what was missing. */
+Observer *Observer_open(const DeviceInfo *dev, char *why, size_t whylen);
+void Observer_close(Observer *o);
+/* The source and the device it read: "NVML, 0000:65:00.0 (by PCI bus id)". */
+const char *Observer_describe(const Observer *o);
+
+/* The timed launches: begin before the first, sample after each (it reads the driver at
+ * most every OBSERVE_SAMPLE_MS, so it costs nothing measurable), end after the last with
+ * the launches made and the flops of one. Fills out (every figure the source gave):
+ * sm_mhz the median of the samples; power the energy counter's average over the window,
+ * else the mean of the power samples; energy per launch only when the counter moved and
+ * the window lasted OBSERVE_MIN_ENERGY_MS (a shorter one is below the counter's
+ * resolution: unknown, never a wrong figure). */
+#define OBSERVE_SAMPLE_MS 10.0
+#define OBSERVE_MIN_ENERGY_MS 100.0
+void Observer_begin(Observer *o);
+void Observer_sample(Observer *o);
+void Observer_end(Observer *o, int launches, double flops_per_launch, double gflops, Observation *out);
+
+/* For the tests: the clock the observer reads (milliseconds; NULL: the real one). */
+void Observer_useClock(Observer *o, double (*now_ms)(void *arg), void *arg);
+
+/* A clock fall counts as throttling past this fraction of the starting clock (the boost
+ * clock moves by a step or two on its own). */
+#define OBSERVE_CLOCK_FALL 0.02
 
 #endif

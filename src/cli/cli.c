@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/recorder.h"
 #include "core/npy.h"
 #include "core/diskcache.h"
 #include "core/rng.h"
@@ -251,7 +252,9 @@ int Cli_list(const Options *o) {
       return listKernels(o);
    if (!strcmp(what, "presets"))
       return listPresets(o);
-   fprintf(stderr, "gemmtop: list what? '%s' is not devices, kernels or presets\n", what);
+   if (!strcmp(what, "lessons"))
+      return Cli_listLessons(o);
+   fprintf(stderr, "gemmtop: list what? '%s' is not devices, kernels, presets or lessons\n", what);
    return 2;
 }
 
@@ -314,6 +317,21 @@ static bool Cli_endsWith(const char *s, const char *suffix) {
    return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* The run (and the vendor library's, when timed) into the results store. */
+static void recordRun(const Options *o, const Session *s, const KernelInfo *k, const long long *values,
+                      const Problem *p, RunStatus st, const RunResult *r, const VendorResult *vendor) {
+   Recorder rec;
+   Recorder_open(&rec, o);
+   StoreRecord recs[2];
+   RecordPlace at = {Session_backend(s)->name, Session_device(s)};
+   int n = 0;
+   Record_fromRun(&recs[n++], "run", &at, k, values, p, st, r);
+   if (vendor)
+      Record_fromVendor(&recs[n++], &at, p, vendor);
+   Recorder_add(&rec, recs, n);
+   Recorder_close(&rec);
+}
+
 int Cli_run(const Options *o) {
    /* An ablated C is wrong on purpose: it may be written (to study what a switch leaves),
     * but only under a name that says so, never where a result is expected. */
@@ -372,7 +390,8 @@ int Cli_run(const Options *o) {
       goto done_session;
    /* --max-seconds also bounds each launch: one that does not end is abandoned. */
    RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = !o->no_verify, .max_seconds = o->max_seconds,
-                    .ablate = o->ablate, .verified_c = verified_c, .launch_timeout_s = o->max_seconds};
+                    .ablate = o->ablate, .verified_c = verified_c, .launch_timeout_s = o->max_seconds,
+                    .cold_l2 = o->cold_l2, .observe = true};
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
    Peaks peaks;
    Peaks_cached(Session_device(s), Session_backend(s)->name, &peaks);
@@ -385,9 +404,13 @@ int Cli_run(const Options *o) {
    else if (o->vendor && r->geo.emulated)
       fprintf(stderr, "gemmtop: --vendor ignored: an emulated tensor kernel is not compared with the vendor BLAS\n");
    if (with_vendor)
-      Session_vendor(s, &p, &in, &(RunOptions){.reps = o->reps, .warmup = o->warmup, .verify = true}, &vendor);
+      Session_vendor(s, &p, &in,
+                     &(RunOptions){.reps = o->reps, .warmup = o->warmup, .verify = true, .cold_l2 = o->cold_l2,
+                                   .observe = true},
+                     &vendor);
    Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &ro, r, &peaks,
               with_vendor ? &vendor : NULL);
+   recordRun(o, s, k, values, &p, st, r, with_vendor ? &vendor : NULL);
    if (st == RUN_INVALID)
       fprintf(stderr, "gemmtop: refused: %s\n", r->message);
    else if (st == RUN_COMPILE_ERROR)

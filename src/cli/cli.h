@@ -12,7 +12,17 @@ int Cli_run(const Options *o);
 int Cli_cache(const Options *o);
 int Cli_inspect(const Options *o);
 int Cli_sweep(const Options *o);
+/* sweep --simulate FILE: strategies compared on a recorded space (cli_simulate.c). */
+int Cli_simulate(const Options *o);
 int Cli_bench(const Options *o);
+/* gemmtop results list|best|compare|export|import (cli_results.c). */
+int Cli_results(const Options *o);
+/* cli_lesson.c: gemmtop lesson [NAME], and list lessons. Cli_lesson lists the lessons (0),
+ * refuses an unknown name (2, the valid ones said), or returns CLI_LESSON_START for a
+ * lesson that exists: the explorer is then started on it (main.c). */
+#define CLI_LESSON_START (-1)
+int Cli_lesson(const Options *o);
+int Cli_listLessons(const Options *o);
 
 /* What the options select: backend, device, kernel, preset, --set values, problem. */
 Selection Cli_selection(const Options *o);

@@ -2,11 +2,13 @@
  * device and inputs, across square sizes; a table of GFLOPS and % of vendor per size.
  *   gemmtop bench [--preset P | --kernel K --set ...] [PRESET ...] [--sizes 1024,2048]
  * With no configuration, every shipped preset (the ladder) is benchmarked. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/recorder.h"
 #include "cli/report.h"
 #include "core/rng.h"
 #include "core/util.h"
@@ -25,6 +27,8 @@ typedef struct BenchCell_ {
    bool emulated;        /* tensor instructions emulated: its GFLOPS are not compared with the vendor's */
    double gflops, ms;
    char message[256];
+   Observation obs;      /* the driver's figures in the last round (obs.known false: none) */
+   StoreRecord rec;      /* its verified round (or its failure), for the results store */
 } BenchCell;
 
 /* A bench: its configurations, sizes and results, and the sessions that measure them. */
@@ -43,6 +47,7 @@ typedef struct Bench_ {
    double vg[BENCH_MAX_ROUNDS], rg[BENCH_MAX_ROUNDS]; /* one size's rounds of the libraries */
    double *cg, *cms;         /* one size's rounds of the configurations: [config * BENCH_MAX_ROUNDS + round] */
    RunResult *r;
+   Recorder rec;             /* the results store */
 } Bench;
 
 static BenchCell *cellOf(const Bench *b, int c, int si) { return &b->cells[c * OPTIONS_MAX_SIZES + si]; }
@@ -83,12 +88,14 @@ static void benchVendor(Session *s, const Problem *p, const Inputs *in, const Op
    if (round > 0 && v->status != RUN_OK)
       return;
    VendorResult now;
-   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0};
+   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0, .cold_l2 = o->cold_l2, .observe = true};
    Session_vendor(s, p, in, &ro, round == 0 ? v : &now);
    const VendorResult *got = round == 0 ? v : &now;
    gflops[round] = got->gflops;
    if (round > 0 && now.status != RUN_OK)
       *v = now;
+   else if (round > 0 && now.obs.known)
+      v->obs = now.obs;
 }
 
 /* The configurations: --kernel or --preset, then the presets named as arguments; with
@@ -183,18 +190,46 @@ static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t
       fprintf(stderr, "size %d, round %d of %d: %s...\n", b->sizes[si], round + 1, o->rounds, b->configs[c].label);
       /* Verified in the first round; later rounds time the same program. */
       RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0, .max_seconds = o->max_seconds,
-                       .launch_timeout_s = o->max_seconds};
+                       .launch_timeout_s = o->max_seconds, .cold_l2 = o->cold_l2, .observe = true};
       RunStatus st = Session_run(b->s, b->configs[c].kernel, b->configs[c].values, &p, use, &ro, b->r);
       cell->emulated = b->r->geo.emulated;
+      if (b->r->obs.known)
+         cell->obs = b->r->obs;
       if (round == 0 || st != RUN_OK) {
          cell->status = st;
          snprintf(cell->message, sizeof cell->message, "%s", b->r->message);
+         RecordPlace at = {b->be->name, b->dev};
+         Record_fromRun(&cell->rec, "bench", &at, b->configs[c].kernel, b->configs[c].values, &p, st, b->r);
       }
       b->cg[c * BENCH_MAX_ROUNDS + round] = b->r->gflops;
       b->cms[c * BENCH_MAX_ROUNDS + round] = b->r->median_ms;
       if (use != in)
          Inputs_free(&own);
    }
+}
+
+/* Size si's results into the results store: each configuration's (its figures the
+ * medians over the rounds) and the vendor libraries'. */
+static void recordSize(Bench *b, int si, const Problem *vp) {
+   StoreRecord *recs = calloc((size_t)b->nconf + 2, sizeof *recs);
+   if (!recs)
+      return;
+   int n = 0;
+   for (int c = 0; c < b->nconf; c++) {
+      BenchCell *cell = cellOf(b, c, si);
+      recs[n] = cell->rec;
+      if (cell->status == RUN_OK)
+         recs[n].gflops = cell->gflops, recs[n].median_ms = cell->ms;
+      n += recs[n].origin[0] != '\0'; /* never run (out of memory): nothing to record */
+   }
+   RecordPlace at = {b->be->name, b->dev};
+   Record_fromVendor(&recs[n++], &at, vp, &b->vendor[si]);
+   if (b->ref) {
+      RecordPlace ref = {Session_backend(b->ref)->name, Session_device(b->ref)};
+      Record_fromVendor(&recs[n++], &ref, vp, &b->reference[si]);
+   }
+   Recorder_add(&b->rec, recs, n);
+   free(recs);
 }
 
 /* Every round at size si. Rounds: the libraries and the configurations take turns (the
@@ -245,6 +280,25 @@ static void benchSize(Bench *b, int si) {
       }
    }
    Inputs_free(&in);
+   recordSize(b, si, &vp);
+}
+
+/* The driver's clock, power, energy per GEMM and GFLOPS/W: JSON members (null where
+ * unknown) or four CSV fields (empty), each after a comma. */
+static void saveObservation(FILE *save, bool json, const char *prefix, const Observation *ob) {
+   static const char *names[] = {"sm_mhz", "power_w", "energy_j", "gflops_per_w"};
+   const double v[] = {ob->sm_mhz, ob->power_w, ob->energy_j, ob->gflops_per_w};
+   for (int i = 0; i < 4; i++) {
+      bool known = ob->known && isfinite(v[i]);
+      if (json && known)
+         fprintf(save, ",\"%s%s\":%.6g", prefix, names[i], v[i]);
+      else if (json)
+         fprintf(save, ",\"%s%s\":null", prefix, names[i]);
+      else if (known)
+         fprintf(save, ",%.6g", v[i]);
+      else
+         fputc(',', save);
+   }
 }
 
 /* One configuration at one size as a line of the --save file. */
@@ -272,6 +326,9 @@ static void saveRow(FILE *save, bool json, const Bench *b, int c, int si) {
               Precision_name(p.precision), RunStatus_name(cell->status), cell->status == RUN_OK ? "true" : "false");
       if (cell->status == RUN_OK)
          fprintf(save, ",\"gflops\":%.6g,\"time_ms\":%.6g", cell->gflops, cell->ms);
+      fprintf(save, ",\"l2\":\"%s\"", b->o->cold_l2 ? "cold" : "warm");
+      saveObservation(save, true, "", &cell->obs);
+      saveObservation(save, true, "vendor_", &vendor[si].obs);
       fprintf(save, ",\"emulated\":%s,\"vendor\":", cell->emulated ? "true" : "false");
       Report_jsonString(save, vendor[si].name);
       if (vendor[si].status == RUN_OK)
@@ -304,9 +361,13 @@ static void saveRow(FILE *save, bool json, const Bench *b, int c, int si) {
       else
          fprintf(save, ",");
       if (b->ref && reference[si].status == RUN_OK)
-         fprintf(save, "%s,%.6g,%.4g,%d\n", reference[si].name, reference[si].gflops, rpct, rounds);
+         fprintf(save, "%s,%.6g,%.4g,%d", reference[si].name, reference[si].gflops, rpct, rounds);
       else
-         fprintf(save, ",,,%d\n", rounds);
+         fprintf(save, ",,,%d", rounds);
+      fprintf(save, ",%s", b->o->cold_l2 ? "cold" : "warm");
+      saveObservation(save, false, "", &cell->obs);
+      saveObservation(save, false, "vendor_", &vendor[si].obs);
+      fputc('\n', save);
    }
 }
 
@@ -326,13 +387,33 @@ static void printCells(const Bench *b, const VendorResult *yard, int c) {
    putchar('\n');
 }
 
+/* Under a row, when the driver said anything: the SM clock and GFLOPS per watt per size. */
+static void printObservations(const Bench *b, const Observation *const *obs) {
+   bool any = false;
+   for (int si = 0; si < b->nsizes; si++)
+      any |= obs[si]->known && (isfinite(obs[si]->sm_mhz) || isfinite(obs[si]->gflops_per_w));
+   if (!any)
+      return;
+   printf("%-32s", "  SM MHz, GFLOPS/W");
+   for (int si = 0; si < b->nsizes; si++) {
+      const Observation *ob = obs[si];
+      char mhz[16] = "", per[16] = "";
+      if (ob->known && isfinite(ob->sm_mhz))
+         snprintf(mhz, sizeof mhz, "%.0f%s", ob->sm_mhz, ob->throttled ? "!" : "");
+      if (ob->known && isfinite(ob->gflops_per_w))
+         snprintf(per, sizeof per, "%.1f", ob->gflops_per_w);
+      printf(" %10s %6s", mhz, per);
+   }
+   putchar('\n');
+}
+
 /* The table: GFLOPS and % of vendor per size, then what failed. Returns the failures. */
 static int printTable(const Bench *b) {
    const Options *o = b->o;
    const VendorResult *vendor = b->vendor, *reference = b->reference;
    /* Percentages are of the reference library when there is one, else of the backend's own. */
    const VendorResult *yard = b->ref ? reference : vendor;
-   printf("device %s (%s)\n%-32s", b->dev->name, b->be->name, "configuration");
+   printf("device %s (%s), %s L2\n%-32s", b->dev->name, b->be->name, o->cold_l2 ? "cold" : "warm", "configuration");
    for (int si = 0; si < b->nsizes; si++)
       printf(" %10d %6s", b->sizes[si], b->ref ? "%ref" : "%vend");
    putchar('\n');
@@ -351,11 +432,19 @@ static int printTable(const Bench *b) {
             printf(" %10s %6s", "-", "");
       }
       putchar('\n');
+      const Observation *obs[OPTIONS_MAX_SIZES];
+      for (int si = 0; si < b->nsizes; si++)
+         obs[si] = &v[si].obs;
+      printObservations(b, obs);
    }
    int failures = 0;
    for (int c = 0; c < b->nconf; c++) {
       printf("%-32.32s", b->configs[c].label);
       printCells(b, yard, c);
+      const Observation *obs[OPTIONS_MAX_SIZES];
+      for (int si = 0; si < b->nsizes; si++)
+         obs[si] = &cellOf(b, c, si)->obs;
+      printObservations(b, obs);
       for (int si = 0; si < b->nsizes; si++)
          failures += cellOf(b, c, si)->status != RUN_OK && cellOf(b, c, si)->status != RUN_INVALID;
    }
@@ -374,6 +463,20 @@ static int printTable(const Bench *b) {
           "every result verified\n");
    printf("each figure: the median of %d round%s in which the libraries and the configurations took turns\n", o->rounds,
           o->rounds == 1 ? "" : "s");
+   if (o->cold_l2 && b->vendor[0].cold_l2_method[0])
+      printf("cold L2: each launch and library call read operands out of the L2 (%s)\n", b->vendor[0].cold_l2_method);
+   else if (!o->cold_l2)
+      printf("warm L2: repeated launches on the same operands, as they find the cache (--cold-l2 for a cold one)\n");
+   bool observed = false, throttled = false;
+   for (int c = 0; c < b->nconf; c++)
+      for (int si = 0; si < b->nsizes; si++) {
+         observed |= cellOf(b, c, si)->obs.known;
+         throttled |= cellOf(b, c, si)->obs.throttled;
+      }
+   if (observed)
+      printf("SM MHz: the median clock while timing (the last round's; %s), GFLOPS/W from the driver's energy counter "
+             "or power\n",
+             throttled ? "! marks throttling: the clock fell or the driver held it down" : "no throttling seen");
    for (int c = 0; c < b->nconf; c++)
       if (cellOf(b, c, 0)->emulated) {
          printf("emul.: tensor instructions emulated on this device (no tensor cores): verified, not compared\n");
@@ -391,7 +494,8 @@ static int benchAll(Bench *b, OutFile *saveFile) {
    bool json = o->save && strlen(o->save) > 5 && !strcmp(o->save + strlen(o->save) - 5, ".json");
    if (save && !json)
       fprintf(save, "config,kernel,params,device,size,precision,status,verified,gflops,time_ms,vendor,vendor_gflops,"
-                    "pct_of_vendor,reference,reference_gflops,pct_of_reference,rounds\n");
+                    "pct_of_vendor,reference,reference_gflops,pct_of_reference,rounds,l2,sm_mhz,power_w,energy_j,"
+                    "gflops_per_w,vendor_sm_mhz,vendor_power_w,vendor_energy_j,vendor_gflops_per_w\n");
    for (int si = 0; si < b->nsizes; si++) {
       benchSize(b, si);
       for (int c = 0; save && c < b->nconf; c++)
@@ -461,7 +565,9 @@ int Cli_bench(const Options *o) {
          fprintf(stderr, "gemmtop: out of host memory\n");
          rc = 1;
       } else {
+         Recorder_open(&b->rec, o);
          rc = benchAll(b, saveFile);
+         Recorder_close(&b->rec);
          saveFile = NULL;
          int failures = printTable(b);
          rc = rc ? rc : failures ? 1 : 0;

@@ -1,8 +1,13 @@
 /* gemmtop sweep: searches a kernel's parameter space. Configurations that break a rule
- * are dropped before compiling; the rest (a random sample within the budget, or all)
- * are compiled in parallel into the disk cache, then verified and timed one by one in a
- * child process, where a launch that does not end can be abandoned (cli/measure.h).
- * Every skipped configuration says why: invalid, compile failed, wrong result, timeout. */
+ * are dropped before compiling; a search strategy (core/search.h: random by default,
+ * exhaustive, or anneal, genetic and bayes, which learn from what was measured) proposes
+ * the rest, within --budget and --time-budget. What it proposes is compiled in parallel
+ * into the disk cache, then verified and timed one by one in a child process, where a
+ * launch that does not end can be abandoned (cli/measure.h); the outcomes go back to the
+ * strategy. Every skipped configuration says why: invalid, compile failed, wrong result,
+ * timeout. With a list of --size, each size is searched and the best across them named.
+ * --simulate replays a recorded space instead (cli_simulate.c). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +16,12 @@
 #include "cli/cli.h"
 #include "core/ahead.h"
 #include "cli/measure.h"
+#include "cli/recorder.h"
 #include "core/diskcache.h"
 #include "core/peaks.h"
 #include "cli/report.h"
 #include "core/rng.h"
+#include "core/search.h"
 #include "core/sweep.h"
 #include "core/util.h"
 
@@ -40,9 +47,9 @@ static int compareGflops(const void *a, const void *b) {
 }
 
 /* Every tried configuration as CSV or JSON lines into f (the caller checks the writes). */
-static void writeResults(FILE *f, bool json, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
-                         const Candidate *c, int n, bool emulated) {
-   if (!json)
+static void writeResults(FILE *f, bool json, bool header, const KernelInfo *k, const Problem *p,
+                         const DeviceInfo *dev, const Candidate *c, int n, bool emulated) {
+   if (!json && header)
       fprintf(f, "kernel,params,device,m,n,k,precision,outcome,gflops,time_ms,compile_ms,max_rel_err,reason,emulated\n");
    for (int i = 0; i < n; i++) {
       char params[512];
@@ -90,28 +97,31 @@ static void writeResults(FILE *f, bool json, const KernelInfo *k, const Problem 
 
 static bool isJsonName(const char *path) { return strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".json"); }
 
-/* Compiles the candidates into the disk cache with the compile-ahead pool (its own
- * session on the same device, --jobs threads), so that the runs load them; a candidate
- * that does not compile is marked with the compiler's message and not run. */
-static void compileAhead(const Options *o, const Catalog *cat, Session *s, const KernelInfo *k, const Problem *p,
-                         Candidate *cands, int n, bool tty, double t0) {
+/* The compile-ahead pool: its own session on the same device, --jobs threads. NULL (and
+ * said once) when it cannot start: the runs compile instead. */
+static Ahead *startPool(const Options *o, const Catalog *cat) {
    long cores = sysconf(_SC_NPROCESSORS_ONLN);
    int jobs = o->jobs ? o->jobs : (int)(cores > 0 ? cores : 1);
    if (jobs > AHEAD_MAX_THREADS)
       jobs = AHEAD_MAX_THREADS;
    char err[1024];
    Ahead *pool = Ahead_start(cat->dir, jobs, err, sizeof err);
+   if (!pool)
+      fprintf(stderr, "gemmtop: compiling one by one: %s\n", err);
+   return pool;
+}
+
+/* Compiles the candidates into the disk cache with the pool, so that the runs load them;
+ * a candidate that does not compile is marked with the compiler's message and not run. */
+static void compileAhead(Ahead *pool, const AheadTarget *t, Candidate *cands, int n, bool tty, double t0) {
    long long (*values)[KERNEL_MAX_PARAMS] = malloc(sizeof *values * (size_t)n);
    if (!pool || !values) {
-      fprintf(stderr, "gemmtop: compiling one by one: %s\n", pool ? "out of host memory" : err);
       free(values);
-      Ahead_stop(pool, 1000);
       return;
    }
    for (int i = 0; i < n; i++)
       memcpy(values[i], cands[i].values, sizeof values[i]);
-   AheadTarget t = Ahead_target(Session_backend(s)->name, Session_device(s)->index, k->name, p, 0);
-   Ahead_want(pool, &t, (const long long (*)[KERNEL_MAX_PARAMS])values, n);
+   Ahead_want(pool, t, (const long long (*)[KERNEL_MAX_PARAMS])values, n);
    free(values);
    AheadStatus st;
    do {
@@ -124,6 +134,7 @@ static void compileAhead(const Options *o, const Catalog *cat, Session *s, const
    Ahead_status(pool, &st);
    if (st.error[0])
       fprintf(stderr, "gemmtop: compiling ahead: %s; the runs compile instead\n", st.error);
+   char err[1024];
    for (int i = 0; i < n; i++) {
       RunStatus rs;
       if (Ahead_job(pool, i, &rs, err, sizeof err) == AHEAD_FAILED && rs == RUN_COMPILE_ERROR) {
@@ -131,56 +142,231 @@ static void compileAhead(const Options *o, const Catalog *cat, Session *s, const
          snprintf(cands[i].reason, sizeof cands[i].reason, "%s", err);
       }
    }
-   /* Idle now: its threads end at once. */
-   Ahead_stop(pool, 10000);
 }
 
-/* Verifies and times the candidates one by one, in a child process (cli/measure.h): a
- * launch over the timeout is abandoned with its process, and the sweep goes on. */
-static void measureAll(const MeasureJob *job, const KernelInfo *k, Candidate *all, int n, bool emulated, bool tty) {
-   Measurer *m = Measurer_new(job);
-   double t1 = Util_nowMs();
-   char best[256] = "";
-   double bestGflops = 0;
-   for (int i = 0; i < n; i++) {
-      Candidate *c = &all[i];
-      progress(tty, "running", i, n, t1, best);
-      if (c->outcome == SWEEP_COMPILE)
-         continue;
-      if (!m) {
-         c->outcome = SWEEP_FAILED;
-         snprintf(c->reason, sizeof c->reason, "out of host memory");
-         continue;
-      }
-      Measurer_run(m, c->values, k->nparams, c);
-      if (c->outcome == SWEEP_OK && !emulated && c->gflops > bestGflops) {
-         bestGflops = c->gflops;
-         char params[200];
-         KernelInfo_formatParams(k, c->values, params, sizeof params);
-         snprintf(best, sizeof best, "best %.1f GFLOPS (%s)", c->gflops, params);
-      }
-   }
-   progress(tty, "running", n, n, t1, best);
-   if (tty)
-      fputc('\n', stderr);
-   Measurer_free(m);
-}
-
-/* The table (or CSV/JSON) on stdout, best first. */
-static void report(const Options *o, const KernelInfo *k, const Problem *p, const DeviceInfo *dev, const char *backend,
-                   Candidate *all, int n, int nall, int invalid, const int *counts, bool emulated, double t0) {
-   Peaks peaks;
-   Peaks_cached(dev, backend, &peaks);
-   double peak = Peaks_for(&peaks, p->precision, k->tensor, emulated);
-   if (o->format != FORMAT_TABLE) {
-      writeResults(stdout, o->format == FORMAT_JSON, k, p, dev, all, n, emulated);
+/* Verifies and times one candidate in the measuring child (cli/measure.h): a launch over
+ * the timeout is abandoned with its process, and the sweep goes on. */
+static void measureOne(Measurer *m, const KernelInfo *k, Candidate *c) {
+   if (c->outcome == SWEEP_COMPILE)
+      return;
+   if (!m) {
+      c->outcome = SWEEP_FAILED;
+      snprintf(c->reason, sizeof c->reason, "out of host memory");
       return;
    }
-   if (emulated)
+   Measurer_run(m, c->values, k->nparams, c);
+}
+
+/* Where a sweep's results go: the store (rec), under the sweep's key. */
+typedef struct SweepRecording_ {
+   Recorder *rec;
+   RecordPlace at;
+   const Problem *p;
+   int reps;          /* timed launches of each configuration */
+   bool cold_l2;      /* timed with the L2 cold: another sweep than a warm one */
+   char key[33];
+} SweepRecording;
+
+/* One configuration's outcome into the store as soon as it is known: a sweep killed
+ * after it does not measure it again. */
+static void recordOne(const SweepRecording *sr, const KernelInfo *k, const Candidate *c, bool emulated) {
+   StoreRecord r;
+   Record_fromCandidate(&r, "sweep", &sr->at, k, sr->p, c, emulated, sr->cold_l2, sr->key);
+   r.reps = c->outcome == SWEEP_OK ? sr->reps : 0;
+   Recorder_add(sr->rec, &r, 1);
+}
+
+typedef struct Stored_ {
+   const KernelInfo *k;
+   Candidate *all;
+   int nall;
+   bool *taken;      /* [nall]: its outcome is the store's */
+} Stored;
+
+static bool takeRecord(const StoreRecord *r, void *ctx) {
+   Stored *st = ctx;
+   long long values[KERNEL_MAX_PARAMS];
+   if (!Record_parseParams(st->k, r->params, values))
+      return true;
+   size_t bytes = sizeof values[0] * (size_t)st->k->nparams;
+   for (int i = 0; i < st->nall; i++)
+      if (!memcmp(st->all[i].values, values, bytes)) {
+         /* Oldest first: a later record of the same configuration (--fresh) wins. */
+         Record_toCandidate(r, &st->all[i]);
+         st->taken[i] = true;
+         break;
+      }
+   return true;
+}
+
+/* Resuming: the configurations that the store has under this sweep's key take their
+ * outcome from it (taken[i] set). Returns how many. */
+static int takeStored(Recorder *rec, const char *key, const KernelInfo *k, Candidate *all, int nall, bool *taken) {
+   Stored st = {k, all, nall, taken};
+   StoreFilter f;
+   StoreFilter_init(&f);
+   f.sweep_key = key;
+   char err[1536];
+   if (!Store_query(rec->store, &f, takeRecord, &st, err, sizeof err))
+      fprintf(stderr, "gemmtop: nothing taken from the store: %s\n", err);
+   int n = 0;
+   for (int i = 0; i < nall; i++)
+      n += taken[i];
+   return n;
+}
+
+/* One problem size's sweep: its space, what was tried (in the order measured, then best
+ * first) and the child that measures it. */
+typedef struct SizeRun_ {
+   Problem p;
+   SweepSpace sp;
+   Candidate *tried;
+   int n, cap;
+   int counts[SWEEP_OUTCOMES];
+   bool out_of_time;
+   int taken;         /* of them from the results store */
+   bool *is_taken;    /* [sp.count]: that candidate's outcome is the store's */
+   SweepRecording sr;
+} SizeRun;
+
+/* Everything a size's search needs that is the same for every size. */
+typedef struct SweepPlan_ {
+   const Options *o;
+   const Catalog *cat;
+   const KernelInfo *k;
+   const long long *base;
+   DeviceInfo dev;
+   char backend[16];
+   SearchStrategy strategy;
+   int budget;             /* configurations per size; 0 all */
+   unsigned free_mask;
+   Recorder *rec;
+   uint64_t seed;
+   bool emulated, tty;
+   double t0;              /* when the sweep began, for --time-budget */
+} SweepPlan;
+
+static bool outOfTime(const SweepPlan *pl) {
+   return pl->o->time_budget > 0 && Util_nowMs() - pl->t0 >= pl->o->time_budget * 1000;
+}
+
+static MeasureJob measureJob(const SweepPlan *pl, const Problem *p) {
+   const Options *o = pl->o;
+   MeasureJob job = {.device = pl->dev.index, .problem = *p, .seed = pl->seed, .reps = o->reps, .warmup = o->warmup,
+                     .timeout_s = o->timeout > 0 ? o->timeout : 5, .cold_l2 = o->cold_l2};
+   Util_copy(job.backend, sizeof job.backend, pl->backend);
+   Util_copy(job.kernel, sizeof job.kernel, pl->k->name);
+   return job;
+}
+
+/* Appends c to what was tried at this size; false when out of memory. */
+static bool addTried(SizeRun *run, const Candidate *c) {
+   if (run->n == run->cap) {
+      int cap = run->cap ? 2 * run->cap : 64;
+      Candidate *t = realloc(run->tried, sizeof *t * (size_t)cap);
+      if (!t)
+         return false;
+      run->tried = t;
+      run->cap = cap;
+   }
+   run->tried[run->n++] = *c;
+   return true;
+}
+
+/* Searches one size: the strategy proposes a batch (all of the budget at once for the
+ * strategies that learn nothing, as many as compile at once for those that learn), the
+ * batch is compiled ahead and measured, and the outcomes go back to the strategy. */
+static bool searchSize(const SweepPlan *pl, SizeRun *run) {
+   const Options *o = pl->o;
+   int budget = pl->budget > 0 && pl->budget < run->sp.count ? pl->budget : run->sp.count;
+   if (budget < run->taken)
+      budget = run->taken; /* what the store had counts in the budget, and all of it is shown */
+   bool learns = pl->strategy >= SEARCH_ANNEAL;
+   Search *se = Search_new(pl->strategy, &run->sp, pl->k->nparams, pl->seed);
+   int *index = malloc(sizeof *index * (size_t)budget);
+   MeasureJob job = measureJob(pl, &run->p);
+   Measurer *m = Measurer_new(&job);
+   bool ok = se && index;
+   /* Resuming: the store's outcomes are known to the strategy, and shown, not measured. */
+   for (int i = 0; ok && i < run->sp.count; i++)
+      if (run->is_taken && run->is_taken[i]) {
+         Search_know(se, i, run->sp.cands[i].outcome, run->sp.cands[i].gflops);
+         ok = addTried(run, &run->sp.cands[i]);
+      }
+   if (!ok) {
+      Search_free(se);
+      free(index);
+      Measurer_free(m);
+      return false;
+   }
+   bool compile = DiskCache_enabled() && budget - run->n > 1;
+   Ahead *pool = compile ? startPool(o, pl->cat) : NULL;
+   int batch = learns || o->time_budget > 0 ? (pool ? Ahead_threads(pool) : 1) : budget - run->n;
+   AheadTarget t = Ahead_target(pl->backend, pl->dev.index, pl->k->name, &run->p, 0);
+   char best[256] = "";
+   double bestGflops = 0, t1 = Util_nowMs();
+   while (run->n < budget && !(run->out_of_time = outOfTime(pl))) {
+      int from = run->n, nb = 0;
+      for (int i; nb < batch && from + nb < budget && (i = Search_ask(se)) >= 0; nb++) {
+         index[from + nb] = i;
+         if (!addTried(run, &run->sp.cands[i]))
+            break;
+      }
+      if (nb == 0 || run->n != from + nb)
+         break;
+      if (pool)
+         compileAhead(pool, &t, &run->tried[from], nb, pl->tty && !learns && o->time_budget <= 0, pl->t0);
+      for (int b = 0; b < nb; b++) {
+         Candidate *c = &run->tried[from + b];
+         if ((run->out_of_time = outOfTime(pl))) {
+            run->n = from + b; /* proposed, never measured */
+            break;
+         }
+         progress(pl->tty, "running", from + b, budget, t1, best);
+         measureOne(m, pl->k, c);
+         recordOne(&run->sr, pl->k, c, pl->emulated);
+         Search_tell(se, index[from + b], c->outcome, c->gflops);
+         if (c->outcome == SWEEP_OK && !pl->emulated && c->gflops > bestGflops) {
+            bestGflops = c->gflops;
+            char params[200];
+            KernelInfo_formatParams(pl->k, c->values, params, sizeof params);
+            snprintf(best, sizeof best, "best %.1f GFLOPS (%s)", c->gflops, params);
+         }
+      }
+   }
+   progress(pl->tty, "running", run->n, budget, t1, best);
+   if (pl->tty)
+      fputc('\n', stderr);
+   /* Idle now: its threads end at once. */
+   Ahead_stop(pool, 10000);
+   Measurer_free(m);
+   Search_free(se);
+   free(index);
+   return true;
+}
+
+/* The table (or CSV/JSON) on stdout, best first; first: the first size (the CSV header). */
+static void report(const SweepPlan *pl, const SizeRun *run, bool first, bool several) {
+   const Options *o = pl->o;
+   const KernelInfo *k = pl->k;
+   const Candidate *all = run->tried;
+   int n = run->n;
+   const int *counts = run->counts;
+   Peaks peaks;
+   Peaks_cached(&pl->dev, pl->backend, &peaks);
+   double peak = Peaks_for(&peaks, run->p.precision, k->tensor, pl->emulated);
+   if (o->format != FORMAT_TABLE) {
+      writeResults(stdout, o->format == FORMAT_JSON, first, k, &run->p, &pl->dev, all, n, pl->emulated);
+      return;
+   }
+   if (several)
+      printf("%s%dx%dx%d:\n", first ? "" : "\n", run->p.m, run->p.n, run->p.k);
+   if (pl->emulated && first)
       printf("EMULATED: no tensor cores on %s: the configurations were verified; their times are the\n"
              "emulation's, in the order tried, not ranked\n",
-             dev->name);
-   printf("%-4s %-48s %12s %10s %8s\n", emulated ? "#" : "rank", "parameters", "GFLOPS", "ms", peak > 0 ? "% peak" : "");
+             pl->dev.name);
+   printf("%-4s %-48s %12s %10s %8s\n", pl->emulated ? "#" : "rank", "parameters", "GFLOPS", "ms",
+          peak > 0 ? "% peak" : "");
    int shown = 0;
    for (int i = 0; i < n && shown < 15; i++) {
       if (all[i].outcome != SWEEP_OK)
@@ -193,9 +379,13 @@ static void report(const Options *o, const KernelInfo *k, const Problem *p, cons
       putchar('\n');
    }
    printf("\ntried %d of %d valid (%d invalid dropped before compiling): %d ok, %d compile failed, %d wrong result, "
-          "%d timeout, %d failed; %.1f s\n",
-          n, nall, invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG], counts[SWEEP_TIMEOUT],
-          counts[SWEEP_FAILED], (Util_nowMs() - t0) / 1000);
+          "%d timeout, %d failed; %.1f s; timed with a %s L2%s",
+          n, run->sp.count, run->sp.invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG],
+          counts[SWEEP_TIMEOUT], counts[SWEEP_FAILED], (Util_nowMs() - pl->t0) / 1000, pl->o->cold_l2 ? "cold" : "warm",
+          run->out_of_time ? "; --time-budget reached" : "");
+   if (run->taken)
+      printf("; %d of them from the results store", run->taken);
+   putchar('\n');
    for (int i = 0; i < n; i++)
       if (all[i].outcome != SWEEP_OK && all[i].outcome != SWEEP_PENDING) {
          char params[512];
@@ -228,19 +418,227 @@ static int savePresets(const Options *o, const KernelInfo *k, const Problem *p, 
    return 0;
 }
 
+/* ---- several sizes ---- */
+
+#define CROSS_TOP 3 /* each size's best, also run at the other sizes */
+
+static int findTried(const SizeRun *run, const long long *values, int nparams) {
+   for (int i = 0; i < run->n; i++)
+      if (!memcmp(run->tried[i].values, values, sizeof *values * (size_t)nparams))
+         return i;
+   return -1;
+}
+
+static void rankRun(const SweepPlan *pl, SizeRun *run) {
+   if (!pl->emulated)
+      qsort(run->tried, (size_t)run->n, sizeof *run->tried, compareGflops);
+   memset(run->counts, 0, sizeof run->counts);
+   for (int i = 0; i < run->n; i++)
+      run->counts[run->tried[i].outcome]++;
+}
+
+/* Each size's best few are also run at the other sizes (where valid and not tried), so
+ * that the best across sizes is chosen among configurations verified at every size. */
+static void crossCheck(const SweepPlan *pl, SizeRun *runs, int nruns) {
+   long long picks[OPTIONS_MAX_SIZES * CROSS_TOP][KERNEL_MAX_PARAMS];
+   int npicks = 0, np = pl->k->nparams;
+   for (int a = 0; a < nruns; a++)
+      for (int i = 0; i < runs[a].n && i < CROSS_TOP && runs[a].tried[i].outcome == SWEEP_OK; i++)
+         memcpy(picks[npicks++], runs[a].tried[i].values, sizeof picks[0]);
+   for (int b = 0; b < nruns; b++) {
+      Measurer *m = NULL;
+      int added = 0;
+      for (int x = 0; x < npicks; x++) {
+         if (findTried(&runs[b], picks[x], np) >= 0 ||
+             !Config_check(pl->k, picks[x], &runs[b].p, &pl->dev.limits, NULL, NULL, 0))
+            continue;
+         if (!m) {
+            MeasureJob job = measureJob(pl, &runs[b].p);
+            m = Measurer_new(&job);
+         }
+         Candidate c;
+         memset(&c, 0, sizeof c);
+         memcpy(c.values, picks[x], sizeof c.values);
+         measureOne(m, pl->k, &c);
+         recordOne(&runs[b].sr, pl->k, &c, pl->emulated);
+         added += addTried(&runs[b], &c);
+      }
+      Measurer_free(m);
+      if (added) {
+         fprintf(stderr, "%dx%dx%d: %d of the other sizes' best also run here\n", runs[b].p.m, runs[b].p.n,
+                 runs[b].p.k, added);
+         rankRun(pl, &runs[b]);
+      }
+   }
+}
+
+/* The best per size, and the best across them: the highest geometric mean of its fraction
+ * of each size's best, among the configurations verified at every size. On stderr for
+ * --format csv and json, whose stdout is the results. */
+static void acrossSizes(const SweepPlan *pl, const SizeRun *runs, int nruns) {
+   FILE *out = pl->o->format == FORMAT_TABLE ? stdout : stderr;
+   int np = pl->k->nparams, best = -1, everywhere = 0;
+   double bestScore = 0;
+   fprintf(out, "\nbest per size:\n");
+   for (int s = 0; s < nruns; s++) {
+      char size[64], params[512] = "none verified";
+      snprintf(size, sizeof size, "%dx%dx%d", runs[s].p.m, runs[s].p.n, runs[s].p.k);
+      bool ok = runs[s].n > 0 && runs[s].tried[0].outcome == SWEEP_OK;
+      if (ok)
+         KernelInfo_formatParams(pl->k, runs[s].tried[0].values, params, sizeof params);
+      fprintf(out, "  %-18s %-48s", size, params);
+      if (ok)
+         fprintf(out, " %12.2f GFLOPS", runs[s].tried[0].gflops);
+      fputc('\n', out);
+   }
+   for (int i = 0; i < runs[0].n && runs[0].tried[i].outcome == SWEEP_OK; i++) {
+      double logsum = 0;
+      bool all = true;
+      for (int s = 0; s < nruns && all; s++) {
+         int j = findTried(&runs[s], runs[0].tried[i].values, np);
+         all = j >= 0 && runs[s].tried[j].outcome == SWEEP_OK;
+         if (all)
+            logsum += log(runs[s].tried[j].gflops / runs[s].tried[0].gflops);
+      }
+      double score = exp(logsum / nruns);
+      if (all && (everywhere++ == 0 || score > bestScore))
+         best = i, bestScore = score;
+   }
+   if (best < 0) {
+      fprintf(out, "best across the %d sizes: none: no configuration was verified at every size\n", nruns);
+      return;
+   }
+   char params[512];
+   KernelInfo_formatParams(pl->k, runs[0].tried[best].values, params, sizeof params);
+   fprintf(out, "best across the %d sizes: %s: %.1f%% of each size's best (geometric mean;", nruns, params,
+           100 * bestScore);
+   for (int s = 0; s < nruns; s++) {
+      int j = findTried(&runs[s], runs[0].tried[best].values, np);
+      fprintf(out, "%s %.1f%% at %dx%dx%d", s ? "," : "", 100 * runs[s].tried[j].gflops / runs[s].tried[0].gflops,
+              runs[s].p.m, runs[s].p.n, runs[s].p.k);
+   }
+   fprintf(out, ")\n  the rule: the highest geometric mean of the fraction of each size's best, among the %d "
+                "configurations verified at every size (each size's best %d were also run at the others)\n",
+           everywhere, CROSS_TOP);
+}
+
+/* ---- the command ---- */
+
+/* Lists each size's valid configurations; 0, or the exit code with the message printed. */
+static int listSpaces(SweepPlan *pl, Session *s, SizeRun *runs, int nruns, unsigned free_mask) {
+   Rng rng;
+   Rng_seed(&rng, pl->seed);
+   for (int i = 0; i < nruns; i++) {
+      SweepSpace *sp = &runs[i].sp;
+      char err[1024];
+      if (!Sweep_enumerate(pl->k, pl->base, free_mask, &runs[i].p, &pl->dev.limits, &rng, sp)) {
+         fprintf(stderr, "gemmtop: out of host memory for %.0f configurations\n", sp->space);
+         return 1;
+      }
+      if (sp->count == 0) {
+         fprintf(stderr,
+                 "gemmtop: no valid configuration of %s for %dx%dx%d on this device (%d invalid; e.g. %s)\n",
+                 pl->k->name, runs[i].p.m, runs[i].p.n, runs[i].p.k, sp->invalid, sp->first_invalid);
+         return 2;
+      }
+      if (!Session_fits(s, &runs[i].p, err, sizeof err)) {
+         fprintf(stderr, "gemmtop: %s\n", err);
+         return 1;
+      }
+      /* Shuffled (the starting configuration, defaults and --set values, first). */
+      Sweep_shuffle(sp, pl->k, pl->base, &rng);
+   }
+   return 0;
+}
+
+/* The size's key in the results store, and what the store has under it. */
+static void resume(const SweepPlan *pl, Recorder *rec, SizeRun *run) {
+   run->sr = (SweepRecording){
+       .rec = rec, .at = {pl->backend, &pl->dev}, .p = &run->p, .reps = pl->o->reps, .cold_l2 = pl->o->cold_l2};
+   Record_sweepKey(&run->sr.at, pl->k, &run->p, pl->base, pl->free_mask, pl->o->cold_l2, run->sr.key);
+   if (!rec->store || pl->o->fresh)
+      return;
+   run->is_taken = calloc((size_t)run->sp.count, sizeof *run->is_taken);
+   if (run->is_taken)
+      run->taken = takeStored(rec, run->sr.key, pl->k, run->sp.cands, run->sp.count, run->is_taken);
+}
+
+static void announce(const SweepPlan *pl, const SizeRun *run) {
+   int budget = pl->budget > 0 && pl->budget < run->sp.count ? pl->budget : run->sp.count;
+   if (budget < run->taken)
+      budget = run->taken;
+   const char *how = pl->strategy == SEARCH_EXHAUSTIVE ? "all"
+                     : pl->strategy == SEARCH_RANDOM   ? "random sample"
+                                                       : SearchStrategy_name(pl->strategy);
+   if (pl->strategy == SEARCH_EXHAUSTIVE && budget < run->sp.count)
+      how = "in order";
+   fprintf(stderr, "sweep %s on %s: %.0f configurations, %d invalid, %d valid; trying %d (%s)", pl->k->name,
+           pl->dev.name, run->sp.space, run->sp.invalid, run->sp.count, budget, how);
+   if (pl->o->time_budget > 0)
+      fprintf(stderr, " within %g s", pl->o->time_budget);
+   fprintf(stderr, ", %dx%dx%d %s, %s L2\n", run->p.m, run->p.n, run->p.k, Precision_name(run->p.precision),
+           pl->o->cold_l2 ? "cold" : "warm");
+   if (run->taken)
+      fprintf(stderr, "%d of %d configurations taken from the store (%s); --fresh measures them again\n", run->taken,
+              budget, Store_path(run->sr.rec->store));
+}
+
+/* The strategy and the budget from the options. */
+static void planSearch(const Options *o, SweepPlan *pl) {
+   pl->strategy = o->exhaustive ? SEARCH_EXHAUSTIVE : SEARCH_RANDOM;
+   if (o->strategy)
+      SearchStrategy_parse(o->strategy, &pl->strategy); /* the option's choices are the names */
+   bool all = o->exhaustive || (pl->strategy == SEARCH_EXHAUSTIVE && !o->budget);
+   pl->budget = all ? 0 : o->budget ? o->budget : 40;
+}
+
+/* The results of every size into --save; false with the message printed. */
+static bool saveAll(const SweepPlan *pl, OutFile *save, const SizeRun *runs, int nruns) {
+   char err[1024];
+   bool json = isJsonName(pl->o->save);
+   for (int i = 0; i < nruns; i++)
+      writeResults(OutFile_stream(save), json, i == 0, pl->k, &runs[i].p, &pl->dev, runs[i].tried, runs[i].n,
+                   pl->emulated);
+   if (!OutFile_commit(save, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: --save %s\n", err);
+      return false;
+   }
+   return true;
+}
+
+static int finish(const SweepPlan *pl, SizeRun *runs, int nruns, OutFile *save, int rc) {
+   const Options *o = pl->o;
+   for (int i = 0; i < nruns && rc == 0; i++)
+      if (!runs[i].counts[SWEEP_OK])
+         rc = 1;
+   if (save && !saveAll(pl, save, runs, nruns))
+      rc = 1;
+   if (o->save_presets && pl->emulated)
+      fprintf(stderr, "gemmtop: --save-presets ignored: an emulated sweep is not ranked\n");
+   for (int i = 0; i < nruns && o->save_presets && !pl->emulated; i++)
+      if (runs[i].counts[SWEEP_OK] > 0 &&
+          savePresets(o, pl->k, &runs[i].p, &pl->dev, runs[i].tried, runs[i].counts[SWEEP_OK]))
+         rc = 1;
+   return rc;
+}
+
 int Cli_sweep(const Options *o) {
+   if (o->simulate)
+      return Cli_simulate(o);
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
       return 1;
-   const KernelInfo *k;
+   SweepPlan pl = {.o = o, .cat = &cat, .tty = isatty(2)};
    long long base[KERNEL_MAX_PARAMS];
    Problem p;
-   int rc = Cli_resolveConfig(o, &cat, &k, base, &p);
+   int rc = Cli_resolveConfig(o, &cat, &pl.k, base, &p);
+   pl.base = base;
    OutFile *save = NULL;
    if (rc || (rc = Cli_openOutput("--save", o->save, OUTFILE_STREAM_OK, &save))) {
       Catalog_free(&cat);
       return rc;
    }
+   const KernelInfo *k = pl.k;
    /* The free parameters: those not fixed with --set. */
    Selection sel = Cli_selection(o);
    unsigned free_mask = 0;
@@ -253,76 +651,55 @@ int Cli_sweep(const Options *o) {
       Catalog_free(&cat);
       return rc;
    }
-   rc = 0;
-   char backend[16], err[1024] = "";
-   Util_copy(backend, sizeof backend, Session_backend(s)->name);
-   const DeviceInfo dev = *Session_device(s);
-   uint64_t seed = o->has_seed ? o->seed : Rng_freshSeed();
-   Rng rng;
-   Rng_seed(&rng, seed);
-   /* Enumerate (or, for huge spaces, draw) configurations; drop the invalid ones now. */
-   SweepSpace sp;
-   if (!Sweep_enumerate(k, base, free_mask, &p, &dev.limits, &rng, &sp)) {
-      fprintf(stderr, "gemmtop: out of host memory for %.0f configurations\n", sp.space);
-      rc = 1;
-   } else if (sp.count == 0) {
-      fprintf(stderr, "gemmtop: no valid configuration of %s for this problem and device (%d invalid; e.g. %s)\n",
-              k->name, sp.invalid, sp.first_invalid);
-      rc = 2;
-   } else if (!Session_fits(s, &p, err, sizeof err)) {
-      fprintf(stderr, "gemmtop: %s\n", err);
-      rc = 1;
-   }
-   if (rc) {
-      SweepSpace_free(&sp);
-      OutFile_discard(save);
-      Session_close(s);
-      Catalog_free(&cat);
-      return rc;
-   }
-   Candidate *all = sp.cands;
-   int nall = sp.count, invalid = sp.invalid;
+   Util_copy(pl.backend, sizeof pl.backend, Session_backend(s)->name);
+   pl.dev = *Session_device(s);
+   pl.seed = o->has_seed ? o->seed : Rng_freshSeed();
+   planSearch(o, &pl);
    /* A tensor kernel without tensor cores runs its emulation: each configuration is still
     * verified, but times that are not a tensor core's are not ranked. */
-   const bool emulated = k->tensor && !dev.limits.tensor_ptx;
-   /* Shuffle (the starting configuration, defaults and --set values, first), then take the budget. */
-   Sweep_shuffle(&sp, k, base, &rng);
-   int budget = o->exhaustive ? nall : (o->budget ? o->budget : 40);
-   int n = budget < nall ? budget : nall;
-   bool tty = isatty(2);
-   fprintf(stderr, "sweep %s on %s: %.0f configurations, %d invalid, %d valid; trying %d (%s), %dx%dx%d %s\n", k->name,
-           dev.name, sp.space, invalid, nall, n, o->exhaustive ? "all" : "random sample", p.m, p.n, p.k,
-           Precision_name(p.precision));
-   double t0 = Util_nowMs();
-   if (DiskCache_enabled() && n > 1)
-      compileAhead(o, &cat, s, k, &p, all, n, tty, t0);
-   /* The device is the measuring process's from here. */
+   pl.emulated = k->tensor && !pl.dev.limits.tensor_ptx;
+   int nruns = o->nsize_list > 1 ? o->nsize_list : 1;
+   SizeRun runs[OPTIONS_MAX_SIZES];
+   memset(runs, 0, sizeof runs);
+   for (int i = 0; i < nruns; i++) {
+      runs[i].p = p;
+      if (nruns > 1)
+         runs[i].p.m = o->size_list[i][0], runs[i].p.n = o->size_list[i][1], runs[i].p.k = o->size_list[i][2];
+   }
+   pl.free_mask = free_mask;
+   rc = listSpaces(&pl, s, runs, nruns, free_mask);
+   /* The device is the measuring processes' from here. */
    Session_close(s);
-   MeasureJob job = {.device = dev.index, .problem = p, .seed = seed, .reps = o->reps, .warmup = o->warmup,
-                     .timeout_s = o->timeout > 0 ? o->timeout : 5};
-   Util_copy(job.backend, sizeof job.backend, backend);
-   Util_copy(job.kernel, sizeof job.kernel, k->name);
-   measureAll(&job, k, all, n, emulated, tty);
-
-   if (!emulated)
-      qsort(all, (size_t)n, sizeof *all, compareGflops);
-   int counts[SWEEP_OUTCOMES] = {0};
-   for (int i = 0; i < n; i++)
-      counts[all[i].outcome]++;
-   report(o, k, &p, &dev, backend, all, n, nall, invalid, counts, emulated, t0);
-   rc = counts[SWEEP_OK] > 0 ? 0 : 1;
-   if (save) {
-      writeResults(OutFile_stream(save), isJsonName(o->save), k, &p, &dev, all, n, emulated);
-      if (!OutFile_commit(save, err, sizeof err)) {
-         fprintf(stderr, "gemmtop: --save %s\n", err);
+   pl.t0 = Util_nowMs();
+   /* Resume: what the store has for a size's sweep is not measured again (unless --fresh). */
+   Recorder rec;
+   Recorder_open(&rec, o);
+   for (int i = 0; i < nruns && !rc; i++)
+      resume(&pl, &rec, &runs[i]);
+   for (int i = 0; i < nruns && !rc; i++) {
+      announce(&pl, &runs[i]);
+      if (!searchSize(&pl, &runs[i])) {
+         fprintf(stderr, "gemmtop: out of host memory\n");
          rc = 1;
       }
+      rankRun(&pl, &runs[i]);
    }
-   if (o->save_presets && emulated)
-      fprintf(stderr, "gemmtop: --save-presets ignored: an emulated sweep is not ranked\n");
-   else if (o->save_presets && counts[SWEEP_OK] > 0 && savePresets(o, k, &p, &dev, all, counts[SWEEP_OK]))
-      rc = 1;
-   SweepSpace_free(&sp);
+   if (!rc && nruns > 1 && !pl.emulated)
+      crossCheck(&pl, runs, nruns);
+   Recorder_close(&rec);
+   for (int i = 0; i < nruns && !rc; i++)
+      report(&pl, &runs[i], i == 0, nruns > 1);
+   if (!rc && nruns > 1 && !pl.emulated)
+      acrossSizes(&pl, runs, nruns);
+   if (rc)
+      OutFile_discard(save);
+   else
+      rc = finish(&pl, runs, nruns, save, rc);
+   for (int i = 0; i < nruns; i++) {
+      SweepSpace_free(&runs[i].sp);
+      free(runs[i].tried);
+      free(runs[i].is_taken);
+   }
    Catalog_free(&cat);
    return rc;
 }

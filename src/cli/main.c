@@ -18,8 +18,19 @@
 static int explore(const Options *o) {
    UiStart start = {.sel = Cli_selection(o), .seed = o->seed, .has_seed = o->has_seed, .ascii = o->ascii,
                     .no_color = o->no_color, .sweep_budget = o->budget, .sweep_exhaustive = o->exhaustive,
-                    .sweep_timeout = o->timeout, .banks = o->banks, .bank_width = o->bank_width,
-                    .simd_width = o->simd_width};
+                    .sweep_timeout = o->timeout, .store = o->store, .no_store = o->no_store,
+                    .banks = o->banks, .bank_width = o->bank_width, .simd_width = o->simd_width};
+   return Ui_main(&start);
+}
+
+/* gemmtop lesson NAME: the explorer on that lesson's first step, once the name is known. */
+static int lesson(const Options *o) {
+   int rc = Cli_lesson(o);
+   if (rc != CLI_LESSON_START)
+      return rc;
+   UiStart start = {.sel = Cli_selection(o), .seed = o->seed, .has_seed = o->has_seed, .ascii = o->ascii,
+                    .no_color = o->no_color, .lesson = o->positional[0], .banks = o->banks,
+                    .bank_width = o->bank_width, .simd_width = o->simd_width};
    return Ui_main(&start);
 }
 
@@ -27,6 +38,7 @@ static int (*const run[COMMAND_COUNT])(const Options *o) = {
     [COMMAND_EXPLORER] = explore, [COMMAND_LIST] = Cli_list,   [COMMAND_RUN] = Cli_run,
     [COMMAND_INSPECT] = Cli_inspect, [COMMAND_SWEEP] = Cli_sweep, [COMMAND_BENCH] = Cli_bench,
     [COMMAND_BANKS] = Cli_banks,  [COMMAND_CACHE] = Cli_cache,
+    [COMMAND_RESULTS] = Cli_results, [COMMAND_LESSON] = lesson,
 };
 
 int main(int argc, char **argv) {

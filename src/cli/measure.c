@@ -146,10 +146,10 @@ static bool startChild(Measurer *m, char *why, size_t whylen) {
    m->from_child = up[0];
    const MeasureJob *j = &m->job;
    char job[512], line[600];
-   snprintf(job, sizeof job, "job %s %d %s %d %d %d %s %d %d %a %a %" PRIu64 " %d %d %a\n", j->backend, j->device,
+   snprintf(job, sizeof job, "job %s %d %s %d %d %d %s %d %d %a %a %" PRIu64 " %d %d %a %d\n", j->backend, j->device,
             j->kernel, j->problem.m, j->problem.n, j->problem.k, Precision_name(j->problem.precision),
             j->problem.trans_a, j->problem.trans_b, j->problem.alpha, j->problem.beta, j->seed, j->reps, j->warmup,
-            j->timeout_s);
+            j->timeout_s, j->cold_l2 ? 1 : 0);
    int got = sendLine(m, job) ? readLine(m, line, sizeof line, Util_nowMs() + START_ALLOWANCE_S * 1e3) : 0;
    if (got == 1 && !strcmp(line, "ready"))
       return true;
@@ -219,13 +219,14 @@ void Measurer_free(Measurer *m) {
 
 static bool parseJob(const char *line, MeasureJob *j) {
    char precision[16];
-   int ta = 0, tb = 0;
+   int ta = 0, tb = 0, cold = 0;
    memset(j, 0, sizeof *j);
    Problem_setDefaults(&j->problem);
-   if (sscanf(line, "job %15s %d %63s %d %d %d %15s %d %d %la %la %" SCNu64 " %d %d %la", j->backend, &j->device,
+   if (sscanf(line, "job %15s %d %63s %d %d %d %15s %d %d %la %la %" SCNu64 " %d %d %la %d", j->backend, &j->device,
               j->kernel, &j->problem.m, &j->problem.n, &j->problem.k, precision, &ta, &tb, &j->problem.alpha,
-              &j->problem.beta, &j->seed, &j->reps, &j->warmup, &j->timeout_s) != 15)
+              &j->problem.beta, &j->seed, &j->reps, &j->warmup, &j->timeout_s, &cold) != 16)
       return false;
+   j->cold_l2 = cold != 0;
    j->problem.trans_a = ta != 0;
    j->problem.trans_b = tb != 0;
    return Precision_parse(precision, &j->problem.precision);
@@ -248,7 +249,7 @@ static void measureOne(Session *s, const KernelInfo *k, const MeasureJob *j, con
       snprintf(c.reason, sizeof c.reason, "a configuration needs %d values: '%.100s'", k->nparams, line);
    } else {
       RunOptions ro = {.reps = j->reps, .warmup = j->warmup, .verify = true, .max_seconds = j->timeout_s,
-                       .launch_timeout_s = j->timeout_s};
+                       .launch_timeout_s = j->timeout_s, .cold_l2 = j->cold_l2};
       RunStatus st = Session_run(s, k, c.values, &j->problem, in, &ro, r);
       Sweep_classify(&c, st, r, j->timeout_s);
    }

@@ -7,7 +7,7 @@
  *
  * The parent and the child speak lines of text over two pipes:
  *   parent: job <backend> <device> <kernel> <m> <n> <k> <precision> <ta> <tb> <alpha> <beta>
- *               <seed> <reps> <warmup> <timeout>          (reals as %a, exact)
+ *               <seed> <reps> <warmup> <timeout> <cold_l2> (reals as %a, exact; cold_l2 0 or 1)
  *   child:  ready | failed <why>
  *   parent: run <value> <value> ...                        (one per kernel parameter)
  *   child:  result <outcome> <gflops> <median_ms> <compile_ms> <max_rel_err> <reason> */
@@ -26,6 +26,7 @@ typedef struct MeasureJob_ {
    uint64_t seed;       /* the inputs (Inputs_random) */
    int reps, warmup;
    double timeout_s;    /* one launch may take this long */
+   bool cold_l2;        /* time with the L2 cache cold (RunOptions.cold_l2) */
 } MeasureJob;
 
 typedef struct Measurer_ Measurer;

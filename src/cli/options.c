@@ -16,6 +16,7 @@
 #include "core/ablate.h"
 #include "core/ahead.h"
 #include "core/banks.h"
+#include "core/search.h"
 
 #define CMD(c) (1u << COMMAND_##c)
 #define EVERY ((1u << COMMAND_COUNT) - 1)
@@ -23,6 +24,9 @@
 #define CONFIG (CMD(EXPLORER) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS))
 #define SHAPE (CONFIG & ~CMD(BENCH)) /* bench's sizes are --sizes */
 #define TIMED (CMD(RUN) | CMD(SWEEP) | CMD(BENCH))
+/* The commands whose measurements go to the results store (core/store.h). */
+#define STORED (CMD(RUN) | CMD(SWEEP) | CMD(BENCH) | CMD(EXPLORER))
+#define STORE_READERS (STORED | CMD(RESULTS))
 #define MAX_SIZE (1 << 20)
 #define MAX_SECONDS 86400.0
 #define BENCH_DEFAULT_SIZES "1024,2048,4096"
@@ -32,7 +36,7 @@
 
 static const CommandSpec commands[COMMAND_COUNT] = {
     [COMMAND_EXPLORER] = {"", "", "the interactive explorer", 0},
-    [COMMAND_LIST] = {"list", "[devices|kernels|presets]", "devices, kernel variants or presets", 1},
+    [COMMAND_LIST] = {"list", "[devices|kernels|presets|lessons]", "devices, kernel variants, presets or lessons", 1},
     [COMMAND_RUN] = {"run", "", "one verified, timed run", 0},
     [COMMAND_INSPECT] = {"inspect", "", "compiled code, registers, memory, occupancy", 0},
     [COMMAND_SWEEP] = {"sweep", "", "search a kernel's parameters, best first", 0},
@@ -40,6 +44,9 @@ static const CommandSpec commands[COMMAND_COUNT] = {
                        OPTIONS_MAX_POSITIONAL},
     [COMMAND_BANKS] = {"banks", "", "local-memory bank conflicts per access site", 0},
     [COMMAND_CACHE] = {"cache", "clear", "forget compiled programs kept on disk", 1},
+    [COMMAND_RESULTS] = {"results", "list|best|compare|export|import [FILE]",
+                         "the results store: list, best, compare, export (CSV, JSON Lines, T4), import (T4, CLBlast)", 2},
+    [COMMAND_LESSON] = {"lesson", "[NAME]", "teach a ladder step by step in the explorer; no NAME lists the lessons", 1},
 };
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -63,15 +70,30 @@ static int applySet(Options *o, const OptionSpec *s, const char *v, char *err, s
    return 0;
 }
 
+/* One size or MxNxK, or (for sweep, checked once the command is known) a list of them. */
 static int applySize(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
-   o->problem.m = o->problem.n = o->problem.k = (int)strtol(v, NULL, 10);
+   int n = Options_parseSizeList(v, o->size_list, OPTIONS_MAX_SIZES, MAX_SIZE, err, errlen);
+   if (n < 0)
+      return 2;
+   o->nsize_list = n;
+   o->problem.m = o->size_list[0][0];
+   o->problem.n = o->size_list[0][1];
+   o->problem.k = o->size_list[0][2];
    o->has_m = o->has_n = o->has_k = true;
+   return 0;
+}
+
+static int applyStrategies(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   unsigned mask;
+   if (!Options_parseStrategies(v, &mask, err, errlen))
+      return 2;
+   o->strategies = v;
    return 0;
 }
 
 static int applyPrecision(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
    if (!Precision_parse(v, &o->problem.precision))
-      return fail(err, errlen, "--precision '%.*s%s': use float, double, tf32, half or bfloat16", SHOWN(v));
+      return fail(err, errlen, "--%s '%.*s%s': use float, double, tf32, half or bfloat16", s->name, SHOWN(v));
    return 0;
 }
 
@@ -124,6 +146,43 @@ static int applyBankWidth(Options *o, const OptionSpec *s, const char *v, char *
    return 0;
 }
 
+/* results --size: N, or M,N,K; each 1 to MAX_SIZE. */
+static int applyResultsSize(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   int dims[3], n = 0;
+   for (const char *p = v;; n++) {
+      char *end;
+      errno = 0;
+      long long x = strtoll(p, &end, 10);
+      if (n == 3 || end == p || errno || x < 1 || x > MAX_SIZE || (*end && *end != ','))
+         return fail(err, errlen, "--size '%.*s%s': use N or M,N,K, whole numbers from 1 to %d", SHOWN(v), MAX_SIZE);
+      dims[n] = (int)x;
+      if (!*end)
+         break;
+      p = end + 1;
+   }
+   if (n != 0 && n != 2)
+      return fail(err, errlen, "--size '%.*s%s': use N or M,N,K, whole numbers from 1 to %d", SHOWN(v), MAX_SIZE);
+   o->filter_size = v;
+   o->problem.m = dims[0];
+   o->problem.n = n ? dims[1] : dims[0];
+   o->problem.k = n ? dims[2] : dims[0];
+   o->has_m = o->has_n = o->has_k = true;
+   return 0;
+}
+
+/* --since, --until: a real day, YYYY-MM-DD. */
+static int applyDate(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   int y, m, d, used = 0;
+   static const int days[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+   bool shaped = strlen(v) == 10 && sscanf(v, "%4d-%2d-%2d%n", &y, &m, &d, &used) == 3 && used == 10 && v[4] == '-' &&
+                 v[7] == '-';
+   bool leap = shaped && (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0));
+   if (!shaped || y < 1970 || m < 1 || m > 12 || d < 1 || d > days[m - 1] || (m == 2 && d == 29 && !leap))
+      return fail(err, errlen, "--%s '%.*s%s' is not a date: use YYYY-MM-DD, e.g. 2026-03-31", s->name, SHOWN(v));
+   *(const char **)((char *)o + s->field) = v;
+   return 0;
+}
+
 /* --help and --version: the parser prints them (it knows the command). */
 static int applyHelp(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) { return 1; }
 static int applyVersion(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) { return 1; }
@@ -132,32 +191,34 @@ static int applyVersion(Options *o, const OptionSpec *s, const char *v, char *er
 
 static const OptionSpec table[] = {
     {.name = "backend", .value = "opencl|cuda|hip", .kind = OPT_TEXT, .field = F(backend),
-     .commands = CONFIG | CMD(LIST), .help = "the runtime",
+     .commands = CONFIG | CMD(LIST) | CMD(LESSON), .help = "the runtime",
      .dflt = "opencl; the explorer takes a CUDA or HIP GPU when OpenCL has none"},
-    {.name = "device", .value = "N|NAME|KIND", .kind = OPT_TEXT, .field = F(device), .commands = CONFIG,
+    {.name = "device", .value = "N|NAME|KIND", .kind = OPT_TEXT, .field = F(device), .commands = CONFIG | CMD(LESSON),
      .help = "device index, part of its (platform's) name, or a kind: pocl, nvidia, amd, intel, cpu or gpu; "
              "'gemmtop list devices' shows them",
      .dflt = "the best GPU, else the CPU"},
-    {.name = "kernel", .value = "NAME", .kind = OPT_TEXT, .field = F(kernel), .commands = CONFIG,
+    {.name = "kernel", .value = "NAME", .kind = OPT_TEXT, .field = F(kernel), .commands = CONFIG | CMD(RESULTS),
      .help = "kernel variant, as 'gemmtop list kernels' shows them"},
     {.name = "preset", .value = "NAME|FILE", .kind = OPT_TEXT, .field = F(preset), .commands = CONFIG,
      .help = "a preset by name ('gemmtop list presets') or a .preset file; the options below override it"},
     {.name = "set", .value = "PARAM=VALUE", .kind = OPT_TEXT, .apply = applySet, .commands = CONFIG,
      .help = "set a kernel parameter; repeatable, up to 32 times"},
     {.letter = 'm', .value = "M", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(problem.m),
-     .given = F(has_m), .commands = SHAPE, .help = "rows of C", .dflt = "1024",
+     .given = F(has_m), .commands = SHAPE | CMD(LESSON), .help = "rows of C", .dflt = "1024",
      .elsewhere = "bench takes its sizes from --sizes"},
     {.letter = 'n', .value = "N", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(problem.n),
-     .given = F(has_n), .commands = SHAPE, .help = "columns of C", .dflt = "1024",
+     .given = F(has_n), .commands = SHAPE | CMD(LESSON), .help = "columns of C", .dflt = "1024",
      .elsewhere = "bench takes its sizes from --sizes"},
     {.letter = 'k', .value = "K", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(problem.k),
-     .given = F(has_k), .commands = SHAPE, .help = "the inner dimension", .dflt = "1024",
+     .given = F(has_k), .commands = SHAPE | CMD(LESSON), .help = "the inner dimension", .dflt = "1024",
      .elsewhere = "bench takes its sizes from --sizes"},
-    {.name = "size", .value = "S", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .apply = applySize,
-     .commands = SHAPE, .help = "M, N and K at once", .dflt = "1024; the explorer 2048 on a GPU, 512 on a CPU",
+    {.name = "size", .value = "S|MxNxK", .kind = OPT_TEXT, .apply = applySize, .commands = SHAPE | CMD(LESSON),
+     .help = "M, N and K at once (1 to 1048576 each); sweep takes a list, e.g. 1024,2048,4096x4096x1024, and "
+             "reports the best per size and across them",
+     .dflt = "1024; the explorer 2048 on a GPU, 512 on a CPU",
      .elsewhere = "bench takes its sizes from --sizes"},
     {.name = "precision", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(has_precision),
-     .commands = CONFIG,
+     .commands = CONFIG | CMD(RESULTS),
      .help = "float, double, tf32, half or bfloat16; the last three: A and B of that type, FP32 accumulation, "
              "C in FP32",
      .dflt = "float"},
@@ -177,7 +238,7 @@ static const OptionSpec table[] = {
              "seconds is abandoned",
      .elsewhere = "sweep's limit is --timeout"},
     {.name = "seed", .value = "S", .kind = OPT_TEXT, .apply = applySeed, .given = F(has_seed),
-     .commands = TIMED | CMD(EXPLORER), .help = "random inputs from this seed", .dflt = "fresh each run"},
+     .commands = TIMED | CMD(EXPLORER) | CMD(LESSON), .help = "random inputs from this seed", .dflt = "fresh each run"},
     {.name = "a", .value = "A.npy", .kind = OPT_TEXT, .field = F(a_path), .commands = CMD(RUN),
      .help = "A from a NumPy file, as stored: the transposed shape for T"},
     {.name = "b", .value = "B.npy", .kind = OPT_TEXT, .field = F(b_path), .commands = CMD(RUN),
@@ -197,6 +258,10 @@ static const OptionSpec table[] = {
              "no-fma (multiply-adds), const-store (C gets 1.25), comma-separated; the result is labelled "
              "ablated and not verified",
      .elsewhere = "sweep and bench rank real, verified results only; in the explorer, press a"},
+    {.name = "cold-l2", .kind = OPT_FLAG, .field = F(cold_l2), .commands = CMD(RUN) | CMD(BENCH) | CMD(SWEEP),
+     .help = "time each launch with the L2 cache cold (a rotation through copies of A and B that exceed twice "
+             "the L2, or a flush between launches); the default times a warm L2, as repeated launches find it",
+     .elsewhere = "in the explorer, the run settings (S) have it"},
     {.name = "vendor", .kind = OPT_FLAG, .field = F(vendor), .commands = CMD(RUN),
      .help = "also time the vendor BLAS (CLBlast, cuBLAS, rocBLAS) and give % of it",
      .elsewhere = "bench always times the vendor BLAS"},
@@ -208,10 +273,27 @@ static const OptionSpec table[] = {
      .field = F(code), .commands = CMD(INSPECT), .help = "which code to print",
      .dflt = "what the backend gives: PTX for CUDA and NVIDIA's OpenCL, ISA for HIP"},
     {.name = "budget", .value = "N", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(budget),
-     .commands = CMD(SWEEP) | CMD(EXPLORER), .help = "try N random valid configurations",
+     .commands = CMD(SWEEP) | CMD(EXPLORER), .help = "try N valid configurations (sweep: as --strategy proposes them)",
      .dflt = "40; the explorer's sweep 24"},
     {.name = "exhaustive", .kind = OPT_FLAG, .field = F(exhaustive), .commands = CMD(SWEEP) | CMD(EXPLORER),
      .help = "try every valid configuration"},
+    {.name = "strategy", .value = "NAME", .kind = OPT_CHOICE, .choices = "exhaustive|random|anneal|genetic|bayes",
+     .field = F(strategy), .commands = CMD(SWEEP),
+     .help = "how to search: exhaustive (in order), random, anneal (simulated annealing), genetic, bayes "
+             "(Gaussian process, expected improvement); the last three learn from what was measured",
+     .dflt = "random; exhaustive with --exhaustive"},
+    {.name = "time-budget", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
+     .field = F(time_budget), .commands = CMD(SWEEP),
+     .help = "propose no configuration after S seconds (with --budget, whichever ends first)"},
+    {.name = "simulate", .value = "FILE|store", .kind = OPT_TEXT, .field = F(simulate), .commands = CMD(SWEEP),
+     .help = "replay a recorded space (a --save file of an exhaustive sweep, or the results store's measurements "
+             "that --kernel, --size, --precision and --device select) instead of measuring, and compare "
+             "strategies: evaluations to reach 95% and 99% of its best"},
+    {.name = "strategies", .value = "all|LIST", .kind = OPT_TEXT, .apply = applyStrategies, .commands = CMD(SWEEP),
+     .help = "--simulate: the strategies to compare, comma-separated", .dflt = "--strategy, else all"},
+    {.name = "repeat", .value = "R", .kind = OPT_INT, .min = 1, .max = 1000, .field = F(repeat),
+     .commands = CMD(SWEEP), .help = "--simulate: seeds per strategy (--seed, --seed+1, ...; --seed default 1)",
+     .dflt = "10"},
     {.name = "timeout", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
      .field = F(timeout), .commands = CMD(SWEEP) | CMD(EXPLORER),
      .help = "drop a configuration whose launch takes longer than S seconds", .dflt = "5"},
@@ -225,6 +307,14 @@ static const OptionSpec table[] = {
      .elsewhere = "the other commands take --size"},
     {.name = "save", .value = "FILE.csv|FILE.json", .kind = OPT_TEXT, .field = F(save),
      .commands = CMD(SWEEP) | CMD(BENCH), .help = "write every result to a file"},
+    {.name = "store", .value = "FILE", .kind = OPT_TEXT, .field = F(store), .commands = STORE_READERS,
+     .help = "record the results in (results: read them from) this store (an SQLite file, made when absent)",
+     .dflt = "$GEMMTOP_STORE, else $XDG_DATA_HOME/gemmtop/results.db"},
+    {.name = "no-store", .kind = OPT_FLAG, .field = F(no_store), .commands = STORED,
+     .help = "record nothing in the results store"},
+    {.name = "fresh", .kind = OPT_FLAG, .field = F(fresh), .commands = CMD(SWEEP),
+     .help = "measure every configuration again, also those that the store has from an earlier run of the "
+             "same sweep"},
     {.name = "reference", .value = "cuda|opencl|hip", .kind = OPT_TEXT, .apply = applyReference,
      .commands = CMD(BENCH),
      .help = "also time that backend's vendor BLAS on the same device and give % of it, e.g. cuBLAS beside "
@@ -243,17 +333,52 @@ static const OptionSpec table[] = {
     {.name = "groups", .value = "G", .kind = OPT_INT, .min = 1, .max = 1024, .field = F(groups),
      .commands = CMD(BANKS), .help = "work-groups to trace", .dflt = "1"},
     {.name = "banks", .value = "B", .kind = OPT_INT, .min = 1, .max = BANKS_MAX_BANKS, .field = F(banks),
-     .commands = CMD(BANKS) | CMD(EXPLORER), .help = "override the device's number of banks",
+     .commands = CMD(BANKS) | CMD(EXPLORER) | CMD(LESSON), .help = "override the device's number of banks",
      .dflt = "the device's"},
     {.name = "bank-width", .value = "4|8", .kind = OPT_CHOICE, .choices = "4|8", .apply = applyBankWidth,
-     .commands = CMD(BANKS) | CMD(EXPLORER), .help = "override the device's bank width in bytes",
+     .commands = CMD(BANKS) | CMD(EXPLORER) | CMD(LESSON), .help = "override the device's bank width in bytes",
      .dflt = "the device's"},
     {.name = "simd-width", .value = "S", .kind = OPT_INT, .min = 1, .max = BANKS_MAX_LANES, .field = F(simd_width),
-     .commands = CMD(BANKS) | CMD(EXPLORER),
+     .commands = CMD(BANKS) | CMD(EXPLORER) | CMD(LESSON),
      .help = "override the device's warp or wavefront width (64: an AMD wavefront)", .dflt = "the device's"},
-    {.name = "no-color", .kind = OPT_FLAG, .field = F(no_color), .commands = CMD(EXPLORER),
+    /* results: the same names as above where they mean the same thing to a user; a row
+       of its own where the value differs (a substring, M,N,K, another set of formats). */
+    {.name = "device", .value = "TEXT", .kind = OPT_TEXT, .field = F(filter_device), .commands = CMD(RESULTS),
+     .help = "rows whose device name holds TEXT (any case); import: the device of a T4 file, which does not "
+             "name one"},
+    {.name = "size", .value = "N|M,N,K", .kind = OPT_TEXT, .apply = applyResultsSize, .commands = CMD(RESULTS),
+     .help = "rows of this size (N: M, N and K all N); import: the size of a T4 file's results"},
+    {.name = "type", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(has_precision),
+     .commands = CMD(RESULTS), .help = "the same as --precision"},
+    {.name = "origin", .value = "run|sweep|bench|explorer|vendor|t4|clblast", .kind = OPT_CHOICE,
+     .choices = "run|sweep|bench|explorer|vendor|t4|clblast", .field = F(origin), .commands = CMD(RESULTS),
+     .help = "rows that came from this command, the vendor library or an import"},
+    {.name = "since", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(since),
+     .commands = CMD(RESULTS), .help = "rows measured on or after this day (UTC)"},
+    {.name = "until", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(until),
+     .commands = CMD(RESULTS), .help = "rows measured on or before this day (UTC)"},
+    {.name = "ok", .kind = OPT_FLAG, .field = F(ok_only), .commands = CMD(RESULTS),
+     .help = "only verified results that were not ablated or emulated"},
+    {.name = "limit", .value = "N", .kind = OPT_INT, .min = 0, .max = 100000000, .field = F(limit),
+     .given = F(has_limit), .commands = CMD(RESULTS), .help = "list: the newest N rows; 0 all",
+     .dflt = "50"},
+    {.name = "against", .value = "TEXT", .kind = OPT_TEXT, .field = F(against), .commands = CMD(RESULTS),
+     .help = "compare: the other device (part of its name)"},
+    {.name = "against-since", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(against_since),
+     .commands = CMD(RESULTS), .help = "compare: the other side is the same device from this day"},
+    {.name = "against-until", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(against_until),
+     .commands = CMD(RESULTS), .help = "compare: the other side is the same device until this day"},
+    {.name = "format", .value = "csv|jsonl|t4|clblast", .kind = OPT_CHOICE, .choices = "csv|jsonl|t4|clblast",
+     .field = F(results_format), .commands = CMD(RESULTS),
+     .help = "export: csv, jsonl or t4 (Kernel Tuner's results); import: t4 or clblast (CLBlast's tuner)",
+     .dflt = "export csv; import: what the file is"},
+    {.name = "out", .value = "FILE", .kind = OPT_TEXT, .field = F(results_out), .commands = CMD(RESULTS),
+     .help = "export: write to FILE", .dflt = "standard output"},
+    {.name = "force", .kind = OPT_FLAG, .field = F(force), .commands = CMD(RESULTS),
+     .help = "export: replace FILE when it exists"},
+    {.name = "no-color", .kind = OPT_FLAG, .field = F(no_color), .commands = CMD(EXPLORER) | CMD(LESSON),
      .help = "no colours; the NO_COLOR variable does the same"},
-    {.name = "ascii", .letter = 'U', .kind = OPT_FLAG, .field = F(ascii), .commands = CMD(EXPLORER),
+    {.name = "ascii", .letter = 'U', .kind = OPT_FLAG, .field = F(ascii), .commands = CMD(EXPLORER) | CMD(LESSON),
      .help = "ASCII instead of Unicode box drawing"},
     {.name = "help", .letter = 'h', .kind = OPT_FLAG, .apply = applyHelp, .commands = EVERY, .help = "this help"},
     {.name = "version", .kind = OPT_FLAG, .apply = applyVersion, .commands = EVERY, .help = "the version"},
@@ -452,27 +577,42 @@ static int handle(Parser *p, const OptionSpec *s, bool short_form, const char *i
    return rc;
 }
 
+/* The row named name (len characters) for this command: rows may share a name when no
+ * command takes both (results --size is M,N,K, run --size one number); a command that
+ * takes neither is told about the first. */
+static const OptionSpec *rowNamed(const Parser *p, const char *name, size_t len) {
+   const OptionSpec *first = NULL;
+   for (size_t r = 0; r < sizeof table / sizeof table[0]; r++) {
+      const OptionSpec *s = &table[r];
+      if (!s->name || strlen(s->name) != len || strncmp(s->name, name, len) != 0)
+         continue;
+      if ((s->commands >> p->command) & 1)
+         return s;
+      if (!first)
+         first = s;
+   }
+   return first;
+}
+
 /* "--name", "--name=value", or a unique prefix of a name. */
 static int longOption(Parser *p, const char *word) {
    size_t len = strcspn(word, "=");
    const char *inline_value = word[len] == '=' ? word + len + 1 : NULL;
-   const OptionSpec *found = NULL;
-   int matches = 0;
+   const OptionSpec *found = rowNamed(p, word, len);
+   int matches = found ? 1 : 0;
    char candidates[256] = "";
-   for (size_t r = 0; r < sizeof table / sizeof table[0]; r++) {
+   for (size_t r = 0; r < sizeof table / sizeof table[0] && !found; r++) {
       const char *name = table[r].name;
-      if (!name || strncmp(name, word, len) != 0)
-         continue;
-      if (name[len] == '\0') { /* exact */
-         found = &table[r];
-         matches = 1;
-         break;
-      }
+      if (!name || strncmp(name, word, len) != 0 || rowNamed(p, name, strlen(name)) != &table[r])
+         continue; /* one candidate per name */
       size_t used = strlen(candidates);
       snprintf(candidates + used, sizeof candidates - used, "%s--%s", matches ? ", " : "", name);
-      found = &table[r];
       matches++;
    }
+   if (matches == 1 && !found) /* the one prefix match */
+      for (size_t r = 0; r < sizeof table / sizeof table[0] && !found; r++)
+         if (table[r].name && !strncmp(table[r].name, word, len))
+            found = rowNamed(p, table[r].name, strlen(table[r].name));
    if (matches == 0)
       return fail(p->err, p->errlen, "unknown option --%.*s%s", (int)(len > 48 ? 45 : len), word, len > 48 ? "..." : "");
    if (matches > 1)
@@ -550,6 +690,9 @@ int Options_parseQuiet(Options *o, int argc, char **argv, int first, const char 
       if (rc)
          return rc;
    }
+   if (o->nsize_list > 1 && p.command != COMMAND_SWEEP)
+      return fail(err, errlen, "--size takes one size (S or MxNxK) here; a list is for 'gemmtop sweep' (bench takes "
+                               "--sizes)");
    return checkPositionals(&p);
 }
 
@@ -585,6 +728,75 @@ int Options_parseSizes(const char *text, int *sizes, int max, char *err, size_t 
       sizes[n++] = (int)v;
       if (!p[len])
          return n;
+      p += len + 1;
+   }
+}
+
+/* "4096" or "4096x4096x1024" at p (len characters) into mnk; false when it is neither. */
+static bool parseOneSize(const char *p, size_t len, int max, int *mnk) {
+   const char *q = p, *stop = p + len;
+   int parts = 0;
+   for (;;) {
+      char *end;
+      errno = 0;
+      long long v = *q >= '0' && *q <= '9' ? strtoll(q, &end, 10) : 0;
+      if (v < 1 || v > max || errno || end > stop || parts == 3)
+         return false;
+      mnk[parts++] = (int)v;
+      if (end == stop)
+         break;
+      if (*end != 'x')
+         return false;
+      q = end + 1;
+   }
+   if (parts == 2)
+      return false;
+   if (parts == 1)
+      mnk[1] = mnk[2] = mnk[0];
+   return true;
+}
+
+int Options_parseSizeList(const char *text, int (*mnk)[3], int maxn, int max, char *err, size_t errlen) {
+   int n = 0, total = 1;
+   for (const char *q = text; *q; q++)
+      total += *q == ',';
+   if (total > maxn) {
+      fail(err, errlen, "--size: at most %d sizes, not %d", maxn, total);
+      return -1;
+   }
+   for (const char *p = text;; n++) {
+      size_t len = strcspn(p, ",");
+      if (!len || !parseOneSize(p, len, max, mnk[n])) {
+         fail(err, errlen, "--size: '%.*s%s' is not a size: use S or MxNxK, whole numbers from 1 to %d "
+                           "(sweep: comma-separated, e.g. 1024,2048,4096x4096x1024)",
+              (int)(len > 48 ? 45 : len), p, len > 48 ? "..." : "", max);
+         return -1;
+      }
+      if (!p[len])
+         return n + 1;
+      p += len + 1;
+   }
+}
+
+bool Options_parseStrategies(const char *text, unsigned *mask, char *err, size_t errlen) {
+   *mask = 0;
+   if (!strcmp(text, "all")) {
+      *mask = (1u << SEARCH_STRATEGIES) - 1;
+      return true;
+   }
+   for (const char *p = text;;) {
+      size_t len = strcspn(p, ",");
+      char name[32];
+      SearchStrategy st;
+      snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
+      if (!len || len >= sizeof name || !SearchStrategy_parse(name, &st)) {
+         fail(err, errlen, "--strategies: '%.*s%s' is not a strategy: use all, or names of %s, comma-separated",
+              (int)(len > 48 ? 45 : len), p, len > 48 ? "..." : "", SearchStrategy_list());
+         return false;
+      }
+      *mask |= 1u << st;
+      if (!p[len])
+         return true;
       p += len + 1;
    }
 }

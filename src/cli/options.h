@@ -40,12 +40,16 @@ typedef struct Options_ {
    unsigned ablate;          /* run: AblateFlag bits (--ablate no-a,no-b,no-fma,const-store) */
    bool no_color, ascii, measure;
    bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS) */
+   bool cold_l2;             /* run, bench, sweep: time with the L2 cache cold (core/coldl2.h) */
    const char *arch;         /* inspect: compile for this target (sm_90, gfx906) without a device */
    const char *code;         /* inspect: ptx, sass, isa, none */
    int budget;               /* sweep: configurations to try (0: default) */
    bool exhaustive;          /* sweep: every valid configuration */
    const char *sizes;        /* bench: "1024,2048,4096" */
    const char *save;         /* sweep, bench: results file (.csv or .json) */
+   const char *store;        /* run, sweep, bench, explorer, results: the results store file (NULL: Store_defaultPath) */
+   bool no_store;            /* record nothing in the results store */
+   bool fresh;               /* sweep: measure again what the store already has for this sweep */
    const char *reference;    /* bench: another backend whose vendor BLAS is also timed (cuda: cuBLAS) */
    int save_presets;         /* sweep: save the best N as presets */
    int rounds;               /* bench: rounds of libraries and configurations in turn (median) */
@@ -56,6 +60,21 @@ typedef struct Options_ {
    bool has_warp, has_iteration;
    int groups;               /* banks: work-groups to trace (0: 1) */
    int banks, bank_width, simd_width; /* banks: model overrides (0: the device's model) */
+   const char *strategy;     /* sweep: the search strategy's name (NULL: a random sample, or all with --exhaustive) */
+   double time_budget;       /* sweep: stop proposing after this many seconds (0: no limit) */
+   const char *simulate;     /* sweep: replay a recorded space (a --save file) instead of measuring */
+   const char *strategies;   /* sweep --simulate: "all" or names, comma-separated */
+   int repeat;               /* sweep --simulate: seeds per strategy */
+   int nsize_list;           /* --size: the sizes given (more than one: sweep only) */
+   int size_list[OPTIONS_MAX_SIZES][3]; /* M, N, K of each */
+   /* results (cli_results.c): filters, the other side of a comparison, files */
+   const char *filter_device, *filter_size, *origin, *since, *until;
+   const char *against, *against_since, *against_until;
+   const char *results_format; /* export: csv, jsonl, t4; import: t4, clblast */
+   const char *results_out;  /* export: the file (NULL: standard output) */
+   bool ok_only, force;
+   int limit;                /* list: the newest N rows (0: all) */
+   bool has_limit;
    const char *positional[OPTIONS_MAX_POSITIONAL];
    int npositional;
 } Options;
@@ -70,6 +89,8 @@ typedef enum {
    COMMAND_BENCH,
    COMMAND_BANKS,
    COMMAND_CACHE,
+   COMMAND_RESULTS,
+   COMMAND_LESSON,
    COMMAND_COUNT
 } CommandId;
 
@@ -135,5 +156,13 @@ void Options_commandUsage(FILE *out, CommandId command);
  * OPTIONS_MAX_BENCH_SIZE each; NULL text gives the default. Returns the count (at most
  * max), or -1 with a message saying what is wrong and what would be valid. */
 int Options_parseSizes(const char *text, int *sizes, int max, char *err, size_t errlen);
+
+/* --size "1024", "2048,4096" or "4096x4096x1024,512": square sizes or MxNxK triples,
+ * comma-separated, each 1 to max. Returns the count (at most maxn), or -1 with a message. */
+int Options_parseSizeList(const char *text, int (*mnk)[3], int maxn, int max, char *err, size_t errlen);
+
+/* sweep --strategies "all" or "anneal,bayes": a bit per SearchStrategy in *mask. False
+ * with a message naming what would be valid. */
+bool Options_parseStrategies(const char *text, unsigned *mask, char *err, size_t errlen);
 
 #endif

@@ -312,6 +312,32 @@ static const char *statusName(const RunResult *r) {
    return r->ablate && r->status == RUN_OK ? "ablated (not verified)" : RunStatus_name(r->status);
 }
 
+/* The driver's figures (observe.h) as JSON members with prefix ("", "vendor_"): null where
+ * unknown, so that a reader sees every key. */
+static void obsJson(FILE *out, const char *prefix, const Observation *ob) {
+   char key[48];
+   static const char *names[] = {"sm_mhz", "sm_mhz_min", "sm_mhz_start", "mem_mhz", "power_w", "temp_c", "energy_j",
+                                 "gflops_per_w"};
+   const double values[] = {ob->sm_mhz, ob->sm_mhz_min, ob->sm_mhz_start, ob->mem_mhz,
+                            ob->power_w, ob->temp_c,     ob->energy_j,     ob->gflops_per_w};
+   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+      snprintf(key, sizeof key, "%s%s", prefix, names[i]);
+      jsonNumber(out, key, ob->known ? values[i] : NAN, true);
+   }
+   fprintf(out, "\"%sobserved_by\":", prefix);
+   if (ob->known)
+      Report_jsonString(out, ob->source);
+   else
+      fputs("null", out);
+   fprintf(out, ",\"%sthrottled\":%s,\"%sthrottle_reason\":", prefix,
+           !ob->known ? "null" : ob->throttled ? "true" : "false", prefix);
+   if (ob->known && ob->throttled)
+      Report_jsonString(out, ob->throttle_reason);
+   else
+      fputs("null", out);
+   fputc(',', out);
+}
+
 static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const KernelInfo *k, const long long *values,
                     const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r, const Peaks *peaks,
                     const VendorResult *vendor) {
@@ -372,6 +398,7 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
             jsonNumber(out, "vendor_time_ms", vendor->median_ms, true);
             jsonNumber(out, "vendor_gflops", vendor->gflops, true);
             jsonNumber(out, "pct_of_vendor", 100.0 * r->gflops / vendor->gflops, true);
+            obsJson(out, "vendor_", &vendor->obs);
          } else {
             fputs("\"vendor_message\":", out);
             Report_jsonString(out, vendor->message);
@@ -388,7 +415,15 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
          fputc('}', out);
       }
       fprintf(out, "],\"reps\":%d,\"warmup\":%d,", r->reps, ro->warmup);
+      obsJson(out, "", &r->obs);
    }
+   fprintf(out, "\"l2\":\"%s\",\"cold_l2\":%s,\"cold_l2_method\":", r->cold_l2 ? "cold" : "warm",
+           r->cold_l2 ? "true" : "false");
+   if (r->cold_l2_method[0])
+      Report_jsonString(out, r->cold_l2_method);
+   else
+      fputs("null", out);
+   fputc(',', out);
    if (r->status != RUN_INVALID) {
       jsonNumber(out, "compile_ms", r->compile_ms, true);
       jsonNumber(out, "wall_ms", r->wall_ms, true);
@@ -415,7 +450,8 @@ static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const 
    Problem_layoutName(p, layout);
    fputs("kernel,params,backend,device,m,n,k,precision,layout,alpha,beta,status,verified,max_rel_err,time_ms,"
          "min_time_ms,max_time_ms,spread_pct,gflops,gbps,core_gbps,helpers_ms,compile_ms,cached,reps,ablated,ablation,"
-         "message,input_type,compute_type,output_type,emulated\n",
+         "message,input_type,compute_type,output_type,emulated,l2,sm_mhz,mem_mhz,power_w,temp_c,energy_j,gflops_per_w,"
+         "throttled,throttle_reason\n",
          out);
    csvField(out, k->name, false);
    csvField(out, params, false);
@@ -437,8 +473,44 @@ static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const 
    fprintf(out, "%.6g,%s,%d,%s,", r->compile_ms, r->cached ? "true" : "false", r->reps, r->ablate ? "true" : "false");
    csvField(out, ablation, false);
    csvField(out, r->message, false);
-   fprintf(out, "%s,%s,%s,%s\n", Precision_inputType(p->precision), Precision_computeType(p->precision),
-           Precision_outputType(p->precision), r->geo.emulated ? "true" : "false");
+   fprintf(out, "%s,%s,%s,%s,%s,", Precision_inputType(p->precision), Precision_computeType(p->precision),
+           Precision_outputType(p->precision), r->geo.emulated ? "true" : "false", r->cold_l2 ? "cold" : "warm");
+   const Observation *ob = &r->obs;
+   const double figures[] = {ob->sm_mhz, ob->mem_mhz, ob->power_w, ob->temp_c, ob->energy_j, ob->gflops_per_w};
+   for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++)
+      if (ob->known && isfinite(figures[i]))
+         fprintf(out, "%.6g,", figures[i]);
+      else
+         fputc(',', out);
+   fputs(!ob->known ? "," : ob->throttled ? "true," : "false,", out);
+   csvField(out, ob->known && ob->throttled ? ob->throttle_reason : "", true);
+}
+
+/* "1755 MHz SM (1980 at the start), 2619 MHz memory, 612 W, 71 C, 0.153 J per GEMM, 58.2
+ * GFLOPS/W": the figures the driver gave, nothing for the others; false when none. */
+static bool obsText(const Observation *ob, char *out, size_t len) {
+   out[0] = '\0';
+   if (!ob->known)
+      return false;
+   size_t n = 0;
+#define ADD(...) (n += (size_t)snprintf(out + n, n < len ? len - n : 0, __VA_ARGS__))
+   if (isfinite(ob->sm_mhz)) {
+      ADD("%.0f MHz SM", ob->sm_mhz);
+      if (isfinite(ob->sm_mhz_start) && fabs(ob->sm_mhz_start - ob->sm_mhz) >= 1)
+         ADD(" (%.0f at the start)", ob->sm_mhz_start);
+   }
+   if (isfinite(ob->mem_mhz))
+      ADD("%s%.0f MHz memory", n ? ", " : "", ob->mem_mhz);
+   if (isfinite(ob->power_w))
+      ADD("%s%.0f W", n ? ", " : "", ob->power_w);
+   if (isfinite(ob->temp_c))
+      ADD("%s%.0f C", n ? ", " : "", ob->temp_c);
+   if (isfinite(ob->energy_j))
+      ADD("%s%.3g J per GEMM", n ? ", " : "", ob->energy_j);
+   if (isfinite(ob->gflops_per_w))
+      ADD("%s%.1f GFLOPS/W", n ? ", " : "", ob->gflops_per_w);
+#undef ADD
+   return n > 0;
 }
 
 static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, const KernelInfo *k, const long long *values,
@@ -489,8 +561,11 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
       fprintf(out, "  (runs on %dx%dx%d, padded)", r->geo.m, r->geo.n, r->geo.k);
    fputc('\n', out);
    if (r->reps > 0) {
-      fprintf(out, "time       %.4f ms median   %.4f min   %.4f max   spread %.1f%%   (%d launches after %d warm-up)\n",
-              r->median_ms, r->min_ms, r->max_ms, r->spread_pct, r->reps, ro->warmup);
+      fprintf(out,
+              "time       %.4f ms median   %.4f min   %.4f max   spread %.1f%%   (%d launches after %d warm-up, %s L2)\n",
+              r->median_ms, r->min_ms, r->max_ms, r->spread_pct, r->reps, ro->warmup, r->cold_l2 ? "cold" : "warm");
+      if (r->cold_l2)
+         fprintf(out, "cold L2    %s\n", r->cold_l2_method);
       if (r->nhelpers) {
          fprintf(out, "helpers   ");
          for (int i = 0; i < r->nhelpers; i++)
@@ -508,6 +583,14 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
                  vendor->median_ms, vendor->gflops, 100.0 * r->gflops / vendor->gflops);
       else if (vendor && !r->ablate && !r->geo.emulated)
          fprintf(out, "vendor     %s\n", vendor->message);
+      char text[256];
+      if (obsText(&r->obs, text, sizeof text))
+         fprintf(out, "driver     %s  (%s)\n", text, r->obs.source);
+      if (vendor && vendor->status == RUN_OK && !r->ablate && !r->geo.emulated && obsText(&vendor->obs, text, sizeof text))
+         fprintf(out, "vendor     %s\n", text);
+      if (r->obs.known && r->obs.throttled)
+         fprintf(out, "THROTTLED  %s: the clock was held down while timing; the figures are the throttled GPU's\n",
+                 r->obs.throttle_reason);
    }
    if (r->verified_run)
       fprintf(out, "verify     %s\n", r->verify.message);

@@ -164,6 +164,26 @@ static bool parsePad(KernelInfo *k, char *v, char *err, size_t errlen) {
    return true;
 }
 
+/* `reuse: A=expr B=expr` (and `local_reuse:`): both operands, no spaces inside. */
+static bool parseReuse(char (*dst)[128], const char *key, char *v, char *err, size_t errlen) {
+   char *save = NULL;
+   dst[0][0] = dst[1][0] = '\0';
+   for (char *tok = strtok_r(v, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+      int idx = tok[0] == 'A' ? 0 : tok[0] == 'B' ? 1 : -1;
+      if (idx < 0 || tok[1] != '=' || !tok[2]) {
+         snprintf(err, errlen, "%s: '%s' should be A=expr or B=expr (no spaces inside)", key, tok);
+         return false;
+      }
+      if (!setField(dst[idx], sizeof dst[idx], "reuse: an expression", tok + 2, err, errlen))
+         return false;
+   }
+   if (!dst[0][0] || !dst[1][0]) {
+      snprintf(err, errlen, "%s: give both A=expr and B=expr", key);
+      return false;
+   }
+   return true;
+}
+
 static bool parseSites(KernelInfo *k, char *v, char *err, size_t errlen) {
    char *save = NULL;
    for (char *tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -348,6 +368,10 @@ static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t
       return parsePrecisions(k, v, err, errlen);
    } else if (!strcmp(key, "tensor")) {
       return parseYesNo(key, v, &k->tensor, err, errlen);
+   } else if (!strcmp(key, "reuse")) {
+      return parseReuse(k->reuse, key, v, err, errlen);
+   } else if (!strcmp(key, "local_reuse")) {
+      return parseReuse(k->local_reuse, key, v, err, errlen);
    } else {
       snprintf(err, errlen, "unknown key '%s'", key);
       return false;
@@ -473,6 +497,11 @@ void KernelInfo_formatParams(const KernelInfo *k, const long long *values, char 
    out[0] = '\0';
    for (int i = 0; i < k->nparams && n < outlen; i++)
       n += (size_t)snprintf(out + n, outlen - n, "%s%s=%lld", i ? " " : "", k->params[i].name, values[i]);
+}
+
+void KernelInfo_hash(const KernelInfo *k, char out[17]) {
+   const char *text = k->source ? k->source : "";
+   snprintf(out, 17, "%016llx", Util_hash(UTIL_HASH_INIT, text, strlen(text)));
 }
 
 /* Ladders sort in teaching order; unknown ladders after, alphabetically. */

@@ -67,6 +67,11 @@ typedef struct KernelInfo_ {
    unsigned precisions;   /* PRECISION_BIT()s of the element types it takes (`precisions:`);
                            * float and double when the key is absent */
    bool tensor;           /* `tensor: yes`: it uses the tensor-core helpers (GT_TENSOR_PTX) */
+   /* The access-count model (`reuse:`, `local_reuse:`): how many multiply-adds each element
+    * of A and of B serves per load from global (local) memory; expressions, "" when not
+    * given (core/traffic.h turns them into loads per multiply-add). */
+   char reuse[2][128];
+   char local_reuse[2][128];
 } KernelInfo;
 
 typedef struct Catalog_ {
@@ -106,5 +111,8 @@ int KernelInfo_paramIndex(const KernelInfo *k, const char *name);
 void KernelInfo_defaults(const KernelInfo *k, long long *values);
 /* "TS=16 WPT=4" */
 void KernelInfo_formatParams(const KernelInfo *k, const long long *values, char *out, size_t outlen);
+/* The kernel file's text as 16 hex digits (FNV-1a 64): which version of a kernel a
+ * stored result was measured with. */
+void KernelInfo_hash(const KernelInfo *k, char out[17]);
 
 #endif

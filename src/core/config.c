@@ -280,6 +280,14 @@ static bool checkValues(const KernelInfo *k, const long long *values, const Prob
    return checkScope(&s, geo, msg, msglen);
 }
 
+bool Config_eval(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
+                 const char *expr, long long *out, char *msg, size_t msglen) {
+   Scope s = {.k = k, .values = values, .p = p, .lim = lim, .m = p->m, .n = p->n, .k_ = p->k};
+   s.trans_a = k->operands_any ? p->trans_a : k->a_trans;
+   s.trans_b = k->operands_any ? p->trans_b : k->b_trans;
+   return evalIn(&s, expr, "the expression", out, msg, msglen);
+}
+
 void Config_validValues(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
                         int pi, bool *valid) {
    long long trial[KERNEL_MAX_PARAMS];
@@ -363,6 +371,17 @@ bool Config_targetOk(const KernelInfo *k, const ConfigTarget *t, char *msg, size
    /* sm_90a code runs on compute capability 9.0 only, not on later GPUs */
    if (k->arch[0] && t->arch[0] && strncmp(t->arch, "sm_90", 5) != 0) {
       snprintf(msg, msglen, "%s needs %s (Hopper: H100, H200); this target is %s", k->name, k->arch, t->arch);
+      return false;
+   }
+   /* The tensor helpers hand out fragments in mma.sync's layouts over 32-lane warps; AMD's
+    * MFMA takes other layouts over 64-lane wavefronts, so the same text cannot map onto it,
+    * and an emulation on an AMD GPU would teach nothing about its matrix cores. */
+   if (k->tensor && t->amd) {
+      snprintf(msg, msglen,
+               "%s is written for NVIDIA's mma.sync (fragments in its layouts over 32-lane warps); AMD's MFMA "
+               "instructions take other layouts over 64-lane wavefronts, so this kernel text cannot map onto them: "
+               "run it on an NVIDIA GPU, or emulated on a CPU with --device pocl",
+               k->name);
       return false;
    }
    if (strcmp(k->dynamic_smem, "0") && !t->dynamic_smem) {

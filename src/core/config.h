@@ -60,8 +60,14 @@ typedef struct ConfigTarget_ {
    const char *arch;     /* the device's or --arch's: "sm_90", "sm_90a", "gfx906"; "" unknown */
    bool is_pocl;
    bool nvidia;
+   bool amd;             /* an AMD GPU (HIP, AMD's OpenCL, or --arch gfxNNN offline) */
 } ConfigTarget;
 bool Config_targetOk(const KernelInfo *k, const ConfigTarget *t, char *msg, size_t msglen);
+
+/* Evaluates one of the kernel's expressions (`reuse:`, ...) with the names the rules see;
+ * false with msg naming the expression when it cannot. */
+bool Config_eval(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
+                 const char *expr, long long *out, char *msg, size_t msglen);
 
 /* Parses "NAME=VALUE" into values; message names valid names/values on failure. */
 bool Config_setParam(const KernelInfo *k, long long *values, const char *assignment, char *msg, size_t msglen);

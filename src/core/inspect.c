@@ -271,7 +271,7 @@ static RunStatus offlineCuda(const char *arch, const InspectRequest *rq, Inspect
 /* hipRTC (BACKEND_CAP_OFFLINE_ISA) for gfxNNN, with AMD's limits (1024 work-items, 64 KiB LDS, wave64). */
 static RunStatus offlineHip(const char *arch, const InspectRequest *rq, Inspection *out) {
    DeviceLimits lim = {.max_wg = 1024, .max_wi = {1024, 1024, 1024}, .local_mem = 65536, .fp64 = true, .warp = 64};
-   ConfigTarget target = {.backend = "HIP", .arch = arch};
+   ConfigTarget target = {.backend = "HIP", .arch = arch, .amd = true};
    Geometry g;
    char defines[1024];
    if (!offlineLaunch(rq, &target, &lim, "1024 work-items, 64 KiB LDS", arch, &g, defines, sizeof defines, out))

@@ -25,24 +25,47 @@ void Ladder_init(Ladder *l, const Lesson *lesson, const char *device) {
    }
 }
 
-void Ladder_record(Ladder *l, int step, double gflops, const char *config, bool emulated) {
+void Ladder_record(Ladder *l, int step, double gflops, const char *config, bool emulated, bool ablated) {
    if (step < 0 || step >= l->nrows || !(gflops > 0))
       return;
    LadderRow *r = &l->rows[step];
    r->gflops = gflops;
    r->measured = true;
    r->emulated = emulated;
+   r->ablated = ablated;
+   r->refused[0] = '\0';
    Util_copy(r->config, sizeof r->config, config ? config : "");
 }
 
+void Ladder_refuse(Ladder *l, int step, const char *why, const char *config) {
+   if (step < 0 || step >= l->nrows)
+      return;
+   LadderRow *r = &l->rows[step];
+   r->measured = r->emulated = r->ablated = false;
+   r->gflops = 0;
+   Util_copy(r->refused, sizeof r->refused, why && *why ? why : "refused");
+   Util_copy(r->config, sizeof r->config, config ? config : "");
+}
+
+bool Ladder_ranked(const Ladder *l, int i) {
+   return i >= 0 && i < l->nrows && l->rows[i].measured && !l->rows[i].emulated && !l->rows[i].ablated;
+}
+
+int Ladder_done(const Ladder *l) {
+   int n = 0;
+   for (int i = 0; i < l->nrows; i++)
+      n += l->rows[i].measured || l->rows[i].refused[0];
+   return n;
+}
+
 double Ladder_speedupPrevious(const Ladder *l, int i) {
-   if (i <= 0 || i >= l->nrows || !l->rows[i].measured || !l->rows[i - 1].measured)
+   if (i <= 0 || !Ladder_ranked(l, i) || !Ladder_ranked(l, i - 1))
       return 0;
    return l->rows[i].gflops / l->rows[i - 1].gflops;
 }
 
 double Ladder_speedupFirst(const Ladder *l, int i) {
-   if (i < 0 || i >= l->nrows || !l->rows[i].measured || !l->rows[0].measured)
+   if (!Ladder_ranked(l, i) || !Ladder_ranked(l, 0))
       return 0;
    return l->rows[i].gflops / l->rows[0].gflops;
 }
@@ -50,16 +73,21 @@ double Ladder_speedupFirst(const Ladder *l, int i) {
 static double bestGflops(const Ladder *l) {
    double best = 0;
    for (int i = 0; i < l->nrows; i++)
-      if (l->rows[i].measured && l->rows[i].gflops > best)
+      if (Ladder_ranked(l, i) && l->rows[i].gflops > best)
          best = l->rows[i].gflops;
    return best;
 }
 
 double Ladder_percentOfBest(const Ladder *l, int i) {
    double best = bestGflops(l);
-   if (i < 0 || i >= l->nrows || !l->rows[i].measured || best <= 0)
+   if (!Ladder_ranked(l, i) || best <= 0)
       return 0;
    return 100.0 * l->rows[i].gflops / best;
+}
+
+/* " (emulated)", " (ablated)" or "": how an unranked figure is labelled everywhere. */
+static const char *figureLabel(const LadderRow *r) {
+   return r->ablated ? " (ablated)" : r->emulated ? " (emulated)" : "";
 }
 
 /* A growing text: every export appends through this, and a failed allocation makes the
@@ -132,13 +160,17 @@ char *Ladder_markdown(const Ladder *l) {
       put(&t, "| ");
       putMarkdownCell(&t, r->label);
       if (r->measured)
-         put(&t, " | %.1f%s | ", r->gflops, r->emulated ? " (emulated)" : "");
-      else
+         put(&t, " | %.1f%s | ", r->gflops, figureLabel(r));
+      else if (r->refused[0]) {
+         put(&t, " | refused: ");
+         putMarkdownCell(&t, r->refused);
+         put(&t, " | ");
+      } else
          put(&t, " | not measured | ");
       putRatio(&t, Ladder_speedupPrevious(l, i), "-");
       put(&t, " | ");
       putRatio(&t, Ladder_speedupFirst(l, i), "-");
-      if (r->measured)
+      if (Ladder_ranked(l, i))
          put(&t, " | %.1f%% | ", Ladder_percentOfBest(l, i));
       else
          put(&t, " | - | ");
@@ -164,16 +196,18 @@ static void putCsvField(Text *t, const char *s) {
 
 char *Ladder_csv(const Ladder *l) {
    Text t = {0};
-   put(&t, "step,label,gflops,emulated,speedup_previous,speedup_first,percent_of_best,reference_gflops,reference,"
-           "configuration\n");
+   put(&t, "step,label,gflops,emulated,ablated,refused,speedup_previous,speedup_first,percent_of_best,"
+           "reference_gflops,reference,configuration\n");
    for (int i = 0; i < l->nrows; i++) {
       const LadderRow *r = &l->rows[i];
       put(&t, "%d,", i + 1);
       putCsvField(&t, r->label);
       if (r->measured)
-         put(&t, ",%.3f,%s,", r->gflops, r->emulated ? "true" : "false");
+         put(&t, ",%.3f,%s,%s,", r->gflops, r->emulated ? "true" : "false", r->ablated ? "true" : "false");
       else
-         put(&t, ",,,");
+         put(&t, ",,,,");
+      putCsvField(&t, r->refused);
+      put(&t, ",");
       double sp = Ladder_speedupPrevious(l, i), sf = Ladder_speedupFirst(l, i);
       if (sp > 0)
          put(&t, "%.4f", sp);
@@ -181,7 +215,7 @@ char *Ladder_csv(const Ladder *l) {
       if (sf > 0)
          put(&t, "%.4f", sf);
       put(&t, ",");
-      if (r->measured)
+      if (Ladder_ranked(l, i))
          put(&t, "%.2f", Ladder_percentOfBest(l, i));
       put(&t, ",");
       if (r->reference_gflops > 0)
@@ -207,12 +241,35 @@ static void putXml(Text *t, const char *s) {
    }
 }
 
-/* A horizontal bar per step, longest = the best step; unmeasured steps say so. Sized in
- * plain pixels so a browser shows it as is. */
+/* A tick spacing of 1, 2 or 5 times a power of ten giving at most about 5 ticks up to max. */
+static double tickStep(double max) {
+   double step = 1;
+   while (step * 5 < max)
+      step *= 10;
+   while (step > max && step > 1e-6)
+      step /= 10;
+   if (max / step > 5)
+      step *= max / (step * 2) > 5 ? 5 : 2;
+   return step;
+}
+
+/* A horizontal bar per step on a GFLOPS axis (ticks, gridlines, labelled axes); the best
+ * ranked step is darker; ablated and emulated steps are grey and labelled; unmeasured and
+ * refused steps say so. Sized in plain pixels so a browser shows it as is. */
 char *Ladder_svg(const Ladder *l) {
-   const int label_w = 330, bar_w = 420, row_h = 26, top = 56, width = label_w + bar_w + 150;
-   const int height = top + row_h * (l->nrows ? l->nrows : 1) + 20;
-   double best = bestGflops(l);
+   /* The label column as wide as the longest label (about 7.2 px a character at 13 px). */
+   size_t longest = 20;
+   for (int i = 0; i < l->nrows; i++)
+      longest = strlen(l->rows[i].label) > longest ? strlen(l->rows[i].label) : longest;
+   const int label_w = 24 + (int)(7.2 * (double)longest), bar_w = 420, row_h = 26, top = 64;
+   const int width = label_w + bar_w + 170;
+   const int rows = l->nrows ? l->nrows : 1, axis_y = top + row_h * rows + 6, height = axis_y + 56;
+   double best = bestGflops(l), scale = 0;
+   for (int i = 0; i < l->nrows; i++)
+      if (l->rows[i].measured && l->rows[i].gflops > scale)
+         scale = l->rows[i].gflops;
+   double step = tickStep(scale > 0 ? scale : 1);
+   double axis_max = scale > 0 ? step * (double)(long long)(scale / step + 0.999999) : 1;
    Text t = {0};
    put(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
    put(&t, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -221,8 +278,18 @@ char *Ladder_svg(const Ladder *l) {
            "font-weight=\"bold\">");
    putXml(&t, l->title);
    put(&t, "</text>\n<text x=\"10\" y=\"42\" fill=\"#555\">");
-   putXml(&t, *l->device ? l->device : "GFLOPS per step");
-   put(&t, " (verified GFLOPS)</text>\n");
+   putXml(&t, *l->device ? l->device : "the device");
+   put(&t, ": verified GFLOPS per step; grey bars (ablated, emulated) are not ranked</text>\n");
+   put(&t, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">step</text>\n", top - 4);
+   for (double v = 0; v <= axis_max * 1.000001; v += step) {
+      int x = label_w + (int)(bar_w * v / axis_max + 0.5);
+      put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, top, x, axis_y);
+      put(&t, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#333\">%g</text>\n", x, axis_y + 16, v);
+   }
+   put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", label_w, axis_y, label_w + bar_w, axis_y);
+   put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", label_w, top, label_w, axis_y);
+   put(&t, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">GFLOPS (verified; higher is "
+           "faster)</text>\n", label_w + bar_w / 2, axis_y + 38);
    for (int i = 0; i < l->nrows; i++) {
       const LadderRow *r = &l->rows[i];
       int y = top + i * row_h;
@@ -230,14 +297,22 @@ char *Ladder_svg(const Ladder *l) {
       putXml(&t, r->label);
       put(&t, "</text>\n");
       if (!r->measured) {
-         put(&t, "<text x=\"%d\" y=\"%d\" fill=\"#999\">not measured</text>\n", label_w, y + 17);
+         put(&t, "<text x=\"%d\" y=\"%d\" fill=\"#999\">", label_w + 6, y + 17);
+         if (r->refused[0]) {
+            /* The reason is long: whole in a tooltip and in the Markdown and CSV tables. */
+            put(&t, "<title>");
+            putXml(&t, r->refused);
+            put(&t, "</title>refused (the tables say why)");
+         } else
+            put(&t, "not measured");
+         put(&t, "</text>\n");
          continue;
       }
-      int w = best > 0 ? (int)(bar_w * r->gflops / best + 0.5) : 0;
-      put(&t, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", label_w, y + 4, w > 1 ? w : 1,
-          row_h - 8, r->emulated ? "#bbbbbb" : "#3b7dd8");
-      put(&t, "<text x=\"%d\" y=\"%d\">%.1f%s</text>\n", label_w + (w > 1 ? w : 1) + 6, y + 17, r->gflops,
-          r->emulated ? " (emulated)" : "");
+      int w = (int)(bar_w * r->gflops / axis_max + 0.5);
+      w = w > 1 ? w : 1;
+      const char *fill = !Ladder_ranked(l, i) ? "#bbbbbb" : r->gflops >= best ? "#1f5fbf" : "#6a9fe6";
+      put(&t, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", label_w, y + 4, w, row_h - 8, fill);
+      put(&t, "<text x=\"%d\" y=\"%d\">%.1f%s</text>\n", label_w + w + 6, y + 17, r->gflops, figureLabel(r));
    }
    put(&t, "</svg>\n");
    return finish(&t);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "core/ablate.h"
+#include "core/session.h"
 #include "core/util.h"
 
 /* Copies a field whole or says which limit it passed: nothing is cut silently. */
@@ -101,8 +102,14 @@ static bool stepKey(ParseState *s, LessonStep *st, const char *key, const char *
       }
       return true;
    }
-   if (!strcmp(key, "limits"))
+   if (!strcmp(key, "limits")) {
+      char why[256];
+      if (!Session_simulateLimits(value, NULL, why, sizeof why)) {
+         snprintf(s->err, s->errlen, "%s:%d: limits: %s", s->path, s->line, why);
+         return false;
+      }
       return setField(st->limits, sizeof st->limits, value, s->path, s->line, key, s->err, s->errlen);
+   }
    if (!strcmp(key, "reference_gflops")) {
       if (!parseNumber(value, &st->reference_gflops)) {
          snprintf(s->err, s->errlen, "%s:%d: reference_gflops = %s is not a number of GFLOPS (0 or more)", s->path,
@@ -224,9 +231,7 @@ static void warn(LessonList *l, const char *msg) {
 static void addLesson(LessonList *l, Lesson *lesson, int *cap) {
    for (int i = 0; i < l->count; i++)
       if (!strcmp(l->items[i].name, lesson->name)) {
-         char msg[700];
-         snprintf(msg, sizeof msg, "lesson %s: %s replaces %s", lesson->name, lesson->path, l->items[i].path);
-         warn(l, msg);
+         lesson->replaces_shipped = !l->items[i].user;
          Lesson_free(&l->items[i]);
          l->items[i] = *lesson;
          return;
@@ -267,6 +272,7 @@ static void loadDir(LessonList *l, const char *dir, bool user, int *cap) {
       Lesson lesson;
       if (Lesson_load(path, &lesson, err, sizeof err)) {
          lesson.user = user;
+         lesson.replaces_shipped = false;
          addLesson(l, &lesson, cap);
       } else {
          warn(l, err);
@@ -316,7 +322,8 @@ bool Lesson_defaultDir(const char *kernels_dir, char *out, size_t outlen) {
       Util_copy(out, outlen, env);
       return true;
    }
-   snprintf(out, outlen, "%s/../lessons", kernels_dir);
+   /* The first of the kernel folders is the shipped one: its lessons are beside it. */
+   snprintf(out, outlen, "%.*s/../lessons", (int)strcspn(kernels_dir, ":"), kernels_dir);
    struct stat st;
    return stat(out, &st) == 0 && S_ISDIR(st.st_mode);
 }

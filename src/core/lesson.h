@@ -41,6 +41,7 @@ typedef struct Lesson_ {
    LessonStep steps[LESSON_MAX_STEPS];
    int nsteps;
    bool user;                /* from the user's folder */
+   bool replaces_shipped;    /* ... and a shipped lesson of the same name is hidden by it */
 } Lesson;
 
 /* Parses one file; on failure err names the file and line. */
@@ -56,7 +57,8 @@ typedef struct LessonList_ {
 } LessonList;
 
 /* Shipped lessons (dir) then the user's; a user's lesson of the same name replaces the
- * shipped one (said in warnings). Sorted by name. */
+ * shipped one (replaces_shipped). Files that do not parse are named in warnings. Sorted
+ * by name. */
 bool LessonList_load(LessonList *l, const char *dir, char *err, size_t errlen);
 void LessonList_free(LessonList *l);
 const Lesson *LessonList_find(const LessonList *l, const char *name);

@@ -250,6 +250,19 @@ bool Preset_apply(const Preset *p, const KernelInfo *k, long long *values, Probl
    return true;
 }
 
+void Preset_unstated(const Preset *p, char *out, size_t outlen) {
+   struct {
+      bool stated;
+      const char *name;
+   } fields[] = {{p->has_m, "M"}, {p->has_n, "N"}, {p->has_k, "K"}, {p->has_precision, "precision"},
+                 {p->has_layout, "layout"}, {p->has_alpha, "alpha"}, {p->has_beta, "beta"}};
+   bool sizes = !p->has_m && !p->has_n && !p->has_k;
+   int n = snprintf(out, outlen, "%s", sizes ? "size" : "");
+   for (size_t i = sizes ? 3 : 0; i < sizeof fields / sizeof fields[0] && n >= 0 && (size_t)n < outlen; i++)
+      if (!fields[i].stated)
+         n += snprintf(out + n, outlen - (size_t)n, "%s%s", n ? ", " : "", fields[i].name);
+}
+
 bool Preset_save(const char *path, const char *description, const KernelInfo *k, const long long *values,
                  const Problem *prob, char *err, size_t errlen) {
    /* What Preset_load would refuse is not written: a newline would even start a key line. */

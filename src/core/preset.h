@@ -44,6 +44,9 @@ bool Preset_load(const char *path, Preset *out, char *err, size_t errlen);
 /* Applies to a kernel's values and a problem; err names the preset's file and line of a
  * parameter the kernel lacks or a value it does not allow. */
 bool Preset_apply(const Preset *p, const KernelInfo *k, long long *values, Problem *prob, char *err, size_t errlen);
+/* The problem fields p does not state, as a list ("size, layout, beta"); "" when it states
+ * them all. A preset is whole: the explorer puts these back to the defaults and says so. */
+void Preset_unstated(const Preset *p, char *out, size_t outlen);
 /* Writes atomically. */
 bool Preset_save(const char *path, const char *description, const KernelInfo *k, const long long *values,
                  const Problem *prob, char *err, size_t errlen);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/ablate.h"
+#include "core/coldl2.h"
 #include "core/util.h"
 
 #define PROGRAM_CACHE_SIZE 64
@@ -39,6 +40,9 @@ struct Session_ {
    unsigned long uploaded_generation; /* inputs now on the device */
    size_t result_bytes;
    bool stuck;                        /* a launch was abandoned (Session_stuck) */
+   Observer *observer;                /* opened on the first observed run (Session_observer) */
+   bool observer_tried;
+   char observer_why[160];
 };
 
 /* GEMMTOP_DEVICE_LIMITS="max_wg=256,local_mem=32768,fp64=0" pretends the device is
@@ -47,9 +51,10 @@ struct Session_ {
  * check those refusals on PoCL. Limits can only shrink. The text is read whole (no buffer
  * to cut it into a bogus name); a value that is empty, not a number, or too large is
  * refused, never taken as 0 or wrapped. tensor_ptx=0 makes tensor kernels run their portable
- * emulation on a GPU that has tensor cores. l may be NULL: only check. */
-static bool applyLimitsText(const char *env, DeviceLimits *l, char *err, size_t errlen) {
-   static const char *names = "names: max_wg, max_wi, local_mem, fp64, tensor_ptx";
+ * emulation on a GPU that has tensor cores; l2=BYTES a smaller L2, so that cold-L2 timing
+ * (coldl2.h) rotates its copies at a small size. l and l2 may be NULL: only check. */
+static bool applyLimitsText(const char *env, DeviceLimits *l, unsigned long long *l2, char *err, size_t errlen) {
+   static const char *names = "names: max_wg, max_wi, local_mem, l2, fp64, tensor_ptx";
    char *buf = strdup(env);
    if (!buf) {
       snprintf(err, errlen, "GEMMTOP_DEVICE_LIMITS: out of memory");
@@ -64,7 +69,8 @@ static bool applyLimitsText(const char *env, DeviceLimits *l, char *err, size_t 
       if (eq)
          *eq = '\0';
       bool flag = !strcmp(tok, "fp64") || !strcmp(tok, "tensor_ptx"); /* 0 or 1 */
-      bool known = flag || !strcmp(tok, "max_wg") || !strcmp(tok, "max_wi") || !strcmp(tok, "local_mem");
+      bool known = flag || !strcmp(tok, "max_wg") || !strcmp(tok, "max_wi") || !strcmp(tok, "local_mem") ||
+                   !strcmp(tok, "l2");
       if (!eq || !known) {
          snprintf(err, errlen, "GEMMTOP_DEVICE_LIMITS: '%.60s' is not NAME=NUMBER with a known name (%s)", tok, names);
          ok = false;
@@ -87,6 +93,9 @@ static bool applyLimitsText(const char *env, DeviceLimits *l, char *err, size_t 
       } else if (!strcmp(tok, "local_mem")) {
          if (v < l->local_mem)
             l->local_mem = v;
+      } else if (!strcmp(tok, "l2")) {
+         if (!*l2 || v < *l2)
+            *l2 = v; /* a smaller L2: cold-L2 timing rotates fewer copies */
       } else if (!strcmp(tok, "fp64")) {
          l->fp64 = l->fp64 && v != 0;
       } else {
@@ -99,14 +108,19 @@ static bool applyLimitsText(const char *env, DeviceLimits *l, char *err, size_t 
 
 bool Session_checkLimitsEnv(char *err, size_t errlen) {
    const char *env = getenv("GEMMTOP_DEVICE_LIMITS");
-   return !env || !*env || applyLimitsText(env, NULL, err, errlen);
+   return !env || !*env || applyLimitsText(env, NULL, NULL, err, errlen);
+}
+
+bool Session_simulateLimits(const char *text, DeviceLimits *l, char *err, size_t errlen) {
+   unsigned long long l2 = 0; /* a lesson's smaller L2 would only change cold-L2 timing: not simulated */
+   return applyLimitsText(text, l, &l2, err, errlen);
 }
 
 static bool applySimulatedLimits(DeviceInfo *info, char *err, size_t errlen) {
    const char *env = getenv("GEMMTOP_DEVICE_LIMITS");
    if (!env || !*env)
       return true;
-   if (!applyLimitsText(env, &info->limits, err, errlen))
+   if (!applyLimitsText(env, &info->limits, &info->l2_bytes, err, errlen))
       return false;
    info->limits_simulated = true;
    return true;
@@ -153,6 +167,7 @@ void Session_close(Session *s) {
    if (!s)
       return;
    if (s->stuck) {
+      Observer_close(s->observer);
       free(s); /* the runtime's objects wait for the abandoned launch: left to the exit */
       return;
    }
@@ -161,10 +176,21 @@ void Session_close(Session *s) {
       if (s->bufs[i].buf)
          s->be->free(s->bufs[i].buf);
    s->be->close(s->ctx);
+   Observer_close(s->observer);
    free(s);
 }
 
 const DeviceInfo *Session_device(const Session *s) { return &s->info; }
+
+Observer *Session_observer(Session *s, const char **why) {
+   if (!s->observer_tried) {
+      s->observer_tried = true;
+      s->observer = Observer_open(&s->info, s->observer_why, sizeof s->observer_why);
+   }
+   if (why)
+      *why = s->observer_why;
+   return s->observer;
+}
 bool Session_stuck(const Session *s) { return s->stuck; }
 
 /* Nothing can be enqueued behind an abandoned launch. */
@@ -418,7 +444,8 @@ bool Session_targetOk(const Session *s, const KernelInfo *k, char *msg, size_t m
                      .dynamic_smem = s->be->setDynamicShared != NULL,
                      .arch = s->info.arch,
                      .is_pocl = s->info.is_pocl,
-                     .nvidia = s->info.vendor_kind == VENDOR_NVIDIA};
+                     .nvidia = s->info.vendor_kind == VENDOR_NVIDIA,
+                     .amd = s->info.vendor_kind == VENDOR_AMD && s->info.type == DEVICE_GPU};
    return Config_targetOk(k, &t, msg, msglen);
 }
 
@@ -622,6 +649,46 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
    return RUN_OK;
 }
 
+/* Cold L2 for a run: rotation when the GEMM reads A and B as uploaded; a flush when it
+ * reads what a helper wrote from them just before (transposed, padded). */
+static bool startCold(Session *s, const Step *gemm, const Problem *p, ColdL2 *cold, RunResult *r) {
+   Buffer *A = s->bufs[BUF_A].buf, *B = s->bufs[BUF_B].buf;
+   bool readsA = false, readsB = false;
+   for (int i = 0; i < gemm->nargs; i++) {
+      readsA |= gemm->args[i].buffer == A;
+      readsB |= gemm->args[i].buffer == B;
+   }
+   size_t ies = Precision_inputSize(p->precision);
+   char err[512];
+   if (!ColdL2_setup(cold, s->be, s->ctx, &s->info, A, Problem_sizeA(p) * ies, B, Problem_sizeB(p) * ies,
+                     readsA && readsB, err, sizeof err)) {
+      r->status = RUN_OUT_OF_MEMORY;
+      snprintf(r->message, sizeof r->message, "%s", err);
+      return false;
+   }
+   snprintf(r->cold_l2_method, sizeof r->cold_l2_method, "%s", cold->method);
+   return true;
+}
+
+/* Before timed launch i: the GEMM's operands (buffers and tensor maps) from the next copy,
+ * or the flush enqueued. */
+static bool coldOperands(Session *s, ColdL2 *cold, int i, Step *gemm, RunResult *r) {
+   Buffer *A = NULL, *B = NULL;
+   char err[512];
+   if (!ColdL2_before(cold, i, &A, &B, err, sizeof err))
+      return check(s, BACKEND_ERR_OTHER, err, r);
+   if (cold->copies > 0)
+      for (int j = 0; j < gemm->nargs; j++) {
+         Buffer **b = &gemm->args[j].buffer;
+         int was = i == 0 ? 0 : (i - 1) % cold->copies;
+         if (*b && *b == cold->a[was])
+            *b = A;
+         else if (*b && *b == cold->b[was])
+            *b = B;
+      }
+   return true;
+}
+
 RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
                       const RunOptions *o, RunResult *r) {
    double t0 = Util_nowMs();
@@ -634,6 +701,8 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
       return r->status;
    }
    r->ablate = o->ablate & ABLATE_ALL;
+   r->cold_l2 = o->cold_l2;
+   Observation_clear(&r->obs);
    char err[1024];
    const Geometry *g = &r->geo;
    Pipeline pl = pr.pl;
@@ -675,20 +744,33 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
       if (!runPipeline(s, &pl, dbl, false, stepTimes, r, C0, C, bytesC))
          return r->status;
    }
+   ColdL2 cold = {0};
+   if (o->cold_l2 && !startCold(s, &pl.steps[pl.gemm_index], p, &cold, r))
+      return r->status;
+   Observer *observer = o->observe ? Session_observer(s, NULL) : NULL;
    double helperTimes[RUN_MAX_HELPERS + 1][RUN_MAX_TIMES];
    double tStart = Util_nowMs();
    int done = 0;
+   if (observer)
+      Observer_begin(observer);
    for (; done < reps; done++) {
       if (o->cancel && atomic_load(o->cancel))
          break;
       if (done > 0 && o->max_seconds > 0 && Util_nowMs() - tStart > o->max_seconds * 1e3)
          break;
-      if (!runPipeline(s, &pl, dbl, true, stepTimes, r, C0, C, bytesC))
+      if ((o->cold_l2 && !coldOperands(s, &cold, done, &pl.steps[pl.gemm_index], r)) ||
+          !runPipeline(s, &pl, dbl, true, stepTimes, r, C0, C, bytesC)) {
+         if (!s->stuck)
+            ColdL2_release(&cold); /* after an abandoned launch the buffers may still be read */
          return r->status;
+      }
+      if (observer)
+         Observer_sample(observer);
       for (int i = 0; i < pl.nsteps; i++)
          helperTimes[i][done] = stepTimes[i];
       r->times_ms[done] = stepTimes[pl.gemm_index];
    }
+   ColdL2_release(&cold);
    r->reps = done;
    if (done == 0) {
       r->status = RUN_CANCELLED;
@@ -717,6 +799,8 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
       r->gbps = Ablate_bytes(p, r->ablate) / (r->median_ms * 1e6);
       r->core_gbps = Ablate_coreBytes(p) / (r->median_ms * 1e6);
    }
+   if (observer)
+      Observer_end(observer, done, Problem_flops(p), r->gflops, &r->obs);
    r->wall_ms = Util_nowMs() - t0;
    bool cancelled = done < reps && o->cancel && atomic_load(o->cancel);
    if (r->verified_run && !r->verify.ok) {
@@ -794,6 +878,18 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
       return v->status;
    }
    v->status = RUN_OK;
+   v->cold_l2 = o->cold_l2;
+   Observation_clear(&v->obs);
+   ColdL2 cold = {0};
+   if (o->cold_l2) {
+      if (!ColdL2_setup(&cold, s->be, s->ctx, &s->info, A, bytesA, B, bytesB, true, err, sizeof err)) {
+         v->status = RUN_OUT_OF_MEMORY;
+         snprintf(v->message, sizeof v->message, "%s", err);
+      }
+      snprintf(v->cold_l2_method, sizeof v->cold_l2_method, "%s", cold.method);
+   }
+   Observer *observer = o->observe ? Session_observer(s, NULL) : NULL;
+   bool observing = false;
    for (int i = 0; i < warmup + reps + 1 && v->status == RUN_OK; i++) {
       if (cancel && atomic_load(cancel)) {
          v->status = RUN_CANCELLED;
@@ -806,8 +902,21 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
          snprintf(v->message, sizeof v->message, "%s", err);
          break;
       }
+      bool timed = i > warmup && !(i == 0 && o->verify);
+      Buffer *a = A, *b = B;
+      if (timed && o->cold_l2 && !ColdL2_before(&cold, v->reps, &a, &b, err, sizeof err)) {
+         v->status = RUN_DEVICE_ERROR;
+         snprintf(v->message, sizeof v->message, "%s", err);
+         break;
+      }
+      if (timed && observer && !observing) {
+         Observer_begin(observer);
+         observing = true;
+      }
       double ms = 0;
-      BackendStatus st = s->be->vendorGemm(s->ctx, p, A, B, C, &ms, v->name, sizeof v->name, err, sizeof err);
+      BackendStatus st = s->be->vendorGemm(s->ctx, p, a, b, C, &ms, v->name, sizeof v->name, err, sizeof err);
+      if (observing)
+         Observer_sample(observer);
       if (st != BACKEND_OK) {
          v->status = st == BACKEND_ERR_OUT_OF_MEMORY ? RUN_OUT_OF_MEMORY : RUN_DEVICE_ERROR;
          snprintf(v->message, sizeof v->message, "%s", err);
@@ -833,10 +942,13 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
          if (times[i] < v->min_ms)
             v->min_ms = times[i];
       v->gflops = v->median_ms > 0 ? Problem_flops(p) / (v->median_ms * 1e6) : 0;
+      if (observing)
+         Observer_end(observer, v->reps, Problem_flops(p), v->gflops, &v->obs);
       if (o->verify && !v->verified)
          v->status = RUN_NOT_VERIFIED;
       snprintf(v->message, sizeof v->message, "%s: %s", v->name, o->verify ? v->verify.message : "timed, not verified again");
    }
+   ColdL2_release(&cold);
    free(times);
    free(host);
    return v->status;

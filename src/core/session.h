@@ -74,6 +74,7 @@ typedef struct RunResult_ {
    double wall_ms;      /* the whole call */
    bool cold_l2;        /* the launches were timed with a cold L2 (else warm: the default) */
    Observation obs;     /* clocks, power, energy during the timed launches (obs.known false: none) */
+   char cold_l2_method[96]; /* how the L2 was kept cold (coldl2.h): "rotating 5 copies of A and B (...)" */
 } RunResult;
 
 typedef struct Session_ Session;
@@ -82,6 +83,9 @@ Session *Session_open(const Backend *backend, int device, const Catalog *catalog
 /* Whether $GEMMTOP_DEVICE_LIMITS (the simulated smaller device) is well-formed; a
  * malformed value is a usage error, checked before any device is opened. */
 bool Session_checkLimitsEnv(char *err, size_t errlen);
+/* Applies a limits text in GEMMTOP_DEVICE_LIMITS's form ("max_wg=256,fp64=0") to l (limits
+ * only shrink); l NULL only checks it. A lesson step simulates a smaller device this way. */
+bool Session_simulateLimits(const char *text, DeviceLimits *l, char *err, size_t errlen);
 /* Frees the session; after an abandoned launch (Session_stuck) the device's objects are
  * left to the process's end, since the runtime would wait for the launch to release them. */
 void Session_close(Session *s);
@@ -91,6 +95,9 @@ void Session_close(Session *s);
  * child process (gemmtop sweep does). */
 bool Session_stuck(const Session *s);
 const DeviceInfo *Session_device(const Session *s);
+/* The observer of this session's device (observe.h), opened on first use; NULL when none
+ * covers it, and why (may be NULL) says what was missing. */
+Observer *Session_observer(Session *s, const char **why);
 const Backend *Session_backend(const Session *s);
 
 /* Whether the problem's buffers fit in the device's memory; msg says why not. Cheap:
@@ -115,6 +122,7 @@ typedef struct VendorResult_ {
    VerifyResult verify;
    bool cold_l2;
    Observation obs;
+   char cold_l2_method[96];
 } VendorResult;
 
 /* The vendor library on the same device, problem and inputs: o->warmup calls, then

@@ -72,6 +72,23 @@ static void addTimes(Worker *w, const RunResult *r) {
    s->have_result = true;
 }
 
+void Measure_store(Worker *w, StoreRecord *r) {
+   char err[1536];
+   if (!w->store || Store_add(w->store, r, 1, err, sizeof err))
+      return;
+   Worker_log(w, LOG_WARN, "recording stopped: %s", err);
+   Store_close(w->store);
+   w->store = NULL;
+}
+
+/* A finished measurement of the configuration (its verified first run, or why it failed). */
+static void storeRun(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, RunStatus st, const RunResult *r) {
+   StoreRecord rec;
+   RecordPlace at = {w->snap.backend, &w->snap.device};
+   Record_fromRun(&rec, "explorer", &at, k, cfg->values, &cfg->problem, st, r);
+   Measure_store(w, &rec);
+}
+
 static const char *basename_(const char *path) {
    const char *b = strrchr(path, '/');
    return b ? b + 1 : path;
@@ -117,6 +134,7 @@ void Measure_openDevice(Worker *w) {
    sn->device = *Session_device(s);
    sn->peaks = peaks;
    sn->vendor_done = false;
+   Observation_clear(&sn->obs); /* the driver's figures were the old device's */
    Worker_log(w, LOG_INFO, "device %d: %s (%s, %s)%s", dev, sn->device.name, sn->device.platform, be->name,
          sn->device.limits_simulated ? " with simulated limits (GEMMTOP_DEVICE_LIMITS)" : "");
    /* Measure the configuration again, verified, on the new device. */
@@ -181,7 +199,9 @@ void Measure_vendor(Worker *w) {
    VendorResult *v = calloc(1, sizeof *v);
    if (v)
       Session_vendor(w->session, &p, &w->in,
-                     &(RunOptions){.reps = VENDOR_REPS, .warmup = 1, .verify = true, .cancel = &w->cancel}, v);
+                     &(RunOptions){.reps = VENDOR_REPS, .warmup = 1, .verify = true, .cancel = &w->cancel,
+                                   .observe = true, .cold_l2 = w->cur.cold_l2},
+                     v);
    pthread_mutex_lock(&w->mu);
    if (!v)
       return;
@@ -196,6 +216,7 @@ void Measure_vendor(Worker *w) {
    }
    w->snap.vendor_done = true;
    w->snap.vendor_problem = p;
+   w->snap.vendor_cold_l2 = v->cold_l2;
    w->snap.vendor = *v;
    if (v->status == RUN_OK)
       Worker_log(w, LOG_INFO, "vendor BLAS %s: %.3f ms, %.2f GFLOPS (%s)", v->name, v->median_ms, v->gflops,
@@ -213,7 +234,8 @@ bool Measure_vendorDue(const Worker *w) {
       return true;
    return w->auto_vendor && !w->paused && w->snap.rounds >= VENDOR_AFTER_ROUNDS &&
           Util_nowMs() - w->posted_at > VENDOR_AFTER_IDLE_MS &&
-          (!w->snap.vendor_done || !Problem_same(&w->snap.vendor_problem, &w->cur.problem));
+          (!w->snap.vendor_done || !Problem_same(&w->snap.vendor_problem, &w->cur.problem) ||
+           w->snap.vendor_cold_l2 != w->cur.cold_l2);
 }
 
 /* Before the first run: the rules and the device's limits, the memory, the inputs (made
@@ -223,9 +245,18 @@ static bool prepareFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg
                          const char *name) {
    Session *s = w->session;
    char msg[1536];
-   if (!Config_check(k, cfg->values, &cfg->problem, &Session_device(s)->limits, &w->snap.geo, msg, sizeof msg)) {
-      Worker_log(w, LOG_WARN, "%s: not run: %s%s", name, msg,
-                 Session_device(s)->limits_simulated ? " (device limits simulated by GEMMTOP_DEVICE_LIMITS)" : "");
+   DeviceLimits lim = Session_device(s)->limits;
+   if (cfg->limits[0] && !Session_simulateLimits(cfg->limits, &lim, msg, sizeof msg)) {
+      Worker_stopWith(w, RUN_INVALID, msg);
+      return false;
+   }
+   if (!Config_check(k, cfg->values, &cfg->problem, &lim, &w->snap.geo, msg, sizeof msg)) {
+      size_t n = strlen(msg);
+      if (cfg->limits[0]) /* said, so that a refusal is never taken for the device's own */
+         snprintf(msg + n, sizeof msg - n, " (simulated limits: %s)", cfg->limits);
+      else if (Session_device(s)->limits_simulated)
+         snprintf(msg + n, sizeof msg - n, " (device limits simulated by GEMMTOP_DEVICE_LIMITS)");
+      Worker_log(w, LOG_WARN, "%s: not run: %s", name, msg);
       Worker_stopWith(w, RUN_INVALID, msg);
       return false;
    }
@@ -282,6 +313,8 @@ static bool compileFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg
       if (log && *log)
          LogBuf_add(&w->log, LOG_BUILD, log);
       free(log);
+      if (st != RUN_CANCELLED && st != RUN_INVALID)
+         storeRun(w, k, cfg, st, r);
       Worker_stopWith(w, st, r->message);
       return false;
    }
@@ -298,8 +331,11 @@ static bool compileFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg
 }
 
 /* The first run's verdict: verified (or, ablated, a first measurement). */
-static void recordFirst(Worker *w, RunStatus st, const RunResult *r, const char *name) {
+static void recordFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, RunStatus st, const RunResult *r,
+                        const char *name) {
    WorkerSnapshot *sn = &w->snap;
+   if (r->verified_run || (r->ablate && st == RUN_OK))
+      storeRun(w, k, cfg, st, r);
    if (r->verified_run) {
       sn->verified_run = true;
       sn->verify = r->verify;
@@ -340,13 +376,13 @@ void Measure_round(Worker *w) {
    }
    RunResult *r = w->res;
    RunOptions ro = {.reps = ROUND_REPS, .warmup = 0, .verify = false, .max_seconds = ROUND_SECONDS,
-                    .cancel = &w->cancel, .ablate = cfg.ablate};
+                    .cancel = &w->cancel, .ablate = cfg.ablate, .observe = true, .cold_l2 = cfg.cold_l2};
    if (first) {
       if (!prepareFirst(w, k, &cfg, serial, name) || !compileFirst(w, k, &cfg, serial, name))
          return;
       Worker_setState(w, WS_VERIFYING, "verifying %s", name);
       ro = (RunOptions){.reps = FIRST_REPS, .warmup = 1, .verify = true, .max_seconds = FIRST_SECONDS,
-                        .cancel = &w->cancel, .ablate = cfg.ablate};
+                        .cancel = &w->cancel, .ablate = cfg.ablate, .observe = true, .cold_l2 = cfg.cold_l2};
    } else if (w->snap.state != WS_MEASURING) {
       Worker_setState(w, WS_MEASURING, "measuring %s", name);
    }
@@ -359,13 +395,15 @@ void Measure_round(Worker *w) {
    if (serial != w->cur_serial)
       return; /* a newer configuration was adopted (a device change) */
    if (first)
-      recordFirst(w, st, r, name);
+      recordFirst(w, k, &cfg, st, r, name);
    switch (st) {
    case RUN_OK:
    case RUN_NOT_VERIFIED:
    case RUN_CANCELLED:
       if (r->reps > 0 && r->median_ms > 0)
          addTimes(w, r);
+      if (r->obs.known)
+         w->snap.obs = r->obs;
       if (st == RUN_CANCELLED && w->paused && w->want_serial == serial)
          Worker_log(w, LOG_WARN, "%s: cancelled", name);
       if (!first || r->verified_run)
@@ -374,6 +412,8 @@ void Measure_round(Worker *w) {
       break;
    default:
       Worker_log(w, LOG_ERROR, "%s: %s: %s", name, RunStatus_name(st), r->message);
+      if (first && !r->verified_run && st != RUN_INVALID)
+         storeRun(w, k, &cfg, st, r); /* the first run failed before its verification */
       Worker_stopWith(w, st, r->message);
       break;
    }

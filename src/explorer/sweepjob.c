@@ -126,6 +126,24 @@ static void done(Worker *w) {
    sweepEnd(w, false, "done");
 }
 
+/* A tried configuration into the results store, under the key that `gemmtop sweep` gives
+ * the same space (every parameter free), so that a command-line sweep resumes from it. */
+static void storePoint(Worker *w, const KernelInfo *k, const SweepCandidate *c, const RunResult *r) {
+   const WorkerSweep *sw = w->sweep;
+   RecordPlace at = {w->snap.backend, &w->snap.device};
+   unsigned all = k->nparams >= 32 ? ~0u : (1u << k->nparams) - 1;
+   char key[33];
+   Record_sweepKey(&at, k, &sw->config.problem, sw->config.values, all, sw->config.cold_l2, key);
+   StoreRecord rec;
+   Record_fromCandidate(&rec, "sweep", &at, k, &sw->config.problem, c, sw->emulated, sw->config.cold_l2, key);
+   if (c->outcome == SWEEP_OK) {
+      rec.reps = r->reps;
+      rec.min_ms = r->min_ms, rec.max_ms = r->max_ms, rec.spread_pct = r->spread_pct;
+      rec.obs = r->obs;
+   }
+   Measure_store(w, &rec);
+}
+
 /* The outcome of the configuration tried (point i), and why one was skipped. */
 static void record(Worker *w, int i, SweepCandidate *c, const RunResult *r, const char *name, const char *params) {
    WorkerSweep *sw = w->sweep;
@@ -179,7 +197,7 @@ void SweepJob_step(Worker *w) {
    Session *s = w->session;
    RunResult *r = w->res;
    RunOptions ro = {.reps = SWEEP_REPS, .warmup = 1, .verify = true, .max_seconds = SWEEP_SECONDS,
-                    .cancel = &w->sweep_cancel};
+                    .cancel = &w->sweep_cancel, .cold_l2 = cfg.cold_l2};
    unsigned long gen = w->sweep_gen;
    /* The sweep's target as the explorer feeds it to the pool (Worker_feedAhead). */
    AheadTarget t = Ahead_target(w->snap.backend, w->snap.device_index, cfg.kernel, &cfg.problem, 0);
@@ -197,6 +215,7 @@ void SweepJob_step(Worker *w) {
       return;
    }
    Sweep_classify(&c, st, r, timeout);
+   storePoint(w, k, &c, r);
    record(w, i, &c, r, k->name, params);
 }
 

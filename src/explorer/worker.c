@@ -239,6 +239,18 @@ static void *workerMain(void *arg) {
 
 /* ---- the UI's side ---- */
 
+/* The results store, where each finished measurement goes; why not is the log's first word on it. */
+static void openStore(Worker *w, const WorkerInit *init) {
+   if (init->no_store)
+      return;
+   char err[1536];
+   w->store = Store_open(init->store, err, sizeof err);
+   if (w->store)
+      Worker_log(w, LOG_INFO, "measurements are recorded in %s", Store_path(w->store));
+   else
+      Worker_log(w, LOG_WARN, "nothing recorded: %s", err);
+}
+
 Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen) {
    Worker *w = calloc(1, sizeof *w);
    RunResult *r = calloc(1, sizeof *r);
@@ -284,6 +296,7 @@ Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen) {
    w->simd_width = init->simd_width;
    w->snap.state = WS_STARTING;
    w->snap.registers = -1;
+   openStore(w, init);
    /* Signals go to the UI thread, never to this one. */
    sigset_t all, old;
    sigemptyset(&all);
@@ -295,6 +308,7 @@ Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen) {
    pthread_sigmask(SIG_SETMASK, &old, NULL);
    if (rc != 0) {
       snprintf(err, errlen, "cannot start the worker thread: %s", strerror(rc));
+      Store_close(w->store);
       Catalog_free(&w->cat);
       LogBuf_free(&w->log);
       pthread_cond_destroy(&w->cv);
@@ -330,6 +344,7 @@ bool Worker_stop(Worker *w, int timeout_ms) {
       PaneJob_freeBanks(&w->banks_out);
    if (w->inspect_ready)
       WorkerInspect_free(&w->inspect_out);
+   Store_close(w->store);
    Catalog_free(&w->cat);
    RunResult_free(w->res);
    free(w->res);

@@ -33,7 +33,9 @@ typedef struct WorkerConfig_ {
    long long values[KERNEL_MAX_PARAMS];
    Problem problem;
    unsigned ablate;     /* AblateFlag bits: compiled with the switches, never verified */
+   bool cold_l2;        /* time with the L2 cold (RunOptions.cold_l2) */
    bool ready;          /* known to be compiled: a short debounce */
+   char limits[128];    /* simulated device limits of a lesson step ("max_wg=256"), "" none */
 } WorkerConfig;
 
 typedef enum {
@@ -94,9 +96,14 @@ typedef struct WorkerSnapshot_ {
    int rounds;
    double median_ms, min_ms, max_ms, spread_pct, gflops, gbps;
 
+   /* The driver's clocks, power and temperature in the last measurement that had them
+    * (observe.h; obs.known false: no source for this device). */
+   Observation obs;
+
    /* The vendor BLAS on the same problem (known when vendor_done and status RUN_OK). */
    bool vendor_done;
    Problem vendor_problem;
+   bool vendor_cold_l2;            /* the L2 it was timed with */
    VendorResult vendor;
 
    /* The bank analysis: changes when a new one waits in Worker_takeBanks. */
@@ -170,6 +177,8 @@ typedef struct WorkerInit_ {
    bool vendor;                    /* time the vendor BLAS once per problem */
    uint64_t seed;
    int banks, bank_width, simd_width; /* the bank model's overrides (0: the device's) */
+   const char *store;              /* the results store (NULL: the default, core/store.h) */
+   bool no_store;                  /* record nothing */
 } WorkerInit;
 
 typedef struct Worker_ Worker;

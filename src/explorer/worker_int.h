@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 
 #include "core/ahead.h"
+#include "core/record.h"
 #include "explorer/worker.h"
 
 enum { PH_FIRST, PH_MEASURE, PH_STOPPED };
@@ -64,6 +65,7 @@ struct Worker_ {
    uint64_t seed;
    bool auto_vendor;
    RunResult *res;
+   Store *store;             /* the results store (NULL: nothing is recorded) */
    bool banks_traced;        /* the current configuration has been traced */
    int banks, bank_width, simd_width; /* the bank model's overrides (0: the device's) */
    bool inspected;           /* the current configuration's code has been read */
@@ -93,6 +95,9 @@ void Worker_stopWith(Worker *w, RunStatus st, const char *message);
 void Worker_awaitAhead(Worker *w, const AheadTarget *t, const long long *values, atomic_int *stop);
 
 /* measure.c */
+/* A measurement made on the open device into the results store; a store that fails is
+ * said once in the log, and nothing more is recorded. */
+void Measure_store(Worker *w, StoreRecord *r);
 /* Forgets the figures of the configuration measured before. */
 void Measure_clear(Worker *w);
 /* Opens the device asked for (the old session stays when that fails). */

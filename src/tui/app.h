@@ -22,7 +22,7 @@
 #include "explorer/logbuf.h"
 #include "explorer/worker.h"
 
-typedef enum { DLG_NONE = 0, DLG_HELP, DLG_SETUP, DLG_PRESETS, DLG_SAVE, DLG_EXPORT } DialogKind;
+typedef enum { DLG_NONE = 0, DLG_HELP, DLG_SETUP, DLG_PRESETS, DLG_SAVE, DLG_LESSONS, DLG_EXPORT } DialogKind;
 
 typedef enum {
    ST_NORMAL = 0, ST_HEADER, ST_TITLE, ST_TITLE_FOCUS, ST_LABEL, ST_GOOD, ST_BAD, ST_WARN, ST_DIM,
@@ -30,7 +30,7 @@ typedef enum {
 } Style;
 
 /* Setup dialog fields. */
-enum { SF_SIZE, SF_M, SF_N, SF_K, SF_PRECISION, SF_LAYOUT, SF_ALPHA, SF_BETA, SF_BACKEND, SF_DEVICE, SF_COUNT };
+enum { SF_SIZE, SF_M, SF_N, SF_K, SF_PRECISION, SF_LAYOUT, SF_ALPHA, SF_BETA, SF_L2, SF_BACKEND, SF_DEVICE, SF_COUNT };
 
 typedef struct SetupState_ {
    int field;
@@ -38,6 +38,7 @@ typedef struct SetupState_ {
    bool fresh;                /* the next digit replaces the field */
    Precision precision;
    int layout;                /* 0 NN, 1 NT, 2 TN, 3 TT */
+   bool cold_l2;              /* time with the L2 cold */
    int backend;               /* index in the backend names */
    DeviceInfo *devices;       /* of that backend (owned) */
    int ndevices;
@@ -49,7 +50,10 @@ typedef struct SetupState_ {
 typedef struct PresetsState_ {
    PresetList list;
    bool loaded;
-   int cursor, scroll;
+   int cursor, scroll;        /* in match[] */
+   char filter[48];           /* typed: the presets whose name, kernel or description hold it */
+   int *match;                /* indices in list of the presets shown (owned) */
+   int nmatch;
    char error[1536];
 } PresetsState;
 
@@ -57,7 +61,7 @@ typedef struct SaveState_ {
    int field;                 /* 0 name, 1 description */
    char name[64];
    char description[200];
-   bool confirm;              /* the file exists: Enter again replaces it */
+   bool confirm;              /* the file exists, or a shipped preset has the name: Enter again saves */
    char error[512];
 } SaveState;
 
@@ -118,10 +122,15 @@ typedef struct Ui_ {
    long long values[KERNEL_MAX_PARAMS];
    Problem problem;
    unsigned ablate;           /* AblateFlag bits asked with the a key (0: real runs) */
+   bool cold_l2;              /* time with the L2 cold (F2's timing field; coldl2.h) */
+   char limits[128];          /* simulated device limits of a lesson step ("max_wg=256"), "" none */
+   char preset_name[64];      /* the preset last loaded (whole), "" none */
+   struct LessonUi_ *lesson;  /* the lesson being taught (lesson_ui.h), NULL none */
    long long (*remembered)[KERNEL_MAX_PARAMS]; /* per catalog kernel: the values last used */
    bool *has_remembered;
 
    unsigned visible;
+   unsigned prefs_visible;    /* the panes as the preferences had them before a lesson (0: visible) */
    int focus, zoom;
    int kcursor;               /* selectable row of the kernel pane */
    int kscroll;
@@ -158,6 +167,9 @@ typedef struct Ui_ {
    AheadStatus ahead_status;
    bool ahead_sweeping;       /* it is asked for a running sweep's next configurations */
    History hist;
+   struct Store_ *store;      /* the results store, read for the history (NULL: none) */
+   bool store_tried;
+   char stored_for[256];      /* the device, kernel and problem whose stored results are shown */
    LogBuf log;
    unsigned long log_seen;
 
@@ -190,6 +202,14 @@ typedef struct Ui_ {
 
 /* ui.c */
 const KernelInfo *Ui_kernel(const Ui *ui);
+/* preset_ui.c: loads a preset whole: its kernel and values, the whole problem (fields it
+ * does not state back to the defaults, said in the log; size_override's M, N, K when > 0),
+ * ablate and limits as given (a lesson step's; 0 and "" otherwise). Before the worker
+ * starts it only sets the configuration. False with err when the preset does not apply. */
+bool Ui_loadPreset(Ui *ui, const Preset *p, const int size_override[3], unsigned ablate, const char *limits,
+                   char *err, size_t errlen);
+/* The explorer's default size on this device: 2048 on a GPU, 512 on a CPU. */
+int Ui_defaultSize(const Ui *ui);
 const DeviceLimits *Ui_limits(const Ui *ui);
 const DeviceInfo *Ui_deviceInfo(const Ui *ui);
 /* " (device limits simulated by GEMMTOP_DEVICE_LIMITS)" when they are, else "": said
@@ -225,6 +245,11 @@ const char *Ui_shortName(const KernelInfo *k);
 unsigned long long Ui_kernelsSignature(const char *dir);
 void Ui_reloadKernels(Ui *ui, const char *why);
 void Ui_watchKernels(Ui *ui);
+
+/* history_store.c */
+/* Once per device, kernel and problem measured: the best results that the results store
+ * has of them from earlier sessions join the history, marked as stored. */
+void Ui_historyFromStore(Ui *ui);
 
 /* news.c */
 /* Takes the worker's snapshot, sweep, bank analysis, inspection and log lines. */
@@ -344,14 +369,14 @@ void SweepView_cycleX(Ui *ui);
 void SweepView_applyBest(Ui *ui);
 void SweepView_draw(Ui *ui);
 
-/* draw_compare.c: the compare pane (8), a pinned configuration beside the current one */
+/* draw_compare.c: the compare pane (9), a pinned configuration beside the current one */
 /* C: pins the configuration measured now (again: unpins it). */
 void Compare_pin(Ui *ui);
 /* While the pinned configuration is the one measured, its figures follow the newest. */
 void Compare_refresh(Ui *ui);
 void Draw_compare(Ui *ui);
 
-/* exportview.c: the export dialog (E): history or sweep to CSV or Markdown */
+/* exportview.c: the export dialog (e): history or sweep to CSV or Markdown */
 void Export_open(Ui *ui);
 void Export_key(Ui *ui, int ch);
 void Export_draw(Ui *ui);

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "tui/app.h"
+#include "tui/lesson_ui.h"
 #include "tui/text.h"
 #include "core/util.h"
 
@@ -57,6 +59,7 @@ static void openSetup(Ui *ui) {
    snprintf(s->text[SF_BETA], sizeof s->text[0], "%g", p->beta);
    s->precision = p->precision;
    s->layout = (p->trans_a ? 2 : 0) + (p->trans_b ? 1 : 0);
+   s->cold_l2 = ui->cold_l2;
    for (int i = 0; i < Backend_count(); i++)
       if (Backend_byName(ui->backend) == Backend_at(i))
          s->backend = i;
@@ -115,6 +118,8 @@ static void setupChange(Ui *ui, int dir) {
       s->precision = (Precision)((s->precision + (dir > 0 ? 1 : PRECISION_COUNT - 1)) % PRECISION_COUNT);
    } else if (f == SF_LAYOUT) {
       s->layout = (s->layout + (dir > 0 ? 1 : 3)) % 4;
+   } else if (f == SF_L2) {
+      s->cold_l2 = !s->cold_l2;
    } else if (f == SF_BACKEND) {
       s->backend = (s->backend + (dir > 0 ? 1 : Backend_count() - 1)) % Backend_count();
       listSetupDevices(ui);
@@ -165,11 +170,12 @@ static void setupApply(Ui *ui) {
       s->devices = NULL;
       s->ndevices = 0;
    }
+   ui->cold_l2 = s->cold_l2;
    Ui_setProblem(ui, &p);
    char lay[3];
    Problem_layoutName(&p, lay);
-   Ui_flash(ui, ST_NORMAL, "problem: M=%d N=%d K=%d %s %s alpha=%g beta=%g", p.m, p.n, p.k, Precision_name(p.precision),
-            lay, p.alpha, p.beta);
+   Ui_flash(ui, ST_NORMAL, "problem: M=%d N=%d K=%d %s %s alpha=%g beta=%g, %s L2", p.m, p.n, p.k,
+            Precision_name(p.precision), lay, p.alpha, p.beta, s->cold_l2 ? "cold" : "warm");
    Dialog_close(ui);
 }
 
@@ -219,10 +225,12 @@ static void drawSetup(Ui *ui) {
    SetupState *s = &ui->setup;
    Rect r = Layout_dialog(ui->cols, ui->rows, 70, SF_COUNT + 6);
    Draw_box(ui, r, "Problem setup (F2)");
-   static const char *labels[SF_COUNT] = {"size", "M", "N", "K", "precision", "layout", "alpha", "beta", "backend", "device"};
+   static const char *labels[SF_COUNT] = {"size",  "M",    "N",      "K",      "precision", "layout",
+                                          "alpha", "beta", "timing", "backend", "device"};
    static const char *hints[SF_COUNT] = {"sets M, N and K", "rows of C", "columns of C", "the inner dimension",
                                          "float double tf32 half bfloat16", "op(A) op(B): N as stored, T transposed",
-                                         "C = alpha*op(A)*op(B) + beta*C", "", "runtime", ""};
+                                         "C = alpha*op(A)*op(B) + beta*C", "", "cold: operands out of the L2",
+                                         "runtime", ""};
    int x = r.x + 2, w = r.w - 4;
    for (int f = 0; f < SF_COUNT && r.y + 1 + f < r.y + r.h - 1; f++) {
       int y = r.y + 1 + f;
@@ -234,6 +242,8 @@ static void drawSetup(Ui *ui) {
          snprintf(value, sizeof value, "%s", Precision_name(s->precision));
       else if (f == SF_LAYOUT)
          snprintf(value, sizeof value, "%s", layoutNames[s->layout]);
+      else if (f == SF_L2)
+         snprintf(value, sizeof value, "%s L2", s->cold_l2 ? "cold" : "warm");
       else if (f == SF_BACKEND)
          snprintf(value, sizeof value, "%s", Backend_at(s->backend)->name);
       else if (s->ndevices > 0)
@@ -256,6 +266,31 @@ static void drawSetup(Ui *ui) {
 
 /* ---- presets ---- */
 
+/* Case-insensitive: whether hay holds needle. */
+static bool holds(const char *hay, const char *needle) {
+   size_t n = strlen(needle);
+   for (; *hay; hay++)
+      if (!strncasecmp(hay, needle, n))
+         return true;
+   return !*needle;
+}
+
+/* The presets the filter keeps, the cursor on the one it was on when still shown. */
+static void filterPresets(PresetsState *p) {
+   int keep = p->nmatch > 0 && p->cursor < p->nmatch ? p->match[p->cursor] : -1;
+   p->nmatch = 0;
+   for (int i = 0; p->match && i < p->list.count; i++) {
+      const Preset *e = &p->list.items[i];
+      if (holds(e->name, p->filter) || holds(e->kernel, p->filter) || holds(e->description, p->filter))
+         p->match[p->nmatch++] = i;
+   }
+   p->cursor = 0;
+   for (int i = 0; i < p->nmatch; i++)
+      if (p->match[i] == keep)
+         p->cursor = i;
+}
+
+/* Opens on the preset loaded last (none: the first), with no filter. */
 static void openPresets(Ui *ui) {
    PresetsState *p = &ui->presets;
    if (p->loaded)
@@ -263,8 +298,16 @@ static void openPresets(Ui *ui) {
    char err[256];
    PresetList_load(&p->list, ui->presets_dir, err, sizeof err);
    p->loaded = true;
-   if (p->cursor >= p->list.count)
-      p->cursor = p->list.count ? p->list.count - 1 : 0;
+   free(p->match);
+   p->match = malloc(sizeof *p->match * (size_t)(p->list.count ? p->list.count : 1));
+   p->nmatch = 0;
+   p->filter[0] = '\0';
+   filterPresets(p);
+   const Preset *cur = ui->preset_name[0] ? PresetList_find(&p->list, ui->preset_name) : NULL;
+   for (int i = 0; cur && i < p->nmatch; i++)
+      if (&p->list.items[p->match[i]] == cur)
+         p->cursor = i;
+   p->scroll = 0;
    p->error[0] = '\0';
    if (p->list.warnings[0])
       Ui_log(ui, LOG_WARN, "presets that could not be read:\n%s", p->list.warnings);
@@ -272,47 +315,52 @@ static void openPresets(Ui *ui) {
 
 static void loadPreset(Ui *ui, int i) {
    PresetsState *ps = &ui->presets;
-   if (i < 0 || i >= ps->list.count)
+   if (i < 0 || i >= ps->nmatch)
       return;
-   const Preset *p = &ps->list.items[i];
-   const KernelInfo *k = Catalog_find(&ui->cat, p->kernel);
-   if (!k) {
-      snprintf(ps->error, sizeof ps->error, "%s: kernel %s is not in the catalog (%s)", p->path, p->kernel,
-               ui->kernels_dir);
-      return;
-   }
-   long long values[KERNEL_MAX_PARAMS];
-   memset(values, 0, sizeof values);
-   KernelInfo_defaults(k, values);
-   Problem prob = ui->problem;
+   const Preset *p = &ps->list.items[ps->match[i]];
    char err[1536];
-   if (!Preset_apply(p, k, values, &prob, err, sizeof err)) {
+   if (!Ui_loadPreset(ui, p, NULL, 0, "", err, sizeof err)) {
       Util_copy(ps->error, sizeof ps->error, err);
       Ui_log(ui, LOG_ERROR, "%s", err);
       return;
    }
-   ui->problem = prob;
-   Ui_selectKernel(ui, (int)(k - ui->cat.kernels), values);
-   Ui_log(ui, LOG_INFO, "preset %s loaded (%s)", p->name, p->path);
-   Ui_flash(ui, ST_NORMAL, "preset %s loaded: %s", p->name, p->description);
    Dialog_close(ui);
 }
 
+/* Arrows move, Enter loads, typing filters (Backspace, Ctrl-U undo it), F4 saves. */
 static void presetsKey(Ui *ui, int ch) {
    PresetsState *p = &ui->presets;
-   int n = p->list.count;
+   int n = p->nmatch;
+   size_t flen = strlen(p->filter);
    switch (ch) {
-   case 27: case 'q': Dialog_close(ui); return;
-   case KEY_UP: case 'k': p->cursor--; break;
-   case KEY_DOWN: case 'j': p->cursor++; break;
+   case 27: Dialog_close(ui); return;
+   case KEY_UP: p->cursor--; break;
+   case KEY_DOWN: p->cursor++; break;
    case KEY_PPAGE: p->cursor -= 10; break;
    case KEY_NPAGE: p->cursor += 10; break;
    case KEY_HOME: p->cursor = 0; break;
    case KEY_END: p->cursor = n - 1; break;
    case '\n': case '\r': case KEY_ENTER: loadPreset(ui, p->cursor); return;
-   case 'w': case KEY_F(4): Dialog_open(ui, DLG_SAVE); return;
-   default: return;
+   case KEY_F(4): Dialog_open(ui, DLG_SAVE); return;
+   case KEY_BACKSPACE: case 127: case 8:
+      if (flen)
+         p->filter[flen - 1] = '\0';
+      filterPresets(p);
+      break;
+   case 21: /* Ctrl-U */
+      p->filter[0] = '\0';
+      filterPresets(p);
+      break;
+   default:
+      if (ch > 32 && ch < 127 && flen + 1 < sizeof p->filter) {
+         p->filter[flen] = (char)ch;
+         p->filter[flen + 1] = '\0';
+         filterPresets(p);
+         break;
+      }
+      return;
    }
+   n = p->nmatch;
    if (p->cursor >= n)
       p->cursor = n - 1;
    if (p->cursor < 0)
@@ -322,42 +370,52 @@ static void presetsKey(Ui *ui, int ch) {
 
 static void drawPresets(Ui *ui) {
    PresetsState *ps = &ui->presets;
-   int n = ps->list.count;
-   Rect r = Layout_dialog(ui->cols, ui->rows, 100, n + 12);
-   Draw_box(ui, r, "Presets (F3): Enter loads, w saves the current one, Esc closes");
+   int n = ps->nmatch;
+   Rect r = Layout_dialog(ui->cols, ui->rows, 100, ps->list.count + 13);
+   Draw_box(ui, r, "Presets (F3): type to search, Enter loads (whole), F4 saves, Esc closes");
    int x = r.x + 2, w = r.w - 4;
    /* Below the list: the selected preset in full, then what could not be read. */
    char dbuf[4096], wbuf[4096];
    const char *dl[4], *wl[6];
    int nd = 0, nw = 0;
    if (n > 0 && ps->cursor < n) {
-      const Preset *p = &ps->list.items[ps->cursor];
+      const Preset *p = &ps->list.items[ps->match[ps->cursor]];
       char t[2048];
       int o = snprintf(t, sizeof t, "%s\n%s: %s", p->description, p->path, p->kernel);
       for (int i = 0; i < p->nparams && o < (int)sizeof t; i++)
          o += snprintf(t + o, sizeof t - (size_t)o, " %s=%lld", p->params[i].name, p->params[i].value);
+      char unstated[128];
+      Preset_unstated(p, unstated, sizeof unstated);
       if ((p->has_m || p->has_n || p->has_k) && o < (int)sizeof t)
-         o += snprintf(t + o, sizeof t - (size_t)o, ", M=%d N=%d K=%d", p->has_m ? p->m : ui->problem.m,
-                       p->has_n ? p->n : ui->problem.n, p->has_k ? p->k : ui->problem.k);
+         o += snprintf(t + o, sizeof t - (size_t)o, ", M=%d N=%d K=%d", p->has_m ? p->m : Ui_defaultSize(ui),
+                       p->has_n ? p->n : Ui_defaultSize(ui), p->has_k ? p->k : Ui_defaultSize(ui));
+      if (unstated[0] && o < (int)sizeof t)
+         o += snprintf(t + o, sizeof t - (size_t)o, "; defaults for %s", unstated);
       nd = Text_wrap(t, w, dbuf, sizeof dbuf, dl, 4);
    }
    const char *msg = ps->error[0] ? ps->error : ps->list.warnings;
    if (msg[0])
       nw = Text_wrap(msg, w, wbuf, sizeof wbuf, wl, r.h > 16 ? 6 : 3);
-   int listH = r.h - 2 - 1 - nd - nw;
+   int listH = r.h - 2 - 2 - nd - nw;
    if (listH < 1)
       listH = 1;
    if (ps->cursor < ps->scroll)
       ps->scroll = ps->cursor;
    if (ps->cursor >= ps->scroll + listH)
       ps->scroll = ps->cursor - listH + 1;
+   char search[128];
+   snprintf(search, sizeof search, "search: %s_   (%d of %d)", ps->filter, n, ps->list.count);
+   Draw_text(ui, r.y + 1, x, w, search, ps->filter[0] ? ST_SELECT : ST_DIM, false);
    if (n == 0) {
       char t[1200];
-      snprintf(t, sizeof t, "no presets in %s or your folder; w saves one", ui->presets_dir);
-      Draw_text(ui, r.y + 1, x, w, t, ST_DIM, false);
+      if (ps->list.count)
+         snprintf(t, sizeof t, "no preset's name, kernel or description holds '%s' (Backspace, Ctrl-U)", ps->filter);
+      else
+         snprintf(t, sizeof t, "no presets in %s or your folder; F4 saves one", ui->presets_dir);
+      Draw_text(ui, r.y + 2, x, w, t, ST_DIM, false);
    }
    int nameW = 8, kw = 6;
-   for (int i = 0; i < n; i++) {
+   for (int i = 0; i < ps->list.count; i++) {
       int nl = Text_width(ps->list.items[i].name) + (ps->list.items[i].user ? 8 : 0);
       int kl = Text_width(ps->list.items[i].kernel);
       nameW = nl > nameW ? nl : nameW;
@@ -365,8 +423,8 @@ static void drawPresets(Ui *ui) {
    }
    nameW = nameW > w / 3 ? w / 3 : nameW;
    kw = kw > w / 4 ? w / 4 : kw;
-   for (int i = ps->scroll, y = r.y + 1; i < n && y < r.y + 1 + listH; i++, y++) {
-      const Preset *p = &ps->list.items[i];
+   for (int i = ps->scroll, y = r.y + 2; i < n && y < r.y + 2 + listH; i++, y++) {
+      const Preset *p = &ps->list.items[ps->match[i]];
       bool sel = i == ps->cursor;
       Style st = sel ? ST_CURSOR : ST_NORMAL;
       Draw_fill(ui, y, r.x + 1, r.w - 2, st);
@@ -379,7 +437,7 @@ static void drawPresets(Ui *ui) {
       Draw_text(ui, y, x + nameW + kw + 4, w - nameW - kw - 4, p->description, sel ? st : ST_DIM, false);
       Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_ROW, i, 0);
    }
-   int y = r.y + 1 + listH;
+   int y = r.y + 2 + listH;
    Draw_text(ui, y++, r.x + 1, r.w - 2, "", ST_DIM, true);
    for (int i = 0; i < nd && y < r.y + r.h - 1; i++)
       Draw_text(ui, y++, x, w, dl[i], i == 0 ? ST_NORMAL : ST_DIM, false);
@@ -428,11 +486,22 @@ static void saveNow(Ui *ui) {
       s->confirm = true;
       return;
    }
+   /* A preset of yours hides the shipped one of the same name: asked first, like a file. */
+   char shipped[1200];
+   snprintf(shipped, sizeof shipped, "%s/%s.preset", ui->presets_dir, s->name);
+   if (!s->confirm && access(shipped, F_OK) == 0) {
+      snprintf(s->error, sizeof s->error,
+               "%s is a shipped preset: yours would replace it whenever you load %s. Enter again saves", s->name,
+               s->name);
+      s->confirm = true;
+      return;
+   }
    if (!Preset_save(path, s->description, Ui_kernel(ui), ui->values, &ui->problem, err, sizeof err)) {
       Util_copy(s->error, sizeof s->error, err);
       return;
    }
    Ui_log(ui, LOG_GOOD, "preset saved: %s", path);
+   Util_copy(ui->preset_name, sizeof ui->preset_name, s->name);
    Ui_flash(ui, ST_GOOD, "preset %s saved to %s", s->name, path);
    Dialog_close(ui);
 }
@@ -562,6 +631,7 @@ void Dialog_open(Ui *ui, DialogKind kind) {
    case DLG_SAVE: openSave(ui); break;
    case DLG_EXPORT: Export_open(ui); break;
    case DLG_HELP: ui->help_scroll = 0; break;
+   case DLG_LESSONS: LessonUi_openChooser(ui); break;
    default: break;
    }
    ui->dirty = true;
@@ -583,6 +653,7 @@ void Dialog_key(Ui *ui, int ch) {
    case DLG_SETUP: setupKey(ui, ch); break;
    case DLG_PRESETS: presetsKey(ui, ch); break;
    case DLG_SAVE: saveKey(ui, ch); break;
+   case DLG_LESSONS: LessonUi_chooserKey(ui, ch); break;
    case DLG_EXPORT: Export_key(ui, ch); break;
    default: break;
    }
@@ -594,6 +665,7 @@ void Dialog_draw(Ui *ui) {
    case DLG_SETUP: drawSetup(ui); break;
    case DLG_PRESETS: drawPresets(ui); break;
    case DLG_SAVE: drawSave(ui); break;
+   case DLG_LESSONS: LessonUi_drawChooser(ui); break;
    case DLG_EXPORT: Export_draw(ui); break;
    default: break;
    }
@@ -613,6 +685,10 @@ void Dialog_mouse(Ui *ui, int x, int y, bool dbl) {
             loadPreset(ui, h->a);
       } else if (ui->dialog == DLG_SAVE) {
          ui->save.field = h->a;
+      } else if (ui->dialog == DLG_LESSONS && ui->lesson) {
+         ui->lesson->chooser_cursor = h->a;
+         if (dbl)
+            LessonUi_chooserKey(ui, '\n');
       }
       ui->dirty = true;
       return;

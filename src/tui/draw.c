@@ -10,6 +10,7 @@
 #include "core/ablate.h"
 #include "core/banks.h"
 #include "tui/app.h"
+#include "tui/lesson_ui.h"
 #include "tui/text.h"
 #include "core/util.h"
 
@@ -146,7 +147,7 @@ bool Draw_snapIsCurrent(const Ui *ui) {
    const WorkerSnapshot *s = &ui->snap;
    return s->have_config && !strcmp(s->config.kernel, Ui_kernel(ui)->name) &&
           !memcmp(s->config.values, ui->values, sizeof ui->values) && Problem_same(&s->config.problem, &ui->problem) &&
-          s->config.ablate == ui->ablate;
+          s->config.ablate == ui->ablate && s->config.cold_l2 == ui->cold_l2 && !strcmp(s->config.limits, ui->limits);
 }
 
 Style Draw_stateStyle(const Ui *ui) {
@@ -199,6 +200,32 @@ void Draw_stateText(const Ui *ui, char *out, size_t n) {
 
 /* ---- header and footer ---- */
 
+/* After the problem: warm or cold L2, then the SM clock, power and temperature of the last
+ * measurement as the driver gave them (nothing where it gave none), and THROTTLED when
+ * the clock fell or was held down, when all of it fits in room. */
+static void drawObservation(Ui *ui, int y, int x, int room) {
+   if (!ui->snap.have_device)
+      return;
+   Observation none;
+   Observation_clear(&none);
+   const Observation *ob = ui->snap.obs.known ? &ui->snap.obs : &none;
+   char text[128] = "";
+   size_t n = (size_t)snprintf(text, sizeof text, "  %s L2", ui->cold_l2 ? "cold" : "warm");
+   if (isfinite(ob->sm_mhz))
+      n += (size_t)snprintf(text + n, sizeof text - n, "  %.0f MHz", ob->sm_mhz);
+   if (isfinite(ob->power_w) && n < sizeof text)
+      n += (size_t)snprintf(text + n, sizeof text - n, "  %.0f W", ob->power_w);
+   if (isfinite(ob->temp_c) && n < sizeof text)
+      n += (size_t)snprintf(text + n, sizeof text - n, "  %.0f C", ob->temp_c);
+   const char *mark = ob->throttled ? "  THROTTLED" : "";
+   int w = Text_width(text), mw = Text_width(mark);
+   if (w + mw > room)
+      return;
+   Draw_text(ui, y, x, w, text, ST_NORMAL, false);
+   if (mw)
+      Draw_text(ui, y, x + w, mw, mark, ST_WARN, false);
+}
+
 static void drawHeader(Ui *ui) {
    Rect r = ui->layout.header;
    const DeviceInfo *d = Ui_deviceInfo(ui);
@@ -207,7 +234,7 @@ static void drawHeader(Ui *ui) {
    if (d)
       snprintf(left, sizeof left, " gemmtop  %s  %s %s %s, %u CU%s", d->name, ui->snap.have_device ? ui->snap.backend : ui->backend,
                Ui_glyph(ui, "\xc2\xb7", "-"), DeviceType_name(d->type), d->compute_units,
-               d->limits_simulated ? "  [limits simulated]" : "");
+               d->limits_simulated || ui->limits[0] ? "  [limits simulated]" : "");
    else
       snprintf(left, sizeof left, " gemmtop  (no device)");
    const Peaks *pk = &ui->snap.peaks;
@@ -231,8 +258,11 @@ static void drawHeader(Ui *ui) {
    Draw_text(ui, r.y + 1, 0, r.w, left, ST_NORMAL, true);
    Draw_stateText(ui, right, sizeof right);
    rw = Text_width(right) + 1;
-   if (rw < r.w - Text_width(left) - 1)
+   bool state = rw < r.w - Text_width(left) - 1;
+   if (state)
       Draw_text(ui, r.y + 1, r.w - rw, rw, right, Draw_stateStyle(ui), false);
+   /* the state first: the driver's figures take the room left between */
+   drawObservation(ui, r.y + 1, Text_width(left), r.w - Text_width(left) - (state ? rw + 1 : 0));
 }
 
 typedef struct FKey_ {
@@ -320,7 +350,7 @@ void Draw_screen(Ui *ui) {
    static void (*const draw[PANE_COUNT])(Ui *) = {
        [PANE_KERNEL] = Draw_kernel, [PANE_RESULTS] = Draw_results, [PANE_HISTORY] = Draw_history,
        [PANE_LOG] = Draw_log,       [PANE_BANKS] = Draw_banks,     [PANE_INSPECT] = Draw_inspect,
-       [PANE_SWEEP] = SweepView_draw, [PANE_COMPARE] = Draw_compare,
+       [PANE_SWEEP] = SweepView_draw,   [PANE_LESSON] = Draw_lesson,   [PANE_COMPARE] = Draw_compare,
    };
    for (int p = 0; p < PANE_COUNT; p++)
       if ((ui->layout.shown & PANE_BIT(p)) && draw[p])

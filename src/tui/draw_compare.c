@@ -1,4 +1,4 @@
-/* The compare pane (8): a configuration pinned with C beside the one measured now, row
+/* The compare pane (9): a configuration pinned with C beside the one measured now, row
  * by row: GFLOPS (and the ratio), time, registers, local memory, occupancy, instruction
  * counts, then each access site's wavefronts against the ideal (PADDING=0 against 2,
  * step 6 against 7). While the pinned configuration is the one measured, its figures

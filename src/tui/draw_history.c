@@ -18,7 +18,7 @@ static void historyLabel(const Ui *ui, const HistoryEntry *e, char *out, size_t 
       Ablate_name(e->ablate, names, sizeof names);
       snprintf(abl, sizeof abl, "ABLATED %s: ", names);
    }
-   snprintf(out, n, "%s%s %s", abl, k ? Ui_shortName(k) : e->kernel, e->params);
+   snprintf(out, n, "%s%s%s %s", e->stored ? "stored " : "", abl, k ? Ui_shortName(k) : e->kernel, e->params);
    if (!Problem_same(&e->problem, &ui->problem)) {
       char lay[3];
       Problem_layoutName(&e->problem, lay);
@@ -54,7 +54,7 @@ static void drawEntry(Ui *ui, Rect r, int i, int y, int sel, int measured, int l
    historyLabel(ui, e, lab, sizeof lab);
    const char *m = i == measured ? Ui_glyph(ui, "\xe2\x96\xb6", ">") : i == best ? "*" : " ";
    Draw_text(ui, y, r.x, 1, m, i == best ? ST_GOOD : base, false);
-   Draw_text(ui, y, r.x + 1, lw, lab, i == measured && !isSel ? ST_LABEL : base, true);
+   Draw_text(ui, y, r.x + 1, lw, lab, i == measured && !isSel ? ST_LABEL : e->stored && !isSel ? ST_DIM : base, true);
    Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_HISTORY, i, 0);
    if (e->state == HIST_FAILED || e->gflops <= 0) {
       Draw_text(ui, y, r.x + 2 + lw, bw + vw, e->why, ST_BAD, false);

@@ -62,9 +62,9 @@ static void statusLines(const Ui *ui, Lines *L) {
       add(L, "status", ST_NORMAL, "%s", ui->paused ? "paused: space measures it" : "starting...");
    } else if (failed(ui)) {
       bool refused = s->status == RUN_INVALID;
-      add(L, "status", refused ? ST_WARN : ST_BAD, "%s%s%s", refused ? "not run: " : RunStatus_name(s->status),
-          s->status == RUN_COMPILE_ERROR ? " (the compiler's messages are in the log)" : refused ? s->message : "",
-          refused ? Ui_simulatedNote(ui) : "");
+      /* A refusal under simulated limits says so in its message (measure.c). */
+      add(L, "status", refused ? ST_WARN : ST_BAD, "%s%s", refused ? "not run: " : RunStatus_name(s->status),
+          s->status == RUN_COMPILE_ERROR ? " (the compiler's messages are in the log)" : refused ? s->message : "");
       if (!refused)
          add(L, "", ST_BAD, "%s", s->message);
    } else if (s->nwindow) {
@@ -119,7 +119,7 @@ static void referenceLines(const Ui *ui, Lines *L) {
       add(L, "peak", ST_NORMAL, "%s  (not measured yet: F6 or m)", dash);
    else
       add(L, "peak", ST_NORMAL, "%s", dash);
-   bool vendorHere = s->vendor_done && Problem_same(&s->vendor_problem, &ui->problem);
+   bool vendorHere = s->vendor_done && Problem_same(&s->vendor_problem, &ui->problem) && s->vendor_cold_l2 == ui->cold_l2;
    char vg[32];
    Draw_fmtRate(s->vendor.gflops, "GFLOPS", vg, sizeof vg);
    if (current && ui->ablate)

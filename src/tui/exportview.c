@@ -1,4 +1,4 @@
-/* Export from the explorer (E): the history or the sweep's results, as CSV or Markdown
+/* Export from the explorer (e): the history or the sweep's results, as CSV or Markdown
  * (chosen by the file name's ending), to a file named in a dialog. Written through
  * core/outfile.c (a temporary file renamed over the target once complete); an existing
  * file is replaced only after a second Enter, never silently. */
@@ -258,7 +258,7 @@ void Export_key(Ui *ui, int ch) {
 void Export_draw(Ui *ui) {
    ExportState *s = &ui->exporting;
    Rect r = Layout_dialog(ui->cols, ui->rows, 78, 10);
-   Draw_box(ui, r, "Export (E)");
+   Draw_box(ui, r, "Export (e)");
    int x = r.x + 2, w = r.w - 4;
    char line[700];
    int tried = ui->sweep->started ? ui->sweep->done : 0;

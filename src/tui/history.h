@@ -26,6 +26,7 @@ typedef struct HistoryEntry_ {
    char why[64];         /* "compile error", "invalid", ... when it did not run */
    unsigned ablate;      /* AblateFlag bits: an ablated run, labelled, never the best */
    bool emulated;        /* tensor instructions emulated (no tensor cores): never the best */
+   bool stored;          /* from the results store: measured in an earlier session */
    unsigned long seq;    /* order of first appearance */
 } HistoryEntry;
 

@@ -7,6 +7,7 @@
 #include "core/ablate.h"
 #include "core/banks.h"
 #include "tui/app.h"
+#include "tui/lesson_ui.h"
 
 /* ---- what the keys do ---- */
 
@@ -153,6 +154,10 @@ static void defaultsKey(Ui *ui, int ch) {
 }
 
 static void aheadKey(Ui *ui, int ch) { AheadUi_cycle(ui); }
+static void lessonsKey(Ui *ui, int ch) { Dialog_open(ui, DLG_LESSONS); }
+static void lessonStepKey(Ui *ui, int ch) { LessonUi_stepBy(ui, ch == 'N' ? -1 : 1); }
+static void lessonPaneKey(Ui *ui, int ch) { togglePane(ui, PANE_LESSON); }
+static void lessonExportKey(Ui *ui, int ch) { LessonUi_export(ui); }
 static void sweepKey(Ui *ui, int ch) { SweepView_toggle(ui); }
 static void sweepAxisKey(Ui *ui, int ch) { SweepView_cycleX(ui); }
 static void sweepBestKey(Ui *ui, int ch) { SweepView_applyBest(ui); }
@@ -199,10 +204,16 @@ static const KeyBinding bindings[] = {
     {{'B'}, "B", NULL, "apply the sweep's best configuration (Enter in its pane)", sweepBestKey, false},
     {{'v'}, "v", NULL, "inspect pane: the compiled code or the kernel after the preprocessor", PaneKeys_focused,
      false},
+    {{'L'}, "L", NULL, "lessons: choose one and start it on its first step", lessonsKey, false},
+    {{'n', 'N'}, "n N", NULL,
+     "lesson: next / previous step: its preset whole (the whole problem),\nwith its simulated limits and ablation",
+     lessonStepKey, false},
+    {{'8'}, "8", NULL, "show / hide the lesson pane: the step, why its speed, the ladder", lessonPaneKey, false},
+    {{'E'}, "E", NULL, "lesson: export the ladder (Markdown, CSV, SVG) into this folder", lessonExportKey, false},
     {{'T'}, "T", NULL, "inspect pane: the device, or sm_90 sm_80 gfx906 gfx90a compiled offline", targetKey, false},
-    {{'C'}, "C", NULL, "pin this configuration; the compare pane (8) puts it beside the current one", pinKey, false},
-    {{'8'}, "8", NULL, "show / hide the compare pane", comparePaneKey, false},
-    {{'E'}, "E", NULL, "export the history or the sweep's results to a CSV or Markdown file", exportKey, false},
+    {{'C'}, "C", NULL, "pin this configuration; the compare pane (9) puts it beside the current one", pinKey, false},
+    {{'9'}, "9", NULL, "show / hide the compare pane", comparePaneKey, false},
+    {{'e'}, "e", NULL, "export the history or the sweep's results to a CSV or Markdown file", exportKey, false},
     {{3}, "Ctrl-C", NULL, NULL, quitKey, true},
 };
 #define NBINDINGS ((int)(sizeof bindings / sizeof bindings[0]))

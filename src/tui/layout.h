@@ -14,6 +14,7 @@ typedef enum {
    PANE_BANKS,      /* the bank-conflict view (a later issue): its room is kept here */
    PANE_INSPECT,    /* the compiled code, registers, occupancy */
    PANE_SWEEP,      /* a sweep of the kernel's parameters: GFLOPS against one of them */
+   PANE_LESSON,     /* a lesson's step: its text, what explains its speed, the ladder table */
    PANE_COMPARE,    /* a pinned configuration beside the current one */
    PANE_COUNT
 } PaneId;
@@ -47,7 +48,7 @@ typedef struct Layout_ {
 /* visible: PANE_BIT mask of the panes the user wants; zoom: a pane shown alone over the
  * whole body, or -1. Each shown pane gets at least Layout_minHeight rows (its title row
  * included) and Layout_minWidth columns; panes that do not fit are dropped, the least
- * important first (inspect, banks, sweep, history, log, results, kernel). */
+ * important first (inspect, banks, sweep, history, log, lesson, results, kernel). */
 void Layout_compute(int cols, int rows, unsigned visible, int zoom, Layout *out);
 
 int Layout_minHeight(PaneId p);

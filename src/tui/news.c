@@ -7,6 +7,7 @@
 #include "core/banks.h"
 #include "core/util.h"
 #include "tui/app.h"
+#include "tui/lesson_ui.h"
 
 /* The history's key of the configuration that the worker measures. */
 static void measuredEntry(const Ui *ui, HistoryEntry *e) {
@@ -108,9 +109,11 @@ static void pollInspect(Ui *ui) {
 void Ui_pollWorker(Ui *ui) {
    if (Worker_snapshot(ui->worker, &ui->snap, &ui->snap_seen)) {
       ui->dirty = true;
+      Ui_historyFromStore(ui);
       updateHistory(ui);
       if (ui->cancelling && (!Ui_busy(ui) || ui->snap.state == WS_WAITING))
          ui->cancelling = false;
+      LessonUi_poll(ui);
    }
    if (Worker_sweep(ui->worker, ui->sweep, &ui->sweep_seen))
       ui->dirty = true;

@@ -5,6 +5,7 @@
 #include "core/banks.h"
 #include "core/util.h"
 #include "tui/app.h"
+#include "tui/lesson_ui.h"
 
 static int paneHeight(const Ui *ui, int p) {
    int h = ui->layout.pane[p].h - 1;
@@ -165,6 +166,8 @@ void PaneKeys_mouse(Ui *ui) {
          historyKey(ui, key);
       else if (pane == PANE_BANKS)
          banksKey(ui, key), banksKey(ui, key), banksKey(ui, key);
+      else if (pane == PANE_LESSON)
+         LessonUi_paneKey(ui, key), LessonUi_paneKey(ui, key), LessonUi_paneKey(ui, key);
       return;
    }
 #endif
@@ -216,6 +219,12 @@ void PaneKeys_focused(Ui *ui, int ch) {
          kernelKey(ui, ch);
       else
          inspectKey(ui, ch);
+      break;
+   case PANE_LESSON:
+      if (stepping)
+         kernelKey(ui, ch);
+      else
+         LessonUi_paneKey(ui, ch);
       break;
    default:
       /* Stepping acts on the kernel pane when the focused pane has no use for it. */

@@ -11,12 +11,15 @@
 #include <unistd.h>
 
 #include "core/rng.h"
+#include "core/store.h"
 #include "core/util.h"
 #include "tui/app.h"
+#include "tui/lesson_ui.h"
 #include "tui/prefs.h"
 #include "tui/terminal.h"
 
 static void freeUi(Ui *ui) {
+   Store_close(ui->store);
    Catalog_free(&ui->cat);
    free(ui->list);
    free(ui->devices);
@@ -25,6 +28,8 @@ static void freeUi(Ui *ui) {
    free(ui->setup.devices);
    if (ui->presets.loaded)
       PresetList_free(&ui->presets.list);
+   free(ui->presets.match);
+   LessonUi_free(ui);
    LogBuf_free(&ui->log);
    free(ui->sweep);
    free(ui);
@@ -189,11 +194,18 @@ static int startWorker(Ui *ui, char *aerr, size_t aerrlen) {
    Util_copy(wi.config.kernel, sizeof wi.config.kernel, Ui_kernel(ui)->name);
    memcpy(wi.config.values, ui->values, sizeof ui->values);
    wi.config.problem = ui->problem;
-   wi.vendor = true;
+   wi.config.ablate = ui->ablate;
+   Util_copy(wi.config.limits, sizeof wi.config.limits, ui->limits);
+   /* In a lesson the vendor BLAS is timed on request (F7): its first call cannot be
+    * interrupted (a minute on a CPU device while the library compiles) and would hold up
+    * the class's next step. */
+   wi.vendor = !ui->start.lesson;
    wi.banks = ui->start.banks;
    wi.bank_width = ui->start.bank_width;
    wi.simd_width = ui->start.simd_width;
    wi.seed = ui->start.has_seed ? ui->start.seed : Rng_freshSeed();
+   wi.store = ui->start.store;
+   wi.no_store = ui->start.no_store;
    char err[1024];
    ui->worker = Worker_start(&wi, err, sizeof err);
    if (!ui->worker) {
@@ -268,7 +280,7 @@ static void savePrefs(Ui *ui) {
       return;
    UiPrefs p;
    Prefs_init(&p);
-   p.panes = ui->visible;
+   p.panes = LessonUi_lesson(ui) && ui->prefs_visible ? ui->prefs_visible : ui->visible;
    p.focus = ui->focus;
    const KernelInfo *k = Ui_kernel(ui);
    Util_copy(p.kernel, sizeof p.kernel, k->name);
@@ -361,6 +373,14 @@ int Ui_main(const UiStart *start) {
    }
    if (!rc)
       rc = startPanes(ui, &prefs);
+   unsigned panesBefore = ui->visible;
+   if (!rc && start->lesson) {
+      rc = LessonUi_begin(ui);
+      /* The lesson pane in the place of the history (the ladder is the lesson's history)
+       * and of the log (4 shows it), so that the step's text has room at 80x24; the
+       * preferences keep the panes as they were. */
+      ui->visible = (ui->visible | PANE_BIT(PANE_LESSON)) & ~(PANE_BIT(PANE_HISTORY) | PANE_BIT(PANE_LOG));
+   }
    char aerr[256] = "";
    if (!rc)
       rc = startWorker(ui, aerr, sizeof aerr);
@@ -372,6 +392,7 @@ int Ui_main(const UiStart *start) {
    Screen_start(ui);
    Screen_captureStderr(ui);
    greet(ui, &prefs, aerr);
+   ui->prefs_visible = panesBefore;
    mainLoop(ui);
    return finish(ui);
 }

@@ -55,6 +55,7 @@ void SweepView_toggle(Ui *ui) {
    Util_copy(c.kernel, sizeof c.kernel, k->name);
    memcpy(c.values, ui->values, sizeof c.values);
    c.problem = ui->problem;
+   c.cold_l2 = ui->cold_l2;
    Worker_sweepStart(ui->worker, &c, budget(ui), ui->start.sweep_exhaustive, ui->start.sweep_timeout);
    /* Shown at once: what was there before is the old sweep. */
    memset(sw, 0, sizeof *sw);

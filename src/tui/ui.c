@@ -105,6 +105,8 @@ void Ui_apply(Ui *ui) {
    memcpy(c.values, ui->values, sizeof c.values);
    c.problem = ui->problem;
    c.ablate = ui->ablate;
+   c.cold_l2 = ui->cold_l2;
+   Util_copy(c.limits, sizeof c.limits, ui->limits);
    c.ready = AheadUi_ready(ui);
    Worker_post(ui->worker, &c);
    ui->hist_cursor = -1;

@@ -18,6 +18,10 @@ typedef struct UiStart_ {
    bool sweep_exhaustive;    /* every valid configuration */
    double sweep_timeout;     /* seconds one launch may take (0: the default) */
    int banks, bank_width, simd_width; /* the bank pane's model overrides (0: the device's) */
+   const char *store;        /* the results store (--store; NULL: the default) */
+   bool no_store;            /* --no-store: record nothing, show nothing stored */
+   const char *lesson;       /* gemmtop lesson NAME: start on its first step (NULL: none);
+                                sel's M, N, K, when given, override every step's */
 } UiStart;
 
 /* Runs the explorer until the user quits; returns the exit code (0 on q, F10, Ctrl-C). */

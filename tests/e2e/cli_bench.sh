@@ -25,6 +25,21 @@ for r in rows:
 assert {r["config"] for r in rows} == {"03-wpt", "general-any"}, rows
 PY
 then ok "CSV rows are verified with consistent % of vendor"; else not_ok "CSV rows" "$(cat "$T_DIR/b.csv")"; fi
+# The results store has the same measurements: each configuration and the vendor library per size.
+if python3 - "$T_DIR/b.csv" "$XDG_DATA_HOME/gemmtop/results.db" <<'PY'
+import csv, sqlite3, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+db = sqlite3.connect("file:%s?mode=ro" % sys.argv[2], uri=True)
+got = db.execute("SELECT origin, kernel, params, m, verified, gflops FROM results ORDER BY id").fetchall()
+bench = {(k, p, m): g for o, k, p, m, v, g in got if o == "bench" and v == 1}
+assert len(bench) == 4 and sum(1 for r in got if r[0] == "bench") == 4, got
+for r in rows:
+    g = bench[(r["kernel"], r["params"], int(r["size"]))]
+    assert abs(g - float(r["gflops"])) <= 1e-5 * g, (r, g)
+vendor = sorted(m for o, k, p, m, v, g in got if o == "vendor")
+assert vendor == [64, 96], got
+PY
+then ok "the results store holds the same 4 results and the vendor's per size"; else not_ok "the store's bench rows" "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT origin, kernel, params, m, gflops FROM results").fetchall())' "$XDG_DATA_HOME/gemmtop/results.db" 2>&1)"; fi
 
 # The table's GFLOPS agree with the CSV's (the same measurements, not made up twice).
 csv_g=$(python3 -c 'import csv,sys

@@ -116,4 +116,11 @@ done
 run_gemmtop run --kernel tensor01_global --precision float $SIZE
 expect_rc 2 "tensor01_global refuses float"
 expect_in "tf32" "$ERR" "the refusal names the types it takes"
+
+# On AMD (here: hipRTC's offline target) the tensor ladder is refused with its reason:
+# the fragments are mma.sync's, which MFMA's layouts do not match. The refusal comes
+# before any compiler runs, so it needs no HIP installation.
+run_gemmtop inspect --backend hip --arch gfx90a --preset tensor-2-local-half
+expect_rc 2 "the tensor ladder is refused for gfx90a"
+expect_in "MFMA" "$ERR" "the refusal says why (MFMA's layouts)"
 finish

@@ -23,4 +23,9 @@ if [ "$n_presets" -gt 0 ]; then
    first=$(ls presets/*.preset | head -n 1 | xargs basename | sed 's/\.preset$//')
    expect_in "$first" "$out" "the installed program lists the shipped presets"
 fi
+n_lessons=$(ls lessons/*.lesson | wc -l)
+n_inst=$(ls "$prefix/share/gemmtop/lessons/"*.lesson 2>/dev/null | wc -l)
+[ "$n_lessons" -eq "$n_inst" ] && ok "all $n_lessons lessons are installed" || not_ok "lessons installed: $n_inst of $n_lessons"
+out=$(cd "$T_DIR" && env -u GEMMTOP_KERNELS -u GEMMTOP_PRESETS -u GEMMTOP_LESSONS "$prefix/bin/gemmtop" list lessons 2>&1)
+expect_in "mygemm" "$out" "the installed program lists the shipped lessons"
 finish

@@ -11,6 +11,10 @@ trap 'rm -rf "$T_DIR"' EXIT
 : "${XDG_CACHE_HOME:=$T_DIR/cache}"
 : "${XDG_CONFIG_HOME:=$T_DIR/config}"
 export XDG_CACHE_HOME XDG_CONFIG_HOME
+# Each script its own results store (core/store.h), never the user's.
+XDG_DATA_HOME="$T_DIR/data"
+export XDG_DATA_HOME
+unset GEMMTOP_STORE
 # PoCL's own work folder, one per script: with its kernel cache off it still builds in a
 # folder named by the program's hash and removes it when the program is released, so two
 # scripts running at once (run_all.sh runs two) must not share it ("Final linking of

@@ -9,8 +9,8 @@ ui_init
 
 ui_start 140 50 -- --preset 05-transposed-pad0 --size 64
 ui_expect_re "verify +[^ ]+ verified" "the preset's configuration verifies"
-ui_keys 8
-ui_expect "C pins the configuration measured now" "8 shows the compare pane, saying what C does"
+ui_keys 9
+ui_expect "C pins the configuration measured now" "9 shows the compare pane, saying what C does"
 # Pinned once its bank trace is in: the pinned side then has its bank table.
 ui_expect_re "local memory traced" "the compare pane asks for the bank trace"
 ui_keys C

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Export from the explorer (E): the history to CSV and Markdown, whose rows equal the
+# Export from the explorer (e): the history to CSV and Markdown, whose rows equal the
 # history on the screen; an existing file is replaced only after a second Enter; a name
 # without .csv or .md is refused with a message.
 . "$(dirname "$0")/lib.sh"
@@ -14,20 +14,20 @@ ui_expect_re "verify +[^ ]+ verified" "TS=8 verifies"
 # Paused, the figures stand still: the file can be compared with the screen.
 ui_keys Space
 ui_expect_re "paused" "measuring paused"
-ui_wait_re "TS=8 .* [0-9.]+ *$" 10
+ui_expect_re "TS=8 .* [0-9.]+ *$" "the history shows TS=8 with its figure" 10
 shown=$UI_LAST
 
-# export PATH: E, the name typed over the default, Enter.
+# export PATH: e, the name typed over the default, Enter.
 export_to() {
-   ui_keys E
-   ui_wait "Export (E)" 10 || return 1
+   ui_keys e
+   ui_wait "Export (e)" 10 || return 1
    ui_keys C-u
    ui_keys -l "$1"
    ui_keys Enter
 }
 
 export_to "$T_DIR/history.csv"
-ui_expect_re "history: 2 rows written to" "E writes the history to a CSV file"
+ui_expect_re "history: 2 rows written to" "e writes the history to a CSV file"
 if [ "$(wc -l <"$T_DIR/history.csv")" -eq 3 ] && head -n 1 "$T_DIR/history.csv" | grep -q '^kernel,parameters,m,n,k,precision,layout,ablation,state,gflops,median_ms,backend,device$'; then
    ok "the CSV has its header and a row per configuration"
 else
@@ -48,11 +48,11 @@ export_to "$T_DIR/history.csv"
 ui_expect "history.csv exists: Enter again replaces it" "an existing file is not replaced silently"
 if [ "$(cat "$T_DIR/history.csv")" = "not yet replaced" ]; then ok "the file is untouched"; else not_ok "the file is untouched" "$(cat "$T_DIR/history.csv")"; fi
 ui_keys Enter
-ui_expect_gone "Export (E)" "a second Enter writes and closes the dialog"
+ui_expect_gone "Export (e)" "a second Enter writes and closes the dialog"
 if [ "$(cat "$T_DIR/history.csv")" = "$before" ]; then ok "the file holds the history again"; else not_ok "the file holds the history again" "$(cat "$T_DIR/history.csv")"; fi
 
 export_to "$T_DIR/history.md"
-ui_expect_re "history: 2 rows written to .*history\.md" "E writes Markdown"
+ui_expect_re "history: 2 rows written to .*history\.md" "e writes Markdown"
 if [ "$(grep -c '^| mygemm02_tiled | TS=' "$T_DIR/history.md")" -eq 2 ] && sed -n 2p "$T_DIR/history.md" | grep -q '^| --- | --- | ---: '; then
    ok "the Markdown table has a separator row and a row per configuration"
 else
@@ -62,7 +62,7 @@ fi
 export_to "$T_DIR/history.txt"
 ui_expect "name a .csv or .md file" "another ending is refused with a message"
 ui_keys Escape
-ui_expect_gone "Export (E)" "Esc closes the dialog"
+ui_expect_gone "Export (e)" "Esc closes the dialog"
 if [ -e "$T_DIR/history.txt" ]; then not_ok "nothing written for the refused name"; else ok "nothing written for the refused name"; fi
 ui_keys q
 ui_expect_exit 0 "q quits"

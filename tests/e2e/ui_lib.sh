@@ -8,7 +8,7 @@ ui_init() {
    UI_SOCK="$UI_BASE-0"
    UI_STARTS=0
    UI_TIMEOUT=${UI_TIMEOUT:-60}
-   export XDG_CONFIG_HOME="$T_DIR/config" XDG_CACHE_HOME="$T_DIR/cache"
+   export XDG_CONFIG_HOME="$T_DIR/config" XDG_CACHE_HOME="$T_DIR/cache" XDG_DATA_HOME="$T_DIR/data"
    trap 'tmux -L "$UI_SOCK" kill-server >/dev/null 2>&1; rm -rf "$T_DIR"' EXIT
    trap 'exit 1' INT TERM HUP
    if ! command -v tmux >/dev/null 2>&1; then
@@ -36,8 +36,19 @@ ui_start() {
       esac
    done
    if [ "${UI_ANY_DEVICE:-0}" != 1 ] && ! names_device "$@"; then
-      # shellcheck disable=SC2086 # POCL is a list of options
-      set -- $POCL "$@"
+      # After a command word (gemmtop lesson NAME), else first.
+      case "${1:-}" in
+      -* | "")
+         # shellcheck disable=SC2086 # POCL is a list of options
+         set -- $POCL "$@"
+         ;;
+      *)
+         _cmd=$1
+         shift
+         # shellcheck disable=SC2086 # POCL is a list of options
+         set -- "$_cmd" $POCL "$@"
+         ;;
+      esac
    fi
    _args=""
    for _a in "$@"; do _args="$_args '$_a'"; done
@@ -47,7 +58,7 @@ ui_start() {
    UI_STARTS=$((UI_STARTS + 1))
    UI_SOCK="$UI_BASE-$UI_STARTS"
    _pass=""
-   for _v in GEMMTOP_KERNELS GEMMTOP_PRESETS XDG_CONFIG_HOME XDG_CACHE_HOME POCL_KERNEL_CACHE POCL_CACHE_DIR ASAN_OPTIONS \
+   for _v in GEMMTOP_KERNELS GEMMTOP_PRESETS XDG_CONFIG_HOME XDG_CACHE_HOME XDG_DATA_HOME POCL_KERNEL_CACHE POCL_CACHE_DIR ASAN_OPTIONS \
       LSAN_OPTIONS UBSAN_OPTIONS LANG LC_ALL NO_COLOR; do
       eval "_val=\${$_v-__unset__}"
       [ "$_val" = "__unset__" ] || _pass="$_pass $_v='$_val'"

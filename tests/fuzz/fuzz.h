@@ -12,6 +12,7 @@ int Fuzz_expr(const uint8_t *data, size_t size);
 int Fuzz_metadata(const uint8_t *data, size_t size);
 int Fuzz_preset(const uint8_t *data, size_t size);
 int Fuzz_npy(const uint8_t *data, size_t size);
+int Fuzz_tuners(const uint8_t *data, size_t size);
 
 /* Writes data to a private temporary file (the same one each call) and returns its path:
  * the preset and .npy readers take a path. Aborts if it cannot. */

@@ -5,12 +5,12 @@
 # replays it (tests/unit/test_fuzz_replay.c): fix the bug and commit the file. Prints each
 # harness's executions and coverage (libFuzzer's cov: and ft:) on one line.
 #   FUZZ_BUILD   the folder with the fuzz_* binaries (build-fuzz)
-#   FUZZ_ONLY    harnesses to run (default: expr metadata preset npy)
+#   FUZZ_ONLY    harnesses to run (default: expr metadata preset npy tuners)
 set -u
 cd "$(dirname "$0")/../.."
 seconds=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD:-build-fuzz}
-harnesses=${FUZZ_ONLY:-expr metadata preset npy}
+harnesses=${FUZZ_ONLY:-expr metadata preset npy tuners}
 sh tests/fuzz/seeds.sh "$build/seeds" || exit 1
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 # The preset and .npy harnesses write each input to a file: on tmpfs that is 50 times faster.

@@ -6,7 +6,7 @@
 set -eu
 out=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
-mkdir -p "$out/expr" "$out/metadata" "$out/preset" "$out/npy"
+mkdir -p "$out/expr" "$out/metadata" "$out/preset" "$out/npy" "$out/tuners"
 n=0
 for f in "$root"/kernels/*.cl; do
    b=$(basename "$f" .cl)
@@ -20,6 +20,8 @@ for f in "$root"/kernels/*.cl; do
       done
 done
 cp "$root"/presets/*.preset "$out/preset/"
+# Other tuners' files (gemmtop results import): a Kernel Tuner T4 file, a CLBlast one.
+cp "$root"/tests/data/t4_kernel_tuner.json "$root"/tests/data/clblast_xgemm_1_32.json "$out/tuners/"
 python3 - "$out/npy" <<'PY'
 import struct, sys
 out = sys.argv[1]

@@ -556,7 +556,9 @@ static void test_latency_of_a_change(void **state) {
    Util_copy(a.kernel, sizeof a.kernel, k->name);
    KernelInfo_defaults(k, a.values);
    a.problem = square(size);
-   WorkerInit wi = {.kernels_dir = kernelsDir(), .backend = backend, .device = dev, .vendor = false, .seed = 11};
+   /* no_store: a test never writes into the results store (the user's, when run by hand). */
+   WorkerInit wi = {.kernels_dir = kernelsDir(), .backend = backend, .device = dev, .vendor = false, .seed = 11,
+                    .no_store = true};
    wi.config = a;
    Worker *w = Worker_start(&wi, err, sizeof err);
    assert_non_null(w);

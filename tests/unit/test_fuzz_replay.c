@@ -16,6 +16,7 @@
 #include "../fuzz/fuzz_metadata.c"
 #include "../fuzz/fuzz_npy.c"
 #include "../fuzz/fuzz_preset.c"
+#include "../fuzz/fuzz_tuners.c"
 #include "../fuzz/fuzz_util.c"
 #include "core/util.h"
 
@@ -68,12 +69,18 @@ static void test_replay_npy(void **state) {
    assert_true(replay("npy", Fuzz_npy) >= 1);
 }
 
+static void test_replay_tuners(void **state) {
+   (void)state;
+   assert_true(replay("tuners", Fuzz_tuners) >= 4);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_replay_expr),
        cmocka_unit_test(test_replay_metadata),
        cmocka_unit_test(test_replay_preset),
        cmocka_unit_test(test_replay_npy),
+       cmocka_unit_test(test_replay_tuners),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -71,6 +71,9 @@ static void test_refusals(void **state) {
    expectRefused("step = a\ntext = bell\a here\n", 26, "control character (byte 0x07)");
    const char nul[] = "step = a\ntext = b\0c\n";
    expectRefused(nul, sizeof nul - 1, "bad.lesson:2: a NUL byte");
+   const char *limits = "step = a\nlimits = max_wg=lots\n", *ablate = "step = a\nablate = no-c\n";
+   expectRefused(limits, strlen(limits), "bad.lesson:2: limits:");
+   expectRefused(ablate, strlen(ablate), "bad.lesson:2:");
    /* Nothing is cut: a title one character too long is refused with the limit. */
    char longer[300];
    snprintf(longer, sizeof longer, "title = %0*d\nstep = a\n", 128, 0);
@@ -114,7 +117,8 @@ static void test_user_overrides_shipped(void **state) {
    assert_string_equal(b->title, "mine");
    assert_true(b->user);
    assert_non_null(strstr(list.warnings, "broken.lesson:2: expected key = value"));
-   assert_non_null(strstr(list.warnings, "lesson b:"));
+   assert_true(b->replaces_shipped);
+   assert_false(LessonList_find(&list, "a")->user);
    LessonList_free(&list);
    char cmd[600];
    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
@@ -161,18 +165,18 @@ static void test_ladder_figures(void **state) {
    makeLadder(&ld);
    assert_int_equal(ld.nrows, 4);
    assert_string_equal(ld.rows[0].label, "1 one: first");
-   Ladder_record(&ld, 0, 100, "TS=8", false);
-   Ladder_record(&ld, 1, 250, "TS=16", false);
-   Ladder_record(&ld, 3, 500, "TS=32", false);
-   Ladder_record(&ld, 2, -1, "never", false);   /* not a figure: ignored */
-   Ladder_record(&ld, 9, 1, "no such step", false);
+   Ladder_record(&ld, 0, 100, "TS=8", false, false);
+   Ladder_record(&ld, 1, 250, "TS=16", false, false);
+   Ladder_record(&ld, 3, 500, "TS=32", false, false);
+   Ladder_record(&ld, 2, -1, "never", false, false);   /* not a figure: ignored */
+   Ladder_record(&ld, 9, 1, "no such step", false, false);
    assert_false(ld.rows[2].measured);
    assert_true(Ladder_speedupPrevious(&ld, 1) == 2.5);
    assert_true(Ladder_speedupPrevious(&ld, 3) == 0);   /* step 3 unmeasured */
    assert_true(Ladder_speedupFirst(&ld, 3) == 5.0);
    assert_true(Ladder_percentOfBest(&ld, 1) == 50.0);
    assert_true(Ladder_percentOfBest(&ld, 2) == 0);
-   Ladder_record(&ld, 1, 200, "TS=16 again", false);   /* a later figure replaces */
+   Ladder_record(&ld, 1, 200, "TS=16 again", false, false);   /* a later figure replaces */
    assert_true(Ladder_speedupPrevious(&ld, 1) == 2.0);
    assert_string_equal(ld.rows[1].config, "TS=16 again");
 }
@@ -181,22 +185,52 @@ static void test_ladder_exports(void **state) {
    (void)state;
    Ladder ld;
    makeLadder(&ld);
-   Ladder_record(&ld, 0, 100, "TS=8, x", false);
-   Ladder_record(&ld, 1, 400, "TS=16", true);
+   Ladder_record(&ld, 0, 100, "TS=8, x", false, false);
+   Ladder_record(&ld, 1, 400, "TS=16", true, false);
    char *md = Ladder_markdown(&ld), *csv = Ladder_csv(&ld), *svg = Ladder_svg(&ld);
    assert_non_null(md);
    assert_non_null(csv);
    assert_non_null(svg);
    assert_non_null(strstr(md, "## A \\| B"));
-   assert_non_null(strstr(md, "| 1 one: first | 100.0 | - | 1.00x | 25.0% | 2.54, \"chapter\" | TS=8, x |"));
-   assert_non_null(strstr(md, "| 2 two | 400.0 (emulated) | 4.00x | 4.00x | 100.0% | - | TS=16 |"));
+   /* The emulated step is shown and labelled, never compared: step 1 stays the best. */
+   assert_non_null(strstr(md, "| 1 one: first | 100.0 | - | 1.00x | 100.0% | 2.54, \"chapter\" | TS=8, x |"));
+   assert_non_null(strstr(md, "| 2 two | 400.0 (emulated) | - | - | - | - | TS=16 |"));
    assert_non_null(strstr(md, "| 3 three | not measured | - | - | - | - | - |"));
-   assert_non_null(strstr(csv, "1,1 one: first,100.000,false,,1.0000,25.00,2.540,\"2.54, \"\"chapter\"\"\",\"TS=8, x\"\n"));
-   assert_non_null(strstr(csv, "2,2 two,400.000,true,4.0000,4.0000,100.00,,,TS=16\n"));
-   assert_non_null(strstr(csv, "4,4 four,,,,,,,,\n"));
+   assert_non_null(strstr(csv, "1,1 one: first,100.000,false,false,,,1.0000,100.00,2.540,\"2.54, \"\"chapter\"\"\",\"TS=8, x\"\n"));
+   assert_non_null(strstr(csv, "2,2 two,400.000,true,false,,,,,,,TS=16\n"));
+   assert_non_null(strstr(csv, "4,4 four,,,,,,,,,,\n"));
    assert_non_null(strstr(svg, "a &lt;device&gt; &amp; co"));
    assert_null(strstr(svg, "<device>"));
    assert_non_null(strstr(svg, "</svg>"));
+   free(md);
+   free(csv);
+   free(svg);
+}
+
+/* Ablated and refused steps are labelled, never ranked nor the base of a speed-up. */
+static void test_ladder_unranked(void **state) {
+   (void)state;
+   Ladder ld;
+   makeLadder(&ld);
+   Ladder_record(&ld, 0, 100, "real", false, false);
+   Ladder_record(&ld, 1, 900, "no-a", false, true);
+   Ladder_refuse(&ld, 2, "work-group of 1024 over the simulated limit of 256", "TS=32");
+   Ladder_record(&ld, 3, 50, "real", false, false);
+   assert_int_equal(Ladder_done(&ld), 4);
+   assert_false(Ladder_ranked(&ld, 1));
+   assert_false(Ladder_ranked(&ld, 2));
+   assert_true(Ladder_percentOfBest(&ld, 0) == 100.0);
+   assert_true(Ladder_percentOfBest(&ld, 3) == 50.0);
+   assert_true(Ladder_speedupPrevious(&ld, 1) == 0);
+   assert_true(Ladder_speedupFirst(&ld, 3) == 0.5);
+   char *md = Ladder_markdown(&ld), *csv = Ladder_csv(&ld), *svg = Ladder_svg(&ld);
+   assert_non_null(strstr(md, "| 2 two | 900.0 (ablated) | - | - | - |"));
+   assert_non_null(strstr(md, "| 3 three | refused: work-group of 1024 over the simulated limit of 256 | - | - | - |"));
+   assert_non_null(strstr(csv, "2,2 two,900.000,false,true,,,,,"));
+   assert_non_null(strstr(csv, "3,3 three,,,,work-group of 1024 over the simulated limit of 256,,,,"));
+   assert_non_null(strstr(svg, "900.0 (ablated)"));
+   assert_non_null(strstr(svg, "GFLOPS (verified"));
+   assert_non_null(strstr(svg, ">step</text>"));
    free(md);
    free(csv);
    free(svg);
@@ -207,6 +241,7 @@ int main(void) {
       cmocka_unit_test(test_parse_good),       cmocka_unit_test(test_refusals),
       cmocka_unit_test(test_user_overrides_shipped), cmocka_unit_test(test_shipped_lessons),
       cmocka_unit_test(test_ladder_figures),   cmocka_unit_test(test_ladder_exports),
+      cmocka_unit_test(test_ladder_unranked),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -77,8 +77,9 @@ static int teardownAll(void **state) {
  * not NULL; the finished sweep goes to out. */
 static void sweep(const WorkerConfig *c, uint64_t seed, Ahead *pool, WorkerSweep *out) {
    char err[1024];
+   /* no_store: a test never writes into the results store (the user's, when run by hand). */
    WorkerInit wi = {.kernels_dir = kernelsDir(), .backend = "opencl", .device = g_dev, .config = *c, .paused = true,
-                    .seed = seed};
+                    .seed = seed, .no_store = true};
    Worker *w = Worker_start(&wi, err, sizeof err);
    if (!w)
       fail_msg("worker: %s", err);

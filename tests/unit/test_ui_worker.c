@@ -126,7 +126,9 @@ static int teardownAll(void **state) {
 static int startWorker(void **state) {
    Fixture *f = *state;
    char err[1024];
-   WorkerInit wi = {.kernels_dir = kernelsDir(), .backend = "opencl", .device = f->device, .vendor = false, .seed = 7};
+   /* no_store: a test never writes into the results store (the user's, when run by hand). */
+   WorkerInit wi = {.kernels_dir = kernelsDir(), .backend = "opencl", .device = f->device, .vendor = false, .seed = 7,
+                    .no_store = true};
    wi.config = naiveConfig(f, 16, 16, 64);
    memset(f->snap, 0, sizeof *f->snap);
    f->seen = 0;

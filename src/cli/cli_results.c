@@ -1,0 +1,723 @@
+/* gemmtop results: the results store (core/store.h) seen from the command line. Its
+ * subcommands are a table: list (filtered rows, newest last), best (the best verified
+ * result per device, kernel and size, with % of the vendor library), compare (two devices,
+ * or two date ranges of one device), export (CSV, JSON Lines, Kernel Tuner's T4) and
+ * import (T4 and CLBlast tuner files). The formats are core/resultfmt.c; the ranking is
+ * core/results.c. */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "core/resultfmt.h"
+#include "core/results.h"
+#include "core/store.h"
+#include "core/util.h"
+
+#define DEFAULT_LIMIT 50
+#define RING_LIMIT 4096 /* list keeps at most this many rows in a ring; more: all, then the newest */
+
+/* ---- the options each subcommand takes ---- */
+
+enum {
+   TAKES_FILTERS = 1u << 0,  /* --device --kernel --size --precision --origin --since --until --ok */
+   TAKES_LIMIT = 1u << 1,
+   TAKES_AGAINST = 1u << 2,  /* --against, --against-since, --against-until */
+   TAKES_FORMAT = 1u << 3,
+   TAKES_OUT = 1u << 4,      /* --out, --force */
+   TAKES_LABELS = 1u << 5,   /* --device --kernel --size --precision, as import's labels */
+};
+
+/* The results options: the subcommands (TAKES_ bits) that take each, and the field that
+ * says it was given (a text that is not NULL, or a flag). */
+static const struct {
+   unsigned bit;
+   const char *spelling;
+   size_t field;
+   bool text;
+} kGiven[] = {
+#define TEXT(f) offsetof(Options, f), true
+#define FLAG(f) offsetof(Options, f), false
+    {TAKES_FILTERS | TAKES_LABELS, "--device", TEXT(filter_device)},
+    {TAKES_FILTERS | TAKES_LABELS, "--kernel", TEXT(kernel)},
+    {TAKES_FILTERS | TAKES_LABELS, "--size", TEXT(filter_size)},
+    {TAKES_FILTERS | TAKES_LABELS, "--precision", FLAG(has_precision)},
+    {TAKES_FILTERS, "--origin", TEXT(origin)},
+    {TAKES_FILTERS, "--since", TEXT(since)},
+    {TAKES_FILTERS, "--until", TEXT(until)},
+    {TAKES_FILTERS, "--ok", FLAG(ok_only)},
+    {TAKES_LIMIT, "--limit", FLAG(has_limit)},
+    {TAKES_AGAINST, "--against", TEXT(against)},
+    {TAKES_AGAINST, "--against-since", TEXT(against_since)},
+    {TAKES_AGAINST, "--against-until", TEXT(against_until)},
+    {TAKES_FORMAT, "--format", TEXT(results_format)},
+    {TAKES_OUT, "--out", TEXT(results_out)},
+    {TAKES_OUT, "--force", FLAG(force)},
+#undef TEXT
+#undef FLAG
+};
+
+static bool given(const Options *o, size_t i) {
+   const char *at = (const char *)o + kGiven[i].field;
+   return kGiven[i].text ? *(const char *const *)at != NULL : *(const bool *)at;
+}
+
+/* ---- a plain table: columns as wide as their widest cell ---- */
+
+#define TABLE_MAX_COLUMNS 12
+
+typedef struct Table_ {
+   int ncols, nrows, cap;
+   const char *heads[TABLE_MAX_COLUMNS];
+   bool right[TABLE_MAX_COLUMNS]; /* numbers align right */
+   char **cells;                  /* nrows * ncols */
+} Table;
+
+static void Table_init(Table *t, const char *heads, const char *right) {
+   *t = (Table){0};
+   static char copy[512];
+   Util_copy(copy, sizeof copy, heads);
+   for (char *save = NULL, *h = strtok_r(copy, "|", &save); h && t->ncols < TABLE_MAX_COLUMNS;
+        h = strtok_r(NULL, "|", &save)) {
+      t->right[t->ncols] = right[t->ncols] == 'r';
+      t->heads[t->ncols++] = h;
+   }
+}
+
+/* Adds a row of ncols cells (copied). False out of memory. */
+static bool Table_add(Table *t, char cells[][160]) {
+   if (t->nrows == t->cap) {
+      int cap = t->cap ? t->cap * 2 : 64;
+      char **more = realloc(t->cells, (size_t)cap * (size_t)t->ncols * sizeof *more);
+      if (!more)
+         return false;
+      t->cells = more;
+      t->cap = cap;
+   }
+   for (int c = 0; c < t->ncols; c++)
+      t->cells[t->nrows * t->ncols + c] = strdup(cells[c]);
+   t->nrows++;
+   return true;
+}
+
+static void Table_print(const Table *t, FILE *out) {
+   int width[TABLE_MAX_COLUMNS];
+   for (int c = 0; c < t->ncols; c++) {
+      width[c] = (int)strlen(t->heads[c]);
+      for (int r = 0; r < t->nrows; r++) {
+         const char *cell = t->cells[r * t->ncols + c];
+         int w = cell ? (int)strlen(cell) : 0;
+         width[c] = w > width[c] ? w : width[c];
+      }
+   }
+   for (int r = -1; r < t->nrows; r++) {
+      for (int c = 0; c < t->ncols; c++) {
+         const char *cell = r < 0 ? t->heads[c] : t->cells[r * t->ncols + c];
+         bool last = c == t->ncols - 1;
+         if (t->right[c])
+            fprintf(out, "%*s%s", width[c], cell ? cell : "?", last ? "" : "  ");
+         else
+            fprintf(out, "%-*s%s", last ? 0 : width[c], cell ? cell : "?", last ? "" : "  ");
+      }
+      fputc('\n', out);
+   }
+}
+
+static void Table_free(Table *t) {
+   for (int i = 0; i < t->nrows * t->ncols; i++)
+      free(t->cells[i]);
+   free(t->cells);
+}
+
+/* ---- cells ---- */
+
+static void sizeText(const Problem *p, char out[160]) {
+   if (p->m == p->n && p->n == p->k)
+      snprintf(out, 160, "%d", p->m);
+   else
+      snprintf(out, 160, "%dx%dx%d", p->m, p->n, p->k);
+}
+
+static void typeText(const Problem *p, char out[160]) {
+   char layout[3];
+   Problem_layoutName(p, layout);
+   snprintf(out, 160, "%s%s%s", Precision_name(p->precision), strcmp(layout, "NN") ? " " : "",
+            strcmp(layout, "NN") ? layout : "");
+}
+
+static void number(double v, const char *fmt, char out[160]) {
+   if (isfinite(v))
+      snprintf(out, 160, fmt, v);
+   else
+      snprintf(out, 160, "-");
+}
+
+static void dateText(long long t, char out[160]) {
+   char iso[32];
+   ResultFmt_isoTime(t, iso);
+   snprintf(out, 160, "%.10s %.5s", iso, iso + 11);
+}
+
+/* "ok" only for a verified, real result; otherwise what it is. */
+static const char *resultWord(const StoreRecord *r) {
+   if (strcmp(r->outcome, "ok"))
+      return r->outcome;
+   return r->emulated ? "emulated" : r->verified ? "ok" : "unverified";
+}
+
+/* ---- the store and the filters ---- */
+
+/* Unix seconds of a day's start (UTC); --since and --until were checked by the parser. */
+static long long dayStart(const char *day) {
+   long long t = 0;
+   return day && ResultFmt_parseTime(day, &t) ? t : 0;
+}
+
+static int filterFromOptions(const Options *o, StoreFilter *f, bool with_device, bool with_dates) {
+   StoreFilter_init(f);
+   f->device = with_device ? o->filter_device : NULL;
+   f->kernel = o->kernel;
+   f->origin = o->origin;
+   if (o->filter_size) {
+      f->m = o->problem.m;
+      f->n = o->problem.n;
+      f->k = o->problem.k;
+   }
+   f->precision = o->has_precision ? (int)o->problem.precision : -1;
+   f->ok_only = o->ok_only;
+   if (with_dates) {
+      f->since = o->since ? dayStart(o->since) : 0;
+      f->until = o->until ? dayStart(o->until) + 86399 : 0;
+   }
+   if (o->since && o->until && dayStart(o->since) > dayStart(o->until)) {
+      fprintf(stderr, "gemmtop: results: --since %s is after --until %s\n", o->since, o->until);
+      return 2;
+   }
+   return 0;
+}
+
+static Store *openStore(const Options *o) {
+   char err[1024];
+   Store *s = Store_open(o->store, err, sizeof err);
+   if (!s)
+      fprintf(stderr, "gemmtop: results: %s\n", err);
+   return s;
+}
+
+/* The matching rows, all in memory. 0, or 1 with the message printed. */
+static int gather(Store *s, const StoreFilter *f, ResultSet *set) {
+   char err[1024];
+   *set = (ResultSet){0};
+   bool ok = Store_query(s, f, ResultSet_addRow, set, err, sizeof err);
+   if (set->out_of_memory)
+      snprintf(err, sizeof err, "out of memory after %d rows; narrow them with --device, --kernel or --size",
+               set->n);
+   if (!ok || set->out_of_memory) {
+      fprintf(stderr, "gemmtop: results: %s: %s\n", Store_path(s), err);
+      ResultSet_free(set);
+      return 1;
+   }
+   return 0;
+}
+
+/* ---- list ---- */
+
+/* The newest limit rows (all with 0), kept in a ring as they come oldest first. */
+typedef struct Newest_ {
+   StoreRecord *ring;
+   long limit, seen;
+} Newest;
+
+static bool keepNewest(const StoreRecord *r, void *ctx) {
+   Newest *nw = ctx;
+   nw->ring[nw->seen % nw->limit] = *r;
+   nw->seen++;
+   return true;
+}
+
+static void listRow(Table *t, const StoreRecord *r) {
+   char c[11][160];
+   snprintf(c[0], 160, "%lld", r->id);
+   dateText(r->time, c[1]);
+   snprintf(c[2], 160, "%s", r->origin);
+   snprintf(c[3], 160, "%s", r->device);
+   snprintf(c[4], 160, "%s", r->kernel);
+   snprintf(c[5], 160, "%s", r->params[0] ? r->params : "-");
+   sizeText(&r->problem, c[6]);
+   typeText(&r->problem, c[7]);
+   snprintf(c[8], 160, "%s", resultWord(r));
+   number(r->median_ms, "%.4g", c[9]);
+   number(r->gflops, "%.1f", c[10]);
+   Table_add(t, c);
+}
+
+static int resultsList(const Options *o, Store *s) {
+   StoreFilter f;
+   int rc = filterFromOptions(o, &f, true, true);
+   if (rc)
+      return rc;
+   long limit = o->has_limit ? o->limit : DEFAULT_LIMIT;
+   ResultSet all = {0};
+   Newest nw = {.limit = limit};
+   const StoreRecord *first; /* the rows shown, oldest first */
+   long shown, total;
+   if (limit == 0 || limit > RING_LIMIT) { /* all of them, then the newest limit */
+      if ((rc = gather(s, &f, &all)))
+         return rc;
+      total = all.n;
+      shown = limit && limit < total ? limit : total;
+      first = all.rows + (total - shown);
+   } else {
+      char err[1024];
+      nw.ring = malloc((size_t)limit * sizeof *nw.ring);
+      if (!nw.ring || !Store_query(s, &f, keepNewest, &nw, err, sizeof err)) {
+         fprintf(stderr, "gemmtop: results: %s: %s\n", Store_path(s), nw.ring ? err : "out of memory");
+         free(nw.ring);
+         return 1;
+      }
+      total = nw.seen;
+      shown = total < limit ? total : limit;
+      first = NULL;
+   }
+   if (total == 0) {
+      printf("no results match in %s\n", Store_path(s));
+   } else {
+      Table t;
+      Table_init(&t, "ID|DATE (UTC)|ORIGIN|DEVICE|KERNEL|PARAMS|SIZE|TYPE|RESULT|MS|GFLOPS", "r.....r..rr");
+      for (long i = 0; i < shown; i++)
+         listRow(&t, first ? &first[i] : &nw.ring[(total - shown + i) % limit]);
+      Table_print(&t, stdout);
+      Table_free(&t);
+      if (shown < total)
+         printf("(the newest %ld of %ld rows; --limit 0 lists all)\n", shown, total);
+   }
+   ResultSet_free(&all);
+   free(nw.ring);
+   return 0;
+}
+
+/* ---- best ---- */
+
+static int resultsBest(const Options *o, Store *s) {
+   StoreFilter f;
+   ResultSet set;
+   int rc = filterFromOptions(o, &f, true, true);
+   if (rc || (rc = gather(s, &f, &set)))
+      return rc;
+   ResultBest *best;
+   int n = Results_best(&set, &best);
+   if (n < 0) {
+      fprintf(stderr, "gemmtop: results: out of memory\n");
+      ResultSet_free(&set);
+      return 1;
+   }
+   if (n == 0) {
+      printf("no verified results match in %s\n", Store_path(s));
+   } else {
+      Table t;
+      Table_init(&t, "DEVICE|SIZE|TYPE|KERNEL|PARAMS|GFLOPS|MS|% VENDOR|VENDOR|ORIGIN|DATE (UTC)|ID", ".r...rrr...r");
+      for (int i = 0; i < n; i++) {
+         const StoreRecord *r = &set.rows[best[i].row];
+         char c[12][160];
+         snprintf(c[0], 160, "%s", r->device);
+         sizeText(&r->problem, c[1]);
+         typeText(&r->problem, c[2]);
+         snprintf(c[3], 160, "%s", r->kernel);
+         snprintf(c[4], 160, "%s", r->params[0] ? r->params : "-");
+         number(r->gflops, "%.1f", c[5]);
+         number(r->median_ms, "%.4g", c[6]);
+         number(best[i].pct_of_vendor, "%.0f%%", c[7]);
+         snprintf(c[8], 160, "%s", best[i].vendor >= 0 ? set.rows[best[i].vendor].kernel : "-");
+         snprintf(c[9], 160, "%s", r->origin);
+         dateText(r->time, c[10]);
+         snprintf(c[11], 160, "%lld", r->id);
+         Table_add(&t, c);
+      }
+      Table_print(&t, stdout);
+      Table_free(&t);
+   }
+   free(best);
+   ResultSet_free(&set);
+   return 0;
+}
+
+/* ---- compare ---- */
+
+/* The distinct device names of one side, for the heading ("" none). */
+static void sideDevices(const ResultSet *set, const unsigned char *side, int which, char *out, size_t len) {
+   out[0] = '\0';
+   for (int i = 0; i < set->n; i++) {
+      if (side[i] != which || strstr(out, set->rows[i].device))
+         continue;
+      size_t used = strlen(out);
+      snprintf(out + used, len - used, "%s%s", used ? "; " : "", set->rows[i].device);
+   }
+}
+
+/* Whether text holds part, any case (as the store's --device filter matches). */
+static bool containsAnyCase(const char *text, const char *part) {
+   size_t n = strlen(part);
+   for (const char *p = text; *p; p++)
+      if (!strncasecmp(p, part, n))
+         return true;
+   return n == 0;
+}
+
+/* Which side each row is on: two devices (--against), or two date ranges of one. */
+static int assignSides(const Options *o, const ResultSet *set, unsigned char *side) {
+   bool by_device = o->against != NULL;
+   long long a0 = o->since ? dayStart(o->since) : 0, a1 = o->until ? dayStart(o->until) + 86399 : 0;
+   long long b0 = o->against_since ? dayStart(o->against_since) : 0,
+             b1 = o->against_until ? dayStart(o->against_until) + 86399 : 0;
+   for (int i = 0; i < set->n; i++) {
+      const StoreRecord *r = &set->rows[i];
+      bool in_a, in_b;
+      if (by_device) {
+         in_a = containsAnyCase(r->device, o->filter_device);
+         in_b = containsAnyCase(r->device, o->against);
+      } else {
+         in_a = (!a0 || r->time >= a0) && (!a1 || r->time <= a1);
+         in_b = (!b0 || r->time >= b0) && (!b1 || r->time <= b1);
+      }
+      if (in_a && in_b) {
+         fprintf(stderr, "gemmtop: results compare: row %lld (%s, %s) is on both sides; %s\n", r->id, r->device,
+                 r->kernel, by_device ? "make --device and --against name different devices"
+                                      : "make the two date ranges apart");
+         return 2;
+      }
+      side[i] = in_a ? 0 : in_b ? 1 : 2;
+   }
+   return 0;
+}
+
+static int checkCompare(const Options *o) {
+   bool dates = o->against_since || o->against_until;
+   const char *why = !o->filter_device ? "needs --device NAME (the first side)"
+                     : o->against && dates ? "compares two devices (--against) or two date ranges (--against-since, "
+                                             "--against-until), not both"
+                     : !o->against && !dates ? "needs --against NAME (another device), or --against-since and/or "
+                                               "--against-until DATE (the same device at other dates)"
+                                             : NULL;
+   if (why)
+      fprintf(stderr, "gemmtop: results compare %s\nsee 'gemmtop results --help'\n", why);
+   return why ? 2 : 0;
+}
+
+static void printPairs(const ResultSet *set, const ResultPair *pairs, int n) {
+   Table t;
+   Table_init(&t, "KERNEL|PARAMS|SIZE|TYPE|A GFLOPS|B GFLOPS|B/A", "..r.rrr");
+   double log_sum = 0;
+   int both = 0;
+   for (int i = 0; i < n; i++) {
+      const StoreRecord *any = &set->rows[pairs[i].a >= 0 ? pairs[i].a : pairs[i].b];
+      char c[7][160];
+      snprintf(c[0], 160, "%s", any->kernel);
+      snprintf(c[1], 160, "%s", any->params[0] ? any->params : "-");
+      sizeText(&any->problem, c[2]);
+      typeText(&any->problem, c[3]);
+      number(pairs[i].a >= 0 ? set->rows[pairs[i].a].gflops : NAN, "%.1f", c[4]);
+      number(pairs[i].b >= 0 ? set->rows[pairs[i].b].gflops : NAN, "%.1f", c[5]);
+      number(pairs[i].ratio, "%.2f", c[6]);
+      Table_add(&t, c);
+      if (isfinite(pairs[i].ratio) && pairs[i].ratio > 0) {
+         log_sum += log(pairs[i].ratio);
+         both++;
+      }
+   }
+   Table_print(&t, stdout);
+   Table_free(&t);
+   if (both)
+      printf("%d configuration%s on both sides; B/A geometric mean %.2f\n", both, both == 1 ? "" : "s",
+             exp(log_sum / both));
+   else
+      printf("no configuration (kernel, parameters, size, type) is on both sides\n");
+}
+
+static int resultsCompare(const Options *o, Store *s) {
+   int rc = checkCompare(o);
+   StoreFilter f;
+   ResultSet set;
+   bool by_device = o->against != NULL;
+   if (rc || (rc = filterFromOptions(o, &f, !by_device, by_device)) || (rc = gather(s, &f, &set)))
+      return rc;
+   unsigned char *side = malloc((size_t)(set.n ? set.n : 1));
+   ResultPair *pairs = NULL;
+   int n = 0;
+   if (!side || (rc = assignSides(o, &set, side)) || (n = Results_compare(&set, side, &pairs)) < 0) {
+      if (!rc)
+         fprintf(stderr, "gemmtop: results: out of memory\n");
+      rc = rc ? rc : 1;
+   } else {
+      char a[1024], b[1024];
+      sideDevices(&set, side, 0, a, sizeof a);
+      sideDevices(&set, side, 1, b, sizeof b);
+      if (by_device) {
+         printf("A: %s\nB: %s\n", a[0] ? a : "(no device matches --device)", b[0] ? b : "(no device matches --against)");
+      } else {
+         printf("A: %s, %s to %s\nB: %s, %s to %s\n", o->filter_device, o->since ? o->since : "the start",
+                o->until ? o->until : "now", o->filter_device, o->against_since ? o->against_since : "the start",
+                o->against_until ? o->against_until : "now");
+      }
+      if (n)
+         printPairs(&set, pairs, n);
+      else
+         printf("no verified results on either side\n");
+   }
+   free(pairs);
+   free(side);
+   ResultSet_free(&set);
+   return rc;
+}
+
+/* ---- export ---- */
+
+static bool writeRow(const StoreRecord *r, void *ctx) {
+   ResultWriter_row(ctx, r);
+   return true;
+}
+
+static int resultsExport(const Options *o, Store *s) {
+   ResultFormat format = RESULT_FORMAT_CSV;
+   if (o->results_format && (!ResultFormat_parse(o->results_format, &format) || format == RESULT_FORMAT_CLBLAST)) {
+      fprintf(stderr, "gemmtop: results export --format %s: export writes csv, jsonl or t4 (CLBlast's tuner "
+                      "format is only read, by import)\n", o->results_format);
+      return 2;
+   }
+   struct stat st;
+   if (o->results_out && !o->force && stat(o->results_out, &st) == 0 && S_ISREG(st.st_mode)) {
+      fprintf(stderr, "gemmtop: results export: %s exists; --force replaces it\n", o->results_out);
+      return 2;
+   }
+   StoreFilter f;
+   OutFile *file = NULL;
+   int rc = filterFromOptions(o, &f, true, true);
+   if (rc || (rc = Cli_openOutput("--out", o->results_out, OUTFILE_STREAM_OK, &file)))
+      return rc;
+   ResultWriter w;
+   ResultWriter_begin(&w, file ? OutFile_stream(file) : stdout, format);
+   char err[1200];
+   if (s && !Store_query(s, &f, writeRow, &w, err, sizeof err)) { /* no store yet: no rows */
+      fprintf(stderr, "gemmtop: results: %s: %s\n", Store_path(s), err);
+      OutFile_discard(file);
+      return 1;
+   }
+   ResultWriter_end(&w);
+   if (file && !OutFile_commit(file, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: --out %s\n", err);
+      return 1;
+   }
+   if (file)
+      fprintf(stderr, "gemmtop: exported %ld result%s to %s (%s)\n", w.rows, w.rows == 1 ? "" : "s",
+              o->results_out, ResultFormat_title(format));
+   return 0;
+}
+
+/* ---- import ---- */
+
+typedef struct Keys_ {
+   unsigned long long *keys;
+   int n, cap;
+   bool out_of_memory;
+} Keys;
+
+static bool collectKey(const StoreRecord *r, void *ctx) {
+   Keys *k = ctx;
+   if (k->n == k->cap) {
+      int cap = k->cap ? k->cap * 2 : 256;
+      unsigned long long *more = realloc(k->keys, (size_t)cap * sizeof *more);
+      if (!more) {
+         k->out_of_memory = true;
+         return false;
+      }
+      k->keys = more;
+      k->cap = cap;
+   }
+   k->keys[k->n++] = Results_importKey(r);
+   return true;
+}
+
+static int cmpKey(const void *x, const void *y) {
+   unsigned long long a = *(const unsigned long long *)x, b = *(const unsigned long long *)y;
+   return a < b ? -1 : a > b;
+}
+
+/* Moves the rows the store does not have yet to the front; returns how many. */
+static int dropKnown(Store *s, const char *origin, StoreRecord *rows, int n, char *err, size_t errlen) {
+   StoreFilter f;
+   StoreFilter_init(&f);
+   f.origin = origin;
+   Keys known = {0};
+   if (!Store_query(s, &f, collectKey, &known, err, errlen) || known.out_of_memory) {
+      if (known.out_of_memory)
+         snprintf(err, errlen, "out of memory");
+      free(known.keys);
+      return -1;
+   }
+   if (known.n) /* keys is NULL when the store has none */
+      qsort(known.keys, (size_t)known.n, sizeof *known.keys, cmpKey);
+   int kept = 0;
+   for (int i = 0; i < n; i++) {
+      unsigned long long key = Results_importKey(&rows[i]);
+      if (!known.n || !bsearch(&key, known.keys, (size_t)known.n, sizeof key, cmpKey))
+         rows[kept++] = rows[i];
+   }
+   free(known.keys);
+   return kept;
+}
+
+/* The file's rows, or NULL with *rc (2 not a file to import, 1 unreadable). */
+static StoreRecord *readImport(const Options *o, const char *path, int *n, ResultFormat *found, int *rc) {
+   ResultFormat format;
+   bool has_format = o->results_format && ResultFormat_parse(o->results_format, &format);
+   struct stat st;
+   size_t len = 0;
+   char *text = NULL;
+   *rc = 1;
+   if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+      fprintf(stderr, "gemmtop: results import: %s: %s\n", path,
+              stat(path, &st) != 0 ? strerror(errno) : "not a regular file");
+      *rc = 2;
+      return NULL;
+   }
+   if (!(text = Util_readFile(path, &len))) {
+      fprintf(stderr, "gemmtop: results import: %s: %s\n", path, strerror(errno));
+      return NULL;
+   }
+   ImportLabels labels = {.device = o->filter_device, .kernel = o->kernel, .precision = -1};
+   if (o->filter_size) {
+      labels.m = o->problem.m;
+      labels.n = o->problem.n;
+      labels.k = o->problem.k;
+   }
+   if (o->has_precision)
+      labels.precision = (int)o->problem.precision;
+   char err[1024];
+   StoreRecord *rows = ResultImport_parse(path, text, len, has_format ? &format : NULL, &labels,
+                                          (long long)st.st_mtime, n, found, err, sizeof err);
+   free(text);
+   if (!rows) {
+      fprintf(stderr, "gemmtop: results import: %s\n", err);
+      *rc = 2;
+   }
+   return rows;
+}
+
+static int resultsImport(const Options *o, Store *s) {
+   const char *path = o->positional[1];
+   int n, rc;
+   ResultFormat found;
+   StoreRecord *rows = readImport(o, path, &n, &found, &rc);
+   if (!rows)
+      return rc;
+   char err[1024];
+   const char *origin = found == RESULT_FORMAT_T4 ? "t4" : "clblast";
+   int fresh = dropKnown(s, origin, rows, n, err, sizeof err);
+   rc = 0;
+   if (fresh < 0 || (fresh > 0 && !Store_add(s, rows, fresh, err, sizeof err))) {
+      fprintf(stderr, "gemmtop: results import: %s: %s\n", Store_path(s), err);
+      rc = 1;
+   } else {
+      printf("imported %d result%s from %s (%s) into %s", fresh, fresh == 1 ? "" : "s", path,
+             ResultFormat_title(found), Store_path(s));
+      if (fresh < n)
+         printf("; %d already there", n - fresh);
+      printf("\n");
+   }
+   free(rows);
+   return rc;
+}
+
+/* ---- the subcommands ---- */
+
+static const struct {
+   const char *name;
+   int (*run)(const Options *o, Store *s);
+   unsigned takes;
+   bool file;                /* takes FILE */
+} kSubcommands[] = {
+    {"list", resultsList, TAKES_FILTERS | TAKES_LIMIT, false},
+    {"best", resultsBest, TAKES_FILTERS, false},
+    {"compare", resultsCompare, TAKES_FILTERS | TAKES_AGAINST, false},
+    {"export", resultsExport, TAKES_FILTERS | TAKES_FORMAT | TAKES_OUT, false},
+    {"import", resultsImport, TAKES_LABELS | TAKES_FORMAT, true},
+};
+#define SUBCOMMANDS "list, best, compare, export or import"
+
+/* The subcommand argv names, or -1 with the message printed. */
+static int findSubcommand(const Options *o) {
+   if (o->npositional == 0) {
+      fprintf(stderr, "gemmtop: results needs a subcommand: %s\nsee 'gemmtop results --help'\n", SUBCOMMANDS);
+      return -1;
+   }
+   for (size_t i = 0; i < sizeof kSubcommands / sizeof kSubcommands[0]; i++)
+      if (!strcmp(o->positional[0], kSubcommands[i].name))
+         return (int)i;
+   fprintf(stderr, "gemmtop: results: unknown subcommand '%s': use %s\n", o->positional[0], SUBCOMMANDS);
+   return -1;
+}
+
+/* The options and words that this subcommand does not take. */
+static int checkTakes(const Options *o, int sub) {
+   const char *name = kSubcommands[sub].name;
+   for (size_t i = 0; i < sizeof kGiven / sizeof kGiven[0]; i++)
+      if (given(o, i) && !(kGiven[i].bit & kSubcommands[sub].takes)) {
+         fprintf(stderr, "gemmtop: results %s does not take %s\nsee 'gemmtop results --help'\n", name,
+                 kGiven[i].spelling);
+         return 2;
+      }
+   if (kSubcommands[sub].file && o->npositional < 2) {
+      fprintf(stderr, "gemmtop: results %s needs a FILE (a T4 or CLBlast tuner JSON file)\n", name);
+      return 2;
+   }
+   if (!kSubcommands[sub].file && o->npositional > 1) {
+      fprintf(stderr, "gemmtop: results %s takes no file ('%s'); %s\n", name, o->positional[1],
+              !strcmp(name, "export") ? "write to one with --out FILE" : "see 'gemmtop results --help'");
+      return 2;
+   }
+   return 0;
+}
+
+/* Whether the store is absent: reading one does not make it. A default one that is not
+ * there yet holds no results; one that --store names must be there (2 with a message). */
+static int storeAbsent(const Options *o, bool *absent) {
+   char path[4096];
+   struct stat st;
+   *absent = false;
+   if (o->store)
+      Util_copy(path, sizeof path, o->store);
+   else if (!Store_defaultPath(path, sizeof path))
+      return 0; /* Store_open says why */
+   if (stat(path, &st) == 0 || errno != ENOENT)
+      return 0;
+   *absent = true;
+   if (o->store) {
+      fprintf(stderr, "gemmtop: results: --store %s: no such file\n", o->store);
+      return 2;
+   }
+   fprintf(stderr, "gemmtop: results: no results store at %s yet (gemmtop run, sweep, bench and the explorer "
+                   "record there)\n", path);
+   return 0;
+}
+
+int Cli_results(const Options *o) {
+   int sub = findSubcommand(o);
+   if (sub < 0)
+      return 2;
+   int rc = checkTakes(o, sub);
+   if (rc)
+      return rc;
+   bool absent = false;
+   if (!kSubcommands[sub].file && ((rc = storeAbsent(o, &absent)) || absent))
+      return rc || kSubcommands[sub].run != resultsExport ? rc : resultsExport(o, NULL);
+   Store *s = openStore(o);
+   if (!s)
+      return 1;
+   rc = kSubcommands[sub].run(o, s);
+   Store_close(s);
+   return rc;
+}

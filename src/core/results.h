@@ -1,0 +1,53 @@
+/* Rows of the results store, gathered and ranked: the best verified result per device,
+ * kernel and size (with the vendor library's figure beside it), and two sets of rows
+ * compared configuration by configuration. gemmtop results (cli/cli_results.c) prints
+ * them; core/resultfmt.h writes and reads them as files. */
+#ifndef GEMMTOP_RESULTS_H
+#define GEMMTOP_RESULTS_H
+
+#include <stdbool.h>
+
+#include "core/store.h"
+
+/* Rows in memory (Store_query's callback adds them). */
+typedef struct ResultSet_ {
+   StoreRecord *rows;
+   int n, cap;
+   bool out_of_memory;
+} ResultSet;
+
+/* A StoreRowFn: adds r to the ResultSet ctx; false (stop) when memory runs out. */
+bool ResultSet_addRow(const StoreRecord *r, void *ctx);
+void ResultSet_free(ResultSet *s);
+
+/* A row that ranks: it ran, was verified, was not ablated or emulated, has a figure. */
+bool Results_ranks(const StoreRecord *r);
+
+typedef struct ResultBest_ {
+   int row;                  /* the best row of its group (an index into the set) */
+   int vendor;               /* the vendor library's best row on the same device and problem, or -1 */
+   double pct_of_vendor;     /* NaN when there is no vendor row */
+} ResultBest;
+
+/* One ResultBest per device, kernel and problem (sizes, type, layout) that has a row that
+ * ranks, highest GFLOPS first within it; vendor rows are not ranked but are what the
+ * others are a percentage of. Ordered by device, then problem, then GFLOPS (best first).
+ * Returns the count (*out malloc'd), or -1 out of memory. */
+int Results_best(const ResultSet *s, ResultBest **out);
+
+typedef struct ResultPair_ {
+   int a, b;                 /* the best row of each side for one kernel, parameters and problem, or -1 */
+   double ratio;             /* b's GFLOPS / a's; NaN unless both */
+} ResultPair;
+
+/* Per kernel, parameters (in any order: "TSM=8 TSN=16" is "TSN=16 TSM=8") and problem:
+ * the best ranking row of side a and of side b
+ * (rows of the one set, side[i] 0 for a, 1 for b, other values in neither). Ordered by
+ * kernel, problem and parameters. Returns the count (*out malloc'd), or -1. */
+int Results_compare(const ResultSet *s, const unsigned char *side, ResultPair **out);
+
+/* Whether an imported row is already in the store: the same origin, device, kernel,
+ * parameters, problem and time figure (an import run twice adds nothing). */
+unsigned long long Results_importKey(const StoreRecord *r);
+
+#endif

@@ -1,0 +1,246 @@
+/* The lesson pane (8): the step's title and whole text, the figure the source reported,
+ * and beside the measured figure what explains it: the access-count model (core/traffic.h),
+ * bank wavefronts against the ideal, registers and occupancy; then the ladder table the
+ * class has built so far. Every paragraph is word-wrapped to the pane and the pane scrolls
+ * (Up, Down, PgUp, PgDn when focused): nothing is cut. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ablate.h"
+#include "core/banks.h"
+#include "core/traffic.h"
+#include "core/util.h"
+#include "tui/app.h"
+#include "tui/lesson_ui.h"
+#include "tui/text.h"
+
+#define MAX_LINES 400
+
+typedef struct {
+   char *buf;                 /* every line's text, one after another */
+   size_t len, cap;
+   size_t at[MAX_LINES];      /* where each line starts in buf */
+   Style style[MAX_LINES];
+   int n;
+   int width;
+} Lines;
+
+static void addLine(Lines *L, const char *s, Style st) {
+   size_t n = strlen(s) + 1;
+   if (L->n == MAX_LINES)
+      return;
+   if (L->len + n > L->cap) {
+      size_t cap = (L->cap + n) * 2;
+      char *b = realloc(L->buf, cap);
+      if (!b)
+         return;
+      L->buf = b;
+      L->cap = cap;
+   }
+   memcpy(L->buf + L->len, s, n);
+   L->at[L->n] = L->len;
+   L->style[L->n++] = st;
+   L->len += n;
+}
+
+/* A paragraph, word-wrapped to the pane (the file's line breaks are not the screen's). */
+static void addPara(Lines *L, Style st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void addPara(Lines *L, Style st, const char *fmt, ...) {
+   char text[4096];
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(text, sizeof text, fmt, ap);
+   va_end(ap);
+   for (char *c = text; *c; c++)
+      if (*c == '\n')
+         *c = ' ';
+   char buf[8192];
+   const char *lines[64];
+   int n = Text_wrap(text, L->width, buf, sizeof buf, lines, 64);
+   for (int i = 0; i < n; i++)
+      addLine(L, lines[i], st);
+}
+
+/* Registers and occupancy: from the inspect pane's reading when it has this configuration,
+ * else what the build reported. */
+static void explainResources(Ui *ui, Lines *L) {
+   const WorkerSnapshot *s = &ui->snap;
+   const Inspection *in = ui->have_inspect ? &ui->inspect.inspection : NULL;
+   bool inspected = in && in->ok && !strcmp(ui->inspect.config.kernel, Ui_kernel(ui)->name) &&
+                    !memcmp(ui->inspect.config.values, ui->values, sizeof ui->values);
+   int regs = inspected && in->registers >= 0 ? in->registers : Draw_snapIsCurrent(ui) ? s->registers : -1;
+   char occ[200] = "occupancy: 6 shows the inspect pane, which estimates it";
+   if (inspected && in->occ.known)
+      snprintf(occ, sizeof occ, "occupancy %.0f%% (%d of %d warps per SM/CU, limited by %s)", 100 * in->occ.fraction,
+               in->occ.waves, in->occ.max_waves, in->occ.limited_by ? in->occ.limited_by : "?");
+   else if (inspected)
+      snprintf(occ, sizeof occ, "occupancy unknown on this device");
+   if (regs >= 0)
+      addPara(L, ST_NORMAL, "registers: %d per work-item; %s", regs, occ);
+   else
+      addPara(L, ST_DIM, "registers: not reported by this runtime; %s", occ);
+}
+
+/* Bank wavefronts against the ideal, from the trace the bank pane shows. */
+static void explainBanks(Ui *ui, Lines *L) {
+   const BankAnalysis *a = ui->have_banks ? ui->banks.analysis : NULL;
+   bool current = a && ui->snap.have_config && ui->banks.config_serial == ui->snap.config_serial &&
+                  Draw_snapIsCurrent(ui);
+   if (!current) {
+      addPara(L, ST_DIM, "local-memory banks: %s", ui->visible & PANE_BIT(PANE_BANKS)
+                                                        ? "tracing this configuration (the bank pane)..."
+                                                        : "5 shows the bank pane: wavefronts against the ideal");
+      return;
+   }
+   if (!a->total.requests) {
+      addPara(L, ST_NORMAL, "local-memory banks: this kernel makes no local-memory access");
+      return;
+   }
+   double degree = a->total.ideal > 0 ? (double)a->total.wavefronts / (double)a->total.ideal : 0;
+   addPara(L, degree > 1.05 ? ST_WARN : ST_NORMAL,
+           "local-memory banks: %lld wavefronts for %lld ideal (%.2fx) over %lld requests, %lld with a conflict; "
+           "worst site %.1f-way (the bank pane has each site)",
+           a->total.wavefronts, a->total.ideal, degree, a->total.requests, a->total.conflicted,
+           a->total.worst_degree);
+}
+
+/* The measured figure and what explains it. */
+static void explainStep(Ui *ui, Lines *L) {
+   const WorkerSnapshot *s = &ui->snap;
+   bool current = Draw_snapIsCurrent(ui);
+   char gf[64];
+   Draw_fmtRate(s->gflops, "GFLOPS", gf, sizeof gf);
+   if (!current || !s->have_result)
+      addPara(L, ST_DIM, "measured: waiting for the first run of this step");
+   else if (s->state == WS_STOPPED && s->status == RUN_INVALID)
+      addPara(L, ST_WARN, "refused: %s", s->message);
+   else if (s->state == WS_STOPPED)
+      addPara(L, ST_BAD, "did not run: %s: %s", RunStatus_name(s->status), s->message);
+   else if (ui->ablate && s->nwindow) {
+      char names[64];
+      Ablate_name(ui->ablate, names, sizeof names);
+      addPara(L, ST_WARN, "measured: %s ABLATED (%s): not a GEMM result, not verified, never ranked", gf, names);
+   } else if (s->nwindow && s->verified_run && s->verify.ok)
+      addPara(L, ST_GOOD, "measured: %s, verified%s", gf, s->geo.emulated ? " (emulated: not ranked)" : "");
+   else if (s->nwindow && s->verified_run)
+      addPara(L, ST_BAD, "measured: %s but NOT VERIFIED: %s", gf, s->verify.message);
+   else
+      addPara(L, ST_DIM, "measured: verifying...");
+   if (ui->limits[0])
+      addPara(L, ST_WARN, "simulated limits: %s (this device allows more)", ui->limits);
+   TrafficModel t;
+   char err[600], text[700];
+   if (Traffic_model(Ui_kernel(ui), ui->values, &ui->problem, Ui_limits(ui), &t, err, sizeof err)) {
+      Traffic_describe(&t, text, sizeof text);
+      addPara(L, t.known ? ST_NORMAL : ST_DIM, "access model: %s", text);
+   } else {
+      addPara(L, ST_BAD, "access model: %s", err);
+   }
+   explainBanks(ui, L);
+   explainResources(ui, L);
+}
+
+static void ladderRows(Ui *ui, Lines *L) {
+   const LessonUi *lu = ui->lesson;
+   const Ladder *ld = &lu->ladder;
+   char row[512];
+   addLine(L, "", ST_NORMAL);
+   snprintf(row, sizeof row, "ladder: %d of %d steps  (E exports Markdown, CSV, SVG)", Ladder_done(ld), ld->nrows);
+   addLine(L, row, ST_LABEL);
+   snprintf(row, sizeof row, "  %-4s %10s %8s %8s %7s  %s", "step", "GFLOPS", "vs prev", "vs 1", "% best",
+            "the source reported");
+   addLine(L, row, ST_LABEL);
+   for (int i = 0; i < ld->nrows; i++) {
+      const LadderRow *r = &ld->rows[i];
+      char gf[48] = "-", sp[16] = "-", sf[16] = "-", pb[16] = "-";
+      if (r->measured)
+         snprintf(gf, sizeof gf, "%.1f%s", r->gflops, r->ablated ? " abl" : r->emulated ? " emu" : "");
+      else if (r->refused[0])
+         snprintf(gf, sizeof gf, "refused");
+      if (Ladder_speedupPrevious(ld, i) > 0)
+         snprintf(sp, sizeof sp, "%.2fx", Ladder_speedupPrevious(ld, i));
+      if (Ladder_speedupFirst(ld, i) > 0)
+         snprintf(sf, sizeof sf, "%.2fx", Ladder_speedupFirst(ld, i));
+      if (Ladder_ranked(ld, i))
+         snprintf(pb, sizeof pb, "%.0f%%", Ladder_percentOfBest(ld, i));
+      snprintf(row, sizeof row, "%s %-4d %10s %8s %8s %7s  %s", i == lu->step ? ">" : " ", i + 1, gf, sp, sf, pb,
+               r->reference[0] ? r->reference : "-");
+      addLine(L, row, i == lu->step ? ST_SELECT : r->measured || r->refused[0] ? ST_NORMAL : ST_DIM);
+   }
+   if (lu->exported[0])
+      addPara(L, ST_DIM, "exported: %s", lu->exported);
+}
+
+static void build(Ui *ui, Lines *L) {
+   const Lesson *lesson = LessonUi_lesson(ui);
+   const LessonUi *lu = ui->lesson;
+   if (!lesson) {
+      addPara(L, ST_DIM, "No lesson is being taught. L chooses one; 'gemmtop lesson NAME' starts one. A lesson "
+                         "is a ladder taught step by step: n and N move between its steps.");
+      return;
+   }
+   const LessonStep *st = &lesson->steps[lu->step];
+   addPara(L, ST_LABEL, "%s", lesson->title);
+   addPara(L, ST_GOOD, "Step %d of %d: %s", lu->step + 1, lesson->nsteps, st->title[0] ? st->title : st->preset);
+   if (!lu->step_loaded) {
+      addPara(L, ST_BAD, "%s", lu->step_error);
+      return;
+   }
+   addPara(L, ST_DIM, "preset %s%s%s", st->preset, st->ablate ? ", ablated" : "", st->limits[0] ? ", simulated limits" : "");
+   if (st->text)
+      addPara(L, ST_NORMAL, "%s", st->text);
+   addPara(L, ST_NORMAL, "the source reported: %s", st->reference[0] ? st->reference : "nothing for this step");
+   addLine(L, "", ST_NORMAL);
+   if (!LessonUi_onStep(ui))
+      addPara(L, ST_WARN, "the configuration was changed since the step loaded: the figures below are not the "
+                          "step's and stay out of the ladder (n or N, then back, loads the step again)");
+   explainStep(ui, L);
+   ladderRows(ui, L);
+}
+
+void Draw_lesson(Ui *ui) {
+   Rect r = ui->layout.pane[PANE_LESSON];
+   Lines L;
+   memset(&L, 0, sizeof L);
+   L.width = r.w - 2 > 10 ? r.w - 2 : 10;
+   build(ui, &L);
+   int body = r.h - 1;
+   int scroll = ui->lesson ? ui->lesson->scroll : 0;
+   if (scroll > L.n - body)
+      scroll = L.n - body;
+   if (scroll < 0)
+      scroll = 0;
+   if (ui->lesson)
+      ui->lesson->scroll = scroll;
+   const Lesson *lesson = LessonUi_lesson(ui);
+   char extra[160] = "", right[64] = "";
+   if (lesson)
+      snprintf(extra, sizeof extra, "%s: step %d/%d", lesson->name, ui->lesson->step + 1, lesson->nsteps);
+   if (L.n > body)
+      snprintf(right, sizeof right, "lines %d-%d of %d", scroll + 1, scroll + body < L.n ? scroll + body : L.n, L.n);
+   else
+      snprintf(right, sizeof right, "n next  N previous");
+   Draw_paneTitle(ui, PANE_LESSON, extra, right);
+   for (int i = 0; i < body && scroll + i < L.n; i++)
+      Draw_text(ui, r.y + 1 + i, r.x + 1, r.w - 2, L.buf + L.at[scroll + i], L.style[scroll + i], false);
+   free(L.buf);
+}
+
+void LessonUi_paneKey(Ui *ui, int ch) {
+   if (!ui->lesson)
+      return;
+   int page = ui->layout.pane[PANE_LESSON].h - 2;
+   page = page > 1 ? page : 1;
+   switch (ch) {
+   case KEY_UP: case 'k': ui->lesson->scroll--; break;
+   case KEY_DOWN: case 'j': ui->lesson->scroll++; break;
+   case KEY_PPAGE: ui->lesson->scroll -= page; break;
+   case KEY_NPAGE: ui->lesson->scroll += page; break;
+   case KEY_HOME: ui->lesson->scroll = 0; break;
+   case KEY_END: ui->lesson->scroll = MAX_LINES; break; /* drawing keeps the last page in view */
+   default: return;
+   }
+   if (ui->lesson->scroll < 0)
+      ui->lesson->scroll = 0;
+}

@@ -1,0 +1,347 @@
+/* The explorer's side of a lesson: see lesson_ui.h. A step loads its preset whole
+ * (preset_ui.c) with the step's ablation and simulated limits, nothing else carried over;
+ * the worker's figures of exactly that configuration fill the step's row of the ladder. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/outfile.h"
+#include "core/util.h"
+#include "tui/app.h"
+#include "tui/lesson_ui.h"
+#include "tui/text.h"
+
+static LessonUi *ensure(Ui *ui) {
+   if (!ui->lesson) {
+      ui->lesson = calloc(1, sizeof *ui->lesson);
+      if (ui->lesson)
+         ui->lesson->current = -1;
+   }
+   return ui->lesson;
+}
+
+static void loadList(Ui *ui, LessonUi *L) {
+   if (L->loaded)
+      return;
+   char dir[1200], err[256];
+   bool shipped = Lesson_defaultDir(ui->kernels_dir, dir, sizeof dir);
+   LessonList_load(&L->list, shipped ? dir : NULL, err, sizeof err);
+   L->loaded = true;
+   if (L->list.warnings[0])
+      Ui_log(ui, LOG_WARN, "lessons that could not be read:\n%s", L->list.warnings);
+}
+
+const Lesson *LessonUi_lesson(const Ui *ui) {
+   const LessonUi *L = ui->lesson;
+   return L && L->current >= 0 && L->current < L->list.count ? &L->list.items[L->current] : NULL;
+}
+
+/* The configuration now chosen, as the worker will be told it. */
+static void currentConfig(const Ui *ui, WorkerConfig *c) {
+   memset(c, 0, sizeof *c);
+   Util_copy(c->kernel, sizeof c->kernel, Ui_kernel(ui)->name);
+   memcpy(c->values, ui->values, sizeof c->values);
+   c->problem = ui->problem;
+   c->ablate = ui->ablate;
+   Util_copy(c->limits, sizeof c->limits, ui->limits);
+}
+
+static bool sameConfig(const WorkerConfig *a, const WorkerConfig *b) {
+   return !strcmp(a->kernel, b->kernel) && !memcmp(a->values, b->values, sizeof a->values) &&
+          Problem_same(&a->problem, &b->problem) && a->ablate == b->ablate && !strcmp(a->limits, b->limits);
+}
+
+/* Loads step i of the lesson: its preset whole, its ablation and limits (none when it
+ * names none), the lesson's size override. */
+static void applyStep(Ui *ui, int i) {
+   LessonUi *L = ui->lesson;
+   const Lesson *lesson = LessonUi_lesson(ui);
+   if (!lesson || i < 0 || i >= lesson->nsteps)
+      return;
+   const LessonStep *st = &lesson->steps[i];
+   L->step = i;
+   L->scroll = 0;
+   L->step_loaded = false;
+   L->step_error[0] = '\0';
+   PresetList presets;
+   char err[1536];
+   PresetList_load(&presets, ui->presets_dir, err, sizeof err);
+   const Preset *p = PresetList_find(&presets, st->preset);
+   if (!p)
+      snprintf(L->step_error, sizeof L->step_error, "%s:%d: step %d names preset %s, which is not in %s or yours",
+               lesson->path, st->line, i + 1, st->preset, ui->presets_dir);
+   else if (Ui_loadPreset(ui, p, L->size, st->ablate, st->limits, err, sizeof err))
+      L->step_loaded = true;
+   else
+      snprintf(L->step_error, sizeof L->step_error, "step %d: %s", i + 1, err);
+   PresetList_free(&presets);
+   if (!L->step_loaded) {
+      Ui_log(ui, LOG_ERROR, "%s", L->step_error);
+      Ui_flash(ui, ST_BAD, "step %d/%d cannot be loaded: the lesson pane says why", i + 1, lesson->nsteps);
+      return;
+   }
+   currentConfig(ui, &L->step_config);
+   Ui_log(ui, LOG_INFO, "lesson %s, step %d/%d: %s", lesson->name, i + 1, lesson->nsteps,
+          st->title[0] ? st->title : st->preset);
+   Ui_flash(ui, ST_NORMAL, "step %d/%d: %s  (n next, N previous)", i + 1, lesson->nsteps,
+            st->title[0] ? st->title : st->preset);
+}
+
+static void initLadder(Ui *ui) {
+   LessonUi *L = ui->lesson;
+   const DeviceInfo *d = Ui_deviceInfo(ui);
+   char device[200];
+   int n = snprintf(device, sizeof device, "%s (%s)", d ? d->name : "?", ui->backend);
+   if (L->size[0] || L->size[1] || L->size[2]) {
+      n += snprintf(device + n, sizeof device - (size_t)n, ", every step at");
+      for (int i = 0; i < 3 && n > 0 && (size_t)n < sizeof device; i++)
+         if (L->size[i])
+            n += snprintf(device + n, sizeof device - (size_t)n, " %c=%d", "MNK"[i], L->size[i]);
+   }
+   Ladder_init(&L->ladder, LessonUi_lesson(ui), device);
+   L->exported[0] = '\0';
+}
+
+int LessonUi_begin(Ui *ui) {
+   LessonUi *L = ensure(ui);
+   if (!L) {
+      fprintf(stderr, "gemmtop: out of memory\n");
+      return 1;
+   }
+   loadList(ui, L);
+   const Lesson *lesson = LessonList_find(&L->list, ui->start.lesson);
+   if (!lesson) {
+      fprintf(stderr, "gemmtop: no lesson '%s' ('gemmtop list lessons' lists them)\n", ui->start.lesson);
+      return 2;
+   }
+   const Selection *sel = &ui->start.sel;
+   L->size[0] = sel->has_m ? sel->problem.m : 0;
+   L->size[1] = sel->has_n ? sel->problem.n : 0;
+   L->size[2] = sel->has_k ? sel->problem.k : 0;
+   L->current = (int)(lesson - L->list.items);
+   initLadder(ui);
+   applyStep(ui, 0);
+   if (!L->step_loaded) {
+      fprintf(stderr, "gemmtop: lesson %s: %s\n", lesson->name, L->step_error);
+      return 2;
+   }
+   return 0;
+}
+
+void LessonUi_start(Ui *ui, int i) {
+   LessonUi *L = ensure(ui);
+   if (!L || i < 0 || i >= L->list.count)
+      return;
+   L->current = i;
+   initLadder(ui);
+   ui->visible |= PANE_BIT(PANE_LESSON);
+   applyStep(ui, 0);
+}
+
+void LessonUi_stepBy(Ui *ui, int dir) {
+   const Lesson *lesson = LessonUi_lesson(ui);
+   if (!lesson) {
+      Ui_flash(ui, ST_WARN, "no lesson is being taught: L chooses one");
+      return;
+   }
+   int next = ui->lesson->step + dir;
+   if (next < 0) {
+      Ui_flash(ui, ST_WARN, "this is the lesson's first step");
+      return;
+   }
+   if (next >= lesson->nsteps) {
+      Ui_flash(ui, ST_WARN, "this is the lesson's last step (%d/%d): E exports the ladder table", lesson->nsteps,
+               lesson->nsteps);
+      return;
+   }
+   ui->visible |= PANE_BIT(PANE_LESSON);
+   applyStep(ui, next);
+}
+
+bool LessonUi_onStep(const Ui *ui) {
+   if (!LessonUi_lesson(ui) || !ui->lesson->step_loaded)
+      return false;
+   WorkerConfig c;
+   currentConfig(ui, &c);
+   return sameConfig(&c, &ui->lesson->step_config);
+}
+
+void LessonUi_poll(Ui *ui) {
+   LessonUi *L = ui->lesson;
+   const WorkerSnapshot *s = &ui->snap;
+   if (!LessonUi_lesson(ui) || !L->step_loaded || !s->have_config || !s->have_result ||
+       !sameConfig(&s->config, &L->step_config))
+      return;
+   const KernelInfo *k = Catalog_find(&ui->cat, s->config.kernel);
+   char params[400] = "", config[256];
+   if (k)
+      KernelInfo_formatParams(k, s->config.values, params, sizeof params);
+   const Problem *p = &s->config.problem;
+   snprintf(config, sizeof config, "%s %s, %dx%dx%d %s", s->config.kernel, params, p->m, p->n, p->k,
+            Precision_name(p->precision));
+   if (s->state == WS_STOPPED && s->status == RUN_INVALID)
+      Ladder_refuse(&L->ladder, L->step, s->message, config);
+   else if (s->nwindow > 0 && s->config.ablate)
+      Ladder_record(&L->ladder, L->step, s->gflops, config, s->geo.emulated, true);
+   else if (s->nwindow > 0 && s->verified_run && s->verify.ok)
+      Ladder_record(&L->ladder, L->step, s->gflops, config, s->geo.emulated, false);
+}
+
+/* A name none of whose three files exists (nor a link of that name): lesson-NAME.*, then
+ * lesson-NAME-2.* and on; an export never replaces a file. */
+static bool freeBase(const char *name, char *base, size_t baselen) {
+   static const char *const ext[] = {".md", ".csv", ".svg"};
+   for (int n = 1; n < 1000; n++) {
+      if (n == 1)
+         snprintf(base, baselen, "lesson-%s", name);
+      else
+         snprintf(base, baselen, "lesson-%s-%d", name, n);
+      bool taken = false;
+      for (int e = 0; e < 3 && !taken; e++) {
+         char path[1200];
+         struct stat st;
+         snprintf(path, sizeof path, "%s%s", base, ext[e]);
+         taken = lstat(path, &st) == 0 || errno != ENOENT;
+      }
+      if (!taken)
+         return true;
+   }
+   return false;
+}
+
+void LessonUi_export(Ui *ui) {
+   const Lesson *lesson = LessonUi_lesson(ui);
+   if (!lesson) {
+      Ui_flash(ui, ST_WARN, "no lesson is being taught: L chooses one, then E exports its ladder table");
+      return;
+   }
+   LessonUi *L = ui->lesson;
+   char base[1000];
+   if (!freeBase(lesson->name, base, sizeof base)) {
+      Ui_flash(ui, ST_BAD, "lesson-%s.md to lesson-%s-999.md all exist here: move some away", lesson->name,
+               lesson->name);
+      return;
+   }
+   char *texts[3] = {Ladder_markdown(&L->ladder), Ladder_csv(&L->ladder), Ladder_svg(&L->ladder)};
+   static const char *const ext[] = {".md", ".csv", ".svg"};
+   bool ok = texts[0] && texts[1] && texts[2];
+   char err[1400] = "out of memory";
+   for (int e = 0; e < 3 && ok; e++) {
+      char path[1200];
+      snprintf(path, sizeof path, "%s%s", base, ext[e]);
+      ok = OutFile_write(path, texts[e], strlen(texts[e]), err, sizeof err);
+   }
+   for (int e = 0; e < 3; e++)
+      free(texts[e]);
+   if (!ok) {
+      Ui_log(ui, LOG_ERROR, "ladder table not exported: %s", err);
+      Ui_flash(ui, ST_BAD, "ladder table not exported: %s", err);
+      return;
+   }
+   char cwd[600] = ".";
+   if (!getcwd(cwd, sizeof cwd))
+      Util_copy(cwd, sizeof cwd, ".");
+   snprintf(L->exported, sizeof L->exported, "%s/%s.md, .csv, .svg", cwd, base);
+   Ui_log(ui, LOG_GOOD, "ladder table exported (%d of %d steps): %s", Ladder_done(&L->ladder), L->ladder.nrows,
+          L->exported);
+   Ui_flash(ui, ST_GOOD, "ladder exported: %s.md .csv .svg", base);
+}
+
+void LessonUi_free(Ui *ui) {
+   if (!ui->lesson)
+      return;
+   if (ui->lesson->loaded)
+      LessonList_free(&ui->lesson->list);
+   free(ui->lesson);
+   ui->lesson = NULL;
+}
+
+/* ---- the chooser (L) ---- */
+
+void LessonUi_openChooser(Ui *ui) {
+   LessonUi *L = ensure(ui);
+   if (!L)
+      return;
+   if (L->loaded) { /* read again: a lecturer may have just written one */
+      bool teaching = L->current >= 0;
+      char name[64] = "";
+      if (teaching)
+         Util_copy(name, sizeof name, L->list.items[L->current].name);
+      LessonList_free(&L->list);
+      L->loaded = false;
+      loadList(ui, L);
+      const Lesson *again = teaching ? LessonList_find(&L->list, name) : NULL;
+      L->current = again ? (int)(again - L->list.items) : -1;
+      if (again && (again->nsteps != L->ladder.nrows || L->step >= again->nsteps)) {
+         /* Its file changed under the class: start it again rather than mix two versions. */
+         Ui_log(ui, LOG_WARN, "lesson %s changed on disk: it starts again on its first step", name);
+         LessonUi_start(ui, L->current);
+      }
+   } else {
+      loadList(ui, L);
+   }
+   L->chooser_cursor = L->current >= 0 ? L->current : 0;
+}
+
+void LessonUi_chooserKey(Ui *ui, int ch) {
+   LessonUi *L = ui->lesson;
+   int n = L ? L->list.count : 0;
+   switch (ch) {
+   case 27: case 'q': Dialog_close(ui); return;
+   case KEY_UP: case 'k': L->chooser_cursor--; break;
+   case KEY_DOWN: case 'j': L->chooser_cursor++; break;
+   case KEY_HOME: L->chooser_cursor = 0; break;
+   case KEY_END: L->chooser_cursor = n - 1; break;
+   case '\n': case '\r': case KEY_ENTER:
+      if (n > 0) {
+         Dialog_close(ui);
+         LessonUi_start(ui, L->chooser_cursor);
+      }
+      return;
+   default: return;
+   }
+   if (L->chooser_cursor >= n)
+      L->chooser_cursor = n - 1;
+   if (L->chooser_cursor < 0)
+      L->chooser_cursor = 0;
+}
+
+void LessonUi_drawChooser(Ui *ui) {
+   LessonUi *L = ui->lesson;
+   int n = L ? L->list.count : 0;
+   Rect r = Layout_dialog(ui->cols, ui->rows, 100, n + 12);
+   Draw_box(ui, r, "Lessons (L): Enter starts one on its first step, Esc closes");
+   int x = r.x + 2, w = r.w - 4;
+   if (!n) {
+      Draw_text(ui, r.y + 1, x, w, "no lessons: see docs/lessons.md to write one in $XDG_CONFIG_HOME/gemmtop/lessons",
+                ST_DIM, false);
+      return;
+   }
+   if (L->chooser_cursor >= n)
+      L->chooser_cursor = n - 1;
+   int listH = r.h > 10 ? r.h - 9 : 1, first = L->chooser_cursor >= listH ? L->chooser_cursor - listH + 1 : 0;
+   for (int i = first, y = r.y + 1; i < n && y < r.y + 1 + listH; i++, y++) {
+      const Lesson *l = &L->list.items[i];
+      bool sel = i == L->chooser_cursor;
+      Style st = sel ? ST_CURSOR : ST_NORMAL;
+      char row[400];
+      snprintf(row, sizeof row, "%-8s %2d steps  %s%s", l->name, l->nsteps, l->title,
+               l->replaces_shipped ? "  (yours, replacing the shipped one)" : l->user ? "  (yours)" : "");
+      Draw_fill(ui, y, r.x + 1, r.w - 2, st);
+      Draw_text(ui, y, x, w, row, st, false);
+      Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_ROW, i, 0);
+   }
+   const Lesson *l = &L->list.items[L->chooser_cursor];
+   char about[2048], buf[2400];
+   const char *lines[7];
+   snprintf(about, sizeof about, "%s  (%s)", l->about ? l->about : l->title, l->path);
+   for (char *c = about; *c; c++)
+      if (*c == '\n')
+         *c = ' ';
+   int nl = Text_wrap(about, w, buf, sizeof buf, lines, 7);
+   for (int i = 0; i < nl; i++)
+      Draw_text(ui, r.y + r.h - 8 + i, x, w, lines[i], ST_DIM, false);
+}

@@ -1,0 +1,56 @@
+/* The explorer's side of a lesson (core/lesson.h): the lesson being taught, its step, the
+ * ladder table it builds (core/ladder.h) from the worker's verified figures, the lesson
+ * chooser (L) and the export of the ladder (E). draw_lesson.c draws its pane. */
+#ifndef GEMMTOP_UI_LESSON_UI_H
+#define GEMMTOP_UI_LESSON_UI_H
+
+#include <stdbool.h>
+
+#include "core/ladder.h"
+#include "core/lesson.h"
+#include "explorer/worker.h"
+
+typedef struct Ui_ Ui;
+
+typedef struct LessonUi_ {
+   LessonList list;           /* every lesson, for the chooser */
+   bool loaded;
+   int chooser_cursor;
+   int current;               /* index in list of the lesson taught, -1 none */
+   int step;                  /* 0-based */
+   bool step_loaded;          /* the step's preset applied (false: it could not be) */
+   WorkerConfig step_config;  /* what the step loaded: figures of it go in the ladder */
+   char step_error[1536];     /* why the step's preset could not be loaded */
+   int size[3];               /* gemmtop lesson --size / -m -n -k: M, N, K for every step (0: the preset's) */
+   Ladder ladder;
+   int scroll;                /* the pane's first line */
+   char exported[1200];       /* the files written last, for the pane */
+} LessonUi;
+
+/* Before the worker starts: the lesson named at start (UiStart.lesson) on its first step.
+ * Returns 0, or the exit code with a message on stderr. */
+int LessonUi_begin(Ui *ui);
+/* The lesson, when one is taught (else NULL). */
+const Lesson *LessonUi_lesson(const Ui *ui);
+/* Starts lesson index i of the list on its first step. */
+void LessonUi_start(Ui *ui, int i);
+/* The next (1) or previous (-1) step. */
+void LessonUi_stepBy(Ui *ui, int dir);
+/* Once per pass of the main loop, after the snapshot: the step's figure into the ladder. */
+void LessonUi_poll(Ui *ui);
+/* Whether the configuration on screen is the one the step loaded (not changed since). */
+bool LessonUi_onStep(const Ui *ui);
+/* E: writes the ladder as Markdown, CSV and SVG into the current folder. */
+void LessonUi_export(Ui *ui);
+void LessonUi_free(Ui *ui);
+
+/* The chooser dialog (DLG_LESSONS). */
+void LessonUi_openChooser(Ui *ui);
+void LessonUi_chooserKey(Ui *ui, int ch);
+void LessonUi_drawChooser(Ui *ui);
+
+/* draw_lesson.c: the pane, and its keys (scrolling) when focused. */
+void Draw_lesson(Ui *ui);
+void LessonUi_paneKey(Ui *ui, int ch);
+
+#endif

@@ -1,0 +1,109 @@
+#!/bin/sh
+# The results store on PoCL: a sweep killed with SIGKILL once the store holds one of its
+# results resumes when run again and measures each configuration exactly once in all,
+# saying how many it took; --fresh measures them again; run records its row (bench's
+# rows: cli_bench.sh); --no-store records nothing; a corrupt store leaves
+# run working, with a warning, and the file byte for byte as it was.
+. "$(dirname "$0")/lib.sh"
+
+STORE="$XDG_DATA_HOME/gemmtop/results.db"
+# A small space: the 5 values of WPT with TS fixed, at a size where each takes a moment.
+SWEEP="sweep $POCL --kernel mygemm03_wpt --set TS=16 --size 128 --reps 20 --exhaustive"
+
+# sql QUERY: one value from the store (opened read-only: polling never creates it).
+sql() {
+   python3 - "$STORE" "$1" <<'PY'
+import sqlite3, sys
+try:
+    db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True, timeout=15)
+    print(db.execute(sys.argv[2]).fetchone()[0])
+except sqlite3.Error:
+    print(0)
+PY
+}
+
+# Starts the sweep, waits (bounded) until the store has one of its results, then SIGKILL.
+# Prints "<exit status> <rows when killed>".
+python3 - "$GEMMTOP_BIN" "$STORE" "$T_DIR" $SWEEP >"$T_DIR/kill" 2>&1 <<'PY'
+import os, signal, sqlite3, subprocess, sys, time
+binary, store, tmp, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+p = subprocess.Popen([binary] + args, stdout=open(tmp + "/k.out", "w"), stderr=open(tmp + "/k.err", "w"))
+def rows():
+    if not os.path.exists(store):
+        return 0
+    try:
+        db = sqlite3.connect("file:%s?mode=ro" % store, uri=True, timeout=15)
+        return db.execute("SELECT count(*) FROM results WHERE origin = 'sweep'").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+deadline = time.time() + 180
+while rows() < 1 and p.poll() is None and time.time() < deadline:
+    time.sleep(0.02)
+os.kill(p.pid, signal.SIGKILL) if p.poll() is None else None
+print(p.wait(), rows())
+PY
+set -- $(cat "$T_DIR/kill")
+status=${1:-?}
+killed_at=${2:-0}
+if [ "$status" = "-9" ] && [ "$killed_at" -ge 1 ] && [ "$killed_at" -lt 5 ]; then
+   ok "the sweep was killed with SIGKILL after $killed_at of 5 configurations were stored"
+else
+   not_ok "kill the sweep mid-run: status $status, $killed_at stored" "$(cat "$T_DIR/kill" "$T_DIR/k.err")"
+fi
+
+# shellcheck disable=SC2086 # SWEEP is a list of words
+run_gemmtop $SWEEP
+expect_rc 0 "the same sweep run again"
+expect_in "$killed_at of 5 configurations taken from the store ($STORE); --fresh measures them again" "$ERR" \
+   "it says how many it took from the store"
+expect_in "tried 5 of 5 valid" "$OUT" "its table has all five"
+expect_in "$killed_at of them from the results store" "$OUT" "and says which came from the store"
+per=$(sql "SELECT group_concat(n) FROM (SELECT count(*) AS n FROM results WHERE origin = 'sweep' GROUP BY params)")
+distinct=$(sql "SELECT count(DISTINCT params) FROM results WHERE origin = 'sweep'")
+[ "$per" = "1,1,1,1,1" ] && [ "$distinct" = 5 ] &&
+   ok "each of the 5 configurations was measured exactly once in all" ||
+   not_ok "configurations measured more or less than once: $per ($distinct distinct)" "$ERR"
+keys=$(sql "SELECT count(DISTINCT sweep_key) FROM results WHERE origin = 'sweep' AND length(sweep_key) = 32")
+[ "$keys" = 1 ] && ok "both runs recorded under one sweep key" || not_ok "sweep keys: $keys"
+
+# shellcheck disable=SC2086
+run_gemmtop $SWEEP
+expect_in "5 of 5 configurations taken from the store" "$ERR" "a finished sweep run again measures nothing"
+[ "$(sql "SELECT count(*) FROM results WHERE origin = 'sweep'")" = 5 ] && ok "and adds no row" ||
+   not_ok "rows after a third run" "$(sql "SELECT count(*) FROM results")"
+
+# shellcheck disable=SC2086
+run_gemmtop $SWEEP --fresh --reps 2
+expect_rc 0 "--fresh"
+case "$ERR" in *"taken from the store"*) not_ok "--fresh took from the store" "$ERR" ;; *) ok "--fresh takes nothing from the store" ;; esac
+per=$(sql "SELECT group_concat(n) FROM (SELECT count(*) AS n FROM results WHERE origin = 'sweep' GROUP BY params)")
+[ "$per" = "2,2,2,2,2" ] && ok "--fresh measured each configuration again" || not_ok "after --fresh: $per"
+
+run_gemmtop run --kernel mygemm03_wpt --size 64 --reps 2
+expect_rc 0 "run"
+row=$(sql "SELECT kernel || ' ' || params || ' ' || outcome || ' ' || verified || ' ' || length(kernel_hash) || ' ' || (gflops > 0) FROM results WHERE origin = 'run'")
+[ "$row" = "mygemm03_wpt TS=32 WPT=8 ok 1 16 1" ] && ok "run recorded its verified result and the kernel's hash" ||
+   not_ok "run's row: $row" "$ERR"
+
+before=$(sql "SELECT count(*) FROM results")
+run_gemmtop run --kernel mygemm03_wpt --size 64 --reps 2 --no-store
+expect_rc 0 "run --no-store"
+[ "$(sql "SELECT count(*) FROM results")" = "$before" ] && ok "--no-store recorded nothing" || not_ok "--no-store added rows"
+
+# A corrupt store (random bytes): measured and printed as ever, said once, never written.
+BAD="$T_DIR/bad.db"
+head -c 6000 /dev/urandom >"$BAD"
+cp "$BAD" "$T_DIR/bad.copy"
+export GEMMTOP_STORE="$BAD"
+run_gemmtop run --kernel mygemm03_wpt --size 64 --reps 2
+unset GEMMTOP_STORE
+expect_rc 0 "run with a corrupt store (GEMMTOP_STORE) still runs"
+expect_in "verified" "$OUT" "and verifies"
+expect_in "gemmtop: nothing recorded: results store $BAD is not a SQLite file" "$ERR" "saying once why nothing was recorded"
+[ "$(printf '%s\n' "$ERR" | grep -c 'nothing recorded')" = 1 ] && ok "only once" || not_ok "said more than once" "$ERR"
+cmp -s "$BAD" "$T_DIR/bad.copy" && ok "the corrupt store is left byte for byte as it was" || not_ok "the corrupt store changed"
+run_gemmtop run --kernel mygemm03_wpt --size 64 --reps 2 --store "$BAD"
+expect_in "is not a SQLite file" "$ERR" "--store names the same file: the same warning"
+cmp -s "$BAD" "$T_DIR/bad.copy" && ok "and the file is still untouched" || not_ok "the corrupt store changed (--store)"
+
+finish
