@@ -66,11 +66,11 @@ typedef struct Notes_ {
 } Notes;
 
 static void note(Notes *ns, Style st, bool pad, const char *text) {
-   if (ns->n < MAX_NOTES)
-      ns->line[ns->n++] = (Note){.st = st, .pad = pad};
-   else
-      return;
-   snprintf(ns->line[ns->n - 1].text, sizeof ns->line[0].text, "%s", text);
+   if (ns->n >= MAX_NOTES)
+      return; /* more than any pane has rows */
+   Note *n = &ns->line[ns->n++];
+   *n = (Note){.st = st, .pad = pad};
+   snprintf(n->text, sizeof n->text, "%s", text);
 }
 
 /* text word-wrapped to width, each line a note. */

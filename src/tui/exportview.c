@@ -70,7 +70,7 @@ static void mdCell(FILE *f, const char *v, bool last) {
 
 #define MAX_COLS 16
 typedef struct Row_ {
-   char cell[MAX_COLS][200];
+   char cell[MAX_COLS][560]; /* the longest: a sweep point's parameters (512) */
    int n;
 } Row;
 
