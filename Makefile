@@ -9,10 +9,26 @@ OPT      ?= -O2 -g
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -DCL_TARGET_OPENCL_VERSION=120 $(EXTRA_CFLAGS) -Isrc \
              $(shell $(PKG) --cflags ncursesw 2>/dev/null) $(shell $(PKG) --cflags sqlite3 2>/dev/null) \
              $(shell $(PKG) --cflags libcjson 2>/dev/null || echo -I/usr/include/cjson)
-LIBS     = $(shell $(PKG) --libs ncursesw 2>/dev/null || echo -lncursesw) \
-           $(shell $(PKG) --libs sqlite3 2>/dev/null || echo -lsqlite3) \
-           $(shell $(PKG) --libs libcjson 2>/dev/null || echo -lcjson) -lOpenCL -lpthread -ldl -lm $(EXTRA_LIBS)
+BASE_LIBS = $(shell $(PKG) --libs ncursesw 2>/dev/null || echo -lncursesw) \
+            $(shell $(PKG) --libs sqlite3 2>/dev/null || echo -lsqlite3) \
+            $(shell $(PKG) --libs libcjson 2>/dev/null || echo -lcjson) -lOpenCL -lpthread -ldl -lm $(EXTRA_LIBS)
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
+
+# MPI (gemmtop sweep --mpi, docs/mpi.md) is optional: found with pkg-config (Open MPI's
+# ompi-c, MPICH's mpich) or Open MPI's mpicc; MPI=0 builds without it. Only
+# src/cli/mpisweep.c differs between the two builds; without MPI, --mpi says how to get it.
+MPI ?= auto
+ifneq ($(MPI),0)
+  MPI_PC := $(firstword $(foreach p,ompi-c mpich,$(if $(shell $(PKG) --exists $(p) 2>/dev/null && echo y),$(p))))
+  ifneq ($(MPI_PC),)
+    MPI_CFLAGS := -DGEMMTOP_MPI $(shell $(PKG) --cflags $(MPI_PC))
+    MPI_LIBS := $(shell $(PKG) --libs $(MPI_PC))
+  else ifneq ($(shell mpicc --showme:compile 2>/dev/null),)
+    MPI_CFLAGS := -DGEMMTOP_MPI $(shell mpicc --showme:compile)
+    MPI_LIBS := $(shell mpicc --showme:link)
+  endif
+endif
+LIBS = $(BASE_LIBS) $(MPI_LIBS)
 
 # Every module but main; tests link against these. The folders are the layers
 # (docs/architecture.md): tui -> explorer -> core <- cli, core -> backend.
@@ -21,7 +37,9 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: search-table all run test test-unit test-e2e test-ui test-sanitize sanitize deps deps-test install uninstall clean bench fuzz
+FORCE:
+
+.PHONY: FORCE search-table all run test test-unit test-e2e test-ui test-sanitize sanitize deps deps-test install uninstall clean bench fuzz
 
 all: $(BUILD)/gemmtop
 
@@ -41,6 +59,23 @@ $(BUILD)/%.o: %.c
 VERSIONED_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(shell grep -l GEMMTOP_VERSION src/*/*.c))
 $(VERSIONED_OBJ): VERSION
 
+# The one file that speaks MPI; its build without MPI explains how to get it. Its flags
+# are kept in a stamp, so that switching MPI on or off rebuilds it.
+$(BUILD)/src/cli/mpisweep.o: CFLAGS_ALL += $(MPI_CFLAGS)
+$(BUILD)/src/cli/mpisweep.o: $(BUILD)/mpi.flags
+$(BUILD)/mpi.flags: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(MPI_CFLAGS)' | cmp -s - $@ || echo '$(MPI_CFLAGS)' >$@
+
+# gemmtop as a build without MPI makes it (tests/e2e/cli_mpi.sh): one file compiled
+# again, the rest shared.
+$(BUILD)/nompi/mpisweep.o: src/cli/mpisweep.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/gemmtop-nompi: $(filter-out $(BUILD)/src/cli/mpisweep.o,$(CORE_OBJ)) $(BUILD)/src/cli/main.o $(BUILD)/nompi/mpisweep.o
+	$(CC) $(OPT) $(EXTRA_CFLAGS) -o $@.tmp $^ $(BASE_LIBS)
+	mv -f $@.tmp $@
+
 # Linked beside and renamed, so that a running gemmtop is never overwritten in place.
 $(BUILD)/gemmtop: $(CORE_OBJ) $(BUILD)/src/cli/main.o
 	$(CC) $(OPT) $(EXTRA_CFLAGS) -o $@.tmp $^ $(LIBS)
@@ -56,21 +91,21 @@ $(BUILD)/tests/libfake_nvml.so: tests/unit/fake_nvml.c tests/unit/fake_nvml.h
 	$(CC) $(CFLAGS_ALL) -fPIC -shared -o $@ $<
 $(BUILD)/tests/test_observe: $(BUILD)/tests/libfake_nvml.so
 
--include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tests/*.d)
+-include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tests/*.d $(BUILD)/nompi/*.d)
 
 run: deps
 	@$(MAKE) --no-print-directory all
 	./$(BUILD)/gemmtop
 
 test: deps-test
-	@$(MAKE) --no-print-directory all $(UNIT_BIN)
+	@$(MAKE) --no-print-directory all $(UNIT_BIN) $(BUILD)/gemmtop-nompi
 	@BUILD=$(BUILD) sh tests/run_all.sh
 
 # The same suite, built with AddressSanitizer and UndefinedBehaviorSanitizer.
 test-sanitize sanitize: deps-test
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
 	   EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=undefined' all \
-	   $(UNIT_SRC:tests/unit/%.c=build-asan/tests/%)
+	   $(UNIT_SRC:tests/unit/%.c=build-asan/tests/%) build-asan/gemmtop-nompi
 	@BUILD=build-asan GEMMTOP_SANITIZE=1 sh tests/run_all.sh
 
 # Fuzzing (docs/fuzzing.md): the libFuzzer harnesses of tests/fuzz/, built with clang,

@@ -76,6 +76,7 @@ const char *Backend_statusName(BackendStatus s) {
    case BACKEND_ERR_OUT_OF_MEMORY: return "out of memory";
    case BACKEND_ERR_LAUNCH: return "launch failed";
    case BACKEND_ERR_TIMEOUT: return "timed out";
+   case BACKEND_ERR_UNSUPPORTED: return "not supported";
    default: return "error";
    }
 }

@@ -54,6 +54,7 @@ typedef enum {
    BACKEND_ERR_LAUNCH,
    BACKEND_ERR_TIMEOUT,           /* still running after the time allowed (finishWithin) */
    BACKEND_ERR_OTHER,
+   BACKEND_ERR_UNSUPPORTED,       /* the library has no such operation (vendorGemm: no GEMM of that type) */
 } BackendStatus;
 
 /* What a backend can do beyond running kernels (Backend.caps). What depends on the device
@@ -116,9 +117,16 @@ typedef struct Backend_ {
    /* The vendor library's GEMM (CLBlast, cuBLAS, rocBLAS) on this context's buffers,
     * row-major as the problem says; one call, finished, its time in *ms (the whole call: a
     * library may launch several kernels). BACKEND_ERR_NO_RUNTIME when the library is
-    * absent; name gets the library and its version. */
+    * absent, BACKEND_ERR_UNSUPPORTED when it has no GEMM of the problem's type (err says
+    * which); name gets the library and its version. */
    BackendStatus (*vendorGemm)(Context *ctx, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
                                size_t namelen, char *err, size_t errlen);
+   /* Registers, private (spill) and static shared bytes of entry in PTX text, as this
+    * backend's runtime compiles it for its first device (CUDA: the driver loads the PTX);
+    * for code another runtime built without saying them (NVIDIA's OpenCL, when its own JIT
+    * cache answered and left no build log). Sets info->registers, private_mem, local_mem.
+    * NULL when the backend cannot. */
+   BackendStatus (*ptxResources)(const char *ptx, const char *entry, BuildInfo *info, char *err, size_t errlen);
 } Backend;
 
 /* Whether be has every capability in cap. */

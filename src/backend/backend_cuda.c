@@ -79,6 +79,7 @@ static struct {
    CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
    CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *, const unsigned long long *,
                                       const unsigned long long *, const unsigned *, const unsigned *, int, int, int, int);
+   CUresult (*cuCtxGetCurrent)(CUcontext *); /* optional: ptxResources restores the caller's context */
    /* optional: for the observers (NVML matches the device by it) */
    CUresult (*cuDeviceGetPCIBusId)(char *, int, CUdevice);
    nvrtcResult (*nvrtcVersion)(int *, int *);
@@ -191,6 +192,7 @@ static bool load(char *err, size_t errlen) {
    CU(cuGetErrorString, "cuGetErrorString");
    CU(cuFuncSetAttribute, "cuFuncSetAttribute");
    CU(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
+   CU(cuCtxGetCurrent, "cuCtxGetCurrent");
    CU(cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId");
 #undef CU
    void **fns = (void **)&api.cuInit;
@@ -803,6 +805,36 @@ static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer 
 
 static bool nvrtcPresent(void) { return loadNvrtc(); }
 
+/* PTX that another runtime built (NVIDIA's OpenCL): the driver loads it on the first
+ * device's primary context, which says its registers and memory; the thread's context is
+ * put back after. */
+static int cuLoadImage(void **module, const void *image) { return api.cuModuleLoadData((CUmodule *)module, image); }
+static int cuFunction(void **fn, void *module, const char *entry) {
+   return api.cuModuleGetFunction((CUfunction *)fn, module, entry);
+}
+static int cuUnload(void *module) { return api.cuModuleUnload(module); }
+
+static BackendStatus ptxResources(const char *ptx, const char *entry, BuildInfo *info, char *err, size_t errlen) {
+   static const GpuModuleOps ops = {cuLoadImage, cuFunction, cuUnload};
+   if (!load(err, errlen))
+      return BACKEND_ERR_NO_RUNTIME;
+   CUdevice dev;
+   CUcontext ctx = NULL, before = NULL;
+   CUresult r = api.cuDeviceGet(&dev, 0);
+   if (r == 0)
+      r = api.cuDevicePrimaryCtxRetain(&ctx, dev);
+   if (r != 0)
+      return Gpu_fail(&cuda, r, "opening the first CUDA device", err, errlen);
+   if (api.cuCtxGetCurrent)
+      api.cuCtxGetCurrent(&before);
+   r = api.cuCtxSetCurrent(ctx);
+   BackendStatus st = r == 0 ? Gpu_moduleResources(&cuda, &ops, ptx, entry, info, err, errlen)
+                             : Gpu_fail(&cuda, r, "making the CUDA context current", err, errlen);
+   api.cuCtxSetCurrent(before);
+   api.cuDevicePrimaryCtxRelease(dev);
+   return st;
+}
+
 static const Backend cudaBackend = {
     .name = "cuda",
     .title = "CUDA",
@@ -830,6 +862,7 @@ static const Backend cudaBackend = {
     .eventMs = Gpu_eventMs,
     .releaseEvent = Gpu_releaseEvent,
     .vendorGemm = vendorGemm,
+    .ptxResources = ptxResources,
 };
 
 const Backend *Backend_cuda(void) { return &cudaBackend; }

@@ -738,6 +738,24 @@ static struct {
    ClblastGemmD dgemm;
 } clblast;
 
+/* Why CLBlast has no GEMM for a low-precision type with FP32 C and accumulation: it has no
+ * TF32 or bfloat16 GEMM at all, and its Hgemm keeps C, alpha and beta in half (and needs
+ * cl_khr_fp16, which the device may lack). */
+static void unsupportedType(Context *ctx, Precision precision, char *err, size_t errlen) {
+   const char *type = Precision_name(precision);
+   char ext[8192];
+   deviceString(ctx->device, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+   if (precision != PRECISION_HALF)
+      snprintf(err, errlen, "CLBlast has no %s GEMM: no vendor reference for %s on OpenCL; the CUDA backend compares "
+               "with cuBLAS GemmEx", type, type);
+   else if (!strstr(ext, "cl_khr_fp16"))
+      snprintf(err, errlen, "CLBlast has no half GEMM with FP32 C, and this device lacks fp16 (no cl_khr_fp16) for "
+               "its Hgemm: no vendor reference for half here; the CUDA backend compares with cuBLAS GemmEx");
+   else
+      snprintf(err, errlen, "CLBlast has no half GEMM with FP32 C (its Hgemm keeps C in half): no vendor reference "
+               "for half on OpenCL; the CUDA backend compares with cuBLAS GemmEx");
+}
+
 static BackendStatus vendorGemm(Context *ctx, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
                                 size_t namelen, char *err, size_t errlen) {
    if (!clblast.tried) {
@@ -753,13 +771,8 @@ static BackendStatus vendorGemm(Context *ctx, const Problem *p, Buffer *A, Buffe
    }
    snprintf(name, namelen, "CLBlast");
    if (p->precision != PRECISION_FLOAT && p->precision != PRECISION_DOUBLE) {
-      /* CLBlast's Hgemm keeps C, alpha and beta in half too, and it has no bfloat16 or TF32:
-       * no GEMM of these types (FP32 C and accumulation) to compare with. */
-      snprintf(err, errlen,
-               "CLBlast has no GEMM with %s inputs and FP32 C (its Hgemm keeps C in half): no vendor reference for %s on "
-               "OpenCL; the CUDA backend compares with cuBLAS GemmEx",
-               Precision_name(p->precision), Precision_name(p->precision));
-      return BACKEND_ERR_OTHER;
+      unsupportedType(ctx, p->precision, err, errlen);
+      return BACKEND_ERR_UNSUPPORTED;
    }
    if (!clblast.sgemm || !clblast.dgemm) {
       snprintf(err, errlen, "CLBlast is not installed (libclblast.so.1; on Debian: apt-get install libclblast1)");

@@ -157,6 +157,19 @@ void Gpu_kernelInfo(const GpuRuntime *rt, void *fn, BuildInfo *info) {
       info->max_wg_for_kernel = (size_t)v;
 }
 
+BackendStatus Gpu_moduleResources(const GpuRuntime *rt, const GpuModuleOps *ops, const char *image,
+                                  const char *entry, BuildInfo *info, char *err, size_t errlen) {
+   void *module = NULL, *fn = NULL;
+   int r = ops->load(&module, image);
+   if (r != 0)
+      return Gpu_fail(rt, r, "loading the PTX", err, errlen);
+   r = ops->function(&fn, module, entry);
+   if (r == 0)
+      Gpu_kernelInfo(rt, fn, info);
+   ops->unload(module);
+   return r == 0 ? BACKEND_OK : Gpu_fail(rt, r, "finding the kernel in the PTX", err, errlen);
+}
+
 /* An attribute, 0 when the runtime does not give it (the limits then refuse everything
  * rather than promise what the device may not have). */
 static int attribute(const GpuRuntime *rt, int device, GpuAttribute which) {

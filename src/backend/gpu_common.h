@@ -84,6 +84,17 @@ void Gpu_releaseEvent(Event *e);
 
 /* Registers, local (spill) and shared memory, the largest block, into info. */
 void Gpu_kernelInfo(const GpuRuntime *rt, void *fn, BuildInfo *info);
+/* A module that the runtime loads from code in memory (CUDA: cuModuleLoadData of PTX,
+ * which the driver compiles for the current context's device). */
+typedef struct GpuModuleOps_ {
+   int (*load)(void **module, const void *image);
+   int (*function)(void **fn, void *module, const char *entry);
+   int (*unload)(void *module);
+} GpuModuleOps;
+/* Loads image, finds entry and reports its resources as Gpu_kernelInfo does (registers,
+ * private and shared bytes); the module is unloaded whatever happens. */
+BackendStatus Gpu_moduleResources(const GpuRuntime *rt, const GpuModuleOps *ops, const char *image,
+                                  const char *entry, BuildInfo *info, char *err, size_t errlen);
 /* Compute units, clock and the limits of a device from its attributes. */
 void Gpu_describeLimits(const GpuRuntime *rt, int device, DeviceInfo *info);
 

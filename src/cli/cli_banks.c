@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "core/banks.h"
+#include "core/banks_compiled.h"
 #include "core/swizzle.h"
 #include "cli/cli.h"
 #include "cli/report.h"
@@ -155,8 +156,11 @@ static void jsonStats(const BankSiteStats *s) {
           s->conflicted, s->worst_degree, s->avg_degree);
 }
 
+static void printCompiledJson(const KernelInfo *k, const BankViews *v);
+
 static void printJson(const Session *s, const KernelInfo *k, const long long *values, const Trace *t,
-                      const BankAnalysis *a, const BankGrid *g, int flatWarp, int execution, int executions) {
+                      const BankAnalysis *a, const BankViews *v, const BankGrid *g, int flatWarp, int execution,
+                      int executions) {
    const DeviceInfo *dev = Session_device(s);
    printf("{\"schema\":%d,\"kernel\":", REPORT_SCHEMA);
    Report_jsonString(stdout, k->name);
@@ -224,11 +228,15 @@ static void printJson(const Session *s, const KernelInfo *k, const long long *va
       }
       printf("]}");
    }
+   if (v)
+      printCompiledJson(k, v);
    printf("}\n");
 }
 
-static void printCsv(const KernelInfo *k, const BankAnalysis *a) {
-   printf("site,name,kind,width_bytes,requests,wavefronts,ideal_wavefronts,conflicts,worst_degree,avg_degree\n");
+static void printCsv(const KernelInfo *k, const BankAnalysis *a, const BankViews *v) {
+   printf("site,name,kind,width_bytes,requests,wavefronts,ideal_wavefronts,conflicts,worst_degree,avg_degree%s\n",
+          v ? ",compiled_width_bytes,compiled_requests,compiled_wavefronts,compiled_ideal_wavefronts,compiled_conflicts"
+            : "");
    for (int i = 0; i <= a->nsites; i++) {
       const BankSiteStats *st = i < a->nsites ? &a->sites[i] : &a->total;
       if (i < a->nsites && !st->requests)
@@ -242,9 +250,62 @@ static void printCsv(const KernelInfo *k, const BankAnalysis *a) {
          printf("\"%s\",", name);
       else
          printf("%s,", name);
-      printf("%s,%u,%lld,%lld,%lld,%lld,%.6g,%.6g\n", i < a->nsites ? siteKind(st) : "", i < a->nsites ? st->width : 0,
+      printf("%s,%u,%lld,%lld,%lld,%lld,%.6g,%.6g", i < a->nsites ? siteKind(st) : "", i < a->nsites ? st->width : 0,
              st->requests, st->wavefronts, st->ideal, st->conflicts, st->worst_degree, st->avg_degree);
+      if (v) {
+         const BankSiteStats *c = i < a->nsites ? &v->compiled.sites[i] : &v->compiled.total;
+         printf(",%u,%lld,%lld,%lld,%lld", i < a->nsites ? c->width : 0, c->requests, c->wavefronts, c->ideal,
+                c->conflicts);
+      }
+      putchar('\n');
    }
+}
+
+/* ---- as compiled (--as-compiled) ---- */
+
+static void printCompiledTable(const KernelInfo *k, const BankViews *v) {
+   printf("\nas written and as compiled (%s)\n", v->widths.source);
+   printf("%-26s %-5s | %5s %9s %11s %10s | %5s %9s %11s %10s\n", "site", "kind", "width", "requests", "wavefronts",
+          "conflicts", "width", "requests", "wavefronts", "conflicts");
+   for (int i = 0; i <= v->source.nsites; i++) {
+      bool total = i == v->source.nsites;
+      const BankSiteStats *a = total ? &v->source.total : &v->source.sites[i];
+      const BankSiteStats *c = total ? &v->compiled.total : &v->compiled.sites[i];
+      if (!total && !a->requests)
+         continue;
+      char label[64], wa[16] = "", wc[16] = "";
+      snprintf(label, sizeof label, total ? "total" : "%-2d %s", i, siteName(k, i));
+      if (!total) {
+         snprintf(wa, sizeof wa, "%u B", a->width);
+         snprintf(wc, sizeof wc, "%u B", c->width);
+      }
+      printf("%-26s %-5s | %5s %9lld %11lld %10lld | %5s %9lld %11lld %10lld\n", label, total ? "" : siteKind(a), wa,
+             a->requests, a->wavefronts, a->conflicts, wc, c->requests, c->wavefronts, c->conflicts);
+   }
+   printf("as compiled: a work-item's neighbouring accesses of a site merged into one (up to 16 B), as the "
+          "compiler does for an unrolled loop; docs/banks.md\n");
+}
+
+static void printCompiledJson(const KernelInfo *k, const BankViews *v) {
+   printf(",\"as_compiled\":{\"widths_from_code\":%s,\"load_max_bytes\":%u,\"store_max_bytes\":%u,\"widths\":",
+          v->widths.from_code ? "true" : "false", v->widths.load_max, v->widths.store_max);
+   Report_jsonString(stdout, v->widths.source);
+   printf(",\"sites\":[");
+   bool first = true;
+   for (int i = 0; i < v->compiled.nsites; i++) {
+      const BankSiteStats *st = &v->compiled.sites[i];
+      if (!st->requests)
+         continue;
+      printf("%s{\"site\":%d,\"name\":", first ? "" : ",", i);
+      Report_jsonString(stdout, siteName(k, i));
+      printf(",\"kind\":\"%s\",\"merged\":%u,\"width_bytes\":%u,", siteKind(st), v->merges[i].factor, st->width);
+      jsonStats(st);
+      printf("}");
+      first = false;
+   }
+   printf("],\"total\":{");
+   jsonStats(&v->compiled.total);
+   printf("}}");
 }
 
 /* A kernel that reads its tiles through tensor maps runs on Hopper only and cannot be
@@ -273,7 +334,7 @@ static int banksModelled(const Options *o, const KernelInfo *k, const long long 
       return 1;
    }
    if (o->format == FORMAT_CSV) {
-      printCsv(k, &a);
+      printCsv(k, &a, NULL);
    } else {
       char params[512], desc[96];
       KernelInfo_formatParams(k, values, params, sizeof params);
@@ -338,6 +399,32 @@ static int pickRequest(const Options *o, const KernelInfo *k, int site, const Ba
    return 0;
 }
 
+/* --as-compiled: both views of the trace, the widths from the plain program's code where
+ * the device gives a GPU's code (a CPU's says nothing of a GPU's local accesses). NULL
+ * with the message printed on failure. */
+static BankViews *analyseAsCompiled(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                                    const Trace *t, const BankModel *model, RunResult *r) {
+   char *code = NULL, kind[32] = "", why[160], err[512];
+   const DeviceInfo *dev = Session_device(s);
+   if (dev->type == DEVICE_CPU)
+      snprintf(why, sizeof why, "a CPU's compiled code says nothing of a GPU's local accesses");
+   else if (Session_compile(s, k, values, p, r, &code, kind, sizeof kind) != RUN_OK)
+      snprintf(why, sizeof why, "the plain program did not compile here");
+   else if (!code)
+      snprintf(why, sizeof why, "%s gives no compiled code", Session_backend(s)->title);
+   else
+      snprintf(why, sizeof why, "its %s names no local-memory access", kind[0] ? kind : "code");
+   BankViews *v = malloc(sizeof *v);
+   bool ok = v && BankViews_run(v, t, model, code, kind, why, err, sizeof err);
+   free(code);
+   if (!ok) {
+      fprintf(stderr, "gemmtop: %s\n", v ? err : "out of host memory");
+      free(v);
+      return NULL;
+   }
+   return v;
+}
+
 /* Traces the configuration on the session's device and reports it. Returns the exit code. */
 static int traceAndReport(const Options *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
                           int site) {
@@ -347,6 +434,7 @@ static int traceAndReport(const Options *o, Session *s, const KernelInfo *k, con
    memset(&a, 0, sizeof a);
    memset(&t, 0, sizeof t);
    BankGrid *grid = NULL;
+   BankViews *views = NULL;
    int executions = 0, rc = 1;
    RunResult *r = calloc(1, sizeof *r);
    if (!r) {
@@ -364,6 +452,10 @@ static int traceAndReport(const Options *o, Session *s, const KernelInfo *k, con
    }
    BankModel model = BankModel_forDevice(Session_device(s));
    BankModel_override(&model, o->banks, o->bank_width, o->simd_width, err, sizeof err);
+   if (o->as_compiled && !(views = analyseAsCompiled(s, k, values, p, &t, &model, r))) {
+      rc = 1;
+      goto done;
+   }
    if (!BankAnalysis_run(&a, &t, &model, err, sizeof err)) {
       fprintf(stderr, "gemmtop: %s\n", err);
       goto done;
@@ -375,14 +467,19 @@ static int traceAndReport(const Options *o, Session *s, const KernelInfo *k, con
    if (site >= 0 && (rc = pickRequest(o, k, site, &a, &grid, &executions)) != 0)
       goto done;
    if (o->format == FORMAT_JSON)
-      printJson(s, k, values, &t, &a, grid, o->warp, o->iteration, executions);
+      printJson(s, k, values, &t, &a, views, grid, o->warp, o->iteration, executions);
    else if (o->format == FORMAT_CSV)
-      printCsv(k, &a);
+      printCsv(k, &a, views);
    else
       printTable(s, k, values, &t, &a, grid, o->warp, o->iteration, executions);
+   if (views && o->format == FORMAT_TABLE && a.nrequests)
+      printCompiledTable(k, views);
    rc = 0;
 done:
    free(grid);
+   if (views)
+      BankViews_free(views);
+   free(views);
    BankAnalysis_free(&a);
    Trace_free(&t);
    RunResult_free(r);

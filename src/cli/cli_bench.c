@@ -1,8 +1,13 @@
 /* gemmtop bench: chosen configurations and the vendor BLAS, in one process, on the same
- * device and inputs, across square sizes; a table of GFLOPS and % of vendor per size.
- *   gemmtop bench [--preset P | --kernel K --set ...] [PRESET ...] [--sizes 1024,2048]
- * With no configuration, every shipped preset (the ladder) is benchmarked. */
+ * device and inputs, across sizes; a table (or CSV, JSON) of GFLOPS and % of vendor per size.
+ *   gemmtop bench [--preset P | --kernel K --set ...] [PRESET ...] [--sizes 1024,64x64x128]
+ * With no configuration, every shipped preset (the ladder) is benchmarked. Each
+ * configuration is compared with the vendor library in its own precision. On a CPU the
+ * bench says first about how long it will take; Ctrl-C stops it after the launch in
+ * progress and prints what was measured. */
 #include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,22 +19,32 @@
 #include "core/util.h"
 
 #define BENCH_MAX_ROUNDS 32
+#define BENCH_EXIT_INTERRUPTED 130 /* as a shell reports a process ended by SIGINT */
 
 typedef struct BenchConfig_ {
    char label[64];
    const KernelInfo *kernel;
    long long values[KERNEL_MAX_PARAMS];
    Problem problem;      /* precision, layout, alpha, beta; sizes come from --sizes */
+   int prec;             /* its precision's index in Bench.precs: the vendor figure it is compared with */
 } BenchConfig;
 
 typedef struct BenchCell_ {
    RunStatus status;
    bool emulated;        /* tensor instructions emulated: its GFLOPS are not compared with the vendor's */
+   int rounds;           /* rounds measured (fewer than --rounds when interrupted) */
    double gflops, ms;
    char message[256];
    Observation obs;      /* the driver's figures in the last round (obs.known false: none) */
    StoreRecord rec;      /* its verified round (or its failure), for the results store */
 } BenchCell;
+
+/* A vendor library at one precision and size, with its rounds. */
+typedef struct BenchLib_ {
+   VendorResult result;
+   int rounds;
+   double gflops[BENCH_MAX_ROUNDS];
+} BenchLib;
 
 /* A bench: its configurations, sizes and results, and the sessions that measure them. */
 typedef struct Bench_ {
@@ -40,17 +55,37 @@ typedef struct Bench_ {
    const DeviceInfo *dev;
    BenchConfig *configs;
    int nconf, cap;
-   int sizes[OPTIONS_MAX_SIZES];
+   BenchSize sizes[OPTIONS_MAX_SIZES];
    int nsizes;
+   int measured;             /* sizes begun (all of them unless interrupted) */
+   Precision precs[PRECISION_COUNT]; /* the configurations' precisions, in order of appearance */
+   int nprec;
    BenchCell *cells;         /* [config * OPTIONS_MAX_SIZES + size] */
-   VendorResult vendor[OPTIONS_MAX_SIZES], reference[OPTIONS_MAX_SIZES];
-   double vg[BENCH_MAX_ROUNDS], rg[BENCH_MAX_ROUNDS]; /* one size's rounds of the libraries */
+   BenchLib vendor[PRECISION_COUNT][OPTIONS_MAX_SIZES], reference[PRECISION_COUNT][OPTIONS_MAX_SIZES];
    double *cg, *cms;         /* one size's rounds of the configurations: [config * BENCH_MAX_ROUNDS + round] */
    RunResult *r;
    Recorder rec;             /* the results store */
 } Bench;
 
+/* Set by SIGINT: every run and vendor call stops between launches. */
+static atomic_int interrupted;
+
+static void onInterrupt(int sig) {
+   (void)sig;
+   atomic_store(&interrupted, 1);
+}
+
 static BenchCell *cellOf(const Bench *b, int c, int si) { return &b->cells[c * OPTIONS_MAX_SIZES + si]; }
+
+static bool square(const BenchSize *z) { return z->m == z->n && z->n == z->k; }
+
+/* "1024" or "64x64x128". */
+static void sizeLabel(const BenchSize *z, char *out, size_t len) {
+   if (square(z))
+      snprintf(out, len, "%d", z->m);
+   else
+      snprintf(out, len, "%dx%dx%d", z->m, z->n, z->k);
+}
 
 static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, BenchConfig *c) {
    const KernelInfo *k = Catalog_find(cat, pr->kernel);
@@ -80,22 +115,35 @@ static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, Be
    return true;
 }
 
-/* One round of a vendor library: its figures go to gflops[round]; the first round's result
+/* One round of a vendor library: its figure goes to lib->gflops; the first round's result
  * (name, verification) is kept, a failure in any round is the result. Verified in the
- * first round only, as the configurations are. */
-static void benchVendor(Session *s, const Problem *p, const Inputs *in, const Options *o, int round, VendorResult *v,
-                        double *gflops) {
-   if (round > 0 && v->status != RUN_OK)
+ * first round only, as the configurations are. An interruption keeps the rounds done. */
+static void benchVendor(Session *s, const Problem *p, const Inputs *in, const Options *o, int round, BenchLib *lib) {
+   if (round > 0 && lib->result.status != RUN_OK)
       return;
    VendorResult now;
-   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0, .cold_l2 = o->cold_l2, .observe = true};
-   Session_vendor(s, p, in, &ro, round == 0 ? v : &now);
-   const VendorResult *got = round == 0 ? v : &now;
-   gflops[round] = got->gflops;
-   if (round > 0 && now.status != RUN_OK)
-      *v = now;
-   else if (round > 0 && now.obs.known)
-      v->obs = now.obs;
+   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0, .cancel = &interrupted,
+                    .cold_l2 = o->cold_l2, .observe = true};
+   VendorResult *got = round == 0 ? &lib->result : &now;
+   Session_vendor(s, p, in, &ro, got);
+   if (got->status == RUN_OK)
+      lib->gflops[lib->rounds++] = got->gflops;
+   if (round > 0 && now.status != RUN_OK && now.status != RUN_CANCELLED)
+      lib->result = now;
+   else if (round > 0 && now.status == RUN_OK && now.obs.known)
+      lib->result.obs = now.obs;
+}
+
+/* Each configuration's precision gets an index in b->precs: one vendor figure each. */
+static void collectPrecisions(Bench *b) {
+   for (int c = 0; c < b->nconf; c++) {
+      int i = 0;
+      while (i < b->nprec && b->precs[i] != b->configs[c].problem.precision)
+         i++;
+      if (i == b->nprec)
+         b->precs[b->nprec++] = b->configs[c].problem.precision;
+      b->configs[c].prec = i;
+   }
 }
 
 /* The configurations: --kernel or --preset, then the presets named as arguments; with
@@ -142,6 +190,7 @@ static int collectConfigs(Bench *b, const Catalog *cat) {
       fprintf(stderr, "gemmtop: nothing to benchmark: give --kernel, --preset or preset names\n");
       rc = 2;
    }
+   collectPrecisions(b);
    return rc;
 }
 
@@ -168,68 +217,119 @@ static void openReference(Bench *b, const Catalog *cat) {
               ref_why, b->be->name);
 }
 
-/* One round of every configuration at size si on inputs in (or their own, when the
- * precision differs). */
+/* The vendor's problem at precision index pi and size si: the first configuration of that
+ * precision decides its layout and scalars. */
+static Problem vendorProblem(const Bench *b, int pi, int si) {
+   Problem p = b->configs[0].problem;
+   for (int c = 0; c < b->nconf; c++)
+      if (b->configs[c].prec == pi) {
+         p = b->configs[c].problem;
+         break;
+      }
+   p.m = b->sizes[si].m, p.n = b->sizes[si].n, p.k = b->sizes[si].k;
+   return p;
+}
+
+/* One round of every configuration at size si on the inputs of its precision (or its own,
+ * when its layout differs). */
 static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t seed) {
    const Options *o = b->o;
-   for (int c = 0; c < b->nconf; c++) {
+   char size[48];
+   sizeLabel(&b->sizes[si], size, sizeof size);
+   for (int c = 0; c < b->nconf && !atomic_load(&interrupted); c++) {
       BenchCell *cell = cellOf(b, c, si);
       if (round > 0 && cell->status != RUN_OK)
          continue; /* failed or invalid in an earlier round: said once */
       Problem p = b->configs[c].problem;
-      p.m = p.n = p.k = b->sizes[si];
+      p.m = b->sizes[si].m, p.n = b->sizes[si].n, p.k = b->sizes[si].k;
       Inputs own;
-      const Inputs *use = in;
-      if (!Inputs_fit(in, &p)) {
+      const Inputs *use = &in[b->configs[c].prec];
+      if (!Inputs_fit(use, &p)) {
          if (!Inputs_random(&own, &p, seed)) {
             cell->status = RUN_OUT_OF_MEMORY;
             continue;
          }
          use = &own;
       }
-      fprintf(stderr, "size %d, round %d of %d: %s...\n", b->sizes[si], round + 1, o->rounds, b->configs[c].label);
+      fprintf(stderr, "size %s, round %d of %d: %s...\n", size, round + 1, o->rounds, b->configs[c].label);
       /* Verified in the first round; later rounds time the same program. */
       RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0, .max_seconds = o->max_seconds,
-                       .launch_timeout_s = o->max_seconds, .cold_l2 = o->cold_l2, .observe = true};
+                       .launch_timeout_s = o->max_seconds, .cancel = &interrupted, .cold_l2 = o->cold_l2,
+                       .observe = true};
       RunStatus st = Session_run(b->s, b->configs[c].kernel, b->configs[c].values, &p, use, &ro, b->r);
       cell->emulated = b->r->geo.emulated;
       if (b->r->obs.known)
          cell->obs = b->r->obs;
-      if (round == 0 || st != RUN_OK) {
+      if (st == RUN_OK) {
+         b->cg[c * BENCH_MAX_ROUNDS + cell->rounds] = b->r->gflops;
+         b->cms[c * BENCH_MAX_ROUNDS + cell->rounds] = b->r->median_ms;
+         cell->rounds++;
+      }
+      /* An interruption after the first round keeps the rounds measured. */
+      if (round == 0 || (st != RUN_OK && st != RUN_CANCELLED)) {
          cell->status = st;
          snprintf(cell->message, sizeof cell->message, "%s", b->r->message);
          RecordPlace at = {b->be->name, b->dev};
-         Record_fromRun(&cell->rec, "bench", &at, b->configs[c].kernel, b->configs[c].values, &p, st, b->r);
+         if (st != RUN_CANCELLED)
+            Record_fromRun(&cell->rec, "bench", &at, b->configs[c].kernel, b->configs[c].values, &p, st, b->r);
       }
-      b->cg[c * BENCH_MAX_ROUNDS + round] = b->r->gflops;
-      b->cms[c * BENCH_MAX_ROUNDS + round] = b->r->median_ms;
-      if (use != in)
+      if (use != &in[b->configs[c].prec])
          Inputs_free(&own);
    }
 }
 
+/* The libraries' turn in one round at size si. */
+static void benchLibraries(Bench *b, int si, int round, const Inputs *in) {
+   const Options *o = b->o;
+   char size[48];
+   sizeLabel(&b->sizes[si], size, sizeof size);
+   for (int pi = 0; pi < b->nprec && !atomic_load(&interrupted); pi++) {
+      Problem vp = vendorProblem(b, pi, si);
+      const char *prec = b->nprec > 1 ? Precision_name(b->precs[pi]) : "";
+      fprintf(stderr, "size %s, round %d of %d: vendor%s%s...\n", size, round + 1, o->rounds, *prec ? " " : "", prec);
+      benchVendor(b->s, &vp, &in[pi], o, round, &b->vendor[pi][si]);
+      if (b->ref) {
+         fprintf(stderr, "size %s, round %d of %d: reference (%s)...\n", size, round + 1, o->rounds, o->reference);
+         benchVendor(b->ref, &vp, &in[pi], o, round, &b->reference[pi][si]);
+      }
+   }
+}
+
 /* Size si's results into the results store: each configuration's (its figures the
- * medians over the rounds) and the vendor libraries'. */
-static void recordSize(Bench *b, int si, const Problem *vp) {
-   StoreRecord *recs = calloc((size_t)b->nconf + 2, sizeof *recs);
+ * medians over the rounds) and the vendor libraries' of each precision. What Ctrl-C left
+ * unmeasured is not recorded. */
+static void recordSize(Bench *b, int si) {
+   StoreRecord *recs = calloc((size_t)b->nconf + 2 * (size_t)b->nprec, sizeof *recs);
    if (!recs)
       return;
    int n = 0;
    for (int c = 0; c < b->nconf; c++) {
       BenchCell *cell = cellOf(b, c, si);
+      if (cell->status == RUN_CANCELLED && !cell->rounds)
+         continue;
       recs[n] = cell->rec;
       if (cell->status == RUN_OK)
          recs[n].gflops = cell->gflops, recs[n].median_ms = cell->ms;
       n += recs[n].origin[0] != '\0'; /* never run (out of memory): nothing to record */
    }
-   RecordPlace at = {b->be->name, b->dev};
-   Record_fromVendor(&recs[n++], &at, vp, &b->vendor[si]);
-   if (b->ref) {
-      RecordPlace ref = {Session_backend(b->ref)->name, Session_device(b->ref)};
-      Record_fromVendor(&recs[n++], &ref, vp, &b->reference[si]);
+   for (int pi = 0; pi < b->nprec; pi++) {
+      Problem vp = vendorProblem(b, pi, si);
+      RecordPlace at = {b->be->name, b->dev};
+      if (b->vendor[pi][si].result.status != RUN_CANCELLED)
+         Record_fromVendor(&recs[n++], &at, &vp, &b->vendor[pi][si].result);
+      if (b->ref && b->reference[pi][si].result.status != RUN_CANCELLED) {
+         RecordPlace ref = {Session_backend(b->ref)->name, Session_device(b->ref)};
+         Record_fromVendor(&recs[n++], &ref, &vp, &b->reference[pi][si].result);
+      }
    }
    Recorder_add(&b->rec, recs, n);
    free(recs);
+}
+
+/* A library's median over the rounds it measured; a round 0 cut short is "cancelled". */
+static void finishLib(BenchLib *lib) {
+   if (lib->result.status == RUN_OK && lib->rounds > 0)
+      lib->result.gflops = Util_median(lib->gflops, lib->rounds);
 }
 
 /* Every round at size si. Rounds: the libraries and the configurations take turns (the
@@ -238,50 +338,68 @@ static void recordSize(Bench *b, int si, const Problem *vp) {
  * medians. */
 static void benchSize(Bench *b, int si) {
    const Options *o = b->o;
-   const int rounds = o->rounds;
-   char err[1536] = "";
-   /* Precision and scalars of the first configuration decide the vendor's problem. */
-   Problem vp = b->configs[0].problem;
-   vp.m = vp.n = vp.k = b->sizes[si];
-   Inputs in;
+   char err[1536] = "", size[48];
+   sizeLabel(&b->sizes[si], size, sizeof size);
+   Inputs in[PRECISION_COUNT];
    uint64_t seed = o->has_seed ? o->seed : Rng_freshSeed();
-   b->reference[si].status = RUN_DEVICE_ERROR;
-   if (!Session_fits(b->s, &vp, err, sizeof err) || !Inputs_random(&in, &vp, seed)) {
-      fprintf(stderr, "gemmtop: size %d: %s\n", b->sizes[si], err[0] ? err : "out of host memory");
+   int made = 0;
+   /* Until measured: what Ctrl-C leaves. */
+   for (int c = 0; c < b->nconf; c++) {
+      cellOf(b, c, si)->status = RUN_CANCELLED;
+      snprintf(cellOf(b, c, si)->message, sizeof cellOf(b, c, si)->message, "not measured (interrupted)");
+   }
+   for (int pi = 0; pi < b->nprec; pi++) {
+      b->vendor[pi][si].result.status = b->reference[pi][si].result.status = RUN_CANCELLED;
+      Problem vp = vendorProblem(b, pi, si);
+      if (!Session_fits(b->s, &vp, err, sizeof err) || !Inputs_random(&in[pi], &vp, seed))
+         break;
+      made++;
+   }
+   if (made < b->nprec) {
+      fprintf(stderr, "gemmtop: size %s: %s\n", size, err[0] ? err : "out of host memory");
       for (int c = 0; c < b->nconf; c++)
          cellOf(b, c, si)->status = RUN_OUT_OF_MEMORY;
-      b->vendor[si].status = RUN_OUT_OF_MEMORY;
+      for (int pi = 0; pi < b->nprec; pi++)
+         b->vendor[pi][si].result.status = RUN_OUT_OF_MEMORY;
+      for (int pi = 0; pi < made; pi++)
+         Inputs_free(&in[pi]);
       return;
    }
-   for (int round = 0; round < rounds; round++) {
+   for (int round = 0; round < o->rounds && !atomic_load(&interrupted); round++)
       for (int turn = 0; turn < 2; turn++) {
-         if (turn != round % 2) {
-            benchConfigs(b, si, round, &in, seed);
-            continue;
-         }
-         fprintf(stderr, "size %d, round %d of %d: vendor...\n", b->sizes[si], round + 1, rounds);
-         benchVendor(b->s, &vp, &in, o, round, &b->vendor[si], b->vg);
-         if (b->ref) {
-            fprintf(stderr, "size %d, round %d of %d: reference (%s)...\n", b->sizes[si], round + 1, rounds,
-                    o->reference);
-            benchVendor(b->ref, &vp, &in, o, round, &b->reference[si], b->rg);
-         }
+         if (turn != round % 2)
+            benchConfigs(b, si, round, in, seed);
+         else
+            benchLibraries(b, si, round, in);
       }
+   for (int pi = 0; pi < b->nprec; pi++) {
+      finishLib(&b->vendor[pi][si]);
+      if (b->ref)
+         finishLib(&b->reference[pi][si]);
    }
-   if (b->vendor[si].status == RUN_OK)
-      b->vendor[si].gflops = Util_median(b->vg, rounds);
-   if (b->ref && b->reference[si].status == RUN_OK)
-      b->reference[si].gflops = Util_median(b->rg, rounds);
    for (int c = 0; c < b->nconf; c++) {
       BenchCell *cell = cellOf(b, c, si);
-      if (cell->status == RUN_OK) {
-         cell->gflops = Util_median(&b->cg[c * BENCH_MAX_ROUNDS], rounds);
-         cell->ms = Util_median(&b->cms[c * BENCH_MAX_ROUNDS], rounds);
+      if (cell->status == RUN_OK && cell->rounds > 0) {
+         cell->gflops = Util_median(&b->cg[c * BENCH_MAX_ROUNDS], cell->rounds);
+         cell->ms = Util_median(&b->cms[c * BENCH_MAX_ROUNDS], cell->rounds);
       }
    }
-   Inputs_free(&in);
-   recordSize(b, si, &vp);
+   for (int pi = 0; pi < b->nprec; pi++)
+      Inputs_free(&in[pi]);
+   recordSize(b, si);
 }
+
+/* The yardstick of configuration c at size si: the reference library when there is one,
+ * else the backend's own, in c's precision. */
+static const VendorResult *yardOf(const Bench *b, int c, int si) {
+   int pi = b->configs[c].prec;
+   return b->ref ? &b->reference[pi][si].result : &b->vendor[pi][si].result;
+}
+
+static const char CSV_HEADER[] = "config,kernel,params,device,size,precision,status,verified,gflops,time_ms,vendor,"
+                                 "vendor_gflops,pct_of_vendor,reference,reference_gflops,pct_of_reference,rounds,l2,"
+                                 "sm_mhz,power_w,energy_j,gflops_per_w,vendor_sm_mhz,vendor_power_w,vendor_energy_j,"
+                                 "vendor_gflops_per_w,m,n,k,emulated\n";
 
 /* The driver's clock, power, energy per GEMM and GFLOPS/W: JSON members (null where
  * unknown) or four CSV fields (empty), each after a comma. */
@@ -301,84 +419,102 @@ static void saveObservation(FILE *save, bool json, const char *prefix, const Obs
    }
 }
 
-/* One configuration at one size as a line of the --save file. */
-static void saveRow(FILE *save, bool json, const Bench *b, int c, int si) {
+/* One configuration at one size as a JSON line. */
+static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *params, double pct, double rpct) {
    const BenchConfig *cf = &b->configs[c];
    const BenchCell *cell = cellOf(b, c, si);
-   const VendorResult *vendor = b->vendor, *reference = b->reference;
-   const Problem p = cf->problem;
-   const int rounds = b->o->rounds;
-   char params[300];
-   KernelInfo_formatParams(cf->kernel, cf->values, params, sizeof params);
-   bool comparable = cell->status == RUN_OK && !cell->emulated;
-   double pct = vendor[si].status == RUN_OK && comparable ? 100 * cell->gflops / vendor[si].gflops : 0;
-   double rpct = reference[si].status == RUN_OK && comparable ? 100 * cell->gflops / reference[si].gflops : 0;
-   if (json) {
-      fprintf(save, "{\"schema\":%d,\"config\":", REPORT_SCHEMA);
-      Report_jsonString(save, cf->label);
-      fprintf(save, ",\"kernel\":");
-      Report_jsonString(save, cf->kernel->name);
-      fprintf(save, ",\"params\":");
-      Report_jsonString(save, params);
-      fprintf(save, ",\"device\":");
-      Report_jsonString(save, b->dev->name);
-      fprintf(save, ",\"size\":%d,\"precision\":\"%s\",\"status\":\"%s\",\"verified\":%s", b->sizes[si],
-              Precision_name(p.precision), RunStatus_name(cell->status), cell->status == RUN_OK ? "true" : "false");
-      if (cell->status == RUN_OK)
-         fprintf(save, ",\"gflops\":%.6g,\"time_ms\":%.6g", cell->gflops, cell->ms);
-      fprintf(save, ",\"l2\":\"%s\"", b->o->cold_l2 ? "cold" : "warm");
-      saveObservation(save, true, "", &cell->obs);
-      saveObservation(save, true, "vendor_", &vendor[si].obs);
-      fprintf(save, ",\"emulated\":%s,\"vendor\":", cell->emulated ? "true" : "false");
-      Report_jsonString(save, vendor[si].name);
-      if (vendor[si].status == RUN_OK)
-         fprintf(save, ",\"vendor_gflops\":%.6g", vendor[si].gflops);
-      if (pct > 0)
-         fprintf(save, ",\"pct_of_vendor\":%.4g", pct);
-      if (b->ref) {
-         fprintf(save, ",\"reference\":");
-         Report_jsonString(save, reference[si].name);
-         if (reference[si].status == RUN_OK)
-            fprintf(save, ",\"reference_gflops\":%.6g", reference[si].gflops);
-         if (rpct > 0)
-            fprintf(save, ",\"pct_of_reference\":%.4g", rpct);
-      }
-      fprintf(save, ",\"rounds\":%d}\n", rounds);
-   } else {
-      fprintf(save, "%s,%s,\"%s\",\"%s\",%d,%s,%s,%s,", cf->label, cf->kernel->name, params, b->dev->name, b->sizes[si],
-              Precision_name(p.precision), RunStatus_name(cell->status), cell->status == RUN_OK ? "true" : "false");
-      if (cell->status == RUN_OK)
-         fprintf(save, "%.6g,%.6g,", cell->gflops, cell->ms);
-      else
-         fprintf(save, ",,");
-      fprintf(save, "%s,", vendor[si].name);
-      if (vendor[si].status == RUN_OK)
-         fprintf(save, "%.6g,", vendor[si].gflops);
-      else
-         fprintf(save, ",");
-      if (pct > 0)
-         fprintf(save, "%.4g,", pct);
-      else
-         fprintf(save, ",");
-      if (b->ref && reference[si].status == RUN_OK)
-         fprintf(save, "%s,%.6g,%.4g,%d", reference[si].name, reference[si].gflops, rpct, rounds);
-      else
-         fprintf(save, ",,,%d", rounds);
-      fprintf(save, ",%s", b->o->cold_l2 ? "cold" : "warm");
-      saveObservation(save, false, "", &cell->obs);
-      saveObservation(save, false, "vendor_", &vendor[si].obs);
-      fputc('\n', save);
+   const BenchSize *z = &b->sizes[si];
+   const VendorResult *vendor = &b->vendor[cf->prec][si].result, *reference = &b->reference[cf->prec][si].result;
+   fprintf(out, "{\"schema\":%d,\"config\":", REPORT_SCHEMA);
+   Report_jsonString(out, cf->label);
+   fprintf(out, ",\"kernel\":");
+   Report_jsonString(out, cf->kernel->name);
+   fprintf(out, ",\"params\":");
+   Report_jsonString(out, params);
+   fprintf(out, ",\"device\":");
+   Report_jsonString(out, b->dev->name);
+   /* "size": the number of a square size, else "MxNxK"; m, n, k always. */
+   if (square(z))
+      fprintf(out, ",\"size\":%d", z->m);
+   else
+      fprintf(out, ",\"size\":\"%dx%dx%d\"", z->m, z->n, z->k);
+   fprintf(out, ",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"status\":\"%s\",\"verified\":%s", z->m, z->n, z->k,
+           Precision_name(cf->problem.precision), RunStatus_name(cell->status),
+           cell->status == RUN_OK ? "true" : "false");
+   if (cell->status == RUN_OK)
+      fprintf(out, ",\"gflops\":%.6g,\"time_ms\":%.6g", cell->gflops, cell->ms);
+   fprintf(out, ",\"l2\":\"%s\"", b->o->cold_l2 ? "cold" : "warm");
+   saveObservation(out, true, "", &cell->obs);
+   saveObservation(out, true, "vendor_", &vendor->obs);
+   fprintf(out, ",\"emulated\":%s,\"vendor\":", cell->emulated ? "true" : "false");
+   Report_jsonString(out, vendor->name);
+   if (vendor->status == RUN_OK)
+      fprintf(out, ",\"vendor_gflops\":%.6g", vendor->gflops);
+   if (pct > 0)
+      fprintf(out, ",\"pct_of_vendor\":%.4g", pct);
+   if (b->ref) {
+      fprintf(out, ",\"reference\":");
+      Report_jsonString(out, reference->name);
+      if (reference->status == RUN_OK)
+         fprintf(out, ",\"reference_gflops\":%.6g", reference->gflops);
+      if (rpct > 0)
+         fprintf(out, ",\"pct_of_reference\":%.4g", rpct);
    }
+   fprintf(out, ",\"rounds\":%d}\n", cell->rounds);
+}
+
+/* One configuration at one size as a line of CSV (CSV_HEADER) or JSON. */
+static void writeRow(FILE *out, bool json, const Bench *b, int c, int si) {
+   const BenchConfig *cf = &b->configs[c];
+   const BenchCell *cell = cellOf(b, c, si);
+   const BenchSize *z = &b->sizes[si];
+   const VendorResult *vendor = &b->vendor[cf->prec][si].result, *reference = &b->reference[cf->prec][si].result;
+   char params[300], size[48];
+   KernelInfo_formatParams(cf->kernel, cf->values, params, sizeof params);
+   sizeLabel(z, size, sizeof size);
+   bool comparable = cell->status == RUN_OK && !cell->emulated;
+   double pct = vendor->status == RUN_OK && comparable ? 100 * cell->gflops / vendor->gflops : 0;
+   double rpct = b->ref && reference->status == RUN_OK && comparable ? 100 * cell->gflops / reference->gflops : 0;
+   if (json) {
+      jsonRow(out, b, c, si, params, pct, rpct);
+      return;
+   }
+   fprintf(out, "%s,%s,\"%s\",\"%s\",%s,%s,%s,%s,", cf->label, cf->kernel->name, params, b->dev->name, size,
+           Precision_name(cf->problem.precision), RunStatus_name(cell->status), cell->status == RUN_OK ? "true" : "false");
+   if (cell->status == RUN_OK)
+      fprintf(out, "%.6g,%.6g,", cell->gflops, cell->ms);
+   else
+      fprintf(out, ",,");
+   fprintf(out, "%s,", vendor->name);
+   if (vendor->status == RUN_OK)
+      fprintf(out, "%.6g,", vendor->gflops);
+   else
+      fprintf(out, ",");
+   if (pct > 0)
+      fprintf(out, "%.4g,", pct);
+   else
+      fprintf(out, ",");
+   if (b->ref && reference->status == RUN_OK)
+      fprintf(out, "%s,%.6g,%.4g,", reference->name, reference->gflops, rpct);
+   else
+      fprintf(out, ",,,");
+   fprintf(out, "%d,%s", cell->rounds, b->o->cold_l2 ? "cold" : "warm");
+   saveObservation(out, false, "", &cell->obs);
+   saveObservation(out, false, "vendor_", &vendor->obs);
+   fprintf(out, ",%d,%d,%d,%s\n", z->m, z->n, z->k, cell->emulated ? "true" : "false");
 }
 
 /* One row of the table: GFLOPS and % of the yardstick per size. */
-static void printCells(const Bench *b, const VendorResult *yard, int c) {
+static void printCells(const Bench *b, int c) {
    for (int si = 0; si < b->nsizes; si++) {
       const BenchCell *cell = cellOf(b, c, si);
-      if (cell->status == RUN_OK && cell->emulated)
+      const VendorResult *yard = yardOf(b, c, si);
+      if (si >= b->measured || (cell->status == RUN_CANCELLED && !cell->rounds))
+         printf(" %10s %6s", "-", "");
+      else if (cell->status == RUN_OK && cell->emulated)
          printf(" %10.1f %6s", cell->gflops, "emul.");
-      else if (cell->status == RUN_OK && yard[si].status == RUN_OK)
-         printf(" %10.1f %5.1f%%", cell->gflops, 100 * cell->gflops / yard[si].gflops);
+      else if (cell->status == RUN_OK && yard->status == RUN_OK)
+         printf(" %10.1f %5.1f%%", cell->gflops, 100 * cell->gflops / yard->gflops);
       else if (cell->status == RUN_OK)
          printf(" %10.1f %6s", cell->gflops, "-");
       else
@@ -407,65 +543,74 @@ static void printObservations(const Bench *b, const Observation *const *obs) {
    putchar('\n');
 }
 
-/* The table: GFLOPS and % of vendor per size, then what failed. Returns the failures. */
-static int printTable(const Bench *b) {
+/* The libraries' rows: per precision, the vendor library (and the reference). */
+static void printLibraries(const Bench *b) {
    const Options *o = b->o;
-   const VendorResult *vendor = b->vendor, *reference = b->reference;
-   /* Percentages are of the reference library when there is one, else of the backend's own. */
-   const VendorResult *yard = b->ref ? reference : vendor;
-   printf("device %s (%s), %s L2\n%-32s", b->dev->name, b->be->name, o->cold_l2 ? "cold" : "warm", "configuration");
-   for (int si = 0; si < b->nsizes; si++)
-      printf(" %10d %6s", b->sizes[si], b->ref ? "%ref" : "%vend");
-   putchar('\n');
-   for (int row = b->ref ? 0 : 1; row < 2; row++) {
-      const VendorResult *v = row == 0 ? reference : vendor;
-      char label[96];
-      snprintf(label, sizeof label, "%s%s%s%s", v[0].name[0] ? v[0].name : "vendor BLAS", row == 0 ? " (" : "",
-               row == 0 ? o->reference : "", row == 0 ? ")" : "");
-      printf("%-32.32s", label);
-      for (int si = 0; si < b->nsizes; si++) {
-         if (v[si].status == RUN_OK && yard[si].status == RUN_OK)
-            printf(" %10.1f %5.1f%%", v[si].gflops, 100 * v[si].gflops / yard[si].gflops);
-         else if (v[si].status == RUN_OK)
-            printf(" %10.1f %6s", v[si].gflops, "-");
-         else
-            printf(" %10s %6s", "-", "");
+   for (int pi = 0; pi < b->nprec; pi++)
+      for (int row = b->ref ? 0 : 1; row < 2; row++) {
+         const BenchLib *libs = row == 0 ? b->reference[pi] : b->vendor[pi];
+         const BenchLib *yard = b->ref ? b->reference[pi] : b->vendor[pi];
+         char label[96], prec[24] = "";
+         if (b->nprec > 1)
+            snprintf(prec, sizeof prec, " %s", Precision_name(b->precs[pi]));
+         snprintf(label, sizeof label, "%s%s%s%s%s", libs[0].result.name[0] ? libs[0].result.name : "vendor BLAS", prec,
+                  row == 0 ? " (" : "", row == 0 ? o->reference : "", row == 0 ? ")" : "");
+         printf("%-32.32s", label);
+         for (int si = 0; si < b->nsizes; si++) {
+            const VendorResult *v = &libs[si].result, *y = &yard[si].result;
+            if (si < b->measured && v->status == RUN_OK && y->status == RUN_OK)
+               printf(" %10.1f %5.1f%%", v->gflops, 100 * v->gflops / y->gflops);
+            else if (si < b->measured && v->status == RUN_OK)
+               printf(" %10.1f %6s", v->gflops, "-");
+            else
+               printf(" %10s %6s", "-", "");
+         }
+         putchar('\n');
+         const Observation *obs[OPTIONS_MAX_SIZES];
+         for (int si = 0; si < b->nsizes; si++)
+            obs[si] = &libs[si].result.obs;
+         printObservations(b, obs);
       }
-      putchar('\n');
-      const Observation *obs[OPTIONS_MAX_SIZES];
-      for (int si = 0; si < b->nsizes; si++)
-         obs[si] = &v[si].obs;
-      printObservations(b, obs);
-   }
-   int failures = 0;
-   for (int c = 0; c < b->nconf; c++) {
-      printf("%-32.32s", b->configs[c].label);
-      printCells(b, yard, c);
-      const Observation *obs[OPTIONS_MAX_SIZES];
-      for (int si = 0; si < b->nsizes; si++)
-         obs[si] = &cellOf(b, c, si)->obs;
-      printObservations(b, obs);
-      for (int si = 0; si < b->nsizes; si++)
-         failures += cellOf(b, c, si)->status != RUN_OK && cellOf(b, c, si)->status != RUN_INVALID;
-   }
-   for (int si = 0; si < b->nsizes; si++)
-      if (vendor[si].status != RUN_OK)
-         printf("vendor at %d: %s\n", b->sizes[si], vendor[si].message);
-   for (int si = 0; b->ref && si < b->nsizes; si++)
-      if (reference[si].status != RUN_OK)
-         printf("reference at %d: %s\n", b->sizes[si], reference[si].message);
-   for (int c = 0; c < b->nconf; c++)
-      for (int si = 0; si < b->nsizes; si++)
-         if (cellOf(b, c, si)->status != RUN_OK)
-            printf("%s at %d: %s: %s\n", b->configs[c].label, b->sizes[si], RunStatus_name(cellOf(b, c, si)->status),
-                   cellOf(b, c, si)->message);
-   printf("GFLOPS = 2*N^3 / median device time of the GEMM kernel; the vendor library is timed around whole calls; "
-          "every result verified\n");
-   printf("each figure: the median of %d round%s in which the libraries and the configurations took turns\n", o->rounds,
-          o->rounds == 1 ? "" : "s");
-   if (o->cold_l2 && b->vendor[0].cold_l2_method[0])
-      printf("cold L2: each launch and library call read operands out of the L2 (%s)\n", b->vendor[0].cold_l2_method);
-   else if (!o->cold_l2)
+}
+
+/* Whether a result counts as not verified: a configuration or library that ran and
+ * failed, not one refused (invalid: no result) or not reached because of Ctrl-C. */
+static bool failedResult(RunStatus st) { return st != RUN_OK && st != RUN_INVALID && st != RUN_CANCELLED; }
+
+/* Adds "03-wpt at 64 (wrong result)" to the footer's list of failures. */
+static void addFailure(char *list, size_t len, int *count, const char *what, const char *size, RunStatus st) {
+   size_t used = strlen(list);
+   if (used + 4 >= len)
+      return;
+   snprintf(list + used, len - used, "%s%s at %s (%s)", *count ? ", " : "", what, size, RunStatus_name(st));
+   if (strlen(list) + 4 >= len)
+      strcpy(list + len - 4, "...");
+   ++*count;
+}
+
+/* The libraries' messages at size si (what they refused or why they failed). */
+static void printLibraryMessages(const Bench *b, int si, char *failed, size_t len, int *nfailed) {
+   char size[48];
+   sizeLabel(&b->sizes[si], size, sizeof size);
+   for (int pi = 0; pi < b->nprec; pi++)
+      for (int lib = 0; lib < (b->ref ? 2 : 1); lib++) {
+         const VendorResult *v = lib ? &b->reference[pi][si].result : &b->vendor[pi][si].result;
+         if (v->status == RUN_OK || v->status == RUN_CANCELLED)
+            continue;
+         printf("%s%s%s at %s: %s\n", lib ? "reference" : "vendor", b->nprec > 1 ? " " : "",
+                b->nprec > 1 ? Precision_name(b->precs[pi]) : "", size, v->message);
+         /* An absent or refusing library made no result; a wrong one did. */
+         if (v->status == RUN_NOT_VERIFIED)
+            addFailure(failed, len, nfailed, v->name[0] ? v->name : "vendor", size, v->status);
+      }
+}
+
+/* How the L2 was, and what the driver said. */
+static void printL2AndDriver(const Bench *b) {
+   const VendorResult *first = &b->vendor[0][0].result;
+   if (b->o->cold_l2 && first->cold_l2_method[0])
+      printf("cold L2: each launch and library call read operands out of the L2 (%s)\n", first->cold_l2_method);
+   else if (!b->o->cold_l2)
       printf("warm L2: repeated launches on the same operands, as they find the cache (--cold-l2 for a cold one)\n");
    bool observed = false, throttled = false;
    for (int c = 0; c < b->nconf; c++)
@@ -477,12 +622,129 @@ static int printTable(const Bench *b) {
       printf("SM MHz: the median clock while timing (the last round's; %s), GFLOPS/W from the driver's energy counter "
              "or power\n",
              throttled ? "! marks throttling: the clock fell or the driver held it down" : "no throttling seen");
+}
+
+/* The lines under the table: what failed, how the figures were made, and whether every
+ * result was verified (naming those that were not). Returns the configurations' failures. */
+static int printFooter(const Bench *b) {
+   const Options *o = b->o;
+   char size[48], failed[1024] = "";
+   int nfailed = 0, failures = 0;
+   for (int si = 0; si < b->measured; si++) {
+      sizeLabel(&b->sizes[si], size, sizeof size);
+      printLibraryMessages(b, si, failed, sizeof failed, &nfailed);
+      for (int c = 0; c < b->nconf; c++) {
+         const BenchCell *cell = cellOf(b, c, si);
+         if (cell->status == RUN_OK || cell->status == RUN_CANCELLED)
+            continue;
+         printf("%s at %s: %s: %s\n", b->configs[c].label, size, RunStatus_name(cell->status), cell->message);
+         if (failedResult(cell->status)) {
+            addFailure(failed, sizeof failed, &nfailed, b->configs[c].label, size, cell->status);
+            failures++;
+         }
+      }
+   }
+   printf("GFLOPS = 2*M*N*K / median device time of the GEMM kernel; the vendor library is timed around whole calls, "
+          "in each configuration's precision\n");
+   if (nfailed == 0)
+      printf("every result verified%s\n", atomic_load(&interrupted) ? " (of those measured)" : "");
+   else
+      printf("not every result verified: %s\n", failed);
+   printf("each figure: the median of %d round%s in which the libraries and the configurations took turns\n", o->rounds,
+          o->rounds == 1 ? "" : "s");
+   printL2AndDriver(b);
+   return failures;
+}
+
+/* The table: GFLOPS and % of vendor per size, then what failed. Returns the failures. */
+static int printTable(const Bench *b) {
+   char size[48];
+   printf("device %s (%s), %s L2\n%-32s", b->dev->name, b->be->name, b->o->cold_l2 ? "cold" : "warm",
+          "configuration");
+   for (int si = 0; si < b->nsizes; si++) {
+      sizeLabel(&b->sizes[si], size, sizeof size);
+      printf(" %10s %6s", size, b->ref ? "%ref" : "%vend");
+   }
+   putchar('\n');
+   printLibraries(b);
+   for (int c = 0; c < b->nconf; c++) {
+      printf("%-32.32s", b->configs[c].label);
+      printCells(b, c);
+      const Observation *obs[OPTIONS_MAX_SIZES];
+      for (int si = 0; si < b->nsizes; si++)
+         obs[si] = &cellOf(b, c, si)->obs;
+      printObservations(b, obs);
+   }
+   int failures = printFooter(b);
    for (int c = 0; c < b->nconf; c++)
       if (cellOf(b, c, 0)->emulated) {
          printf("emul.: tensor instructions emulated on this device (no tensor cores): verified, not compared\n");
          break;
       }
+   if (atomic_load(&interrupted)) {
+      sizeLabel(&b->sizes[b->measured > 0 ? b->measured - 1 : 0], size, sizeof size);
+      printf("interrupted (Ctrl-C) during size %s: figures are of the rounds measured; '-' was not measured\n", size);
+   }
    return failures;
+}
+
+/* The failures among the configurations, for the exit status of CSV and JSON output. */
+static int countFailures(const Bench *b) {
+   int failures = 0;
+   for (int si = 0; si < b->measured; si++)
+      for (int c = 0; c < b->nconf; c++)
+         failures += failedResult(cellOf(b, c, si)->status);
+   return failures;
+}
+
+/* The work of the whole bench in launches of 2*M*N*K: every configuration and library at
+ * every size, warm-up and timed launches in every round, one verification launch. */
+static double benchFlops(const Bench *b) {
+   const Options *o = b->o;
+   double launches = (double)o->rounds * (o->warmup + o->reps) + 1;
+   int items = b->nconf + b->nprec * (b->ref ? 2 : 1);
+   double flops = 0;
+   for (int si = 0; si < b->nsizes; si++)
+      flops += 2.0 * b->sizes[si].m * b->sizes[si].n * b->sizes[si].k;
+   return flops * launches * items;
+}
+
+/* On a CPU a bench can take hours: before it starts, one quick run of the first
+ * configuration at a small size gives a rate, and the whole bench's work at that rate is
+ * said, as an estimate. */
+static void estimateCpu(Bench *b) {
+   const BenchConfig *c = &b->configs[0];
+   Problem p = c->problem;
+   int edge = 128;
+   p.m = b->sizes[0].m < edge ? b->sizes[0].m : edge;
+   p.n = b->sizes[0].n < edge ? b->sizes[0].n : edge;
+   p.k = b->sizes[0].k < edge ? b->sizes[0].k : edge;
+   Inputs in;
+   uint64_t seed = Rng_freshSeed();
+   if (!Inputs_random(&in, &p, seed))
+      return;
+   RunOptions ro = {.reps = 1, .warmup = 0, .verify = false, .cancel = &interrupted};
+   RunStatus st = Session_run(b->s, c->kernel, c->values, &p, &in, &ro, b->r);
+   Inputs_free(&in);
+   if (st != RUN_OK || b->r->gflops <= 0) {
+      fprintf(stderr, "gemmtop: on a CPU this bench may take long (no estimate: a first quick run of %s failed); "
+                      "Ctrl-C stops it and prints what was measured\n", c->label);
+      return;
+   }
+   double seconds = benchFlops(b) / (b->r->gflops * 1e9);
+   char when[64];
+   if (seconds < 1.5)
+      snprintf(when, sizeof when, "a second");
+   else if (seconds < 120)
+      snprintf(when, sizeof when, "%.0f seconds", seconds);
+   else if (seconds < 7200)
+      snprintf(when, sizeof when, "%.0f minutes", seconds / 60);
+   else
+      snprintf(when, sizeof when, "%.1f hours", seconds / 3600);
+   fprintf(stderr,
+           "gemmtop: on a CPU this bench takes about %s (an estimate: every launch at %.3g GFLOPS, the rate of a first "
+           "quick run of %s at %dx%dx%d, plus compiles); Ctrl-C stops it and prints what was measured\n",
+           when, b->r->gflops, c->label, p.m, p.n, p.k);
 }
 
 /* Measures every size, writing each one's results to the --save file (opened before any
@@ -493,13 +755,14 @@ static int benchAll(Bench *b, OutFile *saveFile) {
    FILE *save = saveFile ? OutFile_stream(saveFile) : NULL;
    bool json = o->save && strlen(o->save) > 5 && !strcmp(o->save + strlen(o->save) - 5, ".json");
    if (save && !json)
-      fprintf(save, "config,kernel,params,device,size,precision,status,verified,gflops,time_ms,vendor,vendor_gflops,"
-                    "pct_of_vendor,reference,reference_gflops,pct_of_reference,rounds,l2,sm_mhz,power_w,energy_j,"
-                    "gflops_per_w,vendor_sm_mhz,vendor_power_w,vendor_energy_j,vendor_gflops_per_w\n");
-   for (int si = 0; si < b->nsizes; si++) {
+      fputs(CSV_HEADER, save);
+   if (b->dev->type == DEVICE_CPU)
+      estimateCpu(b);
+   for (int si = 0; si < b->nsizes && !atomic_load(&interrupted); si++) {
+      b->measured = si + 1;
       benchSize(b, si);
       for (int c = 0; save && c < b->nconf; c++)
-         saveRow(save, json, b, c, si);
+         writeRow(save, json, b, c, si);
    }
    char err[1300];
    if (saveFile && !OutFile_commit(saveFile, err, sizeof err)) {
@@ -507,6 +770,20 @@ static int benchAll(Bench *b, OutFile *saveFile) {
       rc = 1;
    }
    return rc;
+}
+
+/* The results on standard output: the table, or CSV or JSON lines (--format). Returns the
+ * configurations' failures. */
+static int printResults(const Bench *b) {
+   if (b->o->format == FORMAT_TABLE)
+      return printTable(b);
+   bool json = b->o->format == FORMAT_JSON;
+   if (!json)
+      fputs(CSV_HEADER, stdout);
+   for (int si = 0; si < b->measured; si++)
+      for (int c = 0; c < b->nconf; c++)
+         writeRow(stdout, json, b, c, si);
+   return countFailures(b);
 }
 
 /* Returns whether a launch was abandoned (--max-seconds): then the process must end
@@ -525,6 +802,22 @@ static bool freeBench(Bench *b) {
    free(b->cms);
    free(b);
    return stuck;
+}
+
+/* Measures and prints; the exit status. Ctrl-C is caught meanwhile. */
+static int measureAndPrint(Bench *b, OutFile *saveFile) {
+   struct sigaction catch = {.sa_handler = onInterrupt}, old;
+   sigemptyset(&catch.sa_mask);
+   atomic_store(&interrupted, 0);
+   sigaction(SIGINT, &catch, &old);
+   Recorder_open(&b->rec, b->o);
+   int rc = benchAll(b, saveFile);
+   Recorder_close(&b->rec);
+   sigaction(SIGINT, &old, NULL);
+   int failures = printResults(b);
+   if (atomic_load(&interrupted))
+      return BENCH_EXIT_INTERRUPTED;
+   return rc ? rc : failures ? 1 : 0;
 }
 
 int Cli_bench(const Options *o) {
@@ -565,12 +858,8 @@ int Cli_bench(const Options *o) {
          fprintf(stderr, "gemmtop: out of host memory\n");
          rc = 1;
       } else {
-         Recorder_open(&b->rec, o);
-         rc = benchAll(b, saveFile);
-         Recorder_close(&b->rec);
+         rc = measureAndPrint(b, saveFile);
          saveFile = NULL;
-         int failures = printTable(b);
-         rc = rc ? rc : failures ? 1 : 0;
       }
    }
    OutFile_discard(saveFile);

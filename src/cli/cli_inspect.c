@@ -24,6 +24,8 @@ static void printTable(const KernelInfo *k, const long long *values, const Inspe
    printf("registers  %s", in->registers >= 0 ? "" : "not reported by this runtime");
    if (in->registers >= 0)
       printf("%d per work-item", in->registers);
+   if (in->registers >= 0 && in->registers_from[0])
+      printf(" (from %s: the runtime's build said none)", in->registers_from);
    putchar('\n');
    if (in->ptxas.found)
       printf("spills     %d B stores, %d B loads; stack frame %d B\n", in->ptxas.spill_stores, in->ptxas.spill_loads,
@@ -75,6 +77,10 @@ static void printJson(const KernelInfo *k, const long long *values, const Inspec
    Report_jsonString(stdout, in->arch);
    if (in->registers >= 0)
       printf(",\"registers\":%d", in->registers);
+   if (in->registers_from[0]) {
+      printf(",\"registers_from\":");
+      Report_jsonString(stdout, in->registers_from);
+   }
    if (in->ptxas.found)
       printf(",\"spill_store_bytes\":%d,\"spill_load_bytes\":%d,\"stack_bytes\":%d", in->ptxas.spill_stores,
              in->ptxas.spill_loads, in->ptxas.stack_bytes);

@@ -6,7 +6,8 @@
  * launch that does not end can be abandoned (cli/measure.h); the outcomes go back to the
  * strategy. Every skipped configuration says why: invalid, compile failed, wrong result,
  * timeout. With a list of --size, each size is searched and the best across them named.
- * --simulate replays a recorded space instead (cli_simulate.c). */
+ * --simulate replays a recorded space instead (cli_simulate.c); --mpi measures on the
+ * ranks of an MPI job instead of here (a SweepDriver: cli_sweep.h, mpisweep.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_sweep.h"
+#include "cli/mpisweep.h"
 #include "core/ahead.h"
 #include "cli/measure.h"
 #include "cli/recorder.h"
@@ -39,6 +42,10 @@ static void progress(bool tty, const char *what, int done, int total, double t0,
    fflush(stderr);
 }
 
+void Cli_sweepProgress(bool tty, const char *what, int done, int total, double t0, const char *best) {
+   progress(tty, what, done, total, t0, best);
+}
+
 static int compareGflops(const void *a, const void *b) {
    const Candidate *x = a, *y = b;
    if (x->outcome != y->outcome)
@@ -48,12 +55,13 @@ static int compareGflops(const void *a, const void *b) {
 
 /* Every tried configuration as CSV or JSON lines into f (the caller checks the writes). */
 static void writeResults(FILE *f, bool json, bool header, const KernelInfo *k, const Problem *p,
-                         const DeviceInfo *dev, const Candidate *c, int n, bool emulated) {
+                         const SweepModel *models, const Candidate *c, int n, bool emulated) {
    if (!json && header)
       fprintf(f, "kernel,params,device,m,n,k,precision,outcome,gflops,time_ms,compile_ms,max_rel_err,reason,emulated\n");
    for (int i = 0; i < n; i++) {
       char params[512];
       KernelInfo_formatParams(k, c[i].values, params, sizeof params);
+      const DeviceInfo *dev = &models[c[i].model].dev;
       if (json) {
          fprintf(f, "{\"schema\":%d,\"kernel\":", REPORT_SCHEMA);
          Report_jsonString(f, k->name);
@@ -74,6 +82,8 @@ static void writeResults(FILE *f, bool json, bool header, const KernelInfo *k, c
          if (c[i].outcome == SWEEP_OK)
             fprintf(f, ",\"gflops\":%.6g,\"time_ms\":%.6g,\"compile_ms\":%.6g,\"max_rel_err\":%.3g", c[i].gflops,
                     c[i].median_ms, c[i].compile_ms, c[i].max_rel_err);
+         if (c[i].outcome == SWEEP_OK && c[i].vendor_gflops > 0)
+            fprintf(f, ",\"vendor_gflops\":%.6g", c[i].vendor_gflops);
          fprintf(f, ",\"reason\":");
          Report_jsonString(f, c[i].reason);
          fprintf(f, ",\"emulated\":%s}\n", emulated ? "true" : "false");
@@ -158,14 +168,14 @@ static void measureOne(Measurer *m, const KernelInfo *k, Candidate *c) {
 }
 
 /* Where a sweep's results go: the store (rec), under the sweep's key. */
-typedef struct SweepRecording_ {
+struct SweepRecording_ {
    Recorder *rec;
    RecordPlace at;
    const Problem *p;
    int reps;          /* timed launches of each configuration */
    bool cold_l2;      /* timed with the L2 cold: another sweep than a warm one */
    char key[33];
-} SweepRecording;
+};
 
 /* One configuration's outcome into the store as soon as it is known: a sweep killed
  * after it does not measure it again. */
@@ -174,6 +184,13 @@ static void recordOne(const SweepRecording *sr, const KernelInfo *k, const Candi
    Record_fromCandidate(&r, "sweep", &sr->at, k, sr->p, c, emulated, sr->cold_l2, sr->key);
    r.reps = c->outcome == SWEEP_OK ? sr->reps : 0;
    Recorder_add(sr->rec, &r, 1);
+}
+
+void Cli_sweepRecord(const SweepWork *work, const DeviceInfo *dev, const SweepCandidate *c) {
+   SweepRecording sr = *work->recording;
+   if (dev)
+      sr.at.dev = dev;
+   recordOne(&sr, work->k, c, work->emulated);
 }
 
 typedef struct Stored_ {
@@ -227,6 +244,7 @@ typedef struct SizeRun_ {
    int taken;         /* of them from the results store */
    bool *is_taken;    /* [sp.count]: that candidate's outcome is the store's */
    SweepRecording sr;
+   int stopped;       /* a driver's exit code: the sweep was stopped (a signal) */
 } SizeRun;
 
 /* Everything a size's search needs that is the same for every size. */
@@ -244,6 +262,9 @@ typedef struct SweepPlan_ {
    uint64_t seed;
    bool emulated, tty;
    double t0;              /* when the sweep began, for --time-budget */
+   const SweepDriver *driver; /* who measures (NULL: this process) */
+   SweepModel models[SWEEP_MAX_MODELS]; /* the device models that measured (the driver's; else dev) */
+   int nmodels;
 } SweepPlan;
 
 static bool outOfTime(const SweepPlan *pl) {
@@ -273,10 +294,31 @@ static bool addTried(SizeRun *run, const Candidate *c) {
    return true;
 }
 
+/* A driver measures (sweep --mpi): the strategy, one that learns nothing, proposes the
+ * whole budget, the driver measures and records each as it comes, and the outcomes go
+ * back to the strategy. */
+static bool measureDriven(SweepPlan *pl, SizeRun *run, Search *se, int *index, int budget) {
+   int from = run->n;
+   for (int i; run->n < budget && (i = Search_ask(se)) >= 0;) {
+      index[run->n] = i;
+      if (!addTried(run, &run->sp.cands[i]))
+         return false;
+   }
+   MeasureJob job = measureJob(pl, &run->p);
+   SweepWork work = {.o = pl->o, .k = pl->k, .job = &job, .dev = &pl->dev, .base = pl->base,
+                     .free_mask = pl->free_mask, .emulated = pl->emulated, .tty = pl->tty, .t0 = pl->t0,
+                     .recording = &run->sr};
+   run->stopped = pl->driver->measure(pl->driver->ctx, &work, &run->tried[from], run->n - from, pl->models,
+                                      &pl->nmodels);
+   for (int b = from; b < run->n && !run->stopped; b++)
+      Search_tell(se, index[b], run->tried[b].outcome, run->tried[b].gflops);
+   return true;
+}
+
 /* Searches one size: the strategy proposes a batch (all of the budget at once for the
  * strategies that learn nothing, as many as compile at once for those that learn), the
  * batch is compiled ahead and measured, and the outcomes go back to the strategy. */
-static bool searchSize(const SweepPlan *pl, SizeRun *run) {
+static bool searchSize(SweepPlan *pl, SizeRun *run) {
    const Options *o = pl->o;
    int budget = pl->budget > 0 && pl->budget < run->sp.count ? pl->budget : run->sp.count;
    if (budget < run->taken)
@@ -293,11 +335,12 @@ static bool searchSize(const SweepPlan *pl, SizeRun *run) {
          Search_know(se, i, run->sp.cands[i].outcome, run->sp.cands[i].gflops);
          ok = addTried(run, &run->sp.cands[i]);
       }
-   if (!ok) {
+   if (!ok || pl->driver) {
+      ok = ok && measureDriven(pl, run, se, index, budget);
       Search_free(se);
       free(index);
       Measurer_free(m);
-      return false;
+      return ok;
    }
    bool compile = DiskCache_enabled() && budget - run->n > 1;
    Ahead *pool = compile ? startPool(o, pl->cat) : NULL;
@@ -346,17 +389,50 @@ static bool searchSize(const SweepPlan *pl, SizeRun *run) {
 }
 
 /* The table (or CSV/JSON) on stdout, best first; first: the first size (the CSV header). */
+/* One device model's table, best first: against its peak and, when it was timed, the
+ * vendor BLAS of the GPU that measured each (sweep --mpi). With several models each
+ * says which it is. */
+static void reportModel(const SweepPlan *pl, const SizeRun *run, int model) {
+   const SweepModel *sm = &pl->models[model];
+   const Candidate *all = run->tried;
+   Peaks peaks;
+   Peaks_cached(&sm->dev, pl->backend, &peaks);
+   double peak = Peaks_for(&peaks, run->p.precision, pl->k->tensor, pl->emulated);
+   bool vendor = false;
+   for (int i = 0; i < run->n; i++)
+      vendor |= all[i].model == model && all[i].outcome == SWEEP_OK && all[i].vendor_gflops > 0;
+   if (pl->nmodels > 1)
+      printf("%s%s:\n", model ? "\n" : "", sm->dev.name);
+   char vendorHead[80];
+   snprintf(vendorHead, sizeof vendorHead, "%% %s", sm->vendor_name);
+   printf("%-4s %-48s %12s %10s %8s", pl->emulated ? "#" : "rank", "parameters", "GFLOPS", "ms",
+          peak > 0 ? "% peak" : "");
+   printf(vendor ? " %10s\n" : "\n", vendorHead);
+   int shown = 0;
+   for (int i = 0; i < run->n && shown < 15; i++) {
+      if (all[i].outcome != SWEEP_OK || all[i].model != model)
+         continue;
+      char params[512];
+      KernelInfo_formatParams(pl->k, all[i].values, params, sizeof params);
+      printf("%-4d %-48s %12.2f %10.4f", ++shown, params, all[i].gflops, all[i].median_ms);
+      if (peak > 0)
+         printf(" %7.1f%%", 100 * all[i].gflops / peak);
+      else if (vendor)
+         printf(" %8s", "");
+      if (vendor && all[i].vendor_gflops > 0)
+         printf(" %9.1f%%", 100 * all[i].gflops / all[i].vendor_gflops);
+      putchar('\n');
+   }
+}
+
 static void report(const SweepPlan *pl, const SizeRun *run, bool first, bool several) {
    const Options *o = pl->o;
    const KernelInfo *k = pl->k;
    const Candidate *all = run->tried;
    int n = run->n;
    const int *counts = run->counts;
-   Peaks peaks;
-   Peaks_cached(&pl->dev, pl->backend, &peaks);
-   double peak = Peaks_for(&peaks, run->p.precision, k->tensor, pl->emulated);
    if (o->format != FORMAT_TABLE) {
-      writeResults(stdout, o->format == FORMAT_JSON, first, k, &run->p, &pl->dev, all, n, pl->emulated);
+      writeResults(stdout, o->format == FORMAT_JSON, first, k, &run->p, pl->models, all, n, pl->emulated);
       return;
    }
    if (several)
@@ -365,19 +441,8 @@ static void report(const SweepPlan *pl, const SizeRun *run, bool first, bool sev
       printf("EMULATED: no tensor cores on %s: the configurations were verified; their times are the\n"
              "emulation's, in the order tried, not ranked\n",
              pl->dev.name);
-   printf("%-4s %-48s %12s %10s %8s\n", pl->emulated ? "#" : "rank", "parameters", "GFLOPS", "ms",
-          peak > 0 ? "% peak" : "");
-   int shown = 0;
-   for (int i = 0; i < n && shown < 15; i++) {
-      if (all[i].outcome != SWEEP_OK)
-         continue;
-      char params[512];
-      KernelInfo_formatParams(k, all[i].values, params, sizeof params);
-      printf("%-4d %-48s %12.2f %10.4f", ++shown, params, all[i].gflops, all[i].median_ms);
-      if (peak > 0)
-         printf(" %7.1f%%", 100 * all[i].gflops / peak);
-      putchar('\n');
-   }
+   for (int m = 0; m < pl->nmodels; m++)
+      reportModel(pl, run, m);
    printf("\ntried %d of %d valid (%d invalid dropped before compiling): %d ok, %d compile failed, %d wrong result, "
           "%d timeout, %d failed; %.1f s; timed with a %s L2%s",
           n, run->sp.count, run->sp.invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG],
@@ -597,7 +662,7 @@ static bool saveAll(const SweepPlan *pl, OutFile *save, const SizeRun *runs, int
    char err[1024];
    bool json = isJsonName(pl->o->save);
    for (int i = 0; i < nruns; i++)
-      writeResults(OutFile_stream(save), json, i == 0, pl->k, &runs[i].p, &pl->dev, runs[i].tried, runs[i].n,
+      writeResults(OutFile_stream(save), json, i == 0, pl->k, &runs[i].p, pl->models, runs[i].tried, runs[i].n,
                    pl->emulated);
    if (!OutFile_commit(save, err, sizeof err)) {
       fprintf(stderr, "gemmtop: --save %s\n", err);
@@ -622,13 +687,28 @@ static int finish(const SweepPlan *pl, SizeRun *runs, int nruns, OutFile *save, 
    return rc;
 }
 
+/* What sweep --mpi takes: one size, a strategy that learns nothing (the whole budget is
+ * handed out at once), no --time-budget. 0, or 2 with the message. */
+static int driverRefuses(const Options *o, const SweepPlan *pl) {
+   if (o->nsize_list <= 1 && pl->strategy < SEARCH_ANNEAL && o->time_budget <= 0)
+      return 0;
+   fprintf(stderr, "gemmtop: --mpi sweeps one size with the exhaustive or random strategy, without --time-budget\n");
+   return 2;
+}
+
 int Cli_sweep(const Options *o) {
    if (o->simulate)
       return Cli_simulate(o);
+   if (o->mpi || o->mpi_simulate)
+      return MpiSweep_main(o);
+   return Cli_sweepWith(o, NULL);
+}
+
+int Cli_sweepWith(const Options *o, const SweepDriver *d) {
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
       return 1;
-   SweepPlan pl = {.o = o, .cat = &cat, .tty = isatty(2)};
+   SweepPlan pl = {.o = o, .cat = &cat, .tty = isatty(2), .driver = d, .nmodels = 1};
    long long base[KERNEL_MAX_PARAMS];
    Problem p;
    int rc = Cli_resolveConfig(o, &cat, &pl.k, base, &p);
@@ -654,7 +734,14 @@ int Cli_sweep(const Options *o) {
    Util_copy(pl.backend, sizeof pl.backend, Session_backend(s)->name);
    pl.dev = *Session_device(s);
    pl.seed = o->has_seed ? o->seed : Rng_freshSeed();
+   pl.models[0].dev = pl.dev;
    planSearch(o, &pl);
+   if (d && (rc = driverRefuses(o, &pl))) {
+      Session_close(s);
+      OutFile_discard(save);
+      Catalog_free(&cat);
+      return rc;
+   }
    /* A tensor kernel without tensor cores runs its emulation: each configuration is still
     * verified, but times that are not a tensor core's are not ranked. */
    pl.emulated = k->tensor && !pl.dev.limits.tensor_ptx;
@@ -671,9 +758,11 @@ int Cli_sweep(const Options *o) {
    /* The device is the measuring processes' from here. */
    Session_close(s);
    pl.t0 = Util_nowMs();
-   /* Resume: what the store has for a size's sweep is not measured again (unless --fresh). */
-   Recorder rec;
-   Recorder_open(&rec, o);
+   /* Resume: what the store has for a size's sweep is not measured again (unless --fresh);
+    * a simulation neither takes from the store nor records. */
+   Recorder rec = {0};
+   if (!d || !d->no_store)
+      Recorder_open(&rec, o);
    for (int i = 0; i < nruns && !rc; i++)
       resume(&pl, &rec, &runs[i]);
    for (int i = 0; i < nruns && !rc; i++) {
@@ -681,7 +770,8 @@ int Cli_sweep(const Options *o) {
       if (!searchSize(&pl, &runs[i])) {
          fprintf(stderr, "gemmtop: out of host memory\n");
          rc = 1;
-      }
+      } else
+         rc = runs[i].stopped;
       rankRun(&pl, &runs[i]);
    }
    if (!rc && nruns > 1 && !pl.emulated)

@@ -32,6 +32,24 @@ struct Measurer_ {
    struct sigaction old_pipe;
 };
 
+/* The children alive, for Measurer_killChildren: a slot holds a pid or 0. */
+#define MAX_CHILDREN 8
+static volatile sig_atomic_t children[MAX_CHILDREN];
+
+static void noteChild(pid_t old, pid_t now) {
+   for (int i = 0; i < MAX_CHILDREN; i++)
+      if (children[i] == old) {
+         children[i] = now;
+         return;
+      }
+}
+
+void Measurer_killChildren(void) {
+   for (int i = 0; i < MAX_CHILDREN; i++)
+      if (children[i] > 0)
+         kill(children[i], SIGKILL);
+}
+
 Measurer *Measurer_new(const MeasureJob *job) {
    Measurer *m = calloc(1, sizeof *m);
    if (!m)
@@ -88,6 +106,7 @@ static void endChild(Measurer *m, bool kill_it, char *why, size_t whylen) {
    while (waitpid(m->pid, &status, 0) < 0 && errno == EINTR)
       ;
    close(m->from_child);
+   noteChild(m->pid, 0);
    if (why && WIFSIGNALED(status))
       snprintf(why, whylen, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
    else if (why)
@@ -142,6 +161,7 @@ static bool startChild(Measurer *m, char *why, size_t whylen) {
       m->pid = 0;
       return false;
    }
+   noteChild(0, m->pid);
    m->to_child = down[1];
    m->from_child = up[0];
    const MeasureJob *j = &m->job;
@@ -207,6 +227,26 @@ void Measurer_run(Measurer *m, const long long *values, int nvalues, SweepCandid
    }
 }
 
+double Measurer_vendor(Measurer *m, char *name, size_t namelen) {
+   char why[512], line[1024];
+   if (!m->pid && !startChild(m, why, sizeof why)) {
+      snprintf(name, namelen, "cannot start the measuring process: %s", why);
+      return 0;
+   }
+   const MeasureJob *j = &m->job;
+   double allowed = ANSWER_ALLOWANCE_S + j->timeout_s * (j->reps + j->warmup + 2);
+   int got = sendLine(m, "vendor\n") ? readLine(m, line, sizeof line, Util_nowMs() + allowed * 1e3) : 0;
+   int ok = 0, used = 0;
+   double gflops = 0;
+   if (got == 1 && sscanf(line, "vendor %d %la %n", &ok, &gflops, &used) >= 2 && used > 0) {
+      snprintf(name, namelen, "%s", line + used);
+      return ok ? gflops : 0;
+   }
+   endChild(m, true, why, sizeof why);
+   snprintf(name, namelen, "the measuring process did not time it (%s)", got < 0 ? "no answer" : why);
+   return 0;
+}
+
 void Measurer_free(Measurer *m) {
    if (!m)
       return;
@@ -260,6 +300,24 @@ static void measureOne(Session *s, const KernelInfo *k, const MeasureJob *j, con
    fflush(stdout);
 }
 
+/* The vendor BLAS, verified, answered on one line. */
+static void vendorOne(Session *s, const MeasureJob *j, const Inputs *in) {
+   VendorResult v;
+   memset(&v, 0, sizeof v);
+   RunOptions ro = {.reps = j->reps, .warmup = j->warmup, .verify = true, .max_seconds = j->timeout_s,
+                    .launch_timeout_s = j->timeout_s};
+   RunStatus st = Session_vendor(s, &j->problem, in, &ro, &v);
+   bool ok = st == RUN_OK && v.verified && v.gflops > 0;
+   const char *what = ok || !v.message[0] ? v.name : v.message;
+   char text[600];
+   snprintf(text, sizeof text, "%s", what[0] ? what : "the vendor BLAS");
+   for (char *q = text; *q; q++)
+      if (*q == '\n' || *q == '\r')
+         *q = ' ';
+   printf("vendor %d %a %s\n", ok, ok ? v.gflops : 0.0, text);
+   fflush(stdout);
+}
+
 int Measure_child(void) {
    char line[8192], err[1024] = "";
    MeasureJob j;
@@ -288,6 +346,10 @@ int Measure_child(void) {
    fflush(stdout);
    while (fgets(line, sizeof line, stdin)) {
       line[strcspn(line, "\n")] = '\0';
+      if (!strcmp(line, "vendor")) {
+         vendorOne(s, &j, &in);
+         continue;
+      }
       if (strncmp(line, "run", 3) != 0)
          continue;
       measureOne(s, k, &j, &in, line, r);

@@ -10,10 +10,13 @@
  *               <seed> <reps> <warmup> <timeout> <cold_l2> (reals as %a, exact; cold_l2 0 or 1)
  *   child:  ready | failed <why>
  *   parent: run <value> <value> ...                        (one per kernel parameter)
- *   child:  result <outcome> <gflops> <median_ms> <compile_ms> <max_rel_err> <reason> */
+ *   child:  result <outcome> <gflops> <median_ms> <compile_ms> <max_rel_err> <reason>
+ *   parent: vendor                                         (the vendor BLAS, same inputs)
+ *   child:  vendor <0|1 ran and verified> <gflops> <library name or why not> */
 #ifndef GEMMTOP_MEASURE_H
 #define GEMMTOP_MEASURE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/sweep.h"
@@ -36,6 +39,12 @@ Measurer *Measurer_new(const MeasureJob *job);
 /* Verifies and times values (nvalues of them) in the child and fills c as Sweep_classify
  * does. A timeout, a child that ends or stops answering are outcomes of c, not errors. */
 void Measurer_run(Measurer *m, const long long *values, int nvalues, SweepCandidate *c);
+/* Times the vendor BLAS (CLBlast, cuBLAS, rocBLAS) on the job's device, problem and
+ * inputs, verified: its GFLOPS, or 0 with why in name. name gets the library's name. */
+double Measurer_vendor(Measurer *m, char *name, size_t namelen);
+/* For a signal handler (async-signal-safe): kills every measuring child of this process,
+ * so that a stopped sweep leaves no process behind. */
+void Measurer_killChildren(void);
 /* Ends the child (if any) and frees m. */
 void Measurer_free(Measurer *m);
 

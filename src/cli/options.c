@@ -124,7 +124,7 @@ static int applyAblate(Options *o, const OptionSpec *s, const char *v, char *err
 }
 
 static int applySizes(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
-   int sizes[OPTIONS_MAX_SIZES];
+   BenchSize sizes[OPTIONS_MAX_SIZES];
    if (Options_parseSizes(v, sizes, OPTIONS_MAX_SIZES, err, errlen) < 0)
       return 2;
    o->sizes = v;
@@ -146,22 +146,23 @@ static int applyBankWidth(Options *o, const OptionSpec *s, const char *v, char *
    return 0;
 }
 
-/* results --size: N, or M,N,K; each 1 to MAX_SIZE. */
+/* results --size: N, or MxNxK as run, sweep and bench write a size (M,N,K too); each 1 to
+ * MAX_SIZE. */
 static int applyResultsSize(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
    int dims[3], n = 0;
    for (const char *p = v;; n++) {
       char *end;
       errno = 0;
       long long x = strtoll(p, &end, 10);
-      if (n == 3 || end == p || errno || x < 1 || x > MAX_SIZE || (*end && *end != ','))
-         return fail(err, errlen, "--size '%.*s%s': use N or M,N,K, whole numbers from 1 to %d", SHOWN(v), MAX_SIZE);
+      if (n == 3 || end == p || errno || x < 1 || x > MAX_SIZE || (*end && *end != ',' && *end != 'x'))
+         return fail(err, errlen, "--size '%.*s%s': use N or MxNxK, whole numbers from 1 to %d", SHOWN(v), MAX_SIZE);
       dims[n] = (int)x;
       if (!*end)
          break;
       p = end + 1;
    }
    if (n != 0 && n != 2)
-      return fail(err, errlen, "--size '%.*s%s': use N or M,N,K, whole numbers from 1 to %d", SHOWN(v), MAX_SIZE);
+      return fail(err, errlen, "--size '%.*s%s': use N or MxNxK, whole numbers from 1 to %d", SHOWN(v), MAX_SIZE);
    o->filter_size = v;
    o->problem.m = dims[0];
    o->problem.n = n ? dims[1] : dims[0];
@@ -248,9 +249,8 @@ static const OptionSpec table[] = {
     {.name = "out", .value = "C.npy", .kind = OPT_TEXT, .field = F(out_path), .commands = CMD(RUN),
      .help = "write the result C to a NumPy file"},
     {.name = "format", .value = "table|csv|json", .kind = OPT_CHOICE, .choices = "table|csv|json",
-     .apply = applyFormat, .commands = CMD(LIST) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BANKS),
-     .help = "output; json is one object per line", .dflt = "table",
-     .elsewhere = "bench prints a table; --save writes CSV or JSON"},
+     .apply = applyFormat, .commands = CMD(LIST) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS),
+     .help = "output; json is one object per line", .dflt = "table"},
     {.name = "no-verify", .kind = OPT_FLAG, .field = F(no_verify), .commands = CMD(RUN),
      .help = "skip the verification run", .elsewhere = "sweep and bench verify every configuration"},
     {.name = "ablate", .value = "LIST", .kind = OPT_TEXT, .apply = applyAblate, .commands = CMD(RUN) | CMD(INSPECT),
@@ -300,10 +300,17 @@ static const OptionSpec table[] = {
     {.name = "jobs", .value = "N", .kind = OPT_INT, .min = 1, .max = AHEAD_MAX_THREADS, .field = F(jobs),
      .commands = CMD(SWEEP),
      .help = "compile N configurations at a time", .dflt = "one per core, at most 16"},
+    {.name = "mpi", .kind = OPT_FLAG, .field = F(mpi), .commands = CMD(SWEEP),
+     .help = "started with mpirun or srun: one rank per GPU measures, rank 0 hands out the configurations, "
+             "stores and reports (docs/mpi.md)"},
+    {.name = "mpi-simulate", .value = "FILE", .kind = OPT_TEXT, .field = F(mpi_simulate), .commands = CMD(SWEEP),
+     .help = "with --mpi: the ranks launch nothing and answer with the times of a sweep's --save file, to "
+             "measure how many configurations rank 0 hands out per second"},
     {.name = "save-presets", .value = "N", .kind = OPT_INT, .min = 1, .max = 1000, .field = F(save_presets),
      .commands = CMD(SWEEP), .help = "save the best N as presets in your config folder"},
     {.name = "sizes", .value = "N,N,...", .kind = OPT_TEXT, .apply = applySizes, .commands = CMD(BENCH),
-     .help = "the square sizes, at most 16, each 1 to 65536", .dflt = BENCH_DEFAULT_SIZES,
+     .help = "the sizes, at most 16: N for a square problem or MxNxK (e.g. 64x64x128), each number 1 to 65536",
+     .dflt = BENCH_DEFAULT_SIZES,
      .elsewhere = "the other commands take --size"},
     {.name = "save", .value = "FILE.csv|FILE.json", .kind = OPT_TEXT, .field = F(save),
      .commands = CMD(SWEEP) | CMD(BENCH), .help = "write every result to a file"},
@@ -341,13 +348,17 @@ static const OptionSpec table[] = {
     {.name = "simd-width", .value = "S", .kind = OPT_INT, .min = 1, .max = BANKS_MAX_LANES, .field = F(simd_width),
      .commands = CMD(BANKS) | CMD(EXPLORER) | CMD(LESSON),
      .help = "override the device's warp or wavefront width (64: an AMD wavefront)", .dflt = "the device's"},
+    {.name = "as-compiled", .kind = OPT_FLAG, .field = F(as_compiled), .commands = CMD(BANKS),
+     .help = "beside the accesses as the source writes them, count them as compiled: a work-item's neighbouring "
+             "scalar accesses of a site merged into 8- or 16-byte ones (widths from the compiled code where the "
+             "device gives it, else the rule of docs/banks.md)"},
     /* results: the same names as above where they mean the same thing to a user; a row
        of its own where the value differs (a substring, M,N,K, another set of formats). */
     {.name = "device", .value = "TEXT", .kind = OPT_TEXT, .field = F(filter_device), .commands = CMD(RESULTS),
      .help = "rows whose device name holds TEXT (any case); import: the device of a T4 file, which does not "
              "name one"},
-    {.name = "size", .value = "N|M,N,K", .kind = OPT_TEXT, .apply = applyResultsSize, .commands = CMD(RESULTS),
-     .help = "rows of this size (N: M, N and K all N); import: the size of a T4 file's results"},
+    {.name = "size", .value = "N|MxNxK", .kind = OPT_TEXT, .apply = applyResultsSize, .commands = CMD(RESULTS),
+     .help = "rows of this size (N: M, N and K all N; M,N,K also taken); import: the size of a T4 file's results"},
     {.name = "type", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(has_precision),
      .commands = CMD(RESULTS), .help = "the same as --precision"},
     {.name = "origin", .value = "run|sweep|bench|explorer|vendor|t4|clblast", .kind = OPT_CHOICE,
@@ -706,7 +717,9 @@ int Options_parse(Options *o, int argc, char **argv, int first, const char *comm
    return rc;
 }
 
-int Options_parseSizes(const char *text, int *sizes, int max, char *err, size_t errlen) {
+static bool parseOneSize(const char *p, size_t len, int max, int *mnk);
+
+int Options_parseSizes(const char *text, BenchSize *sizes, int max, char *err, size_t errlen) {
    const char *p = text ? text : BENCH_DEFAULT_SIZES;
    int n = 0, total = 1;
    for (const char *q = p; *q; q++)
@@ -717,15 +730,15 @@ int Options_parseSizes(const char *text, int *sizes, int max, char *err, size_t 
    }
    for (;;) {
       size_t len = strcspn(p, ",");
-      char *end;
-      errno = 0;
-      long long v = strtoll(p, &end, 10);
-      if (len == 0 || end != p + len || errno || v < 1 || v > OPTIONS_MAX_BENCH_SIZE) {
-         fail(err, errlen, "--sizes: '%.*s%s' is not a size: use whole numbers from 1 to %d, comma-separated (e.g. %s)",
+      int mnk[3];
+      if (!len || !parseOneSize(p, len, OPTIONS_MAX_BENCH_SIZE, mnk)) {
+         fail(err, errlen,
+              "--sizes: '%.*s%s' is not a size: use N or MxNxK, whole numbers from 1 to %d, comma-separated (e.g. "
+              "%s,64x64x128)",
               (int)(len > 48 ? 45 : len), p, len > 48 ? "..." : "", OPTIONS_MAX_BENCH_SIZE, BENCH_DEFAULT_SIZES);
          return -1;
       }
-      sizes[n++] = (int)v;
+      sizes[n++] = (BenchSize){mnk[0], mnk[1], mnk[2]};
       if (!p[len])
          return n;
       p += len + 1;

@@ -21,6 +21,11 @@
 
 typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } OutputFormat;
 
+/* One bench size: M, N and K (a square size has all three equal). */
+typedef struct BenchSize_ {
+   int m, n, k;
+} BenchSize;
+
 typedef struct Options_ {
    const char *backend;      /* NULL: opencl */
    const char *device;       /* NULL: the best device */
@@ -55,11 +60,14 @@ typedef struct Options_ {
    int rounds;               /* bench: rounds of libraries and configurations in turn (median) */
    double timeout;           /* sweep: seconds one launch may take before the configuration is dropped */
    int jobs;                 /* sweep: parallel compiles (0: one per core) */
+   bool mpi;                 /* sweep: one rank per GPU under mpirun or srun (cli/mpisweep.h) */
+   const char *mpi_simulate; /* sweep --mpi: ranks answer with the times recorded in this --save file */
    const char *site;         /* banks: the access site to draw (index or name) */
    int warp, iteration;      /* banks: warp (flat over traced groups) and execution of the grid */
    bool has_warp, has_iteration;
    int groups;               /* banks: work-groups to trace (0: 1) */
    int banks, bank_width, simd_width; /* banks: model overrides (0: the device's model) */
+   bool as_compiled;         /* banks: also count the accesses as the compiler merges them */
    const char *strategy;     /* sweep: the search strategy's name (NULL: a random sample, or all with --exhaustive) */
    double time_budget;       /* sweep: stop proposing after this many seconds (0: no limit) */
    const char *simulate;     /* sweep: replay a recorded space (a --save file) instead of measuring */
@@ -152,10 +160,11 @@ void Options_usage(FILE *out);
 /* gemmtop COMMAND --help: that command's options, from the table. */
 void Options_commandUsage(FILE *out, CommandId command);
 
-/* bench --sizes "1024,2048": every comma-separated size, read whole, 1 to
- * OPTIONS_MAX_BENCH_SIZE each; NULL text gives the default. Returns the count (at most
- * max), or -1 with a message saying what is wrong and what would be valid. */
-int Options_parseSizes(const char *text, int *sizes, int max, char *err, size_t errlen);
+/* bench --sizes "1024,2048,64x64x128": every comma-separated size, read whole: a square
+ * size N or an MxNxK triple, each number 1 to OPTIONS_MAX_BENCH_SIZE; NULL text gives the
+ * default. Returns the count (at most max), or -1 with a message saying what is wrong and
+ * what would be valid. */
+int Options_parseSizes(const char *text, BenchSize *sizes, int max, char *err, size_t errlen);
 
 /* --size "1024", "2048,4096" or "4096x4096x1024,512": square sizes or MxNxK triples,
  * comma-separated, each 1 to max. Returns the count (at most maxn), or -1 with a message. */

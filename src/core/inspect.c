@@ -149,6 +149,34 @@ static void finish(const InspectRequest *rq, const char *where, bool pocl, Inspe
    }
 }
 
+/* ---- registers from PTX ---- */
+
+/* NVIDIA's OpenCL reports registers in its build log, and leaves none when its own JIT
+ * cache answered the build: the PTX it built is then loaded by a backend that can say
+ * them (the CUDA driver), or, failing that, read by ptxas when it is installed. */
+static void resourcesFromPtx(const char *ptx, const char *entry, Inspection *out) {
+   BuildInfo info = {.registers = -1, .private_mem = -1, .local_mem = -1};
+   char err[512] = "";
+   for (int i = 0; i < Backend_count() && info.registers < 0; i++) {
+      const Backend *b = Backend_at(i);
+      if (b->ptxResources && b->ptxResources(ptx, entry, &info, err, sizeof err) == BACKEND_OK && info.registers >= 0) {
+         snprintf(out->registers_from, sizeof out->registers_from, "the %s driver loading the PTX", b->title);
+         out->registers = info.registers;
+         if (info.private_mem >= 0)
+            out->private_mem = info.private_mem;
+         return;
+      }
+   }
+   PtxasInfo pi;
+   if (Ptxas_ofPtx(ptx, entry, &pi)) {
+      out->ptxas = pi;
+      out->registers = pi.registers;
+      if (out->private_mem < 0)
+         out->private_mem = pi.stack_bytes;
+      snprintf(out->registers_from, sizeof out->registers_from, "ptxas on the PTX");
+   }
+}
+
 /* ---- on a device ---- */
 
 RunStatus Inspect_onDevice(Session *s, const InspectRequest *rq, Inspection *out) {
@@ -162,8 +190,10 @@ RunStatus Inspect_onDevice(Session *s, const InspectRequest *rq, Inspection *out
       return RUN_OUT_OF_MEMORY;
    }
    bool want = rq->code != INSPECT_CODE_NONE;
-   RunStatus st = Session_compileAblated(s, k, rq->values, rq->problem, rq->ablate, r, want ? &out->code : NULL,
-                                         out->code_kind, sizeof out->code_kind);
+   /* On NVIDIA the PTX is also where the registers come from when the build log is silent. */
+   bool nvidia = dev->vendor_kind == VENDOR_NVIDIA;
+   RunStatus st = Session_compileAblated(s, k, rq->values, rq->problem, rq->ablate, r,
+                                         want || nvidia ? &out->code : NULL, out->code_kind, sizeof out->code_kind);
    out->build_log = r->build_log;
    r->build_log = NULL;
    if (st != RUN_OK) {
@@ -179,6 +209,13 @@ RunStatus Inspect_onDevice(Session *s, const InspectRequest *rq, Inspection *out
    out->local_mem = (r->local_mem >= 0 ? r->local_mem : r->geo.localmem) + r->geo.dynamic_smem;
    out->private_mem = r->private_mem;
    out->group_items = groupItems(&r->geo);
+   if (out->registers < 0 && out->code && strstr(out->code_kind, "PTX"))
+      resourcesFromPtx(out->code, k->entry, out);
+   if (!want) {
+      free(out->code);
+      out->code = NULL;
+      out->code_kind[0] = '\0';
+   }
    /* A CUDA program is kept as CUBIN, which is not text: NVRTC again, same defines. */
    if (want && !out->code && Backend_can(be, BACKEND_CAP_OFFLINE_PTX) && dev->arch[0]) {
       char *cubin, *ptx, *log, err[512];

@@ -42,6 +42,7 @@ typedef struct Inspection_ {
    long long local_mem;      /* shared / local memory per work-group, bytes */
    long long group_items;    /* work-items per work-group */
    PtxasInfo ptxas;          /* spills and stack, from NVIDIA's verbose build log */
+   char registers_from[64];  /* where registers came from when not the build: "ptxas on the PTX", "" */
    char resources[160];      /* what only this backend reports (HIP: VGPRs, SGPRs, spills) */
    Occupancy occ;
    bool assembly;            /* code holds compiled code */

@@ -1,7 +1,11 @@
 #include "core/ptxas.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "core/util.h"
 
 /* The report reads, per entry function:
  *   ptxas info    : Compiling entry function 'gemm' for 'sm_90'
@@ -46,4 +50,30 @@ bool Ptxas_parse(const char *log, const char *entry, PtxasInfo *out) {
    }
    out->found = true;
    return true;
+}
+
+bool Ptxas_ofPtx(const char *ptx, const char *entry, PtxasInfo *out) {
+   memset(out, 0, sizeof *out);
+   char arch[32] = "";
+   const char *target = ptx ? strstr(ptx, ".target ") : NULL;
+   if (!target || sscanf(target, ".target %31[a-z0-9_]", arch) != 1 || strncmp(arch, "sm_", 3))
+      return false;
+   char dir[] = "/tmp/gemmtop-ptxas-XXXXXX";
+   if (!mkdtemp(dir))
+      return false;
+   char path[128], cmd[640];
+   snprintf(path, sizeof path, "%s/k.ptx", dir);
+   char *report = NULL;
+   if (Util_writeFileAtomic(path, ptx, strlen(ptx))) {
+      snprintf(cmd, sizeof cmd,
+               "t=$(command -v ptxas || ls -d /usr/local/cuda/bin/ptxas /usr/local/cuda-*/bin/ptxas 2>/dev/null | "
+               "tail -n 1); [ -n \"$t\" ] && \"$t\" -v -arch=%s -o /dev/null %s 2>&1",
+               arch, path);
+      report = Util_capture(cmd);
+      unlink(path);
+   }
+   rmdir(dir);
+   bool ok = Ptxas_parse(report, entry, out);
+   free(report);
+   return ok;
 }

@@ -16,5 +16,9 @@ typedef struct PtxasInfo_ {
 
 /* Reads the report of the entry function entry (or the first one when NULL). */
 bool Ptxas_parse(const char *log, const char *entry, PtxasInfo *out);
+/* Runs ptxas -v (on PATH, else the newest under /usr/local/cuda*) on PTX text for the
+ * target its .target line names, and reads the report of entry. False when ptxas is
+ * absent or refuses the PTX. */
+bool Ptxas_ofPtx(const char *ptx, const char *entry, PtxasInfo *out);
 
 #endif

@@ -918,7 +918,10 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
       if (observing)
          Observer_sample(observer);
       if (st != BACKEND_OK) {
-         v->status = st == BACKEND_ERR_OUT_OF_MEMORY ? RUN_OUT_OF_MEMORY : RUN_DEVICE_ERROR;
+         /* A library without a GEMM of this type refuses it: not a device error. */
+         v->status = st == BACKEND_ERR_OUT_OF_MEMORY ? RUN_OUT_OF_MEMORY
+                     : st == BACKEND_ERR_UNSUPPORTED ? RUN_INVALID
+                                                      : RUN_DEVICE_ERROR;
          snprintf(v->message, sizeof v->message, "%s", err);
          break;
       }

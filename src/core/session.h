@@ -112,7 +112,8 @@ bool Session_targetOk(const Session *s, const KernelInfo *k, char *msg, size_t m
 RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
                       const RunOptions *o, RunResult *r);
 typedef struct VendorResult_ {
-   RunStatus status;          /* RUN_OK; RUN_DEVICE_ERROR when the library is absent or failed */
+   RunStatus status;          /* RUN_OK; RUN_INVALID when the library has no GEMM of the type; RUN_DEVICE_ERROR
+                                 when it is absent or failed */
    char name[64];             /* "CLBlast", "cuBLAS 13.0.0" */
    char message[512];
    int reps;

@@ -34,6 +34,8 @@ typedef struct SweepCandidate_ {
    SweepOutcome outcome;
    char reason[256];
    double gflops, median_ms, compile_ms, max_rel_err;
+   int model;             /* an MPI sweep's: which device model measured it (0 otherwise) */
+   double vendor_gflops;  /* the vendor BLAS on the device that measured it; 0 when not timed */
 } SweepCandidate;
 
 typedef struct SweepSpace_ {

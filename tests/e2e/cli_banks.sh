@@ -183,6 +183,26 @@ if [ -f "${GEMMTOP_KERNELS%%:*}/mygemm05_transposed.cl" ]; then
    pad_case 32 1 1 0
 fi
 
+# --as-compiled: beside the source's view, the accesses as the compiler merges them. DCU
+# step 4 writes and reads its tiles as four scalars at [k][4q+e]: on a CPU the rule alone
+# (said so) makes them 16-byte accesses, 4-way store conflicts gone (docs/banks-ncu.md).
+run_gemmtop banks --kernel dcu4_lds -m 64 -n 64 -k 16 --as-compiled --format json
+expect_rc 0 "banks --as-compiled"
+if printf '%s\n' "$OUT" | python3 -c '
+import json, sys
+o = json.load(sys.stdin)
+c = o["as_compiled"]
+assert c["widths_from_code"] is False and "CPU" in c["widths"], c
+src = {s["site"]: s for s in o["sites"]}
+for s in c["sites"]:
+    assert s["merged"] == 4 and s["width_bytes"] == 16, s
+    assert s["requests"] * 4 == src[s["site"]]["requests"], (s, src[s["site"]])
+assert src[0]["conflicts"] > 0 and c["sites"][0]["conflicts"] == 0, c
+'; then ok "as compiled: four scalars become one 16-byte access per site; the store conflicts go; the rule is named"
+else not_ok "banks --as-compiled JSON" "$OUT"; fi
+run_gemmtop banks --kernel dcu4_lds -m 64 -n 64 -k 16 --as-compiled
+expect_in "as written and as compiled (the rule" "$OUT" "the table shows both views and says where the widths come from"
+
 # Ranges from the options table.
 run_gemmtop banks --kernel test_banks --groups 1025
 expect_rc 2 "--groups past 1024"

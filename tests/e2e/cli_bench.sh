@@ -105,7 +105,7 @@ expect_in "--rounds" "$ERR" "naming the option"
 
 run_gemmtop bench --kernel general_any --sizes 64,zero
 expect_rc 2 "a bad size list is refused"
-expect_in "'zero' is not a size: use whole numbers from 1 to 65536" "$ERR" "naming the bad size and the valid ones"
+expect_in "'zero' is not a size: use N or MxNxK, whole numbers from 1 to 65536" "$ERR" "naming the bad size and the valid ones"
 
 # 17 sizes are refused with the limit (16 were measured and the 17th dropped).
 run_gemmtop bench --kernel general_any --sizes 64,64,64,64,64,64,64,64,64,64,64,64,64,64,64,64,64
@@ -117,9 +117,81 @@ run_gemmtop bench --kernel general_any --size 64
 expect_rc 2 "bench --size is a usage error"
 expect_in "--size is for" "$ERR" "naming the option"
 expect_in "not for 'gemmtop bench'; bench takes its sizes from --sizes" "$ERR" "and the command, with what to use"
-run_gemmtop bench --kernel general_any --sizes 64 --format json
-expect_rc 2 "bench --format is a usage error"
-expect_in "bench prints a table; --save writes CSV or JSON" "$ERR" "saying what bench does instead"
+# Issue 13: --format csv and json print the rows on standard output; a size may be MxNxK
+# (the DCU chapter's 64x64x128); each row is compared with the vendor library of its own
+# precision (a float and a double preset, CLBlast in both); CSV has the emulated column.
+run_gemmtop bench m1-naive-float m1-naive-double --sizes 32x16x48 --rounds 1 --format csv
+expect_rc 0 "bench --format csv of a float and a double preset at 32x16x48"
+if printf '%s\n' "$OUT" | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert len(rows) == 2, rows
+for r in rows:
+    assert (r["size"], r["m"], r["n"], r["k"]) == ("32x16x48", "32", "16", "48"), r
+    assert r["status"] == "ok" and r["verified"] == "true" and r["emulated"] == "false", r
+    if r["vendor_gflops"]:
+        assert abs(float(r["pct_of_vendor"]) - 100 * float(r["gflops"]) / float(r["vendor_gflops"])) < 0.01 * float(r["pct_of_vendor"]) + 1e-6, r
+by = {r["precision"]: r for r in rows}
+assert set(by) == {"float", "double"}, rows
+if by["float"]["vendor_gflops"]:
+    # one CLBlast figure per precision: two measurements, not one shared
+    assert by["float"]["vendor_gflops"] != by["double"]["vendor_gflops"], rows
+'; then ok "CSV on stdout: MxNxK in size, m, n, k; emulated column; % of the vendor in its own precision"
+else not_ok "CSV on stdout" "$OUT"; fi
+expect_in "size 32x16x48, round 1 of 1: vendor double" "$ERR" "the vendor library is timed in double too"
+GEMMTOP_CLBLAST=/nonexistent/libclblast.so run_gemmtop bench --kernel general_any --sizes 24 --rounds 1 --format json
+expect_rc 0 "bench --format json"
+expect_in '"emulated":false' "$OUT" "JSON rows have the emulated field"
+[ "$(json_field size)" = 24 ] && [ "$(json_field k)" = 24 ] && ok "JSON: a square size is a number, with m, n, k" ||
+   not_ok "JSON size fields" "$OUT"
+
+# The footer claims "every result verified" only when true; a wrong result is named.
+use_test_kernels
+GEMMTOP_CLBLAST=/nonexistent/libclblast.so run_gemmtop bench --kernel test_broken --sizes 32 --rounds 1
+expect_rc 1 "a bench with a wrong result fails"
+expect_in "not every result verified: test_broken at 32 (wrong result)" "$OUT" "the footer names what failed"
+case "$OUT" in
+*"every result verified"*"not every"* | *"
+every result verified"*) not_ok "no claim that every result verified" "$OUT" ;;
+*) ok "no claim that every result verified" ;;
+esac
+
+# On a CPU the bench says first how long it will take, as an estimate; Ctrl-C (SIGINT)
+# stops it and prints what was measured: the first sizes' figures, '-' for the rest.
+GEMMTOP_CLBLAST=/nonexistent/libclblast.so "$GEMMTOP_BIN" bench $POCL --kernel mygemm01_naive --sizes 16,32,1024 \
+   --rounds 3 --reps 50 >"$T_DIR/int.out" 2>"$T_DIR/int.err" &
+pid=$!
+i=0
+until grep -q "size 1024, round 1 of 3: mygemm01_naive" "$T_DIR/int.err" 2>/dev/null || [ $i -ge 600 ]; do
+   i=$((i + 1))
+   sleep 0.1
+done
+kill -INT $pid
+wait $pid
+RC=$?
+OUT=$(cat "$T_DIR/int.out")
+ERR=$(cat "$T_DIR/int.err")
+expect_rc 130 "Ctrl-C ends the bench with exit 130"
+expect_in "this bench takes about" "$ERR" "it said beforehand how long the bench would take"
+expect_in "an estimate" "$ERR" "saying that it is an estimate"
+expect_in "interrupted (Ctrl-C) during size 1024" "$OUT" "the table says it was interrupted"
+row=$(printf '%s\n' "$OUT" | grep '^mygemm01_naive')
+if printf '%s\n' "$row" | python3 -c '
+import sys
+f = sys.stdin.read().split()
+assert float(f[1]) > 0 and float(f[3]) > 0 and f[-1] == "-", f'; then
+   ok "the sizes measured have figures, the one interrupted '-' ($row)"
+else not_ok "figures after Ctrl-C" "$OUT"; fi
+
+# Issue 14: CLBlast has no tf32 or bfloat16 GEMM, and none for half with FP32 C: the vendor
+# row says so by type, and it is not a device error (emulated tensor kernels on PoCL).
+run_gemmtop bench tensor-2-local-half --sizes 32 --rounds 1
+expect_rc 0 "bench of a half preset"
+expect_in "CLBlast has no half GEMM with FP32 C" "$OUT" "the vendor row says CLBlast has no half GEMM with FP32 C"
+case "$OUT" in
+*"device error"*) not_ok "a missing vendor GEMM is not a device error" "$OUT" ;;
+*) ok "a missing vendor GEMM is not a device error" ;;
+esac
 
 # A results file that cannot be written is an error naming it and why. (Without CLBlast,
 # which would take seconds to compile its kernels on PoCL: its absence is not an error.)

@@ -80,6 +80,9 @@ n=$(printf '%s\n' "$OUT" | grep -c ' clblast ')
 run_gemmtop results list --kernel mygemm01_naive --size 64,64,64 --ok --precision float
 n=$(printf '%s\n' "$OUT" | grep -c 'mygemm01_naive')
 [ "$n" -eq 3 ] && ok "--kernel --size M,N,K --ok: the two runs and the verified T4 row" || not_ok "filters: $n" "$OUT"
+run_gemmtop results list --kernel mygemm01_naive --size 64x64x64 --ok --precision float
+n=$(printf '%s\n' "$OUT" | grep -c 'mygemm01_naive')
+[ "$n" -eq 3 ] && ok "--size MxNxK, as run and sweep write sizes, selects the same rows" || not_ok "--size 64x64x64: $n" "$OUT"
 case "$OUT" in *compile*) not_ok "--ok leaves out the failed compile" "$OUT" ;; *) ok "--ok leaves out the failed compile" ;; esac
 run_gemmtop results list --until 2026-03-02 --origin t4
 n=$(printf '%s\n' "$OUT" | grep -c 'NVIDIA A100')

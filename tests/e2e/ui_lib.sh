@@ -96,7 +96,7 @@ ui_wait_re() {
    _deadline=$(($(date +%s) + ${2:-$UI_TIMEOUT}))
    while :; do
       UI_LAST=$(ui_screen)
-      printf '%s\n' "$UI_LAST" | grep -Eq -- "$1" && return 0
+      printf '%s\n' "$UI_LAST" | grep -aEq -- "$1" && return 0
       [ "$(date +%s)" -ge "$_deadline" ] && return 1
       sleep 0.2
    done
@@ -155,7 +155,7 @@ ui_resize() {
 }
 ui_drawn_at_size() {
    case "$UI_LAST" in *"now $UI_RESIZE_TO; q quits"*) return 0 ;; esac
-   printf '%s\n' "$UI_LAST" | tail -n 1 | grep -q "Quit"
+   printf '%s\n' "$UI_LAST" | tail -n 1 | grep -aq "Quit"
 }
 
 # ui_count: the launch count in the results pane (of the last screen polled).
@@ -185,7 +185,7 @@ ui_more_launches() {
 }
 
 # ui_line REGEX: the first screen line matching REGEX (of the last screen polled).
-ui_line() { printf '%s\n' "$UI_LAST" | grep -E -m1 -- "$1"; }
+ui_line() { printf '%s\n' "$UI_LAST" | grep -aE -m1 -- "$1"; }
 
 # ui_exited [SECONDS]: waits for the program to end; sets UI_RC.
 ui_exited() {

@@ -254,6 +254,73 @@ static void test_limits_and_kernel_info(void **state) {
    assert_int_equal(info.private_mem, -1); /* not given: still unknown */
 }
 
+/* ---- registers of PTX that another runtime built (NVIDIA's OpenCL, issue 13) ---- */
+
+static struct {
+   const char *image;   /* what load received */
+   char entry[32];
+   int loads, unloads;
+   int fail_load, fail_function;
+} fakeModule;
+
+static int fakeLoad(void **module, const void *image) {
+   fakeModule.image = image;
+   fakeModule.loads++;
+   if (fakeModule.fail_load)
+      return fakeModule.fail_load;
+   *module = &fakeModule;
+   return 0;
+}
+static int fakeFunction(void **fn, void *module, const char *entry) {
+   assert_ptr_equal(module, &fakeModule);
+   snprintf(fakeModule.entry, sizeof fakeModule.entry, "%s", entry);
+   *fn = NULL;
+   return fakeModule.fail_function;
+}
+static int fakeUnload(void *module) {
+   assert_ptr_equal(module, &fakeModule);
+   fakeModule.unloads++;
+   return 0;
+}
+
+/* The PTX that NVIDIA's OpenCL built for myGEMM step 2 (TS=4), as its program binary
+ * gives it: loaded whole, the entry found, its attributes reported, the module unloaded
+ * also when the entry is not there; a driver that refuses the PTX is said. */
+static void test_registers_from_ptx(void **state) {
+   (void)state;
+   FILE *f = fopen(GEMMTOP_SOURCE_DIR "/tests/unit/listings/ptx_tiled_ts4.ptx", "rb");
+   assert_non_null(f);
+   static char ptx[65536];
+   size_t n = fread(ptx, 1, sizeof ptx - 1, f);
+   fclose(f);
+   ptx[n] = '\0';
+   assert_non_null(strstr(ptx, ".entry gemm("));
+   const GpuModuleOps ops = {fakeLoad, fakeFunction, fakeUnload};
+   BuildInfo info = {.registers = -1, .private_mem = -1, .local_mem = -1};
+   char err[256] = "";
+   memset(&fakeModule, 0, sizeof fakeModule);
+   assert_int_equal(Gpu_moduleResources(&rt, &ops, ptx, "gemm", &info, err, sizeof err), BACKEND_OK);
+   assert_ptr_equal(fakeModule.image, ptx);
+   assert_string_equal(fakeModule.entry, "gemm");
+   assert_int_equal(info.registers, 1000 + GPU_FUNC_NUM_REGS);
+   assert_int_equal(info.local_mem, 1000 + GPU_FUNC_SHARED_BYTES);
+   assert_int_equal(info.private_mem, -1); /* the fake runtime does not say it */
+   assert_int_equal(fakeModule.unloads, 1);
+   /* No such entry: an error, and the module still unloaded. */
+   fakeModule.fail_function = FAKE_OTHER_ERROR;
+   info.registers = -1;
+   assert_int_equal(Gpu_moduleResources(&rt, &ops, ptx, "nothere", &info, err, sizeof err), BACKEND_ERR_OTHER);
+   assert_non_null(strstr(err, "finding the kernel in the PTX"));
+   assert_int_equal(info.registers, -1);
+   assert_int_equal(fakeModule.unloads, 2);
+   /* The driver refuses the PTX: said, nothing to unload. */
+   fakeModule.fail_function = 0;
+   fakeModule.fail_load = FAKE_OTHER_ERROR;
+   assert_int_equal(Gpu_moduleResources(&rt, &ops, ptx, "gemm", &info, err, sizeof err), BACKEND_ERR_OTHER);
+   assert_non_null(strstr(err, "loading the PTX"));
+   assert_int_equal(fakeModule.unloads, 2);
+}
+
 static void test_split_options(void **state) {
    (void)state;
    char buf[] = "-DTS=16  -DWPT=8\t-DDOUBLE=0 ";
@@ -320,6 +387,7 @@ int main(void) {
        cmocka_unit_test_setup(test_arguments_and_grid, setup),
        cmocka_unit_test_setup(test_failures, setup),
        cmocka_unit_test_setup(test_limits_and_kernel_info, setup),
+       cmocka_unit_test_setup(test_registers_from_ptx, setup),
        cmocka_unit_test(test_split_options),
        cmocka_unit_test(test_column_major),
    };

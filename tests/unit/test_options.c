@@ -238,27 +238,31 @@ static void test_values(void **state) {
 /* bench --sizes: read whole, refused whole; the limit named. */
 static void test_sizes(void **state) {
    (void)state;
-   int sizes[OPTIONS_MAX_SIZES];
+   BenchSize sizes[OPTIONS_MAX_SIZES];
    char text[512];
    /* 300 characters: the last size was cut at 255 ("000...064" read as 0 or 6). */
    memset(text, '0', 300);
    strcpy(text + 300, "64");
    assert_int_equal(Options_parseSizes(text, sizes, OPTIONS_MAX_SIZES, err, sizeof err), 1);
-   assert_int_equal(sizes[0], 64);
+   assert_int_equal(sizes[0].m, 64);
+   assert_true(sizes[0].n == 64 && sizes[0].k == 64);
    snprintf(text, sizeof text, "1024,%0250d,96", 2048);
    assert_int_equal(Options_parseSizes(text, sizes, OPTIONS_MAX_SIZES, err, sizeof err), 3);
-   assert_true(sizes[0] == 1024 && sizes[1] == 2048 && sizes[2] == 96);
+   assert_true(sizes[0].m == 1024 && sizes[1].m == 2048 && sizes[2].m == 96);
+   /* MxNxK beside square sizes (the DCU chapter's 64x64x128). */
+   assert_int_equal(Options_parseSizes("32,64x64x128", sizes, OPTIONS_MAX_SIZES, err, sizeof err), 2);
+   assert_true(sizes[0].k == 32 && sizes[1].m == 64 && sizes[1].n == 64 && sizes[1].k == 128);
    assert_int_equal(Options_parseSizes(NULL, sizes, OPTIONS_MAX_SIZES, err, sizeof err), 3);
-   assert_true(sizes[0] == 1024 && sizes[1] == 2048 && sizes[2] == 4096);
+   assert_true(sizes[0].m == 1024 && sizes[1].m == 2048 && sizes[2].m == 4096);
    /* 17 sizes: 16 were measured, the last dropped. */
    assert_int_equal(PARSE("bench", "--sizes", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17"), 2);
    assert_message("--sizes: at most 16 sizes, not 17");
    assert_int_equal(PARSE("bench", "--sizes", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16"), 0);
-   for (const char *const *bad = (const char *const[]){"64,,96", "64,", "0", "65537", "64x", "zero", "", NULL}; *bad;
+   for (const char *const *bad = (const char *const[]){"64,,96", "64,", "0", "65537", "64x", "64x64", "64x64x", "x64x64", "64x0x64", "64x64x64x64", "64x-1x8", "zero", "", NULL}; *bad;
         bad++) {
       if (Options_parseSizes(*bad, sizes, OPTIONS_MAX_SIZES, err, sizeof err) != -1)
          fail_msg("--sizes '%s' accepted", *bad);
-      assert_message("use whole numbers from 1 to 65536");
+      assert_message("use N or MxNxK, whole numbers from 1 to 65536");
    }
 }
 

@@ -5,6 +5,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "core/ptxas.h"
 
 static const char *LOG =
@@ -42,7 +48,42 @@ static void test_first_entry_and_missing(void **state) {
    assert_false(Ptxas_parse(NULL, NULL, &p));
 }
 
+/* Ptxas_ofPtx runs the ptxas it finds on PATH: here a stand-in script that prints the
+ * report for the -arch it is given and checks the PTX file exists, a real process. */
+static void test_of_ptx(void **state) {
+   (void)state;
+   char dir[] = "/tmp/gemmtop-test-ptxas-XXXXXX";
+   assert_non_null(mkdtemp(dir));
+   char script[128], oldPath[4096];
+   snprintf(script, sizeof script, "%s/ptxas", dir);
+   FILE *f = fopen(script, "w");
+   assert_non_null(f);
+   fprintf(f, "#!/bin/sh\nfor a; do case $a in -arch=*) arch=${a#-arch=} ;; *.ptx) test -s \"$a\" || exit 3 ;; "
+              "esac; done\necho \"ptxas info    : Compiling entry function 'gemm' for '$arch'\"\n"
+              "echo \"ptxas         .     8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\"\n"
+              "echo \"ptxas info    : Used 40 registers, used 1 barriers, 2048 bytes smem\"\n"
+              "test \"$arch\" = sm_90\n");
+   fclose(f);
+   chmod(script, 0755);
+   snprintf(oldPath, sizeof oldPath, "%s", getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+   char path[4300];
+   snprintf(path, sizeof path, "%s:%s", dir, oldPath);
+   setenv("PATH", path, 1);
+   PtxasInfo info;
+   const char *ptx = "//\n.version 8.4\n.target sm_90, texmode_independent\n.address_size 64\n.entry gemm()\n{\n}\n";
+   assert_true(Ptxas_ofPtx(ptx, "gemm", &info));
+   assert_int_equal(info.registers, 40);
+   assert_int_equal(info.stack_bytes, 8);
+   assert_int_equal(info.shared_bytes, 2048);
+   /* No .target line: nothing to run. */
+   assert_false(Ptxas_ofPtx(".version 8.4\n.entry gemm()\n", "gemm", &info));
+   unlink(script);
+   rmdir(dir);
+   setenv("PATH", oldPath, 1);
+}
+
 int main(void) {
-   const struct CMUnitTest tests[] = {cmocka_unit_test(test_named_entry), cmocka_unit_test(test_first_entry_and_missing)};
+   const struct CMUnitTest tests[] = {cmocka_unit_test(test_named_entry), cmocka_unit_test(test_first_entry_and_missing),
+                                      cmocka_unit_test(test_of_ptx)};
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

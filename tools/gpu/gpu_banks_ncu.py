@@ -3,7 +3,14 @@
 Compute's shared-memory counters for the same kernels, problems and parameters, on the GPU
 machine. Loads and stores are compared separately, summed over every work-group of the
 traced problem (gemmtop traces all of them here, ncu counts all of them).
-   python3 tools/gpu/gpu_banks_ncu.py [KERNEL ...] > banks-vs-ncu.md"""
+   python3 tools/gpu/gpu_banks_ncu.py [KERNEL ...] > banks-vs-ncu.md
+
+Each row also gives gemmtop's view "as compiled" (gemmtop banks --as-compiled: a
+work-item's neighbouring scalar accesses of a site merged as NVCC merges them, widths from
+the PTX) and whether that view agrees with ncu: on 2026-11-23 the source's view disagreed
+for myGEMM steps 2, 3, 5 and DCU 4-6 without padding, the compiled view is expected to
+agree everywhere. The tensor ladder (kernels/tensor*.cl, through its presets) is compared
+too. The last line says whether every compiled view agrees."""
 import csv, io, json, subprocess, sys
 
 B = "build/gemmtop"
@@ -28,35 +35,47 @@ CASES = [
 for extra in ("magma_fermi",):
     if subprocess.run([B, "list", "kernels"], capture_output=True, text=True).stdout.find(extra) >= 0:
         CASES.append((extra, {}))
+# The tensor ladder, through its presets (their precision and parameters): ("preset", name).
+import glob, os
+for path in sorted(glob.glob("presets/tensor-*.preset")):
+    CASES.append(("preset", os.path.basename(path)[:-len(".preset")]))
 # Kernel names on the command line: only those cases.
 if len(sys.argv) > 1:
-    CASES = [c for c in CASES if c[0] in sys.argv[1:]]
+    CASES = [c for c in CASES if c[0] in sys.argv[1:] or (c[0] == "preset" and c[1] in sys.argv[1:])]
 METRICS = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"]
 
 def sets(params):
+    if isinstance(params, str):  # a preset
+        return ["--preset", params]
     return sum((["--set", f"{k}={v}"] for k, v in params.items()), [])
 
-print("| kernel | parameters | problem | groups | loads: gemmtop wavefronts / conflicts | ncu | stores: gemmtop | ncu | agree |")
-print("|---|---|---|---|---|---|---|---|---|")
+def totals(sites):
+    ld = [s for s in sites if s["kind"] == "load"]
+    st = [s for s in sites if s["kind"] == "store"]
+    return (sum(s["wavefronts"] for s in ld), sum(s["conflicts"] for s in ld),
+            sum(s["wavefronts"] for s in st), sum(s["conflicts"] for s in st))
+
+print("| kernel | parameters | problem | groups | loads: gemmtop wavefronts / conflicts | as compiled | ncu | stores: gemmtop | as compiled | ncu | agree | compiled agrees |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 agree_all = True
+compiled_all = True
 for kernel, params in CASES:
     size = ["-m", "32", "-n", "32", "-k", "16"] if kernel == "test_banks" else ["--size", "256"]
-    g = subprocess.run([B, "banks", "--backend", "cuda", "--kernel", kernel, "--groups", "1024", "--format", "json"] + size + sets(params),
-                       capture_output=True, text=True)
+    which = [] if kernel == "preset" else ["--kernel", kernel]
+    g = subprocess.run([B, "banks", "--backend", "cuda"] + which + ["--groups", "1024", "--format", "json", "--as-compiled"]
+                       + size + sets(params), capture_output=True, text=True)
     try:
         o = json.loads(g.stdout)
     except ValueError:
-        print(f"| {kernel} | {params} | | | gemmtop failed: {g.stderr.strip()[:200]} | | | | no |")
-        agree_all = False
+        print(f"| {kernel} | {params} | | | gemmtop failed: {g.stderr.strip()[:200]} | | | | | | no | no |")
+        agree_all = compiled_all = False
         continue
     p = o["problem"]
-    ld = [s for s in o["sites"] if s["kind"] == "load"]
-    st = [s for s in o["sites"] if s["kind"] == "store"]
-    ours = (sum(s["wavefronts"] for s in ld), sum(s["conflicts"] for s in ld),
-            sum(s["wavefronts"] for s in st), sum(s["conflicts"] for s in st))
-    run = [B, "run", "--backend", "cuda", "--kernel", kernel, "-m", str(p["m"]), "-n", str(p["n"]), "-k", str(p["k"]),
-           "--reps", "1", "--warmup", "0", "--no-verify"] + sets(params)
+    ours = totals(o["sites"])
+    comp = totals(o["as_compiled"]["sites"])
+    run = [B, "run", "--backend", "cuda"] + which + ["-m", str(p["m"]), "-n", str(p["n"]), "-k", str(p["k"]),
+           "--precision", p["precision"], "--reps", "1", "--warmup", "0", "--no-verify"] + sets(params)
     n = subprocess.run(["ncu", "--clock-control", "none", "--kernel-name", "gemm", "--launch-count", "1", "--csv",
                         "--metrics", ",".join(METRICS)] + run, capture_output=True, text=True)
     vals = {}
@@ -69,9 +88,15 @@ for kernel, params in CASES:
     theirs = tuple(int(vals.get(m, -1)) for m in METRICS)
     agree = ours == theirs
     agree_all &= agree
-    print(f"| {kernel} | {' '.join(f'{k}={v}' for k, v in params.items()) or 'defaults'} | {p['m']}x{p['n']}x{p['k']} | "
-          f"{o['groups']}{'' if o['complete'] else ' (incomplete)'} | {ours[0]} / {ours[1]} | {theirs[0]} / {theirs[1]} | "
-          f"{ours[2]} / {ours[3]} | {theirs[2]} / {theirs[3]} | {'yes' if agree else 'NO'} |", flush=True)
+    compiled = comp == theirs
+    compiled_all &= compiled
+    label = params if isinstance(params, str) else (' '.join(f'{k}={v}' for k, v in params.items()) or 'defaults')
+    print(f"| {o['kernel']} | {label} | {p['m']}x{p['n']}x{p['k']} | "
+          f"{o['groups']}{'' if o['complete'] else ' (incomplete)'} | {ours[0]} / {ours[1]} | {comp[0]} / {comp[1]} | "
+          f"{theirs[0]} / {theirs[1]} | {ours[2]} / {ours[3]} | {comp[2]} / {comp[3]} | {theirs[2]} / {theirs[3]} | "
+          f"{'yes' if agree else 'NO'} | {'yes' if compiled else 'NO'} |", flush=True)
+    print(f"<!-- {o['kernel']} {label}: {o['as_compiled']['widths']} -->", flush=True)
     if theirs[0] < 0:
         print(n.stdout[-1500:], n.stderr[-1500:], file=sys.stderr)
 print("\nall agree" if agree_all else "\nsome disagree: see above")
+print("as compiled: all agree" if compiled_all else "as compiled: some disagree: see above")

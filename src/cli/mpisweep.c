@@ -1,0 +1,838 @@
+/* gemmtop sweep --mpi: see mpisweep.h. Rank 0 runs cli_sweep.c's workflow with a driver
+ * (coordinate) that hands the configurations out; every rank, rank 0 included (a thread
+ * of its own, so that the coordinator never waits on a measurement), runs a Worker.
+ * Waits poll with a growing sleep, never a spinning receive: ranks oversubscribe cores. */
+#include "cli/mpisweep.h"
+
+#include <stdio.h>
+
+#ifndef GEMMTOP_MPI
+
+int MpiSweep_main(const Options *o) {
+   fprintf(stderr,
+           "gemmtop: --mpi%s needs a gemmtop built with MPI, and this one was built without it: install Open MPI "
+           "(Debian, Ubuntu: sudo apt install openmpi-bin libopenmpi-dev) or MPICH, then run make again "
+           "(docs/mpi.md)\n",
+           o->mpi ? "" : "-simulate");
+   return 2;
+}
+
+#else
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <mpi.h>
+
+#include "backend/backend.h"
+#include "cli/cli_sweep.h"
+#include "cli/measure.h"
+#include "core/util.h"
+
+enum { TAG_HELLO = 1, TAG_WORK, TAG_RESULT, TAG_STOP, TAG_VENDOR };
+
+/* Rank 0 to all, once: what to measure (go 0: nothing, rank 0 stopped before). */
+typedef struct JobMsg_ {
+   int go;
+   MeasureJob job;            /* device: each rank picks its own */
+   int nparams;
+   int nsim;                  /* --mpi-simulate: recorded times that follow (ms per configuration) */
+   DeviceInfo dev;            /* rank 0's, for simulated ranks */
+} JobMsg;
+
+/* A rank to rank 0 when it is ready to measure, or cannot. */
+typedef struct HelloMsg_ {
+   int ok;
+   DeviceInfo dev;
+   char host[MPI_MAX_PROCESSOR_NAME];
+   char error[512];
+} HelloMsg;
+
+/* Rank 0 to a rank at the end: stop, after timing the vendor BLAS when asked (the first
+ * rank of each GPU times it once all configurations are measured: ranks that share a
+ * GPU share its figure, and no result waits for it). */
+typedef struct StopMsg_ {
+   int time_vendor;
+} StopMsg;
+
+typedef struct VendorMsg_ {
+   double gflops;             /* 0: not timed, why in name */
+   char name[256];
+} VendorMsg;
+
+typedef struct WorkMsg_ {
+   int index;
+   long long values[KERNEL_MAX_PARAMS];
+} WorkMsg;
+
+typedef struct ResultMsg_ {
+   int index;
+   SweepCandidate c;
+} ResultMsg;
+
+static volatile sig_atomic_t stopSignal;
+
+/* SIGINT (Ctrl-C) or SIGTERM (mpirun ending the job): no child left measuring. */
+static void onSignal(int sig) {
+   stopSignal = sig;
+   Measurer_killChildren();
+}
+
+/* A growing sleep for wait loops: 50 us, doubling to 2 ms; reset when something came. */
+static void backoff(long *us) {
+   struct timespec ts = {0, *us * 1000};
+   nanosleep(&ts, NULL);
+   *us = *us < 2000 ? *us * 2 : 2000;
+}
+
+/* ---- a worker: one rank's (or rank 0's thread's) measuring ---- */
+
+typedef struct Worker_ {
+   JobMsg job;
+   const double *sim;         /* simulated: recorded times (ms), nsim of them */
+   Measurer *m;
+   HelloMsg hello;
+} Worker;
+
+/* The device of this node-local rank: among the devices --device matches (every GPU when
+ * it names none, else the best device), the local rank's turn. */
+static bool pickDevice(const char *backend, const char *want, int local_rank, DeviceInfo *out, char *err,
+                       size_t errlen) {
+   const Backend *be = Backend_byName(backend);
+   DeviceInfo *devs = NULL;
+   int n = be ? Backend_listDevices(be, &devs, err, errlen) : 0;
+   if (n <= 0) {
+      if (!be)
+         snprintf(err, errlen, "no backend named %s", backend);
+      free(devs);
+      return false;
+   }
+   int match[64], nmatch = 0;
+   char why[1024];
+   bool index = want && *want && strspn(want, "0123456789") == strlen(want);
+   for (int i = 0; i < n && nmatch < 64 && !index; i++)
+      if (want ? Device_pick(&devs[i], 1, want, why, sizeof why) == 0 : devs[i].type == DEVICE_GPU)
+         match[nmatch++] = i;
+   if (nmatch == 0) {
+      int best = Device_pick(devs, n, want, why, sizeof why);
+      if (best >= 0)
+         match[nmatch++] = best;
+      else
+         snprintf(err, errlen, "%s", why);
+   }
+   if (nmatch > 0)
+      *out = devs[match[local_rank % nmatch]];
+   free(devs);
+   return nmatch > 0;
+}
+
+static void Worker_start(Worker *w, const char *want, int local_rank) {
+   HelloMsg *h = &w->hello;
+   memset(h, 0, sizeof *h);
+   if (w->sim) {
+      h->ok = 1;
+      h->dev = w->job.dev;
+      return;
+   }
+   if (!pickDevice(w->job.job.backend, want, local_rank, &h->dev, h->error, sizeof h->error))
+      return;
+   MeasureJob job = w->job.job;
+   job.device = h->dev.index;
+   w->m = Measurer_new(&job);
+   if (!w->m) {
+      snprintf(h->error, sizeof h->error, "out of host memory");
+      return;
+   }
+   h->ok = 1;
+}
+
+static void Worker_vendor(Worker *w, VendorMsg *v) {
+   memset(v, 0, sizeof *v);
+   if (w->m)
+      v->gflops = Measurer_vendor(w->m, v->name, sizeof v->name);
+}
+
+static void Worker_measure(Worker *w, const WorkMsg *wm, SweepCandidate *c) {
+   memset(c, 0, sizeof *c);
+   memcpy(c->values, wm->values, sizeof c->values);
+   if (w->sim) {
+      const Problem *p = &w->job.job.problem;
+      c->outcome = SWEEP_OK;
+      c->median_ms = w->sim[wm->index % w->job.nsim];
+      c->gflops = 2.0 * p->m * p->n * p->k / (c->median_ms * 1e6);
+      snprintf(c->reason, sizeof c->reason, "simulated");
+   } else
+      Measurer_run(w->m, c->values, w->job.nparams, c);
+}
+
+static void Worker_end(Worker *w) {
+   Measurer_free(w->m);
+   w->m = NULL;
+}
+
+/* A rank other than 0: hello, then work until told to stop. Returns the exit code. */
+static int remoteWorker(Worker *w, const char *want, int local_rank) {
+   Worker_start(w, want, local_rank);
+   int len = 0;
+   MPI_Get_processor_name(w->hello.host, &len);
+   MPI_Send(&w->hello, sizeof w->hello, MPI_BYTE, 0, TAG_HELLO, MPI_COMM_WORLD);
+   while (w->hello.ok) {
+      int flag = 0;
+      MPI_Status st;
+      for (long us = 50; !stopSignal; backoff(&us))
+         if (MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS && flag)
+            break;
+      if (stopSignal)
+         break;
+      if (st.MPI_TAG == TAG_STOP) {
+         StopMsg stop;
+         MPI_Recv(&stop, sizeof stop, MPI_BYTE, 0, TAG_STOP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+         VendorMsg v;
+         if (stop.time_vendor) {
+            Worker_vendor(w, &v);
+            MPI_Send(&v, sizeof v, MPI_BYTE, 0, TAG_VENDOR, MPI_COMM_WORLD);
+         }
+         break;
+      }
+      WorkMsg wm;
+      MPI_Recv(&wm, sizeof wm, MPI_BYTE, 0, TAG_WORK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      ResultMsg r = {.index = wm.index};
+      Worker_measure(w, &wm, &r.c);
+      if (stopSignal)
+         break; /* its child was killed under it: not a result */
+      MPI_Send(&r, sizeof r, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+   }
+   Worker_end(w);
+   return 0;
+}
+
+/* ---- rank 0's own worker, a thread; the coordinator (this process's only MPI caller)
+ * exchanges with it through a mailbox ---- */
+
+typedef struct Local_ {
+   Worker w;
+   const char *want;
+   int local_rank;
+   pthread_t thread;
+   pthread_mutex_t mu;
+   pthread_cond_t cv;
+   bool has_work, quit, has_hello, has_result, time_vendor;
+   WorkMsg work;
+   ResultMsg result;
+   VendorMsg vendor;          /* timed after quit when time_vendor */
+} Local;
+
+static void *localMain(void *arg) {
+   Local *l = arg;
+   Worker_start(&l->w, l->want, l->local_rank);
+   pthread_mutex_lock(&l->mu);
+   l->has_hello = true;
+   while (l->w.hello.ok) {
+      while (!l->has_work && !l->quit)
+         pthread_cond_wait(&l->cv, &l->mu);
+      if (l->quit)
+         break;
+      WorkMsg wm = l->work;
+      l->has_work = false;
+      pthread_mutex_unlock(&l->mu);
+      ResultMsg r = {.index = wm.index};
+      Worker_measure(&l->w, &wm, &r.c);
+      pthread_mutex_lock(&l->mu);
+      if (stopSignal)
+         break; /* its child was killed under it: not a result */
+      l->result = r;
+      l->has_result = true;
+   }
+   bool time_vendor = l->time_vendor;
+   pthread_mutex_unlock(&l->mu);
+   if (time_vendor)
+      Worker_vendor(&l->w, &l->vendor);
+   Worker_end(&l->w);
+   return NULL;
+}
+
+/* ---- the coordinator ---- */
+
+typedef struct Slot_ {
+   int cand;                  /* the candidate it measures, -1 idle */
+   double started;
+   bool ready, lost, hung;    /* hung: gave no answer in time, and may never end */
+   int model;
+   char host[MPI_MAX_PROCESSOR_NAME];
+   int device;                /* its index on that host */
+   int timer;                 /* the slot that times this GPU's vendor BLAS */
+   VendorMsg vendor;
+} Slot;
+
+typedef struct Coord_ {
+   const SweepWork *plan;
+   SweepCandidate *all;
+   int n, size;
+   Slot *slots;
+   int *queue, nqueue, next;  /* the candidates to hand out */
+   int *rank_of;              /* the rank that measured each candidate, -1 none in this run */
+   int done, total;
+   bool live;                 /* the progress line redrawn in place, else a line now and then */
+   SweepModel *models;
+   int *nmodels;
+   Local *local;
+   double allowance_ms;       /* a rank silent for longer on one configuration is taken as hung */
+   long long handled;         /* results taken in */
+   const double *sim;
+   int nsim;
+} Coord;
+
+static int modelOf(Coord *c, const DeviceInfo *dev) {
+   for (int i = 0; i < *c->nmodels; i++)
+      if (!strcmp(c->models[i].dev.name, dev->name))
+         return i;
+   if (*c->nmodels == SWEEP_MAX_MODELS)
+      return 0;
+   c->models[*c->nmodels].dev = *dev;
+   return (*c->nmodels)++;
+}
+
+/* Hands slot r the next configuration, or leaves it idle. */
+static void assign(Coord *c, int r) {
+   Slot *s = &c->slots[r];
+   if (c->next >= c->nqueue || !s->ready || s->lost || s->cand >= 0)
+      return;
+   int i = c->queue[c->next++];
+   WorkMsg wm = {.index = i};
+   memcpy(wm.values, c->all[i].values, sizeof wm.values);
+   s->cand = i;
+   s->started = Util_nowMs();
+   if (r > 0) {
+      MPI_Send(&wm, sizeof wm, MPI_BYTE, r, TAG_WORK, MPI_COMM_WORLD);
+      return;
+   }
+   pthread_mutex_lock(&c->local->mu);
+   c->local->work = wm;
+   c->local->has_work = true;
+   pthread_cond_signal(&c->local->cv);
+   pthread_mutex_unlock(&c->local->mu);
+}
+
+static void takeHello(Coord *c, int r, const HelloMsg *h) {
+   Slot *s = &c->slots[r];
+   if (!h->ok) {
+      s->lost = true;
+      fprintf(stderr, "gemmtop: rank %d measures nothing: %s\n", r, h->error);
+      return;
+   }
+   s->ready = true;
+   s->model = modelOf(c, &h->dev);
+   Util_copy(s->host, sizeof s->host, h->host);
+   s->device = h->dev.index;
+   assign(c, r);
+}
+
+/* Into the results store at once (nothing in a simulation): a sweep stopped after it
+ * does not measure it again. */
+static void record(Coord *c, const SweepCandidate *x) {
+   if (!c->sim)
+      Cli_sweepRecord(c->plan, &c->models[x->model].dev, x);
+}
+
+static void takeResult(Coord *c, int r, const ResultMsg *m) {
+   Slot *s = &c->slots[r];
+   if (stopSignal)
+      return; /* measured while its child was being killed: not a result */
+   if (s->cand != m->index || m->index < 0 || m->index >= c->n)
+      return; /* given up on as hung, and answered after all: already reported */
+   SweepCandidate *x = &c->all[m->index];
+   *x = m->c;
+   x->model = s->model;
+   c->rank_of[m->index] = r;
+   s->cand = -1;
+   c->done++;
+   c->handled++;
+   record(c, x);
+   assign(c, r);
+}
+
+/* A rank silent past the allowance: its configuration is reported as a timeout, and it
+ * is given nothing more. */
+static void checkHung(Coord *c, double now) {
+   for (int r = 0; r < c->size; r++) {
+      Slot *s = &c->slots[r];
+      if (s->cand < 0 || now - s->started < c->allowance_ms)
+         continue;
+      SweepCandidate *x = &c->all[s->cand];
+      x->outcome = SWEEP_TIMEOUT;
+      x->model = s->model;
+      snprintf(x->reason, sizeof x->reason, "rank %d gave no answer within %.0f s; it was given nothing more", r,
+               c->allowance_ms / 1e3);
+      fprintf(stderr, "gemmtop: %s\n", x->reason);
+      record(c, x);
+      s->cand = -1;
+      s->lost = s->hung = true;
+      c->done++;
+   }
+}
+
+/* A rank not ready after the allowance to start: given nothing. True while some rank
+ * has still to say whether it can measure. */
+static bool waitingForRanks(Coord *c, double now) {
+   bool waiting = false;
+   for (int r = 0; r < c->size; r++) {
+      Slot *s = &c->slots[r];
+      if (s->ready || s->lost)
+         continue;
+      if (now - c->plan->t0 > c->allowance_ms) {
+         fprintf(stderr, "gemmtop: rank %d did not start within %.0f s; it is given nothing\n", r,
+                 c->allowance_ms / 1e3);
+         s->lost = s->hung = true;
+      } else
+         waiting = true;
+   }
+   return waiting;
+}
+
+static bool pollLocal(Coord *c) {
+   Local *l = c->local;
+   pthread_mutex_lock(&l->mu);
+   bool hello = l->has_hello, result = l->has_result;
+   ResultMsg m = l->result;
+   l->has_hello = l->has_result = false;
+   pthread_mutex_unlock(&l->mu);
+   if (hello) {
+      HelloMsg h = l->w.hello; /* written before has_hello, and never again */
+      int len = 0;
+      MPI_Get_processor_name(h.host, &len); /* here: only this thread calls MPI */
+      takeHello(c, 0, &h);
+   }
+   if (result)
+      takeResult(c, 0, &m);
+   return hello || result;
+}
+
+/* Takes in every message that has come. True when there was one. */
+static bool pollRemote(Coord *c) {
+   bool any = false;
+   for (;;) {
+      int flag = 0;
+      MPI_Status st;
+      if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag)
+         return any;
+      any = true;
+      if (st.MPI_TAG == TAG_HELLO) {
+         HelloMsg h;
+         MPI_Recv(&h, sizeof h, MPI_BYTE, st.MPI_SOURCE, TAG_HELLO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+         takeHello(c, st.MPI_SOURCE, &h);
+      } else {
+         ResultMsg m;
+         MPI_Recv(&m, sizeof m, MPI_BYTE, st.MPI_SOURCE, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+         takeResult(c, st.MPI_SOURCE, &m);
+      }
+   }
+}
+
+/* ---- the job ---- */
+
+typedef struct Mpi_ {
+   const Options *o;
+   int rank, size, local_rank;
+   bool job_sent;
+   int hung;                  /* ranks given up on: MPI_Finalize would wait for them */
+   double *sim, *cost;        /* --mpi-simulate: each recorded configuration's median and whole time (ms) */
+   int nsim;
+} Mpi;
+
+/* A broadcast from rank 0 waited for without spinning. False when stopped by a signal. */
+static bool broadcast(void *buf, int len) {
+   MPI_Request rq;
+   MPI_Ibcast(buf, len, MPI_BYTE, 0, MPI_COMM_WORLD, &rq);
+   for (long us = 50;; backoff(&us)) {
+      int done = 0;
+      MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+      if (done)
+         return true;
+      if (stopSignal)
+         return false;
+   }
+}
+
+/* Rank 0: the job (plan NULL: none, every rank ends) and the recorded times. */
+static bool sendJob(Mpi *mp, const SweepWork *plan, JobMsg *jm) {
+   memset(jm, 0, sizeof *jm);
+   if (plan) {
+      jm->go = 1;
+      jm->job = *plan->job;
+      jm->nparams = plan->k->nparams;
+      jm->nsim = mp->nsim;
+      jm->dev = *plan->dev;
+   }
+   mp->job_sent = true;
+   return broadcast(jm, sizeof *jm) && (!jm->nsim || broadcast(mp->sim, (int)(sizeof *mp->sim * (size_t)jm->nsim)));
+}
+
+static int remoteMain(Mpi *mp) {
+   Worker w = {0};
+   if (!broadcast(&w.job, sizeof w.job) || !w.job.go)
+      return 0;
+   if (w.job.nsim) {
+      mp->sim = malloc(sizeof *mp->sim * (size_t)w.job.nsim);
+      if (!mp->sim || !broadcast(mp->sim, (int)(sizeof *mp->sim * (size_t)w.job.nsim)))
+         return 1;
+      w.sim = mp->sim;
+   }
+   return remoteWorker(&w, mp->o->device, mp->local_rank);
+}
+
+/* What is left when no rank can measure: failed, with why. */
+static void failRest(Coord *c, const char *why) {
+   for (; c->next < c->nqueue; c->next++, c->done++) {
+      SweepCandidate *x = &c->all[c->queue[c->next]];
+      x->outcome = SWEEP_FAILED;
+      snprintf(x->reason, sizeof x->reason, "%s", why);
+   }
+}
+
+static bool anyRankLeft(const Coord *c) {
+   for (int r = 0; r < c->size; r++)
+      if (!c->slots[r].lost)
+         return true;
+   return false;
+}
+
+/* Hands out and takes in until every configuration has an answer or a signal came. */
+static void coordinateLoop(Coord *c) {
+   double drawn = 0;
+   long us = 50;
+   double now = Util_nowMs();
+   while ((c->done < c->total || waitingForRanks(c, now)) && !stopSignal) {
+      bool any = pollRemote(c);
+      any |= pollLocal(c);
+      now = Util_nowMs();
+      checkHung(c, now);
+      if (!anyRankLeft(c)) {
+         failRest(c, "no rank could measure it (see the messages above)");
+         break;
+      }
+      if (c->live && now - drawn > 100) {
+         Cli_sweepProgress(true, "running", c->done, c->total, c->plan->t0, "");
+         drawn = now;
+      } else if (!c->live && now - drawn > 30e3) {
+         if (drawn > 0)
+            fprintf(stderr, "running: %d of %d measured, %.0f s\n", c->done, c->total, (now - c->plan->t0) / 1e3);
+         drawn = now;
+      }
+      if (any)
+         us = 50;
+      else
+         backoff(&us);
+   }
+}
+
+/* Which slot times each GPU's vendor BLAS: the first that measures on it. */
+static void chooseTimers(Coord *c, bool timing) {
+   for (int r = 0; r < c->size; r++) {
+      Slot *s = &c->slots[r];
+      s->timer = -1;
+      for (int t = 0; timing && t <= r && s->timer < 0; t++) {
+         const Slot *o = &c->slots[t];
+         if (o->ready && !o->lost && o->device == s->device && !strcmp(o->host, s->host))
+            s->timer = t;
+      }
+   }
+}
+
+/* The vendor figures the timing ranks send, waited for as long as one measurement may
+ * take; then each result gets its own GPU's figure. */
+static void collectVendor(Coord *c) {
+   int want = 0;
+   for (int r = 1; r < c->size; r++)
+      want += c->slots[r].timer == r;
+   double deadline = Util_nowMs() + c->allowance_ms;
+   for (long us = 50; want > 0 && !stopSignal && Util_nowMs() < deadline; backoff(&us)) {
+      int flag = 0;
+      MPI_Status st;
+      if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_VENDOR, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag)
+         continue;
+      VendorMsg v;
+      MPI_Recv(&v, sizeof v, MPI_BYTE, st.MPI_SOURCE, TAG_VENDOR, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      c->slots[st.MPI_SOURCE].vendor = v;
+      want--;
+      us = 50;
+   }
+   for (int r = 0; r < c->size; r++) {
+      const Slot *s = &c->slots[r];
+      const VendorMsg *v = s->timer >= 0 ? &c->slots[s->timer].vendor : NULL;
+      if (!v || v->gflops <= 0) {
+         if (v && s->timer == r && v->name[0])
+            fprintf(stderr, "gemmtop: rank %d: no vendor BLAS figure: %s\n", r, v->name);
+         continue;
+      }
+      SweepModel *m = &c->models[s->model];
+      if (!m->vendor_name[0])
+         Util_copy(m->vendor_name, sizeof m->vendor_name, v->name);
+      for (int i = 0; i < c->n; i++)
+         if (c->rank_of[i] == r)
+            c->all[i].vendor_gflops = v->gflops;
+   }
+}
+
+/* Every rank told to stop (those that time a vendor BLAS do it first); rank 0's thread
+ * ended. */
+static void stopRanks(Coord *c, Mpi *mp) {
+   chooseTimers(c, !mp->sim);
+   for (int r = 1; r < c->size; r++)
+      if (!c->slots[r].lost) {
+         StopMsg stop = {.time_vendor = c->slots[r].timer == r};
+         MPI_Send(&stop, sizeof stop, MPI_BYTE, r, TAG_STOP, MPI_COMM_WORLD);
+      }
+   Local *l = c->local;
+   pthread_mutex_lock(&l->mu);
+   l->quit = true;
+   l->time_vendor = c->slots[0].timer == 0;
+   pthread_cond_signal(&l->cv);
+   pthread_mutex_unlock(&l->mu);
+   if (c->slots[0].hung)
+      pthread_detach(l->thread); /* hung in a measurement: the process ends without it */
+   else {
+      pthread_join(l->thread, NULL);
+      c->slots[0].vendor = l->vendor;
+   }
+   collectVendor(c);
+   for (int r = 0; r < c->size; r++)
+      mp->hung += c->slots[r].hung;
+}
+
+static void simulatedReport(const Coord *c, const Mpi *mp, double seconds);
+
+/* The SweepDriver of rank 0 (cli_sweep.h). */
+static int coordinate(void *ctx, const SweepWork *plan, SweepCandidate *all, int n, SweepModel *models,
+                      int *nmodels) {
+   Mpi *mp = ctx;
+   const MeasureJob *j = plan->job;
+   Local local = {.want = mp->o->device, .local_rank = mp->local_rank, .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+   Coord c = {.plan = plan, .all = all, .n = n, .size = mp->size, .models = models, .nmodels = nmodels,
+              .local = &local, .sim = mp->sim, .nsim = mp->nsim,
+              /* the child's own limits (cli/measure.c), and a minute more */
+              .allowance_ms = 1e3 * (480 + j->timeout_s * (j->reps + j->warmup + 2))};
+   c.slots = calloc((size_t)mp->size, sizeof *c.slots);
+   c.queue = malloc(sizeof *c.queue * (size_t)(n ? n : 1));
+   c.rank_of = malloc(sizeof *c.rank_of * (size_t)(n ? n : 1));
+   int rc = 0;
+   if (!c.slots || !c.queue || !c.rank_of) {
+      fprintf(stderr, "gemmtop: out of host memory\n");
+      rc = 1;
+   }
+   for (int i = 0; i < n && !rc; i++) {
+      c.rank_of[i] = -1;
+      if (all[i].outcome == SWEEP_PENDING)
+         c.queue[c.nqueue++] = i;
+   }
+   c.total = c.nqueue;
+   for (int r = 0; r < c.size && !rc; r++)
+      c.slots[r].cand = -1;
+   /* mpirun gives rank 0's standard output a terminal when it has one, never its stderr */
+   c.live = plan->tty || isatty(1);
+   fprintf(stderr, "%d ranks measure%s\n", mp->size, mp->sim ? " (simulated: recorded times, nothing launched)" : "");
+   local.w.sim = mp->sim;
+   if (!rc && (!sendJob(mp, plan, &local.w.job) || pthread_create(&local.thread, NULL, localMain, &local) != 0))
+      rc = stopSignal ? 128 + stopSignal : 1;
+   if (!rc) {
+      double t1 = Util_nowMs();
+      coordinateLoop(&c);
+      double seconds = (Util_nowMs() - t1) / 1e3;
+      Cli_sweepProgress(c.live, "running", c.done, c.total, plan->t0, "");
+      if (c.live)
+         fputc('\n', stderr);
+      if (stopSignal) {
+         fprintf(stderr, "gemmtop: stopped: the %d results of this run are in the results store; the same command "
+                 "resumes\n", c.done);
+         rc = 128 + stopSignal;
+      } else {
+         stopRanks(&c, mp);
+         if (mp->sim)
+            simulatedReport(&c, mp, seconds);
+      }
+   }
+   free(c.queue);
+   free(c.rank_of);
+   free(c.slots);
+   return rc;
+}
+
+/* ---- --mpi-simulate: recorded times, and what they say about N GPUs ---- */
+
+/* The fields of one CSV line (quotes as cli_sweep.c writes them), in place. */
+static int splitCsv(char *line, char **fields, int max) {
+   int n = 0;
+   char *p = line;
+   while (n < max) {
+      char *out = p;
+      fields[n++] = p;
+      bool quoted = *p == '"';
+      p += quoted;
+      for (; *p && (quoted || (*p != ',' && *p != '\n')); p++) {
+         if (quoted && *p == '"') {
+            if (p[1] != '"') {
+               quoted = false;
+               continue;
+            }
+            p++;
+         }
+         *out++ = *p;
+      }
+      bool more = *p == ',';
+      *out = '\0';
+      if (!more)
+         break;
+      p++;
+   }
+   return n;
+}
+
+static int column(char **names, int n, const char *want) {
+   for (int i = 0; i < n; i++)
+      if (!strcmp(names[i], want))
+         return i;
+   return -1;
+}
+
+/* A sweep's --save CSV: each verified configuration's median, and its whole time as
+ * compile plus the launches a sweep makes (warm-up, timed, one verifying). */
+static bool loadRecorded(Mpi *mp, const char *path, int launches) {
+   FILE *f = fopen(path, "r");
+   if (!f) {
+      fprintf(stderr, "gemmtop: --mpi-simulate %s: %s\n", path, strerror(errno));
+      return false;
+   }
+   char head[1024], line[4096], *names[32], *fields[32];
+   int nn = fgets(head, sizeof head, f) ? splitCsv(head, names, 32) : 0;
+   int co = column(names, nn, "outcome"), ct = column(names, nn, "time_ms"), cc = column(names, nn, "compile_ms");
+   int cap = 0;
+   while (co >= 0 && ct >= 0 && cc >= 0 && fgets(line, sizeof line, f)) {
+      int nf = splitCsv(line, fields, 32);
+      if (nf <= co || nf <= ct || nf <= cc || strcmp(fields[co], "ok"))
+         continue;
+      if (mp->nsim == cap) {
+         cap = cap ? 2 * cap : 64;
+         double *s = realloc(mp->sim, sizeof *s * (size_t)cap), *t = s ? realloc(mp->cost, sizeof *t * (size_t)cap) : NULL;
+         if (s)
+            mp->sim = s;
+         if (!s || !t)
+            break;
+         mp->cost = t;
+      }
+      double ms = strtod(fields[ct], NULL), compile = strtod(fields[cc], NULL);
+      if (ms > 0) {
+         mp->sim[mp->nsim] = ms;
+         mp->cost[mp->nsim++] = compile + launches * ms;
+      }
+   }
+   fclose(f);
+   if (mp->nsim == 0)
+      fprintf(stderr,
+              "gemmtop: --mpi-simulate %s: no verified configuration with a time in it; it takes the CSV that "
+              "'gemmtop sweep --save FILE.csv' writes\n",
+              path);
+   return mp->nsim > 0;
+}
+
+/* Dynamic hand-out as list scheduling: each configuration (the recorded times, in turn)
+ * goes to the GPU that is free first. Returns the makespan in ms. */
+static double listSchedule(const double *cost, int ncost, int count, int gpus) {
+   double *free_at = calloc((size_t)gpus, sizeof *free_at), end = 0;
+   if (!free_at)
+      return 0;
+   for (int i = 0; i < count; i++) {
+      /* a min-heap on free_at: the root is the GPU free first */
+      double t = free_at[0] + cost[i % ncost];
+      int at = 0;
+      for (;;) {
+         int l = 2 * at + 1, r = l + 1, m = at;
+         double mv = t;
+         if (l < gpus && free_at[l] < mv)
+            m = l, mv = free_at[l];
+         if (r < gpus && free_at[r] < mv)
+            m = r;
+         if (m == at)
+            break;
+         free_at[at] = free_at[m];
+         at = m;
+      }
+      free_at[at] = t;
+      end = t > end ? t : end;
+   }
+   free(free_at);
+   return end;
+}
+
+static void simulatedReport(const Coord *c, const Mpi *mp, double seconds) {
+   double rate = seconds > 0 ? c->handled / seconds : 0, mean = 0;
+   for (int i = 0; i < mp->nsim; i++)
+      mean += mp->cost[i] / mp->nsim;
+   fprintf(stderr, "simulated: rank 0 handed out and took in %lld configurations from %d ranks in %.2f s: %.0f per second\n",
+           c->handled, mp->size, seconds, rate);
+   fprintf(stderr, "recorded: %d configurations, %.1f ms each on average (compile and launches); 64 GPUs need %.1f per "
+           "second, %.0fx less than rank 0 handles\n",
+           mp->nsim, mean, 64e3 / mean, rate / (64e3 / mean));
+   double one = listSchedule(mp->cost, mp->nsim, c->total, 1);
+   fprintf(stderr, "expected for %d configurations: GPUs, seconds, speed-up (rank 0 at the rate above)\n", c->total);
+   for (int gpus = 1; gpus <= 1024; gpus *= 4) {
+      double ms = listSchedule(mp->cost, mp->nsim, c->total, gpus), floor_ms = rate > 0 ? 1e3 * c->total / rate : 0;
+      ms = ms > floor_ms ? ms : floor_ms;
+      fprintf(stderr, "  %5d %10.1f %8.1fx\n", gpus, ms / 1e3, ms > 0 ? one / ms : 0);
+   }
+}
+
+/* ---- every rank ---- */
+
+int MpiSweep_main(const Options *o) {
+   if (!o->mpi) {
+      fprintf(stderr, "gemmtop: --mpi-simulate goes with --mpi (under mpirun or srun)\n");
+      return 2;
+   }
+   int provided = 0;
+   if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+      fprintf(stderr, "gemmtop: MPI did not start\n");
+      return 1;
+   }
+   Mpi mp = {.o = o};
+   MPI_Comm node;
+   MPI_Comm_rank(MPI_COMM_WORLD, &mp.rank);
+   MPI_Comm_size(MPI_COMM_WORLD, &mp.size);
+   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, mp.rank, MPI_INFO_NULL, &node);
+   MPI_Comm_rank(node, &mp.local_rank);
+   MPI_Comm_free(&node);
+   struct sigaction sa = {.sa_handler = onSignal};
+   sigemptyset(&sa.sa_mask);
+   sigaction(SIGINT, &sa, NULL);
+   sigaction(SIGTERM, &sa, NULL);
+   int rc;
+   if (mp.rank == 0) {
+      SweepDriver d = {.measure = coordinate, .ctx = &mp, .no_store = o->mpi_simulate != NULL};
+      int launches = o->reps + o->warmup + 1;
+      if (o->mpi_simulate && !loadRecorded(&mp, o->mpi_simulate, launches > 1 ? launches : 13))
+         rc = 2;
+      else
+         rc = Cli_sweepWith(o, &d);
+      JobMsg none;
+      if (!mp.job_sent)
+         sendJob(&mp, NULL, &none);
+   } else
+      rc = remoteMain(&mp);
+   free(mp.sim);
+   free(mp.cost);
+   fflush(stdout);
+   fflush(stderr);
+   if (stopSignal)
+      _exit(128 + stopSignal); /* mpirun is ending every rank: no MPI_Finalize to wait in */
+   if (mp.hung) {
+      fprintf(stderr, "gemmtop: %d rank%s did not answer: ending the job\n", mp.hung, mp.hung > 1 ? "s" : "");
+      MPI_Abort(MPI_COMM_WORLD, rc ? rc : 1);
+   }
+   MPI_Finalize();
+   return rc;
+}
+
+#endif
