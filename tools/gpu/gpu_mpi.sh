@@ -15,6 +15,9 @@
 # and carry .device-carry/mpi and build (made with MPI: `nm build/gemmtop | grep MPI_Init`).
 # BACKEND, KERNEL, SIZE, BUDGET choose the space (cuda, mygemm06_2d, 2048, 40).
 [ -e /dev/nvidia0 ] && . tools/gpu/gpu_setup.sh
+# Each sweep has its own store (XDG_DATA_HOME below): a GEMMTOP_STORE from outside would
+# make the later sweeps resume from the first one instead of measuring.
+unset GEMMTOP_STORE
 out=${1:-$OUT}
 B=$PWD/build/gemmtop
 KERNEL=${KERNEL:-mygemm06_2d}
