@@ -8,6 +8,7 @@
 #include "cli/cli_banks.h"
 #include "cli/measure.h"
 #include "cli/options.h"
+#include "core/inspect.h"
 #include "core/session.h"
 #include "tui/ui.h"
 
@@ -17,7 +18,8 @@
 static int explore(const Options *o) {
    UiStart start = {.sel = Cli_selection(o), .seed = o->seed, .has_seed = o->has_seed, .ascii = o->ascii,
                     .no_color = o->no_color, .sweep_budget = o->budget, .sweep_exhaustive = o->exhaustive,
-                    .sweep_timeout = o->timeout, .store = o->store, .no_store = o->no_store};
+                    .sweep_timeout = o->timeout, .store = o->store, .no_store = o->no_store,
+                    .banks = o->banks, .bank_width = o->bank_width, .simd_width = o->simd_width};
    return Ui_main(&start);
 }
 
@@ -27,7 +29,8 @@ static int lesson(const Options *o) {
    if (rc != CLI_LESSON_START)
       return rc;
    UiStart start = {.sel = Cli_selection(o), .seed = o->seed, .has_seed = o->has_seed, .ascii = o->ascii,
-                    .no_color = o->no_color, .lesson = o->positional[0]};
+                    .no_color = o->no_color, .lesson = o->positional[0], .banks = o->banks,
+                    .bank_width = o->bank_width, .simd_width = o->simd_width};
    return Ui_main(&start);
 }
 
@@ -42,6 +45,10 @@ int main(int argc, char **argv) {
    /* Not a command for users: the process in which a sweep measures (cli/measure.h). */
    if (argc == 2 && !strcmp(argv[1], "__measure-child"))
       return Measure_child();
+   /* Nor this: the explorer's offline compile for a target whose compiler cannot share
+    * its process (core/inspect.h). */
+   if (argc == 2 && !strcmp(argv[1], "__inspect-child"))
+      return Inspect_childMain();
    atexit(Cli_closeStdout);
    int command = COMMAND_EXPLORER;
    if (argc > 1 && argv[1][0] != '-') {

@@ -340,11 +340,14 @@ static const OptionSpec table[] = {
     {.name = "groups", .value = "G", .kind = OPT_INT, .min = 1, .max = 1024, .field = F(groups),
      .commands = CMD(BANKS), .help = "work-groups to trace", .dflt = "1"},
     {.name = "banks", .value = "B", .kind = OPT_INT, .min = 1, .max = BANKS_MAX_BANKS, .field = F(banks),
-     .commands = CMD(BANKS), .help = "override the device's number of banks", .dflt = "the device's"},
+     .commands = CMD(BANKS) | CMD(EXPLORER) | CMD(LESSON), .help = "override the device's number of banks",
+     .dflt = "the device's"},
     {.name = "bank-width", .value = "4|8", .kind = OPT_CHOICE, .choices = "4|8", .apply = applyBankWidth,
-     .commands = CMD(BANKS), .help = "override the device's bank width in bytes", .dflt = "the device's"},
+     .commands = CMD(BANKS) | CMD(EXPLORER) | CMD(LESSON), .help = "override the device's bank width in bytes",
+     .dflt = "the device's"},
     {.name = "simd-width", .value = "S", .kind = OPT_INT, .min = 1, .max = BANKS_MAX_LANES, .field = F(simd_width),
-     .commands = CMD(BANKS), .help = "override the device's warp or wavefront width", .dflt = "the device's"},
+     .commands = CMD(BANKS) | CMD(EXPLORER) | CMD(LESSON),
+     .help = "override the device's warp or wavefront width (64: an AMD wavefront)", .dflt = "the device's"},
     {.name = "as-compiled", .kind = OPT_FLAG, .field = F(as_compiled), .commands = CMD(BANKS),
      .help = "beside the accesses as the source writes them, count them as compiled: a work-item's neighbouring "
              "scalar accesses of a site merged into 8- or 16-byte ones (widths from the compiled code where the "

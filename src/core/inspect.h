@@ -68,4 +68,13 @@ RunStatus Inspect_offline(const Backend *be, const char *arch, const InspectRequ
 
 void Inspection_free(Inspection *in);
 
+/* Inspect_offline in a child process of this program (`gemmtop __inspect-child`), for a
+ * process where it cannot run: hipRTC's LLVM beside PoCL's aborts the process. The
+ * catalog is loaded again from kernels_dir there. Same result as Inspect_offline, or
+ * RUN_DEVICE_ERROR with a message when the child could not be run. (core/inspectchild.c) */
+RunStatus Inspect_offlineApart(const char *kernels_dir, const char *backend, const char *arch,
+                               const InspectRequest *rq, Inspection *out);
+/* The child's side: reads the request on stdin, answers on stdout; the exit code. */
+int Inspect_childMain(void);
+
 #endif

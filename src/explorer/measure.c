@@ -251,10 +251,11 @@ static bool prepareFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg
       return false;
    }
    if (!Config_check(k, cfg->values, &cfg->problem, &lim, &w->snap.geo, msg, sizeof msg)) {
-      if (cfg->limits[0]) { /* said, so that a refusal is never taken for the device's own */
-         size_t n = strlen(msg);
+      size_t n = strlen(msg);
+      if (cfg->limits[0]) /* said, so that a refusal is never taken for the device's own */
          snprintf(msg + n, sizeof msg - n, " (simulated limits: %s)", cfg->limits);
-      }
+      else if (Session_device(s)->limits_simulated)
+         snprintf(msg + n, sizeof msg - n, " (device limits simulated by GEMMTOP_DEVICE_LIMITS)");
       Worker_log(w, LOG_WARN, "%s: not run: %s", name, msg);
       Worker_stopWith(w, RUN_INVALID, msg);
       return false;
@@ -385,6 +386,9 @@ void Measure_round(Worker *w) {
    } else if (w->snap.state != WS_MEASURING) {
       Worker_setState(w, WS_MEASURING, "measuring %s", name);
    }
+   if (!first && w->disturbed)
+      ro.warmup = 1; /* after a trace, the vendor BLAS or the peaks: not timed */
+   w->disturbed = false;
    pthread_mutex_unlock(&w->mu);
    RunStatus st = Session_run(w->session, k, cfg.values, &cfg.problem, &w->in, &ro, r);
    pthread_mutex_lock(&w->mu);

@@ -30,6 +30,7 @@ void PaneJob_traceBanks(Worker *w) {
    Worker_label(w, &cfg, name, sizeof name);
    Worker_setState(w, WS_TRACING, "tracing the local memory of %s", name);
    Session *s = w->session;
+   int banks = w->banks, bank_width = w->bank_width, simd_width = w->simd_width;
    pthread_mutex_unlock(&w->mu);
    WorkerBanks b;
    memset(&b, 0, sizeof b);
@@ -42,13 +43,15 @@ void PaneJob_traceBanks(Worker *w) {
       snprintf(b.message, sizeof b.message, "out of host memory");
    } else {
       RunStatus st = Session_trace(s, k, cfg.values, &cfg.problem, 1, &t, r);
+      b.traced = t.problem;
       if (st != RUN_OK) {
          snprintf(b.message, sizeof b.message, "the trace failed: %s: %s", RunStatus_name(st), r->message);
       } else {
          BankModel m = BankModel_forDevice(Session_device(s));
          char err[512] = "";
-         b.analysis = calloc(1, sizeof *b.analysis);
-         if (!b.analysis)
+         if (!BankModel_override(&m, banks, bank_width, simd_width, err, sizeof err))
+            snprintf(b.message, sizeof b.message, "the bank model: %s", err);
+         else if (!(b.analysis = calloc(1, sizeof *b.analysis)))
             snprintf(b.message, sizeof b.message, "out of host memory");
          else if (!BankAnalysis_run(b.analysis, &t, &m, err, sizeof err)) {
             snprintf(b.message, sizeof b.message, "the analysis failed: %s", err);
@@ -79,6 +82,34 @@ void PaneJob_traceBanks(Worker *w) {
 
 void WorkerInspect_free(WorkerInspect *in) { Inspection_free(&in->inspection); }
 
+/* Whether a shared LLVM is loaded in this process (PoCL's). hipRTC brings its own LLVM,
+ * and two in one process abort at once ("Option ... registered more than once"). */
+static bool llvmLoaded(void) {
+   FILE *f = fopen("/proc/self/maps", "r");
+   if (!f)
+      return false;
+   char line[1024];
+   bool found = false;
+   while (!found && fgets(line, sizeof line, f))
+      found = strstr(line, "/libLLVM") != NULL;
+   fclose(f);
+   return found;
+}
+
+/* The inspection for an architecture compiled for offline (never the device); beside
+ * PoCL's LLVM, hipRTC's runs in a child process of its own. */
+static RunStatus inspectOffline(const char *kernels_dir, const char *backend, const char *arch,
+                                const InspectRequest *rq, Inspection *ins) {
+   const Backend *be = Backend_byName(backend);
+   if (!be) {
+      snprintf(ins->message, sizeof ins->message, "the %s backend is not built in", backend);
+      return RUN_INVALID;
+   }
+   if (!strcmp(backend, "hip") && llvmLoaded())
+      return Inspect_offlineApart(kernels_dir, backend, arch, rq, ins);
+   return Inspect_offline(be, arch, rq, ins);
+}
+
 void PaneJob_inspect(Worker *w) {
    w->inspected = true;
    WorkerConfig cfg = w->cur;
@@ -88,25 +119,38 @@ void PaneJob_inspect(Worker *w) {
       return;
    char name[640];
    Worker_label(w, &cfg, name, sizeof name);
-   Worker_setState(w, WS_INSPECTING, "reading the compiled code of %s", name);
+   char backend[16], arch[32];
+   Util_copy(backend, sizeof backend, w->inspect_backend);
+   Util_copy(arch, sizeof arch, w->inspect_arch);
+   if (arch[0])
+      Worker_setState(w, WS_INSPECTING, "compiling %s for %s (no device needed)", name, arch);
+   else
+      Worker_setState(w, WS_INSPECTING, "reading the compiled code of %s", name);
    pthread_mutex_unlock(&w->mu);
    WorkerInspect in;
    memset(&in, 0, sizeof in);
    in.config = cfg;
    in.config_serial = serial;
+   Util_copy(in.arch, sizeof in.arch, arch);
    /* The program built for the run (a cache load, no compile), and the source as the
     * compiler reads it: shown where the device gives no assembly, and by v. */
    InspectRequest rq = {.catalog = &w->cat, .kernel = k, .values = cfg.values, .problem = &cfg.problem,
                         .ablate = cfg.ablate, .code = INSPECT_CODE_DEFAULT, .source = true};
    Inspection *ins = &in.inspection;
-   RunStatus st = Inspect_onDevice(w->session, &rq, ins);
+   RunStatus st;
+   if (arch[0]) {
+      /* Offline: the compiler only, never the device, so nothing timed is disturbed. */
+      st = inspectOffline(w->kernels_dir, backend, arch, &rq, ins);
+   } else {
+      st = Inspect_onDevice(w->session, &rq, ins);
+   }
    if (st != RUN_OK) {
       char why[sizeof ins->message];
       Util_copy(why, sizeof why, ins->message);
       snprintf(ins->message, sizeof ins->message, "%s: %s", RunStatus_name(st), why);
    }
    pthread_mutex_lock(&w->mu);
-   if (serial != w->cur_serial) {
+   if (serial != w->cur_serial || strcmp(arch, w->inspect_arch)) {
       WorkerInspect_free(&in);
       return;
    }
@@ -145,6 +189,15 @@ bool Worker_takeBanks(Worker *w, WorkerBanks *out) {
 }
 
 void Worker_setInspect(Worker *w, bool wanted) { setWanted(w, &w->inspect_want, wanted); }
+
+void Worker_setInspectTarget(Worker *w, const char *backend, const char *arch) {
+   pthread_mutex_lock(&w->mu);
+   Util_copy(w->inspect_backend, sizeof w->inspect_backend, backend ? backend : "");
+   Util_copy(w->inspect_arch, sizeof w->inspect_arch, arch ? arch : "");
+   w->inspected = false;
+   pthread_cond_signal(&w->cv);
+   pthread_mutex_unlock(&w->mu);
+}
 
 bool Worker_takeInspect(Worker *w, WorkerInspect *out) {
    pthread_mutex_lock(&w->mu);

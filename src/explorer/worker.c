@@ -25,7 +25,7 @@ const char *WorkerState_name(WorkerState s) {
    case WS_WAITING: return "waiting";
    case WS_PREPARING: return "making inputs";
    case WS_COMPILING: return "compiling";
-   case WS_VERIFYING: return "verifying";
+   case WS_VERIFYING: return "first launch, verifying";
    case WS_MEASURING: return "measuring";
    case WS_PAUSED: return "paused";
    case WS_STOPPED: return "stopped";
@@ -43,6 +43,8 @@ const char *WorkerState_name(WorkerState s) {
 void Worker_publish(Worker *w) { w->snap.version++; }
 
 void Worker_setState(Worker *w, WorkerState st, const char *fmt, ...) {
+   if (st != w->snap.state)
+      w->snap.state_since = Util_nowMs();
    w->snap.state = st;
    va_list ap;
    va_start(ap, fmt);
@@ -133,8 +135,10 @@ static bool adoptWanted(Worker *w) {
 static bool requestedJob(Worker *w) {
    if (w->reload)
       Measure_reloadCatalog(w);
-   else if (w->peaks)
+   else if (w->peaks) {
       Measure_peaks(w);
+      w->disturbed = true;
+   }
    else if (w->sweep_req)
       SweepJob_begin(w);
    else if (w->sweep->running)
@@ -149,6 +153,7 @@ static bool requestedJob(Worker *w) {
 static bool extraJob(Worker *w) {
    if (w->phase != PH_MEASURE)
       return false;
+
    /* The inspect pane: the code of each configuration that ran, once, while shown. */
    if (w->inspect_want && !w->inspected)
       PaneJob_inspect(w);
@@ -160,6 +165,10 @@ static bool extraJob(Worker *w) {
       Measure_vendor(w);
    else
       return false;
+   /* Each runs alone on the device, never beside a timed launch; what it leaves behind
+    * (other buffers, another program, cold caches) is kept out of the figures by an
+    * untimed warm-up launch before the next timed round. */
+   w->disturbed = true;
    return true;
 }
 
@@ -178,6 +187,12 @@ static void step(Worker *w) {
    if (w->want_serial != w->cur_serial && !adoptWanted(w))
       return;
    w->snap.paused = w->paused;
+   /* An offline target needs no run: a configuration this device refuses can still be
+    * compiled for sm_90 or gfx906. */
+   if (w->phase == PH_STOPPED && w->inspect_want && !w->inspected && w->inspect_arch[0]) {
+      PaneJob_inspect(w);
+      return;
+   }
    if (w->phase == PH_STOPPED) {
       char name[640];
       Worker_label(w, &w->cur, name, sizeof name);
@@ -276,6 +291,9 @@ Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen) {
    w->paused = init->paused;
    w->auto_vendor = init->vendor;
    w->seed = init->seed;
+   w->banks = init->banks;
+   w->bank_width = init->bank_width;
+   w->simd_width = init->simd_width;
    w->snap.state = WS_STARTING;
    w->snap.registers = -1;
    openStore(w, init);

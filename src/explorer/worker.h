@@ -61,6 +61,7 @@ const char *WorkerState_name(WorkerState s);
 typedef struct WorkerSnapshot_ {
    unsigned long version;          /* changes whenever anything below does */
    WorkerState state;
+   double state_since;             /* Util_nowMs when that state began: the wait's length */
    bool paused;
    char activity[192];             /* one line on what it is doing */
 
@@ -118,6 +119,7 @@ typedef struct WorkerBanks_ {
    char message[1536];
    WorkerConfig config;
    unsigned long config_serial;
+   Problem traced;                 /* the small problem the trace ran on */
 } WorkerBanks;
 
 /* A sweep of the sweep pane: configurations of one kernel on one problem, each compiled,
@@ -160,6 +162,7 @@ typedef struct WorkerSweep_ {
 typedef struct WorkerInspect_ {
    WorkerConfig config;
    unsigned long config_serial;
+   char arch[32];                  /* the target: "" the device measured, else "sm_90", "gfx906"... */
    Inspection inspection;          /* with the source after the preprocessor; not ok: message says why */
 } WorkerInspect;
 
@@ -173,6 +176,7 @@ typedef struct WorkerInit_ {
    bool paused;
    bool vendor;                    /* time the vendor BLAS once per problem */
    uint64_t seed;
+   int banks, bank_width, simd_width; /* the bank model's overrides (0: the device's) */
    const char *store;              /* the results store (NULL: the default, core/store.h) */
    bool no_store;                  /* record nothing */
 } WorkerInit;
@@ -238,6 +242,10 @@ int Worker_feedAhead(Worker *w, struct Ahead_ *a, unsigned long long *posted);
 void Worker_setInspect(Worker *w, bool wanted);
 /* Moves the newest inspection out (true), or false when there is none new. */
 bool Worker_takeInspect(Worker *w, WorkerInspect *out);
+/* The inspect pane's target: arch "" the device measured; else an architecture compiled
+ * for without a device, as `gemmtop inspect --arch` does (backend "cuda" for sm_XX
+ * through NVRTC, "hip" for gfxNNN through hipRTC). The configuration is read again. */
+void Worker_setInspectTarget(Worker *w, const char *backend, const char *arch);
 
 /* Copies the snapshot when its version differs from *seen; returns whether it did. */
 bool Worker_snapshot(Worker *w, WorkerSnapshot *out, unsigned long *seen);

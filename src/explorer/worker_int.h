@@ -48,6 +48,7 @@ struct Worker_ {
    int ahead_users;          /* the thread is inside Ahead_await: the pool must stay */
    atomic_int ahead_abort;   /* Worker_setAhead(NULL): stop waiting on the pool */
    bool inspect_want;
+   char inspect_backend[16], inspect_arch[32]; /* the inspect pane's target ("": the device) */
    bool inspect_ready;       /* inspect_out waits for the UI */
    WorkerInspect inspect_out;
 
@@ -66,7 +67,10 @@ struct Worker_ {
    RunResult *res;
    Store *store;             /* the results store (NULL: nothing is recorded) */
    bool banks_traced;        /* the current configuration has been traced */
+   int banks, bank_width, simd_width; /* the bank model's overrides (0: the device's) */
    bool inspected;           /* the current configuration's code has been read */
+   bool disturbed;           /* other device work ran since the last timed round (a trace, the
+                                vendor BLAS, the peaks): the next round warms up first, untimed */
 
    SweepSpace sweep_space;   /* the sweep's valid configurations */
    unsigned long sweeps;     /* sweeps started: each draws its own sample */

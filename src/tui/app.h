@@ -13,6 +13,7 @@
 #include "core/catalog.h"
 #include "core/preset.h"
 #include "core/ahead.h"
+#include "core/banks.h"
 #include "tui/chart.h"
 #include "tui/history.h"
 #include "tui/layout.h"
@@ -21,7 +22,7 @@
 #include "explorer/logbuf.h"
 #include "explorer/worker.h"
 
-typedef enum { DLG_NONE = 0, DLG_HELP, DLG_SETUP, DLG_PRESETS, DLG_SAVE, DLG_LESSONS } DialogKind;
+typedef enum { DLG_NONE = 0, DLG_HELP, DLG_SETUP, DLG_PRESETS, DLG_SAVE, DLG_LESSONS, DLG_EXPORT } DialogKind;
 
 typedef enum {
    ST_NORMAL = 0, ST_HEADER, ST_TITLE, ST_TITLE_FOCUS, ST_LABEL, ST_GOOD, ST_BAD, ST_WARN, ST_DIM,
@@ -63,6 +64,30 @@ typedef struct SaveState_ {
    bool confirm;              /* the file exists, or a shipped preset has the name: Enter again saves */
    char error[512];
 } SaveState;
+
+typedef struct ExportState_ {
+   int what;                  /* 0 the history, 1 the sweep's results */
+   char path[512];            /* its ending (.csv, .md) chooses the format */
+   bool confirm;              /* the file exists: Enter again replaces it */
+   char error[1200];
+} ExportState;
+
+/* The configuration pinned for the compare pane (C): its figures as last measured. */
+typedef struct Pinned_ {
+   bool set;
+   WorkerConfig config;       /* kernel, values, problem, ablation */
+   char label[256];
+   bool measured;             /* its figures below were taken */
+   double gflops, median_ms;
+   bool verified;
+   int registers;             /* the build's, -1 not reported */
+   long long local_mem;
+   bool have_banks;           /* its bank table (site names in names) */
+   int nsites;
+   BankSiteStats sites[BANKS_MAX_SITES];
+   bool have_code;            /* its instruction counts and occupancy (the inspect pane's target) */
+   Inspection code;           /* the fixed fields only: its texts are not kept */
+} Pinned;
 
 /* Where a mouse click lands, recorded while drawing. */
 typedef enum { HIT_PANE, HIT_VARIANT, HIT_VALUE, HIT_ROW, HIT_HISTORY } HitKind;
@@ -114,6 +139,7 @@ typedef struct Ui_ {
    int hist_scroll;
    int help_scroll;
    bool paused;
+   bool cancelling;           /* cancelled while a launch ran: said until the worker stops */
 
    Worker *worker;
    WorkerSnapshot snap;
@@ -122,6 +148,8 @@ typedef struct Ui_ {
    bool have_banks;
    bool banks_on;             /* what the worker was last told */
    int bank_site, bank_warp, bank_iter; /* the request drawn: site, flat warp, execution */
+   int bank_scroll;           /* the first grid row drawn (lanes and phase separators) */
+   int bank_page;             /* grid rows drawn last time: PgUp PgDn's step */
    WorkerSweep *sweep;        /* the sweep pane's copy of the worker's sweep (owned) */
    unsigned long sweep_seen;
    int sweep_x;               /* the parameter across the scatter (index in the swept kernel) */
@@ -129,6 +157,7 @@ typedef struct Ui_ {
    bool have_inspect;
    bool inspect_on;           /* what the worker was last told */
    bool inspect_source;       /* v: the source after the preprocessor instead of the code */
+   int inspect_target;        /* T: 0 the device measured, else an offline architecture */
    size_t *inspect_lines;     /* where each line of the text shown starts */
    int inspect_nlines;
    int inspect_scroll;        /* the first listing line shown */
@@ -148,6 +177,8 @@ typedef struct Ui_ {
    SetupState setup;
    PresetsState presets;
    SaveState save;
+   ExportState exporting;
+   Pinned pinned;
 
    char flash[512];
    Style flash_style;
@@ -181,6 +212,9 @@ bool Ui_loadPreset(Ui *ui, const Preset *p, const int size_override[3], unsigned
 int Ui_defaultSize(const Ui *ui);
 const DeviceLimits *Ui_limits(const Ui *ui);
 const DeviceInfo *Ui_deviceInfo(const Ui *ui);
+/* " (device limits simulated by GEMMTOP_DEVICE_LIMITS)" when they are, else "": said
+ * after every refusal that a limit may have caused, as the command line does. */
+const char *Ui_simulatedNote(const Ui *ui);
 /* Sends the configuration to the worker (and remembers the kernel's values). */
 void Ui_apply(Ui *ui);
 /* Switches to a kernel with values (NULL: the values it had last, else its defaults). */
@@ -306,6 +340,8 @@ void Draw_clampBanks(Ui *ui);
 void Draw_inspect(Ui *ui);
 /* The text the inspect pane shows: the compiled code, or the source (v, or no code). */
 const char *Ui_inspectText(const Ui *ui, const char **kind);
+/* T: the next target, the device measured or an architecture compiled for offline. */
+void Inspect_cycleTarget(Ui *ui);
 /* Glyphs, UTF-8 or ASCII. */
 const char *Ui_glyph(const Ui *ui, const char *utf8, const char *ascii);
 
@@ -332,6 +368,18 @@ void SweepView_cycleX(Ui *ui);
 /* Puts the sweep's best verified configuration in the kernel pane. */
 void SweepView_applyBest(Ui *ui);
 void SweepView_draw(Ui *ui);
+
+/* draw_compare.c: the compare pane (9), a pinned configuration beside the current one */
+/* C: pins the configuration measured now (again: unpins it). */
+void Compare_pin(Ui *ui);
+/* While the pinned configuration is the one measured, its figures follow the newest. */
+void Compare_refresh(Ui *ui);
+void Draw_compare(Ui *ui);
+
+/* exportview.c: the export dialog (e): history or sweep to CSV or Markdown */
+void Export_open(Ui *ui);
+void Export_key(Ui *ui, int ch);
+void Export_draw(Ui *ui);
 
 /* dialogs.c */
 void Dialog_open(Ui *ui, DialogKind kind);

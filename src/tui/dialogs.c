@@ -629,6 +629,7 @@ void Dialog_open(Ui *ui, DialogKind kind) {
    case DLG_SETUP: openSetup(ui); break;
    case DLG_PRESETS: openPresets(ui); break;
    case DLG_SAVE: openSave(ui); break;
+   case DLG_EXPORT: Export_open(ui); break;
    case DLG_HELP: ui->help_scroll = 0; break;
    case DLG_LESSONS: LessonUi_openChooser(ui); break;
    default: break;
@@ -653,6 +654,7 @@ void Dialog_key(Ui *ui, int ch) {
    case DLG_PRESETS: presetsKey(ui, ch); break;
    case DLG_SAVE: saveKey(ui, ch); break;
    case DLG_LESSONS: LessonUi_chooserKey(ui, ch); break;
+   case DLG_EXPORT: Export_key(ui, ch); break;
    default: break;
    }
 }
@@ -664,6 +666,7 @@ void Dialog_draw(Ui *ui) {
    case DLG_PRESETS: drawPresets(ui); break;
    case DLG_SAVE: drawSave(ui); break;
    case DLG_LESSONS: LessonUi_drawChooser(ui); break;
+   case DLG_EXPORT: Export_draw(ui); break;
    default: break;
    }
 }

@@ -151,6 +151,8 @@ bool Draw_snapIsCurrent(const Ui *ui) {
 }
 
 Style Draw_stateStyle(const Ui *ui) {
+   if (ui->paused && Ui_busy(ui) && ui->snap.state != WS_WAITING)
+      return ST_WARN;
    switch (ui->snap.state) {
    case WS_NO_DEVICE: return ST_BAD;
    case WS_STOPPED: return ui->snap.status == RUN_INVALID ? ST_WARN : ST_BAD;
@@ -160,11 +162,27 @@ Style Draw_stateStyle(const Ui *ui) {
    }
 }
 
-/* "⠋ compiling", "● measuring", "❚❚ paused". */
+/* The states that are a wait the user may wonder about: their elapsed time is shown. */
+static bool longWait(WorkerState st) {
+   switch (st) {
+   case WS_OPENING: case WS_PREPARING: case WS_COMPILING: case WS_VERIFYING: case WS_VENDOR: case WS_PEAKS:
+   case WS_TRACING: case WS_INSPECTING:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* "⠋ compiling 3.2 s", "● measuring", "❚❚ paused", "❚❚ cancelling". */
 void Draw_stateText(const Ui *ui, char *out, size_t n) {
    const WorkerSnapshot *s = &ui->snap;
    bool stale = !Draw_snapIsCurrent(ui) && s->state != WS_NO_DEVICE && s->state != WS_OPENING && s->state != WS_STARTING;
-   if (stale && ui->paused && s->state == WS_PAUSED)
+   const char *pause = Ui_glyph(ui, "\xe2\x9d\x9a\xe2\x9d\x9a", "||");
+   double since = Util_nowMs() - s->state_since;
+   if (ui->paused && Ui_busy(ui) && s->state != WS_WAITING && s->state != WS_PAUSED)
+      /* Asked for, not yet done: the launch in progress ends first. */
+      snprintf(out, n, "%s %s: launch ends first", pause, ui->cancelling ? "cancelling" : "pausing");
+   else if (stale && ui->paused && s->state == WS_PAUSED)
       snprintf(out, n, "%s paused", Ui_glyph(ui, "\xe2\x9d\x9a\xe2\x9d\x9a", "||"));
    else if (stale)
       snprintf(out, n, "%s waiting", Draw_spinner(ui));
@@ -174,6 +192,8 @@ void Draw_stateText(const Ui *ui, char *out, size_t n) {
       snprintf(out, n, "%s %s", Ui_glyph(ui, "\xe2\x9c\x97", "x"), RunStatus_name(s->status));
    else if (s->state == WS_NO_DEVICE)
       snprintf(out, n, "%s no device", Ui_glyph(ui, "\xe2\x9c\x97", "x"));
+   else if (longWait(s->state) && since >= 500)
+      snprintf(out, n, "%s %s %.1f s", Draw_spinner(ui), WorkerState_name(s->state), since / 1000);
    else
       snprintf(out, n, "%s %s", Draw_spinner(ui), WorkerState_name(s->state));
 }
@@ -212,8 +232,9 @@ static void drawHeader(Ui *ui) {
    char left[512], right[256] = "";
    Draw_fill(ui, r.y, 0, r.w, ST_HEADER);
    if (d)
-      snprintf(left, sizeof left, " gemmtop  %s  %s %s %s, %u CU", d->name, ui->snap.have_device ? ui->snap.backend : ui->backend,
-               Ui_glyph(ui, "\xc2\xb7", "-"), DeviceType_name(d->type), d->compute_units);
+      snprintf(left, sizeof left, " gemmtop  %s  %s %s %s, %u CU%s", d->name, ui->snap.have_device ? ui->snap.backend : ui->backend,
+               Ui_glyph(ui, "\xc2\xb7", "-"), DeviceType_name(d->type), d->compute_units,
+               d->limits_simulated || ui->limits[0] ? "  [limits simulated]" : "");
    else
       snprintf(left, sizeof left, " gemmtop  (no device)");
    const Peaks *pk = &ui->snap.peaks;
@@ -329,7 +350,7 @@ void Draw_screen(Ui *ui) {
    static void (*const draw[PANE_COUNT])(Ui *) = {
        [PANE_KERNEL] = Draw_kernel, [PANE_RESULTS] = Draw_results, [PANE_HISTORY] = Draw_history,
        [PANE_LOG] = Draw_log,       [PANE_BANKS] = Draw_banks,     [PANE_INSPECT] = Draw_inspect,
-       [PANE_SWEEP] = SweepView_draw,   [PANE_LESSON] = Draw_lesson,
+       [PANE_SWEEP] = SweepView_draw,   [PANE_LESSON] = Draw_lesson,   [PANE_COMPARE] = Draw_compare,
    };
    for (int p = 0; p < PANE_COUNT; p++)
       if ((ui->layout.shown & PANE_BIT(p)) && draw[p])

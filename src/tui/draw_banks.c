@@ -1,12 +1,16 @@
 /* The bank pane: the bank model, then per access site the requests, wavefronts, ideal
  * passes and conflicts of the traced work-group; then one request (site, warp, execution,
- * stepped with [ ] { } ( )) drawn as lanes x banks, each cell the pass that serves it. */
+ * stepped with [ ] { } ( )) drawn as lanes x banks, each cell the pass that serves it,
+ * with bank numbers in two rows (tens, units), a separator before each phase of a wide
+ * access and a legend. Where the notes and the grid go, and which lanes are drawn, is
+ * banklayout.c's pure function; the grid scrolls with the pane's Up Down PgUp PgDn. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/banks.h"
 #include "tui/app.h"
+#include "tui/banklayout.h"
 #include "tui/text.h"
 
 void Draw_clampBanks(Ui *ui) {
@@ -38,7 +42,6 @@ static Style passStyle(int pass) {
    return pass < 0 ? ST_DIM : pass == 0 ? ST_GOOD : pass == 1 ? ST_WARN : ST_BAD;
 }
 
-
 /* A message in place of the analysis, wrapped. */
 static void message(Ui *ui, Rect r, const char *m, Style st) {
    char buf[2048];
@@ -48,121 +51,241 @@ static void message(Ui *ui, Rect r, const char *m, Style st) {
       Draw_text(ui, r.y + 1 + i, r.x + 1, r.w - 2, wl[i], st, false);
 }
 
-/* The model, what was traced and the table of sites from row y; returns the next row. */
-static int drawSites(Ui *ui, Rect r, const BankAnalysis *a, int y) {
-   int x = r.x + 1, w = r.w - 2, bottom = r.y + r.h;
+/* ---- the notes: model, what was traced, the site table, the request, the legend ---- */
+
+#define MAX_NOTES 160
+typedef struct Note_ {
+   char text[320];
+   Style st;
+   bool pad;
+} Note;
+
+typedef struct Notes_ {
+   Note line[MAX_NOTES];
+   int n;
+} Notes;
+
+static void note(Notes *ns, Style st, bool pad, const char *text) {
+   if (ns->n >= MAX_NOTES)
+      return; /* more than any pane has rows */
+   Note *n = &ns->line[ns->n++];
+   *n = (Note){.st = st, .pad = pad};
+   snprintf(n->text, sizeof n->text, "%s", text);
+}
+
+/* text word-wrapped to width, each line a note. */
+static void wrapped(Notes *ns, Style st, int width, const char *text) {
+   char buf[2048];
+   const char *wl[12];
+   int n = Text_wrap(text, width > 8 ? width : 8, buf, sizeof buf, wl, 12);
+   for (int i = 0; i < n; i++)
+      note(ns, st, false, wl[i]);
+}
+
+/* The numeric columns of the site table after the name. */
+#define SITE_NUMBERS_W 53
+
+/* One site's row: its full name wrapped in the name column, never cut. */
+static void siteRow(Notes *ns, const Ui *ui, const BankAnalysis *a, int i, int namew) {
    const KernelInfo *k = Catalog_find(&ui->cat, ui->banks.config.kernel);
-   char line[1024], model[96];
+   const BankSiteStats *st = &a->sites[i];
+   const char *nm = k && i < k->nsites && k->sites[i][0] ? k->sites[i] : "(unnamed)";
+   char label[160], buf[512], line[320];
+   snprintf(label, sizeof label, "%d %s", i, nm);
+   const char *wl[6];
+   int n = Text_wrap(label, namew, buf, sizeof buf, wl, 6);
+   bool sel = i == ui->bank_site;
+   Style style = sel ? ST_SELECT : st->conflicts ? ST_WARN : ST_NORMAL;
+   snprintf(line, sizeof line, "%s %-*s %8lld %9lld %7lld %9lld %6.2fx %6.2fx", sel ? ">" : " ", namew,
+            n > 0 ? wl[0] : "", st->requests, st->wavefronts, st->ideal, st->conflicts, st->worst_degree,
+            st->avg_degree);
+   note(ns, style, true, line);
+   for (int j = 1; j < n; j++) {
+      snprintf(line, sizeof line, "  %s", wl[j]);
+      note(ns, style, true, line);
+   }
+}
+
+static void siteTable(Notes *ns, const Ui *ui, const BankAnalysis *a, int width) {
+   int namew = width - 2 - SITE_NUMBERS_W;
+   if (namew < 12)
+      namew = 12;
+   /* No wider than the longest name needs. */
+   const KernelInfo *k = Catalog_find(&ui->cat, ui->banks.config.kernel);
+   int longest = 4;
+   for (int i = 0; i < a->nsites; i++) {
+      const char *nm = k && i < k->nsites && k->sites[i][0] ? k->sites[i] : "(unnamed)";
+      int lw = Text_width(nm) + (i >= 10 ? 3 : 2);
+      if (a->sites[i].requests && lw > longest)
+         longest = lw;
+   }
+   if (namew > longest)
+      namew = longest;
+   char line[320];
+   snprintf(line, sizeof line, "  %-*s %8s %9s %7s %9s %7s %7s", namew, "site", "requests", "wavefront", "ideal",
+            "conflicts", "worst", "avg");
+   note(ns, ST_HEADER, true, line);
+   for (int i = 0; i < a->nsites; i++)
+      if (a->sites[i].requests)
+         siteRow(ns, ui, a, i, namew);
+}
+
+/* The request drawn: which it is and what it costs. */
+static void requestNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const BankGrid *g, int width) {
+   char line[512];
+   int execs = BankAnalysis_executions(a, (unsigned)ui->bank_site, g->group, g->warp);
+   int conflicts = g->wavefronts - g->ideal;
+   snprintf(line, sizeof line, "site %d warp %d/%d iter %d/%d: %s %u B, %d wavefront%s, ideal %d, %d conflict%s",
+            ui->bank_site, ui->bank_warp, a->warps * a->groups, ui->bank_iter + 1, execs, g->store ? "store" : "load",
+            g->width, g->wavefronts, g->wavefronts == 1 ? "" : "s", g->ideal, conflicts, conflicts == 1 ? "" : "s");
+   wrapped(ns, g->wavefronts > g->ideal ? ST_WARN : ST_GOOD, width, line);
+   if (g->phases > 1) {
+      snprintf(line, sizeof line, "%d phases of %d lanes, served one after the other%s", g->phases, g->lanes_per_phase,
+               g->paired ? " (the lanes agree in pairs: double-width phases)" : "");
+      wrapped(ns, ST_DIM, width, line);
+   }
+}
+
+static void legend(Notes *ns, const Ui *ui, const BankGrid *g, int width) {
+   char line[512];
+   snprintf(line, sizeof line,
+            "cell: the pass in which that bank serves the lane: 1 first, 2-9 a-z later (each a conflict); "
+            ". not touched; lanes reading one word share its pass (broadcast)%s",
+            g && g->phases > 1 ? "; only lanes of the same phase can conflict" : "");
+   wrapped(ns, ST_DIM, width, line);
+}
+
+/* Every note for a pane width: what is measured and what is drawn come from here. */
+static void buildNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const BankGrid *g, int width) {
+   ns->n = 0;
+   char line[512], model[96];
    BankModel_describe(&a->model, model, sizeof model);
    snprintf(line, sizeof line, "model %s: %s%s", a->model.name, model, a->model.known ? "" : " (assumed)");
-   Draw_text(ui, y++, x, w, line, a->model.known ? ST_NORMAL : ST_WARN, false);
-   const Problem *p = &ui->banks.config.problem;
+   wrapped(ns, a->model.known ? ST_NORMAL : ST_WARN, width, line);
+   const Problem *p = &ui->banks.traced;
    snprintf(line, sizeof line, "traced %d group%s of %zu items (%d warp%s) on %dx%dx%d; %zu accesses%s", a->groups,
             a->groups == 1 ? "" : "s", a->wg_size, a->warps, a->warps == 1 ? "" : "s", p->m, p->n, p->k, a->nrecords,
             a->dropped ? " (incomplete)" : "");
-   if (y < bottom)
-      Draw_text(ui, y++, x, w, line, ST_DIM, false);
+   wrapped(ns, ST_DIM, width, line);
    if (!a->nrequests) {
-      if (y < bottom)
-         Draw_text(ui, y++, x, w, "this kernel uses no local memory", ST_NORMAL, false);
-      return y;
-   }
-   if (y < bottom) {
-      snprintf(line, sizeof line, "  %-22s %8s %9s %7s %9s %7s %7s", "site", "requests", "wavefront", "ideal",
-               "conflicts", "worst", "avg");
-      Draw_text(ui, y++, x, w, line, ST_HEADER, true);
-   }
-   for (int i = 0; i < a->nsites && y < bottom; i++) {
-      const BankSiteStats *st = &a->sites[i];
-      if (!st->requests)
-         continue;
-      const char *nm = k && i < k->nsites && k->sites[i][0] ? k->sites[i] : "(unnamed)";
-      char label[40];
-      snprintf(label, sizeof label, "%d %s", i, nm);
-      snprintf(line, sizeof line, "%s %-22.22s %8lld %9lld %7lld %9lld %6.2fx %6.2fx", i == ui->bank_site ? ">" : " ",
-               label, st->requests, st->wavefronts, st->ideal, st->conflicts, st->worst_degree, st->avg_degree);
-      Draw_text(ui, y++, x, w, line, i == ui->bank_site ? ST_SELECT : st->conflicts ? ST_WARN : ST_NORMAL, true);
-   }
-   return y;
-}
-
-/* The grid of request g from row y: "l31 " then one column per bank, clipped to the pane. */
-static void drawGrid(Ui *ui, Rect r, const BankGrid *g, int y) {
-   int x = r.x + 1, w = r.w - 2, bottom = r.y + r.h;
-   int nb = g->banks < w - 4 ? g->banks : w - 4;
-   if (nb < 1 || y >= bottom)
+      note(ns, ST_NORMAL, false, "this kernel uses no local memory");
       return;
-   char hdr[BANKS_MAX_BANKS + 8], line[1024];
-   int o = snprintf(hdr, sizeof hdr, "bnk ");
-   for (int b = 0; b < nb; b++)
-      hdr[o++] = (char)('0' + b % 10);
-   hdr[o] = '\0';
-   Draw_text(ui, y++, x, w, hdr, ST_LABEL, false);
-   int rows = bottom - y;
-   int lanes = g->lanes;
-   bool more = lanes > rows;
-   if (more)
-      lanes = rows > 1 ? rows - 1 : rows;
-   for (int l = 0; l < lanes && y < bottom; l++, y++) {
-      char lab[8];
-      snprintf(lab, sizeof lab, "l%-2d ", l);
-      Draw_text(ui, y, x, 4, lab, ST_LABEL, false);
-      for (int b = 0; b < nb; b++) {
-         int ps = g->pass[l][b];
-         char c[2] = {BankGrid_glyph(ps), '\0'};
-         Draw_text(ui, y, x + 4 + b, 1, c, passStyle(ps), false);
-      }
-      if (g->active[l] && w - 4 - nb > 8) {
-         snprintf(line, sizeof line, " @%u", g->address[l]);
-         Draw_text(ui, y, x + 4 + nb, w - 4 - nb, line, ST_DIM, false);
-      }
    }
-   if (more && y < bottom) {
-      snprintf(line, sizeof line, "... %d more lanes (z zooms the pane)%s", g->lanes - lanes,
-               nb < g->banks ? "; banks clipped" : "");
-      Draw_text(ui, y, x, w, line, ST_DIM, false);
-   }
-}
-
-/* The request chosen (site, warp, execution) from row y: a line about it, then its grid. */
-static void drawRequest(Ui *ui, Rect r, const BankAnalysis *a, int y) {
-   int x = r.x + 1, w = r.w - 2;
-   if (y >= r.y + r.h)
-      return;
-   int wpg = a->warps > 0 ? a->warps : 1;
-   unsigned group = (unsigned)(ui->bank_warp / wpg), warp = (unsigned)(ui->bank_warp % wpg);
-   int execs = BankAnalysis_executions(a, (unsigned)ui->bank_site, group, warp);
-   const BankRequest *req = BankAnalysis_request(a, (unsigned)ui->bank_site, group, warp, ui->bank_iter);
-   char line[1024];
-   if (!req) {
+   siteTable(ns, ui, a, width);
+   if (g) {
+      requestNotes(ns, ui, a, g, width);
+      legend(ns, ui, g, width);
+   } else {
       snprintf(line, sizeof line, "site %d, warp %d: no access", ui->bank_site, ui->bank_warp);
-      Draw_text(ui, y, x, w, line, ST_DIM, false);
-      return;
+      note(ns, ST_DIM, false, line);
    }
-   BankGrid *g = malloc(sizeof *g);
-   if (!g || !BankAnalysis_grid(a, req, g)) {
+}
+
+static void drawNotes(Ui *ui, const Notes *ns, int x, int y, int w, int h) {
+   for (int i = 0; i < ns->n && i < h; i++)
+      Draw_text(ui, y + i, x, w, ns->line[i].text, ns->line[i].st, ns->line[i].pad);
+}
+
+/* ---- the grid ---- */
+
+static void gridHead(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x, int y) {
+   char tens[BANKS_MAX_BANKS + 16], units[BANKS_MAX_BANKS + 16];
+   int o = snprintf(tens, sizeof tens, "bank "), u = snprintf(units, sizeof units, "     ");
+   for (int b = 0; b < l->banks_shown; b++) {
+      tens[o++] = b % 10 == 0 ? (char)('0' + b / 10 % 10) : ' ';
+      units[u++] = (char)('0' + b % 10);
+   }
+   tens[o] = units[u] = '\0';
+   if (l->address)
+      snprintf(units + u, sizeof units - (size_t)u, " offset");
+   Draw_text(ui, y, x, l->grid.w, tens, ST_LABEL, false);
+   Draw_text(ui, y + 1, x, l->grid.w, units, ST_LABEL, false);
+}
+
+static void laneRow(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int lane, int x, int y) {
+   char lab[8], c[2] = {0, 0}, addr[24];
+   snprintf(lab, sizeof lab, "l%-3d ", lane);
+   Draw_text(ui, y, x, BANKLAYOUT_LABEL_W, lab, ST_LABEL, false);
+   for (int b = 0; b < l->banks_shown; b++) {
+      int ps = g->pass[lane][b];
+      c[0] = BankGrid_glyph(ps);
+      Draw_text(ui, y, x + BANKLAYOUT_LABEL_W + b, 1, c, passStyle(ps), false);
+   }
+   if (l->address && g->active[lane]) {
+      snprintf(addr, sizeof addr, " @%u", g->address[lane]);
+      Draw_text(ui, y, x + BANKLAYOUT_LABEL_W + l->banks_shown, BANKLAYOUT_ADDRESS_W, addr, ST_DIM, false);
+   }
+}
+
+static void drawGrid(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x0, int y0) {
+   int x = x0 + l->grid.x, y = y0 + l->grid.y;
+   if (l->grid.h < BANKLAYOUT_HEAD_ROWS)
+      return;
+   gridHead(ui, g, l, x, y);
+   y += BANKLAYOUT_HEAD_ROWS;
+   int lpp = g->lanes_per_phase, first = g->lanes, last = -1;
+   for (int r = l->first; r < l->first + l->shown; r++, y++) {
+      int lane = BankLayout_rowLane(g->lanes, lpp, r);
+      if (lane >= g->lanes)
+         break;
+      if (lane < 0) {
+         int p = -1 - lane;
+         char sep[96];
+         snprintf(sep, sizeof sep, "%s phase %d: lanes %d-%d, %d wavefront%s", Ui_glyph(ui, "\xe2\x94\x80\xe2\x94\x80", "--"),
+                  p, p * lpp, (p + 1) * lpp - 1 < g->lanes - 1 ? (p + 1) * lpp - 1 : g->lanes - 1,
+                  g->phase_wavefronts[p], g->phase_wavefronts[p] == 1 ? "" : "s");
+         Draw_text(ui, y, x, l->grid.w, sep, ST_DIM, false);
+         continue;
+      }
+      first = lane < first ? lane : first;
+      last = lane > last ? lane : last;
+      laneRow(ui, g, l, lane, x, y);
+   }
+   if (l->scrolls && l->grid.h > BANKLAYOUT_HEAD_ROWS + 1) {
+      char more[160];
+      snprintf(more, sizeof more, "lanes %d-%d of %d: Up Down PgUp PgDn scroll%s%s", first, last, g->lanes,
+               ui->zoom == PANE_BANKS ? "" : ", z zooms", l->banks_shown < g->banks ? "; banks clipped" : "");
+      Draw_text(ui, y0 + l->grid.y + l->grid.h - 1, x, l->grid.w, more, ST_DIM, false);
+   }
+}
+
+/* The grid of the request chosen, or NULL (no access there, or no memory). */
+static BankGrid *chosenGrid(const Ui *ui, const BankAnalysis *a) {
+   int wpg = a->warps > 0 ? a->warps : 1;
+   const BankRequest *req = BankAnalysis_request(a, (unsigned)ui->bank_site, (unsigned)(ui->bank_warp / wpg),
+                                                 (unsigned)(ui->bank_warp % wpg), ui->bank_iter);
+   BankGrid *g = req ? malloc(sizeof *g) : NULL;
+   if (g && !BankAnalysis_grid(a, req, g)) {
       free(g);
-      Draw_text(ui, y, x, w, "cannot draw this request", ST_BAD, false);
-      return;
+      g = NULL;
    }
-   snprintf(line, sizeof line, "site %d warp %d/%d iter %d/%d: %s %u B, %d wavefront%s, ideal %d, %d conflict%s",
-            ui->bank_site, ui->bank_warp, a->warps * a->groups, ui->bank_iter + 1, execs, g->store ? "store" : "load",
-            g->width, g->wavefronts, g->wavefronts == 1 ? "" : "s", g->ideal, g->wavefronts - g->ideal,
-            g->wavefronts - g->ideal == 1 ? "" : "s");
-   Draw_text(ui, y++, x, w, line, g->wavefronts > g->ideal ? ST_WARN : ST_GOOD, false);
-   drawGrid(ui, r, g, y);
-   free(g);
+   return g;
+}
+
+/* The title: the configuration traced, and the keys (what z does depends on the zoom). */
+static void title(Ui *ui) {
+   char extra[400] = "local-memory bank conflicts", params[256] = "";
+   if (ui->have_banks) {
+      const KernelInfo *k = Catalog_find(&ui->cat, ui->banks.config.kernel);
+      if (k)
+         KernelInfo_formatParams(k, ui->banks.config.values, params, sizeof params);
+      const Problem *t = &ui->banks.traced;
+      snprintf(extra, sizeof extra, "bank conflicts of %s%s%s (%s, traced at %dx%dx%d)", ui->banks.config.kernel,
+               params[0] ? " " : "", params, Precision_name(t->precision), t->m, t->n, t->k);
+   }
+   Draw_paneTitle(ui, PANE_BANKS, extra,
+                  ui->zoom == PANE_BANKS ? "[ ] site { } warp ( ) iter  z back" : "[ ] site { } warp ( ) iter  z zoom");
 }
 
 void Draw_banks(Ui *ui) {
    Rect r = ui->layout.pane[PANE_BANKS];
    const BankAnalysis *a = ui->have_banks ? ui->banks.analysis : NULL;
    bool current = ui->have_banks && ui->snap.have_config && ui->banks.config_serial == ui->snap.config_serial;
-   Draw_paneTitle(ui, PANE_BANKS, "local-memory bank conflicts", "[ ] site  { } warp  ( ) iteration");
+   title(ui);
    if (!current) {
       const char *m = !ui->snap.have_config || !ui->snap.verified_run
                          ? "waiting for a verified run of this configuration, then its local memory is traced"
-                         : "tracing the local-memory accesses of one work-group...";
+                         : "tracing the local-memory accesses of one work-group (apart from the timed launches)...";
       if (ui->snap.have_result && ui->snap.status != RUN_OK && !ui->snap.verified_run)
          m = "this configuration did not run: nothing to trace";
       message(ui, r, m, ST_DIM);
@@ -172,7 +295,22 @@ void Draw_banks(Ui *ui) {
       message(ui, r, ui->banks.message, ST_BAD);
       return;
    }
-   int y = drawSites(ui, r, a, r.y + 1);
-   if (a->nrequests)
-      drawRequest(ui, r, a, y);
+   int x0 = r.x + 1, y0 = r.y + 1, w = r.w - 2, h = r.h - 1;
+   BankGrid *g = a->nrequests ? chosenGrid(ui, a) : NULL;
+   static Notes full, side; /* large: kept off the stack */
+   buildNotes(&full, ui, a, g, w);
+   int side_w = g ? BankLayout_sideWidth(w, g->banks) : 0;
+   buildNotes(&side, ui, a, g, side_w ? side_w : w);
+   BankPaneNeeds need = {.w = w, .h = h, .notes_rows = full.n, .notes_rows_side = side.n,
+                         .lanes = g ? g->lanes : 0, .banks = g ? g->banks : 0,
+                         .lanes_per_phase = g ? g->lanes_per_phase : 0, .scroll = ui->bank_scroll};
+   BankPaneLayout l;
+   BankLayout_compute(&need, &l);
+   ui->bank_scroll = l.first;
+   ui->bank_page = l.shown > 1 ? l.shown : 1;
+   const Notes *ns = l.side ? &side : &full;
+   drawNotes(ui, ns, x0 + l.notes.x, y0 + l.notes.y, l.notes.w, l.notes.h);
+   if (g)
+      drawGrid(ui, g, &l, x0, y0);
+   free(g);
 }

@@ -29,6 +29,51 @@ const char *Ui_inspectText(const Ui *ui, const char **kind) {
 
 static bool isAmd(const Inspection *in) { return !strncmp(in->arch, "gfx", 3); }
 
+/* ---- the target: the device measured, or an architecture compiled for without one ---- */
+
+typedef struct InspectTarget_ {
+   const char *backend, *arch, *label;
+   unsigned cap;               /* what the backend must be able to do */
+} InspectTarget;
+
+/* As `gemmtop inspect --arch` compiles them: a classroom without a GPU still sees the
+ * registers, spills and occupancy of the GPUs the lessons are about. */
+static const InspectTarget targets[] = {
+    {"", "", "the device measured", 0},
+    {"cuda", "sm_90", "sm_90 (H100) through NVRTC, offline", BACKEND_CAP_OFFLINE_PTX},
+    {"cuda", "sm_80", "sm_80 (A100) through NVRTC, offline", BACKEND_CAP_OFFLINE_PTX},
+    {"hip", "gfx906", "gfx906 (MI50, the DCU's) through hipRTC, offline", BACKEND_CAP_OFFLINE_ISA},
+    {"hip", "gfx90a", "gfx90a (MI210) through hipRTC, offline", BACKEND_CAP_OFFLINE_ISA},
+};
+#define NTARGETS ((int)(sizeof targets / sizeof targets[0]))
+
+static bool targetBuilt(int i) {
+   if (!targets[i].cap)
+      return true;
+   const Backend *be = Backend_byName(targets[i].backend);
+   return be && Backend_can(be, targets[i].cap);
+}
+
+void Inspect_cycleTarget(Ui *ui) {
+   int t = ui->inspect_target;
+   for (int i = 1; i <= NTARGETS; i++) {
+      t = (ui->inspect_target + i) % NTARGETS;
+      if (targetBuilt(t))
+         break;
+   }
+   ui->inspect_target = t;
+   Worker_setInspectTarget(ui->worker, targets[t].backend, targets[t].arch);
+   if (!(ui->visible & PANE_BIT(PANE_INSPECT))) {
+      ui->visible |= PANE_BIT(PANE_INSPECT);
+      ui->focus = PANE_INSPECT;
+   }
+   ui->dirty = true;
+   Ui_flash(ui, ST_NORMAL, "inspect: %s (T: the next target)", targets[t].label);
+}
+
+/* Whether the inspection held is of the target now chosen. */
+static bool sameTarget(const Ui *ui) { return !strcmp(ui->inspect.arch, targets[ui->inspect_target].arch); }
+
 /* "PTX · 40 registers · no spills · local 8.0 KiB/group · occupancy 50% (registers)"; what
  * is not known is left to the rows below. */
 static void summary(const Ui *ui, const Inspection *in, char *out, size_t n) {
@@ -175,20 +220,28 @@ static void notYet(Ui *ui, Rect r) {
 void Draw_inspect(Ui *ui) {
    Rect r = ui->layout.pane[PANE_INSPECT];
    const Inspection *in = &ui->inspect.inspection;
-   bool current = ui->have_inspect && ui->snap.have_config && ui->inspect.config_serial == ui->snap.config_serial;
+   bool current = ui->have_inspect && ui->snap.have_config && ui->inspect.config_serial == ui->snap.config_serial &&
+                  sameTarget(ui);
+   const InspectTarget *tg = &targets[ui->inspect_target];
    char extra[640] = "";
    const KernelInfo *k = current ? Catalog_find(&ui->cat, ui->inspect.config.kernel) : NULL;
    if (k) {
       char params[512];
       KernelInfo_formatParams(k, ui->inspect.config.values, params, sizeof params);
-      snprintf(extra, sizeof extra, "%s %s", k->name, params);
+      snprintf(extra, sizeof extra, "%s %s%s%s", k->name, params, tg->arch[0] ? " for " : "", tg->arch);
    } else {
-      snprintf(extra, sizeof extra, "compiled code");
+      snprintf(extra, sizeof extra, "compiled code%s%s", tg->arch[0] ? " for " : "", tg->arch);
    }
    Draw_paneTitle(ui, PANE_INSPECT, extra,
-                  current && in->ok ? (in->code ? "v code/source  j k PgUp PgDn" : "j k PgUp PgDn scroll") : NULL);
+                  current && in->ok ? (in->code ? " v code/source  j k PgUp PgDn" : " j k PgUp PgDn scroll") : NULL);
    if (r.h < 2)
       return;
+   if (!current && tg->arch[0]) {
+      char m[256];
+      snprintf(m, sizeof m, "compiling for %s without a device (T: the next target)...", tg->label);
+      message(ui, r, m, ST_DIM);
+      return;
+   }
    if (!current) {
       notYet(ui, r);
       return;
@@ -203,6 +256,10 @@ void Draw_inspect(Ui *ui) {
    char line[1024];
    summary(ui, in, line, sizeof line);
    Draw_text(ui, y++, x, w, line, ST_GOOD, false);
+   if (y < bottom && r.h >= 10) {
+      snprintf(line, sizeof line, "%s  (T: %s)", in->target, tg->arch[0] ? "next target" : "an offline target");
+      y = row(ui, y, x, w, "target", line, tg->arch[0] ? ST_WARN : ST_DIM);
+   }
    if (r.h >= 14)
       y = drawDetails(ui, in, y, x, w);
    if (y < bottom)

@@ -189,7 +189,7 @@ static void drawInfo(Ui *ui, Rect r, int iy, int ih) {
    int idx;
    KRowKind kind = Ui_kernelRow(ui, ui->kcursor, &idx);
    if (invalid) {
-      snprintf(text, sizeof text, "%s not valid: %s", Ui_glyph(ui, "\xe2\x9c\x97", "x"), why);
+      snprintf(text, sizeof text, "%s not valid: %s%s", Ui_glyph(ui, "\xe2\x9c\x97", "x"), why, Ui_simulatedNote(ui));
       st = ST_BAD;
    } else if (kind == KROW_PARAM) {
       const KernelParam *p = &k->params[idx];
@@ -197,8 +197,8 @@ static void drawInfo(Ui *ui, Rect r, int iy, int ih) {
       Config_validValues(k, ui->values, &ui->problem, Ui_limits(ui), idx, valid);
       char list[512], reason[1536];
       if (unavailableReason(ui, idx, valid, list, sizeof list, reason, sizeof reason))
-         snprintf(text, sizeof text, "%s: %s\nunavailable here: %s %s %s", p->name, p->description, list,
-                  Draw_dash(ui), reason);
+         snprintf(text, sizeof text, "%s: %s\nunavailable here: %s %s %s%s", p->name, p->description, list,
+                  Draw_dash(ui), reason, Ui_simulatedNote(ui));
       else
          snprintf(text, sizeof text, "%s: %s\nevery value is available here", p->name, p->description);
    } else {

@@ -62,6 +62,7 @@ static void statusLines(const Ui *ui, Lines *L) {
       add(L, "status", ST_NORMAL, "%s", ui->paused ? "paused: space measures it" : "starting...");
    } else if (failed(ui)) {
       bool refused = s->status == RUN_INVALID;
+      /* A refusal under simulated limits says so in its message (measure.c). */
       add(L, "status", refused ? ST_WARN : ST_BAD, "%s%s", refused ? "not run: " : RunStatus_name(s->status),
           s->status == RUN_COMPILE_ERROR ? " (the compiler's messages are in the log)" : refused ? s->message : "");
       if (!refused)

@@ -42,11 +42,16 @@ static void cancel(Ui *ui) {
    bool sweeping = ui->sweep->running;
    Worker_cancel(ui->worker);
    ui->paused = true;
+   /* Said at once: the launch in progress may take seconds to end (the header says
+    * "cancelling" until the worker has stopped). */
+   ui->cancelling = Ui_busy(ui);
    if (sweeping)
       Ui_flash(ui, ST_WARN, "sweep stopped after %d of %d (what it measured stays); measuring paused: space resumes",
                ui->sweep->done, ui->sweep->total);
+   else if (ui->cancelling)
+      Ui_flash(ui, ST_WARN, "cancelling: the launch in progress ends first, then measuring pauses (space resumes)");
    else
-      Ui_flash(ui, ST_WARN, "cancelled: space resumes");
+      Ui_flash(ui, ST_WARN, "cancelled: measuring paused (space resumes)");
 }
 
 /* Steps the bank pane's site (what 0), warp (1) or execution (2). */
@@ -81,6 +86,10 @@ static void helpKey(Ui *ui, int ch) { Dialog_open(ui, DLG_HELP); }
 static void setupKey(Ui *ui, int ch) { Dialog_open(ui, DLG_SETUP); }
 static void presetsKey(Ui *ui, int ch) { Dialog_open(ui, DLG_PRESETS); }
 static void saveKey(Ui *ui, int ch) { Dialog_open(ui, DLG_SAVE); }
+static void exportKey(Ui *ui, int ch) { Dialog_open(ui, DLG_EXPORT); }
+static void targetKey(Ui *ui, int ch) { Inspect_cycleTarget(ui); }
+static void pinKey(Ui *ui, int ch) { Compare_pin(ui); }
+static void comparePaneKey(Ui *ui, int ch) { togglePane(ui, PANE_COMPARE); }
 static void reloadKey(Ui *ui, int ch) { Ui_reloadKernels(ui, "asked"); }
 
 static void peaksKey(Ui *ui, int ch) {
@@ -95,18 +104,20 @@ static void vendorKey(Ui *ui, int ch) {
 
 static void pauseKey(Ui *ui, int ch) {
    ui->paused = !ui->paused;
+   ui->cancelling = false;
    Worker_setPaused(ui->worker, ui->paused);
-   Ui_flash(ui, ST_NORMAL, ui->paused ? "paused: space resumes live measuring" : "measuring");
+   bool running = ui->paused && Ui_busy(ui) && ui->snap.state != WS_WAITING;
+   Ui_flash(ui, ST_NORMAL, !ui->paused ? "measuring" : running ? "pausing after the launch in progress: space resumes"
+                                                               : "paused: space resumes live measuring");
 }
 
-/* F9 and c cancel; Esc leaves the zoom first, and cancels only what is under way. */
-static void cancelKey(Ui *ui, int ch) {
-   if (ch != 27)
-      cancel(ui);
-   else if (ui->zoom >= 0)
+static void cancelKey(Ui *ui, int ch) { cancel(ui); }
+
+/* Esc closes a dialog (dialogs.c) or leaves the zoom; it never cancels or pauses, so a
+ * stray one is harmless. */
+static void escKey(Ui *ui, int ch) {
+   if (ui->zoom >= 0)
       ui->zoom = -1;
-   else if ((Ui_busy(ui) && !ui->paused) || ui->sweep->running)
-      cancel(ui);
 }
 
 static void quitKey(Ui *ui, int ch) { ui->quit = true; }
@@ -162,12 +173,13 @@ static const KeyBinding bindings[] = {
     {{KEY_F(6), 'm'}, "F6", "m", "measure the device's peaks, for % of peak", peaksKey, false},
     {{KEY_F(7), 'b'}, "F7", "b", "time the vendor BLAS again, for % of BLAS", vendorKey, false},
     {{KEY_F(8), ' '}, "F8", "Space", "pause / resume live measuring", pauseKey, false},
-    {{KEY_F(9), 'c', 27}, "F9", "c Esc", "cancel a long run (measuring pauses)", cancelKey, false},
+    {{KEY_F(9), 'c'}, "F9", "c", "cancel a long run (measuring pauses)", cancelKey, false},
     {{KEY_F(10), 'q'}, "F10", "q", "quit (Ctrl-C too)", quitKey, false},
     {{'\t', KEY_BTAB}, "Tab", "S-Tab", "focus the next / previous pane", focusKey, false},
     {{'1', '2', '3', '4', '5'}, "1 2 3 4 5", NULL, "show / hide the kernel, results, history, log, banks panes", paneKey,
      false},
     {{'z'}, "z", NULL, "zoom the focused pane (z or Esc: back)", zoomKey, false},
+    {{27}, "Esc", NULL, "close a dialog, leave the zoom (never cancels or pauses)", escKey, false},
     {{KEY_UP, KEY_DOWN, 'j', 'k', KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END}, "Up Down", "j k",
      "move in the focused pane; PgUp PgDn Home End scroll", PaneKeys_focused, false},
     {{KEY_LEFT, KEY_RIGHT}, "Left Right", NULL,
@@ -198,6 +210,10 @@ static const KeyBinding bindings[] = {
      lessonStepKey, false},
     {{'8'}, "8", NULL, "show / hide the lesson pane: the step, why its speed, the ladder", lessonPaneKey, false},
     {{'E'}, "E", NULL, "lesson: export the ladder (Markdown, CSV, SVG) into this folder", lessonExportKey, false},
+    {{'T'}, "T", NULL, "inspect pane: the device, or sm_90 sm_80 gfx906 gfx90a compiled offline", targetKey, false},
+    {{'C'}, "C", NULL, "pin this configuration; the compare pane (9) puts it beside the current one", pinKey, false},
+    {{'9'}, "9", NULL, "show / hide the compare pane", comparePaneKey, false},
+    {{'e'}, "e", NULL, "export the history or the sweep's results to a CSV or Markdown file", exportKey, false},
     {{3}, "Ctrl-C", NULL, NULL, quitKey, true},
 };
 #define NBINDINGS ((int)(sizeof bindings / sizeof bindings[0]))

@@ -18,14 +18,15 @@ static const PaneSpec specs[PANE_COUNT] = {
     [PANE_INSPECT] = {"Inspect", 6, 36, 0, 3},
     [PANE_SWEEP] = {"Sweep", 8, 40, 0, 3},
     [PANE_LESSON] = {"Lesson", 4, 40, 0, 4},
+    [PANE_COMPARE] = {"Compare", 4, 50, 0, 3},
 };
 
 /* Dropped first when there is no room. */
-static const PaneId dropOrder[PANE_COUNT] = {PANE_INSPECT, PANE_BANKS, PANE_SWEEP, PANE_HISTORY, PANE_LOG, PANE_LESSON,
-                                             PANE_RESULTS, PANE_KERNEL};
+static const PaneId dropOrder[PANE_COUNT] = {PANE_INSPECT, PANE_BANKS, PANE_SWEEP,  PANE_COMPARE, PANE_HISTORY,
+                                             PANE_LOG,     PANE_LESSON, PANE_RESULTS, PANE_KERNEL};
 
 int Layout_minHeight(PaneId p) { return p < PANE_COUNT ? specs[p].min_h : 0; }
-int Layout_paneKey(PaneId p) { return p == PANE_SWEEP ? 7 : p == PANE_LESSON ? 8 : (int)p + 1; }
+int Layout_paneKey(PaneId p) { return p == PANE_SWEEP ? 7 : p == PANE_LESSON ? 8 : p == PANE_COMPARE ? 9 : (int)p + 1; }
 int Layout_minWidth(PaneId p) { return p < PANE_COUNT ? specs[p].min_w : 0; }
 const char *Layout_paneName(PaneId p) { return p < PANE_COUNT ? specs[p].name : "?"; }
 

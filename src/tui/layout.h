@@ -15,6 +15,7 @@ typedef enum {
    PANE_INSPECT,    /* the compiled code, registers, occupancy */
    PANE_SWEEP,      /* a sweep of the kernel's parameters: GFLOPS against one of them */
    PANE_LESSON,     /* a lesson's step: its text, what explains its speed, the ladder table */
+   PANE_COMPARE,    /* a pinned configuration beside the current one */
    PANE_COUNT
 } PaneId;
 

@@ -86,7 +86,7 @@ void Ui_inspectReindex(Ui *ui) {
 }
 
 static void pollInspect(Ui *ui) {
-   bool on = (ui->visible & PANE_BIT(PANE_INSPECT)) != 0;
+   bool on = (ui->visible & (PANE_BIT(PANE_INSPECT) | PANE_BIT(PANE_COMPARE))) != 0;
    if (on != ui->inspect_on) {
       ui->inspect_on = on;
       Worker_setInspect(ui->worker, on);
@@ -111,11 +111,14 @@ void Ui_pollWorker(Ui *ui) {
       ui->dirty = true;
       Ui_historyFromStore(ui);
       updateHistory(ui);
+      if (ui->cancelling && (!Ui_busy(ui) || ui->snap.state == WS_WAITING))
+         ui->cancelling = false;
       LessonUi_poll(ui);
    }
    if (Worker_sweep(ui->worker, ui->sweep, &ui->sweep_seen))
       ui->dirty = true;
-   bool banks_on = (ui->visible & PANE_BIT(PANE_BANKS)) != 0;
+   /* The compare pane puts bank tables and instruction counts side by side: it asks for both. */
+   bool banks_on = (ui->visible & (PANE_BIT(PANE_BANKS) | PANE_BIT(PANE_COMPARE))) != 0;
    if (banks_on != ui->banks_on) {
       ui->banks_on = banks_on;
       Worker_setBanks(ui->worker, banks_on);
@@ -129,6 +132,7 @@ void Ui_pollWorker(Ui *ui) {
       ui->dirty = true;
    }
    pollInspect(ui);
+   Compare_refresh(ui);
    Worker_takeLog(ui->worker, &ui->log);
    if (ui->log.added != ui->log_seen) {
       ui->log_seen = ui->log.added;

@@ -2,6 +2,7 @@
  * mouse. Which keys come here, and what the help says of them, is the table in keys.c. */
 #include <string.h>
 
+#include "core/banks.h"
 #include "core/util.h"
 #include "tui/app.h"
 #include "tui/lesson_ui.h"
@@ -123,6 +124,23 @@ static void inspectKey(Ui *ui, int ch) {
       ui->inspect_scroll = 0;
 }
 
+/* The bank pane's grid: a row, a page, its top or its end (drawing clamps). */
+static void banksKey(Ui *ui, int ch) {
+   int page = ui->bank_page > 1 ? ui->bank_page - 1 : 1;
+   switch (ch) {
+   case KEY_UP: case 'k': ui->bank_scroll--; break;
+   case KEY_DOWN: case 'j': ui->bank_scroll++; break;
+   case KEY_PPAGE: ui->bank_scroll -= page; break;
+   case KEY_NPAGE: ui->bank_scroll += page; break;
+   case KEY_HOME: ui->bank_scroll = 0; break;
+   case KEY_END: ui->bank_scroll = BANKS_MAX_LANES * 2; break; /* drawing keeps the last page in view */
+   default: return;
+   }
+   if (ui->bank_scroll < 0)
+      ui->bank_scroll = 0;
+   ui->dirty = true;
+}
+
 void PaneKeys_mouse(Ui *ui) {
    MEVENT ev;
    if (getmouse(&ev) != OK)
@@ -146,6 +164,8 @@ void PaneKeys_mouse(Ui *ui) {
          kernelKey(ui, key);
       else if (pane == PANE_HISTORY)
          historyKey(ui, key);
+      else if (pane == PANE_BANKS)
+         banksKey(ui, key), banksKey(ui, key), banksKey(ui, key);
       else if (pane == PANE_LESSON)
          LessonUi_paneKey(ui, key), LessonUi_paneKey(ui, key), LessonUi_paneKey(ui, key);
       return;
@@ -182,6 +202,12 @@ void PaneKeys_focused(Ui *ui, int ch) {
    case PANE_KERNEL: kernelKey(ui, ch); break;
    case PANE_HISTORY: historyKey(ui, ch); break;
    case PANE_LOG: logKey(ui, ch); break;
+   case PANE_BANKS:
+      if (stepping)
+         kernelKey(ui, ch);
+      else
+         banksKey(ui, ch);
+      break;
    case PANE_SWEEP:
       if (enter)
          SweepView_applyBest(ui);

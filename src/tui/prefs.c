@@ -34,7 +34,8 @@ static void warn(UiPrefs *p, const char *name, int line, const char *what) {
 }
 
 static int paneByName(const char *s) {
-   static const char *names[PANE_COUNT] = {"kernel", "results", "history", "log", "banks", "inspect", "sweep", "lesson"};
+   static const char *names[PANE_COUNT] = {"kernel", "results", "history", "log", "banks", "inspect", "sweep", "lesson",
+                                           "compare"};
    for (int i = 0; i < PANE_COUNT; i++)
       if (names[i] && !strcmp(s, names[i]))
          return i;
@@ -42,7 +43,8 @@ static int paneByName(const char *s) {
 }
 
 static const char *paneKey(int i) {
-   static const char *names[PANE_COUNT] = {"kernel", "results", "history", "log", "banks", "inspect", "sweep", "lesson"};
+   static const char *names[PANE_COUNT] = {"kernel", "results", "history", "log", "banks", "inspect", "sweep", "lesson",
+                                           "compare"};
    return i >= 0 && i < PANE_COUNT && names[i] ? names[i] : "";
 }
 

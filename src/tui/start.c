@@ -200,6 +200,9 @@ static int startWorker(Ui *ui, char *aerr, size_t aerrlen) {
     * interrupted (a minute on a CPU device while the library compiles) and would hold up
     * the class's next step. */
    wi.vendor = !ui->start.lesson;
+   wi.banks = ui->start.banks;
+   wi.bank_width = ui->start.bank_width;
+   wi.simd_width = ui->start.simd_width;
    wi.seed = ui->start.has_seed ? ui->start.seed : Rng_freshSeed();
    wi.store = ui->start.store;
    wi.no_store = ui->start.no_store;

@@ -286,12 +286,14 @@ void SweepView_draw(Ui *ui) {
                        sw->invalid + sw->counts[SWEEP_INVALID], sw->counts[SWEEP_COMPILE], sw->counts[SWEEP_WRONG],
                        sw->counts[SWEEP_TIMEOUT]);
       if (sw->counts[SWEEP_FAILED])
-         snprintf(line + n, sizeof line - (size_t)n, ", %d failed", sw->counts[SWEEP_FAILED]);
+         n += snprintf(line + n, sizeof line - (size_t)n, ", %d failed", sw->counts[SWEEP_FAILED]);
+      if (sw->invalid + sw->counts[SWEEP_INVALID] > 0 && n < (int)sizeof line)
+         snprintf(line + n, sizeof line - (size_t)n, "%s", Ui_simulatedNote(ui));
       Draw_text(ui, y, x, w, line, skipped > sw->invalid ? ST_WARN : ST_NORMAL, false);
       y++;
    }
    if (sw->last_skip[0] && bottom - y >= 7) {
-      snprintf(line, sizeof line, "last skipped: %s", sw->last_skip);
+      snprintf(line, sizeof line, "last skipped: %s%s", sw->last_skip, Ui_simulatedNote(ui));
       Draw_text(ui, y++, x, w, line, ST_DIM, false);
    }
    drawScatter(ui, k, x, y, w, bottom);

@@ -41,6 +41,11 @@ const DeviceInfo *Ui_deviceInfo(const Ui *ui) {
    return NULL;
 }
 
+const char *Ui_simulatedNote(const Ui *ui) {
+   const DeviceInfo *d = Ui_deviceInfo(ui);
+   return d && d->limits_simulated ? " (device limits simulated by GEMMTOP_DEVICE_LIMITS)" : "";
+}
+
 const DeviceLimits *Ui_limits(const Ui *ui) {
    static const DeviceLimits none = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true,
                                      .warp = 32};
@@ -181,8 +186,8 @@ void Ui_stepParam(Ui *ui, int pi, int dir, bool any) {
          return;
       }
    if (!any && cur + dir >= 0 && cur + dir < p->nvalues)
-      Ui_flash(ui, ST_WARN, "%s: no valid value %s %lld here (- and + step through unavailable ones too)", p->name,
-               dir < 0 ? "below" : "above", ui->values[pi]);
+      Ui_flash(ui, ST_WARN, "%s: no valid value %s %lld here (- and + step through unavailable ones too)%s", p->name,
+               dir < 0 ? "below" : "above", ui->values[pi], Ui_simulatedNote(ui));
    else
       Ui_flash(ui, ST_WARN, "%s: %lld is its %s value", p->name, ui->values[pi], dir < 0 ? "smallest" : "largest");
 }

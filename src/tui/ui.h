@@ -17,6 +17,7 @@ typedef struct UiStart_ {
    int sweep_budget;         /* the sweep pane: configurations to try (0: the default) */
    bool sweep_exhaustive;    /* every valid configuration */
    double sweep_timeout;     /* seconds one launch may take (0: the default) */
+   int banks, bank_width, simd_width; /* the bank pane's model overrides (0: the device's) */
    const char *store;        /* the results store (--store; NULL: the default) */
    bool no_store;            /* --no-store: record nothing, show nothing stored */
    const char *lesson;       /* gemmtop lesson NAME: start on its first step (NULL: none);

@@ -1,0 +1,86 @@
+/* The bank pane's geometry (banklayout.h): pure arithmetic, no ncurses. */
+#include "tui/banklayout.h"
+
+#include <string.h>
+
+int BankLayout_gridWidth(int banks) { return BANKLAYOUT_LABEL_W + banks + BANKLAYOUT_ADDRESS_W; }
+
+int BankLayout_sideWidth(int w, int banks) {
+   int side = w - BankLayout_gridWidth(banks) - 1; /* one blank column between */
+   return side >= BANKLAYOUT_MIN_SIDE_W ? side : 0;
+}
+
+static int phasesOf(int lanes, int lpp) {
+   if (lpp <= 0 || lpp >= lanes)
+      return 1;
+   return (lanes + lpp - 1) / lpp;
+}
+
+int BankLayout_rows(int lanes, int lpp) {
+   if (lanes <= 0)
+      return 0;
+   return lanes + phasesOf(lanes, lpp) - 1;
+}
+
+int BankLayout_rowLane(int lanes, int lpp, int r) {
+   if (r < 0 || r >= BankLayout_rows(lanes, lpp))
+      return lanes; /* past the end: no lane */
+   if (phasesOf(lanes, lpp) == 1 || r < lpp)
+      return r;
+   /* After phase 0, each phase is its separator then its lanes. */
+   int rest = r - lpp, phase = 1 + rest / (lpp + 1), at = rest % (lpp + 1);
+   return at == 0 ? -1 - phase : phase * lpp + at - 1;
+}
+
+/* The grid in a rectangle of h rows: how many rows it shows and whether it scrolls. */
+static void fitGrid(const BankPaneNeeds *n, int h, BankPaneLayout *o) {
+   int room = h - BANKLAYOUT_HEAD_ROWS;
+   if (room < 1) {
+      o->shown = 0;
+      o->scrolls = o->rows > 0;
+      return;
+   }
+   o->scrolls = o->rows > room;
+   /* The last row then says which lanes are shown and how to see the others. */
+   o->shown = o->scrolls ? (room > 1 ? room - 1 : 1) : o->rows;
+}
+
+void BankLayout_compute(const BankPaneNeeds *n, BankPaneLayout *o) {
+   memset(o, 0, sizeof *o);
+   int w = n->w > 0 ? n->w : 0, h = n->h > 0 ? n->h : 0;
+   o->rows = BankLayout_rows(n->lanes, n->lanes_per_phase);
+   if (o->rows == 0) {
+      o->notes = (Rect){0, 0, w, h};
+      return;
+   }
+   /* Stacked: the notes above, the grid under them with at least one lane row. */
+   int notes_h = n->notes_rows;
+   if (notes_h > h - BANKLAYOUT_HEAD_ROWS - 1)
+      notes_h = h - BANKLAYOUT_HEAD_ROWS - 1;
+   if (notes_h < 0)
+      notes_h = 0;
+   BankPaneLayout stacked = *o;
+   stacked.notes = (Rect){0, 0, w, notes_h};
+   stacked.grid = (Rect){0, notes_h, w, h - notes_h};
+   fitGrid(n, stacked.grid.h, &stacked);
+   *o = stacked;
+   /* Beside: chosen only when it shows more lanes and every note fits. */
+   int side_w = BankLayout_sideWidth(w, n->banks);
+   if (stacked.scrolls && side_w && n->notes_rows_side <= h) {
+      BankPaneLayout side = stacked;
+      side.side = true;
+      int gw = BankLayout_gridWidth(n->banks);
+      side.grid = (Rect){0, 0, gw, h};
+      side.notes = (Rect){gw + 1, 0, side_w, h};
+      fitGrid(n, h, &side);
+      if (side.shown > stacked.shown)
+         *o = side;
+   }
+   int avail = o->grid.w - BANKLAYOUT_LABEL_W;
+   o->banks_shown = n->banks < avail ? n->banks : avail > 0 ? avail : 0;
+   o->address = o->grid.w - BANKLAYOUT_LABEL_W - o->banks_shown >= BANKLAYOUT_ADDRESS_W;
+   int max_first = o->rows - o->shown;
+   o->first = n->scroll < 0 ? 0 : n->scroll > max_first ? max_first : n->scroll;
+   if (o->first < 0)
+      o->first = 0;
+}

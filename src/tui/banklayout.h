@@ -1,0 +1,55 @@
+/* The bank pane's geometry as a pure function, like layout.h (no ncurses; tested in
+ * tests/unit/test_banklayout.c): the pane's inside and what it must hold (the notes:
+ * model, site table, request, legend; the grid: lanes x banks with a separator row
+ * before each phase but the first) -> where the notes and the grid go and which grid
+ * rows are drawn. When the notes above the grid leave too few rows for a whole warp and
+ * the pane is wide enough, the notes go beside the grid; when the grid still does not
+ * fit, it scrolls and its last row says which lanes are shown. */
+#ifndef GEMMTOP_UI_BANKLAYOUT_H
+#define GEMMTOP_UI_BANKLAYOUT_H
+
+#include <stdbool.h>
+
+#include "tui/layout.h"
+
+/* The grid's columns: "l31  " before the banks, " @12345" after them. */
+#define BANKLAYOUT_LABEL_W 5
+#define BANKLAYOUT_ADDRESS_W 8
+/* The rows above the lanes: bank tens, bank units. */
+#define BANKLAYOUT_HEAD_ROWS 2
+/* The narrowest column of notes beside the grid. */
+#define BANKLAYOUT_MIN_SIDE_W 50
+
+typedef struct BankPaneNeeds_ {
+   int w, h;               /* the pane's inside, its title row left out */
+   int notes_rows;         /* rows the notes take across the whole width */
+   int notes_rows_side;    /* the same in the column beside the grid (BankLayout_sideWidth) */
+   int lanes;              /* 0: no grid (only notes) */
+   int banks;
+   int lanes_per_phase;    /* lanes served together; <= 0 or >= lanes: one phase */
+   int scroll;             /* the first grid row asked for (clamped in the result) */
+} BankPaneNeeds;
+
+typedef struct BankPaneLayout_ {
+   bool side;              /* the grid on the left, the notes on its right */
+   Rect notes;             /* x, y relative to the pane's inside */
+   Rect grid;              /* the head rows, then the lane rows */
+   int rows;               /* grid rows in all: lanes and phase separators */
+   int first, shown;       /* the grid rows drawn: [first, first + shown) */
+   bool scrolls;           /* not all are shown: the grid's last row says so */
+   int banks_shown;        /* bank columns that fit */
+   bool address;           /* room for the byte offset after the banks */
+} BankPaneLayout;
+
+/* The grid's width with its label and address columns. */
+int BankLayout_gridWidth(int banks);
+/* The notes' width beside a grid of banks columns in a pane w wide; 0 when there is no
+ * room for notes beside it. */
+int BankLayout_sideWidth(int w, int banks);
+/* Grid rows (lanes and separators) of lanes lanes in phases of lanes_per_phase. */
+int BankLayout_rows(int lanes, int lanes_per_phase);
+/* What grid row r shows: a lane (>= 0), or -1 - p for the separator before phase p. */
+int BankLayout_rowLane(int lanes, int lanes_per_phase, int r);
+void BankLayout_compute(const BankPaneNeeds *n, BankPaneLayout *out);
+
+#endif

@@ -1,0 +1,209 @@
+/* The compare pane (9): a configuration pinned with C beside the one measured now, row
+ * by row: GFLOPS (and the ratio), time, registers, local memory, occupancy, instruction
+ * counts, then each access site's wavefronts against the ideal (PADDING=0 against 2,
+ * step 6 against 7). While the pinned configuration is the one measured, its figures
+ * follow the newest; once another is chosen they stay as they were. Showing the pane
+ * asks the worker for the bank trace and the compiled code (news.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "tui/app.h"
+#include "tui/text.h"
+
+static bool sameConfig(const WorkerConfig *a, const WorkerConfig *b) {
+   return !strcmp(a->kernel, b->kernel) && !memcmp(a->values, b->values, sizeof a->values) &&
+          Problem_same(&a->problem, &b->problem) && a->ablate == b->ablate;
+}
+
+static void configLabel(const Ui *ui, const WorkerConfig *c, char *out, size_t n) {
+   const KernelInfo *k = Catalog_find(&ui->cat, c->kernel);
+   char params[200] = "";
+   if (k)
+      KernelInfo_formatParams(k, c->values, params, sizeof params);
+   snprintf(out, n, "%s %s", k ? Ui_shortName(k) : c->kernel, params);
+}
+
+/* Takes what is known now of the configuration measured into p (figures, bank table,
+ * compiled code), each only when it is of that configuration. */
+static void capture(const Ui *ui, Pinned *p) {
+   const WorkerSnapshot *s = &ui->snap;
+   if (s->nwindow > 0) {
+      p->measured = true;
+      p->gflops = s->gflops;
+      p->median_ms = s->median_ms;
+      p->verified = s->verified_run && s->verify.ok;
+   }
+   if (s->have_result) {
+      p->registers = s->registers;
+      p->local_mem = s->local_mem;
+   }
+   if (ui->have_banks && ui->banks.analysis && ui->banks.config_serial == s->config_serial) {
+      const BankAnalysis *a = ui->banks.analysis;
+      p->have_banks = true;
+      p->nsites = a->nsites;
+      memcpy(p->sites, a->sites, sizeof p->sites);
+   }
+   if (ui->have_inspect && ui->inspect.inspection.ok && ui->inspect.config_serial == s->config_serial) {
+      p->have_code = true;
+      p->code = ui->inspect.inspection;
+      p->code.build_log = p->code.code = p->code.source = NULL; /* the texts stay the UI's */
+   }
+}
+
+void Compare_pin(Ui *ui) {
+   const WorkerSnapshot *s = &ui->snap;
+   if (ui->pinned.set && s->have_config && sameConfig(&ui->pinned.config, &s->config)) {
+      ui->pinned.set = false;
+      Ui_flash(ui, ST_NORMAL, "unpinned");
+      return;
+   }
+   if (!s->have_config || !Draw_snapIsCurrent(ui)) {
+      Ui_flash(ui, ST_WARN, "nothing measured yet to pin: wait for this configuration's first figures");
+      return;
+   }
+   Pinned *p = &ui->pinned;
+   memset(p, 0, sizeof *p);
+   p->set = true;
+   p->config = s->config;
+   p->registers = -1;
+   p->local_mem = -1;
+   configLabel(ui, &p->config, p->label, sizeof p->label);
+   capture(ui, p);
+   ui->visible |= PANE_BIT(PANE_COMPARE);
+   ui->dirty = true;
+   Ui_flash(ui, ST_GOOD, "pinned %s: change the configuration to compare (C on it again unpins)", p->label);
+}
+
+void Compare_refresh(Ui *ui) {
+   if (ui->pinned.set && ui->snap.have_config && sameConfig(&ui->pinned.config, &ui->snap.config))
+      capture(ui, &ui->pinned);
+}
+
+/* ---- drawing ---- */
+
+typedef struct Cols_ {
+   int x, y, w, bottom;
+   int label_w, value_w;
+} Cols;
+
+/* One row: a label, the pinned value, the current one, and how they compare. */
+static void line(Ui *ui, Cols *c, const char *label, const char *pinned, const char *now, const char *change,
+                 Style st) {
+   if (c->y >= c->bottom)
+      return;
+   Draw_text(ui, c->y, c->x, c->label_w, label, ST_LABEL, false);
+   Draw_text(ui, c->y, c->x + c->label_w, c->value_w, pinned, ST_NORMAL, false);
+   Draw_text(ui, c->y, c->x + c->label_w + c->value_w, c->value_w, now, ST_NORMAL, false);
+   Draw_text(ui, c->y, c->x + c->label_w + 2 * c->value_w, c->w - c->label_w - 2 * c->value_w, change, st, false);
+   c->y++;
+}
+
+static void num(char *out, size_t n, bool known, const char *fmt, double v) {
+   if (known)
+      snprintf(out, n, fmt, v);
+   else
+      snprintf(out, n, "-");
+}
+
+static void ratioRow(Ui *ui, Cols *c, const char *label, bool known_a, double a, bool known_b, double b,
+                     const char *fmt, bool higher_better) {
+   char pa[48], pb[48], ch[48] = "";
+   num(pa, sizeof pa, known_a, fmt, a);
+   num(pb, sizeof pb, known_b, fmt, b);
+   Style st = ST_DIM;
+   if (known_a && known_b && a > 0 && b > 0) {
+      snprintf(ch, sizeof ch, "%.2fx", b / a);
+      st = b == a ? ST_DIM : (b > a) == higher_better ? ST_GOOD : ST_BAD;
+   }
+   line(ui, c, label, pa, pb, ch, st);
+}
+
+/* The instruction counts of both, where both were read. */
+static void codeRows(Ui *ui, Cols *c, const Pinned *p, const Pinned *now) {
+   const ListingStats *a = &p->code.stats, *b = &now->code.stats;
+   bool ka = p->have_code && p->code.assembly, kb = now->have_code && now->code.assembly;
+   if (!ka && !kb) {
+      line(ui, c, "code", "-", "-", "no instruction counts (6 or T: the inspect pane's target)", ST_DIM);
+      return;
+   }
+   ratioRow(ui, c, "instructions", ka, a->instructions, kb, b->instructions, "%.0f", false);
+   ratioRow(ui, c, "  FMA", ka, a->fma, kb, b->fma, "%.0f", true);
+   ratioRow(ui, c, "  shared ld", ka, a->shared_loads, kb, b->shared_loads, "%.0f", false);
+   ratioRow(ui, c, "  shared st", ka, a->shared_stores, kb, b->shared_stores, "%.0f", false);
+   ratioRow(ui, c, "  global ld", ka, a->global_loads, kb, b->global_loads, "%.0f", false);
+   ratioRow(ui, c, "  barriers", ka, a->barriers, kb, b->barriers, "%.0f", false);
+}
+
+/* Each access site of either: wavefronts / ideal. */
+static void bankRows(Ui *ui, Cols *c, const Pinned *p, const Pinned *now) {
+   if (!p->have_banks && !now->have_banks) {
+      line(ui, c, "banks", "-", "-", "waiting for the bank traces", ST_DIM);
+      return;
+   }
+   line(ui, c, "bank site", "wavefronts/ideal", "wavefronts/ideal", "", ST_HEADER);
+   int n = p->nsites > now->nsites ? p->nsites : now->nsites;
+   const KernelInfo *k = Catalog_find(&ui->cat, now->config.kernel);
+   for (int i = 0; i < n; i++) {
+      bool ha = p->have_banks && i < p->nsites && p->sites[i].requests;
+      bool hb = now->have_banks && i < now->nsites && now->sites[i].requests;
+      if (!ha && !hb)
+         continue;
+      char lab[64], a[48] = "-", b[48] = "-", ch[48] = "";
+      snprintf(lab, sizeof lab, "%d %s", i, k && i < k->nsites ? k->sites[i] : "");
+      if (ha)
+         snprintf(a, sizeof a, "%lld/%lld", p->sites[i].wavefronts, p->sites[i].ideal);
+      if (hb)
+         snprintf(b, sizeof b, "%lld/%lld", now->sites[i].wavefronts, now->sites[i].ideal);
+      Style st = ST_DIM;
+      if (ha && hb && p->sites[i].conflicts != now->sites[i].conflicts) {
+         snprintf(ch, sizeof ch, "conflicts %lld -> %lld", p->sites[i].conflicts, now->sites[i].conflicts);
+         st = now->sites[i].conflicts < p->sites[i].conflicts ? ST_GOOD : ST_BAD;
+      }
+      line(ui, c, lab, a, b, ch, st);
+   }
+}
+
+void Draw_compare(Ui *ui) {
+   Rect r = ui->layout.pane[PANE_COMPARE];
+   const Pinned *p = &ui->pinned;
+   Draw_paneTitle(ui, PANE_COMPARE, p->set ? "pinned beside the current configuration" : "", "C pins / unpins");
+   Cols c = {.x = r.x + 1, .y = r.y + 1, .w = r.w - 2, .bottom = r.y + r.h};
+   if (!p->set) {
+      Draw_text(ui, c.y, c.x, c.w, "C pins the configuration measured now; then change it (a parameter, the next "
+                                   "step) to see both side by side", ST_DIM, false);
+      return;
+   }
+   c.label_w = c.w >= 100 ? 28 : 14; /* room for the access sites' names when there is some */
+   c.value_w = (c.w - c.label_w) / 3 > 12 ? (c.w - c.label_w) / 3 : 12;
+   /* The current configuration, as the same figures. */
+   Pinned now;
+   memset(&now, 0, sizeof now);
+   now.config = ui->snap.config;
+   now.registers = now.local_mem = -1;
+   bool current = ui->snap.have_config && Draw_snapIsCurrent(ui);
+   if (current)
+      capture(ui, &now);
+   configLabel(ui, &ui->snap.config, now.label, sizeof now.label);
+   char t[400];
+   snprintf(t, sizeof t, "pinned  %s", p->label);
+   Draw_text(ui, c.y++, c.x, c.w, t, ST_NORMAL, false);
+   snprintf(t, sizeof t, "now     %s%s", now.label, current ? "" : "  (waiting for its figures)");
+   if (c.y < c.bottom)
+      Draw_text(ui, c.y++, c.x, c.w, t, ST_NORMAL, false);
+   line(ui, &c, "", "pinned", "now", "now / pinned", ST_HEADER);
+   ratioRow(ui, &c, "GFLOPS", p->measured, p->gflops, now.measured, now.gflops, "%.2f", true);
+   ratioRow(ui, &c, "median ms", p->measured, p->median_ms, now.measured, now.median_ms, "%.4f", false);
+   line(ui, &c, "verified", p->measured ? (p->verified ? "yes" : "no") : "-",
+        now.measured ? (now.verified ? "yes" : "no") : "-", "", ST_NORMAL);
+   int ra = p->have_code && p->code.registers >= 0 ? p->code.registers : p->registers;
+   int rb = now.have_code && now.code.registers >= 0 ? now.code.registers : now.registers;
+   ratioRow(ui, &c, "registers", ra >= 0, ra, rb >= 0, rb, "%.0f", false);
+   ratioRow(ui, &c, "local bytes", p->local_mem >= 0, (double)p->local_mem, now.local_mem >= 0, (double)now.local_mem,
+            "%.0f", false);
+   bool oa = p->have_code && p->code.occ.known, ob = now.have_code && now.code.occ.known;
+   ratioRow(ui, &c, "occupancy %", oa, oa ? 100 * p->code.occ.fraction : 0, ob, ob ? 100 * now.code.occ.fraction : 0,
+            "%.0f", true);
+   codeRows(ui, &c, p, &now);
+   bankRows(ui, &c, p, &now);
+}

@@ -1,0 +1,69 @@
+#!/bin/sh
+# Export from the explorer (e): the history to CSV and Markdown, whose rows equal the
+# history on the screen; an existing file is replaced only after a second Enter; a name
+# without .csv or .md is refused with a message.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ui_lib.sh"
+ui_init
+
+ui_start 120 30 -- --kernel mygemm02_tiled --set TS=16 --size 64
+ui_expect_re "verify +[^ ]+ verified" "TS=16 verifies"
+ui_keys Down Left
+ui_expect_re "config +02_tiled TS=8" "TS=8 chosen"
+ui_expect_re "verify +[^ ]+ verified" "TS=8 verifies"
+# Paused, the figures stand still: the file can be compared with the screen.
+ui_keys Space
+ui_expect_re "paused" "measuring paused"
+ui_expect_re "TS=8 .* [0-9.]+ *$" "the history shows TS=8 with its figure" 10
+shown=$UI_LAST
+
+# export PATH: e, the name typed over the default, Enter.
+export_to() {
+   ui_keys e
+   ui_wait "Export (e)" 10 || return 1
+   ui_keys C-u
+   ui_keys -l "$1"
+   ui_keys Enter
+}
+
+export_to "$T_DIR/history.csv"
+ui_expect_re "history: 2 rows written to" "e writes the history to a CSV file"
+if [ "$(wc -l <"$T_DIR/history.csv")" -eq 3 ] && head -n 1 "$T_DIR/history.csv" | grep -q '^kernel,parameters,m,n,k,precision,layout,ablation,state,gflops,median_ms,backend,device$'; then
+   ok "the CSV has its header and a row per configuration"
+else
+   not_ok "the CSV has its header and a row per configuration" "$(cat "$T_DIR/history.csv")"
+fi
+# Each row's GFLOPS, rounded as the pane rounds them, is on that configuration's line.
+mismatch=$(tail -n +2 "$T_DIR/history.csv" | while IFS=, read -r kernel params m n k prec lay abl state gflops ms be dev; do
+   rounded=$(awk -v g="$gflops" 'BEGIN { if (g >= 100) printf "%.0f", g; else if (g >= 10) printf "%.1f", g; else printf "%.2f", g }')
+   printf '%s\n' "$shown" | grep -Eq "02_tiled $params .* $rounded *\$" || echo "$params $gflops ($rounded) $state"
+   [ "$kernel $m $n $k $prec $lay $state" = "mygemm02_tiled 64 64 64 float NN verified" ] || echo "$kernel $m $n $k $prec $lay $state"
+done)
+if [ -z "$mismatch" ]; then ok "the CSV rows equal the history shown"; else not_ok "the CSV rows equal the history shown: $mismatch" "$shown"; fi
+
+# The same name again: refused until a second Enter.
+before=$(cat "$T_DIR/history.csv")
+echo "not yet replaced" >"$T_DIR/history.csv"
+export_to "$T_DIR/history.csv"
+ui_expect "history.csv exists: Enter again replaces it" "an existing file is not replaced silently"
+if [ "$(cat "$T_DIR/history.csv")" = "not yet replaced" ]; then ok "the file is untouched"; else not_ok "the file is untouched" "$(cat "$T_DIR/history.csv")"; fi
+ui_keys Enter
+ui_expect_gone "Export (e)" "a second Enter writes and closes the dialog"
+if [ "$(cat "$T_DIR/history.csv")" = "$before" ]; then ok "the file holds the history again"; else not_ok "the file holds the history again" "$(cat "$T_DIR/history.csv")"; fi
+
+export_to "$T_DIR/history.md"
+ui_expect_re "history: 2 rows written to .*history\.md" "e writes Markdown"
+if [ "$(grep -c '^| mygemm02_tiled | TS=' "$T_DIR/history.md")" -eq 2 ] && sed -n 2p "$T_DIR/history.md" | grep -q '^| --- | --- | ---: '; then
+   ok "the Markdown table has a separator row and a row per configuration"
+else
+   not_ok "the Markdown table has a separator row and a row per configuration" "$(cat "$T_DIR/history.md")"
+fi
+
+export_to "$T_DIR/history.txt"
+ui_expect "name a .csv or .md file" "another ending is refused with a message"
+ui_keys Escape
+ui_expect_gone "Export (e)" "Esc closes the dialog"
+if [ -e "$T_DIR/history.txt" ]; then not_ok "nothing written for the refused name"; else ok "nothing written for the refused name"; fi
+ui_keys q
+ui_expect_exit 0 "q quits"
+finish
