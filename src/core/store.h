@@ -33,7 +33,7 @@ typedef struct StoreRecord_ {
    char params[512];          /* "TS=32 WPT=8", the kernel's parameters in metadata order */
    Problem problem;
    /* the outcome */
-   char outcome[16];          /* SweepOutcome_name(): "ok", "invalid", "compile", "wrong", "timeout", "failed" */
+   char outcome[16];          /* SweepOutcome_name(): "ok", "invalid", "compile failed", "wrong result", "timeout", "failed" */
    char reason[256];
    bool verified;             /* ran, was checked and was right */
    bool emulated;             /* ablated or emulated: never ranked */
