@@ -821,24 +821,15 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    return r->status;
 }
 
-RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, const RunOptions *o, VendorResult *v) {
-   int reps = o->reps, warmup = o->warmup;
-   atomic_int *cancel = o->cancel;
-   memset(v, 0, sizeof *v);
+/* The vendor call's operands on the device: A, B (and C0 when beta reads C) allocated and
+ * uploaded unless these inputs are there already. False with v's status and message. */
+static bool vendorOperands(Session *s, const Problem *p, const Inputs *inputs, VendorResult *v) {
    char err[512];
-   if (refuseIfStuck(s, &v->status, v->message, sizeof v->message))
-      return v->status;
    RunResult *r = calloc(1, sizeof *r);
    if (!r) {
       v->status = RUN_OUT_OF_MEMORY;
       snprintf(v->message, sizeof v->message, "out of host memory");
-      return v->status;
-   }
-   if (!s->be->vendorGemm) {
-      v->status = RUN_DEVICE_ERROR;
-      snprintf(v->message, sizeof v->message, "the %s backend has no vendor library", s->be->name);
-      free(r);
-      return v->status;
+      return false;
    }
    size_t es = Precision_size(p->precision), ies = Precision_inputSize(p->precision);
    size_t bytesA = Problem_sizeA(p) * ies, bytesB = Problem_sizeB(p) * ies, bytesC = Problem_sizeC(p) * es;
@@ -849,21 +840,57 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
       if (r->message[0])
          snprintf(v->message, sizeof v->message, "%s", r->message);
       free(r);
-      return v->status;
+      return false;
    }
    free(r);
-   Buffer *A = s->bufs[BUF_A].buf, *B = s->bufs[BUF_B].buf, *C = s->bufs[BUF_C].buf, *C0 = s->bufs[BUF_C0].buf;
+   Buffer *A = s->bufs[BUF_A].buf, *B = s->bufs[BUF_B].buf, *C0 = s->bufs[BUF_C0].buf;
    if (s->uploaded_generation != inputs->generation) {
       if (s->be->write(s->ctx, A, inputs->a, bytesA, err, sizeof err) != BACKEND_OK ||
           s->be->write(s->ctx, B, inputs->b, bytesB, err, sizeof err) != BACKEND_OK ||
           (p->beta != 0.0 && s->be->write(s->ctx, C0, inputs->c0, bytesC, err, sizeof err) != BACKEND_OK)) {
          v->status = RUN_DEVICE_ERROR;
          snprintf(v->message, sizeof v->message, "%s", err);
-         return v->status;
+         return false;
       }
       s->uploaded_generation = inputs->generation;
    }
    s->result_bytes = bytesC;
+   return true;
+}
+
+/* The vendor library's figures from its timed calls (v->reps of them in times), and what
+ * the observer saw over them (observer NULL: none). */
+static void vendorFigures(VendorResult *v, const Problem *p, bool verify, const double *times, Observer *observer) {
+   v->median_ms = Util_median(times, v->reps);
+   v->min_ms = times[0];
+   for (int i = 1; i < v->reps; i++)
+      if (times[i] < v->min_ms)
+         v->min_ms = times[i];
+   v->gflops = v->median_ms > 0 ? Problem_flops(p) / (v->median_ms * 1e6) : 0;
+   if (observer)
+      Observer_end(observer, v->reps, Problem_flops(p), v->gflops, &v->obs);
+   if (verify && !v->verified)
+      v->status = RUN_NOT_VERIFIED;
+   snprintf(v->message, sizeof v->message, "%s: %s", v->name, verify ? v->verify.message : "timed, not verified again");
+}
+
+RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, const RunOptions *o, VendorResult *v) {
+   int reps = o->reps, warmup = o->warmup;
+   atomic_int *cancel = o->cancel;
+   memset(v, 0, sizeof *v);
+   char err[512];
+   if (refuseIfStuck(s, &v->status, v->message, sizeof v->message))
+      return v->status;
+   if (!s->be->vendorGemm) {
+      v->status = RUN_DEVICE_ERROR;
+      snprintf(v->message, sizeof v->message, "the %s backend has no vendor library", s->be->name);
+      return v->status;
+   }
+   if (!vendorOperands(s, p, inputs, v))
+      return v->status;
+   size_t ies = Precision_inputSize(p->precision);
+   size_t bytesA = Problem_sizeA(p) * ies, bytesB = Problem_sizeB(p) * ies, bytesC = s->result_bytes;
+   Buffer *A = s->bufs[BUF_A].buf, *B = s->bufs[BUF_B].buf, *C = s->bufs[BUF_C].buf, *C0 = s->bufs[BUF_C0].buf;
    if (reps < 1)
       reps = 1;
    if (reps > RUN_MAX_TIMES)
@@ -938,19 +965,8 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
          times[v->reps++] = ms;
       }
    }
-   if (v->status == RUN_OK && v->reps > 0) {
-      v->median_ms = Util_median(times, v->reps);
-      v->min_ms = times[0];
-      for (int i = 1; i < v->reps; i++)
-         if (times[i] < v->min_ms)
-            v->min_ms = times[i];
-      v->gflops = v->median_ms > 0 ? Problem_flops(p) / (v->median_ms * 1e6) : 0;
-      if (observing)
-         Observer_end(observer, v->reps, Problem_flops(p), v->gflops, &v->obs);
-      if (o->verify && !v->verified)
-         v->status = RUN_NOT_VERIFIED;
-      snprintf(v->message, sizeof v->message, "%s: %s", v->name, o->verify ? v->verify.message : "timed, not verified again");
-   }
+   if (v->status == RUN_OK && v->reps > 0)
+      vendorFigures(v, p, o->verify, times, observing ? observer : NULL);
    ColdL2_release(&cold);
    free(times);
    free(host);
