@@ -1,7 +1,8 @@
 #!/bin/sh
 # Every visible variant compiles through NVRTC (sm_90) and hipRTC (gfx906, gfx90a) with no
 # GPU present, in each element type it takes (float and double, or tf32, half and bfloat16
-# for the tensor ladder), and inspect reports its registers. Skipped (and said
+# for the tensor ladder), and inspect reports its registers; the tensor ladder, written for
+# mma.sync's fragments, is refused for AMD targets with that reason. Skipped (and said
 # so) where the compiler is not installed.
 . "$(dirname "$0")/lib.sh"
 
@@ -16,6 +17,12 @@ for l in sys.stdin:
     o=json.loads(l)
     if o["name"] == sys.argv[1]: print(" ".join(o["precisions"]))' "$1"; }
 first_precision() { precisions "$1" | cut -d" " -f1; }
+# Whether a kernel uses the tensor-core helpers (tensor: yes).
+is_tensor() { "$GEMMTOP_BIN" list kernels --format json | python3 -c 'import json,sys
+for l in sys.stdin:
+    o=json.loads(l)
+    if o["name"] == sys.argv[1]: sys.exit(0 if o.get("tensor") else 1)
+sys.exit(1)' "$1"; }
 
 have_nvrtc=no
 "$GEMMTOP_BIN" inspect --kernel mygemm01_naive --backend cuda --arch sm_90 --code none >/dev/null 2>"$T_DIR/nvrtc.err" && have_nvrtc=yes
@@ -40,7 +47,13 @@ for k in $kernels; do
          ok "$k $prec for cuda sm_90 # SKIP NVRTC is not installed: $(head -c 200 "$T_DIR/nvrtc.err")"
       fi
       for arch in gfx906 gfx90a; do
-         if [ $have_hip = yes ]; then
+         if is_tensor "$k"; then
+            # Refused before any compiler runs: no hipRTC needed.
+            run_gemmtop inspect --backend hip --arch "$arch" --kernel "$k" --precision "$prec" --size 1024 --code none
+            [ "$RC" -eq 2 ] && expect_in "MFMA" "$ERR" "$k $prec is refused for hip $arch, naming MFMA's layouts" ||
+               not_ok "$k $prec for hip $arch: exit $RC, wanted a refusal (2)" "$OUT
+$ERR"
+         elif [ $have_hip = yes ]; then
             check_target hip "$arch" "$k" "$prec"
          else
             ok "$k $prec for hip $arch # SKIP hipRTC is not installed: $(head -c 200 "$T_DIR/hip.err")"
@@ -58,7 +71,7 @@ for k in $kernels; do
          --ablate no-a,no-b,no-fma,const-store
       expect_rc 0 "$k $prec, all ablations, compiles for cuda sm_90"
    fi
-   if [ $have_hip = yes ]; then
+   if [ $have_hip = yes ] && ! is_tensor "$k"; then
       prec=$(first_precision "$k")
       run_gemmtop inspect --backend hip --arch gfx906 --kernel "$k" --precision "$prec" --size 256 --code none \
          --ablate no-a,no-b,no-fma,const-store
