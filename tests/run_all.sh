@@ -85,11 +85,11 @@ if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
 fi
 # The scripts are independent (each has its own temporary folder and tmux server; the
 # shared program cache takes concurrent writers), so GEMMTOP_TEST_JOBS of them (default 2,
-# the cores CI has) run at once; their output is printed in order afterwards. The longest
-# goes first so that the others fill the second core beside it.
+# the cores CI has) run at once; their output is printed in order afterwards. The two
+# longest go first so that the others fill the cores beside them.
 e2e_out="$tmp/e2e"
 mkdir -p "$e2e_out"
-scripts=$(ls tests/e2e/*.sh | grep -v 'lib\.sh$' | awk '/cli_ladder\.sh$/ {print; next} {rest = rest $0 "\n"} END {printf "%s", rest}')
+scripts=$(ls tests/e2e/*.sh | grep -v 'lib\.sh$' | awk '/(cli_ladder|ui_lesson)\.sh$/ {print; next} {rest = rest $0 "\n"} END {printf "%s", rest}')
 printf '%s\n' "$scripts" | xargs -P "${GEMMTOP_TEST_JOBS:-2}" -I{} sh -c \
    'n=$(basename "$1"); sh "$1" >"$2/$n.out" 2>&1; echo $? >"$2/$n.rc"' _ {} "$e2e_out"
 for t in tests/e2e/*.sh; do
