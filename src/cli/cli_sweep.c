@@ -495,7 +495,7 @@ static int findTried(const SizeRun *run, const long long *values, int nparams) {
 }
 
 static void rankRun(const SweepPlan *pl, SizeRun *run) {
-   if (!pl->emulated)
+   if (!pl->emulated && run->n > 1) /* a budget spent before the first result leaves none */
       qsort(run->tried, (size_t)run->n, sizeof *run->tried, compareGflops);
    memset(run->counts, 0, sizeof run->counts);
    for (int i = 0; i < run->n; i++)
