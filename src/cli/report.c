@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/ablate.h"
+#include "core/util.h"
 
 void Report_jsonString(FILE *out, const char *s) {
    fputc('"', out);
@@ -22,21 +23,6 @@ void Report_jsonString(FILE *out, const char *s) {
    fputc('"', out);
 }
 
-/* CSV field: quoted when it holds a comma, quote or newline. */
-static void csvField(FILE *out, const char *s, bool last) {
-   if (strpbrk(s, ",\"\n")) {
-      fputc('"', out);
-      for (; *s; s++) {
-         if (*s == '"')
-            fputc('"', out);
-         fputc(*s, out);
-      }
-      fputc('"', out);
-   } else {
-      fputs(s, out);
-   }
-   fputc(last ? '\n' : ',', out);
-}
 
 /* JSON numbers: NaN and infinities are not JSON; they become null. */
 static void jsonNumber(FILE *out, const char *key, double v, bool comma) {
@@ -120,22 +106,22 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
       } else if (f == FORMAT_CSV) {
          char buf[256];
          snprintf(buf, sizeof buf, "%d", d->index);
-         csvField(out, buf, false);
-         csvField(out, backend, false);
-         csvField(out, d->platform, false);
-         csvField(out, d->name, false);
-         csvField(out, DeviceType_name(d->type), false);
+         Util_csvField(out, buf, false);
+         Util_csvField(out, backend, false);
+         Util_csvField(out, d->platform, false);
+         Util_csvField(out, d->name, false);
+         Util_csvField(out, DeviceType_name(d->type), false);
          fprintf(out, "%u,%u,%zu,%zu,%zu,%zu,%llu,%llu,%s,", d->compute_units, d->clock_mhz, l->max_wg, l->max_wi[0],
                  l->max_wi[1], l->max_wi[2], l->local_mem, d->global_mem, l->fp64 ? "yes" : "no");
-         csvField(out, d->driver, false);
-         csvField(out, d->version, false);
-         csvField(out, i == best ? "yes" : "no", false);
+         Util_csvField(out, d->driver, false);
+         Util_csvField(out, d->version, false);
+         Util_csvField(out, i == best ? "yes" : "no", false);
          if (pk)
             fprintf(out, "%.6g,%.6g,%.6g,", pk->fp32_gflops, pk->fp64_gflops, pk->copy_gbps);
          else
             fputs(",,,", out);
-         csvField(out, kinds, false);
-         csvField(out, d->tensor_ptx ? "yes" : "no", false);
+         Util_csvField(out, kinds, false);
+         Util_csvField(out, d->tensor_ptx ? "yes" : "no", false);
          if (pk && pk->tf32_gflops > 0)
             fprintf(out, "%.6g,%.6g,%.6g\n", pk->tf32_gflops, pk->f16_gflops, pk->bf16_gflops);
          else
@@ -241,16 +227,16 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
       } else if (f == FORMAT_CSV) {
          char step[16];
          snprintf(step, sizeof step, "%d", k->step);
-         csvField(out, k->name, false);
-         csvField(out, k->ladder, false);
-         csvField(out, step, false);
-         csvField(out, k->title, false);
-         csvField(out, params, false);
-         csvField(out, operands, false);
-         csvField(out, k->has_pad ? "yes" : "no", false);
-         csvField(out, k->path, false);
-         csvField(out, types, false);
-         csvField(out, k->tensor ? "yes" : "no", true);
+         Util_csvField(out, k->name, false);
+         Util_csvField(out, k->ladder, false);
+         Util_csvField(out, step, false);
+         Util_csvField(out, k->title, false);
+         Util_csvField(out, params, false);
+         Util_csvField(out, operands, false);
+         Util_csvField(out, k->has_pad ? "yes" : "no", false);
+         Util_csvField(out, k->path, false);
+         Util_csvField(out, types, false);
+         Util_csvField(out, k->tensor ? "yes" : "no", true);
       } else {
          if (strcmp(ladder, k->ladder) != 0) {
             fprintf(out, "%sladder %s\n", i ? "\n" : "", k->ladder);
@@ -289,11 +275,11 @@ void Report_presets(FILE *out, OutputFormat f, const PresetList *list) {
          Report_jsonString(out, p->path);
          fputs("}\n", out);
       } else if (f == FORMAT_CSV) {
-         csvField(out, p->name, false);
-         csvField(out, p->kernel, false);
-         csvField(out, p->description, false);
-         csvField(out, p->user ? "user" : "shipped", false);
-         csvField(out, p->path, true);
+         Util_csvField(out, p->name, false);
+         Util_csvField(out, p->kernel, false);
+         Util_csvField(out, p->description, false);
+         Util_csvField(out, p->user ? "user" : "shipped", false);
+         Util_csvField(out, p->path, true);
       } else {
          fprintf(out, "%-28s %-22s %s%s\n", p->name, p->kernel, p->description, p->user ? "  (yours)" : "");
       }
@@ -453,10 +439,10 @@ static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const 
          "message,input_type,compute_type,output_type,emulated,l2,sm_mhz,mem_mhz,power_w,temp_c,energy_j,gflops_per_w,"
          "throttled,throttle_reason\n",
          out);
-   csvField(out, k->name, false);
-   csvField(out, params, false);
-   csvField(out, backend, false);
-   csvField(out, dev->name, false);
+   Util_csvField(out, k->name, false);
+   Util_csvField(out, params, false);
+   Util_csvField(out, backend, false);
+   Util_csvField(out, dev->name, false);
    fprintf(out, "%d,%d,%d,%s,%s,%.17g,%.17g,%s,%s,", p->m, p->n, p->k, Precision_name(p->precision), layout, p->alpha,
            p->beta, statusName(r), r->verified_run && r->verify.ok ? "true" : "false");
    if (r->verified_run)
@@ -471,8 +457,8 @@ static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const 
    char ablation[64];
    Ablate_name(r->ablate, ablation, sizeof ablation);
    fprintf(out, "%.6g,%s,%d,%s,", r->compile_ms, r->cached ? "true" : "false", r->reps, r->ablate ? "true" : "false");
-   csvField(out, ablation, false);
-   csvField(out, r->message, false);
+   Util_csvField(out, ablation, false);
+   Util_csvField(out, r->message, false);
    fprintf(out, "%s,%s,%s,%s,%s,", Precision_inputType(p->precision), Precision_computeType(p->precision),
            Precision_outputType(p->precision), r->geo.emulated ? "true" : "false", r->cold_l2 ? "cold" : "warm");
    const Observation *ob = &r->obs;
@@ -483,7 +469,7 @@ static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const 
       else
          fputc(',', out);
    fputs(!ob->known ? "," : ob->throttled ? "true," : "false,", out);
-   csvField(out, ob->known && ob->throttled ? ob->throttle_reason : "", true);
+   Util_csvField(out, ob->known && ob->throttled ? ob->throttle_reason : "", true);
 }
 
 /* "1755 MHz SM (1980 at the start), 2619 MHz memory, 612 W, 71 C, 0.153 J per GEMM, 58.2

@@ -81,21 +81,8 @@ static const char CSV_HEADER[] =
     "outcome,reason,verified,emulated,cold_l2,reps,median_ms,min_ms,max_ms,spread_pct,gflops,compile_ms,"
     "max_rel_err,sm_mhz,mem_mhz,power_w,temp_c,energy_j,gflops_per_w,throttled,throttle_reason,sweep_key\n";
 
-/* CSV field: quoted when it holds a comma, quote or line break. */
-static void csvText(FILE *out, const char *s) {
-   if (strpbrk(s, ",\"\n\r")) {
-      fputc('"', out);
-      for (; *s; s++) {
-         if (*s == '"')
-            fputc('"', out);
-         fputc(*s, out);
-      }
-      fputc('"', out);
-   } else {
-      fputs(s, out);
-   }
-   fputc(',', out);
-}
+/* CSV field, not the row's last (Util_csvField). */
+static void csvText(FILE *out, const char *s) { Util_csvField(out, s, false); }
 
 /* An unknown figure is an empty field; the rest round-trip (17 significant digits). */
 static void csvNumber(FILE *out, double v) {

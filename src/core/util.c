@@ -234,3 +234,18 @@ double Util_percentile(const double *v, int n, double q) {
 }
 
 double Util_median(const double *v, int n) { return Util_percentile(v, n, 0.5); }
+
+void Util_csvField(FILE *f, const char *s, bool last) {
+   if (strpbrk(s, ",\"\n\r")) {
+      fputc('"', f);
+      for (; *s; s++) {
+         if (*s == '"')
+            fputc('"', f);
+         fputc(*s, f);
+      }
+      fputc('"', f);
+   } else {
+      fputs(s, f);
+   }
+   fputc(last ? '\n' : ',', f);
+}

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Reads a whole file into a NUL-terminated malloc'ed buffer; NULL on failure (errno set). */
 char *Util_readFile(const char *path, size_t *len);
@@ -47,5 +48,9 @@ unsigned long long Util_hash(unsigned long long h, const void *data, size_t len)
 /* Median of n values (sorts a copy). */
 double Util_median(const double *v, int n);
 double Util_percentile(const double *v, int n, double q);
+
+/* One CSV field into f, quoted (quotes doubled) when it holds a comma, a quote or a line
+ * break, then ',' or, for the last field of a row, '\n'. */
+void Util_csvField(FILE *f, const char *s, bool last);
 
 #endif

@@ -44,21 +44,6 @@ void Export_open(Ui *ui) {
 
 /* ---- the rows ---- */
 
-/* A CSV field: quoted when it holds a comma, a quote or a line break. */
-static void csvField(FILE *f, const char *v, bool last) {
-   if (strpbrk(v, ",\"\n\r")) {
-      fputc('"', f);
-      for (const char *c = v; *c; c++) {
-         if (*c == '"')
-            fputc('"', f);
-         fputc(*c, f);
-      }
-      fputc('"', f);
-   } else {
-      fputs(v, f);
-   }
-   fputc(last ? '\n' : ',', f);
-}
 
 /* A Markdown cell: a | would end it. */
 static void mdCell(FILE *f, const char *v, bool last) {
@@ -88,7 +73,7 @@ static void writeRow(FILE *f, ExportFormat fmt, const Row *r) {
    if (fmt == FMT_MARKDOWN)
       fputs("|", f);
    for (int i = 0; i < r->n; i++)
-      (fmt == FMT_CSV ? csvField : mdCell)(f, r->cell[i], i == r->n - 1);
+      (fmt == FMT_CSV ? Util_csvField : mdCell)(f, r->cell[i], i == r->n - 1);
    if (fmt == FMT_MARKDOWN && r->n == 0)
       fputs("\n", f);
 }
