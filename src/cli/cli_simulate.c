@@ -71,47 +71,12 @@ static bool parseParams(const char *s, Record *r) {
 
 /* ---- CSV ---- */
 
-/* Splits a CSV line into fields in place ("" quotes a quote); returns how many. */
-static int splitCsv(char *line, char **fields, int max) {
-   int n = 0;
-   char *p = line;
-   while (n < max) {
-      char *out = p;
-      fields[n++] = p;
-      if (*p == '"') {
-         char *q = p + 1;
-         for (;;) {
-            if (!*q)
-               break;
-            if (*q == '"' && q[1] == '"') {
-               *out++ = '"';
-               q += 2;
-            } else if (*q == '"') {
-               q++;
-               break;
-            } else {
-               *out++ = *q++;
-            }
-         }
-         p = q;
-      } else {
-         while (*p && *p != ',')
-            *out++ = *p++;
-      }
-      char sep = *p;
-      *out = '\0';
-      if (sep != ',')
-         return n;
-      p++;
-   }
-   return n;
-}
 
 enum { C_KERNEL, C_PARAMS, C_DEVICE, C_M, C_N, C_K, C_PRECISION, C_OUTCOME, C_GFLOPS, C_EMULATED = 13, C_COLUMNS };
 
 static bool csvRecord(char *line, Record *r) {
    char *f[C_COLUMNS + 1];
-   if (splitCsv(line, f, C_COLUMNS + 1) != C_COLUMNS)
+   if (Util_csvSplit(line, f, C_COLUMNS + 1) != C_COLUMNS)
       return false;
    Util_copy(r->kernel, sizeof r->kernel, f[C_KERNEL]);
    Util_copy(r->device, sizeof r->device, f[C_DEVICE]);

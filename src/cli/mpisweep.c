@@ -663,34 +663,6 @@ static int coordinate(void *ctx, const SweepWork *plan, SweepCandidate *all, int
 
 /* ---- --mpi-simulate: recorded times, and what they say about N GPUs ---- */
 
-/* The fields of one CSV line (quotes as cli_sweep.c writes them), in place. */
-static int splitCsv(char *line, char **fields, int max) {
-   int n = 0;
-   char *p = line;
-   while (n < max) {
-      char *out = p;
-      fields[n++] = p;
-      bool quoted = *p == '"';
-      p += quoted;
-      for (; *p && (quoted || (*p != ',' && *p != '\n')); p++) {
-         if (quoted && *p == '"') {
-            if (p[1] != '"') {
-               quoted = false;
-               continue;
-            }
-            p++;
-         }
-         *out++ = *p;
-      }
-      bool more = *p == ',';
-      *out = '\0';
-      if (!more)
-         break;
-      p++;
-   }
-   return n;
-}
-
 static int column(char **names, int n, const char *want) {
    for (int i = 0; i < n; i++)
       if (!strcmp(names[i], want))
@@ -707,11 +679,12 @@ static bool loadRecorded(Mpi *mp, const char *path, int launches) {
       return false;
    }
    char head[1024], line[4096], *names[32], *fields[32];
-   int nn = fgets(head, sizeof head, f) ? splitCsv(head, names, 32) : 0;
+   int nn = fgets(head, sizeof head, f) ? (head[strcspn(head, "\r\n")] = '\0', Util_csvSplit(head, names, 32)) : 0;
    int co = column(names, nn, "outcome"), ct = column(names, nn, "time_ms"), cc = column(names, nn, "compile_ms");
    int cap = 0;
    while (co >= 0 && ct >= 0 && cc >= 0 && fgets(line, sizeof line, f)) {
-      int nf = splitCsv(line, fields, 32);
+      line[strcspn(line, "\r\n")] = '\0';
+      int nf = Util_csvSplit(line, fields, 32);
       if (nf <= co || nf <= ct || nf <= cc || strcmp(fields[co], "ok"))
          continue;
       if (mp->nsim == cap) {

@@ -249,3 +249,38 @@ void Util_csvField(FILE *f, const char *s, bool last) {
    }
    fputc(last ? '\n' : ',', f);
 }
+
+int Util_csvSplit(char *line, char **fields, int max) {
+   int n = 0;
+   char *p = line;
+   while (n < max) {
+      char *out = p;
+      fields[n++] = p;
+      if (*p == '"') {
+         char *q = p + 1;
+         for (;;) {
+            if (!*q)
+               break;
+            if (*q == '"' && q[1] == '"') {
+               *out++ = '"';
+               q += 2;
+            } else if (*q == '"') {
+               q++;
+               break;
+            } else {
+               *out++ = *q++;
+            }
+         }
+         p = q;
+      } else {
+         while (*p && *p != ',')
+            *out++ = *p++;
+      }
+      char sep = *p;
+      *out = '\0';
+      if (sep != ',')
+         return n;
+      p++;
+   }
+   return n;
+}

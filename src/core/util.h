@@ -52,5 +52,9 @@ double Util_percentile(const double *v, int n, double q);
 /* One CSV field into f, quoted (quotes doubled) when it holds a comma, a quote or a line
  * break, then ',' or, for the last field of a row, '\n'. */
 void Util_csvField(FILE *f, const char *s, bool last);
+/* Splits one CSV line (its line break already cut off) into at most max fields, in place:
+ * quotes are taken off and "" becomes ". Returns how many fields; a quoted field followed
+ * by anything but a comma ends the line there. */
+int Util_csvSplit(char *line, char **fields, int max);
 
 #endif
