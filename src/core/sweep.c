@@ -70,6 +70,10 @@ void Sweep_shuffle(SweepSpace *s, const KernelInfo *k, const long long *base, Rn
       }
 }
 
+double Sweep_defaultTimeout(const DeviceInfo *d) {
+   return d && d->type == DEVICE_CPU ? 30 : 5;
+}
+
 void Sweep_classify(SweepCandidate *c, RunStatus st, const RunResult *r, double timeout_s) {
    c->compile_ms = r->compile_ms;
    if (st == RUN_OK && r->median_ms > timeout_s * 1000) {

@@ -59,6 +59,11 @@ void Sweep_shuffle(SweepSpace *s, const KernelInfo *k, const long long *base, Rn
  * timeout_s seconds counting as a timeout. Fills c's outcome, figures and reason. */
 void Sweep_classify(SweepCandidate *c, RunStatus st, const RunResult *r, double timeout_s);
 
+/* The launch limit when the user sets none: 5 s on a GPU or an accelerator, 30 s on a CPU,
+ * where launches are far slower and the first one also waits for the driver to finish
+ * compiling (PoCL builds the work-group function at the first launch). */
+double Sweep_defaultTimeout(const DeviceInfo *d);
+
 void SweepSpace_free(SweepSpace *s);
 
 #endif

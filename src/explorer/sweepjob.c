@@ -193,7 +193,7 @@ void SweepJob_step(Worker *w) {
    char params[512];
    KernelInfo_formatParams(k, c.values, params, sizeof params);
    Worker_setState(w, WS_SWEEPING, "sweep %d/%d: %s %s", i + 1, sw->total, k->name, params);
-   double timeout = w->sweep_timeout;
+   double timeout = w->sweep_timeout > 0 ? w->sweep_timeout : Sweep_defaultTimeout(&w->snap.device);
    Session *s = w->session;
    RunResult *r = w->res;
    RunOptions ro = {.reps = SWEEP_REPS, .warmup = 1, .verify = true, .max_seconds = SWEEP_SECONDS,
@@ -242,7 +242,7 @@ void Worker_sweepStart(Worker *w, const WorkerConfig *c, int budget, bool exhaus
    w->sweep_cfg = *c;
    w->sweep_budget = budget;
    w->sweep_exhaustive = exhaustive;
-   w->sweep_timeout = timeout_s > 0 ? timeout_s : 5;
+   w->sweep_timeout = timeout_s; /* 0: the device's default */
    w->sweep_req = true;
    w->sweep_stop = false;
    w->sweep_gen++;
