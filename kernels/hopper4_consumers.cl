@@ -26,7 +26,7 @@ operands: A=N B=T
 pad:      M=BM N=BN K=BK
 global:   N / BN * 128 * (CONS + 1), M / BM
 local:    128 * (CONS + 1), 1
-dynamic_smem: STAGES * (BM + BN) * BK * IN_SIZE * (GT_TF32 || GT_HALF || GT_BF16 ? 1 : 2) + 1024 + 16 * STAGES
+dynamic_smem: STAGES * (BM + BN) * BK * IN_SIZE * (GT_TF32 || GT_HALF || GT_BF16 ? 1 : 2) + 1024 + 24 * STAGES
 tma:      A box=(SW == 0 ? 16 : SW) / IN_SIZE,BM swizzle=SW
 tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN swizzle=SW
 sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
@@ -141,6 +141,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
    unsigned char *ring = gt_dynamic + ((1024 - (gt_smem_addr(gt_dynamic) & 1023)) & 1023);
    gt_u64 *full = (gt_u64 *)(ring + STAGES * STAGE_ALL); /* filled by the copy engine */
    gt_u64 *empty = full + STAGES;                         /* read by every consumer warp */
+   gt_u64 *ready = empty + STAGES;                        /* 3xTF32: the stage is split */
    const int tid = threadIdx.x, wg = tid / 128;
    const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
    const int tiles = K / BK;
@@ -148,12 +149,14 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
       for (int s = 0; s < STAGES; s++) {
          gt_mbar_init(&full[s], 1);
          gt_mbar_init(&empty[s], 4 * CONS);
+         gt_mbar_init(&ready[s], 3);
       }
       gt_mbar_fence_init();
    }
    __syncthreads();
    if (wg == 0) {
-      /* the producer: one thread keeps the ring full */
+      /* the producer: one thread keeps the ring full; in 3xTF32 the other three warps
+       * split each tile as it lands, while the consumers multiply the tile before */
 #if MOVE_REGS
       gt_setmaxnreg_dec(REGS_PRODUCER);
 #endif
@@ -164,6 +167,18 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
                gt_mbar_wait(&empty[s], (t / STAGES - 1) & 1);
             loadTiles(ring + s * STAGE_ALL, &tmA, &tmB, t, row0, col0, &full[s]);
          }
+#if SPLIT3
+      else if (tid >= 32)
+         for (int t = 0; t < tiles; t++) {
+            const int s = t % STAGES;
+            gt_mbar_wait(&full[s], (t / STAGES) & 1);
+            splitStage(ring + s * STAGE_ALL, tid - 32, 96);
+            gt_fence_proxy_async(); /* the tensor cores read what these stores wrote */
+            __syncwarp();
+            if (tid % 32 == 0)
+               gt_mbar_arrive(&ready[s]);
+         }
+#endif
    } else {
       /* the consumers: WM rows each, registers taken from the producer */
 #if MOVE_REGS
@@ -179,12 +194,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
       for (int t = 0; t < tiles; t++) {
          const int s = t % STAGES;
          unsigned char *stage = ring + s * STAGE_ALL;
-         gt_mbar_wait(&full[s], (t / STAGES) & 1);
-#if SPLIT3
-         splitStage(stage, ctid, 128 * CONS);
-         gt_fence_proxy_async();
-         gt_named_barrier(1, 128 * CONS); /* the consumers only */
-#endif
+         gt_mbar_wait(SPLIT3 ? &ready[s] : &full[s], (t / STAGES) & 1);
          FENCE_ACC();
          gt_wgmma_fence();
          mmaStage(acc, stage, r0);

@@ -6,11 +6,15 @@ step:     5
 about:    Step 4 with the blocks launched in an order that suits L2: blocks are numbered
 about:    along a one-dimensional grid and mapped to tiles GROUP block rows at a time, so that
 about:    the blocks running together read a few rows of A and a band of B's columns that
-about:    fit in the 50 MB L2 instead of streaming all of B for each block row.
+about:    fit in the 50 MB L2 instead of streaming all of B for each block row. CLUSTER=2
+about:    goes further: two blocks of a thread-block cluster take tiles one above the other,
+about:    which share their B tile, and each copies half of it into both blocks' shared
+about:    memory at once (TMA multicast); a slot is refilled when both blocks released it.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per block (BM / CONS per consumer)
 param:    BN = 128 in 64, 128, 256 ; columns of C per block: the wgmma N
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; block rows per band of the launch order (1: row by row)
+param:    CLUSTER = 1 in 1, 2 ; blocks per cluster sharing each B tile through TMA multicast
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
 param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in shared memory
@@ -23,12 +27,12 @@ require:  BK * IN_SIZE % (SW == 0 ? 32 : SW) == 0 && BK * IN_SIZE >= 32 ; BK tim
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
 require:  BLOCKS == 1 || (BN <= 128 && CONS == 1) ; two blocks per multiprocessor leave 128 registers at entry: one consumer, and a wgmma N of at most 128 (ptxas checks each wgmma against the entry count)
 operands: A=N B=T
-pad:      M=BM N=BN K=BK
+pad:      M=BM*CLUSTER N=BN K=BK
 global:   N / BN * (M / BM) * 128 * (CONS + 1), 1
 local:    128 * (CONS + 1), 1
-dynamic_smem: STAGES * (BM + BN) * BK * IN_SIZE * (GT_TF32 || GT_HALF || GT_BF16 ? 1 : 2) + 1024 + 16 * STAGES
+dynamic_smem: STAGES * (BM + BN) * BK * IN_SIZE * (GT_TF32 || GT_HALF || GT_BF16 ? 1 : 2) + 1024 + 24 * STAGES
 tma:      A box=(SW == 0 ? 16 : SW) / IN_SIZE,BM swizzle=SW
-tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN swizzle=SW
+tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN / CLUSTER swizzle=SW
 sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 */
 #define WM (BM / CONS) /* rows per consumer warpgroup */
@@ -49,6 +53,12 @@ sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 #define STAGE (TILE_A + TILE_B)                   /* the lo parts of 3xTF32 follow the stage */
 #define KSTEPS (BK * ES / 32)                     /* wgmma k-steps per tile: 32 bytes each */
 #define STAGE_ALL (STAGE * (SPLIT3 ? 2 : 1))     /* bytes of one stage in shared memory */
+#define SHARE (BN / CLUSTER)                      /* rows of B that each block of a cluster copies */
+#if CLUSTER > 1
+#define CLUSTER_DIMS __cluster_dims__(CLUSTER, 1, 1)
+#else
+#define CLUSTER_DIMS
+#endif
 
 /* The descriptor of k-step kk of a tile of `rows` rows at tile (shared address) + row0's
  * block. A tile is BK*ES/ATOM boxes of rows x ATOM bytes side by side; swizzled, a
@@ -59,14 +69,31 @@ __device__ inline gt_u64 descAt(uint tile, int rows, int row0, int kk) {
    return gt_wgmma_desc(tile + off, SW == 0 ? rows * 16 : 16, 8 * ATOM, SW);
 }
 
-/* All boxes of tile t of A and B into one stage, counted on bar. */
+/* All boxes of tile t of A and B into one stage, counted on bar. In a cluster, block
+ * `rank` copies its SHARE of B's rows into every block's stage; each bar counts the whole
+ * stage, its A and the shares of B that all the blocks send. */
 __device__ inline void loadTiles(unsigned char *stage, const GtTensorMap *ma, const GtTensorMap *mb, int t, int row0,
-                                 int col0, gt_u64 *bar) {
+                                 int col0, int rank, gt_u64 *bar) {
    gt_mbar_expect_tx(bar, STAGE);
    for (int b = 0; b < BK * ES / ATOM; b++) {
       gt_tma_load(stage + b * BM * ATOM, ma, t * BK + b * ATOM / ES, row0, bar);
+#if CLUSTER > 1
+      gt_tma_load_multicast(stage + TILE_A + (b * BN + rank * SHARE) * ATOM, mb, t * BK + b * ATOM / ES,
+                            col0 + rank * SHARE, bar, (1 << CLUSTER) - 1);
+#else
       gt_tma_load(stage + TILE_A + b * BN * ATOM, mb, t * BK + b * ATOM / ES, col0, bar);
+#endif
    }
+}
+
+/* A consumer warp gives a slot back: in a cluster, to every block (their copies fill it). */
+__device__ inline void releaseSlot(gt_u64 *bar) {
+#if CLUSTER > 1
+   for (int r = 0; r < CLUSTER; r++)
+      gt_mbar_arrive_cluster(bar, r);
+#else
+   gt_mbar_arrive(bar);
+#endif
 }
 
 /* 3xTF32: x = hi + lo with hi = x rounded to TF32 (in place) and lo = x - hi (exact in
@@ -134,31 +161,41 @@ __device__ inline void storeC(float (*acc)[BN / 2], int tid, int row0, int col0,
          }
 }
 
-__kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, const int K, const real alpha,
+__kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, const int N, const int K, const real alpha,
                                                  const __global in_t *A, const __global in_t *B, const real beta,
                                                  __global real *C, GT_TENSOR_MAP tmA, GT_TENSOR_MAP tmB) {
    extern __shared__ __align__(1024) unsigned char gt_dynamic[];
    unsigned char *ring = gt_dynamic + ((1024 - (gt_smem_addr(gt_dynamic) & 1023)) & 1023);
    gt_u64 *full = (gt_u64 *)(ring + STAGES * STAGE_ALL); /* filled by the copy engine */
    gt_u64 *empty = full + STAGES;                         /* read by every consumer warp */
+   gt_u64 *ready = empty + STAGES;                        /* 3xTF32: the stage is split */
    const int tid = threadIdx.x, wg = tid / 128;
    /* GROUP block rows side by side: consecutive blocks share A's rows and sweep B's
-    * columns GROUP rows at a time, so the tiles that a wave of blocks reads stay in L2 */
-   const int tilesM = M / BM, tilesN = N / BN, bid = blockIdx.x;
+    * columns GROUP rows at a time, so the tiles that a wave of blocks reads stay in L2. A
+    * cluster's blocks count as one, CLUSTER tiles high: the same B tile, rows one above
+    * the other. */
+   const int rank = CLUSTER > 1 ? (int)gt_cluster_rank() : 0;
+   const int tilesM = M / (BM * CLUSTER), tilesN = N / BN, bid = blockIdx.x / CLUSTER;
    const int inGroup = GROUP * tilesN, first = bid / inGroup * GROUP;
    const int rows = min(tilesM - first, GROUP);
-   const int row0 = (first + bid % inGroup % rows) * BM, col0 = bid % inGroup / rows * BN;
+   const int row0 = ((first + bid % inGroup % rows) * CLUSTER + rank) * BM, col0 = bid % inGroup / rows * BN;
    const int tiles = K / BK;
    if (tid == 0) {
       for (int s = 0; s < STAGES; s++) {
          gt_mbar_init(&full[s], 1);
-         gt_mbar_init(&empty[s], 4 * CONS);
+         gt_mbar_init(&empty[s], 4 * CONS * CLUSTER);
+         gt_mbar_init(&ready[s], 3);
       }
       gt_mbar_fence_init();
    }
+#if CLUSTER > 1
+   gt_cluster_sync(); /* no copy or arrival reaches a block before its barriers exist */
+#else
    __syncthreads();
+#endif
    if (wg == 0) {
-      /* the producer: one thread keeps the ring full */
+      /* the producer: one thread keeps the ring full; in 3xTF32 the other three warps
+       * split each tile as it lands, while the consumers multiply the tile before */
 #if MOVE_REGS
       gt_setmaxnreg_dec(REGS_PRODUCER);
 #endif
@@ -167,8 +204,20 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
             const int s = t % STAGES;
             if (t >= STAGES)
                gt_mbar_wait(&empty[s], (t / STAGES - 1) & 1);
-            loadTiles(ring + s * STAGE_ALL, &tmA, &tmB, t, row0, col0, &full[s]);
+            loadTiles(ring + s * STAGE_ALL, &tmA, &tmB, t, row0, col0, rank, &full[s]);
          }
+#if SPLIT3
+      else if (tid >= 32)
+         for (int t = 0; t < tiles; t++) {
+            const int s = t % STAGES;
+            gt_mbar_wait(&full[s], (t / STAGES) & 1);
+            splitStage(ring + s * STAGE_ALL, tid - 32, 96);
+            gt_fence_proxy_async(); /* the tensor cores read what these stores wrote */
+            __syncwarp();
+            if (tid % 32 == 0)
+               gt_mbar_arrive(&ready[s]);
+         }
+#endif
    } else {
       /* the consumers: WM rows each, registers taken from the producer */
 #if MOVE_REGS
@@ -184,12 +233,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
       for (int t = 0; t < tiles; t++) {
          const int s = t % STAGES;
          unsigned char *stage = ring + s * STAGE_ALL;
-         gt_mbar_wait(&full[s], (t / STAGES) & 1);
-#if SPLIT3
-         splitStage(stage, ctid, 128 * CONS);
-         gt_fence_proxy_async();
-         gt_named_barrier(1, 128 * CONS); /* the consumers only */
-#endif
+         gt_mbar_wait(SPLIT3 ? &ready[s] : &full[s], (t / STAGES) & 1);
          FENCE_ACC();
          gt_wgmma_fence();
          mmaStage(acc, stage, r0);
@@ -197,10 +241,13 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
          gt_wgmma_wait(1); /* tile t-1's products are done: give its slot back */
          FENCE_ACC();
          if (t > 0 && tid % 32 == 0)
-            gt_mbar_arrive(&empty[(t - 1) % STAGES]);
+            releaseSlot(&empty[(t - 1) % STAGES]);
       }
       gt_wgmma_wait(0);
       FENCE_ACC();
       storeC(acc, ctid % 128, row0 + r0, col0, N, alpha, beta, C);
    }
+#if CLUSTER > 1
+   gt_cluster_sync(); /* the other block may still arrive on this one's barriers */
+#endif
 }

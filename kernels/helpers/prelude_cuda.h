@@ -147,6 +147,31 @@ __device__ inline void gt_tma_load(void *dst, const GtTensorMap *map, int c0, in
                 ::"r"(gt_smem_addr(dst)), "l"((gt_u64)map), "r"(c0), "r"(c1), "r"(gt_smem_addr(bar))
                 : "memory");
 }
+/* Thread-block clusters: this block's rank in its cluster; a barrier of every thread of
+ * the cluster; an arrival on the mbarrier at bar's offset in block `rank` of the cluster;
+ * one box copied to the same offset in each block of `mask`, each block's own mbarrier at
+ * bar's offset counting the bytes it receives (TMA multicast). */
+__device__ inline uint gt_cluster_rank(void) {
+   uint r;
+   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+   return r;
+}
+__device__ inline void gt_cluster_sync(void) {
+   asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
+}
+__device__ inline void gt_mbar_arrive_cluster(gt_u64 *bar, uint rank) {
+   asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+                "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}" ::"r"(gt_smem_addr(bar)),
+                "r"(rank)
+                : "memory");
+}
+__device__ inline void gt_tma_load_multicast(void *dst, const GtTensorMap *map, int c0, int c1, gt_u64 *bar,
+                                             unsigned short mask) {
+   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+                " [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(gt_smem_addr(dst)), "l"((gt_u64)map), "r"(c0), "r"(c1),
+                "r"(gt_smem_addr(bar)), "h"(mask)
+                : "memory");
+}
 /* Ordinary shared-memory stores that the tensor cores or the TMA see next. */
 __device__ inline void gt_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 /* A barrier of `threads` threads (a multiple of 32) under id (1..15; 0 is __syncthreads). */

@@ -158,10 +158,37 @@ static void jsonStats(const BankSiteStats *s) {
 
 static void printCompiledJson(const KernelInfo *k, const BankViews *v);
 
-static void printJson(const Session *s, const KernelInfo *k, const long long *values, const Trace *t,
-                      const BankAnalysis *a, const BankViews *v, const BankGrid *g, int flatWarp, int execution,
-                      int executions) {
-   const DeviceInfo *dev = Session_device(s);
+static void jsonGrid(const BankGrid *g, int flatWarp, int execution, int executions) {
+   printf(",\"grid\":{\"site\":%u,\"warp\":%d,\"group\":%u,\"group_warp\":%u,\"execution\":%d,\"executions\":%d,"
+          "\"seq\":%u,\"kind\":\"%s\",\"width_bytes\":%u,\"lanes\":%d,\"banks\":%d,\"lanes_per_phase\":%d,"
+          "\"phases\":%d,\"paired\":%s,\"wavefronts\":%d,\"ideal_wavefronts\":%d,\"conflicts\":%d,"
+          "\"phase_wavefronts\":[",
+          g->site, flatWarp, g->group, g->warp, execution, executions, g->seq, g->store ? "store" : "load",
+          g->width, g->lanes, g->banks, g->lanes_per_phase, g->phases, g->paired ? "true" : "false",
+          g->wavefronts, g->ideal,
+          g->wavefronts - g->ideal);
+   for (int p = 0; p < g->phases; p++)
+      printf("%s%d", p ? "," : "", g->phase_wavefronts[p]);
+   printf("],\"addresses\":[");
+   for (int l = 0; l < g->lanes; l++) {
+      if (g->active[l])
+         printf("%s%u", l ? "," : "", g->address[l]);
+      else
+         printf("%snull", l ? "," : "");
+   }
+   printf("],\"rows\":[");
+   for (int l = 0; l < g->lanes; l++) {
+      char row[BANKS_MAX_BANKS + 1];
+      for (int b = 0; b < g->banks; b++)
+         row[b] = BankGrid_glyph(g->pass[l][b]);
+      row[g->banks] = '\0';
+      printf("%s\"%s\"", l ? "," : "", row);
+   }
+   printf("]}");
+}
+
+/* {"schema":..,"kernel":..,"params":{..} (the object left open). */
+static void jsonHead(const KernelInfo *k, const long long *values) {
    printf("{\"schema\":%d,\"kernel\":", REPORT_SCHEMA);
    Report_jsonString(stdout, k->name);
    printf(",\"params\":{");
@@ -170,21 +197,21 @@ static void printJson(const Session *s, const KernelInfo *k, const long long *va
       Report_jsonString(stdout, k->params[i].name);
       printf(":%lld", values[i]);
    }
-   printf("},\"backend\":");
-   Report_jsonString(stdout, Session_backend(s)->name);
-   printf(",\"device\":");
-   Report_jsonString(stdout, dev->name);
+   printf("}");
+}
+
+static void jsonModel(const BankModel *m) {
    printf(",\"model\":{\"name\":");
-   Report_jsonString(stdout, a->model.name);
+   Report_jsonString(stdout, m->name);
    printf(",\"banks\":%d,\"bank_width_bytes\":%d,\"simd_width\":%d,\"pair_merge\":%s,\"known\":%s,\"source\":",
-          a->model.banks, a->model.bank_width, a->model.simd_width, a->model.pair_merge ? "true" : "false",
-          a->model.known ? "true" : "false");
-   Report_jsonString(stdout, a->model.source);
-   printf("},\"problem\":{\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\"}", t->problem.m, t->problem.n, t->problem.k,
-          Precision_name(t->problem.precision));
-   printf(",\"groups\":%d,\"work_group_items\":%zu,\"warps_per_group\":%d,\"records\":%zu,\"dropped\":%zu,"
-          "\"complete\":%s,\"sites\":[",
-          a->groups, a->wg_size, a->warps, t->count, a->dropped, a->dropped ? "false" : "true");
+          m->banks, m->bank_width, m->simd_width, m->pair_merge ? "true" : "false", m->known ? "true" : "false");
+   Report_jsonString(stdout, m->source);
+   printf("}");
+}
+
+/* "sites":[...],"total":{...} of a: the sites that made a request. */
+static void jsonSites(const KernelInfo *k, const BankAnalysis *a) {
+   printf("\"sites\":[");
    bool first = true;
    for (int i = 0; i < a->nsites; i++) {
       const BankSiteStats *st = &a->sites[i];
@@ -200,34 +227,26 @@ static void printJson(const Session *s, const KernelInfo *k, const long long *va
    printf("],\"total\":{");
    jsonStats(&a->total);
    printf("}");
-   if (g) {
-      printf(",\"grid\":{\"site\":%u,\"warp\":%d,\"group\":%u,\"group_warp\":%u,\"execution\":%d,\"executions\":%d,"
-             "\"seq\":%u,\"kind\":\"%s\",\"width_bytes\":%u,\"lanes\":%d,\"banks\":%d,\"lanes_per_phase\":%d,"
-             "\"phases\":%d,\"paired\":%s,\"wavefronts\":%d,\"ideal_wavefronts\":%d,\"conflicts\":%d,"
-             "\"phase_wavefronts\":[",
-             g->site, flatWarp, g->group, g->warp, execution, executions, g->seq, g->store ? "store" : "load",
-             g->width, g->lanes, g->banks, g->lanes_per_phase, g->phases, g->paired ? "true" : "false",
-             g->wavefronts, g->ideal,
-             g->wavefronts - g->ideal);
-      for (int p = 0; p < g->phases; p++)
-         printf("%s%d", p ? "," : "", g->phase_wavefronts[p]);
-      printf("],\"addresses\":[");
-      for (int l = 0; l < g->lanes; l++) {
-         if (g->active[l])
-            printf("%s%u", l ? "," : "", g->address[l]);
-         else
-            printf("%snull", l ? "," : "");
-      }
-      printf("],\"rows\":[");
-      for (int l = 0; l < g->lanes; l++) {
-         char row[BANKS_MAX_BANKS + 1];
-         for (int b = 0; b < g->banks; b++)
-            row[b] = BankGrid_glyph(g->pass[l][b]);
-         row[g->banks] = '\0';
-         printf("%s\"%s\"", l ? "," : "", row);
-      }
-      printf("]}");
-   }
+}
+
+static void printJson(const Session *s, const KernelInfo *k, const long long *values, const Trace *t,
+                      const BankAnalysis *a, const BankViews *v, const BankGrid *g, int flatWarp, int execution,
+                      int executions) {
+   const DeviceInfo *dev = Session_device(s);
+   jsonHead(k, values);
+   printf(",\"backend\":");
+   Report_jsonString(stdout, Session_backend(s)->name);
+   printf(",\"device\":");
+   Report_jsonString(stdout, dev->name);
+   jsonModel(&a->model);
+   printf(",\"problem\":{\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\"}", t->problem.m, t->problem.n, t->problem.k,
+          Precision_name(t->problem.precision));
+   printf(",\"groups\":%d,\"work_group_items\":%zu,\"warps_per_group\":%d,\"records\":%zu,\"dropped\":%zu,"
+          "\"complete\":%s,",
+          a->groups, a->wg_size, a->warps, t->count, a->dropped, a->dropped ? "false" : "true");
+   jsonSites(k, a);
+   if (g)
+      jsonGrid(g, flatWarp, execution, executions);
    if (v)
       printCompiledJson(k, v);
    printf("}\n");
@@ -311,7 +330,32 @@ static void printCompiledJson(const KernelInfo *k, const BankViews *v) {
 /* A kernel that reads its tiles through tensor maps runs on Hopper only and cannot be
  * traced: the two accesses of its A tile are modelled from its layout and swizzle instead
  * (Swizzle_modelTrace) and analysed under NVIDIA's bank model. Both are drawn. */
-static int banksModelled(const Options *o, const KernelInfo *k, const long long *values, const Problem *p) {
+static void printModelledJson(const KernelInfo *k, const long long *values, const BankAnalysis *a, int rows,
+                              int width, int swizzle, const BankGrid *g) {
+   jsonHead(k, values);
+   printf(",\"modelled\":true,\"tile\":{\"operand\":\"A\",\"rows\":%d,\"box_bytes\":%d,\"swizzle_bytes\":%d}", rows,
+          width, swizzle);
+   jsonModel(&a->model);
+   printf(",");
+   jsonSites(k, a);
+   if (g)
+      jsonGrid(g, 0, 0, 1);
+   printf("}\n");
+}
+
+static int banksModelled(const Options *o, const KernelInfo *k, const long long *values, const Problem *p, int site) {
+   if (o->as_compiled) {
+      fprintf(stderr, "gemmtop: --as-compiled: %s's shared-memory accesses are modelled, not traced: the TMA and wgmma "
+                      "reach shared memory without load or store instructions to read widths from; leave "
+                      "--as-compiled out\n",
+              k->name);
+      return 2;
+   }
+   if ((o->has_warp && o->warp != 0) || (o->has_iteration && o->iteration != 0)) {
+      fprintf(stderr, "gemmtop: --warp and --iteration: %s's model has one request per site (warp 0, iteration 0)\n",
+              k->name);
+      return 2;
+   }
    DeviceLimits lim = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .local_mem_optin = 232448,
                        .fp64 = true, .warp = 32};
    Geometry g;
@@ -333,8 +377,21 @@ static int banksModelled(const Options *o, const KernelInfo *k, const long long 
       Trace_free(&t);
       return 1;
    }
+   BankGrid *grid = NULL;
+   if (site >= 0 || o->format == FORMAT_TABLE) {
+      grid = malloc(sizeof *grid);
+      if (!grid) {
+         fprintf(stderr, "gemmtop: out of host memory\n");
+         BankAnalysis_free(&a);
+         Trace_free(&t);
+         return 1;
+      }
+   }
    if (o->format == FORMAT_CSV) {
       printCsv(k, &a, NULL);
+   } else if (o->format == FORMAT_JSON) {
+      bool drawn = site >= 0 && BankAnalysis_grid(&a, BankAnalysis_request(&a, (unsigned)site, 0, 0, 0), grid);
+      printModelledJson(k, values, &a, rows, width, sw, drawn ? grid : NULL);
    } else {
       char params[512], desc[96];
       KernelInfo_formatParams(k, values, params, sizeof params);
@@ -351,12 +408,11 @@ static int banksModelled(const Options *o, const KernelInfo *k, const long long 
          snprintf(label, sizeof label, "%-2d %s", i, siteName(k, i));
          printSiteRow(label, &a.sites[i], true);
       }
-      BankGrid *grid = malloc(sizeof *grid);
-      for (unsigned site = 0; grid && site < 3; site++)
-         if (BankAnalysis_grid(&a, BankAnalysis_request(&a, site, 0, 0, 0), grid))
+      for (unsigned i = 0; i < (unsigned)a.nsites; i++)
+         if ((site < 0 || (unsigned)site == i) && BankAnalysis_grid(&a, BankAnalysis_request(&a, i, 0, 0, 0), grid))
             printGrid(k, grid, 0, 0, 1);
-      free(grid);
    }
+   free(grid);
    BankAnalysis_free(&a);
    Trace_free(&t);
    return 0;
@@ -507,7 +563,7 @@ int Cli_banks(const Options *o) {
       rc = 2;
    }
    if (rc == 0 && k->ntma) {
-      rc = banksModelled(o, k, values, &p);
+      rc = banksModelled(o, k, values, &p, site);
       Catalog_free(&cat);
       return rc;
    }

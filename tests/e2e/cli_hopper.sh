@@ -42,6 +42,18 @@ if [ $have_nvrtc = yes ]; then
    done
    run_gemmtop inspect --backend cuda --arch sm_90 --kernel hopper3_warpspec --code none
    expect_in "target     cuda sm_90a" "$OUT" "an sm_90a kernel for --arch sm_90 compiles for sm_90a"
+   # Step 5 in clusters of two: the kernel asks for them, and B arrives by multicast.
+   for p in hopper-5-order hopper-5-order-half; do
+      run_gemmtop inspect --backend cuda --arch sm_90a --preset $p --set CLUSTER=2 \
+         --size 1000 --code ptx
+      mc=$(printf '%s\n' "$OUT" | grep -c 'cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster')
+      if [ "$RC" -eq 0 ] && [ "$mc" -gt 0 ] && printf '%s\n' "$OUT" | grep -q '^.reqnctapercluster 2, 1, 1' &&
+         printf '%s\n' "$OUT" | grep -q 'mbarrier.arrive.release.cluster.shared::cluster.b64'; then
+         ok "$p with CLUSTER=2: clusters of 2 blocks, $mc multicast copies, slots released to both blocks"
+      else
+         not_ok "$p with CLUSTER=2 (exit $RC, $mc multicast)" "$ERR"
+      fi
+   done
 fi
 
 run_gemmtop inspect --backend cuda --arch sm_80 --kernel hopper1_tma --code none
@@ -75,4 +87,24 @@ expect_in "swizzle 64-byte" "$OUT" "banks says which swizzle it modelled"
 # 64-byte swizzle: row 1 of the read is 64 bytes on (banks 16-19); plain rows put it in pass 2
 expect_in "lane  1 ................1111............   64" "$OUT" "the wgmma read's row 1 lands in banks 16-19"
 expect_in "lane  1 2222............................   128" "$OUT" "unswizzled, row 1 waits for the second pass"
+
+# The model in JSON and one site alone, as for a traced kernel; what it cannot give is refused.
+run_gemmtop banks --kernel hopper1_tma --set SW=128 --format json --site 2
+if printf '%s\n' "$OUT" | python3 -c 'import json, sys
+o = json.load(sys.stdin)
+assert o["modelled"] is True and o["tile"] == {"operand": "A", "rows": 128, "box_bytes": 128, "swizzle_bytes": 128}, o
+s = {x["name"]: (x["wavefronts"], x["ideal_wavefronts"], x["conflicts"]) for x in o["sites"]}
+assert s == {"TMA write A (model)": (4, 4, 0), "wgmma read A (model)": (4, 4, 0), "unswizzled read A": (32, 4, 28)}, s
+assert o["grid"]["site"] == 2 and o["grid"]["wavefronts"] == 32 and len(o["grid"]["rows"]) == 32, o["grid"]'
+then ok "banks --format json: the modelled sites and the grid of --site 2"; else not_ok "modelled JSON" "$OUT
+$ERR"; fi
+run_gemmtop banks --kernel hopper1_tma --set SW=64 --site 1
+expect_in "site 1 (wgmma read A (model))" "$OUT" "--site 1 draws the wgmma read"
+case "$OUT" in *"site 0 (TMA write A"*) not_ok "--site 1 drew site 0 too" "$OUT" ;; *) ok "and only that site" ;; esac
+run_gemmtop banks --kernel hopper1_tma --as-compiled
+expect_rc 2 "--as-compiled on a modelled kernel is refused"
+expect_in "modelled, not traced" "$ERR" "saying why"
+run_gemmtop banks --kernel hopper1_tma --site 0 --warp 1
+expect_rc 2 "--warp 1 of a one-request model is refused"
+expect_in "one request per site" "$ERR" "saying what exists"
 finish

@@ -34,18 +34,30 @@ for sw in 0 32 64 128; do
 done
 check hopper-2-pipeline --size 768 --beta 0.5
 check hopper-5-order --size 1536 --set GROUP=4
+check hopper-5-order -m 1000 -n 520 -k 700 --beta 0.5 --set CLUSTER=2
 for t in tf32 half bf16; do
    check hopper-1-tma-$t -m 1000 -n 520 -k 700
    check hopper-5-order-$t -m 1000 -n 520 -k 700 --beta 0.5
+   check hopper-5-order-$t -m 1000 -n 520 -k 700 --beta 0.5 --set CLUSTER=2
 done
+# Thread-block clusters (TMA multicast of B): step 5 with CLUSTER=2 as user presets, so
+# that bench times them beside CLUSTER=1 and cuBLAS.
+P="${XDG_CONFIG_HOME:-$HOME/.config}/gemmtop/presets"
+mkdir -p "$P"
+for p in hopper-5-order hopper-5-order-tf32 hopper-5-order-half hopper-5-order-bf16; do
+   { cat presets/$p.preset; echo "CLUSTER = 2"; } > "$P/$p-cluster2.preset"
+done
+$B inspect --backend cuda --preset hopper-5-order-half-cluster2 --code sass > "$out/inspect-cluster2.txt" 2>&1
+echo "cluster2: $(grep -c 'UTMALDG.*MULTICAST' "$out/inspect-cluster2.txt") multicast UTMALDG, $(grep -c HGMMA "$out/inspect-cluster2.txt") HGMMA"
 $B run --backend cuda --preset hopper-4-consumers --size 2048 > "$out/run-4-2048.txt" 2>&1 # the table view
 tail -n 8 "$out/run-4-2048.txt"
 
 for t in tf32 half bf16; do
-   $B bench --backend cuda hopper-1-tma-$t hopper-5-order-$t --sizes $S --rounds $R --save "$out/bench-$t.csv" \
+   $B bench --backend cuda hopper-1-tma-$t hopper-5-order-$t hopper-5-order-$t-cluster2 --sizes $S --rounds $R \
+      --save "$out/bench-$t.csv" \
       > "$out/bench-$t.txt" 2>&1
 done
-$B bench --backend cuda $LADDER $EXTRA --sizes $S --rounds $R --save "$out/bench.csv" > "$out/bench.txt" 2>&1
+$B bench --backend cuda $LADDER hopper-5-order-cluster2 $EXTRA --sizes $S --rounds $R --save "$out/bench.csv" > "$out/bench.txt" 2>&1
 for t in tf32 half bf16; do
    echo "== $t against cuBLAS of the same types, $S, $R rounds"
    grep -v '^size ' "$out/bench-$t.txt"
