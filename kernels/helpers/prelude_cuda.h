@@ -148,7 +148,9 @@ __device__ inline void gt_tma_load(void *dst, const GtTensorMap *map, int c0, in
                 : "memory");
 }
 /* Thread-block clusters: this block's rank in its cluster; a barrier of every thread of
- * the cluster; an arrival on the mbarrier at bar's offset in block `rank` of the cluster;
+ * the cluster; an arrival on the mbarrier at bar's offset in block `rank` of the cluster
+ * (release at the block's scope: a release at the cluster's costs a MEMBAR.ALL.GPU per
+ * arrival, which halved step 5's speed, and a slot's release publishes no data);
  * one box copied to the same offset in each block of `mask`, each block's own mbarrier at
  * bar's offset counting the bytes it receives (TMA multicast). */
 __device__ inline uint gt_cluster_rank(void) {
@@ -161,7 +163,7 @@ __device__ inline void gt_cluster_sync(void) {
 }
 __device__ inline void gt_mbar_arrive_cluster(gt_u64 *bar, uint rank) {
    asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
-                "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}" ::"r"(gt_smem_addr(bar)),
+                "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(gt_smem_addr(bar)),
                 "r"(rank)
                 : "memory");
 }

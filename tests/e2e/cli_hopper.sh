@@ -48,7 +48,7 @@ if [ $have_nvrtc = yes ]; then
          --size 1000 --code ptx
       mc=$(printf '%s\n' "$OUT" | grep -c 'cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster')
       if [ "$RC" -eq 0 ] && [ "$mc" -gt 0 ] && printf '%s\n' "$OUT" | grep -q '^.reqnctapercluster 2, 1, 1' &&
-         printf '%s\n' "$OUT" | grep -q 'mbarrier.arrive.release.cluster.shared::cluster.b64'; then
+         printf '%s\n' "$OUT" | grep -q 'mbarrier.arrive.shared::cluster.b64'; then
          ok "$p with CLUSTER=2: clusters of 2 blocks, $mc multicast copies, slots released to both blocks"
       else
          not_ok "$p with CLUSTER=2 (exit $RC, $mc multicast)" "$ERR"

@@ -3,7 +3,8 @@
 # build check (SASS shows HGMMA and the TMA's UTMALDG), correctness of every step, of each
 # swizzle mode and of each element type at sizes that pad, then against cuBLAS of the same
 # types, each type in one process (bench --rounds): the ladder in float (3xTF32) against
-# SGEMM, and tf32, half and bfloat16 against cuBLAS's TF32, half and bfloat16 GEMMs.
+# SGEMM, and in tf32, half and bfloat16 against cuBLAS's TF32, half and bfloat16 GEMMs;
+# step 5 also in clusters of two blocks (CLUSTER=2, B shared by TMA multicast).
 # Writes under $1 (default $OUT); prints the tables last.
 . tools/gpu/gpu_setup.sh
 B=${GEMMTOP_BIN:-build/gemmtop}
@@ -36,7 +37,9 @@ check hopper-2-pipeline --size 768 --beta 0.5
 check hopper-5-order --size 1536 --set GROUP=4
 check hopper-5-order -m 1000 -n 520 -k 700 --beta 0.5 --set CLUSTER=2
 for t in tf32 half bf16; do
-   check hopper-1-tma-$t -m 1000 -n 520 -k 700
+   for p in hopper-1-tma hopper-2-pipeline hopper-3-warpspec hopper-4-consumers; do
+      check $p-$t -m 1000 -n 520 -k 700
+   done
    check hopper-5-order-$t -m 1000 -n 520 -k 700 --beta 0.5
    check hopper-5-order-$t -m 1000 -n 520 -k 700 --beta 0.5 --set CLUSTER=2
 done
@@ -53,8 +56,8 @@ $B run --backend cuda --preset hopper-4-consumers --size 2048 > "$out/run-4-2048
 tail -n 8 "$out/run-4-2048.txt"
 
 for t in tf32 half bf16; do
-   $B bench --backend cuda hopper-1-tma-$t hopper-5-order-$t hopper-5-order-$t-cluster2 --sizes $S --rounds $R \
-      --save "$out/bench-$t.csv" \
+   $B bench --backend cuda hopper-1-tma-$t hopper-2-pipeline-$t hopper-3-warpspec-$t hopper-4-consumers-$t \
+      hopper-5-order-$t hopper-5-order-$t-cluster2 --sizes $S --rounds $R --save "$out/bench-$t.csv" \
       > "$out/bench-$t.txt" 2>&1
 done
 $B bench --backend cuda $LADDER hopper-5-order-cluster2 $EXTRA --sizes $S --rounds $R --save "$out/bench.csv" > "$out/bench.txt" 2>&1
