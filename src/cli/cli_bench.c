@@ -173,7 +173,9 @@ static int collectConfigs(Bench *b, const Catalog *cat) {
    for (int i = 0; rc == 0 && i < o->npositional; i++) {
       const Preset *pr = PresetList_find(&list, o->positional[i]);
       if (!pr) {
-         fprintf(stderr, "gemmtop: no preset named '%s'; see 'gemmtop list presets'\n", o->positional[i]);
+         char why[1280];
+         PresetList_missing(&list, o->positional[i], why, sizeof why);
+         fprintf(stderr, "gemmtop: %s\n", why);
          rc = 2;
       } else if (addPreset(o, cat, pr, &b->configs[b->nconf])) {
          b->nconf++;

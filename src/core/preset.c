@@ -357,6 +357,29 @@ const Preset *PresetList_find(const PresetList *l, const char *name) {
    return found;
 }
 
+bool PresetList_refused(const PresetList *l, const char *name, char *out, size_t outlen) {
+   char file[160];
+   snprintf(file, sizeof file, "/%s.preset:", name);
+   for (const char *line = l->warnings; *line;) {
+      size_t len = strcspn(line, "\n");
+      const char *hit = strstr(line, file);
+      if (hit && hit < line + len) {
+         snprintf(out, outlen, "%.*s", (int)len, line);
+         return true;
+      }
+      line += len + (line[len] == '\n');
+   }
+   return false;
+}
+
+void PresetList_missing(const PresetList *l, const char *name, char *out, size_t outlen) {
+   char why[1024];
+   if (PresetList_refused(l, name, why, sizeof why))
+      snprintf(out, outlen, "preset '%s' is refused: %s", name, why);
+   else
+      snprintf(out, outlen, "no preset named '%s'; see 'gemmtop list presets'", name);
+}
+
 bool Preset_defaultDir(const char *kernels_dir, char *out, size_t outlen) {
    const char *env = getenv("GEMMTOP_PRESETS");
    if (env && *env) {

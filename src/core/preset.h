@@ -61,6 +61,11 @@ typedef struct PresetList_ {
 bool PresetList_load(PresetList *l, const char *dir, char *err, size_t errlen);
 void PresetList_free(PresetList *l);
 const Preset *PresetList_find(const PresetList *l, const char *name);
+/* Why a preset of that name is not in l, when its file is there but refused: the file's
+ * warning ("PATH:LINE: what is wrong") into out, and true; false when no file has it. */
+bool PresetList_refused(const PresetList *l, const char *name, char *out, size_t outlen);
+/* "no preset named 'NAME'; see 'gemmtop list presets'", or why the file of that name was refused. */
+void PresetList_missing(const PresetList *l, const char *name, char *out, size_t outlen);
 /* $GEMMTOP_PRESETS, or next to the (first) kernels folder of kernels_dir. */
 bool Preset_defaultDir(const char *kernels_dir, char *out, size_t outlen);
 /* The user's folder ($XDG_CONFIG_HOME/gemmtop/presets), created if needed. */

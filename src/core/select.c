@@ -103,9 +103,9 @@ bool Select_loadPreset(const char *preset, const Catalog *cat, Preset *out, char
    const Preset *p = PresetList_find(&list, preset);
    if (p)
       *out = *p;
+   else
+      PresetList_missing(&list, preset, err, errlen);
    PresetList_free(&list);
-   if (!p)
-      snprintf(err, errlen, "no preset named '%s'; see 'gemmtop list presets'", preset);
    return p != NULL;
 }
 

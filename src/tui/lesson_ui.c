@@ -70,7 +70,11 @@ static void applyStep(Ui *ui, int i) {
    char err[1536];
    PresetList_load(&presets, ui->presets_dir, err, sizeof err);
    const Preset *p = PresetList_find(&presets, st->preset);
-   if (!p)
+   char why[1024];
+   if (!p && PresetList_refused(&presets, st->preset, why, sizeof why))
+      snprintf(L->step_error, sizeof L->step_error, "%s:%d: step %d names preset %s, which is refused: %s",
+               lesson->path, st->line, i + 1, st->preset, why);
+   else if (!p)
       snprintf(L->step_error, sizeof L->step_error, "%s:%d: step %d names preset %s, which is not in %s or yours",
                lesson->path, st->line, i + 1, st->preset, ui->presets_dir);
    else if (Ui_loadPreset(ui, p, L->size, st->ablate, st->limits, err, sizeof err))

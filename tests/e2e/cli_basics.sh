@@ -101,6 +101,14 @@ expect_in "nul.preset:3: NUL byte" "$ERR" "a preset with a NUL is refused with i
 expect_in "twice.preset:4: 'TSN' is given twice (first on line 3)" "$ERR" "a key given twice is refused"
 run_gemmtop run --preset "$T_DIR/presets/twice.preset" --size 64
 expect_rc 2 "running a preset with a key given twice is a usage error"
+# By name, the refused file is named with what is wrong, not called missing.
+GEMMTOP_PRESETS="$T_DIR/presets" run_gemmtop run --preset twice --size 64
+expect_rc 2 "running the refused preset by name is a usage error"
+expect_in "preset 'twice' is refused: $T_DIR/presets/twice.preset:4: 'TSN' is given twice" "$ERR" "saying why, with the line"
+GEMMTOP_PRESETS="$T_DIR/presets" run_gemmtop bench twice --sizes 64
+expect_in "preset 'twice' is refused:" "$ERR" "bench says the same"
+GEMMTOP_PRESETS="$T_DIR/presets" run_gemmtop run --preset nosuch --size 64
+expect_in "no preset named 'nosuch'" "$ERR" "a name no file has is still called missing"
 
 run_gemmtop run --kernel general_any --size 200000
 expect_rc 1 "a problem larger than the device's memory fails cleanly"
