@@ -18,7 +18,7 @@ ui_init
 out=$("$GEMMTOP_BIN" lesson nosuchlesson 2>&1)
 rc=$?
 [ "$rc" = 2 ] && ok "an unknown lesson is a usage error (exit 2)" || not_ok "unknown lesson: exit $rc" "$out"
-expect_in "the lessons are: dcu, fast, hopper, m1, magma, mygemm, tensor" "$out" "and the message lists the valid lessons"
+expect_in "the lessons are: dcu, fast, hopper, hopper-bf16, m1, magma, mygemm, tensor" "$out" "and the message lists the valid lessons"
 list=$("$GEMMTOP_BIN" list lessons 2>&1)
 expect_in "magma       6  MAGMA Fermi" "$list" "list lessons gives each lesson's steps and title"
 lessons=$(printf '%s\n' "$list" | awk 'NR > 1 { print $1 }')
