@@ -5,8 +5,15 @@
 # (tools/gpu/suite_bundle.sh, run here first). Carry build/gemmtop, build/gemmtop-nompi
 # and .device-carry. GEMMTOP_TEST_JOBS scripts at once (default 6).
 . tools/gpu/gpu_setup.sh
-for f in .device-carry/suite/*.deb; do dpkg -x "$f" /; done
-ldconfig
+# The bundle goes into a folder of its own: unpacked over / it would replace the
+# machine's own programs and libraries. Its programs and Python modules come after the
+# machine's; its libraries are found by LD_LIBRARY_PATH (the C runtime is not in it).
+extra=/opt/gemmtop-suite
+mkdir -p "$extra"
+for f in .device-carry/suite/*.deb; do dpkg -x "$f" "$extra"; done
+export PATH="$PATH:$extra/usr/bin"
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$extra/usr/lib/x86_64-linux-gnu"
+export PYTHONPATH="${PYTHONPATH:+$PYTHONPATH:}$extra/usr/lib/python3/dist-packages"
 mkdir -p build/tests
 tar xzf .device-carry/suite/tests.tgz -C build/tests --strip-components=1
 "${BUILD:-build}"/gemmtop list devices 2>&1 | head -n 12
