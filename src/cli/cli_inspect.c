@@ -51,7 +51,8 @@ static void printTable(const KernelInfo *k, const long long *values, const Inspe
    }
    if (show_code) {
       if (in->code)
-         printf("\n%s (%s):\n%s\n", in->code_kind, in->arch[0] ? in->arch : in->target, in->code);
+         printf("\n%s (%s):\n%s\n", in->code_kind,
+                in->code_arch[0] ? in->code_arch : in->arch[0] ? in->arch : in->target, in->code);
       else
          printf("code       none readable here (NVIDIA's OpenCL gives PTX, PoCL its CPU code with llvm-objdump; --backend cuda --arch sm_90 gives PTX or SASS; "
                 "--backend hip --arch gfx906 gives AMD ISA when LLVM's tools are installed)\n");
@@ -92,6 +93,10 @@ static void printJson(const KernelInfo *k, const long long *values, const Inspec
    if (show_code && in->code) {
       printf(",\"code_kind\":");
       Report_jsonString(stdout, in->code_kind);
+      if (in->code_arch[0]) {
+         printf(",\"code_arch\":");
+         Report_jsonString(stdout, in->code_arch);
+      }
       const ListingStats *c = &in->stats;
       printf(",\"code_counts\":{\"lines\":%d,\"instructions\":%d,\"fma\":%d,\"shared_loads\":%d,"
              "\"shared_stores\":%d,\"global_loads\":%d,\"global_stores\":%d,\"spill_loads\":%d,"

@@ -221,8 +221,11 @@ RunStatus Inspect_onDevice(Session *s, const InspectRequest *rq, Inspection *out
       char *cubin, *ptx, *log, err[512];
       size_t cubinLen;
       if (nvrtcCode(rq->catalog, k, r->defines, dev->arch, rq->code == INSPECT_CODE_SASS, &cubin, &cubinLen, &ptx,
-                    &log, err, sizeof err) == BACKEND_OK)
+                    &log, err, sizeof err) == BACKEND_OK) {
          pickCudaCode(rq->code, cubin, cubinLen, ptx, out);
+         bool specific = Cuda_archSpecific(r->defines) && dev->arch[strlen(dev->arch) - 1] != 'a';
+         snprintf(out->code_arch, sizeof out->code_arch, "%s%s", dev->arch, specific ? "a" : "");
+      }
       free(log);
    }
    if (rq->source)
@@ -292,6 +295,7 @@ static RunStatus offlineCuda(const char *arch, const InspectRequest *rq, Inspect
    }
    bool specific = Cuda_archSpecific(defines) && arch[strlen(arch) - 1] != 'a';
    snprintf(out->target, sizeof out->target, "cuda %s%s (NVRTC, no device needed)", arch, specific ? "a" : "");
+   snprintf(out->code_arch, sizeof out->code_arch, "%s%s", arch, specific ? "a" : "");
    /* the occupancy tables know sm_90, which sm_90a is */
    snprintf(out->arch, sizeof out->arch, "%.*s", (int)strcspn(arch, "a"), arch);
    Ptxas_parse(out->build_log, rq->kernel->entry, &out->ptxas);

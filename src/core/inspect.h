@@ -37,6 +37,7 @@ typedef struct Inspection_ {
    char *build_log;          /* the compiler's messages (owned), NULL if none */
    char target[96];          /* "cuda sm_90 (NVRTC, no device needed)", "opencl <device>" */
    char arch[32];            /* "sm_90", "gfx906" (the processor only), "" unknown */
+   char code_arch[32];       /* what NVRTC compiled the code for ("sm_90a"); "" when arch says it */
    int registers;            /* per work-item, -1 not reported */
    long long private_mem;    /* spills / private memory per work-item, bytes, -1 not reported */
    long long local_mem;      /* shared / local memory per work-group, bytes */

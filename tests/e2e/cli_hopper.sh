@@ -40,8 +40,9 @@ if [ $have_nvrtc = yes ]; then
       [ "$RC" -eq 0 ] && [ "$(json_field registers)" -gt 0 ] && ok "swizzle $sw compiles (sm_90 taken as sm_90a)" ||
          not_ok "hopper1_tma SW=$sw for sm_90 (exit $RC)" "$ERR"
    done
-   run_gemmtop inspect --backend cuda --arch sm_90 --kernel hopper3_warpspec --code none
+   run_gemmtop inspect --backend cuda --arch sm_90 --kernel hopper3_warpspec --code ptx
    expect_in "target     cuda sm_90a" "$OUT" "an sm_90a kernel for --arch sm_90 compiles for sm_90a"
+   expect_in "PTX (sm_90a):" "$OUT" "and the code is labelled with the target it was compiled for"
    # Step 5 in clusters of two: the kernel asks for them, and B arrives by multicast.
    for p in hopper-5-order hopper-5-order-half; do
       run_gemmtop inspect --backend cuda --arch sm_90a --preset $p --set CLUSTER=2 \
