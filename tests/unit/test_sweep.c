@@ -195,6 +195,17 @@ static void test_classify(void **state) {
 /* Asked only whether (no message), Config_check gives the same answer as when it explains;
  * and it explains the first refusal of a listed space, which lists the same configurations
  * it would have listed. */
+/* A CPU's launches are slower and its first one waits for the driver's compile: its
+ * default limit is longer than a GPU's. */
+static void test_default_timeout(void **state) {
+   (void)state;
+   DeviceInfo cpu = {.type = DEVICE_CPU}, gpu = {.type = DEVICE_GPU}, acc = {.type = DEVICE_ACCELERATOR};
+   assert_true(Sweep_defaultTimeout(&cpu) == 30);
+   assert_true(Sweep_defaultTimeout(&gpu) == 5);
+   assert_true(Sweep_defaultTimeout(&acc) == 5);
+   assert_true(Sweep_defaultTimeout(NULL) == 5);
+}
+
 static void test_check_without_words(void **state) {
    (void)state;
    for (int trial = 0; trial < 20; trial++) {
@@ -235,6 +246,7 @@ int main(void) {
        cmocka_unit_test(test_huge_space_drawn),
        cmocka_unit_test(test_classify),
        cmocka_unit_test(test_check_without_words),
+       cmocka_unit_test(test_default_timeout),
    };
    int rc = cmocka_run_group_tests(tests, NULL, NULL);
    if (rc)
