@@ -134,6 +134,43 @@ static void test_geometry(void **state) {
    KernelInfo_free(&k);
 }
 
+/* Step 5 in clusters of two (the shipped kernel): M rounds up to two block rows, the
+ * grid is a whole number of clusters and each block copies half of B's rows. */
+static void test_cluster_geometry(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[512], msg[1024];
+   assert_true(Catalog_load(&cat, GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   const KernelInfo *k = Catalog_find(&cat, "hopper5_order");
+   assert_non_null(k);
+   long long v[KERNEL_MAX_PARAMS];
+   KernelInfo_defaults(k, v);
+   const char *names[] = {"CONS", "BM", "BN", "BK", "SW", "STAGES", "BLOCKS"};
+   const long long values[] = {2, 128, 256, 64, 128, 4, 1};
+   for (int i = 0; i < 7; i++)
+      v[KernelInfo_paramIndex(k, names[i])] = values[i];
+   Problem p = square(512);
+   p.m = 1100;
+   p.precision = PRECISION_HALF;
+   DeviceLimits l = h100();
+   Geometry g;
+   int cluster = KernelInfo_paramIndex(k, "CLUSTER");
+   assert_true(cluster >= 0);
+   v[cluster] = 1;
+   assert_true(Config_check(k, v, &p, &l, &g, msg, sizeof msg));
+   assert_int_equal(g.m, 1152); /* 9 block rows */
+   assert_int_equal(g.tma[1].box[1], 256);
+   v[cluster] = 2;
+   assert_true(Config_check(k, v, &p, &l, &g, msg, sizeof msg));
+   assert_int_equal(g.m, 1280); /* 10 block rows: 5 clusters high */
+   assert_int_equal(g.tma[1].operand, 'B');
+   assert_int_equal(g.tma[1].box[1], 128); /* each block's half of the 256 rows */
+   size_t blocks = g.global[0] / g.local[0];
+   assert_int_equal(blocks, (512 / 256) * (1280 / 128));
+   assert_int_equal(blocks % 2, 0);
+   Catalog_free(&cat);
+}
+
 static void expectRefusal(const KernelInfo *k, long long *v, const Problem *p, const DeviceLimits *l, const char *want) {
    char msg[1024];
    assert_false(Config_check(k, v, p, l, NULL, msg, sizeof msg));
@@ -299,6 +336,7 @@ int main(void) {
        cmocka_unit_test(test_geometry),          cmocka_unit_test(test_geometry_refusals),
        cmocka_unit_test(test_targets),           cmocka_unit_test(test_swizzle_functions),
        cmocka_unit_test(test_tile_layout),       cmocka_unit_test(test_bank_model),
+       cmocka_unit_test(test_cluster_geometry),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
