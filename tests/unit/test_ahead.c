@@ -623,7 +623,16 @@ static void test_latency_of_a_change(void **state) {
    WorkerConfig e = a;
    e.problem = square(80);
    lim = (DeviceLimits){.max_wg = 4096, .max_wi = {4096, 4096, 4096}, .local_mem = 1 << 20, .fp64 = true, .warp = 32};
-   assert_true(randomValid(k, &e.problem, &lim, e.values));
+   /* Not one of the configurations the worker built: a program need not depend on the
+    * problem's size, so a drawn a, b or c would come from the worker's own memory (1 draw
+    * in 25 for mygemm01_naive at 80), not from the pool. */
+   bool drawn = false;
+   for (int tries = 0; tries < 1000 && !drawn; tries++) {
+      assert_true(randomValid(k, &e.problem, &lim, e.values));
+      drawn = memcmp(e.values, a.values, sizeof a.values) && memcmp(e.values, b.values, sizeof b.values) &&
+              (pick < 0 || memcmp(e.values, further[pick], sizeof e.values));
+   }
+   assert_true(drawn);
    AheadTarget te = Ahead_target(backend, dev, k->name, &e.problem, 0);
    Ahead_want(pool, &te, (const long long (*)[KERNEL_MAX_PARAMS])e.values, 1);
    /* The worker waits for a compile in progress, not for one still queued: start the change
