@@ -274,7 +274,7 @@ static bool outOfTime(const SweepPlan *pl) {
 static MeasureJob measureJob(const SweepPlan *pl, const Problem *p) {
    const Options *o = pl->o;
    MeasureJob job = {.device = pl->dev.index, .problem = *p, .seed = pl->seed, .reps = o->reps, .warmup = o->warmup,
-                     .timeout_s = o->timeout > 0 ? o->timeout : Sweep_defaultTimeout(&pl->dev), .cold_l2 = o->cold_l2};
+                     .timeout_s = Sweep_timeout(o->timeout, &pl->dev), .cold_l2 = o->cold_l2};
    Util_copy(job.backend, sizeof job.backend, pl->backend);
    Util_copy(job.kernel, sizeof job.kernel, pl->k->name);
    return job;

@@ -70,8 +70,8 @@ void Sweep_shuffle(SweepSpace *s, const KernelInfo *k, const long long *base, Rn
       }
 }
 
-double Sweep_defaultTimeout(const DeviceInfo *d) {
-   return d && d->type == DEVICE_CPU ? 30 : 5;
+double Sweep_timeout(double asked, const DeviceInfo *d) {
+   return asked > 0 ? asked : d && d->type == DEVICE_CPU ? 30 : 5;
 }
 
 void Sweep_classify(SweepCandidate *c, RunStatus st, const RunResult *r, double timeout_s) {

@@ -59,10 +59,10 @@ void Sweep_shuffle(SweepSpace *s, const KernelInfo *k, const long long *base, Rn
  * timeout_s seconds counting as a timeout. Fills c's outcome, figures and reason. */
 void Sweep_classify(SweepCandidate *c, RunStatus st, const RunResult *r, double timeout_s);
 
-/* The launch limit when the user sets none: 5 s on a GPU or an accelerator, 30 s on a CPU,
- * where launches are far slower and the first one also waits for the driver to finish
- * compiling (PoCL builds the work-group function at the first launch). */
-double Sweep_defaultTimeout(const DeviceInfo *d);
+/* A sweep's launch limit in seconds on d: `asked` when above 0, else 5 s on a GPU or an
+ * accelerator and 30 s on a CPU, where launches are far slower and the first one also
+ * waits for the driver to finish compiling (PoCL builds the work-group function then). */
+double Sweep_timeout(double asked, const DeviceInfo *d);
 
 void SweepSpace_free(SweepSpace *s);
 

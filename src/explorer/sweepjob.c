@@ -193,7 +193,7 @@ void SweepJob_step(Worker *w) {
    char params[512];
    KernelInfo_formatParams(k, c.values, params, sizeof params);
    Worker_setState(w, WS_SWEEPING, "sweep %d/%d: %s %s", i + 1, sw->total, k->name, params);
-   double timeout = w->sweep_timeout > 0 ? w->sweep_timeout : Sweep_defaultTimeout(&w->snap.device);
+   double timeout = Sweep_timeout(w->sweep_timeout, &w->snap.device);
    Session *s = w->session;
    RunResult *r = w->res;
    RunOptions ro = {.reps = SWEEP_REPS, .warmup = 1, .verify = true, .max_seconds = SWEEP_SECONDS,

@@ -200,10 +200,13 @@ static void test_classify(void **state) {
 static void test_default_timeout(void **state) {
    (void)state;
    DeviceInfo cpu = {.type = DEVICE_CPU}, gpu = {.type = DEVICE_GPU}, acc = {.type = DEVICE_ACCELERATOR};
-   assert_true(Sweep_defaultTimeout(&cpu) == 30);
-   assert_true(Sweep_defaultTimeout(&gpu) == 5);
-   assert_true(Sweep_defaultTimeout(&acc) == 5);
-   assert_true(Sweep_defaultTimeout(NULL) == 5);
+   assert_true(Sweep_timeout(0, &cpu) == 30);
+   assert_true(Sweep_timeout(0, &gpu) == 5);
+   assert_true(Sweep_timeout(0, &acc) == 5);
+   assert_true(Sweep_timeout(0, NULL) == 5);
+   /* --timeout wins on either */
+   assert_true(Sweep_timeout(2.5, &cpu) == 2.5);
+   assert_true(Sweep_timeout(60, &gpu) == 60);
 }
 
 static void test_check_without_words(void **state) {
