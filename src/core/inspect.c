@@ -80,6 +80,12 @@ static BackendStatus nvrtcCode(const Catalog *cat, const KernelInfo *k, const ch
    return st;
 }
 
+/* The target NVRTC compiles for: arch, with the "a" of an arch-specific kernel (sm_90a). */
+static void cudaCodeArch(const char *defines, const char *arch, char *out, size_t len) {
+   bool specific = Cuda_archSpecific(defines) && arch[strlen(arch) - 1] != 'a';
+   snprintf(out, len, "%s%s", arch, specific ? "a" : "");
+}
+
 /* The code asked for from NVRTC's CUBIN and PTX (both freed): SASS through cuobjdump when
  * it is there, else PTX. */
 static void pickCudaCode(InspectCode want, char *cubin, size_t cubinLen, char *ptx, Inspection *out) {
@@ -223,8 +229,7 @@ RunStatus Inspect_onDevice(Session *s, const InspectRequest *rq, Inspection *out
       if (nvrtcCode(rq->catalog, k, r->defines, dev->arch, rq->code == INSPECT_CODE_SASS, &cubin, &cubinLen, &ptx,
                     &log, err, sizeof err) == BACKEND_OK) {
          pickCudaCode(rq->code, cubin, cubinLen, ptx, out);
-         bool specific = Cuda_archSpecific(r->defines) && dev->arch[strlen(dev->arch) - 1] != 'a';
-         snprintf(out->code_arch, sizeof out->code_arch, "%s%s", dev->arch, specific ? "a" : "");
+         cudaCodeArch(r->defines, dev->arch, out->code_arch, sizeof out->code_arch);
       }
       free(log);
    }
@@ -293,9 +298,8 @@ static RunStatus offlineCuda(const char *arch, const InspectRequest *rq, Inspect
       Util_copy(out->message, sizeof out->message, err);
       return RUN_COMPILE_ERROR;
    }
-   bool specific = Cuda_archSpecific(defines) && arch[strlen(arch) - 1] != 'a';
-   snprintf(out->target, sizeof out->target, "cuda %s%s (NVRTC, no device needed)", arch, specific ? "a" : "");
-   snprintf(out->code_arch, sizeof out->code_arch, "%s%s", arch, specific ? "a" : "");
+   cudaCodeArch(defines, arch, out->code_arch, sizeof out->code_arch);
+   snprintf(out->target, sizeof out->target, "cuda %s (NVRTC, no device needed)", out->code_arch);
    /* the occupancy tables know sm_90, which sm_90a is */
    snprintf(out->arch, sizeof out->arch, "%.*s", (int)strcspn(arch, "a"), arch);
    Ptxas_parse(out->build_log, rq->kernel->entry, &out->ptxas);
