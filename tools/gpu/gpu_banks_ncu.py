@@ -11,7 +11,9 @@ the PTX) and whether that view agrees with ncu: on 2026-11-23 the source's view 
 for myGEMM steps 2, 3, 5 and DCU 4-6 without padding, the compiled view is expected to
 agree everywhere. The tensor ladder (kernels/tensor*.cl, through its presets) is compared
 too. The last line says whether every compiled view agrees."""
-import csv, io, json, subprocess, sys
+import json, subprocess, sys
+
+import ncu_csv
 
 B = "build/gemmtop"
 CASES = [
@@ -92,15 +94,7 @@ for kernel, params in CASES:
     comp = totals(o["as_compiled"]["sites"])
     run = [B, "run", "--backend", "cuda"] + which + ["-m", str(p["m"]), "-n", str(p["n"]), "-k", str(p["k"]),
            "--precision", p["precision"], "--reps", "1", "--warmup", "0", "--no-verify"] + sets(params)
-    n = subprocess.run(["ncu", "--clock-control", "none", "--kernel-name", "gemm", "--launch-count", "1", "--csv",
-                        "--metrics", ",".join(METRICS)] + run, capture_output=True, text=True)
-    vals = {}
-    text = n.stdout[n.stdout.find('"ID"'):] if '"ID"' in n.stdout else ""
-    for row in csv.DictReader(io.StringIO(text)):
-        try:
-            vals[row["Metric Name"]] = float(row["Metric Value"].replace(",", ""))
-        except (KeyError, ValueError):
-            pass
+    vals, tail = ncu_csv.measure(run, METRICS)
     theirs = tuple(int(vals.get(m, -1)) for m in METRICS[:4])
     if len(METRICS) > 4:  # cp.async's writes join the stores
         theirs = theirs[:2] + (theirs[2] + int(vals.get(METRICS[4], 0)), theirs[3] + int(vals.get(METRICS[5], 0)))
@@ -115,6 +109,6 @@ for kernel, params in CASES:
           f"{'yes' if agree else 'NO'} | {'yes' if compiled else 'NO'} |", flush=True)
     print(f"<!-- {o['kernel']} {label}: {o['as_compiled']['widths']} -->", flush=True)
     if theirs[0] < 0:
-        print(n.stdout[-1500:], n.stderr[-1500:], file=sys.stderr)
+        print(tail, file=sys.stderr)
 print("\nall agree" if agree_all else "\nsome disagree: see above")
 print("as compiled: all agree" if compiled_all else "as compiled: some disagree: see above")

@@ -9,7 +9,9 @@ from L2 (twice the tile's bytes without swizzle: each 16-byte row takes a 32-byt
    python3 tools/gpu/gpu_hopper_ncu.py [OUTDIR] > hopper-vs-ncu.md
 Every counter collected goes to OUTDIR/hopper-ncu.txt; the table to standard output, and a
 last line that says whether every case agrees."""
-import csv, io, json, os, subprocess, sys
+import json, os, subprocess, sys
+
+import ncu_csv
 
 B = os.environ.get("GEMMTOP_BIN", "build/gemmtop")
 out = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("OUT", ".")
@@ -28,19 +30,6 @@ def args(kernel, precision, params):
     if kernel == "preset":
         return ["--preset", params]
     return ["--kernel", kernel, "--precision", precision] + sum((["--set", f"{k}={v}"] for k, v in params.items()), [])
-
-
-def ncu(run):
-    n = subprocess.run(["ncu", "--clock-control", "none", "--kernel-name", "gemm", "--launch-count", "1", "--csv",
-                        "--metrics", ",".join(METRICS)] + run, capture_output=True, text=True)
-    vals = {}
-    text = n.stdout[n.stdout.find('"ID"'):] if '"ID"' in n.stdout else ""
-    for row in csv.DictReader(io.StringIO(text)):
-        try:
-            vals[row["Metric Name"]] = float(row["Metric Value"].replace(",", ""))
-        except (KeyError, ValueError):
-            pass
-    return vals, n.stdout[-1500:] + n.stderr[-1500:]
 
 
 def wgmma_bytes(o):
@@ -80,7 +69,7 @@ for kernel, precision, params in CASES:
         continue
     o["problem"] = {"m": SIZE, "n": SIZE, "k": SIZE, "precision": prec}
     run = [B, "run", "--backend", "cuda", "--size", str(SIZE), "--reps", "1", "--warmup", "0", "--no-verify"] + a
-    vals, tail = ncu(run)
+    vals, tail = ncu_csv.measure(run, METRICS)
     log.write(f"\n## {kernel} {precision} {params}\nmodel: {json.dumps(o['sites'])}\n" +
               "".join(f"{k} = {v:g}\n" for k, v in sorted(vals.items())) + ("" if vals else tail))
     if not vals:
