@@ -378,7 +378,7 @@ static int banksModelled(const Options *o, const KernelInfo *k, const long long 
       return 1;
    }
    BankGrid *grid = NULL;
-   if (site >= 0 || o->format == FORMAT_TABLE) {
+   if (o->format == FORMAT_TABLE || (o->format == FORMAT_JSON && site >= 0)) { /* what draws a grid */
       grid = malloc(sizeof *grid);
       if (!grid) {
          fprintf(stderr, "gemmtop: out of host memory\n");
