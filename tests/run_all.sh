@@ -4,6 +4,8 @@
 # A skip is neither a pass nor a failure; it must say why (cmocka: a "# SKIP: reason" line
 # before skip(), see tests/unit/testing.h; TAP: "ok N - what # SKIP reason"), and a skip
 # that gives no reason counts as a failure. BUILD names the build folder (build or build-asan).
+# GEMMTOP_TEST_PARTS picks "unit", "e2e" or both (the default), for a machine whose
+# commands may not run as long as the whole suite takes (tools/gpu/gpu_suite.sh).
 BUILD=${BUILD:-build}
 export BUILD
 export GEMMTOP_BIN="$PWD/$BUILD/gemmtop"
@@ -36,20 +38,25 @@ note_skips() {
    [ -n "$2" ] && skips="$skips
 $(printf '%s\n' "$2" | sed "s|^|   $1: |")"
 }
+parts=" ${GEMMTOP_TEST_PARTS:-unit e2e} "
+case "$parts" in *" unit "* | *" e2e "*) ;; *)
+   echo "run_all.sh: GEMMTOP_TEST_PARTS is '${GEMMTOP_TEST_PARTS}': valid are unit, e2e or both" >&2
+   exit 2 ;;
+esac
+# part NAME: whether this run includes part NAME.
+part() { case "$parts" in *" $1 "*) return 0 ;; esac; return 1; }
+# The unit tests run GEMMTOP_UNIT_JOBS at once (default 1: CI runs them one by one, and
+# the end-to-end scripts share its two cores below); their output is printed in order.
+unit_out="$tmp/unit"
+mkdir -p "$unit_out"
+start=$(date +%s)
+part unit && for t in "$BUILD"/tests/test_*; do [ -x "$t" ] && printf '%s\n' "$t"; done |
+   xargs -P "${GEMMTOP_UNIT_JOBS:-1}" -I{} sh tests/run_unit.sh {} "$unit_out"
+part unit && echo "# unit tests: $(($(date +%s) - start)) s"
 for t in "$BUILD"/tests/test_*; do
-   [ -x "$t" ] || continue
-   out=$("$t" 2>&1)
-   rc=$?
-   # LeakSanitizer's own tracer sometimes crashes at exit while PoCL's threads wind down:
-   # no finding (a leak report says "detected memory leaks"); run the binary once more.
-   case "$rc:$out" in
-   99:*"LeakSanitizer has encountered a fatal error"*)
-      case "$out" in *"detected memory leaks"*) ;; *)
-         echo "# $t: LeakSanitizer's tracer crashed at exit; running again"
-         out=$("$t" 2>&1)
-         rc=$? ;;
-      esac ;;
-   esac
+   part unit && [ -x "$t" ] || continue
+   out=$(cat "$unit_out/$(basename "$t").out" 2>/dev/null)
+   rc=$(cat "$unit_out/$(basename "$t").rc" 2>/dev/null || echo 127)
    printf '%s\n' "$out"
    p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
    f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
@@ -90,12 +97,15 @@ fi
 e2e_out="$tmp/e2e"
 mkdir -p "$e2e_out"
 scripts=$(ls tests/e2e/*.sh | grep -v 'lib\.sh$' | awk '/(cli_ladder|ui_lesson)\.sh$/ {print; next} {rest = rest $0 "\n"} END {printf "%s", rest}')
-printf '%s\n' "$scripts" | xargs -P "${GEMMTOP_TEST_JOBS:-2}" -I{} sh -c \
-   'n=$(basename "$1"); sh "$1" >"$2/$n.out" 2>&1; echo $? >"$2/$n.rc"' _ {} "$e2e_out"
+start=$(date +%s)
+part e2e && printf '%s\n' "$scripts" | xargs -P "${GEMMTOP_TEST_JOBS:-2}" -I{} sh -c \
+   'n=$(basename "$1"); t0=$(date +%s); sh "$1" >"$2/$n.out" 2>&1; echo $? >"$2/$n.rc"
+    echo $(($(date +%s) - t0)) >"$2/$n.secs"' _ {} "$e2e_out"
+part e2e && echo "# end-to-end scripts: $(($(date +%s) - start)) s"
 for t in tests/e2e/*.sh; do
    case "$(basename "$t")" in *lib.sh) continue ;; esac
-   [ -f "$t" ] || continue
-   echo "=== $t"
+   part e2e && [ -f "$t" ] || continue
+   echo "=== $t ($(cat "$e2e_out/$(basename "$t").secs" 2>/dev/null || echo '?') s)"
    out=$(cat "$e2e_out/$(basename "$t").out" 2>/dev/null)
    rc=$(cat "$e2e_out/$(basename "$t").rc" 2>/dev/null || echo 127)
    printf '%s\n' "$out"

@@ -3,7 +3,10 @@
 # NVIDIA's OpenCL is registered (gpu_setup.sh), so the suite's unnamed device is the H100
 # and PoCL is what the tests name; what the machine lacks comes from .device-carry/suite
 # (tools/gpu/suite_bundle.sh, run here first). Carry build/gemmtop, build/gemmtop-nompi
-# and .device-carry. GEMMTOP_TEST_JOBS scripts at once (default 6).
+# and .device-carry. GEMMTOP_UNIT_JOBS unit tests and then GEMMTOP_TEST_JOBS scripts at
+# once (default 8 and 12). The whole suite takes longer there than the ten minutes a
+# device command may run (its PoCL is a slower CPU, and nothing is compiled yet): run it
+# in two commands, GEMMTOP_TEST_PARTS=unit and then GEMMTOP_TEST_PARTS=e2e.
 . tools/gpu/gpu_setup.sh
 # The bundle goes into a folder of its own: unpacked over / it would replace the
 # machine's own programs and libraries. Its programs and Python modules come after the
@@ -16,5 +19,7 @@ export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$extra/usr/lib/x86_
 export PYTHONPATH="${PYTHONPATH:+$PYTHONPATH:}$extra/usr/lib/python3/dist-packages"
 mkdir -p build/tests
 tar xzf .device-carry/suite/tests.tgz -C build/tests --strip-components=1
-"${BUILD:-build}"/gemmtop list devices 2>&1 | head -n 12
-GEMMTOP_TEST_JOBS=${GEMMTOP_TEST_JOBS:-6} BUILD=build sh tests/run_all.sh
+# The device a test that names none gets: it must be the GPU.
+build/gemmtop list devices 2>&1 | grep -E '^\[[0-9]+\]'
+GEMMTOP_UNIT_JOBS=${GEMMTOP_UNIT_JOBS:-8} GEMMTOP_TEST_JOBS=${GEMMTOP_TEST_JOBS:-12} \
+   BUILD=build sh tests/run_all.sh
