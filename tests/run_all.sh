@@ -4,8 +4,9 @@
 # A skip is neither a pass nor a failure; it must say why (cmocka: a "# SKIP: reason" line
 # before skip(), see tests/unit/testing.h; TAP: "ok N - what # SKIP reason"), and a skip
 # that gives no reason counts as a failure. BUILD names the build folder (build or build-asan).
-# GEMMTOP_TEST_PARTS picks "unit", "e2e" or both (the default), for a machine whose
-# commands may not run as long as the whole suite takes (tools/gpu/gpu_suite.sh).
+# GEMMTOP_TEST_PARTS picks "unit", "e2e" or both (the default), and GEMMTOP_E2E_SCRIPTS
+# (an extended regular expression) the end-to-end scripts whose names match it, for a
+# machine whose commands may not run as long as the whole suite takes (tools/gpu).
 BUILD=${BUILD:-build}
 export BUILD
 export GEMMTOP_BIN="$PWD/$BUILD/gemmtop"
@@ -96,7 +97,8 @@ fi
 # longest go first so that the others fill the cores beside them.
 e2e_out="$tmp/e2e"
 mkdir -p "$e2e_out"
-scripts=$(ls tests/e2e/*.sh | grep -v 'lib\.sh$' | awk '/(cli_ladder|ui_lesson)\.sh$/ {print; next} {rest = rest $0 "\n"} END {printf "%s", rest}')
+scripts=$(ls tests/e2e/*.sh | grep -v 'lib\.sh$' | awk '/(cli_ladder|ui_lesson)\.sh$/ {print; next} {rest = rest $0 "\n"} END {printf "%s", rest}' |
+   grep -E -- "${GEMMTOP_E2E_SCRIPTS:-.}")
 start=$(date +%s)
 part e2e && printf '%s\n' "$scripts" | xargs -P "${GEMMTOP_TEST_JOBS:-2}" -I{} sh -c \
    'n=$(basename "$1"); t0=$(date +%s); sh "$1" >"$2/$n.out" 2>&1; echo $? >"$2/$n.rc"
@@ -105,6 +107,7 @@ part e2e && echo "# end-to-end scripts: $(($(date +%s) - start)) s"
 for t in tests/e2e/*.sh; do
    case "$(basename "$t")" in *lib.sh) continue ;; esac
    part e2e && [ -f "$t" ] || continue
+   printf '%s\n' "$scripts" | grep -qxF "$t" || continue
    echo "=== $t ($(cat "$e2e_out/$(basename "$t").secs" 2>/dev/null || echo '?') s)"
    out=$(cat "$e2e_out/$(basename "$t").out" 2>/dev/null)
    rc=$(cat "$e2e_out/$(basename "$t").rc" 2>/dev/null || echo 127)

@@ -303,6 +303,10 @@ static RunStatus offlineCuda(const char *arch, const InspectRequest *rq, Inspect
    /* the occupancy tables know sm_90, which sm_90a is */
    snprintf(out->arch, sizeof out->arch, "%.*s", (int)strcspn(arch, "a"), arch);
    Ptxas_parse(out->build_log, rq->kernel->entry, &out->ptxas);
+   /* NVRTC's log held no ptxas report on the H100 machine (its NVRTC, CUDA 13.0): ptxas
+    * itself on the PTX then, where it is installed. */
+   if (!out->ptxas.found && ptx && Ptxas_ofPtx(ptx, rq->kernel->entry, &out->ptxas))
+      snprintf(out->registers_from, sizeof out->registers_from, "ptxas on the PTX");
    out->registers = out->ptxas.found ? out->ptxas.registers : -1;
    out->local_mem = (out->ptxas.found ? out->ptxas.shared_bytes : g.localmem) + g.dynamic_smem;
    out->private_mem = out->ptxas.found ? out->ptxas.stack_bytes : -1;

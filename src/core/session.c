@@ -220,6 +220,14 @@ bool Session_fits(const Session *s, const Problem *p, char *msg, size_t msglen) 
    return true;
 }
 
+/* The local memory a kernel uses as its runtime reports it; PoCL 5 reports 0 bytes for a
+ * kernel's static local arrays (it counts only local arguments), so where the runtime says
+ * 0 and the kernel's metadata declares some, the declared figure. Not for a build with
+ * extra defines (an ablation), whose compiler may rightly have dropped the arrays. */
+static long long localMemOf(const BuildInfo *info, const Geometry *g, bool extra) {
+   return info->local_mem == 0 && g->localmem > 0 && !extra ? g->localmem : info->local_mem;
+}
+
 /* Builds (or finds) source + options and returns its entry point. */
 static CachedProgram *getKernel(Session *s, const char *source, const char *options, const char *entry, RunResult *r,
                                 bool *fresh) {
@@ -524,7 +532,7 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
       r->compile_ms = 0;
    r->registers = gemm->info.registers;
    r->private_mem = gemm->info.private_mem;
-   r->local_mem = gemm->info.local_mem;
+   r->local_mem = localMemOf(&gemm->info, &r->geo, extra_defines && *extra_defines);
    if (gemm->info.log && gemm->info.log[0])
       r->build_log = strdup(gemm->info.log);
    r->max_wg_for_kernel = gemm->info.max_wg_for_kernel;
@@ -1009,7 +1017,7 @@ RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long lon
    r->cached_memory = !fresh;
    r->registers = c->info.registers;
    r->private_mem = c->info.private_mem;
-   r->local_mem = c->info.local_mem;
+   r->local_mem = localMemOf(&c->info, &r->geo, r->ablate != 0);
    if (c->info.log && c->info.log[0])
       r->build_log = strdup(c->info.log);
    if (code && s->be->programCode)

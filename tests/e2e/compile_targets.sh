@@ -29,10 +29,16 @@ have_nvrtc=no
 have_hip=no
 "$GEMMTOP_BIN" inspect --kernel mygemm01_naive --backend hip --arch gfx906 --code none >/dev/null 2>"$T_DIR/hip.err" && have_hip=yes
 
+# AMD's registers are read from the code object's notes with llvm-readelf (any version).
+have_readelf=no
+{ command -v llvm-readelf || ls /usr/bin/llvm-readelf-*; } >/dev/null 2>&1 && have_readelf=yes
+
 check_target() { # BACKEND ARCH KERNEL PRECISION
    run_gemmtop inspect --backend "$1" --arch "$2" --kernel "$3" --precision "$4" --size 1024 --code none --format json
    if [ "$RC" -eq 0 ] && [ "$(json_field registers)" -gt 0 ] 2>/dev/null; then
       ok "$3 $4 compiles for $1 $2 ($(json_field registers) registers, occupancy $(json_field occupancy_pct)%)"
+   elif [ "$RC" -eq 0 ] && [ "$1" = hip ] && [ $have_readelf = no ] && json_field target >/dev/null 2>&1; then
+      ok "$3 $4 compiles for $1 $2 (registers unread: llvm-readelf is not installed)"
    else
       not_ok "$3 $4 for $1 $2 (exit $RC)" "$OUT
 $ERR"

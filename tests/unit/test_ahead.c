@@ -664,9 +664,10 @@ static void test_latency_of_a_change(void **state) {
               compileMs);
    if (pick >= 0)
       fprintf(stderr, "# latency:   states seen (ms after the change):%s\n", tl_fresh);
-   /* Compiling ahead must pay: the cached change is the quicker one. */
-   if (pick >= 0)
-      assert_true(cached < fresh);
+   /* That compiling ahead pays is asserted above without a clock (the step onto a neighbour
+    * loaded its program, the control compiled one); the figures are printed for the record.
+    * Which was quicker is a timing, and on a busy machine the verification around the load
+    * can take longer than a small compile (seen on the H100 machine, 16 tests at once). */
    Worker_setAhead(w, NULL);
    assert_true(Ahead_stop(pool, 5000));
    assert_true(Worker_stop(w, 30000));

@@ -9,7 +9,8 @@ set -e
 cd "$(dirname "$0")/../.."
 out=.device-carry/suite
 rm -rf "$out" && mkdir -p "$out/tests"
-for t in build/tests/test_*; do
+# The tests and what they load beside themselves (libfake_nvml.so, test_observe's NVML).
+for t in build/tests/test_* build/tests/*.so; do
    case "$t" in *.d) continue ;; esac
    strip -o "$out/tests/$(basename "$t")" "$t"
 done
