@@ -5,8 +5,13 @@
 # (tools/gpu/suite_bundle.sh, run here first). Carry build/gemmtop, build/gemmtop-nompi
 # and .device-carry. GEMMTOP_UNIT_JOBS unit tests and then GEMMTOP_TEST_JOBS scripts at
 # once (default 8 and 12). The whole suite takes longer there than the ten minutes a
-# device command may run (its PoCL is a slower CPU, and nothing is compiled yet): run it
-# in two commands, GEMMTOP_TEST_PARTS=unit and then GEMMTOP_TEST_PARTS=e2e.
+# device command may run (seen 2026-11-24: unit tests 25 s at 16 at once; cli_ladder,
+# which verifies every variant on the default device, and cli_ablate, which compiles every
+# kernel on a cold PoCL, each over 540 s), so it runs in three commands on one machine:
+#   GEMMTOP_TEST_PARTS=unit sh tools/gpu/gpu_suite.sh; GEMMTOP_TEST_PARTS=e2e \
+#      GEMMTOP_E2E_SCRIPTS='/(cli_[b-km-z]|cli_l[^a]|cli_a[^b]|[^c]|c[^l])[a-z_0-9]*\.sh$' sh tools/gpu/gpu_suite.sh
+#   GEMMTOP_TEST_PARTS=e2e GEMMTOP_E2E_SCRIPTS=/cli_ladder sh tools/gpu/gpu_suite.sh
+#   GEMMTOP_TEST_PARTS=e2e GEMMTOP_E2E_SCRIPTS=/cli_ablate sh tools/gpu/gpu_suite.sh
 . tools/gpu/gpu_setup.sh
 # The bundle goes into a folder of its own: unpacked over / it would replace the
 # machine's own programs and libraries. Its programs and Python modules come after the
