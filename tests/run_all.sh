@@ -97,17 +97,16 @@ fi
 # longest go first so that the others fill the cores beside them.
 e2e_out="$tmp/e2e"
 mkdir -p "$e2e_out"
-scripts=$(ls tests/e2e/*.sh | grep -v 'lib\.sh$' | awk '/(cli_ladder|ui_lesson)\.sh$/ {print; next} {rest = rest $0 "\n"} END {printf "%s", rest}' |
+scripts=$(part e2e && ls tests/e2e/*.sh | grep -v 'lib\.sh$' |
+   awk '/(cli_ladder|ui_lesson)\.sh$/ {print; next} {rest = rest $0 "\n"} END {printf "%s", rest}' |
    grep -E -- "${GEMMTOP_E2E_SCRIPTS:-.}")
 start=$(date +%s)
-part e2e && printf '%s\n' "$scripts" | xargs -P "${GEMMTOP_TEST_JOBS:-2}" -I{} sh -c \
+[ -n "$scripts" ] && printf '%s\n' "$scripts" | xargs -P "${GEMMTOP_TEST_JOBS:-2}" -I{} sh -c \
    'n=$(basename "$1"); t0=$(date +%s); sh "$1" >"$2/$n.out" 2>&1; echo $? >"$2/$n.rc"
     echo $(($(date +%s) - t0)) >"$2/$n.secs"' _ {} "$e2e_out"
 part e2e && echo "# end-to-end scripts: $(($(date +%s) - start)) s"
-for t in tests/e2e/*.sh; do
-   case "$(basename "$t")" in *lib.sh) continue ;; esac
-   part e2e && [ -f "$t" ] || continue
-   printf '%s\n' "$scripts" | grep -qxF "$t" || continue
+# In name order (the scripts' names have no spaces).
+for t in $(printf '%s\n' "$scripts" | sort); do
    echo "=== $t ($(cat "$e2e_out/$(basename "$t").secs" 2>/dev/null || echo '?') s)"
    out=$(cat "$e2e_out/$(basename "$t").out" 2>/dev/null)
    rc=$(cat "$e2e_out/$(basename "$t").rc" 2>/dev/null || echo 127)

@@ -223,7 +223,8 @@ bool Session_fits(const Session *s, const Problem *p, char *msg, size_t msglen) 
 /* The local memory a kernel uses as its runtime reports it; PoCL 5 reports 0 bytes for a
  * kernel's static local arrays (it counts only local arguments), so where the runtime says
  * 0 and the kernel's metadata declares some, the declared figure. Not for a build with
- * extra defines (an ablation), whose compiler may rightly have dropped the arrays. */
+ * extra defines (an ablation, whose compiler may rightly have dropped the arrays, or a
+ * bank trace, whose figure nothing shows). */
 static long long localMemOf(const BuildInfo *info, const Geometry *g, bool extra) {
    return info->local_mem == 0 && g->localmem > 0 && !extra ? g->localmem : info->local_mem;
 }
