@@ -54,8 +54,10 @@ static void printTable(const KernelInfo *k, const long long *values, const Inspe
          printf("\n%s (%s):\n%s\n", in->code_kind,
                 in->code_arch[0] ? in->code_arch : in->arch[0] ? in->arch : in->target, in->code);
       else
-         printf("code       none readable here (NVIDIA's OpenCL gives PTX, PoCL its CPU code with llvm-objdump; --backend cuda --arch sm_90 gives PTX or SASS; "
-                "--backend hip --arch gfx906 gives AMD ISA when LLVM's tools are installed)\n");
+         printf("code       none readable here%s%s\n"
+                "           (NVIDIA's OpenCL gives PTX, PoCL its CPU code with llvm-objdump; --backend cuda --arch sm_90 gives PTX or SASS; "
+                "--backend hip --arch gfx906 gives AMD ISA when LLVM's tools are installed)\n",
+                in->note[0] ? ": " : "", in->note);
    }
 }
 

@@ -110,35 +110,37 @@ for l in sys.stdin:
     if not k.get("arch"):
         print(k["name"], "float" if "float" in precs else precs[0])')
 echo "$kernels" | grep -q "^magma_fermi " && ok "magma_fermi is a visible kernel" || not_ok "magma_fermi listed" "$kernels"
-R="run $POCL --size $N --reps 1 --warmup 0 --seed 7"
-while read -r k prec; do
+# Each kernel's outputs in its own T_WORK (for_each_at_once); the inputs are shared.
+check_switches() { # KERNEL PRECISION
+   k=$1 prec=$2
    case "$k" in tensor02_* | tensor03_* | tensor04_*)
       ok "$k # SKIP the tensor steps 1 and 5 check the same switches, emulated compiles are slow"
-      continue ;;
+      return ;;
    esac
    R="run $POCL --size $N --reps 1 --warmup 0 --seed 7 --precision $prec"
-   out=$T_DIR/$k
-   "$GEMMTOP_BIN" $R --kernel "$k" --a "$T_DIR/a1.npy" --b "$T_DIR/b1.npy" --out "$out.real.npy" >/dev/null 2>"$T_DIR/err" ||
-      { not_ok "$k: real run" "$(cat "$T_DIR/err")"; continue; }
+   out=$T_WORK/$k
+   "$GEMMTOP_BIN" $R --kernel "$k" --a "$T_DIR/a1.npy" --b "$T_DIR/b1.npy" --out "$out.real.npy" >/dev/null 2>"$T_WORK/err" ||
+      { not_ok "$k: real run" "$(cat "$T_WORK/err")"; return; }
    fails=""
    # no-a,no-b is one compile: the result may depend on neither A nor B.
    for spec in "no-a,no-b a1 b1" "no-a,no-b a2 b1" "no-a,no-b a1 b2" "no-fma a1 b1" "const-store a1 b1"; do
       set -- $spec
       "$GEMMTOP_BIN" $R --kernel "$k" --a "$T_DIR/$2.npy" --b "$T_DIR/$3.npy" --ablate "$1" --out "$out.$1.$2$3.ablated.npy" \
-         >/dev/null 2>"$T_DIR/err" || fails="$fails; $1 $2 $3 failed: $(cat "$T_DIR/err")"
+         >/dev/null 2>"$T_WORK/err" || fails="$fails; $1 $2 $3 failed: $(cat "$T_WORK/err")"
    done
    cmp -s "$out.no-a,no-b.a1b1.ablated.npy" "$out.no-a,no-b.a2b1.ablated.npy" || fails="$fails; no-a: the result depends on A"
    cmp -s "$out.no-a,no-b.a1b1.ablated.npy" "$out.no-a,no-b.a1b2.ablated.npy" || fails="$fails; no-b: the result depends on B"
    for a in no-a,no-b.a1b1 no-fma.a1b1; do
       cmp -s "$out.real.npy" "$out.$a.ablated.npy" && fails="$fails; $a: the same result as the real run"
    done
-   py const "$out.const-store.a1b1.ablated.npy" 1.25 2>"$T_DIR/err" || fails="$fails; const-store: $(tail -1 "$T_DIR/err")"
+   py const "$out.const-store.a1b1.ablated.npy" 1.25 2>"$T_WORK/err" || fails="$fails; const-store: $(tail -1 "$T_WORK/err")"
    if [ -z "$fails" ]; then
       ok "$k: const-store writes 1.25 everywhere; no-a,no-b ignores A and B; no-a,no-b and no-fma change C"
    else
       not_ok "$k: the switches change the work" "$fails"
    fi
-done > "$T_DIR/kernels.log" <<KERNELS
+}
+for_each_at_once check_switches > "$T_DIR/kernels.log" <<KERNELS
 $kernels
 KERNELS
 cat "$T_DIR/kernels.log"

@@ -26,8 +26,8 @@ $ERR"
    fi
 }
 
-# A here-document, not a pipe: the loop runs in this shell, so the test numbers carry on.
-while read -r name kind; do
+check_kernel() { # NAME KIND
+   name=$1 kind=$2
    for prec in float double; do
       check_run "$name $prec 256 NN verified" --kernel "$name" --size 256 --precision "$prec"
    done
@@ -44,7 +44,9 @@ while read -r name kind; do
             --precision double
       done
    fi
-done > "$T_DIR/ladder.log" <<KERNELS
+}
+# A here-document, not a pipe: the checks are numbered on in this shell.
+for_each_at_once check_kernel > "$T_DIR/ladder.log" <<KERNELS
 $kernels
 KERNELS
 cat "$T_DIR/ladder.log"

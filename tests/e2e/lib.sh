@@ -30,6 +30,10 @@ use_test_kernels() {
    export GEMMTOP_KERNELS
 }
 
+# A check's scratch files (run_gemmtop's output): T_DIR, or a folder of each item that
+# for_each_at_once runs.
+T_WORK=$T_DIR
+
 ok() { T_N=$((T_N + 1)); echo "ok $T_N - $1"; }
 not_ok() {
    T_N=$((T_N + 1))
@@ -78,10 +82,10 @@ run_gemmtop() {
          ;;
       esac
    fi
-   "$GEMMTOP_BIN" "$@" >"$T_DIR/out" 2>"$T_DIR/err"
+   "$GEMMTOP_BIN" "$@" >"$T_WORK/out" 2>"$T_WORK/err"
    RC=$?
-   OUT=$(cat "$T_DIR/out")
-   ERR=$(cat "$T_DIR/err")
+   OUT=$(cat "$T_WORK/out")
+   ERR=$(cat "$T_WORK/err")
 }
 
 # expect_rc WANT WHAT: checks the last exit code.
@@ -106,6 +110,55 @@ v=o
 for part in sys.argv[1].split("."):
     v=v[part]
 print(json.dumps(v) if isinstance(v,(dict,list,bool)) or v is None else v)' "$1"
+}
+
+# for_each_at_once FUNC: calls FUNC with the words of each line of stdin (one item, say a
+# kernel and its type), GEMMTOP_KERNEL_JOBS items at once (default 1; the GPU machine's
+# suite runs more), each in a subshell with its own T_WORK. Their ok / not ok lines come
+# out in the order of the input, numbered on from this script's. FUNC keeps its scratch
+# files in T_WORK, and runs nothing in the background.
+for_each_at_once() {
+   _fe_dir=$T_DIR/each.$T_N
+   mkdir -p "$_fe_dir"
+   _fe_n=0
+   while IFS= read -r _fe_line; do
+      [ -n "$_fe_line" ] || continue
+      _fe_n=$((_fe_n + 1))
+      printf '%s\n' "$_fe_line" >"$_fe_dir/$_fe_n.in"
+   done
+   _fe_jobs=${GEMMTOP_KERNEL_JOBS:-1}
+   case "$_fe_jobs" in '' | *[!0-9]* | 0) _fe_jobs=1 ;; esac
+   _fe_s=1
+   while [ "$_fe_s" -le "$_fe_jobs" ]; do
+      (
+         _fe_i=$_fe_s
+         while [ "$_fe_i" -le "$_fe_n" ]; do
+            T_WORK=$_fe_dir/$_fe_i.d
+            mkdir -p "$T_WORK"
+            # shellcheck disable=SC2046 # an item is its words
+            "$1" $(cat "$_fe_dir/$_fe_i.in") >"$_fe_dir/$_fe_i.out" 2>&1
+            _fe_i=$((_fe_i + _fe_jobs))
+         done
+      ) &
+      _fe_s=$((_fe_s + 1))
+   done
+   wait
+   _fe_i=1
+   while [ "$_fe_i" -le "$_fe_n" ]; do
+      [ -e "$_fe_dir/$_fe_i.out" ] || echo "not ok 0 - $(cat "$_fe_dir/$_fe_i.in"): not checked" >"$_fe_dir/$_fe_i.out"
+      while IFS= read -r _fe_line; do
+         case "$_fe_line" in
+         "ok "[0-9]*" - "*) T_N=$((T_N + 1)); printf 'ok %s - %s\n' "$T_N" "${_fe_line#* - }" ;;
+         "not ok "[0-9]*" - "*)
+            T_N=$((T_N + 1))
+            T_FAILED=$((T_FAILED + 1))
+            printf 'not ok %s - %s\n' "$T_N" "${_fe_line#* - }"
+            ;;
+         *) printf '%s\n' "$_fe_line" ;;
+         esac
+      done <"$_fe_dir/$_fe_i.out"
+      _fe_i=$((_fe_i + 1))
+   done
 }
 
 finish() {
