@@ -10,8 +10,12 @@ about:    multiplies, and releases the slot of the previous tile when its wgmma 
 about:    block-wide barrier is left in the main loop: the two sides meet only on mbarriers.
 about:    setmaxnreg moves registers from the producer (to 40) to the consumer, which needs
 about:    them for its accumulators: with BLOCKS=2 two blocks share a multiprocessor. In
-about:    3xTF32 the producer's other three warps split each tile into its TF32 parts as it
-about:    lands, on a third barrier, "ready": the consumer only multiplies.
+about:    3xTF32 each tile is split into its TF32 parts as it lands: SPLITBY=1 (the default)
+about:    has the consumer split it while its previous tile's wgmma runs, as step 2 does;
+about:    SPLITBY=0 gives the work to the producer's three idle warps (the consumer waits on
+about:    a third barrier, "ready", and only multiplies), 2 to both. On the H100 the split,
+about:    not the copies, limits 3xTF32, and step 2's blocks of 128 threads put more warps on
+about:    it: here step 3 is 3% slower than step 2 in 3xTF32 (0 is 8% slower, 2 is 6%).
 param:    CONS = 1 in 1 ; consumer warpgroups (step 4 has two)
 param:    BM = 128 in 64, 128 ; rows of C per block
 param:    BN = 128 in 64, 128, 256 ; columns of C per block: the wgmma N
@@ -19,6 +23,7 @@ param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
 param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in shared memory
 param:    BLOCKS = 2 in 1, 2 ; blocks per multiprocessor that the registers are shared for
+param:    SPLITBY = 1 in 0, 1, 2 ; 3xTF32: who splits each tile: 0 the producer's 3 other warps, 1 the consumer, 2 both (7 warps)
 reuse:    A=BN B=BM
 arch:     sm_90a
 precisions: float tf32 half bfloat16
@@ -43,6 +48,9 @@ sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 #define REGS (65536 / (THREADS * BLOCKS) / 8 * 8)
 #define MOVE_REGS (REGS < 256)
 #define REGS_PRODUCER 40
+/* 3xTF32: the threads that split a tile, the producer's first (SPLITBY 0 and 2), then the
+ * consumer's (1 and 2) */
+#define SPLITTERS (SPLITBY == 0 ? 96 : SPLITBY == 1 ? 128 : 224)
 #define REGS_CONSUMER_ ((REGS * THREADS - REGS_PRODUCER * 128) / (128 * CONS) / 8 * 8)
 #define REGS_CONSUMER (REGS_CONSUMER_ > 256 ? 256 : REGS_CONSUMER_)
 #define SPLIT3 (!GT_TF32 && !GT_HALF && !GT_BF16) /* FP32 inputs: 3xTF32 */
@@ -172,11 +180,11 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
             loadTiles(ring + s * STAGE_ALL, &tmA, &tmB, t, row0, col0, &full[s]);
          }
 #if SPLIT3
-      else if (tid >= 32)
+      else if (SPLITBY != 1 && tid >= 32)
          for (int t = 0; t < tiles; t++) {
             const int s = t % STAGES;
             gt_mbar_wait(&full[s], (t / STAGES) & 1);
-            splitStage(ring + s * STAGE_ALL, tid - 32, 96);
+            splitStage(ring + s * STAGE_ALL, tid - 32, SPLITTERS);
             gt_fence_proxy_async(); /* the tensor cores read what these stores wrote */
             __syncwarp();
             if (tid % 32 == 0)
@@ -198,7 +206,18 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
       for (int t = 0; t < tiles; t++) {
          const int s = t % STAGES;
          unsigned char *stage = ring + s * STAGE_ALL;
+#if SPLIT3 && SPLITBY
+         /* the consumer splits (its share of) the tile while the tensor cores still run
+          * the one before */
+         gt_mbar_wait(&full[s], (t / STAGES) & 1);
+         splitStage(stage, ctid + SPLITTERS - 128, SPLITTERS);
+         gt_fence_proxy_async(); /* the tensor cores read what these stores wrote */
+         if (SPLITBY == 2)
+            gt_mbar_wait(&ready[s], (t / STAGES) & 1);
+         gt_named_barrier(1, 128);
+#else
          gt_mbar_wait(SPLIT3 ? &ready[s] : &full[s], (t / STAGES) & 1);
+#endif
          FENCE_ACC();
          gt_wgmma_fence();
          mmaStage(acc, stage, r0);
