@@ -1,5 +1,6 @@
 /* Times one PTX or cubin file's "gemm" kernel through the CUDA driver (diagnostic for the
- * OpenCL-vs-CUDA gap). Usage: ptx_time FILE N BM BN NT */
+ * OpenCL-vs-CUDA gap). Usage: ptx_time FILE N BM BN NT [CARVEOUT], CARVEOUT the preferred
+ * percentage of the L1/shared memory that is shared (the driver chooses when absent). */
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,10 @@ int main(int argc, char **argv) {
    CUresult r = cuModuleLoadData(&mod, img);
    if (r) { printf("load %d\n", r); return 1; }
    if (cuModuleGetFunction(&fn, mod, "gemm")) { printf("no gemm\n"); return 1; }
+   if (argc > 6 && cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, atoi(argv[6]))) {
+      printf("carveout %s refused\n", argv[6]);
+      return 1;
+   }
    CUdeviceptr A, B, C; size_t bytes = (size_t)n * n * 4;
    cuMemAlloc(&A, bytes); cuMemAlloc(&B, bytes); cuMemAlloc(&C, bytes);
    cuMemsetD32(A, 0x3f800000, (size_t)n * n); cuMemsetD32(B, 0x3f800000, (size_t)n * n);
@@ -31,6 +36,6 @@ int main(int argc, char **argv) {
    /* median of the last 25 */
    for (int i = 5; i < 30; i++) for (int j = i + 1; j < 30; j++) if (t[j] < t[i]) { float x = t[i]; t[i] = t[j]; t[j] = x; }
    float med = t[17];
-   printf("%-40s median %.4f ms  min %.4f  %.1f TFLOPS\n", file, med, best, 2.0 * n * n * (double)n / med / 1e9);
+   printf("%-14s carveout %-4s median %.4f ms  min %.4f  %.1f TFLOPS\n", file, argc > 6 ? argv[6] : "-", med, best, 2.0 * n * n * (double)n / med / 1e9);
    return 0;
 }
