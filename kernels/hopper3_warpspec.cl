@@ -14,8 +14,8 @@ about:    3xTF32 each tile is split into its TF32 parts as it lands: SPLITBY=1 (
 about:    has the consumer split it while its previous tile's wgmma runs, as step 2 does;
 about:    SPLITBY=0 gives the work to the producer's three idle warps (the consumer waits on
 about:    a third barrier, "ready", and only multiplies), 2 to both. On the H100 the split,
-about:    not the copies, limits 3xTF32, and step 2's blocks of 128 threads put more warps on
-about:    it: here step 3 is 3% slower than step 2 in 3xTF32 (0 is 8% slower, 2 is 6%).
+about:    not the copies, limits 3xTF32: with 1, step 3 is 3% slower than step 2 in 3xTF32
+about:    (with 0 8%, with 2 6%).
 param:    CONS = 1 in 1 ; consumer warpgroups (step 4 has two)
 param:    BM = 128 in 64, 128 ; rows of C per block
 param:    BN = 128 in 64, 128, 256 ; columns of C per block: the wgmma N
