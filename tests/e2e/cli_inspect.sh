@@ -66,7 +66,7 @@ esac
 run_gemmtop inspect --backend hip --arch gfx906 --kernel mygemm02_tiled --set TS="$ts" --size 64
 if [ "$RC" -ne 0 ]; then
    ok "gfx906 ISA counts # SKIP hipRTC is not installed: $(printf '%s' "$ERR" | head -c 200)"
-elif ! command -v llvm-objdump >/dev/null 2>&1 && ! ls /usr/bin/llvm-objdump-* >/dev/null 2>&1; then
+elif ! have_llvm_tool llvm-objdump; then
    ok "gfx906 ISA counts # SKIP llvm-objdump is not installed"
 else
    lds=$(printf '%s\n' "$OUT" | grep -cE '^[[:space:]]+ds_(read|load)')

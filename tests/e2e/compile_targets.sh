@@ -31,7 +31,7 @@ have_hip=no
 
 # AMD's registers are read from the code object's notes with llvm-readelf (any version).
 have_readelf=no
-{ command -v llvm-readelf || ls /usr/bin/llvm-readelf-*; } >/dev/null 2>&1 && have_readelf=yes
+have_llvm_tool llvm-readelf && have_readelf=yes
 
 check_target() { # BACKEND ARCH KERNEL PRECISION
    run_gemmtop inspect --backend "$1" --arch "$2" --kernel "$3" --precision "$4" --size 1024 --code none --format json
@@ -101,7 +101,7 @@ if [ $have_nvrtc = yes ]; then
 fi
 if [ $have_hip = yes ]; then
    run_gemmtop inspect --backend hip --arch gfx906 --kernel mygemm01_naive --code isa
-   if command -v llvm-objdump >/dev/null 2>&1 || ls /usr/bin/llvm-objdump-* >/dev/null 2>&1; then
+   if have_llvm_tool llvm-objdump; then
       expect_in "s_endpgm" "$OUT" "inspect shows the gfx906 ISA"
    else
       expect_in "none readable here: AMD ISA needs llvm-objdump" "$OUT" "without llvm-objdump, inspect says the gfx906 ISA needs it"

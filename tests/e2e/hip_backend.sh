@@ -73,7 +73,7 @@ if [ $have_runtime = yes ]; then
    [ "$RC" -eq 0 ] && [ "$(json_field arch)" = gfx90a ] && ok "its processor is gfx90a" ||
       not_ok "its processor is gfx90a" "$OUT"
    # Occupancy goes by the registers, read from the code object with llvm-readelf.
-   if command -v llvm-readelf >/dev/null 2>&1 || ls /usr/bin/llvm-readelf-* >/dev/null 2>&1; then
+   if have_llvm_tool llvm-readelf; then
       [ "$RC" -eq 0 ] && expect_in "occupancy_pct" "$OUT" "occupancy is estimated for it"
    else
       run_gemmtop inspect --backend hip --arch "gfx90a:sramecc+:xnack-" --kernel mygemm02_tiled --code none

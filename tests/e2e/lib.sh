@@ -61,6 +61,12 @@ if [ -z "$POCL" ]; then
       "$("$GEMMTOP_BIN" list devices --backend opencl 2>&1)"
 fi
 
+# have_llvm_tool NAME: whether LLVM's NAME (llvm-objdump, llvm-readelf) is on PATH, or
+# installed under Debian's versioned name (/usr/bin/NAME-14), which gemmtop also tries.
+have_llvm_tool() {
+   command -v "$1" >/dev/null 2>&1 || ls /usr/bin/"$1"-* >/dev/null 2>&1
+}
+
 # names_device ARGS...: whether ARGS choose a backend or a device themselves.
 names_device() {
    for _a in "$@"; do

@@ -26,7 +26,7 @@ ui_expect_re "1 Bsub store \(transposed\) +256/16 +16/16 +conflicts 240 -> 0" "t
 ui_expect_re "GFLOPS +[0-9.]+ +[0-9.]+ +[0-9.]+x" "GFLOPS of both and their ratio"
 ui_expect_re "local bytes +[0-9]+ +[0-9]+ +[0-9.]+x" "local memory of both"
 # PoCL's CPU code is read with llvm-objdump (cli_inspect.sh skips the same way without it).
-if command -v llvm-objdump >/dev/null || ls /usr/bin/llvm-objdump-* >/dev/null 2>&1; then
+if have_llvm_tool llvm-objdump; then
    ui_expect_re "instructions +[0-9]+ +[0-9]+ +[0-9.]+x" "instruction counts of both"
 else
    ok "instruction counts of both # SKIP llvm-objdump is not installed"
