@@ -15,7 +15,7 @@ about:    operand is split into a TF32 high part and the TF32 rest, and hi*hi + 
 about:    gives FP32 accuracy on tensor cores. B is read transposed (N x K): tf32 wgmma takes
 about:    K-major operands only.
 param:    BM = 128 in 64, 128 ; rows of C per block (one 64-row wgmma each)
-param:    BN = 128 in 64, 128, 256 ; columns of C per block: the wgmma N
+param:    BN = 128 in 64, 128, 192, 256 ; columns of C per block: the wgmma N
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
 reuse:    A=BN B=BM

@@ -12,7 +12,7 @@ about:    the one thread that issues the copies learns it from a block barrier. 
 about:    float (3xTF32) the split of the next tile into TF32 halves runs while the tensor
 about:    cores multiply the current one.
 param:    BM = 128 in 64, 128 ; rows of C per block (one 64-row wgmma each)
-param:    BN = 128 in 64, 128, 256 ; columns of C per block: the wgmma N
+param:    BN = 128 in 64, 128, 192, 256 ; columns of C per block: the wgmma N
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
 param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in shared memory

@@ -8,17 +8,20 @@ about:    issues the copies, waits on an "empty" mbarrier per slot and refills i
 about:    the consumers release it; the consumer warpgroup waits on the "full" barrier,
 about:    multiplies, and releases the slot of the previous tile when its wgmma is done. No
 about:    block-wide barrier is left in the main loop: the two sides meet only on mbarriers.
-about:    setmaxnreg moves registers from the producer (to 40) to the consumer, which needs
-about:    them for its accumulators: with BLOCKS=2 two blocks share a multiprocessor. In
-about:    3xTF32 each tile is split into its TF32 parts as it lands: SPLITBY=1 (the default)
-about:    has the consumer split it while its previous tile's wgmma runs, as step 2 does;
-about:    SPLITBY=0 gives the work to the producer's three idle warps (the consumer waits on
-about:    a third barrier, "ready", and only multiplies), 2 to both. On the H100 the split,
-about:    not the copies, limits 3xTF32: with 1, step 3 is 3% slower than step 2 in 3xTF32
-about:    (with 0 8%, with 2 6%).
+about:    With BLOCKS=2 (two blocks per multiprocessor, 128 registers per thread at entry)
+about:    setmaxnreg moves registers from the producer (to 40) to the consumer. The 16-bit
+about:    and tf32 presets run one block per multiprocessor with a 128 x 192 tile (BN=192:
+about:    192 accumulators per consumer thread) and four stages; step 2 given the same tile
+about:    runs as fast, so on the H100 the gain over step 2's preset is the tile's, and the
+about:    roles pay in step 4. In 3xTF32 each tile is split into its TF32 parts as it lands:
+about:    SPLITBY=1 (the default) has the consumer split it while its previous tile's wgmma
+about:    runs, as step 2 does; SPLITBY=0 gives the work to the producer's three idle warps
+about:    (the consumer waits on a third barrier, "ready", and only multiplies), 2 to both.
+about:    On the H100 the split, not the copies, limits 3xTF32: with 1, step 3 is 3% slower
+about:    than step 2 in 3xTF32 (with 0 8%, with 2 6%).
 param:    CONS = 1 in 1 ; consumer warpgroups (step 4 has two)
 param:    BM = 128 in 64, 128 ; rows of C per block
-param:    BN = 128 in 64, 128, 256 ; columns of C per block: the wgmma N
+param:    BN = 128 in 64, 128, 192, 256 ; columns of C per block: the wgmma N
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
 param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in shared memory

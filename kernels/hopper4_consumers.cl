@@ -10,7 +10,7 @@ about:    registers for its 128 accumulators and the addresses (the producer kee
 about:    (3xTF32 needs twice the shared memory per stage: BK = 16 with a 64-byte swizzle.)
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per block (BM / CONS per consumer)
-param:    BN = 128 in 64, 128, 256 ; columns of C per block: the wgmma N
+param:    BN = 128 in 64, 128, 192, 256 ; columns of C per block: the wgmma N
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
 param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in shared memory

@@ -12,7 +12,7 @@ about:    which share their B tile, and each copies half of it into both blocks'
 about:    memory at once (TMA multicast); a slot is refilled when both blocks released it.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per block (BM / CONS per consumer)
-param:    BN = 128 in 64, 128, 256 ; columns of C per block: the wgmma N
+param:    BN = 128 in 64, 128, 192, 256 ; columns of C per block: the wgmma N
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; block rows per band of the launch order (1: row by row)
 param:    CLUSTER = 1 in 1, 2 ; blocks per cluster sharing each B tile through TMA multicast
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements

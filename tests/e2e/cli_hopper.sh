@@ -40,6 +40,16 @@ if [ $have_nvrtc = yes ]; then
       [ "$RC" -eq 0 ] && [ "$(json_field registers)" -gt 0 ] && ok "swizzle $sw compiles (sm_90 taken as sm_90a)" ||
          not_ok "hopper1_tma SW=$sw for sm_90 (exit $RC)" "$ERR"
    done
+   # Step 3's presets take a wgmma N of 192: 192 accumulators per consumer thread, no spills.
+   for p in hopper-3-warpspec-half:m64n192k16.f32.f16.f16 hopper-3-warpspec-tf32:m64n192k8.f32.tf32.tf32; do
+      run_gemmtop inspect --backend cuda --arch sm_90a --preset "${p%%:*}" --code ptx
+      n=$(printf '%s\n' "$OUT" | grep -c "wgmma.mma_async.sync.aligned.${p#*:}")
+      if [ "$RC" -eq 0 ] && [ "$n" -gt 0 ] && printf '%s\n' "$OUT" | grep -q '^spills  *0 B stores, 0 B loads'; then
+         ok "${p%%:*} compiles with $n ${p#*:} wgmma and no spills"
+      else
+         not_ok "${p%%:*}: wgmma ${p#*:} (exit $RC, $n found, or spills)" "$(printf '%s\n' "$OUT" | grep -E '^(registers|spills)') $ERR"
+      fi
+   done
    run_gemmtop inspect --backend cuda --arch sm_90 --kernel hopper3_warpspec --code ptx
    expect_in "target     cuda sm_90a" "$OUT" "an sm_90a kernel for --arch sm_90 compiles for sm_90a"
    expect_in "PTX (sm_90a):" "$OUT" "and the code is labelled with the target it was compiled for"

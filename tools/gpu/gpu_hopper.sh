@@ -50,14 +50,20 @@ mkdir -p "$P"
 for p in hopper-5-order hopper-5-order-tf32 hopper-5-order-half hopper-5-order-bf16; do
    { cat presets/$p.preset; echo "CLUSTER = 2"; } > "$P/$p-cluster2.preset"
 done
+# Step 2 with step 3's 128 x 192 tile, one block per multiprocessor, four stages: what
+# warp specialisation alone is worth at that tile (the lesson's "2, step 3's tile" row).
+for t in tf32 half bf16; do
+   grep -v -E '^(#|BN|STAGES|BK) ' presets/hopper-2-pipeline-$t.preset > "$P/hopper-2-pipeline-$t-wide.preset"
+   grep -E '^(BN|STAGES|BK) ' presets/hopper-3-warpspec-$t.preset >> "$P/hopper-2-pipeline-$t-wide.preset"
+done
 $B inspect --backend cuda --preset hopper-5-order-half-cluster2 --code sass > "$out/inspect-cluster2.txt" 2>&1
 echo "cluster2: $(grep -c 'UTMALDG.*MULTICAST' "$out/inspect-cluster2.txt") multicast UTMALDG, $(grep -c HGMMA "$out/inspect-cluster2.txt") HGMMA"
 $B run --backend cuda --preset hopper-4-consumers --size 2048 > "$out/run-4-2048.txt" 2>&1 # the table view
 tail -n 8 "$out/run-4-2048.txt"
 
 for t in tf32 half bf16; do
-   $B bench --backend cuda hopper-1-tma-$t hopper-2-pipeline-$t hopper-3-warpspec-$t hopper-4-consumers-$t \
-      hopper-5-order-$t hopper-5-order-$t-cluster2 --sizes $S --rounds $R --save "$out/bench-$t.csv" \
+   $B bench --backend cuda hopper-1-tma-$t hopper-2-pipeline-$t hopper-2-pipeline-$t-wide hopper-3-warpspec-$t \
+      hopper-4-consumers-$t hopper-5-order-$t hopper-5-order-$t-cluster2 --sizes $S --rounds $R --save "$out/bench-$t.csv" \
       > "$out/bench-$t.txt" 2>&1
 done
 $B bench --backend cuda $LADDER hopper-5-order-cluster2 $EXTRA --sizes $S --rounds $R --save "$out/bench.csv" > "$out/bench.txt" 2>&1
