@@ -352,6 +352,7 @@ static BackendStatus describe(CUdevice d, int index, DeviceInfo *info, char *err
    info->max_alloc = mem;
    Gpu_describeLimits(&cuda, d, info);
    info->limits.local_mem_optin = (unsigned long long)attr(d, CU_ATTR_MAX_SHARED_PER_BLOCK_OPTIN);
+   info->limits.dynamic_smem = true; /* setDynamicShared */
    info->l2_bytes = (unsigned long long)attr(d, CU_ATTR_L2_CACHE_SIZE);
    if (api.cuDeviceGetPCIBusId && api.cuDeviceGetPCIBusId(info->pci_bus_id, (int)sizeof info->pci_bus_id, d) != 0)
       info->pci_bus_id[0] = '\0';

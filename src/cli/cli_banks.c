@@ -357,7 +357,7 @@ static int banksModelled(const Options *o, const KernelInfo *k, const long long 
       return 2;
    }
    DeviceLimits lim = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .local_mem_optin = 232448,
-                       .fp64 = true, .warp = 32};
+                       .fp64 = true, .warp = 32, .dynamic_smem = true};
    Geometry g;
    char err[1536];
    if (!Config_check(k, values, p, &lim, &g, err, sizeof err)) {

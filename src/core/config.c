@@ -52,6 +52,7 @@ static bool lookup(void *ctx, const char *name, long long *v) {
        {"MAX_WI2", (long long)s->lim->max_wi[2]},
        {"LOCAL_MEM", (long long)s->lim->local_mem},
        {"SMEM_OPTIN", (long long)smemOptin(s->lim)},
+       {"DYNAMIC_SMEM", s->lim->dynamic_smem},
        {"HAS_FP64", s->lim->fp64},
        {"WARP", s->lim->warp > 0 ? s->lim->warp : 32},
    };
@@ -84,6 +85,23 @@ static void describeValues(const Scope *s, const char *expr, char *out, size_t l
    Expr_identifiers(expr, appendValue, &vl);
 }
 
+typedef struct {
+   const char *name;
+   bool found;
+} Mention;
+
+static void noteMention(void *ctx, const char *name) {
+   Mention *m = ctx;
+   m->found |= !strcmp(name, m->name);
+}
+
+/* Whether expression expr names identifier name. */
+static bool mentions(const char *expr, const char *name) {
+   Mention m = {name, false};
+   Expr_identifiers(expr, noteMention, &m);
+   return m.found;
+}
+
 static bool evalIn(const Scope *s, const char *expr, const char *what, long long *v, char *msg, size_t msglen) {
    char err[256];
    if (Expr_eval(expr, lookup, (void *)s, v, err, sizeof err))
@@ -97,6 +115,13 @@ static bool checkDynamic(Scope *s, Geometry *g, char *msg, size_t msglen) {
    const KernelInfo *k = s->k;
    if (!evalIn(s, k->dynamic_smem, "dynamic_smem", &g->dynamic_smem, msg, msglen))
       return false;
+   /* a kernel that needs it whatever the backend was refused by Config_targetOk, with
+    * the reason; one that asks for it by DYNAMIC_SMEM must get 0 bytes without it */
+   if (g->dynamic_smem > 0 && !s->lim->dynamic_smem && mentions(k->dynamic_smem, "DYNAMIC_SMEM")) {
+      snprintf(msg, msglen, "needs %lld bytes of dynamic shared memory per group, which this backend does not give "
+               "(dynamic_smem '%s'): use --backend cuda", g->dynamic_smem, k->dynamic_smem);
+      return false;
+   }
    unsigned long long optin = smemOptin(s->lim);
    if (g->dynamic_smem < 0 || (unsigned long long)(g->dynamic_smem + g->localmem) > optin) {
       snprintf(msg, msglen, "needs %lld bytes of shared memory per group (%lld dynamic); this device allows %llu",
@@ -343,8 +368,9 @@ void Config_defines(const KernelInfo *k, const long long *values, const Problem 
    char types[64];
    Precision_defines(p->precision, types, sizeof types);
    if (n < outlen)
-      n += (size_t)snprintf(out + n, outlen - n, "-DTRANSA=%d -DTRANSB=%d %s%s", geo->trans_a, geo->trans_b, types,
-                            geo->tensor_ptx ? " -DGT_TENSOR_PTX=1" : "");
+      n += (size_t)snprintf(out + n, outlen - n, "-DTRANSA=%d -DTRANSB=%d %s%s%s", geo->trans_a, geo->trans_b, types,
+                            geo->tensor_ptx ? " -DGT_TENSOR_PTX=1" : "",
+                            geo->dynamic_smem > 0 ? " -DGT_DYNAMIC_SMEM=1" : "");
    /* the CUDA backend compiles these for the architecture-specific target (sm_90a) */
    if (k->arch[0] && n < outlen)
       snprintf(out + n, outlen - n, " -DGT_ARCH_SPECIFIC=1");
@@ -384,7 +410,9 @@ bool Config_targetOk(const KernelInfo *k, const ConfigTarget *t, char *msg, size
                k->name);
       return false;
    }
-   if (strcmp(k->dynamic_smem, "0") && !t->dynamic_smem) {
+   /* a kernel whose tiles move to dynamic shared memory only where the backend gives it
+    * (`dynamic_smem: DYNAMIC_SMEM * ...`) runs everywhere */
+   if (strcmp(k->dynamic_smem, "0") && !t->dynamic_smem && !mentions(k->dynamic_smem, "DYNAMIC_SMEM")) {
       snprintf(msg, msglen, "%s needs dynamic shared memory at launch, which the %s backend does not give: use "
                "--backend cuda", k->name, t->backend);
       return false;

@@ -268,7 +268,8 @@ static bool offlineLaunch(const InspectRequest *rq, const ConfigTarget *target, 
  * 48 KiB of static shared memory, more when opted in (dynamic); whether it runs PTX
  * tensor instructions is the devices' own rule (Device_classify). */
 static DeviceLimits cudaArchLimits(const char *arch) {
-   DeviceInfo d = {.limits = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32},
+   DeviceInfo d = {.limits = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32,
+                              .dynamic_smem = true},
                    .inline_ptx = true};
    snprintf(d.arch, sizeof d.arch, "%s", arch);
    Device_classify(&d);

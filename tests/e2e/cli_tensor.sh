@@ -112,6 +112,24 @@ for swz in 0 1; do
 $ERR"
 done
 
+# Step 5 with more stages than OpenCL's 48 KiB hold: the same text takes its tiles from
+# static local memory under OpenCL (six small stages verify here) and from dynamic shared
+# memory under CUDA, where the H100 presets of four 32-deep stages take 64 KiB.
+run_gemmtop run --kernel tensor05_warptile --set BM=32 --set BN=64 --set BK=16 --set WM=32 --set WN=32 --set STAGES=6 \
+   --set SWZ=1 --set GROUP=4 --precision half $SIZE --alpha 0.5 --beta 2 --reps 1 --format json
+check_run "tensor05_warptile half, six stages"
+GEMMTOP_DEVICE_LIMITS=local_mem=49152 run_gemmtop run --preset tensor-5-warptile-h100-half-cuda $SIZE
+expect_rc 2 "four 32-deep stages of 128 x 128 are refused on an OpenCL device of 48 KiB"
+expect_in "needs 65536 bytes of local memory per group; this device has 49152" "$ERR" "saying what it needs and has"
+if "$GEMMTOP_BIN" inspect --kernel mygemm01_naive --backend cuda --arch sm_90 --code none >/dev/null 2>&1; then
+   run_gemmtop inspect --backend cuda --arch sm_90 --preset tensor-5-warptile-h100-half-cuda --code ptx
+   expect_in "local mem  65536 B per work-group" "$OUT" "through CUDA the same preset compiles, 64 KiB of shared memory"
+   expect_in ".extern .shared .align 16 .b8 gt_tiles[]" "$OUT" "held in dynamic shared memory (GT_DYNAMIC_SMEM)"
+else
+   ok "tensor-5-warptile-h100-half-cuda through CUDA # SKIP NVRTC is not installed"
+   ok "held in dynamic shared memory # SKIP NVRTC is not installed"
+fi
+
 # A tensor kernel refuses a type it does not take, naming the ones it does.
 run_gemmtop run --kernel tensor01_global --precision float $SIZE
 expect_rc 2 "tensor01_global refuses float"

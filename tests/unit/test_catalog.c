@@ -255,6 +255,7 @@ static void test_shipped_catalog(void **state) {
       /* a Hopper kernel (arch: sm_90a) takes no double and an H100's opt-in shared memory */
       DeviceLimits h = l;
       h.local_mem_optin = 232448;
+      h.dynamic_smem = true;
       /* float and double (a Hopper kernel: float), or each type of a kernel that takes no float
        * (the tensor ladder) */
       bool takesFloat = k->precisions & PRECISION_BIT(PRECISION_FLOAT);

@@ -34,7 +34,7 @@ static const char *HOPPER =
 
 static DeviceLimits h100(void) {
    DeviceLimits l = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .local_mem_optin = 232448,
-                     .fp64 = true, .warp = 32};
+                     .fp64 = true, .warp = 32, .dynamic_smem = true};
    return l;
 }
 
@@ -242,6 +242,65 @@ static void test_targets(void **state) {
    KernelInfo_free(&k);
 }
 
+/* A kernel that holds its tiles in dynamic shared memory where the backend gives it
+ * (DYNAMIC_SMEM) and in static local memory elsewhere: one text for OpenCL and CUDA. */
+static const char *EITHER = "/*@gemmtop\n"
+                            "name: either\n"
+                            "param: STAGES = 3 in 2, 3, 4\n"
+                            "global: N, M\n"
+                            "local: 128, 1\n"
+                            "localmem: (1 - DYNAMIC_SMEM) * STAGES * 16384\n"
+                            "dynamic_smem: DYNAMIC_SMEM * STAGES * 16384\n"
+                            "*/\n";
+
+static void test_dynamic_either(void **state) {
+   (void)state;
+   KernelInfo k;
+   parse(&k, EITHER);
+   long long v[KERNEL_MAX_PARAMS];
+   KernelInfo_defaults(&k, v);
+   Problem p = square(1024);
+   DeviceLimits cuda = h100(), opencl = h100();
+   opencl.dynamic_smem = false;
+   opencl.local_mem_optin = 0;
+   Geometry g;
+   char msg[1024], defines[512];
+   /* CUDA: the tiles in dynamic shared memory, and the kernel told so */
+   assert_true(Config_check(&k, v, &p, &cuda, &g, msg, sizeof msg));
+   assert_int_equal(g.localmem, 0);
+   assert_int_equal(g.dynamic_smem, 3 * 16384);
+   Config_defines(&k, v, &p, &g, defines, sizeof defines);
+   assert_non_null(strstr(defines, "-DGT_DYNAMIC_SMEM=1"));
+   /* OpenCL: static local memory, no define */
+   assert_true(Config_check(&k, v, &p, &opencl, &g, msg, sizeof msg));
+   assert_int_equal(g.localmem, 3 * 16384);
+   assert_int_equal(g.dynamic_smem, 0);
+   Config_defines(&k, v, &p, &g, defines, sizeof defines);
+   assert_null(strstr(defines, "GT_DYNAMIC_SMEM"));
+   /* four stages: 64 KiB, beyond static memory's 48 KiB but within CUDA's opt-in */
+   v[0] = 4;
+   assert_true(Config_check(&k, v, &p, &cuda, &g, msg, sizeof msg));
+   assert_int_equal(g.dynamic_smem, 4 * 16384);
+   assert_false(Config_check(&k, v, &p, &opencl, &g, msg, sizeof msg));
+   assert_non_null(strstr(msg, "needs 65536 bytes of local memory per group; this device has 49152"));
+   /* and the kernel may go to every backend */
+   ConfigTarget t = {.backend = "OpenCL", .arch = "", .is_pocl = true};
+   assert_true(Config_targetOk(&k, &t, msg, sizeof msg));
+   KernelInfo_free(&k);
+   /* a kernel that needs dynamic shared memory whatever the backend is refused without it */
+   parse(&k, "/*@gemmtop\nname: dyn\nglobal: N, M\nlocal: 128, 1\ndynamic_smem: 1024\n*/\n");
+   assert_false(Config_targetOk(&k, &t, msg, sizeof msg));
+   assert_non_null(strstr(msg, "needs dynamic shared memory at launch"));
+   KernelInfo_free(&k);
+   /* and one whose DYNAMIC_SMEM expression still asks for bytes without it, by the rules */
+   parse(&k, "/*@gemmtop\nname: dyn\nglobal: N, M\nlocal: 128, 1\ndynamic_smem: 1024 + DYNAMIC_SMEM\n*/\n");
+   KernelInfo_defaults(&k, v);
+   assert_true(Config_targetOk(&k, &t, msg, sizeof msg));
+   assert_false(Config_check(&k, v, &p, &opencl, &g, msg, sizeof msg));
+   assert_non_null(strstr(msg, "needs 1024 bytes of dynamic shared memory per group, which this backend does not give"));
+   KernelInfo_free(&k);
+}
+
 /* CUTLASS's Swizzle<B,4,3>: 16-byte unit u of 128-byte row r lands at u ^ (r % 2^B). */
 static void test_swizzle_functions(void **state) {
    (void)state;
@@ -336,7 +395,7 @@ int main(void) {
        cmocka_unit_test(test_geometry),          cmocka_unit_test(test_geometry_refusals),
        cmocka_unit_test(test_targets),           cmocka_unit_test(test_swizzle_functions),
        cmocka_unit_test(test_tile_layout),       cmocka_unit_test(test_bank_model),
-       cmocka_unit_test(test_cluster_geometry),
+       cmocka_unit_test(test_cluster_geometry),  cmocka_unit_test(test_dynamic_either),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

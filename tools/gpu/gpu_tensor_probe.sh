@@ -12,6 +12,8 @@
 #     (tests/kernels/tensor/) must fail verification on the GPU too.
 #  3. The H100 presets of steps 4 and 5 at 4096 beside the vendor library (cuBLAS GemmEx
 #     through CUDA, CLBlast where it has the type), and a short sweep of step 5.
+#  4. Step 5 through CUDA with three stages and with four (the -cuda presets, in dynamic
+#     shared memory) beside cuBLAS, bench --rounds 3 at 4096 and 8192.
 # One JSON line per run in OUTDIR/tensor.jsonl; PASS/FAIL lines; exits 1 when a check
 # fails. Usage: sh tools/gpu/gpu_tensor_probe.sh [OUTDIR] [SWEEP_BUDGET_SECONDS]
 . tools/gpu/gpu_setup.sh
@@ -110,8 +112,11 @@ done
 for be in cuda opencl; do
    dev=""
    [ "$be" = opencl ] && dev="--device NVIDIA"
+   cuda_only="" # four stages in dynamic shared memory: more than OpenCL's 48 KiB
+   [ "$be" = cuda ] && cuda_only="tensor-5-warptile-h100-half-cuda tensor-5-warptile-h100-bfloat16-cuda
+      tensor-5-warptile-h100-tf32-cuda"
    for p in tensor-5-warptile-h100-half tensor-5-warptile-h100-bfloat16 tensor-5-warptile-h100-tf32 \
-      tensor-4-cpasync-h100-half; do
+      tensor-4-cpasync-h100-half $cuda_only; do
       run "$be $p" --backend $be $dev --preset "$PWD/presets/$p.preset" --reps 10 --warmup 3 --vendor
       if [ "$(field verified)" = true ]; then
          pass "$be $p: $(field gflops) GFLOPS; vendor $(field vendor) $(field vendor_gflops) GFLOPS ($(field vendor_status))"
@@ -125,6 +130,14 @@ for be in cuda opencl; do
       echo "== sweep $be $prec (best first)"
       head -n 6 "$out/sweep-$be-$prec.txt"
    done
+done
+# 4. Step 5 through CUDA with three stages (OpenCL's budget) and four, cuBLAS beside them,
+#    in one process per type (bench --rounds: medians of the rounds, every result verified).
+for t in half bfloat16 tf32; do
+   $B bench --backend cuda tensor-5-warptile-h100-$t tensor-5-warptile-h100-$t-cuda --sizes 4096,8192 --rounds 3 \
+      > "$out/bench-cuda-$t.txt" 2>&1
+   echo "== bench cuda $t"
+   grep -v -e '^size ' -e '^  SM' "$out/bench-cuda-$t.txt" | head -n 5
 done
 echo "tensor probe: $fails check(s) failed; runs in $log"
 [ "$fails" -eq 0 ]
