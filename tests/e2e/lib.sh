@@ -15,6 +15,11 @@ export XDG_CACHE_HOME XDG_CONFIG_HOME
 XDG_DATA_HOME="$T_DIR/data"
 export XDG_DATA_HOME
 unset GEMMTOP_STORE
+# OUT, ERR and RC hold each run's output here. An OUT already in the environment (the GPU
+# machine exports its results folder so) would stay exported, and a long output, such as
+# a kernel's PTX, would then break every later program start: one environment string may
+# hold at most 128 KiB.
+unset OUT ERR RC
 # PoCL's own work folder, one per script: with its kernel cache off it still builds in a
 # folder named by the program's hash and removes it when the program is released, so two
 # scripts running at once (run_all.sh runs two) must not share it ("Final linking of
