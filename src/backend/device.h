@@ -19,8 +19,9 @@ typedef struct DeviceLimits_ {
    size_t max_wi[3];          /* per dimension */
    unsigned long long local_mem; /* bytes per group */
    unsigned long long local_mem_optin; /* with dynamic shared memory (CUDA's opt-in maximum); 0: local_mem */
-   bool dynamic_smem;         /* the backend launches with dynamic shared memory (CUDA): a kernel may
-                               * hold its tiles there instead of in static local memory */
+   bool dynamic_smem;         /* the backend launches with dynamic shared memory (CUDA, whose
+                               * setDynamicShared gives it): a kernel may hold its tiles there
+                               * instead of in static local memory */
    bool fp64;
    int warp;                  /* SIMD width when known, else 32 */
    bool tensor_ptx;           /* a tensor kernel gets GT_TENSOR_PTX=1: DeviceInfo.tensor_ptx, unless

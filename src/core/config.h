@@ -56,7 +56,7 @@ void Config_defines(const KernelInfo *k, const long long *values, const Problem 
 typedef struct ConfigTarget_ {
    const char *backend;  /* its title: "OpenCL", "CUDA", "HIP" */
    bool arch_specific;   /* the backend compiles for sm_90a and launches with tensor maps */
-   bool dynamic_smem;    /* the backend launches with dynamic shared memory */
+   bool dynamic_smem;    /* the backend launches with dynamic shared memory (DeviceLimits.dynamic_smem) */
    const char *arch;     /* the device's or --arch's: "sm_90", "sm_90a", "gfx906"; "" unknown */
    bool is_pocl;
    bool nvidia;

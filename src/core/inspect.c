@@ -286,7 +286,8 @@ static DeviceLimits cudaArchLimits(const char *arch) {
 /* NVRTC (BACKEND_CAP_OFFLINE_PTX) for sm_XX, with NVIDIA's limits. */
 static RunStatus offlineCuda(const char *arch, const InspectRequest *rq, Inspection *out) {
    DeviceLimits lim = cudaArchLimits(arch);
-   ConfigTarget target = {.backend = "CUDA", .arch_specific = true, .dynamic_smem = true, .arch = arch, .nvidia = true};
+   ConfigTarget target = {.backend = "CUDA", .arch_specific = true, .dynamic_smem = lim.dynamic_smem, .arch = arch,
+                          .nvidia = true};
    Geometry g;
    char defines[1024];
    if (!offlineLaunch(rq, &target, &lim, "1024 work-items, 48 KiB static shared", arch, &g, defines, sizeof defines,

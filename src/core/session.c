@@ -450,7 +450,7 @@ static char *joinSource(const Session *s, const char *body) {
 bool Session_targetOk(const Session *s, const KernelInfo *k, char *msg, size_t msglen) {
    ConfigTarget t = {.backend = s->be->title,
                      .arch_specific = Backend_can(s->be, BACKEND_CAP_ARCH_SPECIFIC),
-                     .dynamic_smem = s->be->setDynamicShared != NULL,
+                     .dynamic_smem = s->info.limits.dynamic_smem,
                      .arch = s->info.arch,
                      .is_pocl = s->info.is_pocl,
                      .nvidia = s->info.vendor_kind == VENDOR_NVIDIA,
