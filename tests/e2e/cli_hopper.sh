@@ -13,12 +13,11 @@ for l in sys.stdin:
 [ "$(printf '%s\n' "$hopper" | grep -c ' sm_90a ')" -eq 5 ] && ok "five hopper steps, each for sm_90a" ||
    not_ok "five hopper steps for sm_90a" "$hopper"
 
-have_nvrtc=no
-"$GEMMTOP_BIN" inspect --kernel mygemm01_naive --backend cuda --arch sm_90 --code none >/dev/null 2>"$T_DIR/nvrtc.err" &&
-   have_nvrtc=yes
+nvrtc=no
+have_nvrtc && nvrtc=yes
 for k in $(printf '%s\n' "$hopper" | cut -d' ' -f1); do
-   if [ $have_nvrtc = no ]; then
-      ok "$k for cuda sm_90a # SKIP NVRTC is not installed: $(head -c 200 "$T_DIR/nvrtc.err")"
+   if [ $nvrtc = no ]; then
+      ok "$k for cuda sm_90a # SKIP $(nvrtc_missing)"
       continue
    fi
    run_gemmtop inspect --backend cuda --arch sm_90a --kernel "$k" --size 1024 --code ptx
@@ -33,7 +32,7 @@ for k in $(printf '%s\n' "$hopper" | cut -d' ' -f1); do
    fi
 done
 
-if [ $have_nvrtc = yes ]; then
+if [ $nvrtc = yes ]; then
    for sw in 0 32 64 128; do
       run_gemmtop inspect --backend cuda --arch sm_90 --kernel hopper1_tma --set SW=$sw --set BK=32 --size 512 \
          --code none --format json

@@ -121,13 +121,13 @@ check_run "tensor05_warptile half, six stages"
 GEMMTOP_DEVICE_LIMITS=local_mem=49152 run_gemmtop run --preset tensor-5-warptile-h100-half-cuda $SIZE
 expect_rc 2 "four 32-deep stages of 128 x 128 are refused on an OpenCL device of 48 KiB"
 expect_in "needs 65536 bytes of local memory per group; this device has 49152" "$ERR" "saying what it needs and has"
-if "$GEMMTOP_BIN" inspect --kernel mygemm01_naive --backend cuda --arch sm_90 --code none >/dev/null 2>&1; then
+if have_nvrtc; then
    run_gemmtop inspect --backend cuda --arch sm_90 --preset tensor-5-warptile-h100-half-cuda --code ptx
    expect_in "local mem  65536 B per work-group" "$OUT" "through CUDA the same preset compiles, 64 KiB of shared memory"
    expect_in ".extern .shared .align 16 .b8 gt_tiles[]" "$OUT" "held in dynamic shared memory (GT_DYNAMIC_SMEM)"
 else
-   ok "tensor-5-warptile-h100-half-cuda through CUDA # SKIP NVRTC is not installed"
-   ok "held in dynamic shared memory # SKIP NVRTC is not installed"
+   ok "tensor-5-warptile-h100-half-cuda through CUDA # SKIP $(nvrtc_missing)"
+   ok "held in dynamic shared memory # SKIP $(nvrtc_missing)"
 fi
 
 # A tensor kernel refuses a type it does not take, naming the ones it does.

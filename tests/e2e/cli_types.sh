@@ -161,7 +161,7 @@ done
 
 # The same kernels through NVRTC: the CUDA side of the prelude (in_t, IN_TO_FLOAT with the
 # PTX conversion for half) and GT_TENSOR_PTX on sm_80+ only.
-if "$GEMMTOP_BIN" inspect --kernel general_any --backend cuda --arch sm_90 --code none >/dev/null 2>"$T_DIR/nvrtc.err"; then
+if have_nvrtc; then
    for prec in tf32 bfloat16 half; do
       run_gemmtop inspect --backend cuda --arch sm_90 --kernel types_scalar --precision "$prec" --size 64 --code ptx
       expect_rc 0 "types_scalar $prec compiles for cuda sm_90"
@@ -173,6 +173,6 @@ if "$GEMMTOP_BIN" inspect --kernel general_any --backend cuda --arch sm_90 --cod
    case "$OUT" in *cvt.rna.tf32*) not_ok "GT_TENSOR_PTX on sm_75" "$OUT" ;;
    *) [ "$RC" -eq 0 ] && ok "and not on sm_75 (no tensor-core PTX there)" || not_ok "sm_75 (exit $RC)" "$ERR" ;; esac
 else
-   ok "the types through NVRTC # SKIP NVRTC is not installed: $(head -c 200 "$T_DIR/nvrtc.err")"
+   ok "the types through NVRTC # SKIP $(nvrtc_missing)"
 fi
 finish

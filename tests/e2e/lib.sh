@@ -72,6 +72,13 @@ have_llvm_tool() {
    command -v "$1" >/dev/null 2>&1 || ls /usr/bin/"$1"-* >/dev/null 2>&1
 }
 
+# have_nvrtc: whether NVRTC compiles here (an offline compile for sm_90, no GPU needed);
+# when it does not, nvrtc_missing says why, for a SKIP line.
+have_nvrtc() {
+   "$GEMMTOP_BIN" inspect --kernel general_any --backend cuda --arch sm_90 --code none >/dev/null 2>"$T_DIR/nvrtc.err"
+}
+nvrtc_missing() { echo "NVRTC is not installed: $(head -c 200 "$T_DIR/nvrtc.err")"; }
+
 # names_device ARGS...: whether ARGS choose a backend or a device themselves.
 names_device() {
    for _a in "$@"; do
