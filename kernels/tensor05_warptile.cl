@@ -14,11 +14,17 @@ about:    the current one run (two register sets, used in turn), so ldmatrix lat
 about:    hides behind the tensor cores. GROUP orders the work-groups in bands of GROUP
 about:    block-rows walked column by column, so that the blocks running at the same time
 about:    share their tiles of A and of B in the L2 cache (as fast 2). C is written two
-about:    elements (8 bytes) per lane at a time. The local-memory budget is STAGES x
-about:    (BM + BN) x BK elements: at 48 KB a work-group, half and bfloat16 take BK=32
-about:    with 3 stages at 128 x 128, TF32 BK=16. Through CUDA the tiles go to dynamic
-about:    shared memory instead (DYNAMIC_SMEM), where a block may take more than 48 KB:
-about:    the -cuda presets hold four stages (64 KB), 4-5% faster on an H100.
+about:    elements (8 bytes) per lane at a time. With PREFETCH=1 the wait for the next
+about:    tile, its barrier and its first fragments come before the current tile's last
+about:    MMAs, which hide them (the order of CUTLASS's multistage loop); it takes
+about:    registers, and TF32's 64 x 64 warp tiles spill with it, so their presets take 0.
+about:    Each fragment address is one offset per lane plus constants (the swizzle repeats
+about:    every 8 rows, so only the chunk bits are XORed per step), which leaves the
+about:    registers to the accumulators. The local-memory budget is STAGES x (BM + BN) x BK
+about:    elements: in OpenCL's 48 KB, half and bfloat16 take 128 x 256 blocks of eight
+about:    warps with BK=16 and 4 stages, TF32 128 x 128 with BK=16 and 3. Through CUDA the
+about:    tiles go to dynamic shared memory instead (DYNAMIC_SMEM), up to 227 KB a block:
+about:    the -cuda presets take BK=64 (half, bfloat16) or 32 (TF32) with 3 stages.
 param:    BM = 128 in 32, 64, 128, 256 ; rows of C per work-group
 param:    BN = 128 in 32, 64, 128, 256 ; columns of C per work-group
 param:    BK = 16 in 16, 32, 64 ; depth (elements of k) of one tile step
@@ -27,6 +33,7 @@ param:    WN = 64 in 32, 64, 128 ; columns of C per warp
 param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in local memory (CUDA: dynamic shared memory, beyond 48 KiB)
 param:    SWZ = 1 in 0, 1 ; 0: padded rows, 1: XOR-swizzled 16-byte chunks
 param:    GROUP = 8 in 1, 4, 8, 16 ; block-rows per band of the launch order (1: row by row)
+param:    PREFETCH = 1 in 0, 1 ; 1: the next tile's first fragments are loaded before this tile's last MMAs, across its barrier
 require:  BM % WM == 0 && BN % WN == 0 ; the block must split into warp tiles
 require:  (BM / WM) * (BN / WN) <= 16 ; at most 16 warps per work-group
 require:  (WM / 16) * (WN / 8) <= 32 ; at most 32 MMA tiles (128 accumulators) per lane, or registers spill
@@ -100,6 +107,32 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
    const __global uint *Bw = (const __global uint *)B + col0 / GT_EPW;
    const int tiles = K / BK;
 
+#if NT % (BKW / 4) == 0 && NT % (BNW / 4) == 0
+   /* Each work-item copies the same columns of rows RSTEP apart: its addresses are fixed
+    * offsets from two pointers that advance a tile per copy (the tiles are copied in
+    * order of kt), which keeps few registers live. */
+#define A_RSTEP (NT / (BKW / 4))
+#define B_RSTEP (NT / (BNW / 4))
+   const int ca_r = tid / (BKW / 4), ca_c = (tid % (BKW / 4)) * 4;
+   const int cb_r = tid / (BNW / 4), cb_c = (tid % (BNW / 4)) * 4;
+   const __global uint *Ag = Aw + (size_t)ca_r * KW + ca_c;
+   const __global uint *Bg = Bw + (size_t)cb_r * NW + cb_c;
+#define COPY_TILE(s, kt)                                                                           \
+   do {                                                                                            \
+      GT_TUNROLL                                                                                   \
+      for (int l = 0; l < LA; l++) {                                                               \
+         const int r = ca_r + l * A_RSTEP;                                                         \
+         GT_CP_ASYNC16_A(0, &As[s][r][AS_W(r, ca_c)], Ag + (size_t)(l * A_RSTEP) * KW);            \
+      }                                                                                            \
+      GT_TUNROLL                                                                                   \
+      for (int l = 0; l < LB; l++) {                                                               \
+         const int r = cb_r + l * B_RSTEP;                                                         \
+         GT_CP_ASYNC16_B(1, &Bs[s][r][BS_W(r, cb_c)], Bg + (size_t)(l * B_RSTEP) * NW);            \
+      }                                                                                            \
+      Ag += BKW;                                                                                   \
+      Bg += (size_t)BK * NW;                                                                       \
+   } while (0)
+#else
 #define COPY_TILE(s, kt)                                                                           \
    do {                                                                                            \
       GT_TUNROLL                                                                                   \
@@ -113,39 +146,71 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
          GT_CP_ASYNC16_B(1, &Bs[s][r][BS_W(r, c * 4)], Bw + (size_t)((kt) * BK + r) * NW + c * 4); \
       }                                                                                            \
    } while (0)
+#endif
 
-   /* The fragments of depth ks (words) of stage s into register set p. */
+   /* Each lane's fragment addresses are one offset per operand plus constants: the swizzle
+    * pattern repeats every 8 rows, so fragment i (16 rows down) and depth ks (16 rows of B
+    * down) are constant offsets, and a step along the swizzled chunks (depth ks of A, the
+    * column pairs j of B) flips offset bits, XORed in (added when padded). */
+   LOCAL_PTR uint *Af = (LOCAL_PTR uint *)As, *Bf = (LOCAL_PTR uint *)Bs;
+#define ROWA (BKW + PADA)
+#define ROWB (BNW + PADB)
+#if SWZ
+#define KOFF(off, c) ((off) ^ (c))
+#else
+#define KOFF(off, c) ((off) + (c))
+#endif
+   const int a_off = (wm0 + lane % 16) * ROWA + AS_W(wm0 + lane % 16, 4 * (lane / 16));
 #if GT_EPW == 1
+   const int b_off = t * ROWB + BS_W(t, wn0 + g);
 #define LOAD_B(p, s, ks)                                                                           \
    GT_TUNROLL                                                                                      \
    for (int j = 0; j < NJ; j++)                                                                    \
       GT_TUNROLL                                                                                   \
-      for (int q = 0; q < 2; q++) {                                                                \
-         const int k = (ks) + t + 4 * q, n = wn0 + j * 8 + g;                                      \
-         b[p][j][q] = LDS_LOAD(3, &Bs[s][k][BS_W(k, n)]);                                          \
-      }
+      for (int q = 0; q < 2; q++)                                                                  \
+         b[p][j][q] = LDS_LOAD(3, &Bf[(s) * (BK * ROWB) + KOFF(b_off, 8 * j) + ((ks) + 4 * q) * ROWB]);
 #else
+   const int b_off = (lane % 16) * ROWB + BS_W(lane % 16, (wn0 + 8 * (lane / 16)) / 2);
 #define LOAD_B(p, s, ks)                                                                           \
    GT_TUNROLL                                                                                      \
    for (int j = 0; j < NJ; j += 2) {                                                               \
-      const int k = (ks) * 2 + lane % 16, w = (wn0 + j * 8 + 8 * (lane / 16)) / 2;                 \
       uint r4[4];                                                                                  \
-      GT_LDMATRIX_X4_TRANS(3, r4, &Bs[s][k][BS_W(k, w)]);                                          \
+      GT_LDMATRIX_X4_TRANS_AT(3, r4, Bf, (s) * (BK * ROWB) + KOFF(b_off, 4 * j) + 2 * (ks) * ROWB); \
       b[p][j][0] = r4[0];                                                                          \
       b[p][j][1] = r4[1];                                                                          \
       b[p][j + 1][0] = r4[2];                                                                      \
       b[p][j + 1][1] = r4[3];                                                                      \
    }
 #endif
+#define LOAD_A(p, s, ks)                                                                           \
+   GT_TUNROLL                                                                                      \
+   for (int i = 0; i < MI; i++)                                                                    \
+      GT_LDMATRIX_X4_AT(2, a[p][i], Af, (s) * (BM * ROWA) + KOFF(a_off, ks) + i * 16 * ROWA);
+   /* The fragments of depth ks (words) of stage s into register set p. */
 #define LOAD_FRAGS(p, s, ks)                                                                       \
    do {                                                                                            \
-      GT_TUNROLL                                                                                   \
-      for (int i = 0; i < MI; i++) {                                                               \
-         const int r = wm0 + i * 16 + lane % 16, w = (ks) + 4 * (lane / 16);                       \
-         GT_LDMATRIX_X4(2, a[p][i], &As[s][r][AS_W(r, w)]);                                        \
-      }                                                                                            \
+      LOAD_A(p, s, ks)                                                                             \
       LOAD_B(p, s, ks)                                                                             \
+      FRAG_ROUND(p);                                                                               \
    } while (0)
+#if GT_EPW == 1
+   /* TF32: each word rounded once, as it is loaded, not once per MMA that uses it. */
+#define FRAG_ROUND(p)                                                                              \
+   do {                                                                                            \
+      GT_TUNROLL                                                                                   \
+      for (int i = 0; i < MI; i++)                                                                 \
+         GT_TUNROLL                                                                                \
+         for (int q = 0; q < 4; q++)                                                               \
+            a[p][i][q] = GT_FRAG_WORD(a[p][i][q]);                                                 \
+      GT_TUNROLL                                                                                   \
+      for (int j = 0; j < NJ; j++)                                                                 \
+         GT_TUNROLL                                                                                \
+         for (int q = 0; q < 2; q++)                                                               \
+            b[p][j][q] = GT_FRAG_WORD(b[p][j][q]);                                                 \
+   } while (0)
+#else
+#define FRAG_ROUND(p) ((void)0)
+#endif
 
    float acc[MI][NJ][4];
    GT_TUNROLL
@@ -157,6 +222,60 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
             acc[i][j][e] = 0.0f;
    uint a[2][MI][4], b[2][NJ][2];
 
+#define MMAS(p)                                                                                    \
+   do {                                                                                            \
+      GT_TUNROLL                                                                                   \
+      for (int i = 0; i < MI; i++)                                                                 \
+         GT_TUNROLL                                                                                \
+         for (int j = 0; j < NJ; j++)                                                              \
+            GT_MMA(acc[i][j], a[p][i], b[p][j]);                                                   \
+   } while (0)
+#if PREFETCH
+   /* All STAGES tiles in flight before the first is read; from then on the tile after the
+    * one being read is waited for, and its first fragments loaded, before the last MMAs of
+    * the current one, so the barrier and the ldmatrix latency hide behind them. The tile
+    * copied then goes to the stage just read (every warp has its fragments by the barrier). */
+   for (int s = 0; s < STAGES; s++) {
+      if (s < tiles)
+         COPY_TILE(s, s);
+      GT_CP_ASYNC_COMMIT();
+   }
+   GT_CP_ASYNC_WAIT(STAGES - 1);
+   barrier(CLK_LOCAL_MEM_FENCE);
+   LOAD_FRAGS(0, 0, 0);
+   /* Register set of a depth: (kt * KSTEPS + ks) % 2, a constant in each unrolled body when
+    * KSTEPS is even; when odd, the tile loop takes two tiles a turn (P0 = 0, then 1). */
+#define TILE(kt, P0)                                                                                   \
+   do {                                                                                                \
+      const int cur = (kt) % STAGES;                                                                   \
+      GT_TUNROLL                                                                                       \
+      for (int ks = 0; ks < KSTEPS; ks++) {                                                            \
+         const int p = ((P0) + ks) % 2;                                                                \
+         if (ks + 1 < KSTEPS) {                                                                        \
+            LOAD_FRAGS(p ^ 1, cur, (ks + 1) * 8);                                                      \
+         } else {                                                                                      \
+            GT_CP_ASYNC_WAIT(STAGES - 2);                                                              \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+            if ((kt) + STAGES < tiles)                                                                 \
+               COPY_TILE(cur, (kt) + STAGES);                                                          \
+            GT_CP_ASYNC_COMMIT();                                                                      \
+            if ((kt) + 1 < tiles)                                                                      \
+               LOAD_FRAGS(p ^ 1, ((kt) + 1) % STAGES, 0);                                              \
+         }                                                                                             \
+         MMAS(p);                                                                                      \
+      }                                                                                                \
+   } while (0)
+#if KSTEPS % 2 == 0
+   for (int kt = 0; kt < tiles; kt++)
+      TILE(kt, 0);
+#else
+   for (int kt = 0; kt < tiles; kt += 2) {
+      TILE(kt, 0);
+      if (kt + 1 < tiles)
+         TILE(kt + 1, 1);
+   }
+#endif
+#else
    for (int s = 0; s < STAGES - 1; s++) {
       if (s < tiles)
          COPY_TILE(s, s);
@@ -177,22 +296,10 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
          const int p = ks % 2;
          if (ks + 1 < KSTEPS) /* the next depth's fragments, while these MMAs run */
             LOAD_FRAGS(p ^ 1, cur, (ks + 1) * 8);
-         GT_TUNROLL
-         for (int i = 0; i < MI; i++) {
-            uint af[4];
-            GT_TUNROLL
-            for (int q = 0; q < 4; q++)
-               af[q] = GT_FRAG_WORD(a[p][i][q]);
-            GT_TUNROLL
-            for (int j = 0; j < NJ; j++) {
-               uint bf[2];
-               bf[0] = GT_FRAG_WORD(b[p][j][0]);
-               bf[1] = GT_FRAG_WORD(b[p][j][1]);
-               GT_MMA(acc[i][j], af, bf);
-            }
-         }
+         MMAS(p);
       }
    }
+#endif
    GT_CP_ASYNC_WAIT(0);
 
    /* Accumulators e and e+1 are neighbours in a row of C: one 8-byte store. */

@@ -208,6 +208,13 @@ GT_TFN void gt_ldsm_x4_trans(uint *r, uint addr) {
 #define GT_LDMATRIX_X1_TRANS(site, r, p) (GT_LDSM_TRACE(site, p, 1u), gt_ldsm_x1_trans((r), GT_SMEM_ADDR(p)))
 #define GT_LDMATRIX_X2_TRANS(site, r, p) (GT_LDSM_TRACE(site, p, 2u), gt_ldsm_x2_trans((r), GT_SMEM_ADDR(p)))
 #define GT_LDMATRIX_X4_TRANS(site, r, p) (GT_LDSM_TRACE(site, p, 4u), gt_ldsm_x4_trans((r), GT_SMEM_ADDR(p)))
+/* The same at word `off` of a local array `base`: the address is base's shared address (one
+ * register for the whole kernel) plus 4 * off in 32-bit arithmetic, so constant parts of
+ * off become the instruction's immediate offset. */
+#define GT_LDMATRIX_X4_AT(site, r, base, off) \
+   (GT_LDSM_TRACE(site, &(base)[off], 4u), gt_ldsm_x4((r), GT_SMEM_ADDR(base) + 4u * (uint)(off)))
+#define GT_LDMATRIX_X4_TRANS_AT(site, r, base, off) \
+   (GT_LDSM_TRACE(site, &(base)[off], 4u), gt_ldsm_x4_trans((r), GT_SMEM_ADDR(base) + 4u * (uint)(off)))
 
 /* cp.async: 16 bytes from global to local memory, without registers, asynchronously. */
 #if GT_CUDA
@@ -336,6 +343,8 @@ GT_TFN void gt_ldsm_emu(LOCAL_PTR uint *scratch, uint *r, LOCAL_PTR const uint *
 #define GT_LDMATRIX_X1_TRANS(site, r, p) GT_LDSM_EMU(site, r, p, 1, 1)
 #define GT_LDMATRIX_X2_TRANS(site, r, p) GT_LDSM_EMU(site, r, p, 2, 1)
 #define GT_LDMATRIX_X4_TRANS(site, r, p) GT_LDSM_EMU(site, r, p, 4, 1)
+#define GT_LDMATRIX_X4_AT(site, r, base, off) GT_LDSM_EMU(site, r, &(base)[off], 4, 0)
+#define GT_LDMATRIX_X4_TRANS_AT(site, r, base, off) GT_LDSM_EMU(site, r, &(base)[off], 4, 1)
 
 /* cp.async: a plain 16-byte copy (it is complete at once, so commit and wait do nothing). */
 #define GT_CP_ASYNC16(site, dst, src)                                                    \

@@ -32,7 +32,8 @@ tensor02_local:BM=32,BN=32,BK=32,WM=32,WN=16
 tensor03_ldmatrix:BM=32,BN=32,BK=32,WM=32,WN=16,SWZ=0
 tensor03_ldmatrix:BM=32,BN=32,BK=32,WM=32,WN=16,SWZ=1
 tensor04_cpasync:BM=32,BN=32,BK=16,WM=32,WN=16,STAGES=3,SWZ=1
-tensor05_warptile:BM=32,BN=64,BK=16,WM=32,WN=32,STAGES=2,SWZ=1,GROUP=4"
+tensor05_warptile:BM=32,BN=64,BK=16,WM=32,WN=32,STAGES=2,SWZ=1,GROUP=4
+tensor05_warptile:BM=32,BN=64,BK=32,WM=32,WN=32,STAGES=3,SWZ=0,GROUP=1,PREFETCH=0"
 for prec in tf32 half bfloat16; do
    for step in $steps; do
       k=${step%%:*}
@@ -114,16 +115,16 @@ done
 
 # Step 5 with more stages than OpenCL's 48 KiB hold: the same text takes its tiles from
 # static local memory under OpenCL (six small stages verify here) and from dynamic shared
-# memory under CUDA, where the H100 presets of four 32-deep stages take 64 KiB.
+# memory under CUDA, where the H100 presets of three 64-deep stages of 256 x 128 take 144 KiB.
 run_gemmtop run --kernel tensor05_warptile --set BM=32 --set BN=64 --set BK=16 --set WM=32 --set WN=32 --set STAGES=6 \
    --set SWZ=1 --set GROUP=4 --precision half $SIZE --alpha 0.5 --beta 2 --reps 1 --format json
 check_run "tensor05_warptile half, six stages"
 GEMMTOP_DEVICE_LIMITS=local_mem=49152 run_gemmtop run --preset tensor-5-warptile-h100-half-cuda $SIZE
-expect_rc 2 "four 32-deep stages of 128 x 128 are refused on an OpenCL device of 48 KiB"
-expect_in "needs 65536 bytes of local memory per group; this device has 49152" "$ERR" "saying what it needs and has"
+expect_rc 2 "three 64-deep stages of 256 x 128 are refused on an OpenCL device of 48 KiB"
+expect_in "needs 147456 bytes of local memory per group; this device has 49152" "$ERR" "saying what it needs and has"
 if have_nvrtc; then
    run_gemmtop inspect --backend cuda --arch sm_90 --preset tensor-5-warptile-h100-half-cuda --code ptx
-   expect_in "local mem  65536 B per work-group" "$OUT" "through CUDA the same preset compiles, 64 KiB of shared memory"
+   expect_in "local mem  147456 B per work-group" "$OUT" "through CUDA the same preset compiles, 144 KiB of shared memory"
    expect_in ".extern .shared .align 16 .b8 gt_tiles[]" "$OUT" "held in dynamic shared memory (GT_DYNAMIC_SMEM)"
 else
    ok "tensor-5-warptile-h100-half-cuda through CUDA # SKIP $(nvrtc_missing)"
