@@ -12,12 +12,21 @@
 #     (tests/kernels/tensor/) must fail verification on the GPU too.
 #  3. The H100 presets of steps 4 and 5 at 4096 beside the vendor library (cuBLAS GemmEx
 #     through CUDA, CLBlast where it has the type), and a short sweep of step 5.
-#  4. Step 5 through CUDA with three stages and with four (the -cuda presets, in dynamic
-#     shared memory) beside cuBLAS, bench --rounds 3 at 4096 and 8192.
+#  4. Step 5's H100 presets through CUDA (the OpenCL one and the -cuda one, in dynamic
+#     shared memory) and through OpenCL beside cuBLAS, bench --rounds 3 at 4096 and 8192.
 # One JSON line per run in OUTDIR/tensor.jsonl; PASS/FAIL lines; exits 1 when a check
 # fails. Usage: sh tools/gpu/gpu_tensor_probe.sh [OUTDIR] [SWEEP_BUDGET_SECONDS]
 . tools/gpu/gpu_setup.sh
-make -j"$(nproc)" all build/tests/test_tensor >/dev/null || { echo "FAIL build"; exit 1; }
+# The build carried from the developer's machine when it is there (the GPU machine lacks
+# some build dependencies), else built here; test_tensor's cmocka from the carried bundle.
+if [ ! -x build/gemmtop ] || [ ! -x build/tests/test_tensor ]; then
+   make -j"$(nproc)" all build/tests/test_tensor >/dev/null || { echo "FAIL build"; exit 1; }
+fi
+if [ -e .device-carry/suite/libcmocka0_1.1.5-2.1_amd64.deb ]; then
+   extra=$(mktemp -d)
+   dpkg -x .device-carry/suite/libcmocka0_1.1.5-2.1_amd64.deb "$extra"
+   export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$extra/usr/lib/x86_64-linux-gnu"
+fi
 B=$PWD/build/gemmtop
 out=${1:-${OUT:-/tmp}}
 budget=${2:-120}
@@ -112,7 +121,7 @@ done
 for be in cuda opencl; do
    dev=""
    [ "$be" = opencl ] && dev="--device NVIDIA"
-   cuda_only="" # four stages in dynamic shared memory: more than OpenCL's 48 KiB
+   cuda_only="" # tiles in dynamic shared memory: more than OpenCL's 48 KiB
    [ "$be" = cuda ] && cuda_only="tensor-5-warptile-h100-half-cuda tensor-5-warptile-h100-bfloat16-cuda
       tensor-5-warptile-h100-tf32-cuda"
    for p in tensor-5-warptile-h100-half tensor-5-warptile-h100-bfloat16 tensor-5-warptile-h100-tf32 \
@@ -131,13 +140,18 @@ for be in cuda opencl; do
       head -n 6 "$out/sweep-$be-$prec.txt"
    done
 done
-# 4. Step 5 through CUDA with three stages (OpenCL's budget) and four, cuBLAS beside them,
-#    in one process per type (bench --rounds: medians of the rounds, every result verified).
+# 4. Step 5's H100 presets beside cuBLAS, in one process per type and backend (bench
+#    --rounds: medians of the rounds, every result verified): through CUDA the OpenCL
+#    preset (48 KiB) and the -cuda one (dynamic shared memory); through OpenCL its preset.
 for t in half bfloat16 tf32; do
    $B bench --backend cuda tensor-5-warptile-h100-$t tensor-5-warptile-h100-$t-cuda --sizes 4096,8192 --rounds 3 \
       > "$out/bench-cuda-$t.txt" 2>&1
    echo "== bench cuda $t"
    grep -v -e '^size ' -e '^  SM' "$out/bench-cuda-$t.txt" | head -n 5
+   $B bench --backend opencl --device NVIDIA --reference cuda tensor-5-warptile-h100-$t --sizes 4096,8192 \
+      --rounds 3 > "$out/bench-opencl-$t.txt" 2>&1
+   echo "== bench opencl $t"
+   grep -v -e '^size ' -e '^  SM' "$out/bench-opencl-$t.txt" | head -n 5
 done
 echo "tensor probe: $fails check(s) failed; runs in $log"
 [ "$fails" -eq 0 ]
