@@ -33,7 +33,7 @@ budget=${2:-120}
 mkdir -p "$out"
 kdir=$(mktemp -d)
 cp -r kernels/helpers kernels/*.cl tests/kernels/tensor/*.cl "$kdir/"
-export GEMMTOP_KERNELS="$kdir"
+export GEMMTOP_KERNELS="$kdir" GEMMTOP_PRESETS="$PWD/presets"
 export XDG_CACHE_HOME="$kdir.cache"
 log="$out/tensor.jsonl"
 : > "$log"
