@@ -22,11 +22,12 @@
 if [ ! -x build/gemmtop ] || [ ! -x build/tests/test_tensor ]; then
    make -j"$(nproc)" all build/tests/test_tensor >/dev/null || { echo "FAIL build"; exit 1; }
 fi
-if [ -e .device-carry/suite/libcmocka0_1.1.5-2.1_amd64.deb ]; then
+for deb in .device-carry/suite/libcmocka0_*.deb; do
+   [ -e "$deb" ] || continue
    extra=$(mktemp -d)
-   dpkg -x .device-carry/suite/libcmocka0_1.1.5-2.1_amd64.deb "$extra"
+   dpkg -x "$deb" "$extra"
    export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$extra/usr/lib/x86_64-linux-gnu"
-fi
+done
 B=$PWD/build/gemmtop
 out=${1:-${OUT:-/tmp}}
 budget=${2:-120}
