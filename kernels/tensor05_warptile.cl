@@ -34,11 +34,17 @@ param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in local memory (CUDA: d
 param:    SWZ = 1 in 0, 1 ; 0: padded rows, 1: XOR-swizzled 16-byte chunks
 param:    GROUP = 8 in 1, 4, 8, 16 ; block-rows per band of the launch order (1: row by row)
 param:    PREFETCH = 1 in 0, 1 ; 1: the next tile's first fragments are loaded before this tile's last MMAs, across its barrier
+param:    COPYAT = 0 in 0, 1 ; with PREFETCH, where the next tile's copies start: 0 right after the barrier, 1 after half of the last depth's MMAs
+param:    TMMA = 0 in 0, 1 ; TF32: 1 multiplies C^T = B^T A^T, so B's fragments (now the MMA's A operand) are 8-byte loads
+param:    ROUND = 1 in 0, 1 ; TF32: 1 rounds each word to nearest as it is loaded (cvt.rna); 0 leaves the cut to the tensor cores, as wgmma does
 require:  BM % WM == 0 && BN % WN == 0 ; the block must split into warp tiles
 require:  (BM / WM) * (BN / WN) <= 16 ; at most 16 warps per work-group
 require:  (WM / 16) * (WN / 8) <= 32 ; at most 32 MMA tiles (128 accumulators) per lane, or registers spill
 require:  (BM * BK * IN_SIZE / 16) % ((BM / WM) * (BN / WN) * 32) == 0 ; the A tile must split into 16-byte copies, the same number per work-item
 require:  (BK * BN * IN_SIZE / 16) % ((BM / WM) * (BN / WN) * 32) == 0 ; the B tile must split into 16-byte copies, the same number per work-item
+require:  TMMA == 0 || IN_SIZE == 4 ; the transposed MMA is for TF32 (16-bit B fragments come from ldmatrix.trans)
+require:  ROUND == 1 || IN_SIZE == 4 ; ROUND=0 (the tensor cores cut the words to TF32) is for tf32
+require:  COPYAT == 0 || PREFETCH == 1 ; the copies move into the last depth's MMAs only with PREFETCH=1
 operands: A=N B=N
 pad:      M=BM N=BN K=BK
 global:   (N / BN) * ((BM / WM) * (BN / WN) * 32), M / BM
@@ -160,7 +166,49 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
 #else
 #define KOFF(off, c) ((off) + (c))
 #endif
+   /* The MMA's operands: fa (A operand, 4 words a lane) and fb (B operand, 2 words), FA x FB
+    * MMAs a depth. Normally A's tile gives fa and B's tile fb. With TMMA (TF32) the tensor
+    * cores compute C^T = B^T A^T: B's tile gives fa, two 8-byte loads a fragment straight
+    * into its registers (no 4-byte loads, no ldmatrix: TF32 has no transposing one), and
+    * A's tile fb, through the same ldmatrix.x4 (two fragments each). */
+#if TMMA
+#define FA (WN / 16)
+#define FB (WM / 8)
+   /* ldmatrix.x4 matrices (rows 0-7, words 0-3), (0-7, 4-7), (8-15, 0-3), (8-15, 4-7): fb of
+    * rows r (word t, then t + 4) for two 8-row fragments. */
+   const int a_row = wm0 + lane % 8 + 8 * (lane / 16);
+   const int a_off = a_row * ROWA + AS_W(a_row, 4 * ((lane / 8) % 2));
+#define LOAD_A(p, s, ks)                                                                           \
+   GT_TUNROLL                                                                                      \
+   for (int j = 0; j < FB; j += 2) {                                                               \
+      uint r4[4];                                                                                  \
+      GT_LDMATRIX_X4_AT(2, r4, Af, (s) * (BM * ROWA) + KOFF(a_off, ks) + j * 8 * ROWA);            \
+      fb[p][j][0] = r4[0];                                                                         \
+      fb[p][j][1] = r4[1];                                                                         \
+      fb[p][j + 1][0] = r4[2];                                                                     \
+      fb[p][j + 1][1] = r4[3];                                                                     \
+   }
+   /* Row g of the MMA's A (an n of C) is column 2g of the 16, row g + 8 column 2g + 1: the
+    * lane's two words of a k row are neighbours, one 8-byte load for rows t, one for t + 4. */
+   const int b_off = t * ROWB + BS_W(t, wn0 + 2 * g);
+#define LOAD_B(p, s, ks)                                                                           \
+   GT_TUNROLL                                                                                      \
+   for (int i = 0; i < FA; i++)                                                                    \
+      GT_TUNROLL                                                                                   \
+      for (int q = 0; q < 2; q++) {                                                                \
+         const uint2 w2 =                                                                          \
+            LDS_LOAD(3, (LOCAL_PTR const uint2 *)&Bf[(s) * (BK * ROWB) + KOFF(b_off, 16 * i) + ((ks) + 4 * q) * ROWB]); \
+         fa[p][i][2 * q] = w2.x;                                                                   \
+         fa[p][i][2 * q + 1] = w2.y;                                                               \
+      }
+#else
+#define FA MI
+#define FB NJ
    const int a_off = (wm0 + lane % 16) * ROWA + AS_W(wm0 + lane % 16, 4 * (lane / 16));
+#define LOAD_A(p, s, ks)                                                                           \
+   GT_TUNROLL                                                                                      \
+   for (int i = 0; i < MI; i++)                                                                    \
+      GT_LDMATRIX_X4_AT(2, fa[p][i], Af, (s) * (BM * ROWA) + KOFF(a_off, ks) + i * 16 * ROWA);
 #if GT_EPW == 1
    const int b_off = t * ROWB + BS_W(t, wn0 + g);
 #define LOAD_B(p, s, ks)                                                                           \
@@ -168,7 +216,7 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
    for (int j = 0; j < NJ; j++)                                                                    \
       GT_TUNROLL                                                                                   \
       for (int q = 0; q < 2; q++)                                                                  \
-         b[p][j][q] = LDS_LOAD(3, &Bf[(s) * (BK * ROWB) + KOFF(b_off, 8 * j) + ((ks) + 4 * q) * ROWB]);
+         fb[p][j][q] = LDS_LOAD(3, &Bf[(s) * (BK * ROWB) + KOFF(b_off, 8 * j) + ((ks) + 4 * q) * ROWB]);
 #else
    const int b_off = (lane % 16) * ROWB + BS_W(lane % 16, (wn0 + 8 * (lane / 16)) / 2);
 #define LOAD_B(p, s, ks)                                                                           \
@@ -176,16 +224,13 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
    for (int j = 0; j < NJ; j += 2) {                                                               \
       uint r4[4];                                                                                  \
       GT_LDMATRIX_X4_TRANS_AT(3, r4, Bf, (s) * (BK * ROWB) + KOFF(b_off, 4 * j) + 2 * (ks) * ROWB); \
-      b[p][j][0] = r4[0];                                                                          \
-      b[p][j][1] = r4[1];                                                                          \
-      b[p][j + 1][0] = r4[2];                                                                      \
-      b[p][j + 1][1] = r4[3];                                                                      \
+      fb[p][j][0] = r4[0];                                                                         \
+      fb[p][j][1] = r4[1];                                                                         \
+      fb[p][j + 1][0] = r4[2];                                                                     \
+      fb[p][j + 1][1] = r4[3];                                                                     \
    }
 #endif
-#define LOAD_A(p, s, ks)                                                                           \
-   GT_TUNROLL                                                                                      \
-   for (int i = 0; i < MI; i++)                                                                    \
-      GT_LDMATRIX_X4_AT(2, a[p][i], Af, (s) * (BM * ROWA) + KOFF(a_off, ks) + i * 16 * ROWA);
+#endif
    /* The fragments of depth ks (words) of stage s into register set p. */
 #define LOAD_FRAGS(p, s, ks)                                                                       \
    do {                                                                                            \
@@ -193,43 +238,46 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
       LOAD_B(p, s, ks)                                                                             \
       FRAG_ROUND(p);                                                                               \
    } while (0)
-#if GT_EPW == 1
-   /* TF32: each word rounded once, as it is loaded, not once per MMA that uses it. */
+#if GT_EPW == 1 && ROUND
+   /* TF32: each word rounded once, as it is loaded, not once per MMA that uses it. With
+    * ROUND=0 the MMA reads the FP32 bits and keeps TF32's 19 (a cut, not a rounding). */
 #define FRAG_ROUND(p)                                                                              \
    do {                                                                                            \
       GT_TUNROLL                                                                                   \
-      for (int i = 0; i < MI; i++)                                                                 \
+      for (int i = 0; i < FA; i++)                                                                 \
          GT_TUNROLL                                                                                \
          for (int q = 0; q < 4; q++)                                                               \
-            a[p][i][q] = GT_FRAG_WORD(a[p][i][q]);                                                 \
+            fa[p][i][q] = GT_FRAG_WORD(fa[p][i][q]);                                               \
       GT_TUNROLL                                                                                   \
-      for (int j = 0; j < NJ; j++)                                                                 \
+      for (int j = 0; j < FB; j++)                                                                 \
          GT_TUNROLL                                                                                \
          for (int q = 0; q < 2; q++)                                                               \
-            b[p][j][q] = GT_FRAG_WORD(b[p][j][q]);                                                 \
+            fb[p][j][q] = GT_FRAG_WORD(fb[p][j][q]);                                               \
    } while (0)
 #else
 #define FRAG_ROUND(p) ((void)0)
 #endif
 
-   float acc[MI][NJ][4];
+   float acc[FA][FB][4];
    GT_TUNROLL
-   for (int i = 0; i < MI; i++)
+   for (int i = 0; i < FA; i++)
       GT_TUNROLL
-      for (int j = 0; j < NJ; j++)
+      for (int j = 0; j < FB; j++)
          GT_TUNROLL
          for (int e = 0; e < 4; e++)
             acc[i][j][e] = 0.0f;
-   uint a[2][MI][4], b[2][NJ][2];
+   uint fa[2][FA][4], fb[2][FB][2];
 
-#define MMAS(p)                                                                                    \
+   /* The MMAs of A-operand fragments i0 .. i1-1 with register set p. */
+#define MMA_ROWS(p, i0, i1)                                                                        \
    do {                                                                                            \
       GT_TUNROLL                                                                                   \
-      for (int i = 0; i < MI; i++)                                                                 \
+      for (int i = (i0); i < (i1); i++)                                                            \
          GT_TUNROLL                                                                                \
-         for (int j = 0; j < NJ; j++)                                                              \
-            GT_MMA(acc[i][j], a[p][i], b[p][j]);                                                   \
+         for (int j = 0; j < FB; j++)                                                              \
+            GT_MMA(acc[i][j], fa[p][i], fb[p][j]);                                                 \
    } while (0)
+#define MMAS(p) MMA_ROWS(p, 0, FA)
 #if PREFETCH
    /* All STAGES tiles in flight before the first is read; from then on the tile after the
     * one being read is waited for, and its first fragments loaded, before the last MMAs of
@@ -243,6 +291,15 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
    GT_CP_ASYNC_WAIT(STAGES - 1);
    barrier(CLK_LOCAL_MEM_FENCE);
    LOAD_FRAGS(0, 0, 0);
+   /* Tile kt + STAGES into the stage of tile kt, which no warp reads after the barrier of
+    * kt's last depth. COPYAT=1 issues the copies after half of that depth's MMAs, which keep
+    * the tensor pipe busy while the copies' addresses are computed. */
+#define NEXT_COPY(kt)                                                                              \
+   do {                                                                                            \
+      if ((kt) + STAGES < tiles)                                                                   \
+         COPY_TILE((kt) % STAGES, (kt) + STAGES);                                                  \
+      GT_CP_ASYNC_COMMIT();                                                                        \
+   } while (0)
    /* Register set of a depth: (kt * KSTEPS + ks) % 2, a constant in each unrolled body when
     * KSTEPS is even; when odd, the tile loop takes two tiles a turn (P0 = 0, then 1). */
 #define TILE(kt, P0)                                                                                   \
@@ -256,13 +313,18 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
          } else {                                                                                      \
             GT_CP_ASYNC_WAIT(STAGES - 2);                                                              \
             barrier(CLK_LOCAL_MEM_FENCE);                                                              \
-            if ((kt) + STAGES < tiles)                                                                 \
-               COPY_TILE(cur, (kt) + STAGES);                                                          \
-            GT_CP_ASYNC_COMMIT();                                                                      \
+            if (!COPYAT)                                                                               \
+               NEXT_COPY(kt);                                                                          \
             if ((kt) + 1 < tiles)                                                                      \
                LOAD_FRAGS(p ^ 1, ((kt) + 1) % STAGES, 0);                                              \
          }                                                                                             \
-         MMAS(p);                                                                                      \
+         if (COPYAT && ks + 1 == KSTEPS) {                                                             \
+            MMA_ROWS(p, 0, FA / 2);                                                                    \
+            NEXT_COPY(kt);                                                                             \
+            MMA_ROWS(p, FA / 2, FA);                                                                   \
+         } else {                                                                                      \
+            MMAS(p);                                                                                   \
+         }                                                                                             \
       }                                                                                                \
    } while (0)
 #if KSTEPS % 2 == 0
@@ -302,6 +364,23 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
 #endif
    GT_CP_ASYNC_WAIT(0);
 
+#if TMMA
+   /* D' = C^T: accumulators e and e + 2 of fragment (i, j) are C's row 8j + 2t + e of
+    * columns 16i + 2g and 16i + 2g + 1, neighbours: one 8-byte store. */
+   GT_TUNROLL
+   for (int i = 0; i < FA; i++)
+      GT_TUNROLL
+      for (int j = 0; j < FB; j++)
+         GT_TUNROLL
+         for (int e = 0; e < 2; e++) {
+            const size_t idx = (size_t)(row0 + wm0 + j * 8 + 2 * t + e) * N + col0 + wn0 + i * 16 + 2 * g;
+            __global real2 *c2 = (__global real2 *)&C[idx];
+            real2 v = MAKE_REAL2(acc[i][j][e], acc[i][j][e + 2]) * alpha;
+            if (beta != REAL_ZERO)
+               v = v + *c2 * beta;
+            GT_STORE_CN(2, *c2, v);
+         }
+#else
    /* Accumulators e and e+1 are neighbours in a row of C: one 8-byte store. */
    GT_TUNROLL
    for (int i = 0; i < MI; i++)
@@ -316,4 +395,5 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
                v = v + *c2 * beta;
             GT_STORE_CN(2, *c2, v);
          }
+#endif
 }

@@ -41,9 +41,10 @@ for extra in ("magma_fermi",):
 import glob, os
 for path in sorted(glob.glob("presets/tensor-*.preset")):
     CASES.append(("preset", os.path.basename(path)[:-len(".preset")]))
-# Kernel names on the command line: only those cases.
+# Kernel or preset names on the command line: only those cases; a .preset file joins them.
 if len(sys.argv) > 1:
     CASES = [c for c in CASES if c[0] in sys.argv[1:] or (c[0] == "preset" and c[1] in sys.argv[1:])]
+    CASES += [("preset", a) for a in sys.argv[1:] if a.endswith(".preset") and os.path.isfile(a)]
 METRICS = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"]
 # cp.async (LDGSTS) writes shared memory outside the LSU's store counters; where this ncu
@@ -102,7 +103,7 @@ for kernel, params in CASES:
     agree_all &= agree
     compiled = comp == theirs
     compiled_all &= compiled
-    label = params if isinstance(params, str) else (' '.join(f'{k}={v}' for k, v in params.items()) or 'defaults')
+    label = os.path.basename(params) if isinstance(params, str) else (' '.join(f'{k}={v}' for k, v in params.items()) or 'defaults')
     print(f"| {o['kernel']} | {label} | {p['m']}x{p['n']}x{p['k']} | "
           f"{o['groups']}{'' if o['complete'] else ' (incomplete)'} | {ours[0]} / {ours[1]} | {comp[0]} / {comp[1]} | "
           f"{theirs[0]} / {theirs[1]} | {ours[2]} / {ours[3]} | {comp[2]} / {comp[3]} | {theirs[2]} / {theirs[3]} | "
