@@ -34,7 +34,6 @@ param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in local memory (CUDA: d
 param:    SWZ = 1 in 0, 1 ; 0: padded rows, 1: XOR-swizzled 16-byte chunks
 param:    GROUP = 8 in 1, 4, 8, 16 ; block-rows per band of the launch order (1: row by row)
 param:    PREFETCH = 1 in 0, 1 ; 1: the next tile's first fragments are loaded before this tile's last MMAs, across its barrier
-param:    COPYAT = 0 in 0, 1 ; with PREFETCH, where the next tile's copies start: 0 right after the barrier, 1 after half of the last depth's MMAs
 param:    TMMA = 0 in 0, 1 ; TF32: 1 multiplies C^T = B^T A^T, so B's fragments (now the MMA's A operand) are 8-byte loads
 param:    ROUND = 1 in 0, 1 ; TF32: 1 rounds each word to nearest as it is loaded (cvt.rna); 0 leaves the cut to the tensor cores, as wgmma does
 require:  BM % WM == 0 && BN % WN == 0 ; the block must split into warp tiles
@@ -44,7 +43,6 @@ require:  (BM * BK * IN_SIZE / 16) % ((BM / WM) * (BN / WN) * 32) == 0 ; the A t
 require:  (BK * BN * IN_SIZE / 16) % ((BM / WM) * (BN / WN) * 32) == 0 ; the B tile must split into 16-byte copies, the same number per work-item
 require:  TMMA == 0 || IN_SIZE == 4 ; the transposed MMA is for TF32 (16-bit B fragments come from ldmatrix.trans)
 require:  ROUND == 1 || IN_SIZE == 4 ; ROUND=0 (the tensor cores cut the words to TF32) is for tf32
-require:  COPYAT == 0 || PREFETCH == 1 ; the copies move into the last depth's MMAs only with PREFETCH=1
 operands: A=N B=N
 pad:      M=BM N=BN K=BK
 global:   (N / BN) * ((BM / WM) * (BN / WN) * 32), M / BM
@@ -268,16 +266,14 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
             acc[i][j][e] = 0.0f;
    uint fa[2][FA][4], fb[2][FB][2];
 
-   /* The MMAs of A-operand fragments i0 .. i1-1 with register set p. */
-#define MMA_ROWS(p, i0, i1)                                                                        \
+#define MMAS(p)                                                                                    \
    do {                                                                                            \
       GT_TUNROLL                                                                                   \
-      for (int i = (i0); i < (i1); i++)                                                            \
+      for (int i = 0; i < FA; i++)                                                                 \
          GT_TUNROLL                                                                                \
          for (int j = 0; j < FB; j++)                                                              \
             GT_MMA(acc[i][j], fa[p][i], fb[p][j]);                                                 \
    } while (0)
-#define MMAS(p) MMA_ROWS(p, 0, FA)
 #if PREFETCH
    /* All STAGES tiles in flight before the first is read; from then on the tile after the
     * one being read is waited for, and its first fragments loaded, before the last MMAs of
@@ -291,15 +287,6 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
    GT_CP_ASYNC_WAIT(STAGES - 1);
    barrier(CLK_LOCAL_MEM_FENCE);
    LOAD_FRAGS(0, 0, 0);
-   /* Tile kt + STAGES into the stage of tile kt, which no warp reads after the barrier of
-    * kt's last depth. COPYAT=1 issues the copies after half of that depth's MMAs, which keep
-    * the tensor pipe busy while the copies' addresses are computed. */
-#define NEXT_COPY(kt)                                                                              \
-   do {                                                                                            \
-      if ((kt) + STAGES < tiles)                                                                   \
-         COPY_TILE((kt) % STAGES, (kt) + STAGES);                                                  \
-      GT_CP_ASYNC_COMMIT();                                                                        \
-   } while (0)
    /* Register set of a depth: (kt * KSTEPS + ks) % 2, a constant in each unrolled body when
     * KSTEPS is even; when odd, the tile loop takes two tiles a turn (P0 = 0, then 1). */
 #define TILE(kt, P0)                                                                                   \
@@ -313,18 +300,13 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
          } else {                                                                                      \
             GT_CP_ASYNC_WAIT(STAGES - 2);                                                              \
             barrier(CLK_LOCAL_MEM_FENCE);                                                              \
-            if (!COPYAT)                                                                               \
-               NEXT_COPY(kt);                                                                          \
+            if ((kt) + STAGES < tiles)                                                                 \
+               COPY_TILE(cur, (kt) + STAGES);                                                          \
+            GT_CP_ASYNC_COMMIT();                                                                      \
             if ((kt) + 1 < tiles)                                                                      \
                LOAD_FRAGS(p ^ 1, ((kt) + 1) % STAGES, 0);                                              \
          }                                                                                             \
-         if (COPYAT && ks + 1 == KSTEPS) {                                                             \
-            MMA_ROWS(p, 0, FA / 2);                                                                    \
-            NEXT_COPY(kt);                                                                             \
-            MMA_ROWS(p, FA / 2, FA);                                                                   \
-         } else {                                                                                      \
-            MMAS(p);                                                                                   \
-         }                                                                                             \
+         MMAS(p);                                                                                      \
       }                                                                                                \
    } while (0)
 #if KSTEPS % 2 == 0

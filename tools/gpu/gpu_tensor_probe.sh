@@ -15,11 +15,14 @@
 #  4. Step 5's H100 presets through CUDA (the OpenCL one and the -cuda one, in dynamic
 #     shared memory) and through OpenCL beside cuBLAS, bench --rounds 3 at 4096 and 8192.
 # One JSON line per run in OUTDIR/tensor.jsonl; PASS/FAIL lines; exits 1 when a check
-# fails. Usage: sh tools/gpu/gpu_tensor_probe.sh [OUTDIR] [SWEEP_BUDGET (configurations)]
+# fails. GEMMTOP_PROBE_SECTIONS (default 1234) names the sections to run.
+# Usage: sh tools/gpu/gpu_tensor_probe.sh [OUTDIR] [SWEEP_BUDGET (configurations)]
 . tools/gpu/gpu_setup.sh
 # The build carried from the developer's machine when it is there (the GPU machine lacks
 # some build dependencies), else built here; test_tensor's cmocka from the carried bundle.
-if [ ! -x build/gemmtop ] || [ ! -x build/tests/test_tensor ]; then
+sections=${GEMMTOP_PROBE_SECTIONS:-1234}
+section() { case "$sections" in *"$1"*) return 0 ;; esac; return 1; }
+if [ ! -x build/gemmtop ] || { section 1 && [ ! -x build/tests/test_tensor ]; }; then
    make -j"$(nproc)" all build/tests/test_tensor >/dev/null || { echo "FAIL build"; exit 1; }
 fi
 for deb in .device-carry/suite/libcmocka0_*.deb; do
@@ -43,6 +46,7 @@ pass() { echo "PASS $*"; }
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 # 1. The helpers one by one.
+if section 1; then
 probe() { # LABEL BACKEND PTX CVTA [optional: a failure is a NOTE, not a FAIL]
    if GEMMTOP_SOURCE_DIR=$PWD GEMMTOP_TEST_BACKEND=$2 GEMMTOP_TEST_DEVICE=NVIDIA GEMMTOP_TENSOR_PTX=$3 GEMMTOP_SMEM_CVTA=$4 \
       build/tests/test_tensor > "$out/probe-$1.txt" 2>&1; then
@@ -67,6 +71,7 @@ elif [ $ocl_cvta = yes ]; then
    echo "ADVICE OpenCL: only cvta.to.shared read the right data: set GT_SMEM_CVTA to 1 in kernels/helpers/tensor.h"
 else
    echo "ADVICE OpenCL: neither address form read the right data: see $out/probe-opencl-ptx*.txt"
+fi
 fi
 
 # run LABEL ARGS...: one JSON run appended to the log; keeps it in $line.
@@ -97,7 +102,7 @@ write(sys.argv[1] + '/pos-b.npy', 300, 400, [r.uniform(1, 2) for _ in range(300 
 PY
 
 # 2. The ladder verified on the tensor cores, the broken kernels refused.
-for be in cuda opencl; do
+section 2 && for be in cuda opencl; do
    dev=""
    [ "$be" = opencl ] && dev="--device NVIDIA"
    for prec in tf32 half bfloat16; do
@@ -123,7 +128,7 @@ for be in cuda opencl; do
 done
 
 # 3. Speed at 4096 beside the vendor library, then a short sweep of step 5.
-for be in cuda opencl; do
+section 3 && for be in cuda opencl; do
    dev=""
    [ "$be" = opencl ] && dev="--device NVIDIA"
    cuda_only="" # tiles in dynamic shared memory: more than OpenCL's 48 KiB
@@ -148,7 +153,7 @@ done
 # 4. Step 5's H100 presets beside cuBLAS, in one process per type and backend (bench
 #    --rounds: medians of the rounds, every result verified): through CUDA the OpenCL
 #    preset (48 KiB) and the -cuda one (dynamic shared memory); through OpenCL its preset.
-for t in half bfloat16 tf32; do
+section 4 && for t in half bfloat16 tf32; do
    $B bench --backend cuda tensor-5-warptile-h100-$t tensor-5-warptile-h100-$t-cuda --sizes 4096,8192 --rounds 3 \
       > "$out/bench-cuda-$t.txt" 2>&1
    echo "== bench cuda $t"

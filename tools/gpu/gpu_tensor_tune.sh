@@ -5,7 +5,8 @@
 #     MMAs with 8 warps a multiprocessor, as 64 x 64 warp tiles allow, with and without
 #     step 5's ldmatrix traffic, beside the light-warp peak.
 #  2. Candidates at 4096 through CUDA and OpenCL in half and tf32 (gemmtop run, 10 timed
-#     launches after 3 warm-ups, verified): COPYAT, TMMA and ROUND (TF32), tile shapes.
+#     launches after 3 warm-ups, verified): tile shapes and stages, TMMA and ROUND (TF32),
+#     each beside the preset it starts from (the TF32 presets take TMMA=1 ROUND=0).
 #  3. The best verified candidate of each backend and type (bfloat16 takes half's shape)
 #     as a user preset, benched beside the shipped preset and cuBLAS (bench --rounds 3,
 #     4096 and 8192, one process), and verified at 1000x999x997 with alpha and beta.
@@ -15,10 +16,6 @@
 # OUTDIR gets ceiling.txt, candidates.tsv, best.txt, banks-ncu.md and tune.tgz (every log,
 # bench and SASS listing). Usage: sh tools/gpu/gpu_tensor_tune.sh [OUTDIR] [DEADLINE]
 . tools/gpu/gpu_setup.sh
-# A carried build without MPI (build/gemmtop-nompi) and the libraries the machine lacks
-# (.device-carry/lib: cJSON, SQLite) when the full build is not there or cannot start.
-export LD_LIBRARY_PATH="$PWD/.device-carry/lib:$LD_LIBRARY_PATH"
-build/gemmtop --version > /dev/null 2>&1 || cp build/gemmtop-nompi build/gemmtop
 B=$PWD/build/gemmtop
 final=${1:-${OUT:-/tmp}}
 deadline=${2:-520}
@@ -69,32 +66,25 @@ H=tensor-5-warptile-h100-half
 T=tensor-5-warptile-h100-tf32
 echo "== candidates at 4096 (label backend type TFLOPS verified preset sets)"
 cand c-h-base cuda half $H-cuda
-cand c-h-copyat cuda half $H-cuda COPYAT=1
-cand c-h-128x256-copyat cuda half $H-cuda BM=128 BN=256 COPYAT=1
+cand c-h-128x256 cuda half $H-cuda BM=128 BN=256
 cand c-h-128x128 cuda half $H-cuda BM=128 BN=128
-cand c-h-128x128-copyat cuda half $H-cuda BM=128 BN=128 COPYAT=1
-cand c-h-st4-copyat cuda half $H-cuda STAGES=4 COPYAT=1
-cand c-t-base cuda tf32 $T-cuda
-cand c-t-tmma cuda tf32 $T-cuda TMMA=1
-cand c-t-tmma-r0 cuda tf32 $T-cuda TMMA=1 ROUND=0
-cand c-t-tmma-r0-pf cuda tf32 $T-cuda TMMA=1 ROUND=0 PREFETCH=1
-cand c-t-tmma-r0-pf-copyat cuda tf32 $T-cuda TMMA=1 ROUND=0 PREFETCH=1 COPYAT=1
-cand c-t-r0-pf cuda tf32 $T-cuda ROUND=0 PREFETCH=1
-cand c-t-256x128-tmma-r0-pf cuda tf32 $T-cuda BM=256 TMMA=1 ROUND=0 PREFETCH=1
-cand c-t-256x128-tmma-r0-pf-copyat cuda tf32 $T-cuda BM=256 TMMA=1 ROUND=0 PREFETCH=1 COPYAT=1
-cand c-t-128x256-tmma-r0-pf cuda tf32 $T-cuda BN=256 TMMA=1 ROUND=0 PREFETCH=1
+cand c-h-st4 cuda half $H-cuda STAGES=4
+cand c-t-base cuda tf32 $T-cuda TMMA=0 ROUND=1 BM=128 PREFETCH=0
+cand c-t-tmma cuda tf32 $T-cuda ROUND=1 BM=128 PREFETCH=0
+cand c-t-tmma-r0 cuda tf32 $T-cuda BM=128 PREFETCH=0
+cand c-t-tmma-r0-pf cuda tf32 $T-cuda BM=128
+cand c-t-r0-pf cuda tf32 $T-cuda TMMA=0 BM=128
+cand c-t-256x128-tmma-r0-pf cuda tf32 $T-cuda
+cand c-t-128x256-tmma-r0-pf cuda tf32 $T-cuda BN=256 BM=128
 cand o-h-base opencl half $H
-cand o-h-copyat opencl half $H COPYAT=1
 cand o-h-bk32st2 opencl half $H BK=32 STAGES=2
-cand o-h-bk32st2-copyat opencl half $H BK=32 STAGES=2 COPYAT=1
-cand o-h-256x128-copyat opencl half $H BM=256 BN=128 COPYAT=1
-cand o-t-base opencl tf32 $T
-cand o-t-tmma opencl tf32 $T TMMA=1
-cand o-t-tmma-r0 opencl tf32 $T TMMA=1 ROUND=0
-cand o-t-tmma-r0-pf opencl tf32 $T TMMA=1 ROUND=0 PREFETCH=1
-cand o-t-128x256-st2-tmma-r0-pf opencl tf32 $T BN=256 STAGES=2 TMMA=1 ROUND=0 PREFETCH=1
-cand o-t-256x128-st2-tmma-r0-pf opencl tf32 $T BM=256 STAGES=2 TMMA=1 ROUND=0 PREFETCH=1
-
+cand o-h-256x128 opencl half $H BM=256 BN=128
+cand o-t-base opencl tf32 $T TMMA=0 ROUND=1
+cand o-t-tmma opencl tf32 $T ROUND=1
+cand o-t-tmma-r0 opencl tf32 $T
+cand o-t-tmma-r0-pf opencl tf32 $T PREFETCH=1
+cand o-t-128x256-st2-tmma-r0-pf opencl tf32 $T BN=256 STAGES=2 PREFETCH=1
+cand o-t-256x128-st2-tmma-r0-pf opencl tf32 $T BM=256 STAGES=2 PREFETCH=1
 # 3. The best of each backend and type as user presets t5-best-BACKEND-TYPE.
 python3 - "$res" "$P" > "$out/best.txt" <<'PY'
 import json, sys
