@@ -13,18 +13,19 @@ about:    fragments of the next step of k are loaded from local memory while the
 about:    the current one run (two register sets, used in turn), so ldmatrix latency
 about:    hides behind the tensor cores. GROUP orders the work-groups in bands of GROUP
 about:    block-rows walked column by column, so that the blocks running at the same time
-about:    share their tiles of A and of B in the L2 cache (as fast 2). C is written two
-about:    elements (8 bytes) per lane at a time. With PREFETCH=1 the wait for the next
-about:    tile, its barrier and its first fragments come before the current tile's last
-about:    MMAs, which hide them (the order of CUTLASS's multistage loop); it takes
-about:    registers, and TF32's 64 x 64 warp tiles spill with it, so their presets take 0.
-about:    Each fragment address is one offset per lane plus constants (the swizzle repeats
-about:    every 8 rows, so only the chunk bits are XORed per step), which leaves the
-about:    registers to the accumulators. The local-memory budget is STAGES x (BM + BN) x BK
-about:    elements: in OpenCL's 48 KB, half and bfloat16 take 128 x 256 blocks of eight
-about:    warps with BK=16 and 4 stages, TF32 128 x 128 with BK=16 and 3. Through CUDA the
-about:    tiles go to dynamic shared memory instead (DYNAMIC_SMEM), up to 227 KB a block:
-about:    the -cuda presets take BK=64 (half, bfloat16) or 32 (TF32) with 3 stages.
+about:    share their tiles of A and of B in the L2 cache (as fast 2). With PREFETCH=1 the
+about:    wait for the next tile, its barrier and its first fragments come before the
+about:    current tile's last MMAs, which hide them (CUTLASS's multistage order). Each
+about:    fragment address is one offset per lane plus constants (the swizzle repeats
+about:    every 8 rows: only the chunk bits are XORed per step). TF32 has no transposing
+about:    ldmatrix, so its B fragments are 4-byte loads; TMMA=1 has the tensor cores
+about:    compute C^T = B^T A^T instead, B's tile feeding the MMA's A operand with two
+about:    8-byte loads a fragment. ROUND=0 leaves the cut to TF32 to the tensor cores, as
+about:    wgmma does, which frees the registers PREFETCH needs. Local memory holds STAGES
+about:    x (BM + BN) x BK elements: in OpenCL's 48 KB, half and bfloat16 take 128 x 256
+about:    blocks of eight warps with BK=16 and 4 stages, TF32 128 x 128 with BK=16 and 3.
+about:    Through CUDA the tiles go to dynamic shared memory (DYNAMIC_SMEM), up to 227 KB:
+about:    the -cuda presets take 256 x 128 blocks of three 64-deep (TF32: 32-deep) stages.
 param:    BM = 128 in 32, 64, 128, 256 ; rows of C per work-group
 param:    BN = 128 in 32, 64, 128, 256 ; columns of C per work-group
 param:    BK = 16 in 16, 32, 64 ; depth (elements of k) of one tile step
@@ -41,7 +42,7 @@ require:  (BM / WM) * (BN / WN) <= 16 ; at most 16 warps per work-group
 require:  (WM / 16) * (WN / 8) <= 32 ; at most 32 MMA tiles (128 accumulators) per lane, or registers spill
 require:  (BM * BK * IN_SIZE / 16) % ((BM / WM) * (BN / WN) * 32) == 0 ; the A tile must split into 16-byte copies, the same number per work-item
 require:  (BK * BN * IN_SIZE / 16) % ((BM / WM) * (BN / WN) * 32) == 0 ; the B tile must split into 16-byte copies, the same number per work-item
-require:  TMMA == 0 || IN_SIZE == 4 ; the transposed MMA is for TF32 (16-bit B fragments come from ldmatrix.trans)
+require:  TMMA == 0 || IN_SIZE == 4 ; TMMA=1 (the transposed MMA) is for tf32: 16-bit B fragments come from ldmatrix.trans
 require:  ROUND == 1 || IN_SIZE == 4 ; ROUND=0 (the tensor cores cut the words to TF32) is for tf32
 operands: A=N B=N
 pad:      M=BM N=BN K=BK

@@ -90,6 +90,25 @@ run_gemmtop run --kernel tensor01_global --set WM=16 --set WN=16 --set WARPS_M=1
    $SIZE --a "$T_DIR/a.npy" --b "$T_DIR/b.npy" --reps 1 --format json
 check_run "tensor01_global tf32 on the positive inputs"
 
+# Step 5's TF32 options: the tensor cores computing C^T (TMMA: B's tile as the MMA's A
+# operand, 8-byte fragment loads) with swizzled and with padded tiles, and ROUND=0, where
+# the MMA cuts the FP32 words to TF32 itself (as wgmma does): that cut (10 fraction bits)
+# passes on the positive inputs on which the 7-bit cut above fails.
+T5="--kernel tensor05_warptile --set BM=32 --set BN=64 --set BK=16 --set WM=32 --set WN=32 --set STAGES=2"
+# shellcheck disable=SC2086
+run_gemmtop run $T5 --set TMMA=1 --precision tf32 $SIZE --alpha 0.5 --beta 2 --reps 1 --format json
+check_run "tensor05_warptile tf32 TMMA=1 (C^T on the tensor cores), swizzled tiles"
+# shellcheck disable=SC2086
+run_gemmtop run $T5 --set TMMA=1 --set ROUND=0 --set SWZ=0 --set PREFETCH=0 --precision tf32 $SIZE --a "$T_DIR/a.npy" \
+   --b "$T_DIR/b.npy" --reps 1 --format json
+check_run "tensor05_warptile tf32 TMMA=1 ROUND=0, padded tiles, on the positive inputs"
+for opt in TMMA=1 ROUND=0; do
+   # shellcheck disable=SC2086
+   run_gemmtop run $T5 --set $opt --precision half $SIZE --reps 1
+   expect_rc 2 "tensor05_warptile refuses $opt in half"
+   expect_in "tf32" "$ERR" "the refusal of $opt says it is for tf32"
+done
+
 # The bank view sees the emulated ldmatrix (16 bytes per address-giving lane): the plain
 # fragment loads of step 2 conflict, the padded and the swizzled tiles of step 3 do not.
 conflicts() { # SITE: conflicts at that site of the banks JSON in OUT
@@ -112,6 +131,15 @@ for swz in 0 1; do
       not_ok "tensor03_ldmatrix SWZ=$swz banks: conflicts '$c2' '$c3' (exit $RC)" "$OUT
 $ERR"
 done
+# With TMMA the B fragments are 8-byte loads of two neighbouring words of a k row; the
+# TF32 swizzle puts the four rows a half-warp reads on different bank groups.
+# shellcheck disable=SC2086
+run_gemmtop banks $T5 --set TMMA=1 --precision tf32 $SIZE --format json
+c3=$(conflicts 3)
+[ "$RC" -eq 0 ] && [ "$c3" = 0 ] && expect_in '"name":"B fragment load","kind":"load","width_bytes":8' "$OUT" \
+   "tensor05_warptile TMMA=1: B fragments traced as 8-byte loads, no bank conflict" ||
+   not_ok "tensor05_warptile TMMA=1 banks: B conflicts '$c3' (exit $RC)" "$OUT
+$ERR"
 
 # Step 5 with more stages than OpenCL's 48 KiB hold: the same text takes its tiles from
 # static local memory under OpenCL (six small stages verify here) and from dynamic shared

@@ -1,9 +1,12 @@
 /* Times one PTX or cubin file's "gemm" kernel through the CUDA driver (diagnostic for the
- * OpenCL-vs-CUDA gap). Usage: ptx_time FILE N BM BN NT [CARVEOUT], CARVEOUT the preferred
- * percentage of the L1/shared memory that is shared (the driver chooses when absent). */
+ * OpenCL-vs-CUDA gap). Usage: ptx_time FILE N BM BN NT [CARVEOUT [DYNSMEM]], CARVEOUT the
+ * preferred percentage of the L1/shared memory that is shared (- or absent: the driver
+ * chooses), DYNSMEM the bytes of dynamic shared memory a block takes (gemmtop's CUDA PTX
+ * keeps its tiles there: inspect's "local mem" line). */
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 int main(int argc, char **argv) {
    const char *file = argv[1];
    int n = atoi(argv[2]), bm = atoi(argv[3]), bn = atoi(argv[4]), nt = atoi(argv[5]);
@@ -14,8 +17,14 @@ int main(int argc, char **argv) {
    CUresult r = cuModuleLoadData(&mod, img);
    if (r) { printf("load %d\n", r); return 1; }
    if (cuModuleGetFunction(&fn, mod, "gemm")) { printf("no gemm\n"); return 1; }
-   if (argc > 6 && cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, atoi(argv[6]))) {
+   if (argc > 6 && strcmp(argv[6], "-") &&
+       cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, atoi(argv[6]))) {
       printf("carveout %s refused\n", argv[6]);
+      return 1;
+   }
+   unsigned dyn = argc > 7 ? (unsigned)atoi(argv[7]) : 0;
+   if (dyn > 48 * 1024 && cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dyn)) {
+      printf("dynamic shared memory %u refused\n", dyn);
       return 1;
    }
    CUdeviceptr A, B, C; size_t bytes = (size_t)n * n * 4;
@@ -27,7 +36,7 @@ int main(int argc, char **argv) {
    float best = 1e9, t[30];
    for (int i = 0; i < 30; i++) {
       cuEventRecord(e0, 0);
-      r = cuLaunchKernel(fn, n / bn, n / bm, 1, nt, 1, 1, 0, 0, args, NULL);
+      r = cuLaunchKernel(fn, n / bn, n / bm, 1, nt, 1, 1, dyn, 0, args, NULL);
       cuEventRecord(e1, 0); cuEventSynchronize(e1);
       cuEventElapsedTime(&t[i], e0, e1);
       if (r) { printf("launch %d\n", r); return 1; }
