@@ -347,36 +347,27 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
 #endif
    GT_CP_ASYNC_WAIT(0);
 
+   /* Each lane holds pairs of accumulators that are neighbours in a row of C (pair h of
+    * fragment (i, j)): one 8-byte store each. Normally accumulators 2h and 2h + 1, row
+    * 16i + g + 8h, columns 8j + 2t and 8j + 2t + 1. With TMMA the accumulators hold C^T:
+    * accumulators h and h + 2, row 8j + 2t + h, columns 16i + 2g and 16i + 2g + 1. */
 #if TMMA
-   /* D' = C^T: accumulators e and e + 2 of fragment (i, j) are C's row 8j + 2t + e of
-    * columns 16i + 2g and 16i + 2g + 1, neighbours: one 8-byte store. */
+#define C_IDX(i, j, h) ((size_t)(row0 + wm0 + (j) * 8 + 2 * t + (h)) * N + col0 + wn0 + (i) * 16 + 2 * g)
+#define C_PAIR(i, j, h) MAKE_REAL2(acc[i][j][h], acc[i][j][(h) + 2])
+#else
+#define C_IDX(i, j, h) ((size_t)(row0 + wm0 + (i) * 16 + g + 8 * (h)) * N + col0 + wn0 + (j) * 8 + 2 * t)
+#define C_PAIR(i, j, h) MAKE_REAL2(acc[i][j][2 * (h)], acc[i][j][2 * (h) + 1])
+#endif
    GT_TUNROLL
    for (int i = 0; i < FA; i++)
       GT_TUNROLL
       for (int j = 0; j < FB; j++)
          GT_TUNROLL
-         for (int e = 0; e < 2; e++) {
-            const size_t idx = (size_t)(row0 + wm0 + j * 8 + 2 * t + e) * N + col0 + wn0 + i * 16 + 2 * g;
-            __global real2 *c2 = (__global real2 *)&C[idx];
-            real2 v = MAKE_REAL2(acc[i][j][e], acc[i][j][e + 2]) * alpha;
-            if (beta != REAL_ZERO)
-               v = v + *c2 * beta;
-            GT_STORE_CN(2, *c2, v);
-         }
-#else
-   /* Accumulators e and e+1 are neighbours in a row of C: one 8-byte store. */
-   GT_TUNROLL
-   for (int i = 0; i < MI; i++)
-      GT_TUNROLL
-      for (int j = 0; j < NJ; j++)
-         GT_TUNROLL
          for (int h = 0; h < 2; h++) {
-            const size_t idx = (size_t)(row0 + wm0 + i * 16 + g + 8 * h) * N + col0 + wn0 + j * 8 + 2 * t;
-            __global real2 *c2 = (__global real2 *)&C[idx];
-            real2 v = MAKE_REAL2(acc[i][j][2 * h], acc[i][j][2 * h + 1]) * alpha;
+            __global real2 *c2 = (__global real2 *)&C[C_IDX(i, j, h)];
+            real2 v = C_PAIR(i, j, h) * alpha;
             if (beta != REAL_ZERO)
                v = v + *c2 * beta;
             GT_STORE_CN(2, *c2, v);
          }
-#endif
 }

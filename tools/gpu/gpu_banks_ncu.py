@@ -3,7 +3,7 @@
 Compute's shared-memory counters for the same kernels, problems and parameters, on the GPU
 machine. Loads and stores are compared separately, summed over every work-group of the
 traced problem (gemmtop traces all of them here, ncu counts all of them).
-   python3 tools/gpu/gpu_banks_ncu.py [KERNEL ...] > banks-vs-ncu.md
+   python3 tools/gpu/gpu_banks_ncu.py [KERNEL|PRESET|FILE.preset ...] > banks-vs-ncu.md
 
 Each row also gives gemmtop's view "as compiled" (gemmtop banks --as-compiled: a
 work-item's neighbouring scalar accesses of a site merged as NVCC merges them, widths from
