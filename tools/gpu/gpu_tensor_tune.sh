@@ -8,8 +8,9 @@
 #     launches after 3 warm-ups, verified): tile shapes and stages, TMMA and ROUND (TF32),
 #     each beside the preset it starts from (the TF32 presets take TMMA=1 ROUND=0).
 #  3. The best verified candidate of each backend and type (bfloat16 takes half's shape)
-#     as a user preset, benched beside the shipped preset and cuBLAS (bench --rounds 3,
-#     4096 and 8192, one process), and verified at 1000x999x997 with alpha and beta.
+#     as a user preset, verified at 1000x999x997 with alpha and beta, and benched beside
+#     the shipped preset and cuBLAS (bench --rounds 3, one process a backend and type:
+#     CUDA at 4096 and 8192, OpenCL at 4096).
 #  4. gemmtop's bank model against Nsight Compute for the best TF32 candidates (their B
 #     fragments are 8-byte loads with TMMA), and the SASS of the best shapes.
 # Stops starting phases after DEADLINE seconds (default 520) so the table still prints.
@@ -151,7 +152,7 @@ echo "== benches (TFLOPS = GFLOPS / 1000)"
 for f in "$out"/bench-*.txt; do
    [ -e "$f" ] || continue
    echo "-- $(basename "$f" .txt)"
-   grep -v -e '^  SM' "$f" | head -n 12
+   grep -v -e '^  SM' -e ', round [0-9]* of [0-9]*:' "$f" | head -n 12
 done
 echo "== candidates"
 cut -f1-5 "$res"
