@@ -1,7 +1,10 @@
 /* gemmtop sweep --mpi: see mpisweep.h. Rank 0 runs cli_sweep.c's workflow with a driver
- * (coordinate) that hands the configurations out; every rank, rank 0 included (a thread
- * of its own, so that the coordinator never waits on a measurement), runs a Worker.
- * Waits poll with a growing sleep, never a spinning receive: ranks oversubscribe cores. */
+ * (coordinate) that hands the configurations out; every rank measures in a Worker thread
+ * of its own, so that its main thread (the only one that calls MPI) never waits on a
+ * measurement: rank 0's coordinates, the others' relay and say every second that they
+ * live, which lets a job started with mpirun --enable-recovery go on without a rank that
+ * died. Waits poll with a growing sleep, never a spinning receive: ranks oversubscribe
+ * cores. */
 #include "cli/mpisweep.h"
 
 #include <stdio.h>
@@ -21,6 +24,7 @@ int MpiSweep_main(const Options *o) {
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +38,12 @@ int MpiSweep_main(const Options *o) {
 #include "cli/measure.h"
 #include "core/util.h"
 
-enum { TAG_HELLO = 1, TAG_WORK, TAG_RESULT, TAG_STOP, TAG_VENDOR };
+enum { TAG_HELLO = 1, TAG_WORK, TAG_RESULT, TAG_STOP, TAG_VENDOR, TAG_ALIVE };
+
+/* A rank says it lives this often while it measures; rank 0 takes one silent for
+ * SILENT_MS as dead (killed, or its node lost) and gives its configuration to another
+ * rank. The silence allowed is long beside the beat, for ranks on loaded cores. */
+enum { ALIVE_MS = 1000, SILENT_MS = 20000 };
 
 /* Rank 0 to all, once: what to measure (go 0: nothing, rank 0 stopped before). */
 typedef struct JobMsg_ {
@@ -55,7 +64,9 @@ typedef struct HelloMsg_ {
 
 /* Rank 0 to a rank at the end: stop, after timing the vendor BLAS when asked (the first
  * rank of each GPU times it once all configurations are measured: ranks that share a
- * GPU share its figure, and no result waits for it). */
+ * GPU share its figure, and no result waits for it). Every rank answers with a
+ * VendorMsg, timed or not: its last message, after which rank 0 has taken in all it
+ * sent. */
 typedef struct StopMsg_ {
    int time_vendor;
 } StopMsg;
@@ -175,43 +186,7 @@ static void Worker_end(Worker *w) {
    w->m = NULL;
 }
 
-/* A rank other than 0: hello, then work until told to stop. Returns the exit code. */
-static int remoteWorker(Worker *w, const char *want, int local_rank) {
-   Worker_start(w, want, local_rank);
-   int len = 0;
-   MPI_Get_processor_name(w->hello.host, &len);
-   MPI_Send(&w->hello, sizeof w->hello, MPI_BYTE, 0, TAG_HELLO, MPI_COMM_WORLD);
-   while (w->hello.ok) {
-      int flag = 0;
-      MPI_Status st;
-      for (long us = 50; !stopSignal; backoff(&us))
-         if (MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS && flag)
-            break;
-      if (stopSignal)
-         break;
-      if (st.MPI_TAG == TAG_STOP) {
-         StopMsg stop;
-         MPI_Recv(&stop, sizeof stop, MPI_BYTE, 0, TAG_STOP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-         VendorMsg v;
-         if (stop.time_vendor) {
-            Worker_vendor(w, &v);
-            MPI_Send(&v, sizeof v, MPI_BYTE, 0, TAG_VENDOR, MPI_COMM_WORLD);
-         }
-         break;
-      }
-      WorkMsg wm;
-      MPI_Recv(&wm, sizeof wm, MPI_BYTE, 0, TAG_WORK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      ResultMsg r = {.index = wm.index};
-      Worker_measure(w, &wm, &r.c);
-      if (stopSignal)
-         break; /* its child was killed under it: not a result */
-      MPI_Send(&r, sizeof r, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
-   }
-   Worker_end(w);
-   return 0;
-}
-
-/* ---- rank 0's own worker, a thread; the coordinator (this process's only MPI caller)
+/* ---- each rank's worker thread; the main thread (this process's only MPI caller)
  * exchanges with it through a mailbox ---- */
 
 typedef struct Local_ {
@@ -222,6 +197,7 @@ typedef struct Local_ {
    pthread_mutex_t mu;
    pthread_cond_t cv;
    bool has_work, quit, has_hello, has_result, time_vendor;
+   bool ended;                /* the thread is done, its vendor figure in place */
    WorkMsg work;
    ResultMsg result;
    VendorMsg vendor;          /* timed after quit when time_vendor */
@@ -253,7 +229,106 @@ static void *localMain(void *arg) {
    if (time_vendor)
       Worker_vendor(&l->w, &l->vendor);
    Worker_end(&l->w);
+   pthread_mutex_lock(&l->mu);
+   l->ended = true;
+   pthread_mutex_unlock(&l->mu);
    return NULL;
+}
+
+/* What the worker thread posted since the last look. */
+static void Local_take(Local *l, bool *hello, bool *result, ResultMsg *m, bool *ended) {
+   pthread_mutex_lock(&l->mu);
+   if (ended)
+      *ended = l->ended;
+   *hello = l->has_hello;
+   *result = l->has_result;
+   *m = l->result;
+   l->has_hello = l->has_result = false;
+   pthread_mutex_unlock(&l->mu);
+}
+
+static void Local_give(Local *l, const WorkMsg *wm) {
+   pthread_mutex_lock(&l->mu);
+   l->work = *wm;
+   l->has_work = true;
+   pthread_cond_signal(&l->cv);
+   pthread_mutex_unlock(&l->mu);
+}
+
+/* The worker thread told to end, after timing the vendor BLAS when asked (Local.ended
+ * says when it has). */
+static void Local_quit(Local *l, bool time_vendor) {
+   pthread_mutex_lock(&l->mu);
+   l->quit = true;
+   l->time_vendor = time_vendor;
+   pthread_cond_signal(&l->cv);
+   pthread_mutex_unlock(&l->mu);
+}
+
+/* A rank other than 0: relays between rank 0 and its worker thread (hello, work,
+ * results), says every ALIVE_MS that it lives (also while it times the vendor BLAS at
+ * the stop), and answers the stop with its vendor figure. Returns the exit code. */
+static int remoteWorker(Local *l) {
+   if (pthread_create(&l->thread, NULL, localMain, l) != 0) {
+      HelloMsg h = {.ok = 0};
+      snprintf(h.error, sizeof h.error, "could not start a thread");
+      MPI_Send(&h, sizeof h, MPI_BYTE, 0, TAG_HELLO, MPI_COMM_WORLD);
+      return 1;
+   }
+   bool said_hello = false, stopped = false, ended = false;
+   StopMsg stop = {0};
+   double beat = 0;
+   for (long us = 50; !stopSignal && !ended;) {
+      bool hello, result;
+      ResultMsg m;
+      Local_take(l, &hello, &result, &m, &ended);
+      if (hello) {
+         HelloMsg h = l->w.hello; /* written before has_hello, and never again */
+         int len = 0;
+         MPI_Get_processor_name(h.host, &len);
+         MPI_Send(&h, sizeof h, MPI_BYTE, 0, TAG_HELLO, MPI_COMM_WORLD);
+         said_hello = true;
+         beat = Util_nowMs();
+         if (!h.ok)
+            Local_quit(l, false); /* rank 0 gives it nothing */
+      }
+      if (result && !stopSignal) /* measured while its child was killed: not a result */
+         MPI_Send(&m, sizeof m, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+      bool any = hello || result;
+      int flag = 0;
+      MPI_Status st;
+      if (!stopped && MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS && flag) {
+         any = true;
+         if (st.MPI_TAG == TAG_STOP) {
+            MPI_Recv(&stop, sizeof stop, MPI_BYTE, 0, TAG_STOP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            stopped = true;
+            Local_quit(l, stop.time_vendor);
+         } else {
+            WorkMsg wm;
+            MPI_Recv(&wm, sizeof wm, MPI_BYTE, 0, TAG_WORK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            Local_give(l, &wm);
+         }
+      }
+      double now = Util_nowMs();
+      if (said_hello && l->w.hello.ok && now - beat >= ALIVE_MS) {
+         MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_ALIVE, MPI_COMM_WORLD);
+         beat = now;
+      }
+      if (any)
+         us = 50;
+      else
+         backoff(&us);
+   }
+   if (stopSignal)
+      Local_quit(l, false); /* its child is killed: the thread ends at once */
+   pthread_join(l->thread, NULL);
+   if (stopped && !stopSignal) {
+      VendorMsg v = l->vendor;
+      if (!stop.time_vendor)
+         memset(&v, 0, sizeof v);
+      MPI_Send(&v, sizeof v, MPI_BYTE, 0, TAG_VENDOR, MPI_COMM_WORLD);
+   }
+   return 0;
 }
 
 /* ---- the coordinator ---- */
@@ -261,7 +336,9 @@ static void *localMain(void *arg) {
 typedef struct Slot_ {
    int cand;                  /* the candidate it measures, -1 idle */
    double started;
+   double heard;              /* when it last sent anything (ranks other than 0) */
    bool ready, lost, hung;    /* hung: gave no answer in time, and may never end */
+   bool dead;                 /* silent past SILENT_MS: gone, and MPI_Finalize would wait for it */
    int model;
    char host[MPI_MAX_PROCESSOR_NAME];
    int device;                /* its index on that host */
@@ -274,7 +351,8 @@ typedef struct Coord_ {
    SweepCandidate *all;
    int n, size;
    Slot *slots;
-   int *queue, nqueue, next;  /* the candidates to hand out */
+   int *queue, nqueue, next;  /* the candidates to hand out (room for each twice: see requeue) */
+   bool *retried;             /* handed out again after its rank died */
    int *rank_of;              /* the rank that measured each candidate, -1 none in this run */
    int done, total;
    bool live;                 /* the progress line redrawn in place, else a line now and then */
@@ -286,6 +364,18 @@ typedef struct Coord_ {
    const double *sim;
    int nsim;
 } Coord;
+
+/* A message on its own line: under a live progress line, that line is cleared first. */
+static void say(const Coord *c, const char *fmt, ...) {
+   va_list ap;
+   va_start(ap, fmt);
+   if (c->live)
+      fputs("\r\033[K", stderr);
+   fputs("gemmtop: ", stderr);
+   vfprintf(stderr, fmt, ap);
+   fputc('\n', stderr);
+   va_end(ap);
+}
 
 static int modelOf(Coord *c, const DeviceInfo *dev) {
    for (int i = 0; i < *c->nmodels; i++)
@@ -322,7 +412,7 @@ static void takeHello(Coord *c, int r, const HelloMsg *h) {
    Slot *s = &c->slots[r];
    if (!h->ok) {
       s->lost = true;
-      fprintf(stderr, "gemmtop: rank %d measures nothing: %s\n", r, h->error);
+      say(c, "rank %d measures nothing: %s", r, h->error);
       return;
    }
    s->ready = true;
@@ -368,10 +458,44 @@ static void checkHung(Coord *c, double now) {
       x->model = s->model;
       snprintf(x->reason, sizeof x->reason, "rank %d gave no answer within %.0f s; it was given nothing more", r,
                c->allowance_ms / 1e3);
-      fprintf(stderr, "gemmtop: %s\n", x->reason);
+      say(c, "%s", x->reason);
       record(c, x);
       s->cand = -1;
       s->lost = s->hung = true;
+      c->done++;
+   }
+}
+
+/* A rank silent past SILENT_MS died (mpirun --enable-recovery, or srun --no-kill, keep the
+ * job going without it): it gets nothing more, and its configuration goes back to the
+ * queue for another rank, once; a configuration whose second rank dies too is reported
+ * as failed, in case it is what kills them. */
+static void checkDead(Coord *c, double now) {
+   for (int r = 1; r < c->size; r++) {
+      Slot *s = &c->slots[r];
+      if (!s->ready || s->lost || now - s->heard < SILENT_MS)
+         continue;
+      s->lost = s->dead = true;
+      if (s->cand < 0) {
+         say(c, "rank %d has been silent for %.0f s: it is given nothing more", r,
+                 (now - s->heard) / 1e3);
+         continue;
+      }
+      int i = s->cand;
+      s->cand = -1;
+      if (!c->retried[i]) {
+         c->retried[i] = true;
+         c->queue[c->nqueue++] = i;
+         say(c, "rank %d has been silent for %.0f s: its configuration goes to another rank, "
+                 "and it is given nothing more", r, (now - s->heard) / 1e3);
+         continue;
+      }
+      SweepCandidate *x = &c->all[i];
+      x->outcome = SWEEP_FAILED;
+      x->model = s->model;
+      snprintf(x->reason, sizeof x->reason, "the two ranks that measured it fell silent (rank %d last)", r);
+      say(c, "%s", x->reason);
+      record(c, x);
       c->done++;
    }
 }
@@ -385,7 +509,7 @@ static bool waitingForRanks(Coord *c, double now) {
       if (s->ready || s->lost)
          continue;
       if (now - c->plan->t0 > c->allowance_ms) {
-         fprintf(stderr, "gemmtop: rank %d did not start within %.0f s; it is given nothing\n", r,
+         say(c, "rank %d did not start within %.0f s; it is given nothing", r,
                  c->allowance_ms / 1e3);
          s->lost = s->hung = true;
       } else
@@ -396,11 +520,9 @@ static bool waitingForRanks(Coord *c, double now) {
 
 static bool pollLocal(Coord *c) {
    Local *l = c->local;
-   pthread_mutex_lock(&l->mu);
-   bool hello = l->has_hello, result = l->has_result;
-   ResultMsg m = l->result;
-   l->has_hello = l->has_result = false;
-   pthread_mutex_unlock(&l->mu);
+   bool hello, result;
+   ResultMsg m;
+   Local_take(l, &hello, &result, &m, NULL);
    if (hello) {
       HelloMsg h = l->w.hello; /* written before has_hello, and never again */
       int len = 0;
@@ -421,10 +543,13 @@ static bool pollRemote(Coord *c) {
       if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag)
          return any;
       any = true;
+      c->slots[st.MPI_SOURCE].heard = Util_nowMs();
       if (st.MPI_TAG == TAG_HELLO) {
          HelloMsg h;
          MPI_Recv(&h, sizeof h, MPI_BYTE, st.MPI_SOURCE, TAG_HELLO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
          takeHello(c, st.MPI_SOURCE, &h);
+      } else if (st.MPI_TAG == TAG_ALIVE) {
+         MPI_Recv(NULL, 0, MPI_BYTE, st.MPI_SOURCE, TAG_ALIVE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       } else {
          ResultMsg m;
          MPI_Recv(&m, sizeof m, MPI_BYTE, st.MPI_SOURCE, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -473,16 +598,17 @@ static bool sendJob(Mpi *mp, const SweepWork *plan, JobMsg *jm) {
 }
 
 static int remoteMain(Mpi *mp) {
-   Worker w = {0};
-   if (!broadcast(&w.job, sizeof w.job) || !w.job.go)
+   Local l = {.want = mp->o->device, .local_rank = mp->local_rank, .mu = PTHREAD_MUTEX_INITIALIZER,
+              .cv = PTHREAD_COND_INITIALIZER};
+   if (!broadcast(&l.w.job, sizeof l.w.job) || !l.w.job.go)
       return 0;
-   if (w.job.nsim) {
-      mp->sim = malloc(sizeof *mp->sim * (size_t)w.job.nsim);
-      if (!mp->sim || !broadcast(mp->sim, (int)(sizeof *mp->sim * (size_t)w.job.nsim)))
+   if (l.w.job.nsim) {
+      mp->sim = malloc(sizeof *mp->sim * (size_t)l.w.job.nsim);
+      if (!mp->sim || !broadcast(mp->sim, (int)(sizeof *mp->sim * (size_t)l.w.job.nsim)))
          return 1;
-      w.sim = mp->sim;
+      l.w.sim = mp->sim;
    }
-   return remoteWorker(&w, mp->o->device, mp->local_rank);
+   return remoteWorker(&l);
 }
 
 /* What is left when no rank can measure: failed, with why. */
@@ -511,6 +637,10 @@ static void coordinateLoop(Coord *c) {
       any |= pollLocal(c);
       now = Util_nowMs();
       checkHung(c, now);
+      checkDead(c, now);
+      /* a rank that died freed nothing: the others may now be idle with work queued */
+      for (int r = 0; r < c->size; r++)
+         assign(c, r);
       if (!anyRankLeft(c)) {
          failRest(c, "no rank could measure it (see the messages above)");
          break;
@@ -543,24 +673,47 @@ static void chooseTimers(Coord *c, bool timing) {
    }
 }
 
-/* The vendor figures the timing ranks send, waited for as long as one measurement may
- * take; then each result gets its own GPU's figure. */
+/* Every rank told to stop answers with a VendorMsg (a figure from those that time the
+ * vendor BLAS), its last message: taken in, with what came before it, until all have
+ * answered or one falls silent; then each result gets its own GPU's figure. */
 static void collectVendor(Coord *c) {
+   bool *waiting = calloc((size_t)c->size, sizeof *waiting);
    int want = 0;
-   for (int r = 1; r < c->size; r++)
-      want += c->slots[r].timer == r;
-   double deadline = Util_nowMs() + c->allowance_ms;
-   for (long us = 50; want > 0 && !stopSignal && Util_nowMs() < deadline; backoff(&us)) {
+   for (int r = 1; r < c->size && waiting; r++)
+      if (!c->slots[r].lost) {
+         waiting[r] = true;
+         want++;
+      }
+   for (long us = 50; want > 0 && !stopSignal; backoff(&us)) {
       int flag = 0;
       MPI_Status st;
-      if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_VENDOR, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag)
+      double now = Util_nowMs();
+      for (int r = 1; r < c->size; r++)
+         if (waiting[r] && now - c->slots[r].heard > SILENT_MS) {
+            fprintf(stderr, "gemmtop: rank %d has been silent for %.0f s since it was told to stop\n", r,
+                    (now - c->slots[r].heard) / 1e3);
+            waiting[r] = false;
+            c->slots[r].lost = c->slots[r].dead = true;
+            want--;
+         }
+      if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag)
          continue;
-      VendorMsg v;
-      MPI_Recv(&v, sizeof v, MPI_BYTE, st.MPI_SOURCE, TAG_VENDOR, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      c->slots[st.MPI_SOURCE].vendor = v;
-      want--;
+      int r = st.MPI_SOURCE, count = 0;
+      MPI_Get_count(&st, MPI_BYTE, &count);
+      char *buf = malloc(count > 0 ? (size_t)count : 1);
+      if (!buf)
+         break;
+      MPI_Recv(buf, count, MPI_BYTE, r, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      c->slots[r].heard = now;
+      if (st.MPI_TAG == TAG_VENDOR && waiting[r] && count == (int)sizeof(VendorMsg)) {
+         memcpy(&c->slots[r].vendor, buf, sizeof(VendorMsg));
+         waiting[r] = false;
+         want--;
+      } /* else a beat sent before the stop came, or a given-up rank's late word */
+      free(buf);
       us = 50;
    }
+   free(waiting);
    for (int r = 0; r < c->size; r++) {
       const Slot *s = &c->slots[r];
       const VendorMsg *v = s->timer >= 0 ? &c->slots[s->timer].vendor : NULL;
@@ -588,11 +741,7 @@ static void stopRanks(Coord *c, Mpi *mp) {
          MPI_Send(&stop, sizeof stop, MPI_BYTE, r, TAG_STOP, MPI_COMM_WORLD);
       }
    Local *l = c->local;
-   pthread_mutex_lock(&l->mu);
-   l->quit = true;
-   l->time_vendor = c->slots[0].timer == 0;
-   pthread_cond_signal(&l->cv);
-   pthread_mutex_unlock(&l->mu);
+   Local_quit(l, c->slots[0].timer == 0);
    if (c->slots[0].hung)
       pthread_detach(l->thread); /* hung in a measurement: the process ends without it */
    else {
@@ -601,7 +750,7 @@ static void stopRanks(Coord *c, Mpi *mp) {
    }
    collectVendor(c);
    for (int r = 0; r < c->size; r++)
-      mp->hung += c->slots[r].hung;
+      mp->hung += c->slots[r].hung || c->slots[r].dead;
 }
 
 static void simulatedReport(const Coord *c, const Mpi *mp, double seconds);
@@ -617,10 +766,11 @@ static int coordinate(void *ctx, const SweepWork *plan, SweepCandidate *all, int
               /* the child's own limits (cli/measure.c), and a minute more */
               .allowance_ms = 1e3 * (480 + j->timeout_s * (j->reps + j->warmup + 2))};
    c.slots = calloc((size_t)mp->size, sizeof *c.slots);
-   c.queue = malloc(sizeof *c.queue * (size_t)(n ? n : 1));
+   c.queue = malloc(sizeof *c.queue * 2 * (size_t)(n ? n : 1));
+   c.retried = calloc((size_t)(n ? n : 1), sizeof *c.retried);
    c.rank_of = malloc(sizeof *c.rank_of * (size_t)(n ? n : 1));
    int rc = 0;
-   if (!c.slots || !c.queue || !c.rank_of) {
+   if (!c.slots || !c.queue || !c.retried || !c.rank_of) {
       fprintf(stderr, "gemmtop: out of host memory\n");
       rc = 1;
    }
@@ -656,6 +806,7 @@ static int coordinate(void *ctx, const SweepWork *plan, SweepCandidate *all, int
       }
    }
    free(c.queue);
+   free(c.retried);
    free(c.rank_of);
    free(c.slots);
    return rc;
@@ -801,7 +952,8 @@ int MpiSweep_main(const Options *o) {
    if (stopSignal)
       _exit(128 + stopSignal); /* mpirun is ending every rank: no MPI_Finalize to wait in */
    if (mp.hung) {
-      fprintf(stderr, "gemmtop: %d rank%s did not answer: ending the job\n", mp.hung, mp.hung > 1 ? "s" : "");
+      fprintf(stderr, "gemmtop: %d rank%s fell silent or did not answer: ending the job\n", mp.hung,
+              mp.hung > 1 ? "s" : "");
       MPI_Abort(MPI_COMM_WORLD, rc ? rc : 1);
    }
    MPI_Finalize();

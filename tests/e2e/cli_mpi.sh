@@ -1,7 +1,8 @@
 #!/bin/sh
 # gemmtop sweep --mpi under a real mpirun, three ranks on PoCL's CPU device: the same
 # configurations and verified results as the serial sweep of the same space; a rank
-# killed mid-sweep loses nothing that reached rank 0 and the same command resumes; Ctrl-C
+# killed mid-sweep loses nothing that reached rank 0 and the same command resumes, and
+# under mpirun --enable-recovery the other ranks finish the sweep without it; Ctrl-C
 # (SIGINT to mpirun) stops every rank and leaves no process behind; 65 simulated ranks
 # take 100,000 configurations from rank 0 in well under a minute. And a gemmtop built
 # without MPI says how to get it.
@@ -152,6 +153,54 @@ else
    kill "$MP" 2>/dev/null
    wait "$MP"
    not_ok "no result reached the store within 300 s" "$(cat "$T_DIR/k.err")"
+fi
+
+# ---- a rank killed under mpirun --enable-recovery: the others finish the sweep ----
+# Open MPI keeps such a job going without the dead rank; rank 0 notices its silence (no
+# beat for 20 s), gives its configuration to another rank, and ends the job once all is
+# measured (MPI_Finalize would wait for the dead rank).
+DB="$T_DIR/recovered/gemmtop/results.db"
+XDG_DATA_HOME="$T_DIR/recovered" $MPIRUN --enable-recovery -np 3 "$GEMMTOP_BIN" sweep --mpi $POCL \
+   $SPACE $SLOW --format csv >"$T_DIR/rec.csv" 2>"$T_DIR/rec.err" &
+MP=$!
+if wait_rows "$DB" 1 300; then
+   victim=$(rank_pid "$MP" 1)
+   procs=$(family "$MP")
+   kill -KILL "$victim"
+   wait "$MP"
+   RC=$?
+   ERR=$(tr '\r' '\n' <"$T_DIR/rec.err")
+   if [ -n "$victim" ]; then
+      ok "rank 1 killed mid-sweep under mpirun --enable-recovery (mpirun exit $RC)"
+   else
+      not_ok "rank 1 of mpirun $MP not found" "$ERR"
+   fi
+   expect_in "rank 1 has been silent for" "$ERR" "rank 0 noticed that rank 1 fell silent"
+   expect_in "fell silent or did not answer: ending the job" "$ERR" "and ended the job once all was measured"
+   if [ "$(ok_set "$T_DIR/rec.csv")" = "$serial" ] && [ "$(store_set "$DB")" = "$serial" ]; then
+      ok "the other ranks measured all 19 configurations, the dead rank's too: the serial sweep's outcomes"
+   else
+      not_ok "after rank 1 died the sweep did not complete" "$(cat "$T_DIR/rec.csv")
+$ERR"
+   fi
+   # the dead rank's measuring child ends once its measurement does (its input is closed)
+   _i=0
+   while [ $_i -lt 1200 ]; do
+      left=""
+      for p in $procs; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
+      [ -z "$left" ] && break
+      sleep 0.1
+      _i=$((_i + 1))
+   done
+   if [ -z "$left" ]; then
+      ok "no process of the job is left"
+   else
+      not_ok "still running after the job:$left" "$(ps -o pid,args -p "$(echo $left | tr ' ' ,)")"
+   fi
+else
+   kill "$MP" 2>/dev/null
+   wait "$MP"
+   not_ok "no result reached the store within 300 s" "$(cat "$T_DIR/rec.err")"
 fi
 
 # ---- Ctrl-C ----
