@@ -307,7 +307,7 @@ static bool measureDriven(SweepPlan *pl, SizeRun *run, Search *se, int *index, i
    MeasureJob job = measureJob(pl, &run->p);
    SweepWork work = {.o = pl->o, .k = pl->k, .job = &job, .dev = &pl->dev, .base = pl->base,
                      .free_mask = pl->free_mask, .emulated = pl->emulated, .tty = pl->tty, .t0 = pl->t0,
-                     .recording = &run->sr};
+                     .recording = &run->sr, .kernels_dir = pl->cat->dir};
    run->stopped = pl->driver->measure(pl->driver->ctx, &work, &run->tried[from], run->n - from, pl->models,
                                       &pl->nmodels);
    for (int b = from; b < run->n && !run->stopped; b++)

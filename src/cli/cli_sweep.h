@@ -32,6 +32,7 @@ typedef struct SweepWork_ {
    bool emulated, tty;
    double t0;                 /* Util_nowMs() at the start */
    const SweepRecording *recording; /* the results store, under the sweep's key (Cli_sweepRecord) */
+   const char *kernels_dir;   /* the catalog's folder (compiling ahead) */
 } SweepWork;
 
 typedef struct SweepDriver_ {

@@ -36,6 +36,8 @@ int MpiSweep_main(const Options *o) {
 #include "backend/backend.h"
 #include "cli/cli_sweep.h"
 #include "cli/measure.h"
+#include "core/ahead.h"
+#include "core/diskcache.h"
 #include "core/util.h"
 
 enum { TAG_HELLO = 1, TAG_WORK, TAG_RESULT, TAG_STOP, TAG_VENDOR, TAG_ALIVE };
@@ -563,6 +565,7 @@ static bool pollRemote(Coord *c) {
 typedef struct Mpi_ {
    const Options *o;
    int rank, size, local_rank;
+   int local_size;            /* the ranks on this node */
    bool job_sent;
    int hung;                  /* ranks given up on: MPI_Finalize would wait for them */
    double *sim, *cost;        /* --mpi-simulate: each recorded configuration's median and whole time (ms) */
@@ -755,6 +758,35 @@ static void stopRanks(Coord *c, Mpi *mp) {
 
 static void simulatedReport(const Coord *c, const Mpi *mp, double seconds);
 
+/* Compiles the configurations into the disk cache, in the order they are handed out,
+ * with the cores this node's ranks leave free (at least one), while the ranks measure:
+ * a rank then loads what the pool has built (or waits for the one it is building: the
+ * cache's lock) instead of compiling it, as the serial sweep's runs do. Ranks on this
+ * node, and on any node that shares the cache folder, gain; the others compile. NULL when
+ * nothing is to be compiled or the pool cannot start (said). */
+static Ahead *compileAhead(const Coord *c, const SweepWork *plan, int local_ranks) {
+   if (c->sim || !DiskCache_enabled() || c->nqueue < 2)
+      return NULL;
+   long cores = sysconf(_SC_NPROCESSORS_ONLN);
+   int threads = (int)(cores - local_ranks);
+   threads = threads < 1 ? 1 : threads > AHEAD_MAX_THREADS ? AHEAD_MAX_THREADS : threads;
+   char err[1024];
+   Ahead *pool = Ahead_start(plan->kernels_dir, threads, err, sizeof err);
+   long long (*values)[KERNEL_MAX_PARAMS] = malloc(sizeof *values * (size_t)c->nqueue);
+   if (!pool || !values) {
+      say(c, "compiling one by one in the ranks: %s", pool ? "out of host memory" : err);
+      free(values);
+      Ahead_stop(pool, 0);
+      return NULL;
+   }
+   for (int i = 0; i < c->nqueue; i++)
+      memcpy(values[i], c->all[c->queue[i]].values, sizeof values[i]);
+   AheadTarget t = Ahead_target(plan->job->backend, plan->dev->index, plan->k->name, &plan->job->problem, 0);
+   Ahead_want(pool, &t, (const long long (*)[KERNEL_MAX_PARAMS])values, c->nqueue);
+   free(values);
+   return pool;
+}
+
 /* The SweepDriver of rank 0 (cli_sweep.h). */
 static int coordinate(void *ctx, const SweepWork *plan, SweepCandidate *all, int n, SweepModel *models,
                       int *nmodels) {
@@ -788,6 +820,7 @@ static int coordinate(void *ctx, const SweepWork *plan, SweepCandidate *all, int
    local.w.sim = mp->sim;
    if (!rc && (!sendJob(mp, plan, &local.w.job) || pthread_create(&local.thread, NULL, localMain, &local) != 0))
       rc = stopSignal ? 128 + stopSignal : 1;
+   Ahead *pool = rc ? NULL : compileAhead(&c, plan, mp->local_size);
    if (!rc) {
       double t1 = Util_nowMs();
       coordinateLoop(&c);
@@ -805,6 +838,8 @@ static int coordinate(void *ctx, const SweepWork *plan, SweepCandidate *all, int
             simulatedReport(&c, mp, seconds);
       }
    }
+   /* idle by now, or stopped; one still inside a compile is left to the process's end */
+   Ahead_stop(pool, stopSignal ? 0 : 10000);
    free(c.queue);
    free(c.retried);
    free(c.rank_of);
@@ -927,6 +962,7 @@ int MpiSweep_main(const Options *o) {
    MPI_Comm_size(MPI_COMM_WORLD, &mp.size);
    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, mp.rank, MPI_INFO_NULL, &node);
    MPI_Comm_rank(node, &mp.local_rank);
+   MPI_Comm_size(node, &mp.local_size);
    MPI_Comm_free(&node);
    struct sigaction sa = {.sa_handler = onSignal};
    sigemptyset(&sa.sa_mask);
