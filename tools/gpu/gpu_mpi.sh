@@ -4,16 +4,9 @@
 # GPU; then 64 simulated ranks answering with a serial sweep's recorded times (compiled in
 # the measuring process, as a rank compiles), for what N GPUs would give. Prints a short
 # table; JSON, CSV and logs go to $1 (default $OUT).
-# Open MPI: the machine's own mpirun when it has one (the H100 machine had Ubuntu's Open MPI
-# 4.1.6 on 2026-11-24, ABI-compatible with Debian 12's 4.1.4 that gemmtop is built against);
-# otherwise its Debian packages, carried in .device-carry/mpi/, are unpacked into a folder
-# of their own, not over /. To carry them, on a Debian 12 machine with the network:
-#   mkdir -p .device-carry/mpi && (cd .device-carry/mpi && apt-get download openmpi-bin \
-#     openmpi-common libopenmpi3 libpmix2 libhwloc15 libevent-core-2.1-7 libevent-pthreads-2.1-7 \
-#     libfabric1 libucx0 libibverbs1 librdmacm1 libpsm2-2 libpsm-infinipath1 libnl-3-200 \
-#     libnl-route-3-200 libnuma1 libmunge2 libxnvctrl0 libpciaccess0 libsqlite3-0 libltdl7)
-# and carry .device-carry/mpi and build (made with MPI: `nm build/gemmtop | grep MPI_Init`).
+# Open MPI: tools/gpu/gpu_mpi_env.sh says where it comes from.
 # BACKEND, KERNEL, SIZE, BUDGET choose the space (cuda, mygemm06_2d, 2048, 40).
+. tools/gpu/gpu_mpi_env.sh
 [ -e /dev/nvidia0 ] && . tools/gpu/gpu_setup.sh
 # Each sweep has its own store (XDG_DATA_HOME below): a GEMMTOP_STORE from outside would
 # make the later sweeps resume from the first one instead of measuring.
@@ -24,17 +17,6 @@ KERNEL=${KERNEL:-mygemm06_2d}
 BACKEND=${BACKEND:-cuda}
 SPACE="--backend $BACKEND --kernel $KERNEL --size ${SIZE:-2048} --budget ${BUDGET:-40} --seed 5 --timeout 10"
 
-if command -v mpirun >/dev/null 2>&1; then
-   MPIRUN="mpirun --oversubscribe --bind-to none"
-else
-   MPIROOT=/tmp/gemmtop-mpi
-   mkdir -p "$MPIROOT"
-   for f in .device-carry/mpi/*.deb; do dpkg -x "$f" "$MPIROOT"; done
-   export OPAL_PREFIX="$MPIROOT/usr" PATH="$MPIROOT/usr/bin:$PATH"
-   export LD_LIBRARY_PATH="$MPIROOT/usr/lib/x86_64-linux-gnu/openmpi/lib:$MPIROOT/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH"
-   MPIRUN="orterun --oversubscribe --bind-to none"
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 
 # sweep NAME [mpirun -np N]: one sweep with its own cache (each compiles from nothing) and
