@@ -10,8 +10,9 @@
 #   plain    under plain mpirun: the job ends; the same command resumes and measures the rest
 # Each sweep has its own results store and compile caches (gemmtop's and the driver's), so
 # that each compiles from nothing. Short table last; logs, CSV and JSON under $1 (default
-# $OUT). DEADLINE (seconds, default 540) skips what would start after it; FAST and TENSOR
-# replace the two spaces (a smoke test without a GPU: FAST and TENSOR on PoCL, tiny).
+# $OUT), and all of them in mpi2.tgz. PARTS chooses among fast02 tensor05 recovery plain
+# (default all); DEADLINE (seconds, default 540) skips what would start after it; FAST and
+# TENSOR replace the two spaces (a smoke test without a GPU: both on PoCL, tiny).
 # Open MPI: tools/gpu/gpu_mpi_env.sh says where it comes from.
 . tools/gpu/gpu_mpi_env.sh
 [ -e /dev/nvidia0 ] && . tools/gpu/gpu_setup.sh
@@ -91,12 +92,19 @@ killed() {
       tee -a "$out/$name.txt"
 }
 
-sweep fast02-serial "$FAST"
-sweep fast02-two "$FAST" $MPIRUN -np 2
-sweep tensor05-serial "$TENSOR"
-sweep tensor05-two "$TENSOR" $MPIRUN -np 2
-killed recovery --enable-recovery
-killed plain
+PARTS=${PARTS:-fast02 tensor05 recovery plain}
+for part in $PARTS; do
+   case $part in
+   fast02 | tensor05)
+      eval "space=\$$(echo $part | sed 's/02//; s/05//' | tr a-z A-Z)"
+      sweep $part-serial "$space"
+      sweep $part-two "$space" $MPIRUN -np 2
+      ;;
+   recovery) killed recovery --enable-recovery ;;
+   plain) killed plain ;;
+   *) echo "gpu_mpi2.sh: no part named '$part': fast02, tensor05, recovery or plain" >&2; exit 2 ;;
+   esac
+done
 
 python3 - "$out" <<'PY'
 import json, os, statistics, sys
@@ -155,3 +163,4 @@ for name in ("recovery", "plain"):
 PY
 grep -H '^rc ' "$out"/*.log
 echo "took $(($(date +%s) - T0)) s"
+(cd "$out" && tar czf mpi2.tgz --exclude mpi2.tgz -- *)
