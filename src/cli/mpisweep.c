@@ -468,8 +468,8 @@ static void checkHung(Coord *c, double now) {
    }
 }
 
-/* A rank silent past SILENT_MS died (mpirun --enable-recovery, or srun --no-kill, keep the
- * job going without it): it gets nothing more, and its configuration goes back to the
+/* A rank silent past SILENT_MS died (mpirun --enable-recovery keeps the job going without
+ * it): it gets nothing more, and its configuration goes back to the
  * queue for another rank, once; a configuration whose second rank dies too is reported
  * as failed, in case it is what kills them. */
 static void checkDead(Coord *c, double now) {
@@ -479,8 +479,7 @@ static void checkDead(Coord *c, double now) {
          continue;
       s->lost = s->dead = true;
       if (s->cand < 0) {
-         say(c, "rank %d has been silent for %.0f s: it is given nothing more", r,
-                 (now - s->heard) / 1e3);
+         say(c, "rank %d has been silent for %.0f s: it is given nothing more", r, (now - s->heard) / 1e3);
          continue;
       }
       int i = s->cand;
@@ -488,8 +487,8 @@ static void checkDead(Coord *c, double now) {
       if (!c->retried[i]) {
          c->retried[i] = true;
          c->queue[c->nqueue++] = i;
-         say(c, "rank %d has been silent for %.0f s: its configuration goes to another rank, "
-                 "and it is given nothing more", r, (now - s->heard) / 1e3);
+         say(c, "rank %d has been silent for %.0f s: its configuration goes to another rank, and it is given "
+             "nothing more", r, (now - s->heard) / 1e3);
          continue;
       }
       SweepCandidate *x = &c->all[i];
@@ -511,8 +510,7 @@ static bool waitingForRanks(Coord *c, double now) {
       if (s->ready || s->lost)
          continue;
       if (now - c->plan->t0 > c->allowance_ms) {
-         say(c, "rank %d did not start within %.0f s; it is given nothing", r,
-                 c->allowance_ms / 1e3);
+         say(c, "rank %d did not start within %.0f s; it is given nothing", r, c->allowance_ms / 1e3);
          s->lost = s->hung = true;
       } else
          waiting = true;
