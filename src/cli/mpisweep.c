@@ -199,6 +199,7 @@ typedef struct Local_ {
    pthread_mutex_t mu;
    pthread_cond_t cv;
    bool has_work, quit, has_hello, has_result, time_vendor;
+   bool started;              /* Worker_start was called by the main thread (remote ranks) */
    bool ended;                /* the thread is done, its vendor figure in place */
    WorkMsg work;
    ResultMsg result;
@@ -207,9 +208,10 @@ typedef struct Local_ {
 
 static void *localMain(void *arg) {
    Local *l = arg;
-   Worker_start(&l->w, l->want, l->local_rank);
+   if (!l->started)
+      Worker_start(&l->w, l->want, l->local_rank);
    pthread_mutex_lock(&l->mu);
-   l->has_hello = true;
+   l->has_hello = !l->started;
    while (l->w.hello.ok) {
       while (!l->has_work && !l->quit)
          pthread_cond_wait(&l->cv, &l->mu);
@@ -267,36 +269,37 @@ static void Local_quit(Local *l, bool time_vendor) {
    pthread_mutex_unlock(&l->mu);
 }
 
-/* A rank other than 0: relays between rank 0 and its worker thread (hello, work,
- * results), says every ALIVE_MS that it lives (also while it times the vendor BLAS at
- * the stop), and answers the stop with its vendor figure. Returns the exit code. */
+/* A rank other than 0: relays between rank 0 and its worker thread (work, results),
+ * says every ALIVE_MS that it lives (also while it times the vendor BLAS at the stop),
+ * and answers the stop with its vendor figure. Returns the exit code. The device is
+ * opened here, in the thread that lasts, not in the worker: a runtime set up in a thread
+ * may leave that thread its own signal stack (PoCL's LLVM does), which AddressSanitizer
+ * fails to unmap when the thread ends. */
 static int remoteWorker(Local *l) {
-   if (pthread_create(&l->thread, NULL, localMain, l) != 0) {
-      HelloMsg h = {.ok = 0};
+   Worker_start(&l->w, l->want, l->local_rank);
+   l->started = true;
+   HelloMsg h = l->w.hello;
+   if (h.ok && pthread_create(&l->thread, NULL, localMain, l) != 0) {
+      h.ok = 0;
       snprintf(h.error, sizeof h.error, "could not start a thread");
-      MPI_Send(&h, sizeof h, MPI_BYTE, 0, TAG_HELLO, MPI_COMM_WORLD);
-      return 1;
    }
-   bool said_hello = false, stopped = false, ended = false;
+   int len = 0;
+   MPI_Get_processor_name(h.host, &len);
+   MPI_Send(&h, sizeof h, MPI_BYTE, 0, TAG_HELLO, MPI_COMM_WORLD);
+   if (!h.ok) {
+      Worker_end(&l->w);
+      return 0; /* rank 0 gives it nothing */
+   }
+   bool stopped = false, ended = false;
    StopMsg stop = {0};
-   double beat = 0;
+   double beat = Util_nowMs();
    for (long us = 50; !stopSignal && !ended;) {
       bool hello, result;
       ResultMsg m;
       Local_take(l, &hello, &result, &m, &ended);
-      if (hello) {
-         HelloMsg h = l->w.hello; /* written before has_hello, and never again */
-         int len = 0;
-         MPI_Get_processor_name(h.host, &len);
-         MPI_Send(&h, sizeof h, MPI_BYTE, 0, TAG_HELLO, MPI_COMM_WORLD);
-         said_hello = true;
-         beat = Util_nowMs();
-         if (!h.ok)
-            Local_quit(l, false); /* rank 0 gives it nothing */
-      }
       if (result && !stopSignal) /* measured while its child was killed: not a result */
          MPI_Send(&m, sizeof m, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
-      bool any = hello || result;
+      bool any = result;
       int flag = 0;
       MPI_Status st;
       if (!stopped && MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS && flag) {
@@ -312,7 +315,7 @@ static int remoteWorker(Local *l) {
          }
       }
       double now = Util_nowMs();
-      if (said_hello && l->w.hello.ok && now - beat >= ALIVE_MS) {
+      if (now - beat >= ALIVE_MS) {
          MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_ALIVE, MPI_COMM_WORLD);
          beat = now;
       }
