@@ -760,13 +760,15 @@ static void stopRanks(Coord *c, Mpi *mp) {
 static void simulatedReport(const Coord *c, const Mpi *mp, double seconds);
 
 /* Compiles the configurations into the disk cache, in the order they are handed out,
- * with the cores this node's ranks leave free (at least one), while the ranks measure:
+ * with the cores this node's ranks leave free (at least one), while the ranks measure
+ * on GPUs (on a CPU device the cores are the device: compiling there would disturb the
+ * timings, and the serial sweep compiles before it measures for that reason):
  * a rank then loads what the pool has built (or waits for the one it is building: the
  * cache's lock) instead of compiling it, as the serial sweep's runs do. Ranks on this
  * node, and on any node that shares the cache folder, gain; the others compile. NULL when
  * nothing is to be compiled or the pool cannot start (said). */
 static Ahead *compileAhead(const Coord *c, const SweepWork *plan, int local_ranks) {
-   if (c->sim || !DiskCache_enabled() || c->nqueue < 2)
+   if (c->sim || !DiskCache_enabled() || c->nqueue < 2 || plan->dev->type != DEVICE_GPU)
       return NULL;
    long cores = sysconf(_SC_NPROCESSORS_ONLN);
    int threads = (int)(cores - local_ranks);
