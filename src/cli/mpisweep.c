@@ -239,12 +239,14 @@ static void *localMain(void *arg) {
    return NULL;
 }
 
-/* What the worker thread posted since the last look. */
+/* What the worker thread posted since the last look (hello, ended: NULL when not
+ * wanted). */
 static void Local_take(Local *l, bool *hello, bool *result, ResultMsg *m, bool *ended) {
    pthread_mutex_lock(&l->mu);
    if (ended)
       *ended = l->ended;
-   *hello = l->has_hello;
+   if (hello)
+      *hello = l->has_hello;
    *result = l->has_result;
    *m = l->result;
    l->has_hello = l->has_result = false;
@@ -294,9 +296,9 @@ static int remoteWorker(Local *l) {
    StopMsg stop = {0};
    double beat = Util_nowMs();
    for (long us = 50; !stopSignal && !ended;) {
-      bool hello, result;
+      bool result;
       ResultMsg m;
-      Local_take(l, &hello, &result, &m, &ended);
+      Local_take(l, NULL, &result, &m, &ended); /* no hello: this thread said it */
       if (result && !stopSignal) /* measured while its child was killed: not a result */
          MPI_Send(&m, sizeof m, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
       bool any = result;

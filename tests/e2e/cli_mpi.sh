@@ -52,6 +52,19 @@ family() {
       pgrep -P "$_p"
    done
 }
+# gone PIDS TENTHS: waits up to TENTHS tenths of a second for those processes to end;
+# those still running are left in $left.
+gone() {
+   _i=0
+   while [ $_i -lt "$2" ]; do
+      left=""
+      for _p in $1; do kill -0 "$_p" 2>/dev/null && left="$left $_p"; done
+      [ -z "$left" ] && return 0
+      sleep 0.1
+      _i=$((_i + 1))
+   done
+   return 1
+}
 # ok_set FILE: each configuration's parameters and outcome from a --format csv table.
 ok_set() { python3 -c 'import csv, sys
 print("\n".join(sorted(r["params"] + " " + r["outcome"] for r in csv.DictReader(open(sys.argv[1])))))' "$1"; }
@@ -184,15 +197,7 @@ if wait_rows "$DB" 1 300; then
 $ERR"
    fi
    # the dead rank's measuring child ends once its measurement does (its input is closed)
-   _i=0
-   while [ $_i -lt 1200 ]; do
-      left=""
-      for p in $procs; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
-      [ -z "$left" ] && break
-      sleep 0.1
-      _i=$((_i + 1))
-   done
-   if [ -z "$left" ]; then
+   if gone "$procs" 1200; then
       ok "no process of the job is left"
    else
       not_ok "still running after the job:$left" "$(ps -o pid,args -p "$(echo $left | tr ' ' ,)")"
@@ -219,15 +224,7 @@ if wait_rows "$DB" 1 300; then
    kill -INT "$MP"
    wait "$MP"
    RC=$?
-   left=""
-   _i=0
-   while [ $_i -lt 100 ]; do
-      left=""
-      for p in $procs; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
-      [ -z "$left" ] && break
-      sleep 0.1
-      _i=$((_i + 1))
-   done
+   gone "$procs" 100
    if [ "$RC" -ne 0 ] && [ -z "$left" ] && [ "$(echo "$procs" | wc -w)" -ge 6 ]; then
       ok "Ctrl-C stopped mpirun (exit $RC), its 3 ranks and their measuring processes"
    else
