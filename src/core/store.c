@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -119,60 +120,135 @@ static unsigned long readBig32(const unsigned char *p) {
    return (unsigned long)p[0] << 24 | (unsigned long)p[1] << 16 | (unsigned long)p[2] << 8 | p[3];
 }
 
+/* The advice every refusal ends with. */
+#define STORE_ELSEWHERE "give another file with --store FILE (or --no-store)"
+
+/* What a failed SQLite call means for the store, in words and with advice: a full disk, a
+ * place this user may not write, a lock held too long and an I/O error are not a corrupt
+ * store, and following a corrupt store's advice would move a healthy one away. */
+static void describe(sqlite3 *db, int rc, const char *path, char *err, size_t errlen) {
+   int sys = db ? sqlite3_system_errno(db) : 0;
+   const char *what = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+   int primary = rc & 0xff;
+   if (primary == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
+      snprintf(err, errlen,
+               "results store %s: the disk that holds it is full (%s); nothing in it was lost: free some space, "
+               "or %s",
+               path, sys ? strerror(sys) : what, STORE_ELSEWHERE);
+   else if (primary == SQLITE_READONLY || primary == SQLITE_PERM || sys == EROFS || sys == EACCES || sys == EPERM)
+      snprintf(err, errlen,
+               "results store %s cannot be written by this user here (%s): results are not recorded in it (reading "
+               "it works: gemmtop results list --store %s); %s",
+               path, sys ? strerror(sys) : what, path, STORE_ELSEWHERE);
+   else if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED)
+      snprintf(err, errlen,
+               "results store %s stayed locked by another process for %d s (%s); nothing was written: run again "
+               "when it is done, or %s",
+               path, STORE_BUSY_MS / 1000, what, STORE_ELSEWHERE);
+   else if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB)
+      snprintf(err, errlen,
+               "results store %s is corrupt (%s); it was left as it is. Its readable rows can be saved into a new "
+               "store with: gemmtop results import %s --store NEW.db; or %s",
+               path, what, path, STORE_ELSEWHERE);
+   else if (primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN)
+      snprintf(err, errlen,
+               "results store %s cannot be %s (%s%s%s); it was left as it is: check the disk and the file, or %s",
+               path, primary == SQLITE_CANTOPEN ? "opened" : "read or written (an I/O error)", what,
+               sys ? ": " : "", sys ? strerror(sys) : "", STORE_ELSEWHERE);
+   else
+      snprintf(err, errlen, "results store %s: %s", path, what);
+}
+
 typedef enum { HEADER_NEW, HEADER_STORE, HEADER_REFUSED } HeaderVerdict;
 
-/* Reads the file's first 100 bytes (SQLite's header) without SQLite, so that a file that is
- * not ours is refused before anything could write to it. HEADER_NEW: absent or empty. */
+/* The file's first 100 bytes (SQLite's header), read through SQLite's own file layer and
+ * never with open()/close(): closing any descriptor of a file drops every POSIX lock this
+ * process holds on it, a connection of this process (the explorer has two) among them, and
+ * another process would then take itself for the last one, checkpoint and delete the WAL
+ * that connection still writes to. SQLite's layer keeps such a descriptor open until the
+ * process's last lock on the file is gone. Returns the bytes read, or -1 with err set. */
+static int readHeader(const char *path, unsigned char h[100], char *err, size_t errlen) {
+   sqlite3 *db = NULL;
+   int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+   sqlite3_file *file = NULL;
+   if (rc == SQLITE_OK)
+      rc = sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file);
+   if (rc != SQLITE_OK || !file || !file->pMethods) {
+      int sys = db ? sqlite3_system_errno(db) : 0;
+      snprintf(err, errlen, "results store %s: cannot read it: %s", path,
+               sys ? strerror(sys) : db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+      sqlite3_close(db);
+      return -1;
+   }
+   sqlite3_int64 size = 0;
+   int got = 100;
+   if (file->pMethods->xFileSize(file, &size) == SQLITE_OK && size < 100)
+      got = (int)size;
+   memset(h, 0, 100);
+   rc = got > 0 ? file->pMethods->xRead(file, h, got, 0) : SQLITE_OK;
+   sqlite3_close(db);
+   if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ) {
+      describe(NULL, rc, path, err, errlen);
+      return -1;
+   }
+   return got;
+}
+
+/* Recognises the file before anything could write to it. HEADER_NEW: absent or empty. */
 static HeaderVerdict checkHeader(const char *path, char *err, size_t errlen) {
-   int fd = open(path, O_RDONLY | O_CLOEXEC);
-   if (fd < 0) {
+   struct stat st;
+   if (stat(path, &st) != 0) {
       if (errno == ENOENT || errno == ENOTDIR)
          return HEADER_NEW; /* the folder, or the file, is made (or said why not) */
       snprintf(err, errlen, "results store %s: cannot read it: %s", path, strerror(errno));
       return HEADER_REFUSED;
    }
-   unsigned char h[100];
-   ssize_t got = read(fd, h, sizeof h);
-   struct stat st;
-   bool dir = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
-   close(fd);
-   if (dir) {
+   if (S_ISDIR(st.st_mode)) {
       snprintf(err, errlen, "results store %s is a folder; give a file (e.g. %s/results.db)", path, path);
       return HEADER_REFUSED;
    }
-   if (got == 0)
+   if (!S_ISREG(st.st_mode)) {
+      /* A FIFO would block the open, a device would be read without end. */
+      snprintf(err, errlen, "results store %s is not a regular file (a %s); it was left as it is: %s", path,
+               Util_fileKind(st.st_mode), STORE_ELSEWHERE);
+      return HEADER_REFUSED;
+   }
+   if (st.st_size == 0)
       return HEADER_NEW;
-   if (got < (ssize_t)sizeof h || memcmp(h, "SQLite format 3", 16) != 0) {
+   unsigned char h[100];
+   int got = readHeader(path, h, err, errlen);
+   if (got < 0)
+      return HEADER_REFUSED;
+   if (got < (int)sizeof h || memcmp(h, "SQLite format 3", 16) != 0) {
       snprintf(err, errlen,
                "results store %s is not a SQLite file (corrupt, or another program's); it was left as it is: move it "
-               "away, or give another file with --store FILE (or --no-store)",
-               path);
+               "away, or %s",
+               path, STORE_ELSEWHERE);
       return HEADER_REFUSED;
    }
    unsigned long app = readBig32(h + 68), version = readBig32(h + 60);
    if (app != STORE_APPLICATION_ID) {
       snprintf(err, errlen,
                "results store %s is a SQLite database but not a gemmtop store (application_id %#lx, a store's is "
-               "%#x); it was left as it is: give another file with --store FILE (or --no-store)",
-               path, app, STORE_APPLICATION_ID);
+               "%#x); it was left as it is: %s",
+               path, app, STORE_APPLICATION_ID, STORE_ELSEWHERE);
       return HEADER_REFUSED;
    }
    if (version > STORE_SCHEMA_VERSION) {
       snprintf(err, errlen,
                "results store %s has schema version %lu, newer than this gemmtop (%s) knows (%d): it was left as it "
-               "is; use a newer gemmtop, or give another file with --store FILE (or --no-store)",
-               path, version, GEMMTOP_VERSION, STORE_SCHEMA_VERSION);
+               "is; use a newer gemmtop, or %s",
+               path, version, GEMMTOP_VERSION, STORE_SCHEMA_VERSION, STORE_ELSEWHERE);
       return HEADER_REFUSED;
    }
    return HEADER_STORE;
 }
 
 static bool exec(sqlite3 *db, const char *sql, const char *path, char *err, size_t errlen) {
-   char *msg = NULL;
-   if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
+   int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+   if (rc == SQLITE_OK)
       return true;
-   snprintf(err, errlen, "results store %s: %s", path, msg ? msg : sqlite3_errmsg(db));
-   sqlite3_free(msg);
+   describe(db, sqlite3_extended_errcode(db), path, err, errlen);
    return false;
 }
 
@@ -197,7 +273,7 @@ static bool migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
                                "NULL, gemmtop TEXT NOT NULL)",
                                path, err, errlen);
    if (have < 0)
-      snprintf(err, errlen, "results store %s: %s", path, sqlite3_errmsg(db));
+      describe(db, sqlite3_extended_errcode(db), path, err, errlen);
    for (long long v = have + 1; ok && v <= STORE_SCHEMA_VERSION; v++) {
       char sql[256];
       ok = exec(db, migrations[v - 1], path, err, errlen);
@@ -213,16 +289,21 @@ static bool migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
    return false;
 }
 
-static sqlite3 *openDb(const char *path, int flags, char *err, size_t errlen) {
+/* Opens name (a path, or a "file:" URI) for the store at path (named in messages). */
+static sqlite3 *openNamed(const char *name, const char *path, int flags, char *err, size_t errlen) {
    sqlite3 *db = NULL;
-   int rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, NULL);
+   int rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL);
    if (rc != SQLITE_OK) {
-      snprintf(err, errlen, "results store %s: cannot open it: %s", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+      describe(db, rc, path, err, errlen);
       sqlite3_close(db);
       return NULL;
    }
    sqlite3_busy_timeout(db, STORE_BUSY_MS);
    return db;
+}
+
+static sqlite3 *openDb(const char *path, int flags, char *err, size_t errlen) {
+   return openNamed(path, path, flags, err, errlen);
 }
 
 static void folderOf(const char *path, char *dir, size_t len) {
@@ -270,8 +351,9 @@ static bool create(const char *path, char *err, size_t errlen) {
 }
 
 /* A store that passed the header check: quick_check, application_id and user_version
- * read through SQLite (a WAL may hold a newer header), then migrated and put in WAL mode. */
-static bool checkOpened(sqlite3 *db, const char *path, char *err, size_t errlen) {
+ * read through SQLite (a WAL may hold a newer header), then, to write, migrated and put in
+ * WAL mode. */
+static bool checkOpened(sqlite3 *db, const char *path, bool writing, char *err, size_t errlen) {
    /* quick_check reads every page: for a large store (a quarter of a second at this size)
     * the schema and the last page of the results (where a cut file ends, and where a
     * record is added) are read instead. */
@@ -285,12 +367,20 @@ static bool checkOpened(sqlite3 *db, const char *path, char *err, size_t errlen)
    const char *verdict = NULL;
    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
       verdict = (const char *)sqlite3_column_text(st, 0);
-   if (!verdict || strcmp(verdict, "ok") != 0) {
-      snprintf(err, errlen,
-               "results store %s is corrupt (%s); it was left as it is: move it away (a new one is made in its place), "
-               "or give another file with --store FILE (or --no-store)",
-               path, verdict ? verdict : sqlite3_errmsg(db));
+   if (!verdict) {
+      /* The check could not run: a full disk, a lock, a read-only place, or damage. */
+      describe(db, sqlite3_extended_errcode(db), path, err, errlen);
       sqlite3_finalize(st);
+      return false;
+   }
+   if (strcmp(verdict, "ok") != 0) {
+      char why[256];
+      Util_copy(why, sizeof why, verdict);
+      sqlite3_finalize(st);
+      snprintf(err, errlen,
+               "results store %s is corrupt (%s); it was left as it is. Its readable rows can be saved into a new "
+               "store with: gemmtop results import %s --store NEW.db; or %s",
+               path, why, path, STORE_ELSEWHERE);
       return false;
    }
    sqlite3_finalize(st);
@@ -303,9 +393,19 @@ static bool checkOpened(sqlite3 *db, const char *path, char *err, size_t errlen)
    if (version > STORE_SCHEMA_VERSION) {
       snprintf(err, errlen,
                "results store %s has schema version %lld, newer than this gemmtop (%s) knows (%d): it was left as it "
-               "is; use a newer gemmtop, or give another file with --store FILE (or --no-store)",
-               path, version, GEMMTOP_VERSION, STORE_SCHEMA_VERSION);
+               "is; use a newer gemmtop, or %s",
+               path, version, GEMMTOP_VERSION, STORE_SCHEMA_VERSION, STORE_ELSEWHERE);
       return false;
+   }
+   if (!writing) {
+      if (version < STORE_SCHEMA_VERSION) {
+         snprintf(err, errlen,
+                  "results store %s has schema version %lld and is read-only here: a gemmtop that may write to it "
+                  "brings it to version %d",
+                  path, version, STORE_SCHEMA_VERSION);
+         return false;
+      }
+      return true;
    }
    if (version < STORE_SCHEMA_VERSION && !migrate(db, path, err, errlen))
       return false;
@@ -317,15 +417,30 @@ static bool checkOpened(sqlite3 *db, const char *path, char *err, size_t errlen)
           exec(db, "PRAGMA synchronous = NORMAL", path, err, errlen);
 }
 
+/* The path of the default store when path is NULL; false with err set when there is none. */
+static const char *resolvePath(const char *path, char def[1024], char *err, size_t errlen) {
+   if (path)
+      return path;
+   if (!Store_defaultPath(def, 1024)) {
+      snprintf(err, errlen, "no place for the results store: set HOME, XDG_DATA_HOME or GEMMTOP_STORE");
+      return NULL;
+   }
+   return def;
+}
+
+static Store *newStore(const char *path, char *err, size_t errlen) {
+   Store *s = calloc(1, sizeof *s);
+   if (!s)
+      snprintf(err, errlen, "out of host memory");
+   else
+      Util_copy(s->path, sizeof s->path, path);
+   return s;
+}
+
 Store *Store_open(const char *path, char *err, size_t errlen) {
    char def[1024];
-   if (!path) {
-      if (!Store_defaultPath(def, sizeof def)) {
-         snprintf(err, errlen, "no place for the results store: set HOME, XDG_DATA_HOME or GEMMTOP_STORE");
-         return NULL;
-      }
-      path = def;
-   }
+   if (!(path = resolvePath(path, def, err, errlen)))
+      return NULL;
    HeaderVerdict v = checkHeader(path, err, errlen);
    /* Twice: an empty file may appear where a new store was being linked. */
    for (int tries = 0; v == HEADER_NEW && tries < 2; tries++) {
@@ -348,16 +463,56 @@ Store *Store_open(const char *path, char *err, size_t errlen) {
          snprintf(err, errlen, "results store %s: cannot create it: it stays empty", path);
       return NULL;
    }
-   Store *s = calloc(1, sizeof *s);
-   if (!s) {
-      snprintf(err, errlen, "out of host memory");
+   Store *s = newStore(path, err, errlen);
+   if (!s)
+      return NULL;
+   s->db = openDb(path, SQLITE_OPEN_READWRITE, err, errlen);
+   if (!s->db || !checkOpened(s->db, path, true, err, errlen)) {
+      Store_close(s);
       return NULL;
    }
-   Util_copy(s->path, sizeof s->path, path);
-   s->db = openDb(path, SQLITE_OPEN_READWRITE, err, errlen);
-   if (!s->db || !checkOpened(s->db, path, err, errlen)) {
-      if (s->db && access(path, W_OK) != 0 && !strstr(err, "left as it is"))
-         snprintf(err, errlen, "results store %s is not writable: %s", path, strerror(errno));
+   return s;
+}
+
+/* SQLite reads a WAL-mode file read-only only where its -shm can be opened or made. In a
+ * folder this user may not write, with no -wal beside the file (its last writer closed
+ * it cleanly, and nobody else can be writing through a -wal that is not there), the file
+ * is read as immutable. */
+static bool readAsImmutable(const char *path) {
+   char dir[1024], wal[1100];
+   folderOf(path, dir, sizeof dir);
+   snprintf(wal, sizeof wal, "%s-wal", path);
+   return access(dir, W_OK) != 0 && access(wal, F_OK) != 0;
+}
+
+/* A URI for path ("file:" with the characters a URI reserves escaped), with the query q. */
+static void fileUri(const char *path, const char *q, char *out, size_t len) {
+   size_t n = (size_t)snprintf(out, len, "file:");
+   for (const unsigned char *c = (const unsigned char *)path; *c && n + 4 < len; c++)
+      n += (size_t)(strchr("?#%", *c) || *c < 0x20 || *c >= 0x7f
+                        ? snprintf(out + n, len - n, "%%%02X", *c)
+                        : snprintf(out + n, len - n, "%c", *c));
+   snprintf(out + n, len - n, "?%s", q);
+}
+
+Store *Store_openReadOnly(const char *path, char *err, size_t errlen) {
+   char def[1024];
+   if (!(path = resolvePath(path, def, err, errlen)))
+      return NULL;
+   HeaderVerdict v = checkHeader(path, err, errlen);
+   if (v == HEADER_NEW) {
+      snprintf(err, errlen, "results store %s: %s", path, access(path, F_OK) == 0 ? "it is empty" : "no such file");
+      return NULL;
+   }
+   if (v != HEADER_STORE)
+      return NULL;
+   Store *s = newStore(path, err, errlen);
+   if (!s)
+      return NULL;
+   char uri[3200];
+   fileUri(path, readAsImmutable(path) ? "mode=ro&immutable=1" : "mode=ro", uri, sizeof uri);
+   s->db = openNamed(uri, path, SQLITE_OPEN_READONLY, err, errlen);
+   if (!s->db || !checkOpened(s->db, path, false, err, errlen)) {
       Store_close(s);
       return NULL;
    }
@@ -436,7 +591,7 @@ bool Store_add(Store *s, StoreRecord *r, int n, char *err, size_t errlen) {
       r[i].id = ok ? sqlite3_last_insert_rowid(s->db) : 0;
    }
    if (!ok)
-      snprintf(err, errlen, "results store %s: %s", s->path, sqlite3_errmsg(s->db));
+      describe(s->db, sqlite3_extended_errcode(s->db), s->path, err, errlen);
    sqlite3_finalize(st);
    if (ok && exec(s->db, "COMMIT", s->path, err, errlen))
       return true;
@@ -557,7 +712,7 @@ bool Store_query(Store *s, const StoreFilter *f, StoreRowFn fn, void *ctx, char 
    filterSql(f, sql, sizeof sql);
    sqlite3_stmt *st = NULL;
    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
-      snprintf(err, errlen, "results store %s: %s", s->path, sqlite3_errmsg(s->db));
+      describe(s->db, sqlite3_extended_errcode(s->db), s->path, err, errlen);
       return false;
    }
    bindFilter(st, f);
@@ -571,11 +726,95 @@ bool Store_query(Store *s, const StoreFilter *f, StoreRowFn fn, void *ctx, char 
       }
    }
    bool ok = rc == SQLITE_DONE;
-   if (!ok)
-      snprintf(err, errlen, "results store %s: %s", s->path, r ? sqlite3_errmsg(s->db) : "out of host memory");
+   if (!ok && r)
+      describe(s->db, sqlite3_extended_errcode(s->db), s->path, err, errlen);
+   else if (!ok)
+      snprintf(err, errlen, "out of host memory");
    free(r);
    sqlite3_finalize(st);
    return ok;
+}
+
+/* ---- salvage ---- */
+
+/* Steps st (rows with id >= from, in id order) once. */
+static int seek(sqlite3_stmt *st, long long from) {
+   sqlite3_reset(st);
+   sqlite3_bind_int64(st, 1, from);
+   return sqlite3_step(st);
+}
+
+/* After a failed read at from: the smallest id past it from which reading works again
+ * (a damaged page holds a run of ids; the search brackets it, then halves the bracket),
+ * or -1 when nothing past it can be read. */
+static long long readableAfter(sqlite3_stmt *st, long long from) {
+   long long lo = from, hi = -1;
+   for (long long jump = 1; jump > 0 && jump <= (1ll << 50); jump *= 2) {
+      int rc = seek(st, from + jump);
+      if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+         hi = from + jump;
+         break;
+      }
+      lo = from + jump;
+   }
+   if (hi < 0)
+      return -1;
+   while (hi - lo > 1) {
+      long long mid = lo + (hi - lo) / 2;
+      int rc = seek(st, mid);
+      if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+         hi = mid;
+      else
+         lo = mid;
+   }
+   return hi;
+}
+
+bool Store_salvage(const char *path, StoreRowFn fn, void *ctx, StoreSalvage *out, char *err, size_t errlen) {
+   memset(out, 0, sizeof *out);
+   if (checkHeader(path, err, errlen) != HEADER_STORE)
+      return false;
+   char uri[3200];
+   fileUri(path, readAsImmutable(path) ? "mode=ro&immutable=1" : "mode=ro", uri, sizeof uri);
+   sqlite3 *db = openNamed(uri, path, SQLITE_OPEN_READONLY, err, errlen);
+   if (!db)
+      return false;
+   char sql[sizeof selectSql + 64];
+   snprintf(sql, sizeof sql, "%s WHERE id >= ? ORDER BY id", selectSql);
+   sqlite3_stmt *st = NULL;
+   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+      snprintf(err, errlen, "results store %s: its table of results cannot be read (%s): no row can be saved from it",
+               path, sqlite3_errmsg(db));
+      sqlite3_close(db);
+      return false;
+   }
+   StoreRecord *r = malloc(sizeof *r);
+   long long from = LLONG_MIN / 2;
+   bool stopped = !r;
+   int rc = r ? seek(st, from) : SQLITE_NOMEM;
+   while (!stopped && rc != SQLITE_DONE) {
+      if (rc == SQLITE_ROW) {
+         readRecord(st, r);
+         out->saved++;
+         from = r->id + 1;
+         stopped = !fn(r, ctx);
+         rc = stopped ? SQLITE_DONE : sqlite3_step(st);
+         continue;
+      }
+      if (rc == SQLITE_NOMEM)
+         break;
+      out->damaged++;
+      from = readableAfter(st, from);
+      if (from < 0)
+         break;
+      rc = seek(st, from);
+   }
+   if (!r)
+      snprintf(err, errlen, "out of host memory");
+   free(r);
+   sqlite3_finalize(st);
+   sqlite3_close(db);
+   return r != NULL && rc != SQLITE_NOMEM;
 }
 
 /* ---- the sweep key ---- */

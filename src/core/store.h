@@ -58,6 +58,10 @@ bool Store_defaultPath(char *out, size_t outlen);
  * NULL with a message in err when it cannot: unreadable, not a gemmtop store, corrupt,
  * a newer schema (the message names the versions), a read-only place. */
 Store *Store_open(const char *path, char *err, size_t errlen);
+/* Opens an existing store to read only: a store this user may read but not write (in a
+ * read-only folder, another user's), for the commands that only read. Never creates one,
+ * never migrates. NULL with a message as Store_open. */
+Store *Store_openReadOnly(const char *path, char *err, size_t errlen);
 void Store_close(Store *s);
 const char *Store_path(const Store *s);
 
@@ -81,6 +85,17 @@ void StoreFilter_init(StoreFilter *f);
 /* Calls fn for each matching record, oldest first, until it returns false. */
 typedef bool (*StoreRowFn)(const StoreRecord *r, void *ctx);
 bool Store_query(Store *s, const StoreFilter *f, StoreRowFn fn, void *ctx, char *err, size_t errlen);
+
+/* What Store_salvage read of a damaged store. */
+typedef struct StoreSalvage_ {
+   long long saved;           /* rows read whole */
+   int damaged;               /* runs of rows that could not be read (skipped) */
+} StoreSalvage;
+
+/* Reads every readable row of the gemmtop store at path, even a corrupt one, in id order,
+ * skipping the runs that sit in damaged pages; the file is only read. False with err when
+ * the file is not a gemmtop store or its table cannot be found at all. */
+bool Store_salvage(const char *path, StoreRowFn fn, void *ctx, StoreSalvage *out, char *err, size_t errlen);
 
 /* The key that names one sweep's space, so that running the same sweep again finds what
  * was measured: 32 hex digits over the device, backend, kernel hash, problem, the base

@@ -3,6 +3,7 @@
 #include "core/outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,57 @@ char *Util_readFile(const char *path, size_t *len) {
    if (bad) {
       free(buf);
       errno = EIO;
+      return NULL;
+   }
+   buf[n] = '\0';
+   if (len)
+      *len = n;
+   return buf;
+}
+
+const char *Util_fileKind(unsigned mode) {
+   switch (mode & S_IFMT) {
+   case S_IFREG: return "regular file";
+   case S_IFDIR: return "folder";
+   case S_IFIFO: return "FIFO";
+   case S_IFCHR: return "character device";
+   case S_IFBLK: return "block device";
+   case S_IFSOCK: return "socket";
+   case S_IFLNK: return "symbolic link";
+   default: return "special file";
+   }
+}
+
+char *Util_readUserFile(const char *path, size_t max, size_t *len, char *why, size_t whylen) {
+   /* O_NONBLOCK: opening a FIFO for reading would wait for a writer. */
+   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+   struct stat st;
+   if (fd < 0 || fstat(fd, &st) != 0) {
+      snprintf(why, whylen, "%s", strerror(errno));
+      if (fd >= 0)
+         close(fd);
+      return NULL;
+   }
+   if (!S_ISREG(st.st_mode)) {
+      snprintf(why, whylen, "not a regular file (a %s)", Util_fileKind(st.st_mode));
+      close(fd);
+      return NULL;
+   }
+   if ((unsigned long long)st.st_size > max) {
+      snprintf(why, whylen, "%lld bytes, more than the %zu a file of this kind may have", (long long)st.st_size, max);
+      close(fd);
+      return NULL;
+   }
+   char *buf = malloc(max + 1);
+   size_t n = 0;
+   ssize_t got = 1;
+   while (buf && n <= max && (got = read(fd, buf + n, max + 1 - n)) > 0)
+      n += (size_t)got;
+   int readErr = got < 0 ? errno : 0;
+   close(fd);
+   if (!buf || readErr || n > max) {
+      snprintf(why, whylen, "%s", !buf ? "out of memory" : readErr ? strerror(readErr) : "it grew while being read, past the size a file of this kind may have");
+      free(buf);
       return NULL;
    }
    buf[n] = '\0';

@@ -8,6 +8,12 @@
 
 /* Reads a whole file into a NUL-terminated malloc'ed buffer; NULL on failure (errno set). */
 char *Util_readFile(const char *path, size_t *len);
+/* Reads a file from a folder a user fills (kernels, presets, lessons, shapes, prefs):
+ * only a regular file (a FIFO would block, a link to /dev/zero would be read without
+ * end) of at most max bytes, NUL-terminated. NULL with why saying what it is instead. */
+char *Util_readUserFile(const char *path, size_t max, size_t *len, char *why, size_t whylen);
+/* "regular file", "folder", "FIFO", "character device", ... for a stat() mode. */
+const char *Util_fileKind(unsigned mode);
 /* Writes atomically: temporary file in the same folder, then rename; a symbolic link is
  * followed, anything but a regular file refused (outfile.h). False with errno set. */
 bool Util_writeFileAtomic(const char *path, const void *data, size_t len);

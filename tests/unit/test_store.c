@@ -322,6 +322,107 @@ static void test_ten_writers_lose_nothing(void **state) {
    closedir(d);
 }
 
+/* A child forked before this process holds any connection (a fork must not carry SQLite's
+ * state into a child), that waits for a byte on its pipe and then runs writer(). */
+typedef struct Waiting_ {
+   pid_t pid;
+   int go;
+} Waiting;
+
+static Waiting forkWaitingWriter(const char *path, int w) {
+   int fds[2];
+   assert_int_equal(pipe(fds), 0);
+   Waiting c = {.pid = fork()};
+   assert_true(c.pid >= 0);
+   if (c.pid == 0) {
+      close(fds[1]);
+      char b;
+      _exit(read(fds[0], &b, 1) == 1 ? writer(path, w) : 3);
+   }
+   close(fds[0]);
+   c.go = fds[1];
+   return c;
+}
+
+static void startWriter(Waiting *c) {
+   assert_int_equal(write(c->go, "g", 1), 1);
+   close(c->go);
+}
+
+static void waitWriter(const Waiting *c, const char *who) {
+   int status;
+   assert_int_equal(waitpid(c->pid, &status, 0), c->pid);
+   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+      fail_msg("%s failed (status %#x)", who, status);
+}
+
+static void addAs(Store *s, int w, int from, int to) {
+   char err[1024];
+   for (int i = from; i < to; i++) {
+      StoreRecord r;
+      fullRecord(&r, i);
+      snprintf(r.params, sizeof r.params, "writer=%d record=%d", w, i);
+      if (!Store_add(s, &r, 1, err, sizeof err))
+         fail_msg("writer %d record %d: %s", w, i, err);
+   }
+}
+
+/* Issue 33: a process with a connection that opens the store a second time (the explorer:
+ * its worker, then its UI's history) must keep its locks. Before, the second open read the
+ * header with open()/close(), and closing any descriptor of a file drops every POSIX lock
+ * the process holds on it: another process then closed its connection believing it was the
+ * last, checkpointed and deleted the WAL that the first connection still wrote to, and
+ * every later commit of that connection was lost (or corrupted the store on its close). */
+static void test_second_open_keeps_the_locks(void **state) {
+   char path[512], wal[600], err[1024];
+   pathIn(path, sizeof path, "locks/results.db");
+   snprintf(wal, sizeof wal, "%s-wal", path);
+   Waiting b = forkWaitingWriter(path, 1), c = forkWaitingWriter(path, 2);
+   Store *first = Store_open(path, err, sizeof err);
+   if (!first)
+      fail_msg("%s", err);
+   addAs(first, 0, 0, 1);
+   struct stat before, after;
+   assert_int_equal(stat(wal, &before), 0);
+   Store *second = Store_open(path, err, sizeof err);
+   if (!second)
+      fail_msg("%s", err);
+   /* Another process adds its records and closes its connection. */
+   startWriter(&b);
+   waitWriter(&b, "the writer that closes");
+   if (stat(wal, &after) != 0)
+      fail_msg("%s was deleted while this process had two connections open", wal);
+   assert_true(after.st_ino == before.st_ino);
+   /* Then this process and another one write at once, and the second connection too. */
+   startWriter(&c);
+   addAs(first, 0, 1, RECORDS_EACH);
+   waitWriter(&c, "the concurrent writer");
+   addAs(second, 3, 0, RECORDS_EACH);
+   Store_close(second);
+   Store_close(first);
+   /* Every committed record is there, and the file is whole. */
+   Store *s = Store_open(path, err, sizeof err);
+   assert_non_null(s);
+   Seen *seen = calloc(1, sizeof *seen);
+   assert_non_null(seen);
+   assert_true(Store_query(s, NULL, noteSeen, seen, err, sizeof err));
+   Store_close(s);
+   for (int w = 0; w < 4; w++)
+      for (int i = 0; i < RECORDS_EACH; i++)
+         if (!seen->got[w][i])
+            fail_msg("writer %d's committed record %d is missing (%d rows in all)", w, i, seen->n);
+   assert_int_equal(seen->n, 4 * RECORDS_EACH);
+   free(seen);
+   sqlite3 *db;
+   assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+   sqlite3_stmt *st;
+   assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL), SQLITE_OK);
+   assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+   assert_string_equal((const char *)sqlite3_column_text(st, 0), "ok");
+   sqlite3_finalize(st);
+   sqlite3_close(db);
+}
+
 /* Store_open must refuse path with a message containing each of words, and leave it as it was. */
 static void expectRefused(const char *path, const char *const *words, int nwords) {
    size_t before_len, after_len;
@@ -621,6 +722,7 @@ int main(void) {
        cmocka_unit_test_teardown(test_round_trip_every_field, testTeardown),
        cmocka_unit_test_teardown(test_filters, testTeardown),
        cmocka_unit_test_teardown(test_ten_writers_lose_nothing, testTeardown),
+       cmocka_unit_test_teardown(test_second_open_keeps_the_locks, testTeardown),
        cmocka_unit_test_teardown(test_random_bytes_refused, testTeardown),
        cmocka_unit_test_teardown(test_truncated_store_refused, testTeardown),
        cmocka_unit_test_teardown(test_foreign_sqlite_refused, testTeardown),
