@@ -201,9 +201,11 @@ static int filterFromOptions(const Options *o, StoreFilter *f, bool with_device,
    return 0;
 }
 
-static Store *openStore(const Options *o) {
+/* Reading commands open the store read-only: a store this user may read but not write (a
+ * read-only folder, another user's) still lists, compares and exports. */
+static Store *openStore(const Options *o, bool writing) {
    char err[1024];
-   Store *s = Store_open(o->store, err, sizeof err);
+   Store *s = writing ? Store_open(o->store, err, sizeof err) : Store_openReadOnly(o->store, err, sizeof err);
    if (!s)
       fprintf(stderr, "gemmtop: results: %s\n", err);
    return s;
@@ -607,8 +609,112 @@ static StoreRecord *readImport(const Options *o, const char *path, int *n, Resul
    return rows;
 }
 
+/* ---- import of another gemmtop store (a damaged one's readable rows) ---- */
+
+#define SALVAGE_BATCH 512
+
+typedef struct Salvage_ {
+   Store *into;
+   Keys known;               /* sorted: the rows the store has already */
+   StoreRecord *batch;
+   int nbatch;
+   long long added, already;
+   bool failed;
+   char err[1024];
+} Salvage;
+
+static bool flushBatch(Salvage *sv) {
+   if (sv->nbatch && !Store_add(sv->into, sv->batch, sv->nbatch, sv->err, sizeof sv->err))
+      sv->failed = true;
+   else
+      sv->added += sv->nbatch;
+   sv->nbatch = 0;
+   return !sv->failed;
+}
+
+static bool takeSalvaged(const StoreRecord *r, void *ctx) {
+   Salvage *sv = ctx;
+   unsigned long long key = Results_importKey(r);
+   if (sv->known.n && bsearch(&key, sv->known.keys, (size_t)sv->known.n, sizeof key, cmpKey)) {
+      sv->already++;
+      return true;
+   }
+   sv->batch[sv->nbatch] = *r;
+   sv->batch[sv->nbatch].id = 0;
+   return ++sv->nbatch < SALVAGE_BATCH || flushBatch(sv);
+}
+
+/* Whether path names the same file as the store s (importing a store into itself). */
+static bool sameFile(const char *path, Store *s) {
+   struct stat a, b;
+   return stat(path, &a) == 0 && stat(Store_path(s), &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* Whether the file starts as a SQLite database does. Only ever a file other than the open
+ * store (sameFile first): a descriptor of the store itself must not be closed here. */
+static bool looksLikeSqlite(const char *path) {
+   char head[16] = "";
+   FILE *f = fopen(path, "rb");
+   size_t got = f ? fread(head, 1, sizeof head, f) : 0;
+   if (f)
+      fclose(f);
+   return got == sizeof head && !memcmp(head, "SQLite format 3", sizeof head);
+}
+
+/* Every readable row of another gemmtop store, a corrupt one included, that s lacks. */
+static int importStore(const char *path, Store *s) {
+   Salvage sv = {.into = s};
+   StoreSalvage got;
+   char err[1024];
+   sv.batch = malloc(SALVAGE_BATCH * sizeof *sv.batch);
+   if (!sv.batch || !Store_query(s, NULL, collectKey, &sv.known, err, sizeof err) || sv.known.out_of_memory) {
+      fprintf(stderr, "gemmtop: results import: %s\n", !sv.batch || sv.known.out_of_memory ? "out of memory" : err);
+      free(sv.batch);
+      free(sv.known.keys);
+      return 1;
+   }
+   if (sv.known.n)
+      qsort(sv.known.keys, (size_t)sv.known.n, sizeof *sv.known.keys, cmpKey);
+   bool read = Store_salvage(path, takeSalvaged, &sv, &got, err, sizeof err);
+   if (read && !sv.failed)
+      flushBatch(&sv);
+   int rc = 0;
+   if (!read) {
+      fprintf(stderr, "gemmtop: results import: %s\n", err);
+      rc = 1;
+   } else if (sv.failed) {
+      fprintf(stderr, "gemmtop: results import: %s (%lld rows were imported before it)\n", sv.err, sv.added);
+      rc = 1;
+   } else {
+      printf("imported %lld result%s from the gemmtop store %s into %s", sv.added, sv.added == 1 ? "" : "s", path,
+             Store_path(s));
+      if (sv.already)
+         printf("; %lld already there", sv.already);
+      if (got.damaged)
+         printf("; %d damaged run%s of rows could not be read and %s skipped", got.damaged,
+                got.damaged == 1 ? "" : "s", got.damaged == 1 ? "was" : "were");
+      printf("\n");
+   }
+   free(sv.batch);
+   free(sv.known.keys);
+   return rc;
+}
+
 static int resultsImport(const Options *o, Store *s) {
    const char *path = o->positional[1];
+   if (sameFile(path, s)) {
+      fprintf(stderr, "gemmtop: results import: %s is the store being imported into; give another --store FILE\n",
+              path);
+      return 2;
+   }
+   if (looksLikeSqlite(path)) {
+      if (o->results_format || o->filter_device || o->kernel || o->filter_size || o->has_precision) {
+         fprintf(stderr, "gemmtop: results import: %s is a gemmtop store: its rows keep their own labels and format "
+                         "(drop --format, --device, --kernel, --size and --precision)\n", path);
+         return 2;
+      }
+      return importStore(path, s);
+   }
    int n, rc;
    ResultFormat found;
    StoreRecord *rows = readImport(o, path, &n, &found, &rc);
@@ -671,7 +777,7 @@ static int checkTakes(const Options *o, int sub) {
          return 2;
       }
    if (kSubcommands[sub].file && o->npositional < 2) {
-      fprintf(stderr, "gemmtop: results %s needs a FILE (a T4 or CLBlast tuner JSON file)\n", name);
+      fprintf(stderr, "gemmtop: results %s needs a FILE (a T4 or CLBlast tuner JSON file, or another gemmtop store)\n", name);
       return 2;
    }
    if (!kSubcommands[sub].file && o->npositional > 1) {
@@ -714,7 +820,7 @@ int Cli_results(const Options *o) {
    bool absent = false;
    if (!kSubcommands[sub].file && ((rc = storeAbsent(o, &absent)) || absent))
       return rc || kSubcommands[sub].run != resultsExport ? rc : resultsExport(o, NULL);
-   Store *s = openStore(o);
+   Store *s = openStore(o, kSubcommands[sub].file);
    if (!s)
       return 1;
    rc = kSubcommands[sub].run(o, s);

@@ -287,7 +287,7 @@ static bool takeStoreRow(const StoreRecord *sr, void *ctx) {
 
 /* The store's measurements that the options select (kernel, size, precision, device). */
 static bool readStore(const Options *o, Records *rs, char *err, size_t errlen) {
-   Store *store = Store_open(o->store, err, errlen);
+   Store *store = Store_openReadOnly(o->store, err, errlen);
    if (!store)
       return false;
    StoreFilter f;

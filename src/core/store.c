@@ -126,10 +126,26 @@ static unsigned long readBig32(const unsigned char *p) {
 /* What a failed SQLite call means for the store, in words and with advice: a full disk, a
  * place this user may not write, a lock held too long and an I/O error are not a corrupt
  * store, and following a corrupt store's advice would move a healthy one away. */
+static void folderOf(const char *path, char *dir, size_t len);
+
+/* Why this user may not write the store or make its -wal and -shm beside it: an errno, or 0. */
+static int notWritable(const char *path) {
+   char dir[1024];
+   folderOf(path, dir, sizeof dir);
+   if (access(path, W_OK) != 0 && errno != ENOENT)
+      return errno;
+   return access(dir, W_OK) != 0 ? errno : 0;
+}
+
 static void describe(sqlite3 *db, int rc, const char *path, char *err, size_t errlen) {
    int sys = db ? sqlite3_system_errno(db) : 0;
    const char *what = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
    int primary = rc & 0xff;
+   /* SQLite's errno may be a later call's: a place this user may not write says so itself. */
+   int denied = primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY || primary == SQLITE_PERM ||
+                        primary == SQLITE_IOERR ? notWritable(path) : 0;
+   if (denied)
+      sys = denied, primary = SQLITE_READONLY;
    if (primary == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
       snprintf(err, errlen,
                "results store %s: the disk that holds it is full (%s); nothing in it was lost: free some space, "
@@ -467,6 +483,13 @@ Store *Store_open(const char *path, char *err, size_t errlen) {
    if (!s)
       return NULL;
    s->db = openDb(path, SQLITE_OPEN_READWRITE, err, errlen);
+   /* SQLite falls back to reading a file this user may not write: said here, not at the
+    * first record. */
+   if (s->db && sqlite3_db_readonly(s->db, "main") == 1) {
+      describe(s->db, SQLITE_READONLY, path, err, errlen);
+      Store_close(s);
+      return NULL;
+   }
    if (!s->db || !checkOpened(s->db, path, true, err, errlen)) {
       Store_close(s);
       return NULL;
@@ -474,15 +497,13 @@ Store *Store_open(const char *path, char *err, size_t errlen) {
    return s;
 }
 
-/* SQLite reads a WAL-mode file read-only only where its -shm can be opened or made. In a
- * folder this user may not write, with no -wal beside the file (its last writer closed
- * it cleanly, and nobody else can be writing through a -wal that is not there), the file
- * is read as immutable. */
-static bool readAsImmutable(const char *path) {
-   char dir[1024], wal[1100];
-   folderOf(path, dir, sizeof dir);
+/* Whether a -wal with frames is beside the store. With none (or an empty one, which a
+ * writer that failed on a full disk leaves), the file alone holds every committed row. */
+static bool hasWal(const char *path) {
+   char wal[1100];
+   struct stat st;
    snprintf(wal, sizeof wal, "%s-wal", path);
-   return access(dir, W_OK) != 0 && access(wal, F_OK) != 0;
+   return stat(wal, &st) == 0 && st.st_size > 0;
 }
 
 /* A URI for path ("file:" with the characters a URI reserves escaped), with the query q. */
@@ -493,6 +514,18 @@ static void fileUri(const char *path, const char *q, char *out, size_t len) {
                         ? snprintf(out + n, len - n, "%%%02X", *c)
                         : snprintf(out + n, len - n, "%c", *c));
    snprintf(out + n, len - n, "?%s", q);
+}
+
+/* Opens path to read only, through a URI with query q. */
+static sqlite3 *openReading(const char *path, const char *q, char *err, size_t errlen) {
+   char uri[3200];
+   fileUri(path, q, uri, sizeof uri);
+   sqlite3 *db = openNamed(uri, path, SQLITE_OPEN_READONLY, err, errlen);
+   if (db && !checkOpened(db, path, false, err, errlen)) {
+      sqlite3_close(db);
+      db = NULL;
+   }
+   return db;
 }
 
 Store *Store_openReadOnly(const char *path, char *err, size_t errlen) {
@@ -509,10 +542,16 @@ Store *Store_openReadOnly(const char *path, char *err, size_t errlen) {
    Store *s = newStore(path, err, errlen);
    if (!s)
       return NULL;
-   char uri[3200];
-   fileUri(path, readAsImmutable(path) ? "mode=ro&immutable=1" : "mode=ro", uri, sizeof uri);
-   s->db = openNamed(uri, path, SQLITE_OPEN_READONLY, err, errlen);
-   if (!s->db || !checkOpened(s->db, path, false, err, errlen)) {
+   s->db = openReading(path, "mode=ro", err, errlen);
+   /* SQLite reads a WAL-mode file only where it can open or make its -shm: not in a folder
+    * this user may not write, nor on a full disk. With no frames in a -wal the file holds
+    * every committed row and nobody is in the middle of a write, so it is read as
+    * immutable (a writer that starts meanwhile may add rows this reading does not see). */
+   char first[1024];
+   Util_copy(first, sizeof first, err);
+   if (!s->db && !hasWal(path) && !strstr(err, "corrupt") && !(s->db = openReading(path, "mode=ro&immutable=1", err, errlen)))
+      Util_copy(err, errlen, first);
+   if (!s->db) {
       Store_close(s);
       return NULL;
    }
@@ -775,7 +814,8 @@ bool Store_salvage(const char *path, StoreRowFn fn, void *ctx, StoreSalvage *out
    if (checkHeader(path, err, errlen) != HEADER_STORE)
       return false;
    char uri[3200];
-   fileUri(path, readAsImmutable(path) ? "mode=ro&immutable=1" : "mode=ro", uri, sizeof uri);
+   /* A damaged store is only read: with no -wal, as immutable (no -shm is made beside it). */
+   fileUri(path, hasWal(path) ? "mode=ro" : "mode=ro&immutable=1", uri, sizeof uri);
    sqlite3 *db = openNamed(uri, path, SQLITE_OPEN_READONLY, err, errlen);
    if (!db)
       return false;

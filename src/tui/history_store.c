@@ -72,7 +72,7 @@ void Ui_historyFromStore(Ui *ui) {
    char err[1536];
    if (!ui->store_tried) {
       ui->store_tried = true;
-      ui->store = Store_open(ui->start.store, err, sizeof err); /* why not: the worker's log says */
+      ui->store = Store_openReadOnly(ui->start.store, err, sizeof err); /* why not: the worker's log says */
    }
    Stored *st = ui->store ? calloc(1, sizeof *st) : NULL;
    if (!st)
