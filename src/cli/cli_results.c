@@ -203,6 +203,8 @@ static int filterFromOptions(const Options *o, StoreFilter *f, bool with_device,
 
 /* Reading commands open the store read-only: a store this user may read but not write (a
  * read-only folder, another user's) still lists, compares and exports. */
+static bool sameFile(const char *path, Store *s);
+
 static Store *openStore(const Options *o, bool writing) {
    char err[1024];
    Store *s = writing ? Store_open(o->store, err, sizeof err) : Store_openReadOnly(o->store, err, sizeof err);
@@ -491,6 +493,11 @@ static int resultsExport(const Options *o, Store *s) {
       return 2;
    }
    struct stat st;
+   if (o->results_out && s && sameFile(o->results_out, s)) {
+      fprintf(stderr, "gemmtop: results export: --out %s is the results store itself; give another file\n",
+              o->results_out);
+      return 2;
+   }
    if (o->results_out && !o->force && stat(o->results_out, &st) == 0 && S_ISREG(st.st_mode)) {
       fprintf(stderr, "gemmtop: results export: %s exists; --force replaces it\n", o->results_out);
       return 2;

@@ -188,4 +188,8 @@ run_gemmtop results import "$DAM" --store "$T_DIR/saved.db"
 expect_in "imported 0 results" "$OUT" "importing it again adds nothing"
 run_gemmtop results import "$T_DIR/saved.db" --store "$T_DIR/saved.db"
 expect_rc 2 "a store imported into itself is refused"
+cp "$T_DIR/saved.db" "$T_DIR/saved.copy"
+run_gemmtop results export --store "$T_DIR/saved.db" --out "$T_DIR/saved.db" --force
+expect_rc 2 "export --out naming the store itself is refused, even with --force"
+cmp -s "$T_DIR/saved.db" "$T_DIR/saved.copy" && ok "and the store is left as it was" || not_ok "the store was overwritten"
 finish
