@@ -99,8 +99,11 @@ static bool Table_add(Table *t, char cells[][160]) {
       t->cells = more;
       t->cap = cap;
    }
-   for (int c = 0; c < t->ncols; c++)
-      t->cells[t->nrows * t->ncols + c] = strdup(cells[c]);
+   /* Cells hold text from the store, which another program may have written. */
+   for (int c = 0; c < t->ncols; c++) {
+      char shown[400];
+      t->cells[t->nrows * t->ncols + c] = strdup(Util_visible(cells[c], shown, sizeof shown));
+   }
    t->nrows++;
    return true;
 }
@@ -555,47 +558,72 @@ static int cmpKey(const void *x, const void *y) {
    return a < b ? -1 : a > b;
 }
 
-/* Moves the rows the store does not have yet to the front; returns how many. */
-static int dropKnown(Store *s, const char *origin, StoreRecord *rows, int n, char *err, size_t errlen) {
-   StoreFilter f;
-   StoreFilter_init(&f);
-   f.origin = origin;
-   Keys known = {0};
-   if (!Store_query(s, &f, collectKey, &known, err, errlen) || known.out_of_memory) {
-      if (known.out_of_memory)
+/* The import keys of every row the store has, sorted: a row imported again is found. */
+static bool knownKeys(Store *s, Keys *known, char *err, size_t errlen) {
+   *known = (Keys){0};
+   if (!Store_query(s, NULL, collectKey, known, err, errlen) || known->out_of_memory) {
+      if (known->out_of_memory)
          snprintf(err, errlen, "out of memory");
-      free(known.keys);
-      return -1;
+      free(known->keys);
+      known->keys = NULL;
+      return false;
    }
-   if (known.n) /* keys is NULL when the store has none */
-      qsort(known.keys, (size_t)known.n, sizeof *known.keys, cmpKey);
-   int kept = 0;
-   for (int i = 0; i < n; i++) {
-      unsigned long long key = Results_importKey(&rows[i]);
-      if (!known.n || !bsearch(&key, known.keys, (size_t)known.n, sizeof key, cmpKey))
-         rows[kept++] = rows[i];
-   }
-   free(known.keys);
-   return kept;
+   if (known->n) /* keys is NULL when the store has none */
+      qsort(known->keys, (size_t)known->n, sizeof *known->keys, cmpKey);
+   return true;
 }
 
-/* The file's rows, or NULL with *rc (2 not a file to import, 1 unreadable). */
-static StoreRecord *readImport(const Options *o, const char *path, int *n, ResultFormat *found, int *rc) {
-   ResultFormat format;
+static bool isKnown(const Keys *known, const StoreRecord *r) {
+   unsigned long long key = Results_importKey(r);
+   return known->n && bsearch(&key, known->keys, (size_t)known->n, sizeof key, cmpKey);
+}
+
+/* A tuner's file may be this large: its text is held whole while its rows stream in. */
+#define IMPORT_MAX_BYTES (1ull << 30)
+
+typedef struct Importing_ {
+   StoreBatch *batch;
+   Keys known;
+   long fresh, already;
+   double said;               /* when progress was last said (ms) */
+   char err[1024];
+} Importing;
+
+static bool importRow(StoreRecord *r, void *ctx) {
+   Importing *im = ctx;
+   if (isKnown(&im->known, r))
+      im->already++;
+   else if (!Store_batchAdd(im->batch, r, im->err, sizeof im->err))
+      return false;
+   else
+      im->fresh++;
+   /* A long import says that it goes on: every 100,000 rows, and at least once a second. */
+   long read = im->fresh + im->already;
+   double now = Util_nowMs();
+   if (read % 100000 == 0 || now - im->said >= 1000) {
+      fprintf(stderr, "gemmtop: results import: %ld results read...\n", read);
+      im->said = now;
+   }
+   return true;
+}
+
+/* Imports a T4 or CLBlast tuner file: every row or none. 0, 1 (unreadable, or the store
+ * failed) or 2 (not a file gemmtop imports), with the message printed. */
+static int importFile(const Options *o, const char *path, Store *s) {
+   ResultFormat format, found = RESULT_FORMAT_T4;
    bool has_format = o->results_format && ResultFormat_parse(o->results_format, &format);
    struct stat st;
    size_t len = 0;
-   char *text = NULL;
-   *rc = 1;
+   char why[256];
    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
       fprintf(stderr, "gemmtop: results import: %s: %s\n", path,
               stat(path, &st) != 0 ? strerror(errno) : "not a regular file");
-      *rc = 2;
-      return NULL;
+      return 2;
    }
-   if (!(text = Util_readFile(path, &len))) {
-      fprintf(stderr, "gemmtop: results import: %s: %s\n", path, strerror(errno));
-      return NULL;
+   char *text = Util_readUserFile(path, IMPORT_MAX_BYTES, &len, why, sizeof why);
+   if (!text) {
+      fprintf(stderr, "gemmtop: results import: %s: %s\n", path, why);
+      return (unsigned long long)st.st_size > IMPORT_MAX_BYTES ? 2 : 1;
    }
    ImportLabels labels = {.device = o->filter_device, .kernel = o->kernel, .precision = -1};
    if (o->filter_size) {
@@ -605,15 +633,37 @@ static StoreRecord *readImport(const Options *o, const char *path, int *n, Resul
    }
    if (o->has_precision)
       labels.precision = (int)o->problem.precision;
+   Importing im = {.said = Util_nowMs()};
    char err[1024];
-   StoreRecord *rows = ResultImport_parse(path, text, len, has_format ? &format : NULL, &labels,
-                                          (long long)st.st_mtime, n, found, err, sizeof err);
-   free(text);
-   if (!rows) {
+   if (!knownKeys(s, &im.known, err, sizeof err) || !(im.batch = Store_begin(s, err, sizeof err))) {
       fprintf(stderr, "gemmtop: results import: %s\n", err);
-      *rc = 2;
+      free(im.known.keys);
+      free(text);
+      return 1;
    }
-   return rows;
+   long rows = 0;
+   bool read = ResultImport_each(path, text, len, has_format ? &format : NULL, &labels, (long long)st.st_mtime,
+                                 importRow, &im, &rows, &found, err, sizeof err);
+   free(text);
+   free(im.known.keys);
+   /* A row the store refused stopped the reading: its reason is the store's. */
+   bool added = !im.err[0];
+   char endErr[1024] = "";
+   bool committed = Store_end(im.batch, read && added, endErr, sizeof endErr);
+   if (!added || (read && !committed)) {
+      fprintf(stderr, "gemmtop: results import: %s; nothing was imported\n", added ? endErr : im.err);
+      return 1;
+   }
+   if (!read) {
+      fprintf(stderr, "gemmtop: results import: %s\n", err);
+      return 2;
+   }
+   printf("imported %ld result%s from %s (%s) into %s", im.fresh, im.fresh == 1 ? "" : "s", path,
+          ResultFormat_title(found), Store_path(s));
+   if (im.already)
+      printf("; %ld already there", im.already);
+   printf("\n");
+   return 0;
 }
 
 /* ---- import of another gemmtop store (a damaged one's readable rows) ---- */
@@ -641,8 +691,7 @@ static bool flushBatch(Salvage *sv) {
 
 static bool takeSalvaged(const StoreRecord *r, void *ctx) {
    Salvage *sv = ctx;
-   unsigned long long key = Results_importKey(r);
-   if (sv->known.n && bsearch(&key, sv->known.keys, (size_t)sv->known.n, sizeof key, cmpKey)) {
+   if (isKnown(&sv->known, r)) {
       sv->already++;
       return true;
    }
@@ -674,14 +723,11 @@ static int importStore(const char *path, Store *s) {
    StoreSalvage got;
    char err[1024];
    sv.batch = malloc(SALVAGE_BATCH * sizeof *sv.batch);
-   if (!sv.batch || !Store_query(s, NULL, collectKey, &sv.known, err, sizeof err) || sv.known.out_of_memory) {
-      fprintf(stderr, "gemmtop: results import: %s\n", !sv.batch || sv.known.out_of_memory ? "out of memory" : err);
+   if (!sv.batch || !knownKeys(s, &sv.known, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: results import: %s\n", !sv.batch ? "out of memory" : err);
       free(sv.batch);
-      free(sv.known.keys);
       return 1;
    }
-   if (sv.known.n)
-      qsort(sv.known.keys, (size_t)sv.known.n, sizeof *sv.known.keys, cmpKey);
    bool read = Store_salvage(path, takeSalvaged, &sv, &got, err, sizeof err);
    if (read && !sv.failed)
       flushBatch(&sv);
@@ -722,27 +768,7 @@ static int resultsImport(const Options *o, Store *s) {
       }
       return importStore(path, s);
    }
-   int n, rc;
-   ResultFormat found;
-   StoreRecord *rows = readImport(o, path, &n, &found, &rc);
-   if (!rows)
-      return rc;
-   char err[1024];
-   const char *origin = found == RESULT_FORMAT_T4 ? "t4" : "clblast";
-   int fresh = dropKnown(s, origin, rows, n, err, sizeof err);
-   rc = 0;
-   if (fresh < 0 || (fresh > 0 && !Store_add(s, rows, fresh, err, sizeof err))) {
-      fprintf(stderr, "gemmtop: results import: %s: %s\n", Store_path(s), err);
-      rc = 1;
-   } else {
-      printf("imported %d result%s from %s (%s) into %s", fresh, fresh == 1 ? "" : "s", path,
-             ResultFormat_title(found), Store_path(s));
-      if (fresh < n)
-         printf("; %d already there", n - fresh);
-      printf("\n");
-   }
-   free(rows);
-   return rc;
+   return importFile(o, path, s);
 }
 
 /* ---- the subcommands ---- */

@@ -283,12 +283,26 @@ void ResultWriter_end(ResultWriter *w) {
 
 /* ---- reading ---- */
 
+/* The elements of the results array: from the parsed tree, or (a long file) parsed one at
+ * a time from the text, so that memory holds one element's tree, not the whole file's. */
+typedef struct Elements_ {
+   const cJSON *next;         /* tree mode: the next element */
+   const char *text;          /* stream mode: the file's text, */
+   size_t pos, end;           /* the position in the array and the offset of its ']' */
+   cJSON *owned;              /* the element parsed last (stream mode) */
+   bool streaming;
+} Elements;
+
 typedef struct Reader_ {
    const char *name;          /* the file, for messages */
    const ImportLabels *labels;
    long long file_time;
    char *err;
    size_t errlen;
+   Elements elements;
+   ImportRowFn sink;          /* each row as it is read */
+   void *sink_ctx;
+   long rows;
 } Reader;
 
 static bool refuse(Reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -313,7 +327,21 @@ static const char *jsonKind(const cJSON *v) {
 }
 
 /* Text into a fixed field: refused, naming the field, when it does not fit whole. */
+/* Text from another tool's file that gemmtop keeps and prints: no control character, so
+ * that listing it can never move the cursor, clear the screen or retitle a terminal. */
+static bool plainText(Reader *rd, const char *text, const char *field) {
+   size_t len = strlen(text), at = Util_findControl(text, len, NULL);
+   if (at == len)
+      return true;
+   char name[8];
+   Util_controlName((unsigned char)text[at], name);
+   return refuse(rd, "%s holds a control character (%s at byte %zu); names and values are printable text", field,
+                 name, at + 1);
+}
+
 static bool copyText(Reader *rd, char *out, size_t outlen, const char *text, const char *field) {
+   if (!plainText(rd, text, field))
+      return false;
    if (!Util_copyWhole(out, outlen, text))
       return refuse(rd, "%s is too long (%zu characters; at most %zu)", field, strlen(text), outlen - 1);
    return true;
@@ -371,7 +399,17 @@ static bool paramsText(Reader *rd, const cJSON *config, const char *skip, const 
    cJSON_ArrayForEach(p, config) {
       if (skip && !strcmp(p->string, skip))
          continue;
-      char value[64];
+      char value[64], field[96];
+      snprintf(field, sizeof field, "%s.configuration key", where);
+      if (!plainText(rd, p->string, field))
+         return false;
+      if (cJSON_IsString(p)) {
+         snprintf(field, sizeof field, "%s.\"%s\"", where, p->string);
+         if (!plainText(rd, p->valuestring, field))
+            return false;
+      }
+      if (cJSON_IsNumber(p) && !isfinite(p->valuedouble))
+         return refuse(rd, "%s.\"%s\": not a finite number (too large for a double)", where, p->string);
       if (cJSON_IsNumber(p))
          snprintf(value, sizeof value, "%.17g", p->valuedouble);
       else if (cJSON_IsString(p) && !strchr(p->valuestring, ' ') && strlen(p->valuestring) < sizeof value)
@@ -387,6 +425,115 @@ static bool paramsText(Reader *rd, const cJSON *config, const char *skip, const 
          return refuse(rd, "%s: the parameters are too long (at most %zu characters)", where, outlen - 1);
    }
    return true;
+}
+
+/* ---- the results array, element by element ---- */
+
+static void lineColumn(const char *text, size_t offset, int *line, int *column);
+
+static size_t skipSpace(const char *t, size_t i, size_t end) {
+   while (i < end && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' || t[i] == '\n'))
+      i++;
+   return i;
+}
+
+static bool refuseAt(Reader *rd, const char *text, size_t offset, const char *what) {
+   int line, column;
+   lineColumn(text, offset, &line, &column);
+   return refuse(rd, "line %d, column %d: %s", line, column, what);
+}
+
+/* The next element of the results array (tree: array's children; stream: parsed from
+ * the text, the one before freed), or NULL at its end or, with *failed, on an error. */
+static const cJSON *nextElement(Reader *rd, const cJSON *array, bool *failed) {
+   Elements *e = &rd->elements;
+   if (!e->streaming) {
+      const cJSON *v = e->next == array ? array->child : e->next;
+      e->next = v ? v->next : NULL;
+      if (!v)
+         e->next = array; /* an empty array, or its end: stays at the end */
+      return v;
+   }
+   cJSON_Delete(e->owned);
+   e->owned = NULL;
+   size_t i = skipSpace(e->text, e->pos, e->end);
+   if (i >= e->end)
+      return NULL;
+   if (e->pos > 0 && e->text[e->pos - 1] != '[') {
+      /* After an element: a comma, then the next one. */
+      if (e->text[i] != ',') {
+         refuseAt(rd, e->text, i, "invalid JSON: expected ',' or ']' after an element of results");
+         *failed = true;
+         return NULL;
+      }
+      i = skipSpace(e->text, i + 1, e->end);
+   }
+   const char *after = NULL;
+   e->owned = cJSON_ParseWithLengthOpts(e->text + i, e->end - i, &after, false);
+   if (!e->owned) {
+      const char *at = cJSON_GetErrorPtr();
+      size_t off = at && at >= e->text && at <= e->text + e->end ? (size_t)(at - e->text) : i;
+      refuseAt(rd, e->text, off, "invalid JSON");
+      *failed = true;
+      return NULL;
+   }
+   e->pos = (size_t)(after - e->text);
+   return e->owned;
+}
+
+/* Hands a finished row to the sink. */
+static bool giveRow(Reader *rd, StoreRecord *r) {
+   rd->rows++;
+   return !rd->sink || rd->sink(r, rd->sink_ctx) || refuse(rd, "stopped at result %ld", rd->rows - 1);
+}
+
+/* Where the root object's member "results" holds an array: the offsets of its '[' and
+ * ']', found by a scan that knows JSON's strings and nesting, so that a long file's root
+ * can be parsed without its results. False when the scan does not find one (the whole
+ * text is then parsed, and its errors are named as ever). */
+static bool findResultsArray(const char *t, size_t len, size_t *open, size_t *close) {
+   size_t i = skipSpace(t, 0, len);
+   if (i >= len || t[i] != '{')
+      return false;
+   int depth = 0;
+   size_t arrayAt = 0;
+   bool inArray = false;
+   for (; i < len; i++) {
+      char c = t[i];
+      if (c == '"') {
+         size_t start = ++i;
+         while (i < len && t[i] != '"')
+            i += t[i] == '\\' ? 2 : 1;
+         if (i >= len)
+            return false;
+         if (depth == 1 && !inArray && i - start == 7 && !memcmp(t + start, "results", 7)) {
+            size_t j = skipSpace(t, i + 1, len);
+            if (j < len && t[j] == ':') {
+               j = skipSpace(t, j + 1, len);
+               if (j >= len || t[j] != '[')
+                  return false;
+               arrayAt = j;
+               inArray = true;
+               depth++;
+               i = j;
+            }
+         }
+         continue;
+      }
+      if (c == '{' || c == '[')
+         depth++;
+      else if (c == '}' || c == ']') {
+         depth--;
+         if (inArray && depth == 1) {
+            *open = arrayAt;
+            *close = i;
+            return true;
+         }
+         if (depth < 0)
+            return false;
+      }
+   }
+   return false;
 }
 
 /* ---- T4 ---- */
@@ -473,9 +620,19 @@ static bool readMeasurements(Reader *rd, const cJSON *list, const char *where, d
       const char *unit;
       char here[64];
       snprintf(here, sizeof here, "%s.measurements[%d]", where, i++);
-      if (!cJSON_IsString(name) || !cJSON_IsNumber(value) || !optString(rd, m, "unit", here, &unit))
-         continue; /* T4 allows strings and arrays as values: not figures gemmtop keeps */
+      if (!cJSON_IsString(name) || !optString(rd, m, "unit", here, &unit))
+         continue;
       const char *n = name->valuestring;
+      bool kept = !strcmp(n, "time") || !strcmp(n, "time_min") || !strcmp(n, "time_max") ||
+                  !strcasecmp(n, "GFLOP/s") || !strcasecmp(n, "gflops") || !strcmp(n, "max_rel_err") ||
+                  !strcmp(n, "power") || !strcmp(n, "sm_clock") || !strcmp(n, "energy");
+      if (!cJSON_IsNumber(value)) {
+         if (kept) /* T4 allows strings and arrays as values, but not for the figures gemmtop keeps */
+            return refuse(rd, "%s.value of \"%s\" should be a number, not %s", here, n, jsonKind(value));
+         continue;
+      }
+      if (kept && !isfinite(value->valuedouble))
+         return refuse(rd, "%s.value of \"%s\" is not a finite number (too large for a double)", here, n);
       double ms;
       if (!strcmp(n, "time") || !strcmp(n, "time_min") || !strcmp(n, "time_max")) {
          if (!toMs(value->valuedouble, unit, file_scale, &ms))
@@ -597,17 +754,17 @@ static bool finishRecord(Reader *rd, StoreRecord *r, const char *where, const ch
    return true;
 }
 
-static StoreRecord *readT4(Reader *rd, const cJSON *root, int *n) {
+static bool readT4(Reader *rd, const cJSON *root) {
    const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "schema_version"),
                *results = cJSON_GetObjectItemCaseSensitive(root, "results"),
                *meta = cJSON_GetObjectItemCaseSensitive(root, "metadata");
    if (!cJSON_IsString(version) || !cJSON_IsArray(results)) {
       refuse(rd, "not a T4 results file: it needs \"schema_version\" (a string) and \"results\" (an array)");
-      return NULL;
+      return false;
    }
    if (strncmp(version->valuestring, "1.", 2) != 0) {
       refuse(rd, "T4 schema_version %s: gemmtop reads version 1 (1.x.y)", version->valuestring);
-      return NULL;
+      return false;
    }
    /* Kernel Tuner says its time unit in the metadata; milliseconds when it does not. */
    const cJSON *unit = cJSON_GetObjectItemCaseSensitive(meta, "timeunit");
@@ -615,27 +772,20 @@ static StoreRecord *readT4(Reader *rd, const cJSON *root, int *n) {
    if (cJSON_IsString(unit) && !toMs(1, unit->valuestring, 1, &scale)) {
       refuse(rd, "metadata.timeunit '%s' is not a time unit (milliseconds, seconds, ms, s, us, ns)",
              unit->valuestring);
-      return NULL;
+      return false;
    }
    char tool[32];
    snprintf(tool, sizeof tool, "T4 %s", version->valuestring);
-   int count = cJSON_GetArraySize(results);
-   StoreRecord *rows = calloc(count ? (size_t)count : 1, sizeof *rows);
-   if (!rows) {
-      refuse(rd, "out of memory for %d results", count);
-      return NULL;
-   }
-   for (int i = 0; i < count; i++) {
+   bool failed = false;
+   const cJSON *res;
+   for (int i = 0; (res = nextElement(rd, results, &failed)); i++) {
       char where[32];
+      StoreRecord r;
       snprintf(where, sizeof where, "results[%d]", i);
-      if (!readT4Result(rd, cJSON_GetArrayItem(results, i), i, scale, tool, &rows[i]) ||
-          !finishRecord(rd, &rows[i], where, "T4")) {
-         free(rows);
-         return NULL;
-      }
+      if (!readT4Result(rd, res, i, scale, tool, &r) || !finishRecord(rd, &r, where, "T4") || !giveRow(rd, &r))
+         return false;
    }
-   *n = count;
-   return rows;
+   return !failed;
 }
 
 /* ---- CLBlast's tuners ---- */
@@ -673,6 +823,9 @@ static bool readClblastHeader(Reader *rd, const cJSON *root, StoreRecord *base) 
    Util_copy(base->outcome, sizeof base->outcome, "ok");
    if (device && !copyText(rd, base->device, sizeof base->device, device, "device"))
       return false;
+   if ((arch && !plainText(rd, arch, "clblast_device_architecture")) ||
+       (driver && !plainText(rd, driver, "platform_version")))
+      return false;
    if (arch && strlen(arch) < sizeof base->arch)
       Util_copy(base->arch, sizeof base->arch, arch);
    if (driver && strlen(driver) < sizeof base->driver)
@@ -700,50 +853,42 @@ static bool readClblastHeader(Reader *rd, const cJSON *root, StoreRecord *base) 
    return true;
 }
 
-static StoreRecord *readClblast(Reader *rd, const cJSON *root, int *n) {
+static bool readClblast(Reader *rd, const cJSON *root) {
    const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
-   if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(root, "kernel_family")) || !cJSON_IsArray(results)) {
-      refuse(rd, "not a CLBlast tuner file: it needs \"kernel_family\" (a string) and \"results\" (an array)");
-      return NULL;
-   }
+   if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(root, "kernel_family")) || !cJSON_IsArray(results))
+      return refuse(rd, "not a CLBlast tuner file: it needs \"kernel_family\" (a string) and \"results\" (an array)");
    StoreRecord base;
    if (!readClblastHeader(rd, root, &base))
-      return NULL;
-   int count = cJSON_GetArraySize(results);
-   StoreRecord *rows = calloc(count ? (size_t)count : 1, sizeof *rows);
-   if (!rows) {
-      refuse(rd, "out of memory for %d results", count);
-      return NULL;
-   }
-   for (int i = 0; i < count; i++) {
-      const cJSON *res = cJSON_GetArrayItem(results, i);
+      return false;
+   bool failed = false;
+   const cJSON *res;
+   for (int i = 0; (res = nextElement(rd, results, &failed)); i++) {
       const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(res, "kernel"),
                   *t = cJSON_GetObjectItemCaseSensitive(res, "time"),
                   *params = cJSON_GetObjectItemCaseSensitive(res, "parameters");
       char where[32];
       snprintf(where, sizeof where, "results[%d]", i);
-      rows[i] = base;
+      StoreRecord r = base;
       bool good = true;
       if (!cJSON_IsString(kernel) || !cJSON_IsNumber(t) || !cJSON_IsObject(params))
          good = refuse(rd, "%s needs \"kernel\" (a string), \"time\" (a number, ms) and \"parameters\" (an object); "
                        "it has %s, %s and %s", where, jsonKind(kernel), jsonKind(t), jsonKind(params));
-      else if (!(t->valuedouble > 0) || !isfinite(t->valuedouble))
+      else if (!isfinite(t->valuedouble))
+         good = refuse(rd, "%s.time is not a finite number (too large for a double)", where);
+      else if (!(t->valuedouble > 0))
          good = refuse(rd, "%s.time %g: a time in milliseconds is more than 0", where, t->valuedouble);
-      good = good && copyText(rd, rows[i].kernel, sizeof rows[i].kernel, kernel->valuestring, "kernel") &&
-             paramsText(rd, params, "PRECISION", where, rows[i].params, sizeof rows[i].params);
+      good = good && copyText(rd, r.kernel, sizeof r.kernel, kernel->valuestring, "kernel") &&
+             paramsText(rd, params, "PRECISION", where, r.params, sizeof r.params);
       if (good) {
          /* CLBlast's tuners keep the fastest of their runs (timed on the host): the one
             figure there is, as the minimum and as the time compared. */
-         rows[i].median_ms = rows[i].min_ms = t->valuedouble;
-         good = finishRecord(rd, &rows[i], where, "CLBlast");
+         r.median_ms = r.min_ms = t->valuedouble;
+         good = finishRecord(rd, &r, where, "CLBlast") && giveRow(rd, &r);
       }
-      if (!good) {
-         free(rows);
-         return NULL;
-      }
+      if (!good)
+         return false;
    }
-   *n = count;
-   return rows;
+   return !failed;
 }
 
 /* ---- the file ---- */
@@ -806,20 +951,41 @@ static cJSON *parseJson(Reader *rd, const char *text, size_t len) {
    return root;
 }
 
-StoreRecord *ResultImport_parse(const char *name, const char *text, size_t len, const ResultFormat *format,
-                                const ImportLabels *labels, long long file_time, int *n, ResultFormat *found,
-                                char *err, size_t errlen) {
-   Reader rd = {.name = name, .labels = labels, .file_time = file_time, .err = err, .errlen = errlen};
-   *n = 0;
-   if (format && *format != RESULT_FORMAT_T4 && *format != RESULT_FORMAT_CLBLAST) {
-      refuse(&rd, "gemmtop imports t4 and clblast files, not %s", ResultFormat_name(*format));
-      return NULL;
+/* Files larger than this are read element by element (a smaller one is parsed whole). */
+#define STREAM_FROM_BYTES (1u << 20)
+
+bool ResultImport_each(const char *name, const char *text, size_t len, const ResultFormat *format,
+                       const ImportLabels *labels, long long file_time, ImportRowFn fn, void *ctx, long *rows,
+                       ResultFormat *found, char *err, size_t errlen) {
+   Reader rd = {.name = name, .labels = labels, .file_time = file_time, .err = err, .errlen = errlen, .sink = fn,
+                .sink_ctx = ctx};
+   if (rows)
+      *rows = 0;
+   if (format && *format != RESULT_FORMAT_T4 && *format != RESULT_FORMAT_CLBLAST)
+      return refuse(&rd, "gemmtop imports t4 and clblast files, not %s", ResultFormat_name(*format));
+   /* A long file: its root parsed with an empty results array, the elements one by one. */
+   size_t open = 0, close = 0;
+   cJSON *root = NULL;
+   if (len >= STREAM_FROM_BYTES && !memchr(text, '\0', len) && findResultsArray(text, len, &open, &close)) {
+      size_t headLen = open + 2 + (len - close - 1);
+      char *head = malloc(headLen + 1);
+      if (head) {
+         memcpy(head, text, open);
+         memcpy(head + open, "[]", 2);
+         memcpy(head + open + 2, text + close + 1, len - close - 1);
+         head[headLen] = '\0';
+         char quiet[8];
+         Reader probe = {.name = name, .err = quiet, .errlen = sizeof quiet};
+         root = parseJson(&probe, head, headLen);
+         free(head);
+      }
+      if (root)
+         rd.elements = (Elements){.text = text, .pos = open + 1, .end = close, .streaming = true};
    }
-   cJSON *root = parseJson(&rd, text, len);
-   if (!root)
-      return NULL;
+   if (!root && !(root = parseJson(&rd, text, len)))
+      return false;
    ResultFormat is = isT4(root) ? RESULT_FORMAT_T4 : isClblast(root) ? RESULT_FORMAT_CLBLAST : RESULT_FORMAT_COUNT;
-   StoreRecord *rows = NULL;
+   bool ok = false;
    if (is == RESULT_FORMAT_COUNT && !format)
       refuse(&rd, "neither a T4 results file (no \"schema_version\") nor a CLBlast tuner file (no "
                   "\"kernel_family\")");
@@ -828,10 +994,47 @@ StoreRecord *ResultImport_parse(const char *name, const char *text, size_t len, 
              ResultFormat_title(is), ResultFormat_name(is));
    else {
       ResultFormat f = format ? *format : is;
-      rows = f == RESULT_FORMAT_T4 ? readT4(&rd, root, n) : readClblast(&rd, root, n);
+      if (!rd.elements.streaming)
+         rd.elements.next = cJSON_GetObjectItemCaseSensitive(root, "results");
+      ok = f == RESULT_FORMAT_T4 ? readT4(&rd, root) : readClblast(&rd, root);
       if (found)
          *found = f;
    }
+   cJSON_Delete(rd.elements.owned);
    cJSON_Delete(root);
-   return rows;
+   if (rows)
+      *rows = rd.rows;
+   return ok;
+}
+
+typedef struct Collected_ {
+   StoreRecord *rows;
+   int n, cap;
+} Collected;
+
+static bool collectRow(StoreRecord *r, void *ctx) {
+   Collected *c = ctx;
+   if (c->n == c->cap) {
+      int cap = c->cap ? c->cap * 2 : 16;
+      StoreRecord *more = realloc(c->rows, (size_t)cap * sizeof *more);
+      if (!more)
+         return false;
+      c->rows = more;
+      c->cap = cap;
+   }
+   c->rows[c->n++] = *r;
+   return true;
+}
+
+StoreRecord *ResultImport_parse(const char *name, const char *text, size_t len, const ResultFormat *format,
+                                const ImportLabels *labels, long long file_time, int *n, ResultFormat *found,
+                                char *err, size_t errlen) {
+   Collected c = {0};
+   *n = 0;
+   if (!ResultImport_each(name, text, len, format, labels, file_time, collectRow, &c, NULL, found, err, errlen)) {
+      free(c.rows);
+      return NULL;
+   }
+   *n = c.n;
+   return c.rows ? c.rows : calloc(1, sizeof *c.rows);
 }

@@ -53,6 +53,18 @@ typedef struct ImportLabels_ {
    int precision;           /* a Precision, or -1: from the file */
 } ImportLabels;
 
+/* Each row of an imported file, as it is read; false stops the import (it then fails). */
+typedef bool (*ImportRowFn)(StoreRecord *r, void *ctx);
+
+/* Reads text as ResultImport_parse does, handing each row to fn as soon as it is read and
+ * checked: a long file (1 MiB or more) is parsed one element of its results at a time, so
+ * memory holds the text and one element, and the time grows with the file's length. A
+ * refusal can come after rows were handed over: the caller adds them in one transaction
+ * and keeps none when this returns false. *rows (may be NULL): how many were handed over. */
+bool ResultImport_each(const char *name, const char *text, size_t len, const ResultFormat *format,
+                       const ImportLabels *labels, long long file_time, ImportRowFn fn, void *ctx, long *rows,
+                       ResultFormat *found, char *err, size_t errlen);
+
 /* Reads text (len bytes and a NUL after them: the whole of the file named name) as *format, or, with format
  * NULL, as whichever of T4 and CLBlast it is (*found says which). file_time (Unix
  * seconds) dates the rows of a file that gives no times. Returns the rows (malloc'd,

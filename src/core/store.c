@@ -618,23 +618,63 @@ static void bindRecord(sqlite3_stmt *st, const StoreRecord *r) {
    sqlite3_bind_text(st, i++, r->sweep_key, -1, SQLITE_TRANSIENT);
 }
 
-bool Store_add(Store *s, StoreRecord *r, int n, char *err, size_t errlen) {
-   if (!exec(s->db, "BEGIN IMMEDIATE", s->path, err, errlen))
-      return false;
-   sqlite3_stmt *st = NULL;
-   bool ok = sqlite3_prepare_v2(s->db, insertSql, -1, &st, NULL) == SQLITE_OK;
-   for (int i = 0; ok && i < n; i++) {
-      sqlite3_reset(st);
-      bindRecord(st, &r[i]);
-      ok = sqlite3_step(st) == SQLITE_DONE;
-      r[i].id = ok ? sqlite3_last_insert_rowid(s->db) : 0;
+struct StoreBatch_ {
+   Store *s;
+   sqlite3_stmt *insert;
+   long long added;
+};
+
+StoreBatch *Store_begin(Store *s, char *err, size_t errlen) {
+   StoreBatch *b = calloc(1, sizeof *b);
+   if (!b) {
+      snprintf(err, errlen, "out of host memory");
+      return NULL;
    }
-   if (!ok)
+   b->s = s;
+   if (!exec(s->db, "BEGIN IMMEDIATE", s->path, err, errlen)) {
+      free(b);
+      return NULL;
+   }
+   if (sqlite3_prepare_v2(s->db, insertSql, -1, &b->insert, NULL) != SQLITE_OK) {
       describe(s->db, sqlite3_extended_errcode(s->db), s->path, err, errlen);
-   sqlite3_finalize(st);
-   if (ok && exec(s->db, "COMMIT", s->path, err, errlen))
+      sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+      free(b);
+      return NULL;
+   }
+   return b;
+}
+
+bool Store_batchAdd(StoreBatch *b, StoreRecord *r, char *err, size_t errlen) {
+   sqlite3_reset(b->insert);
+   bindRecord(b->insert, r);
+   if (sqlite3_step(b->insert) != SQLITE_DONE) {
+      describe(b->s->db, sqlite3_extended_errcode(b->s->db), b->s->path, err, errlen);
+      r->id = 0;
+      return false;
+   }
+   r->id = sqlite3_last_insert_rowid(b->s->db);
+   b->added++;
+   return true;
+}
+
+bool Store_end(StoreBatch *b, bool commit, char *err, size_t errlen) {
+   if (!b)
+      return false;
+   sqlite3_finalize(b->insert);
+   bool ok = commit && exec(b->s->db, "COMMIT", b->s->path, err, errlen);
+   if (!ok)
+      sqlite3_exec(b->s->db, "ROLLBACK", NULL, NULL, NULL);
+   free(b);
+   return ok;
+}
+
+bool Store_add(Store *s, StoreRecord *r, int n, char *err, size_t errlen) {
+   StoreBatch *b = Store_begin(s, err, errlen);
+   bool ok = b != NULL;
+   for (int i = 0; ok && i < n; i++)
+      ok = Store_batchAdd(b, &r[i], err, errlen);
+   if (Store_end(b, ok, err, errlen))
       return true;
-   sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
    for (int i = 0; i < n; i++)
       r[i].id = 0;
    return false;

@@ -68,6 +68,14 @@ const char *Store_path(const Store *s);
 /* Adds records in one transaction (all or none); fills each r[i].id. */
 bool Store_add(Store *s, StoreRecord *r, int n, char *err, size_t errlen);
 
+/* Many records in one transaction, added one at a time (an import of any length with
+ * one record in memory): all of them when Store_end commits, none when it does not. */
+typedef struct StoreBatch_ StoreBatch;
+StoreBatch *Store_begin(Store *s, char *err, size_t errlen);
+bool Store_batchAdd(StoreBatch *b, StoreRecord *r, char *err, size_t errlen);
+/* Commits (commit true) or rolls back, and frees b; false when it did not commit. */
+bool Store_end(StoreBatch *b, bool commit, char *err, size_t errlen);
+
 typedef struct StoreFilter_ {
    const char *device;        /* substring, any case; NULL any */
    const char *kernel;        /* exact name; NULL any */

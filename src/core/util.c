@@ -287,18 +287,56 @@ double Util_percentile(const double *v, int n, double q) {
 
 double Util_median(const double *v, int n) { return Util_percentile(v, n, 0.5); }
 
-void Util_csvField(FILE *f, const char *s, bool last) {
-   if (strpbrk(s, ",\"\n\r")) {
-      fputc('"', f);
-      for (; *s; s++) {
-         if (*s == '"')
-            fputc('"', f);
-         fputc(*s, f);
-      }
-      fputc('"', f);
-   } else {
-      fputs(s, f);
+/* The caret form of a control character (ESC "^[", BEL "^G", DEL "^?"), C1 ones (UTF-8
+ * C2 80..9F, which terminals also obey) as "M-^[" and so on; 0 for any other byte. */
+static int caretForm(const unsigned char *s, char out[6]) {
+   if ((s[0] < 0x20 && s[0] != '\t' && s[0] != '\n' && s[0] != '\r') || s[0] == 0x7f) {
+      snprintf(out, 6, "^%c", s[0] == 0x7f ? '?' : s[0] + '@');
+      return 1;
    }
+   if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f) {
+      snprintf(out, 6, "M-^%c", s[1] - 0x80 + '@');
+      return 2;
+   }
+   return 0;
+}
+
+const char *Util_visible(const char *in, char *out, size_t outlen) {
+   size_t n = 0;
+   const unsigned char *s = (const unsigned char *)in;
+   while (*s && n + 1 < outlen) {
+      char form[6];
+      int used = caretForm(s, form);
+      const char *piece = used ? form : (const char *)s;
+      size_t plen = used ? strlen(form) : 1;
+      if (n + plen >= outlen)
+         break;
+      memcpy(out + n, piece, plen);
+      n += plen;
+      s += used ? used : 1;
+   }
+   out[n] = '\0';
+   return out;
+}
+
+void Util_csvField(FILE *f, const char *s, bool last) {
+   bool quote = strpbrk(s, ",\"\n\r") != NULL;
+   if (quote)
+      fputc('"', f);
+   for (const unsigned char *c = (const unsigned char *)s; *c;) {
+      char form[6];
+      int used = caretForm(c, form);
+      if (used) { /* never a byte a terminal would obey, when the file is shown */
+         fputs(form, f);
+         c += used;
+         continue;
+      }
+      if (quote && *c == '"')
+         fputc('"', f);
+      fputc(*c++, f);
+   }
+   if (quote)
+      fputc('"', f);
    fputc(last ? '\n' : ',', f);
 }
 

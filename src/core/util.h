@@ -55,7 +55,11 @@ unsigned long long Util_hash(unsigned long long h, const void *data, size_t len)
 double Util_median(const double *v, int n);
 double Util_percentile(const double *v, int n, double q);
 
-/* One CSV field into f, quoted (quotes doubled) when it holds a comma, a quote or a line
+/* in with every control character but tab and line breaks in caret form (ESC as "^[",
+ * C1 ones as "M-^["): text from a store or a file that another program wrote, made safe
+ * to print on a terminal. Cut to fit outlen; returns out. */
+const char *Util_visible(const char *in, char *out, size_t outlen);
+/* One CSV field into f (control characters in caret form, as Util_visible), quoted (quotes doubled) when it holds a comma, a quote or a line
  * break, then ',' or, for the last field of a row, '\n'. */
 void Util_csvField(FILE *f, const char *s, bool last);
 /* Splits one CSV line (its line break already cut off) into at most max fields, in place:

@@ -362,6 +362,25 @@ static void test_bad_files(void **state) {
        {"{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":{},\"times\":{},\"invalidity\":\"correct\","
         "\"correctness\":1,\"measurements\":[{\"name\":\"time\",\"value\":-2,\"unit\":\"ms\"}]}]}",
         "results[0]: a time of -2 ms"},
+       /* Issue 28: a time that is not a number, a time past a double, control characters. */
+       {"{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":{},\"times\":{},\"invalidity\":\"correct\","
+        "\"correctness\":1,\"measurements\":[{\"name\":\"time\",\"value\":\"fast\",\"unit\":\"ms\"}]}]}",
+        "results[0].measurements[0].value of \"time\" should be a number, not a string"},
+       {"{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":{},\"times\":{},\"invalidity\":\"correct\","
+        "\"correctness\":1,\"measurements\":[{\"name\":\"time\",\"value\":1e400,\"unit\":\"ms\"}]}]}",
+        "results[0].measurements[0].value of \"time\" is not a finite number (too large for a double)"},
+       {"{\"kernel_family\":\"xgemm_1\",\"precision\":\"32\",\"device\":\"d\",\"arg_m\":\"64\",\"arg_n\":\"64\","
+        "\"arg_k\":\"64\",\"results\":[{\"kernel\":\"Xgemm\",\"time\":1e400,\"parameters\":{}}]}",
+        "results[0].time is not a finite number"},
+       {"{\"kernel_family\":\"xgemm_1\",\"precision\":\"32\",\"device\":\"\\u001b]0;pwned\\u0007\\u001b[2J evil\","
+        "\"arg_m\":\"8\",\"arg_n\":\"8\",\"arg_k\":\"8\",\"results\":[]}",
+        "device holds a control character (ESC at byte 1)"},
+       {"{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":{\"\\u001b[2J\\u001b[31mTS\":16},"
+        "\"times\":{},\"invalidity\":\"correct\",\"correctness\":1}]}",
+        "results[0].configuration key holds a control character (ESC at byte 1)"},
+       {"{\"schema_version\":\"1.0.0\",\"results\":[{\"configuration\":{\"TS\":\"a\\u0007b\"},"
+        "\"times\":{},\"invalidity\":\"correct\",\"correctness\":1}]}",
+        "results[0].\"TS\" holds a control character (BEL at byte 2)"},
    };
    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
       char err[512] = "";
@@ -382,6 +401,91 @@ static void test_bad_files(void **state) {
    ResultFormat csv = RESULT_FORMAT_CSV;
    assert_null(ResultImport_parse("x.csv", "a,b\n", 4, &csv, NULL, 0, &n, NULL, err, sizeof err));
    assert_non_null(strstr(err, "imports t4 and clblast files, not csv"));
+}
+
+/* A T4 file of n results, one a line after three header lines (so that result i is on line i + 4),
+ * the result at bad (or none: -1) replaced by text. */
+static char *longT4(int n, int bad, const char *text, size_t *len) {
+   size_t cap = (size_t)n * 240 + 4096, used = 0;
+   char *out = malloc(cap);
+   assert_non_null(out);
+   used += (size_t)snprintf(out, cap, "{\"schema_version\": \"1.0.0\",\n \"metadata\": {\"timeunit\": \"ms\"},\n"
+                                      " \"results\": [\n");
+   for (int i = 0; i < n; i++) {
+      if (i == bad)
+         used += (size_t)snprintf(out + used, cap - used, "%s", text);
+      else
+         used += (size_t)snprintf(out + used, cap - used,
+                                  "  {\"configuration\": {\"TS\": %d, \"WPT\": \"w%d\"}, \"times\": {\"runtimes\": [%d.5]}, "
+                                  "\"invalidity\": \"correct\", \"correctness\": 1, \"measurements\": [{\"name\": "
+                                  "\"time\", \"value\": %d.25, \"unit\": \"ms\"}]}",
+                                  i, i % 7, i % 13 + 1, i % 11 + 1);
+      used += (size_t)snprintf(out + used, cap - used, "%s\n", i + 1 < n ? "," : "");
+   }
+   used += (size_t)snprintf(out + used, cap - used, " ],\n \"trailer\": {\"results\": [1, 2]}}\n");
+   *len = used;
+   return out;
+}
+
+/* A file of 1 MiB or more is read one result at a time: the same rows as the whole tree
+ * gives, and its errors named at the same place (issue 28: import was quadratic). */
+static void test_long_files_stream(void **state) {
+   (void)state;
+   ImportLabels labels = {.device = "d", .kernel = "k", .m = 64, .n = 64, .k = 64, .precision = -1};
+   char err[512] = "";
+   int n = 0;
+   size_t len;
+   char *text = longT4(9000, -1, NULL, &len);
+   assert_true(len >= (1u << 20));
+   StoreRecord *rows = ResultImport_parse("long.json", text, len, NULL, &labels, 0, &n, NULL, err, sizeof err);
+   if (!rows)
+      fail_msg("%s", err);
+   assert_int_equal(n, 9000);
+   for (int i = 0; i < n; i += 997) {
+      char want[64];
+      snprintf(want, sizeof want, "TS=%d WPT=w%d", i, i % 7);
+      assert_string_equal(rows[i].params, want);
+      assert_true(rows[i].median_ms == i % 11 + 1.25);
+   }
+   /* The same results in a short file (the whole tree) read the same. */
+   size_t shortLen;
+   char *shortText = longT4(40, -1, NULL, &shortLen);
+   int m = 0;
+   StoreRecord *few = ResultImport_parse("short.json", shortText, shortLen, NULL, &labels, 0, &m, NULL, err, sizeof err);
+   assert_non_null(few);
+   assert_int_equal(m, 40);
+   for (int i = 0; i < m; i++) {
+      assert_string_equal(few[i].params, rows[i].params);
+      assert_true(few[i].median_ms == rows[i].median_ms);
+   }
+   free(few);
+   free(shortText);
+   free(rows);
+   free(text);
+   /* Errors in the stream: the line of the broken result, its index, a missing comma. */
+   static const struct {
+      int at;
+      const char *text, *want;
+   } bad[] = {
+       {7000, "  {\"configuration\": {\"TS\": 1,}, \"times\": {}}", "long.json: line 7004, column 31: invalid JSON"},
+       {8999, "  {\"configuration\": {}, \"times\": {}, \"invalidity\": \"correct\", \"correctness\": 1, "
+              "\"measurements\": [{\"name\": \"time\", \"value\": \"fast\"}]}",
+        "results[8999].measurements[0].value of \"time\" should be a number"},
+       {4500, "  {\"configuration\": {}, \"times\": {}, \"invalidity\": \"correct\", \"correctness\": 1} {}",
+        "long.json: line 4504, column 81"},
+   };
+   for (size_t c = 0; c < sizeof bad / sizeof bad[0]; c++) {
+      text = longT4(9000, bad[c].at, bad[c].text, &len);
+      n = -1;
+      err[0] = '\0';
+      StoreRecord *got = ResultImport_parse("long.json", text, len, NULL, &labels, 0, &n, NULL, err, sizeof err);
+      if (got)
+         fail_msg("case %zu: %d rows read from a broken file", c, n);
+      if (!strstr(err, bad[c].want) || (c == 2 && !strstr(err, "expected ','")))
+         fail_msg("case %zu: '%s', want '%s'", c, err, bad[c].want);
+      assert_int_equal(n, 0);
+      free(text);
+   }
 }
 
 /* The samples with random bytes changed, cut or repeated: rows, or a message naming the
@@ -537,7 +641,7 @@ int main(void) {
        cmocka_unit_test(test_csv_reads_back),    cmocka_unit_test(test_jsonl_reads_back),
        cmocka_unit_test(test_t4_reads_back),     cmocka_unit_test(test_kernel_tuner_file),
        cmocka_unit_test(test_clblast_file),      cmocka_unit_test(test_bad_files),
-       cmocka_unit_test(test_mutated_files),
+       cmocka_unit_test(test_mutated_files),     cmocka_unit_test(test_long_files_stream),
        cmocka_unit_test(test_parse_time),        cmocka_unit_test(test_best),
        cmocka_unit_test(test_compare),
    };
