@@ -72,19 +72,55 @@ static bool parseParams(const char *s, Record *r) {
 /* ---- CSV ---- */
 
 
-enum { C_KERNEL, C_PARAMS, C_DEVICE, C_M, C_N, C_K, C_PRECISION, C_OUTCOME, C_GFLOPS, C_EMULATED = 13, C_COLUMNS };
+enum {
+   C_KERNEL, C_PARAMS, C_DEVICE, C_M, C_N, C_K, C_PRECISION, C_OUTCOME, C_GFLOPS, C_TIME_MS, C_COMPILE_MS,
+   C_MAX_REL_ERR, C_REASON, C_EMULATED, C_COLUMNS
+};
 
-static bool csvRecord(char *line, Record *r) {
+/* A figure of a saved result: empty (not measured), or a whole finite number from 0. The
+ * column's name goes into why when it is not. */
+static bool figureField(const char *text, const char *column, double *out, char *why, size_t whylen) {
+   char *end;
+   *out = 0;
+   if (!*text)
+      return true;
+   errno = 0;
+   double v = strtod(text, &end);
+   if (end == text || *end)
+      snprintf(why, whylen, "%s '%s' is not a number", column, text);
+   else if (!isfinite(v) || errno == ERANGE)
+      snprintf(why, whylen, "%s '%s' is not a finite number", column, text);
+   else if (v < 0)
+      snprintf(why, whylen, "%s %s is negative", column, text);
+   else {
+      *out = v;
+      return true;
+   }
+   return false;
+}
+
+static bool csvRecord(char *line, Record *r, char *why, size_t whylen) {
    char *f[C_COLUMNS + 1];
    if (Util_csvSplit(line, f, C_COLUMNS + 1) != C_COLUMNS)
       return false;
+   static const struct {
+      int column;
+      const char *name;
+   } figures[] = {{C_GFLOPS, "gflops"}, {C_TIME_MS, "time_ms"}, {C_COMPILE_MS, "compile_ms"},
+                  {C_MAX_REL_ERR, "max_rel_err"}};
+   for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
+      double v;
+      if (!figureField(f[figures[i].column], figures[i].name, &v, why, whylen))
+         return false;
+      if (figures[i].column == C_GFLOPS)
+         r->gflops = v;
+   }
    Util_copy(r->kernel, sizeof r->kernel, f[C_KERNEL]);
    Util_copy(r->device, sizeof r->device, f[C_DEVICE]);
    Util_copy(r->precision, sizeof r->precision, f[C_PRECISION]);
    r->m = atoi(f[C_M]);
    r->n = atoi(f[C_N]);
    r->k = atoi(f[C_K]);
-   r->gflops = *f[C_GFLOPS] ? strtod(f[C_GFLOPS], NULL) : 0;
    r->emulated = !strcmp(f[C_EMULATED], "true");
    return parseParams(f[C_PARAMS], r) && parseOutcome(f[C_OUTCOME], &r->outcome) && r->m > 0 && r->n > 0 && r->k > 0;
 }
@@ -146,7 +182,7 @@ static const char *jsonParams(const char *p, Record *r) {
    return *p == '}' ? p + 1 : NULL;
 }
 
-static bool jsonRecord(const char *line, Record *r) {
+static bool jsonRecord(const char *line, Record *r, char *why, size_t whylen) {
    const char *p = skipSpace(line);
    if (*p != '{')
       return false;
@@ -182,6 +218,12 @@ static bool jsonRecord(const char *line, Record *r) {
          if (end == p)
             return false;
          p = end;
+         bool figure = !strcmp(key, "gflops") || !strcmp(key, "time_ms") || !strcmp(key, "compile_ms") ||
+                       !strcmp(key, "max_rel_err");
+         if (figure && (!isfinite(v) || v < 0)) {
+            snprintf(why, whylen, "%s %s", key, isfinite(v) ? "is negative" : "is not a finite number");
+            return false;
+         }
          if (!strcmp(key, "m") || !strcmp(key, "n") || !strcmp(key, "k"))
             (key[0] == 'm' ? &r->m : key[0] == 'n' ? &r->n : &r->k)[0] = (int)v;
          else if (!strcmp(key, "gflops"))
@@ -233,11 +275,16 @@ static bool readRecords(const char *path, Records *out, char *err, size_t errlen
       }
       Record *r = &out->r[out->n];
       memset(r, 0, sizeof *r);
-      if (!(csv ? csvRecord(line, r) : jsonRecord(line, r))) {
-         snprintf(err, errlen,
-                  "--simulate %s: line %d is not a sweep result; use a file that 'gemmtop sweep --save' wrote "
-                  "(CSV with its header, or JSON lines)",
-                  path, lineno);
+      char why[160] = "";
+      if (!(csv ? csvRecord(line, r, why, sizeof why) : jsonRecord(line, r, why, sizeof why))) {
+         if (why[0])
+            snprintf(err, errlen, "--simulate %s: line %d: %s; a saved figure is a finite number from 0", path,
+                     lineno, why);
+         else
+            snprintf(err, errlen,
+                     "--simulate %s: line %d is not a sweep result; use a file that 'gemmtop sweep --save' wrote "
+                     "(CSV with its header, or JSON lines)",
+                     path, lineno);
          ok = false;
       } else {
          out->n++;

@@ -91,6 +91,24 @@ printf 'kernel,params,device\nnot,a,result\n' >"$T_DIR/bad.csv"
 RC=$?
 expect_rc 2 "a file that is not a sweep's results"
 expect_in "line 2 is not a sweep result" "$(cat "$T_DIR/err")" "names the line"
+# Figures that no measurement gives (issue 28): refused, the line and the column named.
+head -1 "$SPACE" >"$T_DIR/figs.csv"
+sed -n 2,3p "$SPACE" >>"$T_DIR/figs.csv"
+for bad in "1e400,2.5|gflops '1e400' is not a finite number" "13.0,-1|time_ms -1 is negative" \
+   "abc,2.5|gflops 'abc' is not a number" "13.0,abc|time_ms 'abc' is not a number"; do
+   fields=${bad%%|*}
+   want=${bad#*|}
+   { cat "$T_DIR/figs.csv"; sed -n 4p "$SPACE" | sed -E "s/,ok,[^,]*,[^,]*,/,ok,$fields,/"; } >"$T_DIR/fig.csv"
+   "$GEMMTOP_BIN" sweep --simulate "$T_DIR/fig.csv" --repeat 1 >"$T_DIR/out" 2>"$T_DIR/err"
+   RC=$?
+   expect_rc 2 "--simulate with a row of $fields"
+   expect_in "line 4: $want" "$(cat "$T_DIR/err")" "names line 4 and what is wrong ($want)"
+done
+printf '{"kernel":"k","params":{"TS":8},"device":"d","m":8,"n":8,"k":8,"precision":"float","outcome":"ok","gflops":1e400}\n' >"$T_DIR/fig.json"
+"$GEMMTOP_BIN" sweep --simulate "$T_DIR/fig.json" --repeat 1 >"$T_DIR/out" 2>"$T_DIR/err"
+RC=$?
+expect_rc 2 "--simulate with a JSON line whose gflops is 1e400"
+expect_in "line 1: gflops is not a finite number" "$(cat "$T_DIR/err")" "names the line and the figure"
 
 # Real sweeps on PoCL: anneal proposes distinct valid configurations within the budget.
 run_gemmtop sweep --kernel mygemm03_wpt --size 64 --strategy anneal --budget 4 --seed 5 --save "$T_DIR/a.json"
