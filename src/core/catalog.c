@@ -552,7 +552,8 @@ static bool loadHelpers(Catalog *c, char **folders, int nfolders, char *err, siz
       char **dst[] = {&c->prelude, &c->helpers, &c->prelude_cuda, &c->peak, &tensor};
       for (int f = 0; f < 5; f++) {
          snprintf(path, sizeof path, "%s/helpers/%s", folders[i], files[f]);
-         *dst[f] = Util_readFile(path, NULL);
+         char why[160];
+         *dst[f] = Util_readUserFile(path, UTIL_MAX_KERNEL_BYTES, NULL, why, sizeof why);
       }
       if (c->prelude && c->helpers && c->prelude_cuda && c->peak && tensor) {
          /* The tensor-core helpers follow the prelude (kernels cannot #include: the
@@ -626,9 +627,10 @@ static void loadFolder(Catalog *c, const char *dir, int *cap) {
       if (n < 4 || strcmp(file + n - 3, ".cl") != 0)
          continue;
       size_t len = 0;
-      char *text = Util_readFile(path, &len);
+      char why[160];
+      char *text = Util_readUserFile(path, UTIL_MAX_KERNEL_BYTES, &len, why, sizeof why);
       if (!text) {
-         snprintf(msg, sizeof msg, "%s: %s", path, strerror(errno));
+         snprintf(msg, sizeof msg, "%s: skipped: %s", path, why);
          addWarning(c, msg);
          continue;
       }

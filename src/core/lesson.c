@@ -201,10 +201,11 @@ bool Lesson_parse(const char *text, size_t len, const char *path, Lesson *out, c
 
 bool Lesson_load(const char *path, Lesson *out, char *err, size_t errlen) {
    size_t len = 0;
-   char *text = Util_readFile(path, &len);
+   char why[160];
+   char *text = Util_readUserFile(path, UTIL_MAX_TEXT_BYTES, &len, why, sizeof why);
    if (!text) {
       memset(out, 0, sizeof *out);
-      snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+      snprintf(err, errlen, "%s: skipped: %s", path, why);
       return false;
    }
    bool ok = Lesson_parse(text, len, path, out, err, errlen);

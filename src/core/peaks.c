@@ -27,7 +27,8 @@ bool Peaks_cached(const DeviceInfo *dev, const char *backend, Peaks *out) {
    char path[2300];
    if (!cachePath(dev, backend, path, sizeof path, false))
       return false;
-   char *text = Util_readFile(path, NULL);
+   char why[160];
+   char *text = Util_readUserFile(path, UTIL_MAX_TEXT_BYTES, NULL, why, sizeof why);
    if (!text)
       return false;
    Peaks p = {0};

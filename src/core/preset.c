@@ -203,9 +203,10 @@ bool Preset_load(const char *path, Preset *out, char *err, size_t errlen) {
       return false;
    }
    size_t len = 0;
-   char *text = Util_readFile(path, &len);
+   char why[160];
+   char *text = Util_readUserFile(path, UTIL_MAX_TEXT_BYTES, &len, why, sizeof why);
    if (!text) {
-      snprintf(err, errlen, "%s: %s", path, strerror(errno));
+      snprintf(err, errlen, "%s: skipped: %s", path, why);
       return false;
    }
    bool ok = checkBytes(path, text, len, err, errlen) && parseText(out, text, err, errlen);

@@ -12,6 +12,9 @@ char *Util_readFile(const char *path, size_t *len);
  * only a regular file (a FIFO would block, a link to /dev/zero would be read without
  * end) of at most max bytes, NUL-terminated. NULL with why saying what it is instead. */
 char *Util_readUserFile(const char *path, size_t max, size_t *len, char *why, size_t whylen);
+/* The most a file of each kind that users write may have. */
+#define UTIL_MAX_KERNEL_BYTES (4u << 20)
+#define UTIL_MAX_TEXT_BYTES (1u << 20) /* presets, lessons, shapes, preferences */
 /* "regular file", "folder", "FIFO", "character device", ... for a stat() mode. */
 const char *Util_fileKind(unsigned mode);
 /* Writes atomically: temporary file in the same folder, then rename; a symbolic link is

@@ -1,6 +1,7 @@
 #include "tui/prefs.h"
 
 #include <errno.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,9 +148,12 @@ bool Prefs_path(char *out, size_t outlen) {
 
 bool Prefs_load(UiPrefs *p, const char *path) {
    Prefs_init(p);
-   char *text = Util_readFile(path, NULL);
+   if (access(path, F_OK) != 0)
+      return true; /* none yet: the defaults */
+   char why[160];
+   char *text = Util_readUserFile(path, UTIL_MAX_TEXT_BYTES, NULL, why, sizeof why);
    if (!text)
-      return errno == ENOENT;
+      return false;
    Prefs_parse(p, text, path);
    free(text);
    return true;
