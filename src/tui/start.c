@@ -318,6 +318,17 @@ static int finish(Ui *ui) {
    ui->ahead = NULL;
    bool workerStopped = Worker_stop(ui->worker, 300);
    char busy[400];
+   /* The vendor library's first call compiles its kernels and cannot be cut short; no
+    * figure of it is kept and no record is being written meanwhile: not waited for. */
+   unsigned long seen = 0;
+   if (!workerStopped)
+      Worker_snapshot(ui->worker, &ui->snap, &seen); /* its state now, not as last drawn */
+   if (!workerStopped && aheadStopped && ui->snap.state == WS_VENDOR) {
+      fprintf(stderr, "gemmtop: leaving without waiting for the vendor BLAS (its first call compiles its kernels, "
+                      "which cannot be interrupted; nothing of it is kept)\n");
+      fflush(NULL);
+      _exit(code);
+   }
    if (!workerStopped && aheadStopped) {
       /* Said before the wait, so that the pause has a reason on the screen. */
       describeBusy(&ui->snap, busy, sizeof busy);
