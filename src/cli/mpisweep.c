@@ -42,9 +42,10 @@ int MpiSweep_main(const Options *o) {
 
 enum { TAG_HELLO = 1, TAG_WORK, TAG_RESULT, TAG_STOP, TAG_VENDOR, TAG_ALIVE };
 
-/* A rank says it lives this often while it measures; rank 0 takes one silent for
- * SILENT_MS as dead (killed, or its node lost) and gives its configuration to another
- * rank. The silence allowed is long beside the beat, for ranks on loaded cores. */
+/* A rank says it lives this often while it measures; rank 0 takes one silent for longer
+ * than it allows (silenceAllowed: at least SILENT_MS, more when the job has shown long
+ * silences or long configurations) as dead (killed, or its node lost) and gives its
+ * configuration to another rank. Silence counts only while rank 0 listens. */
 enum { ALIVE_MS = 1000, SILENT_MS = 20000 };
 
 /* Rank 0 to all, once: what to measure (go 0: nothing, rank 0 stopped before). */
@@ -367,6 +368,8 @@ typedef struct Coord_ {
    int *nmodels;
    Local *local;
    double allowance_ms;       /* a rank silent for longer on one configuration is taken as hung */
+   double longest_gap_ms;     /* the longest silence of a rank that then spoke again */
+   double longest_config_ms;  /* the longest a configuration took a rank so far */
    long long handled;         /* results taken in */
    const double *sim;
    int nsim;
@@ -382,6 +385,33 @@ static void say(const Coord *c, const char *fmt, ...) {
    vfprintf(stderr, fmt, ap);
    fputc('\n', stderr);
    va_end(ap);
+}
+
+/* How long a rank may be silent before it is taken as dead: what the job has shown a live
+ * rank's silence and one configuration may take, with room, and never less than
+ * SILENT_MS nor more than the hang allowance. A loaded machine (its ranks starved for
+ * seconds at a time) or long compiles so stretch it; a dead rank is still seen. */
+static double silenceAllowed(const Coord *c) {
+   double ms = SILENT_MS;
+   if (3 * c->longest_gap_ms > ms)
+      ms = 3 * c->longest_gap_ms;
+   if (c->longest_config_ms > ms)
+      ms = c->longest_config_ms;
+   return ms < c->allowance_ms ? ms : c->allowance_ms;
+}
+
+/* A word from rank r at now: how long it was silent is noted, and a rank taken as dead
+ * that speaks again is taken back (its configuration went to another rank already). */
+static void heardFrom(Coord *c, int r, double now) {
+   Slot *s = &c->slots[r];
+   double gap = now - s->heard;
+   if (s->dead) {
+      s->dead = s->lost = false;
+      say(c, "rank %d spoke again after %.0f s of silence: it is taken back", r, gap / 1e3);
+   }
+   if (s->ready && gap > c->longest_gap_ms)
+      c->longest_gap_ms = gap;
+   s->heard = now;
 }
 
 static int modelOf(Coord *c, const DeviceInfo *dev) {
@@ -446,6 +476,9 @@ static void takeResult(Coord *c, int r, const ResultMsg *m) {
    *x = m->c;
    x->model = s->model;
    c->rank_of[m->index] = r;
+   double took = Util_nowMs() - s->started;
+   if (took > c->longest_config_ms)
+      c->longest_config_ms = took;
    s->cand = -1;
    c->done++;
    c->handled++;
@@ -480,7 +513,7 @@ static void checkHung(Coord *c, double now) {
 static void checkDead(Coord *c, double now) {
    for (int r = 1; r < c->size; r++) {
       Slot *s = &c->slots[r];
-      if (!s->ready || s->lost || now - s->heard < SILENT_MS)
+      if (!s->ready || s->lost || now - s->heard < silenceAllowed(c))
          continue;
       s->lost = s->dead = true;
       if (s->cand < 0) {
@@ -548,7 +581,7 @@ static bool pollRemote(Coord *c) {
       if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag)
          return any;
       any = true;
-      c->slots[st.MPI_SOURCE].heard = Util_nowMs();
+      heardFrom(c, st.MPI_SOURCE, Util_nowMs());
       if (st.MPI_TAG == TAG_HELLO) {
          HelloMsg h;
          MPI_Recv(&h, sizeof h, MPI_BYTE, st.MPI_SOURCE, TAG_HELLO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -690,19 +723,24 @@ static void collectVendor(Coord *c) {
          waiting[r] = true;
          want++;
       }
+   /* Rank 0 did not listen while its own thread ended (timing its vendor BLAS may take
+    * long on loaded cores): the ranks' silence counts from now, and what they sent
+    * meanwhile is taken in before anyone is judged. */
+   double listening = Util_nowMs();
    for (long us = 50; want > 0 && !stopSignal; backoff(&us)) {
       int flag = 0;
       MPI_Status st;
       double now = Util_nowMs();
-      for (int r = 1; r < c->size; r++)
-         if (waiting[r] && now - c->slots[r].heard > SILENT_MS) {
+      bool pending = MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) == MPI_SUCCESS && flag;
+      for (int r = 1; r < c->size && !pending; r++)
+         if (waiting[r] && now - (c->slots[r].heard > listening ? c->slots[r].heard : listening) > silenceAllowed(c)) {
             fprintf(stderr, "gemmtop: rank %d has been silent for %.0f s since it was told to stop\n", r,
                     (now - c->slots[r].heard) / 1e3);
             waiting[r] = false;
             c->slots[r].lost = c->slots[r].dead = true;
             want--;
          }
-      if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS || !flag)
+      if (!pending)
          continue;
       int r = st.MPI_SOURCE, count = 0;
       MPI_Get_count(&st, MPI_BYTE, &count);
@@ -711,6 +749,8 @@ static void collectVendor(Coord *c) {
          break;
       MPI_Recv(buf, count, MPI_BYTE, r, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       c->slots[r].heard = now;
+      if (c->slots[r].dead && st.MPI_TAG == TAG_VENDOR) /* late, not gone: no need to end the job without it */
+         c->slots[r].dead = c->slots[r].lost = false;
       if (st.MPI_TAG == TAG_VENDOR && waiting[r] && count == (int)sizeof(VendorMsg)) {
          memcpy(&c->slots[r].vendor, buf, sizeof(VendorMsg));
          waiting[r] = false;
@@ -769,11 +809,12 @@ static void simulatedReport(const Coord *c, const Mpi *mp, double seconds);
  * cache's lock) instead of compiling it, as the serial sweep's runs do. Ranks on this
  * node, and on any node that shares the cache folder, gain; the others compile. NULL when
  * nothing is to be compiled or the pool cannot start (said). */
-static Ahead *compileAhead(const Coord *c, const SweepWork *plan, int local_ranks) {
+static Ahead *compileAhead(const Coord *c, const SweepWork *plan, int local_ranks, int jobs) {
    if (c->sim || !DiskCache_enabled() || c->nqueue < 2 || plan->dev->type != DEVICE_GPU)
       return NULL;
    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-   int threads = (int)(cores - local_ranks);
+   /* --jobs N: as in the serial sweep, N compiles at a time. */
+   int threads = jobs > 0 ? jobs : (int)(cores - local_ranks);
    threads = threads < 1 ? 1 : threads > AHEAD_MAX_THREADS ? AHEAD_MAX_THREADS : threads;
    char err[1024];
    Ahead *pool = Ahead_start(plan->kernels_dir, threads, err, sizeof err);
@@ -825,7 +866,7 @@ static int coordinate(void *ctx, const SweepWork *plan, SweepCandidate *all, int
    local.w.sim = mp->sim;
    if (!rc && (!sendJob(mp, plan, &local.w.job) || pthread_create(&local.thread, NULL, localMain, &local) != 0))
       rc = stopSignal ? 128 + stopSignal : 1;
-   Ahead *pool = rc ? NULL : compileAhead(&c, plan, mp->local_size);
+   Ahead *pool = rc ? NULL : compileAhead(&c, plan, mp->local_size, mp->o->jobs);
    if (!rc) {
       double t1 = Util_nowMs();
       coordinateLoop(&c);
@@ -993,9 +1034,11 @@ int MpiSweep_main(const Options *o) {
    if (stopSignal)
       _exit(128 + stopSignal); /* mpirun is ending every rank: no MPI_Finalize to wait in */
    if (mp.hung) {
-      fprintf(stderr, "gemmtop: %d rank%s fell silent or did not answer: ending the job\n", mp.hung,
-              mp.hung > 1 ? "s" : "");
-      MPI_Abort(MPI_COMM_WORLD, rc ? rc : 1);
+      /* MPI_Finalize would wait for them. A sweep whose every configuration has its
+       * result still ends 0: the error code is the sweep's own. */
+      fprintf(stderr, "gemmtop: %d rank%s fell silent or did not answer: ending the job%s\n", mp.hung,
+              mp.hung > 1 ? "s" : "", rc ? "" : " (every configuration has its result)");
+      MPI_Abort(MPI_COMM_WORLD, rc);
    }
    MPI_Finalize();
    return rc;

@@ -189,7 +189,10 @@ if wait_rows "$DB" 1 300; then
       not_ok "rank 1 of mpirun $MP not found" "$ERR"
    fi
    expect_in "rank 1 has been silent for" "$ERR" "rank 0 noticed that rank 1 fell silent"
-   expect_in "fell silent or did not answer: ending the job" "$ERR" "and ended the job once all was measured"
+   expect_in "fell silent or did not answer: ending the job (every configuration has its result)" "$ERR" \
+      "and ended the job once all was measured"
+   [ "$RC" = 0 ] && ok "a sweep whose every configuration has its result ends 0 without the dead rank" ||
+      not_ok "mpirun exit $RC after a complete sweep" "$ERR"
    if [ "$(ok_set "$T_DIR/rec.csv")" = "$serial" ] && [ "$(store_set "$DB")" = "$serial" ]; then
       ok "the other ranks measured all 19 configurations, the dead rank's too: the serial sweep's outcomes"
    else
