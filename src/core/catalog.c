@@ -539,6 +539,8 @@ static bool growKernels(Catalog *c, int *cap) {
 
 static void addWarning(Catalog *c, const char *msg) { Util_appendLine(c->warnings, sizeof c->warnings, msg); }
 
+static bool shippedDir(char *out, size_t outlen);
+
 /* The helpers (prelude, transposes, peaks) come from the first folder that has them: the
  * shipped one; folders of the user's own kernels need none. */
 static bool loadHelpers(Catalog *c, char **folders, int nfolders, char *err, size_t errlen) {
@@ -581,7 +583,22 @@ static bool loadHelpers(Catalog *c, char **folders, int nfolders, char *err, siz
                folders[i]);
       return false;
    }
-   snprintf(err, errlen, "no kernels folder in %s has helpers/prelude.h: the installation is incomplete", c->dir);
+   const char *env = getenv("GEMMTOP_KERNELS");
+   char shipped[2048];
+   bool fromEnv = env && *env && !strncmp(c->dir, env, strlen(env)); /* then maybe the user's own folder */
+   if (fromEnv && shippedDir(shipped, sizeof shipped))
+      /* The variable replaced the shipped folder, which holds the helpers every kernel needs. */
+      snprintf(err, errlen,
+               "no folder in GEMMTOP_KERNELS (%s) has helpers/prelude.h: the variable replaces the shipped kernels "
+               "folder, which has them; add it to the list (GEMMTOP_KERNELS=%s:%s), or unset GEMMTOP_KERNELS",
+               env, shipped, env);
+   else if (fromEnv)
+      snprintf(err, errlen,
+               "no folder in GEMMTOP_KERNELS (%s) has helpers/prelude.h: the variable replaces the shipped kernels "
+               "folder, and no shipped folder was found beside gemmtop (the installation is incomplete)",
+               env);
+   else
+      snprintf(err, errlen, "no kernels folder in %s has helpers/prelude.h: the installation is incomplete", c->dir);
    return false;
 }
 

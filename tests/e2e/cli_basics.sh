@@ -186,4 +186,14 @@ expect_rc 2 "an alpha whose products overflow float is refused"
 expect_in "beyond half of float's largest value" "$ERR" "saying why"
 run_gemmtop run --kernel mygemm01_naive --size 32 --alpha 1e37 --precision double --reps 1
 expect_rc 0 "the same alpha in double runs"
+# GEMMTOP_KERNELS naming only a user's folder: the message blames the variable, not the
+# installation, and says how to add the shipped folder back.
+mkdir -p "$T_DIR/onlymine"
+GEMMTOP_KERNELS="$T_DIR/onlymine" "$GEMMTOP_BIN" list kernels >"$T_DIR/out" 2>"$T_DIR/err"
+RC=$?
+ERR=$(cat "$T_DIR/err")
+expect_rc 1 "GEMMTOP_KERNELS with no helpers"
+expect_in "the variable replaces the shipped kernels folder" "$ERR" "says that the variable replaced the shipped folder"
+expect_in "GEMMTOP_KERNELS=" "$ERR" "and how to add it back"
+case "$ERR" in *"installation is incomplete"*) not_ok "still blames the installation" "$ERR" ;; *) ok "does not blame the installation" ;; esac
 finish
