@@ -373,7 +373,10 @@ int Cli_run(const Options *o) {
       rc = 1;
       goto done_session;
    }
-   if (!Config_check(k, values, &p, &Session_device(s)->limits, NULL, r->message, sizeof r->message)) {
+   /* The device before the parameters: no parameter makes a kernel run where its
+    * instructions cannot, and the rules' hints would send the user the wrong way. */
+   if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
+       !Config_check(k, values, &p, &Session_device(s)->limits, NULL, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       RunOptions none = {.warmup = o->warmup};
       Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &none, r, NULL, NULL);

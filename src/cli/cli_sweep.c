@@ -591,6 +591,12 @@ static void acrossSizes(const SweepPlan *pl, const SizeRun *runs, int nruns) {
 
 /* Lists each size's valid configurations; 0, or the exit code with the message printed. */
 static int listSpaces(SweepPlan *pl, Session *s, SizeRun *runs, int nruns, unsigned free_mask) {
+   /* The device first: no parameter makes a kernel run where its instructions cannot. */
+   char why[1024];
+   if (!Session_targetOk(s, pl->k, why, sizeof why)) {
+      fprintf(stderr, "gemmtop: refused: %s\n", why);
+      return 2;
+   }
    Rng rng;
    Rng_seed(&rng, pl->seed);
    for (int i = 0; i < nruns; i++) {

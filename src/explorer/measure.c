@@ -250,6 +250,11 @@ static bool prepareFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg
       Worker_stopWith(w, RUN_INVALID, msg);
       return false;
    }
+   if (!Session_targetOk(s, k, msg, sizeof msg)) { /* before the rules: no parameter fixes the device */
+      Worker_log(w, LOG_WARN, "%s: not run: %s", name, msg);
+      Worker_stopWith(w, RUN_INVALID, msg);
+      return false;
+   }
    if (!Config_check(k, cfg->values, &cfg->problem, &lim, &w->snap.geo, msg, sizeof msg)) {
       size_t n = strlen(msg);
       if (cfg->limits[0]) /* said, so that a refusal is never taken for the device's own */

@@ -75,6 +75,14 @@ expect_in "the HIP backend has neither" "$ERR" "HIP's refusal says why"
 run_gemmtop run --backend opencl --device pocl --kernel hopper1_tma --size 256
 expect_rc 2 "PoCL is refused"
 expect_in "hopper1_tma needs sm_90a wgmma and TMA, which PoCL does not emulate" "$ERR$OUT" "PoCL's refusal says why"
+# In half the default BK breaks a parameter rule too: the device is said first, and alone
+# (no "valid BK" hint that no value could make true here), by run and by sweep.
+for cmd in run sweep; do
+   run_gemmtop $cmd --kernel hopper1_tma --precision half --size 256
+   expect_rc 2 "$cmd of hopper1_tma in half on PoCL"
+   expect_in "needs sm_90a wgmma and TMA, which PoCL does not emulate" "$ERR" "$cmd: the device's refusal comes first"
+   case "$ERR" in *"valid BK"*) not_ok "$cmd: a parameter hint came with it" "$ERR" ;; *) ok "$cmd: no parameter hint" ;; esac
+done
 run_gemmtop inspect --backend cuda --arch sm_90a --kernel hopper1_tma --precision double --code none
 expect_rc 2 "double is refused"
 expect_in "does not take double: it takes float, tf32, half, bfloat16" "$ERR" "the double refusal names the types it takes"
