@@ -200,6 +200,12 @@ typedef struct Stored_ {
    bool *taken;      /* [nall]: its outcome is the store's */
 } Stored;
 
+/* A configuration whose latest stored outcome is "failed" (out of memory, a device error:
+ * not the configuration's own doing, perhaps passing) is measured again on resuming; the
+ * others (ok, invalid, compile failed, wrong result, timeout) are the configuration's and
+ * are kept. */
+static bool keptOnResume(const Candidate *c) { return c->outcome != SWEEP_FAILED; }
+
 static bool takeRecord(const StoreRecord *r, void *ctx) {
    Stored *st = ctx;
    long long values[KERNEL_MAX_PARAMS];
@@ -210,15 +216,17 @@ static bool takeRecord(const StoreRecord *r, void *ctx) {
       if (!memcmp(st->all[i].values, values, bytes)) {
          /* Oldest first: a later record of the same configuration (--fresh) wins. */
          Record_toCandidate(r, &st->all[i]);
-         st->taken[i] = true;
+         st->taken[i] = keptOnResume(&st->all[i]);
          break;
       }
    return true;
 }
 
 /* Resuming: the configurations that the store has under this sweep's key take their
- * outcome from it (taken[i] set). Returns how many. */
-static int takeStored(Recorder *rec, const char *key, const KernelInfo *k, Candidate *all, int nall, bool *taken) {
+ * outcome from it (taken[i] set), but for those that failed (*retried of them). Returns
+ * how many. */
+static int takeStored(Recorder *rec, const char *key, const KernelInfo *k, Candidate *all, int nall, bool *taken,
+                      int *retried) {
    Stored st = {k, all, nall, taken};
    StoreFilter f;
    StoreFilter_init(&f);
@@ -227,8 +235,15 @@ static int takeStored(Recorder *rec, const char *key, const KernelInfo *k, Candi
    if (!Store_query(rec->store, &f, takeRecord, &st, err, sizeof err))
       fprintf(stderr, "gemmtop: nothing taken from the store: %s\n", err);
    int n = 0;
-   for (int i = 0; i < nall; i++)
+   *retried = 0;
+   for (int i = 0; i < nall; i++) {
       n += taken[i];
+      if (!taken[i] && all[i].outcome == SWEEP_FAILED) {
+         *retried += 1;
+         all[i].outcome = SWEEP_PENDING; /* to be measured in this run */
+         all[i].reason[0] = '\0';
+      }
+   }
    return n;
 }
 
@@ -242,6 +257,8 @@ typedef struct SizeRun_ {
    int counts[SWEEP_OUTCOMES];
    bool out_of_time;
    int taken;         /* of them from the results store */
+   int retried;       /* stored as failed, measured again */
+   int running;       /* Store_sweepBegin's mark, -1 none */
    bool *is_taken;    /* [sp.count]: that candidate's outcome is the store's */
    SweepRecording sr;
    int stopped;       /* a driver's exit code: the sweep was stopped (a signal) */
@@ -627,11 +644,20 @@ static void resume(const SweepPlan *pl, Recorder *rec, SizeRun *run) {
    run->sr = (SweepRecording){
        .rec = rec, .at = {pl->backend, &pl->dev}, .p = &run->p, .reps = pl->o->reps, .cold_l2 = pl->o->cold_l2};
    Record_sweepKey(&run->sr.at, pl->k, &run->p, pl->base, pl->free_mask, pl->o->cold_l2, run->sr.key);
+   run->running = -1;
+   if (rec->store) {
+      bool another = false;
+      run->running = Store_sweepBegin(rec->store, run->sr.key, &another);
+      if (another)
+         fprintf(stderr, "gemmtop: another sweep of this space is running on this store: each sweep takes what "
+                         "the store holds when it starts, so the two may measure the same configurations; run "
+                         "this one again when the other is done to take its results\n");
+   }
    if (!rec->store || pl->o->fresh)
       return;
    run->is_taken = calloc((size_t)run->sp.count, sizeof *run->is_taken);
    if (run->is_taken)
-      run->taken = takeStored(rec, run->sr.key, pl->k, run->sp.cands, run->sp.count, run->is_taken);
+      run->taken = takeStored(rec, run->sr.key, pl->k, run->sp.cands, run->sp.count, run->is_taken, &run->retried);
 }
 
 static void announce(const SweepPlan *pl, const SizeRun *run) {
@@ -652,6 +678,9 @@ static void announce(const SweepPlan *pl, const SizeRun *run) {
    if (run->taken)
       fprintf(stderr, "%d of %d configurations taken from the store (%s); --fresh measures them again\n", run->taken,
               budget, Store_path(run->sr.rec->store));
+   if (run->retried)
+      fprintf(stderr, "%d configuration%s stored as failed %s measured again\n", run->retried,
+              run->retried == 1 ? "" : "s", run->retried == 1 ? "is" : "are");
 }
 
 /* The strategy and the budget from the options. */
@@ -756,6 +785,7 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
    memset(runs, 0, sizeof runs);
    for (int i = 0; i < nruns; i++) {
       runs[i].p = p;
+      runs[i].running = -1; /* no mark yet (0 is a descriptor) */
       if (nruns > 1)
          runs[i].p.m = o->size_list[i][0], runs[i].p.n = o->size_list[i][1], runs[i].p.k = o->size_list[i][2];
    }
@@ -795,6 +825,7 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
       SweepSpace_free(&runs[i].sp);
       free(runs[i].tried);
       free(runs[i].is_taken);
+      Store_sweepEnd(runs[i].running);
    }
    Catalog_free(&cat);
    return rc;

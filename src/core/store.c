@@ -7,6 +7,8 @@
  *    process made meanwhile, whose store is then used).
  *  - Every write is one BEGIN IMMEDIATE transaction, in WAL mode with a busy timeout, so
  *    that several processes may add records at once and none is lost. */
+/* F_OFD_SETLK: a lock that belongs to its open file description, not to the process. */
+#define _GNU_SOURCE
 #include "core/store.h"
 
 #include <errno.h>
@@ -895,6 +897,30 @@ bool Store_salvage(const char *path, StoreRowFn fn, void *ctx, StoreSalvage *out
    sqlite3_finalize(st);
    sqlite3_close(db);
    return r != NULL && rc != SQLITE_NOMEM;
+}
+
+/* ---- sweeps running ---- */
+
+int Store_sweepBegin(const Store *s, const char *key, bool *another) {
+   *another = false;
+   char path[1100];
+   snprintf(path, sizeof path, "%s.sweeps", s->path);
+   /* Not the store: a file of its own (closing it never touches the store's locks). */
+   int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+   if (fd < 0)
+      return -1; /* a place this user may not write: nothing is recorded there either */
+   unsigned long long h = Util_hash(UTIL_HASH_INIT, key, strlen(key));
+   struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = (off_t)(h % (1ull << 40)), .l_len = 1};
+   if (fcntl(fd, F_OFD_SETLK, &lk) == 0)
+      return fd;
+   *another = errno == EAGAIN || errno == EACCES;
+   close(fd);
+   return -1;
+}
+
+void Store_sweepEnd(int handle) {
+   if (handle >= 0)
+      close(handle);
 }
 
 /* ---- the sweep key ---- */

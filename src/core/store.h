@@ -105,6 +105,13 @@ typedef struct StoreSalvage_ {
  * the file is not a gemmtop store or its table cannot be found at all. */
 bool Store_salvage(const char *path, StoreRowFn fn, void *ctx, StoreSalvage *out, char *err, size_t errlen);
 
+/* Marks the sweep of space key as running on this store until Store_sweepEnd, through a
+ * lock of its own beside the store (FILE.sweeps; an open-file-description lock, released
+ * when the process ends in any way). *another: a sweep of the same space runs already
+ * (this one then gets no mark: -1). -1 also when no mark can be made (a read-only place). */
+int Store_sweepBegin(const Store *s, const char *key, bool *another);
+void Store_sweepEnd(int handle);
+
 /* The key that names one sweep's space, so that running the same sweep again finds what
  * was measured: 32 hex digits over the device, backend, kernel hash, problem, the base
  * values, the free parameters and the timing options that change figures (cold L2). */

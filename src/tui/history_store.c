@@ -28,8 +28,12 @@ static bool takeRecord(const StoreRecord *r, void *ctx) {
    const WorkerSnapshot *s = st->snap;
    HistoryEntry e;
    memset(&e, 0, sizeof e);
+   /* Only results measured as the explorer measures now (a warm or a cold L2: their
+    * figures differ, and a history that mixed them would rank them together), and only
+    * verified ones: the history ranks what it shows. */
    if (strcmp(r->device, s->device.name) != 0 || strcmp(r->backend, s->backend) != 0 ||
-       !Problem_same(&r->problem, &s->config.problem) || !Record_parseParams(st->k, r->params, e.values))
+       !Problem_same(&r->problem, &s->config.problem) || r->cold_l2 != s->config.cold_l2 || !r->verified ||
+       !Record_parseParams(st->k, r->params, e.values))
       return true;
    Util_copy(e.backend, sizeof e.backend, s->backend);
    e.device = s->device_index;
@@ -41,6 +45,7 @@ static bool takeRecord(const StoreRecord *r, void *ctx) {
    e.median_ms = r->median_ms;
    e.state = HIST_OK;
    e.stored = true;
+   e.emulated = r->emulated; /* shown, never the best */
    int i = 0;
    while (i < st->n && !History_sameConfig(&st->seen[i], &e))
       i++;

@@ -79,6 +79,52 @@ case "$ERR" in *"taken from the store"*) not_ok "--fresh took from the store" "$
 per=$(sql "SELECT group_concat(n) FROM (SELECT count(*) AS n FROM results WHERE origin = 'sweep' GROUP BY params)")
 [ "$per" = "2,2,2,2,2" ] && ok "--fresh measured each configuration again" || not_ok "after --fresh: $per"
 
+# A configuration whose latest stored outcome is "failed" (a device error, out of memory:
+# perhaps passing) is measured again on resuming; the others are taken from the store.
+python3 - "$STORE" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], timeout=15)
+last = db.execute("SELECT max(id) FROM results WHERE origin = 'sweep' AND params = 'TS=16 WPT=4'").fetchone()[0]
+db.execute("UPDATE results SET outcome = 'failed', reason = 'CL_OUT_OF_RESOURCES', verified = 0, gflops = NULL, "
+           "median_ms = NULL WHERE id = ?", (last,))
+db.commit()
+PY
+# shellcheck disable=SC2086
+run_gemmtop $SWEEP --reps 2
+expect_rc 0 "the sweep again, one configuration stored as failed"
+expect_in "4 of 5 configurations taken from the store" "$ERR" "the four that did not fail are taken"
+expect_in "1 configuration stored as failed is measured again" "$ERR" "and says that the failed one is measured again"
+[ "$(sql "SELECT count(*) FROM results WHERE origin = 'sweep' AND params = 'TS=16 WPT=4'")" = 3 ] &&
+   [ "$(sql "SELECT outcome FROM results WHERE origin = 'sweep' AND params = 'TS=16 WPT=4' ORDER BY id DESC LIMIT 1")" = ok ] &&
+   [ "$(sql "SELECT count(*) FROM results WHERE origin = 'sweep'")" = 11 ] &&
+   ok "it alone was measured again, and verified" ||
+   not_ok "after resuming a failed configuration" "$(sql "SELECT group_concat(params || ':' || outcome, ', ') FROM results WHERE origin = 'sweep'")"
+
+# Two sweeps of one space at once: the second says at start that the first is running.
+python3 - "$GEMMTOP_BIN" "$STORE" "$T_DIR" $SWEEP <<'PY' >"$T_DIR/two" 2>&1
+import os, sqlite3, subprocess, sys, time
+binary, store, tmp, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+def rows():
+    db = sqlite3.connect("file:%s?mode=ro" % store, uri=True, timeout=15)
+    return db.execute("SELECT count(*) FROM results WHERE origin = 'sweep'").fetchone()[0]
+before = rows()
+first = subprocess.Popen([binary] + args + ["--fresh"], stdout=subprocess.DEVNULL, stderr=open(tmp + "/a.err", "w"))
+deadline = time.time() + 180
+while rows() == before and first.poll() is None and time.time() < deadline:
+    time.sleep(0.02)
+running = first.poll() is None
+second = subprocess.run([binary] + args + ["--budget", "1"], capture_output=True, text=True)
+first.wait()
+print("first-running" if running else "first-ended-early", second.returncode)
+print(second.stderr)
+PY
+expect_in "first-running 0" "$(cat "$T_DIR/two")" "a second sweep of the same space starts while the first runs"
+expect_in "another sweep of this space is running on this store" "$(cat "$T_DIR/two")" "and says so at its start"
+case "$(cat "$T_DIR/a.err")" in *"another sweep"*) not_ok "the first sweep said another was running" ;; *) ok "the first said nothing of the kind" ;; esac
+# shellcheck disable=SC2086
+run_gemmtop $SWEEP --budget 1
+case "$ERR" in *"another sweep"*) not_ok "alone, a sweep still says another runs" "$ERR" ;; *) ok "once both ended, a sweep runs alone without the warning" ;; esac
+
 run_gemmtop run --kernel mygemm03_wpt --size 64 --reps 2
 expect_rc 0 "run"
 row=$(sql "SELECT kernel || ' ' || params || ' ' || outcome || ' ' || verified || ' ' || length(kernel_hash) || ' ' || (gflops > 0) FROM results WHERE origin = 'run'")
