@@ -1,4 +1,6 @@
 # gemmtop — see README.md.  `make run` and `make test` are all a user needs.
+# Plain `make` builds the program (build/gemmtop), as `make all` does.
+.DEFAULT_GOAL := all
 PREFIX   ?= /usr/local
 BUILD    ?= build
 CC       ?= cc
@@ -137,8 +139,9 @@ bench: deps
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gemmtop/kernels/helpers \
 	   $(DESTDIR)$(PREFIX)/share/gemmtop/presets $(DESTDIR)$(PREFIX)/share/gemmtop/lessons \
-	   $(DESTDIR)$(PREFIX)/share/man/man1
+	   $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/gemmtop
 	install -m 755 $(BUILD)/gemmtop $(DESTDIR)$(PREFIX)/bin/gemmtop
+	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/gemmtop/LICENSE
 	install -m 644 kernels/*.cl $(DESTDIR)$(PREFIX)/share/gemmtop/kernels/
 	install -m 644 kernels/helpers/* $(DESTDIR)$(PREFIX)/share/gemmtop/kernels/helpers/
 	for f in presets/*.preset; do [ -e "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/gemmtop/presets/; done; true
@@ -146,7 +149,8 @@ install: all
 	install -m 644 docs/gemmtop.1 $(DESTDIR)$(PREFIX)/share/man/man1/gemmtop.1
 
 uninstall:
-	rm -rf $(DESTDIR)$(PREFIX)/bin/gemmtop $(DESTDIR)$(PREFIX)/share/gemmtop $(DESTDIR)$(PREFIX)/share/man/man1/gemmtop.1
+	rm -rf $(DESTDIR)$(PREFIX)/bin/gemmtop $(DESTDIR)$(PREFIX)/share/gemmtop $(DESTDIR)$(PREFIX)/share/man/man1/gemmtop.1 \
+	   $(DESTDIR)$(PREFIX)/share/doc/gemmtop
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -17,6 +17,14 @@ else
 fi
 [ -x "$prefix/bin/gemmtop" ] && ok "the binary is installed" || not_ok "no installed binary"
 [ -f "$prefix/share/man/man1/gemmtop.1" ] && ok "the man page is installed" || not_ok "no man page"
+cmp -s LICENSE "$prefix/share/doc/gemmtop/LICENSE" && ok "the licence is installed" || not_ok "no licence installed"
+# Plain make (no goal) builds the program, as make all does: in a fresh clone it names the
+# link of build/gemmtop, here (built) it has nothing to do for 'all'.
+plain=$(make -n BUILD="${BUILD:-build}" 2>&1)
+case "$plain" in
+*"gemmtop.tmp"* | *"Nothing to be done for 'all'"* | *"is up to date"*) ok "plain make builds the program (its goal is all)" ;;
+*) not_ok "plain make does not build the program" "$plain" ;;
+esac
 n_src=$(ls kernels/*.cl | wc -l)
 n_inst=$(ls "$prefix/share/gemmtop/kernels/"*.cl | wc -l)
 [ "$n_src" -eq "$n_inst" ] && ok "all $n_src kernel files are installed" || not_ok "kernels installed: $n_inst of $n_src"
