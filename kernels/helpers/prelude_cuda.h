@@ -209,6 +209,8 @@ __device__ inline gt_u64 gt_wgmma_desc(uint addr, uint lbo, uint sbo, int swizzl
           (gt_u64)((sbo & 0x3FFFF) >> 4) << 32 | mode << 62;
 }
 
+/* wgmma's words for the element type (the other type macros: helpers/types.h, joined
+ * after this file; hence defined() here). */
 #if defined(GT_HALF) && GT_HALF
 #define GT_WG_SHAPE_K "k16"
 #define GT_WG_TYPES "f32.f16.f16"

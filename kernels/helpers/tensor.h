@@ -35,18 +35,7 @@
  * - Local-memory accesses stay traceable: GT_LDMATRIX_* records each address-giving lane
  *   reading 16 bytes at its row address, GT_CP_ASYNC16 a 16-byte store per lane, at the
  *   site given (sites: line of the metadata); plain fragment loads go through LDS_LOAD. */
-#ifndef GT_TENSOR_PTX
-#define GT_TENSOR_PTX 0
-#endif
-#ifndef GT_TF32
-#define GT_TF32 0
-#endif
-#ifndef GT_HALF
-#define GT_HALF 0
-#endif
-#ifndef GT_BF16
-#define GT_BF16 0
-#endif
+/* GT_TENSOR_PTX, GT_TF32, GT_HALF and GT_BF16 default to 0 in helpers/types.h. */
 /* Only the tensor types see the helpers (and -DGT_TENSOR_HELPERS=1, for the tests that
  * check each one): float and double kernels compile exactly what they did before. */
 #if GT_TF32 || GT_HALF || GT_BF16 || defined(GT_TENSOR_HELPERS)

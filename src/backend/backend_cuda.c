@@ -714,13 +714,21 @@ static struct {
    int version;
 } cublas;
 
-/* The GemmEx types of a tensor-core precision: A and B's data type, the compute type, and
- * the words that say so in the library's name. */
-static void gemmExTypes(Precision p, int *ab, int *compute, const char **what) {
-   *ab = p == PRECISION_HALF ? CUDA_R_16F_ : p == PRECISION_BF16 ? CUDA_R_16BF_ : CUDA_R_32F_;
-   *compute = p == PRECISION_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32_ : CUBLAS_COMPUTE_32F_;
-   *what = p == PRECISION_HALF ? "GemmEx half, FP32 C" : p == PRECISION_BF16 ? "GemmEx bfloat16, FP32 C" : "GemmEx FAST_TF32";
-}
+/* How cuBLAS multiplies each element type: the call, A and B's data type and the compute
+ * type for GemmEx, and the words that say so in the library's name. CUBLAS_NONE: no
+ * reference for the type (a new type's row says so until it is wired in). */
+typedef enum { CUBLAS_NONE, CUBLAS_SGEMM, CUBLAS_DGEMM, CUBLAS_GEMMEX } CublasCall;
+static const struct {
+   CublasCall call;
+   int ab, compute;
+   const char *what;
+} kCublasTypes[PRECISION_COUNT] = {
+    [PRECISION_FLOAT] = {CUBLAS_SGEMM, CUDA_R_32F_, CUBLAS_COMPUTE_32F_, ""},
+    [PRECISION_DOUBLE] = {CUBLAS_DGEMM, 0, 0, ""},
+    [PRECISION_TF32] = {CUBLAS_GEMMEX, CUDA_R_32F_, CUBLAS_COMPUTE_32F_FAST_TF32_, "GemmEx FAST_TF32"},
+    [PRECISION_HALF] = {CUBLAS_GEMMEX, CUDA_R_16F_, CUBLAS_COMPUTE_32F_, "GemmEx half, FP32 C"},
+    [PRECISION_BF16] = {CUBLAS_GEMMEX, CUDA_R_16BF_, CUBLAS_COMPUTE_32F_, "GemmEx bfloat16, FP32 C"},
+};
 
 static void loadCublas(Context *c) {
    cublas.tried = true;
@@ -746,11 +754,15 @@ static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer 
    *ms = -1;
    if (!cublas.tried)
       loadCublas(c);
-   const bool ex = p->precision != PRECISION_FLOAT && p->precision != PRECISION_DOUBLE;
-   int abType = CUDA_R_32F_, computeType = CUBLAS_COMPUTE_32F_;
-   const char *what = "";
-   if (ex)
-      gemmExTypes(p->precision, &abType, &computeType, &what);
+   const CublasCall call = (unsigned)p->precision < PRECISION_COUNT ? kCublasTypes[p->precision].call : CUBLAS_NONE;
+   if (call == CUBLAS_NONE) {
+      snprintf(name, namelen, "cuBLAS");
+      snprintf(err, errlen, "no cuBLAS reference for %s in gemmtop", Precision_name(p->precision));
+      return BACKEND_ERR_UNSUPPORTED;
+   }
+   const bool ex = call == CUBLAS_GEMMEX;
+   const int abType = kCublasTypes[p->precision].ab, computeType = kCublasTypes[p->precision].compute;
+   const char *what = kCublasTypes[p->precision].what;
    if (cublas.version)
       snprintf(name, namelen, "cuBLAS %d.%d.%d%s%s", cublas.version / 10000, cublas.version / 100 % 100,
                cublas.version % 100, ex ? " " : "", what);
@@ -781,7 +793,7 @@ static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer 
       st = cublas.gemmEx(cublas.handle, opFirst, opSecond, g.m, g.n, g.k, &alpha, (const void *)(uintptr_t)B->ptr, abType,
                          g.ld_first, (const void *)(uintptr_t)A->ptr, abType, g.ld_second, &beta,
                          (void *)(uintptr_t)C->ptr, CUDA_R_32F_, g.ld_c, computeType, CUBLAS_GEMM_DEFAULT_);
-   } else if (p->precision == PRECISION_DOUBLE) {
+   } else if (call == CUBLAS_DGEMM) {
       double alpha = p->alpha, beta = p->beta;
       st = cublas.dgemm(cublas.handle, opFirst, opSecond, g.m, g.n, g.k, &alpha,
                         (const double *)(uintptr_t)B->ptr, g.ld_first, (const double *)(uintptr_t)A->ptr, g.ld_second,
@@ -798,7 +810,7 @@ static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer 
    Gpu_releaseEvent(e);
    if (st != 0) {
       snprintf(err, errlen, "cuBLAS %s failed with status %d",
-               ex ? "GemmEx" : p->precision == PRECISION_DOUBLE ? "Dgemm" : "Sgemm", st);
+               ex ? "GemmEx" : call == CUBLAS_DGEMM ? "Dgemm" : "Sgemm", st);
       return st == 3 /* CUBLAS_STATUS_ALLOC_FAILED */ ? BACKEND_ERR_OUT_OF_MEMORY : BACKEND_ERR_OTHER;
    }
    return done;

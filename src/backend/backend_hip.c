@@ -715,13 +715,17 @@ static void loadRocblas(Context *c) {
       rocblas.version[0] = '\0';
 }
 
+/* rocBLAS's call for each element type: 's' sgemm, 'd' dgemm, 0 none wired in (rocblas_gemm_ex). */
+static const char kRocblasTypes[PRECISION_COUNT] = {[PRECISION_FLOAT] = 's', [PRECISION_DOUBLE] = 'd'};
+
 static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
                                 size_t namelen, char *err, size_t errlen) {
    *ms = -1;
    if (!rocblas.tried)
       loadRocblas(c);
    snprintf(name, namelen, "rocBLAS%s%s", rocblas.version[0] ? " " : "", rocblas.version);
-   if (p->precision != PRECISION_FLOAT && p->precision != PRECISION_DOUBLE) {
+   const char call = (unsigned)p->precision < PRECISION_COUNT ? kRocblasTypes[p->precision] : 0;
+   if (!call) {
       snprintf(err, errlen, "no rocBLAS reference for %s in gemmtop yet (rocblas_gemm_ex is not wired in); the CUDA "
                             "backend compares with cuBLAS GemmEx", Precision_name(p->precision));
       return BACKEND_ERR_OTHER;
@@ -746,7 +750,7 @@ static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer 
    Event *e = Gpu_eventStart(&hipRt, c->stream, err, errlen);
    if (!e)
       return BACKEND_ERR_OTHER;
-   if (p->precision == PRECISION_DOUBLE) {
+   if (call == 'd') {
       double alpha = p->alpha, beta = p->beta;
       st = rocblas.dgemm(rocblas.handle, opFirst, opSecond, g.m, g.n, g.k, &alpha, (const double *)B->ptr, g.ld_first,
                          (const double *)A->ptr, g.ld_second, &beta, (double *)C->ptr, g.ld_c);
@@ -760,7 +764,7 @@ static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer 
       done = Gpu_eventWait(e, ms, "waiting for rocBLAS", err, errlen);
    Gpu_releaseEvent(e);
    if (st != 0) {
-      snprintf(err, errlen, "rocBLAS %cgemm failed: %s (%u)", p->precision == PRECISION_DOUBLE ? 'd' : 's',
+      snprintf(err, errlen, "rocBLAS %cgemm failed: %s (%u)", call,
                rocblas.statusString ? rocblas.statusString(st) : "status", st);
       return st == ROCBLAS_STATUS_MEMORY_ERROR ? BACKEND_ERR_OUT_OF_MEMORY : BACKEND_ERR_OTHER;
    }

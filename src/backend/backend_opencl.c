@@ -741,11 +741,16 @@ static struct {
 /* Why CLBlast has no GEMM for a low-precision type with FP32 C and accumulation: it has no
  * TF32 or bfloat16 GEMM at all, and its Hgemm keeps C, alpha and beta in half (and needs
  * cl_khr_fp16, which the device may lack). */
+/* CLBlast's call for each element type: 'S' Sgemm, 'D' Dgemm, 0 none; and for which of the
+ * others its only GEMM (Hgemm) keeps C in half. */
+static const char kClblastTypes[PRECISION_COUNT] = {[PRECISION_FLOAT] = 'S', [PRECISION_DOUBLE] = 'D'};
+static const bool kClblastHalfC[PRECISION_COUNT] = {[PRECISION_HALF] = true};
+
 static void unsupportedType(Context *ctx, Precision precision, char *err, size_t errlen) {
    const char *type = Precision_name(precision);
    char ext[8192];
    deviceString(ctx->device, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
-   if (precision != PRECISION_HALF)
+   if ((unsigned)precision >= PRECISION_COUNT || !kClblastHalfC[precision])
       snprintf(err, errlen, "CLBlast has no %s GEMM: no vendor reference for %s on OpenCL; the CUDA backend compares "
                "with cuBLAS GemmEx", type, type);
    else if (!strstr(ext, "cl_khr_fp16"))
@@ -770,7 +775,8 @@ static BackendStatus vendorGemm(Context *ctx, const Problem *p, Buffer *A, Buffe
       }
    }
    snprintf(name, namelen, "CLBlast");
-   if (p->precision != PRECISION_FLOAT && p->precision != PRECISION_DOUBLE) {
+   const char call = (unsigned)p->precision < PRECISION_COUNT ? kClblastTypes[p->precision] : 0;
+   if (!call) {
       unsupportedType(ctx, p->precision, err, errlen);
       return BACKEND_ERR_UNSUPPORTED;
    }
@@ -783,7 +789,7 @@ static BackendStatus vendorGemm(Context *ctx, const Problem *p, Buffer *A, Buffe
    size_t ldb = p->trans_b ? (size_t)p->k : (size_t)p->n;
    double t0 = Util_nowMs();
    int st;
-   if (p->precision == PRECISION_DOUBLE)
+   if (call == 'D')
       st = clblast.dgemm(rowMajor, p->trans_a ? yes : no, p->trans_b ? yes : no, (size_t)p->m, (size_t)p->n,
                          (size_t)p->k, p->alpha, A->mem, 0, lda, B->mem, 0, ldb, p->beta, C->mem, 0, (size_t)p->n,
                          &ctx->queue, NULL);
@@ -794,7 +800,7 @@ static BackendStatus vendorGemm(Context *ctx, const Problem *p, Buffer *A, Buffe
    cl_int e = clFinish(ctx->queue);
    *ms = Util_nowMs() - t0;
    if (st != 0) {
-      snprintf(err, errlen, "CLBlast %cgemm failed with status %d", p->precision == PRECISION_DOUBLE ? 'D' : 'S', st);
+      snprintf(err, errlen, "CLBlast %cgemm failed with status %d", call, st);
       return st == CL_MEM_OBJECT_ALLOCATION_FAILURE || st == CL_OUT_OF_RESOURCES ? BACKEND_ERR_OUT_OF_MEMORY
                                                                                   : BACKEND_ERR_OTHER;
    }

@@ -305,7 +305,7 @@ static int writeOut(const Options *o, Session *s, const Problem *p, OutFile *out
    if (last)
       fprintf(stderr, "gemmtop: note: --out %s holds the last launch's C, not verified (--no-verify)\n", o->out_path);
    bool ok = Npy_writeTo(out, verified_c ? verified_c : last, (size_t)p->m, (size_t)p->n,
-                         p->precision == PRECISION_DOUBLE ? NPY_FLOAT64 : NPY_FLOAT32, err, sizeof err);
+                         Types_of(p->precision)->out == STORAGE_F64 ? NPY_FLOAT64 : NPY_FLOAT32, err, sizeof err);
    if (!ok)
       fprintf(stderr, "gemmtop: --out %s: %s\n", o->out_path, err);
    free(last);

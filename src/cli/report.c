@@ -91,13 +91,13 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
          fprintf(out, ",\"tensor_ptx\":%s", d->tensor_ptx ? "true" : "false");
          if (pk) {
             fputc(',', out);
-            jsonNumber(out, "fp32_peak_gflops", pk->fp32_gflops, true);
-            jsonNumber(out, "fp64_peak_gflops", pk->fp64_gflops, true);
+            jsonNumber(out, "fp32_peak_gflops", pk->gflops[PEAK_FP32], true);
+            jsonNumber(out, "fp64_peak_gflops", pk->gflops[PEAK_FP64], true);
             jsonNumber(out, "copy_peak_gbps", pk->copy_gbps, true);
-            if (pk->tf32_gflops > 0) {
-               jsonNumber(out, "tensor_tf32_peak_gflops", pk->tf32_gflops, true);
-               jsonNumber(out, "tensor_f16_peak_gflops", pk->f16_gflops, true);
-               jsonNumber(out, "tensor_bf16_peak_gflops", pk->bf16_gflops, true);
+            if (pk->gflops[PEAK_TF32] > 0) {
+               jsonNumber(out, "tensor_tf32_peak_gflops", pk->gflops[PEAK_TF32], true);
+               jsonNumber(out, "tensor_f16_peak_gflops", pk->gflops[PEAK_F16], true);
+               jsonNumber(out, "tensor_bf16_peak_gflops", pk->gflops[PEAK_BF16], true);
             }
             fputs("\"peaks_measured\":", out);
             Report_jsonString(out, pk->measured_at);
@@ -117,13 +117,13 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
          Util_csvField(out, d->version, false);
          Util_csvField(out, i == best ? "yes" : "no", false);
          if (pk)
-            fprintf(out, "%.6g,%.6g,%.6g,", pk->fp32_gflops, pk->fp64_gflops, pk->copy_gbps);
+            fprintf(out, "%.6g,%.6g,%.6g,", pk->gflops[PEAK_FP32], pk->gflops[PEAK_FP64], pk->copy_gbps);
          else
             fputs(",,,", out);
          Util_csvField(out, kinds, false);
          Util_csvField(out, d->tensor_ptx ? "yes" : "no", false);
-         if (pk && pk->tf32_gflops > 0)
-            fprintf(out, "%.6g,%.6g,%.6g\n", pk->tf32_gflops, pk->f16_gflops, pk->bf16_gflops);
+         if (pk && pk->gflops[PEAK_TF32] > 0)
+            fprintf(out, "%.6g,%.6g,%.6g\n", pk->gflops[PEAK_TF32], pk->gflops[PEAK_F16], pk->gflops[PEAK_BF16]);
          else
             fputs(",,\n", out);
       } else {
@@ -141,11 +141,11 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
          fprintf(out, "    double          %s\n", l->fp64 ? "yes (cl_khr_fp64)" : "no");
          fprintf(out, "    version         %s; driver %s\n", d->version, d->driver);
          if (pk)
-            fprintf(out, "    measured peaks  FP32 %.1f GFLOPS, FP64 %.1f GFLOPS, copy %.1f GB/s (%s)\n", pk->fp32_gflops,
-                    pk->fp64_gflops, pk->copy_gbps, pk->measured_at);
-         if (pk && pk->tf32_gflops > 0)
+            fprintf(out, "    measured peaks  FP32 %.1f GFLOPS, FP64 %.1f GFLOPS, copy %.1f GB/s (%s)\n", pk->gflops[PEAK_FP32],
+                    pk->gflops[PEAK_FP64], pk->copy_gbps, pk->measured_at);
+         if (pk && pk->gflops[PEAK_TF32] > 0)
             fprintf(out, "    tensor peaks    TF32 %.1f, half %.1f, bfloat16 %.1f GFLOPS (mma.sync, FP32 accumulation)\n",
-                    pk->tf32_gflops, pk->f16_gflops, pk->bf16_gflops);
+                    pk->gflops[PEAK_TF32], pk->gflops[PEAK_F16], pk->gflops[PEAK_BF16]);
          else if (pk && pk->tensor_error[0])
             fprintf(out, "    tensor peaks    not measured: %s\n", pk->tensor_error);
          if (!pk)
@@ -249,7 +249,7 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
             fprintf(out, "      %-24s reads %s (other layouts are transposed beforehand)\n", "", operands);
          if (k->has_pad)
             fprintf(out, "      %-24s any size (operands padded to tile multiples)\n", "");
-         if (k->precisions != (PRECISION_BIT(PRECISION_FLOAT) | PRECISION_BIT(PRECISION_DOUBLE)) || k->tensor)
+         if (k->precisions != Types_cudaCoreMask() || k->tensor)
             fprintf(out, "      %-24s takes %s%s\n", "", types, k->tensor ? "; tensor cores (emulated without them)" : "");
       }
    }
@@ -521,9 +521,10 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
            dev->limits_simulated ? "  [limits simulated by GEMMTOP_DEVICE_LIMITS]" : "");
    fprintf(out, "problem    M=%d N=%d K=%d  %s  %s  alpha=%g beta=%g  seed=%llu\n", p->m, p->n, p->k,
            Precision_name(p->precision), layout, p->alpha, p->beta, (unsigned long long)seed);
-   if (p->precision != PRECISION_FLOAT && p->precision != PRECISION_DOUBLE)
-      fprintf(out, "types      A and B %s, multiplied in %s, accumulated in FP32, C %s\n", Precision_inputType(p->precision),
-              p->precision == PRECISION_TF32 ? "TF32" : "FP32 (exactly)", Precision_outputType(p->precision));
+   const TypeTraits *t = Types_of(p->precision);
+   if (t->multiply)
+      fprintf(out, "types      A and B %s, multiplied in %s, accumulated in FP32, C %s\n", t->input, t->multiply,
+              t->output);
    if (r->status == RUN_INVALID) {
       fprintf(out, "status     refused before compiling\n");
       return;

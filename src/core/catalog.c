@@ -388,7 +388,7 @@ bool KernelInfo_parse(KernelInfo *k, const char *text, const char *filename, cha
    strcpy(k->entry, "gemm");
    strcpy(k->localmem, "0");
    strcpy(k->dynamic_smem, "0");
-   k->precisions = PRECISION_BIT(PRECISION_FLOAT) | PRECISION_BIT(PRECISION_DOUBLE);
+   k->precisions = Types_cudaCoreMask();
    const char *start = strstr(text, "/*@gemmtop");
    if (!start) {
       snprintf(err, errlen, "%s: no '/*@gemmtop' metadata block", filename);
@@ -549,26 +549,29 @@ static bool loadHelpers(Catalog *c, char **folders, int nfolders, char *err, siz
       snprintf(path, sizeof path, "%s/helpers/prelude.h", folders[i]);
       if (access(path, F_OK) != 0)
          continue;
-      static const char *files[] = {"prelude.h", "helpers.cl", "prelude_cuda.h", "peak.cl", "tensor.h"};
-      char *tensor = NULL;
-      char **dst[] = {&c->prelude, &c->helpers, &c->prelude_cuda, &c->peak, &tensor};
-      for (int f = 0; f < 5; f++) {
+      static const char *files[] = {"prelude.h", "helpers.cl", "prelude_cuda.h", "peak.cl", "tensor.h", "types.h"};
+      char *tensor = NULL, *types = NULL;
+      char **dst[] = {&c->prelude, &c->helpers, &c->prelude_cuda, &c->peak, &tensor, &types};
+      for (int f = 0; f < 6; f++) {
          snprintf(path, sizeof path, "%s/helpers/%s", folders[i], files[f]);
          char why[160];
          *dst[f] = Util_readUserFile(path, UTIL_MAX_KERNEL_BYTES, NULL, why, sizeof why);
       }
-      if (c->prelude && c->helpers && c->prelude_cuda && c->peak && tensor) {
-         /* The tensor-core helpers follow the prelude (kernels cannot #include: the
-          * backends compile one text); macros and inline functions only, free for the
-          * other kernels. */
-         size_t lp = strlen(c->prelude), lt = strlen(tensor);
-         char *joined = malloc(lp + lt + 2);
+      if (c->prelude && c->helpers && c->prelude_cuda && c->peak && tensor && types) {
+         /* The element types, then the tensor-core helpers, follow the prelude (kernels
+          * cannot #include: the backends compile one text); macros and inline functions
+          * only, free for the other kernels. */
+         size_t lp = strlen(c->prelude), ly = strlen(types), lt = strlen(tensor);
+         char *joined = malloc(lp + ly + lt + 3);
          if (joined) {
             memcpy(joined, c->prelude, lp);
             joined[lp] = '\n';
-            memcpy(joined + lp + 1, tensor, lt + 1);
+            memcpy(joined + lp + 1, types, ly);
+            joined[lp + 1 + ly] = '\n';
+            memcpy(joined + lp + ly + 2, tensor, lt + 1);
          }
          free(tensor);
+         free(types);
          free(c->prelude);
          c->prelude = joined;
          if (joined)
@@ -577,8 +580,9 @@ static bool loadHelpers(Catalog *c, char **folders, int nfolders, char *err, siz
          return false;
       }
       free(tensor);
+      free(types);
       snprintf(err, errlen,
-               "%s/helpers/ lacks prelude.h, prelude_cuda.h, helpers.cl, peak.cl or tensor.h: the installation is "
+               "%s/helpers/ lacks prelude.h, prelude_cuda.h, helpers.cl, peak.cl, tensor.h or types.h: the installation is "
                "incomplete",
                folders[i]);
       return false;

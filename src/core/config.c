@@ -39,12 +39,9 @@ static bool lookup(void *ctx, const char *name, long long *v) {
        {"K", s->k_},
        {"TRANSA", s->trans_a},
        {"TRANSB", s->trans_b},
-       {"DOUBLE", s->p->precision == PRECISION_DOUBLE},
+       {"DOUBLE", Types_of(s->p->precision)->out == STORAGE_F64},
        {"REAL_SIZE", (long long)Precision_size(s->p->precision)},
        {"IN_SIZE", (long long)Precision_inputSize(s->p->precision)},
-       {"GT_TF32", s->p->precision == PRECISION_TF32},
-       {"GT_HALF", s->p->precision == PRECISION_HALF},
-       {"GT_BF16", s->p->precision == PRECISION_BF16},
        {"GT_TENSOR_PTX", s->k->tensor && s->lim->tensor_ptx},
        {"MAX_WG", (long long)s->lim->max_wg},
        {"MAX_WI0", (long long)s->lim->max_wi[0]},
@@ -61,6 +58,14 @@ static bool lookup(void *ctx, const char *name, long long *v) {
          *v = vars[i].value;
          return true;
       }
+   /* Each type's define (GT_TF32, GT_HALF, ...): 1 for the problem's type, 0 for the others. */
+   for (int p = 0; p < PRECISION_COUNT; p++) {
+      const char *define = Types_of((Precision)p)->define;
+      if (define && !strcmp(define, name)) {
+         *v = s->p->precision == (Precision)p;
+         return true;
+      }
+   }
    return false;
 }
 
@@ -196,7 +201,7 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
       return false;
    g.tensor_ptx = k->tensor && s->lim->tensor_ptx;
    g.emulated = k->tensor && !g.tensor_ptx;
-   if (p->precision == PRECISION_DOUBLE && !s->lim->fp64) {
+   if (Types_of(p->precision)->out == STORAGE_F64 && !s->lim->fp64) {
       snprintf(msg, msglen, "this device has no double-precision support (cl_khr_fp64); use --precision float");
       return false;
    }

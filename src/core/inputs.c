@@ -13,16 +13,9 @@
 
 static _Atomic unsigned long nextGeneration = 1;
 
-/* One element of the given size from v: half and bfloat16 rounded to nearest even. */
-static void store(void *m, size_t i, Precision prec, bool operand, double v) {
-   if (prec == PRECISION_DOUBLE)
-      ((double *)m)[i] = v;
-   else if (operand && prec == PRECISION_HALF)
-      ((uint16_t *)m)[i] = LowPrec_halfFromDouble(v);
-   else if (operand && prec == PRECISION_BF16)
-      ((uint16_t *)m)[i] = LowPrec_bf16FromDouble(v);
-   else
-      ((float *)m)[i] = (float)v;
+/* Where element i goes: A and B in the input type, C in the output type (types.h). */
+static Storage storageOf(Precision prec, bool operand) {
+   return operand ? Types_of(prec)->in : Types_of(prec)->out;
 }
 
 /* operand: A or B (the input type); otherwise C (the output type). */
@@ -32,7 +25,7 @@ static void *randomMatrix(size_t count, Precision prec, bool operand, Rng *r) {
    if (!m)
       return NULL;
    for (size_t i = 0; i < count; i++)
-      store(m, i, prec, operand, Rng_range(r, -1.0, 1.0));
+      Storage_store(storageOf(prec, operand), m, i, Rng_range(r, -1.0, 1.0));
    return m;
 }
 
@@ -67,7 +60,9 @@ static const char *npyTypeName(const NpyArray *a) { return a->is_half ? "float16
  * finite value too large for the type is refused rather than turned into infinity. */
 static bool roundOperand(NpyArray *arr, const char *what, const char *path, Precision prec, char *note, size_t notelen,
                          char *err, size_t errlen) {
-   if (prec == PRECISION_HALF && arr->is_half)
+   const Storage to = Types_of(prec)->in;
+   const bool half = to == STORAGE_F16; /* the one 16-bit type .npy has */
+   if (half && arr->is_half)
       return true;
    size_t count = arr->shape[0] * arr->shape[1], changed = 0;
    uint16_t *bits = malloc(count ? count * sizeof *bits : 1);
@@ -75,23 +70,22 @@ static bool roundOperand(NpyArray *arr, const char *what, const char *path, Prec
       snprintf(err, errlen, "--%s %s: out of memory converting", what, path);
       return false;
    }
-   const bool half = prec == PRECISION_HALF;
    for (size_t i = 0; i < count; i++) {
       double v = NpyArray_at(arr, i);
-      bits[i] = half ? LowPrec_halfFromDouble(v) : LowPrec_bf16FromDouble(v);
-      double back = half ? LowPrec_halfToFloat(bits[i]) : LowPrec_bf16ToFloat(bits[i]);
+      Storage_store(to, bits, i, v);
+      double back = Storage_load(to, bits, i);
       if (isfinite(v) && !isfinite(back)) {
          snprintf(err, errlen, "--%s %s: element %zu (%g) is too large for %s (largest finite value %s)", what, path, i,
-                  v, Precision_name(prec), half ? "65504" : "3.39e38");
+                  v, Precision_name(prec), Storage_maxText(to));
          free(bits);
          return false;
       }
       changed += back != v && !(isnan(v) && isnan(back));
    }
    size_t used = strlen(note);
-   snprintf(note + used, notelen - used, "%s--%s %s: %s values rounded to %s (round to nearest even%s): %zu of %zu changed",
-            used ? "; " : "", what, path, npyTypeName(arr), Precision_name(prec),
-            half ? "" : "; .npy has no bfloat16 type", changed, count);
+   snprintf(note + used, notelen - used, "%s--%s %s: %s values rounded to %s (round to nearest even%s%s%s): %zu of %zu changed",
+            used ? "; " : "", what, path, npyTypeName(arr), Precision_name(prec), half ? "" : "; .npy has no ",
+            half ? "" : Precision_name(prec), half ? "" : " type", changed, count);
    free(arr->data);
    arr->data = bits;
    arr->is_half = half;
@@ -153,8 +147,9 @@ static bool loadOne(const char *path, const char *what, size_t rows, size_t cols
       return false;
    }
    bool to16 = operand && Precision_is16(prec);
+   const bool dbl = Types_of(prec)->out == STORAGE_F64;
    if (!checkFinite(&arr, what, path, err, errlen) ||
-       (arr.is_double && prec != PRECISION_DOUBLE && !to16 &&
+       (arr.is_double && !dbl && !to16 &&
         !narrowToFloat(&arr, what, path, prec, note, notelen, err, errlen))) {
       NpyArray_free(&arr);
       return false;
@@ -164,7 +159,7 @@ static bool loadOne(const char *path, const char *what, size_t rows, size_t cols
          NpyArray_free(&arr);
          return false;
       }
-   } else if (!NpyArray_convert(&arr, prec == PRECISION_DOUBLE)) {
+   } else if (!NpyArray_convert(&arr, dbl)) {
       snprintf(err, errlen, "--%s %s: out of memory converting", what, path);
       NpyArray_free(&arr);
       return false;
@@ -200,13 +195,7 @@ bool Inputs_loadNpy(Inputs *in, const Problem *p, const char *a_path, const char
 
 /* |element i| of A or B (operand: the input type) or of C0 (the output type). */
 static double magnitude(const void *m, size_t i, Precision p, bool operand) {
-   if (p == PRECISION_DOUBLE)
-      return fabs(((const double *)m)[i]);
-   if (operand && p == PRECISION_HALF)
-      return fabs(LowPrec_halfToFloat(((const uint16_t *)m)[i]));
-   if (operand && p == PRECISION_BF16)
-      return fabs(LowPrec_bf16ToFloat(((const uint16_t *)m)[i]));
-   return fabs((double)((const float *)m)[i]);
+   return fabs(Storage_load(storageOf(p, operand), m, i));
 }
 
 /* Column maxima of a rows x cols operand (along_rows false: over each column) or row
@@ -243,7 +232,7 @@ static double weightedMax(const void *m, size_t rows, size_t cols, Precision p, 
 }
 
 bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t errlen) {
-   const bool dbl = p->precision == PRECISION_DOUBLE;
+   const bool dbl = Types_of(p->precision)->out == STORAGE_F64;
    const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
    const double big = dbl ? DBL_MAX : FLT_MAX; /* the accumulation's and C's */
    const char *type = dbl ? "double" : "float";

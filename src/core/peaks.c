@@ -32,15 +32,15 @@ bool Peaks_cached(const DeviceInfo *dev, const char *backend, Peaks *out) {
    if (!text)
       return false;
    Peaks p = {0};
-   int n = sscanf(text, "fp32_gflops %lf\nfp64_gflops %lf\ncopy_gbps %lf\nmeasured %31[^\n]", &p.fp32_gflops,
-                  &p.fp64_gflops, &p.copy_gbps, p.measured_at);
+   int n = sscanf(text, "fp32_gflops %lf\nfp64_gflops %lf\ncopy_gbps %lf\nmeasured %31[^\n]", &p.gflops[PEAK_FP32],
+                  &p.gflops[PEAK_FP64], &p.copy_gbps, p.measured_at);
    /* Files written before the tensor peaks have none: they stay 0. */
    const char *t = strstr(text, "\ntensor_tf32_gflops ");
-   if (t && sscanf(t, "\ntensor_tf32_gflops %lf\ntensor_f16_gflops %lf\ntensor_bf16_gflops %lf", &p.tf32_gflops,
-                   &p.f16_gflops, &p.bf16_gflops) != 3)
-      p.tf32_gflops = p.f16_gflops = p.bf16_gflops = 0;
+   if (t && sscanf(t, "\ntensor_tf32_gflops %lf\ntensor_f16_gflops %lf\ntensor_bf16_gflops %lf", &p.gflops[PEAK_TF32],
+                   &p.gflops[PEAK_F16], &p.gflops[PEAK_BF16]) != 3)
+      p.gflops[PEAK_TF32] = p.gflops[PEAK_F16] = p.gflops[PEAK_BF16] = 0;
    free(text);
-   if (n != 4 || p.fp32_gflops <= 0 || p.copy_gbps <= 0)
+   if (n != 4 || p.gflops[PEAK_FP32] <= 0 || p.copy_gbps <= 0)
       return false;
    p.known = true;
    *out = p;
@@ -123,12 +123,14 @@ static double measureMma(Session *s, const Catalog *cat, int kind, char *err, si
 static void measureTensor(Session *s, const Catalog *cat, Peaks *out) {
    if (!Session_device(s)->tensor_ptx) /* the device's, even where GEMMTOP_DEVICE_LIMITS took it from kernels */
       return;
-   double *rates[3] = {&out->tf32_gflops, &out->f16_gflops, &out->bf16_gflops};
+   /* The micro-kernel's GT_MMA_KIND: 0 tf32, 1 half, 2 bfloat16. */
+   static const PeakKind kinds[3] = {PEAK_TF32, PEAK_F16, PEAK_BF16};
    char err[512] = "";
    for (int kind = 0; kind < 3; kind++) {
-      *rates[kind] = measureMma(s, cat, kind, err, sizeof err);
-      if (*rates[kind] <= 0) {
-         out->tf32_gflops = out->f16_gflops = out->bf16_gflops = 0;
+      out->gflops[kinds[kind]] = measureMma(s, cat, kind, err, sizeof err);
+      if (out->gflops[kinds[kind]] <= 0) {
+         for (int k = 0; k < 3; k++)
+            out->gflops[kinds[k]] = 0;
          snprintf(out->tensor_error, sizeof out->tensor_error, "%.*s", (int)strcspn(err, "\n"), err);
          return;
       }
@@ -179,12 +181,12 @@ static double measureCopy(Session *s, const Catalog *cat, char *err, size_t errl
 bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t errlen) {
    memset(out, 0, sizeof *out);
    const DeviceInfo *dev = Session_device(s);
-   out->fp32_gflops = measureFma(s, cat, false, err, errlen);
-   if (out->fp32_gflops <= 0)
+   out->gflops[PEAK_FP32] = measureFma(s, cat, false, err, errlen);
+   if (out->gflops[PEAK_FP32] <= 0)
       return false;
    if (dev->limits.fp64) {
-      out->fp64_gflops = measureFma(s, cat, true, err, errlen);
-      if (out->fp64_gflops <= 0)
+      out->gflops[PEAK_FP64] = measureFma(s, cat, true, err, errlen);
+      if (out->gflops[PEAK_FP64] <= 0)
          return false;
    }
    out->copy_gbps = measureCopy(s, cat, err, errlen);
@@ -201,8 +203,8 @@ bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t
       snprintf(text, sizeof text,
                "fp32_gflops %.6g\nfp64_gflops %.6g\ncopy_gbps %.6g\nmeasured %s\ntensor_tf32_gflops %.6g\n"
                "tensor_f16_gflops %.6g\ntensor_bf16_gflops %.6g\n",
-               out->fp32_gflops, out->fp64_gflops, out->copy_gbps, out->measured_at, out->tf32_gflops, out->f16_gflops,
-               out->bf16_gflops);
+               out->gflops[PEAK_FP32], out->gflops[PEAK_FP64], out->copy_gbps, out->measured_at,
+               out->gflops[PEAK_TF32], out->gflops[PEAK_F16], out->gflops[PEAK_BF16]);
       Util_writeFileAtomic(path, text, strlen(text));
    }
    return true;
@@ -211,20 +213,11 @@ bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t
 double Peaks_for(const Peaks *peaks, Precision p, bool tensor, bool emulated) {
    if (!peaks || !peaks->known || emulated)
       return 0;
-   if (tensor)
-      return p == PRECISION_TF32 ? peaks->tf32_gflops
-             : p == PRECISION_HALF ? peaks->f16_gflops
-             : p == PRECISION_BF16 ? peaks->bf16_gflops
-                                   : peaks->fp32_gflops;
-   return p == PRECISION_DOUBLE ? peaks->fp64_gflops : peaks->fp32_gflops;
+   const TypeTraits *t = Types_of(p);
+   return peaks->gflops[tensor ? t->tensor_peak : t->peak];
 }
 
 const char *Peaks_label(Precision p, bool tensor) {
-   if (tensor && p == PRECISION_TF32)
-      return "TF32 tensor";
-   if (tensor && p == PRECISION_HALF)
-      return "half tensor";
-   if (tensor && p == PRECISION_BF16)
-      return "bfloat16 tensor";
-   return p == PRECISION_DOUBLE ? "FP64" : "FP32";
+   const TypeTraits *t = Types_of(p);
+   return PeakKind_label(tensor ? t->tensor_peak : t->peak);
 }

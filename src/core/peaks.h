@@ -12,12 +12,12 @@
 
 typedef struct Peaks_ {
    bool known;
-   double fp32_gflops;
-   double fp64_gflops;   /* 0 when the device has no double support */
+   /* Each compute peak (core/types.h: PeakKind), 0 when unknown or absent: FP32 and FP64
+    * (0 on a device without double) by FMA chains; the tensor cores' through back-to-back
+    * mma.sync with FP32 accumulation (NVIDIA sm_80 and newer; 0 elsewhere): TF32 m16n8k8,
+    * half and bfloat16 m16n8k16. */
+   double gflops[PEAK_KINDS];
    double copy_gbps;     /* bytes read + bytes written per second */
-   /* Tensor cores, through back-to-back mma.sync with FP32 accumulation (NVIDIA sm_80 and
-    * newer; 0 elsewhere): TF32 m16n8k8, half and bfloat16 m16n8k16. */
-   double tf32_gflops, f16_gflops, bf16_gflops;
    char tensor_error[256]; /* why the tensor peaks are 0 on a device that has them ("" otherwise) */
    char measured_at[32]; /* date of the measurement, YYYY-MM-DD HH:MM */
 } Peaks;

@@ -4,29 +4,17 @@
 #include <string.h>
 #include <strings.h>
 
-static const struct {
-   const char *name, *input, *compute, *output;
-   const char *aliases[3];
-} kTypes[PRECISION_COUNT] = {
-    [PRECISION_FLOAT] = {"float", "float", "float", "float", {"single", "fp32", "s"}},
-    [PRECISION_DOUBLE] = {"double", "double", "double", "double", {"fp64", "d", NULL}},
-    [PRECISION_TF32] = {"tf32", "float", "tf32", "float", {NULL, NULL, NULL}},
-    [PRECISION_HALF] = {"half", "half", "float", "float", {"fp16", "f16", NULL}},
-    [PRECISION_BF16] = {"bfloat16", "bfloat16", "float", "float", {"bf16", NULL, NULL}},
-};
-
-static bool valid(Precision p) { return (unsigned)p < PRECISION_COUNT; }
-
-const char *Precision_name(Precision p) { return valid(p) ? kTypes[p].name : "?"; }
-const char *Precision_inputType(Precision p) { return valid(p) ? kTypes[p].input : "?"; }
-const char *Precision_computeType(Precision p) { return valid(p) ? kTypes[p].compute : "?"; }
-const char *Precision_outputType(Precision p) { return valid(p) ? kTypes[p].output : "?"; }
+const char *Precision_name(Precision p) { return Types_of(p)->name; }
+const char *Precision_inputType(Precision p) { return Types_of(p)->input; }
+const char *Precision_computeType(Precision p) { return Types_of(p)->compute; }
+const char *Precision_outputType(Precision p) { return Types_of(p)->output; }
 
 bool Precision_parse(const char *s, Precision *out) {
    for (int p = 0; p < PRECISION_COUNT; p++) {
-      bool match = !strcasecmp(s, kTypes[p].name);
-      for (int a = 0; a < 3 && kTypes[p].aliases[a]; a++)
-         match |= !strcasecmp(s, kTypes[p].aliases[a]);
+      const TypeTraits *t = Types_of((Precision)p);
+      bool match = !strcasecmp(s, t->name);
+      for (int a = 0; a < 3 && t->aliases[a]; a++)
+         match |= !strcasecmp(s, t->aliases[a]);
       if (match) {
          *out = (Precision)p;
          return true;
@@ -40,12 +28,13 @@ void Precision_listNames(unsigned mask, char *out, size_t outlen) {
    out[0] = '\0';
    for (int p = 0; p < PRECISION_COUNT && n < outlen; p++)
       if (mask & PRECISION_BIT(p))
-         n += (size_t)snprintf(out + n, outlen - n, "%s%s", n ? ", " : "", kTypes[p].name);
+         n += (size_t)snprintf(out + n, outlen - n, "%s%s", n ? ", " : "", Types_of((Precision)p)->name);
 }
 
 void Precision_defines(Precision p, char *out, size_t outlen) {
-   snprintf(out, outlen, "-DDOUBLE=%d%s", p == PRECISION_DOUBLE,
-            p == PRECISION_TF32 ? " -DGT_TF32=1" : p == PRECISION_HALF ? " -DGT_HALF=1" : p == PRECISION_BF16 ? " -DGT_BF16=1" : "");
+   const TypeTraits *t = Types_of(p);
+   snprintf(out, outlen, "-DDOUBLE=%d%s%s%s", t->out == STORAGE_F64, t->define ? " -D" : "", t->define ? t->define : "",
+            t->define ? "=1" : "");
 }
 
 bool Problem_parseLayout(Problem *p, const char *s) {

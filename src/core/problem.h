@@ -5,20 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The element types. float and double: A, B, C, alpha and beta all of that type. The
- * tensor-core types keep C, alpha and beta in FP32 and accumulate in FP32:
- *   tf32:     A and B stored as FP32 and multiplied in TF32 (rounding them is the kernel's job)
- *   half:     A and B stored as IEEE binary16
- *   bfloat16: A and B stored as bfloat16                                                  */
-typedef enum {
-   PRECISION_FLOAT = 0,
-   PRECISION_DOUBLE = 1,
-   PRECISION_TF32 = 2,
-   PRECISION_HALF = 3,
-   PRECISION_BF16 = 4,
-} Precision;
-#define PRECISION_COUNT 5
-#define PRECISION_BIT(p) (1u << (unsigned)(p))
+#include "core/types.h"
 
 /* op(A) is M x K, op(B) is K x N, C is M x N.  Storage is row-major:
  *   A not transposed: M x K, A[i*K + k];   transposed: K x M, A[k*M + i]
@@ -32,13 +19,11 @@ typedef struct Problem_ {
 } Problem;
 
 /* Bytes of one element of C, alpha and beta (the kernel's `real`). */
-static inline size_t Precision_size(Precision p) { return p == PRECISION_DOUBLE ? 8 : 4; }
+static inline size_t Precision_size(Precision p) { return Storage_size(Types_of(p)->out); }
 /* Bytes of one element of A and B (the kernel's `in_t`). */
-static inline size_t Precision_inputSize(Precision p) {
-   return p == PRECISION_DOUBLE ? 8 : p == PRECISION_HALF || p == PRECISION_BF16 ? 2 : 4;
-}
+static inline size_t Precision_inputSize(Precision p) { return Storage_size(Types_of(p)->in); }
 /* A and B stored as 16-bit patterns (half, bfloat16). */
-static inline bool Precision_is16(Precision p) { return p == PRECISION_HALF || p == PRECISION_BF16; }
+static inline bool Precision_is16(Precision p) { return Precision_inputSize(p) == 2; }
 /* "float", "double", "tf32", "half", "bfloat16". */
 const char *Precision_name(Precision p);
 /* The types of a run, as a report names them: A and B as stored, the multiplies, C. */

@@ -418,12 +418,8 @@ failed:
 }
 
 static void fillNaN(void *host, size_t count, Precision prec) {
-   for (size_t i = 0; i < count; i++) {
-      if (prec == PRECISION_DOUBLE)
-         ((double *)host)[i] = NAN;
-      else
-         ((float *)host)[i] = NAN;
-   }
+   for (size_t i = 0; i < count; i++)
+      Storage_store(Types_of(prec)->out, host, i, NAN);
 }
 
 /* The text a backend compiles: its own prelude (CUDA/HIP), the common prelude, then the
@@ -512,7 +508,7 @@ static RunStatus prepare(Session *s, const KernelInfo *k, const long long *value
    Config_defines(k, values, p, g, r->defines, sizeof r->defines);
    if (extra_defines && *extra_defines)
       snprintf(r->defines + strlen(r->defines), sizeof r->defines - strlen(r->defines), " %s", extra_defines);
-   bool dbl = p->precision == PRECISION_DOUBLE;
+   bool dbl = Types_of(p->precision)->out == STORAGE_F64;
 
    /* Compile (or find) the GEMM kernel and, when needed, the helpers. */
    char *source = Session_sourceNamed(s->catalog, Backend_can(s->be, BACKEND_CAP_CUDA_PRELUDE), k->source, k->path);

@@ -26,31 +26,14 @@ typedef long double ldouble;
 #define RANDOM_SAMPLES 256
 #define ALL_SAMPLES_MAX 4096
 
-/* How a matrix is stored: A and B in the problem's input type, C and C0 in its output type. */
-typedef enum { ELEM_F32, ELEM_F64, ELEM_F16, ELEM_BF16 } ElemKind;
+/* How a matrix is stored (core/types.h): A and B in the problem's input type, C and C0 in
+ * its output type. */
+typedef Storage ElemKind;
 
-static ElemKind inputKind(Precision p) {
-   return p == PRECISION_DOUBLE ? ELEM_F64 : p == PRECISION_HALF ? ELEM_F16 : p == PRECISION_BF16 ? ELEM_BF16 : ELEM_F32;
-}
-
-static ElemKind outputKind(Precision p) { return p == PRECISION_DOUBLE ? ELEM_F64 : ELEM_F32; }
-
-static inline double load(const void *p, size_t i, ElemKind kind) {
-   switch (kind) {
-   case ELEM_F64: return ((const double *)p)[i];
-   case ELEM_F16: return LowPrec_halfToFloat(((const uint16_t *)p)[i]);
-   case ELEM_BF16: return LowPrec_bf16ToFloat(((const uint16_t *)p)[i]);
-   default: return (double)((const float *)p)[i];
-   }
-}
+static inline double load(const void *p, size_t i, ElemKind kind) { return Storage_load(kind, p, i); }
 
 /* The accumulation's (and C's) epsilon: FP32 for every type but double. */
-static double precisionEps(Precision p) { return p == PRECISION_DOUBLE ? DBL_EPSILON : FLT_EPSILON; }
-
-/* TF32 keeps 10 of FP32's 23 fraction bits: an input cut to TF32 by truncation (what the
- * tensor cores do with FP32 bits a kernel did not round) is off by less than 2^-10 of
- * itself, so a product of two by less than 2^-9. */
-#define TF32_PRODUCT_ERROR 0x1p-9
+static double precisionEps(Precision p) { return Storage_epsilon(Types_of(p)->out); }
 
 /* Far above rounding (verify.h), far below one term of the sum. */
 #define SAMPLE_TOLERANCE_EPS 8.0
@@ -58,8 +41,7 @@ static double precisionEps(Precision p) { return p == PRECISION_DOUBLE ? DBL_EPS
 /* For tf32 the inputs' cut to TF32 adds up to 2^-9 of sum |p|, which the samples' scale
  * (at least sum |p|) and Freivalds' magnitude both bound. */
 double Verify_tolerance(const Problem *p) {
-   return SAMPLE_TOLERANCE_EPS * precisionEps(p->precision) +
-          (p->precision == PRECISION_TF32 ? TF32_PRODUCT_ERROR : 0.0);
+   return SAMPLE_TOLERANCE_EPS * precisionEps(p->precision) + Types_of(p->precision)->product_error;
 }
 
 double Verify_freivaldsTolerance(const Problem *p) {
@@ -67,7 +49,7 @@ double Verify_freivaldsTolerance(const Problem *p) {
    double f = 4.0 * sqrt(k);
    if (f < 32.0)
       f = 32.0;
-   return f * precisionEps(p->precision) + (p->precision == PRECISION_TF32 ? TF32_PRODUCT_ERROR : 0.0);
+   return f * precisionEps(p->precision) + Types_of(p->precision)->product_error;
 }
 
 /* S is a rows x cols row-major matrix.
@@ -519,7 +501,7 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
                               : "FAILED: cannot verify: a matrix is missing");
       return;
    }
-   const bool dbl = p->precision == PRECISION_DOUBLE;
+   const bool dbl = Types_of(p->precision)->out == STORAGE_F64;
    const double eps = precisionEps(p->precision);
    const double tol = Verify_freivaldsTolerance(p); /* the samples use out->tolerance */
    /* The device sees alpha and beta in the storage precision. */
@@ -574,7 +556,7 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
 
    VerifyCtx ctx = {
       .p = p, .A = A, .B = B, .C0 = C0, .C = C, .M = M, .N = N, .K = K,
-      .in_kind = inputKind(p->precision), .out_kind = outputKind(p->precision), .use_c0 = use_c0,
+      .in_kind = Types_of(p->precision)->in, .out_kind = Types_of(p->precision)->out, .use_c0 = use_c0,
       .alpha = alpha, .beta = beta, .aalpha = aalpha, .abeta = abeta, .tol = out->tolerance,
       .tol_rounding = SAMPLE_TOLERANCE_EPS * eps,
       .x = x, .ax = ax, .y = y, .ay = ay,

@@ -177,11 +177,11 @@ void Measure_peaks(Worker *w) {
    pthread_mutex_lock(&w->mu);
    if (ok) {
       w->snap.peaks = p;
-      Worker_log(w, LOG_GOOD, "measured peaks: FP32 %.1f GFLOPS, FP64 %.1f GFLOPS, copy %.1f GB/s", p.fp32_gflops,
-            p.fp64_gflops, p.copy_gbps);
-      if (p.tf32_gflops > 0)
-         Worker_log(w, LOG_GOOD, "tensor peaks (mma.sync): TF32 %.1f, half %.1f, bfloat16 %.1f GFLOPS", p.tf32_gflops,
-                    p.f16_gflops, p.bf16_gflops);
+      Worker_log(w, LOG_GOOD, "measured peaks: FP32 %.1f GFLOPS, FP64 %.1f GFLOPS, copy %.1f GB/s", p.gflops[PEAK_FP32],
+            p.gflops[PEAK_FP64], p.copy_gbps);
+      if (p.gflops[PEAK_TF32] > 0)
+         Worker_log(w, LOG_GOOD, "tensor peaks (mma.sync): TF32 %.1f, half %.1f, bfloat16 %.1f GFLOPS", p.gflops[PEAK_TF32],
+                    p.gflops[PEAK_F16], p.gflops[PEAK_BF16]);
       else if (p.tensor_error[0])
          Worker_log(w, LOG_WARN, "tensor peaks not measured: %s", p.tensor_error);
    } else {

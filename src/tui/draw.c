@@ -239,7 +239,7 @@ static void drawHeader(Ui *ui) {
       snprintf(left, sizeof left, " gemmtop  (no device)");
    const Peaks *pk = &ui->snap.peaks;
    if (ui->snap.have_device && pk->known)
-      snprintf(right, sizeof right, "peak FP32 %.0f FP64 %.0f GFLOPS, %.0f GB/s ", pk->fp32_gflops, pk->fp64_gflops,
+      snprintf(right, sizeof right, "peak FP32 %.0f FP64 %.0f GFLOPS, %.0f GB/s ", pk->gflops[PEAK_FP32], pk->gflops[PEAK_FP64],
                pk->copy_gbps);
    else if (ui->snap.have_device)
       snprintf(right, sizeof right, "peaks not measured (F6) ");

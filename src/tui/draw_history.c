@@ -23,7 +23,7 @@ static void historyLabel(const Ui *ui, const HistoryEntry *e, char *out, size_t 
       char lay[3];
       Problem_layoutName(&e->problem, lay);
       snprintf(out + strlen(out), n - strlen(out), " @%dx%dx%d%s%s", e->problem.m, e->problem.n, e->problem.k,
-               e->problem.precision == PRECISION_DOUBLE ? " dbl" : "", strcmp(lay, "NN") ? lay : "");
+               Types_of(e->problem.precision)->tag, strcmp(lay, "NN") ? lay : "");
    }
 }
 

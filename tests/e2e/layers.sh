@@ -70,4 +70,23 @@ for want in 'tui/keys.c: "cli/cli.h"' 'explorer/worker.c: <curses.h>' 'explorer/
    'core/session.c: "explorer/worker.h"' 'backend/backend_opencl.c: "core/session.h"' 'core/util.c: "util.h"'; do
    expect_in "$want" "$planted" "a planted $want is caught"
 done
+
+# Element types are decided in one table (core/types.c: TypeTraits): nowhere else a
+# comparison with, a case of or a ternary on a type (the backends map types in arrays
+# indexed by precision: [PRECISION_HALF] = ...), so that a new type is one row.
+type_decisions() {
+   (cd "$1" && grep -rnoE '([=!]=|case)[[:space:]]*PRECISION_[A-Z0-9_]+|PRECISION_[A-Z0-9_]+[[:space:]]*([=!]=|[?])' \
+      --include='*.c' --include='*.h' . | grep -vE 'PRECISION_(COUNT|BIT)' | grep -v '^\./core/types\.[ch]:')
+}
+decisions=$(type_decisions "$SRC")
+[ -z "$decisions" ] && ok "no element type is decided outside core/types.c's table" ||
+   not_ok "element types decided outside core/types.c" "$decisions"
+printf 'static int planted(Precision p) { return p == PRECISION_HALF; }\n' >>"$T_DIR/tree/core/session.c"
+printf 'static int planted2(Precision p) { return p != PRECISION_TF32 ? 1 : 0; }\n' >>"$T_DIR/tree/backend/backend_hip.c"
+printf 'static int planted3(Precision p) { switch (p) { case PRECISION_BF16: return 1; default: return 0; } }\n' >>"$T_DIR/tree/tui/draw.c"
+planted=$(type_decisions "$T_DIR/tree")
+for want in "core/session.c:.*== PRECISION_HALF" "backend/backend_hip.c:.*!= PRECISION_TF32" "tui/draw.c:.*case PRECISION_BF16"; do
+   printf '%s\n' "$planted" | grep -q "$want" && ok "a planted type decision ($want) is caught" ||
+      not_ok "a planted type decision ($want) is not caught" "$planted"
+done
 finish

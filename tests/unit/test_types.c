@@ -25,6 +25,7 @@
 #include "core/npy.h"
 #include "core/rng.h"
 #include "core/session.h"
+#include "core/types.h"
 #include "core/verify.h"
 #include "testing.h"
 
@@ -502,6 +503,107 @@ static void test_peak_mma_compiles(void **state) {
       SKIP_BECAUSE("NVRTC is not installed: the tensor peak kernel's compile is not checked");
 }
 
+/* ---- every type, end to end ---- */
+
+/* The first kernel of the catalog that takes p without tensor cores and runs on the
+ * session's device: each type must have one, or it cannot be taught or verified. */
+static const KernelInfo *kernelFor(const Catalog *cat, Session *s, Precision p) {
+   for (int i = 0; i < cat->count; i++) {
+      const KernelInfo *k = &cat->kernels[i];
+      char why[512];
+      if ((k->precisions & PRECISION_BIT(p)) && !k->tensor && Session_targetOk(s, k, why, sizeof why))
+         return k;
+   }
+   return NULL;
+}
+
+/* Issue 27: every row of the types table, walked through what gemmtop does with a type:
+ * its name and aliases parsed back, its defines, its storage's size and rounding, its
+ * peaks' labels, and a verified run at 64 on PoCL with fresh random inputs. A type added
+ * to the enum without a row, a name, a storage or a kernel that takes it fails here. */
+static void test_every_type_end_to_end(void **state) {
+   (void)state;
+   char err[1024];
+   int dev = Testing_poclDevice(err, sizeof err);
+   if (dev < 0)
+      SKIP_BECAUSE("%s", err);
+   /* The shipped kernels (or GEMMTOP_KERNELS), and the test kernels that take each type on
+    * CUDA cores (tests/kernels/types: the shipped ones for tf32, half and bfloat16 are
+    * tensor-core kernels). */
+   Catalog cat;
+   const char *kdir = getenv("GEMMTOP_KERNELS");
+   char dirs[4096];
+   snprintf(dirs, sizeof dirs, "%s:%s/tests/kernels/types", kdir && *kdir ? kdir : GEMMTOP_SOURCE_DIR "/kernels",
+            GEMMTOP_SOURCE_DIR);
+   if (!Catalog_load(&cat, dirs, err, sizeof err))
+      fail_msg("cannot load kernels: %s", err);
+   Session *s = Session_open(Backend_opencl(), dev, &cat, err, sizeof err);
+   if (!s)
+      fail_msg("cannot open PoCL: %s", err);
+   Rng rng;
+   Rng_seed(&rng, Rng_freshSeed());
+   for (int i = 0; i < PRECISION_COUNT; i++) {
+      Precision p = (Precision)i;
+      const TypeTraits *t = Types_of(p);
+      /* names and aliases */
+      assert_true(t->name && t->name[0] && t->input && t->compute && t->output && t->tag);
+      Precision back;
+      assert_true(Precision_parse(t->name, &back) && back == p);
+      for (int a = 0; a < 3 && t->aliases[a]; a++)
+         assert_true(Precision_parse(t->aliases[a], &back) && back == p);
+      assert_string_equal(Precision_name(p), t->name);
+      /* the kernels' defines */
+      char defines[128], want[64];
+      Precision_defines(p, defines, sizeof defines);
+      snprintf(want, sizeof want, "-DDOUBLE=%d", t->out == STORAGE_F64);
+      assert_non_null(strstr(defines, want));
+      if (t->define)
+         assert_non_null(strstr(defines, t->define));
+      /* storage: sizes, an exact value back as it went in, and rounding within half an epsilon */
+      assert_int_equal(Precision_inputSize(p), Storage_size(t->in));
+      assert_int_equal(Precision_size(p), Storage_size(t->out));
+      const Storage kinds[2] = {t->in, t->out};
+      for (int k = 0; k < 2; k++) {
+         unsigned char cell[8];
+         Storage_store(kinds[k], cell, 0, 1.5);
+         assert_true(Storage_load(kinds[k], cell, 0) == 1.5);
+         double v = Rng_range(&rng, 1.0, 2.0);
+         Storage_store(kinds[k], cell, 0, v);
+         assert_true(fabs(Storage_load(kinds[k], cell, 0) - v) <= Storage_epsilon(kinds[k]) * v);
+         Storage_store(kinds[k], cell, 0, Storage_max(kinds[k]));
+         assert_true(Storage_load(kinds[k], cell, 0) == Storage_max(kinds[k]));
+      }
+      /* the peaks it is put against */
+      assert_true(strcmp(PeakKind_label(t->peak), "?") != 0 && strcmp(PeakKind_label(t->tensor_peak), "?") != 0);
+      /* a verified run at 64 */
+      const KernelInfo *k = kernelFor(&cat, s, p);
+      if (!k)
+         fail_msg("no kernel takes %s on PoCL: a type must have one", t->name);
+      long long values[KERNEL_MAX_PARAMS];
+      KernelInfo_defaults(k, values);
+      Problem pr;
+      Problem_setDefaults(&pr);
+      pr.m = pr.n = pr.k = 64;
+      pr.precision = p;
+      pr.alpha = 0.75;
+      pr.beta = -1.5;
+      Inputs in;
+      assert_true(Inputs_random(&in, &pr, Rng_next(&rng)));
+      RunResult *r = calloc(1, sizeof *r);
+      assert_non_null(r);
+      RunOptions o = {.reps = 1, .verify = true};
+      RunStatus st = Session_run(s, k, values, &pr, &in, &o, r);
+      print_message("# %s: %s %s\n", t->name, k->name, r->verify.message);
+      if (st != RUN_OK || !r->verify.ok)
+         fail_msg("%s with %s at 64: %s (%s)", t->name, k->name, r->message, r->verify.message);
+      RunResult_free(r);
+      free(r);
+      Inputs_free(&in);
+   }
+   Session_close(s);
+   Catalog_free(&cat);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_half_cases),
@@ -516,6 +618,7 @@ int main(void) {
        cmocka_unit_test(test_npy_float16),
        cmocka_unit_test(test_npy_inputs_rounded),
        cmocka_unit_test(test_peak_mma_compiles),
+       cmocka_unit_test(test_every_type_end_to_end),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
