@@ -9,7 +9,17 @@
 #include <stddef.h>
 
 #include "backend/device.h"
-#include "core/problem.h" /* vendorGemm's sizes, precision and layout (no catalog behind it) */
+#include "base/types.h"
+
+/* A GEMM as a vendor library is asked for it (vendorGemm): C = alpha * op(A) * op(B) +
+ * beta * C, row-major, the element type's (base/types.h). The engine's Problem says the
+ * same; the backends know nothing of the engine. */
+typedef struct BackendGemm_ {
+   int m, n, k;
+   Precision precision;
+   bool trans_a, trans_b;
+   double alpha, beta;
+} BackendGemm;
 
 typedef struct BuildInfo_ {
    char *log;                 /* compiler messages, malloc'ed (may be NULL) */
@@ -119,7 +129,7 @@ typedef struct Backend_ {
     * library may launch several kernels). BACKEND_ERR_NO_RUNTIME when the library is
     * absent, BACKEND_ERR_UNSUPPORTED when it has no GEMM of the problem's type (err says
     * which); name gets the library and its version. */
-   BackendStatus (*vendorGemm)(Context *ctx, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
+   BackendStatus (*vendorGemm)(Context *ctx, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
                                size_t namelen, char *err, size_t errlen);
    /* Registers, private (spill) and static shared bytes of entry in PTX text, as this
     * backend's runtime compiles it for its first device (CUDA: the driver loads the PTX);

@@ -13,7 +13,7 @@
 
 #include "backend/backend.h"
 #include "backend/gpu_common.h"
-#include "core/util.h"
+#include "base/util.h"
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -749,7 +749,7 @@ static void loadCublas(Context *c) {
       cublas.version = 0;
 }
 
-static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
+static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
                                 size_t namelen, char *err, size_t errlen) {
    *ms = -1;
    if (!cublas.tried)
@@ -757,7 +757,7 @@ static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer 
    const CublasCall call = (unsigned)p->precision < PRECISION_COUNT ? kCublasTypes[p->precision].call : CUBLAS_NONE;
    if (call == CUBLAS_NONE) {
       snprintf(name, namelen, "cuBLAS");
-      snprintf(err, errlen, "no cuBLAS reference for %s in gemmtop", Precision_name(p->precision));
+      snprintf(err, errlen, "no cuBLAS reference for %s in gemmtop", Types_of(p->precision)->name);
       return BACKEND_ERR_UNSUPPORTED;
    }
    const bool ex = call == CUBLAS_GEMMEX;

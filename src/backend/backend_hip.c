@@ -18,7 +18,7 @@
 #include "backend/backend_hip.h"
 #include "backend/gpu_common.h"
 #include "backend/hip_api.h"
-#include "core/util.h"
+#include "base/util.h"
 
 static struct {
    bool tried;
@@ -718,7 +718,7 @@ static void loadRocblas(Context *c) {
 /* rocBLAS's call for each element type: 's' sgemm, 'd' dgemm, 0 none wired in (rocblas_gemm_ex). */
 static const char kRocblasTypes[PRECISION_COUNT] = {[PRECISION_FLOAT] = 's', [PRECISION_DOUBLE] = 'd'};
 
-static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
+static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
                                 size_t namelen, char *err, size_t errlen) {
    *ms = -1;
    if (!rocblas.tried)
@@ -727,7 +727,7 @@ static BackendStatus vendorGemm(Context *c, const Problem *p, Buffer *A, Buffer 
    const char call = (unsigned)p->precision < PRECISION_COUNT ? kRocblasTypes[p->precision] : 0;
    if (!call) {
       snprintf(err, errlen, "no rocBLAS reference for %s in gemmtop yet (rocblas_gemm_ex is not wired in); the CUDA "
-                            "backend compares with cuBLAS GemmEx", Precision_name(p->precision));
+                            "backend compares with cuBLAS GemmEx", Types_of(p->precision)->name);
       return BACKEND_ERR_OTHER;
    }
    if (!rocblas.handle || !rocblas.sgemm || !rocblas.dgemm || !rocblas.setStream) {

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
-#include "core/diskcache.h"
+#include "base/diskcache.h"
 #include "backend/poclbin.h"
-#include "core/util.h"
+#include "base/util.h"
 
 struct Context_ {
    cl_context context;
@@ -747,7 +747,7 @@ static const char kClblastTypes[PRECISION_COUNT] = {[PRECISION_FLOAT] = 'S', [PR
 static const bool kClblastHalfC[PRECISION_COUNT] = {[PRECISION_HALF] = true};
 
 static void unsupportedType(Context *ctx, Precision precision, char *err, size_t errlen) {
-   const char *type = Precision_name(precision);
+   const char *type = Types_of(precision)->name;
    char ext[8192];
    deviceString(ctx->device, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
    if ((unsigned)precision >= PRECISION_COUNT || !kClblastHalfC[precision])
@@ -761,7 +761,7 @@ static void unsupportedType(Context *ctx, Precision precision, char *err, size_t
                "for half on OpenCL; the CUDA backend compares with cuBLAS GemmEx");
 }
 
-static BackendStatus vendorGemm(Context *ctx, const Problem *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
+static BackendStatus vendorGemm(Context *ctx, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
                                 size_t namelen, char *err, size_t errlen) {
    if (!clblast.tried) {
       clblast.tried = true;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/diskcache.h"
-#include "core/util.h"
+#include "base/diskcache.h"
+#include "base/util.h"
 
 BackendStatus Gpu_fail(const GpuRuntime *rt, int r, const char *what, char *err, size_t errlen) {
    const char *s = rt->errorString ? rt->errorString(r) : NULL;
@@ -260,7 +260,7 @@ int Gpu_splitOptions(char *buf, const char **opts, int max) {
    return n;
 }
 
-GpuGemmCall Gpu_columnMajor(const Problem *p) {
+GpuGemmCall Gpu_columnMajor(const BackendGemm *p) {
    GpuGemmCall c = {
        .trans_first = p->trans_b,
        .trans_second = p->trans_a,

@@ -121,6 +121,6 @@ typedef struct GpuGemmCall_ {
    int m, n, k;
    int ld_first, ld_second, ld_c;
 } GpuGemmCall;
-GpuGemmCall Gpu_columnMajor(const Problem *p);
+GpuGemmCall Gpu_columnMajor(const BackendGemm *p);
 
 #endif

@@ -8,9 +8,9 @@
 
 #include "cli/recorder.h"
 #include "core/npy.h"
-#include "core/diskcache.h"
-#include "core/rng.h"
-#include "core/util.h"
+#include "base/diskcache.h"
+#include "base/rng.h"
+#include "base/util.h"
 #include "core/peaks.h"
 #include "cli/report.h"
 
@@ -447,7 +447,12 @@ int Cli_cache(const Options *o) {
    }
    char dir[1024];
    int temporaries = 0;
-   int n = DiskCache_clear(dir, sizeof dir, &temporaries);
+   /* Each backend keeps its own folder, named as the backend is. */
+   const char *folders[16];
+   int nfolders = 0;
+   for (int b = 0; b < Backend_count() && nfolders < 16; b++)
+      folders[nfolders++] = Backend_at(b)->name;
+   int n = DiskCache_clear(folders, nfolders, dir, sizeof dir, &temporaries);
    if (n < 0) {
       fprintf(stderr, "gemmtop: cannot find the cache folder (no HOME or XDG_CACHE_HOME)\n");
       return 1;

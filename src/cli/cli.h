@@ -3,7 +3,7 @@
 #define GEMMTOP_CLI_H
 
 #include "cli/options.h"
-#include "core/outfile.h"
+#include "base/outfile.h"
 #include "core/select.h"
 #include "core/session.h"
 

@@ -16,7 +16,7 @@
 #include "core/swizzle.h"
 #include "cli/cli.h"
 #include "cli/report.h"
-#include "core/util.h"
+#include "base/util.h"
 
 /* The site that --site names: an index or a name from the kernel's sites: line (case
  * insensitive, or a unique part of one). -1 with a message when there is none. */

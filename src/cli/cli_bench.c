@@ -15,8 +15,8 @@
 #include "cli/cli.h"
 #include "cli/recorder.h"
 #include "cli/report.h"
-#include "core/rng.h"
-#include "core/util.h"
+#include "base/rng.h"
+#include "base/util.h"
 
 #define BENCH_MAX_ROUNDS 32
 #define BENCH_EXIT_INTERRUPTED 130 /* as a shell reports a process ended by SIGINT */

@@ -17,7 +17,7 @@
 #include "core/resultfmt.h"
 #include "core/results.h"
 #include "core/store.h"
-#include "core/util.h"
+#include "base/util.h"
 
 #define DEFAULT_LIMIT 50
 #define RING_LIMIT 4096 /* list keeps at most this many rows in a ring; more: all, then the newest */

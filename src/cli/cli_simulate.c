@@ -17,10 +17,10 @@
 
 #include "cli/cli.h"
 #include "cli/report.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "core/search.h"
 #include "core/store.h"
-#include "core/util.h"
+#include "base/util.h"
 
 typedef struct Record_ {
    char kernel[64], device[128], precision[16];

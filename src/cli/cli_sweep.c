@@ -20,13 +20,13 @@
 #include "core/ahead.h"
 #include "cli/measure.h"
 #include "cli/recorder.h"
-#include "core/diskcache.h"
+#include "base/diskcache.h"
 #include "core/peaks.h"
 #include "cli/report.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "core/search.h"
 #include "core/sweep.h"
-#include "core/util.h"
+#include "base/util.h"
 
 typedef SweepCandidate Candidate;
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "core/util.h"
+#include "base/util.h"
 
 extern char **environ;
 

@@ -37,8 +37,8 @@ int MpiSweep_main(const Options *o) {
 #include "cli/cli_sweep.h"
 #include "cli/measure.h"
 #include "core/ahead.h"
-#include "core/diskcache.h"
-#include "core/util.h"
+#include "base/diskcache.h"
+#include "base/util.h"
 
 enum { TAG_HELLO = 1, TAG_WORK, TAG_RESULT, TAG_STOP, TAG_VENDOR, TAG_ALIVE };
 

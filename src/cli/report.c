@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/ablate.h"
-#include "core/util.h"
+#include "base/util.h"
 
 void Report_jsonString(FILE *out, const char *s) {
    fputc('"', out);

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "core/session.h"
-#include "core/util.h"
+#include "base/util.h"
 
 /* ---- the neighbours (pure) ---- */
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "base/util.h"
 
 #define MAX_VECTOR_BYTES 16
 /* How far ahead (in the work-item's executions of a site) a run's next address is looked

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "base/util.h"
 
 static bool isIdentifier(const char *s) {
    if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))

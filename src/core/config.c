@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/expr.h"
-#include "core/util.h"
+#include "base/util.h"
 
 typedef struct {
    const KernelInfo *k;

@@ -7,9 +7,9 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "core/lowprec.h"
+#include "base/lowprec.h"
 #include "core/npy.h"
-#include "core/rng.h"
+#include "base/rng.h"
 
 static _Atomic unsigned long nextGeneration = 1;
 

@@ -8,7 +8,7 @@
 #include "backend/backend_hip.h"
 #include "core/ablate.h"
 #include "core/preproc.h"
-#include "core/util.h"
+#include "base/util.h"
 
 void Inspection_free(Inspection *in) {
    free(in->code);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "base/util.h"
 
 void Ladder_init(Ladder *l, const Lesson *lesson, const char *device) {
    memset(l, 0, sizeof *l);

@@ -11,7 +11,7 @@
 
 #include "core/ablate.h"
 #include "core/session.h"
-#include "core/util.h"
+#include "base/util.h"
 
 /* Copies a field whole or says which limit it passed: nothing is cut silently. */
 static bool setField(char *dst, size_t dstlen, const char *value, const char *path, int line, const char *key,

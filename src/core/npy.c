@@ -7,7 +7,7 @@
  * message, never a crash. */
 #include "core/npy.h"
 
-#include "core/lowprec.h"
+#include "base/lowprec.h"
 
 #include <errno.h>
 #include <fcntl.h>

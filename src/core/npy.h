@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/outfile.h"
+#include "base/outfile.h"
 
 typedef struct NpyArray_ {
    int ndim;            /* 1 or 2 */

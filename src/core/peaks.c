@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/util.h"
+#include "base/util.h"
 
 static bool cachePath(const DeviceInfo *dev, const char *backend, char *out, size_t len, bool create) {
    char dir[2048];

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "base/util.h"
 
 /* A line marker: "# 12 \"file\" flags". */
 static bool markerFile(const char *line, size_t len, const char *file) {

@@ -10,7 +10,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "core/util.h"
+#include "base/util.h"
 
 static bool parseInt(const char *s, long long *v) {
    char *end;

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/types.h"
+#include "base/types.h"
 
 /* op(A) is M x K, op(B) is K x N, C is M x N.  Storage is row-major:
  *   A not transposed: M x K, A[i*K + k];   transposed: K x M, A[k*M + i]

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "base/util.h"
 
 /* The report reads, per entry function:
  *   ptxas info    : Compiling entry function 'gemm' for 'sm_90'

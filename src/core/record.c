@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "base/util.h"
 
 const char *Record_outcomeOf(RunStatus st) {
    switch (st) {

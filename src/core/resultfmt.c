@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/util.h"
+#include "base/util.h"
 
 static const struct {
    const char *name, *title;

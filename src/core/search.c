@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/rng.h"
+#include "base/rng.h"
 
 enum { UNASKED = 0, PENDING, TOLD, DUPLICATE };
 

@@ -10,7 +10,7 @@
 
 #include "core/ablate.h"
 #include "core/coldl2.h"
-#include "core/util.h"
+#include "base/util.h"
 
 #define PROGRAM_CACHE_SIZE 64
 
@@ -946,7 +946,8 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
          observing = true;
       }
       double ms = 0;
-      BackendStatus st = s->be->vendorGemm(s->ctx, p, a, b, C, &ms, v->name, sizeof v->name, err, sizeof err);
+      const BackendGemm g = {p->m, p->n, p->k, p->precision, p->trans_a, p->trans_b, p->alpha, p->beta};
+      BackendStatus st = s->be->vendorGemm(s->ctx, &g, a, b, C, &ms, v->name, sizeof v->name, err, sizeof err);
       if (observing)
          Observer_sample(observer);
       if (st != BACKEND_OK) {

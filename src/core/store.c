@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "base/util.h"
 
 #ifndef GEMMTOP_VERSION
 #define GEMMTOP_VERSION "unknown"

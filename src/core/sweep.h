@@ -10,7 +10,7 @@
 
 #include "core/catalog.h"
 #include "core/config.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "core/session.h"
 
 /* Above this many combinations, configurations are drawn at random instead of listed. */

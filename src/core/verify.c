@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/lowprec.h"
-#include "core/rng.h"
+#include "base/lowprec.h"
+#include "base/rng.h"
 
 typedef long double ldouble;
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/ablate.h"
-#include "core/util.h"
+#include "base/util.h"
 #include "explorer/worker_int.h"
 
 /* Rounds: the first is short so a number shows quickly; later ones re-time. */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/banks.h"
-#include "core/util.h"
+#include "base/util.h"
 #include "explorer/worker_int.h"
 
 void PaneJob_freeBanks(WorkerBanks *b) {

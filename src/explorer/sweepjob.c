@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "base/util.h"
 #include "explorer/worker_int.h"
 
 #define SWEEP_REPS 10

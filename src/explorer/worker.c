@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "core/ablate.h"
-#include "core/util.h"
+#include "base/util.h"
 #include "explorer/worker_int.h"
 
 /* Rounds start at most this often, so quick kernels do not flood the UI with snapshots. */

@@ -7,7 +7,7 @@
 #include "core/ablate.h"
 #include "core/ahead.h"
 #include "tui/app.h"
-#include "core/util.h"
+#include "base/util.h"
 
 static bool onGpu(const Ui *ui) {
    DeviceType t = ui->snap.device.type;

@@ -11,7 +11,7 @@
 #include "tui/app.h"
 #include "tui/lesson_ui.h"
 #include "tui/text.h"
-#include "core/util.h"
+#include "base/util.h"
 
 static const char *const layoutNames[] = {"NN", "NT", "TN", "TT"};
 

@@ -12,7 +12,7 @@
 #include "tui/app.h"
 #include "tui/lesson_ui.h"
 #include "tui/text.h"
-#include "core/util.h"
+#include "base/util.h"
 
 attr_t Ui_attr(const Ui *ui, Style s) {
    if (ui->color) {

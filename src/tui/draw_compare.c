@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "base/util.h"
 #include "tui/app.h"
 #include "tui/text.h"
 

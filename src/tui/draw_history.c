@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/ablate.h"
-#include "core/util.h"
+#include "base/util.h"
 #include "tui/app.h"
 #include "tui/text.h"
 

@@ -10,7 +10,7 @@
 #include "core/ablate.h"
 #include "core/banks.h"
 #include "core/traffic.h"
-#include "core/util.h"
+#include "base/util.h"
 #include "tui/app.h"
 #include "tui/lesson_ui.h"
 #include "tui/text.h"

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "core/ablate.h"
-#include "core/outfile.h"
-#include "core/util.h"
+#include "base/outfile.h"
+#include "base/util.h"
 #include "tui/app.h"
 #include "tui/text.h"
 

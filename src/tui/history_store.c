@@ -9,7 +9,7 @@
 
 #include "core/record.h"
 #include "core/store.h"
-#include "core/util.h"
+#include "base/util.h"
 #include "tui/app.h"
 
 /* At most this many stored results per kernel and problem: the history stays about now. */

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/outfile.h"
-#include "core/util.h"
+#include "base/outfile.h"
+#include "base/util.h"
 #include "tui/app.h"
 #include "tui/lesson_ui.h"
 #include "tui/text.h"

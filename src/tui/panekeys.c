@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "core/banks.h"
-#include "core/util.h"
+#include "base/util.h"
 #include "tui/app.h"
 #include "tui/lesson_ui.h"
 

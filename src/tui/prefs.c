@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tui/layout.h"
-#include "core/util.h"
+#include "base/util.h"
 
 static const char *const aheadModes[] = {"auto", "on", "off"};
 

@@ -11,7 +11,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "base/util.h"
 #include "tui/app.h"
 
 /* ---- signals: handlers only set flags or restore the terminal; never draw ---- */

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/rng.h"
+#include "base/rng.h"
 #include "core/store.h"
-#include "core/util.h"
+#include "base/util.h"
 #include "tui/app.h"
 #include "tui/lesson_ui.h"
 #include "tui/prefs.h"

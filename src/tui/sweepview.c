@@ -9,7 +9,7 @@
 
 #include "tui/app.h"
 #include "tui/text.h"
-#include "core/util.h"
+#include "base/util.h"
 
 /* Configurations tried when no --budget is given: enough to see a shape, quick on a GPU. */
 #define SWEEP_DEFAULT_BUDGET 24

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/util.h"
+#include "base/util.h"
 #include "tui/app.h"
 
 void Ui_flash(Ui *ui, Style st, const char *fmt, ...) {

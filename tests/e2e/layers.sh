@@ -5,17 +5,18 @@
 . "$(dirname "$0")/lib.sh"
 SRC=$(cd "$(dirname "$0")/../../src" && pwd)
 
-# What a file in each folder may include of ours. The backends use two core services
-# (the disk program cache and the small utilities) and the problem's description, for
-# the vendor BLAS's sizes, precision and layout.
+# What a file in each folder may include of ours. base/ (utilities, output files, the
+# random numbers, element types, the disk cache's files) is under everything and includes
+# nothing of ours above it; the backends see only base/.
 allowed() {
    case "$1" in
-   core/*) echo "core/ backend/" ;;
-   backend/*) echo "backend/ core/util.h core/diskcache.h core/problem.h" ;;
-   explorer/*) echo "explorer/ core/ backend/" ;;
-   tui/*) echo "tui/ explorer/ core/ backend/" ;;
-   cli/main.c) echo "cli/ core/ backend/ tui/ui.h" ;; # the program: both front ends
-   cli/*) echo "cli/ core/ backend/" ;;
+   base/*) echo "base/" ;;
+   backend/*) echo "backend/ base/" ;;
+   core/*) echo "core/ backend/ base/" ;;
+   explorer/*) echo "explorer/ core/ backend/ base/" ;;
+   tui/*) echo "tui/ explorer/ core/ backend/ base/" ;;
+   cli/main.c) echo "cli/ core/ backend/ base/ tui/ui.h" ;; # the program: both front ends
+   cli/*) echo "cli/ core/ backend/ base/" ;;
    *) echo "" ;;
    esac
 }
@@ -52,7 +53,7 @@ bad=$(check_tree "$SRC")
 seen=$(wc -l <"$T_DIR/seen")
 if [ "$seen" -ge 40 ]; then ok "the checker read the sources ($seen files)"; else not_ok "the checker read the sources" "only $seen files under $SRC"; fi
 if [ -z "$bad" ]; then ok "no file includes a layer above it"; else not_ok "no file includes a layer above it" "$bad"; fi
-for layer in core backend cli explorer tui; do
+for layer in base core backend cli explorer tui; do
    n=$(grep -c "^$layer/" "$T_DIR/seen")
    if [ "$n" -gt 0 ]; then ok "src/$layer checked ($n files)"; else not_ok "src/$layer checked" "no file"; fi
 done
@@ -64,23 +65,26 @@ printf '#include "cli/cli.h"\n' >>"$T_DIR/tree/tui/keys.c"
 printf '#include <curses.h>\n#include "tui/app.h"\n' >>"$T_DIR/tree/explorer/worker.c"
 printf '#include "explorer/worker.h"\n' >>"$T_DIR/tree/core/session.c"
 printf '#include "core/session.h"\n' >>"$T_DIR/tree/backend/backend_opencl.c"
-printf '#include "util.h"\n' >>"$T_DIR/tree/core/util.c"
+printf '#include "util.h"\n' >>"$T_DIR/tree/base/util.c"
+printf '#include "core/problem.h"\n' >>"$T_DIR/tree/backend/gpu_common.c"
+printf '#include "backend/backend.h"\n' >>"$T_DIR/tree/base/diskcache.c"
 planted=$(check_tree "$T_DIR/tree")
 for want in 'tui/keys.c: "cli/cli.h"' 'explorer/worker.c: <curses.h>' 'explorer/worker.c: "tui/app.h"' \
-   'core/session.c: "explorer/worker.h"' 'backend/backend_opencl.c: "core/session.h"' 'core/util.c: "util.h"'; do
+   'core/session.c: "explorer/worker.h"' 'backend/backend_opencl.c: "core/session.h"' 'base/util.c: "util.h"' \
+   'backend/gpu_common.c: "core/problem.h"' 'base/diskcache.c: "backend/backend.h"'; do
    expect_in "$want" "$planted" "a planted $want is caught"
 done
 
-# Element types are decided in one table (core/types.c: TypeTraits): nowhere else a
+# Element types are decided in one table (base/types.c: TypeTraits): nowhere else a
 # comparison with, a case of or a ternary on a type (the backends map types in arrays
 # indexed by precision: [PRECISION_HALF] = ...), so that a new type is one row.
 type_decisions() {
    (cd "$1" && grep -rnoE '([=!]=|case)[[:space:]]*PRECISION_[A-Z0-9_]+|PRECISION_[A-Z0-9_]+[[:space:]]*([=!]=|[?])' \
-      --include='*.c' --include='*.h' . | grep -vE 'PRECISION_(COUNT|BIT)' | grep -v '^\./core/types\.[ch]:')
+      --include='*.c' --include='*.h' . | grep -vE 'PRECISION_(COUNT|BIT)' | grep -v '^\./base/types\.[ch]:')
 }
 decisions=$(type_decisions "$SRC")
-[ -z "$decisions" ] && ok "no element type is decided outside core/types.c's table" ||
-   not_ok "element types decided outside core/types.c" "$decisions"
+[ -z "$decisions" ] && ok "no element type is decided outside base/types.c's table" ||
+   not_ok "element types decided outside base/types.c" "$decisions"
 printf 'static int planted(Precision p) { return p == PRECISION_HALF; }\n' >>"$T_DIR/tree/core/session.c"
 printf 'static int planted2(Precision p) { return p != PRECISION_TF32 ? 1 : 0; }\n' >>"$T_DIR/tree/backend/backend_hip.c"
 printf 'static int planted3(Precision p) { switch (p) { case PRECISION_BF16: return 1; default: return 0; } }\n' >>"$T_DIR/tree/tui/draw.c"

@@ -10,7 +10,7 @@
 #include "core/catalog.h"
 #include "core/config.h"
 #include "core/problem.h"
-#include "core/util.h"
+#include "base/util.h"
 
 /* What 'gemmtop list kernels' prints must hold no control byte. */
 static void checkKernelText(const char *s) {

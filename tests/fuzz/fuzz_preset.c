@@ -9,7 +9,7 @@
 #include "core/catalog.h"
 #include "core/preset.h"
 #include "core/problem.h"
-#include "core/util.h"
+#include "base/util.h"
 
 /* What 'gemmtop list presets' prints must hold no control byte (ESC, BEL reached the
  * terminal before presets refused them). */

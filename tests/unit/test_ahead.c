@@ -22,11 +22,11 @@
 
 #include "core/ablate.h"
 #include "backend/backend.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "core/ahead.h"
 #include "tui/prefs.h"
 #include "explorer/worker.h"
-#include "core/util.h"
+#include "base/util.h"
 #include "testing.h"
 
 static Catalog g_cat;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/expr.h"
-#include "core/rng.h"
+#include "base/rng.h"
 
 static bool lookup(void *ctx, const char *name, long long *v) {
    const long long *vars = ctx; /* TS, M, N */

@@ -18,7 +18,7 @@
 #include "../fuzz/fuzz_preset.c"
 #include "../fuzz/fuzz_tuners.c"
 #include "../fuzz/fuzz_util.c"
-#include "core/util.h"
+#include "base/util.h"
 
 /* Feeds each file of tests/fuzz/regressions/<harness>/ to fn; returns how many. */
 static int replay(const char *harness, int (*fn)(const uint8_t *, size_t)) {

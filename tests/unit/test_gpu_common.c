@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "backend/gpu_common.h"
-#include "core/rng.h"
+#include "base/rng.h"
 
 static Rng g_rng;
 
@@ -350,7 +350,7 @@ static void colGemm(bool ta, bool tb, int m, int n, int k, double alpha, const d
 static void test_column_major(void **state) {
    (void)state;
    for (int layout = 0; layout < 4; layout++) {
-      Problem p = {.m = 1 + (int)Rng_below(&g_rng, 9), .n = 1 + (int)Rng_below(&g_rng, 9),
+      BackendGemm p = {.m = 1 + (int)Rng_below(&g_rng, 9), .n = 1 + (int)Rng_below(&g_rng, 9),
                    .k = 1 + (int)Rng_below(&g_rng, 9), .precision = PRECISION_DOUBLE, .trans_a = layout & 2,
                    .trans_b = layout & 1, .alpha = Rng_range(&g_rng, -2, 2), .beta = Rng_range(&g_rng, -2, 2)};
       size_t na = (size_t)p.m * p.k, nb = (size_t)p.k * p.n, nc = (size_t)p.m * p.n;

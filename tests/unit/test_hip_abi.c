@@ -14,7 +14,7 @@
 #include "backend/backend.h"
 #include "backend/backend_hip.h"
 #include "backend/hip_api.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "testing.h"
 
 #if defined(__has_include)

@@ -13,7 +13,7 @@
 #include "core/ladder.h"
 #include "core/lesson.h"
 #include "core/preset.h"
-#include "core/util.h"
+#include "base/util.h"
 
 static const char *GOOD = "# a lesson\n"
                           "title = Two steps\n"

@@ -24,7 +24,7 @@
 
 #include "core/listing.h"
 #include "core/preproc.h"
-#include "core/util.h"
+#include "base/util.h"
 #include "testing.h"
 
 static char *fixture(const char *name) {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "core/npy.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "testing.h"
 
 static char g_dir[256];

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "cli/options.h"
-#include "core/util.h"
+#include "base/util.h"
 
 static Options opts;
 static char err[2048];

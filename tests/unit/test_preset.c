@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/preset.h"
-#include "core/util.h"
+#include "base/util.h"
 
 static char g_dir[64];
 

@@ -18,7 +18,7 @@
 
 #include "core/resultfmt.h"
 #include "core/results.h"
-#include "core/util.h"
+#include "base/util.h"
 #include "testing.h"
 
 static unsigned g_seed;

@@ -22,9 +22,9 @@
 
 #include "core/catalog.h"
 #include "core/record.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "core/store.h"
-#include "core/util.h"
+#include "base/util.h"
 #include "testing.h"
 
 #define WRITERS 10

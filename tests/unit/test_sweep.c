@@ -15,7 +15,7 @@
 
 #include "core/catalog.h"
 #include "core/config.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "core/sweep.h"
 
 static Rng g_rng;

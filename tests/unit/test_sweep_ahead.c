@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/rng.h"
+#include "base/rng.h"
 #include "core/ahead.h"
 #include "explorer/worker.h"
-#include "core/util.h"
+#include "base/util.h"
 #include "testing.h"
 
 #define BUDGET 6

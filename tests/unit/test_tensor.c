@@ -19,9 +19,9 @@
 #include "backend/backend.h"
 #include "backend/device.h"
 #include "core/catalog.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "core/session.h"
-#include "core/util.h"
+#include "base/util.h"
 
 #define IN_WORDS 3008
 #define OUT_WORDS 2880

@@ -14,7 +14,7 @@
 #include "core/catalog.h"
 #include "core/preset.h"
 #include "core/traffic.h"
-#include "core/util.h"
+#include "base/util.h"
 
 static const DeviceLimits LIMITS = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true,
                                     .warp = 32};

@@ -20,7 +20,7 @@
 
 #include "backend/backend.h"
 #include "explorer/worker.h"
-#include "core/util.h"
+#include "base/util.h"
 #include "testing.h"
 
 #define TIMEOUT_MS 120000.0

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "core/problem.h"
-#include "core/rng.h"
+#include "base/rng.h"
 #include "core/verify.h"
 
 static uint64_t g_seed;

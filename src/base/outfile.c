@@ -1,4 +1,4 @@
-#include "core/outfile.h"
+#include "base/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "base/util.h"
 
 struct OutFile_ {
    FILE *stream;

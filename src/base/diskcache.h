@@ -31,10 +31,10 @@ bool DiskCache_store(const char *backend, const DiskCacheId *id, const void *dat
  * Returns a handle for DiskCache_unlock, or -1 when no lock could be had: build anyway. */
 int DiskCache_lock(const char *backend, const DiskCacheId *id);
 void DiskCache_unlock(int lock);
-/* Removes every cached program, and what killed writers left (*.bin.tmp.PID.N, locks);
- * returns how many programs went (*temporaries, when given, how many leftovers), -1 on
- * error. */
-int DiskCache_clear(char *dir_out, size_t dirlen, int *temporaries);
+/* Removes every cached program of the given folders (one per backend: its name), and what
+ * killed writers left (*.bin.tmp.PID.N, locks); returns how many programs went
+ * (*temporaries, when given, how many leftovers), -1 on error. */
+int DiskCache_clear(const char *const *folders, int nfolders, char *dir_out, size_t dirlen, int *temporaries);
 /* GEMMTOP_NO_DISK_CACHE=1 turns the disk cache off. */
 bool DiskCache_enabled(void);
 

@@ -1,6 +1,6 @@
-#include "core/util.h"
+#include "base/util.h"
 
-#include "core/outfile.h"
+#include "base/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

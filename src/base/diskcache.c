@@ -1,4 +1,4 @@
-#include "core/diskcache.h"
+#include "base/diskcache.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -10,8 +10,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "backend/backend.h" /* the registry: one cache folder per backend */
-#include "core/util.h"
+#include "base/util.h"
 
 /* An entry: a text header naming what it was built from, a blank line, the contents.
  *   GTCACHE2
@@ -182,16 +181,16 @@ static bool isLeftover(const char *name) {
    return (n > 24 && !strncmp(name + 16, ".bin.tmp.", 9)) || (n == 21 && !strcmp(name + 16, ".lock"));
 }
 
-int DiskCache_clear(char *dir_out, size_t dirlen, int *temporaries) {
+int DiskCache_clear(const char *const *folders, int nfolders, char *dir_out, size_t dirlen, int *temporaries) {
    char dir[3072];
    if (!Util_userDir("cache", dir, sizeof dir))
       return -1;
    if (dir_out)
       Util_copy(dir_out, dirlen, dir);
    int removed = 0, leftovers = 0;
-   for (int b = 0; b < Backend_count(); b++) {
+   for (int b = 0; b < nfolders; b++) {
       char sub[3200];
-      snprintf(sub, sizeof sub, "%s/%s", dir, Backend_at(b)->name); /* each backend keeps its own folder */
+      snprintf(sub, sizeof sub, "%s/%s", dir, folders[b]); /* each backend keeps its own folder */
       DIR *d = opendir(sub);
       if (!d)
          continue;

@@ -1,12 +1,12 @@
 /* The element types' table (types.h). */
-#include "core/types.h"
+#include "base/types.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "core/lowprec.h"
+#include "base/lowprec.h"
 
 static const TypeTraits kTypes[PRECISION_COUNT] = {
     [PRECISION_FLOAT] = {.name = "float", .aliases = {"single", "fp32", "s"}, .input = "float", .compute = "float",

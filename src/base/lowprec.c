@@ -1,4 +1,4 @@
-#include "core/lowprec.h"
+#include "base/lowprec.h"
 
 #include <math.h>
 
