@@ -32,9 +32,10 @@ ifneq ($(MPI),0)
 endif
 LIBS = $(BASE_LIBS) $(MPI_LIBS)
 
-# Every module but main; tests link against these. The folders are the layers
-# (docs/architecture.md): tui -> explorer -> core <- cli, core -> backend.
-CORE_SRC := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
+# Every module but main (src/main.c, the composition root); tests link against these.
+# The folders are the layers (docs/architecture.md): tui -> explorer -> core <- cli,
+# core -> backend, and base under them all.
+CORE_SRC := $(wildcard src/*/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -58,7 +59,7 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -DGEMMTOP_VERSION='"$(VERSION)"' -c $< -o $@
 
-VERSIONED_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(shell grep -l GEMMTOP_VERSION src/*/*.c))
+VERSIONED_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(shell grep -l GEMMTOP_VERSION src/*.c src/*/*.c))
 $(VERSIONED_OBJ): VERSION
 
 # The one file that speaks MPI; its build without MPI explains how to get it. Its flags
@@ -74,12 +75,12 @@ $(BUILD)/mpi.flags: FORCE
 $(BUILD)/nompi/mpisweep.o: src/cli/mpisweep.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/gemmtop-nompi: $(filter-out $(BUILD)/src/cli/mpisweep.o,$(CORE_OBJ)) $(BUILD)/src/cli/main.o $(BUILD)/nompi/mpisweep.o
+$(BUILD)/gemmtop-nompi: $(filter-out $(BUILD)/src/cli/mpisweep.o,$(CORE_OBJ)) $(BUILD)/src/main.o $(BUILD)/nompi/mpisweep.o
 	$(CC) $(OPT) $(EXTRA_CFLAGS) -o $@.tmp $^ $(BASE_LIBS)
 	mv -f $@.tmp $@
 
 # Linked beside and renamed, so that a running gemmtop is never overwritten in place.
-$(BUILD)/gemmtop: $(CORE_OBJ) $(BUILD)/src/cli/main.o
+$(BUILD)/gemmtop: $(CORE_OBJ) $(BUILD)/src/main.o
 	$(CC) $(OPT) $(EXTRA_CFLAGS) -o $@.tmp $^ $(LIBS)
 	mv -f $@.tmp $@
 
@@ -93,7 +94,7 @@ $(BUILD)/tests/libfake_nvml.so: tests/unit/fake_nvml.c tests/unit/fake_nvml.h
 	$(CC) $(CFLAGS_ALL) -fPIC -shared -o $@ $<
 $(BUILD)/tests/test_observe: $(BUILD)/tests/libfake_nvml.so
 
--include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tests/*.d $(BUILD)/nompi/*.d)
+-include $(wildcard $(BUILD)/src/*.d $(BUILD)/src/*/*.d $(BUILD)/tests/*.d $(BUILD)/nompi/*.d)
 
 run: deps
 	@$(MAKE) --no-print-directory all

@@ -4,7 +4,6 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +12,8 @@
 
 #include "cli/cli.h"
 #include "base/util.h"
+#include "base/children.h"
 
-extern char **environ;
 
 /* Opening the device and making the inputs in a fresh child. */
 #define START_ALLOWANCE_S 120.0
@@ -130,7 +129,7 @@ static bool sendLine(Measurer *m, const char *text) {
    return true;
 }
 
-/* The same program, as `gemmtop __measure-child`, with pipes for its stdin and stdout. */
+/* The same program, as the child MEASURE_CHILD, with pipes for its stdin and stdout. */
 static bool startChild(Measurer *m, char *why, size_t whylen) {
    int down[2], up[2];
    if (pipe(down) != 0) {
@@ -143,24 +142,17 @@ static bool startChild(Measurer *m, char *why, size_t whylen) {
       close(down[1]);
       return false;
    }
-   posix_spawn_file_actions_t fa;
-   posix_spawn_file_actions_init(&fa);
-   posix_spawn_file_actions_adddup2(&fa, down[0], STDIN_FILENO);
-   posix_spawn_file_actions_adddup2(&fa, up[1], STDOUT_FILENO);
-   posix_spawn_file_actions_addclose(&fa, down[1]);
-   posix_spawn_file_actions_addclose(&fa, up[0]);
-   char *argv[] = {"gemmtop", "__measure-child", NULL};
-   int e = posix_spawn(&m->pid, "/proc/self/exe", &fa, NULL, argv, environ);
-   posix_spawn_file_actions_destroy(&fa);
+   const int parentEnds[2] = {down[1], up[0]};
+   pid_t pid = Children_spawn(MEASURE_CHILD, down[0], up[1], parentEnds, why, whylen);
    close(down[0]);
    close(up[1]);
-   if (e != 0) {
-      snprintf(why, whylen, "cannot start %s: %s", "/proc/self/exe", strerror(e));
+   if (pid < 0) {
       close(down[1]);
       close(up[0]);
       m->pid = 0;
       return false;
    }
+   m->pid = pid;
    noteChild(0, m->pid);
    m->to_child = down[1];
    m->from_child = up[0];

@@ -51,5 +51,7 @@ void Measurer_free(Measurer *m);
 /* The child's side, run by `gemmtop __measure-child`: reads the job and the
  * configurations on stdin, answers on stdout. Returns the exit code. */
 int Measure_child(void);
+/* Its name as a child of this program (base/children.h). */
+#define MEASURE_CHILD "measure"
 
 #endif

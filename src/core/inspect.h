@@ -69,7 +69,10 @@ RunStatus Inspect_offline(const Backend *be, const char *arch, const InspectRequ
 
 void Inspection_free(Inspection *in);
 
-/* Inspect_offline in a child process of this program (`gemmtop __inspect-child`), for a
+/* Its name as a child of this program (base/children.h): `gemmtop __inspect-child`. */
+#define INSPECT_CHILD "inspect"
+
+/* Inspect_offline in a child process of this program (INSPECT_CHILD), for a
  * process where it cannot run: hipRTC's LLVM beside PoCL's aborts the process. The
  * catalog is loaded again from kernels_dir there. Same result as Inspect_offline, or
  * RUN_DEVICE_ERROR with a message when the child could not be run. (core/inspectchild.c) */

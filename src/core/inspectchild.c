@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +15,8 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "base/children.h"
 
-extern char **environ;
 
 typedef struct ChildRequest_ {
    char kernels_dir[2048];
@@ -125,35 +124,25 @@ RunStatus Inspect_offlineApart(const char *kernels_dir, const char *backend, con
    req.source = rq->source;
    Util_copy(req.backend, sizeof req.backend, backend);
    Util_copy(req.arch, sizeof req.arch, arch);
-   char self[4096];
-   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
    int in[2] = {-1, -1}, outp[2] = {-1, -1};
-   if (n <= 0 || pipe(in) != 0 || pipe(outp) != 0) {
+   if (pipe(in) != 0 || pipe(outp) != 0) {
       snprintf(out->message, sizeof out->message, "cannot start a process to compile for %s: %s", arch,
-               n <= 0 ? "this program's path is unknown" : strerror(errno));
+               strerror(errno));
       for (int i = 0; i < 2; i++) {
          if (in[i] >= 0) close(in[i]);
          if (outp[i] >= 0) close(outp[i]);
       }
       return RUN_DEVICE_ERROR;
    }
-   self[n] = '\0';
-   posix_spawn_file_actions_t fa;
-   posix_spawn_file_actions_init(&fa);
-   posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-   posix_spawn_file_actions_adddup2(&fa, outp[1], 1);
-   posix_spawn_file_actions_addclose(&fa, in[1]);
-   posix_spawn_file_actions_addclose(&fa, outp[0]);
-   char *argv[] = {self, "__inspect-child", NULL};
-   pid_t pid;
-   int rc = posix_spawn(&pid, self, &fa, NULL, argv, environ);
-   posix_spawn_file_actions_destroy(&fa);
+   const int parentEnds[2] = {in[1], outp[0]};
+   char why[512];
+   pid_t pid = Children_spawn(INSPECT_CHILD, in[0], outp[1], parentEnds, why, sizeof why);
    close(in[0]);
    close(outp[1]);
-   if (rc != 0) {
+   if (pid < 0) {
       close(in[1]);
       close(outp[0]);
-      snprintf(out->message, sizeof out->message, "cannot start %s: %s", self, strerror(rc));
+      snprintf(out->message, sizeof out->message, "cannot start a process to compile for %s: %s", arch, why);
       return RUN_DEVICE_ERROR;
    }
    /* The request fits a pipe's buffer: written whole before the answer is read. A child

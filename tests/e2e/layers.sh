@@ -15,7 +15,7 @@ allowed() {
    core/*) echo "core/ backend/ base/" ;;
    explorer/*) echo "explorer/ core/ backend/ base/" ;;
    tui/*) echo "tui/ explorer/ core/ backend/ base/" ;;
-   cli/main.c) echo "cli/ core/ backend/ base/ tui/ui.h" ;; # the program: both front ends
+   main.c) echo "cli/ tui/ explorer/ core/ backend/ base/" ;; # the composition root: both front ends
    cli/*) echo "cli/ core/ backend/ base/" ;;
    *) echo "" ;;
    esac

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/children.h"
 #include "cli/cli.h"
 #include "cli/cli_banks.h"
 #include "cli/measure.h"
@@ -42,13 +43,14 @@ static int (*const run[COMMAND_COUNT])(const Options *o) = {
 };
 
 int main(int argc, char **argv) {
-   /* Not a command for users: the process in which a sweep measures (cli/measure.h). */
-   if (argc == 2 && !strcmp(argv[1], "__measure-child"))
-      return Measure_child();
-   /* Nor this: the explorer's offline compile for a target whose compiler cannot share
-    * its process (core/inspect.h). */
-   if (argc == 2 && !strcmp(argv[1], "__inspect-child"))
-      return Inspect_childMain();
+   /* Not commands for users: the process in which a sweep measures (cli/measure.h), and
+    * the explorer's offline compile for a target whose compiler cannot share its process
+    * (core/inspect.h). Each layer starts its child by name (base/children.h). */
+   Children_register(MEASURE_CHILD, Measure_child);
+   Children_register(INSPECT_CHILD, Inspect_childMain);
+   int childRc;
+   if (Children_dispatch(argc, argv, &childRc))
+      return childRc;
    atexit(Cli_closeStdout);
    int command = COMMAND_EXPLORER;
    if (argc > 1 && argv[1][0] != '-') {
