@@ -207,6 +207,7 @@ static int filterFromOptions(const Options *o, StoreFilter *f, bool with_device,
 /* Reading commands open the store read-only: a store this user may read but not write (a
  * read-only folder, another user's) still lists, compares and exports. */
 static bool sameFile(const char *path, Store *s);
+static bool isStoreCompanion(const char *path, Store *s);
 
 static Store *openStore(const Options *o, bool writing) {
    char err[1024];
@@ -496,9 +497,9 @@ static int resultsExport(const Options *o, Store *s) {
       return 2;
    }
    struct stat st;
-   if (o->results_out && s && sameFile(o->results_out, s)) {
-      fprintf(stderr, "gemmtop: results export: --out %s is the results store itself; give another file\n",
-              o->results_out);
+   if (o->results_out && s && (sameFile(o->results_out, s) || isStoreCompanion(o->results_out, s))) {
+      fprintf(stderr, "gemmtop: results export: --out %s is the results store itself (or its -wal or -shm); give "
+                      "another file\n", o->results_out);
       return 2;
    }
    if (o->results_out && !o->force && stat(o->results_out, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -704,6 +705,22 @@ static bool takeSalvaged(const StoreRecord *r, void *ctx) {
 static bool sameFile(const char *path, Store *s) {
    struct stat a, b;
    return stat(path, &a) == 0 && stat(Store_path(s), &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* Whether path is the store's -wal or -shm (SQLite's own files beside it): replacing one
+ * under a live connection loses its commits. */
+static bool isStoreCompanion(const char *path, Store *s) {
+   struct stat a, b;
+   if (stat(path, &a) != 0)
+      return false;
+   static const char *const suffixes[] = {"-wal", "-shm"};
+   for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+      char companion[4200];
+      snprintf(companion, sizeof companion, "%s%s", Store_path(s), suffixes[i]);
+      if (stat(companion, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+         return true;
+   }
+   return false;
 }
 
 /* Whether the file starts as a SQLite database does. Only ever a file other than the open

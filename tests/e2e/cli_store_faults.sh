@@ -192,4 +192,28 @@ cp "$T_DIR/saved.db" "$T_DIR/saved.copy"
 run_gemmtop results export --store "$T_DIR/saved.db" --out "$T_DIR/saved.db" --force
 expect_rc 2 "export --out naming the store itself is refused, even with --force"
 cmp -s "$T_DIR/saved.db" "$T_DIR/saved.copy" && ok "and the store is left as it was" || not_ok "the store was overwritten"
+# Nor over its -wal while another process holds a commit there that is not checkpointed.
+python3 - "$T_DIR/saved.db" "$T_DIR/walheld" "$T_DIR/walrelease" <<'PY' &
+import os, sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], timeout=15, isolation_level=None)
+db.execute("PRAGMA wal_autocheckpoint = 0")
+db.execute("UPDATE results SET reason = 'held in the WAL' WHERE id = (SELECT max(id) FROM results)")
+open(sys.argv[2], "w").close()
+deadline = time.time() + 120
+while not os.path.exists(sys.argv[3]) and time.time() < deadline:
+    time.sleep(0.05)
+PY
+holder=$!
+i=0
+while [ ! -e "$T_DIR/walheld" ] && [ $i -lt 1200 ] && kill -0 $holder 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+cp "$T_DIR/saved.db-wal" "$T_DIR/wal.copy"
+for companion in -wal -shm; do
+   run_gemmtop results export --store "$T_DIR/saved.db" --out "$T_DIR/saved.db$companion" --force
+   expect_rc 2 "export --out naming the store's $companion is refused, even with --force"
+done
+cmp -s "$T_DIR/saved.db-wal" "$T_DIR/wal.copy" && ok "and the live -wal is left as it was" || not_ok "the -wal was replaced"
+touch "$T_DIR/walrelease"
+wait $holder
+[ "$(rows "$T_DIR/saved.db")" -gt 2800 ] && python3 -c 'import sqlite3,sys; sys.exit(0 if sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM results WHERE reason = ?", ("held in the WAL",)).fetchone()[0] == 1 else 1)' "$T_DIR/saved.db" &&
+   ok "the commit held in the WAL is in the store" || not_ok "the commit held in the WAL was lost"
 finish
