@@ -15,14 +15,15 @@ export GEMMTOP_KERNELS="$PWD/kernels:$PWD/tests/kernels"
 export GEMMTOP_PRESETS="$PWD/presets"
 # Keep the suite away from the user's own config and cache. Compiled kernels are kept in
 # .test-cache between the plain and the sanitizer pass: PoCL takes a minute for some
-# kernels, and the programs do not depend on how gemmtop itself was built. Tests that
-# need an empty cache make their own.
+# kernels, and the programs do not depend on how gemmtop itself was built. PoCL's own
+# kernel cache (the code it generates per work-group size) is on and lives there too
+# ($XDG_CACHE_HOME/pocl, tests/e2e/lib.sh). Tests that need an empty cache make their own.
 tmp=$(mktemp -d)
 export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$PWD/.test-cache"
 # The results store too: never the user's (each e2e script makes its own, lib.sh).
 export XDG_DATA_HOME="$tmp/data"
 unset GEMMTOP_STORE
-export POCL_KERNEL_CACHE=0
+export POCL_KERNEL_CACHE=1
 if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
    # PoCL and its LLVM keep allocations for the life of the process: not ours to report.
    export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=99"

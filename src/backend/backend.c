@@ -2,6 +2,7 @@
  * that say what a backend found and can do. */
 #include "backend/backend.h"
 
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -37,9 +38,9 @@ int Backend_listDevices(const Backend *be, DeviceInfo **out, char *err, size_t e
       return n;
    const Backend *first = registry[0]();
    char instead[256] = "";
-   if (be != first && be->offlineCompiler && be->offlineCompiler())
+   if (be != first && be->offline && be->offline->present())
       snprintf(instead, sizeof instead, "; run with --backend %s, or compile without a GPU: 'gemmtop inspect --backend %s "
-               "--arch %s'", first->name, be->name, be->arch_example);
+               "--arch %s'", first->name, be->name, be->offline->arch_example);
    else if (be != first)
       snprintf(instead, sizeof instead, "; run with --backend %s", first->name);
    snprintf(err, errlen, "%s backend: %s%s", be->title, why[0] ? why : "no device", instead);
@@ -50,10 +51,9 @@ void Backend_describeCaps(const Backend *be, char *out, size_t len) {
    size_t used = 0;
    out[0] = '\0';
 #define ADD(...) (used < len ? used += (size_t)snprintf(out + used, len - used, __VA_ARGS__) : 0)
-   if (be->caps & BACKEND_CAP_OFFLINE_PTX)
-      ADD("%scompiles for %s architectures without a GPU (PTX, SASS)", used ? ", " : "", be->arch_prefix);
-   if (be->caps & BACKEND_CAP_OFFLINE_ISA)
-      ADD("%scompiles for %s architectures without a GPU (ISA)", used ? ", " : "", be->arch_prefix);
+   if (be->offline)
+      ADD("%scompiles for %s architectures without a GPU (%s)", used ? ", " : "", be->offline->arch_prefix,
+          be->offline->listings);
    if (be->caps & BACKEND_CAP_CUDA_PRELUDE)
       ADD("%skernels as CUDA C++", used ? ", " : "");
    if (be->caps & BACKEND_CAP_REGISTERS)
@@ -65,6 +65,12 @@ void Backend_describeCaps(const Backend *be, char *out, size_t len) {
    if (be->vendorGemm)
       ADD("%svendor GEMM %s", used ? ", " : "", be->vendor_library);
 #undef ADD
+}
+
+void OfflineCode_free(OfflineCode *c) {
+   free(c->log);
+   free(c->code);
+   c->log = c->code = NULL;
 }
 
 const char *Backend_statusName(BackendStatus s) {

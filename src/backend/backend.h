@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "backend/device.h"
+#include "backend/ptxas.h"
 #include "base/types.h"
 
 /* A GEMM as a vendor library is asked for it (vendorGemm): C = alpha * op(A) * op(B) +
@@ -71,28 +72,76 @@ typedef enum {
  * (PoCL, inline PTX, tensor instructions) is in DeviceInfo instead. */
 enum {
    BACKEND_CAP_CUDA_PRELUDE = 1u << 0, /* kernel files compile as CUDA C++, through helpers/prelude_cuda.h */
-   BACKEND_CAP_OFFLINE_PTX = 1u << 1,  /* compiles for a named sm_XX without a GPU (NVRTC): PTX, and CUBIN for
-                                        * SASS (Cuda_compileOnly); on a device, its code comes that way too */
-   BACKEND_CAP_OFFLINE_ISA = 1u << 2,  /* compiles for a named gfxNNN without a GPU (hipRTC): a code object, its
-                                        * ISA and resources by LLVM's tools (backend_hip.h) */
-   BACKEND_CAP_REGISTERS = 1u << 3,    /* the runtime reports every kernel's registers (OpenCL: NVIDIA's build log) */
-   BACKEND_CAP_ARCH_SPECIFIC = 1u << 4, /* compiles for sm_90a (wgmma, setmaxnreg) and passes TMA tensor maps
+   BACKEND_CAP_REGISTERS = 1u << 1,    /* the runtime reports every kernel's registers (OpenCL: NVIDIA's build log) */
+   BACKEND_CAP_ARCH_SPECIFIC = 1u << 2, /* compiles for sm_90a (wgmma, setmaxnreg) and passes TMA tensor maps
                                          * (ARG_TENSOR_MAP) */
 };
+
+/* ---- compiling for a GPU that is not here (Backend.offline) ---- */
+
+/* What an offline compile is asked to list. */
+typedef enum {
+   OFFLINE_LIST_NONE,    /* resources only */
+   OFFLINE_LIST_DEFAULT, /* the backend's usual listing: PTX, AMD ISA */
+   OFFLINE_LIST_MACHINE, /* the machine code where it differs from the default (SASS), else the default */
+} OfflineListing;
+
+/* What an offline compile gave. Every field is set by compile (-1: not known); log and
+ * code are malloc'ed (OfflineCode_free). */
+typedef struct OfflineCode_ {
+   char *log;               /* the compiler's messages, NULL if none */
+   char *code;              /* the listing asked for, NULL when none */
+   char code_kind[64];      /* "PTX", "SASS", "ISA" */
+   char code_arch[32];      /* the target compiled for ("sm_90a"): the architecture asked for, or more */
+   char arch[32];           /* the processor occupancy tables know it by ("sm_90", "gfx90a") */
+   int registers;           /* per work-item */
+   long long private_mem;   /* bytes per work-item (spills, scratch) */
+   long long local_mem;     /* static shared / local bytes per group as compiled */
+   PtxasInfo ptxas;         /* NVIDIA: ptxas's report (spills, stack) */
+   char registers_from[64]; /* where registers came from, when not from the compiler's log */
+   char resources[160];     /* what only this backend reports (AMD: VGPRs, SGPRs), or why nothing */
+   char note[256];          /* why code is NULL though a listing was asked for */
+   char warning[256];       /* what was listed instead of what was asked for */
+} OfflineCode;
+
+void OfflineCode_free(OfflineCode *c);
+
+/* A GPU the explorer offers to compile for (its inspect pane's T key). */
+typedef struct OfflineTarget_ {
+   const char *arch;           /* "sm_90" */
+   const char *gpu;            /* "H100" */
+} OfflineTarget;
+
+typedef struct BackendOffline_ {
+   const char *compiler;       /* "NVRTC", "hipRTC" */
+   const char *arch_prefix;    /* of --arch: "sm_", "gfx" */
+   const char *arch_example;   /* "sm_90", "gfx906" */
+   const char *listings;       /* what it lists, for 'list devices': "PTX, SASS" */
+   const char *limits_text;    /* the limits a configuration is checked against, in words */
+   bool own_llvm;              /* it brings an LLVM of its own, which aborts a process that holds
+                                * PoCL's ("Option ... registered more than once") */
+   const OfflineTarget *targets; /* ended by {NULL} */
+   /* Whether the compiler is installed here. */
+   bool (*present)(void);
+   /* A typical GPU of arch, as a device of this backend would describe itself: its limits,
+    * architecture and vendor (classified: Device_classify). */
+   void (*device)(const char *arch, DeviceInfo *out);
+   /* Compiles source (the preludes joined) with options for arch, with the resources of
+    * its function entry; on failure out->log and err say why, and nothing else in out is
+    * set. */
+   BackendStatus (*compile)(const char *source, const char *options, const char *arch, const char *entry,
+                            OfflineListing want, OfflineCode *out, char *err, size_t errlen);
+} BackendOffline;
 
 typedef struct Backend_ {
    const char *name;           /* what --backend takes: "opencl", "cuda", "hip" */
    const char *alias;          /* another name --backend takes ("cl"), or NULL */
    const char *title;          /* in messages: "OpenCL", "CUDA", "HIP" */
    unsigned caps;              /* BACKEND_CAP_* */
-   const char *arch_prefix;    /* of --arch for an offline compile: "sm_", "gfx"; NULL without one */
-   const char *arch_example;   /* "sm_90", "gfx906" */
    const char *vendor_library; /* what vendorGemm calls: "CLBlast", "cuBLAS", "rocBLAS" */
    /* Lists devices: returns the count; with none, 0 and in err what it found instead ("no
     * NVIDIA driver (libcuda.so.1 not found)"). Backend_listDevices says it to a user. */
    int (*findDevices)(DeviceInfo **out, char *err, size_t errlen);
-   /* Whether the compiler of an offline compile (--arch) is here; NULL: the backend has none. */
-   bool (*offlineCompiler)(void);
    Context *(*open)(int device, DeviceInfo *info, char *err, size_t errlen);
    void (*close)(Context *ctx);
    /* Builds source with options; program is NULL on failure (info->log says why). */
@@ -137,6 +186,10 @@ typedef struct Backend_ {
     * cache answered and left no build log). Sets info->registers, private_mem, local_mem.
     * NULL when the backend cannot. */
    BackendStatus (*ptxResources)(const char *ptx, const char *entry, BuildInfo *info, char *err, size_t errlen);
+   /* Compiling for a named architecture without a device (--arch; the explorer's offline
+    * inspect targets); NULL when the backend cannot. On a device whose program is not text
+    * (CUDA keeps CUBIN), the listing comes this way too. */
+   const BackendOffline *offline;
 } Backend;
 
 /* Whether be has every capability in cap. */
@@ -146,14 +199,6 @@ static inline bool Backend_can(const Backend *be, unsigned cap) { return (be->ca
 const Backend *Backend_opencl(void);
 const Backend *Backend_cuda(void);
 const Backend *Backend_hip(void);
-/* Whether options (Config_defines) ask for the architecture-specific target: sm_90 becomes
- * sm_90a (a kernel with `arch: sm_90a`). */
-bool Cuda_archSpecific(const char *options);
-/* NVRTC alone, no GPU needed: CUBIN or PTX of source for arch ("sm_90"; with
- * Cuda_archSpecific(options), "sm_90a"). */
-BackendStatus Cuda_compileOnly(const char *source, const char *options, const char *arch, bool want_ptx, char **out,
-                               size_t *outlen, char **log, char *err, size_t errlen);
-
 /* The registry: every backend, in the order a default device is looked for (the first
  * backend with a GPU, else the first backend's devices). */
 int Backend_count(void);

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend/backend.h"
+#include "backend/backend_cuda.h"
 #include "backend/gpu_common.h"
 #include "base/util.h"
 
@@ -816,7 +816,7 @@ static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buf
    return done;
 }
 
-static bool nvrtcPresent(void) { return loadNvrtc(); }
+bool Cuda_nvrtcPresent(void) { return loadNvrtc(); }
 
 /* PTX that another runtime built (NVIDIA's OpenCL): the driver loads it on the first
  * device's primary context, which says its registers and memory; the thread's context is
@@ -851,12 +851,9 @@ static BackendStatus ptxResources(const char *ptx, const char *entry, BuildInfo 
 static const Backend cudaBackend = {
     .name = "cuda",
     .title = "CUDA",
-    .caps = BACKEND_CAP_CUDA_PRELUDE | BACKEND_CAP_OFFLINE_PTX | BACKEND_CAP_REGISTERS | BACKEND_CAP_ARCH_SPECIFIC,
-    .arch_prefix = "sm_",
-    .arch_example = "sm_90",
+    .caps = BACKEND_CAP_CUDA_PRELUDE | BACKEND_CAP_REGISTERS | BACKEND_CAP_ARCH_SPECIFIC,
     .vendor_library = "cuBLAS",
     .findDevices = findDevices,
-    .offlineCompiler = nvrtcPresent,
     .open = openDevice,
     .close = closeDevice,
     .build = build,
@@ -876,6 +873,7 @@ static const Backend cudaBackend = {
     .releaseEvent = Gpu_releaseEvent,
     .vendorGemm = vendorGemm,
     .ptxResources = ptxResources,
+    .offline = &Cuda_offline,
 };
 
 const Backend *Backend_cuda(void) { return &cudaBackend; }

@@ -771,17 +771,14 @@ static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buf
    return done;
 }
 
-static bool hiprtcPresent(void) { return loadRtc(); }
+bool Hip_rtcPresent(void) { return loadRtc(); }
 
 static const Backend hipBackend = {
     .name = "hip",
     .title = "HIP",
-    .caps = BACKEND_CAP_CUDA_PRELUDE | BACKEND_CAP_OFFLINE_ISA | BACKEND_CAP_REGISTERS,
-    .arch_prefix = "gfx",
-    .arch_example = "gfx906",
+    .caps = BACKEND_CAP_CUDA_PRELUDE | BACKEND_CAP_REGISTERS,
     .vendor_library = "rocBLAS",
     .findDevices = findDevices,
-    .offlineCompiler = hiprtcPresent,
     .open = openDevice,
     .close = closeDevice,
     .build = build,
@@ -799,6 +796,7 @@ static const Backend hipBackend = {
     .releaseEvent = Gpu_releaseEvent,
     .programCode = programCode,
     .vendorGemm = vendorGemm,
+    .offline = &Hip_offline,
 };
 
 const Backend *Backend_hip(void) { return &hipBackend; }

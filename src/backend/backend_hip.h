@@ -15,6 +15,8 @@ typedef struct HipResources_ {
 } HipResources;
 
 bool Hip_available(char *err, size_t errlen);
+/* Whether hipRTC can be loaded. */
+bool Hip_rtcPresent(void);
 /* Code object for arch ("gfx906", "gfx90a"). */
 BackendStatus Hip_compileOnly(const char *source, const char *options, const char *arch, char **out, size_t *outlen,
                               char **log, char *err, size_t errlen);
@@ -25,5 +27,8 @@ char *Hip_disassemble(const char *code, size_t size, const char *arch);
 /* The gfx target in a hipDeviceProp_t buffer of any HIP version, found by content: target
  * gets the full id ("gfx90a:sramecc+:xnack-"), base the processor ("gfx90a"). */
 bool Hip_archFromProps(const void *props, size_t size, char *target, size_t targetlen, char *base, size_t baselen);
+
+/* The HIP backend's offline table (Backend.offline). */
+extern const BackendOffline Hip_offline;
 
 #endif

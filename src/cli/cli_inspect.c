@@ -125,9 +125,9 @@ static void offlineBackends(char *out, size_t len) {
    out[0] = '\0';
    for (int i = 0; i < Backend_count() && used < len; i++) {
       const Backend *be = Backend_at(i);
-      if (be->caps & (BACKEND_CAP_OFFLINE_PTX | BACKEND_CAP_OFFLINE_ISA))
+      if (be->offline)
          used += (size_t)snprintf(out + used, len - used, "%s--backend %s (--arch %s)", used ? " or " : "", be->name,
-                                  be->arch_example);
+                                  be->offline->arch_example);
    }
 }
 
@@ -135,16 +135,16 @@ static void offlineBackends(char *out, size_t len) {
  * printed: a usage error). */
 static const Backend *offlineBackend(const Options *o) {
    const Backend *be = o->backend ? Backend_byName(o->backend) : NULL;
-   unsigned offline = be ? be->caps & (BACKEND_CAP_OFFLINE_PTX | BACKEND_CAP_OFFLINE_ISA) : 0;
-   if (!offline) {
+   if (!be || !be->offline) {
       char which[256];
       offlineBackends(which, sizeof which);
       fprintf(stderr, "gemmtop: --arch compiles without a device: use it with %s\n", which);
       return NULL;
    }
-   if (strncmp(o->arch, be->arch_prefix, strlen(be->arch_prefix)) != 0) {
+   const BackendOffline *off = be->offline;
+   if (strncmp(o->arch, off->arch_prefix, strlen(off->arch_prefix)) != 0) {
       fprintf(stderr, "gemmtop: --arch %s: the %s backend compiles for %s architectures (e.g. %s)\n", o->arch,
-              be->title, be->arch_prefix, be->arch_example);
+              be->title, off->arch_prefix, off->arch_example);
       return NULL;
    }
    return be;

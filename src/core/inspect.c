@@ -5,7 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend/backend_hip.h"
 #include "core/ablate.h"
 #include "core/preproc.h"
 #include "base/util.h"
@@ -30,78 +29,37 @@ static long long groupItems(const Geometry *g) {
    return n;
 }
 
-/* ---- CUDA's code through NVRTC ---- */
+/* ---- through a backend's offline compiler ---- */
 
-/* SASS through cuobjdump, when it is installed. */
-static char *sassOf(const char *cubin, size_t size) {
-   char dir[] = "/tmp/gemmtop-inspect-XXXXXX";
-   if (!mkdtemp(dir))
-      return NULL;
-   char path[128], cmd[512];
-   snprintf(path, sizeof path, "%s/k.cubin", dir);
-   char *out = NULL;
-   if (Util_writeFileAtomic(path, cubin, size)) {
-      /* On PATH, else the newest toolkit under /usr/local. */
-      snprintf(cmd, sizeof cmd,
-               "t=$(command -v cuobjdump || ls -d /usr/local/cuda/bin/cuobjdump /usr/local/cuda-*/bin/cuobjdump "
-               "2>/dev/null | tail -n 1); [ -n \"$t\" ] && \"$t\" -sass %s 2>/dev/null",
-               path);
-      out = Util_capture(cmd);
-      unlink(path);
-   }
-   rmdir(dir);
-   return out;
+static OfflineListing listingOf(InspectCode want) {
+   return want == INSPECT_CODE_NONE ? OFFLINE_LIST_NONE
+          : want == INSPECT_CODE_SASS ? OFFLINE_LIST_MACHINE
+                                      : OFFLINE_LIST_DEFAULT;
 }
 
-/* k with defines through NVRTC for arch: the CUBIN when want_cubin (its build log, with
- * ptxas's figures, in *log), then the PTX. On failure nothing but *log is left to free. */
-static BackendStatus nvrtcCode(const Catalog *cat, const KernelInfo *k, const char *defines, const char *arch,
-                               bool want_cubin, char **cubin, size_t *cubinLen, char **ptx, char **log, char *err,
-                               size_t errlen) {
-   *cubin = *ptx = *log = NULL;
-   *cubinLen = 0;
-   char *source = Session_sourceNamed(cat, true, k->source, k->path);
-   char *ptxLog = NULL;
-   size_t ptxLen = 0;
-   BackendStatus st = !source     ? BACKEND_ERR_OTHER
-                      : want_cubin ? Cuda_compileOnly(source, defines, arch, false, cubin, cubinLen, log, err, errlen)
-                                   : BACKEND_OK;
-   if (!source)
+/* k with defines through be's offline compiler for arch (be->offline non-NULL). On failure
+ * only code->log is left to free (OfflineCode_free). */
+static BackendStatus offlineCode(const Backend *be, const Catalog *cat, const KernelInfo *k, const char *defines,
+                                 const char *arch, InspectCode want, OfflineCode *code, char *err, size_t errlen) {
+   memset(code, 0, sizeof *code);
+   char *source = Session_sourceNamed(cat, Backend_can(be, BACKEND_CAP_CUDA_PRELUDE), k->source, k->path);
+   if (!source) {
       snprintf(err, errlen, "out of host memory");
-   if (st == BACKEND_OK)
-      st = Cuda_compileOnly(source, defines, arch, true, ptx, &ptxLen, &ptxLog, err, errlen);
-   free(source);
-   free(ptxLog);
-   if (st != BACKEND_OK) {
-      free(*cubin);
-      free(*ptx);
-      *cubin = *ptx = NULL;
+      return BACKEND_ERR_OUT_OF_MEMORY;
    }
+   BackendStatus st = be->offline->compile(source, defines, arch, k->entry, listingOf(want), code, err, errlen);
+   free(source);
    return st;
 }
 
-/* The target NVRTC compiles for: arch, with the "a" of an arch-specific kernel (sm_90a). */
-static void cudaCodeArch(const char *defines, const char *arch, char *out, size_t len) {
-   bool specific = Cuda_archSpecific(defines) && arch[strlen(arch) - 1] != 'a';
-   snprintf(out, len, "%s%s", arch, specific ? "a" : "");
-}
-
-/* The code asked for from NVRTC's CUBIN and PTX (both freed): SASS through cuobjdump when
- * it is there, else PTX. */
-static void pickCudaCode(InspectCode want, char *cubin, size_t cubinLen, char *ptx, Inspection *out) {
-   if (want == INSPECT_CODE_SASS) {
-      out->code = sassOf(cubin, cubinLen);
-      snprintf(out->code_kind, sizeof out->code_kind, "SASS");
-      if (!out->code)
-         snprintf(out->warning, sizeof out->warning, "SASS needs cuobjdump (CUDA toolkit) on PATH; showing PTX instead");
-   }
-   if (want != INSPECT_CODE_NONE && !out->code) {
-      out->code = ptx;
-      ptx = NULL;
-      snprintf(out->code_kind, sizeof out->code_kind, "PTX");
-   }
-   free(ptx);
-   free(cubin);
+/* The listing of an offline compile, taken into out (code->code is then out's). */
+static void takeListing(OfflineCode *code, Inspection *out) {
+   out->code = code->code;
+   code->code = NULL;
+   Util_copy(out->code_kind, sizeof out->code_kind, code->code_kind);
+   Util_copy(out->code_arch, sizeof out->code_arch, code->code_arch);
+   Util_copy(out->note, sizeof out->note, code->note);
+   Util_copy(out->warning, sizeof out->warning, code->warning);
 }
 
 /* ---- what every path finishes with ---- */
@@ -222,16 +180,14 @@ RunStatus Inspect_onDevice(Session *s, const InspectRequest *rq, Inspection *out
       out->code = NULL;
       out->code_kind[0] = '\0';
    }
-   /* A CUDA program is kept as CUBIN, which is not text: NVRTC again, same defines. */
-   if (want && !out->code && Backend_can(be, BACKEND_CAP_OFFLINE_PTX) && dev->arch[0]) {
-      char *cubin, *ptx, *log, err[512];
-      size_t cubinLen;
-      if (nvrtcCode(rq->catalog, k, r->defines, dev->arch, rq->code == INSPECT_CODE_SASS, &cubin, &cubinLen, &ptx,
-                    &log, err, sizeof err) == BACKEND_OK) {
-         pickCudaCode(rq->code, cubin, cubinLen, ptx, out);
-         cudaCodeArch(r->defines, dev->arch, out->code_arch, sizeof out->code_arch);
-      }
-      free(log);
+   /* A program that is not text (CUDA keeps CUBIN): the backend's offline compiler again,
+    * the same defines, for the device's architecture. */
+   if (want && !out->code && be->offline && dev->arch[0]) {
+      OfflineCode code;
+      char err[512];
+      if (offlineCode(be, rq->catalog, k, r->defines, dev->arch, rq->code, &code, err, sizeof err) == BACKEND_OK)
+         takeListing(&code, out);
+      OfflineCode_free(&code);
    }
    if (rq->source)
       readSource(rq->catalog, k, r->defines, Backend_can(be, BACKEND_CAP_CUDA_PRELUDE), out);
@@ -264,119 +220,43 @@ static bool offlineLaunch(const InspectRequest *rq, const ConfigTarget *target, 
    return true;
 }
 
-/* An NVIDIA GPU of that architecture ("sm_90") through CUDA: 1024 work-items, warp 32,
- * 48 KiB of static shared memory, more when opted in (dynamic); whether it runs PTX
- * tensor instructions is the devices' own rule (Device_classify). */
-static DeviceLimits cudaArchLimits(const char *arch) {
-   DeviceInfo d = {.limits = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32,
-                              .dynamic_smem = true},
-                   .inline_ptx = true};
-   snprintf(d.arch, sizeof d.arch, "%s", arch);
-   Device_classify(&d);
-   static const struct {
-      const char *prefix;
-      unsigned long long optin;
-   } optin[] = {{"sm_90", 232448}, {"sm_80", 166912}, {"sm_86", 101376}, {"sm_89", 101376}, {"sm_75", 65536}};
-   for (size_t i = 0; i < sizeof optin / sizeof optin[0]; i++)
-      if (!strncmp(arch, optin[i].prefix, strlen(optin[i].prefix)))
-         d.limits.local_mem_optin = optin[i].optin;
-   return d.limits;
-}
-
-/* NVRTC (BACKEND_CAP_OFFLINE_PTX) for sm_XX, with NVIDIA's limits. */
-static RunStatus offlineCuda(const char *arch, const InspectRequest *rq, Inspection *out) {
-   DeviceLimits lim = cudaArchLimits(arch);
-   ConfigTarget target = {.backend = "CUDA", .arch_specific = true, .dynamic_smem = lim.dynamic_smem, .arch = arch,
-                          .nvidia = true};
-   Geometry g;
-   char defines[1024];
-   if (!offlineLaunch(rq, &target, &lim, "1024 work-items, 48 KiB static shared", arch, &g, defines, sizeof defines,
-                      out))
-      return RUN_INVALID;
-   char *cubin, *ptx, err[512] = "";
-   size_t cubinLen;
-   if (nvrtcCode(rq->catalog, rq->kernel, defines, arch, true, &cubin, &cubinLen, &ptx, &out->build_log, err,
-                 sizeof err) != BACKEND_OK) {
-      Util_copy(out->message, sizeof out->message, err);
-      return RUN_COMPILE_ERROR;
-   }
-   cudaCodeArch(defines, arch, out->code_arch, sizeof out->code_arch);
-   snprintf(out->target, sizeof out->target, "cuda %s (NVRTC, no device needed)", out->code_arch);
-   /* the occupancy tables know sm_90, which sm_90a is */
-   snprintf(out->arch, sizeof out->arch, "%.*s", (int)strcspn(arch, "a"), arch);
-   Ptxas_parse(out->build_log, rq->kernel->entry, &out->ptxas);
-   /* NVRTC's log held no ptxas report on the H100 machine (its NVRTC, CUDA 13.0): ptxas
-    * itself on the PTX then, where it is installed. */
-   if (!out->ptxas.found && ptx && Ptxas_ofPtx(ptx, rq->kernel->entry, &out->ptxas))
-      snprintf(out->registers_from, sizeof out->registers_from, "ptxas on the PTX");
-   out->registers = out->ptxas.found ? out->ptxas.registers : -1;
-   out->local_mem = (out->ptxas.found ? out->ptxas.shared_bytes : g.localmem) + g.dynamic_smem;
-   out->private_mem = out->ptxas.found ? out->ptxas.stack_bytes : -1;
-   out->group_items = groupItems(&g);
-   pickCudaCode(rq->code, cubin, cubinLen, ptx, out);
-   if (rq->source)
-      readSource(rq->catalog, rq->kernel, defines, true, out);
-   return RUN_OK;
-}
-
-/* hipRTC (BACKEND_CAP_OFFLINE_ISA) for gfxNNN, with AMD's limits (1024 work-items, 64 KiB LDS, wave64). */
-static RunStatus offlineHip(const char *arch, const InspectRequest *rq, Inspection *out) {
-   DeviceLimits lim = {.max_wg = 1024, .max_wi = {1024, 1024, 1024}, .local_mem = 65536, .fp64 = true, .warp = 64};
-   ConfigTarget target = {.backend = "HIP", .arch = arch, .amd = true};
-   Geometry g;
-   char defines[1024];
-   if (!offlineLaunch(rq, &target, &lim, "1024 work-items, 64 KiB LDS", arch, &g, defines, sizeof defines, out))
-      return RUN_INVALID;
-   char *source = Session_sourceNamed(rq->catalog, true, rq->kernel->source, rq->kernel->path);
-   char *code = NULL, err[512] = "out of host memory";
-   size_t size = 0;
-   BackendStatus st = source ? Hip_compileOnly(source, defines, arch, &code, &size, &out->build_log, err, sizeof err)
-                             : BACKEND_ERR_OTHER;
-   free(source);
-   if (st != BACKEND_OK) {
-      Util_copy(out->message, sizeof out->message, err);
-      return RUN_COMPILE_ERROR;
-   }
-   snprintf(out->target, sizeof out->target, "hip %s (hipRTC, no device needed)", arch);
-   /* The processor of a full target id ("gfx90a:sramecc+:xnack-"): occupancy goes by it. */
-   snprintf(out->arch, sizeof out->arch, "%.*s", (int)strcspn(arch, ":"), arch);
-   HipResources hr;
-   if (Hip_resources(code, size, &hr)) {
-      out->registers = hr.vgprs;
-      out->local_mem = hr.lds_bytes;
-      out->private_mem = hr.scratch_bytes;
-      snprintf(out->resources, sizeof out->resources, "VGPRs %d, SGPRs %d, spills %d VGPR / %d SGPR, scratch %ld B",
-               hr.vgprs, hr.sgprs, hr.vgpr_spills, hr.sgpr_spills, hr.scratch_bytes);
-   } else {
-      out->local_mem = g.localmem;
-      snprintf(out->resources, sizeof out->resources,
-               "resource counts need llvm-readelf (Debian: apt-get install llvm)");
-   }
-   out->group_items = groupItems(&g);
-   if (rq->code != INSPECT_CODE_NONE) {
-      out->code = Hip_disassemble(code, size, out->arch);
-      snprintf(out->code_kind, sizeof out->code_kind, "ISA");
-      if (!out->code)
-         snprintf(out->note, sizeof out->note, "AMD ISA needs llvm-objdump (Debian: apt-get install llvm)");
-   }
-   free(code);
-   if (rq->source)
-      readSource(rq->catalog, rq->kernel, defines, true, out);
-   return RUN_OK;
-}
-
 RunStatus Inspect_offline(const Backend *be, const char *arch, const InspectRequest *rq, Inspection *out) {
    begin(out);
-   RunStatus st;
-   if (Backend_can(be, BACKEND_CAP_OFFLINE_PTX)) {
-      st = offlineCuda(arch, rq, out);
-   } else if (Backend_can(be, BACKEND_CAP_OFFLINE_ISA)) {
-      st = offlineHip(arch, rq, out);
-   } else {
+   const BackendOffline *off = be->offline;
+   if (!off) {
       snprintf(out->message, sizeof out->message, "the %s backend does not compile without a device", be->title);
       return RUN_INVALID;
    }
-   if (st == RUN_OK)
-      finish(rq, be->name, false, out);
-   return st;
+   DeviceInfo dev;
+   off->device(arch, &dev);
+   ConfigTarget target = Session_targetFor(be, &dev);
+   target.arch = arch;
+   Geometry g;
+   char defines[1024];
+   if (!offlineLaunch(rq, &target, &dev.limits, off->limits_text, arch, &g, defines, sizeof defines, out))
+      return RUN_INVALID;
+   OfflineCode code;
+   char err[512] = "";
+   if (offlineCode(be, rq->catalog, rq->kernel, defines, arch, rq->code, &code, err, sizeof err) != BACKEND_OK) {
+      Util_copy(out->message, sizeof out->message, err);
+      out->build_log = code.log;
+      return RUN_COMPILE_ERROR;
+   }
+   out->build_log = code.log;
+   code.log = NULL;
+   snprintf(out->target, sizeof out->target, "%s %s (%s, no device needed)", be->name, code.code_arch, off->compiler);
+   Util_copy(out->arch, sizeof out->arch, code.arch);
+   out->ptxas = code.ptxas;
+   out->registers = code.registers;
+   out->private_mem = code.private_mem;
+   out->local_mem = (code.local_mem >= 0 ? code.local_mem : g.localmem) + g.dynamic_smem;
+   out->group_items = groupItems(&g);
+   Util_copy(out->registers_from, sizeof out->registers_from, code.registers_from);
+   Util_copy(out->resources, sizeof out->resources, code.resources);
+   takeListing(&code, out);
+   OfflineCode_free(&code);
+   if (rq->source)
+      readSource(rq->catalog, rq->kernel, defines, Backend_can(be, BACKEND_CAP_CUDA_PRELUDE), out);
+   finish(rq, be->name, false, out);
+   return RUN_OK;
 }

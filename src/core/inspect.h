@@ -12,7 +12,7 @@
 #include "core/catalog.h"
 #include "core/listing.h"
 #include "core/occupancy.h"
-#include "core/ptxas.h"
+#include "backend/ptxas.h"
 #include "core/session.h"
 
 typedef enum {
@@ -37,7 +37,7 @@ typedef struct Inspection_ {
    char *build_log;          /* the compiler's messages (owned), NULL if none */
    char target[96];          /* "cuda sm_90 (NVRTC, no device needed)", "opencl <device>" */
    char arch[32];            /* "sm_90", "gfx906" (the processor only), "" unknown */
-   char code_arch[32];       /* what NVRTC compiled the code for ("sm_90a"); "" when arch says it */
+   char code_arch[32];       /* the target the listing was compiled for offline ("sm_90a", "gfx90a:xnack-"); "" when arch says it */
    int registers;            /* per work-item, -1 not reported */
    long long private_mem;    /* spills / private memory per work-item, bytes, -1 not reported */
    long long local_mem;      /* shared / local memory per work-group, bytes */
@@ -61,9 +61,8 @@ typedef struct Inspection_ {
  * device's architecture. Returns RUN_OK, or why not (message, build_log). */
 RunStatus Inspect_onDevice(Session *s, const InspectRequest *rq, Inspection *out);
 
-/* Without a device, on a backend that can (BACKEND_CAP_OFFLINE_PTX: NVRTC for sm_XX;
- * BACKEND_CAP_OFFLINE_ISA: hipRTC for gfxNNN), checked against that kind of GPU's
- * limits. Returns RUN_OK, RUN_INVALID when the limits or the backend refuse it, or
+/* Without a device, on a backend that can (Backend.offline: NVRTC for sm_XX, hipRTC for
+ * gfxNNN), checked against the limits of that kind of GPU. Returns RUN_OK, RUN_INVALID when the limits or the backend refuse it, or
  * RUN_COMPILE_ERROR (message, build_log). */
 RunStatus Inspect_offline(const Backend *be, const char *arch, const InspectRequest *rq, Inspection *out);
 

@@ -443,14 +443,18 @@ static char *joinSource(const Session *s, const char *body) {
    return Session_source(s->catalog, Backend_can(s->be, BACKEND_CAP_CUDA_PRELUDE), body);
 }
 
+ConfigTarget Session_targetFor(const Backend *be, const DeviceInfo *dev) {
+   return (ConfigTarget){.backend = be->title,
+                         .arch_specific = Backend_can(be, BACKEND_CAP_ARCH_SPECIFIC),
+                         .dynamic_smem = dev->limits.dynamic_smem,
+                         .arch = dev->arch,
+                         .is_pocl = dev->is_pocl,
+                         .nvidia = dev->vendor_kind == VENDOR_NVIDIA,
+                         .amd = dev->vendor_kind == VENDOR_AMD && dev->type == DEVICE_GPU};
+}
+
 bool Session_targetOk(const Session *s, const KernelInfo *k, char *msg, size_t msglen) {
-   ConfigTarget t = {.backend = s->be->title,
-                     .arch_specific = Backend_can(s->be, BACKEND_CAP_ARCH_SPECIFIC),
-                     .dynamic_smem = s->info.limits.dynamic_smem,
-                     .arch = s->info.arch,
-                     .is_pocl = s->info.is_pocl,
-                     .nvidia = s->info.vendor_kind == VENDOR_NVIDIA,
-                     .amd = s->info.vendor_kind == VENDOR_AMD && s->info.type == DEVICE_GPU};
+   ConfigTarget t = Session_targetFor(s->be, &s->info);
    return Config_targetOk(k, &t, msg, msglen);
 }
 

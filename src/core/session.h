@@ -107,6 +107,9 @@ bool Session_fits(const Session *s, const Problem *p, char *msg, size_t msglen);
 /* Whether k can run on this session's backend and device (Config_targetOk): a kernel for
  * sm_90a is refused through OpenCL, on PoCL and on other GPUs, with the reason. */
 bool Session_targetOk(const Session *s, const KernelInfo *k, char *msg, size_t msglen);
+/* What Config_targetOk checks, for a device of a backend (opened, or the typical GPU of an
+ * architecture that an offline compile describes). */
+ConfigTarget Session_targetFor(const Backend *be, const DeviceInfo *dev);
 
 /* One run. inputs must fit p (Inputs_fit). Returns r->status. */
 RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,

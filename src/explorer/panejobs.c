@@ -105,8 +105,8 @@ static RunStatus inspectOffline(const char *kernels_dir, const char *backend, co
       snprintf(ins->message, sizeof ins->message, "the %s backend is not built in", backend);
       return RUN_INVALID;
    }
-   /* An ISA compiler (hipRTC) brings its own LLVM, which cannot share a process with PoCL's. */
-   if (Backend_can(be, BACKEND_CAP_OFFLINE_ISA) && llvmLoaded())
+   /* A compiler that brings its own LLVM (hipRTC) cannot share a process with PoCL's. */
+   if (be->offline && be->offline->own_llvm && llvmLoaded())
       return Inspect_offlineApart(kernels_dir, backend, arch, rq, ins);
    return Inspect_offline(be, arch, rq, ins);
 }

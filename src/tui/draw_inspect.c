@@ -32,47 +32,54 @@ static bool isAmd(const Inspection *in) { return !strncmp(in->arch, "gfx", 3); }
 /* ---- the target: the device measured, or an architecture compiled for without one ---- */
 
 typedef struct InspectTarget_ {
-   const char *backend, *arch, *label;
-   unsigned cap;               /* what the backend must be able to do */
+   const char *backend, *arch;  /* "" "" for the device measured */
+   char label[128];
 } InspectTarget;
 
-/* As `gemmtop inspect --arch` compiles them: a classroom without a GPU still sees the
- * registers, spills and occupancy of the GPUs the lessons are about. */
-static const InspectTarget targets[] = {
-    {"", "", "the device measured", 0},
-    {"cuda", "sm_90", "sm_90 (H100) through NVRTC, offline", BACKEND_CAP_OFFLINE_PTX},
-    {"cuda", "sm_80", "sm_80 (A100) through NVRTC, offline", BACKEND_CAP_OFFLINE_PTX},
-    {"hip", "gfx906", "gfx906 (MI50, the DCU's) through hipRTC, offline", BACKEND_CAP_OFFLINE_ISA},
-    {"hip", "gfx90a", "gfx90a (MI210) through hipRTC, offline", BACKEND_CAP_OFFLINE_ISA},
-};
-#define NTARGETS ((int)(sizeof targets / sizeof targets[0]))
-
-static bool targetBuilt(int i) {
-   if (!targets[i].cap)
+/* The targets T walks: the device measured, then the GPUs each backend compiles for without
+ * one (Backend.offline), as `gemmtop inspect --arch` compiles them: a classroom without a
+ * GPU still sees the registers, spills and occupancy of the GPUs the lessons are about.
+ * false past the last. */
+static bool targetAt(int i, InspectTarget *t) {
+   *t = (InspectTarget){.backend = "", .arch = "", .label = "the device measured"};
+   if (i == 0)
       return true;
-   const Backend *be = Backend_byName(targets[i].backend);
-   return be && Backend_can(be, targets[i].cap);
+   int n = 1;
+   for (int b = 0; b < Backend_count(); b++) {
+      const BackendOffline *off = Backend_at(b)->offline;
+      for (const OfflineTarget *tg = off ? off->targets : NULL; tg && tg->arch; tg++)
+         if (n++ == i) {
+            t->backend = Backend_at(b)->name;
+            t->arch = tg->arch;
+            snprintf(t->label, sizeof t->label, "%s (%s) through %s, offline", tg->arch, tg->gpu, off->compiler);
+            return true;
+         }
+   }
+   return false;
+}
+
+static InspectTarget targetOf(const Ui *ui) {
+   InspectTarget t;
+   if (!targetAt(ui->inspect_target, &t))
+      targetAt(0, &t);
+   return t;
 }
 
 void Inspect_cycleTarget(Ui *ui) {
-   int t = ui->inspect_target;
-   for (int i = 1; i <= NTARGETS; i++) {
-      t = (ui->inspect_target + i) % NTARGETS;
-      if (targetBuilt(t))
-         break;
-   }
-   ui->inspect_target = t;
-   Worker_setInspectTarget(ui->worker, targets[t].backend, targets[t].arch);
+   InspectTarget t;
+   ui->inspect_target = targetAt(ui->inspect_target + 1, &t) ? ui->inspect_target + 1 : 0;
+   t = targetOf(ui);
+   Worker_setInspectTarget(ui->worker, t.backend, t.arch);
    if (!(ui->visible & PANE_BIT(PANE_INSPECT))) {
       ui->visible |= PANE_BIT(PANE_INSPECT);
       ui->focus = PANE_INSPECT;
    }
    ui->dirty = true;
-   Ui_flash(ui, ST_NORMAL, "inspect: %s (T: the next target)", targets[t].label);
+   Ui_flash(ui, ST_NORMAL, "inspect: %s (T: the next target)", t.label);
 }
 
 /* Whether the inspection held is of the target now chosen. */
-static bool sameTarget(const Ui *ui) { return !strcmp(ui->inspect.arch, targets[ui->inspect_target].arch); }
+static bool sameTarget(const Ui *ui) { return !strcmp(ui->inspect.arch, targetOf(ui).arch); }
 
 /* "PTX · 40 registers · no spills · local 8.0 KiB/group · occupancy 50% (registers)"; what
  * is not known is left to the rows below. */
@@ -222,7 +229,8 @@ void Draw_inspect(Ui *ui) {
    const Inspection *in = &ui->inspect.inspection;
    bool current = ui->have_inspect && ui->snap.have_config && ui->inspect.config_serial == ui->snap.config_serial &&
                   sameTarget(ui);
-   const InspectTarget *tg = &targets[ui->inspect_target];
+   InspectTarget target = targetOf(ui);
+   const InspectTarget *tg = &target;
    char extra[640] = "";
    const KernelInfo *k = current ? Catalog_find(&ui->cat, ui->inspect.config.kernel) : NULL;
    if (k) {

@@ -78,6 +78,31 @@ done
 # Element types are decided in one table (base/types.c: TypeTraits): nowhere else a
 # comparison with, a case of or a ternary on a type (the backends map types in arrays
 # indexed by precision: [PRECISION_HALF] = ...), so that a new type is one row.
+# Outside src/backend nothing names a backend: the engine and the front ends go through
+# the registry and the tables of backend.h (Backend.caps, Backend.offline), never through
+# one backend's functions, header or name.
+backend_names() {
+   (cd "$1" && find . -name '*.[ch]' ! -path './backend/*' | sort | while read -r f; do
+      # comments may name them: what is said, not what is called
+      sed -e 's|/\*.*\*/||g' -e 's|//.*||' -e 's|^[[:space:]]*\*.*||' -e 's|/\*.*||' "$f" |
+         grep -nE 'Backend_(opencl|cuda|hip)[[:space:]]*\(|\b(Cuda|Hip|Opencl|OpenCL)_[A-Za-z]+[[:space:]]*\(|backend/(backend_(cuda|hip|opencl)|hip_api|gpu_common)\.h|Backend_byName[[:space:]]*\([[:space:]]*"|"(cuda|hip|opencl)"' |
+         sed "s|^|$f:|"
+   done)
+}
+named=$(backend_names "$SRC")
+[ -z "$named" ] && ok "no file outside src/backend names a backend" ||
+   not_ok "files outside src/backend name a backend" "$named"
+printf 'static void planted(void) { Hip_disassemble(0, 0, 0); }\n' >>"$T_DIR/tree/core/inspect.c"
+printf '#include "backend/backend_cuda.h"\n' >>"$T_DIR/tree/explorer/panejobs.c"
+printf 'static const char *planted = "cuda";\n' >>"$T_DIR/tree/tui/draw_inspect.c"
+printf 'static const void *planted(void) { return Backend_byName("hip"); }\n' >>"$T_DIR/tree/cli/cli_inspect.c"
+planted=$(backend_names "$T_DIR/tree")
+for want in "core/inspect.c:.*Hip_disassemble" "explorer/panejobs.c:.*backend_cuda.h" 'tui/draw_inspect.c:.*"cuda"' \
+   'cli/cli_inspect.c:.*Backend_byName("hip")'; do
+   printf '%s\n' "$planted" | grep -q "$want" && ok "a planted backend name ($want) is caught" ||
+      not_ok "a planted backend name ($want) is not caught" "$planted"
+done
+
 type_decisions() {
    (cd "$1" && grep -rnoE '([=!]=|case)[[:space:]]*PRECISION_[A-Z0-9_]+|PRECISION_[A-Z0-9_]+[[:space:]]*([=!]=|[?])' \
       --include='*.c' --include='*.h' . | grep -vE 'PRECISION_(COUNT|BIT)' | grep -v '^\./base/types\.[ch]:')

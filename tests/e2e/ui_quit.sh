@@ -11,7 +11,7 @@ ui_expect_re "verify +[^ ]+ verified" "the explorer is up"
 ui_keys C-c
 ui_expect_exit 0 "Ctrl-C quits"
 
-# While compiling (each start compiles afresh: POCL_KERNEL_CACHE=0 and a new cache; PoCL
+# While compiling (a new cache, gemmtop's and PoCL's under it, so this start compiles afresh; PoCL
 # takes seconds over it).
 ui_start 80 24 XDG_CACHE_HOME="$T_DIR/cache-fresh" -- --kernel mygemm02_tiled --size 64
 ui_expect_re "M=64 N=64 K=64 .*compiling" "a fresh start compiles" 30

@@ -145,22 +145,39 @@ static void test_registry(void **state) {
       assert_non_null(be->findDevices);
       assert_non_null(be->vendorGemm);
       assert_non_null(be->vendor_library);
-      bool offline = be->caps & (BACKEND_CAP_OFFLINE_PTX | BACKEND_CAP_OFFLINE_ISA);
-      /* An offline compile names its target (--arch) and can say whether its compiler is here. */
-      assert_int_equal(offline, be->arch_prefix != NULL);
-      assert_int_equal(offline, be->offlineCompiler != NULL);
-      if (offline)
-         assert_memory_equal(be->arch_example, be->arch_prefix, strlen(be->arch_prefix));
+      /* An offline compile names its target (--arch), can say whether its compiler is here,
+       * describes a GPU of each architecture it offers, and compiles. */
+      const BackendOffline *off = be->offline;
+      if (off) {
+         assert_non_null(off->compiler);
+         assert_non_null(off->present);
+         assert_non_null(off->device);
+         assert_non_null(off->compile);
+         assert_memory_equal(off->arch_example, off->arch_prefix, strlen(off->arch_prefix));
+         assert_non_null(off->targets[0].arch);
+         for (const OfflineTarget *t = off->targets; t->arch; t++) {
+            assert_memory_equal(t->arch, off->arch_prefix, strlen(off->arch_prefix));
+            DeviceInfo d;
+            off->device(t->arch, &d);
+            assert_string_equal(d.arch, t->arch);
+            assert_int_equal(d.type, DEVICE_GPU);
+            assert_true(d.vendor_kind == VENDOR_NVIDIA || d.vendor_kind == VENDOR_AMD);
+            assert_true(d.limits.max_wg >= 256 && d.limits.local_mem >= 49152);
+         }
+      }
    }
    assert_ptr_equal(Backend_byName("cl"), Backend_opencl());
    assert_null(Backend_byName("rocm"));
    assert_null(Backend_byName(NULL));
-   /* The prelude and the offline compilers are capabilities, not names. */
+   /* The prelude and the offline compilers are capabilities and tables, not names. */
    assert_false(Backend_opencl()->caps & BACKEND_CAP_CUDA_PRELUDE);
    assert_true(Backend_cuda()->caps & BACKEND_CAP_CUDA_PRELUDE);
    assert_true(Backend_hip()->caps & BACKEND_CAP_CUDA_PRELUDE);
-   assert_true(Backend_cuda()->caps & BACKEND_CAP_OFFLINE_PTX);
-   assert_true(Backend_hip()->caps & BACKEND_CAP_OFFLINE_ISA);
+   assert_null(Backend_opencl()->offline);
+   assert_non_null(Backend_cuda()->offline);
+   assert_non_null(Backend_hip()->offline);
+   assert_false(Backend_cuda()->offline->own_llvm);
+   assert_true(Backend_hip()->offline->own_llvm); /* hipRTC's LLVM beside PoCL's aborts */
    char caps[512];
    Backend_describeCaps(Backend_cuda(), caps, sizeof caps);
    assert_non_null(strstr(caps, "compiles for sm_ architectures without a GPU (PTX, SASS)"));
@@ -174,6 +191,7 @@ static int findNone(DeviceInfo **out, char *err, size_t errlen) {
    return 0;
 }
 static bool compilerHere(void) { return true; }
+static bool compilerAbsent(void) { return false; }
 
 static void test_no_device_message(void **state) {
    (void)state;
@@ -181,13 +199,15 @@ static void test_no_device_message(void **state) {
    fake.title = "Test";
    fake.name = "test";
    fake.findDevices = findNone;
-   fake.offlineCompiler = NULL;
+   BackendOffline off = *Backend_hip()->offline;
+   off.present = compilerAbsent;
+   fake.offline = &off;
    DeviceInfo *devs = NULL;
    char err[512];
    assert_int_equal(Backend_listDevices(&fake, &devs, err, sizeof err), 0);
    assert_null(devs);
    assert_string_equal(err, "Test backend: found no test device; run with --backend opencl");
-   fake.offlineCompiler = compilerHere;
+   off.present = compilerHere;
    assert_int_equal(Backend_listDevices(&fake, &devs, err, sizeof err), 0);
    assert_string_equal(err, "Test backend: found no test device; run with --backend opencl, or compile without a GPU: "
                             "'gemmtop inspect --backend test --arch gfx906'");

@@ -219,8 +219,8 @@ static void test_backend_complete(void **state) {
    assert_ptr_equal(b, Backend_hip());
    assert_string_equal(b->name, "hip");
    assert_true(b->caps & BACKEND_CAP_CUDA_PRELUDE);
-   assert_true(b->caps & BACKEND_CAP_OFFLINE_ISA);
-   assert_non_null(b->offlineCompiler);
+   assert_non_null(b->offline);
+   assert_non_null(b->offline->present);
    assert_non_null(b->findDevices);
    assert_non_null(b->open);
    assert_non_null(b->close);

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/backend.h"
+#include "backend/backend_cuda.h"
 #include "core/banks.h"
 #include "core/catalog.h"
 #include "core/config.h"

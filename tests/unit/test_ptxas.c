@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/ptxas.h"
+#include "backend/ptxas.h"
 
 static const char *LOG =
     "ptxas info    : 0 bytes gmem\n"

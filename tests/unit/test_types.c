@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend/backend.h"
+#include "backend/backend_cuda.h"
 #include "core/catalog.h"
 #include "core/config.h"
 #include "core/inputs.h"

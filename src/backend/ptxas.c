@@ -1,4 +1,4 @@
-#include "core/ptxas.h"
+#include "backend/ptxas.h"
 
 #include <stdio.h>
 #include <stdlib.h>
