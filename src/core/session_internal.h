@@ -1,0 +1,95 @@
+/* What the session's files share (session.c: device, programs and buffers; session_run.c:
+ * a run's pipeline of launches and its timing; session_vendor.c: the vendor library's
+ * calls; session_trace.c: a bank trace). Not for the rest of gemmtop: session.h is. */
+#ifndef GEMMTOP_SESSION_INTERNAL_H
+#define GEMMTOP_SESSION_INTERNAL_H
+
+#include "core/session.h"
+
+#define PROGRAM_CACHE_SIZE 64
+
+typedef struct CachedProgram_ {
+   unsigned long long key;
+   Program *program;
+   Kernel *kernel;
+   BuildInfo info;      /* log owned here */
+   unsigned long last_use;
+} CachedProgram;
+
+typedef struct DeviceBuffer_ {
+   Buffer *buf;
+   size_t bytes;
+} DeviceBuffer;
+
+enum { BUF_A, BUF_B, BUF_C0, BUF_C, BUF_AK, BUF_BK, BUF_CK, BUF_COUNT };
+
+struct Session_ {
+   const Backend *be;
+   Context *ctx;
+   DeviceInfo info;
+   const Catalog *catalog;
+   CachedProgram cache[PROGRAM_CACHE_SIZE];
+   unsigned long clock;
+   DeviceBuffer bufs[BUF_COUNT];
+   unsigned long uploaded_generation; /* inputs now on the device */
+   size_t result_bytes;
+   bool stuck;                        /* a launch was abandoned (Session_stuck) */
+   Observer *observer;                /* opened on the first observed run (Session_observer) */
+   bool observer_tried;
+   char observer_why[160];
+};
+
+/* One launch of the pipeline: helpers before, the GEMM kernel, helpers after. */
+typedef struct Step_ {
+   Kernel *kernel;
+   KernelArg args[8 + 1 + KERNEL_MAX_TMA]; /* the GEMM's, a trace buffer or tensor maps */
+   int nargs;
+   size_t global[3];
+   size_t local[3];
+   int dims;
+   bool use_local;
+   char what[48];
+   bool is_gemm;
+   bool restore_c;   /* before this step: copy C0 into C (beta != 0, no padding) */
+} Step;
+
+typedef struct Pipeline_ {
+   Step steps[RUN_MAX_HELPERS + 1];
+   int nsteps;
+   int gemm_index;
+   double timeout_ms;   /* a launch running longer is abandoned (0: no limit) */
+} Pipeline;
+
+/* What a run and a trace share: checks, the compiled kernels, buffers with the inputs
+ * on the device, and the pipeline of launches. */
+typedef struct Prepared_ {
+   Pipeline pl;
+   Buffer *C0, *C, *Ck;
+   size_t bytesC, bytesCk, es;
+   bool dbl;
+} Prepared;
+
+/* The program of source + options from the session's cache, built when it is not there;
+ * *fresh when it was built now. NULL with r's status and message (and build log). */
+CachedProgram *Session_cachedKernel(Session *s, const char *source, const char *options, const char *entry, RunResult *r,
+                                    bool *fresh);
+/* Device buffer which (BUF_*) of at least bytes; false with r's status and message. */
+bool Session_ensureBuffer(Session *s, int which, size_t bytes, RunResult *r);
+/* st as r's status and err as its message unless it is BACKEND_OK; whether it was. */
+bool Session_checkStatus(Session *s, BackendStatus st, const char *err, RunResult *r);
+/* Nothing can be enqueued behind an abandoned launch: true (and why) when one was. */
+bool Session_refuseIfStuck(const Session *s, RunStatus *status, char *message, size_t len);
+long long Session_localMemOf(const BuildInfo *info, const Geometry *g, bool extra);
+/* body after the catalog's preludes, as this session's backend compiles it. */
+char *Session_joinSource(const Session *s, const char *body);
+
+/* The checks, compiled kernels, buffers with the inputs on the device and the pipeline of
+ * launches of a configuration (session_run.c); extra_defines and a trace buffer for a bank
+ * trace. */
+RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                          const Inputs *inputs, const char *extra_defines, Buffer *trace, Prepared *out, RunResult *r);
+/* One pass of the pipeline, finished; with timed, each step's device time into times. */
+bool Pipeline_run(Session *s, Pipeline *pl, bool real_double, bool timed, double *times, RunResult *r, Buffer *c0,
+                  Buffer *c, size_t cbytes);
+
+#endif

@@ -1,0 +1,164 @@
+/* The vendor library's GEMM on the session's device: verified once, then timed. */
+#include "core/session_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ablate.h"
+#include "core/coldl2.h"
+#include "base/util.h"
+
+/* The vendor call's operands on the device: A, B (and C0 when beta reads C) allocated and
+ * uploaded unless these inputs are there already. False with v's status and message. */
+static bool vendorOperands(Session *s, const Problem *p, const Inputs *inputs, VendorResult *v) {
+   char err[512];
+   RunResult *r = calloc(1, sizeof *r);
+   if (!r) {
+      v->status = RUN_OUT_OF_MEMORY;
+      snprintf(v->message, sizeof v->message, "out of host memory");
+      return false;
+   }
+   size_t es = Precision_size(p->precision), ies = Precision_inputSize(p->precision);
+   size_t bytesA = Problem_sizeA(p) * ies, bytesB = Problem_sizeB(p) * ies, bytesC = Problem_sizeC(p) * es;
+   if (!Session_fits(s, p, v->message, sizeof v->message) || !Session_ensureBuffer(s, BUF_A, bytesA, r) ||
+       !Session_ensureBuffer(s, BUF_B, bytesB, r) || !Session_ensureBuffer(s, BUF_C, bytesC, r) ||
+       (p->beta != 0.0 && !Session_ensureBuffer(s, BUF_C0, bytesC, r))) {
+      v->status = RUN_OUT_OF_MEMORY;
+      if (r->message[0])
+         snprintf(v->message, sizeof v->message, "%s", r->message);
+      free(r);
+      return false;
+   }
+   free(r);
+   Buffer *A = s->bufs[BUF_A].buf, *B = s->bufs[BUF_B].buf, *C0 = s->bufs[BUF_C0].buf;
+   if (s->uploaded_generation != inputs->generation) {
+      if (s->be->write(s->ctx, A, inputs->a, bytesA, err, sizeof err) != BACKEND_OK ||
+          s->be->write(s->ctx, B, inputs->b, bytesB, err, sizeof err) != BACKEND_OK ||
+          (p->beta != 0.0 && s->be->write(s->ctx, C0, inputs->c0, bytesC, err, sizeof err) != BACKEND_OK)) {
+         v->status = RUN_DEVICE_ERROR;
+         snprintf(v->message, sizeof v->message, "%s", err);
+         return false;
+      }
+      s->uploaded_generation = inputs->generation;
+   }
+   s->result_bytes = bytesC;
+   return true;
+}
+
+/* The vendor library's figures from its timed calls (v->reps of them in times), and what
+ * the observer saw over them (observer NULL: none). */
+static void vendorFigures(VendorResult *v, const Problem *p, bool verify, const double *times, Observer *observer) {
+   v->median_ms = Util_median(times, v->reps);
+   v->min_ms = times[0];
+   for (int i = 1; i < v->reps; i++)
+      if (times[i] < v->min_ms)
+         v->min_ms = times[i];
+   v->gflops = v->median_ms > 0 ? Problem_flops(p) / (v->median_ms * 1e6) : 0;
+   if (observer)
+      Observer_end(observer, v->reps, Problem_flops(p), v->gflops, &v->obs);
+   if (verify && !v->verified)
+      v->status = RUN_NOT_VERIFIED;
+   snprintf(v->message, sizeof v->message, "%s: %s", v->name, verify ? v->verify.message : "timed, not verified again");
+}
+
+RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, const RunOptions *o, VendorResult *v) {
+   int reps = o->reps, warmup = o->warmup;
+   atomic_int *cancel = o->cancel;
+   memset(v, 0, sizeof *v);
+   char err[512];
+   if (Session_refuseIfStuck(s, &v->status, v->message, sizeof v->message))
+      return v->status;
+   if (!s->be->vendorGemm) {
+      v->status = RUN_DEVICE_ERROR;
+      snprintf(v->message, sizeof v->message, "the %s backend has no vendor library", s->be->name);
+      return v->status;
+   }
+   if (!vendorOperands(s, p, inputs, v))
+      return v->status;
+   size_t ies = Precision_inputSize(p->precision);
+   size_t bytesA = Problem_sizeA(p) * ies, bytesB = Problem_sizeB(p) * ies, bytesC = s->result_bytes;
+   Buffer *A = s->bufs[BUF_A].buf, *B = s->bufs[BUF_B].buf, *C = s->bufs[BUF_C].buf, *C0 = s->bufs[BUF_C0].buf;
+   if (reps < 1)
+      reps = 1;
+   if (reps > RUN_MAX_TIMES)
+      reps = RUN_MAX_TIMES;
+   double *times = calloc((size_t)reps, sizeof *times);
+   void *host = o->verify ? malloc(bytesC ? bytesC : 1) : NULL; /* C read back to verify */
+   if (!times || (o->verify && !host)) {
+      free(times);
+      free(host);
+      v->status = RUN_OUT_OF_MEMORY;
+      snprintf(v->message, sizeof v->message, "out of host memory");
+      return v->status;
+   }
+   v->status = RUN_OK;
+   v->cold_l2 = o->cold_l2;
+   Observation_clear(&v->obs);
+   ColdL2 cold = {0};
+   if (o->cold_l2) {
+      if (!ColdL2_setup(&cold, s->be, s->ctx, &s->info, A, bytesA, B, bytesB, true, err, sizeof err)) {
+         v->status = RUN_OUT_OF_MEMORY;
+         snprintf(v->message, sizeof v->message, "%s", err);
+      }
+      snprintf(v->cold_l2_method, sizeof v->cold_l2_method, "%s", cold.method);
+   }
+   Observer *observer = o->observe ? Session_observer(s, NULL) : NULL;
+   bool observing = false;
+   for (int i = 0; i < warmup + reps + 1 && v->status == RUN_OK; i++) {
+      if (cancel && atomic_load(cancel)) {
+         v->status = RUN_CANCELLED;
+         snprintf(v->message, sizeof v->message, "cancelled");
+         break;
+      }
+      /* C0 back into C before each call when C is read (beta != 0). */
+      if (p->beta != 0.0 && s->be->copy(s->ctx, C, C0, bytesC, err, sizeof err) != BACKEND_OK) {
+         v->status = RUN_DEVICE_ERROR;
+         snprintf(v->message, sizeof v->message, "%s", err);
+         break;
+      }
+      bool timed = i > warmup && !(i == 0 && o->verify);
+      Buffer *a = A, *b = B;
+      if (timed && o->cold_l2 && !ColdL2_before(&cold, v->reps, &a, &b, err, sizeof err)) {
+         v->status = RUN_DEVICE_ERROR;
+         snprintf(v->message, sizeof v->message, "%s", err);
+         break;
+      }
+      if (timed && observer && !observing) {
+         Observer_begin(observer);
+         observing = true;
+      }
+      double ms = 0;
+      const BackendGemm g = {p->m, p->n, p->k, p->precision, p->trans_a, p->trans_b, p->alpha, p->beta};
+      BackendStatus st = s->be->vendorGemm(s->ctx, &g, a, b, C, &ms, v->name, sizeof v->name, err, sizeof err);
+      if (observing)
+         Observer_sample(observer);
+      if (st != BACKEND_OK) {
+         /* A library without a GEMM of this type refuses it: not a device error. */
+         v->status = st == BACKEND_ERR_OUT_OF_MEMORY ? RUN_OUT_OF_MEMORY
+                     : st == BACKEND_ERR_UNSUPPORTED ? RUN_INVALID
+                                                      : RUN_DEVICE_ERROR;
+         snprintf(v->message, sizeof v->message, "%s", err);
+         break;
+      }
+      if (i == 0 && o->verify) {
+         /* The first call's result is checked: a reference must be right too. */
+         if (s->be->read(s->ctx, C, host, bytesC, err, sizeof err) != BACKEND_OK) {
+            v->status = RUN_DEVICE_ERROR;
+            snprintf(v->message, sizeof v->message, "%s", err);
+            break;
+         }
+         Verify_gemm(p, inputs->a, inputs->b, inputs->c0, host, inputs->seed ^ 0xb1a5, &v->verify);
+         v->verified = v->verify.ok;
+      } else if (i > warmup) {
+         times[v->reps++] = ms;
+      }
+   }
+   if (v->status == RUN_OK && v->reps > 0)
+      vendorFigures(v, p, o->verify, times, observing ? observer : NULL);
+   ColdL2_release(&cold);
+   free(times);
+   free(host);
+   return v->status;
+}
+
