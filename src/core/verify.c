@@ -476,50 +476,223 @@ static void TaskQueue_run(TaskQueue *q, size_t elements) {
 
 static void TaskQueue_add(TaskQueue *q, VerifyTaskFn fn) { q->fn[q->n++] = fn; }
 
-void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
-                 VerifyResult *out) {
+/* What the Freivalds checks found: the worst ratio to its bound, rows then columns, and
+ * how many were over; then the outliers among the residuals. */
+typedef struct Residuals_ {
+   double worst_r, worst_c;
+   size_t worst_row, worst_col, rows_over, cols_over;
+   size_t orow, ocol, out_rows, out_cols;
+   double orow_ratio, ocol_ratio;
+} Residuals;
+
+/* Bound per row: tol * (|alpha| |A||B||x| + |beta| |C0||x|), plus the rounding of C to
+ * the storage precision (eps |C||x|), plus this check's own long double rounding. The same
+ * per column with y. With res (2 (M + N) values), each row's and column's residual and
+ * magnitude are kept there for the outlier check. */
+static void freivalds(const VerifyCtx *c, double tol, double eps, ldouble *res, Residuals *o) {
+   const size_t M = c->M, N = c->N;
+   const ldouble ld_err = (ldouble)(c->K + M + N + 4) * LDBL_EPSILON;
+   ldouble *rres = res, *rmag = res ? res + M : NULL, *cres = res ? res + 2 * M : NULL,
+           *cmag = res ? res + 2 * M + N : NULL;
+   for (size_t i = 0; i < M; i++) {
+      ldouble ref = c->alpha * c->abx_[i] + c->beta * c->c0x[i];
+      ldouble mag = c->aalpha * c->aabx[i] + c->abeta * c->ac0x[i];
+      ldouble bound = (ldouble)tol * mag + (ldouble)eps * c->acx[i] + ld_err * (mag + c->acx[i]);
+      if (res) {
+         rres[i] = fabsl(c->cx[i] - ref);
+         rmag[i] = mag + c->acx[i];
+      }
+      double r = ratioOf(fabsl(c->cx[i] - ref), bound);
+      if (r > 1.0)
+         o->rows_over++;
+      if (r > o->worst_r) {
+         o->worst_r = r;
+         o->worst_row = i;
+      }
+   }
+   for (size_t j = 0; j < N; j++) {
+      ldouble ref = c->alpha * c->yab[j] + c->beta * c->yc0[j];
+      ldouble mag = c->aalpha * c->ayab[j] + c->abeta * c->ayc0[j];
+      ldouble bound = (ldouble)tol * mag + (ldouble)eps * c->ayc[j] + ld_err * (mag + c->ayc[j]);
+      if (res) {
+         cres[j] = fabsl(c->yc[j] - ref);
+         cmag[j] = mag + c->ayc[j];
+      }
+      double r = ratioOf(fabsl(c->yc[j] - ref), bound);
+      if (r > 1.0)
+         o->cols_over++;
+      if (r > o->worst_c) {
+         o->worst_c = r;
+         o->worst_col = j;
+      }
+   }
+}
+
+/* Outliers among the residuals (res, as freivalds left it): a few wrong elements in an
+ * otherwise right result. The floor of a row: the most one element within the tolerance
+ * can move its residual, tol * max_j s_ij |x_j|, bounded with Cauchy-Schwarz (s_ij <=
+ * |alpha| |a_i| |b_j| + |beta| |c0_ij|) so that it costs O(MK + KN + MN); and the rounding
+ * of its N elements, 4 eps |mag| / sqrt(N). The magnitude arrays are reused for the floors. */
+static void outlierCheck(const VerifyCtx *c, double tol, double eps, ldouble *res, Residuals *o) {
+   const size_t M = c->M, N = c->N;
+   ldouble *rres = res, *rmag = res + M, *cres = res + 2 * M, *cmag = res + 2 * M + N;
+   const ldouble *anorm = c->anorm, *bnorm = c->bnorm;
+   ldouble bx_max = 0, ay_max = 0;
+   for (size_t j = 0; j < N; j++)
+      if (bnorm[j] * c->ax[j] > bx_max)
+         bx_max = bnorm[j] * c->ax[j];
+   for (size_t i = 0; i < M; i++)
+      if (anorm[i] * c->ay[i] > ay_max)
+         ay_max = anorm[i] * c->ay[i];
+   for (size_t i = 0; i < M; i++) {
+      ldouble one = (ldouble)tol * (c->aalpha * anorm[i] * bx_max + c->abeta * c->c0rmax[i]);
+      ldouble noise = 4 * (ldouble)eps * rmag[i] / sqrtl((ldouble)(N ? N : 1));
+      rmag[i] = one > noise ? one : noise;
+   }
+   for (size_t j = 0; j < N; j++) {
+      ldouble one = (ldouble)tol * (c->aalpha * bnorm[j] * ay_max + c->abeta * c->c0cmax[j]);
+      ldouble noise = 4 * (ldouble)eps * cmag[j] / sqrtl((ldouble)(M ? M : 1));
+      cmag[j] = one > noise ? one : noise;
+   }
+   o->out_rows = outliers(rres, rmag, M, &o->orow, &o->orow_ratio);
+   o->out_cols = outliers(cres, cmag, N, &o->ocol, &o->ocol_ratio);
+}
+
+/* One line saying what happened: the first failing check in this order (non-finite
+ * elements, wrong samples, outliers, the Freivalds bound), or the verified figures. */
+static void describe(const VerifyCtx *c, const Residuals *o, bool outlier_fail, bool dbl, VerifyResult *out) {
+   const size_t N = c->N;
+   const int digits = dbl ? 17 : 9;
+   if (out->non_finite) {
+      out->first_bad_row = (int)(c->first_nf / N);
+      out->first_bad_col = (int)(c->first_nf % N);
+      if (c->inf_count == 0)
+         snprintf(out->message, sizeof out->message, "FAILED: %zu element%s not written (NaN), first at (%d,%d)",
+                  c->nan_count, c->nan_count == 1 ? "" : "s", out->first_bad_row, out->first_bad_col);
+      else
+         snprintf(out->message, sizeof out->message,
+                  "FAILED: %zu element%s not finite (%zu NaN, %zu Inf), first at (%d,%d)", out->non_finite,
+                  out->non_finite == 1 ? "" : "s", c->nan_count, c->inf_count, out->first_bad_row, out->first_bad_col);
+   } else if (out->bad_samples) {
+      out->first_bad_row = (int)(c->first_bad / N);
+      out->first_bad_col = (int)(c->first_bad % N);
+      snprintf(out->message, sizeof out->message,
+               "FAILED: %zu of %zu sampled entries wrong, first at (%d,%d): got %.*g, expected %.*g (rel err %.2g, tol "
+               "%.2g)",
+               out->bad_samples, c->ns, out->first_bad_row, out->first_bad_col, digits, c->bad_got, digits, c->bad_ref,
+               c->bad_rel, out->tolerance);
+   } else if (outlier_fail && o->worst_r <= 1.0 && o->worst_c <= 1.0) {
+      bool by_row = o->out_rows > 0 && (o->out_cols == 0 || o->orow_ratio >= o->ocol_ratio);
+      out->first_bad_row = by_row ? (int)o->orow : (o->out_rows ? (int)o->orow : -1);
+      out->first_bad_col = by_row ? (o->out_cols ? (int)o->ocol : -1) : (int)o->ocol;
+      snprintf(out->message, sizeof out->message,
+               "FAILED: Freivalds residual of %s %zu stands %.3gx above the others' (%zu row%s, %zu column%s): "
+               "isolated wrong elements, first near (%d,%d)",
+               by_row ? "row" : "column", by_row ? o->orow : o->ocol, by_row ? o->orow_ratio : o->ocol_ratio,
+               o->out_rows, o->out_rows == 1 ? "" : "s", o->out_cols, o->out_cols == 1 ? "" : "s", out->first_bad_row,
+               out->first_bad_col);
+   } else if (!(out->freivalds_ratio <= 1.0)) {
+      /* Name the side where the failure is localised: a wrong row puts one row over the
+       * bound (and perhaps every column), a wrong column the reverse. */
+      bool by_row = o->rows_over > 0 && (o->cols_over == 0 || o->rows_over < o->cols_over ||
+                                          (o->rows_over == o->cols_over && o->worst_r >= o->worst_c));
+      out->first_bad_row = by_row ? (int)o->worst_row : -1;
+      out->first_bad_col = by_row ? -1 : (int)o->worst_col;
+      snprintf(out->message, sizeof out->message,
+               "FAILED: Freivalds check off by %.3gx its bound in %s %zu (%zu row%s, %zu column%s over)",
+               by_row ? o->worst_r : o->worst_c, by_row ? "row" : "column", by_row ? o->worst_row : o->worst_col,
+               o->rows_over, o->rows_over == 1 ? "" : "s", o->cols_over, o->cols_over == 1 ? "" : "s");
+   } else {
+      snprintf(out->message, sizeof out->message, "verified (max rel err %.2g, tol %.2g)", out->max_rel_err,
+               out->tolerance);
+   }
+}
+
+/* The result for what needs no check (an empty C) or cannot have one (no problem, a
+ * negative size, a matrix missing); true when the check is to be made. */
+static bool worthChecking(const Problem *p, const void *A, const void *B, const void *C0, const void *C,
+                          VerifyResult *out) {
    memset(out, 0, sizeof *out);
    out->first_bad_row = out->first_bad_col = -1;
    if (!p) {
       fail(out, "FAILED: no problem to verify");
-      return;
+      return false;
    }
    out->tolerance = Verify_tolerance(p);
    if (p->m < 0 || p->n < 0 || p->k < 0) {
       fail(out, "FAILED: negative matrix size");
-      return;
+      return false;
    }
-   const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
-   if (M == 0 || N == 0) {
+   if (p->m == 0 || p->n == 0) {
       out->ok = true;
       snprintf(out->message, sizeof out->message, "verified (C is empty)");
-      return;
+      return false;
    }
    const bool use_c0 = p->beta != 0.0;
-   if (!C || (K > 0 && (!A || !B)) || (use_c0 && !C0)) {
+   if (!C || (p->k > 0 && (!A || !B)) || (use_c0 && !C0)) {
       fail(out, use_c0 && !C0 ? "FAILED: cannot verify: C before the run is needed when beta != 0"
                               : "FAILED: cannot verify: a matrix is missing");
-      return;
+      return false;
    }
+   return true;
+}
+
+/* How many long doubles the work vectors of an M x N x K check take (carveVectors). */
+static size_t workVectors(size_t M, size_t N, size_t K) {
+   size_t Kv = K ? K : 1;
+   return 2 * N + 2 * M      /* x, |x|, y, |y| */
+          + 2 * Kv + 2 * M   /* Bx, |B||x|, A(Bx), |A||B||x| */
+          + 2 * M + 2 * M    /* Cx, |C||x|, C0x, |C0||x| */
+          + 2 * Kv + 2 * N   /* y^T A, |y|^T|A|, (y^T A) B, abs */
+          + 2 * N + 2 * N;   /* y^T C, abs, y^T C0, abs */
+}
+
+/* The work vectors, in that order, out of mem: x, |x|, y, |y| returned, the rest in c. */
+static void carveVectors(VerifyCtx *c, ldouble *mem, ldouble **x, ldouble **ax, ldouble **y, ldouble **ay) {
+   const size_t M = c->M, N = c->N, Kv = c->K ? c->K : 1;
+   ldouble *q = mem;
+#define TAKE(n) (q += (n), q - (n))
+   *x = TAKE(N), *ax = TAKE(N), *y = TAKE(M), *ay = TAKE(M);
+   c->x = *x, c->ax = *ax, c->y = *y, c->ay = *ay;
+   c->bx = TAKE(Kv), c->abx = TAKE(Kv), c->abx_ = TAKE(M), c->aabx = TAKE(M);
+   c->cx = TAKE(M), c->acx = TAKE(M), c->c0x = TAKE(M), c->ac0x = TAKE(M);
+   c->ya = TAKE(Kv), c->aya = TAKE(Kv), c->yab = TAKE(N), c->ayab = TAKE(N);
+   c->yc = TAKE(N), c->ayc = TAKE(N), c->yc0 = TAKE(N), c->ayc0 = TAKE(N);
+#undef TAKE
+}
+
+/* x and y: random magnitudes in [0.5, 1.5) with random signs; ax and ay the magnitudes. */
+static void randomVectors(Rng *rng, ldouble *x, ldouble *ax, size_t N, ldouble *y, ldouble *ay, size_t M) {
+   for (size_t j = 0; j < N; j++) {
+      ldouble v = Rng_range(rng, 0.5, 1.5);
+      ax[j] = v;
+      x[j] = (Rng_next(rng) & 1) ? -v : v;
+   }
+   for (size_t i = 0; i < M; i++) {
+      ldouble v = Rng_range(rng, 0.5, 1.5);
+      ay[i] = v;
+      y[i] = (Rng_next(rng) & 1) ? -v : v;
+   }
+}
+
+void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
+                 VerifyResult *out) {
+   if (!worthChecking(p, A, B, C0, C, out))
+      return;
+   const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
+   const bool use_c0 = p->beta != 0.0;
    const bool dbl = Types_of(p->precision)->out == STORAGE_F64;
    const double eps = precisionEps(p->precision);
    const double tol = Verify_freivaldsTolerance(p); /* the samples use out->tolerance */
    /* The device sees alpha and beta in the storage precision. */
    const ldouble alpha = dbl ? (ldouble)p->alpha : (ldouble)(float)p->alpha;
    const ldouble beta = dbl ? (ldouble)p->beta : (ldouble)(float)p->beta;
-   const ldouble aalpha = fabsl(alpha), abeta = fabsl(beta);
 
    Rng rng;
    Rng_seed(&rng, seed);
 
    /* ---- work vectors ---- */
-   size_t Kv = K ? K : 1;
-   size_t nvec = 2 * N + 2 * M      /* x, |x|, y, |y| */
-                 + 2 * Kv + 2 * M   /* Bx, |B||x|, A(Bx), |A||B||x| */
-                 + 2 * M + 2 * M    /* Cx, |C||x|, C0x, |C0||x| */
-                 + 2 * Kv + 2 * N   /* y^T A, |y|^T|A|, (y^T A) B, abs */
-                 + 2 * N + 2 * N;   /* y^T C, abs, y^T C0, abs */
-   ldouble *mem = malloc(nvec * sizeof *mem);
+   ldouble *mem = malloc(workVectors(M, N, K) * sizeof *mem);
    size_t *idx = malloc(ALL_SAMPLES_MAX * sizeof *idx);
    if (!mem || !idx) {
       free(mem);
@@ -527,47 +700,29 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
       fail(out, "FAILED: cannot verify: out of memory");
       return;
    }
-   ldouble *q = mem;
-#define TAKE(n) (q += (n), q - (n))
-   ldouble *x = TAKE(N), *ax = TAKE(N), *y = TAKE(M), *ay = TAKE(M);
-   ldouble *bx = TAKE(Kv), *abx = TAKE(Kv), *abx_ = TAKE(M), *aabx = TAKE(M);
-   ldouble *cx = TAKE(M), *acx = TAKE(M), *c0x = TAKE(M), *ac0x = TAKE(M);
-   ldouble *ya = TAKE(Kv), *aya = TAKE(Kv), *yab = TAKE(N), *ayab = TAKE(N);
-   ldouble *yc = TAKE(N), *ayc = TAKE(N), *yc0 = TAKE(N), *ayc0 = TAKE(N);
-#undef TAKE
-
-   for (size_t j = 0; j < N; j++) {
-      ldouble v = Rng_range(&rng, 0.5, 1.5);
-      ax[j] = v;
-      x[j] = (Rng_next(&rng) & 1) ? -v : v;
-   }
-   for (size_t i = 0; i < M; i++) {
-      ldouble v = Rng_range(&rng, 0.5, 1.5);
-      ay[i] = v;
-      y[i] = (Rng_next(&rng) & 1) ? -v : v;
-   }
+   VerifyCtx ctx = {
+      .p = p, .A = A, .B = B, .C0 = C0, .C = C, .M = M, .N = N, .K = K,
+      .in_kind = Types_of(p->precision)->in, .out_kind = Types_of(p->precision)->out, .use_c0 = use_c0,
+      .alpha = alpha, .beta = beta, .aalpha = fabsl(alpha), .abeta = fabsl(beta), .tol = out->tolerance,
+      .tol_rounding = SAMPLE_TOLERANCE_EPS * eps, .idx = idx,
+   };
+   ldouble *x, *ax, *y, *ay;
+   carveVectors(&ctx, mem, &x, &ax, &y, &ay);
+   randomVectors(&rng, x, ax, N, y, ay, M);
    /* The sample positions are the next draws after x and y. */
-   size_t ns = pickSamples(M, N, &rng, idx);
+   size_t ns = ctx.ns = pickSamples(M, N, &rng, idx);
 
    /* Residuals and magnitudes (rows then columns), and norms and C0 maxima for the outlier
     * floors: without memory for these the outlier check is skipped (the others still run). */
    ldouble *res = malloc(2 * (M + N + 1) * sizeof *res);
    ldouble *floors = res ? malloc(2 * (M + N + 1) * sizeof *floors) : NULL;
 
-   VerifyCtx ctx = {
-      .p = p, .A = A, .B = B, .C0 = C0, .C = C, .M = M, .N = N, .K = K,
-      .in_kind = Types_of(p->precision)->in, .out_kind = Types_of(p->precision)->out, .use_c0 = use_c0,
-      .alpha = alpha, .beta = beta, .aalpha = aalpha, .abeta = abeta, .tol = out->tolerance,
-      .tol_rounding = SAMPLE_TOLERANCE_EPS * eps,
-      .x = x, .ax = ax, .y = y, .ay = ay,
-      .cx = cx, .acx = acx, .yc = yc, .ayc = ayc,
-      .bx = bx, .abx = abx, .abx_ = abx_, .aabx = aabx,
-      .ya = ya, .aya = aya, .yab = yab, .ayab = ayab,
-      .c0x = c0x, .ac0x = ac0x, .yc0 = yc0, .ayc0 = ayc0,
-      .anorm = floors, .bnorm = floors ? floors + M : NULL,
-      .c0rmax = floors ? floors + M + N : NULL, .c0cmax = floors ? floors + 2 * M + N : NULL,
-      .idx = idx, .ns = ns,
-   };
+   if (floors) {
+      ctx.anorm = floors;
+      ctx.bnorm = floors + M;
+      ctx.c0rmax = floors + M + N;
+      ctx.c0cmax = floors + 2 * M + N;
+   }
    /* The longest tasks first, so that the short ones fill in at the end. */
    TaskQueue tq = {.ctx = &ctx};
    TaskQueue_add(&tq, taskC);
@@ -581,145 +736,26 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
    TaskQueue_add(&tq, taskSamples);
    TaskQueue_run(&tq, M * N + M * K + K * N);
 
-   const size_t nan_count = ctx.nan_count, inf_count = ctx.inf_count, first_nf = ctx.first_nf;
-   out->non_finite = nan_count + inf_count;
-
-   /* Bound per row: tol * (|alpha| |A||B||x| + |beta| |C0||x|), plus the rounding of C to
-    * the storage precision (eps |C||x|), plus this check's own long double rounding. */
-   const ldouble ld_err = (ldouble)(K + M + N + 4) * LDBL_EPSILON;
-   double worst_r = 0.0, worst_c = 0.0; /* worst ratio of the row check, of the column check */
-   size_t worst_row = 0, worst_col = 0, rows_over = 0, cols_over = 0;
-   ldouble *rres = res, *rmag = res ? res + M : NULL, *cres = res ? res + 2 * M : NULL,
-           *cmag = res ? res + 2 * M + N : NULL;
-   for (size_t i = 0; i < M; i++) {
-      ldouble ref = alpha * abx_[i] + beta * c0x[i];
-      ldouble mag = aalpha * aabx[i] + abeta * ac0x[i];
-      ldouble bound = (ldouble)tol * mag + (ldouble)eps * acx[i] + ld_err * (mag + acx[i]);
-      if (res) {
-         rres[i] = fabsl(cx[i] - ref);
-         rmag[i] = mag + acx[i];
-      }
-      double r = ratioOf(fabsl(cx[i] - ref), bound);
-      if (r > 1.0)
-         rows_over++;
-      if (r > worst_r) {
-         worst_r = r;
-         worst_row = i;
-      }
-   }
-   for (size_t j = 0; j < N; j++) {
-      ldouble ref = alpha * yab[j] + beta * yc0[j];
-      ldouble mag = aalpha * ayab[j] + abeta * ayc0[j];
-      ldouble bound = (ldouble)tol * mag + (ldouble)eps * ayc[j] + ld_err * (mag + ayc[j]);
-      if (res) {
-         cres[j] = fabsl(yc[j] - ref);
-         cmag[j] = mag + ayc[j];
-      }
-      double r = ratioOf(fabsl(yc[j] - ref), bound);
-      if (r > 1.0)
-         cols_over++;
-      if (r > worst_c) {
-         worst_c = r;
-         worst_col = j;
-      }
-   }
-   out->freivalds_ratio = worst_r > worst_c ? worst_r : worst_c;
-   /* Outliers among the residuals: a few wrong elements in an otherwise right result. The
-    * floor of a row: the most one element within the tolerance can move its residual,
-    * tol * max_j s_ij |x_j|, bounded with Cauchy-Schwarz (s_ij <= |alpha| |a_i| |b_j| +
-    * |beta| |c0_ij|) so that it costs O(MK + KN + MN); and the rounding of its N elements,
-    * 4 eps |mag| / sqrt(N). The magnitude arrays are reused for the floors. */
-   size_t orow = 0, ocol = 0, out_rows = 0, out_cols = 0;
-   double orow_ratio = 0, ocol_ratio = 0;
-   if (floors && out->non_finite == 0) {
-      const ldouble *anorm = ctx.anorm, *bnorm = ctx.bnorm;
-      ldouble bx_max = 0, ay_max = 0;
-      for (size_t j = 0; j < N; j++)
-         if (bnorm[j] * ax[j] > bx_max)
-            bx_max = bnorm[j] * ax[j];
-      for (size_t i = 0; i < M; i++)
-         if (anorm[i] * ay[i] > ay_max)
-            ay_max = anorm[i] * ay[i];
-      for (size_t i = 0; i < M; i++) {
-         ldouble one = (ldouble)tol * (aalpha * anorm[i] * bx_max + abeta * ctx.c0rmax[i]);
-         ldouble noise = 4 * (ldouble)eps * rmag[i] / sqrtl((ldouble)(N ? N : 1));
-         rmag[i] = one > noise ? one : noise;
-      }
-      for (size_t j = 0; j < N; j++) {
-         ldouble one = (ldouble)tol * (aalpha * bnorm[j] * ay_max + abeta * ctx.c0cmax[j]);
-         ldouble noise = 4 * (ldouble)eps * cmag[j] / sqrtl((ldouble)(M ? M : 1));
-         cmag[j] = one > noise ? one : noise;
-      }
-      out_rows = outliers(rres, rmag, M, &orow, &orow_ratio);
-      out_cols = outliers(cres, cmag, N, &ocol, &ocol_ratio);
-   }
+   out->non_finite = ctx.nan_count + ctx.inf_count;
+   Residuals o = {0};
+   freivalds(&ctx, tol, eps, res, &o);
+   out->freivalds_ratio = o.worst_r > o.worst_c ? o.worst_r : o.worst_c;
+   if (floors && out->non_finite == 0)
+      outlierCheck(&ctx, tol, eps, res, &o);
    free(floors);
    free(res);
-   bool outlier_fail = out_rows > 0 || out_cols > 0;
+   bool outlier_fail = o.out_rows > 0 || o.out_cols > 0;
    if (outlier_fail) {
-      double o = orow_ratio > ocol_ratio ? orow_ratio : ocol_ratio;
-      if (o > out->freivalds_ratio)
-         out->freivalds_ratio = o;
+      double r = o.orow_ratio > o.ocol_ratio ? o.orow_ratio : o.ocol_ratio;
+      if (r > out->freivalds_ratio)
+         out->freivalds_ratio = r;
    }
-
-   /* ---- sample entries (computed by taskSamples) ---- */
-   const size_t first_bad = ctx.first_bad;
-   const double bad_got = ctx.bad_got, bad_ref = ctx.bad_ref, bad_rel = ctx.bad_rel;
+   /* the sample entries (computed by taskSamples) */
    out->bad_samples = ctx.bad_samples;
    out->samples = ns;
    out->max_rel_err = ctx.max_rel;
-
    out->ok = out->non_finite == 0 && out->bad_samples == 0 && out->freivalds_ratio <= 1.0 && !outlier_fail;
-
-   /* ---- one line saying what happened; the first failing check in this order ---- */
-   const int digits = dbl ? 17 : 9;
-   if (out->non_finite) {
-      out->first_bad_row = (int)(first_nf / N);
-      out->first_bad_col = (int)(first_nf % N);
-      if (inf_count == 0)
-         snprintf(out->message, sizeof out->message, "FAILED: %zu element%s not written (NaN), first at (%d,%d)",
-                  nan_count, nan_count == 1 ? "" : "s", out->first_bad_row, out->first_bad_col);
-      else
-         snprintf(out->message, sizeof out->message,
-                  "FAILED: %zu element%s not finite (%zu NaN, %zu Inf), first at (%d,%d)", out->non_finite,
-                  out->non_finite == 1 ? "" : "s", nan_count, inf_count, out->first_bad_row, out->first_bad_col);
-   } else if (out->bad_samples) {
-      out->first_bad_row = (int)(first_bad / N);
-      out->first_bad_col = (int)(first_bad % N);
-      snprintf(out->message, sizeof out->message,
-               "FAILED: %zu of %zu sampled entries wrong, first at (%d,%d): got %.*g, expected %.*g (rel err %.2g, tol "
-               "%.2g)",
-               out->bad_samples, ns, out->first_bad_row, out->first_bad_col, digits, bad_got, digits, bad_ref, bad_rel,
-               out->tolerance);
-   } else if (outlier_fail && worst_r <= 1.0 && worst_c <= 1.0) {
-      bool by_row = out_rows > 0 && (out_cols == 0 || orow_ratio >= ocol_ratio);
-      out->first_bad_row = by_row ? (int)orow : (out_rows ? (int)orow : -1);
-      out->first_bad_col = by_row ? (out_cols ? (int)ocol : -1) : (int)ocol;
-      snprintf(out->message, sizeof out->message,
-               "FAILED: Freivalds residual of %s %zu stands %.3gx above the others' (%zu row%s, %zu column%s): "
-               "isolated wrong elements, first near (%d,%d)",
-               by_row ? "row" : "column", by_row ? orow : ocol, by_row ? orow_ratio : ocol_ratio, out_rows,
-               out_rows == 1 ? "" : "s", out_cols, out_cols == 1 ? "" : "s", out->first_bad_row, out->first_bad_col);
-   } else if (!(out->freivalds_ratio <= 1.0)) {
-      /* Name the side where the failure is localised: a wrong row puts one row over the
-       * bound (and perhaps every column), a wrong column the reverse. */
-      bool by_row = rows_over > 0 && (cols_over == 0 || rows_over < cols_over ||
-                                       (rows_over == cols_over && worst_r >= worst_c));
-      if (by_row) {
-         out->first_bad_row = (int)worst_row;
-         out->first_bad_col = -1;
-      } else {
-         out->first_bad_row = -1;
-         out->first_bad_col = (int)worst_col;
-      }
-      snprintf(out->message, sizeof out->message,
-               "FAILED: Freivalds check off by %.3gx its bound in %s %zu (%zu row%s, %zu column%s over)",
-               by_row ? worst_r : worst_c, by_row ? "row" : "column", by_row ? worst_row : worst_col, rows_over,
-               rows_over == 1 ? "" : "s", cols_over, cols_over == 1 ? "" : "s");
-   } else {
-      snprintf(out->message, sizeof out->message, "verified (max rel err %.2g, tol %.2g)", out->max_rel_err,
-               out->tolerance);
-   }
+   describe(&ctx, &o, outlier_fail, dbl, out);
    free(mem);
    free(idx);
 }
