@@ -269,6 +269,157 @@ static bool readExact(FILE *f, void *buf, size_t n, size_t *got) {
    return r == n;
 }
 
+/* The magic, the version and the header's length: false with the reason in err. */
+static bool readPreamble(FILE *f, const char *path, size_t *hlen, size_t *preamble, char *err, size_t errlen) {
+   unsigned char pre[12];
+   size_t got;
+   readExact(f, pre, 10, &got);
+   if (got < NPY_MAGIC_LEN || memcmp(pre, NPY_MAGIC, NPY_MAGIC_LEN) != 0) {
+      if (ferror(f))
+         setError(err, errlen, "%s: read error: %s", path, strerror(errno));
+      else
+         setError(err, errlen, "%s: not a .npy file (bad magic: it does not start with \\x93NUMPY)", path);
+      return false;
+   }
+   if (got < 10) {
+      setError(err, errlen, "%s: truncated .npy file (it ends inside the preamble)", path);
+      return false;
+   }
+   unsigned major = pre[6], minor = pre[7];
+   if (major == 1) {
+      *hlen = (size_t)pre[8] | (size_t)pre[9] << 8;
+      *preamble = 10;
+   } else if (major == 2 || major == 3) {
+      if (!readExact(f, pre + 10, 2, NULL)) {
+         setError(err, errlen, "%s: truncated .npy file (it ends inside the preamble)", path);
+         return false;
+      }
+      *hlen = (size_t)pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
+      *preamble = 12;
+   } else {
+      setError(err, errlen, "%s: unsupported .npy format version %u.%u (1.0, 2.0 and 3.0 are read)", path, major, minor);
+      return false;
+   }
+   if (*hlen > NPY_MAX_HEADER) {
+      setError(err, errlen, "%s: .npy header too long (%zu bytes; at most %d accepted)", path, *hlen, NPY_MAX_HEADER);
+      return false;
+   }
+   return true;
+}
+
+/* The header dict of hlen bytes, parsed into h. */
+static bool readHeader(FILE *f, const char *path, size_t hlen, Header *h, char *err, size_t errlen) {
+   char *header = malloc(hlen + 1);
+   if (!header) {
+      setError(err, errlen, "%s: out of memory", path);
+      return false;
+   }
+   size_t got;
+   bool ok = readExact(f, header, hlen, &got);
+   if (!ok) {
+      setError(err, errlen, "%s: truncated .npy file (header of %zu bytes, only %zu present)", path, hlen, got);
+   } else {
+      header[hlen] = '\0';
+      const char *why = parseHeader(header, hlen, h);
+      if (why)
+         setError(err, errlen, "%s: bad .npy header: %s", path, why);
+      ok = !why;
+   }
+   free(header);
+   return ok;
+}
+
+/* The element size of the header's dtype (little-endian float16, float32 or float64);
+ * 0 with the reason in err. */
+static size_t elementSize(const Header *h, const char *path, char *err, size_t errlen) {
+   if (h->descr_is_list) {
+      setError(err, errlen, "%s: unsupported dtype (a structured array); '<f2', '<f4' or '<f8' is needed", path);
+      return 0;
+   }
+   const char *d = h->descr;
+   char order = d[0];
+   if (order == '<' || order == '>' || order == '=' || order == '|')
+      d++;
+   else
+      order = '=';
+   size_t elsize = !strcmp(d, "f4") ? 4 : !strcmp(d, "f8") ? 8 : !strcmp(d, "f2") ? 2 : 0;
+   if (!elsize) {
+      setError(err, errlen, "%s: unsupported dtype '%s'; '<f2', '<f4' or '<f8' (float16, float32 or float64) is needed",
+               path, h->descr);
+      return 0;
+   }
+   if (order == '>' || ((order == '=' || order == '|') && !hostIsLittleEndian())) {
+      setError(err, errlen, "%s: unsupported dtype '%s' (big-endian); little-endian '<f2', '<f4' or '<f8' is needed",
+               path, h->descr);
+      return 0;
+   }
+   return elsize;
+}
+
+/* Rows and columns of a 1-D or 2-D shape whose bytes fit in a size_t. */
+static bool shapeOf(const Header *h, size_t elsize, const char *path, size_t *rows, size_t *cols, char *err,
+                    size_t errlen) {
+   if (h->ndim == 0) {
+      setError(err, errlen, "%s: a 0-D array (a scalar); a 1-D or 2-D array is needed", path);
+      return false;
+   }
+   if (h->ndim > 2) {
+      setError(err, errlen, "%s: a %d-D array; only 1-D and 2-D arrays are supported", path, h->ndim);
+      return false;
+   }
+   *rows = h->shape[0];
+   *cols = h->ndim == 2 ? h->shape[1] : 1;
+   if (h->shape_overflow || (*cols && *rows > SIZE_MAX / *cols) || (*cols && *rows && *rows * *cols > SIZE_MAX / elsize)) {
+      setError(err, errlen, "%s: array shape too large", path);
+      return false;
+   }
+   return true;
+}
+
+/* A column-major (Fortran-order) array's elements in row-major order: element (i, j) is
+ * at j*rows + i. NULL when out of memory (data is then left as it is). */
+static void *rowMajor(const void *data, size_t rows, size_t cols, size_t elsize) {
+   unsigned char *rm = malloc(rows * cols * elsize);
+   if (!rm)
+      return NULL;
+   const unsigned char *src = data;
+   for (size_t i = 0; i < rows; i++)
+      for (size_t j = 0; j < cols; j++)
+         memcpy(rm + (i * cols + j) * elsize, src + (j * rows + i) * elsize, elsize);
+   return rm;
+}
+
+/* The data after the header, nbytes of it (the file's size checked first when known). */
+static void *readData(FILE *f, const char *path, const Header *h, size_t elsize, size_t nbytes, long long have,
+                      char *err, size_t errlen) {
+   char shape[64];
+   if (h->ndim == 1)
+      snprintf(shape, sizeof shape, "(%zu,)", (size_t)h->shape[0]);
+   else
+      snprintf(shape, sizeof shape, "(%zu, %zu)", (size_t)h->shape[0], (size_t)h->shape[1]);
+   if (have >= 0 && (unsigned long long)have < nbytes) {
+      setError(err, errlen, "%s: truncated data: shape %s of %s needs %zu bytes, the file has %llu", path, shape,
+               typeName(elsize), nbytes, (unsigned long long)have);
+      return NULL;
+   }
+   void *data = malloc(nbytes ? nbytes : 1);
+   if (!data) {
+      setError(err, errlen, "%s: out of memory for %zu bytes", path, nbytes);
+      return NULL;
+   }
+   size_t got;
+   if (!readExact(f, data, nbytes, &got)) {
+      if (ferror(f))
+         setError(err, errlen, "%s: read error: %s", path, strerror(errno));
+      else
+         setError(err, errlen, "%s: truncated data: shape %s of %s needs %zu bytes, the file has %zu", path, shape,
+                  typeName(elsize), nbytes, got);
+      free(data);
+      return NULL;
+   }
+   return data;
+}
+
 bool Npy_read(const char *path, NpyArray *out, char *err, size_t errlen) {
    if (!out) {
       setError(err, errlen, "%s: no output array", path ? path : "(null)");
@@ -284,175 +435,47 @@ bool Npy_read(const char *path, NpyArray *out, char *err, size_t errlen) {
       setError(err, errlen, "%s: %s", path, strerror(errno));
       return false;
    }
-   bool ok = false;
-   char *header = NULL;
-   void *data = NULL;
    struct stat st;
    bool know_size = false;
    if (fstat(fileno(f), &st) == 0) {
       if (S_ISDIR(st.st_mode)) {
          setError(err, errlen, "%s: is a directory, not a .npy file", path);
-         goto done;
+         fclose(f);
+         return false;
       }
       know_size = S_ISREG(st.st_mode);
    }
-
-   unsigned char pre[12];
-   size_t got;
-   readExact(f, pre, 10, &got);
-   if (got < NPY_MAGIC_LEN || memcmp(pre, NPY_MAGIC, NPY_MAGIC_LEN) != 0) {
-      if (ferror(f))
-         setError(err, errlen, "%s: read error: %s", path, strerror(errno));
-      else
-         setError(err, errlen, "%s: not a .npy file (bad magic: it does not start with \\x93NUMPY)", path);
-      goto done;
-   }
-   if (got < 10) {
-      setError(err, errlen, "%s: truncated .npy file (it ends inside the preamble)", path);
-      goto done;
-   }
-   unsigned major = pre[6], minor = pre[7];
-   size_t hlen, preamble;
-   if (major == 1) {
-      hlen = (size_t)pre[8] | (size_t)pre[9] << 8;
-      preamble = 10;
-   } else if (major == 2 || major == 3) {
-      if (!readExact(f, pre + 10, 2, NULL)) {
-         setError(err, errlen, "%s: truncated .npy file (it ends inside the preamble)", path);
-         goto done;
-      }
-      hlen = (size_t)pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
-      preamble = 12;
-   } else {
-      setError(err, errlen, "%s: unsupported .npy format version %u.%u (1.0, 2.0 and 3.0 are read)", path, major, minor);
-      goto done;
-   }
-   if (hlen > NPY_MAX_HEADER) {
-      setError(err, errlen, "%s: .npy header too long (%zu bytes; at most %d accepted)", path, hlen, NPY_MAX_HEADER);
-      goto done;
-   }
-   header = malloc(hlen + 1);
-   if (!header) {
-      setError(err, errlen, "%s: out of memory", path);
-      goto done;
-   }
-   if (!readExact(f, header, hlen, &got)) {
-      setError(err, errlen, "%s: truncated .npy file (header of %zu bytes, only %zu present)", path, hlen, got);
-      goto done;
-   }
-   header[hlen] = '\0';
+   size_t hlen = 0, preamble = 0, elsize = 0, rows = 0, cols = 0;
    Header h;
-   const char *why = parseHeader(header, hlen, &h);
-   if (why) {
-      setError(err, errlen, "%s: bad .npy header: %s", path, why);
-      goto done;
+   void *data = NULL;
+   if (readPreamble(f, path, &hlen, &preamble, err, errlen) && readHeader(f, path, hlen, &h, err, errlen) &&
+       (elsize = elementSize(&h, path, err, errlen)) != 0 && shapeOf(&h, elsize, path, &rows, &cols, err, errlen)) {
+      long long have = !know_size                                      ? -1
+                       : (unsigned long long)st.st_size > preamble + hlen ? (long long)(st.st_size - (off_t)(preamble + hlen))
+                                                                       : 0;
+      data = readData(f, path, &h, elsize, rows * cols * elsize, have, err, errlen);
    }
-
-   /* dtype */
-   if (h.descr_is_list) {
-      setError(err, errlen, "%s: unsupported dtype (a structured array); '<f2', '<f4' or '<f8' is needed", path);
-      goto done;
-   }
-   size_t elsize = 0;
-   bool is_double = false, is_half = false, big_endian = false, bad_type = false;
-   const char *d = h.descr;
-   char order = d[0];
-   if (order == '<' || order == '>' || order == '=' || order == '|')
-      d++;
-   else
-      order = '=';
-   if (!strcmp(d, "f4"))
-      elsize = 4;
-   else if (!strcmp(d, "f8"))
-      elsize = 8, is_double = true;
-   else if (!strcmp(d, "f2"))
-      elsize = 2, is_half = true;
-   else
-      bad_type = true;
-   if (order == '>' || ((order == '=' || order == '|') && !hostIsLittleEndian()))
-      big_endian = true;
-   if (bad_type) {
-      setError(err, errlen, "%s: unsupported dtype '%s'; '<f2', '<f4' or '<f8' (float16, float32 or float64) is needed",
-               path, h.descr);
-      goto done;
-   }
-   if (big_endian) {
-      setError(err, errlen, "%s: unsupported dtype '%s' (big-endian); little-endian '<f2', '<f4' or '<f8' is needed",
-               path, h.descr);
-      goto done;
-   }
-
-   /* shape */
-   if (h.ndim == 0) {
-      setError(err, errlen, "%s: a 0-D array (a scalar); a 1-D or 2-D array is needed", path);
-      goto done;
-   }
-   if (h.ndim > 2) {
-      setError(err, errlen, "%s: a %d-D array; only 1-D and 2-D arrays are supported", path, h.ndim);
-      goto done;
-   }
-   size_t rows = h.shape[0], cols = h.ndim == 2 ? h.shape[1] : 1;
-   if (h.shape_overflow || (cols && rows > SIZE_MAX / cols) || (cols && rows && rows * cols > SIZE_MAX / elsize)) {
-      setError(err, errlen, "%s: array shape too large", path);
-      goto done;
-   }
-   size_t count = rows * cols, nbytes = count * elsize;
-   char shape[64];
-   if (h.ndim == 1)
-      snprintf(shape, sizeof shape, "(%zu,)", rows);
-   else
-      snprintf(shape, sizeof shape, "(%zu, %zu)", rows, cols);
-   if (know_size) {
-      uint64_t have = (uint64_t)st.st_size > preamble + hlen ? (uint64_t)st.st_size - preamble - hlen : 0;
-      if (have < nbytes) {
-         setError(err, errlen, "%s: truncated data: shape %s of %s needs %zu bytes, the file has %llu", path,
-                  shape, typeName(elsize), nbytes, (unsigned long long)have);
-         goto done;
-      }
-   }
-   data = malloc(nbytes ? nbytes : 1);
-   if (!data) {
-      setError(err, errlen, "%s: out of memory for %zu bytes", path, nbytes);
-      goto done;
-   }
-   if (!readExact(f, data, nbytes, &got)) {
-      if (ferror(f))
-         setError(err, errlen, "%s: read error: %s", path, strerror(errno));
-      else
-         setError(err, errlen, "%s: truncated data: shape %s of %s needs %zu bytes, the file has %zu", path,
-                  shape, typeName(elsize), nbytes, got);
-      goto done;
-   }
+   fclose(f);
+   if (!data)
+      return false;
    if (!hostIsLittleEndian())
-      byteswap(data, count, elsize);
+      byteswap(data, rows * cols, elsize);
    if (h.fortran_order && h.ndim == 2 && rows > 1 && cols > 1) {
-      /* column-major: element (i, j) at j*rows + i */
-      void *rm = malloc(nbytes);
-      if (!rm) {
-         setError(err, errlen, "%s: out of memory for %zu bytes", path, nbytes);
-         goto done;
-      }
-      const unsigned char *src = data;
-      unsigned char *dst = rm;
-      for (size_t i = 0; i < rows; i++)
-         for (size_t j = 0; j < cols; j++)
-            memcpy(dst + (i * cols + j) * elsize, src + (j * rows + i) * elsize, elsize);
+      void *rm = rowMajor(data, rows, cols, elsize);
       free(data);
+      if (!rm) {
+         setError(err, errlen, "%s: out of memory for %zu bytes", path, rows * cols * elsize);
+         return false;
+      }
       data = rm;
    }
    out->ndim = h.ndim;
    out->shape[0] = rows;
    out->shape[1] = cols;
-   out->is_double = is_double;
-   out->is_half = is_half;
+   out->is_double = elsize == 8;
+   out->is_half = elsize == 2;
    out->data = data;
-   data = NULL;
-   ok = true;
-done:
-   free(data);
-   free(header);
-   fclose(f);
-   return ok;
+   return true;
 }
 
 /* ---------- writing ---------- */
