@@ -179,59 +179,38 @@ static bool precisionTaken(const KernelInfo *k, const Problem *p, char *msg, siz
    return false;
 }
 
-/* The first broken rule: 0 when all hold. Kinds of failure are numbered so that
- * the suggestion of valid values can check the same thing. */
-static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
+/* The padded sizes (`pad:` multiples) into s->m, n, k_; false when a multiple is not
+ * positive or padding would pass INT_MAX. */
+static bool padSizes(Scope *s, char *msg, size_t msglen) {
    const KernelInfo *k = s->k;
    const Problem *p = s->p;
-   Geometry g;
-   memset(&g, 0, sizeof g);
-   g.trans_a = k->operands_any ? p->trans_a : k->a_trans;
-   g.trans_b = k->operands_any ? p->trans_b : k->b_trans;
-   s->trans_a = g.trans_a;
-   s->trans_b = g.trans_b;
-   s->m = p->m;
-   s->n = p->n;
-   s->k_ = p->k;
-   if (p->m < 1 || p->n < 1 || p->k < 1) {
-      snprintf(msg, msglen, "M, N and K must be at least 1 (M=%d N=%d K=%d)", p->m, p->n, p->k);
-      return false;
-   }
-   if (!precisionTaken(k, p, msg, msglen))
-      return false;
-   g.tensor_ptx = k->tensor && s->lim->tensor_ptx;
-   g.emulated = k->tensor && !g.tensor_ptx;
-   if (Types_of(p->precision)->out == STORAGE_F64 && !s->lim->fp64) {
-      snprintf(msg, msglen, "this device has no double-precision support (cl_khr_fp64); use --precision float");
-      return false;
-   }
-   if (k->has_pad) {
-      long long mult[3];
-      for (int i = 0; i < 3; i++) {
-         if (!evalIn(s, k->pad[i], "pad", &mult[i], msg, msglen))
-            return false;
-         if (mult[i] < 1) {
-            snprintf(msg, msglen, "kernel %s: pad multiple %s is %lld; it must be at least 1", k->name, k->pad[i], mult[i]);
-            return false;
-         }
-      }
-      int *run[3] = {&s->m, &s->n, &s->k_};
-      const int sizes[3] = {p->m, p->n, p->k};
-      for (int i = 0; i < 3; i++) {
-         /* The multiple of mult[i] at or above the size, if it is at most INT_MAX. */
-         long long padded = mult[i] > INT_MAX ? 0 : (sizes[i] + mult[i] - 1) / mult[i];
-         if (mult[i] > INT_MAX || padded > INT_MAX / mult[i]) {
-            snprintf(msg, msglen, "kernel %s: padding %c=%d to a multiple of %lld (%s) goes past %d, the largest size",
-                     k->name, "MNK"[i], sizes[i], mult[i], k->pad[i], INT_MAX);
-            return false;
-         }
-         *run[i] = (int)(padded * mult[i]);
+   long long mult[3];
+   for (int i = 0; i < 3; i++) {
+      if (!evalIn(s, k->pad[i], "pad", &mult[i], msg, msglen))
+         return false;
+      if (mult[i] < 1) {
+         snprintf(msg, msglen, "kernel %s: pad multiple %s is %lld; it must be at least 1", k->name, k->pad[i], mult[i]);
+         return false;
       }
    }
-   g.m = s->m;
-   g.n = s->n;
-   g.k = s->k_;
-   g.pad = g.m != p->m || g.n != p->n || g.k != p->k;
+   int *run[3] = {&s->m, &s->n, &s->k_};
+   const int sizes[3] = {p->m, p->n, p->k};
+   for (int i = 0; i < 3; i++) {
+      /* The multiple of mult[i] at or above the size, if it is at most INT_MAX. */
+      long long padded = mult[i] > INT_MAX ? 0 : (sizes[i] + mult[i] - 1) / mult[i];
+      if (mult[i] > INT_MAX || padded > INT_MAX / mult[i]) {
+         snprintf(msg, msglen, "kernel %s: padding %c=%d to a multiple of %lld (%s) goes past %d, the largest size",
+                  k->name, "MNK"[i], sizes[i], mult[i], k->pad[i], INT_MAX);
+         return false;
+      }
+      *run[i] = (int)(padded * mult[i]);
+   }
+   return true;
+}
+
+/* The kernel's own rules (`rule:`), the first that fails said with the values it saw. */
+static bool rulesHold(Scope *s, char *msg, size_t msglen) {
+   const KernelInfo *k = s->k;
    for (int i = 0; i < k->nrules; i++) {
       long long v;
       if (!evalIn(s, k->rules[i].expr, "rule", &v, msg, msglen))
@@ -245,7 +224,13 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
          return false;
       }
    }
-   g.dims = k->dims;
+   return true;
+}
+
+/* The launch: global and local sizes per dimension into g, against the device's limits. */
+static bool launchSizes(Scope *s, Geometry *g, char *msg, size_t msglen) {
+   const KernelInfo *k = s->k;
+   g->dims = k->dims;
    size_t wg = 1, items = 1;
    for (int d = 0; d < k->dims; d++) {
       long long gv, lv;
@@ -275,8 +260,8 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
                   s->lim->max_wi[d]);
          return false;
       }
-      g.global[d] = (size_t)gv;
-      g.local[d] = (size_t)lv;
+      g->global[d] = (size_t)gv;
+      g->local[d] = (size_t)lv;
       if (__builtin_mul_overflow(wg, (size_t)lv, &wg) || __builtin_mul_overflow(items, (size_t)gv, &items)) {
          snprintf(msg, msglen, "the launch of %s has more work-items than a size_t counts (%zu)", k->name, SIZE_MAX);
          return false;
@@ -285,22 +270,65 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
    if (wg > s->lim->max_wg) {
       char shape[64] = "";
       for (int d = 0; d < k->dims; d++)
-         snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%zu", d ? " x " : "", g.local[d]);
+         snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%zu", d ? " x " : "", g->local[d]);
       snprintf(msg, msglen, "needs %zu work-items per group (%s); this device allows %zu", wg, shape, s->lim->max_wg);
       return false;
    }
-   if (!evalIn(s, k->localmem, "localmem", &g.localmem, msg, msglen))
+   return true;
+}
+
+/* The static local memory (`localmem:`) into g, against the device's. */
+static bool localMemory(Scope *s, Geometry *g, char *msg, size_t msglen) {
+   const KernelInfo *k = s->k;
+   if (!evalIn(s, k->localmem, "localmem", &g->localmem, msg, msglen))
       return false;
-   if (g.localmem < 0) {
+   if (g->localmem < 0) {
       snprintf(msg, msglen, "kernel %s: localmem %s is %lld bytes; it cannot be negative", k->name, k->localmem,
-               g.localmem);
+               g->localmem);
       return false;
    }
-   if (g.localmem > (long long)s->lim->local_mem) {
-      snprintf(msg, msglen, "needs %lld bytes of local memory per group; this device has %llu", g.localmem,
+   if (g->localmem > (long long)s->lim->local_mem) {
+      snprintf(msg, msglen, "needs %lld bytes of local memory per group; this device has %llu", g->localmem,
                s->lim->local_mem);
       return false;
    }
+   return true;
+}
+
+/* The first broken rule: false (with why in msg) unless all hold. Kinds of failure are
+ * numbered so that the suggestion of valid values can check the same thing. */
+static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
+   const KernelInfo *k = s->k;
+   const Problem *p = s->p;
+   Geometry g;
+   memset(&g, 0, sizeof g);
+   g.trans_a = k->operands_any ? p->trans_a : k->a_trans;
+   g.trans_b = k->operands_any ? p->trans_b : k->b_trans;
+   s->trans_a = g.trans_a;
+   s->trans_b = g.trans_b;
+   s->m = p->m;
+   s->n = p->n;
+   s->k_ = p->k;
+   if (p->m < 1 || p->n < 1 || p->k < 1) {
+      snprintf(msg, msglen, "M, N and K must be at least 1 (M=%d N=%d K=%d)", p->m, p->n, p->k);
+      return false;
+   }
+   if (!precisionTaken(k, p, msg, msglen))
+      return false;
+   g.tensor_ptx = k->tensor && s->lim->tensor_ptx;
+   g.emulated = k->tensor && !g.tensor_ptx;
+   if (Types_of(p->precision)->out == STORAGE_F64 && !s->lim->fp64) {
+      snprintf(msg, msglen, "this device has no double-precision support (cl_khr_fp64); use --precision float");
+      return false;
+   }
+   if (k->has_pad && !padSizes(s, msg, msglen))
+      return false;
+   g.m = s->m;
+   g.n = s->n;
+   g.k = s->k_;
+   g.pad = g.m != p->m || g.n != p->n || g.k != p->k;
+   if (!rulesHold(s, msg, msglen) || !launchSizes(s, &g, msg, msglen) || !localMemory(s, &g, msg, msglen))
+      return false;
    return checkDynamic(s, &g, msg, msglen) && (geo ? (*geo = g, true) : true);
 }
 
