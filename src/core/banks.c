@@ -311,6 +311,59 @@ static void finishStats(BankSiteStats *s) {
    s->avg_degree = s->ideal ? (double)s->wavefronts / (double)s->ideal : 0;
 }
 
+/* Each group's base: its lowest address rounded down to a whole row of banks. Assumes
+ * each local array begins bank-aligned, as the device's allocator makes it. */
+static bool groupBases(BankAnalysis *a, const Trace *t, const BankModel *m, unsigned groups) {
+   unsigned long long span = (unsigned long long)m->banks * (unsigned long long)m->bank_width;
+   unsigned *lowest = a->base;
+   bool *seen = calloc(groups ? groups : 1, sizeof *seen);
+   if (!seen)
+      return false;
+   for (size_t i = 0; i < t->count; i++) {
+      const TraceRecord *r = &t->records[i];
+      if (r->site >= BANKS_MAX_SITES)
+         continue;
+      if (!seen[r->group] || r->address < lowest[r->group])
+         lowest[r->group] = r->address;
+      seen[r->group] = true;
+   }
+   free(seen);
+   for (unsigned gi = 0; gi < groups; gi++)
+      a->base[gi] = (unsigned)(lowest[gi] / span * span);
+   return true;
+}
+
+/* The sorted records served: runs of one (site, group, warp, seq) are one request, added
+ * to its site's figures and the total's. */
+static bool serveRuns(BankAnalysis *a, const SortKey *keys, const BankModel *m, Workspace *ws) {
+   const unsigned simd = (unsigned)m->simd_width;
+   const size_t n = a->nrecords;
+   for (size_t i = 0; i < n;) {
+      size_t j = i + 1;
+      while (j < n && keys[j].hi == keys[i].hi && keys[j].lo >> 32 == keys[i].lo >> 32)
+         j++;
+      const TraceRecord *first = &a->records[i];
+      BankRequest *r = &a->requests[a->nrequests];
+      memset(r, 0, sizeof *r);
+      r->site = first->site;
+      r->group = first->group;
+      r->warp = first->item / simd;
+      r->seq = first->seq;
+      r->store = first->store;
+      r->first = i;
+      r->count = j - i;
+      if (!serveRequest(m, first, j - i, ws, r, NULL))
+         return false;
+      addRequest(&a->sites[r->site], r, r->count);
+      addRequest(&a->total, r, r->count);
+      if ((int)r->site + 1 > a->nsites)
+         a->nsites = (int)r->site + 1;
+      a->nrequests++;
+      i = j;
+   }
+   return true;
+}
+
 bool BankAnalysis_run(BankAnalysis *a, const Trace *t, const BankModel *m, char *err, size_t errlen) {
    memset(a, 0, sizeof *a);
    if (!modelValid(m)) {
@@ -344,24 +397,8 @@ bool BankAnalysis_run(BankAnalysis *a, const Trace *t, const BankModel *m, char 
    Workspace ws = {0};
    if (!a->base || !keys || !a->records || !a->requests)
       goto oom;
-   /* Each group's base: its lowest address rounded down to a whole row of banks. Assumes
-    * each local array begins bank-aligned, as the device's allocator makes it. */
-   unsigned long long span = (unsigned long long)m->banks * (unsigned long long)m->bank_width;
-   unsigned *lowest = a->base;
-   bool *seen = calloc(groups ? groups : 1, sizeof *seen);
-   if (!seen)
+   if (!groupBases(a, t, m, groups))
       goto oom;
-   for (size_t i = 0; i < t->count; i++) {
-      const TraceRecord *r = &t->records[i];
-      if (r->site >= BANKS_MAX_SITES)
-         continue;
-      if (!seen[r->group] || r->address < lowest[r->group])
-         lowest[r->group] = r->address;
-      seen[r->group] = true;
-   }
-   free(seen);
-   for (unsigned gi = 0; gi < groups; gi++)
-      a->base[gi] = (unsigned)(lowest[gi] / span * span);
    size_t k = 0;
    for (size_t i = 0; i < t->count; i++) {
       const TraceRecord *r = &t->records[i];
@@ -378,30 +415,8 @@ bool BankAnalysis_run(BankAnalysis *a, const Trace *t, const BankModel *m, char 
       a->records[i].address -= a->base[a->records[i].group];
    }
    a->nrecords = n;
-   /* Runs of one (site, group, warp, seq) are one request. */
-   for (size_t i = 0; i < n;) {
-      size_t j = i + 1;
-      while (j < n && keys[j].hi == keys[i].hi && keys[j].lo >> 32 == keys[i].lo >> 32)
-         j++;
-      const TraceRecord *first = &a->records[i];
-      BankRequest *r = &a->requests[a->nrequests];
-      memset(r, 0, sizeof *r);
-      r->site = first->site;
-      r->group = first->group;
-      r->warp = first->item / simd;
-      r->seq = first->seq;
-      r->store = first->store;
-      r->first = i;
-      r->count = j - i;
-      if (!serveRequest(m, first, j - i, &ws, r, NULL))
-         goto oom;
-      addRequest(&a->sites[r->site], r, r->count);
-      addRequest(&a->total, r, r->count);
-      if ((int)r->site + 1 > a->nsites)
-         a->nsites = (int)r->site + 1;
-      a->nrequests++;
-      i = j;
-   }
+   if (!serveRuns(a, keys, m, &ws))
+      goto oom;
    if (a->nrequests) {
       BankRequest *shrunk = realloc(a->requests, a->nrequests * sizeof *a->requests);
       if (shrunk)
