@@ -332,6 +332,37 @@ static void recordRun(const Options *o, const Session *s, const KernelInfo *k, c
    Recorder_close(&rec);
 }
 
+/* The run's report (with the vendor library's, timed in the same process when asked and
+ * comparable), its record in the store, and why it failed on stderr. */
+static void reportRun(const Options *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                      const Inputs *in, uint64_t seed, const RunOptions *ro, const RunResult *r) {
+   RunStatus st = r->status;
+   Peaks peaks;
+   Peaks_cached(Session_device(s), Session_backend(s)->name, &peaks);
+   VendorResult vendor;
+   /* An ablated run is not compared with the vendor library: it is not a GEMM; nor is an
+    * emulated one: its times are not the tensor cores'. */
+   bool with_vendor = o->vendor && !o->ablate && !r->geo.emulated && (st == RUN_OK || st == RUN_NOT_VERIFIED);
+   if (o->vendor && o->ablate)
+      fprintf(stderr, "gemmtop: --vendor ignored: an ablated run is not compared with the vendor BLAS\n");
+   else if (o->vendor && r->geo.emulated)
+      fprintf(stderr, "gemmtop: --vendor ignored: an emulated tensor kernel is not compared with the vendor BLAS\n");
+   if (with_vendor)
+      Session_vendor(s, p, in,
+                     &(RunOptions){.reps = o->reps, .warmup = o->warmup, .verify = true, .cold_l2 = o->cold_l2,
+                                   .observe = true},
+                     &vendor);
+   Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, p, seed, ro, r, &peaks,
+              with_vendor ? &vendor : NULL);
+   recordRun(o, s, k, values, p, st, r, with_vendor ? &vendor : NULL);
+   if (st == RUN_INVALID)
+      fprintf(stderr, "gemmtop: refused: %s\n", r->message);
+   else if (st == RUN_COMPILE_ERROR)
+      fprintf(stderr, "gemmtop: %s\n%s\n", r->message, r->build_log ? r->build_log : "(no build log)");
+   else if (st != RUN_OK)
+      fprintf(stderr, "gemmtop: %s: %s\n", RunStatus_name(st), r->message);
+}
+
 int Cli_run(const Options *o) {
    /* An ablated C is wrong on purpose: it may be written (to study what a switch leaves),
     * but only under a name that says so, never where a result is expected. */
@@ -396,30 +427,7 @@ int Cli_run(const Options *o) {
                     .ablate = o->ablate, .verified_c = verified_c, .launch_timeout_s = o->max_seconds,
                     .cold_l2 = o->cold_l2, .observe = true};
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
-   Peaks peaks;
-   Peaks_cached(Session_device(s), Session_backend(s)->name, &peaks);
-   VendorResult vendor;
-   /* An ablated run is not compared with the vendor library: it is not a GEMM; nor is an
-    * emulated one: its times are not the tensor cores'. */
-   bool with_vendor = o->vendor && !o->ablate && !r->geo.emulated && (st == RUN_OK || st == RUN_NOT_VERIFIED);
-   if (o->vendor && o->ablate)
-      fprintf(stderr, "gemmtop: --vendor ignored: an ablated run is not compared with the vendor BLAS\n");
-   else if (o->vendor && r->geo.emulated)
-      fprintf(stderr, "gemmtop: --vendor ignored: an emulated tensor kernel is not compared with the vendor BLAS\n");
-   if (with_vendor)
-      Session_vendor(s, &p, &in,
-                     &(RunOptions){.reps = o->reps, .warmup = o->warmup, .verify = true, .cold_l2 = o->cold_l2,
-                                   .observe = true},
-                     &vendor);
-   Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &ro, r, &peaks,
-              with_vendor ? &vendor : NULL);
-   recordRun(o, s, k, values, &p, st, r, with_vendor ? &vendor : NULL);
-   if (st == RUN_INVALID)
-      fprintf(stderr, "gemmtop: refused: %s\n", r->message);
-   else if (st == RUN_COMPILE_ERROR)
-      fprintf(stderr, "gemmtop: %s\n%s\n", r->message, r->build_log ? r->build_log : "(no build log)");
-   else if (st != RUN_OK)
-      fprintf(stderr, "gemmtop: %s: %s\n", RunStatus_name(st), r->message);
+   reportRun(o, s, k, values, &p, &in, seed, &ro, r);
    rc = writeOut(o, s, &p, out, verified_c, st, RunStatus_exitCode(st));
    out = NULL;
    Inputs_free(&in);

@@ -324,6 +324,40 @@ static void obsJson(FILE *out, const char *prefix, const Observation *ob) {
    fputc(',', out);
 }
 
+/* The vendor library's fields of a run's JSON line. */
+static void vendorJson(FILE *out, const VendorResult *vendor, const RunResult *r) {
+   fputs("\"vendor\":", out);
+   Report_jsonString(out, vendor->name);
+   fprintf(out, ",\"vendor_status\":\"%s\",\"vendor_verified\":%s,", RunStatus_name(vendor->status),
+           vendor->verified ? "true" : "false");
+   if (vendor->status == RUN_OK) {
+      jsonNumber(out, "vendor_time_ms", vendor->median_ms, true);
+      jsonNumber(out, "vendor_gflops", vendor->gflops, true);
+      jsonNumber(out, "pct_of_vendor", 100.0 * r->gflops / vendor->gflops, true);
+      obsJson(out, "vendor_", &vendor->obs);
+   } else {
+      fputs("\"vendor_message\":", out);
+      Report_jsonString(out, vendor->message);
+      fputc(',', out);
+   }
+}
+
+/* What the build and the launch were: compile time, cache, resources, sizes. */
+static void buildJson(FILE *out, const RunResult *r) {
+   jsonNumber(out, "compile_ms", r->compile_ms, true);
+   jsonNumber(out, "wall_ms", r->wall_ms, true);
+   fprintf(out, "\"cached\":%s,", r->cached ? "true" : "false");
+   if (r->registers >= 0)
+      fprintf(out, "\"registers\":%d,", r->registers);
+   if (r->private_mem >= 0)
+      fprintf(out, "\"private_mem_bytes\":%lld,", r->private_mem);
+   if (r->local_mem >= 0)
+      fprintf(out, "\"local_mem_bytes\":%lld,", r->local_mem);
+   fprintf(out, "\"global_size\":[%zu,%zu,%zu],\"local_size\":[%zu,%zu,%zu],", r->geo.global[0], r->geo.global[1],
+           r->geo.dims > 2 ? r->geo.global[2] : 1, r->geo.local[0], r->geo.local[1],
+           r->geo.dims > 2 ? r->geo.local[2] : 1);
+}
+
 static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const KernelInfo *k, const long long *values,
                     const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r, const Peaks *peaks,
                     const VendorResult *vendor) {
@@ -375,22 +409,8 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
          jsonNumber(out, "peak_gflops", peakFor(peaks, p, k, r), true);
          jsonNumber(out, "pct_of_peak", 100.0 * r->gflops / peakFor(peaks, p, k, r), true);
       }
-      if (vendor && !r->ablate && !r->geo.emulated) {
-         fputs("\"vendor\":", out);
-         Report_jsonString(out, vendor->name);
-         fprintf(out, ",\"vendor_status\":\"%s\",\"vendor_verified\":%s,", RunStatus_name(vendor->status),
-                 vendor->verified ? "true" : "false");
-         if (vendor->status == RUN_OK) {
-            jsonNumber(out, "vendor_time_ms", vendor->median_ms, true);
-            jsonNumber(out, "vendor_gflops", vendor->gflops, true);
-            jsonNumber(out, "pct_of_vendor", 100.0 * r->gflops / vendor->gflops, true);
-            obsJson(out, "vendor_", &vendor->obs);
-         } else {
-            fputs("\"vendor_message\":", out);
-            Report_jsonString(out, vendor->message);
-            fputc(',', out);
-         }
-      }
+      if (vendor && !r->ablate && !r->geo.emulated)
+         vendorJson(out, vendor, r);
       jsonNumber(out, "helpers_ms", r->helpers_ms, true);
       fputs("\"helpers\":[", out);
       for (int i = 0; i < r->nhelpers; i++) {
@@ -410,20 +430,8 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
    else
       fputs("null", out);
    fputc(',', out);
-   if (r->status != RUN_INVALID) {
-      jsonNumber(out, "compile_ms", r->compile_ms, true);
-      jsonNumber(out, "wall_ms", r->wall_ms, true);
-      fprintf(out, "\"cached\":%s,", r->cached ? "true" : "false");
-      if (r->registers >= 0)
-         fprintf(out, "\"registers\":%d,", r->registers);
-      if (r->private_mem >= 0)
-         fprintf(out, "\"private_mem_bytes\":%lld,", r->private_mem);
-      if (r->local_mem >= 0)
-         fprintf(out, "\"local_mem_bytes\":%lld,", r->local_mem);
-      fprintf(out, "\"global_size\":[%zu,%zu,%zu],\"local_size\":[%zu,%zu,%zu],", r->geo.global[0], r->geo.global[1],
-              r->geo.dims > 2 ? r->geo.global[2] : 1, r->geo.local[0], r->geo.local[1],
-              r->geo.dims > 2 ? r->geo.local[2] : 1);
-   }
+   if (r->status != RUN_INVALID)
+      buildJson(out, r);
    fputs("\"message\":", out);
    Report_jsonString(out, r->message);
    fputs("}\n", out);
