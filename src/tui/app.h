@@ -17,6 +17,8 @@
 #include "tui/chart.h"
 #include "tui/history.h"
 #include "tui/layout.h"
+#include "tui/panes_table.h"
+#include "tui/pane_state.h"
 #include "tui/prefs.h"
 #include "tui/ui.h"
 #include "explorer/logbuf.h"
@@ -144,23 +146,9 @@ typedef struct Ui_ {
    Worker *worker;
    WorkerSnapshot snap;
    unsigned long snap_seen;
-   WorkerBanks banks;         /* the newest bank analysis (owned) */
-   bool have_banks;
-   bool banks_on;             /* what the worker was last told */
-   int bank_site, bank_warp, bank_iter; /* the request drawn: site, flat warp, execution */
-   int bank_scroll;           /* the first grid row drawn (lanes and phase separators) */
-   int bank_page;             /* grid rows drawn last time: PgUp PgDn's step */
-   WorkerSweep *sweep;        /* the sweep pane's copy of the worker's sweep (owned) */
-   unsigned long sweep_seen;
-   int sweep_x;               /* the parameter across the scatter (index in the swept kernel) */
-   WorkerInspect inspect;     /* the newest inspection (owned) */
-   bool have_inspect;
-   bool inspect_on;           /* what the worker was last told */
-   bool inspect_source;       /* v: the source after the preprocessor instead of the code */
-   int inspect_target;        /* T: 0 the device measured, else an offline architecture */
-   size_t *inspect_lines;     /* where each line of the text shown starts */
-   int inspect_nlines;
-   int inspect_scroll;        /* the first listing line shown */
+   BanksPane banks_pane;      /* the panes' own state (pane_state.h) */
+   SweepPane sweep_pane;
+   InspectPane inspect_pane;
    struct Ahead_ *ahead;      /* compiling ahead (ahead.h); NULL when its threads could not start */
    int ahead_mode;            /* AheadMode */
    unsigned long long ahead_posted; /* what it was last asked for (0: nothing) */
@@ -327,17 +315,11 @@ bool Draw_snapIsCurrent(const Ui *ui);
 void Draw_stateText(const Ui *ui, char *out, size_t n);
 Style Draw_stateStyle(const Ui *ui);
 
-/* The panes: draw_kernel.c, draw_results.c, draw_history.c, draw_log.c, draw_banks.c */
-void Draw_kernel(Ui *ui);
-void Draw_results(Ui *ui);
-void Draw_history(Ui *ui);
-void Draw_log(Ui *ui);
-void Draw_banks(Ui *ui);
+/* The panes' draw and key functions are declared from their list (panes_table.h). */
 /* Keeps bank_site/warp/iter valid for the analysis held (site: one that made accesses). */
 void Draw_clampBanks(Ui *ui);
 
 /* draw_inspect.c */
-void Draw_inspect(Ui *ui);
 /* The text the inspect pane shows: the compiled code, or the source (v, or no code). */
 const char *Ui_inspectText(const Ui *ui, const char **kind);
 /* T: the next target, the device measured or an architecture compiled for offline. */
@@ -367,14 +349,12 @@ void SweepView_toggle(Ui *ui);
 void SweepView_cycleX(Ui *ui);
 /* Puts the sweep's best verified configuration in the kernel pane. */
 void SweepView_applyBest(Ui *ui);
-void SweepView_draw(Ui *ui);
 
 /* draw_compare.c: the compare pane (9), a pinned configuration beside the current one */
 /* C: pins the configuration measured now (again: unpins it). */
 void Compare_pin(Ui *ui);
 /* While the pinned configuration is the one measured, its figures follow the newest. */
 void Compare_refresh(Ui *ui);
-void Draw_compare(Ui *ui);
 
 /* exportview.c: the export dialog (e): history or sweep to CSV or Markdown */
 void Export_open(Ui *ui);

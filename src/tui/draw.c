@@ -346,15 +346,10 @@ void Draw_screen(Ui *ui) {
       return;
    }
    drawHeader(ui);
-   /* The panes, as a table: which function draws each. */
-   static void (*const draw[PANE_COUNT])(Ui *) = {
-       [PANE_KERNEL] = Draw_kernel, [PANE_RESULTS] = Draw_results, [PANE_HISTORY] = Draw_history,
-       [PANE_LOG] = Draw_log,       [PANE_BANKS] = Draw_banks,     [PANE_INSPECT] = Draw_inspect,
-       [PANE_SWEEP] = SweepView_draw,   [PANE_LESSON] = Draw_lesson,   [PANE_COMPARE] = Draw_compare,
-   };
+   /* The panes, as their table (panes.h) draws them. */
    for (int p = 0; p < PANE_COUNT; p++)
-      if ((ui->layout.shown & PANE_BIT(p)) && draw[p])
-         draw[p](ui);
+      if (ui->layout.shown & PANE_BIT(p))
+         Pane_class(p)->draw(ui);
    if (ui->layout.divider.w)
       for (int y = ui->layout.divider.y; y < ui->layout.divider.y + ui->layout.divider.h; y++)
          Draw_text(ui, y, ui->layout.divider.x, 1, Ui_glyph(ui, "\xe2\x94\x82", "|"), ST_DIM, false);

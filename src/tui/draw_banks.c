@@ -14,28 +14,28 @@
 #include "tui/text.h"
 
 void Draw_clampBanks(Ui *ui) {
-   const BankAnalysis *a = ui->have_banks ? ui->banks.analysis : NULL;
+   const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
    if (!a || !a->nrequests) {
-      ui->bank_site = ui->bank_warp = ui->bank_iter = 0;
+      ui->banks_pane.site = ui->banks_pane.warp = ui->banks_pane.iter = 0;
       return;
    }
-   if (ui->bank_site < 0 || ui->bank_site >= a->nsites || !a->sites[ui->bank_site].requests) {
-      ui->bank_site = 0;
-      while (ui->bank_site < a->nsites - 1 && !a->sites[ui->bank_site].requests)
-         ui->bank_site++;
+   if (ui->banks_pane.site < 0 || ui->banks_pane.site >= a->nsites || !a->sites[ui->banks_pane.site].requests) {
+      ui->banks_pane.site = 0;
+      while (ui->banks_pane.site < a->nsites - 1 && !a->sites[ui->banks_pane.site].requests)
+         ui->banks_pane.site++;
    }
    int warps = a->warps * a->groups;
-   if (ui->bank_warp >= warps)
-      ui->bank_warp = warps > 0 ? warps - 1 : 0;
-   if (ui->bank_warp < 0)
-      ui->bank_warp = 0;
+   if (ui->banks_pane.warp >= warps)
+      ui->banks_pane.warp = warps > 0 ? warps - 1 : 0;
+   if (ui->banks_pane.warp < 0)
+      ui->banks_pane.warp = 0;
    int wpg = a->warps > 0 ? a->warps : 1;
-   int n = BankAnalysis_executions(a, (unsigned)ui->bank_site, (unsigned)(ui->bank_warp / wpg),
-                                   (unsigned)(ui->bank_warp % wpg));
-   if (ui->bank_iter >= n)
-      ui->bank_iter = n > 0 ? n - 1 : 0;
-   if (ui->bank_iter < 0)
-      ui->bank_iter = 0;
+   int n = BankAnalysis_executions(a, (unsigned)ui->banks_pane.site, (unsigned)(ui->banks_pane.warp / wpg),
+                                   (unsigned)(ui->banks_pane.warp % wpg));
+   if (ui->banks_pane.iter >= n)
+      ui->banks_pane.iter = n > 0 ? n - 1 : 0;
+   if (ui->banks_pane.iter < 0)
+      ui->banks_pane.iter = 0;
 }
 
 static Style passStyle(int pass) {
@@ -87,14 +87,14 @@ static void wrapped(Notes *ns, Style st, int width, const char *text) {
 
 /* One site's row: its full name wrapped in the name column, never cut. */
 static void siteRow(Notes *ns, const Ui *ui, const BankAnalysis *a, int i, int namew) {
-   const KernelInfo *k = Catalog_find(&ui->cat, ui->banks.config.kernel);
+   const KernelInfo *k = Catalog_find(&ui->cat, ui->banks_pane.analysis.config.kernel);
    const BankSiteStats *st = &a->sites[i];
    const char *nm = k && i < k->nsites && k->sites[i][0] ? k->sites[i] : "(unnamed)";
    char label[160], buf[512], line[320];
    snprintf(label, sizeof label, "%d %s", i, nm);
    const char *wl[6];
    int n = Text_wrap(label, namew, buf, sizeof buf, wl, 6);
-   bool sel = i == ui->bank_site;
+   bool sel = i == ui->banks_pane.site;
    Style style = sel ? ST_SELECT : st->conflicts ? ST_WARN : ST_NORMAL;
    snprintf(line, sizeof line, "%s %-*s %8lld %9lld %7lld %9lld %6.2fx %6.2fx", sel ? ">" : " ", namew,
             n > 0 ? wl[0] : "", st->requests, st->wavefronts, st->ideal, st->conflicts, st->worst_degree,
@@ -111,7 +111,7 @@ static void siteTable(Notes *ns, const Ui *ui, const BankAnalysis *a, int width)
    if (namew < 12)
       namew = 12;
    /* No wider than the longest name needs. */
-   const KernelInfo *k = Catalog_find(&ui->cat, ui->banks.config.kernel);
+   const KernelInfo *k = Catalog_find(&ui->cat, ui->banks_pane.analysis.config.kernel);
    int longest = 4;
    for (int i = 0; i < a->nsites; i++) {
       const char *nm = k && i < k->nsites && k->sites[i][0] ? k->sites[i] : "(unnamed)";
@@ -133,10 +133,10 @@ static void siteTable(Notes *ns, const Ui *ui, const BankAnalysis *a, int width)
 /* The request drawn: which it is and what it costs. */
 static void requestNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const BankGrid *g, int width) {
    char line[512];
-   int execs = BankAnalysis_executions(a, (unsigned)ui->bank_site, g->group, g->warp);
+   int execs = BankAnalysis_executions(a, (unsigned)ui->banks_pane.site, g->group, g->warp);
    int conflicts = g->wavefronts - g->ideal;
    snprintf(line, sizeof line, "site %d warp %d/%d iter %d/%d: %s %u B, %d wavefront%s, ideal %d, %d conflict%s",
-            ui->bank_site, ui->bank_warp, a->warps * a->groups, ui->bank_iter + 1, execs, g->store ? "store" : "load",
+            ui->banks_pane.site, ui->banks_pane.warp, a->warps * a->groups, ui->banks_pane.iter + 1, execs, g->store ? "store" : "load",
             g->width, g->wavefronts, g->wavefronts == 1 ? "" : "s", g->ideal, conflicts, conflicts == 1 ? "" : "s");
    wrapped(ns, g->wavefronts > g->ideal ? ST_WARN : ST_GOOD, width, line);
    if (g->phases > 1) {
@@ -162,7 +162,7 @@ static void buildNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const Ban
    BankModel_describe(&a->model, model, sizeof model);
    snprintf(line, sizeof line, "model %s: %s%s", a->model.name, model, a->model.known ? "" : " (assumed)");
    wrapped(ns, a->model.known ? ST_NORMAL : ST_WARN, width, line);
-   const Problem *p = &ui->banks.traced;
+   const Problem *p = &ui->banks_pane.analysis.traced;
    snprintf(line, sizeof line, "traced %d group%s of %zu items (%d warp%s) on %dx%dx%d; %zu accesses%s", a->groups,
             a->groups == 1 ? "" : "s", a->wg_size, a->warps, a->warps == 1 ? "" : "s", p->m, p->n, p->k, a->nrecords,
             a->dropped ? " (incomplete)" : "");
@@ -176,7 +176,7 @@ static void buildNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const Ban
       requestNotes(ns, ui, a, g, width);
       legend(ns, ui, g, width);
    } else {
-      snprintf(line, sizeof line, "site %d, warp %d: no access", ui->bank_site, ui->bank_warp);
+      snprintf(line, sizeof line, "site %d, warp %d: no access", ui->banks_pane.site, ui->banks_pane.warp);
       note(ns, ST_DIM, false, line);
    }
 }
@@ -252,8 +252,8 @@ static void drawGrid(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x0,
 /* The grid of the request chosen, or NULL (no access there, or no memory). */
 static BankGrid *chosenGrid(const Ui *ui, const BankAnalysis *a) {
    int wpg = a->warps > 0 ? a->warps : 1;
-   const BankRequest *req = BankAnalysis_request(a, (unsigned)ui->bank_site, (unsigned)(ui->bank_warp / wpg),
-                                                 (unsigned)(ui->bank_warp % wpg), ui->bank_iter);
+   const BankRequest *req = BankAnalysis_request(a, (unsigned)ui->banks_pane.site, (unsigned)(ui->banks_pane.warp / wpg),
+                                                 (unsigned)(ui->banks_pane.warp % wpg), ui->banks_pane.iter);
    BankGrid *g = req ? malloc(sizeof *g) : NULL;
    if (g && !BankAnalysis_grid(a, req, g)) {
       free(g);
@@ -265,12 +265,12 @@ static BankGrid *chosenGrid(const Ui *ui, const BankAnalysis *a) {
 /* The title: the configuration traced, and the keys (what z does depends on the zoom). */
 static void title(Ui *ui) {
    char extra[400] = "local-memory bank conflicts", params[256] = "";
-   if (ui->have_banks) {
-      const KernelInfo *k = Catalog_find(&ui->cat, ui->banks.config.kernel);
+   if (ui->banks_pane.have) {
+      const KernelInfo *k = Catalog_find(&ui->cat, ui->banks_pane.analysis.config.kernel);
       if (k)
-         KernelInfo_formatParams(k, ui->banks.config.values, params, sizeof params);
-      const Problem *t = &ui->banks.traced;
-      snprintf(extra, sizeof extra, "bank conflicts of %s%s%s (%s, traced at %dx%dx%d)", ui->banks.config.kernel,
+         KernelInfo_formatParams(k, ui->banks_pane.analysis.config.values, params, sizeof params);
+      const Problem *t = &ui->banks_pane.analysis.traced;
+      snprintf(extra, sizeof extra, "bank conflicts of %s%s%s (%s, traced at %dx%dx%d)", ui->banks_pane.analysis.config.kernel,
                params[0] ? " " : "", params, Precision_name(t->precision), t->m, t->n, t->k);
    }
    Draw_paneTitle(ui, PANE_BANKS, extra,
@@ -279,8 +279,8 @@ static void title(Ui *ui) {
 
 void Draw_banks(Ui *ui) {
    Rect r = ui->layout.pane[PANE_BANKS];
-   const BankAnalysis *a = ui->have_banks ? ui->banks.analysis : NULL;
-   bool current = ui->have_banks && ui->snap.have_config && ui->banks.config_serial == ui->snap.config_serial;
+   const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
+   bool current = ui->banks_pane.have && ui->snap.have_config && ui->banks_pane.analysis.config_serial == ui->snap.config_serial;
    title(ui);
    if (!current) {
       const char *m = !ui->snap.have_config || !ui->snap.verified_run
@@ -292,7 +292,7 @@ void Draw_banks(Ui *ui) {
       return;
    }
    if (!a) {
-      message(ui, r, ui->banks.message, ST_BAD);
+      message(ui, r, ui->banks_pane.analysis.message, ST_BAD);
       return;
    }
    int x0 = r.x + 1, y0 = r.y + 1, w = r.w - 2, h = r.h - 1;
@@ -303,11 +303,11 @@ void Draw_banks(Ui *ui) {
    buildNotes(&side, ui, a, g, side_w ? side_w : w);
    BankPaneNeeds need = {.w = w, .h = h, .notes_rows = full.n, .notes_rows_side = side.n,
                          .lanes = g ? g->lanes : 0, .banks = g ? g->banks : 0,
-                         .lanes_per_phase = g ? g->lanes_per_phase : 0, .scroll = ui->bank_scroll};
+                         .lanes_per_phase = g ? g->lanes_per_phase : 0, .scroll = ui->banks_pane.scroll};
    BankPaneLayout l;
    BankLayout_compute(&need, &l);
-   ui->bank_scroll = l.first;
-   ui->bank_page = l.shown > 1 ? l.shown : 1;
+   ui->banks_pane.scroll = l.first;
+   ui->banks_pane.page = l.shown > 1 ? l.shown : 1;
    const Notes *ns = l.side ? &side : &full;
    drawNotes(ui, ns, x0 + l.notes.x, y0 + l.notes.y, l.notes.w, l.notes.h);
    if (g)

@@ -38,15 +38,15 @@ static void capture(const Ui *ui, Pinned *p) {
       p->registers = s->registers;
       p->local_mem = s->local_mem;
    }
-   if (ui->have_banks && ui->banks.analysis && ui->banks.config_serial == s->config_serial) {
-      const BankAnalysis *a = ui->banks.analysis;
+   if (ui->banks_pane.have && ui->banks_pane.analysis.analysis && ui->banks_pane.analysis.config_serial == s->config_serial) {
+      const BankAnalysis *a = ui->banks_pane.analysis.analysis;
       p->have_banks = true;
       p->nsites = a->nsites;
       memcpy(p->sites, a->sites, sizeof p->sites);
    }
-   if (ui->have_inspect && ui->inspect.inspection.ok && ui->inspect.config_serial == s->config_serial) {
+   if (ui->inspect_pane.have && ui->inspect_pane.last.inspection.ok && ui->inspect_pane.last.config_serial == s->config_serial) {
       p->have_code = true;
-      p->code = ui->inspect.inspection;
+      p->code = ui->inspect_pane.last.inspection;
       p->code.build_log = p->code.code = p->code.source = NULL; /* the texts stay the UI's */
    }
 }

@@ -18,11 +18,11 @@ static void bytes(long long b, char *out, size_t n) {
 }
 
 const char *Ui_inspectText(const Ui *ui, const char **kind) {
-   const Inspection *in = &ui->inspect.inspection;
-   bool source = ui->inspect_source || !in->code;
+   const Inspection *in = &ui->inspect_pane.last.inspection;
+   bool source = ui->inspect_pane.source || !in->code;
    if (kind)
       *kind = source ? in->source_kind : in->code_kind;
-   if (!ui->have_inspect)
+   if (!ui->inspect_pane.have)
       return NULL;
    return source ? in->source : in->code;
 }
@@ -60,14 +60,14 @@ static bool targetAt(int i, InspectTarget *t) {
 
 static InspectTarget targetOf(const Ui *ui) {
    InspectTarget t;
-   if (!targetAt(ui->inspect_target, &t))
+   if (!targetAt(ui->inspect_pane.target, &t))
       targetAt(0, &t);
    return t;
 }
 
 void Inspect_cycleTarget(Ui *ui) {
    InspectTarget t;
-   ui->inspect_target = targetAt(ui->inspect_target + 1, &t) ? ui->inspect_target + 1 : 0;
+   ui->inspect_pane.target = targetAt(ui->inspect_pane.target + 1, &t) ? ui->inspect_pane.target + 1 : 0;
    t = targetOf(ui);
    Worker_setInspectTarget(ui->worker, t.backend, t.arch);
    if (!(ui->visible & PANE_BIT(PANE_INSPECT))) {
@@ -79,7 +79,7 @@ void Inspect_cycleTarget(Ui *ui) {
 }
 
 /* Whether the inspection held is of the target now chosen. */
-static bool sameTarget(const Ui *ui) { return !strcmp(ui->inspect.arch, targetOf(ui).arch); }
+static bool sameTarget(const Ui *ui) { return !strcmp(ui->inspect_pane.last.arch, targetOf(ui).arch); }
 
 /* "PTX · 40 registers · no spills · local 8.0 KiB/group · occupancy 50% (registers)"; what
  * is not known is left to the rows below. */
@@ -187,14 +187,14 @@ static int drawCounts(Ui *ui, const Inspection *in, int y, int x, int w, int bot
 /* The listing from row y to the pane's bottom: a header line, then numbered lines. */
 static void drawListing(Ui *ui, Rect r, int y) {
    int x = r.x + 1, w = r.w - 2, bottom = r.y + r.h;
-   int rows = bottom - y - 1, n = ui->inspect_nlines;
+   int rows = bottom - y - 1, n = ui->inspect_pane.nlines;
    if (rows < 0)
       rows = 0;
-   if (ui->inspect_scroll > n - rows)
-      ui->inspect_scroll = n - rows;
-   if (ui->inspect_scroll < 0)
-      ui->inspect_scroll = 0;
-   int first = ui->inspect_scroll;
+   if (ui->inspect_pane.scroll > n - rows)
+      ui->inspect_pane.scroll = n - rows;
+   if (ui->inspect_pane.scroll < 0)
+      ui->inspect_pane.scroll = 0;
+   int first = ui->inspect_pane.scroll;
    int last = first + rows < n ? first + rows : n;
    const char *kind, *text = Ui_inspectText(ui, &kind);
    char line[1024], a[32], b[32];
@@ -207,7 +207,7 @@ static void drawListing(Ui *ui, Rect r, int y) {
       char num[16], buf[1024];
       snprintf(num, sizeof num, "%*d", nw - 1, i + 1);
       Draw_text(ui, y, x, nw, num, ST_DIM, false);
-      Listing_line(text, ui->inspect_lines, n, i, buf, sizeof buf);
+      Listing_line(text, ui->inspect_pane.lines, n, i, buf, sizeof buf);
       Draw_text(ui, y, x + nw, w - nw, buf, ST_NORMAL, false);
    }
 }
@@ -226,16 +226,16 @@ static void notYet(Ui *ui, Rect r) {
 
 void Draw_inspect(Ui *ui) {
    Rect r = ui->layout.pane[PANE_INSPECT];
-   const Inspection *in = &ui->inspect.inspection;
-   bool current = ui->have_inspect && ui->snap.have_config && ui->inspect.config_serial == ui->snap.config_serial &&
+   const Inspection *in = &ui->inspect_pane.last.inspection;
+   bool current = ui->inspect_pane.have && ui->snap.have_config && ui->inspect_pane.last.config_serial == ui->snap.config_serial &&
                   sameTarget(ui);
    InspectTarget target = targetOf(ui);
    const InspectTarget *tg = &target;
    char extra[640] = "";
-   const KernelInfo *k = current ? Catalog_find(&ui->cat, ui->inspect.config.kernel) : NULL;
+   const KernelInfo *k = current ? Catalog_find(&ui->cat, ui->inspect_pane.last.config.kernel) : NULL;
    if (k) {
       char params[512];
-      KernelInfo_formatParams(k, ui->inspect.config.values, params, sizeof params);
+      KernelInfo_formatParams(k, ui->inspect_pane.last.config.values, params, sizeof params);
       snprintf(extra, sizeof extra, "%s %s%s%s", k->name, params, tg->arch[0] ? " for " : "", tg->arch);
    } else {
       snprintf(extra, sizeof extra, "compiled code%s%s", tg->arch[0] ? " for " : "", tg->arch);

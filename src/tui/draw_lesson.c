@@ -66,9 +66,9 @@ static void addPara(Lines *L, Style st, const char *fmt, ...) {
  * else what the build reported. */
 static void explainResources(Ui *ui, Lines *L) {
    const WorkerSnapshot *s = &ui->snap;
-   const Inspection *in = ui->have_inspect ? &ui->inspect.inspection : NULL;
-   bool inspected = in && in->ok && !strcmp(ui->inspect.config.kernel, Ui_kernel(ui)->name) &&
-                    !memcmp(ui->inspect.config.values, ui->values, sizeof ui->values);
+   const Inspection *in = ui->inspect_pane.have ? &ui->inspect_pane.last.inspection : NULL;
+   bool inspected = in && in->ok && !strcmp(ui->inspect_pane.last.config.kernel, Ui_kernel(ui)->name) &&
+                    !memcmp(ui->inspect_pane.last.config.values, ui->values, sizeof ui->values);
    int regs = inspected && in->registers >= 0 ? in->registers : Draw_snapIsCurrent(ui) ? s->registers : -1;
    char occ[200] = "occupancy: 6 shows the inspect pane, which estimates it";
    if (inspected && in->occ.known)
@@ -84,8 +84,8 @@ static void explainResources(Ui *ui, Lines *L) {
 
 /* Bank wavefronts against the ideal, from the trace the bank pane shows. */
 static void explainBanks(Ui *ui, Lines *L) {
-   const BankAnalysis *a = ui->have_banks ? ui->banks.analysis : NULL;
-   bool current = a && ui->snap.have_config && ui->banks.config_serial == ui->snap.config_serial &&
+   const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
+   bool current = a && ui->snap.have_config && ui->banks_pane.analysis.config_serial == ui->snap.config_serial &&
                   Draw_snapIsCurrent(ui);
    if (!current) {
       addPara(L, ST_DIM, "local-memory banks: %s", ui->visible & PANE_BIT(PANE_BANKS)

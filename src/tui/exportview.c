@@ -34,7 +34,7 @@ static void defaultPath(Ui *ui) {
 
 void Export_open(Ui *ui) {
    ExportState *s = &ui->exporting;
-   bool sweepShown = ui->sweep->started && ui->sweep->done > 0;
+   bool sweepShown = ui->sweep_pane.sweep->started && ui->sweep_pane.sweep->done > 0;
    s->what = ui->focus == PANE_SWEEP && sweepShown ? 1 : 0;
    s->path[0] = '\0';
    defaultPath(ui);
@@ -132,7 +132,7 @@ static int writeHistory(Ui *ui, FILE *f, ExportFormat fmt) {
 
 /* One row per configuration the sweep tried, in the order tried. */
 static int writeSweep(Ui *ui, FILE *f, ExportFormat fmt) {
-   const WorkerSweep *sw = ui->sweep;
+   const WorkerSweep *sw = ui->sweep_pane.sweep;
    const KernelInfo *k = Catalog_find(&ui->cat, sw->config.kernel);
    Row h = {.n = 0};
    const char *cols[] = {"kernel", "parameters", "m", "n", "k", "precision", "layout",
@@ -166,7 +166,7 @@ static void exportNow(Ui *ui) {
       snprintf(s->error, sizeof s->error, "name a .csv or .md file (the ending chooses the format)");
       return;
    }
-   if (s->what == 1 && !(ui->sweep->started && ui->sweep->done > 0)) {
+   if (s->what == 1 && !(ui->sweep_pane.sweep->started && ui->sweep_pane.sweep->done > 0)) {
       snprintf(s->error, sizeof s->error, "no sweep results yet: S sweeps the kernel's parameters");
       return;
    }
@@ -246,7 +246,7 @@ void Export_draw(Ui *ui) {
    Draw_box(ui, r, "Export (e)");
    int x = r.x + 2, w = r.w - 4;
    char line[700];
-   int tried = ui->sweep->started ? ui->sweep->done : 0;
+   int tried = ui->sweep_pane.sweep->started ? ui->sweep_pane.sweep->done : 0;
    snprintf(line, sizeof line, "%s history (%d configuration%s)   %s sweep (%d tried)", s->what == 0 ? "(*)" : "( )",
             ui->hist.count, ui->hist.count == 1 ? "" : "s", s->what == 1 ? "(*)" : "( )", tried);
    Draw_text(ui, r.y + 1, x, 8, "what", ST_LABEL, true);

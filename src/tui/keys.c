@@ -39,7 +39,7 @@ static void togglePane(Ui *ui, int p) {
 
 /* Cancels the run in progress and pauses; a sweep stops, keeping what it measured. */
 static void cancel(Ui *ui) {
-   bool sweeping = ui->sweep->running;
+   bool sweeping = ui->sweep_pane.sweep->running;
    Worker_cancel(ui->worker);
    ui->paused = true;
    /* Said at once: the launch in progress may take seconds to end (the header says
@@ -47,7 +47,7 @@ static void cancel(Ui *ui) {
    ui->cancelling = Ui_busy(ui);
    if (sweeping)
       Ui_flash(ui, ST_WARN, "sweep stopped after %d of %d (what it measured stays); measuring paused: space resumes",
-               ui->sweep->done, ui->sweep->total);
+               ui->sweep_pane.sweep->done, ui->sweep_pane.sweep->total);
    else if (ui->cancelling)
       Ui_flash(ui, ST_WARN, "cancelling: the launch in progress ends first, then measuring pauses (space resumes)");
    else
@@ -60,23 +60,23 @@ static void stepBanks(Ui *ui, int what, int d) {
       Ui_flash(ui, ST_WARN, "the bank pane is hidden: 5 shows it");
       return;
    }
-   const BankAnalysis *a = ui->have_banks ? ui->banks.analysis : NULL;
+   const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
    if (!a || !a->nrequests)
       return;
    if (what == 0) {
-      int s = ui->bank_site;
+      int s = ui->banks_pane.site;
       for (int i = 0; i < a->nsites; i++) {
          s = (s + d + a->nsites) % a->nsites;
          if (a->sites[s].requests)
             break;
       }
-      ui->bank_site = s;
-      ui->bank_iter = 0;
+      ui->banks_pane.site = s;
+      ui->banks_pane.iter = 0;
    } else if (what == 1) {
       int n = a->warps * a->groups;
-      ui->bank_warp = n > 0 ? (ui->bank_warp + d + n) % n : 0;
+      ui->banks_pane.warp = n > 0 ? (ui->banks_pane.warp + d + n) % n : 0;
    } else {
-      ui->bank_iter += d;
+      ui->banks_pane.iter += d;
    }
    Draw_clampBanks(ui);
    ui->dirty = true;
@@ -89,7 +89,7 @@ static void saveKey(Ui *ui, int ch) { Dialog_open(ui, DLG_SAVE); }
 static void exportKey(Ui *ui, int ch) { Dialog_open(ui, DLG_EXPORT); }
 static void targetKey(Ui *ui, int ch) { Inspect_cycleTarget(ui); }
 static void pinKey(Ui *ui, int ch) { Compare_pin(ui); }
-static void comparePaneKey(Ui *ui, int ch) { togglePane(ui, PANE_COMPARE); }
+
 static void reloadKey(Ui *ui, int ch) { Ui_reloadKernels(ui, "asked"); }
 
 static void peaksKey(Ui *ui, int ch) {
@@ -123,9 +123,12 @@ static void escKey(Ui *ui, int ch) {
 static void quitKey(Ui *ui, int ch) { ui->quit = true; }
 static void redrawKey(Ui *ui, int ch) { clearok(curscr, TRUE); }
 static void focusKey(Ui *ui, int ch) { focusNext(ui, ch == KEY_BTAB ? -1 : 1); }
-static void paneKey(Ui *ui, int ch) { togglePane(ui, ch - '1'); }
-static void inspectPaneKey(Ui *ui, int ch) { togglePane(ui, PANE_INSPECT); }
-static void sweepPaneKey(Ui *ui, int ch) { togglePane(ui, PANE_SWEEP); }
+/* A pane's digit (panes.h) shows or hides it; i is the inspect pane's too. */
+static void paneKey(Ui *ui, int ch) {
+   int p = ch == 'i' ? PANE_INSPECT : Pane_byDigit(ch);
+   if (p >= 0)
+      togglePane(ui, p);
+}
 static void zoomKey(Ui *ui, int ch) { ui->zoom = ui->zoom >= 0 ? -1 : ui->focus; }
 static void variantKey(Ui *ui, int ch) { Ui_stepVariant(ui, ch == ',' || ch == '<' ? -1 : 1); }
 
@@ -156,7 +159,7 @@ static void defaultsKey(Ui *ui, int ch) {
 static void aheadKey(Ui *ui, int ch) { AheadUi_cycle(ui); }
 static void lessonsKey(Ui *ui, int ch) { Dialog_open(ui, DLG_LESSONS); }
 static void lessonStepKey(Ui *ui, int ch) { LessonUi_stepBy(ui, ch == 'N' ? -1 : 1); }
-static void lessonPaneKey(Ui *ui, int ch) { togglePane(ui, PANE_LESSON); }
+
 static void lessonExportKey(Ui *ui, int ch) { LessonUi_export(ui); }
 static void sweepKey(Ui *ui, int ch) { SweepView_toggle(ui); }
 static void sweepAxisKey(Ui *ui, int ch) { SweepView_cycleX(ui); }
@@ -196,9 +199,9 @@ static const KeyBinding bindings[] = {
     {{'[', ']', '{', '}', '(', ')'}, "[ ] { } ( )", NULL, "bank pane: previous / next site, warp, loop iteration",
      banksKey, false},
     {{12}, "Ctrl-L", NULL, "redraw the screen", redrawKey, true},
-    {{'6', 'i'}, "6", "i", "inspect pane: compiled code, registers, occupancy (v: code/source)", inspectPaneKey, false},
+    {{'6', 'i'}, "6", "i", "inspect pane: compiled code, registers, occupancy (v: code/source)", paneKey, false},
     {{0}, "mouse", NULL, "click a pane, a variant or a value; the wheel scrolls", NULL, false},
-    {{'7'}, "7", NULL, "show / hide the sweep pane", sweepPaneKey, false},
+    {{'7'}, "7", NULL, "show / hide the sweep pane", paneKey, false},
     {{'S'}, "S", NULL, "sweep the kernel's parameters on this problem / stop it", sweepKey, false},
     {{'X'}, "X", NULL, "sweep pane: plot GFLOPS against the next parameter", sweepAxisKey, false},
     {{'B'}, "B", NULL, "apply the sweep's best configuration (Enter in its pane)", sweepBestKey, false},
@@ -208,11 +211,11 @@ static const KeyBinding bindings[] = {
     {{'n', 'N'}, "n N", NULL,
      "lesson: next / previous step: its preset whole (the whole problem),\nwith its simulated limits and ablation",
      lessonStepKey, false},
-    {{'8'}, "8", NULL, "show / hide the lesson pane: the step, why its speed, the ladder", lessonPaneKey, false},
+    {{'8'}, "8", NULL, "show / hide the lesson pane: the step, why its speed, the ladder", paneKey, false},
     {{'E'}, "E", NULL, "lesson: export the ladder (Markdown, CSV, SVG) into this folder", lessonExportKey, false},
     {{'T'}, "T", NULL, "inspect pane: the device, or sm_90 sm_80 gfx906 gfx90a compiled offline", targetKey, false},
     {{'C'}, "C", NULL, "pin this configuration; the compare pane (9) puts it beside the current one", pinKey, false},
-    {{'9'}, "9", NULL, "show / hide the compare pane", comparePaneKey, false},
+    {{'9'}, "9", NULL, "show / hide the compare pane", paneKey, false},
     {{'e'}, "e", NULL, "export the history or the sweep's results to a CSV or Markdown file", exportKey, false},
     {{3}, "Ctrl-C", NULL, NULL, quitKey, true},
 };

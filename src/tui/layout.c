@@ -7,26 +7,27 @@ typedef struct PaneSpec_ {
    int min_h, min_w;
    int pref_h;    /* filled first, before the weights share the rest (0: none) */
    int weight;
+   int drop;      /* rank in the order panes are dropped when there is no room: 0 first */
+   int digit;     /* the key that shows or hides it */
 } PaneSpec;
 
-static const PaneSpec specs[PANE_COUNT] = {
-    [PANE_KERNEL] = {"Kernel", 6, 30, 0, 3},
-    [PANE_RESULTS] = {"Results", 5, 36, 12, 1},
-    [PANE_HISTORY] = {"History", 4, 30, 0, 2},
-    [PANE_LOG] = {"Log", 3, 30, 0, 2},
-    [PANE_BANKS] = {"Bank conflicts", 6, 36, 0, 3},
-    [PANE_INSPECT] = {"Inspect", 6, 36, 0, 3},
-    [PANE_SWEEP] = {"Sweep", 8, 40, 0, 3},
-    [PANE_LESSON] = {"Lesson", 4, 40, 0, 4},
-    [PANE_COMPARE] = {"Compare", 4, 50, 0, 3},
-};
+/* The geometry columns of panes.h's list; the functions it names are not used here. */
+#define PANE_SPEC_(id, title, pref, digit, min_h, min_w, pref_h, weight, drop, ...)                                    \
+   [PANE_##id] = {title, min_h, min_w, pref_h, weight, drop, digit - '0'},
+static const PaneSpec specs[PANE_COUNT] = {PANE_LIST(PANE_SPEC_)};
+#undef PANE_SPEC_
 
-/* Dropped first when there is no room. */
-static const PaneId dropOrder[PANE_COUNT] = {PANE_INSPECT, PANE_BANKS, PANE_SWEEP,  PANE_COMPARE, PANE_HISTORY,
-                                             PANE_LOG,     PANE_LESSON, PANE_RESULTS, PANE_KERNEL};
+/* The pane of drop rank i (0: dropped first); PANE_COUNT when none has it. */
+static PaneId droppedAt(int i) {
+   for (int p = 0; p < PANE_COUNT; p++)
+      if (specs[p].drop == i)
+         return (PaneId)p;
+   return PANE_COUNT;
+}
 
 int Layout_minHeight(PaneId p) { return p < PANE_COUNT ? specs[p].min_h : 0; }
-int Layout_paneKey(PaneId p) { return p == PANE_SWEEP ? 7 : p == PANE_LESSON ? 8 : p == PANE_COMPARE ? 9 : (int)p + 1; }
+int Layout_paneKey(PaneId p) { return p < PANE_COUNT ? specs[p].digit : 0; }
+int Layout_dropRank(PaneId p) { return p < PANE_COUNT ? specs[p].drop : -1; }
 int Layout_minWidth(PaneId p) { return p < PANE_COUNT ? specs[p].min_w : 0; }
 const char *Layout_paneName(PaneId p) { return p < PANE_COUNT ? specs[p].name : "?"; }
 
@@ -42,11 +43,13 @@ static int sumMin(unsigned mask) {
 
 /* Drops panes of mask, least important first, until their minimum heights fit in h. */
 static unsigned fit(unsigned mask, int h, unsigned *dropped) {
-   for (int i = 0; i < PANE_COUNT && sumMin(mask) > h; i++)
-      if (mask & PANE_BIT(dropOrder[i])) {
-         mask &= ~PANE_BIT(dropOrder[i]);
-         *dropped |= PANE_BIT(dropOrder[i]);
+   for (int i = 0; i < PANE_COUNT && sumMin(mask) > h; i++) {
+      PaneId p = droppedAt(i);
+      if (p < PANE_COUNT && (mask & PANE_BIT(p))) {
+         mask &= ~PANE_BIT(p);
+         *dropped |= PANE_BIT(p);
       }
+   }
    return mask;
 }
 

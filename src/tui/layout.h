@@ -6,18 +6,7 @@
 
 #include <stdbool.h>
 
-typedef enum {
-   PANE_KERNEL = 0,
-   PANE_RESULTS,
-   PANE_HISTORY,
-   PANE_LOG,
-   PANE_BANKS,      /* the bank-conflict view (a later issue): its room is kept here */
-   PANE_INSPECT,    /* the compiled code, registers, occupancy */
-   PANE_SWEEP,      /* a sweep of the kernel's parameters: GFLOPS against one of them */
-   PANE_LESSON,     /* a lesson's step: its text, what explains its speed, the ladder table */
-   PANE_COMPARE,    /* a pinned configuration beside the current one */
-   PANE_COUNT
-} PaneId;
+#include "tui/panes.h" /* PaneId: the list of panes, their sizes and drop order */
 
 #define PANE_BIT(p) (1u << (p))
 #define PANES_ALL ((1u << PANE_COUNT) - 1)
@@ -48,13 +37,16 @@ typedef struct Layout_ {
 /* visible: PANE_BIT mask of the panes the user wants; zoom: a pane shown alone over the
  * whole body, or -1. Each shown pane gets at least Layout_minHeight rows (its title row
  * included) and Layout_minWidth columns; panes that do not fit are dropped, the least
- * important first (inspect, banks, sweep, history, log, lesson, results, kernel). */
+ * important first (the drop ranks of panes.h: inspect, banks, sweep, compare, history,
+ * log, lesson, results, kernel). */
 void Layout_compute(int cols, int rows, unsigned visible, int zoom, Layout *out);
 
 int Layout_minHeight(PaneId p);
 /* The digit key that shows or hides pane p (and names it in its title). */
 int Layout_paneKey(PaneId p);
 int Layout_minWidth(PaneId p);
+/* Its place in the order panes are dropped when there is no room (0: first). */
+int Layout_dropRank(PaneId p);
 const char *Layout_paneName(PaneId p);
 
 /* A centred dialog of at most want_w x want_h, inside the screen with a margin. */

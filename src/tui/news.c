@@ -57,52 +57,52 @@ static void updateHistory(Ui *ui) {
 }
 
 void Ui_freeBanks(Ui *ui) {
-   if (ui->have_banks && ui->banks.analysis) {
-      BankAnalysis_free(ui->banks.analysis);
-      free(ui->banks.analysis);
+   if (ui->banks_pane.have && ui->banks_pane.analysis.analysis) {
+      BankAnalysis_free(ui->banks_pane.analysis.analysis);
+      free(ui->banks_pane.analysis.analysis);
    }
-   ui->banks.analysis = NULL;
-   ui->have_banks = false;
+   ui->banks_pane.analysis.analysis = NULL;
+   ui->banks_pane.have = false;
 }
 
 
 void Ui_freeInspect(Ui *ui) {
-   if (ui->have_inspect)
-      WorkerInspect_free(&ui->inspect);
-   free(ui->inspect_lines);
-   ui->inspect_lines = NULL;
-   ui->inspect_nlines = 0;
-   ui->have_inspect = false;
+   if (ui->inspect_pane.have)
+      WorkerInspect_free(&ui->inspect_pane.last);
+   free(ui->inspect_pane.lines);
+   ui->inspect_pane.lines = NULL;
+   ui->inspect_pane.nlines = 0;
+   ui->inspect_pane.have = false;
 }
 
 /* Indexes the lines of the text now shown. */
 void Ui_inspectReindex(Ui *ui) {
-   free(ui->inspect_lines);
-   ui->inspect_lines = NULL;
+   free(ui->inspect_pane.lines);
+   ui->inspect_pane.lines = NULL;
    const char *text = Ui_inspectText(ui, NULL);
-   ui->inspect_nlines = text ? Listing_split(text, &ui->inspect_lines) : 0;
-   if (ui->inspect_nlines < 0)
-      ui->inspect_nlines = 0;
+   ui->inspect_pane.nlines = text ? Listing_split(text, &ui->inspect_pane.lines) : 0;
+   if (ui->inspect_pane.nlines < 0)
+      ui->inspect_pane.nlines = 0;
 }
 
 static void pollInspect(Ui *ui) {
-   bool on = (ui->visible & (PANE_BIT(PANE_INSPECT) | PANE_BIT(PANE_COMPARE))) != 0;
-   if (on != ui->inspect_on) {
-      ui->inspect_on = on;
+   bool on = (Pane_needs(ui->visible) & PANE_NEEDS_INSPECT) != 0;
+   if (on != ui->inspect_pane.on) {
+      ui->inspect_pane.on = on;
       Worker_setInspect(ui->worker, on);
    }
    WorkerInspect in;
    if (!Worker_takeInspect(ui->worker, &in))
       return;
    /* A new configuration's listing starts at its top; the same one keeps its place. */
-   bool same = ui->have_inspect && !strcmp(in.config.kernel, ui->inspect.config.kernel) &&
-               !memcmp(in.config.values, ui->inspect.config.values, sizeof in.config.values);
+   bool same = ui->inspect_pane.have && !strcmp(in.config.kernel, ui->inspect_pane.last.config.kernel) &&
+               !memcmp(in.config.values, ui->inspect_pane.last.config.values, sizeof in.config.values);
    Ui_freeInspect(ui);
-   ui->inspect = in;
-   ui->have_inspect = true;
+   ui->inspect_pane.last = in;
+   ui->inspect_pane.have = true;
    Ui_inspectReindex(ui);
    if (!same)
-      ui->inspect_scroll = 0;
+      ui->inspect_pane.scroll = 0;
    ui->dirty = true;
 }
 
@@ -115,19 +115,20 @@ void Ui_pollWorker(Ui *ui) {
          ui->cancelling = false;
       LessonUi_poll(ui);
    }
-   if (Worker_sweep(ui->worker, ui->sweep, &ui->sweep_seen))
+   if (Worker_sweep(ui->worker, ui->sweep_pane.sweep, &ui->sweep_pane.seen))
       ui->dirty = true;
-   /* The compare pane puts bank tables and instruction counts side by side: it asks for both. */
-   bool banks_on = (ui->visible & (PANE_BIT(PANE_BANKS) | PANE_BIT(PANE_COMPARE))) != 0;
-   if (banks_on != ui->banks_on) {
-      ui->banks_on = banks_on;
+   /* What the panes shown need (panes.h): the compare pane puts bank tables and
+    * instruction counts side by side, so it asks for both. */
+   bool banks_on = (Pane_needs(ui->visible) & PANE_NEEDS_BANKS) != 0;
+   if (banks_on != ui->banks_pane.on) {
+      ui->banks_pane.on = banks_on;
       Worker_setBanks(ui->worker, banks_on);
    }
    WorkerBanks nb;
    if (Worker_takeBanks(ui->worker, &nb)) {
       Ui_freeBanks(ui);
-      ui->banks = nb;
-      ui->have_banks = true;
+      ui->banks_pane.analysis = nb;
+      ui->banks_pane.have = true;
       Draw_clampBanks(ui);
       ui->dirty = true;
    }

@@ -12,7 +12,7 @@ static int paneHeight(const Ui *ui, int p) {
    return h > 1 ? h : 1;
 }
 
-static void kernelKey(Ui *ui, int ch) {
+bool PaneKeys_kernel(Ui *ui, int ch) {
    int rows = Ui_kernelRows(ui), idx;
    KRowKind kind = Ui_kernelRow(ui, ui->kcursor, &idx);
    int page = paneHeight(ui, PANE_KERNEL) / 2;
@@ -49,12 +49,14 @@ static void kernelKey(Ui *ui, int ch) {
       ui->kcursor = 0;
    if (ui->kcursor >= rows)
       ui->kcursor = rows - 1;
+   return true;
 }
 
-static void historyKey(Ui *ui, int ch) {
+/* The history's cursor; every key is its own (stepping does nothing here). */
+bool PaneKeys_history(Ui *ui, int ch) {
    int n = ui->hist.count;
    if (n == 0)
-      return;
+      return true;
    int cur = ui->hist_cursor;
    if (cur < 0) {
       cur = Ui_historyMeasured(ui);
@@ -70,13 +72,15 @@ static void historyKey(Ui *ui, int ch) {
    case KEY_END: cur = n - 1; break;
    case '\n': case '\r': case KEY_ENTER:
       Ui_restoreHistory(ui, cur);
-      return;
-   default: return;
+      return true;
+   default: return true;
    }
    ui->hist_cursor = cur < 0 ? 0 : cur >= n ? n - 1 : cur;
+   return true;
 }
 
-static void logKey(Ui *ui, int ch) {
+/* The log's scroll; every key is its own (stepping does nothing here). */
+bool PaneKeys_log(Ui *ui, int ch) {
    int page = paneHeight(ui, PANE_LOG) - 1;
    switch (ch) {
    case KEY_UP: case 'k': ui->log_scroll++; break;
@@ -91,6 +95,7 @@ static void logKey(Ui *ui, int ch) {
       ui->log_scroll = ui->log.count > 0 ? ui->log.count - 1 : 0;
    if (ui->log_scroll < 0)
       ui->log_scroll = 0;
+   return true;
 }
 
 /* The inspect pane's listing: a line, a page, its top or its end. */
@@ -99,45 +104,45 @@ static void inspectKey(Ui *ui, int ch) {
    if (page < 1)
       page = 1;
    switch (ch) {
-   case KEY_UP: case 'k': ui->inspect_scroll--; break;
-   case KEY_DOWN: case 'j': ui->inspect_scroll++; break;
-   case KEY_PPAGE: ui->inspect_scroll -= page; break;
-   case KEY_NPAGE: ui->inspect_scroll += page; break;
-   case KEY_HOME: ui->inspect_scroll = 0; break;
-   case KEY_END: ui->inspect_scroll = ui->inspect_nlines; break; /* drawing keeps the last page in view */
+   case KEY_UP: case 'k': ui->inspect_pane.scroll--; break;
+   case KEY_DOWN: case 'j': ui->inspect_pane.scroll++; break;
+   case KEY_PPAGE: ui->inspect_pane.scroll -= page; break;
+   case KEY_NPAGE: ui->inspect_pane.scroll += page; break;
+   case KEY_HOME: ui->inspect_pane.scroll = 0; break;
+   case KEY_END: ui->inspect_pane.scroll = ui->inspect_pane.nlines; break; /* drawing keeps the last page in view */
    case 'v':
-      if (!ui->have_inspect || !ui->inspect.inspection.ok)
+      if (!ui->inspect_pane.have || !ui->inspect_pane.last.inspection.ok)
          return;
-      if (!ui->inspect.inspection.code) {
-         Ui_flash(ui, ST_WARN, "no compiled code to switch to: %s", ui->inspect.inspection.note);
+      if (!ui->inspect_pane.last.inspection.code) {
+         Ui_flash(ui, ST_WARN, "no compiled code to switch to: %s", ui->inspect_pane.last.inspection.note);
          return;
       }
-      ui->inspect_source = !ui->inspect_source;
-      ui->inspect_scroll = 0;
+      ui->inspect_pane.source = !ui->inspect_pane.source;
+      ui->inspect_pane.scroll = 0;
       Ui_inspectReindex(ui);
       return;
    default: break;
    }
-   if (ui->inspect_scroll > ui->inspect_nlines - 1)
-      ui->inspect_scroll = ui->inspect_nlines > 0 ? ui->inspect_nlines - 1 : 0;
-   if (ui->inspect_scroll < 0)
-      ui->inspect_scroll = 0;
+   if (ui->inspect_pane.scroll > ui->inspect_pane.nlines - 1)
+      ui->inspect_pane.scroll = ui->inspect_pane.nlines > 0 ? ui->inspect_pane.nlines - 1 : 0;
+   if (ui->inspect_pane.scroll < 0)
+      ui->inspect_pane.scroll = 0;
 }
 
 /* The bank pane's grid: a row, a page, its top or its end (drawing clamps). */
 static void banksKey(Ui *ui, int ch) {
-   int page = ui->bank_page > 1 ? ui->bank_page - 1 : 1;
+   int page = ui->banks_pane.page > 1 ? ui->banks_pane.page - 1 : 1;
    switch (ch) {
-   case KEY_UP: case 'k': ui->bank_scroll--; break;
-   case KEY_DOWN: case 'j': ui->bank_scroll++; break;
-   case KEY_PPAGE: ui->bank_scroll -= page; break;
-   case KEY_NPAGE: ui->bank_scroll += page; break;
-   case KEY_HOME: ui->bank_scroll = 0; break;
-   case KEY_END: ui->bank_scroll = BANKS_MAX_LANES * 2; break; /* drawing keeps the last page in view */
+   case KEY_UP: case 'k': ui->banks_pane.scroll--; break;
+   case KEY_DOWN: case 'j': ui->banks_pane.scroll++; break;
+   case KEY_PPAGE: ui->banks_pane.scroll -= page; break;
+   case KEY_NPAGE: ui->banks_pane.scroll += page; break;
+   case KEY_HOME: ui->banks_pane.scroll = 0; break;
+   case KEY_END: ui->banks_pane.scroll = BANKS_MAX_LANES * 2; break; /* drawing keeps the last page in view */
    default: return;
    }
-   if (ui->bank_scroll < 0)
-      ui->bank_scroll = 0;
+   if (ui->banks_pane.scroll < 0)
+      ui->banks_pane.scroll = 0;
    ui->dirty = true;
 }
 
@@ -156,18 +161,9 @@ void PaneKeys_mouse(Ui *ui) {
 #ifdef BUTTON5_PRESSED
    if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
       int key = ev.bstate & BUTTON4_PRESSED ? KEY_UP : KEY_DOWN;
-      if (pane == PANE_LOG)
-         logKey(ui, key), logKey(ui, key), logKey(ui, key);
-      else if (pane == PANE_INSPECT)
-         inspectKey(ui, key), inspectKey(ui, key), inspectKey(ui, key);
-      else if (pane == PANE_KERNEL)
-         kernelKey(ui, key);
-      else if (pane == PANE_HISTORY)
-         historyKey(ui, key);
-      else if (pane == PANE_BANKS)
-         banksKey(ui, key), banksKey(ui, key), banksKey(ui, key);
-      else if (pane == PANE_LESSON)
-         LessonUi_paneKey(ui, key), LessonUi_paneKey(ui, key), LessonUi_paneKey(ui, key);
+      const PaneClass *pc = Pane_class(pane);
+      for (int i = 0; pc && i < pc->wheel; i++)
+         pc->key(ui, key);
       return;
    }
 #endif
@@ -194,42 +190,52 @@ void PaneKeys_mouse(Ui *ui) {
    }
 }
 
+/* Whether ch steps a value or a variant (the kernel pane's, from any pane that has no use
+ * for it). */
+static bool isStepping(int ch) {
+   return ch == KEY_LEFT || ch == KEY_RIGHT || ch == '-' || ch == '+' || ch == '=' || ch == KEY_SLEFT ||
+          ch == KEY_SRIGHT;
+}
+
+bool PaneKeys_none(Ui *ui, int ch) {
+   (void)ui;
+   (void)ch;
+   return false;
+}
+
+bool PaneKeys_banks(Ui *ui, int ch) {
+   if (isStepping(ch))
+      return false;
+   banksKey(ui, ch);
+   return true;
+}
+
+bool PaneKeys_inspect(Ui *ui, int ch) {
+   if (isStepping(ch))
+      return false;
+   inspectKey(ui, ch);
+   return true;
+}
+
+/* Enter applies the sweep's best configuration. */
+bool PaneKeys_sweep(Ui *ui, int ch) {
+   if (ch != '\n' && ch != '\r' && ch != KEY_ENTER)
+      return false;
+   SweepView_applyBest(ui);
+   return true;
+}
+
+bool PaneKeys_lesson(Ui *ui, int ch) {
+   if (isStepping(ch))
+      return false;
+   LessonUi_paneKey(ui, ch);
+   return true;
+}
+
 void PaneKeys_focused(Ui *ui, int ch) {
-   bool stepping = ch == KEY_LEFT || ch == KEY_RIGHT || ch == '-' || ch == '+' || ch == '=' || ch == KEY_SLEFT ||
-                   ch == KEY_SRIGHT;
-   bool enter = ch == '\n' || ch == '\r' || ch == KEY_ENTER;
-   switch (ui->focus) {
-   case PANE_KERNEL: kernelKey(ui, ch); break;
-   case PANE_HISTORY: historyKey(ui, ch); break;
-   case PANE_LOG: logKey(ui, ch); break;
-   case PANE_BANKS:
-      if (stepping)
-         kernelKey(ui, ch);
-      else
-         banksKey(ui, ch);
-      break;
-   case PANE_SWEEP:
-      if (enter)
-         SweepView_applyBest(ui);
-      else if (stepping)
-         kernelKey(ui, ch);
-      break;
-   case PANE_INSPECT:
-      if (stepping)
-         kernelKey(ui, ch);
-      else
-         inspectKey(ui, ch);
-      break;
-   case PANE_LESSON:
-      if (stepping)
-         kernelKey(ui, ch);
-      else
-         LessonUi_paneKey(ui, ch);
-      break;
-   default:
-      /* Stepping acts on the kernel pane when the focused pane has no use for it. */
-      if (stepping)
-         kernelKey(ui, ch);
-      break;
-   }
+   const PaneClass *pc = Pane_class(ui->focus);
+   bool used = pc && pc->key(ui, ch);
+   /* Stepping acts on the kernel pane when the focused pane has no use for it. */
+   if (!used && isStepping(ch))
+      PaneKeys_kernel(ui, ch);
 }

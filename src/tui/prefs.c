@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tui/layout.h"
+#include "tui/panes_table.h"
 #include "base/util.h"
 
 static const char *const aheadModes[] = {"auto", "on", "off"};
@@ -34,20 +35,9 @@ static void warn(UiPrefs *p, const char *name, int line, const char *what) {
    Util_appendLine(p->warnings, sizeof p->warnings, msg); /* whole lines, never a cut one */
 }
 
-static int paneByName(const char *s) {
-   static const char *names[PANE_COUNT] = {"kernel", "results", "history", "log", "banks", "inspect", "sweep", "lesson",
-                                           "compare"};
-   for (int i = 0; i < PANE_COUNT; i++)
-      if (names[i] && !strcmp(s, names[i]))
-         return i;
-   return -1;
-}
+static int paneByName(const char *s) { return Pane_byPrefName(s); }
 
-static const char *paneKey(int i) {
-   static const char *names[PANE_COUNT] = {"kernel", "results", "history", "log", "banks", "inspect", "sweep", "lesson",
-                                           "compare"};
-   return i >= 0 && i < PANE_COUNT && names[i] ? names[i] : "";
-}
+static const char *paneKey(int i) { return Pane_class(i) ? Pane_class(i)->pref : ""; }
 
 void Prefs_parse(UiPrefs *p, const char *text, const char *name) {
    char *copy = strdup(text ? text : "");

@@ -31,7 +31,7 @@ static void freeUi(Ui *ui) {
    free(ui->presets.match);
    LessonUi_free(ui);
    LogBuf_free(&ui->log);
-   free(ui->sweep);
+   free(ui->sweep_pane.sweep);
    free(ui);
 }
 
@@ -50,8 +50,8 @@ static Ui *newUi(const UiStart *start) {
    ui->saved_stderr = ui->stderr_read = -1;
    LogBuf_init(&ui->log, 4000);
    History_init(&ui->hist);
-   ui->sweep = calloc(1, sizeof *ui->sweep);
-   if (!ui->sweep) {
+   ui->sweep_pane.sweep = calloc(1, sizeof *ui->sweep_pane.sweep);
+   if (!ui->sweep_pane.sweep) {
       freeUi(ui);
       return NULL;
    }

@@ -18,7 +18,7 @@ static int budget(const Ui *ui) { return ui->start.sweep_budget > 0 ? ui->start.
 
 /* The kernel whose parameters the pane shows: the swept one, else the current one. */
 static const KernelInfo *shownKernel(const Ui *ui) {
-   const KernelInfo *k = ui->sweep->started ? Catalog_find(&ui->cat, ui->sweep->config.kernel) : NULL;
+   const KernelInfo *k = ui->sweep_pane.sweep->started ? Catalog_find(&ui->cat, ui->sweep_pane.sweep->config.kernel) : NULL;
    return k ? k : Ui_kernel(ui);
 }
 
@@ -43,7 +43,7 @@ static void fmtGflops(double v, char *out, size_t n) {
 }
 
 void SweepView_toggle(Ui *ui) {
-   WorkerSweep *sw = ui->sweep;
+   WorkerSweep *sw = ui->sweep_pane.sweep;
    if (sw->running) {
       Worker_sweepStop(ui->worker);
       Ui_flash(ui, ST_WARN, "sweep stopped: the %d configurations tried stay in the sweep pane (7)", sw->done);
@@ -62,8 +62,8 @@ void SweepView_toggle(Ui *ui) {
    sw->started = sw->running = true;
    sw->config = c;
    sw->started_ms = Util_nowMs();
-   if (ui->sweep_x < 0 || ui->sweep_x >= k->nparams)
-      ui->sweep_x = 0;
+   if (ui->sweep_pane.x < 0 || ui->sweep_pane.x >= k->nparams)
+      ui->sweep_pane.x = 0;
    ui->visible |= PANE_BIT(PANE_SWEEP);
    if (ui->zoom >= 0 && ui->zoom != PANE_SWEEP)
       ui->zoom = -1;
@@ -81,12 +81,12 @@ void SweepView_cycleX(Ui *ui) {
       Ui_flash(ui, ST_WARN, "%s has no parameters to plot against", k->name);
       return;
    }
-   ui->sweep_x = (ui->sweep_x + 1) % k->nparams;
-   Ui_flash(ui, ST_NORMAL, "sweep plot: GFLOPS against %s", k->params[ui->sweep_x].name);
+   ui->sweep_pane.x = (ui->sweep_pane.x + 1) % k->nparams;
+   Ui_flash(ui, ST_NORMAL, "sweep plot: GFLOPS against %s", k->params[ui->sweep_pane.x].name);
 }
 
 void SweepView_applyBest(Ui *ui) {
-   const WorkerSweep *sw = ui->sweep;
+   const WorkerSweep *sw = ui->sweep_pane.sweep;
    int b = bestPoint(sw);
    if (b < 0) {
       Ui_flash(ui, ST_WARN, sw->started ? "no verified configuration in the sweep yet" : "no sweep yet: S starts one");
@@ -124,20 +124,20 @@ static int drawWrapped(Ui *ui, int y, int x, int w, int bottom, const char *text
 /* GFLOPS (y) against the chosen parameter's values (x, evenly spaced), in rows y..bottom-1:
  * the plot, then the axis row. */
 static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bottom) {
-   const WorkerSweep *sw = ui->sweep;
+   const WorkerSweep *sw = ui->sweep_pane.sweep;
    int ch = bottom - y - 1;
    if (ch < 1 || k->nparams == 0)
       return;
    if (ch > 64)
       ch = 64;
-   if (ui->sweep_x < 0 || ui->sweep_x >= k->nparams)
-      ui->sweep_x = 0;
-   const KernelParam *kp = &k->params[ui->sweep_x];
+   if (ui->sweep_pane.x < 0 || ui->sweep_pane.x >= k->nparams)
+      ui->sweep_pane.x = 0;
+   const KernelParam *kp = &k->params[ui->sweep_pane.x];
    double xs[WORKER_SWEEP_MAX], ys[WORKER_SWEEP_MAX], ymax = 0;
    int n = 0, best = -1;
    for (int i = 0; i < sw->done && i < WORKER_SWEEP_MAX; i++) {
       const WorkerSweepPoint *pt = &sw->points[i];
-      int vi = Ui_valueIndex(kp, pt->values[ui->sweep_x]);
+      int vi = Ui_valueIndex(kp, pt->values[ui->sweep_pane.x]);
       if (pt->outcome != SWEEP_OK || vi < 0 || !(pt->gflops > 0))
          continue;
       xs[n] = vi;
@@ -216,7 +216,7 @@ static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bo
 
 void SweepView_draw(Ui *ui) {
    Rect r = ui->layout.pane[PANE_SWEEP];
-   const WorkerSweep *sw = ui->sweep;
+   const WorkerSweep *sw = ui->sweep_pane.sweep;
    const KernelInfo *k = shownKernel(ui);
    int x = r.x + 1, w = r.w - 2, y = r.y + 1, bottom = r.y + r.h;
    char line[1024], extra[160];

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tui/layout.h"
+#include "tui/panes_table.h"
 
 static bool overlap(Rect a, Rect b) {
    return a.w > 0 && a.h > 0 && b.w > 0 && b.h > 0 && a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h &&
@@ -233,11 +234,49 @@ static void test_dialog(void **state) {
             }
 }
 
+/* The pane table (panes.h) is whole: every pane has its functions, a digit, a name in the
+ * preferences and a drop rank of its own, and the lookups find each by them. */
+static void test_pane_table(void **state) {
+   (void)state;
+   unsigned ranks = 0, digits = 0;
+   for (int p = 0; p < PANE_COUNT; p++) {
+      const PaneClass *pc = Pane_class(p);
+      assert_non_null(pc);
+      assert_non_null(pc->draw);
+      assert_non_null(pc->key);
+      assert_true(pc->title && pc->title[0]);
+      assert_string_equal(pc->title, Layout_paneName((PaneId)p));
+      assert_true(pc->digit >= '1' && pc->digit <= '9');
+      assert_int_equal(Layout_paneKey((PaneId)p), pc->digit - '0');
+      assert_false(digits & (1u << (pc->digit - '0')));
+      digits |= 1u << (pc->digit - '0');
+      assert_int_equal(Pane_byDigit(pc->digit), p);
+      assert_int_equal(Pane_byPrefName(pc->pref), p);
+      int rank = Layout_dropRank((PaneId)p);
+      assert_true(rank >= 0 && rank < PANE_COUNT);
+      assert_false(ranks & (1u << rank));
+      ranks |= 1u << rank;
+      assert_true(pc->wheel >= 0);
+      /* alone, every pane fits the smallest terminal the explorer draws on */
+      assert_true(Layout_minHeight((PaneId)p) <= LAYOUT_MIN_H - LAYOUT_HEADER_H - LAYOUT_FOOTER_H);
+      assert_true(Layout_minWidth((PaneId)p) <= LAYOUT_MIN_W);
+   }
+   assert_int_equal(ranks, PANES_ALL);
+   assert_null(Pane_class(PANE_COUNT));
+   assert_null(Pane_class(-1));
+   assert_int_equal(Pane_byDigit('0'), -1);
+   assert_int_equal(Pane_byPrefName("nosuch"), -1);
+   /* what the worker computes follows the panes shown */
+   assert_int_equal(Pane_needs(PANES_DEFAULT), 0);
+   assert_int_equal(Pane_needs(PANE_BIT(PANE_BANKS)), PANE_NEEDS_BANKS);
+   assert_int_equal(Pane_needs(PANE_BIT(PANE_COMPARE)), PANE_NEEDS_BANKS | PANE_NEEDS_INSPECT);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_many_sizes),   cmocka_unit_test(test_zoom), cmocka_unit_test(test_standard_terminals),
        cmocka_unit_test(test_inspect_pane), cmocka_unit_test(test_too_small), cmocka_unit_test(test_dialog),
-       cmocka_unit_test(test_sweep_pane),
+       cmocka_unit_test(test_sweep_pane),   cmocka_unit_test(test_pane_table),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

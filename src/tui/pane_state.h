@@ -1,0 +1,39 @@
+/* What the panes that keep state of their own hold between frames, apart from the Ui that
+ * all of them share (app.h): the bank pane (draw_banks.c), the sweep pane (sweepview.c)
+ * and the inspect pane (draw_inspect.c). A pane's fields are its own file's to change;
+ * others read them (news.c fills them from the worker). */
+#ifndef GEMMTOP_UI_PANE_STATE_H
+#define GEMMTOP_UI_PANE_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "explorer/worker.h"
+
+typedef struct BanksPane_ {
+   WorkerBanks analysis;      /* the newest bank analysis (owned) */
+   bool have;
+   bool on;                   /* what the worker was last told */
+   int site, warp, iter;      /* the request drawn: site, flat warp, execution */
+   int scroll;                /* the first grid row drawn (lanes and phase separators) */
+   int page;                  /* grid rows drawn last time: PgUp PgDn's step */
+} BanksPane;
+
+typedef struct SweepPane_ {
+   WorkerSweep *sweep;        /* the pane's copy of the worker's sweep (owned) */
+   unsigned long seen;
+   int x;                     /* the parameter across the scatter (index in the swept kernel) */
+} SweepPane;
+
+typedef struct InspectPane_ {
+   WorkerInspect last;        /* the newest inspection (owned) */
+   bool have;
+   bool on;                   /* what the worker was last told */
+   bool source;               /* v: the source after the preprocessor instead of the code */
+   int target;                /* T: 0 the device measured, else an offline architecture */
+   size_t *lines;             /* where each line of the text shown starts */
+   int nlines;
+   int scroll;                /* the first listing line shown */
+} InspectPane;
+
+#endif

@@ -1,0 +1,42 @@
+/* The functions of each pane (panes.h's list, panes.c's table). */
+#ifndef GEMMTOP_UI_PANES_TABLE_H
+#define GEMMTOP_UI_PANES_TABLE_H
+
+#include <stdbool.h>
+
+#include "tui/panes.h"
+
+struct Ui_;
+/* A key in the focused pane: whether the pane used it (a stepping key it does not use
+ * then goes to the kernel pane). */
+typedef bool (*PaneKeyFn)(struct Ui_ *ui, int ch);
+
+typedef struct PaneClass_ {
+   const char *title;
+   const char *pref;          /* its name in the preferences file */
+   int digit;                 /* the key that shows or hides it */
+   void (*draw)(struct Ui_ *ui);
+   PaneKeyFn key;             /* PaneKeys_none: none */
+   int wheel;                 /* lines a notch of the mouse wheel scrolls */
+   unsigned needs;            /* PANE_NEEDS_* */
+} PaneClass;
+
+/* Pane p's row; NULL when there is none. */
+const PaneClass *Pane_class(int p);
+/* The pane whose digit is ch, or -1. */
+int Pane_byDigit(int ch);
+/* The pane of a name in the preferences file, or -1. */
+int Pane_byPrefName(const char *name);
+/* What the panes of visible (PANE_BIT mask) need from the worker (PANE_NEEDS_*). */
+unsigned Pane_needs(unsigned visible);
+
+/* The panes' functions, declared from the list. */
+#define PANE_DECLARE_(id, title, pref, digit, min_h, min_w, pref_h, weight, drop, draw, key, wheel, needs)             \
+   void draw(struct Ui_ *ui);                                                                                          \
+   bool key(struct Ui_ *ui, int ch);
+PANE_LIST(PANE_DECLARE_)
+#undef PANE_DECLARE_
+/* A pane with no keys of its own. */
+bool PaneKeys_none(struct Ui_ *ui, int ch);
+
+#endif
