@@ -118,10 +118,67 @@ static bool stepKey(ParseState *s, LessonStep *st, const char *key, const char *
       }
       return true;
    }
+   if (!strcmp(key, "check")) {
+      char why[256];
+      if (st->nchecks == LESSON_MAX_CHECKS)
+         return snprintf(s->err, s->errlen, "%s:%d: a step takes at most %d check lines", s->path, s->line,
+                         LESSON_MAX_CHECKS),
+                false;
+      if (!Lesson_parseCheck(value, &st->checks[st->nchecks], why, sizeof why)) {
+         snprintf(s->err, s->errlen, "%s:%d: check = %s: %s", s->path, s->line, value, why);
+         return false;
+      }
+      st->nchecks++;
+      return true;
+   }
    snprintf(s->err, s->errlen,
             "%s:%d: unknown key '%s' in a step (a step takes title, text, reference, reference_gflops, ablate, "
-            "limits)", s->path,
+            "limits, check)", s->path,
             s->line, key);
+   return false;
+}
+
+bool Lesson_parseCheck(const char *text, LessonCheck *out, char *why, size_t whylen) {
+   memset(out, 0, sizeof *out);
+   const char *usage = "write 'banks SITE = RATIO' (e.g. banks A fragment load = 4.00), 'refused', or "
+                       "'verifies KIND' (a --device kind: pocl, cpu, gpu, nvidia, amd, intel)";
+   if (!strncmp(text, "banks ", 6)) {
+      const char *eq = strrchr(text, '=');
+      char *end;
+      double ratio = eq ? strtod(eq + 1, &end) : 0;
+      if (!eq || end == eq + 1 || *end || !(ratio >= 1.0) || ratio > 64) {
+         snprintf(why, whylen, "a bank check ends with '= RATIO', wavefronts over the ideal from 1 to 64; %s", usage);
+         return false;
+      }
+      const char *site = text + 6;
+      while (*site == ' ')
+         site++;
+      size_t n = (size_t)(eq - site);
+      while (n && site[n - 1] == ' ')
+         n--;
+      if (!n || n >= sizeof out->site) {
+         snprintf(why, whylen, "a bank check names its access site, as 'gemmtop banks' lists it; %s", usage);
+         return false;
+      }
+      out->kind = LESSON_CHECK_BANKS;
+      memcpy(out->site, site, n);
+      out->ratio = ratio;
+      return true;
+   }
+   if (!strcmp(text, "refused")) {
+      out->kind = LESSON_CHECK_REFUSED;
+      return true;
+   }
+   if (!strncmp(text, "verifies ", 9) && text[9]) {
+      static const char *kinds[] = {"pocl", "cpu", "gpu", "nvidia", "amd", "intel"};
+      for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+         if (!strcmp(text + 9, kinds[i])) {
+            out->kind = LESSON_CHECK_VERIFIES;
+            snprintf(out->device, sizeof out->device, "%s", kinds[i]);
+            return true;
+         }
+   }
+   snprintf(why, whylen, "%s", usage);
    return false;
 }
 

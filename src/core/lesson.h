@@ -12,6 +12,11 @@
  *   ablate = no-a,no-b                                (optional: the step is an ablation)
  *   limits = max_wg=256                               (optional: simulated device limits,
  *                                                      as GEMMTOP_DEVICE_LIMITS takes them)
+ *   check = banks A fragment load = 4.00              (repeatable: what the text claims, in a
+ *   check = refused                                    form tests/e2e/lesson_claims.sh checks
+ *   check = verifies pocl                              against gemmtop: a site's worst bank
+ *                                                      ratio; refused on every device; runs
+ *                                                      and verifies on a --device kind)
  * Nothing is cut: a line or a field over its limit is refused with its line number. */
 #ifndef GEMMTOP_LESSON_H
 #define GEMMTOP_LESSON_H
@@ -20,6 +25,17 @@
 #include <stddef.h>
 
 #define LESSON_MAX_STEPS 32
+#define LESSON_MAX_CHECKS 4
+
+/* A claim of a step's text in a form a test can hold against what gemmtop computes, so
+ * that the text and the screen cannot drift apart. */
+typedef enum { LESSON_CHECK_BANKS = 1, LESSON_CHECK_REFUSED, LESSON_CHECK_VERIFIES } LessonCheckKind;
+typedef struct LessonCheck_ {
+   LessonCheckKind kind;
+   char site[64];            /* BANKS: the access site, as 'gemmtop banks' names it */
+   double ratio;             /* BANKS: its worst wavefronts over the ideal ("4.00x") */
+   char device[16];          /* VERIFIES: a --device kind ("pocl") */
+} LessonCheck;
 
 typedef struct LessonStep_ {
    char preset[64];
@@ -30,6 +46,8 @@ typedef struct LessonStep_ {
    unsigned ablate;          /* AblateFlag bits; 0 for a real run */
    char limits[128];         /* simulated device limits, "" for the device's own */
    int line;                 /* where the step starts in its file */
+   LessonCheck checks[LESSON_MAX_CHECKS];
+   int nchecks;
 } LessonStep;
 
 typedef struct Lesson_ {
@@ -49,6 +67,8 @@ bool Lesson_load(const char *path, Lesson *out, char *err, size_t errlen);
 /* Parses text (as if read from a file named path). */
 bool Lesson_parse(const char *text, size_t len, const char *path, Lesson *out, char *err, size_t errlen);
 void Lesson_free(Lesson *l);
+/* One check line's value ("banks SITE = RATIO", "refused", "verifies KIND"); false with why. */
+bool Lesson_parseCheck(const char *text, LessonCheck *out, char *why, size_t whylen);
 
 typedef struct LessonList_ {
    Lesson *items;

@@ -194,7 +194,7 @@ const KernelInfo *Ui_kernel(const Ui *ui);
  * does not state back to the defaults, said in the log; size_override's M, N, K when > 0),
  * ablate and limits as given (a lesson step's; 0 and "" otherwise). Before the worker
  * starts it only sets the configuration. False with err when the preset does not apply. */
-bool Ui_loadPreset(Ui *ui, const Preset *p, const int size_override[3], unsigned ablate, const char *limits,
+bool Ui_loadPreset(Ui *ui, const Preset *p, const int size_override[3], int size_cap, unsigned ablate, const char *limits,
                    char *err, size_t errlen);
 /* The explorer's default size on this device: 2048 on a GPU, 512 on a CPU. */
 int Ui_defaultSize(const Ui *ui);

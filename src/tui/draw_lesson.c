@@ -182,12 +182,20 @@ static void build(Ui *ui, Lines *L) {
    }
    const LessonStep *st = &lesson->steps[lu->step];
    addPara(L, ST_LABEL, "%s", lesson->title);
+   /* The introduction (the lesson's caveats among it) opens the first step; I keeps it on. */
+   if (lesson->about && (lu->step == 0 || lu->show_about))
+      addPara(L, ST_NORMAL, "%s", lesson->about);
+   else if (lesson->about)
+      addPara(L, ST_DIM, "I shows the lesson's introduction");
    addPara(L, ST_GOOD, "Step %d of %d: %s", lu->step + 1, lesson->nsteps, st->title[0] ? st->title : st->preset);
    if (!lu->step_loaded) {
       addPara(L, ST_BAD, "%s", lu->step_error);
       return;
    }
    addPara(L, ST_DIM, "preset %s%s%s", st->preset, st->ablate ? ", ablated" : "", st->limits[0] ? ", simulated limits" : "");
+   if (lu->size_cap)
+      addPara(L, ST_DIM, "size: at most %d on this CPU (the presets' sizes are a GPU's; 'gemmtop lesson %s --size N' "
+                         "runs another)", lu->size_cap, lesson->name);
    if (st->text)
       addPara(L, ST_NORMAL, "%s", st->text);
    addPara(L, ST_NORMAL, "the source reported: %s", st->reference[0] ? st->reference : "nothing for this step");

@@ -161,6 +161,7 @@ static void lessonsKey(Ui *ui, int ch) { Dialog_open(ui, DLG_LESSONS); }
 static void lessonStepKey(Ui *ui, int ch) { LessonUi_stepBy(ui, ch == 'N' ? -1 : 1); }
 
 static void lessonExportKey(Ui *ui, int ch) { LessonUi_export(ui); }
+static void lessonAboutKey(Ui *ui, int ch) { LessonUi_toggleAbout(ui); }
 static void sweepKey(Ui *ui, int ch) { SweepView_toggle(ui); }
 static void sweepAxisKey(Ui *ui, int ch) { SweepView_cycleX(ui); }
 static void sweepBestKey(Ui *ui, int ch) { SweepView_applyBest(ui); }
@@ -217,6 +218,7 @@ static const KeyBinding bindings[] = {
     {{'C'}, "C", NULL, "pin this configuration; the compare pane (9) puts it beside the current one", pinKey, false},
     {{'9'}, "9", NULL, "show / hide the compare pane", paneKey, false},
     {{'e'}, "e", NULL, "export the history or the sweep's results to a CSV or Markdown file", exportKey, false},
+    {{'I'}, "I", NULL, "lesson: its introduction on every step (or on the first only)", lessonAboutKey, false},
     {{3}, "Ctrl-C", NULL, NULL, quitKey, true},
 };
 #define NBINDINGS ((int)(sizeof bindings / sizeof bindings[0]))

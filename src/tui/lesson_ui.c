@@ -77,7 +77,7 @@ static void applyStep(Ui *ui, int i) {
    else if (!p)
       snprintf(L->step_error, sizeof L->step_error, "%s:%d: step %d names preset %s, which is not in %s or yours",
                lesson->path, st->line, i + 1, st->preset, ui->presets_dir);
-   else if (Ui_loadPreset(ui, p, L->size, st->ablate, st->limits, err, sizeof err))
+   else if (Ui_loadPreset(ui, p, L->size, L->size_cap, st->ablate, st->limits, err, sizeof err))
       L->step_loaded = true;
    else
       snprintf(L->step_error, sizeof L->step_error, "step %d: %s", i + 1, err);
@@ -94,8 +94,24 @@ static void applyStep(Ui *ui, int i) {
             st->title[0] ? st->title : st->preset);
 }
 
+/* The presets' sizes are a GPU's: on a CPU, without a size asked for, every step's
+ * M, N and K are brought down to the explorer's CPU size (512), so a step gives its
+ * figure in seconds, not minutes. */
+static void chooseSizeCap(Ui *ui) {
+   LessonUi *L = ui->lesson;
+   const DeviceInfo *d = Ui_deviceInfo(ui);
+   bool asked = L->size[0] || L->size[1] || L->size[2];
+   L->size_cap = !asked && d && d->type == DEVICE_CPU ? Ui_defaultSize(ui) : 0;
+   if (L->size_cap)
+      Ui_log(ui, LOG_INFO,
+             "lesson on a CPU: the presets' sizes are a GPU's, so every step runs at most %dx%dx%d "
+             "('gemmtop lesson NAME --size N' runs another size)",
+             L->size_cap, L->size_cap, L->size_cap);
+}
+
 static void initLadder(Ui *ui) {
    LessonUi *L = ui->lesson;
+   chooseSizeCap(ui);
    const DeviceInfo *d = Ui_deviceInfo(ui);
    char device[200];
    int n = snprintf(device, sizeof device, "%s (%s)", d ? d->name : "?", ui->backend);
@@ -104,6 +120,9 @@ static void initLadder(Ui *ui) {
       for (int i = 0; i < 3 && n > 0 && (size_t)n < sizeof device; i++)
          if (L->size[i])
             n += snprintf(device + n, sizeof device - (size_t)n, " %c=%d", "MNK"[i], L->size[i]);
+   } else if (L->size_cap) {
+      snprintf(device + n, sizeof device - (size_t)n, ", every step at most %d (a CPU; the presets' sizes are a GPU's)",
+               L->size_cap);
    }
    Ladder_init(&L->ladder, LessonUi_lesson(ui), device);
    L->exported[0] = '\0';
@@ -163,6 +182,22 @@ void LessonUi_stepBy(Ui *ui, int dir) {
    }
    ui->visible |= PANE_BIT(PANE_LESSON);
    applyStep(ui, next);
+}
+
+void LessonUi_toggleAbout(Ui *ui) {
+   const Lesson *lesson = LessonUi_lesson(ui);
+   if (!lesson) {
+      Ui_flash(ui, ST_WARN, "no lesson is being taught: L chooses one");
+      return;
+   }
+   if (!lesson->about) {
+      Ui_flash(ui, ST_WARN, "lesson %s has no introduction ('about =' lines)", lesson->name);
+      return;
+   }
+   ui->lesson->show_about = !ui->lesson->show_about;
+   ui->visible |= PANE_BIT(PANE_LESSON);
+   ui->lesson->scroll = 0;
+   Ui_flash(ui, ST_NORMAL, "the lesson's introduction: %s", ui->lesson->show_about ? "on every step" : "on the first step");
 }
 
 bool LessonUi_onStep(const Ui *ui) {

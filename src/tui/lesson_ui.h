@@ -22,6 +22,8 @@ typedef struct LessonUi_ {
    WorkerConfig step_config;  /* what the step loaded: figures of it go in the ladder */
    char step_error[1536];     /* why the step's preset could not be loaded */
    int size[3];               /* gemmtop lesson --size / -m -n -k: M, N, K for every step (0: the preset's) */
+   int size_cap;              /* without them, on a CPU: no step's M, N or K above it (0: none) */
+   bool show_about;           /* I: the lesson's introduction shown on every step, not only the first */
    Ladder ladder;
    int scroll;                /* the pane's first line */
    char exported[1200];       /* the files written last, for the pane */
@@ -40,6 +42,8 @@ void LessonUi_stepBy(Ui *ui, int dir);
 void LessonUi_poll(Ui *ui);
 /* Whether the configuration on screen is the one the step loaded (not changed since). */
 bool LessonUi_onStep(const Ui *ui);
+/* I: the lesson's introduction on every step, or on its first only. */
+void LessonUi_toggleAbout(Ui *ui);
 /* E: writes the ladder as Markdown, CSV and SVG into the current folder. */
 void LessonUi_export(Ui *ui);
 void LessonUi_free(Ui *ui);

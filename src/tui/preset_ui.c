@@ -37,8 +37,8 @@ static void describeDefaults(const Preset *p, const Problem *prob, char *out, si
    }
 }
 
-bool Ui_loadPreset(Ui *ui, const Preset *p, const int size_override[3], unsigned ablate, const char *limits,
-                   char *err, size_t errlen) {
+bool Ui_loadPreset(Ui *ui, const Preset *p, const int size_override[3], int size_cap, unsigned ablate,
+                   const char *limits, char *err, size_t errlen) {
    const KernelInfo *k = Catalog_find(&ui->cat, p->kernel);
    if (!k) {
       snprintf(err, errlen, "%s: kernel %s is not in the catalog (%s)", p->path, p->kernel, ui->kernels_dir);
@@ -54,12 +54,16 @@ bool Ui_loadPreset(Ui *ui, const Preset *p, const int size_override[3], unsigned
       return false;
    char defaulted[256];
    describeDefaults(p, &prob, defaulted, sizeof defaulted);
-   bool sized = size_override && (size_override[0] > 0 || size_override[1] > 0 || size_override[2] > 0);
-   if (sized) {
-      int *dims[3] = {&prob.m, &prob.n, &prob.k};
-      for (int i = 0; i < 3; i++)
-         if (size_override[i] > 0)
-            *dims[i] = size_override[i];
+   int *dims[3] = {&prob.m, &prob.n, &prob.k};
+   bool sized = false, capped = false;
+   for (int i = 0; i < 3; i++) {
+      if (size_override && size_override[i] > 0) {
+         *dims[i] = size_override[i];
+         sized = true;
+      } else if (size_cap > 0 && *dims[i] > size_cap) {
+         *dims[i] = size_cap;
+         capped = true;
+      }
    }
    ui->problem = prob;
    ui->ablate = ablate;
@@ -76,10 +80,11 @@ bool Ui_loadPreset(Ui *ui, const Preset *p, const int size_override[3], unsigned
    Problem_layoutName(&prob, lay);
    if (ablate)
       Ablate_name(ablate, abl, sizeof abl);
-   Ui_log(ui, LOG_INFO, "preset %s loaded whole (%s): M=%d N=%d K=%d %s %s alpha=%g beta=%g%s%s%s%s%s", p->name,
+   Ui_log(ui, LOG_INFO, "preset %s loaded whole (%s): M=%d N=%d K=%d %s %s alpha=%g beta=%g%s%s%s%s%s%s", p->name,
           p->path, prob.m, prob.n, prob.k, Precision_name(prob.precision), lay, prob.alpha, prob.beta,
           defaulted[0] ? "; not in the preset, so the defaults: " : "", defaulted,
-          sized ? "; the lesson's size override" : "", ablate ? "; ablated: " : "; no ablation", abl);
+          sized ? "; the lesson's size override" : "", capped ? "; sizes brought down to the lesson's CPU size" : "",
+          ablate ? "; ablated: " : "; no ablation", abl);
    if (limits && *limits)
       Ui_log(ui, LOG_INFO, "simulated device limits for this step: %s", limits);
    if (defaulted[0])

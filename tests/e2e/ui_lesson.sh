@@ -144,7 +144,7 @@ ui_expect "ladder exported: lesson-m1-2.md" "a second export takes a new name"
 ui_keys q
 ui_expect_exit 0 "q quits"
 
-# Presets are whole: a DCU preset (double, TN, alpha 1.5, beta 0.5, 64x64x128), then a
+# Presets are whole: a DCU preset (double, TN, alpha 2, beta 3, 64x64x128), then a
 # myGEMM preset that states none of these: each gets its own problem, ablation cleared.
 ui_start 130 40 -- --kernel mygemm01_naive --size 64
 ui_expect_re "verify +[^ ]+ verified" "the explorer is up"

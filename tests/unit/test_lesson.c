@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +151,115 @@ static void test_shipped_lessons(void **state) {
    LessonList_free(&lessons);
 }
 
+/* The figures a step's text states about banks ("4-way", "2.00x") are the figures of its
+ * check lines, which tests/e2e/lesson_claims.sh holds against gemmtop: text and screen
+ * cannot drift apart again. */
+static void textFiguresChecked(const Lesson *l, int s) {
+   const LessonStep *st = &l->steps[s];
+   for (const char *p = st->text; p && *p; p++) {
+      if (!isdigit((unsigned char)*p) || (p > st->text && (isdigit((unsigned char)p[-1]) || p[-1] == '.')))
+         continue;
+      char *end;
+      double v = strtod(p, &end);
+      bool way = !strncmp(end, "-way", 4), times = end > p && end[-1] != '.' && strchr(p, '.') && strchr(p, '.') < end &&
+                                                  *end == 'x';
+      if (!way && !times)
+         continue;
+      bool found = false;
+      for (int c = 0; c < st->nchecks; c++)
+         found = found || (st->checks[c].kind == LESSON_CHECK_BANKS && fabs(st->checks[c].ratio - v) < 0.005);
+      if (!found)
+         fail_msg("%s step %d says %.*s, which none of its check lines says", l->path, s + 1, (int)(end - p) + (way ? 4 : 1),
+                  p);
+      p = end;
+   }
+}
+
+/* A title that counts its steps ("five steps") counts them right. */
+static void titleCountsRight(const Lesson *l) {
+   static const char *words[] = {"zero", "one",    "two",    "three",    "four",    "five",    "six",
+                                 "seven", "eight", "nine",   "ten",      "eleven",  "twelve",  "thirteen"};
+   char title[sizeof l->title];
+   for (size_t i = 0; i < sizeof title; i++)
+      title[i] = (char)tolower((unsigned char)l->title[i]);
+   for (int n = 0; n < (int)(sizeof words / sizeof *words); n++) {
+      char a[32], b[32];
+      snprintf(a, sizeof a, "%s steps", words[n]);
+      snprintf(b, sizeof b, "%d steps", n);
+      if ((strstr(title, a) || strstr(title, b)) && n != l->nsteps)
+         fail_msg("%s: the title says %d steps, the lesson has %d", l->path, n, l->nsteps);
+   }
+}
+
+/* Every shipped lesson introduces itself and says something at every step, and what it
+ * says of bank figures and step counts is what its checks and steps are. */
+static void test_shipped_texts(void **state) {
+   (void)state;
+   setenv("XDG_CONFIG_HOME", "/nonexistent-gemmtop-test", 1);
+   LessonList lessons;
+   char err[256];
+   assert_true(LessonList_load(&lessons, GEMMTOP_SOURCE_DIR "/lessons", err, sizeof err));
+   for (int i = 0; i < lessons.count; i++) {
+      const Lesson *l = &lessons.items[i];
+      if (!l->about)
+         fail_msg("%s has no introduction (about =)", l->path);
+      titleCountsRight(l);
+      for (int s = 0; s < l->nsteps; s++) {
+         if (!l->steps[s].text)
+            fail_msg("%s step %d (%s) has no text", l->path, s + 1, l->steps[s].preset);
+         textFiguresChecked(l, s);
+      }
+   }
+   /* docs/lessons.md: how many lessons ship, and each one's steps, as the files have them */
+   char *doc = Util_readFile(GEMMTOP_SOURCE_DIR "/docs/lessons.md", NULL);
+   assert_non_null(doc);
+   static const char *counts[] = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"};
+   char ships[64];
+   snprintf(ships, sizeof ships, "gemmtop ships %s:", lessons.count < 11 ? counts[lessons.count] : "many");
+   if (!strstr(doc, ships))
+      fail_msg("docs/lessons.md does not say '%s'", ships);
+   for (int i = 0; i < lessons.count; i++) {
+      char row[96];
+      snprintf(row, sizeof row, "| `%s` | %d |", lessons.items[i].name, lessons.items[i].nsteps);
+      if (!strstr(doc, row))
+         fail_msg("docs/lessons.md has no row '%s'", row);
+   }
+   free(doc);
+   LessonList_free(&lessons);
+}
+
+/* Check lines: each kind, and what is refused. */
+static void test_checks(void **state) {
+   (void)state;
+   LessonCheck c;
+   char why[512];
+   assert_true(Lesson_parseCheck("banks A fragment load = 4.00", &c, why, sizeof why));
+   assert_int_equal(c.kind, LESSON_CHECK_BANKS);
+   assert_string_equal(c.site, "A fragment load");
+   assert_true(fabs(c.ratio - 4.0) < 1e-9);
+   assert_true(Lesson_parseCheck("banks Bsub store (transposed) = 16", &c, why, sizeof why));
+   assert_string_equal(c.site, "Bsub store (transposed)");
+   assert_true(Lesson_parseCheck("refused", &c, why, sizeof why));
+   assert_int_equal(c.kind, LESSON_CHECK_REFUSED);
+   assert_true(Lesson_parseCheck("verifies pocl", &c, why, sizeof why));
+   assert_int_equal(c.kind, LESSON_CHECK_VERIFIES);
+   assert_string_equal(c.device, "pocl");
+   const char *bad[] = {"banks A store", "banks A store = x", "banks = 2", "banks A store = 0.5", "banks A store = 2x",
+                        "refused now", "verifies", "verifies mars", "runs", ""};
+   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+      why[0] = '\0';
+      if (Lesson_parseCheck(bad[i], &c, why, sizeof why))
+         fail_msg("check = %s was taken", bad[i]);
+      assert_non_null(strstr(why, "banks SITE = RATIO"));
+   }
+   /* in a file: the line is named */
+   Lesson l;
+   char err[512];
+   const char *text = "title = t\nstep = one\ncheck = banks A = 9x\n";
+   assert_false(Lesson_parse(text, strlen(text), "c.lesson", &l, err, sizeof err));
+   assert_non_null(strstr(err, "c.lesson:3: check = banks A = 9x"));
+}
+
 static void makeLadder(Ladder *ld) {
    Lesson l;
    char err[256];
@@ -241,7 +352,8 @@ int main(void) {
       cmocka_unit_test(test_parse_good),       cmocka_unit_test(test_refusals),
       cmocka_unit_test(test_user_overrides_shipped), cmocka_unit_test(test_shipped_lessons),
       cmocka_unit_test(test_ladder_figures),   cmocka_unit_test(test_ladder_exports),
-      cmocka_unit_test(test_ladder_unranked),
+      cmocka_unit_test(test_ladder_unranked),  cmocka_unit_test(test_shipped_texts),
+      cmocka_unit_test(test_checks),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
