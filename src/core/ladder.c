@@ -12,6 +12,10 @@ void Ladder_init(Ladder *l, const Lesson *lesson, const char *device) {
    memset(l, 0, sizeof *l);
    Util_copy(l->title, sizeof l->title, lesson->title);
    Util_copy(l->device, sizeof l->device, device ? device : "");
+   snprintf(l->method, sizeof l->method,
+            "each figure the median of a step's first %d device-timed launches after the warm-up (or of %d or more "
+            "over %.0f s), kept once settled; verified unless ablated",
+            LADDER_SETTLE_LAUNCHES, LADDER_SETTLE_MIN, LADDER_SETTLE_MS / 1000);
    l->nrows = lesson->nsteps;
    for (int i = 0; i < lesson->nsteps; i++) {
       const LessonStep *st = &lesson->steps[i];
@@ -22,17 +26,26 @@ void Ladder_init(Ladder *l, const Lesson *lesson, const char *device) {
          snprintf(r->label, sizeof r->label, "%d %s", i + 1, st->preset);
       r->reference_gflops = st->reference_gflops;
       Util_copy(r->reference, sizeof r->reference, st->reference);
+      r->notes = st->notes ? strdup(st->notes) : NULL; /* out of memory: the export has no notes */
    }
 }
 
-void Ladder_record(Ladder *l, int step, double gflops, const char *config, bool emulated, bool ablated) {
+void Ladder_free(Ladder *l) {
+   for (int i = 0; i < l->nrows; i++) {
+      free(l->rows[i].notes);
+      l->rows[i].notes = NULL;
+   }
+}
+
+void Ladder_record(Ladder *l, int step, double gflops, const char *config, bool emulated, const char *ablation) {
    if (step < 0 || step >= l->nrows || !(gflops > 0))
       return;
    LadderRow *r = &l->rows[step];
    r->gflops = gflops;
    r->measured = true;
    r->emulated = emulated;
-   r->ablated = ablated;
+   r->ablated = ablation && *ablation;
+   Util_copy(r->ablation, sizeof r->ablation, r->ablated ? ablation : "");
    r->refused[0] = '\0';
    Util_copy(r->config, sizeof r->config, config ? config : "");
 }
@@ -42,6 +55,7 @@ void Ladder_refuse(Ladder *l, int step, const char *why, const char *config) {
       return;
    LadderRow *r = &l->rows[step];
    r->measured = r->emulated = r->ablated = false;
+   r->ablation[0] = '\0';
    r->gflops = 0;
    Util_copy(r->refused, sizeof r->refused, why && *why ? why : "refused");
    Util_copy(r->config, sizeof r->config, config ? config : "");
@@ -86,6 +100,22 @@ double Ladder_percentOfBest(const Ladder *l, int i) {
 }
 
 /* " (emulated)", " (ablated)" or "": how an unranked figure is labelled everywhere. */
+double Ladder_vsReal(const Ladder *l, int i) {
+   if (i < 0 || i >= l->nrows || !l->rows[i].measured || !l->rows[i].ablated)
+      return 0;
+   for (int j = i - 1; j >= 0; j--) {
+      const LadderRow *r = &l->rows[j];
+      if (r->measured && !r->ablated && !r->emulated && !strcmp(r->config, l->rows[i].config))
+         return l->rows[i].gflops / r->gflops;
+   }
+   return 0;
+}
+
+/* The configuration as the exports give it: with the ablation's switches. */
+static void configText(const LadderRow *r, char *out, size_t len) {
+   snprintf(out, len, "%s%s%s", *r->config ? r->config : "-", r->ablated ? ", ablate=" : "", r->ablation);
+}
+
 static const char *figureLabel(const LadderRow *r) {
    return r->ablated ? " (ablated)" : r->emulated ? " (emulated)" : "";
 }
@@ -153,8 +183,12 @@ char *Ladder_markdown(const Ladder *l) {
    put(&t, "\n\n");
    if (*l->device)
       put(&t, "Device: %s\n\n", l->device);
-   put(&t, "| step | GFLOPS | vs previous | vs step 1 | %% of best | source reported | configuration |\n");
-   put(&t, "|---|---:|---:|---:|---:|---|---|\n");
+   if (*l->date)
+      put(&t, "Measured: %s\n\n", l->date);
+   put(&t, "Timing: %s\n\n", l->method);
+   put(&t, "| step | GFLOPS | vs previous | vs step 1 | %% of best | vs real kernel | source reported | "
+           "configuration |\n");
+   put(&t, "|---|---:|---:|---:|---:|---:|---|---|\n");
    for (int i = 0; i < l->nrows; i++) {
       const LadderRow *r = &l->rows[i];
       put(&t, "| ");
@@ -174,11 +208,26 @@ char *Ladder_markdown(const Ladder *l) {
          put(&t, " | %.1f%% | ", Ladder_percentOfBest(l, i));
       else
          put(&t, " | - | ");
+      putRatio(&t, Ladder_vsReal(l, i), "-");
+      put(&t, " | ");
       putMarkdownCell(&t, *r->reference ? r->reference : "-");
       put(&t, " | ");
-      putMarkdownCell(&t, *r->config ? r->config : "-");
+      char config[400];
+      configText(r, config, sizeof config);
+      putMarkdownCell(&t, config);
       put(&t, " |\n");
    }
+   bool notes = false;
+   for (int i = 0; i < l->nrows; i++)
+      if (l->rows[i].notes) {
+         put(&t, "%s- **", notes ? "" : "\n### Speaker notes\n\n");
+         putMarkdownCell(&t, l->rows[i].label);
+         put(&t, "**: ");
+         for (const char *c = l->rows[i].notes; *c; c++)
+            put(&t, "%c", *c == '\n' ? ' ' : *c);
+         put(&t, "\n");
+         notes = true;
+      }
    return finish(&t);
 }
 
@@ -197,7 +246,7 @@ static void putCsvField(Text *t, const char *s) {
 char *Ladder_csv(const Ladder *l) {
    Text t = {0};
    put(&t, "step,label,gflops,emulated,ablated,refused,speedup_previous,speedup_first,percent_of_best,"
-           "reference_gflops,reference,configuration\n");
+           "vs_real,reference_gflops,reference,configuration,device,date,timing\n");
    for (int i = 0; i < l->nrows; i++) {
       const LadderRow *r = &l->rows[i];
       put(&t, "%d,", i + 1);
@@ -218,15 +267,30 @@ char *Ladder_csv(const Ladder *l) {
       if (Ladder_ranked(l, i))
          put(&t, "%.2f", Ladder_percentOfBest(l, i));
       put(&t, ",");
+      if (Ladder_vsReal(l, i) > 0)
+         put(&t, "%.4f", Ladder_vsReal(l, i));
+      put(&t, ",");
       if (r->reference_gflops > 0)
          put(&t, "%.3f", r->reference_gflops);
       put(&t, ",");
       putCsvField(&t, r->reference);
       put(&t, ",");
-      putCsvField(&t, r->config);
+      char config[400];
+      configText(r, config, sizeof config);
+      putCsvField(&t, r->measured || r->refused[0] || *r->config ? config : "");
+      put(&t, ",");
+      putCsvField(&t, l->device);
+      put(&t, ",");
+      putCsvField(&t, l->date);
+      put(&t, ",");
+      putCsvField(&t, l->method);
       put(&t, "\n");
    }
    return finish(&t);
+}
+
+bool Ladder_settled(int nlaunches, double total_ms) {
+   return nlaunches >= LADDER_SETTLE_LAUNCHES || (nlaunches >= LADDER_SETTLE_MIN && total_ms >= LADDER_SETTLE_MS);
 }
 
 static void putXml(Text *t, const char *s) {
@@ -279,6 +343,10 @@ char *Ladder_svg(const Ladder *l) {
    putXml(&t, l->title);
    put(&t, "</text>\n<text x=\"10\" y=\"42\" fill=\"#555\">");
    putXml(&t, *l->device ? l->device : "the device");
+   if (*l->date) {
+      put(&t, ", ");
+      putXml(&t, l->date);
+   }
    put(&t, ": verified GFLOPS per step; grey bars (ablated, emulated) are not ranked</text>\n");
    put(&t, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">step</text>\n", top - 4);
    for (double v = 0; v <= axis_max * 1.000001; v += step) {

@@ -16,25 +16,40 @@ typedef struct LadderRow_ {
    bool measured;
    bool emulated;            /* tensor-core instructions emulated: shown, never compared */
    bool ablated;             /* work switched off (not a GEMM result): shown, never compared */
+   char ablation[64];        /* the switches ("no-a,no-b"); "" for a real run */
    char refused[256];        /* why the step could not run ("" when it ran or is unmeasured) */
    double reference_gflops;  /* what the source reported (0: nothing) */
    char reference[256];
+   char *notes;              /* the step's speaker notes (a copy, malloc'ed); NULL none */
 } LadderRow;
+
+/* A step's measurement has settled once this many timed launches are in, or (for slow
+ * steps) LADDER_SETTLE_MIN of them over LADDER_SETTLE_MS: its row then takes the median of
+ * those launches and keeps it (the explorer goes on measuring; the row does not drift). */
+#define LADDER_SETTLE_LAUNCHES 16
+#define LADDER_SETTLE_MIN 3
+#define LADDER_SETTLE_MS 10000.0
 
 typedef struct Ladder_ {
    char title[128];
    char device[160];
+   char date[40];            /* when measured ("2026-11-28 00:40 UTC"); "" unknown */
+   char method[256];         /* how each figure was timed, for the exports */
    LadderRow rows[LESSON_MAX_STEPS];
    int nrows;
 } Ladder;
 
+/* A ladder of lesson's steps, nothing measured (Ladder_free releases it). */
 void Ladder_init(Ladder *l, const Lesson *lesson, const char *device);
+void Ladder_free(Ladder *l);
 /* Records a verified figure for step (0-based); a later one replaces it. Unverified runs are
  * not recorded (the caller says why on screen). An ablated or emulated figure is shown,
  * labelled, and never compared: no speed-up, no % of best, not the best. */
-void Ladder_record(Ladder *l, int step, double gflops, const char *config, bool emulated, bool ablated);
+void Ladder_record(Ladder *l, int step, double gflops, const char *config, bool emulated, const char *ablation);
 /* The step was refused (a rule, a simulated limit): the row says why instead of a figure. */
 void Ladder_refuse(Ladder *l, int step, const char *why, const char *config);
+/* Whether nlaunches timed launches taking total_ms in all have settled (LADDER_SETTLE_*). */
+bool Ladder_settled(int nlaunches, double total_ms);
 /* Whether row i has a figure that may be compared (measured, neither ablated nor emulated). */
 bool Ladder_ranked(const Ladder *l, int i);
 /* Steps with a figure or a refusal. */
@@ -42,6 +57,10 @@ int Ladder_done(const Ladder *l);
 /* Speed-up of row i over the previous row and over row 0; 0 when either is not ranked. */
 double Ladder_speedupPrevious(const Ladder *l, int i);
 double Ladder_speedupFirst(const Ladder *l, int i);
+/* An ablated row against the real kernel: its figure over that of the nearest earlier row
+ * measured for real with the same configuration (the MAGMA log's "28% change"); 0 when
+ * row i is not ablated or has no such row. Never ranked. */
+double Ladder_vsReal(const Ladder *l, int i);
 /* Percent of the best measured row; 0 when row i is unmeasured. */
 double Ladder_percentOfBest(const Ladder *l, int i);
 /* malloc'ed texts; NULL when out of memory. */

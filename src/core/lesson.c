@@ -94,6 +94,11 @@ static bool stepKey(ParseState *s, LessonStep *st, const char *key, const char *
          return snprintf(s->err, s->errlen, "%s:%d: out of memory", s->path, s->line), false;
       return true;
    }
+   if (!strcmp(key, "notes")) {
+      if (!appendLine(&st->notes, value))
+         return snprintf(s->err, s->errlen, "%s:%d: out of memory", s->path, s->line), false;
+      return true;
+   }
    if (!strcmp(key, "ablate")) {
       char why[256];
       if (!Ablate_parse(value, &st->ablate, why, sizeof why)) {
@@ -132,8 +137,8 @@ static bool stepKey(ParseState *s, LessonStep *st, const char *key, const char *
       return true;
    }
    snprintf(s->err, s->errlen,
-            "%s:%d: unknown key '%s' in a step (a step takes title, text, reference, reference_gflops, ablate, "
-            "limits, check)", s->path,
+            "%s:%d: unknown key '%s' in a step (a step takes title, text, notes, reference, reference_gflops, "
+            "ablate, limits, check)", s->path,
             s->line, key);
    return false;
 }
@@ -275,7 +280,8 @@ void Lesson_free(Lesson *l) {
    l->about = NULL;
    for (int i = 0; i < l->nsteps; i++) {
       free(l->steps[i].text);
-      l->steps[i].text = NULL;
+      free(l->steps[i].notes);
+      l->steps[i].text = l->steps[i].notes = NULL;
    }
 }
 

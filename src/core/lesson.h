@@ -7,6 +7,7 @@
  *   step   = 01-naive                                 (starts a step: the preset it loads)
  *   title  = Naive: one work-item per element of C   (the step's own keys follow)
  *   text   = what to say and show at this step        (repeatable)
+ *   notes  = for the lecturer only                    (repeatable: speaker notes)
  *   reference = the figure the source reported, as text ("2.54 GFLOPS on the DCU")
  *   reference_gflops = 2.54                           (that figure as a number, optional)
  *   ablate = no-a,no-b                                (optional: the step is an ablation)
@@ -41,6 +42,8 @@ typedef struct LessonStep_ {
    char preset[64];
    char title[128];
    char *text;               /* malloc'ed, lines joined with '\n'; NULL when none */
+   char *notes;              /* the lecturer's notes: behind a key, in the exports, never on the
+                              * projected pane by themselves (malloc'ed; NULL when none) */
    char reference[256];      /* "" when the source reported nothing for this step */
    double reference_gflops;  /* 0 when none */
    unsigned ablate;          /* AblateFlag bits; 0 for a real run */

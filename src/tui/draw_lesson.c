@@ -148,12 +148,12 @@ static void ladderRows(Ui *ui, Lines *L) {
    addLine(L, "", ST_NORMAL);
    snprintf(row, sizeof row, "ladder: %d of %d steps  (E exports Markdown, CSV, SVG)", Ladder_done(ld), ld->nrows);
    addLine(L, row, ST_LABEL);
-   snprintf(row, sizeof row, "  %-4s %10s %8s %8s %7s  %s", "step", "GFLOPS", "vs prev", "vs 1", "% best",
-            "the source reported");
+   snprintf(row, sizeof row, "  %-4s %10s %8s %8s %7s %8s  %s", "step", "GFLOPS", "vs prev", "vs 1", "% best",
+            "vs real", "the source reported");
    addLine(L, row, ST_LABEL);
    for (int i = 0; i < ld->nrows; i++) {
       const LadderRow *r = &ld->rows[i];
-      char gf[48] = "-", sp[16] = "-", sf[16] = "-", pb[16] = "-";
+      char gf[48] = "-", sp[16] = "-", sf[16] = "-", pb[16] = "-", vr[16] = "-";
       if (r->measured)
          snprintf(gf, sizeof gf, "%.1f%s", r->gflops, r->ablated ? " abl" : r->emulated ? " emu" : "");
       else if (r->refused[0])
@@ -164,8 +164,10 @@ static void ladderRows(Ui *ui, Lines *L) {
          snprintf(sf, sizeof sf, "%.2fx", Ladder_speedupFirst(ld, i));
       if (Ladder_ranked(ld, i))
          snprintf(pb, sizeof pb, "%.0f%%", Ladder_percentOfBest(ld, i));
-      snprintf(row, sizeof row, "%s %-4d %10s %8s %8s %7s  %s", i == lu->step ? ">" : " ", i + 1, gf, sp, sf, pb,
-               r->reference[0] ? r->reference : "-");
+      if (Ladder_vsReal(ld, i) > 0)
+         snprintf(vr, sizeof vr, "%.2fx", Ladder_vsReal(ld, i));
+      snprintf(row, sizeof row, "%s %-4d %10s %8s %8s %7s %8s  %s", i == lu->step ? ">" : " ", i + 1, gf, sp, sf, pb,
+               vr, r->reference[0] ? r->reference : "-");
       addLine(L, row, i == lu->step ? ST_SELECT : r->measured || r->refused[0] ? ST_NORMAL : ST_DIM);
    }
    if (lu->exported[0])
@@ -196,8 +198,18 @@ static void build(Ui *ui, Lines *L) {
    if (lu->size_cap)
       addPara(L, ST_DIM, "size: at most %d on this CPU (the presets' sizes are a GPU's; 'gemmtop lesson %s --size N' "
                          "runs another)", lu->size_cap, lesson->name);
+   const DeviceInfo *dev = Ui_deviceInfo(ui);
+   if (dev && dev->type == DEVICE_CPU)
+      addPara(L, ST_WARN, "on a CPU the ladder may invert: it has no local-memory banks and no GPU's memory "
+                          "hierarchy, so a step made for a GPU (local memory, padding, double buffering) can be "
+                          "slower here. Watch what holds on any device: the access model and the bank grid.");
    if (st->text)
       addPara(L, ST_NORMAL, "%s", st->text);
+   /* The lecturer's notes only when asked for: the pane is what the class sees. */
+   if (st->notes && lu->show_notes)
+      addPara(L, ST_WARN, "notes (o hides them): %s", st->notes);
+   else if (st->notes)
+      addPara(L, ST_DIM, "o: the lecturer's notes for this step");
    addPara(L, ST_NORMAL, "the source reported: %s", st->reference[0] ? st->reference : "nothing for this step");
    addLine(L, "", ST_NORMAL);
    if (!LessonUi_onStep(ui))

@@ -162,6 +162,7 @@ static void lessonStepKey(Ui *ui, int ch) { LessonUi_stepBy(ui, ch == 'N' ? -1 :
 
 static void lessonExportKey(Ui *ui, int ch) { LessonUi_export(ui); }
 static void lessonAboutKey(Ui *ui, int ch) { LessonUi_toggleAbout(ui); }
+static void lessonNotesKey(Ui *ui, int ch) { LessonUi_toggleNotes(ui); }
 static void sweepKey(Ui *ui, int ch) { SweepView_toggle(ui); }
 static void sweepAxisKey(Ui *ui, int ch) { SweepView_cycleX(ui); }
 static void sweepBestKey(Ui *ui, int ch) { SweepView_applyBest(ui); }
@@ -219,6 +220,7 @@ static const KeyBinding bindings[] = {
     {{'9'}, "9", NULL, "show / hide the compare pane", paneKey, false},
     {{'e'}, "e", NULL, "export the history or the sweep's results to a CSV or Markdown file", exportKey, false},
     {{'I'}, "I", NULL, "lesson: its introduction on every step (or on the first only)", lessonAboutKey, false},
+    {{'o'}, "o", NULL, "lesson: the lecturer's speaker notes (notes =) in its pane, or hidden", lessonNotesKey, false},
     {{3}, "Ctrl-C", NULL, NULL, quitKey, true},
 };
 #define NBINDINGS ((int)(sizeof bindings / sizeof bindings[0]))

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "core/ablate.h"
 #include "base/outfile.h"
 #include "base/util.h"
 #include "tui/app.h"
@@ -65,6 +67,7 @@ static void applyStep(Ui *ui, int i) {
    L->step = i;
    L->scroll = 0;
    L->step_loaded = false;
+   L->row_taken = false;
    L->step_error[0] = '\0';
    PresetList presets;
    char err[1536];
@@ -124,6 +127,7 @@ static void initLadder(Ui *ui) {
       snprintf(device + n, sizeof device - (size_t)n, ", every step at most %d (a CPU; the presets' sizes are a GPU's)",
                L->size_cap);
    }
+   Ladder_free(&L->ladder);
    Ladder_init(&L->ladder, LessonUi_lesson(ui), device);
    L->exported[0] = '\0';
 }
@@ -200,6 +204,16 @@ void LessonUi_toggleAbout(Ui *ui) {
    Ui_flash(ui, ST_NORMAL, "the lesson's introduction: %s", ui->lesson->show_about ? "on every step" : "on the first step");
 }
 
+void LessonUi_toggleNotes(Ui *ui) {
+   if (!LessonUi_lesson(ui)) {
+      Ui_flash(ui, ST_WARN, "no lesson is being taught: L chooses one");
+      return;
+   }
+   ui->lesson->show_notes = !ui->lesson->show_notes;
+   ui->visible |= PANE_BIT(PANE_LESSON);
+   Ui_flash(ui, ST_NORMAL, "speaker notes %s", ui->lesson->show_notes ? "shown (o hides them)" : "hidden");
+}
+
 bool LessonUi_onStep(const Ui *ui) {
    if (!LessonUi_lesson(ui) || !ui->lesson->step_loaded)
       return false;
@@ -208,12 +222,18 @@ bool LessonUi_onStep(const Ui *ui) {
    return sameConfig(&c, &ui->lesson->step_config);
 }
 
+/* The step's row takes its figure once the measurement has settled (Ladder_settled), once
+ * a visit of the step: later launches go on in the results pane, the row keeps its figure. */
 void LessonUi_poll(Ui *ui) {
    LessonUi *L = ui->lesson;
    const WorkerSnapshot *s = &ui->snap;
-   if (!LessonUi_lesson(ui) || !L->step_loaded || !s->have_config || !s->have_result ||
+   if (!LessonUi_lesson(ui) || !L->step_loaded || L->row_taken || !s->have_config || !s->have_result ||
        !sameConfig(&s->config, &L->step_config))
       return;
+   double total_ms = 0;
+   for (int i = 0; i < s->nwindow; i++)
+      total_ms += s->window[i];
+   bool settled = s->nwindow > 0 && Ladder_settled(s->nwindow, total_ms);
    const KernelInfo *k = Catalog_find(&ui->cat, s->config.kernel);
    char params[400] = "", config[256];
    if (k)
@@ -221,12 +241,24 @@ void LessonUi_poll(Ui *ui) {
    const Problem *p = &s->config.problem;
    snprintf(config, sizeof config, "%s %s, %dx%dx%d %s", s->config.kernel, params, p->m, p->n, p->k,
             Precision_name(p->precision));
-   if (s->state == WS_STOPPED && s->status == RUN_INVALID)
+   if (s->state == WS_STOPPED && s->status == RUN_INVALID) {
       Ladder_refuse(&L->ladder, L->step, s->message, config);
-   else if (s->nwindow > 0 && s->config.ablate)
-      Ladder_record(&L->ladder, L->step, s->gflops, config, s->geo.emulated, true);
-   else if (s->nwindow > 0 && s->verified_run && s->verify.ok)
-      Ladder_record(&L->ladder, L->step, s->gflops, config, s->geo.emulated, false);
+      L->row_taken = true;
+   } else if (settled && s->config.ablate) {
+      char names[64];
+      Ablate_name(s->config.ablate, names, sizeof names);
+      Ladder_record(&L->ladder, L->step, s->gflops, config, s->geo.emulated, names);
+      L->row_taken = true;
+   } else if (settled && s->verified_run && s->verify.ok) {
+      Ladder_record(&L->ladder, L->step, s->gflops, config, s->geo.emulated, NULL);
+      L->row_taken = true;
+   }
+   if (L->row_taken && !L->ladder.date[0]) {
+      time_t now = time(NULL);
+      struct tm tm;
+      if (gmtime_r(&now, &tm))
+         strftime(L->ladder.date, sizeof L->ladder.date, "%Y-%m-%d %H:%M UTC", &tm);
+   }
 }
 
 /* A name none of whose three files exists (nor a link of that name): lesson-NAME.*, then
@@ -294,6 +326,7 @@ void LessonUi_free(Ui *ui) {
       return;
    if (ui->lesson->loaded)
       LessonList_free(&ui->lesson->list);
+   Ladder_free(&ui->lesson->ladder);
    free(ui->lesson);
    ui->lesson = NULL;
 }

@@ -23,7 +23,9 @@ typedef struct LessonUi_ {
    char step_error[1536];     /* why the step's preset could not be loaded */
    int size[3];               /* gemmtop lesson --size / -m -n -k: M, N, K for every step (0: the preset's) */
    int size_cap;              /* without them, on a CPU: no step's M, N or K above it (0: none) */
-   bool show_about;           /* I: the lesson's introduction shown on every step, not only the first */
+   bool row_taken;            /* this visit of the step has given the ladder its row */
+   bool show_about;
+   bool show_notes;           /* o: the steps' speaker notes in the pane */           /* I: the lesson's introduction shown on every step, not only the first */
    Ladder ladder;
    int scroll;                /* the pane's first line */
    char exported[1200];       /* the files written last, for the pane */
@@ -42,6 +44,8 @@ void LessonUi_stepBy(Ui *ui, int dir);
 void LessonUi_poll(Ui *ui);
 /* Whether the configuration on screen is the one the step loaded (not changed since). */
 bool LessonUi_onStep(const Ui *ui);
+/* o: the steps' speaker notes shown in the pane, or hidden (the default). */
+void LessonUi_toggleNotes(Ui *ui);
 /* I: the lesson's introduction on every step, or on its first only. */
 void LessonUi_toggleAbout(Ui *ui);
 /* E: writes the ladder as Markdown, CSV and SVG into the current folder. */

@@ -10,12 +10,35 @@ suite_cache=${XDG_CACHE_HOME:-}
 ui_init
 [ -n "$suite_cache" ] && export XDG_CACHE_HOME="$suite_cache"
 
+# The exports land in the folder the explorer was started in.
+mkdir -p "$T_DIR/class" && cd "$T_DIR/class" || exit 1
 ui_start 130 50 -- lesson fast
 ui_expect "fast: step 1/3" "the fast lesson starts on PoCL without a size"
 ui_expect "size: at most 512 on this CPU" "the lesson pane says its steps run at the CPU size"
 ui_expect "M=512 N=512 K=512" "step 1's preset (4096) runs at 512"
 ui_expect "Two steps past the tutorial" "the introduction opens the first step"
+# The lecturer's notes: behind o, never on the pane by themselves.
+ui_expect "o: the lecturer's notes for this step" "the pane says the step has speaker notes"
+ui_expect_gone "keep their answers" "but does not show them" 5
+ui_keys o
+ui_expect "notes (o hides them): Ask the class" "o shows them"
+ui_keys o
+ui_expect_gone "keep their answers" "o again hides them" 10
 ui_expect_re "measured: [0-9.]+ GFLOPS, verified" "step 1 gives a verified figure at 512" 300
+# The row takes the figure once the measurement has settled, and keeps it while the
+# explorer goes on measuring.
+row1() { printf '%s\n' "$UI_LAST" | grep -oE "> +1 +[0-9]+\.[0-9]+ " | head -n 1 | awk '{ print $3 }'; }
+step_row() { [ -n "$(row1)" ]; }
+if ui_wait_for step_row 300; then
+   first=$(row1)
+   ok "step 1's row has its settled figure ($first GFLOPS)"
+   ui_more_launches "the explorer goes on measuring step 1"
+   ui_more_launches "and on"
+   [ "$(row1)" = "$first" ] && ok "the row keeps its figure ($first) while the launches go on" ||
+      not_ok "the row drifted from $first to $(row1)" "$UI_LAST"
+else
+   not_ok "step 1's row has a figure" "$UI_LAST"
+fi
 ui_keys n
 ui_expect "fast: step 2/3" "n: step 2"
 ui_expect "M=512 N=512 K=512" "step 2's preset (4096) also runs at 512"
@@ -26,6 +49,21 @@ ui_expect "Two steps past the tutorial" "I shows it on this step"
 ui_expect "the lesson's introduction: on every step" "and says so"
 ui_keys I
 ui_expect_gone "Two steps past the tutorial" "I again: on the first step only" 10
+# The export says where, when and how the figures were taken.
+ui_keys E
+ui_expect "ladder exported: lesson-fast.md .csv .svg" "E exports the ladder"
+md=$(cat lesson-fast.md 2>/dev/null)
+expect_in "every step at most 512 (a CPU" "$md" "the export names the CPU size"
+printf '%s\n' "$md" | grep -Eq '^Measured: 20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC$' &&
+   ok "the export carries the date" || not_ok "no date in the export" "$md"
+expect_in "Timing: each figure the median of a step's first 16 device-timed launches" "$md" "and the timing method"
+expect_in "### Speaker notes" "$md" "and the speaker notes"
+expect_in "Ask the class which of the tutorial's ideas" "$md" "with step 1's"
+python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open("lesson-fast.csv")))
+assert rows and all(r["timing"].startswith("each figure the median") and r["device"] and r["date"] for r in rows), rows
+' 2>"$T_DIR/csv.err" && ok "every CSV row has the device, the date and the timing" || not_ok "CSV columns" "$(cat "$T_DIR/csv.err")"
 ui_keys q
 ui_expect_exit 0 "q quits"
 

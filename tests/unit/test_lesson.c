@@ -264,7 +264,7 @@ static void makeLadder(Ladder *ld) {
    Lesson l;
    char err[256];
    const char *text = "title = A | B\nstep = one\ntitle = first\nreference_gflops = 2.54\nreference = 2.54, \"chapter\"\n"
-                      "step = two\nstep = three\nstep = four\n";
+                      "notes = say | this\nnotes = and that\nstep = two\nstep = three\nstep = four\n";
    assert_true(Lesson_parse(text, strlen(text), "l.lesson", &l, err, sizeof err));
    Ladder_init(ld, &l, "a <device> & co");
    Lesson_free(&l);
@@ -276,46 +276,66 @@ static void test_ladder_figures(void **state) {
    makeLadder(&ld);
    assert_int_equal(ld.nrows, 4);
    assert_string_equal(ld.rows[0].label, "1 one: first");
-   Ladder_record(&ld, 0, 100, "TS=8", false, false);
-   Ladder_record(&ld, 1, 250, "TS=16", false, false);
-   Ladder_record(&ld, 3, 500, "TS=32", false, false);
-   Ladder_record(&ld, 2, -1, "never", false, false);   /* not a figure: ignored */
-   Ladder_record(&ld, 9, 1, "no such step", false, false);
+   Ladder_record(&ld, 0, 100, "TS=8", false, NULL);
+   Ladder_record(&ld, 1, 250, "TS=16", false, NULL);
+   Ladder_record(&ld, 3, 500, "TS=32", false, NULL);
+   Ladder_record(&ld, 2, -1, "never", false, NULL);   /* not a figure: ignored */
+   Ladder_record(&ld, 9, 1, "no such step", false, NULL);
    assert_false(ld.rows[2].measured);
    assert_true(Ladder_speedupPrevious(&ld, 1) == 2.5);
    assert_true(Ladder_speedupPrevious(&ld, 3) == 0);   /* step 3 unmeasured */
    assert_true(Ladder_speedupFirst(&ld, 3) == 5.0);
    assert_true(Ladder_percentOfBest(&ld, 1) == 50.0);
    assert_true(Ladder_percentOfBest(&ld, 2) == 0);
-   Ladder_record(&ld, 1, 200, "TS=16 again", false, false);   /* a later figure replaces */
+   Ladder_record(&ld, 1, 200, "TS=16 again", false, NULL);   /* a later figure replaces */
    assert_true(Ladder_speedupPrevious(&ld, 1) == 2.0);
    assert_string_equal(ld.rows[1].config, "TS=16 again");
+   Ladder_free(&ld);
+}
+
+/* A step's figure settles after 16 launches, or 3 or more over 10 s (a slow step). */
+static void test_ladder_settles(void **state) {
+   (void)state;
+   assert_false(Ladder_settled(0, 0));
+   assert_false(Ladder_settled(15, 9000));
+   assert_true(Ladder_settled(16, 1));
+   assert_false(Ladder_settled(2, 60000));
+   assert_true(Ladder_settled(3, 10000));
+   assert_false(Ladder_settled(3, 9999));
 }
 
 static void test_ladder_exports(void **state) {
    (void)state;
    Ladder ld;
    makeLadder(&ld);
-   Ladder_record(&ld, 0, 100, "TS=8, x", false, false);
-   Ladder_record(&ld, 1, 400, "TS=16", true, false);
+   Ladder_record(&ld, 0, 100, "TS=8, x", false, NULL);
+   Ladder_record(&ld, 1, 400, "TS=16", true, NULL);
    char *md = Ladder_markdown(&ld), *csv = Ladder_csv(&ld), *svg = Ladder_svg(&ld);
    assert_non_null(md);
    assert_non_null(csv);
    assert_non_null(svg);
    assert_non_null(strstr(md, "## A \\| B"));
    /* The emulated step is shown and labelled, never compared: step 1 stays the best. */
-   assert_non_null(strstr(md, "| 1 one: first | 100.0 | - | 1.00x | 100.0% | 2.54, \"chapter\" | TS=8, x |"));
-   assert_non_null(strstr(md, "| 2 two | 400.0 (emulated) | - | - | - | - | TS=16 |"));
-   assert_non_null(strstr(md, "| 3 three | not measured | - | - | - | - | - |"));
-   assert_non_null(strstr(csv, "1,1 one: first,100.000,false,false,,,1.0000,100.00,2.540,\"2.54, \"\"chapter\"\"\",\"TS=8, x\"\n"));
-   assert_non_null(strstr(csv, "2,2 two,400.000,true,false,,,,,,,TS=16\n"));
-   assert_non_null(strstr(csv, "4,4 four,,,,,,,,,,\n"));
+   assert_non_null(strstr(md, "| 1 one: first | 100.0 | - | 1.00x | 100.0% | - | 2.54, \"chapter\" | TS=8, x |"));
+   assert_non_null(strstr(md, "| 2 two | 400.0 (emulated) | - | - | - | - | - | TS=16 |"));
+   assert_non_null(strstr(md, "| 3 three | not measured | - | - | - | - | - | - |"));
+   assert_non_null(strstr(csv, "1,1 one: first,100.000,false,false,,,1.0000,100.00,,2.540,\"2.54, \"\"chapter\"\"\",\"TS=8, x\","
+                               "a <device> & co,,\"each figure the median of a step's first 16 device-timed launches"));
+   assert_non_null(strstr(csv, "2,2 two,400.000,true,false,,,,,,,,TS=16,a <device> & co,,\"each figure"));
+   assert_non_null(strstr(csv, "4,4 four,,,,,,,,,,,,a <device> & co,,\"each figure"));
+   /* the header names the columns that say where, when and how */
+   assert_non_null(strstr(csv, "reference,configuration,device,date,timing\n"));
+   assert_non_null(strstr(md, "Timing: each figure the median of a step's first 16 device-timed launches"));
+   /* the speaker notes, after the table, joined into one line (a list item: a pipe is no cell) */
+   assert_non_null(strstr(md, "### Speaker notes\n\n- **1 one: first**: say | this and that\n"));
+   assert_null(strstr(csv, "say"));
    assert_non_null(strstr(svg, "a &lt;device&gt; &amp; co"));
    assert_null(strstr(svg, "<device>"));
    assert_non_null(strstr(svg, "</svg>"));
    free(md);
    free(csv);
    free(svg);
+   Ladder_free(&ld);
 }
 
 /* Ablated and refused steps are labelled, never ranked nor the base of a speed-up. */
@@ -323,10 +343,10 @@ static void test_ladder_unranked(void **state) {
    (void)state;
    Ladder ld;
    makeLadder(&ld);
-   Ladder_record(&ld, 0, 100, "real", false, false);
-   Ladder_record(&ld, 1, 900, "no-a", false, true);
+   Ladder_record(&ld, 0, 100, "real", false, NULL);
+   Ladder_record(&ld, 1, 900, "real", false, "no-a");
    Ladder_refuse(&ld, 2, "work-group of 1024 over the simulated limit of 256", "TS=32");
-   Ladder_record(&ld, 3, 50, "real", false, false);
+   Ladder_record(&ld, 3, 50, "real", false, NULL);
    assert_int_equal(Ladder_done(&ld), 4);
    assert_false(Ladder_ranked(&ld, 1));
    assert_false(Ladder_ranked(&ld, 2));
@@ -335,9 +355,12 @@ static void test_ladder_unranked(void **state) {
    assert_true(Ladder_speedupPrevious(&ld, 1) == 0);
    assert_true(Ladder_speedupFirst(&ld, 3) == 0.5);
    char *md = Ladder_markdown(&ld), *csv = Ladder_csv(&ld), *svg = Ladder_svg(&ld);
-   assert_non_null(strstr(md, "| 2 two | 900.0 (ablated) | - | - | - |"));
+   /* against the real kernel (step 1, the same configuration): shown, never ranked */
+   assert_true(fabs(Ladder_vsReal(&ld, 1) - 9.0) < 1e-12);
+   assert_true(Ladder_vsReal(&ld, 0) == 0 && Ladder_vsReal(&ld, 3) == 0);
+   assert_non_null(strstr(md, "| 2 two | 900.0 (ablated) | - | - | - | 9.00x | - | real, ablate=no-a |"));
    assert_non_null(strstr(md, "| 3 three | refused: work-group of 1024 over the simulated limit of 256 | - | - | - |"));
-   assert_non_null(strstr(csv, "2,2 two,900.000,false,true,,,,,"));
+   assert_non_null(strstr(csv, "2,2 two,900.000,false,true,,,,,9.0000,,,\"real, ablate=no-a\","));
    assert_non_null(strstr(csv, "3,3 three,,,,work-group of 1024 over the simulated limit of 256,,,,"));
    assert_non_null(strstr(svg, "900.0 (ablated)"));
    assert_non_null(strstr(svg, "GFLOPS (verified"));
@@ -345,6 +368,7 @@ static void test_ladder_unranked(void **state) {
    free(md);
    free(csv);
    free(svg);
+   Ladder_free(&ld);
 }
 
 int main(void) {
@@ -353,7 +377,7 @@ int main(void) {
       cmocka_unit_test(test_user_overrides_shipped), cmocka_unit_test(test_shipped_lessons),
       cmocka_unit_test(test_ladder_figures),   cmocka_unit_test(test_ladder_exports),
       cmocka_unit_test(test_ladder_unranked),  cmocka_unit_test(test_shipped_texts),
-      cmocka_unit_test(test_checks),
+      cmocka_unit_test(test_checks),           cmocka_unit_test(test_ladder_settles),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
