@@ -163,6 +163,7 @@ static void lessonStepKey(Ui *ui, int ch) { LessonUi_stepBy(ui, ch == 'N' ? -1 :
 static void lessonExportKey(Ui *ui, int ch) { LessonUi_export(ui); }
 static void lessonAboutKey(Ui *ui, int ch) { LessonUi_toggleAbout(ui); }
 static void lessonNotesKey(Ui *ui, int ch) { LessonUi_toggleNotes(ui); }
+static void lessonGoToKey(Ui *ui, int ch) { LessonUi_goToStart(ui); }
 static void sweepKey(Ui *ui, int ch) { SweepView_toggle(ui); }
 static void sweepAxisKey(Ui *ui, int ch) { SweepView_cycleX(ui); }
 static void sweepBestKey(Ui *ui, int ch) { SweepView_applyBest(ui); }
@@ -221,6 +222,7 @@ static const KeyBinding bindings[] = {
     {{'e'}, "e", NULL, "export the history or the sweep's results to a CSV or Markdown file", exportKey, false},
     {{'I'}, "I", NULL, "lesson: its introduction on every step (or on the first only)", lessonAboutKey, false},
     {{'o'}, "o", NULL, "lesson: the lecturer's speaker notes (notes =) in its pane, or hidden", lessonNotesKey, false},
+    {{'g'}, "g", NULL, "lesson: go to a step: type its number, then Enter (Esc: stay)", lessonGoToKey, false},
     {{3}, "Ctrl-C", NULL, NULL, quitKey, true},
 };
 #define NBINDINGS ((int)(sizeof bindings / sizeof bindings[0]))
@@ -261,6 +263,9 @@ void Keys_handle(Ui *ui, int ch) {
       Dialog_key(ui, ch);
       return;
    }
+   /* g's step number is being typed: its digits, Enter, Backspace and Esc are its own. */
+   if (LessonUi_goToKey(ui, ch))
+      return;
    if (b && b->handler)
       b->handler(ui, ch);
 }

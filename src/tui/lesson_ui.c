@@ -204,6 +204,63 @@ void LessonUi_toggleAbout(Ui *ui) {
    Ui_flash(ui, ST_NORMAL, "the lesson's introduction: %s", ui->lesson->show_about ? "on every step" : "on the first step");
 }
 
+static void goToPrompt(Ui *ui) {
+   const Lesson *lesson = LessonUi_lesson(ui);
+   Ui_flash(ui, ST_WARN, "go to step: %s_  (1 to %d, Enter goes, Esc stays)", ui->lesson->goto_text, lesson->nsteps);
+   ui->flash_until = Util_nowMs() + 60e3; /* until answered */
+}
+
+void LessonUi_goToStart(Ui *ui) {
+   const Lesson *lesson = LessonUi_lesson(ui);
+   if (!lesson) {
+      Ui_flash(ui, ST_WARN, "no lesson is being taught: L chooses one");
+      return;
+   }
+   ui->lesson->goto_active = true;
+   ui->lesson->goto_text[0] = '\0';
+   goToPrompt(ui);
+}
+
+bool LessonUi_goToKey(Ui *ui, int ch) {
+   LessonUi *L = ui->lesson;
+   const Lesson *lesson = LessonUi_lesson(ui);
+   if (!L || !L->goto_active || !lesson)
+      return false;
+   size_t n = strlen(L->goto_text);
+   if (ch >= '0' && ch <= '9') {
+      if (n + 1 < sizeof L->goto_text) {
+         L->goto_text[n] = (char)ch;
+         L->goto_text[n + 1] = '\0';
+      }
+      goToPrompt(ui);
+      return true;
+   }
+   if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+      if (n)
+         L->goto_text[n - 1] = '\0';
+      goToPrompt(ui);
+      return true;
+   }
+   L->goto_active = false;
+   if (ch == 27) {
+      Ui_flash(ui, ST_NORMAL, "staying on step %d", L->step + 1);
+      return true;
+   }
+   if (ch != '\n' && ch != '\r' && ch != KEY_ENTER) {
+      ui->flash_until = 0;
+      return false;
+   }
+   int step = atoi(L->goto_text);
+   if (step < 1 || step > lesson->nsteps) {
+      Ui_flash(ui, ST_WARN, "no step '%s': lesson %s has steps 1 to %d (g asks again)", L->goto_text, lesson->name,
+               lesson->nsteps);
+      return true;
+   }
+   ui->visible |= PANE_BIT(PANE_LESSON);
+   applyStep(ui, step - 1);
+   return true;
+}
+
 void LessonUi_toggleNotes(Ui *ui) {
    if (!LessonUi_lesson(ui)) {
       Ui_flash(ui, ST_WARN, "no lesson is being taught: L chooses one");

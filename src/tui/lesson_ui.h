@@ -25,7 +25,9 @@ typedef struct LessonUi_ {
    int size_cap;              /* without them, on a CPU: no step's M, N or K above it (0: none) */
    bool row_taken;            /* this visit of the step has given the ladder its row */
    bool show_about;
-   bool show_notes;           /* o: the steps' speaker notes in the pane */           /* I: the lesson's introduction shown on every step, not only the first */
+   bool show_notes;           /* o: the steps' speaker notes in the pane */
+   bool goto_active;          /* g: a step number is being typed */
+   char goto_text[4];           /* I: the lesson's introduction shown on every step, not only the first */
    Ladder ladder;
    int scroll;                /* the pane's first line */
    char exported[1200];       /* the files written last, for the pane */
@@ -44,6 +46,11 @@ void LessonUi_stepBy(Ui *ui, int dir);
 void LessonUi_poll(Ui *ui);
 /* Whether the configuration on screen is the one the step loaded (not changed since). */
 bool LessonUi_onStep(const Ui *ui);
+/* g: asks for a step number (the footer's flash shows what is typed). */
+void LessonUi_goToStart(Ui *ui);
+/* While a number is asked for: digits, Backspace, Enter (go) and Esc (stay) are taken
+ * here; true when ch was. Any other key ends the question and goes on as usual. */
+bool LessonUi_goToKey(Ui *ui, int ch);
 /* o: the steps' speaker notes shown in the pane, or hidden (the default). */
 void LessonUi_toggleNotes(Ui *ui);
 /* I: the lesson's introduction on every step, or on its first only. */

@@ -59,6 +59,18 @@ printf '%s\n' "$md" | grep -Eq '^Measured: 20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9]{2}
 expect_in "Timing: each figure the median of a step's first 16 device-timed launches" "$md" "and the timing method"
 expect_in "### Speaker notes" "$md" "and the speaker notes"
 expect_in "Ask the class which of the tutorial's ideas" "$md" "with step 1's"
+# g: a lecturer jumps to a step by its number.
+ui_keys g
+ui_expect "go to step: _" "g asks for a step"
+ui_keys 3 Enter
+ui_expect "fast: step 3/3" "g 3 Enter: step 3"
+ui_keys g 7 Enter
+ui_expect "no step '7': lesson fast has steps 1 to 3" "a step that does not exist is refused, with the valid ones"
+ui_expect "fast: step 3/3" "and the lesson stays where it was"
+ui_keys g 1 Escape
+ui_expect "staying on step 3" "Esc stays"
+ui_keys g 1 BSpace 2 Enter
+ui_expect "fast: step 2/3" "Backspace corrects the number"
 python3 -c '
 import csv, sys
 rows = list(csv.DictReader(open("lesson-fast.csv")))
