@@ -386,8 +386,15 @@ bool Lesson_defaultDir(const char *kernels_dir, char *out, size_t outlen) {
       Util_copy(out, outlen, env);
       return true;
    }
-   /* The first of the kernel folders is the shipped one: its lessons are beside it. */
+   /* The first of the kernel folders is the shipped one: its lessons are beside it. The
+    * path is shown to users (the chooser, messages): without its "kernels/.." detour. */
    snprintf(out, outlen, "%.*s/../lessons", (int)strcspn(kernels_dir, ":"), kernels_dir);
    struct stat st;
-   return stat(out, &st) == 0 && S_ISDIR(st.st_mode);
+   if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode))
+      return false;
+   char *real = realpath(out, NULL);
+   if (real && strlen(real) < outlen)
+      Util_copy(out, outlen, real);
+   free(real);
+   return true;
 }

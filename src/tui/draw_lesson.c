@@ -105,8 +105,8 @@ static void explainBanks(Ui *ui, Lines *L) {
            a->total.worst_degree);
 }
 
-/* The measured figure and what explains it. */
-static void explainStep(Ui *ui, Lines *L) {
+/* The measured figure, first under the step's title: on a small terminal it stays in view. */
+static void measuredLine(Ui *ui, Lines *L) {
    const WorkerSnapshot *s = &ui->snap;
    bool current = Draw_snapIsCurrent(ui);
    char gf[64];
@@ -127,6 +127,10 @@ static void explainStep(Ui *ui, Lines *L) {
       addPara(L, ST_BAD, "measured: %s but NOT VERIFIED: %s", gf, s->verify.message);
    else
       addPara(L, ST_DIM, "measured: verifying...");
+}
+
+/* What explains the measured figure. */
+static void explainStep(Ui *ui, Lines *L) {
    if (ui->limits[0])
       addPara(L, ST_WARN, "simulated limits: %s (this device allows more)", ui->limits);
    TrafficModel t;
@@ -184,16 +188,17 @@ static void build(Ui *ui, Lines *L) {
    }
    const LessonStep *st = &lesson->steps[lu->step];
    addPara(L, ST_LABEL, "%s", lesson->title);
-   /* The introduction (the lesson's caveats among it) opens the first step; I keeps it on. */
-   if (lesson->about && (lu->step == 0 || lu->show_about))
-      addPara(L, ST_NORMAL, "%s", lesson->about);
-   else if (lesson->about)
-      addPara(L, ST_DIM, "I shows the lesson's introduction");
    addPara(L, ST_GOOD, "Step %d of %d: %s", lu->step + 1, lesson->nsteps, st->title[0] ? st->title : st->preset);
    if (!lu->step_loaded) {
       addPara(L, ST_BAD, "%s", lu->step_error);
       return;
    }
+   measuredLine(ui, L);
+   /* The introduction (the lesson's caveats among it) opens the first step; I keeps it on. */
+   if (lesson->about && (lu->step == 0 || lu->show_about))
+      addPara(L, ST_NORMAL, "%s", lesson->about);
+   else if (lesson->about)
+      addPara(L, ST_DIM, "I shows the lesson's introduction");
    addPara(L, ST_DIM, "preset %s%s%s", st->preset, st->ablate ? ", ablated" : "", st->limits[0] ? ", simulated limits" : "");
    if (lu->size_cap)
       addPara(L, ST_DIM, "size: at most %d on this CPU (the presets' sizes are a GPU's; 'gemmtop lesson %s --size N' "

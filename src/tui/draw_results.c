@@ -104,7 +104,9 @@ static void referenceLines(const Ui *ui, Lines *L) {
    bool current = Draw_snapIsCurrent(ui);
    const char *dash = Draw_dash(ui);
    const KernelInfo *shown = Catalog_find(&ui->cat, s->config.kernel);
-   const bool tensor = shown && shown->tensor, emulated = current && s->geo.emulated;
+   /* Emulated: of a run that ran (a refused configuration has no figure to compare). */
+   const bool refused = s->state == WS_STOPPED && s->status == RUN_INVALID;
+   const bool tensor = shown && shown->tensor, emulated = current && s->geo.emulated && !refused;
    double peak = Peaks_for(&s->peaks, ui->problem.precision, tensor, false);
    char pk[32];
    Draw_fmtRate(peak, "GFLOPS", pk, sizeof pk);

@@ -114,11 +114,15 @@ void Layout_compute(int cols, int rows, unsigned visible, int zoom, Layout *l) {
       return;
    }
    unsigned right = visible & ~PANE_BIT(PANE_KERNEL);
+   /* The kernel pane: 2/5 of the width, at most 48 columns up to 160, where the others
+    * need the room; on a wider terminal up to 72, so that long variant names and
+    * parameters are not cut with columns to spare. */
    int kw = cols * 2 / 5;
    if (kw < specs[PANE_KERNEL].min_w)
       kw = specs[PANE_KERNEL].min_w;
-   if (kw > 48)
-      kw = 48;
+   int kmax = cols < 160 ? 48 : cols * 3 / 10 < 72 ? cols * 3 / 10 : 72;
+   if (kw > kmax)
+      kw = kmax;
    int rw = cols - kw - 1, need = 0;
    for (int p = 0; p < PANE_COUNT; p++)
       if ((right & PANE_BIT(p)) && specs[p].min_w > need)

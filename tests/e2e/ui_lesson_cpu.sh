@@ -79,6 +79,17 @@ assert rows and all(r["timing"].startswith("each figure the median") and r["devi
 ui_keys q
 ui_expect_exit 0 "q quits"
 
+# At 80x24 the step's figure is in view: right under its title.
+ui_start 80 24 -- lesson m1 --size 64
+ui_expect "m1: step 1/8" "m1 at 80x24"
+ui_expect_re "measured: [0-9.]+ GFLOPS, verified" "the measured line is in view at 80x24" 120
+# The chooser names the lessons' files by a plain path, not through kernels/../lessons.
+ui_keys L
+ui_expect "m1.lesson" "L: the chooser names the lesson's file"
+ui_expect_gone "kernels/../lessons" "by a plain path" 5
+ui_keys Escape q
+ui_expect_exit 0 "q quits"
+
 # --size is the lecturer's: no cap then.
 ui_start 130 50 -- lesson fast --size 256
 ui_expect "fast: step 1/3" "with --size 256"

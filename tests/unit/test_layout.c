@@ -117,6 +117,14 @@ static void test_standard_terminals(void **state) {
    /* 120x50: every pane. */
    Layout_compute(120, 50, PANES_ALL, -1, &l);
    assert_int_equal(l.shown, PANES_ALL);
+   /* Wide: the kernel pane stays 48 columns up to 160, then grows (variant names uncut). */
+   Layout_compute(150, 50, PANES_DEFAULT, -1, &l);
+   assert_int_equal(l.pane[PANE_KERNEL].w, 48);
+   Layout_compute(200, 60, PANES_DEFAULT, -1, &l);
+   assert_int_equal(l.pane[PANE_KERNEL].w, 60);
+   assert_true(l.pane[PANE_RESULTS].w >= 120);
+   Layout_compute(400, 60, PANES_DEFAULT, -1, &l);
+   assert_int_equal(l.pane[PANE_KERNEL].w, 72);
    /* Narrow: stacked. */
    Layout_compute(62, 30, PANES_DEFAULT, -1, &l);
    assert_false(l.side_by_side);
