@@ -3,9 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/lesson.h"
+#include "core/preset.h"
+#include "base/util.h"
 
 /* The lessons, with a message on stderr when none can be read. Returns false then. */
 static bool loadLessons(LessonList *list) {
@@ -51,10 +54,127 @@ int Cli_listLessons(const Options *o) {
    return 0;
 }
 
+/* The progress bar of --prepare on stderr when it is a terminal, else one line a step. */
+static void prepareProgress(bool tty, int done, int total, const char *what) {
+   if (!tty) {
+      fprintf(stderr, "gemmtop: prepare: %d/%d %s\n", done, total, what);
+      return;
+   }
+   int width = 30, filled = total ? done * width / total : width;
+   fprintf(stderr, "\r[%.*s%.*s] %d/%d %-50.50s", filled, "##############################", width - filled,
+           "..............................", done, total, what);
+   if (done == total)
+      fputc('\n', stderr);
+}
+
+/* One step made ready: its preset resolved, refused as the step means it (its simulated
+ * limits) or compiled into the disk cache, with its bank-trace build. Returns 1 compiled,
+ * 0 refused under the step's limits, 2 refused by this device, -1 failed (why says). */
+static int prepareStep(Session *s, const Catalog *cat, const PresetList *presets, const LessonStep *st, char *why,
+                       size_t whylen) {
+   const Preset *pr = PresetList_find(presets, st->preset);
+   const KernelInfo *k = pr ? Catalog_find(cat, pr->kernel) : NULL;
+   if (!k) {
+      snprintf(why, whylen, pr ? "preset %s names kernel %s, not in the catalog" : "no preset %s", st->preset,
+               pr ? pr->kernel : "");
+      return -1;
+   }
+   long long values[KERNEL_MAX_PARAMS];
+   Problem p;
+   KernelInfo_defaults(k, values);
+   Problem_setDefaults(&p);
+   if (!Preset_apply(pr, k, values, &p, why, whylen))
+      return -1;
+   DeviceLimits lim = Session_device(s)->limits;
+   if (st->limits[0] && Session_simulateLimits(st->limits, &lim, why, whylen) &&
+       !Config_check(k, values, &p, &lim, NULL, why, whylen))
+      return 0;
+   RunStatus rs = Session_precompile(s, k, values, &p, st->ablate, why, whylen);
+   if (rs == RUN_INVALID)
+      return 2;
+   if (rs != RUN_OK)
+      return -1;
+   /* The bank pane traces the step: that build too (not for tensor-map kernels, whose bank
+    * figures are modelled without a trace). */
+   if (k->nsites > 0 && !k->ntma && !st->ablate) {
+      Trace t;
+      RunResult *r = calloc(1, sizeof *r);
+      if (!r) {
+         snprintf(why, whylen, "out of host memory");
+         return -1;
+      }
+      rs = Session_trace(s, k, values, &p, 1, &t, r);
+      if (rs != RUN_OK)
+         snprintf(why, whylen, "bank trace: %s", r->message);
+      Trace_free(&t);
+      RunResult_free(r);
+      free(r);
+      if (rs != RUN_OK)
+         return -1;
+   }
+   return 1;
+}
+
+/* gemmtop lesson NAME --prepare: every step compiled ahead on the device the options name,
+ * so that the class starts warm. */
+static int prepare(const Options *o, const Lesson *lesson) {
+   Catalog cat;
+   if (!Cli_loadCatalog(&cat))
+      return 1;
+   int rc;
+   Session *s = Cli_openSession(o, &cat, &rc);
+   if (!s) {
+      Catalog_free(&cat);
+      return rc;
+   }
+   char dir[1024], err[256];
+   PresetList presets;
+   Preset_defaultDir(cat.dir, dir, sizeof dir);
+   PresetList_load(&presets, dir, err, sizeof err);
+   bool tty = isatty(fileno(stderr));
+   int compiled = 0, refused = 0, failed = 0;
+   double t0 = Util_nowMs();
+   char report[LESSON_MAX_STEPS][640];
+   for (int i = 0; i < lesson->nsteps; i++) {
+      const LessonStep *st = &lesson->steps[i];
+      prepareProgress(tty, i, lesson->nsteps, st->preset);
+      char why[512] = "";
+      int got = prepareStep(s, &cat, &presets, st, why, sizeof why);
+      compiled += got == 1;
+      refused += got == 0 || got == 2;
+      failed += got < 0;
+      snprintf(report[i], sizeof report[i], "%2d %-32s %s%s", i + 1, st->preset,
+               got == 1   ? "ready"
+               : got == 0 ? "refused under the step's simulated limits, as the lesson means: "
+               : got == 2 ? "refused by this device: "
+                          : "FAILED: ",
+               got == 1 ? "" : why);
+   }
+   prepareProgress(tty, lesson->nsteps, lesson->nsteps, "done");
+   printf("lesson %s prepared on %s (%s) in %.1f s: %d step%s compiled, %d refused, %d failed\n", lesson->name,
+          Session_device(s)->name, Session_backend(s)->name, (Util_nowMs() - t0) / 1000, compiled,
+          compiled == 1 ? "" : "s", refused, failed);
+   for (int i = 0; i < lesson->nsteps; i++)
+      printf("  %s\n", report[i]);
+   PresetList_free(&presets);
+   Session_close(s);
+   Catalog_free(&cat);
+   return failed ? 1 : 0;
+}
+
 int Cli_lesson(const Options *o) {
    LessonList list;
    if (!loadLessons(&list))
       return 1;
+   if (o->npositional == 0 && o->prepare) {
+      fprintf(stderr, "gemmtop: --prepare compiles a lesson's steps: name it ('gemmtop lesson NAME --prepare'); the "
+                      "lessons are:");
+      for (int i = 0; i < list.count; i++)
+         fprintf(stderr, "%s %s", i ? "," : "", list.items[i].name);
+      fputc('\n', stderr);
+      LessonList_free(&list);
+      return 2;
+   }
    if (o->npositional == 0) {
       printList(stdout, &list);
       printf("\n'gemmtop lesson NAME' teaches one in the explorer (n, N: next and previous step; L: choose)\n");
@@ -69,6 +189,11 @@ int Cli_lesson(const Options *o) {
       fprintf(stderr, " ('gemmtop list lessons' describes them)\n");
       LessonList_free(&list);
       return 2;
+   }
+   if (o->prepare) {
+      int rc = prepare(o, LessonList_find(&list, name));
+      LessonList_free(&list);
+      return rc;
    }
    LessonList_free(&list);
    return CLI_LESSON_START;

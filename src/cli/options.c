@@ -265,6 +265,9 @@ static const OptionSpec table[] = {
     {.name = "vendor", .kind = OPT_FLAG, .field = F(vendor), .commands = CMD(RUN),
      .help = "also time the vendor BLAS (CLBlast, cuBLAS, rocBLAS) and give % of it",
      .elsewhere = "bench always times the vendor BLAS"},
+    {.name = "prepare", .kind = OPT_FLAG, .field = F(prepare), .commands = CMD(LESSON),
+     .help = "compile every step of the lesson (and its bank trace) into the cache on this device, so that the "
+             "class starts warm; then exit"},
     {.name = "measure", .kind = OPT_FLAG, .field = F(measure), .commands = CMD(LIST),
      .help = "list devices: measure each device's peak GFLOPS and memory bandwidth (seconds per device)"},
     {.name = "arch", .value = "sm_XX|gfxNNN", .kind = OPT_TEXT, .field = F(arch), .commands = CMD(INSPECT),

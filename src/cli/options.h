@@ -44,6 +44,7 @@ typedef struct Options_ {
    bool no_verify;
    unsigned ablate;          /* run: AblateFlag bits (--ablate no-a,no-b,no-fma,const-store) */
    bool no_color, ascii, measure;
+   bool prepare;             /* lesson: compile every step ahead instead of teaching */
    bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS) */
    bool cold_l2;             /* run, bench, sweep: time with the L2 cache cold (core/coldl2.h) */
    const char *arch;         /* inspect: compile for this target (sm_90, gfx906) without a device */
