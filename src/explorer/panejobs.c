@@ -191,6 +191,14 @@ bool Worker_takeBanks(Worker *w, WorkerBanks *out) {
 
 void Worker_setInspect(Worker *w, bool wanted) { setWanted(w, &w->inspect_want, wanted); }
 
+void Worker_setSimdWidth(Worker *w, int simd_width) {
+   pthread_mutex_lock(&w->mu);
+   w->simd_width = simd_width;
+   w->banks_traced = false; /* analysed again under the new model */
+   pthread_cond_signal(&w->cv);
+   pthread_mutex_unlock(&w->mu);
+}
+
 void Worker_setInspectTarget(Worker *w, const char *backend, const char *arch) {
    pthread_mutex_lock(&w->mu);
    Util_copy(w->inspect_backend, sizeof w->inspect_backend, backend ? backend : "");

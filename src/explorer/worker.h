@@ -240,6 +240,9 @@ int Worker_feedAhead(Worker *w, struct Ahead_ *a, unsigned long long *posted);
 /* Whether the inspect pane is shown: the worker reads the compiled code of each
  * configuration once (after its first run) while it is. */
 void Worker_setInspect(Worker *w, bool wanted);
+/* The bank model's SIMD width (the lanes served together: 32 on NVIDIA, 64 on the DCU);
+ * 0 the device's own. The bank pane's configuration is traced and analysed again. */
+void Worker_setSimdWidth(Worker *w, int simd_width);
 /* Moves the newest inspection out (true), or false when there is none new. */
 bool Worker_takeInspect(Worker *w, WorkerInspect *out);
 /* The inspect pane's target: arch "" the device measured; else an architecture compiled

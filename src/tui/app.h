@@ -124,6 +124,7 @@ typedef struct Ui_ {
    long long values[KERNEL_MAX_PARAMS];
    Problem problem;
    unsigned ablate;           /* AblateFlag bits asked with the a key (0: real runs) */
+   int simd_width;            /* the bank model's SIMD width (W, --simd-width); 0 the device's */
    bool cold_l2;              /* time with the L2 cold (F2's timing field; coldl2.h) */
    char limits[128];          /* simulated device limits of a lesson step ("max_wg=256"), "" none */
    char preset_name[64];      /* the preset last loaded (whole), "" none */

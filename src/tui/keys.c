@@ -164,6 +164,24 @@ static void lessonExportKey(Ui *ui, int ch) { LessonUi_export(ui); }
 static void lessonAboutKey(Ui *ui, int ch) { LessonUi_toggleAbout(ui); }
 static void lessonNotesKey(Ui *ui, int ch) { LessonUi_toggleNotes(ui); }
 static void lessonGoToKey(Ui *ui, int ch) { LessonUi_goToStart(ui); }
+
+/* W: the bank model's SIMD width: the device's own, 32 lanes (NVIDIA's warp), 64 (AMD's
+ * and the DCU's wavefront). */
+static void simdWidthKey(Ui *ui, int ch) {
+   static const int widths[] = {0, 32, 64};
+   int i = 0;
+   while (i < 3 && widths[i] != ui->simd_width)
+      i++;
+   ui->simd_width = widths[(i + 1) % 3];
+   Worker_setSimdWidth(ui->worker, ui->simd_width);
+   if (!(ui->visible & PANE_BIT(PANE_BANKS)))
+      togglePane(ui, PANE_BANKS);
+   if (ui->simd_width)
+      Ui_flash(ui, ST_NORMAL, "bank model: %d lanes served together%s (W: next)", ui->simd_width,
+               ui->simd_width == 64 ? ", AMD's and the DCU's wavefront" : ", NVIDIA's warp");
+   else
+      Ui_flash(ui, ST_NORMAL, "bank model: the device's own SIMD width (W: next)");
+}
 static void sweepKey(Ui *ui, int ch) { SweepView_toggle(ui); }
 static void sweepAxisKey(Ui *ui, int ch) { SweepView_cycleX(ui); }
 static void sweepBestKey(Ui *ui, int ch) { SweepView_applyBest(ui); }
@@ -223,6 +241,8 @@ static const KeyBinding bindings[] = {
     {{'I'}, "I", NULL, "lesson: its introduction on every step (or on the first only)", lessonAboutKey, false},
     {{'o'}, "o", NULL, "lesson: the lecturer's speaker notes (notes =) in its pane, or hidden", lessonNotesKey, false},
     {{'g'}, "g", NULL, "lesson: go to a step: type its number, then Enter (Esc: stay)", lessonGoToKey, false},
+    {{'W'}, "W", NULL, "bank pane: the SIMD width the banks serve: the device's, 32 (a warp), 64 (a wavefront)",
+     simdWidthKey, false},
     {{3}, "Ctrl-C", NULL, NULL, quitKey, true},
 };
 #define NBINDINGS ((int)(sizeof bindings / sizeof bindings[0]))

@@ -202,7 +202,7 @@ static int startWorker(Ui *ui, char *aerr, size_t aerrlen) {
    wi.vendor = !ui->start.lesson;
    wi.banks = ui->start.banks;
    wi.bank_width = ui->start.bank_width;
-   wi.simd_width = ui->start.simd_width;
+   wi.simd_width = ui->simd_width = ui->start.simd_width;
    wi.seed = ui->start.has_seed ? ui->start.seed : Rng_freshSeed();
    wi.store = ui->start.store;
    wi.no_store = ui->start.no_store;

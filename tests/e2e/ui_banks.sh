@@ -96,6 +96,15 @@ ui_expect_re "store 8 B" "double: 8-byte accesses"
 ui_expect_re "phase 1: lanes 16-31, [0-9]+ wavefronts?" "a separator before phase 1 (lanes 16-31)"
 ui_keys End
 ui_expect_re "^ l63 +[.1-9]+ @" "End reaches lane 63"
+# W, in the explorer: the device's width again, then 32, then 64 (the DCU lesson's step).
+ui_keys z W
+ui_expect "bank model: the device's own SIMD width" "W: back to the device's SIMD width"
+ui_expect_re "model default: 32 banks x 4 B, SIMD 32" "and the pane's model follows"
+ui_keys W
+ui_expect "bank model: 32 lanes served together, NVIDIA's warp" "W: 32 lanes"
+ui_keys W
+ui_expect "bank model: 64 lanes served together, AMD's and the DCU's wavefront" "W: 64 lanes"
+ui_expect_re "model custom: 32 banks x 4 B, SIMD 64" "and the pane is analysed again under it"
 ui_keys q
 ui_expect_exit 0 "q quits"
 finish
