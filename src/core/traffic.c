@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/ablate.h"
 #include "core/config.h"
 
 static bool evalReuse(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
@@ -50,16 +51,28 @@ bool Traffic_model(const KernelInfo *k, const long long *values, const Problem *
    return true;
 }
 
+void Traffic_ablate(TrafficModel *t, unsigned ablate, const Problem *p) {
+   if (!t->known)
+      return;
+   t->no_a = (ablate & ABLATE_NO_A) != 0;
+   t->no_b = (ablate & ABLATE_NO_B) != 0;
+   t->loads_per_fma = (t->no_a ? 0 : 1.0 / (double)t->reuse_a) + (t->no_b ? 0 : 1.0 / (double)t->reuse_b);
+   double in = (double)Precision_inputSize(p->precision), c = (double)Precision_size(p->precision);
+   t->flops_per_byte = 2.0 / (t->loads_per_fma * in + (t->stores_per_fma + t->c_loads_per_fma) * c);
+}
+
 void Traffic_describe(const TrafficModel *t, char *out, size_t outlen) {
    if (!t->known) {
       snprintf(out, outlen, "no access-count model (the kernel has no reuse: metadata)");
       return;
    }
+   char a[48], b[48];
+   snprintf(a, sizeof a, t->no_a ? "A off (no-a)" : "A 1/%lld", t->reuse_a);
+   snprintf(b, sizeof b, t->no_b ? "B off (no-b)" : "B 1/%lld", t->reuse_b);
    int n = snprintf(out, outlen,
-                    "global: %.4g loads of A and B per multiply-add (A 1/%lld, B 1/%lld), %.4g stores of C%s; "
-                    "%.3g flop/byte",
-                    t->loads_per_fma, t->reuse_a, t->reuse_b, t->stores_per_fma,
-                    t->c_loads_per_fma > 0 ? " and as many loads (beta)" : "", t->flops_per_byte);
+                    "global: %.4g loads of A and B per multiply-add (%s, %s), %.4g stores of C%s; %.3g flop/byte",
+                    t->loads_per_fma, a, b, t->stores_per_fma, t->c_loads_per_fma > 0 ? " and as many loads (beta)" : "",
+                    t->flops_per_byte);
    if (t->local_known && n > 0 && (size_t)n < outlen)
       snprintf(out + n, outlen - (size_t)n, "; local: %.4g reads per multiply-add (A 1/%lld, B 1/%lld)",
                t->local_reads_per_fma, t->local_reuse_a, t->local_reuse_b);

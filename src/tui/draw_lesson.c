@@ -136,6 +136,7 @@ static void explainStep(Ui *ui, Lines *L) {
    TrafficModel t;
    char err[600], text[700];
    if (Traffic_model(Ui_kernel(ui), ui->values, &ui->problem, Ui_limits(ui), &t, err, sizeof err)) {
+      Traffic_ablate(&t, ui->ablate, &ui->problem);
       Traffic_describe(&t, text, sizeof text);
       addPara(L, t.known ? ST_NORMAL : ST_DIM, "access model: %s", text);
    } else {

@@ -13,6 +13,7 @@
 
 #include "core/catalog.h"
 #include "core/preset.h"
+#include "core/ablate.h"
 #include "core/traffic.h"
 #include "base/util.h"
 
@@ -59,6 +60,21 @@ static void test_model(void **state) {
    assert_non_null(strstr(text, "(A 1/32, B 1/128)"));
    assert_non_null(strstr(text, "as many loads (beta)"));
    assert_non_null(strstr(text, "local: 1.25 reads"));
+   /* An ablation: no-a takes A's loads out of the global traffic (the MAGMA lesson); no-fma
+    * and const-store leave the counts. */
+   TrafficModel ab = t;
+   Traffic_ablate(&ab, ABLATE_NO_A, &p);
+   assert_true(near(ab.loads_per_fma, 1.0 / 128));
+   assert_true(ab.flops_per_byte > t.flops_per_byte);
+   Traffic_describe(&ab, text, sizeof text);
+   assert_non_null(strstr(text, "(A off (no-a), B 1/128)"));
+   ab = t;
+   Traffic_ablate(&ab, ABLATE_NO_A | ABLATE_NO_B, &p);
+   assert_true(ab.loads_per_fma == 0);
+   assert_true(near(ab.flops_per_byte, 2.0 / (8 * (2.0 / 512))));
+   ab = t;
+   Traffic_ablate(&ab, ABLATE_NO_FMA | ABLATE_CONST_STORE, &p);
+   assert_true(near(ab.loads_per_fma, t.loads_per_fma) && near(ab.flops_per_byte, t.flops_per_byte));
    KernelInfo_free(&k);
 }
 
