@@ -133,6 +133,7 @@ typedef struct Ui_ {
    bool *has_remembered;
 
    unsigned visible;
+   unsigned before_projector; /* the panes shown before P's projector layout (0: not in it) */
    unsigned prefs_visible;    /* the panes as the preferences had them before a lesson (0: visible) */
    int focus, zoom;
    int kcursor;               /* selectable row of the kernel pane */

@@ -165,6 +165,26 @@ static void lessonAboutKey(Ui *ui, int ch) { LessonUi_toggleAbout(ui); }
 static void lessonNotesKey(Ui *ui, int ch) { LessonUi_toggleNotes(ui); }
 static void lessonGoToKey(Ui *ui, int ch) { LessonUi_goToStart(ui); }
 
+/* P: the projector's layout: the lesson, results and bank panes get the screen (what a
+ * class reads from the back of a room); P again gives back the panes shown before. */
+static void projectorKey(Ui *ui, int ch) {
+   const unsigned projector = PANE_BIT(PANE_LESSON) | PANE_BIT(PANE_RESULTS) | PANE_BIT(PANE_BANKS);
+   if (ui->visible == projector && ui->before_projector) {
+      ui->visible = ui->before_projector;
+      ui->before_projector = 0;
+      Ui_flash(ui, ST_NORMAL, "the panes as they were before the projector's layout");
+   } else {
+      ui->before_projector = ui->visible;
+      ui->visible = projector;
+      ui->focus = PANE_LESSON;
+      Ui_flash(ui, ST_NORMAL, "projector's layout: lesson, results and bank panes (P: back)");
+   }
+   ui->zoom = -1;
+   Layout_compute(ui->cols, ui->rows, ui->visible, ui->zoom, &ui->layout);
+   if (!(ui->layout.shown & PANE_BIT(ui->focus)))
+      focusNext(ui, 1);
+}
+
 /* W: the bank model's SIMD width: the device's own, 32 lanes (NVIDIA's warp), 64 (AMD's
  * and the DCU's wavefront). */
 static void simdWidthKey(Ui *ui, int ch) {
@@ -241,6 +261,7 @@ static const KeyBinding bindings[] = {
     {{'I'}, "I", NULL, "lesson: its introduction on every step (or on the first only)", lessonAboutKey, false},
     {{'o'}, "o", NULL, "lesson: the lecturer's speaker notes (notes =) in its pane, or hidden", lessonNotesKey, false},
     {{'g'}, "g", NULL, "lesson: go to a step: type its number, then Enter (Esc: stay)", lessonGoToKey, false},
+    {{'P'}, "P", NULL, "the projector's layout: lesson, results and bank panes only (P: back)", projectorKey, false},
     {{'W'}, "W", NULL, "bank pane: the SIMD width the banks serve: the device's, 32 (a warp), 64 (a wavefront)",
      simdWidthKey, false},
     {{3}, "Ctrl-C", NULL, NULL, quitKey, true},

@@ -59,6 +59,15 @@ printf '%s\n' "$md" | grep -Eq '^Measured: 20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9]{2}
 expect_in "Timing: each figure the median of a step's first 16 device-timed launches" "$md" "and the timing method"
 expect_in "### Speaker notes" "$md" "and the speaker notes"
 expect_in "Ask the class which of the tutorial's ideas" "$md" "with step 1's"
+# P: the projector's layout gives the lesson, results and bank panes the screen.
+ui_keys P
+ui_expect "projector's layout: lesson, results and bank panes" "P: the projector's layout"
+ui_expect " 5 Bank conflicts" "the bank pane is shown"
+ui_expect " 2 Results" "and the results"
+ui_expect_gone " 1 Kernel" "the kernel pane gives way" 10
+ui_keys P
+ui_expect " 1 Kernel" "P again: the panes as they were"
+ui_expect_gone " 5 Bank conflicts" "the bank pane hidden again" 10
 # g: a lecturer jumps to a step by its number.
 ui_keys g
 ui_expect "go to step: _" "g asks for a step"
