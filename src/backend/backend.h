@@ -84,6 +84,7 @@ typedef enum {
    OFFLINE_LIST_NONE,    /* resources only */
    OFFLINE_LIST_DEFAULT, /* the backend's usual listing: PTX, AMD ISA */
    OFFLINE_LIST_MACHINE, /* the machine code where it differs from the default (SASS), else the default */
+   OFFLINE_LIST_ONLY,    /* the default listing alone, resources not needed (a device said them) */
 } OfflineListing;
 
 /* What an offline compile gave. Every field is set by compile (-1: not known); log and

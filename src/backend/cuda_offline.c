@@ -59,9 +59,13 @@ static BackendStatus compile(const char *source, const char *options, const char
    out->private_mem = out->local_mem = -1;
    char *cubin = NULL, *ptx = NULL, *ptxLog = NULL;
    size_t cubinLen = 0, ptxLen = 0;
-   BackendStatus st = Cuda_compileOnly(source, options, arch, false, &cubin, &cubinLen, &out->log, err, errlen);
+   /* The CUBIN is for SASS and for ptxas's report of the resources: not for the PTX alone. */
+   BackendStatus st = want == OFFLINE_LIST_ONLY
+                         ? BACKEND_OK
+                         : Cuda_compileOnly(source, options, arch, false, &cubin, &cubinLen, &out->log, err, errlen);
    if (st == BACKEND_OK)
-      st = Cuda_compileOnly(source, options, arch, true, &ptx, &ptxLen, &ptxLog, err, errlen);
+      st = Cuda_compileOnly(source, options, arch, true, &ptx, &ptxLen, want == OFFLINE_LIST_ONLY ? &out->log : &ptxLog,
+                            err, errlen);
    free(ptxLog);
    if (st != BACKEND_OK) {
       free(cubin);
@@ -75,7 +79,7 @@ static BackendStatus compile(const char *source, const char *options, const char
    Ptxas_parse(out->log, entry, &out->ptxas);
    /* NVRTC's log held no ptxas report on the H100 machine (its NVRTC, CUDA 13.0): ptxas
     * itself on the PTX then, where it is installed. */
-   if (!out->ptxas.found && Ptxas_ofPtx(ptx, entry, &out->ptxas))
+   if (!out->ptxas.found && want != OFFLINE_LIST_ONLY && Ptxas_ofPtx(ptx, entry, &out->ptxas))
       snprintf(out->registers_from, sizeof out->registers_from, "ptxas on the PTX");
    if (out->ptxas.found) {
       out->registers = out->ptxas.registers;

@@ -31,23 +31,26 @@ static long long groupItems(const Geometry *g) {
 
 /* ---- through a backend's offline compiler ---- */
 
-static OfflineListing listingOf(InspectCode want) {
-   return want == INSPECT_CODE_NONE ? OFFLINE_LIST_NONE
+/* What to ask an offline compile for; on a device (resources known) the listing alone. */
+static OfflineListing listingOf(InspectCode want, bool on_device) {
+   return want == INSPECT_CODE_NONE   ? OFFLINE_LIST_NONE
           : want == INSPECT_CODE_SASS ? OFFLINE_LIST_MACHINE
+          : on_device                 ? OFFLINE_LIST_ONLY
                                       : OFFLINE_LIST_DEFAULT;
 }
 
 /* k with defines through be's offline compiler for arch (be->offline non-NULL). On failure
  * only code->log is left to free (OfflineCode_free). */
 static BackendStatus offlineCode(const Backend *be, const Catalog *cat, const KernelInfo *k, const char *defines,
-                                 const char *arch, InspectCode want, OfflineCode *code, char *err, size_t errlen) {
+                                 const char *arch, InspectCode want, bool on_device, OfflineCode *code, char *err,
+                                 size_t errlen) {
    memset(code, 0, sizeof *code);
    char *source = Session_sourceNamed(cat, Backend_can(be, BACKEND_CAP_CUDA_PRELUDE), k->source, k->path);
    if (!source) {
       snprintf(err, errlen, "out of host memory");
       return BACKEND_ERR_OUT_OF_MEMORY;
    }
-   BackendStatus st = be->offline->compile(source, defines, arch, k->entry, listingOf(want), code, err, errlen);
+   BackendStatus st = be->offline->compile(source, defines, arch, k->entry, listingOf(want, on_device), code, err, errlen);
    free(source);
    return st;
 }
@@ -185,7 +188,7 @@ RunStatus Inspect_onDevice(Session *s, const InspectRequest *rq, Inspection *out
    if (want && !out->code && be->offline && dev->arch[0]) {
       OfflineCode code;
       char err[512];
-      if (offlineCode(be, rq->catalog, k, r->defines, dev->arch, rq->code, &code, err, sizeof err) == BACKEND_OK)
+      if (offlineCode(be, rq->catalog, k, r->defines, dev->arch, rq->code, true, &code, err, sizeof err) == BACKEND_OK)
          takeListing(&code, out);
       OfflineCode_free(&code);
    }
@@ -237,7 +240,7 @@ RunStatus Inspect_offline(const Backend *be, const char *arch, const InspectRequ
       return RUN_INVALID;
    OfflineCode code;
    char err[512] = "";
-   if (offlineCode(be, rq->catalog, rq->kernel, defines, arch, rq->code, &code, err, sizeof err) != BACKEND_OK) {
+   if (offlineCode(be, rq->catalog, rq->kernel, defines, arch, rq->code, false, &code, err, sizeof err) != BACKEND_OK) {
       Util_copy(out->message, sizeof out->message, err);
       out->build_log = code.log;
       return RUN_COMPILE_ERROR;
