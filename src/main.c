@@ -17,10 +17,10 @@
 /* No command: the explorer, started where the options say (the options table refuses
  * any other word). */
 static int explore(const Options *o) {
-   UiStart start = {.sel = Cli_selection(o), .seed = o->seed, .has_seed = o->has_seed, .ascii = o->ascii,
-                    .no_color = o->no_color, .sweep_budget = o->budget, .sweep_exhaustive = o->exhaustive,
-                    .sweep_timeout = o->timeout, .store = o->store, .no_store = o->no_store,
-                    .banks = o->banks, .bank_width = o->bank_width, .simd_width = o->simd_width};
+   UiStart start = {.sel = Cli_selection(o), .seed = o->timing.seed, .has_seed = o->timing.has_seed, .ascii = o->output.ascii,
+                    .no_color = o->output.no_color, .sweep_budget = o->sweep.budget, .sweep_exhaustive = o->sweep.exhaustive,
+                    .sweep_timeout = o->sweep.timeout, .store = o->storage.path, .no_store = o->storage.off,
+                    .banks = o->banks.count, .bank_width = o->banks.bank_width, .simd_width = o->banks.simd_width};
    return Ui_main(&start);
 }
 
@@ -29,9 +29,9 @@ static int lesson(const Options *o) {
    int rc = Cli_lesson(o);
    if (rc != CLI_LESSON_START)
       return rc;
-   UiStart start = {.sel = Cli_selection(o), .seed = o->seed, .has_seed = o->has_seed, .ascii = o->ascii,
-                    .no_color = o->no_color, .lesson = o->positional[0], .banks = o->banks,
-                    .bank_width = o->bank_width, .simd_width = o->simd_width};
+   UiStart start = {.sel = Cli_selection(o), .seed = o->timing.seed, .has_seed = o->timing.has_seed, .ascii = o->output.ascii,
+                    .no_color = o->output.no_color, .lesson = o->positional[0], .banks = o->banks.count,
+                    .bank_width = o->banks.bank_width, .simd_width = o->banks.simd_width};
    return Ui_main(&start);
 }
 

@@ -15,10 +15,10 @@
 #include "cli/report.h"
 
 Selection Cli_selection(const Options *o) {
-   Selection sel = {.backend = o->backend, .device = o->device, .kernel = o->kernel, .preset = o->preset,
-                    .sets = o->sets, .nsets = o->nsets, .problem = o->problem, .has_m = o->has_m, .has_n = o->has_n,
-                    .has_k = o->has_k, .has_precision = o->has_precision, .has_layout = o->has_layout,
-                    .has_alpha = o->has_alpha, .has_beta = o->has_beta};
+   Selection sel = {.backend = o->sel.backend, .device = o->sel.device, .kernel = o->sel.kernel, .preset = o->sel.preset,
+                    .sets = o->sel.sets, .nsets = o->sel.nsets, .problem = o->shape.problem, .has_m = o->shape.has_m, .has_n = o->shape.has_n,
+                    .has_k = o->shape.has_k, .has_precision = o->shape.has_precision, .has_layout = o->shape.has_layout,
+                    .has_alpha = o->shape.has_alpha, .has_beta = o->shape.has_beta};
    return sel;
 }
 
@@ -74,7 +74,7 @@ int Cli_openOutput(const char *option, const char *path, unsigned flags, OutFile
 /* --backend, or the first backend; prints why there is none of that name. */
 static const Backend *pickBackend(const Options *o) {
    char err[256];
-   const Backend *b = Select_backend(o->backend, err, sizeof err);
+   const Backend *b = Select_backend(o->sel.backend, err, sizeof err);
    if (!b)
       fprintf(stderr, "gemmtop: %s\n", err);
    return b;
@@ -107,7 +107,7 @@ int Cli_resolveConfig(const Options *o, const Catalog *cat, const KernelInfo **k
       fprintf(stderr, "gemmtop: %s\n", err);
       return 2;
    }
-   int rc = Cli_checkScalars(o, &r.problem, !o->a_path && !o->b_path && !o->c_path);
+   int rc = Cli_checkScalars(o, &r.problem, !o->io.a_path && !o->io.b_path && !o->io.c_path);
    if (rc)
       return rc;
    *kernel = r.kernel;
@@ -140,7 +140,7 @@ static int devicePeaks(const Options *o, BackendDevices *bd, int nb) {
             Peaks_cached(&bd[b].devs[i], bd[b].be->name, &bd[b].peaks[i]);
             continue;
          }
-         if (o->format == FORMAT_TABLE)
+         if (o->output.format == FORMAT_TABLE)
             fprintf(stderr, "measuring %s device %d (%s)...\n", bd[b].be->name, i, bd[b].devs[i].name);
          char err[1024];
          Session *s = Session_open(bd[b].be, i, &cat, err, sizeof err);
@@ -163,8 +163,8 @@ static int devicePeaks(const Options *o, BackendDevices *bd, int nb) {
  * every backend, and the default device marked where the explorer would start: the first
  * backend with a GPU, else the first backend (Select_defaultBackend). */
 static int listDevices(const Options *o) {
-   const Backend *only = o->backend ? pickBackend(o) : NULL;
-   if (o->backend && !only)
+   const Backend *only = o->sel.backend ? pickBackend(o) : NULL;
+   if (o->sel.backend && !only)
       return 2;
    int nb = only ? 1 : Backend_count();
    BackendDevices *bd = calloc((size_t)nb, sizeof *bd);
@@ -200,12 +200,12 @@ static int listDevices(const Options *o) {
       char pick[256];
       bd[chosen].best = Device_pick(bd[chosen].devs, bd[chosen].n, NULL, pick, sizeof pick);
       rc = devicePeaks(o, bd, nb);
-      Report_devicesHeader(stdout, o->format);
+      Report_devicesHeader(stdout, o->output.format);
       for (int b = 0; b < nb; b++) {
-         if (o->format == FORMAT_TABLE && b > 0)
+         if (o->output.format == FORMAT_TABLE && b > 0)
             putchar('\n');
-         if (bd[b].n > 0 || o->format == FORMAT_TABLE)
-            Report_backendDevices(stdout, o->format, bd[b].be, bd[b].devs, bd[b].n, bd[b].best, bd[b].peaks,
+         if (bd[b].n > 0 || o->output.format == FORMAT_TABLE)
+            Report_backendDevices(stdout, o->output.format, bd[b].be, bd[b].devs, bd[b].n, bd[b].best, bd[b].peaks,
                                   bd[b].why);
          else /* JSON and CSV lines are devices: what a backend found instead goes beside */
             fprintf(stderr, "gemmtop: %s: %s\n", bd[b].be->title, bd[b].why[0] ? bd[b].why : "no device");
@@ -223,7 +223,7 @@ static int listKernels(const Options *o) {
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
       return 1;
-   Report_kernels(stdout, o->format, &cat);
+   Report_kernels(stdout, o->output.format, &cat);
    Catalog_free(&cat);
    return 0;
 }
@@ -238,7 +238,7 @@ static int listPresets(const Options *o) {
    PresetList_load(&list, dir, err, sizeof err);
    if (list.warnings[0])
       fprintf(stderr, "gemmtop: some presets could not be read:\n%s", list.warnings);
-   Report_presets(stdout, o->format, &list);
+   Report_presets(stdout, o->output.format, &list);
    PresetList_free(&list);
    Catalog_free(&cat);
    return 0;
@@ -269,9 +269,9 @@ static int makeInputs(const Options *o, const Problem *p, uint64_t seed, Inputs 
       fprintf(stderr, "gemmtop: out of host memory for a %dx%dx%d problem\n", p->m, p->n, p->k);
       return 1;
    }
-   if (!o->a_path && !o->b_path && !o->c_path)
+   if (!o->io.a_path && !o->io.b_path && !o->io.c_path)
       return 0;
-   bool loaded = Inputs_loadNpy(in, p, o->a_path, o->b_path, o->c_path, err, sizeof err);
+   bool loaded = Inputs_loadNpy(in, p, o->io.a_path, o->io.b_path, o->io.c_path, err, sizeof err);
    if (in->note[0])
       fprintf(stderr, "gemmtop: note: %s\n", in->note);
    if (!loaded || !Inputs_checkRange(in, p, err, sizeof err)) {
@@ -290,7 +290,7 @@ static int writeOut(const Options *o, Session *s, const Problem *p, OutFile *out
       return rc;
    if (st != RUN_OK && st != RUN_NOT_VERIFIED) {
       OutFile_discard(out);
-      fprintf(stderr, "gemmtop: --out %s not written: the run did not finish\n", o->out_path);
+      fprintf(stderr, "gemmtop: --out %s not written: the run did not finish\n", o->io.out_path);
       return rc;
    }
    char err[1300] = "out of host memory";
@@ -298,16 +298,16 @@ static int writeOut(const Options *o, Session *s, const Problem *p, OutFile *out
    void *last = verified_c ? NULL : malloc(bytes ? bytes : 1);
    if (!verified_c && (!last || !Session_readResult(s, last, bytes, err, sizeof err))) {
       OutFile_discard(out);
-      fprintf(stderr, "gemmtop: --out %s: %s\n", o->out_path, err);
+      fprintf(stderr, "gemmtop: --out %s: %s\n", o->io.out_path, err);
       free(last);
       return 1;
    }
    if (last)
-      fprintf(stderr, "gemmtop: note: --out %s holds the last launch's C, not verified (--no-verify)\n", o->out_path);
+      fprintf(stderr, "gemmtop: note: --out %s holds the last launch's C, not verified (--no-verify)\n", o->io.out_path);
    bool ok = Npy_writeTo(out, verified_c ? verified_c : last, (size_t)p->m, (size_t)p->n,
                          Types_of(p->precision)->out == STORAGE_F64 ? NPY_FLOAT64 : NPY_FLOAT32, err, sizeof err);
    if (!ok)
-      fprintf(stderr, "gemmtop: --out %s: %s\n", o->out_path, err);
+      fprintf(stderr, "gemmtop: --out %s: %s\n", o->io.out_path, err);
    free(last);
    return ok ? rc : 1;
 }
@@ -342,17 +342,17 @@ static void reportRun(const Options *o, Session *s, const KernelInfo *k, const l
    VendorResult vendor;
    /* An ablated run is not compared with the vendor library: it is not a GEMM; nor is an
     * emulated one: its times are not the tensor cores'. */
-   bool with_vendor = o->vendor && !o->ablate && !r->geo.emulated && (st == RUN_OK || st == RUN_NOT_VERIFIED);
-   if (o->vendor && o->ablate)
+   bool with_vendor = o->timing.vendor && !o->timing.ablate && !r->geo.emulated && (st == RUN_OK || st == RUN_NOT_VERIFIED);
+   if (o->timing.vendor && o->timing.ablate)
       fprintf(stderr, "gemmtop: --vendor ignored: an ablated run is not compared with the vendor BLAS\n");
-   else if (o->vendor && r->geo.emulated)
+   else if (o->timing.vendor && r->geo.emulated)
       fprintf(stderr, "gemmtop: --vendor ignored: an emulated tensor kernel is not compared with the vendor BLAS\n");
    if (with_vendor)
       Session_vendor(s, p, in,
-                     &(RunOptions){.reps = o->reps, .warmup = o->warmup, .verify = true, .cold_l2 = o->cold_l2,
+                     &(RunOptions){.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = true, .cold_l2 = o->timing.cold_l2,
                                    .observe = true},
                      &vendor);
-   Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, p, seed, ro, r, &peaks,
+   Report_run(stdout, o->output.format, Session_backend(s)->name, Session_device(s), k, values, p, seed, ro, r, &peaks,
               with_vendor ? &vendor : NULL);
    recordRun(o, s, k, values, p, st, r, with_vendor ? &vendor : NULL);
    if (st == RUN_INVALID)
@@ -366,9 +366,9 @@ static void reportRun(const Options *o, Session *s, const KernelInfo *k, const l
 int Cli_run(const Options *o) {
    /* An ablated C is wrong on purpose: it may be written (to study what a switch leaves),
     * but only under a name that says so, never where a result is expected. */
-   if (o->out_path && o->ablate && !Cli_endsWith(o->out_path, ".ablated.npy")) {
+   if (o->io.out_path && o->timing.ablate && !Cli_endsWith(o->io.out_path, ".ablated.npy")) {
       fprintf(stderr, "gemmtop: --out with --ablate: an ablated kernel computes a wrong C on purpose, so it is "
-                      "written only to a file named *.ablated.npy (got %s); or drop --ablate\n", o->out_path);
+                      "written only to a file named *.ablated.npy (got %s); or drop --ablate\n", o->io.out_path);
       return 2;
    }
    Catalog cat;
@@ -379,7 +379,7 @@ int Cli_run(const Options *o) {
    Problem p;
    OutFile *out = NULL;
    int rc = Cli_resolveConfig(o, &cat, &k, values, &p);
-   if (rc || (rc = Cli_openOutput("--out", o->out_path, 0, &out))) {
+   if (rc || (rc = Cli_openOutput("--out", o->io.out_path, 0, &out))) {
       Catalog_free(&cat);
       return rc;
    }
@@ -391,13 +391,13 @@ int Cli_run(const Options *o) {
       return exit_code;
    }
    Inputs in;
-   uint64_t seed = o->has_seed ? o->seed : Rng_freshSeed();
+   uint64_t seed = o->timing.has_seed ? o->timing.seed : Rng_freshSeed();
    char err[1024];
    /* Refuse a bad configuration before making inputs: at large sizes that takes a while. */
    RunResult *r = calloc(1, sizeof *r);
    size_t bytesC = Problem_sizeC(&p) * Precision_size(p.precision);
    /* An ablated run is never verified: its --out (*.ablated.npy) is the last launch's C. */
-   bool keep_verified = out && !o->no_verify && !o->ablate;
+   bool keep_verified = out && !o->timing.no_verify && !o->timing.ablate;
    void *verified_c = keep_verified ? malloc(bytesC ? bytesC : 1) : NULL;
    if (!r || (keep_verified && !verified_c)) {
       fprintf(stderr, "gemmtop: out of host memory\n");
@@ -409,8 +409,8 @@ int Cli_run(const Options *o) {
    if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
        !Config_check(k, values, &p, &Session_device(s)->limits, NULL, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
-      RunOptions none = {.warmup = o->warmup};
-      Report_run(stdout, o->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &none, r, NULL, NULL);
+      RunOptions none = {.warmup = o->timing.warmup};
+      Report_run(stdout, o->output.format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &none, r, NULL, NULL);
       fprintf(stderr, "gemmtop: refused: %s\n", r->message);
       rc = 2;
       goto done_session;
@@ -423,9 +423,9 @@ int Cli_run(const Options *o) {
    if ((rc = makeInputs(o, &p, seed, &in)) != 0)
       goto done_session;
    /* --max-seconds also bounds each launch: one that does not end is abandoned. */
-   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = !o->no_verify, .max_seconds = o->max_seconds,
-                    .ablate = o->ablate, .verified_c = verified_c, .launch_timeout_s = o->max_seconds,
-                    .cold_l2 = o->cold_l2, .observe = true};
+   RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = !o->timing.no_verify, .max_seconds = o->timing.max_seconds,
+                    .ablate = o->timing.ablate, .verified_c = verified_c, .launch_timeout_s = o->timing.max_seconds,
+                    .cold_l2 = o->timing.cold_l2, .observe = true};
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
    reportRun(o, s, k, values, &p, &in, seed, &ro, r);
    rc = writeOut(o, s, &p, out, verified_c, st, RunStatus_exitCode(st));

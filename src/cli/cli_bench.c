@@ -100,14 +100,14 @@ static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, Be
       fprintf(stderr, "gemmtop: %s\n", err);
       return false;
    }
-   if (o->has_precision)
-      c->problem.precision = o->problem.precision;
-   if (o->has_layout)
-      c->problem.trans_a = o->problem.trans_a, c->problem.trans_b = o->problem.trans_b;
-   if (o->has_alpha)
-      c->problem.alpha = o->problem.alpha;
-   if (o->has_beta)
-      c->problem.beta = o->problem.beta;
+   if (o->shape.has_precision)
+      c->problem.precision = o->shape.problem.precision;
+   if (o->shape.has_layout)
+      c->problem.trans_a = o->shape.problem.trans_a, c->problem.trans_b = o->shape.problem.trans_b;
+   if (o->shape.has_alpha)
+      c->problem.alpha = o->shape.problem.alpha;
+   if (o->shape.has_beta)
+      c->problem.beta = o->shape.problem.beta;
    if (Cli_checkScalars(o, &c->problem, true) != 0)
       return false;
    c->kernel = k;
@@ -122,8 +122,8 @@ static void benchVendor(Session *s, const Problem *p, const Inputs *in, const Op
    if (round > 0 && lib->result.status != RUN_OK)
       return;
    VendorResult now;
-   RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0, .cancel = &interrupted,
-                    .cold_l2 = o->cold_l2, .observe = true};
+   RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = round == 0, .cancel = &interrupted,
+                    .cold_l2 = o->timing.cold_l2, .observe = true};
    VendorResult *got = round == 0 ? &lib->result : &now;
    Session_vendor(s, p, in, &ro, got);
    if (got->status == RUN_OK)
@@ -162,11 +162,11 @@ static int collectConfigs(Bench *b, const Catalog *cat) {
       PresetList_free(&list);
       return 1;
    }
-   if (o->kernel || o->preset) {
+   if (o->sel.kernel || o->sel.preset) {
       BenchConfig *c = &b->configs[b->nconf];
       rc = Cli_resolveConfig(o, cat, &c->kernel, c->values, &c->problem);
       if (rc == 0) {
-         snprintf(c->label, sizeof c->label, "%s", o->preset ? o->preset : c->kernel->name);
+         snprintf(c->label, sizeof c->label, "%s", o->sel.preset ? o->sel.preset : c->kernel->name);
          b->nconf++;
       }
    }
@@ -201,21 +201,21 @@ static int collectConfigs(Bench *b, const Catalog *cat) {
 static void openReference(Bench *b, const Catalog *cat) {
    const Options *o = b->o;
    char ref_why[512] = "";
-   if (Backend_byName(o->reference) == b->be) {
+   if (Backend_byName(o->bench.reference) == b->be) {
       snprintf(ref_why, sizeof ref_why, "the reference backend is the one being measured (%s)", b->be->name);
    } else {
       Options ro2 = *o;
-      ro2.backend = o->reference;
-      ro2.device = b->dev->name;
+      ro2.sel.backend = o->bench.reference;
+      ro2.sel.device = b->dev->name;
       int ref_rc;
       fflush(stderr);
       b->ref = Cli_openSession(&ro2, cat, &ref_rc);
       if (!b->ref)
-         snprintf(ref_why, sizeof ref_why, "no %s device named '%s' (see the message above)", o->reference,
+         snprintf(ref_why, sizeof ref_why, "no %s device named '%s' (see the message above)", o->bench.reference,
                   b->dev->name);
    }
    if (!b->ref)
-      fprintf(stderr, "gemmtop: --reference %s: %s; percentages are of %s's own vendor library\n", o->reference,
+      fprintf(stderr, "gemmtop: --reference %s: %s; percentages are of %s's own vendor library\n", o->bench.reference,
               ref_why, b->be->name);
 }
 
@@ -253,10 +253,10 @@ static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t
          }
          use = &own;
       }
-      fprintf(stderr, "size %s, round %d of %d: %s...\n", size, round + 1, o->rounds, b->configs[c].label);
+      fprintf(stderr, "size %s, round %d of %d: %s...\n", size, round + 1, o->bench.rounds, b->configs[c].label);
       /* Verified in the first round; later rounds time the same program. */
-      RunOptions ro = {.reps = o->reps, .warmup = o->warmup, .verify = round == 0, .max_seconds = o->max_seconds,
-                       .launch_timeout_s = o->max_seconds, .cancel = &interrupted, .cold_l2 = o->cold_l2,
+      RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = round == 0, .max_seconds = o->timing.max_seconds,
+                       .launch_timeout_s = o->timing.max_seconds, .cancel = &interrupted, .cold_l2 = o->timing.cold_l2,
                        .observe = true};
       RunStatus st = Session_run(b->s, b->configs[c].kernel, b->configs[c].values, &p, use, &ro, b->r);
       cell->emulated = b->r->geo.emulated;
@@ -288,10 +288,10 @@ static void benchLibraries(Bench *b, int si, int round, const Inputs *in) {
    for (int pi = 0; pi < b->nprec && !atomic_load(&interrupted); pi++) {
       Problem vp = vendorProblem(b, pi, si);
       const char *prec = b->nprec > 1 ? Precision_name(b->precs[pi]) : "";
-      fprintf(stderr, "size %s, round %d of %d: vendor%s%s...\n", size, round + 1, o->rounds, *prec ? " " : "", prec);
+      fprintf(stderr, "size %s, round %d of %d: vendor%s%s...\n", size, round + 1, o->bench.rounds, *prec ? " " : "", prec);
       benchVendor(b->s, &vp, &in[pi], o, round, &b->vendor[pi][si]);
       if (b->ref) {
-         fprintf(stderr, "size %s, round %d of %d: reference (%s)...\n", size, round + 1, o->rounds, o->reference);
+         fprintf(stderr, "size %s, round %d of %d: reference (%s)...\n", size, round + 1, o->bench.rounds, o->bench.reference);
          benchVendor(b->ref, &vp, &in[pi], o, round, &b->reference[pi][si]);
       }
    }
@@ -343,7 +343,7 @@ static void benchSize(Bench *b, int si) {
    char err[1536] = "", size[48];
    sizeLabel(&b->sizes[si], size, sizeof size);
    Inputs in[PRECISION_COUNT];
-   uint64_t seed = o->has_seed ? o->seed : Rng_freshSeed();
+   uint64_t seed = o->timing.has_seed ? o->timing.seed : Rng_freshSeed();
    int made = 0;
    /* Until measured: what Ctrl-C leaves. */
    for (int c = 0; c < b->nconf; c++) {
@@ -367,7 +367,7 @@ static void benchSize(Bench *b, int si) {
          Inputs_free(&in[pi]);
       return;
    }
-   for (int round = 0; round < o->rounds && !atomic_load(&interrupted); round++)
+   for (int round = 0; round < o->bench.rounds && !atomic_load(&interrupted); round++)
       for (int turn = 0; turn < 2; turn++) {
          if (turn != round % 2)
             benchConfigs(b, si, round, in, seed);
@@ -445,7 +445,7 @@ static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *params
            cell->status == RUN_OK ? "true" : "false");
    if (cell->status == RUN_OK)
       fprintf(out, ",\"gflops\":%.6g,\"time_ms\":%.6g", cell->gflops, cell->ms);
-   fprintf(out, ",\"l2\":\"%s\"", b->o->cold_l2 ? "cold" : "warm");
+   fprintf(out, ",\"l2\":\"%s\"", b->o->timing.cold_l2 ? "cold" : "warm");
    saveObservation(out, true, "", &cell->obs);
    saveObservation(out, true, "vendor_", &vendor->obs);
    fprintf(out, ",\"emulated\":%s,\"vendor\":", cell->emulated ? "true" : "false");
@@ -500,7 +500,7 @@ static void writeRow(FILE *out, bool json, const Bench *b, int c, int si) {
       fprintf(out, "%s,%.6g,%.4g,", reference->name, reference->gflops, rpct);
    else
       fprintf(out, ",,,");
-   fprintf(out, "%d,%s", cell->rounds, b->o->cold_l2 ? "cold" : "warm");
+   fprintf(out, "%d,%s", cell->rounds, b->o->timing.cold_l2 ? "cold" : "warm");
    saveObservation(out, false, "", &cell->obs);
    saveObservation(out, false, "vendor_", &vendor->obs);
    fprintf(out, ",%d,%d,%d,%s\n", z->m, z->n, z->k, cell->emulated ? "true" : "false");
@@ -556,7 +556,7 @@ static void printLibraries(const Bench *b) {
          if (b->nprec > 1)
             snprintf(prec, sizeof prec, " %s", Precision_name(b->precs[pi]));
          snprintf(label, sizeof label, "%s%s%s%s%s", libs[0].result.name[0] ? libs[0].result.name : "vendor BLAS", prec,
-                  row == 0 ? " (" : "", row == 0 ? o->reference : "", row == 0 ? ")" : "");
+                  row == 0 ? " (" : "", row == 0 ? o->bench.reference : "", row == 0 ? ")" : "");
          printf("%-32.32s", label);
          for (int si = 0; si < b->nsizes; si++) {
             const VendorResult *v = &libs[si].result, *y = &yard[si].result;
@@ -610,9 +610,9 @@ static void printLibraryMessages(const Bench *b, int si, char *failed, size_t le
 /* How the L2 was, and what the driver said. */
 static void printL2AndDriver(const Bench *b) {
    const VendorResult *first = &b->vendor[0][0].result;
-   if (b->o->cold_l2 && first->cold_l2_method[0])
+   if (b->o->timing.cold_l2 && first->cold_l2_method[0])
       printf("cold L2: each launch and library call read operands out of the L2 (%s)\n", first->cold_l2_method);
-   else if (!b->o->cold_l2)
+   else if (!b->o->timing.cold_l2)
       printf("warm L2: repeated launches on the same operands, as they find the cache (--cold-l2 for a cold one)\n");
    bool observed = false, throttled = false;
    for (int c = 0; c < b->nconf; c++)
@@ -652,8 +652,8 @@ static int printFooter(const Bench *b) {
       printf("every result verified%s\n", atomic_load(&interrupted) ? " (of those measured)" : "");
    else
       printf("not every result verified: %s\n", failed);
-   printf("each figure: the median of %d round%s in which the libraries and the configurations took turns\n", o->rounds,
-          o->rounds == 1 ? "" : "s");
+   printf("each figure: the median of %d round%s in which the libraries and the configurations took turns\n", o->bench.rounds,
+          o->bench.rounds == 1 ? "" : "s");
    printL2AndDriver(b);
    return failures;
 }
@@ -661,7 +661,7 @@ static int printFooter(const Bench *b) {
 /* The table: GFLOPS and % of vendor per size, then what failed. Returns the failures. */
 static int printTable(const Bench *b) {
    char size[48];
-   printf("device %s (%s), %s L2\n%-32s", b->dev->name, b->be->name, b->o->cold_l2 ? "cold" : "warm",
+   printf("device %s (%s), %s L2\n%-32s", b->dev->name, b->be->name, b->o->timing.cold_l2 ? "cold" : "warm",
           "configuration");
    for (int si = 0; si < b->nsizes; si++) {
       sizeLabel(&b->sizes[si], size, sizeof size);
@@ -703,7 +703,7 @@ static int countFailures(const Bench *b) {
  * every size, warm-up and timed launches in every round, one verification launch. */
 static double benchFlops(const Bench *b) {
    const Options *o = b->o;
-   double launches = (double)o->rounds * (o->warmup + o->reps) + 1;
+   double launches = (double)o->bench.rounds * (o->timing.warmup + o->timing.reps) + 1;
    int items = b->nconf + b->nprec * (b->ref ? 2 : 1);
    double flops = 0;
    for (int si = 0; si < b->nsizes; si++)
@@ -755,7 +755,7 @@ static int benchAll(Bench *b, OutFile *saveFile) {
    const Options *o = b->o;
    int rc = 0;
    FILE *save = saveFile ? OutFile_stream(saveFile) : NULL;
-   bool json = o->save && strlen(o->save) > 5 && !strcmp(o->save + strlen(o->save) - 5, ".json");
+   bool json = o->output.save && strlen(o->output.save) > 5 && !strcmp(o->output.save + strlen(o->output.save) - 5, ".json");
    if (save && !json)
       fputs(CSV_HEADER, save);
    if (b->dev->type == DEVICE_CPU)
@@ -777,9 +777,9 @@ static int benchAll(Bench *b, OutFile *saveFile) {
 /* The results on standard output: the table, or CSV or JSON lines (--format). Returns the
  * configurations' failures. */
 static int printResults(const Bench *b) {
-   if (b->o->format == FORMAT_TABLE)
+   if (b->o->output.format == FORMAT_TABLE)
       return printTable(b);
-   bool json = b->o->format == FORMAT_JSON;
+   bool json = b->o->output.format == FORMAT_JSON;
    if (!json)
       fputs(CSV_HEADER, stdout);
    for (int si = 0; si < b->measured; si++)
@@ -830,7 +830,7 @@ int Cli_bench(const Options *o) {
    }
    b->o = o;
    char err[256];
-   b->nsizes = Options_parseSizes(o->sizes, b->sizes, OPTIONS_MAX_SIZES, err, sizeof err);
+   b->nsizes = Options_parseSizes(o->bench.sizes, b->sizes, OPTIONS_MAX_SIZES, err, sizeof err);
    if (b->nsizes <= 0) {
       fprintf(stderr, "gemmtop: %s\n", err);
       free(b);
@@ -844,13 +844,13 @@ int Cli_bench(const Options *o) {
    OutFile *saveFile = NULL;
    int rc = collectConfigs(b, &cat);
    if (rc == 0)
-      rc = Cli_openOutput("--save", o->save, OUTFILE_STREAM_OK, &saveFile);
+      rc = Cli_openOutput("--save", o->output.save, OUTFILE_STREAM_OK, &saveFile);
    if (rc == 0)
       b->s = Cli_openSession(o, &cat, &rc);
    if (b->s) {
       b->be = Session_backend(b->s);
       b->dev = Session_device(b->s);
-      if (o->reference)
+      if (o->bench.reference)
          openReference(b, &cat);
       b->cells = calloc((size_t)b->nconf * OPTIONS_MAX_SIZES, sizeof *b->cells);
       b->cg = calloc((size_t)b->nconf * BENCH_MAX_ROUNDS, sizeof *b->cg);

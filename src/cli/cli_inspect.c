@@ -112,9 +112,9 @@ static void printJson(const KernelInfo *k, const long long *values, const Inspec
 }
 
 static InspectCode codeWanted(const Options *o) {
-   if (o->code && !strcmp(o->code, "none"))
+   if (o->inspect.code && !strcmp(o->inspect.code, "none"))
       return INSPECT_CODE_NONE;
-   if (o->code && !strcmp(o->code, "sass"))
+   if (o->inspect.code && !strcmp(o->inspect.code, "sass"))
       return INSPECT_CODE_SASS;
    return INSPECT_CODE_DEFAULT;
 }
@@ -134,7 +134,7 @@ static void offlineBackends(char *out, size_t len) {
 /* The backend of a compile for --arch without a device; NULL when there is none (message
  * printed: a usage error). */
 static const Backend *offlineBackend(const Options *o) {
-   const Backend *be = o->backend ? Backend_byName(o->backend) : NULL;
+   const Backend *be = o->sel.backend ? Backend_byName(o->sel.backend) : NULL;
    if (!be || !be->offline) {
       char which[256];
       offlineBackends(which, sizeof which);
@@ -142,8 +142,8 @@ static const Backend *offlineBackend(const Options *o) {
       return NULL;
    }
    const BackendOffline *off = be->offline;
-   if (strncmp(o->arch, off->arch_prefix, strlen(off->arch_prefix)) != 0) {
-      fprintf(stderr, "gemmtop: --arch %s: the %s backend compiles for %s architectures (e.g. %s)\n", o->arch,
+   if (strncmp(o->inspect.arch, off->arch_prefix, strlen(off->arch_prefix)) != 0) {
+      fprintf(stderr, "gemmtop: --arch %s: the %s backend compiles for %s architectures (e.g. %s)\n", o->inspect.arch,
               be->title, off->arch_prefix, off->arch_example);
       return NULL;
    }
@@ -153,11 +153,11 @@ static const Backend *offlineBackend(const Options *o) {
 /* Compiles for --arch without a device, or on the device that the options name; prints
  * why it failed. Returns the exit code. */
 static int inspect(const Options *o, const InspectRequest *rq, Inspection *in) {
-   if (o->arch) {
+   if (o->inspect.arch) {
       const Backend *be = offlineBackend(o);
       if (!be)
          return 2;
-      RunStatus st = Inspect_offline(be, o->arch, rq, in);
+      RunStatus st = Inspect_offline(be, o->inspect.arch, rq, in);
       if (st == RUN_INVALID)
          fprintf(stderr, "gemmtop: %s\n", in->message);
       else if (st != RUN_OK)
@@ -187,7 +187,7 @@ int Cli_inspect(const Options *o) {
    Inspection in;
    memset(&in, 0, sizeof in);
    if (rc == 0) {
-      InspectRequest rq = {.catalog = &cat, .kernel = k, .values = values, .problem = &p, .ablate = o->ablate,
+      InspectRequest rq = {.catalog = &cat, .kernel = k, .values = values, .problem = &p, .ablate = o->timing.ablate,
                            .code = codeWanted(o)};
       rc = inspect(o, &rq, &in);
    }
@@ -195,10 +195,10 @@ int Cli_inspect(const Options *o) {
       if (in.warning[0])
          fprintf(stderr, "gemmtop: --code sass: %s\n", in.warning);
       bool show = codeWanted(o) != INSPECT_CODE_NONE;
-      if (o->format == FORMAT_JSON)
-         printJson(k, values, &in, show, o->ablate);
+      if (o->output.format == FORMAT_JSON)
+         printJson(k, values, &in, show, o->timing.ablate);
       else
-         printTable(k, values, &in, show, o->ablate);
+         printTable(k, values, &in, show, o->timing.ablate);
    }
    Inspection_free(&in);
    Catalog_free(&cat);

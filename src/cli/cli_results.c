@@ -43,21 +43,21 @@ static const struct {
 } kGiven[] = {
 #define TEXT(f) offsetof(Options, f), true
 #define FLAG(f) offsetof(Options, f), false
-    {TAKES_FILTERS | TAKES_LABELS, "--device", TEXT(filter_device)},
-    {TAKES_FILTERS | TAKES_LABELS, "--kernel", TEXT(kernel)},
-    {TAKES_FILTERS | TAKES_LABELS, "--size", TEXT(filter_size)},
-    {TAKES_FILTERS | TAKES_LABELS, "--precision", FLAG(has_precision)},
-    {TAKES_FILTERS, "--origin", TEXT(origin)},
-    {TAKES_FILTERS, "--since", TEXT(since)},
-    {TAKES_FILTERS, "--until", TEXT(until)},
-    {TAKES_FILTERS, "--ok", FLAG(ok_only)},
-    {TAKES_LIMIT, "--limit", FLAG(has_limit)},
-    {TAKES_AGAINST, "--against", TEXT(against)},
-    {TAKES_AGAINST, "--against-since", TEXT(against_since)},
-    {TAKES_AGAINST, "--against-until", TEXT(against_until)},
-    {TAKES_FORMAT, "--format", TEXT(results_format)},
-    {TAKES_OUT, "--out", TEXT(results_out)},
-    {TAKES_OUT, "--force", FLAG(force)},
+    {TAKES_FILTERS | TAKES_LABELS, "--device", TEXT(results.filter_device)},
+    {TAKES_FILTERS | TAKES_LABELS, "--kernel", TEXT(sel.kernel)},
+    {TAKES_FILTERS | TAKES_LABELS, "--size", TEXT(results.filter_size)},
+    {TAKES_FILTERS | TAKES_LABELS, "--precision", FLAG(shape.has_precision)},
+    {TAKES_FILTERS, "--origin", TEXT(results.origin)},
+    {TAKES_FILTERS, "--since", TEXT(results.since)},
+    {TAKES_FILTERS, "--until", TEXT(results.until)},
+    {TAKES_FILTERS, "--ok", FLAG(results.ok_only)},
+    {TAKES_LIMIT, "--limit", FLAG(results.has_limit)},
+    {TAKES_AGAINST, "--against", TEXT(results.against)},
+    {TAKES_AGAINST, "--against-since", TEXT(results.against_since)},
+    {TAKES_AGAINST, "--against-until", TEXT(results.against_until)},
+    {TAKES_FORMAT, "--format", TEXT(results.format)},
+    {TAKES_OUT, "--out", TEXT(results.out)},
+    {TAKES_OUT, "--force", FLAG(results.force)},
 #undef TEXT
 #undef FLAG
 };
@@ -183,22 +183,22 @@ static long long dayStart(const char *day) {
 
 static int filterFromOptions(const Options *o, StoreFilter *f, bool with_device, bool with_dates) {
    StoreFilter_init(f);
-   f->device = with_device ? o->filter_device : NULL;
-   f->kernel = o->kernel;
-   f->origin = o->origin;
-   if (o->filter_size) {
-      f->m = o->problem.m;
-      f->n = o->problem.n;
-      f->k = o->problem.k;
+   f->device = with_device ? o->results.filter_device : NULL;
+   f->kernel = o->sel.kernel;
+   f->origin = o->results.origin;
+   if (o->results.filter_size) {
+      f->m = o->shape.problem.m;
+      f->n = o->shape.problem.n;
+      f->k = o->shape.problem.k;
    }
-   f->precision = o->has_precision ? (int)o->problem.precision : -1;
-   f->ok_only = o->ok_only;
+   f->precision = o->shape.has_precision ? (int)o->shape.problem.precision : -1;
+   f->ok_only = o->results.ok_only;
    if (with_dates) {
-      f->since = o->since ? dayStart(o->since) : 0;
-      f->until = o->until ? dayStart(o->until) + 86399 : 0;
+      f->since = o->results.since ? dayStart(o->results.since) : 0;
+      f->until = o->results.until ? dayStart(o->results.until) + 86399 : 0;
    }
-   if (o->since && o->until && dayStart(o->since) > dayStart(o->until)) {
-      fprintf(stderr, "gemmtop: results: --since %s is after --until %s\n", o->since, o->until);
+   if (o->results.since && o->results.until && dayStart(o->results.since) > dayStart(o->results.until)) {
+      fprintf(stderr, "gemmtop: results: --since %s is after --until %s\n", o->results.since, o->results.until);
       return 2;
    }
    return 0;
@@ -211,7 +211,7 @@ static bool isStoreCompanion(const char *path, Store *s);
 
 static Store *openStore(const Options *o, bool writing) {
    char err[1024];
-   Store *s = writing ? Store_open(o->store, err, sizeof err) : Store_openReadOnly(o->store, err, sizeof err);
+   Store *s = writing ? Store_open(o->storage.path, err, sizeof err) : Store_openReadOnly(o->storage.path, err, sizeof err);
    if (!s)
       fprintf(stderr, "gemmtop: results: %s\n", err);
    return s;
@@ -269,7 +269,7 @@ static int resultsList(const Options *o, Store *s) {
    int rc = filterFromOptions(o, &f, true, true);
    if (rc)
       return rc;
-   long limit = o->has_limit ? o->limit : DEFAULT_LIMIT;
+   long limit = o->results.has_limit ? o->results.limit : DEFAULT_LIMIT;
    ResultSet all = {0};
    Newest nw = {.limit = limit};
    const StoreRecord *first; /* the rows shown, oldest first */
@@ -378,16 +378,16 @@ static bool containsAnyCase(const char *text, const char *part) {
 
 /* Which side each row is on: two devices (--against), or two date ranges of one. */
 static int assignSides(const Options *o, const ResultSet *set, unsigned char *side) {
-   bool by_device = o->against != NULL;
-   long long a0 = o->since ? dayStart(o->since) : 0, a1 = o->until ? dayStart(o->until) + 86399 : 0;
-   long long b0 = o->against_since ? dayStart(o->against_since) : 0,
-             b1 = o->against_until ? dayStart(o->against_until) + 86399 : 0;
+   bool by_device = o->results.against != NULL;
+   long long a0 = o->results.since ? dayStart(o->results.since) : 0, a1 = o->results.until ? dayStart(o->results.until) + 86399 : 0;
+   long long b0 = o->results.against_since ? dayStart(o->results.against_since) : 0,
+             b1 = o->results.against_until ? dayStart(o->results.against_until) + 86399 : 0;
    for (int i = 0; i < set->n; i++) {
       const StoreRecord *r = &set->rows[i];
       bool in_a, in_b;
       if (by_device) {
-         in_a = containsAnyCase(r->device, o->filter_device);
-         in_b = containsAnyCase(r->device, o->against);
+         in_a = containsAnyCase(r->device, o->results.filter_device);
+         in_b = containsAnyCase(r->device, o->results.against);
       } else {
          in_a = (!a0 || r->time >= a0) && (!a1 || r->time <= a1);
          in_b = (!b0 || r->time >= b0) && (!b1 || r->time <= b1);
@@ -404,11 +404,11 @@ static int assignSides(const Options *o, const ResultSet *set, unsigned char *si
 }
 
 static int checkCompare(const Options *o) {
-   bool dates = o->against_since || o->against_until;
-   const char *why = !o->filter_device ? "needs --device NAME (the first side)"
-                     : o->against && dates ? "compares two devices (--against) or two date ranges (--against-since, "
+   bool dates = o->results.against_since || o->results.against_until;
+   const char *why = !o->results.filter_device ? "needs --device NAME (the first side)"
+                     : o->results.against && dates ? "compares two devices (--against) or two date ranges (--against-since, "
                                              "--against-until), not both"
-                     : !o->against && !dates ? "needs --against NAME (another device), or --against-since and/or "
+                     : !o->results.against && !dates ? "needs --against NAME (another device), or --against-since and/or "
                                                "--against-until DATE (the same device at other dates)"
                                              : NULL;
    if (why)
@@ -450,7 +450,7 @@ static int resultsCompare(const Options *o, Store *s) {
    int rc = checkCompare(o);
    StoreFilter f;
    ResultSet set;
-   bool by_device = o->against != NULL;
+   bool by_device = o->results.against != NULL;
    if (rc || (rc = filterFromOptions(o, &f, !by_device, by_device)) || (rc = gather(s, &f, &set)))
       return rc;
    unsigned char *side = malloc((size_t)(set.n ? set.n : 1));
@@ -467,9 +467,9 @@ static int resultsCompare(const Options *o, Store *s) {
       if (by_device) {
          printf("A: %s\nB: %s\n", a[0] ? a : "(no device matches --device)", b[0] ? b : "(no device matches --against)");
       } else {
-         printf("A: %s, %s to %s\nB: %s, %s to %s\n", o->filter_device, o->since ? o->since : "the start",
-                o->until ? o->until : "now", o->filter_device, o->against_since ? o->against_since : "the start",
-                o->against_until ? o->against_until : "now");
+         printf("A: %s, %s to %s\nB: %s, %s to %s\n", o->results.filter_device, o->results.since ? o->results.since : "the start",
+                o->results.until ? o->results.until : "now", o->results.filter_device, o->results.against_since ? o->results.against_since : "the start",
+                o->results.against_until ? o->results.against_until : "now");
       }
       if (n)
          printPairs(&set, pairs, n);
@@ -491,25 +491,25 @@ static bool writeRow(const StoreRecord *r, void *ctx) {
 
 static int resultsExport(const Options *o, Store *s) {
    ResultFormat format = RESULT_FORMAT_CSV;
-   if (o->results_format && (!ResultFormat_parse(o->results_format, &format) || format == RESULT_FORMAT_CLBLAST)) {
+   if (o->results.format && (!ResultFormat_parse(o->results.format, &format) || format == RESULT_FORMAT_CLBLAST)) {
       fprintf(stderr, "gemmtop: results export --format %s: export writes csv, jsonl or t4 (CLBlast's tuner "
-                      "format is only read, by import)\n", o->results_format);
+                      "format is only read, by import)\n", o->results.format);
       return 2;
    }
    struct stat st;
-   if (o->results_out && s && (sameFile(o->results_out, s) || isStoreCompanion(o->results_out, s))) {
+   if (o->results.out && s && (sameFile(o->results.out, s) || isStoreCompanion(o->results.out, s))) {
       fprintf(stderr, "gemmtop: results export: --out %s is the results store itself (or its -wal or -shm); give "
-                      "another file\n", o->results_out);
+                      "another file\n", o->results.out);
       return 2;
    }
-   if (o->results_out && !o->force && stat(o->results_out, &st) == 0 && S_ISREG(st.st_mode)) {
-      fprintf(stderr, "gemmtop: results export: %s exists; --force replaces it\n", o->results_out);
+   if (o->results.out && !o->results.force && stat(o->results.out, &st) == 0 && S_ISREG(st.st_mode)) {
+      fprintf(stderr, "gemmtop: results export: %s exists; --force replaces it\n", o->results.out);
       return 2;
    }
    StoreFilter f;
    OutFile *file = NULL;
    int rc = filterFromOptions(o, &f, true, true);
-   if (rc || (rc = Cli_openOutput("--out", o->results_out, OUTFILE_STREAM_OK, &file)))
+   if (rc || (rc = Cli_openOutput("--out", o->results.out, OUTFILE_STREAM_OK, &file)))
       return rc;
    ResultWriter w;
    ResultWriter_begin(&w, file ? OutFile_stream(file) : stdout, format);
@@ -526,7 +526,7 @@ static int resultsExport(const Options *o, Store *s) {
    }
    if (file)
       fprintf(stderr, "gemmtop: exported %ld result%s to %s (%s)\n", w.rows, w.rows == 1 ? "" : "s",
-              o->results_out, ResultFormat_title(format));
+              o->results.out, ResultFormat_title(format));
    return 0;
 }
 
@@ -612,7 +612,7 @@ static bool importRow(StoreRecord *r, void *ctx) {
  * failed) or 2 (not a file gemmtop imports), with the message printed. */
 static int importFile(const Options *o, const char *path, Store *s) {
    ResultFormat format, found = RESULT_FORMAT_T4;
-   bool has_format = o->results_format && ResultFormat_parse(o->results_format, &format);
+   bool has_format = o->results.format && ResultFormat_parse(o->results.format, &format);
    struct stat st;
    size_t len = 0;
    char why[256];
@@ -626,14 +626,14 @@ static int importFile(const Options *o, const char *path, Store *s) {
       fprintf(stderr, "gemmtop: results import: %s: %s\n", path, why);
       return (unsigned long long)st.st_size > IMPORT_MAX_BYTES ? 2 : 1;
    }
-   ImportLabels labels = {.device = o->filter_device, .kernel = o->kernel, .precision = -1};
-   if (o->filter_size) {
-      labels.m = o->problem.m;
-      labels.n = o->problem.n;
-      labels.k = o->problem.k;
+   ImportLabels labels = {.device = o->results.filter_device, .kernel = o->sel.kernel, .precision = -1};
+   if (o->results.filter_size) {
+      labels.m = o->shape.problem.m;
+      labels.n = o->shape.problem.n;
+      labels.k = o->shape.problem.k;
    }
-   if (o->has_precision)
-      labels.precision = (int)o->problem.precision;
+   if (o->shape.has_precision)
+      labels.precision = (int)o->shape.problem.precision;
    Importing im = {.said = Util_nowMs()};
    char err[1024];
    if (!knownKeys(s, &im.known, err, sizeof err) || !(im.batch = Store_begin(s, err, sizeof err))) {
@@ -778,7 +778,7 @@ static int resultsImport(const Options *o, Store *s) {
       return 2;
    }
    if (looksLikeSqlite(path)) {
-      if (o->results_format || o->filter_device || o->kernel || o->filter_size || o->has_precision) {
+      if (o->results.format || o->results.filter_device || o->sel.kernel || o->results.filter_size || o->shape.has_precision) {
          fprintf(stderr, "gemmtop: results import: %s is a gemmtop store: its rows keep their own labels and format "
                          "(drop --format, --device, --kernel, --size and --precision)\n", path);
          return 2;
@@ -844,15 +844,15 @@ static int storeAbsent(const Options *o, bool *absent) {
    char path[4096];
    struct stat st;
    *absent = false;
-   if (o->store)
-      Util_copy(path, sizeof path, o->store);
+   if (o->storage.path)
+      Util_copy(path, sizeof path, o->storage.path);
    else if (!Store_defaultPath(path, sizeof path))
       return 0; /* Store_open says why */
    if (stat(path, &st) == 0 || errno != ENOENT)
       return 0;
    *absent = true;
-   if (o->store) {
-      fprintf(stderr, "gemmtop: results: --store %s: no such file\n", o->store);
+   if (o->storage.path) {
+      fprintf(stderr, "gemmtop: results: --store %s: no such file\n", o->storage.path);
       return 2;
    }
    fprintf(stderr, "gemmtop: results: no results store at %s yet (gemmtop run, sweep, bench and the explorer "

@@ -111,7 +111,7 @@ static bool isJsonName(const char *path) { return strlen(path) > 5 && !strcmp(pa
  * said once) when it cannot start: the runs compile instead. */
 static Ahead *startPool(const Options *o, const Catalog *cat) {
    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-   int jobs = o->jobs ? o->jobs : (int)(cores > 0 ? cores : 1);
+   int jobs = o->sweep.jobs ? o->sweep.jobs : (int)(cores > 0 ? cores : 1);
    if (jobs > AHEAD_MAX_THREADS)
       jobs = AHEAD_MAX_THREADS;
    char err[1024];
@@ -285,13 +285,13 @@ typedef struct SweepPlan_ {
 } SweepPlan;
 
 static bool outOfTime(const SweepPlan *pl) {
-   return pl->o->time_budget > 0 && Util_nowMs() - pl->t0 >= pl->o->time_budget * 1000;
+   return pl->o->sweep.time_budget > 0 && Util_nowMs() - pl->t0 >= pl->o->sweep.time_budget * 1000;
 }
 
 static MeasureJob measureJob(const SweepPlan *pl, const Problem *p) {
    const Options *o = pl->o;
-   MeasureJob job = {.device = pl->dev.index, .problem = *p, .seed = pl->seed, .reps = o->reps, .warmup = o->warmup,
-                     .timeout_s = Sweep_timeout(o->timeout, &pl->dev), .cold_l2 = o->cold_l2};
+   MeasureJob job = {.device = pl->dev.index, .problem = *p, .seed = pl->seed, .reps = o->timing.reps, .warmup = o->timing.warmup,
+                     .timeout_s = Sweep_timeout(o->sweep.timeout, &pl->dev), .cold_l2 = o->timing.cold_l2};
    Util_copy(job.backend, sizeof job.backend, pl->backend);
    Util_copy(job.kernel, sizeof job.kernel, pl->k->name);
    return job;
@@ -361,7 +361,7 @@ static bool searchSize(SweepPlan *pl, SizeRun *run) {
    }
    bool compile = DiskCache_enabled() && budget - run->n > 1;
    Ahead *pool = compile ? startPool(o, pl->cat) : NULL;
-   int batch = learns || o->time_budget > 0 ? (pool ? Ahead_threads(pool) : 1) : budget - run->n;
+   int batch = learns || o->sweep.time_budget > 0 ? (pool ? Ahead_threads(pool) : 1) : budget - run->n;
    AheadTarget t = Ahead_target(pl->backend, pl->dev.index, pl->k->name, &run->p, 0);
    char best[256] = "";
    double bestGflops = 0, t1 = Util_nowMs();
@@ -375,7 +375,7 @@ static bool searchSize(SweepPlan *pl, SizeRun *run) {
       if (nb == 0 || run->n != from + nb)
          break;
       if (pool)
-         compileAhead(pool, &t, &run->tried[from], nb, pl->tty && !learns && o->time_budget <= 0, pl->t0);
+         compileAhead(pool, &t, &run->tried[from], nb, pl->tty && !learns && o->sweep.time_budget <= 0, pl->t0);
       for (int b = 0; b < nb; b++) {
          Candidate *c = &run->tried[from + b];
          if ((run->out_of_time = outOfTime(pl))) {
@@ -448,8 +448,8 @@ static void report(const SweepPlan *pl, const SizeRun *run, bool first, bool sev
    const Candidate *all = run->tried;
    int n = run->n;
    const int *counts = run->counts;
-   if (o->format != FORMAT_TABLE) {
-      writeResults(stdout, o->format == FORMAT_JSON, first, k, &run->p, pl->models, all, n, pl->emulated);
+   if (o->output.format != FORMAT_TABLE) {
+      writeResults(stdout, o->output.format == FORMAT_JSON, first, k, &run->p, pl->models, all, n, pl->emulated);
       return;
    }
    if (several)
@@ -463,7 +463,7 @@ static void report(const SweepPlan *pl, const SizeRun *run, bool first, bool sev
    printf("\ntried %d of %d valid (%d invalid dropped before compiling): %d ok, %d compile failed, %d wrong result, "
           "%d timeout, %d failed; %.1f s; timed with a %s L2%s",
           n, run->sp.count, run->sp.invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG],
-          counts[SWEEP_TIMEOUT], counts[SWEEP_FAILED], (Util_nowMs() - pl->t0) / 1000, pl->o->cold_l2 ? "cold" : "warm",
+          counts[SWEEP_TIMEOUT], counts[SWEEP_FAILED], (Util_nowMs() - pl->t0) / 1000, pl->o->timing.cold_l2 ? "cold" : "warm",
           run->out_of_time ? "; --time-budget reached" : "");
    if (run->taken)
       printf("; %d of them from the results store", run->taken);
@@ -486,7 +486,7 @@ static int savePresets(const Options *o, const KernelInfo *k, const Problem *p, 
       fprintf(stderr, "gemmtop: cannot create the presets folder\n");
       return 1;
    }
-   for (int i = 0; i < o->save_presets && i < ok; i++) {
+   for (int i = 0; i < o->sweep.save_presets && i < ok; i++) {
       char path[1200], desc[256];
       snprintf(path, sizeof path, "%s/sweep-%s-%d-%d.preset", dir, k->name, p->m, i + 1);
       snprintf(desc, sizeof desc, "sweep #%d of %s: %.1f GFLOPS at %dx%dx%d on %s", i + 1, k->name, all[i].gflops,
@@ -558,7 +558,7 @@ static void crossCheck(const SweepPlan *pl, SizeRun *runs, int nruns) {
  * of each size's best, among the configurations verified at every size. On stderr for
  * --format csv and json, whose stdout is the results. */
 static void acrossSizes(const SweepPlan *pl, const SizeRun *runs, int nruns) {
-   FILE *out = pl->o->format == FORMAT_TABLE ? stdout : stderr;
+   FILE *out = pl->o->output.format == FORMAT_TABLE ? stdout : stderr;
    int np = pl->k->nparams, best = -1, everywhere = 0;
    double bestScore = 0;
    fprintf(out, "\nbest per size:\n");
@@ -642,8 +642,8 @@ static int listSpaces(SweepPlan *pl, Session *s, SizeRun *runs, int nruns, unsig
 /* The size's key in the results store, and what the store has under it. */
 static void resume(const SweepPlan *pl, Recorder *rec, SizeRun *run) {
    run->sr = (SweepRecording){
-       .rec = rec, .at = {pl->backend, &pl->dev}, .p = &run->p, .reps = pl->o->reps, .cold_l2 = pl->o->cold_l2};
-   Record_sweepKey(&run->sr.at, pl->k, &run->p, pl->base, pl->free_mask, pl->o->cold_l2, run->sr.key);
+       .rec = rec, .at = {pl->backend, &pl->dev}, .p = &run->p, .reps = pl->o->timing.reps, .cold_l2 = pl->o->timing.cold_l2};
+   Record_sweepKey(&run->sr.at, pl->k, &run->p, pl->base, pl->free_mask, pl->o->timing.cold_l2, run->sr.key);
    run->running = -1;
    if (rec->store) {
       bool another = false;
@@ -653,7 +653,7 @@ static void resume(const SweepPlan *pl, Recorder *rec, SizeRun *run) {
                          "the store holds when it starts, so the two may measure the same configurations; run "
                          "this one again when the other is done to take its results\n");
    }
-   if (!rec->store || pl->o->fresh)
+   if (!rec->store || pl->o->storage.fresh)
       return;
    run->is_taken = calloc((size_t)run->sp.count, sizeof *run->is_taken);
    if (run->is_taken)
@@ -671,10 +671,10 @@ static void announce(const SweepPlan *pl, const SizeRun *run) {
       how = "in order";
    fprintf(stderr, "sweep %s on %s: %.0f configurations, %d invalid, %d valid; trying %d (%s)", pl->k->name,
            pl->dev.name, run->sp.space, run->sp.invalid, run->sp.count, budget, how);
-   if (pl->o->time_budget > 0)
-      fprintf(stderr, " within %g s", pl->o->time_budget);
+   if (pl->o->sweep.time_budget > 0)
+      fprintf(stderr, " within %g s", pl->o->sweep.time_budget);
    fprintf(stderr, ", %dx%dx%d %s, %s L2\n", run->p.m, run->p.n, run->p.k, Precision_name(run->p.precision),
-           pl->o->cold_l2 ? "cold" : "warm");
+           pl->o->timing.cold_l2 ? "cold" : "warm");
    if (run->taken)
       fprintf(stderr, "%d of %d configurations taken from the store (%s); --fresh measures them again\n", run->taken,
               budget, Store_path(run->sr.rec->store));
@@ -685,17 +685,17 @@ static void announce(const SweepPlan *pl, const SizeRun *run) {
 
 /* The strategy and the budget from the options. */
 static void planSearch(const Options *o, SweepPlan *pl) {
-   pl->strategy = o->exhaustive ? SEARCH_EXHAUSTIVE : SEARCH_RANDOM;
-   if (o->strategy)
-      SearchStrategy_parse(o->strategy, &pl->strategy); /* the option's choices are the names */
-   bool all = o->exhaustive || (pl->strategy == SEARCH_EXHAUSTIVE && !o->budget);
-   pl->budget = all ? 0 : o->budget ? o->budget : 40;
+   pl->strategy = o->sweep.exhaustive ? SEARCH_EXHAUSTIVE : SEARCH_RANDOM;
+   if (o->sweep.strategy)
+      SearchStrategy_parse(o->sweep.strategy, &pl->strategy); /* the option's choices are the names */
+   bool all = o->sweep.exhaustive || (pl->strategy == SEARCH_EXHAUSTIVE && !o->sweep.budget);
+   pl->budget = all ? 0 : o->sweep.budget ? o->sweep.budget : 40;
 }
 
 /* The results of every size into --save; false with the message printed. */
 static bool saveAll(const SweepPlan *pl, OutFile *save, const SizeRun *runs, int nruns) {
    char err[1024];
-   bool json = isJsonName(pl->o->save);
+   bool json = isJsonName(pl->o->output.save);
    for (int i = 0; i < nruns; i++)
       writeResults(OutFile_stream(save), json, i == 0, pl->k, &runs[i].p, pl->models, runs[i].tried, runs[i].n,
                    pl->emulated);
@@ -713,9 +713,9 @@ static int finish(const SweepPlan *pl, SizeRun *runs, int nruns, OutFile *save, 
          rc = 1;
    if (save && !saveAll(pl, save, runs, nruns))
       rc = 1;
-   if (o->save_presets && pl->emulated)
+   if (o->sweep.save_presets && pl->emulated)
       fprintf(stderr, "gemmtop: --save-presets ignored: an emulated sweep is not ranked\n");
-   for (int i = 0; i < nruns && o->save_presets && !pl->emulated; i++)
+   for (int i = 0; i < nruns && o->sweep.save_presets && !pl->emulated; i++)
       if (runs[i].counts[SWEEP_OK] > 0 &&
           savePresets(o, pl->k, &runs[i].p, &pl->dev, runs[i].tried, runs[i].counts[SWEEP_OK]))
          rc = 1;
@@ -725,16 +725,16 @@ static int finish(const SweepPlan *pl, SizeRun *runs, int nruns, OutFile *save, 
 /* What sweep --mpi takes: one size, a strategy that learns nothing (the whole budget is
  * handed out at once), no --time-budget. 0, or 2 with the message. */
 static int driverRefuses(const Options *o, const SweepPlan *pl) {
-   if (o->nsize_list <= 1 && pl->strategy < SEARCH_ANNEAL && o->time_budget <= 0)
+   if (o->shape.nsize_list <= 1 && pl->strategy < SEARCH_ANNEAL && o->sweep.time_budget <= 0)
       return 0;
    fprintf(stderr, "gemmtop: --mpi sweeps one size with the exhaustive or random strategy, without --time-budget\n");
    return 2;
 }
 
 int Cli_sweep(const Options *o) {
-   if (o->simulate)
+   if (o->sweep.simulate)
       return Cli_simulate(o);
-   if (o->mpi || o->mpi_simulate)
+   if (o->sweep.mpi || o->sweep.mpi_simulate)
       return MpiSweep_main(o);
    return Cli_sweepWith(o, NULL);
 }
@@ -749,7 +749,7 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
    int rc = Cli_resolveConfig(o, &cat, &pl.k, base, &p);
    pl.base = base;
    OutFile *save = NULL;
-   if (rc || (rc = Cli_openOutput("--save", o->save, OUTFILE_STREAM_OK, &save))) {
+   if (rc || (rc = Cli_openOutput("--save", o->output.save, OUTFILE_STREAM_OK, &save))) {
       Catalog_free(&cat);
       return rc;
    }
@@ -768,7 +768,7 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
    }
    Util_copy(pl.backend, sizeof pl.backend, Session_backend(s)->name);
    pl.dev = *Session_device(s);
-   pl.seed = o->has_seed ? o->seed : Rng_freshSeed();
+   pl.seed = o->timing.has_seed ? o->timing.seed : Rng_freshSeed();
    pl.models[0].dev = pl.dev;
    planSearch(o, &pl);
    if (d && (rc = driverRefuses(o, &pl))) {
@@ -780,14 +780,14 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
    /* A tensor kernel without tensor cores runs its emulation: each configuration is still
     * verified, but times that are not a tensor core's are not ranked. */
    pl.emulated = k->tensor && !pl.dev.limits.tensor_ptx;
-   int nruns = o->nsize_list > 1 ? o->nsize_list : 1;
+   int nruns = o->shape.nsize_list > 1 ? o->shape.nsize_list : 1;
    SizeRun runs[OPTIONS_MAX_SIZES];
    memset(runs, 0, sizeof runs);
    for (int i = 0; i < nruns; i++) {
       runs[i].p = p;
       runs[i].running = -1; /* no mark yet (0 is a descriptor) */
       if (nruns > 1)
-         runs[i].p.m = o->size_list[i][0], runs[i].p.n = o->size_list[i][1], runs[i].p.k = o->size_list[i][2];
+         runs[i].p.m = o->shape.size_list[i][0], runs[i].p.n = o->shape.size_list[i][1], runs[i].p.k = o->shape.size_list[i][2];
    }
    pl.free_mask = free_mask;
    rc = listSpaces(&pl, s, runs, nruns, free_mask);

@@ -34,20 +34,52 @@
 /* A value in a message: whole up to 48 characters, then cut with "...". */
 #define SHOWN(v) (int)(strlen(v) > 48 ? 45 : strlen(v)), (v), (strlen(v) > 48 ? "..." : "")
 
+/* The groups every command takes, and those that make a configuration on a device. */
+#define G(g) GROUP_BIT(GROUP_##g)
+#define GENERAL G(GENERAL)
+#define CONFIGURED (G(SELECTION) | G(SHAPE) | G(OUTPUT) | GENERAL)
+
+/* Each command with the groups of options it takes (tmux's cmd_entry in spirit): --help
+ * lists them under their headings, and an option row names only commands of its group. */
 static const CommandSpec commands[COMMAND_COUNT] = {
-    [COMMAND_EXPLORER] = {"", "", "the interactive explorer", 0},
-    [COMMAND_LIST] = {"list", "[devices|kernels|presets|lessons]", "devices, kernel variants, presets or lessons", 1},
-    [COMMAND_RUN] = {"run", "", "one verified, timed run", 0},
-    [COMMAND_INSPECT] = {"inspect", "", "compiled code, registers, memory, occupancy", 0},
-    [COMMAND_SWEEP] = {"sweep", "", "search a kernel's parameters, best first", 0},
-    [COMMAND_BENCH] = {"bench", "[PRESET ...]", "configurations and the vendor BLAS across sizes",
-                       OPTIONS_MAX_POSITIONAL},
-    [COMMAND_BANKS] = {"banks", "", "local-memory bank conflicts per access site", 0},
-    [COMMAND_CACHE] = {"cache", "clear", "forget compiled programs kept on disk", 1},
-    [COMMAND_RESULTS] = {"results", "list|best|compare|export|import [FILE]",
+    [COMMAND_EXPLORER] = {"", CONFIGURED | G(TIMING) | G(STORAGE) | G(SWEEP) | G(BANKS), "", "the interactive explorer", 0},
+    [COMMAND_LIST] = {"list", G(SELECTION) | G(OUTPUT) | G(LIST) | GENERAL, "[devices|kernels|presets|lessons]",
+                      "devices, kernel variants, presets or lessons", 1},
+    [COMMAND_RUN] = {"run", CONFIGURED | G(TIMING) | G(IO) | G(STORAGE), "", "one verified, timed run", 0},
+    [COMMAND_INSPECT] = {"inspect", CONFIGURED | G(TIMING) | G(INSPECT), "", "compiled code, registers, memory, occupancy",
+                         0},
+    [COMMAND_SWEEP] = {"sweep", CONFIGURED | G(TIMING) | G(STORAGE) | G(SWEEP), "",
+                       "search a kernel's parameters, best first", 0},
+    [COMMAND_BENCH] = {"bench", CONFIGURED | G(TIMING) | G(STORAGE) | G(BENCH), "[PRESET ...]",
+                       "configurations and the vendor BLAS across sizes", OPTIONS_MAX_POSITIONAL},
+    [COMMAND_BANKS] = {"banks", CONFIGURED | G(BANKS), "", "local-memory bank conflicts per access site", 0},
+    [COMMAND_CACHE] = {"cache", GENERAL, "clear", "forget compiled programs kept on disk", 1},
+    [COMMAND_RESULTS] = {"results", G(SELECTION) | G(SHAPE) | G(STORAGE) | G(RESULTS) | GENERAL,
+                         "list|best|compare|export|import [FILE]",
                          "the results store: list, best, compare, export (CSV, JSON Lines, T4), import (T4, CLBlast)", 2},
-    [COMMAND_LESSON] = {"lesson", "[NAME]", "teach a ladder step by step in the explorer; no NAME lists the lessons", 1},
+    [COMMAND_LESSON] = {"lesson", G(SELECTION) | G(SHAPE) | G(TIMING) | G(OUTPUT) | G(BANKS) | G(LESSON) | GENERAL,
+                        "[NAME]", "teach a ladder step by step in the explorer; no NAME lists the lessons", 1},
 };
+#undef G
+
+static const char *const groupTitles[GROUP_COUNT] = {
+    [GROUP_SELECTION] = "selection: kernel, configuration, device",
+    [GROUP_SHAPE] = "problem",
+    [GROUP_TIMING] = "running, timing, checking",
+    [GROUP_IO] = "input and output files (.npy)",
+    [GROUP_OUTPUT] = "output",
+    [GROUP_STORAGE] = "the results store",
+    [GROUP_INSPECT] = "inspect",
+    [GROUP_SWEEP] = "sweep",
+    [GROUP_BENCH] = "bench",
+    [GROUP_BANKS] = "banks: trace and model",
+    [GROUP_RESULTS] = "results: filters, comparison, files",
+    [GROUP_LIST] = "list",
+    [GROUP_LESSON] = "lesson",
+    [GROUP_GENERAL] = "general",
+};
+
+const char *Options_groupTitle(OptionGroup g) { return g < GROUP_COUNT ? groupTitles[g] : "?"; }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t errlen, const char *fmt, ...) {
@@ -64,22 +96,22 @@ static int applySet(Options *o, const OptionSpec *s, const char *v, char *err, s
    const char *eq = strchr(v, '=');
    if (!eq || eq == v)
       return fail(err, errlen, "--set '%.*s%s': write PARAM=VALUE, e.g. --set TSM=32", SHOWN(v));
-   if (o->nsets == OPTIONS_MAX_SETS)
+   if (o->sel.nsets == OPTIONS_MAX_SETS)
       return fail(err, errlen, "--set %.*s%s: at most %d --set options", SHOWN(v), OPTIONS_MAX_SETS);
-   o->sets[o->nsets++] = v;
+   o->sel.sets[o->sel.nsets++] = v;
    return 0;
 }
 
 /* One size or MxNxK, or (for sweep, checked once the command is known) a list of them. */
 static int applySize(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
-   int n = Options_parseSizeList(v, o->size_list, OPTIONS_MAX_SIZES, MAX_SIZE, err, errlen);
+   int n = Options_parseSizeList(v, o->shape.size_list, OPTIONS_MAX_SIZES, MAX_SIZE, err, errlen);
    if (n < 0)
       return 2;
-   o->nsize_list = n;
-   o->problem.m = o->size_list[0][0];
-   o->problem.n = o->size_list[0][1];
-   o->problem.k = o->size_list[0][2];
-   o->has_m = o->has_n = o->has_k = true;
+   o->shape.nsize_list = n;
+   o->shape.problem.m = o->shape.size_list[0][0];
+   o->shape.problem.n = o->shape.size_list[0][1];
+   o->shape.problem.k = o->shape.size_list[0][2];
+   o->shape.has_m = o->shape.has_n = o->shape.has_k = true;
    return 0;
 }
 
@@ -87,24 +119,24 @@ static int applyStrategies(Options *o, const OptionSpec *s, const char *v, char 
    unsigned mask;
    if (!Options_parseStrategies(v, &mask, err, errlen))
       return 2;
-   o->strategies = v;
+   o->sweep.strategies = v;
    return 0;
 }
 
 static int applyPrecision(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
-   if (!Precision_parse(v, &o->problem.precision))
+   if (!Precision_parse(v, &o->shape.problem.precision))
       return fail(err, errlen, "--%s '%.*s%s': use float, double, tf32, half or bfloat16", s->name, SHOWN(v));
    return 0;
 }
 
 static int applyLayout(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
-   if (!Problem_parseLayout(&o->problem, v))
+   if (!Problem_parseLayout(&o->shape.problem, v))
       return fail(err, errlen, "--layout '%.*s%s': use NN, NT, TN or TT", SHOWN(v));
    return 0;
 }
 
 static int applyFormat(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
-   o->format = !strcmp(v, "json") ? FORMAT_JSON : !strcmp(v, "csv") ? FORMAT_CSV : FORMAT_TABLE;
+   o->output.format = !strcmp(v, "json") ? FORMAT_JSON : !strcmp(v, "csv") ? FORMAT_CSV : FORMAT_TABLE;
    return 0;
 }
 
@@ -115,19 +147,19 @@ static int applySeed(Options *o, const OptionSpec *s, const char *v, char *err, 
    /* strtoull takes "-1" as 2^64-1: a sign is refused, not wrapped. */
    if (end == v || *end || errno || strchr(v, '-'))
       return fail(err, errlen, "--seed '%.*s%s': use a whole number from 0 to %llu", SHOWN(v), (unsigned long long)UINT64_MAX);
-   o->seed = x;
+   o->timing.seed = x;
    return 0;
 }
 
 static int applyAblate(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
-   return Ablate_parse(v, &o->ablate, err, errlen) ? 0 : 2;
+   return Ablate_parse(v, &o->timing.ablate, err, errlen) ? 0 : 2;
 }
 
 static int applySizes(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
    BenchSize sizes[OPTIONS_MAX_SIZES];
    if (Options_parseSizes(v, sizes, OPTIONS_MAX_SIZES, err, errlen) < 0)
       return 2;
-   o->sizes = v;
+   o->bench.sizes = v;
    return 0;
 }
 
@@ -137,12 +169,12 @@ static int applyReference(Options *o, const OptionSpec *s, const char *v, char *
    Backend_names(names, sizeof names);
    if (!Backend_byName(v))
       return fail(err, errlen, "--reference '%.*s%s': use one of %s", SHOWN(v), names);
-   o->reference = v;
+   o->bench.reference = v;
    return 0;
 }
 
 static int applyBankWidth(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
-   o->bank_width = (int)strtol(v, NULL, 10);
+   o->banks.bank_width = (int)strtol(v, NULL, 10);
    return 0;
 }
 
@@ -163,11 +195,11 @@ static int applyResultsSize(Options *o, const OptionSpec *s, const char *v, char
    }
    if (n != 0 && n != 2)
       return fail(err, errlen, "--size '%.*s%s': use N or MxNxK, whole numbers from 1 to %d", SHOWN(v), MAX_SIZE);
-   o->filter_size = v;
-   o->problem.m = dims[0];
-   o->problem.n = n ? dims[1] : dims[0];
-   o->problem.k = n ? dims[2] : dims[0];
-   o->has_m = o->has_n = o->has_k = true;
+   o->results.filter_size = v;
+   o->shape.problem.m = dims[0];
+   o->shape.problem.n = n ? dims[1] : dims[0];
+   o->shape.problem.k = n ? dims[2] : dims[0];
+   o->shape.has_m = o->shape.has_n = o->shape.has_k = true;
    return 0;
 }
 
@@ -191,211 +223,211 @@ static int applyVersion(Options *o, const OptionSpec *s, const char *v, char *er
 /* ---- the table ---- */
 
 static const OptionSpec table[] = {
-    {.name = "backend", .value = "opencl|cuda|hip", .kind = OPT_TEXT, .field = F(backend),
+    {.group = GROUP_SELECTION, .name = "backend", .value = "opencl|cuda|hip", .kind = OPT_TEXT, .field = F(sel.backend),
      .commands = CONFIG | CMD(LIST) | CMD(LESSON), .help = "the runtime",
      .dflt = "opencl; the explorer takes a CUDA or HIP GPU when OpenCL has none"},
-    {.name = "device", .value = "N|NAME|KIND", .kind = OPT_TEXT, .field = F(device), .commands = CONFIG | CMD(LESSON),
+    {.group = GROUP_SELECTION, .name = "device", .value = "N|NAME|KIND", .kind = OPT_TEXT, .field = F(sel.device), .commands = CONFIG | CMD(LESSON),
      .help = "device index, part of its (platform's) name, or a kind: pocl, nvidia, amd, intel, cpu or gpu; "
              "'gemmtop list devices' shows them",
      .dflt = "the best GPU, else the CPU"},
-    {.name = "kernel", .value = "NAME", .kind = OPT_TEXT, .field = F(kernel), .commands = CONFIG | CMD(RESULTS),
+    {.group = GROUP_SELECTION, .name = "kernel", .value = "NAME", .kind = OPT_TEXT, .field = F(sel.kernel), .commands = CONFIG | CMD(RESULTS),
      .help = "kernel variant, as 'gemmtop list kernels' shows them"},
-    {.name = "preset", .value = "NAME|FILE", .kind = OPT_TEXT, .field = F(preset), .commands = CONFIG,
+    {.group = GROUP_SELECTION, .name = "preset", .value = "NAME|FILE", .kind = OPT_TEXT, .field = F(sel.preset), .commands = CONFIG,
      .help = "a preset by name ('gemmtop list presets') or a .preset file; the options below override it"},
-    {.name = "set", .value = "PARAM=VALUE", .kind = OPT_TEXT, .apply = applySet, .commands = CONFIG,
+    {.group = GROUP_SELECTION, .name = "set", .value = "PARAM=VALUE", .kind = OPT_TEXT, .apply = applySet, .commands = CONFIG,
      .help = "set a kernel parameter; repeatable, up to 32 times"},
-    {.letter = 'm', .value = "M", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(problem.m),
-     .given = F(has_m), .commands = SHAPE | CMD(LESSON), .help = "rows of C", .dflt = "1024",
+    {.group = GROUP_SHAPE, .letter = 'm', .value = "M", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(shape.problem.m),
+     .given = F(shape.has_m), .commands = SHAPE | CMD(LESSON), .help = "rows of C", .dflt = "1024",
      .elsewhere = "bench takes its sizes from --sizes"},
-    {.letter = 'n', .value = "N", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(problem.n),
-     .given = F(has_n), .commands = SHAPE | CMD(LESSON), .help = "columns of C", .dflt = "1024",
+    {.group = GROUP_SHAPE, .letter = 'n', .value = "N", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(shape.problem.n),
+     .given = F(shape.has_n), .commands = SHAPE | CMD(LESSON), .help = "columns of C", .dflt = "1024",
      .elsewhere = "bench takes its sizes from --sizes"},
-    {.letter = 'k', .value = "K", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(problem.k),
-     .given = F(has_k), .commands = SHAPE | CMD(LESSON), .help = "the inner dimension", .dflt = "1024",
+    {.group = GROUP_SHAPE, .letter = 'k', .value = "K", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(shape.problem.k),
+     .given = F(shape.has_k), .commands = SHAPE | CMD(LESSON), .help = "the inner dimension", .dflt = "1024",
      .elsewhere = "bench takes its sizes from --sizes"},
-    {.name = "size", .value = "S|MxNxK", .kind = OPT_TEXT, .apply = applySize, .commands = SHAPE | CMD(LESSON),
+    {.group = GROUP_SHAPE, .name = "size", .value = "S|MxNxK", .kind = OPT_TEXT, .apply = applySize, .commands = SHAPE | CMD(LESSON),
      .help = "M, N and K at once (1 to 1048576 each); sweep takes a list, e.g. 1024,2048,4096x4096x1024, and "
              "reports the best per size and across them",
      .dflt = "1024; the explorer 2048 on a GPU, 512 on a CPU",
      .elsewhere = "bench takes its sizes from --sizes"},
-    {.name = "precision", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(has_precision),
+    {.group = GROUP_SHAPE, .name = "precision", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(shape.has_precision),
      .commands = CONFIG | CMD(RESULTS),
      .help = "float, double, tf32, half or bfloat16; the last three: A and B of that type, FP32 accumulation, "
              "C in FP32",
      .dflt = "float"},
-    {.name = "layout", .value = "NN|NT|TN|TT", .kind = OPT_TEXT, .apply = applyLayout, .given = F(has_layout),
+    {.group = GROUP_SHAPE, .name = "layout", .value = "NN|NT|TN|TT", .kind = OPT_TEXT, .apply = applyLayout, .given = F(shape.has_layout),
      .commands = CONFIG, .help = "op(A) and op(B): N as stored, T transposed; storage is row-major", .dflt = "NN"},
-    {.name = "alpha", .value = "A", .kind = OPT_REAL, .min = -DBL_MAX, .max = DBL_MAX, .field = F(problem.alpha),
-     .given = F(has_alpha), .commands = CONFIG, .help = "C = alpha*op(A)*op(B) + beta*C", .dflt = "1"},
-    {.name = "beta", .value = "B", .kind = OPT_REAL, .min = -DBL_MAX, .max = DBL_MAX, .field = F(problem.beta),
-     .given = F(has_beta), .commands = CONFIG, .help = "C = alpha*op(A)*op(B) + beta*C", .dflt = "0"},
-    {.name = "reps", .value = "R", .kind = OPT_INT, .min = 1, .max = 1024, .field = F(reps), .commands = TIMED,
+    {.group = GROUP_SHAPE, .name = "alpha", .value = "A", .kind = OPT_REAL, .min = -DBL_MAX, .max = DBL_MAX, .field = F(shape.problem.alpha),
+     .given = F(shape.has_alpha), .commands = CONFIG, .help = "C = alpha*op(A)*op(B) + beta*C", .dflt = "1"},
+    {.group = GROUP_SHAPE, .name = "beta", .value = "B", .kind = OPT_REAL, .min = -DBL_MAX, .max = DBL_MAX, .field = F(shape.problem.beta),
+     .given = F(shape.has_beta), .commands = CONFIG, .help = "C = alpha*op(A)*op(B) + beta*C", .dflt = "0"},
+    {.group = GROUP_TIMING, .name = "reps", .value = "R", .kind = OPT_INT, .min = 1, .max = 1024, .field = F(timing.reps), .commands = TIMED,
      .help = "timed launches", .dflt = "10"},
-    {.name = "warmup", .value = "W", .kind = OPT_INT, .min = 0, .max = MAX_SIZE, .field = F(warmup),
+    {.group = GROUP_TIMING, .name = "warmup", .value = "W", .kind = OPT_INT, .min = 0, .max = MAX_SIZE, .field = F(timing.warmup),
      .commands = TIMED, .help = "untimed launches before the timed ones", .dflt = "2"},
-    {.name = "max-seconds", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
-     .field = F(max_seconds), .commands = CMD(RUN) | CMD(BENCH),
+    {.group = GROUP_TIMING, .name = "max-seconds", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
+     .field = F(timing.max_seconds), .commands = CMD(RUN) | CMD(BENCH),
      .help = "stop timing after S seconds, once at least one launch is timed; a launch still running after S "
              "seconds is abandoned",
      .elsewhere = "sweep's limit is --timeout"},
-    {.name = "seed", .value = "S", .kind = OPT_TEXT, .apply = applySeed, .given = F(has_seed),
+    {.group = GROUP_TIMING, .name = "seed", .value = "S", .kind = OPT_TEXT, .apply = applySeed, .given = F(timing.has_seed),
      .commands = TIMED | CMD(EXPLORER) | CMD(LESSON), .help = "random inputs from this seed", .dflt = "fresh each run"},
-    {.name = "a", .value = "A.npy", .kind = OPT_TEXT, .field = F(a_path), .commands = CMD(RUN),
+    {.group = GROUP_IO, .name = "a", .value = "A.npy", .kind = OPT_TEXT, .field = F(io.a_path), .commands = CMD(RUN),
      .help = "A from a NumPy file, as stored: the transposed shape for T"},
-    {.name = "b", .value = "B.npy", .kind = OPT_TEXT, .field = F(b_path), .commands = CMD(RUN),
+    {.group = GROUP_IO, .name = "b", .value = "B.npy", .kind = OPT_TEXT, .field = F(io.b_path), .commands = CMD(RUN),
      .help = "B from a NumPy file, as stored: the transposed shape for T"},
-    {.name = "c", .value = "C.npy", .kind = OPT_TEXT, .field = F(c_path), .commands = CMD(RUN),
+    {.group = GROUP_IO, .name = "c", .value = "C.npy", .kind = OPT_TEXT, .field = F(io.c_path), .commands = CMD(RUN),
      .help = "C from a NumPy file; read when beta is not 0"},
-    {.name = "out", .value = "C.npy", .kind = OPT_TEXT, .field = F(out_path), .commands = CMD(RUN),
+    {.group = GROUP_IO, .name = "out", .value = "C.npy", .kind = OPT_TEXT, .field = F(io.out_path), .commands = CMD(RUN),
      .help = "write the result C to a NumPy file"},
-    {.name = "format", .value = "table|csv|json", .kind = OPT_CHOICE, .choices = "table|csv|json",
+    {.group = GROUP_OUTPUT, .name = "format", .value = "table|csv|json", .kind = OPT_CHOICE, .choices = "table|csv|json",
      .apply = applyFormat, .commands = CMD(LIST) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS),
      .help = "output; json is one object per line", .dflt = "table"},
-    {.name = "no-verify", .kind = OPT_FLAG, .field = F(no_verify), .commands = CMD(RUN),
+    {.group = GROUP_TIMING, .name = "no-verify", .kind = OPT_FLAG, .field = F(timing.no_verify), .commands = CMD(RUN),
      .help = "skip the verification run", .elsewhere = "sweep and bench verify every configuration"},
-    {.name = "ablate", .value = "LIST", .kind = OPT_TEXT, .apply = applyAblate, .commands = CMD(RUN) | CMD(INSPECT),
+    {.group = GROUP_TIMING, .name = "ablate", .value = "LIST", .kind = OPT_TEXT, .apply = applyAblate, .commands = CMD(RUN) | CMD(INSPECT),
      .help = "switch work off to see what limits the kernel; LIST is any of no-a, no-b (global loads of A, B), "
              "no-fma (multiply-adds), const-store (C gets 1.25), comma-separated; the result is labelled "
              "ablated and not verified",
      .elsewhere = "sweep and bench rank real, verified results only; in the explorer, press a"},
-    {.name = "cold-l2", .kind = OPT_FLAG, .field = F(cold_l2), .commands = CMD(RUN) | CMD(BENCH) | CMD(SWEEP),
+    {.group = GROUP_TIMING, .name = "cold-l2", .kind = OPT_FLAG, .field = F(timing.cold_l2), .commands = CMD(RUN) | CMD(BENCH) | CMD(SWEEP),
      .help = "time each launch with the L2 cache cold (a rotation through copies of A and B that exceed twice "
              "the L2, or a flush between launches); the default times a warm L2, as repeated launches find it",
      .elsewhere = "in the explorer, the run settings (S) have it"},
-    {.name = "vendor", .kind = OPT_FLAG, .field = F(vendor), .commands = CMD(RUN),
+    {.group = GROUP_TIMING, .name = "vendor", .kind = OPT_FLAG, .field = F(timing.vendor), .commands = CMD(RUN),
      .help = "also time the vendor BLAS (CLBlast, cuBLAS, rocBLAS) and give % of it",
      .elsewhere = "bench always times the vendor BLAS"},
-    {.name = "prepare", .kind = OPT_FLAG, .field = F(prepare), .commands = CMD(LESSON),
+    {.group = GROUP_LESSON, .name = "prepare", .kind = OPT_FLAG, .field = F(prepare), .commands = CMD(LESSON),
      .help = "compile every step of the lesson (and its bank trace) into the cache on this device, so that the "
              "class starts warm; then exit"},
-    {.name = "measure", .kind = OPT_FLAG, .field = F(measure), .commands = CMD(LIST),
+    {.group = GROUP_LIST, .name = "measure", .kind = OPT_FLAG, .field = F(measure), .commands = CMD(LIST),
      .help = "list devices: measure each device's peak GFLOPS and memory bandwidth (seconds per device)"},
-    {.name = "arch", .value = "sm_XX|gfxNNN", .kind = OPT_TEXT, .field = F(arch), .commands = CMD(INSPECT),
+    {.group = GROUP_INSPECT, .name = "arch", .value = "sm_XX|gfxNNN", .kind = OPT_TEXT, .field = F(inspect.arch), .commands = CMD(INSPECT),
      .help = "compile for this target, no device needed (with --backend cuda or hip)"},
-    {.name = "code", .value = "ptx|sass|isa|none", .kind = OPT_CHOICE, .choices = "ptx|sass|isa|none",
-     .field = F(code), .commands = CMD(INSPECT), .help = "which code to print",
+    {.group = GROUP_INSPECT, .name = "code", .value = "ptx|sass|isa|none", .kind = OPT_CHOICE, .choices = "ptx|sass|isa|none",
+     .field = F(inspect.code), .commands = CMD(INSPECT), .help = "which code to print",
      .dflt = "what the backend gives: PTX for CUDA and NVIDIA's OpenCL, ISA for HIP"},
-    {.name = "budget", .value = "N", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(budget),
+    {.group = GROUP_SWEEP, .name = "budget", .value = "N", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(sweep.budget),
      .commands = CMD(SWEEP) | CMD(EXPLORER), .help = "try N valid configurations (sweep: as --strategy proposes them)",
      .dflt = "40; the explorer's sweep 24"},
-    {.name = "exhaustive", .kind = OPT_FLAG, .field = F(exhaustive), .commands = CMD(SWEEP) | CMD(EXPLORER),
+    {.group = GROUP_SWEEP, .name = "exhaustive", .kind = OPT_FLAG, .field = F(sweep.exhaustive), .commands = CMD(SWEEP) | CMD(EXPLORER),
      .help = "try every valid configuration"},
-    {.name = "strategy", .value = "NAME", .kind = OPT_CHOICE, .choices = "exhaustive|random|anneal|genetic|bayes",
-     .field = F(strategy), .commands = CMD(SWEEP),
+    {.group = GROUP_SWEEP, .name = "strategy", .value = "NAME", .kind = OPT_CHOICE, .choices = "exhaustive|random|anneal|genetic|bayes",
+     .field = F(sweep.strategy), .commands = CMD(SWEEP),
      .help = "how to search: exhaustive (in order), random, anneal (simulated annealing), genetic, bayes "
              "(Gaussian process, expected improvement); the last three learn from what was measured",
      .dflt = "random; exhaustive with --exhaustive"},
-    {.name = "time-budget", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
-     .field = F(time_budget), .commands = CMD(SWEEP),
+    {.group = GROUP_SWEEP, .name = "time-budget", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
+     .field = F(sweep.time_budget), .commands = CMD(SWEEP),
      .help = "propose no configuration after S seconds (with --budget, whichever ends first)"},
-    {.name = "simulate", .value = "FILE|store", .kind = OPT_TEXT, .field = F(simulate), .commands = CMD(SWEEP),
+    {.group = GROUP_SWEEP, .name = "simulate", .value = "FILE|store", .kind = OPT_TEXT, .field = F(sweep.simulate), .commands = CMD(SWEEP),
      .help = "replay a recorded space (a --save file of an exhaustive sweep, or the results store's measurements "
              "that --kernel, --size, --precision and --device select) instead of measuring, and compare "
              "strategies: evaluations to reach 95% and 99% of its best"},
-    {.name = "strategies", .value = "all|LIST", .kind = OPT_TEXT, .apply = applyStrategies, .commands = CMD(SWEEP),
+    {.group = GROUP_SWEEP, .name = "strategies", .value = "all|LIST", .kind = OPT_TEXT, .apply = applyStrategies, .commands = CMD(SWEEP),
      .help = "--simulate: the strategies to compare, comma-separated", .dflt = "--strategy, else all"},
-    {.name = "repeat", .value = "R", .kind = OPT_INT, .min = 1, .max = 1000, .field = F(repeat),
+    {.group = GROUP_SWEEP, .name = "repeat", .value = "R", .kind = OPT_INT, .min = 1, .max = 1000, .field = F(sweep.repeat),
      .commands = CMD(SWEEP), .help = "--simulate: seeds per strategy (--seed, --seed+1, ...; --seed default 1)",
      .dflt = "10"},
-    {.name = "timeout", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
-     .field = F(timeout), .commands = CMD(SWEEP) | CMD(EXPLORER),
+    {.group = GROUP_SWEEP, .name = "timeout", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
+     .field = F(sweep.timeout), .commands = CMD(SWEEP) | CMD(EXPLORER),
      .help = "drop a configuration whose launch takes longer than S seconds", .dflt = "5 on a GPU, 30 on a CPU"},
-    {.name = "jobs", .value = "N", .kind = OPT_INT, .min = 1, .max = AHEAD_MAX_THREADS, .field = F(jobs),
+    {.group = GROUP_SWEEP, .name = "jobs", .value = "N", .kind = OPT_INT, .min = 1, .max = AHEAD_MAX_THREADS, .field = F(sweep.jobs),
      .commands = CMD(SWEEP),
      .help = "compile N configurations at a time", .dflt = "one per core, at most 16"},
-    {.name = "mpi", .kind = OPT_FLAG, .field = F(mpi), .commands = CMD(SWEEP),
+    {.group = GROUP_SWEEP, .name = "mpi", .kind = OPT_FLAG, .field = F(sweep.mpi), .commands = CMD(SWEEP),
      .help = "started with mpirun or srun: one rank per GPU measures, rank 0 hands out the configurations, "
              "stores and reports (docs/mpi.md)"},
-    {.name = "mpi-simulate", .value = "FILE", .kind = OPT_TEXT, .field = F(mpi_simulate), .commands = CMD(SWEEP),
+    {.group = GROUP_SWEEP, .name = "mpi-simulate", .value = "FILE", .kind = OPT_TEXT, .field = F(sweep.mpi_simulate), .commands = CMD(SWEEP),
      .help = "with --mpi: the ranks launch nothing and answer with the times of a sweep's --save file, to "
              "measure how many configurations rank 0 hands out per second"},
-    {.name = "save-presets", .value = "N", .kind = OPT_INT, .min = 1, .max = 1000, .field = F(save_presets),
+    {.group = GROUP_SWEEP, .name = "save-presets", .value = "N", .kind = OPT_INT, .min = 1, .max = 1000, .field = F(sweep.save_presets),
      .commands = CMD(SWEEP), .help = "save the best N as presets in your config folder"},
-    {.name = "sizes", .value = "N,N,...", .kind = OPT_TEXT, .apply = applySizes, .commands = CMD(BENCH),
+    {.group = GROUP_BENCH, .name = "sizes", .value = "N,N,...", .kind = OPT_TEXT, .apply = applySizes, .commands = CMD(BENCH),
      .help = "the sizes, at most 16: N for a square problem or MxNxK (e.g. 64x64x128), each number 1 to 65536",
      .dflt = BENCH_DEFAULT_SIZES,
      .elsewhere = "the other commands take --size"},
-    {.name = "save", .value = "FILE.csv|FILE.json", .kind = OPT_TEXT, .field = F(save),
+    {.group = GROUP_OUTPUT, .name = "save", .value = "FILE.csv|FILE.json", .kind = OPT_TEXT, .field = F(output.save),
      .commands = CMD(SWEEP) | CMD(BENCH), .help = "write every result to a file"},
-    {.name = "store", .value = "FILE", .kind = OPT_TEXT, .field = F(store), .commands = STORE_READERS,
+    {.group = GROUP_STORAGE, .name = "store", .value = "FILE", .kind = OPT_TEXT, .field = F(storage.path), .commands = STORE_READERS,
      .help = "record the results in (results: read them from) this store (an SQLite file, made when absent)",
      .dflt = "$GEMMTOP_STORE, else $XDG_DATA_HOME/gemmtop/results.db"},
-    {.name = "no-store", .kind = OPT_FLAG, .field = F(no_store), .commands = STORED,
+    {.group = GROUP_STORAGE, .name = "no-store", .kind = OPT_FLAG, .field = F(storage.off), .commands = STORED,
      .help = "record nothing in the results store"},
-    {.name = "fresh", .kind = OPT_FLAG, .field = F(fresh), .commands = CMD(SWEEP),
+    {.group = GROUP_STORAGE, .name = "fresh", .kind = OPT_FLAG, .field = F(storage.fresh), .commands = CMD(SWEEP),
      .help = "measure every configuration again, also those that the store has from an earlier run of the "
              "same sweep"},
-    {.name = "reference", .value = "cuda|opencl|hip", .kind = OPT_TEXT, .apply = applyReference,
+    {.group = GROUP_BENCH, .name = "reference", .value = "cuda|opencl|hip", .kind = OPT_TEXT, .apply = applyReference,
      .commands = CMD(BENCH),
      .help = "also time that backend's vendor BLAS on the same device and give % of it, e.g. cuBLAS beside "
              "an OpenCL run"},
-    {.name = "rounds", .value = "R", .kind = OPT_INT, .min = 1, .max = 32, .field = F(rounds), .commands = CMD(BENCH),
+    {.group = GROUP_BENCH, .name = "rounds", .value = "R", .kind = OPT_INT, .min = 1, .max = 32, .field = F(bench.rounds), .commands = CMD(BENCH),
      .help = "rounds in which the libraries and the configurations take turns; figures are medians over them",
      .dflt = "3"},
-    {.name = "site", .value = "N|NAME", .kind = OPT_TEXT, .field = F(site), .commands = CMD(BANKS),
+    {.group = GROUP_BANKS, .name = "site", .value = "N|NAME", .kind = OPT_TEXT, .field = F(banks.site), .commands = CMD(BANKS),
      .help = "draw one request of this access site as lanes x banks"},
-    {.name = "warp", .value = "W", .kind = OPT_INT, .min = 0, .max = MAX_SIZE, .field = F(warp),
-     .given = F(has_warp), .commands = CMD(BANKS), .help = "the warp of that request, counted over the traced groups",
+    {.group = GROUP_BANKS, .name = "warp", .value = "W", .kind = OPT_INT, .min = 0, .max = MAX_SIZE, .field = F(banks.warp),
+     .given = F(banks.has_warp), .commands = CMD(BANKS), .help = "the warp of that request, counted over the traced groups",
      .dflt = "0"},
-    {.name = "iteration", .value = "I", .kind = OPT_INT, .min = 0, .max = MAX_SIZE, .field = F(iteration),
-     .given = F(has_iteration), .commands = CMD(BANKS), .help = "which execution of that site by that warp",
+    {.group = GROUP_BANKS, .name = "iteration", .value = "I", .kind = OPT_INT, .min = 0, .max = MAX_SIZE, .field = F(banks.iteration),
+     .given = F(banks.has_iteration), .commands = CMD(BANKS), .help = "which execution of that site by that warp",
      .dflt = "0, the first"},
-    {.name = "groups", .value = "G", .kind = OPT_INT, .min = 1, .max = 1024, .field = F(groups),
+    {.group = GROUP_BANKS, .name = "groups", .value = "G", .kind = OPT_INT, .min = 1, .max = 1024, .field = F(banks.groups),
      .commands = CMD(BANKS), .help = "work-groups to trace", .dflt = "1"},
-    {.name = "banks", .value = "B", .kind = OPT_INT, .min = 1, .max = BANKS_MAX_BANKS, .field = F(banks),
+    {.group = GROUP_BANKS, .name = "banks", .value = "B", .kind = OPT_INT, .min = 1, .max = BANKS_MAX_BANKS, .field = F(banks.count),
      .commands = CMD(BANKS) | CMD(EXPLORER) | CMD(LESSON), .help = "override the device's number of banks",
      .dflt = "the device's"},
-    {.name = "bank-width", .value = "4|8", .kind = OPT_CHOICE, .choices = "4|8", .apply = applyBankWidth,
+    {.group = GROUP_BANKS, .name = "bank-width", .value = "4|8", .kind = OPT_CHOICE, .choices = "4|8", .apply = applyBankWidth,
      .commands = CMD(BANKS) | CMD(EXPLORER) | CMD(LESSON), .help = "override the device's bank width in bytes",
      .dflt = "the device's"},
-    {.name = "simd-width", .value = "S", .kind = OPT_INT, .min = 1, .max = BANKS_MAX_LANES, .field = F(simd_width),
+    {.group = GROUP_BANKS, .name = "simd-width", .value = "S", .kind = OPT_INT, .min = 1, .max = BANKS_MAX_LANES, .field = F(banks.simd_width),
      .commands = CMD(BANKS) | CMD(EXPLORER) | CMD(LESSON),
      .help = "override the device's warp or wavefront width (64: an AMD wavefront)", .dflt = "the device's"},
-    {.name = "as-compiled", .kind = OPT_FLAG, .field = F(as_compiled), .commands = CMD(BANKS),
+    {.group = GROUP_BANKS, .name = "as-compiled", .kind = OPT_FLAG, .field = F(banks.as_compiled), .commands = CMD(BANKS),
      .help = "beside the accesses as the source writes them, count them as compiled: a work-item's neighbouring "
              "scalar accesses of a site merged into 8- or 16-byte ones (widths from the compiled code where the "
              "device gives it, else the rule of docs/banks.md)"},
     /* results: the same names as above where they mean the same thing to a user; a row
        of its own where the value differs (a substring, M,N,K, another set of formats). */
-    {.name = "device", .value = "TEXT", .kind = OPT_TEXT, .field = F(filter_device), .commands = CMD(RESULTS),
+    {.group = GROUP_RESULTS, .name = "device", .value = "TEXT", .kind = OPT_TEXT, .field = F(results.filter_device), .commands = CMD(RESULTS),
      .help = "rows whose device name holds TEXT (any case); import: the device of a T4 file, which does not "
              "name one"},
-    {.name = "size", .value = "N|MxNxK", .kind = OPT_TEXT, .apply = applyResultsSize, .commands = CMD(RESULTS),
+    {.group = GROUP_RESULTS, .name = "size", .value = "N|MxNxK", .kind = OPT_TEXT, .apply = applyResultsSize, .commands = CMD(RESULTS),
      .help = "rows of this size (N: M, N and K all N; M,N,K also taken); import: the size of a T4 file's results"},
-    {.name = "type", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(has_precision),
+    {.group = GROUP_RESULTS, .name = "type", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(shape.has_precision),
      .commands = CMD(RESULTS), .help = "the same as --precision"},
-    {.name = "origin", .value = "run|sweep|bench|explorer|vendor|t4|clblast", .kind = OPT_CHOICE,
-     .choices = "run|sweep|bench|explorer|vendor|t4|clblast", .field = F(origin), .commands = CMD(RESULTS),
+    {.group = GROUP_RESULTS, .name = "origin", .value = "run|sweep|bench|explorer|vendor|t4|clblast", .kind = OPT_CHOICE,
+     .choices = "run|sweep|bench|explorer|vendor|t4|clblast", .field = F(results.origin), .commands = CMD(RESULTS),
      .help = "rows that came from this command, the vendor library or an import"},
-    {.name = "since", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(since),
+    {.group = GROUP_RESULTS, .name = "since", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(results.since),
      .commands = CMD(RESULTS), .help = "rows measured on or after this day (UTC)"},
-    {.name = "until", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(until),
+    {.group = GROUP_RESULTS, .name = "until", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(results.until),
      .commands = CMD(RESULTS), .help = "rows measured on or before this day (UTC)"},
-    {.name = "ok", .kind = OPT_FLAG, .field = F(ok_only), .commands = CMD(RESULTS),
+    {.group = GROUP_RESULTS, .name = "ok", .kind = OPT_FLAG, .field = F(results.ok_only), .commands = CMD(RESULTS),
      .help = "only verified results that were not ablated or emulated"},
-    {.name = "limit", .value = "N", .kind = OPT_INT, .min = 0, .max = 100000000, .field = F(limit),
-     .given = F(has_limit), .commands = CMD(RESULTS), .help = "list: the newest N rows; 0 all",
+    {.group = GROUP_RESULTS, .name = "limit", .value = "N", .kind = OPT_INT, .min = 0, .max = 100000000, .field = F(results.limit),
+     .given = F(results.has_limit), .commands = CMD(RESULTS), .help = "list: the newest N rows; 0 all",
      .dflt = "50"},
-    {.name = "against", .value = "TEXT", .kind = OPT_TEXT, .field = F(against), .commands = CMD(RESULTS),
+    {.group = GROUP_RESULTS, .name = "against", .value = "TEXT", .kind = OPT_TEXT, .field = F(results.against), .commands = CMD(RESULTS),
      .help = "compare: the other device (part of its name)"},
-    {.name = "against-since", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(against_since),
+    {.group = GROUP_RESULTS, .name = "against-since", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(results.against_since),
      .commands = CMD(RESULTS), .help = "compare: the other side is the same device from this day"},
-    {.name = "against-until", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(against_until),
+    {.group = GROUP_RESULTS, .name = "against-until", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(results.against_until),
      .commands = CMD(RESULTS), .help = "compare: the other side is the same device until this day"},
-    {.name = "format", .value = "csv|jsonl|t4|clblast", .kind = OPT_CHOICE, .choices = "csv|jsonl|t4|clblast",
-     .field = F(results_format), .commands = CMD(RESULTS),
+    {.group = GROUP_RESULTS, .name = "format", .value = "csv|jsonl|t4|clblast", .kind = OPT_CHOICE, .choices = "csv|jsonl|t4|clblast",
+     .field = F(results.format), .commands = CMD(RESULTS),
      .help = "export: csv, jsonl or t4 (Kernel Tuner's results); import: t4 or clblast (CLBlast's tuner)",
      .dflt = "export csv; import: what the file is"},
-    {.name = "out", .value = "FILE", .kind = OPT_TEXT, .field = F(results_out), .commands = CMD(RESULTS),
+    {.group = GROUP_RESULTS, .name = "out", .value = "FILE", .kind = OPT_TEXT, .field = F(results.out), .commands = CMD(RESULTS),
      .help = "export: write to FILE", .dflt = "standard output"},
-    {.name = "force", .kind = OPT_FLAG, .field = F(force), .commands = CMD(RESULTS),
+    {.group = GROUP_RESULTS, .name = "force", .kind = OPT_FLAG, .field = F(results.force), .commands = CMD(RESULTS),
      .help = "export: replace FILE when it exists"},
-    {.name = "no-color", .kind = OPT_FLAG, .field = F(no_color), .commands = CMD(EXPLORER) | CMD(LESSON),
+    {.group = GROUP_OUTPUT, .name = "no-color", .kind = OPT_FLAG, .field = F(output.no_color), .commands = CMD(EXPLORER) | CMD(LESSON),
      .help = "no colours; the NO_COLOR variable does the same"},
-    {.name = "ascii", .letter = 'U', .kind = OPT_FLAG, .field = F(ascii), .commands = CMD(EXPLORER) | CMD(LESSON),
+    {.group = GROUP_OUTPUT, .name = "ascii", .letter = 'U', .kind = OPT_FLAG, .field = F(output.ascii), .commands = CMD(EXPLORER) | CMD(LESSON),
      .help = "ASCII instead of Unicode box drawing"},
-    {.name = "help", .letter = 'h', .kind = OPT_FLAG, .apply = applyHelp, .commands = EVERY, .help = "this help"},
-    {.name = "version", .kind = OPT_FLAG, .apply = applyVersion, .commands = EVERY, .help = "the version"},
+    {.group = GROUP_GENERAL, .name = "help", .letter = 'h', .kind = OPT_FLAG, .apply = applyHelp, .commands = EVERY, .help = "this help"},
+    {.group = GROUP_GENERAL, .name = "version", .kind = OPT_FLAG, .apply = applyVersion, .commands = EVERY, .help = "the version"},
 };
 
 const OptionSpec *Options_table(size_t *count) {
@@ -666,7 +698,7 @@ static int checkPositionals(Parser *p) {
 /* The defaults: a number option whose default is a plain number starts from it. */
 static void setDefaults(Options *o) {
    memset(o, 0, sizeof *o);
-   Problem_setDefaults(&o->problem);
+   Problem_setDefaults(&o->shape.problem);
    for (size_t r = 0; r < sizeof table / sizeof table[0]; r++) {
       const OptionSpec *s = &table[r];
       char *end;
@@ -675,7 +707,7 @@ static void setDefaults(Options *o) {
          *(int *)((char *)o + s->field) = (int)v;
    }
    const char *nc = getenv("NO_COLOR");
-   o->no_color = nc && *nc;
+   o->output.no_color = nc && *nc;
 }
 
 int Options_parseQuiet(Options *o, int argc, char **argv, int first, const char *command, char *err, size_t errlen) {
@@ -704,7 +736,7 @@ int Options_parseQuiet(Options *o, int argc, char **argv, int first, const char 
       if (rc)
          return rc;
    }
-   if (o->nsize_list > 1 && p.command != COMMAND_SWEEP)
+   if (o->shape.nsize_list > 1 && p.command != COMMAND_SWEEP)
       return fail(err, errlen, "--size takes one size (S or MxNxK) here; a list is for 'gemmtop sweep' (bench takes "
                                "--sizes)");
    return checkPositionals(&p);
@@ -874,10 +906,21 @@ static void printOption(FILE *out, const OptionSpec *s) {
    printWrapped(out, text, HELP_COLUMN);
 }
 
+/* A command's options under the headings of its groups, in the table's order within each. */
 static void printOptionsOf(FILE *out, CommandId command) {
-   for (size_t r = 0; r < sizeof table / sizeof table[0]; r++)
-      if ((table[r].commands >> command) & 1)
+   bool first = true;
+   for (int g = 0; g < GROUP_COUNT; g++) {
+      bool heading = false;
+      for (size_t r = 0; r < sizeof table / sizeof table[0]; r++) {
+         if (table[r].group != (OptionGroup)g || !((table[r].commands >> command) & 1))
+            continue;
+         if (!heading)
+            fprintf(out, "%s%s:\n", first ? "" : "\n", groupTitles[g]);
+         heading = true;
+         first = false;
          printOption(out, &table[r]);
+      }
+   }
 }
 
 static const char EXIT_STATUS[] =

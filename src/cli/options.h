@@ -26,64 +26,110 @@ typedef struct BenchSize_ {
    int m, n, k;
 } BenchSize;
 
-typedef struct Options_ {
+/* The options, grouped by concern: a command's code reads the groups it takes (the table
+ * in options.c says which options each command takes, and --help lists them by group). */
+typedef struct SelectionOptions_ {
    const char *backend;      /* NULL: opencl */
    const char *device;       /* NULL: the best device */
    const char *kernel;
    const char *preset;
    const char *sets[OPTIONS_MAX_SETS];
    int nsets;
+} SelectionOptions;
+
+typedef struct ShapeOptions_ {
    Problem problem;
    bool has_m, has_n, has_k, has_precision, has_layout, has_alpha, has_beta;
-   int reps, warmup;
-   double max_seconds;
-   OutputFormat format;
-   uint64_t seed;
-   bool has_seed;
-   const char *a_path, *b_path, *c_path, *out_path;
-   bool no_verify;
-   unsigned ablate;          /* run: AblateFlag bits (--ablate no-a,no-b,no-fma,const-store) */
-   bool no_color, ascii, measure;
-   bool prepare;             /* lesson: compile every step ahead instead of teaching */
-   bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS) */
-   bool cold_l2;             /* run, bench, sweep: time with the L2 cache cold (core/coldl2.h) */
-   const char *arch;         /* inspect: compile for this target (sm_90, gfx906) without a device */
-   const char *code;         /* inspect: ptx, sass, isa, none */
-   int budget;               /* sweep: configurations to try (0: default) */
-   bool exhaustive;          /* sweep: every valid configuration */
-   const char *sizes;        /* bench: "1024,2048,4096" */
-   const char *save;         /* sweep, bench: results file (.csv or .json) */
-   const char *store;        /* run, sweep, bench, explorer, results: the results store file (NULL: Store_defaultPath) */
-   bool no_store;            /* record nothing in the results store */
-   bool fresh;               /* sweep: measure again what the store already has for this sweep */
-   const char *reference;    /* bench: another backend whose vendor BLAS is also timed (cuda: cuBLAS) */
-   int save_presets;         /* sweep: save the best N as presets */
-   int rounds;               /* bench: rounds of libraries and configurations in turn (median) */
-   double timeout;           /* sweep: seconds one launch may take before the configuration is dropped */
-   int jobs;                 /* sweep: parallel compiles (0: one per core) */
-   bool mpi;                 /* sweep: one rank per GPU under mpirun or srun (cli/mpisweep.h) */
-   const char *mpi_simulate; /* sweep --mpi: ranks answer with the times recorded in this --save file */
-   const char *site;         /* banks: the access site to draw (index or name) */
-   int warp, iteration;      /* banks: warp (flat over traced groups) and execution of the grid */
-   bool has_warp, has_iteration;
-   int groups;               /* banks: work-groups to trace (0: 1) */
-   int banks, bank_width, simd_width; /* banks: model overrides (0: the device's model) */
-   bool as_compiled;         /* banks: also count the accesses as the compiler merges them */
-   const char *strategy;     /* sweep: the search strategy's name (NULL: a random sample, or all with --exhaustive) */
-   double time_budget;       /* sweep: stop proposing after this many seconds (0: no limit) */
-   const char *simulate;     /* sweep: replay a recorded space (a --save file) instead of measuring */
-   const char *strategies;   /* sweep --simulate: "all" or names, comma-separated */
-   int repeat;               /* sweep --simulate: seeds per strategy */
    int nsize_list;           /* --size: the sizes given (more than one: sweep only) */
    int size_list[OPTIONS_MAX_SIZES][3]; /* M, N, K of each */
-   /* results (cli_results.c): filters, the other side of a comparison, files */
-   const char *filter_device, *filter_size, *origin, *since, *until;
-   const char *against, *against_since, *against_until;
-   const char *results_format; /* export: csv, jsonl, t4; import: t4, clblast */
-   const char *results_out;  /* export: the file (NULL: standard output) */
+} ShapeOptions;
+
+typedef struct TimingOptions_ {
+   int reps, warmup;
+   double max_seconds;
+   uint64_t seed;
+   bool has_seed;
+   bool no_verify;
+   unsigned ablate;          /* run: AblateFlag bits (--ablate no-a,no-b,no-fma,const-store) */
+   bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS) */
+   bool cold_l2;             /* run, bench, sweep: time with the L2 cache cold (core/coldl2.h) */
+} TimingOptions;
+
+typedef struct InputOptions_ {
+   const char *a_path, *b_path, *c_path, *out_path; /* run: .npy inputs and the result */
+} InputOptions;
+
+typedef struct OutputOptions_ {
+   OutputFormat format;
+   bool no_color, ascii;
+   const char *save;         /* sweep, bench: results file (.csv or .json) */
+} OutputOptions;
+
+typedef struct StorageOptions_ {
+   const char *path;         /* run, sweep, bench, explorer, results: the results store file (NULL: Store_defaultPath) */
+   bool off;                 /* record nothing in the results store */
+   bool fresh;               /* sweep: measure again what the store already has for this sweep */
+} StorageOptions;
+
+typedef struct InspectOptions_ {
+   const char *arch;         /* compile for this target (sm_90, gfx906) without a device */
+   const char *code;         /* ptx, sass, isa, none */
+} InspectOptions;
+
+typedef struct SweepOptions_ {
+   int budget;               /* configurations to try (0: default) */
+   bool exhaustive;          /* every valid configuration */
+   const char *strategy;     /* the search strategy's name (NULL: a random sample, or all with --exhaustive) */
+   double time_budget;       /* stop proposing after this many seconds (0: no limit) */
+   const char *simulate;     /* replay a recorded space (a --save file) instead of measuring */
+   const char *strategies;   /* --simulate: "all" or names, comma-separated */
+   int repeat;               /* --simulate: seeds per strategy */
+   double timeout;           /* seconds one launch may take before the configuration is dropped */
+   int jobs;                 /* parallel compiles (0: one per core) */
+   bool mpi;                 /* one rank per GPU under mpirun or srun (cli/mpisweep.h) */
+   const char *mpi_simulate; /* --mpi: ranks answer with the times recorded in this --save file */
+   int save_presets;         /* save the best N as presets */
+} SweepOptions;
+
+typedef struct BenchOptions_ {
+   const char *sizes;        /* "1024,2048,4096" */
+   const char *reference;    /* another backend whose vendor BLAS is also timed (cuda: cuBLAS) */
+   int rounds;               /* rounds of libraries and configurations in turn (median) */
+} BenchOptions;
+
+typedef struct BanksOptions_ {
+   const char *site;         /* the access site to draw (index or name) */
+   int warp, iteration;      /* warp (flat over traced groups) and execution of the grid */
+   bool has_warp, has_iteration;
+   int groups;               /* work-groups to trace (0: 1) */
+   int count, bank_width, simd_width; /* model overrides: banks, width, SIMD (0: the device's model) */
+   bool as_compiled;         /* also count the accesses as the compiler merges them */
+} BanksOptions;
+
+typedef struct ResultsOptions_ {
+   const char *filter_device, *filter_size, *origin, *since, *until; /* filters */
+   const char *against, *against_since, *against_until;             /* the other side of a comparison */
+   const char *format;       /* export: csv, jsonl, t4; import: t4, clblast */
+   const char *out;          /* export: the file (NULL: standard output) */
    bool ok_only, force;
    int limit;                /* list: the newest N rows (0: all) */
    bool has_limit;
+} ResultsOptions;
+
+typedef struct Options_ {
+   SelectionOptions sel;     /* which kernel and configuration, on which device */
+   ShapeOptions shape;       /* the problem */
+   TimingOptions timing;     /* how it is run and timed */
+   InputOptions io;          /* inputs and outputs as .npy files */
+   OutputOptions output;     /* how results are printed and saved */
+   StorageOptions storage;   /* the results store */
+   InspectOptions inspect;
+   SweepOptions sweep;
+   BenchOptions bench;
+   BanksOptions banks;
+   ResultsOptions results;
+   bool measure;             /* list devices: measure peaks */
+   bool prepare;             /* lesson: compile every step ahead instead of teaching */
    const char *positional[OPTIONS_MAX_POSITIONAL];
    int npositional;
 } Options;
@@ -103,8 +149,35 @@ typedef enum {
    COMMAND_COUNT
 } CommandId;
 
+/* What an option is about: the groups of Options, and the headings of --help. A command
+ * declares the groups it takes (CommandSpec.groups); each option row belongs to one
+ * group and names the commands of that group that take it. */
+typedef enum {
+   GROUP_SELECTION,          /* which kernel and configuration, on which device */
+   GROUP_SHAPE,              /* the problem */
+   GROUP_TIMING,             /* how it is run, timed and checked */
+   GROUP_IO,                 /* .npy inputs and result */
+   GROUP_OUTPUT,             /* how results are printed and saved */
+   GROUP_STORAGE,            /* the results store */
+   GROUP_INSPECT,
+   GROUP_SWEEP,
+   GROUP_BENCH,
+   GROUP_BANKS,
+   GROUP_RESULTS,
+   GROUP_LIST,
+   GROUP_LESSON,
+   GROUP_GENERAL,            /* --help, --version */
+   GROUP_COUNT
+} OptionGroup;
+
+#define GROUP_BIT(g) (1u << (g))
+
+/* The heading --help puts over a group's options. */
+const char *Options_groupTitle(OptionGroup g);
+
 typedef struct CommandSpec_ {
    const char *name;         /* "" for the explorer */
+   unsigned groups;          /* GROUP_BIT of each group of options it takes */
    const char *words;        /* the words it takes besides options, as usage shows them */
    const char *summary;
    int max_positional;       /* words that are not options */
@@ -124,6 +197,7 @@ typedef struct OptionSpec_ OptionSpec;
 typedef int (*OptionApply)(Options *o, const OptionSpec *spec, const char *value, char *err, size_t errlen);
 
 struct OptionSpec_ {
+   OptionGroup group;        /* what it is about (its field's group in Options) */
    const char *name;         /* the long spelling without "--", or NULL */
    char letter;              /* the short spelling (-m), or 0 */
    const char *value;        /* the value's name in help ("N", "NAME"); NULL for a flag */
@@ -134,7 +208,8 @@ struct OptionSpec_ {
    size_t field;             /* offsetof the Options field the generic kinds set */
    size_t given;             /* offsetof a bool set when the option is given, or 0 */
    OptionApply apply;        /* instead of the generic store, or NULL */
-   unsigned commands;        /* 1u << CommandId for each command that takes it */
+   unsigned commands;        /* 1u << CommandId for each command that takes it: commands that
+                              * declare its group (test_options checks) */
    const char *help;         /* one line; the range and the default are added to it */
    const char *dflt;         /* the default as help shows it, or NULL; for OPT_INT a plain
                                 number is also where parsing starts */

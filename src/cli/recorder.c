@@ -6,10 +6,10 @@
 
 void Recorder_open(Recorder *rec, const Options *o) {
    memset(rec, 0, sizeof *rec);
-   if (o->no_store)
+   if (o->storage.off)
       return;
    char err[1536];
-   rec->store = Store_open(o->store, err, sizeof err);
+   rec->store = Store_open(o->storage.path, err, sizeof err);
    if (!rec->store) {
       fprintf(stderr, "gemmtop: nothing recorded: %s\n", err);
       rec->said = true;

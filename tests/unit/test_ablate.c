@@ -142,7 +142,7 @@ static void test_option(void **state) {
    static Options o;
    char err[1024];
    assert_int_equal(parseWith("run", "no-fma,no-a", &o, err, sizeof err), 0);
-   assert_int_equal(o.ablate, ABLATE_NO_FMA | ABLATE_NO_A);
+   assert_int_equal(o.timing.ablate, ABLATE_NO_FMA | ABLATE_NO_A);
    assert_int_equal(parseWith("run", "no-fmx", &o, err, sizeof err), 2);
    assert_non_null(strstr(err, "'no-fmx'"));
    assert_non_null(strstr(err, "no-a, no-b, no-fma, const-store"));
@@ -153,10 +153,10 @@ static void test_option(void **state) {
       assert_int_equal(parseWith(*c, "none", &o, err, sizeof err), 2);
    }
    assert_int_equal(parseWith("inspect", "const-store", &o, err, sizeof err), 0);
-   assert_int_equal(o.ablate, ABLATE_CONST_STORE);
+   assert_int_equal(o.timing.ablate, ABLATE_CONST_STORE);
    /* "none" is no ablation. */
    assert_int_equal(parseWith("run", "none", &o, err, sizeof err), 0);
-   assert_int_equal(o.ablate, 0);
+   assert_int_equal(o.timing.ablate, 0);
 }
 
 static void test_history(void **state) {

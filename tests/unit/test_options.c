@@ -123,6 +123,53 @@ static void test_commands_take_their_options(void **state) {
 }
 
 /* Every number names its range when refused: below, above, not a number, not finite. */
+/* Commands declare the groups of options they take: an option row names only commands
+ * that declare its group, every group a command declares has options for it, and each
+ * option's field lies in its group's part of Options. */
+static void test_groups_declared(void **state) {
+   (void)state;
+   size_t n;
+   const OptionSpec *t = Options_table(&n);
+   const CommandSpec *cmds = Options_commands();
+   unsigned used[COMMAND_COUNT] = {0};
+   for (size_t r = 0; r < n; r++) {
+      assert_true(t[r].group < GROUP_COUNT);
+      for (int c = 0; c < COMMAND_COUNT; c++)
+         if ((t[r].commands >> c) & 1) {
+            if (!(cmds[c].groups & GROUP_BIT(t[r].group)))
+               fail_msg("--%s is taken by %s, which does not declare the group '%s'", t[r].name ? t[r].name : "?",
+                        Options_commandLabel((CommandId)c), Options_groupTitle(t[r].group));
+            used[c] |= GROUP_BIT(t[r].group);
+         }
+   }
+   for (int c = 0; c < COMMAND_COUNT; c++)
+      if (used[c] != cmds[c].groups)
+         fail_msg("%s declares groups (0x%x) that none of its options are in (it uses 0x%x)",
+                  Options_commandLabel((CommandId)c), cmds[c].groups, used[c]);
+   static const struct {
+      OptionGroup g;
+      size_t at, size;
+   } parts[] = {
+       {GROUP_SELECTION, offsetof(Options, sel), sizeof(SelectionOptions)},
+       {GROUP_SHAPE, offsetof(Options, shape), sizeof(ShapeOptions)},
+       {GROUP_TIMING, offsetof(Options, timing), sizeof(TimingOptions)},
+       {GROUP_IO, offsetof(Options, io), sizeof(InputOptions)},
+       {GROUP_OUTPUT, offsetof(Options, output), sizeof(OutputOptions)},
+       {GROUP_STORAGE, offsetof(Options, storage), sizeof(StorageOptions)},
+       {GROUP_INSPECT, offsetof(Options, inspect), sizeof(InspectOptions)},
+       {GROUP_SWEEP, offsetof(Options, sweep), sizeof(SweepOptions)},
+       {GROUP_BENCH, offsetof(Options, bench), sizeof(BenchOptions)},
+       {GROUP_BANKS, offsetof(Options, banks), sizeof(BanksOptions)},
+       {GROUP_RESULTS, offsetof(Options, results), sizeof(ResultsOptions)},
+   };
+   for (size_t r = 0; r < n; r++)
+      for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+         if (t[r].group == parts[i].g && !t[r].apply &&
+             (t[r].field < parts[i].at || t[r].field >= parts[i].at + parts[i].size))
+            fail_msg("--%s is in the group '%s' but its field is not in that part of Options", t[r].name,
+                     Options_groupTitle(t[r].group));
+}
+
 static void test_numbers_name_their_range(void **state) {
    (void)state;
    size_t n;
@@ -173,10 +220,10 @@ static void test_numbers_name_their_range(void **state) {
    assert_int_equal(PARSE("run", "--seed", "-1"), 2); /* strtoull would wrap it to 2^64-1 */
    assert_message("use a whole number from 0 to 18446744073709551615");
    assert_int_equal(PARSE("run", "--seed", "0x10"), 0);
-   assert_true(opts.has_seed && opts.seed == 16);
+   assert_true(opts.timing.has_seed && opts.timing.seed == 16);
    /* A negative number is a value, not an option. */
    assert_int_equal(PARSE("run", "--alpha", "-1.5", "--beta=-2"), 0);
-   assert_true(opts.problem.alpha == -1.5 && opts.problem.beta == -2 && opts.has_alpha && opts.has_beta);
+   assert_true(opts.shape.problem.alpha == -1.5 && opts.shape.problem.beta == -2 && opts.shape.has_alpha && opts.shape.has_beta);
    assert_int_equal(PARSE("banks", "--warp", "-1"), 2);
    assert_message("--warp -1: use 0 to 1048576");
 }
@@ -194,14 +241,14 @@ static void test_values(void **state) {
    assert_message("--device needs a value (N|NAME|KIND), not an empty word");
    assert_int_equal(PARSE("run", "--device="), 2);
    assert_int_equal(PARSE("run", "--kernel=--odd"), 0); /* after '=' it is the value */
-   assert_string_equal(opts.kernel, "--odd");
+   assert_string_equal(opts.sel.kernel, "--odd");
    assert_int_equal(PARSE("run", "--no-verify=yes"), 2);
    assert_message("--no-verify takes no value");
    /* getopt_long's spellings still work. */
    assert_int_equal(PARSE("run", "-m64", "-n", "32", "--size=16", "-k8", "--kern", "x", "--set=A=1"), 0);
-   assert_true(opts.problem.m == 16 && opts.problem.n == 16 && opts.problem.k == 8 && opts.has_m);
-   assert_string_equal(opts.kernel, "x");
-   assert_string_equal(opts.sets[0], "A=1");
+   assert_true(opts.shape.problem.m == 16 && opts.shape.problem.n == 16 && opts.shape.problem.k == 8 && opts.shape.has_m);
+   assert_string_equal(opts.sel.kernel, "x");
+   assert_string_equal(opts.sel.sets[0], "A=1");
    assert_int_equal(PARSE("run", "--si", "3"), 2);
    assert_message("--si is ambiguous: --size, --simulate, --sizes, --site, --simd-width");
    assert_int_equal(PARSE("run", "--bogus"), 2);
@@ -232,7 +279,7 @@ static void test_values(void **state) {
    assert_message("at most 32 --set options");
    /* Defaults from the table. */
    assert_int_equal(PARSE("bench", "--rounds", "2"), 0);
-   assert_true(opts.reps == 10 && opts.warmup == 2 && opts.rounds == 2 && opts.groups == 1);
+   assert_true(opts.timing.reps == 10 && opts.timing.warmup == 2 && opts.bench.rounds == 2 && opts.banks.groups == 1);
 }
 
 /* bench --sizes: read whole, refused whole; the limit named. */
@@ -298,15 +345,17 @@ static void test_help(void **state) {
    for (int c = 0; c < COMMAND_COUNT; c++) {
       char found[80][32];
       int nfound = helpSpellings((CommandId)c, found, 80), want = 0;
-      for (size_t r = 0; r < n; r++) {
-         if (!((t[r].commands >> c) & 1))
-            continue;
-         char spelling[32];
-         spell(&t[r], spelling, sizeof spelling);
-         assert_true(want < nfound);
-         assert_string_equal(found[want], spelling); /* in table order, nothing between */
-         want++;
-      }
+      /* by group (the headings), in table order within one, nothing between */
+      for (int g = 0; g < GROUP_COUNT; g++)
+         for (size_t r = 0; r < n; r++) {
+            if (t[r].group != (OptionGroup)g || !((t[r].commands >> c) & 1))
+               continue;
+            char spelling[32];
+            spell(&t[r], spelling, sizeof spelling);
+            assert_true(want < nfound);
+            assert_string_equal(found[want], spelling);
+            want++;
+         }
       assert_int_equal(nfound, want);
    }
    /* --rounds shows its own help (it showed --reference's). */
@@ -369,13 +418,13 @@ static void test_random_words(void **state) {
       if (rc != 0)
          fail_msg("seed %u, trial %d: rc %d", seed, trial, rc);
       assert_true(opts.npositional <= Options_commands()[c].max_positional);
-      assert_true(opts.reps >= 1 && opts.reps <= 1024 && opts.warmup >= 0 && opts.rounds >= 1 && opts.rounds <= 32);
-      assert_true(opts.problem.m >= 1 && opts.problem.n >= 1 && opts.problem.k >= 1);
-      assert_true(opts.max_seconds >= 0 && opts.max_seconds <= 86400 && opts.timeout >= 0 && opts.timeout <= 86400);
-      assert_true(isfinite(opts.problem.alpha) && isfinite(opts.problem.beta));
-      for (int i = 0; i < opts.nsets; i++)
-         assert_true(strchr(opts.sets[i], '=') && opts.sets[i][0] != '=');
-      assert_true(!opts.device || opts.device[0]);
+      assert_true(opts.timing.reps >= 1 && opts.timing.reps <= 1024 && opts.timing.warmup >= 0 && opts.bench.rounds >= 1 && opts.bench.rounds <= 32);
+      assert_true(opts.shape.problem.m >= 1 && opts.shape.problem.n >= 1 && opts.shape.problem.k >= 1);
+      assert_true(opts.timing.max_seconds >= 0 && opts.timing.max_seconds <= 86400 && opts.sweep.timeout >= 0 && opts.sweep.timeout <= 86400);
+      assert_true(isfinite(opts.shape.problem.alpha) && isfinite(opts.shape.problem.beta));
+      for (int i = 0; i < opts.sel.nsets; i++)
+         assert_true(strchr(opts.sel.sets[i], '=') && opts.sel.sets[i][0] != '=');
+      assert_true(!opts.sel.device || opts.sel.device[0]);
    }
 }
 
@@ -525,6 +574,7 @@ static void test_man_page_environment(void **state) {
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_commands_take_their_options),
+       cmocka_unit_test(test_groups_declared),
        cmocka_unit_test(test_numbers_name_their_range),
        cmocka_unit_test(test_values),
        cmocka_unit_test(test_sizes),
