@@ -11,6 +11,17 @@ kernels=$("$GEMMTOP_BIN" list kernels --format json | python3 -c 'import json,sy
 for l in sys.stdin:
     k = json.loads(l)
     if not k.get("arch"): print(k["name"])')
+# Under the sanitizers what matters is gemmtop's own code on the offline paths (the
+# backends' offline tables, ptxas's and llvm-readelf's reports, the JSON), which every
+# kernel takes alike; whether each kernel compiles does not depend on how gemmtop was
+# built, and the plain pass checks every one. So the sanitizer pass takes one kernel of
+# each kind: plain, a tiled ladder step, any size with padding, TN operands, the tensor
+# ladder, and the MAGMA kernel the ablation check below reads.
+if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
+   kernels=$(printf '%s\n' "$kernels" | grep -Ex 'mygemm01_naive|mygemm06_2d|fast02_warptile|dcu6_lds_conflicts|tensor01_global|magma_fermi')
+   [ "$(printf '%s\n' "$kernels" | grep -c .)" = 6 ] && ok "the sanitizer pass takes one kernel of each kind" ||
+      not_ok "the sanitizer pass's kernels" "$kernels"
+fi
 # The element types a kernel takes (its precisions: line), and the first of them.
 precisions() { "$GEMMTOP_BIN" list kernels --format json | python3 -c 'import json,sys
 for l in sys.stdin:
