@@ -367,10 +367,13 @@ char *Ladder_svg(const Ladder *l) {
       if (!r->measured) {
          put(&t, "<text x=\"%d\" y=\"%d\" fill=\"#999\">", label_w + 6, y + 17);
          if (r->refused[0]) {
-            /* The reason is long: whole in a tooltip and in the Markdown and CSV tables. */
+            /* The reason: its start on the chart, whole in a tooltip and in the tables. */
+            char start[64];
+            snprintf(start, sizeof start, "%.57s%s", r->refused, strlen(r->refused) > 57 ? "..." : "");
             put(&t, "<title>");
             putXml(&t, r->refused);
-            put(&t, "</title>refused (the tables say why)");
+            put(&t, "</title>refused: ");
+            putXml(&t, start);
          } else
             put(&t, "not measured");
          put(&t, "</text>\n");
@@ -380,7 +383,18 @@ char *Ladder_svg(const Ladder *l) {
       w = w > 1 ? w : 1;
       const char *fill = !Ladder_ranked(l, i) ? "#bbbbbb" : r->gflops >= best ? "#1f5fbf" : "#6a9fe6";
       put(&t, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", label_w, y + 4, w, row_h - 8, fill);
-      put(&t, "<text x=\"%d\" y=\"%d\">%.1f%s</text>\n", label_w + w + 6, y + 17, r->gflops, figureLabel(r));
+      put(&t, "<text x=\"%d\" y=\"%d\">%.1f%s", label_w + w + 6, y + 17, r->gflops, figureLabel(r));
+      /* The source's figure beside the measured one: a mark on the bar's row when it is on
+       * the scale, else in words (a GPU's figure beside a laptop's). */
+      if (r->reference_gflops > 0)
+         put(&t, "; source %g%s", r->reference_gflops, r->reference_gflops > axis_max ? " (off the scale)" : "");
+      put(&t, "</text>\n");
+      if (r->reference_gflops > 0 && r->reference_gflops <= axis_max) {
+         int rx = label_w + (int)(bar_w * r->reference_gflops / axis_max + 0.5);
+         put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#c0392b\" stroke-width=\"2\"><title>the "
+                 "source reported %g GFLOPS</title></line>\n",
+             rx, y + 2, rx, y + row_h - 2, r->reference_gflops);
+      }
    }
    put(&t, "</svg>\n");
    return finish(&t);

@@ -330,6 +330,9 @@ static void test_ladder_exports(void **state) {
    assert_non_null(strstr(md, "### Speaker notes\n\n- **1 one: first**: say | this and that\n"));
    assert_null(strstr(csv, "say"));
    assert_non_null(strstr(svg, "a &lt;device&gt; &amp; co"));
+   /* the source's figure beside the measured one: in words, and a mark on the scale */
+   assert_non_null(strstr(svg, ">100.0; source 2.54</text>"));
+   assert_non_null(strstr(svg, "<title>the source reported 2.54 GFLOPS</title>"));
    assert_null(strstr(svg, "<device>"));
    assert_non_null(strstr(svg, "</svg>"));
    free(md);
@@ -363,6 +366,8 @@ static void test_ladder_unranked(void **state) {
    assert_non_null(strstr(csv, "2,2 two,900.000,false,true,,,,,9.0000,,,\"real, ablate=no-a\","));
    assert_non_null(strstr(csv, "3,3 three,,,,work-group of 1024 over the simulated limit of 256,,,,"));
    assert_non_null(strstr(svg, "900.0 (ablated)"));
+   /* a refused bar says why on the chart, the whole reason in its tooltip */
+   assert_non_null(strstr(svg, "</title>refused: work-group of 1024 over the simulated limit of 256</text>"));
    assert_non_null(strstr(svg, "GFLOPS (verified"));
    assert_non_null(strstr(svg, ">step</text>"));
    free(md);
