@@ -62,7 +62,7 @@ void AheadUi_update(Ui *ui) {
       }
       return;
    }
-   int idx, cursor = Ui_kernelRow(ui, ui->kcursor, &idx) == KROW_PARAM ? idx : -1;
+   int idx, cursor = Ui_kernelRow(ui, ui->kernel_pane.cursor, &idx) == KROW_PARAM ? idx : -1;
    AheadTarget t = targetOf(ui);
    unsigned long long sig = Util_hash(Ahead_targetHash(&t), ui->values, sizeof ui->values);
    sig = Util_hash(sig, &cursor, sizeof cursor);

@@ -136,11 +136,9 @@ typedef struct Ui_ {
    unsigned before_projector; /* the panes shown before P's projector layout (0: not in it) */
    unsigned prefs_visible;    /* the panes as the preferences had them before a lesson (0: visible) */
    int focus, zoom;
-   int kcursor;               /* selectable row of the kernel pane */
-   int kscroll;
-   int log_scroll;            /* lines up from the newest (0 follows) */
-   int hist_cursor;           /* -1: follows the current configuration */
-   int hist_scroll;
+   KernelPane kernel_pane;    /* the panes' own state (pane_state.h) */
+   HistoryPane history_pane;
+   LogPane log_pane;
    int help_scroll;
    bool paused;
    bool cancelling;           /* cancelled while a launch ran: said until the worker stops */

@@ -30,16 +30,16 @@ static void historyLabel(const Ui *ui, const HistoryEntry *e, char *out, size_t 
 /* Keeps the selected entry in view; follows the newest when nothing is selected. */
 static void scrollToSelection(Ui *ui, int sel, int measured, int rows) {
    const History *H = &ui->hist;
-   if (sel >= 0 && sel < ui->hist_scroll)
-      ui->hist_scroll = sel;
-   if (sel >= ui->hist_scroll + rows)
-      ui->hist_scroll = sel - rows + 1;
-   if (ui->hist_cursor < 0 && measured < 0)
-      ui->hist_scroll = H->count - rows;
-   if (ui->hist_scroll > H->count - rows)
-      ui->hist_scroll = H->count - rows;
-   if (ui->hist_scroll < 0)
-      ui->hist_scroll = 0;
+   if (sel >= 0 && sel < ui->history_pane.scroll)
+      ui->history_pane.scroll = sel;
+   if (sel >= ui->history_pane.scroll + rows)
+      ui->history_pane.scroll = sel - rows + 1;
+   if (ui->history_pane.cursor < 0 && measured < 0)
+      ui->history_pane.scroll = H->count - rows;
+   if (ui->history_pane.scroll > H->count - rows)
+      ui->history_pane.scroll = H->count - rows;
+   if (ui->history_pane.scroll < 0)
+      ui->history_pane.scroll = 0;
 }
 
 /* Entry i at row y: marker, label (lw wide), bar (bw), value (vw). */
@@ -79,7 +79,7 @@ static void drawEntries(Ui *ui, Rect r, int rows) {
       return;
    }
    int measured = Ui_historyMeasured(ui);
-   int sel = ui->hist_cursor >= 0 ? ui->hist_cursor : measured;
+   int sel = ui->history_pane.cursor >= 0 ? ui->history_pane.cursor : measured;
    scrollToSelection(ui, sel, measured, rows);
    /* Labels as wide as the longest, leaving a bar of at least 8 cells. */
    int lw = 8;
@@ -92,7 +92,7 @@ static void drawEntries(Ui *ui, Rect r, int rows) {
    if (lw > r.w - 2 - 1 - 11 - 8)
       lw = r.w - 2 - 1 - 11 - 8;
    int vw = 11, bw = r.w - 2 - lw - 1 - vw;
-   for (int i = ui->hist_scroll, y = r.y + 1; i < H->count && y < r.y + 1 + rows; i++, y++)
+   for (int i = ui->history_pane.scroll, y = r.y + 1; i < H->count && y < r.y + 1 + rows; i++, y++)
       drawEntry(ui, r, i, y, sel, measured, lw, bw, vw);
 }
 

@@ -70,16 +70,16 @@ static int buildLines(const Ui *ui, DLine *lines) {
 static void scrollToCursor(Ui *ui, const DLine *lines, int nlines, int height) {
    int cl = 0;
    for (int i = 0; i < nlines; i++)
-      if (lines[i].row == ui->kcursor)
+      if (lines[i].row == ui->kernel_pane.cursor)
          cl = i;
-   if (cl < ui->kscroll)
-      ui->kscroll = cl > 0 && lines[cl - 1].kind == DL_LADDER ? cl - 1 : cl;
-   if (cl >= ui->kscroll + height)
-      ui->kscroll = cl - height + 1;
-   if (ui->kscroll > nlines - height)
-      ui->kscroll = nlines - height;
-   if (ui->kscroll < 0)
-      ui->kscroll = 0;
+   if (cl < ui->kernel_pane.scroll)
+      ui->kernel_pane.scroll = cl > 0 && lines[cl - 1].kind == DL_LADDER ? cl - 1 : cl;
+   if (cl >= ui->kernel_pane.scroll + height)
+      ui->kernel_pane.scroll = cl - height + 1;
+   if (ui->kernel_pane.scroll > nlines - height)
+      ui->kernel_pane.scroll = nlines - height;
+   if (ui->kernel_pane.scroll < 0)
+      ui->kernel_pane.scroll = 0;
 }
 
 /* Parameter pi's values from x on, w wide: a window around the current one when they do
@@ -134,7 +134,7 @@ static void drawValues(Ui *ui, int y, int x, int w, int pi, Style base) {
 static void drawLine(Ui *ui, Rect r, const DLine *d, int y, int nameW) {
    const KernelInfo *k = Ui_kernel(ui);
    bool kfocus = ui->focus == PANE_KERNEL;
-   bool cursor = d->row >= 0 && d->row == ui->kcursor;
+   bool cursor = d->row >= 0 && d->row == ui->kernel_pane.cursor;
    Style base = cursor && kfocus ? ST_CURSOR : ST_NORMAL;
    Draw_fill(ui, y, r.x, r.w, base);
    if (cursor)
@@ -187,7 +187,7 @@ static void drawInfo(Ui *ui, Rect r, int iy, int ih) {
    Style st = ST_NORMAL;
    bool invalid = !Config_check(k, ui->values, &ui->problem, Ui_limits(ui), NULL, why, sizeof why);
    int idx;
-   KRowKind kind = Ui_kernelRow(ui, ui->kcursor, &idx);
+   KRowKind kind = Ui_kernelRow(ui, ui->kernel_pane.cursor, &idx);
    if (invalid) {
       snprintf(text, sizeof text, "%s not valid: %s%s", Ui_glyph(ui, "\xe2\x9c\x97", "x"), why, Ui_simulatedNote(ui));
       st = ST_BAD;
@@ -228,7 +228,7 @@ void Draw_kernel(Ui *ui) {
    for (int i = 0; i < k->nparams; i++)
       if ((int)strlen(k->params[i].name) + 1 > nameW)
          nameW = (int)strlen(k->params[i].name) + 1;
-   for (int li = ui->kscroll, y = y0; li < nlines && y < y0 + lh; li++, y++)
+   for (int li = ui->kernel_pane.scroll, y = y0; li < nlines && y < y0 + lh; li++, y++)
       drawLine(ui, r, &lines[li], y, nameW);
    if (ih)
       drawInfo(ui, r, y0 + lh, ih);

@@ -21,8 +21,8 @@ static Style logStyle(const LogLine *l) {
 void Draw_log(Ui *ui) {
    Rect r = ui->layout.pane[PANE_LOG];
    char extra[64] = "";
-   if (ui->log_scroll > 0)
-      snprintf(extra, sizeof extra, "(scrolled back %d: End follows)", ui->log_scroll);
+   if (ui->log_pane.scroll > 0)
+      snprintf(extra, sizeof extra, "(scrolled back %d: End follows)", ui->log_pane.scroll);
    Draw_paneTitle(ui, PANE_LOG, extra, NULL);
    int h = r.h - 1;
    if (h <= 0)
@@ -30,7 +30,7 @@ void Draw_log(Ui *ui) {
    /* From the newest line kept in view upwards, wrapping each line. */
    int tw = 9, w = r.w - tw;
    int y = r.y + r.h - 1;
-   for (int i = ui->log.count - 1 - ui->log_scroll; i >= 0 && y > r.y; i--) {
+   for (int i = ui->log.count - 1 - ui->log_pane.scroll; i >= 0 && y > r.y; i--) {
       const LogLine *l = LogBuf_line(&ui->log, i);
       char buf[4096];
       const char *wl[32];

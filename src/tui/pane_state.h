@@ -1,7 +1,8 @@
-/* What the panes that keep state of their own hold between frames, apart from the Ui that
- * all of them share (app.h): the bank pane (draw_banks.c), the sweep pane (sweepview.c)
- * and the inspect pane (draw_inspect.c). A pane's fields are its own file's to change;
- * others read them (news.c fills them from the worker). */
+/* What the panes hold between frames, apart from the Ui that all of them share (app.h):
+ * the kernel, history and log panes' cursors and scrolling, the bank pane (draw_banks.c),
+ * the sweep pane (sweepview.c) and the inspect pane (draw_inspect.c). A pane's fields are
+ * its own file's and its keys' to change; others read them (news.c fills them from the
+ * worker). The results and compare panes keep nothing of their own. */
 #ifndef GEMMTOP_UI_PANE_STATE_H
 #define GEMMTOP_UI_PANE_STATE_H
 
@@ -9,6 +10,20 @@
 #include <stddef.h>
 
 #include "explorer/worker.h"
+
+typedef struct KernelPane_ {
+   int cursor;                /* selectable row: the variant picker, a parameter, a variant */
+   int scroll;
+} KernelPane;
+
+typedef struct HistoryPane_ {
+   int cursor;                /* -1: follows the current configuration */
+   int scroll;
+} HistoryPane;
+
+typedef struct LogPane_ {
+   int scroll;                /* lines up from the newest (0 follows) */
+} LogPane;
 
 typedef struct BanksPane_ {
    WorkerBanks analysis;      /* the newest bank analysis (owned) */

@@ -14,15 +14,15 @@ static int paneHeight(const Ui *ui, int p) {
 
 bool PaneKeys_kernel(Ui *ui, int ch) {
    int rows = Ui_kernelRows(ui), idx;
-   KRowKind kind = Ui_kernelRow(ui, ui->kcursor, &idx);
+   KRowKind kind = Ui_kernelRow(ui, ui->kernel_pane.cursor, &idx);
    int page = paneHeight(ui, PANE_KERNEL) / 2;
    switch (ch) {
-   case KEY_UP: case 'k': ui->kcursor--; break;
-   case KEY_DOWN: case 'j': ui->kcursor++; break;
-   case KEY_PPAGE: ui->kcursor -= page; break;
-   case KEY_NPAGE: ui->kcursor += page; break;
-   case KEY_HOME: ui->kcursor = 0; break;
-   case KEY_END: ui->kcursor = rows - 1; break;
+   case KEY_UP: case 'k': ui->kernel_pane.cursor--; break;
+   case KEY_DOWN: case 'j': ui->kernel_pane.cursor++; break;
+   case KEY_PPAGE: ui->kernel_pane.cursor -= page; break;
+   case KEY_NPAGE: ui->kernel_pane.cursor += page; break;
+   case KEY_HOME: ui->kernel_pane.cursor = 0; break;
+   case KEY_END: ui->kernel_pane.cursor = rows - 1; break;
    case KEY_LEFT: case KEY_RIGHT: {
       int dir = ch == KEY_LEFT ? -1 : 1;
       if (kind == KROW_PARAM)
@@ -45,10 +45,10 @@ bool PaneKeys_kernel(Ui *ui, int ch) {
       break;
    default: break;
    }
-   if (ui->kcursor < 0)
-      ui->kcursor = 0;
-   if (ui->kcursor >= rows)
-      ui->kcursor = rows - 1;
+   if (ui->kernel_pane.cursor < 0)
+      ui->kernel_pane.cursor = 0;
+   if (ui->kernel_pane.cursor >= rows)
+      ui->kernel_pane.cursor = rows - 1;
    return true;
 }
 
@@ -57,7 +57,7 @@ bool PaneKeys_history(Ui *ui, int ch) {
    int n = ui->hist.count;
    if (n == 0)
       return true;
-   int cur = ui->hist_cursor;
+   int cur = ui->history_pane.cursor;
    if (cur < 0) {
       cur = Ui_historyMeasured(ui);
       if (cur < 0)
@@ -75,7 +75,7 @@ bool PaneKeys_history(Ui *ui, int ch) {
       return true;
    default: return true;
    }
-   ui->hist_cursor = cur < 0 ? 0 : cur >= n ? n - 1 : cur;
+   ui->history_pane.cursor = cur < 0 ? 0 : cur >= n ? n - 1 : cur;
    return true;
 }
 
@@ -83,18 +83,18 @@ bool PaneKeys_history(Ui *ui, int ch) {
 bool PaneKeys_log(Ui *ui, int ch) {
    int page = paneHeight(ui, PANE_LOG) - 1;
    switch (ch) {
-   case KEY_UP: case 'k': ui->log_scroll++; break;
-   case KEY_DOWN: case 'j': ui->log_scroll--; break;
-   case KEY_PPAGE: ui->log_scroll += page > 1 ? page : 1; break;
-   case KEY_NPAGE: ui->log_scroll -= page > 1 ? page : 1; break;
-   case KEY_HOME: ui->log_scroll = ui->log.count; break;
-   case KEY_END: ui->log_scroll = 0; break;
+   case KEY_UP: case 'k': ui->log_pane.scroll++; break;
+   case KEY_DOWN: case 'j': ui->log_pane.scroll--; break;
+   case KEY_PPAGE: ui->log_pane.scroll += page > 1 ? page : 1; break;
+   case KEY_NPAGE: ui->log_pane.scroll -= page > 1 ? page : 1; break;
+   case KEY_HOME: ui->log_pane.scroll = ui->log.count; break;
+   case KEY_END: ui->log_pane.scroll = 0; break;
    default: break;
    }
-   if (ui->log_scroll > ui->log.count - 1)
-      ui->log_scroll = ui->log.count > 0 ? ui->log.count - 1 : 0;
-   if (ui->log_scroll < 0)
-      ui->log_scroll = 0;
+   if (ui->log_pane.scroll > ui->log.count - 1)
+      ui->log_pane.scroll = ui->log.count > 0 ? ui->log.count - 1 : 0;
+   if (ui->log_pane.scroll < 0)
+      ui->log_pane.scroll = 0;
    return true;
 }
 
@@ -176,11 +176,11 @@ void PaneKeys_mouse(Ui *ui) {
       if (!Rect_contains(h->r, ev.x, ev.y))
          continue;
       switch (h->kind) {
-      case HIT_VALUE: ui->kcursor = 1 + h->a; Ui_setParamValue(ui, h->a, h->b); break;
-      case HIT_VARIANT: ui->kcursor = h->b; Ui_selectKernel(ui, h->a, NULL); break;
-      case HIT_ROW: ui->kcursor = h->a; break;
+      case HIT_VALUE: ui->kernel_pane.cursor = 1 + h->a; Ui_setParamValue(ui, h->a, h->b); break;
+      case HIT_VARIANT: ui->kernel_pane.cursor = h->b; Ui_selectKernel(ui, h->a, NULL); break;
+      case HIT_ROW: ui->kernel_pane.cursor = h->a; break;
       case HIT_HISTORY:
-         ui->hist_cursor = h->a;
+         ui->history_pane.cursor = h->a;
          if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
             Ui_restoreHistory(ui, h->a);
          break;

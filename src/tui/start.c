@@ -46,7 +46,7 @@ static Ui *newUi(const UiStart *start) {
    ui->bars = ui->utf8 ? CHART_BLOCKS : CHART_ASCII;
    ui->spark = ui->utf8 ? CHART_BRAILLE : CHART_ASCII;
    ui->zoom = -1;
-   ui->hist_cursor = -1;
+   ui->history_pane.cursor = -1;
    ui->saved_stderr = ui->stderr_read = -1;
    LogBuf_init(&ui->log, 4000);
    History_init(&ui->hist);

@@ -109,14 +109,14 @@ void Ui_apply(Ui *ui) {
    Util_copy(c.limits, sizeof c.limits, ui->limits);
    c.ready = AheadUi_ready(ui);
    Worker_post(ui->worker, &c);
-   ui->hist_cursor = -1;
+   ui->history_pane.cursor = -1;
    ui->dirty = true;
 }
 
 void Ui_selectKernel(Ui *ui, int idx, const long long *values) {
    if (idx < 0 || idx >= ui->cat.count)
       return;
-   bool inList = ui->kcursor > Ui_kernel(ui)->nparams;
+   bool inList = ui->kernel_pane.cursor > Ui_kernel(ui)->nparams;
    memcpy(ui->remembered[ui->kernel], ui->values, sizeof ui->values);
    ui->has_remembered[ui->kernel] = true;
    ui->kernel = idx;
@@ -131,9 +131,9 @@ void Ui_selectKernel(Ui *ui, int idx, const long long *values) {
       Ui_buildList(ui);
    /* The cursor stays on what it was on: the picker, or this variant in the list. */
    if (inList)
-      ui->kcursor = 1 + Ui_kernel(ui)->nparams + listPos(ui, idx);
-   else if (ui->kcursor > Ui_kernel(ui)->nparams)
-      ui->kcursor = 0;
+      ui->kernel_pane.cursor = 1 + Ui_kernel(ui)->nparams + listPos(ui, idx);
+   else if (ui->kernel_pane.cursor > Ui_kernel(ui)->nparams)
+      ui->kernel_pane.cursor = 0;
    Ui_apply(ui);
 }
 
@@ -219,9 +219,9 @@ void Ui_restoreHistory(Ui *ui, int i) {
          Ui_flash(ui, ST_WARN, "that configuration ran on %s device %d: choose it in setup (F2)", e->backend,
                   e->device);
    }
-   int keep = ui->hist_cursor;
+   int keep = ui->history_pane.cursor;
    Ui_selectKernel(ui, idx, e->values);
-   ui->hist_cursor = keep;
+   ui->history_pane.cursor = keep;
    Ui_flash(ui, ST_NORMAL, "back to %s %s", e->kernel, e->params);
 }
 
@@ -308,8 +308,8 @@ void Ui_reloadKernels(Ui *ui, const char *why) {
    ui->cat = fresh;
    ui->kernel = idx;
    Ui_buildList(ui);
-   if (ui->kcursor >= Ui_kernelRows(ui))
-      ui->kcursor = 0;
+   if (ui->kernel_pane.cursor >= Ui_kernelRows(ui))
+      ui->kernel_pane.cursor = 0;
    if (ui->cat.warnings[0])
       Ui_log(ui, LOG_WARN, "some kernel files were skipped:\n%s", ui->cat.warnings);
    if (ui->cat.notes[0])
