@@ -289,6 +289,16 @@ char *Ladder_csv(const Ladder *l) {
    return finish(&t);
 }
 
+double Ladder_expectedSeconds(const Ladder *l, int step, double flops, int *basis) {
+   for (int i = (step < l->nrows ? step : l->nrows) - 1; i >= 0; i--)
+      if (l->rows[i].measured && l->rows[i].gflops > 0) {
+         *basis = i;
+         return flops / (l->rows[i].gflops * 1e9);
+      }
+   *basis = -1;
+   return 0;
+}
+
 bool Ladder_settled(int nlaunches, double total_ms) {
    return nlaunches >= LADDER_SETTLE_LAUNCHES || (nlaunches >= LADDER_SETTLE_MIN && total_ms >= LADDER_SETTLE_MS);
 }

@@ -50,6 +50,9 @@ void Ladder_record(Ladder *l, int step, double gflops, const char *config, bool 
 void Ladder_refuse(Ladder *l, int step, const char *why, const char *config);
 /* Whether nlaunches timed launches taking total_ms in all have settled (LADDER_SETTLE_*). */
 bool Ladder_settled(int nlaunches, double total_ms);
+/* How long one launch of step's work (flops) should take, judged by the nearest earlier
+ * row measured (its index in *basis); 0 when there is none. */
+double Ladder_expectedSeconds(const Ladder *l, int step, double flops, int *basis);
 /* Whether row i has a figure that may be compared (measured, neither ablated nor emulated). */
 bool Ladder_ranked(const Ladder *l, int i);
 /* Steps with a figure or a refusal. */

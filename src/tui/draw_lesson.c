@@ -105,14 +105,31 @@ static void explainBanks(Ui *ui, Lines *L) {
            a->total.worst_degree);
 }
 
+/* Before a step's first figure: how long a launch should take, judged by the nearest
+ * earlier step measured here, when that is more than a few seconds (a GPU's size on a
+ * slow device), so that a class is not left waiting without a word. */
+static void expectedTime(Ui *ui, Lines *L) {
+   const LessonUi *lu = ui->lesson;
+   if (!lu)
+      return;
+   int basis;
+   double seconds = Ladder_expectedSeconds(&lu->ladder, lu->step, Problem_flops(&ui->problem), &basis);
+   if (seconds > 3)
+      addPara(L, ST_WARN, "expect about %.0f s a launch here, after the compile (step %d ran at %.1f GFLOPS on this "
+                          "device); a smaller size: 'gemmtop lesson NAME --size N'",
+              seconds, basis + 1, lu->ladder.rows[basis].gflops);
+}
+
 /* The measured figure, first under the step's title: on a small terminal it stays in view. */
 static void measuredLine(Ui *ui, Lines *L) {
    const WorkerSnapshot *s = &ui->snap;
    bool current = Draw_snapIsCurrent(ui);
    char gf[64];
    Draw_fmtRate(s->gflops, "GFLOPS", gf, sizeof gf);
-   if (!current || !s->have_result)
+   if (!current || !s->have_result) {
       addPara(L, ST_DIM, "measured: waiting for the first run of this step");
+      expectedTime(ui, L);
+   }
    else if (s->state == WS_STOPPED && s->status == RUN_INVALID)
       addPara(L, ST_WARN, "refused: %s", s->message);
    else if (s->state == WS_STOPPED)

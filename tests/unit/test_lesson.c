@@ -296,6 +296,17 @@ static void test_ladder_figures(void **state) {
 /* A step's figure settles after 16 launches, or 3 or more over 10 s (a slow step). */
 static void test_ladder_settles(void **state) {
    (void)state;
+   /* the time a launch should take, from the nearest earlier step measured */
+   Ladder ld;
+   makeLadder(&ld);
+   int basis;
+   assert_true(Ladder_expectedSeconds(&ld, 2, 1e9, &basis) == 0 && basis == -1);
+   Ladder_record(&ld, 0, 2.0, "a", false, NULL);
+   assert_true(fabs(Ladder_expectedSeconds(&ld, 2, 10e9, &basis) - 5.0) < 1e-12 && basis == 0);
+   Ladder_record(&ld, 1, 4.0, "b", false, NULL);
+   assert_true(fabs(Ladder_expectedSeconds(&ld, 2, 10e9, &basis) - 2.5) < 1e-12 && basis == 1);
+   assert_true(Ladder_expectedSeconds(&ld, 0, 10e9, &basis) == 0);
+   Ladder_free(&ld);
    assert_false(Ladder_settled(0, 0));
    assert_false(Ladder_settled(15, 9000));
    assert_true(Ladder_settled(16, 1));
