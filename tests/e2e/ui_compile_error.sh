@@ -41,8 +41,16 @@ ui_expect_re "status +compile error" "still a compile error"
 # Fixed on disk: reloaded and measured without a key.
 sed "${line}s/ + undefined_thing//" "$T_DIR/broken.cl" >"$T_DIR/kernels/zz_broken.cl.tmp"
 mv "$T_DIR/kernels/zz_broken.cl.tmp" "$T_DIR/kernels/zz_broken.cl"
-ui_expect "kernels reloaded" "a changed kernel file is noticed"
 ui_expect_re "verify +[^ ]+ verified" "the fixed kernel compiles and verifies"
+# The reload's line is in the log; the lines after it (the verification, the vendor BLAS)
+# push it out of the small log pane within a fraction of a second when the compile is
+# quick, so it is read from the log pane zoomed: Tab to the log, z.
+ui_keys Tab Tab Tab z
+ui_expect " 4 Log" "Tab Tab Tab z: the log pane, zoomed"
+ui_expect_gone " 2 Results" "alone on the screen" 10
+ui_expect "kernels reloaded (a file changed)" "a changed kernel file is noticed (the log says so)"
+ui_keys z Tab
+ui_expect " 2 Results" "z: the panes again"
 
 # Broken again, reloaded with r.
 cp "$T_DIR/broken.cl" "$T_DIR/kernels/zz_broken.cl"
