@@ -89,7 +89,6 @@ static void saveKey(Ui *ui, int ch) { Dialog_open(ui, DLG_SAVE); }
 static void exportKey(Ui *ui, int ch) { Dialog_open(ui, DLG_EXPORT); }
 static void targetKey(Ui *ui, int ch) { Inspect_cycleTarget(ui); }
 static void pinKey(Ui *ui, int ch) { Compare_pin(ui); }
-
 static void reloadKey(Ui *ui, int ch) { Ui_reloadKernels(ui, "asked"); }
 
 static void peaksKey(Ui *ui, int ch) {
@@ -159,7 +158,6 @@ static void defaultsKey(Ui *ui, int ch) {
 static void aheadKey(Ui *ui, int ch) { AheadUi_cycle(ui); }
 static void lessonsKey(Ui *ui, int ch) { Dialog_open(ui, DLG_LESSONS); }
 static void lessonStepKey(Ui *ui, int ch) { LessonUi_stepBy(ui, ch == 'N' ? -1 : 1); }
-
 static void lessonExportKey(Ui *ui, int ch) { LessonUi_export(ui); }
 static void lessonAboutKey(Ui *ui, int ch) { LessonUi_toggleAbout(ui); }
 static void lessonNotesKey(Ui *ui, int ch) { LessonUi_toggleNotes(ui); }
