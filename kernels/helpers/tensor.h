@@ -38,7 +38,7 @@
 /* GT_TENSOR_PTX, GT_TF32, GT_HALF and GT_BF16 default to 0 in helpers/types.h. */
 /* Only the tensor types see the helpers (and -DGT_TENSOR_HELPERS=1, for the tests that
  * check each one): float and double kernels compile exactly what they did before. */
-#if GT_TF32 || GT_HALF || GT_BF16 || defined(GT_TENSOR_HELPERS)
+#if GT_TF32 || GT_HALF || GT_BF16 || GT_FP8 || defined(GT_TENSOR_HELPERS)
 
 #if GT_CUDA
 #define GT_TFN static __device__ __forceinline__
@@ -50,8 +50,12 @@
 #define GT_F2U(f) as_uint(f)
 #endif
 
-/* 16-bit inputs pack two elements per word; TF32 one. GT_MMA_K: elements of k per MMA. */
-#if GT_HALF || GT_BF16
+/* 16-bit inputs pack two elements per word, FP8 four; TF32 one. GT_MMA_K: elements of k
+ * per MMA (m16n8k8 TF32, m16n8k16 half and bfloat16, m16n8k32 FP8). */
+#if GT_FP8
+#define GT_EPW 4
+#define GT_MMA_K 32
+#elif GT_HALF || GT_BF16
 #define GT_EPW 2
 #define GT_MMA_K 16
 #else
@@ -158,9 +162,26 @@ GT_TFN void gt_mma_bf16(float *d, const uint *a, const uint *b) {
                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]), "f"(d[2]),
                   "f"(d[3]));
 }
+/* FP8 (sm_89 and newer): m16n8k32, four elements a word, the same word layout. */
+GT_TFN void gt_mma_e4m3(float *d, const uint *a, const uint *b) {
+   asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                "{%10,%11,%12,%13};"
+                : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]), "f"(d[2]),
+                  "f"(d[3]));
+}
+GT_TFN void gt_mma_e5m2(float *d, const uint *a, const uint *b) {
+   asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                "{%10,%11,%12,%13};"
+                : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]), "f"(d[2]),
+                  "f"(d[3]));
+}
 #define GT_MMA_TF32(d, a, b) gt_mma_tf32((d), (a), (b))
 #define GT_MMA_F16(d, a, b) gt_mma_f16((d), (a), (b))
 #define GT_MMA_BF16(d, a, b) gt_mma_bf16((d), (a), (b))
+#define GT_MMA_E4M3(d, a, b) gt_mma_e4m3((d), (a), (b))
+#define GT_MMA_E5M2(d, a, b) gt_mma_e5m2((d), (a), (b))
 
 GT_TFN void gt_ldsm_x1(uint *r, uint addr) {
    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r[0]) : "r"(addr));
@@ -262,13 +283,19 @@ GT_TFN float gt_f16_bits_to_float(uint h) {
    return GT_U2F(sign | ((e + 112u) << 23) | (m << 13));
 }
 
-/* Element k (0..7 for TF32, 0..15 for 16-bit pairs) of a row of words, as a float. */
+/* Element `part` of a word (the word itself for TF32, its halves for 16-bit pairs, its
+ * bytes for FP8, the lowest first), as a float. */
 #define GT_KIND_TF32 0
 #define GT_KIND_F16 1
 #define GT_KIND_BF16 2
+#define GT_KIND_FP8 3 /* the run's FP8 format (GT_E4M3 or GT_E5M2) */
 GT_TFN float gt_elem(uint w, int upper, int kind) {
    if (kind == GT_KIND_TF32)
       return GT_U2F(w & 0xffffe000u); /* the tensor core reads only the TF32 bits */
+#if GT_FP8
+   if (kind == GT_KIND_FP8)
+      return gt_fp8_to_float((w >> (8 * upper)) & 0xffu);
+#endif
    const uint h = upper ? (w >> 16) : (w & 0xffffu);
    return kind == GT_KIND_F16 ? gt_f16_bits_to_float(h) : GT_U2F(h << 16);
 }
@@ -282,7 +309,7 @@ GT_TFN void gt_mma_emu(LOCAL_PTR uint *scratch, float *d, const uint *a, const u
       s[128u + lane * 2u + (uint)j] = b[j];
    barrier(CLK_LOCAL_MEM_FENCE);
    const uint g = lane / 4u, t = lane % 4u;
-   const int ks = kind == GT_KIND_TF32 ? 8 : 16, epw = kind == GT_KIND_TF32 ? 1 : 2;
+   const int epw = kind == GT_KIND_TF32 ? 1 : kind == GT_KIND_FP8 ? 4 : 2, ks = 8 * epw;
    for (int i = 0; i < 4; i++) {
       const uint row = g + 8u * (uint)(i / 2), col = 2u * t + (uint)(i % 2);
       float acc = d[i];
@@ -300,6 +327,8 @@ GT_TFN void gt_mma_emu(LOCAL_PTR uint *scratch, float *d, const uint *a, const u
 #define GT_MMA_TF32(d, a, b) gt_mma_emu(GT_WARP_SCRATCH(), (d), (a), (b), GT_KIND_TF32)
 #define GT_MMA_F16(d, a, b) gt_mma_emu(GT_WARP_SCRATCH(), (d), (a), (b), GT_KIND_F16)
 #define GT_MMA_BF16(d, a, b) gt_mma_emu(GT_WARP_SCRATCH(), (d), (a), (b), GT_KIND_BF16)
+#define GT_MMA_E4M3(d, a, b) gt_mma_emu(GT_WARP_SCRATCH(), (d), (a), (b), GT_KIND_FP8)
+#define GT_MMA_E5M2(d, a, b) gt_mma_emu(GT_WARP_SCRATCH(), (d), (a), (b), GT_KIND_FP8)
 
 /* ldmatrix of n matrices: lanes 0 .. 8n-1 read their 16-byte rows into the exchange area. */
 GT_TFN void gt_ldsm_emu(LOCAL_PTR uint *scratch, uint *r, LOCAL_PTR const uint *p, int n, int trans,
@@ -350,7 +379,8 @@ GT_TFN void gt_ldsm_emu(LOCAL_PTR uint *scratch, uint *r, LOCAL_PTR const uint *
 #define GT_CP_ASYNC_WAIT(n) ((void)(n))
 #endif
 
-/* The MMA of the run's input type: m16n8k8 for TF32, m16n8k16 for half and bfloat16. */
+/* The MMA of the run's input type: m16n8k8 for TF32, m16n8k16 for half and bfloat16,
+ * m16n8k32 for FP8. */
 #if GT_ABLATE_NO_FMA
 /* Ablation no-fma (prelude.h): one integer operation per accumulator instead of the MMA,
  * every fragment register still read, the chain through d kept. */
@@ -359,6 +389,10 @@ GT_TFN void gt_ldsm_emu(LOCAL_PTR uint *scratch, uint *r, LOCAL_PTR const uint *
       for (int gt_i_ = 0; gt_i_ < 4; gt_i_++)                                                  \
          (d)[gt_i_] = GT_U2F(GT_F2U((d)[gt_i_]) ^ (a)[gt_i_] ^ (b)[gt_i_ % 2]);                \
    } while (0)
+#elif GT_E4M3
+#define GT_MMA(d, a, b) GT_MMA_E4M3(d, a, b)
+#elif GT_E5M2
+#define GT_MMA(d, a, b) GT_MMA_E5M2(d, a, b)
 #elif GT_HALF
 #define GT_MMA(d, a, b) GT_MMA_F16(d, a, b)
 #elif GT_BF16
@@ -378,6 +412,8 @@ GT_TFN void gt_ldsm_emu(LOCAL_PTR uint *scratch, uint *r, LOCAL_PTR const uint *
  * work-item's index (1/16 .. 15/16 in each element, never 0) instead of the load. */
 #if GT_EPW == 1
 #define GT_ABLATE_WORD(salt) GT_F2U((float)GT_ABLATE_VALUE(salt))
+#elif GT_FP8 /* each byte 1 down to 5/8 (e4m3) or 1/4 (e5m2), never 0 */
+#define GT_ABLATE_WORD(salt) (0x01010101u * ((GT_E4M3 ? 0x38u : 0x3cu) - (((uint)get_local_id(0) + (salt)) & 7u)))
 #elif GT_HALF
 #define GT_ABLATE_WORD(salt) (0x3c003c00u - ((((uint)get_local_id(0) + (salt)) & 7u) * 0x00800080u) - 0x00400040u)
 #else

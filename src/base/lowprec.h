@@ -17,6 +17,15 @@ uint16_t LowPrec_halfFromDouble(double x);
 uint16_t LowPrec_bf16FromDouble(double x);
 /* TF32 kept in a float: 10 fraction bits, the low 13 of the float's 23 cleared. */
 float LowPrec_tf32Round(float x);
+/* The OCP FP8 formats. e4m3 (float8_e4m3fn): 1 sign, 4 exponent (bias 7), 3 fraction
+ * bits, no infinity, NaN 0x7f/0xff, largest finite 448. e5m2: 1 sign, 5 exponent (bias
+ * 15), 2 fraction bits, IEEE-like with infinities, largest finite 57344. Encoding rounds
+ * to nearest even and saturates to the largest finite value (cvt.rn.satfinite, and what
+ * quantisers do); NaN stays NaN. Decoding is exact. */
+uint8_t LowPrec_e4m3FromDouble(double x);
+uint8_t LowPrec_e5m2FromDouble(double x);
+float LowPrec_e4m3ToFloat(uint8_t b);
+float LowPrec_e5m2ToFloat(uint8_t b);
 
 static inline float LowPrec_floatOfBits(uint32_t u) {
    float f;

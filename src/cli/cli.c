@@ -18,7 +18,8 @@ Selection Cli_selection(const Options *o) {
    Selection sel = {.backend = o->sel.backend, .device = o->sel.device, .kernel = o->sel.kernel, .preset = o->sel.preset,
                     .sets = o->sel.sets, .nsets = o->sel.nsets, .problem = o->shape.problem, .has_m = o->shape.has_m, .has_n = o->shape.has_n,
                     .has_k = o->shape.has_k, .has_precision = o->shape.has_precision, .has_layout = o->shape.has_layout,
-                    .has_alpha = o->shape.has_alpha, .has_beta = o->shape.has_beta};
+                    .has_alpha = o->shape.has_alpha, .has_beta = o->shape.has_beta,
+                    .has_scaling = o->shape.has_scaling};
    return sel;
 }
 

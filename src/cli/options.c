@@ -125,7 +125,14 @@ static int applyStrategies(Options *o, const OptionSpec *s, const char *v, char 
 
 static int applyPrecision(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
    if (!Precision_parse(v, &o->shape.problem.precision))
-      return fail(err, errlen, "--%s '%.*s%s': use float, double, tf32, half or bfloat16", s->name, SHOWN(v));
+      return fail(err, errlen, "--%s '%.*s%s': use float, double, tf32, half, bfloat16, e4m3 or e5m2", s->name, SHOWN(v));
+   return 0;
+}
+
+static int applyScaling(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   if (!Scaling_parse(v, &o->shape.problem.scaling))
+      return fail(err, errlen, "--%s '%.*s%s': use tensor (one scale for A and one for B) or block (one per 1x128 "
+                  "slice of A and per 128x128 block of B)", s->name, SHOWN(v));
    return 0;
 }
 
@@ -252,9 +259,14 @@ static const OptionSpec table[] = {
      .elsewhere = "bench takes its sizes from --sizes"},
     {.group = GROUP_SHAPE, .name = "precision", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(shape.has_precision),
      .commands = CONFIG | CMD(RESULTS),
-     .help = "float, double, tf32, half or bfloat16; the last three: A and B of that type, FP32 accumulation, "
-             "C in FP32",
+     .help = "float, double, tf32, half, bfloat16, e4m3 or e5m2; from tf32 on: A and B of that type, FP32 "
+             "accumulation, C in FP32; e4m3 and e5m2 (FP8) come with scales (--scaling)",
      .dflt = "float"},
+    {.group = GROUP_SHAPE, .name = "scaling", .value = "tensor|block", .kind = OPT_TEXT, .apply = applyScaling,
+     .given = F(shape.has_scaling), .commands = CONFIG,
+     .help = "the FP8 types' FP32 scales: one for A and one for B, or one per 1x128 slice of A's rows and per "
+             "128x128 block of B (DeepGEMM's block scaling)",
+     .dflt = "tensor"},
     {.group = GROUP_SHAPE, .name = "layout", .value = "NN|NT|TN|TT", .kind = OPT_TEXT, .apply = applyLayout, .given = F(shape.has_layout),
      .commands = CONFIG, .help = "op(A) and op(B): N as stored, T transposed; storage is row-major", .dflt = "NN"},
     {.group = GROUP_SHAPE, .name = "alpha", .value = "A", .kind = OPT_REAL, .min = -DBL_MAX, .max = DBL_MAX, .field = F(shape.problem.alpha),

@@ -39,7 +39,7 @@ typedef struct SelectionOptions_ {
 
 typedef struct ShapeOptions_ {
    Problem problem;
-   bool has_m, has_n, has_k, has_precision, has_layout, has_alpha, has_beta;
+   bool has_m, has_n, has_k, has_precision, has_layout, has_alpha, has_beta, has_scaling;
    int nsize_list;           /* --size: the sizes given (more than one: sweep only) */
    int size_list[OPTIONS_MAX_SIZES][3]; /* M, N, K of each */
 } ShapeOptions;

@@ -43,6 +43,7 @@ static bool lookup(void *ctx, const char *name, long long *v) {
        {"REAL_SIZE", (long long)Precision_size(s->p->precision)},
        {"IN_SIZE", (long long)Precision_inputSize(s->p->precision)},
        {"GT_TENSOR_PTX", s->k->tensor && s->lim->tensor_ptx},
+       {"GT_SCALE_BLOCK", Problem_scaled(s->p) && s->p->scaling == SCALING_BLOCK},
        {"MAX_WG", (long long)s->lim->max_wg},
        {"MAX_WI0", (long long)s->lim->max_wi[0]},
        {"MAX_WI1", (long long)s->lim->max_wi[1]},
@@ -401,7 +402,8 @@ void Config_defines(const KernelInfo *k, const long long *values, const Problem 
    char types[64];
    Precision_defines(p->precision, types, sizeof types);
    if (n < outlen)
-      n += (size_t)snprintf(out + n, outlen - n, "-DTRANSA=%d -DTRANSB=%d %s%s%s", geo->trans_a, geo->trans_b, types,
+      n += (size_t)snprintf(out + n, outlen - n, "-DTRANSA=%d -DTRANSB=%d %s%s%s%s", geo->trans_a, geo->trans_b, types,
+                            Problem_scaled(p) && p->scaling == SCALING_BLOCK ? " -DGT_SCALE_BLOCK=1" : "",
                             geo->tensor_ptx ? " -DGT_TENSOR_PTX=1" : "",
                             geo->dynamic_smem > 0 ? " -DGT_DYNAMIC_SMEM=1" : "");
    /* the CUDA backend compiles these for the architecture-specific target (sm_90a) */

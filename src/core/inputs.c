@@ -9,6 +9,7 @@
 
 #include "base/lowprec.h"
 #include "core/npy.h"
+#include "core/scales.h"
 #include "base/rng.h"
 
 static _Atomic unsigned long nextGeneration = 1;
@@ -29,14 +30,50 @@ static void *randomMatrix(size_t count, Precision prec, bool operand, Rng *r) {
    return m;
 }
 
+static double floatAt(const void *src, size_t i) { return (double)((const float *)src)[i]; }
+
+/* An FP8 operand: values of [-1, 1) times a magnitude per block (the block scaling's
+ * blocks, whatever p's scaling), quantised with p's scaling into *stored and *scales. */
+static bool randomScaled(const Problem *p, bool a, Rng *r, void **stored, float **scales) {
+   const size_t count = a ? Problem_sizeA(p) : Problem_sizeB(p);
+   Problem blocked = *p;
+   blocked.scaling = SCALING_BLOCK;
+   const size_t nmag = Scales_count(&blocked, a);
+   float *values = malloc((count ? count : 1) * sizeof *values), *mag = malloc(nmag * sizeof *mag);
+   *stored = malloc(count ? count : 1);
+   *scales = malloc(Scales_count(p, a) * sizeof **scales);
+   bool ok = values && mag && *stored && *scales;
+   for (size_t i = 0; ok && i < nmag; i++)
+      mag[i] = (float)exp2(Rng_range(r, -4.0, 4.0));
+   const size_t rows = a ? (size_t)p->m : (size_t)p->k, cols = a ? (size_t)p->k : (size_t)p->n;
+   for (size_t i = 0; ok && i < rows; i++)
+      for (size_t j = 0; j < cols; j++) {
+         size_t s = a ? Scales_storedA(p, i, j) : Scales_storedB(p, i, j);
+         size_t b = a ? Scales_indexA(&blocked, i, j) : Scales_indexB(&blocked, i, j);
+         values[s] = (float)Rng_range(r, -1.0, 1.0) * mag[b];
+      }
+   if (ok)
+      Scales_quantize(p, a, floatAt, values, *stored, *scales);
+   free(values);
+   free(mag);
+   return ok;
+}
+
 bool Inputs_random(Inputs *in, const Problem *p, uint64_t seed) {
    memset(in, 0, sizeof *in);
    in->shape = *p;
    in->seed = seed;
    Rng r;
    Rng_seed(&r, seed);
-   in->a = randomMatrix(Problem_sizeA(p), p->precision, true, &r);
-   in->b = randomMatrix(Problem_sizeB(p), p->precision, true, &r);
+   if (Problem_scaled(p)) {
+      if (!randomScaled(p, true, &r, &in->a, &in->sa) || !randomScaled(p, false, &r, &in->b, &in->sb)) {
+         Inputs_free(in);
+         return false;
+      }
+   } else {
+      in->a = randomMatrix(Problem_sizeA(p), p->precision, true, &r);
+      in->b = randomMatrix(Problem_sizeB(p), p->precision, true, &r);
+   }
    if (p->beta != 0.0)
       in->c0 = randomMatrix(Problem_sizeC(p), p->precision, false, &r);
    in->generation = nextGeneration++;
@@ -50,7 +87,8 @@ bool Inputs_random(Inputs *in, const Problem *p, uint64_t seed) {
 bool Inputs_fit(const Inputs *in, const Problem *p) {
    const Problem *s = &in->shape;
    return in->a && s->m == p->m && s->n == p->n && s->k == p->k && s->precision == p->precision &&
-          s->trans_a == p->trans_a && s->trans_b == p->trans_b && (s->beta != 0.0) == (p->beta != 0.0);
+          s->trans_a == p->trans_a && s->trans_b == p->trans_b && (s->beta != 0.0) == (p->beta != 0.0) &&
+          (!Problem_scaled(p) || s->scaling == p->scaling);
 }
 
 static const char *npyTypeName(const NpyArray *a) { return a->is_half ? "float16" : a->is_double ? "float64" : "float32"; }
@@ -280,5 +318,8 @@ void Inputs_free(Inputs *in) {
    free(in->a);
    free(in->b);
    free(in->c0);
+   free(in->sa);
+   free(in->sb);
    in->a = in->b = in->c0 = NULL;
+   in->sa = in->sb = NULL;
 }

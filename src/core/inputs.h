@@ -12,12 +12,16 @@
 typedef struct Inputs_ {
    Problem shape;       /* the problem they were made for */
    void *a, *b, *c0;    /* c0 is NULL when beta == 0 */
+   float *sa, *sb;      /* the FP8 types' scales (core/scales.h), NULL for the others */
    uint64_t seed;
    unsigned long generation; /* changes whenever the contents change */
    char note[768];      /* what loading .npy files did to their values ("" when nothing) */
 } Inputs;
 
-/* Uniform random values in [-1, 1). Returns false when out of host memory. */
+/* Uniform random values in [-1, 1). The FP8 types quantise such values (scales.h), each
+ * 1 x 128 slice of A and 128 x 128 block of B first multiplied by a magnitude of its own
+ * (2^-4 .. 2^4), so that block scales differ and a kernel that takes the wrong one fails.
+ * Returns false when out of host memory. */
 bool Inputs_random(Inputs *in, const Problem *p, uint64_t seed);
 /* True when in was made for the same shapes, precision and beta-ness as p. */
 bool Inputs_fit(const Inputs *in, const Problem *p);

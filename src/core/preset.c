@@ -62,6 +62,14 @@ static bool parseLine(Preset *p, char *key, char *value, int line, char *err, si
       p->has_precision = true;
       return true;
    }
+   if (!strcmp(key, "scaling")) {
+      if (!Scaling_parse(value, &p->scaling)) {
+         snprintf(err, errlen, "%s:%d: scaling = '%s': use tensor or block (the FP8 types' scales)", p->path, line, value);
+         return false;
+      }
+      p->has_scaling = true;
+      return true;
+   }
    if (!strcmp(key, "layout")) {
       Problem tmp;
       if (!Problem_parseLayout(&tmp, value)) {
@@ -247,6 +255,7 @@ bool Preset_apply(const Preset *p, const KernelInfo *k, long long *values, Probl
       if (p->has_layout) prob->trans_a = p->trans_a, prob->trans_b = p->trans_b;
       if (p->has_alpha) prob->alpha = p->alpha;
       if (p->has_beta) prob->beta = p->beta;
+      if (p->has_scaling) prob->scaling = p->scaling;
    }
    return true;
 }
@@ -281,6 +290,8 @@ bool Preset_save(const char *path, const char *description, const KernelInfo *k,
                     "# %s\nkernel = %s\nm = %d\nn = %d\nk = %d\nprecision = %s\nlayout = %s\nalpha = %.17g\nbeta = %.17g\n",
                     description && *description ? description : "saved from gemmtop", k->name, prob->m, prob->n,
                     prob->k, Precision_name(prob->precision), layout, prob->alpha, prob->beta);
+   if (Problem_scaled(prob))
+      n += snprintf(buf + n, sizeof buf - (size_t)n, "scaling = %s\n", Scaling_name(prob->scaling));
    for (int i = 0; i < k->nparams && n < (int)sizeof buf; i++)
       n += snprintf(buf + n, sizeof buf - (size_t)n, "%s = %lld\n", k->params[i].name, values[i]);
    if (!Util_writeFileAtomic(path, buf, strlen(buf))) {

@@ -29,11 +29,12 @@ typedef struct Preset_ {
    } params[PRESET_MAX_PARAMS];
    int nparams;
    /* Problem fields that the preset sets. */
-   bool has_m, has_n, has_k, has_precision, has_layout, has_alpha, has_beta;
+   bool has_m, has_n, has_k, has_precision, has_layout, has_alpha, has_beta, has_scaling;
    int m, n, k;
    Precision precision;
    bool trans_a, trans_b;
    double alpha, beta;
+   Scaling scaling;        /* the FP8 types' (`scaling = tensor|block`) */
    bool user;              /* from the user's folder */
 } Preset;
 

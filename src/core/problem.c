@@ -70,12 +70,30 @@ void Problem_setDefaults(Problem *p) {
 
 bool Problem_same(const Problem *a, const Problem *b) {
    return a->m == b->m && a->n == b->n && a->k == b->k && a->precision == b->precision && a->trans_a == b->trans_a &&
-          a->trans_b == b->trans_b && a->alpha == b->alpha && a->beta == b->beta;
+          a->trans_b == b->trans_b && a->alpha == b->alpha && a->beta == b->beta &&
+          (!Problem_scaled(a) || a->scaling == b->scaling);
+}
+
+static const char *const kScalingNames[SCALING_COUNT] = {[SCALING_TENSOR] = "tensor", [SCALING_BLOCK] = "block"};
+
+const char *Scaling_name(Scaling s) { return (unsigned)s < SCALING_COUNT ? kScalingNames[s] : "?"; }
+
+bool Scaling_parse(const char *s, Scaling *out) {
+   for (int i = 0; i < SCALING_COUNT; i++)
+      if (!strcasecmp(s, kScalingNames[i])) {
+         *out = (Scaling)i;
+         return true;
+      }
+   return false;
 }
 
 double Problem_flops(const Problem *p) { return 2.0 * p->m * (double)p->n * p->k; }
 
 double Problem_bytes(const Problem *p) {
    double in = ((double)Problem_sizeA(p) + (double)Problem_sizeB(p)) * (double)Precision_inputSize(p->precision);
+   if (Problem_scaled(p)) /* the scales, FP32 each (core/scales.h) */
+      in += 4.0 * (p->scaling == SCALING_BLOCK ? (double)p->m * ((p->k + 127) / 128) +
+                                                     (double)((p->k + 127) / 128) * ((p->n + 127) / 128)
+                                               : 2.0);
    return in + (double)Problem_sizeC(p) * (p->beta != 0.0 ? 2 : 1) * (double)Precision_size(p->precision);
 }

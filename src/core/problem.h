@@ -11,11 +11,19 @@
  *   A not transposed: M x K, A[i*K + k];   transposed: K x M, A[k*M + i]
  *   B not transposed: K x N, B[k*N + j];   transposed: N x K, B[j*K + k]
  *   C: M x N, C[i*N + j]                                                  */
+/* How the FP8 types' scales are laid (core/scales.h); other types have none and ignore it.
+ *   tensor: one FP32 scale for A and one for B (torch._scaled_mm's per-tensor scaling)
+ *   block:  one per 1 x 128 slice of op(A) along K (each row) and one per 128 x 128 block
+ *           of op(B), as DeepGEMM and cuBLASLt's block scaling do */
+typedef enum { SCALING_TENSOR = 0, SCALING_BLOCK = 1 } Scaling;
+#define SCALING_COUNT 2
+
 typedef struct Problem_ {
    int m, n, k;
    Precision precision;
    bool trans_a, trans_b;
    double alpha, beta;
+   Scaling scaling; /* the FP8 types' scales (Types_of(precision)->scaled) */
 } Problem;
 
 /* Bytes of one element of C, alpha and beta (the kernel's `real`). */
@@ -38,6 +46,12 @@ void Precision_listNames(unsigned mask, char *out, size_t outlen);
  * -DGT_HALF=1 or -DGT_BF16=1 for those types (float and double get exactly the line
  * they always had). */
 void Precision_defines(Precision p, char *out, size_t outlen);
+
+/* "tensor", "block"; parsing takes those names (any case). */
+const char *Scaling_name(Scaling s);
+bool Scaling_parse(const char *s, Scaling *out);
+/* Whether p's operands carry scales, and so p->scaling means something. */
+static inline bool Problem_scaled(const Problem *p) { return Types_of(p->precision)->scaled; }
 
 /* "NN", "NT", "TN", "TT": first letter op(A), second op(B). */
 bool Problem_parseLayout(Problem *p, const char *s);

@@ -119,6 +119,7 @@ static void explicitProblem(const Selection *sel, Problem *p) {
    if (sel->has_layout) p->trans_a = o->trans_a, p->trans_b = o->trans_b;
    if (sel->has_alpha) p->alpha = o->alpha;
    if (sel->has_beta) p->beta = o->beta;
+   if (sel->has_scaling) p->scaling = o->scaling;
 }
 
 bool Select_resolve(const Selection *sel, const Catalog *cat, Resolved *out, char *err, size_t errlen) {

@@ -24,7 +24,7 @@ typedef struct Selection_ {
    const char *const *sets;  /* "PARAM=VALUE", nsets of them, applied after the preset */
    int nsets;
    Problem problem;          /* its fields given explicitly (has_*) override the preset's */
-   bool has_m, has_n, has_k, has_precision, has_layout, has_alpha, has_beta;
+   bool has_m, has_n, has_k, has_precision, has_layout, has_alpha, has_beta, has_scaling;
 } Selection;
 
 /* The kernel, its parameter values and the problem that a selection resolves to. */

@@ -21,7 +21,8 @@ typedef struct DeviceBuffer_ {
    size_t bytes;
 } DeviceBuffer;
 
-enum { BUF_A, BUF_B, BUF_C0, BUF_C, BUF_AK, BUF_BK, BUF_CK, BUF_COUNT };
+/* BUF_SA, BUF_SB: the FP8 types' scales, as the kernel's geometry reads them (scales.h). */
+enum { BUF_A, BUF_B, BUF_C0, BUF_C, BUF_AK, BUF_BK, BUF_CK, BUF_SA, BUF_SB, BUF_COUNT };
 
 struct Session_ {
    const Backend *be;
@@ -42,7 +43,7 @@ struct Session_ {
 /* One launch of the pipeline: helpers before, the GEMM kernel, helpers after. */
 typedef struct Step_ {
    Kernel *kernel;
-   KernelArg args[8 + 1 + KERNEL_MAX_TMA]; /* the GEMM's, a trace buffer or tensor maps */
+   KernelArg args[8 + 2 + 1 + KERNEL_MAX_TMA]; /* the GEMM's, scales, a trace buffer or tensor maps */
    int nargs;
    size_t global[3];
    size_t local[3];

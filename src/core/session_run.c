@@ -8,6 +8,7 @@
 
 #include "core/ablate.h"
 #include "core/coldl2.h"
+#include "core/scales.h"
 #include "base/util.h"
 
 static size_t roundUp(size_t v, size_t m) { return (v + m - 1) / m * m; }
@@ -148,9 +149,9 @@ static CachedProgram *gemmKernel(Session *s, const KernelInfo *k, bool extra, Ru
    return gemm;
 }
 
-/* The helper kernels a layout or padding needs (helpers.cl). Half and bfloat16 operands
- * are moved by gt_copy_pad_in (in_t), C by gt_copy_pad (real); for the other types both
- * are real, and gt_copy_pad does it all. */
+/* The helper kernels a layout or padding needs (helpers.cl). Operands narrower than C
+ * (half, bfloat16, FP8) are moved by gt_copy_pad_in (in_t), C by gt_copy_pad (real); for
+ * the other types both are real, and gt_copy_pad does it all. */
 typedef struct Helpers_ {
    Kernel *copyPad, *copyPadIn, *unpad;
 } Helpers;
@@ -159,7 +160,7 @@ static bool helperKernels(Session *s, const Problem *p, bool prepAB, bool pad, H
    memset(h, 0, sizeof *h);
    if (!prepAB && !pad)
       return true;
-   const bool narrow = Precision_is16(p->precision) && prepAB;
+   const bool narrow = Precision_inputSize(p->precision) != Precision_size(p->precision) && prepAB;
    char *hsrc = Session_joinSource(s, s->catalog->helpers);
    char hdefs[64];
    Precision_defines(p->precision, hdefs, sizeof hdefs);
@@ -178,6 +179,29 @@ static bool helperKernels(Session *s, const Problem *p, bool prepAB, bool pad, H
    h->copyPad = h1->kernel;
    h->unpad = h2->kernel;
    h->copyPadIn = h3 ? h3->kernel : h->copyPad;
+   return true;
+}
+
+/* The FP8 scales as the geometry reads them (padded), uploaded at every preparation: they
+ * are small, and their padding follows the kernel's geometry, not the inputs. */
+static bool uploadScales(Session *s, const Problem *p, const Inputs *inputs, const Geometry *g, RunResult *r) {
+   const float *host[2] = {inputs->sa, inputs->sb};
+   const int which[2] = {BUF_SA, BUF_SB};
+   char err[512];
+   for (int i = 0; i < 2; i++) {
+      size_t count = 0;
+      float *padded = host[i] ? Scales_padded(p, i == 0, host[i], g->m, g->n, g->k, &count) : NULL;
+      bool ok = padded && Session_ensureBuffer(s, which[i], count * sizeof *padded, r) &&
+                Session_checkStatus(s, s->be->write(s->ctx, s->bufs[which[i]].buf, padded, count * sizeof *padded, err,
+                                                    sizeof err), err, r);
+      if (!padded && r->status == RUN_OK) {
+         r->status = RUN_OUT_OF_MEMORY;
+         snprintf(r->message, sizeof r->message, "out of host memory for the %s scales", i ? "B" : "A");
+      }
+      free(padded);
+      if (!ok)
+         return false;
+   }
    return true;
 }
 
@@ -205,6 +229,8 @@ static bool operandBuffers(Session *s, const Problem *p, const Inputs *inputs, b
          return false;
       s->uploaded_generation = inputs->generation;
    }
+   if (Problem_scaled(p) && !uploadScales(s, p, inputs, g, r))
+      return false;
    s->result_bytes = bytesC;
    out->C0 = C0;
    out->C = s->bufs[BUF_C].buf;
@@ -230,11 +256,12 @@ static bool gemmStep(Session *s, const KernelInfo *k, CachedProgram *gemm, const
                      {.kind = ARG_REAL, .real = p->beta}, {.kind = ARG_BUFFER, .buffer = Ck}};
    memcpy(gs->args, ga, sizeof ga);
    gs->nargs = 8;
-   if (trace) {
-      gs->args[8].kind = ARG_BUFFER;
-      gs->args[8].buffer = trace;
-      gs->nargs = 9;
+   if (Problem_scaled(p)) { /* the FP8 types' scales, after C */
+      gs->args[gs->nargs++] = (KernelArg){.kind = ARG_BUFFER, .buffer = s->bufs[BUF_SA].buf};
+      gs->args[gs->nargs++] = (KernelArg){.kind = ARG_BUFFER, .buffer = s->bufs[BUF_SB].buf};
    }
+   if (trace)
+      gs->args[gs->nargs++] = (KernelArg){.kind = ARG_BUFFER, .buffer = trace};
    if (g->ntma && !addTensorMaps(gs, g, p, Ak, Bk, r))
       return false;
    char err[512];
@@ -377,7 +404,7 @@ static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs 
              Pipeline_run(s, &pr->pl, pr->dbl, false, stepTimes, r, pr->C0, pr->C, pr->bytesC) &&
              Session_checkStatus(s, s->be->read(s->ctx, pr->C, host, pr->bytesC, err, sizeof err), err, r);
    if (ok) {
-      Verify_gemm(p, inputs->a, inputs->b, inputs->c0, host, inputs->seed ^ 0x5eed, &r->verify);
+      Verify_inputs(p, inputs, host, inputs->seed ^ 0x5eed, &r->verify);
       r->verified_run = true;
       if (verified_c)
          memcpy(verified_c, host, pr->bytesC);

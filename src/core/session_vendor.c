@@ -148,7 +148,7 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
             snprintf(v->message, sizeof v->message, "%s", err);
             break;
          }
-         Verify_gemm(p, inputs->a, inputs->b, inputs->c0, host, inputs->seed ^ 0xb1a5, &v->verify);
+         Verify_inputs(p, inputs, host, inputs->seed ^ 0xb1a5, &v->verify);
          v->verified = v->verify.ok;
       } else if (i > warmup) {
          times[v->reps++] = ms;

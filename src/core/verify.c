@@ -17,6 +17,7 @@
 
 #include "base/lowprec.h"
 #include "base/rng.h"
+#include "core/scales.h"
 
 typedef long double ldouble;
 
@@ -675,8 +676,8 @@ static void randomVectors(Rng *rng, ldouble *x, ldouble *ax, size_t N, ldouble *
    }
 }
 
-void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
-                 VerifyResult *out) {
+static void verifyKinds(const Problem *p, const void *A, const void *B, Storage in_kind, const void *C0, const void *C,
+                        uint64_t seed, VerifyResult *out) {
    if (!worthChecking(p, A, B, C0, C, out))
       return;
    const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
@@ -702,7 +703,7 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
    }
    VerifyCtx ctx = {
       .p = p, .A = A, .B = B, .C0 = C0, .C = C, .M = M, .N = N, .K = K,
-      .in_kind = Types_of(p->precision)->in, .out_kind = Types_of(p->precision)->out, .use_c0 = use_c0,
+      .in_kind = in_kind, .out_kind = Types_of(p->precision)->out, .use_c0 = use_c0,
       .alpha = alpha, .beta = beta, .aalpha = fabsl(alpha), .abeta = fabsl(beta), .tol = out->tolerance,
       .tol_rounding = SAMPLE_TOLERANCE_EPS * eps, .idx = idx,
    };
@@ -758,4 +759,28 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
    describe(&ctx, &o, outlier_fail, dbl, out);
    free(mem);
    free(idx);
+}
+
+void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
+                 VerifyResult *out) {
+   verifyKinds(p, A, B, Types_of(p->precision)->in, C0, C, seed, out);
+}
+
+void Verify_inputs(const Problem *p, const Inputs *in, const void *C, uint64_t seed, VerifyResult *out) {
+   if (!Problem_scaled(p)) {
+      Verify_gemm(p, in->a, in->b, in->c0, C, seed, out);
+      return;
+   }
+   double *A = malloc((Problem_sizeA(p) + 1) * sizeof *A), *B = malloc((Problem_sizeB(p) + 1) * sizeof *B);
+   if (!A || !B || !in->sa || !in->sb) {
+      if (worthChecking(p, in->a, in->b, in->c0, C, out))
+         fail(out, !in->sa || !in->sb ? "FAILED: cannot verify: the FP8 scales are missing"
+                                      : "FAILED: cannot verify: out of memory");
+   } else {
+      Scales_dequantize(p, true, in->a, in->sa, A);
+      Scales_dequantize(p, false, in->b, in->sb, B);
+      verifyKinds(p, A, B, STORAGE_F64, in->c0, C, seed, out);
+   }
+   free(A);
+   free(B);
 }

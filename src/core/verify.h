@@ -39,6 +39,7 @@
 
 #include <stdint.h>
 
+#include "core/inputs.h"
 #include "core/problem.h"
 
 typedef struct VerifyResult_ {
@@ -58,6 +59,10 @@ typedef struct VerifyResult_ {
  * makes the random vectors and sample positions reproducible. */
 void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
                  VerifyResult *out);
+
+/* The run's inputs as the device saw them: Verify_gemm on A, B and C0, or for the FP8 types
+ * on A and B times their scales (exact in double), with FP32 accumulation's tolerance. */
+void Verify_inputs(const Problem *p, const Inputs *in, const void *C, uint64_t seed, VerifyResult *out);
 
 /* The sample entries' tolerance: 8 eps of the accumulation (see above; + 2^-9 for tf32). */
 double Verify_tolerance(const Problem *p);
