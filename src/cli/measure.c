@@ -158,10 +158,10 @@ static bool startChild(Measurer *m, char *why, size_t whylen) {
    m->from_child = up[0];
    const MeasureJob *j = &m->job;
    char job[512], line[600];
-   snprintf(job, sizeof job, "job %s %d %s %d %d %d %s %d %d %a %a %" PRIu64 " %d %d %a %d\n", j->backend, j->device,
-            j->kernel, j->problem.m, j->problem.n, j->problem.k, Precision_name(j->problem.precision),
+   snprintf(job, sizeof job, "job %s %d %s %d %d %d %s %d %d %a %a %" PRIu64 " %d %d %a %d %s\n", j->backend,
+            j->device, j->kernel, j->problem.m, j->problem.n, j->problem.k, Precision_name(j->problem.precision),
             j->problem.trans_a, j->problem.trans_b, j->problem.alpha, j->problem.beta, j->seed, j->reps, j->warmup,
-            j->timeout_s, j->cold_l2 ? 1 : 0);
+            j->timeout_s, j->cold_l2 ? 1 : 0, Scaling_name(j->problem.scaling));
    int got = sendLine(m, job) ? readLine(m, line, sizeof line, Util_nowMs() + START_ALLOWANCE_S * 1e3) : 0;
    if (got == 1 && !strcmp(line, "ready"))
       return true;
@@ -250,13 +250,15 @@ void Measurer_free(Measurer *m) {
 /* ---- the child ---- */
 
 static bool parseJob(const char *line, MeasureJob *j) {
-   char precision[16];
+   char precision[16], scaling[16];
    int ta = 0, tb = 0, cold = 0;
    memset(j, 0, sizeof *j);
    Problem_setDefaults(&j->problem);
-   if (sscanf(line, "job %15s %d %63s %d %d %d %15s %d %d %la %la %" SCNu64 " %d %d %la %d", j->backend, &j->device,
-              j->kernel, &j->problem.m, &j->problem.n, &j->problem.k, precision, &ta, &tb, &j->problem.alpha,
-              &j->problem.beta, &j->seed, &j->reps, &j->warmup, &j->timeout_s, &cold) != 16)
+   if (sscanf(line, "job %15s %d %63s %d %d %d %15s %d %d %la %la %" SCNu64 " %d %d %la %d %15s", j->backend,
+              &j->device, j->kernel, &j->problem.m, &j->problem.n, &j->problem.k, precision, &ta, &tb,
+              &j->problem.alpha, &j->problem.beta, &j->seed, &j->reps, &j->warmup, &j->timeout_s, &cold,
+              scaling) != 17 ||
+       !Scaling_parse(scaling, &j->problem.scaling))
       return false;
    j->cold_l2 = cold != 0;
    j->problem.trans_a = ta != 0;

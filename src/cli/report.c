@@ -379,10 +379,10 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
    Report_jsonString(out, dev->platform);
    fprintf(out,
            ",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"input_type\":\"%s\",\"compute_type\":\"%s\","
-           "\"output_type\":\"%s\",\"emulated\":%s,\"layout\":\"%s\",",
+           "\"output_type\":\"%s\",\"scaling\":\"%s\",\"emulated\":%s,\"layout\":\"%s\",",
            p->m, p->n, p->k, Precision_name(p->precision), Precision_inputType(p->precision),
-           Precision_computeType(p->precision), Precision_outputType(p->precision), r->geo.emulated ? "true" : "false",
-           layout);
+           Precision_computeType(p->precision), Precision_outputType(p->precision),
+           Problem_scaled(p) ? Scaling_name(p->scaling) : "", r->geo.emulated ? "true" : "false", layout);
    jsonNumber(out, "alpha", p->alpha, true);
    jsonNumber(out, "beta", p->beta, true);
    char ablation[64];
@@ -445,7 +445,7 @@ static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const 
    fputs("kernel,params,backend,device,m,n,k,precision,layout,alpha,beta,status,verified,max_rel_err,time_ms,"
          "min_time_ms,max_time_ms,spread_pct,gflops,gbps,core_gbps,helpers_ms,compile_ms,cached,reps,ablated,ablation,"
          "message,input_type,compute_type,output_type,emulated,l2,sm_mhz,mem_mhz,power_w,temp_c,energy_j,gflops_per_w,"
-         "throttled,throttle_reason\n",
+         "throttled,throttle_reason,scaling\n",
          out);
    Util_csvField(out, k->name, false);
    Util_csvField(out, params, false);
@@ -477,7 +477,8 @@ static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const 
       else
          fputc(',', out);
    fputs(!ob->known ? "," : ob->throttled ? "true," : "false,", out);
-   Util_csvField(out, ob->known && ob->throttled ? ob->throttle_reason : "", true);
+   Util_csvField(out, ob->known && ob->throttled ? ob->throttle_reason : "", false);
+   Util_csvField(out, Problem_scaled(p) ? Scaling_name(p->scaling) : "", true);
 }
 
 /* "1755 MHz SM (1980 at the start), 2619 MHz memory, 612 W, 71 C, 0.153 J per GEMM, 58.2
@@ -527,8 +528,11 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
    fprintf(out, "kernel     %s  %s\n", k->name, params);
    fprintf(out, "device     %s (%s, %s)%s\n", dev->name, dev->platform, backend,
            dev->limits_simulated ? "  [limits simulated by GEMMTOP_DEVICE_LIMITS]" : "");
-   fprintf(out, "problem    M=%d N=%d K=%d  %s  %s  alpha=%g beta=%g  seed=%llu\n", p->m, p->n, p->k,
-           Precision_name(p->precision), layout, p->alpha, p->beta, (unsigned long long)seed);
+   char scaling[32] = "";
+   if (Problem_scaled(p))
+      snprintf(scaling, sizeof scaling, " %s scales", Scaling_name(p->scaling));
+   fprintf(out, "problem    M=%d N=%d K=%d  %s%s  %s  alpha=%g beta=%g  seed=%llu\n", p->m, p->n, p->k,
+           Precision_name(p->precision), scaling, layout, p->alpha, p->beta, (unsigned long long)seed);
    const TypeTraits *t = Types_of(p->precision);
    if (t->multiply)
       fprintf(out, "types      A and B %s, multiplied in %s, accumulated in FP32, C %s\n", t->input, t->multiply,

@@ -169,7 +169,7 @@ unsigned long long Ahead_targetHash(const AheadTarget *t) {
    h = Util_hash(h, &t->device, sizeof t->device);
    h = Util_hash(h, t->kernel, strlen(t->kernel) + 1);
    const Problem *p = &t->problem;
-   int dims[6] = {p->m, p->n, p->k, (int)p->precision, p->trans_a, p->trans_b};
+   int dims[7] = {p->m, p->n, p->k, (int)p->precision, p->trans_a, p->trans_b, (int)p->scaling};
    h = Util_hash(h, dims, sizeof dims);
    h = Util_hash(h, &p->alpha, sizeof p->alpha);
    h = Util_hash(h, &p->beta, sizeof p->beta);

@@ -79,7 +79,8 @@ bool ResultFmt_parseTime(const char *s, long long *t) {
 static const char CSV_HEADER[] =
     "id,time,origin,version,backend,device,driver,arch,kernel,kernel_hash,params,m,n,k,precision,layout,alpha,beta,"
     "outcome,reason,verified,emulated,cold_l2,reps,median_ms,min_ms,max_ms,spread_pct,gflops,compile_ms,"
-    "max_rel_err,sm_mhz,mem_mhz,power_w,temp_c,energy_j,gflops_per_w,throttled,throttle_reason,sweep_key\n";
+    "max_rel_err,sm_mhz,mem_mhz,power_w,temp_c,energy_j,gflops_per_w,throttled,throttle_reason,sweep_key,"
+    "scaling\n";
 
 /* CSV field, not the row's last (Util_csvField). */
 static void csvText(FILE *out, const char *s) { Util_csvField(out, s, false); }
@@ -128,7 +129,7 @@ static void writeCsv(FILE *out, const StoreRecord *r) {
       csvNumber(out, figures[i]);
    fprintf(out, "%d,", r->obs.throttled);
    csvText(out, r->obs.throttle_reason);
-   fprintf(out, "%s\n", r->sweep_key);
+   fprintf(out, "%s,%s\n", r->sweep_key, Problem_scaled(&r->problem) ? Scaling_name(r->problem.scaling) : "");
 }
 
 /* The record as a JSON object with the CSV's keys (cJSON writes NaN as null and every
@@ -174,6 +175,7 @@ static cJSON *recordObject(const StoreRecord *r) {
    cJSON_AddBoolToObject(o, "throttled", r->obs.throttled);
    cJSON_AddStringToObject(o, "throttle_reason", r->obs.throttle_reason);
    cJSON_AddStringToObject(o, "sweep_key", r->sweep_key);
+   cJSON_AddStringToObject(o, "scaling", Problem_scaled(&r->problem) ? Scaling_name(r->problem.scaling) : "");
    return o;
 }
 
@@ -580,9 +582,15 @@ static bool readContext(Reader *rd, const cJSON *ctx, const char *where, StoreRe
    if (!optString(rd, ctx, "precision", "", &prec) || !optString(rd, ctx, "layout", "", &layout))
       return false;
    if (prec && !Precision_parse(prec, &r->problem.precision))
-      return refuse(rd, "%s.gemmtop.precision '%s': use float, double, tf32, half or bfloat16", where, prec);
+      return refuse(rd, "%s.gemmtop.precision '%s': use float, double, tf32, half, bfloat16, e4m3 or e5m2", where, prec);
    if (layout && !Problem_parseLayout(&r->problem, layout))
       return refuse(rd, "%s.gemmtop.layout '%s': use NN, NT, TN or TT", where, layout);
+   const char *scaling;
+   if (!optString(rd, ctx, "scaling", "", &scaling))
+      return false;
+   if (scaling && *scaling && !Scaling_parse(scaling, &r->problem.scaling))
+      return refuse(rd, "%s.gemmtop.scaling '%s': use tensor or block (or \"\" for a type without scales)", where,
+                    scaling);
    const struct {
       const char *key;
       double *out;

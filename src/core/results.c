@@ -34,11 +34,12 @@ bool Results_ranks(const StoreRecord *r) {
 
 static bool isVendor(const StoreRecord *r) { return !strcmp(r->origin, "vendor"); }
 
-/* Orders problems: sizes, type, layout (alpha and beta do not change what is compared). */
+/* Orders problems: sizes, type (with the FP8 types' scaling), layout (alpha and beta do
+ * not change what is compared). */
 static int cmpProblem(const Problem *a, const Problem *b) {
-   const int ka[] = {a->m, a->n, a->k, (int)a->precision, a->trans_a, a->trans_b};
-   const int kb[] = {b->m, b->n, b->k, (int)b->precision, b->trans_a, b->trans_b};
-   for (int i = 0; i < 6; i++)
+   const int ka[] = {a->m, a->n, a->k, (int)a->precision, Problem_scaled(a) ? (int)a->scaling : 0, a->trans_a, a->trans_b};
+   const int kb[] = {b->m, b->n, b->k, (int)b->precision, Problem_scaled(b) ? (int)b->scaling : 0, b->trans_a, b->trans_b};
+   for (int i = 0; i < 7; i++)
       if (ka[i] != kb[i])
          return ka[i] < kb[i] ? -1 : 1;
    return 0;

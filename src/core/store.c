@@ -64,6 +64,8 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
     "CREATE INDEX results_kernel ON results(kernel, m, n, k);"
     "CREATE INDEX results_device ON results(device);"
     "CREATE INDEX results_time ON results(time);",
+    /* 2: the FP8 types' scaling ("tensor", "block"; "" for the types without scales). */
+    "ALTER TABLE results ADD COLUMN scaling TEXT NOT NULL DEFAULT '';",
 };
 
 /* The columns in insert order (the id is the row's own). */
@@ -72,15 +74,18 @@ static const char insertSql[] =
     " m, n, k, precision, input_type, compute_type, output_type, layout, alpha, beta, outcome, reason,"
     " verified, emulated, cold_l2, reps, median_ms, min_ms, max_ms, spread_pct, gflops, compile_ms, max_rel_err,"
     " obs_known, obs_source, sm_mhz, sm_mhz_min, sm_mhz_start, mem_mhz, power_w, temp_c, energy_j, gflops_per_w,"
-    " throttled, throttle_reason, sweep_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    " throttled, throttle_reason, sweep_key, scaling) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
-static const char selectSql[] =
-    "SELECT id, time, origin, version, backend, device, driver, arch, kernel, kernel_hash, params,"
-    " m, n, k, precision, layout, alpha, beta, outcome, reason, verified, emulated, cold_l2, reps,"
-    " median_ms, min_ms, max_ms, spread_pct, gflops, compile_ms, max_rel_err, obs_known, obs_source, sm_mhz,"
-    " sm_mhz_min, sm_mhz_start, mem_mhz, power_w, temp_c, energy_j, gflops_per_w, throttled, throttle_reason,"
-    " sweep_key FROM results";
+#define SELECT_COLUMNS                                                                                             \
+   "SELECT id, time, origin, version, backend, device, driver, arch, kernel, kernel_hash, params,"                \
+   " m, n, k, precision, layout, alpha, beta, outcome, reason, verified, emulated, cold_l2, reps,"                \
+   " median_ms, min_ms, max_ms, spread_pct, gflops, compile_ms, max_rel_err, obs_known, obs_source, sm_mhz,"      \
+   " sm_mhz_min, sm_mhz_start, mem_mhz, power_w, temp_c, energy_j, gflops_per_w, throttled, throttle_reason,"    \
+   " sweep_key, "
+static const char selectSql[] = SELECT_COLUMNS "scaling FROM results";
+/* A store of schema 1 (salvaged as it is, never migrated) has no scaling column. */
+static const char selectSqlV1[] = SELECT_COLUMNS "'' FROM results";
 
 /* ---- records ---- */
 
@@ -618,6 +623,7 @@ static void bindRecord(sqlite3_stmt *st, const StoreRecord *r) {
    sqlite3_bind_int(st, i++, o->throttled);
    sqlite3_bind_text(st, i++, o->throttle_reason, -1, SQLITE_TRANSIENT);
    sqlite3_bind_text(st, i++, r->sweep_key, -1, SQLITE_TRANSIENT);
+   sqlite3_bind_text(st, i++, Problem_scaled(p) ? Scaling_name(p->scaling) : "", -1, SQLITE_STATIC);
 }
 
 struct StoreBatch_ {
@@ -738,6 +744,9 @@ static void readRecord(sqlite3_stmt *st, StoreRecord *r) {
    o->throttled = sqlite3_column_int(st, i++) != 0;
    columnText(st, i++, o->throttle_reason, sizeof o->throttle_reason);
    columnText(st, i++, r->sweep_key, sizeof r->sweep_key);
+   const char *scaling = (const char *)sqlite3_column_text(st, i++);
+   if (!scaling || !Scaling_parse(scaling, &p->scaling))
+      p->scaling = SCALING_TENSOR;
 }
 
 /* The WHERE clause of f, its parameters bound in the same order by bindFilter. */
@@ -862,7 +871,8 @@ bool Store_salvage(const char *path, StoreRowFn fn, void *ctx, StoreSalvage *out
    if (!db)
       return false;
    char sql[sizeof selectSql + 64];
-   snprintf(sql, sizeof sql, "%s WHERE id >= ? ORDER BY id", selectSql);
+   snprintf(sql, sizeof sql, "%s WHERE id >= ? ORDER BY id",
+            pragmaNumber(db, "PRAGMA user_version") < 2 ? selectSqlV1 : selectSql);
    sqlite3_stmt *st = NULL;
    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
       snprintf(err, errlen, "results store %s: its table of results cannot be read (%s): no row can be saved from it",
@@ -935,6 +945,8 @@ void Store_sweepKey(const char *device, const char *backend, const char *kernel_
    int n = snprintf(text, sizeof text, "gemmtop sweep 1\n%s\n%s\n%s\n%d %d %d %s %s %a %a\n%u %d\n", device ? device : "",
                     backend ? backend : "", kernel_hash ? kernel_hash : "", p->m, p->n, p->k,
                     Precision_name(p->precision), layout, p->alpha, p->beta, free_mask, cold_l2);
+   if (Problem_scaled(p) && n > 0 && (size_t)n < sizeof text) /* the types before FP8 keep their keys */
+      n += snprintf(text + n, sizeof text - (size_t)n, "scaling %s\n", Scaling_name(p->scaling));
    for (int i = 0; i < nparams && n > 0 && (size_t)n < sizeof text; i++)
       n += snprintf(text + n, sizeof text - (size_t)n, (free_mask >> i) & 1 ? "*\n" : "%lld\n", base[i]);
    size_t len = n > 0 && (size_t)n < sizeof text ? (size_t)n : strlen(text);

@@ -15,7 +15,7 @@
 #include "backend/observe.h"
 #include "core/problem.h"
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 typedef struct StoreRecord_ {
    long long id;              /* the row's id (0 before it is added) */

@@ -7,10 +7,7 @@ void History_init(History *h) { memset(h, 0, sizeof *h); }
 bool History_sameConfig(const HistoryEntry *a, const HistoryEntry *b) {
    return a->device == b->device && !strcmp(a->backend, b->backend) && !strcmp(a->kernel, b->kernel) &&
           a->nvalues == b->nvalues && !memcmp(a->values, b->values, sizeof a->values[0] * (size_t)a->nvalues) &&
-          a->problem.m == b->problem.m && a->problem.n == b->problem.n && a->problem.k == b->problem.k &&
-          a->problem.precision == b->problem.precision && a->problem.trans_a == b->problem.trans_a &&
-          a->problem.trans_b == b->problem.trans_b && a->problem.alpha == b->problem.alpha &&
-          a->problem.beta == b->problem.beta && a->ablate == b->ablate;
+          Problem_same(&a->problem, &b->problem) && a->ablate == b->ablate;
 }
 
 int History_find(const History *h, const HistoryEntry *e) {

@@ -68,8 +68,8 @@ void Ui_historyFromStore(Ui *ui) {
       return;
    const Problem *p = &s->config.problem;
    char sig[sizeof ui->stored_for];
-   snprintf(sig, sizeof sig, "%s|%d|%s|%d|%d|%d|%d|%d|%d|%a|%a", s->backend, s->device_index, s->config.kernel, p->m,
-            p->n, p->k, p->precision, p->trans_a, p->trans_b, p->alpha, p->beta);
+   snprintf(sig, sizeof sig, "%s|%d|%s|%d|%d|%d|%d|%d|%d|%a|%a|%d", s->backend, s->device_index, s->config.kernel, p->m,
+            p->n, p->k, p->precision, p->trans_a, p->trans_b, p->alpha, p->beta, (int)p->scaling);
    const KernelInfo *k = Catalog_find(&ui->cat, s->config.kernel);
    if (!k || !strcmp(sig, ui->stored_for))
       return;

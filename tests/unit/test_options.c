@@ -61,7 +61,7 @@ static const char *goodValue(const OptionSpec *s, char *buf, size_t len) {
    } special[] = {{"set", "TSM=32"}, {"precision", "double"}, {"layout", "NT"}, {"seed", "7"},
                   {"ablate", "no-a"}, {"sizes", "64,96"}, {"reference", "cuda"}, {"since", "2026-01-31"}, {"type", "half"},
                   {"until", "2026-02-28"}, {"against-since", "2024-02-29"}, {"against-until", "2026-12-31"},
-                  {"size", "64"}, {"strategies", "all"}};
+                  {"size", "64"}, {"strategies", "all"}, {"scaling", "block"}};
    if (s->name && !strcmp(s->name, "size") && s->value && !strcmp(s->value, "N|M,N,K")) /* results --size */
       return "64,32,16";
    for (size_t i = 0; s->name && i < sizeof special / sizeof special[0]; i++)

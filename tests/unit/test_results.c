@@ -38,6 +38,7 @@ static void randomRecord(StoreRecord *r, int i) {
    r->problem.n = 64 * (1 + rand() % 32);
    r->problem.k = 64 * (1 + rand() % 32);
    r->problem.precision = (Precision)(rand() % PRECISION_COUNT);
+   r->problem.scaling = (Scaling)(rand() % SCALING_COUNT);
    r->problem.trans_b = rand() % 2;
    r->problem.alpha = randomIn(-2, 2);
    snprintf(r->outcome, sizeof r->outcome, "ok");
@@ -115,7 +116,7 @@ static void test_csv_reads_back(void **state) {
    char *header = strtok_r(text, "\n", &save);
    char *names[64];
    int ncols = csvFields(header, names, 64);
-   assert_int_equal(ncols, 40);
+   assert_int_equal(ncols, 41);
    for (int i = 0; i < 6; i++) {
       char *line = strtok_r(NULL, "\n", &save), *v[64];
       assert_non_null(line);
@@ -138,6 +139,8 @@ static void test_csv_reads_back(void **state) {
             assert_string_equal(v[c], Precision_name(r->problem.precision));
          else if (!strcmp(names[c], "power_w"))
             assert_string_equal(v[c], ""); /* no observation: unknown, not 0 */
+         else if (!strcmp(names[c], "scaling"))
+            assert_string_equal(v[c], Problem_scaled(&r->problem) ? Scaling_name(r->problem.scaling) : "");
       }
    }
    assert_null(strtok_r(NULL, "\n", &save));

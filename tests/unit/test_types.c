@@ -197,14 +197,16 @@ static void test_names_and_sizes(void **state) {
    (void)state;
    const char *spell[][2] = {{"float", "float"}, {"FP32", "float"},   {"double", "double"}, {"tf32", "tf32"},
                              {"half", "half"},   {"fp16", "half"},    {"f16", "half"},      {"bfloat16", "bfloat16"},
-                             {"BF16", "bfloat16"}};
+                             {"BF16", "bfloat16"}, {"e4m3", "e4m3"}, {"float8_e4m3fn", "e4m3"}, {"FP8", "e4m3"},
+                             {"e5m2", "e5m2"}, {"float8_e5m2", "e5m2"}};
    for (size_t i = 0; i < sizeof spell / sizeof spell[0]; i++) {
       Precision p;
       assert_true(Precision_parse(spell[i][0], &p));
       assert_string_equal(Precision_name(p), spell[i][1]);
    }
    Precision p;
-   assert_false(Precision_parse("fp8", &p));
+   assert_false(Precision_parse("fp4", &p));
+   assert_false(Precision_parse("e4m3fnuz", &p));
    assert_false(Precision_parse("", &p));
    assert_int_equal(Precision_inputSize(PRECISION_HALF), 2);
    assert_int_equal(Precision_inputSize(PRECISION_BF16), 2);
@@ -257,8 +259,8 @@ static void test_metadata_keys(void **state) {
                     PRECISION_BIT(PRECISION_TF32) | PRECISION_BIT(PRECISION_HALF) | PRECISION_BIT(PRECISION_BF16));
    assert_true(k.tensor);
    KernelInfo_free(&k);
-   assert_false(parseWith(&k, "precisions: half fp8\n", err, sizeof err));
-   assert_non_null(strstr(err, "'fp8' is not an element type"));
+   assert_false(parseWith(&k, "precisions: half fp4\n", err, sizeof err));
+   assert_non_null(strstr(err, "'fp4' is not an element type"));
    assert_non_null(strstr(err, "bfloat16"));
    assert_false(parseWith(&k, "precisions:\n", err, sizeof err));
    assert_non_null(strstr(err, "precisions"));
