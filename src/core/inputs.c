@@ -52,8 +52,7 @@ static bool randomScaled(const Problem *p, bool a, Rng *r, void **stored, float 
          size_t b = a ? Scales_indexA(&blocked, i, j) : Scales_indexB(&blocked, i, j);
          values[s] = (float)Rng_range(r, -1.0, 1.0) * mag[b];
       }
-   if (ok)
-      Scales_quantize(p, a, floatAt, values, *stored, *scales);
+   ok = ok && Scales_quantize(p, a, floatAt, values, *stored, *scales);
    free(values);
    free(mag);
    return ok;

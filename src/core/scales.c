@@ -52,14 +52,15 @@ typedef struct {
    const void *src;
    void *stored;
    float *scales;
+   double *amax; /* each block's largest magnitude, exact */
    Storage to;
 } Quantizing;
 
 static void amaxOf(void *ctx, size_t s, size_t sc) {
    Quantizing *q = ctx;
    const double v = fabs(q->value(q->src, s));
-   if (v > q->scales[sc])
-      q->scales[sc] = (float)v;
+   if (v > q->amax[sc])
+      q->amax[sc] = v;
 }
 
 static void store(void *ctx, size_t s, size_t sc) {
@@ -67,22 +68,25 @@ static void store(void *ctx, size_t s, size_t sc) {
    Storage_store(q->to, q->stored, s, q->value(q->src, s) / (double)q->scales[sc]);
 }
 
-void Scales_quantize(const Problem *p, bool a, Scales_valueFn value, const void *src, void *stored, float *scales) {
-   Quantizing q = {.value = value, .src = src, .stored = stored, .scales = scales, .to = Types_of(p->precision)->in};
+bool Scales_quantize(const Problem *p, bool a, Scales_valueFn value, const void *src, void *stored, float *scales) {
    const size_t n = Scales_count(p, a);
-   for (size_t i = 0; i < n; i++)
-      scales[i] = 0;
+   Quantizing q = {.value = value, .src = src, .stored = stored, .scales = scales, .amax = calloc(n, sizeof(double)),
+                   .to = Types_of(p->precision)->in};
+   if (!q.amax)
+      return false;
    forEach(p, a, amaxOf, &q);
    /* amax / max, rounded up in FP32: no value divided by its scale may pass the largest
     * finite one, where saturation would change it silently. */
    const double max = Storage_max(q.to);
    for (size_t i = 0; i < n; i++) {
-      float s = scales[i] == 0 ? 1.0f : (float)((double)scales[i] / max);
-      while ((double)s * max < (double)scales[i])
+      float s = q.amax[i] == 0 ? 1.0f : (float)(q.amax[i] / max);
+      while ((double)s * max < q.amax[i])
          s = nextafterf(s, INFINITY);
       scales[i] = s;
    }
+   free(q.amax);
    forEach(p, a, store, &q);
+   return true;
 }
 
 typedef struct {

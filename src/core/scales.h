@@ -33,9 +33,9 @@ size_t Scales_storedB(const Problem *p, size_t k, size_t j);
 
 /* Quantises A (a true) or B: value(src, s) gives the stored element s (p's layout) as a
  * number, finite. Writes the FP8 patterns into stored (p's layout) and the scales. A block
- * of zeros gets the scale 1. */
+ * of zeros gets the scale 1. False when out of memory. */
 typedef double (*Scales_valueFn)(const void *src, size_t s);
-void Scales_quantize(const Problem *p, bool a, Scales_valueFn value, const void *src, void *stored, float *scales);
+bool Scales_quantize(const Problem *p, bool a, Scales_valueFn value, const void *src, void *stored, float *scales);
 
 /* The operand as the kernel multiplies it, stored element times its scale, in p's layout:
  * exact in double (FP8 times FP32 needs 4 + 24 bits). out holds Problem_sizeA or _sizeB. */

@@ -1,0 +1,306 @@
+/* The FP8 types on the host: e4m3 and e5m2 rounding against a brute-force oracle (every
+ * finite value of the format searched for the nearest, ties to the even pattern, saturated),
+ * the scales' shapes and indices over every layout, quantising as users do (amax per block,
+ * nothing past the largest finite value, the dequantised value within half a spacing), the
+ * random inputs' block magnitudes, and verification: a host-computed C from the values
+ * times their scales passes, one that takes a wrong block's scale, drops a k-slice or keeps
+ * a reduced-precision accumulator fails. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/lowprec.h"
+#include "base/rng.h"
+#include "base/types.h"
+#include "core/inputs.h"
+#include "core/scales.h"
+#include "core/verify.h"
+#include "testing.h"
+
+typedef struct {
+   const char *name;
+   uint8_t (*encode)(double);
+   float (*decode)(uint8_t);
+   double max;
+   int frac;
+} Format;
+
+static const Format kFormats[2] = {
+    {"e4m3", LowPrec_e4m3FromDouble, LowPrec_e4m3ToFloat, 448.0, 3},
+    {"e5m2", LowPrec_e5m2FromDouble, LowPrec_e5m2ToFloat, 57344.0, 2},
+};
+
+/* The nearest finite value of the format to x: every positive pattern decoded, the closest
+ * taken, a tie to the even pattern; beyond the largest, the largest (satfinite). */
+static uint8_t oracle(const Format *f, double x) {
+   const uint8_t sign = signbit(x) ? 0x80 : 0;
+   const double a = fabs(x);
+   int best = -1;
+   double bestDist = INFINITY;
+   for (int b = 0; b < 0x80; b++) {
+      const double v = f->decode((uint8_t)b);
+      if (!isfinite(v))
+         continue;
+      const double d = fabs(v - a);
+      if (d < bestDist || (d == bestDist && (b & 1) == 0)) {
+         best = b;
+         bestDist = d;
+      }
+   }
+   return sign | (uint8_t)best;
+}
+
+static void test_fp8_rounding(void **state) {
+   (void)state;
+   for (int fi = 0; fi < 2; fi++) {
+      const Format *f = &kFormats[fi];
+      /* every pattern: decoding, and a finite one comes back as itself */
+      int finite = 0;
+      for (int b = 0; b < 256; b++) {
+         const float v = f->decode((uint8_t)b);
+         if (!isfinite(v))
+            continue;
+         finite++;
+         if (f->encode(v) != b && !(v == 0 && f->encode(v) == (b & 0x80)))
+            fail_msg("%s pattern 0x%02x (%g) does not round-trip", f->name, b, v);
+      }
+      /* e4m3fn: 254 finite patterns (NaN is 0x7f and 0xff); e5m2: 256 - 2 infinities - 6 NaNs */
+      assert_int_equal(finite, fi == 0 ? 254 : 248);
+      assert_true(f->decode(f->encode(f->max)) == f->max);
+      assert_true(f->decode(f->encode(-1e30)) == -f->max); /* saturated, not infinite */
+      assert_true(f->decode(f->encode(INFINITY)) == f->max);
+      assert_true(isnan(f->decode(f->encode(NAN))));
+      /* midpoints between neighbours (ties) and random values, against the oracle */
+      for (int b = 0; b < 0x7e; b++) {
+         const double lo = f->decode((uint8_t)b), hi = f->decode((uint8_t)(b + 1));
+         if (!isfinite(lo) || !isfinite(hi))
+            continue;
+         const double mid = (lo + hi) / 2;
+         if (f->encode(mid) != oracle(f, mid))
+            fail_msg("%s(%a), a tie: 0x%02x, expected 0x%02x", f->name, mid, f->encode(mid), oracle(f, mid));
+      }
+      Rng r;
+      Rng_seed(&r, Rng_freshSeed());
+      for (int i = 0; i < 20000; i++) {
+         const double x = Rng_range(&r, -1.0, 1.0) * exp2(Rng_range(&r, -20.0, 18.0));
+         if (f->encode(x) != oracle(f, x))
+            fail_msg("%s(%a) = 0x%02x, expected 0x%02x", f->name, x, f->encode(x), oracle(f, x));
+      }
+   }
+   /* known patterns */
+   assert_int_equal(LowPrec_e4m3FromDouble(1.0), 0x38);
+   assert_int_equal(LowPrec_e5m2FromDouble(1.0), 0x3c);
+   assert_true(LowPrec_e4m3ToFloat(0x01) == 0x1p-9);  /* smallest subnormal */
+   assert_true(LowPrec_e5m2ToFloat(0x01) == 0x1p-16);
+   assert_true(isinf(LowPrec_e5m2ToFloat(0x7c)));
+   assert_true(LowPrec_e4m3ToFloat(0x7e) == 448.0f);
+   assert_int_equal(Storage_size(STORAGE_E4M3), 1);
+   assert_string_equal(Storage_npyName(STORAGE_E5M2), "float8_e5m2");
+}
+
+static Problem problem(int m, int n, int k, Precision prec, Scaling s, bool ta, bool tb) {
+   Problem p;
+   Problem_setDefaults(&p);
+   p.m = m, p.n = n, p.k = k, p.precision = prec, p.scaling = s, p.trans_a = ta, p.trans_b = tb;
+   return p;
+}
+
+static void test_scale_shapes(void **state) {
+   (void)state;
+   Problem p = problem(130, 300, 257, PRECISION_E4M3, SCALING_BLOCK, false, false);
+   size_t r, c;
+   Scales_shape(&p, true, &r, &c);
+   assert_int_equal(r, 130);
+   assert_int_equal(c, 3); /* ceil(257 / 128) */
+   Scales_shape(&p, false, &r, &c);
+   assert_int_equal(r, 3);
+   assert_int_equal(c, 3); /* ceil(300 / 128) */
+   assert_int_equal(Scales_indexA(&p, 5, 256), 5 * 3 + 2);
+   assert_int_equal(Scales_indexB(&p, 127, 128), 1);
+   assert_int_equal(Scales_indexB(&p, 128, 299), 3 + 2);
+   p.scaling = SCALING_TENSOR;
+   assert_int_equal(Scales_count(&p, true), 1);
+   assert_int_equal(Scales_indexB(&p, 200, 200), 0);
+   /* stored indices: op(A)[i][k] and op(B)[k][j] in each layout */
+   p = problem(4, 6, 5, PRECISION_E5M2, SCALING_BLOCK, true, true);
+   assert_int_equal(Scales_storedA(&p, 1, 2), 2 * 4 + 1);
+   assert_int_equal(Scales_storedB(&p, 2, 3), 3 * 5 + 2);
+   p.trans_a = p.trans_b = false;
+   assert_int_equal(Scales_storedA(&p, 1, 2), 1 * 5 + 2);
+   assert_int_equal(Scales_storedB(&p, 2, 3), 2 * 6 + 3);
+   /* padded for a kernel's geometry: 1 beyond the problem */
+   p = problem(3, 130, 200, PRECISION_E4M3, SCALING_BLOCK, false, false);
+   float sa[6] = {1, 2, 3, 4, 5, 6}, sb[4] = {7, 8, 9, 10};
+   size_t count;
+   float *pa = Scales_padded(&p, true, sa, 64, 192, 256, &count);
+   assert_int_equal(count, 64 * 2);
+   assert_true(pa[0] == 1 && pa[3] == 4 && pa[5] == 6 && pa[6] == 1.0f && pa[127] == 1.0f);
+   free(pa);
+   float *pb = Scales_padded(&p, false, sb, 64, 384, 256, &count);
+   assert_int_equal(count, 2 * 3);
+   assert_true(pb[0] == 7 && pb[1] == 8 && pb[2] == 1.0f && pb[3] == 9 && pb[4] == 10 && pb[5] == 1.0f);
+   free(pb);
+}
+
+static double doubleAt(const void *src, size_t i) { return ((const double *)src)[i]; }
+
+static void test_quantize(void **state) {
+   (void)state;
+   Rng r;
+   Rng_seed(&r, Rng_freshSeed());
+   for (int t = 0; t < 16; t++) {
+      const Precision prec = t % 2 ? PRECISION_E5M2 : PRECISION_E4M3;
+      const Problem p = problem(1 + (int)(Rng_next(&r) % 70), 1 + (int)(Rng_next(&r) % 300),
+                                1 + (int)(Rng_next(&r) % 400), prec, (Scaling)(t / 2 % 2), t / 4 % 2, t / 8 % 2);
+      for (int a = 0; a < 2; a++) {
+         const size_t n = a ? Problem_sizeA(&p) : Problem_sizeB(&p);
+         double *x = malloc(n * sizeof *x), *back = malloc(n * sizeof *back);
+         uint8_t *q = malloc(n);
+         float *s = malloc(Scales_count(&p, a) * sizeof *s);
+         assert_true(x && back && q && s);
+         for (size_t i = 0; i < n; i++)
+            x[i] = Rng_range(&r, -1.0, 1.0) * exp2(Rng_range(&r, -6.0, 6.0));
+         assert_true(Scales_quantize(&p, a, doubleAt, x, q, s));
+         Scales_dequantize(&p, a, q, s, back);
+         /* each block's largest magnitude maps to the format's largest finite value (or just
+          * under: the scale is rounded up), and every value is within half a spacing */
+         const Storage st = Types_of(prec)->in;
+         const size_t rows = a ? (size_t)p.m : (size_t)p.k, cols = a ? (size_t)p.k : (size_t)p.n;
+         double *amax = calloc(Scales_count(&p, a), sizeof *amax);
+         for (size_t i = 0; i < rows; i++)
+            for (size_t j = 0; j < cols; j++) {
+               const size_t si = a ? Scales_storedA(&p, i, j) : Scales_storedB(&p, i, j);
+               const size_t sc = a ? Scales_indexA(&p, i, j) : Scales_indexB(&p, i, j);
+               amax[sc] = fmax(amax[sc], fabs(x[si]));
+               /* the spacing of the format at x / scale (at least the subnormals'), scaled back */
+               const double y = fabs(x[si]) / s[sc];
+               const double spacing = fmax(ldexp(1.0, ilogb(fmax(y, 1e-300)) - (prec == PRECISION_E4M3 ? 3 : 2)),
+                                           ldexp(1.0, prec == PRECISION_E4M3 ? -9 : -16));
+               if (fabs(back[si] - x[si]) > 0.5 * spacing * s[sc] * (1 + 1e-9))
+                  fail_msg("%s value %a quantised to %a (scale %a)", Precision_name(prec), x[si], back[si], s[sc]);
+            }
+         for (size_t i = 0; i < Scales_count(&p, a); i++) {
+            const double top = amax[i] / s[i];
+            assert_true(top <= Storage_max(st));
+            assert_true(top >= Storage_max(st) * (1 - 1e-6));
+         }
+         free(amax);
+         free(x);
+         free(back);
+         free(q);
+         free(s);
+      }
+   }
+}
+
+/* Random inputs: block scales differ from block to block (or a wrong block's scale would
+ * pass), and no stored value is past the format. */
+static void test_random_inputs(void **state) {
+   (void)state;
+   Problem p = problem(64, 300, 520, PRECISION_E4M3, SCALING_BLOCK, false, true);
+   Inputs in;
+   assert_true(Inputs_random(&in, &p, Rng_freshSeed()));
+   assert_non_null(in.sa);
+   assert_non_null(in.sb);
+   double lo, hi;
+   Scales_range(&p, true, in.sa, &lo, &hi);
+   assert_true(hi / lo > 4);
+   Scales_range(&p, false, in.sb, &lo, &hi);
+   assert_true(hi / lo > 2);
+   size_t zeros = 0;
+   for (size_t i = 0; i < Problem_sizeA(&p); i++)
+      zeros += ((uint8_t *)in.a)[i] == 0;
+   assert_true(zeros < Problem_sizeA(&p) / 20);
+   Inputs_free(&in);
+   assert_null(in.sa);
+   /* the float types have none */
+   p.precision = PRECISION_HALF;
+   assert_true(Inputs_random(&in, &p, 3));
+   assert_null(in.sa);
+   Inputs_free(&in);
+}
+
+/* C computed on the host from the inputs as a kernel would, with a bug or without: block
+ * partial sums in float, times the scales, into a float sum. */
+enum { OK, WRONG_BLOCK, DROP_SLICE, REDUCED_ACC };
+/* x with 13 fraction bits, cut toward zero (an FP8 tensor core's own accumulator keeps
+ * about that many). */
+static float cut13(float x) {
+   uint32_t u;
+   memcpy(&u, &x, sizeof u);
+   u &= 0xfffffc00u;
+   memcpy(&x, &u, sizeof x);
+   return x;
+}
+static void hostGemm(const Problem *p, const Inputs *in, int bug, float *C) {
+   const Storage st = Types_of(p->precision)->in;
+   for (int i = 0; i < p->m; i++)
+      for (int j = 0; j < p->n; j++) {
+         float sum = 0;
+         for (int k0 = 0; k0 < p->k; k0 += SCALES_BLOCK) {
+            float part = 0;
+            for (int k = k0; k < p->k && k < k0 + SCALES_BLOCK; k++) {
+               if (bug == DROP_SLICE && k >= p->k - 32)
+                  continue;
+               part += (float)Storage_load(st, in->a, Scales_storedA(p, (size_t)i, (size_t)k)) *
+                       (float)Storage_load(st, in->b, Scales_storedB(p, (size_t)k, (size_t)j));
+               if (bug == REDUCED_ACC)
+                  part = cut13(part);
+            }
+            const int arow = bug == WRONG_BLOCK ? i ^ 1 : i;
+            sum += in->sa[Scales_indexA(p, (size_t)arow, (size_t)k0)] * in->sb[Scales_indexB(p, (size_t)k0, (size_t)j)] * part;
+            if (bug == REDUCED_ACC) /* never promoted: the sum stays in the reduced accumulator */
+               sum = cut13(sum);
+         }
+         C[(size_t)i * p->n + j] = (float)p->alpha * sum;
+      }
+}
+
+static void test_verify_scaled(void **state) {
+   (void)state;
+   Rng r;
+   Rng_seed(&r, Rng_freshSeed());
+   for (int t = 0; t < 4; t++) {
+      Problem p = problem(32, 48, 2048, t % 2 ? PRECISION_E5M2 : PRECISION_E4M3, SCALING_BLOCK, t / 2, !(t / 2));
+      p.alpha = 0.75;
+      Inputs in;
+      assert_true(Inputs_random(&in, &p, Rng_next(&r)));
+      float *C = malloc(Problem_sizeC(&p) * sizeof *C);
+      assert_non_null(C);
+      const char *names[] = {"correct", "a wrong block's scale", "a dropped k-slice", "a reduced accumulator"};
+      for (int bug = OK; bug <= REDUCED_ACC; bug++) {
+         VerifyResult v;
+         hostGemm(&p, &in, bug, C);
+         Verify_inputs(&p, &in, C, Rng_next(&r), &v);
+         print_message("# %s %s: %s\n", Precision_name(p.precision), names[bug], v.message);
+         if (v.ok != (bug == OK))
+            fail_msg("%s, %s: %s", Precision_name(p.precision), names[bug], v.message);
+      }
+      /* the scales are part of the inputs: verifying without them is refused, not passed */
+      float *sa = in.sa;
+      in.sa = NULL;
+      VerifyResult v;
+      Verify_inputs(&p, &in, C, 1, &v);
+      assert_false(v.ok);
+      assert_non_null(strstr(v.message, "scales"));
+      in.sa = sa;
+      free(C);
+      Inputs_free(&in);
+   }
+}
+
+int main(void) {
+   const struct CMUnitTest tests[] = {
+       cmocka_unit_test(test_fp8_rounding), cmocka_unit_test(test_scale_shapes),
+       cmocka_unit_test(test_quantize),     cmocka_unit_test(test_random_inputs),
+       cmocka_unit_test(test_verify_scaled),
+   };
+   return cmocka_run_group_tests(tests, NULL, NULL);
+}
