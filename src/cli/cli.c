@@ -270,9 +270,11 @@ static int makeInputs(const Options *o, const Problem *p, uint64_t seed, Inputs 
       fprintf(stderr, "gemmtop: out of host memory for a %dx%dx%d problem\n", p->m, p->n, p->k);
       return 1;
    }
-   if (!o->io.a_path && !o->io.b_path && !o->io.c_path)
+   const InputFiles files = {.a = o->io.a_path, .b = o->io.b_path, .c = o->io.c_path, .a_scale = o->io.a_scale_path,
+                             .b_scale = o->io.b_scale_path};
+   if (!files.a && !files.b && !files.c && !files.a_scale && !files.b_scale)
       return 0;
-   bool loaded = Inputs_loadNpy(in, p, o->io.a_path, o->io.b_path, o->io.c_path, err, sizeof err);
+   bool loaded = Inputs_loadFiles(in, p, &files, err, sizeof err);
    if (in->note[0])
       fprintf(stderr, "gemmtop: note: %s\n", in->note);
    if (!loaded || !Inputs_checkRange(in, p, err, sizeof err)) {

@@ -288,6 +288,14 @@ static const OptionSpec table[] = {
      .help = "A from a NumPy file, as stored: the transposed shape for T"},
     {.group = GROUP_IO, .name = "b", .value = "B.npy", .kind = OPT_TEXT, .field = F(io.b_path), .commands = CMD(RUN),
      .help = "B from a NumPy file, as stored: the transposed shape for T"},
+    {.group = GROUP_IO, .name = "a-scale", .value = "SA.npy", .kind = OPT_TEXT, .field = F(io.a_scale_path),
+     .commands = CMD(RUN),
+     .help = "e4m3, e5m2: the scales of A given as FP8 patterns (--a of uint8): float32, 1x1 or M x ceil(K/128) "
+             "with --scaling block"},
+    {.group = GROUP_IO, .name = "b-scale", .value = "SB.npy", .kind = OPT_TEXT, .field = F(io.b_scale_path),
+     .commands = CMD(RUN),
+     .help = "e4m3, e5m2: the scales of B given as FP8 patterns (--b of uint8): float32, 1x1 or ceil(K/128) x "
+             "ceil(N/128) with --scaling block"},
     {.group = GROUP_IO, .name = "c", .value = "C.npy", .kind = OPT_TEXT, .field = F(io.c_path), .commands = CMD(RUN),
      .help = "C from a NumPy file; read when beta is not 0"},
     {.group = GROUP_IO, .name = "out", .value = "C.npy", .kind = OPT_TEXT, .field = F(io.out_path), .commands = CMD(RUN),

@@ -57,6 +57,7 @@ typedef struct TimingOptions_ {
 
 typedef struct InputOptions_ {
    const char *a_path, *b_path, *c_path, *out_path; /* run: .npy inputs and the result */
+   const char *a_scale_path, *b_scale_path;         /* run: the FP8 patterns' scales */
 } InputOptions;
 
 typedef struct OutputOptions_ {

@@ -90,7 +90,9 @@ bool Inputs_fit(const Inputs *in, const Problem *p) {
           (!Problem_scaled(p) || s->scaling == p->scaling);
 }
 
-static const char *npyTypeName(const NpyArray *a) { return a->is_half ? "float16" : a->is_double ? "float64" : "float32"; }
+static const char *npyTypeName(const NpyArray *a) {
+   return a->is_bytes ? "uint8" : a->is_half ? "float16" : a->is_double ? "float64" : "float32";
+}
 
 /* A or B of half or bfloat16 from any .npy float type: float16 kept as it is for half,
  * everything else rounded to nearest even, and the note says how many values changed. A
@@ -183,6 +185,12 @@ static bool loadOne(const char *path, const char *what, size_t rows, size_t cols
       NpyArray_free(&arr);
       return false;
    }
+   if (arr.is_bytes) {
+      snprintf(err, errlen, "--%s %s: uint8 values are read as FP8 patterns, for --precision e4m3 or e5m2 (with "
+               "--%s-scale); for %s give float16, float32 or float64", what, path, what, Precision_name(prec));
+      NpyArray_free(&arr);
+      return false;
+   }
    bool to16 = operand && Precision_is16(prec);
    const bool dbl = Types_of(prec)->out == STORAGE_F64;
    if (!checkFinite(&arr, what, path, err, errlen) ||
@@ -206,9 +214,125 @@ static bool loadOne(const char *path, const char *what, size_t rows, size_t cols
    return true;
 }
 
+static double npyAt(const void *src, size_t i) { return NpyArray_at(src, i); }
+
+/* A or B of an FP8 type: FP8 patterns (uint8) with their scales from scale_path, or float
+ * values quantised here (amax per block, scales.h), which the note says. */
+static bool loadScaled(const Problem *p, bool a, const char *path, const char *scale_path, Inputs *in, char *err,
+                       size_t errlen) {
+   const char *what = a ? "a" : "b";
+   const bool trans = a ? p->trans_a : p->trans_b;
+   const size_t outer = a ? (size_t)p->m : (size_t)p->n, inner = (size_t)p->k;
+   const size_t rows = a ? (trans ? inner : outer) : (trans ? outer : inner);
+   const size_t cols = a ? (trans ? outer : inner) : (trans ? inner : outer);
+   const Storage st = Types_of(p->precision)->in;
+   NpyArray arr, sc = {0};
+   char msg[512];
+   if (!Npy_read(path, &arr, msg, sizeof msg)) {
+      snprintf(err, errlen, "--%s: %s", what, msg);
+      return false;
+   }
+   bool ok = false;
+   size_t srows, scols;
+   Scales_shape(p, a, &srows, &scols);
+   void **slot = a ? &in->a : &in->b;
+   float **sslot = a ? &in->sa : &in->sb;
+   float *scales = malloc(srows * scols * sizeof *scales);
+   if (arr.shape[0] != rows || arr.shape[1] != cols)
+      snprintf(err, errlen, "--%s %s: shape (%zu, %zu) does not fit the problem, which needs (%zu, %zu) for %s%s", what,
+               path, arr.shape[0], arr.shape[1], rows, cols, a ? "A" : "B", trans ? " stored transposed" : "");
+   else if (!scales)
+      snprintf(err, errlen, "--%s %s: out of memory", what, path);
+   else if (arr.is_bytes && !scale_path)
+      snprintf(err, errlen, "--%s %s holds FP8 patterns (uint8): their scales are needed too, --%s-scale FILE.npy of "
+               "shape (%zu, %zu) (%s scaling)", what, path, what, srows, scols, Scaling_name(p->scaling));
+   else if (!arr.is_bytes && scale_path)
+      snprintf(err, errlen, "--%s-scale is for FP8 patterns (a uint8 .npy); --%s %s holds %s values, which gemmtop "
+               "quantises with scales of its own", what, what, path, npyTypeName(&arr));
+   else if (arr.is_bytes) {
+      ok = true;
+      for (size_t i = 0; ok && i < rows * cols; i++) {
+         const double v = Storage_load(st, arr.data, i);
+         if (!isfinite(v)) {
+            snprintf(err, errlen, "--%s %s: element (%zu, %zu) is the pattern 0x%02x, %s in %s; gemmtop multiplies "
+                     "finite values only", what, path, i / cols, i % cols, ((uint8_t *)arr.data)[i],
+                     isnan(v) ? "NaN" : "an infinity", Precision_name(p->precision));
+            ok = false;
+         }
+      }
+      if (ok && !Npy_read(scale_path, &sc, msg, sizeof msg)) {
+         snprintf(err, errlen, "--%s-scale: %s", what, msg);
+         ok = false;
+      } else if (ok && (sc.shape[0] != srows || sc.shape[1] != scols || sc.is_bytes)) {
+         snprintf(err, errlen, "--%s-scale %s: %s (%zu, %zu) does not fit: %s scaling of this problem needs float32 "
+                  "of shape (%zu, %zu)", what, scale_path, npyTypeName(&sc), sc.shape[0], sc.shape[1],
+                  Scaling_name(p->scaling), srows, scols);
+         ok = false;
+      }
+      for (size_t i = 0; ok && i < srows * scols; i++) {
+         const double v = NpyArray_at(&sc, i);
+         if (!(isfinite(v) && v > 0 && v <= FLT_MAX)) {
+            snprintf(err, errlen, "--%s-scale %s: element (%zu, %zu) is %g; a scale must be a finite positive float",
+                     what, scale_path, i / scols, i % scols, v);
+            ok = false;
+         }
+         scales[i] = (float)v;
+      }
+      if (ok) {
+         free(*slot);
+         *slot = arr.data;
+         arr.data = NULL;
+      }
+   } else if (checkFinite(&arr, what, path, err, errlen)) {
+      uint8_t *q = malloc(rows * cols > 0 ? rows * cols : 1);
+      ok = q && Scales_quantize(p, a, npyAt, &arr, q, scales);
+      if (!ok) {
+         free(q);
+         snprintf(err, errlen, "--%s %s: out of memory quantising", what, path);
+      } else {
+         free(*slot);
+         *slot = q;
+         size_t used = strlen(in->note);
+         snprintf(in->note + used, sizeof in->note - used, "%s--%s %s: %s values quantised to %s with %s scales (the "
+                  "largest magnitude of each block mapped to %s, round to nearest even)", used ? "; " : "", what, path,
+                  npyTypeName(&arr), Precision_name(p->precision), Scaling_name(p->scaling), Storage_maxText(st));
+      }
+   }
+   if (ok) {
+      free(*sslot);
+      *sslot = scales;
+   } else
+      free(scales);
+   NpyArray_free(&arr);
+   NpyArray_free(&sc);
+   return ok;
+}
+
 bool Inputs_loadNpy(Inputs *in, const Problem *p, const char *a_path, const char *b_path, const char *c_path, char *err,
                     size_t errlen) {
+   return Inputs_loadFiles(in, p, &(InputFiles){.a = a_path, .b = b_path, .c = c_path}, err, errlen);
+}
+
+bool Inputs_loadFiles(Inputs *in, const Problem *p, const InputFiles *files, char *err, size_t errlen) {
+   const char *a_path = files->a, *b_path = files->b, *c_path = files->c;
    in->note[0] = '\0';
+   if ((files->a_scale || files->b_scale) && !Problem_scaled(p)) {
+      snprintf(err, errlen, "--%s-scale is for the FP8 types (--precision e4m3 or e5m2), not %s",
+               files->a_scale ? "a" : "b", Precision_name(p->precision));
+      return false;
+   }
+   if ((files->a_scale && !a_path) || (files->b_scale && !b_path)) {
+      snprintf(err, errlen, "--%s-scale FILE gives the scales of FP8 values read with --%s: give --%s too",
+               files->a_scale && !a_path ? "a" : "b", files->a_scale && !a_path ? "a" : "b",
+               files->a_scale && !a_path ? "a" : "b");
+      return false;
+   }
+   if (Problem_scaled(p)) {
+      if ((a_path && !loadScaled(p, true, a_path, files->a_scale, in, err, errlen)) ||
+          (b_path && !loadScaled(p, false, b_path, files->b_scale, in, err, errlen)))
+         return false;
+      a_path = b_path = NULL; /* read */
+   }
    if (a_path && !loadOne(a_path, "a", p->trans_a ? (size_t)p->k : (size_t)p->m, p->trans_a ? (size_t)p->m : (size_t)p->k,
                           p->trans_a ? "A stored transposed (K x M)" : "A (M x K)", p->precision, true, &in->a, in->note,
                           sizeof in->note, err, errlen))

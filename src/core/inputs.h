@@ -31,6 +31,14 @@ bool Inputs_fit(const Inputs *in, const Problem *p);
  * file is taken as it is for half), which in->note reports. */
 bool Inputs_loadNpy(Inputs *in, const Problem *p, const char *a_path, const char *b_path, const char *c_path, char *err,
                     size_t errlen);
+/* The same with the FP8 types' files too. For e4m3 and e5m2, A and B are either float files
+ * (float16, float32, float64), quantised with p's scaling as users do (scales.h), or uint8
+ * files of FP8 patterns with their scales (a_scale, b_scale: float32 of Scales_shape's
+ * shape, finite and positive). NaN and infinite patterns are refused, named. */
+typedef struct InputFiles_ {
+   const char *a, *b, *c, *a_scale, *b_scale;
+} InputFiles;
+bool Inputs_loadFiles(Inputs *in, const Problem *p, const InputFiles *files, char *err, size_t errlen);
 /* Loading also refuses a NaN or an infinity, and a float64 value too large for float, and
  * notes a float64 file read as float. Inputs_checkRange is false (err says why) when
  * alpha op(A) op(B) + beta C0 could overflow: a product a_ik b_kj that does, or sums

@@ -260,7 +260,9 @@ static const char *parseHeader(const char *s, size_t len, Header *h) {
 
 /* ---------- reading ---------- */
 
-static const char *typeName(size_t elsize) { return elsize == 2 ? "float16" : elsize == 8 ? "float64" : "float32"; }
+static const char *typeName(size_t elsize) {
+   return elsize == 1 ? "uint8" : elsize == 2 ? "float16" : elsize == 8 ? "float64" : "float32";
+}
 
 static bool readExact(FILE *f, void *buf, size_t n, size_t *got) {
    size_t r = n ? fread(buf, 1, n, f) : 0;
@@ -342,13 +344,14 @@ static size_t elementSize(const Header *h, const char *path, char *err, size_t e
       d++;
    else
       order = '=';
-   size_t elsize = !strcmp(d, "f4") ? 4 : !strcmp(d, "f8") ? 8 : !strcmp(d, "f2") ? 2 : 0;
+   size_t elsize = !strcmp(d, "f4") ? 4 : !strcmp(d, "f8") ? 8 : !strcmp(d, "f2") ? 2 : !strcmp(d, "u1") ? 1 : 0;
    if (!elsize) {
-      setError(err, errlen, "%s: unsupported dtype '%s'; '<f2', '<f4' or '<f8' (float16, float32 or float64) is needed",
-               path, h->descr);
+      setError(err, errlen,
+               "%s: unsupported dtype '%s'; '<f2', '<f4' or '<f8' (float16, float32 or float64) is needed, or '|u1' "
+               "(uint8: FP8 patterns)", path, h->descr);
       return 0;
    }
-   if (order == '>' || ((order == '=' || order == '|') && !hostIsLittleEndian())) {
+   if (elsize > 1 && (order == '>' || ((order == '=' || order == '|') && !hostIsLittleEndian()))) {
       setError(err, errlen, "%s: unsupported dtype '%s' (big-endian); little-endian '<f2', '<f4' or '<f8' is needed",
                path, h->descr);
       return 0;
@@ -474,6 +477,7 @@ bool Npy_read(const char *path, NpyArray *out, char *err, size_t errlen) {
    out->shape[1] = cols;
    out->is_double = elsize == 8;
    out->is_half = elsize == 2;
+   out->is_bytes = elsize == 1;
    out->data = data;
    return true;
 }
@@ -481,7 +485,7 @@ bool Npy_read(const char *path, NpyArray *out, char *err, size_t errlen) {
 /* ---------- writing ---------- */
 
 bool Npy_writeTo(OutFile *f, const void *data, size_t rows, size_t cols, NpyType type, char *err, size_t errlen) {
-   size_t elsize = type == NPY_FLOAT64 ? 8 : type == NPY_FLOAT16 ? 2 : 4;
+   size_t elsize = type == NPY_FLOAT64 ? 8 : type == NPY_FLOAT16 ? 2 : type == NPY_UINT8 ? 1 : 4;
    if ((cols && rows > SIZE_MAX / cols) || (rows && cols && rows * cols > SIZE_MAX / elsize)) {
       setError(err, errlen, "array shape too large");
       OutFile_discard(f);
@@ -497,7 +501,7 @@ bool Npy_writeTo(OutFile *f, const void *data, size_t rows, size_t cols, NpyType
    /* Header: dict, spaces, '\n'; the data starts at a multiple of 64 bytes. */
    char dict[160];
    int dl = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu), }",
-                     elsize == 8 ? "<f8" : elsize == 2 ? "<f2" : "<f4", rows, cols);
+                     elsize == 8 ? "<f8" : elsize == 2 ? "<f2" : elsize == 1 ? "|u1" : "<f4", rows, cols);
    if (dl < 0 || (size_t)dl >= sizeof dict) {
       setError(err, errlen, "cannot format the .npy header");
       OutFile_discard(f);
@@ -560,7 +564,7 @@ bool Npy_write(const char *path, const void *data, size_t rows, size_t cols, boo
 bool NpyArray_convert(NpyArray *a, bool to_double) {
    if (!a)
       return false;
-   if (a->is_double == to_double && !a->is_half)
+   if (a->is_double == to_double && !a->is_half && !a->is_bytes)
       return true;
    size_t count = a->shape[0] * a->shape[1];
    if (count && !a->data)
@@ -578,13 +582,15 @@ bool NpyArray_convert(NpyArray *a, bool to_double) {
    free(a->data);
    a->data = nd;
    a->is_double = to_double;
-   a->is_half = false;
+   a->is_half = a->is_bytes = false;
    return true;
 }
 
 double NpyArray_at(const NpyArray *a, size_t i) {
    if (a->is_half)
       return LowPrec_halfToFloat(((const uint16_t *)a->data)[i]);
+   if (a->is_bytes)
+      return ((const uint8_t *)a->data)[i];
    return a->is_double ? ((const double *)a->data)[i] : (double)((const float *)a->data)[i];
 }
 

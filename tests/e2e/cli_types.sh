@@ -52,9 +52,9 @@ expect_in "kernel general_any does not take half: it takes float, double" "$ERR"
 run_gemmtop run --kernel types_scalar --size 64 --precision float
 expect_rc 2 "types_scalar --precision float is refused"
 expect_in "it takes tf32, half, bfloat16" "$ERR" "the refusal lists what it takes"
-run_gemmtop run --kernel general_any --size 64 --precision fp8
-expect_rc 2 "--precision fp8 is a usage error"
-expect_in "use float, double, tf32, half or bfloat16" "$ERR" "naming the valid types"
+run_gemmtop run --kernel general_any --size 64 --precision fp4
+expect_rc 2 "--precision fp4 is a usage error"
+expect_in "use float, double, tf32, half, bfloat16, e4m3 or e5m2" "$ERR" "naming the valid types"
 
 # The types in JSON and CSV.
 run_gemmtop run --kernel types_scalar $SIZE --precision tf32 --layout NN --alpha 0.75 --beta -1.5 --reps 1 --format json
