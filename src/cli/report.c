@@ -528,11 +528,10 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
    fprintf(out, "kernel     %s  %s\n", k->name, params);
    fprintf(out, "device     %s (%s, %s)%s\n", dev->name, dev->platform, backend,
            dev->limits_simulated ? "  [limits simulated by GEMMTOP_DEVICE_LIMITS]" : "");
-   char scaling[32] = "";
-   if (Problem_scaled(p))
-      snprintf(scaling, sizeof scaling, " %s scales", Scaling_name(p->scaling));
+   char type[32];
    fprintf(out, "problem    M=%d N=%d K=%d  %s%s  %s  alpha=%g beta=%g  seed=%llu\n", p->m, p->n, p->k,
-           Precision_name(p->precision), scaling, layout, p->alpha, p->beta, (unsigned long long)seed);
+           Problem_typeLabel(p, type, sizeof type), Problem_scaled(p) ? " scales" : "", layout, p->alpha, p->beta,
+           (unsigned long long)seed);
    const TypeTraits *t = Types_of(p->precision);
    if (t->multiply)
       fprintf(out, "types      A and B %s, multiplied in %s, accumulated in FP32, C %s\n", t->input, t->multiply,

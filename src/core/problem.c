@@ -74,6 +74,12 @@ bool Problem_same(const Problem *a, const Problem *b) {
           (!Problem_scaled(a) || a->scaling == b->scaling);
 }
 
+const char *Problem_typeLabel(const Problem *p, char *buf, size_t len) {
+   snprintf(buf, len, "%s%s%s", Precision_name(p->precision), Problem_scaled(p) ? " " : "",
+            Problem_scaled(p) ? Scaling_name(p->scaling) : "");
+   return buf;
+}
+
 static const char *const kScalingNames[SCALING_COUNT] = {[SCALING_TENSOR] = "tensor", [SCALING_BLOCK] = "block"};
 
 const char *Scaling_name(Scaling s) { return (unsigned)s < SCALING_COUNT ? kScalingNames[s] : "?"; }

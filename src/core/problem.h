@@ -52,6 +52,8 @@ const char *Scaling_name(Scaling s);
 bool Scaling_parse(const char *s, Scaling *out);
 /* Whether p's operands carry scales, and so p->scaling means something. */
 static inline bool Problem_scaled(const Problem *p) { return Types_of(p->precision)->scaled; }
+/* The type as a problem line names it: "float", "e4m3 block" (an FP8 type and its scaling). */
+const char *Problem_typeLabel(const Problem *p, char *buf, size_t len);
 
 /* "NN", "NT", "TN", "TT": first letter op(A), second op(B). */
 bool Problem_parseLayout(Problem *p, const char *s);

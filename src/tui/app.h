@@ -39,6 +39,7 @@ typedef struct SetupState_ {
    char text[SF_COUNT][32];   /* the numeric fields as typed */
    bool fresh;                /* the next digit replaces the field */
    Precision precision;
+   Scaling scaling; /* the FP8 types' (the precision field shows "e4m3 tensor", "e4m3 block") */
    int layout;                /* 0 NN, 1 NT, 2 TN, 3 TT */
    bool cold_l2;              /* time with the L2 cold */
    int backend;               /* index in the backend names */

@@ -58,6 +58,7 @@ static void openSetup(Ui *ui) {
    snprintf(s->text[SF_ALPHA], sizeof s->text[0], "%g", p->alpha);
    snprintf(s->text[SF_BETA], sizeof s->text[0], "%g", p->beta);
    s->precision = p->precision;
+   s->scaling = p->scaling;
    s->layout = (p->trans_a ? 2 : 0) + (p->trans_b ? 1 : 0);
    s->cold_l2 = ui->cold_l2;
    for (int i = 0; i < Backend_count(); i++)
@@ -115,7 +116,14 @@ static void setupChange(Ui *ui, int dir) {
          j = 4;
       snprintf(s->text[f], sizeof s->text[0], "%g", steps[j]);
    } else if (f == SF_PRECISION) {
-      s->precision = (Precision)((s->precision + (dir > 0 ? 1 : PRECISION_COUNT - 1)) % PRECISION_COUNT);
+      /* each type, the FP8 ones once per scaling ("e4m3 tensor", "e4m3 block") */
+      const bool scaled = Types_of(s->precision)->scaled;
+      if (scaled && s->scaling == (dir > 0 ? SCALING_TENSOR : SCALING_BLOCK))
+         s->scaling = dir > 0 ? SCALING_BLOCK : SCALING_TENSOR;
+      else {
+         s->precision = (Precision)((s->precision + (dir > 0 ? 1 : PRECISION_COUNT - 1)) % PRECISION_COUNT);
+         s->scaling = dir > 0 ? SCALING_TENSOR : SCALING_BLOCK;
+      }
    } else if (f == SF_LAYOUT) {
       s->layout = (s->layout + (dir > 0 ? 1 : 3)) % 4;
    } else if (f == SF_L2) {
@@ -155,6 +163,7 @@ static void setupApply(Ui *ui) {
          p.beta = v;
    }
    p.precision = s->precision;
+   p.scaling = Types_of(s->precision)->scaled ? s->scaling : p.scaling;
    p.trans_a = s->layout >= 2;
    p.trans_b = s->layout & 1;
    const char *backend = Backend_at(s->backend)->name;
@@ -174,8 +183,9 @@ static void setupApply(Ui *ui) {
    Ui_setProblem(ui, &p);
    char lay[3];
    Problem_layoutName(&p, lay);
+   char type[32];
    Ui_flash(ui, ST_NORMAL, "problem: M=%d N=%d K=%d %s %s alpha=%g beta=%g, %s L2", p.m, p.n, p.k,
-            Precision_name(p.precision), lay, p.alpha, p.beta, s->cold_l2 ? "cold" : "warm");
+            Problem_typeLabel(&p, type, sizeof type), lay, p.alpha, p.beta, s->cold_l2 ? "cold" : "warm");
    Dialog_close(ui);
 }
 
@@ -228,7 +238,7 @@ static void drawSetup(Ui *ui) {
    static const char *labels[SF_COUNT] = {"size",  "M",    "N",      "K",      "precision", "layout",
                                           "alpha", "beta", "timing", "backend", "device"};
    static const char *hints[SF_COUNT] = {"sets M, N and K", "rows of C", "columns of C", "the inner dimension",
-                                         "float double tf32 half bfloat16", "op(A) op(B): N as stored, T transposed",
+                                         "float double tf32 half bf16 e4m3 e5m2", "op(A) op(B): N as stored, T transposed",
                                          "C = alpha*op(A)*op(B) + beta*C", "", "cold: operands out of the L2",
                                          "runtime", ""};
    int x = r.x + 2, w = r.w - 4;
@@ -239,7 +249,7 @@ static void drawSetup(Ui *ui) {
       if (isNumeric(f))
          snprintf(value, sizeof value, "%s%s", s->text[f], sel && !s->fresh ? "_" : "");
       else if (f == SF_PRECISION)
-         snprintf(value, sizeof value, "%s", Precision_name(s->precision));
+         Problem_typeLabel(&(Problem){.precision = s->precision, .scaling = s->scaling}, value, sizeof value);
       else if (f == SF_LAYOUT)
          snprintf(value, sizeof value, "%s", layoutNames[s->layout]);
       else if (f == SF_L2)

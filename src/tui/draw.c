@@ -253,8 +253,10 @@ static void drawHeader(Ui *ui) {
    const Problem *p = &ui->problem;
    char lay[3];
    Problem_layoutName(p, lay);
-   snprintf(left, sizeof left, " M=%d N=%d K=%d  %s  %s  %s=%g %s=%g", p->m, p->n, p->k, Precision_name(p->precision), lay,
-            Ui_glyph(ui, "\xce\xb1", "alpha"), p->alpha, Ui_glyph(ui, "\xce\xb2", "beta"), p->beta);
+   char type[32];
+   snprintf(left, sizeof left, " M=%d N=%d K=%d  %s  %s  %s=%g %s=%g", p->m, p->n, p->k,
+            Problem_typeLabel(p, type, sizeof type), lay, Ui_glyph(ui, "\xce\xb1", "alpha"), p->alpha,
+            Ui_glyph(ui, "\xce\xb2", "beta"), p->beta);
    Draw_text(ui, r.y + 1, 0, r.w, left, ST_NORMAL, true);
    Draw_stateText(ui, right, sizeof right);
    rw = Text_width(right) + 1;

@@ -2,6 +2,8 @@
 # The explorer's problem setup offers the tensor-core element types: Right on the precision
 # field goes float, double, tf32, half; applying half to a kernel that takes only float and
 # double shows the refusal, naming the kernel and its types, and Left back to float runs it.
+# Left from float goes round to the FP8 types, each once per scaling (e5m2 block, e5m2
+# tensor, e4m3 block): the FP8 kernel runs e4m3 with block scales, emulated and verified.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ui_lib.sh"
 ui_init
@@ -25,6 +27,23 @@ ui_expect "Problem setup" "the setup again"
 ui_keys Down Down Down Down Left Left Left Enter
 ui_expect "M=64 N=64 K=64  float" "back to float"
 ui_expect_re "verify +[^ ]+ verified" "and it runs and verifies again"
+ui_keys s
+ui_expect "Problem setup" "the setup once more"
+ui_keys Down Down Down Down Left
+ui_expect_re "precision +e5m2 block" "Left from float: e5m2 with block scales"
+ui_keys Left
+ui_expect_re "precision +e5m2 tensor" "then e5m2 with per-tensor scales"
+ui_keys Left
+ui_expect_re "precision +e4m3 block" "then e4m3 with block scales"
+ui_keys Enter
+ui_expect "M=64 N=64 K=64  e4m3 block" "the problem line says e4m3 block"
+ui_expect "does not take e4m3: it takes float, double" "mygemm01_naive refuses FP8"
+ui_keys q
+ui_expect_exit 0 "q quits"
+ui_start 120 32 -- --kernel fp8mma1_scaled --precision e4m3 --scaling block --size 128
+ui_expect "M=128 N=128 K=128  e4m3 block" "the explorer starts on e4m3 with block scales"
+ui_expect_re "verify +[^ ]+ verified" "the FP8 kernel verifies (emulated)"
+ui_expect "[emulated]" "and is labelled emulated"
 ui_keys q
 ui_expect_exit 0 "q quits"
 finish
