@@ -32,8 +32,9 @@ __kernel void gt_peak_copy(__global real4 *dst, const __global real4 *src) {
  * independent accumulator tiles and feeds them back-to-back mma.sync instructions, ITERS
  * rounds of 8, operands in registers, nothing from memory. GT_MMA_KIND picks the shape
  * and type: 0 tf32 (m16n8k8, 2*16*8*8 flops per warp and instruction), 1 f16 and 2 bf16
- * (m16n8k16, 2*16*8*16). FP32 accumulation. Each lane holds 4 A, 2 B and 4 C registers
- * of every shape, so one asm line serves all three. */
+ * (m16n8k16, 2*16*8*16), 3 e4m3 (m16n8k32, 2*16*8*32; sm_89 and newer). FP32
+ * accumulation. Each lane holds 4 A, 2 B and 4 C registers of every shape, so one asm
+ * line serves all four. */
 #if GT_TENSOR_PTX
 #ifndef GT_MMA_KIND
 #define GT_MMA_KIND 1
@@ -44,9 +45,12 @@ __kernel void gt_peak_copy(__global real4 *dst, const __global real4 *src) {
 #elif GT_MMA_KIND == 1
 #define GT_MMA_OP "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
 #define GT_MMA_ONE 0x20002000u /* two halves of 2^-7 */
-#else
+#elif GT_MMA_KIND == 2
 #define GT_MMA_OP "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
 #define GT_MMA_ONE 0x3c003c00u /* two bfloat16 of 2^-7 */
+#else
+#define GT_MMA_OP "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"
+#define GT_MMA_ONE 0x08080808u /* four e4m3 of 2^-6 */
 #endif
 #define GT_MMA(c)                                                                                             \
    asm volatile(GT_MMA_OP " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                           \

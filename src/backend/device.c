@@ -37,13 +37,13 @@ static VendorKind vendorIn(const char *s) {
    return VENDOR_OTHER;
 }
 
-/* sm_80 and newer ("sm_90a", "sm_100", "sm_120"). */
-static bool ampereOrNewer(const char *arch) {
+/* The compute capability times 10 of an NVIDIA architecture ("sm_90a": 90), else 0. */
+static int smOf(const char *arch) {
    if (strncmp(arch, "sm_", 3) != 0)
-      return false;
+      return 0;
    char *end;
    long cc = strtol(arch + 3, &end, 10);
-   return end != arch + 3 && cc >= 80;
+   return end != arch + 3 && cc > 0 && cc < 10000 ? (int)cc : 0;
 }
 
 void Device_classify(DeviceInfo *d) {
@@ -55,8 +55,9 @@ void Device_classify(DeviceInfo *d) {
    /* PoCL's platform is "Portable Computing Language"; its devices' versions say "PoCL". */
    d->is_pocl = strstr(d->platform, "Portable Computing Language") || strcasestr(d->version, "pocl") ||
                 strcasestr(d->driver, "pocl");
-   d->tensor_ptx = d->inline_ptx && ampereOrNewer(d->arch);
+   d->tensor_ptx = d->inline_ptx && smOf(d->arch) >= 80; /* sm_80 and newer ("sm_90a", "sm_100") */
    d->limits.tensor_ptx = d->tensor_ptx;
+   d->limits.tensor_sm = d->tensor_ptx ? smOf(d->arch) : 0;
 }
 
 /* ---- --device ---- */

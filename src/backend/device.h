@@ -27,6 +27,8 @@ typedef struct DeviceLimits_ {
    bool tensor_ptx;           /* a tensor kernel gets GT_TENSOR_PTX=1: DeviceInfo.tensor_ptx, unless
                                * GEMMTOP_DEVICE_LIMITS=tensor_ptx=0 took it away (configurations are
                                * checked against the limits alone) */
+   int tensor_sm;             /* with tensor_ptx: the compute capability times 10 (90 for sm_90), which
+                               * decides the types whose instructions exist (FP8 from 89) */
 } DeviceLimits;
 
 typedef struct DeviceInfo_ {

@@ -20,21 +20,21 @@ static const TypeTraits kTypes[PRECISION_COUNT] = {
      * itself, so a product of two by less than 2^-9. */
     [PRECISION_TF32] = {.name = "tf32", .input = "float", .compute = "tf32", .output = "float", .define = "GT_TF32", .multiply = "TF32",
                         .tag = "", .in = STORAGE_F32, .out = STORAGE_F32, .product_error = 0x1p-9,
-                        .peak = PEAK_FP32, .tensor_peak = PEAK_TF32},
+                        .peak = PEAK_FP32, .tensor_peak = PEAK_TF32, .tensor_sm = 80},
     [PRECISION_HALF] = {.name = "half", .aliases = {"fp16", "f16"}, .input = "half", .compute = "float",
                         .output = "float", .define = "GT_HALF", .multiply = "FP32 (exactly)", .tag = "", .in = STORAGE_F16, .out = STORAGE_F32,
-                        .peak = PEAK_FP32, .tensor_peak = PEAK_F16},
+                        .peak = PEAK_FP32, .tensor_peak = PEAK_F16, .tensor_sm = 80},
     [PRECISION_BF16] = {.name = "bfloat16", .aliases = {"bf16"}, .input = "bfloat16", .compute = "float",
                         .output = "float", .define = "GT_BF16", .multiply = "FP32 (exactly)", .tag = "", .in = STORAGE_BF16, .out = STORAGE_F32,
-                        .peak = PEAK_FP32, .tensor_peak = PEAK_BF16},
+                        .peak = PEAK_FP32, .tensor_peak = PEAK_BF16, .tensor_sm = 80},
     /* FP8: products of two FP8 values are exact in FP32 (4 + 4 significant bits); the
      * scales multiply partial sums, an FP32 rounding each, within the accumulation's. */
     [PRECISION_E4M3] = {.name = "e4m3", .aliases = {"float8_e4m3fn", "fp8", "fp8e4m3"}, .input = "e4m3", .compute = "float",
                         .output = "float", .define = "GT_E4M3", .multiply = "FP32 (exactly)", .tag = "", .in = STORAGE_E4M3,
-                        .out = STORAGE_F32, .scaled = true, .peak = PEAK_FP32, .tensor_peak = PEAK_FP8},
+                        .out = STORAGE_F32, .scaled = true, .peak = PEAK_FP32, .tensor_peak = PEAK_FP8, .tensor_sm = 89},
     [PRECISION_E5M2] = {.name = "e5m2", .aliases = {"float8_e5m2", "fp8e5m2"}, .input = "e5m2", .compute = "float",
                         .output = "float", .define = "GT_E5M2", .multiply = "FP32 (exactly)", .tag = "", .in = STORAGE_E5M2,
-                        .out = STORAGE_F32, .scaled = true, .peak = PEAK_FP32, .tensor_peak = PEAK_FP8},
+                        .out = STORAGE_F32, .scaled = true, .peak = PEAK_FP32, .tensor_peak = PEAK_FP8, .tensor_sm = 89},
 };
 
 const TypeTraits *Types_of(Precision p) { return &kTypes[(unsigned)p < PRECISION_COUNT ? p : PRECISION_FLOAT]; }

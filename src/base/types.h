@@ -49,6 +49,7 @@ typedef struct TypeTraits_ {
    double product_error;        /* bound of the products' own rounding relative to |a||b| (TF32's cut), else 0 */
    PeakKind peak;               /* the peak of a kernel without tensor cores */
    PeakKind tensor_peak;        /* the peak of a tensor-core kernel on tensor cores */
+   int tensor_sm;               /* the NVIDIA compute capability (x10) its mma.sync needs: 80, FP8 89 */
 } TypeTraits;
 
 /* The row of p (float's for a value out of range, which no parser gives). */

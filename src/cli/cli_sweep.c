@@ -779,7 +779,7 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
    }
    /* A tensor kernel without tensor cores runs its emulation: each configuration is still
     * verified, but times that are not a tensor core's are not ranked. */
-   pl.emulated = k->tensor && !pl.dev.limits.tensor_ptx;
+   pl.emulated = k->tensor && !Config_tensorPtx(k, &pl.dev.limits, p.precision);
    int nruns = o->shape.nsize_list > 1 ? o->shape.nsize_list : 1;
    SizeRun runs[OPTIONS_MAX_SIZES];
    memset(runs, 0, sizeof runs);

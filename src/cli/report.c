@@ -37,7 +37,7 @@ void Report_devicesHeader(FILE *out, OutputFormat f) {
       fputs("index,backend,platform,name,type,compute_units,clock_mhz,max_work_group,max_work_item_0,max_work_item_1,"
             "max_work_item_2,local_mem_bytes,global_mem_bytes,fp64,driver,version,default,fp32_peak_gflops,"
             "fp64_peak_gflops,copy_peak_gbps,kinds,tensor_ptx,tensor_tf32_peak_gflops,tensor_f16_peak_gflops,"
-            "tensor_bf16_peak_gflops\n",
+            "tensor_bf16_peak_gflops,tensor_fp8_peak_gflops\n",
             out);
 }
 
@@ -99,6 +99,8 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
                jsonNumber(out, "tensor_f16_peak_gflops", pk->gflops[PEAK_F16], true);
                jsonNumber(out, "tensor_bf16_peak_gflops", pk->gflops[PEAK_BF16], true);
             }
+            if (pk->gflops[PEAK_FP8] > 0)
+               jsonNumber(out, "tensor_fp8_peak_gflops", pk->gflops[PEAK_FP8], true);
             fputs("\"peaks_measured\":", out);
             Report_jsonString(out, pk->measured_at);
          }
@@ -123,9 +125,13 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
          Util_csvField(out, kinds, false);
          Util_csvField(out, d->tensor_ptx ? "yes" : "no", false);
          if (pk && pk->gflops[PEAK_TF32] > 0)
-            fprintf(out, "%.6g,%.6g,%.6g\n", pk->gflops[PEAK_TF32], pk->gflops[PEAK_F16], pk->gflops[PEAK_BF16]);
+            fprintf(out, "%.6g,%.6g,%.6g,", pk->gflops[PEAK_TF32], pk->gflops[PEAK_F16], pk->gflops[PEAK_BF16]);
          else
-            fputs(",,\n", out);
+            fputs(",,,", out);
+         if (pk && pk->gflops[PEAK_FP8] > 0)
+            fprintf(out, "%.6g\n", pk->gflops[PEAK_FP8]);
+         else
+            fputs("\n", out);
       } else {
          fprintf(out, "%s[%d] %s%s\n", i ? "\n" : "", d->index, d->name, i == best ? "   (default)" : "");
          fprintf(out, "    platform        %s (%s backend)\n", d->platform, backend);
@@ -146,7 +152,10 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
          if (pk && pk->gflops[PEAK_TF32] > 0)
             fprintf(out, "    tensor peaks    TF32 %.1f, half %.1f, bfloat16 %.1f GFLOPS (mma.sync, FP32 accumulation)\n",
                     pk->gflops[PEAK_TF32], pk->gflops[PEAK_F16], pk->gflops[PEAK_BF16]);
-         else if (pk && pk->tensor_error[0])
+         if (pk && pk->gflops[PEAK_FP8] > 0)
+            fprintf(out, "    FP8 peak        e4m3 %.1f GFLOPS (mma.sync m16n8k32, FP32 accumulation)\n",
+                    pk->gflops[PEAK_FP8]);
+         if (pk && pk->tensor_error[0])
             fprintf(out, "    tensor peaks    not measured: %s\n", pk->tensor_error);
          if (!pk)
             fprintf(out, "    measured peaks  not yet ('gemmtop list devices --measure')\n");

@@ -42,7 +42,7 @@ static bool lookup(void *ctx, const char *name, long long *v) {
        {"DOUBLE", Types_of(s->p->precision)->out == STORAGE_F64},
        {"REAL_SIZE", (long long)Precision_size(s->p->precision)},
        {"IN_SIZE", (long long)Precision_inputSize(s->p->precision)},
-       {"GT_TENSOR_PTX", s->k->tensor && s->lim->tensor_ptx},
+       {"GT_TENSOR_PTX", Config_tensorPtx(s->k, s->lim, s->p->precision)},
        {"GT_SCALE_BLOCK", Problem_scaled(s->p) && s->p->scaling == SCALING_BLOCK},
        {"MAX_WG", (long long)s->lim->max_wg},
        {"MAX_WI0", (long long)s->lim->max_wi[0]},
@@ -316,7 +316,7 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
    }
    if (!precisionTaken(k, p, msg, msglen))
       return false;
-   g.tensor_ptx = k->tensor && s->lim->tensor_ptx;
+   g.tensor_ptx = Config_tensorPtx(k, s->lim, p->precision);
    g.emulated = k->tensor && !g.tensor_ptx;
    if (Types_of(p->precision)->out == STORAGE_F64 && !s->lim->fp64) {
       snprintf(msg, msglen, "this device has no double-precision support (cl_khr_fp64); use --precision float");
@@ -409,6 +409,10 @@ void Config_defines(const KernelInfo *k, const long long *values, const Problem 
    /* the CUDA backend compiles these for the architecture-specific target (sm_90a) */
    if (k->arch[0] && n < outlen)
       snprintf(out + n, outlen - n, " -DGT_ARCH_SPECIFIC=1");
+}
+
+bool Config_tensorPtx(const KernelInfo *k, const DeviceLimits *lim, Precision p) {
+   return k->tensor && lim->tensor_ptx && lim->tensor_sm >= Types_of(p)->tensor_sm;
 }
 
 bool Config_targetOk(const KernelInfo *k, const ConfigTarget *t, char *msg, size_t msglen) {

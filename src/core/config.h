@@ -62,6 +62,10 @@ typedef struct ConfigTarget_ {
    bool nvidia;
    bool amd;             /* an AMD GPU (HIP, AMD's OpenCL, or --arch gfxNNN offline) */
 } ConfigTarget;
+/* Whether k runs its tensor instructions as PTX for p's type on a device of these limits
+ * (NVIDIA, inline PTX, a compute capability the type's MMA exists on: FP8 from sm_89);
+ * otherwise a tensor kernel runs its emulation. */
+bool Config_tensorPtx(const KernelInfo *k, const DeviceLimits *lim, Precision p);
 bool Config_targetOk(const KernelInfo *k, const ConfigTarget *t, char *msg, size_t msglen);
 
 /* Evaluates one of the kernel's expressions (`reuse:`, ...) with the names the rules see;

@@ -39,6 +39,10 @@ bool Peaks_cached(const DeviceInfo *dev, const char *backend, Peaks *out) {
    if (t && sscanf(t, "\ntensor_tf32_gflops %lf\ntensor_f16_gflops %lf\ntensor_bf16_gflops %lf", &p.gflops[PEAK_TF32],
                    &p.gflops[PEAK_F16], &p.gflops[PEAK_BF16]) != 3)
       p.gflops[PEAK_TF32] = p.gflops[PEAK_F16] = p.gflops[PEAK_BF16] = 0;
+   /* Files written before FP8 have no FP8 rate: it stays 0. */
+   const char *f8 = strstr(text, "\ntensor_fp8_gflops ");
+   if (!f8 || sscanf(f8, "\ntensor_fp8_gflops %lf", &p.gflops[PEAK_FP8]) != 1 || !(p.gflops[PEAK_FP8] > 0))
+      p.gflops[PEAK_FP8] = 0;
    free(text);
    if (n != 4 || p.gflops[PEAK_FP32] <= 0 || p.copy_gbps <= 0)
       return false;
@@ -94,7 +98,7 @@ static double measureFma(Session *s, const Catalog *cat, bool dbl, char *err, si
    return 2.0 * CHAINS * ITERS * (double)global / (ms * 1e6);
 }
 
-/* One mma.sync rate (kind: 0 tf32, 1 half, 2 bfloat16), in GFLOPS; -1 on failure. */
+/* One mma.sync rate (kind: 0 tf32, 1 half, 2 bfloat16, 3 e4m3), in GFLOPS; -1 on failure. */
 static double measureMma(Session *s, const Catalog *cat, int kind, char *err, size_t errlen) {
    const DeviceInfo *dev = Session_device(s);
    const Backend *be = Session_backend(s);
@@ -114,7 +118,7 @@ static double measureMma(Session *s, const Catalog *cat, int kind, char *err, si
    be->free(out);
    if (ms <= 0)
       return -1;
-   double flopsPerMma = 2.0 * 16 * 8 * (kind == 0 ? 8 : 16);
+   double flopsPerMma = 2.0 * 16 * 8 * (kind == 0 ? 8 : kind == 3 ? 32 : 16);
    return flopsPerMma * MMAS * ITERS * (double)(global / WARP) / (ms * 1e6);
 }
 
@@ -133,6 +137,14 @@ static void measureTensor(Session *s, const Catalog *cat, Peaks *out) {
             out->gflops[kinds[k]] = 0;
          snprintf(out->tensor_error, sizeof out->tensor_error, "%.*s", (int)strcspn(err, "\n"), err);
          return;
+      }
+   }
+   /* FP8's MMA exists from sm_89 (Ada, Hopper); a failure leaves its rate 0 and says why. */
+   if (Session_device(s)->limits.tensor_sm >= Types_of(PRECISION_E4M3)->tensor_sm) {
+      out->gflops[PEAK_FP8] = measureMma(s, cat, 3, err, sizeof err);
+      if (out->gflops[PEAK_FP8] <= 0) {
+         out->gflops[PEAK_FP8] = 0;
+         snprintf(out->tensor_error, sizeof out->tensor_error, "FP8: %.*s", (int)strcspn(err, "\n"), err);
       }
    }
 }
@@ -202,9 +214,9 @@ bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t
    if (cachePath(dev, Session_backend(s)->name, path, sizeof path, true)) {
       snprintf(text, sizeof text,
                "fp32_gflops %.6g\nfp64_gflops %.6g\ncopy_gbps %.6g\nmeasured %s\ntensor_tf32_gflops %.6g\n"
-               "tensor_f16_gflops %.6g\ntensor_bf16_gflops %.6g\n",
+               "tensor_f16_gflops %.6g\ntensor_bf16_gflops %.6g\ntensor_fp8_gflops %.6g\n",
                out->gflops[PEAK_FP32], out->gflops[PEAK_FP64], out->copy_gbps, out->measured_at,
-               out->gflops[PEAK_TF32], out->gflops[PEAK_F16], out->gflops[PEAK_BF16]);
+               out->gflops[PEAK_TF32], out->gflops[PEAK_F16], out->gflops[PEAK_BF16], out->gflops[PEAK_FP8]);
       Util_writeFileAtomic(path, text, strlen(text));
    }
    return true;

@@ -182,7 +182,9 @@ void Measure_peaks(Worker *w) {
       if (p.gflops[PEAK_TF32] > 0)
          Worker_log(w, LOG_GOOD, "tensor peaks (mma.sync): TF32 %.1f, half %.1f, bfloat16 %.1f GFLOPS", p.gflops[PEAK_TF32],
                     p.gflops[PEAK_F16], p.gflops[PEAK_BF16]);
-      else if (p.tensor_error[0])
+      if (p.gflops[PEAK_FP8] > 0)
+         Worker_log(w, LOG_GOOD, "FP8 peak (mma.sync): e4m3 %.1f GFLOPS", p.gflops[PEAK_FP8]);
+      if (p.tensor_error[0])
          Worker_log(w, LOG_WARN, "tensor peaks not measured: %s", p.tensor_error);
    } else {
       Worker_log(w, LOG_ERROR, "cannot measure the peaks: %s", err);

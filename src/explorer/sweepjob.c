@@ -103,7 +103,7 @@ void SweepJob_begin(Worker *w) {
       sweepEnd(w, false, msg);
       return;
    }
-   w->sweep->emulated = k->tensor && !lim.tensor_ptx;
+   w->sweep->emulated = k->tensor && !Config_tensorPtx(k, &lim, cfg.problem.precision);
    pick(w, k, budget, exhaustive);
 }
 

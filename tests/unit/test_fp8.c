@@ -19,6 +19,8 @@
 #include "base/lowprec.h"
 #include "base/rng.h"
 #include "base/types.h"
+#include "core/catalog.h"
+#include "core/config.h"
 #include "core/inputs.h"
 #include "core/scales.h"
 #include "core/verify.h"
@@ -296,11 +298,52 @@ static void test_verify_scaled(void **state) {
    }
 }
 
+/* FP8's mma.sync exists from sm_89: an FP8 tensor kernel runs its PTX on an H100 (and an
+ * Ada GPU), its emulation on an A100, where half still runs as PTX. The defines say the
+ * scaling, and the problem's bytes count the scales. */
+static void test_fp8_targets(void **state) {
+   (void)state;
+   KernelInfo k;
+   char err[512], msg[1536], defs[1024];
+   const char *text = "/*@gemmtop\nname: t\nparam: TS = 8 in 8, 16\nglobal: N, M\nlocal: TS, TS\n"
+                      "precisions: half e4m3 e5m2\ntensor: yes\n*/\n__kernel void gemm() {}\n";
+   assert_true(KernelInfo_parse(&k, text, "t.cl", err, sizeof err));
+   long long values[KERNEL_MAX_PARAMS];
+   KernelInfo_defaults(&k, values);
+   Problem p = problem(64, 64, 256, PRECISION_E4M3, SCALING_BLOCK, false, false);
+   const struct {
+      int sm;
+      bool fp8, half;
+   } gpus[] = {{80, false, true}, {89, true, true}, {90, true, true}, {0, false, false}};
+   for (size_t i = 0; i < sizeof gpus / sizeof gpus[0]; i++) {
+      DeviceLimits lim = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .warp = 32,
+                          .tensor_ptx = gpus[i].sm > 0, .tensor_sm = gpus[i].sm};
+      Geometry g;
+      p.precision = PRECISION_E4M3;
+      assert_true(Config_check(&k, values, &p, &lim, &g, msg, sizeof msg));
+      assert_int_equal(g.tensor_ptx, gpus[i].fp8);
+      assert_int_equal(g.emulated, !gpus[i].fp8);
+      assert_int_equal(Config_tensorPtx(&k, &lim, PRECISION_HALF), gpus[i].half);
+      Config_defines(&k, values, &p, &g, defs, sizeof defs);
+      assert_non_null(strstr(defs, "-DGT_E4M3=1 -DGT_SCALE_BLOCK=1"));
+      p.scaling = SCALING_TENSOR;
+      Config_defines(&k, values, &p, &g, defs, sizeof defs);
+      assert_null(strstr(defs, "GT_SCALE_BLOCK"));
+      p.scaling = SCALING_BLOCK;
+   }
+   KernelInfo_free(&k);
+   /* A and B one byte each, C four, and the scales: M x 2 of A's, 2 x 1 of B's. */
+   p = problem(64, 64, 256, PRECISION_E5M2, SCALING_BLOCK, false, false);
+   assert_true(Problem_bytes(&p) == 64.0 * 256 * 2 + 64 * 64 * 4 + 4.0 * (64 * 2 + 2 * 1));
+   p.scaling = SCALING_TENSOR;
+   assert_true(Problem_bytes(&p) == 64.0 * 256 * 2 + 64 * 64 * 4 + 4.0 * 2);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_fp8_rounding), cmocka_unit_test(test_scale_shapes),
        cmocka_unit_test(test_quantize),     cmocka_unit_test(test_random_inputs),
-       cmocka_unit_test(test_verify_scaled),
+       cmocka_unit_test(test_verify_scaled), cmocka_unit_test(test_fp8_targets),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -242,7 +242,7 @@ static bool parseWith(KernelInfo *k, const char *extra, char *err, size_t errlen
 
 static DeviceLimits limits(bool tensor_ptx) {
    DeviceLimits l = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true, .warp = 32,
-                     .tensor_ptx = tensor_ptx};
+                     .tensor_ptx = tensor_ptx, .tensor_sm = tensor_ptx ? 90 : 0};
    return l;
 }
 
@@ -480,15 +480,17 @@ static void test_peak_mma_compiles(void **state) {
    char err[1024];
    assert_true(Catalog_load(&cat, GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
    char *src = Session_source(&cat, true, cat.peak);
-   const char *ops[3] = {"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+   const char *ops[4] = {"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
                          "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
-                         "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"};
+                         "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+                         "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"};
    bool skipped = false;
-   for (int kind = 0; kind < 3 && !skipped; kind++) {
+   for (int kind = 0; kind < 4 && !skipped; kind++) {
       char opts[128], *ptx = NULL, *log = NULL;
       size_t len;
       snprintf(opts, sizeof opts, "-DDOUBLE=0 -DGT_TENSOR_PTX=1 -DGT_MMA_KIND=%d -DITERS=16", kind);
-      BackendStatus st = Cuda_compileOnly(src, opts, "sm_80", true, &ptx, &len, &log, err, sizeof err);
+      /* FP8's mma.sync needs sm_89 */
+      BackendStatus st = Cuda_compileOnly(src, opts, kind == 3 ? "sm_89" : "sm_80", true, &ptx, &len, &log, err, sizeof err);
       if (st == BACKEND_ERR_NO_RUNTIME) {
          skipped = true;
       } else {
