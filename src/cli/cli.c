@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "core/peaks.h"
 #include "cli/report.h"
+#include "core/shapes.h"
 
 Selection Cli_selection(const Options *o) {
    Selection sel = {.backend = o->sel.backend, .device = o->sel.device, .kernel = o->sel.kernel, .preset = o->sel.preset,
@@ -245,17 +246,53 @@ static int listPresets(const Options *o) {
    return 0;
 }
 
+/* gemmtop list shapes [NAME|FILE]: the suites, or one suite's shapes. */
+static int listShapes(const Options *o) {
+   Catalog cat;
+   if (!Cli_loadCatalog(&cat))
+      return 1;
+   char dir[1024] = "", err[1024];
+   bool have = Shapes_defaultDir(cat.dir, dir, sizeof dir);
+   int rc = 0;
+   if (o->npositional > 1) {
+      ShapeSuite *suite = malloc(sizeof *suite);
+      if (suite && Shapes_resolve(o->positional[1], cat.dir, suite, err, sizeof err))
+         Report_shapes(stdout, o->output.format, suite);
+      else {
+         fprintf(stderr, "gemmtop: %s\n", suite ? err : "out of memory");
+         rc = 2;
+      }
+      free(suite);
+   } else {
+      ShapeSuites all;
+      ShapeSuites_load(&all, have ? dir : NULL);
+      if (all.warnings[0])
+         fprintf(stderr, "gemmtop: some shape suites could not be read:\n%s", all.warnings);
+      Report_shapeSuites(stdout, o->output.format, &all, dir);
+      ShapeSuites_free(&all);
+   }
+   Catalog_free(&cat);
+   return rc;
+}
+
 int Cli_list(const Options *o) {
+   static const struct {
+      const char *what;
+      int (*list)(const Options *o);
+   } kinds[] = {{"devices", listDevices}, {"kernels", listKernels}, {"presets", listPresets},
+                {"lessons", Cli_listLessons}, {"shapes", listShapes}};
    const char *what = o->npositional > 0 ? o->positional[0] : "kernels";
-   if (!strcmp(what, "devices"))
-      return listDevices(o);
-   if (!strcmp(what, "kernels"))
-      return listKernels(o);
-   if (!strcmp(what, "presets"))
-      return listPresets(o);
-   if (!strcmp(what, "lessons"))
-      return Cli_listLessons(o);
-   fprintf(stderr, "gemmtop: list what? '%s' is not devices, kernels, presets or lessons\n", what);
+   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+      if (strcmp(what, kinds[i].what))
+         continue;
+      if (o->npositional > 1 && kinds[i].list != listShapes) {
+         fprintf(stderr, "gemmtop: list %s takes no other word ('%s'); only list shapes takes one, a suite\n", what,
+                 o->positional[1]);
+         return 2;
+      }
+      return kinds[i].list(o);
+   }
+   fprintf(stderr, "gemmtop: list what? '%s' is not devices, kernels, presets, lessons or shapes\n", what);
    return 2;
 }
 

@@ -15,10 +15,12 @@
 #include "cli/cli.h"
 #include "cli/recorder.h"
 #include "cli/report.h"
+#include "core/shapes.h"
 #include "base/rng.h"
 #include "base/util.h"
 
 #define BENCH_MAX_ROUNDS 32
+#define BENCH_MAX_SIZES SHAPES_MAX /* --sizes takes OPTIONS_MAX_SIZES; a shape suite more */
 #define BENCH_EXIT_INTERRUPTED 130 /* as a shell reports a process ended by SIGINT */
 
 typedef struct BenchConfig_ {
@@ -55,13 +57,14 @@ typedef struct Bench_ {
    const DeviceInfo *dev;
    BenchConfig *configs;
    int nconf, cap;
-   BenchSize sizes[OPTIONS_MAX_SIZES];
+   BenchSize sizes[BENCH_MAX_SIZES];
    int nsizes;
+   char suite[64];           /* --shapes: the suite's name ("" for --sizes) */
    int measured;             /* sizes begun (all of them unless interrupted) */
    Precision precs[PRECISION_COUNT]; /* the configurations' precisions, in order of appearance */
    int nprec;
-   BenchCell *cells;         /* [config * OPTIONS_MAX_SIZES + size] */
-   BenchLib vendor[PRECISION_COUNT][OPTIONS_MAX_SIZES], reference[PRECISION_COUNT][OPTIONS_MAX_SIZES];
+   BenchCell *cells;         /* [config * BENCH_MAX_SIZES + size] */
+   BenchLib vendor[PRECISION_COUNT][BENCH_MAX_SIZES], reference[PRECISION_COUNT][BENCH_MAX_SIZES];
    double *cg, *cms;         /* one size's rounds of the configurations: [config * BENCH_MAX_ROUNDS + round] */
    RunResult *r;
    Recorder rec;             /* the results store */
@@ -75,7 +78,7 @@ static void onInterrupt(int sig) {
    atomic_store(&interrupted, 1);
 }
 
-static BenchCell *cellOf(const Bench *b, int c, int si) { return &b->cells[c * OPTIONS_MAX_SIZES + si]; }
+static BenchCell *cellOf(const Bench *b, int c, int si) { return &b->cells[c * BENCH_MAX_SIZES + si]; }
 
 static bool square(const BenchSize *z) { return z->m == z->n && z->n == z->k; }
 
@@ -85,6 +88,16 @@ static void sizeLabel(const BenchSize *z, char *out, size_t len) {
       snprintf(out, len, "%d", z->m);
    else
       snprintf(out, len, "%dx%dx%d", z->m, z->n, z->k);
+}
+
+/* How a message names a size: a shape's label and its size, else the size. */
+static void sizeName(const BenchSize *z, char *out, size_t len) {
+   char size[48];
+   sizeLabel(z, size, sizeof size);
+   if (z->label[0])
+      snprintf(out, len, "%s (%s)", z->label, size);
+   else
+      snprintf(out, len, "%s", size);
 }
 
 static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, BenchConfig *c) {
@@ -401,7 +414,7 @@ static const VendorResult *yardOf(const Bench *b, int c, int si) {
 static const char CSV_HEADER[] = "config,kernel,params,device,size,precision,status,verified,gflops,time_ms,vendor,"
                                  "vendor_gflops,pct_of_vendor,reference,reference_gflops,pct_of_reference,rounds,l2,"
                                  "sm_mhz,power_w,energy_j,gflops_per_w,vendor_sm_mhz,vendor_power_w,vendor_energy_j,"
-                                 "vendor_gflops_per_w,m,n,k,emulated\n";
+                                 "vendor_gflops_per_w,m,n,k,emulated,shape,weight\n";
 
 /* The driver's clock, power, energy per GEMM and GFLOPS/W: JSON members (null where
  * unknown) or four CSV fields (empty), each after a comma. */
@@ -462,6 +475,13 @@ static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *params
       if (rpct > 0)
          fprintf(out, ",\"pct_of_reference\":%.4g", rpct);
    }
+   if (z->label[0]) {
+      fprintf(out, ",\"suite\":");
+      Report_jsonString(out, b->suite);
+      fprintf(out, ",\"shape\":");
+      Report_jsonString(out, z->label);
+      fprintf(out, ",\"weight\":%.6g", z->weight);
+   }
    fprintf(out, ",\"rounds\":%d}\n", cell->rounds);
 }
 
@@ -503,7 +523,107 @@ static void writeRow(FILE *out, bool json, const Bench *b, int c, int si) {
    fprintf(out, "%d,%s", cell->rounds, b->o->timing.cold_l2 ? "cold" : "warm");
    saveObservation(out, false, "", &cell->obs);
    saveObservation(out, false, "vendor_", &vendor->obs);
-   fprintf(out, ",%d,%d,%d,%s\n", z->m, z->n, z->k, cell->emulated ? "true" : "false");
+   fprintf(out, ",%d,%d,%d,%s,", z->m, z->n, z->k, cell->emulated ? "true" : "false");
+   Util_csvField(out, z->label, false);
+   fprintf(out, "%.6g\n", z->weight);
+}
+
+/* Configuration c's % of its yardstick at size si, 0 when there is none to give (not
+ * measured, failed, emulated, or no yardstick). */
+static double pctOf(const Bench *b, int c, int si) {
+   const BenchCell *cell = cellOf(b, c, si);
+   const VendorResult *yard = yardOf(b, c, si);
+   if (si >= b->measured || cell->status != RUN_OK || cell->emulated || yard->status != RUN_OK || yard->gflops <= 0)
+      return 0;
+   return 100 * cell->gflops / yard->gflops;
+}
+
+/* The suite's weighted geometric mean of configuration c's % of its yardstick, over the
+ * shapes that have one (*used of them). */
+static double suiteMean(const Bench *b, int c, int *used) {
+   double pct[BENCH_MAX_SIZES], w[BENCH_MAX_SIZES];
+   for (int si = 0; si < b->nsizes; si++) {
+      pct[si] = pctOf(b, c, si);
+      w[si] = b->sizes[si].weight;
+   }
+   return Shapes_weightedGeomean(pct, w, b->nsizes, used);
+}
+
+/* Under a suite's table: each configuration's weighted geometric mean, and how many of the
+ * shapes it counts (a shape without a figure, or emulated, counts for nothing). */
+static void printSuiteMeans(const Bench *b) {
+   if (!b->suite[0])
+      return;
+   printf("suite %s: the weighted geometric mean of %% of %s over its %d shapes\n", b->suite,
+          b->ref ? "the reference" : "the vendor library", b->nsizes);
+   for (int c = 0; c < b->nconf; c++) {
+      int used;
+      double mean = suiteMean(b, c, &used);
+      if (used > 0)
+         printf("  %-30.30s %6.1f%%%s", b->configs[c].label, mean, used < b->nsizes ? "" : "\n");
+      else
+         printf("  %-30.30s %7s", b->configs[c].label, "-");
+      if (used < b->nsizes)
+         printf("  (%d of %d shapes have a figure to compare)\n", used, b->nsizes);
+   }
+}
+
+/* The suite's means as JSON lines, one per configuration. */
+static void jsonSuiteMeans(FILE *out, const Bench *b) {
+   for (int c = 0; b->suite[0] && c < b->nconf; c++) {
+      int used;
+      double mean = suiteMean(b, c, &used);
+      fprintf(out, "{\"schema\":%d,\"suite\":", REPORT_SCHEMA);
+      Report_jsonString(out, b->suite);
+      fprintf(out, ",\"config\":");
+      Report_jsonString(out, b->configs[c].label);
+      if (used > 0)
+         fprintf(out, ",\"%s\":%.4g", b->ref ? "geomean_pct_of_reference" : "geomean_pct_of_vendor", mean);
+      fprintf(out, ",\"shapes_compared\":%d,\"shapes\":%d}\n", used, b->nsizes);
+   }
+}
+
+/* A suite's table, a row per shape (a column per size would be too wide): the label and
+ * size, each vendor library's GFLOPS, each configuration's GFLOPS and %. */
+static void printShapeRows(const Bench *b) {
+   printf("%-18s %-20s", "shape", "MxNxK");
+   for (int pi = 0; pi < b->nprec; pi++) {
+      const char *name = b->vendor[pi][0].result.name;
+      char head[40];
+      snprintf(head, sizeof head, "%.20s%s%s", b->ref ? b->o->bench.reference : name[0] ? name : "vendor",
+               b->nprec > 1 ? " " : "", b->nprec > 1 ? Precision_name(b->precs[pi]) : "");
+      printf(" %16.16s", head);
+   }
+   for (int c = 0; c < b->nconf; c++)
+      printf(" %17.17s", b->configs[c].label);
+   putchar('\n');
+   for (int si = 0; si < b->nsizes; si++) {
+      char size[48];
+      sizeLabel(&b->sizes[si], size, sizeof size);
+      printf("%-18.18s %-20s", b->sizes[si].label[0] ? b->sizes[si].label : size, size);
+      for (int pi = 0; pi < b->nprec; pi++) {
+         const VendorResult *v = b->ref ? &b->reference[pi][si].result : &b->vendor[pi][si].result;
+         if (si < b->measured && v->status == RUN_OK)
+            printf(" %16.1f", v->gflops);
+         else
+            printf(" %16s", "-");
+      }
+      for (int c = 0; c < b->nconf; c++) {
+         const BenchCell *cell = cellOf(b, c, si);
+         double pct = pctOf(b, c, si);
+         if (si >= b->measured || (cell->status == RUN_CANCELLED && !cell->rounds))
+            printf(" %10s %6s", "-", "");
+         else if (cell->status == RUN_OK && cell->emulated)
+            printf(" %10.1f %6s", cell->gflops, "emul.");
+         else if (cell->status == RUN_OK && pct > 0)
+            printf(" %10.1f %5.1f%%", cell->gflops, pct);
+         else if (cell->status == RUN_OK)
+            printf(" %10.1f %6s", cell->gflops, "-");
+         else
+            printf(" %10.10s %6s", RunStatus_name(cell->status), "");
+      }
+      putchar('\n');
+   }
 }
 
 /* One row of the table: GFLOPS and % of the yardstick per size. */
@@ -568,7 +688,7 @@ static void printLibraries(const Bench *b) {
                printf(" %10s %6s", "-", "");
          }
          putchar('\n');
-         const Observation *obs[OPTIONS_MAX_SIZES];
+         const Observation *obs[BENCH_MAX_SIZES];
          for (int si = 0; si < b->nsizes; si++)
             obs[si] = &libs[si].result.obs;
          printObservations(b, obs);
@@ -592,8 +712,8 @@ static void addFailure(char *list, size_t len, int *count, const char *what, con
 
 /* The libraries' messages at size si (what they refused or why they failed). */
 static void printLibraryMessages(const Bench *b, int si, char *failed, size_t len, int *nfailed) {
-   char size[48];
-   sizeLabel(&b->sizes[si], size, sizeof size);
+   char size[112];
+   sizeName(&b->sizes[si], size, sizeof size);
    for (int pi = 0; pi < b->nprec; pi++)
       for (int lib = 0; lib < (b->ref ? 2 : 1); lib++) {
          const VendorResult *v = lib ? &b->reference[pi][si].result : &b->vendor[pi][si].result;
@@ -630,10 +750,10 @@ static void printL2AndDriver(const Bench *b) {
  * result was verified (naming those that were not). Returns the configurations' failures. */
 static int printFooter(const Bench *b) {
    const Options *o = b->o;
-   char size[48], failed[1024] = "";
+   char size[112], failed[1024] = "";
    int nfailed = 0, failures = 0;
    for (int si = 0; si < b->measured; si++) {
-      sizeLabel(&b->sizes[si], size, sizeof size);
+      sizeName(&b->sizes[si], size, sizeof size);
       printLibraryMessages(b, si, failed, sizeof failed, &nfailed);
       for (int c = 0; c < b->nconf; c++) {
          const BenchCell *cell = cellOf(b, c, si);
@@ -661,22 +781,30 @@ static int printFooter(const Bench *b) {
 /* The table: GFLOPS and % of vendor per size, then what failed. Returns the failures. */
 static int printTable(const Bench *b) {
    char size[48];
-   printf("device %s (%s), %s L2\n%-32s", b->dev->name, b->be->name, b->o->timing.cold_l2 ? "cold" : "warm",
-          "configuration");
-   for (int si = 0; si < b->nsizes; si++) {
-      sizeLabel(&b->sizes[si], size, sizeof size);
-      printf(" %10s %6s", size, b->ref ? "%ref" : "%vend");
-   }
+   printf("device %s (%s), %s L2", b->dev->name, b->be->name, b->o->timing.cold_l2 ? "cold" : "warm");
+   if (b->suite[0])
+      printf(", shape suite %s", b->suite);
    putchar('\n');
-   printLibraries(b);
-   for (int c = 0; c < b->nconf; c++) {
-      printf("%-32.32s", b->configs[c].label);
-      printCells(b, c);
-      const Observation *obs[OPTIONS_MAX_SIZES];
-      for (int si = 0; si < b->nsizes; si++)
-         obs[si] = &cellOf(b, c, si)->obs;
-      printObservations(b, obs);
+   if (b->suite[0]) {
+      printShapeRows(b);
+   } else {
+      printf("%-32s", "configuration");
+      for (int si = 0; si < b->nsizes; si++) {
+         sizeLabel(&b->sizes[si], size, sizeof size);
+         printf(" %10s %6s", size, b->ref ? "%ref" : "%vend");
+      }
+      putchar('\n');
+      printLibraries(b);
+      for (int c = 0; c < b->nconf; c++) {
+         printf("%-32.32s", b->configs[c].label);
+         printCells(b, c);
+         const Observation *obs[BENCH_MAX_SIZES];
+         for (int si = 0; si < b->nsizes; si++)
+            obs[si] = &cellOf(b, c, si)->obs;
+         printObservations(b, obs);
+      }
    }
+   printSuiteMeans(b);
    int failures = printFooter(b);
    for (int c = 0; c < b->nconf; c++)
       if (cellOf(b, c, 0)->emulated) {
@@ -766,6 +894,8 @@ static int benchAll(Bench *b, OutFile *saveFile) {
       for (int c = 0; save && c < b->nconf; c++)
          writeRow(save, json, b, c, si);
    }
+   if (save && json)
+      jsonSuiteMeans(save, b);
    char err[1300];
    if (saveFile && !OutFile_commit(saveFile, err, sizeof err)) {
       fprintf(stderr, "gemmtop: --save %s\n", err);
@@ -785,6 +915,8 @@ static int printResults(const Bench *b) {
    for (int si = 0; si < b->measured; si++)
       for (int c = 0; c < b->nconf; c++)
          writeRow(stdout, json, b, c, si);
+   if (json)
+      jsonSuiteMeans(stdout, b);
    return countFailures(b);
 }
 
@@ -822,6 +954,27 @@ static int measureAndPrint(Bench *b, OutFile *saveFile) {
    return rc ? rc : failures ? 1 : 0;
 }
 
+/* The sizes of a shape suite (--shapes), with their labels and weights; the count, or -1
+ * with err. */
+static int suiteSizes(Bench *b, const char *word, const char *kernels_dir, char *err, size_t errlen) {
+   ShapeSuite *suite = malloc(sizeof *suite);
+   if (!suite || !Shapes_resolve(word, kernels_dir, suite, err, errlen)) {
+      if (!suite)
+         snprintf(err, errlen, "out of host memory");
+      free(suite);
+      return -1;
+   }
+   for (int i = 0; i < suite->count; i++) {
+      const Shape *sh = &suite->shapes[i];
+      b->sizes[i] = (BenchSize){.m = sh->m, .n = sh->n, .k = sh->k, .weight = sh->weight};
+      Util_copy(b->sizes[i].label, sizeof b->sizes[i].label, sh->label);
+   }
+   Util_copy(b->suite, sizeof b->suite, suite->name);
+   int n = suite->count;
+   free(suite);
+   return n;
+}
+
 int Cli_bench(const Options *o) {
    Bench *b = calloc(1, sizeof *b);
    if (!b) {
@@ -829,17 +982,24 @@ int Cli_bench(const Options *o) {
       return 1;
    }
    b->o = o;
-   char err[256];
-   b->nsizes = Options_parseSizes(o->bench.sizes, b->sizes, OPTIONS_MAX_SIZES, err, sizeof err);
-   if (b->nsizes <= 0) {
-      fprintf(stderr, "gemmtop: %s\n", err);
-      free(b);
-      return 2;
-   }
+   char err[1024];
    Catalog cat;
    if (!Cli_loadCatalog(&cat)) {
       free(b);
       return 1;
+   }
+   if (o->shape.shapes && o->bench.sizes) {
+      snprintf(err, sizeof err, "--shapes and --sizes both give the sizes: give one");
+      b->nsizes = -1;
+   } else if (o->shape.shapes)
+      b->nsizes = suiteSizes(b, o->shape.shapes, cat.dir, err, sizeof err);
+   else
+      b->nsizes = Options_parseSizes(o->bench.sizes, b->sizes, OPTIONS_MAX_SIZES, err, sizeof err);
+   if (b->nsizes <= 0) {
+      fprintf(stderr, "gemmtop: %s\n", err);
+      Catalog_free(&cat);
+      free(b);
+      return 2;
    }
    OutFile *saveFile = NULL;
    int rc = collectConfigs(b, &cat);
@@ -852,7 +1012,7 @@ int Cli_bench(const Options *o) {
       b->dev = Session_device(b->s);
       if (o->bench.reference)
          openReference(b, &cat);
-      b->cells = calloc((size_t)b->nconf * OPTIONS_MAX_SIZES, sizeof *b->cells);
+      b->cells = calloc((size_t)b->nconf * BENCH_MAX_SIZES, sizeof *b->cells);
       b->cg = calloc((size_t)b->nconf * BENCH_MAX_ROUNDS, sizeof *b->cg);
       b->cms = calloc((size_t)b->nconf * BENCH_MAX_ROUNDS, sizeof *b->cms);
       b->r = calloc(1, sizeof *b->r);

@@ -18,6 +18,7 @@
 #include "cli/cli_sweep.h"
 #include "cli/mpisweep.h"
 #include "core/ahead.h"
+#include "core/shapes.h"
 #include "cli/measure.h"
 #include "cli/recorder.h"
 #include "base/diskcache.h"
@@ -251,6 +252,8 @@ static int takeStored(Recorder *rec, const char *key, const KernelInfo *k, Candi
  * first) and the child that measures it. */
 typedef struct SizeRun_ {
    Problem p;
+   char label[112];   /* how reports name it: "4096x4096x1024", or a shape's "qkv-128 (128x6144x4096)" */
+   double weight;     /* in the geometric mean across sizes (a shape suite's, else 1) */
    SweepSpace sp;
    Candidate *tried;
    int n, cap;
@@ -282,6 +285,7 @@ typedef struct SweepPlan_ {
    const SweepDriver *driver; /* who measures (NULL: this process) */
    SweepModel models[SWEEP_MAX_MODELS]; /* the device models that measured (the driver's; else dev) */
    int nmodels;
+   char suite[64];         /* --shapes: the suite's name ("" for --size) */
 } SweepPlan;
 
 static bool outOfTime(const SweepPlan *pl) {
@@ -453,7 +457,7 @@ static void report(const SweepPlan *pl, const SizeRun *run, bool first, bool sev
       return;
    }
    if (several)
-      printf("%s%dx%dx%d:\n", first ? "" : "\n", run->p.m, run->p.n, run->p.k);
+      printf("%s%s:\n", first ? "" : "\n", run->label);
    if (pl->emulated && first)
       printf("EMULATED: no tensor cores on %s: the configurations were verified; their times are the\n"
              "emulation's, in the order tried, not ranked\n",
@@ -522,7 +526,7 @@ static void rankRun(const SweepPlan *pl, SizeRun *run) {
 /* Each size's best few are also run at the other sizes (where valid and not tried), so
  * that the best across sizes is chosen among configurations verified at every size. */
 static void crossCheck(const SweepPlan *pl, SizeRun *runs, int nruns) {
-   long long picks[OPTIONS_MAX_SIZES * CROSS_TOP][KERNEL_MAX_PARAMS];
+   long long picks[SWEEP_MAX_SIZES * CROSS_TOP][KERNEL_MAX_PARAMS];
    int npicks = 0, np = pl->k->nparams;
    for (int a = 0; a < nruns; a++)
       for (int i = 0; i < runs[a].n && i < CROSS_TOP && runs[a].tried[i].outcome == SWEEP_OK; i++)
@@ -547,42 +551,40 @@ static void crossCheck(const SweepPlan *pl, SizeRun *runs, int nruns) {
       }
       Measurer_free(m);
       if (added) {
-         fprintf(stderr, "%dx%dx%d: %d of the other sizes' best also run here\n", runs[b].p.m, runs[b].p.n,
-                 runs[b].p.k, added);
+         fprintf(stderr, "%s: %d of the other sizes' best also run here\n", runs[b].label, added);
          rankRun(pl, &runs[b]);
       }
    }
 }
 
-/* The best per size, and the best across them: the highest geometric mean of its fraction
- * of each size's best, among the configurations verified at every size. On stderr for
- * --format csv and json, whose stdout is the results. */
+/* The best per size, and the best across them: the highest (weighted, for a shape suite)
+ * geometric mean of its fraction of each size's best, among the configurations verified at
+ * every size. On stderr for --format csv and json, whose stdout is the results. */
 static void acrossSizes(const SweepPlan *pl, const SizeRun *runs, int nruns) {
    FILE *out = pl->o->output.format == FORMAT_TABLE ? stdout : stderr;
    int np = pl->k->nparams, best = -1, everywhere = 0;
    double bestScore = 0;
    fprintf(out, "\nbest per size:\n");
    for (int s = 0; s < nruns; s++) {
-      char size[64], params[512] = "none verified";
-      snprintf(size, sizeof size, "%dx%dx%d", runs[s].p.m, runs[s].p.n, runs[s].p.k);
+      char params[512] = "none verified";
       bool ok = runs[s].n > 0 && runs[s].tried[0].outcome == SWEEP_OK;
       if (ok)
          KernelInfo_formatParams(pl->k, runs[s].tried[0].values, params, sizeof params);
-      fprintf(out, "  %-18s %-48s", size, params);
+      fprintf(out, "  %-18s %-48s", runs[s].label, params);
       if (ok)
          fprintf(out, " %12.2f GFLOPS", runs[s].tried[0].gflops);
       fputc('\n', out);
    }
    for (int i = 0; i < runs[0].n && runs[0].tried[i].outcome == SWEEP_OK; i++) {
-      double logsum = 0;
+      double frac[SWEEP_MAX_SIZES], w[SWEEP_MAX_SIZES];
       bool all = true;
       for (int s = 0; s < nruns && all; s++) {
          int j = findTried(&runs[s], runs[0].tried[i].values, np);
          all = j >= 0 && runs[s].tried[j].outcome == SWEEP_OK;
          if (all)
-            logsum += log(runs[s].tried[j].gflops / runs[s].tried[0].gflops);
+            frac[s] = runs[s].tried[j].gflops / runs[s].tried[0].gflops, w[s] = runs[s].weight;
       }
-      double score = exp(logsum / nruns);
+      double score = all ? Shapes_weightedGeomean(frac, w, nruns, NULL) : 0;
       if (all && (everywhere++ == 0 || score > bestScore))
          best = i, bestScore = score;
    }
@@ -592,19 +594,58 @@ static void acrossSizes(const SweepPlan *pl, const SizeRun *runs, int nruns) {
    }
    char params[512];
    KernelInfo_formatParams(pl->k, runs[0].tried[best].values, params, sizeof params);
-   fprintf(out, "best across the %d sizes: %s: %.1f%% of each size's best (geometric mean;", nruns, params,
-           100 * bestScore);
+   fprintf(out, "best across the %d sizes: %s: %.1f%% of each size's best (%sgeometric mean;", nruns, params,
+           100 * bestScore, pl->suite[0] ? "weighted " : "");
    for (int s = 0; s < nruns; s++) {
       int j = findTried(&runs[s], runs[0].tried[best].values, np);
-      fprintf(out, "%s %.1f%% at %dx%dx%d", s ? "," : "", 100 * runs[s].tried[j].gflops / runs[s].tried[0].gflops,
-              runs[s].p.m, runs[s].p.n, runs[s].p.k);
+      fprintf(out, "%s %.1f%% at %s", s ? "," : "", 100 * runs[s].tried[j].gflops / runs[s].tried[0].gflops,
+              runs[s].label);
    }
-   fprintf(out, ")\n  the rule: the highest geometric mean of the fraction of each size's best, among the %d "
+   fprintf(out, ")\n  the rule: the highest %sgeometric mean of the fraction of each size's best, among the %d "
                 "configurations verified at every size (each size's best %d were also run at the others)\n",
-           everywhere, CROSS_TOP);
+           pl->suite[0] ? "weighted (the suite's weights) " : "", everywhere, CROSS_TOP);
 }
 
 /* ---- the command ---- */
+
+/* The sizes swept: a shape suite's (--shapes, with labels and weights), --size's list, or
+ * the one problem. Their count, or -1 with the message printed. */
+static int sizeRuns(const Options *o, const Problem *p, const char *kernels_dir, SizeRun *runs, char *suite,
+                    size_t suitelen) {
+   ShapeSuite *ss = NULL;
+   char err[1024];
+   int n = o->shape.nsize_list > 1 ? o->shape.nsize_list : 1;
+   if (o->shape.shapes && o->shape.nsize_list > 1) {
+      fprintf(stderr, "gemmtop: --shapes and a list of --size both give the sizes: give one\n");
+      return -1;
+   }
+   if (o->shape.shapes) {
+      ss = malloc(sizeof *ss);
+      if (!ss || !Shapes_resolve(o->shape.shapes, kernels_dir, ss, err, sizeof err)) {
+         fprintf(stderr, "gemmtop: %s\n", ss ? err : "out of host memory");
+         free(ss);
+         return -1;
+      }
+      n = ss->count;
+      Util_copy(suite, suitelen, ss->name);
+   }
+   for (int i = 0; i < n; i++) {
+      SizeRun *r = &runs[i];
+      r->p = *p;
+      r->running = -1; /* no mark yet (0 is a descriptor) */
+      r->weight = 1;
+      if (ss)
+         r->p.m = ss->shapes[i].m, r->p.n = ss->shapes[i].n, r->p.k = ss->shapes[i].k, r->weight = ss->shapes[i].weight;
+      else if (n > 1)
+         r->p.m = o->shape.size_list[i][0], r->p.n = o->shape.size_list[i][1], r->p.k = o->shape.size_list[i][2];
+      if (ss)
+         snprintf(r->label, sizeof r->label, "%s (%dx%dx%d)", ss->shapes[i].label, r->p.m, r->p.n, r->p.k);
+      else
+         snprintf(r->label, sizeof r->label, "%dx%dx%d", r->p.m, r->p.n, r->p.k);
+   }
+   free(ss);
+   return n;
+}
 
 /* Lists each size's valid configurations; 0, or the exit code with the message printed. */
 static int listSpaces(SweepPlan *pl, Session *s, SizeRun *runs, int nruns, unsigned free_mask) {
@@ -760,11 +801,16 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
    for (int i = 0; i < k->nparams; i++)
       if (!Select_sets(&sel, k->params[i].name))
          free_mask |= 1u << i;
-   Session *s = Cli_openSession(o, &cat, &rc);
+   SizeRun *runs = calloc(SWEEP_MAX_SIZES, sizeof *runs);
+   int nruns = runs ? sizeRuns(o, &p, cat.dir, runs, pl.suite, sizeof pl.suite) : -1;
+   Session *s = nruns > 0 ? Cli_openSession(o, &cat, &rc) : NULL;
    if (!s) {
+      if (!runs)
+         fprintf(stderr, "gemmtop: out of host memory\n");
+      free(runs);
       OutFile_discard(save);
       Catalog_free(&cat);
-      return rc;
+      return nruns < 0 ? 2 : rc;
    }
    Util_copy(pl.backend, sizeof pl.backend, Session_backend(s)->name);
    pl.dev = *Session_device(s);
@@ -773,6 +819,7 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
    planSearch(o, &pl);
    if (d && (rc = driverRefuses(o, &pl))) {
       Session_close(s);
+      free(runs);
       OutFile_discard(save);
       Catalog_free(&cat);
       return rc;
@@ -780,15 +827,6 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
    /* A tensor kernel without tensor cores runs its emulation: each configuration is still
     * verified, but times that are not a tensor core's are not ranked. */
    pl.emulated = k->tensor && !Config_tensorPtx(k, &pl.dev.limits, p.precision);
-   int nruns = o->shape.nsize_list > 1 ? o->shape.nsize_list : 1;
-   SizeRun runs[OPTIONS_MAX_SIZES];
-   memset(runs, 0, sizeof runs);
-   for (int i = 0; i < nruns; i++) {
-      runs[i].p = p;
-      runs[i].running = -1; /* no mark yet (0 is a descriptor) */
-      if (nruns > 1)
-         runs[i].p.m = o->shape.size_list[i][0], runs[i].p.n = o->shape.size_list[i][1], runs[i].p.k = o->shape.size_list[i][2];
-   }
    pl.free_mask = free_mask;
    rc = listSpaces(&pl, s, runs, nruns, free_mask);
    /* The device is the measuring processes' from here. */
@@ -827,6 +865,7 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
       free(runs[i].is_taken);
       Store_sweepEnd(runs[i].running);
    }
+   free(runs);
    Catalog_free(&cat);
    return rc;
 }

@@ -9,7 +9,11 @@
 
 #include "cli/measure.h"
 #include "cli/options.h"
+#include "core/shapes.h"
 #include "core/sweep.h"
+
+/* Sizes in one sweep: a list of --size, or a shape suite (core/shapes.h). */
+#define SWEEP_MAX_SIZES SHAPES_MAX
 
 /* Device models in one sweep: an MPI job may span several; each gets its own table. */
 #define SWEEP_MAX_MODELS 16

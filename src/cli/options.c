@@ -43,8 +43,9 @@
  * lists them under their headings, and an option row names only commands of its group. */
 static const CommandSpec commands[COMMAND_COUNT] = {
     [COMMAND_EXPLORER] = {"", CONFIGURED | G(TIMING) | G(STORAGE) | G(SWEEP) | G(BANKS), "", "the interactive explorer", 0},
-    [COMMAND_LIST] = {"list", G(SELECTION) | G(OUTPUT) | G(LIST) | GENERAL, "[devices|kernels|presets|lessons]",
-                      "devices, kernel variants, presets or lessons", 1},
+    [COMMAND_LIST] = {"list", G(SELECTION) | G(OUTPUT) | G(LIST) | GENERAL,
+                      "[devices|kernels|presets|lessons|shapes [SUITE]]",
+                      "devices, kernel variants, presets, lessons or shape suites", 2},
     [COMMAND_RUN] = {"run", CONFIGURED | G(TIMING) | G(IO) | G(STORAGE), "", "one verified, timed run", 0},
     [COMMAND_INSPECT] = {"inspect", CONFIGURED | G(TIMING) | G(INSPECT), "", "compiled code, registers, memory, occupancy",
                          0},
@@ -363,6 +364,11 @@ static const OptionSpec table[] = {
              "measure how many configurations rank 0 hands out per second"},
     {.group = GROUP_SWEEP, .name = "save-presets", .value = "N", .kind = OPT_INT, .min = 1, .max = 1000, .field = F(sweep.save_presets),
      .commands = CMD(SWEEP), .help = "save the best N as presets in your config folder"},
+    {.group = GROUP_SHAPE, .name = "shapes", .value = "SUITE|FILE.shapes", .kind = OPT_TEXT, .field = F(shape.shapes),
+     .commands = CMD(BENCH) | CMD(SWEEP),
+     .help = "the shapes of a suite (gemmtop list shapes): bench reports each and the suite's weighted geometric mean "
+             "of % of the vendor library; sweep finds the best per shape and one good across them",
+     .elsewhere = "run and the explorer take one size (-m, -n, -k, --size)"},
     {.group = GROUP_BENCH, .name = "sizes", .value = "N,N,...", .kind = OPT_TEXT, .apply = applySizes, .commands = CMD(BENCH),
      .help = "the sizes, at most 16: N for a square problem or MxNxK (e.g. 64x64x128), each number 1 to 65536",
      .dflt = BENCH_DEFAULT_SIZES,
@@ -793,7 +799,7 @@ int Options_parseSizes(const char *text, BenchSize *sizes, int max, char *err, s
               (int)(len > 48 ? 45 : len), p, len > 48 ? "..." : "", OPTIONS_MAX_BENCH_SIZE, BENCH_DEFAULT_SIZES);
          return -1;
       }
-      sizes[n++] = (BenchSize){mnk[0], mnk[1], mnk[2]};
+      sizes[n++] = (BenchSize){.m = mnk[0], .n = mnk[1], .k = mnk[2], .weight = 1};
       if (!p[len])
          return n;
       p += len + 1;

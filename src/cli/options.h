@@ -21,9 +21,12 @@
 
 typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } OutputFormat;
 
-/* One bench size: M, N and K (a square size has all three equal). */
+/* One bench size: M, N and K (a square size has all three equal); from a shape suite, its
+ * label and weight ("" and 1 for --sizes). */
 typedef struct BenchSize_ {
    int m, n, k;
+   char label[48];
+   double weight;
 } BenchSize;
 
 /* The options, grouped by concern: a command's code reads the groups it takes (the table
@@ -42,6 +45,7 @@ typedef struct ShapeOptions_ {
    bool has_m, has_n, has_k, has_precision, has_layout, has_alpha, has_beta, has_scaling;
    int nsize_list;           /* --size: the sizes given (more than one: sweep only) */
    int size_list[OPTIONS_MAX_SIZES][3]; /* M, N, K of each */
+   const char *shapes;       /* bench, sweep --shapes: a suite's name or file (core/shapes.h) */
 } ShapeOptions;
 
 typedef struct TimingOptions_ {

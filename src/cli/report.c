@@ -297,6 +297,66 @@ void Report_presets(FILE *out, OutputFormat f, const PresetList *list) {
       fputs("no presets found\n", out);
 }
 
+void Report_shapeSuites(FILE *out, OutputFormat f, const ShapeSuites *suites, const char *dir) {
+   if (f == FORMAT_CSV)
+      fputs("name,shapes,title,source,file\n", out);
+   for (int i = 0; i < suites->count; i++) {
+      const ShapeSuite *s = &suites->items[i];
+      if (f == FORMAT_JSON) {
+         fprintf(out, "{\"schema\":%d,\"name\":", REPORT_SCHEMA);
+         Report_jsonString(out, s->name);
+         fprintf(out, ",\"shapes\":%d,\"title\":", s->count);
+         Report_jsonString(out, s->title);
+         fprintf(out, ",\"source\":\"%s\",\"file\":", s->user ? "user" : "shipped");
+         Report_jsonString(out, s->path);
+         fputs("}\n", out);
+      } else if (f == FORMAT_CSV) {
+         char count[16];
+         snprintf(count, sizeof count, "%d", s->count);
+         Util_csvField(out, s->name, false);
+         Util_csvField(out, count, false);
+         Util_csvField(out, s->title, false);
+         Util_csvField(out, s->user ? "user" : "shipped", false);
+         Util_csvField(out, s->path, true);
+      } else {
+         fprintf(out, "%-14s %3d shapes  %s%s\n", s->name, s->count, s->title, s->user ? "  (yours)" : "");
+      }
+   }
+   if (f == FORMAT_TABLE && suites->count == 0)
+      fprintf(out, "no shape suites found (in %s and $XDG_CONFIG_HOME/gemmtop/shapes)\n", dir && *dir ? dir : "shapes/");
+   else if (f == FORMAT_TABLE)
+      fputs("gemmtop list shapes NAME shows a suite's shapes; bench and sweep take --shapes NAME\n", out);
+}
+
+void Report_shapes(FILE *out, OutputFormat f, const ShapeSuite *suite) {
+   if (f == FORMAT_CSV)
+      fputs("suite,label,m,n,k,weight\n", out);
+   if (f == FORMAT_TABLE) {
+      fprintf(out, "%s: %s\n", suite->name, suite->title[0] ? suite->title : suite->path);
+      if (suite->about[0])
+         fprintf(out, "%s\n", suite->about);
+      if (suite->source[0])
+         fprintf(out, "source: %s\n", suite->source);
+      fprintf(out, "%-20s %8s %8s %8s %7s\n", "label", "M", "N", "K", "weight");
+   }
+   for (int i = 0; i < suite->count; i++) {
+      const Shape *s = &suite->shapes[i];
+      if (f == FORMAT_JSON) {
+         fprintf(out, "{\"schema\":%d,\"suite\":", REPORT_SCHEMA);
+         Report_jsonString(out, suite->name);
+         fputs(",\"label\":", out);
+         Report_jsonString(out, s->label);
+         fprintf(out, ",\"m\":%d,\"n\":%d,\"k\":%d,\"weight\":%.6g}\n", s->m, s->n, s->k, s->weight);
+      } else if (f == FORMAT_CSV) {
+         Util_csvField(out, suite->name, false);
+         Util_csvField(out, s->label, false);
+         fprintf(out, "%d,%d,%d,%.6g\n", s->m, s->n, s->k, s->weight);
+      } else {
+         fprintf(out, "%-20s %8d %8d %8d %7.3g\n", s->label, s->m, s->n, s->k, s->weight);
+      }
+   }
+}
+
 /* The measured peak this run is put against (Peaks_for), 0 when unknown or emulated. */
 static double peakFor(const Peaks *peaks, const Problem *p, const KernelInfo *k, const RunResult *r) {
    return Peaks_for(peaks, p->precision, k->tensor, r->geo.emulated);

@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "core/peaks.h"
 #include "core/preset.h"
+#include "core/shapes.h"
 #include "core/session.h"
 
 #define REPORT_SCHEMA 1
@@ -21,6 +22,9 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
                            const Peaks *peaks, const char *why);
 void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat);
 void Report_presets(FILE *out, OutputFormat f, const PresetList *list);
+/* The shape suites (one line each), or with one suite its shapes (one line each). */
+void Report_shapeSuites(FILE *out, OutputFormat f, const ShapeSuites *suites, const char *dir);
+void Report_shapes(FILE *out, OutputFormat f, const ShapeSuite *suite);
 void Report_run(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *dev, const KernelInfo *k,
                 const long long *values, const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r,
                 const Peaks *peaks, const VendorResult *vendor);

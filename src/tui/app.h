@@ -12,6 +12,7 @@
 #include "backend/backend.h"
 #include "core/catalog.h"
 #include "core/preset.h"
+#include "core/shapes.h"
 #include "core/ahead.h"
 #include "core/banks.h"
 #include "tui/chart.h"
@@ -32,7 +33,7 @@ typedef enum {
 } Style;
 
 /* Setup dialog fields. */
-enum { SF_SIZE, SF_M, SF_N, SF_K, SF_PRECISION, SF_LAYOUT, SF_ALPHA, SF_BETA, SF_L2, SF_BACKEND, SF_DEVICE, SF_COUNT };
+enum { SF_SIZE, SF_SHAPE, SF_M, SF_N, SF_K, SF_PRECISION, SF_LAYOUT, SF_ALPHA, SF_BETA, SF_L2, SF_BACKEND, SF_DEVICE, SF_COUNT };
 
 typedef struct SetupState_ {
    int field;
@@ -48,6 +49,8 @@ typedef struct SetupState_ {
    int device;
    char devices_error[1024];
    char error[256];
+   ShapeSuites suites;        /* the shape suites (core/shapes.h), loaded when the dialog opens */
+   int shape;                 /* the shape picked, counted across the suites in order; -1 none */
 } SetupState;
 
 typedef struct PresetsState_ {

@@ -47,7 +47,11 @@ static void listSetupDevices(Ui *ui) {
 static void openSetup(Ui *ui) {
    SetupState *s = &ui->setup;
    free(s->devices);
+   ShapeSuites_free(&s->suites);
    memset(s, 0, sizeof *s);
+   char dir[1024];
+   ShapeSuites_load(&s->suites, Shapes_defaultDir(ui->cat.dir, dir, sizeof dir) ? dir : NULL);
+   s->shape = -1;
    const Problem *p = &ui->problem;
    snprintf(s->text[SF_SIZE], sizeof s->text[0], "%d", p->m == p->n && p->n == p->k ? p->m : 0);
    if (!(p->m == p->n && p->n == p->k))
@@ -68,6 +72,25 @@ static void openSetup(Ui *ui) {
    s->device = ui->device < s->ndevices ? ui->device : 0;
    s->field = SF_SIZE;
    s->fresh = true;
+}
+
+/* Shape i counted across the suites in order (its suite in *suite), NULL past the last. */
+static const Shape *shapeAt(const SetupState *s, int i, const ShapeSuite **suite) {
+   for (int j = 0; i >= 0 && j < s->suites.count; j++) {
+      if (i < s->suites.items[j].count) {
+         *suite = &s->suites.items[j];
+         return &s->suites.items[j].shapes[i];
+      }
+      i -= s->suites.items[j].count;
+   }
+   return NULL;
+}
+
+static int shapeCount(const SetupState *s) {
+   int n = 0;
+   for (int j = 0; j < s->suites.count; j++)
+      n += s->suites.items[j].count;
+   return n;
 }
 
 static bool isNumeric(int f) { return f == SF_SIZE || f == SF_M || f == SF_N || f == SF_K || f == SF_ALPHA || f == SF_BETA; }
@@ -115,6 +138,21 @@ static void setupChange(Ui *ui, int dir) {
       if (j > 4)
          j = 4;
       snprintf(s->text[f], sizeof s->text[0], "%g", steps[j]);
+   } else if (f == SF_SHAPE) {
+      /* none, then every shape of every suite: picking one sets M, N and K */
+      const int n = shapeCount(s);
+      s->shape = n ? (s->shape + 1 + (dir > 0 ? 1 : n)) % (n + 1) - 1 : -1;
+      const ShapeSuite *suite;
+      const Shape *sh = shapeAt(s, s->shape, &suite);
+      if (sh) {
+         snprintf(s->text[SF_M], sizeof s->text[0], "%d", sh->m);
+         snprintf(s->text[SF_N], sizeof s->text[0], "%d", sh->n);
+         snprintf(s->text[SF_K], sizeof s->text[0], "%d", sh->k);
+         if (sh->m == sh->n && sh->n == sh->k)
+            Util_copy(s->text[SF_SIZE], sizeof s->text[0], s->text[SF_M]);
+         else
+            s->text[SF_SIZE][0] = '\0';
+      }
    } else if (f == SF_PRECISION) {
       /* each type, the FP8 ones once per scaling ("e4m3 tensor", "e4m3 block") */
       const bool scaled = Types_of(s->precision)->scaled;
@@ -141,11 +179,11 @@ static void setupChange(Ui *ui, int dir) {
 static void setupApply(Ui *ui) {
    SetupState *s = &ui->setup;
    Problem p = ui->problem;
-   const char *names[] = {"size", "M", "N", "K"};
-   int *dst[] = {NULL, &p.m, &p.n, &p.k};
+   const char *names[] = {"M", "N", "K"};
+   int *dst[] = {&p.m, &p.n, &p.k};
    for (int f = SF_M; f <= SF_K; f++)
-      if (!parseSize(s->text[f], dst[f])) {
-         snprintf(s->error, sizeof s->error, "%s = '%s' is not a size (1 to 1048576)", names[f], s->text[f]);
+      if (!parseSize(s->text[f], dst[f - SF_M])) {
+         snprintf(s->error, sizeof s->error, "%s = '%s' is not a size (1 to 1048576)", names[f - SF_M], s->text[f]);
          s->field = f;
          return;
       }
@@ -187,6 +225,20 @@ static void setupApply(Ui *ui) {
    Ui_flash(ui, ST_NORMAL, "problem: M=%d N=%d K=%d %s %s alpha=%g beta=%g, %s L2", p.m, p.n, p.k,
             Problem_typeLabel(&p, type, sizeof type), lay, p.alpha, p.beta, s->cold_l2 ? "cold" : "warm");
    Dialog_close(ui);
+}
+
+/* The shape field: the shape picked while M, N and K are still its, else how to pick one. */
+static void shapeValue(const SetupState *s, char *out, size_t len) {
+   const ShapeSuite *suite;
+   const Shape *sh = shapeAt(s, s->shape, &suite);
+   int m = 0, n = 0, k = 0;
+   if (sh && parseSize(s->text[SF_M], &m) && parseSize(s->text[SF_N], &n) && parseSize(s->text[SF_K], &k) &&
+       m == sh->m && n == sh->n && k == sh->k)
+      snprintf(out, len, "%s %s (%dx%dx%d, weight %g)", suite->name, sh->label, m, n, k, sh->weight);
+   else if (s->suites.count)
+      snprintf(out, len, "none: Left/Right picks one of %d shapes of %d suites", shapeCount(s), s->suites.count);
+   else
+      snprintf(out, len, "none: no shape suites (gemmtop list shapes)");
 }
 
 static void setupKey(Ui *ui, int ch) {
@@ -235,9 +287,9 @@ static void drawSetup(Ui *ui) {
    SetupState *s = &ui->setup;
    Rect r = Layout_dialog(ui->cols, ui->rows, 70, SF_COUNT + 6);
    Draw_box(ui, r, "Problem setup (F2)");
-   static const char *labels[SF_COUNT] = {"size",  "M",    "N",      "K",      "precision", "layout",
-                                          "alpha", "beta", "timing", "backend", "device"};
-   static const char *hints[SF_COUNT] = {"sets M, N and K", "rows of C", "columns of C", "the inner dimension",
+   static const char *labels[SF_COUNT] = {"size",  "shape", "M",    "N",      "K",      "precision", "layout",
+                                          "alpha", "beta",  "timing", "backend", "device"};
+   static const char *hints[SF_COUNT] = {"sets M, N and K", "", "rows of C", "columns of C", "the inner dimension",
                                          "float double tf32 half bf16 e4m3 e5m2", "op(A) op(B): N as stored, T transposed",
                                          "C = alpha*op(A)*op(B) + beta*C", "", "cold: operands out of the L2",
                                          "runtime", ""};
@@ -248,6 +300,8 @@ static void drawSetup(Ui *ui) {
       char value[192];
       if (isNumeric(f))
          snprintf(value, sizeof value, "%s%s", s->text[f], sel && !s->fresh ? "_" : "");
+      else if (f == SF_SHAPE)
+         shapeValue(s, value, sizeof value);
       else if (f == SF_PRECISION)
          Problem_typeLabel(&(Problem){.precision = s->precision, .scaling = s->scaling}, value, sizeof value);
       else if (f == SF_LAYOUT)
@@ -262,9 +316,10 @@ static void drawSetup(Ui *ui) {
       else
          snprintf(value, sizeof value, "%s", s->devices_error);
       Draw_text(ui, y, x, 11, labels[f], sel ? ST_CURSOR : ST_LABEL, true);
-      Draw_text(ui, y, x + 11, f == SF_DEVICE ? w - 11 : 14, value, sel ? ST_SELECT : ST_NORMAL, f != SF_DEVICE);
+      const bool wide = f == SF_DEVICE || f == SF_SHAPE; /* their values take the hint's room */
+      Draw_text(ui, y, x + 11, wide ? w - 11 : 14, value, sel ? ST_SELECT : ST_NORMAL, !wide);
       Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_ROW, f, 0);
-      if (f != SF_DEVICE && hints[f][0])
+      if (!wide && hints[f][0])
          Draw_text(ui, y, x + 26, w - 26, hints[f], ST_DIM, false);
    }
    int y = r.y + r.h - 4;
@@ -652,6 +707,7 @@ void Dialog_close(Ui *ui) {
       free(ui->setup.devices);
       ui->setup.devices = NULL;
       ui->setup.ndevices = 0;
+      ShapeSuites_free(&ui->setup.suites);
    }
    ui->dialog = DLG_NONE;
    ui->dirty = true;

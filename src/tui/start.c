@@ -26,6 +26,7 @@ static void freeUi(Ui *ui) {
    free(ui->remembered);
    free(ui->has_remembered);
    free(ui->setup.devices);
+   ShapeSuites_free(&ui->setup.suites);
    if (ui->presets.loaded)
       PresetList_free(&ui->presets.list);
    free(ui->presets.match);

@@ -14,14 +14,14 @@ ui_expect_re "M=64 N=64 K=64  float  NN  [^ ]+=1 [^ ]+=0  warm L2" "the header s
 case "$UI_LAST" in *" MHz"*) not_ok "no clock without a driver observer" "$UI_LAST" ;; *) ok "no clock without a driver observer" ;; esac
 ui_keys s
 ui_expect "Problem setup" "s opens the problem setup"
-ui_keys Down Down Down Down Down Down Down Down
+ui_keys Down Down Down Down Down Down Down Down Down
 ui_expect_re "timing +warm L2" "the setup has a timing field: warm L2"
 ui_keys Right
 ui_expect_re "timing +cold L2" "Right makes it cold"
 ui_keys Enter
 ui_expect "=0  cold L2" "the header says cold L2"
 ui_expect_re "verify +[^ ]+ verified" "the cold configuration runs and verifies"
-ui_keys s Down Down Down Down Down Down Down Down Left Enter
+ui_keys s Down Down Down Down Down Down Down Down Down Left Enter
 ui_expect "=0  warm L2" "back to warm L2"
 ui_keys q
 ui_expect_exit 0 "q quits"
