@@ -140,6 +140,7 @@ bench: deps
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gemmtop/kernels/helpers \
 	   $(DESTDIR)$(PREFIX)/share/gemmtop/presets $(DESTDIR)$(PREFIX)/share/gemmtop/lessons \
+	   $(DESTDIR)$(PREFIX)/share/gemmtop/shapes \
 	   $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/gemmtop
 	install -m 755 $(BUILD)/gemmtop $(DESTDIR)$(PREFIX)/bin/gemmtop
 	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/gemmtop/LICENSE
@@ -147,6 +148,7 @@ install: all
 	install -m 644 kernels/helpers/* $(DESTDIR)$(PREFIX)/share/gemmtop/kernels/helpers/
 	for f in presets/*.preset; do [ -e "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/gemmtop/presets/; done; true
 	install -m 644 lessons/*.lesson $(DESTDIR)$(PREFIX)/share/gemmtop/lessons/
+	install -m 644 shapes/*.shapes $(DESTDIR)$(PREFIX)/share/gemmtop/shapes/
 	install -m 644 docs/gemmtop.1 $(DESTDIR)$(PREFIX)/share/man/man1/gemmtop.1
 
 uninstall:

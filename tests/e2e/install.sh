@@ -44,4 +44,9 @@ n_inst=$(ls "$prefix/share/gemmtop/lessons/"*.lesson 2>/dev/null | wc -l)
 [ "$n_lessons" -eq "$n_inst" ] && ok "all $n_lessons lessons are installed" || not_ok "lessons installed: $n_inst of $n_lessons"
 out=$(cd "$T_DIR" && env -u GEMMTOP_KERNELS -u GEMMTOP_PRESETS -u GEMMTOP_LESSONS "$prefix/bin/gemmtop" list lessons 2>&1)
 expect_in "mygemm" "$out" "the installed program lists the shipped lessons"
+n_shapes=$(ls shapes/*.shapes | wc -l)
+n_inst=$(ls "$prefix/share/gemmtop/shapes/"*.shapes 2>/dev/null | wc -l)
+[ "$n_shapes" -eq "$n_inst" ] && ok "all $n_shapes shape suites are installed" || not_ok "shape suites installed: $n_inst of $n_shapes"
+out=$(cd "$T_DIR" && env -u GEMMTOP_KERNELS -u GEMMTOP_SHAPES "$prefix/bin/gemmtop" list shapes 2>&1)
+expect_in "llama3-8b" "$out" "the installed program lists the shipped shape suites"
 finish
