@@ -131,7 +131,8 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
 #if GT_SCALE_BLOCK
                   const int row = row0 + wm0 + i * 16 + g + 8 * (e / 2);
                   const int col = col0 + wn0 + j * 8 + 2 * t + e % 2;
-                  const float s = SA[(size_t)row * kblocks + kt / KB] * SB[(size_t)(kt / KB) * nblocks + col / KB];
+                  const float s = GT_SCALE_A((size_t)row * kblocks + kt / KB) *
+                                  GT_SCALE_B((size_t)(kt / KB) * nblocks + col / KB);
                   sum[i][j][e] += s * part[i][j][e];
 #else
                   sum[i][j][e] += part[i][j][e];
@@ -145,7 +146,7 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
 #if GT_SCALE_BLOCK
    const float scale = alpha;
 #else
-   const float scale = alpha * (SA[0] * SB[0]);
+   const float scale = alpha * (GT_SCALE_A(0) * GT_SCALE_B(0));
 #endif
    GT_TUNROLL
    for (int i = 0; i < MI; i++)

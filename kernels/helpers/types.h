@@ -49,6 +49,18 @@ typedef real in_t;
  * gt_fp8_to_float decodes one pattern exactly (bit arithmetic, the same in OpenCL and CUDA). */
 #if GT_FP8
 #define GT_SCALE_PARAMS , const __global float *SA, const __global float *SB
+/* A scale of A or B, read through these so that ablation no-a / no-b (prelude.h) takes the
+ * operand's scales out with its values: the result then depends on neither. */
+#if GT_ABLATE_NO_A
+#define GT_SCALE_A(i) 1.0f
+#else
+#define GT_SCALE_A(i) SA[i]
+#endif
+#if GT_ABLATE_NO_B
+#define GT_SCALE_B(i) 1.0f
+#else
+#define GT_SCALE_B(i) SB[i]
+#endif
 #define GT_FP8_FRAC (GT_E4M3 ? 3 : 2)
 #define GT_FP8_BIAS (GT_E4M3 ? 7 : 15)
 #if GT_CUDA
