@@ -113,14 +113,8 @@ static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, Be
       fprintf(stderr, "gemmtop: %s\n", err);
       return false;
    }
-   if (o->shape.has_precision)
-      c->problem.precision = o->shape.problem.precision;
-   if (o->shape.has_layout)
-      c->problem.trans_a = o->shape.problem.trans_a, c->problem.trans_b = o->shape.problem.trans_b;
-   if (o->shape.has_alpha)
-      c->problem.alpha = o->shape.problem.alpha;
-   if (o->shape.has_beta)
-      c->problem.beta = o->shape.problem.beta;
+   const Selection sel = Cli_selection(o); /* its sizes are --sizes', not given here */
+   Select_applyProblem(&sel, &c->problem);
    if (Cli_checkScalars(o, &c->problem, true) != 0)
       return false;
    c->kernel = k;

@@ -109,8 +109,7 @@ bool Select_loadPreset(const char *preset, const Catalog *cat, Preset *out, char
    return p != NULL;
 }
 
-/* The problem: the defaults, then the preset's fields, then those given explicitly. */
-static void explicitProblem(const Selection *sel, Problem *p) {
+void Select_applyProblem(const Selection *sel, Problem *p) {
    const Problem *o = &sel->problem;
    if (sel->has_m) p->m = o->m;
    if (sel->has_n) p->n = o->n;
@@ -146,7 +145,7 @@ bool Select_resolve(const Selection *sel, const Catalog *cat, Resolved *out, cha
    Problem_setDefaults(&p);
    if (has_preset && !Preset_apply(&preset, k, out->values, &p, err, errlen))
       return false;
-   explicitProblem(sel, &p);
+   Select_applyProblem(sel, &p);
    for (int i = 0; i < sel->nsets; i++)
       if (!Config_setParam(k, out->values, sel->sets[i], err, errlen))
          return false;

@@ -63,6 +63,9 @@ bool Select_loadPreset(const char *preset, const Catalog *cat, Preset *out, char
  * problem (defaults < preset < explicit fields). Returns false with err on bad input
  * (a usage error: exit code 2). */
 bool Select_resolve(const Selection *sel, const Catalog *cat, Resolved *out, char *err, size_t errlen);
+/* The problem's fields given explicitly (has_*) over p: what a preset's or the defaults'
+ * problem becomes (Select_resolve, and bench's presets). */
+void Select_applyProblem(const Selection *sel, Problem *p);
 
 /* alpha and beta as the device sees them: finite and within the precision's range, and
  * with random inputs (in [-1, 1)) unable to overflow the result. False with err naming
