@@ -1,11 +1,11 @@
 /* The ladder table and its exports: see ladder.h. */
 #include "core/ladder.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/textbuf.h"
 #include "base/util.h"
 
 void Ladder_init(Ladder *l, const Lesson *lesson, const char *device) {
@@ -120,173 +120,130 @@ static const char *figureLabel(const LadderRow *r) {
    return r->ablated ? " (ablated)" : r->emulated ? " (emulated)" : "";
 }
 
-/* A growing text: every export appends through this, and a failed allocation makes the
- * whole export NULL rather than a cut text. */
-typedef struct {
-   char *s;
-   size_t len, cap;
-   bool failed;
-} Text;
-
-static void put(Text *t, const char *fmt, ...) {
-   if (t->failed)
-      return;
-   for (;;) {
-      va_list ap;
-      va_start(ap, fmt);
-      int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
-      va_end(ap);
-      if (n < 0) {
-         t->failed = true;
-         return;
-      }
-      if (t->s && t->len + (size_t)n < t->cap) {
-         t->len += (size_t)n;
-         return;
-      }
-      size_t ncap = (t->cap ? t->cap * 2 : 1024) + (size_t)n;
-      char *ns = realloc(t->s, ncap);
-      if (!ns) {
-         t->failed = true;
-         return;
-      }
-      t->s = ns;
-      t->cap = ncap;
-   }
-}
-
-static char *finish(Text *t) {
-   if (t->failed) {
-      free(t->s);
-      return NULL;
-   }
-   return t->s;
-}
-
-static void putRatio(Text *t, double v, const char *none) {
+static void putRatio(TextBuf *t, double v, const char *none) {
    if (v > 0)
-      put(t, "%.2fx", v);
+      TextBuf_put(t, "%.2fx", v);
    else
-      put(t, "%s", none);
+      TextBuf_put(t, "%s", none);
 }
 
 /* Markdown cells: a '|' would end the cell early. */
-static void putMarkdownCell(Text *t, const char *s) {
+static void putMarkdownCell(TextBuf *t, const char *s) {
    for (; *s; s++)
-      put(t, *s == '|' ? "\\|" : "%c", *s);
+      TextBuf_put(t, *s == '|' ? "\\|" : "%c", *s);
 }
 
 char *Ladder_markdown(const Ladder *l) {
-   Text t = {0};
-   put(&t, "## ");
+   TextBuf t = {0};
+   TextBuf_put(&t, "## ");
    putMarkdownCell(&t, l->title);
-   put(&t, "\n\n");
+   TextBuf_put(&t, "\n\n");
    if (*l->device)
-      put(&t, "Device: %s\n\n", l->device);
+      TextBuf_put(&t, "Device: %s\n\n", l->device);
    if (*l->date)
-      put(&t, "Measured: %s\n\n", l->date);
-   put(&t, "Timing: %s\n\n", l->method);
-   put(&t, "| step | GFLOPS | vs previous | vs step 1 | %% of best | vs real kernel | source reported | "
+      TextBuf_put(&t, "Measured: %s\n\n", l->date);
+   TextBuf_put(&t, "Timing: %s\n\n", l->method);
+   TextBuf_put(&t, "| step | GFLOPS | vs previous | vs step 1 | %% of best | vs real kernel | source reported | "
            "configuration |\n");
-   put(&t, "|---|---:|---:|---:|---:|---:|---|---|\n");
+   TextBuf_put(&t, "|---|---:|---:|---:|---:|---:|---|---|\n");
    for (int i = 0; i < l->nrows; i++) {
       const LadderRow *r = &l->rows[i];
-      put(&t, "| ");
+      TextBuf_put(&t, "| ");
       putMarkdownCell(&t, r->label);
       if (r->measured)
-         put(&t, " | %.1f%s | ", r->gflops, figureLabel(r));
+         TextBuf_put(&t, " | %.1f%s | ", r->gflops, figureLabel(r));
       else if (r->refused[0]) {
-         put(&t, " | refused: ");
+         TextBuf_put(&t, " | refused: ");
          putMarkdownCell(&t, r->refused);
-         put(&t, " | ");
+         TextBuf_put(&t, " | ");
       } else
-         put(&t, " | not measured | ");
+         TextBuf_put(&t, " | not measured | ");
       putRatio(&t, Ladder_speedupPrevious(l, i), "-");
-      put(&t, " | ");
+      TextBuf_put(&t, " | ");
       putRatio(&t, Ladder_speedupFirst(l, i), "-");
       if (Ladder_ranked(l, i))
-         put(&t, " | %.1f%% | ", Ladder_percentOfBest(l, i));
+         TextBuf_put(&t, " | %.1f%% | ", Ladder_percentOfBest(l, i));
       else
-         put(&t, " | - | ");
+         TextBuf_put(&t, " | - | ");
       putRatio(&t, Ladder_vsReal(l, i), "-");
-      put(&t, " | ");
+      TextBuf_put(&t, " | ");
       putMarkdownCell(&t, *r->reference ? r->reference : "-");
-      put(&t, " | ");
+      TextBuf_put(&t, " | ");
       char config[400];
       configText(r, config, sizeof config);
       putMarkdownCell(&t, config);
-      put(&t, " |\n");
+      TextBuf_put(&t, " |\n");
    }
    bool notes = false;
    for (int i = 0; i < l->nrows; i++)
       if (l->rows[i].notes) {
-         put(&t, "%s- **", notes ? "" : "\n### Speaker notes\n\n");
+         TextBuf_put(&t, "%s- **", notes ? "" : "\n### Speaker notes\n\n");
          putMarkdownCell(&t, l->rows[i].label);
-         put(&t, "**: ");
+         TextBuf_put(&t, "**: ");
          for (const char *c = l->rows[i].notes; *c; c++)
-            put(&t, "%c", *c == '\n' ? ' ' : *c);
-         put(&t, "\n");
+            TextBuf_put(&t, "%c", *c == '\n' ? ' ' : *c);
+         TextBuf_put(&t, "\n");
          notes = true;
       }
-   return finish(&t);
+   return TextBuf_finish(&t);
 }
 
 /* RFC 4180: a field with a comma, quote or newline is quoted, quotes doubled. */
-static void putCsvField(Text *t, const char *s) {
+static void putCsvField(TextBuf *t, const char *s) {
    if (!strpbrk(s, ",\"\n\r")) {
-      put(t, "%s", s);
+      TextBuf_put(t, "%s", s);
       return;
    }
-   put(t, "\"");
+   TextBuf_put(t, "\"");
    for (; *s; s++)
-      put(t, *s == '"' ? "\"\"" : "%c", *s);
-   put(t, "\"");
+      TextBuf_put(t, *s == '"' ? "\"\"" : "%c", *s);
+   TextBuf_put(t, "\"");
 }
 
 char *Ladder_csv(const Ladder *l) {
-   Text t = {0};
-   put(&t, "step,label,gflops,emulated,ablated,refused,speedup_previous,speedup_first,percent_of_best,"
+   TextBuf t = {0};
+   TextBuf_put(&t, "step,label,gflops,emulated,ablated,refused,speedup_previous,speedup_first,percent_of_best,"
            "vs_real,reference_gflops,reference,configuration,device,date,timing\n");
    for (int i = 0; i < l->nrows; i++) {
       const LadderRow *r = &l->rows[i];
-      put(&t, "%d,", i + 1);
+      TextBuf_put(&t, "%d,", i + 1);
       putCsvField(&t, r->label);
       if (r->measured)
-         put(&t, ",%.3f,%s,%s,", r->gflops, r->emulated ? "true" : "false", r->ablated ? "true" : "false");
+         TextBuf_put(&t, ",%.3f,%s,%s,", r->gflops, r->emulated ? "true" : "false", r->ablated ? "true" : "false");
       else
-         put(&t, ",,,,");
+         TextBuf_put(&t, ",,,,");
       putCsvField(&t, r->refused);
-      put(&t, ",");
+      TextBuf_put(&t, ",");
       double sp = Ladder_speedupPrevious(l, i), sf = Ladder_speedupFirst(l, i);
       if (sp > 0)
-         put(&t, "%.4f", sp);
-      put(&t, ",");
+         TextBuf_put(&t, "%.4f", sp);
+      TextBuf_put(&t, ",");
       if (sf > 0)
-         put(&t, "%.4f", sf);
-      put(&t, ",");
+         TextBuf_put(&t, "%.4f", sf);
+      TextBuf_put(&t, ",");
       if (Ladder_ranked(l, i))
-         put(&t, "%.2f", Ladder_percentOfBest(l, i));
-      put(&t, ",");
+         TextBuf_put(&t, "%.2f", Ladder_percentOfBest(l, i));
+      TextBuf_put(&t, ",");
       if (Ladder_vsReal(l, i) > 0)
-         put(&t, "%.4f", Ladder_vsReal(l, i));
-      put(&t, ",");
+         TextBuf_put(&t, "%.4f", Ladder_vsReal(l, i));
+      TextBuf_put(&t, ",");
       if (r->reference_gflops > 0)
-         put(&t, "%.3f", r->reference_gflops);
-      put(&t, ",");
+         TextBuf_put(&t, "%.3f", r->reference_gflops);
+      TextBuf_put(&t, ",");
       putCsvField(&t, r->reference);
-      put(&t, ",");
+      TextBuf_put(&t, ",");
       char config[400];
       configText(r, config, sizeof config);
       putCsvField(&t, r->measured || r->refused[0] || *r->config ? config : "");
-      put(&t, ",");
+      TextBuf_put(&t, ",");
       putCsvField(&t, l->device);
-      put(&t, ",");
+      TextBuf_put(&t, ",");
       putCsvField(&t, l->date);
-      put(&t, ",");
+      TextBuf_put(&t, ",");
       putCsvField(&t, l->method);
-      put(&t, "\n");
+      TextBuf_put(&t, "\n");
    }
-   return finish(&t);
+   return TextBuf_finish(&t);
 }
 
 double Ladder_expectedSeconds(const Ladder *l, int step, double flops, int *basis) {
@@ -303,17 +260,6 @@ bool Ladder_settled(int nlaunches, double total_ms) {
    return nlaunches >= LADDER_SETTLE_LAUNCHES || (nlaunches >= LADDER_SETTLE_MIN && total_ms >= LADDER_SETTLE_MS);
 }
 
-static void putXml(Text *t, const char *s) {
-   for (; *s; s++) {
-      switch (*s) {
-      case '&': put(t, "&amp;"); break;
-      case '<': put(t, "&lt;"); break;
-      case '>': put(t, "&gt;"); break;
-      case '"': put(t, "&quot;"); break;
-      default: put(t, "%c", *s);
-      }
-   }
-}
 
 /* A tick spacing of 1, 2 or 5 times a power of ten giving at most about 5 ticks up to max. */
 static double tickStep(double max) {
@@ -344,74 +290,74 @@ char *Ladder_svg(const Ladder *l) {
          scale = l->rows[i].gflops;
    double step = tickStep(scale > 0 ? scale : 1);
    double axis_max = scale > 0 ? step * (double)(long long)(scale / step + 0.999999) : 1;
-   Text t = {0};
-   put(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-   put(&t, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+   TextBuf t = {0};
+   TextBuf_put(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+   TextBuf_put(&t, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
            "font-family=\"sans-serif\" font-size=\"13\">\n", width, height, width, height);
-   put(&t, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"10\" y=\"22\" font-size=\"16\" "
+   TextBuf_put(&t, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"10\" y=\"22\" font-size=\"16\" "
            "font-weight=\"bold\">");
-   putXml(&t, l->title);
-   put(&t, "</text>\n<text x=\"10\" y=\"42\" fill=\"#555\">");
-   putXml(&t, *l->device ? l->device : "the device");
+   TextBuf_putXml(&t, l->title);
+   TextBuf_put(&t, "</text>\n<text x=\"10\" y=\"42\" fill=\"#555\">");
+   TextBuf_putXml(&t, *l->device ? l->device : "the device");
    if (*l->date) {
-      put(&t, ", ");
-      putXml(&t, l->date);
+      TextBuf_put(&t, ", ");
+      TextBuf_putXml(&t, l->date);
    }
-   put(&t, ": verified GFLOPS per step; grey bars (ablated, emulated) are not ranked</text>\n");
-   put(&t, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">step</text>\n", top - 4);
+   TextBuf_put(&t, ": verified GFLOPS per step; grey bars (ablated, emulated) are not ranked</text>\n");
+   TextBuf_put(&t, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">step</text>\n", top - 4);
    for (double v = 0; v <= axis_max * 1.000001; v += step) {
       int x = label_w + (int)(bar_w * v / axis_max + 0.5);
-      put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, top, x, axis_y);
-      put(&t, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#333\">%g</text>\n", x, axis_y + 16, v);
+      TextBuf_put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, top, x, axis_y);
+      TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#333\">%g</text>\n", x, axis_y + 16, v);
    }
-   put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", label_w, axis_y, label_w + bar_w, axis_y);
-   put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", label_w, top, label_w, axis_y);
+   TextBuf_put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", label_w, axis_y, label_w + bar_w, axis_y);
+   TextBuf_put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", label_w, top, label_w, axis_y);
    bool ablated = false;
    for (int i = 0; i < l->nrows; i++)
       ablated = ablated || (l->rows[i].measured && l->rows[i].ablated);
    /* An ablated bar is not a GEMM's speed: the axis says what it is. */
-   put(&t, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">GFLOPS (verified%s; higher is "
+   TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">GFLOPS (verified%s; higher is "
            "faster)</text>\n",
        label_w + bar_w / 2, axis_y + 38,
        ablated ? ", or for an ablated bar the GEMM's flops over the ablated run's time" : "");
    for (int i = 0; i < l->nrows; i++) {
       const LadderRow *r = &l->rows[i];
       int y = top + i * row_h;
-      put(&t, "<text x=\"10\" y=\"%d\">", y + 17);
-      putXml(&t, r->label);
-      put(&t, "</text>\n");
+      TextBuf_put(&t, "<text x=\"10\" y=\"%d\">", y + 17);
+      TextBuf_putXml(&t, r->label);
+      TextBuf_put(&t, "</text>\n");
       if (!r->measured) {
-         put(&t, "<text x=\"%d\" y=\"%d\" fill=\"#999\">", label_w + 6, y + 17);
+         TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" fill=\"#999\">", label_w + 6, y + 17);
          if (r->refused[0]) {
             /* The reason: its start on the chart, whole in a tooltip and in the tables. */
             char start[64];
             snprintf(start, sizeof start, "%.57s%s", r->refused, strlen(r->refused) > 57 ? "..." : "");
-            put(&t, "<title>");
-            putXml(&t, r->refused);
-            put(&t, "</title>refused: ");
-            putXml(&t, start);
+            TextBuf_put(&t, "<title>");
+            TextBuf_putXml(&t, r->refused);
+            TextBuf_put(&t, "</title>refused: ");
+            TextBuf_putXml(&t, start);
          } else
-            put(&t, "not measured");
-         put(&t, "</text>\n");
+            TextBuf_put(&t, "not measured");
+         TextBuf_put(&t, "</text>\n");
          continue;
       }
       int w = (int)(bar_w * r->gflops / axis_max + 0.5);
       w = w > 1 ? w : 1;
       const char *fill = !Ladder_ranked(l, i) ? "#bbbbbb" : r->gflops >= best ? "#1f5fbf" : "#6a9fe6";
-      put(&t, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", label_w, y + 4, w, row_h - 8, fill);
-      put(&t, "<text x=\"%d\" y=\"%d\">%.1f%s", label_w + w + 6, y + 17, r->gflops, figureLabel(r));
+      TextBuf_put(&t, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", label_w, y + 4, w, row_h - 8, fill);
+      TextBuf_put(&t, "<text x=\"%d\" y=\"%d\">%.1f%s", label_w + w + 6, y + 17, r->gflops, figureLabel(r));
       /* The source's figure beside the measured one: a mark on the bar's row when it is on
        * the scale, else in words (a GPU's figure beside a laptop's). */
       if (r->reference_gflops > 0)
-         put(&t, "; source %g%s", r->reference_gflops, r->reference_gflops > axis_max ? " (off the scale)" : "");
-      put(&t, "</text>\n");
+         TextBuf_put(&t, "; source %g%s", r->reference_gflops, r->reference_gflops > axis_max ? " (off the scale)" : "");
+      TextBuf_put(&t, "</text>\n");
       if (r->reference_gflops > 0 && r->reference_gflops <= axis_max) {
          int rx = label_w + (int)(bar_w * r->reference_gflops / axis_max + 0.5);
-         put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#c0392b\" stroke-width=\"2\"><title>the "
+         TextBuf_put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#c0392b\" stroke-width=\"2\"><title>the "
                  "source reported %g GFLOPS</title></line>\n",
              rx, y + 2, rx, y + row_h - 2, r->reference_gflops);
       }
    }
-   put(&t, "</svg>\n");
-   return finish(&t);
+   TextBuf_put(&t, "</svg>\n");
+   return TextBuf_finish(&t);
 }

@@ -1,0 +1,52 @@
+#include "base/textbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void TextBuf_put(TextBuf *t, const char *fmt, ...) {
+   if (t->failed)
+      return;
+   for (;;) {
+      va_list ap;
+      va_start(ap, fmt);
+      int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+      va_end(ap);
+      if (n < 0) {
+         t->failed = true;
+         return;
+      }
+      if (t->s && t->len + (size_t)n < t->cap) {
+         t->len += (size_t)n;
+         return;
+      }
+      size_t ncap = (t->cap ? t->cap * 2 : 1024) + (size_t)n;
+      char *ns = realloc(t->s, ncap);
+      if (!ns) {
+         t->failed = true;
+         return;
+      }
+      t->s = ns;
+      t->cap = ncap;
+   }
+}
+
+void TextBuf_putXml(TextBuf *t, const char *s) {
+   for (; *s; s++) {
+      switch (*s) {
+      case '&': TextBuf_put(t, "&amp;"); break;
+      case '<': TextBuf_put(t, "&lt;"); break;
+      case '>': TextBuf_put(t, "&gt;"); break;
+      case '"': TextBuf_put(t, "&quot;"); break;
+      default: TextBuf_put(t, "%c", *s);
+      }
+   }
+}
+
+char *TextBuf_finish(TextBuf *t) {
+   if (t->failed) {
+      free(t->s);
+      t->s = NULL;
+   }
+   return t->s;
+}

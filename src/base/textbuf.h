@@ -1,0 +1,22 @@
+/* A growing text for exports (Markdown, CSV, SVG): every piece is appended through
+ * TextBuf_put, and a failed allocation makes the whole text NULL (TextBuf_finish) rather
+ * than a cut one. */
+#ifndef GEMMTOP_TEXTBUF_H
+#define GEMMTOP_TEXTBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct TextBuf_ {
+   char *s;
+   size_t len, cap;
+   bool failed;
+} TextBuf;
+
+void TextBuf_put(TextBuf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s with XML's five special characters escaped (SVG text and attributes). */
+void TextBuf_putXml(TextBuf *t, const char *s);
+/* The text (malloc'ed, the caller frees it), or NULL when an allocation failed. */
+char *TextBuf_finish(TextBuf *t);
+
+#endif
