@@ -29,6 +29,9 @@ Selection Cli_selection(const Options *o);
 
 /* Opens the device that --backend and --device name (or the best one). On failure prints
  * why and sets *exit_code (2 for a usage error such as an unknown device, 1 otherwise). */
+/* gemmtop bench --frontier (cli_frontier.c): every type's path, speed beside error. */
+int Cli_frontier(const Options *o);
+
 Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code);
 
 /* As gnulib's close_stdout, run at exit: output that could not be written (a full disk,

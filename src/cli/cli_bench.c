@@ -970,6 +970,8 @@ static int suiteSizes(Bench *b, const char *word, const char *kernels_dir, char 
 }
 
 int Cli_bench(const Options *o) {
+   if (o->bench.frontier)
+      return Cli_frontier(o);
    Bench *b = calloc(1, sizeof *b);
    if (!b) {
       fprintf(stderr, "gemmtop: out of host memory\n");

@@ -387,6 +387,10 @@ static const OptionSpec table[] = {
      .commands = CMD(BENCH),
      .help = "also time that backend's vendor BLAS on the same device and give % of it, e.g. cuBLAS beside "
              "an OpenCL run"},
+    {.group = GROUP_BENCH, .name = "frontier", .kind = OPT_FLAG, .field = F(bench.frontier), .commands = CMD(BENCH),
+     .help = "one set of float32 inputs through every type (FP32, 3xTF32, tf32, bfloat16, half, e4m3, e5m2 with "
+             "per-tensor and block scales) and its vendor library: speed beside the error against the float64 "
+             "product; --save FILE.svg draws it"},
     {.group = GROUP_BENCH, .name = "rounds", .value = "R", .kind = OPT_INT, .min = 1, .max = 32, .field = F(bench.rounds), .commands = CMD(BENCH),
      .help = "rounds in which the libraries and the configurations take turns; figures are medians over them",
      .dflt = "3"},

@@ -100,6 +100,7 @@ typedef struct BenchOptions_ {
    const char *sizes;        /* "1024,2048,4096" */
    const char *reference;    /* another backend whose vendor BLAS is also timed (cuda: cuBLAS) */
    int rounds;               /* rounds of libraries and configurations in turn (median) */
+   bool frontier;            /* the accuracy frontier instead (cli_frontier.c) */
 } BenchOptions;
 
 typedef struct BanksOptions_ {

@@ -437,6 +437,48 @@ bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t err
    return ok;
 }
 
+/* Element s of a stored operand as the logical one holds it: for quantising in p's layout. */
+typedef struct {
+   const Problem *p;
+   const float *logical;
+   bool a;
+} Relaid;
+
+static double relaidAt(const void *src, size_t s) {
+   const Relaid *r = src;
+   const Problem *p = r->p;
+   const bool trans = r->a ? p->trans_a : p->trans_b;
+   const size_t rows = r->a ? (size_t)p->m : (size_t)p->k, cols = r->a ? (size_t)p->k : (size_t)p->n;
+   const size_t i = trans ? s % rows : s / cols, j = trans ? s / rows : s % cols;
+   return (double)r->logical[i * cols + j];
+}
+
+bool Inputs_fromValues(Inputs *in, const Problem *p, const float *A, const float *B, uint64_t seed) {
+   memset(in, 0, sizeof *in);
+   in->shape = *p;
+   in->seed = seed;
+   in->generation = nextGeneration++;
+   for (int a = 1; a >= 0; a--) {
+      const size_t count = a ? Problem_sizeA(p) : Problem_sizeB(p);
+      const Relaid r = {.p = p, .logical = a ? A : B, .a = a};
+      void *stored = malloc((count ? count : 1) * Precision_inputSize(p->precision));
+      float *scales = Problem_scaled(p) ? malloc(Scales_count(p, a) * sizeof *scales) : NULL;
+      *(a ? &in->a : &in->b) = stored;
+      *(a ? &in->sa : &in->sb) = scales;
+      if (!stored || (Problem_scaled(p) && !scales)) {
+         Inputs_free(in);
+         return false;
+      }
+      if (Problem_scaled(p) && !Scales_quantize(p, a, relaidAt, &r, stored, scales)) {
+         Inputs_free(in);
+         return false;
+      }
+      for (size_t s = 0; !Problem_scaled(p) && s < count; s++)
+         Storage_store(Types_of(p->precision)->in, stored, s, relaidAt(&r, s));
+   }
+   return true;
+}
+
 void Inputs_free(Inputs *in) {
    free(in->a);
    free(in->b);

@@ -45,6 +45,11 @@ bool Inputs_loadFiles(Inputs *in, const Problem *p, const InputFiles *files, cha
  * that can reach half the largest value. The result would then not be finite, and the
  * verification would blame the kernel. */
 bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t errlen);
+/* Inputs made from given values: op(A) (M x K) and op(B) (K x N) as logical row-major
+ * floats, stored in p's layout and input type (rounded to nearest even; the FP8 types
+ * quantised with p's scaling), no C0 (p->beta must be 0). The same numbers thus reach every
+ * type, as the accuracy frontier needs. False when out of host memory. */
+bool Inputs_fromValues(Inputs *in, const Problem *p, const float *A, const float *B, uint64_t seed);
 void Inputs_free(Inputs *in);
 
 #endif

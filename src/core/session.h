@@ -33,7 +33,8 @@ typedef struct RunOptions_ {
    atomic_int *cancel;  /* set to non-zero to stop early (may be NULL) */
    unsigned ablate;     /* AblateFlag bits (ablate.h): compiled with the switches, never verified */
    void *verified_c;    /* when set, the verified run's C is copied here (M x N in the problem's
-                         * precision): the result that was checked, not the last timed one */
+                         * precision): the result that was checked, not the last timed one
+                         * (Session_vendor too: its first call's) */
    double launch_timeout_s; /* a launch (with its helpers) still running after this long is
                              * abandoned: RUN_TIMEOUT (0: wait as long as it takes) */
    bool cold_l2;        /* time each launch with the L2 cache cold (RunResult.cold_l2 says which ran) */

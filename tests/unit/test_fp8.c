@@ -21,6 +21,7 @@
 #include "base/types.h"
 #include "core/catalog.h"
 #include "core/config.h"
+#include "core/frontier.h"
 #include "core/inputs.h"
 #include "core/scales.h"
 #include "core/verify.h"
@@ -339,11 +340,66 @@ static void test_fp8_targets(void **state) {
    assert_true(Problem_bytes(&p) == 64.0 * 256 * 2 + 64 * 64 * 4 + 4.0 * 2);
 }
 
+/* The same values reach every type and layout (Inputs_fromValues), and the frontier's error
+ * is the exact one: 0 for C computed in extended precision, the planted error otherwise. */
+static void test_frontier_inputs_and_error(void **state) {
+   (void)state;
+   const int M = 40, N = 24, K = 300;
+   float *A = malloc(sizeof(float) * M * K), *B = malloc(sizeof(float) * K * N), *C = malloc(sizeof(float) * M * N);
+   assert_true(A && B && C);
+   Rng r;
+   Rng_seed(&r, Rng_freshSeed());
+   for (int i = 0; i < M * K; i++)
+      A[i] = (float)Rng_range(&r, -1.0, 1.0);
+   for (int i = 0; i < K * N; i++)
+      B[i] = (float)Rng_range(&r, -1.0, 1.0);
+   const Precision types[] = {PRECISION_FLOAT, PRECISION_HALF, PRECISION_E4M3, PRECISION_E5M2};
+   for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+      for (int lay = 0; lay < 4; lay++) {
+         Problem p = problem(M, N, K, types[t], lay % 2 ? SCALING_BLOCK : SCALING_TENSOR, lay / 2, lay % 2);
+         Inputs in;
+         assert_true(Inputs_fromValues(&in, &p, A, B, 9));
+         const Storage st = Types_of(p.precision)->in;
+         /* the stored value of op(A)[i][k] is A's, rounded to the type (and scaled) */
+         for (int q = 0; q < 50; q++) {
+            const size_t i = Rng_next(&r) % M, k = Rng_next(&r) % K;
+            double v = Storage_load(st, in.a, Scales_storedA(&p, i, k));
+            if (Problem_scaled(&p))
+               v *= in.sa[Scales_indexA(&p, i, k)];
+            const double tol = Problem_scaled(&p) ? 0.13 * (fabs(A[i * K + k]) + in.sa[Scales_indexA(&p, i, k)] * 0x1p-9)
+                                                 : Storage_epsilon(st) * fabs(A[i * K + k]);
+            if (fabs(v - A[i * K + k]) > tol)
+               fail_msg("%s layout %d: op(A)[%zu][%zu] %g became %g", Precision_name(p.precision), lay, i, k, A[i * K + k], v);
+         }
+         Inputs_free(&in);
+      }
+   Problem p = problem(M, N, K, PRECISION_FLOAT, SCALING_TENSOR, false, false);
+   for (int i = 0; i < M; i++)
+      for (int j = 0; j < N; j++) {
+         long double s = 0;
+         for (int k = 0; k < K; k++)
+            s += (long double)A[i * K + k] * B[k * N + j];
+         C[i * N + j] = (float)s;
+      }
+   FrontierError e;
+   Frontier_error(&p, A, B, C, 3, &e);
+   assert_int_equal(e.samples, M * N);
+   assert_true(e.max < 0x1p-23 && e.median <= e.max); /* only C's own rounding to float */
+   C[5 * N + 7] += 0.5f;                               /* one planted error */
+   Frontier_error(&p, A, B, C, 3, &e);
+   assert_true(e.max > 1e-3);
+   assert_true(e.median < 0x1p-23);
+   free(A);
+   free(B);
+   free(C);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_fp8_rounding), cmocka_unit_test(test_scale_shapes),
        cmocka_unit_test(test_quantize),     cmocka_unit_test(test_random_inputs),
        cmocka_unit_test(test_verify_scaled), cmocka_unit_test(test_fp8_targets),
+       cmocka_unit_test(test_frontier_inputs_and_error),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
