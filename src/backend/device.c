@@ -78,6 +78,20 @@ static const struct {
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
+bool Device_isKind(const char *word) {
+   for (size_t k = 0; k < NKINDS; k++)
+      if (!strcmp(word, kinds[k].alias))
+         return true;
+   return false;
+}
+
+void Device_kindNames(char *out, size_t len) {
+   size_t used = 0;
+   out[0] = '\0';
+   for (size_t k = 0; k < NKINDS && used < len; k++)
+      used += (size_t)snprintf(out + used, len - used, "%s%s", used ? ", " : "", kinds[k].alias);
+}
+
 void Device_kinds(const DeviceInfo *d, char *out, size_t len) {
    size_t used = 0;
    out[0] = '\0';

@@ -68,6 +68,10 @@ void Device_classify(DeviceInfo *d);
  * case ("Portable Computing Language"). If none: -1, and a message that lists the
  * devices and the kinds. */
 int Device_pick(const DeviceInfo *devs, int count, const char *want, char *err, size_t errlen);
+/* Whether word is a kind --device takes ("pocl", "gpu", ...), and all of them as a list
+ * ("pocl, nvidia, amd, intel, cpu, gpu"): the one list, here. */
+bool Device_isKind(const char *word);
+void Device_kindNames(char *out, size_t len);
 /* The kinds the device is of, as --device takes them: "pocl, amd, cpu". */
 void Device_kinds(const DeviceInfo *d, char *out, size_t len);
 

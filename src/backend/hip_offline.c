@@ -6,14 +6,19 @@
 
 #include "backend/backend_hip.h"
 
+/* The processor of a full target id ("gfx90a" of "gfx90a:sramecc+:xnack-"): what occupancy
+ * and the device model go by. */
+static void processorOf(const char *arch, char *out, size_t len) {
+   snprintf(out, len, "%.*s", (int)strcspn(arch, ":"), arch);
+}
+
 /* An AMD GPU of that architecture: 1024 work-items, 64 KiB of LDS, wave64. */
 static void hipDevice(const char *arch, DeviceInfo *d) {
    memset(d, 0, sizeof *d);
    d->limits = (DeviceLimits){.max_wg = 1024, .max_wi = {1024, 1024, 1024}, .local_mem = 65536, .fp64 = true,
                               .warp = 64};
    d->type = DEVICE_GPU;
-   /* the processor of a full target id ("gfx90a:sramecc+:xnack-") */
-   snprintf(d->arch, sizeof d->arch, "%.*s", (int)strcspn(arch, ":"), arch);
+   processorOf(arch, d->arch, sizeof d->arch);
    snprintf(d->vendor, sizeof d->vendor, "Advanced Micro Devices, Inc.");
    Device_classify(d);
 }
@@ -30,8 +35,7 @@ static BackendStatus compile(const char *source, const char *options, const char
    if (st != BACKEND_OK)
       return st;
    snprintf(out->code_arch, sizeof out->code_arch, "%s", arch);
-   /* occupancy goes by the processor of a full target id */
-   snprintf(out->arch, sizeof out->arch, "%.*s", (int)strcspn(arch, ":"), arch);
+   processorOf(arch, out->arch, sizeof out->arch);
    HipResources hr;
    if (Hip_resources(code, size, &hr)) {
       out->registers = hr.vgprs;

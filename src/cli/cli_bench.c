@@ -101,15 +101,10 @@ static void sizeName(const BenchSize *z, char *out, size_t len) {
 }
 
 static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, BenchConfig *c) {
-   const KernelInfo *k = Catalog_find(cat, pr->kernel);
-   char err[1024];
-   if (!k) {
-      fprintf(stderr, "gemmtop: preset %s names kernel %s, which is not in the catalog\n", pr->name, pr->kernel);
-      return false;
-   }
-   KernelInfo_defaults(k, c->values);
+   const KernelInfo *k;
+   char err[3300];
    Problem_setDefaults(&c->problem);
-   if (!Preset_apply(pr, k, c->values, &c->problem, err, sizeof err)) {
+   if (!Preset_resolve(pr, cat, &k, c->values, &c->problem, err, sizeof err)) {
       fprintf(stderr, "gemmtop: %s\n", err);
       return false;
    }

@@ -52,11 +52,8 @@ static bool choose(Session *s, const Catalog *cat, const FrontierPath *fp, int m
             KernelInfo_defaults(kernel, values);
       } else {
          Preset pr;
-         if (Select_loadPreset(name, cat, &pr, err, sizeof err) && (kernel = Catalog_find(cat, pr.kernel))) {
-            KernelInfo_defaults(kernel, values);
-            if (!Preset_apply(&pr, kernel, values, p, err, sizeof err))
-               kernel = NULL;
-         }
+         if (!Select_loadPreset(name, cat, &pr, err, sizeof err) || !Preset_resolve(&pr, cat, &kernel, values, p, err, sizeof err))
+            kernel = NULL;
       }
       if (!kernel) {
          if (!row->why[0])

@@ -73,17 +73,15 @@ static void prepareProgress(bool tty, int done, int total, const char *what) {
 static int prepareStep(Session *s, const Catalog *cat, const PresetList *presets, const LessonStep *st, char *why,
                        size_t whylen) {
    const Preset *pr = PresetList_find(presets, st->preset);
-   const KernelInfo *k = pr ? Catalog_find(cat, pr->kernel) : NULL;
-   if (!k) {
-      snprintf(why, whylen, pr ? "preset %s names kernel %s, not in the catalog" : "no preset %s", st->preset,
-               pr ? pr->kernel : "");
-      return -1;
-   }
+   const KernelInfo *k;
    long long values[KERNEL_MAX_PARAMS];
    Problem p;
-   KernelInfo_defaults(k, values);
    Problem_setDefaults(&p);
-   if (!Preset_apply(pr, k, values, &p, why, whylen))
+   if (!pr) {
+      snprintf(why, whylen, "no preset %s", st->preset);
+      return -1;
+   }
+   if (!Preset_resolve(pr, cat, &k, values, &p, why, whylen))
       return -1;
    DeviceLimits lim = Session_device(s)->limits;
    if (st->limits[0] && Session_simulateLimits(st->limits, &lim, why, whylen) &&

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "backend/device.h"
 #include "core/ablate.h"
 #include "core/session.h"
 #include "base/util.h"
@@ -145,8 +146,10 @@ static bool stepKey(ParseState *s, LessonStep *st, const char *key, const char *
 
 bool Lesson_parseCheck(const char *text, LessonCheck *out, char *why, size_t whylen) {
    memset(out, 0, sizeof *out);
-   const char *usage = "write 'banks SITE = RATIO' (e.g. banks A fragment load = 4.00), 'refused', or "
-                       "'verifies KIND' (a --device kind: pocl, cpu, gpu, nvidia, amd, intel)";
+   char names[128], usage[320];
+   Device_kindNames(names, sizeof names);
+   snprintf(usage, sizeof usage, "write 'banks SITE = RATIO' (e.g. banks A fragment load = 4.00), 'refused', or "
+            "'verifies KIND' (a --device kind: %s)", names);
    if (!strncmp(text, "banks ", 6)) {
       const char *eq = strrchr(text, '=');
       char *end;
@@ -174,14 +177,9 @@ bool Lesson_parseCheck(const char *text, LessonCheck *out, char *why, size_t why
       out->kind = LESSON_CHECK_REFUSED;
       return true;
    }
-   if (!strncmp(text, "verifies ", 9) && text[9]) {
-      static const char *kinds[] = {"pocl", "cpu", "gpu", "nvidia", "amd", "intel"};
-      for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-         if (!strcmp(text + 9, kinds[i])) {
-            out->kind = LESSON_CHECK_VERIFIES;
-            snprintf(out->device, sizeof out->device, "%s", kinds[i]);
-            return true;
-         }
+   if (!strncmp(text, "verifies ", 9) && Device_isKind(text + 9) && Util_copyWhole(out->device, sizeof out->device, text + 9)) {
+      out->kind = LESSON_CHECK_VERIFIES;
+      return true;
    }
    snprintf(why, whylen, "%s", usage);
    return false;

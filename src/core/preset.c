@@ -260,6 +260,18 @@ bool Preset_apply(const Preset *p, const KernelInfo *k, long long *values, Probl
    return true;
 }
 
+bool Preset_resolve(const Preset *p, const Catalog *cat, const KernelInfo **k, long long *values, Problem *prob,
+                    char *err, size_t errlen) {
+   *k = Catalog_find(cat, p->kernel);
+   if (!*k) {
+      snprintf(err, errlen, "preset %s (%s) names kernel %s, which is not in the catalog (%s)", p->name, p->path,
+               p->kernel, cat->dir);
+      return false;
+   }
+   KernelInfo_defaults(*k, values);
+   return Preset_apply(p, *k, values, prob, err, errlen);
+}
+
 void Preset_unstated(const Preset *p, char *out, size_t outlen) {
    struct {
       bool stated;

@@ -45,6 +45,11 @@ bool Preset_load(const char *path, Preset *out, char *err, size_t errlen);
 /* Applies to a kernel's values and a problem; err names the preset's file and line of a
  * parameter the kernel lacks or a value it does not allow. */
 bool Preset_apply(const Preset *p, const KernelInfo *k, long long *values, Problem *prob, char *err, size_t errlen);
+/* The preset's kernel in cat (*k), its values (the kernel's defaults, then the preset's) and
+ * its problem (prob as given, then the preset's fields): what every loader of a preset does.
+ * False with err when the kernel is not in the catalog or a value is not the kernel's. */
+bool Preset_resolve(const Preset *p, const Catalog *cat, const KernelInfo **k, long long *values, Problem *prob,
+                    char *err, size_t errlen);
 /* The problem fields p does not state, as a list ("size, layout, beta"); "" when it states
  * them all. A preset is whole: the explorer puts these back to the defaults and says so. */
 void Preset_unstated(const Preset *p, char *out, size_t outlen);

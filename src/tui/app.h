@@ -315,6 +315,8 @@ const char *Draw_dash(const Ui *ui);
 const char *Draw_spinner(const Ui *ui);
 /* Whether the worker's snapshot describes the configuration now chosen. */
 bool Draw_snapIsCurrent(const Ui *ui);
+/* Whether the snapshot's configuration was refused before running (a rule, the device). */
+bool Draw_snapRefused(const Ui *ui);
 /* The worker's state as a word with a glyph ("compiling", "paused"), and its style. */
 void Draw_stateText(const Ui *ui, char *out, size_t n);
 Style Draw_stateStyle(const Ui *ui);

@@ -142,6 +142,8 @@ const char *Draw_spinner(const Ui *ui) {
    return ui->utf8 ? braille[ui->frame % 10] : ascii[ui->frame % 4];
 }
 
+bool Draw_snapRefused(const Ui *ui) { return ui->snap.state == WS_STOPPED && ui->snap.status == RUN_INVALID; }
+
 /* Whether the snapshot describes the configuration now chosen. */
 bool Draw_snapIsCurrent(const Ui *ui) {
    const WorkerSnapshot *s = &ui->snap;

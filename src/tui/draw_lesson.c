@@ -130,7 +130,7 @@ static void measuredLine(Ui *ui, Lines *L) {
       addPara(L, ST_DIM, "measured: waiting for the first run of this step");
       expectedTime(ui, L);
    }
-   else if (s->state == WS_STOPPED && s->status == RUN_INVALID)
+   else if (Draw_snapRefused(ui))
       addPara(L, ST_WARN, "refused: %s", s->message);
    else if (s->state == WS_STOPPED)
       addPara(L, ST_BAD, "did not run: %s: %s", RunStatus_name(s->status), s->message);

@@ -105,7 +105,7 @@ static void referenceLines(const Ui *ui, Lines *L) {
    const char *dash = Draw_dash(ui);
    const KernelInfo *shown = Catalog_find(&ui->cat, s->config.kernel);
    /* Emulated: of a run that ran (a refused configuration has no figure to compare). */
-   const bool refused = s->state == WS_STOPPED && s->status == RUN_INVALID;
+   const bool refused = Draw_snapRefused(ui);
    const bool tensor = shown && shown->tensor, emulated = current && s->geo.emulated && !refused;
    double peak = Peaks_for(&s->peaks, ui->problem.precision, tensor, false);
    char pk[32];

@@ -298,7 +298,7 @@ void LessonUi_poll(Ui *ui) {
    const Problem *p = &s->config.problem;
    snprintf(config, sizeof config, "%s %s, %dx%dx%d %s", s->config.kernel, params, p->m, p->n, p->k,
             Precision_name(p->precision));
-   if (s->state == WS_STOPPED && s->status == RUN_INVALID) {
+   if (Draw_snapRefused(ui)) {
       Ladder_refuse(&L->ladder, L->step, s->message, config);
       L->row_taken = true;
    } else if (settled && s->config.ablate) {

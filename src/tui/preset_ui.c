@@ -39,18 +39,13 @@ static void describeDefaults(const Preset *p, const Problem *prob, char *out, si
 
 bool Ui_loadPreset(Ui *ui, const Preset *p, const int size_override[3], int size_cap, unsigned ablate,
                    const char *limits, char *err, size_t errlen) {
-   const KernelInfo *k = Catalog_find(&ui->cat, p->kernel);
-   if (!k) {
-      snprintf(err, errlen, "%s: kernel %s is not in the catalog (%s)", p->path, p->kernel, ui->kernels_dir);
-      return false;
-   }
+   const KernelInfo *k;
    long long values[KERNEL_MAX_PARAMS];
    memset(values, 0, sizeof values);
-   KernelInfo_defaults(k, values);
    Problem prob;
    Problem_setDefaults(&prob);
    prob.m = prob.n = prob.k = Ui_defaultSize(ui);
-   if (!Preset_apply(p, k, values, &prob, err, errlen))
+   if (!Preset_resolve(p, &ui->cat, &k, values, &prob, err, errlen))
       return false;
    char defaulted[256];
    describeDefaults(p, &prob, defaulted, sizeof defaulted);
