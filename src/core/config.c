@@ -229,6 +229,26 @@ static bool rulesHold(Scope *s, char *msg, size_t msglen) {
 }
 
 /* The launch: global and local sizes per dimension into g, against the device's limits. */
+/* A work-group larger than the device allows is said before any rule: it is the plainest
+ * reason (mygemm 06 with WPTM=WPTN=1 wants 8192 work-items), which a rule about how the tiles
+ * split would otherwise stand in front of. Local sizes that cannot be evaluated are left to
+ * launchSizes. */
+static bool groupFits(Scope *s, char *msg, size_t msglen) {
+   const KernelInfo *k = s->k;
+   size_t wg = 1;
+   char shape[64] = "";
+   for (int d = 0; d < k->dims; d++) {
+      long long lv;
+      if (!evalIn(s, k->local[d], "local size", &lv, NULL, 0) || lv < 1 || __builtin_mul_overflow(wg, (size_t)lv, &wg))
+         return true;
+      snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%lld", d ? " x " : "", lv);
+   }
+   if (wg <= s->lim->max_wg)
+      return true;
+   snprintf(msg, msglen, "needs %zu work-items per group (%s); this device allows %zu", wg, shape, s->lim->max_wg);
+   return false;
+}
+
 static bool launchSizes(Scope *s, Geometry *g, char *msg, size_t msglen) {
    const KernelInfo *k = s->k;
    g->dims = k->dims;
@@ -328,7 +348,8 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
    g.n = s->n;
    g.k = s->k_;
    g.pad = g.m != p->m || g.n != p->n || g.k != p->k;
-   if (!rulesHold(s, msg, msglen) || !launchSizes(s, &g, msg, msglen) || !localMemory(s, &g, msg, msglen))
+   if (!groupFits(s, msg, msglen) || !rulesHold(s, msg, msglen) || !launchSizes(s, &g, msg, msglen) ||
+       !localMemory(s, &g, msg, msglen))
       return false;
    return checkDynamic(s, &g, msg, msglen) && (geo ? (*geo = g, true) : true);
 }
