@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/ablate.h"
+#include "core/waves.h"
 #include "base/util.h"
 
 void Report_jsonString(FILE *out, const char *s) {
@@ -412,7 +413,11 @@ static void vendorJson(FILE *out, const VendorResult *vendor, const RunResult *r
 }
 
 /* What the build and the launch were: compile time, cache, resources, sizes. */
-static void buildJson(FILE *out, const RunResult *r) {
+static void buildJson(FILE *out, const DeviceInfo *dev, const RunResult *r) {
+   const Waves w = Waves_of(dev, &r->geo, r->registers, r->local_mem >= 0 ? r->local_mem : r->geo.localmem);
+   if (w.known) /* how the launch fills the GPU (core/waves.h) */
+      fprintf(out, "\"waves\":%.4g,\"last_wave_fill\":%.4g,\"slots_busy\":%.4g,\"groups_per_unit\":%d,", w.waves,
+              w.last_fill, w.busy, w.per_unit);
    jsonNumber(out, "compile_ms", r->compile_ms, true);
    jsonNumber(out, "wall_ms", r->wall_ms, true);
    fprintf(out, "\"cached\":%s,", r->cached ? "true" : "false");
@@ -500,7 +505,7 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
       fputs("null", out);
    fputc(',', out);
    if (r->status != RUN_INVALID)
-      buildJson(out, r);
+      buildJson(out, dev, r);
    fputs("\"message\":", out);
    Report_jsonString(out, r->message);
    fputs("}\n", out);
@@ -627,6 +632,12 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
    if (r->geo.pad)
       fprintf(out, "  (runs on %dx%dx%d, padded)", r->geo.m, r->geo.n, r->geo.k);
    fputc('\n', out);
+   const Waves w = Waves_of(dev, &r->geo, r->registers, r->local_mem >= 0 ? r->local_mem : r->geo.localmem);
+   if (w.known) {
+      char waves[192];
+      Waves_describe(&w, waves, sizeof waves);
+      fprintf(out, "waves      %s\n", waves);
+   }
    if (r->reps > 0) {
       fprintf(out,
               "time       %.4f ms median   %.4f min   %.4f max   spread %.1f%%   (%d launches after %d warm-up, %s L2)\n",

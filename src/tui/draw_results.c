@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/ablate.h"
+#include "core/waves.h"
 #include "tui/app.h"
 #include "tui/text.h"
 
@@ -193,6 +194,12 @@ static void launchLines(const Ui *ui, Lines *L) {
       add(L, "launch", ST_NORMAL, "global %zux%zu  local %zux%zu", g->global[0], g->global[1], g->local[0], g->local[1]);
    if (g->dims > 0 && g->pad)
       append(L, "  padded to %dx%dx%d", g->m, g->n, g->k);
+   const Waves w = Waves_of(&s->device, g, s->registers, s->local_mem >= 0 ? s->local_mem : g->localmem);
+   if (w.known) {
+      char waves[192];
+      Waves_describe(&w, waves, sizeof waves);
+      add(L, "waves", w.busy < 0.75 ? ST_WARN : ST_NORMAL, "%s", waves);
+   }
    if (s->nhelpers > 0) {
       add(L, "helpers", ST_NORMAL, "%s", "");
       for (int i = 0; i < s->nhelpers; i++) {

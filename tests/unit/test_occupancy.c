@@ -5,9 +5,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "core/occupancy.h"
+#include "core/waves.h"
 
 static void test_sm90_register_limited(void **state) {
    (void)state;
@@ -70,11 +72,53 @@ static void test_amd(void **state) {
    assert_non_null(strstr(list, "gfx90a"));
 }
 
+/* Waves of a launch on an H100 (sm_90, 132 multiprocessors): 128 x 8192 in 128 x 128 tiles
+ * is 64 work-groups, under half a wave; 4096 x 4096 is 1024, 7.76 waves at 1 a
+ * multiprocessor (the last one 76% full); a CPU has none. */
+static void test_waves(void **state) {
+   (void)state;
+   DeviceInfo h100 = {.type = DEVICE_GPU, .compute_units = 132};
+   strcpy(h100.arch, "sm_90");
+   /* 256 work-items of 168 registers each: one group per multiprocessor by registers */
+   Geometry g = {.dims = 2, .global = {64 * 256, 1}, .local = {256, 1}};
+   Waves w = Waves_of(&h100, &g, 168, 0);
+   assert_true(w.known);
+   assert_int_equal(w.groups, 64);
+   assert_int_equal(w.per_unit, 1);
+   assert_int_equal(w.full, 0);
+   assert_true(w.waves > 0.484 && w.waves < 0.485);
+   assert_true(w.busy == w.waves && w.last_fill == w.waves);
+   char text[192];
+   Waves_describe(&w, text, sizeof text);
+   assert_string_equal(text, "0.48 waves: 64 work-groups on 132 multiprocessors at 1 each; 48% of the slots busy");
+   g.global[0] = 32 * 256, g.global[1] = 32;
+   w = Waves_of(&h100, &g, 168, 0);
+   assert_int_equal(w.groups, 1024);
+   assert_int_equal(w.full, 7);
+   assert_true(fabs(w.last_fill - 100.0 / 132) < 1e-12);
+   Waves_describe(&w, text, sizeof text);
+   assert_non_null(strstr(text, "7.76 waves: 1024 work-groups on 132 multiprocessors at 1 each; the last one 76% full, "
+                                "97% of the slots busy"));
+   /* two groups a multiprocessor: half the waves */
+   w = Waves_of(&h100, &g, 64, 0);
+   assert_true(w.per_unit >= 2);
+   /* unknown: a CPU, an architecture not in the table, registers not known */
+   DeviceInfo cpu = {.type = DEVICE_CPU, .compute_units = 2};
+   assert_false(Waves_of(&cpu, &g, 64, 0).known);
+   strcpy(h100.arch, "sm_1");
+   assert_false(Waves_of(&h100, &g, 64, 0).known);
+   strcpy(h100.arch, "sm_90");
+   assert_false(Waves_of(&h100, &g, -1, 0).known);
+   Waves_describe(&(Waves){0}, text, sizeof text);
+   assert_string_equal(text, "");
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_sm90_register_limited),
        cmocka_unit_test(test_sm90_local_and_items),
        cmocka_unit_test(test_amd),
+       cmocka_unit_test(test_waves),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
