@@ -31,6 +31,7 @@ enum {
    TAKES_FORMAT = 1u << 3,
    TAKES_OUT = 1u << 4,      /* --out, --force */
    TAKES_LABELS = 1u << 5,   /* --device --kernel --size --precision, as import's labels */
+   TAKES_SHAPES = 1u << 6,   /* --shapes (export --format dispatch) */
 };
 
 /* The results options: the subcommands (TAKES_ bits) that take each, and the field that
@@ -58,6 +59,7 @@ static const struct {
     {TAKES_FORMAT, "--format", TEXT(results.format)},
     {TAKES_OUT, "--out", TEXT(results.out)},
     {TAKES_OUT, "--force", FLAG(results.force)},
+    {TAKES_SHAPES, "--shapes", TEXT(shape.shapes)},
 #undef TEXT
 #undef FLAG
 };
@@ -489,11 +491,83 @@ static bool writeRow(const StoreRecord *r, void *ctx) {
    return true;
 }
 
+/* export --format dispatch --shapes SUITE: the suite's dispatch table (a C header, or JSON
+ * for an --out ending in .json) from one device's rows of one type. */
+static int resultsDispatch(const Options *o, Store *s, OutFile *file) {
+   Catalog cat;
+   char err[1200];
+   if (!Cli_loadCatalog(&cat))
+      return 1;
+   ShapeSuite *suite = malloc(sizeof *suite);
+   DispatchEntry *e = suite ? malloc(sizeof *e * SHAPES_MAX) : NULL;
+   StoreFilter f;
+   ResultSet set = {0};
+   int rc = filterFromOptions(o, &f, true, true);
+   if (!rc && (!suite || !e)) {
+      fprintf(stderr, "gemmtop: out of host memory\n");
+      rc = 1;
+   } else if (!rc && !Shapes_resolve(o->shape.shapes, cat.dir, suite, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: results export --shapes: %s\n", err);
+      rc = 2;
+   }
+   f.ok_only = true;
+   if (!rc && s)
+      rc = gather(s, &f, &set);
+   /* One device and one type: a table that mixed them would pick across machines. */
+   for (int i = 1; !rc && i < set.n; i++) {
+      const StoreRecord *a = &set.rows[0], *b = &set.rows[i];
+      const bool devices = strcmp(a->device, b->device) != 0;
+      if (devices || a->problem.precision != b->problem.precision) {
+         fprintf(stderr, "gemmtop: results export --format dispatch: the rows are of %s (%s and %s): choose one with "
+                         "%s\n", devices ? "several devices" : "several types", devices ? a->device : Precision_name(a->problem.precision),
+                 devices ? b->device : Precision_name(b->problem.precision), devices ? "--device" : "--precision");
+         rc = 2;
+      }
+   }
+   char *text = NULL;
+   if (!rc) {
+      Results_dispatch(&set, suite, e);
+      const size_t len = o->results.out ? strlen(o->results.out) : 0;
+      text = ResultFmt_dispatch(len > 5 && !strcmp(o->results.out + len - 5, ".json"), &set, suite, e);
+      if (!text) {
+         fprintf(stderr, "gemmtop: out of host memory\n");
+         rc = 1;
+      }
+   }
+   if (!rc) {
+      fputs(text, file ? OutFile_stream(file) : stdout);
+      int found = 0;
+      for (int i = 0; i < suite->count; i++)
+         found += e[i].row >= 0;
+      if (file && !OutFile_commit(file, err, sizeof err)) {
+         fprintf(stderr, "gemmtop: --out %s\n", err);
+         rc = 1;
+      } else
+         fprintf(stderr, "gemmtop: dispatch table of %s: %d of %d shapes have a verified configuration%s%s\n",
+                 suite->name, found, suite->count, file ? ", written to " : "", file ? o->results.out : "");
+      file = NULL;
+   }
+   OutFile_discard(file);
+   free(text);
+   ResultSet_free(&set);
+   free(e);
+   free(suite);
+   Catalog_free(&cat);
+   return rc;
+}
+
 static int resultsExport(const Options *o, Store *s) {
    ResultFormat format = RESULT_FORMAT_CSV;
-   if (o->results.format && (!ResultFormat_parse(o->results.format, &format) || format == RESULT_FORMAT_CLBLAST)) {
-      fprintf(stderr, "gemmtop: results export --format %s: export writes csv, jsonl or t4 (CLBlast's tuner "
+   const bool dispatch = o->results.format && !strcmp(o->results.format, "dispatch");
+   if (o->results.format && !dispatch &&
+       (!ResultFormat_parse(o->results.format, &format) || format == RESULT_FORMAT_CLBLAST)) {
+      fprintf(stderr, "gemmtop: results export --format %s: export writes csv, jsonl, t4 or dispatch (CLBlast's tuner "
                       "format is only read, by import)\n", o->results.format);
+      return 2;
+   }
+   if (dispatch != (o->shape.shapes != NULL)) {
+      fprintf(stderr, "gemmtop: results export: %s\n", dispatch ? "--format dispatch needs --shapes SUITE: the shapes "
+                      "to choose a configuration for" : "--shapes is for --format dispatch");
       return 2;
    }
    struct stat st;
@@ -511,6 +585,8 @@ static int resultsExport(const Options *o, Store *s) {
    int rc = filterFromOptions(o, &f, true, true);
    if (rc || (rc = Cli_openOutput("--out", o->results.out, OUTFILE_STREAM_OK, &file)))
       return rc;
+   if (dispatch)
+      return resultsDispatch(o, s, file);
    ResultWriter w;
    ResultWriter_begin(&w, file ? OutFile_stream(file) : stdout, format);
    char err[1200];
@@ -613,6 +689,10 @@ static bool importRow(StoreRecord *r, void *ctx) {
 static int importFile(const Options *o, const char *path, Store *s) {
    ResultFormat format, found = RESULT_FORMAT_T4;
    bool has_format = o->results.format && ResultFormat_parse(o->results.format, &format);
+   if (o->results.format && !has_format) { /* dispatch: a table export writes, not a file of results */
+      fprintf(stderr, "gemmtop: results import --format %s: import reads t4 or clblast files\n", o->results.format);
+      return 2;
+   }
    struct stat st;
    size_t len = 0;
    char why[256];
@@ -799,7 +879,7 @@ static const struct {
     {"list", resultsList, TAKES_FILTERS | TAKES_LIMIT, false},
     {"best", resultsBest, TAKES_FILTERS, false},
     {"compare", resultsCompare, TAKES_FILTERS | TAKES_AGAINST, false},
-    {"export", resultsExport, TAKES_FILTERS | TAKES_FORMAT | TAKES_OUT, false},
+    {"export", resultsExport, TAKES_FILTERS | TAKES_FORMAT | TAKES_OUT | TAKES_SHAPES, false},
     {"import", resultsImport, TAKES_LABELS | TAKES_FORMAT, true},
 };
 #define SUBCOMMANDS "list, best, compare, export or import"

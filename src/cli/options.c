@@ -365,9 +365,10 @@ static const OptionSpec table[] = {
     {.group = GROUP_SWEEP, .name = "save-presets", .value = "N", .kind = OPT_INT, .min = 1, .max = 1000, .field = F(sweep.save_presets),
      .commands = CMD(SWEEP), .help = "save the best N as presets in your config folder"},
     {.group = GROUP_SHAPE, .name = "shapes", .value = "SUITE|FILE.shapes", .kind = OPT_TEXT, .field = F(shape.shapes),
-     .commands = CMD(BENCH) | CMD(SWEEP),
+     .commands = CMD(BENCH) | CMD(SWEEP) | CMD(RESULTS),
      .help = "the shapes of a suite (gemmtop list shapes): bench reports each and the suite's weighted geometric mean "
-             "of % of the vendor library; sweep finds the best per shape and one good across them",
+             "of % of the vendor library; sweep finds the best per shape and one good across them; results export "
+             "--format dispatch writes the best stored configuration per shape (a C header, or JSON)",
      .elsewhere = "run and the explorer take one size (-m, -n, -k, --size)"},
     {.group = GROUP_BENCH, .name = "sizes", .value = "N,N,...", .kind = OPT_TEXT, .apply = applySizes, .commands = CMD(BENCH),
      .help = "the sizes, at most 16: N for a square problem or MxNxK (e.g. 64x64x128), each number 1 to 65536",
@@ -444,9 +445,10 @@ static const OptionSpec table[] = {
      .commands = CMD(RESULTS), .help = "compare: the other side is the same device from this day"},
     {.group = GROUP_RESULTS, .name = "against-until", .value = "YYYY-MM-DD", .kind = OPT_TEXT, .apply = applyDate, .field = F(results.against_until),
      .commands = CMD(RESULTS), .help = "compare: the other side is the same device until this day"},
-    {.group = GROUP_RESULTS, .name = "format", .value = "csv|jsonl|t4|clblast", .kind = OPT_CHOICE, .choices = "csv|jsonl|t4|clblast",
+    {.group = GROUP_RESULTS, .name = "format", .value = "csv|jsonl|t4|clblast|dispatch", .kind = OPT_CHOICE, .choices = "csv|jsonl|t4|clblast|dispatch",
      .field = F(results.format), .commands = CMD(RESULTS),
-     .help = "export: csv, jsonl or t4 (Kernel Tuner's results); import: t4 or clblast (CLBlast's tuner)",
+     .help = "export: csv, jsonl, t4 (Kernel Tuner's results) or dispatch (with --shapes: the best per shape, a C "
+             "header); import: t4 or clblast (CLBlast's tuner)",
      .dflt = "export csv; import: what the file is"},
     {.group = GROUP_RESULTS, .name = "out", .value = "FILE", .kind = OPT_TEXT, .field = F(results.out), .commands = CMD(RESULTS),
      .help = "export: write to FILE", .dflt = "standard output"},

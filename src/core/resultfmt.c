@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/textbuf.h"
 #include "base/util.h"
 
 static const struct {
@@ -1045,4 +1046,111 @@ StoreRecord *ResultImport_parse(const char *name, const char *text, size_t len, 
    }
    *n = c.n;
    return c.rows ? c.rows : calloc(1, sizeof *c.rows);
+}
+
+/* ---- dispatch tables ---- */
+
+/* A C identifier from a suite's name: letters and digits, the rest '_'. */
+static void identifier(const char *name, bool upper, char *out, size_t len) {
+   size_t i = 0;
+   for (; name[i] && i + 1 < len; i++) {
+      const char c = name[i];
+      const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+      out[i] = !alnum ? '_' : upper && c >= 'a' && c <= 'z' ? (char)(c - 32) : c;
+   }
+   out[i] = '\0';
+}
+
+static void cString(TextBuf *t, const char *s) {
+   TextBuf_put(t, "\"");
+   for (; *s; s++)
+      TextBuf_put(t, *s == '"' || *s == '\\' ? "\\%c" : (unsigned char)*s < 0x20 ? "?" : "%c", *s);
+   TextBuf_put(t, "\"");
+}
+
+char *ResultFmt_dispatch(bool json, const ResultSet *s, const ShapeSuite *suite, const DispatchEntry *e) {
+   char when[32], id[64], ID[64];
+   ResultFmt_isoTime((long long)time(NULL), when);
+   identifier(suite->name, false, id, sizeof id);
+   identifier(suite->name, true, ID, sizeof ID);
+   const StoreRecord *any = NULL;
+   for (int i = 0; i < suite->count && !any; i++)
+      any = e[i].row >= 0 ? &s->rows[e[i].row] : NULL;
+   if (json) {
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddNumberToObject(o, "schema", 1);
+      cJSON_AddStringToObject(o, "suite", suite->name);
+      cJSON_AddStringToObject(o, "device", any ? any->device : "");
+      cJSON_AddStringToObject(o, "backend", any ? any->backend : "");
+      cJSON_AddStringToObject(o, "precision", any ? Precision_name(any->problem.precision) : "");
+      cJSON_AddStringToObject(o, "gemmtop", GEMMTOP_VERSION);
+      cJSON_AddStringToObject(o, "made", when);
+      cJSON *entries = cJSON_AddArrayToObject(o, "entries");
+      for (int i = 0; i < suite->count; i++) {
+         const Shape *sh = &suite->shapes[i];
+         cJSON *x = cJSON_CreateObject();
+         cJSON_AddStringToObject(x, "label", sh->label);
+         cJSON_AddNumberToObject(x, "m", sh->m);
+         cJSON_AddNumberToObject(x, "n", sh->n);
+         cJSON_AddNumberToObject(x, "k", sh->k);
+         cJSON_AddNumberToObject(x, "weight", sh->weight);
+         if (e[i].row >= 0) {
+            const StoreRecord *r = &s->rows[e[i].row];
+            char layout[3];
+            Problem_layoutName(&r->problem, layout);
+            cJSON_AddStringToObject(x, "kernel", r->kernel);
+            cJSON_AddStringToObject(x, "kernel_hash", r->kernel_hash);
+            cJSON_AddStringToObject(x, "params", r->params);
+            cJSON_AddStringToObject(x, "layout", layout);
+            cJSON_AddNumberToObject(x, "gflops", r->gflops);
+            if (isfinite(e[i].pct_of_vendor))
+               cJSON_AddNumberToObject(x, "pct_of_vendor", e[i].pct_of_vendor);
+         }
+         cJSON_AddItemToArray(entries, x);
+      }
+      char *text = cJSON_PrintUnformatted(o);
+      cJSON_Delete(o);
+      if (!text)
+         return NULL;
+      char *withNewline = malloc(strlen(text) + 2);
+      if (withNewline)
+         sprintf(withNewline, "%s\n", text);
+      cJSON_free(text);
+      return withNewline;
+   }
+   TextBuf t = {0};
+   TextBuf_put(&t, "/* gemmtop dispatch table: the best verified configuration for each shape of the suite %s",
+               suite->name);
+   TextBuf_put(&t, "\n * device: %s (%s), type: %s; made by gemmtop %s on %s from its results store.\n",
+               any ? any->device : "none measured", any ? any->backend : "-",
+               any ? Precision_name(any->problem.precision) : "-", GEMMTOP_VERSION, when);
+   TextBuf_put(&t, " * A configuration holds for the kernel file whose hash it names; kernel NULL: no verified result\n"
+                   " * at that shape. pct_of_vendor is 0 where the vendor library was not measured there. */\n");
+   TextBuf_put(&t, "#ifndef GEMMTOP_DISPATCH_%s_H\n#define GEMMTOP_DISPATCH_%s_H\n\n", ID, ID);
+   TextBuf_put(&t, "#ifndef GEMMTOP_DISPATCH_ENTRY\n#define GEMMTOP_DISPATCH_ENTRY\ntypedef struct gemmtop_dispatch_entry {\n"
+                   "   int m, n, k;\n   const char *label, *kernel, *kernel_hash, *params, *layout;\n"
+                   "   double gflops, pct_of_vendor;\n} gemmtop_dispatch_entry;\n#endif\n\n");
+   TextBuf_put(&t, "#define GEMMTOP_DISPATCH_%s_COUNT %d\nstatic const gemmtop_dispatch_entry gemmtop_dispatch_%s[%d] = {\n", ID,
+               suite->count, id, suite->count);
+   for (int i = 0; i < suite->count; i++) {
+      const Shape *sh = &suite->shapes[i];
+      TextBuf_put(&t, "   {%d, %d, %d, ", sh->m, sh->n, sh->k);
+      cString(&t, sh->label);
+      if (e[i].row < 0) {
+         TextBuf_put(&t, ", NULL, NULL, NULL, NULL, 0, 0},\n");
+         continue;
+      }
+      const StoreRecord *r = &s->rows[e[i].row];
+      char layout[3];
+      Problem_layoutName(&r->problem, layout);
+      TextBuf_put(&t, ", ");
+      cString(&t, r->kernel);
+      TextBuf_put(&t, ", ");
+      cString(&t, r->kernel_hash);
+      TextBuf_put(&t, ", ");
+      cString(&t, r->params);
+      TextBuf_put(&t, ", \"%s\", %.6g, %.4g},\n", layout, r->gflops, isfinite(e[i].pct_of_vendor) ? e[i].pct_of_vendor : 0);
+   }
+   TextBuf_put(&t, "};\n\n#endif\n");
+   return TextBuf_finish(&t);
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/results.h"
 #include "core/store.h"
 
 typedef enum {
@@ -41,6 +42,10 @@ typedef struct ResultWriter_ {
 
 /* False for a format that is only read (clblast). */
 bool ResultWriter_begin(ResultWriter *w, FILE *out, ResultFormat f);
+/* A suite's dispatch table (Results_dispatch) as a C header or a JSON object: each shape's
+ * best verified configuration (kernel, the kernel file's hash, parameters, layout, GFLOPS, %
+ * of the vendor library), for a program to choose its kernel by shape. NULL out of memory. */
+char *ResultFmt_dispatch(bool json, const ResultSet *s, const ShapeSuite *suite, const DispatchEntry *e);
 void ResultWriter_row(ResultWriter *w, const StoreRecord *r);
 void ResultWriter_end(ResultWriter *w);
 

@@ -208,3 +208,21 @@ unsigned long long Results_importKey(const StoreRecord *r) {
                       r->problem.trans_b, r->median_ms);
    return Util_hash(1469598103934665603ULL, text, len > 0 && (size_t)len < sizeof text ? (size_t)len : sizeof text - 1);
 }
+
+void Results_dispatch(const ResultSet *s, const ShapeSuite *suite, DispatchEntry *out) {
+   for (int i = 0; i < suite->count; i++) {
+      const Shape *sh = &suite->shapes[i];
+      DispatchEntry *e = &out[i];
+      *e = (DispatchEntry){.row = -1, .vendor = -1, .pct_of_vendor = NAN};
+      for (int r = 0; r < s->n; r++) {
+         const StoreRecord *rec = &s->rows[r];
+         if (rec->problem.m != sh->m || rec->problem.n != sh->n || rec->problem.k != sh->k || !Results_ranks(rec))
+            continue;
+         int *best = isVendor(rec) ? &e->vendor : &e->row;
+         if (*best < 0 || rec->gflops > s->rows[*best].gflops)
+            *best = r;
+      }
+      if (e->row >= 0 && e->vendor >= 0 && s->rows[e->vendor].gflops > 0)
+         e->pct_of_vendor = 100 * s->rows[e->row].gflops / s->rows[e->vendor].gflops;
+   }
+}

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "core/shapes.h"
 #include "core/store.h"
 
 /* Rows in memory (Store_query's callback adds them). */
@@ -45,6 +46,15 @@ typedef struct ResultPair_ {
  * (rows of the one set, side[i] 0 for a, 1 for b, other values in neither). Ordered by
  * kernel, problem and parameters. Returns the count (*out malloc'd), or -1. */
 int Results_compare(const ResultSet *s, const unsigned char *side, ResultPair **out);
+
+/* A shape suite's dispatch table (results export --format dispatch): for each shape, the
+ * best ranking row of s at its size (s holds one device's rows of one type: the caller's
+ * filter), or -1, and the vendor library's best there. */
+typedef struct DispatchEntry_ {
+   int row, vendor;
+   double pct_of_vendor;      /* NaN without a vendor row */
+} DispatchEntry;
+void Results_dispatch(const ResultSet *s, const ShapeSuite *suite, DispatchEntry *out);
 
 /* Whether an imported row is already in the store: the same origin, device, kernel,
  * parameters, problem and time figure (an import run twice adds nothing). */

@@ -73,11 +73,63 @@ expect_in "suite tiny: the weighted geometric mean of % of the vendor library ov
    "the suite's mean is stated"
 
 # sweep --shapes: the best per shape and the best across them, by the suite's weights.
-run_gemmtop sweep --kernel mygemm06_2d --shapes tiny --budget 3 --reps 2 --warmup 1 --seed 5
+run_gemmtop sweep --kernel mygemm06_2d --shapes tiny --budget 3 --reps 2 --warmup 1 --seed 5 --store "$T_DIR/r.db"
 expect_rc 0 "sweep --shapes tiny"
+SWEEP_OUT=$(printf '%s\n' "$OUT" | sed -n '/best per size:/,/best across/p')
 expect_in "tall (64x96x128):" "$OUT" "each shape's results are headed by its label"
 expect_in "best per size:" "$OUT" "the best per shape"
 expect_in "of each size's best (weighted geometric mean;" "$OUT" "the best across the suite, by its weights"
+
+# The sweep's results as a dispatch table: a C header a program compiles, and JSON, each
+# shape's best the same as the sweep's.
+run_gemmtop results export --store "$T_DIR/r.db" --format dispatch --shapes tiny --out "$T_DIR/tiny.h"
+expect_rc 0 "results export --format dispatch --shapes tiny"
+expect_in "3 of 3 shapes have a verified configuration" "$ERR" "every shape has its configuration"
+sweep_out=$SWEEP_OUT
+cat >"$T_DIR/use.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include "tiny.h"
+int main(void) {
+   for (int i = 0; i < GEMMTOP_DISPATCH_TINY_COUNT; i++) {
+      const gemmtop_dispatch_entry *e = &gemmtop_dispatch_tiny[i];
+      if (!e->kernel || strcmp(e->kernel, "mygemm06_2d") || strlen(e->kernel_hash) != 16 || !(e->gflops > 0))
+         return 1;
+      printf("%s %dx%dx%d %s %.6g\n", e->label, e->m, e->n, e->k, e->params, e->gflops);
+   }
+   return 0;
+}
+EOF
+if cc -std=c11 -Wall -Werror -I"$T_DIR" -o "$T_DIR/use" "$T_DIR/use.c" 2>"$T_DIR/cc.err" && "$T_DIR/use" >"$T_DIR/use.out"; then
+   ok "the header compiles (-Wall -Werror) and names a verified configuration per shape"
+else
+   not_ok "the dispatch header" "$(cat "$T_DIR/cc.err" "$T_DIR/tiny.h")"
+fi
+run_gemmtop results export --store "$T_DIR/r.db" --format dispatch --shapes tiny --out "$T_DIR/tiny.json"
+if [ "$RC" -eq 0 ] && msg=$(python3 - "$T_DIR/tiny.json" "$T_DIR/use.out" <<'PY' 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["suite"] == "tiny" and d["precision"] == "float" and len(d["entries"]) == 3, d
+header = {l.split()[0]: float(l.split()[-1]) for l in open(sys.argv[2])}
+for e in d["entries"]:
+    assert abs(e["gflops"] - header[e["label"]]) <= 1e-5 * e["gflops"], (e, header)
+    assert e["kernel"] == "mygemm06_2d" and e["layout"] == "NN"
+print("; ".join("%s %s" % (e["label"], e["params"]) for e in d["entries"]))
+PY
+); then
+   ok "the JSON table agrees with the header: $msg"
+else
+   not_ok "the dispatch JSON (exit $RC): ${msg:-}" "$ERR"
+fi
+# each shape's best in the table is the sweep's best for that shape
+for label in tall wide flat; do
+   params=$(grep "^$label " "$T_DIR/use.out" | cut -d' ' -f3-7)
+   case "$params:$sweep_out" in ?*:*"$label ("*") "*"$params"*) ok "$label: the table's configuration is the sweep's best ($params)" ;;
+   *) not_ok "$label: the table's $params is not the sweep's best" "$sweep_out" ;; esac
+done
+run_gemmtop results export --store "$T_DIR/r.db" --format dispatch
+expect_rc 2 "--format dispatch without --shapes is refused"
+expect_in "--format dispatch needs --shapes SUITE" "$ERR" "saying what it needs"
 
 # Refusals.
 run_gemmtop list kernels presets
