@@ -36,13 +36,15 @@ typedef struct FrontierRow_ {
 static bool choose(Session *s, const Catalog *cat, const FrontierPath *fp, int m, int n, int k, const KernelInfo **kp,
                    long long *values, Problem *p, FrontierRow *row) {
    const DeviceLimits *lim = &Session_device(s)->limits;
-   const bool cuda = !strcmp(Session_backend(s)->name, "cuda");
+   /* Presets tuned through CUDA (named -cuda) keep their tiles in dynamic shared memory:
+    * on a backend that launches without it, the next candidate. */
+   const bool dynamic = lim->dynamic_smem;
    row->why[0] = '\0';
    for (int c = 0; c < FRONTIER_CANDIDATES && fp->candidates[c]; c++) {
       const char *name = fp->candidates[c];
       const size_t len = strlen(name);
-      if (!cuda && len > 5 && !strcmp(name + len - 5, "-cuda"))
-         continue; /* tuned through CUDA (the presets' naming): elsewhere the next one */
+      if (!dynamic && len > 5 && !strcmp(name + len - 5, "-cuda"))
+         continue;
       char err[1024] = "";
       Problem_setDefaults(p);
       const KernelInfo *kernel = NULL;
@@ -62,7 +64,7 @@ static bool choose(Session *s, const Catalog *cat, const FrontierPath *fp, int m
       }
       p->m = m, p->n = n, p->k = k, p->precision = fp->precision, p->scaling = fp->scaling, p->alpha = 1, p->beta = 0;
       Geometry g;
-      if (kernel->tensor != fp->tensor_fp32 && fp->precision == PRECISION_FLOAT) {
+      if (fp->tensor >= 0 && kernel->tensor != (fp->tensor == 1)) {
          snprintf(err, sizeof err, "%s is %sa tensor-core kernel", kernel->name, kernel->tensor ? "" : "not ");
       } else if (Session_targetOk(s, kernel, err, sizeof err) && Config_check(kernel, values, p, lim, &g, err, sizeof err)) {
          *kp = kernel;

@@ -10,22 +10,22 @@
 /* The fastest configuration of each type first: Hopper's wgmma (sm_90a, CUDA), then the
  * mma.sync ladder tuned for the H100, then the ones that run anywhere (emulated on a CPU). */
 static const FrontierPath kPaths[] = {
-    {"FP32", PRECISION_FLOAT, SCALING_TENSOR, false,
+    {"FP32", PRECISION_FLOAT, SCALING_TENSOR, 0,
      {"fast-02-warptile-cuda", "fast-02-warptile", "fast-01-blocktile", "general-any"}},
-    {"3xTF32", PRECISION_FLOAT, SCALING_TENSOR, true, {"hopper-5-order", "hopper-4-consumers"}},
-    {"tf32", PRECISION_TF32, SCALING_TENSOR, false,
+    {"3xTF32", PRECISION_FLOAT, SCALING_TENSOR, 1, {"hopper-5-order", "hopper-4-consumers"}},
+    {"tf32", PRECISION_TF32, SCALING_TENSOR, -1,
      {"hopper-5-order-tf32", "tensor-5-warptile-h100-tf32-cuda", "tensor-5-warptile-h100-tf32", "tensor-4-cpasync-tf32",
       "tensor-1-global-tf32"}},
-    {"bfloat16", PRECISION_BF16, SCALING_TENSOR, false,
+    {"bfloat16", PRECISION_BF16, SCALING_TENSOR, -1,
      {"hopper-5-order-bf16", "tensor-5-warptile-h100-bfloat16-cuda", "tensor-5-warptile-h100-bfloat16",
       "tensor-3-ldmatrix-bfloat16"}},
-    {"half", PRECISION_HALF, SCALING_TENSOR, false,
+    {"half", PRECISION_HALF, SCALING_TENSOR, -1,
      {"hopper-5-order-half", "tensor-5-warptile-h100-half-cuda", "tensor-5-warptile-h100-half",
       "tensor-5-warptile-half"}},
-    {"e4m3 tensor", PRECISION_E4M3, SCALING_TENSOR, false, {"kernel:fp8mma1_scaled"}},
-    {"e4m3 block", PRECISION_E4M3, SCALING_BLOCK, false, {"kernel:fp8mma1_scaled"}},
-    {"e5m2 tensor", PRECISION_E5M2, SCALING_TENSOR, false, {"kernel:fp8mma1_scaled"}},
-    {"e5m2 block", PRECISION_E5M2, SCALING_BLOCK, false, {"kernel:fp8mma1_scaled"}},
+    {"e4m3 tensor", PRECISION_E4M3, SCALING_TENSOR, -1, {"kernel:fp8mma1_scaled"}},
+    {"e4m3 block", PRECISION_E4M3, SCALING_BLOCK, -1, {"kernel:fp8mma1_scaled"}},
+    {"e5m2 tensor", PRECISION_E5M2, SCALING_TENSOR, -1, {"kernel:fp8mma1_scaled"}},
+    {"e5m2 block", PRECISION_E5M2, SCALING_BLOCK, -1, {"kernel:fp8mma1_scaled"}},
 };
 
 const FrontierPath *Frontier_paths(int *count) {

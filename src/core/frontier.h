@@ -20,7 +20,7 @@ typedef struct FrontierPath_ {
    const char *label;         /* "FP32", "3xTF32", "tf32", "e4m3 block" */
    Precision precision;
    Scaling scaling;
-   bool tensor_fp32;          /* float on a tensor-core kernel: 3xTF32 (the only float kernels that are tensor ones) */
+   int tensor;                /* 1: a tensor-core kernel only (3xTF32 is float on one), 0: none, -1: either */
    const char *candidates[FRONTIER_CANDIDATES];
 } FrontierPath;
 
