@@ -354,17 +354,15 @@ bool Inputs_loadFiles(Inputs *in, const Problem *p, const InputFiles *files, cha
    return true;
 }
 
-/* |element i| of A or B (operand: the input type) or of C0 (the output type). */
-static double magnitude(const void *m, size_t i, Precision p, bool operand) {
-   return fabs(Storage_load(storageOf(p, operand), m, i));
-}
+/* |element i| of a matrix stored as kind. */
+static double magnitude(const void *m, size_t i, Storage kind) { return fabs(Storage_load(kind, m, i)); }
 
 /* Column maxima of a rows x cols operand (along_rows false: over each column) or row
  * maxima (true). */
-static void maxima(const void *m, size_t rows, size_t cols, Precision p, bool along_rows, double *out) {
+static void maxima(const void *m, size_t rows, size_t cols, Storage kind, bool along_rows, double *out) {
    for (size_t r = 0; r < rows; r++)
       for (size_t c = 0; c < cols; c++) {
-         double v = magnitude(m, r * cols + c, p, true);
+         double v = magnitude(m, r * cols + c, kind);
          size_t slot = along_rows ? r : c;
          if (v > out[slot])
             out[slot] = v;
@@ -373,13 +371,13 @@ static void maxima(const void *m, size_t rows, size_t cols, Precision p, bool al
 
 /* max over i of sum_k |op(S)_ik| w_k, where op(S) is S (rows x cols, k along the columns)
  * or its transpose (k along the rows). */
-static double weightedMax(const void *m, size_t rows, size_t cols, Precision p, bool k_along_cols, const double *w,
+static double weightedMax(const void *m, size_t rows, size_t cols, Storage kind, bool k_along_cols, const double *w,
                           double *scratch, size_t nout) {
    for (size_t i = 0; i < nout; i++)
       scratch[i] = 0;
    for (size_t r = 0; r < rows; r++)
       for (size_t c = 0; c < cols; c++) {
-         double v = magnitude(m, r * cols + c, p, true);
+         double v = magnitude(m, r * cols + c, kind);
          if (k_along_cols)
             scratch[r] += v * w[c];
          else
@@ -400,37 +398,49 @@ bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t err
    double alpha = fabs(dbl ? p->alpha : (double)(float)p->alpha), beta = fabs(dbl ? p->beta : (double)(float)p->beta);
    double *amax = calloc(K + 1, sizeof *amax), *bmax = calloc(K + 1, sizeof *bmax);
    double *scratch = calloc((M > N ? M : N) + 1, sizeof *scratch);
-   bool ok = amax && bmax && scratch;
+   /* The values multiplied: for the FP8 types each stored value times its scale. */
+   const bool scaled = Problem_scaled(p);
+   double *sa = scaled ? malloc((Problem_sizeA(p) + 1) * sizeof *sa) : NULL;
+   double *sb = scaled ? malloc((Problem_sizeB(p) + 1) * sizeof *sb) : NULL;
+   const Storage kind = scaled ? STORAGE_F64 : Types_of(p->precision)->in;
+   bool ok = amax && bmax && scratch && (!scaled || (sa && sb && in->sa && in->sb));
    if (!ok)
       snprintf(err, errlen, "out of host memory checking the inputs");
+   if (ok && scaled) {
+      Scales_dequantize(p, true, in->a, in->sa, sa);
+      Scales_dequantize(p, false, in->b, in->sb, sb);
+   }
+   const void *A = scaled ? (const void *)sa : in->a, *B = scaled ? (const void *)sb : in->b;
+   const char *instead = dbl || scaled ? "" : " or use --precision double";
    /* max_i |a_ik| and max_j |b_kj| for each k: a product overflows exactly when one of
     * theirs does. */
    if (ok) {
-      maxima(in->a, p->trans_a ? K : M, p->trans_a ? M : K, p->precision, p->trans_a, amax);
-      maxima(in->b, p->trans_b ? N : K, p->trans_b ? K : N, p->precision, !p->trans_b, bmax);
+      maxima(A, p->trans_a ? K : M, p->trans_a ? M : K, kind, p->trans_a, amax);
+      maxima(B, p->trans_b ? N : K, p->trans_b ? K : N, kind, !p->trans_b, bmax);
    }
    for (size_t k = 0; ok && k < K; k++)
       if (amax[k] * bmax[k] > big) {
          snprintf(err, errlen, "the inputs overflow %s: products a(i,%zu)*b(%zu,j) reach %.3g, beyond its largest value "
-                  "%.3g; scale them down%s", type, k, k, amax[k] * bmax[k], big, dbl ? "" : " or use --precision double");
+                  "%.3g; scale them down%s", type, k, k, amax[k] * bmax[k], big, instead);
          ok = false;
       }
    /* Every partial sum of C's entries is at most sum_k |a_ik| |b_kj|, which is bounded
     * from A's rows and from B's columns. */
    if (ok) {
-      double rows = weightedMax(in->a, p->trans_a ? K : M, p->trans_a ? M : K, p->precision, !p->trans_a, bmax, scratch, M);
-      double cols = weightedMax(in->b, p->trans_b ? N : K, p->trans_b ? K : N, p->precision, p->trans_b, amax, scratch, N);
+      double rows = weightedMax(A, p->trans_a ? K : M, p->trans_a ? M : K, kind, !p->trans_a, bmax, scratch, M);
+      double cols = weightedMax(B, p->trans_b ? N : K, p->trans_b ? K : N, kind, p->trans_b, amax, scratch, N);
       double c0 = 0;
       for (size_t i = 0; beta != 0 && in->c0 && i < M * N; i++)
-         c0 = fmax(c0, magnitude(in->c0, i, p->precision, false));
+         c0 = fmax(c0, magnitude(in->c0, i, Types_of(p->precision)->out));
       double bound = alpha * fmin(rows, cols) + beta * c0;
       if (!(bound <= big / 2)) {
          snprintf(err, errlen, "the inputs can overflow %s: |alpha| sum_k |a_ik b_kj| + |beta| |c0_ij| can reach %.3g, "
-                  "beyond half its largest value (%.3g); scale them down%s", type, bound, big, dbl ? "" : " or use "
-                  "--precision double");
+                  "beyond half its largest value (%.3g); scale them down%s", type, bound, big, instead);
          ok = false;
       }
    }
+   free(sa);
+   free(sb);
    free(amax);
    free(bmax);
    free(scratch);

@@ -373,6 +373,22 @@ static void test_frontier_inputs_and_error(void **state) {
          }
          Inputs_free(&in);
       }
+   /* The range check counts the scales: values near 1e20 quantise to bytes of at most 448,
+    * but their products (1e40) pass FP32's largest value, which must be refused. */
+   Problem q = problem(M, N, K, PRECISION_E4M3, SCALING_BLOCK, false, false);
+   Inputs in;
+   char err[512];
+   assert_true(Inputs_fromValues(&in, &q, A, B, 4));
+   if (!Inputs_checkRange(&in, &q, err, sizeof err))
+      fail_msg("%s", err);
+   Inputs_free(&in);
+   A[3] = 1e20f, B[3 * N + 5] = -1e20f; /* a(0,3) b(3,5) */
+   assert_true(Inputs_fromValues(&in, &q, A, B, 4));
+   assert_false(Inputs_checkRange(&in, &q, err, sizeof err));
+   assert_non_null(strstr(err, "the inputs overflow float"));
+   assert_null(strstr(err, "--precision double"));
+   Inputs_free(&in);
+   A[3] = 0.5f, B[3 * N + 5] = 0.25f;
    Problem p = problem(M, N, K, PRECISION_FLOAT, SCALING_TENSOR, false, false);
    for (int i = 0; i < M; i++)
       for (int j = 0; j < N; j++) {
