@@ -238,8 +238,8 @@ static Problem vendorProblem(const Bench *b, int pi, int si) {
  * when its layout differs). */
 static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t seed) {
    const Options *o = b->o;
-   char size[48];
-   sizeLabel(&b->sizes[si], size, sizeof size);
+   char size[112];
+   sizeName(&b->sizes[si], size, sizeof size);
    for (int c = 0; c < b->nconf && !atomic_load(&interrupted); c++) {
       BenchCell *cell = cellOf(b, c, si);
       if (round > 0 && cell->status != RUN_OK)
@@ -285,8 +285,8 @@ static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t
 /* The libraries' turn in one round at size si. */
 static void benchLibraries(Bench *b, int si, int round, const Inputs *in) {
    const Options *o = b->o;
-   char size[48];
-   sizeLabel(&b->sizes[si], size, sizeof size);
+   char size[112];
+   sizeName(&b->sizes[si], size, sizeof size);
    for (int pi = 0; pi < b->nprec && !atomic_load(&interrupted); pi++) {
       Problem vp = vendorProblem(b, pi, si);
       const char *prec = b->nprec > 1 ? Precision_name(b->precs[pi]) : "";
@@ -342,8 +342,8 @@ static void finishLib(BenchLib *lib) {
  * medians. */
 static void benchSize(Bench *b, int si) {
    const Options *o = b->o;
-   char err[1536] = "", size[48];
-   sizeLabel(&b->sizes[si], size, sizeof size);
+   char err[1536] = "", size[112];
+   sizeName(&b->sizes[si], size, sizeof size);
    Inputs in[PRECISION_COUNT];
    uint64_t seed = o->timing.has_seed ? o->timing.seed : Rng_freshSeed();
    int made = 0;
