@@ -4,6 +4,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/scales.h"
+
 const char *Precision_name(Precision p) { return Types_of(p)->name; }
 const char *Precision_inputType(Precision p) { return Types_of(p)->input; }
 const char *Precision_computeType(Precision p) { return Types_of(p)->compute; }
@@ -97,9 +99,7 @@ double Problem_flops(const Problem *p) { return 2.0 * p->m * (double)p->n * p->k
 
 double Problem_bytes(const Problem *p) {
    double in = ((double)Problem_sizeA(p) + (double)Problem_sizeB(p)) * (double)Precision_inputSize(p->precision);
-   if (Problem_scaled(p)) /* the scales, FP32 each (core/scales.h) */
-      in += 4.0 * (p->scaling == SCALING_BLOCK ? (double)p->m * ((p->k + 127) / 128) +
-                                                     (double)((p->k + 127) / 128) * ((p->n + 127) / 128)
-                                               : 2.0);
+   if (Problem_scaled(p)) /* the scales, FP32 each */
+      in += 4.0 * (double)(Scales_count(p, true) + Scales_count(p, false));
    return in + (double)Problem_sizeC(p) * (p->beta != 0.0 ? 2 : 1) * (double)Precision_size(p->precision);
 }
