@@ -527,6 +527,22 @@ static double pctOf(const Bench *b, int c, int si) {
    return 100 * cell->gflops / yard->gflops;
 }
 
+/* Configuration c at size si as a table's cell: GFLOPS and % of the yardstick, or why not. */
+static void printCell(const Bench *b, int c, int si) {
+   const BenchCell *cell = cellOf(b, c, si);
+   const double pct = pctOf(b, c, si);
+   if (si >= b->measured || (cell->status == RUN_CANCELLED && !cell->rounds))
+      printf(" %10s %6s", "-", "");
+   else if (cell->status == RUN_OK && cell->emulated)
+      printf(" %10.1f %6s", cell->gflops, "emul.");
+   else if (cell->status == RUN_OK && pct > 0)
+      printf(" %10.1f %5.1f%%", cell->gflops, pct);
+   else if (cell->status == RUN_OK)
+      printf(" %10.1f %6s", cell->gflops, "-");
+   else
+      printf(" %10s %6s", RunStatus_name(cell->status), "");
+}
+
 /* The suite's weighted geometric mean of configuration c's % of its yardstick, over the
  * shapes that have one (*used of them). */
 static double suiteMean(const Bench *b, int c, int *used) {
@@ -597,40 +613,16 @@ static void printShapeRows(const Bench *b) {
          else
             printf(" %16s", "-");
       }
-      for (int c = 0; c < b->nconf; c++) {
-         const BenchCell *cell = cellOf(b, c, si);
-         double pct = pctOf(b, c, si);
-         if (si >= b->measured || (cell->status == RUN_CANCELLED && !cell->rounds))
-            printf(" %10s %6s", "-", "");
-         else if (cell->status == RUN_OK && cell->emulated)
-            printf(" %10.1f %6s", cell->gflops, "emul.");
-         else if (cell->status == RUN_OK && pct > 0)
-            printf(" %10.1f %5.1f%%", cell->gflops, pct);
-         else if (cell->status == RUN_OK)
-            printf(" %10.1f %6s", cell->gflops, "-");
-         else
-            printf(" %10.10s %6s", RunStatus_name(cell->status), "");
-      }
+      for (int c = 0; c < b->nconf; c++)
+         printCell(b, c, si);
       putchar('\n');
    }
 }
 
 /* One row of the table: GFLOPS and % of the yardstick per size. */
 static void printCells(const Bench *b, int c) {
-   for (int si = 0; si < b->nsizes; si++) {
-      const BenchCell *cell = cellOf(b, c, si);
-      const VendorResult *yard = yardOf(b, c, si);
-      if (si >= b->measured || (cell->status == RUN_CANCELLED && !cell->rounds))
-         printf(" %10s %6s", "-", "");
-      else if (cell->status == RUN_OK && cell->emulated)
-         printf(" %10.1f %6s", cell->gflops, "emul.");
-      else if (cell->status == RUN_OK && yard->status == RUN_OK)
-         printf(" %10.1f %5.1f%%", cell->gflops, 100 * cell->gflops / yard->gflops);
-      else if (cell->status == RUN_OK)
-         printf(" %10.1f %6s", cell->gflops, "-");
-      else
-         printf(" %10s %6s", RunStatus_name(cell->status), "");
-   }
+   for (int si = 0; si < b->nsizes; si++)
+      printCell(b, c, si);
    putchar('\n');
 }
 
