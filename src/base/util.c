@@ -374,3 +374,18 @@ int Util_csvSplit(char *line, char **fields, int max) {
    }
    return n;
 }
+
+bool Util_shippedDir(const char *kernels_dir, const char *folder, const char *env, char *out, size_t outlen) {
+   const char *given = getenv(env);
+   if (given && *given)
+      return Util_copyWhole(out, outlen, given);
+   snprintf(out, outlen, "%.*s/../%s", (int)strcspn(kernels_dir, ":"), kernels_dir, folder);
+   struct stat st;
+   if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode))
+      return false;
+   char *real = realpath(out, NULL);
+   if (real && strlen(real) < outlen)
+      Util_copy(out, outlen, real);
+   free(real);
+   return true;
+}

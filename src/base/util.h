@@ -49,6 +49,10 @@ struct timespec;
 void Util_deadline(struct timespec *ts, double ms_from_now);
 /* $XDG_CONFIG_HOME/gemmtop or ~/.config/gemmtop (kind "config"), likewise "cache". */
 bool Util_userDir(const char *kind, char *out, size_t outlen);
+/* A shipped data folder (lessons, shapes): $env when set, else folder beside the first of
+ * the kernel folders (share/gemmtop/FOLDER), as a real path (no "kernels/.." detour: it is
+ * shown to users). False when there is none. */
+bool Util_shippedDir(const char *kernels_dir, const char *folder, const char *env, char *out, size_t outlen);
 /* Folder of the running executable. */
 bool Util_exeDir(char *out, size_t outlen);
 /* 64-bit FNV-1a, continued from h (start with UTIL_HASH_INIT). */

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "backend/device.h"
 #include "core/ablate.h"
@@ -379,20 +378,5 @@ const Lesson *LessonList_find(const LessonList *l, const char *name) {
 }
 
 bool Lesson_defaultDir(const char *kernels_dir, char *out, size_t outlen) {
-   const char *env = getenv("GEMMTOP_LESSONS");
-   if (env && *env) {
-      Util_copy(out, outlen, env);
-      return true;
-   }
-   /* The first of the kernel folders is the shipped one: its lessons are beside it. The
-    * path is shown to users (the chooser, messages): without its "kernels/.." detour. */
-   snprintf(out, outlen, "%.*s/../lessons", (int)strcspn(kernels_dir, ":"), kernels_dir);
-   struct stat st;
-   if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode))
-      return false;
-   char *real = realpath(out, NULL);
-   if (real && strlen(real) < outlen)
-      Util_copy(out, outlen, real);
-   free(real);
-   return true;
+   return Util_shippedDir(kernels_dir, "lessons", "GEMMTOP_LESSONS", out, outlen);
 }

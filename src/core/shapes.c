@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/util.h"
 
@@ -259,18 +258,7 @@ const ShapeSuite *ShapeSuites_find(const ShapeSuites *s, const char *name) {
 }
 
 bool Shapes_defaultDir(const char *kernels_dir, char *out, size_t outlen) {
-   const char *env = getenv("GEMMTOP_SHAPES");
-   if (env && *env)
-      return Util_copyWhole(out, outlen, env);
-   snprintf(out, outlen, "%.*s/../shapes", (int)strcspn(kernels_dir, ":"), kernels_dir);
-   struct stat st;
-   if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode))
-      return false;
-   char *real = realpath(out, NULL);
-   if (real && strlen(real) < outlen)
-      Util_copy(out, outlen, real);
-   free(real);
-   return true;
+   return Util_shippedDir(kernels_dir, "shapes", "GEMMTOP_SHAPES", out, outlen);
 }
 
 bool Shapes_resolve(const char *word, const char *kernels_dir, ShapeSuite *out, char *err, size_t errlen) {
