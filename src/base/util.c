@@ -2,6 +2,7 @@
 
 #include "base/outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -388,4 +389,23 @@ bool Util_shippedDir(const char *kernels_dir, const char *folder, const char *en
       Util_copy(out, outlen, real);
    free(real);
    return true;
+}
+
+static int compareNames(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int Util_filesEndingIn(const char *dir, const char *ext, char **names, int max) {
+   DIR *d = opendir(dir);
+   if (!d)
+      return 0;
+   const size_t elen = strlen(ext);
+   int n = 0;
+   struct dirent *e;
+   while ((e = readdir(d)) && n < max) {
+      const size_t len = strlen(e->d_name);
+      if (len > elen && !strcmp(e->d_name + len - elen, ext) && (names[n] = strdup(e->d_name)))
+         n++;
+   }
+   closedir(d);
+   qsort(names, (size_t)n, sizeof *names, compareNames);
+   return n;
 }

@@ -52,6 +52,10 @@ bool Util_userDir(const char *kind, char *out, size_t outlen);
 /* A shipped data folder (lessons, shapes): $env when set, else folder beside the first of
  * the kernel folders (share/gemmtop/FOLDER), as a real path (no "kernels/.." detour: it is
  * shown to users). False when there is none. */
+/* The names of dir's files ending in ext (".lesson"), sorted, so that what is loaded never
+ * depends on readdir's order: the count (at most max) into names (each malloc'ed), 0 when
+ * the folder cannot be read. */
+int Util_filesEndingIn(const char *dir, const char *ext, char **names, int max);
 bool Util_shippedDir(const char *kernels_dir, const char *folder, const char *env, char *out, size_t outlen);
 /* Folder of the running executable. */
 bool Util_exeDir(char *out, size_t outlen);

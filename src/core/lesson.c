@@ -1,7 +1,6 @@
 /* Lesson files: see lesson.h for the format. */
 #include "core/lesson.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -282,8 +281,6 @@ void Lesson_free(Lesson *l) {
    }
 }
 
-static int compareNames(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 static void warn(LessonList *l, const char *msg) {
    size_t w = strlen(l->warnings);
    snprintf(l->warnings + w, sizeof l->warnings - w, "%s\n", msg);
@@ -311,21 +308,10 @@ static void addLesson(LessonList *l, Lesson *lesson, int *cap) {
    l->items[l->count++] = *lesson;
 }
 
-/* Reads a folder's *.lesson files in name order, so the result never depends on readdir's. */
+/* Reads a folder's *.lesson files in name order. */
 static void loadDir(LessonList *l, const char *dir, bool user, int *cap) {
-   DIR *d = opendir(dir);
-   if (!d)
-      return;
    char *names[256];
-   int n = 0;
-   struct dirent *e;
-   while ((e = readdir(d)) && n < 256) {
-      size_t len = strlen(e->d_name);
-      if (len > 7 && !strcmp(e->d_name + len - 7, ".lesson"))
-         names[n++] = strdup(e->d_name);
-   }
-   closedir(d);
-   qsort(names, (size_t)n, sizeof *names, compareNames);
+   const int n = Util_filesEndingIn(dir, ".lesson", names, 256);
    for (int i = 0; i < n; i++) {
       char path[1024], err[1400];
       snprintf(path, sizeof path, "%s/%s", dir, names[i]);

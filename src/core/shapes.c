@@ -1,6 +1,5 @@
 #include "core/shapes.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -172,8 +171,6 @@ bool Shapes_load(const char *path, ShapeSuite *out, char *err, size_t errlen) {
    return ok;
 }
 
-static int compareNames(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 /* A suite into the list; a user's replaces a shipped one of the same name. */
 static void addSuite(ShapeSuites *s, const ShapeSuite *suite, int *cap) {
    for (int i = 0; i < s->count; i++)
@@ -194,21 +191,10 @@ static void addSuite(ShapeSuites *s, const ShapeSuite *suite, int *cap) {
    s->items[s->count++] = *suite;
 }
 
-/* A folder's *.shapes in name order, so the result never depends on readdir's. */
+/* A folder's *.shapes in name order. */
 static void loadDir(ShapeSuites *s, const char *dir, bool user, int *cap) {
-   DIR *d = opendir(dir);
-   if (!d)
-      return;
    char *names[256];
-   int n = 0;
-   struct dirent *e;
-   while ((e = readdir(d)) && n < 256) {
-      size_t len = strlen(e->d_name);
-      if (len > 7 && !strcmp(e->d_name + len - 7, ".shapes") && (names[n] = strdup(e->d_name)))
-         n++;
-   }
-   closedir(d);
-   qsort(names, (size_t)n, sizeof *names, compareNames);
+   const int n = Util_filesEndingIn(dir, ".shapes", names, 256);
    ShapeSuite *suite = malloc(sizeof *suite);
    for (int i = 0; i < n; i++) {
       char path[1024], err[1400];
