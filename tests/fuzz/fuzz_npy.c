@@ -1,6 +1,6 @@
 /* Fuzzes the .npy reader (src/core/npy.c): the input is the file. A file it accepts must
- * hold the data its shape says (float16, float32 or float64), every element must read as a
- * double, and converting it both ways must work. */
+ * hold the data its shape says (float16, float32, float64, or uint8: FP8 patterns), every
+ * element must read as a double, and converting it both ways must work. */
 #include "fuzz.h"
 
 #include <stdbool.h>
@@ -16,7 +16,7 @@ int Fuzz_npy(const uint8_t *data, size_t size) {
       return 0;
    if (a.ndim < 1 || a.ndim > 2 || !a.data)
       abort();
-   size_t elems = a.shape[0] * a.shape[1], elsize = a.is_double ? 8 : a.is_half ? 2 : 4;
+   size_t elems = a.shape[0] * a.shape[1], elsize = a.is_double ? 8 : a.is_half ? 2 : a.is_bytes ? 1 : 4;
    if (elems * elsize > size)
       abort(); /* more data than the file could hold */
    /* Touch every element: ASan reports a buffer smaller than the shape. */
