@@ -288,14 +288,7 @@ static bool launchSizes(Scope *s, Geometry *g, char *msg, size_t msglen) {
          return false;
       }
    }
-   if (wg > s->lim->max_wg) {
-      char shape[64] = "";
-      for (int d = 0; d < k->dims; d++)
-         snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%zu", d ? " x " : "", g->local[d]);
-      snprintf(msg, msglen, "needs %zu work-items per group (%s); this device allows %zu", wg, shape, s->lim->max_wg);
-      return false;
-   }
-   return true;
+   return true; /* the group's size against the device's: groupFits, before the rules */
 }
 
 /* The static local memory (`localmem:`) into g, against the device's. */

@@ -400,16 +400,11 @@ bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t err
    double *scratch = calloc((M > N ? M : N) + 1, sizeof *scratch);
    /* The values multiplied: for the FP8 types each stored value times its scale. */
    const bool scaled = Problem_scaled(p);
-   double *sa = scaled ? malloc((Problem_sizeA(p) + 1) * sizeof *sa) : NULL;
-   double *sb = scaled ? malloc((Problem_sizeB(p) + 1) * sizeof *sb) : NULL;
+   double *sa = NULL, *sb = NULL;
    const Storage kind = scaled ? STORAGE_F64 : Types_of(p->precision)->in;
-   bool ok = amax && bmax && scratch && (!scaled || (sa && sb && in->sa && in->sb));
+   bool ok = amax && bmax && scratch && (!scaled || Inputs_scaledValues(in, p, &sa, &sb));
    if (!ok)
       snprintf(err, errlen, "out of host memory checking the inputs");
-   if (ok && scaled) {
-      Scales_dequantize(p, true, in->a, in->sa, sa);
-      Scales_dequantize(p, false, in->b, in->sb, sb);
-   }
    const void *A = scaled ? (const void *)sa : in->a, *B = scaled ? (const void *)sb : in->b;
    const char *instead = dbl || scaled ? "" : " or use --precision double";
    /* max_i |a_ik| and max_j |b_kj| for each k: a product overflows exactly when one of
@@ -445,6 +440,19 @@ bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t err
    free(bmax);
    free(scratch);
    return ok;
+}
+
+bool Inputs_scaledValues(const Inputs *in, const Problem *p, double **A, double **B) {
+   *A = in->sa && in->sb ? malloc((Problem_sizeA(p) + 1) * sizeof **A) : NULL;
+   *B = *A ? malloc((Problem_sizeB(p) + 1) * sizeof **B) : NULL;
+   if (!*B) {
+      free(*A);
+      *A = NULL;
+      return false;
+   }
+   Scales_dequantize(p, true, in->a, in->sa, *A);
+   Scales_dequantize(p, false, in->b, in->sb, *B);
+   return true;
 }
 
 /* Element s of a stored operand as the logical one holds it: for quantising in p's layout. */

@@ -49,6 +49,10 @@ bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t err
  * floats, stored in p's layout and input type (rounded to nearest even; the FP8 types
  * quantised with p's scaling), no C0 (p->beta must be 0). The same numbers thus reach every
  * type, as the accuracy frontier needs. False when out of host memory. */
+/* The operands as multiplied, in p's layout as doubles: for the FP8 types each stored value
+ * times its scale (exact). *A and *B malloc'ed; false (both NULL) when out of memory or the
+ * scales are missing. */
+bool Inputs_scaledValues(const Inputs *in, const Problem *p, double **A, double **B);
 bool Inputs_fromValues(Inputs *in, const Problem *p, const float *A, const float *B, uint64_t seed);
 void Inputs_free(Inputs *in);
 

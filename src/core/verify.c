@@ -17,7 +17,6 @@
 
 #include "base/lowprec.h"
 #include "base/rng.h"
-#include "core/scales.h"
 
 typedef long double ldouble;
 
@@ -771,14 +770,12 @@ void Verify_inputs(const Problem *p, const Inputs *in, const void *C, uint64_t s
       Verify_gemm(p, in->a, in->b, in->c0, C, seed, out);
       return;
    }
-   double *A = malloc((Problem_sizeA(p) + 1) * sizeof *A), *B = malloc((Problem_sizeB(p) + 1) * sizeof *B);
-   if (!A || !B || !in->sa || !in->sb) {
+   double *A, *B;
+   if (!Inputs_scaledValues(in, p, &A, &B)) {
       if (worthChecking(p, in->a, in->b, in->c0, C, out))
          fail(out, !in->sa || !in->sb ? "FAILED: cannot verify: the FP8 scales are missing"
                                       : "FAILED: cannot verify: out of memory");
    } else {
-      Scales_dequantize(p, true, in->a, in->sa, A);
-      Scales_dequantize(p, false, in->b, in->sb, B);
       verifyKinds(p, A, B, STORAGE_F64, in->c0, C, seed, out);
    }
    free(A);
