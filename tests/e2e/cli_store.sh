@@ -100,7 +100,10 @@ expect_in "1 configuration stored as failed is measured again" "$ERR" "and says 
    ok "it alone was measured again, and verified" ||
    not_ok "after resuming a failed configuration" "$(sql "SELECT group_concat(params || ':' || outcome, ', ') FROM results WHERE origin = 'sweep'")"
 
-# Two sweeps of one space at once: the second says at start that the first is running.
+# Two sweeps of one space at once: the second says at start that the first is running. The
+# first measures long (4000 warm-up launches a configuration, seconds each), so that it is still
+# running when the second, started once the first's first row is in, reads the mark: with
+# 20 launches a busy machine let the first end before the second began (a sanitizer run).
 python3 - "$GEMMTOP_BIN" "$STORE" "$T_DIR" $SWEEP <<'PY' >"$T_DIR/two" 2>&1
 import os, sqlite3, subprocess, sys, time
 binary, store, tmp, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
@@ -108,7 +111,8 @@ def rows():
     db = sqlite3.connect("file:%s?mode=ro" % store, uri=True, timeout=15)
     return db.execute("SELECT count(*) FROM results WHERE origin = 'sweep'").fetchone()[0]
 before = rows()
-first = subprocess.Popen([binary] + args + ["--fresh"], stdout=subprocess.DEVNULL, stderr=open(tmp + "/a.err", "w"))
+first = subprocess.Popen([binary] + args + ["--fresh", "--warmup", "4000"], stdout=subprocess.DEVNULL,
+                         stderr=open(tmp + "/a.err", "w"))
 deadline = time.time() + 180
 while rows() == before and first.poll() is None and time.time() < deadline:
     time.sleep(0.02)
