@@ -7,7 +7,7 @@
 #include "base/children.h"
 #include "cli/cli.h"
 #include "cli/cli_banks.h"
-#include "cli/measure.h"
+#include "core/measurer.h"
 #include "cli/options.h"
 #include "core/inspect.h"
 #include "core/session.h"
@@ -19,6 +19,7 @@
 static int explore(const Options *o) {
    UiStart start = {.sel = Cli_selection(o), .seed = o->timing.seed, .has_seed = o->timing.has_seed, .ascii = o->output.ascii,
                     .no_color = o->output.no_color, .sweep_budget = o->sweep.budget, .sweep_exhaustive = o->sweep.exhaustive,
+                    .sweep_strategy = o->sweep.strategy,
                     .sweep_timeout = o->sweep.timeout, .store = o->storage.path, .no_store = o->storage.off,
                     .banks = o->banks.count, .bank_width = o->banks.bank_width, .simd_width = o->banks.simd_width};
    return Ui_main(&start);
@@ -43,7 +44,7 @@ static int (*const run[COMMAND_COUNT])(const Options *o) = {
 };
 
 int main(int argc, char **argv) {
-   /* Not commands for users: the process in which a sweep measures (cli/measure.h), and
+   /* Not commands for users: the process in which a sweep measures (core/measurer.h), and
     * the explorer's offline compile for a target whose compiler cannot share its process
     * (core/inspect.h). Each layer starts its child by name (base/children.h). */
    Children_register(MEASURE_CHILD, Measure_child);

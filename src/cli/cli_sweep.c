@@ -3,7 +3,7 @@
  * exhaustive, or anneal, genetic and bayes, which learn from what was measured) proposes
  * the rest, within --budget and --time-budget. What it proposes is compiled in parallel
  * into the disk cache, then verified and timed one by one in a child process, where a
- * launch that does not end can be abandoned (cli/measure.h); the outcomes go back to the
+ * launch that does not end can be abandoned (core/measurer.h); the outcomes go back to the
  * strategy. Every skipped configuration says why: invalid, compile failed, wrong result,
  * timeout. With a list of --size, each size is searched and the best across them named.
  * --simulate replays a recorded space instead (cli_simulate.c); --mpi measures on the
@@ -19,7 +19,7 @@
 #include "cli/mpisweep.h"
 #include "core/ahead.h"
 #include "core/shapes.h"
-#include "cli/measure.h"
+#include "core/measurer.h"
 #include "cli/recorder.h"
 #include "base/diskcache.h"
 #include "core/peaks.h"
@@ -28,8 +28,6 @@
 #include "core/search.h"
 #include "core/sweep.h"
 #include "base/util.h"
-
-typedef SweepCandidate Candidate;
 
 static void progress(bool tty, const char *what, int done, int total, double t0, const char *best) {
    if (!tty)
@@ -47,16 +45,34 @@ void Cli_sweepProgress(bool tty, const char *what, int done, int total, double t
    progress(tty, what, done, total, t0, best);
 }
 
-static int compareGflops(const void *a, const void *b) {
-   const Candidate *x = a, *y = b;
-   if (x->outcome != y->outcome)
-      return (x->outcome != SWEEP_OK) - (y->outcome != SWEEP_OK);
-   return (x->gflops < y->gflops) - (x->gflops > y->gflops);
+/* The progress line of SweepRun_measureAll (core/sweeprun.h): a phase ends with best NULL. */
+typedef struct Progress_ {
+   bool tty;
+   char best[256];
+} Progress;
+
+static void onProgress(void *ctx, const char *phase, int done, int total, double since, const char *best) {
+   Progress *pr = ctx;
+   if (best)
+      Util_copy(pr->best, sizeof pr->best, best);
+   progress(pr->tty, phase, done, total, since, pr->best);
+   if (!best && pr->tty)
+      fputc('\n', stderr);
+   if (!best)
+      pr->best[0] = '\0';
 }
+
+static void onNote(void *ctx, const char *text) {
+   (void)ctx;
+   fprintf(stderr, "gemmtop: %s\n", text);
+}
+
+/* A record into the store through the command's recorder, which says a failure once. */
+static void recordInto(void *ctx, StoreRecord *r) { Recorder_add(ctx, r, 1); }
 
 /* Every tried configuration as CSV or JSON lines into f (the caller checks the writes). */
 static void writeResults(FILE *f, bool json, bool header, const KernelInfo *k, const Problem *p,
-                         const SweepModel *models, const Candidate *c, int n, bool emulated) {
+                         const SweepModel *models, const SweepCandidate *c, int n, bool emulated) {
    if (!json && header)
       fprintf(f, "kernel,params,device,m,n,k,precision,outcome,gflops,time_ms,compile_ms,max_rel_err,reason,emulated\n");
    for (int i = 0; i < n; i++) {
@@ -108,162 +124,17 @@ static void writeResults(FILE *f, bool json, bool header, const KernelInfo *k, c
 
 static bool isJsonName(const char *path) { return strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".json"); }
 
-/* The compile-ahead pool: its own session on the same device, --jobs threads. NULL (and
- * said once) when it cannot start: the runs compile instead. */
-static Ahead *startPool(const Options *o, const Catalog *cat) {
-   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-   int jobs = o->sweep.jobs ? o->sweep.jobs : (int)(cores > 0 ? cores : 1);
-   if (jobs > AHEAD_MAX_THREADS)
-      jobs = AHEAD_MAX_THREADS;
-   char err[1024];
-   Ahead *pool = Ahead_start(cat->dir, jobs, err, sizeof err);
-   if (!pool)
-      fprintf(stderr, "gemmtop: compiling one by one: %s\n", err);
-   return pool;
-}
-
-/* Compiles the candidates into the disk cache with the pool, so that the runs load them;
- * a candidate that does not compile is marked with the compiler's message and not run. */
-static void compileAhead(Ahead *pool, const AheadTarget *t, Candidate *cands, int n, bool tty, double t0) {
-   long long (*values)[KERNEL_MAX_PARAMS] = malloc(sizeof *values * (size_t)n);
-   if (!pool || !values) {
-      free(values);
-      return;
-   }
-   for (int i = 0; i < n; i++)
-      memcpy(values[i], cands[i].values, sizeof values[i]);
-   Ahead_want(pool, t, (const long long (*)[KERNEL_MAX_PARAMS])values, n);
-   free(values);
-   AheadStatus st;
-   do {
-      Ahead_status(pool, &st);
-      progress(tty, "compiling", st.done + st.failed, n, t0, "");
-   } while (!Ahead_wait(pool, 100));
-   progress(tty, "compiling", n, n, t0, "");
-   if (tty)
-      fputc('\n', stderr);
-   Ahead_status(pool, &st);
-   if (st.error[0])
-      fprintf(stderr, "gemmtop: compiling ahead: %s; the runs compile instead\n", st.error);
-   char err[1024];
-   for (int i = 0; i < n; i++) {
-      RunStatus rs;
-      if (Ahead_job(pool, i, &rs, err, sizeof err) == AHEAD_FAILED && rs == RUN_COMPILE_ERROR) {
-         cands[i].outcome = SWEEP_COMPILE;
-         snprintf(cands[i].reason, sizeof cands[i].reason, "%s", err);
-      }
-   }
-}
-
-/* Verifies and times one candidate in the measuring child (cli/measure.h): a launch over
- * the timeout is abandoned with its process, and the sweep goes on. */
-static void measureOne(Measurer *m, const KernelInfo *k, Candidate *c) {
-   if (c->outcome == SWEEP_COMPILE)
-      return;
-   if (!m) {
-      c->outcome = SWEEP_FAILED;
-      snprintf(c->reason, sizeof c->reason, "out of host memory");
-      return;
-   }
-   Measurer_run(m, c->values, k->nparams, c);
-}
-
-/* Where a sweep's results go: the store (rec), under the sweep's key. */
-struct SweepRecording_ {
-   Recorder *rec;
-   RecordPlace at;
-   const Problem *p;
-   int reps;          /* timed launches of each configuration */
-   bool cold_l2;      /* timed with the L2 cold: another sweep than a warm one */
-   char key[33];
-};
-
-/* One configuration's outcome into the store as soon as it is known: a sweep killed
- * after it does not measure it again. */
-static void recordOne(const SweepRecording *sr, const KernelInfo *k, const Candidate *c, bool emulated) {
-   StoreRecord r;
-   Record_fromCandidate(&r, "sweep", &sr->at, k, sr->p, c, emulated, sr->cold_l2, sr->key);
-   r.reps = c->outcome == SWEEP_OK ? sr->reps : 0;
-   Recorder_add(sr->rec, &r, 1);
-}
-
-void Cli_sweepRecord(const SweepWork *work, const DeviceInfo *dev, const SweepCandidate *c) {
-   SweepRecording sr = *work->recording;
-   if (dev)
-      sr.at.dev = dev;
-   recordOne(&sr, work->k, c, work->emulated);
-}
-
-typedef struct Stored_ {
-   const KernelInfo *k;
-   Candidate *all;
-   int nall;
-   bool *taken;      /* [nall]: its outcome is the store's */
-} Stored;
-
-/* A configuration whose latest stored outcome is "failed" (out of memory, a device error:
- * not the configuration's own doing, perhaps passing) is measured again on resuming; the
- * others (ok, invalid, compile failed, wrong result, timeout) are the configuration's and
- * are kept. */
-static bool keptOnResume(const Candidate *c) { return c->outcome != SWEEP_FAILED; }
-
-static bool takeRecord(const StoreRecord *r, void *ctx) {
-   Stored *st = ctx;
-   long long values[KERNEL_MAX_PARAMS];
-   if (!Record_parseParams(st->k, r->params, values))
-      return true;
-   size_t bytes = sizeof values[0] * (size_t)st->k->nparams;
-   for (int i = 0; i < st->nall; i++)
-      if (!memcmp(st->all[i].values, values, bytes)) {
-         /* Oldest first: a later record of the same configuration (--fresh) wins. */
-         Record_toCandidate(r, &st->all[i]);
-         st->taken[i] = keptOnResume(&st->all[i]);
-         break;
-      }
-   return true;
-}
-
-/* Resuming: the configurations that the store has under this sweep's key take their
- * outcome from it (taken[i] set), but for those that failed (*retried of them). Returns
- * how many. */
-static int takeStored(Recorder *rec, const char *key, const KernelInfo *k, Candidate *all, int nall, bool *taken,
-                      int *retried) {
-   Stored st = {k, all, nall, taken};
-   StoreFilter f;
-   StoreFilter_init(&f);
-   f.sweep_key = key;
-   char err[1536];
-   if (!Store_query(rec->store, &f, takeRecord, &st, err, sizeof err))
-      fprintf(stderr, "gemmtop: nothing taken from the store: %s\n", err);
-   int n = 0;
-   *retried = 0;
-   for (int i = 0; i < nall; i++) {
-      n += taken[i];
-      if (!taken[i] && all[i].outcome == SWEEP_FAILED) {
-         *retried += 1;
-         all[i].outcome = SWEEP_PENDING; /* to be measured in this run */
-         all[i].reason[0] = '\0';
-      }
-   }
-   return n;
-}
-
-/* One problem size's sweep: its space, what was tried (in the order measured, then best
- * first) and the child that measures it. */
+/* One problem size's sweep: its space, then its run (core/sweeprun.h), and what was tried
+ * (best first once ranked). */
 typedef struct SizeRun_ {
    Problem p;
    char label[112];   /* how reports name it: "4096x4096x1024", or a shape's "qkv-128 (128x6144x4096)" */
    double weight;     /* in the geometric mean across sizes (a shape suite's, else 1) */
-   SweepSpace sp;
-   Candidate *tried;
-   int n, cap;
+   SweepSpace sp;     /* listed; moved into the run when it opens */
+   SweepRun *run;
+   SweepCandidate *tried;
+   int n;
    int counts[SWEEP_OUTCOMES];
-   bool out_of_time;
-   int taken;         /* of them from the results store */
-   int retried;       /* stored as failed, measured again */
-   int running;       /* Store_sweepBegin's mark, -1 none */
-   bool *is_taken;    /* [sp.count]: that candidate's outcome is the store's */
-   SweepRecording sr;
    int stopped;       /* a driver's exit code: the sweep was stopped (a signal) */
 } SizeRun;
 
@@ -288,125 +159,36 @@ typedef struct SweepPlan_ {
    char suite[64];         /* --shapes: the suite's name ("" for --size) */
 } SweepPlan;
 
-static bool outOfTime(const SweepPlan *pl) {
-   return pl->o->sweep.time_budget > 0 && Util_nowMs() - pl->t0 >= pl->o->sweep.time_budget * 1000;
-}
-
-static MeasureJob measureJob(const SweepPlan *pl, const Problem *p) {
+/* Opens a size's run on its listed space: the store's key, and what it holds. False when
+ * out of memory. */
+static bool openRun(const SweepPlan *pl, SizeRun *run) {
    const Options *o = pl->o;
-   MeasureJob job = {.device = pl->dev.index, .problem = *p, .seed = pl->seed, .reps = o->timing.reps, .warmup = o->timing.warmup,
-                     .timeout_s = Sweep_timeout(o->sweep.timeout, &pl->dev), .cold_l2 = o->timing.cold_l2};
-   Util_copy(job.backend, sizeof job.backend, pl->backend);
-   Util_copy(job.kernel, sizeof job.kernel, pl->k->name);
-   return job;
+   bool store = pl->rec->store != NULL;
+   SweepSetup su = {.k = pl->k, .kernels_dir = pl->cat->dir, .backend = pl->backend, .dev = &pl->dev,
+                    .problem = run->p, .base = pl->base, .free_mask = pl->free_mask, .strategy = pl->strategy,
+                    .budget = pl->budget, .time_budget_s = o->sweep.time_budget, .t0 = pl->t0, .seed = pl->seed,
+                    .reps = o->timing.reps, .warmup = o->timing.warmup,
+                    .timeout_s = Sweep_timeout(o->sweep.timeout, &pl->dev), .cold_l2 = o->timing.cold_l2,
+                    .emulated = pl->emulated, .store = pl->rec->store, .fresh = o->storage.fresh,
+                    .record = store ? recordInto : NULL, .record_ctx = pl->rec};
+   run->run = SweepRun_open(&su, &run->sp);
+   if (run->run && SweepRun_another(run->run))
+      fprintf(stderr, "gemmtop: another sweep of this space is running on this store: each sweep takes what "
+                      "the store holds when it starts, so the two may measure the same configurations; run "
+                      "this one again when the other is done to take its results\n");
+   return run->run != NULL;
 }
 
-/* Appends c to what was tried at this size; false when out of memory. */
-static bool addTried(SizeRun *run, const Candidate *c) {
-   if (run->n == run->cap) {
-      int cap = run->cap ? 2 * run->cap : 64;
-      Candidate *t = realloc(run->tried, sizeof *t * (size_t)cap);
-      if (!t)
-         return false;
-      run->tried = t;
-      run->cap = cap;
-   }
-   run->tried[run->n++] = *c;
-   return true;
-}
-
-/* A driver measures (sweep --mpi): the strategy, one that learns nothing, proposes the
- * whole budget, the driver measures and records each as it comes, and the outcomes go
- * back to the strategy. */
-static bool measureDriven(SweepPlan *pl, SizeRun *run, Search *se, int *index, int budget) {
-   int from = run->n;
-   for (int i; run->n < budget && (i = Search_ask(se)) >= 0;) {
-      index[run->n] = i;
-      if (!addTried(run, &run->sp.cands[i]))
-         return false;
-   }
-   MeasureJob job = measureJob(pl, &run->p);
-   SweepWork work = {.o = pl->o, .k = pl->k, .job = &job, .dev = &pl->dev, .base = pl->base,
-                     .free_mask = pl->free_mask, .emulated = pl->emulated, .tty = pl->tty, .t0 = pl->t0,
-                     .recording = &run->sr, .kernels_dir = pl->cat->dir};
-   run->stopped = pl->driver->measure(pl->driver->ctx, &work, &run->tried[from], run->n - from, pl->models,
-                                      &pl->nmodels);
-   for (int b = from; b < run->n && !run->stopped; b++)
-      Search_tell(se, index[b], run->tried[b].outcome, run->tried[b].gflops);
-   return true;
-}
-
-/* Searches one size: the strategy proposes a batch (all of the budget at once for the
- * strategies that learn nothing, as many as compile at once for those that learn), the
- * batch is compiled ahead and measured, and the outcomes go back to the strategy. */
+/* Searches one size: here (compiled ahead, measured in a child process) or by the driver.
+ * False when out of memory. */
 static bool searchSize(SweepPlan *pl, SizeRun *run) {
-   const Options *o = pl->o;
-   int budget = pl->budget > 0 && pl->budget < run->sp.count ? pl->budget : run->sp.count;
-   if (budget < run->taken)
-      budget = run->taken; /* what the store had counts in the budget, and all of it is shown */
-   bool learns = pl->strategy >= SEARCH_ANNEAL;
-   Search *se = Search_new(pl->strategy, &run->sp, pl->k->nparams, pl->seed);
-   int *index = malloc(sizeof *index * (size_t)budget);
-   MeasureJob job = measureJob(pl, &run->p);
-   Measurer *m = Measurer_new(&job);
-   bool ok = se && index;
-   /* Resuming: the store's outcomes are known to the strategy, and shown, not measured. */
-   for (int i = 0; ok && i < run->sp.count; i++)
-      if (run->is_taken && run->is_taken[i]) {
-         Search_know(se, i, run->sp.cands[i].outcome, run->sp.cands[i].gflops);
-         ok = addTried(run, &run->sp.cands[i]);
-      }
-   if (!ok || pl->driver) {
-      ok = ok && measureDriven(pl, run, se, index, budget);
-      Search_free(se);
-      free(index);
-      Measurer_free(m);
-      return ok;
+   if (pl->driver) {
+      run->stopped = SweepRun_drive(run->run, pl->driver, pl->tty, pl->models, &pl->nmodels);
+      return run->stopped >= 0;
    }
-   bool compile = DiskCache_enabled() && budget - run->n > 1;
-   Ahead *pool = compile ? startPool(o, pl->cat) : NULL;
-   int batch = learns || o->sweep.time_budget > 0 ? (pool ? Ahead_threads(pool) : 1) : budget - run->n;
-   AheadTarget t = Ahead_target(pl->backend, pl->dev.index, pl->k->name, &run->p, 0);
-   char best[256] = "";
-   double bestGflops = 0, t1 = Util_nowMs();
-   while (run->n < budget && !(run->out_of_time = outOfTime(pl))) {
-      int from = run->n, nb = 0;
-      for (int i; nb < batch && from + nb < budget && (i = Search_ask(se)) >= 0; nb++) {
-         index[from + nb] = i;
-         if (!addTried(run, &run->sp.cands[i]))
-            break;
-      }
-      if (nb == 0 || run->n != from + nb)
-         break;
-      if (pool)
-         compileAhead(pool, &t, &run->tried[from], nb, pl->tty && !learns && o->sweep.time_budget <= 0, pl->t0);
-      for (int b = 0; b < nb; b++) {
-         Candidate *c = &run->tried[from + b];
-         if ((run->out_of_time = outOfTime(pl))) {
-            run->n = from + b; /* proposed, never measured */
-            break;
-         }
-         progress(pl->tty, "running", from + b, budget, t1, best);
-         measureOne(m, pl->k, c);
-         recordOne(&run->sr, pl->k, c, pl->emulated);
-         Search_tell(se, index[from + b], c->outcome, c->gflops);
-         if (c->outcome == SWEEP_OK && !pl->emulated && c->gflops > bestGflops) {
-            bestGflops = c->gflops;
-            char params[200];
-            KernelInfo_formatParams(pl->k, c->values, params, sizeof params);
-            snprintf(best, sizeof best, "best %.1f GFLOPS (%s)", c->gflops, params);
-         }
-      }
-   }
-   progress(pl->tty, "running", run->n, budget, t1, best);
-   if (pl->tty)
-      fputc('\n', stderr);
-   /* Idle now: its threads end at once. */
-   Ahead_stop(pool, 10000);
-   Measurer_free(m);
-   Search_free(se);
-   free(index);
-   return true;
+   Progress pr = {.tty = pl->tty};
+   SweepEvents ev = {.progress = onProgress, .note = onNote, .ctx = &pr};
+   return SweepRun_measureAll(run->run, pl->o->sweep.jobs, &ev);
 }
 
 /* The table (or CSV/JSON) on stdout, best first; first: the first size (the CSV header). */
@@ -415,7 +197,7 @@ static bool searchSize(SweepPlan *pl, SizeRun *run) {
  * says which it is. */
 static void reportModel(const SweepPlan *pl, const SizeRun *run, int model) {
    const SweepModel *sm = &pl->models[model];
-   const Candidate *all = run->tried;
+   const SweepCandidate *all = run->tried;
    Peaks peaks;
    Peaks_cached(&sm->dev, pl->backend, &peaks);
    double peak = Peaks_for(&peaks, run->p.precision, pl->k->tensor, pl->emulated);
@@ -449,7 +231,7 @@ static void reportModel(const SweepPlan *pl, const SizeRun *run, int model) {
 static void report(const SweepPlan *pl, const SizeRun *run, bool first, bool several) {
    const Options *o = pl->o;
    const KernelInfo *k = pl->k;
-   const Candidate *all = run->tried;
+   const SweepCandidate *all = run->tried;
    int n = run->n;
    const int *counts = run->counts;
    if (o->output.format != FORMAT_TABLE) {
@@ -466,11 +248,12 @@ static void report(const SweepPlan *pl, const SizeRun *run, bool first, bool sev
       reportModel(pl, run, m);
    printf("\ntried %d of %d valid (%d invalid dropped before compiling): %d ok, %d compile failed, %d wrong result, "
           "%d timeout, %d failed; %.1f s; timed with a %s L2%s",
-          n, run->sp.count, run->sp.invalid, counts[SWEEP_OK], counts[SWEEP_COMPILE], counts[SWEEP_WRONG],
-          counts[SWEEP_TIMEOUT], counts[SWEEP_FAILED], (Util_nowMs() - pl->t0) / 1000, pl->o->timing.cold_l2 ? "cold" : "warm",
-          run->out_of_time ? "; --time-budget reached" : "");
-   if (run->taken)
-      printf("; %d of them from the results store", run->taken);
+          n, SweepRun_space(run->run)->count, SweepRun_space(run->run)->invalid, counts[SWEEP_OK],
+          counts[SWEEP_COMPILE], counts[SWEEP_WRONG], counts[SWEEP_TIMEOUT], counts[SWEEP_FAILED],
+          (Util_nowMs() - pl->t0) / 1000, pl->o->timing.cold_l2 ? "cold" : "warm",
+          SweepRun_outOfTime(run->run) ? "; --time-budget reached" : "");
+   if (SweepRun_taken(run->run))
+      printf("; %d of them from the results store", SweepRun_taken(run->run));
    putchar('\n');
    for (int i = 0; i < n; i++)
       if (all[i].outcome != SWEEP_OK && all[i].outcome != SWEEP_PENDING) {
@@ -484,7 +267,7 @@ static void report(const SweepPlan *pl, const SizeRun *run, bool first, bool sev
 
 /* --save-presets: the best ones as presets in the user's folder. 0 or 1. */
 static int savePresets(const Options *o, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
-                       const Candidate *all, int ok) {
+                       const SweepCandidate *all, int ok) {
    char dir[1024], err[1024];
    if (!Preset_userDir(dir, sizeof dir, true)) {
       fprintf(stderr, "gemmtop: cannot create the presets folder\n");
@@ -508,53 +291,38 @@ static int savePresets(const Options *o, const KernelInfo *k, const Problem *p, 
 
 #define CROSS_TOP 3 /* each size's best, also run at the other sizes */
 
-static int findTried(const SizeRun *run, const long long *values, int nparams) {
-   for (int i = 0; i < run->n; i++)
-      if (!memcmp(run->tried[i].values, values, sizeof *values * (size_t)nparams))
-         return i;
-   return -1;
-}
+static int findTried(const SizeRun *run, const long long *values) { return SweepRun_find(run->run, values); }
 
-static void rankRun(const SweepPlan *pl, SizeRun *run) {
-   if (!pl->emulated && run->n > 1) /* a budget spent before the first result leaves none */
-      qsort(run->tried, (size_t)run->n, sizeof *run->tried, compareGflops);
-   memset(run->counts, 0, sizeof run->counts);
-   for (int i = 0; i < run->n; i++)
-      run->counts[run->tried[i].outcome]++;
+static void rankRun(SizeRun *run) {
+   SweepRun_rank(run->run, run->counts);
+   run->tried = SweepRun_tried(run->run, &run->n);
 }
 
 /* Each size's best few are also run at the other sizes (where valid and not tried), so
- * that the best across sizes is chosen among configurations verified at every size. */
-static void crossCheck(const SweepPlan *pl, SizeRun *runs, int nruns) {
+ * that the best across sizes is chosen among configurations verified at every size.
+ * False when out of memory. */
+static bool crossCheck(const SweepPlan *pl, SizeRun *runs, int nruns) {
    long long picks[SWEEP_MAX_SIZES * CROSS_TOP][KERNEL_MAX_PARAMS];
-   int npicks = 0, np = pl->k->nparams;
+   int npicks = 0;
    for (int a = 0; a < nruns; a++)
       for (int i = 0; i < runs[a].n && i < CROSS_TOP && runs[a].tried[i].outcome == SWEEP_OK; i++)
          memcpy(picks[npicks++], runs[a].tried[i].values, sizeof picks[0]);
    for (int b = 0; b < nruns; b++) {
-      Measurer *m = NULL;
       int added = 0;
       for (int x = 0; x < npicks; x++) {
-         if (findTried(&runs[b], picks[x], np) >= 0 ||
+         if (findTried(&runs[b], picks[x]) >= 0 ||
              !Config_check(pl->k, picks[x], &runs[b].p, &pl->dev.limits, NULL, NULL, 0))
             continue;
-         if (!m) {
-            MeasureJob job = measureJob(pl, &runs[b].p);
-            m = Measurer_new(&job);
-         }
-         Candidate c;
-         memset(&c, 0, sizeof c);
-         memcpy(c.values, picks[x], sizeof c.values);
-         measureOne(m, pl->k, &c);
-         recordOne(&runs[b].sr, pl->k, &c, pl->emulated);
-         added += addTried(&runs[b], &c);
+         if (!SweepRun_measureExtra(runs[b].run, picks[x]))
+            return false;
+         added++;
       }
-      Measurer_free(m);
       if (added) {
          fprintf(stderr, "%s: %d of the other sizes' best also run here\n", runs[b].label, added);
-         rankRun(pl, &runs[b]);
+         rankRun(&runs[b]);
       }
    }
+   return true;
 }
 
 /* The best per size, and the best across them: the highest (weighted, for a shape suite)
@@ -562,7 +330,7 @@ static void crossCheck(const SweepPlan *pl, SizeRun *runs, int nruns) {
  * every size. On stderr for --format csv and json, whose stdout is the results. */
 static void acrossSizes(const SweepPlan *pl, const SizeRun *runs, int nruns) {
    FILE *out = pl->o->output.format == FORMAT_TABLE ? stdout : stderr;
-   int np = pl->k->nparams, best = -1, everywhere = 0;
+   int best = -1, everywhere = 0;
    double bestScore = 0;
    fprintf(out, "\nbest per size:\n");
    for (int s = 0; s < nruns; s++) {
@@ -579,7 +347,7 @@ static void acrossSizes(const SweepPlan *pl, const SizeRun *runs, int nruns) {
       double frac[SWEEP_MAX_SIZES], w[SWEEP_MAX_SIZES];
       bool all = true;
       for (int s = 0; s < nruns && all; s++) {
-         int j = findTried(&runs[s], runs[0].tried[i].values, np);
+         int j = findTried(&runs[s], runs[0].tried[i].values);
          all = j >= 0 && runs[s].tried[j].outcome == SWEEP_OK;
          if (all)
             frac[s] = runs[s].tried[j].gflops / runs[s].tried[0].gflops, w[s] = runs[s].weight;
@@ -597,7 +365,7 @@ static void acrossSizes(const SweepPlan *pl, const SizeRun *runs, int nruns) {
    fprintf(out, "best across the %d sizes: %s: %.1f%% of each size's best (%sgeometric mean;", nruns, params,
            100 * bestScore, pl->suite[0] ? "weighted " : "");
    for (int s = 0; s < nruns; s++) {
-      int j = findTried(&runs[s], runs[0].tried[best].values, np);
+      int j = findTried(&runs[s], runs[0].tried[best].values);
       fprintf(out, "%s %.1f%% at %s", s ? "," : "", 100 * runs[s].tried[j].gflops / runs[s].tried[0].gflops,
               runs[s].label);
    }
@@ -632,7 +400,6 @@ static int sizeRuns(const Options *o, const Problem *p, const char *kernels_dir,
    for (int i = 0; i < n; i++) {
       SizeRun *r = &runs[i];
       r->p = *p;
-      r->running = -1; /* no mark yet (0 is a descriptor) */
       r->weight = 1;
       if (ss)
          r->p.m = ss->shapes[i].m, r->p.n = ss->shapes[i].n, r->p.k = ss->shapes[i].k, r->weight = ss->shapes[i].weight;
@@ -680,48 +447,26 @@ static int listSpaces(SweepPlan *pl, Session *s, SizeRun *runs, int nruns, unsig
    return 0;
 }
 
-/* The size's key in the results store, and what the store has under it. */
-static void resume(const SweepPlan *pl, Recorder *rec, SizeRun *run) {
-   run->sr = (SweepRecording){
-       .rec = rec, .at = {pl->backend, &pl->dev}, .p = &run->p, .reps = pl->o->timing.reps, .cold_l2 = pl->o->timing.cold_l2};
-   Record_sweepKey(&run->sr.at, pl->k, &run->p, pl->base, pl->free_mask, pl->o->timing.cold_l2, run->sr.key);
-   run->running = -1;
-   if (rec->store) {
-      bool another = false;
-      run->running = Store_sweepBegin(rec->store, run->sr.key, &another);
-      if (another)
-         fprintf(stderr, "gemmtop: another sweep of this space is running on this store: each sweep takes what "
-                         "the store holds when it starts, so the two may measure the same configurations; run "
-                         "this one again when the other is done to take its results\n");
-   }
-   if (!rec->store || pl->o->storage.fresh)
-      return;
-   run->is_taken = calloc((size_t)run->sp.count, sizeof *run->is_taken);
-   if (run->is_taken)
-      run->taken = takeStored(rec, run->sr.key, pl->k, run->sp.cands, run->sp.count, run->is_taken, &run->retried);
-}
-
 static void announce(const SweepPlan *pl, const SizeRun *run) {
-   int budget = pl->budget > 0 && pl->budget < run->sp.count ? pl->budget : run->sp.count;
-   if (budget < run->taken)
-      budget = run->taken;
+   const SweepSpace *sp = SweepRun_space(run->run);
+   int budget = SweepRun_budget(run->run), taken = SweepRun_taken(run->run), retried = SweepRun_retried(run->run);
    const char *how = pl->strategy == SEARCH_EXHAUSTIVE ? "all"
                      : pl->strategy == SEARCH_RANDOM   ? "random sample"
                                                        : SearchStrategy_name(pl->strategy);
-   if (pl->strategy == SEARCH_EXHAUSTIVE && budget < run->sp.count)
+   if (pl->strategy == SEARCH_EXHAUSTIVE && budget < sp->count)
       how = "in order";
    fprintf(stderr, "sweep %s on %s: %.0f configurations, %d invalid, %d valid; trying %d (%s)", pl->k->name,
-           pl->dev.name, run->sp.space, run->sp.invalid, run->sp.count, budget, how);
+           pl->dev.name, sp->space, sp->invalid, sp->count, budget, how);
    if (pl->o->sweep.time_budget > 0)
       fprintf(stderr, " within %g s", pl->o->sweep.time_budget);
    fprintf(stderr, ", %dx%dx%d %s, %s L2\n", run->p.m, run->p.n, run->p.k, Precision_name(run->p.precision),
            pl->o->timing.cold_l2 ? "cold" : "warm");
-   if (run->taken)
-      fprintf(stderr, "%d of %d configurations taken from the store (%s); --fresh measures them again\n", run->taken,
-              budget, Store_path(run->sr.rec->store));
-   if (run->retried)
-      fprintf(stderr, "%d configuration%s stored as failed %s measured again\n", run->retried,
-              run->retried == 1 ? "" : "s", run->retried == 1 ? "is" : "are");
+   if (taken)
+      fprintf(stderr, "%d of %d configurations taken from the store (%s); --fresh measures them again\n", taken,
+              budget, Store_path(pl->rec->store));
+   if (retried)
+      fprintf(stderr, "%d configuration%s stored as failed %s measured again\n", retried, retried == 1 ? "" : "s",
+              retried == 1 ? "is" : "are");
 }
 
 /* The strategy and the budget from the options. */
@@ -837,8 +582,12 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
    Recorder rec = {0};
    if (!d || !d->no_store)
       Recorder_open(&rec, o);
+   pl.rec = &rec;
    for (int i = 0; i < nruns && !rc; i++)
-      resume(&pl, &rec, &runs[i]);
+      if (!openRun(&pl, &runs[i])) {
+         fprintf(stderr, "gemmtop: out of host memory\n");
+         rc = 1;
+      }
    for (int i = 0; i < nruns && !rc; i++) {
       announce(&pl, &runs[i]);
       if (!searchSize(&pl, &runs[i])) {
@@ -846,10 +595,12 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
          rc = 1;
       } else
          rc = runs[i].stopped;
-      rankRun(&pl, &runs[i]);
+      rankRun(&runs[i]);
    }
-   if (!rc && nruns > 1 && !pl.emulated)
-      crossCheck(&pl, runs, nruns);
+   if (!rc && nruns > 1 && !pl.emulated && !crossCheck(&pl, runs, nruns)) {
+      fprintf(stderr, "gemmtop: out of host memory\n");
+      rc = 1;
+   }
    Recorder_close(&rec);
    for (int i = 0; i < nruns && !rc; i++)
       report(&pl, &runs[i], i == 0, nruns > 1);
@@ -861,9 +612,7 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
       rc = finish(&pl, runs, nruns, save, rc);
    for (int i = 0; i < nruns; i++) {
       SweepSpace_free(&runs[i].sp);
-      free(runs[i].tried);
-      free(runs[i].is_taken);
-      Store_sweepEnd(runs[i].running);
+      SweepRun_close(runs[i].run);
    }
    free(runs);
    Catalog_free(&cat);

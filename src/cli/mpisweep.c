@@ -35,7 +35,7 @@ int MpiSweep_main(const Options *o) {
 
 #include "backend/backend.h"
 #include "cli/cli_sweep.h"
-#include "cli/measure.h"
+#include "core/measurer.h"
 #include "core/ahead.h"
 #include "base/diskcache.h"
 #include "base/util.h"
@@ -157,6 +157,10 @@ static void Worker_start(Worker *w, const char *want, int local_rank) {
       return;
    MeasureJob job = w->job.job;
    job.device = h->dev.index;
+   /* This rank's own kernels (another node may keep them elsewhere), as before the job. */
+   char dir[sizeof job.kernels_dir];
+   if (Catalog_defaultDir(dir, sizeof dir))
+      Util_copy(job.kernels_dir, sizeof job.kernels_dir, dir);
    w->m = Measurer_new(&job);
    if (!w->m) {
       snprintf(h->error, sizeof h->error, "out of host memory");
@@ -181,7 +185,7 @@ static void Worker_measure(Worker *w, const WorkMsg *wm, SweepCandidate *c) {
       c->gflops = 2.0 * p->m * p->n * p->k / (c->median_ms * 1e6);
       snprintf(c->reason, sizeof c->reason, "simulated");
    } else
-      Measurer_run(w->m, c->values, w->job.nparams, c);
+      Measurer_run(w->m, c->values, w->job.nparams, NULL, c);
 }
 
 static void Worker_end(Worker *w) {
@@ -463,7 +467,7 @@ static void takeHello(Coord *c, int r, const HelloMsg *h) {
  * does not measure it again. */
 static void record(Coord *c, const SweepCandidate *x) {
    if (!c->sim)
-      Cli_sweepRecord(c->plan, &c->models[x->model].dev, x);
+      SweepRun_record(c->plan->run, &c->models[x->model].dev, x);
 }
 
 static void takeResult(Coord *c, int r, const ResultMsg *m) {

@@ -334,7 +334,7 @@ static const OptionSpec table[] = {
     {.group = GROUP_SWEEP, .name = "exhaustive", .kind = OPT_FLAG, .field = F(sweep.exhaustive), .commands = CMD(SWEEP) | CMD(EXPLORER),
      .help = "try every valid configuration"},
     {.group = GROUP_SWEEP, .name = "strategy", .value = "NAME", .kind = OPT_CHOICE, .choices = "exhaustive|random|anneal|genetic|bayes",
-     .field = F(sweep.strategy), .commands = CMD(SWEEP),
+     .field = F(sweep.strategy), .commands = CMD(SWEEP) | CMD(EXPLORER),
      .help = "how to search: exhaustive (in order), random, anneal (simulated annealing), genetic, bayes "
              "(Gaussian process, expected improvement); the last three learn from what was measured",
      .dflt = "random; exhaustive with --exhaustive"},

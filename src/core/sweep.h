@@ -34,6 +34,7 @@ typedef struct SweepCandidate_ {
    SweepOutcome outcome;
    char reason[256];
    double gflops, median_ms, compile_ms, max_rel_err;
+   bool cached;           /* its program was loaded (memory or disk), not compiled */
    int model;             /* an MPI sweep's: which device model measured it (0 otherwise) */
    double vendor_gflops;  /* the vendor BLAS on the device that measured it; 0 when not timed */
 } SweepCandidate;

@@ -119,12 +119,7 @@ void Measure_openDevice(Worker *w) {
          Worker_setState(w, WS_NO_DEVICE, "no device: %s", err);
       return;
    }
-   if (w->sweep->running) {
-      w->sweep->running = false;
-      w->sweep->stopped = true;
-      Util_copy(w->sweep->message, sizeof w->sweep->message, "stopped: the device changed");
-      w->sweep->version++;
-   }
+   SweepJob_abandon(w, "stopped: the device changed");
    Session *old = w->session;
    w->session = s;
    WorkerSnapshot *sn = &w->snap;

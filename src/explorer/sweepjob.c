@@ -1,6 +1,8 @@
-/* The sweep pane's sweeps, run by the worker: the kernel's valid configurations on one
- * problem, a random sample (or all), each compiled (or loaded from the disk cache, where
- * the compile-ahead pool put it), verified and timed in turn; and the UI's side of it. */
+/* The sweep pane's sweeps, run by the worker on core's one sweep (core/sweeprun.h), the
+ * same as `gemmtop sweep`: the kernel's valid configurations on one problem proposed by a
+ * search strategy, those the results store holds taken, the rest compiled (or loaded from
+ * the disk cache, where the compile-ahead pool put them), then verified and timed in a
+ * child process one per step, between the worker's other jobs; and the UI's side of it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +11,7 @@
 #include "explorer/worker_int.h"
 
 #define SWEEP_REPS 10
-#define SWEEP_SECONDS 0.5
+#define SWEEP_WARMUP 1
 
 static void sweepEnd(Worker *w, bool stopped, const char *message) {
    WorkerSweep *sw = w->sweep;
@@ -18,38 +20,119 @@ static void sweepEnd(Worker *w, bool stopped, const char *message) {
    Util_copy(sw->message, sizeof sw->message, message);
    sw->elapsed_ms = Util_nowMs() - sw->started_ms;
    sw->version++;
-   SweepSpace_free(&w->sweep_space);
+   SweepRun_close(w->sweep_run);
+   w->sweep_run = NULL;
    Worker_publish(w);
 }
 
-/* The configurations to try: the first of the shuffled valid ones, up to the budget. */
-static void pick(Worker *w, const KernelInfo *k, int budget, bool exhaustive) {
-   WorkerSweep *sw = w->sweep;
-   const SweepSpace *sp = &w->sweep_space;
-   const Problem *p = &sw->config.problem;
-   int n = exhaustive || budget <= 0 || budget > sp->count ? sp->count : budget;
-   if (n > WORKER_SWEEP_MAX)
-      n = WORKER_SWEEP_MAX;
-   sw->total = n;
-   sw->exhaustive = n == sp->count;
-   for (int i = 0; i < n; i++) {
-      memcpy(sw->points[i].values, sp->cands[i].values, sizeof sw->points[i].values);
-      sw->points[i].outcome = SWEEP_PENDING;
-   }
-   sw->started_ms = Util_nowMs();
-   sw->version++;
-   Worker_log(w, LOG_INFO, "sweep of %s on %dx%dx%d: %.0f configurations, %d invalid, %d valid; trying %d (%s)",
-              k->name, p->m, p->n, p->k, sp->space, sp->invalid, sp->count, n, sw->exhaustive ? "all" : "random sample");
+void SweepJob_abandon(Worker *w, const char *why) {
+   if (w->sweep->running)
+      sweepEnd(w, true, why);
 }
 
-/* Lists the kernel's valid configurations and picks those to try. */
+/* A tried configuration's record, kept until mu is held again (the store is the worker's;
+ * a failure is logged, which needs mu). */
+static void keepRecord(void *ctx, StoreRecord *r) {
+   Worker *w = ctx;
+   w->sweep_rec = *r;
+   w->sweep_rec_due = true;
+}
+
+static void storeKept(Worker *w) {
+   if (w->sweep_rec_due)
+      Measure_store(w, &w->sweep_rec);
+   w->sweep_rec_due = false;
+}
+
+/* The point of the pane for a tried (or proposed) configuration. */
+static void setPoint(WorkerSweepPoint *pt, const SweepCandidate *c) {
+   memcpy(pt->values, c->values, sizeof pt->values);
+   pt->outcome = c->outcome;
+   pt->gflops = c->gflops;
+   pt->median_ms = c->median_ms;
+   pt->compile_ms = c->compile_ms;
+   pt->cached = c->cached;
+}
+
+/* The outcome of point i, and why it was skipped. */
+static void record(Worker *w, int i, const SweepCandidate *c, const char *name) {
+   WorkerSweep *sw = w->sweep;
+   WorkerSweepPoint *pt = &sw->points[i];
+   setPoint(pt, c);
+   sw->cached += pt->cached;
+   sw->counts[c->outcome]++;
+   sw->done++;
+   sw->elapsed_ms = Util_nowMs() - sw->started_ms;
+   if (c->outcome != SWEEP_OK) {
+      const KernelInfo *k = Catalog_find(&w->cat, sw->config.kernel);
+      char params[512] = "";
+      if (k)
+         KernelInfo_formatParams(k, c->values, params, sizeof params);
+      int len = (int)strcspn(c->reason, "\n");
+      snprintf(sw->last_skip, sizeof sw->last_skip, "%s: %s: %.*s", params, SweepOutcome_name(c->outcome), len,
+               c->reason);
+      Worker_log(w, LOG_WARN, "sweep: %s %s", name, sw->last_skip);
+   }
+   sw->version++;
+   Worker_publish(w);
+}
+
+/* The run opened: what the store held is shown as tried at once. */
+static void showTaken(Worker *w, const KernelInfo *k) {
+   WorkerSweep *sw = w->sweep;
+   const SweepSpace *sp = SweepRun_space(w->sweep_run);
+   int n, budget = SweepRun_budget(w->sweep_run);
+   SweepCandidate *tried = SweepRun_tried(w->sweep_run, &n);
+   sw->total = budget < WORKER_SWEEP_MAX ? budget : WORKER_SWEEP_MAX;
+   sw->exhaustive = budget == sp->count;
+   sw->taken = n < sw->total ? n : sw->total;
+   for (int i = 0; i < sw->taken; i++) {
+      setPoint(&sw->points[i], &tried[i]);
+      sw->counts[tried[i].outcome]++;
+   }
+   sw->done = sw->proposed = sw->taken;
+   sw->started_ms = Util_nowMs();
+   sw->version++;
+   const Problem *p = &sw->config.problem;
+   Worker_log(w, LOG_INFO, "sweep of %s on %dx%dx%d: %.0f configurations, %d invalid, %d valid; trying %d (%s)",
+              k->name, p->m, p->n, p->k, sp->space, sp->invalid, sp->count, sw->total,
+              sw->exhaustive && sw->strategy <= SEARCH_RANDOM ? "all" : SearchStrategy_name(sw->strategy));
+   if (sw->taken)
+      Worker_log(w, LOG_INFO, "sweep: %d of them taken from the results store (%s), not measured again", sw->taken,
+                 w->store ? Store_path(w->store) : "");
+   if (SweepRun_retried(w->sweep_run))
+      Worker_log(w, LOG_INFO, "sweep: %d stored as failed, measured again", SweepRun_retried(w->sweep_run));
+   if (SweepRun_another(w->sweep_run))
+      Worker_log(w, LOG_WARN, "sweep: another sweep of this space is running on the store; the two may measure "
+                              "the same configurations");
+}
+
+/* The run of the sweep asked for, on its listed space; false when out of memory. */
+static bool openRun(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, SweepSpace *sp, uint64_t seed) {
+   WorkerSweep *sw = w->sweep;
+   int budget = w->sweep_exhaustive ? 0 : w->sweep_budget;
+   if (budget <= 0 || budget > WORKER_SWEEP_MAX)
+      budget = WORKER_SWEEP_MAX;
+   w->sweep_dev = w->snap.device;
+   SweepSetup su = {.k = k, .kernels_dir = w->kernels_dir, .backend = w->snap.backend, .dev = &w->sweep_dev,
+                    .problem = cfg->problem, .base = cfg->values, .strategy = w->sweep_strategy,
+                    .budget = budget, .t0 = Util_nowMs(), .seed = seed, .reps = SWEEP_REPS, .warmup = SWEEP_WARMUP,
+                    .timeout_s = Sweep_timeout(w->sweep_timeout, &w->sweep_dev), .cold_l2 = cfg->cold_l2,
+                    .emulated = sw->emulated, .store = w->store, .record = keepRecord, .record_ctx = w};
+   /* Every parameter free: the key that `gemmtop sweep` gives the same space. */
+   su.free_mask = k->nparams >= 32 ? ~0u : (1u << k->nparams) - 1;
+   w->sweep_run = SweepRun_open(&su, sp);
+   return w->sweep_run != NULL;
+}
+
+/* Lists the kernel's valid configurations and opens the run that tries them. */
 void SweepJob_begin(Worker *w) {
    w->sweep_req = false;
    w->sweep_stop = false;
    atomic_store(&w->sweep_cancel, 0);
+   SweepRun_close(w->sweep_run);
+   w->sweep_run = NULL;
    WorkerConfig cfg = w->sweep_cfg;
-   int budget = w->sweep_budget;
-   bool exhaustive = w->sweep_exhaustive;
    WorkerSweep *sw = w->sweep;
    const KernelInfo *k = Catalog_find(&w->cat, cfg.kernel);
    char msg[1024];
@@ -62,49 +145,53 @@ void SweepJob_begin(Worker *w) {
    Worker_setState(w, WS_SWEEPING, "sweep of %s: listing its valid configurations", k->name);
    DeviceLimits lim = Session_device(w->session)->limits;
    unsigned long serial = ++w->sweeps, gen = w->sweep_gen;
+   uint64_t seed = w->seed + serial;
    pthread_mutex_unlock(&w->mu);
-   SweepSpace_free(&w->sweep_space);
+   SweepSpace sp;
    Rng rng;
-   Rng_seed(&rng, w->seed + serial);
+   Rng_seed(&rng, seed);
    unsigned all = k->nparams >= 32 ? ~0u : (1u << k->nparams) - 1;
-   bool listed = Sweep_enumerate(k, cfg.values, all, &cfg.problem, &lim, &rng, &w->sweep_space);
+   bool listed = Sweep_enumerate(k, cfg.values, all, &cfg.problem, &lim, &rng, &sp);
    if (listed)
-      Sweep_shuffle(&w->sweep_space, k, cfg.values, &rng);
+      Sweep_shuffle(&sp, k, cfg.values, &rng);
+   /* Refused here rather than by each configuration's child: the device lacks the memory. */
    bool fits = Session_fits(w->session, &cfg.problem, msg, sizeof msg);
-   bool inputs = fits && w->have_inputs && Inputs_fit(&w->in, &cfg.problem);
-   if (fits && !inputs) {
-      if (w->have_inputs)
-         Inputs_free(&w->in);
-      w->have_inputs = inputs = Inputs_random(&w->in, &cfg.problem, w->seed);
-      /* The configuration measured before the sweep starts again on these inputs. */
-      w->cur_serial = 0;
-   }
    pthread_mutex_lock(&w->mu);
-   if (gen != w->sweep_gen)
+   if (gen != w->sweep_gen) {
+      SweepSpace_free(&sp);
       return; /* a newer sweep was asked for meanwhile */
-   const SweepSpace *sp = &w->sweep_space;
-   sw->space = sp->space;
-   sw->invalid = sp->invalid;
-   sw->valid = sp->count;
-   if (!listed || (fits && !inputs)) {
+   }
+   sw->space = sp.space;
+   sw->invalid = sp.invalid;
+   sw->valid = sp.count;
+   sw->strategy = w->sweep_strategy;
+   sw->emulated = k->tensor && !Config_tensorPtx(k, &lim, cfg.problem.precision);
+   if (!listed) {
       sweepEnd(w, false, "out of host memory");
       Worker_log(w, LOG_ERROR, "sweep of %s: out of host memory", k->name);
       return;
    }
    if (!fits) {
+      SweepSpace_free(&sp);
       sweepEnd(w, false, msg);
       Worker_log(w, LOG_ERROR, "sweep of %s: %s", k->name, msg);
       return;
    }
-   if (sp->count == 0) {
+   if (sp.count == 0) {
       snprintf(msg, sizeof msg, "no valid configuration of %s for this problem and device (%d invalid; e.g. %s)",
-               k->name, sp->invalid, sp->first_invalid);
+               k->name, sp.invalid, sp.first_invalid);
+      SweepSpace_free(&sp);
       Worker_log(w, LOG_WARN, "sweep: %s", msg);
       sweepEnd(w, false, msg);
       return;
    }
-   w->sweep->emulated = k->tensor && !Config_tensorPtx(k, &lim, cfg.problem.precision);
-   pick(w, k, budget, exhaustive);
+   if (!openRun(w, k, &cfg, &sp, seed)) {
+      SweepSpace_free(&sp);
+      sweepEnd(w, false, "out of host memory");
+      Worker_log(w, LOG_ERROR, "sweep of %s: out of host memory", k->name);
+      return;
+   }
+   showTaken(w, k);
 }
 
 /* Every configuration tried: the best verified one goes to the log. */
@@ -118,57 +205,38 @@ static void done(Worker *w) {
    char params[512] = "";
    if (k && best >= 0)
       KernelInfo_formatParams(k, sw->points[best].values, params, sizeof params);
-   if (best >= 0)
+   if (best >= 0 && !sw->emulated)
       Worker_log(w, LOG_GOOD, "sweep of %s done: %d of %d verified; best %.2f GFLOPS with %s", sw->config.kernel,
-                 sw->counts[SWEEP_OK], sw->total, sw->points[best].gflops, params);
+                 sw->counts[SWEEP_OK], sw->done, sw->points[best].gflops, params);
+   else if (best >= 0)
+      Worker_log(w, LOG_GOOD, "sweep of %s done: %d of %d verified (emulated: not ranked)", sw->config.kernel,
+                 sw->counts[SWEEP_OK], sw->done);
    else
       Worker_log(w, LOG_WARN, "sweep of %s done: no configuration verified", sw->config.kernel);
    sweepEnd(w, false, "done");
 }
 
-/* A tried configuration into the results store, under the key that `gemmtop sweep` gives
- * the same space (every parameter free), so that a command-line sweep resumes from it. */
-static void storePoint(Worker *w, const KernelInfo *k, const SweepCandidate *c, const RunResult *r) {
-   const WorkerSweep *sw = w->sweep;
-   RecordPlace at = {w->snap.backend, &w->snap.device};
-   unsigned all = k->nparams >= 32 ? ~0u : (1u << k->nparams) - 1;
-   char key[33];
-   Record_sweepKey(&at, k, &sw->config.problem, sw->config.values, all, sw->config.cold_l2, key);
-   StoreRecord rec;
-   Record_fromCandidate(&rec, "sweep", &at, k, &sw->config.problem, c, sw->emulated, sw->config.cold_l2, key);
-   if (c->outcome == SWEEP_OK) {
-      rec.reps = r->reps;
-      rec.min_ms = r->min_ms, rec.max_ms = r->max_ms, rec.spread_pct = r->spread_pct;
-      rec.obs = r->obs;
-   }
-   Measure_store(w, &rec);
-}
-
-/* The outcome of the configuration tried (point i), and why one was skipped. */
-static void record(Worker *w, int i, SweepCandidate *c, const RunResult *r, const char *name, const char *params) {
+/* Proposes the next configurations when none is waiting: a batch the pool compiles at
+ * once for a strategy that learns, else the rest of the budget. False when none is left. */
+static bool proposeMore(Worker *w) {
    WorkerSweep *sw = w->sweep;
-   WorkerSweepPoint *pt = &sw->points[i];
-   pt->outcome = c->outcome;
-   pt->gflops = c->gflops;
-   pt->median_ms = c->median_ms;
-   pt->compile_ms = r->compile_ms;
-   pt->cached = r->cached;
-   sw->cached += pt->cached;
-   sw->counts[c->outcome]++;
-   sw->done++;
-   sw->elapsed_ms = Util_nowMs() - sw->started_ms;
-   if (c->outcome != SWEEP_OK) {
-      char *nl = strchr(c->reason, '\n');
-      if (nl)
-         *nl = '\0';
-      snprintf(sw->last_skip, sizeof sw->last_skip, "%s: %s: %s", params, SweepOutcome_name(c->outcome), c->reason);
-      Worker_log(w, LOG_WARN, "sweep: %s %s", name, sw->last_skip);
+   SweepCandidate *first;
+   int waiting = SweepRun_pending(w->sweep_run, &first);
+   if (waiting == 0) {
+      int threads = w->ahead ? Ahead_threads(w->ahead) : 1;
+      int want = SweepRun_learns(w->sweep_run) ? (threads > 0 ? threads : 1) : sw->total - sw->proposed;
+      if (want > sw->total - sw->proposed)
+         want = sw->total - sw->proposed;
+      waiting = SweepRun_propose(w->sweep_run, want);
+      SweepRun_pending(w->sweep_run, &first);
+      for (int i = 0; i < waiting && sw->proposed < sw->total; i++)
+         setPoint(&sw->points[sw->proposed++], &first[i]);
+      sw->version++;
    }
-   sw->version++;
-   Worker_publish(w);
+   return waiting > 0;
 }
 
-/* Compiles, verifies and times the sweep's next configuration. */
+/* Verifies and times the sweep's next configuration in the measuring child. */
 void SweepJob_step(Worker *w) {
    WorkerSweep *sw = w->sweep;
    if (w->sweep_stop) {
@@ -176,7 +244,7 @@ void SweepJob_step(Worker *w) {
       sweepEnd(w, true, "stopped");
       return;
    }
-   if (sw->done >= sw->total) {
+   if (sw->done >= sw->total || !proposeMore(w)) {
       done(w);
       return;
    }
@@ -186,37 +254,31 @@ void SweepJob_step(Worker *w) {
       return;
    }
    int i = sw->done;
-   SweepCandidate c;
-   memset(&c, 0, sizeof c);
-   memcpy(c.values, sw->points[i].values, sizeof c.values);
    WorkerConfig cfg = sw->config;
    char params[512];
-   KernelInfo_formatParams(k, c.values, params, sizeof params);
+   KernelInfo_formatParams(k, sw->points[i].values, params, sizeof params);
    Worker_setState(w, WS_SWEEPING, "sweep %d/%d: %s %s", i + 1, sw->total, k->name, params);
-   double timeout = Sweep_timeout(w->sweep_timeout, &w->snap.device);
-   Session *s = w->session;
-   RunResult *r = w->res;
-   RunOptions ro = {.reps = SWEEP_REPS, .warmup = 1, .verify = true, .max_seconds = SWEEP_SECONDS,
-                    .cancel = &w->sweep_cancel, .cold_l2 = cfg.cold_l2};
    unsigned long gen = w->sweep_gen;
-   /* The sweep's target as the explorer feeds it to the pool (Worker_feedAhead). */
+   /* The sweep's target as the explorer feeds it to the pool (Worker_feedAhead): the
+    * child loads what the pool compiled from the disk cache. */
    AheadTarget t = Ahead_target(w->snap.backend, w->snap.device_index, cfg.kernel, &cfg.problem, 0);
-   Worker_awaitAhead(w, &t, c.values, &w->sweep_cancel);
-   /* Stopped while waiting: not run, so not compiled a second time beside the pool. */
+   Worker_awaitAhead(w, &t, sw->points[i].values, &w->sweep_cancel);
+   SweepRun *run = w->sweep_run;
    bool stopped = atomic_load(&w->sweep_cancel) != 0;
+   const SweepCandidate *c = NULL;
    pthread_mutex_unlock(&w->mu);
-   RunStatus st = stopped ? RUN_CANCELLED : Session_run(s, k, c.values, &cfg.problem, &w->in, &ro, r);
+   if (!stopped)
+      c = SweepRun_measureNext(run, &w->sweep_cancel, &stopped);
    pthread_mutex_lock(&w->mu);
+   storeKept(w);
    if (!sw->running || gen != w->sweep_gen)
       return; /* ended meanwhile (the device changed), or replaced by a newer sweep */
-   if (st == RUN_CANCELLED || w->sweep_stop) {
+   if (stopped || w->sweep_stop || !c) {
       Worker_log(w, LOG_WARN, "sweep stopped after %d of %d configurations", sw->done, sw->total);
-      sweepEnd(w, true, "stopped");
+      sweepEnd(w, true, c || stopped || w->sweep_stop ? "stopped" : "stopped: the time budget ran out");
       return;
    }
-   Sweep_classify(&c, st, r, timeout);
-   storePoint(w, k, &c, r);
-   record(w, i, &c, r, k->name, params);
+   record(w, i, c, k->name);
 }
 
 /* ---- the UI's side ---- */
@@ -237,11 +299,13 @@ void SweepJob_stop(Worker *w) {
    }
 }
 
-void Worker_sweepStart(Worker *w, const WorkerConfig *c, int budget, bool exhaustive, double timeout_s) {
+void Worker_sweepStart(Worker *w, const WorkerConfig *c, int budget, bool exhaustive, SearchStrategy strategy,
+                       double timeout_s) {
    pthread_mutex_lock(&w->mu);
    w->sweep_cfg = *c;
    w->sweep_budget = budget;
    w->sweep_exhaustive = exhaustive;
+   w->sweep_strategy = strategy;
    w->sweep_timeout = timeout_s; /* 0: the device's default */
    w->sweep_req = true;
    w->sweep_stop = false;
@@ -254,6 +318,7 @@ void Worker_sweepStart(Worker *w, const WorkerConfig *c, int budget, bool exhaus
    sw->version = v + 1;
    sw->started = sw->running = true;
    sw->config = *c;
+   sw->strategy = strategy;
    sw->started_ms = Util_nowMs();
    Util_copy(sw->message, sizeof sw->message, "starting");
    pthread_cond_signal(&w->cv);
@@ -273,7 +338,7 @@ int Worker_sweepUpcoming(Worker *w, WorkerSweepAhead *out, int max) {
       out->config = sw->config;
       out->config.ablate = 0;
       n = 0;
-      for (int i = sw->done + 1; i < sw->total && n < max; i++)
+      for (int i = sw->done + 1; i < sw->proposed && n < max; i++)
          memcpy(out->values[n++], sw->points[i].values, sizeof out->values[0]);
    }
    pthread_mutex_unlock(&w->mu);

@@ -348,7 +348,7 @@ bool Worker_stop(Worker *w, int timeout_ms) {
    Catalog_free(&w->cat);
    RunResult_free(w->res);
    free(w->res);
-   SweepSpace_free(&w->sweep_space);
+   SweepRun_close(w->sweep_run);
    free(w->sweep);
    LogBuf_free(&w->log);
    pthread_cond_destroy(&w->cv);

@@ -16,6 +16,7 @@
 
 #include "core/inspect.h"
 #include "core/peaks.h"
+#include "core/search.h"
 #include "core/session.h"
 #include "core/sweep.h"
 #include "explorer/logbuf.h"
@@ -145,8 +146,11 @@ typedef struct WorkerSweep_ {
    double space;                   /* combinations of the parameters' values */
    int invalid;                    /* dropped before compiling */
    int valid;
+   SearchStrategy strategy;        /* how configurations are proposed (core/search.h) */
    int total;                      /* configurations to try */
+   int proposed;                   /* points[0..proposed) are known; the rest not yet proposed */
    int done;                       /* tried: points[0..done) have their outcome */
+   int taken;                      /* of them from the results store (a sweep resumed) */
    int counts[SWEEP_OUTCOMES];     /* outcomes of the tried ones */
    int cached;                     /* tried ones whose program was loaded, not compiled */
    bool exhaustive;                /* total is every valid configuration */
@@ -206,11 +210,14 @@ void Worker_setBanks(Worker *w, bool wanted);
 /* Moves the newest bank analysis out (true), or false when there is none new. */
 bool Worker_takeBanks(Worker *w, WorkerBanks *out);
 
-/* Sweeps c's kernel on c's problem, starting from c's values: budget random valid
- * configurations, or all of them when there are fewer or when exhaustive (at most
- * WORKER_SWEEP_MAX); launches over timeout_s seconds count as timeouts. The sweep goes
- * before live measuring until it ends or is stopped. */
-void Worker_sweepStart(Worker *w, const WorkerConfig *c, int budget, bool exhaustive, double timeout_s);
+/* Sweeps c's kernel on c's problem, starting from c's values, as `gemmtop sweep` does
+ * (core/sweeprun.h): budget valid configurations proposed by strategy, or all of them
+ * when there are fewer or when exhaustive (at most WORKER_SWEEP_MAX), each verified and
+ * timed in a child process; launches over timeout_s seconds count as timeouts. What the
+ * results store holds for the same sweep is taken, not measured again, and each outcome
+ * is stored. The sweep goes before live measuring until it ends or is stopped. */
+void Worker_sweepStart(Worker *w, const WorkerConfig *c, int budget, bool exhaustive, SearchStrategy strategy,
+                       double timeout_s);
 /* Stops the sweep after the configuration in progress (its launches are cancelled);
  * the configurations tried keep their outcomes. Worker_cancel does it too. */
 void Worker_sweepStop(Worker *w);

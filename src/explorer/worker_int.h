@@ -14,6 +14,7 @@
 
 #include "core/ahead.h"
 #include "core/record.h"
+#include "core/sweeprun.h"
 #include "explorer/worker.h"
 
 enum { PH_FIRST, PH_MEASURE, PH_STOPPED };
@@ -42,6 +43,7 @@ struct Worker_ {
    WorkerConfig sweep_cfg;
    int sweep_budget;
    bool sweep_exhaustive;
+   SearchStrategy sweep_strategy;
    double sweep_timeout;
    atomic_int sweep_cancel;  /* stops the sweep's launch in progress */
    Ahead *ahead;             /* the compile-ahead pool the sweep waits for (may be NULL) */
@@ -72,7 +74,10 @@ struct Worker_ {
    bool disturbed;           /* other device work ran since the last timed round (a trace, the
                                 vendor BLAS, the peaks): the next round warms up first, untimed */
 
-   SweepSpace sweep_space;   /* the sweep's valid configurations */
+   SweepRun *sweep_run;      /* the sweep in progress (core/sweeprun.h), NULL none */
+   DeviceInfo sweep_dev;     /* the device it measures */
+   StoreRecord sweep_rec;    /* its latest outcome, to be stored once mu is held again */
+   bool sweep_rec_due;
    unsigned long sweeps;     /* sweeps started: each draws its own sample */
 
    /* Published, under mu. */
@@ -120,6 +125,8 @@ void SweepJob_begin(Worker *w);
 void SweepJob_step(Worker *w);
 /* Stops the sweep after the configuration in progress (or before it begins). */
 void SweepJob_stop(Worker *w);
+/* Ends the sweep at once, saying why (the device changed); its outcomes stay. */
+void SweepJob_abandon(Worker *w, const char *why);
 
 /* panejobs.c */
 /* Traces one work-group of the current configuration and analyses its bank conflicts. */

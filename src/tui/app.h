@@ -353,6 +353,8 @@ bool AheadUi_ready(const Ui *ui);
 void SweepView_toggle(Ui *ui);
 /* The next parameter across the scatter. */
 void SweepView_cycleX(Ui *ui);
+/* The next search strategy for the next sweep (core/search.h). */
+void SweepView_cycleStrategy(Ui *ui);
 /* Puts the sweep's best verified configuration in the kernel pane. */
 void SweepView_applyBest(Ui *ui);
 

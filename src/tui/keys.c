@@ -203,6 +203,7 @@ static void simdWidthKey(Ui *ui, int ch) {
 static void sweepKey(Ui *ui, int ch) { SweepView_toggle(ui); }
 static void sweepAxisKey(Ui *ui, int ch) { SweepView_cycleX(ui); }
 static void sweepBestKey(Ui *ui, int ch) { SweepView_applyBest(ui); }
+static void sweepStrategyKey(Ui *ui, int ch) { SweepView_cycleStrategy(ui); }
 
 /* ---- the table, in the help's order ---- */
 
@@ -244,6 +245,8 @@ static const KeyBinding bindings[] = {
     {{'S'}, "S", NULL, "sweep the kernel's parameters on this problem / stop it", sweepKey, false},
     {{'X'}, "X", NULL, "sweep pane: plot GFLOPS against the next parameter", sweepAxisKey, false},
     {{'B'}, "B", NULL, "apply the sweep's best configuration (Enter in its pane)", sweepBestKey, false},
+    {{'Y'}, "Y", NULL, "sweep: the next search strategy (random, exhaustive, anneal, genetic, bayes)",
+     sweepStrategyKey, false},
     {{'v'}, "v", NULL, "inspect pane: the compiled code or the kernel after the preprocessor", PaneKeys_focused,
      false},
     {{'L'}, "L", NULL, "lessons: choose one and start it on its first step", lessonsKey, false},

@@ -38,6 +38,7 @@ typedef struct SweepPane_ {
    WorkerSweep *sweep;        /* the pane's copy of the worker's sweep (owned) */
    unsigned long seen;
    int x;                     /* the parameter across the scatter (index in the swept kernel) */
+   SearchStrategy strategy;   /* how the next sweep proposes configurations (Y cycles it) */
 } SweepPane;
 
 typedef struct InspectPane_ {

@@ -52,6 +52,9 @@ static Ui *newUi(const UiStart *start) {
    LogBuf_init(&ui->log, 4000);
    History_init(&ui->hist);
    ui->sweep_pane.sweep = calloc(1, sizeof *ui->sweep_pane.sweep);
+   ui->sweep_pane.strategy = start->sweep_exhaustive ? SEARCH_EXHAUSTIVE : SEARCH_RANDOM;
+   if (start->sweep_strategy)
+      SearchStrategy_parse(start->sweep_strategy, &ui->sweep_pane.strategy); /* the option's choices are the names */
    if (!ui->sweep_pane.sweep) {
       freeUi(ui);
       return NULL;

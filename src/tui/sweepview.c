@@ -16,6 +16,24 @@
 
 static int budget(const Ui *ui) { return ui->start.sweep_budget > 0 ? ui->start.sweep_budget : SWEEP_DEFAULT_BUDGET; }
 
+/* Every valid configuration: --exhaustive, or the exhaustive strategy without --budget
+ * (as `gemmtop sweep` takes them). */
+static bool everyOne(const Ui *ui) {
+   return ui->start.sweep_exhaustive || (ui->sweep_pane.strategy == SEARCH_EXHAUSTIVE && ui->start.sweep_budget <= 0);
+}
+
+/* How the configurations are proposed, in words: "random", "in order", "anneal"... */
+static const char *strategyWords(SearchStrategy s) {
+   return s == SEARCH_EXHAUSTIVE ? "in order" : SearchStrategy_name(s);
+}
+
+void SweepView_cycleStrategy(Ui *ui) {
+   SweepPane *sp = &ui->sweep_pane;
+   sp->strategy = (SearchStrategy)((sp->strategy + 1) % SEARCH_STRATEGIES);
+   Ui_flash(ui, ST_NORMAL, "next sweep: %s (%s)%s", SearchStrategy_name(sp->strategy),
+            SearchStrategy_describe(sp->strategy), sp->sweep->running ? "; this one goes on as it began" : "");
+}
+
 /* The kernel whose parameters the pane shows: the swept one, else the current one. */
 static const KernelInfo *shownKernel(const Ui *ui) {
    const KernelInfo *k = ui->sweep_pane.sweep->started ? Catalog_find(&ui->cat, ui->sweep_pane.sweep->config.kernel) : NULL;
@@ -56,7 +74,8 @@ void SweepView_toggle(Ui *ui) {
    memcpy(c.values, ui->values, sizeof c.values);
    c.problem = ui->problem;
    c.cold_l2 = ui->cold_l2;
-   Worker_sweepStart(ui->worker, &c, budget(ui), ui->start.sweep_exhaustive, ui->start.sweep_timeout);
+   Worker_sweepStart(ui->worker, &c, budget(ui), everyOne(ui), ui->sweep_pane.strategy,
+                     ui->start.sweep_timeout);
    /* Shown at once: what was there before is the old sweep. */
    memset(sw, 0, sizeof *sw);
    sw->started = sw->running = true;
@@ -68,11 +87,12 @@ void SweepView_toggle(Ui *ui) {
    if (ui->zoom >= 0 && ui->zoom != PANE_SWEEP)
       ui->zoom = -1;
    ui->focus = PANE_SWEEP;
-   if (ui->start.sweep_exhaustive)
-      Ui_flash(ui, ST_NORMAL, "sweeping %s: every valid configuration; S or c stops", k->name);
+   if (everyOne(ui))
+      Ui_flash(ui, ST_NORMAL, "sweeping %s: every valid configuration (%s); S or c stops", k->name,
+               strategyWords(ui->sweep_pane.strategy));
    else
-      Ui_flash(ui, ST_NORMAL, "sweeping %s: %d random valid configurations (all when fewer); S or c stops", k->name,
-               budget(ui));
+      Ui_flash(ui, ST_NORMAL, "sweeping %s: %d valid configurations (all when fewer), %s; S or c stops", k->name,
+               budget(ui), strategyWords(ui->sweep_pane.strategy));
 }
 
 void SweepView_cycleX(Ui *ui) {
@@ -222,17 +242,20 @@ void SweepView_draw(Ui *ui) {
    char line[1024], extra[160];
    const Problem *p = sw->started ? &sw->config.problem : &ui->problem;
    snprintf(extra, sizeof extra, "%s %dx%dx%d", k->name, p->m, p->n, p->k);
-   Draw_paneTitle(ui, PANE_SWEEP, extra, "S start/stop  X axis  B apply best");
+   Draw_paneTitle(ui, PANE_SWEEP, extra, "S start/stop  Y strategy  X axis  B apply best");
    if (!sw->started) {
-      if (ui->start.sweep_exhaustive)
+      const char *how = SearchStrategy_name(ui->sweep_pane.strategy);
+      if (everyOne(ui))
          snprintf(line, sizeof line,
-                  "S sweeps %s on %dx%dx%d: every valid configuration is compiled, verified and timed in turn.",
-                  k->name, p->m, p->n, p->k);
+                  "S sweeps %s on %dx%dx%d: every valid configuration (%s; Y changes it) is compiled, verified and "
+                  "timed in turn, in a process of its own; what the results store holds is not measured again.",
+                  k->name, p->m, p->n, p->k, how);
       else
          snprintf(line, sizeof line,
-                  "S sweeps %s on %dx%dx%d: %d random valid configurations (all when fewer; --budget N or "
-                  "--exhaustive change it), each compiled, verified and timed in turn.",
-                  k->name, p->m, p->n, p->k, budget(ui));
+                  "S sweeps %s on %dx%dx%d: %d valid configurations proposed by the %s strategy (Y changes it; "
+                  "--budget N or --exhaustive the count), each compiled, verified and timed in a process of its "
+                  "own; what the results store holds is not measured again.",
+                  k->name, p->m, p->n, p->k, budget(ui), how);
       drawWrapped(ui, y, x, w, bottom, line, ST_DIM);
       return;
    }
@@ -246,8 +269,8 @@ void SweepView_draw(Ui *ui) {
    char state[64];
    if (sw->running && sw->total == 0)
       snprintf(state, sizeof state, "listing the configurations");
-   else if (sw->running && sw->done > 0) {
-      double eta = elapsed / sw->done * (sw->total - sw->done) / 1000;
+   else if (sw->running && sw->done > sw->taken) {
+      double eta = elapsed / (sw->done - sw->taken) * (sw->total - sw->done) / 1000;
       snprintf(state, sizeof state, "ETA %d:%02d", (int)eta / 60, (int)eta % 60);
    } else if (sw->running)
       snprintf(state, sizeof state, "ETA -:--");
@@ -259,8 +282,10 @@ void SweepView_draw(Ui *ui) {
    Draw_text(ui, y, x, 1, "[", ST_DIM, false);
    Draw_text(ui, y, x + 1, bw, bar, ST_BAR, false);
    Draw_text(ui, y, x + 1 + bw, 1, "]", ST_DIM, false);
-   snprintf(line, sizeof line, " %d/%d  %s  |  %d valid of %.0f: %s", sw->done, sw->total, state, sw->valid,
-            sw->space, sw->exhaustive ? "all" : "random sample");
+   int len = snprintf(line, sizeof line, " %d/%d  %s  |  %d valid of %.0f: %s%s", sw->done, sw->total, state,
+                      sw->valid, sw->space, sw->exhaustive ? "all, " : "", strategyWords(sw->strategy));
+   if (sw->taken && len < (int)sizeof line)
+      snprintf(line + len, sizeof line - (size_t)len, "  |  %d from the store", sw->taken);
    Draw_text(ui, y, x + bw + 2, w - bw - 2, line, sw->running ? ST_NORMAL : sw->stopped ? ST_WARN : ST_GOOD, false);
    y++;
    /* The best verified configuration. */

@@ -16,6 +16,7 @@ typedef struct UiStart_ {
    bool no_color;
    int sweep_budget;         /* the sweep pane: configurations to try (0: the default) */
    bool sweep_exhaustive;    /* every valid configuration */
+   const char *sweep_strategy; /* --strategy's name (NULL: random, or exhaustive with --exhaustive) */
    double sweep_timeout;     /* seconds one launch may take (0: the default) */
    int banks, bank_width, simd_width; /* the bank pane's model overrides (0: the device's) */
    const char *store;        /* the results store (--store; NULL: the default) */

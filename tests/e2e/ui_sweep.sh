@@ -1,9 +1,11 @@
 #!/bin/sh
-# The sweep pane (7): S sweeps the current kernel on the current problem in the worker
-# thread (a random sample of --budget valid configurations), the pane counts the
-# progress, names the best verified configuration and what was skipped, and plots GFLOPS
-# against a parameter (X picks which) in braille, or in ASCII with -U; B puts the best in
-# the kernel pane; c stops a sweep and keeps what it measured.
+# The sweep pane (7): S sweeps the current kernel on the current problem as `gemmtop
+# sweep` does (core's one sweep: --budget valid configurations proposed by a strategy,
+# each measured in a child process, what the results store holds taken); the pane counts
+# the progress, names the best verified configuration and what was skipped, and plots
+# GFLOPS against a parameter (X picks which) in braille, or in ASCII with -U; B puts the
+# best in the kernel pane; c stops a sweep (its measuring child killed) and keeps what it
+# measured; Y picks the next sweep's strategy; a sweep again takes what the store holds.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ui_lib.sh"
 ui_init
@@ -43,10 +45,11 @@ ui_expect_re "verify +[^ ]+ verified" "the starting configuration verifies"
 ui_keys 3
 ui_keys 7
 ui_expect " 7 Sweep  mygemm03_wpt 64x64x64" "7 shows the sweep pane, naming the kernel and the size"
-ui_expect "S sweeps mygemm03_wpt on 64x64x64: 6 random valid configurations" "before a sweep, the pane says what S does"
+ui_expect "S sweeps mygemm03_wpt on 64x64x64: 6 valid configurations proposed by the random strategy" \
+   "before a sweep, the pane says what S does"
 ui_keys S
 ui_expect_re "\] [0-6]/6 " "S starts a sweep of 6 configurations"
-ui_expect_re "6/6 +done in [0-9.]+ s +\| +[0-9]+ valid of 20" "the sweep ends: 6 of the 20 configurations" 120
+ui_expect_re "6/6 +done in [0-9.]+ s +\| +[0-9]+ valid of 20: random" "the sweep ends: 6 of the 20 configurations" 120
 ui_expect_re "best [0-9.]+ GFLOPS: TS=[0-9]+ WPT=[0-9]+ +\(B applies it\)" "the best verified configuration is named"
 ui_expect_re "skipped: [1-9][0-9]* invalid, 0 compile failed, 0 wrong result, 0 timeout" \
    "skipped configurations are counted by reason (the invalid ones dropped before compiling)"
@@ -70,6 +73,12 @@ ui_expect_re "WPT└ +1 +2 +4 +8 +16" "X plots against WPT"
 dots=$(plot_dots braille)
 if [ "$dots" -ge 1 ]; then ok "the points are drawn against WPT too"; else not_ok "the points are drawn against WPT too" "$UI_LAST"; fi
 
+# The same sweep again: the store has all six under the sweep's key; none is measured.
+ui_keys S
+ui_expect_re "6/6 +done in [0-9.]+ s +\| +[0-9]+ valid of 20: random +\| +6 from the store" \
+   "S again takes the six from the results store" 60
+ui_expect_re "sweep: 6 of them taken from the results store" "the log says so"
+
 # B: the best goes to the kernel pane and is measured there.
 best=$(ui_line "best [0-9.]+ GFLOPS: " | sed -E 's/.*GFLOPS: (TS=[0-9]+ WPT=[0-9]+).*/\1/')
 ui_keys B
@@ -87,8 +96,12 @@ ui_expect_re "verify +ok verified" "-U: the starting configuration verifies"
 ui_keys 3 7
 ui_expect "128x128x128: every valid configuration is" "--exhaustive: the pane says every configuration"
 ui_keys S
-ui_expect_re "\] +[1-9][0-9]*/[0-9]+ +ETA [0-9]+:[0-9][0-9] +\| +[0-9]+ valid of 20: all" \
+ui_expect_re "\] +[1-9][0-9]*/[0-9]+ +ETA [0-9]+:[0-9][0-9] +\| +[0-9]+ valid of 20: all, in order" \
    "-U: the sweep runs, with an ETA, over every valid configuration" 120
+# Each configuration is measured in a child process of the explorer's.
+explorer=$(ui_pid)
+measuring() { [ -n "$(pgrep -P "$explorer" -f __measure-child)" ]; }
+if ui_wait_for measuring 60; then ok "the sweep measures in a child process"; else not_ok "the sweep measures in a child process" "$(ps -ef | grep gemmtop)"; fi
 ui_keys c
 ui_expect_re "\] +[0-9]+/[0-9]+ +stopped in [0-9.]+ s" "c stops the sweep"
 line=$(ui_line "stopped in")
@@ -99,6 +112,8 @@ if [ -n "$done_n" ] && [ "$done_n" -ge 1 ] && [ "$done_n" -lt "$total_n" ]; then
 else
    not_ok "stopped after some of them ($done_n of $total_n)" "$UI_LAST"
 fi
+not_measuring() { ! measuring; }
+if ui_wait_for not_measuring 30; then ok "stopping ends the measuring child"; else not_ok "stopping ends the measuring child" "$(ps -ef | grep gemmtop)"; fi
 ui_expect_re "TS\+ +8 +16 +32 +64" "-U: the axis in ASCII"
 ui_expect_re "best [0-9.]+ GFLOPS" "-U: the best of those measured is named"
 dots=$(plot_dots ascii)
@@ -112,6 +127,16 @@ if ui_screen | LC_ALL=C grep -q '[^ -~]'; then
 else
    ok "-U: nothing but ASCII on the screen"
 fi
+
+# Y: the next sweep's strategy; the sweep of the same space with another strategy takes
+# what the stopped one measured from the store and measures the rest.
+ui_keys Y
+ui_expect "next sweep: random (" "Y: the next strategy after exhaustive is random"
+ui_keys Y
+ui_expect "next sweep: anneal (" "Y again: anneal"
+ui_keys S
+ui_expect_re "\] +20/20 +done in [0-9.]+ s +\| +20 valid of 20: all, anneal +\| +$done_n from the store" \
+   "the anneal sweep takes the $done_n measured before from the store and measures the rest" 180
 ui_keys q
 ui_expect_exit 0 "-U: q quits"
 finish

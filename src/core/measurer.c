@@ -1,6 +1,9 @@
-#include "cli/measure.h"
+/* pipe2: the parent's ends of the pipes close on exec, in every child of any thread. */
+#define _GNU_SOURCE
+#include "core/measurer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -10,7 +13,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "base/util.h"
 #include "base/children.h"
 
@@ -61,9 +63,12 @@ Measurer *Measurer_new(const MeasureJob *job) {
    return m;
 }
 
+/* How often a wait for the child looks at its cancel flag. */
+#define CANCEL_POLL_MS 100
+
 /* One line from the child (without its newline), waiting until deadline (Util_nowMs).
- * 1: a line; 0: the child closed its end; -1: no line in time. */
-static int readLine(Measurer *m, char *line, size_t len, double deadline) {
+ * 1: a line; 0: the child closed its end; -1: no line in time; -2: cancelled. */
+static int readLine(Measurer *m, char *line, size_t len, double deadline, const atomic_int *cancel) {
    for (;;) {
       char *nl = memchr(m->buf, '\n', m->have);
       if (nl) {
@@ -75,11 +80,16 @@ static int readLine(Measurer *m, char *line, size_t len, double deadline) {
       }
       if (m->have == sizeof m->buf)
          m->have = 0; /* an overlong line: dropped */
+      if (cancel && atomic_load(cancel))
+         return -2;
       double left = deadline - Util_nowMs();
       if (left <= 0)
          return -1;
       struct pollfd pfd = {.fd = m->from_child, .events = POLLIN};
-      int r = poll(&pfd, 1, left > 1e6 ? 1000000 : (int)left + 1);
+      int wait = left > 1e6 ? 1000000 : (int)left + 1;
+      if (cancel && wait > CANCEL_POLL_MS)
+         wait = CANCEL_POLL_MS;
+      int r = poll(&pfd, 1, wait);
       if (r < 0 && errno != EINTR)
          return 0;
       if (r <= 0)
@@ -131,12 +141,15 @@ static bool sendLine(Measurer *m, const char *text) {
 
 /* The same program, as the child MEASURE_CHILD, with pipes for its stdin and stdout. */
 static bool startChild(Measurer *m, char *why, size_t whylen) {
+   /* Close-on-exec: another measuring child (one per size of a sweep) must not hold this
+    * one's pipes, or closing its input would never end it. dup2 onto the child's stdin
+    * and stdout clears the flag there. */
    int down[2], up[2];
-   if (pipe(down) != 0) {
+   if (pipe2(down, O_CLOEXEC) != 0) {
       snprintf(why, whylen, "pipe: %s", strerror(errno));
       return false;
    }
-   if (pipe(up) != 0) {
+   if (pipe2(up, O_CLOEXEC) != 0) {
       snprintf(why, whylen, "pipe: %s", strerror(errno));
       close(down[0]);
       close(down[1]);
@@ -157,12 +170,12 @@ static bool startChild(Measurer *m, char *why, size_t whylen) {
    m->to_child = down[1];
    m->from_child = up[0];
    const MeasureJob *j = &m->job;
-   char job[512], line[600];
-   snprintf(job, sizeof job, "job %s %d %s %d %d %d %s %d %d %a %a %" PRIu64 " %d %d %a %d %s\n", j->backend,
+   char job[1600], line[600];
+   snprintf(job, sizeof job, "job %s %d %s %d %d %d %s %d %d %a %a %" PRIu64 " %d %d %a %d %s %s\n", j->backend,
             j->device, j->kernel, j->problem.m, j->problem.n, j->problem.k, Precision_name(j->problem.precision),
             j->problem.trans_a, j->problem.trans_b, j->problem.alpha, j->problem.beta, j->seed, j->reps, j->warmup,
-            j->timeout_s, j->cold_l2 ? 1 : 0, Scaling_name(j->problem.scaling));
-   int got = sendLine(m, job) ? readLine(m, line, sizeof line, Util_nowMs() + START_ALLOWANCE_S * 1e3) : 0;
+            j->timeout_s, j->cold_l2 ? 1 : 0, Scaling_name(j->problem.scaling), j->kernels_dir);
+   int got = sendLine(m, job) ? readLine(m, line, sizeof line, Util_nowMs() + START_ALLOWANCE_S * 1e3, NULL) : 0;
    if (got == 1 && !strcmp(line, "ready"))
       return true;
    char how[128] = "";
@@ -177,24 +190,25 @@ static bool startChild(Measurer *m, char *why, size_t whylen) {
 }
 
 static void parseResult(const char *line, SweepCandidate *c) {
-   int outcome = SWEEP_FAILED, used = 0;
-   if (sscanf(line, "result %d %la %la %la %la %n", &outcome, &c->gflops, &c->median_ms, &c->compile_ms,
-              &c->max_rel_err, &used) < 5 ||
+   int outcome = SWEEP_FAILED, used = 0, cached = 0;
+   if (sscanf(line, "result %d %la %la %la %la %d %n", &outcome, &c->gflops, &c->median_ms, &c->compile_ms,
+              &c->max_rel_err, &cached, &used) < 6 ||
        outcome <= SWEEP_PENDING || outcome >= SWEEP_OUTCOMES) {
       c->outcome = SWEEP_FAILED;
       snprintf(c->reason, sizeof c->reason, "the measuring process answered '%.200s'", line);
       return;
    }
    c->outcome = (SweepOutcome)outcome;
+   c->cached = cached != 0;
    snprintf(c->reason, sizeof c->reason, "%s", line + used);
 }
 
-void Measurer_run(Measurer *m, const long long *values, int nvalues, SweepCandidate *c) {
+bool Measurer_run(Measurer *m, const long long *values, int nvalues, const atomic_int *cancel, SweepCandidate *c) {
    char why[512], line[1024];
    if (!m->pid && !startChild(m, why, sizeof why)) {
       c->outcome = SWEEP_FAILED;
       snprintf(c->reason, sizeof c->reason, "cannot measure in a child process: %s", why);
-      return;
+      return true;
    }
    int n = snprintf(line, sizeof line, "run");
    for (int i = 0; i < nvalues && n < (int)sizeof line; i++)
@@ -202,14 +216,19 @@ void Measurer_run(Measurer *m, const long long *values, int nvalues, SweepCandid
    snprintf(line + n, sizeof line - (size_t)n, "\n");
    const MeasureJob *j = &m->job;
    double allowed = ANSWER_ALLOWANCE_S + j->timeout_s * (j->reps + j->warmup + 2);
-   int got = sendLine(m, line) ? readLine(m, line, sizeof line, Util_nowMs() + allowed * 1e3) : 0;
+   int got = sendLine(m, line) ? readLine(m, line, sizeof line, Util_nowMs() + allowed * 1e3, cancel) : 0;
    if (got == 1) {
       parseResult(line, c);
       if (c->outcome == SWEEP_TIMEOUT)
          endChild(m, true, NULL, 0); /* its device is busy with the abandoned launch */
-      return;
+      return true;
    }
    endChild(m, true, why, sizeof why);
+   if (got == -2) {
+      c->outcome = SWEEP_PENDING;
+      snprintf(c->reason, sizeof c->reason, "stopped while it was measured");
+      return false;
+   }
    if (got < 0) {
       c->outcome = SWEEP_TIMEOUT;
       snprintf(c->reason, sizeof c->reason, "no answer within %.0f s: the measuring process was stopped", allowed);
@@ -217,6 +236,7 @@ void Measurer_run(Measurer *m, const long long *values, int nvalues, SweepCandid
       c->outcome = SWEEP_FAILED;
       snprintf(c->reason, sizeof c->reason, "the measuring process ended while measuring it (%s)", why);
    }
+   return true;
 }
 
 double Measurer_vendor(Measurer *m, char *name, size_t namelen) {
@@ -227,7 +247,7 @@ double Measurer_vendor(Measurer *m, char *name, size_t namelen) {
    }
    const MeasureJob *j = &m->job;
    double allowed = ANSWER_ALLOWANCE_S + j->timeout_s * (j->reps + j->warmup + 2);
-   int got = sendLine(m, "vendor\n") ? readLine(m, line, sizeof line, Util_nowMs() + allowed * 1e3) : 0;
+   int got = sendLine(m, "vendor\n") ? readLine(m, line, sizeof line, Util_nowMs() + allowed * 1e3, NULL) : 0;
    int ok = 0, used = 0;
    double gflops = 0;
    if (got == 1 && sscanf(line, "vendor %d %la %n", &ok, &gflops, &used) >= 2 && used > 0) {
@@ -254,12 +274,15 @@ static bool parseJob(const char *line, MeasureJob *j) {
    int ta = 0, tb = 0, cold = 0;
    memset(j, 0, sizeof *j);
    Problem_setDefaults(&j->problem);
-   if (sscanf(line, "job %15s %d %63s %d %d %d %15s %d %d %la %la %" SCNu64 " %d %d %la %d %15s", j->backend,
+   int used = 0;
+   if (sscanf(line, "job %15s %d %63s %d %d %d %15s %d %d %la %la %" SCNu64 " %d %d %la %d %15s %n", j->backend,
               &j->device, j->kernel, &j->problem.m, &j->problem.n, &j->problem.k, precision, &ta, &tb,
               &j->problem.alpha, &j->problem.beta, &j->seed, &j->reps, &j->warmup, &j->timeout_s, &cold,
-              scaling) != 17 ||
-       !Scaling_parse(scaling, &j->problem.scaling))
+              scaling, &used) != 17 ||
+       !used || !Scaling_parse(scaling, &j->problem.scaling))
       return false;
+   Util_copy(j->kernels_dir, sizeof j->kernels_dir, line + used);
+   j->kernels_dir[strcspn(j->kernels_dir, "\n")] = '\0';
    j->cold_l2 = cold != 0;
    j->problem.trans_a = ta != 0;
    j->problem.trans_b = tb != 0;
@@ -290,7 +313,8 @@ static void measureOne(Session *s, const KernelInfo *k, const MeasureJob *j, con
    for (char *q = c.reason; *q; q++)
       if (*q == '\n' || *q == '\r')
          *q = ' ';
-   printf("result %d %a %a %a %a %s\n", (int)c.outcome, c.gflops, c.median_ms, c.compile_ms, c.max_rel_err, c.reason);
+   printf("result %d %a %a %a %a %d %s\n", (int)c.outcome, c.gflops, c.median_ms, c.compile_ms, c.max_rel_err,
+          r->cached ? 1 : 0, c.reason);
    fflush(stdout);
 }
 
@@ -320,8 +344,8 @@ int Measure_child(void) {
       return 2;
    }
    Catalog cat;
-   if (!Cli_loadCatalog(&cat)) {
-      printf("failed the kernels could not be read (see the messages above)\n");
+   if (!Catalog_load(&cat, j.kernels_dir, err, sizeof err)) {
+      printf("failed the kernels could not be read: %s\n", err);
       return 1;
    }
    const KernelInfo *k = Catalog_find(&cat, j.kernel);
