@@ -96,7 +96,10 @@ static void showTaken(Worker *w, const KernelInfo *k) {
    const Problem *p = &sw->config.problem;
    Worker_log(w, LOG_INFO, "sweep of %s on %dx%dx%d: %.0f configurations, %d invalid, %d valid; trying %d (%s)",
               k->name, p->m, p->n, p->k, sp->space, sp->invalid, sp->count, sw->total,
-              sw->exhaustive && sw->strategy <= SEARCH_RANDOM ? "all" : SearchStrategy_name(sw->strategy));
+              sw->strategy > SEARCH_RANDOM ? SearchStrategy_name(sw->strategy)
+              : sw->exhaustive             ? "all"
+              : sw->strategy == SEARCH_RANDOM ? "random sample"
+                                              : "in order");
    if (sw->taken)
       Worker_log(w, LOG_INFO, "sweep: %d of them taken from the results store (%s), not measured again", sw->taken,
                  w->store ? Store_path(w->store) : "");
@@ -273,12 +276,16 @@ void SweepJob_step(Worker *w) {
    storeKept(w);
    if (!sw->running || gen != w->sweep_gen)
       return; /* ended meanwhile (the device changed), or replaced by a newer sweep */
-   if (stopped || w->sweep_stop || !c) {
+   /* Measured (and stored) before a stop came: shown too, so that the pane and the store
+    * agree on what was done. */
+   if (c)
+      record(w, i, c, k->name);
+   if (stopped || w->sweep_stop) {
       Worker_log(w, LOG_WARN, "sweep stopped after %d of %d configurations", sw->done, sw->total);
-      sweepEnd(w, true, c || stopped || w->sweep_stop ? "stopped" : "stopped: the time budget ran out");
-      return;
+      sweepEnd(w, true, "stopped");
+   } else if (!c) {
+      done(w);
    }
-   record(w, i, c, k->name);
 }
 
 /* ---- the UI's side ---- */

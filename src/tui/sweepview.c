@@ -27,6 +27,14 @@ static const char *strategyWords(SearchStrategy s) {
    return s == SEARCH_EXHAUSTIVE ? "in order" : SearchStrategy_name(s);
 }
 
+/* What a sweep tries: "all", "random", "in order"
+ * (the exhaustive strategy's first N), or a learning strategy's name. */
+static const char *sweepWords(const WorkerSweep *sw) {
+   if (sw->strategy == SEARCH_EXHAUSTIVE || sw->strategy == SEARCH_RANDOM)
+      return sw->exhaustive ? "all" : sw->strategy == SEARCH_RANDOM ? "random" : "in order";
+   return SearchStrategy_name(sw->strategy);
+}
+
 void SweepView_cycleStrategy(Ui *ui) {
    SweepPane *sp = &ui->sweep_pane;
    sp->strategy = (SearchStrategy)((sp->strategy + 1) % SEARCH_STRATEGIES);
@@ -276,16 +284,15 @@ void SweepView_draw(Ui *ui) {
       snprintf(state, sizeof state, "ETA -:--");
    else
       snprintf(state, sizeof state, "%s in %.1f s", sw->stopped ? "stopped" : "done", elapsed / 1000);
-   int bw = w >= 60 ? 20 : 10;
+   /* The bar gives way before the words: a learning strategy's name must fit. */
+   int bw = w >= 80 ? 20 : w >= 50 ? 14 : 10;
    char bar[256];
    Chart_bar(bar, sizeof bar, sw->total ? (double)sw->done / sw->total : 0, bw, ui->bars);
    Draw_text(ui, y, x, 1, "[", ST_DIM, false);
    Draw_text(ui, y, x + 1, bw, bar, ST_BAR, false);
    Draw_text(ui, y, x + 1 + bw, 1, "]", ST_DIM, false);
-   int len = snprintf(line, sizeof line, " %d/%d  %s  |  %d valid of %.0f: %s%s", sw->done, sw->total, state,
-                      sw->valid, sw->space, sw->exhaustive ? "all, " : "", strategyWords(sw->strategy));
-   if (sw->taken && len < (int)sizeof line)
-      snprintf(line + len, sizeof line - (size_t)len, "  |  %d from the store", sw->taken);
+   snprintf(line, sizeof line, " %d/%d  %s | %d valid of %.0f: %s", sw->done, sw->total, state, sw->valid,
+            sw->space, sweepWords(sw));
    Draw_text(ui, y, x + bw + 2, w - bw - 2, line, sw->running ? ST_NORMAL : sw->stopped ? ST_WARN : ST_GOOD, false);
    y++;
    /* The best verified configuration. */
@@ -316,6 +323,10 @@ void SweepView_draw(Ui *ui) {
          snprintf(line + n, sizeof line - (size_t)n, "%s", Ui_simulatedNote(ui));
       Draw_text(ui, y, x, w, line, skipped > sw->invalid ? ST_WARN : ST_NORMAL, false);
       y++;
+   }
+   if (sw->taken && y < bottom) {
+      snprintf(line, sizeof line, "%d from the results store, not measured again", sw->taken);
+      Draw_text(ui, y++, x, w, line, ST_DIM, false);
    }
    if (sw->last_skip[0] && bottom - y >= 7) {
       snprintf(line, sizeof line, "last skipped: %s%s", sw->last_skip, Ui_simulatedNote(ui));
