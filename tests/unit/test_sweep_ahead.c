@@ -19,7 +19,9 @@
 #include "base/rng.h"
 #include "core/ahead.h"
 #include "explorer/worker.h"
+#include "base/children.h"
 #include "base/util.h"
+#include "core/measurer.h"
 #include "testing.h"
 
 #define BUDGET 6
@@ -96,7 +98,7 @@ static void sweep(const WorkerConfig *c, uint64_t seed, Ahead *pool, WorkerSweep
    if (!snap->have_device)
       fail_msg("the worker opened no device: %s", snap->activity);
    free(snap);
-   Worker_sweepStart(w, c, BUDGET, false, 30);
+   Worker_sweepStart(w, c, BUDGET, false, SEARCH_RANDOM, 30);
    unsigned long seen = 0;
    unsigned long long posted = 0;
    int fedPasses = 0;
@@ -194,7 +196,12 @@ static void test_sweep_fed_ahead_loads_from_the_cache(void **state) {
    free(fed);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+   /* The sweep measures in a child process: this program, started by name. */
+   Children_register(MEASURE_CHILD, Measure_child);
+   int childRc;
+   if (Children_dispatch(argc, argv, &childRc))
+      return childRc;
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_sweep_fed_ahead_loads_from_the_cache),
    };

@@ -20,7 +20,9 @@
 
 #include "backend/backend.h"
 #include "explorer/worker.h"
+#include "base/children.h"
 #include "base/util.h"
+#include "core/measurer.h"
 #include "testing.h"
 
 #define TIMEOUT_MS 120000.0
@@ -337,7 +339,7 @@ static void test_sweep(void **state) {
    long long pick[] = {1, 2, 4, 8, 16, 32};
    long long tsn = pick[rand() % 6], tsm = pick[rand() % 6];
    WorkerConfig c = naiveConfig(f, tsn, tsm, 64);
-   Worker_sweepStart(f->w, &c, 5, false, 5);
+   Worker_sweepStart(f->w, &c, 5, false, SEARCH_RANDOM, 5);
    assert_true(sweepEnded(f, sw, &seen));
    assert_false(sw->stopped);
    assert_string_equal(sw->config.kernel, "mygemm01_naive");
@@ -367,7 +369,7 @@ static void test_sweep(void **state) {
    assert_true(waitFor(f, inState, &measuring));
 
    /* Every valid configuration, stopped after the first: what was tried stays. */
-   Worker_sweepStart(f->w, &c, 0, true, 5);
+   Worker_sweepStart(f->w, &c, 0, true, SEARCH_EXHAUSTIVE, 5);
    double end = Util_nowMs() + TIMEOUT_MS;
    do {
       pause_ms(10);
@@ -387,7 +389,7 @@ static void test_sweep(void **state) {
    /* A kernel that is not there: the sweep says so and does not start. */
    WorkerConfig u = c;
    Util_copy(u.kernel, sizeof u.kernel, "no_such_kernel");
-   Worker_sweepStart(f->w, &u, 5, false, 5);
+   Worker_sweepStart(f->w, &u, 5, false, SEARCH_RANDOM, 5);
    assert_true(sweepEnded(f, sw, &seen));
    assert_int_equal(sw->total, 0);
    assert_non_null(strstr(sw->message, "no kernel named no_such_kernel"));
@@ -488,7 +490,12 @@ static void test_vendor_gives_way(void **state) {
    assert_true(f->snap->vendor.gflops > 0 && f->snap->vendor.verified);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+   /* The sweep measures in a child process: this program, started by name. */
+   Children_register(MEASURE_CHILD, Measure_child);
+   int childRc;
+   if (Children_dispatch(argc, argv, &childRc))
+      return childRc;
    srand((unsigned)time(NULL));
    const struct CMUnitTest tests[] = {
        cmocka_unit_test_setup_teardown(test_first_run_and_live, startWorker, stopWorker),
