@@ -40,7 +40,7 @@ static int (*const run[COMMAND_COUNT])(const Options *o) = {
     [COMMAND_EXPLORER] = explore, [COMMAND_LIST] = Cli_list,   [COMMAND_RUN] = Cli_run,
     [COMMAND_INSPECT] = Cli_inspect, [COMMAND_SWEEP] = Cli_sweep, [COMMAND_BENCH] = Cli_bench,
     [COMMAND_BANKS] = Cli_banks,  [COMMAND_CACHE] = Cli_cache,
-    [COMMAND_RESULTS] = Cli_results, [COMMAND_LESSON] = lesson,
+    [COMMAND_RESULTS] = Cli_results, [COMMAND_LESSON] = lesson,   [COMMAND_EXPORT] = Cli_exportKernel,
 };
 
 int main(int argc, char **argv) {

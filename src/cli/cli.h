@@ -23,6 +23,9 @@ int Cli_results(const Options *o);
 #define CLI_LESSON_START (-1)
 int Cli_lesson(const Options *o);
 int Cli_listLessons(const Options *o);
+/* gemmtop export-kernel: the configuration as files that build and run without gemmtop
+ * (cli_export.c, core/export.h). */
+int Cli_exportKernel(const Options *o);
 
 /* What the options select: backend, device, kernel, preset, --set values, problem. */
 Selection Cli_selection(const Options *o);

@@ -21,7 +21,7 @@
 #define CMD(c) (1u << COMMAND_##c)
 #define EVERY ((1u << COMMAND_COUNT) - 1)
 /* The commands that build a configuration (kernel, parameters, problem) on a device. */
-#define CONFIG (CMD(EXPLORER) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS))
+#define CONFIG (CMD(EXPLORER) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS) | CMD(EXPORT))
 #define SHAPE (CONFIG & ~CMD(BENCH)) /* bench's sizes are --sizes */
 #define TIMED (CMD(RUN) | CMD(SWEEP) | CMD(BENCH))
 /* The commands whose measurements go to the results store (core/store.h). */
@@ -60,6 +60,8 @@ static const CommandSpec commands[COMMAND_COUNT] = {
                          "the results store: list, best, compare, export (CSV, JSON Lines, T4), import (T4, CLBlast)", 2},
     [COMMAND_LESSON] = {"lesson", G(SELECTION) | G(SHAPE) | G(TIMING) | G(OUTPUT) | G(BANKS) | G(LESSON) | GENERAL,
                         "[NAME]", "teach a ladder step by step in the explorer; no NAME lists the lessons", 1},
+    [COMMAND_EXPORT] = {"export-kernel", CONFIGURED, "",
+                        "the configuration as a standalone OpenCL kernel and a C launcher that verifies it", 0},
 };
 #undef G
 
@@ -374,6 +376,9 @@ static const OptionSpec table[] = {
      .help = "the sizes, at most 16: N for a square problem or MxNxK (e.g. 64x64x128), each number 1 to 65536",
      .dflt = BENCH_DEFAULT_SIZES,
      .elsewhere = "the other commands take --size"},
+    {.group = GROUP_OUTPUT, .name = "dir", .value = "DIR", .kind = OPT_TEXT, .field = F(output.dir), .commands = CMD(EXPORT),
+     .help = "the folder to write the kernel, its launcher and a Makefile into (made when absent; files there are "
+             "never overwritten)", .dflt = "KERNEL-export in the current folder"},
     {.group = GROUP_OUTPUT, .name = "save", .value = "FILE.csv|FILE.json", .kind = OPT_TEXT, .field = F(output.save),
      .commands = CMD(SWEEP) | CMD(BENCH), .help = "write every result to a file"},
     {.group = GROUP_STORAGE, .name = "store", .value = "FILE", .kind = OPT_TEXT, .field = F(storage.path), .commands = STORE_READERS,

@@ -68,6 +68,7 @@ typedef struct OutputOptions_ {
    OutputFormat format;
    bool no_color, ascii;
    const char *save;         /* sweep, bench: results file (.csv or .json) */
+   const char *dir;          /* export-kernel: the folder of the files written */
 } OutputOptions;
 
 typedef struct StorageOptions_ {
@@ -152,6 +153,7 @@ typedef enum {
    COMMAND_CACHE,
    COMMAND_RESULTS,
    COMMAND_LESSON,
+   COMMAND_EXPORT,
    COMMAND_COUNT
 } CommandId;
 

@@ -295,6 +295,10 @@ char *Session_source(const Catalog *cat, bool cuda_prelude, const char *body) {
    return Session_sourceNamed(cat, cuda_prelude, body, NULL);
 }
 
+char *Session_kernelSource(const Session *s, const KernelInfo *k) {
+   return Session_sourceNamed(s->catalog, Backend_can(s->be, BACKEND_CAP_CUDA_PRELUDE), k->source, k->path);
+}
+
 char *Session_joinSource(const Session *s, const char *body) {
    return Session_source(s->catalog, Backend_can(s->be, BACKEND_CAP_CUDA_PRELUDE), body);
 }

@@ -150,6 +150,8 @@ RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long lon
 char *Session_source(const Catalog *cat, bool cuda_prelude, const char *body);
 /* The same, with the kernel file's name in the compiler's messages. */
 char *Session_sourceNamed(const Catalog *cat, bool cuda_prelude, const char *body, const char *path);
+/* k's source as s's backend compiles it (the preludes first); NULL when out of memory. */
+char *Session_kernelSource(const Session *s, const KernelInfo *k);
 
 /* Compiles a configuration into the disk cache without touching the session's state, so
  * several threads may call it at once (a sweep compiles in parallel, then runs from the
