@@ -375,7 +375,7 @@ static void recordRun(const Options *o, const Session *s, const KernelInfo *k, c
 /* The run's report (with the vendor library's, timed in the same process when asked and
  * comparable), its record in the store, and why it failed on stderr. */
 static void reportRun(const Options *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
-                      const Inputs *in, uint64_t seed, const RunOptions *ro, const RunResult *r) {
+                      const Inputs *in, uint64_t seed, const RunOptions *ro, const RunResult *r, bool explain) {
    RunStatus st = r->status;
    Peaks peaks;
    Peaks_cached(Session_device(s), Session_backend(s)->name, &peaks);
@@ -394,6 +394,13 @@ static void reportRun(const Options *o, Session *s, const KernelInfo *k, const l
                      &vendor);
    Report_run(stdout, o->output.format, Session_backend(s)->name, Session_device(s), k, values, p, seed, ro, r, &peaks,
               with_vendor ? &vendor : NULL);
+   if (explain && r->reps > 0) { /* what limits it (core/limiter.h) */
+      LimiterInputs li;
+      Limiter lim;
+      Limiter_inputs(Session_device(s), k, values, p, r, &peaks, 0, &li);
+      Limiter_of(&li, &lim);
+      Report_limits(stdout, o->output.format, &li, &lim);
+   }
    recordRun(o, s, k, values, p, st, r, with_vendor ? &vendor : NULL);
    if (st == RUN_INVALID)
       fprintf(stderr, "gemmtop: refused: %s\n", r->message);
@@ -403,7 +410,8 @@ static void reportRun(const Options *o, Session *s, const KernelInfo *k, const l
       fprintf(stderr, "gemmtop: %s: %s\n", RunStatus_name(st), r->message);
 }
 
-int Cli_run(const Options *o) {
+/* run, and explain: the same run with what limits it after it. */
+static int runCommand(const Options *o, bool explain) {
    /* An ablated C is wrong on purpose: it may be written (to study what a switch leaves),
     * but only under a name that says so, never where a result is expected. */
    if (o->io.out_path && o->timing.ablate && !Cli_endsWith(o->io.out_path, ".ablated.npy")) {
@@ -467,7 +475,7 @@ int Cli_run(const Options *o) {
                     .ablate = o->timing.ablate, .verified_c = verified_c, .launch_timeout_s = o->timing.max_seconds,
                     .cold_l2 = o->timing.cold_l2, .observe = true};
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
-   reportRun(o, s, k, values, &p, &in, seed, &ro, r);
+   reportRun(o, s, k, values, &p, &in, seed, &ro, r, explain);
    rc = writeOut(o, s, &p, out, verified_c, st, RunStatus_exitCode(st));
    out = NULL;
    Inputs_free(&in);
@@ -484,6 +492,10 @@ done_session:
       Cli_leave(rc); /* the abandoned launch ends with the process */
    return rc;
 }
+
+int Cli_run(const Options *o) { return runCommand(o, false); }
+
+int Cli_explain(const Options *o) { return runCommand(o, true); }
 
 /* ---- cache ---- */
 

@@ -9,6 +9,8 @@
 
 int Cli_list(const Options *o);
 int Cli_run(const Options *o);
+/* gemmtop explain: run, then what limits it (core/limiter.h). */
+int Cli_explain(const Options *o);
 int Cli_cache(const Options *o);
 int Cli_inspect(const Options *o);
 int Cli_sweep(const Options *o);

@@ -21,11 +21,13 @@
 #define CMD(c) (1u << COMMAND_##c)
 #define EVERY ((1u << COMMAND_COUNT) - 1)
 /* The commands that build a configuration (kernel, parameters, problem) on a device. */
-#define CONFIG (CMD(EXPLORER) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS) | CMD(EXPORT))
+/* run and explain: one run (explain adds what limits it). */
+#define RUNS (CMD(RUN) | CMD(EXPLAIN))
+#define CONFIG (CMD(EXPLORER) | RUNS | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS) | CMD(EXPORT))
 #define SHAPE (CONFIG & ~CMD(BENCH)) /* bench's sizes are --sizes */
-#define TIMED (CMD(RUN) | CMD(SWEEP) | CMD(BENCH))
+#define TIMED (RUNS | CMD(SWEEP) | CMD(BENCH))
 /* The commands whose measurements go to the results store (core/store.h). */
-#define STORED (CMD(RUN) | CMD(SWEEP) | CMD(BENCH) | CMD(EXPLORER))
+#define STORED (RUNS | CMD(SWEEP) | CMD(BENCH) | CMD(EXPLORER))
 #define STORE_READERS (STORED | CMD(RESULTS))
 #define MAX_SIZE (1 << 20)
 #define MAX_SECONDS 86400.0
@@ -60,6 +62,8 @@ static const CommandSpec commands[COMMAND_COUNT] = {
                          "the results store: list, best, compare, export (CSV, JSON Lines, T4), import (T4, CLBlast)", 2},
     [COMMAND_LESSON] = {"lesson", G(SELECTION) | G(SHAPE) | G(TIMING) | G(OUTPUT) | G(BANKS) | G(LESSON) | GENERAL,
                         "[NAME]", "teach a ladder step by step in the explorer; no NAME lists the lessons", 1},
+    [COMMAND_EXPLAIN] = {"explain", CONFIGURED | G(TIMING) | G(IO) | G(STORAGE), "",
+                         "one run, and what limits it: ceilings, roofline, waves, the limiter in words", 0},
     [COMMAND_EXPORT] = {"export-kernel", CONFIGURED, "",
                         "the configuration as a standalone OpenCL kernel and a C launcher that verifies it", 0},
 };
@@ -281,43 +285,43 @@ static const OptionSpec table[] = {
     {.group = GROUP_TIMING, .name = "warmup", .value = "W", .kind = OPT_INT, .min = 0, .max = MAX_SIZE, .field = F(timing.warmup),
      .commands = TIMED, .help = "untimed launches before the timed ones", .dflt = "2"},
     {.group = GROUP_TIMING, .name = "max-seconds", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
-     .field = F(timing.max_seconds), .commands = CMD(RUN) | CMD(BENCH),
+     .field = F(timing.max_seconds), .commands = RUNS | CMD(BENCH),
      .help = "stop timing after S seconds, once at least one launch is timed; a launch still running after S "
              "seconds is abandoned",
      .elsewhere = "sweep's limit is --timeout"},
     {.group = GROUP_TIMING, .name = "seed", .value = "S", .kind = OPT_TEXT, .apply = applySeed, .given = F(timing.has_seed),
      .commands = TIMED | CMD(EXPLORER) | CMD(LESSON), .help = "random inputs from this seed", .dflt = "fresh each run"},
-    {.group = GROUP_IO, .name = "a", .value = "A.npy", .kind = OPT_TEXT, .field = F(io.a_path), .commands = CMD(RUN),
+    {.group = GROUP_IO, .name = "a", .value = "A.npy", .kind = OPT_TEXT, .field = F(io.a_path), .commands = RUNS,
      .help = "A from a NumPy file, as stored: the transposed shape for T"},
-    {.group = GROUP_IO, .name = "b", .value = "B.npy", .kind = OPT_TEXT, .field = F(io.b_path), .commands = CMD(RUN),
+    {.group = GROUP_IO, .name = "b", .value = "B.npy", .kind = OPT_TEXT, .field = F(io.b_path), .commands = RUNS,
      .help = "B from a NumPy file, as stored: the transposed shape for T"},
     {.group = GROUP_IO, .name = "a-scale", .value = "SA.npy", .kind = OPT_TEXT, .field = F(io.a_scale_path),
-     .commands = CMD(RUN),
+     .commands = RUNS,
      .help = "e4m3, e5m2: the scales of A given as FP8 patterns (--a of uint8): float32, 1x1 or M x ceil(K/128) "
              "with --scaling block"},
     {.group = GROUP_IO, .name = "b-scale", .value = "SB.npy", .kind = OPT_TEXT, .field = F(io.b_scale_path),
-     .commands = CMD(RUN),
+     .commands = RUNS,
      .help = "e4m3, e5m2: the scales of B given as FP8 patterns (--b of uint8): float32, 1x1 or ceil(K/128) x "
              "ceil(N/128) with --scaling block"},
-    {.group = GROUP_IO, .name = "c", .value = "C.npy", .kind = OPT_TEXT, .field = F(io.c_path), .commands = CMD(RUN),
+    {.group = GROUP_IO, .name = "c", .value = "C.npy", .kind = OPT_TEXT, .field = F(io.c_path), .commands = RUNS,
      .help = "C from a NumPy file; read when beta is not 0"},
-    {.group = GROUP_IO, .name = "out", .value = "C.npy", .kind = OPT_TEXT, .field = F(io.out_path), .commands = CMD(RUN),
+    {.group = GROUP_IO, .name = "out", .value = "C.npy", .kind = OPT_TEXT, .field = F(io.out_path), .commands = RUNS,
      .help = "write the result C to a NumPy file"},
     {.group = GROUP_OUTPUT, .name = "format", .value = "table|csv|json", .kind = OPT_CHOICE, .choices = "table|csv|json",
-     .apply = applyFormat, .commands = CMD(LIST) | CMD(RUN) | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS),
+     .apply = applyFormat, .commands = CMD(LIST) | RUNS | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS),
      .help = "output; json is one object per line", .dflt = "table"},
-    {.group = GROUP_TIMING, .name = "no-verify", .kind = OPT_FLAG, .field = F(timing.no_verify), .commands = CMD(RUN),
+    {.group = GROUP_TIMING, .name = "no-verify", .kind = OPT_FLAG, .field = F(timing.no_verify), .commands = RUNS,
      .help = "skip the verification run", .elsewhere = "sweep and bench verify every configuration"},
-    {.group = GROUP_TIMING, .name = "ablate", .value = "LIST", .kind = OPT_TEXT, .apply = applyAblate, .commands = CMD(RUN) | CMD(INSPECT),
+    {.group = GROUP_TIMING, .name = "ablate", .value = "LIST", .kind = OPT_TEXT, .apply = applyAblate, .commands = RUNS | CMD(INSPECT),
      .help = "switch work off to see what limits the kernel; LIST is any of no-a, no-b (global loads of A, B), "
              "no-fma (multiply-adds), const-store (C gets 1.25), comma-separated; the result is labelled "
              "ablated and not verified",
      .elsewhere = "sweep and bench rank real, verified results only; in the explorer, press a"},
-    {.group = GROUP_TIMING, .name = "cold-l2", .kind = OPT_FLAG, .field = F(timing.cold_l2), .commands = CMD(RUN) | CMD(BENCH) | CMD(SWEEP),
+    {.group = GROUP_TIMING, .name = "cold-l2", .kind = OPT_FLAG, .field = F(timing.cold_l2), .commands = RUNS | CMD(BENCH) | CMD(SWEEP),
      .help = "time each launch with the L2 cache cold (a rotation through copies of A and B that exceed twice "
              "the L2, or a flush between launches); the default times a warm L2, as repeated launches find it",
      .elsewhere = "in the explorer, the run settings (S) have it"},
-    {.group = GROUP_TIMING, .name = "vendor", .kind = OPT_FLAG, .field = F(timing.vendor), .commands = CMD(RUN),
+    {.group = GROUP_TIMING, .name = "vendor", .kind = OPT_FLAG, .field = F(timing.vendor), .commands = RUNS,
      .help = "also time the vendor BLAS (CLBlast, cuBLAS, rocBLAS) and give % of it",
      .elsewhere = "bench always times the vendor BLAS"},
     {.group = GROUP_LESSON, .name = "prepare", .kind = OPT_FLAG, .field = F(prepare), .commands = CMD(LESSON),

@@ -692,3 +692,66 @@ void Report_run(FILE *out, OutputFormat f, const char *backend, const DeviceInfo
    else
       runTable(out, backend, dev, k, values, p, seed, ro, r, peaks, vendor);
 }
+
+/* A fraction as a percentage, or nothing when unknown (negative). */
+static void pct(FILE *out, double v, bool json) {
+   if (v >= 0)
+      fprintf(out, "%.4g", 100 * v);
+   else if (json)
+      fputs("null", out);
+}
+
+void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Limiter *l) {
+   if (f == FORMAT_JSON) {
+      fprintf(out, "{\"schema\":%d,\"limits\":{\"limiter\":\"%s\",\"words\":", REPORT_SCHEMA, LimitKind_name(l->kind));
+      Report_jsonString(out, l->words);
+      fputs(",\"headroom\":", out);
+      Report_jsonString(out, l->headroom);
+      fputs(",\"compute_pct\":", out);
+      pct(out, l->compute_used, true);
+      fputs(",\"memory_pct\":", out);
+      pct(out, l->memory_used, true);
+      fputs(",\"memory_min_pct\":", out);
+      pct(out, l->memory_used_min, true);
+      fprintf(out, ",\"caches\":%s,\"flops_per_byte\":%.4g,\"flops_per_byte_min\":%.4g,\"attainable_gflops\":%.6g,"
+                   "\"slots_busy\":%.4g,\"occupancy\":%.4g,\"peak_gflops\":%.6g,\"copy_gbps\":%.6g,\"model_bytes\":%.6g,"
+                   "\"min_bytes\":%.6g}}\n",
+              l->caches ? "true" : "false", l->intensity, l->intensity_min, l->attainable_gflops, l->busy, in->occupancy,
+              in->peak_gflops, in->copy_gbps, in->model_bytes, in->min_bytes);
+      return;
+   }
+   if (f == FORMAT_CSV) {
+      fputs("limiter,words,headroom,compute_pct,memory_pct,memory_min_pct,caches,flops_per_byte,flops_per_byte_min,"
+            "attainable_gflops,slots_busy,occupancy,peak_gflops,copy_gbps\n",
+            out);
+      Util_csvField(out, LimitKind_name(l->kind), false);
+      Util_csvField(out, l->words, false);
+      Util_csvField(out, l->headroom, false);
+      pct(out, l->compute_used, false);
+      fputc(',', out);
+      pct(out, l->memory_used, false);
+      fputc(',', out);
+      pct(out, l->memory_used_min, false);
+      fprintf(out, ",%s,%.4g,%.4g,%.6g,%.4g,%.4g,%.6g,%.6g\n", l->caches ? "true" : "false", l->intensity,
+              l->intensity_min, l->attainable_gflops, l->busy, in->occupancy, in->peak_gflops, in->copy_gbps);
+      return;
+   }
+   fprintf(out, "\nlimits     %s\n", l->words);
+   if (l->headroom[0])
+      fprintf(out, "           %s\n", l->headroom);
+   if (l->intensity > 0)
+      fprintf(out, "intensity  %.3g flops per byte of global traffic by the model, %.3g if each element moved once\n",
+              l->intensity, l->intensity_min);
+   else
+      fprintf(out, "intensity  %.3g flops per byte if each element moved once (the kernel states no reuse: model)\n",
+              l->intensity_min);
+   if (l->attainable_gflops > 0)
+      fprintf(out, "roofline   %.4g GFLOPS attainable at that intensity: min(%.4g GFLOPS %s, %.3g x %.4g GB/s); "
+                   "measured %.0f%% of it\n",
+              l->attainable_gflops, in->peak_gflops, in->peak_label ? in->peak_label : "",
+              l->intensity, in->copy_gbps, 100 * in->gflops / l->attainable_gflops);
+   if (in->peak_gflops <= 0 || in->copy_gbps <= 0)
+      fprintf(out, "ceilings   not all measured on this device: gemmtop list devices --measure\n");
+   if (in->occupancy > 0)
+      fprintf(out, "occupancy  %.0f%% of the most warps a multiprocessor holds\n", 100 * in->occupancy);
+}

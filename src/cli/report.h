@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "cli/options.h"
+#include "core/limiter.h"
 #include "core/peaks.h"
 #include "core/preset.h"
 #include "core/shapes.h"
@@ -25,6 +26,9 @@ void Report_presets(FILE *out, OutputFormat f, const PresetList *list);
 /* The shape suites (one line each), or with one suite its shapes (one line each). */
 void Report_shapeSuites(FILE *out, OutputFormat f, const ShapeSuites *suites, const char *dir);
 void Report_shapes(FILE *out, OutputFormat f, const ShapeSuite *suite);
+/* What limits a run (gemmtop explain): lines after the run's table, a JSON object on a
+ * line of its own ({"schema", "limits": {...}}), or a CSV header and row. */
+void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Limiter *l);
 void Report_run(FILE *out, OutputFormat f, const char *backend, const DeviceInfo *dev, const KernelInfo *k,
                 const long long *values, const Problem *p, uint64_t seed, const RunOptions *ro, const RunResult *r,
                 const Peaks *peaks, const VendorResult *vendor);

@@ -1,0 +1,72 @@
+/* What limits a measured configuration, without hardware counters: the measurement put
+ * against the device's measured ceilings (compute peak, copy bandwidth) through the
+ * access-count model (core/traffic.h: flops per byte of global traffic, and the compulsory
+ * minimum of each element once), how the launch fills the GPU (core/waves.h) and its
+ * occupancy, and the bank trace's wavefronts when there is one. The limiter is named in
+ * words with the headroom to the next ceiling. The rules, in order (docs/limits.md):
+ *   1. the tail: fewer than 60% of the GPU's slots busy on average (waves);
+ *   2. the ceiling nearest to being met, compute or global memory, when at 60% or more;
+ *   3. local-memory bank conflicts: 1.5 times the ideal wavefronts or more;
+ *   4. too few warps to hide latency: occupancy under 25%;
+ *   5. else latency and overhead: no ceiling is near.
+ * Pure: no device. */
+#ifndef GEMMTOP_LIMITER_H
+#define GEMMTOP_LIMITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/peaks.h"
+#include "core/traffic.h"
+#include "core/waves.h"
+
+typedef enum {
+   LIMIT_UNKNOWN = 0,  /* nothing measured */
+   LIMIT_TAIL,
+   LIMIT_COMPUTE,
+   LIMIT_MEMORY,
+   LIMIT_BANKS,
+   LIMIT_OCCUPANCY,
+   LIMIT_LATENCY,
+   LIMIT_KINDS
+} LimitKind;
+
+/* "tail", "compute", "memory", "bank conflicts", "occupancy", "latency". */
+const char *LimitKind_name(LimitKind k);
+
+typedef struct LimiterInputs_ {
+   double gflops;              /* measured (0: nothing to explain) */
+   double flops;               /* of one launch: 2 M N K */
+   double peak_gflops;         /* the compute ceiling (Peaks_for); 0 unknown */
+   const char *peak_label;     /* "FP32", "TF32 tensor" */
+   double copy_gbps;           /* the measured copy bandwidth; 0 unknown */
+   double model_bytes;         /* the access-count model's global bytes of one launch; 0 unknown */
+   double min_bytes;           /* each element of A, B and C moved once */
+   Waves waves;                /* .known false: not a GPU the table knows */
+   double occupancy;           /* resident warps over the most; 0 unknown */
+   double bank_ratio;          /* local-memory wavefronts over the ideal (bank trace); 0 unknown */
+} LimiterInputs;
+
+typedef struct Limiter_ {
+   LimitKind kind;
+   double compute_used;        /* of the peak; -1 unknown */
+   double memory_used;         /* of the copy bandwidth, by the model's bytes (the minimum's when caches
+                                  must serve the model's, see caches); -1 unknown */
+   double memory_used_min;     /* by the compulsory bytes; -1 unknown */
+   bool caches;                /* the model's bytes would exceed the bandwidth: caches serve part of them */
+   double intensity;           /* flops per byte by the model; 0 unknown */
+   double intensity_min;       /* by the compulsory bytes */
+   double attainable_gflops;   /* the roofline at the model's intensity: min(peak, intensity x bandwidth) */
+   double busy;                /* the slots' average use (waves); 1 when unknown */
+   char words[256];            /* the limiter in a sentence */
+   char headroom[256];         /* the next ceiling in a sentence ("" none) */
+} Limiter;
+
+void Limiter_of(const LimiterInputs *in, Limiter *out);
+
+/* The inputs of a run of k with values on p whose result is r, on dev: the traffic model,
+ * the waves and occupancy from its build, the peaks given; bank_ratio from a trace, or 0. */
+void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long *values, const Problem *p,
+                    const RunResult *r, const Peaks *peaks, double bank_ratio, LimiterInputs *out);
+
+#endif

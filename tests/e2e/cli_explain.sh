@@ -1,0 +1,76 @@
+#!/bin/sh
+# gemmtop explain on PoCL: a run, then what limits it (core/limiter.h) in the three
+# formats. Without measured ceilings it says how to measure them; with them (list devices
+# --measure, in this script's own cache) the JSON's percentages are the run's GFLOPS over
+# the measured peak and the model's bandwidth, the roofline is the smaller ceiling, the
+# naive kernel's intensity is the model's 2 loads per multiply-add, and a refused
+# configuration explains nothing.
+. "$(dirname "$0")/lib.sh"
+# The measured peaks go to a cache of this script's own: other scripts expect none.
+XDG_CACHE_HOME="$T_DIR/cache"
+export XDG_CACHE_HOME
+
+run_gemmtop explain --preset 03-wpt --size 128 --reps 3 --warmup 1
+expect_rc 0 "explain 03-wpt at 128"
+expect_in "limits     latency and overhead: no ceiling is near (no ceiling measured" "$OUT" \
+   "with no ceiling measured, the limiter says so"
+expect_in "ceilings   not all measured on this device: gemmtop list devices --measure" "$OUT" "and how to measure them"
+expect_in "intensity  " "$OUT" "the model's intensity is given"
+
+run_gemmtop list devices --backend opencl --measure
+expect_rc 0 "list devices --measure"
+
+run_gemmtop explain --preset 03-wpt --size 256 --reps 3 --warmup 1 --format json
+expect_rc 0 "explain --format json"
+if msg=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys
+lines=[json.loads(l) for l in sys.stdin if l.strip()]
+assert len(lines)==2, len(lines)
+run,lim=lines[0],lines[1]["limits"]
+g=run["gflops"]
+assert lim["peak_gflops"]>0 and lim["copy_gbps"]>0, lim
+assert abs(lim["compute_pct"]-100*g/lim["peak_gflops"])<1e-3*lim["compute_pct"]+1e-9, (g, lim)
+fpb=lim["flops_per_byte"]
+# 03-wpt (TS=32): A and B once per 32 multiply-adds, C once: 2/(2/32*4+4/256) flops per byte
+assert abs(fpb/(2/(2/32*4+4/256))-1)<1e-3, fpb
+assert abs(lim["memory_pct"]-100*g/fpb/lim["copy_gbps"])<1e-3*lim["memory_pct"]+1e-9, lim
+assert abs(lim["attainable_gflops"]-min(lim["peak_gflops"], fpb*lim["copy_gbps"]))<1e-3, lim
+assert lim["limiter"] in ("compute","memory","latency"), lim
+assert abs(lim["flops_per_byte_min"]/(2*256**3/(3*256*256*4))-1)<1e-3, lim
+print("%s: %.1f%% compute, %.1f%% memory" % (lim["limiter"], lim["compute_pct"], lim["memory_pct"]))' 2>&1); then
+   ok "the limits line agrees with the run and the measured ceilings ($msg)"
+else
+   not_ok "the limits line agrees with the run and the measured ceilings: $msg" "$OUT
+$ERR"
+fi
+
+run_gemmtop explain --kernel mygemm01_naive --size 256 --reps 3 --warmup 1 --format csv
+expect_rc 0 "explain --format csv"
+if msg=$(printf '%s\n' "$OUT" | python3 -c 'import csv,sys
+rows=list(csv.reader(sys.stdin))
+# the run: a header and a row; the limits: a header and a row
+assert len(rows)==4, rows
+h,r=rows[2],rows[3]
+d=dict(zip(h,r))
+assert h[0]=="limiter" and d["limiter"] in ("compute","memory","latency","tail","occupancy","bank conflicts"), d
+fpb=float(d["flops_per_byte"])
+assert abs(fpb-2/(2*4+4/256))<1e-3, fpb   # the naive kernel: 2 loads per multiply-add
+assert d["words"] and float(d["compute_pct"])>0, d
+print("%s, %.3g flops per byte" % (d["limiter"], fpb))' 2>&1); then
+   ok "the CSV has the limits' header and row; the naive kernel's intensity is 2 loads per multiply-add ($msg)"
+else
+   not_ok "the CSV's limits: $msg" "$OUT"
+fi
+
+run_gemmtop explain --preset 03-wpt --size 256 --reps 3 --warmup 1
+expect_rc 0 "explain, a table"
+expect_in "roofline   " "$OUT" "with measured ceilings, the roofline line"
+expect_in "GFLOPS attainable at that intensity" "$OUT" "saying what is attainable"
+case "$OUT" in
+*"limits     compute: "* | *"limits     global memory: "* | *"limits     latency and overhead: no ceiling is near (compute "*) ok "the limiter is named with its figures" ;;
+*) not_ok "the limiter is named with its figures" "$OUT" ;;
+esac
+
+run_gemmtop explain --kernel mygemm06_2d --size 100
+expect_rc 2 "a refused configuration is not explained"
+case "$OUT" in *"limits "*) not_ok "and no limits are printed" "$OUT" ;; *) ok "and no limits are printed" ;; esac
+finish

@@ -1,0 +1,174 @@
+/* What limits a configuration (core/limiter.c): the rules on known cases, each figure
+ * computed by hand here, and the inputs of a real kernel's model. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "core/limiter.h"
+#include "testing.h"
+
+/* A 4096^3 FP32 GEMM on a device of 20,000 GFLOPS and 2,000 GB/s. */
+static LimiterInputs base(double gflops, double flops_per_byte) {
+   LimiterInputs in = {0};
+   in.gflops = gflops;
+   in.flops = 2.0 * 4096 * 4096 * 4096;
+   in.peak_gflops = 20000;
+   in.peak_label = "FP32";
+   in.copy_gbps = 2000;
+   in.model_bytes = in.flops / flops_per_byte;
+   in.min_bytes = 3.0 * 4096 * 4096 * 4;
+   return in;
+}
+
+static void test_compute_bound(void **state) {
+   (void)state;
+   LimiterInputs in = base(17000, 64);
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_COMPUTE);
+   assert_true(fabs(l.compute_used - 0.85) < 1e-9);
+   /* 17,000 GFLOPS at 64 flops per byte: 265.6 GB/s, 13.3% of 2,000. */
+   assert_true(fabs(l.memory_used - 17000.0 / 64 / 2000) < 1e-9);
+   assert_true(fabs(l.attainable_gflops - 20000) < 1e-6);
+   assert_non_null(strstr(l.words, "compute: 85% of the measured FP32 peak"));
+   assert_non_null(strstr(l.headroom, "next: global memory: 13%"));
+}
+
+static void test_memory_bound(void **state) {
+   (void)state;
+   /* 0.5 flops per byte: the roofline is 1,000 GFLOPS; 910 is 91% of the bandwidth. */
+   LimiterInputs in = base(910, 0.5);
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_MEMORY);
+   assert_true(fabs(l.memory_used - 0.91) < 1e-9);
+   assert_true(fabs(l.attainable_gflops - 1000) < 1e-6);
+   assert_false(l.caches);
+   assert_non_null(strstr(l.words, "global memory: 91% of the measured 2000 GB/s at 0.5 flops per byte"));
+   assert_non_null(strstr(l.headroom, "next: compute: 5%"));
+}
+
+static void test_caches_serve_the_model(void **state) {
+   (void)state;
+   /* The model's 0.25 flops per byte at 5,000 GFLOPS would be 20,000 GB/s, ten times the
+    * bandwidth: caches serve them; DRAM is judged by the compulsory bytes. */
+   LimiterInputs in = base(5000, 0.25);
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_true(l.caches);
+   assert_true(fabs(l.memory_used - l.memory_used_min) < 1e-12);
+   assert_true(l.memory_used < 0.1);
+   assert_int_equal(l.kind, LIMIT_LATENCY);
+   assert_non_null(strstr(l.headroom, "compute: 25%"));
+}
+
+static void test_tail_first(void **state) {
+   (void)state;
+   /* 64 tiles on 132 multiprocessors at 1 each: 0.48 waves, 48% of the slots busy. */
+   LimiterInputs in = base(9000, 64);
+   in.waves = (Waves){.known = true, .groups = 64, .units = 132, .per_unit = 1, .full = 0,
+                      .waves = 64.0 / 132, .last_fill = 64.0 / 132, .busy = 64.0 / 132};
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_TAIL);
+   assert_non_null(strstr(l.words, "0.48 waves of 64 work-groups on 132 units at 1 each"));
+   assert_non_null(strstr(l.words, "48% of the slots are busy"));
+   assert_true(fabs(l.busy - 64.0 / 132) < 1e-12);
+   /* Whole waves: not the tail. */
+   in.waves.busy = 1;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_LATENCY);
+}
+
+static void test_banks_then_occupancy_then_latency(void **state) {
+   (void)state;
+   LimiterInputs in = base(6000, 64); /* 30% of compute, 4.7% of memory: no ceiling near */
+   in.bank_ratio = 4;
+   in.occupancy = 0.125;
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_BANKS);
+   assert_non_null(strstr(l.words, "4.00x the ideal wavefronts"));
+   in.bank_ratio = 1.2;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_OCCUPANCY);
+   assert_non_null(strstr(l.words, "occupancy 12%"));
+   in.occupancy = 0.5;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_LATENCY);
+   assert_non_null(strstr(l.words, "compute 30%, memory 5%"));
+   /* Nothing measured. */
+   in.gflops = 0;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_UNKNOWN);
+   /* No ceilings: latency, saying how to measure them. */
+   in = base(100, 4);
+   in.peak_gflops = in.copy_gbps = 0;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_LATENCY);
+   assert_non_null(strstr(l.words, "gemmtop list devices --measure"));
+   assert_true(l.compute_used < 0 && l.memory_used < 0);
+}
+
+/* The inputs from a real kernel's `reuse:` model: mygemm03_wpt TS=32 WPT=8 at 512 reads A
+ * and B from global memory once per 32 multiply-adds each. */
+static void test_inputs_from_the_model(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   const char *env = getenv("GEMMTOP_KERNELS");
+   assert_true(Catalog_load(&cat, env && *env ? env : GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   const KernelInfo *k = Catalog_find(&cat, "mygemm03_wpt");
+   assert_non_null(k);
+   long long values[KERNEL_MAX_PARAMS];
+   KernelInfo_defaults(k, values);
+   assert_true(Config_setParam(k, values, "TS=32", err, sizeof err) && Config_setParam(k, values, "WPT=8", err, sizeof err));
+   Problem p;
+   Problem_setDefaults(&p);
+   p.m = p.n = p.k = 512;
+   DeviceInfo dev = {0};
+   dev.type = DEVICE_CPU;
+   dev.limits.max_wg = 1024;
+   dev.limits.max_wi[0] = dev.limits.max_wi[1] = dev.limits.max_wi[2] = 1024;
+   dev.limits.local_mem = 65536;
+   dev.limits.warp = 32;
+   RunResult r = {0};
+   r.gflops = 10;
+   r.registers = -1;
+   r.local_mem = -1;
+   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, NULL, 0));
+   Peaks peaks = {0};
+   peaks.known = true;
+   peaks.gflops[PEAK_FP32] = 40;
+   peaks.copy_gbps = 80;
+   LimiterInputs in;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+   /* 2/32 loads per multiply-add of 4 bytes, plus C once: 2 / (0.25 + 4/512) flops per byte. */
+   double fpb = 2.0 / (2.0 / 32 * 4 + 4.0 / 512);
+   assert_true(fabs(in.flops / in.model_bytes - fpb) < 1e-9);
+   assert_true(fabs(in.min_bytes - 3.0 * 512 * 512 * 4) < 1e-6);
+   assert_true(in.peak_gflops == 40 && in.copy_gbps == 80);
+   assert_false(in.waves.known); /* a CPU */
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_true(fabs(l.compute_used - 0.25) < 1e-12);
+   assert_true(fabs(l.attainable_gflops - fmin(40, fpb * 80)) < 1e-9);
+   Catalog_free(&cat);
+}
+
+int main(void) {
+   const struct CMUnitTest tests[] = {
+       cmocka_unit_test(test_compute_bound),
+       cmocka_unit_test(test_memory_bound),
+       cmocka_unit_test(test_caches_serve_the_model),
+       cmocka_unit_test(test_tail_first),
+       cmocka_unit_test(test_banks_then_occupancy_then_latency),
+       cmocka_unit_test(test_inputs_from_the_model),
+   };
+   return cmocka_run_group_tests(tests, NULL, NULL);
+}
