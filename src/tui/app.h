@@ -152,6 +152,7 @@ typedef struct Ui_ {
    unsigned long snap_seen;
    BanksPane banks_pane;      /* the panes' own state (pane_state.h) */
    SweepPane sweep_pane;
+   RooflinePane roofline_pane;
    InspectPane inspect_pane;
    struct Ahead_ *ahead;      /* compiling ahead (ahead.h); NULL when its threads could not start */
    int ahead_mode;            /* AheadMode */

@@ -310,9 +310,23 @@ void Keys_handle(Ui *ui, int ch) {
       return;
    if (b && b->handler)
       b->handler(ui, ch);
+   else if (!b && Pane_byDigit(ch) >= 0)
+      togglePane(ui, Pane_byDigit(ch)); /* a pane's digit with no row of its own */
 }
 
 /* ---- the help page ---- */
+
+/* The panes whose digit has no row in the table: a help line each, from the pane list, so
+ * that a new pane is shown and explained with no row here. */
+static int unboundPanes(int *out) {
+   int n = 0;
+   for (int p = 0; p < PANE_COUNT; p++) {
+      const PaneClass *pc = Pane_class(p);
+      if (pc && pc->digit && !bindingOf(pc->digit))
+         out[n++] = p;
+   }
+   return n;
+}
 
 static int linesOf(const char *what) {
    if (!what)
@@ -324,10 +338,10 @@ static int linesOf(const char *what) {
 }
 
 int Keys_helpCount(void) {
-   int n = 0;
+   int n = 0, panes[PANE_COUNT];
    for (int i = 0; i < NBINDINGS; i++)
       n += linesOf(bindings[i].what);
-   return n;
+   return n + unboundPanes(panes);
 }
 
 /* "F1  ? h": function keys padded to three, so that their aliases line up. */
@@ -354,5 +368,11 @@ void Keys_helpLine(int line, char *keys, size_t keyslen, char *text, size_t text
          }
          w = nl ? nl + 1 : NULL;
       }
+   }
+   int panes[PANE_COUNT], np = unboundPanes(panes);
+   if (line - n >= 0 && line - n < np) {
+      const PaneClass *pc = Pane_class(panes[line - n]);
+      snprintf(keys, keyslen, "%c", pc->digit);
+      snprintf(text, textlen, "show / hide the %s pane", pc->title);
    }
 }

@@ -41,6 +41,14 @@ typedef struct SweepPane_ {
    SearchStrategy strategy;   /* how the next sweep proposes configurations (Y cycles it) */
 } SweepPane;
 
+/* The roofline pane: the configurations measured before the one on screen, as points. */
+#define ROOFLINE_TRAIL 16
+typedef struct RooflinePane_ {
+   double x[ROOFLINE_TRAIL], y[ROOFLINE_TRAIL]; /* flops per byte (the model's), GFLOPS */
+   unsigned long serial[ROOFLINE_TRAIL];        /* the worker's post each answers */
+   int n;
+} RooflinePane;
+
 typedef struct InspectPane_ {
    WorkerInspect last;        /* the newest inspection (owned) */
    bool have;

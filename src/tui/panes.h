@@ -15,16 +15,17 @@
 #define GEMMTOP_UI_PANES_H
 
 #define PANE_LIST(X)                                                                                                   \
-   X(KERNEL, "Kernel", "kernel", '1', 6, 30, 0, 3, 8, Draw_kernel, PaneKeys_kernel, 1, 0)                             \
-   X(RESULTS, "Results", "results", '2', 5, 36, 12, 1, 7, Draw_results, PaneKeys_none, 0, 0)                          \
-   X(HISTORY, "History", "history", '3', 4, 30, 0, 2, 4, Draw_history, PaneKeys_history, 1, 0)                        \
-   X(LOG, "Log", "log", '4', 3, 30, 0, 2, 5, Draw_log, PaneKeys_log, 3, 0)                                            \
-   X(BANKS, "Bank conflicts", "banks", '5', 6, 36, 0, 3, 1, Draw_banks, PaneKeys_banks, 3, PANE_NEEDS_BANKS)          \
-   X(INSPECT, "Inspect", "inspect", '6', 6, 36, 0, 3, 0, Draw_inspect, PaneKeys_inspect, 3, PANE_NEEDS_INSPECT)       \
-   X(SWEEP, "Sweep", "sweep", '7', 8, 40, 0, 3, 2, SweepView_draw, PaneKeys_sweep, 0, 0)                              \
-   X(LESSON, "Lesson", "lesson", '8', 4, 40, 0, 4, 6, Draw_lesson, PaneKeys_lesson, 3, 0)                             \
-   X(COMPARE, "Compare", "compare", '9', 4, 50, 0, 3, 3, Draw_compare, PaneKeys_none, 0,                                \
-     PANE_NEEDS_BANKS | PANE_NEEDS_INSPECT)
+   X(KERNEL, "Kernel", "kernel", '1', 6, 30, 0, 3, 9, Draw_kernel, PaneKeys_kernel, 1, 0)                             \
+   X(RESULTS, "Results", "results", '2', 5, 36, 12, 1, 8, Draw_results, PaneKeys_none, 0, 0)                          \
+   X(HISTORY, "History", "history", '3', 4, 30, 0, 2, 5, Draw_history, PaneKeys_history, 1, 0)                        \
+   X(LOG, "Log", "log", '4', 3, 30, 0, 2, 6, Draw_log, PaneKeys_log, 3, 0)                                            \
+   X(BANKS, "Bank conflicts", "banks", '5', 6, 36, 0, 3, 2, Draw_banks, PaneKeys_banks, 3, PANE_NEEDS_BANKS)          \
+   X(INSPECT, "Inspect", "inspect", '6', 6, 36, 0, 3, 1, Draw_inspect, PaneKeys_inspect, 3, PANE_NEEDS_INSPECT)       \
+   X(SWEEP, "Sweep", "sweep", '7', 8, 40, 0, 3, 3, SweepView_draw, PaneKeys_sweep, 0, 0)                              \
+   X(LESSON, "Lesson", "lesson", '8', 4, 40, 0, 4, 7, Draw_lesson, PaneKeys_lesson, 3, 0)                             \
+   X(COMPARE, "Compare", "compare", '9', 4, 50, 0, 3, 4, Draw_compare, PaneKeys_none, 0,                                \
+     PANE_NEEDS_BANKS | PANE_NEEDS_INSPECT)                                                                      \
+   X(ROOFLINE, "Roofline", "roofline", '0', 6, 40, 0, 3, 0, Draw_roofline, PaneKeys_none, 0, 0)
 
 #define PANE_ENUM_(id, ...) PANE_##id,
 typedef enum { PANE_LIST(PANE_ENUM_) PANE_COUNT } PaneId;

@@ -1,0 +1,197 @@
+/* The roofline pane (0): what limits the configuration measured (core/limiter.h), in
+ * words, then a log-log chart of GFLOPS against flops per byte of global traffic: the
+ * device's measured ceilings as the roof (bandwidth's slope, the compute peak's flat top),
+ * the configuration as a point at the access-count model's intensity, and the
+ * configurations measured before it in this session as a trail. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/limiter.h"
+#include "tui/app.h"
+#include "tui/text.h"
+
+/* Points along the roof: enough for a braille line across a wide pane. */
+#define ROOF_SAMPLES 400
+
+/* The configuration on screen, measured: its limiter's inputs. False when there is no
+ * figure for it yet (why in msg). */
+static bool currentInputs(Ui *ui, LimiterInputs *in, char *msg, size_t len) {
+   const WorkerSnapshot *s = &ui->snap;
+   if (!s->have_device) {
+      snprintf(msg, len, "no device open");
+      return false;
+   }
+   if (!Draw_snapIsCurrent(ui) || !s->have_result || !(s->gflops > 0)) {
+      snprintf(msg, len, s->have_result && s->status != RUN_OK && Draw_snapIsCurrent(ui)
+                            ? "the configuration did not run: nothing to place"
+                            : "measuring: the point comes with the first figures");
+      return false;
+   }
+   const KernelInfo *k = Catalog_find(&ui->cat, s->config.kernel);
+   if (!k) {
+      snprintf(msg, len, "kernel %s is no longer in the catalog", s->config.kernel);
+      return false;
+   }
+   RunResult r;
+   memset(&r, 0, sizeof r);
+   r.gflops = s->gflops;
+   r.geo = s->geo;
+   r.registers = s->registers;
+   r.local_mem = s->local_mem;
+   r.ablate = s->config.ablate;
+   const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
+   double ratio = a && ui->banks_pane.analysis.config_serial == s->config_serial && a->total.ideal > 0
+                      ? (double)a->total.wavefronts / (double)a->total.ideal
+                      : 0;
+   Limiter_inputs(&s->device, k, s->config.values, &s->config.problem, &r, &s->peaks, ratio, in);
+   return true;
+}
+
+/* The configuration joins the trail (its latest figure, while it keeps measuring). */
+static void remember(RooflinePane *rp, unsigned long serial, double x, double y) {
+   for (int i = 0; i < rp->n; i++)
+      if (rp->serial[i] == serial) {
+         rp->x[i] = x, rp->y[i] = y;
+         return;
+      }
+   if (rp->n == ROOFLINE_TRAIL) {
+      memmove(rp->x, rp->x + 1, sizeof rp->x[0] * (ROOFLINE_TRAIL - 1));
+      memmove(rp->y, rp->y + 1, sizeof rp->y[0] * (ROOFLINE_TRAIL - 1));
+      memmove(rp->serial, rp->serial + 1, sizeof rp->serial[0] * (ROOFLINE_TRAIL - 1));
+      rp->n--;
+   }
+   rp->x[rp->n] = x, rp->y[rp->n] = y, rp->serial[rp->n] = serial;
+   rp->n++;
+}
+
+static int wrapped(Ui *ui, int y, int x, int w, int bottom, const char *text, Style st) {
+   char buf[1024];
+   const char *wl[4];
+   int max = bottom - y < 4 ? bottom - y : 4;
+   if (max <= 0 || w <= 0)
+      return y;
+   int n = Text_wrap(text, w, buf, sizeof buf, wl, max);
+   for (int i = 0; i < n; i++)
+      Draw_text(ui, y + i, x, w, wl[i], st, false);
+   return y + n;
+}
+
+static void fmtNumber(double v, char *out, size_t n) {
+   if (v >= 100)
+      snprintf(out, n, "%.0f", v);
+   else if (v >= 1)
+      snprintf(out, n, "%.3g", v);
+   else
+      snprintf(out, n, "%.2g", v);
+}
+
+/* The chart in rows y..bottom-1 (the last: the intensity axis), in log10 of both. */
+static void chart(Ui *ui, const LimiterInputs *in, const Limiter *l, int x, int y, int w, int bottom) {
+   const RooflinePane *rp = &ui->roofline_pane;
+   int ch = bottom - y - 1;
+   if (ch < 3)
+      return;
+   if (ch > 48)
+      ch = 48;
+   double ridge = in->peak_gflops / in->copy_gbps;
+   /* Across: two decades each side of the ridge and of every point. */
+   double xlo = log10(ridge) - 2, xhi = log10(ridge) + 2;
+   double ylo = log10(in->peak_gflops) - 3, yhi = log10(in->peak_gflops) + 0.15;
+   for (int i = 0; i < rp->n; i++) {
+      xlo = fmin(xlo, log10(rp->x[i]) - 0.5), xhi = fmax(xhi, log10(rp->x[i]) + 0.5);
+      ylo = fmin(ylo, log10(rp->y[i]) - 0.3);
+   }
+   char top[32], low[32];
+   fmtNumber(in->peak_gflops, top, sizeof top);
+   fmtNumber(pow(10, ylo), low, sizeof low);
+   int lw = (int)strlen(top) > 6 ? (int)strlen(top) : 6, pw = w - lw - 1;
+   if (pw < 8)
+      return;
+   double xs[ROOF_SAMPLES], ys[ROOF_SAMPLES];
+   for (int i = 0; i < ROOF_SAMPLES; i++) {
+      xs[i] = xlo + (xhi - xlo) * i / (ROOF_SAMPLES - 1);
+      ys[i] = fmin(log10(in->peak_gflops), xs[i] + log10(in->copy_gbps));
+   }
+   size_t rowlen = (size_t)pw * 3 + 1;
+   char *buf = malloc(rowlen * (size_t)ch);
+   char *rows[48];
+   if (!buf)
+      return;
+   for (int r = 0; r < ch; r++)
+      rows[r] = buf + rowlen * (size_t)r;
+   Chart_scatter(rows, rowlen, ch, pw, xs, ys, ROOF_SAMPLES, xlo, xhi, ylo, yhi, ui->spark);
+   const char *vbar = Ui_glyph(ui, "\xe2\x94\x82", "|");
+   for (int r = 0; r < ch; r++) {
+      const char *lab = r == 0 ? top : r == 1 && ch >= 4 ? "GFLOPS" : r == ch - 1 ? low : "";
+      char lb[40];
+      snprintf(lb, sizeof lb, "%*s", lw, lab);
+      Draw_text(ui, y + r, x, lw, lb, ST_LABEL, false);
+      Draw_text(ui, y + r, x + lw, 1, vbar, ST_DIM, false);
+      Draw_text(ui, y + r, x + lw + 1, pw, rows[r], ST_DIM, false);
+   }
+   free(buf);
+   /* The trail, then the configuration on screen over it. */
+   int row, col;
+   for (int i = 0; i < rp->n; i++)
+      if (Chart_scatterCell(log10(rp->x[i]), log10(rp->y[i]), xlo, xhi, ylo, yhi, ch, pw, ui->spark, &row, &col))
+         Draw_text(ui, y + row, x + lw + 1 + col, 1, Ui_glyph(ui, "\xe2\x97\x8b", "o"), ST_WARN, false);
+   if (l->intensity > 0 &&
+       Chart_scatterCell(log10(l->intensity), log10(in->gflops), xlo, xhi, ylo, yhi, ch, pw, ui->spark, &row, &col))
+      Draw_text(ui, y + row, x + lw + 1 + col, 1, Ui_glyph(ui, "\xe2\x97\x8f", "@"), ST_GOOD, false);
+   /* The intensity axis: a label at each decade that fits. */
+   char axis[512];
+   int alen = pw < (int)sizeof axis - 1 ? pw : (int)sizeof axis - 1;
+   memset(axis, ' ', (size_t)alen);
+   axis[alen] = '\0';
+   for (int d = (int)ceil(xlo); d <= (int)floor(xhi); d++) {
+      int c = Chart_scatterColumn(d, xlo, xhi, pw, ui->spark);
+      char lab[16];
+      fmtNumber(pow(10, d), lab, sizeof lab);
+      int n = (int)strlen(lab);
+      if (c < 0 || c + n > alen || (c > 0 && axis[c - 1] != ' '))
+         continue;
+      memcpy(axis + c, lab, (size_t)n);
+   }
+   char lb[40];
+   snprintf(lb, sizeof lb, "%*s", lw, "F/B");
+   Draw_text(ui, y + ch, x, lw, lb, ST_LABEL, false);
+   Draw_text(ui, y + ch, x + lw, 1, Ui_glyph(ui, "\xe2\x94\x94", "+"), ST_DIM, false);
+   Draw_text(ui, y + ch, x + lw + 1, pw, axis, ST_LABEL, false);
+}
+
+void Draw_roofline(Ui *ui) {
+   Rect r = ui->layout.pane[PANE_ROOFLINE];
+   int x = r.x + 1, w = r.w - 2, y = r.y + 1, bottom = r.y + r.h;
+   LimiterInputs in;
+   Limiter l;
+   char msg[256];
+   bool have = currentInputs(ui, &in, msg, sizeof msg);
+   if (have)
+      Limiter_of(&in, &l);
+   char extra[128] = "";
+   if (have && l.intensity > 0)
+      snprintf(extra, sizeof extra, "%.3g GFLOPS at %.3g flops/byte", in.gflops, l.intensity);
+   Draw_paneTitle(ui, PANE_ROOFLINE, extra, "@ this  o before  F6 ceilings");
+   if (!have) {
+      wrapped(ui, y, x, w, bottom, msg, ST_DIM);
+      return;
+   }
+   if (l.intensity > 0)
+      remember(&ui->roofline_pane, ui->snap.config_serial, l.intensity, in.gflops);
+   char text[600];
+   snprintf(text, sizeof text, "limit: %s", l.words);
+   y = wrapped(ui, y, x, w, bottom, text, l.kind == LIMIT_COMPUTE ? ST_GOOD : ST_WARN);
+   if (l.headroom[0] && bottom - y >= 6)
+      y = wrapped(ui, y, x, w, bottom, l.headroom, ST_DIM);
+   if (in.peak_gflops <= 0 || in.copy_gbps <= 0) {
+      wrapped(ui, y, x, w, bottom,
+              "no roof yet: the device's ceilings are not measured (F6 measures the compute peaks and the copy "
+              "bandwidth, a second or two)", ST_DIM);
+      return;
+   }
+   if (l.intensity <= 0 && y < bottom)
+      Draw_text(ui, y++, x, w, "this kernel states no reuse: model: its point has no intensity", ST_DIM, false);
+   chart(ui, &in, &l, x, y, w, bottom);
+}

@@ -1,0 +1,56 @@
+#!/bin/sh
+# The roofline pane (0), on PoCL: with no ceilings measured it names the limiter and says
+# how to measure them; F6 measures them and the roof is drawn (the bandwidth's slope up to
+# the compute peak) with the configuration as a point at its model intensity, the limiter
+# in words above; another variant leaves the first as a point of the trail; the help page
+# lists the pane's digit from the pane table; it fits 80x24 and 120x40.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ui_lib.sh"
+ui_init
+# The ceilings measured here stay in this script's cache: other scripts expect none.
+XDG_CACHE_HOME="$T_DIR/cache"
+export XDG_CACHE_HOME
+
+ui_start 120 40 -- -U --preset 03-wpt --size 256
+ui_expect_re "verify +ok verified" "the configuration verifies"
+ui_keys 0
+ui_expect " 0 Roofline  " "0 shows the roofline pane"
+ui_expect "limit: latency and overhead: no ceiling is near (no ceiling measured" \
+   "with no ceilings, the limiter says none is measured"
+ui_expect "no roof yet: the device's ceilings are not measured (F6 measures" "and F6 is named"
+ui_keys F6
+ui_expect_re "peak FP32 [0-9.]+ FP64 [0-9.]+ GFLOPS, [0-9.]+ GB/s" "F6 measures the ceilings" 120
+ui_keys z
+ui_expect_re "limit: (latency and overhead: no ceiling is near \(compute [0-9]+%, memory [0-9]+%\)|compute: [0-9]+% of the measured FP32 peak|global memory: [0-9]+%)" \
+   "zoomed: the limiter with the measured figures"
+ui_expect_re "(nearest|next): (compute|global memory): [0-9]+%" "and the headroom to the next ceiling"
+ui_expect_re "F/B\+ +[0-9.]+ +[0-9.]+ +[0-9.]+" "the intensity axis in decades"
+ui_expect_re "[0-9.]+ GFLOPS at 7\.53 flops/byte" "the title gives the point: 03-wpt's model intensity (TS=32) at 256"
+# The roof: ASCII '*' cells from the bottom left up to the peak, flat after it, in the
+# chart's top rows (the peak's label, or the GFLOPS label under it).
+roof() { printf '%s\n' "$UI_LAST" | grep -E '^ +([0-9.]+|GFLOPS)\|.*\*{8,}' >/dev/null; }
+if ui_wait_for roof 10; then ok "the compute peak's flat roof is drawn at the top"; else not_ok "the compute peak's flat roof is drawn at the top" "$UI_LAST"; fi
+point() { printf '%s\n' "$UI_LAST" | grep -q '@'; }
+if ui_wait_for point 10; then ok "the configuration is a point (@)"; else not_ok "the configuration is a point (@)" "$UI_LAST"; fi
+# Another variant: the first stays as a point of the trail.
+ui_keys '>'
+ui_expect_re "[0-9.]+ GFLOPS at [0-9.]+ flops/byte" "the next variant is placed" 60
+trail() { printf '%s\n' "$UI_LAST" | grep -q 'o'  && printf '%s\n' "$UI_LAST" | grep -Eq '^ +\|.*o|^ +[0-9.]+\|.*o'; }
+if ui_wait_for trail 60; then ok "the one before stays as a point of the trail (o)"; else not_ok "the one before stays as a point of the trail (o)" "$UI_LAST"; fi
+ui_keys F1
+ui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
+ui_keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
+ui_expect "show / hide the Roofline pane" "the help page lists the pane's digit, from the pane table"
+ui_keys q
+ui_keys q
+ui_expect_exit 0 "q quits"
+
+rm -rf "$XDG_CONFIG_HOME/gemmtop"
+ui_start 80 24 -- -U --preset 03-wpt --size 128
+ui_expect_re "verify +ok verified" "80x24: the configuration verifies"
+ui_keys 0
+ui_expect " 0 Roofline" "80x24: 0 shows the pane"
+ui_expect_re "limit: " "80x24: with the limiter"
+ui_keys q
+ui_expect_exit 0 "80x24: q quits"
+finish
