@@ -122,6 +122,23 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
                known);
    }
    headroom(out, in);
+   switch (out->kind) {
+   case LIMIT_TAIL: snprintf(out->brief, sizeof out->brief, "the tail: %.0f%% of the slots busy", 100 * out->busy); break;
+   case LIMIT_COMPUTE:
+      snprintf(out->brief, sizeof out->brief, "compute: %.0f%% of the %s peak", 100 * c,
+               in->peak_label ? in->peak_label : "");
+      break;
+   case LIMIT_MEMORY: snprintf(out->brief, sizeof out->brief, "global memory: %.0f%% of the bandwidth", 100 * m); break;
+   case LIMIT_BANKS: snprintf(out->brief, sizeof out->brief, "bank conflicts: %.2fx the ideal", in->bank_ratio); break;
+   case LIMIT_OCCUPANCY: snprintf(out->brief, sizeof out->brief, "occupancy %.0f%%", 100 * in->occupancy); break;
+   default:
+      if (c >= 0 && m >= 0)
+         snprintf(out->brief, sizeof out->brief, "latency, no ceiling near (compute %.0f%%, memory %.0f%%)", 100 * c,
+                  100 * m);
+      else
+         snprintf(out->brief, sizeof out->brief, "latency? no ceiling measured (F6)");
+      break;
+   }
 }
 
 void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long *values, const Problem *p,

@@ -59,6 +59,7 @@ typedef struct Limiter_ {
    double attainable_gflops;   /* the roofline at the model's intensity: min(peak, intensity x bandwidth) */
    double busy;                /* the slots' average use (waves); 1 when unknown */
    char words[256];            /* the limiter in a sentence */
+   char brief[96];             /* the same in a few words ("compute: 85% of the FP32 peak") */
    char headroom[256];         /* the next ceiling in a sentence ("" none) */
 } Limiter;
 

@@ -15,6 +15,7 @@
 #include "core/shapes.h"
 #include "core/ahead.h"
 #include "core/banks.h"
+#include "core/limiter.h"
 #include "tui/chart.h"
 #include "tui/history.h"
 #include "tui/layout.h"
@@ -316,6 +317,10 @@ const char *Draw_dash(const Ui *ui);
 const char *Draw_spinner(const Ui *ui);
 /* Whether the worker's snapshot describes the configuration now chosen. */
 bool Draw_snapIsCurrent(const Ui *ui);
+/* What limits the configuration on screen (core/limiter.h), from the worker's figures, the
+ * measured peaks and the bank pane's trace when current (draw_roofline.c). False when it
+ * has no figure yet, with why in msg. */
+bool Draw_limiter(const Ui *ui, LimiterInputs *in, Limiter *l, char *msg, size_t len);
 /* Whether the snapshot's configuration was refused before running (a rule, the device). */
 bool Draw_snapRefused(const Ui *ui);
 /* The worker's state as a word with a glyph ("compiling", "paused"), and its style. */

@@ -163,6 +163,16 @@ static void explainStep(Ui *ui, Lines *L) {
    explainResources(ui, L);
 }
 
+/* What limits the step, as the roofline pane (0) and `gemmtop explain` say; after the
+ * ladder, which a class reads first. */
+static void limitOfStep(Ui *ui, Lines *L) {
+   LimiterInputs in;
+   Limiter l;
+   char msg[256];
+   if (Draw_limiter(ui, &in, &l, msg, sizeof msg))
+      addPara(L, l.kind == LIMIT_COMPUTE ? ST_GOOD : ST_NORMAL, "limit of this step: %s (0: the roofline)", l.brief);
+}
+
 static void ladderRows(Ui *ui, Lines *L) {
    const LessonUi *lu = ui->lesson;
    const Ladder *ld = &lu->ladder;
@@ -240,6 +250,7 @@ static void build(Ui *ui, Lines *L) {
                           "step's and stay out of the ladder (n or N, then back, loads the step again)");
    explainStep(ui, L);
    ladderRows(ui, L);
+   limitOfStep(ui, L);
 }
 
 void Draw_lesson(Ui *ui) {

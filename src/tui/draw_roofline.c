@@ -17,7 +17,7 @@
 
 /* The configuration on screen, measured: its limiter's inputs. False when there is no
  * figure for it yet (why in msg). */
-static bool currentInputs(Ui *ui, LimiterInputs *in, char *msg, size_t len) {
+static bool currentInputs(const Ui *ui, LimiterInputs *in, char *msg, size_t len) {
    const WorkerSnapshot *s = &ui->snap;
    if (!s->have_device) {
       snprintf(msg, len, "no device open");
@@ -46,6 +46,13 @@ static bool currentInputs(Ui *ui, LimiterInputs *in, char *msg, size_t len) {
                       ? (double)a->total.wavefronts / (double)a->total.ideal
                       : 0;
    Limiter_inputs(&s->device, k, s->config.values, &s->config.problem, &r, &s->peaks, ratio, in);
+   return true;
+}
+
+bool Draw_limiter(const Ui *ui, LimiterInputs *in, Limiter *l, char *msg, size_t len) {
+   if (!currentInputs(ui, in, msg, len))
+      return false;
+   Limiter_of(in, l);
    return true;
 }
 
@@ -167,9 +174,7 @@ void Draw_roofline(Ui *ui) {
    LimiterInputs in;
    Limiter l;
    char msg[256];
-   bool have = currentInputs(ui, &in, msg, sizeof msg);
-   if (have)
-      Limiter_of(&in, &l);
+   bool have = Draw_limiter(ui, &in, &l, msg, sizeof msg);
    char extra[128] = "";
    if (have && l.intensity > 0)
       snprintf(extra, sizeof extra, "%.3g GFLOPS at %.3g flops/byte", in.gflops, l.intensity);

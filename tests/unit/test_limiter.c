@@ -37,6 +37,7 @@ static void test_compute_bound(void **state) {
    assert_true(fabs(l.attainable_gflops - 20000) < 1e-6);
    assert_non_null(strstr(l.words, "compute: 85% of the measured FP32 peak"));
    assert_non_null(strstr(l.headroom, "next: global memory: 13%"));
+   assert_string_equal(l.brief, "compute: 85% of the FP32 peak");
 }
 
 static void test_memory_bound(void **state) {

@@ -1,0 +1,2 @@
+build2/src/base/lowprec.o: src/base/lowprec.c src/base/lowprec.h
+src/base/lowprec.h:

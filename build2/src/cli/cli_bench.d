@@ -1,0 +1,37 @@
+build2/src/cli/cli_bench.o: src/cli/cli_bench.c src/cli/cli.h \
+ src/cli/options.h src/backend/backend.h src/backend/device.h \
+ src/backend/ptxas.h src/base/types.h src/core/catalog.h \
+ src/core/problem.h src/core/preset.h src/base/outfile.h \
+ src/core/select.h src/core/session.h src/backend/observe.h \
+ src/core/config.h src/core/inputs.h src/core/verify.h src/cli/recorder.h \
+ src/core/record.h src/core/store.h src/core/sweep.h src/base/rng.h \
+ src/cli/report.h src/core/limiter.h src/core/peaks.h src/core/traffic.h \
+ src/core/waves.h src/core/shapes.h src/base/util.h
+src/cli/cli.h:
+src/cli/options.h:
+src/backend/backend.h:
+src/backend/device.h:
+src/backend/ptxas.h:
+src/base/types.h:
+src/core/catalog.h:
+src/core/problem.h:
+src/core/preset.h:
+src/base/outfile.h:
+src/core/select.h:
+src/core/session.h:
+src/backend/observe.h:
+src/core/config.h:
+src/core/inputs.h:
+src/core/verify.h:
+src/cli/recorder.h:
+src/core/record.h:
+src/core/store.h:
+src/core/sweep.h:
+src/base/rng.h:
+src/cli/report.h:
+src/core/limiter.h:
+src/core/peaks.h:
+src/core/traffic.h:
+src/core/waves.h:
+src/core/shapes.h:
+src/base/util.h:

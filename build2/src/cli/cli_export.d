@@ -1,0 +1,23 @@
+build2/src/cli/cli_export.o: src/cli/cli_export.c src/cli/cli.h \
+ src/cli/options.h src/backend/backend.h src/backend/device.h \
+ src/backend/ptxas.h src/base/types.h src/core/catalog.h \
+ src/core/problem.h src/core/preset.h src/base/outfile.h \
+ src/core/select.h src/core/session.h src/backend/observe.h \
+ src/core/config.h src/core/inputs.h src/core/verify.h src/core/export.h
+src/cli/cli.h:
+src/cli/options.h:
+src/backend/backend.h:
+src/backend/device.h:
+src/backend/ptxas.h:
+src/base/types.h:
+src/core/catalog.h:
+src/core/problem.h:
+src/core/preset.h:
+src/base/outfile.h:
+src/core/select.h:
+src/core/session.h:
+src/backend/observe.h:
+src/core/config.h:
+src/core/inputs.h:
+src/core/verify.h:
+src/core/export.h:

@@ -1,0 +1,47 @@
+build2/src/cli/cli_sweep.o: src/cli/cli_sweep.c src/cli/cli.h \
+ src/cli/options.h src/backend/backend.h src/backend/device.h \
+ src/backend/ptxas.h src/base/types.h src/core/catalog.h \
+ src/core/problem.h src/core/preset.h src/base/outfile.h \
+ src/core/select.h src/core/session.h src/backend/observe.h \
+ src/core/config.h src/core/inputs.h src/core/verify.h \
+ src/cli/cli_sweep.h src/core/shapes.h src/core/sweeprun.h \
+ src/core/measurer.h src/core/sweep.h src/base/rng.h src/core/record.h \
+ src/core/store.h src/core/search.h src/cli/mpisweep.h src/core/ahead.h \
+ src/cli/recorder.h src/base/diskcache.h src/core/peaks.h \
+ src/cli/report.h src/core/limiter.h src/core/traffic.h src/core/waves.h \
+ src/base/util.h
+src/cli/cli.h:
+src/cli/options.h:
+src/backend/backend.h:
+src/backend/device.h:
+src/backend/ptxas.h:
+src/base/types.h:
+src/core/catalog.h:
+src/core/problem.h:
+src/core/preset.h:
+src/base/outfile.h:
+src/core/select.h:
+src/core/session.h:
+src/backend/observe.h:
+src/core/config.h:
+src/core/inputs.h:
+src/core/verify.h:
+src/cli/cli_sweep.h:
+src/core/shapes.h:
+src/core/sweeprun.h:
+src/core/measurer.h:
+src/core/sweep.h:
+src/base/rng.h:
+src/core/record.h:
+src/core/store.h:
+src/core/search.h:
+src/cli/mpisweep.h:
+src/core/ahead.h:
+src/cli/recorder.h:
+src/base/diskcache.h:
+src/core/peaks.h:
+src/cli/report.h:
+src/core/limiter.h:
+src/core/traffic.h:
+src/core/waves.h:
+src/base/util.h:

@@ -1,0 +1,20 @@
+build2/src/core/banks_compiled.o: src/core/banks_compiled.c \
+ src/core/banks_compiled.h src/core/banks.h src/backend/backend.h \
+ src/backend/device.h src/backend/ptxas.h src/base/types.h \
+ src/core/session.h src/backend/observe.h src/core/catalog.h \
+ src/core/problem.h src/core/config.h src/core/inputs.h src/core/verify.h \
+ src/base/util.h
+src/core/banks_compiled.h:
+src/core/banks.h:
+src/backend/backend.h:
+src/backend/device.h:
+src/backend/ptxas.h:
+src/base/types.h:
+src/core/session.h:
+src/backend/observe.h:
+src/core/catalog.h:
+src/core/problem.h:
+src/core/config.h:
+src/core/inputs.h:
+src/core/verify.h:
+src/base/util.h:

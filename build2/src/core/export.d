@@ -1,0 +1,21 @@
+build2/src/core/export.o: src/core/export.c src/core/export.h \
+ src/core/session.h src/backend/backend.h src/backend/device.h \
+ src/backend/ptxas.h src/base/types.h src/backend/observe.h \
+ src/core/catalog.h src/core/problem.h src/core/config.h \
+ src/core/inputs.h src/core/verify.h src/base/outfile.h \
+ src/base/textbuf.h src/base/util.h
+src/core/export.h:
+src/core/session.h:
+src/backend/backend.h:
+src/backend/device.h:
+src/backend/ptxas.h:
+src/base/types.h:
+src/backend/observe.h:
+src/core/catalog.h:
+src/core/problem.h:
+src/core/config.h:
+src/core/inputs.h:
+src/core/verify.h:
+src/base/outfile.h:
+src/base/textbuf.h:
+src/base/util.h:

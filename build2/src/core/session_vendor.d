@@ -1,0 +1,21 @@
+build2/src/core/session_vendor.o: src/core/session_vendor.c \
+ src/core/session_internal.h src/core/session.h src/backend/backend.h \
+ src/backend/device.h src/backend/ptxas.h src/base/types.h \
+ src/backend/observe.h src/core/catalog.h src/core/problem.h \
+ src/core/config.h src/core/inputs.h src/core/verify.h src/core/ablate.h \
+ src/core/coldl2.h src/base/util.h
+src/core/session_internal.h:
+src/core/session.h:
+src/backend/backend.h:
+src/backend/device.h:
+src/backend/ptxas.h:
+src/base/types.h:
+src/backend/observe.h:
+src/core/catalog.h:
+src/core/problem.h:
+src/core/config.h:
+src/core/inputs.h:
+src/core/verify.h:
+src/core/ablate.h:
+src/core/coldl2.h:
+src/base/util.h:
