@@ -374,8 +374,36 @@ static void recordRun(const Options *o, const Session *s, const KernelInfo *k, c
 
 /* The run's report (with the vendor library's, timed in the same process when asked and
  * comparable), its record in the store, and why it failed on stderr. */
-static void reportRun(const Options *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
-                      const Inputs *in, uint64_t seed, const RunOptions *ro, const RunResult *r, bool explain) {
+/* explain --save: the roofline as an SVG (core/limiter.h). Returns the exit code. */
+static int saveRoofline(const Options *o, OutFile *svg, const KernelInfo *k, const long long *values,
+                        const LimiterInputs *li, const Limiter *lim, const DeviceInfo *dev) {
+   char params[512], title[800], label[700], err[1300];
+   KernelInfo_formatParams(k, values, params, sizeof params);
+   snprintf(title, sizeof title, "Roofline: %s on %s", k->name, dev->name);
+   snprintf(label, sizeof label, "%s %s", k->name, params);
+   char *text = Limiter_svg(li, lim, title, label);
+   if (!text) {
+      OutFile_discard(svg);
+      fprintf(stderr, "gemmtop: --save %s not written: %s\n", o->output.save,
+              li->peak_gflops > 0 && li->copy_gbps > 0 ? "out of host memory"
+                                                       : "the device's ceilings are not measured, so there is no roof "
+                                                         "(gemmtop list devices --measure)");
+      return 1;
+   }
+   fputs(text, OutFile_stream(svg));
+   free(text);
+   if (!OutFile_commit(svg, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: --save %s\n", err);
+      return 1;
+   }
+   fprintf(stderr, "roofline written to %s\n", o->output.save);
+   return 0;
+}
+
+static int reportRun(const Options *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                     const Inputs *in, uint64_t seed, const RunOptions *ro, const RunResult *r, bool explain,
+                     OutFile *svg) {
+   int rc = 0;
    RunStatus st = r->status;
    Peaks peaks;
    Peaks_cached(Session_device(s), Session_backend(s)->name, &peaks);
@@ -400,6 +428,12 @@ static void reportRun(const Options *o, Session *s, const KernelInfo *k, const l
       Limiter_inputs(Session_device(s), k, values, p, r, &peaks, 0, &li);
       Limiter_of(&li, &lim);
       Report_limits(stdout, o->output.format, &li, &lim);
+      if (svg)
+         rc = saveRoofline(o, svg, k, values, &li, &lim, Session_device(s));
+   } else if (svg) {
+      OutFile_discard(svg);
+      fprintf(stderr, "gemmtop: --save %s not written: the run has no figure to place\n", o->output.save);
+      rc = 1;
    }
    recordRun(o, s, k, values, p, st, r, with_vendor ? &vendor : NULL);
    if (st == RUN_INVALID)
@@ -408,6 +442,7 @@ static void reportRun(const Options *o, Session *s, const KernelInfo *k, const l
       fprintf(stderr, "gemmtop: %s\n%s\n", r->message, r->build_log ? r->build_log : "(no build log)");
    else if (st != RUN_OK)
       fprintf(stderr, "gemmtop: %s: %s\n", RunStatus_name(st), r->message);
+   return rc;
 }
 
 /* run, and explain: the same run with what limits it after it. */
@@ -425,9 +460,18 @@ static int runCommand(const Options *o, bool explain) {
    const KernelInfo *k;
    long long values[KERNEL_MAX_PARAMS];
    Problem p;
-   OutFile *out = NULL;
+   OutFile *out = NULL, *svg = NULL;
+   /* explain --save: an SVG roofline, named so. */
+   if (explain && o->output.save && !Cli_endsWith(o->output.save, ".svg")) {
+      fprintf(stderr, "gemmtop: explain --save writes the roofline as an SVG image: name the file *.svg (got %s)\n",
+              o->output.save);
+      Catalog_free(&cat);
+      return 2;
+   }
    int rc = Cli_resolveConfig(o, &cat, &k, values, &p);
-   if (rc || (rc = Cli_openOutput("--out", o->io.out_path, 0, &out))) {
+   if (rc || (rc = Cli_openOutput("--out", o->io.out_path, 0, &out)) ||
+       (explain && (rc = Cli_openOutput("--save", o->output.save, 0, &svg)))) {
+      OutFile_discard(out);
       Catalog_free(&cat);
       return rc;
    }
@@ -475,12 +519,16 @@ static int runCommand(const Options *o, bool explain) {
                     .ablate = o->timing.ablate, .verified_c = verified_c, .launch_timeout_s = o->timing.max_seconds,
                     .cold_l2 = o->timing.cold_l2, .observe = true};
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
-   reportRun(o, s, k, values, &p, &in, seed, &ro, r, explain);
+   int src = reportRun(o, s, k, values, &p, &in, seed, &ro, r, explain, svg);
+   svg = NULL;
    rc = writeOut(o, s, &p, out, verified_c, st, RunStatus_exitCode(st));
+   if (rc == 0)
+      rc = src;
    out = NULL;
    Inputs_free(&in);
 done_session:
    OutFile_discard(out);
+   OutFile_discard(svg);
    free(verified_c);
    if (r)
       RunResult_free(r);

@@ -384,7 +384,8 @@ static const OptionSpec table[] = {
      .help = "the folder to write the kernel, its launcher and a Makefile into (made when absent; files there are "
              "never overwritten)", .dflt = "KERNEL-export in the current folder"},
     {.group = GROUP_OUTPUT, .name = "save", .value = "FILE.csv|FILE.json", .kind = OPT_TEXT, .field = F(output.save),
-     .commands = CMD(SWEEP) | CMD(BENCH), .help = "write every result to a file"},
+     .commands = CMD(SWEEP) | CMD(BENCH) | CMD(EXPLAIN),
+     .help = "write every result to a file (explain: the roofline as an SVG image, FILE.svg)"},
     {.group = GROUP_STORAGE, .name = "store", .value = "FILE", .kind = OPT_TEXT, .field = F(storage.path), .commands = STORE_READERS,
      .help = "record the results in (results: read them from) this store (an SQLite file, made when absent)",
      .dflt = "$GEMMTOP_STORE, else $XDG_DATA_HOME/gemmtop/results.db"},

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/textbuf.h"
 #include "core/occupancy.h"
 
 /* The thresholds of the rules (limiter.h), named where the words use them. */
@@ -170,4 +171,90 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
          out->occupancy = occ.fraction;
    }
    out->bank_ratio = bank_ratio;
+}
+
+/* ---- the roofline as an image ---- */
+
+typedef struct Axes_ {
+   int left, top, w, h;
+   double x0, x1, y0, y1;     /* decades: log10 of the ends */
+} Axes;
+
+static int ax(const Axes *a, double v) { return a->left + (int)(a->w * (log10(v) - a->x0) / (a->x1 - a->x0) + 0.5); }
+static int ay(const Axes *a, double v) { return a->top + a->h - (int)(a->h * (log10(v) - a->y0) / (a->y1 - a->y0) + 0.5); }
+
+char *Limiter_svg(const LimiterInputs *in, const Limiter *l, const char *title, const char *label) {
+   if (!(in->peak_gflops > 0) || !(in->copy_gbps > 0) || !(in->gflops > 0))
+      return NULL;
+   const double ridge = in->peak_gflops / in->copy_gbps;
+   double xmin = ridge / 100, xmax = ridge * 100;
+   if (l->intensity > 0)
+      xmin = fmin(xmin, l->intensity / 4), xmax = fmax(xmax, l->intensity * 4);
+   if (l->intensity_min > 0)
+      xmin = fmin(xmin, l->intensity_min / 4), xmax = fmax(xmax, l->intensity_min * 4);
+   Axes a = {.left = 90, .top = 70, .w = 600, .h = 380, .x0 = floor(log10(xmin)), .x1 = ceil(log10(xmax)),
+             .y0 = floor(log10(fmin(in->gflops, in->peak_gflops) / 100)), .y1 = ceil(log10(in->peak_gflops * 1.5))};
+   const int width = a.left + a.w + 40, height = a.top + a.h + 134;
+   TextBuf t = {0};
+   TextBuf_put(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+                   "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n",
+               width, height, width, height);
+   TextBuf_put(&t, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"10\" y=\"22\" font-size=\"16\" "
+                   "font-weight=\"bold\">");
+   TextBuf_putXml(&t, title);
+   TextBuf_put(&t, "</text>\n<text x=\"10\" y=\"42\" fill=\"#555\">measured ceilings: %s %.4g GFLOPS, copy %.4g GB/s "
+                   "(ridge at %.3g flops per byte)</text>\n",
+               in->peak_label ? in->peak_label : "", in->peak_gflops, in->copy_gbps, ridge);
+   for (int d = (int)a.x0; d <= (int)a.x1; d++) {
+      const int x = ax(&a, pow(10, d));
+      TextBuf_put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, a.top, x, a.top + a.h);
+      TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#333\">%g</text>\n", x, a.top + a.h + 16,
+                  pow(10, d));
+   }
+   for (int d = (int)a.y0; d <= (int)a.y1; d++) {
+      const int y = ay(&a, pow(10, d));
+      TextBuf_put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>\n", a.left, y, a.left + a.w, y);
+      TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" fill=\"#333\">%g</text>\n", a.left - 6, y + 4,
+                  pow(10, d));
+   }
+   TextBuf_put(&t, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333\"/>\n", a.left,
+               a.top, a.w, a.h);
+   TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">flops per byte of global "
+                   "traffic (log)</text>\n", a.left + a.w / 2, a.top + a.h + 38);
+   TextBuf_put(&t, "<text transform=\"translate(22,%d) rotate(-90)\" text-anchor=\"middle\" font-weight=\"bold\">GFLOPS "
+                   "(log)</text>\n", a.top + a.h / 2);
+   /* The roof: the bandwidth's slope from the left edge to the ridge, then the peak. */
+   const double xl = pow(10, a.x0), xr = pow(10, a.x1);
+   double yl = xl * in->copy_gbps, xs = xl;
+   if (yl < pow(10, a.y0)) /* the slope enters through the bottom */
+      xs = pow(10, a.y0) / in->copy_gbps, yl = pow(10, a.y0);
+   TextBuf_put(&t, "<polyline points=\"%d,%d %d,%d %d,%d\" fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"3\"/>\n",
+               ax(&a, xs), ay(&a, yl), ax(&a, ridge), ay(&a, in->peak_gflops), ax(&a, xr), ay(&a, in->peak_gflops));
+   TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" fill=\"#1f5fbf\">%s peak %.4g GFLOPS</text>\n",
+               a.left + a.w - 6, ay(&a, in->peak_gflops) - 6, in->peak_label ? in->peak_label : "", in->peak_gflops);
+   TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" fill=\"#1f5fbf\" transform=\"rotate(-30 %d %d)\">copy %.4g GB/s</text>\n",
+               ax(&a, xs) + 14, ay(&a, yl) - 10, ax(&a, xs) + 14, ay(&a, yl) - 10, in->copy_gbps);
+   /* The configuration: filled at the model's intensity, hollow at the compulsory one. */
+   if (l->intensity_min > 0)
+      TextBuf_put(&t, "<circle cx=\"%d\" cy=\"%d\" r=\"6\" fill=\"white\" stroke=\"#c0392b\" stroke-width=\"2\">"
+                      "<title>if each element moved once: %.3g flops per byte</title></circle>\n",
+                  ax(&a, l->intensity_min), ay(&a, in->gflops), l->intensity_min);
+   if (l->intensity > 0) {
+      TextBuf_put(&t, "<circle cx=\"%d\" cy=\"%d\" r=\"6\" fill=\"#c0392b\"><title>the model: %.3g flops per byte"
+                      "</title></circle>\n",
+                  ax(&a, l->intensity), ay(&a, in->gflops), l->intensity);
+   }
+   TextBuf_put(&t, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">limit: ", a.top + a.h + 66);
+   TextBuf_putXml(&t, l->brief);
+   TextBuf_put(&t, "</text>\n<text x=\"10\" y=\"%d\" fill=\"#555\">", a.top + a.h + 86);
+   TextBuf_putXml(&t, l->headroom);
+   TextBuf_put(&t, "</text>\n<text x=\"10\" y=\"%d\" fill=\"#c0392b\">&#x25CF; ", a.top + a.h + 104);
+   TextBuf_putXml(&t, label);
+   TextBuf_put(&t, ": %.4g GFLOPS", in->gflops);
+   if (l->intensity > 0)
+      TextBuf_put(&t, " at %.3g flops per byte (the access-count model)", l->intensity);
+   TextBuf_put(&t, "</text>\n<text x=\"10\" y=\"%d\" fill=\"#c0392b\">&#x25CB; the same at %.3g flops per byte: each "
+                   "element of A, B and C moved once</text>\n</svg>\n",
+               a.top + a.h + 122, l->intensity_min);
+   return TextBuf_finish(&t);
 }

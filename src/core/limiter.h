@@ -65,6 +65,13 @@ typedef struct Limiter_ {
 
 void Limiter_of(const LimiterInputs *in, Limiter *out);
 
+/* The roofline as an SVG image for slides: log-log, GFLOPS against flops per byte, the
+ * measured ceilings as the roof with their figures, the configuration at the model's
+ * intensity (filled) and at the compulsory one (hollow), label naming it, the limiter as
+ * the caption. NULL when the ceilings are not measured (no roof to draw) or out of
+ * memory. The caller frees it. */
+char *Limiter_svg(const LimiterInputs *in, const Limiter *l, const char *title, const char *label);
+
 /* The inputs of a run of k with values on p whose result is r, on dev: the traffic model,
  * the waves and occupancy from its build, the peaks given; bank_ratio from a trace, or 0. */
 void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long *values, const Problem *p,

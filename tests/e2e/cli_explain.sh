@@ -16,6 +16,13 @@ expect_in "limits     latency and overhead: no ceiling is near (no ceiling measu
    "with no ceiling measured, the limiter says so"
 expect_in "ceilings   not all measured on this device: gemmtop list devices --measure" "$OUT" "and how to measure them"
 expect_in "intensity  " "$OUT" "the model's intensity is given"
+run_gemmtop explain --preset 03-wpt --size 128 --reps 3 --warmup 1 --save "$T_DIR/roof.svg"
+expect_rc 1 "explain --save with no ceilings measured fails"
+expect_in "there is no roof (gemmtop list devices --measure)" "$ERR" "saying why"
+if [ ! -e "$T_DIR/roof.svg" ]; then ok "and writes nothing"; else not_ok "and writes nothing" "$(ls -la "$T_DIR")"; fi
+run_gemmtop explain --preset 03-wpt --size 128 --save "$T_DIR/roof.csv"
+expect_rc 2 "explain --save into a file not named .svg is refused"
+expect_in "name the file *.svg" "$ERR" "saying what to name it"
 
 run_gemmtop list devices --backend opencl --measure
 expect_rc 0 "list devices --measure"
@@ -69,6 +76,20 @@ case "$OUT" in
 *"limits     compute: "* | *"limits     global memory: "* | *"limits     latency and overhead: no ceiling is near (compute "*) ok "the limiter is named with its figures" ;;
 *) not_ok "the limiter is named with its figures" "$OUT" ;;
 esac
+
+run_gemmtop explain --preset 03-wpt --size 256 --reps 3 --warmup 1 --save "$T_DIR/roof.svg"
+expect_rc 0 "explain --save roof.svg with measured ceilings"
+if rsvg-convert "$T_DIR/roof.svg" >"$T_DIR/roof.png" 2>"$T_DIR/rsvg.err" && [ -s "$T_DIR/roof.png" ]; then
+   ok "the roofline SVG renders"
+else
+   not_ok "the roofline SVG renders" "$(cat "$T_DIR/rsvg.err")"
+fi
+svg=$(cat "$T_DIR/roof.svg" 2>/dev/null)
+expect_in "<polyline points=" "$svg" "with the roof"
+expect_in "peak " "$svg" "labelled with the measured peak"
+expect_in "the model: 7.53 flops per byte" "$svg" "the configuration at the model's intensity (TS=32 at 256)"
+expect_in "if each element moved once: 42.7 flops per byte" "$svg" "and at the compulsory one"
+expect_in "limit: " "$svg" "and the limiter as the caption"
 
 run_gemmtop explain --kernel mygemm06_2d --size 100
 expect_rc 2 "a refused configuration is not explained"
