@@ -28,6 +28,35 @@ __kernel void gt_peak_copy(__global real4 *dst, const __global real4 *src) {
    dst[i] = src[i];
 }
 
+/* Local-memory bandwidth: each group fills a tile of LOCAL_WORDS floats, then each work-item
+ * reads ITERS words of it, lane i the word after lane i-1 (conflict-free: consecutive banks),
+ * the start moving each round so that no read repeats another's address in a register.
+ * 4*ITERS bytes read per work-item. */
+#ifndef LOCAL_WORDS
+#define LOCAL_WORDS 1024
+#endif
+__kernel void gt_peak_local(__global float *out, const uint seed) {
+   __local float tile[LOCAL_WORDS];
+   const uint lid = (uint)get_local_id(0), n = (uint)get_local_size(0);
+   for (uint i = lid; i < LOCAL_WORDS; i += n)
+      tile[i] = (float)(i ^ seed);
+   barrier(CLK_LOCAL_MEM_FENCE);
+   float acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0;
+   for (uint r = 0; r < ITERS; r += 4) {
+      acc0 += tile[(lid + r * 33u) & (LOCAL_WORDS - 1)];
+      acc1 += tile[(lid + r * 33u + 33u) & (LOCAL_WORDS - 1)];
+      acc2 += tile[(lid + r * 33u + 66u) & (LOCAL_WORDS - 1)];
+      acc3 += tile[(lid + r * 33u + 99u) & (LOCAL_WORDS - 1)];
+   }
+   out[get_global_id(0)] = acc0 + acc1 + acc2 + acc3;
+}
+
+/* Nothing: the time of a launch itself (queueing, start, end). */
+__kernel void gt_peak_empty(__global float *out) {
+   if (get_global_id(0) == 0x7fffffff)
+      out[0] = 0;
+}
+
 /* The tensor-core peak (NVIDIA sm_80 and newer, -DGT_TENSOR_PTX=1): each warp keeps 8
  * independent accumulator tiles and feeds them back-to-back mma.sync instructions, ITERS
  * rounds of 8, operands in registers, nothing from memory. GT_MMA_KIND picks the shape

@@ -95,6 +95,9 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
             jsonNumber(out, "fp32_peak_gflops", pk->gflops[PEAK_FP32], true);
             jsonNumber(out, "fp64_peak_gflops", pk->gflops[PEAK_FP64], true);
             jsonNumber(out, "copy_peak_gbps", pk->copy_gbps, true);
+            /* null where the file predates them */
+            jsonNumber(out, "local_peak_gbps", pk->local_gbps > 0 ? pk->local_gbps : NAN, true);
+            jsonNumber(out, "launch_us", pk->launch_us > 0 ? pk->launch_us : NAN, true);
             if (pk->gflops[PEAK_TF32] > 0) {
                jsonNumber(out, "tensor_tf32_peak_gflops", pk->gflops[PEAK_TF32], true);
                jsonNumber(out, "tensor_f16_peak_gflops", pk->gflops[PEAK_F16], true);
@@ -150,6 +153,9 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
          if (pk)
             fprintf(out, "    measured peaks  FP32 %.1f GFLOPS, FP64 %.1f GFLOPS, copy %.1f GB/s (%s)\n", pk->gflops[PEAK_FP32],
                     pk->gflops[PEAK_FP64], pk->copy_gbps, pk->measured_at);
+         if (pk && pk->local_gbps > 0 && pk->launch_us > 0)
+            fprintf(out, "    local, launch   local memory %.1f GB/s (no conflicts), an empty launch %.1f us\n",
+                    pk->local_gbps, pk->launch_us);
          if (pk && pk->gflops[PEAK_TF32] > 0)
             fprintf(out, "    tensor peaks    TF32 %.1f, half %.1f, bfloat16 %.1f GFLOPS (mma.sync, FP32 accumulation)\n",
                     pk->gflops[PEAK_TF32], pk->gflops[PEAK_F16], pk->gflops[PEAK_BF16]);
@@ -713,6 +719,10 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       pct(out, l->memory_used, true);
       fputs(",\"memory_min_pct\":", out);
       pct(out, l->memory_used_min, true);
+      fputs(",\"local_pct\":", out);
+      pct(out, l->local_used, true);
+      fputs(",\"launch_pct\":", out);
+      pct(out, l->launch_share, true);
       fprintf(out, ",\"caches\":%s,\"flops_per_byte\":%.4g,\"flops_per_byte_min\":%.4g,\"attainable_gflops\":%.6g,"
                    "\"slots_busy\":%.4g,\"occupancy\":%.4g,\"peak_gflops\":%.6g,\"copy_gbps\":%.6g,\"model_bytes\":%.6g,"
                    "\"min_bytes\":%.6g}}\n",
@@ -721,8 +731,8 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       return;
    }
    if (f == FORMAT_CSV) {
-      fputs("limiter,words,headroom,compute_pct,memory_pct,memory_min_pct,caches,flops_per_byte,flops_per_byte_min,"
-            "attainable_gflops,slots_busy,occupancy,peak_gflops,copy_gbps\n",
+      fputs("limiter,words,headroom,compute_pct,memory_pct,memory_min_pct,local_pct,launch_pct,caches,flops_per_byte,"
+            "flops_per_byte_min,attainable_gflops,slots_busy,occupancy,peak_gflops,copy_gbps\n",
             out);
       Util_csvField(out, LimitKind_name(l->kind), false);
       Util_csvField(out, l->words, false);
@@ -732,6 +742,10 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       pct(out, l->memory_used, false);
       fputc(',', out);
       pct(out, l->memory_used_min, false);
+      fputc(',', out);
+      pct(out, l->local_used, false);
+      fputc(',', out);
+      pct(out, l->launch_share, false);
       fprintf(out, ",%s,%.4g,%.4g,%.6g,%.4g,%.4g,%.6g,%.6g\n", l->caches ? "true" : "false", l->intensity,
               l->intensity_min, l->attainable_gflops, l->busy, in->occupancy, in->peak_gflops, in->copy_gbps);
       return;
@@ -752,6 +766,12 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
               l->intensity, in->copy_gbps, 100 * in->gflops / l->attainable_gflops);
    if (in->peak_gflops <= 0 || in->copy_gbps <= 0)
       fprintf(out, "ceilings   not all measured on this device: gemmtop list devices --measure\n");
+   if (l->local_used >= 0)
+      fprintf(out, "local      the model's reads%s: %.0f%% of the measured %.4g GB/s\n",
+              in->bank_ratio > 1.01 ? " times the bank conflicts" : "", 100 * l->local_used, in->local_gbps);
+   if (l->launch_share >= 0)
+      fprintf(out, "launch     an empty kernel's launch: %.3g us, %.1f%% of this one's time\n", in->launch_us,
+              100 * l->launch_share);
    if (in->occupancy > 0)
       fprintf(out, "occupancy  %.0f%% of the most warps a multiprocessor holds\n", 100 * in->occupancy);
 }

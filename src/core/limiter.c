@@ -13,54 +13,70 @@
 #define BANK_RATIO 1.5       /* at or above: conflicts limit */
 #define LOW_OCCUPANCY 0.25   /* below: too few warps */
 #define CACHE_SLACK 1.05     /* the model's bytes over the bandwidth by more: caches serve them */
+#define LAUNCH_SHARE 0.5     /* an empty launch's share of the time at or above: the launch limits */
 
 const char *LimitKind_name(LimitKind k) {
-   static const char *names[LIMIT_KINDS] = {"unknown", "tail", "compute", "memory", "bank conflicts", "occupancy",
-                                            "latency"};
+   static const char *names[LIMIT_KINDS] = {"unknown", "launch",         "tail",      "compute", "memory",
+                                            "local memory", "bank conflicts", "occupancy", "latency"};
    return k >= 0 && k < LIMIT_KINDS ? names[k] : "?";
 }
 
+/* A rate as people write it: whole from 100 up (30000, not 3e+04), else three digits. */
+static const char *rate(double v, char *buf, size_t len) {
+   snprintf(buf, len, v >= 100 ? "%.0f" : "%.3g", v);
+   return buf;
+}
+
 static void computeWords(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
-   snprintf(out, len, "compute: %.0f%% of the measured %s peak (%.4g GFLOPS)", 100 * l->compute_used,
-            in->peak_label ? in->peak_label : "", in->peak_gflops);
+   char r[32];
+   snprintf(out, len, "compute: %.0f%% of the measured %s peak (%s GFLOPS)", 100 * l->compute_used,
+            in->peak_label ? in->peak_label : "", rate(in->peak_gflops, r, sizeof r));
 }
 
 static void memoryWords(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
+   char r[32];
    if (l->caches)
       snprintf(out, len,
-               "global memory: %.0f%% of the measured %.4g GB/s by the compulsory bytes (each element once); the "
+               "global memory: %.0f%% of the measured %s GB/s by the compulsory bytes (each element once); the "
                "model's loads would need %.0f%%, so caches serve part of them",
-               100 * l->memory_used_min, in->copy_gbps, 100 * in->gflops / l->intensity / in->copy_gbps);
+               100 * l->memory_used_min, rate(in->copy_gbps, r, sizeof r),
+               100 * in->gflops / l->intensity / in->copy_gbps);
    else
-      snprintf(out, len, "global memory: %.0f%% of the measured %.4g GB/s at %.3g flops per byte (the model's loads)",
-               100 * l->memory_used, in->copy_gbps, l->intensity);
+      snprintf(out, len, "global memory: %.0f%% of the measured %s GB/s at %.3g flops per byte (the model's loads)",
+               100 * l->memory_used, rate(in->copy_gbps, r, sizeof r), l->intensity);
 }
 
-/* The next ceiling after the limiter's, in words. */
+static void localWords(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
+   char r[32];
+   snprintf(out, len, "local memory: %.0f%% of the measured %s GB/s by the model's reads%s", 100 * l->local_used,
+            rate(in->local_gbps, r, sizeof r), in->bank_ratio > 1.01 ? " times the bank conflicts" : "");
+}
+
+/* The ceiling after the limiter's (or the nearest, when none limits), in words. */
 static void headroom(Limiter *l, const LimiterInputs *in) {
-   char c[256] = "", m[256] = "";
-   if (l->compute_used >= 0)
-      computeWords(l, in, c, sizeof c);
-   if (l->memory_used >= 0)
-      memoryWords(l, in, m, sizeof m);
-   const char *next = NULL;
-   if (l->kind == LIMIT_COMPUTE)
-      next = m[0] ? m : NULL;
-   else if (l->kind == LIMIT_MEMORY)
-      next = c[0] ? c : NULL;
-   else if (c[0] && m[0])
-      next = l->compute_used >= l->memory_used ? c : m;
-   else
-      next = c[0] ? c : m[0] ? m : NULL;
-   if (next)
-      snprintf(l->headroom, sizeof l->headroom, "%s %s", l->kind == LIMIT_COMPUTE || l->kind == LIMIT_MEMORY ? "next:"
-                                                                                                         : "nearest:",
-               next);
+   typedef void (*Words)(const Limiter *, const LimiterInputs *, char *, size_t);
+   const struct {
+      LimitKind kind;
+      double used;
+      Words words;
+   } ceilings[] = {{LIMIT_COMPUTE, l->compute_used, computeWords},
+                   {LIMIT_MEMORY, l->memory_used, memoryWords},
+                   {LIMIT_LOCAL, l->local_used, localWords}};
+   int next = -1;
+   for (int i = 0; i < 3; i++)
+      if (ceilings[i].used >= 0 && ceilings[i].kind != l->kind && (next < 0 || ceilings[i].used > ceilings[next].used))
+         next = i;
+   if (next < 0)
+      return;
+   char text[256];
+   ceilings[next].words(l, in, text, sizeof text);
+   bool ceiling = l->kind == LIMIT_COMPUTE || l->kind == LIMIT_MEMORY || l->kind == LIMIT_LOCAL;
+   snprintf(l->headroom, sizeof l->headroom, "%s %s", ceiling ? "next:" : "nearest:", text);
 }
 
 void Limiter_of(const LimiterInputs *in, Limiter *out) {
    memset(out, 0, sizeof *out);
-   out->compute_used = out->memory_used = out->memory_used_min = -1;
+   out->compute_used = out->memory_used = out->memory_used_min = out->local_used = out->launch_share = -1;
    out->busy = 1;
    if (in->gflops <= 0) {
       snprintf(out->words, sizeof out->words, "nothing measured to explain");
@@ -83,20 +99,29 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
       out->attainable_gflops = fmin(in->peak_gflops, out->intensity * in->copy_gbps);
    if (in->waves.known)
       out->busy = in->waves.busy;
-   double c = out->compute_used, m = out->memory_used;
-   if (in->waves.known && in->waves.busy < TAIL_BUSY) {
+   if (in->local_gbps > 0 && in->local_bytes > 0 && in->flops > 0)
+      out->local_used = in->gflops * (in->local_bytes / in->flops) * fmax(1, in->bank_ratio) / in->local_gbps;
+   if (in->launch_us > 0 && in->median_ms > 0)
+      out->launch_share = in->launch_us / (in->median_ms * 1000);
+   double c = out->compute_used, m = out->memory_used, lo = out->local_used;
+   if (out->launch_share >= LAUNCH_SHARE) {
+      out->kind = LIMIT_LAUNCH;
+      snprintf(out->words, sizeof out->words,
+               "the launch itself: an empty kernel's launch takes %.3g us of this one's %.3g us; a larger problem, or "
+               "several in one launch, amortises it",
+               in->launch_us, in->median_ms * 1000);
+   } else if (in->waves.known && in->waves.busy < TAIL_BUSY) {
       out->kind = LIMIT_TAIL;
       snprintf(out->words, sizeof out->words,
                "the tail: %.2f waves of %lld work-groups on %d units at %d each, so %.0f%% of the slots are busy on "
                "average: at most %.0f%% of any ceiling",
                in->waves.waves, in->waves.groups, in->waves.units, in->waves.per_unit, 100 * in->waves.busy,
                100 * in->waves.busy);
-   } else if ((c >= NEAR_CEILING || m >= NEAR_CEILING) && c >= m) {
-      out->kind = LIMIT_COMPUTE;
-      computeWords(out, in, out->words, sizeof out->words);
-   } else if (m >= NEAR_CEILING) {
-      out->kind = LIMIT_MEMORY;
-      memoryWords(out, in, out->words, sizeof out->words);
+   } else if (fmax(c, fmax(m, lo)) >= NEAR_CEILING) {
+      out->kind = c >= m && c >= lo ? LIMIT_COMPUTE : m >= lo ? LIMIT_MEMORY : LIMIT_LOCAL;
+      (out->kind == LIMIT_COMPUTE  ? computeWords
+       : out->kind == LIMIT_MEMORY ? memoryWords
+                                   : localWords)(out, in, out->words, sizeof out->words);
    } else if (in->bank_ratio >= BANK_RATIO) {
       out->kind = LIMIT_BANKS;
       snprintf(out->words, sizeof out->words,
@@ -124,6 +149,10 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
    }
    headroom(out, in);
    switch (out->kind) {
+   case LIMIT_LAUNCH:
+      snprintf(out->brief, sizeof out->brief, "the launch: %.0f%% of the time", 100 * out->launch_share);
+      break;
+   case LIMIT_LOCAL: snprintf(out->brief, sizeof out->brief, "local memory: %.0f%% of its bandwidth", 100 * lo); break;
    case LIMIT_TAIL: snprintf(out->brief, sizeof out->brief, "the tail: %.0f%% of the slots busy", 100 * out->busy); break;
    case LIMIT_COMPUTE:
       snprintf(out->brief, sizeof out->brief, "compute: %.0f%% of the %s peak", 100 * c,
@@ -150,6 +179,9 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    out->peak_gflops = peaks ? Peaks_for(peaks, p->precision, k->tensor, r->geo.emulated) : 0;
    out->peak_label = Peaks_label(p->precision, k->tensor && !r->geo.emulated);
    out->copy_gbps = peaks && peaks->known ? peaks->copy_gbps : 0;
+   out->local_gbps = peaks && peaks->known ? peaks->local_gbps : 0;
+   out->launch_us = peaks && peaks->known ? peaks->launch_us : 0;
+   out->median_ms = r->median_ms;
    double in = (double)Precision_inputSize(p->precision), c = (double)Precision_size(p->precision);
    out->min_bytes = ((double)Problem_sizeA(p) + (double)Problem_sizeB(p)) * in +
                     (double)Problem_sizeC(p) * c * (p->beta != 0 ? 2 : 1);
@@ -158,6 +190,8 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    if (Traffic_model(k, values, p, &dev->limits, &t, err, sizeof err) && t.known) {
       Traffic_ablate(&t, r->ablate, p);
       out->model_bytes = out->flops / t.flops_per_byte;
+      if (t.local_known) /* local reads per multiply-add, each of an input element */
+         out->local_bytes = out->flops / 2 * t.local_reads_per_fma * in;
    }
    long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
    out->waves = Waves_of(dev, &r->geo, r->registers, local);

@@ -4,11 +4,13 @@
  * minimum of each element once), how the launch fills the GPU (core/waves.h) and its
  * occupancy, and the bank trace's wavefronts when there is one. The limiter is named in
  * words with the headroom to the next ceiling. The rules, in order (docs/limits.md):
- *   1. the tail: fewer than 60% of the GPU's slots busy on average (waves);
- *   2. the ceiling nearest to being met, compute or global memory, when at 60% or more;
- *   3. local-memory bank conflicts: 1.5 times the ideal wavefronts or more;
- *   4. too few warps to hide latency: occupancy under 25%;
- *   5. else latency and overhead: no ceiling is near.
+ *   1. the launch itself: an empty kernel's launch is half the time or more;
+ *   2. the tail: fewer than 60% of the GPU's slots busy on average (waves);
+ *   3. the ceiling nearest to being met, compute, global memory or local memory, when at
+ *      60% or more;
+ *   4. local-memory bank conflicts: 1.5 times the ideal wavefronts or more;
+ *   5. too few warps to hide latency: occupancy under 25%;
+ *   6. else latency and overhead: no ceiling is near.
  * Pure: no device. */
 #ifndef GEMMTOP_LIMITER_H
 #define GEMMTOP_LIMITER_H
@@ -22,16 +24,19 @@
 
 typedef enum {
    LIMIT_UNKNOWN = 0,  /* nothing measured */
+   LIMIT_LAUNCH,
    LIMIT_TAIL,
    LIMIT_COMPUTE,
    LIMIT_MEMORY,
+   LIMIT_LOCAL,
    LIMIT_BANKS,
    LIMIT_OCCUPANCY,
    LIMIT_LATENCY,
    LIMIT_KINDS
 } LimitKind;
 
-/* "tail", "compute", "memory", "bank conflicts", "occupancy", "latency". */
+/* "launch", "tail", "compute", "memory", "local memory", "bank conflicts", "occupancy",
+ * "latency". */
 const char *LimitKind_name(LimitKind k);
 
 typedef struct LimiterInputs_ {
@@ -42,6 +47,10 @@ typedef struct LimiterInputs_ {
    double copy_gbps;           /* the measured copy bandwidth; 0 unknown */
    double model_bytes;         /* the access-count model's global bytes of one launch; 0 unknown */
    double min_bytes;           /* each element of A, B and C moved once */
+   double local_gbps;          /* the measured local-memory bandwidth (no conflicts); 0 unknown */
+   double local_bytes;         /* the model's local-memory reads of one launch (`local_reuse:`); 0 unknown */
+   double median_ms;           /* one launch's measured time; 0 unknown */
+   double launch_us;           /* an empty kernel's launch on the device; 0 unknown */
    Waves waves;                /* .known false: not a GPU the table knows */
    double occupancy;           /* resident warps over the most; 0 unknown */
    double bank_ratio;          /* local-memory wavefronts over the ideal (bank trace); 0 unknown */
@@ -54,6 +63,8 @@ typedef struct Limiter_ {
                                   must serve the model's, see caches); -1 unknown */
    double memory_used_min;     /* by the compulsory bytes; -1 unknown */
    bool caches;                /* the model's bytes would exceed the bandwidth: caches serve part of them */
+   double local_used;          /* of the local bandwidth, the reads times the bank conflicts' ratio; -1 unknown */
+   double launch_share;        /* an empty launch's time over the measured one; -1 unknown */
    double intensity;           /* flops per byte by the model; 0 unknown */
    double intensity_min;       /* by the compulsory bytes */
    double attainable_gflops;   /* the roofline at the model's intensity: min(peak, intensity x bandwidth) */

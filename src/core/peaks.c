@@ -39,6 +39,10 @@ bool Peaks_cached(const DeviceInfo *dev, const char *backend, Peaks *out) {
    if (t && sscanf(t, "\ntensor_tf32_gflops %lf\ntensor_f16_gflops %lf\ntensor_bf16_gflops %lf", &p.gflops[PEAK_TF32],
                    &p.gflops[PEAK_F16], &p.gflops[PEAK_BF16]) != 3)
       p.gflops[PEAK_TF32] = p.gflops[PEAK_F16] = p.gflops[PEAK_BF16] = 0;
+   /* Files written before the local bandwidth and the launch time have neither: 0. */
+   const char *lo = strstr(text, "\nlocal_gbps ");
+   if (!lo || sscanf(lo, "\nlocal_gbps %lf\nlaunch_us %lf", &p.local_gbps, &p.launch_us) != 2)
+      p.local_gbps = p.launch_us = 0;
    /* Files written before FP8 have no FP8 rate: it stays 0. */
    const char *f8 = strstr(text, "\ntensor_fp8_gflops ");
    if (!f8 || sscanf(f8, "\ntensor_fp8_gflops %lf", &p.gflops[PEAK_FP8]) != 1 || !(p.gflops[PEAK_FP8] > 0))
@@ -190,6 +194,47 @@ static double measureCopy(Session *s, const Catalog *cat, char *err, size_t errl
    return 2.0 * (double)bytes / (ms * 1e6);
 }
 
+/* Local-memory bandwidth (bytes per second): reads from a tile without conflicts; -1 on
+ * failure. A CPU has no local memory of its own (PoCL keeps the tile in its caches): the
+ * figure is then those caches'. */
+static double measureLocal(Session *s, const Catalog *cat, char *err, size_t errlen) {
+   const DeviceInfo *dev = Session_device(s);
+   const Backend *be = Session_backend(s);
+   enum { ITERS = 2048, WORDS = 1024 };
+   char defines[96];
+   snprintf(defines, sizeof defines, "-DDOUBLE=0 -DITERS=%d -DLOCAL_WORDS=%d", ITERS, WORDS);
+   Kernel *k = Session_helperKernel(s, cat->peak, defines, "gt_peak_local", err, errlen);
+   if (!k)
+      return -1;
+   size_t local = dev->limits.max_wg >= 256 ? 256 : dev->limits.max_wg;
+   size_t global = (size_t)(dev->compute_units ? dev->compute_units : 1) * 2048;
+   global = (global + local - 1) / local * local;
+   Buffer *out = NULL;
+   if (be->alloc(Session_context(s), global * 4, &out, err, errlen) != BACKEND_OK)
+      return -1;
+   KernelArg args[2] = {{.kind = ARG_BUFFER, .buffer = out}, {.kind = ARG_INT, .i = 7}};
+   double ms = timeKernel(s, k, args, 2, false, global, local, 7, err, errlen);
+   be->free(out);
+   if (ms <= 0)
+      return -1;
+   return 4.0 * ITERS * (double)global / (ms * 1e6);
+}
+
+/* An empty kernel's launch, in microseconds of device time; -1 on failure. */
+static double measureLaunch(Session *s, const Catalog *cat, char *err, size_t errlen) {
+   const Backend *be = Session_backend(s);
+   Kernel *k = Session_helperKernel(s, cat->peak, "-DDOUBLE=0", "gt_peak_empty", err, errlen);
+   if (!k)
+      return -1;
+   Buffer *out = NULL;
+   if (be->alloc(Session_context(s), 4, &out, err, errlen) != BACKEND_OK)
+      return -1;
+   KernelArg args[1] = {{.kind = ARG_BUFFER, .buffer = out}};
+   double ms = timeKernel(s, k, args, 1, false, 1, 1, 15, err, errlen);
+   be->free(out);
+   return ms > 0 ? ms * 1e3 : -1;
+}
+
 bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t errlen) {
    memset(out, 0, sizeof *out);
    const DeviceInfo *dev = Session_device(s);
@@ -204,6 +249,15 @@ bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t
    out->copy_gbps = measureCopy(s, cat, err, errlen);
    if (out->copy_gbps <= 0)
       return false;
+   /* The local bandwidth and the launch time are extras: a device that fails them keeps the
+    * other ceilings (0 means unknown). */
+   char extra[512];
+   out->local_gbps = measureLocal(s, cat, extra, sizeof extra);
+   out->launch_us = measureLaunch(s, cat, extra, sizeof extra);
+   if (out->local_gbps < 0)
+      out->local_gbps = 0;
+   if (out->launch_us < 0)
+      out->launch_us = 0;
    measureTensor(s, cat, out);
    time_t now = time(NULL);
    struct tm tm;
@@ -214,9 +268,11 @@ bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t
    if (cachePath(dev, Session_backend(s)->name, path, sizeof path, true)) {
       snprintf(text, sizeof text,
                "fp32_gflops %.6g\nfp64_gflops %.6g\ncopy_gbps %.6g\nmeasured %s\ntensor_tf32_gflops %.6g\n"
-               "tensor_f16_gflops %.6g\ntensor_bf16_gflops %.6g\ntensor_fp8_gflops %.6g\n",
+               "tensor_f16_gflops %.6g\ntensor_bf16_gflops %.6g\ntensor_fp8_gflops %.6g\nlocal_gbps %.6g\n"
+               "launch_us %.6g\n",
                out->gflops[PEAK_FP32], out->gflops[PEAK_FP64], out->copy_gbps, out->measured_at,
-               out->gflops[PEAK_TF32], out->gflops[PEAK_F16], out->gflops[PEAK_BF16], out->gflops[PEAK_FP8]);
+               out->gflops[PEAK_TF32], out->gflops[PEAK_F16], out->gflops[PEAK_BF16], out->gflops[PEAK_FP8],
+               out->local_gbps, out->launch_us);
       Util_writeFileAtomic(path, text, strlen(text));
    }
    return true;

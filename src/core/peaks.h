@@ -18,6 +18,8 @@ typedef struct Peaks_ {
     * half and bfloat16 m16n8k16. */
    double gflops[PEAK_KINDS];
    double copy_gbps;     /* bytes read + bytes written per second */
+   double local_gbps;    /* local (shared) memory read without conflicts, bytes per second; 0 unknown */
+   double launch_us;     /* device time of an empty kernel's launch, microseconds; 0 unknown */
    char tensor_error[256]; /* why the tensor peaks are 0 on a device that has them ("" otherwise) */
    char measured_at[32]; /* date of the measurement, YYYY-MM-DD HH:MM */
 } Peaks;

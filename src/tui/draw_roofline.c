@@ -37,6 +37,7 @@ static bool currentInputs(const Ui *ui, LimiterInputs *in, char *msg, size_t len
    RunResult r;
    memset(&r, 0, sizeof r);
    r.gflops = s->gflops;
+   r.median_ms = s->median_ms;
    r.geo = s->geo;
    r.registers = s->registers;
    r.local_mem = s->local_mem;

@@ -116,6 +116,39 @@ static void test_banks_then_occupancy_then_latency(void **state) {
    assert_true(l.compute_used < 0 && l.memory_used < 0);
 }
 
+static void test_local_and_launch(void **state) {
+   (void)state;
+   /* 6,000 GFLOPS with 2 local reads of 4 bytes per multiply-add: 24,000 GB/s of local
+    * reads; on a 30,000 GB/s local bandwidth, 80%: local memory limits, compute next. */
+   LimiterInputs in = base(6000, 64);
+   in.local_gbps = 30000;
+   in.local_bytes = in.flops / 2 * 2 * 4;
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_LOCAL);
+   assert_true(fabs(l.local_used - 0.8) < 1e-9);
+   assert_non_null(strstr(l.words, "local memory: 80% of the measured 30000 GB/s"));
+   assert_non_null(strstr(l.headroom, "next: compute: 30%"));
+   assert_string_equal(l.brief, "local memory: 80% of its bandwidth");
+   /* Conflicts of 1.5x make the same reads 120% of the bandwidth's conflict-free figure. */
+   in.bank_ratio = 1.5;
+   Limiter_of(&in, &l);
+   assert_true(fabs(l.local_used - 1.2) < 1e-9);
+   assert_non_null(strstr(l.words, "times the bank conflicts"));
+   /* A tiny launch: an empty one takes 8 of its 10 us. */
+   in = base(1, 64);
+   in.launch_us = 8;
+   in.median_ms = 0.010;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_LAUNCH);
+   assert_true(fabs(l.launch_share - 0.8) < 1e-9);
+   assert_non_null(strstr(l.words, "takes 8 us of this one's 10 us"));
+   /* A long one: the launch is nothing. */
+   in.median_ms = 10;
+   Limiter_of(&in, &l);
+   assert_int_not_equal(l.kind, LIMIT_LAUNCH);
+}
+
 /* The inputs from a real kernel's `reuse:` model: mygemm03_wpt TS=32 WPT=8 at 512 reads A
  * and B from global memory once per 32 multiply-adds each. */
 static void test_inputs_from_the_model(void **state) {
@@ -154,6 +187,8 @@ static void test_inputs_from_the_model(void **state) {
    assert_true(fabs(in.flops / in.model_bytes - fpb) < 1e-9);
    assert_true(fabs(in.min_bytes - 3.0 * 512 * 512 * 4) < 1e-6);
    assert_true(in.peak_gflops == 40 && in.copy_gbps == 80);
+   /* local_reuse: A=1 B=WPT: 1 + 1/8 local reads of 4 bytes per multiply-add. */
+   assert_true(fabs(in.local_bytes - in.flops / 2 * (1 + 1.0 / 8) * 4) < 1e-3);
    assert_false(in.waves.known); /* a CPU */
    Limiter l;
    Limiter_of(&in, &l);
@@ -169,6 +204,7 @@ int main(void) {
        cmocka_unit_test(test_caches_serve_the_model),
        cmocka_unit_test(test_tail_first),
        cmocka_unit_test(test_banks_then_occupancy_then_latency),
+       cmocka_unit_test(test_local_and_launch),
        cmocka_unit_test(test_inputs_from_the_model),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
