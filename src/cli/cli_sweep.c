@@ -208,9 +208,13 @@ static void reportModel(const SweepPlan *pl, const SizeRun *run, int model) {
       printf("%s%s:\n", model ? "\n" : "", sm->dev.name);
    char vendorHead[80];
    snprintf(vendorHead, sizeof vendorHead, "%% %s", sm->vendor_name);
+   /* What limits each (core/limiter.h), where the device's ceilings are measured. */
+   bool limits = peaks.known && !pl->emulated;
    printf("%-4s %-48s %12s %10s %8s", pl->emulated ? "#" : "rank", "parameters", "GFLOPS", "ms",
           peak > 0 ? "% peak" : "");
-   printf(vendor ? " %10s\n" : "\n", vendorHead);
+   if (vendor)
+      printf(" %10s", vendorHead);
+   printf(limits ? "  limit\n" : "\n");
    int shown = 0;
    for (int i = 0; i < run->n && shown < 15; i++) {
       if (all[i].outcome != SWEEP_OK || all[i].model != model)
@@ -224,6 +228,16 @@ static void reportModel(const SweepPlan *pl, const SizeRun *run, int model) {
          printf(" %8s", "");
       if (vendor && all[i].vendor_gflops > 0)
          printf(" %9.1f%%", 100 * all[i].gflops / all[i].vendor_gflops);
+      else if (vendor && limits)
+         printf(" %10s", "");
+      if (limits) {
+         LimiterInputs li;
+         Limiter lim;
+         char col[48];
+         Limiter_ofCandidate(&sm->dev, pl->k, &run->p, &all[i], &peaks, &li, &lim);
+         Limiter_column(&lim, &li, col, sizeof col);
+         printf("  %s", col);
+      }
       putchar('\n');
    }
 }

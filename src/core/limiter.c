@@ -207,6 +207,32 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    out->bank_ratio = bank_ratio;
 }
 
+void Limiter_column(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
+   switch (l->kind) {
+   case LIMIT_LAUNCH: snprintf(out, len, "launch %.0f%%", 100 * l->launch_share); break;
+   case LIMIT_TAIL: snprintf(out, len, "tail %.0f%%", 100 * l->busy); break;
+   case LIMIT_COMPUTE: snprintf(out, len, "compute %.0f%%", 100 * l->compute_used); break;
+   case LIMIT_MEMORY: snprintf(out, len, "memory %.0f%%", 100 * l->memory_used); break;
+   case LIMIT_LOCAL: snprintf(out, len, "local %.0f%%", 100 * l->local_used); break;
+   case LIMIT_BANKS: snprintf(out, len, "banks %.1fx", in->bank_ratio); break;
+   case LIMIT_OCCUPANCY: snprintf(out, len, "occupancy %.0f%%", 100 * in->occupancy); break;
+   default: snprintf(out, len, "%s", LimitKind_name(l->kind)); break;
+   }
+}
+
+void Limiter_ofCandidate(const DeviceInfo *dev, const KernelInfo *k, const Problem *p, const SweepCandidate *c,
+                         const Peaks *peaks, LimiterInputs *in, Limiter *out) {
+   RunResult r;
+   memset(&r, 0, sizeof r);
+   r.gflops = c->outcome == SWEEP_OK ? c->gflops : 0;
+   r.median_ms = c->median_ms;
+   r.registers = -1;
+   r.local_mem = -1;
+   Config_check(k, c->values, p, &dev->limits, &r.geo, NULL, 0);
+   Limiter_inputs(dev, k, c->values, p, &r, peaks, 0, in);
+   Limiter_of(in, out);
+}
+
 /* ---- the roofline as an image ---- */
 
 typedef struct Axes_ {

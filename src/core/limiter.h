@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "core/peaks.h"
+#include "core/sweep.h"
 #include "core/traffic.h"
 #include "core/waves.h"
 
@@ -75,6 +76,13 @@ typedef struct Limiter_ {
 } Limiter;
 
 void Limiter_of(const LimiterInputs *in, Limiter *out);
+/* The limiter for a table's column: "compute 85%", "memory 91%", "local 80%", "launch 80%",
+ * "tail 48%", "banks 2.0x", "occupancy 12%", "latency". */
+void Limiter_column(const Limiter *l, const LimiterInputs *in, char *out, size_t len);
+/* The limiter of a sweep's configuration c of k on p, measured on dev: from its figures and
+ * the geometry the rules give it (no registers: no waves, no occupancy). */
+void Limiter_ofCandidate(const DeviceInfo *dev, const KernelInfo *k, const Problem *p, const SweepCandidate *c,
+                         const Peaks *peaks, LimiterInputs *in, Limiter *out);
 
 /* The roofline as an SVG image for slides: log-log, GFLOPS against flops per byte, the
  * measured ceilings as the roof with their figures, the configuration at the model's

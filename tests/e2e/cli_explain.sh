@@ -121,6 +121,16 @@ expect_in "the model: 7.53 flops per byte" "$svg" "the configuration at the mode
 expect_in "if each element moved once: 42.7 flops per byte" "$svg" "and at the compulsory one"
 expect_in "limit: " "$svg" "and the limiter as the caption"
 
+# With the ceilings measured, sweep's table names each configuration's limiter.
+run_gemmtop sweep --kernel mygemm03_wpt --size 128 --budget 2 --reps 2 --warmup 1 --no-store
+expect_rc 0 "a sweep with the ceilings measured"
+if printf '%s\n' "$OUT" | head -n 1 | grep -q ' limit$' &&
+   [ "$(printf '%s\n' "$OUT" | grep -cE '^[12] +TS=.*  (launch|tail|compute|memory|local|banks|occupancy) [0-9.]+(%|x)$|^[12] +TS=.*  latency$')" -eq 2 ]; then
+   ok "its table has a limit column, one limiter a row"
+else
+   not_ok "its table has a limit column, one limiter a row" "$OUT"
+fi
+
 run_gemmtop explain --kernel mygemm06_2d --size 100
 expect_rc 2 "a refused configuration is not explained"
 case "$OUT" in *"limits "*) not_ok "and no limits are printed" "$OUT" ;; *) ok "and no limits are printed" ;; esac
