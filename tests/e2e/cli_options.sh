@@ -26,7 +26,7 @@ expect_in "--jobs is for 'gemmtop sweep', not for 'gemmtop list'" "$ERR" "naming
 expect_in "see 'gemmtop list --help'" "$ERR" "pointing at the command's help"
 run_gemmtop --kernel mygemm01_naive --reps 3
 expect_rc 2 "the explorer does not take --reps"
-expect_in "--reps is for 'gemmtop run', 'gemmtop sweep' and 'gemmtop bench', not for the explorer" "$ERR" "saying so"
+expect_in "--reps is for 'gemmtop run', 'gemmtop sweep', 'gemmtop bench' and 'gemmtop explain', not for the explorer" "$ERR" "saying so"
 
 # A missing value: the next option was taken as the value ("run takes no argument '64'").
 run_gemmtop run --kernel --size 64

@@ -148,7 +148,7 @@ static void test_option(void **state) {
    assert_non_null(strstr(err, "no-a, no-b, no-fma, const-store"));
    for (const char *const *c = (const char *const[]){"sweep", "bench", "banks", "list", NULL}; *c; c++) {
       assert_int_equal(parseWith(*c, "no-a", &o, err, sizeof err), 2);
-      assert_non_null(strstr(err, "--ablate is for 'gemmtop run' and 'gemmtop inspect'"));
+      assert_non_null(strstr(err, "--ablate is for 'gemmtop run', 'gemmtop inspect' and 'gemmtop explain'"));
       /* The other commands do not take the option at all, not even "none". */
       assert_int_equal(parseWith(*c, "none", &o, err, sizeof err), 2);
    }
