@@ -2,8 +2,10 @@
  * the problem the options give, written as a standalone OpenCL kernel, a C launcher that
  * builds, runs, times and verifies it, and a Makefile (core/export.h). */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
+#include "base/util.h"
 #include "core/export.h"
 
 int Cli_exportKernel(const Options *o) {
@@ -20,9 +22,13 @@ int Cli_exportKernel(const Options *o) {
       return rc;
    }
    char dir[1024], err[1536];
-   if (o->output.dir)
-      snprintf(dir, sizeof dir, "%s", o->output.dir);
-   else
+   if (o->output.dir && !Util_copyWhole(dir, sizeof dir, o->output.dir)) {
+      fprintf(stderr, "gemmtop: --dir is %zu characters long; at most %zu\n", strlen(o->output.dir), sizeof dir - 1);
+      Session_close(s);
+      Catalog_free(&cat);
+      return 2;
+   }
+   if (!o->output.dir)
       snprintf(dir, sizeof dir, "%s-export", k->name);
    ExportFiles files;
    ExportStatus st = Export_kernel(s, k, values, &p, dir, &files, err, sizeof err);

@@ -80,5 +80,9 @@ expect_in "M must be a multiple of TSM" "$ERR" "naming the rule"
 run_gemmtop export-kernel --kernel tensor01_global --size 128 --precision half --dir "$T_DIR/no2"
 expect_rc 2 "a tensor-core kernel in half precision is refused"
 expect_in "exports float and double GEMMs on CUDA cores" "$ERR" "saying which types it exports"
+long=$(python3 -c 'print("d" * 1100)')
+run_gemmtop export-kernel --kernel mygemm03_wpt --size 128 --dir "$T_DIR/$long"
+expect_rc 2 "a --dir too long to hold is refused, not cut"
+expect_in "--dir is " "$ERR" "saying how long it may be"
 if [ ! -e "$T_DIR/no1" ] && [ ! -e "$T_DIR/no2" ]; then ok "a refused export writes nothing"; else not_ok "a refused export writes nothing" "$(ls -la "$T_DIR")"; fi
 finish
