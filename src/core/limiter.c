@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "base/textbuf.h"
-#include "core/occupancy.h"
 
 /* The thresholds of the rules (limiter.h), named where the words use them. */
 #define TAIL_BUSY 0.60       /* below: the tail limits */
@@ -195,15 +194,7 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    }
    long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
    out->waves = Waves_of(dev, &r->geo, r->registers, local);
-   const ArchLimits *a = dev->type == DEVICE_GPU ? Occupancy_arch(dev->arch) : NULL;
-   long long items = 1;
-   for (int d = 0; d < r->geo.dims; d++)
-      items *= (long long)r->geo.local[d];
-   if (a && r->registers > 0) {
-      Occupancy occ = Occupancy_estimate(a, r->registers, local > 0 ? local : 0, items);
-      if (occ.known)
-         out->occupancy = occ.fraction;
-   }
+   out->occupancy = out->waves.known ? out->waves.occupancy : 0;
    out->bank_ratio = bank_ratio;
 }
 

@@ -78,25 +78,32 @@ static double timeKernel(Session *s, Kernel *k, const KernelArg *args, int nargs
    return Util_median(times, reps);
 }
 
-static double measureFma(Session *s, const Catalog *cat, bool dbl, char *err, size_t errlen) {
+/* The median time of k(out, seed) over enough work-items to fill every compute unit many
+ * times over (their count into *global), out one element of each; -1 on failure. */
+static double timeFilling(Session *s, Kernel *k, KernelArg seed, bool dbl, size_t *global, char *err,
+                          size_t errlen) {
    const DeviceInfo *dev = Session_device(s);
    const Backend *be = Session_backend(s);
+   size_t local = dev->limits.max_wg >= 256 ? 256 : dev->limits.max_wg;
+   size_t g = (size_t)(dev->compute_units ? dev->compute_units : 1) * 2048;
+   g = (g + local - 1) / local * local;
+   *global = g;
+   Buffer *out = NULL;
+   if (be->alloc(Session_context(s), g * (dbl ? 8 : 4), &out, err, errlen) != BACKEND_OK)
+      return -1;
+   KernelArg args[2] = {{.kind = ARG_BUFFER, .buffer = out}, seed};
+   double ms = timeKernel(s, k, args, 2, dbl, g, local, 7, err, errlen);
+   be->free(out);
+   return ms;
+}
+
+static double measureFma(Session *s, const Catalog *cat, bool dbl, char *err, size_t errlen) {
    enum { ITERS = 512, CHAINS = 32 }; /* 8 chains of 4 lanes */
    char defines[64];
    snprintf(defines, sizeof defines, "-DDOUBLE=%d -DITERS=%d", dbl, ITERS);
    Kernel *k = Session_helperKernel(s, cat->peak, defines, "gt_peak_fma", err, errlen);
-   if (!k)
-      return -1;
-   /* Enough work-items to fill every compute unit many times over. */
-   size_t local = dev->limits.max_wg >= 256 ? 256 : dev->limits.max_wg;
-   size_t global = (size_t)(dev->compute_units ? dev->compute_units : 1) * 2048;
-   global = (global + local - 1) / local * local;
-   Buffer *out = NULL;
-   if (be->alloc(Session_context(s), global * (dbl ? 8 : 4), &out, err, errlen) != BACKEND_OK)
-      return -1;
-   KernelArg args[2] = {{.kind = ARG_BUFFER, .buffer = out}, {.kind = ARG_REAL, .real = 0.5}};
-   double ms = timeKernel(s, k, args, 2, dbl, global, local, 7, err, errlen);
-   be->free(out);
+   size_t global = 0;
+   double ms = k ? timeFilling(s, k, (KernelArg){.kind = ARG_REAL, .real = 0.5}, dbl, &global, err, errlen) : -1;
    if (ms <= 0)
       return -1;
    return 2.0 * CHAINS * ITERS * (double)global / (ms * 1e6);
@@ -198,23 +205,12 @@ static double measureCopy(Session *s, const Catalog *cat, char *err, size_t errl
  * failure. A CPU has no local memory of its own (PoCL keeps the tile in its caches): the
  * figure is then those caches'. */
 static double measureLocal(Session *s, const Catalog *cat, char *err, size_t errlen) {
-   const DeviceInfo *dev = Session_device(s);
-   const Backend *be = Session_backend(s);
    enum { ITERS = 2048, WORDS = 1024 };
    char defines[96];
    snprintf(defines, sizeof defines, "-DDOUBLE=0 -DITERS=%d -DLOCAL_WORDS=%d", ITERS, WORDS);
    Kernel *k = Session_helperKernel(s, cat->peak, defines, "gt_peak_local", err, errlen);
-   if (!k)
-      return -1;
-   size_t local = dev->limits.max_wg >= 256 ? 256 : dev->limits.max_wg;
-   size_t global = (size_t)(dev->compute_units ? dev->compute_units : 1) * 2048;
-   global = (global + local - 1) / local * local;
-   Buffer *out = NULL;
-   if (be->alloc(Session_context(s), global * 4, &out, err, errlen) != BACKEND_OK)
-      return -1;
-   KernelArg args[2] = {{.kind = ARG_BUFFER, .buffer = out}, {.kind = ARG_INT, .i = 7}};
-   double ms = timeKernel(s, k, args, 2, false, global, local, 7, err, errlen);
-   be->free(out);
+   size_t global = 0;
+   double ms = k ? timeFilling(s, k, (KernelArg){.kind = ARG_INT, .i = 7}, false, &global, err, errlen) : -1;
    if (ms <= 0)
       return -1;
    return 4.0 * ITERS * (double)global / (ms * 1e6);

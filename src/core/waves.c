@@ -31,6 +31,7 @@ Waves Waves_of(const DeviceInfo *dev, const Geometry *g, int registers, long lon
    const long long rest = groups % slots;
    w.last_fill = rest ? (double)rest / (double)slots : 1.0;
    w.busy = w.waves / ceil(w.waves);
+   w.occupancy = occ.fraction;
    return w;
 }
 

@@ -21,6 +21,7 @@ typedef struct Waves_ {
    double waves;              /* groups / (units * per_unit) */
    double last_fill;          /* the last wave's share of the slots (1 when the waves are whole) */
    double busy;               /* the slots' average use over all the waves: waves / ceil(waves) */
+   double occupancy;          /* the same estimate's resident warps over the most a unit holds */
 } Waves;
 
 /* The launch g of a kernel with registers per work-item and local_mem bytes per group on dev. */

@@ -312,6 +312,9 @@ void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right);
 void Draw_fmtTime(const Ui *ui, double ms, char *out, size_t n);
 void Draw_fmtBytes(long long b, char *out, size_t n);
 void Draw_fmtRate(double v, const char *unit, char *out, size_t n);
+/* text word-wrapped from row y, at most max_lines rows (and 16) and none at or past
+ * bottom; returns the next row. */
+int Draw_wrapped(Ui *ui, int y, int x, int w, int bottom, const char *text, Style st, int max_lines);
 /* The dash of a figure not known; the spinner's glyph of this frame. */
 const char *Draw_dash(const Ui *ui);
 const char *Draw_spinner(const Ui *ui);

@@ -124,6 +124,20 @@ void Draw_fmtBytes(long long b, char *out, size_t n) {
       snprintf(out, n, "%.1f MiB", b / 1048576.0);
 }
 
+int Draw_wrapped(Ui *ui, int y, int x, int w, int bottom, const char *text, Style st, int max_lines) {
+   char buf[2048];
+   const char *wl[16];
+   int max = bottom - y < max_lines ? bottom - y : max_lines;
+   if (max > 16)
+      max = 16;
+   if (max <= 0 || w <= 0)
+      return y;
+   int n = Text_wrap(text, w, buf, sizeof buf, wl, max);
+   for (int i = 0; i < n; i++)
+      Draw_text(ui, y + i, x, w, wl[i], st, false);
+   return y + n;
+}
+
 void Draw_fmtRate(double v, const char *unit, char *out, size_t n) {
    if (v >= 100)
       snprintf(out, n, "%.0f %s", v, unit);

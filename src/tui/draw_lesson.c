@@ -97,7 +97,7 @@ static void explainBanks(Ui *ui, Lines *L) {
       addPara(L, ST_NORMAL, "local-memory banks: this kernel makes no local-memory access");
       return;
    }
-   double degree = a->total.ideal > 0 ? (double)a->total.wavefronts / (double)a->total.ideal : 0;
+   double degree = a->total.avg_degree;
    addPara(L, degree > 1.05 ? ST_WARN : ST_NORMAL,
            "local-memory banks: %lld wavefronts for %lld ideal (%.2fx) over %lld requests, %lld with a conflict; "
            "worst site %.1f-way (the bank pane has each site)",

@@ -10,7 +10,6 @@
 
 #include "core/limiter.h"
 #include "tui/app.h"
-#include "tui/text.h"
 
 /* Points along the roof: enough for a braille line across a wide pane. */
 #define ROOF_SAMPLES 400
@@ -43,9 +42,7 @@ static bool currentInputs(const Ui *ui, LimiterInputs *in, char *msg, size_t len
    r.local_mem = s->local_mem;
    r.ablate = s->config.ablate;
    const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
-   double ratio = a && ui->banks_pane.analysis.config_serial == s->config_serial && a->total.ideal > 0
-                      ? (double)a->total.wavefronts / (double)a->total.ideal
-                      : 0;
+   double ratio = a && ui->banks_pane.analysis.config_serial == s->config_serial ? a->total.avg_degree : 0;
    Limiter_inputs(&s->device, k, s->config.values, &s->config.problem, &r, &s->peaks, ratio, in);
    return true;
 }
@@ -72,18 +69,6 @@ static void remember(RooflinePane *rp, unsigned long serial, double x, double y)
    }
    rp->x[rp->n] = x, rp->y[rp->n] = y, rp->serial[rp->n] = serial;
    rp->n++;
-}
-
-static int wrapped(Ui *ui, int y, int x, int w, int bottom, const char *text, Style st) {
-   char buf[1024];
-   const char *wl[4];
-   int max = bottom - y < 4 ? bottom - y : 4;
-   if (max <= 0 || w <= 0)
-      return y;
-   int n = Text_wrap(text, w, buf, sizeof buf, wl, max);
-   for (int i = 0; i < n; i++)
-      Draw_text(ui, y + i, x, w, wl[i], st, false);
-   return y + n;
 }
 
 static void fmtNumber(double v, char *out, size_t n) {
@@ -181,20 +166,21 @@ void Draw_roofline(Ui *ui) {
       snprintf(extra, sizeof extra, "%.3g GFLOPS at %.3g flops/byte", in.gflops, l.intensity);
    Draw_paneTitle(ui, PANE_ROOFLINE, extra, "@ this  o before  F6 ceilings");
    if (!have) {
-      wrapped(ui, y, x, w, bottom, msg, ST_DIM);
+      Draw_wrapped(ui, y, x, w, bottom, msg, ST_DIM, 4);
       return;
    }
    if (l.intensity > 0)
       remember(&ui->roofline_pane, ui->snap.config_serial, l.intensity, in.gflops);
    char text[600];
    snprintf(text, sizeof text, "limit: %s", l.words);
-   y = wrapped(ui, y, x, w, bottom, text, l.kind == LIMIT_COMPUTE ? ST_GOOD : ST_WARN);
+   y = Draw_wrapped(ui, y, x, w, bottom, text, l.kind == LIMIT_COMPUTE ? ST_GOOD : ST_WARN, 4);
    if (l.headroom[0] && bottom - y >= 6)
-      y = wrapped(ui, y, x, w, bottom, l.headroom, ST_DIM);
+      y = Draw_wrapped(ui, y, x, w, bottom, l.headroom, ST_DIM, 4);
    if (in.peak_gflops <= 0 || in.copy_gbps <= 0) {
-      wrapped(ui, y, x, w, bottom,
-              "no roof yet: the device's ceilings are not measured (F6 measures the compute peaks and the copy "
-              "bandwidth, a second or two)", ST_DIM);
+      Draw_wrapped(ui, y, x, w, bottom,
+                   "no roof yet: the device's ceilings are not measured (F6 measures the compute peaks and the copy "
+                   "bandwidth, a second or two)",
+                   ST_DIM, 4);
       return;
    }
    if (l.intensity <= 0 && y < bottom)

@@ -136,19 +136,6 @@ void SweepView_applyBest(Ui *ui) {
             sw->running ? "; measured when the sweep ends" : "");
 }
 
-/* Word-wrapped text from row y; returns the next row. */
-static int drawWrapped(Ui *ui, int y, int x, int w, int bottom, const char *text, Style st) {
-   char buf[2048];
-   const char *wl[16];
-   int max = bottom - y < 16 ? bottom - y : 16;
-   if (max <= 0 || w <= 0)
-      return y;
-   int n = Text_wrap(text, w, buf, sizeof buf, wl, max);
-   for (int i = 0; i < n; i++)
-      Draw_text(ui, y + i, x, w, wl[i], st, false);
-   return y + n;
-}
-
 /* GFLOPS (y) against the chosen parameter's values (x, evenly spaced), in rows y..bottom-1:
  * the plot, then the axis row. */
 static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bottom) {
@@ -264,13 +251,13 @@ void SweepView_draw(Ui *ui) {
                   "--budget N or --exhaustive the count), each compiled, verified and timed in a process of its "
                   "own; what the results store holds is not measured again.",
                   k->name, p->m, p->n, p->k, budget(ui), how);
-      drawWrapped(ui, y, x, w, bottom, line, ST_DIM);
+      Draw_wrapped(ui, y, x, w, bottom, line, ST_DIM, 16);
       return;
    }
    /* Progress. */
    if (!sw->running && sw->total == 0) {
       snprintf(line, sizeof line, "sweep not run: %s", sw->message);
-      drawWrapped(ui, y, x, w, bottom, line, sw->stopped ? ST_WARN : ST_BAD);
+      Draw_wrapped(ui, y, x, w, bottom, line, sw->stopped ? ST_WARN : ST_BAD, 16);
       return;
    }
    double elapsed = sw->running ? Util_nowMs() - sw->started_ms : sw->elapsed_ms;

@@ -1,2 +1,0 @@
-build2/src/base/children.o: src/base/children.c src/base/children.h
-src/base/children.h:
