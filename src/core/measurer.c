@@ -5,17 +5,21 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <poll.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "base/util.h"
 #include "base/children.h"
-
+#include "base/lines.h"
+#include "base/util.h"
 
 /* Opening the device and making the inputs in a fresh child. */
 #define START_ALLOWANCE_S 120.0
@@ -27,9 +31,11 @@
 struct Measurer_ {
    MeasureJob job;
    pid_t pid;            /* 0: no child now */
-   int to_child, from_child;
-   char buf[4096];       /* read from the child, not yet taken as lines */
-   size_t have;
+   int sock;             /* with a server: the connection (-1: none now) */
+   int to_child;         /* the child's input, or the socket */
+   LineReader in;        /* the child's output, or the socket */
+   MeasureWaitFn on_wait;
+   void *wait_ctx;
    struct sigaction old_pipe;
 };
 
@@ -51,61 +57,63 @@ void Measurer_killChildren(void) {
          kill(children[i], SIGKILL);
 }
 
+void MeasureJob_format(const MeasureJob *j, char *out, size_t outlen) {
+   snprintf(out, outlen, "job %s %d %s %d %d %d %s %d %d %a %a %" PRIu64 " %d %d %a %d %s %s\n", j->backend, j->device,
+            j->kernel, j->problem.m, j->problem.n, j->problem.k, Precision_name(j->problem.precision),
+            j->problem.trans_a, j->problem.trans_b, j->problem.alpha, j->problem.beta, j->seed, j->reps, j->warmup,
+            j->timeout_s, j->cold_l2 ? 1 : 0, Scaling_name(j->problem.scaling), j->kernels_dir);
+}
+
 Measurer *Measurer_new(const MeasureJob *job) {
    Measurer *m = calloc(1, sizeof *m);
    if (!m)
       return NULL;
    m->job = *job;
-   m->to_child = m->from_child = -1;
+   m->to_child = m->sock = -1;
+   LineReader_init(&m->in, -1);
    /* A child that ended must not take the parent with it on the next write. */
    struct sigaction ign = {.sa_handler = SIG_IGN};
    sigaction(SIGPIPE, &ign, &m->old_pipe);
    return m;
 }
 
-/* How often a wait for the child looks at its cancel flag. */
-#define CANCEL_POLL_MS 100
+void Measurer_onWait(Measurer *m, MeasureWaitFn fn, void *ctx) {
+   m->on_wait = fn;
+   m->wait_ctx = ctx;
+}
 
-/* One line from the child (without its newline), waiting until deadline (Util_nowMs).
- * 1: a line; 0: the child closed its end; -1: no line in time; -2: cancelled. */
-static int readLine(Measurer *m, char *line, size_t len, double deadline, const atomic_int *cancel) {
+static bool started(const Measurer *m) {
+   return m->pid > 0 || m->sock >= 0;
+}
+
+/* The answer to a request: one line, waiting until allowed seconds have passed. From a
+ * server, the "wait" lines before it are told to on_wait, and each one starts the
+ * allowance again (a request waiting its turn is not late). Returns as LineReader_next. */
+static int readAnswer(Measurer *m, char *line, size_t len, double allowed_s, const atomic_int *cancel) {
+   double deadline = Util_nowMs() + allowed_s * 1e3;
    for (;;) {
-      char *nl = memchr(m->buf, '\n', m->have);
-      if (nl) {
-         size_t n = (size_t)(nl - m->buf);
-         snprintf(line, len, "%.*s", (int)n, m->buf);
-         m->have -= n + 1;
-         memmove(m->buf, nl + 1, m->have);
-         return 1;
-      }
-      if (m->have == sizeof m->buf)
-         m->have = 0; /* an overlong line: dropped */
-      if (cancel && atomic_load(cancel))
-         return -2;
-      double left = deadline - Util_nowMs();
-      if (left <= 0)
-         return -1;
-      struct pollfd pfd = {.fd = m->from_child, .events = POLLIN};
-      int wait = left > 1e6 ? 1000000 : (int)left + 1;
-      if (cancel && wait > CANCEL_POLL_MS)
-         wait = CANCEL_POLL_MS;
-      int r = poll(&pfd, 1, wait);
-      if (r < 0 && errno != EINTR)
-         return 0;
-      if (r <= 0)
-         continue;
-      ssize_t got = read(m->from_child, m->buf + m->have, sizeof m->buf - m->have);
-      if (got < 0 && errno == EINTR)
-         continue;
-      if (got <= 0)
-         return 0;
-      m->have += (size_t)got;
+      int got = LineReader_next(&m->in, line, len, deadline, cancel);
+      int position = 0;
+      double waited = 0;
+      if (got != 1 || m->sock < 0 || sscanf(line, "wait %d %lf", &position, &waited) != 2)
+         return got;
+      if (m->on_wait)
+         m->on_wait(m->wait_ctx, position, waited);
+      deadline = Util_nowMs() + allowed_s * 1e3;
    }
 }
 
-/* Ends the child: killed when it may be stuck, else told (its input closes) and waited
- * for. why, when given, says how it ended. */
+/* Ends the child or the connection: killed when it may be stuck, else told (its input
+ * closes) and waited for. why, when given, says how it ended. */
 static void endChild(Measurer *m, bool kill_it, char *why, size_t whylen) {
+   if (m->sock >= 0) {
+      close(m->sock);
+      m->sock = m->to_child = -1;
+      LineReader_init(&m->in, -1);
+      if (why)
+         snprintf(why, whylen, "the server closed the connection");
+      return;
+   }
    if (!m->pid)
       return;
    close(m->to_child);
@@ -114,33 +122,23 @@ static void endChild(Measurer *m, bool kill_it, char *why, size_t whylen) {
    int status = 0;
    while (waitpid(m->pid, &status, 0) < 0 && errno == EINTR)
       ;
-   close(m->from_child);
+   close(m->in.fd);
    noteChild(m->pid, 0);
    if (why && WIFSIGNALED(status))
       snprintf(why, whylen, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
    else if (why)
       snprintf(why, whylen, "exit status %d", WEXITSTATUS(status));
    m->pid = 0;
-   m->to_child = m->from_child = -1;
-   m->have = 0;
+   m->to_child = -1;
+   LineReader_init(&m->in, -1);
 }
 
 static bool sendLine(Measurer *m, const char *text) {
-   size_t len = strlen(text);
-   while (len > 0) {
-      ssize_t w = write(m->to_child, text, len);
-      if (w < 0 && errno == EINTR)
-         continue;
-      if (w <= 0)
-         return false;
-      text += w;
-      len -= (size_t)w;
-   }
-   return true;
+   return Lines_write(m->to_child, text, strlen(text));
 }
 
 /* The same program, as the child MEASURE_CHILD, with pipes for its stdin and stdout. */
-static bool startChild(Measurer *m, char *why, size_t whylen) {
+static bool spawnChild(Measurer *m, char *why, size_t whylen) {
    /* Close-on-exec: another measuring child (one per size of a sweep) must not hold this
     * one's pipes, or closing its input would never end it. dup2 onto the child's stdin
     * and stdout clears the flag there. */
@@ -168,14 +166,56 @@ static bool startChild(Measurer *m, char *why, size_t whylen) {
    m->pid = pid;
    noteChild(0, m->pid);
    m->to_child = down[1];
-   m->from_child = up[0];
+   LineReader_init(&m->in, up[0]);
    const MeasureJob *j = &m->job;
-   char job[1600], line[600];
-   snprintf(job, sizeof job, "job %s %d %s %d %d %d %s %d %d %a %a %" PRIu64 " %d %d %a %d %s %s\n", j->backend,
-            j->device, j->kernel, j->problem.m, j->problem.n, j->problem.k, Precision_name(j->problem.precision),
-            j->problem.trans_a, j->problem.trans_b, j->problem.alpha, j->problem.beta, j->seed, j->reps, j->warmup,
-            j->timeout_s, j->cold_l2 ? 1 : 0, Scaling_name(j->problem.scaling), j->kernels_dir);
-   int got = sendLine(m, job) ? readLine(m, line, sizeof line, Util_nowMs() + START_ALLOWANCE_S * 1e3, NULL) : 0;
+   if (j->cpu_s > 0 || j->data_mb > 0) {
+      char limits[96];
+      snprintf(limits, sizeof limits, "limits %d %d %d\n", j->cpu_s, j->data_mb, MEASURE_FILE_MB);
+      return sendLine(m, limits);
+   }
+   return true;
+}
+
+/* A connection to the server, the kernel's file sent first when there is one. */
+static bool connectServer(Measurer *m, char *why, size_t whylen) {
+   const MeasureJob *j = &m->job;
+   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+   struct sockaddr_un addr = {.sun_family = AF_UNIX};
+   Util_copy(addr.sun_path, sizeof addr.sun_path, j->server);
+   if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+      snprintf(why, whylen, "cannot reach the gemmtop server at %s: %s", j->server, strerror(errno));
+      if (fd >= 0)
+         close(fd);
+      return false;
+   }
+   m->sock = m->to_child = fd;
+   LineReader_init(&m->in, fd);
+   if (!j->upload[0])
+      return true;
+   size_t len = 0;
+   char *text = Util_readUserFile(j->upload, UTIL_MAX_KERNEL_BYTES, &len, why, whylen);
+   if (!text) {
+      endChild(m, true, NULL, 0);
+      return false;
+   }
+   const char *base = strrchr(j->upload, '/');
+   base = base ? base + 1 : j->upload;
+   bool ok = Lines_printf(fd, "file %s %zu\n", base, len) && Lines_write(fd, text, len);
+   free(text);
+   if (!ok)
+      snprintf(why, whylen, "the gemmtop server at %s closed the connection", j->server);
+   return ok;
+}
+
+/* A child (or the server's session) that has taken the job and is ready. */
+static bool startChild(Measurer *m, char *why, size_t whylen) {
+   if (!(m->job.server[0] ? connectServer(m, why, whylen) : spawnChild(m, why, whylen))) {
+      endChild(m, true, NULL, 0);
+      return false;
+   }
+   char job[1700], line[600];
+   MeasureJob_format(&m->job, job, sizeof job);
+   int got = sendLine(m, job) ? readAnswer(m, line, sizeof line, START_ALLOWANCE_S, NULL) : 0;
    if (got == 1 && !strcmp(line, "ready"))
       return true;
    char how[128] = "";
@@ -203,23 +243,26 @@ static void parseResult(const char *line, SweepCandidate *c) {
    snprintf(c->reason, sizeof c->reason, "%s", line + used);
 }
 
-bool Measurer_run(Measurer *m, const long long *values, int nvalues, const atomic_int *cancel, SweepCandidate *c) {
+/* A request of the form "WORD values...": sent, and its result line taken into c. */
+static bool request(Measurer *m, const char *word, const long long *values, int nvalues, int launches,
+                    const atomic_int *cancel, SweepCandidate *c) {
    char why[512], line[1024];
-   if (!m->pid && !startChild(m, why, sizeof why)) {
+   if (!started(m) && !startChild(m, why, sizeof why)) {
       c->outcome = SWEEP_FAILED;
-      snprintf(c->reason, sizeof c->reason, "cannot measure in a child process: %s", why);
+      snprintf(c->reason, sizeof c->reason, "%s%s", m->job.server[0] ? "" : "cannot measure in a child process: ",
+               why);
       return true;
    }
-   int n = snprintf(line, sizeof line, "run");
+   int n = snprintf(line, sizeof line, "%s", word);
    for (int i = 0; i < nvalues && n < (int)sizeof line; i++)
       n += snprintf(line + n, sizeof line - (size_t)n, " %lld", values[i]);
    snprintf(line + n, sizeof line - (size_t)n, "\n");
    const MeasureJob *j = &m->job;
-   double allowed = ANSWER_ALLOWANCE_S + j->timeout_s * (j->reps + j->warmup + 2);
-   int got = sendLine(m, line) ? readLine(m, line, sizeof line, Util_nowMs() + allowed * 1e3, cancel) : 0;
+   double allowed = (j->request_s > 0 ? j->request_s : ANSWER_ALLOWANCE_S) + j->timeout_s * launches;
+   int got = sendLine(m, line) ? readAnswer(m, line, sizeof line, allowed, cancel) : 0;
    if (got == 1) {
       parseResult(line, c);
-      if (c->outcome == SWEEP_TIMEOUT)
+      if (c->outcome == SWEEP_TIMEOUT && !j->server[0])
          endChild(m, true, NULL, 0); /* its device is busy with the abandoned launch */
       return true;
    }
@@ -239,15 +282,26 @@ bool Measurer_run(Measurer *m, const long long *values, int nvalues, const atomi
    return true;
 }
 
+bool Measurer_run(Measurer *m, const long long *values, int nvalues, const atomic_int *cancel, SweepCandidate *c) {
+   return request(m, "run", values, nvalues, m->job.reps + m->job.warmup + 2, cancel, c);
+}
+
+bool Measurer_judge(Measurer *m, const long long *values, int nvalues, int rounds, const atomic_int *cancel,
+                    SweepCandidate *c) {
+   char word[32];
+   snprintf(word, sizeof word, "judge %d", rounds);
+   return request(m, word, values, nvalues, rounds * 3 + m->job.warmup, cancel, c);
+}
+
 double Measurer_vendor(Measurer *m, char *name, size_t namelen) {
    char why[512], line[1024];
-   if (!m->pid && !startChild(m, why, sizeof why)) {
+   if (!started(m) && !startChild(m, why, sizeof why)) {
       snprintf(name, namelen, "cannot start the measuring process: %s", why);
       return 0;
    }
    const MeasureJob *j = &m->job;
-   double allowed = ANSWER_ALLOWANCE_S + j->timeout_s * (j->reps + j->warmup + 2);
-   int got = sendLine(m, "vendor\n") ? readLine(m, line, sizeof line, Util_nowMs() + allowed * 1e3, NULL) : 0;
+   double allowed = (j->request_s > 0 ? j->request_s : ANSWER_ALLOWANCE_S) + j->timeout_s * (j->reps + j->warmup + 2);
+   int got = sendLine(m, "vendor\n") ? readAnswer(m, line, sizeof line, allowed, NULL) : 0;
    int ok = 0, used = 0;
    double gflops = 0;
    if (got == 1 && sscanf(line, "vendor %d %la %n", &ok, &gflops, &used) >= 2 && used > 0) {
@@ -269,7 +323,7 @@ void Measurer_free(Measurer *m) {
 
 /* ---- the child ---- */
 
-static bool parseJob(const char *line, MeasureJob *j) {
+bool MeasureJob_parse(const char *line, MeasureJob *j) {
    char precision[16], scaling[16];
    int ta = 0, tb = 0, cold = 0;
    memset(j, 0, sizeof *j);
@@ -290,18 +344,33 @@ static bool parseJob(const char *line, MeasureJob *j) {
 }
 
 /* One configuration: verified and timed, classified, answered on one line. */
+/* A configuration's values after the request's word; false when fewer than n. */
+static bool readValues(const char *p, long long *values, int n) {
+   for (int i = 0; i < n; i++) {
+      char *end;
+      values[i] = strtoll(p, &end, 10);
+      if (end == p)
+         return false;
+      p = end;
+   }
+   return true;
+}
+
+/* The result line: c's figures and words, on one line. */
+static void answer(SweepCandidate *c, bool cached) {
+   for (char *q = c->reason; *q; q++)
+      if (*q == '\n' || *q == '\r')
+         *q = ' ';
+   printf("result %d %a %a %a %a %d %s\n", (int)c->outcome, c->gflops, c->median_ms, c->compile_ms, c->max_rel_err,
+          cached ? 1 : 0, c->reason);
+   fflush(stdout);
+}
+
 static void measureOne(Session *s, const KernelInfo *k, const MeasureJob *j, const Inputs *in, const char *line,
                        RunResult *r) {
    SweepCandidate c;
    memset(&c, 0, sizeof c);
-   const char *p = line + 3;
-   int i = 0;
-   for (char *end; i < k->nparams; i++, p = end) {
-      c.values[i] = strtoll(p, &end, 10);
-      if (end == p)
-         break;
-   }
-   if (i < k->nparams) {
+   if (!readValues(line + 3, c.values, k->nparams)) {
       c.outcome = SWEEP_FAILED;
       snprintf(c.reason, sizeof c.reason, "a configuration needs %d values: '%.100s'", k->nparams, line);
    } else {
@@ -310,12 +379,91 @@ static void measureOne(Session *s, const KernelInfo *k, const MeasureJob *j, con
       RunStatus st = Session_run(s, k, c.values, &j->problem, in, &ro, r);
       Sweep_classify(&c, st, r, j->timeout_s);
    }
-   for (char *q = c.reason; *q; q++)
-      if (*q == '\n' || *q == '\r')
-         *q = ' ';
-   printf("result %d %a %a %a %a %d %s\n", (int)c.outcome, c.gflops, c.median_ms, c.compile_ms, c.max_rel_err,
-          r->cached ? 1 : 0, c.reason);
-   fflush(stdout);
+   answer(&c, r->cached);
+}
+
+/* A seed no one outside this process knows: the judged rounds' inputs. */
+static uint64_t freshSeed(void) {
+   uint64_t seed = 0;
+   if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
+      seed = (uint64_t)Util_nowMs() * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
+   return seed;
+}
+
+/* "judge R values": R rounds, each on fresh inputs, each launch timed and verified. */
+static void judgeOne(Session *s, const KernelInfo *k, const MeasureJob *j, const char *line, RunResult *r) {
+   SweepCandidate c;
+   memset(&c, 0, sizeof c);
+   int rounds = 0, used = 0;
+   double times[RUN_MAX_TIMES], worst = 0, compile = 0;
+   bool cached = false;
+   if (sscanf(line, "judge %d %n", &rounds, &used) < 1 || rounds < 1 || rounds > RUN_MAX_TIMES ||
+       !readValues(line + used, c.values, k->nparams)) {
+      c.outcome = SWEEP_FAILED;
+      snprintf(c.reason, sizeof c.reason, "a judged configuration needs rounds (1 to %d) and %d values: '%.100s'",
+               RUN_MAX_TIMES, k->nparams, line);
+      rounds = 0;
+   }
+   int done = 0;
+   for (; done < rounds; done++) {
+      Inputs in;
+      if (!Inputs_random(&in, &j->problem, freshSeed())) {
+         c.outcome = SWEEP_FAILED;
+         snprintf(c.reason, sizeof c.reason, "out of host memory for round %d's inputs", done + 1);
+         break;
+      }
+      RunOptions ro = {.reps = 1, .warmup = done == 0 ? j->warmup : 1, .verify_timed = true,
+                       .max_seconds = j->timeout_s, .launch_timeout_s = j->timeout_s, .cold_l2 = j->cold_l2};
+      RunStatus st = Session_run(s, k, c.values, &j->problem, &in, &ro, r);
+      Inputs_free(&in);
+      Sweep_classify(&c, st, r, j->timeout_s);
+      if (c.outcome != SWEEP_OK) {
+         char why[sizeof c.reason];
+         snprintf(why, sizeof why, "%s", c.reason);
+         snprintf(c.reason, sizeof c.reason, "round %d of %d (fresh inputs): %s", done + 1, rounds, why);
+         break;
+      }
+      times[done] = c.median_ms;
+      worst = fmax(worst, c.max_rel_err);
+      if (done == 0) {
+         compile = c.compile_ms;
+         cached = r->cached;
+      }
+      if (Session_stuck(s))
+         break;
+   }
+   if (rounds > 0 && done == rounds) {
+      c.median_ms = Util_median(times, done);
+      c.gflops = Problem_flops(&j->problem) / (c.median_ms * 1e6);
+      c.max_rel_err = worst;
+      c.compile_ms = compile;
+      snprintf(c.reason, sizeof c.reason, "%d rounds on fresh inputs, every timed launch verified", rounds);
+   }
+   answer(&c, cached);
+}
+
+/* "limits CPU DATA FILE" (seconds, MB, MB; 0 none), the line before the job in a serve
+ * child: applied before any kernel is read, so that a compile bomb, an endless kernel on
+ * the CPU or a huge allocation ends this process, not the server. False for another line. */
+static bool applyLimits(const char *line) {
+   int cpu = 0, data = 0, file = 0;
+   if (sscanf(line, "limits %d %d %d", &cpu, &data, &file) != 3)
+      return false;
+   struct rlimit none = {0, 0};
+   setrlimit(RLIMIT_CORE, &none);
+   if (cpu > 0) {
+      struct rlimit rl = {(rlim_t)cpu, (rlim_t)cpu + 5};
+      setrlimit(RLIMIT_CPU, &rl);
+   }
+   if (data > 0) {
+      struct rlimit rl = {(rlim_t)data << 20, (rlim_t)data << 20};
+      setrlimit(RLIMIT_DATA, &rl);
+   }
+   if (file > 0) {
+      struct rlimit rl = {(rlim_t)file << 20, (rlim_t)file << 20};
+      setrlimit(RLIMIT_FSIZE, &rl);
+   }
+   return true;
 }
 
 /* The vendor BLAS, verified, answered on one line. */
@@ -339,7 +487,8 @@ static void vendorOne(Session *s, const MeasureJob *j, const Inputs *in) {
 int Measure_child(void) {
    char line[8192], err[1024] = "";
    MeasureJob j;
-   if (!fgets(line, sizeof line, stdin) || !parseJob(line, &j)) {
+   if (!fgets(line, sizeof line, stdin) || (applyLimits(line) && !fgets(line, sizeof line, stdin)) ||
+       !MeasureJob_parse(line, &j)) {
       printf("failed the job line is not understood\n");
       return 2;
    }
@@ -368,9 +517,12 @@ int Measure_child(void) {
          vendorOne(s, &j, &in);
          continue;
       }
-      if (strncmp(line, "run", 3) != 0)
+      if (!strncmp(line, "judge ", 6))
+         judgeOne(s, k, &j, line, r);
+      else if (!strncmp(line, "run", 3))
+         measureOne(s, k, &j, &in, line, r);
+      else
          continue;
-      measureOne(s, k, &j, &in, line, r);
       if (Session_stuck(s))
          _exit(0); /* the device is busy with a launch that cannot be stopped: the parent starts another */
    }

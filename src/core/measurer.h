@@ -14,7 +14,17 @@
  *   parent: run <value> <value> ...                        (one per kernel parameter)
  *   child:  result <outcome> <gflops> <median_ms> <compile_ms> <max_rel_err> <cached> <reason>
  *   parent: vendor                                         (the vendor BLAS, same inputs)
- *   child:  vendor <0|1 ran and verified> <gflops> <library name or why not> */
+ *   child:  vendor <0|1 ran and verified> <gflops> <library name or why not>
+ *   parent: judge <rounds> <value> ...   (each round fresh inputs from a seed the child draws,
+ *                                          a warm-up, one launch timed and verified: a submission)
+ *   child:  result ...                     (as for run; the median of the rounds)
+ * A "limits <cpu seconds> <data MB> <file MB>" line may come before the job: the child
+ * takes them as its resource limits before it reads a kernel (gemmtop serve's children).
+ *
+ * With MeasureJob.server the same lines go to a gemmtop serve daemon over its Unix socket
+ * (serve/serve.h), which measures them on its device in a child of its own; before the job
+ * it may be sent the kernel's file ("file <name> <bytes>" and the bytes), and while a
+ * request waits in its queue it says "wait <position> <seconds waited>". */
 #ifndef GEMMTOP_MEASURE_H
 #define GEMMTOP_MEASURE_H
 
@@ -34,7 +44,15 @@ typedef struct MeasureJob_ {
    int reps, warmup;
    double timeout_s;    /* one launch may take this long */
    bool cold_l2;        /* time with the L2 cache cold (RunOptions.cold_l2) */
+   char server[108];    /* a gemmtop serve socket to measure on ("": a child here) */
+   char upload[1024];   /* with server: the kernel's file, sent with the job ("": a shipped one) */
+   double request_s;    /* a request may take this long beyond its launches (0: the defaults) */
+   int cpu_s, data_mb;  /* the child's limits: CPU seconds, data MB (0: none) */
 } MeasureJob;
+
+/* The job line (ending in a newline) and its parse: the folders are the rest of the line. */
+void MeasureJob_format(const MeasureJob *j, char *out, size_t outlen);
+bool MeasureJob_parse(const char *line, MeasureJob *j);
 
 typedef struct Measurer_ Measurer;
 
@@ -45,6 +63,14 @@ Measurer *Measurer_new(const MeasureJob *job);
  * When *cancel (if given) becomes non-zero meanwhile, the child is killed and c is left
  * SWEEP_PENDING (not measured); returns false then, else true. */
 bool Measurer_run(Measurer *m, const long long *values, int nvalues, const atomic_int *cancel, SweepCandidate *c);
+/* A judged measurement (the judge line above): rounds launches, each on fresh inputs, each
+ * timed and verified; c as Measurer_run fills it, from the rounds' median. */
+bool Measurer_judge(Measurer *m, const long long *values, int nvalues, int rounds, const atomic_int *cancel,
+                    SweepCandidate *c);
+/* With a server: fn is told each time a request's place in the queue changes (position
+ * 1 is next; 0 when it is being measured), from the thread that measures. */
+typedef void (*MeasureWaitFn)(void *ctx, int position, double waited_s);
+void Measurer_onWait(Measurer *m, MeasureWaitFn fn, void *ctx);
 /* Times the vendor BLAS (CLBlast, cuBLAS, rocBLAS) on the job's device, problem and
  * inputs, verified: its GFLOPS, or 0 with why in name. name gets the library's name. */
 double Measurer_vendor(Measurer *m, char *name, size_t namelen);
@@ -57,6 +83,8 @@ void Measurer_free(Measurer *m);
 /* The child's side, run by `gemmtop __measure-child`: reads the job and the
  * configurations on stdin, answers on stdout. Returns the exit code. */
 int Measure_child(void);
+/* The most a serve child may write to a file (its limits line), in MB. */
+#define MEASURE_FILE_MB 256
 /* Its name as a child of this program (base/children.h). */
 #define MEASURE_CHILD "measure"
 

@@ -39,6 +39,8 @@ typedef struct RunOptions_ {
                              * abandoned: RUN_TIMEOUT (0: wait as long as it takes) */
    bool cold_l2;        /* time each launch with the L2 cache cold (RunResult.cold_l2 says which ran) */
    bool observe;        /* read clocks, power and energy from the driver while timing (RunResult.obs) */
+   bool verify_timed;   /* instead of verify and reps: after the warm-up, one launch both timed and
+                         * verified (a judged launch: gemmtop serve's submissions) */
 } RunOptions;
 
 #define RUN_MAX_HELPERS 4

@@ -385,9 +385,11 @@ static bool coldOperands(Session *s, ColdL2 *cold, int i, Step *gemm, RunResult 
    return true;
 }
 
-/* Verification: C (and a padded C) poisoned with NaN, one pass, read back, checked. */
+/* Verification: C (and a padded C) poisoned with NaN, one pass, read back, checked. With
+ * timedSteps, the pass is device-timed and each step's time goes there: a judged launch,
+ * whose figure is the very launch that was checked. */
 static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs *inputs, void *verified_c,
-                       RunResult *r) {
+                       double *timedSteps, RunResult *r) {
    size_t bytes = pr->bytesCk > pr->bytesC ? pr->bytesCk : pr->bytesC;
    void *host = malloc(bytes);
    if (!host) {
@@ -401,7 +403,8 @@ static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs 
    bool ok = Session_checkStatus(s, s->be->write(s->ctx, pr->C, host, pr->bytesC, err, sizeof err), err, r) &&
              (!r->geo.pad ||
               Session_checkStatus(s, s->be->write(s->ctx, pr->Ck, host, pr->bytesCk, err, sizeof err), err, r)) &&
-             Pipeline_run(s, &pr->pl, pr->dbl, false, stepTimes, r, pr->C0, pr->C, pr->bytesC) &&
+             Pipeline_run(s, &pr->pl, pr->dbl, timedSteps != NULL, timedSteps ? timedSteps : stepTimes, r, pr->C0,
+                          pr->C, pr->bytesC) &&
              Session_checkStatus(s, s->be->read(s->ctx, pr->C, host, pr->bytesC, err, sizeof err), err, r);
    if (ok) {
       Verify_inputs(p, inputs, host, inputs->seed ^ 0x5eed, &r->verify);
@@ -497,6 +500,36 @@ static RunStatus runOutcome(RunResult *r, bool cancelled, int reps) {
    return r->status;
 }
 
+/* The warm-up, then one launch that is both timed and verified (RunOptions.verify_timed):
+ * a kernel that computes only when it is checked, or keeps an answer from an earlier
+ * launch, cannot pass. With a cold L2 its operands are fresh copies, as in timedRounds. */
+static RunStatus judgedLaunch(Session *s, Prepared *pr, const Problem *p, const Inputs *inputs, const RunOptions *o,
+                              RunResult *r, double t0) {
+   double stepTimes[RUN_MAX_HELPERS + 1];
+   for (int i = 0; i < o->warmup; i++)
+      if (!Pipeline_run(s, &pr->pl, pr->dbl, false, stepTimes, r, pr->C0, pr->C, pr->bytesC))
+         return r->status;
+   ColdL2 cold = {0};
+   if (o->cold_l2 && (!startCold(s, &pr->pl.steps[pr->pl.gemm_index], p, &cold, r) ||
+                      !coldOperands(s, &cold, 0, &pr->pl.steps[pr->pl.gemm_index], r))) {
+      ColdL2_release(&cold);
+      return r->status;
+   }
+   bool ok = verifyOnce(s, pr, p, inputs, o->verified_c, stepTimes, r);
+   if (!s->stuck)
+      ColdL2_release(&cold);
+   if (!ok)
+      return r->status;
+   double helperTimes[RUN_MAX_HELPERS + 1][RUN_MAX_TIMES];
+   for (int i = 0; i < pr->pl.nsteps; i++)
+      helperTimes[i][0] = stepTimes[i];
+   r->times_ms[0] = stepTimes[pr->pl.gemm_index];
+   r->reps = 1;
+   runFigures(&pr->pl, p, 1, helperTimes, r);
+   r->wall_ms = Util_nowMs() - t0;
+   return runOutcome(r, false, 1);
+}
+
 RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
                       const RunOptions *o, RunResult *r) {
    double t0 = Util_nowMs();
@@ -511,7 +544,9 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    Observation_clear(&r->obs);
    pr.pl.timeout_ms = o->launch_timeout_s > 0 ? o->launch_timeout_s * 1e3 : 0;
    /* An ablated kernel computes a wrong C on purpose: it is not checked. */
-   if (o->verify && !r->ablate && !verifyOnce(s, &pr, p, inputs, o->verified_c, r))
+   if (o->verify_timed && !r->ablate)
+      return judgedLaunch(s, &pr, p, inputs, o, r, t0);
+   if (o->verify && !r->ablate && !verifyOnce(s, &pr, p, inputs, o->verified_c, NULL, r))
       return r->status;
 
    /* Timing: warm-up, then device-timed launches. */

@@ -66,6 +66,8 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
     "CREATE INDEX results_time ON results(time);",
     /* 2: the FP8 types' scaling ("tensor", "block"; "" for the types without scales). */
     "ALTER TABLE results ADD COLUMN scaling TEXT NOT NULL DEFAULT '';",
+    /* 3: who asked for it, on a shared server (gemmtop serve: the roster's name); "" elsewhere. */
+    "ALTER TABLE results ADD COLUMN user TEXT NOT NULL DEFAULT '';",
 };
 
 /* The columns in insert order (the id is the row's own). */
@@ -74,8 +76,8 @@ static const char insertSql[] =
     " m, n, k, precision, input_type, compute_type, output_type, layout, alpha, beta, outcome, reason,"
     " verified, emulated, cold_l2, reps, median_ms, min_ms, max_ms, spread_pct, gflops, compile_ms, max_rel_err,"
     " obs_known, obs_source, sm_mhz, sm_mhz_min, sm_mhz_start, mem_mhz, power_w, temp_c, energy_j, gflops_per_w,"
-    " throttled, throttle_reason, sweep_key, scaling) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+     " throttled, throttle_reason, sweep_key, scaling, user) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 #define SELECT_COLUMNS                                                                                             \
    "SELECT id, time, origin, version, backend, device, driver, arch, kernel, kernel_hash, params,"                \
@@ -83,9 +85,10 @@ static const char insertSql[] =
    " median_ms, min_ms, max_ms, spread_pct, gflops, compile_ms, max_rel_err, obs_known, obs_source, sm_mhz,"      \
    " sm_mhz_min, sm_mhz_start, mem_mhz, power_w, temp_c, energy_j, gflops_per_w, throttled, throttle_reason,"    \
    " sweep_key, "
-static const char selectSql[] = SELECT_COLUMNS "scaling FROM results";
-/* A store of schema 1 (salvaged as it is, never migrated) has no scaling column. */
-static const char selectSqlV1[] = SELECT_COLUMNS "'' FROM results";
+static const char selectSql[] = SELECT_COLUMNS "scaling, user FROM results";
+/* Stores of schemas 1 and 2 (salvaged as they are, never migrated) lack the later columns. */
+static const char selectSqlV1[] = SELECT_COLUMNS "'', '' FROM results";
+static const char selectSqlV2[] = SELECT_COLUMNS "scaling, '' FROM results";
 
 /* ---- records ---- */
 
@@ -624,6 +627,7 @@ static void bindRecord(sqlite3_stmt *st, const StoreRecord *r) {
    sqlite3_bind_text(st, i++, o->throttle_reason, -1, SQLITE_TRANSIENT);
    sqlite3_bind_text(st, i++, r->sweep_key, -1, SQLITE_TRANSIENT);
    sqlite3_bind_text(st, i++, Problem_scaled(p) ? Scaling_name(p->scaling) : "", -1, SQLITE_STATIC);
+   sqlite3_bind_text(st, i++, r->user, -1, SQLITE_TRANSIENT);
 }
 
 struct StoreBatch_ {
@@ -747,6 +751,7 @@ static void readRecord(sqlite3_stmt *st, StoreRecord *r) {
    const char *scaling = (const char *)sqlite3_column_text(st, i++);
    if (!scaling || !Scaling_parse(scaling, &p->scaling))
       p->scaling = SCALING_TENSOR;
+   columnText(st, i++, r->user, sizeof r->user);
 }
 
 /* The WHERE clause of f, its parameters bound in the same order by bindFilter. */
@@ -760,6 +765,7 @@ static void filterSql(const StoreFilter *f, char *sql, size_t len) {
        {f->kernel != NULL, " AND kernel = ?"},
        {f->origin != NULL, " AND origin = ?"},
        {f->sweep_key != NULL, " AND sweep_key = ?"},
+       {f->user != NULL, " AND user = ?"},
        {f->m > 0, " AND m = ?"},
        {f->n > 0, " AND n = ?"},
        {f->k > 0, " AND k = ?"},
@@ -776,7 +782,7 @@ static void filterSql(const StoreFilter *f, char *sql, size_t len) {
 
 static void bindFilter(sqlite3_stmt *st, const StoreFilter *f) {
    int i = 1;
-   const char *texts[] = {f->device, f->kernel, f->origin, f->sweep_key};
+   const char *texts[] = {f->device, f->kernel, f->origin, f->sweep_key, f->user};
    for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
       if (texts[t])
          sqlite3_bind_text(st, i++, texts[t], -1, SQLITE_TRANSIENT);
@@ -871,8 +877,9 @@ bool Store_salvage(const char *path, StoreRowFn fn, void *ctx, StoreSalvage *out
    if (!db)
       return false;
    char sql[sizeof selectSql + 64];
+   long long version = pragmaNumber(db, "PRAGMA user_version");
    snprintf(sql, sizeof sql, "%s WHERE id >= ? ORDER BY id",
-            pragmaNumber(db, "PRAGMA user_version") < 2 ? selectSqlV1 : selectSql);
+            version < 2 ? selectSqlV1 : version < 3 ? selectSqlV2 : selectSql);
    sqlite3_stmt *st = NULL;
    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
       snprintf(err, errlen, "results store %s: its table of results cannot be read (%s): no row can be saved from it",

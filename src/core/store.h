@@ -15,7 +15,7 @@
 #include "backend/observe.h"
 #include "core/problem.h"
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 typedef struct StoreRecord_ {
    long long id;              /* the row's id (0 before it is added) */
@@ -43,6 +43,7 @@ typedef struct StoreRecord_ {
    double gflops, compile_ms, max_rel_err;
    Observation obs;
    char sweep_key[33];        /* 32 hex digits naming a sweep's space (Store_sweepKey), "" outside sweeps */
+   char user[64];             /* on a gemmtop serve server, whose request it was (the roster's name); "" else */
 } StoreRecord;
 
 /* A record with every figure unknown (NaN), the time now and the version set. */
@@ -81,6 +82,7 @@ typedef struct StoreFilter_ {
    const char *kernel;        /* exact name; NULL any */
    const char *origin;        /* exact; NULL any */
    const char *sweep_key;     /* exact; NULL any */
+   const char *user;          /* exact; NULL any */
    int m, n, k;               /* 0 any */
    int precision;             /* a Precision, or -1 any */
    long long since, until;    /* Unix seconds, 0 open */
