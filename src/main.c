@@ -41,7 +41,8 @@ static int (*const run[COMMAND_COUNT])(const Options *o) = {
     [COMMAND_INSPECT] = Cli_inspect, [COMMAND_SWEEP] = Cli_sweep, [COMMAND_BENCH] = Cli_bench,
     [COMMAND_BANKS] = Cli_banks,  [COMMAND_CACHE] = Cli_cache,
     [COMMAND_RESULTS] = Cli_results, [COMMAND_LESSON] = lesson,   [COMMAND_EXPORT] = Cli_exportKernel,
-    [COMMAND_EXPLAIN] = Cli_explain,
+    [COMMAND_EXPLAIN] = Cli_explain, [COMMAND_SERVE] = Cli_serve, [COMMAND_SUBMIT] = Cli_submit,
+    [COMMAND_CLASS] = Cli_class,
 };
 
 int main(int argc, char **argv) {

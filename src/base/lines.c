@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -127,4 +129,23 @@ bool Lines_printf(int fd, const char *fmt, ...) {
    bool ok = Lines_write(fd, big, (size_t)n);
    free(big);
    return ok;
+}
+
+int Lines_connect(const char *path, char *why, size_t whylen) {
+   struct sockaddr_un addr = {.sun_family = AF_UNIX};
+   if (strlen(path) >= sizeof addr.sun_path) {
+      snprintf(why, whylen, "the socket's path %s is longer than a Unix socket's (%zu characters)", path,
+               sizeof addr.sun_path - 1);
+      return -1;
+   }
+   Util_copy(addr.sun_path, sizeof addr.sun_path, path);
+   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+   if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+      snprintf(why, whylen, "cannot reach the gemmtop server at %s: %s%s", path, strerror(errno),
+               errno == ENOENT || errno == ECONNREFUSED ? " (is 'gemmtop serve' running there?)" : "");
+      if (fd >= 0)
+         close(fd);
+      return -1;
+   }
+   return fd;
 }

@@ -28,6 +28,9 @@ bool LineReader_bytes(LineReader *r, char *out, size_t len, double deadline);
 /* The lines already read and not yet taken are whole: true when one is waiting. */
 bool LineReader_pending(const LineReader *r);
 
+/* A connection to the Unix socket at path (close-on-exec), or -1 with why. */
+int Lines_connect(const char *path, char *why, size_t whylen);
+
 /* All of text, through EINTR and short writes; false when the other end is gone. */
 bool Lines_write(int fd, const char *text, size_t len);
 /* A formatted line (the caller ends it with \n). */

@@ -352,7 +352,7 @@ static int writeOut(const Options *o, Session *s, const Problem *p, OutFile *out
    return ok ? rc : 1;
 }
 
-static bool Cli_endsWith(const char *s, const char *suffix) {
+bool Cli_endsWith(const char *s, const char *suffix) {
    size_t n = strlen(s), m = strlen(suffix);
    return n >= m && !strcmp(s + n - m, suffix);
 }
@@ -541,7 +541,7 @@ done_session:
    return rc;
 }
 
-int Cli_run(const Options *o) { return runCommand(o, false); }
+int Cli_run(const Options *o) { return Cli_server(o) ? Cli_runRemote(o) : runCommand(o, false); }
 
 int Cli_explain(const Options *o) { return runCommand(o, true); }
 

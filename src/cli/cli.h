@@ -28,6 +28,16 @@ int Cli_listLessons(const Options *o);
 /* gemmtop export-kernel: the configuration as files that build and run without gemmtop
  * (cli_export.c, core/export.h). */
 int Cli_exportKernel(const Options *o);
+/* The class server (cli_class.c): the daemon, a run measured on it, a submission, and the
+ * assignments, boards and records. */
+int Cli_serve(const Options *o);
+int Cli_runRemote(const Options *o);
+int Cli_submit(const Options *o);
+int Cli_class(const Options *o);
+/* --server, else $GEMMTOP_SERVER; NULL: none (measure here). */
+const char *Cli_server(const Options *o);
+/* Whether s ends in suffix. */
+bool Cli_endsWith(const char *s, const char *suffix);
 
 /* What the options select: backend, device, kernel, preset, --set values, problem. */
 Selection Cli_selection(const Options *o);

@@ -123,6 +123,20 @@ typedef struct ResultsOptions_ {
    bool has_limit;
 } ResultsOptions;
 
+/* The class server (serve/serve.h) and its clients. */
+typedef struct ClassOptions_ {
+   const char *server;       /* run, submit, class: a gemmtop serve socket (NULL: $GEMMTOP_SERVER, else none) */
+   const char *socket;       /* serve: the socket it listens on */
+   const char *state;        /* serve: the folder of its records (NULL: the default) */
+   const char *roster;       /* serve: who may use it (NULL: anyone who can open the socket) */
+   const char *board_dir;    /* serve: the board pages go here */
+   const char *board_names;  /* serve: "shown" or "hidden" (the default) */
+   const char *socket_access; /* serve: owner, group (the default) or everyone */
+   const char *assignment;   /* submit */
+   int max_size, in_flight, child_mb, quota_mb, min_free_mb;
+   double request_s;
+} ClassOptions;
+
 typedef struct Options_ {
    SelectionOptions sel;     /* which kernel and configuration, on which device */
    ShapeOptions shape;       /* the problem */
@@ -135,6 +149,7 @@ typedef struct Options_ {
    BenchOptions bench;
    BanksOptions banks;
    ResultsOptions results;
+   ClassOptions cls;
    bool measure;             /* list devices: measure peaks */
    bool prepare;             /* lesson: compile every step ahead instead of teaching */
    const char *positional[OPTIONS_MAX_POSITIONAL];
@@ -155,6 +170,9 @@ typedef enum {
    COMMAND_LESSON,
    COMMAND_EXPORT,
    COMMAND_EXPLAIN,
+   COMMAND_SERVE,
+   COMMAND_SUBMIT,
+   COMMAND_CLASS,
    COMMAND_COUNT
 } CommandId;
 
@@ -175,6 +193,7 @@ typedef enum {
    GROUP_RESULTS,
    GROUP_LIST,
    GROUP_LESSON,
+   GROUP_CLASS,              /* the class server and its clients */
    GROUP_GENERAL,            /* --help, --version */
    GROUP_COUNT
 } OptionGroup;

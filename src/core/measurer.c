@@ -10,10 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,6 +35,8 @@ struct Measurer_ {
    LineReader in;        /* the child's output, or the socket */
    MeasureWaitFn on_wait;
    void *wait_ctx;
+   double waited_s;      /* with a server: how long the last request waited its turn */
+   int served_on;        /* and the server's device it ran on (-1 unknown) */
    struct sigaction old_pipe;
 };
 
@@ -70,11 +71,18 @@ Measurer *Measurer_new(const MeasureJob *job) {
       return NULL;
    m->job = *job;
    m->to_child = m->sock = -1;
+   m->served_on = -1;
    LineReader_init(&m->in, -1);
    /* A child that ended must not take the parent with it on the next write. */
    struct sigaction ign = {.sa_handler = SIG_IGN};
    sigaction(SIGPIPE, &ign, &m->old_pipe);
    return m;
+}
+
+double Measurer_waited(const Measurer *m, int *device) {
+   if (device)
+      *device = m->served_on;
+   return m->waited_s;
 }
 
 void Measurer_onWait(Measurer *m, MeasureWaitFn fn, void *ctx) {
@@ -95,6 +103,8 @@ static int readAnswer(Measurer *m, char *line, size_t len, double allowed_s, con
       int got = LineReader_next(&m->in, line, len, deadline, cancel);
       int position = 0;
       double waited = 0;
+      if (got == 1 && m->sock >= 0 && sscanf(line, "waited %lf %d", &m->waited_s, &m->served_on) == 2)
+         continue;
       if (got != 1 || m->sock < 0 || sscanf(line, "wait %d %lf", &position, &waited) != 2)
          return got;
       if (m->on_wait)
@@ -179,15 +189,9 @@ static bool spawnChild(Measurer *m, char *why, size_t whylen) {
 /* A connection to the server, the kernel's file sent first when there is one. */
 static bool connectServer(Measurer *m, char *why, size_t whylen) {
    const MeasureJob *j = &m->job;
-   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-   struct sockaddr_un addr = {.sun_family = AF_UNIX};
-   Util_copy(addr.sun_path, sizeof addr.sun_path, j->server);
-   if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
-      snprintf(why, whylen, "cannot reach the gemmtop server at %s: %s", j->server, strerror(errno));
-      if (fd >= 0)
-         close(fd);
+   int fd = Lines_connect(j->server, why, whylen);
+   if (fd < 0)
       return false;
-   }
    m->sock = m->to_child = fd;
    LineReader_init(&m->in, fd);
    if (!j->upload[0])
@@ -243,6 +247,13 @@ static void parseResult(const char *line, SweepCandidate *c) {
    snprintf(c->reason, sizeof c->reason, "%s", line + used);
 }
 
+/* How long a request of launches may take: a server's limit for the whole request (the
+ * child enforces each launch's timeout within it), else room for a slow compile and
+ * every launch. */
+static double allowance(const MeasureJob *j, int launches) {
+   return j->request_s > 0 ? j->request_s : ANSWER_ALLOWANCE_S + j->timeout_s * launches;
+}
+
 /* A request of the form "WORD values...": sent, and its result line taken into c. */
 static bool request(Measurer *m, const char *word, const long long *values, int nvalues, int launches,
                     const atomic_int *cancel, SweepCandidate *c) {
@@ -258,7 +269,7 @@ static bool request(Measurer *m, const char *word, const long long *values, int 
       n += snprintf(line + n, sizeof line - (size_t)n, " %lld", values[i]);
    snprintf(line + n, sizeof line - (size_t)n, "\n");
    const MeasureJob *j = &m->job;
-   double allowed = (j->request_s > 0 ? j->request_s : ANSWER_ALLOWANCE_S) + j->timeout_s * launches;
+   double allowed = allowance(j, launches);
    int got = sendLine(m, line) ? readAnswer(m, line, sizeof line, allowed, cancel) : 0;
    if (got == 1) {
       parseResult(line, c);
@@ -300,7 +311,7 @@ double Measurer_vendor(Measurer *m, char *name, size_t namelen) {
       return 0;
    }
    const MeasureJob *j = &m->job;
-   double allowed = (j->request_s > 0 ? j->request_s : ANSWER_ALLOWANCE_S) + j->timeout_s * (j->reps + j->warmup + 2);
+   double allowed = allowance(j, j->reps + j->warmup + 2);
    int got = sendLine(m, "vendor\n") ? readAnswer(m, line, sizeof line, allowed, NULL) : 0;
    int ok = 0, used = 0;
    double gflops = 0;
@@ -451,6 +462,8 @@ static bool applyLimits(const char *line) {
       return false;
    struct rlimit none = {0, 0};
    setrlimit(RLIMIT_CORE, &none);
+   /* A server killed outright takes its measuring children with it. */
+   prctl(PR_SET_PDEATHSIG, SIGKILL);
    if (cpu > 0) {
       struct rlimit rl = {(rlim_t)cpu, (rlim_t)cpu + 5};
       setrlimit(RLIMIT_CPU, &rl);

@@ -46,7 +46,8 @@ typedef struct MeasureJob_ {
    bool cold_l2;        /* time with the L2 cache cold (RunOptions.cold_l2) */
    char server[108];    /* a gemmtop serve socket to measure on ("": a child here) */
    char upload[1024];   /* with server: the kernel's file, sent with the job ("": a shipped one) */
-   double request_s;    /* a request may take this long beyond its launches (0: the defaults) */
+   double request_s;    /* a request may take this long in all, compile and launches (0: room for a
+                         * slow compile and every launch's timeout) */
    int cpu_s, data_mb;  /* the child's limits: CPU seconds, data MB (0: none) */
 } MeasureJob;
 
@@ -71,6 +72,9 @@ bool Measurer_judge(Measurer *m, const long long *values, int nvalues, int round
  * 1 is next; 0 when it is being measured), from the thread that measures. */
 typedef void (*MeasureWaitFn)(void *ctx, int position, double waited_s);
 void Measurer_onWait(Measurer *m, MeasureWaitFn fn, void *ctx);
+/* With a server: how long the last request waited its turn, and the server's device it
+ * ran on (-1 before any). */
+double Measurer_waited(const Measurer *m, int *device);
 /* Times the vendor BLAS (CLBlast, cuBLAS, rocBLAS) on the job's device, problem and
  * inputs, verified: its GFLOPS, or 0 with why in name. name gets the library's name. */
 double Measurer_vendor(Measurer *m, char *name, size_t namelen);

@@ -77,7 +77,7 @@ static const char insertSql[] =
     " verified, emulated, cold_l2, reps, median_ms, min_ms, max_ms, spread_pct, gflops, compile_ms, max_rel_err,"
     " obs_known, obs_source, sm_mhz, sm_mhz_min, sm_mhz_start, mem_mhz, power_w, temp_c, energy_j, gflops_per_w,"
      " throttled, throttle_reason, sweep_key, scaling, user) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 #define SELECT_COLUMNS                                                                                             \
    "SELECT id, time, origin, version, backend, device, driver, arch, kernel, kernel_hash, params,"                \

@@ -161,6 +161,7 @@ static void test_groups_declared(void **state) {
        {GROUP_BENCH, offsetof(Options, bench), sizeof(BenchOptions)},
        {GROUP_BANKS, offsetof(Options, banks), sizeof(BanksOptions)},
        {GROUP_RESULTS, offsetof(Options, results), sizeof(ResultsOptions)},
+       {GROUP_CLASS, offsetof(Options, cls), sizeof(ClassOptions)},
    };
    for (size_t r = 0; r < n; r++)
       for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
