@@ -357,6 +357,8 @@ static void *worker(void *arg) {
       r->started_ms = Util_nowMs();
       pthread_cond_broadcast(&S.done); /* positions moved */
       pthread_mutex_unlock(&S.lock);
+      logLine("begin %s user=%s uid=%lu device=%d kernel=%s", kindName(r->kind), r->who.account,
+              (unsigned long)r->who.uid, slot, r->job.kernel);
       execute(r, slot);
       pthread_mutex_lock(&S.lock);
       r->ended_ms = Util_nowMs();

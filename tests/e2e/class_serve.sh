@@ -1,0 +1,288 @@
+#!/bin/sh
+# gemmtop serve, submit and class (a class's shared server): a real daemon on PoCL with a
+# test socket, real clients under distinct uids (setpriv, as root; the checks that need
+# another account say they are skipped otherwise), real adversarial kernels
+# (tests/kernels/class), a real kill -9 and restart.
+. "$(dirname "$0")/lib.sh"
+KDIR=$(cd "$(dirname "$0")/../kernels/class" && pwd)
+# The socket and the files students send live where every account can reach them.
+PUB=$(mktemp -d /tmp/gemmtop-class.XXXXXX)
+chmod 755 "$PUB"
+SOCK=$PUB/s
+STATE=$T_DIR/state
+BOARD=$T_DIR/board
+SERVER=
+stop_server() {
+   [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null
+   SERVER=
+}
+trap 'stop_server; rm -rf "$T_DIR" "$PUB"' EXIT
+cp "$KDIR"/*.cl "$PUB/"
+chmod 644 "$PUB"/*.cl
+
+DISTINCT=no
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then DISTINCT=yes; fi
+NOT_ROOT="# SKIP needs distinct accounts: root and setpriv (util-linux) make them"
+# as UID ARGS...: gemmtop as that account (as ourselves when accounts cannot be made).
+as() {
+   _u=$1
+   shift
+   if [ "$DISTINCT" = yes ]; then
+      HOME=$PUB XDG_CONFIG_HOME=$PUB/none setpriv --reuid="$_u" --regid="$_u" --clear-groups "$GEMMTOP_BIN" "$@"
+   else
+      "$GEMMTOP_BIN" "$@"
+   fi
+}
+# run_as UID ARGS...: as, with OUT, ERR and RC like run_gemmtop.
+run_as() {
+   as "$@" >"$T_DIR/out" 2>"$T_DIR/err"
+   RC=$?
+   OUT=$(cat "$T_DIR/out")
+   ERR=$(cat "$T_DIR/err")
+}
+# until_true SECONDS COMMAND...: waits for a condition, polling; false when it never held.
+until_true() {
+   _end=$(($(date +%s) + $1))
+   shift
+   until "$@"; do
+      [ "$(date +%s)" -ge "$_end" ] && return 1
+      sleep 0.05
+   done
+}
+listening() { [ -S "$SOCK" ] && grep -q " start " "$STATE/serve.log" 2>/dev/null; }
+server_gone() { ! kill -0 "$SERVER" 2>/dev/null; }
+# start_server ARGS...: the daemon on PoCL, waited for until it listens.
+start_server() {
+   _starts=$(cat "$STATE/serve.log" 2>/dev/null | grep -c " start ")
+   # shellcheck disable=SC2086 # POCL is a list of options
+   "$GEMMTOP_BIN" serve $POCL --socket "$SOCK" --state "$STATE" --board-dir "$BOARD" --socket-access everyone \
+      --roster "$T_DIR/roster" --request-seconds 12 --max-size 256 --in-flight 2 --child-memory 1024 "$@" \
+      >>"$T_DIR/serve.out" 2>&1 &
+   SERVER=$!
+   if until_true 60 sh -c '[ -S "$0" ] && [ "$(grep -c " start " "$1")" -gt "$2" ]' "$SOCK" \
+      "$STATE/serve.log" "$_starts"; then
+      return 0
+   fi
+   not_ok "the server started" "$(cat "$T_DIR/serve.out")"
+   return 1
+}
+
+# ---- refusals before it starts ----
+printf 'lecturer %s Lecturer\n20001 Ada Student\n20002 Bob Student\n20003 Cy Student\n' "$(id -u)" >"$T_DIR/roster"
+run_gemmtop serve $POCL --state "$STATE"
+expect_rc 2 "serve without --socket is refused"
+expect_in "--socket PATH is needed" "$ERR" "and says what it needs"
+echo "keep me" >"$PUB/file"
+run_gemmtop serve $POCL --socket "$PUB/file" --state "$STATE"
+expect_rc 1 "serve on a path that is a regular file is refused"
+expect_in "is a regular file, not a socket: it was left as it is" "$ERR" "and says the file was left"
+[ "$(cat "$PUB/file")" = "keep me" ] && ok "the file is as it was" || not_ok "the file is as it was" "$(cat "$PUB/file")"
+printf '20001 Ada\nnobody-such-account-here Eve\n' >"$T_DIR/bad-roster"
+run_gemmtop serve $POCL --socket "$SOCK" --state "$STATE" --roster "$T_DIR/bad-roster"
+expect_rc 2 "a roster with an unknown account is refused"
+expect_in "line 2: 'nobody-such-account-here' is neither a uid nor an account" "$ERR" "naming its line"
+[ -e "$SOCK" ] && not_ok "no socket was made" || ok "no socket was made"
+
+# ---- the server ----
+start_server || finish
+run_gemmtop serve $POCL --socket "$SOCK" --state "$T_DIR/other"
+expect_rc 1 "a second server on a live socket is refused"
+expect_in "another gemmtop serve is listening on $SOCK" "$ERR" "and says so"
+
+# A student's run on the server: verified, timed there, recorded with the student's name.
+run_as 20001 run --server "$SOCK" --kernel mygemm01_naive --size 64 --format json
+expect_rc 0 "a student's run on the server"
+[ "$(json_field verified)" = true ] && ok "verified on the server" || not_ok "verified on the server" "$OUT $ERR"
+[ "$(json_field device)" = 0 ] && ok "the result names the server's device" || not_ok "device named" "$OUT"
+who=$(python3 -c 'import sqlite3,sys
+db=sqlite3.connect(sys.argv[1])
+print(";".join("%s,%s,%s" % r for r in db.execute("select origin, user, kernel from results")))' "$STATE/results.db")
+if [ "$DISTINCT" = yes ]; then
+   expect_in "serve,Ada Student,mygemm01_naive" "$who" "the server's store records it with the roster's name"
+else
+   expect_in "serve,Lecturer,mygemm01_naive" "$who" "the server's store records it with the roster's name"
+fi
+
+# Someone not on the roster is refused by the server, whatever they claim.
+if [ "$DISTINCT" = yes ]; then
+   run_as 20099 run --server "$SOCK" --kernel mygemm01_naive --size 64
+   expect_rc 1 "an account not on the roster is refused"
+   expect_in "(account 20099, uid 20099) are not on this class's roster" "$OUT$ERR" "and told why"
+else
+   ok "an account not on the roster is refused $NOT_ROOT"
+fi
+
+# Limits: a problem over --max-size, a flood of requests from one student.
+run_as 20002 run --server "$SOCK" --kernel mygemm01_naive --size 512
+expect_rc 1 "a problem larger than the server takes is refused"
+expect_in "512x512x512 is larger than this server takes (M, N and K at most 256)" "$OUT$ERR" "naming the limit"
+flood=
+for i in 1 2 3 4 5 6; do
+   as 20002 run --server "$SOCK" --kernel mygemm01_naive --size 256 --reps 100 >"$T_DIR/flood.$i" 2>&1 &
+   flood="$flood $!"
+done
+# shellcheck disable=SC2086 # the clients' pids
+wait $flood
+refused=$(grep -l "requests of yours are already waiting or running" "$T_DIR"/flood.* | wc -l)
+verified=$(grep -l "^verified:" "$T_DIR"/flood.* | wc -l)
+if [ "$refused" -ge 1 ] && [ $((refused + verified)) -eq 6 ]; then
+   ok "a flood: $verified of 6 measured, $refused refused for the in-flight limit, none lost"
+else
+   not_ok "a flood: every request measured or refused by the limit ($verified measured, $refused refused)" \
+      "$(cat "$T_DIR"/flood.*)"
+fi
+
+# ---- assignments ----
+if [ "$DISTINCT" = yes ]; then
+   run_as 20001 class assign hw --server "$SOCK" --sizes 64,48x32x40
+   expect_rc 1 "a student cannot publish an assignment"
+   expect_in "only a lecturer may assign assignments (you are Ada Student, account 20001)" "$ERR" "and is told so"
+else
+   ok "a student cannot publish an assignment $NOT_ROOT"
+fi
+run_gemmtop class assign hw --server "$SOCK" --sizes 64,48x32x80 --rounds 3 --kernel mygemm01_naive
+expect_rc 0 "the lecturer publishes an assignment"
+run_gemmtop class list --server "$SOCK"
+expect_in "hw                   open    float           3  64x64x64,48x32x80" "$OUT" "class list shows it"
+
+# An honest submission: judged on fresh inputs, every timed launch verified.
+run_as 20001 submit "$PUB/class_honest.cl" --assignment hw --server "$SOCK" --set TS=16
+expect_rc 0 "an honest submission is verified"
+expect_in "verified" "$OUT" "and says so"
+expect_in "64x64x64:" "$OUT" "with a figure per size"
+run_as 20003 submit "$PUB/class_honest.cl" --assignment hw --server "$SOCK" --set TS=8
+expect_rc 0 "another student's submission"
+
+# A kernel that returns a stored answer: right for the inputs it was made from (a known
+# seed), wrong on the server's fresh inputs.
+run_gemmtop run --kernel mygemm01_naive --size 16 --seed 7 --out "$T_DIR/c7.npy"
+python3 - "$T_DIR/c7.npy" "$PUB/class_honest.cl" "$PUB/class_replay.cl" <<'PY'
+import sys, struct
+raw = open(sys.argv[1], "rb").read()
+hlen = struct.unpack("<H", raw[8:10])[0]
+vals = struct.unpack("<256f", raw[10 + hlen:10 + hlen + 1024])
+src = open(sys.argv[2]).read().replace("class_honest", "class_replay")
+table = "__constant float stored_c[256] = {" + ",".join("%.9g" % v for v in vals) + "};\n"
+head, body = src.split("__kernel", 1)
+body = body.replace("GT_STORE_C(C[idx]", "acc = stored_c[idx] / alpha; GT_STORE_C(C[idx]")
+open(sys.argv[3], "w").write(head + table + "__kernel" + body)
+PY
+chmod 644 "$PUB/class_replay.cl"
+GEMMTOP_KERNELS="$GEMMTOP_KERNELS:$PUB" run_gemmtop run --kernel class_replay --size 16 --seed 7 --format json
+[ "$(json_field verified)" = true ] && ok "the replaying kernel passes on the inputs it was made from (seed 7)" ||
+   not_ok "the replaying kernel passes on its own inputs" "$OUT $ERR"
+run_gemmtop class assign tiny --server "$SOCK" --sizes 16 --rounds 2
+run_as 20002 submit "$PUB/class_replay.cl" --assignment tiny --server "$SOCK"
+expect_rc 1 "the replaying kernel fails on the server's fresh inputs"
+expect_in "not verified: 16x16x16: wrong result: round 1 of 2 (fresh inputs)" "$OUT" "and the round is named"
+
+# Adversarial kernels cost only their own request; the next one is measured.
+for bad in endless oob hugelocal bomb; do
+   t0=$(date +%s)
+   run_as 20003 submit "$PUB/class_$bad.cl" --assignment tiny --server "$SOCK"
+   took=$(($(date +%s) - t0))
+   if [ "$RC" -eq 1 ] && printf '%s' "$OUT" | grep -q "not verified"; then
+      ok "class_$bad: rejected in ${took} s ($(printf '%s' "$OUT" | head -1 | cut -c1-110))"
+   else
+      not_ok "class_$bad is rejected" "$OUT $ERR"
+   fi
+   server_gone && not_ok "the server survives class_$bad" "$(tail -5 "$T_DIR/serve.out")"
+done
+run_as 20001 run --server "$SOCK" --kernel mygemm01_naive --size 32
+expect_rc 0 "after them the next request is measured"
+expect_in "verified:" "$OUT" "and verified"
+
+# Quotas and names: a file that is no kernel; a source larger than the quota.
+printf 'not a kernel\n' >"$PUB/junk.cl"
+chmod 644 "$PUB/junk.cl"
+run_as 20001 submit "$PUB/junk.cl" --assignment hw --server "$SOCK"
+expect_rc 1 "a file without a metadata block is refused"
+expect_in "gemmtop" "$ERR" "with the parser's reason"
+
+# ---- the board, and what each one sees ----
+run_as 20001 class board hw --server "$SOCK"
+expect_rc 0 "a student reads the board"
+expect_in "(you)" "$OUT" "their own row is marked"
+if [ "$DISTINCT" = yes ]; then
+   case "$OUT" in *"Cy Student"*) not_ok "other students' names are hidden" "$OUT" ;; *) ok "other students' names are hidden" ;; esac
+   expect_in "student 2" "$OUT" "others appear as 'student N'"
+   run_gemmtop class board hw --server "$SOCK"
+   expect_in "Cy Student" "$OUT" "the lecturer sees every name"
+   run_as 20003 class mine hw --server "$SOCK"
+   case "$OUT" in *"TS=16"*) not_ok "class mine shows only one's own submissions" "$OUT" ;; *) ok "class mine shows only one's own submissions" ;; esac
+   run_as 20001 class export hw --server "$SOCK" --dir "$PUB/stolen"
+   expect_rc 1 "a student cannot export the submissions"
+   [ -e "$PUB/stolen/submissions.csv" ] && not_ok "and nothing was written" || ok "and nothing was written"
+else
+   for w in "other names hidden" "student N" "lecturer sees names" "mine is one's own" "export refused" "nothing written"; do
+      ok "$w $NOT_ROOT"
+   done
+fi
+run_gemmtop class board hw --server "$SOCK" --format json
+ranks=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys
+print(",".join("%d:%s" % (r["rank"], r["verified"]) for r in json.loads(sys.stdin.readline())["rows"]))')
+[ "$ranks" = "1:1,2:1" ] && ok "the board's JSON ranks the two verified submissions" || not_ok "board JSON ($ranks)" "$OUT"
+run_gemmtop class export hw --server "$SOCK" --dir "$T_DIR/export"
+expect_rc 0 "the lecturer exports the submissions"
+[ "$(ls "$T_DIR/export" | grep -c 'class_honest.cl$')" -eq 2 ] && ok "both sources exported" || not_ok "both sources exported" "$(ls "$T_DIR/export")"
+run_gemmtop class export hw --server "$SOCK" --dir "$T_DIR/export"
+expect_rc 1 "exporting again over the files is refused"
+expect_in "an existing file is never replaced" "$ERR" "and says nothing is replaced"
+page=$BOARD/hw.html
+if [ -s "$page" ] && grep -q '<table id="ranking">' "$page" && grep -q '<svg id="chart"' "$page"; then
+   ok "the board's page has the ranking and the chart"
+else
+   not_ok "the board's page has the ranking and the chart" "$(head -c 600 "$page" 2>&1)"
+fi
+if [ "$DISTINCT" = yes ] && grep -q "Ada Student\|Cy Student" "$page"; then not_ok "the page shows no hidden name" "$(grep -o 'Student' "$page" | head)"; else ok "the page shows no hidden name"; fi
+grep -q "GT_FMA\|__kernel" "$page" && not_ok "the page shows no source" || ok "the page shows no source"
+
+# ---- a full disk: nothing new is taken, and it says why ----
+stop_server
+start_server --min-free 1048576 || finish
+run_as 20001 run --server "$SOCK" --kernel mygemm01_naive --size 32
+expect_rc 1 "with the disk (nearly) full a request is refused"
+expect_in "the server's disk is nearly full" "$OUT$ERR" "and says why"
+stop_server
+
+# ---- kill -9 and restart: a queued submission is judged after the restart ----
+start_server || finish
+GEMMTOP_KERNELS="$GEMMTOP_KERNELS:$PUB"
+export GEMMTOP_KERNELS
+began=$(grep -c "begin run user=20002 .*kernel=class_endless" "$STATE/serve.log")
+as 20002 run --server "$SOCK" --kernel class_endless --size 16 >"$T_DIR/busy" 2>&1 &
+busy=$!
+until_true 60 sh -c '[ "$(grep -c "begin run user=20002 .*kernel=class_endless" "$0")" -gt "$1" ]' "$STATE/serve.log" \
+   "$began" || not_ok "the long request began" "$(tail -3 "$STATE/serve.log")"
+before=$(grep -c "submit user=" "$STATE/serve.log")
+as 20001 submit "$PUB/class_honest.cl" --assignment hw --server "$SOCK" >"$T_DIR/queued" 2>&1 &
+sub=$!
+if until_true 60 sh -c '[ "$(grep -c "submit user=" "$0")" -gt "$1" ]' "$STATE/serve.log" "$before"; then
+   ok "a submission waits behind a long request"
+else
+   not_ok "a submission waits behind a long request" "$(tail -3 "$STATE/serve.log")"
+fi
+before=$(grep -c "submit user=" "$STATE/serve.log")
+kill -9 "$SERVER"
+wait "$SERVER" 2>/dev/null
+SERVER=
+wait "$sub" "$busy"
+python3 -c 'import sqlite3,sys
+db=sqlite3.connect(sys.argv[1])
+n=db.execute("select count(*) from submissions where state = \"queued\"").fetchone()[0]
+sys.exit(0 if n >= 1 else 1)' "$STATE/class.db" && ok "after kill -9 the submission is still queued in the class records" ||
+   not_ok "the submission is kept" "$(cat "$T_DIR/queued")"
+start_server || finish
+judged_all() {
+   python3 -c 'import sqlite3,sys
+db=sqlite3.connect(sys.argv[1])
+sys.exit(0 if db.execute("select count(*) from submissions where state = \"queued\"").fetchone()[0] == 0 else 1)' "$STATE/class.db"
+}
+if until_true 120 judged_all; then ok "the restarted server judged it"; else not_ok "the restarted server judged it" "$(tail "$STATE/serve.log")"; fi
+run_as 20001 class mine hw --server "$SOCK"
+n=$(printf '%s\n' "$OUT" | grep -c "verified, ")
+[ "$n" -ge 2 ] && ok "class mine shows it verified ($n verified)" || not_ok "class mine shows it verified" "$OUT"
+grep -q "resume submission" "$STATE/serve.log" && ok "the log says it was resumed" || not_ok "the log says it was resumed" "$(cat "$STATE/serve.log")"
+[ "$(grep -c "submit user=" "$STATE/serve.log")" -eq "$before" ] && ok "it was not submitted twice" || not_ok "not submitted twice"
+stop_server
+finish

@@ -1,0 +1,175 @@
+/* The class server's pure parts: the fair queue (serve/fairq.c), the roster
+ * (serve/roster.c) and the board (serve/board.c), on cases worked out by hand. The
+ * daemon itself is driven by tests/e2e/class_serve.sh and class_crowd.sh. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "serve/board.h"
+#include "serve/fairq.h"
+#include "serve/roster.h"
+#include "testing.h"
+
+/* A takes five requests in, B one, C two, before anything is served: round robin by
+ * student serves A B C A C A A A, whatever the order of arrival within a student. */
+static void test_round_robin_by_student(void **state) {
+   (void)state;
+   FairQueue q;
+   FairQueue_init(&q);
+   static char payload[8][4];
+   const uid_t who[8] = {1, 1, 1, 2, 1, 3, 1, 3};
+   for (int i = 0; i < 8; i++) {
+      snprintf(payload[i], sizeof payload[i], "%c%d", 'A' + (int)who[i] - 1, i);
+      assert_true(FairQueue_push(&q, who[i], -1, payload[i]));
+   }
+   assert_int_equal(FairQueue_countOf(&q, 1), 5);
+   /* B's only request is second in line, C's last is seventh */
+   assert_int_equal(FairQueue_position(&q, payload[3]), 2);
+   assert_int_equal(FairQueue_position(&q, payload[7]), 5);
+   char order[64] = "";
+   for (const char *p; (p = FairQueue_pop(&q, 0));)
+      strncat(order, p, 1);
+   assert_string_equal(order, "ABCACAAA");
+   assert_int_equal(FairQueue_position(&q, payload[0]), 0);
+   FairQueue_free(&q);
+}
+
+/* A student served recently waits behind one who arrives later but has not been served
+ * since; a request pinned to another device is left for it. */
+static void test_least_recently_served_and_pinned(void **state) {
+   (void)state;
+   FairQueue q;
+   FairQueue_init(&q);
+   char a1[] = "a1", a2[] = "a2", b1[] = "b1", pinned[] = "p";
+   FairQueue_push(&q, 1, -1, a1);
+   assert_ptr_equal(FairQueue_pop(&q, 0), a1);
+   FairQueue_push(&q, 1, -1, a2);
+   FairQueue_push(&q, 2, 1, pinned);
+   FairQueue_push(&q, 2, -1, b1);
+   assert_ptr_equal(FairQueue_pop(&q, 0), b1); /* 2 was never served: before 1 */
+   assert_ptr_equal(FairQueue_pop(&q, 0), a2);
+   assert_null(FairQueue_pop(&q, 0));         /* only device 1's is left */
+   assert_false(FairQueue_remove(&q, a2));
+   assert_true(FairQueue_remove(&q, pinned));
+   assert_null(FairQueue_pop(&q, 1));
+   FairQueue_free(&q);
+}
+
+static void writeFile(const char *path, const char *text) {
+   FILE *f = fopen(path, "w");
+   assert_non_null(f);
+   fputs(text, f);
+   fclose(f);
+}
+
+static void test_roster(void **state) {
+   (void)state;
+   char dir[] = "/tmp/gemmtop-roster-XXXXXX", path[64], err[512];
+   assert_non_null(mkdtemp(dir));
+   snprintf(path, sizeof path, "%s/roster", dir);
+   writeFile(path, "# the class\n\n20001  Ada Lovelace   # first\nlecturer 20002 Grace Hopper\nroot Root Account\n");
+   Roster r;
+   assert_true(Roster_load(&r, path, 4242, err, sizeof err));
+   RosterEntry e;
+   assert_true(Roster_find(&r, 20001, &e));
+   assert_string_equal(e.name, "Ada Lovelace");
+   assert_false(e.lecturer);
+   assert_true(Roster_find(&r, 20002, &e));
+   assert_true(e.lecturer);
+   assert_true(Roster_find(&r, 0, &e)); /* by login */
+   assert_string_equal(e.account, "root");
+   assert_false(Roster_find(&r, 20003, &e)); /* not on it */
+   assert_true(Roster_find(&r, 4242, &e));   /* the server's own account */
+   assert_true(e.lecturer);
+   Roster_free(&r);
+   static const struct {
+      const char *text, *why;
+   } bad[] = {
+       {"20001 Ada\n20001 Ada again\n", "line 2: account 20001 (uid 20001) is on the roster twice"},
+       {"20001\n", "line 1: account 20001 has no name"},
+       {"20001 <script>\n", "line 1: the name of 20001 has a character a board cannot show"},
+       {"no-such-login-anywhere Eve\n", "line 1: 'no-such-login-anywhere' is neither a uid nor an account"},
+       {"lecturer\n", "line 1: an account is missing after 'lecturer'"},
+   };
+   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      writeFile(path, bad[i].text);
+      assert_false(Roster_load(&r, path, 4242, err, sizeof err));
+      if (!strstr(err, bad[i].why))
+         fail_msg("'%s': %s", bad[i].text, err);
+   }
+   unlink(path);
+   rmdir(dir);
+   /* no roster: anyone, named by account */
+   assert_true(Roster_load(&r, NULL, 4242, err, sizeof err));
+   assert_true(Roster_find(&r, 20009, &e));
+   assert_string_equal(e.name, "20009");
+   assert_false(e.lecturer);
+}
+
+static Submission sub(long long id, uid_t uid, const char *user, bool verified, double gflops) {
+   Submission s;
+   memset(&s, 0, sizeof s);
+   s.id = id;
+   s.uid = uid;
+   snprintf(s.user, sizeof s.user, "%s", user);
+   snprintf(s.state, sizeof s.state, "judged");
+   snprintf(s.kernel, sizeof s.kernel, "k%lld", id);
+   s.time = 1000 + id;
+   s.verified = verified;
+   s.gflops = verified ? gflops : NAN;
+   s.pct = s.max_rel_err = NAN;
+   return s;
+}
+
+/* Each student's best verified figure, ranked; names as the viewer may see them. */
+static void test_board(void **state) {
+   (void)state;
+   Submission subs[] = {sub(1, 7, "Ann", true, 10), sub(2, 8, "Ben", true, 30), sub(3, 7, "Ann", true, 50),
+                        sub(4, 9, "Cat", false, 0), sub(5, 8, "Ben", false, 0)};
+   BoardViewer ben = {.uid = 8};
+   int n = 0;
+   BoardRow *rows = Board_rows(subs, 5, &ben, &n);
+   assert_int_equal(n, 3);
+   assert_string_equal(rows[0].name, "student 1"); /* Ann, first to submit, hidden */
+   assert_true(rows[0].gflops == 50 && rows[0].rank == 1 && rows[0].submissions == 2);
+   assert_string_equal(rows[1].name, "Ben");
+   assert_true(rows[1].you && rows[1].rank == 2 && rows[1].verified == 1 && rows[1].submissions == 2);
+   assert_string_equal(rows[2].name, "student 3");
+   assert_int_equal(rows[2].rank, 0); /* nothing verified: not ranked */
+   free(rows);
+   BoardViewer lecturer = {.uid = (uid_t)-1, .lecturer = true};
+   rows = Board_rows(subs, 5, &lecturer, &n);
+   assert_string_equal(rows[0].name, "Ann");
+   assert_string_equal(rows[2].name, "Cat");
+   free(rows);
+   Assignment a = {.name = "hw1", .sizes = "64x64x64", .precision = "float", .rounds = 3, .open = true};
+   BoardViewer page = {.uid = (uid_t)-1};
+   char *html = Board_render(&a, subs, 5, &page, BOARD_HTML);
+   assert_non_null(html);
+   assert_non_null(strstr(html, "<table id=\"ranking\">"));
+   assert_non_null(strstr(html, "<svg id=\"chart\""));
+   assert_null(strstr(html, "Ann"));
+   assert_null(strstr(html, "Ben"));
+   free(html);
+   char *csv = Board_render(&a, subs, 5, &lecturer, BOARD_CSV);
+   assert_non_null(strstr(csv, "1,\"Ann\",0,50,,,2,2,k3\n"));
+   free(csv);
+}
+
+int main(void) {
+   const struct CMUnitTest tests[] = {
+       cmocka_unit_test(test_round_robin_by_student),
+       cmocka_unit_test(test_least_recently_served_and_pinned),
+       cmocka_unit_test(test_roster),
+       cmocka_unit_test(test_board),
+   };
+   return cmocka_run_group_tests(tests, NULL, NULL);
+}
