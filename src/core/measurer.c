@@ -206,8 +206,14 @@ static bool connectServer(Measurer *m, char *why, size_t whylen) {
    base = base ? base + 1 : j->upload;
    bool ok = Lines_printf(fd, "file %s %zu\n", base, len) && Lines_write(fd, text, len);
    free(text);
-   if (!ok)
-      snprintf(why, whylen, "the gemmtop server at %s closed the connection", j->server);
+   if (!ok) {
+      /* A server that refuses someone says why before it closes. */
+      char line[1024];
+      if (LineReader_next(&m->in, line, sizeof line, Util_nowMs() + 2000, NULL) == 1 && !strncmp(line, "failed ", 7))
+         snprintf(why, whylen, "%s", line + 7);
+      else
+         snprintf(why, whylen, "the gemmtop server at %s closed the connection", j->server);
+   }
    return ok;
 }
 

@@ -34,6 +34,7 @@
 #include "serve/classdb.h"
 #include "serve/fairq.h"
 #include "serve/roster.h"
+#include "serve/vet.h"
 
 /* A request's launches repeat at most this often, and warm up at most this much. */
 #define SERVE_MAX_REPS 100
@@ -563,8 +564,8 @@ static bool takeFile(Conn *c, const char *line, char *why, size_t whylen) {
    }
    text[len] = '\0';
    char path[1400];
-   bool ok = true;
-   if (!c->dir[0]) {
+   bool ok = Vet_kernelSource(text, (size_t)len, why, whylen);
+   if (ok && !c->dir[0]) {
       snprintf(c->dir, sizeof c->dir, "%s/%lu-%lu", S.uploads, (unsigned long)c->who.uid, c->id);
       if (mkdir(c->dir, 0700) != 0 && errno != EEXIST) {
          snprintf(why, whylen, "the server cannot keep the file: %s", strerror(errno));
@@ -830,6 +831,7 @@ static bool submit(Conn *c, const char *args) {
       return false;
    if (!enqueue(r, why, sizeof why)) {
       /* kept as queued: judged when the server next starts */
+      removeTree(r->sub_dir);
       free(r);
       return say(c, "error %s (submission %lld is kept and will be judged later)", why, s.id);
    }

@@ -192,7 +192,15 @@ run_as 20001 run --server "$SOCK" --kernel mygemm01_naive --size 32
 expect_rc 0 "after them the next request is measured"
 expect_in "verified:" "$OUT" "and verified"
 
-# Quotas and names: a file that is no kernel; a source larger than the quota.
+# A kernel that includes a file would print it in the compiler's errors: refused unread.
+sed 's|^__kernel|#include "/etc/hostname"\n__kernel|' "$PUB/class_honest.cl" >"$PUB/class_peek.cl"
+chmod 644 "$PUB/class_peek.cl"
+run_as 20002 submit "$PUB/class_peek.cl" --assignment hw --server "$SOCK"
+expect_rc 1 "a kernel that includes a file is refused"
+expect_in "'include' reaches for another file" "$ERR" "naming the directive"
+case "$OUT$ERR" in *"$(cat /etc/hostname 2>/dev/null || echo no-hostname-file)"*) not_ok "the file's text is not shown" "$OUT$ERR" ;; *) ok "the file's text is not shown" ;; esac
+
+# A file that is no kernel.
 printf 'not a kernel\n' >"$PUB/junk.cl"
 chmod 644 "$PUB/junk.cl"
 run_as 20001 submit "$PUB/junk.cl" --assignment hw --server "$SOCK"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The layers: nothing includes a layer above it. tui -> explorer -> core <- cli, and
-# core -> backend; curses only in tui; every include of our own names its folder. The
+# core -> backend; the class server (serve) is a front end beside cli, which starts it; curses only in tui; every include of our own names its folder. The
 # checker is also shown a tree with a planted violation, so that it is known to catch one.
 . "$(dirname "$0")/lib.sh"
 SRC=$(cd "$(dirname "$0")/../../src" && pwd)
@@ -16,7 +16,8 @@ allowed() {
    explorer/*) echo "explorer/ core/ backend/ base/" ;;
    tui/*) echo "tui/ explorer/ core/ backend/ base/" ;;
    main.c) echo "cli/ tui/ explorer/ core/ backend/ base/" ;; # the composition root: both front ends
-   cli/*) echo "cli/ core/ backend/ base/" ;;
+   serve/*) echo "serve/ core/ backend/ base/" ;;
+   cli/*) echo "cli/ serve/ core/ backend/ base/" ;;
    *) echo "" ;;
    esac
 }
@@ -53,7 +54,7 @@ bad=$(check_tree "$SRC")
 seen=$(wc -l <"$T_DIR/seen")
 if [ "$seen" -ge 40 ]; then ok "the checker read the sources ($seen files)"; else not_ok "the checker read the sources" "only $seen files under $SRC"; fi
 if [ -z "$bad" ]; then ok "no file includes a layer above it"; else not_ok "no file includes a layer above it" "$bad"; fi
-for layer in base core backend cli explorer tui; do
+for layer in base core backend cli serve explorer tui; do
    n=$(grep -c "^$layer/" "$T_DIR/seen")
    if [ "$n" -gt 0 ]; then ok "src/$layer checked ($n files)"; else not_ok "src/$layer checked" "no file"; fi
 done
@@ -68,10 +69,11 @@ printf '#include "core/session.h"\n' >>"$T_DIR/tree/backend/backend_opencl.c"
 printf '#include "util.h"\n' >>"$T_DIR/tree/base/util.c"
 printf '#include "core/problem.h"\n' >>"$T_DIR/tree/backend/gpu_common.c"
 printf '#include "backend/backend.h"\n' >>"$T_DIR/tree/base/diskcache.c"
+printf '#include "cli/cli.h"\n' >>"$T_DIR/tree/serve/fairq.c"
 planted=$(check_tree "$T_DIR/tree")
 for want in 'tui/keys.c: "cli/cli.h"' 'explorer/worker.c: <curses.h>' 'explorer/worker.c: "tui/app.h"' \
    'core/session.c: "explorer/worker.h"' 'backend/backend_opencl.c: "core/session.h"' 'base/util.c: "util.h"' \
-   'backend/gpu_common.c: "core/problem.h"' 'base/diskcache.c: "backend/backend.h"'; do
+   'backend/gpu_common.c: "core/problem.h"' 'base/diskcache.c: "backend/backend.h"' 'serve/fairq.c: "cli/cli.h"'; do
    expect_in "$want" "$planted" "a planted $want is caught"
 done
 

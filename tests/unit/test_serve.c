@@ -16,6 +16,7 @@
 #include "serve/board.h"
 #include "serve/fairq.h"
 #include "serve/roster.h"
+#include "serve/vet.h"
 #include "testing.h"
 
 /* A takes five requests in, B one, C two, before anything is served: round robin by
@@ -164,12 +165,46 @@ static void test_board(void **state) {
    free(csv);
 }
 
+/* A kernel file that reaches for another file is refused, however it spells it; words
+ * in comments and strings, and longer names, are not directives. */
+static void test_vet(void **state) {
+   (void)state;
+   char why[256];
+   static const char *const good[] = {
+       "__kernel void gemm() { int included = 1; }\n",
+       "// we include the tail here\n/* #include \"x\" */\n__kernel void gemm() {}\n",
+       "#define X 1\n#pragma unroll\n__kernel void gemm() { const char *s = \"include\"; }\n",
+   };
+   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+      if (!Vet_kernelSource(good[i], strlen(good[i]), why, sizeof why))
+         fail_msg("refused '%s': %s", good[i], why);
+   static const struct {
+      const char *text, *why;
+   } bad[] = {
+       {"#include \"/etc/passwd\"\n", "line 1: 'include' reaches for another file"},
+       {"\n\n  #  include_next <x>\n", "line 3: 'include_next'"},
+       {"#inc\\\nlude \"a\"\n", "line 1: 'include'"},
+       {"/* */ # /* */ import \"a\"\n", "'import'"},
+       {"#if __has_include(\"/srv/x\")\n#endif\n", "'__has_include'"},
+       {"#embed \"/srv/class.db\"\n", "'embed'"},
+       {"?\?=include \"a\"\n", "'?\?=' spells '#'"},
+       {"%:include \"a\"\n", "'%:' spells '#'"},
+   };
+   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      if (Vet_kernelSource(bad[i].text, strlen(bad[i].text), why, sizeof why))
+         fail_msg("took '%s'", bad[i].text);
+      if (!strstr(why, bad[i].why))
+         fail_msg("'%s': %s", bad[i].text, why);
+   }
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_round_robin_by_student),
        cmocka_unit_test(test_least_recently_served_and_pinned),
        cmocka_unit_test(test_roster),
        cmocka_unit_test(test_board),
+       cmocka_unit_test(test_vet),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
