@@ -6,7 +6,7 @@ set -eu
 what=${1:-build}
 pkgs="gcc make pkg-config libncurses-dev libsqlite3-dev libcjson-dev ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1 pocl-opencl-icd libclblast1"
 if [ "$what" = test ]; then
-   pkgs="$pkgs libcmocka-dev tmux python3 libamdhip64-dev llvm clang openmpi-bin libopenmpi-dev librsvg2-bin python3-jsonschema"
+   pkgs="$pkgs libcmocka-dev tmux python3 libamdhip64-dev llvm clang openmpi-bin libopenmpi-dev librsvg2-bin python3-jsonschema chromium"
 fi
 missing=""
 for p in $pkgs; do

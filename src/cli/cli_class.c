@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,9 +60,14 @@ static void tellWait(void *ctx, int position, double waited) {
       return;
    bool said = *last >= 0;
    *last = position;
+   int last10 = position % 10, last100 = position % 100;
+   const char *suffix = last100 >= 11 && last100 <= 13 ? "th"
+                        : last10 == 1                  ? "st"
+                        : last10 == 2                  ? "nd"
+                        : last10 == 3                  ? "rd"
+                                                       : "th";
    if (position > 0)
-      fprintf(stderr, "gemmtop: waiting on the server: %d%s in line (%.0f s so far)\n", position,
-              position == 1 ? "st" : position == 2 ? "nd" : position == 3 ? "rd" : "th", waited);
+      fprintf(stderr, "gemmtop: waiting on the server: %d%s in line (%.0f s so far)\n", position, suffix, waited);
    else if (said)
       fprintf(stderr, "gemmtop: measuring on the server (waited %.1f s)\n", waited);
 }
@@ -243,6 +249,9 @@ static int ask(const Options *o, const char *file, const char *line, FILE *out, 
       fprintf(stderr, "gemmtop: %s\n", why);
       return 1;
    }
+   /* A server that refuses closes its end: a write then fails, it does not kill us. */
+   struct sigaction ign = {.sa_handler = SIG_IGN};
+   sigaction(SIGPIPE, &ign, NULL);
    bool sent = true;
    if (file) {
       size_t len = 0;

@@ -474,10 +474,15 @@ static bool applyLimits(const char *line) {
       struct rlimit rl = {(rlim_t)cpu, (rlim_t)cpu + 5};
       setrlimit(RLIMIT_CPU, &rl);
    }
+#ifndef __SANITIZE_ADDRESS__
+   /* (AddressSanitizer's shadow memory is data too: a sanitized build goes without.) */
    if (data > 0) {
       struct rlimit rl = {(rlim_t)data << 20, (rlim_t)data << 20};
       setrlimit(RLIMIT_DATA, &rl);
    }
+#else
+   (void)data;
+#endif
    if (file > 0) {
       struct rlimit rl = {(rlim_t)file << 20, (rlim_t)file << 20};
       setrlimit(RLIMIT_FSIZE, &rl);

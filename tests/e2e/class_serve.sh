@@ -244,6 +244,30 @@ else
 fi
 if [ "$DISTINCT" = yes ] && grep -q "Ada Student\|Cy Student" "$page"; then not_ok "the page shows no hidden name" "$(grep -o 'Student' "$page" | head)"; else ok "the page shows no hidden name"; fi
 grep -q "GT_FMA\|__kernel" "$page" && not_ok "the page shows no source" || ok "the page shows no source"
+# The page in a real browser: what it renders, and nothing hidden in it.
+if command -v chromium >/dev/null 2>&1; then
+   browse() { timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T_DIR/chromium" "$@" 2>>"$T_DIR/chromium.err"; }
+   browse --dump-dom "file://$page" >"$T_DIR/dom"
+   rows=$(grep -c '<tr><td>' "$T_DIR/dom")
+   bars=$(grep -o '<rect ' "$T_DIR/dom" | wc -l)
+   if [ "$rows" -eq 2 ] && [ "$bars" -eq 2 ] && grep -q '<svg id="chart"' "$T_DIR/dom"; then
+      ok "Chromium renders the page: the ranking's 2 rows and the chart's 2 bars"
+   else
+      not_ok "Chromium renders the ranking and the chart ($rows rows, $bars bars)" "$(head -c 800 "$T_DIR/dom") $(tail -3 "$T_DIR/chromium.err")"
+   fi
+   if [ "$DISTINCT" = yes ] && grep -q "Ada Student\|Cy Student" "$T_DIR/dom"; then not_ok "the rendered page shows no hidden name"; else ok "the rendered page shows no hidden name"; fi
+   browse --window-size=1300,700 --screenshot="$T_DIR/board.png" "file://$page" >/dev/null
+   browse --window-size=1300,700 --screenshot="$T_DIR/blank.png" "about:blank" >/dev/null
+   big=$(wc -c <"$T_DIR/board.png" 2>/dev/null || echo 0)
+   blank=$(wc -c <"$T_DIR/blank.png" 2>/dev/null || echo 0)
+   if [ "$blank" -gt 0 ] && [ "$big" -gt $((blank * 3)) ]; then
+      ok "its screenshot has content ($big bytes against a blank page's $blank)"
+   else
+      not_ok "its screenshot has content ($big bytes against a blank page's $blank)" "$(tail -3 "$T_DIR/chromium.err")"
+   fi
+else
+   ok "the page in Chromium # SKIP chromium is not installed (sh scripts/deps.sh test installs it)"
+fi
 
 # ---- a full disk: nothing new is taken, and it says why ----
 stop_server
