@@ -14,10 +14,22 @@
 #include "tui/ui.h"
 
 
+/* The explorer's selection: with a class server, the device here (for the bank traces
+ * and the inspect pane) is the CPU unless one is named, so that the server's GPUs are
+ * used only through the server. */
+static Selection explorerSelection(const Options *o) {
+   Selection sel = Cli_selection(o);
+   if (Cli_server(o) && !sel.device && !sel.backend) {
+      sel.backend = "opencl";
+      sel.device = "cpu";
+   }
+   return sel;
+}
+
 /* No command: the explorer, started where the options say (the options table refuses
  * any other word). */
 static int explore(const Options *o) {
-   UiStart start = {.sel = Cli_selection(o), .seed = o->timing.seed, .has_seed = o->timing.has_seed, .ascii = o->output.ascii,
+   UiStart start = {.sel = explorerSelection(o), .server = Cli_server(o), .seed = o->timing.seed, .has_seed = o->timing.has_seed, .ascii = o->output.ascii,
                     .no_color = o->output.no_color, .sweep_budget = o->sweep.budget, .sweep_exhaustive = o->sweep.exhaustive,
                     .sweep_strategy = o->sweep.strategy,
                     .sweep_timeout = o->sweep.timeout, .store = o->storage.path, .no_store = o->storage.off,
@@ -30,7 +42,8 @@ static int lesson(const Options *o) {
    int rc = Cli_lesson(o);
    if (rc != CLI_LESSON_START)
       return rc;
-   UiStart start = {.sel = Cli_selection(o), .seed = o->timing.seed, .has_seed = o->timing.has_seed, .ascii = o->output.ascii,
+   UiStart start = {.sel = explorerSelection(o), .server = Cli_server(o), .seed = o->timing.seed,
+                    .has_seed = o->timing.has_seed, .ascii = o->output.ascii,
                     .no_color = o->output.no_color, .lesson = o->positional[0], .banks = o->banks.count,
                     .bank_width = o->banks.bank_width, .simd_width = o->banks.simd_width};
    return Ui_main(&start);

@@ -64,7 +64,11 @@ pid_t Children_spawn(const char *name, int child_stdin, int child_stdout, const 
          posix_spawn_file_actions_addclose(&fa, close_in_child[i]);
    char *argv[] = {self, word, NULL};
    pid_t pid;
-   int e = posix_spawn(&pid, self, &fa, NULL, argv, environ);
+   /* /proc/self/exe, not the path: a long-lived parent (gemmtop serve) whose file was
+    * replaced by an upgrade still starts its own code. */
+   int e = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
+   if (e == ENOENT)
+      e = posix_spawn(&pid, self, &fa, NULL, argv, environ);
    posix_spawn_file_actions_destroy(&fa);
    if (e != 0) {
       snprintf(why, whylen, "cannot start %s: %s", self, strerror(e));

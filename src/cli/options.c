@@ -44,7 +44,8 @@
 /* Each command with the groups of options it takes (tmux's cmd_entry in spirit): --help
  * lists them under their headings, and an option row names only commands of its group. */
 static const CommandSpec commands[COMMAND_COUNT] = {
-    [COMMAND_EXPLORER] = {"", CONFIGURED | G(TIMING) | G(STORAGE) | G(SWEEP) | G(BANKS), "", "the interactive explorer", 0},
+    [COMMAND_EXPLORER] = {"", CONFIGURED | G(TIMING) | G(STORAGE) | G(SWEEP) | G(BANKS) | G(CLASS), "",
+                          "the interactive explorer", 0},
     [COMMAND_LIST] = {"list", G(SELECTION) | G(OUTPUT) | G(LIST) | GENERAL,
                       "[devices|kernels|presets|lessons|shapes [SUITE]]",
                       "devices, kernel variants, presets, lessons or shape suites", 2},
@@ -61,7 +62,7 @@ static const CommandSpec commands[COMMAND_COUNT] = {
     [COMMAND_RESULTS] = {"results", G(SELECTION) | G(SHAPE) | G(STORAGE) | G(RESULTS) | GENERAL,
                          "list|best|compare|export|import [FILE]",
                          "the results store: list, best, compare, export (CSV, JSON Lines, T4), import (T4, CLBlast)", 2},
-    [COMMAND_LESSON] = {"lesson", G(SELECTION) | G(SHAPE) | G(TIMING) | G(OUTPUT) | G(BANKS) | G(LESSON) | GENERAL,
+    [COMMAND_LESSON] = {"lesson", G(SELECTION) | G(SHAPE) | G(TIMING) | G(OUTPUT) | G(BANKS) | G(LESSON) | G(CLASS) | GENERAL,
                         "[NAME]", "teach a ladder step by step in the explorer; no NAME lists the lessons", 1},
     [COMMAND_EXPLAIN] = {"explain", CONFIGURED | G(TIMING) | G(IO) | G(STORAGE), "",
                          "one run, and what limits it: ceilings, roofline, waves, the limiter in words", 0},
@@ -489,9 +490,10 @@ static const OptionSpec table[] = {
     {.group = GROUP_OUTPUT, .name = "ascii", .letter = 'U', .kind = OPT_FLAG, .field = F(output.ascii), .commands = CMD(EXPLORER) | CMD(LESSON),
      .help = "ASCII instead of Unicode box drawing"},
     {.group = GROUP_CLASS, .name = "server", .value = "SOCKET", .kind = OPT_TEXT, .field = F(cls.server),
-     .commands = CMD(RUN) | CMD(SUBMIT) | CMD(CLASS),
+     .commands = CMD(EXPLORER) | CMD(LESSON) | CMD(RUN) | CMD(SUBMIT) | CMD(CLASS),
      .help = "measure on a class server (gemmtop serve) through its Unix socket instead of a device here; the "
-             "kernel's file is sent with the request", .dflt = "$GEMMTOP_SERVER"},
+             "kernel's file is sent with the request (the explorer and lessons: each configuration once, the "
+             "device here, the CPU by default, only traces and inspects)", .dflt = "$GEMMTOP_SERVER"},
     {.group = GROUP_CLASS, .name = "socket", .value = "PATH", .kind = OPT_TEXT, .field = F(cls.socket), .commands = CMD(SERVE),
      .help = "the Unix socket to listen on (e.g. /run/gemmtop/class.sock); a stale one is replaced, any other file "
              "is left as it is"},

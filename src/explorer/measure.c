@@ -41,16 +41,16 @@ void Measure_clear(Worker *w) {
    s->median_ms = s->min_ms = s->max_ms = s->spread_pct = s->gflops = s->gbps = 0;
 }
 
-static void addTimes(Worker *w, const RunResult *r) {
+void Measure_addTimes(Worker *w, const double *times_ms, int n) {
    WorkerSnapshot *s = &w->snap;
-   for (int i = 0; i < r->reps; i++) {
+   for (int i = 0; i < n; i++) {
       if (s->nwindow == WORKER_WINDOW) {
          memmove(s->window, s->window + 1, sizeof s->window[0] * (WORKER_WINDOW - 1));
          s->nwindow--;
       }
-      s->window[s->nwindow++] = r->times_ms[i];
+      s->window[s->nwindow++] = times_ms[i];
    }
-   s->launches += r->reps;
+   s->launches += n;
    s->rounds++;
    if (s->nwindow == 0)
       return;
@@ -65,11 +65,15 @@ static void addTimes(Worker *w, const RunResult *r) {
    const Problem *p = &w->cur.problem;
    s->gflops = s->median_ms > 0 ? Problem_flops(p) / (s->median_ms * 1e6) : 0;
    s->gbps = s->median_ms > 0 ? Ablate_bytes(p, w->cur.ablate) / (s->median_ms * 1e6) : 0;
-   if (r->nhelpers > 0) {
-      s->nhelpers = r->nhelpers;
-      memcpy(s->helpers, r->helpers, sizeof r->helpers);
-   }
    s->have_result = true;
+}
+
+static void addTimes(Worker *w, const RunResult *r) {
+   Measure_addTimes(w, r->times_ms, r->reps);
+   if (r->nhelpers > 0) {
+      w->snap.nhelpers = r->nhelpers;
+      memcpy(w->snap.helpers, r->helpers, sizeof r->helpers);
+   }
 }
 
 void Measure_store(Worker *w, StoreRecord *r) {
@@ -164,6 +168,10 @@ void Measure_reloadCatalog(Worker *w) {
 
 void Measure_peaks(Worker *w) {
    w->peaks = false;
+   if (w->server[0]) {
+      Worker_log(w, LOG_WARN, "the peaks are the server's device's: they are not measured from here");
+      return;
+   }
    Worker_setState(w, WS_PEAKS, "measuring the device's peaks (a few seconds)");
    pthread_mutex_unlock(&w->mu);
    Peaks p;
@@ -187,6 +195,10 @@ void Measure_peaks(Worker *w) {
 }
 
 void Measure_vendor(Worker *w) {
+   if (w->server[0]) {
+      Served_vendor(w);
+      return;
+   }
    bool asked = w->vendor_again;
    w->vendor_again = false;
    Problem p = w->cur.problem;
@@ -225,11 +237,15 @@ void Measure_vendor(Worker *w) {
 
 
 bool Measure_vendorDue(const Worker *w) {
-   if (w->phase != PH_MEASURE || !w->session || !w->have_inputs || !Inputs_fit(&w->in, &w->cur.problem))
+   /* (On a class server the inputs are the server's.) */
+   bool inputs = w->server[0] || (w->have_inputs && Inputs_fit(&w->in, &w->cur.problem));
+   if (w->phase != PH_MEASURE || !w->session || !inputs)
       return false;
    if (w->vendor_again)
       return true;
-   return w->auto_vendor && !w->paused && w->snap.rounds >= VENDOR_AFTER_ROUNDS &&
+   /* (A class server measures a configuration once: its one round is enough.) */
+   int rounds = w->server[0] ? 1 : VENDOR_AFTER_ROUNDS;
+   return w->auto_vendor && !w->paused && w->snap.rounds >= rounds &&
           Util_nowMs() - w->posted_at > VENDOR_AFTER_IDLE_MS &&
           (!w->snap.vendor_done || !Problem_same(&w->snap.vendor_problem, &w->cur.problem) ||
            w->snap.vendor_cold_l2 != w->cur.cold_l2);
@@ -374,6 +390,10 @@ void Measure_round(Worker *w) {
       snprintf(msg, sizeof msg, "no kernel named %s in %s", cfg.kernel, w->kernels_dir);
       Worker_log(w, LOG_ERROR, "%s", msg);
       Worker_stopWith(w, RUN_INVALID, msg);
+      return;
+   }
+   if (w->server[0]) {
+      Served_round(w, k, &cfg, serial, name);
       return;
    }
    RunResult *r = w->res;

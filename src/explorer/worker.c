@@ -34,6 +34,8 @@ const char *WorkerState_name(WorkerState s) {
    case WS_TRACING: return "tracing";
    case WS_SWEEPING: return "sweeping";
    case WS_INSPECTING: return "reading code";
+   case WS_QUEUED: return "on the server";
+   case WS_SERVED: return "measured on the server";
    }
    return "?";
 }
@@ -203,6 +205,14 @@ static void step(Worker *w) {
    }
    if (extraJob(w))
       return;
+   /* A class server measured it once: the queue there is shared, so it is not re-timed
+    * until the configuration changes. */
+   if (w->server[0] && w->phase == PH_MEASURE) {
+      if (w->snap.state != WS_SERVED)
+         Worker_setState(w, WS_SERVED, "measured on the server %s (a change measures again)", w->server);
+      waitFor(w, 500); /* then the vendor BLAS may be due */
+      return;
+   }
    if (w->paused && (w->phase != PH_FIRST || w->held)) {
       if (w->snap.state != WS_PAUSED)
          Worker_setState(w, WS_PAUSED, "paused (space resumes)");
@@ -265,6 +275,7 @@ Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen) {
    w->res = r;
    w->sweep = sw;
    Util_copy(w->kernels_dir, sizeof w->kernels_dir, init->kernels_dir);
+   Util_copy(w->server, sizeof w->server, init->server ? init->server : "");
    if (!Catalog_load(&w->cat, w->kernels_dir, err, errlen)) {
       free(r);
       free(sw);

@@ -55,6 +55,8 @@ typedef enum {
    WS_TRACING,      /* tracing the local-memory accesses for the bank pane */
    WS_SWEEPING,     /* trying the configurations of a sweep, one by one */
    WS_INSPECTING,   /* reading the compiled code for the inspect pane */
+   WS_QUEUED,       /* sent to a class server: waiting for its turn there, or measured there */
+   WS_SERVED,       /* measured on the class server: not re-timed until something changes */
 } WorkerState;
 
 const char *WorkerState_name(WorkerState s);
@@ -183,6 +185,8 @@ typedef struct WorkerInit_ {
    int banks, bank_width, simd_width; /* the bank model's overrides (0: the device's) */
    const char *store;              /* the results store (NULL: the default, core/store.h) */
    bool no_store;                  /* record nothing */
+   const char *server;             /* a class server's socket: configurations and the vendor
+                                    * BLAS are measured there, once each (NULL: here) */
 } WorkerInit;
 
 typedef struct Worker_ Worker;

@@ -57,6 +57,7 @@ struct Worker_ {
    /* The thread's own. */
    Catalog cat;
    char kernels_dir[1024];
+   char server[108];            /* a class server's socket ("": measured here) */
    Session *session;
    unsigned long tried_device_serial;
    WorkerConfig cur;
@@ -105,6 +106,12 @@ void Worker_awaitAhead(Worker *w, const AheadTarget *t, const long long *values,
 void Measure_store(Worker *w, StoreRecord *r);
 /* Forgets the figures of the configuration measured before. */
 void Measure_clear(Worker *w);
+/* Adds n timed launches to the rolling window and its figures. */
+void Measure_addTimes(Worker *w, const double *times_ms, int n);
+/* On a class server (served.c): the configuration measured there once, verified, with
+ * its place in the queue shown while it waits; the vendor BLAS there. */
+void Served_round(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, unsigned long serial, const char *name);
+void Served_vendor(Worker *w);
 /* Opens the device asked for (the old session stays when that fails). */
 void Measure_openDevice(Worker *w);
 void Measure_reloadCatalog(Worker *w);

@@ -83,7 +83,8 @@ void AheadUi_update(Ui *ui) {
 void AheadUi_cycle(Ui *ui) {
    ui->ahead_mode = (ui->ahead_mode + 1) % 3;
    if (!ui->ahead)
-      Ui_flash(ui, ST_BAD, "compile ahead is not available: %s", "its threads could not start");
+      Ui_flash(ui, ST_BAD, "compile ahead is not available: %s",
+               ui->start.server ? "the class server compiles" : "its threads could not start");
    else if (ui->ahead_mode == AHEAD_AUTO)
       Ui_flash(ui, ST_NORMAL, "compile ahead: auto (on a GPU; on a CPU only while paused)");
    else if (ui->ahead_mode == AHEAD_ON)
@@ -97,7 +98,8 @@ void AheadUi_describe(const Ui *ui, char *out, size_t outlen) {
    const AheadStatus *st = &ui->ahead_status;
    const char *mode = AheadMode_name((AheadMode)ui->ahead_mode);
    if (!ui->ahead) {
-      snprintf(out, outlen, "not available (its threads could not start)");
+      snprintf(out, outlen, "%s", ui->start.server ? "off: the class server compiles"
+                                                   : "not available (its threads could not start)");
    } else if (ui->ahead_mode == AHEAD_OFF) {
       snprintf(out, outlen, "off (a: auto)");
    } else if (!active(ui)) {

@@ -173,7 +173,7 @@ Style Draw_stateStyle(const Ui *ui) {
    case WS_NO_DEVICE: return ST_BAD;
    case WS_STOPPED: return ui->snap.status == RUN_INVALID ? ST_WARN : ST_BAD;
    case WS_PAUSED: return ST_WARN;
-   case WS_MEASURING: return ST_GOOD;
+   case WS_MEASURING: case WS_SERVED: return ST_GOOD;
    default: return ST_NORMAL;
    }
 }
@@ -182,7 +182,7 @@ Style Draw_stateStyle(const Ui *ui) {
 static bool longWait(WorkerState st) {
    switch (st) {
    case WS_OPENING: case WS_PREPARING: case WS_COMPILING: case WS_VERIFYING: case WS_VENDOR: case WS_PEAKS:
-   case WS_TRACING: case WS_INSPECTING:
+   case WS_TRACING: case WS_INSPECTING: case WS_QUEUED:
       return true;
    default:
       return false;
@@ -254,7 +254,10 @@ static void drawHeader(Ui *ui) {
    else
       snprintf(left, sizeof left, " gemmtop  (no device)");
    const Peaks *pk = &ui->snap.peaks;
-   if (ui->snap.have_device && pk->known)
+   if (ui->start.server)
+      /* the figures are the server's device's: this device only traces and inspects */
+      snprintf(right, sizeof right, "measured on the server %s ", ui->start.server);
+   else if (ui->snap.have_device && pk->known)
       snprintf(right, sizeof right, "peak FP32 %.0f FP64 %.0f GFLOPS, %.0f GB/s ", pk->gflops[PEAK_FP32], pk->gflops[PEAK_FP64],
                pk->copy_gbps);
    else if (ui->snap.have_device)

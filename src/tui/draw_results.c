@@ -111,7 +111,9 @@ static void referenceLines(const Ui *ui, Lines *L) {
    double peak = Peaks_for(&s->peaks, ui->problem.precision, tensor, false);
    char pk[32];
    Draw_fmtRate(peak, "GFLOPS", pk, sizeof pk);
-   if (current && ui->ablate)
+   if (ui->start.server)
+      add(L, "peak", ST_NORMAL, "%s  (the server's device: not measured here)", dash);
+   else if (current && ui->ablate)
       add(L, "peak", ST_NORMAL, "%s  (ablated: not compared)", dash);
    else if (emulated)
       add(L, "peak", ST_NORMAL, "%s  (emulated tensor instructions: not compared)", dash);

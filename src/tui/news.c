@@ -145,6 +145,7 @@ bool Ui_busy(const Ui *ui) {
    switch (ui->snap.state) {
    case WS_STARTING: case WS_OPENING: case WS_WAITING: case WS_PREPARING: case WS_COMPILING: case WS_VERIFYING:
    case WS_MEASURING: case WS_VENDOR: case WS_PEAKS: case WS_TRACING: case WS_SWEEPING: case WS_INSPECTING:
+   case WS_QUEUED:
       return true;
    default:
       return false;

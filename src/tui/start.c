@@ -210,13 +210,18 @@ static int startWorker(Ui *ui, char *aerr, size_t aerrlen) {
    wi.seed = ui->start.has_seed ? ui->start.seed : Rng_freshSeed();
    wi.store = ui->start.store;
    wi.no_store = ui->start.no_store;
+   wi.server = ui->start.server;
    char err[1024];
    ui->worker = Worker_start(&wi, err, sizeof err);
    if (!ui->worker) {
       fprintf(stderr, "gemmtop: %s\n", err);
       return 1;
    }
-   ui->ahead = Ahead_start(ui->kernels_dir, Ahead_defaultThreads(), aerr, aerrlen);
+   /* On a class server the server compiles: compiling ahead here would only take the CPU. */
+   if (ui->start.server)
+      snprintf(aerr, aerrlen, "the class server %s compiles and measures", ui->start.server);
+   else
+      ui->ahead = Ahead_start(ui->kernels_dir, Ahead_defaultThreads(), aerr, aerrlen);
    /* A sweep waits for the pool's compile of its next configuration, not compiling it twice. */
    Worker_setAhead(ui->worker, ui->ahead);
    return 0;

@@ -1,0 +1,145 @@
+/* The explorer on a class server (gemmtop --server, docs/class.md): each configuration
+ * is sent to the server once, compiled, verified and timed there alone on its device,
+ * and the answer fills the snapshot as a run here would. While it waits its place in the
+ * queue is the worker's activity. Called with mu held, like measure.c. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "core/measurer.h"
+#include "explorer/worker_int.h"
+
+/* Timed launches a request asks for (the server caps them). */
+#define SERVED_REPS 10
+
+/* The server's answers while the request waits: the worker's activity. */
+static void tellWait(void *ctx, int position, double waited) {
+   Worker *w = ctx;
+   pthread_mutex_lock(&w->mu);
+   if (position > 0)
+      Worker_setState(w, WS_QUEUED, "waiting on the server: %d ahead of it (%.0f s)", position - 1, waited);
+   else
+      Worker_setState(w, WS_QUEUED, "measuring on the server (waited %.1f s)", waited);
+   pthread_mutex_unlock(&w->mu);
+}
+
+static MeasureJob job(const Worker *w, const KernelInfo *k, const Problem *p, bool cold_l2) {
+   MeasureJob j;
+   memset(&j, 0, sizeof j);
+   Util_copy(j.backend, sizeof j.backend, "server");
+   j.device = -1;
+   Util_copy(j.kernel, sizeof j.kernel, k ? k->name : "none");
+   Util_copy(j.kernels_dir, sizeof j.kernels_dir, "server");
+   j.problem = *p;
+   j.seed = w->seed;
+   j.reps = SERVED_REPS;
+   j.warmup = 1;
+   j.cold_l2 = cold_l2;
+   Util_copy(j.server, sizeof j.server, w->server);
+   if (k)
+      Util_copy(j.upload, sizeof j.upload, k->path);
+   return j;
+}
+
+static RunStatus statusOf(SweepOutcome o) {
+   switch (o) {
+   case SWEEP_OK: return RUN_OK;
+   case SWEEP_WRONG: return RUN_NOT_VERIFIED;
+   case SWEEP_INVALID: return RUN_INVALID;
+   case SWEEP_COMPILE: return RUN_COMPILE_ERROR;
+   case SWEEP_TIMEOUT: return RUN_TIMEOUT;
+   default: return RUN_DEVICE_ERROR;
+   }
+}
+
+void Served_round(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, unsigned long serial, const char *name) {
+   if (cfg->ablate) {
+      Worker_stopWith(w, RUN_INVALID, "an ablated kernel is not measured on a class server: its figures are no "
+                                      "one's to rank; run without --server to ablate");
+      return;
+   }
+   if (cfg->limits[0])
+      Worker_log(w, LOG_WARN, "%s: the step's simulated limits (%s) are not applied on the server", name, cfg->limits);
+   Worker_setState(w, WS_QUEUED, "sending %s to the server", name);
+   atomic_store(&w->cancel, 0);
+   MeasureJob j = job(w, k, &cfg->problem, cfg->cold_l2);
+   pthread_mutex_unlock(&w->mu);
+   Measurer *m = Measurer_new(&j);
+   SweepCandidate c;
+   memset(&c, 0, sizeof c);
+   bool answered = false;
+   double waited = 0;
+   int device = -1;
+   if (m) {
+      Measurer_onWait(m, tellWait, w);
+      answered = Measurer_run(m, cfg->values, k->nparams, &w->cancel, &c);
+      waited = Measurer_waited(m, &device);
+      Measurer_free(m);
+   }
+   pthread_mutex_lock(&w->mu);
+   if (!answered || serial != w->cur_serial || w->want_serial != serial)
+      return; /* changed meanwhile: the new configuration is sent next */
+   if (!m) {
+      Worker_stopWith(w, RUN_OUT_OF_MEMORY, "out of memory");
+      return;
+   }
+   WorkerSnapshot *sn = &w->snap;
+   RunStatus st = statusOf(c.outcome);
+   sn->compile_ms = c.compile_ms;
+   sn->cached = c.cached;
+   if (st != RUN_OK) {
+      Worker_log(w, LOG_ERROR, "%s on the server: %s: %s", name, SweepOutcome_name(c.outcome), c.reason);
+      Worker_stopWith(w, st, c.reason);
+      return;
+   }
+   sn->verified_run = true;
+   sn->verify.ok = true;
+   sn->verify.max_rel_err = c.max_rel_err;
+   snprintf(sn->verify.message, sizeof sn->verify.message, "verified on the server (max rel err %.2g)",
+            c.max_rel_err);
+   sn->status = RUN_OK;
+   snprintf(sn->message, sizeof sn->message, "%s", sn->verify.message);
+   Measure_addTimes(w, &c.median_ms, 1);
+   Worker_log(w, LOG_GOOD, "%s: %.2f GFLOPS on the server's device %d, verified; waited %.1f s", name, c.gflops,
+              device, waited);
+   w->phase = PH_MEASURE;
+   Worker_publish(w);
+}
+
+void Served_vendor(Worker *w) {
+   w->vendor_again = false;
+   Problem p = w->cur.problem;
+   Worker_setState(w, WS_QUEUED, "sending the vendor BLAS on %dx%dx%d to the server", p.m, p.n, p.k);
+   MeasureJob j = job(w, Catalog_find(&w->cat, w->cur.kernel), &p, w->cur.cold_l2);
+   j.upload[0] = '\0'; /* the library needs no kernel file */
+   pthread_mutex_unlock(&w->mu);
+   Measurer *m = Measurer_new(&j);
+   char name[256] = "out of memory";
+   double gflops = 0;
+   if (m) {
+      Measurer_onWait(m, tellWait, w);
+      gflops = Measurer_vendor(m, name, sizeof name);
+      Measurer_free(m);
+   }
+   pthread_mutex_lock(&w->mu);
+   VendorResult *v = &w->snap.vendor;
+   memset(v, 0, sizeof *v);
+   w->snap.vendor_done = true;
+   w->snap.vendor_problem = p;
+   w->snap.vendor_cold_l2 = w->cur.cold_l2;
+   v->status = gflops > 0 ? RUN_OK : RUN_DEVICE_ERROR;
+   v->verified = gflops > 0;
+   v->gflops = gflops;
+   v->reps = gflops > 0 ? SERVED_REPS : 0;
+   v->median_ms = v->min_ms = gflops > 0 ? Problem_flops(&p) / (gflops * 1e6) : NAN;
+   Util_copy(v->name, sizeof v->name, gflops > 0 ? name : "vendor BLAS");
+   Util_copy(v->message, sizeof v->message, name);
+   Observation_clear(&v->obs);
+   if (gflops > 0)
+      Worker_log(w, LOG_INFO, "vendor BLAS %s on the server: %.2f GFLOPS", name, gflops);
+   else
+      Worker_log(w, LOG_WARN, "vendor BLAS on the server: %s", name);
+   Worker_publish(w);
+}

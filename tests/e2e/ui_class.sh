@@ -1,0 +1,61 @@
+#!/bin/sh
+# The explorer on a class server (gemmtop --server): each configuration is measured once
+# on the server, verified there, and the screen says so; a configuration waiting behind
+# another request shows its place in the queue; the vendor BLAS comes from the server; an
+# ablation is refused. A real daemon on PoCL (gemmtop serve) and a real tmux screen.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ui_lib.sh"
+ui_init
+use_test_kernels
+KDIR=$(cd "$(dirname "$0")/../kernels/class" && pwd)
+GEMMTOP_KERNELS="$GEMMTOP_KERNELS:$KDIR"
+export GEMMTOP_KERNELS
+SOCK=$T_DIR/s
+SERVER=
+trap '[ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null; ui_tmux kill-server >/dev/null 2>&1; rm -rf "$T_DIR"' EXIT
+# shellcheck disable=SC2086 # POCL is a list of options
+"$GEMMTOP_BIN" serve $POCL --socket "$SOCK" --state "$T_DIR/state" --request-seconds 15 >"$T_DIR/serve.out" 2>&1 &
+SERVER=$!
+end=$(($(date +%s) + 60))
+until [ -S "$SOCK" ] && grep -q " start " "$T_DIR/state/serve.log" 2>/dev/null; do
+   if [ "$(date +%s)" -ge "$end" ] || ! kill -0 "$SERVER" 2>/dev/null; then
+      not_ok "the server started" "$(cat "$T_DIR/serve.out")"
+      finish
+   fi
+   sleep 0.05
+done
+
+ui_start 120 40 -- -U --server "$SOCK" --kernel mygemm03_wpt --size 128
+ui_expect_re "verify +ok verified on the server" "the configuration is verified on the server"
+ui_expect "measured on the server $SOCK" "the header says where it is measured"
+ui_expect_re "speed +[0-9.]+ GFLOPS" "with its figure"
+ui_expect "(the server's device: not measured here)" "the local peaks are not compared with it"
+ui_expect_re "ahead +off: the class server compiles" "nothing is compiled ahead here"
+ui_expect_re "BLAS +(CLBlast|[A-Za-z]+) .*GFLOPS|BLAS +[0-9.]+" "the vendor BLAS comes from the server" 60
+runs=$(grep -c "^.* run user=.* kernel=mygemm03_wpt size=128x128x128 outcome=ok" "$T_DIR/state/serve.log")
+[ "$runs" -eq 1 ] && ok "the server measured it once (its log)" || not_ok "the server measured it once ($runs)" "$(cat "$T_DIR/state/serve.log")"
+
+# Another request holds the device: the next configuration waits, and says where.
+began=$(grep -c "begin run .*kernel=class_endless" "$T_DIR/state/serve.log")
+"$GEMMTOP_BIN" run --server "$SOCK" --kernel class_endless --size 16 >"$T_DIR/busy" 2>&1 &
+busy=$!
+until_began() { [ "$(grep -c "begin run .*kernel=class_endless" "$T_DIR/state/serve.log")" -gt "$began" ]; }
+end=$(($(date +%s) + 60))
+until until_began || [ "$(date +%s)" -ge "$end" ]; do sleep 0.05; done
+until_began && ok "a long request holds the server's device" || not_ok "a long request holds the server's device"
+ui_keys Right
+ui_expect "waiting on the server: 0 ahead of it" "the next configuration shows its place in the queue"
+ui_expect_re "config +04_wide.*|verify +ok verified on the server" "the next variant is shown"
+ui_expect_re "verify +ok verified on the server" "and measured once the device is free" 60
+wait "$busy"
+grep -q "timeout" "$T_DIR/busy" && ok "the long request timed out on its own" || not_ok "the long request timed out" "$(cat "$T_DIR/busy")"
+
+# An ablation is not measured on the server.
+ui_keys a
+ui_expect_re "ablated kernel is not measured on a class server|not measured on a class server" "an ablation is refused on the server" 20
+ui_keys F10
+ui_expect_exit 0 "F10 quits"
+kill "$SERVER"
+wait "$SERVER"
+SERVER=
+finish
