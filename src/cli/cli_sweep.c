@@ -157,7 +157,25 @@ typedef struct SweepPlan_ {
    SweepModel models[SWEEP_MAX_MODELS]; /* the device models that measured (the driver's; else dev) */
    int nmodels;
    char suite[64];         /* --shapes: the suite's name ("" for --size) */
+   const char *server;     /* a class server measures (--server), on device slot server_device */
+   int server_device;
 } SweepPlan;
+
+/* The class server's device (--device: its slot there), as the server describes it. */
+static bool serverDevice(const Options *o, const char *server, SweepPlan *pl) {
+   char why[1024];
+   pl->server_device = o->sel.device ? atoi(o->sel.device) : -1;
+   if (!Measurer_serverDevice(server, pl->server_device, &pl->dev, pl->backend, sizeof pl->backend, why,
+                              sizeof why)) {
+      fprintf(stderr, "gemmtop: %s\n", why);
+      return false;
+   }
+   if (!Backend_byName(pl->backend)) {
+      fprintf(stderr, "gemmtop: the server measures with %s, which this gemmtop does not have\n", pl->backend);
+      return false;
+   }
+   return true;
+}
 
 /* Opens a size's run on its listed space: the store's key, and what it holds. False when
  * out of memory. */
@@ -169,7 +187,8 @@ static bool openRun(const SweepPlan *pl, SizeRun *run) {
                     .budget = pl->budget, .time_budget_s = o->sweep.time_budget, .t0 = pl->t0, .seed = pl->seed,
                     .reps = o->timing.reps, .warmup = o->timing.warmup,
                     .timeout_s = Sweep_timeout(o->sweep.timeout, &pl->dev), .cold_l2 = o->timing.cold_l2,
-                    .emulated = pl->emulated, .store = pl->rec->store, .fresh = o->storage.fresh,
+                    .emulated = pl->emulated, .server = pl->server, .server_device = pl->server_device,
+                    .store = pl->rec->store, .fresh = o->storage.fresh,
                     .record = store ? recordInto : NULL, .record_ctx = pl->rec};
    run->run = SweepRun_open(&su, &run->sp);
    if (run->run && SweepRun_another(run->run))
@@ -429,10 +448,11 @@ static int sizeRuns(const Options *o, const Problem *p, const char *kernels_dir,
 }
 
 /* Lists each size's valid configurations; 0, or the exit code with the message printed. */
-static int listSpaces(SweepPlan *pl, Session *s, SizeRun *runs, int nruns, unsigned free_mask) {
+static int listSpaces(SweepPlan *pl, const Backend *be, SizeRun *runs, int nruns, unsigned free_mask) {
    /* The device first: no parameter makes a kernel run where its instructions cannot. */
    char why[1024];
-   if (!Session_targetOk(s, pl->k, why, sizeof why)) {
+   ConfigTarget target = Session_targetFor(be, &pl->dev);
+   if (!Config_targetOk(pl->k, &target, why, sizeof why)) {
       fprintf(stderr, "gemmtop: refused: %s\n", why);
       return 2;
    }
@@ -451,7 +471,7 @@ static int listSpaces(SweepPlan *pl, Session *s, SizeRun *runs, int nruns, unsig
                  pl->k->name, runs[i].p.m, runs[i].p.n, runs[i].p.k, sp->invalid, sp->first_invalid);
          return 2;
       }
-      if (!Session_fits(s, &runs[i].p, err, sizeof err)) {
+      if (!Session_fitsOn(&pl->dev, &runs[i].p, err, sizeof err)) {
          fprintf(stderr, "gemmtop: %s\n", err);
          return 1;
       }
@@ -562,8 +582,12 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
          free_mask |= 1u << i;
    SizeRun *runs = calloc(SWEEP_MAX_SIZES, sizeof *runs);
    int nruns = runs ? sizeRuns(o, &p, cat.dir, runs, pl.suite, sizeof pl.suite) : -1;
-   Session *s = nruns > 0 ? Cli_openSession(o, &cat, &rc) : NULL;
-   if (!s) {
+   /* On a class server: its device, described by it; nothing is opened here. */
+   const char *server = d ? NULL : Cli_server(o);
+   Session *s = nruns > 0 && !server ? Cli_openSession(o, &cat, &rc) : NULL;
+   if (nruns > 0 && server && !serverDevice(o, server, &pl))
+      rc = 1;
+   if (!s && (!server || rc || nruns <= 0)) {
       if (!runs)
          fprintf(stderr, "gemmtop: out of host memory\n");
       free(runs);
@@ -571,8 +595,11 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
       Catalog_free(&cat);
       return nruns < 0 ? 2 : rc;
    }
-   Util_copy(pl.backend, sizeof pl.backend, Session_backend(s)->name);
-   pl.dev = *Session_device(s);
+   if (s) {
+      Util_copy(pl.backend, sizeof pl.backend, Session_backend(s)->name);
+      pl.dev = *Session_device(s);
+   }
+   pl.server = server;
    pl.seed = o->timing.has_seed ? o->timing.seed : Rng_freshSeed();
    pl.models[0].dev = pl.dev;
    planSearch(o, &pl);
@@ -587,7 +614,10 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
     * verified, but times that are not a tensor core's are not ranked. */
    pl.emulated = k->tensor && !Config_tensorPtx(k, &pl.dev.limits, p.precision);
    pl.free_mask = free_mask;
-   rc = listSpaces(&pl, s, runs, nruns, free_mask);
+   rc = listSpaces(&pl, s ? Session_backend(s) : Backend_byName(pl.backend), runs, nruns, free_mask);
+   if (!rc && server)
+      fprintf(stderr, "gemmtop: measured on the class server %s (%s), each configuration in its turn\n", server,
+              pl.dev.name);
    /* The device is the measuring processes' from here. */
    Session_close(s);
    pl.t0 = Util_nowMs();

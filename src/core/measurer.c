@@ -330,6 +330,53 @@ double Measurer_vendor(Measurer *m, char *name, size_t namelen) {
    return 0;
 }
 
+bool Measurer_serverDevice(const char *server, int slot, DeviceInfo *out, char *backend, size_t backendlen, char *why,
+                           size_t whylen) {
+   int fd = Lines_connect(server, why, whylen);
+   if (fd < 0)
+      return false;
+   struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+   sigaction(SIGPIPE, &ign, &old);
+   LineReader in;
+   LineReader_init(&in, fd);
+   char line[LINES_MAX], version[64] = "", name[32] = "";
+   size_t size = 0;
+   int used = 0;
+   bool ok = Lines_printf(fd, "device %d\n", slot) &&
+             LineReader_next(&in, line, sizeof line, Util_nowMs() + START_ALLOWANCE_S * 1e3, NULL) == 1;
+   sigaction(SIGPIPE, &old, NULL);
+   close(fd);
+   if (ok && !strncmp(line, "failed ", 7)) {
+      snprintf(why, whylen, "%s", line + 7);
+      return false;
+   }
+   if (!ok || sscanf(line, "device %63s %31s %zu %n", version, name, &size, &used) != 3 || !used) {
+      snprintf(why, whylen, "the server at %s did not describe its device", server);
+      return false;
+   }
+   if (strcmp(version, GEMMTOP_VERSION) != 0 || size != sizeof *out || strlen(line + used) != 2 * sizeof *out) {
+      snprintf(why, whylen, "the server runs gemmtop %s, this is %s: use the server's gemmtop", version,
+               GEMMTOP_VERSION);
+      return false;
+   }
+   unsigned char *bytes = (unsigned char *)out;
+   for (size_t i = 0; i < sizeof *out; i++) {
+      unsigned v;
+      if (sscanf(line + used + 2 * i, "%2x", &v) != 1) {
+         snprintf(why, whylen, "the server's description of its device is damaged");
+         return false;
+      }
+      bytes[i] = (unsigned char)v;
+   }
+   char *texts[] = {out->name, out->vendor, out->platform, out->driver, out->arch, out->version, out->pci_bus_id};
+   size_t sizes[] = {sizeof out->name, sizeof out->vendor, sizeof out->platform, sizeof out->driver,
+                     sizeof out->arch, sizeof out->version, sizeof out->pci_bus_id};
+   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+      texts[i][sizes[i] - 1] = '\0';
+   Util_copy(backend, backendlen, name);
+   return true;
+}
+
 void Measurer_free(Measurer *m) {
    if (!m)
       return;

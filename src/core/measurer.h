@@ -75,6 +75,11 @@ void Measurer_onWait(Measurer *m, MeasureWaitFn fn, void *ctx);
 /* With a server: how long the last request waited its turn, and the server's device it
  * ran on (-1 before any). */
 double Measurer_waited(const Measurer *m, int *device);
+/* A class server's device slot (-1: its first) as the server's own gemmtop sees it: its
+ * description and backend's name, for listing a sweep's space there. False with why
+ * (also when the server runs another version of gemmtop). */
+bool Measurer_serverDevice(const char *server, int slot, DeviceInfo *out, char *backend, size_t backendlen, char *why,
+                           size_t whylen);
 /* Times the vendor BLAS (CLBlast, cuBLAS, rocBLAS) on the job's device, problem and
  * inputs, verified: its GFLOPS, or 0 with why in name. name gets the library's name. */
 double Measurer_vendor(Measurer *m, char *name, size_t namelen);

@@ -171,17 +171,21 @@ bool Session_refuseIfStuck(const Session *s, RunStatus *status, char *message, s
 const Backend *Session_backend(const Session *s) { return s->be; }
 
 bool Session_fits(const Session *s, const Problem *p, char *msg, size_t msglen) {
+   return Session_fitsOn(&s->info, p, msg, msglen);
+}
+
+bool Session_fitsOn(const DeviceInfo *info, const Problem *p, char *msg, size_t msglen) {
    double es = (double)Precision_size(p->precision), ies = (double)Precision_inputSize(p->precision);
    double a = (double)Problem_sizeA(p) * ies, b = (double)Problem_sizeB(p) * ies, c = (double)Problem_sizeC(p) * es;
    double total = a + b + c * (p->beta != 0.0 ? 2 : 1);
    double largest = a > b ? (a > c ? a : c) : (b > c ? b : c);
    const double gib = 1073741824.0;
-   if (largest > (double)s->info.max_alloc || total > (double)s->info.global_mem) {
+   if (largest > (double)info->max_alloc || total > (double)info->global_mem) {
       snprintf(msg, msglen,
                "out of device memory: M=%d N=%d K=%d in %s needs %.2f GiB (A %.2f, B %.2f, C %.2f GiB); %s has %.2f GiB, "
                "largest buffer %.2f GiB",
-               p->m, p->n, p->k, Precision_name(p->precision), total / gib, a / gib, b / gib, c / gib, s->info.name,
-               s->info.global_mem / gib, s->info.max_alloc / gib);
+               p->m, p->n, p->k, Precision_name(p->precision), total / gib, a / gib, b / gib, c / gib, info->name,
+               info->global_mem / gib, info->max_alloc / gib);
       return false;
    }
    return true;

@@ -106,6 +106,8 @@ const Backend *Session_backend(const Session *s);
 /* Whether the problem's buffers fit in the device's memory; msg says why not. Cheap:
  * call it before making host inputs, so a huge size fails with a message, not a swap storm. */
 bool Session_fits(const Session *s, const Problem *p, char *msg, size_t msglen);
+/* The same for a device described, not opened (a class server's). */
+bool Session_fitsOn(const DeviceInfo *info, const Problem *p, char *msg, size_t msglen);
 
 /* Whether k can run on this session's backend and device (Config_targetOk): a kernel for
  * sm_90a is refused through OpenCL, on PoCL and on other GPUs, with the reason. */

@@ -139,6 +139,11 @@ SweepRun *SweepRun_open(const SweepSetup *setup, SweepSpace *space) {
    Util_copy(j->backend, sizeof j->backend, su->backend);
    Util_copy(j->kernel, sizeof j->kernel, su->k->name);
    Util_copy(j->kernels_dir, sizeof j->kernels_dir, su->kernels_dir);
+   if (su->server) {
+      Util_copy(j->server, sizeof j->server, su->server);
+      Util_copy(j->upload, sizeof j->upload, su->k->path);
+      j->device = su->server_device;
+   }
    r->search = Search_new(su->strategy, &r->space, su->k->nparams, su->seed);
    if (su->store)
       r->running = Store_sweepBegin(su->store, r->key, &r->another);
@@ -257,6 +262,8 @@ bool SweepRun_measureExtra(SweepRun *r, const long long *values) {
 /* The compile-ahead pool: its own session on the same device, jobs threads. NULL (and
  * said) when it cannot start: the runs compile instead. */
 static Ahead *startPool(const SweepRun *r, int jobs, const SweepEvents *ev) {
+   if (r->setup.server)
+      return NULL; /* the server compiles each configuration */
    if (jobs <= 0) {
       long cores = sysconf(_SC_NPROCESSORS_ONLN);
       jobs = (int)(cores > 0 ? cores : 1);

@@ -39,6 +39,9 @@ typedef struct SweepSetup_ {
    double timeout_s;          /* one launch may take this long (Sweep_timeout) */
    bool cold_l2;              /* timed with the L2 cold: another sweep than a warm one */
    bool emulated;             /* a tensor kernel's emulation: verified, never ranked */
+   const char *server;        /* a class server's socket: measured there, on its device slot
+                               * server_device (-1 any), nothing compiled ahead here; NULL: here */
+   int server_device;
    Store *store;              /* resumed from (unless fresh); NULL: nothing taken */
    bool fresh;                /* take nothing from the store; measure everything again */
    /* Adds a record to the store (the caller says a failure its own way); NULL: nothing

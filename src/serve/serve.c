@@ -1062,6 +1062,26 @@ static bool classStatus(Conn *c) {
    return ok;
 }
 
+/* "device SLOT" (-1: the first): the device as this gemmtop holds it, for a client of the
+ * same version that lists a sweep's space for it (Measurer_serverDevice). */
+static bool describeDevice(Conn *c, int slot) {
+   if (slot < 0)
+      slot = 0;
+   if (slot >= S.nslots)
+      return say(c, "failed the server has %d device%s (0 to %d)", S.nslots, S.nslots == 1 ? "" : "s",
+                 S.nslots - 1);
+   const unsigned char *bytes = (const unsigned char *)&S.slots[slot].info;
+   size_t n = sizeof S.slots[slot].info;
+   char *hex = malloc(2 * n + 1);
+   if (!hex)
+      return say(c, "failed out of memory on the server");
+   for (size_t i = 0; i < n; i++)
+      snprintf(hex + 2 * i, 3, "%02x", bytes[i]);
+   bool ok = Lines_printf(c->fd, "device %s %s %zu %s\n", GEMMTOP_VERSION, S.be->name, n, hex);
+   free(hex);
+   return ok;
+}
+
 /* "class VERB ARGS": the lecturer's verbs refuse anyone else. */
 static bool classCommand(Conn *c, const char *args) {
    char verb[16] = "", name[CLASS_NAME_MAX] = "", format[16] = "table";
@@ -1126,6 +1146,8 @@ static void *connection(void *arg) {
          alive = submit(c, line + 7);
       else if (!strncmp(line, "class ", 6))
          alive = classCommand(c, line + 6);
+      else if (!strncmp(line, "device ", 7))
+         alive = describeDevice(c, atoi(line + 7));
       else
          alive = say(c, "error unknown request '%.40s'", line);
    }

@@ -103,6 +103,20 @@ else
    expect_in "serve,Lecturer,mygemm01_naive" "$who" "the server's store records it with the roster's name"
 fi
 
+# A sweep on the server: the space listed for the server's device, each configuration
+# measured there in its turn (the server's log has them, under the student's account).
+before=$(grep -c " run user=20003 .*kernel=mygemm03_wpt .*outcome=" "$STATE/serve.log")
+run_as 20003 sweep --server "$SOCK" --kernel mygemm03_wpt --size 64 --budget 3 --no-store --format json
+expect_rc 0 "a student's sweep on the server"
+expect_in "measured on the class server $SOCK" "$ERR" "it says where it measures"
+n=$(printf '%s\n' "$OUT" | grep -c '"outcome":"ok"')
+after=$(grep -c " run user=20003 .*kernel=mygemm03_wpt .*outcome=" "$STATE/serve.log")
+if [ "$n" -eq 3 ] && [ $((after - before)) -eq 3 ]; then
+   ok "3 configurations verified, each measured once on the server"
+else
+   not_ok "3 configurations measured on the server ($n ok, $((after - before)) in the server's log)" "$OUT $ERR"
+fi
+
 # Someone not on the roster is refused by the server, whatever they claim.
 if [ "$DISTINCT" = yes ]; then
    run_as 20099 run --server "$SOCK" --kernel mygemm01_naive --size 64
