@@ -29,7 +29,7 @@ static Selection explorerSelection(const Options *o) {
 /* No command: the explorer, started where the options say (the options table refuses
  * any other word). */
 static int explore(const Options *o) {
-   UiStart start = {.sel = explorerSelection(o), .server = Cli_server(o), .seed = o->timing.seed, .has_seed = o->timing.has_seed, .ascii = o->output.ascii,
+   UiStart start = {.sel = explorerSelection(o), .server = Cli_server(o), .assignment = o->cls.assignment, .seed = o->timing.seed, .has_seed = o->timing.has_seed, .ascii = o->output.ascii,
                     .no_color = o->output.no_color, .sweep_budget = o->sweep.budget, .sweep_exhaustive = o->sweep.exhaustive,
                     .sweep_strategy = o->sweep.strategy,
                     .sweep_timeout = o->sweep.timeout, .store = o->storage.path, .no_store = o->storage.off,
@@ -42,7 +42,8 @@ static int lesson(const Options *o) {
    int rc = Cli_lesson(o);
    if (rc != CLI_LESSON_START)
       return rc;
-   UiStart start = {.sel = explorerSelection(o), .server = Cli_server(o), .seed = o->timing.seed,
+   UiStart start = {.sel = explorerSelection(o), .server = Cli_server(o), .assignment = o->cls.assignment,
+                    .seed = o->timing.seed,
                     .has_seed = o->timing.has_seed, .ascii = o->output.ascii,
                     .no_color = o->output.no_color, .lesson = o->positional[0], .banks = o->banks.count,
                     .bank_width = o->banks.bank_width, .simd_width = o->banks.simd_width};

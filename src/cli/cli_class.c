@@ -18,11 +18,9 @@
 #include "base/lines.h"
 #include "base/rng.h"
 #include "base/util.h"
+#include "core/classclient.h"
 #include "core/measurer.h"
 #include "serve/serve.h"
-
-/* How long a client waits for a class answer that is not a measurement. */
-#define CLASS_ANSWER_S 120.0
 
 const char *Cli_server(const Options *o) {
    if (o->cls.server)
@@ -180,60 +178,38 @@ int Cli_runRemote(const Options *o) {
 
 /* ---- the class's requests ---- */
 
-/* Reads a class answer: "text" lines to out, "wait" lines told, "file" blocks written into
- * dir (export), up to "end". Returns 0, or 1 after an "error" or a lost server (said). */
-static int readAnswer(int fd, LineReader *in, FILE *out, const char *dir, int *judged) {
-   char line[LINES_MAX], why[512];
-   int last = -1, files = 0;
-   for (;;) {
-      int got = LineReader_next(in, line, sizeof line, Util_nowMs() + CLASS_ANSWER_S * 1e3, NULL);
-      if (got != 1) {
-         fprintf(stderr, "gemmtop: the server %s\n", got < 0 ? "did not answer in time" : "closed the connection");
-         return 1;
-      }
-      int position;
-      double waited;
-      unsigned long long len;
-      char name[200];
-      if (!strcmp(line, "end")) {
-         if (dir)
-            fprintf(stderr, "gemmtop: %d file%s written in %s\n", files, files == 1 ? "" : "s", dir);
-         return 0;
-      }
-      if (!strncmp(line, "text ", 5) || !strcmp(line, "text"))
-         fprintf(out, "%s\n", line[4] ? line + 5 : "");
-      else if (sscanf(line, "wait %d %lf", &position, &waited) == 2)
-         tellWait(&last, position, waited);
-      else if (judged && sscanf(line, "judged %d", judged) == 1)
-         continue;
-      else if (!strncmp(line, "submitted ", 10))
-         fprintf(stderr, "gemmtop: submission %s taken; it is judged in turn\n", line + 10);
-      else if (!strncmp(line, "error ", 6) || !strncmp(line, "failed ", 7)) {
-         fprintf(stderr, "gemmtop: %s\n", strchr(line, ' ') + 1);
-         return 1;
-      } else if (sscanf(line, "file %199s %llu", name, &len) == 2) {
-         char *data = len <= (1ull << 30) ? malloc(len + 1) : NULL;
-         if (!data || !LineReader_bytes(in, data, len, Util_nowMs() + CLASS_ANSWER_S * 1e3)) {
-            free(data);
-            fprintf(stderr, "gemmtop: the server's file %s did not arrive whole\n", name);
-            return 1;
-         }
-         char path[2048];
-         snprintf(path, sizeof path, "%s/%s", dir ? dir : ".", strchr(name, '/') ? "unnamed" : name);
-         int f = dir ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600) : -1;
-         bool ok = f >= 0 && Lines_write(f, data, len);
-         snprintf(why, sizeof why, "%s", strerror(errno));
-         if (f >= 0)
-            close(f);
-         free(data);
-         if (!ok) {
-            fprintf(stderr, "gemmtop: %s not written: %s (an existing file is never replaced)\n", path, why);
-            return 1;
-         }
-         files++;
-      }
-      (void)fd;
-   }
+typedef struct AskCtx_ {
+   FILE *out;
+   const char *dir;          /* export: where the files go */
+   int files, last;
+} AskCtx;
+
+static void askText(void *ctx, const char *line) {
+   fprintf(((AskCtx *)ctx)->out, "%s\n", line);
+}
+
+static void askWait(void *ctx, int position, double waited) {
+   tellWait(&((AskCtx *)ctx)->last, position, waited);
+}
+
+static void askNote(void *ctx, const char *line) {
+   (void)ctx;
+   fprintf(stderr, "gemmtop: %s\n", line);
+}
+
+/* An exported file into the folder, never over one that exists. */
+static bool askFile(void *ctx, const char *name, const char *data, size_t len, char *why, size_t whylen) {
+   AskCtx *a = ctx;
+   char path[2048];
+   snprintf(path, sizeof path, "%s/%s", a->dir, name);
+   int f = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+   bool ok = f >= 0 && Lines_write(f, data, len);
+   if (!ok)
+      snprintf(why, whylen, "%s not written: %s (an existing file is never replaced)", path, strerror(errno));
+   if (f >= 0)
+      close(f);
+   a->files += ok;
+   return ok;
 }
 
 /* Sends line (and before it, a file) and prints the answer. */
@@ -243,35 +219,17 @@ static int ask(const Options *o, const char *file, const char *line, FILE *out, 
       fprintf(stderr, "gemmtop: which server? give --server SOCKET (or set GEMMTOP_SERVER)\n");
       return 2;
    }
+   AskCtx a = {.out = out, .dir = dir, .last = -1};
+   ClassReply reply = {.text = askText, .wait = askWait, .note = askNote, .file = dir ? askFile : NULL, .ctx = &a};
    char why[1024];
-   int fd = Lines_connect(server, why, sizeof why);
-   if (fd < 0) {
-      fprintf(stderr, "gemmtop: %s\n", why);
-      return 1;
-   }
-   /* A server that refuses closes its end: a write then fails, it does not kill us. */
-   struct sigaction ign = {.sa_handler = SIG_IGN};
-   sigaction(SIGPIPE, &ign, NULL);
-   bool sent = true;
-   if (file) {
-      size_t len = 0;
-      char *text = Util_readUserFile(file, UTIL_MAX_KERNEL_BYTES, &len, why, sizeof why);
-      if (!text) {
-         fprintf(stderr, "gemmtop: %s: %s\n", file, why);
-         close(fd);
-         return 2;
-      }
-      const char *base = strrchr(file, '/');
-      sent = Lines_printf(fd, "file %s %zu\n", base ? base + 1 : file, len) && Lines_write(fd, text, len);
-      free(text);
-   }
-   sent = sent && Lines_printf(fd, "%s\n", line);
-   LineReader in;
-   LineReader_init(&in, fd);
-   /* Even when sending failed: a server that refused us says why before it closes. */
-   (void)sent;
-   int rc = readAnswer(fd, &in, out, dir, judged);
-   close(fd);
+   int verdict = -1;
+   int rc = ClassClient_ask(server, file, line, &reply, &verdict, why, sizeof why);
+   if (judged)
+      *judged = verdict > 0;
+   if (rc)
+      fprintf(stderr, "gemmtop: %s%s%s\n", rc == 2 && file ? file : "", rc == 2 && file ? ": " : "", why);
+   else if (dir)
+      fprintf(stderr, "gemmtop: %d file%s written in %s\n", a.files, a.files == 1 ? "" : "s", dir);
    return rc;
 }
 

@@ -530,7 +530,8 @@ static const OptionSpec table[] = {
      .help = "with less free disk than this where the server keeps its records, it takes nothing new and says why",
      .dflt = "256"},
     {.group = GROUP_CLASS, .name = "assignment", .value = "NAME", .kind = OPT_TEXT, .field = F(cls.assignment),
-     .commands = CMD(SUBMIT), .help = "the assignment to submit to ('gemmtop class list' shows them)"},
+     .commands = CMD(SUBMIT) | CMD(EXPLORER) | CMD(LESSON),
+     .help = "the assignment to submit to ('gemmtop class list' shows them; the explorer: J submits)"},
     {.group = GROUP_GENERAL, .name = "help", .letter = 'h', .kind = OPT_FLAG, .apply = applyHelp, .commands = EVERY, .help = "this help"},
     {.group = GROUP_GENERAL, .name = "version", .kind = OPT_FLAG, .apply = applyVersion, .commands = EVERY, .help = "the version"},
 };

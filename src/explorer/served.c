@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "core/classclient.h"
 #include "core/measurer.h"
 #include "explorer/worker_int.h"
 
@@ -142,4 +143,50 @@ void Served_vendor(Worker *w) {
    else
       Worker_log(w, LOG_WARN, "vendor BLAS on the server: %s", name);
    Worker_publish(w);
+}
+
+/* The submission's answer, a line at a time, into the log. */
+static void logText(void *ctx, const char *line) {
+   Worker *w = ctx;
+   if (!*line)
+      return;
+   pthread_mutex_lock(&w->mu);
+   Worker_log(w, LOG_INFO, "%s", line);
+   pthread_mutex_unlock(&w->mu);
+}
+
+void Served_submit(Worker *w) {
+   w->submit_req = false;
+   char assignment[sizeof w->assignment];
+   Util_copy(assignment, sizeof assignment, w->assignment);
+   const KernelInfo *k = Catalog_find(&w->cat, w->cur.kernel);
+   if (!w->server[0] || !k) {
+      Worker_log(w, LOG_ERROR, "nothing submitted: %s", !k ? "no kernel is chosen" : "no class server (--server)");
+      return;
+   }
+   /* Every value, not only those changed: the server resolves them against the file sent. */
+   char sets[1024] = "", line[1200], file[sizeof k->path], name[640];
+   for (int i = 0; i < k->nparams; i++) {
+      size_t used = strlen(sets);
+      snprintf(sets + used, sizeof sets - used, "%s%s=%lld", i ? "," : "", k->params[i].name, w->cur.values[i]);
+   }
+   snprintf(line, sizeof line, "submit %s %s", assignment, sets[0] ? sets : "-");
+   Util_copy(file, sizeof file, k->path);
+   Worker_label(w, &w->cur, name, sizeof name);
+   WorkerState before = w->snap.state;
+   Worker_setState(w, WS_QUEUED, "submitting %s to %s", name, assignment);
+   Worker_log(w, LOG_INFO, "submitting %s to assignment %s", name, assignment);
+   pthread_mutex_unlock(&w->mu);
+   ClassReply reply = {.text = logText, .wait = tellWait, .note = logText, .ctx = w};
+   int judged = -1;
+   char why[1024] = "";
+   int rc = ClassClient_ask(w->server, file, line, &reply, &judged, why, sizeof why);
+   pthread_mutex_lock(&w->mu);
+   if (rc)
+      Worker_log(w, LOG_ERROR, "submission to %s: %s", assignment, why);
+   else
+      Worker_log(w, judged > 0 ? LOG_GOOD : LOG_ERROR, "submission of %s to %s: %s", name, assignment,
+                 judged > 0 ? "verified (class board: gemmtop class board)" : "not verified (the log says why)");
+   Worker_setState(w, before == WS_QUEUED ? WS_SERVED : before, "%s",
+                   w->phase == PH_MEASURE ? "measured on the server (a change measures again)" : "submitted");
 }

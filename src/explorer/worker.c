@@ -141,6 +141,8 @@ static bool requestedJob(Worker *w) {
       Measure_peaks(w);
       w->disturbed = true;
    }
+   else if (w->submit_req)
+      Served_submit(w);
    else if (w->sweep_req)
       SweepJob_begin(w);
    else if (w->sweep->running)
@@ -438,6 +440,14 @@ static void request(Worker *w, bool *flag) {
 void Worker_reload(Worker *w) { request(w, &w->reload); }
 void Worker_measurePeaks(Worker *w) { request(w, &w->peaks); }
 void Worker_measureVendor(Worker *w) { request(w, &w->vendor_again); }
+
+void Worker_submit(Worker *w, const char *assignment) {
+   pthread_mutex_lock(&w->mu);
+   Util_copy(w->assignment, sizeof w->assignment, assignment);
+   w->submit_req = true;
+   pthread_cond_signal(&w->cv);
+   pthread_mutex_unlock(&w->mu);
+}
 
 
 bool Worker_snapshot(Worker *w, WorkerSnapshot *out, unsigned long *seen) {

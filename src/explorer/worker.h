@@ -207,6 +207,9 @@ void Worker_cancel(Worker *w);
 void Worker_reload(Worker *w);
 void Worker_measurePeaks(Worker *w);
 void Worker_measureVendor(Worker *w);
+/* On a class server: submits the current configuration (its kernel file and values) to
+ * the assignment; the verdict comes in the log. */
+void Worker_submit(Worker *w, const char *assignment);
 
 /* Whether the bank pane is shown: the worker traces each verified configuration once
  * while it is. */

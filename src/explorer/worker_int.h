@@ -34,6 +34,8 @@ struct Worker_ {
    int want_device;
    unsigned long device_serial;
    bool paused, quit, reload, peaks, vendor_again, finished;
+   bool submit_req;             /* submit the current configuration to assignment (a class server) */
+   char assignment[48];
    bool held;                /* the user cancelled: not even a first run until resumed */
    bool banks_want;
    bool banks_ready;         /* banks_out waits for the UI */
@@ -112,6 +114,9 @@ void Measure_addTimes(Worker *w, const double *times_ms, int n);
  * its place in the queue shown while it waits; the vendor BLAS there. */
 void Served_round(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, unsigned long serial, const char *name);
 void Served_vendor(Worker *w);
+/* The current configuration's kernel file and values submitted to w->assignment; the
+ * answer (the judged figures, or why not) goes to the log. */
+void Served_submit(Worker *w);
 /* Opens the device asked for (the old session stays when that fails). */
 void Measure_openDevice(Worker *w);
 void Measure_reloadCatalog(Worker *w);

@@ -205,6 +205,19 @@ static void sweepAxisKey(Ui *ui, int ch) { SweepView_cycleX(ui); }
 static void sweepBestKey(Ui *ui, int ch) { SweepView_applyBest(ui); }
 static void sweepStrategyKey(Ui *ui, int ch) { SweepView_cycleStrategy(ui); }
 
+/* J: the configuration to a class server's assignment, judged there (docs/class.md). */
+static void submitKey(Ui *ui, int ch) {
+   if (!ui->start.server)
+      Ui_flash(ui, ST_WARN, "J submits to a class server: start gemmtop with --server SOCKET --assignment NAME");
+   else if (!ui->start.assignment)
+      Ui_flash(ui, ST_WARN, "J submits to an assignment: start gemmtop with --assignment NAME ('gemmtop class list')");
+   else {
+      Worker_submit(ui->worker, ui->start.assignment);
+      Ui_flash(ui, ST_NORMAL, "submitted to %s: judged in turn on the server; the log gives the verdict",
+               ui->start.assignment);
+   }
+}
+
 /* ---- the table, in the help's order ---- */
 
 static const KeyBinding bindings[] = {
@@ -247,6 +260,8 @@ static const KeyBinding bindings[] = {
     {{'B'}, "B", NULL, "apply the sweep's best configuration (Enter in its pane)", sweepBestKey, false},
     {{'Y'}, "Y", NULL, "sweep: the next search strategy (random, exhaustive, anneal, genetic, bayes)",
      sweepStrategyKey, false},
+    {{'J'}, "J", NULL, "class server: submit this configuration to the assignment (--server, --assignment)",
+     submitKey, false},
     {{'v'}, "v", NULL, "inspect pane: the compiled code or the kernel after the preprocessor", PaneKeys_focused,
      false},
     {{'L'}, "L", NULL, "lessons: choose one and start it on its first step", lessonsKey, false},

@@ -22,6 +22,7 @@ typedef struct UiStart_ {
    const char *store;        /* the results store (--store; NULL: the default) */
    bool no_store;            /* --no-store: record nothing, show nothing stored */
    const char *server;       /* a class server's socket: measured there (NULL: here) */
+   const char *assignment;   /* J submits to it (on the server) */
    const char *lesson;       /* gemmtop lesson NAME: start on its first step (NULL: none);
                                 sel's M, N, K, when given, override every step's */
 } UiStart;

@@ -25,7 +25,9 @@ until [ -S "$SOCK" ] && grep -q " start " "$T_DIR/state/serve.log" 2>/dev/null; 
    sleep 0.05
 done
 
-ui_start 120 40 -- -U --server "$SOCK" --kernel mygemm03_wpt --size 128
+"$GEMMTOP_BIN" class assign lab --server "$SOCK" --sizes 64 --rounds 2 >"$T_DIR/assign" 2>&1 ||
+   not_ok "the assignment is published" "$(cat "$T_DIR/assign")"
+ui_start 120 40 -- -U --server "$SOCK" --assignment lab --kernel mygemm03_wpt --size 128
 ui_expect_re "verify +ok verified on the server" "the configuration is verified on the server"
 ui_expect "measured on the server $SOCK" "the header says where it is measured"
 ui_expect_re "speed +[0-9.]+ GFLOPS" "with its figure"
@@ -49,6 +51,15 @@ ui_expect_re "config +04_wide.*|verify +ok verified on the server" "the next var
 ui_expect_re "verify +ok verified on the server" "and measured once the device is free" 60
 wait "$busy"
 grep -q "timeout" "$T_DIR/busy" && ok "the long request timed out on its own" || not_ok "the long request timed out" "$(cat "$T_DIR/busy")"
+
+# J submits the configuration: judged on the server, the verdict in the log.
+ui_keys J
+ui_expect "submitted to lab: judged in turn on the server" "J submits to the assignment"
+ui_expect_re "submission of mygemm04_wide .* to lab: verified" "the log gives the verdict" 90
+ui_expect_re "64x64x64: [0-9.]+ GFLOPS" "and the judged figure" 20
+"$GEMMTOP_BIN" class mine lab --server "$SOCK" >"$T_DIR/mine" 2>&1
+grep -q "class_honest\|mygemm04_wide.cl" "$T_DIR/mine" && grep -q "verified, " "$T_DIR/mine" &&
+   ok "class mine lists it, verified" || not_ok "class mine lists it, verified" "$(cat "$T_DIR/mine")"
 
 # An ablation is not measured on the server.
 ui_keys a
