@@ -48,6 +48,7 @@ BoardRow *Board_rows(const Submission *subs, int nsubs, const BoardViewer *viewe
       BoardRow *row = &rows[r];
       if (r == *n) {
          who[(*n)++] = s->uid;
+         row->uid = s->uid;
          row->gflops = row->pct = row->max_rel_err = NAN;
          row->you = s->uid == viewer->uid;
          if (viewer->lecturer || viewer->names_shown || row->you)
@@ -75,11 +76,34 @@ BoardRow *Board_rows(const Submission *subs, int nsubs, const BoardViewer *viewe
    return rows;
 }
 
+void Board_ladderBest(const Submission *subs, int nsubs, const BoardLadder *ladder, const Submission **best) {
+   for (int i = 0; ladder && i < ladder->nsteps; i++) {
+      best[i] = NULL;
+      for (int j = 0; j < nsubs; j++) {
+         const Submission *s = &subs[j];
+         if (strcmp(s->state, "judged") != 0 || !s->verified || !isfinite(s->gflops) || s->step != ladder->steps[i].step ||
+             strcmp(s->ladder, ladder->name) != 0)
+            continue;
+         if (!best[i] || s->gflops > best[i]->gflops)
+            best[i] = s;
+      }
+   }
+}
+
+/* The name this viewer sees for uid: its row's. */
+static const char *nameOf(const BoardRow *rows, int n, uid_t uid) {
+   for (int i = 0; i < n; i++)
+      if (rows[i].uid == uid)
+         return rows[i].name;
+   return "?";
+}
+
+/* v in fmt, or a dash as wide as fmt's field ("%12.2f": 12) when it is unknown. */
 static void putFigure(TextBuf *t, const char *fmt, double v) {
    if (isfinite(v))
       TextBuf_put(t, fmt, v);
    else
-      TextBuf_put(t, "-");
+      TextBuf_put(t, "%*s", atoi(fmt + 1), "-");
 }
 
 static void renderTable(TextBuf *t, const Assignment *a, const BoardRow *rows, int n) {
@@ -125,7 +149,11 @@ static void addNumber(cJSON *o, const char *key, double v) {
       cJSON_AddNullToObject(o, key);
 }
 
-static bool renderJson(TextBuf *t, const Assignment *a, const BoardRow *rows, int n) {
+static bool renderLadder(TextBuf *t, const BoardLadder *ladder, const Submission *subs, int nsubs, const BoardRow *rows,
+                         int n, BoardFormat format, cJSON *json);
+
+static bool renderJson(TextBuf *t, const Assignment *a, const BoardRow *rows, int n, const BoardLadder *ladder,
+                       const Submission *subs, int nsubs) {
    cJSON *root = cJSON_CreateObject();
    cJSON *list = root ? cJSON_AddArrayToObject(root, "rows") : NULL;
    if (!list) {
@@ -152,6 +180,10 @@ static bool renderJson(TextBuf *t, const Assignment *a, const BoardRow *rows, in
       cJSON_AddNumberToObject(o, "verified", r->verified);
       cJSON_AddStringToObject(o, "kernel", r->kernel);
    }
+   if (!renderLadder(t, ladder, subs, nsubs, rows, n, BOARD_JSON, root)) {
+      cJSON_Delete(root);
+      return false;
+   }
    char *text = cJSON_PrintUnformatted(root);
    cJSON_Delete(root);
    if (!text)
@@ -163,7 +195,8 @@ static bool renderJson(TextBuf *t, const Assignment *a, const BoardRow *rows, in
 
 /* The page: a ranking table and a bar chart (inline SVG, no script), readable on a
  * projector; it refreshes itself every 30 s. */
-static void renderHtml(TextBuf *t, const Assignment *a, const BoardRow *rows, int n) {
+static void renderHtml(TextBuf *t, const Assignment *a, const BoardRow *rows, int n, const BoardLadder *ladder,
+                       const Submission *subs, int nsubs) {
    TextBuf_put(t, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                   "<meta http-equiv=\"refresh\" content=\"30\"><title>gemmtop board: ");
    TextBuf_putXml(t, a->name);
@@ -225,17 +258,78 @@ static void renderHtml(TextBuf *t, const Assignment *a, const BoardRow *rows, in
    }
    if (n == 0)
       TextBuf_put(t, "<tr><td colspan=\"6\" class=\"n\">No submissions yet.</td></tr>\n");
+   TextBuf_put(t, "</table>\n");
+   if (!renderLadder(t, ladder, subs, nsubs, rows, n, BOARD_HTML, NULL))
+      t->failed = true;
    char when[64];
    time_t now = time(NULL);
    struct tm tm;
    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime_r(&now, &tm));
-   TextBuf_put(t, "</table>\n<p>Made by gemmtop serve at %s. Every figure is the median of judged launches, each on "
+   TextBuf_put(t, "<p>Made by gemmtop serve at %s. Every figure is the median of judged launches, each on "
                   "inputs no one saw before, timed by the server with device events.</p>\n</body></html>\n",
                when);
 }
 
+/* The ladder's steps with the class's best of each (table, JSON or HTML). */
+static bool renderLadder(TextBuf *t, const BoardLadder *ladder, const Submission *subs, int nsubs, const BoardRow *rows,
+                         int n, BoardFormat format, cJSON *json) {
+   if (!ladder || !ladder->name[0] || ladder->nsteps <= 0)
+      return true;
+   const Submission **best = calloc((size_t)ladder->nsteps, sizeof *best);
+   if (!best)
+      return false;
+   Board_ladderBest(subs, nsubs, ladder, best);
+   cJSON *list = json ? cJSON_AddArrayToObject(json, "ladder") : NULL;
+   if (format == BOARD_TABLE)
+      TextBuf_put(t, "\nLadder %s: the class's best verified submission of each step\n%4s  %-22s %12s  %s\n",
+                  ladder->name, "step", "kernel", "GFLOPS", "student");
+   else if (format == BOARD_HTML) {
+      TextBuf_put(t, "<h2>The ladder: ");
+      TextBuf_putXml(t, ladder->name);
+      TextBuf_put(t, "</h2>\n<table id=\"ladder\"><tr><th>step</th><th class=\"n\">kernel</th>"
+                     "<th class=\"n\">idea</th><th>class best GFLOPS</th><th class=\"n\">student</th></tr>\n");
+   }
+   for (int i = 0; i < ladder->nsteps; i++) {
+      const BoardStep *st = &ladder->steps[i];
+      const Submission *b = best[i];
+      const char *who = b ? nameOf(rows, n, b->uid) : "-";
+      if (format == BOARD_TABLE) {
+         TextBuf_put(t, "%4d  %-22s ", st->step, st->kernel);
+         putFigure(t, "%12.2f", b ? b->gflops : NAN);
+         TextBuf_put(t, "  %s\n", who);
+      } else if (format == BOARD_HTML) {
+         TextBuf_put(t, "<tr><td>%d</td><td class=\"n\">", st->step);
+         TextBuf_putXml(t, st->kernel);
+         TextBuf_put(t, "</td><td class=\"n\">");
+         TextBuf_putXml(t, st->title);
+         TextBuf_put(t, "</td><td>");
+         putFigure(t, "%.2f", b ? b->gflops : NAN);
+         TextBuf_put(t, "</td><td class=\"n\">");
+         TextBuf_putXml(t, who);
+         TextBuf_put(t, "</td></tr>\n");
+      } else if (list) {
+         cJSON *o = cJSON_CreateObject();
+         if (!o)
+            break;
+         cJSON_AddItemToArray(list, o);
+         cJSON_AddNumberToObject(o, "step", st->step);
+         cJSON_AddStringToObject(o, "kernel", st->kernel);
+         cJSON_AddStringToObject(o, "title", st->title);
+         addNumber(o, "gflops", b ? b->gflops : NAN);
+         if (b)
+            cJSON_AddStringToObject(o, "student", who);
+         else
+            cJSON_AddNullToObject(o, "student");
+      }
+   }
+   if (format == BOARD_HTML)
+      TextBuf_put(t, "</table>\n");
+   free(best);
+   return true;
+}
+
 char *Board_render(const Assignment *a, const Submission *subs, int nsubs, const BoardViewer *viewer,
-                   BoardFormat format) {
+                   const BoardLadder *ladder, BoardFormat format) {
    int n = 0;
    BoardRow *rows = Board_rows(subs, nsubs, viewer, &n);
    if (!rows)
@@ -244,16 +338,18 @@ char *Board_render(const Assignment *a, const Submission *subs, int nsubs, const
    switch (format) {
    case BOARD_TABLE:
       renderTable(&t, a, rows, n);
+      if (!renderLadder(&t, ladder, subs, nsubs, rows, n, format, NULL))
+         t.failed = true;
       break;
    case BOARD_CSV:
       renderCsv(&t, rows, n);
       break;
    case BOARD_JSON:
-      if (!renderJson(&t, a, rows, n))
+      if (!renderJson(&t, a, rows, n, ladder, subs, nsubs))
          t.failed = true;
       break;
    case BOARD_HTML:
-      renderHtml(&t, a, rows, n);
+      renderHtml(&t, a, rows, n, ladder, subs, nsubs);
       break;
    }
    free(rows);

@@ -22,6 +22,7 @@ typedef struct BoardViewer_ {
 
 typedef struct BoardRow_ {
    int rank;              /* 1..; 0: nothing verified yet */
+   uid_t uid;
    char name[64];         /* as this viewer may see it */
    bool you;
    double gflops, pct;    /* the best verified submission's (NaN: none) */
@@ -31,11 +32,28 @@ typedef struct BoardRow_ {
    long long id, time;    /* the best one */
 } BoardRow;
 
+/* A step of the ladder the assignment starts from (the server's kernels): the board shows
+ * the class's best verified submission of each step, by the ladder and step the
+ * submitted file's metadata names. */
+typedef struct BoardStep_ {
+   int step;
+   char kernel[64];
+   char title[128];
+} BoardStep;
+
+typedef struct BoardLadder_ {
+   char name[32];            /* "" none */
+   const BoardStep *steps;
+   int nsteps;
+} BoardLadder;
+
 /* The rows for viewer, ranked (malloc'ed, *n of them). */
 BoardRow *Board_rows(const Submission *subs, int nsubs, const BoardViewer *viewer, int *n);
 /* The board as text in format (malloc'ed), NULL when out of memory. */
 char *Board_render(const Assignment *a, const Submission *subs, int nsubs, const BoardViewer *viewer,
-                   BoardFormat format);
+                   const BoardLadder *ladder, BoardFormat format);
+/* The best verified submission of each step of ladder (NULL where none), into best. */
+void Board_ladderBest(const Submission *subs, int nsubs, const BoardLadder *ladder, const Submission **best);
 bool Board_parseFormat(const char *word, BoardFormat *out);
 
 #endif

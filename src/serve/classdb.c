@@ -21,7 +21,8 @@ static const char schema[] =
     " sizes TEXT NOT NULL, precision TEXT NOT NULL, rounds INTEGER NOT NULL, cold_l2 INTEGER NOT NULL,"
     " open INTEGER NOT NULL, created INTEGER NOT NULL, closed INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS submissions (id INTEGER PRIMARY KEY, assignment TEXT NOT NULL, uid INTEGER NOT NULL,"
-    " user TEXT NOT NULL, time INTEGER NOT NULL, file TEXT NOT NULL, kernel TEXT NOT NULL, sets TEXT NOT NULL,"
+    " user TEXT NOT NULL, time INTEGER NOT NULL, file TEXT NOT NULL, kernel TEXT NOT NULL, ladder TEXT NOT NULL,"
+    " step INTEGER NOT NULL, sets TEXT NOT NULL,"
     " source BLOB NOT NULL, state TEXT NOT NULL, verified INTEGER NOT NULL, gflops REAL, pct REAL,"
     " max_rel_err REAL, waited_s REAL, device TEXT NOT NULL, detail TEXT NOT NULL, reason TEXT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS submissions_of ON submissions(assignment, uid);";
@@ -198,7 +199,8 @@ Assignment *ClassDb_list(ClassDb *c, int *n) {
 bool ClassDb_submit(ClassDb *c, Submission *s, const char *source, size_t len, char *err, size_t errlen) {
    sqlite3_stmt *st = prepare(c,
                               "INSERT INTO submissions (assignment, uid, user, time, file, kernel, sets, source, state,"
-                              " verified, device, detail, reason) VALUES (?,?,?,?,?,?,?,?,'queued',0,'','','')",
+                              " verified, device, detail, reason, ladder, step)"
+                              " VALUES (?,?,?,?,?,?,?,?,'queued',0,'','','',?,?)",
                               err, errlen);
    if (!st)
       return false;
@@ -210,6 +212,8 @@ bool ClassDb_submit(ClassDb *c, Submission *s, const char *source, size_t len, c
    sqlite3_bind_text(st, 6, s->kernel, -1, SQLITE_STATIC);
    sqlite3_bind_text(st, 7, s->sets, -1, SQLITE_STATIC);
    sqlite3_bind_blob(st, 8, source, (int)len, SQLITE_STATIC);
+   sqlite3_bind_text(st, 9, s->ladder, -1, SQLITE_STATIC);
+   sqlite3_bind_int(st, 10, s->step);
    if (!done(c, st, err, errlen))
       return false;
    s->id = sqlite3_last_insert_rowid(c->db);
@@ -240,7 +244,7 @@ Submission *ClassDb_submissions(ClassDb *c, const char *assignment, uid_t uid, c
    *n = 0;
    sqlite3_stmt *st = prepare(c,
                               "SELECT id, assignment, uid, user, time, file, kernel, sets, state, verified, gflops,"
-                              " pct, max_rel_err, waited_s, device, detail, reason FROM submissions"
+                              " pct, max_rel_err, waited_s, device, detail, reason, ladder, step FROM submissions"
                               " WHERE (?1 = '' OR assignment = ?1) AND (?2 < 0 OR uid = ?2) AND (?3 IS NULL OR state = ?3)"
                               " ORDER BY id",
                               NULL, 0);
@@ -275,6 +279,8 @@ Submission *ClassDb_submissions(ClassDb *c, const char *assignment, uid_t uid, c
       text(st, 14, s->device, sizeof s->device);
       text(st, 15, s->detail, sizeof s->detail);
       text(st, 16, s->reason, sizeof s->reason);
+      text(st, 17, s->ladder, sizeof s->ladder);
+      s->step = sqlite3_column_int(st, 18);
    }
    sqlite3_finalize(st);
    return all;

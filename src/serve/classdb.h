@@ -31,6 +31,8 @@ typedef struct Submission_ {
    long long time;
    char file[80];            /* the file's name as sent */
    char kernel[64];          /* the kernel its metadata names */
+   char ladder[32];          /* and the ladder and step it says it is ("" and 0: none) */
+   int step;
    char sets[256];
    char state[12];           /* "queued", "judged" */
    bool verified;            /* every judged launch on every size was right */

@@ -670,6 +670,38 @@ static bool validName(const char *name) {
    return true;
 }
 
+static int byStep(const void *a, const void *b) {
+   return ((const BoardStep *)a)->step - ((const BoardStep *)b)->step;
+}
+
+/* The ladder of the kernel an assignment starts from (the server's kernels): its steps in
+ * order, into steps (at most max); *ladder's name "" when there is none. */
+static void ladderOf(const Assignment *a, BoardLadder *ladder, BoardStep *steps, int max) {
+   memset(ladder, 0, sizeof *ladder);
+   ladder->steps = steps;
+   Catalog cat;
+   char err[512];
+   if (!a->kernel[0] || !Catalog_load(&cat, S.kernels, err, sizeof err))
+      return;
+   const KernelInfo *start = Catalog_find(&cat, a->kernel);
+   if (start && start->ladder[0]) {
+      Util_copy(ladder->name, sizeof ladder->name, start->ladder);
+      for (int i = 0; i < cat.count && ladder->nsteps < max; i++) {
+         const KernelInfo *k = &cat.kernels[i];
+         if (strcmp(k->ladder, start->ladder) != 0 || k->hidden)
+            continue;
+         BoardStep *st = &steps[ladder->nsteps++];
+         st->step = k->step;
+         Util_copy(st->kernel, sizeof st->kernel, k->name);
+         Util_copy(st->title, sizeof st->title, k->title);
+      }
+      qsort(steps, (size_t)ladder->nsteps, sizeof *steps, byStep);
+   }
+   Catalog_free(&cat);
+}
+
+#define BOARD_MAX_STEPS 64
+
 static void writeBoardPage(const Assignment *a) {
    if (!S.o.board_dir)
       return;
@@ -680,7 +712,10 @@ static void writeBoardPage(const Assignment *a) {
                                                             : NULL;
    pthread_mutex_unlock(&S.lock);
    BoardViewer anyone = {.uid = (uid_t)-1, .names_shown = S.o.names_shown};
-   char *page = Board_render(&now, subs, n, &anyone, BOARD_HTML);
+   BoardStep steps[BOARD_MAX_STEPS];
+   BoardLadder ladder;
+   ladderOf(&now, &ladder, steps, BOARD_MAX_STEPS);
+   char *page = Board_render(&now, subs, n, &anyone, &ladder, BOARD_HTML);
    char path[1200];
    snprintf(path, sizeof path, "%s/%s.html", S.o.board_dir, a->name);
    if (!page || !Util_writeFileAtomic(path, page, strlen(page)))
@@ -785,8 +820,11 @@ static bool submit(Conn *c, const char *args) {
    bool parsed = KernelInfo_parse(&k, source, c->file, why, sizeof why);
    Submission s;
    memset(&s, 0, sizeof s);
-   if (parsed)
+   if (parsed) {
       Util_copy(s.kernel, sizeof s.kernel, k.name);
+      Util_copy(s.ladder, sizeof s.ladder, k.ladder);
+      s.step = k.step;
+   }
    KernelInfo_free(&k);
    bool ok = parsed;
    if (!ok)
@@ -963,7 +1001,10 @@ static bool classBoard(Conn *c, const char *name, const char *format) {
    if (!known)
       return say(c, "error there is no assignment %s ('gemmtop class list' shows them)", name);
    BoardViewer v = {.uid = c->who.uid, .lecturer = c->who.lecturer, .names_shown = S.o.names_shown};
-   char *text = Board_render(&a, subs, n, &v, f);
+   BoardStep steps[BOARD_MAX_STEPS];
+   BoardLadder ladder;
+   ladderOf(&a, &ladder, steps, BOARD_MAX_STEPS);
+   char *text = Board_render(&a, subs, n, &v, &ladder, f);
    free(subs);
    bool ok = text ? sayText(c, text) : say(c, "error out of memory on the server");
    free(text);

@@ -166,6 +166,17 @@ expect_in "verified" "$OUT" "and says so"
 expect_in "64x64x64:" "$OUT" "with a figure per size"
 run_as 20003 submit "$PUB/class_honest.cl" --assignment hw --server "$SOCK" --set TS=8
 expect_rc 0 "another student's submission"
+# A student's own step 2 of the assignment's ladder (mygemm): the board's ladder shows it.
+cp "$(dirname "$0")/../../kernels/mygemm02_tiled.cl" "$PUB/my_tiled.cl"
+chmod 644 "$PUB/my_tiled.cl"
+run_as 20002 submit "$PUB/my_tiled.cl" --assignment hw --server "$SOCK" --set TS=16
+expect_rc 0 "a submission of the ladder's step 2"
+run_gemmtop class board hw --server "$SOCK"
+expect_in "Ladder mygemm: the class's best verified submission of each step" "$OUT" "the board has the lesson's ladder"
+printf '%s\n' "$OUT" | grep -qE '^ +2  mygemm02_tiled +[0-9.]+  ' && ok "step 2 has the class's best" ||
+   not_ok "step 2 has the class's best" "$OUT"
+printf '%s\n' "$OUT" | grep -qE '^ +1  mygemm01_naive +-  -$' && ok "a step nobody submitted has none" ||
+   not_ok "a step nobody submitted has none" "$OUT"
 
 # A kernel that returns a stored answer: right for the inputs it was made from (a known
 # seed), wrong on the server's fresh inputs.
@@ -243,10 +254,11 @@ fi
 run_gemmtop class board hw --server "$SOCK" --format json
 ranks=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys
 print(",".join("%d:%s" % (r["rank"], r["verified"]) for r in json.loads(sys.stdin.readline())["rows"]))')
-[ "$ranks" = "1:1,2:1" ] && ok "the board's JSON ranks the two verified submissions" || not_ok "board JSON ($ranks)" "$OUT"
+[ "$ranks" = "1:1,2:1,3:1" ] && ok "the board's JSON ranks the three verified submissions" || not_ok "board JSON ($ranks)" "$OUT"
 run_gemmtop class export hw --server "$SOCK" --dir "$T_DIR/export"
 expect_rc 0 "the lecturer exports the submissions"
-[ "$(ls "$T_DIR/export" | grep -c 'class_honest.cl$')" -eq 2 ] && ok "both sources exported" || not_ok "both sources exported" "$(ls "$T_DIR/export")"
+[ "$(ls "$T_DIR/export" | grep -c 'class_honest.cl$')" -eq 2 ] && [ -s "$T_DIR/export/submissions.csv" ] &&
+   ok "the sources and the CSV exported" || not_ok "both sources exported" "$(ls "$T_DIR/export")"
 run_gemmtop class export hw --server "$SOCK" --dir "$T_DIR/export"
 expect_rc 1 "exporting again over the files is refused"
 expect_in "an existing file is never replaced" "$ERR" "and says nothing is replaced"
@@ -262,10 +274,11 @@ grep -q "GT_FMA\|__kernel" "$page" && not_ok "the page shows no source" || ok "t
 if command -v chromium >/dev/null 2>&1; then
    browse() { timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T_DIR/chromium" "$@" 2>>"$T_DIR/chromium.err"; }
    browse --dump-dom "file://$page" >"$T_DIR/dom"
-   rows=$(grep -c '<tr><td>' "$T_DIR/dom")
+   rows=$(sed -n '/<table id="ranking">/,/<\/table>/p' "$T_DIR/dom" | grep -c '<tr><td>')
    bars=$(grep -o '<rect ' "$T_DIR/dom" | wc -l)
-   if [ "$rows" -eq 2 ] && [ "$bars" -eq 2 ] && grep -q '<svg id="chart"' "$T_DIR/dom"; then
-      ok "Chromium renders the page: the ranking's 2 rows and the chart's 2 bars"
+   if [ "$rows" -eq 3 ] && [ "$bars" -eq 3 ] && grep -q '<svg id="chart"' "$T_DIR/dom" &&
+      grep -q '<table id="ladder">' "$T_DIR/dom"; then
+      ok "Chromium renders the page: the ranking's 3 rows, the chart's 3 bars, the ladder"
    else
       not_ok "Chromium renders the ranking and the chart ($rows rows, $bars bars)" "$(head -c 800 "$T_DIR/dom") $(tail -3 "$T_DIR/chromium.err")"
    fi

@@ -153,14 +153,35 @@ static void test_board(void **state) {
    free(rows);
    Assignment a = {.name = "hw1", .sizes = "64x64x64", .precision = "float", .rounds = 3, .open = true};
    BoardViewer page = {.uid = (uid_t)-1};
-   char *html = Board_render(&a, subs, 5, &page, BOARD_HTML);
+   /* Ann's best (50) is her step 3, Ben's 30 his step 2; step 1 has no verified one. */
+   snprintf(subs[2].ladder, sizeof subs[2].ladder, "mygemm");
+   subs[2].step = 3;
+   snprintf(subs[1].ladder, sizeof subs[1].ladder, "mygemm");
+   subs[1].step = 2;
+   snprintf(subs[0].ladder, sizeof subs[0].ladder, "mygemm");
+   subs[0].step = 2;
+   const BoardStep steps[] = {{1, "mygemm01_naive", "Naive"}, {2, "mygemm02_tiled", "Tiling"},
+                              {3, "mygemm03_wpt", "More work"}};
+   BoardLadder ladder = {.name = "mygemm", .steps = steps, .nsteps = 3};
+   const Submission *best[3];
+   Board_ladderBest(subs, 5, &ladder, best);
+   assert_null(best[0]);
+   assert_true(best[1] == &subs[1]); /* Ben's 30 beats Ann's 10 at step 2 */
+   assert_true(best[2] == &subs[2]);
+   char *text = Board_render(&a, subs, 5, &ben, &ladder, BOARD_TABLE);
+   assert_non_null(strstr(text, "   2  mygemm02_tiled                30.00  Ben\n"));
+   assert_non_null(strstr(text, "   3  mygemm03_wpt                  50.00  student 1\n"));
+   assert_non_null(strstr(text, "   1  mygemm01_naive                    -  -\n"));
+   free(text);
+   char *html = Board_render(&a, subs, 5, &page, &ladder, BOARD_HTML);
    assert_non_null(html);
    assert_non_null(strstr(html, "<table id=\"ranking\">"));
    assert_non_null(strstr(html, "<svg id=\"chart\""));
+   assert_non_null(strstr(html, "<table id=\"ladder\">"));
    assert_null(strstr(html, "Ann"));
    assert_null(strstr(html, "Ben"));
    free(html);
-   char *csv = Board_render(&a, subs, 5, &lecturer, BOARD_CSV);
+   char *csv = Board_render(&a, subs, 5, &lecturer, NULL, BOARD_CSV);
    assert_non_null(strstr(csv, "1,\"Ann\",0,50,,,2,2,k3\n"));
    free(csv);
 }
