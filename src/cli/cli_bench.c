@@ -17,6 +17,7 @@
 #include "cli/report.h"
 #include "core/shapes.h"
 #include "base/rng.h"
+#include "core/measurer.h"
 #include "base/util.h"
 
 #define BENCH_MAX_ROUNDS 32
@@ -68,6 +69,10 @@ typedef struct Bench_ {
    double *cg, *cms;         /* one size's rounds of the configurations: [config * BENCH_MAX_ROUNDS + round] */
    RunResult *r;
    Recorder rec;             /* the results store */
+   const char *server;       /* a class server measures (--server): its device described here */
+   int server_device;
+   DeviceInfo server_dev;
+   Measurer **measurers;     /* on the server: one connection per configuration, for a size */
 } Bench;
 
 /* Set by SIGINT: every run and vendor call stops between launches. */
@@ -120,14 +125,44 @@ static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, Be
 /* One round of a vendor library: its figure goes to lib->gflops; the first round's result
  * (name, verification) is kept, a failure in any round is the result. Verified in the
  * first round only, as the configurations are. An interruption keeps the rounds done. */
-static void benchVendor(Session *s, const Problem *p, const Inputs *in, const Options *o, int round, BenchLib *lib) {
+/* A job for the class server: p with c's kernel (NULL: the vendor library), its file sent. */
+static MeasureJob serverJob(const Bench *b, const BenchConfig *c, const Problem *p, uint64_t seed) {
+   MeasureJob j;
+   memset(&j, 0, sizeof j);
+   Util_copy(j.backend, sizeof j.backend, "server");
+   j.device = b->server_device;
+   Util_copy(j.kernel, sizeof j.kernel, c ? c->kernel->name : "none");
+   Util_copy(j.kernels_dir, sizeof j.kernels_dir, "server");
+   j.problem = *p;
+   j.seed = seed;
+   j.reps = b->o->timing.reps;
+   j.warmup = b->o->timing.warmup;
+   j.timeout_s = b->o->timing.max_seconds;
+   j.cold_l2 = b->o->timing.cold_l2;
+   Util_copy(j.server, sizeof j.server, b->server);
+   if (c)
+      Util_copy(j.upload, sizeof j.upload, c->kernel->path);
+   return j;
+}
+
+static void benchVendor(const Bench *b, Session *s, const Problem *p, const Inputs *in, int round, BenchLib *lib) {
+   const Options *o = b->o;
    if (round > 0 && lib->result.status != RUN_OK)
       return;
    VendorResult now;
    RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = round == 0, .cancel = &interrupted,
                     .cold_l2 = o->timing.cold_l2, .observe = true};
    VendorResult *got = round == 0 ? &lib->result : &now;
-   Session_vendor(s, p, in, &ro, got);
+   if (b->server) {
+      /* On the class server: a request of its own each round, verified there. */
+      MeasureJob j = serverJob(b, NULL, p, Rng_freshSeed());
+      Measurer *m = Measurer_new(&j);
+      char name[256] = "out of memory";
+      double gflops = m ? Measurer_vendor(m, name, sizeof name) : 0;
+      Measurer_free(m);
+      Measurer_vendorResult(gflops, name, p, o->timing.reps, got);
+   } else
+      Session_vendor(s, p, in, &ro, got);
    if (got->status == RUN_OK)
       lib->gflops[lib->rounds++] = got->gflops;
    if (round > 0 && now.status != RUN_OK && now.status != RUN_CANCELLED)
@@ -234,6 +269,41 @@ static Problem vendorProblem(const Bench *b, int pi, int si) {
    return p;
 }
 
+/* One round of configuration c at size si on the class server: its connection stays for
+ * the size's rounds (the server verifies the first request of each and times all). */
+static void serverConfig(Bench *b, int c, int si, int round, const Problem *p, uint64_t seed) {
+   BenchCell *cell = cellOf(b, c, si);
+   const BenchConfig *cf = &b->configs[c];
+   Measurer **m = &b->measurers[c];
+   if (!*m) {
+      MeasureJob j = serverJob(b, cf, p, seed);
+      *m = Measurer_new(&j);
+   }
+   SweepCandidate sc;
+   memset(&sc, 0, sizeof sc);
+   memcpy(sc.values, cf->values, sizeof cf->values);
+   if (!*m) {
+      sc.outcome = SWEEP_FAILED;
+      snprintf(sc.reason, sizeof sc.reason, "out of host memory");
+   } else
+      Measurer_run(*m, cf->values, cf->kernel->nparams, &interrupted, &sc);
+   RunStatus st = SweepOutcome_runStatus(sc.outcome);
+   if (st == RUN_OK) {
+      b->cg[c * BENCH_MAX_ROUNDS + cell->rounds] = sc.gflops;
+      b->cms[c * BENCH_MAX_ROUNDS + cell->rounds] = sc.median_ms;
+      cell->rounds++;
+   }
+   if (round == 0 || (st != RUN_OK && st != RUN_CANCELLED)) {
+      cell->status = st;
+      snprintf(cell->message, sizeof cell->message, "%s", st == RUN_OK ? "verified on the server" : sc.reason);
+      RecordPlace at = {b->be->name, b->dev};
+      if (st != RUN_CANCELLED) {
+         Record_fromCandidate(&cell->rec, "bench", &at, cf->kernel, p, &sc, false, b->o->timing.cold_l2, "");
+         cell->rec.reps = st == RUN_OK ? b->o->timing.reps : 0;
+      }
+   }
+}
+
 /* One round of every configuration at size si on the inputs of its precision (or its own,
  * when its layout differs). */
 static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t seed) {
@@ -246,6 +316,12 @@ static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t
          continue; /* failed or invalid in an earlier round: said once */
       Problem p = b->configs[c].problem;
       p.m = b->sizes[si].m, p.n = b->sizes[si].n, p.k = b->sizes[si].k;
+      if (b->server) {
+         fprintf(stderr, "size %s, round %d of %d: %s on the server...\n", size, round + 1, o->bench.rounds,
+                 b->configs[c].label);
+         serverConfig(b, c, si, round, &p, seed);
+         continue;
+      }
       Inputs own;
       const Inputs *use = &in[b->configs[c].prec];
       if (!Inputs_fit(use, &p)) {
@@ -291,10 +367,10 @@ static void benchLibraries(Bench *b, int si, int round, const Inputs *in) {
       Problem vp = vendorProblem(b, pi, si);
       const char *prec = b->nprec > 1 ? Precision_name(b->precs[pi]) : "";
       fprintf(stderr, "size %s, round %d of %d: vendor%s%s...\n", size, round + 1, o->bench.rounds, *prec ? " " : "", prec);
-      benchVendor(b->s, &vp, &in[pi], o, round, &b->vendor[pi][si]);
+      benchVendor(b, b->s, &vp, &in[pi], round, &b->vendor[pi][si]);
       if (b->ref) {
          fprintf(stderr, "size %s, round %d of %d: reference (%s)...\n", size, round + 1, o->bench.rounds, o->bench.reference);
-         benchVendor(b->ref, &vp, &in[pi], o, round, &b->reference[pi][si]);
+         benchVendor(b, b->ref, &vp, &in[pi], round, &b->reference[pi][si]);
       }
    }
 }
@@ -355,7 +431,8 @@ static void benchSize(Bench *b, int si) {
    for (int pi = 0; pi < b->nprec; pi++) {
       b->vendor[pi][si].result.status = b->reference[pi][si].result.status = RUN_CANCELLED;
       Problem vp = vendorProblem(b, pi, si);
-      if (!Session_fits(b->s, &vp, err, sizeof err) || !Inputs_random(&in[pi], &vp, seed))
+      /* (On a class server the inputs are made there.) */
+      if (!Session_fitsOn(b->dev, &vp, err, sizeof err) || (!b->server && !Inputs_random(&in[pi], &vp, seed)))
          break;
       made++;
    }
@@ -365,7 +442,7 @@ static void benchSize(Bench *b, int si) {
          cellOf(b, c, si)->status = RUN_OUT_OF_MEMORY;
       for (int pi = 0; pi < b->nprec; pi++)
          b->vendor[pi][si].result.status = RUN_OUT_OF_MEMORY;
-      for (int pi = 0; pi < made; pi++)
+      for (int pi = 0; pi < made && !b->server; pi++)
          Inputs_free(&in[pi]);
       return;
    }
@@ -388,8 +465,12 @@ static void benchSize(Bench *b, int si) {
          cell->ms = Util_median(&b->cms[c * BENCH_MAX_ROUNDS], cell->rounds);
       }
    }
-   for (int pi = 0; pi < b->nprec; pi++)
+   for (int pi = 0; pi < b->nprec && !b->server; pi++)
       Inputs_free(&in[pi]);
+   for (int c = 0; b->server && c < b->nconf; c++) {
+      Measurer_free(b->measurers[c]);
+      b->measurers[c] = NULL;
+   }
    recordSize(b, si);
 }
 
@@ -867,7 +948,7 @@ static int benchAll(Bench *b, OutFile *saveFile) {
    bool json = o->output.save && strlen(o->output.save) > 5 && !strcmp(o->output.save + strlen(o->output.save) - 5, ".json");
    if (save && !json)
       fputs(CSV_HEADER, save);
-   if (b->dev->type == DEVICE_CPU)
+   if (b->dev->type == DEVICE_CPU && !b->server)
       estimateCpu(b);
    for (int si = 0; si < b->nsizes && !atomic_load(&interrupted); si++) {
       b->measured = si + 1;
@@ -915,6 +996,7 @@ static bool freeBench(Bench *b) {
    free(b->cells);
    free(b->cg);
    free(b->cms);
+   free(b->measurers);
    free(b);
    return stuck;
 }
@@ -956,6 +1038,30 @@ static int suiteSizes(Bench *b, const char *word, const char *kernels_dir, char 
    return n;
 }
 
+/* --server: the class server's device, as it describes it; nothing is opened here. */
+static int openServer(Bench *b) {
+   const Options *o = b->o;
+   if (o->bench.reference) {
+      fprintf(stderr, "gemmtop: --reference cannot go with --server: the server times its own vendor library\n");
+      return 2;
+   }
+   char why[1024], backend[16];
+   b->server_device = o->sel.device ? atoi(o->sel.device) : -1;
+   if (!Measurer_serverDevice(b->server, b->server_device, &b->server_dev, backend, sizeof backend, why,
+                              sizeof why)) {
+      fprintf(stderr, "gemmtop: %s\n", why);
+      return 1;
+   }
+   if (!(b->be = Backend_byName(backend))) {
+      fprintf(stderr, "gemmtop: the server measures with %s, which this gemmtop does not have\n", backend);
+      return 1;
+   }
+   b->dev = &b->server_dev;
+   fprintf(stderr, "gemmtop: measured on the class server %s (%s), each request in its turn\n", b->server,
+           b->dev->name);
+   return 0;
+}
+
 int Cli_bench(const Options *o) {
    if (o->bench.frontier)
       return Cli_frontier(o);
@@ -988,18 +1094,24 @@ int Cli_bench(const Options *o) {
    int rc = collectConfigs(b, &cat);
    if (rc == 0)
       rc = Cli_openOutput("--save", o->output.save, OUTFILE_STREAM_OK, &saveFile);
-   if (rc == 0)
+   b->server = Cli_server(o);
+   if (rc == 0 && b->server)
+      rc = openServer(b);
+   else if (rc == 0)
       b->s = Cli_openSession(o, &cat, &rc);
-   if (b->s) {
-      b->be = Session_backend(b->s);
-      b->dev = Session_device(b->s);
+   if (b->s || (b->server && rc == 0)) {
+      if (b->s) {
+         b->be = Session_backend(b->s);
+         b->dev = Session_device(b->s);
+      }
       if (o->bench.reference)
          openReference(b, &cat);
+      b->measurers = calloc((size_t)b->nconf, sizeof *b->measurers);
       b->cells = calloc((size_t)b->nconf * BENCH_MAX_SIZES, sizeof *b->cells);
       b->cg = calloc((size_t)b->nconf * BENCH_MAX_ROUNDS, sizeof *b->cg);
       b->cms = calloc((size_t)b->nconf * BENCH_MAX_ROUNDS, sizeof *b->cms);
       b->r = calloc(1, sizeof *b->r);
-      if (!b->cells || !b->cg || !b->cms || !b->r) {
+      if (!b->cells || !b->cg || !b->cms || !b->r || !b->measurers) {
          fprintf(stderr, "gemmtop: out of host memory\n");
          rc = 1;
       } else {

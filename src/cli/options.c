@@ -55,7 +55,7 @@ static const CommandSpec commands[COMMAND_COUNT] = {
                          0},
     [COMMAND_SWEEP] = {"sweep", CONFIGURED | G(TIMING) | G(STORAGE) | G(SWEEP) | G(CLASS), "",
                        "search a kernel's parameters, best first", 0},
-    [COMMAND_BENCH] = {"bench", CONFIGURED | G(TIMING) | G(STORAGE) | G(BENCH), "[PRESET ...]",
+    [COMMAND_BENCH] = {"bench", CONFIGURED | G(TIMING) | G(STORAGE) | G(BENCH) | G(CLASS), "[PRESET ...]",
                        "configurations and the vendor BLAS across sizes", OPTIONS_MAX_POSITIONAL},
     [COMMAND_BANKS] = {"banks", CONFIGURED | G(BANKS), "", "local-memory bank conflicts per access site", 0},
     [COMMAND_CACHE] = {"cache", GENERAL, "clear", "forget compiled programs kept on disk", 1},
@@ -490,7 +490,7 @@ static const OptionSpec table[] = {
     {.group = GROUP_OUTPUT, .name = "ascii", .letter = 'U', .kind = OPT_FLAG, .field = F(output.ascii), .commands = CMD(EXPLORER) | CMD(LESSON),
      .help = "ASCII instead of Unicode box drawing"},
     {.group = GROUP_CLASS, .name = "server", .value = "SOCKET", .kind = OPT_TEXT, .field = F(cls.server),
-     .commands = CMD(EXPLORER) | CMD(LESSON) | CMD(RUN) | CMD(SWEEP) | CMD(SUBMIT) | CMD(CLASS),
+     .commands = CMD(EXPLORER) | CMD(LESSON) | CMD(RUN) | CMD(SWEEP) | CMD(BENCH) | CMD(SUBMIT) | CMD(CLASS),
      .help = "measure on a class server (gemmtop serve) through its Unix socket instead of a device here; the "
              "kernel's file is sent with the request (the explorer and lessons: each configuration once, the "
              "device here, the CPU by default, only traces and inspects)", .dflt = "$GEMMTOP_SERVER"},

@@ -377,6 +377,19 @@ bool Measurer_serverDevice(const char *server, int slot, DeviceInfo *out, char *
    return true;
 }
 
+void Measurer_vendorResult(double gflops, const char *name, const Problem *p, int reps, VendorResult *out) {
+   memset(out, 0, sizeof *out);
+   bool ok = gflops > 0;
+   out->status = ok ? RUN_OK : RUN_DEVICE_ERROR;
+   out->verified = ok;
+   out->gflops = gflops;
+   out->reps = ok ? reps : 0;
+   out->median_ms = out->min_ms = ok ? Problem_flops(p) / (gflops * 1e6) : NAN;
+   Util_copy(out->name, sizeof out->name, ok ? name : "vendor BLAS");
+   Util_copy(out->message, sizeof out->message, name);
+   Observation_clear(&out->obs);
+}
+
 void Measurer_free(Measurer *m) {
    if (!m)
       return;
@@ -568,13 +581,15 @@ int Measure_child(void) {
       printf("failed the kernels could not be read: %s\n", err);
       return 1;
    }
+   /* No kernel of that name: the vendor library can still be timed (a job for it alone
+    * names none); a configuration is answered that there is no such kernel. */
    const KernelInfo *k = Catalog_find(&cat, j.kernel);
    const Backend *be = Backend_byName(j.backend);
-   Session *s = k && be ? Session_open(be, j.device, &cat, err, sizeof err) : NULL;
+   Session *s = be ? Session_open(be, j.device, &cat, err, sizeof err) : NULL;
    Inputs in;
    RunResult *r = calloc(1, sizeof *r);
    if (!s || !r || !Inputs_random(&in, &j.problem, j.seed)) {
-      printf("failed %s\n", !k ? "no such kernel" : !be ? "no such backend" : !s ? err : "out of host memory");
+      printf("failed %s\n", !be ? "no such backend" : !s ? err : "out of host memory");
       free(r);
       Session_close(s);
       Catalog_free(&cat);
@@ -586,6 +601,12 @@ int Measure_child(void) {
       line[strcspn(line, "\n")] = '\0';
       if (!strcmp(line, "vendor")) {
          vendorOne(s, &j, &in);
+         continue;
+      }
+      if (!k && (!strncmp(line, "judge ", 6) || !strncmp(line, "run", 3))) {
+         SweepCandidate none = {.outcome = SWEEP_INVALID};
+         snprintf(none.reason, sizeof none.reason, "no kernel named %s in %s", j.kernel, j.kernels_dir);
+         answer(&none, false);
          continue;
       }
       if (!strncmp(line, "judge ", 6))

@@ -80,6 +80,9 @@ double Measurer_waited(const Measurer *m, int *device);
  * (also when the server runs another version of gemmtop). */
 bool Measurer_serverDevice(const char *server, int slot, DeviceInfo *out, char *backend, size_t backendlen, char *why,
                            size_t whylen);
+/* A vendor library's figure measured elsewhere (Measurer_vendor: gflops, or 0 and why in
+ * name) as a VendorResult of reps launches on p. */
+void Measurer_vendorResult(double gflops, const char *name, const Problem *p, int reps, VendorResult *out);
 /* Times the vendor BLAS (CLBlast, cuBLAS, rocBLAS) on the job's device, problem and
  * inputs, verified: its GFLOPS, or 0 with why in name. name gets the library's name. */
 double Measurer_vendor(Measurer *m, char *name, size_t namelen);

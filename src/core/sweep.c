@@ -113,3 +113,15 @@ void SweepSpace_free(SweepSpace *s) {
    free(s->cands);
    memset(s, 0, sizeof *s);
 }
+
+RunStatus SweepOutcome_runStatus(SweepOutcome o) {
+   switch (o) {
+   case SWEEP_OK: return RUN_OK;
+   case SWEEP_WRONG: return RUN_NOT_VERIFIED;
+   case SWEEP_INVALID: return RUN_INVALID;
+   case SWEEP_COMPILE: return RUN_COMPILE_ERROR;
+   case SWEEP_TIMEOUT: return RUN_TIMEOUT;
+   case SWEEP_PENDING: return RUN_CANCELLED;
+   default: return RUN_DEVICE_ERROR;
+   }
+}

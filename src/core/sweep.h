@@ -28,6 +28,8 @@ typedef enum {
 } SweepOutcome;
 
 const char *SweepOutcome_name(SweepOutcome o);
+/* The run status an outcome stands for (a measurement made elsewhere: a class server). */
+RunStatus SweepOutcome_runStatus(SweepOutcome o);
 
 typedef struct SweepCandidate_ {
    long long values[KERNEL_MAX_PARAMS];

@@ -44,17 +44,6 @@ static MeasureJob job(const Worker *w, const KernelInfo *k, const Problem *p, bo
    return j;
 }
 
-static RunStatus statusOf(SweepOutcome o) {
-   switch (o) {
-   case SWEEP_OK: return RUN_OK;
-   case SWEEP_WRONG: return RUN_NOT_VERIFIED;
-   case SWEEP_INVALID: return RUN_INVALID;
-   case SWEEP_COMPILE: return RUN_COMPILE_ERROR;
-   case SWEEP_TIMEOUT: return RUN_TIMEOUT;
-   default: return RUN_DEVICE_ERROR;
-   }
-}
-
 void Served_round(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, unsigned long serial, const char *name) {
    if (cfg->ablate) {
       Worker_stopWith(w, RUN_INVALID, "an ablated kernel is not measured on a class server: its figures are no "
@@ -87,7 +76,7 @@ void Served_round(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, unsig
       return;
    }
    WorkerSnapshot *sn = &w->snap;
-   RunStatus st = statusOf(c.outcome);
+   RunStatus st = SweepOutcome_runStatus(c.outcome);
    sn->compile_ms = c.compile_ms;
    sn->cached = c.cached;
    if (st != RUN_OK) {
@@ -125,19 +114,10 @@ void Served_vendor(Worker *w) {
       Measurer_free(m);
    }
    pthread_mutex_lock(&w->mu);
-   VendorResult *v = &w->snap.vendor;
-   memset(v, 0, sizeof *v);
+   Measurer_vendorResult(gflops, name, &p, SERVED_REPS, &w->snap.vendor);
    w->snap.vendor_done = true;
    w->snap.vendor_problem = p;
    w->snap.vendor_cold_l2 = w->cur.cold_l2;
-   v->status = gflops > 0 ? RUN_OK : RUN_DEVICE_ERROR;
-   v->verified = gflops > 0;
-   v->gflops = gflops;
-   v->reps = gflops > 0 ? SERVED_REPS : 0;
-   v->median_ms = v->min_ms = gflops > 0 ? Problem_flops(&p) / (gflops * 1e6) : NAN;
-   Util_copy(v->name, sizeof v->name, gflops > 0 ? name : "vendor BLAS");
-   Util_copy(v->message, sizeof v->message, name);
-   Observation_clear(&v->obs);
    if (gflops > 0)
       Worker_log(w, LOG_INFO, "vendor BLAS %s on the server: %.2f GFLOPS", name, gflops);
    else

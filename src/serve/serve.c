@@ -207,15 +207,7 @@ static void recordCandidate(const Request *r, const MeasureJob *j, const SweepCa
 
 static void recordVendor(const Request *r, const MeasureJob *j, double gflops, const char *name) {
    VendorResult v;
-   memset(&v, 0, sizeof v);
-   v.status = gflops > 0 ? RUN_OK : RUN_DEVICE_ERROR;
-   Util_copy(v.name, sizeof v.name, gflops > 0 ? name : "vendor");
-   Util_copy(v.message, sizeof v.message, name);
-   v.gflops = gflops;
-   v.verified = gflops > 0;
-   v.median_ms = v.min_ms = gflops > 0 ? Problem_flops(&j->problem) / (gflops * 1e6) : NAN;
-   v.reps = gflops > 0 ? j->reps : 0;
-   Observation_clear(&v.obs);
+   Measurer_vendorResult(gflops, name, &j->problem, j->reps, &v);
    RecordPlace at = {S.be->name, &S.slots[r->slot].info};
    StoreRecord rec;
    Record_fromVendor(&rec, &at, &j->problem, &v);

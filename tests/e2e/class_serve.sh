@@ -117,6 +117,17 @@ else
    not_ok "3 configurations measured on the server ($n ok, $((after - before)) in the server's log)" "$OUT $ERR"
 fi
 
+# A bench on the server: each round a request of its own, the vendor library timed there.
+before=$(grep -c " run user=20003 .*kernel=mygemm03_wpt .*outcome=" "$STATE/serve.log")
+vbefore=$(grep -c " vendor user=20003 .*outcome=" "$STATE/serve.log")
+run_as 20003 bench 03-wpt --server "$SOCK" --sizes 32,64 --rounds 2 --no-store
+expect_rc 0 "a student's bench on the server"
+expect_in "every result verified" "$OUT" "its configurations verified there"
+runs=$(($(grep -c " run user=20003 .*kernel=mygemm03_wpt .*outcome=" "$STATE/serve.log") - before))
+vendors=$(($(grep -c " vendor user=20003 .*outcome=" "$STATE/serve.log") - vbefore))
+[ "$runs" -eq 4 ] && [ "$vendors" -eq 4 ] && ok "2 sizes x 2 rounds: 4 runs and 4 vendor timings on the server" ||
+   not_ok "4 runs and 4 vendor timings on the server ($runs, $vendors)" "$OUT $ERR"
+
 # Someone not on the roster is refused by the server, whatever they claim.
 if [ "$DISTINCT" = yes ]; then
    run_as 20099 run --server "$SOCK" --kernel mygemm01_naive --size 64
