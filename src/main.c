@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "base/children.h"
 #include "cli/cli.h"
 #include "cli/cli_banks.h"
@@ -20,7 +21,7 @@
 static Selection explorerSelection(const Options *o) {
    Selection sel = Cli_selection(o);
    if (Cli_server(o) && !sel.device && !sel.backend) {
-      sel.backend = "opencl";
+      sel.backend = Backend_at(0)->name; /* the registry's first: OpenCL, where PoCL is */
       sel.device = "cpu";
    }
    return sel;

@@ -17,7 +17,9 @@
 #include "cli/report.h"
 #include "core/shapes.h"
 #include "base/rng.h"
+#include "core/limiter.h"
 #include "core/measurer.h"
+#include "core/peaks.h"
 #include "base/util.h"
 
 #define BENCH_MAX_ROUNDS 32
@@ -505,6 +507,51 @@ static void saveObservation(FILE *save, bool json, const char *prefix, const Obs
 }
 
 /* One configuration at one size as a JSON line. */
+/* What limits configuration c at size si (core/limiter.h, docs/limits.md) as a table's
+ * column ("compute 85%"); false, col empty, when the device's ceilings are not measured,
+ * the run failed or its tensor instructions were emulated. */
+static bool limitOf(const Bench *b, int c, int si, char *col, size_t len) {
+   const BenchCell *cell = cellOf(b, c, si);
+   const BenchConfig *cf = &b->configs[c];
+   col[0] = '\0';
+   Peaks peaks;
+   if (cell->status != RUN_OK || cell->emulated || !Peaks_cached(b->dev, b->be->name, &peaks) || !peaks.known)
+      return false;
+   Problem p = cf->problem;
+   p.m = b->sizes[si].m, p.n = b->sizes[si].n, p.k = b->sizes[si].k;
+   SweepCandidate sc = {.outcome = SWEEP_OK, .gflops = cell->gflops, .median_ms = cell->ms};
+   memcpy(sc.values, cf->values, sizeof cf->values);
+   LimiterInputs li;
+   Limiter lim;
+   Limiter_ofCandidate(b->dev, cf->kernel, &p, &sc, &peaks, &li, &lim);
+   Limiter_column(&lim, &li, col, len);
+   return col[0] != '\0';
+}
+
+/* Under the table: what limits each configuration at each size, where the ceilings are
+ * measured. */
+static void printLimits(const Bench *b) {
+   char col[64], size[48];
+   bool head = false;
+   for (int c = 0; c < b->nconf; c++) {
+      bool any = false;
+      for (int si = 0; si < b->measured; si++) {
+         if (!limitOf(b, c, si, col, sizeof col))
+            continue;
+         if (!head)
+            printf("limit (against the measured ceilings, docs/limits.md):\n");
+         head = true;
+         if (!any)
+            printf("  %-30.30s", b->configs[c].label);
+         sizeLabel(&b->sizes[si], size, sizeof size);
+         printf("%s %s %s", any ? "," : "", size, col);
+         any = true;
+      }
+      if (any)
+         putchar('\n');
+   }
+}
+
 static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *params, double pct, double rpct) {
    const BenchConfig *cf = &b->configs[c];
    const BenchCell *cell = cellOf(b, c, si);
@@ -528,6 +575,11 @@ static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *params
            cell->status == RUN_OK ? "true" : "false");
    if (cell->status == RUN_OK)
       fprintf(out, ",\"gflops\":%.6g,\"time_ms\":%.6g", cell->gflops, cell->ms);
+   char limit[64];
+   if (limitOf(b, c, si, limit, sizeof limit)) {
+      fprintf(out, ",\"limit\":");
+      Report_jsonString(out, limit);
+   }
    fprintf(out, ",\"l2\":\"%s\"", b->o->timing.cold_l2 ? "cold" : "warm");
    saveObservation(out, true, "", &cell->obs);
    saveObservation(out, true, "vendor_", &vendor->obs);
@@ -867,6 +919,7 @@ static int printTable(const Bench *b) {
       }
    }
    printSuiteMeans(b);
+   printLimits(b);
    int failures = printFooter(b);
    for (int c = 0; c < b->nconf; c++)
       if (cellOf(b, c, 0)->emulated) {

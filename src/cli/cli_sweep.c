@@ -70,8 +70,24 @@ static void onNote(void *ctx, const char *text) {
 /* A record into the store through the command's recorder, which says a failure once. */
 static void recordInto(void *ctx, StoreRecord *r) { Recorder_add(ctx, r, 1); }
 
-/* Every tried configuration as CSV or JSON lines into f (the caller checks the writes). */
-static void writeResults(FILE *f, bool json, bool header, const KernelInfo *k, const Problem *p,
+/* What limits configuration c (core/limiter.h) as a table's column; false, col empty, when
+ * dev's ceilings are not measured, it failed, or it was emulated. */
+static bool limitOf(const DeviceInfo *dev, const char *backend, const KernelInfo *k, const Problem *p,
+                    const SweepCandidate *c, bool emulated, char *col, size_t len) {
+   col[0] = '\0';
+   Peaks peaks;
+   if (c->outcome != SWEEP_OK || emulated || !Peaks_cached(dev, backend, &peaks) || !peaks.known)
+      return false;
+   LimiterInputs li;
+   Limiter lim;
+   Limiter_ofCandidate(dev, k, p, c, &peaks, &li, &lim);
+   Limiter_column(&lim, &li, col, len);
+   return col[0] != '\0';
+}
+
+/* Every tried configuration as CSV or JSON lines into f (the caller checks the writes);
+ * JSON says what limits each where the ceilings are measured. */
+static void writeResults(FILE *f, bool json, bool header, const KernelInfo *k, const Problem *p, const char *backend,
                          const SweepModel *models, const SweepCandidate *c, int n, bool emulated) {
    if (!json && header)
       fprintf(f, "kernel,params,device,m,n,k,precision,outcome,gflops,time_ms,compile_ms,max_rel_err,reason,emulated\n");
@@ -101,6 +117,11 @@ static void writeResults(FILE *f, bool json, bool header, const KernelInfo *k, c
                     c[i].median_ms, c[i].compile_ms, c[i].max_rel_err);
          if (c[i].outcome == SWEEP_OK && c[i].vendor_gflops > 0)
             fprintf(f, ",\"vendor_gflops\":%.6g", c[i].vendor_gflops);
+         char limit[64];
+         if (limitOf(dev, backend, k, p, &c[i], emulated, limit, sizeof limit)) {
+            fprintf(f, ",\"limit\":");
+            Report_jsonString(f, limit);
+         }
          fprintf(f, ",\"reason\":");
          Report_jsonString(f, c[i].reason);
          fprintf(f, ",\"emulated\":%s}\n", emulated ? "true" : "false");
@@ -249,14 +270,9 @@ static void reportModel(const SweepPlan *pl, const SizeRun *run, int model) {
          printf(" %9.1f%%", 100 * all[i].gflops / all[i].vendor_gflops);
       else if (vendor && limits)
          printf(" %10s", "");
-      if (limits) {
-         LimiterInputs li;
-         Limiter lim;
-         char col[48];
-         Limiter_ofCandidate(&sm->dev, pl->k, &run->p, &all[i], &peaks, &li, &lim);
-         Limiter_column(&lim, &li, col, sizeof col);
+      char col[64];
+      if (limits && limitOf(&sm->dev, pl->backend, pl->k, &run->p, &all[i], pl->emulated, col, sizeof col))
          printf("  %s", col);
-      }
       putchar('\n');
    }
 }
@@ -268,7 +284,8 @@ static void report(const SweepPlan *pl, const SizeRun *run, bool first, bool sev
    int n = run->n;
    const int *counts = run->counts;
    if (o->output.format != FORMAT_TABLE) {
-      writeResults(stdout, o->output.format == FORMAT_JSON, first, k, &run->p, pl->models, all, n, pl->emulated);
+      writeResults(stdout, o->output.format == FORMAT_JSON, first, k, &run->p, pl->backend, pl->models, all, n,
+                   pl->emulated);
       return;
    }
    if (several)
@@ -517,7 +534,7 @@ static bool saveAll(const SweepPlan *pl, OutFile *save, const SizeRun *runs, int
    char err[1024];
    bool json = isJsonName(pl->o->output.save);
    for (int i = 0; i < nruns; i++)
-      writeResults(OutFile_stream(save), json, i == 0, pl->k, &runs[i].p, pl->models, runs[i].tried, runs[i].n,
+      writeResults(OutFile_stream(save), json, i == 0, pl->k, &runs[i].p, pl->backend, pl->models, runs[i].tried, runs[i].n,
                    pl->emulated);
    if (!OutFile_commit(save, err, sizeof err)) {
       fprintf(stderr, "gemmtop: --save %s\n", err);

@@ -131,6 +131,27 @@ else
    not_ok "its table has a limit column, one limiter a row" "$OUT"
 fi
 
+LIMIT_RE='(launch|tail|compute|memory|local|banks|occupancy) [0-9.]+(%|x)|latency'
+run_gemmtop sweep --kernel mygemm03_wpt --size 128 --budget 2 --reps 2 --warmup 1 --no-store --format json
+if [ "$(printf '%s\n' "$OUT" | grep -cE "\"limit\":\"($LIMIT_RE)\"")" -eq 2 ]; then
+   ok "sweep's JSON gives each configuration's limit"
+else
+   not_ok "sweep's JSON gives each configuration's limit" "$OUT"
+fi
+
+# bench: a line per configuration under the table, a field in its JSON.
+run_gemmtop bench 03-wpt --sizes 64,128 --rounds 1 --reps 2 --warmup 1 --no-store
+expect_rc 0 "a bench with the ceilings measured"
+if printf '%s\n' "$OUT" | grep -q '^limit (against the measured ceilings, docs/limits.md):$' &&
+   printf '%s\n' "$OUT" | grep -qE "^  03-wpt +64 ($LIMIT_RE), 128 ($LIMIT_RE)$"; then
+   ok "bench says what limits each configuration at each size"
+else
+   not_ok "bench says what limits each configuration at each size" "$OUT"
+fi
+run_gemmtop bench 03-wpt --sizes 64 --rounds 1 --reps 2 --warmup 1 --no-store --format json
+printf '%s\n' "$OUT" | grep -qE "\"limit\":\"($LIMIT_RE)\"" && ok "and bench's JSON has it" ||
+   not_ok "and bench's JSON has it" "$OUT"
+
 run_gemmtop explain --kernel mygemm06_2d --size 100
 expect_rc 2 "a refused configuration is not explained"
 case "$OUT" in *"limits "*) not_ok "and no limits are printed" "$OUT" ;; *) ok "and no limits are printed" ;; esac
