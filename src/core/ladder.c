@@ -46,8 +46,20 @@ void Ladder_record(Ladder *l, int step, double gflops, const char *config, bool 
    r->emulated = emulated;
    r->ablated = ablation && *ablation;
    Util_copy(r->ablation, sizeof r->ablation, r->ablated ? ablation : "");
-   r->refused[0] = '\0';
+   r->refused[0] = r->limit[0] = '\0';
    Util_copy(r->config, sizeof r->config, config ? config : "");
+}
+
+void Ladder_setLimit(Ladder *l, int step, const char *limit) {
+   if (step >= 0 && step < l->nrows)
+      Util_copy(l->rows[step].limit, sizeof l->rows[step].limit, limit ? limit : "");
+}
+
+int Ladder_previousLimit(const Ladder *l, int step) {
+   for (int i = step - 1; i >= 0; i--)
+      if (l->rows[i].measured && l->rows[i].limit[0])
+         return i;
+   return -1;
 }
 
 void Ladder_refuse(Ladder *l, int step, const char *why, const char *config) {
@@ -144,8 +156,8 @@ char *Ladder_markdown(const Ladder *l) {
       TextBuf_put(&t, "Measured: %s\n\n", l->date);
    TextBuf_put(&t, "Timing: %s\n\n", l->method);
    TextBuf_put(&t, "| step | GFLOPS | vs previous | vs step 1 | %% of best | vs real kernel | source reported | "
-           "configuration |\n");
-   TextBuf_put(&t, "|---|---:|---:|---:|---:|---:|---|---|\n");
+           "configuration | limited by |\n");
+   TextBuf_put(&t, "|---|---:|---:|---:|---:|---:|---|---|---|\n");
    for (int i = 0; i < l->nrows; i++) {
       const LadderRow *r = &l->rows[i];
       TextBuf_put(&t, "| ");
@@ -172,6 +184,8 @@ char *Ladder_markdown(const Ladder *l) {
       char config[400];
       configText(r, config, sizeof config);
       putMarkdownCell(&t, config);
+      TextBuf_put(&t, " | ");
+      putMarkdownCell(&t, r->measured && r->limit[0] ? r->limit : "-");
       TextBuf_put(&t, " |\n");
    }
    bool notes = false;
@@ -203,7 +217,7 @@ static void putCsvField(TextBuf *t, const char *s) {
 char *Ladder_csv(const Ladder *l) {
    TextBuf t = {0};
    TextBuf_put(&t, "step,label,gflops,emulated,ablated,refused,speedup_previous,speedup_first,percent_of_best,"
-           "vs_real,reference_gflops,reference,configuration,device,date,timing\n");
+           "vs_real,reference_gflops,reference,configuration,device,date,timing,limit\n");
    for (int i = 0; i < l->nrows; i++) {
       const LadderRow *r = &l->rows[i];
       TextBuf_put(&t, "%d,", i + 1);
@@ -241,6 +255,8 @@ char *Ladder_csv(const Ladder *l) {
       putCsvField(&t, l->date);
       TextBuf_put(&t, ",");
       putCsvField(&t, l->method);
+      TextBuf_put(&t, ",");
+      putCsvField(&t, r->measured ? r->limit : "");
       TextBuf_put(&t, "\n");
    }
    return TextBuf_finish(&t);

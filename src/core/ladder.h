@@ -21,6 +21,8 @@ typedef struct LadderRow_ {
    double reference_gflops;  /* what the source reported (0: nothing) */
    char reference[256];
    char *notes;              /* the step's speaker notes (a copy, malloc'ed); NULL none */
+   char limit[96];           /* what limited it when its row was taken (core/limiter.h's brief
+                              * words); "" unknown (the device's ceilings not measured) */
 } LadderRow;
 
 /* A step's measurement has settled once this many timed launches are in, or (for slow
@@ -46,6 +48,10 @@ void Ladder_free(Ladder *l);
  * not recorded (the caller says why on screen). An ablated or emulated figure is shown,
  * labelled, and never compared: no speed-up, no % of best, not the best. */
 void Ladder_record(Ladder *l, int step, double gflops, const char *config, bool emulated, const char *ablation);
+/* What limited step's measured figure, in the limiter's brief words. */
+void Ladder_setLimit(Ladder *l, int step, const char *limit);
+/* The nearest step before step whose limit is known (-1 none): what the step moved. */
+int Ladder_previousLimit(const Ladder *l, int step);
 /* The step was refused (a rule, a simulated limit): the row says why instead of a figure. */
 void Ladder_refuse(Ladder *l, int step, const char *why, const char *config);
 /* Whether nlaunches timed launches taking total_ms in all have settled (LADDER_SETTLE_*). */

@@ -534,8 +534,8 @@ static bool applyLimits(const char *line) {
       struct rlimit rl = {(rlim_t)cpu, (rlim_t)cpu + 5};
       setrlimit(RLIMIT_CPU, &rl);
    }
-#ifndef __SANITIZE_ADDRESS__
-   /* (AddressSanitizer's shadow memory is data too: a sanitized build goes without.) */
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+   /* (The sanitizers' shadow memory is data too: a sanitized build goes without.) */
    if (data > 0) {
       struct rlimit rl = {(rlim_t)data << 20, (rlim_t)data << 20};
       setrlimit(RLIMIT_DATA, &rl);

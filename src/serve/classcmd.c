@@ -285,10 +285,19 @@ bool ClassCmd_submit(Conn *c, const char *args) {
    if (!Serve_say(c, "submitted %lld", s.id))
       return false;
    if (!Serve_enqueue(r, why, sizeof why)) {
-      /* kept as queued: judged when the server next starts */
+      /* Refused now (the student's limit, a stopping server): recorded as such, so that a
+       * restart does not judge it behind the student's back. */
       Serve_removeTree(r->sub_dir);
+      s.verified = false;
+      s.gflops = s.pct = s.max_rel_err = NAN;
+      snprintf(s.reason, sizeof s.reason, "%s", why);
+      char err[512];
+      pthread_mutex_lock(&Srv.lock);
+      if (!ClassDb_judged(Srv.classdb, &s, err, sizeof err))
+         Serve_log("class records error: %s", err);
+      pthread_mutex_unlock(&Srv.lock);
       free(r);
-      return Serve_say(c, "error %s (submission %lld is kept and will be judged later)", why, s.id);
+      return Serve_say(c, "error %s (submission %lld is not judged: submit it again)", why, s.id);
    }
    if (!Serve_await(c, r))
       return false;

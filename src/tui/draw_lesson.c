@@ -169,8 +169,16 @@ static void limitOfStep(Ui *ui, Lines *L) {
    LimiterInputs in;
    Limiter l;
    char msg[256];
-   if (Draw_limiter(ui, &in, &l, msg, sizeof msg))
-      addPara(L, l.kind == LIMIT_COMPUTE ? ST_GOOD : ST_NORMAL, "limit of this step: %s (0: the roofline)", l.brief);
+   if (!Draw_limiter(ui, &in, &l, msg, sizeof msg))
+      return;
+   addPara(L, l.kind == LIMIT_COMPUTE ? ST_GOOD : ST_NORMAL, "limit of this step: %s (0: the roofline)", l.brief);
+   /* How the step moved it: the limiter of the nearest earlier step measured with the
+    * ceilings known. */
+   const LessonUi *lu = ui->lesson;
+   int before = lu ? Ladder_previousLimit(&lu->ladder, lu->step) : -1;
+   if (before >= 0 && (in.peak_gflops > 0 || in.copy_gbps > 0))
+      addPara(L, ST_DIM, "before it, step %d was limited by %s: %s", before + 1, lu->ladder.rows[before].limit,
+              strcmp(lu->ladder.rows[before].limit, l.brief) ? "this step moved the limit" : "the same limit");
 }
 
 static void ladderRows(Ui *ui, Lines *L) {

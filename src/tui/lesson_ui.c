@@ -309,6 +309,13 @@ void LessonUi_poll(Ui *ui) {
    } else if (settled && s->verified_run && s->verify.ok) {
       Ladder_record(&L->ladder, L->step, s->gflops, config, s->geo.emulated, NULL);
       L->row_taken = true;
+      /* What limited it, where the device's ceilings are measured: the next step says
+       * how it moved. */
+      LimiterInputs in;
+      Limiter lim;
+      char msg[256];
+      if (!s->geo.emulated && Draw_limiter(ui, &in, &lim, msg, sizeof msg) && (in.peak_gflops > 0 || in.copy_gbps > 0))
+         Ladder_setLimit(&L->ladder, L->step, lim.brief);
    }
    if (L->row_taken && !L->ladder.date[0]) {
       time_t now = time(NULL);

@@ -45,6 +45,33 @@ ui_keys q
 ui_keys q
 ui_expect_exit 0 "q quits"
 
+# A lesson with the ceilings measured: each step's row keeps what limited it, and the next
+# step says how it moved the limit; the exports carry it.
+mkdir -p "$T_DIR/lesson" && cd "$T_DIR/lesson" || exit 1
+ui_start 130 50 -- lesson mygemm -U --size 64
+ui_expect "mygemm: step 1/" "the mygemm lesson starts"
+ui_expect_re "limit of this step: " "step 1 says what limits it" 120
+row1() { printf '%s\n' "$UI_LAST" | grep -qE "> +1 +[0-9]+\.[0-9]+ "; }
+if ui_wait_for row1 300; then ok "step 1's row is taken"; else not_ok "step 1's row is taken" "$UI_LAST"; fi
+ui_keys n
+ui_expect "mygemm: step 2/" "n: step 2"
+ui_expect_re "before it, step 1 was limited by [a-z ]+.*: (this step moved the limit|the same limit)" \
+   "step 2 says what limited step 1 and whether it moved" 300
+ui_keys E
+ui_expect_re "exported|written" "E exports the ladder" 30
+csv=$(ls "$T_DIR"/lesson/*.csv 2>/dev/null | head -1)
+if [ -n "$csv" ] && python3 -c 'import csv,sys
+rows=list(csv.DictReader(open(sys.argv[1])))
+sys.exit(0 if rows and rows[0]["limit"] and rows[0]["limit"][0].isalpha() else 1)' "$csv"; then
+   ok "the CSV's limit column has step 1's limiter"
+else
+   not_ok "the CSV's limit column has step 1's limiter" "$(cat "$csv" 2>&1 | head -3)"
+fi
+ui_keys q
+ui_keys q
+ui_expect_exit 0 "the lesson quits"
+cd "$T_DIR" || exit 1
+
 rm -rf "$XDG_CONFIG_HOME/gemmtop"
 ui_start 80 24 -- -U --preset 03-wpt --size 128
 ui_expect_re "verify +ok verified" "80x24: the configuration verifies"

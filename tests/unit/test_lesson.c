@@ -335,7 +335,7 @@ static void test_ladder_exports(void **state) {
    assert_non_null(strstr(csv, "2,2 two,400.000,true,false,,,,,,,,TS=16,a <device> & co,,\"each figure"));
    assert_non_null(strstr(csv, "4,4 four,,,,,,,,,,,,a <device> & co,,\"each figure"));
    /* the header names the columns that say where, when and how */
-   assert_non_null(strstr(csv, "reference,configuration,device,date,timing\n"));
+   assert_non_null(strstr(csv, "reference,configuration,device,date,timing,limit\n"));
    assert_non_null(strstr(md, "Timing: each figure the median of a step's first 16 device-timed launches"));
    /* the speaker notes, after the table, joined into one line (a list item: a pipe is no cell) */
    assert_non_null(strstr(md, "### Speaker notes\n\n- **1 one: first**: say | this and that\n"));
