@@ -344,22 +344,17 @@ bool Serve_await(Conn *c, Request *r) {
       pthread_mutex_unlock(&Srv.lock);
       return true;
    }
-   /* The client is gone. */
-   if (r->state == REQ_WAITING && FairQueue_remove(&Srv.queue, r)) {
+   /* The client is gone. A submission is still judged, in its place (its record says
+    * the outcome); anything else leaves the queue, or is stopped if it runs. */
+   if (r->kind == REQ_JUDGE)
+      r->orphan = true;
+   else if (r->state == REQ_WAITING && FairQueue_remove(&Srv.queue, r)) {
       StudentLoad *l = Serve_loadOf(r->who.uid);
       if (l)
          l->in_flight--;
-      if (r->kind == REQ_JUDGE) {
-         /* still judged, with no one waiting: back in line as an orphan */
-         r->orphan = true;
-         FairQueue_push(&Srv.queue, r->who.uid, r->device, r);
-         if (l)
-            l->in_flight++;
-      } else
-         free(r);
+      free(r);
    } else {
-      if (r->kind != REQ_JUDGE)
-         atomic_store(&r->cancel, 1);
+      atomic_store(&r->cancel, 1);
       r->orphan = true;
    }
    pthread_mutex_unlock(&Srv.lock);
