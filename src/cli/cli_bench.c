@@ -127,24 +127,11 @@ static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, Be
 /* One round of a vendor library: its figure goes to lib->gflops; the first round's result
  * (name, verification) is kept, a failure in any round is the result. Verified in the
  * first round only, as the configurations are. An interruption keeps the rounds done. */
-/* A job for the class server: p with c's kernel (NULL: the vendor library), its file sent. */
+/* A job for the class server: p with c's kernel (NULL: the vendor library). */
 static MeasureJob serverJob(const Bench *b, const BenchConfig *c, const Problem *p, uint64_t seed) {
-   MeasureJob j;
-   memset(&j, 0, sizeof j);
-   Util_copy(j.backend, sizeof j.backend, "server");
-   j.device = b->server_device;
-   Util_copy(j.kernel, sizeof j.kernel, c ? c->kernel->name : "none");
-   Util_copy(j.kernels_dir, sizeof j.kernels_dir, "server");
-   j.problem = *p;
-   j.seed = seed;
-   j.reps = b->o->timing.reps;
-   j.warmup = b->o->timing.warmup;
-   j.timeout_s = b->o->timing.max_seconds;
-   j.cold_l2 = b->o->timing.cold_l2;
-   Util_copy(j.server, sizeof j.server, b->server);
-   if (c)
-      Util_copy(j.upload, sizeof j.upload, c->kernel->path);
-   return j;
+   const Options *o = b->o;
+   return MeasureJob_forServer(b->server, b->server_device, c ? c->kernel : NULL, p, seed, o->timing.reps,
+                               o->timing.warmup, o->timing.max_seconds, o->timing.cold_l2);
 }
 
 static void benchVendor(const Bench *b, Session *s, const Problem *p, const Inputs *in, int round, BenchLib *lib) {

@@ -99,10 +99,7 @@ int Cli_runRemote(const Options *o) {
       Catalog_free(&cat);
       return rc;
    }
-   MeasureJob j;
-   memset(&j, 0, sizeof j);
-   Util_copy(j.backend, sizeof j.backend, "server");
-   j.device = -1;
+   int slot = -1;
    if (o->sel.device) {
       char *end;
       long d = strtol(o->sel.device, &end, 10);
@@ -112,17 +109,11 @@ int Cli_runRemote(const Options *o) {
          Catalog_free(&cat);
          return 2;
       }
-      j.device = (int)d;
+      slot = (int)d;
    }
-   Util_copy(j.kernel, sizeof j.kernel, k->name);
-   Util_copy(j.kernels_dir, sizeof j.kernels_dir, "server");
-   j.problem = p;
-   j.seed = o->timing.has_seed ? o->timing.seed : Rng_freshSeed();
-   j.reps = o->timing.reps;
-   j.warmup = o->timing.warmup;
-   j.cold_l2 = o->timing.cold_l2;
-   Util_copy(j.server, sizeof j.server, Cli_server(o));
-   Util_copy(j.upload, sizeof j.upload, k->path);
+   MeasureJob j = MeasureJob_forServer(Cli_server(o), slot, k, &p,
+                                       o->timing.has_seed ? o->timing.seed : Rng_freshSeed(), o->timing.reps,
+                                       o->timing.warmup, 0, o->timing.cold_l2);
    Measurer *m = Measurer_new(&j);
    if (!m) {
       Catalog_free(&cat);

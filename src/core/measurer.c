@@ -65,6 +65,26 @@ void MeasureJob_format(const MeasureJob *j, char *out, size_t outlen) {
             j->timeout_s, j->cold_l2 ? 1 : 0, Scaling_name(j->problem.scaling), j->kernels_dir);
 }
 
+MeasureJob MeasureJob_forServer(const char *server, int slot, const KernelInfo *k, const Problem *p, uint64_t seed,
+                                int reps, int warmup, double timeout_s, bool cold_l2) {
+   MeasureJob j;
+   memset(&j, 0, sizeof j);
+   Util_copy(j.backend, sizeof j.backend, "server");
+   j.device = slot;
+   Util_copy(j.kernel, sizeof j.kernel, k ? k->name : "none");
+   Util_copy(j.kernels_dir, sizeof j.kernels_dir, "server");
+   j.problem = *p;
+   j.seed = seed;
+   j.reps = reps;
+   j.warmup = warmup;
+   j.timeout_s = timeout_s;
+   j.cold_l2 = cold_l2;
+   Util_copy(j.server, sizeof j.server, server);
+   if (k)
+      Util_copy(j.upload, sizeof j.upload, k->path);
+   return j;
+}
+
 Measurer *Measurer_new(const MeasureJob *job) {
    Measurer *m = calloc(1, sizeof *m);
    if (!m)

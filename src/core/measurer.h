@@ -51,6 +51,10 @@ typedef struct MeasureJob_ {
    int cpu_s, data_mb;  /* the child's limits: CPU seconds, data MB (0: none) */
 } MeasureJob;
 
+/* A job for a class server at server: k's file sent with it (NULL k: the vendor library
+ * alone), on its device slot (-1 any); the server fills in its backend and folders. */
+MeasureJob MeasureJob_forServer(const char *server, int slot, const KernelInfo *k, const Problem *p, uint64_t seed,
+                                int reps, int warmup, double timeout_s, bool cold_l2);
 /* The job line (ending in a newline) and its parse: the folders are the rest of the line. */
 void MeasureJob_format(const MeasureJob *j, char *out, size_t outlen);
 bool MeasureJob_parse(const char *line, MeasureJob *j);

@@ -27,21 +27,7 @@ static void tellWait(void *ctx, int position, double waited) {
 }
 
 static MeasureJob job(const Worker *w, const KernelInfo *k, const Problem *p, bool cold_l2) {
-   MeasureJob j;
-   memset(&j, 0, sizeof j);
-   Util_copy(j.backend, sizeof j.backend, "server");
-   j.device = -1;
-   Util_copy(j.kernel, sizeof j.kernel, k ? k->name : "none");
-   Util_copy(j.kernels_dir, sizeof j.kernels_dir, "server");
-   j.problem = *p;
-   j.seed = w->seed;
-   j.reps = SERVED_REPS;
-   j.warmup = 1;
-   j.cold_l2 = cold_l2;
-   Util_copy(j.server, sizeof j.server, w->server);
-   if (k)
-      Util_copy(j.upload, sizeof j.upload, k->path);
-   return j;
+   return MeasureJob_forServer(w->server, -1, k, p, w->seed, SERVED_REPS, 1, 0, cold_l2);
 }
 
 void Served_round(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, unsigned long serial, const char *name) {
@@ -102,8 +88,7 @@ void Served_vendor(Worker *w) {
    w->vendor_again = false;
    Problem p = w->cur.problem;
    Worker_setState(w, WS_QUEUED, "sending the vendor BLAS on %dx%dx%d to the server", p.m, p.n, p.k);
-   MeasureJob j = job(w, Catalog_find(&w->cat, w->cur.kernel), &p, w->cur.cold_l2);
-   j.upload[0] = '\0'; /* the library needs no kernel file */
+   MeasureJob j = job(w, NULL, &p, w->cur.cold_l2); /* the library needs no kernel */
    pthread_mutex_unlock(&w->mu);
    Measurer *m = Measurer_new(&j);
    char name[256] = "out of memory";
