@@ -58,6 +58,7 @@ void Device_classify(DeviceInfo *d) {
    d->tensor_ptx = d->inline_ptx && smOf(d->arch) >= 80; /* sm_80 and newer ("sm_90a", "sm_100") */
    d->limits.tensor_ptx = d->tensor_ptx;
    d->limits.tensor_sm = d->tensor_ptx ? smOf(d->arch) : 0;
+   d->limits.compute_units = d->compute_units;
 }
 
 /* ---- --device ---- */

@@ -338,6 +338,24 @@ static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t
          return false;
       }
       k->dims = n;
+   } else if (!strcmp(key, "fixup_global") || !strcmp(key, "fixup_local")) {
+      char(*dst)[128] = !strcmp(key, "fixup_global") ? k->fixup_global : k->fixup_local;
+      int n = splitList(v, dst, 3, key, err, errlen);
+      if (n < 1)
+         return false;
+      if (k->fixup_dims && k->fixup_dims != n) {
+         snprintf(err, errlen, "fixup_global and fixup_local have different numbers of dimensions");
+         return false;
+      }
+      k->fixup_dims = n;
+   } else if (!strcmp(key, "fixup")) {
+      if (!isIdentifier(v)) {
+         snprintf(err, errlen, "fixup '%s' must be an entry name: letters, digits and '_'", v);
+         return false;
+      }
+      return setField(k->fixup_entry, sizeof k->fixup_entry, "fixup", v, err, errlen);
+   } else if (!strcmp(key, "workspace")) {
+      return setField(k->workspace, sizeof k->workspace, "workspace", v, err, errlen);
    } else if (!strcmp(key, "localmem")) {
       return setField(k->localmem, sizeof k->localmem, "localmem", v, err, errlen);
    } else if (!strcmp(key, "operands")) {
@@ -459,6 +477,15 @@ bool KernelInfo_parse(KernelInfo *k, const char *text, const char *filename, cha
    }
    if (!k->dims) {
       snprintf(err, errlen, "%s: 'global:' and 'local:' are required", filename);
+      return false;
+   }
+   if ((k->fixup_entry[0] != '\0') != (k->fixup_dims > 0) || (k->fixup_dims && !k->fixup_global[0][0]) ||
+       (k->fixup_dims && !k->fixup_local[0][0])) {
+      snprintf(err, errlen, "%s: 'fixup:' needs both 'fixup_global:' and 'fixup_local:', and they need 'fixup:'", filename);
+      return false;
+   }
+   if (k->fixup_entry[0] && !k->workspace[0]) {
+      snprintf(err, errlen, "%s: 'fixup:' finishes C from the workspace: give 'workspace:' its bytes", filename);
       return false;
    }
    for (int i = 0; i < k->nparams; i++)

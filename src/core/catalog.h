@@ -72,6 +72,17 @@ typedef struct KernelInfo_ {
     * given (core/traffic.h turns them into loads per multiply-add). */
    char reuse[2][128];
    char local_reuse[2][128];
+   /* `workspace:` bytes of a scratch buffer passed after C (and the FP8 scales): where
+    * split-K and stream-K keep partial sums. "" when the kernel takes none. */
+   char workspace[256];
+   /* `fixup: ENTRY`, `fixup_global:`, `fixup_local:`: a second entry of the same source,
+    * launched after the GEMM with the same arguments (less a trace buffer and tensor maps)
+    * to finish C from the workspace; its time is the GEMM's. A global size of 0 in any
+    * dimension skips it for that configuration. "" when none. */
+   char fixup_entry[64];
+   char fixup_global[3][128];
+   char fixup_local[3][128];
+   int fixup_dims;
 } KernelInfo;
 
 typedef struct Catalog_ {

@@ -53,6 +53,7 @@ static bool lookup(void *ctx, const char *name, long long *v) {
        {"DYNAMIC_SMEM", s->lim->dynamic_smem},
        {"HAS_FP64", s->lim->fp64},
        {"WARP", s->lim->warp > 0 ? s->lim->warp : 32},
+       {"CUS", s->lim->compute_units > 0 ? s->lim->compute_units : 1},
    };
    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
       if (!strcmp(vars[i].name, name)) {
@@ -291,6 +292,61 @@ static bool launchSizes(Scope *s, Geometry *g, char *msg, size_t msglen) {
    return true; /* the group's size against the device's: groupFits, before the rules */
 }
 
+/* The workspace's bytes and the fix-up launch (`workspace:`, `fixup_global:`, `fixup_local:`)
+ * into g; a fix-up whose global size is 0 in a dimension is not launched. */
+static bool fixupSizes(Scope *s, Geometry *g, char *msg, size_t msglen) {
+   const KernelInfo *k = s->k;
+   g->has_workspace = k->workspace[0] != '\0';
+   if (g->has_workspace && !evalIn(s, k->workspace, "workspace", &g->workspace, msg, msglen))
+      return false;
+   if (g->workspace < 0) {
+      snprintf(msg, msglen, "kernel %s: workspace %s is %lld bytes; it cannot be negative", k->name, k->workspace,
+               g->workspace);
+      return false;
+   }
+   g->fixup_dims = 0;
+   if (!k->fixup_dims)
+      return true;
+   size_t wg = 1;
+   for (int d = 0; d < k->fixup_dims; d++) {
+      long long gv, lv;
+      if (!evalIn(s, k->fixup_global[d], "fixup global size", &gv, msg, msglen) ||
+          !evalIn(s, k->fixup_local[d], "fixup local size", &lv, msg, msglen))
+         return false;
+      if (gv == 0)
+         return true; /* no fix-up for this configuration */
+      if (gv < 0 || lv < 1 || gv % lv || gv / lv > CONFIG_MAX_GROUPS || (size_t)lv > s->lim->max_wi[d] ||
+          __builtin_mul_overflow(wg, (size_t)lv, &wg)) {
+         snprintf(msg, msglen,
+                  "kernel %s: the fix-up launch in dimension %d is %lld x %lld (%s, %s); the global size must be a "
+                  "multiple of the group's, at most %lld groups, a group within the device's %zu",
+                  k->name, d, gv, lv, k->fixup_global[d], k->fixup_local[d], (long long)CONFIG_MAX_GROUPS,
+                  s->lim->max_wi[d]);
+         return false;
+      }
+      g->fixup_global[d] = (size_t)gv;
+      g->fixup_local[d] = (size_t)lv;
+   }
+   if (wg > s->lim->max_wg) {
+      snprintf(msg, msglen, "kernel %s: the fix-up needs %zu work-items per group; this device allows %zu", k->name, wg,
+               s->lim->max_wg);
+      return false;
+   }
+   g->fixup_dims = k->fixup_dims;
+   return true;
+}
+
+/* Whether the launch (its sizes, workspace or fix-up) depends on the device's compute units:
+ * the kernel then gets the count it was launched for as -DCUS. */
+static bool namesComputeUnits(const KernelInfo *k) {
+   bool named = mentions(k->workspace, "CUS");
+   for (int d = 0; d < k->dims; d++)
+      named |= mentions(k->global[d], "CUS") || mentions(k->local[d], "CUS");
+   for (int d = 0; d < k->fixup_dims; d++)
+      named |= mentions(k->fixup_global[d], "CUS") || mentions(k->fixup_local[d], "CUS");
+   return named;
+}
+
 /* The static local memory (`localmem:`) into g, against the device's. */
 static bool localMemory(Scope *s, Geometry *g, char *msg, size_t msglen) {
    const KernelInfo *k = s->k;
@@ -341,8 +397,9 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
    g.n = s->n;
    g.k = s->k_;
    g.pad = g.m != p->m || g.n != p->n || g.k != p->k;
+   g.cus = namesComputeUnits(k) ? (s->lim->compute_units > 0 ? s->lim->compute_units : 1) : 0;
    if (!groupFits(s, msg, msglen) || !rulesHold(s, msg, msglen) || !launchSizes(s, &g, msg, msglen) ||
-       !localMemory(s, &g, msg, msglen))
+       !fixupSizes(s, &g, msg, msglen) || !localMemory(s, &g, msg, msglen))
       return false;
    return checkDynamic(s, &g, msg, msglen) && (geo ? (*geo = g, true) : true);
 }
@@ -420,6 +477,8 @@ void Config_defines(const KernelInfo *k, const long long *values, const Problem 
                             Problem_scaled(p) && p->scaling == SCALING_BLOCK ? " -DGT_SCALE_BLOCK=1" : "",
                             geo->tensor_ptx ? " -DGT_TENSOR_PTX=1" : "",
                             geo->dynamic_smem > 0 ? " -DGT_DYNAMIC_SMEM=1" : "");
+   if (geo->cus && n < outlen)
+      n += (size_t)snprintf(out + n, outlen - n, " -DCUS=%u", geo->cus);
    /* the CUDA backend compiles these for the architecture-specific target (sm_90a) */
    if (k->arch[0] && n < outlen)
       snprintf(out + n, outlen - n, " -DGT_ARCH_SPECIFIC=1");

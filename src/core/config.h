@@ -33,6 +33,13 @@ typedef struct Geometry_ {
    bool tensor_ptx;           /* GT_TENSOR_PTX=1: a `tensor: yes` kernel where PTX tensor instructions run */
    bool emulated;             /* a `tensor: yes` kernel without them: the portable emulation runs, whose
                                * times are not a tensor core's (never compared, ranked or put against a peak) */
+   bool has_workspace;        /* the kernel takes a workspace argument (`workspace:`) */
+   long long workspace;       /* its bytes for this configuration (0: an argument all the same) */
+   unsigned cus;              /* the compute units a persistent launch counts on, given to the kernel as
+                               * -DCUS=; 0 when no launch expression names CUS */
+   int fixup_dims;            /* the fix-up launch (`fixup:`); 0 when there is none for this configuration */
+   size_t fixup_global[3];
+   size_t fixup_local[3];
 } Geometry;
 
 /* Checks everything; fills geo when it passes. On failure, msg names the broken rule,

@@ -36,6 +36,9 @@ static bool exportable(const Session *s, const KernelInfo *k, const Problem *p, 
       snprintf(err, errlen, "%s uses tensor maps or dynamic shared memory, which only the CUDA backend gives", k->name);
    else if (Problem_scaled(p))
       snprintf(err, errlen, "the FP8 types' scales are not exported");
+   else if (g->has_workspace)
+      snprintf(err, errlen, "%s keeps partial sums in a workspace and finishes C in a second launch (split-K, "
+                            "stream-K): the exported launcher runs one kernel alone; export the step before it", k->name);
    else
       return true;
    return false;

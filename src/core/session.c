@@ -116,6 +116,8 @@ Session *Session_open(const Backend *backend, int device, const Catalog *catalog
 static void dropProgram(Session *s, CachedProgram *c) {
    if (c->kernel)
       s->be->releaseKernel(c->kernel);
+   if (c->fixup)
+      s->be->releaseKernel(c->fixup);
    if (c->program)
       s->be->releaseProgram(c->program);
    free(c->info.log);

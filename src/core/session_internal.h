@@ -12,6 +12,7 @@ typedef struct CachedProgram_ {
    unsigned long long key;
    Program *program;
    Kernel *kernel;
+   Kernel *fixup;       /* the kernel's fix-up entry (`fixup:`), taken from the program when first launched */
    BuildInfo info;      /* log owned here */
    unsigned long last_use;
 } CachedProgram;
@@ -22,7 +23,8 @@ typedef struct DeviceBuffer_ {
 } DeviceBuffer;
 
 /* BUF_SA, BUF_SB: the FP8 types' scales, as the kernel's geometry reads them (scales.h). */
-enum { BUF_A, BUF_B, BUF_C0, BUF_C, BUF_AK, BUF_BK, BUF_CK, BUF_SA, BUF_SB, BUF_COUNT };
+/* BUF_WS: the workspace of a split-K or stream-K kernel (`workspace:`). */
+enum { BUF_A, BUF_B, BUF_C0, BUF_C, BUF_AK, BUF_BK, BUF_CK, BUF_SA, BUF_SB, BUF_WS, BUF_COUNT };
 
 struct Session_ {
    const Backend *be;
@@ -40,10 +42,13 @@ struct Session_ {
    char observer_why[160];
 };
 
+/* The launches of a pass: up to three helpers before the GEMM, the GEMM, its fix-up, one after. */
+#define PIPELINE_MAX_STEPS (RUN_MAX_HELPERS + 2)
+
 /* One launch of the pipeline: helpers before, the GEMM kernel, helpers after. */
 typedef struct Step_ {
    Kernel *kernel;
-   KernelArg args[8 + 2 + 1 + KERNEL_MAX_TMA]; /* the GEMM's, scales, a trace buffer or tensor maps */
+   KernelArg args[8 + 2 + 1 + 1 + KERNEL_MAX_TMA]; /* the GEMM's, scales, a workspace, a trace buffer or tensor maps */
    int nargs;
    size_t global[3];
    size_t local[3];
@@ -52,12 +57,14 @@ typedef struct Step_ {
    char what[48];
    bool is_gemm;
    bool restore_c;   /* before this step: copy C0 into C (beta != 0, no padding) */
+   int fixup_nargs;  /* the GEMM's: how many of its arguments its fix-up takes */
 } Step;
 
 typedef struct Pipeline_ {
-   Step steps[RUN_MAX_HELPERS + 1];
+   Step steps[PIPELINE_MAX_STEPS];
    int nsteps;
    int gemm_index;
+   int fixup_index;     /* the GEMM's fix-up launch, part of its time; -1 when none */
    double timeout_ms;   /* a launch running longer is abandoned (0: no limit) */
 } Pipeline;
 
@@ -89,6 +96,8 @@ char *Session_joinSource(const Session *s, const char *body);
  * trace. */
 RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
                           const Inputs *inputs, const char *extra_defines, Buffer *trace, Prepared *out, RunResult *r);
+/* The GEMM's device time in a pass's step times: its launch and its fix-up's. */
+double Pipeline_gemmMs(const Pipeline *pl, const double *times);
 /* One pass of the pipeline, finished; with timed, each step's device time into times. */
 bool Pipeline_run(Session *s, Pipeline *pl, bool real_double, bool timed, double *times, RunResult *r, Buffer *c0,
                   Buffer *c, size_t cbytes);

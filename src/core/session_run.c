@@ -52,10 +52,14 @@ static void explainLaunchFailure(const Step *st, RunResult *r) {
    r->status = RUN_INVALID;
 }
 
+double Pipeline_gemmMs(const Pipeline *pl, const double *times) {
+   return times[pl->gemm_index] + (pl->fixup_index >= 0 ? times[pl->fixup_index] : 0);
+}
+
 bool Pipeline_run(Session *s, Pipeline *pl, bool real_double, bool timed, double *times, RunResult *r,
                         Buffer *c0, Buffer *c, size_t cbytes) {
    char err[512];
-   Event *events[RUN_MAX_HELPERS + 1] = {0};
+   Event *events[PIPELINE_MAX_STEPS] = {0};
    for (int i = 0; i < pl->nsteps; i++) {
       Step *st = &pl->steps[i];
       if (st->restore_c && !Session_checkStatus(s, s->be->copy(s->ctx, c, c0, cbytes, err, sizeof err), err, r))
@@ -219,7 +223,8 @@ static bool operandBuffers(Session *s, const Problem *p, const Inputs *inputs, b
    if (!Session_ensureBuffer(s, BUF_A, bytesA, r) || !Session_ensureBuffer(s, BUF_B, bytesB, r) ||
        !Session_ensureBuffer(s, BUF_C, bytesC, r) || (p->beta != 0.0 && !Session_ensureBuffer(s, BUF_C0, bytesC, r)) ||
        (prepA && !Session_ensureBuffer(s, BUF_AK, bytesAk, r)) ||
-       (prepB && !Session_ensureBuffer(s, BUF_BK, bytesBk, r)) || (g->pad && !Session_ensureBuffer(s, BUF_CK, bytesCk, r)))
+       (prepB && !Session_ensureBuffer(s, BUF_BK, bytesBk, r)) || (g->pad && !Session_ensureBuffer(s, BUF_CK, bytesCk, r)) ||
+       (g->has_workspace && !Session_ensureBuffer(s, BUF_WS, g->workspace > 16 ? (size_t)g->workspace : 16, r)))
       return false;
    Buffer *A = s->bufs[BUF_A].buf, *B = s->bufs[BUF_B].buf, *C0 = s->bufs[BUF_C0].buf;
    if (s->uploaded_generation != inputs->generation) {
@@ -260,6 +265,9 @@ static bool gemmStep(Session *s, const KernelInfo *k, CachedProgram *gemm, const
       gs->args[gs->nargs++] = (KernelArg){.kind = ARG_BUFFER, .buffer = s->bufs[BUF_SA].buf};
       gs->args[gs->nargs++] = (KernelArg){.kind = ARG_BUFFER, .buffer = s->bufs[BUF_SB].buf};
    }
+   if (g->has_workspace) /* split-K's partial sums, after the scales */
+      gs->args[gs->nargs++] = (KernelArg){.kind = ARG_BUFFER, .buffer = s->bufs[BUF_WS].buf};
+   gs->fixup_nargs = gs->nargs; /* the fix-up takes the same, up to here */
    if (trace)
       gs->args[gs->nargs++] = (KernelArg){.kind = ARG_BUFFER, .buffer = trace};
    if (g->ntma && !addTensorMaps(gs, g, p, Ak, Bk, r))
@@ -290,6 +298,35 @@ static void addUnpad(Pipeline *pl, Kernel *unpad, const Problem *p, const Geomet
    st->local[0] = st->local[1] = 16;
    st->use_local = true;
    snprintf(st->what, sizeof st->what, "unpad C");
+}
+
+/* The GEMM's fix-up launch (`fixup:`): the entry from the GEMM's program, the GEMM's
+ * arguments but a trace buffer and tensor maps, its own geometry. */
+static bool addFixup(Session *s, const KernelInfo *k, CachedProgram *gemm, const Geometry *g, Pipeline *pl,
+                     RunResult *r) {
+   char err[512];
+   if (!gemm->fixup) {
+      BuildInfo info = {0};
+      gemm->fixup = s->be->kernel(gemm->program, k->fixup_entry, &info, err, sizeof err);
+      if (!gemm->fixup) {
+         r->status = RUN_COMPILE_ERROR;
+         snprintf(r->message, sizeof r->message, "the fix-up entry %s of %s: %s", k->fixup_entry, k->name, err);
+         return false;
+      }
+   }
+   const Step *gs = &pl->steps[pl->gemm_index];
+   Step *st = &pl->steps[pl->nsteps];
+   memset(st, 0, sizeof *st);
+   st->kernel = gemm->fixup;
+   memcpy(st->args, gs->args, sizeof gs->args[0] * (size_t)gs->fixup_nargs);
+   st->nargs = gs->fixup_nargs;
+   st->dims = g->fixup_dims;
+   memcpy(st->global, g->fixup_global, sizeof st->global);
+   memcpy(st->local, g->fixup_local, sizeof st->local);
+   st->use_local = true;
+   snprintf(st->what, sizeof st->what, "%s fix-up", k->name);
+   pl->fixup_index = pl->nsteps++;
+   return true;
 }
 
 RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
@@ -338,7 +375,10 @@ RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *valu
    if (g->pad && p->beta != 0.0)
       addCopyPad(pl, h.copyPad, "pad C", p->m, p->n, false, out->C0, g->m, g->n, false, out->Ck);
    pl->gemm_index = pl->nsteps;
+   pl->fixup_index = -1;
    if (!gemmStep(s, k, gemm, p, Ak, Bk, out->Ck, trace, &pl->steps[pl->nsteps++], r))
+      return r->status;
+   if (g->fixup_dims && !addFixup(s, k, gemm, g, pl, r))
       return r->status;
    if (g->pad)
       addUnpad(pl, h.unpad, p, g, out->Ck, out->C);
@@ -399,7 +439,7 @@ static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs 
    }
    fillNaN(host, bytes / pr->es, p->precision);
    char err[1024];
-   double stepTimes[RUN_MAX_HELPERS + 1];
+   double stepTimes[PIPELINE_MAX_STEPS];
    bool ok = Session_checkStatus(s, s->be->write(s->ctx, pr->C, host, pr->bytesC, err, sizeof err), err, r) &&
              (!r->geo.pad ||
               Session_checkStatus(s, s->be->write(s->ctx, pr->Ck, host, pr->bytesCk, err, sizeof err), err, r)) &&
@@ -422,7 +462,7 @@ static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs 
 static int timedRounds(Session *s, Prepared *pr, const Problem *p, const RunOptions *o, int reps,
                        double helperTimes[][RUN_MAX_TIMES], RunResult *r) {
    Pipeline *pl = &pr->pl;
-   double stepTimes[RUN_MAX_HELPERS + 1];
+   double stepTimes[PIPELINE_MAX_STEPS];
    ColdL2 cold = {0};
    if (o->cold_l2 && !startCold(s, &pl->steps[pl->gemm_index], p, &cold, r))
       return -1;
@@ -446,7 +486,7 @@ static int timedRounds(Session *s, Prepared *pr, const Problem *p, const RunOpti
          Observer_sample(observer);
       for (int i = 0; i < pl->nsteps; i++)
          helperTimes[i][done] = stepTimes[i];
-      r->times_ms[done] = stepTimes[pl->gemm_index];
+      r->times_ms[done] = Pipeline_gemmMs(pl, stepTimes);
    }
    ColdL2_release(&cold);
    r->reps = done;
@@ -465,7 +505,7 @@ static void runFigures(const Pipeline *pl, const Problem *p, int done, double he
    double q1 = Util_percentile(r->times_ms, done, 0.25), q3 = Util_percentile(r->times_ms, done, 0.75);
    r->spread_pct = r->median_ms > 0 ? 100.0 * (q3 - q1) / r->median_ms : 0;
    for (int i = 0; i < pl->nsteps; i++) {
-      if (i == pl->gemm_index || r->nhelpers == RUN_MAX_HELPERS)
+      if (i == pl->gemm_index || i == pl->fixup_index || r->nhelpers == RUN_MAX_HELPERS)
          continue;
       HelperTiming *h = &r->helpers[r->nhelpers++];
       snprintf(h->what, sizeof h->what, "%s", pl->steps[i].what);
@@ -505,7 +545,7 @@ static RunStatus runOutcome(RunResult *r, bool cancelled, int reps) {
  * launch, cannot pass. With a cold L2 its operands are fresh copies, as in timedRounds. */
 static RunStatus judgedLaunch(Session *s, Prepared *pr, const Problem *p, const Inputs *inputs, const RunOptions *o,
                               RunResult *r, double t0) {
-   double stepTimes[RUN_MAX_HELPERS + 1];
+   double stepTimes[PIPELINE_MAX_STEPS];
    for (int i = 0; i < o->warmup; i++)
       if (!Pipeline_run(s, &pr->pl, pr->dbl, false, stepTimes, r, pr->C0, pr->C, pr->bytesC))
          return r->status;
@@ -520,10 +560,10 @@ static RunStatus judgedLaunch(Session *s, Prepared *pr, const Problem *p, const 
       ColdL2_release(&cold);
    if (!ok)
       return r->status;
-   double helperTimes[RUN_MAX_HELPERS + 1][RUN_MAX_TIMES];
+   double helperTimes[PIPELINE_MAX_STEPS][RUN_MAX_TIMES];
    for (int i = 0; i < pr->pl.nsteps; i++)
       helperTimes[i][0] = stepTimes[i];
-   r->times_ms[0] = stepTimes[pr->pl.gemm_index];
+   r->times_ms[0] = Pipeline_gemmMs(&pr->pl, stepTimes);
    r->reps = 1;
    runFigures(&pr->pl, p, 1, helperTimes, r);
    r->wall_ms = Util_nowMs() - t0;
@@ -551,14 +591,14 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
 
    /* Timing: warm-up, then device-timed launches. */
    int reps = o->reps < 1 ? 1 : o->reps > RUN_MAX_TIMES ? RUN_MAX_TIMES : o->reps;
-   double stepTimes[RUN_MAX_HELPERS + 1];
+   double stepTimes[PIPELINE_MAX_STEPS];
    for (int i = 0; i < o->warmup; i++) {
       if (o->cancel && atomic_load(o->cancel))
          break;
       if (!Pipeline_run(s, &pr.pl, pr.dbl, false, stepTimes, r, pr.C0, pr.C, pr.bytesC))
          return r->status;
    }
-   double helperTimes[RUN_MAX_HELPERS + 1][RUN_MAX_TIMES];
+   double helperTimes[PIPELINE_MAX_STEPS][RUN_MAX_TIMES];
    int done = timedRounds(s, &pr, p, o, reps, helperTimes, r);
    if (done < 0)
       return r->status;

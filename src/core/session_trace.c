@@ -81,7 +81,7 @@ RunStatus Session_trace(Session *s, const KernelInfo *k, const long long *values
    s->uploaded_generation = 0;
    if ((st = Session_prepare(s, k, values, &q, &in, defines, buf, &pr, r)) != RUN_OK)
       goto done;
-   double times[RUN_MAX_HELPERS + 1];
+   double times[PIPELINE_MAX_STEPS];
    if (!Pipeline_run(s, &pr.pl, pr.dbl, false, times, r, pr.C0, pr.C, pr.bytesC) ||
        !Session_checkStatus(s, s->be->read(s->ctx, buf, host, words * sizeof *host, err, sizeof err), err, r)) {
       st = r->status;
