@@ -491,6 +491,10 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
       }
       if (vendor && !r->ablate && !r->geo.emulated)
          vendorJson(out, vendor, r);
+      if (r->fixup_ms > 0)
+         jsonNumber(out, "fixup_ms", r->fixup_ms, true);
+      if (r->geo.workspace > 0)
+         fprintf(out, "\"workspace_bytes\":%lld,", r->geo.workspace);
       jsonNumber(out, "helpers_ms", r->helpers_ms, true);
       fputs("\"helpers\":[", out);
       for (int i = 0; i < r->nhelpers; i++) {
@@ -638,6 +642,18 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
    if (r->geo.pad)
       fprintf(out, "  (runs on %dx%dx%d, padded)", r->geo.m, r->geo.n, r->geo.k);
    fputc('\n', out);
+   if (r->geo.workspace > 0 || r->geo.fixup_dims) {
+      fprintf(out, "workspace  %lld B of partial sums", r->geo.workspace);
+      if (r->geo.fixup_dims) {
+         fprintf(out, "; fix-up global %zu", r->geo.fixup_global[0]);
+         for (int d = 1; d < r->geo.fixup_dims; d++)
+            fprintf(out, "x%zu", r->geo.fixup_global[d]);
+         fprintf(out, "  local %zu", r->geo.fixup_local[0]);
+         for (int d = 1; d < r->geo.fixup_dims; d++)
+            fprintf(out, "x%zu", r->geo.fixup_local[d]);
+      }
+      fputc('\n', out);
+   }
    const Waves w = Waves_of(dev, &r->geo, r->registers, r->local_mem >= 0 ? r->local_mem : r->geo.localmem);
    if (w.known) {
       char waves[192];
@@ -650,6 +666,8 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
               r->median_ms, r->min_ms, r->max_ms, r->spread_pct, r->reps, ro->warmup, r->cold_l2 ? "cold" : "warm");
       if (r->cold_l2)
          fprintf(out, "cold L2    %s\n", r->cold_l2_method);
+      if (r->fixup_ms > 0)
+         fprintf(out, "fix-up     %.4f ms median, part of the time above (the GEMM's second launch)\n", r->fixup_ms);
       if (r->nhelpers) {
          fprintf(out, "helpers   ");
          for (int i = 0; i < r->nhelpers; i++)

@@ -69,6 +69,8 @@ typedef struct RunResult_ {
    HelperTiming helpers[RUN_MAX_HELPERS];
    int nhelpers;
    double helpers_ms;   /* sum of the helpers' medians */
+   double fixup_ms;     /* the median of the GEMM's fix-up launch (split-K, stream-K), which median_ms
+                         * includes; 0 when the configuration has none */
    double gflops, gbps; /* from the GEMM kernel's median time; gbps: global memory */
    double core_gbps;    /* operands fed to the multiply-adds (Ablate_coreBytes) per second */
    unsigned ablate;     /* the ablation this run was compiled with (0: a real run) */

@@ -504,6 +504,7 @@ static void runFigures(const Pipeline *pl, const Problem *p, int done, double he
    }
    double q1 = Util_percentile(r->times_ms, done, 0.25), q3 = Util_percentile(r->times_ms, done, 0.75);
    r->spread_pct = r->median_ms > 0 ? 100.0 * (q3 - q1) / r->median_ms : 0;
+   r->fixup_ms = pl->fixup_index >= 0 ? Util_median(helperTimes[pl->fixup_index], done) : 0;
    for (int i = 0; i < pl->nsteps; i++) {
       if (i == pl->gemm_index || i == pl->fixup_index || r->nhelpers == RUN_MAX_HELPERS)
          continue;

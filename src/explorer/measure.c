@@ -35,6 +35,7 @@ void Measure_clear(Worker *w) {
    s->verified_run = false;
    memset(&s->verify, 0, sizeof s->verify);
    s->nhelpers = 0;
+   s->fixup_ms = 0;
    s->nwindow = 0;
    s->launches = 0;
    s->rounds = 0;
@@ -70,6 +71,7 @@ void Measure_addTimes(Worker *w, const double *times_ms, int n) {
 
 static void addTimes(Worker *w, const RunResult *r) {
    Measure_addTimes(w, r->times_ms, r->reps);
+   w->snap.fixup_ms = r->fixup_ms;
    if (r->nhelpers > 0) {
       w->snap.nhelpers = r->nhelpers;
       memcpy(w->snap.helpers, r->helpers, sizeof r->helpers);

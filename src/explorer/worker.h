@@ -92,6 +92,7 @@ typedef struct WorkerSnapshot_ {
    VerifyResult verify;
    HelperTiming helpers[RUN_MAX_HELPERS];
    int nhelpers;
+   double fixup_ms;                /* the GEMM's fix-up launch, part of its time (RunResult.fixup_ms) */
    /* The rolling window: the last launches of this configuration, oldest first. */
    double window[WORKER_WINDOW];
    int nwindow;

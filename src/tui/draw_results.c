@@ -202,6 +202,11 @@ static void launchLines(const Ui *ui, Lines *L) {
       Waves_describe(&w, waves, sizeof waves);
       add(L, "waves", w.busy < 0.75 ? ST_WARN : ST_NORMAL, "%s", waves);
    }
+   if (s->fixup_ms > 0) {
+      char t[32];
+      Draw_fmtTime(ui, s->fixup_ms, t, sizeof t);
+      add(L, "fix-up", ST_NORMAL, "%s of the time: the second launch that finishes C", t);
+   }
    if (s->nhelpers > 0) {
       add(L, "helpers", ST_NORMAL, "%s", "");
       for (int i = 0; i < s->nhelpers; i++) {

@@ -125,6 +125,74 @@ static void test_check_passes_and_geometry(void **state) {
    KernelInfo_free(&k);
 }
 
+/* A split-K kernel's workspace and fix-up launch: sizes from expressions, the fix-up skipped
+ * where its global size is 0, CUS from the device (given to the kernel), and the metadata
+ * that does not hang together refused. */
+static const char *SPLIT =
+    "/*@gemmtop\n"
+    "param: SPLIT = 2 in 1, 2, 4 ; ways\n"
+    "global: N * CUS, M, SPLIT\n"
+    "local: 8, 4, 1\n"
+    "workspace: SPLIT > 1 ? SPLIT * M * N * REAL_SIZE : 0\n"
+    "fixup: gemm_fixup\n"
+    "fixup_global: SPLIT > 1 ? N / 4 : 0, M\n"
+    "fixup_local: 16, 4\n"
+    "*/\n";
+
+static void test_workspace_and_fixup(void **state) {
+   (void)state;
+   KernelInfo k;
+   char err[512];
+   assert_true(KernelInfo_parse(&k, SPLIT, "split.cl", err, sizeof err));
+   assert_string_equal(k.fixup_entry, "gemm_fixup");
+   assert_int_equal(k.fixup_dims, 2);
+   long long v[1] = {4};
+   Problem p = square(256);
+   DeviceLimits l = gpuLimits();
+   l.compute_units = 132;
+   Geometry g;
+   assert_true(Config_check(&k, v, &p, &l, &g, err, sizeof err));
+   assert_true(g.has_workspace);
+   assert_int_equal(g.workspace, 4LL * 256 * 256 * 4);
+   assert_int_equal(g.fixup_dims, 2);
+   assert_int_equal(g.fixup_global[0], 64);
+   assert_int_equal(g.fixup_global[1], 256);
+   assert_int_equal(g.fixup_local[0], 16);
+   assert_int_equal(g.global[0], 256 * 132);
+   assert_int_equal(g.cus, 132);
+   char defs[256];
+   Config_defines(&k, v, &p, &g, defs, sizeof defs);
+   if (!strstr(defs, "-DCUS=132"))
+      fail_msg("defines '%s' lack -DCUS=132", defs);
+   v[0] = 1; /* no split: a workspace argument of 0 bytes, no fix-up launch */
+   assert_true(Config_check(&k, v, &p, &l, &g, err, sizeof err));
+   assert_true(g.has_workspace);
+   assert_int_equal(g.workspace, 0);
+   assert_int_equal(g.fixup_dims, 0);
+   l.compute_units = 0; /* not known: one */
+   assert_true(Config_check(&k, v, &p, &l, &g, err, sizeof err));
+   assert_int_equal(g.cus, 1);
+   KernelInfo_free(&k);
+   /* a fix-up group past the device's limit is refused before compiling */
+   l = gpuLimits();
+   l.max_wi[0] = 8;
+   v[0] = 2;
+   assert_true(KernelInfo_parse(&k, SPLIT, "split.cl", err, sizeof err));
+   assert_false(Config_check(&k, v, &p, &l, &g, err, sizeof err));
+   if (!strstr(err, "fix-up launch in dimension 0"))
+      fail_msg("message '%s' lacks the fix-up", err);
+   KernelInfo_free(&k);
+   expectParseError("/*@gemmtop\nglobal: N\nlocal: 1\nfixup: f\nfixup_global: N\nfixup_local: 1\n*/",
+                    "give 'workspace:' its bytes");
+   expectParseError("/*@gemmtop\nglobal: N\nlocal: 1\nworkspace: 4\nfixup: f\n*/",
+                    "'fixup:' needs both 'fixup_global:' and 'fixup_local:'");
+   expectParseError("/*@gemmtop\nglobal: N\nlocal: 1\nworkspace: 4\nfixup_global: N\nfixup_local: 1\n*/",
+                    "'fixup:' needs both");
+   expectParseError("/*@gemmtop\nglobal: N\nlocal: 1\nworkspace: 4\nfixup: f\nfixup_global: N, M\nfixup_local: 1\n*/",
+                    "different numbers of dimensions");
+   expectParseError("/*@gemmtop\nglobal: N\nlocal: 1\nworkspace: 4\nfixup: f-g\n*/", "must be an entry name");
+}
+
 static void expectRefusal(const KernelInfo *k, long long *v, const Problem *p, const DeviceLimits *l,
                           const char *fragment) {
    char err[1024] = "";
@@ -443,6 +511,7 @@ int main(void) {
        cmocka_unit_test(test_parse_refuses_instead_of_cutting),
        cmocka_unit_test(test_later_folders_override),
        cmocka_unit_test(test_int_indexed_kernels_refuse_large_matrices),
+       cmocka_unit_test(test_workspace_and_fixup),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,179 @@
+#!/bin/sh
+# Scheduling kernels on PoCL: split-K (fast03_splitk) and stream-K / persistent
+# (fast04_streamk). Every configuration verified on odd and skinny shapes with alpha and beta,
+# in float and double and transposed layouts; the fix-up launch there exactly when the
+# configuration needs one (its time reported, part of the GEMM's); C checked against an
+# independent product computed here in plain Python from .npy files; the same bits on a second
+# run (the fix-up adds in a fixed order); planted bugs in the fix-ups (a plane dropped, the
+# wrong slot, a K step lost at each share's end) fail verification; export-kernel refuses a
+# two-launch kernel with the reason.
+. "$(dirname "$0")/lib.sh"
+
+SMALL="--set BM=64 --set BN=64 --set WM=32 --set WN=32"
+
+# run_json ARGS...: one verified run; FIELDS gets "status verified fixup workspace".
+run_json() {
+   run_gemmtop run "$@" --reps 1 --warmup 0 --format json
+   FIELDS=$(printf '%s\n' "$OUT" | head -1 | python3 -c 'import json,sys
+d=json.loads(sys.stdin.readline())
+print(d["status"], d["verified"], "fixup" if d.get("fixup_ms",0)>0 else "nofixup", d.get("workspace_bytes",0))' 2>&1)
+}
+
+# check_config WANT_FIXUP(yes|no) WHAT ARGS...
+check_config() {
+   want=$1
+   what=$2
+   shift 2
+   run_json "$@"
+   case "$want:$FIELDS" in
+   "yes:ok True fixup "[1-9]* | "no:ok True nofixup 0")
+      ok "$what: verified, $(printf '%s' "$FIELDS" | cut -d' ' -f3-)" ;;
+   *) not_ok "$what (exit $RC): $FIELDS" "$OUT
+$ERR" ;;
+   esac
+}
+
+# Split-K: SPLIT 1 (no workspace, no fix-up) to 8, an odd and a skinny long-K shape.
+for sp in 1 2 3 8; do
+   want=yes
+   [ "$sp" = 1 ] && want=no
+   check_config $want "split-K SPLIT=$sp, 77x45x333, alpha -1.5 beta 0.5" \
+      --kernel fast03_splitk $SMALL --set SPLIT=$sp --size 77x45x333 --alpha -1.5 --beta 0.5
+done
+check_config yes "split-K SPLIT=16, skinny 16x200x2049, TT, beta 2" \
+   --kernel fast03_splitk $SMALL --set SPLIT=16 --size 16x200x2049 --layout TT --alpha 0.75 --beta 2
+check_config yes "split-K SPLIT=3 in double, 33x70x257, TN" \
+   --kernel fast03_splitk $SMALL --set SPLIT=3 --size 33x70x257 --precision double --layout TN --beta -1
+
+# Stream-K and the persistent kernel: whole tiles in turn (STREAMK=0, no fix-up) and shares
+# that begin and end inside tiles (STREAMK=1), with 1 and 3 work-groups per compute unit.
+for sk in 0 1; do
+   for u in 1 3; do
+      want=yes
+      [ "$sk" = 0 ] && want=no
+      check_config $want "STREAMK=$sk UNITS=$u, 100x70x333, alpha -1.5 beta 0.5" \
+         --kernel fast04_streamk $SMALL --set STREAMK=$sk --set UNITS=$u --size 100x70x333 --alpha -1.5 --beta 0.5
+   done
+done
+check_config yes "stream-K UNITS=4, skinny 16x300x1111, NT, beta 1" \
+   --kernel fast04_streamk $SMALL --set UNITS=4 --size 16x300x1111 --layout NT --beta 1
+check_config yes "stream-K in double, 130x64x99, alpha 2 beta -0.5" \
+   --kernel fast04_streamk $SMALL --set UNITS=3 --size 130x64x99 --precision double --alpha 2 --beta -0.5
+check_config yes "stream-K with more work-groups than K steps (60x60x16: 2 steps, 4 per unit, some shares empty)" \
+   --kernel fast04_streamk $SMALL --set UNITS=4 --size 60x60x16 --beta 0.5
+
+# Against a product computed here: fresh random A, B and C written as .npy, C read back.
+SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+python3 - "$T_DIR" "$SEED" <<'EOF'
+import random, struct, sys
+d, seed = sys.argv[1], int(sys.argv[2])
+random.seed(seed)
+def write(path, rows, cols, values):
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }" % (rows, cols)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack("<%df" % len(values), *values))
+m, n, k = 37, 45, 300
+write(d + "/a.npy", m, k, [random.uniform(-1, 1) for _ in range(m * k)])
+write(d + "/b.npy", k, n, [random.uniform(-1, 1) for _ in range(k * n)])
+write(d + "/c.npy", m, n, [random.uniform(-1, 1) for _ in range(m * n)])
+EOF
+check_product() {
+   what=$1
+   shift
+   rm -f "$T_DIR/out.npy"
+   run_gemmtop run "$@" -m 37 -n 45 -k 300 --a "$T_DIR/a.npy" --b "$T_DIR/b.npy" --c "$T_DIR/c.npy" --alpha -1.25 \
+      --beta 0.5 --out "$T_DIR/out.npy" --reps 1 --warmup 0
+   msg=$(python3 - "$T_DIR" <<'EOF' 2>&1
+import struct, sys
+d = sys.argv[1]
+def read(path):
+    data = open(path, "rb").read()
+    hl = struct.unpack("<H", data[8:10])[0]
+    header = data[10:10 + hl].decode()
+    shape = eval(header)["shape"]
+    assert eval(header)["descr"] == "<f4", header
+    count = shape[0] * shape[1]
+    return shape, struct.unpack("<%df" % count, data[10 + hl:10 + hl + 4 * count])
+(m, k), A = read(d + "/a.npy")
+(_, n), B = read(d + "/b.npy")
+_, C = read(d + "/c.npy")
+shape, O = read(d + "/out.npy")
+assert shape == (m, n), shape
+worst = 0.0
+for i in range(m):
+    for j in range(n):
+        s = sum(A[i * k + p] * B[p * n + j] for p in range(k))
+        mag = sum(abs(A[i * k + p] * B[p * n + j]) for p in range(k))
+        want = -1.25 * s + 0.5 * C[i * n + j]
+        bound = (k + 4) * 2.0 ** -24 * (1.25 * mag + 0.5 * abs(C[i * n + j]))
+        err = abs(O[i * n + j] - want)
+        assert err <= bound, "C[%d,%d] = %r, want %r (error %.3g, bound %.3g)" % (i, j, O[i * n + j], want, err, bound)
+        worst = max(worst, err / bound)
+print("worst error %.2f of its bound" % worst)
+EOF
+)
+   if [ "$RC" -eq 0 ] && printf '%s' "$msg" | grep -q '^worst error'; then
+      ok "$what: C equals Python's product within rounding ($msg)"
+   else
+      not_ok "$what against Python's product (exit $RC): $msg" "$OUT
+$ERR"
+   fi
+}
+check_product "split-K SPLIT=3" --kernel fast03_splitk $SMALL --set SPLIT=3
+check_product "stream-K UNITS=3" --kernel fast04_streamk $SMALL --set UNITS=3
+check_product "persistent STREAMK=0" --kernel fast04_streamk $SMALL --set STREAMK=0 --set UNITS=2
+
+# The same bits on every run: the pieces are added in a fixed order.
+for cfg in "fast03_splitk --set SPLIT=8" "fast04_streamk --set UNITS=3"; do
+   set -- $cfg
+   kern=$1
+   shift
+   for i in 1 2; do
+      run_gemmtop run --kernel "$kern" $SMALL "$@" -m 37 -n 45 -k 300 --a "$T_DIR/a.npy" --b "$T_DIR/b.npy" \
+         --c "$T_DIR/c.npy" --beta 0.5 --out "$T_DIR/same$i.npy" --reps 3 --warmup 1
+   done
+   if [ "$RC" -eq 0 ] && [ -s "$T_DIR/same1.npy" ] && cmp -s "$T_DIR/same1.npy" "$T_DIR/same2.npy"; then
+      ok "$kern $*: two runs give the same bits"
+   else
+      not_ok "$kern $*: two runs differ (exit $RC)" "$ERR"
+   fi
+   rm -f "$T_DIR/same1.npy" "$T_DIR/same2.npy"
+done
+
+# Planted bugs, made from the shipped kernels (so the test follows them): each must fail.
+mkdir -p "$T_DIR/broken"
+plant() { # NAME FROM SED-EXPRESSION: the kernel FROM under NAME with one change
+   sed -e "s/^name: .*/name:     $1/" -e "$3" "kernels/$2.cl" >"$T_DIR/broken/$1.cl"
+   if cmp -s "kernels/$2.cl" "$T_DIR/broken/$1.cl" || ! grep -q "^name:     $1" "$T_DIR/broken/$1.cl"; then
+      not_ok "the bug $1 could not be planted in $2 (the kernel changed?)"
+      return 1
+   fi
+}
+expect_wrong() { # NAME WHAT ARGS...
+   name=$1
+   what=$2
+   shift 2
+   GEMMTOP_KERNELS="$GEMMTOP_KERNELS:$T_DIR/broken" run_gemmtop run --kernel "$name" "$@" --reps 1 --warmup 0
+   if [ "$RC" -eq 1 ] && printf '%s' "$ERR" | grep -q "wrong result"; then
+      ok "planted bug ($what): the result is wrong and said so"
+   else
+      not_ok "planted bug ($what) was not caught (exit $RC)" "$OUT
+$ERR"
+   fi
+}
+plant drop_plane fast03_splitk 's/for (int z = 1; z < SPLIT; z++)/for (int z = 1; z < SPLIT - 1; z++)/' &&
+   expect_wrong drop_plane "split-K's fix-up drops the last plane" $SMALL --set SPLIT=3 --size 77x45x333 --beta 0.5
+plant wrong_slot fast04_streamk 's/>= tile \* steps ? 0 : 1)/>= tile * steps ? 1 : 0)/' &&
+   expect_wrong wrong_slot "stream-K's fix-up reads the other slot" $SMALL --set UNITS=3 --size 100x70x333
+plant lost_step fast04_streamk 's/it1 = shareStart(g + 1, total, units);/it1 = shareStart(g + 1, total, units) - 1;/' &&
+   expect_wrong lost_step "each stream-K share loses its last K step" $SMALL --set UNITS=3 --size 100x70x333
+
+# export-kernel writes one launch: a kernel with a fix-up is refused, with the reason.
+run_gemmtop export-kernel --kernel fast03_splitk --size 256 --dir "$T_DIR/export"
+expect_rc 2 "export-kernel refuses split-K"
+expect_in "finishes C in a second launch" "$ERR" "saying why: a second launch"
+[ ! -e "$T_DIR/export" ] && ok "nothing was written" || not_ok "export-kernel wrote $(ls "$T_DIR/export")"
+
+finish
