@@ -36,9 +36,6 @@ static bool exportable(const Session *s, const KernelInfo *k, const Problem *p, 
       snprintf(err, errlen, "%s uses tensor maps or dynamic shared memory, which only the CUDA backend gives", k->name);
    else if (Problem_scaled(p))
       snprintf(err, errlen, "the FP8 types' scales are not exported");
-   else if (g->has_workspace)
-      snprintf(err, errlen, "%s keeps partial sums in a workspace and finishes C in a second launch (split-K, "
-                            "stream-K): the exported launcher runs one kernel alone; export the step before it", k->name);
    else
       return true;
    return false;
@@ -216,6 +213,30 @@ static const char *const launcherBody =
     "   clSetKernelArg(kern, 5, sizeof db, &db);\n"
     "   clSetKernelArg(kern, 6, sizeof beta, &beta);\n"
     "   clSetKernelArg(kern, 7, sizeof dc, &dc);\n"
+    "#if WORKSPACE >= 0\n"
+    "   /* split-K, stream-K: the partial sums' workspace, after C */\n"
+    "   cl_mem dw = clCreateBuffer(ctx, CL_MEM_READ_WRITE, WORKSPACE > 16 ? WORKSPACE : 16, NULL, &e);\n"
+    "   if (e != CL_SUCCESS)\n"
+    "      die(\"clCreateBuffer (workspace)\", e);\n"
+    "   clSetKernelArg(kern, 8, sizeof dw, &dw);\n"
+    "#endif\n"
+    "#ifdef FIXUP\n"
+    "   /* the second launch that finishes C from the workspace: the same arguments */\n"
+    "   cl_kernel fix = clCreateKernel(prog, FIXUP, &e);\n"
+    "   if (e != CL_SUCCESS)\n"
+    "      die(\"clCreateKernel (fix-up)\", e);\n"
+    "   clSetKernelArg(fix, 0, sizeof m, &m);\n"
+    "   clSetKernelArg(fix, 1, sizeof n, &n);\n"
+    "   clSetKernelArg(fix, 2, sizeof k, &k);\n"
+    "   clSetKernelArg(fix, 3, sizeof alpha, &alpha);\n"
+    "   clSetKernelArg(fix, 4, sizeof da, &da);\n"
+    "   clSetKernelArg(fix, 5, sizeof db, &db);\n"
+    "   clSetKernelArg(fix, 6, sizeof beta, &beta);\n"
+    "   clSetKernelArg(fix, 7, sizeof dc, &dc);\n"
+    "   clSetKernelArg(fix, 8, sizeof dw, &dw);\n"
+    "   const size_t fglobal[3] = {FIXUP_GLOBAL0, FIXUP_GLOBAL1, FIXUP_GLOBAL2};\n"
+    "   const size_t flocal[3] = {FIXUP_LOCAL0, FIXUP_LOCAL1, FIXUP_LOCAL2};\n"
+    "#endif\n"
     "   const size_t global[3] = {GLOBAL0, GLOBAL1, GLOBAL2}, local[3] = {LOCAL0, LOCAL1, LOCAL2};\n"
     "   /* One untimed launch, then ROUNDS timed ones, each on C as it was (beta reads it). */\n"
     "   double ms[ROUNDS];\n"
@@ -232,6 +253,17 @@ static const char *const launcherBody =
     "      clReleaseEvent(ev);\n"
     "      if (r >= 0)\n"
     "         ms[r] = (double)(t1 - t0) / 1e6;\n"
+    "#ifdef FIXUP\n"
+    "      /* the fix-up's time is the GEMM's too */\n"
+    "      if ((e = clEnqueueNDRangeKernel(q, fix, FIXUP_DIMS, NULL, fglobal, flocal, 0, NULL, &ev)) != CL_SUCCESS)\n"
+    "         die(\"clEnqueueNDRangeKernel (fix-up)\", e);\n"
+    "      clWaitForEvents(1, &ev);\n"
+    "      clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);\n"
+    "      clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);\n"
+    "      clReleaseEvent(ev);\n"
+    "      if (r >= 0)\n"
+    "         ms[r] += (double)(t1 - t0) / 1e6;\n"
+    "#endif\n"
     "   }\n"
     "   if ((e = clEnqueueReadBuffer(q, dc, CL_TRUE, 0, nc * sizeof *c, c, 0, NULL, NULL)) != CL_SUCCESS)\n"
     "      die(\"clEnqueueReadBuffer\", e);\n"
@@ -279,6 +311,10 @@ static char *launcherFile(const Session *s, const KernelInfo *k, const long long
                    " * Build: make (or: cc -O2 -std=c99 -o %s_launch %s_launch.c -lOpenCL -lm)\n"
                    " * Run:   ./%s_launch [KERNEL.cl [DEVICE [SEED]]]   (device: the index over all platforms) */\n",
                source_name, k->name, k->name, k->name);
+   if (g->cus)
+      TextBuf_put(&t, "/* Its persistent grid is sized for the %u compute units of %s (CUS in the kernel): on\n"
+                      " * another device it gives the same result, its grid sized for this one. */\n",
+                  g->cus, Session_device(s)->name);
    TextBuf_put(&t, "#define SOURCE \"%s\"\n#define ENTRY \"%s\"\n", source_name, k->entry);
    TextBuf_put(&t, "#define M %d\n#define N %d\n#define K %d\n", p->m, p->n, p->k);
    TextBuf_put(&t, "#define TRANS_A %d\n#define TRANS_B %d\n", p->trans_a ? 1 : 0, p->trans_b ? 1 : 0);
@@ -287,6 +323,14 @@ static char *launcherFile(const Session *s, const KernelInfo *k, const long long
    for (int i = 0; i < 3; i++)
       TextBuf_put(&t, "#define GLOBAL%d %zu\n#define LOCAL%d %zu\n", i, i < g->dims ? g->global[i] : 1, i,
                   i < g->dims ? g->local[i] : 1);
+   /* split-K, stream-K: a workspace (-1: the kernel takes none) and a fix-up launch */
+   TextBuf_put(&t, "#define WORKSPACE %lld\n", g->has_workspace ? g->workspace : -1LL);
+   if (g->fixup_dims) {
+      TextBuf_put(&t, "#define FIXUP \"%s\"\n#define FIXUP_DIMS %d\n", k->fixup_entry, g->fixup_dims);
+      for (int i = 0; i < 3; i++)
+         TextBuf_put(&t, "#define FIXUP_GLOBAL%d %zu\n#define FIXUP_LOCAL%d %zu\n", i,
+                     i < g->fixup_dims ? g->fixup_global[i] : 1, i, i < g->fixup_dims ? g->fixup_local[i] : 1);
+   }
    TextBuf_put(&t, "#define ROUNDS 21\n");
    /* The worst-case bound of a sum of K products in any order, with or without fused
     * multiply-adds, plus alpha's and beta's roundings: (K + 4) units of the last place. */

@@ -5,8 +5,8 @@
 # configuration needs one (its time reported, part of the GEMM's); C checked against an
 # independent product computed here in plain Python from .npy files; the same bits on a second
 # run (the fix-up adds in a fixed order); planted bugs in the fix-ups (a plane dropped, the
-# wrong slot, a K step lost at each share's end) fail verification; export-kernel refuses a
-# two-launch kernel with the reason.
+# wrong slot, a K step lost at each share's end) fail verification; export-kernel writes both
+# launches, and its launcher verifies (and fails a broken fix-up) from the files alone.
 . "$(dirname "$0")/lib.sh"
 
 SMALL="--set BM=64 --set BN=64 --set WM=32 --set WN=32"
@@ -170,10 +170,40 @@ plant wrong_slot fast04_streamk 's/>= tile \* steps ? 0 : 1)/>= tile * steps ? 1
 plant lost_step fast04_streamk 's/it1 = shareStart(g + 1, total, units);/it1 = shareStart(g + 1, total, units) - 1;/' &&
    expect_wrong lost_step "each stream-K share loses its last K step" $SMALL --set UNITS=3 --size 100x70x333
 
-# export-kernel writes one launch: a kernel with a fix-up is refused, with the reason.
-run_gemmtop export-kernel --kernel fast03_splitk --size 256 --dir "$T_DIR/export"
-expect_rc 2 "export-kernel refuses split-K"
-expect_in "finishes C in a second launch" "$ERR" "saying why: a second launch"
-[ ! -e "$T_DIR/export" ] && ok "nothing was written" || not_ok "export-kernel wrote $(ls "$T_DIR/export")"
+# export-kernel: both launches and the workspace in the standalone launcher, built from the
+# exported files alone and verified on PoCL; the fix-up broken after export fails it.
+if command -v cc >/dev/null 2>&1 && command -v make >/dev/null 2>&1; then
+   dev=$(printf '%s\n' "$POCL" | sed -E 's/.*--device ([0-9]+).*/\1/')
+   for cfg in "fast03_splitk --set SPLIT=3" "fast04_streamk --set UNITS=3"; do
+      set -- $cfg
+      kern=$1
+      shift
+      rm -rf "$T_DIR/export"
+      run_gemmtop export-kernel --kernel "$kern" $SMALL "$@" --size 128x128x336 --alpha -2 --beta 0.5 --dir "$T_DIR/export"
+      launch_out=$( (make -s -C "$T_DIR/export" && cd "$T_DIR/export" && env -u GEMMTOP_KERNELS "./${kern}_launch" \
+         "$kern.cl" "$dev" "$SEED") 2>&1)
+      if [ "$RC" -eq 0 ] && printf '%s' "$launch_out" | grep -q "^verified: worst relative error" &&
+         grep -q '^#define FIXUP "gemm_fixup"' "$T_DIR/export/${kern}_launch.c"; then
+         ok "export-kernel $kern $*: the launcher makes both launches and verifies on PoCL"
+      else
+         not_ok "export-kernel $kern $* (exit $RC)" "$OUT
+$ERR
+$launch_out"
+      fi
+   done
+   # The exported stream-K kernel with its fix-up reading the wrong slot: the launcher fails it.
+   sed 's/>= tile \* steps ? 0 : 1)/>= tile * steps ? 1 : 0)/' "$T_DIR/export/fast04_streamk.cl" >"$T_DIR/export/broken.cl"
+   broken_out=$(cd "$T_DIR/export" && ./fast04_streamk_launch broken.cl "$dev" "$SEED" 2>&1)
+   broken_rc=$?
+   if ! cmp -s "$T_DIR/export/broken.cl" "$T_DIR/export/fast04_streamk.cl" && [ "$broken_rc" -eq 1 ] &&
+      printf '%s' "$broken_out" | grep -q "^WRONG"; then
+      ok "the exported stream-K kernel with a broken fix-up fails the launcher's check"
+   else
+      not_ok "a broken exported fix-up was not caught (exit $broken_rc)" "$broken_out"
+   fi
+else
+   echo "ok $((T_N + 1)) - # SKIP no C compiler or make to build the launcher"
+   T_N=$((T_N + 1))
+fi
 
 finish
