@@ -14,7 +14,9 @@ about:    work-groups that made them (the same bits every run) and finishes it. 
 about:    multiprocessor gets the same amount of work to within one K step, for any M, N and
 about:    K: no tail, no idle units. STREAMK=0 is the persistent kernel alone: the work-groups
 about:    take whole tiles in turn (tile g, g + G, ...), which removes the launch of many
-about:    small groups but keeps the last wave's tail.
+about:    small groups but keeps the last wave's tail. GROUP numbers the tiles in bands of
+about:    GROUP tile rows, column by column, as fast 2 orders its blocks: the tiles that run
+about:    at the same time then share rows of A and columns of B in the L2 cache.
 param:    BM = 128 in 64, 128, 256 ; rows of C per tile
 param:    BN = 128 in 64, 128, 256 ; columns of C per tile
 param:    BK = 8 in 8, 16, 32 ; depth of one step along K
@@ -25,6 +27,7 @@ param:    AMAP = 1 in 0, 1 ; A loads: 0 lanes along K, 1 lanes along M (conflict
 param:    PADA = 0 in 0, 4 ; padding of each row of the transposed A tile
 param:    UNITS = 1 in 1, 2, 3, 4 ; persistent work-groups per compute unit
 param:    STREAMK = 1 in 0, 1 ; 1: equal shares of the K steps (stream-K); 0: whole tiles in turn
+param:    GROUP = 1 in 1, 2, 4, 8, 16 ; tile rows per band of the tile order (1: row by row)
 require:  BM % WM == 0 && BN % WN == 0 ; the block must split into warp tiles
 require:  WM % (4 * (32 / LX)) == 0 && WN % (4 * LX) == 0 ; each lane's micro tile must be groups of 4 rows and 4 columns
 require:  (WM / (32 / LX)) * (WN / LX) * REAL_SIZE <= 512 ; at most 512 bytes of accumulators per work-item (128 floats or 64 doubles), or registers spill
@@ -62,6 +65,31 @@ sites:    0=A store (transposed), 1=B store, 2=A load, 3=B load
 #endif
 
 #define TILES_N (N / BN)
+
+/* Tile `tile` of the order: bands of GROUP tile rows, walked column by column. */
+inline void tileAt(long tile, int M, int N, int *tm, int *tn) {
+#if GROUP > 1
+   const int tilesM = M / BM, band = (int)(tile / ((long)GROUP * TILES_N)), first = band * GROUP;
+   const int rows = tilesM - first < GROUP ? tilesM - first : GROUP;
+   const int inBand = (int)(tile % ((long)GROUP * TILES_N));
+   *tm = first + inBand % rows;
+   *tn = inBand / rows;
+#else
+   *tm = (int)(tile / TILES_N);
+   *tn = (int)(tile % TILES_N);
+#endif
+}
+
+/* The inverse: the place in the order of the tile at tile row tm, column tn. */
+inline long tileIndex(int tm, int tn, int M, int N) {
+#if GROUP > 1
+   const int tilesM = M / BM, first = tm / GROUP * GROUP;
+   const int rows = tilesM - first < GROUP ? tilesM - first : GROUP;
+   return (long)first * TILES_N + (long)tn * rows + (tm - first);
+#else
+   return (long)tm * TILES_N + tn;
+#endif
+}
 
 /* Work-group g's share of the `total` K steps of all tiles: [first(g), first(g + 1)). */
 inline long shareStart(long g, long total, long units) { return g * total / units; }
@@ -125,7 +153,9 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
       const long it = tile * steps;
       const int kb = 0, ke = (int)steps;
 #endif
-      const int row0 = (int)(tile / TILES_N) * BM, col0 = (int)(tile % TILES_N) * BN;
+      int tm, tn;
+      tileAt(tile, M, N, &tm, &tn);
+      const int row0 = tm * BM, col0 = tn * BN;
       for (int l = 0; l < LA; l++) {
          const int v = tid + l * NT;
          offA[l] = ((row0 + A_ROW(v)) * K) / 4 + A_COL(v);
@@ -203,7 +233,7 @@ __kernel void gemm_fixup(const int M, const int N, const int K, const real alpha
                          const __global real* B, const real beta, __global real* C, __global real* W) {
    const int col = get_global_id(0) * 4, row = get_global_id(1);
    const long units = CUS * UNITS, steps = K / BK, tiles = (long)(M / BM) * TILES_N, total = tiles * steps;
-   const long tile = (long)(row / BM) * TILES_N + col / BN;
+   const long tile = tileIndex(row / BM, col / BN, M, N);
    const long first = shareOwner(tile * steps, total, units), last = shareOwner(tile * steps + steps - 1, total, units);
    if (first == last)
       return;

@@ -19,9 +19,10 @@
  * to cut it into a bogus name); a value that is empty, not a number, or too large is
  * refused, never taken as 0 or wrapped. tensor_ptx=0 makes tensor kernels run their portable
  * emulation on a GPU that has tensor cores; l2=BYTES a smaller L2, so that cold-L2 timing
- * (coldl2.h) rotates its copies at a small size. l and l2 may be NULL: only check. */
+ * (coldl2.h) rotates its copies at a small size; compute_units=N fewer compute units (a
+ * persistent grid's size, CUS, the same on any test machine). l and l2 may be NULL: only check. */
 static bool applyLimitsText(const char *env, DeviceLimits *l, unsigned long long *l2, char *err, size_t errlen) {
-   static const char *names = "names: max_wg, max_wi, local_mem, l2, fp64, tensor_ptx";
+   static const char *names = "names: max_wg, max_wi, local_mem, l2, compute_units, fp64, tensor_ptx";
    char *buf = strdup(env);
    if (!buf) {
       snprintf(err, errlen, "GEMMTOP_DEVICE_LIMITS: out of memory");
@@ -37,7 +38,7 @@ static bool applyLimitsText(const char *env, DeviceLimits *l, unsigned long long
          *eq = '\0';
       bool flag = !strcmp(tok, "fp64") || !strcmp(tok, "tensor_ptx"); /* 0 or 1 */
       bool known = flag || !strcmp(tok, "max_wg") || !strcmp(tok, "max_wi") || !strcmp(tok, "local_mem") ||
-                   !strcmp(tok, "l2");
+                   !strcmp(tok, "l2") || !strcmp(tok, "compute_units");
       if (!eq || !known) {
          snprintf(err, errlen, "GEMMTOP_DEVICE_LIMITS: '%.60s' is not NAME=NUMBER with a known name (%s)", tok, names);
          ok = false;
@@ -63,6 +64,9 @@ static bool applyLimitsText(const char *env, DeviceLimits *l, unsigned long long
       } else if (!strcmp(tok, "l2")) {
          if (!*l2 || v < *l2)
             *l2 = v; /* a smaller L2: cold-L2 timing rotates fewer copies */
+      } else if (!strcmp(tok, "compute_units")) {
+         if (!l->compute_units || v < l->compute_units)
+            l->compute_units = (unsigned)(v > UINT_MAX ? UINT_MAX : v);
       } else if (!strcmp(tok, "fp64")) {
          l->fp64 = l->fp64 && v != 0;
       } else {

@@ -55,12 +55,32 @@ for sk in 0 1; do
          --kernel fast04_streamk $SMALL --set STREAMK=$sk --set UNITS=$u --size 100x70x333 --alpha -1.5 --beta 0.5
    done
 done
+for sk in 0 1; do
+   check_config $([ $sk = 1 ] && echo yes || echo no) "STREAMK=$sk in bands of GROUP=2 tile rows, 300x200x333 (5 rows: a short last band)" \
+      --kernel fast04_streamk $SMALL --set STREAMK=$sk --set UNITS=3 --set GROUP=2 --size 300x200x333 --beta 0.5
+done
 check_config yes "stream-K UNITS=4, skinny 16x300x1111, NT, beta 1" \
    --kernel fast04_streamk $SMALL --set UNITS=4 --size 16x300x1111 --layout NT --beta 1
 check_config yes "stream-K in double, 130x64x99, alpha 2 beta -0.5" \
    --kernel fast04_streamk $SMALL --set UNITS=3 --size 130x64x99 --precision double --alpha 2 --beta -0.5
 check_config yes "stream-K with more work-groups than K steps (60x60x16: 2 steps, 4 per unit, some shares empty)" \
    --kernel fast04_streamk $SMALL --set UNITS=4 --size 60x60x16 --beta 0.5
+
+# The persistent grid follows the compute units: one unit simulated, UNITS=3 groups of 128.
+GEMMTOP_DEVICE_LIMITS=compute_units=1
+export GEMMTOP_DEVICE_LIMITS
+run_gemmtop run --kernel fast04_streamk $SMALL --set UNITS=3 --size 100x70x333 --reps 1 --warmup 0 --format json
+unset GEMMTOP_DEVICE_LIMITS
+g=$(printf '%s\n' "$OUT" | head -1 | python3 -c 'import json,sys; d=json.loads(sys.stdin.readline()); print(d["global_size"][0], d["verified"])' 2>&1)
+[ "$RC" -eq 0 ] && [ "$g" = "384 True" ] && ok "compute_units=1: a grid of 3 x 128 work-items, verified" ||
+   not_ok "compute_units=1: the grid ($g, exit $RC)" "$OUT
+$ERR"
+GEMMTOP_DEVICE_LIMITS=compute_units=0
+export GEMMTOP_DEVICE_LIMITS
+run_gemmtop run --kernel fast04_streamk --size 64
+unset GEMMTOP_DEVICE_LIMITS
+expect_rc 2 "compute_units=0 is refused"
+expect_in "compute_units=0: use a number from 1" "$ERR" "saying what would be valid"
 
 # Against a product computed here: fresh random A, B and C written as .npy, C read back.
 SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
@@ -167,6 +187,10 @@ plant drop_plane fast03_splitk 's/for (int z = 1; z < SPLIT; z++)/for (int z = 1
    expect_wrong drop_plane "split-K's fix-up drops the last plane" $SMALL --set SPLIT=3 --size 77x45x333 --beta 0.5
 plant wrong_slot fast04_streamk 's/>= tile \* steps ? 0 : 1)/>= tile * steps ? 1 : 0)/' &&
    expect_wrong wrong_slot "stream-K's fix-up reads the other slot" $SMALL --set UNITS=3 --size 100x70x333
+# The shares depend on the compute units: two, as on the CI machine, whatever this one has.
+plant short_band fast04_streamk 's/return (long)first \* TILES_N + (long)tn \* rows + (tm - first);/return (long)first * TILES_N + (long)tn * GROUP + (tm - first);/' &&
+   GEMMTOP_DEVICE_LIMITS=compute_units=2 expect_wrong short_band "the fix-up's tile order forgets the short last band" \
+      $SMALL --set UNITS=4 --set GROUP=2 --size 300x200x333
 plant lost_step fast04_streamk 's/it1 = shareStart(g + 1, total, units);/it1 = shareStart(g + 1, total, units) - 1;/' &&
    expect_wrong lost_step "each stream-K share loses its last K step" $SMALL --set UNITS=3 --size 100x70x333
 
