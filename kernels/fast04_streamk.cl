@@ -38,6 +38,7 @@ operands: A=N B=N
 pad:      M=BM N=BN K=BK
 global:   CUS * UNITS * ((BM / WM) * (BN / WN) * 32)
 local:    (BM / WM) * (BN / WN) * 32
+work:     STREAMK ? (M / BM) * (N / BN) * (K / BK) : (M / BM) * (N / BN)
 workspace: STREAMK ? CUS * UNITS * 2 * BM * BN * REAL_SIZE : 0
 fixup:    gemm_fixup
 fixup_global: STREAMK ? N / 4 : 0, M

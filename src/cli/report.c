@@ -424,6 +424,8 @@ static void buildJson(FILE *out, const DeviceInfo *dev, const RunResult *r) {
    if (w.known) /* how the launch fills the GPU (core/waves.h) */
       fprintf(out, "\"waves\":%.4g,\"last_wave_fill\":%.4g,\"slots_busy\":%.4g,\"groups_per_unit\":%d,", w.waves,
               w.last_fill, w.busy, w.per_unit);
+   if (r->geo.work > 0) /* a persistent grid's items of work, shared among its groups */
+      fprintf(out, "\"work_items\":%lld,", r->geo.work);
    jsonNumber(out, "compile_ms", r->compile_ms, true);
    jsonNumber(out, "wall_ms", r->wall_ms, true);
    fprintf(out, "\"cached\":%s,", r->cached ? "true" : "false");

@@ -80,6 +80,10 @@ typedef struct KernelInfo_ {
     * to finish C from the workspace; its time is the GEMM's. A global size of 0 in any
     * dimension skips it for that configuration. "" when none. */
    char fixup_entry[64];
+   /* `work:` how many equal items of work a persistent grid shares out among its work-groups
+    * (tiles; tiles times K steps for stream-K): the waves then count the items, not the
+    * groups. "" for a grid of one item per work-group. */
+   char work[128];
    char fixup_global[3][128];
    char fixup_local[3][128];
    int fixup_dims;

@@ -304,6 +304,12 @@ static bool fixupSizes(Scope *s, Geometry *g, char *msg, size_t msglen) {
                g->workspace);
       return false;
    }
+   if (k->work[0] && !evalIn(s, k->work, "work", &g->work, msg, msglen))
+      return false;
+   if (g->work < 0) {
+      snprintf(msg, msglen, "kernel %s: work %s is %lld items; it cannot be negative", k->name, k->work, g->work);
+      return false;
+   }
    g->fixup_dims = 0;
    if (!k->fixup_dims)
       return true;

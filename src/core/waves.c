@@ -32,6 +32,11 @@ Waves Waves_of(const DeviceInfo *dev, const Geometry *g, int registers, long lon
    w.last_fill = rest ? (double)rest / (double)slots : 1.0;
    w.busy = w.waves / ceil(w.waves);
    w.occupancy = occ.fraction;
+   if (g->work > 0) { /* the groups' time is busy as far as the items fill their rounds */
+      w.work = g->work;
+      w.rounds = (g->work + groups - 1) / groups;
+      w.busy *= (double)g->work / ((double)groups * (double)w.rounds);
+   }
    return w;
 }
 
@@ -43,6 +48,8 @@ void Waves_describe(const Waves *w, char *out, size_t len) {
    }
    int n = snprintf(out, len, "%.2f wave%s: %lld work-groups on %d multiprocessors at %d each", w->waves,
                     w->waves == 1 ? "" : "s", w->groups, w->units, w->per_unit);
+   if (n >= 0 && (size_t)n < len && w->work > 0)
+      n += snprintf(out + n, len - (size_t)n, ", sharing %lld items of work, at most %lld each", w->work, w->rounds);
    if (n < 0 || (size_t)n >= len)
       return;
    if (w->waves > 1 && w->last_fill < 1)

@@ -66,6 +66,16 @@ check_config yes "stream-K in double, 130x64x99, alpha 2 beta -0.5" \
 check_config yes "stream-K with more work-groups than K steps (60x60x16: 2 steps, 4 per unit, some shares empty)" \
    --kernel fast04_streamk $SMALL --set UNITS=4 --size 60x60x16 --beta 0.5
 
+# A persistent grid's items of work: tiles, or tiles times K steps for stream-K (2 x 64).
+for sk in 0 1; do
+   run_gemmtop run --kernel fast04_streamk --set STREAMK=$sk --size 128x256x512 --reps 1 --warmup 0 --format json
+   w=$(printf '%s\n' "$OUT" | head -1 | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline()).get("work_items"))' 2>&1)
+   want=2
+   [ $sk = 1 ] && want=128
+   [ "$RC" -eq 0 ] && [ "$w" = "$want" ] && ok "STREAMK=$sk at 128x256x512: $want items of work" ||
+      not_ok "STREAMK=$sk: work_items $w, want $want (exit $RC)" "$ERR"
+done
+
 # The persistent grid follows the compute units: one unit simulated, UNITS=3 groups of 128.
 GEMMTOP_DEVICE_LIMITS=compute_units=1
 export GEMMTOP_DEVICE_LIMITS

@@ -99,6 +99,20 @@ static void test_waves(void **state) {
    Waves_describe(&w, text, sizeof text);
    assert_non_null(strstr(text, "7.76 waves: 1024 work-groups on 132 multiprocessors at 1 each; the last one 76% full, "
                                 "97% of the slots busy"));
+   /* a persistent grid of 132 groups over the 64 tiles: one wave, and still 48% busy; the
+    * same tiles cut into 1024 K steps each (stream-K): all but a fraction of a step */
+   Geometry pg = {.dims = 1, .global = {132 * 256}, .local = {256}, .work = 64};
+   w = Waves_of(&h100, &pg, 168, 0);
+   assert_int_equal(w.groups, 132);
+   assert_int_equal(w.rounds, 1);
+   assert_true(fabs(w.busy - 64.0 / 132) < 1e-12);
+   Waves_describe(&w, text, sizeof text);
+   assert_string_equal(text, "1.00 wave: 132 work-groups on 132 multiprocessors at 1 each, sharing 64 items of work, "
+                             "at most 1 each; 48% of the slots busy");
+   pg.work = 64 * 1024;
+   w = Waves_of(&h100, &pg, 168, 0);
+   assert_int_equal(w.rounds, 497);
+   assert_true(w.busy > 0.998 && w.busy < 1.0);
    /* two groups a multiprocessor: half the waves */
    w = Waves_of(&h100, &g, 64, 0);
    assert_true(w.per_unit >= 2);
