@@ -108,7 +108,7 @@ static void measurePath(Session *s, const Catalog *cat, const Options *o, Fronti
    row->verified = r->verified_run && r->verify.ok;
    if (row->status == RUN_OK) {
       row->gflops = r->gflops;
-      Frontier_error(&p, A, B, c, seed ^ 0xf0f0, &row->err);
+      Frontier_error(&p, A, B, NULL, c, seed ^ 0xf0f0, &row->err);
    } else {
       snprintf(row->why, sizeof row->why, "%s", r->message);
    }
@@ -117,7 +117,7 @@ static void measurePath(Session *s, const Catalog *cat, const Options *o, Fronti
    if (row->vendor_row < 0 && !row->emulated) { /* the type's vendor library, once */
       ro.verified_c = c;
       if (Session_vendor(s, &p, &in, &ro, &row->vendor) == RUN_OK)
-         Frontier_error(&p, A, B, c, seed ^ 0xf0f0, &row->vendor_err);
+         Frontier_error(&p, A, B, NULL, c, seed ^ 0xf0f0, &row->vendor_err);
       row->has_vendor = true;
       row->vendor_row = i;
    }

@@ -40,7 +40,8 @@ static int compareDouble(const void *a, const void *b) {
    return (x > y) - (x < y);
 }
 
-void Frontier_error(const Problem *p, const float *A, const float *B, const void *C, uint64_t seed, FrontierError *out) {
+void Frontier_error(const Problem *p, const float *A, const float *B, const void *C0, const void *C, uint64_t seed,
+                    FrontierError *out) {
    memset(out, 0, sizeof *out);
    const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k, all = M * N;
    const size_t n = all <= FRONTIER_SAMPLES ? all : FRONTIER_SAMPLES;
@@ -65,8 +66,12 @@ void Frontier_error(const Problem *p, const float *A, const float *B, const void
          sum += prod;
          mag += fabsl(prod);
       }
+      /* alpha op(A) op(B) + beta C0, and the magnitudes its rounding grows with */
+      const long double c0 = C0 && p->beta != 0.0 ? (long double)Storage_load(cs, C0, at) : 0;
+      const long double want = (long double)p->alpha * sum + (long double)p->beta * c0;
+      mag = fabsl((long double)p->alpha) * mag + fabsl((long double)p->beta * c0);
       const double c = Storage_load(cs, C, at);
-      err[s] = mag > 0 ? (double)(fabsl((long double)c - sum) / mag) : fabs(c);
+      err[s] = mag > 0 ? (double)(fabsl((long double)c - want) / mag) : fabs(c);
       if (!isfinite(c))
          err[s] = INFINITY;
    }

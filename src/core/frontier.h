@@ -27,14 +27,15 @@ typedef struct FrontierPath_ {
 const FrontierPath *Frontier_paths(int *count);
 
 /* The error of C against the float64 product of op(A) (M x K) and op(B) (K x N), given as
- * logical row-major floats: |c_ij - sum_k a_ik b_kj| / sum_k |a_ik b_kj| at sampled
- * entries (all of C up to 4096 entries; else the corners and 4092 random ones). C is M x N
- * in p's output type. */
+ * logical row-major floats: |c_ij - (alpha sum_k a_ik b_kj + beta c0_ij)| / (|alpha| sum_k
+ * |a_ik b_kj| + |beta c0_ij|) at sampled entries (all of C up to 4096 entries; else the
+ * corners and 4092 random ones). C and C0 (NULL when beta is 0) are M x N in p's output type. */
 typedef struct FrontierError_ {
    double max, median;
    size_t samples;
 } FrontierError;
-void Frontier_error(const Problem *p, const float *A, const float *B, const void *C, uint64_t seed, FrontierError *out);
+void Frontier_error(const Problem *p, const float *A, const float *B, const void *C0, const void *C, uint64_t seed,
+                    FrontierError *out);
 
 /* One point of the chart. */
 typedef struct FrontierPoint_ {

@@ -19,14 +19,30 @@ static Storage storageOf(Precision prec, bool operand) {
    return operand ? Types_of(prec)->in : Types_of(prec)->out;
 }
 
+/* Where the values drawn go besides their matrix: op(A) (M x K) or op(B) (K x N) as logical
+ * row-major floats, before any rounding to the input type (NULL: nowhere). */
+typedef struct Drawn_ {
+   float *values;
+   size_t rows, cols;
+   bool trans;          /* the matrix is stored transposed (cols x rows) */
+} Drawn;
+
+static void keepDrawn(const Drawn *d, size_t stored, double v) {
+   if (d && d->values)
+      d->values[d->trans ? (stored % d->rows) * d->cols + stored / d->rows : stored] = (float)v;
+}
+
 /* operand: A or B (the input type); otherwise C (the output type). */
-static void *randomMatrix(size_t count, Precision prec, bool operand, Rng *r) {
+static void *randomMatrix(size_t count, Precision prec, bool operand, Rng *r, const Drawn *d) {
    size_t es = operand ? Precision_inputSize(prec) : Precision_size(prec);
    void *m = malloc(count ? count * es : 1);
    if (!m)
       return NULL;
-   for (size_t i = 0; i < count; i++)
-      Storage_store(storageOf(prec, operand), m, i, Rng_range(r, -1.0, 1.0));
+   for (size_t i = 0; i < count; i++) {
+      const double v = Rng_range(r, -1.0, 1.0);
+      Storage_store(storageOf(prec, operand), m, i, v);
+      keepDrawn(d, i, v);
+   }
    return m;
 }
 
@@ -34,7 +50,7 @@ static double floatAt(const void *src, size_t i) { return (double)((const float 
 
 /* An FP8 operand: values of [-1, 1) times a magnitude per block (the block scaling's
  * blocks, whatever p's scaling), quantised with p's scaling into *stored and *scales. */
-static bool randomScaled(const Problem *p, bool a, Rng *r, void **stored, float **scales) {
+static bool randomScaled(const Problem *p, bool a, Rng *r, void **stored, float **scales, const Drawn *d) {
    const size_t count = a ? Problem_sizeA(p) : Problem_sizeB(p);
    Problem blocked = *p;
    blocked.scaling = SCALING_BLOCK;
@@ -51,6 +67,8 @@ static bool randomScaled(const Problem *p, bool a, Rng *r, void **stored, float 
          size_t s = a ? Scales_storedA(p, i, j) : Scales_storedB(p, i, j);
          size_t b = a ? Scales_indexA(&blocked, i, j) : Scales_indexB(&blocked, i, j);
          values[s] = (float)Rng_range(r, -1.0, 1.0) * mag[b];
+         if (d && d->values)
+            d->values[i * cols + j] = values[s];
       }
    ok = ok && Scales_quantize(p, a, floatAt, values, *stored, *scales);
    free(values);
@@ -58,29 +76,49 @@ static bool randomScaled(const Problem *p, bool a, Rng *r, void **stored, float 
    return ok;
 }
 
-bool Inputs_random(Inputs *in, const Problem *p, uint64_t seed) {
+/* Inputs_random, keeping the values drawn for A and B in da and db when they are given. */
+static bool generate(Inputs *in, const Problem *p, uint64_t seed, const Drawn *da, const Drawn *db) {
    memset(in, 0, sizeof *in);
    in->shape = *p;
    in->seed = seed;
    Rng r;
    Rng_seed(&r, seed);
    if (Problem_scaled(p)) {
-      if (!randomScaled(p, true, &r, &in->a, &in->sa) || !randomScaled(p, false, &r, &in->b, &in->sb)) {
+      if (!randomScaled(p, true, &r, &in->a, &in->sa, da) || !randomScaled(p, false, &r, &in->b, &in->sb, db)) {
          Inputs_free(in);
          return false;
       }
    } else {
-      in->a = randomMatrix(Problem_sizeA(p), p->precision, true, &r);
-      in->b = randomMatrix(Problem_sizeB(p), p->precision, true, &r);
+      in->a = randomMatrix(Problem_sizeA(p), p->precision, true, &r, da);
+      in->b = randomMatrix(Problem_sizeB(p), p->precision, true, &r, db);
    }
    if (p->beta != 0.0)
-      in->c0 = randomMatrix(Problem_sizeC(p), p->precision, false, &r);
+      in->c0 = randomMatrix(Problem_sizeC(p), p->precision, false, &r, NULL);
    in->generation = nextGeneration++;
    if (!in->a || !in->b || (p->beta != 0.0 && !in->c0)) {
       Inputs_free(in);
       return false;
    }
    return true;
+}
+
+bool Inputs_random(Inputs *in, const Problem *p, uint64_t seed) { return generate(in, p, seed, NULL, NULL); }
+
+bool Inputs_drawn(const Problem *p, uint64_t seed, float **A, float **B) {
+   const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
+   const size_t na = M * K, nb = K * N;
+   *A = malloc((na ? na : 1) * sizeof **A);
+   *B = malloc((nb ? nb : 1) * sizeof **B);
+   Drawn da = {*A, M, K, p->trans_a}, db = {*B, K, N, p->trans_b};
+   Inputs again;
+   if (*A && *B && generate(&again, p, seed, &da, &db)) {
+      Inputs_free(&again);
+      return true;
+   }
+   free(*A);
+   free(*B);
+   *A = *B = NULL;
+   return false;
 }
 
 bool Inputs_fit(const Inputs *in, const Problem *p) {

@@ -23,6 +23,11 @@ typedef struct Inputs_ {
  * (2^-4 .. 2^4), so that block scales differ and a kernel that takes the wrong one fails.
  * Returns false when out of host memory. */
 bool Inputs_random(Inputs *in, const Problem *p, uint64_t seed);
+/* The values Inputs_random(p, seed) draws for A and B before they are rounded to the input
+ * type (quantised, for FP8): op(A) (M x K) and op(B) (K x N) as logical row-major floats,
+ * malloc'ed; what the accuracy frontier measures a type's error against. False (both NULL)
+ * when out of host memory. */
+bool Inputs_drawn(const Problem *p, uint64_t seed, float **A, float **B);
 /* True when in was made for the same shapes, precision and beta-ness as p. */
 bool Inputs_fit(const Inputs *in, const Problem *p);
 /* Loads any of a, b, c from .npy files (NULL paths keep the random ones); checks shapes

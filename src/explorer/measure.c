@@ -34,6 +34,7 @@ void Measure_clear(Worker *w) {
    s->private_mem = s->local_mem = -1;
    s->verified_run = false;
    memset(&s->verify, 0, sizeof s->verify);
+   memset(&s->error, 0, sizeof s->error);
    s->nhelpers = 0;
    s->fixup_ms = 0;
    s->nwindow = 0;
@@ -379,6 +380,18 @@ static void recordFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg,
    }
 }
 
+/* The error of a verified C against the float64 product of the values drawn for A and B
+ * before they were rounded to the type (core/frontier.h); not for double, whose inputs are
+ * not float32 values. */
+static void drawnError(const Problem *p, const Inputs *in, const void *C, FrontierError *out) {
+   float *A, *B;
+   if (Types_of(p->precision)->out == STORAGE_F64 || !Inputs_drawn(p, in->seed, &A, &B))
+      return;
+   Frontier_error(p, A, B, in->c0, C, in->seed ^ 0xf0f0, out);
+   free(A);
+   free(B);
+}
+
 void Measure_round(Worker *w) {
    WorkerConfig cfg = w->cur;
    unsigned long serial = w->cur_serial;
@@ -413,9 +426,19 @@ void Measure_round(Worker *w) {
    if (!first && w->disturbed)
       ro.warmup = 1; /* after a trace, the vendor BLAS or the peaks: not timed */
    w->disturbed = false;
+   /* The first, verified run keeps its C for the error against the unrounded inputs. */
+   void *verified = first && !cfg.ablate ? malloc(Problem_sizeC(&cfg.problem) * Precision_size(cfg.problem.precision) + 1)
+                                         : NULL;
+   ro.verified_c = verified;
    pthread_mutex_unlock(&w->mu);
    RunStatus st = Session_run(w->session, k, cfg.values, &cfg.problem, &w->in, &ro, r);
+   FrontierError error = {0};
+   if (verified && st == RUN_OK && r->verified_run)
+      drawnError(&cfg.problem, &w->in, verified, &error);
+   free(verified);
    pthread_mutex_lock(&w->mu);
+   if (serial == w->cur_serial && error.samples)
+      w->snap.error = error;
    if (serial != w->cur_serial)
       return; /* a newer configuration was adopted (a device change) */
    if (first)

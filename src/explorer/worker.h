@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 
+#include "core/frontier.h"
 #include "core/inspect.h"
 #include "core/peaks.h"
 #include "core/search.h"
@@ -90,6 +91,10 @@ typedef struct WorkerSnapshot_ {
    long long private_mem, local_mem;
    bool verified_run;
    VerifyResult verify;
+   /* The verified C's error against the float64 product of the values drawn before they
+    * were rounded to the type (the accuracy frontier's measure, core/frontier.h): what a
+    * type costs in accuracy, beside what it buys in speed. samples 0: not measured. */
+   FrontierError error;
    HelperTiming helpers[RUN_MAX_HELPERS];
    int nhelpers;
    double fixup_ms;                /* the GEMM's fix-up launch, part of its time (RunResult.fixup_ms) */

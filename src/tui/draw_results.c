@@ -153,6 +153,9 @@ static void verifyLine(const Ui *ui, Lines *L) {
           s->verify.ok ? Ui_glyph(ui, "\xe2\x9c\x93", "ok") : Ui_glyph(ui, "\xe2\x9c\x97", "FAILED"), s->verify.message);
    else
       add(L, "verify", ST_DIM, "%s", failed(ui) ? Draw_dash(ui) : "pending");
+   if (current && s->verified_run && s->verify.ok && s->error.samples && !ui->ablate)
+      add(L, "error", ST_NORMAL, "%.1e median, %.1e max of |A||B| vs unrounded inputs", s->error.median,
+          s->error.max);
 }
 
 /* The compile (or the cache), compiling ahead, the build's resources. */
@@ -190,10 +193,14 @@ static void launchLines(const Ui *ui, Lines *L) {
    if (!Draw_snapIsCurrent(ui))
       return;
    const Geometry *g = &s->geo;
-   if (g->dims == 1)
-      add(L, "launch", ST_NORMAL, "global %zu  local %zu", g->global[0], g->local[0]);
-   else if (g->dims > 1)
-      add(L, "launch", ST_NORMAL, "global %zux%zu  local %zux%zu", g->global[0], g->global[1], g->local[0], g->local[1]);
+   if (g->dims > 0) {
+      add(L, "launch", ST_NORMAL, "global %zu", g->global[0]);
+      for (int d = 1; d < g->dims; d++)
+         append(L, "x%zu", g->global[d]);
+      append(L, "  local %zu", g->local[0]);
+      for (int d = 1; d < g->dims; d++)
+         append(L, "x%zu", g->local[d]);
+   }
    if (g->dims > 0 && g->pad)
       append(L, "  padded to %dx%dx%d", g->m, g->n, g->k);
    const Waves w = Waves_of(&s->device, g, s->registers, s->local_mem >= 0 ? s->local_mem : g->localmem);

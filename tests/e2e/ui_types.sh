@@ -14,6 +14,9 @@ mkdir -p "$XDG_CONFIG_HOME/gemmtop/shapes"
 printf 'title = two small shapes\n48x80x96 tiny-a 2\n80x48x32 tiny-b\n' >"$XDG_CONFIG_HOME/gemmtop/shapes/aaa-tiny.shapes"
 ui_start 120 32 -- --kernel mygemm01_naive --size 64
 ui_expect_re "verify +[^ ]+ verified" "mygemm01_naive at 64 verifies in float"
+# The error beside the speed: float's own rounding, against float64 of the same values.
+ui_expect_re "error +[0-9.]+e-(0[89]|1[0-9]) median, [0-9.]+e-(0[7-9]|1[0-9]) max of \|A\|\|B\| vs unrounded inputs" \
+   "the error line gives float's error (1e-7 or less)"
 ui_keys s Down
 ui_expect_re "shape +none: Left/Right picks one of [0-9]+ shapes of [0-9]+ suites" "the shape field says how to pick one"
 ui_keys Right
@@ -62,6 +65,9 @@ ui_start 120 32 -- --kernel fp8mma1_scaled --precision e4m3 --scaling block --si
 ui_expect "M=128 N=128 K=128  e4m3 block" "the explorer starts on e4m3 with block scales"
 ui_expect_re "verify +[^ ]+ verified" "the FP8 kernel verifies (emulated)"
 ui_expect "[emulated]" "and is labelled emulated"
+# e4m3's inputs lose all but 3 bits of their mantissa: an error of 1e-4 .. 1e-1 of |A||B|.
+ui_expect_re "error +[0-9.]+e-0[1-4] median, [0-9.]+e-0[1-4] max of \|A\|\|B\| vs unrounded inputs" \
+   "the error line gives e4m3's error against the values before quantising"
 ui_keys q
 ui_expect_exit 0 "q quits"
 finish

@@ -398,11 +398,11 @@ static void test_frontier_inputs_and_error(void **state) {
          C[i * N + j] = (float)s;
       }
    FrontierError e;
-   Frontier_error(&p, A, B, C, 3, &e);
+   Frontier_error(&p, A, B, NULL, C, 3, &e);
    assert_int_equal(e.samples, M * N);
    assert_true(e.max < 0x1p-23 && e.median <= e.max); /* only C's own rounding to float */
    C[5 * N + 7] += 0.5f;                               /* one planted error */
-   Frontier_error(&p, A, B, C, 3, &e);
+   Frontier_error(&p, A, B, NULL, C, 3, &e);
    assert_true(e.max > 1e-3);
    assert_true(e.median < 0x1p-23);
    free(A);
@@ -410,12 +410,85 @@ static void test_frontier_inputs_and_error(void **state) {
    free(C);
 }
 
+/* The values drawn before rounding (Inputs_drawn), in the logical layout: float's stored
+ * values are those very floats in any layout; e4m3's, as multiplied (stored value times its
+ * scale), are within e4m3's rounding of them; and the error of C against them counts alpha,
+ * beta and C0. */
+static void test_drawn_values(void **state) {
+   (void)state;
+   for (int t = 0; t < 4; t++) {
+      const bool ta = t & 1, tb = t & 2;
+      Problem p = problem(37, 21, 150, PRECISION_FLOAT, SCALING_TENSOR, ta, tb);
+      Inputs in;
+      float *A, *B;
+      assert_true(Inputs_random(&in, &p, 99 + t));
+      assert_true(Inputs_drawn(&p, 99 + t, &A, &B));
+      const float *sa = in.a, *sb = in.b;
+      for (int i = 0; i < p.m; i++)
+         for (int k = 0; k < p.k; k++)
+            assert_true(A[i * p.k + k] == sa[ta ? (size_t)k * p.m + i : (size_t)i * p.k + k]);
+      for (int k = 0; k < p.k; k++)
+         for (int j = 0; j < p.n; j++)
+            assert_true(B[k * p.n + j] == sb[tb ? (size_t)j * p.k + k : (size_t)k * p.n + j]);
+      Inputs_free(&in);
+      free(A);
+      free(B);
+   }
+   Problem q = problem(33, 40, 300, PRECISION_E4M3, SCALING_BLOCK, true, false);
+   Inputs in;
+   float *A, *B;
+   double *qa, *qb;
+   assert_true(Inputs_random(&in, &q, 7));
+   assert_true(Inputs_drawn(&q, 7, &A, &B));
+   assert_true(Inputs_scaledValues(&in, &q, &qa, &qb));
+   size_t differ = 0;
+   for (int i = 0; i < q.m; i++)
+      for (int k = 0; k < q.k; k++) {
+         const double x = A[i * q.k + k], v = qa[(size_t)k * q.m + i]; /* A stored transposed */
+         assert_true(fabs(x - v) <= fabs(x) * 0x1p-4 + 1e-12);
+         differ += x != v;
+      }
+   assert_true(differ > 0); /* quantising changed values: the drawn ones are not the stored ones */
+   for (int k = 0; k < q.k; k++)
+      for (int j = 0; j < q.n; j++) {
+         const double x = B[k * q.n + j], v = qb[(size_t)k * q.n + j];
+         assert_true(fabs(x - v) <= fabs(x) * 0x1p-4 + 1e-12);
+      }
+   free(qa);
+   free(qb);
+   Inputs_free(&in);
+   free(A);
+   free(B);
+   /* alpha and beta: C = alpha A B + beta C0 exactly (in long double, rounded to float) */
+   Problem f = problem(9, 7, 40, PRECISION_FLOAT, SCALING_TENSOR, false, false);
+   f.alpha = -1.5, f.beta = 0.75;
+   assert_true(Inputs_random(&in, &f, 5));
+   assert_true(Inputs_drawn(&f, 5, &A, &B));
+   float C[9 * 7];
+   for (int i = 0; i < 9; i++)
+      for (int j = 0; j < 7; j++) {
+         long double sum = 0;
+         for (int k = 0; k < 40; k++)
+            sum += (long double)A[i * 40 + k] * B[k * 7 + j];
+         C[i * 7 + j] = (float)(-1.5L * sum + 0.75L * ((const float *)in.c0)[i * 7 + j]);
+      }
+   FrontierError e;
+   Frontier_error(&f, A, B, in.c0, C, 1, &e);
+   assert_true(e.max < 0x1p-23);
+   C[3] += 0.25f; /* beta's term forgotten at one place would look like this */
+   Frontier_error(&f, A, B, in.c0, C, 1, &e);
+   assert_true(e.max > 1e-3);
+   Inputs_free(&in);
+   free(A);
+   free(B);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_fp8_rounding), cmocka_unit_test(test_scale_shapes),
        cmocka_unit_test(test_quantize),     cmocka_unit_test(test_random_inputs),
        cmocka_unit_test(test_verify_scaled), cmocka_unit_test(test_fp8_targets),
-       cmocka_unit_test(test_frontier_inputs_and_error),
+       cmocka_unit_test(test_frontier_inputs_and_error), cmocka_unit_test(test_drawn_values),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
