@@ -68,7 +68,7 @@ sites:    0=A store (transposed), 1=B store, 2=A load, 3=B load
 #define TILES_N (N / BN)
 
 /* Tile `tile` of the order: bands of GROUP tile rows, walked column by column. */
-inline void tileAt(long tile, int M, int N, int *tm, int *tn) {
+GT_FN void tileAt(long tile, int M, int N, int *tm, int *tn) {
 #if GROUP > 1
    const int tilesM = M / BM, band = (int)(tile / ((long)GROUP * TILES_N)), first = band * GROUP;
    const int rows = tilesM - first < GROUP ? tilesM - first : GROUP;
@@ -82,7 +82,7 @@ inline void tileAt(long tile, int M, int N, int *tm, int *tn) {
 }
 
 /* The inverse: the place in the order of the tile at tile row tm, column tn. */
-inline long tileIndex(int tm, int tn, int M, int N) {
+GT_FN long tileIndex(int tm, int tn, int M, int N) {
 #if GROUP > 1
    const int tilesM = M / BM, first = tm / GROUP * GROUP;
    const int rows = tilesM - first < GROUP ? tilesM - first : GROUP;
@@ -93,10 +93,10 @@ inline long tileIndex(int tm, int tn, int M, int N) {
 }
 
 /* Work-group g's share of the `total` K steps of all tiles: [first(g), first(g + 1)). */
-inline long shareStart(long g, long total, long units) { return g * total / units; }
+GT_FN long shareStart(long g, long total, long units) { return g * total / units; }
 
 /* The work-group whose share holds K step `it`: the last g with shareStart(g) <= it. */
-inline long shareOwner(long it, long total, long units) { return ((it + 1) * units + total - 1) / total - 1; }
+GT_FN long shareOwner(long it, long total, long units) { return ((it + 1) * units + total - 1) / total - 1; }
 
 __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K, const real alpha,
                    const __global real* A, const __global real* B,

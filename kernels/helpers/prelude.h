@@ -17,6 +17,14 @@
 #define LOCAL_PTR __local
 #endif
 
+/* A helper function a kernel file defines for its kernels: a device function under NVRTC
+ * and hipRTC, a plain one in OpenCL C. */
+#if GT_CUDA
+#define GT_FN static __device__ __forceinline__
+#else
+#define GT_FN static inline
+#endif
+
 #if DOUBLE
 #if !GT_CUDA
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
