@@ -122,6 +122,16 @@ static bool stepKey(ParseState *s, LessonStep *st, const char *key, const char *
       }
       return true;
    }
+   if (!strcmp(key, "show")) {
+      if (strcmp(value, "banks")) {
+         snprintf(s->err, s->errlen,
+                  "%s:%d: show = %s: a step can show banks (its bank grid, zoomed on the site its first banks check "
+                  "names)", s->path, s->line, value);
+         return false;
+      }
+      st->show = LESSON_SHOW_BANKS;
+      return true;
+   }
    if (!strcmp(key, "check")) {
       char why[256];
       if (st->nchecks == LESSON_MAX_CHECKS)
@@ -137,7 +147,7 @@ static bool stepKey(ParseState *s, LessonStep *st, const char *key, const char *
    }
    snprintf(s->err, s->errlen,
             "%s:%d: unknown key '%s' in a step (a step takes title, text, notes, reference, reference_gflops, "
-            "ablate, limits, check)", s->path,
+            "ablate, limits, check, show)", s->path,
             s->line, key);
    return false;
 }

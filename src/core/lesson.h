@@ -18,6 +18,9 @@
  *   check = verifies pocl                              against gemmtop: a site's worst bank
  *                                                      ratio; refused on every device; runs
  *                                                      and verifies on a --device kind)
+ *   show = banks                                      (optional: the step's lesson is the bank
+ *                                                      grid: it opens zoomed, on the site its
+ *                                                      first banks check names)
  * Nothing is cut: a line or a field over its limit is refused with its line number. */
 #ifndef GEMMTOP_LESSON_H
 #define GEMMTOP_LESSON_H
@@ -38,6 +41,9 @@ typedef struct LessonCheck_ {
    char device[16];          /* VERIFIES: a --device kind ("pocl") */
 } LessonCheck;
 
+/* What a step opens when it loads (`show =`). */
+typedef enum { LESSON_SHOW_NONE, LESSON_SHOW_BANKS } LessonShow;
+
 typedef struct LessonStep_ {
    char preset[64];
    char title[128];
@@ -51,6 +57,7 @@ typedef struct LessonStep_ {
    int line;                 /* where the step starts in its file */
    LessonCheck checks[LESSON_MAX_CHECKS];
    int nchecks;
+   LessonShow show;
 } LessonStep;
 
 typedef struct Lesson_ {

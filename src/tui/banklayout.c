@@ -19,16 +19,17 @@ static int phasesOf(int lanes, int lpp) {
 int BankLayout_rows(int lanes, int lpp) {
    if (lanes <= 0)
       return 0;
-   return lanes + phasesOf(lanes, lpp) - 1;
+   const int phases = phasesOf(lanes, lpp);
+   return lanes + (phases > 1 ? phases : 0);
 }
 
 int BankLayout_rowLane(int lanes, int lpp, int r) {
    if (r < 0 || r >= BankLayout_rows(lanes, lpp))
       return lanes; /* past the end: no lane */
-   if (phasesOf(lanes, lpp) == 1 || r < lpp)
+   if (phasesOf(lanes, lpp) == 1)
       return r;
-   /* After phase 0, each phase is its separator then its lanes. */
-   int rest = r - lpp, phase = 1 + rest / (lpp + 1), at = rest % (lpp + 1);
+   /* Each phase is its heading, then its lanes. */
+   int phase = r / (lpp + 1), at = r % (lpp + 1);
    return at == 0 ? -1 - phase : phase * lpp + at - 1;
 }
 

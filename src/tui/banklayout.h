@@ -1,7 +1,7 @@
 /* The bank pane's geometry as a pure function, like layout.h (no ncurses; tested in
  * tests/unit/test_banklayout.c): the pane's inside and what it must hold (the notes:
- * model, site table, request, legend; the grid: lanes x banks with a separator row
- * before each phase but the first) -> where the notes and the grid go and which grid
+ * model, site table, request, legend; the grid: lanes x banks with a heading row
+ * before each phase when there are several) -> where the notes and the grid go and which grid
  * rows are drawn. When the notes above the grid leave too few rows for a whole warp and
  * the pane is wide enough, the notes go beside the grid; when the grid still does not
  * fit, it scrolls and its last row says which lanes are shown. */

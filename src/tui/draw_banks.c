@@ -11,6 +11,7 @@
 #include "core/banks.h"
 #include "tui/app.h"
 #include "tui/banklayout.h"
+#include "tui/lesson_ui.h"
 #include "tui/text.h"
 
 void Draw_clampBanks(Ui *ui) {
@@ -249,6 +250,33 @@ static void drawGrid(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x0,
    }
 }
 
+/* A step whose lesson is the grid (show = banks) says its title and text beside it (or under
+ * it), in the rows the notes leave, so the class reads the grid and the step on one screen. What does
+ * not fit is said to be in the lesson pane, never cut silently. */
+static void lessonBeside(Ui *ui, const LessonStep *st, int x, int y, int w, int h) {
+   if (w < 20 || h < 2)
+      return;
+   static Notes ls;
+   ls.n = 0;
+   const Lesson *lesson = LessonUi_lesson(ui);
+   char line[512], text[2048];
+   snprintf(line, sizeof line, "step %d/%d: %s", ui->lesson->step + 1, lesson ? lesson->nsteps : 0,
+            st->title[0] ? st->title : st->preset);
+   wrapped(&ls, ST_LABEL, w, line);
+   snprintf(text, sizeof text, "%s", st->text ? st->text : "");
+   for (char *c = text; *c; c++)
+      if (*c == '\n')
+         *c = ' ';
+   if (text[0])
+      wrapped(&ls, ST_NORMAL, w, text);
+   wrapped(&ls, ST_DIM, w, "n N: the next and previous step; z: the lesson pane and the others");
+   int shown = ls.n <= h ? ls.n : h - 1;
+   for (int i = 0; i < shown; i++)
+      Draw_text(ui, y + i, x, w, ls.line[i].text, ls.line[i].st, false);
+   if (shown < ls.n)
+      Draw_text(ui, y + shown, x, w, "... the rest of the step's text: z, then the lesson pane", ST_DIM, false);
+}
+
 /* The grid of the request chosen, or NULL (no access there, or no memory). */
 static BankGrid *chosenGrid(const Ui *ui, const BankAnalysis *a) {
    int wpg = a->warps > 0 ? a->warps : 1;
@@ -262,15 +290,31 @@ static BankGrid *chosenGrid(const Ui *ui, const BankAnalysis *a) {
    return g;
 }
 
+/* The kernel's parameters, those that differ from the configuration traced before (of the
+ * same kernel) first: where the title is cut, it keeps what the change was about (PADDING,
+ * SWZ). */
+static void changedFirst(const Ui *ui, const KernelInfo *k, const long long *values, char *out, size_t len) {
+   const WorkerConfig *b = &ui->banks_pane.before;
+   const bool compare = ui->banks_pane.have_before && !strcmp(b->kernel, k->name);
+   size_t n = 0;
+   out[0] = '\0';
+   for (int pass = 0; pass < 2; pass++)
+      for (int i = 0; i < k->nparams && n < len; i++) {
+         const bool changed = compare && b->values[i] != values[i];
+         if (changed == (pass == 0))
+            n += (size_t)snprintf(out + n, len - n, "%s%s=%lld", n ? " " : "", k->params[i].name, values[i]);
+      }
+}
+
 /* The title: the configuration traced, and the keys (what z does depends on the zoom). */
 static void title(Ui *ui) {
    char extra[400] = "local-memory bank conflicts", params[256] = "";
    if (ui->banks_pane.have) {
       const KernelInfo *k = Catalog_find(&ui->cat, ui->banks_pane.analysis.config.kernel);
       if (k)
-         KernelInfo_formatParams(k, ui->banks_pane.analysis.config.values, params, sizeof params);
+         changedFirst(ui, k, ui->banks_pane.analysis.config.values, params, sizeof params);
       const Problem *t = &ui->banks_pane.analysis.traced;
-      snprintf(extra, sizeof extra, "bank conflicts of %s%s%s (%s, traced at %dx%dx%d)", ui->banks_pane.analysis.config.kernel,
+      snprintf(extra, sizeof extra, "%s%s%s (%s, traced at %dx%dx%d)", ui->banks_pane.analysis.config.kernel,
                params[0] ? " " : "", params, Precision_name(t->precision), t->m, t->n, t->k);
    }
    Draw_paneTitle(ui, PANE_BANKS, extra,
@@ -310,6 +354,13 @@ void Draw_banks(Ui *ui) {
    ui->banks_pane.page = l.shown > 1 ? l.shown : 1;
    const Notes *ns = l.side ? &side : &full;
    drawNotes(ui, ns, x0 + l.notes.x, y0 + l.notes.y, l.notes.w, l.notes.h);
+   const LessonStep *step = LessonUi_gridStep(ui);
+   if (step && l.side) {
+      lessonBeside(ui, step, x0 + l.notes.x, y0 + l.notes.y + ns->n + 1, l.notes.w, l.notes.h - ns->n - 1);
+   } else if (step && g) { /* stacked: under the grid, in the rows it leaves */
+      const int below = l.grid.y + BANKLAYOUT_HEAD_ROWS + l.shown + (l.scrolls ? 1 : 0) + 1;
+      lessonBeside(ui, step, x0, y0 + below, w, h - below);
+   }
    if (g)
       drawGrid(ui, g, &l, x0, y0);
    free(g);

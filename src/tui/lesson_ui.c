@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,6 +57,40 @@ static bool sameConfig(const WorkerConfig *a, const WorkerConfig *b) {
           Problem_same(&a->problem, &b->problem) && a->ablate == b->ablate && !strcmp(a->limits, b->limits);
 }
 
+/* A step whose lesson is the bank grid (show = banks) opens it zoomed, large enough to read
+ * a whole warp, on the site its first banks check names; the next step that does not show
+ * it closes the zoom it opened (a zoom of the lecturer's own stays). */
+static void showStep(Ui *ui, const LessonStep *st) {
+   LessonUi *L = ui->lesson;
+   if (st->show != LESSON_SHOW_BANKS) {
+      if (L->zoomed_banks && ui->zoom == PANE_BANKS)
+         ui->zoom = -1;
+      L->zoomed_banks = false;
+      return;
+   }
+   ui->visible |= PANE_BIT(PANE_BANKS);
+   ui->focus = ui->zoom = PANE_BANKS;
+   L->zoomed_banks = true;
+   ui->banks_pane.warp = ui->banks_pane.iter = ui->banks_pane.scroll = 0;
+   const KernelInfo *k = Ui_kernel(ui);
+   for (int c = 0; c < st->nchecks; c++) {
+      if (st->checks[c].kind != LESSON_CHECK_BANKS)
+         continue;
+      for (int i = 0; k && i < k->nsites; i++)
+         if (!strcasecmp(k->sites[i], st->checks[c].site))
+            ui->banks_pane.site = i;
+      break;
+   }
+}
+
+const LessonStep *LessonUi_gridStep(const Ui *ui) {
+   const LessonUi *L = ui->lesson;
+   const Lesson *lesson = LessonUi_lesson(ui);
+   if (!lesson || !L->zoomed_banks || ui->zoom != PANE_BANKS || L->step < 0 || L->step >= lesson->nsteps)
+      return NULL;
+   return &lesson->steps[L->step];
+}
+
 /* Loads step i of the lesson: its preset whole, its ablation and limits (none when it
  * names none), the lesson's size override. */
 static void applyStep(Ui *ui, int i) {
@@ -91,6 +126,7 @@ static void applyStep(Ui *ui, int i) {
       return;
    }
    currentConfig(ui, &L->step_config);
+   showStep(ui, st);
    Ui_log(ui, LOG_INFO, "lesson %s, step %d/%d: %s", lesson->name, i + 1, lesson->nsteps,
           st->title[0] ? st->title : st->preset);
    Ui_flash(ui, ST_NORMAL, "step %d/%d: %s  (n next, N previous)", i + 1, lesson->nsteps,

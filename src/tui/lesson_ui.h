@@ -31,6 +31,8 @@ typedef struct LessonUi_ {
    Ladder ladder;
    int scroll;                /* the pane's first line */
    char exported[1200];       /* the files written last, for the pane */
+   bool zoomed_banks;         /* the step opened the bank grid zoomed (show = banks): the next
+                               * step that does not closes it */
 } LessonUi;
 
 /* Before the worker starts: the lesson named at start (UiStart.lesson) on its first step.
@@ -44,6 +46,9 @@ void LessonUi_start(Ui *ui, int i);
 void LessonUi_stepBy(Ui *ui, int dir);
 /* Once per pass of the main loop, after the snapshot: the step's figure into the ladder. */
 void LessonUi_poll(Ui *ui);
+/* The step on screen, when it opened the bank grid zoomed (show = banks) and the zoom is still
+ * on: the bank pane gives its text beside the grid. Else NULL. */
+const LessonStep *LessonUi_gridStep(const Ui *ui);
 /* Whether the configuration on screen is the one the step loaded (not changed since). */
 bool LessonUi_onStep(const Ui *ui);
 /* g: asks for a step number (the footer's flash shows what is typed). */

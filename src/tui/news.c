@@ -126,6 +126,10 @@ void Ui_pollWorker(Ui *ui) {
    }
    WorkerBanks nb;
    if (Worker_takeBanks(ui->worker, &nb)) {
+      if (ui->banks_pane.have) {
+         ui->banks_pane.before = ui->banks_pane.analysis.config;
+         ui->banks_pane.have_before = true;
+      }
       Ui_freeBanks(ui);
       ui->banks_pane.analysis = nb;
       ui->banks_pane.have = true;

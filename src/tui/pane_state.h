@@ -32,6 +32,9 @@ typedef struct BanksPane_ {
    int site, warp, iter;      /* the request drawn: site, flat warp, execution */
    int scroll;                /* the first grid row drawn (lanes and phase separators) */
    int page;                  /* grid rows drawn last time: PgUp PgDn's step */
+   WorkerConfig before;       /* the configuration traced before the one shown (its title names
+                               * first the parameters that changed: what a step is about) */
+   bool have_before;
 } BanksPane;
 
 typedef struct SweepPane_ {

@@ -38,6 +38,8 @@ ui_keys ]
 ui_keys Tab
 ui_keys Down Down Down Down Right Right
 ui_expect_re "PADDING=2" "PADDING is 2"
+# The title names first what changed since the trace before: PADDING, where a cut would fall.
+ui_expect_re "Bank conflicts  mygemm05_transposed PADDING=2 TS=" "the bank pane's title puts the changed PADDING first"
 ui_expect_re "> 1 Bsub store \(transp.* +0 +1\.00x +1\.00x" "with PADDING=2 the transposed store is conflict-free"
 ui_expect_re "site 1 warp 0/[0-9]+ iter 1/[0-9]+: store 4 B, 1 wavefront, ideal 1, 0 conflicts" "its grid: one wavefront"
 
@@ -61,7 +63,7 @@ ui_expect "z zoom" "the bank pane's hint says z zooms"
 ui_keys z
 ui_expect "z back" "zoomed, the hint says z goes back"
 ui_expect_re "site 0 warp 0/[0-9]+ iter 1/" "TS=32: the bank pane draws a request"
-ui_expect_re "bank conflicts of mygemm02_tiled TS=32 \(float, traced at [0-9]+x[0-9]+x[0-9]+\)" \
+ui_expect_re "Bank conflicts  mygemm02_tiled TS=32 \(float, traced at [0-9]+x[0-9]+x[0-9]+\)" \
    "the title names the configuration traced"
 all_32() { lanes_all 0 31; }
 if ui_wait_for all_32 10; then ok "120x40 zoomed: lanes 0-31 all shown"; else not_ok "120x40 zoomed: lanes 0-31 all shown" "$UI_LAST"; fi
@@ -93,6 +95,7 @@ ui_expect_re "model custom: 32 banks x 4 B, SIMD 64" "--simd-width 64 reaches th
 ui_keys z
 ui_expect_re "lanes 0-[0-9]+ of 64" "64 lanes, scrolling"
 ui_expect_re "store 8 B" "double: 8-byte accesses"
+ui_expect_re "phase 0: lanes 0-15, [0-9]+ wavefronts?" "a heading before phase 0 (lanes 0-15)"
 ui_expect_re "phase 1: lanes 16-31, [0-9]+ wavefronts?" "a separator before phase 1 (lanes 16-31)"
 ui_keys End
 ui_expect_re "^ l63 +[.1-9]+ @" "End reaches lane 63"

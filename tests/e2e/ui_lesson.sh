@@ -45,9 +45,25 @@ teach() {
    ui_keys 1 2
    STEP=1
    while [ "$STEP" -le "$steps" ]; do
-      if ! ui_wait "$name: step $STEP/$steps"; then
+      # A step whose lesson is the bank grid (show = banks) opens it zoomed, its text beside
+      # the grid; z goes back to the lesson pane and its ladder.
+      if ! ui_wait_re "$name: step $STEP/$steps|z back"; then
          not_ok "$name: step $STEP is loaded" "$UI_LAST"
          return
+      fi
+      if printf '%s\n' "$UI_LAST" | grep -q "z back"; then
+         # The grid comes once the step is verified and traced.
+         if ui_wait_re "^ +step $STEP/$steps: |^ *l[0-9]+ .* {2,}step $STEP/$steps: " 400 &&
+            printf '%s\n' "$UI_LAST" | grep -Eq "^ *l0 " && printf '%s\n' "$UI_LAST" | grep -Eq "^ *l31 "; then
+            ok "$name step $STEP: its lesson is the grid: zoomed, 32 lanes, the text beside"
+         else
+            not_ok "$name step $STEP: the grid zoomed whole" "$UI_LAST"
+         fi
+         ui_keys z
+         if ! ui_wait "$name: step $STEP/$steps"; then
+            not_ok "$name: step $STEP: z shows the lesson pane" "$UI_LAST"
+            return
+         fi
       fi
       # A first compile on PoCL can take minutes on a busy machine (fast01_blocktile).
       if ! ui_wait_for step_done 400; then

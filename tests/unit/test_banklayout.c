@@ -26,16 +26,18 @@ static void rowsAndLanes(void **state) {
    /* One phase: rows are lanes. */
    assert_int_equal(BankLayout_rows(32, 32), 32);
    assert_int_equal(BankLayout_rowLane(32, 32, 31), 31);
-   /* 8-byte accesses on 32 banks x 4 B: two phases of 16, a separator between. */
-   assert_int_equal(BankLayout_rows(32, 16), 33);
-   assert_int_equal(BankLayout_rowLane(32, 16, 15), 15);
-   assert_int_equal(BankLayout_rowLane(32, 16, 16), -2); /* the separator before phase 1 */
-   assert_int_equal(BankLayout_rowLane(32, 16, 17), 16);
-   assert_int_equal(BankLayout_rowLane(32, 16, 32), 31);
+   /* 8-byte accesses on 32 banks x 4 B: two phases of 16, each under its heading. */
+   assert_int_equal(BankLayout_rows(32, 16), 34);
+   assert_int_equal(BankLayout_rowLane(32, 16, 0), -1); /* the heading of phase 0 */
+   assert_int_equal(BankLayout_rowLane(32, 16, 1), 0);
+   assert_int_equal(BankLayout_rowLane(32, 16, 16), 15);
+   assert_int_equal(BankLayout_rowLane(32, 16, 17), -2); /* the heading of phase 1 */
+   assert_int_equal(BankLayout_rowLane(32, 16, 18), 16);
+   assert_int_equal(BankLayout_rowLane(32, 16, 33), 31);
    /* 16-byte: four phases of 8. */
-   assert_int_equal(BankLayout_rows(32, 8), 35);
-   assert_int_equal(BankLayout_rowLane(32, 8, 26), -4);
-   assert_int_equal(BankLayout_rowLane(32, 8, 34), 31);
+   assert_int_equal(BankLayout_rows(32, 8), 36);
+   assert_int_equal(BankLayout_rowLane(32, 8, 27), -4);
+   assert_int_equal(BankLayout_rowLane(32, 8, 35), 31);
    /* Every lane appears exactly once, in order, over many shapes. */
    for (int lanes = 1; lanes <= 64; lanes++)
       for (int lpp = 1; lpp <= 64; lpp++) {
@@ -61,11 +63,11 @@ static void wholeWarpAt120x40(void **state) {
    assert_int_equal(l.first, 0);
    assert_int_equal(l.banks_shown, 32);
    assert_true(l.address);
-   /* 8-byte phases: one separator more, still whole. */
+   /* 8-byte phases: a heading for each, still whole. */
    n.lanes_per_phase = 16;
    BankLayout_compute(&n, &l);
    assert_false(l.scrolls);
-   assert_int_equal(l.shown, 33);
+   assert_int_equal(l.shown, 34);
 }
 
 /* 80x24 zoomed: 78 x 20; the grid scrolls, and the end is reachable. */

@@ -30,7 +30,8 @@ static const char *GOOD = "# a lesson\n"
                           "reference_gflops = 2.54\n"
                           "\n"
                           "step = 02-tiled-ts16\r\n"
-                          "text = tiles\n";
+                          "text = tiles\n"
+                          "show = banks\n";
 
 static void test_parse_good(void **state) {
    (void)state;
@@ -51,6 +52,8 @@ static void test_parse_good(void **state) {
    assert_string_equal(l.steps[1].preset, "02-tiled-ts16");
    assert_int_equal(l.steps[1].line, 13);
    assert_null(l.steps[1].title[0] ? "x" : NULL);
+   assert_int_equal(l.steps[0].show, LESSON_SHOW_NONE);
+   assert_int_equal(l.steps[1].show, LESSON_SHOW_BANKS);
    Lesson_free(&l);
 }
 
@@ -75,6 +78,8 @@ static void test_refusals(void **state) {
    expectRefused(nul, sizeof nul - 1, "bad.lesson:2: a NUL byte");
    const char *limits = "step = a\nlimits = max_wg=lots\n", *ablate = "step = a\nablate = no-c\n";
    expectRefused(limits, strlen(limits), "bad.lesson:2: limits:");
+   const char *show = "step = a\nshow = roofline\n";
+   expectRefused(show, strlen(show), "bad.lesson:2: show = roofline: a step can show banks");
    expectRefused(ablate, strlen(ablate), "bad.lesson:2:");
    /* Nothing is cut: a title one character too long is refused with the limit. */
    char longer[300];
@@ -208,6 +213,12 @@ static void test_shipped_texts(void **state) {
          if (!l->steps[s].text)
             fail_msg("%s step %d (%s) has no text", l->path, s + 1, l->steps[s].preset);
          textFiguresChecked(l, s);
+         /* a step that opens the bank grid names the site to open it on */
+         bool site = false;
+         for (int c = 0; c < l->steps[s].nchecks; c++)
+            site = site || l->steps[s].checks[c].kind == LESSON_CHECK_BANKS;
+         if (l->steps[s].show == LESSON_SHOW_BANKS && !site)
+            fail_msg("%s step %d shows the bank grid but has no banks check naming its site", l->path, s + 1);
       }
    }
    /* docs/lessons.md: how many lessons ship, and each one's steps, as the files have them */
