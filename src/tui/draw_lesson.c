@@ -62,6 +62,19 @@ static void addPara(Lines *L, Style st, const char *fmt, ...) {
       addLine(L, lines[i], st);
 }
 
+/* text word-wrapped after a hanging indent of indent columns (`prefix` on the first line):
+ * a table's last column that is never cut. */
+static void addHanging(Lines *L, Style st, const char *prefix, int indent, const char *text) {
+   char buf[8192], line[1024];
+   const char *lines[64];
+   const int width = L->width - indent > 16 ? L->width - indent : 16;
+   int n = Text_wrap(text, width, buf, sizeof buf, lines, 64);
+   for (int i = 0; i < n; i++) {
+      snprintf(line, sizeof line, "%-*s%s", indent, i == 0 ? prefix : "", lines[i]);
+      addLine(L, line, st);
+   }
+}
+
 /* Registers and occupancy: from the inspect pane's reading when it has this configuration,
  * else what the build reported. */
 static void explainResources(Ui *ui, Lines *L) {
@@ -189,8 +202,9 @@ static void ladderRows(Ui *ui, Lines *L) {
    snprintf(row, sizeof row, "ladder: %d of %d steps  (E exports Markdown, CSV, SVG)", Ladder_done(ld), ld->nrows);
    addLine(L, row, ST_LABEL);
    snprintf(row, sizeof row, "  %-4s %10s %8s %8s %7s %8s  %s", "step", "GFLOPS", "vs prev", "vs 1", "% best",
-            "vs real", "the source reported");
+            "vs real", "title; under it, what the source reported");
    addLine(L, row, ST_LABEL);
+   const Lesson *lesson = LessonUi_lesson(ui);
    for (int i = 0; i < ld->nrows; i++) {
       const LadderRow *r = &ld->rows[i];
       char gf[48] = "-", sp[16] = "-", sf[16] = "-", pb[16] = "-", vr[16] = "-";
@@ -206,9 +220,15 @@ static void ladderRows(Ui *ui, Lines *L) {
          snprintf(pb, sizeof pb, "%.0f%%", Ladder_percentOfBest(ld, i));
       if (Ladder_vsReal(ld, i) > 0)
          snprintf(vr, sizeof vr, "%.2fx", Ladder_vsReal(ld, i));
-      snprintf(row, sizeof row, "%s %-4d %10s %8s %8s %7s %8s  %s", i == lu->step ? ">" : " ", i + 1, gf, sp, sf, pb,
-               vr, r->reference[0] ? r->reference : "-");
-      addLine(L, row, i == lu->step ? ST_SELECT : r->measured || r->refused[0] ? ST_NORMAL : ST_DIM);
+      /* The figures, then the step's title and the source's figure, wrapped under the last
+       * column: labelled rows, nothing cut. */
+      const Style st = i == lu->step ? ST_SELECT : r->measured || r->refused[0] ? ST_NORMAL : ST_DIM;
+      const LessonStep *ls = lesson && i < lesson->nsteps ? &lesson->steps[i] : NULL;
+      const int indent = 2 + 4 + 1 + 10 + 1 + 8 + 1 + 8 + 1 + 7 + 1 + 8 + 2;
+      snprintf(row, sizeof row, "%s %-4d %10s %8s %8s %7s %8s  ", i == lu->step ? ">" : " ", i + 1, gf, sp, sf, pb, vr);
+      addHanging(L, st, row, indent, ls && ls->title[0] ? ls->title : ls ? ls->preset : "-");
+      if (r->reference[0])
+         addHanging(L, ST_DIM, "", indent, r->reference);
    }
    if (lu->exported[0])
       addPara(L, ST_DIM, "exported: %s", lu->exported);
