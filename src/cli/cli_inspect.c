@@ -49,6 +49,11 @@ static void printTable(const KernelInfo *k, const long long *values, const Inspe
       Listing_summary(&in->stats, sum, sizeof sum);
       printf("counts     %s: %s\n", Listing_kindName(in->stats.kind), sum);
    }
+   if (show_code && in->code && in->have_real) { /* ablated: is the loop optimised out? */
+      char words[512];
+      bool kept = Ablate_loopKept(&in->real_stats, &in->stats, ablate, words, sizeof words);
+      printf("loop       %s: %s\n", kept ? "kept" : "OPTIMISED OUT", words);
+   }
    if (show_code) {
       if (in->code)
          printf("\n%s (%s):\n%s\n", in->code_kind,
@@ -105,6 +110,13 @@ static void printJson(const KernelInfo *k, const long long *values, const Inspec
              "\"spill_stores\":%d,\"barriers\":%d}",
              c->lines, c->instructions, c->fma, c->shared_loads, c->shared_stores, c->global_loads, c->global_stores,
              c->local_loads, c->local_stores, c->barriers);
+      if (in->have_real) {
+         char words[512];
+         bool kept = Ablate_loopKept(&in->real_stats, &in->stats, ablate, words, sizeof words);
+         printf(",\"real_instructions\":%d,\"real_fma\":%d,\"loop_kept\":%s,\"loop\":", in->real_stats.instructions,
+                in->real_stats.fma, kept ? "true" : "false");
+         Report_jsonString(stdout, words);
+      }
       printf(",\"code\":");
       Report_jsonString(stdout, in->code);
    }

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/listing.h"
+
 static const struct {
    const char *name;
    unsigned flag;
@@ -105,4 +107,22 @@ double Ablate_bytes(const Problem *p, unsigned mask) {
 
 double Ablate_coreBytes(const Problem *p) {
    return 2.0 * (double)p->m * (double)p->n * (double)p->k * (double)Precision_inputSize(p->precision);
+}
+
+bool Ablate_loopKept(const ListingStats *real, const ListingStats *ablated, unsigned ablate, char *words, size_t len) {
+   const int real_loads = real->global_loads + real->shared_loads, abl_loads = ablated->global_loads + ablated->shared_loads;
+   const bool fewer = real->instructions > 0 && ablated->instructions * 4 < real->instructions;
+   const bool fma_gone = !(ablate & ABLATE_NO_FMA) && real->fma > 0 && ablated->fma == 0;
+   const bool loads_gone = (ablate & (ABLATE_NO_A | ABLATE_NO_B)) != (ABLATE_NO_A | ABLATE_NO_B) && real_loads > 0 &&
+                           abl_loads == 0;
+   const bool kept = !fewer && !fma_gone && !loads_gone;
+   snprintf(words, len, "%d of the real kernel's %d instructions (%.0f%%), %d of its %d FMA, %d of its %d loads: %s",
+            ablated->instructions, real->instructions,
+            real->instructions > 0 ? 100.0 * ablated->instructions / real->instructions : 0.0, ablated->fma, real->fma,
+            abl_loads, real_loads,
+            kept ? "the loop runs (what is left is timed)"
+            : fewer ? "the compiler removed most of the code: the loop is optimised out, the figure times an empty kernel"
+            : fma_gone ? "the multiply-adds are gone though kept: the compiler optimised the loop out"
+                       : "every load is gone though an operand's were kept: the compiler optimised the loop out");
+   return kept;
 }

@@ -42,4 +42,14 @@ double Ablate_bytes(const Problem *p, unsigned mask);
  * and one of B from registers or local memory, 2*M*N*K elements in all. */
 double Ablate_coreBytes(const Problem *p);
 
+/* Is the loop being optimised out? (the MAGMA log's question): an ablated kernel's compiled
+ * code against the real kernel's. The loop is judged gone when the ablated code has under a
+ * quarter of the real code's instructions, when the multiply-adds vanished though no-fma was
+ * not asked, or when every load vanished though an operand's loads were kept. False then;
+ * words says what was counted either way ("4750 of the real kernel's 4818 instructions
+ * (99%), 3 of its 51 FMA: the loop runs"). */
+struct ListingStats_;
+bool Ablate_loopKept(const struct ListingStats_ *real, const struct ListingStats_ *ablated, unsigned ablate,
+                     char *words, size_t len);
+
 #endif

@@ -146,7 +146,7 @@ static void resourcesFromPtx(const char *ptx, const char *entry, Inspection *out
 
 /* ---- on a device ---- */
 
-RunStatus Inspect_onDevice(Session *s, const InspectRequest *rq, Inspection *out) {
+static RunStatus inspectOnDevice(Session *s, const InspectRequest *rq, Inspection *out) {
    begin(out);
    const Backend *be = Session_backend(s);
    const DeviceInfo *dev = Session_device(s);
@@ -223,7 +223,7 @@ static bool offlineLaunch(const InspectRequest *rq, const ConfigTarget *target, 
    return true;
 }
 
-RunStatus Inspect_offline(const Backend *be, const char *arch, const InspectRequest *rq, Inspection *out) {
+static RunStatus inspectOffline(const Backend *be, const char *arch, const InspectRequest *rq, Inspection *out) {
    begin(out);
    const BackendOffline *off = be->offline;
    if (!off) {
@@ -262,4 +262,41 @@ RunStatus Inspect_offline(const Backend *be, const char *arch, const InspectRequ
       readSource(rq->catalog, rq->kernel, defines, Backend_can(be, BACKEND_CAP_CUDA_PRELUDE), out);
    finish(rq, be->name, false, out);
    return RUN_OK;
+}
+
+/* ---- an ablated kernel against the real one ---- */
+
+/* The real kernel's code counted beside an ablated one's, so that Ablate_loopKept can say
+ * whether the compiler kept the loop. The real build is the one its runs made (a cache load). */
+static void countReal(const InspectRequest *rq, Inspection *out, Session *s, const Backend *be, const char *arch) {
+   if (!rq->ablate || !out->ok || !out->assembly)
+      return;
+   InspectRequest real = *rq;
+   real.ablate = 0;
+   real.source = false;
+   real.code = INSPECT_CODE_DEFAULT;
+   Inspection *in = calloc(1, sizeof *in);
+   if (!in)
+      return;
+   RunStatus st = s ? inspectOnDevice(s, &real, in) : inspectOffline(be, arch, &real, in);
+   if (st == RUN_OK && in->ok && in->assembly) {
+      out->have_real = true;
+      out->real_stats = in->stats;
+   }
+   Inspection_free(in);
+   free(in);
+}
+
+RunStatus Inspect_onDevice(Session *s, const InspectRequest *rq, Inspection *out) {
+   RunStatus st = inspectOnDevice(s, rq, out);
+   if (st == RUN_OK)
+      countReal(rq, out, s, NULL, NULL);
+   return st;
+}
+
+RunStatus Inspect_offline(const Backend *be, const char *arch, const InspectRequest *rq, Inspection *out) {
+   RunStatus st = inspectOffline(be, arch, rq, out);
+   if (st == RUN_OK)
+      countReal(rq, out, NULL, be, arch);
+   return st;
 }

@@ -50,6 +50,8 @@ typedef struct Inspection_ {
    char code_kind[64];       /* "PTX", "SASS", "ISA", "CPU code (PoCL, group 32x32x1)" */
    char *code;               /* owned; NULL when none is readable (or none was asked for) */
    ListingStats stats;       /* counted from code */
+   bool have_real;           /* an ablated kernel's: the real kernel's code was counted too */
+   ListingStats real_stats;  /* ... into here (Ablate_loopKept compares them) */
    char note[256];           /* why there is no code */
    char warning[256];        /* what was given instead of what was asked for */
    char source_kind[128];    /* "OpenCL C after the preprocessor" */

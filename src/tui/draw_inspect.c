@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/ablate.h"
 #include "tui/app.h"
 #include "tui/text.h"
 
@@ -121,6 +122,19 @@ static int row(Ui *ui, int y, int x, int w, const char *label, const char *value
    return y + 1;
 }
 
+/* row, with the value word-wrapped under itself down to bottom (the last row says the rest
+ * is cut). */
+static int wrappedRow(Ui *ui, int y, int x, int w, int bottom, const char *label, const char *value, Style st) {
+   char buf[2048];
+   const char *wl[8];
+   int n = Text_wrap(value, w - 11 > 8 ? w - 11 : 8, buf, sizeof buf, wl, 8);
+   for (int i = 0; i < n && y < bottom; i++, y++) {
+      Draw_text(ui, y, x, 11, i == 0 ? label : "", ST_LABEL, false);
+      Draw_text(ui, y, x + 11, w - 11, y + 1 == bottom && i + 1 < n ? "... (z zooms this pane)" : wl[i], st, false);
+   }
+   return y;
+}
+
 static void message(Ui *ui, Rect r, const char *m, Style st) {
    char buf[2048];
    const char *wl[16];
@@ -173,7 +187,15 @@ static int drawCounts(Ui *ui, const Inspection *in, int y, int x, int w, int bot
       Listing_summary(&in->stats, line, sizeof line);
       char t[1100];
       snprintf(t, sizeof t, "%s: %s", Listing_kindName(in->stats.kind), line);
-      return row(ui, y, x, w, "code", t, ST_NORMAL);
+      y = row(ui, y, x, w, "code", t, ST_NORMAL);
+      if (in->have_real && y < bottom) { /* an ablation: is the loop optimised out? */
+         char words[512];
+         bool kept = Ablate_loopKept(&in->real_stats, &in->stats, ui->inspect_pane.last.config.ablate, words,
+                                     sizeof words);
+         snprintf(t, sizeof t, "%s: %s", kept ? "kept" : "OPTIMISED OUT", words);
+         y = wrappedRow(ui, y, x, w, bottom, "loop", t, kept ? ST_NORMAL : ST_BAD);
+      }
+      return y;
    }
    char buf[1024];
    const char *wl[2];

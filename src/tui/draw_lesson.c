@@ -93,6 +93,17 @@ static void explainResources(Ui *ui, Lines *L) {
       addPara(L, ST_NORMAL, "registers: %d per work-item; %s", regs, occ);
    else
       addPara(L, ST_DIM, "registers: not reported by this runtime; %s", occ);
+   /* An ablation's teaching point (the MAGMA log's): is the loop being optimised out? */
+   if (!ui->ablate)
+      return;
+   char words[512];
+   if (inspected && in->have_real && ui->inspect_pane.last.config.ablate == ui->ablate) {
+      bool kept = Ablate_loopKept(&in->real_stats, &in->stats, ui->ablate, words, sizeof words);
+      addPara(L, kept ? ST_NORMAL : ST_BAD, "is the loop optimised out? %s: %s", kept ? "no" : "YES", words);
+   } else {
+      addPara(L, ST_DIM, "is the loop optimised out? 6 shows the inspect pane, which counts the compiled code of this "
+                         "ablation against the real kernel's");
+   }
 }
 
 /* Bank wavefronts against the ideal, from the trace the bank pane shows. */

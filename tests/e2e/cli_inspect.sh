@@ -83,4 +83,29 @@ expect_rc 2 "an unknown --code"
 expect_in "--code 'sas': use ptx, sass, isa or none" "$ERR" "lists the valid ones"
 run_gemmtop inspect --kernel mygemm01_naive stray
 expect_rc 2 "a stray word is refused"
+# An ablation's code against the real kernel's: is the loop optimised out? A test kernel whose
+# const-store writes the constant past the sum lets the compiler drop the loop; its no-fma,
+# and MAGMA's ablations, keep it.
+use_test_kernels
+run_gemmtop inspect --kernel test_dead_loop --size 64 --ablate const-store
+case "$OUT" in
+*"none readable here"*) ok "the loop check # SKIP no code readable (llvm-objdump is not installed)" ;;
+*)
+   expect_in "loop       OPTIMISED OUT: " "$OUT" "test_dead_loop const-store: the loop is optimised out, said so"
+   run_gemmtop inspect --kernel test_dead_loop --size 64 --ablate const-store --format json
+   kept=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys; o=json.loads(sys.stdin.readline()); print(o["loop_kept"], o["real_instructions"] > 0)' 2>&1)
+   [ "$kept" = "False True" ] && ok "JSON: loop_kept false, with the real kernel's counts" || not_ok "JSON loop_kept ($kept)" "$OUT"
+   run_gemmtop inspect --kernel test_dead_loop --size 64 --ablate no-fma
+   expect_in "loop       kept: " "$OUT" "test_dead_loop no-fma: the loop is kept"
+   run_gemmtop inspect --preset magma-1-fermi --size 128 --ablate no-a,no-b
+   expect_in "loop       kept: " "$OUT" "magma no-a,no-b: the loop is kept"
+   run_gemmtop inspect --preset magma-1-fermi --size 128
+   if [ "$RC" -eq 0 ] && ! printf '%s\n' "$OUT" | grep -q "^loop "; then
+      ok "a real kernel has no loop line"
+   else
+      not_ok "a real kernel has no loop line (exit $RC)" "$OUT"
+   fi
+   ;;
+esac
+
 finish

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/ablate.h"
+#include "core/listing.h"
 #include "cli/options.h"
 #include "tui/history.h"
 
@@ -182,10 +183,32 @@ static void test_history(void **state) {
    assert_int_equal(h.count, 3);
 }
 
+/* Is the loop optimised out? The counts of an ablated build against the real one's. */
+static void test_loop_kept(void **state) {
+   (void)state;
+   char w[512];
+   const ListingStats real = {.instructions = 628, .fma = 272, .shared_loads = 128, .global_loads = 32};
+   ListingStats abl = {.instructions = 913, .fma = 16, .shared_loads = 128, .global_loads = 32};
+   assert_true(Ablate_loopKept(&real, &abl, ABLATE_NO_FMA, w, sizeof w)); /* FMAs gone, as asked */
+   assert_non_null(strstr(w, "913 of the real kernel's 628 instructions (145%), 16 of its 272 FMA"));
+   assert_non_null(strstr(w, "the loop runs"));
+   abl = (ListingStats){.instructions = 24, .fma = 0};
+   assert_false(Ablate_loopKept(&real, &abl, ABLATE_CONST_STORE, w, sizeof w)); /* under a quarter */
+   assert_non_null(strstr(w, "optimised out"));
+   abl = (ListingStats){.instructions = 600, .fma = 0, .shared_loads = 128, .global_loads = 32};
+   assert_false(Ablate_loopKept(&real, &abl, ABLATE_NO_A, w, sizeof w)); /* FMAs gone, not asked */
+   assert_non_null(strstr(w, "multiply-adds are gone though kept"));
+   abl = (ListingStats){.instructions = 600, .fma = 272};
+   assert_false(Ablate_loopKept(&real, &abl, ABLATE_NO_A, w, sizeof w)); /* B's loads kept, but none left */
+   assert_non_null(strstr(w, "every load is gone"));
+   assert_true(Ablate_loopKept(&real, &abl, ABLATE_NO_A | ABLATE_NO_B, w, sizeof w)); /* both asked away */
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_parse_combinations), cmocka_unit_test(test_parse_refuses), cmocka_unit_test(test_cycle),
        cmocka_unit_test(test_bytes),              cmocka_unit_test(test_option),        cmocka_unit_test(test_history),
+       cmocka_unit_test(test_loop_kept),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
