@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -192,4 +193,34 @@ bool OutFile_write(const char *path, const void *data, size_t len, char *err, si
    if (len)
       (void)fwrite(data, 1, len, f->stream); /* a short write leaves the stream's error for commit */
    return OutFile_commit(f, err, errlen);
+}
+
+bool OutFile_writeSet(const char *stem, const char *const *texts, const char *const *ext, int n, char *base,
+                      size_t baselen, char *err, size_t errlen) {
+   bool found = false;
+   for (int k = 1; k < 1000 && !found; k++) {
+      if (k == 1)
+         snprintf(base, baselen, "%s", stem);
+      else
+         snprintf(base, baselen, "%s-%d", stem, k);
+      bool taken = false;
+      for (int e = 0; e < n && !taken; e++) {
+         char path[PATH_MAX];
+         struct stat st;
+         snprintf(path, sizeof path, "%s%s", base, ext[e]);
+         taken = lstat(path, &st) == 0 || errno != ENOENT;
+      }
+      found = !taken;
+   }
+   if (!found) {
+      snprintf(err, errlen, "%s%s to %s-999%s all exist here: move some away", stem, ext[0], stem, ext[0]);
+      return false;
+   }
+   for (int e = 0; e < n; e++) {
+      char path[PATH_MAX];
+      snprintf(path, sizeof path, "%s%s", base, ext[e]);
+      if (!OutFile_write(path, texts[e], strlen(texts[e]), err, errlen))
+         return false;
+   }
+   return true;
 }

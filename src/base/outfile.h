@@ -40,5 +40,11 @@ void OutFile_discard(OutFile *f);
 
 /* The whole of data into path, as above without streams. False with err on failure. */
 bool OutFile_write(const char *path, const void *data, size_t len, char *err, size_t errlen);
+/* A set of files that belong together (a ladder's .md, .csv and .svg) in the current folder,
+ * under the first name free for all of them: stem, stem-2, ... stem-999; none is ever
+ * replaced. n texts, each with its extension; *base gets the name used. False with err
+ * when every name is taken or a write failed. */
+bool OutFile_writeSet(const char *stem, const char *const *texts, const char *const *ext, int n, char *base,
+                      size_t baselen, char *err, size_t errlen);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void TextBuf_put(TextBuf *t, const char *fmt, ...) {
    if (t->failed)
@@ -49,4 +50,26 @@ char *TextBuf_finish(TextBuf *t) {
       t->s = NULL;
    }
    return t->s;
+}
+
+void TextBuf_putCsv(TextBuf *t, const char *s) {
+   if (!strpbrk(s, ",\"\n\r")) {
+      TextBuf_put(t, "%s", s);
+      return;
+   }
+   TextBuf_put(t, "\"");
+   for (; *s; s++)
+      TextBuf_put(t, *s == '"' ? "\"\"" : "%c", *s);
+   TextBuf_put(t, "\"");
+}
+
+double TextBuf_tickStep(double max) {
+   double step = 1;
+   while (step * 5 < max)
+      step *= 10;
+   while (step > max && step > 1e-6)
+      step /= 10;
+   if (max / step > 5)
+      step *= max / (step * 2) > 5 ? 5 : 2;
+   return step;
 }

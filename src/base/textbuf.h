@@ -16,6 +16,11 @@ typedef struct TextBuf_ {
 void TextBuf_put(TextBuf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* s with XML's five special characters escaped (SVG text and attributes). */
 void TextBuf_putXml(TextBuf *t, const char *s);
+/* s as one CSV field (RFC 4180: quoted when it holds a comma, a quote or a line break,
+ * quotes doubled). */
+void TextBuf_putCsv(TextBuf *t, const char *s);
+/* A chart axis's tick spacing: 1, 2 or 5 times a power of ten, at most about 5 ticks to max. */
+double TextBuf_tickStep(double max);
 /* The text (malloc'ed, the caller frees it), or NULL when an allocation failed. */
 char *TextBuf_finish(TextBuf *t);
 

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "base/outfile.h"
+#include "core/laddermerge.h"
 #include "core/lesson.h"
 #include "core/preset.h"
 #include "base/util.h"
@@ -160,10 +162,52 @@ static int prepare(const Options *o, const Lesson *lesson) {
    return failed ? 1 : 0;
 }
 
+/* gemmtop lesson NAME --merge FILE...: the class's exports side by side, written beside them
+ * as lesson-NAME-class.md, .csv and .svg (never over a file), the table printed. */
+static int merge(const Options *o, const Lesson *lesson) {
+   static MergedLadder m; /* large: kept off the stack */
+   LadderMerge_init(&m, lesson);
+   for (int i = 0; i < o->nmerge; i++) {
+      char why[1024];
+      size_t len;
+      char *text = Util_readUserFile(o->merge[i], 4u << 20, &len, why, sizeof why);
+      if (!text) {
+         fprintf(stderr, "gemmtop: --merge %s: %s\n", o->merge[i], why);
+         return 2;
+      }
+      bool ok = LadderMerge_add(&m, text, o->merge[i], why, sizeof why);
+      free(text);
+      if (!ok) {
+         fprintf(stderr, "gemmtop: --merge: %s\n", why);
+         return 2;
+      }
+   }
+   char *texts[3] = {LadderMerge_markdown(&m), LadderMerge_csv(&m), LadderMerge_svg(&m)};
+   static const char *const ext[] = {".md", ".csv", ".svg"};
+   char stem[128], base[1000], err[1400] = "out of memory";
+   snprintf(stem, sizeof stem, "lesson-%s-class", lesson->name);
+   bool ok = texts[0] && texts[1] && texts[2] &&
+             OutFile_writeSet(stem, (const char *const *)texts, ext, 3, base, sizeof base, err, sizeof err);
+   if (ok)
+      printf("%s\nwrote %s.md, %s.csv and %s.svg (%d ladders of %d steps)\n", texts[0], base, base, base, m.ndev,
+             m.nsteps);
+   else
+      fprintf(stderr, "gemmtop: the merged ladder is not written: %s\n", err);
+   for (int e = 0; e < 3; e++)
+      free(texts[e]);
+   return ok ? 0 : 1;
+}
+
 int Cli_lesson(const Options *o) {
    LessonList list;
    if (!loadLessons(&list))
       return 1;
+   if (o->npositional == 0 && o->nmerge) {
+      fprintf(stderr, "gemmtop: --merge puts a lesson's ladders side by side: name the lesson ('gemmtop lesson NAME "
+                      "--merge FILE.csv ...')\n");
+      LessonList_free(&list);
+      return 2;
+   }
    if (o->npositional == 0 && o->prepare) {
       fprintf(stderr, "gemmtop: --prepare compiles a lesson's steps: name it ('gemmtop lesson NAME --prepare'); the "
                       "lessons are:");
@@ -187,6 +231,17 @@ int Cli_lesson(const Options *o) {
       fprintf(stderr, " ('gemmtop list lessons' describes them)\n");
       LessonList_free(&list);
       return 2;
+   }
+   if (o->nmerge && o->prepare) {
+      fprintf(stderr, "gemmtop: --merge and --prepare: one at a time (merge the class's ladders, or compile the "
+                      "steps)\n");
+      LessonList_free(&list);
+      return 2;
+   }
+   if (o->nmerge) {
+      int rc = merge(o, LessonList_find(&list, name));
+      LessonList_free(&list);
+      return rc;
    }
    if (o->prepare) {
       int rc = prepare(o, LessonList_find(&list, name));

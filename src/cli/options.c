@@ -109,6 +109,13 @@ static int fail(char *err, size_t errlen, const char *fmt, ...) {
 
 /* ---- the options that the generic kinds cannot store ---- */
 
+static int applyMerge(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   if (o->nmerge == OPTIONS_MAX_SETS)
+      return fail(err, errlen, "--merge %.*s%s: at most %d ladders at once", SHOWN(v), OPTIONS_MAX_SETS);
+   o->merge[o->nmerge++] = v;
+   return 0;
+}
+
 static int applySet(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
    const char *eq = strchr(v, '=');
    if (!eq || eq == v)
@@ -342,6 +349,10 @@ static const OptionSpec table[] = {
     {.group = GROUP_LESSON, .name = "prepare", .kind = OPT_FLAG, .field = F(prepare), .commands = CMD(LESSON),
      .help = "compile every step of the lesson (and its bank trace) into the cache on this device, so that the "
              "class starts warm; then exit"},
+    {.group = GROUP_LESSON, .name = "merge", .value = "FILE.csv", .kind = OPT_TEXT, .apply = applyMerge,
+     .commands = CMD(LESSON),
+     .help = "the class's ladder exports (E in the lesson, on each student's machine) side by side, each device "
+             "normalised to its own step 1: lesson-NAME-class.md, .csv, .svg here; repeatable, up to 32"},
     {.group = GROUP_LIST, .name = "measure", .kind = OPT_FLAG, .field = F(measure), .commands = CMD(LIST),
      .help = "list devices: measure each device's peak GFLOPS and memory bandwidth (seconds per device)"},
     {.group = GROUP_INSPECT, .name = "arch", .value = "sm_XX|gfxNNN", .kind = OPT_TEXT, .field = F(inspect.arch), .commands = CMD(INSPECT),

@@ -152,6 +152,8 @@ typedef struct Options_ {
    ClassOptions cls;
    bool measure;             /* list devices: measure peaks */
    bool prepare;             /* lesson: compile every step ahead instead of teaching */
+   const char *merge[OPTIONS_MAX_SETS]; /* lesson --merge: the class's ladder exports */
+   int nmerge;
    const char *positional[OPTIONS_MAX_POSITIONAL];
    int npositional;
 } Options;

@@ -202,18 +202,6 @@ char *Ladder_markdown(const Ladder *l) {
    return TextBuf_finish(&t);
 }
 
-/* RFC 4180: a field with a comma, quote or newline is quoted, quotes doubled. */
-static void putCsvField(TextBuf *t, const char *s) {
-   if (!strpbrk(s, ",\"\n\r")) {
-      TextBuf_put(t, "%s", s);
-      return;
-   }
-   TextBuf_put(t, "\"");
-   for (; *s; s++)
-      TextBuf_put(t, *s == '"' ? "\"\"" : "%c", *s);
-   TextBuf_put(t, "\"");
-}
-
 char *Ladder_csv(const Ladder *l) {
    TextBuf t = {0};
    TextBuf_put(&t, "step,label,gflops,emulated,ablated,refused,speedup_previous,speedup_first,percent_of_best,"
@@ -221,12 +209,12 @@ char *Ladder_csv(const Ladder *l) {
    for (int i = 0; i < l->nrows; i++) {
       const LadderRow *r = &l->rows[i];
       TextBuf_put(&t, "%d,", i + 1);
-      putCsvField(&t, r->label);
+      TextBuf_putCsv(&t, r->label);
       if (r->measured)
          TextBuf_put(&t, ",%.3f,%s,%s,", r->gflops, r->emulated ? "true" : "false", r->ablated ? "true" : "false");
       else
          TextBuf_put(&t, ",,,,");
-      putCsvField(&t, r->refused);
+      TextBuf_putCsv(&t, r->refused);
       TextBuf_put(&t, ",");
       double sp = Ladder_speedupPrevious(l, i), sf = Ladder_speedupFirst(l, i);
       if (sp > 0)
@@ -244,19 +232,19 @@ char *Ladder_csv(const Ladder *l) {
       if (r->reference_gflops > 0)
          TextBuf_put(&t, "%.3f", r->reference_gflops);
       TextBuf_put(&t, ",");
-      putCsvField(&t, r->reference);
+      TextBuf_putCsv(&t, r->reference);
       TextBuf_put(&t, ",");
       char config[400];
       configText(r, config, sizeof config);
-      putCsvField(&t, r->measured || r->refused[0] || *r->config ? config : "");
+      TextBuf_putCsv(&t, r->measured || r->refused[0] || *r->config ? config : "");
       TextBuf_put(&t, ",");
-      putCsvField(&t, l->device);
+      TextBuf_putCsv(&t, l->device);
       TextBuf_put(&t, ",");
-      putCsvField(&t, l->date);
+      TextBuf_putCsv(&t, l->date);
       TextBuf_put(&t, ",");
-      putCsvField(&t, l->method);
+      TextBuf_putCsv(&t, l->method);
       TextBuf_put(&t, ",");
-      putCsvField(&t, r->measured ? r->limit : "");
+      TextBuf_putCsv(&t, r->measured ? r->limit : "");
       TextBuf_put(&t, "\n");
    }
    return TextBuf_finish(&t);
@@ -277,17 +265,6 @@ bool Ladder_settled(int nlaunches, double total_ms) {
 }
 
 
-/* A tick spacing of 1, 2 or 5 times a power of ten giving at most about 5 ticks up to max. */
-static double tickStep(double max) {
-   double step = 1;
-   while (step * 5 < max)
-      step *= 10;
-   while (step > max && step > 1e-6)
-      step /= 10;
-   if (max / step > 5)
-      step *= max / (step * 2) > 5 ? 5 : 2;
-   return step;
-}
 
 /* A horizontal bar per step on a GFLOPS axis (ticks, gridlines, labelled axes); the best
  * ranked step is darker; ablated and emulated steps are grey and labelled; unmeasured and
@@ -304,7 +281,7 @@ char *Ladder_svg(const Ladder *l) {
    for (int i = 0; i < l->nrows; i++)
       if (l->rows[i].measured && l->rows[i].gflops > scale)
          scale = l->rows[i].gflops;
-   double step = tickStep(scale > 0 ? scale : 1);
+   double step = TextBuf_tickStep(scale > 0 ? scale : 1);
    double axis_max = scale > 0 ? step * (double)(long long)(scale / step + 0.999999) : 1;
    TextBuf t = {0};
    TextBuf_put(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");

@@ -1,12 +1,10 @@
 /* The explorer's side of a lesson: see lesson_ui.h. A step loads its preset whole
  * (preset_ui.c) with the step's ablation and simulated limits, nothing else carried over;
  * the worker's figures of exactly that configuration fill the step's row of the ladder. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -361,27 +359,6 @@ void LessonUi_poll(Ui *ui) {
    }
 }
 
-/* A name none of whose three files exists (nor a link of that name): lesson-NAME.*, then
- * lesson-NAME-2.* and on; an export never replaces a file. */
-static bool freeBase(const char *name, char *base, size_t baselen) {
-   static const char *const ext[] = {".md", ".csv", ".svg"};
-   for (int n = 1; n < 1000; n++) {
-      if (n == 1)
-         snprintf(base, baselen, "lesson-%s", name);
-      else
-         snprintf(base, baselen, "lesson-%s-%d", name, n);
-      bool taken = false;
-      for (int e = 0; e < 3 && !taken; e++) {
-         char path[1200];
-         struct stat st;
-         snprintf(path, sizeof path, "%s%s", base, ext[e]);
-         taken = lstat(path, &st) == 0 || errno != ENOENT;
-      }
-      if (!taken)
-         return true;
-   }
-   return false;
-}
 
 void LessonUi_export(Ui *ui) {
    const Lesson *lesson = LessonUi_lesson(ui);
@@ -390,21 +367,12 @@ void LessonUi_export(Ui *ui) {
       return;
    }
    LessonUi *L = ui->lesson;
-   char base[1000];
-   if (!freeBase(lesson->name, base, sizeof base)) {
-      Ui_flash(ui, ST_BAD, "lesson-%s.md to lesson-%s-999.md all exist here: move some away", lesson->name,
-               lesson->name);
-      return;
-   }
+   char stem[128], base[1000], err[1400] = "out of memory";
+   snprintf(stem, sizeof stem, "lesson-%s", lesson->name);
    char *texts[3] = {Ladder_markdown(&L->ladder), Ladder_csv(&L->ladder), Ladder_svg(&L->ladder)};
    static const char *const ext[] = {".md", ".csv", ".svg"};
-   bool ok = texts[0] && texts[1] && texts[2];
-   char err[1400] = "out of memory";
-   for (int e = 0; e < 3 && ok; e++) {
-      char path[1200];
-      snprintf(path, sizeof path, "%s%s", base, ext[e]);
-      ok = OutFile_write(path, texts[e], strlen(texts[e]), err, sizeof err);
-   }
+   bool ok = texts[0] && texts[1] && texts[2] &&
+             OutFile_writeSet(stem, (const char *const *)texts, ext, 3, base, sizeof base, err, sizeof err);
    for (int e = 0; e < 3; e++)
       free(texts[e]);
    if (!ok) {

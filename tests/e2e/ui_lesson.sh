@@ -160,6 +160,56 @@ ui_expect "ladder exported: lesson-m1-2.md" "a second export takes a new name"
 ui_keys q
 ui_expect_exit 0 "q quits"
 
+# A class that follows along: the exports side by side (--merge), each normalised to its own
+# step 1; another lesson's export or a file that is not one is refused; nothing replaced.
+cp lesson-m1.csv alice.csv
+cp lesson-m1-2.csv bob.csv
+run_gemmtop lesson m1 --merge alice.csv --merge bob.csv
+expect_rc 0 "lesson m1 --merge alice.csv bob.csv"
+expect_in "wrote lesson-m1-class.md, lesson-m1-class.csv and lesson-m1-class.svg (2 ladders of 8 steps)" "$OUT" \
+   "it writes the class's table and chart"
+res=$(python3 - 2>&1 <<'PY'
+import csv
+src = {n: list(csv.DictReader(open(n + ".csv"))) for n in ("alice", "bob")}
+rows = list(csv.DictReader(open("lesson-m1-class.csv")))
+assert len(rows) == 16, len(rows)
+checked = 0
+for r in rows:
+    s = src[r["export"]][int(r["step"]) - 1]
+    assert r["label"] == s["label"], (r, s)
+    first = src[r["export"]][0]
+    if s["gflops"]:
+        assert abs(float(r["gflops"]) - float(s["gflops"])) < 1e-3, (r, s)
+    if r["speedup_own_first"]:
+        want = float(s["gflops"]) / float(first["gflops"])
+        assert abs(float(r["speedup_own_first"]) - want) < 1e-3 * want, (r, want)
+        checked += 1
+    elif s["gflops"] and first["gflops"] and not s["refused"] and s["ablated"] != "true" and first["refused"] == "":
+        raise SystemExit(f"step {r['step']} of {r['export']} has no speed-up: {r}")
+md = open("lesson-m1-class.md").read()
+assert "| alice | bob |" in md and md.count("\n| ") >= 9, md
+print(f"ok {checked}")
+PY
+)
+case "$res" in
+"ok "*) ok "the merged CSV and Markdown: each step's figure and its speed-up over its own step 1 (${res#ok } checked)" ;;
+*) not_ok "the merged table" "$res" ;;
+esac
+if rsvg-convert lesson-m1-class.svg -o "$T_DIR/class.png" 2>"$T_DIR/rsvg.err" && [ -s "$T_DIR/class.png" ]; then
+   ok "the merged chart renders (rsvg-convert)"
+else
+   not_ok "the merged chart renders" "$(cat "$T_DIR/rsvg.err")"
+fi
+run_gemmtop lesson m1 --merge alice.csv --merge bob.csv
+expect_in "wrote lesson-m1-class-2.md" "$OUT" "a second merge takes the next free name"
+run_gemmtop lesson m1 --merge alice.csv --merge lesson-dcu.csv
+expect_rc 2 "another lesson's export is refused"
+expect_in "lesson-dcu.csv:2: step '1 dcu-1-4x4" "$ERR" "naming the file, the line and the step that differs"
+printf 'not,a,ladder\n' >junk.csv
+run_gemmtop lesson m1 --merge junk.csv
+expect_rc 2 "a CSV that is not a ladder export is refused"
+expect_in "junk.csv:1: not a ladder export (E in a lesson): no 'step' column" "$ERR" "saying which column it lacks"
+
 # Presets are whole: a DCU preset (double, TN, alpha 2, beta 3, 64x64x128), then a
 # myGEMM preset that states none of these: each gets its own problem, ablation cleared.
 ui_start 130 40 -- --kernel mygemm01_naive --size 64

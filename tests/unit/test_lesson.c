@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/ladder.h"
+#include "core/laddermerge.h"
 #include "core/lesson.h"
 #include "core/preset.h"
 #include "base/util.h"
@@ -399,12 +400,68 @@ static void test_ladder_unranked(void **state) {
    Ladder_free(&ld);
 }
 
+/* The class's exports side by side: figures over each device's own step 1; another lesson's
+ * export, a file that is not one, or one cut short, refused with file and line. */
+static void test_merge(void **state) {
+   (void)state;
+   Lesson l;
+   char err[512];
+   assert_true(Lesson_parse(GOOD, strlen(GOOD), "/x/two.lesson", &l, err, sizeof err));
+   Ladder a, b;
+   Ladder_init(&a, &l, "laptop CPU");
+   Ladder_init(&b, &l, "a GPU");
+   Ladder_record(&a, 0, 2.0, "01-naive", false, "");
+   Ladder_record(&a, 1, 5.0, "02", false, "");
+   Ladder_record(&b, 0, 100.0, "01-naive", false, "");
+   Ladder_record(&b, 1, 900.0, "02", false, "");
+   char *ca = Ladder_csv(&a), *cb = Ladder_csv(&b);
+   static MergedLadder m;
+   LadderMerge_init(&m, &l);
+   assert_true(LadderMerge_add(&m, ca, "/tmp/alice.csv", err, sizeof err));
+   assert_true(LadderMerge_add(&m, cb, "bob.csv", err, sizeof err));
+   assert_int_equal(m.ndev, 2);
+   assert_string_equal(m.dev[0].name, "alice");
+   assert_string_equal(m.dev[1].device, "a GPU");
+   assert_true(fabs(LadderMerge_vsFirst(&m, 0, 1) - 2.5) < 1e-9);
+   assert_true(fabs(LadderMerge_vsFirst(&m, 1, 1) - 9.0) < 1e-9);
+   char *md = LadderMerge_markdown(&m), *svg = LadderMerge_svg(&m), *csv = LadderMerge_csv(&m);
+   assert_non_null(strstr(md, "| 2 02-tiled-ts16 | 5.0 (2.50x) | 900.0 (9.00x) |"));
+   assert_non_null(strstr(svg, "9.00x"));
+   assert_non_null(strstr(csv, "2,2 02-tiled-ts16,bob,a GPU,"));
+   free(md);
+   free(svg);
+   free(csv);
+   /* another lesson's export: its labels differ */
+   Lesson other;
+   const char *text = "step = 01-naive\nstep = 03-wpt\n";
+   assert_true(Lesson_parse(text, strlen(text), "/x/other.lesson", &other, err, sizeof err));
+   static MergedLadder m2;
+   LadderMerge_init(&m2, &other);
+   assert_false(LadderMerge_add(&m2, ca, "alice.csv", err, sizeof err));
+   if (!strstr(err, "alice.csv:2: step '1 01-naive: Naive' is not this lesson's step 1"))
+      fail_msg("%s", err);
+   LadderMerge_init(&m2, &l);
+   assert_false(LadderMerge_add(&m2, "step,label\n1,x\n", "short.csv", err, sizeof err));
+   assert_non_null(strstr(err, "short.csv:1: not a ladder export (E in a lesson): no 'gflops' column"));
+   char cut[4096];
+   snprintf(cut, sizeof cut, "%.*s", (int)(strchr(strchr(ca, '\n') + 1, '\n') - ca + 1), ca); /* header + step 1 */
+   assert_false(LadderMerge_add(&m2, cut, "cut.csv", err, sizeof err));
+   assert_non_null(strstr(err, "cut.csv: 1 steps, the lesson has 2"));
+   free(ca);
+   free(cb);
+   Ladder_free(&a);
+   Ladder_free(&b);
+   Lesson_free(&l);
+   Lesson_free(&other);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse_good),       cmocka_unit_test(test_refusals),
       cmocka_unit_test(test_user_overrides_shipped), cmocka_unit_test(test_shipped_lessons),
       cmocka_unit_test(test_ladder_figures),   cmocka_unit_test(test_ladder_exports),
-      cmocka_unit_test(test_ladder_unranked),  cmocka_unit_test(test_shipped_texts),
+      cmocka_unit_test(test_ladder_unranked),
+       cmocka_unit_test(test_merge),  cmocka_unit_test(test_shipped_texts),
       cmocka_unit_test(test_checks),           cmocka_unit_test(test_ladder_settles),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
