@@ -30,7 +30,12 @@ mkdir -p "$T_DIR/class"
 cd "$T_DIR/class" || exit 1
 
 # step_done N: the ladder's row of step N (the current one, marked >) has its outcome.
-step_done() { printf '%s\n' "$UI_LAST" | grep -Eq "> +$STEP +([0-9]+\.[0-9]( abl| emu)?|refused) "; }
+# The ladder is at the lesson pane's end, and the pane grows as the step measures: End at
+# each look (the pane focused).
+step_done() {
+   ui_keys End
+   printf '%s\n' "$UI_LAST" | grep -Eq "> +$STEP +([0-9]+\.[0-9]( abl| emu)?|refused) "
+}
 
 # teach NAME: the lesson from its first step to its last; then E.
 teach() {
@@ -65,12 +70,16 @@ teach() {
             return
          fi
       fi
+      ui_keys 8 8 # the lesson pane focused, for End
       # A first compile on PoCL can take minutes on a busy machine (fast01_blocktile).
       if ! ui_wait_for step_done 400; then
          not_ok "$name: step $STEP has its row in the ladder" "$UI_LAST"
          return
       fi
       row=$(printf '%s\n' "$UI_LAST" | grep -E "> +$STEP +([0-9]+\.[0-9]( abl| emu)?|refused) ")
+      # Back to the pane's top, where the step's figure and its words are.
+      ui_keys Home
+      ui_wait_re "Step $STEP of $steps: " 10 || true
       case "$row" in
       *refused*)
          # Refused for a reason the lesson states: m1's simulated limit, or the hopper

@@ -1,0 +1,97 @@
+#!/bin/sh
+# Every shipped lesson walked as a lecturer with only a laptop's CPU would: on PoCL at the
+# size a lesson takes on a CPU (no --size: every step brought down to 512), in small
+# terminals (80x24 and 120x40, a lesson each in turn). Per step: a first figure (verified,
+# ablated or emulated, or the refusal the lesson expects) within two minutes of the step's
+# load, the time it took logged; a step whose lesson is the bank grid opens it readable (a
+# whole warp at 120x40; at 80x24 the grid says how to scroll to the rest). Per lesson: the
+# export names the device, the date and the timing rule, every measured step's sizes are at
+# most 512, and ablated steps carry their switches. The times to a figure are printed at the
+# end (median and worst), for the notes on how long a class waits.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ui_lib.sh"
+ui_init
+
+list=$("$GEMMTOP_BIN" list lessons 2>&1)
+lessons=$(printf '%s\n' "$list" | awk 'NR > 1 && NF > 2 { print $1 }')
+# Under the sanitizers the code paths matter, not every lesson again.
+if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
+   lessons=$(printf '%s\n' "$lessons" | grep -E '^(m1|magma)$')
+fi
+mkdir -p "$T_DIR/walk"
+cd "$T_DIR/walk" || exit 1
+: >"$T_DIR/times"
+
+now_ms() { date +%s%3N; }
+
+walk() { # NAME COLS ROWS
+   name=$1 cols=$2 rows=$3
+   steps=$(printf '%s\n' "$list" | awk -v n="$name" '$1 == n { print $2 }')
+   ui_start "$cols" "$rows" -- lesson "$name"
+   STEP=1
+   while [ "$STEP" -le "$steps" ]; do
+      t0=$(now_ms)
+      if ! ui_wait_re "$name: step $STEP/$steps|z back" 60; then
+         not_ok "$name at ${cols}x$rows: step $STEP is loaded" "$UI_LAST"
+         return
+      fi
+      if printf '%s\n' "$UI_LAST" | grep -q "z back"; then
+         # Its lesson is the grid: readable once traced, then z for the lesson pane.
+         if [ "$cols" -ge 120 ]; then
+            ui_wait_re "^ *l31 " 120 && printf '%s\n' "$UI_LAST" | grep -Eq "^ *l0 " &&
+               ok "$name step $STEP at ${cols}x$rows: the grid, a whole warp" ||
+               not_ok "$name step $STEP at ${cols}x$rows: the grid whole" "$UI_LAST"
+         else
+            ui_wait_re "lanes [0-9]+-[0-9]+ of [0-9]+: Up Down PgUp PgDn scroll" 120 &&
+               ok "$name step $STEP at ${cols}x$rows: the grid, saying how to scroll" ||
+               not_ok "$name step $STEP at ${cols}x$rows: the grid scrolls" "$UI_LAST"
+         fi
+         ui_keys z
+      fi
+      if ui_wait_re "measured: [0-9.]+ [GTM]?FLOPS|refused: |did not run: " 120; then
+         secs=$(( ($(now_ms) - t0) ))
+         echo "$name $STEP $secs" >>"$T_DIR/times"
+         case "$UI_LAST" in
+         *"did not run: "* | *"NOT VERIFIED"*) not_ok "$name step $STEP at ${cols}x$rows: ran and verified" "$UI_LAST" ;;
+         *) ok "$name step $STEP at ${cols}x$rows: a figure (or its refusal) in $(awk "BEGIN { printf \"%.1f\", $secs / 1000 }") s" ;;
+         esac
+      else
+         not_ok "$name step $STEP at ${cols}x$rows: a figure within 120 s" "$UI_LAST"
+         return
+      fi
+      [ "$STEP" -lt "$steps" ] && ui_keys n
+      STEP=$((STEP + 1))
+   done
+   ui_keys E
+   ui_expect_re "ladder exported: lesson-$name(-[0-9]+)?\.md" "$name: E exports the ladder"
+   ui_keys q
+   ui_expect_exit 0 "$name: q quits"
+   res=$(python3 - "lesson-$name.csv" <<'PY' 2>&1
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows, "no rows"
+for r in rows:
+    assert r["device"] and r["date"] and "median" in r["timing"], r
+    if r["gflops"]:
+        sizes = re.search(r"(\d+)x(\d+)x(\d+)", r["configuration"])
+        assert sizes and all(int(v) <= 512 for v in sizes.groups()), r["configuration"]
+        if r["ablated"] == "true":
+            assert "ablate=" in r["configuration"], r["configuration"]
+print("ok")
+PY
+)
+   [ "$res" = ok ] && ok "$name: the export names the device, date and timing; sizes at most 512; ablations named" ||
+      not_ok "$name: the export's content" "$res"
+}
+
+i=0
+for name in $lessons; do
+   if [ $((i % 2)) -eq 0 ]; then walk "$name" 80 24; else walk "$name" 120 40; fi
+   i=$((i + 1))
+done
+
+# How long a class waits for each step's figure (compiles included, a cold cache at first).
+awk '{ print $3 }' "$T_DIR/times" | sort -n | awk '{ t[NR] = $1 } END {
+   if (NR) printf "# time to a figure over %d steps: median %.1f s, worst %.1f s\n", NR, t[int((NR + 1) / 2)] / 1000, t[NR] / 1000 }'
+sort -k3 -n -r "$T_DIR/times" | head -3 | awk '{ printf "#   slowest: %s step %s, %.1f s\n", $1, $2, $3 / 1000 }'
+finish
