@@ -63,9 +63,13 @@ static void showStep(Ui *ui, const LessonStep *st) {
    if (st->show != LESSON_SHOW_BANKS) {
       if (L->zoomed_banks && ui->zoom == PANE_BANKS)
          ui->zoom = -1;
-      L->zoomed_banks = false;
+      if (L->zoomed_banks && L->banks_opened)
+         ui->visible &= ~PANE_BIT(PANE_BANKS);
+      L->zoomed_banks = L->banks_opened = false;
       return;
    }
+   if (!L->zoomed_banks)
+      L->banks_opened = !(ui->visible & PANE_BIT(PANE_BANKS));
    ui->visible |= PANE_BIT(PANE_BANKS);
    ui->focus = ui->zoom = PANE_BANKS;
    L->zoomed_banks = true;

@@ -33,6 +33,7 @@ typedef struct LessonUi_ {
    char exported[1200];       /* the files written last, for the pane */
    bool zoomed_banks;         /* the step opened the bank grid zoomed (show = banks): the next
                                * step that does not closes it */
+   bool banks_opened;         /* ... and showed the bank pane, hidden before: hidden again then */
 } LessonUi;
 
 /* Before the worker starts: the lesson named at start (UiStart.lesson) on its first step.
