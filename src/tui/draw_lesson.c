@@ -67,6 +67,13 @@ static void addPara(Lines *L, Style st, const char *fmt, ...) {
 static void addHanging(Lines *L, Style st, const char *prefix, int indent, const char *text) {
    char buf[8192], line[1024];
    const char *lines[64];
+   /* A pane too narrow for the column: the prefix on a line of its own, the text under it. */
+   if (L->width - indent < 24) {
+      if (prefix[0])
+         addLine(L, prefix, st);
+      prefix = "";
+      indent = 5;
+   }
    const int width = L->width - indent > 16 ? L->width - indent : 16;
    int n = Text_wrap(text, width, buf, sizeof buf, lines, 64);
    for (int i = 0; i < n; i++) {
