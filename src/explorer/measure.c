@@ -382,14 +382,20 @@ static void recordFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg,
 
 /* The error of a verified C against the float64 product of the values drawn for A and B
  * before they were rounded to the type (core/frontier.h); not for double, whose inputs are
- * not float32 values. */
-static void drawnError(const Problem *p, const Inputs *in, const void *C, FrontierError *out) {
-   float *A, *B;
-   if (Types_of(p->precision)->out == STORAGE_F64 || !Inputs_drawn(p, in->seed, &A, &B))
+ * not float32 values. The drawn values are made once per set of inputs: every configuration
+ * tried on the same problem is measured against them. */
+static void drawnError(Worker *w, const Problem *p, const void *C, FrontierError *out) {
+   if (Types_of(p->precision)->out == STORAGE_F64)
       return;
-   Frontier_error(p, A, B, in->c0, C, in->seed ^ 0xf0f0, out);
-   free(A);
-   free(B);
+   if (w->drawn_generation != w->in.generation) {
+      free(w->drawn_a);
+      free(w->drawn_b);
+      w->drawn_generation = 0;
+      if (!Inputs_drawn(p, w->in.seed, &w->drawn_a, &w->drawn_b))
+         return;
+      w->drawn_generation = w->in.generation;
+   }
+   Frontier_error(p, w->drawn_a, w->drawn_b, w->in.c0, C, w->in.seed ^ 0xf0f0, out);
 }
 
 void Measure_round(Worker *w) {
@@ -434,7 +440,7 @@ void Measure_round(Worker *w) {
    RunStatus st = Session_run(w->session, k, cfg.values, &cfg.problem, &w->in, &ro, r);
    FrontierError error = {0};
    if (verified && st == RUN_OK && r->verified_run)
-      drawnError(&cfg.problem, &w->in, verified, &error);
+      drawnError(w, &cfg.problem, verified, &error);
    free(verified);
    pthread_mutex_lock(&w->mu);
    if (serial == w->cur_serial && error.samples)

@@ -241,6 +241,9 @@ static void *workerMain(void *arg) {
    if (w->have_inputs)
       Inputs_free(&w->in);
    w->have_inputs = false;
+   free(w->drawn_a);
+   free(w->drawn_b);
+   w->drawn_a = w->drawn_b = NULL;
    Session_close(s);
    pthread_mutex_lock(&w->mu);
    w->finished = true;

@@ -67,6 +67,9 @@ struct Worker_ {
    int phase;
    Inputs in;
    bool have_inputs;
+   float *drawn_a, *drawn_b;      /* the values drawn for in before rounding (Inputs_drawn): the
+                                   * error line's reference, made once per set of inputs */
+   unsigned long drawn_generation; /* in.generation they were drawn for (0: none) */
    uint64_t seed;
    bool auto_vendor;
    RunResult *res;
