@@ -567,6 +567,16 @@ static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const 
    Util_csvField(out, Problem_scaled(p) ? Scaling_name(p->scaling) : "", true);
 }
 
+/* "global 512x1x4  local 256x1x1": a launch's sizes in every dimension. */
+static void putLaunch(FILE *out, const size_t *global, const size_t *local, int dims) {
+   fprintf(out, "global %zu", global[0]);
+   for (int d = 1; d < dims; d++)
+      fprintf(out, "x%zu", global[d]);
+   fprintf(out, "  local %zu", local[0]);
+   for (int d = 1; d < dims; d++)
+      fprintf(out, "x%zu", local[d]);
+}
+
 /* "1755 MHz SM (1980 at the start), 2619 MHz memory, 612 W, 71 C, 0.153 J per GEMM, 58.2
  * GFLOPS/W": the figures the driver gave, nothing for the others; false when none. */
 static bool obsText(const Observation *ob, char *out, size_t len) {
@@ -630,12 +640,8 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
       fprintf(out, "compile    cached (%s)%s\n", r->cached_memory ? "memory" : "disk", r->cached_memory ? "" : "");
    else
       fprintf(out, "compile    %.1f ms\n", r->compile_ms);
-   fprintf(out, "launch     global %zu", r->geo.global[0]);
-   for (int d = 1; d < r->geo.dims; d++)
-      fprintf(out, "x%zu", r->geo.global[d]);
-   fprintf(out, "  local %zu", r->geo.local[0]);
-   for (int d = 1; d < r->geo.dims; d++)
-      fprintf(out, "x%zu", r->geo.local[d]);
+   fprintf(out, "launch     ");
+   putLaunch(out, r->geo.global, r->geo.local, r->geo.dims);
    fprintf(out, "  local memory %lld B", r->local_mem >= 0 ? r->local_mem : r->geo.localmem);
    if (r->registers >= 0)
       fprintf(out, "  registers %d", r->registers);
@@ -647,12 +653,8 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
    if (r->geo.workspace > 0 || r->geo.fixup_dims) {
       fprintf(out, "workspace  %lld B of partial sums", r->geo.workspace);
       if (r->geo.fixup_dims) {
-         fprintf(out, "; fix-up global %zu", r->geo.fixup_global[0]);
-         for (int d = 1; d < r->geo.fixup_dims; d++)
-            fprintf(out, "x%zu", r->geo.fixup_global[d]);
-         fprintf(out, "  local %zu", r->geo.fixup_local[0]);
-         for (int d = 1; d < r->geo.fixup_dims; d++)
-            fprintf(out, "x%zu", r->geo.fixup_local[d]);
+         fprintf(out, "; fix-up ");
+         putLaunch(out, r->geo.fixup_global, r->geo.fixup_local, r->geo.fixup_dims);
       }
       fputc('\n', out);
    }
