@@ -1,4 +1,5 @@
-/* gemmtop micro-kernels: the device's measured peaks (multiply-add rate, copy bandwidth).
+/* gemmtop micro-kernels: the device's measured peaks (multiply-add rate, copy, read and L2
+ * bandwidth, local memory, an empty launch).
  * Compiled with -DDOUBLE=0|1 after the prelude (the tensor one: see gt_peak_mma). */
 
 /* Each work-item runs 8 independent chains of 4-wide multiply-adds for ITERS rounds:
@@ -26,6 +27,33 @@ __kernel void gt_peak_fma(__global real *out, const real seed) {
 __kernel void gt_peak_copy(__global real4 *dst, const __global real4 *src) {
    const size_t i = get_global_id(0);
    dst[i] = src[i];
+}
+
+/* Reads only: in round r, work-group g reads the run of float4s that starts at
+ * (g + r * groups) * group size, wrapped by mask (a power of two minus one, a multiple of
+ * the group size less one), lane l its element l: the lanes of a group read neighbours (a
+ * GPU coalesces them, a CPU's vectoriser sees consecutive elements). With a buffer of
+ * ITERS x global elements and mask ~0, every byte is read once, from DRAM: the read
+ * bandwidth. With a mask that keeps them inside the L2 (a working set of half of it), read
+ * over and over after a warm-up launch: the L2's read bandwidth. The sum is stored only
+ * where it equals never (a run-time value), so no read can be dropped and no write costs
+ * time. ITERS is small and the loop unrolled: a body without a loop is what PoCL
+ * vectorises across work-items. 16*ITERS bytes read per work-item. */
+__kernel void gt_peak_read(__global real *out, const __global float4 *src, const uint mask, const float never) {
+   const uint lid = (uint)get_local_id(0), n = (uint)get_local_size(0);
+   const uint g = (uint)get_group_id(0), groups = (uint)get_num_groups(0);
+   float4 acc0 = SPLAT_FLOAT4(0.0f), acc1 = SPLAT_FLOAT4(0.0f), acc2 = SPLAT_FLOAT4(0.0f), acc3 = SPLAT_FLOAT4(0.0f);
+#pragma unroll
+   for (uint r = 0; r < ITERS; r += 4) {
+      acc0 += src[(((g + r * groups) * n) & mask) + lid];
+      acc1 += src[(((g + (r + 1) * groups) * n) & mask) + lid];
+      acc2 += src[(((g + (r + 2) * groups) * n) & mask) + lid];
+      acc3 += src[(((g + (r + 3) * groups) * n) & mask) + lid];
+   }
+   const float4 t = (acc0 + acc1) + (acc2 + acc3);
+   const float sum = t.x + t.y + t.z + t.w;
+   if (sum == never)
+      out[get_global_id(0)] = (real)sum;
 }
 
 /* Local-memory bandwidth: each group fills a tile of LOCAL_WORDS floats, then each work-item

@@ -38,7 +38,7 @@ void Report_devicesHeader(FILE *out, OutputFormat f) {
       fputs("index,backend,platform,name,type,compute_units,clock_mhz,max_work_group,max_work_item_0,max_work_item_1,"
             "max_work_item_2,local_mem_bytes,global_mem_bytes,fp64,driver,version,default,fp32_peak_gflops,"
             "fp64_peak_gflops,copy_peak_gbps,kinds,tensor_ptx,tensor_tf32_peak_gflops,tensor_f16_peak_gflops,"
-            "tensor_bf16_peak_gflops,tensor_fp8_peak_gflops\n",
+            "tensor_bf16_peak_gflops,tensor_fp8_peak_gflops,read_peak_gbps,l2_peak_gbps,l2_bytes\n",
             out);
 }
 
@@ -89,7 +89,7 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
          Report_jsonString(out, d->version);
          fprintf(out, ",\"default\":%s", i == best ? "true" : "false");
          jsonKinds(out, kinds);
-         fprintf(out, ",\"tensor_ptx\":%s", d->tensor_ptx ? "true" : "false");
+         fprintf(out, ",\"tensor_ptx\":%s,\"l2_bytes\":%llu", d->tensor_ptx ? "true" : "false", d->l2_bytes);
          if (pk) {
             fputc(',', out);
             jsonNumber(out, "fp32_peak_gflops", pk->gflops[PEAK_FP32], true);
@@ -98,6 +98,8 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
             /* null where the file predates them */
             jsonNumber(out, "local_peak_gbps", pk->local_gbps > 0 ? pk->local_gbps : NAN, true);
             jsonNumber(out, "launch_us", pk->launch_us > 0 ? pk->launch_us : NAN, true);
+            jsonNumber(out, "read_peak_gbps", pk->read_gbps > 0 ? pk->read_gbps : NAN, true);
+            jsonNumber(out, "l2_peak_gbps", pk->l2_gbps > 0 ? pk->l2_gbps : NAN, true);
             if (pk->gflops[PEAK_TF32] > 0) {
                jsonNumber(out, "tensor_tf32_peak_gflops", pk->gflops[PEAK_TF32], true);
                jsonNumber(out, "tensor_f16_peak_gflops", pk->gflops[PEAK_F16], true);
@@ -133,9 +135,14 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
          else
             fputs(",,,", out);
          if (pk && pk->gflops[PEAK_FP8] > 0)
-            fprintf(out, "%.6g\n", pk->gflops[PEAK_FP8]);
-         else
-            fputs("\n", out);
+            fprintf(out, "%.6g", pk->gflops[PEAK_FP8]);
+         fputc(',', out);
+         if (pk && pk->read_gbps > 0)
+            fprintf(out, "%.6g", pk->read_gbps);
+         fputc(',', out);
+         if (pk && pk->l2_gbps > 0)
+            fprintf(out, "%.6g", pk->l2_gbps);
+         fprintf(out, ",%llu\n", d->l2_bytes);
       } else {
          fprintf(out, "%s[%d] %s%s\n", i ? "\n" : "", d->index, d->name, i == best ? "   (default)" : "");
          fprintf(out, "    platform        %s (%s backend)\n", d->platform, backend);
@@ -148,6 +155,9 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
          fprintf(out, "    local memory    %llu bytes (%.0f KiB)\n", l->local_mem, l->local_mem / 1024.0);
          fprintf(out, "    global memory   %.1f GiB, largest buffer %.1f GiB\n", d->global_mem / 1073741824.0,
                  d->max_alloc / 1073741824.0);
+         if (d->l2_bytes)
+            fprintf(out, "    L2 cache        %.1f MiB%s\n", d->l2_bytes / 1048576.0,
+                    d->type == DEVICE_CPU ? " (the cache the driver reports)" : "");
          fprintf(out, "    double          %s\n", l->fp64 ? "yes (cl_khr_fp64)" : "no");
          fprintf(out, "    version         %s; driver %s\n", d->version, d->driver);
          if (pk)
@@ -156,6 +166,15 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
          if (pk && pk->local_gbps > 0 && pk->launch_us > 0)
             fprintf(out, "    local, launch   local memory %.1f GB/s (no conflicts), an empty launch %.1f us\n",
                     pk->local_gbps, pk->launch_us);
+         if (pk && (pk->read_gbps > 0 || pk->l2_gbps > 0)) {
+            char rd[48] = "", l2[48] = "";
+            if (pk->read_gbps > 0)
+               snprintf(rd, sizeof rd, "reads %.1f GB/s", pk->read_gbps);
+            if (pk->l2_gbps > 0)
+               snprintf(l2, sizeof l2, "%sL2 %.1f GB/s", rd[0] ? ", " : "", pk->l2_gbps);
+            fprintf(out, "    reads, L2       %s%s (reads only: far more than the caches hold, and inside the L2)\n", rd,
+                    l2);
+         }
          if (pk && pk->gflops[PEAK_TF32] > 0)
             fprintf(out, "    tensor peaks    TF32 %.1f, half %.1f, bfloat16 %.1f GFLOPS (mma.sync, FP32 accumulation)\n",
                     pk->gflops[PEAK_TF32], pk->gflops[PEAK_F16], pk->gflops[PEAK_BF16]);
@@ -741,20 +760,24 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       pct(out, l->memory_used, true);
       fputs(",\"memory_min_pct\":", out);
       pct(out, l->memory_used_min, true);
+      fputs(",\"l2_pct\":", out);
+      pct(out, l->l2_used, true);
       fputs(",\"local_pct\":", out);
       pct(out, l->local_used, true);
       fputs(",\"launch_pct\":", out);
       pct(out, l->launch_share, true);
-      fprintf(out, ",\"caches\":%s,\"flops_per_byte\":%.4g,\"flops_per_byte_min\":%.4g,\"attainable_gflops\":%.6g,"
+      fprintf(out, ",\"caches\":%s,\"l1\":%s,", l->caches ? "true" : "false", l->l1 ? "true" : "false");
+      jsonNumber(out, "l2_gbps", in->l2_gbps > 0 ? in->l2_gbps : NAN, true);
+      fprintf(out, "\"flops_per_byte\":%.4g,\"flops_per_byte_min\":%.4g,\"attainable_gflops\":%.6g,"
                    "\"slots_busy\":%.4g,\"occupancy\":%.4g,\"peak_gflops\":%.6g,\"copy_gbps\":%.6g,\"model_bytes\":%.6g,"
                    "\"min_bytes\":%.6g}}\n",
-              l->caches ? "true" : "false", l->intensity, l->intensity_min, l->attainable_gflops, l->busy, in->occupancy,
+              l->intensity, l->intensity_min, l->attainable_gflops, l->busy, in->occupancy,
               in->peak_gflops, in->copy_gbps, in->model_bytes, in->min_bytes);
       return;
    }
    if (f == FORMAT_CSV) {
       fputs("limiter,words,headroom,compute_pct,memory_pct,memory_min_pct,local_pct,launch_pct,caches,flops_per_byte,"
-            "flops_per_byte_min,attainable_gflops,slots_busy,occupancy,peak_gflops,copy_gbps\n",
+            "flops_per_byte_min,attainable_gflops,slots_busy,occupancy,peak_gflops,copy_gbps,l2_pct,l2_gbps\n",
             out);
       Util_csvField(out, LimitKind_name(l->kind), false);
       Util_csvField(out, l->words, false);
@@ -768,8 +791,13 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       pct(out, l->local_used, false);
       fputc(',', out);
       pct(out, l->launch_share, false);
-      fprintf(out, ",%s,%.4g,%.4g,%.6g,%.4g,%.4g,%.6g,%.6g\n", l->caches ? "true" : "false", l->intensity,
+      fprintf(out, ",%s,%.4g,%.4g,%.6g,%.4g,%.4g,%.6g,%.6g,", l->caches ? "true" : "false", l->intensity,
               l->intensity_min, l->attainable_gflops, l->busy, in->occupancy, in->peak_gflops, in->copy_gbps);
+      pct(out, l->l2_used, false);
+      fputc(',', out);
+      if (in->l2_gbps > 0)
+         fprintf(out, "%.6g", in->l2_gbps);
+      fputc('\n', out);
       return;
    }
    fprintf(out, "\nlimits     %s\n", l->words);
@@ -788,6 +816,12 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
               l->intensity, in->copy_gbps, 100 * in->gflops / l->attainable_gflops);
    if (in->peak_gflops <= 0 || in->copy_gbps <= 0)
       fprintf(out, "ceilings   not all measured on this device: gemmtop list devices --measure\n");
+   if (l->l2_used >= 0)
+      fprintf(out, "L2         the model's loads: %.0f%% of the measured %.4g GB/s (reads of a working set inside it)\n",
+              100 * l->l2_used, in->l2_gbps);
+   else if (l->l1)
+      fprintf(out, "L2         the model's loads would need %.0f%% of the measured %.4g GB/s: the L1 serves part of them\n",
+              100 * in->gflops / l->intensity / in->l2_gbps, in->l2_gbps);
    if (l->local_used >= 0)
       fprintf(out, "local      the model's reads%s: %.0f%% of the measured %.4g GB/s\n",
               in->bank_ratio > 1.01 ? " times the bank conflicts" : "", 100 * l->local_used, in->local_gbps);

@@ -15,8 +15,8 @@
 #define LAUNCH_SHARE 0.5     /* an empty launch's share of the time at or above: the launch limits */
 
 const char *LimitKind_name(LimitKind k) {
-   static const char *names[LIMIT_KINDS] = {"unknown", "launch",         "tail",      "compute", "memory",
-                                            "local memory", "bank conflicts", "occupancy", "latency"};
+   static const char *names[LIMIT_KINDS] = {"unknown",      "launch",         "tail",      "compute", "memory",
+                                            "local memory", "bank conflicts", "occupancy", "latency", "L2"};
    return k >= 0 && k < LIMIT_KINDS ? names[k] : "?";
 }
 
@@ -37,12 +37,19 @@ static void memoryWords(const Limiter *l, const LimiterInputs *in, char *out, si
    if (l->caches)
       snprintf(out, len,
                "global memory: %.0f%% of the measured %s GB/s by the compulsory bytes (each element once); the "
-               "model's loads would need %.0f%%, so caches serve part of them",
+               "model's loads would need %.0f%%, so caches serve part of them%s",
                100 * l->memory_used_min, rate(in->copy_gbps, r, sizeof r),
-               100 * in->gflops / l->intensity / in->copy_gbps);
+               100 * in->gflops / l->intensity / in->copy_gbps,
+               l->l1 ? ", the L1 too (more than the L2's bandwidth)" : "");
    else
       snprintf(out, len, "global memory: %.0f%% of the measured %s GB/s at %.3g flops per byte (the model's loads)",
                100 * l->memory_used, rate(in->copy_gbps, r, sizeof r), l->intensity);
+}
+
+static void l2Words(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
+   char r[32];
+   snprintf(out, len, "L2 cache: %.0f%% of the measured %s GB/s at %.3g flops per byte (the model's loads, each asking the L2)",
+            100 * l->l2_used, rate(in->l2_gbps, r, sizeof r), l->intensity);
 }
 
 static void localWords(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
@@ -60,22 +67,24 @@ static void headroom(Limiter *l, const LimiterInputs *in) {
       Words words;
    } ceilings[] = {{LIMIT_COMPUTE, l->compute_used, computeWords},
                    {LIMIT_MEMORY, l->memory_used, memoryWords},
+                   {LIMIT_L2, l->l2_used, l2Words},
                    {LIMIT_LOCAL, l->local_used, localWords}};
    int next = -1;
-   for (int i = 0; i < 3; i++)
+   for (int i = 0; i < (int)(sizeof ceilings / sizeof ceilings[0]); i++)
       if (ceilings[i].used >= 0 && ceilings[i].kind != l->kind && (next < 0 || ceilings[i].used > ceilings[next].used))
          next = i;
    if (next < 0)
       return;
    char text[256];
    ceilings[next].words(l, in, text, sizeof text);
-   bool ceiling = l->kind == LIMIT_COMPUTE || l->kind == LIMIT_MEMORY || l->kind == LIMIT_LOCAL;
+   bool ceiling = l->kind == LIMIT_COMPUTE || l->kind == LIMIT_MEMORY || l->kind == LIMIT_L2 || l->kind == LIMIT_LOCAL;
    snprintf(l->headroom, sizeof l->headroom, "%s %s", ceiling ? "next:" : "nearest:", text);
 }
 
 void Limiter_of(const LimiterInputs *in, Limiter *out) {
    memset(out, 0, sizeof *out);
    out->compute_used = out->memory_used = out->memory_used_min = out->local_used = out->launch_share = -1;
+   out->l2_used = -1;
    out->busy = 1;
    if (in->gflops <= 0) {
       snprintf(out->words, sizeof out->words, "nothing measured to explain");
@@ -94,6 +103,11 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
       out->caches = model > CACHE_SLACK;
       out->memory_used = model >= 0 && !out->caches ? model : out->memory_used_min;
    }
+   if (in->l2_gbps > 0 && out->intensity > 0) {
+      double l2 = in->gflops / out->intensity / in->l2_gbps;
+      out->l1 = l2 > CACHE_SLACK;
+      out->l2_used = out->l1 ? -1 : l2;
+   }
    if (in->peak_gflops > 0 && in->copy_gbps > 0 && out->intensity > 0)
       out->attainable_gflops = fmin(in->peak_gflops, out->intensity * in->copy_gbps);
    if (in->waves.known)
@@ -102,7 +116,7 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
       out->local_used = in->gflops * (in->local_bytes / in->flops) * fmax(1, in->bank_ratio) / in->local_gbps;
    if (in->launch_us > 0 && in->median_ms > 0)
       out->launch_share = in->launch_us / (in->median_ms * 1000);
-   double c = out->compute_used, m = out->memory_used, lo = out->local_used;
+   double c = out->compute_used, m = out->memory_used, l2 = out->l2_used, lo = out->local_used;
    if (out->launch_share >= LAUNCH_SHARE) {
       out->kind = LIMIT_LAUNCH;
       snprintf(out->words, sizeof out->words,
@@ -116,10 +130,13 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
                "average: at most %.0f%% of any ceiling",
                in->waves.waves, in->waves.groups, in->waves.units, in->waves.per_unit, 100 * in->waves.busy,
                100 * in->waves.busy);
-   } else if (fmax(c, fmax(m, lo)) >= NEAR_CEILING) {
-      out->kind = c >= m && c >= lo ? LIMIT_COMPUTE : m >= lo ? LIMIT_MEMORY : LIMIT_LOCAL;
+   } else if (fmax(fmax(c, m), fmax(l2, lo)) >= NEAR_CEILING) {
+      /* Ties go to the first: compute, global memory, the L2, local memory. */
+      double top = fmax(fmax(c, m), fmax(l2, lo));
+      out->kind = c == top ? LIMIT_COMPUTE : m == top ? LIMIT_MEMORY : l2 == top ? LIMIT_L2 : LIMIT_LOCAL;
       (out->kind == LIMIT_COMPUTE  ? computeWords
        : out->kind == LIMIT_MEMORY ? memoryWords
+       : out->kind == LIMIT_L2     ? l2Words
                                    : localWords)(out, in, out->words, sizeof out->words);
    } else if (in->bank_ratio >= BANK_RATIO) {
       out->kind = LIMIT_BANKS;
@@ -134,7 +151,9 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
    } else {
       out->kind = LIMIT_LATENCY;
       char known[160] = "";
-      if (c >= 0 && m >= 0)
+      if (c >= 0 && m >= 0 && l2 >= 0)
+         snprintf(known, sizeof known, " (compute %.0f%%, memory %.0f%%, L2 %.0f%%)", 100 * c, 100 * m, 100 * l2);
+      else if (c >= 0 && m >= 0)
          snprintf(known, sizeof known, " (compute %.0f%%, memory %.0f%%)", 100 * c, 100 * m);
       else if (c >= 0)
          snprintf(known, sizeof known, " (compute %.0f%%; no bandwidth measured)", 100 * c);
@@ -158,6 +177,7 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
                in->peak_label ? in->peak_label : "");
       break;
    case LIMIT_MEMORY: snprintf(out->brief, sizeof out->brief, "global memory: %.0f%% of the bandwidth", 100 * m); break;
+   case LIMIT_L2: snprintf(out->brief, sizeof out->brief, "L2 cache: %.0f%% of its bandwidth", 100 * l2); break;
    case LIMIT_BANKS: snprintf(out->brief, sizeof out->brief, "bank conflicts: %.2fx the ideal", in->bank_ratio); break;
    case LIMIT_OCCUPANCY: snprintf(out->brief, sizeof out->brief, "occupancy %.0f%%", 100 * in->occupancy); break;
    default:
@@ -179,6 +199,7 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    out->peak_label = Peaks_label(p->precision, k->tensor && !r->geo.emulated);
    out->copy_gbps = peaks && peaks->known ? peaks->copy_gbps : 0;
    out->local_gbps = peaks && peaks->known ? peaks->local_gbps : 0;
+   out->l2_gbps = peaks && peaks->known ? peaks->l2_gbps : 0;
    out->launch_us = peaks && peaks->known ? peaks->launch_us : 0;
    out->median_ms = r->median_ms;
    double in = (double)Precision_inputSize(p->precision), c = (double)Precision_size(p->precision);
@@ -204,6 +225,7 @@ void Limiter_column(const Limiter *l, const LimiterInputs *in, char *out, size_t
    case LIMIT_TAIL: snprintf(out, len, "tail %.0f%%", 100 * l->busy); break;
    case LIMIT_COMPUTE: snprintf(out, len, "compute %.0f%%", 100 * l->compute_used); break;
    case LIMIT_MEMORY: snprintf(out, len, "memory %.0f%%", 100 * l->memory_used); break;
+   case LIMIT_L2: snprintf(out, len, "L2 %.0f%%", 100 * l->l2_used); break;
    case LIMIT_LOCAL: snprintf(out, len, "local %.0f%%", 100 * l->local_used); break;
    case LIMIT_BANKS: snprintf(out, len, "banks %.1fx", in->bank_ratio); break;
    case LIMIT_OCCUPANCY: snprintf(out, len, "occupancy %.0f%%", 100 * in->occupancy); break;
@@ -254,8 +276,11 @@ char *Limiter_svg(const LimiterInputs *in, const Limiter *l, const char *title, 
                    "font-weight=\"bold\">");
    TextBuf_putXml(&t, title);
    TextBuf_put(&t, "</text>\n<text x=\"10\" y=\"42\" fill=\"#555\">measured ceilings: %s %.4g GFLOPS, copy %.4g GB/s "
-                   "(ridge at %.3g flops per byte)</text>\n",
+                   "(ridge at %.3g flops per byte)",
                in->peak_label ? in->peak_label : "", in->peak_gflops, in->copy_gbps, ridge);
+   if (in->l2_gbps > 0)
+      TextBuf_put(&t, ", L2 %.4g GB/s", in->l2_gbps);
+   TextBuf_put(&t, "</text>\n");
    for (int d = (int)a.x0; d <= (int)a.x1; d++) {
       const int x = ax(&a, pow(10, d));
       TextBuf_put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, a.top, x, a.top + a.h);
@@ -281,6 +306,18 @@ char *Limiter_svg(const LimiterInputs *in, const Limiter *l, const char *title, 
       xs = pow(10, a.y0) / in->copy_gbps, yl = pow(10, a.y0);
    TextBuf_put(&t, "<polyline points=\"%d,%d %d,%d %d,%d\" fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"3\"/>\n",
                ax(&a, xs), ay(&a, yl), ax(&a, ridge), ay(&a, in->peak_gflops), ax(&a, xr), ay(&a, in->peak_gflops));
+   /* The L2's roof, where it is above the memory's: dashed, from its own ridge. */
+   if (in->l2_gbps > in->copy_gbps) {
+      const double r2 = in->peak_gflops / in->l2_gbps;
+      double y2 = xl * in->l2_gbps, x2 = xl;
+      if (y2 < pow(10, a.y0))
+         x2 = pow(10, a.y0) / in->l2_gbps, y2 = pow(10, a.y0);
+      TextBuf_put(&t, "<polyline points=\"%d,%d %d,%d\" fill=\"none\" stroke=\"#7f9fcf\" stroke-width=\"2\" "
+                      "stroke-dasharray=\"6 4\"/>\n",
+                  ax(&a, x2), ay(&a, y2), ax(&a, r2), ay(&a, in->peak_gflops));
+      TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" fill=\"#7f9fcf\" transform=\"rotate(-30 %d %d)\">L2 %.4g GB/s</text>\n",
+                  ax(&a, x2) + 14, ay(&a, y2) - 10, ax(&a, x2) + 14, ay(&a, y2) - 10, in->l2_gbps);
+   }
    TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" fill=\"#1f5fbf\">%s peak %.4g GFLOPS</text>\n",
                a.left + a.w - 6, ay(&a, in->peak_gflops) - 6, in->peak_label ? in->peak_label : "", in->peak_gflops);
    TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" fill=\"#1f5fbf\" transform=\"rotate(-30 %d %d)\">copy %.4g GB/s</text>\n",

@@ -1,13 +1,13 @@
 /* What limits a measured configuration, without hardware counters: the measurement put
- * against the device's measured ceilings (compute peak, copy bandwidth) through the
+ * against the device's measured ceilings (compute peak, copy and L2 bandwidth) through the
  * access-count model (core/traffic.h: flops per byte of global traffic, and the compulsory
  * minimum of each element once), how the launch fills the GPU (core/waves.h) and its
  * occupancy, and the bank trace's wavefronts when there is one. The limiter is named in
  * words with the headroom to the next ceiling. The rules, in order (docs/limits.md):
  *   1. the launch itself: an empty kernel's launch is half the time or more;
  *   2. the tail: fewer than 60% of the GPU's slots busy on average (waves);
- *   3. the ceiling nearest to being met, compute, global memory or local memory, when at
- *      60% or more;
+ *   3. the ceiling nearest to being met, compute, global memory, the L2 or local memory,
+ *      when at 60% or more;
  *   4. local-memory bank conflicts: 1.5 times the ideal wavefronts or more;
  *   5. too few warps to hide latency: occupancy under 25%;
  *   6. else latency and overhead: no ceiling is near.
@@ -33,11 +33,12 @@ typedef enum {
    LIMIT_BANKS,
    LIMIT_OCCUPANCY,
    LIMIT_LATENCY,
+   LIMIT_L2,
    LIMIT_KINDS
 } LimitKind;
 
 /* "launch", "tail", "compute", "memory", "local memory", "bank conflicts", "occupancy",
- * "latency". */
+ * "latency", "L2". */
 const char *LimitKind_name(LimitKind k);
 
 typedef struct LimiterInputs_ {
@@ -46,6 +47,7 @@ typedef struct LimiterInputs_ {
    double peak_gflops;         /* the compute ceiling (Peaks_for); 0 unknown */
    const char *peak_label;     /* "FP32", "TF32 tensor" */
    double copy_gbps;           /* the measured copy bandwidth; 0 unknown */
+   double l2_gbps;             /* the measured L2 read bandwidth; 0 unknown */
    double model_bytes;         /* the access-count model's global bytes of one launch; 0 unknown */
    double min_bytes;           /* each element of A, B and C moved once */
    double local_gbps;          /* the measured local-memory bandwidth (no conflicts); 0 unknown */
@@ -64,6 +66,9 @@ typedef struct Limiter_ {
                                   must serve the model's, see caches); -1 unknown */
    double memory_used_min;     /* by the compulsory bytes; -1 unknown */
    bool caches;                /* the model's bytes would exceed the bandwidth: caches serve part of them */
+   double l2_used;             /* of the L2 bandwidth, by the model's bytes (every load asks the L2, unless the
+                                  L1 serves it); -1 unknown, or when they would exceed it (see l1) */
+   bool l1;                    /* the model's bytes would exceed the L2's bandwidth: the L1 serves part of them */
    double local_used;          /* of the local bandwidth, the reads times the bank conflicts' ratio; -1 unknown */
    double launch_share;        /* an empty launch's time over the measured one; -1 unknown */
    double intensity;           /* flops per byte by the model; 0 unknown */

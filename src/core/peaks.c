@@ -43,6 +43,11 @@ bool Peaks_cached(const DeviceInfo *dev, const char *backend, Peaks *out) {
    const char *lo = strstr(text, "\nlocal_gbps ");
    if (!lo || sscanf(lo, "\nlocal_gbps %lf\nlaunch_us %lf", &p.local_gbps, &p.launch_us) != 2)
       p.local_gbps = p.launch_us = 0;
+   /* Files written before the read and L2 bandwidths have neither: 0. */
+   const char *rd = strstr(text, "\nread_gbps ");
+   if (!rd || sscanf(rd, "\nread_gbps %lf\nl2_gbps %lf", &p.read_gbps, &p.l2_gbps) != 2 || !(p.read_gbps >= 0) ||
+       !(p.l2_gbps >= 0))
+      p.read_gbps = p.l2_gbps = 0;
    /* Files written before FP8 have no FP8 rate: it stays 0. */
    const char *f8 = strstr(text, "\ntensor_fp8_gflops ");
    if (!f8 || sscanf(f8, "\ntensor_fp8_gflops %lf", &p.gflops[PEAK_FP8]) != 1 || !(p.gflops[PEAK_FP8] > 0))
@@ -201,6 +206,81 @@ static double measureCopy(Session *s, const Catalog *cat, char *err, size_t errl
    return 2.0 * (double)bytes / (ms * 1e6);
 }
 
+/* gt_peak_read over a buffer of `bytes` filled with real data, global work-items each
+ * reading iters elements wrapped by mask: bytes read per second, -1 on failure. */
+static double timeReads(Session *s, const Catalog *cat, size_t bytes, size_t global, unsigned mask, int iters,
+                        char *err, size_t errlen) {
+   const Backend *be = Session_backend(s);
+   const DeviceInfo *dev = Session_device(s);
+   char defines[96];
+   snprintf(defines, sizeof defines, "-DDOUBLE=0 -DITERS=%d", iters);
+   Kernel *k = Session_helperKernel(s, cat->peak, defines, "gt_peak_read", err, errlen);
+   if (!k)
+      return -1;
+   /* A power of two: the runs of a group then never straddle the working set's end. */
+   size_t local = 256;
+   while (local > dev->limits.max_wg)
+      local /= 2;
+   global = global / local * local;
+   Buffer *src = NULL, *out = NULL;
+   if (be->alloc(Session_context(s), bytes, &src, err, errlen) != BACKEND_OK)
+      return -1;
+   if (be->alloc(Session_context(s), global * 4, &out, err, errlen) != BACKEND_OK) {
+      be->free(src);
+      return -1;
+   }
+   float *host = malloc(bytes);
+   double ms = -1;
+   if (host) {
+      for (size_t i = 0; i < bytes / 4; i++)
+         host[i] = (float)(i % 1021) * 0.25f; /* small: sums stay finite, never -1 */
+      if (be->write(Session_context(s), src, host, bytes, err, errlen) == BACKEND_OK) {
+         KernelArg args[4] = {{.kind = ARG_BUFFER, .buffer = out},
+                              {.kind = ARG_BUFFER, .buffer = src},
+                              {.kind = ARG_INT, .i = (int)mask},
+                              {.kind = ARG_REAL, .real = -1}};
+         ms = timeKernel(s, k, args, 4, false, global, local, 9, err, errlen);
+      }
+      free(host);
+   }
+   be->free(src);
+   be->free(out);
+   if (ms <= 0)
+      return -1;
+   return 16.0 * iters * (double)global / (ms * 1e6);
+}
+
+/* Streaming reads from a buffer far larger than the caches, each byte once: the read
+ * bandwidth of global memory (a GEMM mostly reads). */
+static double measureRead(Session *s, const Catalog *cat, char *err, size_t errlen) {
+   enum { ITERS = 8 };
+   const DeviceInfo *dev = Session_device(s);
+   size_t bytes = (size_t)256 << 20;
+   if (bytes > dev->max_alloc / 4)
+      bytes = dev->max_alloc / 4;
+   size_t global = bytes / 16 / ITERS;
+   global = global / 256 * 256;
+   if (global == 0)
+      return -1;
+   return timeReads(s, cat, global * ITERS * 16, global, ~0u, ITERS, err, errlen);
+}
+
+/* Reads of a working set of half the L2 (a power of two), over and over: the L2's read
+ * bandwidth; 0 when the device does not say its L2's size. On a CPU the figure is that of
+ * the last-level cache PoCL reports. */
+static double measureL2(Session *s, const Catalog *cat, char *err, size_t errlen) {
+   enum { ITERS = 8 };
+   const DeviceInfo *dev = Session_device(s);
+   if (dev->l2_bytes < 2 * 16 * 1024)
+      return 0;
+   size_t set = 16 * 1024; /* bytes: the largest power of two up to half the L2 */
+   while (set * 4 <= dev->l2_bytes && set < ((size_t)1 << 30))
+      set *= 2;
+   /* Each element read 64 times a launch (8 rounds of a grid 8 times the set). */
+   size_t global = 8 * set / 16;
+   return timeReads(s, cat, set, global, (unsigned)(set / 16 - 1), ITERS, err, errlen);
+}
+
 /* Local-memory bandwidth (bytes per second): reads from a tile without conflicts; -1 on
  * failure. A CPU has no local memory of its own (PoCL keeps the tile in its caches): the
  * figure is then those caches'. */
@@ -250,6 +330,12 @@ bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t
    char extra[512];
    out->local_gbps = measureLocal(s, cat, extra, sizeof extra);
    out->launch_us = measureLaunch(s, cat, extra, sizeof extra);
+   out->read_gbps = measureRead(s, cat, extra, sizeof extra);
+   out->l2_gbps = measureL2(s, cat, extra, sizeof extra);
+   if (out->read_gbps < 0)
+      out->read_gbps = 0;
+   if (out->l2_gbps < 0)
+      out->l2_gbps = 0;
    if (out->local_gbps < 0)
       out->local_gbps = 0;
    if (out->launch_us < 0)
@@ -265,10 +351,10 @@ bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t
       snprintf(text, sizeof text,
                "fp32_gflops %.6g\nfp64_gflops %.6g\ncopy_gbps %.6g\nmeasured %s\ntensor_tf32_gflops %.6g\n"
                "tensor_f16_gflops %.6g\ntensor_bf16_gflops %.6g\ntensor_fp8_gflops %.6g\nlocal_gbps %.6g\n"
-               "launch_us %.6g\n",
+               "launch_us %.6g\nread_gbps %.6g\nl2_gbps %.6g\n",
                out->gflops[PEAK_FP32], out->gflops[PEAK_FP64], out->copy_gbps, out->measured_at,
                out->gflops[PEAK_TF32], out->gflops[PEAK_F16], out->gflops[PEAK_BF16], out->gflops[PEAK_FP8],
-               out->local_gbps, out->launch_us);
+               out->local_gbps, out->launch_us, out->read_gbps, out->l2_gbps);
       Util_writeFileAtomic(path, text, strlen(text));
    }
    return true;

@@ -1,5 +1,5 @@
 /* The device's peaks, measured by gemmtop's own micro-kernels (never from a datasheet):
- * FP32 and FP64 multiply-add rates, copy bandwidth and, on NVIDIA GPUs with tensor cores
+ * FP32 and FP64 multiply-add rates, copy, read and L2 bandwidth, local memory, an empty launch and, on NVIDIA GPUs with tensor cores
  * (sm_80 and newer), the mma.sync rates of TF32, half and bfloat16. Cached per device and driver in
  * $XDG_CACHE_HOME/gemmtop/peaks/, since a measurement takes a second or two. */
 #ifndef GEMMTOP_PEAKS_H
@@ -18,6 +18,8 @@ typedef struct Peaks_ {
     * half and bfloat16 m16n8k16. */
    double gflops[PEAK_KINDS];
    double copy_gbps;     /* bytes read + bytes written per second */
+   double read_gbps;     /* bytes read per second from a buffer far larger than the caches; 0 unknown */
+   double l2_gbps;       /* bytes read per second from a working set inside the L2; 0 unknown */
    double local_gbps;    /* local (shared) memory read without conflicts, bytes per second; 0 unknown */
    double launch_us;     /* device time of an empty kernel's launch, microseconds; 0 unknown */
    char tensor_error[256]; /* why the tensor peaks are 0 on a device that has them ("" otherwise) */

@@ -80,6 +80,31 @@ static void fmtNumber(double v, char *out, size_t n) {
       snprintf(out, n, "%.2g", v);
 }
 
+/* One roof, min(peak, intensity x bandwidth), across the chart's columns. */
+static void roof(char **rows, size_t rowlen, int ch, int pw, double peak, double gbps, double xlo, double xhi,
+                 double ylo, double yhi, ChartStyle style) {
+   double xs[ROOF_SAMPLES], ys[ROOF_SAMPLES];
+   for (int i = 0; i < ROOF_SAMPLES; i++) {
+      xs[i] = xlo + (xhi - xlo) * i / (ROOF_SAMPLES - 1);
+      ys[i] = fmin(log10(peak), xs[i] + log10(gbps));
+   }
+   Chart_scatter(rows, rowlen, ch, pw, xs, ys, ROOF_SAMPLES, xlo, xhi, ylo, yhi, style);
+}
+
+/* The row's cells that are not blank (a space), over what is drawn there. */
+static void drawOver(Ui *ui, int y, int x, int w, const char *row, Style st) {
+   int col = 0;
+   for (const char *c = row; *c && col < w; col++) {
+      int n = (unsigned char)*c < 0x80 ? 1 : 3; /* ASCII, or a braille cell */
+      if (*c != ' ') {
+         char cell[4] = {0};
+         memcpy(cell, c, (size_t)n);
+         Draw_text(ui, y, x + col, 1, cell, st, false);
+      }
+      c += n;
+   }
+}
+
 /* The chart in rows y..bottom-1 (the last: the intensity axis), in log10 of both. */
 static void chart(Ui *ui, const LimiterInputs *in, const Limiter *l, int x, int y, int w, int bottom) {
    const RooflinePane *rp = &ui->roofline_pane;
@@ -102,19 +127,25 @@ static void chart(Ui *ui, const LimiterInputs *in, const Limiter *l, int x, int 
    int lw = (int)strlen(top) > 6 ? (int)strlen(top) : 6, pw = w - lw - 1;
    if (pw < 8)
       return;
-   double xs[ROOF_SAMPLES], ys[ROOF_SAMPLES];
-   for (int i = 0; i < ROOF_SAMPLES; i++) {
-      xs[i] = xlo + (xhi - xlo) * i / (ROOF_SAMPLES - 1);
-      ys[i] = fmin(log10(in->peak_gflops), xs[i] + log10(in->copy_gbps));
-   }
    size_t rowlen = (size_t)pw * 3 + 1;
-   char *buf = malloc(rowlen * (size_t)ch);
-   char *rows[48];
+   char *buf = malloc(rowlen * (size_t)ch * 2);
+   char *rows[48], *l2rows[48];
    if (!buf)
       return;
    for (int r = 0; r < ch; r++)
-      rows[r] = buf + rowlen * (size_t)r;
-   Chart_scatter(rows, rowlen, ch, pw, xs, ys, ROOF_SAMPLES, xlo, xhi, ylo, yhi, ui->spark);
+      rows[r] = buf + rowlen * (size_t)r, l2rows[r] = buf + rowlen * (size_t)(ch + r);
+   /* The L2's roof where it is above the copy bandwidth's: drawn first, in another style
+    * (and '.' in ASCII), the memory roof over it. */
+   bool l2 = in->l2_gbps > in->copy_gbps;
+   if (l2) {
+      roof(l2rows, rowlen, ch, pw, in->peak_gflops, in->l2_gbps, xlo, xhi, ylo, yhi, ui->spark);
+      if (ui->spark != CHART_BRAILLE)
+         for (int r = 0; r < ch; r++)
+            for (char *c = l2rows[r]; *c; c++)
+               if (*c == '*')
+                  *c = '.';
+   }
+   roof(rows, rowlen, ch, pw, in->peak_gflops, in->copy_gbps, xlo, xhi, ylo, yhi, ui->spark);
    const char *vbar = Ui_glyph(ui, "\xe2\x94\x82", "|");
    for (int r = 0; r < ch; r++) {
       const char *lab = r == 0 ? top : r == 1 && ch >= 4 ? "GFLOPS" : r == ch - 1 ? low : "";
@@ -122,7 +153,12 @@ static void chart(Ui *ui, const LimiterInputs *in, const Limiter *l, int x, int 
       snprintf(lb, sizeof lb, "%*s", lw, lab);
       Draw_text(ui, y + r, x, lw, lb, ST_LABEL, false);
       Draw_text(ui, y + r, x + lw, 1, vbar, ST_DIM, false);
-      Draw_text(ui, y + r, x + lw + 1, pw, rows[r], ST_DIM, false);
+      if (!l2) {
+         Draw_text(ui, y + r, x + lw + 1, pw, rows[r], ST_DIM, false);
+         continue;
+      }
+      Draw_text(ui, y + r, x + lw + 1, pw, l2rows[r], ST_LABEL, false);
+      drawOver(ui, y + r, x + lw + 1, pw, rows[r], ST_DIM);
    }
    free(buf);
    /* The trail, then the configuration on screen over it. */
@@ -164,7 +200,9 @@ void Draw_roofline(Ui *ui) {
    char extra[128] = "";
    if (have && l.intensity > 0)
       snprintf(extra, sizeof extra, "%.3g GFLOPS at %.3g flops/byte", in.gflops, l.intensity);
-   Draw_paneTitle(ui, PANE_ROOFLINE, extra, "@ this  o before  F6 ceilings");
+   Draw_paneTitle(ui, PANE_ROOFLINE, extra,
+                  have && in.l2_gbps > in.copy_gbps ? Ui_glyph(ui, "@ this  o before  roofs: memory, L2 (upper)  F6 ceilings", "@ this  o before  * memory  . L2  F6 ceilings")
+                                                    : "@ this  o before  F6 ceilings");
    if (!have) {
       Draw_wrapped(ui, y, x, w, bottom, msg, ST_DIM, 4);
       return;

@@ -27,6 +27,11 @@ expect_in "name the file *.svg" "$ERR" "saying what to name it"
 run_gemmtop list devices --backend opencl --measure
 expect_rc 0 "list devices --measure"
 expect_in "local, launch   local memory " "$OUT" "the ceilings include the local-memory bandwidth and an empty launch's time"
+if printf '%s\n' "$OUT" | grep -qE "reads, L2       reads [0-9.]+ GB/s, L2 [0-9.]+ GB/s"; then
+   ok "and the read bandwidth and the L2's"
+else
+   not_ok "and the read bandwidth and the L2's" "$OUT"
+fi
 run_gemmtop list devices --backend opencl --format json
 if msg=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys
 d=[json.loads(l) for l in sys.stdin if l.strip()]
@@ -34,21 +39,24 @@ p=[x for x in d if "copy_peak_gbps" in x]
 assert p, d
 x=p[0]
 assert x["local_peak_gbps"]>0 and x["launch_us"]>0 and x["copy_peak_gbps"]>0, x
-print("local %.1f GB/s, launch %.3g us" % (x["local_peak_gbps"], x["launch_us"]))' 2>&1); then
+assert x["read_peak_gbps"]>0 and x["l2_peak_gbps"]>0 and x["l2_bytes"]>0, x
+print("local %.1f GB/s, launch %.3g us, reads %.1f GB/s, L2 %.1f GB/s" % (x["local_peak_gbps"], x["launch_us"],
+      x["read_peak_gbps"], x["l2_peak_gbps"]))' 2>&1); then
    ok "list devices --format json gives them ($msg)"
 else
    not_ok "list devices --format json gives them: $msg" "$OUT"
 fi
-# A file of the ceilings measured before these two (its last two lines gone): read as
-# unknown, not as zero bandwidth, and the rest stands.
+# A file of the ceilings measured before these four (their lines gone): read as unknown,
+# not as zero bandwidth, and the rest stands.
 cache=$(ls "$XDG_CACHE_HOME"/gemmtop/peaks/*.txt 2>/dev/null | head -n 1)
 cp "$cache" "$T_DIR/peaks.new"
-grep -v -e '^local_gbps ' -e '^launch_us ' "$T_DIR/peaks.new" >"$cache"
+grep -v -e '^local_gbps ' -e '^launch_us ' -e '^read_gbps ' -e '^l2_gbps ' "$T_DIR/peaks.new" >"$cache"
 run_gemmtop list devices --backend opencl --format json
 if printf '%s\n' "$OUT" | python3 -c 'import json,sys
 d=[json.loads(l) for l in sys.stdin if l.strip()]
 x=[x for x in d if "copy_peak_gbps" in x][0]
-assert x["local_peak_gbps"] is None and x["launch_us"] is None and x["copy_peak_gbps"]>0, x' 2>/dev/null; then
+assert x["local_peak_gbps"] is None and x["launch_us"] is None and x["copy_peak_gbps"]>0, x
+assert x["read_peak_gbps"] is None and x["l2_peak_gbps"] is None, x' 2>/dev/null; then
    ok "an older file of ceilings reads them as unknown (null), the others kept"
 else
    not_ok "an older file of ceilings reads them as unknown (null), the others kept" "$OUT"
@@ -69,7 +77,13 @@ fpb=lim["flops_per_byte"]
 assert abs(fpb/(2/(2/32*4+4/256))-1)<1e-3, fpb
 assert abs(lim["memory_pct"]-100*g/fpb/lim["copy_gbps"])<1e-3*lim["memory_pct"]+1e-9, lim
 assert abs(lim["attainable_gflops"]-min(lim["peak_gflops"], fpb*lim["copy_gbps"]))<1e-3, lim
-assert lim["limiter"] in ("compute","memory","local memory","latency","launch"), lim
+# every load of the model asks the L2 (unless they would need more than it gives: the L1)
+assert lim["l2_gbps"]>0, lim
+if lim["l1"]:
+   assert lim["l2_pct"] is None, lim
+else:
+   assert abs(lim["l2_pct"]-100*g/fpb/lim["l2_gbps"])<1e-3*lim["l2_pct"]+1e-9, lim
+assert lim["limiter"] in ("compute","memory","L2","local memory","latency","launch"), lim
 assert abs(lim["flops_per_byte_min"]/(2*256**3/(3*256*256*4))-1)<1e-3, lim
 print("%s: %.1f%% compute, %.1f%% memory" % (lim["limiter"], lim["compute_pct"], lim["memory_pct"]))' 2>&1); then
    ok "the limits line agrees with the run and the measured ceilings ($msg)"
@@ -86,7 +100,8 @@ rows=list(csv.reader(sys.stdin))
 assert len(rows)==4, rows
 h,r=rows[2],rows[3]
 d=dict(zip(h,r))
-assert h[0]=="limiter" and d["limiter"] in ("compute","memory","local memory","launch","latency"), d
+assert h[0]=="limiter" and d["limiter"] in ("compute","memory","L2","local memory","launch","latency"), d
+assert float(d["l2_gbps"])>0, d
 fpb=float(d["flops_per_byte"])
 assert abs(fpb-2/(2*4+4/256))<1e-3, fpb   # the naive kernel: 2 loads per multiply-add
 assert d["words"] and float(d["compute_pct"])>0, d
@@ -103,7 +118,11 @@ expect_in "GFLOPS attainable at that intensity" "$OUT" "saying what is attainabl
 expect_in "local      the model's reads: " "$OUT" "the local-memory ceiling from 03-wpt's local_reuse"
 expect_in "launch     an empty kernel's launch: " "$OUT" "and the launch's share of the time"
 case "$OUT" in
-*"limits     compute: "* | *"limits     global memory: "* | *"limits     local memory: "* | *"limits     the launch itself: "* | *"limits     latency and overhead: no ceiling is near (compute "*) ok "the limiter is named with its figures" ;;
+*"L2         the model's loads: "*"% of the measured "* | *"L2         the model's loads would need "*) ok "and the L2's share" ;;
+*) not_ok "and the L2's share" "$OUT" ;;
+esac
+case "$OUT" in
+*"limits     compute: "* | *"limits     global memory: "* | *"limits     L2 cache: "* | *"limits     local memory: "* | *"limits     the launch itself: "* | *"limits     latency and overhead: no ceiling is near (compute "*) ok "the limiter is named with its figures" ;;
 *) not_ok "the limiter is named with its figures" "$OUT" ;;
 esac
 
@@ -120,18 +139,19 @@ expect_in "peak " "$svg" "labelled with the measured peak"
 expect_in "the model: 7.53 flops per byte" "$svg" "the configuration at the model's intensity (TS=32 at 256)"
 expect_in "if each element moved once: 42.7 flops per byte" "$svg" "and at the compulsory one"
 expect_in "limit: " "$svg" "and the limiter as the caption"
+expect_in ">L2 " "$svg" "with the L2's roof, labelled"
 
 # With the ceilings measured, sweep's table names each configuration's limiter.
 run_gemmtop sweep --kernel mygemm03_wpt --size 128 --budget 2 --reps 2 --warmup 1 --no-store
 expect_rc 0 "a sweep with the ceilings measured"
 if printf '%s\n' "$OUT" | head -n 1 | grep -q ' limit$' &&
-   [ "$(printf '%s\n' "$OUT" | grep -cE '^[12] +TS=.*  (launch|tail|compute|memory|local|banks|occupancy) [0-9.]+(%|x)$|^[12] +TS=.*  latency$')" -eq 2 ]; then
+   [ "$(printf '%s\n' "$OUT" | grep -cE '^[12] +TS=.*  (launch|tail|compute|memory|L2|local|banks|occupancy) [0-9.]+(%|x)$|^[12] +TS=.*  latency$')" -eq 2 ]; then
    ok "its table has a limit column, one limiter a row"
 else
    not_ok "its table has a limit column, one limiter a row" "$OUT"
 fi
 
-LIMIT_RE='(launch|tail|compute|memory|local|banks|occupancy) [0-9.]+(%|x)|latency'
+LIMIT_RE='(launch|tail|compute|memory|L2|local|banks|occupancy) [0-9.]+(%|x)|latency'
 run_gemmtop sweep --kernel mygemm03_wpt --size 128 --budget 2 --reps 2 --warmup 1 --no-store --format json
 if [ "$(printf '%s\n' "$OUT" | grep -cE "\"limit\":\"($LIMIT_RE)\"")" -eq 2 ]; then
    ok "sweep's JSON gives each configuration's limit"

@@ -21,15 +21,29 @@ ui_expect "no roof yet: the device's ceilings are not measured (F6 measures" "an
 ui_keys F6
 ui_expect_re "peak FP32 [0-9.]+ FP64 [0-9.]+ GFLOPS, [0-9.]+ GB/s" "F6 measures the ceilings" 120
 ui_keys z
-ui_expect_re "limit: (latency and overhead: no ceiling is near \(compute [0-9]+%, memory [0-9]+%\)|compute: [0-9]+% of the measured FP32 peak|global memory: [0-9]+%|local memory: [0-9]+%|the launch itself)" \
+ui_expect_re "limit: (latency and overhead: no ceiling is near \(compute [0-9]+%, memory [0-9]+%(, L2 [0-9]+%)?\)|compute: [0-9]+% of the measured FP32 peak|global memory: [0-9]+%|L2 cache: [0-9]+%|local memory: [0-9]+%|the launch itself)" \
    "zoomed: the limiter with the measured figures"
-ui_expect_re "(nearest|next): (compute|global memory|local memory): [0-9]+%" "and the headroom to the next ceiling"
+ui_expect_re "(nearest|next): (compute|global memory|L2 cache|local memory): [0-9]+%" "and the headroom to the next ceiling"
 ui_expect_re "F/B\+ *[0-9.]+ +[0-9.]+ +[0-9.]+" "the intensity axis in decades"
 ui_expect_re "[0-9.]+ GFLOPS at 7\.53 flops/byte" "the title gives the point: 03-wpt's model intensity (TS=32) at 256"
 # The roof: ASCII '*' cells from the bottom left up to the peak, flat after it, in the
 # chart's top rows (the peak's label, or the GFLOPS label under it).
 roof() { printf '%s\n' "$UI_LAST" | grep -E '^ +([0-9.]+|GFLOPS)\|.*\*{8,}' >/dev/null; }
 if ui_wait_for roof 10; then ok "the compute peak's flat roof is drawn at the top"; else not_ok "the compute peak's flat roof is drawn at the top" "$UI_LAST"; fi
+# The L2's roof ('.' in ASCII) to the left of the memory's, where the measured L2 is faster
+# than the copy (the cache file says); none where it is not.
+peaks=$(cat "$XDG_CACHE_HOME"/gemmtop/peaks/*.txt 2>/dev/null)
+copy=$(printf '%s\n' "$peaks" | awk '$1 == "copy_gbps" { print $2 }')
+l2=$(printf '%s\n' "$peaks" | awk '$1 == "l2_gbps" { print $2 }')
+if awk -v c="$copy" -v l="$l2" 'BEGIN { exit !(l > c) }'; then
+   l2roof() { printf '%s\n' "$UI_LAST" | grep -Eq '^ +[0-9.]*\| *\.{2,} +\*{2,}' &&
+      printf '%s\n' "$UI_LAST" | grep -q '\* memory  \. L2'; }
+   what="the L2's roof (L2 $l2 GB/s) left of the memory's (copy $copy GB/s), named in the title"
+else
+   l2roof() { ! printf '%s\n' "$UI_LAST" | grep -Eq '^ +[0-9.]*\|.*\.\.'; }
+   what="no L2 roof: the measured L2 ($l2 GB/s) is not above the copy bandwidth ($copy GB/s)"
+fi
+if ui_wait_for l2roof 10; then ok "$what"; else not_ok "$what" "$UI_LAST"; fi
 point() { printf '%s\n' "$UI_LAST" | grep -q '@'; }
 if ui_wait_for point 10; then ok "the configuration is a point (@)"; else not_ok "the configuration is a point (@)" "$UI_LAST"; fi
 # Another variant: the first stays as a point of the trail.

@@ -68,6 +68,56 @@ static void test_caches_serve_the_model(void **state) {
    assert_non_null(strstr(l.headroom, "compute: 25%"));
 }
 
+/* The same kernel with the L2's bandwidth measured (10,000 GB/s): the model's loads are
+ * the L2's traffic. */
+static void test_l2_bound(void **state) {
+   (void)state;
+   /* 1.2 flops per byte at 9,000 GFLOPS: 7,500 GB/s of loads, 75% of the L2's 10,000, and
+    * 3.75 times the DRAM's 2,000: caches serve them; DRAM by the compulsory bytes. */
+   LimiterInputs in = base(9000, 1.2);
+   in.l2_gbps = 10000;
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_true(l.caches);
+   assert_false(l.l1);
+   assert_true(fabs(l.l2_used - 0.75) < 1e-9);
+   assert_int_equal(l.kind, LIMIT_L2);
+   assert_non_null(strstr(l.words, "L2 cache: 75% of the measured 10000 GB/s at 1.2 flops per byte"));
+   assert_string_equal(l.brief, "L2 cache: 75% of its bandwidth");
+   /* compute 45% is the next ceiling */
+   assert_non_null(strstr(l.headroom, "next: compute: 45%"));
+   char col[64];
+   Limiter_column(&l, &in, col, sizeof col);
+   assert_string_equal(col, "L2 75%");
+   assert_string_equal(LimitKind_name(LIMIT_L2), "L2");
+
+   /* Below 60% of every ceiling: latency, with the L2's share in the figures. */
+   in = base(3000, 1.2);
+   in.l2_gbps = 10000;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_LATENCY);
+   assert_non_null(strstr(l.words, "(compute 15%, memory"));
+   assert_non_null(strstr(l.words, ", L2 25%)"));
+   assert_non_null(strstr(l.headroom, "nearest: L2 cache: 25%"));
+
+   /* Loads beyond even the L2's bandwidth: the L1 serves part; the L2 is not judged. */
+   in = base(17000, 0.25);
+   in.l2_gbps = 10000;
+   Limiter_of(&in, &l);
+   assert_true(l.l1);
+   assert_true(l.l2_used < 0);
+   assert_int_equal(l.kind, LIMIT_COMPUTE);
+   assert_non_null(strstr(l.headroom, "the L1 too"));
+
+   /* Without the L2 measured, nothing changes: the L2 is unknown. */
+   in = base(9000, 1.2);
+   Limiter_of(&in, &l);
+   assert_true(l.l2_used < 0);
+   assert_false(l.l1);
+   assert_int_equal(l.kind, LIMIT_LATENCY);
+   assert_null(strstr(l.words, "L2"));
+}
+
 static void test_tail_first(void **state) {
    (void)state;
    /* 64 tiles on 132 multiprocessors at 1 each: 0.48 waves, 48% of the slots busy. */
@@ -180,19 +230,21 @@ static void test_inputs_from_the_model(void **state) {
    peaks.known = true;
    peaks.gflops[PEAK_FP32] = 40;
    peaks.copy_gbps = 80;
+   peaks.l2_gbps = 160;
    LimiterInputs in;
    Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
    /* 2/32 loads per multiply-add of 4 bytes, plus C once: 2 / (0.25 + 4/512) flops per byte. */
    double fpb = 2.0 / (2.0 / 32 * 4 + 4.0 / 512);
    assert_true(fabs(in.flops / in.model_bytes - fpb) < 1e-9);
    assert_true(fabs(in.min_bytes - 3.0 * 512 * 512 * 4) < 1e-6);
-   assert_true(in.peak_gflops == 40 && in.copy_gbps == 80);
+   assert_true(in.peak_gflops == 40 && in.copy_gbps == 80 && in.l2_gbps == 160);
    /* local_reuse: A=1 B=WPT: 1 + 1/8 local reads of 4 bytes per multiply-add. */
    assert_true(fabs(in.local_bytes - in.flops / 2 * (1 + 1.0 / 8) * 4) < 1e-3);
    assert_false(in.waves.known); /* a CPU */
    Limiter l;
    Limiter_of(&in, &l);
    assert_true(fabs(l.compute_used - 0.25) < 1e-12);
+   assert_true(fabs(l.l2_used - 10 / fpb / 160) < 1e-12);
    assert_true(fabs(l.attainable_gflops - fmin(40, fpb * 80)) < 1e-9);
    Catalog_free(&cat);
 }
@@ -202,6 +254,7 @@ int main(void) {
        cmocka_unit_test(test_compute_bound),
        cmocka_unit_test(test_memory_bound),
        cmocka_unit_test(test_caches_serve_the_model),
+       cmocka_unit_test(test_l2_bound),
        cmocka_unit_test(test_tail_first),
        cmocka_unit_test(test_banks_then_occupancy_then_latency),
        cmocka_unit_test(test_local_and_launch),
