@@ -313,7 +313,8 @@ void Draw_fmtTime(const Ui *ui, double ms, char *out, size_t n);
 void Draw_fmtBytes(long long b, char *out, size_t n);
 void Draw_fmtRate(double v, const char *unit, char *out, size_t n);
 /* text word-wrapped from row y, at most max_lines rows (and 16) and none at or past
- * bottom; returns the next row. */
+ * bottom, the last shown ending in an ellipsis when more would not fit; returns the next
+ * row. */
 int Draw_wrapped(Ui *ui, int y, int x, int w, int bottom, const char *text, Style st, int max_lines);
 /* The dash of a figure not known; the spinner's glyph of this frame. */
 const char *Draw_dash(const Ui *ui);

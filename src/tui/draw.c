@@ -126,15 +126,30 @@ void Draw_fmtBytes(long long b, char *out, size_t n) {
 
 int Draw_wrapped(Ui *ui, int y, int x, int w, int bottom, const char *text, Style st, int max_lines) {
    char buf[2048];
-   const char *wl[16];
+   const char *wl[17];
    int max = bottom - y < max_lines ? bottom - y : max_lines;
    if (max > 16)
       max = 16;
    if (max <= 0 || w <= 0)
       return y;
-   int n = Text_wrap(text, w, buf, sizeof buf, wl, max);
-   for (int i = 0; i < n; i++)
-      Draw_text(ui, y + i, x, w, wl[i], st, false);
+   /* One line more than fits says whether the text is cut: its last line then ends in an
+    * ellipsis, never silently. */
+   int n = Text_wrap(text, w, buf, sizeof buf, wl, max + 1);
+   bool cut = n > max;
+   if (cut)
+      n = max;
+   for (int i = 0; i < n; i++) {
+      if (!cut || i + 1 < n || w < 4) {
+         Draw_text(ui, y + i, x, w, wl[i], st, false);
+         continue;
+      }
+      const char *dots = Ui_glyph(ui, "\xe2\x80\xa6", "...");
+      int dw = ui->utf8 ? 1 : 3;
+      char last[1024];
+      Text_fit(last, sizeof last - 4, wl[i], w - dw, ui->utf8, false);
+      strcat(last, dots);
+      Draw_text(ui, y + i, x, w, last, st, false);
+   }
    return y + n;
 }
 
