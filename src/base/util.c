@@ -409,3 +409,13 @@ int Util_filesEndingIn(const char *dir, const char *ext, char **names, int max) 
    qsort(names, (size_t)n, sizeof *names, compareNames);
    return n;
 }
+
+int Util_readInts(const char *p, long long *values, int max) {
+   int n = 0;
+   for (char *end; n < max; n++, p = end) {
+      values[n] = strtoll(p, &end, 10);
+      if (end == p)
+         break;
+   }
+   return n;
+}

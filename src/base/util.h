@@ -77,5 +77,8 @@ void Util_csvField(FILE *f, const char *s, bool last);
  * quotes are taken off and "" becomes ". Returns how many fields; a quoted field followed
  * by anything but a comma ends the line there. */
 int Util_csvSplit(char *line, char **fields, int max);
+/* Up to max whole numbers separated by spaces, from the start of p; returns how many were
+ * read (a word that is not a number ends them). */
+int Util_readInts(const char *p, long long *values, int max);
 
 #endif

@@ -1092,10 +1092,7 @@ static int openServer(Bench *b) {
       fprintf(stderr, "gemmtop: %s\n", why);
       return 1;
    }
-   if (!(b->be = Backend_byName(backend))) {
-      fprintf(stderr, "gemmtop: the server measures with %s, which this gemmtop does not have\n", backend);
-      return 1;
-   }
+   b->be = Backend_byName(backend); /* Measurer_serverDevice made sure of it */
    b->dev = &b->server_dev;
    fprintf(stderr, "gemmtop: measured on the class server %s (%s), each request in its turn\n", b->server,
            b->dev->name);

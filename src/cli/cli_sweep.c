@@ -191,10 +191,6 @@ static bool serverDevice(const Options *o, const char *server, SweepPlan *pl) {
       fprintf(stderr, "gemmtop: %s\n", why);
       return false;
    }
-   if (!Backend_byName(pl->backend)) {
-      fprintf(stderr, "gemmtop: the server measures with %s, which this gemmtop does not have\n", pl->backend);
-      return false;
-   }
    return true;
 }
 

@@ -393,6 +393,10 @@ bool Measurer_serverDevice(const char *server, int slot, DeviceInfo *out, char *
                      sizeof out->arch, sizeof out->version, sizeof out->pci_bus_id};
    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
       texts[i][sizes[i] - 1] = '\0';
+   if (!Backend_byName(name)) {
+      snprintf(why, whylen, "the server measures with %s, which this gemmtop does not have", name);
+      return false;
+   }
    Util_copy(backend, backendlen, name);
    return true;
 }
@@ -440,18 +444,8 @@ bool MeasureJob_parse(const char *line, MeasureJob *j) {
    return Precision_parse(precision, &j->problem.precision);
 }
 
-/* One configuration: verified and timed, classified, answered on one line. */
 /* A configuration's values after the request's word; false when fewer than n. */
-static bool readValues(const char *p, long long *values, int n) {
-   for (int i = 0; i < n; i++) {
-      char *end;
-      values[i] = strtoll(p, &end, 10);
-      if (end == p)
-         return false;
-      p = end;
-   }
-   return true;
-}
+static bool readValues(const char *p, long long *values, int n) { return Util_readInts(p, values, n) == n; }
 
 /* The result line: c's figures and words, on one line. */
 static void answer(SweepCandidate *c, bool cached) {

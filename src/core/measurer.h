@@ -81,7 +81,8 @@ void Measurer_onWait(Measurer *m, MeasureWaitFn fn, void *ctx);
 double Measurer_waited(const Measurer *m, int *device);
 /* A class server's device slot (-1: its first) as the server's own gemmtop sees it: its
  * description and backend's name, for listing a sweep's space there. False with why
- * (also when the server runs another version of gemmtop). */
+ * (also when the server runs another version of gemmtop, or measures with a backend this
+ * one lacks). */
 bool Measurer_serverDevice(const char *server, int slot, DeviceInfo *out, char *backend, size_t backendlen, char *why,
                            size_t whylen);
 /* A vendor library's figure measured elsewhere (Measurer_vendor: gflops, or 0 and why in

@@ -467,16 +467,6 @@ static bool takeJob(Conn *c, const char *line, char *why, size_t whylen) {
    return true;
 }
 
-static int readValues(const char *p, long long *values) {
-   int n = 0;
-   for (char *end; n < KERNEL_MAX_PARAMS; n++, p = end) {
-      values[n] = strtoll(p, &end, 10);
-      if (end == p)
-         break;
-   }
-   return n;
-}
-
 /* "run VALUES" or "vendor": measured in turn, answered as the measuring child answers. */
 static bool measure(Conn *c, RequestKind kind, const char *args) {
    char why[512];
@@ -484,7 +474,7 @@ static bool measure(Conn *c, RequestKind kind, const char *args) {
       return Serve_say(c, "result %d 0x0p+0 0x0p+0 0x0p+0 0x0p+0 0 a job line must come first", (int)SWEEP_FAILED);
    Request *r = newRequest(c, kind);
    if (r && kind == REQ_RUN)
-      r->nvalues = readValues(args, r->values);
+      r->nvalues = Util_readInts(args, r->values, KERNEL_MAX_PARAMS);
    bool queued = r && !Serve_diskFull(why, sizeof why) && Serve_enqueue(r, why, sizeof why);
    if (!r)
       snprintf(why, sizeof why, "refused: out of memory on the server");

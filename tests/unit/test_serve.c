@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/util.h"
 #include "serve/board.h"
 #include "serve/fairq.h"
 #include "serve/roster.h"
@@ -188,6 +189,20 @@ static void test_board(void **state) {
 
 /* A kernel file that reaches for another file is refused, however it spells it; words
  * in comments and strings, and longer names, are not directives. */
+/* A request's configuration values ("run 32 8 1"): as many as are there, up to the most. */
+static void test_read_ints(void **state) {
+   (void)state;
+   long long v[4] = {0};
+   assert_int_equal(Util_readInts(" 32 8 -1", v, 4), 3);
+   assert_true(v[0] == 32 && v[1] == 8 && v[2] == -1);
+   assert_int_equal(Util_readInts("1 2 3 4 5", v, 4), 4);
+   assert_true(v[3] == 4);
+   assert_int_equal(Util_readInts("7 x 9", v, 4), 1);
+   assert_int_equal(Util_readInts("", v, 4), 0);
+   assert_int_equal(Util_readInts("12345678901234", v, 1), 1);
+   assert_true(v[0] == 12345678901234LL);
+}
+
 static void test_vet(void **state) {
    (void)state;
    char why[256];
@@ -226,6 +241,7 @@ int main(void) {
        cmocka_unit_test(test_roster),
        cmocka_unit_test(test_board),
        cmocka_unit_test(test_vet),
+       cmocka_unit_test(test_read_ints),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
