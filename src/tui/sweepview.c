@@ -30,9 +30,8 @@ static const char *strategyWords(SearchStrategy s) {
 /* What a sweep tries: "all", "random", "in order"
  * (the exhaustive strategy's first N), or a learning strategy's name. */
 static const char *sweepWords(const WorkerSweep *sw) {
-   if (sw->strategy == SEARCH_EXHAUSTIVE || sw->strategy == SEARCH_RANDOM)
-      return sw->exhaustive ? "all" : sw->strategy == SEARCH_RANDOM ? "random" : "in order";
-   return SearchStrategy_name(sw->strategy);
+   bool every = sw->exhaustive && (sw->strategy == SEARCH_EXHAUSTIVE || sw->strategy == SEARCH_RANDOM);
+   return every ? "all" : strategyWords(sw->strategy);
 }
 
 void SweepView_cycleStrategy(Ui *ui) {
