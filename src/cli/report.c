@@ -107,6 +107,8 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
             }
             if (pk->gflops[PEAK_FP8] > 0)
                jsonNumber(out, "tensor_fp8_peak_gflops", pk->gflops[PEAK_FP8], true);
+            jsonNumber(out, "peaks_sm_mhz", pk->sm_mhz > 0 ? pk->sm_mhz : NAN, true);
+            jsonNumber(out, "peaks_mem_mhz", pk->mem_mhz > 0 ? pk->mem_mhz : NAN, true);
             fputs("\"peaks_measured\":", out);
             Report_jsonString(out, pk->measured_at);
          }
@@ -160,9 +162,17 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
                     d->type == DEVICE_CPU ? " (the cache the driver reports)" : "");
          fprintf(out, "    double          %s\n", l->fp64 ? "yes (cl_khr_fp64)" : "no");
          fprintf(out, "    version         %s; driver %s\n", d->version, d->driver);
-         if (pk)
-            fprintf(out, "    measured peaks  FP32 %.1f GFLOPS, FP64 %.1f GFLOPS, copy %.1f GB/s (%s)\n", pk->gflops[PEAK_FP32],
-                    pk->gflops[PEAK_FP64], pk->copy_gbps, pk->measured_at);
+         if (pk) {
+            char clocks[96] = "";
+            if (pk->sm_mhz > 0)
+               snprintf(clocks, sizeof clocks, ", SM clock %.0f MHz%s", pk->sm_mhz, pk->mem_mhz > 0 ? "" : " by the driver");
+            if (pk->sm_mhz > 0 && pk->mem_mhz > 0)
+               snprintf(clocks + strlen(clocks), sizeof clocks - strlen(clocks), ", memory %.0f MHz by the driver",
+                        pk->mem_mhz);
+            fprintf(out, "    measured peaks  FP32 %.1f GFLOPS, FP64 %.1f GFLOPS, copy %.1f GB/s (%s%s)\n",
+                    pk->gflops[PEAK_FP32], pk->gflops[PEAK_FP64], pk->copy_gbps, pk->measured_at,
+                    clocks[0] ? clocks : "; no clock reported by the driver");
+         }
          if (pk && pk->local_gbps > 0 && pk->launch_us > 0)
             fprintf(out, "    local, launch   local memory %.1f GB/s (no conflicts), an empty launch %.1f us\n",
                     pk->local_gbps, pk->launch_us);

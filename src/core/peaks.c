@@ -1,10 +1,12 @@
 #include "core/peaks.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "backend/observe.h"
 #include "base/util.h"
 
 static bool cachePath(const DeviceInfo *dev, const char *backend, char *out, size_t len, bool create) {
@@ -48,6 +50,11 @@ bool Peaks_cached(const DeviceInfo *dev, const char *backend, Peaks *out) {
    if (!rd || sscanf(rd, "\nread_gbps %lf\nl2_gbps %lf", &p.read_gbps, &p.l2_gbps) != 2 || !(p.read_gbps >= 0) ||
        !(p.l2_gbps >= 0))
       p.read_gbps = p.l2_gbps = 0;
+   /* Files written before the clocks, or where the driver gave none: unknown. */
+   const char *ck = strstr(text, "\nsm_mhz ");
+   if (!ck || sscanf(ck, "\nsm_mhz %lf\nmem_mhz %lf", &p.sm_mhz, &p.mem_mhz) != 2 || !(p.sm_mhz >= 0) ||
+       !(p.mem_mhz >= 0))
+      p.sm_mhz = p.mem_mhz = 0;
    /* Files written before FP8 have no FP8 rate: it stays 0. */
    const char *f8 = strstr(text, "\ntensor_fp8_gflops ");
    if (!f8 || sscanf(f8, "\ntensor_fp8_gflops %lf", &p.gflops[PEAK_FP8]) != 1 || !(p.gflops[PEAK_FP8] > 0))
@@ -311,10 +318,21 @@ static double measureLaunch(Session *s, const Catalog *cat, char *err, size_t er
    return ms > 0 ? ms * 1e3 : -1;
 }
 
+/* The clocks the driver reports while the micro-kernels run (NVML on NVIDIA, sysfs on AMD),
+ * sampled between them: the figures are only comparable at the same clocks. */
+static void sample(Observer *o) {
+   if (o)
+      Observer_sample(o);
+}
+
 bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t errlen) {
    memset(out, 0, sizeof *out);
    const DeviceInfo *dev = Session_device(s);
+   Observer *obs = Session_observer(s, NULL);
+   if (obs)
+      Observer_begin(obs);
    out->gflops[PEAK_FP32] = measureFma(s, cat, false, err, errlen);
+   sample(obs);
    if (out->gflops[PEAK_FP32] <= 0)
       return false;
    if (dev->limits.fp64) {
@@ -323,6 +341,7 @@ bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t
          return false;
    }
    out->copy_gbps = measureCopy(s, cat, err, errlen);
+   sample(obs);
    if (out->copy_gbps <= 0)
       return false;
    /* The local bandwidth and the launch time are extras: a device that fails them keeps the
@@ -330,8 +349,11 @@ bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t
    char extra[512];
    out->local_gbps = measureLocal(s, cat, extra, sizeof extra);
    out->launch_us = measureLaunch(s, cat, extra, sizeof extra);
+   sample(obs);
    out->read_gbps = measureRead(s, cat, extra, sizeof extra);
+   sample(obs);
    out->l2_gbps = measureL2(s, cat, extra, sizeof extra);
+   sample(obs);
    if (out->read_gbps < 0)
       out->read_gbps = 0;
    if (out->l2_gbps < 0)
@@ -341,6 +363,13 @@ bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t
    if (out->launch_us < 0)
       out->launch_us = 0;
    measureTensor(s, cat, out);
+   sample(obs);
+   if (obs) {
+      Observation o;
+      Observer_end(obs, 1, 0, 0, &o);
+      out->sm_mhz = isfinite(o.sm_mhz) ? o.sm_mhz : 0;
+      out->mem_mhz = isfinite(o.mem_mhz) ? o.mem_mhz : 0;
+   }
    time_t now = time(NULL);
    struct tm tm;
    localtime_r(&now, &tm);
@@ -351,10 +380,10 @@ bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t
       snprintf(text, sizeof text,
                "fp32_gflops %.6g\nfp64_gflops %.6g\ncopy_gbps %.6g\nmeasured %s\ntensor_tf32_gflops %.6g\n"
                "tensor_f16_gflops %.6g\ntensor_bf16_gflops %.6g\ntensor_fp8_gflops %.6g\nlocal_gbps %.6g\n"
-               "launch_us %.6g\nread_gbps %.6g\nl2_gbps %.6g\n",
+               "launch_us %.6g\nread_gbps %.6g\nl2_gbps %.6g\nsm_mhz %.6g\nmem_mhz %.6g\n",
                out->gflops[PEAK_FP32], out->gflops[PEAK_FP64], out->copy_gbps, out->measured_at,
                out->gflops[PEAK_TF32], out->gflops[PEAK_F16], out->gflops[PEAK_BF16], out->gflops[PEAK_FP8],
-               out->local_gbps, out->launch_us, out->read_gbps, out->l2_gbps);
+               out->local_gbps, out->launch_us, out->read_gbps, out->l2_gbps, out->sm_mhz, out->mem_mhz);
       Util_writeFileAtomic(path, text, strlen(text));
    }
    return true;

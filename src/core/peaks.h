@@ -24,6 +24,8 @@ typedef struct Peaks_ {
    double launch_us;     /* device time of an empty kernel's launch, microseconds; 0 unknown */
    char tensor_error[256]; /* why the tensor peaks are 0 on a device that has them ("" otherwise) */
    char measured_at[32]; /* date of the measurement, YYYY-MM-DD HH:MM */
+   double sm_mhz;        /* the SM (graphics) clock the driver reported while measuring (median); 0 unknown */
+   double mem_mhz;       /* the memory clock it reported; 0 unknown */
 } Peaks;
 
 /* The measured peak that a run of kernel k (may be NULL) in precision p is put against:

@@ -61,6 +61,23 @@ assert x["read_peak_gbps"] is None and x["l2_peak_gbps"] is None, x' 2>/dev/null
 else
    not_ok "an older file of ceilings reads them as unknown (null), the others kept" "$OUT"
 fi
+# The clocks the driver reported while measuring: none on PoCL (said so); a file that has
+# them (as NVML gives them on a GPU) shows them beside the date.
+run_gemmtop list devices --backend opencl
+expect_in "; no clock reported by the driver)" "$OUT" "PoCL reports no clock, and the ceilings say so"
+grep -v -e '^sm_mhz ' -e '^mem_mhz ' "$T_DIR/peaks.new" >"$cache"
+printf 'sm_mhz 1980\nmem_mhz 2619\n' >>"$cache"
+run_gemmtop list devices --backend opencl
+expect_in ", SM clock 1980 MHz, memory 2619 MHz by the driver)" "$OUT" "a file with the driver's clocks shows them"
+run_gemmtop list devices --backend opencl --format json
+if printf '%s\n' "$OUT" | python3 -c 'import json,sys
+d=[json.loads(l) for l in sys.stdin if l.strip()]
+x=[x for x in d if "copy_peak_gbps" in x][0]
+assert x["peaks_sm_mhz"]==1980 and x["peaks_mem_mhz"]==2619, x' 2>/dev/null; then
+   ok "and JSON gives them"
+else
+   not_ok "and JSON gives them" "$OUT"
+fi
 cp "$T_DIR/peaks.new" "$cache"
 
 run_gemmtop explain --preset 03-wpt --size 256 --reps 3 --warmup 1 --format json
