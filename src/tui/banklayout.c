@@ -46,6 +46,17 @@ static void fitGrid(const BankPaneNeeds *n, int h, BankPaneLayout *o) {
    o->shown = o->scrolls ? (room > 1 ? room - 1 : 1) : o->rows;
 }
 
+/* Stacked: notes_h rows of notes above, the grid under them with at least one lane row. */
+static void stackNotes(const BankPaneNeeds *n, int notes_h, int w, int h, BankPaneLayout *o) {
+   if (notes_h > h - BANKLAYOUT_HEAD_ROWS - 1)
+      notes_h = h - BANKLAYOUT_HEAD_ROWS - 1;
+   if (notes_h < 0)
+      notes_h = 0;
+   o->notes = (Rect){0, 0, w, notes_h};
+   o->grid = (Rect){0, notes_h, w, h - notes_h};
+   fitGrid(n, o->grid.h, o);
+}
+
 void BankLayout_compute(const BankPaneNeeds *n, BankPaneLayout *o) {
    memset(o, 0, sizeof *o);
    int w = n->w > 0 ? n->w : 0, h = n->h > 0 ? n->h : 0;
@@ -54,16 +65,18 @@ void BankLayout_compute(const BankPaneNeeds *n, BankPaneLayout *o) {
       o->notes = (Rect){0, 0, w, h};
       return;
    }
-   /* Stacked: the notes above, the grid under them with at least one lane row. */
-   int notes_h = n->notes_rows;
-   if (notes_h > h - BANKLAYOUT_HEAD_ROWS - 1)
-      notes_h = h - BANKLAYOUT_HEAD_ROWS - 1;
-   if (notes_h < 0)
-      notes_h = 0;
    BankPaneLayout stacked = *o;
-   stacked.notes = (Rect){0, 0, w, notes_h};
-   stacked.grid = (Rect){0, notes_h, w, h - notes_h};
-   fitGrid(n, stacked.grid.h, &stacked);
+   stackNotes(n, n->notes_rows, w, h, &stacked);
+   /* Not one whole phase under the notes: without the legend, if that shows more. */
+   const int phase_rows = phasesOf(n->lanes, n->lanes_per_phase) > 1 ? n->lanes_per_phase + 1 : o->rows;
+   if (stacked.scrolls && stacked.shown < phase_rows && n->notes_rows_short > 0 &&
+       n->notes_rows_short < n->notes_rows) {
+      BankPaneLayout shorter = *o;
+      stackNotes(n, n->notes_rows_short, w, h, &shorter);
+      shorter.legend_left_out = true;
+      if (shorter.shown > stacked.shown)
+         stacked = shorter;
+   }
    *o = stacked;
    /* Beside: chosen only when it shows more lanes and every note fits. */
    int side_w = BankLayout_sideWidth(w, n->banks);

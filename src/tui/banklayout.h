@@ -3,8 +3,9 @@
  * model, site table, request, legend; the grid: lanes x banks with a heading row
  * before each phase when there are several) -> where the notes and the grid go and which grid
  * rows are drawn. When the notes above the grid leave too few rows for a whole warp and
- * the pane is wide enough, the notes go beside the grid; when the grid still does not
- * fit, it scrolls and its last row says which lanes are shown. */
+ * the pane is wide enough, the notes go beside the grid; when not even one phase of the
+ * grid fits under the notes (80x24), their legend is left out; when the grid still does
+ * not fit, it scrolls and its last row says which lanes are shown. */
 #ifndef GEMMTOP_UI_BANKLAYOUT_H
 #define GEMMTOP_UI_BANKLAYOUT_H
 
@@ -24,6 +25,7 @@ typedef struct BankPaneNeeds_ {
    int w, h;               /* the pane's inside, its title row left out */
    int notes_rows;         /* rows the notes take across the whole width */
    int notes_rows_side;    /* the same in the column beside the grid (BankLayout_sideWidth) */
+   int notes_rows_short;   /* the notes above the grid without their legend, its last rows (0: none) */
    int lanes;              /* 0: no grid (only notes) */
    int banks;
    int lanes_per_phase;    /* lanes served together; <= 0 or >= lanes: one phase */
@@ -32,6 +34,7 @@ typedef struct BankPaneNeeds_ {
 
 typedef struct BankPaneLayout_ {
    bool side;              /* the grid on the left, the notes on its right */
+   bool legend_left_out;   /* stacked, the notes cut to notes_rows_short for a whole phase */
    Rect notes;             /* x, y relative to the pane's inside */
    Rect grid;              /* the head rows, then the lane rows */
    int rows;               /* grid rows in all: lanes and phase separators */

@@ -64,6 +64,7 @@ typedef struct Note_ {
 typedef struct Notes_ {
    Note line[MAX_NOTES];
    int n;
+   int before_legend;          /* lines before the legend (its last lines); 0 without one */
 } Notes;
 
 static void note(Notes *ns, Style st, bool pad, const char *text) {
@@ -158,7 +159,7 @@ static void legend(Notes *ns, const Ui *ui, const BankGrid *g, int width) {
 
 /* Every note for a pane width: what is measured and what is drawn come from here. */
 static void buildNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const BankGrid *g, int width) {
-   ns->n = 0;
+   ns->n = ns->before_legend = 0;
    char line[512], model[96];
    BankModel_describe(&a->model, model, sizeof model);
    snprintf(line, sizeof line, "model %s: %s%s", a->model.name, model, a->model.known ? "" : " (assumed)");
@@ -175,6 +176,7 @@ static void buildNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const Ban
    siteTable(ns, ui, a, width);
    if (g) {
       requestNotes(ns, ui, a, g, width);
+      ns->before_legend = ns->n;
       legend(ns, ui, g, width);
    } else {
       snprintf(line, sizeof line, "site %d, warp %d: no access", ui->banks_pane.site, ui->banks_pane.warp);
@@ -346,6 +348,7 @@ void Draw_banks(Ui *ui) {
    int side_w = g ? BankLayout_sideWidth(w, g->banks) : 0;
    buildNotes(&side, ui, a, g, side_w ? side_w : w);
    BankPaneNeeds need = {.w = w, .h = h, .notes_rows = full.n, .notes_rows_side = side.n,
+                         .notes_rows_short = full.before_legend,
                          .lanes = g ? g->lanes : 0, .banks = g ? g->banks : 0,
                          .lanes_per_phase = g ? g->lanes_per_phase : 0, .scroll = ui->banks_pane.scroll};
    BankPaneLayout l;

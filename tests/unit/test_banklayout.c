@@ -86,6 +86,29 @@ static void scrollsAt80x24(void **state) {
    assert_int_equal(l.first, 0);
 }
 
+/* 80x24 zoomed with 8-byte accesses (the DCU chapter's doubles): under all the notes not
+ * even phase 0 fits, so the legend is left out and the grid shows more; where the whole
+ * notes leave a phase, the legend stays. */
+static void legendLeftOutAt80x24(void **state) {
+   BankPaneNeeds n = {.w = 78, .h = 20, .notes_rows = 15, .notes_rows_short = 10, .notes_rows_side = 30,
+                      .lanes = 32, .banks = 32, .lanes_per_phase = 16};
+   BankPaneLayout l;
+   BankLayout_compute(&n, &l);
+   assert_false(l.side);
+   assert_true(l.legend_left_out);
+   assert_int_equal(l.notes.h, 10);
+   /* 20 - 10 notes - 2 heads - 1 scroll row */
+   assert_int_equal(l.shown, 7);
+   n.h = 40; /* tall enough for a phase under every note */
+   BankLayout_compute(&n, &l);
+   assert_false(l.legend_left_out);
+   assert_int_equal(l.notes.h, 15);
+   n.h = 20, n.notes_rows_short = 0; /* no legend to leave out */
+   BankLayout_compute(&n, &l);
+   assert_false(l.legend_left_out);
+   assert_int_equal(l.notes.h, 15);
+}
+
 /* Over many sizes and shapes: inside, apart, consistent. */
 static void manySizes(void **state) {
    for (int w = 1; w <= 200; w += 3)
@@ -93,6 +116,7 @@ static void manySizes(void **state) {
          for (int lanes = 0; lanes <= 64; lanes += 16)
             for (int notes = 0; notes <= 40; notes += 13) {
                BankPaneNeeds n = {.w = w, .h = h, .notes_rows = notes, .notes_rows_side = notes + 4,
+                                  .notes_rows_short = notes / 2,
                                   .lanes = lanes, .banks = 32, .lanes_per_phase = 16, .scroll = (w * h) % 70};
                BankPaneLayout l;
                BankLayout_compute(&n, &l);
@@ -117,6 +141,7 @@ int main(void) {
        cmocka_unit_test(rowsAndLanes),
        cmocka_unit_test(wholeWarpAt120x40),
        cmocka_unit_test(scrollsAt80x24),
+       cmocka_unit_test(legendLeftOutAt80x24),
        cmocka_unit_test(manySizes),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
