@@ -94,12 +94,14 @@ if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
 fi
 # The scripts are independent (each has its own temporary folder and tmux server; the
 # shared program cache takes concurrent writers), so GEMMTOP_TEST_JOBS of them (default 2,
-# the cores CI has) run at once; their output is printed in order afterwards. The two
-# longest go first so that the others fill the cores beside them.
+# the cores CI has) run at once; their output is printed in order afterwards. The three
+# longest go first (the lessons' walk the longest) so that the others fill the cores
+# beside them.
 e2e_out="$tmp/e2e"
 mkdir -p "$e2e_out"
 scripts=$(part e2e && ls tests/e2e/*.sh | grep -v 'lib\.sh$' |
-   awk '/(cli_ladder|ui_lesson)\.sh$/ {print; next} {rest = rest $0 "\n"} END {printf "%s", rest}' |
+   awk '/ui_lesson_walk\.sh$/ {print; next} /(cli_ladder|ui_lesson)\.sh$/ {first = first $0 "\n"; next}
+        {rest = rest $0 "\n"} END {printf "%s%s", first, rest}' |
    grep -E -- "${GEMMTOP_E2E_SCRIPTS:-.}")
 start=$(date +%s)
 [ -n "$scripts" ] && printf '%s\n' "$scripts" | xargs -P "${GEMMTOP_TEST_JOBS:-2}" -I{} sh -c \

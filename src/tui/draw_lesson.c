@@ -24,6 +24,7 @@ typedef struct {
    Style style[MAX_LINES];
    int n;
    int width;
+   int height;                /* the pane's rows for text */
 } Lines;
 
 static void addLine(Lines *L, const char *s, Style st) {
@@ -158,7 +159,7 @@ static void measuredLine(Ui *ui, Lines *L) {
    char gf[64];
    Draw_fmtRate(s->gflops, "GFLOPS", gf, sizeof gf);
    if (!current || !s->have_result) {
-      addPara(L, ST_DIM, "measured: waiting for the first run of this step");
+      addPara(L, ST_DIM, "measured: waiting for its first run");
       expectedTime(ui, L);
    }
    else if (Draw_snapRefused(ui))
@@ -261,17 +262,29 @@ static void build(Ui *ui, Lines *L) {
       return;
    }
    const LessonStep *st = &lesson->steps[lu->step];
-   addPara(L, ST_LABEL, "%s", lesson->title);
+   /* A short pane (80x24) leaves the lesson's title to the pane's (its name): the step's
+    * text must show without scrolling. */
+   if (L->height >= 12)
+      addPara(L, ST_LABEL, "%s", lesson->title);
    addPara(L, ST_GOOD, "Step %d of %d: %s", lu->step + 1, lesson->nsteps, st->title[0] ? st->title : st->preset);
    if (!lu->step_loaded) {
       addPara(L, ST_BAD, "%s", lu->step_error);
       return;
    }
    measuredLine(ui, L);
-   /* The introduction (the lesson's caveats among it) opens the first step; I keeps it on. */
+   /* The introduction (the lesson's caveats among it) opens the first step; I keeps it on.
+    * Then the step's own text, before the particulars: in a short pane (80x24) it is what
+    * the class must see without scrolling. */
    if (lesson->about && (lu->step == 0 || lu->show_about))
       addPara(L, ST_NORMAL, "%s", lesson->about);
-   else if (lesson->about)
+   if (st->text)
+      addPara(L, ST_NORMAL, "%s", st->text);
+   /* The lecturer's notes only when asked for: the pane is what the class sees. */
+   if (st->notes && lu->show_notes)
+      addPara(L, ST_WARN, "notes (o hides them): %s", st->notes);
+   else if (st->notes)
+      addPara(L, ST_DIM, "o: the lecturer's notes for this step");
+   if (lesson->about && !(lu->step == 0 || lu->show_about))
       addPara(L, ST_DIM, "I shows the lesson's introduction");
    addPara(L, ST_DIM, "preset %s%s%s", st->preset, st->ablate ? ", ablated" : "", st->limits[0] ? ", simulated limits" : "");
    if (lu->size_cap)
@@ -282,13 +295,6 @@ static void build(Ui *ui, Lines *L) {
       addPara(L, ST_WARN, "on a CPU the ladder may invert: it has no local-memory banks and no GPU's memory "
                           "hierarchy, so a step made for a GPU (local memory, padding, double buffering) can be "
                           "slower here. Watch what holds on any device: the access model and the bank grid.");
-   if (st->text)
-      addPara(L, ST_NORMAL, "%s", st->text);
-   /* The lecturer's notes only when asked for: the pane is what the class sees. */
-   if (st->notes && lu->show_notes)
-      addPara(L, ST_WARN, "notes (o hides them): %s", st->notes);
-   else if (st->notes)
-      addPara(L, ST_DIM, "o: the lecturer's notes for this step");
    addPara(L, ST_NORMAL, "the source reported: %s", st->reference[0] ? st->reference : "nothing for this step");
    addLine(L, "", ST_NORMAL);
    if (!LessonUi_onStep(ui))
@@ -304,8 +310,9 @@ void Draw_lesson(Ui *ui) {
    Lines L;
    memset(&L, 0, sizeof L);
    L.width = r.w - 2 > 10 ? r.w - 2 : 10;
-   build(ui, &L);
    int body = r.h - 1;
+   L.height = body;
+   build(ui, &L);
    int scroll = ui->lesson ? ui->lesson->scroll : 0;
    if (scroll > L.n - body)
       scroll = L.n - body;
@@ -317,10 +324,14 @@ void Draw_lesson(Ui *ui) {
    char extra[160] = "", right[64] = "";
    if (lesson)
       snprintf(extra, sizeof extra, "%s: step %d/%d", lesson->name, ui->lesson->step + 1, lesson->nsteps);
+   int last = scroll + body < L.n ? scroll + body : L.n;
    if (L.n > body)
-      snprintf(right, sizeof right, "lines %d-%d of %d", scroll + 1, scroll + body < L.n ? scroll + body : L.n, L.n);
+      snprintf(right, sizeof right, "lines %d-%d of %d", scroll + 1, last, L.n);
    else
       snprintf(right, sizeof right, "n next  N previous");
+   /* In a narrow pane the step's heading comes first: the line count in short. */
+   if (L.n > body && (int)strlen(extra) + (int)strlen(right) + 14 > r.w)
+      snprintf(right, sizeof right, "%d-%d/%d", scroll + 1, last, L.n);
    Draw_paneTitle(ui, PANE_LESSON, extra, right);
    for (int i = 0; i < body && scroll + i < L.n; i++)
       Draw_text(ui, r.y + 1 + i, r.x + 1, r.w - 2, L.buf + L.at[scroll + i], L.style[scroll + i], false);

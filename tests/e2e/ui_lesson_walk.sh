@@ -1,13 +1,14 @@
 #!/bin/sh
 # Every shipped lesson walked as a lecturer with only a laptop's CPU would: on PoCL at the
 # size a lesson takes on a CPU (no --size: every step brought down to 512), in small
-# terminals (80x24 and 120x40, a lesson each in turn). Per step: a first figure (verified,
-# ablated or emulated, or the refusal the lesson expects) within two minutes of the step's
-# load, the time it took logged; a step whose lesson is the bank grid opens it readable (a
-# whole warp at 120x40; at 80x24 the grid says how to scroll to the rest). Per lesson: the
-# export names the device, the date and the timing rule, every measured step's sizes are at
-# most 512, and ablated steps carry their switches. The times to a figure are printed at the
-# end (median and worst), for the notes on how long a class waits.
+# terminals (80x24 and 120x40, a lesson each in turn; then each lesson's screens at the
+# other size, without waiting for figures). Per step: a first figure (verified, ablated or
+# emulated, or the refusal the lesson expects) within two minutes of the step's load, the
+# time it took logged; a step whose lesson is the bank grid opens it readable
+# (grid_readable). Per lesson: the export names the device, the date and the timing rule,
+# every measured step's sizes are at most 512, and ablated steps carry their switches. The
+# times to a figure are printed at the end (median and worst), for the notes on how long a
+# class waits.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ui_lib.sh"
 ui_init
@@ -18,11 +19,29 @@ lessons=$(printf '%s\n' "$list" | awk 'NR > 1 && NF > 2 { print $1 }')
 if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
    lessons=$(printf '%s\n' "$lessons" | grep -E '^(m1|magma)$')
 fi
+SRC_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$T_DIR/walk"
 cd "$T_DIR/walk" || exit 1
 : >"$T_DIR/times"
 
 now_ms() { date +%s%3N; }
+
+# The bank grid of a step whose lesson it is: readable once traced (at 120x40 a whole warp,
+# or, where 16-byte accesses give it four phases' headings, all but its last lanes and how
+# to scroll to them; at 80x24 the grid says how to scroll to the rest).
+grid_readable() { # NAME COLS ROWS
+   if [ "$2" -ge 120 ]; then
+      ui_wait_re "^ *l31 |lanes 0-2[4-9] of 32: Up Down PgUp PgDn scroll" 120 &&
+         printf '%s\n' "$UI_LAST" | grep -Eq "^ *l0 " &&
+         ok "$1 step $STEP at ${2}x$3: the grid, a whole warp (or all but its last lanes)" ||
+         not_ok "$1 step $STEP at ${2}x$3: the grid whole" "$UI_LAST"
+   else
+      ui_wait_re "lanes [0-9]+-[0-9]+ of [0-9]+: Up Down PgUp PgDn scroll" 120 &&
+         ok "$1 step $STEP at ${2}x$3: the grid, saying how to scroll" ||
+         not_ok "$1 step $STEP at ${2}x$3: the grid scrolls" "$UI_LAST"
+   fi
+}
+
 
 walk() { # NAME COLS ROWS
    name=$1 cols=$2 rows=$3
@@ -37,15 +56,7 @@ walk() { # NAME COLS ROWS
       fi
       if printf '%s\n' "$UI_LAST" | grep -q "z back"; then
          # Its lesson is the grid: readable once traced, then z for the lesson pane.
-         if [ "$cols" -ge 120 ]; then
-            ui_wait_re "^ *l31 " 120 && printf '%s\n' "$UI_LAST" | grep -Eq "^ *l0 " &&
-               ok "$name step $STEP at ${cols}x$rows: the grid, a whole warp" ||
-               not_ok "$name step $STEP at ${cols}x$rows: the grid whole" "$UI_LAST"
-         else
-            ui_wait_re "lanes [0-9]+-[0-9]+ of [0-9]+: Up Down PgUp PgDn scroll" 120 &&
-               ok "$name step $STEP at ${cols}x$rows: the grid, saying how to scroll" ||
-               not_ok "$name step $STEP at ${cols}x$rows: the grid scrolls" "$UI_LAST"
-         fi
+         grid_readable "$name" "$cols" "$rows"
          ui_keys z
          # At 80x24 four panes leave the lesson pane three rows: the bank pane goes (5).
          [ "$cols" -lt 120 ] && ui_keys 5
@@ -92,11 +103,63 @@ PY
       not_ok "$name: the export's content" "$res"
 }
 
+# Each step's screen at the size its walk did not use, without waiting for figures: the
+# step's heading, the first words of its title and of its text (from the lesson file; the
+# introduction's at step 1) without scrolling, and the grid readable where the grid is the
+# step's lesson.
+look() { # NAME COLS ROWS
+   name=$1 cols=$2 rows=$3
+   file="$SRC_DIR/lessons/$name.lesson"
+   steps=$(printf '%s\n' "$list" | awk -v n="$name" '$1 == n { print $2 }')
+   ui_start "$cols" "$rows" -- lesson "$name"
+   STEP=1 seen=0
+   while [ "$STEP" -le "$steps" ]; do
+      if ! ui_wait_re "$name: step $STEP/$steps|z back" 60; then
+         not_ok "$name at ${cols}x$rows: step $STEP is loaded" "$UI_LAST"
+         return
+      fi
+      if printf '%s\n' "$UI_LAST" | grep -q "z back"; then
+         grid_readable "$name" "$cols" "$rows"
+         ui_keys z
+         [ "$cols" -lt 120 ] && ui_keys 5
+         ui_wait_re "$name: step $STEP/$steps" 30
+      fi
+      # The step's title and text: their first two words each, wherever the pane wraps them
+      # (the first step opens with the lesson's introduction, then its text).
+      words=$(awk -v want="$STEP" '
+         /^about *=/ && !a { sub(/^about *= */, ""); split($0, w, " "); a = w[1] " " w[2] }
+         /^step *=/ { n++ }
+         n == want && /^title *=/ && !t { sub(/^title *= */, ""); split($0, w, " "); t = w[1] " " w[2] }
+         n == want && /^text *=/ && !x { sub(/^text *= */, ""); split($0, w, " "); x = w[1] " " w[2] }
+         END { print t; print (want == 1 && a != "" ? a : x) }' "$file")
+      title=$(printf '%s\n' "$words" | sed -n 1p) text=$(printf '%s\n' "$words" | sed -n 2p)
+      flat=$(printf '%s\n' "$UI_LAST" | tr -s ' \n' '  ')
+      # (a step refused on this device shows its refusal first, the text after it)
+      case "$flat" in
+      *"$title"*"$text"* | *"$text"*"$title"* | *"$title"*"refused: "*) seen=$((seen + 1)) ;;
+      *) not_ok "$name step $STEP at ${cols}x$rows: its title ($title) and text ($text) are on screen" "$UI_LAST" ;;
+      esac
+      [ "$STEP" -lt "$steps" ] && ui_keys n
+      STEP=$((STEP + 1))
+   done
+   [ "$seen" -eq "$steps" ] && ok "$name at ${cols}x$rows: all $steps steps show their heading, title and text"
+   ui_keys q
+   ui_keys q
+   ui_expect_exit 0 "$name at ${cols}x$rows: q quits"
+}
+
 i=0
 for name in $lessons; do
    if [ $((i % 2)) -eq 0 ]; then walk "$name" 80 24; else walk "$name" 120 40; fi
    i=$((i + 1))
 done
+t_look=$(date +%s)
+i=0
+for name in $lessons; do
+   if [ $((i % 2)) -eq 0 ]; then look "$name" 120 40; else look "$name" 80 24; fi
+   i=$((i + 1))
+done
+echo "# every lesson at the other size: $(($(date +%s) - t_look)) s"
 
 # How long a class waits for each step's figure (compiles included, a cold cache at first).
 awk '{ print $3 }' "$T_DIR/times" | sort -n | awk '{ t[NR] = $1 } END {
