@@ -220,9 +220,18 @@ static void ladderRows(Ui *ui, Lines *L) {
    addLine(L, "", ST_NORMAL);
    snprintf(row, sizeof row, "ladder: %d of %d steps  (E exports Markdown, CSV, SVG)", Ladder_done(ld), ld->nrows);
    addLine(L, row, ST_LABEL);
-   snprintf(row, sizeof row, "  %-4s %10s %8s %8s %7s %8s  %s", "step", "GFLOPS", "vs prev", "vs 1", "% best",
-            "vs real", "title; under it, what the source reported");
+   /* The full row is 53 columns before the title; a narrower pane (80x24) keeps the step,
+    * its figure, the step before and the best, and says where the others are. */
+   const int full = 2 + 4 + 1 + 10 + 1 + 8 + 1 + 8 + 1 + 7 + 1 + 8 + 2;
+   const bool narrow = L->width < full;
+   if (narrow)
+      snprintf(row, sizeof row, "  %-4s %10s %8s %7s  %s", "step", "GFLOPS", "vs prev", "% best", "title");
+   else
+      snprintf(row, sizeof row, "  %-4s %10s %8s %8s %7s %8s  %s", "step", "GFLOPS", "vs prev", "vs 1", "% best",
+               "vs real", L->width >= full + 40 ? "title; under it, what the source reported" : "title");
    addLine(L, row, ST_LABEL);
+   if (narrow)
+      addPara(L, ST_DIM, "(against step 1 and the source's figure: in the export, E)");
    const Lesson *lesson = LessonUi_lesson(ui);
    for (int i = 0; i < ld->nrows; i++) {
       const LadderRow *r = &ld->rows[i];
@@ -243,8 +252,12 @@ static void ladderRows(Ui *ui, Lines *L) {
        * column: labelled rows, nothing cut. */
       const Style st = i == lu->step ? ST_SELECT : r->measured || r->refused[0] ? ST_NORMAL : ST_DIM;
       const LessonStep *ls = lesson && i < lesson->nsteps ? &lesson->steps[i] : NULL;
-      const int indent = 2 + 4 + 1 + 10 + 1 + 8 + 1 + 8 + 1 + 7 + 1 + 8 + 2;
-      snprintf(row, sizeof row, "%s %-4d %10s %8s %8s %7s %8s  ", i == lu->step ? ">" : " ", i + 1, gf, sp, sf, pb, vr);
+      const int indent = narrow ? 2 + 4 + 1 + 10 + 1 + 8 + 1 + 7 + 2 : full;
+      if (narrow)
+         snprintf(row, sizeof row, "%s %-4d %10s %8s %7s  ", i == lu->step ? ">" : " ", i + 1, gf, sp, pb);
+      else
+         snprintf(row, sizeof row, "%s %-4d %10s %8s %8s %7s %8s  ", i == lu->step ? ">" : " ", i + 1, gf, sp, sf, pb,
+                  vr);
       addHanging(L, st, row, indent, ls && ls->title[0] ? ls->title : ls ? ls->preset : "-");
       if (r->reference[0])
          addHanging(L, ST_DIM, "", indent, r->reference);
