@@ -778,6 +778,14 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       pct(out, l->launch_share, true);
       fprintf(out, ",\"caches\":%s,\"l1\":%s,", l->caches ? "true" : "false", l->l1 ? "true" : "false");
       jsonNumber(out, "l2_gbps", in->l2_gbps > 0 ? in->l2_gbps : NAN, true);
+      /* The model's local-memory reads and the launch's waves: what tools/gpu/gpu_limits_ncu.py
+       * puts beside Nsight Compute's wavefronts and waves. */
+      jsonNumber(out, "local_bytes", in->local_bytes > 0 ? in->local_bytes : NAN, true);
+      jsonNumber(out, "local_gbps", in->local_gbps > 0 ? in->local_gbps : NAN, true);
+      jsonNumber(out, "waves", in->waves.known ? in->waves.waves : NAN, true);
+      if (in->waves.known)
+         fprintf(out, "\"work_groups\":%lld,\"units\":%d,\"per_unit\":%d,", in->waves.groups, in->waves.units,
+                 in->waves.per_unit);
       fprintf(out, "\"flops_per_byte\":%.4g,\"flops_per_byte_min\":%.4g,\"attainable_gflops\":%.6g,"
                    "\"slots_busy\":%.4g,\"occupancy\":%.4g,\"peak_gflops\":%.6g,\"copy_gbps\":%.6g,\"model_bytes\":%.6g,"
                    "\"min_bytes\":%.6g}}\n",

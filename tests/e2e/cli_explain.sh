@@ -101,6 +101,9 @@ if lim["l1"]:
 else:
    assert abs(lim["l2_pct"]-100*g/fpb/lim["l2_gbps"])<1e-3*lim["l2_pct"]+1e-9, lim
 assert lim["limiter"] in ("compute","memory","L2","local memory","latency","launch"), lim
+# 03-wpt local_reuse A=1 B=WPT (8): 1 + 1/8 local reads of 4 bytes per multiply-add
+assert abs(lim["local_bytes"]/(256**3*(1+1/8)*4)-1)<1e-5, lim
+assert lim["waves"] is None and "work_groups" not in lim, lim   # a CPU: no waves
 assert abs(lim["flops_per_byte_min"]/(2*256**3/(3*256*256*4))-1)<1e-3, lim
 print("%s: %.1f%% compute, %.1f%% memory" % (lim["limiter"], lim["compute_pct"], lim["memory_pct"]))' 2>&1); then
    ok "the limits line agrees with the run and the measured ceilings ($msg)"
