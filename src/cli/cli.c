@@ -6,13 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/recorder.h"
-#include "core/npy.h"
 #include "base/diskcache.h"
 #include "base/rng.h"
 #include "base/util.h"
-#include "core/peaks.h"
+#include "cli/recorder.h"
 #include "cli/report.h"
+#include "core/banks.h"
+#include "core/npy.h"
+#include "core/peaks.h"
 #include "core/shapes.h"
 
 Selection Cli_selection(const Options *o) {
@@ -400,6 +401,27 @@ static int saveRoofline(const Options *o, OutFile *svg, const KernelInfo *k, con
    return 0;
 }
 
+/* The local-memory wavefronts over the ideal, from a trace of one work-group (the bank
+ * pane's), for the limiter's rule on conflicts; 0 when the kernel has no local memory, when
+ * the device's bank model is only assumed (a CPU has no banks: conflicts there would be a
+ * GPU's), or when the trace fails (said on stderr: the limiter then goes without it). */
+static double bankRatio(const Options *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                        const RunResult *r) {
+   long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
+   if (local <= 0 || !BankModel_forDevice(Session_device(s)).known)
+      return 0;
+   BankAnalysis a;
+   char why[1024];
+   double ratio = 0;
+   if (BankAnalysis_ofConfig(&a, s, k, values, p, 1, o->banks.count, o->banks.bank_width, o->banks.simd_width, NULL,
+                             why, sizeof why) == RUN_OK)
+      ratio = a.nrequests && a.model.known ? a.total.avg_degree : 0;
+   else
+      fprintf(stderr, "gemmtop: the bank trace for the limiter: %s (it goes without)\n", why);
+   BankAnalysis_free(&a);
+   return ratio;
+}
+
 static int reportRun(const Options *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
                      const Inputs *in, uint64_t seed, const RunOptions *ro, const RunResult *r, bool explain,
                      OutFile *svg) {
@@ -425,9 +447,15 @@ static int reportRun(const Options *o, Session *s, const KernelInfo *k, const lo
    if (explain && r->reps > 0) { /* what limits it (core/limiter.h) */
       LimiterInputs li;
       Limiter lim;
-      Limiter_inputs(Session_device(s), k, values, p, r, &peaks, 0, &li);
+      Limiter_inputs(Session_device(s), k, values, p, r, &peaks, bankRatio(o, s, k, values, p, r), &li);
       Limiter_of(&li, &lim);
       Report_limits(stdout, o->output.format, &li, &lim);
+      long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
+      BankModel model = BankModel_forDevice(Session_device(s));
+      if (o->output.format == FORMAT_TABLE && local > 0 && !model.known)
+         printf("banks      not judged: %s (gemmtop banks shows the trace under it)\n",
+                Session_device(s)->type == DEVICE_CPU ? "a CPU has no local-memory banks, its bank model is assumed"
+                                                      : "this device's bank model is only assumed");
       if (svg)
          rc = saveRoofline(o, svg, k, values, &li, &lim, Session_device(s));
    } else if (svg) {

@@ -782,6 +782,7 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
        * puts beside Nsight Compute's wavefronts and waves. */
       jsonNumber(out, "local_bytes", in->local_bytes > 0 ? in->local_bytes : NAN, true);
       jsonNumber(out, "local_gbps", in->local_gbps > 0 ? in->local_gbps : NAN, true);
+      jsonNumber(out, "bank_ratio", in->bank_ratio > 0 ? in->bank_ratio : NAN, true);
       jsonNumber(out, "waves", in->waves.known ? in->waves.waves : NAN, true);
       if (in->waves.known)
          fprintf(out, "\"work_groups\":%lld,\"units\":%d,\"per_unit\":%d,", in->waves.groups, in->waves.units,
@@ -840,6 +841,9 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    else if (l->l1)
       fprintf(out, "L2         the model's loads would need %.0f%% of the measured %.4g GB/s: the L1 serves part of them\n",
               100 * in->gflops / l->intensity / in->l2_gbps, in->l2_gbps);
+   if (in->bank_ratio > 0)
+      fprintf(out, "banks      local-memory wavefronts %.2fx the ideal (the bank trace of one work-group)\n",
+              in->bank_ratio);
    if (l->local_used >= 0)
       fprintf(out, "local      the model's reads%s: %.0f%% of the measured %.4g GB/s\n",
               in->bank_ratio > 1.01 ? " times the bank conflicts" : "", 100 * l->local_used, in->local_gbps);

@@ -436,6 +436,34 @@ oom:
    return false;
 }
 
+RunStatus BankAnalysis_ofConfig(BankAnalysis *a, Session *s, const KernelInfo *k, const long long *values,
+                                const Problem *p, int groups, int banks, int bank_width, int simd_width,
+                                Problem *traced, char *why, size_t whylen) {
+   memset(a, 0, sizeof *a);
+   Trace t;
+   memset(&t, 0, sizeof t);
+   RunResult *r = calloc(1, sizeof *r);
+   if (!r) {
+      snprintf(why, whylen, "out of host memory");
+      return RUN_OUT_OF_MEMORY;
+   }
+   RunStatus st = Session_trace(s, k, values, p, groups, &t, r);
+   if (traced)
+      *traced = t.problem;
+   char err[512] = "";
+   BankModel m = BankModel_forDevice(Session_device(s));
+   if (st != RUN_OK)
+      snprintf(why, whylen, "the trace failed: %s: %s", RunStatus_name(st), r->message);
+   else if (!BankModel_override(&m, banks, bank_width, simd_width, err, sizeof err))
+      snprintf(why, whylen, "the bank model: %s", err), st = RUN_INVALID;
+   else if (!BankAnalysis_run(a, &t, &m, err, sizeof err))
+      snprintf(why, whylen, "the analysis failed: %s", err), st = RUN_OUT_OF_MEMORY; /* its one failure left */
+   Trace_free(&t);
+   RunResult_free(r);
+   free(r);
+   return st;
+}
+
 void BankAnalysis_free(BankAnalysis *a) {
    free(a->records);
    free(a->requests);

@@ -94,6 +94,14 @@ typedef struct BankAnalysis_ {
 /* Analyses t under m (copies what it needs: t may be freed after). False only when out of
  * memory or the model is invalid (message in err). Free with BankAnalysis_free. */
 bool BankAnalysis_run(BankAnalysis *a, const Trace *t, const BankModel *m, char *err, size_t errlen);
+/* A configuration traced on the session's device (Session_trace: its first `groups`
+ * work-groups, on a small problem of its shape, the one traced into *traced) and analysed
+ * under the device's bank model with the overrides (BankModel_override; 0 keeps the
+ * model's own). RUN_OK with *a filled; else the status with why ("the trace failed: ...",
+ * "the bank model: ...", "the analysis failed: ..."), *a left empty. */
+RunStatus BankAnalysis_ofConfig(BankAnalysis *a, Session *s, const KernelInfo *k, const long long *values,
+                                const Problem *p, int groups, int banks, int bank_width, int simd_width,
+                                Problem *traced, char *why, size_t whylen);
 void BankAnalysis_free(BankAnalysis *a);
 /* Executions of (site, warp of group): how many requests, in seq order. */
 int BankAnalysis_executions(const BankAnalysis *a, unsigned site, unsigned group, unsigned warp);

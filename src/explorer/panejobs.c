@@ -36,32 +36,12 @@ void PaneJob_traceBanks(Worker *w) {
    memset(&b, 0, sizeof b);
    b.config = cfg;
    b.config_serial = serial;
-   Trace t;
-   memset(&t, 0, sizeof t);
-   RunResult *r = calloc(1, sizeof *r);
-   if (!r) {
+   if (!(b.analysis = calloc(1, sizeof *b.analysis)))
       snprintf(b.message, sizeof b.message, "out of host memory");
-   } else {
-      RunStatus st = Session_trace(s, k, cfg.values, &cfg.problem, 1, &t, r);
-      b.traced = t.problem;
-      if (st != RUN_OK) {
-         snprintf(b.message, sizeof b.message, "the trace failed: %s: %s", RunStatus_name(st), r->message);
-      } else {
-         BankModel m = BankModel_forDevice(Session_device(s));
-         char err[512] = "";
-         if (!BankModel_override(&m, banks, bank_width, simd_width, err, sizeof err))
-            snprintf(b.message, sizeof b.message, "the bank model: %s", err);
-         else if (!(b.analysis = calloc(1, sizeof *b.analysis)))
-            snprintf(b.message, sizeof b.message, "out of host memory");
-         else if (!BankAnalysis_run(b.analysis, &t, &m, err, sizeof err)) {
-            snprintf(b.message, sizeof b.message, "the analysis failed: %s", err);
-            free(b.analysis);
-            b.analysis = NULL;
-         }
-      }
-      Trace_free(&t);
-      RunResult_free(r);
-      free(r);
+   else if (BankAnalysis_ofConfig(b.analysis, s, k, cfg.values, &cfg.problem, 1, banks, bank_width, simd_width,
+                                  &b.traced, b.message, sizeof b.message) != RUN_OK) {
+      free(b.analysis);
+      b.analysis = NULL;
    }
    pthread_mutex_lock(&w->mu);
    if (serial != w->cur_serial) {

@@ -42,7 +42,10 @@ static bool currentInputs(const Ui *ui, LimiterInputs *in, char *msg, size_t len
    r.local_mem = s->local_mem;
    r.ablate = s->config.ablate;
    const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
-   double ratio = a && ui->banks_pane.analysis.config_serial == s->config_serial ? a->total.avg_degree : 0;
+   /* The trace's conflicts where the bank model is the device's (a CPU has no banks). */
+   double ratio = a && a->model.known && ui->banks_pane.analysis.config_serial == s->config_serial
+                     ? a->total.avg_degree
+                     : 0;
    Limiter_inputs(&s->device, k, s->config.values, &s->config.problem, &r, &s->peaks, ratio, in);
    return true;
 }

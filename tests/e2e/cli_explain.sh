@@ -146,6 +146,14 @@ case "$OUT" in
 *) not_ok "the limiter is named with its figures" "$OUT" ;;
 esac
 
+# A kernel with bank conflicts (by a GPU's model) on a CPU: the conflicts are not judged,
+# since a CPU has no banks; the table says so, and the limiter names no conflicts.
+run_gemmtop explain --preset dcu-6-lds-conflicts --size 128 --reps 2 --warmup 1
+expect_rc 0 "explain a DCU step with conflicts"
+expect_in "banks      not judged: a CPU has no local-memory banks" "$OUT" "on a CPU the bank conflicts are not judged"
+case "$OUT" in *"limits     local memory: bank conflicts"*) not_ok "and the limiter names none" "$OUT" ;;
+*) ok "and the limiter names none" ;; esac
+
 run_gemmtop explain --preset 03-wpt --size 256 --reps 3 --warmup 1 --save "$T_DIR/roof.svg"
 expect_rc 0 "explain --save roof.svg with measured ceilings"
 if rsvg-convert "$T_DIR/roof.svg" >"$T_DIR/roof.png" 2>"$T_DIR/rsvg.err" && [ -s "$T_DIR/roof.png" ]; then
