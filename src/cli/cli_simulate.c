@@ -71,7 +71,6 @@ static bool parseParams(const char *s, Record *r) {
 
 /* ---- CSV ---- */
 
-
 enum {
    C_KERNEL, C_PARAMS, C_DEVICE, C_M, C_N, C_K, C_PRECISION, C_OUTCOME, C_GFLOPS, C_TIME_MS, C_COMPILE_MS,
    C_MAX_REL_ERR, C_REASON, C_EMULATED, C_COLUMNS

@@ -24,7 +24,6 @@ void Report_jsonString(FILE *out, const char *s) {
    fputc('"', out);
 }
 
-
 /* JSON numbers: NaN and infinities are not JSON; they become null. */
 static void jsonNumber(FILE *out, const char *key, double v, bool comma) {
    if (isfinite(v))

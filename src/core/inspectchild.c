@@ -17,7 +17,6 @@
 #include "base/util.h"
 #include "base/children.h"
 
-
 typedef struct ChildRequest_ {
    char kernels_dir[2048];
    char kernel[64];

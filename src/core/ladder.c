@@ -264,8 +264,6 @@ bool Ladder_settled(int nlaunches, double total_ms) {
    return nlaunches >= LADDER_SETTLE_LAUNCHES || (nlaunches >= LADDER_SETTLE_MIN && total_ms >= LADDER_SETTLE_MS);
 }
 
-
-
 /* A horizontal bar per step on a GFLOPS axis (ticks, gridlines, labelled axes); the best
  * ranked step is darker; ablated and emulated steps are grey and labelled; unmeasured and
  * refused steps say so. Sized in plain pixels so a browser shows it as is. */

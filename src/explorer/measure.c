@@ -238,7 +238,6 @@ void Measure_vendor(Worker *w) {
    free(v);
 }
 
-
 bool Measure_vendorDue(const Worker *w) {
    /* (On a class server the inputs are the server's.) */
    bool inputs = w->server[0] || (w->have_inputs && Inputs_fit(&w->in, &w->cur.problem));

@@ -352,7 +352,6 @@ int Worker_sweepUpcoming(Worker *w, WorkerSweepAhead *out, int max) {
    return n;
 }
 
-
 int Worker_feedAhead(Worker *w, Ahead *a, unsigned long long *posted) {
    WorkerSweepAhead *up = malloc(sizeof *up);
    if (!up)

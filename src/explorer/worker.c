@@ -87,7 +87,6 @@ void Worker_stopWith(Worker *w, RunStatus st, const char *message) {
    Worker_publish(w);
 }
 
-
 void Worker_awaitAhead(Worker *w, const AheadTarget *t, const long long *values, atomic_int *stop) {
    Ahead *pool = w->ahead;
    if (!pool)
@@ -406,7 +405,6 @@ void Worker_setPaused(Worker *w, bool paused) {
    pthread_mutex_unlock(&w->mu);
 }
 
-
 void Worker_setAhead(Worker *w, Ahead *a) {
    pthread_mutex_lock(&w->mu);
    w->ahead = a;
@@ -418,7 +416,6 @@ void Worker_setAhead(Worker *w, Ahead *a) {
    }
    pthread_mutex_unlock(&w->mu);
 }
-
 
 void Worker_cancel(Worker *w) {
    pthread_mutex_lock(&w->mu);
@@ -451,7 +448,6 @@ void Worker_submit(Worker *w, const char *assignment) {
    pthread_cond_signal(&w->cv);
    pthread_mutex_unlock(&w->mu);
 }
-
 
 bool Worker_snapshot(Worker *w, WorkerSnapshot *out, unsigned long *seen) {
    pthread_mutex_lock(&w->mu);

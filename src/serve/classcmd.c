@@ -73,7 +73,6 @@ void ClassCmd_judge(Request *r, int slot) {
    Util_copy(s->device, sizeof s->device, Srv.slots[slot].info.name);
 }
 
-
 /* ---- assignments, submissions and boards ---- */
 
 static bool validName(const char *name) {
@@ -373,7 +372,6 @@ static bool classAssign(Conn *c, const char *args) {
    return Serve_sayText(c, text);
 }
 
-
 static bool classSetOpen(Conn *c, const char *name, bool open) {
    Assignment a;
    char why[512];
@@ -529,7 +527,6 @@ static bool classStatus(Conn *c) {
    return ok;
 }
 
-
 /* "class VERB ARGS": the lecturer's verbs refuse anyone else. */
 bool ClassCmd_dispatch(Conn *c, const char *args) {
    char verb[16] = "", name[CLASS_NAME_MAX] = "", format[16] = "table";
@@ -558,7 +555,6 @@ bool ClassCmd_dispatch(Conn *c, const char *args) {
       return classStatus(c);
    return Serve_say(c, "error unknown class request '%.20s': assign, close, open, list, board, mine, export, status", verb);
 }
-
 
 /* Submissions a stopped server had taken and not judged: judged now, as orphans. */
 void ClassCmd_resume(void) {

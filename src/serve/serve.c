@@ -33,7 +33,6 @@
 #include "serve/serve_int.h"
 #include "serve/vet.h"
 
-
 ServeState Srv;
 
 /* ---- the log: one line per event, for the lecturer and for tests ---- */
@@ -249,7 +248,6 @@ static void *worker(void *arg) {
 }
 
 /* ---- a connection ---- */
-
 
 bool Serve_say(Conn *c, const char *fmt, ...) {
    char line[2048];

@@ -352,7 +352,6 @@ void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right) {
    Draw_hit(ui, r, HIT_PANE, p, 0);
 }
 
-
 static void drawTooSmall(Ui *ui) {
    char a[96], b[96];
    snprintf(a, sizeof a, "terminal too small (need %dx%d)", ui->layout.need_w, ui->layout.need_h);

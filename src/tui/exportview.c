@@ -44,7 +44,6 @@ void Export_open(Ui *ui) {
 
 /* ---- the rows ---- */
 
-
 /* A Markdown cell: a | would end it. */
 static void mdCell(FILE *f, const char *v, bool last) {
    fputs(" ", f);

@@ -363,7 +363,6 @@ void LessonUi_poll(Ui *ui) {
    }
 }
 
-
 void LessonUi_export(Ui *ui) {
    const Lesson *lesson = LessonUi_lesson(ui);
    if (!lesson) {

@@ -65,7 +65,6 @@ void Ui_freeBanks(Ui *ui) {
    ui->banks_pane.have = false;
 }
 
-
 void Ui_freeInspect(Ui *ui) {
    if (ui->inspect_pane.have)
       WorkerInspect_free(&ui->inspect_pane.last);
