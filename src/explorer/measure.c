@@ -185,6 +185,11 @@ void Measure_peaks(Worker *w) {
       w->snap.peaks = p;
       Worker_log(w, LOG_GOOD, "measured peaks: FP32 %.1f GFLOPS, FP64 %.1f GFLOPS, copy %.1f GB/s", p.gflops[PEAK_FP32],
             p.gflops[PEAK_FP64], p.copy_gbps);
+      if (p.read_gbps > 0 || p.l2_gbps > 0 || p.local_gbps > 0)
+         Worker_log(w, LOG_GOOD, "measured bandwidth: reads %.1f GB/s, L2 %.1f GB/s, local memory %.1f GB/s%s",
+                    p.read_gbps, p.l2_gbps, p.local_gbps, p.sm_mhz > 0 ? "" : " (no clock reported by the driver)");
+      if (p.sm_mhz > 0)
+         Worker_log(w, LOG_GOOD, "clocks while measuring: SM %.0f MHz, memory %.0f MHz", p.sm_mhz, p.mem_mhz);
       if (p.gflops[PEAK_TF32] > 0)
          Worker_log(w, LOG_GOOD, "tensor peaks (mma.sync): TF32 %.1f, half %.1f, bfloat16 %.1f GFLOPS", p.gflops[PEAK_TF32],
                     p.gflops[PEAK_F16], p.gflops[PEAK_BF16]);

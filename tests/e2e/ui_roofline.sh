@@ -20,6 +20,7 @@ ui_expect "limit: latency and overhead: no ceiling is near (no ceiling measured"
 ui_expect "no roof yet: the device's ceilings are not measured (F6 measures" "and F6 is named"
 ui_keys F6
 ui_expect_re "peak FP32 [0-9.]+ FP64 [0-9.]+ GFLOPS, [0-9.]+ GB/s" "F6 measures the ceilings" 120
+ui_expect_re "measured bandwidth: reads [0-9.]+ GB/s, L2 [0-9.]+ GB/s" "the log gives the read and L2 bandwidths"
 ui_keys z
 ui_expect_re "limit: (latency and overhead: no ceiling is near \(compute [0-9]+%, memory [0-9]+%(, L2 [0-9]+%)?\)|compute: [0-9]+% of the measured FP32 peak|global memory: [0-9]+%|L2 cache: [0-9]+%|local memory: [0-9]+%|the launch itself)" \
    "zoomed: the limiter with the measured figures"
