@@ -402,20 +402,15 @@ static int saveRoofline(const Options *o, OutFile *svg, const KernelInfo *k, con
 }
 
 /* The local-memory wavefronts over the ideal, from a trace of one work-group (the bank
- * pane's), for the limiter's rule on conflicts; 0 when the kernel has no local memory, when
- * the device's bank model is only assumed (a CPU has no banks: conflicts there would be a
- * GPU's), or when the trace fails (said on stderr: the limiter then goes without it). */
-static double bankRatio(const Options *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
-                        const RunResult *r) {
-   long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
-   if (local <= 0 || !BankModel_forDevice(Session_device(s)).known)
-      return 0;
+ * pane's), for the limiter's rule on conflicts; 0 when the trace fails (said on stderr:
+ * the limiter then goes without it). */
+static double bankRatio(const Options *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p) {
    BankAnalysis a;
    char why[1024];
    double ratio = 0;
    if (BankAnalysis_ofConfig(&a, s, k, values, p, 1, o->banks.count, o->banks.bank_width, o->banks.simd_width, NULL,
                              why, sizeof why) == RUN_OK)
-      ratio = a.nrequests && a.model.known ? a.total.avg_degree : 0;
+      ratio = a.nrequests ? a.total.avg_degree : 0;
    else
       fprintf(stderr, "gemmtop: the bank trace for the limiter: %s (it goes without)\n", why);
    BankAnalysis_free(&a);
@@ -447,12 +442,14 @@ static int reportRun(const Options *o, Session *s, const KernelInfo *k, const lo
    if (explain && r->reps > 0) { /* what limits it (core/limiter.h) */
       LimiterInputs li;
       Limiter lim;
-      Limiter_inputs(Session_device(s), k, values, p, r, &peaks, bankRatio(o, s, k, values, p, r), &li);
+      /* Conflicts are judged where the kernel uses local memory and the bank model is the
+       * device's own (a CPU has no banks: conflicts there would be a GPU's). */
+      long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
+      bool banked = local > 0 && BankModel_forDevice(Session_device(s)).known;
+      Limiter_inputs(Session_device(s), k, values, p, r, &peaks, banked ? bankRatio(o, s, k, values, p) : 0, &li);
       Limiter_of(&li, &lim);
       Report_limits(stdout, o->output.format, &li, &lim);
-      long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
-      BankModel model = BankModel_forDevice(Session_device(s));
-      if (o->output.format == FORMAT_TABLE && local > 0 && !model.known)
+      if (o->output.format == FORMAT_TABLE && local > 0 && !banked)
          printf("banks      not judged: %s (gemmtop banks shows the trace under it)\n",
                 Session_device(s)->type == DEVICE_CPU ? "a CPU has no local-memory banks, its bank model is assumed"
                                                       : "this device's bank model is only assumed");

@@ -74,6 +74,9 @@ bool LadderMerge_add(MergedLadder *m, const char *text, const char *path, char *
          return false;
       }
    }
+   int need = 0; /* fields a row must have: up to the last column read */
+   for (int c = 0; c < NCOLS; c++)
+      need = col[c] + 1 > need ? col[c] + 1 : need;
    struct MergedDevice_ *d = &m->dev[m->ndev];
    memset(d, 0, sizeof *d);
    nameOf(path, d->name, sizeof d->name);
@@ -87,9 +90,6 @@ bool LadderMerge_add(MergedLadder *m, const char *text, const char *path, char *
          return false;
       }
       nf = Util_csvSplit(line, f, 64);
-      int need = 0;
-      for (int c = 0; c < NCOLS; c++)
-         need = col[c] + 1 > need ? col[c] + 1 : need;
       if (nf < need) {
          snprintf(err, errlen, "%s:%d: %d fields, the header has at least %d", path, lineno, nf, need);
          return false;

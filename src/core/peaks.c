@@ -172,17 +172,20 @@ static void measureTensor(Session *s, const Catalog *cat, Peaks *out) {
    }
 }
 
+/* A streaming buffer, far larger than any cache: 256 MiB, or a quarter of the largest buffer
+ * on small devices. */
+static size_t streamingBytes(const DeviceInfo *dev) {
+   size_t bytes = (size_t)256 << 20;
+   return bytes > dev->max_alloc / 4 ? dev->max_alloc / 4 : bytes;
+}
+
 static double measureCopy(Session *s, const Catalog *cat, char *err, size_t errlen) {
    const DeviceInfo *dev = Session_device(s);
    const Backend *be = Session_backend(s);
    Kernel *k = Session_helperKernel(s, cat->peak, "-DDOUBLE=0", "gt_peak_copy", err, errlen);
    if (!k)
       return -1;
-   /* 256 MiB each way, or a quarter of the largest buffer on small devices. */
-   size_t bytes = (size_t)256 << 20;
-   if (bytes > dev->max_alloc / 4)
-      bytes = dev->max_alloc / 4;
-   bytes = bytes / 4096 * 4096;
+   size_t bytes = streamingBytes(dev) / 4096 * 4096;
    size_t local = dev->limits.max_wg >= 256 ? 256 : dev->limits.max_wg;
    size_t global = bytes / 16;
    global = global / local * local;
@@ -262,10 +265,7 @@ static double timeReads(Session *s, const Catalog *cat, size_t bytes, size_t glo
 static double measureRead(Session *s, const Catalog *cat, char *err, size_t errlen) {
    enum { ITERS = 8 };
    const DeviceInfo *dev = Session_device(s);
-   size_t bytes = (size_t)256 << 20;
-   if (bytes > dev->max_alloc / 4)
-      bytes = dev->max_alloc / 4;
-   size_t global = bytes / 16 / ITERS;
+   size_t global = streamingBytes(dev) / 16 / ITERS;
    global = global / 256 * 256;
    if (global == 0)
       return -1;
