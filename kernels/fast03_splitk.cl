@@ -148,13 +148,13 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
          const int row = row0 + wm0 + ly * 4 + i * (4 * LY) + ii;
          for (int j = 0; j < RN; j++) {
             const int col = col0 + wn0 + lx * 4 + j * (4 * LX);
-            __global real4 *c4 = (__global real4 *)&C[(size_t)row * N + col];
             real4 v = MAKE_REAL4(acc[i * 4 + ii][j * 4 + 0], acc[i * 4 + ii][j * 4 + 1], acc[i * 4 + ii][j * 4 + 2],
                                  acc[i * 4 + ii][j * 4 + 3]);
 #if SPLIT > 1
             /* the partial sum, unscaled, into plane z of the workspace: the fix-up finishes it */
             GT_STORE_CN(4, ((__global real4 *)W)[((size_t)z * M * N + (size_t)row * N + col) / 4], v);
 #else
+            __global real4 *c4 = (__global real4 *)&C[(size_t)row * N + col];
             v = v * alpha;
             if (beta != REAL_ZERO)
                v = v + *c4 * beta;

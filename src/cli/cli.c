@@ -83,6 +83,35 @@ static const Backend *pickBackend(const Options *o) {
    return b;
 }
 
+/* "--backend cuda (--arch sm_90) or --backend hip (--arch gfx906)": those that compile offline. */
+static void offlineBackends(char *out, size_t len) {
+   size_t used = 0;
+   out[0] = '\0';
+   for (int i = 0; i < Backend_count() && used < len; i++) {
+      const Backend *be = Backend_at(i);
+      if (be->offline)
+         used += (size_t)snprintf(out + used, len - used, "%s--backend %s (--arch %s)", used ? " or " : "", be->name,
+                                  be->offline->arch_example);
+   }
+}
+
+const Backend *Cli_offlineBackend(const Options *o) {
+   const Backend *be = o->sel.backend ? Backend_byName(o->sel.backend) : NULL;
+   if (!be || !be->offline) {
+      char which[256];
+      offlineBackends(which, sizeof which);
+      fprintf(stderr, "gemmtop: --arch compiles without a device: use it with %s\n", which);
+      return NULL;
+   }
+   const BackendOffline *off = be->offline;
+   if (strncmp(o->inspect.arch, off->arch_prefix, strlen(off->arch_prefix)) != 0) {
+      fprintf(stderr, "gemmtop: --arch %s: the %s backend compiles for %s architectures (e.g. %s)\n", o->inspect.arch,
+              be->title, off->arch_prefix, off->arch_example);
+      return NULL;
+   }
+   return be;
+}
+
 Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code) {
    Selection sel = Cli_selection(o);
    char err[1536];

@@ -42,12 +42,16 @@ bool Cli_endsWith(const char *s, const char *suffix);
 /* What the options select: backend, device, kernel, preset, --set values, problem. */
 Selection Cli_selection(const Options *o);
 
-/* Opens the device that --backend and --device name (or the best one). On failure prints
- * why and sets *exit_code (2 for a usage error such as an unknown device, 1 otherwise). */
 /* gemmtop bench --frontier (cli_frontier.c): every type's path, speed beside error. */
 int Cli_frontier(const Options *o);
 
+/* Opens the device that --backend and --device name (or the best one). On failure prints
+ * why and sets *exit_code (2 for a usage error such as an unknown device, 1 otherwise). */
 Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code);
+
+/* The backend that compiles for --arch without a device (inspect, export-kernel); NULL,
+ * with the message printed (a usage error), when --backend names none that can. */
+const Backend *Cli_offlineBackend(const Options *o);
 
 /* As gnulib's close_stdout, run at exit: output that could not be written (a full disk,
  * a closed file) is an error even when it sat in the buffer until the end: a message and

@@ -1,12 +1,35 @@
 /* gemmtop export-kernel: the configuration that --preset, --kernel and --set select, on
- * the problem the options give, written as a standalone OpenCL kernel, a C launcher that
- * builds, runs, times and verifies it, and a Makefile (core/export.h). */
+ * the problem the options give, written as a standalone kernel for its backend (OpenCL C,
+ * or CUDA C++ for nvcc), a launcher that builds, runs, times and verifies it, and a
+ * Makefile (core/export.h). With --arch, for an architecture without its device. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "base/util.h"
 #include "core/export.h"
+
+/* The export's target: the device the options open (*s), or --arch's description. */
+static int openTarget(const Options *o, const Catalog *cat, ExportTarget *t, DeviceInfo *offline, Session **s) {
+   *s = NULL;
+   t->cat = cat;
+   t->arch = NULL;
+   if (o->inspect.arch) {
+      t->be = Cli_offlineBackend(o);
+      if (!t->be)
+         return 2;
+      t->be->offline->device(o->inspect.arch, offline);
+      t->dev = offline;
+      t->arch = o->inspect.arch;
+      return 0;
+   }
+   int rc;
+   if (!(*s = Cli_openSession(o, cat, &rc)))
+      return rc;
+   t->be = Session_backend(*s);
+   t->dev = Session_device(*s);
+   return 0;
+}
 
 int Cli_exportKernel(const Options *o) {
    Catalog cat;
@@ -15,9 +38,13 @@ int Cli_exportKernel(const Options *o) {
    const KernelInfo *k;
    long long values[KERNEL_MAX_PARAMS];
    Problem p;
+   ExportTarget target;
+   DeviceInfo offline;
+   Session *s = NULL;
    int rc = Cli_resolveConfig(o, &cat, &k, values, &p);
-   Session *s = rc ? NULL : Cli_openSession(o, &cat, &rc);
-   if (!s) {
+   if (!rc)
+      rc = openTarget(o, &cat, &target, &offline, &s);
+   if (rc) {
       Catalog_free(&cat);
       return rc;
    }
@@ -31,15 +58,16 @@ int Cli_exportKernel(const Options *o) {
    if (!o->output.dir)
       snprintf(dir, sizeof dir, "%s-export", k->name);
    ExportFiles files;
-   ExportStatus st = Export_kernel(s, k, values, &p, dir, &files, err, sizeof err);
+   ExportStatus st = Export_kernel(&target, k, values, &p, dir, &files, err, sizeof err);
    rc = st == EXPORT_OK ? 0 : st == EXPORT_REFUSED ? 2 : 1;
    if (st == EXPORT_OK) {
       printf("wrote %s\n      %s\n      %s\n", files.kernel, files.launcher, files.makefile);
-      printf("build and run: %s   (needs a C compiler and the OpenCL ICD loader's headers)\n", files.build);
+      printf("build and run: %s   (needs %s)\n", files.build, files.needs);
    } else {
       fprintf(stderr, "gemmtop: export-kernel: %s\n", err);
    }
-   Session_close(s);
+   if (s)
+      Session_close(s);
    Catalog_free(&cat);
    return rc;
 }

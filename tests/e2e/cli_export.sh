@@ -2,9 +2,12 @@
 # gemmtop export-kernel on PoCL: the configuration as a standalone OpenCL kernel, a C
 # launcher and a Makefile; the launcher builds with the system's compiler and OpenCL and
 # verifies on PoCL from the exported files alone (copied elsewhere, without gemmtop's
-# kernels), in float and in double with an odd size, a transposed layout, alpha and beta;
-# a kernel broken after export fails the launcher's check; what cannot be exported is
-# refused with its reason, and nothing is overwritten.
+# kernels), in float and in double with an odd size, a transposed layout, alpha and beta,
+# and past its full check's budget on elements drawn at random; a kernel broken after
+# export fails the launcher's check. For CUDA (--arch, no GPU needed): CUDA cores, mma.sync,
+# wgmma with TMA and split-K with its fix-up build with nvcc; the launcher verifies where a
+# GPU is, and says why not where none is; its 16-bit conversions match Python's. What
+# cannot be exported is refused with its reason, and nothing is overwritten.
 . "$(dirname "$0")/lib.sh"
 if ! command -v cc >/dev/null 2>&1 || ! command -v make >/dev/null 2>&1; then
    echo "ok 1 - # SKIP no C compiler or make to build the launcher"
@@ -41,7 +44,7 @@ fi
 launch_out=$(cd "$T_DIR/elsewhere" && env -u GEMMTOP_KERNELS ./mygemm03_wpt_launch mygemm03_wpt.cl "$dev" "$seed" 2>&1)
 launch_rc=$?
 if [ "$launch_rc" -eq 0 ]; then ok "the exported kernel runs on PoCL and verifies (seed $seed)"; else not_ok "the exported kernel runs on PoCL and verifies (seed $seed)" "$launch_out"; fi
-expect_in "verified: worst relative error" "$launch_out" "the launcher says it verified"
+expect_in "verified: all 16384 elements, worst relative error" "$launch_out" "the launcher says it verified every element"
 expect_in "128x128x128, median" "$launch_out" "and times it"
 
 # Broken after export (a work-item's share of C halved, the launch unchanged): the
@@ -61,6 +64,18 @@ launch_rc=$?
 if [ "$launch_rc" -eq 0 ]; then ok "it verifies in double (seed $seed)"; else not_ok "it verifies in double (seed $seed)" "$launch_out"; fi
 expect_in "77x45x33" "$launch_out" "at the odd size"
 
+# Past 2^28 multiply-adds the launcher checks 2^28 / K elements drawn at random.
+run_gemmtop export-kernel --kernel mygemm03_wpt --set TS=32 --set WPT=8 --size 1024x1024x512 --dir "$T_DIR/big"
+expect_rc 0 "export-kernel mygemm03_wpt at 1024x1024x512"
+launch_out=$(make -s -C "$T_DIR/big" >/dev/null 2>&1 && cd "$T_DIR/big" && ./mygemm03_wpt_launch mygemm03_wpt.cl "$dev" "$seed" 2>&1)
+launch_rc=$?
+if [ "$launch_rc" -eq 0 ]; then ok "it verifies at 1024x1024x512 (seed $seed)"; else not_ok "it verifies at 1024x1024x512 (seed $seed)" "$launch_out"; fi
+expect_in "verified: 524289 of 1048576 elements, drawn at random" "$launch_out" "on 2^28 / K elements drawn at random"
+sed 's/^#define WPT 8$/#define WPT 4/' "$T_DIR/big/mygemm03_wpt.cl" >"$T_DIR/big/broken.cl"
+broken_out=$(cd "$T_DIR/big" && ./mygemm03_wpt_launch broken.cl "$dev" "$seed" 2>&1)
+broken_rc=$?
+if [ "$broken_rc" -eq 1 ]; then ok "the drawn elements catch a broken kernel (exit 1)"; else not_ok "the drawn elements catch a broken kernel: exit $broken_rc" "$broken_out"; fi
+
 # Nothing is overwritten: a second export into the same folder is refused, the file kept.
 sum=$(cksum <"$T_DIR/wpt/mygemm03_wpt.cl")
 echo "# a note" >>"$T_DIR/wpt/Makefile"
@@ -79,10 +94,113 @@ expect_rc 2 "a configuration gemmtop refuses is not exported"
 expect_in "M must be a multiple of TSM" "$ERR" "naming the rule"
 run_gemmtop export-kernel --kernel tensor01_global --size 128 --precision half --dir "$T_DIR/no2"
 expect_rc 2 "a tensor-core kernel in half precision is refused"
-expect_in "exports float and double GEMMs on CUDA cores" "$ERR" "saying which types it exports"
 long=$(python3 -c 'print("d" * 1100)')
 run_gemmtop export-kernel --kernel mygemm03_wpt --size 128 --dir "$T_DIR/$long"
 expect_rc 2 "a --dir too long to hold is refused, not cut"
 expect_in "--dir is " "$ERR" "saying how long it may be"
-if [ ! -e "$T_DIR/no1" ] && [ ! -e "$T_DIR/no2" ]; then ok "a refused export writes nothing"; else not_ok "a refused export writes nothing" "$(ls -la "$T_DIR")"; fi
+
+# CUDA C++ for nvcc, written without a GPU (--arch): FP32 on CUDA cores, half on mma.sync,
+# bfloat16 on wgmma with TMA tensor maps (sm_90a), and split-K with its fix-up launch.
+nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+for spec in "fast-02-warptile-cuda sm_90 1024 NN fast02_warptile" \
+   "tensor-5-warptile-h100-half-cuda sm_80 1024 NN tensor05_warptile" \
+   "hopper-5-order-bf16 sm_90 1024 NT hopper5_order" \
+   "fast-02-warptile-cuda sm_90 128x1024x4096 NN fast03_splitk"; do
+   set -- $spec
+   if [ "$5" = fast03_splitk ]; then sel="--kernel fast03_splitk --set SPLIT=4"; else sel="--preset $1"; fi
+   out_dir="$T_DIR/cuda-$5"
+   run_gemmtop export-kernel --backend cuda --arch "$2" $sel --size "$3" --layout "$4" --alpha 1.5 --beta -0.5 \
+      --dir "$out_dir"
+   expect_rc 0 "export-kernel --backend cuda --arch $2 $sel at $3"
+   if [ -f "$out_dir/$5.cu" ] && [ -f "$out_dir/${5}_launch.cu" ] && [ -f "$out_dir/Makefile" ]; then
+      ok "$5: the kernel, the launcher and a Makefile for nvcc are written"
+   else
+      not_ok "$5: the kernel, the launcher and a Makefile for nvcc are written" "$(ls -la "$out_dir" 2>&1)"
+   fi
+   if [ -z "$nvcc" ]; then
+      ok "$5 builds with nvcc # SKIP nvcc is not installed"
+      continue
+   fi
+   if make -C "$out_dir" NVCC="$nvcc" NVCCFLAGS="-O3 -Xptxas -v" >"$T_DIR/nvcc.out" 2>&1 &&
+      [ -x "$out_dir/${5}_launch" ] && ! grep -q 'warning' "$T_DIR/nvcc.out"; then
+      ok "$5 builds with nvcc for $(sed -n 's/^ARCH ?= //p' "$out_dir/Makefile"), no warning: $(grep -o 'Used [0-9]* registers' "$T_DIR/nvcc.out" | tr '\n' ' ')"
+   else
+      not_ok "$5 builds with nvcc, no warning" "$(tail -n 20 "$T_DIR/nvcc.out")"
+      continue
+   fi
+   # Where a GPU runs it, it verifies; elsewhere it says why it cannot run (exit 2).
+   launch_out=$(cd "$out_dir" && "./${5}_launch" 0 "$seed" 2>&1)
+   launch_rc=$?
+   case "$launch_rc:$launch_out" in
+   0:*"verified: "*) ok "$5 runs on the GPU and verifies (seed $seed): $(printf '%s' "$launch_out" | head -n 1)" ;;
+   2:"no CUDA device ("*) ok "$5 without a GPU: the launcher says so (exit 2)" ;;
+   2:*"this launcher was built for sm_"*) ok "$5 on another architecture: the launcher says which (exit 2)" ;;
+   *) not_ok "$5's launcher: verified, or why it cannot run (exit $launch_rc)" "$launch_out" ;;
+   esac
+done
+hk="$T_DIR/cuda-hopper5_order"
+expect_in "tensorMap(db, 1024, 1024, 256, 64, 128)" "$(cat "$hk/hopper5_order_launch.cu" 2>/dev/null)" \
+   "the launcher encodes B's tensor map with the kernel's box and swizzle"
+expect_in "#define GEMM_SMEM " "$(cat "$hk/hopper5_order_launch.cu" 2>/dev/null)" "and gives it its dynamic shared memory"
+expect_in "gemm_fixup<<<" "$(cat "$T_DIR/cuda-fast03_splitk/fast03_splitk_launch.cu" 2>/dev/null)" \
+   "split-K's launcher makes the fix-up's launch too"
+
+# The launcher's 16-bit conversions, compiled alone, against Python's half (struct 'e')
+# and bfloat16 rounded to nearest even from the float.
+conv="$T_DIR/conv.c"
+{
+   printf '#include <math.h>\n#include <stdio.h>\n#include <string.h>\n#include <stdlib.h>\n'
+   sed -n '/^#if GEMM_IN_KIND == 1$/,/^#endif$/p' "$T_DIR/cuda-tensor05_warptile/tensor05_warptile_launch.cu" |
+      sed -e 's/^#if GEMM_IN_KIND == 1$/#if 1/' -e 's/^#elif GEMM_IN_KIND == 2$/#endif\n#if 1/' -e '/^#else$/,/^#endif$/d' \
+         -e '/^#define GEMM_/d'
+   printf '#endif\nint main(void) {\n   double x;\n'
+   printf '   while (scanf("%%lf", &x) == 1)\n'
+   printf '      printf("%%u %%.17g %%u %%.17g\\n", toHalf(x), fromHalf(toHalf(x)), toBf16(x), fromBf16(toBf16(x)));\n'
+   printf '   return 0;\n}\n'
+} >"$conv"
+if cc -O1 -std=c99 -o "$T_DIR/conv" "$conv" -lm 2>"$T_DIR/conv.err"; then
+   python3 -c '
+import random, struct, sys
+r = random.Random(int(sys.argv[1]))
+xs = [0.0, -0.0, 1.0, -1.0, 0.5, 2**-14, 2**-24, 3 * 2**-26, 2**-15 + 2**-25, 1 - 2**-12, 0.999755859375, 0.99951171875]
+xs += [r.uniform(-1, 1) for _ in range(3000)] + [r.uniform(-1, 1) * 2**-r.randint(0, 30) for _ in range(3000)]
+print("\n".join(repr(x) for x in xs))' "$seed" >"$T_DIR/xs"
+   conv_out=$("$T_DIR/conv" <"$T_DIR/xs" | python3 -c '
+import struct, sys
+xs = [float(l) for l in open(sys.argv[1])]
+bad = 0
+for x, line in zip(xs, sys.stdin):
+    h, hv, b, bv = line.split()
+    want_h = struct.unpack("<H", struct.pack("<e", x))[0]
+    u = struct.unpack("<I", struct.pack("<f", x))[0]
+    want_b = ((u + 0x7fff + ((u >> 16) & 1)) >> 16) & 0xffff
+    want_bv = struct.unpack("<f", struct.pack("<I", want_b << 16))[0]
+    if int(h) != want_h or float(hv) != struct.unpack("<e", struct.pack("<H", want_h))[0] or int(b) != want_b or float(bv) != want_bv:
+        bad += 1
+        if bad < 4: print("mismatch", x, line.strip(), want_h, want_b)
+print("checked", len(xs), "bad", bad)' "$T_DIR/xs")
+   case "$conv_out" in
+   *"bad 0") ok "the launcher's half and bfloat16 conversions match Python's on $(echo "$conv_out" | sed -n 's/checked \([0-9]*\).*/\1/p') values (seed $seed)" ;;
+   *) not_ok "the launcher's half and bfloat16 conversions match Python's" "$conv_out" ;;
+   esac
+else
+   not_ok "the launcher's conversions compile alone" "$(cat "$T_DIR/conv.err")"
+fi
+
+# Refused for CUDA, with the reason: a persistent grid without its device, FP8's scales,
+# the HIP backend, and --arch for a backend that compiles nothing offline.
+run_gemmtop export-kernel --backend cuda --arch sm_90 --kernel fast04_streamk --size 1024 --dir "$T_DIR/no3"
+expect_rc 2 "a persistent grid is not exported for --arch alone"
+expect_in "persistent grid is sized for the device's multiprocessors" "$ERR" "saying why"
+run_gemmtop export-kernel --backend cuda --arch sm_90 --kernel fp8mma1_scaled --precision e4m3 --layout NT --size 1024 --dir "$T_DIR/no4"
+expect_rc 2 "FP8 with its scales is refused"
+expect_in "scales are not exported" "$ERR" "saying so"
+run_gemmtop export-kernel --backend hip --arch gfx90a --kernel mygemm03_wpt --size 1024 --dir "$T_DIR/no5"
+expect_rc 2 "the HIP backend is refused"
+expect_in "the HIP backend's export is not written" "$ERR" "saying which backends export"
+run_gemmtop export-kernel --backend opencl --arch sm_90 --kernel mygemm03_wpt --size 1024 --dir "$T_DIR/no6"
+expect_rc 2 "--arch with OpenCL is refused"
+expect_in "--arch compiles without a device: use it with --backend cuda" "$ERR" "naming the backends that take it"
+for d in no1 no2 no3 no4 no5 no6; do [ -e "$T_DIR/$d" ] && wrote="$wrote $d"; done
+if [ -z "$wrote" ]; then ok "a refused export writes nothing"; else not_ok "a refused export writes nothing:$wrote" "$(ls -la "$T_DIR")"; fi
 finish
