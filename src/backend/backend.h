@@ -75,6 +75,7 @@ enum {
    BACKEND_CAP_REGISTERS = 1u << 1,    /* the runtime reports every kernel's registers (OpenCL: NVIDIA's build log) */
    BACKEND_CAP_ARCH_SPECIFIC = 1u << 2, /* compiles for sm_90a (wgmma, setmaxnreg) and passes TMA tensor maps
                                          * (ARG_TENSOR_MAP) */
+   BACKEND_CAP_NVCC = 1u << 3,         /* its kernels, exported, are CUDA C++ that nvcc builds (export-kernel) */
 };
 
 /* ---- compiling for a GPU that is not here (Backend.offline) ---- */

@@ -851,7 +851,7 @@ static BackendStatus ptxResources(const char *ptx, const char *entry, BuildInfo 
 static const Backend cudaBackend = {
     .name = "cuda",
     .title = "CUDA",
-    .caps = BACKEND_CAP_CUDA_PRELUDE | BACKEND_CAP_REGISTERS | BACKEND_CAP_ARCH_SPECIFIC,
+    .caps = BACKEND_CAP_CUDA_PRELUDE | BACKEND_CAP_REGISTERS | BACKEND_CAP_ARCH_SPECIFIC | BACKEND_CAP_NVCC,
     .vendor_library = "cuBLAS",
     .findDevices = findDevices,
     .open = openDevice,

@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "backend/backend_cuda.h"
 #include "base/outfile.h"
 #include "base/textbuf.h"
 #include "base/types.h"
@@ -26,9 +25,12 @@ typedef struct Export_ {
    char arch[24];        /* CUDA: what nvcc compiles for ("sm_90a") */
 } Export;
 
-/* One backend's export: its files, what its launcher can make, and the launcher's text. */
+/* One backend's export: its files, what its launcher can make, and the launcher's text.
+ * A backend takes the first whose capabilities it has (Backend.caps). */
 typedef struct ExportFormat_ {
-   const char *backend;       /* Backend.name */
+   unsigned caps;             /* BACKEND_CAP_* the backend has */
+   unsigned without;          /* and those it has not */
+   bool arch;                 /* nvcc is told the architecture (Export.arch) */
    const char *kernel_ext;    /* of the kernel's file */
    const char *launcher_ext;  /* of the launcher's */
    const char *needs;         /* what building the launcher needs */
@@ -148,7 +150,9 @@ static void putProblem(TextBuf *t, const Export *e) {
    const Problem *p = e->p;
    const TypeTraits *tt = Types_of(p->precision);
    bool dbl = tt->out == STORAGE_F64;
-   double split3 = e->k->tensor && p->precision == PRECISION_FLOAT ? 0x1p-19 : 0;
+   /* FP32 inputs on tensor cores (no rounding of their own): 3xTF32 */
+   bool fp32_in = tt->in == STORAGE_F32 && tt->product_error == 0;
+   double split3 = e->k->tensor && fp32_in ? 0x1p-19 : 0;
    TextBuf_put(t, "#define GEMM_M %d\n#define GEMM_N %d\n#define GEMM_K %d\n", p->m, p->n, p->k);
    TextBuf_put(t, "#define GEMM_TRANS_A %d\n#define GEMM_TRANS_B %d\n", p->trans_a ? 1 : 0, p->trans_b ? 1 : 0);
    TextBuf_put(t, "#define GEMM_ALPHA %.17g\n#define GEMM_BETA %.17g\n", p->alpha, p->beta);
@@ -748,14 +752,15 @@ static char *cudaMakefile(const Export *e) {
 }
 
 static const ExportFormat kFormats[] = {
-    {"opencl", ".cl", ".c", "a C compiler and the OpenCL ICD loader's headers", openclExportable, openclLauncher,
-     openclMakefile},
-    {"cuda", ".cu", ".cu", "nvcc (the CUDA toolkit)", cudaExportable, cudaLauncher, cudaMakefile},
+    {0, BACKEND_CAP_CUDA_PRELUDE, false, ".cl", ".c", "a C compiler and the OpenCL ICD loader's headers",
+     openclExportable, openclLauncher, openclMakefile},
+    {BACKEND_CAP_CUDA_PRELUDE | BACKEND_CAP_NVCC, 0, true, ".cu", ".cu", "nvcc (the CUDA toolkit)", cudaExportable,
+     cudaLauncher, cudaMakefile},
 };
 
 static const ExportFormat *formatOf(const Backend *be) {
    for (size_t i = 0; i < sizeof kFormats / sizeof kFormats[0]; i++)
-      if (!strcmp(kFormats[i].backend, be->name))
+      if (Backend_can(be, kFormats[i].caps) && !(be->caps & kFormats[i].without))
          return &kFormats[i];
    return NULL;
 }
@@ -765,11 +770,10 @@ static bool exists(const char *path) {
    return lstat(path, &st) == 0;
 }
 
-/* What nvcc compiles for: the device's or --arch's, sm_90a for a kernel that asks it. */
-static void cudaArch(const ExportTarget *t, const char *defines, char *out, size_t len) {
-   const char *arch = t->arch ? t->arch : t->dev->arch;
-   size_t n = strlen(arch);
-   snprintf(out, len, "%s%s", arch, n && Cuda_archSpecific(defines) && arch[n - 1] != 'a' ? "a" : "");
+/* What nvcc compiles for: the architecture a kernel names (`arch: sm_90a`, which the
+ * target was checked against), else the device's or --arch's. */
+static void nvccArch(const ExportTarget *t, const KernelInfo *k, char *out, size_t len) {
+   Util_copy(out, len, k->arch[0] ? k->arch : t->arch ? t->arch : t->dev->arch);
 }
 
 ExportStatus Export_kernel(const ExportTarget *t, const KernelInfo *k, const long long *values, const Problem *p,
@@ -794,8 +798,8 @@ ExportStatus Export_kernel(const ExportTarget *t, const KernelInfo *k, const lon
    char defines[sizeof((RunResult *)0)->defines];
    Config_defines(k, values, p, &g, defines, sizeof defines);
    Export e = {.t = t, .k = k, .values = values, .p = p, .g = &g, .defines = defines};
-   if (!strcmp(f->backend, "cuda"))
-      cudaArch(t, defines, e.arch, sizeof e.arch);
+   if (f->arch)
+      nvccArch(t, k, e.arch, sizeof e.arch);
    if (!f->exportable(&e, err, errlen))
       return EXPORT_REFUSED;
    snprintf(out->kernel, sizeof out->kernel, "%s/%s%s", dir, k->name, f->kernel_ext);
