@@ -100,14 +100,20 @@ expect_rc 2 "a --dir too long to hold is refused, not cut"
 expect_in "--dir is " "$ERR" "saying how long it may be"
 
 # CUDA C++ for nvcc, written without a GPU (--arch): FP32 on CUDA cores, half on mma.sync,
-# bfloat16 on wgmma with TMA tensor maps (sm_90a), and split-K with its fix-up launch.
+# bfloat16 on wgmma with TMA tensor maps (sm_90a), and split-K with its fix-up launch on CUDA
+# cores and on mma.sync.
 nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 for spec in "fast-02-warptile-cuda sm_90 1024 NN fast02_warptile" \
    "tensor-5-warptile-h100-half-cuda sm_80 1024 NN tensor05_warptile" \
    "hopper-5-order-bf16 sm_90 1024 NT hopper5_order" \
-   "fast-02-warptile-cuda sm_90 128x1024x4096 NN fast03_splitk"; do
+   "fast-02-warptile-cuda sm_90 128x1024x4096 NN fast03_splitk" \
+   "tensor-5-warptile-h100-half-cuda sm_90 256x1024x4096 NN tensor06_splitk"; do
    set -- $spec
-   if [ "$5" = fast03_splitk ]; then sel="--kernel fast03_splitk --set SPLIT=4"; else sel="--preset $1"; fi
+   case $5 in
+   fast03_splitk) sel="--kernel fast03_splitk --set SPLIT=4" ;;
+   tensor06_splitk) sel="--preset $1 --kernel tensor06_splitk --set SPLIT=4" ;;
+   *) sel="--preset $1" ;;
+   esac
    out_dir="$T_DIR/cuda-$5"
    run_gemmtop export-kernel --backend cuda --arch "$2" $sel --size "$3" --layout "$4" --alpha 1.5 --beta -0.5 \
       --dir "$out_dir"
@@ -142,8 +148,9 @@ hk="$T_DIR/cuda-hopper5_order"
 expect_in "tensorMap(db, 1024, 1024, 256, 64, 128)" "$(cat "$hk/hopper5_order_launch.cu" 2>/dev/null)" \
    "the launcher encodes B's tensor map with the kernel's box and swizzle"
 expect_in "#define GEMM_SMEM " "$(cat "$hk/hopper5_order_launch.cu" 2>/dev/null)" "and gives it its dynamic shared memory"
-expect_in "gemm_fixup<<<" "$(cat "$T_DIR/cuda-fast03_splitk/fast03_splitk_launch.cu" 2>/dev/null)" \
-   "split-K's launcher makes the fix-up's launch too"
+for k in fast03_splitk tensor06_splitk; do
+   expect_in "gemm_fixup<<<" "$(cat "$T_DIR/cuda-$k/${k}_launch.cu" 2>/dev/null)" "$k's launcher makes the fix-up's launch too"
+done
 
 # The launcher's 16-bit conversions, compiled alone, against Python's half (struct 'e')
 # and bfloat16 rounded to nearest even from the float.

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Scheduling kernels on PoCL: split-K (fast03_splitk) and stream-K / persistent
-# (fast04_streamk). Every configuration verified on odd and skinny shapes with alpha and beta,
+# Scheduling kernels on PoCL: split-K (fast03_splitk, and tensor06_splitk on emulated tensor
+# cores in half, bfloat16 and tf32) and stream-K / persistent (fast04_streamk). Every configuration verified on odd and skinny shapes with alpha and beta,
 # in float and double and transposed layouts; the fix-up launch there exactly when the
 # configuration needs one (its time reported, part of the GEMM's); C checked against an
 # independent product computed here in plain Python from .npy files; the same bits on a second
@@ -65,6 +65,15 @@ check_config yes "stream-K in double, 130x64x99, alpha 2 beta -0.5" \
    --kernel fast04_streamk $SMALL --set UNITS=3 --size 130x64x99 --precision double --alpha 2 --beta -0.5
 check_config yes "stream-K with more work-groups than K steps (60x60x16: 2 steps, 4 per unit, some shares empty)" \
    --kernel fast04_streamk $SMALL --set UNITS=4 --size 60x60x16 --beta 0.5
+
+# Split-K on the tensor cores (emulated here: the same fragments and fix-up as on a GPU).
+TSMALL="--kernel tensor06_splitk $SMALL"
+check_config yes "tensor split-K SPLIT=3 in half, 77x45x333 (21 K steps: 7 each), alpha -1.5 beta 0.5" \
+   $TSMALL --set SPLIT=3 --precision half --size 77x45x333 --alpha -1.5 --beta 0.5
+check_config no "tensor split-K SPLIT=1 in bfloat16 (step 5: no workspace, no fix-up), 77x45x333" \
+   $TSMALL --set SPLIT=1 --precision bfloat16 --size 77x45x333 --beta -1
+check_config yes "tensor split-K SPLIT=16 in tf32, skinny 16x200x2049, TT, beta 2" \
+   $TSMALL --set SPLIT=16 --precision tf32 --size 16x200x2049 --layout TT --alpha 0.75 --beta 2
 
 # A persistent grid's items of work: tiles, or tiles times K steps for stream-K (2 x 64).
 for sk in 0 1; do
@@ -155,8 +164,64 @@ check_product "split-K SPLIT=3" --kernel fast03_splitk $SMALL --set SPLIT=3
 check_product "stream-K UNITS=3" --kernel fast04_streamk $SMALL --set UNITS=3
 check_product "persistent STREAMK=0" --kernel fast04_streamk $SMALL --set STREAMK=0 --set UNITS=2
 
+# In half against Python's product: A and B as float16 .npy files (the values the tensor
+# cores multiply, exactly), C as float32; K = 300 is 19 steps of 16 (the last padded), cut
+# 6 + 6 + 7 by SPLIT=3.
+python3 - "$T_DIR" "$SEED" <<'EOF'
+import random, struct, sys
+d, seed = sys.argv[1], int(sys.argv[2])
+random.seed(seed + 1)
+def write(path, rows, cols, code, descr, values):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }" % (descr, rows, cols)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack("<%d%s" % (len(values), code), *values))
+m, n, k = 37, 45, 300
+write(d + "/ha.npy", m, k, "e", "<f2", [random.uniform(-1, 1) for _ in range(m * k)])
+write(d + "/hb.npy", k, n, "e", "<f2", [random.uniform(-1, 1) for _ in range(k * n)])
+EOF
+rm -f "$T_DIR/hout.npy"
+run_gemmtop run $TSMALL --set SPLIT=3 --precision half -m 37 -n 45 -k 300 --a "$T_DIR/ha.npy" --b "$T_DIR/hb.npy" \
+   --c "$T_DIR/c.npy" --alpha -1.25 --beta 0.5 --out "$T_DIR/hout.npy" --reps 1 --warmup 0
+msg=$(python3 - "$T_DIR" <<'EOF' 2>&1
+import struct, sys
+d = sys.argv[1]
+def read(path):
+    data = open(path, "rb").read()
+    hl = struct.unpack("<H", data[8:10])[0]
+    h = eval(data[10:10 + hl].decode())
+    code, size = {"<f2": ("e", 2), "<f4": ("f", 4)}[h["descr"]]
+    count = h["shape"][0] * h["shape"][1]
+    return h["shape"], struct.unpack("<%d%s" % (count, code), data[10 + hl:10 + hl + size * count])
+(m, k), A = read(d + "/ha.npy")
+(_, n), B = read(d + "/hb.npy")
+_, C = read(d + "/c.npy")
+shape, O = read(d + "/hout.npy")
+assert shape == (m, n), shape
+worst = 0.0
+for i in range(m):
+    for j in range(n):
+        s = sum(A[i * k + p] * B[p * n + j] for p in range(k))
+        mag = sum(abs(A[i * k + p] * B[p * n + j]) for p in range(k))
+        want = -1.25 * s + 0.5 * C[i * n + j]
+        bound = (k + 4) * 2.0 ** -24 * (1.25 * mag + 0.5 * abs(C[i * n + j]))
+        err = abs(O[i * n + j] - want)
+        assert err <= bound, "C[%d,%d] = %r, want %r (error %.3g, bound %.3g)" % (i, j, O[i * n + j], want, err, bound)
+        worst = max(worst, err / bound)
+print("worst error %.2f of its bound" % worst)
+EOF
+)
+if [ "$RC" -eq 0 ] && printf '%s' "$msg" | grep -q '^worst error'; then
+   ok "tensor split-K SPLIT=3 in half: C equals Python's product of the float16 inputs within rounding ($msg)"
+else
+   not_ok "tensor split-K in half against Python's product (exit $RC): $msg" "$OUT
+$ERR"
+fi
+
 # The same bits on every run: the pieces are added in a fixed order.
-for cfg in "fast03_splitk --set SPLIT=8" "fast04_streamk --set UNITS=3"; do
+for cfg in "fast03_splitk --set SPLIT=8" "fast04_streamk --set UNITS=3" \
+   "tensor06_splitk --set BM=64 --set BN=64 --set WM=32 --set WN=32 --set SPLIT=3 --precision half"; do
    set -- $cfg
    kern=$1
    shift
@@ -197,6 +262,12 @@ plant drop_plane fast03_splitk 's/for (int z = 1; z < SPLIT; z++)/for (int z = 1
    expect_wrong drop_plane "split-K's fix-up drops the last plane" $SMALL --set SPLIT=3 --size 77x45x333 --beta 0.5
 plant wrong_slot fast04_streamk 's/>= tile \* steps ? 0 : 1)/>= tile * steps ? 1 : 0)/' &&
    expect_wrong wrong_slot "stream-K's fix-up reads the other slot" $SMALL --set UNITS=3 --size 100x70x333
+plant drop_tplane tensor06_splitk 's/for (int z = 1; z < SPLIT; z++)/for (int z = 1; z < SPLIT - 1; z++)/' &&
+   expect_wrong drop_tplane "tensor split-K's fix-up drops the last plane" $SMALL --set SPLIT=3 --precision half \
+      --size 77x45x333
+plant short_share tensor06_splitk 's|t1 = (z + 1) \* (K / BK) / SPLIT;|t1 = t0 + (K / BK) / SPLIT;|' &&
+   expect_wrong short_share "tensor split-K's shares drop the K steps that SPLIT does not divide" $SMALL \
+      --set SPLIT=4 --precision bfloat16 --size 64x64x336
 # The shares depend on the compute units: two, as on the CI machine, whatever this one has.
 plant short_band fast04_streamk 's/return (long)first \* TILES_N + (long)tn \* rows + (tm - first);/return (long)first * TILES_N + (long)tn * GROUP + (tm - first);/' &&
    GEMMTOP_DEVICE_LIMITS=compute_units=2 expect_wrong short_band "the fix-up's tile order forgets the short last band" \
@@ -216,7 +287,7 @@ if command -v cc >/dev/null 2>&1 && command -v make >/dev/null 2>&1; then
       run_gemmtop export-kernel --kernel "$kern" $SMALL "$@" --size 128x128x336 --alpha -2 --beta 0.5 --dir "$T_DIR/export"
       launch_out=$( (make -s -C "$T_DIR/export" && cd "$T_DIR/export" && env -u GEMMTOP_KERNELS "./${kern}_launch" \
          "$kern.cl" "$dev" "$SEED") 2>&1)
-      if [ "$RC" -eq 0 ] && printf '%s' "$launch_out" | grep -q "^verified: worst relative error" &&
+      if [ "$RC" -eq 0 ] && printf '%s' "$launch_out" | grep -q "^verified: all 16384 elements, worst relative error" &&
          grep -q '^#define FIXUP "gemm_fixup"' "$T_DIR/export/${kern}_launch.c"; then
          ok "export-kernel $kern $*: the launcher makes both launches and verifies on PoCL"
       else
