@@ -142,6 +142,8 @@ static bool requestedJob(Worker *w) {
    }
    else if (w->submit_req)
       Served_submit(w);
+   else if (w->export_req)
+      ExportJob_run(w);
    else if (w->sweep_req)
       SweepJob_begin(w);
    else if (w->sweep->running)
@@ -445,6 +447,14 @@ void Worker_submit(Worker *w, const char *assignment) {
    pthread_mutex_lock(&w->mu);
    Util_copy(w->assignment, sizeof w->assignment, assignment);
    w->submit_req = true;
+   pthread_cond_signal(&w->cv);
+   pthread_mutex_unlock(&w->mu);
+}
+
+void Worker_exportKernel(Worker *w) {
+   pthread_mutex_lock(&w->mu);
+   w->export_cfg = w->want; /* what the screen shows, even before it has run */
+   w->export_req = true;
    pthread_cond_signal(&w->cv);
    pthread_mutex_unlock(&w->mu);
 }

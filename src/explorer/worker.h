@@ -216,6 +216,9 @@ void Worker_measureVendor(Worker *w);
 /* On a class server: submits the current configuration (its kernel file and values) to
  * the assignment; the verdict comes in the log. */
 void Worker_submit(Worker *w, const char *assignment);
+/* Exports the configuration last set (export-kernel's files, in a new KERNEL-export folder
+ * of the current one); the log says where, or why not. */
+void Worker_exportKernel(Worker *w);
 
 /* Whether the bank pane is shown: the worker traces each verified configuration once
  * while it is. */

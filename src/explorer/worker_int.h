@@ -35,6 +35,8 @@ struct Worker_ {
    unsigned long device_serial;
    bool paused, quit, reload, peaks, vendor_again, finished;
    bool submit_req;             /* submit the current configuration to assignment (a class server) */
+   bool export_req;             /* export export_cfg's kernel (K) */
+   WorkerConfig export_cfg;
    char assignment[48];
    bool held;                /* the user cancelled: not even a first run until resumed */
    bool banks_want;
@@ -132,6 +134,11 @@ bool Measure_vendorDue(const Worker *w);
 /* One round of the current configuration: compiled and verified when it is new, else
  * re-timed into the rolling window. */
 void Measure_round(Worker *w);
+
+/* exportjob.c */
+/* export_cfg written as export-kernel writes it, into a new folder here; the log says
+ * where, or why not. */
+void ExportJob_run(Worker *w);
 
 /* sweepjob.c */
 /* Lists the requested sweep's valid configurations and picks those to try. */

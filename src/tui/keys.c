@@ -206,6 +206,11 @@ static void sweepBestKey(Ui *ui, int ch) { SweepView_applyBest(ui); }
 static void sweepStrategyKey(Ui *ui, int ch) { SweepView_cycleStrategy(ui); }
 
 /* J: the configuration to a class server's assignment, judged there (docs/class.md). */
+static void exportKernelKey(Ui *ui, int ch) {
+   Worker_exportKernel(ui->worker);
+   Ui_flash(ui, ST_NORMAL, "exporting the kernel: the log (4) says where, and how to build it");
+}
+
 static void submitKey(Ui *ui, int ch) {
    if (!ui->start.server)
       Ui_flash(ui, ST_WARN, "J submits to a class server: start gemmtop with --server SOCKET --assignment NAME");
@@ -262,6 +267,8 @@ static const KeyBinding bindings[] = {
      sweepStrategyKey, false},
     {{'J'}, "J", NULL, "class server: submit this configuration to the assignment (--server, --assignment)",
      submitKey, false},
+    {{'K'}, "K", NULL, "export this configuration: a standalone kernel and a launcher that verifies it (export-kernel)",
+     exportKernelKey, false},
     {{'v'}, "v", NULL, "inspect pane: the compiled code or the kernel after the preprocessor", PaneKeys_focused,
      false},
     {{'L'}, "L", NULL, "lessons: choose one and start it on its first step", lessonsKey, false},

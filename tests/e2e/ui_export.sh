@@ -1,7 +1,9 @@
 #!/bin/sh
 # Export from the explorer (e): the history to CSV and Markdown, whose rows equal the
 # history on the screen; an existing file is replaced only after a second Enter; a name
-# without .csv or .md is refused with a message.
+# without .csv or .md is refused with a message. K: the configuration on screen exported as
+# export-kernel writes it, into a new folder of the explorer's own (never over an earlier
+# one), which builds and verifies on PoCL; an ablated configuration is refused in the log.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ui_lib.sh"
 ui_init
@@ -70,4 +72,47 @@ ui_expect_gone "Export (e)" "Esc closes the dialog"
 if [ -e "$T_DIR/history.txt" ]; then not_ok "nothing written for the refused name"; else ok "nothing written for the refused name"; fi
 ui_keys q
 ui_expect_exit 0 "q quits"
+
+# K: export-kernel from the explorer, into the folder it was started in.
+mkdir -p "$T_DIR/kx"
+cd "$T_DIR/kx" || exit 1
+ui_start 120 40 -- --kernel mygemm03_wpt --set TS=32 --set WPT=8 --size 128
+ui_expect_re "verify +[^ ]+ verified" "03_wpt TS=32 WPT=8 verifies"
+ui_keys K
+ui_expect_re "exported mygemm03_wpt to" "K exports the configuration on screen"
+ui_expect "kx/mygemm03_wpt-export:" "the log says where"
+if [ -f mygemm03_wpt-export/mygemm03_wpt.cl ] && [ -f mygemm03_wpt-export/mygemm03_wpt_launch.c ] &&
+   grep -q '^#define TS 32$' mygemm03_wpt-export/mygemm03_wpt.cl && grep -q '^#define GEMM_M 128$' mygemm03_wpt-export/mygemm03_wpt_launch.c; then
+   ok "the kernel with TS=32 and its launcher for 128 are written"
+else
+   not_ok "the kernel with TS=32 and its launcher for 128 are written" "$(ls -laR . 2>&1 | head -20)"
+fi
+if command -v cc >/dev/null 2>&1 && command -v make >/dev/null 2>&1; then
+   dev=$(printf '%s\n' "$POCL" | sed -E 's/.*--device ([0-9]+).*/\1/')
+   launch_out=$(make -s -C mygemm03_wpt-export >/dev/null 2>&1 && cd mygemm03_wpt-export &&
+      ./mygemm03_wpt_launch mygemm03_wpt.cl "$dev" 2>&1)
+   case "$launch_out" in
+   *"verified: all 16384 elements"*) ok "the explorer's export builds and verifies on PoCL" ;;
+   *) not_ok "the explorer's export builds and verifies on PoCL" "$launch_out" ;;
+   esac
+else
+   ok "the explorer's export builds # SKIP no C compiler or make"
+fi
+ui_keys K
+ui_expect "kx/mygemm03_wpt-export-2:" "K again writes a new folder, and the log says which"
+# (the first line has the date, which may turn between the two)
+if [ -f mygemm03_wpt-export-2/mygemm03_wpt.cl ] &&
+   [ "$(sed 1d mygemm03_wpt-export/mygemm03_wpt.cl)" = "$(sed 1d mygemm03_wpt-export-2/mygemm03_wpt.cl)" ]; then
+   ok "the new folder has the same kernel; the first is left as it was"
+else
+   not_ok "the new folder has the same kernel; the first is left as it was" "$(ls -la mygemm03_wpt-export*)"
+fi
+ui_keys a
+ui_expect_re "ABLATED" "a: an ablated configuration"
+ui_keys K
+ui_expect "nothing exported: this configuration is ablated" "an ablated configuration is not exported, and the log says so"
+[ ! -e mygemm03_wpt-export-3 ] && ok "no folder for it" || not_ok "no folder for it" "$(ls)"
+ui_keys q
+ui_expect_exit 0 "q quits"
+cd - >/dev/null || exit 1
 finish
