@@ -1,6 +1,7 @@
 #!/bin/sh
 # Scheduling kernels on PoCL: split-K (fast03_splitk, and tensor06_splitk on emulated tensor
-# cores in half, bfloat16 and tf32) and stream-K / persistent (fast04_streamk). Every configuration verified on odd and skinny shapes with alpha and beta,
+# cores in half, bfloat16 and tf32) and stream-K / persistent (fast04_streamk, and
+# tensor07_streamk on emulated tensor cores). Every configuration verified on odd and skinny shapes with alpha and beta,
 # in float and double and transposed layouts; the fix-up launch there exactly when the
 # configuration needs one (its time reported, part of the GEMM's); C checked against an
 # independent product computed here in plain Python from .npy files; the same bits on a second
@@ -74,6 +75,18 @@ check_config no "tensor split-K SPLIT=1 in bfloat16 (step 5: no workspace, no fi
    $TSMALL --set SPLIT=1 --precision bfloat16 --size 77x45x333 --beta -1
 check_config yes "tensor split-K SPLIT=16 in tf32, skinny 16x200x2049, TT, beta 2" \
    $TSMALL --set SPLIT=16 --precision tf32 --size 16x200x2049 --layout TT --alpha 0.75 --beta 2
+
+# Stream-K and the persistent grid on the tensor cores (emulated): shares that begin and end
+# inside tiles, whole tiles in turn, a short last band, and the transposed MMA's epilogue.
+TSK="--kernel tensor07_streamk $SMALL"
+check_config yes "tensor stream-K UNITS=3 in half, 100x70x333, alpha -1.5 beta 0.5" \
+   $TSK --set STREAMK=1 --set UNITS=3 --precision half --size 100x70x333 --alpha -1.5 --beta 0.5
+check_config no "tensor persistent STREAMK=0 UNITS=2 in bfloat16, 100x70x333, beta -1" \
+   $TSK --set STREAMK=0 --set UNITS=2 --precision bfloat16 --size 100x70x333 --beta -1
+check_config yes "tensor stream-K in bands of GROUP=2, tf32 with TMMA=1, 300x200x333 (5 rows: a short last band), NT" \
+   $TSK --set STREAMK=1 --set UNITS=3 --set GROUP=2 --set TMMA=1 --precision tf32 --size 300x200x333 --layout NT --beta 0.5
+check_config yes "tensor stream-K UNITS=4 in half, 60x60x16 (more work-groups than K steps)" \
+   $TSK --set STREAMK=1 --set UNITS=4 --precision half --size 60x60x16 --beta 0.5
 
 # A persistent grid's items of work: tiles, or tiles times K steps for stream-K (2 x 64).
 for sk in 0 1; do
@@ -181,10 +194,14 @@ m, n, k = 37, 45, 300
 write(d + "/ha.npy", m, k, "e", "<f2", [random.uniform(-1, 1) for _ in range(m * k)])
 write(d + "/hb.npy", k, n, "e", "<f2", [random.uniform(-1, 1) for _ in range(k * n)])
 EOF
-rm -f "$T_DIR/hout.npy"
-run_gemmtop run $TSMALL --set SPLIT=3 --precision half -m 37 -n 45 -k 300 --a "$T_DIR/ha.npy" --b "$T_DIR/hb.npy" \
-   --c "$T_DIR/c.npy" --alpha -1.25 --beta 0.5 --out "$T_DIR/hout.npy" --reps 1 --warmup 0
-msg=$(python3 - "$T_DIR" <<'EOF' 2>&1
+# check_half_product WHAT ARGS...: the run of ARGS on those inputs against Python's product.
+check_half_product() {
+   what=$1
+   shift
+   rm -f "$T_DIR/hout.npy"
+   run_gemmtop run "$@" --precision half -m 37 -n 45 -k 300 --a "$T_DIR/ha.npy" --b "$T_DIR/hb.npy" \
+      --c "$T_DIR/c.npy" --alpha -1.25 --beta 0.5 --out "$T_DIR/hout.npy" --reps 1 --warmup 0
+   msg=$(python3 - "$T_DIR" <<'EOF' 2>&1
 import struct, sys
 d = sys.argv[1]
 def read(path):
@@ -211,17 +228,21 @@ for i in range(m):
         worst = max(worst, err / bound)
 print("worst error %.2f of its bound" % worst)
 EOF
-)
-if [ "$RC" -eq 0 ] && printf '%s' "$msg" | grep -q '^worst error'; then
-   ok "tensor split-K SPLIT=3 in half: C equals Python's product of the float16 inputs within rounding ($msg)"
-else
-   not_ok "tensor split-K in half against Python's product (exit $RC): $msg" "$OUT
+   )
+   if [ "$RC" -eq 0 ] && printf '%s' "$msg" | grep -q '^worst error'; then
+      ok "$what in half: C equals Python's product of the float16 inputs within rounding ($msg)"
+   else
+      not_ok "$what in half against Python's product (exit $RC): $msg" "$OUT
 $ERR"
-fi
+   fi
+}
+check_half_product "tensor split-K SPLIT=3" $TSMALL --set SPLIT=3
+check_half_product "tensor stream-K UNITS=3" $TSK --set STREAMK=1 --set UNITS=3
 
 # The same bits on every run: the pieces are added in a fixed order.
 for cfg in "fast03_splitk --set SPLIT=8" "fast04_streamk --set UNITS=3" \
-   "tensor06_splitk --set BM=64 --set BN=64 --set WM=32 --set WN=32 --set SPLIT=3 --precision half"; do
+   "tensor06_splitk --set BM=64 --set BN=64 --set WM=32 --set WN=32 --set SPLIT=3 --precision half" \
+   "tensor07_streamk --set BM=64 --set BN=64 --set WM=32 --set WN=32 --set UNITS=3 --precision half"; do
    set -- $cfg
    kern=$1
    shift
@@ -268,6 +289,9 @@ plant drop_tplane tensor06_splitk 's/for (int z = 1; z < SPLIT; z++)/for (int z 
 plant short_share tensor06_splitk 's|t1 = (z + 1) \* (K / BK) / SPLIT;|t1 = t0 + (K / BK) / SPLIT;|' &&
    expect_wrong short_share "tensor split-K's shares drop the K steps that SPLIT does not divide" $SMALL \
       --set SPLIT=4 --precision bfloat16 --size 64x64x336
+plant lost_tstep tensor07_streamk 's/it1 = shareStart(grp + 1, total, units);/it1 = shareStart(grp + 1, total, units) - 1;/' &&
+   expect_wrong lost_tstep "each tensor stream-K share loses its last K step" $SMALL --set UNITS=3 --precision half \
+      --size 100x70x333
 # The shares depend on the compute units: two, as on the CI machine, whatever this one has.
 plant short_band fast04_streamk 's/return (long)first \* TILES_N + (long)tn \* rows + (tm - first);/return (long)first * TILES_N + (long)tn * GROUP + (tm - first);/' &&
    GEMMTOP_DEVICE_LIMITS=compute_units=2 expect_wrong short_band "the fix-up's tile order forgets the short last band" \

@@ -6,8 +6,9 @@
 #     process, --rounds 3: bfloat16 and half (Hopper step 5), tf32 (Hopper step 5), FP32
 #     (fast 2), half on mma.sync (tensor 5); each shape's % of cuBLAS and the suite's
 #     weighted geometric mean;
-#  3. the scheduling steps swept per shape of the skinny suite: tensor06_splitk (half) and
-#     fast03_splitk / fast04_streamk (FP32), the best per shape and one across the suite;
+#  3. the scheduling steps swept per shape of the skinny and llama3-8b suites:
+#     tensor06_splitk and tensor07_streamk (half), fast03_splitk and fast04_streamk (FP32),
+#     the best per shape and one across the suite;
 #  4. CUDA exports built with nvcc and run outside gemmtop, each beside gemmtop's own run
 #     of the same configuration: the launcher's GFLOPS over gemmtop's (issue 31: within 3%).
 # Nothing here has run yet: it was written without a GPU (2026-11-28). Run it from the
@@ -33,10 +34,12 @@ done
 $B sweep --backend cuda --kernel tensor06_splitk --precision half --set BK=64 --set STAGES=3 --set WM=64 --set WN=64 \
    --shapes skinny --budget 24 --save "$out/sweep-tensor06-half.csv" \
    >"$out/sweep-tensor06-half.txt" 2>&1
-$B sweep --backend cuda --kernel fast03_splitk --shapes skinny --budget 24 --save "$out/sweep-fast03.csv" \
-   >"$out/sweep-fast03.txt" 2>&1
-$B sweep --backend cuda --kernel fast04_streamk --shapes skinny --budget 24 --save "$out/sweep-fast04.csv" \
-   >"$out/sweep-fast04.txt" 2>&1
+$B sweep --backend cuda --kernel tensor07_streamk --precision half --set BK=64 --set STAGES=3 --set WM=64 --set WN=64 \
+   --shapes llama3-8b --budget 24 --save "$out/sweep-tensor07-half.csv" >"$out/sweep-tensor07-half.txt" 2>&1
+for k in fast03_splitk fast04_streamk; do
+   $B sweep --backend cuda --kernel $k --shapes skinny --budget 24 --save "$out/sweep-$k.csv" \
+      >"$out/sweep-$k.txt" 2>&1
+done
 
 # 4. exports: built with nvcc, run outside gemmtop, beside gemmtop's run of the same configuration
 : >"$out/exports.txt"
@@ -73,6 +76,7 @@ export_one hopper5-bf16-4096 4096 NT --preset hopper-5-order-bf16
 export_one tensor06-half-decode 128x8192x8192 NN --preset tensor-5-warptile-h100-half-cuda --kernel tensor06_splitk \
    --set BM=128 --set SPLIT=4
 export_one fast04-streamk-decode 128x8192x8192 NN --kernel fast04_streamk
+export_one tensor07-half-mlp 4096x14336x4096 NN --preset tensor-5-warptile-h100-half-cuda --kernel tensor07_streamk
 export_one fast02-4096 4096 NN --preset fast-02-warptile-cuda
 
 # the short table
