@@ -19,6 +19,8 @@ static int openTarget(const Options *o, const Catalog *cat, ExportTarget *t, Dev
       if (!t->be)
          return 2;
       t->be->offline->device(o->inspect.arch, offline);
+      if (o->inspect.compute_units)
+         offline->compute_units = offline->limits.compute_units = (unsigned)o->inspect.compute_units;
       t->dev = offline;
       t->arch = o->inspect.arch;
       return 0;
@@ -42,6 +44,11 @@ int Cli_exportKernel(const Options *o) {
    DeviceInfo offline;
    Session *s = NULL;
    int rc = Cli_resolveConfig(o, &cat, &k, values, &p);
+   if (!rc && o->inspect.compute_units && !o->inspect.arch) {
+      fprintf(stderr, "gemmtop: --compute-units describes the device of an export for --arch; without --arch the "
+                      "device's own count is used\n");
+      rc = 2;
+   }
    if (!rc)
       rc = openTarget(o, &cat, &target, &offline, &s);
    if (rc) {

@@ -358,6 +358,10 @@ static const OptionSpec table[] = {
     {.group = GROUP_INSPECT, .name = "arch", .value = "sm_XX|gfxNNN", .kind = OPT_TEXT, .field = F(inspect.arch), .commands = CMD(INSPECT) | CMD(EXPORT),
      .help = "compile for this target, no device needed (with --backend cuda or hip); export-kernel: write for "
              "it (--backend cuda)"},
+    {.group = GROUP_INSPECT, .name = "compute-units", .value = "N", .kind = OPT_INT, .min = 1, .max = 4096,
+     .field = F(inspect.compute_units), .commands = CMD(EXPORT),
+     .help = "export-kernel with --arch: the multiprocessors of the device the export is for (132 on an H100 SXM), "
+             "which sizes a persistent grid"},
     {.group = GROUP_INSPECT, .name = "code", .value = "ptx|sass|isa|none", .kind = OPT_CHOICE, .choices = "ptx|sass|isa|none",
      .field = F(inspect.code), .commands = CMD(INSPECT), .help = "which code to print",
      .dflt = "what the backend gives: PTX for CUDA and NVIDIA's OpenCL, ISA for HIP"},

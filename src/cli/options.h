@@ -80,6 +80,7 @@ typedef struct StorageOptions_ {
 typedef struct InspectOptions_ {
    const char *arch;         /* compile for this target (sm_90, gfx906) without a device */
    const char *code;         /* ptx, sass, isa, none */
+   int compute_units;        /* export-kernel --arch: the multiprocessors of the device meant (0: not said) */
 } InspectOptions;
 
 typedef struct SweepOptions_ {

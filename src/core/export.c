@@ -83,9 +83,10 @@ static bool cudaExportable(const Export *e, char *err, size_t errlen) {
    if (!e->arch[0])
       snprintf(err, errlen, "%s reports no architecture for nvcc: name one with --arch (e.g. sm_90)",
                e->t->dev->name);
-   else if (e->g->cus && e->t->arch)
-      snprintf(err, errlen, "%s's persistent grid is sized for the device's %s: export it on the machine with the "
-                            "GPU (without --arch)", e->k->name, "multiprocessors, which --arch does not tell");
+   else if (e->g->cus && e->t->arch && !e->t->dev->limits.compute_units)
+      snprintf(err, errlen, "%s's persistent grid is sized for the device's multiprocessors, which --arch does not "
+                            "tell: give them with --compute-units N (132 on an H100 SXM), or export on the machine "
+                            "with the GPU (without --arch)", e->k->name);
    else
       return true;
    return false;
@@ -621,7 +622,11 @@ static void putOpenclLaunch(TextBuf *t, const Export *e, const char *kernel_name
 
 /* Where the persistent grid's size comes from, when the kernel has one. */
 static void putPersistent(TextBuf *t, const Export *e) {
-   if (e->g->cus)
+   if (e->g->cus && e->t->arch)
+      TextBuf_put(t, "/* Its persistent grid is sized for %u compute units (--compute-units; CUS in the kernel):\n"
+                     " * on another device it gives the same result, its grid sized for that count. */\n",
+                  e->g->cus);
+   else if (e->g->cus)
       TextBuf_put(t, "/* Its persistent grid is sized for the %u compute units of %s (CUS in the kernel): on\n"
                      " * another device it gives the same result, its grid sized for this one. */\n",
                   e->g->cus, e->t->dev->name);

@@ -199,6 +199,24 @@ fi
 run_gemmtop export-kernel --backend cuda --arch sm_90 --kernel fast04_streamk --size 1024 --dir "$T_DIR/no3"
 expect_rc 2 "a persistent grid is not exported for --arch alone"
 expect_in "persistent grid is sized for the device's multiprocessors" "$ERR" "saying why"
+expect_in "give them with --compute-units N" "$ERR" "and how to say them"
+run_gemmtop export-kernel --backend opencl --compute-units 132 --kernel fast04_streamk --size 1024 --dir "$T_DIR/no7"
+expect_rc 2 "--compute-units without --arch is refused"
+expect_in "without --arch the device's own count is used" "$ERR" "saying why"
+# With the count, the persistent stream-K kernel on mma.sync is exported and nvcc builds it.
+run_gemmtop export-kernel --backend cuda --arch sm_90 --compute-units 132 --preset tensor-5-warptile-h100-half-cuda \
+   --kernel tensor07_streamk --size 1024x2048x4096 --dir "$T_DIR/cuda-tensor07"
+expect_rc 0 "export-kernel --arch sm_90 --compute-units 132 of tensor07_streamk"
+expect_in "#define CUS 132" "$(cat "$T_DIR/cuda-tensor07/tensor07_streamk.cu" 2>/dev/null)" "its grid is sized for 132 units"
+expect_in "gemm<<<dim3(132, 1, 1)" "$(cat "$T_DIR/cuda-tensor07/tensor07_streamk_launch.cu" 2>/dev/null)" \
+   "and the launcher starts 132 work-groups"
+if [ -z "$nvcc" ]; then
+   ok "tensor07_streamk builds with nvcc # SKIP nvcc is not installed"
+elif make -C "$T_DIR/cuda-tensor07" NVCC="$nvcc" >"$T_DIR/nvcc.out" 2>&1 && ! grep -q warning "$T_DIR/nvcc.out"; then
+   ok "tensor07_streamk builds with nvcc, no warning"
+else
+   not_ok "tensor07_streamk builds with nvcc, no warning" "$(tail -n 20 "$T_DIR/nvcc.out")"
+fi
 run_gemmtop export-kernel --backend cuda --arch sm_90 --kernel fp8mma1_scaled --precision e4m3 --layout NT --size 1024 --dir "$T_DIR/no4"
 expect_rc 2 "FP8 with its scales is refused"
 expect_in "scales are not exported" "$ERR" "saying so"
@@ -208,6 +226,6 @@ expect_in "the HIP backend's export is not written" "$ERR" "saying which backend
 run_gemmtop export-kernel --backend opencl --arch sm_90 --kernel mygemm03_wpt --size 1024 --dir "$T_DIR/no6"
 expect_rc 2 "--arch with OpenCL is refused"
 expect_in "--arch compiles without a device: use it with --backend cuda" "$ERR" "naming the backends that take it"
-for d in no1 no2 no3 no4 no5 no6; do [ -e "$T_DIR/$d" ] && wrote="$wrote $d"; done
+for d in no1 no2 no3 no4 no5 no6 no7; do [ -e "$T_DIR/$d" ] && wrote="$wrote $d"; done
 if [ -z "$wrote" ]; then ok "a refused export writes nothing"; else not_ok "a refused export writes nothing:$wrote" "$(ls -la "$T_DIR")"; fi
 finish
