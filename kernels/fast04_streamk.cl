@@ -242,6 +242,9 @@ __kernel void gemm_fixup(const int M, const int N, const int K, const real alpha
    const size_t inTile = (size_t)(row % BM) * BN + col % BN;
    real4 sum = MAKE_REAL4(REAL_ZERO, REAL_ZERO, REAL_ZERO, REAL_ZERO);
    for (long u = first; u <= last; u++) {
+      /* with more work-groups than K steps some shares are empty: they wrote nothing */
+      if (shareStart(u, total, units) == shareStart(u + 1, total, units))
+         continue;
       /* the piece is u's first segment when u's share starts inside this tile */
       const long slot = u * 2 + (shareStart(u, total, units) >= tile * steps ? 0 : 1);
       sum = sum + W4[((size_t)slot * (BM * BN) + inTile) / 4];

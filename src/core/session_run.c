@@ -425,6 +425,24 @@ static bool coldOperands(Session *s, ColdL2 *cold, int i, Step *gemm, RunResult 
    return true;
 }
 
+/* The workspace of split-K and stream-K filled with NaN bits before the checked pass, as C
+ * is: a fix-up that reads a slot no work-group wrote then shows in C, where a workspace
+ * left as an earlier configuration (or a fresh allocation) had it can hide it. The pass
+ * goes on unpoisoned when the host has no memory for the pattern. */
+static bool poisonWorkspace(Session *s, const Geometry *g, RunResult *r) {
+   if (!g->has_workspace || g->workspace <= 0)
+      return true;
+   void *nan = malloc((size_t)g->workspace);
+   if (!nan)
+      return true;
+   memset(nan, 0xff, (size_t)g->workspace); /* all ones: a NaN in float and in double */
+   char err[1024];
+   bool ok = Session_checkStatus(
+       s, s->be->write(s->ctx, s->bufs[BUF_WS].buf, nan, (size_t)g->workspace, err, sizeof err), err, r);
+   free(nan);
+   return ok;
+}
+
 /* Verification: C (and a padded C) poisoned with NaN, one pass, read back, checked. With
  * timedSteps, the pass is device-timed and each step's time goes there: a judged launch,
  * whose figure is the very launch that was checked. */
@@ -443,6 +461,7 @@ static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs 
    bool ok = Session_checkStatus(s, s->be->write(s->ctx, pr->C, host, pr->bytesC, err, sizeof err), err, r) &&
              (!r->geo.pad ||
               Session_checkStatus(s, s->be->write(s->ctx, pr->Ck, host, pr->bytesCk, err, sizeof err), err, r)) &&
+             poisonWorkspace(s, &r->geo, r) &&
              Pipeline_run(s, &pr->pl, pr->dbl, timedSteps != NULL, timedSteps ? timedSteps : stepTimes, r, pr->C0,
                           pr->C, pr->bytesC) &&
              Session_checkStatus(s, s->be->read(s->ctx, pr->C, host, pr->bytesC, err, sizeof err), err, r);

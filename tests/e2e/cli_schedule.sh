@@ -85,8 +85,9 @@ check_config no "tensor persistent STREAMK=0 UNITS=2 in bfloat16, 100x70x333, be
    $TSK --set STREAMK=0 --set UNITS=2 --precision bfloat16 --size 100x70x333 --beta -1
 check_config yes "tensor stream-K in bands of GROUP=2, tf32 with TMMA=1, 300x200x333 (5 rows: a short last band), NT" \
    $TSK --set STREAMK=1 --set UNITS=3 --set GROUP=2 --set TMMA=1 --precision tf32 --size 300x200x333 --layout NT --beta 0.5
-check_config yes "tensor stream-K UNITS=4 in half, 60x60x16 (more work-groups than K steps)" \
-   $TSK --set STREAMK=1 --set UNITS=4 --precision half --size 60x60x16 --beta 0.5
+GEMMTOP_DEVICE_LIMITS=compute_units=2 check_config yes \
+   "tensor stream-K UNITS=4 on 2 units in half, 60x60x64 (4 K steps for 8 work-groups: some shares empty)" \
+   $TSK --set STREAMK=1 --set UNITS=4 --precision half --size 60x60x64 --beta 0.5
 
 # A persistent grid's items of work: tiles, or tiles times K steps for stream-K (2 x 64).
 for sk in 0 1; do
@@ -289,6 +290,14 @@ plant drop_tplane tensor06_splitk 's/for (int z = 1; z < SPLIT; z++)/for (int z 
 plant short_share tensor06_splitk 's|t1 = (z + 1) \* (K / BK) / SPLIT;|t1 = t0 + (K / BK) / SPLIT;|' &&
    expect_wrong short_share "tensor split-K's shares drop the K steps that SPLIT does not divide" $SMALL \
       --set SPLIT=4 --precision bfloat16 --size 64x64x336
+# With more work-groups than K steps some shares are empty: a fix-up that adds their slots
+# reads what no work-group wrote (the workspace is poisoned with NaN before the check).
+plant empty_share fast04_streamk '/if (shareStart(u, total, units) == shareStart(u + 1, total, units))/,+1d' &&
+   GEMMTOP_DEVICE_LIMITS=compute_units=2 expect_wrong empty_share "stream-K's fix-up adds the slots of empty shares" \
+      $SMALL --set UNITS=4 --size 60x60x16 --beta 0.5
+plant empty_tshare tensor07_streamk '/if (shareStart(u, total, units) == shareStart(u + 1, total, units))/,+1d' &&
+   GEMMTOP_DEVICE_LIMITS=compute_units=2 expect_wrong empty_tshare "tensor stream-K's fix-up adds the slots of empty shares" \
+      $SMALL --set UNITS=4 --precision half --size 60x60x64 --beta 0.5
 plant lost_tstep tensor07_streamk 's/it1 = shareStart(grp + 1, total, units);/it1 = shareStart(grp + 1, total, units) - 1;/' &&
    expect_wrong lost_tstep "each tensor stream-K share loses its last K step" $SMALL --set UNITS=3 --precision half \
       --size 100x70x333
