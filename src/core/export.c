@@ -156,7 +156,7 @@ static void putProblem(TextBuf *t, const Export *e) {
    double split3 = e->k->tensor && fp32_in ? 0x1p-19 : 0;
    TextBuf_put(t, "#define GEMM_M %d\n#define GEMM_N %d\n#define GEMM_K %d\n", p->m, p->n, p->k);
    TextBuf_put(t, "#define GEMM_TRANS_A %d\n#define GEMM_TRANS_B %d\n", p->trans_a ? 1 : 0, p->trans_b ? 1 : 0);
-   TextBuf_put(t, "#define GEMM_ALPHA %.17g\n#define GEMM_BETA %.17g\n", p->alpha, p->beta);
+   TextBuf_put(t, "#define GEMM_ALPHA ((double)%.17g)\n#define GEMM_BETA ((double)%.17g)\n", p->alpha, p->beta);
    TextBuf_put(t, "#define GEMM_ROUNDS 21\n");
    TextBuf_put(t, "#define GEMM_TOL %.3g\n", (p->k + 4) * (dbl ? 0x1p-52 : 0x1p-23) + tt->product_error + split3);
 }

@@ -36,10 +36,11 @@ fi
 # Built and run where gemmtop is not: a copy of the three files alone.
 mkdir -p "$T_DIR/elsewhere"
 cp "$T_DIR/wpt/mygemm03_wpt.cl" "$T_DIR/wpt/mygemm03_wpt_launch.c" "$T_DIR/wpt/Makefile" "$T_DIR/elsewhere/"
-if make -s -C "$T_DIR/elsewhere" >"$T_DIR/make.out" 2>&1 && [ -x "$T_DIR/elsewhere/mygemm03_wpt_launch" ]; then
-   ok "the launcher builds with make (cc, -lOpenCL)"
+if make -s -C "$T_DIR/elsewhere" CFLAGS="-O2 -std=c99 -Wall -Wextra -pedantic" >"$T_DIR/make.out" 2>&1 &&
+   [ -x "$T_DIR/elsewhere/mygemm03_wpt_launch" ] && ! grep -q warning "$T_DIR/make.out"; then
+   ok "the launcher builds with make (cc, -lOpenCL), no warning with -Wall -Wextra -pedantic"
 else
-   not_ok "the launcher builds with make (cc, -lOpenCL)" "$(cat "$T_DIR/make.out")"
+   not_ok "the launcher builds with make (cc, -lOpenCL), no warning" "$(cat "$T_DIR/make.out")"
 fi
 launch_out=$(cd "$T_DIR/elsewhere" && env -u GEMMTOP_KERNELS ./mygemm03_wpt_launch mygemm03_wpt.cl "$dev" "$seed" 2>&1)
 launch_rc=$?
