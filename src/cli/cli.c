@@ -475,7 +475,8 @@ static int reportRun(const Options *o, Session *s, const KernelInfo *k, const lo
        * device's own (a CPU has no banks: conflicts there would be a GPU's). */
       long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
       bool banked = local > 0 && BankModel_forDevice(Session_device(s)).known;
-      Limiter_inputs(Session_device(s), k, values, p, r, &peaks, banked ? bankRatio(o, s, k, values, p) : 0, &li);
+      LimiterRun run = LimiterRun_of(r);
+      Limiter_inputs(Session_device(s), k, values, p, &run, &peaks, banked ? bankRatio(o, s, k, values, p) : 0, &li);
       Limiter_of(&li, &lim);
       Report_limits(stdout, o->output.format, &li, &lim);
       if (o->output.format == FORMAT_TABLE && local > 0 && !banked)

@@ -190,8 +190,13 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
    }
 }
 
+LimiterRun LimiterRun_of(const RunResult *r) {
+   return (LimiterRun){.gflops = r->gflops, .median_ms = r->median_ms, .geo = r->geo, .registers = r->registers,
+                       .local_mem = r->local_mem, .ablate = r->ablate};
+}
+
 void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long *values, const Problem *p,
-                    const RunResult *r, const Peaks *peaks, double bank_ratio, LimiterInputs *out) {
+                    const LimiterRun *r, const Peaks *peaks, double bank_ratio, LimiterInputs *out) {
    memset(out, 0, sizeof *out);
    out->gflops = r->gflops;
    out->flops = 2.0 * p->m * p->n * p->k;
@@ -235,12 +240,8 @@ void Limiter_column(const Limiter *l, const LimiterInputs *in, char *out, size_t
 
 void Limiter_ofCandidate(const DeviceInfo *dev, const KernelInfo *k, const Problem *p, const SweepCandidate *c,
                          const Peaks *peaks, LimiterInputs *in, Limiter *out) {
-   RunResult r;
-   memset(&r, 0, sizeof r);
-   r.gflops = c->outcome == SWEEP_OK ? c->gflops : 0;
-   r.median_ms = c->median_ms;
-   r.registers = -1;
-   r.local_mem = -1;
+   LimiterRun r = {.gflops = c->outcome == SWEEP_OK ? c->gflops : 0, .median_ms = c->median_ms, .registers = -1,
+                   .local_mem = -1};
    Config_check(k, c->values, p, &dev->limits, &r.geo, NULL, 0);
    Limiter_inputs(dev, k, c->values, p, &r, peaks, 0, in);
    Limiter_of(in, out);

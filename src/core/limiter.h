@@ -96,9 +96,21 @@ void Limiter_ofCandidate(const DeviceInfo *dev, const KernelInfo *k, const Probl
  * memory. The caller frees it. */
 char *Limiter_svg(const LimiterInputs *in, const Limiter *l, const char *title, const char *label);
 
-/* The inputs of a run of k with values on p whose result is r, on dev: the traffic model,
- * the waves and occupancy from its build, the peaks given; bank_ratio from a trace, or 0. */
+/* What the limiter needs of a measurement: a run's result (LimiterRun_of), a sweep's
+ * candidate, or the explorer's latest figures. */
+typedef struct LimiterRun_ {
+   double gflops, median_ms;
+   Geometry geo;
+   int registers;            /* per work-item; -1 unknown */
+   long long local_mem;      /* bytes per group; -1: the geometry's */
+   unsigned ablate;          /* AblateFlag bits */
+} LimiterRun;
+
+LimiterRun LimiterRun_of(const RunResult *r);
+
+/* The inputs of a measurement m of k with values on p, on dev: the traffic model, the
+ * waves and occupancy from its build, the peaks given; bank_ratio from a trace, or 0. */
 void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long *values, const Problem *p,
-                    const RunResult *r, const Peaks *peaks, double bank_ratio, LimiterInputs *out);
+                    const LimiterRun *m, const Peaks *peaks, double bank_ratio, LimiterInputs *out);
 
 #endif

@@ -33,14 +33,8 @@ static bool currentInputs(const Ui *ui, LimiterInputs *in, char *msg, size_t len
       snprintf(msg, len, "kernel %s is no longer in the catalog", s->config.kernel);
       return false;
    }
-   RunResult r;
-   memset(&r, 0, sizeof r);
-   r.gflops = s->gflops;
-   r.median_ms = s->median_ms;
-   r.geo = s->geo;
-   r.registers = s->registers;
-   r.local_mem = s->local_mem;
-   r.ablate = s->config.ablate;
+   LimiterRun r = {.gflops = s->gflops, .median_ms = s->median_ms, .geo = s->geo, .registers = s->registers,
+                   .local_mem = s->local_mem, .ablate = s->config.ablate};
    const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
    /* The trace's conflicts where the bank model is the device's (a CPU has no banks). */
    double ratio = a && a->model.known && ui->banks_pane.analysis.config_serial == s->config_serial

@@ -221,10 +221,7 @@ static void test_inputs_from_the_model(void **state) {
    dev.limits.max_wi[0] = dev.limits.max_wi[1] = dev.limits.max_wi[2] = 1024;
    dev.limits.local_mem = 65536;
    dev.limits.warp = 32;
-   RunResult r = {0};
-   r.gflops = 10;
-   r.registers = -1;
-   r.local_mem = -1;
+   LimiterRun r = {.gflops = 10, .registers = -1, .local_mem = -1};
    assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, NULL, 0));
    Peaks peaks = {0};
    peaks.known = true;
