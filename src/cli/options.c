@@ -66,7 +66,7 @@ static const CommandSpec commands[COMMAND_COUNT] = {
                         "[NAME]", "teach a ladder step by step in the explorer; no NAME lists the lessons", 1},
     [COMMAND_EXPLAIN] = {"explain", CONFIGURED | G(TIMING) | G(IO) | G(STORAGE), "",
                          "one run, and what limits it: ceilings, roofline, waves, the limiter in words", 0},
-    [COMMAND_EXPORT] = {"export-kernel", CONFIGURED, "",
+    [COMMAND_EXPORT] = {"export-kernel", CONFIGURED | G(INSPECT), "",
                         "the configuration as a standalone kernel (OpenCL C or CUDA C++) and a launcher that verifies it", 0},
     [COMMAND_SERVE] = {"serve", G(SELECTION) | G(STORAGE) | G(CLASS) | GENERAL, "",
                        "share this host's GPUs with a class: a daemon on a Unix socket, fair and exclusive timing", 0},
