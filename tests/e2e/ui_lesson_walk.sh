@@ -44,6 +44,32 @@ grid_readable() { # NAME COLS ROWS
 }
 
 
+# The lesson pane's refusal: "refused: " and the message, which names the kernel.
+REFUSED="refused: [a-z][a-z0-9_]*[ :]"
+
+# step_words NAME STEP: TITLE and TEXT, the first two words of the step's title and of its
+# text (the introduction's at step 1), wherever the pane wraps them.
+step_words() {
+   words=$(awk -v want="$2" '
+      /^about *=/ && !a { sub(/^about *= */, ""); split($0, w, " "); a = w[1] " " w[2] }
+      /^step *=/ { n++ }
+      n == want && /^title *=/ && !t { sub(/^title *= */, ""); split($0, w, " "); t = w[1] " " w[2] }
+      n == want && /^text *=/ && !x { sub(/^text *= */, ""); split($0, w, " "); x = w[1] " " w[2] }
+      END { print t; print (want == 1 && a != "" ? a : x) }' "$SRC_DIR/lessons/$1.lesson")
+   TITLE=$(printf '%s\n' "$words" | sed -n 1p) TEXT=$(printf '%s\n' "$words" | sed -n 2p)
+}
+
+# shown: the screen (UI_LAST) has the step's title and text (a step refused on this device
+# shows its refusal first, the text after it). The heading may be drawn a moment before the
+# rest of the pane, and the pane's last figure with it: a step is on screen once these are.
+shown() {
+   flat=$(printf '%s\n' "$UI_LAST" | tr -s ' \n' '  ')
+   case "$flat" in
+   *"$TITLE"*"$TEXT"* | *"$TEXT"*"$TITLE"* | *"$TITLE"*"refused: "[a-z]*) return 0 ;;
+   esac
+   return 1
+}
+
 walk() { # NAME COLS ROWS
    name=$1 cols=$2 rows=$3
    steps=$(printf '%s\n' "$list" | awk -v n="$name" '$1 == n { print $2 }')
@@ -62,7 +88,10 @@ walk() { # NAME COLS ROWS
          # At 80x24 four panes leave the lesson pane three rows: the bank pane goes (5).
          [ "$cols" -lt 120 ] && ui_keys 5
       fi
-      if ui_wait_re "measured: [0-9.]+ [GTM]?FLOPS|refused: |did not run: " 120; then
+      # The step whole on screen first: a figure read before would be the last step's.
+      step_words "$name" "$STEP"
+      ui_wait_for shown 30 || not_ok "$name step $STEP at ${cols}x$rows: its title and text are on screen" "$UI_LAST"
+      if ui_wait_re "measured: [0-9.]+ [GTM]?FLOPS|$REFUSED|did not run: " 120; then
          secs=$(( ($(now_ms) - t0) ))
          echo "$name $STEP $secs" >>"$T_DIR/times"
          case "$UI_LAST" in
@@ -78,7 +107,7 @@ walk() { # NAME COLS ROWS
    done
    # The last step's row is taken once its measurement settles: 16 timed launches (or 3 over
    # 10 s), which the results pane counts; a refused step has its row at once.
-   ui_wait_re "measuring: ([2-9][0-9]|1[6-9]|[0-9]{3,}) launches|refused: " 120 ||
+   ui_wait_re "measuring: ([2-9][0-9]|1[6-9]|[0-9]{3,}) launches|$REFUSED" 120 ||
       not_ok "$name: the last step's measurement settles" "$UI_LAST"
    ui_keys E
    ui_expect_re "ladder exported: lesson-$name(-[0-9]+)?\.md" "$name: E exports the ladder"
@@ -110,7 +139,6 @@ PY
 # the compile cache the walk filled, as a class's second run).
 look() { # NAME COLS ROWS
    name=$1 cols=$2 rows=$3
-   file="$SRC_DIR/lessons/$name.lesson"
    steps=$(printf '%s\n' "$list" | awk -v n="$name" '$1 == n { print $2 }')
    ui_start "$cols" "$rows" -- lesson "$name"
    STEP=1 seen=0
@@ -126,31 +154,14 @@ look() { # NAME COLS ROWS
          [ "$cols" -lt 120 ] && ui_keys 5
          ui_wait_re "$name: step $STEP/$steps" 30 || not_ok "$name step $STEP at ${cols}x$rows: z shows the lesson" "$UI_LAST"
       fi
-      # The step's title and text: their first two words each, wherever the pane wraps them
-      # (the first step opens with the lesson's introduction, then its text).
-      words=$(awk -v want="$STEP" '
-         /^about *=/ && !a { sub(/^about *= */, ""); split($0, w, " "); a = w[1] " " w[2] }
-         /^step *=/ { n++ }
-         n == want && /^title *=/ && !t { sub(/^title *= */, ""); split($0, w, " "); t = w[1] " " w[2] }
-         n == want && /^text *=/ && !x { sub(/^text *= */, ""); split($0, w, " "); x = w[1] " " w[2] }
-         END { print t; print (want == 1 && a != "" ? a : x) }' "$file")
-      title=$(printf '%s\n' "$words" | sed -n 1p) text=$(printf '%s\n' "$words" | sed -n 2p)
-      # (a step refused on this device shows its refusal first, the text after it; the
-      # heading may be drawn a moment before the rest of the pane: wait for it whole)
-      shown() {
-         flat=$(printf '%s\n' "$UI_LAST" | tr -s ' \n' '  ')
-         case "$flat" in
-         *"$title"*"$text"* | *"$text"*"$title"* | *"$title"*"refused: "*) return 0 ;;
-         esac
-         return 1
-      }
+      step_words "$name" "$STEP"
       if ui_wait_for shown 15; then
          seen=$((seen + 1))
       else
-         not_ok "$name step $STEP at ${cols}x$rows: its title ($title) and text ($text) are on screen" "$UI_LAST"
+         not_ok "$name step $STEP at ${cols}x$rows: its title ($TITLE) and text ($TEXT) are on screen" "$UI_LAST"
       fi
       # Then its figure (the compiles are cached by now: what a class's second run waits).
-      if ui_wait_re "measured: [0-9.]+ [GTM]?FLOPS|refused: |did not run: " 120; then
+      if ui_wait_re "measured: [0-9.]+ [GTM]?FLOPS|$REFUSED|did not run: " 120; then
          echo "$name $STEP $(($(now_ms) - t0))" >>"$T_DIR/times2"
          case "$UI_LAST" in *"did not run: "* | *"NOT VERIFIED"*)
             not_ok "$name step $STEP at ${cols}x$rows: ran and verified" "$UI_LAST"; seen=$((seen - 1)) ;;

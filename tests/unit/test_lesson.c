@@ -214,6 +214,13 @@ static void test_shipped_texts(void **state) {
          if (!l->steps[s].text)
             fail_msg("%s step %d (%s) has no text", l->path, s + 1, l->steps[s].preset);
          textFiguresChecked(l, s);
+         /* the pane's own markers ("measured: 1.2 GFLOPS", "refused: why") are the
+          * step's figure and refusal: a text that says them reads as one */
+         static const char *const markers[] = {"measured:", "refused:", "did not run:"};
+         for (size_t m = 0; m < sizeof markers / sizeof markers[0]; m++)
+            if (strstr(l->steps[s].text, markers[m]))
+               fail_msg("%s step %d's text says '%s', the lesson pane's marker for the step's own figure or refusal",
+                        l->path, s + 1, markers[m]);
          /* a step that opens the bank grid names the site to open it on */
          bool site = false;
          for (int c = 0; c < l->steps[s].nchecks; c++)
