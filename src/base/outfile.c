@@ -195,10 +195,8 @@ bool OutFile_write(const char *path, const void *data, size_t len, char *err, si
    return OutFile_commit(f, err, errlen);
 }
 
-bool OutFile_writeSet(const char *stem, const char *const *texts, const char *const *ext, int n, char *base,
-                      size_t baselen, char *err, size_t errlen) {
-   bool found = false;
-   for (int k = 1; k < 1000 && !found; k++) {
+bool OutFile_freeName(const char *stem, const char *const *ext, int n, char *base, size_t baselen) {
+   for (int k = 1; k < 1000; k++) {
       if (k == 1)
          snprintf(base, baselen, "%s", stem);
       else
@@ -210,9 +208,15 @@ bool OutFile_writeSet(const char *stem, const char *const *texts, const char *co
          snprintf(path, sizeof path, "%s%s", base, ext[e]);
          taken = lstat(path, &st) == 0 || errno != ENOENT;
       }
-      found = !taken;
+      if (!taken)
+         return true;
    }
-   if (!found) {
+   return false;
+}
+
+bool OutFile_writeSet(const char *stem, const char *const *texts, const char *const *ext, int n, char *base,
+                      size_t baselen, char *err, size_t errlen) {
+   if (!OutFile_freeName(stem, ext, n, base, baselen)) {
       snprintf(err, errlen, "%s%s to %s-999%s all exist here: move some away", stem, ext[0], stem, ext[0]);
       return false;
    }

@@ -40,6 +40,10 @@ void OutFile_discard(OutFile *f);
 
 /* The whole of data into path, as above without streams. False with err on failure. */
 bool OutFile_write(const char *path, const void *data, size_t len, char *err, size_t errlen);
+/* The first of stem, stem-2, ... stem-999 (into base) for which none of the n paths base +
+ * ext[e] exists: a name free for a set of files, or (one empty extension) for a folder.
+ * False when every name is taken. */
+bool OutFile_freeName(const char *stem, const char *const *ext, int n, char *base, size_t baselen);
 /* A set of files that belong together (a ladder's .md, .csv and .svg) in the current folder,
  * under the first name free for all of them: stem, stem-2, ... stem-999; none is ever
  * replaced. n texts, each with its extension; *base gets the name used. False with err

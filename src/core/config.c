@@ -470,6 +470,12 @@ bool Config_check(const KernelInfo *k, const long long *values, const Problem *p
    return false;
 }
 
+void Config_tmaShape(const Geometry *g, int i, long long *rows, long long *cols) {
+   bool isA = g->tma[i].operand == 'A', trans = isA ? g->trans_a : g->trans_b;
+   *rows = isA ? (trans ? g->k : g->m) : (trans ? g->n : g->k);
+   *cols = isA ? (trans ? g->m : g->k) : (trans ? g->k : g->n);
+}
+
 void Config_defines(const KernelInfo *k, const long long *values, const Problem *p, const Geometry *geo, char *out,
                     size_t outlen) {
    size_t n = 0;

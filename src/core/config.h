@@ -43,6 +43,10 @@ typedef struct Geometry_ {
    size_t fixup_local[3];
 } Geometry;
 
+/* The operand that tensor map i of g reads, as stored: rows x cols, cols contiguous (A is
+ * M x K, K x M transposed; B is K x N, N x K transposed). */
+void Config_tmaShape(const Geometry *g, int i, long long *rows, long long *cols);
+
 /* Checks everything; fills geo when it passes. On failure, msg names the broken rule,
  * the values involved, and the values of each parameter that would be valid; with msglen
  * 0 (msg may be NULL) it only answers, which is much quicker. */

@@ -230,6 +230,7 @@ static const char *const checkBody =
     "   return 0;\n"
     "}\n"
     "\n";
+
 /* The OpenCL launcher: plain C99 and the OpenCL 1.2 API. */
 static const char *const openclHead =
     "#define CL_TARGET_OPENCL_VERSION 120\n"
@@ -408,7 +409,6 @@ static const char *const openclMain =
     "   size_t checked, bad = check(a, b, c0, c, &worst, &checked);\n"
     "   return report(ENTRY, name, ms, bad, worst, checked);\n"
     "}\n";
-
 
 /* The CUDA launcher: C++ for nvcc and the CUDA runtime API. It includes the kernel's file
  * (one translation unit); the system's headers come first, so that the kernel's OpenCL
@@ -662,31 +662,36 @@ static char *openclLauncher(const Export *e, const char *kernel_name) {
    return TextBuf_finish(&t);
 }
 
+/* "dim3(grid), dim3(block)" of an OpenCL launch of dims dimensions: the grid is the global
+ * size over the group's. */
+static void putGrid(TextBuf *t, int dims, const size_t *global, const size_t *local) {
+   size_t grid[3], block[3];
+   for (int i = 0; i < 3; i++) {
+      block[i] = i < dims ? local[i] : 1;
+      grid[i] = i < dims ? global[i] / block[i] : 1;
+   }
+   TextBuf_put(t, "dim3(%zu, %zu, %zu), dim3(%zu, %zu, %zu)", grid[0], grid[1], grid[2], block[0], block[1],
+               block[2]);
+}
+
 /* The CUDA launch of the GEMM (and its fix-up): the grid is OpenCL's global size over the
  * group's, the arguments gemmtop passes, in its order. */
 static void putCudaLaunch(TextBuf *t, const Export *e) {
    const Geometry *g = e->g;
    const KernelInfo *k = e->k;
-   size_t grid[3], block[3];
-   for (int i = 0; i < 3; i++) {
-      block[i] = i < g->dims ? g->local[i] : 1;
-      grid[i] = i < g->dims ? g->global[i] / block[i] : 1;
-   }
    const char *common = "GEMM_M, GEMM_N, GEMM_K, (real)GEMM_ALPHA, da, db, (real)GEMM_BETA, dc";
    const char *ws = g->has_workspace ? ", AnyPointer{dw}" : "";
-   TextBuf_put(t, "#define GEMM_LAUNCH %s<<<dim3(%zu, %zu, %zu), dim3(%zu, %zu, %zu), GEMM_SMEM>>>(%s%s", k->entry,
-               grid[0], grid[1], grid[2], block[0], block[1], block[2], common, ws);
+   TextBuf_put(t, "#define GEMM_LAUNCH %s<<<", k->entry);
+   putGrid(t, g->dims, g->global, g->local);
+   TextBuf_put(t, ", GEMM_SMEM>>>(%s%s", common, ws);
    for (int i = 0; i < g->ntma; i++)
       TextBuf_put(t, ", tm%d", i);
    TextBuf_put(t, ")");
    if (g->fixup_dims) {
-      for (int i = 0; i < 3; i++) {
-         block[i] = i < g->fixup_dims ? g->fixup_local[i] : 1;
-         grid[i] = i < g->fixup_dims ? g->fixup_global[i] / block[i] : 1;
-      }
       /* the fix-up's time is the GEMM's too: it runs between the same events */
-      TextBuf_put(t, "; \\\n   %s<<<dim3(%zu, %zu, %zu), dim3(%zu, %zu, %zu)>>>(%s%s)", k->fixup_entry, grid[0], grid[1],
-                  grid[2], block[0], block[1], block[2], common, ws);
+      TextBuf_put(t, "; \\\n   %s<<<", k->fixup_entry);
+      putGrid(t, g->fixup_dims, g->fixup_global, g->fixup_local);
+      TextBuf_put(t, ">>>(%s%s)", common, ws);
    }
    TextBuf_put(t, "\n\n");
 }
@@ -695,11 +700,11 @@ static void putCudaLaunch(TextBuf *t, const Export *e) {
 static void putTensorMaps(TextBuf *t, const Export *e) {
    const Geometry *g = e->g;
    for (int i = 0; i < g->ntma; i++) {
-      bool isA = g->tma[i].operand == 'A', trans = isA ? g->trans_a : g->trans_b;
-      long long rows = isA ? (trans ? g->k : g->m) : (trans ? g->n : g->k);
-      long long cols = isA ? (trans ? g->m : g->k) : (trans ? g->k : g->n);
-      TextBuf_put(t, "   const GtTensorMap tm%d = tensorMap(%s, %lld, %lld, %d, %d, %d); /* %c */\n", i, isA ? "da" : "db",
-                  rows, cols, g->tma[i].box[1], g->tma[i].box[0], g->tma[i].swizzle, g->tma[i].operand);
+      long long rows, cols;
+      Config_tmaShape(g, i, &rows, &cols);
+      TextBuf_put(t, "   const GtTensorMap tm%d = tensorMap(%s, %lld, %lld, %d, %d, %d); /* %c */\n", i,
+                  g->tma[i].operand == 'A' ? "da" : "db", rows, cols, g->tma[i].box[1], g->tma[i].box[0],
+                  g->tma[i].swizzle, g->tma[i].operand);
    }
 }
 

@@ -114,14 +114,12 @@ static bool addTensorMaps(Step *gs, const Geometry *g, const Problem *p, Buffer 
       return false;
    }
    for (int i = 0; i < g->ntma; i++) {
-      bool isA = g->tma[i].operand == 'A', trans = isA ? g->trans_a : g->trans_b;
-      /* stored rows x cols: A is M x K (K x M transposed), B is K x N (N x K transposed) */
-      long long rows = isA ? (trans ? g->k : g->m) : (trans ? g->n : g->k);
-      long long cols = isA ? (trans ? g->m : g->k) : (trans ? g->k : g->n);
+      long long rows, cols;
+      Config_tmaShape(g, i, &rows, &cols);
       KernelArg *a = &gs->args[gs->nargs++];
       memset(a, 0, sizeof *a);
       a->kind = ARG_TENSOR_MAP;
-      a->buffer = isA ? Ak : Bk;
+      a->buffer = g->tma[i].operand == 'A' ? Ak : Bk;
       a->tmap = (TensorMapSpec){.elem_bytes = (int)Precision_inputSize(p->precision), .rows = rows, .cols = cols,
                                 .box_cols = g->tma[i].box[0], .box_rows = g->tma[i].box[1], .swizzle = g->tma[i].swizzle};
    }

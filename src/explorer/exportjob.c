@@ -2,31 +2,14 @@
  * standalone kernel for the device's backend, a launcher that verifies it, a Makefile),
  * into the first free KERNEL-export folder of the current one. What happened goes to the
  * log. */
-#include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/util.h"
+#include "base/outfile.h"
 #include "core/export.h"
 #include "explorer/worker_int.h"
-
-/* "mygemm03_wpt-export", else "-export-2" ...: a folder that does not exist yet, so that
- * no file of an earlier export is in the way. False when the first 99 are taken. */
-static bool freeFolder(const char *name, char *out, size_t len) {
-   struct stat st;
-   for (int i = 1; i < 100; i++) {
-      if (i == 1)
-         snprintf(out, len, "%s-export", name);
-      else
-         snprintf(out, len, "%s-export-%d", name, i);
-      if (lstat(out, &st) != 0 && errno == ENOENT)
-         return true;
-   }
-   return false;
-}
 
 void ExportJob_run(Worker *w) {
    w->export_req = false;
@@ -46,19 +29,25 @@ void ExportJob_run(Worker *w) {
       Worker_log(w, LOG_ERROR, "nothing exported: this configuration is ablated (a: back to none)");
       return;
    }
-   char dir[PATH_MAX], cwd[PATH_MAX], err[1536];
-   if (!freeFolder(k->name, dir, sizeof dir)) {
-      Worker_log(w, LOG_ERROR, "nothing exported: %s-export and 98 more folders exist here", k->name);
+   /* a folder that does not exist yet: no file of an earlier export is in the way */
+   char stem[PATH_MAX], dir[PATH_MAX], cwd[PATH_MAX], err[1536];
+   static const char *const folder[] = {""};
+   snprintf(stem, sizeof stem, "%s-export", k->name);
+   if (!OutFile_freeName(stem, folder, 1, dir, sizeof dir)) {
+      Worker_log(w, LOG_ERROR, "nothing exported: %s to %s-999 all exist here", stem, stem);
       return;
    }
+   /* the files are written without the mailbox's lock (the catalog and the session are
+    * this thread's own): the screen does not wait for the disk */
    ExportTarget t = {.be = Session_backend(w->session), .dev = Session_device(w->session), .cat = &w->cat};
    ExportFiles files;
+   pthread_mutex_unlock(&w->mu);
    ExportStatus st = Export_kernel(&t, k, cfg.values, &cfg.problem, dir, &files, err, sizeof err);
-   if (st != EXPORT_OK) {
-      Worker_log(w, LOG_ERROR, "%s not exported: %s", k->name, err);
-      return;
-   }
    const char *where = getcwd(cwd, sizeof cwd) ? cwd : ".";
-   Worker_log(w, LOG_GOOD, "exported %s to %s/%s: make -C %s run builds, runs and verifies it (needs %s)", k->name,
-              where, dir, dir, files.needs);
+   pthread_mutex_lock(&w->mu);
+   if (st != EXPORT_OK)
+      Worker_log(w, LOG_ERROR, "%s not exported: %s", k->name, err);
+   else
+      Worker_log(w, LOG_GOOD, "exported %s to %s/%s: make -C %s run builds, runs and verifies it (needs %s)", k->name,
+                 where, dir, dir, files.needs);
 }
