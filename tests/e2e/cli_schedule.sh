@@ -132,51 +132,6 @@ write(d + "/a.npy", m, k, [random.uniform(-1, 1) for _ in range(m * k)])
 write(d + "/b.npy", k, n, [random.uniform(-1, 1) for _ in range(k * n)])
 write(d + "/c.npy", m, n, [random.uniform(-1, 1) for _ in range(m * n)])
 EOF
-check_product() {
-   what=$1
-   shift
-   rm -f "$T_DIR/out.npy"
-   run_gemmtop run "$@" -m 37 -n 45 -k 300 --a "$T_DIR/a.npy" --b "$T_DIR/b.npy" --c "$T_DIR/c.npy" --alpha -1.25 \
-      --beta 0.5 --out "$T_DIR/out.npy" --reps 1 --warmup 0
-   msg=$(python3 - "$T_DIR" <<'EOF' 2>&1
-import struct, sys
-d = sys.argv[1]
-def read(path):
-    data = open(path, "rb").read()
-    hl = struct.unpack("<H", data[8:10])[0]
-    header = data[10:10 + hl].decode()
-    shape = eval(header)["shape"]
-    assert eval(header)["descr"] == "<f4", header
-    count = shape[0] * shape[1]
-    return shape, struct.unpack("<%df" % count, data[10 + hl:10 + hl + 4 * count])
-(m, k), A = read(d + "/a.npy")
-(_, n), B = read(d + "/b.npy")
-_, C = read(d + "/c.npy")
-shape, O = read(d + "/out.npy")
-assert shape == (m, n), shape
-worst = 0.0
-for i in range(m):
-    for j in range(n):
-        s = sum(A[i * k + p] * B[p * n + j] for p in range(k))
-        mag = sum(abs(A[i * k + p] * B[p * n + j]) for p in range(k))
-        want = -1.25 * s + 0.5 * C[i * n + j]
-        bound = (k + 4) * 2.0 ** -24 * (1.25 * mag + 0.5 * abs(C[i * n + j]))
-        err = abs(O[i * n + j] - want)
-        assert err <= bound, "C[%d,%d] = %r, want %r (error %.3g, bound %.3g)" % (i, j, O[i * n + j], want, err, bound)
-        worst = max(worst, err / bound)
-print("worst error %.2f of its bound" % worst)
-EOF
-)
-   if [ "$RC" -eq 0 ] && printf '%s' "$msg" | grep -q '^worst error'; then
-      ok "$what: C equals Python's product within rounding ($msg)"
-   else
-      not_ok "$what against Python's product (exit $RC): $msg" "$OUT
-$ERR"
-   fi
-}
-check_product "split-K SPLIT=3" --kernel fast03_splitk $SMALL --set SPLIT=3
-check_product "stream-K UNITS=3" --kernel fast04_streamk $SMALL --set UNITS=3
-check_product "persistent STREAMK=0" --kernel fast04_streamk $SMALL --set STREAMK=0 --set UNITS=2
 
 # In half against Python's product: A and B as float16 .npy files (the values the tensor
 # cores multiply, exactly), C as float32; K = 300 is 19 steps of 16 (the last padded), cut
@@ -195,14 +150,15 @@ m, n, k = 37, 45, 300
 write(d + "/ha.npy", m, k, "e", "<f2", [random.uniform(-1, 1) for _ in range(m * k)])
 write(d + "/hb.npy", k, n, "e", "<f2", [random.uniform(-1, 1) for _ in range(k * n)])
 EOF
-# check_half_product WHAT ARGS...: the run of ARGS on those inputs against Python's product.
-check_half_product() {
-   what=$1
-   shift
-   rm -f "$T_DIR/hout.npy"
-   run_gemmtop run "$@" --precision half -m 37 -n 45 -k 300 --a "$T_DIR/ha.npy" --b "$T_DIR/hb.npy" \
-      --c "$T_DIR/c.npy" --alpha -1.25 --beta 0.5 --out "$T_DIR/hout.npy" --reps 1 --warmup 0
-   msg=$(python3 - "$T_DIR" <<'EOF' 2>&1
+# check_product WHAT A B ARGS...: the run of ARGS on A and B (.npy files in T_DIR, float32 or
+# float16: the values the kernel multiplies) and c.npy, against Python's product of them.
+check_product() {
+   what=$1 a=$2 b=$3
+   shift 3
+   rm -f "$T_DIR/out.npy"
+   run_gemmtop run "$@" -m 37 -n 45 -k 300 --a "$T_DIR/$a" --b "$T_DIR/$b" --c "$T_DIR/c.npy" --alpha -1.25 \
+      --beta 0.5 --out "$T_DIR/out.npy" --reps 1 --warmup 0
+   msg=$(python3 - "$T_DIR" "$a" "$b" <<'EOF' 2>&1
 import struct, sys
 d = sys.argv[1]
 def read(path):
@@ -211,11 +167,12 @@ def read(path):
     h = eval(data[10:10 + hl].decode())
     code, size = {"<f2": ("e", 2), "<f4": ("f", 4)}[h["descr"]]
     count = h["shape"][0] * h["shape"][1]
-    return h["shape"], struct.unpack("<%d%s" % (count, code), data[10 + hl:10 + hl + size * count])
-(m, k), A = read(d + "/ha.npy")
-(_, n), B = read(d + "/hb.npy")
-_, C = read(d + "/c.npy")
-shape, O = read(d + "/hout.npy")
+    return h["shape"], struct.unpack("<%d%s" % (count, code), data[10 + hl:10 + hl + size * count]), h["descr"]
+(m, k), A, _ = read(d + "/" + sys.argv[2])
+(_, n), B, _ = read(d + "/" + sys.argv[3])
+_, C, cd = read(d + "/c.npy")
+shape, O, od = read(d + "/out.npy")
+assert cd == od == "<f4", (cd, od)
 assert shape == (m, n), shape
 worst = 0.0
 for i in range(m):
@@ -231,14 +188,18 @@ print("worst error %.2f of its bound" % worst)
 EOF
    )
    if [ "$RC" -eq 0 ] && printf '%s' "$msg" | grep -q '^worst error'; then
-      ok "$what in half: C equals Python's product of the float16 inputs within rounding ($msg)"
+      ok "$what: C equals Python's product within rounding ($msg)"
    else
-      not_ok "$what in half against Python's product (exit $RC): $msg" "$OUT
+      not_ok "$what against Python's product (exit $RC): $msg" "$OUT
 $ERR"
    fi
 }
-check_half_product "tensor split-K SPLIT=3" $TSMALL --set SPLIT=3
-check_half_product "tensor stream-K UNITS=3" $TSK --set STREAMK=1 --set UNITS=3
+check_product "split-K SPLIT=3" a.npy b.npy --kernel fast03_splitk $SMALL --set SPLIT=3
+check_product "stream-K UNITS=3" a.npy b.npy --kernel fast04_streamk $SMALL --set UNITS=3
+check_product "persistent STREAMK=0" a.npy b.npy --kernel fast04_streamk $SMALL --set STREAMK=0 --set UNITS=2
+check_product "tensor split-K SPLIT=3 in half, float16 inputs" ha.npy hb.npy $TSMALL --set SPLIT=3 --precision half
+check_product "tensor stream-K UNITS=3 in half, float16 inputs" ha.npy hb.npy $TSK --set STREAMK=1 --set UNITS=3 \
+   --precision half
 
 # The same bits on every run: the pieces are added in a fixed order.
 for cfg in "fast03_splitk --set SPLIT=8" "fast04_streamk --set UNITS=3" \
