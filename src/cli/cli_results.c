@@ -525,10 +525,10 @@ static int resultsDispatch(const Options *o, Store *s, OutFile *file) {
       }
    }
    char *text = NULL;
+   const bool json = o->results.out && Cli_endsWith(o->results.out, ".json");
    if (!rc) {
       Results_dispatch(&set, suite, e);
-      const size_t len = o->results.out ? strlen(o->results.out) : 0;
-      text = ResultFmt_dispatch(len > 5 && !strcmp(o->results.out + len - 5, ".json"), &set, suite, e);
+      text = ResultFmt_dispatch(json, &set, suite, e);
       if (!text) {
          fprintf(stderr, "gemmtop: out of host memory\n");
          rc = 1;
@@ -539,12 +539,14 @@ static int resultsDispatch(const Options *o, Store *s, OutFile *file) {
       int found = 0;
       for (int i = 0; i < suite->count; i++)
          found += e[i].row >= 0;
+      char name[sizeof suite->name * 4];
       if (file && !OutFile_commit(file, err, sizeof err)) {
          fprintf(stderr, "gemmtop: --out %s\n", err);
          rc = 1;
       } else
-         fprintf(stderr, "gemmtop: dispatch table of %s: %d of %d shapes have a verified configuration%s%s\n",
-                 suite->name, found, suite->count, file ? ", written to " : "", file ? o->results.out : "");
+         fprintf(stderr, "gemmtop: dispatch table of %s: %d of %d shapes have a verified configuration%s%s (%s)\n",
+                 Util_visible(suite->name, name, sizeof name), found, suite->count, file ? ", written to " : "",
+                 file ? o->results.out : "", json ? "JSON" : "a C header");
       file = NULL;
    }
    OutFile_discard(file);
