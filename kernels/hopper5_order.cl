@@ -3,6 +3,7 @@ name:     hopper5_order
 title:    Hopper 5: a launch order for L2
 ladder:   hopper
 step:     5
+tune:     yes
 about:    Step 4 with the blocks launched in an order that suits L2: blocks are numbered
 about:    along a one-dimensional grid and mapped to tiles GROUP block rows at a time, so that
 about:    the blocks running together read a few rows of A and a band of B's columns that

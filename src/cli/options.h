@@ -45,7 +45,7 @@ typedef struct ShapeOptions_ {
    bool has_m, has_n, has_k, has_precision, has_layout, has_alpha, has_beta, has_scaling;
    int nsize_list;           /* --size: the sizes given (more than one: sweep only) */
    int size_list[OPTIONS_MAX_SIZES][3]; /* M, N, K of each */
-   const char *shapes;       /* bench, sweep --shapes: a suite's name or file (core/shapes.h) */
+   const char *shapes;       /* bench, sweep, tune --shapes: a suite's name or file (core/shapes.h) */
 } ShapeOptions;
 
 typedef struct TimingOptions_ {
@@ -68,7 +68,7 @@ typedef struct OutputOptions_ {
    OutputFormat format;
    bool no_color, ascii;
    const char *save;         /* sweep, bench: results file (.csv or .json) */
-   const char *dir;          /* export-kernel: the folder of the files written */
+   const char *dir;          /* export-kernel, tune: the folder of the files written */
 } OutputOptions;
 
 typedef struct StorageOptions_ {
@@ -103,6 +103,7 @@ typedef struct BenchOptions_ {
    const char *reference;    /* another backend whose vendor BLAS is also timed (cuda: cuBLAS) */
    int rounds;               /* rounds of libraries and configurations in turn (median) */
    bool frontier;            /* the accuracy frontier instead (cli_frontier.c) */
+   bool best;                /* --shapes: each shape's best stored configuration (gemmtop tune's) */
 } BenchOptions;
 
 typedef struct BanksOptions_ {
@@ -176,6 +177,7 @@ typedef enum {
    COMMAND_SERVE,
    COMMAND_SUBMIT,
    COMMAND_CLASS,
+   COMMAND_TUNE,
    COMMAND_COUNT
 } CommandId;
 

@@ -388,6 +388,8 @@ static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t
       return parsePrecisions(k, v, err, errlen);
    } else if (!strcmp(key, "tensor")) {
       return parseYesNo(key, v, &k->tensor, err, errlen);
+   } else if (!strcmp(key, "tune")) {
+      return parseYesNo(key, v, &k->tune, err, errlen);
    } else if (!strcmp(key, "reuse")) {
       return parseReuse(k->reuse, key, v, err, errlen);
    } else if (!strcmp(key, "local_reuse")) {

@@ -67,6 +67,7 @@ typedef struct KernelInfo_ {
    unsigned precisions;   /* PRECISION_BIT()s of the element types it takes (`precisions:`);
                            * float and double when the key is absent */
    bool tensor;           /* `tensor: yes`: it uses the tensor-core helpers (GT_TENSOR_PTX) */
+   bool tune;             /* `tune: yes`: a candidate of gemmtop tune (a suite's own list replaces them) */
    /* The access-count model (`reuse:`, `local_reuse:`): how many multiply-adds each element
     * of A and of B serves per load from global (local) memory; expressions, "" when not
     * given (core/traffic.h turns them into loads per multiply-add). */

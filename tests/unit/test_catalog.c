@@ -73,6 +73,7 @@ static void test_parse_tiled(void **state) {
    assert_int_equal(k.nsites, 4);
    assert_string_equal(k.sites[3], "Bsub load");
    assert_string_equal(k.entry, "gemm");
+   assert_false(k.tune); /* no tune: line */
    KernelInfo_free(&k);
 }
 
@@ -97,6 +98,12 @@ static void test_parse_errors(void **state) {
    expectParseError("/*@gemmtop\ntitle: x\n*/", "'global:' and 'local:' are required");
    expectParseError("/*@gemmtop\noperands: A=X\nglobal: N\nlocal: 1\n*/", "operands");
    expectParseError("/*@gemmtop\nparam: TS = 4 in 4\nparam: TS = 4 in 4\nglobal: N\nlocal: 1\n*/", "declared twice");
+   expectParseError("/*@gemmtop\ntune: maybe\nglobal: N\nlocal: 1\n*/", "bad.cl:2: tune: 'maybe' is not yes or no");
+   KernelInfo k;
+   char err[512];
+   assert_true(KernelInfo_parse(&k, "/*@gemmtop\ntune: yes\nglobal: N\nlocal: 1\n*/", "t.cl", err, sizeof err));
+   assert_true(k.tune); /* a candidate of gemmtop tune */
+   KernelInfo_free(&k);
 }
 
 static void test_check_passes_and_geometry(void **state) {
@@ -341,6 +348,17 @@ static void test_shipped_catalog(void **state) {
          assert_true(cat.kernels[i - 1].step <= k->step);
    }
    assert_true(visible >= 1);
+   /* gemmtop tune's candidates by default: each shipped one that says so is visible, and
+    * the FP32, mma.sync and wgmma paths all have one */
+   unsigned tuned = 0;
+   for (int i = 0; i < cat.count; i++)
+      if (cat.kernels[i].tune) {
+         assert_false(cat.kernels[i].hidden);
+         tuned |= cat.kernels[i].precisions;
+      }
+   assert_true(tuned & PRECISION_BIT(PRECISION_FLOAT));
+   assert_true(tuned & PRECISION_BIT(PRECISION_HALF));
+   assert_true(tuned & PRECISION_BIT(PRECISION_BF16));
    Catalog_free(&cat);
 }
 
