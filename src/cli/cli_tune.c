@@ -578,7 +578,7 @@ int Cli_tune(const Options *o) {
               t->be->name, Precision_name(t->problem.precision), layout, t->suite->count, t->ncands,
               t->ncands == 1 ? "" : "s");
       if (t->budget)
-         fprintf(stderr, "%d configurations a shape", t->budget);
+         fprintf(stderr, "%d configuration%s a shape", t->budget, t->budget == 1 ? "" : "s");
       else
          fprintf(stderr, "every valid configuration");
       if (o->sweep.time_budget > 0)
