@@ -93,6 +93,11 @@ $(BUILD)/tests/libfake_nvml.so: tests/unit/fake_nvml.c tests/unit/fake_nvml.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -fPIC -shared -o $@ $<
 $(BUILD)/tests/test_observe: $(BUILD)/tests/libfake_nvml.so
+# test_cublaslt loads a made-up cuBLASLt (tests/unit/fake_cublaslt.c) from beside itself.
+$(BUILD)/tests/libfake_cublaslt.so: tests/unit/fake_cublaslt.c tests/unit/fake_cublaslt.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -fPIC -shared -o $@ $< -lm
+$(BUILD)/tests/test_cublaslt: $(BUILD)/tests/libfake_cublaslt.so
 
 -include $(wildcard $(BUILD)/src/*.d $(BUILD)/src/*/*.d $(BUILD)/tests/*.d $(BUILD)/nompi/*.d)
 

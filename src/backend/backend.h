@@ -12,6 +12,13 @@
 #include "backend/ptxas.h"
 #include "base/types.h"
 
+/* How the FP8 types' operands are scaled, as a vendor library is given them. */
+typedef enum {
+   BACKEND_SCALES_NONE,   /* a type without scales */
+   BACKEND_SCALES_TENSOR, /* one FP32 scale for all of A, one for all of B */
+   BACKEND_SCALES_BLOCK,  /* A: one per 1 x 128 slice of a row of op(A) along K; B: one per 128 x 128 block of op(B) */
+} BackendScales;
+
 /* A GEMM as a vendor library is asked for it (vendorGemm): C = alpha * op(A) * op(B) +
  * beta * C, row-major, the element type's (base/types.h). The engine's Problem says the
  * same; the backends know nothing of the engine. */
@@ -20,7 +27,24 @@ typedef struct BackendGemm_ {
    Precision precision;
    bool trans_a, trans_b;
    double alpha, beta;
+   /* The FP8 types' scales on the host, laid as core/scales.h lays them whatever the
+    * operands' storage: one float each (tensor), or A's M x ceil(K/128) and B's
+    * ceil(K/128) x ceil(N/128), row-major over op(A) and op(B) (block). A library that
+    * keeps them on the device uploads them again when scales_generation changes (0: at
+    * every call). */
+   BackendScales scales;
+   const float *scale_a, *scale_b;
+   unsigned long scales_generation;
+   bool c_bf16;               /* C written in bfloat16 instead of the type's C (beta 0; FP8 through cuBLASLt) */
 } BackendGemm;
+
+/* What one vendorGemm call gives back besides C. */
+typedef struct BackendVendorCall_ {
+   double ms;                 /* the whole call's device time, -1 when unknown */
+   char name[64];             /* the library, its version and the call: "cuBLAS 13.1.0 GemmEx FAST_TF32" */
+   char note[192];            /* how it multiplied where a reader needs to know (TF32's rounding, FP8's scales
+                               * and the algorithm chosen), "" when nothing */
+} BackendVendorCall;
 
 typedef struct BuildInfo_ {
    char *log;                 /* compiler messages, malloc'ed (may be NULL) */
@@ -140,7 +164,7 @@ typedef struct Backend_ {
    const char *alias;          /* another name --backend takes ("cl"), or NULL */
    const char *title;          /* in messages: "OpenCL", "CUDA", "HIP" */
    unsigned caps;              /* BACKEND_CAP_* */
-   const char *vendor_library; /* what vendorGemm calls: "CLBlast", "cuBLAS", "rocBLAS" */
+   const char *vendor_library; /* what vendorGemm calls: "CLBlast", "cuBLAS and cuBLASLt", "rocBLAS" */
    /* Lists devices: returns the count; with none, 0 and in err what it found instead ("no
     * NVIDIA driver (libcuda.so.1 not found)"). Backend_listDevices says it to a user. */
    int (*findDevices)(DeviceInfo **out, char *err, size_t errlen);
@@ -175,13 +199,17 @@ typedef struct Backend_ {
    /* The compiled code as text when the runtime gives it (NVIDIA's OpenCL: PTX; PoCL: CPU
     * code; HIP: ISA); NULL otherwise, or NULL itself. kind names it ("PTX"). malloc'ed. */
    char *(*programCode)(Program *p, char *kind, size_t kindlen);
-   /* The vendor library's GEMM (CLBlast, cuBLAS, rocBLAS) on this context's buffers,
-    * row-major as the problem says; one call, finished, its time in *ms (the whole call: a
-    * library may launch several kernels). BACKEND_ERR_NO_RUNTIME when the library is
-    * absent, BACKEND_ERR_UNSUPPORTED when it has no GEMM of the problem's type (err says
-    * which); name gets the library and its version. */
-   BackendStatus (*vendorGemm)(Context *ctx, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
-                               size_t namelen, char *err, size_t errlen);
+   /* The vendor library's GEMM (CLBlast, cuBLAS, cuBLASLt, rocBLAS) on this context's
+    * buffers, row-major as the problem says; one call, finished, its time in out->ms (the
+    * whole call: a library may launch several kernels), its name and note in out.
+    * BACKEND_ERR_NO_RUNTIME when the library is absent, BACKEND_ERR_UNSUPPORTED when it
+    * has no GEMM of the problem's type, scales or layout (err says which). */
+   BackendStatus (*vendorGemm)(Context *ctx, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C,
+                               BackendVendorCall *out, char *err, size_t errlen);
+   /* Whether the vendor library multiplies type p only with op(A) stored M x K and op(B)
+    * stored N x K, K contiguous in both (cuBLASLt's FP8 GEMM: "TN" in its column-major
+    * terms, gemmtop's layout NT); the engine then hands it such copies. NULL: any layout. */
+   bool (*vendorKMajor)(Precision p);
    /* Registers, private (spill) and static shared bytes of entry in PTX text, as this
     * backend's runtime compiles it for its first device (CUDA: the driver loads the PTX);
     * for code another runtime built without saying them (NVIDIA's OpenCL, when its own JIT

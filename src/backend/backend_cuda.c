@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "backend/backend_cuda.h"
+#include "backend/cublaslt.h"
 #include "backend/gpu_common.h"
 #include "base/util.h"
 
@@ -221,6 +222,7 @@ struct Context_ {
    CUstream stream;
    DeviceInfo info;
    int cc_major, cc_minor;
+   CublasLt *lt;          /* cuBLASLt, made on the first FP8 vendor call */
 };
 struct Program_ {
    CUmodule module;
@@ -430,11 +432,15 @@ static Context *openDevice(int index, DeviceInfo *info, char *err, size_t errlen
    return c;
 }
 
+static CublasLtDevice ltDevice(Context *c);
+
 static void closeDevice(Context *c) {
    if (!c)
       return;
    api.cuCtxSetCurrent(c->ctx);
    api.cuStreamSynchronize(c->stream);
+   const CublasLtDevice lt = ltDevice(c);
+   CublasLt_free(c->lt, &lt);
    api.cuStreamDestroy(c->stream);
    api.cuDevicePrimaryCtxRelease(c->dev);
    free(c);
@@ -689,7 +695,7 @@ static BackendStatus finishWithin(Context *c, double timeout_ms, char *err, size
  * Default math mode: true FP32, no TF32. The tensor-core types go through cublasGemmEx
  * with the same types as the kernels: half or bfloat16 A and B, FP32 C and
  * CUBLAS_COMPUTE_32F; tf32 as FP32 A, B and C with CUBLAS_COMPUTE_32F_FAST_TF32 (inputs
- * rounded to TF32, FP32 accumulation). */
+ * made TF32, FP32 accumulation). The FP8 types go to cuBLASLt (cublaslt.c). */
 typedef struct cublasContext *cublasHandle_t;
 enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 };
 /* cudaDataType_t, cublasComputeType_t and cublasGemmAlgo_t values (library_types.h, cublas_api.h). */
@@ -715,19 +721,29 @@ static struct {
 } cublas;
 
 /* How cuBLAS multiplies each element type: the call, A and B's data type and the compute
- * type for GemmEx, and the words that say so in the library's name. CUBLAS_NONE: no
- * reference for the type (a new type's row says so until it is wired in). */
-typedef enum { CUBLAS_NONE, CUBLAS_SGEMM, CUBLAS_DGEMM, CUBLAS_GEMMEX } CublasCall;
+ * type for GemmEx, the words that say so in the library's name, and what a reader needs
+ * to know of its rounding. CUBLAS_NONE: no reference for the type (a new type's row says
+ * so until it is wired in); CUBLAS_LT: cuBLASLt's FP8 GEMM (cublaslt.c). */
+typedef enum { CUBLAS_NONE, CUBLAS_SGEMM, CUBLAS_DGEMM, CUBLAS_GEMMEX, CUBLAS_LT } CublasCall;
 static const struct {
    CublasCall call;
    int ab, compute;
    const char *what;
+   const char *rounding;
 } kCublasTypes[PRECISION_COUNT] = {
-    [PRECISION_FLOAT] = {CUBLAS_SGEMM, CUDA_R_32F_, CUBLAS_COMPUTE_32F_, ""},
-    [PRECISION_DOUBLE] = {CUBLAS_DGEMM, 0, 0, ""},
-    [PRECISION_TF32] = {CUBLAS_GEMMEX, CUDA_R_32F_, CUBLAS_COMPUTE_32F_FAST_TF32_, "GemmEx FAST_TF32"},
-    [PRECISION_HALF] = {CUBLAS_GEMMEX, CUDA_R_16F_, CUBLAS_COMPUTE_32F_, "GemmEx half, FP32 C"},
-    [PRECISION_BF16] = {CUBLAS_GEMMEX, CUDA_R_16BF_, CUBLAS_COMPUTE_32F_, "GemmEx bfloat16, FP32 C"},
+    [PRECISION_FLOAT] = {CUBLAS_SGEMM, CUDA_R_32F_, CUBLAS_COMPUTE_32F_, "", ""},
+    [PRECISION_DOUBLE] = {CUBLAS_DGEMM, 0, 0, "", ""},
+    /* NVIDIA documents only that FAST_TF32 "down-converts" FP32 inputs to TF32, not how it
+     * rounds; a tensor core fed FP32 bits keeps TF32's 19 and drops the rest (toward zero),
+     * while cvt.rna rounds to nearest. tools/gpu/gpu_cublaslt.sh probes which it does. */
+    [PRECISION_TF32] = {CUBLAS_GEMMEX, CUDA_R_32F_, CUBLAS_COMPUTE_32F_FAST_TF32_, "GemmEx FAST_TF32",
+                        "FP32 inputs made TF32 by cuBLAS's FAST_TF32 (its rounding is not documented: cut toward "
+                        "zero where a kernel feeds the tensor cores FP32 bits, to nearest where it rounds with "
+                        "cvt.rna), FP32 accumulation"},
+    [PRECISION_HALF] = {CUBLAS_GEMMEX, CUDA_R_16F_, CUBLAS_COMPUTE_32F_, "GemmEx half, FP32 C", ""},
+    [PRECISION_BF16] = {CUBLAS_GEMMEX, CUDA_R_16BF_, CUBLAS_COMPUTE_32F_, "GemmEx bfloat16, FP32 C", ""},
+    [PRECISION_E4M3] = {CUBLAS_LT, 0, 0, "", ""},
+    [PRECISION_E5M2] = {CUBLAS_LT, 0, 0, "", ""},
 };
 
 static void loadCublas(Context *c) {
@@ -749,14 +765,45 @@ static void loadCublas(Context *c) {
       cublas.version = 0;
 }
 
-static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
-                                size_t namelen, char *err, size_t errlen) {
-   *ms = -1;
+/* The device as cuBLASLt reaches it (cublaslt.h). */
+static int ltAlloc(void *self, size_t bytes, unsigned long long *ptr) {
+   (void)self;
+   CUdeviceptr p = 0;
+   int r = api.cuMemAlloc(&p, bytes);
+   *ptr = p;
+   return r;
+}
+static void ltRelease(void *self, unsigned long long ptr) {
+   (void)self;
+   api.cuMemFree((CUdeviceptr)ptr);
+}
+static int ltUpload(void *self, unsigned long long dst, const void *src, size_t bytes) {
+   (void)self;
+   return api.cuMemcpyHtoD((CUdeviceptr)dst, src, bytes);
+}
+static CublasLtDevice ltDevice(Context *c) {
+   return (CublasLtDevice){.rt = &cuda, .stream = c->stream, .sm = c->cc_major * 10 + c->cc_minor, .self = c,
+                           .alloc = ltAlloc, .release = ltRelease, .upload = ltUpload};
+}
+
+static bool vendorKMajor(Precision p) { return CublasLt_takes(p); }
+
+static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C,
+                                BackendVendorCall *out, char *err, size_t errlen) {
+   out->ms = -1;
+   out->note[0] = '\0';
+   const CublasCall call = (unsigned)p->precision < PRECISION_COUNT ? kCublasTypes[p->precision].call : CUBLAS_NONE;
+   if (call == CUBLAS_LT) {
+      CUresult r = api.cuCtxSetCurrent(c->ctx);
+      if (r != 0)
+         return cuFail(r, "cuCtxSetCurrent", err, errlen);
+      const CublasLtDevice dev = ltDevice(c);
+      return CublasLt_gemm(&c->lt, &dev, p, A->ptr, B->ptr, C->ptr, out, err, errlen);
+   }
    if (!cublas.tried)
       loadCublas(c);
-   const CublasCall call = (unsigned)p->precision < PRECISION_COUNT ? kCublasTypes[p->precision].call : CUBLAS_NONE;
    if (call == CUBLAS_NONE) {
-      snprintf(name, namelen, "cuBLAS");
+      snprintf(out->name, sizeof out->name, "cuBLAS");
       snprintf(err, errlen, "no cuBLAS reference for %s in gemmtop", Types_of(p->precision)->name);
       return BACKEND_ERR_UNSUPPORTED;
    }
@@ -764,10 +811,16 @@ static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buf
    const int abType = kCublasTypes[p->precision].ab, computeType = kCublasTypes[p->precision].compute;
    const char *what = kCublasTypes[p->precision].what;
    if (cublas.version)
-      snprintf(name, namelen, "cuBLAS %d.%d.%d%s%s", cublas.version / 10000, cublas.version / 100 % 100,
+      snprintf(out->name, sizeof out->name, "cuBLAS %d.%d.%d%s%s", cublas.version / 10000, cublas.version / 100 % 100,
                cublas.version % 100, ex ? " " : "", what);
    else
-      snprintf(name, namelen, "cuBLAS%s%s", ex ? " " : "", what);
+      snprintf(out->name, sizeof out->name, "cuBLAS%s%s", ex ? " " : "", what);
+   snprintf(out->note, sizeof out->note, "%s", kCublasTypes[p->precision].rounding);
+   if (p->c_bf16) {
+      snprintf(err, errlen, "a bfloat16 C is offered for the FP8 types (cuBLASLt) only; cuBLAS writes %s's C in %s",
+               Types_of(p->precision)->name, Storage_npyName(Types_of(p->precision)->out));
+      return BACKEND_ERR_UNSUPPORTED;
+   }
    if (!cublas.handle || !cublas.sgemm || !cublas.dgemm || !cublas.setStream || (ex && !cublas.gemmEx)) {
       snprintf(err, errlen, "cuBLAS is not available (libcublas.so not found, cublasCreate failed%s)",
                ex ? " or it has no cublasGemmEx" : "");
@@ -806,7 +859,7 @@ static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buf
    }
    BackendStatus done = Gpu_eventStop(e, c->stream, err, errlen);
    if (done == BACKEND_OK)
-      done = Gpu_eventWait(e, ms, "waiting for cuBLAS", err, errlen);
+      done = Gpu_eventWait(e, &out->ms, "waiting for cuBLAS", err, errlen);
    Gpu_releaseEvent(e);
    if (st != 0) {
       snprintf(err, errlen, "cuBLAS %s failed with status %d",
@@ -852,7 +905,7 @@ static const Backend cudaBackend = {
     .name = "cuda",
     .title = "CUDA",
     .caps = BACKEND_CAP_CUDA_PRELUDE | BACKEND_CAP_REGISTERS | BACKEND_CAP_ARCH_SPECIFIC | BACKEND_CAP_NVCC,
-    .vendor_library = "cuBLAS",
+    .vendor_library = "cuBLAS and cuBLASLt",
     .findDevices = findDevices,
     .open = openDevice,
     .close = closeDevice,
@@ -872,6 +925,7 @@ static const Backend cudaBackend = {
     .eventMs = Gpu_eventMs,
     .releaseEvent = Gpu_releaseEvent,
     .vendorGemm = vendorGemm,
+    .vendorKMajor = vendorKMajor,
     .ptxResources = ptxResources,
     .offline = &Cuda_offline,
 };

@@ -464,7 +464,7 @@ static int reportRun(const Options *o, Session *s, const KernelInfo *k, const lo
    if (with_vendor)
       Session_vendor(s, p, in,
                      &(RunOptions){.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = true, .cold_l2 = o->timing.cold_l2,
-                                   .observe = true},
+                                   .observe = true, .vendor_bf16 = o->timing.vendor_bf16},
                      &vendor);
    Report_run(stdout, o->output.format, Session_backend(s)->name, Session_device(s), k, values, p, seed, ro, r, &peaks,
               with_vendor ? &vendor : NULL);
@@ -596,9 +596,32 @@ done_session:
    return rc;
 }
 
-int Cli_run(const Options *o) { return Cli_server(o) ? Cli_runRemote(o) : runCommand(o, false); }
+/* --vendor-output bfloat16 asks for the vendor library's C in bfloat16: only beside --vendor,
+ * and only where gemmtop times the library itself (a class server times it with its own C). */
+static int checkVendorOutput(const Options *o) {
+   if (!o->timing.vendor_bf16)
+      return 0;
+   if (Cli_server(o)) {
+      fprintf(stderr, "gemmtop: --vendor-output bfloat16 is not sent to a class server, which times the vendor "
+                      "library with gemmtop's C; drop --server or --vendor-output\n");
+      return 2;
+   }
+   if (!o->timing.vendor) {
+      fprintf(stderr, "gemmtop: --vendor-output bfloat16 is the vendor library's C: give --vendor too\n");
+      return 2;
+   }
+   return 0;
+}
 
-int Cli_explain(const Options *o) { return runCommand(o, true); }
+int Cli_run(const Options *o) {
+   int rc = checkVendorOutput(o);
+   return rc ? rc : Cli_server(o) ? Cli_runRemote(o) : runCommand(o, false);
+}
+
+int Cli_explain(const Options *o) {
+   int rc = checkVendorOutput(o);
+   return rc ? rc : runCommand(o, true);
+}
 
 /* ---- cache ---- */
 

@@ -29,6 +29,7 @@
 #define BENCH_MAX_ROUNDS 32
 #define BENCH_MAX_SIZES SHAPES_MAX /* --sizes takes OPTIONS_MAX_SIZES; a shape suite more */
 #define BENCH_EXIT_INTERRUPTED 130 /* as a shell reports a process ended by SIGINT */
+#define BENCH_TYPES (PRECISION_COUNT * SCALING_COUNT) /* a vendor figure per type and scaling */
 
 /* A kernel and its parameter values. */
 typedef struct BenchPick_ {
@@ -41,7 +42,7 @@ typedef struct BenchConfig_ {
    const KernelInfo *kernel;
    long long values[KERNEL_MAX_PARAMS];
    Problem problem;      /* precision, layout, alpha, beta; sizes come from --sizes */
-   int prec;             /* its precision's index in Bench.precs: the vendor figure it is compared with */
+   int prec;             /* its type's index in Bench.precs: the vendor figure it is compared with */
    BenchPick *picks;     /* --best: each size's own configuration instead of kernel and values; else NULL */
 } BenchConfig;
 
@@ -76,10 +77,12 @@ typedef struct Bench_ {
    char suite[64];           /* --shapes: the suite's name ("" for --sizes) */
    ShapeSuite *shapes;       /* --shapes: the suite; else NULL */
    int measured;             /* sizes begun (all of them unless interrupted) */
-   Precision precs[PRECISION_COUNT]; /* the configurations' precisions, in order of appearance */
+   Problem precs[BENCH_TYPES];       /* the configurations' types (precision, and scaling for FP8), in order of
+                                      * appearance: each has its own inputs and vendor figure */
+   char prec_label[BENCH_TYPES][32]; /* "bfloat16", "e4m3 block" */
    int nprec;
    BenchCell *cells;         /* [config * BENCH_MAX_SIZES + size] */
-   BenchLib vendor[PRECISION_COUNT][BENCH_MAX_SIZES], reference[PRECISION_COUNT][BENCH_MAX_SIZES];
+   BenchLib vendor[BENCH_TYPES][BENCH_MAX_SIZES], reference[BENCH_TYPES][BENCH_MAX_SIZES];
    double *cg, *cms;         /* one size's rounds of the configurations: [config * BENCH_MAX_ROUNDS + round] */
    RunResult *r;
    Recorder rec;             /* the results store */
@@ -164,7 +167,7 @@ static void benchVendor(const Bench *b, Session *s, const Problem *p, const Inpu
       return;
    VendorResult now;
    RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = round == 0, .cancel = &interrupted,
-                    .cold_l2 = o->timing.cold_l2, .observe = true};
+                    .cold_l2 = o->timing.cold_l2, .observe = true, .vendor_bf16 = o->timing.vendor_bf16};
    VendorResult *got = round == 0 ? &lib->result : &now;
    if (b->server) {
       /* On the class server: a request of its own each round, verified there. */
@@ -184,14 +187,21 @@ static void benchVendor(const Bench *b, Session *s, const Problem *p, const Inpu
       lib->result.obs = now.obs;
 }
 
-/* Each configuration's precision gets an index in b->precs: one vendor figure each. */
+/* Each configuration's type gets an index in b->precs: one vendor figure each. The FP8
+ * types' scalings are types of their own here (cuBLASLt's per-tensor and block-scaled
+ * GEMMs are different calls, and the inputs are quantised differently). */
 static void collectPrecisions(Bench *b) {
    for (int c = 0; c < b->nconf; c++) {
+      const Problem *p = &b->configs[c].problem;
       int i = 0;
-      while (i < b->nprec && b->precs[i] != b->configs[c].problem.precision)
+      while (i < b->nprec && !(b->precs[i].precision == p->precision &&
+                               (!Problem_scaled(p) || b->precs[i].scaling == p->scaling)))
          i++;
-      if (i == b->nprec)
-         b->precs[b->nprec++] = b->configs[c].problem.precision;
+      if (i == b->nprec) {
+         b->precs[b->nprec] = *p;
+         Problem_typeLabel(p, b->prec_label[b->nprec], sizeof b->prec_label[b->nprec]);
+         b->nprec++;
+      }
       b->configs[c].prec = i;
    }
 }
@@ -449,7 +459,7 @@ static void benchLibraries(Bench *b, int si, int round, const Inputs *in) {
    sizeName(&b->sizes[si], size, sizeof size);
    for (int pi = 0; pi < b->nprec && !atomic_load(&interrupted); pi++) {
       Problem vp = vendorProblem(b, pi, si);
-      const char *prec = b->nprec > 1 ? Precision_name(b->precs[pi]) : "";
+      const char *prec = b->nprec > 1 ? b->prec_label[pi] : "";
       fprintf(stderr, "size %s, round %d of %d: vendor%s%s...\n", size, round + 1, o->bench.rounds, *prec ? " " : "", prec);
       benchVendor(b, b->s, &vp, &in[pi], round, &b->vendor[pi][si]);
       if (b->ref) {
@@ -504,7 +514,7 @@ static void benchSize(Bench *b, int si) {
    const Options *o = b->o;
    char err[1536] = "", size[112];
    sizeName(&b->sizes[si], size, sizeof size);
-   Inputs in[PRECISION_COUNT];
+   Inputs in[BENCH_TYPES];
    uint64_t seed = o->timing.has_seed ? o->timing.seed : Rng_freshSeed();
    int made = 0;
    /* Until measured: what Ctrl-C leaves; --best's shape without a stored configuration. */
@@ -678,6 +688,8 @@ static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *kernel
    saveObservation(out, true, "vendor_", &vendor->obs);
    fprintf(out, ",\"emulated\":%s,\"vendor\":", cell->emulated ? "true" : "false");
    Report_jsonString(out, vendor->name);
+   fputs(",\"vendor_note\":", out);
+   Report_jsonString(out, vendor->note);
    if (vendor->status == RUN_OK)
       fprintf(out, ",\"vendor_gflops\":%.6g", vendor->gflops);
    if (pct > 0)
@@ -826,7 +838,7 @@ static void printShapeRows(const Bench *b) {
       const char *name = b->vendor[pi][0].result.name;
       char head[40];
       snprintf(head, sizeof head, "%.20s%s%s", b->ref ? b->o->bench.reference : name[0] ? name : "vendor",
-               b->nprec > 1 ? " " : "", b->nprec > 1 ? Precision_name(b->precs[pi]) : "");
+               b->nprec > 1 ? " " : "", b->nprec > 1 ? b->prec_label[pi] : "");
       printf(" %16.16s", head);
    }
    for (int c = 0; c < b->nconf; c++)
@@ -885,7 +897,7 @@ static void printLibraries(const Bench *b) {
          const BenchLib *yard = b->ref ? b->reference[pi] : b->vendor[pi];
          char label[96], prec[24] = "";
          if (b->nprec > 1)
-            snprintf(prec, sizeof prec, " %s", Precision_name(b->precs[pi]));
+            snprintf(prec, sizeof prec, " %s", b->prec_label[pi]);
          snprintf(label, sizeof label, "%s%s%s%s%s", libs[0].result.name[0] ? libs[0].result.name : "vendor BLAS", prec,
                   row == 0 ? " (" : "", row == 0 ? o->bench.reference : "", row == 0 ? ")" : "");
          printf("%-32.32s", label);
@@ -931,7 +943,7 @@ static void printLibraryMessages(const Bench *b, int si, char *failed, size_t le
          if (v->status == RUN_OK || v->status == RUN_CANCELLED)
             continue;
          printf("%s%s%s at %s: %s\n", lib ? "reference" : "vendor", b->nprec > 1 ? " " : "",
-                b->nprec > 1 ? Precision_name(b->precs[pi]) : "", size, v->message);
+                b->nprec > 1 ? b->prec_label[pi] : "", size, v->message);
          /* An absent or refusing library made no result; a wrong one did. */
          if (v->status == RUN_NOT_VERIFIED)
             addFailure(failed, len, nfailed, v->name[0] ? v->name : "vendor", size, v->status);
@@ -1219,6 +1231,11 @@ static int openServer(Bench *b) {
 }
 
 int Cli_bench(const Options *o) {
+   if (o->timing.vendor_bf16 && (o->bench.frontier || Cli_server(o))) {
+      fprintf(stderr, "gemmtop: --vendor-output bfloat16 is not taken with %s, which times the vendor library with "
+                      "gemmtop's C\n", o->bench.frontier ? "--frontier" : "--server");
+      return 2;
+   }
    if (o->bench.frontier)
       return Cli_frontier(o);
    Bench *b = calloc(1, sizeof *b);

@@ -207,6 +207,11 @@ static int applyReference(Options *o, const OptionSpec *s, const char *v, char *
    return 0;
 }
 
+static int applyVendorOutput(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   o->timing.vendor_bf16 = !strcmp(v, "bfloat16");
+   return 0;
+}
+
 static int applyBankWidth(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
    o->banks.bank_width = (int)strtol(v, NULL, 10);
    return 0;
@@ -347,8 +352,13 @@ static const OptionSpec table[] = {
              "the L2, or a flush between launches); the default times a warm L2, as repeated launches find it",
      .elsewhere = "in the explorer, the run settings (S) have it"},
     {.group = GROUP_TIMING, .name = "vendor", .kind = OPT_FLAG, .field = F(timing.vendor), .commands = RUNS,
-     .help = "also time the vendor BLAS (CLBlast, cuBLAS, rocBLAS) and give % of it",
+     .help = "also time the vendor BLAS (CLBlast, cuBLAS, cuBLASLt for FP8, rocBLAS) and give % of it",
      .elsewhere = "bench always times the vendor BLAS"},
+    {.group = GROUP_TIMING, .name = "vendor-output", .value = "float|bfloat16", .kind = OPT_CHOICE,
+     .choices = "float|bfloat16", .apply = applyVendorOutput, .commands = RUNS | CMD(BENCH),
+     .help = "the vendor library's C for the FP8 types: float, gemmtop's C, or bfloat16 as torch._scaled_mm "
+             "returns it (cuBLASLt, beta 0; verified with its rounding counted)",
+     .dflt = "float"},
     {.group = GROUP_LESSON, .name = "prepare", .kind = OPT_FLAG, .field = F(prepare), .commands = CMD(LESSON),
      .help = "compile every step of the lesson (and its bank trace) into the cache on this device, so that the "
              "class starts warm; then exit"},

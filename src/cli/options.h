@@ -55,7 +55,8 @@ typedef struct TimingOptions_ {
    bool has_seed;
    bool no_verify;
    unsigned ablate;          /* run: AblateFlag bits (--ablate no-a,no-b,no-fma,const-store) */
-   bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS) */
+   bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS, cuBLASLt) */
+   bool vendor_bf16;         /* run --vendor, bench: the vendor library writes C in bfloat16 (--vendor-output) */
    bool cold_l2;             /* run, bench, sweep: time with the L2 cache cold (core/coldl2.h) */
 } TimingOptions;
 

@@ -432,8 +432,10 @@ static void obsJson(FILE *out, const char *prefix, const Observation *ob) {
 static void vendorJson(FILE *out, const VendorResult *vendor, const RunResult *r) {
    fputs("\"vendor\":", out);
    Report_jsonString(out, vendor->name);
-   fprintf(out, ",\"vendor_status\":\"%s\",\"vendor_verified\":%s,", RunStatus_name(vendor->status),
+   fprintf(out, ",\"vendor_status\":\"%s\",\"vendor_verified\":%s,\"vendor_note\":", RunStatus_name(vendor->status),
            vendor->verified ? "true" : "false");
+   Report_jsonString(out, vendor->note);
+   fputc(',', out);
    if (vendor->status == RUN_OK) {
       jsonNumber(out, "vendor_time_ms", vendor->median_ms, true);
       jsonNumber(out, "vendor_gflops", vendor->gflops, true);
@@ -717,6 +719,8 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
                  vendor->median_ms, vendor->gflops, 100.0 * r->gflops / vendor->gflops);
       else if (vendor && !r->ablate && !r->geo.emulated)
          fprintf(out, "vendor     %s\n", vendor->message);
+      if (vendor && vendor->note[0] && !r->ablate && !r->geo.emulated)
+         fprintf(out, "vendor     how: %s\n", vendor->note);
       char text[256];
       if (obsText(&r->obs, text, sizeof text))
          fprintf(out, "driver     %s  (%s)\n", text, r->obs.source);

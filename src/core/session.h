@@ -41,6 +41,9 @@ typedef struct RunOptions_ {
    bool observe;        /* read clocks, power and energy from the driver while timing (RunResult.obs) */
    bool verify_timed;   /* instead of verify and reps: after the warm-up, one launch both timed and
                          * verified (a judged launch: gemmtop serve's submissions) */
+   bool vendor_bf16;    /* Session_vendor: the library writes C in bfloat16 (the FP8 types through
+                         * cuBLASLt, beta 0), verified with that rounding counted; verified_c gets
+                         * it widened to the problem's C */
 } RunOptions;
 
 #define RUN_MAX_HELPERS 4
@@ -124,7 +127,9 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
 typedef struct VendorResult_ {
    RunStatus status;          /* RUN_OK; RUN_INVALID when the library has no GEMM of the type; RUN_DEVICE_ERROR
                                  when it is absent or failed */
-   char name[64];             /* "CLBlast", "cuBLAS 13.0.0" */
+   char name[64];             /* "CLBlast", "cuBLAS 13.0.0", "cuBLASLt 13.1.0 e4m3 block" */
+   char note[320];            /* how it multiplied, where a reader needs to know (TF32's rounding, FP8's scales,
+                               * the algorithm chosen, an operand transposed for it first); "" nothing */
    char message[512];
    int reps;
    double median_ms, min_ms;  /* whole library calls */
@@ -140,7 +145,9 @@ typedef struct VendorResult_ {
  * o->reps timed calls (median); with o->verify its first call's result is verified like
  * a kernel's (without, that call is one more warm-up: a bench's later rounds). o->cancel
  * (may be NULL), once non-zero, stops it between two calls: RUN_CANCELLED, and no figure.
- * max_seconds and ablate do not apply. */
+ * max_seconds and ablate do not apply. A library that takes the type only with both
+ * operands K-major (Backend.vendorKMajor: cuBLASLt's FP8) gets them so, transposed on the
+ * device before its calls and untimed, and v->note says which. */
 RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, const RunOptions *o, VendorResult *v);
 
 /* Compiles the configuration (or finds it in the cache) without running it; fills r's

@@ -96,6 +96,13 @@ char *Session_joinSource(const Session *s, const char *body);
  * trace. */
 RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
                           const Inputs *inputs, const char *extra_defines, Buffer *trace, Prepared *out, RunResult *r);
+/* A and B as a vendor library that takes only K-major operands (Backend.vendorKMajor) is
+ * given them: op(A) stored M x K, op(B) stored N x K. Where the problem stores one
+ * otherwise, the helper kernels transpose the uploaded operand into BUF_AK or BUF_BK,
+ * once, untimed; *A and *B are the buffers to hand over, *moved says which were
+ * transposed ("A", "B", "A and B", ""). False with r's status and message. */
+bool Session_kMajorOperands(Session *s, const Problem *p, Buffer **A, Buffer **B, char *moved, size_t movedlen,
+                            RunResult *r);
 /* The GEMM's device time in a pass's step times: its launch and its fix-up's. */
 double Pipeline_gemmMs(const Pipeline *pl, const double *times);
 /* One pass of the pipeline, finished; with timed, each step's device time into times. */

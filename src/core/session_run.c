@@ -383,6 +383,34 @@ RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *valu
    return r->status = RUN_OK;
 }
 
+bool Session_kMajorOperands(Session *s, const Problem *p, Buffer **A, Buffer **B, char *moved, size_t movedlen,
+                            RunResult *r) {
+   const bool moveA = p->trans_a, moveB = !p->trans_b; /* K contiguous: A not transposed, B transposed */
+   const size_t ies = Precision_inputSize(p->precision);
+   *A = s->bufs[BUF_A].buf;
+   *B = s->bufs[BUF_B].buf;
+   snprintf(moved, movedlen, "%s%s%s", moveA ? "A" : "", moveA && moveB ? " and " : "", moveB ? "B" : "");
+   if (!moveA && !moveB)
+      return true;
+   Helpers h;
+   if (!helperKernels(s, p, true, false, &h, r) ||
+       (moveA && !Session_ensureBuffer(s, BUF_AK, Problem_sizeA(p) * ies, r)) ||
+       (moveB && !Session_ensureBuffer(s, BUF_BK, Problem_sizeB(p) * ies, r)))
+      return false;
+   Pipeline pl = {.gemm_index = 0, .fixup_index = -1};
+   if (moveA) /* op(A), M x K, from its K x M storage into M x K */
+      addCopyPad(&pl, h.copyPadIn, "transpose A", p->m, p->k, true, *A, p->m, p->k, false, s->bufs[BUF_AK].buf);
+   if (moveB) /* op(B), K x N, from its K x N storage into N x K */
+      addCopyPad(&pl, h.copyPadIn, "transpose B", p->k, p->n, false, *B, p->n, p->k, true, s->bufs[BUF_BK].buf);
+   if (!Pipeline_run(s, &pl, false, false, NULL, r, NULL, NULL, 0))
+      return false;
+   if (moveA)
+      *A = s->bufs[BUF_AK].buf;
+   if (moveB)
+      *B = s->bufs[BUF_BK].buf;
+   return true;
+}
+
 /* Cold L2 for a run: rotation when the GEMM reads A and B as uploaded; a flush when it
  * reads what a helper wrote from them just before (transposed, padded). */
 static bool startCold(Session *s, const Step *gemm, const Problem *p, ColdL2 *cold, RunResult *r) {

@@ -675,15 +675,19 @@ static void randomVectors(Rng *rng, ldouble *x, ldouble *ax, size_t N, ldouble *
    }
 }
 
+/* rounded: the format C was rounded to after the sum (its epsilon widens both tolerances
+ * and C's own rounding term), or the output type's own. */
 static void verifyKinds(const Problem *p, const void *A, const void *B, Storage in_kind, const void *C0, const void *C,
-                        uint64_t seed, VerifyResult *out) {
+                        Storage rounded, uint64_t seed, VerifyResult *out) {
    if (!worthChecking(p, A, B, C0, C, out))
       return;
    const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
    const bool use_c0 = p->beta != 0.0;
    const bool dbl = Types_of(p->precision)->out == STORAGE_F64;
-   const double eps = precisionEps(p->precision);
-   const double tol = Verify_freivaldsTolerance(p); /* the samples use out->tolerance */
+   const double narrow = rounded != Types_of(p->precision)->out ? Storage_epsilon(rounded) : 0;
+   const double eps = precisionEps(p->precision) > narrow ? precisionEps(p->precision) : narrow;
+   out->tolerance += narrow;
+   const double tol = Verify_freivaldsTolerance(p) + narrow; /* the samples use out->tolerance */
    /* The device sees alpha and beta in the storage precision. */
    const ldouble alpha = dbl ? (ldouble)p->alpha : (ldouble)(float)p->alpha;
    const ldouble beta = dbl ? (ldouble)p->beta : (ldouble)(float)p->beta;
@@ -704,7 +708,7 @@ static void verifyKinds(const Problem *p, const void *A, const void *B, Storage 
       .p = p, .A = A, .B = B, .C0 = C0, .C = C, .M = M, .N = N, .K = K,
       .in_kind = in_kind, .out_kind = Types_of(p->precision)->out, .use_c0 = use_c0,
       .alpha = alpha, .beta = beta, .aalpha = fabsl(alpha), .abeta = fabsl(beta), .tol = out->tolerance,
-      .tol_rounding = SAMPLE_TOLERANCE_EPS * eps, .idx = idx,
+      .tol_rounding = SAMPLE_TOLERANCE_EPS * precisionEps(p->precision), .idx = idx,
    };
    ldouble *x, *ax, *y, *ay;
    carveVectors(&ctx, mem, &x, &ax, &y, &ay);
@@ -762,12 +766,17 @@ static void verifyKinds(const Problem *p, const void *A, const void *B, Storage 
 
 void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
                  VerifyResult *out) {
-   verifyKinds(p, A, B, Types_of(p->precision)->in, C0, C, seed, out);
+   verifyKinds(p, A, B, Types_of(p->precision)->in, C0, C, Types_of(p->precision)->out, seed, out);
 }
 
 void Verify_inputs(const Problem *p, const Inputs *in, const void *C, uint64_t seed, VerifyResult *out) {
+   Verify_inputsRounded(p, in, C, Types_of(p->precision)->out, seed, out);
+}
+
+void Verify_inputsRounded(const Problem *p, const Inputs *in, const void *C, Storage rounded, uint64_t seed,
+                          VerifyResult *out) {
    if (!Problem_scaled(p)) {
-      Verify_gemm(p, in->a, in->b, in->c0, C, seed, out);
+      verifyKinds(p, in->a, in->b, Types_of(p->precision)->in, in->c0, C, rounded, seed, out);
       return;
    }
    double *A, *B;
@@ -776,7 +785,7 @@ void Verify_inputs(const Problem *p, const Inputs *in, const void *C, uint64_t s
          fail(out, !in->sa || !in->sb ? "FAILED: cannot verify: the FP8 scales are missing"
                                       : "FAILED: cannot verify: out of memory");
    } else {
-      verifyKinds(p, A, B, STORAGE_F64, in->c0, C, seed, out);
+      verifyKinds(p, A, B, STORAGE_F64, in->c0, C, rounded, seed, out);
    }
    free(A);
    free(B);

@@ -64,6 +64,12 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
  * on A and B times their scales (exact in double), with FP32 accumulation's tolerance. */
 void Verify_inputs(const Problem *p, const Inputs *in, const void *C, uint64_t seed, VerifyResult *out);
 
+/* Verify_inputs of a C that was rounded to a narrower format after the sum and widened
+ * back to the problem's output type (a vendor library's bfloat16 C): both tolerances get
+ * that format's epsilon more, which |c| <= sum |a b| bounds on their scales. */
+void Verify_inputsRounded(const Problem *p, const Inputs *in, const void *C, Storage rounded, uint64_t seed,
+                          VerifyResult *out);
+
 /* The sample entries' tolerance: 8 eps of the accumulation (see above; + 2^-9 for tf32). */
 double Verify_tolerance(const Problem *p);
 /* Freivalds' tolerance: max(32, 4 sqrt(K)) eps of the accumulation (+ 2^-9 for tf32). */

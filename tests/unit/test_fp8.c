@@ -299,6 +299,40 @@ static void test_verify_scaled(void **state) {
    }
 }
 
+/* A C rounded to bfloat16 after the sum (cuBLASLt's bfloat16 C, --vendor-output): FP32's
+ * tolerance fails it, Verify_inputsRounded counts the rounding and passes it, and still
+ * fails a wrong block's scale or a dropped k-slice rounded the same way. */
+static void test_verify_bf16_c(void **state) {
+   (void)state;
+   Rng r;
+   Rng_seed(&r, Rng_freshSeed());
+   for (int t = 0; t < 2; t++) {
+      Problem p = problem(40, 56, 256, PRECISION_E4M3, t ? SCALING_BLOCK : SCALING_TENSOR, false, true);
+      Inputs in;
+      assert_true(Inputs_random(&in, &p, Rng_next(&r)));
+      float *C = malloc(Problem_sizeC(&p) * sizeof *C);
+      assert_non_null(C);
+      for (int bug = OK; bug <= DROP_SLICE; bug++) {
+         if (bug == WRONG_BLOCK && !t)
+            continue; /* one scale each: no neighbour to take */
+         hostGemm(&p, &in, bug, C);
+         for (size_t i = 0; i < Problem_sizeC(&p); i++)
+            C[i] = LowPrec_bf16ToFloat(LowPrec_bf16FromDouble(C[i]));
+         VerifyResult fp32, bf16;
+         const uint64_t seed = Rng_next(&r);
+         Verify_inputs(&p, &in, C, seed, &fp32);
+         Verify_inputsRounded(&p, &in, C, STORAGE_BF16, seed, &bf16);
+         print_message("# %s, bug %d: as FP32 C: %s; as bfloat16 C: %s\n", Scaling_name(p.scaling), bug, fp32.message,
+                       bf16.message);
+         assert_false(fp32.ok);
+         if (bf16.ok != (bug == OK))
+            fail_msg("%s, bug %d, rounding to bfloat16 counted: %s", Scaling_name(p.scaling), bug, bf16.message);
+      }
+      free(C);
+      Inputs_free(&in);
+   }
+}
+
 /* FP8's mma.sync exists from sm_89: an FP8 tensor kernel runs its PTX on an H100 (and an
  * Ada GPU), its emulation on an A100, where half still runs as PTX. The defines say the
  * scaling, and the problem's bytes count the scales. */
@@ -487,7 +521,7 @@ int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_fp8_rounding), cmocka_unit_test(test_scale_shapes),
        cmocka_unit_test(test_quantize),     cmocka_unit_test(test_random_inputs),
-       cmocka_unit_test(test_verify_scaled), cmocka_unit_test(test_fp8_targets),
+       cmocka_unit_test(test_verify_scaled), cmocka_unit_test(test_verify_bf16_c), cmocka_unit_test(test_fp8_targets),
        cmocka_unit_test(test_frontier_inputs_and_error), cmocka_unit_test(test_drawn_values),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
