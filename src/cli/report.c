@@ -208,7 +208,7 @@ static void paramSpec(const KernelParam *p, char *out, size_t len) {
 
 void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
    if (f == FORMAT_CSV)
-      fputs("name,ladder,step,title,parameters,operands,pads,file,precisions,tensor\n", out);
+      fputs("name,ladder,step,title,parameters,operands,pads,file,precisions,tensor,gpu_run\n", out);
    const char *ladder = "";
    for (int i = 0; i < cat->count; i++) {
       const KernelInfo *k = &cat->kernels[i];
@@ -267,7 +267,8 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
                fprintf(out, "%s\"%s\"", first ? "" : ",", Precision_name((Precision)p));
                first = 0;
             }
-         fprintf(out, "],\"tensor\":%s}\n", k->tensor ? "true" : "false");
+         fprintf(out, "],\"tensor\":%s,\"gpu_run\":%s}\n", k->tensor ? "true" : "false",
+                 k->gpu_run ? "true" : "false");
       } else if (f == FORMAT_CSV) {
          char step[16];
          snprintf(step, sizeof step, "%d", k->step);
@@ -280,13 +281,16 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
          Util_csvField(out, k->has_pad ? "yes" : "no", false);
          Util_csvField(out, k->path, false);
          Util_csvField(out, types, false);
-         Util_csvField(out, k->tensor ? "yes" : "no", true);
+         Util_csvField(out, k->tensor ? "yes" : "no", false);
+         Util_csvField(out, k->gpu_run ? "yes" : "no", true);
       } else {
          if (strcmp(ladder, k->ladder) != 0) {
             fprintf(out, "%sladder %s\n", i ? "\n" : "", k->ladder);
             ladder = k->ladder;
          }
          fprintf(out, "  %2d  %-24s %s\n", k->step, k->name, k->title);
+         if (!k->gpu_run)
+            fprintf(out, "      %-24s not yet run on a GPU (written and compiled offline)\n", "");
          if (k->nparams)
             fprintf(out, "      %-24s %s\n", "", params);
          if (!k->operands_any && (k->a_trans || k->b_trans))

@@ -390,6 +390,8 @@ static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t
       return parseYesNo(key, v, &k->tensor, err, errlen);
    } else if (!strcmp(key, "tune")) {
       return parseYesNo(key, v, &k->tune, err, errlen);
+   } else if (!strcmp(key, "gpu_run")) {
+      return parseYesNo(key, v, &k->gpu_run, err, errlen);
    } else if (!strcmp(key, "reuse")) {
       return parseReuse(k->reuse, key, v, err, errlen);
    } else if (!strcmp(key, "local_reuse")) {
@@ -410,6 +412,7 @@ bool KernelInfo_parse(KernelInfo *k, const char *text, const char *filename, cha
    strcpy(k->entry, "gemm");
    strcpy(k->localmem, "0");
    strcpy(k->dynamic_smem, "0");
+   k->gpu_run = true;
    k->precisions = Types_cudaCoreMask();
    const char *start = strstr(text, "/*@gemmtop");
    if (!start) {

@@ -68,6 +68,8 @@ typedef struct KernelInfo_ {
                            * float and double when the key is absent */
    bool tensor;           /* `tensor: yes`: it uses the tensor-core helpers (GT_TENSOR_PTX) */
    bool tune;             /* `tune: yes`: a candidate of gemmtop tune (a suite's own list replaces them) */
+   bool gpu_run;          /* false for `gpu_run: no`: written and compiled offline, not yet run on
+                           * a GPU (the lists say so); true when the key is absent */
    /* The access-count model (`reuse:`, `local_reuse:`): how many multiply-adds each element
     * of A and of B serves per load from global (local) memory; expressions, "" when not
     * given (core/traffic.h turns them into loads per multiply-add). */

@@ -74,6 +74,12 @@ static void test_parse_tiled(void **state) {
    assert_string_equal(k.sites[3], "Bsub load");
    assert_string_equal(k.entry, "gemm");
    assert_false(k.tune); /* no tune: line */
+   assert_true(k.gpu_run); /* no gpu_run: line: it has run on a GPU */
+   KernelInfo_free(&k);
+   /* gpu_run: no marks a kernel written and compiled offline only */
+   assert_true(KernelInfo_parse(&k, "/*@gemmtop\nname: fresh\ngpu_run: no\nglobal: N\nlocal: 1\n*/\n", "fresh.cl", err,
+                                sizeof err));
+   assert_false(k.gpu_run);
    KernelInfo_free(&k);
 }
 
@@ -99,6 +105,7 @@ static void test_parse_errors(void **state) {
    expectParseError("/*@gemmtop\noperands: A=X\nglobal: N\nlocal: 1\n*/", "operands");
    expectParseError("/*@gemmtop\nparam: TS = 4 in 4\nparam: TS = 4 in 4\nglobal: N\nlocal: 1\n*/", "declared twice");
    expectParseError("/*@gemmtop\ntune: maybe\nglobal: N\nlocal: 1\n*/", "bad.cl:2: tune: 'maybe' is not yes or no");
+   expectParseError("/*@gemmtop\ngpu_run: soon\nglobal: N\nlocal: 1\n*/", "gpu_run: 'soon' is not yes or no");
    KernelInfo k;
    char err[512];
    assert_true(KernelInfo_parse(&k, "/*@gemmtop\ntune: yes\nglobal: N\nlocal: 1\n*/", "t.cl", err, sizeof err));
