@@ -59,7 +59,7 @@ typedef struct BuildInfo_ {
 /* A TMA tensor map of a row-major matrix in a buffer (ARG_TENSOR_MAP): the backend encodes
  * it (CUDA: cuTensorMapEncodeTiled, 128 bytes) and passes it by value. */
 typedef struct TensorMapSpec_ {
-   int elem_bytes;            /* 2 or 4 (the copy moves bits: no type conversion) */
+   int elem_bytes;            /* 1, 2 or 4 (the copy moves bits: no type conversion) */
    long long rows, cols;      /* as stored: cols contiguous */
    int box_rows, box_cols;    /* the box one copy moves, in elements */
    int swizzle;               /* bytes: 0 (none), 32, 64, 128 */

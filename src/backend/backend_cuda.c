@@ -35,7 +35,7 @@ enum {
 };
 enum { CU_FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
 /* cuTensorMapEncodeTiled's enumerations (cuda.h, CUDA 12 and later) */
-enum { CU_TENSOR_MAP_DATA_TYPE_UINT16 = 1, CU_TENSOR_MAP_DATA_TYPE_UINT32 = 2 };
+enum { CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0, CU_TENSOR_MAP_DATA_TYPE_UINT16 = 1, CU_TENSOR_MAP_DATA_TYPE_UINT32 = 2 };
 enum { CU_TENSOR_MAP_SWIZZLE_NONE = 0, CU_TENSOR_MAP_SWIZZLE_32B, CU_TENSOR_MAP_SWIZZLE_64B, CU_TENSOR_MAP_SWIZZLE_128B };
 enum { CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2 };
 #define CUDA_ERROR_OUT_OF_MEMORY 2
@@ -295,11 +295,27 @@ static const GpuRuntime cuda = {
     .tensorMapArg = cuTensorMapArg,
 };
 
+/* The copy engine moves bytes: an element is an unsigned integer of its width (FP8 one
+ * byte, half and bfloat16 two, FP32 four); -1 for a width it has no type for. */
+int Cuda_tensorMapDataType(int elem_bytes) {
+   switch (elem_bytes) {
+   case 1: return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+   case 2: return CU_TENSOR_MAP_DATA_TYPE_UINT16;
+   case 4: return CU_TENSOR_MAP_DATA_TYPE_UINT32;
+   default: return -1;
+   }
+}
+
 /* A 2D tiled tensor map of a row-major matrix: dimension 0 is the contiguous one. */
 static BackendStatus cuTensorMapArg(const KernelArg *arg, GpuArg *slot, char *err, size_t errlen) {
    const TensorMapSpec *t = &arg->tmap;
    if (!api.cuTensorMapEncodeTiled) {
       snprintf(err, errlen, "this NVIDIA driver has no cuTensorMapEncodeTiled (CUDA 12 or later is needed for TMA)");
+      return BACKEND_ERR_LAUNCH;
+   }
+   const int type = Cuda_tensorMapDataType(t->elem_bytes);
+   if (type < 0) {
+      snprintf(err, errlen, "a tensor map of %d-byte elements: the copy engine takes 1, 2 or 4 bytes here", t->elem_bytes);
       return BACKEND_ERR_LAUNCH;
    }
    const int swizzles[] = {[0] = CU_TENSOR_MAP_SWIZZLE_NONE, [1] = CU_TENSOR_MAP_SWIZZLE_32B,
@@ -308,7 +324,7 @@ static BackendStatus cuTensorMapArg(const KernelArg *arg, GpuArg *slot, char *er
    const unsigned long long strides[1] = {(unsigned long long)t->cols * (unsigned long long)t->elem_bytes};
    const unsigned box[2] = {(unsigned)t->box_cols, (unsigned)t->box_rows}, unit[2] = {1, 1};
    CUresult r = api.cuTensorMapEncodeTiled(
-       slot->tensor_map, t->elem_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16 : CU_TENSOR_MAP_DATA_TYPE_UINT32, 2,
+       slot->tensor_map, type, 2,
        (void *)(uintptr_t)arg->buffer->ptr, dims, strides, box, unit, 0, swizzles[t->swizzle / 32],
        CU_TENSOR_MAP_L2_PROMOTION_L2_128B, 0);
    if (r != 0) {
