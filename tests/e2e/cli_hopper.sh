@@ -49,6 +49,25 @@ if [ $nvrtc = yes ]; then
          not_ok "${p%%:*}: wgmma ${p#*:} (exit $RC, $n found, or spills)" "$(printf '%s\n' "$OUT" | grep -E '^(registers|spills)') $ERR"
       fi
    done
+   # Step 5's 3xTF32 switches (issue 43): each compiles without spills; SMALL doubles the
+   # wgmma's accumulators, PROMO adds FP32 sums and a wait per PROMO tiles.
+   for sw in "LO=1" "SMALL=1" "PROMO=1" "PROMO=4" "ORDER=1" "LO=1 SMALL=1 PROMO=2 ORDER=1"; do
+      sets=$(for x in $sw; do printf ' --set %s' "$x"; done)
+      # shellcheck disable=SC2086 # sets is a list of options
+      run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order --set BN=128 $sets --size 1000 --code ptx
+      n=$(printf '%s\n' "$OUT" | grep -c 'wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32')
+      if [ "$RC" -eq 0 ] && [ "$n" -gt 0 ] && printf '%s\n' "$OUT" | grep -q '^spills  *0 B stores, 0 B loads; stack frame 0 B'; then
+         ok "hopper-5-order 3xTF32 with $sw compiles: $n wgmma, no spills"
+      else
+         not_ok "hopper-5-order 3xTF32 with $sw (exit $RC, $n wgmma)" "$(printf '%s\n' "$OUT" | grep -E '^(registers|spills)') $ERR"
+      fi
+   done
+   run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order-bf16 --set LO=1 --code none
+   expect_rc 2 "LO in bfloat16 is refused"
+   expect_in "LO, SMALL and ORDER shape 3xTF32, the float path" "$ERR" "naming the float path"
+   run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order --set PROMO=1 --code none
+   expect_rc 2 "PROMO with BN=256 is refused"
+   expect_in "at most 192 in all" "$ERR" "the registers' rule says why"
    run_gemmtop inspect --backend cuda --arch sm_90 --kernel hopper3_warpspec --code ptx
    expect_in "target     cuda sm_90a" "$OUT" "an sm_90a kernel for --arch sm_90 compiles for sm_90a"
    expect_in "PTX (sm_90a):" "$OUT" "and the code is labelled with the target it was compiled for"
