@@ -447,11 +447,13 @@ def summary(d):
     if len(notes) > 12:
         print("      ... %d more in verify/*.json" % (len(notes) - 12))
     print("\n-- TFLOPS (bench --rounds, medians; % of the vendor where gemmtop has one)")
-    for f in ("bench-e4m3.json", "bench-e5m2.json", "sweep.json"):
+    for f in ("bench-e4m3.json", "bench-e4m3-block-bf16.json", "bench-e5m2.json", "sweep.json"):
         rows = jsonl(os.path.join(d, f))
         if not rows:
             print("  %s: no results (see %s)" % (f, f[:-5] + ".txt"))
             continue
+        if f == "bench-e4m3-block-bf16.json":
+            print("  block scales against cuBLASLt with a bfloat16 C (--vendor-output bfloat16):")
         if f == "sweep.json":
             rows = sorted(rows, key=lambda r: -(r.get("gflops") or 0))
             print("  sweep at %s, best first:" % rows[0].get("size"))

@@ -9,9 +9,10 @@
 #      (1000x520x1030) with alpha 0.75 beta 0.5, and with beta 0 (step 4's bulk copies), a
 #      run each with a 30 s limit; step 1 with block scales is refused by design and listed
 #      so; a step that never ends is left out of the rest;
-#   3. timing: each step at 4096 and 8192 (bench --rounds 3, the vendor column: cuBLASLt once
-#      gemmtop has it), e5m2 at step 5, and torch._scaled_mm (cuBLASLt through PyTorch, e4m3
-#      per-tensor, bfloat16 and FP32 out) at the same sizes;
+#   3. timing: each step at 4096 and 8192 (bench --rounds 3, cuBLASLt's FP8 GEMM in the vendor
+#      column with gemmtop's FP32 C, and for block scales again with a bfloat16 C, where this
+#      cuBLASLt offers its block-scaled mode only so), e5m2 at step 5, and torch._scaled_mm
+#      (cuBLASLt through PyTorch, e4m3 per-tensor, bfloat16 and FP32 out) at the same sizes;
 #   4. the promotion ablation: PROMOTE=1 against 0 at 4096 x 4096 x K, K = 4096 and 16384,
 #      error against the exact product of the FP8 inputs, beside torch._scaled_mm with and
 #      without its fast accumulation and the mma.sync kernel on the same inputs;
@@ -140,6 +141,8 @@ keep() { for p in "$@"; do case " $HUNG " in *" $p "*) ;; *) printf '%s ' "$p" ;
 # 3. timing: e4m3 every step (its preset's scaling), e5m2 at step 5
 run_logged bench-e4m3 90 "$B" bench $BACKEND $(keep $STEPS hopper-fp8-1-wgmma-nopromote hopper-fp8-5-cluster-tensor) \
    --sizes "$SIZES" --rounds "$ROUNDS" --save "$d/bench-e4m3.json"
+run_logged bench-e4m3-block-bf16 40 "$B" bench $BACKEND $(keep hopper-fp8-3-persistent hopper-fp8-5-cluster) \
+   --vendor-output bfloat16 --sizes "$SIZES" --rounds "$ROUNDS" --save "$d/bench-e4m3-block-bf16.json"
 run_logged bench-e5m2 40 "$B" bench $BACKEND $(keep hopper-fp8-5-cluster-tensor hopper-fp8-5-cluster) --precision e5m2 \
    --sizes "$SIZES" --rounds "$ROUNDS" --save "$d/bench-e5m2.json"
 
