@@ -507,6 +507,74 @@ def summary(d):
     print("\n-- commands (exit status, seconds); non-zero ones are worth a look")
     for line in open(os.path.join(d, "status.txt")):
         print("  " + line.rstrip())
+    headline(d, rows)
+
+
+def best(rows, pred):
+    """The fastest verified row for which pred holds, or None."""
+    ok = [r for r in rows if r.get("status") == "ok" and r.get("gflops") and pred(r)]
+    return max(ok, key=lambda r: r["gflops"]) if ok else None
+
+
+def headline(d, rows):
+    """The last lines: what a reader of a call's tail needs, each figure's file in fp8.tgz."""
+    print("\n== headline (details above and in fp8.tgz)")
+    states = {}
+    for f in glob.glob(os.path.join(d, "verify", "*.rc")):
+        rc = open(f).read().strip()
+        obj = (jsonl(f[:-3] + ".json") or [{}])[-1]
+        msg = obj.get("message", "")
+        st = "never ended" if rc in ("124", "137") else obj.get("status", "no result")
+        if st == "invalid" and ("block scales come at step 2" in msg or "PROMOTE=0 is for --scaling tensor" in msg):
+            st = "refused by design"
+        states.setdefault(st, []).append(os.path.basename(f)[:-3].replace("hopper-fp8-", ""))
+    print("verify: " + "; ".join("%d %s%s" % (len(v), k, "" if k in ("ok", "refused by design") else
+                                              " (" + ", ".join(sorted(v)[:6]) + ")") for k, v in sorted(states.items())))
+    bench = jsonl(os.path.join(d, "bench-e4m3.json")) + jsonl(os.path.join(d, "bench-e5m2.json"))
+    bf16 = jsonl(os.path.join(d, "bench-e4m3-block-bf16.json"))
+    sm = {(r.get("size"), r.get("config")): r for r in rows if r.get("part") == "scaled_mm"}
+    for size in sorted({r.get("size") for r in bench if r.get("size")}, key=str):
+        t = best(bench, lambda r: r["size"] == size and r["precision"] == "e4m3" and
+                 (r["config"].endswith("tensor") or "-1-" in r["config"]))
+        b = best(bench, lambda r: r["size"] == size and r["precision"] == "e4m3" and not
+                 (r["config"].endswith("tensor") or "-1-" in r["config"]))
+        line = "e4m3 at %s: tensor %s" % (size, "%.0f TFLOPS (%s)%s" % (
+            t["gflops"] / 1000, t["config"], ", %.0f%% of %s" % (t["pct_of_vendor"], t.get("vendor"))
+            if t.get("pct_of_vendor") else "") if t else "none verified")
+        if b:
+            line += "; block %.0f TFLOPS (%s)%s" % (b["gflops"] / 1000, b["config"],
+                                                   ", %.0f%% of tensor" % (100 * b["gflops"] / t["gflops"]) if t else "")
+            bv = [r for r in bf16 if r.get("size") == size and r.get("config") == b["config"] and r.get("pct_of_vendor")]
+            if bv:
+                line += ", %.0f%% of cuBLASLt block (bf16 C)" % bv[0]["pct_of_vendor"]
+        else:
+            line += "; block none verified"
+        ref = sm.get((int(size) if str(size).isdigit() else size, "torch._scaled_mm e4m3 tensor, bfloat16 out"))
+        if ref and ref.get("tflops"):
+            line += "; torch._scaled_mm %.0f" % ref["tflops"]
+        print(line)
+    for size in sorted({r.get("size") for r in bench if r.get("precision") == "e5m2"}, key=str):
+        e = best(bench, lambda r: r["size"] == size and r["precision"] == "e5m2")
+        print("e5m2 at %s: %s" % (size, "%.0f TFLOPS (%s)" % (e["gflops"] / 1000, e["config"]) if e else "none verified"))
+    sw = best(jsonl(os.path.join(d, "sweep.json")), lambda r: True)
+    if sw:
+        print("sweep best at %s: %s %s %.0f TFLOPS" % (sw.get("size"), sw["config"], sw.get("params", ""),
+                                                      sw["gflops"] / 1000))
+    for r in rows:
+        if r.get("part") == "ablation" and r.get("max_err"):
+            print("ablation K=%s %-30s max %.2e median %.2e" % (r["k"], r["config"], r["max_err"], r["median_err"]))
+    sg = {r["size"]: r for r in rows if r.get("part") == "3xtf32" and str(r.get("config", "")).startswith("cuBLAS SGEMM")}
+    for size, ref in sorted(sg.items()):
+        cands = [r for r in rows if r.get("part") == "3xtf32" and r.get("size") == size and r.get("max_err") and
+                 str(r.get("config", "")).startswith("3xTF32")]
+        if cands and ref.get("max_err"):
+            c = min(cands, key=lambda r: r["max_err"])
+            print("3xTF32 at %s: best %s, %.1fx / %.1fx SGEMM's max / median error, %.2fx its speed" % (
+                size, c["config"], c["max_err"] / ref["max_err"], c["median_err"] / ref["median_err"],
+                (c.get("tflops") or 0) / ref["tflops"] if ref.get("tflops") else 0))
+    late = [l.split()[0] for l in open(os.path.join(d, "status.txt")) if "skipped" in l or "rc=124" in l or "rc=137" in l]
+    print("frontier: %s; cut short or skipped: %s" % (
+        "%d rows" % len(jsonl(os.path.join(d, "frontier.txt"))), ", ".join(late) if late else "none"))
 
 
 if __name__ == "__main__":
