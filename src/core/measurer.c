@@ -447,6 +447,19 @@ bool MeasureJob_parse(const char *line, MeasureJob *j) {
 /* A configuration's values after the request's word; false when fewer than n. */
 static bool readValues(const char *p, long long *values, int n) { return Util_readInts(p, values, n) == n; }
 
+/* Whether this child measures for a class server (its job came after a limits line). */
+static bool Served;
+
+/* The file whose errors a compile failure may quote: on a class server the kernel's own
+ * file only (the name its lines carry in the compiler's messages), so that nothing of
+ * another file the compiler read can reach a student; NULL (any) elsewhere. */
+static const char *ownFile(const KernelInfo *k) {
+   if (!Served)
+      return NULL;
+   const char *base = strrchr(k->path, '/');
+   return base ? base + 1 : k->path;
+}
+
 /* The result line: c's figures and words, on one line. */
 static void answer(SweepCandidate *c, bool cached) {
    for (char *q = c->reason; *q; q++)
@@ -468,7 +481,7 @@ static void measureOne(Session *s, const KernelInfo *k, const MeasureJob *j, con
       RunOptions ro = {.reps = j->reps, .warmup = j->warmup, .verify = true, .max_seconds = j->timeout_s,
                        .launch_timeout_s = j->timeout_s, .cold_l2 = j->cold_l2};
       RunStatus st = Session_run(s, k, c.values, &j->problem, in, &ro, r);
-      Sweep_classify(&c, st, r, j->timeout_s);
+      Sweep_classify(&c, st, r, j->timeout_s, ownFile(k));
    }
    answer(&c, r->cached);
 }
@@ -507,7 +520,7 @@ static void judgeOne(Session *s, const KernelInfo *k, const MeasureJob *j, const
                        .max_seconds = j->timeout_s, .launch_timeout_s = j->timeout_s, .cold_l2 = j->cold_l2};
       RunStatus st = Session_run(s, k, c.values, &j->problem, &in, &ro, r);
       Inputs_free(&in);
-      Sweep_classify(&c, st, r, j->timeout_s);
+      Sweep_classify(&c, st, r, j->timeout_s, ownFile(k));
       if (c.outcome != SWEEP_OK) {
          char why[sizeof c.reason];
          snprintf(why, sizeof why, "%s", c.reason);
@@ -585,7 +598,7 @@ static void vendorOne(Session *s, const MeasureJob *j, const Inputs *in) {
 int Measure_child(void) {
    char line[8192], err[1024] = "";
    MeasureJob j;
-   if (!fgets(line, sizeof line, stdin) || (applyLimits(line) && !fgets(line, sizeof line, stdin)) ||
+   if (!fgets(line, sizeof line, stdin) || ((Served = applyLimits(line)) && !fgets(line, sizeof line, stdin)) ||
        !MeasureJob_parse(line, &j)) {
       printf("failed the job line is not understood\n");
       return 2;

@@ -410,7 +410,8 @@ static bool takeFile(Conn *c, const char *line, char *why, size_t whylen) {
    }
    text[len] = '\0';
    char path[1400];
-   bool ok = Vet_kernelSource(text, (size_t)len, why, whylen);
+   size_t kept = (size_t)len; /* Windows line ends become Unix ones: the compiler reads what was vetted */
+   bool ok = Vet_kernelSource(text, &kept, why, whylen);
    if (ok && !c->dir[0]) {
       snprintf(c->dir, sizeof c->dir, "%s/%lu-%lu", Srv.uploads, (unsigned long)c->who.uid, c->id);
       if (mkdir(c->dir, 0700) != 0 && errno != EEXIST) {
@@ -424,7 +425,7 @@ static bool takeFile(Conn *c, const char *line, char *why, size_t whylen) {
       unlink(path);
    }
    snprintf(path, sizeof path, "%s/%s", c->dir, name);
-   if (ok && !Util_writeFileAtomic(path, text, (size_t)len)) {
+   if (ok && !Util_writeFileAtomic(path, text, kept)) {
       snprintf(why, whylen, "the server cannot keep the file: %s", strerror(errno));
       ok = false;
    }

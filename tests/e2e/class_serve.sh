@@ -236,6 +236,102 @@ expect_rc 1 "a kernel that includes a file is refused"
 expect_in "'include' reaches for another file" "$ERR" "naming the directive"
 case "$OUT$ERR" in *"$(cat /etc/hostname 2>/dev/null || echo no-hostname-file)"*) not_ok "the file's text is not shown" "$OUT$ERR" ;; *) ok "the file's text is not shown" ;; esac
 
+# Every other way of reaching a file, each spelled so that the vetting before this one
+# took it (issue 50): a file only the server's account may read never reaches a student,
+# neither through submit nor through run --server, nor later through class mine.
+SECRET=$T_DIR/secret-of-the-server
+echo "ONLY_THE_SERVER_READS_THIS_$$ x" >"$SECRET"
+chmod 600 "$SECRET"
+python3 - "$PUB/class_honest.cl" "$PUB/spell" "$SECRET" <<'PY'
+import os, sys
+src = open(sys.argv[1], newline="").read()
+secret = sys.argv[3]
+spellings = {
+    # name: (text before the kernel, what the refusal says)
+    "cr": ('// x\r#include "%s"\n', "line 14: a carriage return that ends no line"),
+    "bsblank": ('#inc\\ \nlude "%s"\n', "line 14: a backslash followed by blanks ends the line"),
+    "bscrlf": ('#inc\\\r\nlude "%s"\r\n', "line 14: 'include' reaches for another file"),
+    "trigraph": ('#inc??/\nlude "%s"\n', "line 14: '??/' is a trigraph"),
+    "warning": ('#warning /*\n#include "%s"\n*/\n', "line 15: 'include' reaches for another file"),
+    "paste": ('#define C(a, b) a##b\n#if C(__has_inc, lude)("%s")\n#error exists\n#endif\n', "'##' pastes onto 'a'"),
+    "pragma": ('#pragma GCC dependency "%s"\n', "'#pragma ... dependency' tests or loads another file"),
+    "pragmaop": ('_Pragma("GCC dependency <%s>")\n', "'#pragma ... dependency'"),
+    "line": ('#line 1 "%s"\n', "'#line' (or '# NUMBER') renames the file"),
+    "digraph": ('%%:include "%s"\n', "'%:' spells '#'"),
+}
+head, body = src.split("__kernel", 1)
+for name, (text, why) in spellings.items():
+    folder = os.path.join(sys.argv[2], name)
+    os.makedirs(folder)
+    kernel = "class_spell_" + name
+    with open(os.path.join(folder, kernel + ".cl"), "w", newline="") as f:
+        f.write(head.replace("class_honest", kernel) + (text % secret) + "__kernel" + body)
+    with open(os.path.join(folder, "why"), "w") as f:
+        f.write(why)
+PY
+chmod -R a+rX "$PUB/spell"
+secret_text=$(cat "$SECRET")
+kept_kernels=$GEMMTOP_KERNELS
+for dir in "$PUB"/spell/*/; do
+   name=$(basename "$dir")
+   why=$(cat "$dir/why")
+   run_as 20002 submit "$dir/class_spell_$name.cl" --assignment hw --server "$SOCK"
+   if [ "$RC" -eq 1 ] && printf '%s' "$OUT$ERR" | grep -qF "$why"; then
+      ok "submit, $name: refused ($why)"
+   else
+      not_ok "submit, $name: refused saying '$why'" "$OUT $ERR"
+   fi
+   GEMMTOP_KERNELS="$kept_kernels:$dir"
+   export GEMMTOP_KERNELS
+   run_as 20002 run --server "$SOCK" --kernel "class_spell_$name" --size 16
+   if [ "$RC" -ne 0 ] && printf '%s' "$OUT$ERR" | grep -qF "$why"; then
+      ok "run --server, $name: refused"
+   else
+      not_ok "run --server, $name: refused saying '$why'" "$OUT $ERR"
+   fi
+   case "$OUT$ERR" in *ONLY_THE_SERVER_READS*) not_ok "$name: the secret's text is not shown" "$OUT$ERR" ;; esac
+done
+GEMMTOP_KERNELS=$kept_kernels
+export GEMMTOP_KERNELS
+run_as 20002 class mine hw --server "$SOCK"
+case "$OUT$ERR" in
+*ONLY_THE_SERVER_READS*) not_ok "class mine holds none of the secret's text" "$OUT" ;;
+*) ok "no reply and no class mine holds the secret's text" ;;
+esac
+# The same file sent by a client of its own over the socket, with a NUL before the
+# include (a compiler reads on past a NUL): refused, naming the line.
+python3 - "$SOCK" "$PUB/class_honest.cl" "$SECRET" >"$T_DIR/raw" 2>&1 <<'PY'
+import socket, sys
+src = open(sys.argv[2], "rb").read()
+head, body = src.split(b"__kernel", 1)
+text = head + b"\0\n#include \"" + sys.argv[3].encode() + b"\"\n__kernel" + body
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b"file class_honest.cl %d\n" % len(text) + text)
+s.shutdown(socket.SHUT_WR)
+print(s.makefile("rb").read().decode(errors="replace"))
+PY
+expect_in "failed line 14: a NUL byte" "$(cat "$T_DIR/raw")" "a NUL in a kernel file sent over the socket is refused, naming the line"
+# Windows line ends are taken (and kept as Unix ones, which the compiler reads).
+sed 's/$/\r/' "$PUB/class_honest.cl" | sed 's/class_honest/class_crlf/' >"$PUB/class_crlf.cl"
+chmod 644 "$PUB/class_crlf.cl"
+run_as 20003 submit "$PUB/class_crlf.cl" --assignment tiny --server "$SOCK"
+expect_rc 0 "a kernel file with Windows line ends is taken and verified"
+# The defence behind the vetting: a measuring child of the server quotes only errors
+# about the kernel's own file. Given a kernel that includes the secret (which the server
+# never sends it), its answer names no line of it.
+mkdir -p "$T_DIR/leak"
+sed 's|^__kernel|#include "'"$SECRET"'"\n__kernel|; s/class_honest/class_leak/' "$PUB/class_honest.cl" >"$T_DIR/leak/class_leak.cl"
+dev=$(printf '%s' "$POCL" | sed 's/.*--device //')
+printf 'limits 60 0 0\njob opencl %s class_leak 16 16 16 float 0 0 0x1p+0 0x0p+0 7 1 0 0x1.4p+3 0 tensor %s:%s\nrun 16\n' \
+   "$dev" "${GEMMTOP_KERNELS%%:*}" "$T_DIR/leak" | "$GEMMTOP_BIN" __measure-child >"$T_DIR/child" 2>/dev/null
+expect_in "does not compile: the compiler's errors name no line of class_leak.cl" "$(cat "$T_DIR/child")" \
+   "a server's measuring child quotes no error from another file"
+case "$(cat "$T_DIR/child")" in *ONLY_THE_SERVER_READS*) not_ok "the child's answer holds none of the secret" "$(cat "$T_DIR/child")" ;; esac
+printf 'job opencl %s class_leak 16 16 16 float 0 0 0x1p+0 0x0p+0 7 1 0 0x1.4p+3 0 tensor %s:%s\nrun 16\n' \
+   "$dev" "${GEMMTOP_KERNELS%%:*}" "$T_DIR/leak" | "$GEMMTOP_BIN" __measure-child >"$T_DIR/child" 2>/dev/null
+expect_in "ONLY_THE_SERVER_READS" "$(cat "$T_DIR/child")" "(the same child outside a server quotes the first error, wherever it is)"
+
 # A file that is no kernel.
 printf 'not a kernel\n' >"$PUB/junk.cl"
 chmod 644 "$PUB/junk.cl"

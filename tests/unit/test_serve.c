@@ -187,8 +187,6 @@ static void test_board(void **state) {
    free(csv);
 }
 
-/* A kernel file that reaches for another file is refused, however it spells it; words
- * in comments and strings, and longer names, are not directives. */
 /* A request's configuration values ("run 32 8 1"): as many as are there, up to the most. */
 static void test_read_ints(void **state) {
    (void)state;
@@ -203,34 +201,115 @@ static void test_read_ints(void **state) {
    assert_true(v[0] == 12345678901234LL);
 }
 
+/* What the compilers would read as a directive: every spelling the server took before
+ * (a lone \r, backslash + blanks + newline, backslash-CRLF, the trigraph ??/, #error's
+ * raw text) and the other ways a file is reached or named; and text that only looks like
+ * them, which is taken. Windows line ends are made Unix ones in the text that is kept. */
 static void test_vet(void **state) {
    (void)state;
-   char why[256];
+   char why[512];
    static const char *const good[] = {
        "__kernel void gemm() { int included = 1; }\n",
        "// we include the tail here\n/* #include \"x\" */\n__kernel void gemm() {}\n",
        "#define X 1\n#pragma unroll\n__kernel void gemm() { const char *s = \"include\"; }\n",
+       "#define M(a, b) \\\r\n   ((a) + (b))\r\n__kernel void gemm() { int x = M(1, 2); }\r\n",
+       "#define U _Pragma(\"unroll\") for (;;)\n#define WGMMA_N(n) gt_wgmma_n##n\n#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n",
+       "#if 0\n// what??\n#endif\nconst char q = '?'; float f = 1.5e+3f, g = .5, h = 0x1p-3;\n",
+       "int a = '\\\\'; const char *s = \"a\\\"b\"; // a \"quote\n",
+       "\xef\xbb\xbf/* caf\xc3\xa9 */ int x;\n",
    };
-   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
-      if (!Vet_kernelSource(good[i], strlen(good[i]), why, sizeof why))
+   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+      char text[512];
+      size_t len = strlen(good[i]);
+      memcpy(text, good[i], len + 1);
+      if (!Vet_kernelSource(text, &len, why, sizeof why))
          fail_msg("refused '%s': %s", good[i], why);
+      assert_null(memchr(text, '\r', len));
+      assert_int_equal(len, strlen(text));
+   }
    static const struct {
       const char *text, *why;
    } bad[] = {
        {"#include \"/etc/passwd\"\n", "line 1: 'include' reaches for another file"},
        {"\n\n  #  include_next <x>\n", "line 3: 'include_next'"},
        {"#inc\\\nlude \"a\"\n", "line 1: 'include'"},
-       {"/* */ # /* */ import \"a\"\n", "'import'"},
-       {"#if __has_include(\"/srv/x\")\n#endif\n", "'__has_include'"},
-       {"#embed \"/srv/class.db\"\n", "'embed'"},
-       {"?\?=include \"a\"\n", "'?\?=' spells '#'"},
+       {"int a;\n#inc\\\r\nlude \"a\"\r\n", "line 2: 'include'"},
+       {"// x\r#include \"a\"\n", "line 1: a carriage return that ends no line"},
+       {"#inc\\ \nlude \"a\"\n", "line 1: a backslash followed by blanks ends the line"},
+       {"#inc\\\t\f\v\r\nlude \"a\"\n", "a backslash followed by blanks"},
+       {"#inc?\?/\nlude \"a\"\n", "line 1: '?\?/' is a trigraph, which some compilers read as '\\'"},
+       {"// x ?\?/\nint y;\n", "'?\?/' is a trigraph"},
+       {"?\?=include \"a\"\n", "'?\?=' is a trigraph"},
        {"%:include \"a\"\n", "'%:' spells '#'"},
+       {"/* */ # /* */ import \"a\"\n", "'import'"},
+       {"#if __has_include(\"/srv/x\")\n#endif\n", "'__has_include' tests another file"},
+       {"#embed \"/srv/class.db\"\n", "'embed'"},
+       {"int x;\n\n#warning /*\n#include \"/srv/x\"\n*/\n", "line 4: 'include'"},
+       {"#error don't /*\n#import \"/srv/x\"\n*/\n", "line 2: 'import'"},
+       {"#define C(a, b) a##b\n#if C(__has_inc, lude)(\"/x\")\n#endif\n", "line 1: '##' pastes onto 'a', a macro's"},
+       {"#define C(/*)*/ a, b) a ## b\n", "'##' pastes onto 'a'"},
+       {"#define H __has_inc##lude\n", "'##' pastes onto '__has_inc', a name starting with '_'"},
+       {"#define P(...) _Prag ## __VA_ARGS__\n", "pastes onto '_Prag'"},
+       {"_Pragma(\"message \\\"/x\\\"\")\n", "line 1: a _Pragma's string holds a backslash"},
+       {"_Pragma(\"GCC dependency <x>\")\n", "'#pragma ... dependency'"},
+       {"#define P(x) _Pragma(x)\n", "'_Pragma' takes its string written out"},
+       {"#define P(x) _Pragma(#x)\n", "'_Pragma' takes its string written out"},
+       {"#pragma GCC dependency \"/srv/x\"\n", "'#pragma ... dependency' tests or loads another file"},
+       {"#pragma clang module import x\n", "'#pragma ... module'"},
+       {"#line 1 \"/etc/passwd\"\n", "'#line' (or '# NUMBER') renames the file"},
+       {"# 7 \"/etc/passwd\"\n", "'#line' (or '# NUMBER')"},
+       {"int\\u0069 = 1;\n", "a backslash outside a literal or a comment"},
+       {"int x = 1'000;\n", "a digit separator"},
+       {"const char *s = R\"(\n#include \"/x\"\n)\";\n", "line 1: a raw string literal (R\"...\")"},
+       {"int a;\n/*\xe2\x80\xa8*/\n", "line 2: a Unicode line separator"},
    };
    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-      if (Vet_kernelSource(bad[i].text, strlen(bad[i].text), why, sizeof why))
+      char text[512];
+      size_t len = strlen(bad[i].text);
+      memcpy(text, bad[i].text, len + 1);
+      if (Vet_kernelSource(text, &len, why, sizeof why))
          fail_msg("took '%s'", bad[i].text);
       if (!strstr(why, bad[i].why))
          fail_msg("'%s': %s", bad[i].text, why);
+   }
+   /* a NUL byte (the rest would be read by the compiler, which takes it as a blank) */
+   char nul[] = "int x;\n\0\n#include \"/x\"\n";
+   size_t len = sizeof nul - 1;
+   assert_false(Vet_kernelSource(nul, &len, why, sizeof why));
+   assert_non_null(strstr(why, "line 2: a NUL byte"));
+}
+
+/* Students start from the shipped kernels: the server takes every one of them as it is,
+ * and with Windows line ends. */
+static void test_vet_takes_shipped_kernels(void **state) {
+   (void)state;
+   char *names[512];
+   const char *dir = GEMMTOP_SOURCE_DIR "/kernels";
+   int n = Util_filesEndingIn(dir, ".cl", names, 512);
+   assert_true(n > 20);
+   for (int i = 0; i < n; i++) {
+      char path[1024], why[512];
+      snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+      size_t len = 0;
+      char *text = Util_readUserFile(path, UTIL_MAX_KERNEL_BYTES, &len, why, sizeof why);
+      assert_non_null(text);
+      if (!Vet_kernelSource(text, &len, why, sizeof why))
+         fail_msg("%s refused: %s", names[i], why);
+      char *crlf = malloc(2 * len + 1);
+      size_t m = 0;
+      for (size_t j = 0; j < len; j++) {
+         if (text[j] == '\n')
+            crlf[m++] = '\r';
+         crlf[m++] = text[j];
+      }
+      crlf[m] = '\0';
+      if (!Vet_kernelSource(crlf, &m, why, sizeof why))
+         fail_msg("%s with \\r\\n line ends refused: %s", names[i], why);
+      assert_int_equal(m, len);
+      assert_memory_equal(crlf, text, len);
+      free(crlf);
+      free(text);
+      free(names[i]);
    }
 }
 
@@ -241,6 +320,7 @@ int main(void) {
        cmocka_unit_test(test_roster),
        cmocka_unit_test(test_board),
        cmocka_unit_test(test_vet),
+       cmocka_unit_test(test_vet_takes_shipped_kernels),
        cmocka_unit_test(test_read_ints),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
