@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
+
 void TextBuf_put(TextBuf *t, const char *fmt, ...) {
    if (t->failed)
       return;
@@ -33,14 +35,31 @@ void TextBuf_put(TextBuf *t, const char *fmt, ...) {
 }
 
 void TextBuf_putXml(TextBuf *t, const char *s) {
-   for (; *s; s++) {
-      switch (*s) {
+   for (const unsigned char *p = (const unsigned char *)s; *p;) {
+      char form[6];
+      int used = Util_controlForm((const char *)p, form);
+      if (used) { /* XML has no control characters (a page would not load), nor a terminal either */
+         TextBuf_put(t, "%s", form);
+         p += used;
+         continue;
+      }
+      if (*p >= 0x80) {
+         int n = Util_utf8Len((const char *)p, 4);
+         /* a byte of no UTF-8 character, or U+FFFE, U+FFFF, which XML has not either */
+         bool bad = !n || (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe);
+         TextBuf_put(t, "%.*s", bad ? 3 : n, bad ? "\xef\xbf\xbd" : (const char *)p);
+         p += bad ? (n ? n : 1) : n;
+         continue;
+      }
+      switch (*p) {
       case '&': TextBuf_put(t, "&amp;"); break;
       case '<': TextBuf_put(t, "&lt;"); break;
       case '>': TextBuf_put(t, "&gt;"); break;
       case '"': TextBuf_put(t, "&quot;"); break;
-      default: TextBuf_put(t, "%c", *s);
+      case '\'': TextBuf_put(t, "&#39;"); break;
+      default: TextBuf_put(t, "%c", *p);
       }
+      p++;
    }
 }
 

@@ -14,7 +14,9 @@ typedef struct TextBuf_ {
 } TextBuf;
 
 void TextBuf_put(TextBuf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* s with XML's five special characters escaped (SVG text and attributes). */
+/* s as XML text (SVG and HTML text and attributes): the five special characters escaped,
+ * control characters in caret form (ESC "^["), a byte of no UTF-8 character as U+FFFD:
+ * whatever s holds, the document stays well-formed and shows it. */
 void TextBuf_putXml(TextBuf *t, const char *s);
 /* s as one CSV field (RFC 4180: quoted when it holds a comma, a quote or a line break,
  * quotes doubled). */

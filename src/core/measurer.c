@@ -125,6 +125,13 @@ static int readAnswer(Measurer *m, char *line, size_t len, double allowed_s, con
       double waited = 0;
       if (got == 1 && m->sock >= 0 && sscanf(line, "waited %lf %d", &m->waited_s, &m->served_on) == 2)
          continue;
+      if (got == 1 && m->sock >= 0) {
+         /* A server's words (a compiler's about a kernel) reach a terminal: no control
+          * character in them is left to act there. */
+         char shown[4 * LINES_MAX];
+         Util_visible(line, shown, sizeof shown);
+         Util_visible(shown, line, len);
+      }
       if (got != 1 || m->sock < 0 || sscanf(line, "wait %d %lf", &position, &waited) != 2)
          return got;
       if (m->on_wait)
@@ -230,7 +237,7 @@ static bool connectServer(Measurer *m, char *why, size_t whylen) {
       /* A server that refuses someone says why before it closes. */
       char line[1024];
       if (LineReader_next(&m->in, line, sizeof line, Util_nowMs() + 2000, NULL) == 1 && !strncmp(line, "failed ", 7))
-         snprintf(why, whylen, "%s", line + 7);
+         Util_visible(line + 7, why, whylen);
       else
          snprintf(why, whylen, "the gemmtop server at %s closed the connection", j->server);
    }
@@ -252,6 +259,8 @@ static bool startChild(Measurer *m, char *why, size_t whylen) {
    endChild(m, true, how, sizeof how);
    if (got == 1 && !strncmp(line, "failed ", 7))
       snprintf(why, whylen, "%s", line + 7);
+   else if (got == LINES_TOO_LONG)
+      snprintf(why, whylen, "it answered a line longer than %d bytes", LINES_MAX - 1);
    else if (got < 0)
       snprintf(why, whylen, "it did not open the device within %.0f s", START_ALLOWANCE_S);
    else
@@ -309,7 +318,11 @@ static bool request(Measurer *m, const char *word, const long long *values, int 
       snprintf(c->reason, sizeof c->reason, "stopped while it was measured");
       return false;
    }
-   if (got < 0) {
+   if (got == LINES_TOO_LONG) {
+      c->outcome = SWEEP_FAILED;
+      snprintf(c->reason, sizeof c->reason, "the measuring process answered a line longer than %d bytes",
+               LINES_MAX - 1);
+   } else if (got < 0) {
       c->outcome = SWEEP_TIMEOUT;
       snprintf(c->reason, sizeof c->reason, "no answer within %.0f s: the measuring process was stopped", allowed);
    } else {
@@ -346,7 +359,8 @@ double Measurer_vendor(Measurer *m, char *name, size_t namelen) {
       return ok ? gflops : 0;
    }
    endChild(m, true, why, sizeof why);
-   snprintf(name, namelen, "the measuring process did not time it (%s)", got < 0 ? "no answer" : why);
+   snprintf(name, namelen, "the measuring process did not time it (%s)",
+            got == LINES_TOO_LONG ? "an answer too long" : got < 0 ? "no answer" : why);
    return 0;
 }
 

@@ -249,21 +249,24 @@ static void *worker(void *arg) {
 
 /* ---- a connection ---- */
 
+/* Every line the server sends holds text of other people (a client's own words echoed, a
+ * compiler's about a kernel, names on a board): its control characters are made visible
+ * (ESC as "^["), line breaks made blanks. */
 bool Serve_say(Conn *c, const char *fmt, ...) {
-   char line[2048];
+   char line[2048], shown[4 * sizeof line + 1];
    va_list ap;
    va_start(ap, fmt);
-   int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+   int n = vsnprintf(line, sizeof line, fmt, ap);
    va_end(ap);
    if (n < 0)
       return false;
-   if ((size_t)n > sizeof line - 2)
-      n = (int)sizeof line - 2;
-   for (int i = 0; i < n; i++)
-      if (line[i] == '\n' || line[i] == '\r')
-         line[i] = ' ';
-   line[n++] = '\n';
-   return Lines_write(c->fd, line, (size_t)n);
+   for (char *p = line; *p; p++)
+      if (*p == '\n' || *p == '\r')
+         *p = ' ';
+   Util_visible(line, shown, sizeof shown - 1);
+   size_t len = strlen(shown);
+   shown[len++] = '\n';
+   return Lines_write(c->fd, shown, len);
 }
 
 /* A text of many lines as "text" lines, then "end". */
@@ -381,11 +384,18 @@ void Serve_folders(const char *dir, char *out, size_t outlen) {
 
 /* "file NAME BYTES" and the bytes: the kernel file the next job or submission uses. */
 static bool takeFile(Conn *c, const char *line, char *why, size_t whylen) {
-   char name[80];
-   unsigned long long len = 0;
+   char name[80], size[64];
    int used = 0;
-   if (sscanf(line, "file %79s %llu%n", name, &len, &used) != 2 || line[used]) {
+   if (sscanf(line, "file %79s %63s%n", name, size, &used) != 2 || line[used]) {
       snprintf(why, whylen, "a file line is 'file NAME BYTES'");
+      return false;
+   }
+   /* the size as it was sent: a number past the largest integer is quoted, not its overflow */
+   char *end;
+   errno = 0;
+   unsigned long long len = strtoull(size, &end, 10);
+   if (*end || !(size[0] >= '0' && size[0] <= '9')) {
+      snprintf(why, whylen, "the kernel file's size '%s' is not a number of bytes", size);
       return false;
    }
    size_t nl = strlen(name);
@@ -398,8 +408,8 @@ static bool takeFile(Conn *c, const char *line, char *why, size_t whylen) {
                             "be under 64 characters", name);
       return false;
    }
-   if (len > UTIL_MAX_KERNEL_BYTES) {
-      snprintf(why, whylen, "the kernel file is %llu bytes; the server takes at most %u", len, UTIL_MAX_KERNEL_BYTES);
+   if (errno == ERANGE || len > UTIL_MAX_KERNEL_BYTES) {
+      snprintf(why, whylen, "the kernel file is %s bytes; the server takes at most %u", size, UTIL_MAX_KERNEL_BYTES);
       return false;
    }
    char *text = malloc((size_t)len + 1);
@@ -534,6 +544,11 @@ static void *connection(void *arg) {
    LineReader_init(&c->in, c->fd);
    for (bool alive = true; alive;) {
       int got = LineReader_next(&c->in, line, sizeof line, Util_nowMs() + SERVE_IDLE_S * 1e3, NULL);
+      if (got == LINES_TOO_LONG) {
+         Serve_say(c, "error a request line is at most %d bytes; this one is longer, and the connection is closed",
+                   LINES_MAX - 1);
+         break;
+      }
       if (got != 1)
          break;
       if (!strncmp(line, "file ", 5)) {

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
+
 /* Names that reach for another file, wherever they stand outside comments and literals
  * (a directive's name cannot come from a macro, so the word itself must be there). */
 static const struct {
@@ -69,11 +71,20 @@ static size_t unixLineEnds(char *text, size_t len) {
 }
 
 /* What compilers read in different ways is refused outright, so that what the server
- * vets is what each of them reads: a NUL, a carriage return that ends no line, Unicode's
+ * vets is what each of them reads (and control characters, which their messages would
+ * quote to a terminal): a NUL, a carriage return that ends no line, Unicode's
  * line separators, trigraphs (OpenCL C honours them, C++17 does not), and a backslash
  * followed by blanks at a line's end (joined with a warning by some, not by others). */
 static bool ambiguous(const char *t, size_t n, char *why, size_t whylen) {
    int line = 1;
+   size_t at = Util_findControl(t, n, &line);
+   if (at < n && t[at]) {
+      /* the compiler's messages quote the text: a control would reach a terminal */
+      char name[8];
+      Util_controlName((unsigned char)t[at], name);
+      return refuse(why, whylen, line, "a control character (%s): a kernel file is text", name);
+   }
+   line = 1;
    for (size_t i = 0; i < n; i++) {
       const unsigned char c = (unsigned char)t[i];
       if (c == '\n')

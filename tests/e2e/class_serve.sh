@@ -82,12 +82,81 @@ run_gemmtop serve $POCL --socket "$SOCK" --state "$STATE" --roster "$T_DIR/bad-r
 expect_rc 2 "a roster with an unknown account is refused"
 expect_in "line 2: 'nobody-such-account-here' is neither a uid nor an account" "$ERR" "naming its line"
 [ -e "$SOCK" ] && not_ok "no socket was made" || ok "no socket was made"
+# A NUL used to end the roster there (the students after it refused as strangers); C1
+# controls (CSI, as UTF-8 and as a raw byte) passed the name check like letters.
+printf '20001 Ada\n\000\n20002 Bob\n' >"$T_DIR/bad-roster"
+run_gemmtop serve $POCL --socket "$SOCK" --state "$STATE" --roster "$T_DIR/bad-roster"
+expect_rc 2 "a roster with a NUL byte is refused at start"
+expect_in "line 2: a NUL byte: a roster is plain text" "$ERR" "naming its line"
+for csi in '\302\233' '\233'; do
+   printf "20001 Ada\n20002 Bob ${csi}2J\n" >"$T_DIR/bad-roster"
+   run_gemmtop serve $POCL --socket "$SOCK" --state "$STATE" --roster "$T_DIR/bad-roster"
+   expect_rc 2 "a roster with a C1 control ($csi) in a name is refused"
+   expect_in "line 2: U+009B: a roster is plain text" "$ERR" "naming its line and the control"
+done
+[ -e "$SOCK" ] && not_ok "no socket was made" || ok "no socket was made"
 
 # ---- the server ----
 start_server || finish
 run_gemmtop serve $POCL --socket "$SOCK" --state "$T_DIR/other"
 expect_rc 1 "a second server on a live socket is refused"
 expect_in "another gemmtop serve is listening on $SOCK" "$ERR" "and says so"
+
+# The socket with a client of its own: an overlong request line is answered and the
+# connection closed (the client waited 600 s for nothing before); a size no integer holds
+# is quoted as sent; a client's control characters come back made visible.
+python3 - "$SOCK" >"$T_DIR/raw" 2>&1 <<'PY'
+import socket, sys
+def ask(data):
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(60)  # a deadline for the answer: the server closes long before
+    s.connect(sys.argv[1])
+    s.sendall(data)
+    s.shutdown(socket.SHUT_WR)  # nothing more: the server ends once it has answered
+    got = b""
+    while True:
+        try:
+            part = s.recv(65536)
+        except ConnectionResetError:  # it closed with our unread bytes: what it said came first
+            break
+        if not part:
+            break
+        got += part
+    s.close()
+    return got
+print("long:", ask(b"x" * 9000).decode(errors="replace"), end="")
+print("size:", ask(b"file a.cl 99999999999999999999999\n").decode(errors="replace"), end="")
+echo = ask(b"\x1b]0;pwned\x07\xc2\x9b" b"2J\n")
+print("echo:", echo.decode(errors="replace"), end="")
+print("raw control in the echo:", any(b in echo for b in (b"\x1b", b"\x07", b"\xc2\x9b")))
+PY
+raw=$(cat "$T_DIR/raw")
+expect_in "long: error a request line is at most 8191 bytes; this one is longer, and the connection is closed" "$raw" \
+   "a request line over 8191 bytes is answered, and the connection closed"
+expect_in "size: failed the kernel file is 99999999999999999999999 bytes; the server takes at most" "$raw" \
+   "an absurd file size is quoted as it was sent"
+expect_in "echo: error unknown request '^[]0;pwned^GM-^[2J'" "$raw" "a client's control characters come back visible"
+expect_in "raw control in the echo: False" "$raw" "and none of them raw"
+# A client prints what a server sends only once it is made visible: a server of its own
+# that answers with a terminal's controls.
+python3 - "$PUB/fake" >"$T_DIR/fake.out" 2>&1 <<'PY' &
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+os.chmod(sys.argv[1], 0o777)
+s.listen(1)
+c, _ = s.accept()
+c.recv(65536)
+c.sendall(b"text Eve \x1b]0;pwned\x07\x1b[2J \xc2\x9b" b"31m \x9b" b"1m \xe2\x80\x94 ok\nend\n")
+c.close()
+PY
+fake=$!
+until_true 30 test -S "$PUB/fake" || not_ok "the fake server listens" "$(cat "$T_DIR/fake.out")"
+run_as 20001 class board hw --server "$PUB/fake"
+wait "$fake"
+expect_in "Eve ^[]0;pwned^G^[[2J M-^[31m M-^[1m $(printf '\342\200\224') ok" "$OUT" "a server's controls are printed visible"
+printf '%s' "$OUT" | od -An -tx1 | grep -qE ' (1b|07|9b)' && not_ok "no control byte reaches the terminal" "$OUT" ||
+   ok "no control byte reaches the terminal"
 
 # A student's run on the server: verified, timed there, recorded with the student's name.
 run_as 20001 run --server "$SOCK" --kernel mygemm01_naive --size 64 --format json
@@ -227,6 +296,24 @@ done
 run_as 20001 run --server "$SOCK" --kernel mygemm01_naive --size 32
 expect_rc 0 "after them the next request is measured"
 expect_in "verified:" "$OUT" "and verified"
+
+# A name kept by a server before rosters refused controls: the board shows it made visible.
+python3 -c 'import sqlite3,sys
+db=sqlite3.connect(sys.argv[1])
+db.execute("update submissions set user = ? where assignment = \"tiny\" and uid = 20002", ("Eve \x1b]0;pwned\x07\x9b2J",))
+db.commit()' "$STATE/class.db"
+run_gemmtop class board tiny --server "$SOCK"
+expect_in "Eve ^[]0;pwned^GM-^[2J" "$OUT" "class board shows a kept name's controls visible"
+printf '%s' "$OUT" | od -An -tx1 | grep -qE ' (1b|07|9b)' && not_ok "class board prints no control byte" "$OUT" ||
+   ok "class board prints no control byte"
+run_gemmtop class close tiny --server "$SOCK"
+run_gemmtop class open tiny --server "$SOCK"
+if python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); sys.exit(1 if any(b in d for b in (b"\x1b", b"\x07", b"\xc2\x9b")) else 0)' \
+   "$BOARD/tiny.html"; then
+   ok "the board's page holds no control byte"
+else
+   not_ok "the board's page holds no control byte" "$(grep -a Eve "$BOARD/tiny.html")"
+fi
 
 # A kernel that includes a file would print it in the compiler's errors: refused unread.
 sed 's|^__kernel|#include "/etc/hostname"\n__kernel|' "$PUB/class_honest.cl" >"$PUB/class_peek.cl"

@@ -100,6 +100,10 @@ static void test_roster(void **state) {
        {"20001 <script>\n", "line 1: the name of 20001 has a character a board cannot show"},
        {"no-such-login-anywhere Eve\n", "line 1: 'no-such-login-anywhere' is neither a uid nor an account"},
        {"lecturer\n", "line 1: an account is missing after 'lecturer'"},
+       /* C1 controls (CSI) as UTF-8 and as a raw 8-bit byte, refused like ESC */
+       {"20001 Ada\n20002 Bob \xc2\x9b" "2J\n", "line 2: U+009B: a roster is plain text"},
+       {"20001 Ada \x9b" "2J\n", "line 1: U+009B"},
+       {"20001 Ada \x1b]0;pwned\a\n", "line 1: ESC"},
    };
    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
       writeFile(path, bad[i].text);
@@ -107,6 +111,20 @@ static void test_roster(void **state) {
       if (!strstr(err, bad[i].why))
          fail_msg("'%s': %s", bad[i].text, err);
    }
+   /* A NUL used to end the roster there: the students after it were strangers. */
+   FILE *f = fopen(path, "wb");
+   assert_non_null(f);
+   fwrite("20001 Ada\n\0\n20002 Bob\n", 1, 23, f);
+   fclose(f);
+   assert_false(Roster_load(&r, path, 4242, err, sizeof err));
+   if (!strstr(err, "line 2: a NUL byte: a roster is plain text"))
+      fail_msg("%s", err);
+   /* letters whose UTF-8 bytes lie in 0x80..0x9F are no controls */
+   writeFile(path, "20001 Zo\xc3\xab \xc4\x80ngstr\xc3\xb6m \xe2\x80\x94 \xf0\x9f\x98\x80\n");
+   assert_true(Roster_load(&r, path, 4242, err, sizeof err));
+   assert_true(Roster_find(&r, 20001, &e));
+   assert_string_equal(e.name, "Zo\xc3\xab \xc4\x80ngstr\xc3\xb6m \xe2\x80\x94 \xf0\x9f\x98\x80");
+   Roster_free(&r);
    unlink(path);
    rmdir(dir);
    /* no roster: anyone, named by account */
@@ -187,6 +205,30 @@ static void test_board(void **state) {
    free(csv);
 }
 
+/* Text another person wrote, printed: every control character in caret form, C1 ones in
+ * UTF-8 and as raw bytes too, letters (whose UTF-8 bytes may lie in 0x80..0x9F) as they are. */
+static void test_visible(void **state) {
+   (void)state;
+   char out[128];
+   assert_string_equal(Util_visible("\x1b]0;pwned\a\x1b[2J<b>", out, sizeof out), "^[]0;pwned^G^[[2J<b>");
+   assert_string_equal(Util_visible("a\xc2\x9b" "2Jb\x9b" "c\x85", out, sizeof out), "aM-^[2JbM-^[cM-^E");
+   const char *letters = "\xc4\x80 \xe2\x80\x94 \xf0\x9f\x98\x80 \xc3\xa9";
+   assert_string_equal(Util_visible(letters, out, sizeof out), letters);
+   /* cut to fit, never inside a character */
+   assert_string_equal(Util_visible("ab\xe2\x80\x94", out, 5), "ab");
+   char *dup = Util_visibleDup("\x9b\x9b\x9b");
+   assert_string_equal(dup, "M-^[M-^[M-^[");
+   free(dup);
+   int line = 0;
+   const char *text = "ok \xe2\x80\x94\n\xc2\x9b";
+   assert_int_equal(Util_findControl(text, strlen(text), &line), 8);
+   assert_int_equal(line, 2);
+   assert_int_equal(Util_findControl(letters, strlen(letters), NULL), strlen(letters));
+   char name[8];
+   Util_controlName(0x9b, name);
+   assert_string_equal(name, "U+009B");
+}
+
 /* A request's configuration values ("run 32 8 1"): as many as are there, up to the most. */
 static void test_read_ints(void **state) {
    (void)state;
@@ -236,7 +278,8 @@ static void test_vet(void **state) {
        {"int a;\n#inc\\\r\nlude \"a\"\r\n", "line 2: 'include'"},
        {"// x\r#include \"a\"\n", "line 1: a carriage return that ends no line"},
        {"#inc\\ \nlude \"a\"\n", "line 1: a backslash followed by blanks ends the line"},
-       {"#inc\\\t\f\v\r\nlude \"a\"\n", "a backslash followed by blanks"},
+       {"#inc\\ \t\r\nlude \"a\"\n", "a backslash followed by blanks"},
+       {"int a;\f\n", "line 1: a control character (0x0c)"},
        {"#inc?\?/\nlude \"a\"\n", "line 1: '?\?/' is a trigraph, which some compilers read as '\\'"},
        {"// x ?\?/\nint y;\n", "'?\?/' is a trigraph"},
        {"?\?=include \"a\"\n", "'?\?=' is a trigraph"},
@@ -262,6 +305,8 @@ static void test_vet(void **state) {
        {"int x = 1'000;\n", "a digit separator"},
        {"const char *s = R\"(\n#include \"/x\"\n)\";\n", "line 1: a raw string literal (R\"...\")"},
        {"int a;\n/*\xe2\x80\xa8*/\n", "line 2: a Unicode line separator"},
+       {"int a;\n#error \x1b]0;pwned\a\n", "line 2: a control character (ESC)"},
+       {"// \xc2\x9b" "2J\n", "line 1: a control character (U+009B)"},
    };
    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
       char text[512];
@@ -322,6 +367,7 @@ int main(void) {
        cmocka_unit_test(test_vet),
        cmocka_unit_test(test_vet_takes_shipped_kernels),
        cmocka_unit_test(test_read_ints),
+       cmocka_unit_test(test_visible),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
