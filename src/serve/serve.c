@@ -384,43 +384,19 @@ void Serve_folders(const char *dir, char *out, size_t outlen) {
 
 /* "file NAME BYTES" and the bytes: the kernel file the next job or submission uses. */
 static bool takeFile(Conn *c, const char *line, char *why, size_t whylen) {
-   char name[80], size[64];
-   int used = 0;
-   if (sscanf(line, "file %79s %63s%n", name, size, &used) != 2 || line[used]) {
-      snprintf(why, whylen, "a file line is 'file NAME BYTES'");
+   char name[80];
+   size_t len = 0;
+   if (!Vet_fileLine(line, name, sizeof name, &len, why, whylen))
       return false;
-   }
-   /* the size as it was sent: a number past the largest integer is quoted, not its overflow */
-   char *end;
-   errno = 0;
-   unsigned long long len = strtoull(size, &end, 10);
-   if (*end || !(size[0] >= '0' && size[0] <= '9')) {
-      snprintf(why, whylen, "the kernel file's size '%s' is not a number of bytes", size);
-      return false;
-   }
-   size_t nl = strlen(name);
-   bool good = nl > 3 && nl < 64 && !strcmp(name + nl - 3, ".cl") && name[0] != '.';
-   for (size_t i = 0; good && i < nl; i++)
-      good = (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
-             (name[i] >= '0' && name[i] <= '9') || name[i] == '_' || name[i] == '-' || name[i] == '.';
-   if (!good) {
-      snprintf(why, whylen, "the kernel file's name '%.60s' must be letters, digits, '_', '-' or '.', end in .cl and "
-                            "be under 64 characters", name);
-      return false;
-   }
-   if (errno == ERANGE || len > UTIL_MAX_KERNEL_BYTES) {
-      snprintf(why, whylen, "the kernel file is %s bytes; the server takes at most %u", size, UTIL_MAX_KERNEL_BYTES);
-      return false;
-   }
-   char *text = malloc((size_t)len + 1);
-   if (!text || !LineReader_bytes(&c->in, text, (size_t)len, Util_nowMs() + 60e3)) {
+   char *text = malloc(len + 1);
+   if (!text || !LineReader_bytes(&c->in, text, len, Util_nowMs() + 60e3)) {
       free(text);
       snprintf(why, whylen, "the kernel file did not arrive whole");
       return false;
    }
    text[len] = '\0';
    char path[1400];
-   size_t kept = (size_t)len; /* Windows line ends become Unix ones: the compiler reads what was vetted */
+   size_t kept = len; /* Windows line ends become Unix ones: the compiler reads what was vetted */
    bool ok = Vet_kernelSource(text, &kept, why, whylen);
    if (ok && !c->dir[0]) {
       snprintf(c->dir, sizeof c->dir, "%s/%lu-%lu", Srv.uploads, (unsigned long)c->who.uid, c->id);

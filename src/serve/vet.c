@@ -1,5 +1,6 @@
 #include "serve/vet.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,4 +367,36 @@ bool Vet_kernelSource(char *text, size_t *len, char *why, size_t whylen) {
    free(plain);
    free(lines);
    return ok;
+}
+
+bool Vet_fileLine(const char *line, char *name, size_t namelen, size_t *len, char *why, size_t whylen) {
+   char size[64];
+   int used = 0;
+   if (namelen < 80 || sscanf(line, "file %79s %63s%n", name, size, &used) != 2 || line[used]) {
+      snprintf(why, whylen, "a file line is 'file NAME BYTES'");
+      return false;
+   }
+   size_t nl = strlen(name);
+   bool good = nl > 3 && nl < 64 && !strcmp(name + nl - 3, ".cl") && name[0] != '.';
+   for (size_t i = 0; good && i < nl; i++)
+      good = wordChar(name[i]) || name[i] == '-' || name[i] == '.';
+   if (!good) {
+      snprintf(why, whylen, "the kernel file's name '%.60s' must be letters, digits, '_', '-' or '.', end in .cl and "
+                            "be under 64 characters", name);
+      return false;
+   }
+   /* the size as it was sent: a number past the largest integer is quoted, not its overflow */
+   char *end;
+   errno = 0;
+   unsigned long long n = strtoull(size, &end, 10);
+   if (*end || !isDigit(size[0])) {
+      snprintf(why, whylen, "the kernel file's size '%s' is not a number of bytes", size);
+      return false;
+   }
+   if (errno == ERANGE || n > UTIL_MAX_KERNEL_BYTES) {
+      snprintf(why, whylen, "the kernel file is %s bytes; the server takes at most %u", size, UTIL_MAX_KERNEL_BYTES);
+      return false;
+   }
+   *len = (size_t)n;
+   return true;
 }

@@ -22,4 +22,9 @@
  * compiles the text as it is after this call, so that the compiler reads what was vetted. */
 bool Vet_kernelSource(char *text, size_t *len, char *why, size_t whylen);
 
+/* A client's "file NAME BYTES" line, the kernel file it sends next: its name (at least 80
+ * bytes of room) a plain file name ending in .cl, its size at most UTIL_MAX_KERNEL_BYTES;
+ * false with why, quoting what was sent. */
+bool Vet_fileLine(const char *line, char *name, size_t namelen, size_t *len, char *why, size_t whylen);
+
 #endif
