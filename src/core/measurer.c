@@ -252,7 +252,10 @@ static bool startChild(Measurer *m, char *why, size_t whylen) {
    }
    char job[1700], line[600];
    MeasureJob_format(&m->job, job, sizeof job);
-   int got = sendLine(m, job) ? readAnswer(m, line, sizeof line, START_ALLOWANCE_S, NULL) : 0;
+   /* Read even when sending failed: a server that refused the file said why before it
+    * closed, and that line waits to be read. */
+   bool sent = sendLine(m, job);
+   int got = readAnswer(m, line, sizeof line, sent ? START_ALLOWANCE_S : 2, NULL);
    if (got == 1 && !strcmp(line, "ready"))
       return true;
    char how[128] = "";
@@ -261,7 +264,7 @@ static bool startChild(Measurer *m, char *why, size_t whylen) {
       snprintf(why, whylen, "%s", line + 7);
    else if (got == LINES_TOO_LONG)
       snprintf(why, whylen, "it answered a line longer than %d bytes", LINES_MAX - 1);
-   else if (got < 0)
+   else if (got < 0 && sent)
       snprintf(why, whylen, "it did not open the device within %.0f s", START_ALLOWANCE_S);
    else
       snprintf(why, whylen, "it ended before it was ready (%s)", how);
