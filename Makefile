@@ -119,7 +119,7 @@ test-sanitize sanitize: deps-test
 # Fuzzing (docs/fuzzing.md): the libFuzzer harnesses of tests/fuzz/, built with clang,
 # ASan and UBSan in build-fuzz/, each run for FUZZ_SECONDS. A crash fails the target and is
 # kept in tests/fuzz/regressions/, which the ordinary suite replays (test_fuzz_replay).
-FUZZ_HARNESSES := expr metadata preset npy tuners
+FUZZ_HARNESSES := expr metadata preset npy tuners serve roster merge shapes
 FUZZ_SECONDS ?= 60
 fuzz: deps-test
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT='-O1 -g -fno-omit-frame-pointer' \
