@@ -1,6 +1,8 @@
 /* gemmtop micro-kernels: the device's measured peaks (multiply-add rate, copy, read and L2
- * bandwidth, local memory, an empty launch).
- * Compiled with -DDOUBLE=0|1 after the prelude (the tensor one: see gt_peak_mma). */
+ * bandwidth, local memory, an empty launch, the tensor cores through mma.sync and, on
+ * Hopper, wgmma).
+ * Compiled with -DDOUBLE=0|1 after the prelude (the tensor ones: see gt_peak_mma and
+ * gt_peak_wgmma). */
 
 /* Each work-item runs 8 independent chains of 4-wide multiply-adds for ITERS rounds:
  * enough independent work to fill the pipelines (and, on CPUs, the SIMD lanes), nothing
@@ -128,4 +130,98 @@ __kernel void gt_peak_mma(__global float *out, const uint seed) {
       t += c0[j] + c1[j] + c2[j] + c3[j] + c4[j] + c5[j] + c6[j] + c7[j];
    out[get_global_id(0)] = t;
 }
+#endif
+
+/* The tensor-core peak through wgmma (Hopper, sm_90a: -DGT_ARCH_SPECIFIC=1 -DGT_WGMMA_PEAK=1,
+ * the CUDA backend): one warpgroup per block issues back-to-back asynchronous m64n256
+ * products into one set of 128 FP32 accumulators a thread, both operands read from shared
+ * memory through matrix descriptors (K-major, 128-byte swizzle: the layout the Hopper
+ * ladder's fastest steps use), four k-steps of 32 bytes a group and at most two groups in
+ * flight; nothing from global memory. One entry per type, in one program (one compile):
+ * gt_peak_wgmma_tf32 (k8), _f16 and _bf16 (k16), _e4m3 (k32); 2*64*256*k flops per
+ * warpgroup and instruction. The operands repeat: the tensor cores' rate, not the data's,
+ * is measured. The PTX is written here rather than in the shared helpers so that a change
+ * to the GEMM kernels' wgmma never moves the ceiling. */
+#if GT_WGMMA_PEAK && defined(GT_ARCH_SPECIFIC)
+#define GT_WGP_A_BYTES (64 * 128)  /* 64 rows of 128 bytes: four k-steps */
+#define GT_WGP_B_BYTES (256 * 128) /* 256 rows of 128 bytes */
+/* The 128 accumulators, then the descriptors as %128 and %129; scale-d true (accumulate). */
+#define GT_WGP_ASM(op, trans)                                                                        \
+   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n" op " {"                                    \
+   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+   "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+   "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
+   "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+   "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
+   "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
+   "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}" \
+                ", %128, %129, p, 1, 1" trans ";\n}\n"                                                \
+                : GT_WGP_D                                                                           \
+                : "l"(da), "l"(db))
+#define GT_WGP_D \
+   "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+   "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+   "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
+   "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
+   "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), \
+   "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), \
+   "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
+   "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
+   "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127]) \
+
+/* kind: 0 tf32, 1 half, 2 bfloat16, 3 e4m3 (a constant once inlined). tf32 and the FP8
+ * types take no transpose operands. */
+__device__ __forceinline__ void gt_peak_wgmma_one(int kind, float *d, gt_u64 da, gt_u64 db) {
+   switch (kind) {
+   case 0: GT_WGP_ASM("wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32", ""); break;
+   case 1: GT_WGP_ASM("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", ", 0, 0"); break;
+   case 2: GT_WGP_ASM("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", ", 0, 0"); break;
+   default: GT_WGP_ASM("wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3", ""); break;
+   }
+}
+
+/* one: a small value of the type in every element (2^-7, e4m3's 2^-6), so sums stay finite. */
+__device__ __forceinline__ void gt_peak_wgmma(int kind, uint one, __global float *out, uint seed) {
+   /* The tiles at a 1024-byte boundary, as the 128-byte swizzle wants. */
+   __shared__ unsigned char raw[GT_WGP_A_BYTES + GT_WGP_B_BYTES + 1024];
+   const uint start = gt_smem_addr(raw), base = (start + 1023u) & ~1023u;
+   uint *tiles = (uint *)(raw + (base - start));
+   for (uint i = threadIdx.x; i < (GT_WGP_A_BYTES + GT_WGP_B_BYTES) / 4; i += blockDim.x)
+      tiles[i] = one ^ (seed & i & 1u);
+   gt_fence_proxy_async(); /* the tensor cores read what the threads wrote */
+   __syncthreads();
+   gt_u64 da[4], db[4];
+   for (int kk = 0; kk < 4; kk++) {
+      da[kk] = gt_wgmma_desc(base + 32u * (uint)kk, 16, 1024, 128);
+      db[kk] = gt_wgmma_desc(base + GT_WGP_A_BYTES + 32u * (uint)kk, 16, 1024, 128);
+   }
+   float d[128];
+   for (int i = 0; i < 128; i++)
+      d[i] = 0.0f;
+   for (int i = 0; i < ITERS; i++) {
+      gt_wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < 4; kk++)
+         gt_peak_wgmma_one(kind, d, da[kk], db[kk]);
+      gt_wgmma_commit();
+      gt_wgmma_wait(1);
+   }
+   gt_wgmma_wait(0);
+   float t = 0;
+   for (int i = 0; i < 128; i++)
+      t += d[i];
+   out[get_global_id(0)] = t;
+}
+__kernel void gt_peak_wgmma_tf32(__global float *out, const uint seed) { gt_peak_wgmma(0, 0x3c000000u, out, seed); }
+__kernel void gt_peak_wgmma_f16(__global float *out, const uint seed) { gt_peak_wgmma(1, 0x20002000u, out, seed); }
+__kernel void gt_peak_wgmma_bf16(__global float *out, const uint seed) { gt_peak_wgmma(2, 0x3c003c00u, out, seed); }
+__kernel void gt_peak_wgmma_e4m3(__global float *out, const uint seed) { gt_peak_wgmma(3, 0x08080808u, out, seed); }
 #endif

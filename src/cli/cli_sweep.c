@@ -235,7 +235,7 @@ static void reportModel(const SweepPlan *pl, const SizeRun *run, int model) {
    const SweepCandidate *all = run->tried;
    Peaks peaks;
    Peaks_cached(&sm->dev, pl->backend, &peaks);
-   double peak = Peaks_for(&peaks, run->p.precision, pl->k->tensor, pl->emulated);
+   double peak = Peaks_for(&peaks, run->p.precision, pl->k, pl->emulated);
    bool vendor = false;
    for (int i = 0; i < run->n; i++)
       vendor |= all[i].model == model && all[i].outcome == SWEEP_OK && all[i].vendor_gflops > 0;

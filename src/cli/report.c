@@ -37,7 +37,8 @@ void Report_devicesHeader(FILE *out, OutputFormat f) {
       fputs("index,backend,platform,name,type,compute_units,clock_mhz,max_work_group,max_work_item_0,max_work_item_1,"
             "max_work_item_2,local_mem_bytes,global_mem_bytes,fp64,driver,version,default,fp32_peak_gflops,"
             "fp64_peak_gflops,copy_peak_gbps,kinds,tensor_ptx,tensor_tf32_peak_gflops,tensor_f16_peak_gflops,"
-            "tensor_bf16_peak_gflops,tensor_fp8_peak_gflops,read_peak_gbps,l2_peak_gbps,l2_bytes\n",
+            "tensor_bf16_peak_gflops,tensor_fp8_peak_gflops,read_peak_gbps,l2_peak_gbps,l2_bytes,wgmma_tf32_peak_gflops,"
+            "wgmma_f16_peak_gflops,wgmma_bf16_peak_gflops,wgmma_fp8_peak_gflops,tensor_peaks_sm_mhz\n",
             out);
 }
 
@@ -106,6 +107,13 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
             }
             if (pk->gflops[PEAK_FP8] > 0)
                jsonNumber(out, "tensor_fp8_peak_gflops", pk->gflops[PEAK_FP8], true);
+            if (pk->wgmma_gflops[PEAK_BF16] > 0) {
+               jsonNumber(out, "wgmma_tf32_peak_gflops", pk->wgmma_gflops[PEAK_TF32], true);
+               jsonNumber(out, "wgmma_f16_peak_gflops", pk->wgmma_gflops[PEAK_F16], true);
+               jsonNumber(out, "wgmma_bf16_peak_gflops", pk->wgmma_gflops[PEAK_BF16], true);
+               jsonNumber(out, "wgmma_fp8_peak_gflops", pk->wgmma_gflops[PEAK_FP8], true);
+            }
+            jsonNumber(out, "tensor_peaks_sm_mhz", pk->tensor_sm_mhz > 0 ? pk->tensor_sm_mhz : NAN, true);
             jsonNumber(out, "peaks_sm_mhz", pk->sm_mhz > 0 ? pk->sm_mhz : NAN, true);
             jsonNumber(out, "peaks_mem_mhz", pk->mem_mhz > 0 ? pk->mem_mhz : NAN, true);
             fputs("\"peaks_measured\":", out);
@@ -143,7 +151,15 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
          fputc(',', out);
          if (pk && pk->l2_gbps > 0)
             fprintf(out, "%.6g", pk->l2_gbps);
-         fprintf(out, ",%llu\n", d->l2_bytes);
+         fprintf(out, ",%llu,", d->l2_bytes);
+         if (pk && pk->wgmma_gflops[PEAK_BF16] > 0)
+            fprintf(out, "%.6g,%.6g,%.6g,%.6g,", pk->wgmma_gflops[PEAK_TF32], pk->wgmma_gflops[PEAK_F16],
+                    pk->wgmma_gflops[PEAK_BF16], pk->wgmma_gflops[PEAK_FP8]);
+         else
+            fputs(",,,,", out);
+         if (pk && pk->tensor_sm_mhz > 0)
+            fprintf(out, "%.6g", pk->tensor_sm_mhz);
+         fputc('\n', out);
       } else {
          fprintf(out, "%s[%d] %s%s\n", i ? "\n" : "", d->index, d->name, i == best ? "   (default)" : "");
          fprintf(out, "    platform        %s (%s backend)\n", d->platform, backend);
@@ -190,6 +206,13 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
          if (pk && pk->gflops[PEAK_FP8] > 0)
             fprintf(out, "    FP8 peak        e4m3 %.1f GFLOPS (mma.sync m16n8k32, FP32 accumulation)\n",
                     pk->gflops[PEAK_FP8]);
+         if (pk && pk->wgmma_gflops[PEAK_BF16] > 0)
+            fprintf(out, "    wgmma peaks     TF32 %.1f, half %.1f, bfloat16 %.1f, e4m3 %.1f GFLOPS (m64n256 from shared "
+                         "memory, FP32 accumulation; kernels built for sm_90a are put against them)\n",
+                    pk->wgmma_gflops[PEAK_TF32], pk->wgmma_gflops[PEAK_F16], pk->wgmma_gflops[PEAK_BF16],
+                    pk->wgmma_gflops[PEAK_FP8]);
+         if (pk && pk->tensor_sm_mhz > 0)
+            fprintf(out, "    tensor clock    SM %.0f MHz by the driver while the tensor peaks ran\n", pk->tensor_sm_mhz);
          if (pk && pk->tensor_error[0])
             fprintf(out, "    tensor peaks    not measured: %s\n", pk->tensor_error);
          if (!pk)
@@ -398,7 +421,7 @@ void Report_shapes(FILE *out, OutputFormat f, const ShapeSuite *suite) {
 
 /* The measured peak this run is put against (Peaks_for), 0 when unknown or emulated. */
 static double peakFor(const Peaks *peaks, const Problem *p, const KernelInfo *k, const RunResult *r) {
-   return Peaks_for(peaks, p->precision, k->tensor, r->geo.emulated);
+   return Peaks_for(peaks, p->precision, k, r->geo.emulated);
 }
 
 /* An ablated run is never "ok": its own status, so that no reader takes it for a result. */
@@ -716,7 +739,7 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
               r->ablate ? " (2MNK/time)" : "", r->gbps, r->core_gbps);
       if (peakFor(peaks, p, k, r) > 0 && !r->ablate)
          fprintf(out, "   %.1f%% of the measured %s peak (%.0f GFLOPS)", 100.0 * r->gflops / peakFor(peaks, p, k, r),
-                 Peaks_label(p->precision, k->tensor), peakFor(peaks, p, k, r));
+                 Peaks_label(p->precision, k, r->geo.emulated), peakFor(peaks, p, k, r));
       fputc('\n', out);
       if (vendor && vendor->status == RUN_OK && !r->ablate && !r->geo.emulated)
          fprintf(out, "vendor     %s %.4f ms median, %.2f GFLOPS: this kernel runs at %.1f%% of it\n", vendor->name,

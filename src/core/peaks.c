@@ -55,6 +55,18 @@ bool Peaks_cached(const DeviceInfo *dev, const char *backend, Peaks *out) {
    if (!ck || sscanf(ck, "\nsm_mhz %lf\nmem_mhz %lf", &p.sm_mhz, &p.mem_mhz) != 2 || !(p.sm_mhz >= 0) ||
        !(p.mem_mhz >= 0))
       p.sm_mhz = p.mem_mhz = 0;
+   /* Files written before the wgmma rates have none, nor the tensor clock: 0, unknown. */
+   const char *wg = strstr(text, "\nwgmma_tf32_gflops ");
+   if (!wg || sscanf(wg, "\nwgmma_tf32_gflops %lf\nwgmma_f16_gflops %lf\nwgmma_bf16_gflops %lf\nwgmma_fp8_gflops %lf",
+                     &p.wgmma_gflops[PEAK_TF32], &p.wgmma_gflops[PEAK_F16], &p.wgmma_gflops[PEAK_BF16],
+                     &p.wgmma_gflops[PEAK_FP8]) != 4)
+      memset(p.wgmma_gflops, 0, sizeof p.wgmma_gflops);
+   for (int i = 0; i < PEAK_KINDS; i++)
+      if (!(p.wgmma_gflops[i] > 0))
+         p.wgmma_gflops[i] = 0;
+   const char *tc = strstr(text, "\ntensor_sm_mhz ");
+   if (!tc || sscanf(tc, "\ntensor_sm_mhz %lf", &p.tensor_sm_mhz) != 1 || !(p.tensor_sm_mhz > 0))
+      p.tensor_sm_mhz = 0;
    /* Files written before FP8 have no FP8 rate: it stays 0. */
    const char *f8 = strstr(text, "\ntensor_fp8_gflops ");
    if (!f8 || sscanf(f8, "\ntensor_fp8_gflops %lf", &p.gflops[PEAK_FP8]) != 1 || !(p.gflops[PEAK_FP8] > 0))
@@ -143,6 +155,69 @@ static double measureMma(Session *s, const Catalog *cat, int kind, char *err, si
       return -1;
    double flopsPerMma = 2.0 * 16 * 8 * (kind == 0 ? 8 : kind == 3 ? 32 : 16);
    return flopsPerMma * MMAS * ITERS * (double)(global / WARP) / (ms * 1e6);
+}
+
+/* The wgmma micro-kernels (peak.cl: gt_peak_wgmma_*), one program for the four types:
+ * each entry's peak kind and the k of its m64n256 shape (32 bytes of the type). */
+static const struct {
+   PeakKind kind;
+   const char *entry;
+   int k;
+} wgmmaKinds[] = {{PEAK_TF32, "gt_peak_wgmma_tf32", 8},
+                  {PEAK_F16, "gt_peak_wgmma_f16", 16},
+                  {PEAK_BF16, "gt_peak_wgmma_bf16", 16},
+                  {PEAK_FP8, "gt_peak_wgmma_e4m3", 32}};
+
+/* One wgmma rate in GFLOPS; -1 on failure. */
+static double measureWgmma(Session *s, const Catalog *cat, int which, char *err, size_t errlen) {
+   const DeviceInfo *dev = Session_device(s);
+   const Backend *be = Session_backend(s);
+   /* 24 warpgroups a multiprocessor in all: a whole number of waves whether 1, 2, 3, 4 or 6
+    * of them fit one at a time (3 do: 154 registers a thread, 41 KiB of shared memory). */
+   enum { ITERS = 512, WGMMAS = 4, WARPGROUP = 128, PER_UNIT = 24 };
+   char defines[96];
+   snprintf(defines, sizeof defines, "-DDOUBLE=0 -DGT_ARCH_SPECIFIC=1 -DGT_WGMMA_PEAK=1 -DITERS=%d", ITERS);
+   Kernel *k = Session_helperKernel(s, cat->peak, defines, wgmmaKinds[which].entry, err, errlen);
+   if (!k)
+      return -1;
+   size_t local = WARPGROUP, global = (size_t)(dev->compute_units ? dev->compute_units : 1) * PER_UNIT * WARPGROUP;
+   Buffer *out = NULL;
+   if (be->alloc(Session_context(s), global * 4, &out, err, errlen) != BACKEND_OK)
+      return -1;
+   KernelArg args[2] = {{.kind = ARG_BUFFER, .buffer = out}, {.kind = ARG_INT, .i = 1}};
+   double ms = timeKernel(s, k, args, 2, false, global, local, 7, err, errlen);
+   be->free(out);
+   if (ms <= 0)
+      return -1;
+   double flopsPerWgmma = 2.0 * 64 * 256 * wgmmaKinds[which].k;
+   return flopsPerWgmma * WGMMAS * ITERS * (double)(global / WARPGROUP) / (ms * 1e6);
+}
+
+/* Hopper's wgmma: an sm_90 device through a backend that compiles for sm_90a. */
+static bool hasWgmma(Session *s) {
+   const DeviceInfo *dev = Session_device(s);
+   return dev->tensor_ptx && Backend_can(Session_backend(s), BACKEND_CAP_ARCH_SPECIFIC) &&
+          strncmp(dev->arch, "sm_90", 5) == 0;
+}
+
+/* The wgmma rates where the device has them; a failure leaves them all 0 and says why in
+ * tensor_error (the other peaks stand). */
+static void measureWgmmaAll(Session *s, const Catalog *cat, Observer *obs, Peaks *out) {
+   if (!hasWgmma(s))
+      return;
+   char err[512] = "";
+   for (int i = 0; i < (int)(sizeof wgmmaKinds / sizeof wgmmaKinds[0]); i++) {
+      double g = measureWgmma(s, cat, i, err, sizeof err);
+      if (obs)
+         Observer_sample(obs);
+      if (g <= 0) {
+         memset(out->wgmma_gflops, 0, sizeof out->wgmma_gflops);
+         if (!out->tensor_error[0])
+            snprintf(out->tensor_error, sizeof out->tensor_error, "wgmma: %.*s", (int)strcspn(err, "\n"), err);
+         return;
+      }
+      out->wgmma_gflops[wgmmaKinds[i].kind] = g;
+   }
 }
 
 /* The three tensor rates, where the device has tensor cores; a failure leaves them 0 and
@@ -362,41 +437,68 @@ bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t
       out->local_gbps = 0;
    if (out->launch_us < 0)
       out->launch_us = 0;
-   measureTensor(s, cat, out);
-   sample(obs);
+   /* The clocks of the peaks so far, then those of the tensor micro-kernels apart: they
+    * draw the most power, and the clock they run at is their ceiling's. */
    if (obs) {
       Observation o;
       Observer_end(obs, 1, 0, 0, &o);
       out->sm_mhz = isfinite(o.sm_mhz) ? o.sm_mhz : 0;
       out->mem_mhz = isfinite(o.mem_mhz) ? o.mem_mhz : 0;
+      Observer_begin(obs);
+   }
+   measureTensor(s, cat, out);
+   sample(obs);
+   measureWgmmaAll(s, cat, obs, out);
+   if (obs) {
+      Observation o;
+      Observer_end(obs, 1, 0, 0, &o);
+      bool tensor = out->gflops[PEAK_TF32] > 0 || out->wgmma_gflops[PEAK_BF16] > 0;
+      out->tensor_sm_mhz = tensor && isfinite(o.sm_mhz) ? o.sm_mhz : 0;
    }
    time_t now = time(NULL);
    struct tm tm;
    localtime_r(&now, &tm);
    strftime(out->measured_at, sizeof out->measured_at, "%Y-%m-%d %H:%M", &tm);
    out->known = true;
-   char path[2300], text[512];
+   char path[2300], text[1024];
    if (cachePath(dev, Session_backend(s)->name, path, sizeof path, true)) {
       snprintf(text, sizeof text,
                "fp32_gflops %.6g\nfp64_gflops %.6g\ncopy_gbps %.6g\nmeasured %s\ntensor_tf32_gflops %.6g\n"
                "tensor_f16_gflops %.6g\ntensor_bf16_gflops %.6g\ntensor_fp8_gflops %.6g\nlocal_gbps %.6g\n"
-               "launch_us %.6g\nread_gbps %.6g\nl2_gbps %.6g\nsm_mhz %.6g\nmem_mhz %.6g\n",
+               "launch_us %.6g\nread_gbps %.6g\nl2_gbps %.6g\nsm_mhz %.6g\nmem_mhz %.6g\nwgmma_tf32_gflops %.6g\n"
+               "wgmma_f16_gflops %.6g\nwgmma_bf16_gflops %.6g\nwgmma_fp8_gflops %.6g\ntensor_sm_mhz %.6g\n",
                out->gflops[PEAK_FP32], out->gflops[PEAK_FP64], out->copy_gbps, out->measured_at,
                out->gflops[PEAK_TF32], out->gflops[PEAK_F16], out->gflops[PEAK_BF16], out->gflops[PEAK_FP8],
-               out->local_gbps, out->launch_us, out->read_gbps, out->l2_gbps, out->sm_mhz, out->mem_mhz);
+               out->local_gbps, out->launch_us, out->read_gbps, out->l2_gbps, out->sm_mhz, out->mem_mhz,
+               out->wgmma_gflops[PEAK_TF32], out->wgmma_gflops[PEAK_F16], out->wgmma_gflops[PEAK_BF16],
+               out->wgmma_gflops[PEAK_FP8], out->tensor_sm_mhz);
       Util_writeFileAtomic(path, text, strlen(text));
    }
    return true;
 }
 
-double Peaks_for(const Peaks *peaks, Precision p, bool tensor, bool emulated) {
+/* A kernel built for sm_90a (`arch:`) reaches the tensor cores through wgmma. */
+static bool usesWgmma(const KernelInfo *k) { return k && k->tensor && k->arch[0]; }
+
+double Peaks_for(const Peaks *peaks, Precision p, const KernelInfo *k, bool emulated) {
    if (!peaks || !peaks->known || emulated)
       return 0;
    const TypeTraits *t = Types_of(p);
+   bool tensor = k && k->tensor;
+   /* FP32 inputs on wgmma (3xTF32) keep the FP32 peak, as on mma.sync: the type's tensor_peak. */
+   if (usesWgmma(k) && t->tensor_peak != t->peak)
+      return peaks->wgmma_gflops[t->tensor_peak];
    return peaks->gflops[tensor ? t->tensor_peak : t->peak];
 }
 
-const char *Peaks_label(Precision p, bool tensor) {
+const char *Peaks_label(Precision p, const KernelInfo *k, bool emulated) {
    const TypeTraits *t = Types_of(p);
+   bool tensor = k && k->tensor && !emulated;
+   if (tensor && usesWgmma(k) && t->tensor_peak != t->peak) {
+      static const char *const wgmma[PEAK_KINDS] = {[PEAK_TF32] = "TF32 wgmma", [PEAK_F16] = "half wgmma",
+                                                    [PEAK_BF16] = "bfloat16 wgmma", [PEAK_FP8] = "FP8 wgmma"};
+      if (wgmma[t->tensor_peak])
+         return wgmma[t->tensor_peak];
+   }
    return PeakKind_label(tensor ? t->tensor_peak : t->peak);
 }

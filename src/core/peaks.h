@@ -1,7 +1,9 @@
 /* The device's peaks, measured by gemmtop's own micro-kernels (never from a datasheet):
- * FP32 and FP64 multiply-add rates, copy, read and L2 bandwidth, local memory, an empty launch and, on NVIDIA GPUs with tensor cores
- * (sm_80 and newer), the mma.sync rates of TF32, half and bfloat16. Cached per device and driver in
- * $XDG_CACHE_HOME/gemmtop/peaks/, since a measurement takes a second or two. */
+ * FP32 and FP64 multiply-add rates, copy, read and L2 bandwidth, local memory, an empty
+ * launch and, on NVIDIA GPUs with tensor cores (sm_80 and newer), the mma.sync rates of
+ * TF32, half and bfloat16 (and e4m3 from sm_89); on Hopper through the CUDA backend, the
+ * wgmma rates of the same types, which kernels built for sm_90a are put against. Cached per
+ * device and driver in $XDG_CACHE_HOME/gemmtop/peaks/, since a measurement takes a while. */
 #ifndef GEMMTOP_PEAKS_H
 #define GEMMTOP_PEAKS_H
 
@@ -22,18 +24,27 @@ typedef struct Peaks_ {
    double l2_gbps;       /* bytes read per second from a working set inside the L2; 0 unknown */
    double local_gbps;    /* local (shared) memory read without conflicts, bytes per second; 0 unknown */
    double launch_us;     /* device time of an empty kernel's launch, microseconds; 0 unknown */
+   /* The wgmma rates (Hopper, sm_90a, through the CUDA backend; 0 elsewhere or unknown):
+    * TF32, F16, BF16 and FP8 (e4m3), m64n256 products from shared memory, FP32
+    * accumulation. */
+   double wgmma_gflops[PEAK_KINDS];
    char tensor_error[256]; /* why the tensor peaks are 0 on a device that has them ("" otherwise) */
    char measured_at[32]; /* date of the measurement, YYYY-MM-DD HH:MM */
    double sm_mhz;        /* the SM (graphics) clock the driver reported while measuring (median); 0 unknown */
    double mem_mhz;       /* the memory clock it reported; 0 unknown */
+   double tensor_sm_mhz; /* the SM clock it reported while the tensor micro-kernels ran (they draw the most
+                            power, and the clock may fall); 0 unknown */
 } Peaks;
 
-/* The measured peak that a run of kernel k (may be NULL) in precision p is put against:
- * the tensor peak of the type for a tensor kernel on tensor cores, none for an emulated one
- * (emulated true), else FP64 for double and FP32 for the rest. 0 when unknown. */
-double Peaks_for(const Peaks *peaks, Precision p, bool tensor, bool emulated);
-/* "FP32", "FP64", "TF32 tensor", "half tensor", "bfloat16 tensor": what Peaks_for chose. */
-const char *Peaks_label(Precision p, bool tensor);
+/* The measured peak that a run of kernel k (may be NULL: no tensor cores) in precision p
+ * is put against: for a tensor kernel on tensor cores, the type's wgmma peak when k is
+ * built for sm_90a (`arch:`, Hopper's wgmma; 0 until it is measured: never mma.sync's
+ * lower rate in its place) and its mma.sync peak otherwise; none for an emulated one
+ * (emulated true); else FP64 for double and FP32 for the rest. 0 when unknown. */
+double Peaks_for(const Peaks *peaks, Precision p, const KernelInfo *k, bool emulated);
+/* What Peaks_for chose: "FP32", "FP64", "TF32 tensor", "half tensor", "bfloat16 tensor",
+ * "FP8 tensor" (mma.sync), "bfloat16 wgmma"... */
+const char *Peaks_label(Precision p, const KernelInfo *k, bool emulated);
 
 /* Runs the micro-kernels now and stores the result. */
 bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t errlen);

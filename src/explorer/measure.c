@@ -195,6 +195,10 @@ void Measure_peaks(Worker *w) {
                     p.gflops[PEAK_F16], p.gflops[PEAK_BF16]);
       if (p.gflops[PEAK_FP8] > 0)
          Worker_log(w, LOG_GOOD, "FP8 peak (mma.sync): e4m3 %.1f GFLOPS", p.gflops[PEAK_FP8]);
+      if (p.wgmma_gflops[PEAK_BF16] > 0)
+         Worker_log(w, LOG_GOOD, "wgmma peaks: TF32 %.1f, half %.1f, bfloat16 %.1f, e4m3 %.1f GFLOPS (SM %.0f MHz)",
+                    p.wgmma_gflops[PEAK_TF32], p.wgmma_gflops[PEAK_F16], p.wgmma_gflops[PEAK_BF16],
+                    p.wgmma_gflops[PEAK_FP8], p.tensor_sm_mhz);
       if (p.tensor_error[0])
          Worker_log(w, LOG_WARN, "tensor peaks not measured: %s", p.tensor_error);
    } else {

@@ -107,8 +107,8 @@ static void referenceLines(const Ui *ui, Lines *L) {
    const KernelInfo *shown = Catalog_find(&ui->cat, s->config.kernel);
    /* Emulated: of a run that ran (a refused configuration has no figure to compare). */
    const bool refused = Draw_snapRefused(ui);
-   const bool tensor = shown && shown->tensor, emulated = current && s->geo.emulated && !refused;
-   double peak = Peaks_for(&s->peaks, ui->problem.precision, tensor, false);
+   const bool emulated = current && s->geo.emulated && !refused;
+   double peak = Peaks_for(&s->peaks, ui->problem.precision, shown, false);
    char pk[32];
    Draw_fmtRate(peak, "GFLOPS", pk, sizeof pk);
    if (ui->start.server)
@@ -119,7 +119,7 @@ static void referenceLines(const Ui *ui, Lines *L) {
       add(L, "peak", ST_NORMAL, "%s  (emulated tensor instructions: not compared)", dash);
    else if (current && s->nwindow && s->peaks.known && peak > 0)
       add(L, "peak", ST_NORMAL, "%.1f%% of the measured %s peak (%s)", 100 * s->gflops / peak,
-          Peaks_label(ui->problem.precision, tensor), pk);
+          Peaks_label(ui->problem.precision, shown, false), pk);
    else if (!s->peaks.known)
       add(L, "peak", ST_NORMAL, "%s  (not measured yet: F6 or m)", dash);
    else
