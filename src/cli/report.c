@@ -813,6 +813,16 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       jsonNumber(out, "local_bytes", in->local_bytes > 0 ? in->local_bytes : NAN, true);
       jsonNumber(out, "local_gbps", in->local_gbps > 0 ? in->local_gbps : NAN, true);
       jsonNumber(out, "bank_ratio", in->bank_ratio > 0 ? in->bank_ratio : NAN, true);
+      jsonNumber(out, "local_banks_gbps", in->local_banks_gbps > 0 ? in->local_banks_gbps : NAN, true);
+      /* A figure above its ceiling is the model's need, not a share: which side is wrong. */
+      const struct {
+         const char *key;
+         OverCause c;
+      } over[] = {{"compute_over", l->compute_over}, {"memory_over", l->memory_over}, {"local_over", l->local_over}};
+      for (size_t i = 0; i < sizeof over / sizeof over[0]; i++) {
+         const char *name = OverCause_name(over[i].c);
+         fprintf(out, "\"%s\":%s%s%s,", over[i].key, name ? "\"" : "", name ? name : "null", name ? "\"" : "");
+      }
       jsonNumber(out, "waves", in->waves.known ? in->waves.waves : NAN, true);
       if (in->waves.known)
          fprintf(out, "\"work_groups\":%lld,\"units\":%d,\"per_unit\":%d,", in->waves.groups, in->waves.units,
@@ -826,7 +836,8 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    }
    if (f == FORMAT_CSV) {
       fputs("limiter,words,headroom,compute_pct,memory_pct,memory_min_pct,local_pct,launch_pct,caches,flops_per_byte,"
-            "flops_per_byte_min,attainable_gflops,slots_busy,occupancy,peak_gflops,copy_gbps,l2_pct,l2_gbps\n",
+            "flops_per_byte_min,attainable_gflops,slots_busy,occupancy,peak_gflops,copy_gbps,l2_pct,l2_gbps,compute_over,"
+            "memory_over,local_over\n",
             out);
       Util_csvField(out, LimitKind_name(l->kind), false);
       Util_csvField(out, l->words, false);
@@ -846,6 +857,9 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       fputc(',', out);
       if (in->l2_gbps > 0)
          fprintf(out, "%.6g", in->l2_gbps);
+      const OverCause over[] = {l->compute_over, l->memory_over, l->local_over};
+      for (size_t i = 0; i < sizeof over / sizeof over[0]; i++)
+         fprintf(out, ",%s", OverCause_name(over[i]) ? OverCause_name(over[i]) : "");
       fputc('\n', out);
       return;
    }
@@ -858,11 +872,17 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    else
       fprintf(out, "intensity  %.3g flops per byte if each element moved once (the kernel states no reuse: model)\n",
               l->intensity_min);
-   if (l->attainable_gflops > 0)
-      fprintf(out, "roofline   %.4g GFLOPS attainable at that intensity: min(%.4g GFLOPS %s, %.3g x %.4g GB/s); "
-                   "measured %.0f%% of it\n",
-              l->attainable_gflops, in->peak_gflops, in->peak_label ? in->peak_label : "",
-              l->intensity, in->copy_gbps, 100 * in->gflops / l->attainable_gflops);
+   if (l->attainable_gflops > 0) {
+      fprintf(out, "roofline   %.4g GFLOPS attainable at that intensity: min(%.4g GFLOPS %s, %.3g x %.4g GB/s); ",
+              l->attainable_gflops, in->peak_gflops, in->peak_label ? in->peak_label : "", l->intensity, in->copy_gbps);
+      /* Above the roof is no share of it: the peak falls short, or caches serve the model's bytes. */
+      if (in->gflops > l->attainable_gflops)
+         fprintf(out, "measured above it (%.2fx): %s\n", in->gflops / l->attainable_gflops,
+                 l->compute_over ? Limiter_overWhy(LIMIT_COMPUTE, l->compute_over)
+                                 : "caches serve part of the model's bytes, which the roof counts from memory");
+      else
+         fprintf(out, "measured %.0f%% of it\n", 100 * in->gflops / l->attainable_gflops);
+   }
    if (in->peak_gflops <= 0 || in->copy_gbps <= 0)
       fprintf(out, "ceilings   not all measured on this device: gemmtop list devices --measure\n");
    if (l->l2_used >= 0)
@@ -874,7 +894,11 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    if (in->bank_ratio > 0)
       fprintf(out, "banks      local-memory wavefronts %.2fx the ideal (the bank trace of one work-group)\n",
               in->bank_ratio);
-   if (l->local_used >= 0)
+   if (l->local_over)
+      fprintf(out, "local      the model's reads%s would need %.2fx the measured %.4g GB/s: %s\n",
+              in->bank_ratio > 1.01 ? " times the bank conflicts" : "", l->local_used, in->local_gbps,
+              Limiter_overWhy(LIMIT_LOCAL, l->local_over));
+   else if (l->local_used >= 0)
       fprintf(out, "local      the model's reads%s: %.0f%% of the measured %.4g GB/s\n",
               in->bank_ratio > 1.01 ? " times the bank conflicts" : "", 100 * l->local_used, in->local_gbps);
    if (l->launch_share >= 0)

@@ -22,9 +22,10 @@ ui_keys F6
 ui_expect_re "peak FP32 [0-9.]+ FP64 [0-9.]+ GFLOPS, [0-9.]+ GB/s" "F6 measures the ceilings" 120
 ui_expect_re "measured bandwidth: reads [0-9.]+ GB/s, L2 [0-9.]+ GB/s" "the log gives the read and L2 bandwidths"
 ui_keys z
-ui_expect_re "limit: (latency and overhead: no ceiling is near \(compute [0-9]+%, memory [0-9]+%(, L2 [0-9]+%)?\)|compute: [0-9]+% of the measured FP32 peak|global memory: [0-9]+%|L2 cache: [0-9]+%|local memory: [0-9]+%|the launch itself)" \
+ui_expect_re "limit: (latency and overhead: no ceiling is near \(compute [0-9]+%, memory [0-9]+%(, L2 [0-9]+%)?\)|compute: [0-9]+% of the measured FP32 peak|global memory: [0-9]+%|L2 cache: [0-9]+%|local memory: [0-9]+%|local memory: the model's reads would need|the launch itself)" \
    "zoomed: the limiter with the measured figures"
-ui_expect_re "(nearest|next): (compute|global memory|L2 cache|local memory): [0-9]+%" "and the headroom to the next ceiling"
+ui_expect_re "(nearest|next): (compute|global memory|L2 cache|local memory): ([0-9]+%|the model's reads would need)" \
+   "and the headroom to the next ceiling"
 ui_expect_re "F/B\+ *[0-9.]+ +[0-9.]+ +[0-9.]+" "the intensity axis in decades"
 ui_expect_re "[0-9.]+ GFLOPS at 7\.53 flops/byte" "the title gives the point: 03-wpt's model intensity (TS=32) at 256"
 # The roof: ASCII '*' cells from the bottom left up to the peak, flat after it, in the
