@@ -5,9 +5,10 @@
 # an executable file as ncu does, refuses one metric name as an ncu that lacks it would,
 # leaves another out of its --query-metrics listing, runs the program it was handed (so
 # the command must be a real one) and prints its figures as ncu's CSV. The script must
-# hand it gemmtop by an absolute path, record the names refused instead of failing, keep
-# both lines of explain and the bank trace per preset and size, go on past a preset that
-# fails, and leave everything in one tarball.
+# hand it gemmtop by an absolute path, record the names refused instead of failing (and
+# not ask them again), keep both lines of explain and the bank trace per preset and size,
+# go on past a preset that fails, fall back to the names the comparison needs when ncu
+# refuses without naming what, and leave everything in one tarball.
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$T_DIR/bin" "$T_DIR/out"
@@ -44,6 +45,11 @@ refuse = os.environ["STANDIN_REFUSE"]
 if any(m.split(".")[0] == refuse for m in metrics):
     print(f"==ERROR== Failed to find metric {refuse}")
     sys.exit(1)
+# A name refused without being named: only a smaller set can tell.
+mute = os.environ.get("STANDIN_MUTE", "")
+if mute and any(m.split(".")[0] == mute for m in metrics):
+    print("==ERROR== An error occurred while trying to profile.")
+    sys.exit(1)
 r = subprocess.run(prog, capture_output=True, text=True)
 sys.stdout.write(r.stdout)
 if r.returncode != 0:
@@ -69,7 +75,7 @@ BACKEND=$2 DEVICE=$4
 
 # limits PRESET... : runs the script with the stand-in first on PATH.
 limits() {
-   PATH="$T_DIR/bin:$PATH" STANDIN_LOG="$T_DIR/ncu.log" STANDIN_LISTING="$T_DIR/listing" \
+   PATH="$T_DIR/bin:$PATH" STANDIN_MUTE="${STANDIN_MUTE:-}" STANDIN_LOG="$T_DIR/ncu.log" STANDIN_LISTING="$T_DIR/listing" \
       STANDIN_REFUSE=l1tex__t_sector_hit_rate GEMMTOP_BIN="$GEMMTOP_BIN" \
       python3 tools/gpu/gpu_limits_ncu.py --backend "$BACKEND" --device "$DEVICE" --no-measure --reps 2 --jobs 2 "$@" \
       >"$T_DIR/stdout" 2>"$T_DIR/stderr"
@@ -128,7 +134,6 @@ for s in (64, 96):
         assert r["banks"]["sites"], r["banks"]
         n = r["ncu"]
         assert n["argv"] and "--launch-count" in n["argv"] and n["argv"][n["argv"].index("--launch-count") + 1] == "1"
-        assert any(m.startswith("l1tex__t_sector_hit_rate") for m in n["rejected"]), n["rejected"]
         assert not any(m.startswith("l1tex__t_sector_hit_rate") for m in n["values"]), "a refused name has a value"
         assert n["values"]["dram__bytes_read.sum"] > 0 and n["units"]["dram__bytes_read.sum"] == "byte", n["values"]
         assert "gpu__time_duration.sum" in n["values"] and "sm__cycles_elapsed.avg.per_second" in n["values"]
@@ -137,6 +142,14 @@ for s in (64, 96):
         c = r["compare"]
         assert c["ncu_unit"] == "lts__throughput" and c["ncu_pct"] == 61.5, c
         assert c["l2_request_bytes"] == 32 * n["values"]["lts__t_sectors_srcunit_tex.sum"], c
+# The refused name: recorded on the first row profiled, never asked again.
+first = rows[("03-wpt", 64)]["ncu"]
+assert any(m.startswith("l1tex__t_sector_hit_rate") for m in first["rejected"]), first["rejected"]
+for key, r in rows.items():
+    if key != ("03-wpt", 64) and r["ncu"]["argv"]:
+        asked = r["ncu"]["argv"][r["ncu"]["argv"].index("--metrics") + 1]
+        assert "l1tex__t_sector_hit_rate" not in asked and not r["ncu"]["rejected"], (key, r["ncu"]["rejected"])
+assert any(m.startswith("l1tex__t_sector_hit_rate") for m in lines[-1]["rejected_when_profiling"]), lines[-1]
 print(len(rows))
 PY
 ); then
@@ -150,6 +163,20 @@ expect_in "- the same limiter: " "$(cat "$T_DIR/out/limits.md")" "and the shares
 last=$(printf '%s\n' "$OUT" | tail -n 6)
 expect_in "| 96 | 3 | 2 | " "$last" "the short table comes last: each size's rows and those ncu measured"
 expect_in "${UNLISTED}.avg.pct_of_peak_sustained_active" "$last" "and it names the metrics ncu lacks"
+
+# ncu refusing the broad set without naming what: the names the comparison needs, alone.
+rm -f "$T_DIR/ncu.log"
+STANDIN_MUTE=sm__pipe_fma_cycles_active limits --sizes 64 --tgz "$T_DIR/out/mute.tgz" 03-wpt
+expect_rc 0 "ncu refusing without naming a metric does not stop the run"
+if msg=$(tar -xzOf "$T_DIR/out/mute.tgz" limits.jsonl 2>&1 | python3 -c 'import json, sys
+row = [json.loads(l) for l in sys.stdin if json.loads(l)["kind"] == "row"][0]
+n, c = row["ncu"], row["compare"]
+assert n["fallback"] and "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active" not in n["values"], n
+assert "dram__bytes_read.sum" in n["values"] and c["ncu_unit"] == "lts__throughput", (n["values"], c)' 2>&1); then
+   ok "and the comparison's own metrics are measured instead"
+else
+   not_ok "and the comparison's own metrics are measured instead" "$msg"
+fi
 
 # A budget spent before the first row: nothing measured, every row recorded as left out,
 # and the tarball still written.

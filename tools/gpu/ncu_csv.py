@@ -63,20 +63,23 @@ def _parse(stdout):
     return out
 
 
-def profile(run, metrics, timeout=300):
-    """One ncu invocation on the command run (program first) for metrics. A name this ncu
-    rejects (named on an ==ERROR== line) is dropped and the rest asked again, once. Returns
-    {argv, rc, seconds, values, units, raw, rejected, missing, tail}: values only where ncu
-    gave a number; missing: asked, accepted and absent from its table."""
+def profile(run, metrics, timeout=300, fallback=None, attempts=4):
+    """One ncu invocation on the command run (program first) for metrics. Names this ncu
+    rejects (those its ==ERROR== lines mention) are dropped and the rest asked again, up to
+    `attempts` invocations in all; when ncu gives nothing and names none, the `fallback`
+    metrics (a smaller set known to exist) are asked once. Returns {argv, rc, seconds,
+    values, units, raw, rejected, missing, fallback, tail}: values only where ncu gave a
+    number; missing: asked, accepted and absent from its table."""
     res = {"argv": None, "rc": None, "seconds": 0.0, "values": {}, "units": {}, "raw": {}, "rejected": [],
-           "missing": [], "tail": ""}
+           "missing": [], "fallback": False, "tail": ""}
     why = program_problem(run)
     if why:
         res["tail"] = why
         return res
     asked = list(metrics)
     start = time.monotonic()
-    for attempt in range(2):
+    got = {}
+    for attempt in range(attempts):
         argv = ["ncu", "--clock-control", "none", "--kernel-name", "gemm", "--launch-count", "1", "--csv",
                 "--print-units", "base", "--metrics", ",".join(asked)] + list(run)
         res["argv"] = argv
@@ -87,15 +90,19 @@ def profile(run, metrics, timeout=300):
             res["rc"], out, err = "timeout", _text(e.stdout), f"\nncu ran past {timeout} s"
         got = _parse(out)
         res["tail"] = (out[-1500:] + err[-1500:]) if not got else ""
-        if got or attempt == 1:
+        if got or res["rc"] == "timeout" or attempt == attempts - 1:
             break
         # Which of the names asked ncu refused: those its error lines mention.
         errors = "\n".join(l for l in (out + "\n" + err).splitlines() if "ERROR" in l)
         bad = [m for m in asked if re.search(r"\b" + re.escape(base_name(m)) + r"\b", errors)]
-        if not bad or len(bad) == len(asked):
+        if bad and len(bad) < len(asked):
+            res["rejected"] += bad
+            asked = [m for m in asked if m not in bad]
+        elif fallback and not res["fallback"] and set(fallback) != set(asked):
+            res["fallback"] = True
+            asked = list(fallback)
+        else:
             break
-        res["rejected"] += bad
-        asked = [m for m in asked if m not in bad]
     res["seconds"] = round(time.monotonic() - start, 2)
     for name, (value, unit, raw) in got.items():
         res["raw"][name] = raw
