@@ -16,10 +16,11 @@ duration and the SM and memory clocks). Names that this ncu does not know are re
 not fatal: those `ncu --query-metrics` does not list are not asked for, and a name ncu
 rejects when profiling is dropped and the rest asked again.
 
-Before that, the device's ceilings are measured (gemmtop list devices --measure; --no-measure
-keeps those cached) and, in a pool of processes, each configuration is compiled once and
-its bank trace taken (no timing there), so that the timed part, one explain and one ncu
-after the other, never waits on a compiler.
+Before that, the device's ceilings are measured (gemmtop list devices --measure, the wgmma
+ones included; --no-measure keeps those cached) while, in a pool of processes, each
+configuration is compiled on the device without a launch (gemmtop inspect --code none);
+then the bank traces are taken in the pool. The timed part, one explain and one ncu after
+the other, never waits on a compiler.
 
 --raw FILE.jsonl keeps everything: a "device" line (the device, its ceilings, the metrics
 asked, those ncu does not list, ncu's version), a "row" line per preset and size (explain's
@@ -199,16 +200,14 @@ def banks(preset, size):
         return {"error": last_line(err or out), "rc": rc}
 
 
-def prepare(item):
-    """Compiles the configuration (a run without timing: the disk cache keeps the program
-    for explain and ncu) and takes its bank trace."""
+def compile_only(item):
+    """Compiles the configuration on the device without launching it (inspect, no listing):
+    the disk cache keeps the program for explain and ncu."""
     preset, size = item
     start = time.monotonic()
-    rc, _, err = gemmtop(["run"] + DEV_ARGS + ["--preset", preset, "--size", str(size), "--reps", "1", "--warmup", "0",
-                                               "--no-verify", "--no-store"])
-    b = banks(preset, size)
-    return {"compile_rc": rc, "compile_error": None if rc == 0 else last_line(err), "banks": b,
-            "seconds": round(time.monotonic() - start, 2)}
+    rc, _, err = gemmtop(["inspect"] + DEV_ARGS + ["--preset", preset, "--size", str(size), "--code", "none"])
+    return {"compile_rc": rc, "compile_error": None if rc == 0 else last_line(err),
+            "compile_seconds": round(time.monotonic() - start, 2)}
 
 
 def bank_ratio(b):
@@ -314,11 +313,23 @@ def share(xs):
 
 # ---- the device and its ceilings ----
 T0 = time.monotonic()
-if not O.no_measure:
-    rc, out, err = gemmtop(["list", "devices", "--backend", O.backend, "--measure", "--format", "json"])
-    if rc != 0:
-        print(f"gpu_limits_ncu.py: measuring the ceilings failed: {last_line(err or out)} (going on with what is cached)",
-              file=sys.stderr)
+names = O.presets or presets()
+items = [(p, s) for s in O.sizes for p in names]  # every preset at the first size before the next size
+# The ceilings measured while the configurations compile beside them (no launch there);
+# then their bank traces, several at once (tiny launches, nothing timed).
+with ThreadPoolExecutor(max_workers=max(1, O.jobs)) as pool:
+    measuring = None
+    if not O.no_measure:
+        measuring = pool.submit(gemmtop, ["list", "devices", "--backend", O.backend, "--measure", "--format", "json"])
+    compiled = dict(zip(items, pool.map(compile_only, items)))
+    if measuring:
+        rc, out, err = measuring.result()
+        if rc != 0:
+            print(f"gpu_limits_ncu.py: measuring the ceilings failed: {last_line(err or out)} (going on with what is "
+                  "cached)", file=sys.stderr)
+    traces = dict(zip(items, pool.map(lambda item: banks(*item), items)))
+print(f"# compiled and traced {len(items)} configurations, ceilings measured, in {time.monotonic() - T0:.0f} s",
+      flush=True)
 rc, out, _ = gemmtop(["list", "devices", "--backend", O.backend, "--format", "json"])
 devs = []
 for l in out.splitlines():
@@ -390,12 +401,6 @@ emit({"kind": "device", "device": dev, "backend": O.backend, "ncu_version": vers
       "gemmtop": B, "date": time.strftime("%Y-%m-%d %H:%M:%S"), "cache_control": "ncu's default (flushed each pass)",
       "clock_control": "none"})
 
-names = O.presets or presets()
-items = [(p, s) for s in O.sizes for p in names]  # every preset at the first size before the next size
-# Compiles and bank traces, several at once: nothing is timed here.
-with ThreadPoolExecutor(max_workers=max(1, O.jobs)) as pool:
-    prepared = dict(zip(items, pool.map(prepare, items)))
-print(f"# prepared {len(items)} configurations in {time.monotonic() - T0:.0f} s", flush=True)
 
 rows_by_size, skipped, spent = {}, [], []
 for preset, size in items:
@@ -406,9 +411,8 @@ for preset, size in items:
         emit({"kind": "skipped", "preset": preset, "size": size, "why": f"budget: {elapsed:.0f} s of {O.budget:.0f}"})
         continue
     start = time.monotonic()
-    prep = prepared[(preset, size)]
-    row = {"kind": "row", "preset": preset, "size": size, "prepare": {k: v for k, v in prep.items() if k != "banks"},
-           "banks": prep["banks"]}
+    row = {"kind": "row", "preset": preset, "size": size, "compile": compiled[(preset, size)],
+           "banks": traces[(preset, size)]}
     row["explain"] = explain(preset, size)
     cmd = [B, "run"] + DEV_ARGS + ["--preset", preset, "--size", str(size), "--reps", "1", "--warmup", "0",
                                    "--no-verify", "--no-store"]
@@ -416,7 +420,7 @@ for preset, size in items:
         row["ncu"] = ncu_csv.profile(cmd, ASK, fallback=[m for m in CORE if m in ASK])
         # A name refused once is refused for every row: not asked again.
         ASK = [m for m in ASK if m not in row["ncu"]["rejected"]]
-        ratio = bank_ratio(prep["banks"])
+        ratio = bank_ratio(row["banks"])
         row["compare"] = compare(row["explain"]["limits"], row["ncu"]["values"], ratio) if row["ncu"]["values"] else None
     else:
         row["ncu"] = {"argv": None, "values": {}, "tail": "not profiled: gemmtop's run failed", "rejected": [],
