@@ -178,6 +178,30 @@ else
    not_ok "and the comparison's own metrics are measured instead" "$msg"
 fi
 
+# The GPU call's script (tools/gpu/gpu_limits.sh, as gpu_round.sh runs it): the three files
+# in its folder; a second run into the same folder writes over nothing.
+wrapper() {
+   PATH="$T_DIR/bin:$PATH" STANDIN_LOG="$T_DIR/ncu.log" STANDIN_LISTING="$T_DIR/listing" \
+      STANDIN_REFUSE=l1tex__t_sector_hit_rate GEMMTOP_BIN="$GEMMTOP_BIN" LIMITS_SIZES=64 \
+      LIMITS_ARGS="--backend $BACKEND --device $DEVICE --no-measure --reps 2 --jobs 2 03-wpt" \
+      sh tools/gpu/gpu_limits.sh "$T_DIR/round" >"$T_DIR/stdout" 2>"$T_DIR/stderr"
+   RC=$?
+}
+wrapper
+expect_rc 0 "tools/gpu/gpu_limits.sh runs the comparison into its folder"
+if [ -s "$T_DIR/round/limits.jsonl" ] && grep -q '^| 03-wpt | 64 | ' "$T_DIR/round/limits.md" &&
+   [ -s "$T_DIR/round/ncu-query-metrics.txt" ] && [ "$(ls "$T_DIR/round")" = "$(printf 'limits.jsonl\nlimits.md\nncu-query-metrics.txt')" ]; then
+   ok "its folder holds limits.jsonl, limits.md and ncu's listing, nothing else"
+else
+   not_ok "its folder holds limits.jsonl, limits.md and ncu's listing, nothing else" "$(ls -la "$T_DIR/round"; cat "$T_DIR/stderr")"
+fi
+cp "$T_DIR/round/limits.jsonl" "$T_DIR/first.jsonl"
+wrapper
+expect_rc 2 "a second run into the same folder is refused"
+expect_in "exists already; remove it or name another" "$(cat "$T_DIR/stderr")" "saying why"
+cmp -s "$T_DIR/first.jsonl" "$T_DIR/round/limits.jsonl" && ok "and the first run's figures are kept" ||
+   not_ok "and the first run's figures are kept"
+
 # A budget spent before the first row: nothing measured, every row recorded as left out,
 # and the tarball still written.
 rm -f "$T_DIR/ncu.log"

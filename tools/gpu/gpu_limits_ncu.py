@@ -4,8 +4,9 @@ Compute, side by side, on the GPU machine (issues 32 and 45, docs/limits.md). Fo
 preset of the ladders (myGEMM, DCU, MAGMA, fast, tensor, hopper; CUDA backend, the kernel
 text gemmtop runs) at each size:
 
-  python3 tools/gpu/gpu_limits_ncu.py [--sizes 2048,4096] [--raw FILE.jsonl] [--tgz FILE.tgz]
+  python3 tools/gpu/gpu_limits_ncu.py [--sizes 2048,4096] [--raw FILE.jsonl] [--out DIR | --tgz FILE.tgz]
                                       [--budget SECONDS] [PRESET ...]
+  sh tools/gpu/gpu_round.sh limits:420:tools/gpu/gpu_limits.sh    (the GPU call: gpu_limits.sh)
 
 Per preset and size: `gemmtop explain --format json` (the run and its limits: both lines),
 `gemmtop banks --format json` (the bank trace), and ONE ncu invocation on one `gemm`
@@ -25,11 +26,11 @@ the other, never waits on a compiler.
 --raw FILE.jsonl keeps everything: a "device" line (the device, its ceilings, the metrics
 asked, those ncu does not list, ncu's version), a "row" line per preset and size (explain's
 two lines, the bank trace, ncu's argv, values, units, rejected and missing names, the
-comparison), a "skipped" line for what the budget left out, and an "end" line. --tgz
-FILE.tgz writes limits.jsonl, limits.md (the table below) and ncu's metric listing into one
-tarball, rebuilt after every row, so that a run stopped early still leaves what it
-measured; stdout then gets a line per row and a short table last. Without --tgz the table
-goes to stdout. --budget SECONDS starts no row that would end past it.
+comparison), a "skipped" line for what the budget left out, and an "end" line. --out DIR
+writes limits.jsonl, limits.md (the table below) and ncu's metric listing into DIR, and
+--tgz FILE.tgz into one tarball, each rewritten after every row, so that a run stopped
+early still leaves what it measured; stdout then gets a line per row and a short table
+last. Without either the table goes to stdout. No file that exists is written over. --budget SECONDS starts no row that would end past it.
 
 The comparison, per row: the model's global bytes (every load it counts asks the L2)
 against the bytes the L1 asked of the L2 (lts__t_sectors_srcunit_tex x 32); the compulsory
@@ -123,7 +124,8 @@ def options():
     ap.add_argument("--size", type=int, action="append", help="a size (M = N = K); repeatable")
     ap.add_argument("--sizes", help="sizes separated by commas (default 4096)")
     ap.add_argument("--raw", help="every figure as JSON Lines into this file")
-    ap.add_argument("--tgz", help="limits.jsonl, limits.md and ncu's metric listing into this tarball")
+    ap.add_argument("--out", help="limits.jsonl, limits.md and ncu's metric listing into this folder")
+    ap.add_argument("--tgz", help="the same three files into this tarball")
     ap.add_argument("--budget", type=float, help="seconds: start no row that would end past them")
     ap.add_argument("--reps", type=int, default=10, help="explain's timed launches (default 10)")
     ap.add_argument("--backend", default="cuda", help="gemmtop's backend (default cuda)")
@@ -143,6 +145,10 @@ def options():
     o.sizes = sizes or [4096]
     if any(s <= 0 for s in o.sizes):
         ap.error("sizes must be positive")
+    # Never over a file that is there already: it may be an earlier run's only copy.
+    for what, path in (("--raw", o.raw), ("--tgz", o.tgz), ("--out", o.out and os.path.join(o.out, "limits.jsonl"))):
+        if path and os.path.exists(path):
+            ap.error(f"{what}: {path} exists already; remove it or name another")
     return o
 
 
@@ -351,8 +357,10 @@ try:
 except (OSError, subprocess.TimeoutExpired) as e:
     version = f"ncu --version: {e}"
 
-# ---- output: JSON Lines, Markdown, the tarball ----
-work = tempfile.mkdtemp(prefix="gpu-limits-")
+# ---- output: JSON Lines, Markdown, the folder or the tarball ----
+FILES = bool(O.out or O.tgz)  # the table into files, a line per row on stdout
+work = O.out or tempfile.mkdtemp(prefix="gpu-limits-")
+os.makedirs(work, exist_ok=True)
 raw_path = O.raw or os.path.join(work, "limits.jsonl")
 raw = open(raw_path, "w")
 md = [f"# gemmtop's limiter against Nsight Compute: {dev.get('name')}, driver {dev.get('driver')}, ceilings measured "
@@ -369,8 +377,15 @@ def emit(obj):
     raw.flush()
 
 
+def write_file(path, text):
+    """text into path through a temporary name: a run stopped meanwhile leaves the last whole file."""
+    with open(path + ".part", "w") as f:
+        f.write(text)
+    os.replace(path + ".part", path)
+
+
 def save(rows_by_size, skipped):
-    """limits.md from the rows so far; the tarball rebuilt under a temporary name, then renamed."""
+    """limits.md from the rows so far, beside the JSON Lines; the tarball rebuilt the same way."""
     text = list(md)
     for size in O.sizes:
         rows = rows_by_size.get(size, [])
@@ -381,12 +396,12 @@ def save(rows_by_size, skipped):
     if skipped:
         text.append(f"\nLeft out by the budget ({O.budget:.0f} s): " + ", ".join(f"{p} at {s}" for p, s in skipped))
     body = "\n".join(text) + "\n"
+    if not FILES:
+        return body
+    write_file(os.path.join(work, "limits.md"), body)
+    write_file(os.path.join(work, "ncu-query-metrics.txt"), listing)
     if not O.tgz:
         return body
-    with open(os.path.join(work, "limits.md"), "w") as f:
-        f.write(body)
-    with open(os.path.join(work, "ncu-query-metrics.txt"), "w") as f:
-        f.write(listing)
     tmp = O.tgz + ".part"
     with tarfile.open(tmp, "w:gz") as tar:
         tar.add(raw_path, arcname="limits.jsonl")
@@ -435,7 +450,7 @@ for preset, size in items:
     lim = row["explain"].get("limits", {}).get("limiter", "failed")
     c = row["compare"] or {}
     got = len(row["ncu"]["values"])
-    if O.tgz:
+    if FILES:
         print(f"{preset} {size}: {lim}; ncu {got} figures, highest {c.get('ncu_unit') or '-'} "
               f"{fmt(c.get('ncu_pct'))}%; {row['seconds']:.1f} s", flush=True)
 
@@ -444,7 +459,7 @@ emit({"kind": "end", "seconds": round(time.monotonic() - T0, 1), "rows": sum(map
       "skipped": len(skipped), "rejected_when_profiling": rejected})
 raw.close()
 body = save(rows_by_size, skipped)
-if not O.tgz:
+if not FILES:
     print(body)
 # The short table last.
 print("\n| size | rows | ncu measured | same limiter | bytes vs L2 | compulsory vs DRAM | wavefronts |")
@@ -456,4 +471,4 @@ for size in O.sizes:
           + " | ".join(share(t[k]) for k, _ in SHARES) + " |")
 print(f"\n{len(skipped)} rows left out by the budget; {len(unlisted)} metric names not in ncu's listing, "
       f"{len(rejected)} rejected when profiling: {', '.join(unlisted + rejected) or 'none'}; "
-      f"{time.monotonic() - T0:.0f} s{'; ' + O.tgz if O.tgz else ''}")
+      f"{time.monotonic() - T0:.0f} s; {O.tgz or O.out or 'the table above'}")
