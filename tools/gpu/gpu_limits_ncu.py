@@ -324,12 +324,13 @@ items = [(p, s) for s in O.sizes for p in names]  # every preset at the first si
 # The ceilings measured while the configurations compile beside them (no launch there);
 # then their bank traces, several at once (tiny launches, nothing timed).
 with ThreadPoolExecutor(max_workers=max(1, O.jobs)) as pool:
-    measuring = None
+    measuring, measured = None, "not measured (--no-measure)"
     if not O.no_measure:
         measuring = pool.submit(gemmtop, ["list", "devices", "--backend", O.backend, "--measure", "--format", "json"])
     compiled = dict(zip(items, pool.map(compile_only, items)))
     if measuring:
         rc, out, err = measuring.result()
+        measured = err.strip()  # what could not be measured (the tensor or wgmma peaks), else ""
         if rc != 0:
             print(f"gpu_limits_ncu.py: measuring the ceilings failed: {last_line(err or out)} (going on with what is "
                   "cached)", file=sys.stderr)
@@ -413,7 +414,7 @@ def save(rows_by_size, skipped):
 
 emit({"kind": "device", "device": dev, "backend": O.backend, "ncu_version": version, "metrics_asked": ASK,
       "metrics_not_listed": unlisted, "listing_found": bool(listed), "sizes": O.sizes, "reps": O.reps,
-      "gemmtop": B, "date": time.strftime("%Y-%m-%d %H:%M:%S"), "cache_control": "ncu's default (flushed each pass)",
+      "gemmtop": B, "date": time.strftime("%Y-%m-%d %H:%M:%S"), "measure_messages": measured, "cache_control": "ncu's default (flushed each pass)",
       "clock_control": "none"})
 
 
