@@ -583,29 +583,36 @@ static bool loadHelpers(Catalog *c, char **folders, int nfolders, char *err, siz
       snprintf(path, sizeof path, "%s/helpers/prelude.h", folders[i]);
       if (access(path, F_OK) != 0)
          continue;
-      static const char *files[] = {"prelude.h", "helpers.cl", "prelude_cuda.h", "peak.cl", "tensor.h", "types.h"};
-      char *tensor = NULL, *types = NULL;
-      char **dst[] = {&c->prelude, &c->helpers, &c->prelude_cuda, &c->peak, &tensor, &types};
-      for (int f = 0; f < 6; f++) {
+      static const char *files[] = {"prelude.h", "helpers.cl", "prelude_cuda.h", "peak.cl",
+                                    "tensor.h",  "types.h",    "schedule.h"};
+      char *tensor = NULL, *types = NULL, *schedule = NULL;
+      char **dst[] = {&c->prelude, &c->helpers, &c->prelude_cuda, &c->peak, &tensor, &types, &schedule};
+      for (int f = 0; f < 7; f++) {
          snprintf(path, sizeof path, "%s/helpers/%s", folders[i], files[f]);
          char why[160];
          *dst[f] = Util_readUserFile(path, UTIL_MAX_KERNEL_BYTES, NULL, why, sizeof why);
       }
-      if (c->prelude && c->helpers && c->prelude_cuda && c->peak && tensor && types) {
-         /* The element types, then the tensor-core helpers, follow the prelude (kernels
-          * cannot #include: the backends compile one text); macros and inline functions
-          * only, free for the other kernels. */
-         size_t lp = strlen(c->prelude), ly = strlen(types), lt = strlen(tensor);
-         char *joined = malloc(lp + ly + lt + 3);
+      if (c->prelude && c->helpers && c->prelude_cuda && c->peak && tensor && types && schedule) {
+         /* The element types, the tensor-core helpers, then the scheduling arithmetic
+          * follow the prelude (kernels cannot #include: the backends compile one text);
+          * macros and inline functions only, free for the other kernels. */
+         const char *parts[] = {c->prelude, types, tensor, schedule};
+         size_t total = 0;
+         for (int p = 0; p < 4; p++)
+            total += strlen(parts[p]) + 1;
+         char *joined = malloc(total);
          if (joined) {
-            memcpy(joined, c->prelude, lp);
-            joined[lp] = '\n';
-            memcpy(joined + lp + 1, types, ly);
-            joined[lp + 1 + ly] = '\n';
-            memcpy(joined + lp + ly + 2, tensor, lt + 1);
+            size_t at = 0;
+            for (int p = 0; p < 4; p++) {
+               size_t n = strlen(parts[p]);
+               memcpy(joined + at, parts[p], n);
+               at += n;
+               joined[at++] = p < 3 ? '\n' : '\0';
+            }
          }
          free(tensor);
          free(types);
+         free(schedule);
          free(c->prelude);
          c->prelude = joined;
          if (joined)
@@ -615,9 +622,10 @@ static bool loadHelpers(Catalog *c, char **folders, int nfolders, char *err, siz
       }
       free(tensor);
       free(types);
+      free(schedule);
       snprintf(err, errlen,
-               "%s/helpers/ lacks prelude.h, prelude_cuda.h, helpers.cl, peak.cl, tensor.h or types.h: the installation is "
-               "incomplete",
+               "%s/helpers/ lacks prelude.h, prelude_cuda.h, helpers.cl, peak.cl, tensor.h, types.h or schedule.h: the "
+               "installation is incomplete",
                folders[i]);
       return false;
    }

@@ -96,7 +96,7 @@ typedef struct Catalog_ {
    KernelInfo *kernels;
    int count;
    char dir[512];      /* the folders, as given: "a" or "a:b" */
-   char *prelude;  /* kernels/helpers/prelude.h, then tensor.h (the tensor-core helpers) */
+   char *prelude;  /* kernels/helpers/prelude.h, then types.h, tensor.h and schedule.h */
    char *prelude_cuda; /* kernels/helpers/prelude_cuda.h: OpenCL C built-ins for NVRTC/hipRTC */
    char *helpers;  /* kernels/helpers/helpers.cl: transpose and padding kernels */
    char *peak;     /* kernels/helpers/peak.cl: micro-kernels for the device's peaks */
