@@ -29,6 +29,7 @@ reuse:    A=BN B=BT
 arch:     sm_90a
 precisions: tf32 half bfloat16
 tensor:   yes
+bound:    memory
 require:  BK * IN_SIZE % (SW == 0 ? 32 : SW) == 0 && BK * IN_SIZE >= 32 ; BK times the element size must be a multiple of the swizzle width (32 bytes without swizzle)
 require:  BN % (64 * CONS) == 0 ; each consumer warpgroup takes a multiple of 64 rows of the weight
 operands: A=N B=T

@@ -630,6 +630,46 @@ static bool limitOf(const Bench *b, int c, int si, char *col, size_t len) {
    return col[0] != '\0';
 }
 
+/* Configuration c's % of the measured copy bandwidth at size si, for a kernel that is
+ * memory-bound by design (`bound: memory`, core/peaks.h: Peaks_copyShare); 0 when it is
+ * not one, did not run, ran emulated or the peaks are not measured. */
+static double copyPctOf(const Bench *b, int c, int si) {
+   const BenchCell *cell = cellOf(b, c, si);
+   const BenchConfig *cf = &b->configs[c];
+   Peaks peaks;
+   if (!cf->kernel->memory_bound || si >= b->measured || cell->status != RUN_OK || cell->emulated ||
+       !Peaks_cached(b->dev, b->be->name, &peaks))
+      return 0;
+   Problem p = cf->problem;
+   p.m = b->sizes[si].m, p.n = b->sizes[si].n, p.k = b->sizes[si].k;
+   return 100 * Peaks_copyShare(&peaks, &p, cell->ms, NULL);
+}
+
+/* Under the table: each memory-bound configuration's share of the measured copy bandwidth,
+ * beside its % of the vendor library in the table. */
+static void printCopyShares(const Bench *b) {
+   char size[48];
+   bool head = false;
+   for (int c = 0; c < b->nconf; c++) {
+      bool any = false;
+      for (int si = 0; si < b->measured; si++) {
+         const double pct = copyPctOf(b, c, si);
+         if (pct <= 0)
+            continue;
+         if (!head)
+            printf("memory (memory-bound by design: %% of the measured copy bandwidth):\n");
+         head = true;
+         if (!any)
+            printf("  %-30.30s", b->configs[c].label);
+         sizeLabel(&b->sizes[si], size, sizeof size);
+         printf("%s %s %.1f%%", any ? "," : "", size, pct);
+         any = true;
+      }
+      if (any)
+         putchar('\n');
+   }
+}
+
 /* Under the table: what limits each configuration at each size, where the ceilings are
  * measured. */
 static void printLimits(const Bench *b) {
@@ -694,6 +734,9 @@ static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *kernel
       fprintf(out, ",\"vendor_gflops\":%.6g", vendor->gflops);
    if (pct > 0)
       fprintf(out, ",\"pct_of_vendor\":%.4g", pct);
+   const double copy = copyPctOf(b, c, si);
+   if (copy > 0)
+      fprintf(out, ",\"pct_of_copy\":%.4g", copy);
    if (b->ref) {
       fprintf(out, ",\"reference\":");
       Report_jsonString(out, reference->name);
@@ -1029,6 +1072,7 @@ static int printTable(const Bench *b) {
    }
    printSuiteMeans(b);
    printPicks(b);
+   printCopyShares(b);
    printLimits(b);
    int failures = printFooter(b);
    for (int c = 0; c < b->nconf; c++)

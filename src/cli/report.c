@@ -231,7 +231,7 @@ static void paramSpec(const KernelParam *p, char *out, size_t len) {
 
 void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
    if (f == FORMAT_CSV)
-      fputs("name,ladder,step,title,parameters,operands,pads,file,precisions,tensor,gpu_run\n", out);
+      fputs("name,ladder,step,title,parameters,operands,pads,file,precisions,tensor,gpu_run,bound\n", out);
    const char *ladder = "";
    for (int i = 0; i < cat->count; i++) {
       const KernelInfo *k = &cat->kernels[i];
@@ -290,8 +290,8 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
                fprintf(out, "%s\"%s\"", first ? "" : ",", Precision_name((Precision)p));
                first = 0;
             }
-         fprintf(out, "],\"tensor\":%s,\"gpu_run\":%s}\n", k->tensor ? "true" : "false",
-                 k->gpu_run ? "true" : "false");
+         fprintf(out, "],\"tensor\":%s,\"gpu_run\":%s,\"bound\":\"%s\"}\n", k->tensor ? "true" : "false",
+                 k->gpu_run ? "true" : "false", k->memory_bound ? "memory" : "compute");
       } else if (f == FORMAT_CSV) {
          char step[16];
          snprintf(step, sizeof step, "%d", k->step);
@@ -305,7 +305,8 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
          Util_csvField(out, k->path, false);
          Util_csvField(out, types, false);
          Util_csvField(out, k->tensor ? "yes" : "no", false);
-         Util_csvField(out, k->gpu_run ? "yes" : "no", true);
+         Util_csvField(out, k->gpu_run ? "yes" : "no", false);
+         Util_csvField(out, k->memory_bound ? "memory" : "compute", true);
       } else {
          if (strcmp(ladder, k->ladder) != 0) {
             fprintf(out, "%sladder %s\n", i ? "\n" : "", k->ladder);
@@ -322,6 +323,8 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
             fprintf(out, "      %-24s any size (operands padded to tile multiples)\n", "");
          if (k->precisions != Types_cudaCoreMask() || k->tensor)
             fprintf(out, "      %-24s takes %s%s\n", "", types, k->tensor ? "; tensor cores (emulated without them)" : "");
+         if (k->memory_bound)
+            fprintf(out, "      %-24s memory-bound by design: runs are put against the measured copy bandwidth\n", "");
       }
    }
    if (f == FORMAT_TABLE)
@@ -422,6 +425,17 @@ void Report_shapes(FILE *out, OutputFormat f, const ShapeSuite *suite) {
 /* The measured peak this run is put against (Peaks_for), 0 when unknown or emulated. */
 static double peakFor(const Peaks *peaks, const Problem *p, const KernelInfo *k, const RunResult *r) {
    return Peaks_for(peaks, p->precision, k, r->geo.emulated);
+}
+
+/* A memory-bound kernel's run (`bound: memory`) against the measured copy bandwidth: the
+ * fraction (Peaks_copyShare), 0 when it is not such a run or the peaks are unknown. */
+static double copyShareOf(const Peaks *peaks, const Problem *p, const KernelInfo *k, const RunResult *r,
+                          double *read_share) {
+   if (read_share)
+      *read_share = 0;
+   if (!k->memory_bound || r->ablate || r->geo.emulated)
+      return 0;
+   return Peaks_copyShare(peaks, p, r->median_ms, read_share);
 }
 
 /* An ablated run is never "ok": its own status, so that no reader takes it for a result. */
@@ -547,6 +561,13 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
       if (peakFor(peaks, p, k, r) > 0 && !r->ablate) {
          jsonNumber(out, "peak_gflops", peakFor(peaks, p, k, r), true);
          jsonNumber(out, "pct_of_peak", 100.0 * r->gflops / peakFor(peaks, p, k, r), true);
+      }
+      double read_share, copy_share = copyShareOf(peaks, p, k, r, &read_share);
+      if (copy_share > 0) {
+         jsonNumber(out, "copy_peak_gbps", peaks->copy_gbps, true);
+         jsonNumber(out, "pct_of_copy", 100 * copy_share, true);
+         if (read_share > 0)
+            jsonNumber(out, "pct_of_read", 100 * read_share, true);
       }
       if (vendor && !r->ablate && !r->geo.emulated)
          vendorJson(out, vendor, r);
@@ -741,6 +762,13 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
          fprintf(out, "   %.1f%% of the measured %s peak (%.0f GFLOPS)", 100.0 * r->gflops / peakFor(peaks, p, k, r),
                  Peaks_label(p->precision, k, r->geo.emulated), peakFor(peaks, p, k, r));
       fputc('\n', out);
+      double read_share, copy_share = copyShareOf(peaks, p, k, r, &read_share);
+      if (copy_share > 0) {
+         fprintf(out, "memory     %.1f%% of the measured copy bandwidth (%.0f GB/s)", 100 * copy_share, peaks->copy_gbps);
+         if (read_share > 0)
+            fprintf(out, ", %.1f%% of the read bandwidth (%.0f GB/s)", 100 * read_share, peaks->read_gbps);
+         fprintf(out, ": memory-bound by design (the bytes of A, B and C over the time)\n");
+      }
       if (vendor && vendor->status == RUN_OK && !r->ablate && !r->geo.emulated)
          fprintf(out, "vendor     %s %.4f ms median, %.2f GFLOPS: this kernel runs at %.1f%% of it\n", vendor->name,
                  vendor->median_ms, vendor->gflops, 100.0 * r->gflops / vendor->gflops);

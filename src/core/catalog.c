@@ -396,6 +396,12 @@ static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t
       return parseReuse(k->reuse, key, v, err, errlen);
    } else if (!strcmp(key, "local_reuse")) {
       return parseReuse(k->local_reuse, key, v, err, errlen);
+   } else if (!strcmp(key, "bound")) {
+      if (strcmp(v, "memory") && strcmp(v, "compute")) {
+         snprintf(err, errlen, "bound: '%s' is not a limit gemmtop reports against; memory or compute", v);
+         return false;
+      }
+      k->memory_bound = !strcmp(v, "memory");
    } else {
       snprintf(err, errlen, "unknown key '%s'", key);
       return false;

@@ -75,6 +75,9 @@ typedef struct KernelInfo_ {
     * given (core/traffic.h turns them into loads per multiply-add). */
    char reuse[2][128];
    char local_reuse[2][128];
+   /* `bound: memory`: written to stream an operand at the memory's speed (a decode GEMM
+    * reads its weight once): its runs are also put against the measured copy bandwidth. */
+   bool memory_bound;
    /* `workspace:` bytes of a scratch buffer passed after C (and the FP8 scales): where
     * split-K and stream-K keep partial sums. "" when the kernel takes none. */
    char workspace[256];

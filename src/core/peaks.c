@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "backend/observe.h"
+#include "core/ablate.h"
 #include "base/util.h"
 
 static bool cachePath(const DeviceInfo *dev, const char *backend, char *out, size_t len, bool create) {
@@ -489,6 +490,17 @@ double Peaks_for(const Peaks *peaks, Precision p, const KernelInfo *k, bool emul
    if (usesWgmma(k) && t->tensor_peak != t->peak)
       return peaks->wgmma_gflops[t->tensor_peak];
    return peaks->gflops[tensor ? t->tensor_peak : t->peak];
+}
+
+double Peaks_copyShare(const Peaks *peaks, const Problem *p, double ms, double *read_share) {
+   if (read_share)
+      *read_share = 0;
+   if (!peaks || !peaks->known || peaks->copy_gbps <= 0 || !(ms > 0))
+      return 0;
+   const double gbps = Ablate_bytes(p, 0) / (ms * 1e6);
+   if (read_share && peaks->read_gbps > 0)
+      *read_share = gbps / peaks->read_gbps;
+   return gbps / peaks->copy_gbps;
 }
 
 const char *Peaks_label(Precision p, const KernelInfo *k, bool emulated) {

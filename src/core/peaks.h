@@ -45,6 +45,11 @@ double Peaks_for(const Peaks *peaks, Precision p, const KernelInfo *k, bool emul
 /* What Peaks_for chose: "FP32", "FP64", "TF32 tensor", "half tensor", "bfloat16 tensor",
  * "FP8 tensor" (mma.sync), "bfloat16 wgmma"... */
 const char *Peaks_label(Precision p, const KernelInfo *k, bool emulated);
+/* A GEMM of p timed at ms against the memory: the bytes it must move (A and B read once, C
+ * written, and read too when beta is not 0) per second, as a fraction of the measured copy
+ * bandwidth (and in *read_share, when not NULL, of the read bandwidth; 0 when unknown).
+ * 0 when the peaks are unknown. What `bound: memory` kernels report beside % of the vendor. */
+double Peaks_copyShare(const Peaks *peaks, const Problem *p, double ms, double *read_share);
 
 /* Runs the micro-kernels now and stores the result. */
 bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t errlen);

@@ -207,6 +207,27 @@ static void test_workspace_and_fixup(void **state) {
    expectParseError("/*@gemmtop\nglobal: N\nlocal: 1\nworkspace: 4\nfixup: f-g\n*/", "must be an entry name");
 }
 
+/* `bound: memory` marks a kernel that streams an operand at the memory's speed (its runs are
+ * put against the copy bandwidth); compute, or no key, is the rest; anything else is refused. */
+static void test_bound(void **state) {
+   (void)state;
+   static const struct {
+      const char *line;
+      bool memory;
+   } cases[] = {{"bound: memory\n", true}, {"bound: compute\n", false}, {"", false}};
+   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+      char text[256];
+      snprintf(text, sizeof text, "/*@gemmtop\n%sglobal: N\nlocal: 1\n*/\n", cases[i].line);
+      KernelInfo k;
+      char err[512];
+      assert_true(KernelInfo_parse(&k, text, "bound.cl", err, sizeof err));
+      assert_int_equal(k.memory_bound, cases[i].memory);
+      KernelInfo_free(&k);
+   }
+   expectParseError("/*@gemmtop\nbound: disk\nglobal: N\nlocal: 1\n*/", "bound: 'disk' is not a limit");
+   expectParseError("/*@gemmtop\nbound: disk\nglobal: N\nlocal: 1\n*/", "memory or compute");
+}
+
 static void expectRefusal(const KernelInfo *k, long long *v, const Problem *p, const DeviceLimits *l,
                           const char *fragment) {
    char err[1024] = "";
@@ -536,7 +557,7 @@ int main(void) {
        cmocka_unit_test(test_parse_refuses_instead_of_cutting),
        cmocka_unit_test(test_later_folders_override),
        cmocka_unit_test(test_int_indexed_kernels_refuse_large_matrices),
-       cmocka_unit_test(test_workspace_and_fixup),
+       cmocka_unit_test(test_workspace_and_fixup), cmocka_unit_test(test_bound),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
