@@ -9,7 +9,8 @@
 # independent product computed here in plain Python from .npy files; the same bits on a second
 # run (the fix-up adds in a fixed order); planted bugs in the fix-ups (a plane dropped, the
 # wrong slot, a K step lost at each share's end) fail verification; export-kernel writes both
-# launches, and its launcher verifies (and fails a broken fix-up) from the files alone.
+# launches, and its launcher verifies (and fails a broken fix-up) from the files alone, the
+# decode kernel's too.
 . "$(dirname "$0")/lib.sh"
 
 SMALL="--set BM=64 --set BN=64 --set WM=32 --set WN=32"
@@ -414,6 +415,19 @@ $ERR
 $launch_out"
       fi
    done
+   # The decode kernel with its fix-up (a grid of N rounded up to 64 columns), NT as a model
+   # stores its weight.
+   rm -rf "$T_DIR/export5"
+   run_gemmtop export-kernel $DEC --set SPLIT=3 --size 8x200x1000 --layout NT --alpha -2 --beta 0.5 --dir "$T_DIR/export5"
+   launch_out=$( (make -s -C "$T_DIR/export5" && cd "$T_DIR/export5" && env -u GEMMTOP_KERNELS ./fast05_decode_launch \
+      fast05_decode.cl "$dev" "$SEED") 2>&1)
+   if [ "$RC" -eq 0 ] && printf '%s' "$launch_out" | grep -q "^verified: all 1600 elements, worst relative error"; then
+      ok "export-kernel fast05_decode SPLIT=3: the launcher makes both launches and verifies on PoCL"
+   else
+      not_ok "export-kernel fast05_decode (exit $RC)" "$OUT
+$ERR
+$launch_out"
+   fi
    # The exported stream-K kernel with its fix-up reading the wrong slot: the launcher fails it.
    sed 's/>= tile \* steps ? 0 : 1)/>= tile * steps ? 1 : 0)/' "$T_DIR/export/fast04_streamk.cl" >"$T_DIR/export/broken.cl"
    broken_out=$(cd "$T_DIR/export" && ./fast04_streamk_launch broken.cl "$dev" "$SEED" 2>&1)
