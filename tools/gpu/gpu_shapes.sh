@@ -209,7 +209,8 @@ suite_bench() {
    [ -f "$work/$base--$class.shapes" ] || return 0
    bench_one "$base-$class-$prec" "$secs" "$@" --shapes "$work/$base--$class.shapes"
 }
-BF_M64="hopper-5-order-bf16 hopper-6-splitk-bm64-bf16 hopper-9-swapab-bf16 tensor-8-swapab-bfloat16 fast-05-decode-bfloat16-m16"
+BF_M64="hopper-5-order-bf16 hopper-6-splitk-bm64-bf16 hopper-9-swapab-bf16 hopper-9-swapab-bf16-bt64 tensor-8-swapab-bfloat16
+   fast-05-decode-bfloat16-m16"
 BF_FEW="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-7-streamk-bf16 hopper-8-hybrid-bf16"
 BF_MANY="hopper-5-order-bf16 hopper-7-streamk-bf16 hopper-8-hybrid-bf16"
 HF_M64="hopper-6-splitk-bm64-half hopper-9-swapab-half tensor-8-swapab-half fast-05-decode-half-m16"
