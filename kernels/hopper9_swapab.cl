@@ -32,6 +32,7 @@ tensor:   yes
 bound:    memory
 require:  BK * IN_SIZE % (SW == 0 ? 32 : SW) == 0 && BK * IN_SIZE >= 32 ; BK times the element size must be a multiple of the swizzle width (32 bytes without swizzle)
 require:  BN % (64 * CONS) == 0 ; each consumer warpgroup takes a multiple of 64 rows of the weight
+require:  BN / CONS / 64 * BT / 2 + 16 <= 65536 / (128 * (CONS + 1) * BLOCKS) / 8 * 8 ; a consumer's accumulators (BN / CONS / 64 * BT / 2 a thread) must fit the registers BLOCKS blocks a multiprocessor leave at entry, or they spill
 operands: A=N B=T
 pad:      M=BT N=BN K=BK
 global:   N / BN * (M / BT) * 128 * (CONS + 1), SPLIT
