@@ -240,88 +240,98 @@ for suite in $SUITES; do
    suite_bench "$suite" many float 25 $F_MANY
 done
 
-# The short table, from the files alone.
-python3 - "$res" >"$res/summary.txt" 2>&1 <<'PY'
+# The tables, from the files alone: summary.txt in full, short.txt printed last (the call's
+# output keeps only its last lines).
+python3 - "$res" >"$res/summary.err" 2>&1 <<'PY'
 import glob, json, math, os, sys
 d = sys.argv[1]
+full, short = open(d + "/summary.txt", "w"), open(d + "/short.txt", "w")
+def both(s=""):
+    print(s, file=full)
+    print(s, file=short)
 def lines(path):
     try:
         return [json.loads(l) for l in open(path) if l.strip()]
-    except Exception as e:
+    except Exception:
         return []
-print(open(d + "/date.txt").read().strip().splitlines()[0])
-copy = None
-for r in lines(d + "/peaks.json"):
-    if r.get("copy_peak_gbps"):
-        copy = r["copy_peak_gbps"]
-        print("device %s: measured copy %.0f GB/s, read %s GB/s" % (r.get("name"), copy, r.get("read_peak_gbps")))
-        break
-v = lines(d + "/verify.jsonl")
-bad = [r for r in v if not r["verified"]]
-print("\nnew steps verified at odd sizes: %d of %d" % (len(v) - len(bad), len(v)))
-for r in bad:
-    print("  FAILED %-44s %s: %s" % (r["what"], r["status"], r["message"][:110]))
-
-def short(cfg):
+def cut(cfg):
     return cfg.replace("-order", "").replace("-warptile-cuda", "").replace("bfloat16", "bf16")
-print("\ndecode at the memory roofline (best configuration per size; % of the measured copy bandwidth):")
-# A bench stopped at its time limit leaves its rows in FILE.json.tmp.*: rows, no means.
-for f in sorted(glob.glob(d + "/bench-decode-*.json*")):
-    rows = [r for r in lines(f) if "m" in r and r.get("status") == "ok"]
-    for size in sorted({(r["m"], r["n"], r["k"]) for r in rows}):
-        rs = [r for r in rows if (r["m"], r["n"], r["k"]) == size]
-        best = max(rs, key=lambda r: r.get("pct_of_copy") or 0)
-        vend = "%6.1f%% of %s" % (best["pct_of_vendor"], best.get("vendor")) if best.get("pct_of_vendor") else \
-            "no vendor figure"
-        print("  %-8s %5dx%dx%-6d %-28s %5.1f%% of copy  %s  %8.0f GFLOPS" % (
-            best["precision"], size[0], size[1], size[2], short(best["config"]), best.get("pct_of_copy") or 0,
-            vend, best.get("gflops") or 0))
-
-# Suites: the rows of every class of a suite in one precision, merged by shape.
-suites = {}
-for f in glob.glob(d + "/bench-*.json*"):
-    if os.path.basename(f).startswith("bench-decode-"):
-        continue
-    for r in lines(f):
-        if "shape" in r and "m" in r:
-            suites.setdefault((r["suite"].split("--")[0], r["precision"]), []).append(r)
 def geomean(pairs):
     pairs = [(p, w) for p, w in pairs if p and p > 0]
     if not pairs:
         return 0, 0
     return math.exp(sum(w * math.log(p) for p, w in pairs) / sum(w for _, w in pairs)), len(pairs)
-print("\nsuites against cuBLAS (weighted geometric mean of % of cuBLAS over the shapes each ran;")
-print("best per shape: what a dispatch that picks per shape would reach):")
+
+head = open(d + "/date.txt").read().strip().splitlines()
+copy = None
+for r in lines(d + "/peaks.json"):
+    if r.get("copy_peak_gbps"):
+        copy = r["copy_peak_gbps"]
+        both("%s  %s: copy %.0f GB/s, read %s GB/s" % (head[0], r.get("name"), copy, r.get("read_peak_gbps")))
+        break
+else:
+    both("%s  (no measured copy bandwidth)" % head[0])
+
+v = lines(d + "/verify.jsonl")
+bad = [r for r in v if not r["verified"]]
+both("new steps at odd sizes: %d of %d verified%s" % (len(v) - len(bad), len(v), "; FAILED:" if bad else ""))
+for r in bad:
+    print("  FAILED %-44s %s: %s" % (r["what"], r["status"], r["message"][:110]), file=full)
+if bad:
+    print("  " + "; ".join("%s (%s)" % (r["what"], r["status"][:40]) for r in bad)[:600], file=short)
+
+# A bench stopped at its time limit leaves its rows in FILE.json.tmp.*: rows, no means.
+both("decode against the measured copy bandwidth (best configuration per size: % of copy / % of the vendor):")
+for f in sorted(glob.glob(d + "/bench-decode-*.json*")):
+    rows = [r for r in lines(f) if "m" in r and r.get("status") == "ok"]
+    cells = []
+    for size in sorted({(r["m"], r["n"], r["k"]) for r in rows}):
+        rs = [r for r in rows if (r["m"], r["n"], r["k"]) == size]
+        best = max(rs, key=lambda r: r.get("pct_of_copy") or 0)
+        vend = "%.0f%%" % best["pct_of_vendor"] if best.get("pct_of_vendor") else "-"
+        print("  %-8s %5dx%dx%-6d %-28s %5.1f%% of copy  %s of %s  %8.0f GFLOPS" % (
+            best["precision"], size[0], size[1], size[2], cut(best["config"]), best.get("pct_of_copy") or 0, vend,
+            best.get("vendor"), best.get("gflops") or 0), file=full)
+        cells.append("%dx%dx%d %.0f%%/%s" % (size + (best.get("pct_of_copy") or 0, vend)))
+    if rows:
+        print("  %-8s %s" % (rows[0]["precision"], ", ".join(cells)), file=short)
+
+# Suites: the rows of every class of a suite in one precision, merged by shape.
+suites = {}
+for f in glob.glob(d + "/bench-*.json*"):
+    if not os.path.basename(f).startswith("bench-decode-"):
+        for r in lines(f):
+            if "shape" in r and "m" in r:
+                suites.setdefault((r["suite"].split("--")[0], r["precision"]), []).append(r)
+both("suites against the vendor (weighted geometric mean of %; best per shape: what a per-shape dispatch reaches):")
 for (suite, prec), rows in sorted(suites.items()):
     shapes = {}
     for r in rows:
         shapes.setdefault(r["shape"], []).append(r)
     total = len(lines(d + "/suite-%s.json" % suite)) or len(shapes)
-    best, low = [], None
+    best, low, wins = [], None, {}
     for label, rs in shapes.items():
         b = max(rs, key=lambda r: r.get("pct_of_vendor") or 0)
         if b.get("pct_of_vendor"):
             best.append((b["pct_of_vendor"], b["weight"]))
+            wins[cut(b["config"])] = wins.get(cut(b["config"]), 0) + 1
             if low is None or b["pct_of_vendor"] < low[0]:
-                low = (b["pct_of_vendor"], label, short(b["config"]))
+                low = (b["pct_of_vendor"], label, cut(b["config"]))
     g, n = geomean(best)
-    print("  %-12s %-9s best per shape %s (%d of %d shapes)%s" % (suite, prec, "%6.1f%%" % g if n else "     -", n, total,
-          "  lowest %s %.1f%% (%s)" % (low[1], low[0], low[2]) if low else ""))
+    line = "  %-10s %-8s best per shape %s (%d of %d shapes)%s" % (suite, prec, "%5.1f%%" % g if n else "    -", n,
+            total, ", lowest %s %.1f%% (%s)" % (low[1], low[0], low[2]) if low else "")
+    both(line)
+    print("      best at: " + ", ".join("%s %d" % kv for kv in sorted(wins.items(), key=lambda kv: -kv[1])), file=full)
     configs = {}
     for r in rows:
         configs.setdefault(r["config"], []).append((r.get("pct_of_vendor"), r["weight"]))
     for cfg, pairs in sorted(configs.items()):
         g, n = geomean(pairs)
-        if n:
-            print("      %-34s %6.1f%% (%d shapes)" % (short(cfg), g, n))
-        else:
-            print("      %-34s      - (no shape compared: refused, failed or emulated; see its .txt)" % short(cfg))
-st = open(d + "/status.txt").read().splitlines()
-late = [l for l in st if "timed out" in l or "skipped" in l]
-print("\ntimed out or skipped (their rows are the rounds measured before): %s" % ("none" if not late else ""))
-for l in late:
-    print("  " + l)
+        print("      %-34s %s" % (cut(cfg), "%6.1f%% (%d shapes)" % (g, n) if n else
+              "     - (no shape compared: refused, failed or emulated; see its .txt)"), file=full)
+late = [l for l in open(d + "/status.txt").read().splitlines() if "timed out" in l or "skipped" in l]
+both("timed out or skipped (rows measured before are kept): %s" % ("none" if not late else "; ".join(late)))
 PY
 tar -czf "$out/shapes.tgz" -C "$work" shapes
-cat "$res/summary.txt"
-echo "full results: $out/shapes.tgz ($(($(date +%s) - start)) s)"
+cat "$res/summary.err" "$res/short.txt"
+echo "full results: $out/shapes.tgz (summary.txt, every bench's table and JSON; $(($(date +%s) - start)) s)"
