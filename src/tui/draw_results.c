@@ -124,6 +124,15 @@ static void referenceLines(const Ui *ui, Lines *L) {
       add(L, "peak", ST_NORMAL, "%s  (not measured yet: F6 or m)", dash);
    else
       add(L, "peak", ST_NORMAL, "%s", dash);
+   /* A kernel memory-bound by design is put against the copy bandwidth too (Peaks_copyShare). */
+   if (shown && shown->memory_bound && current && s->nwindow && !ui->ablate && !emulated && !ui->start.server) {
+      double read_share, copy_share = Peaks_copyShare(&s->peaks, &s->config.problem, s->median_ms, &read_share);
+      if (copy_share > 0 && read_share > 0)
+         add(L, "memory", ST_NORMAL, "%.1f%% of the measured copy bandwidth, %.1f%% of the read bandwidth",
+             100 * copy_share, 100 * read_share);
+      else if (copy_share > 0)
+         add(L, "memory", ST_NORMAL, "%.1f%% of the measured copy bandwidth", 100 * copy_share);
+   }
    bool vendorHere = s->vendor_done && Problem_same(&s->vendor_problem, &ui->problem) && s->vendor_cold_l2 == ui->cold_l2;
    char vg[32];
    Draw_fmtRate(s->vendor.gflops, "GFLOPS", vg, sizeof vg);

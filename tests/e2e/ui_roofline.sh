@@ -3,7 +3,8 @@
 # how to measure them; F6 measures them and the roof is drawn (the bandwidth's slope up to
 # the compute peak) with the configuration as a point at its model intensity, the limiter
 # in words above; another variant leaves the first as a point of the trail; the help page
-# lists the pane's digit from the pane table; it fits 80x24 and 120x40.
+# lists the pane's digit from the pane table; it fits 80x24 and 120x40; a kernel memory-bound
+# by design gets its share of the copy bandwidth in the results pane.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ui_lib.sh"
 ui_init
@@ -108,4 +109,13 @@ ui_expect " 0 Roofline" "80x24: 0 shows the pane"
 ui_expect_re "limit: " "80x24: with the limiter"
 ui_keys q
 ui_expect_exit 0 "80x24: q quits"
+
+# A kernel memory-bound by design (bound: memory): the results pane puts its run against the
+# measured copy bandwidth too; a compute-bound one (03-wpt above) has no such line.
+rm -rf "$XDG_CONFIG_HOME/gemmtop"
+ui_start 120 40 -- -U --preset fast-05-decode-float --size 8x512x1024
+ui_expect_re "verify +ok verified" "the decode kernel verifies"
+ui_expect_re "memory +[0-9.]+% of the measured copy bandwidth" "the results pane gives its share of the copy bandwidth" 60
+ui_keys q
+ui_expect_exit 0 "the decode kernel: q quits"
 finish
