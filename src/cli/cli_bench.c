@@ -649,7 +649,7 @@ static double copyPctOf(const Bench *b, int c, int si) {
  * beside its % of the vendor library in the table. */
 static void printCopyShares(const Bench *b) {
    char size[48];
-   bool head = false;
+   bool head = false, cached = false;
    for (int c = 0; c < b->nconf; c++) {
       bool any = false;
       for (int si = 0; si < b->measured; si++) {
@@ -664,10 +664,13 @@ static void printCopyShares(const Bench *b) {
          sizeLabel(&b->sizes[si], size, sizeof size);
          printf("%s %s %.1f%%", any ? "," : "", size, pct);
          any = true;
+         cached = cached || pct > 100;
       }
       if (any)
          putchar('\n');
    }
+   if (cached)
+      printf("  (above 100%%: the operands were read from a cache, not from memory)\n");
 }
 
 /* Under the table: what limits each configuration at each size, where the ceilings are

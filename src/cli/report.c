@@ -767,7 +767,8 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
          fprintf(out, "memory     %.1f%% of the measured copy bandwidth (%.0f GB/s)", 100 * copy_share, peaks->copy_gbps);
          if (read_share > 0)
             fprintf(out, ", %.1f%% of the read bandwidth (%.0f GB/s)", 100 * read_share, peaks->read_gbps);
-         fprintf(out, ": memory-bound by design (the bytes of A, B and C over the time)\n");
+         fprintf(out, ": memory-bound by design (the bytes of A, B and C over the time)%s\n",
+                 copy_share > 1 ? "; above 100%: the operands were read from a cache, not from memory" : "");
       }
       if (vendor && vendor->status == RUN_OK && !r->ablate && !r->geo.emulated)
          fprintf(out, "vendor     %s %.4f ms median, %.2f GFLOPS: this kernel runs at %.1f%% of it\n", vendor->name,

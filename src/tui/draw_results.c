@@ -127,11 +127,12 @@ static void referenceLines(const Ui *ui, Lines *L) {
    /* A kernel memory-bound by design is put against the copy bandwidth too (Peaks_copyShare). */
    if (shown && shown->memory_bound && current && s->nwindow && !ui->ablate && !emulated && !ui->start.server) {
       double read_share, copy_share = Peaks_copyShare(&s->peaks, &s->config.problem, s->median_ms, &read_share);
+      const char *cached = copy_share > 1 ? " (above 100%: read from a cache)" : "";
       if (copy_share > 0 && read_share > 0)
-         add(L, "memory", ST_NORMAL, "%.1f%% of the measured copy bandwidth, %.1f%% of the read bandwidth",
-             100 * copy_share, 100 * read_share);
+         add(L, "memory", ST_NORMAL, "%.1f%% of the measured copy bandwidth, %.1f%% of the read bandwidth%s",
+             100 * copy_share, 100 * read_share, cached);
       else if (copy_share > 0)
-         add(L, "memory", ST_NORMAL, "%.1f%% of the measured copy bandwidth", 100 * copy_share);
+         add(L, "memory", ST_NORMAL, "%.1f%% of the measured copy bandwidth%s", 100 * copy_share, cached);
    }
    bool vendorHere = s->vendor_done && Problem_same(&s->vendor_problem, &ui->problem) && s->vendor_cold_l2 == ui->cold_l2;
    char vg[32];
