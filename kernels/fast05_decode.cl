@@ -1,8 +1,10 @@
 /*@gemmtop
 name:     fast05_decode
-title:    Decode: a few tokens, the weight streamed once at the memory's speed (not yet run on a GPU)
+title:    Decode: a few tokens, the weight streamed once at the memory's speed
 ladder:   fast
 step:     5
+gpu_run:  no
+tune:     yes
 bound:    memory
 precisions: float double half bfloat16
 about:    For M of 1 to 16 (a model's decode: the tokens in flight times a weight), a GEMM
@@ -22,7 +24,6 @@ about:    CUDA cores only, in plain OpenCL C: it runs everywhere, and its share 
 about:    measured copy bandwidth is reported beside % of the vendor library. In half and
 about:    bfloat16 each element of B costs MR multiply-adds, which caps it below the
 about:    memory's speed past about 12 tokens on an H200 (tensor08_swapab takes those).
-about:    Verified on PoCL; not yet run on a GPU.
 param:    MR = 8 in 1, 2, 4, 8, 16 ; rows of A (tokens) per work-group, kept in registers as sums
 param:    RN = 2 in 1, 2, 4 ; rows of B (columns of C) per work-item
 param:    LK = 8 in 1, 2, 4, 8, 16, 32 ; work-items sharing a row of B, each 16 bytes at a time

@@ -1,8 +1,10 @@
 /*@gemmtop
 name:     hopper6_splitk
-title:    Hopper 6: split-K, for shapes whose tiles cannot fill the GPU (not yet run on a GPU)
+title:    Hopper 6: split-K, for shapes whose tiles cannot fill the GPU
 ladder:   hopper
 step:     6
+gpu_run:  no
+tune:     yes
 about:    Step 5 for the GEMMs of a model's decode and of long K: at 128 x 8192 x 8192 there
 about:    are 32 tiles of 128 x 256 for 132 multiprocessors, and each block runs all of K.
 about:    The grid gets a second dimension: SPLIT blocks share each tile, each a run of its
@@ -14,8 +16,7 @@ about:    step 5: no workspace, no fix-up, C written from the accumulators with 
 about:    (no TMA store: gemmtop's tensor maps are A's and B's). The price is the planes'
 about:    traffic, 8 bytes an element of C a plane, and the fix-up's launch: it pays when K is
 about:    long and M x N small. BM=64 with CONS=1 is the 64-row tile of one consumer
-about:    warpgroup, for M of 64 or less. Written and compiled offline for sm_90a; not yet
-about:    run on a GPU.
+about:    warpgroup, for M of 64 or less.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per block (BM / CONS per consumer)
 param:    BN = 128 in 64, 128, 192, 256 ; columns of C per block: the wgmma N

@@ -1,8 +1,10 @@
 /*@gemmtop
 name:     hopper7_streamk
-title:    Hopper 7: stream-K over a persistent grid (not yet run on a GPU)
+title:    Hopper 7: stream-K over a persistent grid
 ladder:   hopper
 step:     7
+gpu_run:  no
+tune:     yes
 about:    Step 5's pipeline in a persistent grid: BLOCKS blocks per multiprocessor (CUS of
 about:    them) stay resident and walk the tiles, in step 5's banded order, so that the tiles
 about:    in flight at once share rows of A and columns of B in L2. With STREAMK=1 (Osama et
@@ -16,7 +18,6 @@ about:    any M, N and K: split-K's gain on a skinny shape without its planes, a
 about:    a shape whose tiles are a ragged number of waves. The copy engine fills the ring
 about:    across pieces: the next piece's tiles land while the consumers write this one's.
 about:    STREAMK=0 is the persistent kernel alone: whole tiles in turn (tile g, g + G, ...).
-about:    Written and compiled offline for sm_90a; not yet run on a GPU.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per tile (BM / CONS per consumer)
 param:    BN = 128 in 64, 128, 192, 256 ; columns of C per tile: the wgmma N

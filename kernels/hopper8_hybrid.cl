@@ -1,8 +1,10 @@
 /*@gemmtop
 name:     hopper8_hybrid
-title:    Hopper 8: whole waves of tiles, stream-K for the rest (not yet run on a GPU)
+title:    Hopper 8: whole waves of tiles, stream-K for the rest
 ladder:   hopper
 step:     8
+gpu_run:  no
+tune:     yes
 about:    Step 7's persistent grid, with the schedule the stream-K paper recommends (Osama
 about:    et al., 2023, "data-parallel + stream-K"): as many whole waves of whole tiles as
 about:    the tiles make, each block finishing its tiles with alpha and beta and no
@@ -14,8 +16,7 @@ about:    waves runs as step 5 in a persistent grid; fewer tiles than blocks is 
 about:    region's tiles come first in the order, so that their pieces are written early,
 about:    then block g takes the whole tiles g, g + G, ... after it; the fix-up adds the
 about:    region's pieces in block order (the same bits every run). Stream-K's even balance
-about:    at a fraction of its workspace traffic. Written and compiled offline for sm_90a;
-about:    not yet run on a GPU.
+about:    at a fraction of its workspace traffic.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per tile (BM / CONS per consumer)
 param:    BN = 128 in 64, 128, 192, 256 ; columns of C per tile: the wgmma N

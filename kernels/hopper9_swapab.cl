@@ -1,8 +1,10 @@
 /*@gemmtop
 name:     hopper9_swapab
-title:    Hopper 9: swap-AB, the weight's rows fill wgmma's 64 rows (not yet run on a GPU)
+title:    Hopper 9: swap-AB, the weight's rows fill wgmma's 64 rows
 ladder:   hopper
 step:     9
+gpu_run:  no
+tune:     yes
 about:    For a few tokens (M below 64), as FlashInfer's sm90 FP8 GEMM does below 32: wgmma
 about:    multiplies 64 rows by a narrow N (8 to 256), so C = A B with M = 16 would waste
 about:    three quarters of every product in a 64-row tile. This step computes C^T = B^T A^T
@@ -16,7 +18,6 @@ about:    as step 6 fills the GPU when N / BN blocks are too few: SPLIT blocks s
 about:    tile's K steps, partial sums in SPLIT planes, a fix-up adds them in plane order.
 about:    Half, bfloat16 and tf32; FP8 (e4m3) slots in where the element size and the wgmma
 about:    instruction are chosen (ES, WGMMA_T below) once the FP8 wgmma helpers exist.
-about:    Written and compiled offline for sm_90a; not yet run on a GPU.
 param:    CONS = 1 in 1, 2 ; consumer warpgroups
 param:    BN = 128 in 64, 128, 256 ; columns of C (rows of the weight B) per block: BN / CONS per consumer
 param:    BT = 16 in 8, 16, 32, 64 ; rows of C (tokens) per block: the wgmma N

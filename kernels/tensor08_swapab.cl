@@ -1,8 +1,10 @@
 /*@gemmtop
 name:     tensor08_swapab
-title:    Tensor cores 8: swap-AB for a few tokens, the weight streamed once (not yet run on a GPU)
+title:    Tensor cores 8: swap-AB for a few tokens, the weight streamed once
 ladder:   tensor
 step:     8
+gpu_run:  no
+tune:     yes
 tensor:   yes
 bound:    memory
 precisions: tf32 half bfloat16
@@ -20,8 +22,7 @@ about:    before their MMAs. WARPS warps share a block's K run, run by run, and 
 about:    sums in warp order through local memory; SPLIT blocks share the K steps with
 about:    planes and an ordered fix-up, as step 6. The accumulators hold C^T: element (n,
 about:    m) goes to C's row m. Off NVIDIA the MMA is emulated (labelled so): the same
-about:    layouts, which is how CI checks the swap's index arithmetic at odd sizes. Verified
-about:    there; not yet run on a GPU.
+about:    layouts, which is how CI checks the swap's index arithmetic at odd sizes.
 param:    RF = 2 in 1, 2, 4 ; 16-row fragments of the weight per warp: 16 * RF columns of C per block
 param:    TF = 2 in 1, 2, 4, 8 ; 8-token fragments: 8 * TF rows of C per block
 param:    WARPS = 4 in 1, 2, 4, 8 ; warps that share a block's K run
