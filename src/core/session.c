@@ -433,6 +433,36 @@ void RunResult_free(RunResult *r) {
    r->build_log = NULL;
 }
 
+static const char *const kPhaseNames[PHASE_COUNT] = {
+   [PHASE_SETUP] = "setup",       [PHASE_INPUTS] = "inputs",     [PHASE_COMPILE] = "compile",
+   [PHASE_UPLOAD] = "upload",     [PHASE_LAUNCHES] = "launches", [PHASE_DOWNLOAD] = "download",
+   [PHASE_VERIFY] = "verify",     [PHASE_VENDOR] = "vendor",     [PHASE_STORE] = "store",
+};
+
+const char *Phase_name(Phase p) { return (unsigned)p < PHASE_COUNT ? kPhaseNames[p] : "?"; }
+
+double RunPhases_total(const RunPhases *ph) {
+   double sum = 0;
+   for (int i = 0; i < PHASE_COUNT; i++)
+      sum += ph->ms[i];
+   return sum;
+}
+
+void RunPhases_describe(const RunPhases *ph, char *out, size_t len) {
+   size_t used = 0;
+   out[0] = '\0';
+   for (int i = 0; i < PHASE_COUNT && used < len; i++) {
+      const double ms = ph->ms[i];
+      if (!(ms >= 0.05))
+         continue;
+      int n = snprintf(out + used, len - used, "%s%s %.*f ms", used ? ", " : "", kPhaseNames[i],
+                       ms < 10 ? 1 : 0, ms);
+      used += n > 0 ? (size_t)n : 0;
+   }
+   if (!out[0])
+      snprintf(out, len, "nothing timed");
+}
+
 const char *RunStatus_name(RunStatus st) {
    switch (st) {
    case RUN_OK: return "ok";

@@ -350,8 +350,16 @@ RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *valu
    bool prepA = g->trans_a != p->trans_a || g->pad;
    bool prepB = g->trans_b != p->trans_b || g->pad;
    Helpers h;
+   double t = Util_nowMs();
    CachedProgram *gemm = gemmKernel(s, k, extra, r);
-   if (!gemm || !helperKernels(s, p, prepA || prepB, g->pad, &h, r) || !operandBuffers(s, p, inputs, prepA, prepB, out, r))
+   bool built = gemm && helperKernels(s, p, prepA || prepB, g->pad, &h, r);
+   r->phases.ms[PHASE_COMPILE] += Util_nowMs() - t;
+   if (!built)
+      return r->status;
+   t = Util_nowMs();
+   bool uploaded = operandBuffers(s, p, inputs, prepA, prepB, out, r);
+   r->phases.ms[PHASE_UPLOAD] += Util_nowMs() - t;
+   if (!uploaded)
       return r->status;
 
    /* The pipeline: the operands into the layout the kernel reads, the GEMM, C back. */
@@ -481,21 +489,29 @@ static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs 
       snprintf(r->message, sizeof r->message, "out of host memory (%zu bytes for C)", pr->bytesC);
       return false;
    }
+   double *ph = r->phases.ms, t = Util_nowMs();
    fillNaN(host, bytes / pr->es, p->precision);
    char err[1024];
    double stepTimes[PIPELINE_MAX_STEPS];
    bool ok = Session_checkStatus(s, s->be->write(s->ctx, pr->C, host, pr->bytesC, err, sizeof err), err, r) &&
              (!r->geo.pad ||
               Session_checkStatus(s, s->be->write(s->ctx, pr->Ck, host, pr->bytesCk, err, sizeof err), err, r)) &&
-             poisonWorkspace(s, &r->geo, r) &&
-             Pipeline_run(s, &pr->pl, pr->dbl, timedSteps != NULL, timedSteps ? timedSteps : stepTimes, r, pr->C0,
-                          pr->C, pr->bytesC) &&
-             Session_checkStatus(s, s->be->read(s->ctx, pr->C, host, pr->bytesC, err, sizeof err), err, r);
+             poisonWorkspace(s, &r->geo, r);
+   ph[PHASE_UPLOAD] += Util_nowMs() - t;
+   t = Util_nowMs();
+   ok = ok && Pipeline_run(s, &pr->pl, pr->dbl, timedSteps != NULL, timedSteps ? timedSteps : stepTimes, r, pr->C0,
+                           pr->C, pr->bytesC);
+   ph[PHASE_LAUNCHES] += Util_nowMs() - t;
+   t = Util_nowMs();
+   ok = ok && Session_checkStatus(s, s->be->read(s->ctx, pr->C, host, pr->bytesC, err, sizeof err), err, r);
+   ph[PHASE_DOWNLOAD] += Util_nowMs() - t;
    if (ok) {
+      t = Util_nowMs();
       Verify_inputs(p, inputs, host, inputs->seed ^ 0x5eed, &r->verify);
       r->verified_run = true;
       if (verified_c)
          memcpy(verified_c, host, pr->bytesC);
+      ph[PHASE_VERIFY] += Util_nowMs() - t;
    }
    free(host);
    return ok;
@@ -591,10 +607,11 @@ static RunStatus runOutcome(RunResult *r, bool cancelled, int reps) {
  * launch, cannot pass. With a cold L2 its operands are fresh copies, as in timedRounds. */
 static RunStatus judgedLaunch(Session *s, Prepared *pr, const Problem *p, const Inputs *inputs, const RunOptions *o,
                               RunResult *r, double t0) {
-   double stepTimes[PIPELINE_MAX_STEPS];
+   double stepTimes[PIPELINE_MAX_STEPS], t = Util_nowMs();
    for (int i = 0; i < o->warmup; i++)
       if (!Pipeline_run(s, &pr->pl, pr->dbl, false, stepTimes, r, pr->C0, pr->C, pr->bytesC))
          return r->status;
+   r->phases.ms[PHASE_LAUNCHES] += Util_nowMs() - t;
    ColdL2 cold = {0};
    if (o->cold_l2 && (!startCold(s, &pr->pl.steps[pr->pl.gemm_index], p, &cold, r) ||
                       !coldOperands(s, &cold, 0, &pr->pl.steps[pr->pl.gemm_index], r))) {
@@ -616,9 +633,8 @@ static RunStatus judgedLaunch(Session *s, Prepared *pr, const Problem *p, const 
    return runOutcome(r, false, 1);
 }
 
-RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
-                      const RunOptions *o, RunResult *r) {
-   double t0 = Util_nowMs();
+static RunStatus runTimed(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                          const Inputs *inputs, const RunOptions *o, RunResult *r, double t0) {
    Prepared pr;
    char ablate_defs[160];
    Ablate_defines(o->ablate, ablate_defs, sizeof ablate_defs);
@@ -637,7 +653,7 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
 
    /* Timing: warm-up, then device-timed launches. */
    int reps = o->reps < 1 ? 1 : o->reps > RUN_MAX_TIMES ? RUN_MAX_TIMES : o->reps;
-   double stepTimes[PIPELINE_MAX_STEPS];
+   double stepTimes[PIPELINE_MAX_STEPS], t = Util_nowMs();
    for (int i = 0; i < o->warmup; i++) {
       if (o->cancel && atomic_load(o->cancel))
          break;
@@ -646,6 +662,7 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    }
    double helperTimes[PIPELINE_MAX_STEPS][RUN_MAX_TIMES];
    int done = timedRounds(s, &pr, p, o, reps, helperTimes, r);
+   r->phases.ms[PHASE_LAUNCHES] += Util_nowMs() - t;
    if (done < 0)
       return r->status;
    if (done == 0) {
@@ -660,4 +677,15 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
       Observer_end(observer, done, Problem_flops(p), r->gflops, &r->obs);
    r->wall_ms = Util_nowMs() - t0;
    return runOutcome(r, done < reps && o->cancel && atomic_load(o->cancel), reps);
+}
+
+RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
+                      const RunOptions *o, RunResult *r) {
+   double t0 = Util_nowMs();
+   RunStatus st = runTimed(s, k, values, p, inputs, o, r, t0);
+   /* What the phases did not take: the checks, the pipeline's making, the figures. */
+   r->phases.ms[PHASE_SETUP] = 0;
+   double rest = Util_nowMs() - t0 - RunPhases_total(&r->phases);
+   r->phases.ms[PHASE_SETUP] = rest > 0 ? rest : 0;
+   return st;
 }
