@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/parallel.h"
+#include "base/util.h"
 #include "core/ablate.h"
 #include "core/session_internal.h"
-#include "base/util.h"
 
 /* GEMMTOP_DEVICE_LIMITS="max_wg=256,local_mem=32768,fp64=0" pretends the device is
  * smaller than it is: a class can see how a kernel is refused on a device it does not
@@ -136,11 +137,57 @@ void Session_forgetPrograms(Session *s) {
          dropProgram(s, &s->cache[i]);
 }
 
+static void releaseHostC(Session *s) {
+   if (s->host_c_pinned)
+      s->be->hostFree(s->ctx, s->host_c);
+   else
+      free(s->host_c);
+   s->host_c = NULL;
+   s->host_c_bytes = 0;
+   s->host_c_pinned = false;
+}
+
+/* Touches every page of fresh memory on all the cores: the faults that a copy into it
+ * would take one at a time. */
+static void touchPages(void *ctx, size_t begin, size_t end) { memset((char *)ctx + begin, 0, end - begin); }
+
+void *Session_hostC(Session *s, size_t bytes) {
+   if (s->host_c && s->host_c_bytes >= bytes)
+      return s->host_c;
+   releaseHostC(s);
+   if (s->be->hostAlloc && s->be->hostFree && (s->host_c = s->be->hostAlloc(s->ctx, bytes)) != NULL) {
+      s->host_c_pinned = true;
+   } else {
+      s->host_c = malloc(bytes ? bytes : 1);
+      if (s->host_c)
+         Parallel_for(bytes, (size_t)16 << 20, touchPages, s->host_c);
+   }
+   s->host_c_bytes = s->host_c ? bytes : 0;
+   return s->host_c;
+}
+
+bool Session_poison(Session *s, Buffer *b, size_t bytes, RunResult *r) {
+   char err[512];
+   BackendStatus st = s->be->fill ? s->be->fill(s->ctx, b, 0xff, bytes, err, sizeof err) : BACKEND_ERR_UNSUPPORTED;
+   if (st != BACKEND_ERR_UNSUPPORTED)
+      return Session_checkStatus(s, st, err, r);
+   void *host = Session_hostC(s, bytes);
+   if (!host) {
+      r->status = RUN_OUT_OF_MEMORY;
+      snprintf(r->message, sizeof r->message, "out of host memory (%zu bytes for C)", bytes);
+      return false;
+   }
+   memset(host, 0xff, bytes);
+   return Session_checkStatus(s, s->be->write(s->ctx, b, host, bytes, err, sizeof err), err, r);
+}
+
 void Session_close(Session *s) {
    if (!s)
       return;
    if (s->stuck) {
       Observer_close(s->observer);
+      if (!s->host_c_pinned)
+         free(s->host_c);
       free(s); /* the runtime's objects wait for the abandoned launch: left to the exit */
       return;
    }
@@ -148,6 +195,7 @@ void Session_close(Session *s) {
    for (int i = 0; i < BUF_COUNT; i++)
       if (s->bufs[i].buf)
          s->be->free(s->bufs[i].buf);
+   releaseHostC(s);
    s->be->close(s->ctx);
    Observer_close(s->observer);
    free(s);

@@ -100,10 +100,6 @@ failed:
    return false;
 }
 
-static void fillNaN(void *host, size_t count, Precision prec) {
-   for (size_t i = 0; i < count; i++)
-      Storage_store(Types_of(prec)->out, host, i, NAN);
-}
 
 /* The GEMM's tensor maps (`tma:`), after its usual arguments: each operand as the kernel
  * reads it (Ak, Bk: transposed or padded when it asks), in the geometry's boxes. */
@@ -461,41 +457,28 @@ static bool coldOperands(Session *s, ColdL2 *cold, int i, Step *gemm, RunResult 
 
 /* The workspace of split-K and stream-K filled with NaN bits before the checked pass, as C
  * is: a fix-up that reads a slot no work-group wrote then shows in C, where a workspace
- * left as an earlier configuration (or a fresh allocation) had it can hide it. The pass
- * goes on unpoisoned when the host has no memory for the pattern. */
+ * left as an earlier configuration (or a fresh allocation) had it can hide it. */
 static bool poisonWorkspace(Session *s, const Geometry *g, RunResult *r) {
    if (!g->has_workspace || g->workspace <= 0)
       return true;
-   void *nan = malloc((size_t)g->workspace);
-   if (!nan)
-      return true;
-   memset(nan, 0xff, (size_t)g->workspace); /* all ones: a NaN in float and in double */
-   char err[1024];
-   bool ok = Session_checkStatus(
-       s, s->be->write(s->ctx, s->bufs[BUF_WS].buf, nan, (size_t)g->workspace, err, sizeof err), err, r);
-   free(nan);
-   return ok;
+   return Session_poison(s, s->bufs[BUF_WS].buf, (size_t)g->workspace, r);
 }
 
-/* Verification: C (and a padded C) poisoned with NaN, one pass, read back, checked. With
- * timedSteps, the pass is device-timed and each step's time goes there: a judged launch,
- * whose figure is the very launch that was checked. */
+/* Verification: C (and a padded C) poisoned with NaN, one pass, read back once into the
+ * session's host copy, checked. With timedSteps, the pass is device-timed and each step's
+ * time goes there: a judged launch, whose figure is the very launch that was checked. */
 static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs *inputs, void *verified_c,
                        double *timedSteps, RunResult *r) {
-   size_t bytes = pr->bytesCk > pr->bytesC ? pr->bytesCk : pr->bytesC;
-   void *host = malloc(bytes);
+   double *ph = r->phases.ms, t = Util_nowMs();
+   void *host = Session_hostC(s, pr->bytesC);
    if (!host) {
       r->status = RUN_OUT_OF_MEMORY;
       snprintf(r->message, sizeof r->message, "out of host memory (%zu bytes for C)", pr->bytesC);
       return false;
    }
-   double *ph = r->phases.ms, t = Util_nowMs();
-   fillNaN(host, bytes / pr->es, p->precision);
    char err[1024];
    double stepTimes[PIPELINE_MAX_STEPS];
-   bool ok = Session_checkStatus(s, s->be->write(s->ctx, pr->C, host, pr->bytesC, err, sizeof err), err, r) &&
-             (!r->geo.pad ||
-              Session_checkStatus(s, s->be->write(s->ctx, pr->Ck, host, pr->bytesCk, err, sizeof err), err, r)) &&
+   bool ok = Session_poison(s, pr->C, pr->bytesC, r) && (!r->geo.pad || Session_poison(s, pr->Ck, pr->bytesCk, r)) &&
              poisonWorkspace(s, &r->geo, r);
    ph[PHASE_UPLOAD] += Util_nowMs() - t;
    t = Util_nowMs();
@@ -513,7 +496,6 @@ static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs 
          memcpy(verified_c, host, pr->bytesC);
       ph[PHASE_VERIFY] += Util_nowMs() - t;
    }
-   free(host);
    return ok;
 }
 
