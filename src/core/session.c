@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/parallel.h"
 #include "base/util.h"
@@ -137,6 +138,54 @@ void Session_forgetPrograms(Session *s) {
          dropProgram(s, &s->cache[i]);
 }
 
+/* The host memory of p's inputs: A, B and (beta != 0) C0. */
+static size_t inputsBytes(const Problem *p) {
+   return (Problem_sizeA(p) + Problem_sizeB(p)) * Precision_inputSize(p->precision) +
+          (p->beta != 0.0 ? Problem_sizeC(p) * Precision_size(p->precision) : 0);
+}
+
+/* What the kept inputs may take: a quarter of the host's memory (1 GiB when unknown). */
+static size_t inputsBudget(void) {
+   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+   return pages > 0 && size > 0 ? (size_t)pages / 4 * (size_t)size : (size_t)1 << 30;
+}
+
+const Inputs *Session_inputs(Session *s, const Problem *p, uint64_t seed) {
+   CachedInputs *slot = NULL;
+   for (int i = 0; i < SESSION_INPUTS; i++) {
+      CachedInputs *c = &s->inputs[i];
+      if (c->held && c->in.seed == seed && Inputs_fit(&c->in, p)) {
+         c->last_use = ++s->clock;
+         return &c->in;
+      }
+      if (!slot || !c->held || (slot->held && c->last_use < slot->last_use))
+         slot = c; /* a free slot, else the least recently used */
+   }
+   if (slot->held)
+      Inputs_free(&slot->in);
+   slot->held = false;
+   /* Room for the new ones within the budget: the least recently used go first. */
+   size_t kept = inputsBytes(p);
+   for (int i = 0; i < SESSION_INPUTS; i++)
+      kept += s->inputs[i].held ? inputsBytes(&s->inputs[i].in.shape) : 0;
+   while (kept > inputsBudget()) {
+      CachedInputs *oldest = NULL;
+      for (int i = 0; i < SESSION_INPUTS; i++)
+         if (s->inputs[i].held && (!oldest || s->inputs[i].last_use < oldest->last_use))
+            oldest = &s->inputs[i];
+      if (!oldest)
+         break;
+      kept -= inputsBytes(&oldest->in.shape);
+      Inputs_free(&oldest->in);
+      oldest->held = false;
+   }
+   if (!Inputs_random(&slot->in, p, seed))
+      return NULL;
+   slot->held = true;
+   slot->last_use = ++s->clock;
+   return &slot->in;
+}
+
 static void releaseHostC(Session *s) {
    if (s->host_c_pinned)
       s->be->hostFree(s->ctx, s->host_c);
@@ -188,6 +237,9 @@ void Session_close(Session *s) {
       Observer_close(s->observer);
       if (!s->host_c_pinned)
          free(s->host_c);
+      for (int i = 0; i < SESSION_INPUTS; i++)
+         if (s->inputs[i].held)
+            Inputs_free(&s->inputs[i].in);
       free(s); /* the runtime's objects wait for the abandoned launch: left to the exit */
       return;
    }
@@ -196,6 +248,9 @@ void Session_close(Session *s) {
       if (s->bufs[i].buf)
          s->be->free(s->bufs[i].buf);
    releaseHostC(s);
+   for (int i = 0; i < SESSION_INPUTS; i++)
+      if (s->inputs[i].held)
+         Inputs_free(&s->inputs[i].in);
    s->be->close(s->ctx);
    Observer_close(s->observer);
    free(s);

@@ -149,6 +149,13 @@ bool Session_targetOk(const Session *s, const KernelInfo *k, char *msg, size_t m
  * architecture that an offline compile describes). */
 ConfigTarget Session_targetFor(const Backend *be, const DeviceInfo *dev);
 
+/* Random inputs for p from seed (Inputs_random), made once and kept by the session for its
+ * next runs: a bench's rounds and configurations on one shape, a sweep's configurations,
+ * share them. A few are kept, the least recently asked for dropped first (and beyond a
+ * quarter of the host's memory). The pointer is valid until the next call or
+ * Session_close; NULL when out of host memory. */
+const Inputs *Session_inputs(Session *s, const Problem *p, uint64_t seed);
+
 /* One run. inputs must fit p (Inputs_fit). Returns r->status. */
 RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
                       const RunOptions *o, RunResult *r);

@@ -17,6 +17,14 @@ typedef struct CachedProgram_ {
    unsigned long last_use;
 } CachedProgram;
 
+/* Random inputs kept for the session's next runs (Session_inputs). */
+#define SESSION_INPUTS 4
+typedef struct CachedInputs_ {
+   Inputs in;
+   bool held;
+   unsigned long last_use;
+} CachedInputs;
+
 typedef struct DeviceBuffer_ {
    Buffer *buf;
    size_t bytes;
@@ -37,6 +45,7 @@ struct Session_ {
    unsigned long uploaded_generation; /* inputs now on the device */
    size_t result_bytes;
    bool stuck;                        /* a launch was abandoned (Session_stuck) */
+   CachedInputs inputs[SESSION_INPUTS];
    void *host_c;                      /* C read back for the verification (Session_hostC) */
    size_t host_c_bytes;
    bool host_c_pinned;                /* from Backend.hostAlloc, else malloc's */
