@@ -398,7 +398,25 @@ typedef struct VerifyCtx_ {
    size_t ns, bad_samples, first_bad;
    double bad_got, bad_ref, bad_rel, max_rel;
    double *sample_rel, *sample_ref; /* per sample */
+   /* the distinct rows of op(A) and columns of op(B) the samples use, and their lines
+    * (rows first, K each), or lines NULL */
+   const size_t *rows, *cols;
+   size_t nrows, ncols;
+   double *lines;
 } VerifyCtx;
+
+/* Where value x is in the sorted distinct values of set. */
+static size_t lineSlot(const size_t *set, size_t n, size_t x) {
+   size_t lo = 0, hi = n;
+   while (hi - lo > 1) {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (set[mid] <= x)
+         lo = mid;
+      else
+         hi = mid;
+   }
+   return lo;
+}
 
 /* The pass over C: non-finite elements, C x and y^T C. */
 static bool passC(VerifyCtx *v) {
@@ -492,16 +510,21 @@ static void matLine(const void *ctx, bool a, size_t index, double *out) {
 static void samplePiece(void *ctx, size_t begin, size_t end) {
    VerifyCtx *v = ctx;
    const size_t N = v->N, K = v->K;
-   double *arow = malloc(2 * (K + 1) * sizeof *arow), *bcol = arow + K + 1;
+   double *own = v->lines ? NULL : malloc(2 * (K + 1) * sizeof *own);
    for (size_t s = begin; s < end; s++) {
       const size_t i = v->idx[s] / N, j = v->idx[s] % N;
-      if (!arow) { /* no memory: the entry counts as wrong, and the verdict says so */
+      const double *arow = own, *bcol = own + K + 1;
+      if (v->lines) { /* made once for every sample of its row, of its column */
+         arow = v->lines + K * lineSlot(v->rows, v->nrows, i);
+         bcol = v->lines + K * (v->nrows + lineSlot(v->cols, v->ncols, j));
+      } else if (own) {
+         v->line(v->line_ctx, true, i, own);
+         v->line(v->line_ctx, false, j, own + K + 1);
+      } else { /* no memory: the entry counts as wrong, and the verdict says so */
          v->sample_rel[s] = INFINITY;
          v->sample_ref[s] = NAN;
          continue;
       }
-      v->line(v->line_ctx, true, i, arow);
-      v->line(v->line_ctx, false, j, bcol);
       /* The rounding scale (verify.h): sqrt(K) ||p||_2 + sqrt(sum of the partial sums^2);
        * and sum |p| for tf32's cut of the inputs. */
       double acc = 0, err = 0, squares = 0, partials = 0, absolute = 0;
@@ -546,12 +569,52 @@ static void samplePiece(void *ctx, size_t begin, size_t end) {
       v->sample_rel[s] = rel;
       v->sample_ref[s] = ref + ref_err;
    }
-   free(arow);
+   free(own);
+}
+
+/* The rows and columns the samples use, each line made once (in parallel). */
+static void linePiece(void *ctx, size_t begin, size_t end) {
+   VerifyCtx *v = ctx;
+   for (size_t l = begin; l < end; l++) {
+      const bool a = l < v->nrows;
+      v->line(v->line_ctx, a, a ? v->rows[l] : v->cols[l - v->nrows], v->lines + v->K * l);
+   }
+}
+
+/* At most this many doubles of lines kept for the samples (else each sample makes its own). */
+#define SAMPLE_LINES_MAX ((size_t)8 << 20)
+
+static void gatherLines(VerifyCtx *v, size_t *rows, size_t *cols) {
+   v->nrows = v->ncols = 0;
+   for (size_t s = 0; s < v->ns; s++) { /* idx is sorted: its rows come in order */
+      const size_t i = v->idx[s] / v->N;
+      if (!v->nrows || rows[v->nrows - 1] != i)
+         rows[v->nrows++] = i;
+      cols[v->ncols++] = v->idx[s] % v->N;
+   }
+   qsort(cols, v->ncols, sizeof *cols, cmpSize);
+   size_t u = 0;
+   for (size_t c = 0; c < v->ncols; c++)
+      if (!u || cols[c] != cols[u - 1])
+         cols[u++] = cols[c];
+   v->ncols = u;
+   v->rows = rows, v->cols = cols;
+   const size_t count = (v->nrows + v->ncols) * v->K;
+   v->lines = count <= SAMPLE_LINES_MAX ? malloc((count ? count : 1) * sizeof *v->lines) : NULL;
+   if (v->lines)
+      Parallel_for(v->nrows + v->ncols, 1, linePiece, v);
 }
 
 /* The samples' verdicts, in order: how many are over, the first, the worst. */
 static void samples(VerifyCtx *v) {
+   size_t *rows = malloc(2 * (v->ns + 1) * sizeof *rows);
+   v->lines = NULL;
+   if (rows)
+      gatherLines(v, rows, rows + v->ns + 1);
    Parallel_for(v->ns, v->K > 4096 ? 1 : 4096 / (v->K + 1) + 1, samplePiece, v);
+   free(v->lines);
+   free(rows);
+   v->lines = NULL;
    v->bad_samples = 0;
    v->first_bad = (size_t)-1;
    v->bad_got = v->bad_ref = v->bad_rel = v->max_rel = 0;
