@@ -199,7 +199,7 @@ static bool load(char *err, size_t errlen) {
    CU(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
    CU(cuCtxGetCurrent, "cuCtxGetCurrent");
    CU(cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId");
-   CU(cuMemsetD8Async, "cuMemsetD8Async_v2");
+   CU(cuMemsetD8Async, "cuMemsetD8Async");
    CU(cuMemHostAlloc, "cuMemHostAlloc");
    CU(cuMemFreeHost, "cuMemFreeHost");
 #undef CU
