@@ -2,10 +2,12 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <unistd.h>
 
 /* More threads than this are never started: past it a loop over memory gains nothing. */
 #define PARALLEL_MAX_THREADS 256
+#define PARALLEL_STACK ((size_t)512 << 10)
 
 static atomic_int threadsWanted; /* 0: the online CPUs */
 
@@ -48,8 +50,16 @@ void Parallel_for(size_t n, size_t grain, Parallel_fn fn, void *ctx) {
       threads = l.pieces;
    pthread_t tid[PARALLEL_MAX_THREADS];
    size_t started = 0;
-   while (started + 1 < threads && pthread_create(&tid[started], NULL, drain, &l) == 0)
+   /* Small stacks: the loops keep a few KiB on theirs, and a process with a data limit (a
+    * class server's measuring child) must not spend it on reserved stacks. */
+   pthread_attr_t attr;
+   const bool sized = threads > 1 && pthread_attr_init(&attr) == 0;
+   if (sized)
+      pthread_attr_setstacksize(&attr, PARALLEL_STACK);
+   while (started + 1 < threads && pthread_create(&tid[started], sized ? &attr : NULL, drain, &l) == 0)
       started++;
+   if (sized)
+      pthread_attr_destroy(&attr);
    drain(&l);
    for (size_t t = 0; t < started; t++)
       pthread_join(tid[t], NULL);
