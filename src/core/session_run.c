@@ -470,12 +470,6 @@ static bool poisonWorkspace(Session *s, const Geometry *g, RunResult *r) {
 static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs *inputs, void *verified_c,
                        double *timedSteps, RunResult *r) {
    double *ph = r->phases.ms, t = Util_nowMs();
-   void *host = Session_hostC(s, pr->bytesC);
-   if (!host) {
-      r->status = RUN_OUT_OF_MEMORY;
-      snprintf(r->message, sizeof r->message, "out of host memory (%zu bytes for C)", pr->bytesC);
-      return false;
-   }
    char err[1024];
    double stepTimes[PIPELINE_MAX_STEPS];
    bool ok = Session_poison(s, pr->C, pr->bytesC, r) && (!r->geo.pad || Session_poison(s, pr->Ck, pr->bytesCk, r)) &&
@@ -485,7 +479,14 @@ static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs 
    ok = ok && Pipeline_run(s, &pr->pl, pr->dbl, timedSteps != NULL, timedSteps ? timedSteps : stepTimes, r, pr->C0,
                            pr->C, pr->bytesC);
    ph[PHASE_LAUNCHES] += Util_nowMs() - t;
+   /* The host copy after the poisoning, which may have written from it (and grown it). */
    t = Util_nowMs();
+   void *host = ok ? Session_hostC(s, pr->bytesC) : NULL;
+   if (ok && !host) {
+      r->status = RUN_OUT_OF_MEMORY;
+      snprintf(r->message, sizeof r->message, "out of host memory (%zu bytes for C)", pr->bytesC);
+      ok = false;
+   }
    ok = ok && Session_checkStatus(s, s->be->read(s->ctx, pr->C, host, pr->bytesC, err, sizeof err), err, r);
    ph[PHASE_DOWNLOAD] += Util_nowMs() - t;
    if (ok) {
