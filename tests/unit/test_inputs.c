@@ -2,7 +2,8 @@
  * streams as the inputs read them (values pinned at chosen indices for a known seed, so
  * that any change of the stream is seen), the same matrices for every thread count, every
  * element made again alone (Inputs_operandAt, Inputs_operandLine) equal to the one stored,
- * and the fast roundings to bfloat16 and half equal to the general ones. */
+ * the matrices made on all cores equal to the serial reference's, and the fast roundings
+ * to bfloat16 and half equal to the general ones. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -218,6 +219,36 @@ static void test_elements_made_again(void **state) {
       }
 }
 
+/* The matrices made on all cores (the FP8 ones in two passes: amax, then quantised) are
+ * those the serial reference makes of the same drawn values: Inputs_fromValues rounds with
+ * Storage_store and quantises with Scales_quantize, one element at a time. */
+static void test_same_as_serial_reference(void **state) {
+   (void)state;
+   Rng r;
+   Rng_seed(&r, g_seed + 5);
+   for (int t = 0; t < (int)(sizeof kTypes / sizeof kTypes[0]); t++) {
+      if (!strcmp(kTypes[t], "double")) /* its drawn values are 53 bits: no float to give */
+         continue;
+      for (int lay = 0; lay < 4; lay++) {
+         Problem p = randomProblem(&r, t);
+         p.trans_a = lay & 1, p.trans_b = (lay & 2) != 0, p.beta = 0;
+         const uint64_t seed = Rng_next(&r);
+         Inputs made, reference;
+         float *A, *B;
+         assert_true(Inputs_random(&made, &p, seed));
+         assert_true(Inputs_drawn(&p, seed, &A, &B));
+         assert_true(Inputs_fromValues(&reference, &p, A, B, seed));
+         if (!sameInputs(&made, &reference, &p))
+            fail_msg("seed %" PRIu64 ": %s %dx%dx%d layout %d (%s scaling): the matrices differ from the serial "
+                     "reference's", seed, kTypes[t], p.m, p.n, p.k, lay, Scaling_name(p.scaling));
+         Inputs_free(&made);
+         Inputs_free(&reference);
+         free(A);
+         free(B);
+      }
+   }
+}
+
 /* The values are those of the distributions: uniform in [-1, 1) (never all equal, never
  * out of range), and for FP8 each block's magnitude within [2^-4, 2^4). */
 static void test_ranges(void **state) {
@@ -273,8 +304,8 @@ int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_known_answers),       cmocka_unit_test(test_words_are_blocks),
        cmocka_unit_test(test_pinned_values),       cmocka_unit_test(test_threads_make_the_same),
-       cmocka_unit_test(test_elements_made_again), cmocka_unit_test(test_ranges),
-       cmocka_unit_test(test_fast_rounding),
+       cmocka_unit_test(test_elements_made_again), cmocka_unit_test(test_same_as_serial_reference),
+       cmocka_unit_test(test_ranges),              cmocka_unit_test(test_fast_rounding),
    };
    return cmocka_run_group_tests(tests, setup, NULL);
 }
