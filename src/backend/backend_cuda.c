@@ -678,14 +678,15 @@ static BackendStatus fillBuffer(Context *c, Buffer *b, unsigned char byte, size_
 
 /* Page-locked: the copies of C run at the bus's speed, with no staging through the driver. */
 static void *hostAlloc(Context *c, size_t bytes) {
-   (void)c;
    void *p = NULL;
-   return api.cuMemHostAlloc && api.cuMemFreeHost && api.cuMemHostAlloc(&p, bytes ? bytes : 1, 0) == 0 ? p : NULL;
+   return api.cuMemHostAlloc && api.cuMemFreeHost && api.cuCtxSetCurrent(c->ctx) == 0 &&
+                  api.cuMemHostAlloc(&p, bytes ? bytes : 1, 0) == 0
+              ? p
+              : NULL;
 }
 
 static void hostFree(Context *c, void *host) {
-   (void)c;
-   if (host)
+   if (host && api.cuCtxSetCurrent(c->ctx) == 0)
       api.cuMemFreeHost(host);
 }
 
