@@ -181,6 +181,15 @@ typedef struct Backend_ {
    BackendStatus (*write)(Context *ctx, Buffer *b, const void *host, size_t bytes, char *err, size_t errlen);
    BackendStatus (*read)(Context *ctx, Buffer *b, void *host, size_t bytes, char *err, size_t errlen);
    BackendStatus (*copy)(Context *ctx, Buffer *dst, Buffer *src, size_t bytes, char *err, size_t errlen);
+   /* Enqueues setting the first bytes of b to byte on the device (no host copy: poisoning
+    * a large C costs nothing); NULL when the backend cannot, BACKEND_ERR_UNSUPPORTED when
+    * the runtime lacks it: the caller writes the bytes instead. */
+   BackendStatus (*fill)(Context *ctx, Buffer *b, unsigned char byte, size_t bytes, char *err, size_t errlen);
+   /* Host memory the device copies to and from at full speed (CUDA: page-locked), freed with
+    * hostFree; NULL (either function) when the backend has none, or it returns NULL: the
+    * caller takes malloc's. */
+   void *(*hostAlloc)(Context *ctx, size_t bytes);
+   void (*hostFree)(Context *ctx, void *host);
    /* Enqueues a launch; with ev non-NULL returns an event for timing. Arguments of kind
     * ARG_REAL are passed in the given precision. */
    BackendStatus (*launch)(Context *ctx, Kernel *k, const KernelArg *args, int nargs, bool real_double, int dims,

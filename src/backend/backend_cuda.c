@@ -83,6 +83,10 @@ static struct {
    CUresult (*cuCtxGetCurrent)(CUcontext *); /* optional: ptxResources restores the caller's context */
    /* optional: for the observers (NVML matches the device by it) */
    CUresult (*cuDeviceGetPCIBusId)(char *, int, CUdevice);
+   /* optional: C poisoned on the device, page-locked host memory */
+   CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
+   CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
+   CUresult (*cuMemFreeHost)(void *);
    nvrtcResult (*nvrtcVersion)(int *, int *);
    nvrtcResult (*nvrtcCreateProgram)(nvrtcProgram *, const char *, const char *, int, const char *const *,
                                      const char *const *);
@@ -195,6 +199,9 @@ static bool load(char *err, size_t errlen) {
    CU(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
    CU(cuCtxGetCurrent, "cuCtxGetCurrent");
    CU(cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId");
+   CU(cuMemsetD8Async, "cuMemsetD8Async");
+   CU(cuMemHostAlloc, "cuMemHostAlloc");
+   CU(cuMemFreeHost, "cuMemFreeHost");
 #undef CU
    void **fns = (void **)&api.cuInit;
    void **end = (void **)&api.cuGetErrorString;
@@ -660,6 +667,29 @@ static BackendStatus copyBuffer(Context *c, Buffer *dst, Buffer *src, size_t byt
    return r == 0 ? BACKEND_OK : cuFail(r, "copying on the device", err, errlen);
 }
 
+static BackendStatus fillBuffer(Context *c, Buffer *b, unsigned char byte, size_t bytes, char *err, size_t errlen) {
+   if (!api.cuMemsetD8Async) {
+      snprintf(err, errlen, "this NVIDIA driver has no cuMemsetD8Async");
+      return BACKEND_ERR_UNSUPPORTED;
+   }
+   CUresult r = api.cuMemsetD8Async(b->ptr, byte, bytes, c->stream);
+   return r == 0 ? BACKEND_OK : cuFail(r, "filling a buffer on the device", err, errlen);
+}
+
+/* Page-locked: the copies of C run at the bus's speed, with no staging through the driver. */
+static void *hostAlloc(Context *c, size_t bytes) {
+   void *p = NULL;
+   return api.cuMemHostAlloc && api.cuMemFreeHost && api.cuCtxSetCurrent(c->ctx) == 0 &&
+                  api.cuMemHostAlloc(&p, bytes ? bytes : 1, 0) == 0
+              ? p
+              : NULL;
+}
+
+static void hostFree(Context *c, void *host) {
+   if (host && api.cuCtxSetCurrent(c->ctx) == 0)
+      api.cuMemFreeHost(host);
+}
+
 static BackendStatus launch(Context *c, Kernel *k, const KernelArg *args, int nargs, bool real_double, int dims,
                             const size_t *global, const size_t *local, Event **ev, char *err, size_t errlen) {
    return Gpu_launch(&cuda, c->stream, k, args, nargs, real_double, dims, global, local, ev, err, errlen);
@@ -934,6 +964,9 @@ static const Backend cudaBackend = {
     .write = writeBuffer,
     .read = readBuffer,
     .copy = copyBuffer,
+    .fill = fillBuffer,
+    .hostAlloc = hostAlloc,
+    .hostFree = hostFree,
     .launch = launch,
     .setDynamicShared = setDynamicShared,
     .finish = finish,

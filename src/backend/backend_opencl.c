@@ -639,6 +639,11 @@ static BackendStatus copyBuffer(Context *ctx, Buffer *dst, Buffer *src, size_t b
    return e == CL_SUCCESS ? BACKEND_OK : fail(e, "copying on the device", err, errlen);
 }
 
+static BackendStatus fillBuffer(Context *ctx, Buffer *b, unsigned char byte, size_t bytes, char *err, size_t errlen) {
+   cl_int e = clEnqueueFillBuffer(ctx->queue, b->mem, &byte, 1, 0, bytes, 0, NULL, NULL);
+   return e == CL_SUCCESS ? BACKEND_OK : fail(e, "filling a buffer on the device", err, errlen);
+}
+
 static BackendStatus launch(Context *ctx, Kernel *k, const KernelArg *args, int nargs, bool real_double, int dims,
                             const size_t *global, const size_t *local, Event **ev, char *err, size_t errlen) {
    for (int i = 0; i < nargs; i++) {
@@ -833,6 +838,7 @@ static const Backend openclBackend = {
     .write = writeBuffer,
     .read = readBuffer,
     .copy = copyBuffer,
+    .fill = fillBuffer,
     .launch = launch,
     .finish = finish,
     .finishWithin = finishWithin,

@@ -396,9 +396,9 @@ static void serverConfig(Bench *b, int c, int si, int round, const Problem *p, u
    }
 }
 
-/* One round of every configuration at size si on the inputs of its precision (or its own,
- * when its layout differs). */
-static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t seed) {
+/* One round of every configuration at size si on the size's inputs (its problem's, made
+ * once by the session for every round: Session_inputs). */
+static void benchConfigs(Bench *b, int si, int round, uint64_t seed) {
    const Options *o = b->o;
    char size[112];
    sizeName(&b->sizes[si], size, sizeof size);
@@ -416,14 +416,11 @@ static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t
          serverConfig(b, c, si, round, &p, seed);
          continue;
       }
-      Inputs own;
-      const Inputs *use = &in[b->configs[c].prec];
-      if (!Inputs_fit(use, &p)) {
-         if (!Inputs_random(&own, &p, seed)) {
-            cell->status = RUN_OUT_OF_MEMORY;
-            continue;
-         }
-         use = &own;
+      const Inputs *use = Session_inputs(b->s, &p, seed);
+      if (!use) {
+         cell->status = RUN_OUT_OF_MEMORY;
+         snprintf(cell->message, sizeof cell->message, "out of host memory for the inputs");
+         continue;
       }
       fprintf(stderr, "size %s, round %d of %d: %s...\n", size, round + 1, o->bench.rounds, b->configs[c].label);
       /* Verified in the first round; later rounds time the same program. */
@@ -447,13 +444,11 @@ static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t
          if (st != RUN_CANCELLED)
             Record_fromRun(&cell->rec, "bench", &at, k, values, &p, st, b->r);
       }
-      if (use != &in[b->configs[c].prec])
-         Inputs_free(&own);
    }
 }
 
-/* The libraries' turn in one round at size si. */
-static void benchLibraries(Bench *b, int si, int round, const Inputs *in) {
+/* The libraries' turn in one round at size si, on the configurations' inputs. */
+static void benchLibraries(Bench *b, int si, int round, uint64_t seed) {
    const Options *o = b->o;
    char size[112];
    sizeName(&b->sizes[si], size, sizeof size);
@@ -461,10 +456,16 @@ static void benchLibraries(Bench *b, int si, int round, const Inputs *in) {
       Problem vp = vendorProblem(b, pi, si);
       const char *prec = b->nprec > 1 ? b->prec_label[pi] : "";
       fprintf(stderr, "size %s, round %d of %d: vendor%s%s...\n", size, round + 1, o->bench.rounds, *prec ? " " : "", prec);
-      benchVendor(b, b->s, &vp, &in[pi], round, &b->vendor[pi][si]);
+      /* (On a class server the inputs are made there.) */
+      const Inputs *in = b->server ? NULL : Session_inputs(b->s, &vp, seed);
+      if (!b->server && !in) {
+         b->vendor[pi][si].result.status = RUN_OUT_OF_MEMORY;
+         continue;
+      }
+      benchVendor(b, b->s, &vp, in, round, &b->vendor[pi][si]);
       if (b->ref) {
          fprintf(stderr, "size %s, round %d of %d: reference (%s)...\n", size, round + 1, o->bench.rounds, o->bench.reference);
-         benchVendor(b, b->ref, &vp, &in[pi], round, &b->reference[pi][si]);
+         benchVendor(b, b->ref, &vp, in, round, &b->reference[pi][si]);
       }
    }
 }
@@ -514,7 +515,6 @@ static void benchSize(Bench *b, int si) {
    const Options *o = b->o;
    char err[1536] = "", size[112];
    sizeName(&b->sizes[si], size, sizeof size);
-   Inputs in[BENCH_TYPES];
    uint64_t seed = o->timing.has_seed ? o->timing.seed : Rng_freshSeed();
    int made = 0;
    /* Until measured: what Ctrl-C leaves; --best's shape without a stored configuration. */
@@ -533,8 +533,9 @@ static void benchSize(Bench *b, int si) {
    for (int pi = 0; pi < b->nprec; pi++) {
       b->vendor[pi][si].result.status = b->reference[pi][si].result.status = RUN_CANCELLED;
       Problem vp = vendorProblem(b, pi, si);
-      /* (On a class server the inputs are made there.) */
-      if (!Session_fitsOn(b->dev, &vp, err, sizeof err) || (!b->server && !Inputs_random(&in[pi], &vp, seed)))
+      /* Made before the rounds, so that a size too large for the host is said once. (On a
+       * class server the inputs are made there.) */
+      if (!Session_fitsOn(b->dev, &vp, err, sizeof err) || (!b->server && !Session_inputs(b->s, &vp, seed)))
          break;
       made++;
    }
@@ -544,16 +545,14 @@ static void benchSize(Bench *b, int si) {
          cellOf(b, c, si)->status = RUN_OUT_OF_MEMORY;
       for (int pi = 0; pi < b->nprec; pi++)
          b->vendor[pi][si].result.status = RUN_OUT_OF_MEMORY;
-      for (int pi = 0; pi < made && !b->server; pi++)
-         Inputs_free(&in[pi]);
       return;
    }
    for (int round = 0; round < o->bench.rounds && !atomic_load(&interrupted); round++)
       for (int turn = 0; turn < 2; turn++) {
          if (turn != round % 2)
-            benchConfigs(b, si, round, in, seed);
+            benchConfigs(b, si, round, seed);
          else
-            benchLibraries(b, si, round, in);
+            benchLibraries(b, si, round, seed);
       }
    for (int pi = 0; pi < b->nprec; pi++) {
       finishLib(&b->vendor[pi][si]);
@@ -567,8 +566,6 @@ static void benchSize(Bench *b, int si) {
          cell->ms = Util_median(&b->cms[c * BENCH_MAX_ROUNDS], cell->rounds);
       }
    }
-   for (int pi = 0; pi < b->nprec && !b->server; pi++)
-      Inputs_free(&in[pi]);
    for (int c = 0; b->server && c < b->nconf; c++) {
       Measurer_free(b->measurers[c]);
       b->measurers[c] = NULL;

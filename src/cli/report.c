@@ -499,6 +499,15 @@ static void buildJson(FILE *out, const DeviceInfo *dev, const RunResult *r) {
       fprintf(out, "\"work_items\":%lld,", r->geo.work);
    jsonNumber(out, "compile_ms", r->compile_ms, true);
    jsonNumber(out, "wall_ms", r->wall_ms, true);
+   /* Where the process's time went (session.h): each phase, and their sum. */
+   fputs("\"phases\":{", out);
+   for (int i = 0; i < PHASE_COUNT; i++) {
+      char key[32];
+      snprintf(key, sizeof key, "%s_ms", Phase_name((Phase)i));
+      jsonNumber(out, key, r->phases.ms[i], true);
+   }
+   jsonNumber(out, "total_ms", RunPhases_total(&r->phases), false);
+   fputs("},", out);
    fprintf(out, "\"cached\":%s,", r->cached ? "true" : "false");
    if (r->registers >= 0)
       fprintf(out, "\"registers\":%d,", r->registers);
@@ -790,9 +799,12 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
       fprintf(out, "verify     %s\n", r->verify.message);
    else if (r->ablate && r->status == RUN_OK)
       fprintf(out, "verify     ablated (not verified)\n");
-   if (r->wall_ms > 0)
+   if (r->wall_ms > 0) {
+      char phases[320];
+      RunPhases_describe(&r->phases, phases, sizeof phases);
       fprintf(out, "wall       %.1f ms for compile (or cache), verification and timing\n", r->wall_ms);
-   else if (r->status == RUN_OK)
+      fprintf(out, "phases     %s; %.0f ms in all\n", phases, RunPhases_total(&r->phases));
+   } else if (r->status == RUN_OK)
       fprintf(out, "verify     skipped (--no-verify)\n");
    if (r->status != RUN_OK && r->status != RUN_NOT_VERIFIED)
       fprintf(out, "status     %s\n", RunStatus_name(r->status));

@@ -630,9 +630,10 @@ int Measure_child(void) {
    const KernelInfo *k = Catalog_find(&cat, j.kernel);
    const Backend *be = Backend_byName(j.backend);
    Session *s = be ? Session_open(be, j.device, &cat, err, sizeof err) : NULL;
-   Inputs in;
    RunResult *r = calloc(1, sizeof *r);
-   if (!s || !r || !Inputs_random(&in, &j.problem, j.seed)) {
+   /* The job's inputs, made once for every configuration this child measures. */
+   const Inputs *in = s ? Session_inputs(s, &j.problem, j.seed) : NULL;
+   if (!s || !r || !in) {
       printf("failed %s\n", !be ? "no such backend" : !s ? err : "out of host memory");
       free(r);
       Session_close(s);
@@ -644,7 +645,7 @@ int Measure_child(void) {
    while (fgets(line, sizeof line, stdin)) {
       line[strcspn(line, "\n")] = '\0';
       if (!strcmp(line, "vendor")) {
-         vendorOne(s, &j, &in);
+         vendorOne(s, &j, in);
          continue;
       }
       if (!k && (!strncmp(line, "judge ", 6) || !strncmp(line, "run", 3))) {
@@ -656,7 +657,7 @@ int Measure_child(void) {
       if (!strncmp(line, "judge ", 6))
          judgeOne(s, k, &j, line, r);
       else if (!strncmp(line, "run", 3))
-         measureOne(s, k, &j, &in, line, r);
+         measureOne(s, k, &j, in, line, r);
       else
          continue;
       if (Session_stuck(s))
@@ -664,7 +665,6 @@ int Measure_child(void) {
    }
    RunResult_free(r);
    free(r);
-   Inputs_free(&in);
    Session_close(s);
    Catalog_free(&cat);
    return 0;

@@ -46,6 +46,33 @@ typedef struct RunOptions_ {
                          * it widened to the problem's C */
 } RunOptions;
 
+/* Where a run's wall time went, each phase timed where it happens: Session_run times its
+ * own (PHASE_SETUP there: its checks and bookkeeping), and a caller adds what it does
+ * around the run (its setup, the inputs, the vendor library, the results store). */
+typedef enum {
+   PHASE_SETUP,    /* the catalog, the configuration, the device opened, the checks */
+   PHASE_INPUTS,   /* A, B and C0 made or read */
+   PHASE_COMPILE,  /* the kernels built, or found in a cache */
+   PHASE_UPLOAD,   /* device buffers allocated, the inputs and scales written, C poisoned */
+   PHASE_LAUNCHES, /* every launch (the checked one, the warm-up, the timed ones) until finished */
+   PHASE_DOWNLOAD, /* C read back */
+   PHASE_VERIFY,   /* the host's check of C */
+   PHASE_VENDOR,   /* the vendor library timed beside (--vendor) */
+   PHASE_STORE,    /* the results store */
+   PHASE_COUNT
+} Phase;
+
+typedef struct RunPhases_ {
+   double ms[PHASE_COUNT];
+} RunPhases;
+
+/* "inputs", "compile", ...: the names JSON (with "_ms") and the text output use. */
+const char *Phase_name(Phase p);
+double RunPhases_total(const RunPhases *ph);
+/* "inputs 12 ms, compile 0.4 ms, launches 150 ms, ...": the phases that took 0.05 ms or more,
+ * in order, compactly (at least "nothing timed"). */
+void RunPhases_describe(const RunPhases *ph, char *out, size_t len);
+
 #define RUN_MAX_HELPERS 4
 #define RUN_MAX_TIMES 1024
 
@@ -80,6 +107,7 @@ typedef struct RunResult_ {
    bool verified_run;   /* verification was asked for and ran */
    VerifyResult verify;
    double wall_ms;      /* the whole call */
+   RunPhases phases;    /* where wall_ms went (their sum is wall_ms); the caller's phases are 0 */
    bool cold_l2;        /* the launches were timed with a cold L2 (else warm: the default) */
    Observation obs;     /* clocks, power, energy during the timed launches (obs.known false: none) */
    char cold_l2_method[96]; /* how the L2 was kept cold (coldl2.h): "rotating 5 copies of A and B (...)" */
@@ -120,6 +148,13 @@ bool Session_targetOk(const Session *s, const KernelInfo *k, char *msg, size_t m
 /* What Config_targetOk checks, for a device of a backend (opened, or the typical GPU of an
  * architecture that an offline compile describes). */
 ConfigTarget Session_targetFor(const Backend *be, const DeviceInfo *dev);
+
+/* Random inputs for p from seed (Inputs_random), made once and kept by the session for its
+ * next runs: a bench's rounds and configurations on one shape, a sweep's configurations,
+ * share them. A few are kept, the least recently asked for dropped first (and beyond a
+ * quarter of the host's memory). The pointer is valid until the next call or
+ * Session_close; NULL when out of host memory. */
+const Inputs *Session_inputs(Session *s, const Problem *p, uint64_t seed);
 
 /* One run. inputs must fit p (Inputs_fit). Returns r->status. */
 RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,

@@ -17,6 +17,14 @@ typedef struct CachedProgram_ {
    unsigned long last_use;
 } CachedProgram;
 
+/* Random inputs kept for the session's next runs (Session_inputs). */
+#define SESSION_INPUTS 4
+typedef struct CachedInputs_ {
+   Inputs in;
+   bool held;
+   unsigned long last_use;
+} CachedInputs;
+
 typedef struct DeviceBuffer_ {
    Buffer *buf;
    size_t bytes;
@@ -37,6 +45,10 @@ struct Session_ {
    unsigned long uploaded_generation; /* inputs now on the device */
    size_t result_bytes;
    bool stuck;                        /* a launch was abandoned (Session_stuck) */
+   CachedInputs inputs[SESSION_INPUTS];
+   void *host_c;                      /* C read back for the verification (Session_hostC) */
+   size_t host_c_bytes;
+   bool host_c_pinned;                /* from Backend.hostAlloc, else malloc's */
    Observer *observer;                /* opened on the first observed run (Session_observer) */
    bool observer_tried;
    char observer_why[160];
@@ -83,6 +95,13 @@ CachedProgram *Session_cachedKernel(Session *s, const char *source, const char *
                                     bool *fresh);
 /* Device buffer which (BUF_*) of at least bytes; false with r's status and message. */
 bool Session_ensureBuffer(Session *s, int which, size_t bytes, RunResult *r);
+/* Host memory for C read back, at least bytes: page-locked where the backend has it (the
+ * copy then runs at the bus's speed), kept for the session's next runs. NULL when out of
+ * memory. */
+void *Session_hostC(Session *s, size_t bytes);
+/* Enqueues setting bytes of b to 0xff (a NaN in float and in double): on the device when the
+ * backend can fill, else written from the host. False with r's status and message. */
+bool Session_poison(Session *s, Buffer *b, size_t bytes, RunResult *r);
 /* st as r's status and err as its message unless it is BACKEND_OK; whether it was. */
 bool Session_checkStatus(Session *s, BackendStatus st, const char *err, RunResult *r);
 /* Nothing can be enqueued behind an abandoned launch: true (and why) when one was. */

@@ -122,10 +122,9 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
    if (reps > RUN_MAX_TIMES)
       reps = RUN_MAX_TIMES;
    double *times = calloc((size_t)reps, sizeof *times);
-   void *host = o->verify ? malloc(bytesC ? bytesC : 1) : NULL; /* C read back to verify */
+   void *host = o->verify ? Session_hostC(s, bytesC) : NULL; /* C read back to verify */
    if (!times || (o->verify && !host)) {
       free(times);
-      free(host);
       v->status = RUN_OUT_OF_MEMORY;
       snprintf(v->message, sizeof v->message, "out of host memory");
       return v->status;
@@ -215,6 +214,5 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
       vendorFigures(v, p, o->verify, times, observing ? observer : NULL);
    ColdL2_release(&cold);
    free(times);
-   free(host);
    return v->status;
 }

@@ -4,7 +4,10 @@
  *  - Freivalds' test: random vectors x, y; compares C*x with alpha*A*(B*x) + beta*C0*x
  *    and y^T*C with alpha*(y^T*A)*B + beta*y^T*C0, O(MN + MK + KN) work each.
  *  - Exactly computed sample entries (corners, edges, random positions), each compared
- *    element-wise.
+ *    element-wise. Their elements of A and B come from Inputs_operandAt, recomputed from
+ *    the seed when the inputs were generated: code other than the matrices' passes.
+ * The sums are compensated doubles (Kahan's in the passes, exact products and two-sums in
+ * the samples), every pass spread over all the cores.
  * Plus a scan of all of C for non-finite values: C is poisoned with NaN before the run,
  * so unwritten elements are found and counted.
  *
@@ -60,8 +63,9 @@ typedef struct VerifyResult_ {
 void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
                  VerifyResult *out);
 
-/* The run's inputs as the device saw them: Verify_gemm on A, B and C0, or for the FP8 types
- * on A and B times their scales (exact in double), with FP32 accumulation's tolerance. */
+/* The run's inputs as the device saw them: Verify_gemm on A, B and C0, for the FP8 types
+ * with each element of A and B times its scale (exact in double), with FP32 accumulation's
+ * tolerance; the sample entries' elements from Inputs_operandAt. */
 void Verify_inputs(const Problem *p, const Inputs *in, const void *C, uint64_t seed, VerifyResult *out);
 
 /* Verify_inputs of a C that was rounded to a narrower format after the sum and widened
@@ -75,10 +79,7 @@ double Verify_tolerance(const Problem *p);
 /* Freivalds' tolerance: max(32, 4 sqrt(K)) eps of the accumulation (+ 2^-9 for tf32). */
 double Verify_freivaldsTolerance(const Problem *p);
 
-/* How many threads Verify_gemm may use for its independent passes (the result is the same
- * bit for bit whatever the count): 0 = automatic (the online CPUs, serial for small
- * matrices), 1 = serial, n > 1 = up to n threads whatever the size (tests use it to
- * compare the parallel path with the serial one). Process-wide. */
-void Verify_setThreads(int n);
+/* Each pass runs on Parallel_threads() threads (base/parallel.h); the result is the same bit
+ * for bit whatever their count. */
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "core/problem.h"
 #include "base/rng.h"
+#include "base/parallel.h"
 #include "core/verify.h"
 
 static uint64_t g_seed;
@@ -808,7 +809,7 @@ static void test_parallel_matches_serial(void **state) {
                      setv(c.C, row * (size_t)n + j, dbl, 1.01 * getv(c.C, row * (size_t)n + j, dbl));
                uint64_t vseed = Rng_next(&r);
                VerifyResult serial, par;
-               Verify_setThreads(1);
+               Parallel_setThreads(1);
                Verify_gemm(&c.p, c.A, c.B, c.C0, c.C, vseed, &serial);
                if (bug == 0)
                   expectOk(&c, &serial, seed);
@@ -816,7 +817,7 @@ static void test_parallel_matches_serial(void **state) {
                   expectFail(&c, &serial, seed, "a non-finite element", bug == 2 ? "not written" : "Inf");
                failed_seen += !serial.ok;
                for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
-                  Verify_setThreads(threads[t]);
+                  Parallel_setThreads(threads[t]);
                   memset(&par, 0xA5, sizeof par);
                   Verify_gemm(&c.p, c.A, c.B, c.C0, c.C, vseed, &par);
                   if (!sameResult(&serial, &par))
@@ -833,7 +834,7 @@ static void test_parallel_matches_serial(void **state) {
             }
             freeCase(&c);
          }
-   Verify_setThreads(0);
+   Parallel_setThreads(0);
    /* every case had two non-finite variants, so the failure paths were compared too */
    assert_true(failed_seen >= 2 * 16);
 }
