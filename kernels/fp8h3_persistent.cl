@@ -155,7 +155,7 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
 #if MOVE_REGS
       gt_setmaxnreg_inc(REGS_CONSUMER);
 #endif
-      const int ctid = tid - 128, r0 = (wg - 1) * WM;
+      const int ctid = tid % 128, r0 = (wg - 1) * WM; /* ctid: the thread in its warpgroup */
       float acc[WM / 64][BN / 2];
 #if PROMOTE
       float sum[WM / 64][BN / 2]; /* the promoted FP32 sums */
