@@ -2,7 +2,7 @@
 # Scheduling kernels on PoCL: split-K (fast03_splitk, and tensor06_splitk on emulated tensor
 # cores in half, bfloat16 and tf32), stream-K / persistent (fast04_streamk, and
 # tensor07_streamk on emulated tensor cores), and small M: swap-AB on emulated mma.sync
-# (tensor08_swapab) and the decode kernel (fast05_decode), memory-bound by design (their runs
+# (tensor08_swapab), the decode kernels (fast05_decode, tensor09_decode), memory-bound by design (their runs
 # against the measured copy bandwidth). Every configuration verified on odd and skinny shapes
 # with alpha and beta, in float and double and transposed layouts; the fix-up launch there exactly when the
 # configuration needs one (its time reported, part of the GEMM's); C checked against an
@@ -220,6 +220,16 @@ check_config yes "swap-AB in tf32 with 8 warps, 16 runs per split, 3x200x2049, T
 check_config yes "swap-AB RF=4 TF=4 KU=4, one warp, 37x130x1000 (two token blocks), TT" \
    $SWAP --set RF=4 --set TF=4 --set WARPS=1 --set KU=4 --set SPLIT=2 --precision bfloat16 --size 37x130x1000 \
    --layout TT --beta -1
+# The decode step on mma.sync (tensor09_decode): runs of 16 x PL words, the K split among the
+# warps of a block (one launch with SPLIT=1), a last turn that runs past the block's end
+# (zeroed re-reads of its first run), token padding, and the fix-up when SPLIT > 1.
+DEC9="--kernel tensor09_decode"
+check_config no "decode on mma.sync, one launch, 3x70x333 (K padded, a partial last turn), bfloat16, beta 0.5" \
+   $DEC9 --precision bfloat16 --size 3x70x333 --layout NT --alpha -1.5 --beta 0.5
+check_config no "decode on mma.sync TF=2 PL=4 KU=1 WARPS=16, 13x45x1000, half, TT" \
+   $DEC9 --set TF=2 --set PL=4 --set KU=1 --set WARPS=16 --precision half --size 13x45x1000 --layout TT --beta 2
+check_config yes "decode on mma.sync RF=2 PL=1 SPLIT=3 in tf32, 6x200x777, TN" \
+   $DEC9 --set RF=2 --set PL=1 --set SPLIT=3 --set WARPS=2 --precision tf32 --size 6x200x777 --layout TN --beta -1
 for prec in float double half bfloat16; do
    check_config yes "decode SPLIT=6 in $prec, 5x33x257 (a short last row block), NT, alpha 2 beta -0.5" \
       $DEC --set SPLIT=6 --set RN=4 --set LK=4 --set WG=64 --set UNROLL=4 --precision $prec --size 5x33x257 \
@@ -256,12 +266,14 @@ PC=sc.npy
 check_product "swap-AB SPLIT=3 in half, float16 inputs" sa.npy sb.npy $SWAP --set SPLIT=3 --precision half
 check_product "swap-AB SPLIT=1 TF=1 in half, float16 inputs" sa.npy sb.npy $SWAP --set SPLIT=1 --set TF=1 \
    --precision half
+check_product "decode on mma.sync TF=1 in half, float16 inputs" sa.npy sb.npy $DEC9 --set TF=1 --precision half
 check_product "decode SPLIT=4 in float" fa.npy fb.npy $DEC --set SPLIT=4
 check_product "decode SPLIT=1 in half, float16 inputs" sa.npy sb.npy $DEC --set SPLIT=1 --precision half
 unset PSIZE PC
 
 # The same bits on every run: the warps' and lanes' sums and the planes added in a fixed order.
-for cfg in "sa.npy sb.npy tensor08_swapab --set SPLIT=3 --precision half" "fa.npy fb.npy fast05_decode --set SPLIT=3"; do
+for cfg in "sa.npy sb.npy tensor08_swapab --set SPLIT=3 --precision half" "fa.npy fb.npy fast05_decode --set SPLIT=3" \
+   "sa.npy sb.npy tensor09_decode --set TF=1 --precision half"; do
    set -- $cfg
    a=$1 b=$2 kern=$3
    shift 3
@@ -307,7 +319,7 @@ bounds=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys
 for l in sys.stdin:
     k = json.loads(l)
     if k["bound"] == "memory": print(k["name"])' | sort | tr '\n' ' ')
-case "$bounds" in *fast05_decode*tensor08_swapab*) ok "list kernels: the memory-bound ones say so ($bounds)" ;;
+case "$bounds" in *fast05_decode*tensor08_swapab*tensor09_decode*) ok "list kernels: the memory-bound ones say so ($bounds)" ;;
 *) not_ok "list kernels: bound" "$bounds" ;; esac
 
 # The same bits on every run: the pieces are added in a fixed order.
