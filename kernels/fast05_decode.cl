@@ -3,7 +3,6 @@ name:     fast05_decode
 title:    Decode: a few tokens, the weight streamed once at the memory's speed
 ladder:   fast
 step:     5
-gpu_run:  no
 tune:     yes
 bound:    memory
 precisions: float double half bfloat16

@@ -3,7 +3,6 @@ name:     hopper6_splitk
 title:    Hopper 6: split-K, for shapes whose tiles cannot fill the GPU
 ladder:   hopper
 step:     6
-gpu_run:  no
 tune:     yes
 about:    Step 5 for the GEMMs of a model's decode and of long K: at 128 x 8192 x 8192 there
 about:    are 32 tiles of 128 x 256 for 132 multiprocessors, and each block runs all of K.

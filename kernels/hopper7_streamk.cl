@@ -3,7 +3,6 @@ name:     hopper7_streamk
 title:    Hopper 7: stream-K over a persistent grid
 ladder:   hopper
 step:     7
-gpu_run:  no
 tune:     yes
 about:    Step 5's pipeline in a persistent grid: BLOCKS blocks per multiprocessor (CUS of
 about:    them) stay resident and walk the tiles, in step 5's banded order, so that the tiles

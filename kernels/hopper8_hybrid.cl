@@ -3,7 +3,6 @@ name:     hopper8_hybrid
 title:    Hopper 8: whole waves of tiles, stream-K for the rest
 ladder:   hopper
 step:     8
-gpu_run:  no
 tune:     yes
 about:    Step 7's persistent grid, with the schedule the stream-K paper recommends (Osama
 about:    et al., 2023, "data-parallel + stream-K"): as many whole waves of whole tiles as

@@ -3,7 +3,6 @@ name:     hopper9_swapab
 title:    Hopper 9: swap-AB, the weight's rows fill wgmma's 64 rows
 ladder:   hopper
 step:     9
-gpu_run:  no
 tune:     yes
 about:    For a few tokens (M below 64), as FlashInfer's sm90 FP8 GEMM does below 32: wgmma
 about:    multiplies 64 rows by a narrow N (8 to 256), so C = A B with M = 16 would waste

@@ -3,7 +3,6 @@ name:     tensor08_swapab
 title:    Tensor cores 8: swap-AB for a few tokens, the weight streamed once
 ladder:   tensor
 step:     8
-gpu_run:  no
 tune:     yes
 tensor:   yes
 bound:    memory
