@@ -1,42 +1,45 @@
 #!/bin/sh
-# On the GPU machine: issue 49's figures in one call (docs/shapes.md). Everything it measures
-# goes into $OUT/shapes.tgz (or $1/shapes.tgz); a short table is printed last. Run it from
-# the project's root with the build carried (build/gemmtop):
+# On the GPU machine: issue 49's closing figures in one call (docs/shapes.md). Everything it
+# measures goes into $OUT/shapes.tgz (or $1/shapes.tgz); a short table is printed last. Run
+# it from the project's root with the build carried (build/gemmtop), under its own limit:
 #
-#    sh tools/gpu/gpu_shapes.sh
+#    sh tools/gpu/gpu_round.sh shapes:160:tools/gpu/gpu_shapes.sh
 #
-#  1. the peaks and the driver's clocks (list devices --measure): the copy bandwidth the
-#     decode kernels are put against;
-#  2. every new step verified at odd sizes first (hopper6_splitk, hopper7_streamk,
-#     hopper8_hybrid, hopper9_swapab, tensor08_swapab, fast05_decode; none had run on a GPU
-#     when this was written), each launch abandoned after 20 s, so that a step that hangs or
-#     computes wrong is named in the table and the rest still runs;
-#  3. decode at the memory roofline: M = 1 to 16 by 8192 x 8192 (and the down projection
-#     16 x 4096 x 14336), bfloat16, FP32 and half, each kernel's % of the measured copy
-#     bandwidth beside % of cuBLAS;
-#  4. the suites llama3-8b, skinny and llama3-70b against cuBLAS in the same process
-#     (bench --shapes --rounds 3, layout NT as a model stores its weights): bfloat16, half
-#     and FP32, each shape benched with the steps that are for it (a few tokens: swap-AB,
-#     decode and the 64-row tile; few tiles: split-K and stream-K; many tiles: stream-K and
-#     the hybrid; step 5 everywhere in bfloat16 for comparison). The table gives each
-#     configuration's weighted geometric mean over the shapes it ran, and the mean of the
-#     best configuration per shape (what a dispatch that picks per shape would reach).
-# Every bench has a time limit (SIGINT, then a kill: bench saves the rounds it measured), and
-# the stages run in order of importance until BUDGET seconds (default 285) are spent; the
-# table says what timed out or was skipped. Nothing stops at the first failure.
+#  1. the copy bandwidth the decode kernels are put against: list devices --measure (25 s at
+#     most); when that gives none, a device-to-device copy of 256 MiB timed with torch in
+#     this script, labelled "torch copy" wherever it is used;
+#  2. the decode step on mma.sync (tensor09_decode, which had not run on a GPU when this was
+#     written) verified at odd sizes, each run abandoned after 20 s;
+#  3. decode at the memory roofline: M = 1, 2, 4, 8, 16 by 8192 x 8192 in bfloat16,
+#     tensor09_decode (a few of its parameters), fast05_decode and hopper9_swapab, each
+#     row's bandwidth (the bytes of A, B and C over its time) as % of the copy bandwidth
+#     beside % of cuBLAS in the same process;
+#  4. the bfloat16 suites against cuBLAS (bench --shapes --rounds 3, layout NT) with the
+#     steps that won a shape on 2026-11-29 (hopper-5, hopper-6-splitk, hopper-6-splitk-bm64,
+#     hopper-9-swapab) and tensor09_decode for M <= 16: llama3-8b, then skinny, then
+#     llama3-70b, cut by the budget. The table gives each suite's weighted geometric mean of
+#     the best configuration per shape (what a dispatch that picks per shape would reach),
+#     with the number of shapes measured: fewer than the suite's means the budget cut it.
+# Every stage has a time limit (SIGINT, then a kill: bench saves the rounds it measured), and
+# the stages run in that order until BUDGET seconds (default 150) are spent; the table says
+# what timed out or was skipped. Nothing stops at the first failure.
 #
-# A stand-in run without a GPU (paths and parsing; the Hopper steps are refused there):
-#    STANDIN=1 BACKEND=opencl DEVICE="--device pocl" SUITES=tiny.shapes DECODE_SIZES=2x64x256 \
+# A stand-in run without a GPU (paths and parsing; the Hopper steps are refused there, the
+# tensor steps emulated), with a suite file of a few small shapes of each class:
+#    printf 'title = tiny\n5x64x256 a 1\n40x64x256 b 1\n300x64x96 c 1\n2000x2048x64 d 1\n' >/tmp/tiny.shapes
+#    STANDIN=1 BACKEND=opencl DEVICE="--device pocl" SUITES=/tmp/tiny.shapes DECODE_SIZES=2x64x256 \
 #       ROUNDS=1 VERIFY_SIZE=1 MANY_TILES=8 TIME_SCALE=10 BUDGET=3000 sh tools/gpu/gpu_shapes.sh /tmp/out
 [ "${STANDIN:-0}" = 1 ] || . tools/gpu/gpu_setup.sh
+PYTHONUNBUFFERED=1
+export PYTHONUNBUFFERED
 B=${GEMMTOP:-build/gemmtop}
 BACKEND=${BACKEND:-cuda}
 DEVICE=${DEVICE:-}
 ROUNDS=${ROUNDS:-3}
-BUDGET=${BUDGET:-285}
+BUDGET=${BUDGET:-150}
 SCALE=${TIME_SCALE:-1} # the stand-in's PoCL compiles the emulated tensor cores slowly: 10
 SUITES=${SUITES:-"llama3-8b skinny llama3-70b"}
-DECODE_SIZES=${DECODE_SIZES:-1x8192x8192,2x8192x8192,4x8192x8192,8x8192x8192,16x8192x8192,16x4096x14336}
+DECODE_SIZES=${DECODE_SIZES:-1x8192x8192,2x8192x8192,4x8192x8192,8x8192x8192,16x8192x8192}
 out=${1:-$OUT}
 if [ -z "$out" ]; then
    echo "gpu_shapes.sh: no results folder: give one, or set OUT" >&2
@@ -44,10 +47,16 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out"
 start=$(date +%s)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# The results are written as they come into a folder under $out, packed into the tarball
+# at the end (also on a signal) and then removed: if the whole script is killed, the folder
+# itself comes back.
+work="$out/partial"
+rm -rf "$work"
 res="$work/shapes"
 mkdir -p "$res"
+pack() { tar -czf "$out/shapes.tgz" -C "$work" shapes 2>/dev/null; }
+trap 'pack && rm -rf "$work"' EXIT
+trap 'echo "stopped by a signal after $(($(date +%s) - start)) s" >>"$res/status.txt"; exit 143' TERM INT
 # Presets of this run (variants of the shipped ones) in a configuration folder of its own.
 XDG_CONFIG_HOME="$work/config"
 export XDG_CONFIG_HOME
@@ -64,14 +73,14 @@ left() { echo $((BUDGET - ($(date +%s) - start))); }
 limited() {
    name=$1 want=$(($2 * SCALE))
    shift 2
-   have=$(($(left) - 10))
-   if [ "$have" -lt 10 ]; then
+   have=$(($(left) - 8))
+   if [ "$have" -lt 5 ]; then
       echo "$name skipped: the ${BUDGET} s budget was spent" >>"$res/status.txt"
       return
    fi
    [ "$want" -gt "$have" ] && want=$have
    t0=$(date +%s)
-   timeout -s INT -k 15 "$want" "$@"
+   timeout -s INT -k 10 "$want" "$@"
    rc=$?
    t=$(($(date +%s) - t0))
    case $rc in
@@ -86,26 +95,56 @@ limited() {
    $B --version 2>&1
 } >"$res/date.txt"
 
-# 1. The peaks.
-limited peaks 60 $B list devices --backend "$BACKEND" --measure >"$res/peaks.txt" 2>&1
-$B list devices --backend "$BACKEND" --format json >"$res/peaks.json" 2>/dev/null
+# 1. The copy bandwidth: gemmtop's own measurement, else torch's device-to-device copy.
+limited peaks 25 $B list devices --backend "$BACKEND" --measure >"$res/peaks.txt" 2>&1
+timeout -k 5 15 $B list devices --backend "$BACKEND" --format json >"$res/peaks.json" 2>/dev/null
+if ! grep -q '"copy_peak_gbps": *[1-9]' "$res/peaks.json" 2>/dev/null; then
+   limited torch-copy 25 python3 - "$res/torch_copy.txt" <<'PY' >"$res/torch_copy.log" 2>&1
+import statistics, sys
+import torch
+n = 256 << 20  # bytes, far beyond the L2
+src = torch.randint(0, 255, (n,), dtype=torch.uint8, device="cuda")
+dst = torch.empty_like(src)
+for _ in range(3):
+    dst.copy_(src)
+times = []
+for _ in range(9):
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    a.record()
+    dst.copy_(src)
+    b.record()
+    b.synchronize()
+    times.append(a.elapsed_time(b))
+ms = statistics.median(times)
+gbps = 2 * n / (ms * 1e6)  # read and written
+open(sys.argv[1], "w").write("%.6g\n" % gbps)
+print("torch copy: %d MiB in %.4f ms (median of 9): %.0f GB/s" % (n >> 20, ms, gbps))
+PY
+fi
 
-# Variants: the decode kernel for 1 to 16 tokens (MR, a work-group's rows of A, at least M),
-# swap-AB with 8 and 64 tokens a tile.
-for t in float half bfloat16; do
-   for mr in 1 2 4 8 16; do
-      { grep -v -E '^(#|MR) ' presets/fast-05-decode-$t.preset; echo "MR = $mr"; } >"$P/fast-05-decode-$t-m$mr.preset"
-   done
+# Variants: the decode kernels for 1 to 16 tokens (fast05's MR, a work-group's rows of A,
+# at least M), and tensor09's parameters around its presets.
+for mr in 1 2 4 8 16; do
+   { grep -v -E '^(#|MR) ' presets/fast-05-decode-bfloat16.preset; echo "MR = $mr"; } >"$P/fast-05-decode-bf16-m$mr.preset"
 done
-for t in bf16 half; do
-   { grep -v -E '^(#|BT) ' presets/hopper-9-swapab-$t.preset; echo "BT = 8"; } >"$P/hopper-9-swapab-$t-bt8.preset"
-   { grep -v -E '^(#|BT|BLOCKS|STAGES) ' presets/hopper-9-swapab-$t.preset; printf 'BT = 64\nBLOCKS = 1\nSTAGES = 5\n'; } \
-      >"$P/hopper-9-swapab-$t-bt64.preset"
-done
+t9() { # NAME BASE-PRESET KEY=VALUE...: a tensor09 variant
+   name=$1 base=$2
+   shift 2
+   keys=$(for kv in "$@"; do printf '%s|' "${kv%%=*}"; done)
+   { grep -v -E "^(#|${keys%|}) " "presets/$base.preset"; for kv in "$@"; do echo "${kv%%=*} = ${kv#*=}"; done; } \
+      >"$P/$name.preset"
+}
+t9 t9-nc0 tensor-9-decode-bfloat16 NC=0
+t9 t9-ku4 tensor-9-decode-bfloat16 KU=4
+t9 t9-w4 tensor-9-decode-bfloat16 WARPS=4
+t9 t9-pl4 tensor-9-decode-bfloat16 PL=4 KU=1 WARPS=4
+t9 t9-m16-pl1 tensor-9-decode-bfloat16-m16 WARPS=8 KU=1 PL=1
+t9 t9-m16-ku1 tensor-9-decode-bfloat16-m16 KU=1
+t9 t9-m16-nc0 tensor-9-decode-bfloat16-m16 NC=0
 
-# 2. Every new step at odd sizes, verified; each launch abandoned after 20 s, each run
-# after 60, and the stage ended after VERIFY_S seconds.
-VERIFY_S=$((${VERIFY_S:-90} * SCALE))
+# 2. The new step at odd sizes, verified; each launch abandoned after 20 s, each run after
+# 30, no run started after VERIFY_S seconds.
+VERIFY_S=$((${VERIFY_S:-30} * SCALE))
 VERIFY_SIZE=${VERIFY_SIZE:-0} # 1: the stand-in's smaller sizes
 verify_end=$(($(date +%s) + VERIFY_S))
 check() { # WHAT ARGS...
@@ -116,7 +155,7 @@ check() { # WHAT ARGS...
          >>"$res/verify.jsonl"
       return
    fi
-   timeout -k 5 $((60 * SCALE)) $B run --backend "$BACKEND" $DEVICE "$@" --reps 1 --warmup 0 --max-seconds 20 --format json \
+   timeout -k 5 $((30 * SCALE)) $B run --backend "$BACKEND" $DEVICE "$@" --reps 1 --warmup 0 --max-seconds 20 --format json \
       >"$work/check.json" 2>"$work/check.err"
    rc=$?
    python3 - "$what" "$rc" "$work/check.json" "$work/check.err" >>"$res/verify.jsonl" <<'PY'
@@ -135,32 +174,17 @@ PY
    cat "$work/check.err" >>"$res/verify.err"
 }
 if [ "$VERIFY_SIZE" = 1 ]; then
-   ODD="-m 61 -n 130 -k 200" FEW="-m 13 -n 130 -k 200" MANY="-m 300 -n 260 -k 96"
+   FEW="-m 13 -n 70 -k 333" ONE="-m 1 -n 45 -k 200"
 else
-   ODD="-m 1000 -n 520 -k 1030" FEW="-m 13 -n 520 -k 1030" MANY="-m 4096 -n 8192 -k 512"
+   FEW="-m 13 -n 520 -k 1030" ONE="-m 1 -n 4100 -k 4000"
 fi
 : >"$res/verify.jsonl"
-for t in bf16 half; do
-   check "hopper-6-splitk-$t odd" --preset hopper-6-splitk-$t $ODD --beta 0.5
-   check "hopper-6-splitk-$t CLUSTER=2 odd" --preset hopper-6-splitk-$t $ODD --set CLUSTER=2 --alpha -1.5
-   check "hopper-6-splitk-bm64-$t few" --preset hopper-6-splitk-bm64-$t $FEW --beta 0.5
-   check "hopper-7-streamk-$t odd" --preset hopper-7-streamk-$t $ODD --beta 0.5
-   check "hopper-7-streamk-$t STREAMK=0 odd" --preset hopper-7-streamk-$t $ODD --set STREAMK=0
-   check "hopper-8-hybrid-$t odd (all stream-K)" --preset hopper-8-hybrid-$t $ODD --beta 0.5
-   check "hopper-8-hybrid-$t many (waves and stream-K)" --preset hopper-8-hybrid-$t $MANY --beta 0.5
-   for v in "" -bt8 -bt64; do
-      check "hopper-9-swapab-$t$v few" --preset hopper-9-swapab-$t$v $FEW --beta 0.5
-   done
-done
-check "hopper-6-splitk (3xTF32) odd" --preset hopper-6-splitk $ODD --beta 0.5
-check "hopper-7-streamk (3xTF32) odd" --preset hopper-7-streamk $ODD --beta 0.5
-check "hopper-9-swapab tf32 few" --preset hopper-9-swapab-bf16 --precision tf32 --set BK=32 $FEW
-for t in half bfloat16; do
-   check "tensor-8-swapab-$t few" --preset tensor-8-swapab-$t $FEW --beta 0.5
-done
-for t in float half bfloat16; do
-   check "fast-05-decode-$t few" --preset fast-05-decode-$t $FEW --beta 0.5
-done
+check "tensor-9-decode-bfloat16 few" --preset tensor-9-decode-bfloat16 $FEW --beta 0.5
+check "tensor-9-decode-bfloat16 one token" --preset tensor-9-decode-bfloat16 $ONE --alpha -1.5
+check "tensor-9-decode-half-m16 few" --preset tensor-9-decode-half-m16 $FEW --beta 0.5
+check "tensor-9-decode NC=0 SPLIT=3 few" --preset tensor-9-decode-bfloat16 --set NC=0 --set SPLIT=3 $FEW --beta 0.5
+check "tensor-9-decode PL=4 KU=1 WARPS=16 few" --preset tensor-9-decode-bfloat16 --set PL=4 --set KU=1 --set WARPS=16 $FEW
+check "tensor-9-decode tf32 RF=2 PL=1 few" --preset tensor-9-decode-bfloat16 --precision tf32 --set RF=2 --set PL=1 $FEW
 
 # bench_one NAME SECONDS ARGS...: one bench, its table and its JSON rows in res/.
 bench_one() {
@@ -170,17 +194,13 @@ bench_one() {
       --save "$res/bench-$name.json" >"$res/bench-$name.txt" 2>&1
 }
 
-# 3. Decode at the memory roofline.
-bench_one decode-bf16 45 fast-05-decode-bfloat16-m1 fast-05-decode-bfloat16-m2 fast-05-decode-bfloat16-m4 \
-   fast-05-decode-bfloat16-m8 fast-05-decode-bfloat16-m16 tensor-8-swapab-bfloat16 hopper-9-swapab-bf16-bt8 \
-   hopper-9-swapab-bf16 --sizes "$DECODE_SIZES"
-bench_one decode-float 25 fast-05-decode-float-m1 fast-05-decode-float-m4 fast-05-decode-float-m8 \
-   fast-05-decode-float-m16 --sizes "$DECODE_SIZES"
-bench_one decode-half 30 fast-05-decode-half-m1 fast-05-decode-half-m4 fast-05-decode-half-m8 fast-05-decode-half-m16 \
-   tensor-8-swapab-half hopper-9-swapab-half-bt8 hopper-9-swapab-half --sizes "$DECODE_SIZES"
+# 3. Decode at the memory roofline, bfloat16.
+bench_one decode-bf16 35 tensor-9-decode-bfloat16 t9-nc0 t9-ku4 t9-w4 t9-pl4 tensor-9-decode-bfloat16-m16 t9-m16-pl1 \
+   t9-m16-ku1 t9-m16-nc0 fast-05-decode-bf16-m1 fast-05-decode-bf16-m2 fast-05-decode-bf16-m4 fast-05-decode-bf16-m8 \
+   fast-05-decode-bf16-m16 hopper-9-swapab-bf16 --sizes "$DECODE_SIZES"
 
-# 4. The suites, each split by what its shapes are: a few tokens (M <= 64), few tiles (fewer
-# than two waves of 128 x 256 tiles on 132 multiprocessors), many tiles.
+# 4. The bfloat16 suites, each split by what its shapes are: at most 16 tokens, at most 64,
+# few tiles (fewer than two waves of 128 x 256 tiles on 132 multiprocessors), many tiles.
 for suite in $SUITES; do
    base=$(basename "$suite" .shapes)
    $B list shapes "$suite" --format json >"$res/suite-$base.json" 2>"$res/suite-$base.err"
@@ -188,10 +208,10 @@ for suite in $SUITES; do
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 work, base, many = sys.argv[2], sys.argv[3], int(sys.argv[4])
-classes = {"m64": [], "few": [], "many": []}
+classes = {"m16": [], "m64": [], "few": [], "many": []}
 for r in rows:
     tiles = -(-r["m"] // 128) * -(-r["n"] // 256)
-    c = "m64" if r["m"] <= 64 else "few" if tiles < many else "many"
+    c = "m16" if r["m"] <= 16 else "m64" if r["m"] <= 64 else "few" if tiles < many else "many"
     classes[c].append(r)
 for c, rs in classes.items():
     if rs:
@@ -201,43 +221,24 @@ for c, rs in classes.items():
                 f.write("%dx%dx%d %s %g\n" % (r["m"], r["n"], r["k"], r["label"], r["weight"]))
 PY
 done
-# suite_bench SUITE CLASS PRECISION SECONDS CONFIGS...: the configurations on one class of a
-# suite's shapes (skipped when the suite has none of that class).
+# suite_bench SUITE CLASS SECONDS CONFIGS...: the configurations on one class of a suite's
+# shapes (skipped when the suite has none of that class).
 suite_bench() {
-   base=$(basename "$1" .shapes) class=$2 prec=$3 secs=$4
-   shift 4
+   base=$(basename "$1" .shapes) class=$2 secs=$3
+   shift 3
    [ -f "$work/$base--$class.shapes" ] || return 0
-   bench_one "$base-$class-$prec" "$secs" "$@" --shapes "$work/$base--$class.shapes"
+   bench_one "$base-$class-bf16" "$secs" "$@" --shapes "$work/$base--$class.shapes"
 }
-BF_M64="hopper-5-order-bf16 hopper-6-splitk-bm64-bf16 hopper-9-swapab-bf16 hopper-9-swapab-bf16-bt64 tensor-8-swapab-bfloat16
-   fast-05-decode-bfloat16-m16"
-BF_FEW="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-7-streamk-bf16 hopper-8-hybrid-bf16"
-BF_MANY="hopper-5-order-bf16 hopper-7-streamk-bf16 hopper-8-hybrid-bf16"
-HF_M64="hopper-6-splitk-bm64-half hopper-9-swapab-half tensor-8-swapab-half fast-05-decode-half-m16"
-HF_FEW="hopper-5-order-half hopper-6-splitk-half hopper-7-streamk-half"
-F_M64="fast-02-warptile-cuda shapes-2-splitk hopper-6-splitk fast-05-decode-float-m16"
-F_FEW="fast-02-warptile-cuda shapes-2-splitk shapes-4-streamk hopper-5-order hopper-6-splitk hopper-7-streamk"
-F_MANY="fast-02-warptile-cuda hopper-5-order hopper-7-streamk"
+BF_M16="tensor-9-decode-bfloat16-m16 t9-m16-pl1 hopper-9-swapab-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16"
+BF_M64="hopper-9-swapab-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-5-order-bf16"
+BF_FEW="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-6-splitk-bm64-bf16"
+BF_MANY="hopper-5-order-bf16 hopper-6-splitk-bf16"
 # In order of importance: the budget may end before the last.
 for suite in $SUITES; do
-   case "$(basename "$suite" .shapes)" in llama3-8b | skinny) ;; *) continue ;; esac
-   suite_bench "$suite" m64 bf16 35 $BF_M64
-   suite_bench "$suite" few bf16 45 $BF_FEW
-done
-for suite in $SUITES; do
-   case "$(basename "$suite" .shapes)" in llama3-8b | skinny) continue ;; esac
-   suite_bench "$suite" m64 bf16 30 $BF_M64
-   suite_bench "$suite" few bf16 35 $BF_FEW
-done
-for suite in $SUITES; do
-   suite_bench "$suite" m64 half 25 $HF_M64
-   suite_bench "$suite" few half 30 $HF_FEW
-   suite_bench "$suite" m64 float 20 $F_M64
-   suite_bench "$suite" few float 30 $F_FEW
-done
-for suite in $SUITES; do
-   suite_bench "$suite" many bf16 40 $BF_MANY
-   suite_bench "$suite" many float 25 $F_MANY
+   suite_bench "$suite" m16 15 $BF_M16
+   suite_bench "$suite" m64 15 $BF_M64
+   suite_bench "$suite" few 20 $BF_FEW
+   suite_bench "$suite" many 25 $BF_MANY
 done
 
 # The tables, from the files alone: summary.txt in full, short.txt printed last (the call's
@@ -250,60 +251,89 @@ def both(s=""):
     print(s, file=full)
     print(s, file=short)
 def lines(path):
+    out = []
     try:
-        return [json.loads(l) for l in open(path) if l.strip()]
-    except Exception:
-        return []
+        for l in open(path):
+            try:
+                out.append(json.loads(l))
+            except ValueError:
+                pass
+    except OSError:
+        pass
+    return out
 def cut(cfg):
-    return cfg.replace("-order", "").replace("-warptile-cuda", "").replace("bfloat16", "bf16")
+    return cfg.replace("-order", "").replace("bfloat16", "bf16").replace("tensor-9-decode", "t9")
 def geomean(pairs):
     pairs = [(p, w) for p, w in pairs if p and p > 0]
     if not pairs:
         return 0, 0
     return math.exp(sum(w * math.log(p) for p, w in pairs) / sum(w for _, w in pairs)), len(pairs)
+IN_SIZE = {"bfloat16": 2, "half": 2, "tf32": 4, "float": 4, "double": 8}
+def gbps(r):  # bytes of A, B and C (beta 0: C written once) over the time, as gemmtop counts them
+    if not r.get("time_ms"):
+        return 0
+    es = 8 if r["precision"] == "double" else 4
+    return ((r["m"] * r["k"] + r["k"] * r["n"]) * IN_SIZE.get(r["precision"], 4) + r["m"] * r["n"] * es) / (r["time_ms"] * 1e6)
 
 head = open(d + "/date.txt").read().strip().splitlines()
-copy = None
+copy, source = None, None
 for r in lines(d + "/peaks.json"):
     if r.get("copy_peak_gbps"):
-        copy = r["copy_peak_gbps"]
-        both("%s  %s: copy %.0f GB/s, read %s GB/s" % (head[0], r.get("name"), copy, r.get("read_peak_gbps")))
+        copy, source = r["copy_peak_gbps"], "gemmtop's copy"
+        both("%s  %s: %s %.0f GB/s, read %s GB/s" % (head[0], r.get("name"), source, copy, r.get("read_peak_gbps")))
         break
 else:
-    both("%s  (no measured copy bandwidth)" % head[0])
+    try:
+        copy, source = float(open(d + "/torch_copy.txt").read()), "torch copy"
+        both("%s  %s %.0f GB/s (gemmtop measured none: see peaks.txt)" % (head[0], source, copy))
+    except (OSError, ValueError):
+        both("%s  no copy bandwidth measured (peaks.txt, torch_copy.log say why)" % head[0])
 
 v = lines(d + "/verify.jsonl")
 bad = [r for r in v if not r["verified"]]
-both("new steps at odd sizes: %d of %d verified%s" % (len(v) - len(bad), len(v), "; FAILED:" if bad else ""))
-for r in bad:
-    print("  FAILED %-44s %s: %s" % (r["what"], r["status"], r["message"][:110]), file=full)
+both("tensor09_decode at odd sizes: %d of %d verified%s" % (len(v) - len(bad), len(v), "; FAILED:" if bad else ""))
+for r in v:
+    print("  %-8s %-44s %s %s" % ("ok" if r["verified"] else "FAILED", r["what"], r["status"], r["message"][:110]), file=full)
 if bad:
     print("  " + "; ".join("%s (%s)" % (r["what"], r["status"][:40]) for r in bad)[:600], file=short)
 
 # A bench stopped at its time limit leaves its rows in FILE.json.tmp.*: rows, no means.
-both("decode against the measured copy bandwidth (best configuration per size: % of copy / % of the vendor):")
-for f in sorted(glob.glob(d + "/bench-decode-*.json*")):
-    rows = [r for r in lines(f) if "m" in r and r.get("status") == "ok"]
+rows = [r for f in sorted(glob.glob(d + "/bench-decode-*.json*")) for r in lines(f)
+        if "m" in r and r.get("status") == "ok" and r.get("precision") == "bfloat16"]
+def cp(g):  # a bandwidth as % of the copy's
+    return "%.1f%%" % (100 * g / copy) if copy and g else "-"
+def pv(r):  # % of cuBLAS
+    return "%.0f%%" % r["pct_of_vendor"] if r.get("pct_of_vendor") else "-"
+both("decode, bfloat16 (GB/s: the bytes of A, B and C over the time) as %% of %s / %% of cuBLAS in the same process;"
+     " emulated rows are not ranked:" % (source or "the copy (none measured)"))
+print("  %-16s %-30s %9s %8s %7s %7s %s" % ("size", "configuration", "GFLOPS", "GB/s", "copy", "cuBLAS", "verified"), file=full)
+for size in sorted({(r["m"], r["n"], r["k"]) for r in rows}):
+    rs = sorted([r for r in rows if (r["m"], r["n"], r["k"]) == size], key=lambda r: -(r.get("gflops") or 0))
+    for r in rs:
+        print("  %-16s %-30s %9.0f %8.0f %7s %7s %s%s" % ("%dx%dx%d" % size, cut(r["config"]), r.get("gflops") or 0,
+              gbps(r), "emul." if r.get("emulated") else cp(gbps(r)), pv(r), r.get("verified"),
+              " (emulated)" if r.get("emulated") else ""), file=full)
+    real = [r for r in rs if not r.get("emulated")]
+    # cuBLAS's bandwidth: the same bytes over its time, which is ours times its GFLOPS over ours
+    vend = real[0].get("vendor_gflops") if real else 0
+    vg = gbps(real[0]) * vend / real[0]["gflops"] if vend and real[0].get("gflops") else 0
     cells = []
-    for size in sorted({(r["m"], r["n"], r["k"]) for r in rows}):
-        rs = [r for r in rows if (r["m"], r["n"], r["k"]) == size]
-        best = max(rs, key=lambda r: r.get("pct_of_copy") or 0)
-        vend = "%.0f%%" % best["pct_of_vendor"] if best.get("pct_of_vendor") else "-"
-        print("  %-8s %5dx%dx%-6d %-28s %5.1f%% of copy  %s of %s  %8.0f GFLOPS" % (
-            best["precision"], size[0], size[1], size[2], cut(best["config"]), best.get("pct_of_copy") or 0, vend,
-            best.get("vendor"), best.get("gflops") or 0), file=full)
-        cells.append("%dx%dx%d %.0f%%/%s" % (size + (best.get("pct_of_copy") or 0, vend)))
-    if rows:
-        print("  %-8s %s" % (rows[0]["precision"], ", ".join(cells)), file=short)
+    for name, prefix in (("t9", "tensor09"), ("fast05", "fast05"), ("hopper9", "hopper9")):
+        c = [r for r in real if r["kernel"].startswith(prefix)]
+        if c:
+            cells.append("%s %s/%s (%s)" % (name, cp(gbps(c[0])), pv(c[0]), cut(c[0]["config"]).replace("t9-", "")))
+    both("  %-12s %s; cuBLAS %s of copy" % ("%dx%dx%d" % size, ", ".join(cells) or "every row emulated", cp(vg)))
+if not rows:
+    both("  no decode row measured (bench-decode-bf16.txt says why)")
 
-# Suites: the rows of every class of a suite in one precision, merged by shape.
+# Suites: the rows of every class of a suite, merged by shape.
 suites = {}
 for f in glob.glob(d + "/bench-*.json*"):
     if not os.path.basename(f).startswith("bench-decode-"):
         for r in lines(f):
             if "shape" in r and "m" in r:
                 suites.setdefault((r["suite"].split("--")[0], r["precision"]), []).append(r)
-both("suites against the vendor (weighted geometric mean of %; best per shape: what a per-shape dispatch reaches):")
+both("suites against cuBLAS (weighted geometric mean of %; best per shape: what a per-shape dispatch reaches):")
 for (suite, prec), rows in sorted(suites.items()):
     shapes = {}
     for r in rows:
@@ -317,10 +347,10 @@ for (suite, prec), rows in sorted(suites.items()):
             wins[cut(b["config"])] = wins.get(cut(b["config"]), 0) + 1
             if low is None or b["pct_of_vendor"] < low[0]:
                 low = (b["pct_of_vendor"], label, cut(b["config"]))
+        print("      %-14s %-30s %s" % (label, cut(b["config"]) if b.get("pct_of_vendor") else "(none compared)", pv(b)), file=full)
     g, n = geomean(best)
-    line = "  %-10s %-8s best per shape %s (%d of %d shapes)%s" % (suite, prec, "%5.1f%%" % g if n else "    -", n,
-            total, ", lowest %s %.1f%% (%s)" % (low[1], low[0], low[2]) if low else "")
-    both(line)
+    both("  %-10s %-8s best per shape %s (%d of %d shapes%s)%s" % (suite, prec, "%5.1f%%" % g if n else "    -", n,
+         total, ", partial" if n < total else "", ", lowest %s %.1f%% (%s)" % (low[1], low[0], low[2]) if low else ""))
     print("      best at: " + ", ".join("%s %d" % kv for kv in sorted(wins.items(), key=lambda kv: -kv[1])), file=full)
     configs = {}
     for r in rows:
@@ -329,9 +359,9 @@ for (suite, prec), rows in sorted(suites.items()):
         g, n = geomean(pairs)
         print("      %-34s %s" % (cut(cfg), "%6.1f%% (%d shapes)" % (g, n) if n else
               "     - (no shape compared: refused, failed or emulated; see its .txt)"), file=full)
-late = [l for l in open(d + "/status.txt").read().splitlines() if "timed out" in l or "skipped" in l]
+late = [l for l in open(d + "/status.txt").read().splitlines() if "timed out" in l or "skipped" in l or "signal" in l]
 both("timed out or skipped (rows measured before are kept): %s" % ("none" if not late else "; ".join(late)))
 PY
-tar -czf "$out/shapes.tgz" -C "$work" shapes
+pack
 cat "$res/summary.err" "$res/short.txt"
 echo "full results: $out/shapes.tgz (summary.txt, every bench's table and JSON; $(($(date +%s) - start)) s)"
