@@ -179,9 +179,9 @@ static int devicePeaks(const Options *o, BackendDevices *bd, int nb) {
          if (!s || !Peaks_measure(s, &cat, &bd[b].peaks[i], err, sizeof err)) {
             fprintf(stderr, "gemmtop: %s device %d: cannot measure its peaks: %s\n", bd[b].be->name, i, err);
             rc = 1;
-         } else if (bd[b].peaks[i].tensor_error[0]) {
-            fprintf(stderr, "gemmtop: %s device %d: cannot measure its tensor-core peaks: %s\n", bd[b].be->name, i,
-                    bd[b].peaks[i].tensor_error);
+         } else if (bd[b].peaks[i].not_measured[0]) {
+            fprintf(stderr, "gemmtop: %s device %d: not measured: %s\n", bd[b].be->name, i,
+                    bd[b].peaks[i].not_measured);
          }
          Session_close(s);
       }

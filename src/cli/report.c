@@ -32,6 +32,22 @@ static void jsonNumber(FILE *out, const char *key, double v, bool comma) {
       fprintf(out, "\"%s\":null%s", key, comma ? "," : "");
 }
 
+/* A measured rate as "%.1f", or "not measured" (0). */
+static const char *peakText(double gflops, char buf[24]) {
+   if (gflops > 0)
+      snprintf(buf, 24, "%.1f", gflops);
+   else
+      snprintf(buf, 24, "not measured");
+   return buf;
+}
+
+/* A measured rate and a comma; only the comma where it is unknown (0). */
+static void csvPeak(FILE *out, double gflops) {
+   if (gflops > 0)
+      fprintf(out, "%.6g", gflops);
+   fputc(',', out);
+}
+
 void Report_devicesHeader(FILE *out, OutputFormat f) {
    if (f == FORMAT_CSV)
       fputs("index,backend,platform,name,type,compute_units,clock_mhz,max_work_group,max_work_item_0,max_work_item_1,"
@@ -100,19 +116,22 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
             jsonNumber(out, "launch_us", pk->launch_us > 0 ? pk->launch_us : NAN, true);
             jsonNumber(out, "read_peak_gbps", pk->read_gbps > 0 ? pk->read_gbps : NAN, true);
             jsonNumber(out, "l2_peak_gbps", pk->l2_gbps > 0 ? pk->l2_gbps : NAN, true);
-            if (pk->gflops[PEAK_TF32] > 0) {
-               jsonNumber(out, "tensor_tf32_peak_gflops", pk->gflops[PEAK_TF32], true);
-               jsonNumber(out, "tensor_f16_peak_gflops", pk->gflops[PEAK_F16], true);
-               jsonNumber(out, "tensor_bf16_peak_gflops", pk->gflops[PEAK_BF16], true);
+            /* null where not measured (peaks_not_measured says why) or absent */
+            static const struct {
+               const char *name;
+               bool wgmma;
+               PeakKind kind;
+            } tensorPeaks[] = {{"tensor_tf32_peak_gflops", false, PEAK_TF32}, {"tensor_f16_peak_gflops", false, PEAK_F16},
+                               {"tensor_bf16_peak_gflops", false, PEAK_BF16}, {"tensor_fp8_peak_gflops", false, PEAK_FP8},
+                               {"wgmma_tf32_peak_gflops", true, PEAK_TF32},   {"wgmma_f16_peak_gflops", true, PEAK_F16},
+                               {"wgmma_bf16_peak_gflops", true, PEAK_BF16},   {"wgmma_fp8_peak_gflops", true, PEAK_FP8}};
+            for (size_t t = 0; t < sizeof tensorPeaks / sizeof tensorPeaks[0]; t++) {
+               double v = tensorPeaks[t].wgmma ? pk->wgmma_gflops[tensorPeaks[t].kind] : pk->gflops[tensorPeaks[t].kind];
+               jsonNumber(out, tensorPeaks[t].name, v > 0 ? v : NAN, true);
             }
-            if (pk->gflops[PEAK_FP8] > 0)
-               jsonNumber(out, "tensor_fp8_peak_gflops", pk->gflops[PEAK_FP8], true);
-            if (pk->wgmma_gflops[PEAK_BF16] > 0) {
-               jsonNumber(out, "wgmma_tf32_peak_gflops", pk->wgmma_gflops[PEAK_TF32], true);
-               jsonNumber(out, "wgmma_f16_peak_gflops", pk->wgmma_gflops[PEAK_F16], true);
-               jsonNumber(out, "wgmma_bf16_peak_gflops", pk->wgmma_gflops[PEAK_BF16], true);
-               jsonNumber(out, "wgmma_fp8_peak_gflops", pk->wgmma_gflops[PEAK_FP8], true);
-            }
+            fputs("\"peaks_not_measured\":", out);
+            Report_jsonString(out, pk->not_measured);
+            fputc(',', out);
             jsonNumber(out, "tensor_peaks_sm_mhz", pk->tensor_sm_mhz > 0 ? pk->tensor_sm_mhz : NAN, true);
             jsonNumber(out, "peaks_sm_mhz", pk->sm_mhz > 0 ? pk->sm_mhz : NAN, true);
             jsonNumber(out, "peaks_mem_mhz", pk->mem_mhz > 0 ? pk->mem_mhz : NAN, true);
@@ -139,24 +158,20 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
             fputs(",,,", out);
          Util_csvField(out, kinds, false);
          Util_csvField(out, d->tensor_ptx ? "yes" : "no", false);
-         if (pk && pk->gflops[PEAK_TF32] > 0)
-            fprintf(out, "%.6g,%.6g,%.6g,", pk->gflops[PEAK_TF32], pk->gflops[PEAK_F16], pk->gflops[PEAK_BF16]);
-         else
-            fputs(",,,", out);
-         if (pk && pk->gflops[PEAK_FP8] > 0)
-            fprintf(out, "%.6g", pk->gflops[PEAK_FP8]);
-         fputc(',', out);
+         csvPeak(out, pk ? pk->gflops[PEAK_TF32] : 0);
+         csvPeak(out, pk ? pk->gflops[PEAK_F16] : 0);
+         csvPeak(out, pk ? pk->gflops[PEAK_BF16] : 0);
+         csvPeak(out, pk ? pk->gflops[PEAK_FP8] : 0);
          if (pk && pk->read_gbps > 0)
             fprintf(out, "%.6g", pk->read_gbps);
          fputc(',', out);
          if (pk && pk->l2_gbps > 0)
             fprintf(out, "%.6g", pk->l2_gbps);
          fprintf(out, ",%llu,", d->l2_bytes);
-         if (pk && pk->wgmma_gflops[PEAK_BF16] > 0)
-            fprintf(out, "%.6g,%.6g,%.6g,%.6g,", pk->wgmma_gflops[PEAK_TF32], pk->wgmma_gflops[PEAK_F16],
-                    pk->wgmma_gflops[PEAK_BF16], pk->wgmma_gflops[PEAK_FP8]);
-         else
-            fputs(",,,,", out);
+         csvPeak(out, pk ? pk->wgmma_gflops[PEAK_TF32] : 0);
+         csvPeak(out, pk ? pk->wgmma_gflops[PEAK_F16] : 0);
+         csvPeak(out, pk ? pk->wgmma_gflops[PEAK_BF16] : 0);
+         csvPeak(out, pk ? pk->wgmma_gflops[PEAK_FP8] : 0);
          if (pk && pk->tensor_sm_mhz > 0)
             fprintf(out, "%.6g", pk->tensor_sm_mhz);
          fputc('\n', out);
@@ -200,21 +215,24 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
             fprintf(out, "    reads, L2       %s%s (reads only: far more than the caches hold, and inside the L2)\n", rd,
                     l2);
          }
-         if (pk && pk->gflops[PEAK_TF32] > 0)
-            fprintf(out, "    tensor peaks    TF32 %.1f, half %.1f, bfloat16 %.1f GFLOPS (mma.sync, FP32 accumulation)\n",
-                    pk->gflops[PEAK_TF32], pk->gflops[PEAK_F16], pk->gflops[PEAK_BF16]);
+         char r[4][24];
+         if (pk && (pk->gflops[PEAK_TF32] > 0 || pk->gflops[PEAK_F16] > 0 || pk->gflops[PEAK_BF16] > 0))
+            fprintf(out, "    tensor peaks    TF32 %s, half %s, bfloat16 %s GFLOPS (mma.sync, FP32 accumulation)\n",
+                    peakText(pk->gflops[PEAK_TF32], r[0]), peakText(pk->gflops[PEAK_F16], r[1]),
+                    peakText(pk->gflops[PEAK_BF16], r[2]));
          if (pk && pk->gflops[PEAK_FP8] > 0)
             fprintf(out, "    FP8 peak        e4m3 %.1f GFLOPS (mma.sync m16n8k32, FP32 accumulation)\n",
                     pk->gflops[PEAK_FP8]);
-         if (pk && pk->wgmma_gflops[PEAK_BF16] > 0)
-            fprintf(out, "    wgmma peaks     TF32 %.1f, half %.1f, bfloat16 %.1f, e4m3 %.1f GFLOPS (m64n256 from shared "
+         if (pk && (pk->wgmma_gflops[PEAK_TF32] > 0 || pk->wgmma_gflops[PEAK_F16] > 0 ||
+                    pk->wgmma_gflops[PEAK_BF16] > 0 || pk->wgmma_gflops[PEAK_FP8] > 0))
+            fprintf(out, "    wgmma peaks     TF32 %s, half %s, bfloat16 %s, e4m3 %s GFLOPS (m64n256 from shared "
                          "memory, FP32 accumulation; kernels built for sm_90a are put against them)\n",
-                    pk->wgmma_gflops[PEAK_TF32], pk->wgmma_gflops[PEAK_F16], pk->wgmma_gflops[PEAK_BF16],
-                    pk->wgmma_gflops[PEAK_FP8]);
+                    peakText(pk->wgmma_gflops[PEAK_TF32], r[0]), peakText(pk->wgmma_gflops[PEAK_F16], r[1]),
+                    peakText(pk->wgmma_gflops[PEAK_BF16], r[2]), peakText(pk->wgmma_gflops[PEAK_FP8], r[3]));
          if (pk && pk->tensor_sm_mhz > 0)
             fprintf(out, "    tensor clock    SM %.0f MHz by the driver while the tensor peaks ran\n", pk->tensor_sm_mhz);
-         if (pk && pk->tensor_error[0])
-            fprintf(out, "    tensor peaks    not measured: %s\n", pk->tensor_error);
+         if (pk && pk->not_measured[0])
+            fprintf(out, "    not measured    %s\n", pk->not_measured);
          if (!pk)
             fprintf(out, "    measured peaks  not yet ('gemmtop list devices --measure')\n");
       }

@@ -28,7 +28,9 @@ typedef struct Peaks_ {
     * TF32, F16, BF16 and FP8 (e4m3), m64n256 products from shared memory, FP32
     * accumulation. */
    double wgmma_gflops[PEAK_KINDS];
-   char tensor_error[256]; /* why the tensor peaks are 0 on a device that has them ("" otherwise) */
+   /* Each ceiling the device has that was not measured, and why ("wgmma bf16 ceiling: the
+    * micro-kernel did not finish in 5 s: abandoned; ..."); "" when none. */
+   char not_measured[512];
    char measured_at[32]; /* date of the measurement, YYYY-MM-DD HH:MM */
    double sm_mhz;        /* the SM (graphics) clock the driver reported while measuring (median); 0 unknown */
    double mem_mhz;       /* the memory clock it reported; 0 unknown */
@@ -51,8 +53,14 @@ const char *Peaks_label(Precision p, const KernelInfo *k, bool emulated);
  * 0 when the peaks are unknown. What `bound: memory` kernels report beside % of the vendor. */
 double Peaks_copyShare(const Peaks *peaks, const Problem *p, double ms, double *read_share);
 
-/* Runs the micro-kernels now and stores the result. */
+/* Runs the micro-kernels now and stores the result (false, err naming it, when the FP32 or
+ * FP64 rate or the copy bandwidth cannot be measured: nothing is stored). Each wait for a
+ * micro-kernel is limited (5 s): one that does not finish is abandoned and named in
+ * out->not_measured, with those that could not run after it (the session is then stuck,
+ * Session_stuck); the ceilings measured before it are kept and stored. */
 bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t errlen);
+/* Peaks_measure with another limit on each wait, in seconds. */
+bool Peaks_measureWithin(Session *s, const Catalog *cat, double launch_limit_s, Peaks *out, char *err, size_t errlen);
 /* The cached figures of this device (known == false when never measured). */
 bool Peaks_cached(const DeviceInfo *dev, const char *backend, Peaks *out);
 

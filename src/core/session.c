@@ -269,6 +269,18 @@ Observer *Session_observer(Session *s, const char **why) {
 }
 bool Session_stuck(const Session *s) { return s->stuck; }
 
+BackendStatus Session_finishWithin(Session *s, double timeout_ms, char *err, size_t errlen) {
+   if (s->stuck) {
+      snprintf(err, errlen, "not run: the device is still busy with an abandoned launch");
+      return BACKEND_ERR_TIMEOUT;
+   }
+   BackendStatus st = s->be->finishWithin ? s->be->finishWithin(s->ctx, timeout_ms, err, errlen)
+                                          : s->be->finish(s->ctx, err, errlen);
+   if (st == BACKEND_ERR_TIMEOUT)
+      s->stuck = true;
+   return st;
+}
+
 /* Nothing can be enqueued behind an abandoned launch. */
 bool Session_refuseIfStuck(const Session *s, RunStatus *status, char *message, size_t len) {
    if (!s->stuck)

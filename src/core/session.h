@@ -130,6 +130,10 @@ void Session_close(Session *s);
  * process that wants to go on measuring needs a fresh one: it ends, or measures in a
  * child process (gemmtop sweep does). */
 bool Session_stuck(const Session *s);
+/* Waits for everything enqueued on the session's device, at most timeout_ms (where the
+ * backend can give up: finishWithin; else without a limit). BACKEND_ERR_TIMEOUT when it is
+ * still running: the launch is abandoned and the session stuck (Session_stuck). */
+BackendStatus Session_finishWithin(Session *s, double timeout_ms, char *err, size_t errlen);
 const DeviceInfo *Session_device(const Session *s);
 /* The observer of this session's device (observe.h), opened on first use; NULL when none
  * covers it, and why (may be NULL) says what was missing. */

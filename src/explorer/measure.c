@@ -199,8 +199,8 @@ void Measure_peaks(Worker *w) {
          Worker_log(w, LOG_GOOD, "wgmma peaks: TF32 %.1f, half %.1f, bfloat16 %.1f, e4m3 %.1f GFLOPS (SM %.0f MHz)",
                     p.wgmma_gflops[PEAK_TF32], p.wgmma_gflops[PEAK_F16], p.wgmma_gflops[PEAK_BF16],
                     p.wgmma_gflops[PEAK_FP8], p.tensor_sm_mhz);
-      if (p.tensor_error[0])
-         Worker_log(w, LOG_WARN, "tensor peaks not measured: %s", p.tensor_error);
+      if (p.not_measured[0])
+         Worker_log(w, LOG_WARN, "not measured: %s", p.not_measured);
    } else {
       Worker_log(w, LOG_ERROR, "cannot measure the peaks: %s", err);
    }

@@ -63,22 +63,57 @@ static void test_wgmma_peak_compiles(void **state) {
       SKIP_BECAUSE("NVRTC is not installed: the peak micro-kernels cannot be compiled here");
    static const char *const entries[] = {"gt_peak_wgmma_tf32", "gt_peak_wgmma_f16", "gt_peak_wgmma_bf16",
                                          "gt_peak_wgmma_e4m3", NULL};
-   compileClean("-DDOUBLE=0 -DGT_ARCH_SPECIFIC=1 -DGT_WGMMA_PEAK=1 -DITERS=512", entries, "sm_90a", 168);
+   compileClean("-DDOUBLE=0 -DGT_ARCH_SPECIFIC=1 -DGT_WGMMA_PEAK=1", entries, "sm_90a", 168);
 }
 
-/* mma.sync in e4m3 (m16n8k32), the FP8 ceiling of kernels that use it. */
-static void test_fp8_mma_peak_compiles(void **state) {
+/* mma.sync in every type, e4m3 (m16n8k32) included, in one program: the tensor ceilings
+ * of kernels that use it. */
+static void test_mma_peak_compiles(void **state) {
    (void)state;
    if (!Backend_cuda()->offline->present())
       SKIP_BECAUSE("NVRTC is not installed: the peak micro-kernels cannot be compiled here");
-   static const char *const entries[] = {"gt_peak_mma", NULL};
-   compileClean("-DDOUBLE=0 -DGT_TENSOR_PTX=1 -DGT_MMA_KIND=3 -DITERS=4096", entries, "sm_90", 128);
+   static const char *const entries[] = {"gt_peak_mma_tf32", "gt_peak_mma_f16", "gt_peak_mma_bf16", "gt_peak_mma_e4m3",
+                                         NULL};
+   compileClean("-DDOUBLE=0 -DGT_TENSOR_PTX=1 -DGT_MMA_FP8=1", entries, "sm_90", 128);
+}
+
+/* Each loop count is its own: a program compiled for the tensor ceilings (MMA_ITERS 4096)
+ * keeps the read kernel's loop at READ_ITERS. Unrolled 4096 times, that loop made each
+ * such program a minute's compile and the measurement ran past a minute on an H200. The
+ * PTX of gt_peak_read is counted in lines: a few hundred, not tens of thousands. */
+static void test_loop_counts_apart(void **state) {
+   (void)state;
+   if (!Backend_cuda()->offline->present())
+      SKIP_BECAUSE("NVRTC is not installed: the peak micro-kernels cannot be compiled here");
+   Catalog cat;
+   char err[1024];
+   assert_true(Catalog_load(&cat, GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   char *src = Session_source(&cat, true, cat.peak);
+   OfflineCode code;
+   memset(&code, 0, sizeof code);
+   BackendStatus st = Backend_cuda()->offline->compile(src, "-DDOUBLE=0 -DGT_TENSOR_PTX=1 -DMMA_ITERS=4096", "sm_90",
+                                                       "gt_peak_read", OFFLINE_LIST_ONLY, &code, err, sizeof err);
+   if (st != BACKEND_OK)
+      fail_msg("%s\n%s", err, code.log ? code.log : "");
+   assert_non_null(code.code);
+   const char *read = strstr(code.code, ".entry gt_peak_read(");
+   assert_non_null(read);
+   const char *next = strstr(read + 1, ".entry ");
+   int lines = 0;
+   for (const char *c = read; *c && (!next || c < next); c++)
+      lines += *c == '\n';
+   print_message("# gt_peak_read: %d lines of PTX\n", lines);
+   assert_true(lines > 20 && lines < 1000);
+   OfflineCode_free(&code);
+   free(src);
+   Catalog_free(&cat);
 }
 
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_wgmma_peak_compiles),
-       cmocka_unit_test(test_fp8_mma_peak_compiles),
+       cmocka_unit_test(test_mma_peak_compiles),
+       cmocka_unit_test(test_loop_counts_apart),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
