@@ -17,11 +17,14 @@ duration and the SM and memory clocks). Names that this ncu does not know are re
 not fatal: those `ncu --query-metrics` does not list are not asked for, and a name ncu
 rejects when profiling is dropped and the rest asked again.
 
-Before that, the device's ceilings are measured (gemmtop list devices --measure, the wgmma
-ones included; --no-measure keeps those cached) while, in a pool of processes, each
+First the device's ceilings are measured, alone, within --measure-seconds (gemmtop list
+devices --measure, the wgmma ones included; what it printed goes to peaks.txt; if it fails
+or runs out of time the run goes on with the ceilings cached, and says so; --no-measure
+keeps those cached). Then, in a pool of processes running ahead of the rows, each
 configuration is compiled on the device without a launch (gemmtop inspect --code none);
-then the bank traces are taken in the pool. The timed part, one explain and one ncu after
-the other, never waits on a compiler.
+each row waits only for its own compile, then takes its bank trace (launches: never beside
+a timed one), one explain and one ncu, one after the other. Without presets named, the first 15 cover
+every ladder (PRIORITY), then the rest by name.
 
 --raw FILE.jsonl keeps everything: a "device" line (the device, its ceilings, the metrics
 asked, those ncu does not list, ncu's version), a "row" line per preset and size (explain's
@@ -113,6 +116,10 @@ UNITS = {"sm__throughput": ("compute",), "dram__throughput": ("memory",), "lts__
          "l1tex__throughput": ("local memory", "bank conflicts")}
 NO_CEILING = ("tail", "occupancy", "latency", "launch")
 LADDERS = ("0", "1", "dcu", "magma", "fast", "tensor", "hopper")
+# The first presets, by name or prefix (the first preset that starts with it): every ladder
+# within 15 rows, the steps issue 45 names first, so that a short GPU call covers them all.
+PRIORITY = ("01-naive", "02-tiled", "03-wpt", "05-transposed", "06-2d", "10-padding", "11-clblas", "dcu-4", "dcu-6",
+            "dcu-7", "magma-1", "fast-02", "tensor-5", "hopper-5-order-bf16", "hopper-5-order-tf32")
 SHARES = (("limiter", "the same limiter"), ("bytes", "model bytes within 10% of the L2's requests"),
           ("dram", "compulsory bytes within 10% of DRAM's"), ("wavefronts", "local wavefronts within 10% of ncu's"))
 
@@ -133,6 +140,8 @@ def options():
     ap.add_argument("--jobs", type=int, default=min(8, os.cpu_count() or 1),
                     help="processes that compile and trace at once before the timed part")
     ap.add_argument("--no-measure", action="store_true", help="keep the cached ceilings (no list devices --measure)")
+    ap.add_argument("--measure-seconds", type=float, default=45,
+                    help="time allowed to list devices --measure (default 45); past it the cached ceilings are used")
     ap.add_argument("--list-metrics", action="store_true", help="print the metrics asked of ncu and stop")
     o = ap.parse_args()
     sizes = list(o.size or [])
@@ -166,12 +175,28 @@ if why:
 DEV_ARGS = ["--backend", O.backend] + (["--device", O.device] if O.device else [])
 
 
+def remaining(cap):
+    """Seconds a command may take: cap, or what the budget has left (at least 10)."""
+    if not O.budget:
+        return cap
+    return max(10, min(cap, O.budget - (time.monotonic() - T0)))
+
+
+RUNNING = set()  # gemmtop processes under way: the compiles the budget left are killed at the end
+
+
 def gemmtop(cmd, timeout=300):
+    p = subprocess.Popen([B] + cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    RUNNING.add(p)
     try:
-        r = subprocess.run([B] + cmd, capture_output=True, text=True, cwd=ROOT, timeout=timeout)
-        return r.returncode, r.stdout, r.stderr
+        out, err = p.communicate(timeout=timeout)
+        return p.returncode, out, err
     except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
         return "timeout", "", f"gemmtop {' '.join(cmd[:1])} ran past {timeout} s"
+    finally:
+        RUNNING.discard(p)
 
 
 def last_line(text):
@@ -181,12 +206,18 @@ def last_line(text):
 
 def presets():
     names = sorted(p[:-len(".preset")] for p in os.listdir(PRESETS) if p.endswith(".preset"))
-    return [n for n in names if n.startswith(LADDERS)]
+    names = [n for n in names if n.startswith(LADDERS)]
+    first = []
+    for want in PRIORITY:
+        hit = next((n for n in names if n == want), None) or next((n for n in names if n.startswith(want)), None)
+        if hit and hit not in first:
+            first.append(hit)
+    return first + [n for n in names if n not in first]
 
 
 def explain(preset, size):
     rc, out, err = gemmtop(["explain"] + DEV_ARGS + ["--preset", preset, "--size", str(size), "--reps", str(O.reps),
-                                                     "--format", "json", "--no-store"])
+                                                     "--format", "json", "--no-store"], timeout=remaining(120))
     lines = []
     for l in out.splitlines():
         try:
@@ -199,7 +230,8 @@ def explain(preset, size):
 
 
 def banks(preset, size):
-    rc, out, err = gemmtop(["banks"] + DEV_ARGS + ["--preset", preset, "--size", str(size), "--format", "json"])
+    rc, out, err = gemmtop(["banks"] + DEV_ARGS + ["--preset", preset, "--size", str(size), "--format", "json"],
+                           timeout=remaining(120))
     try:
         return json.loads(out)
     except ValueError:
@@ -321,22 +353,24 @@ def share(xs):
 T0 = time.monotonic()
 names = O.presets or presets()
 items = [(p, s) for s in O.sizes for p in names]  # every preset at the first size before the next size
-# The ceilings measured while the configurations compile beside them (no launch there);
-# then their bank traces, several at once (tiny launches, nothing timed).
-with ThreadPoolExecutor(max_workers=max(1, O.jobs)) as pool:
-    measuring, measured = None, "not measured (--no-measure)"
-    if not O.no_measure:
-        measuring = pool.submit(gemmtop, ["list", "devices", "--backend", O.backend, "--measure", "--format", "json"])
-    compiled = dict(zip(items, pool.map(compile_only, items)))
-    if measuring:
-        rc, out, err = measuring.result()
-        measured = err.strip()  # what could not be measured (the tensor or wgmma peaks), else ""
-        if rc != 0:
-            print(f"gpu_limits_ncu.py: measuring the ceilings failed: {last_line(err or out)} (going on with what is "
-                  "cached)", file=sys.stderr)
-    traces = dict(zip(items, pool.map(lambda item: banks(*item), items)))
-print(f"# compiled and traced {len(items)} configurations, ceilings measured, in {time.monotonic() - T0:.0f} s",
-      flush=True)
+FILES = bool(O.out or O.tgz)  # the table into files, a line per row on stdout
+work = O.out or tempfile.mkdtemp(prefix="gpu-limits-")
+os.makedirs(work, exist_ok=True)
+# The ceilings first, alone (nothing else on the device), within their own time.
+measured = "not measured (--no-measure)"
+if not O.no_measure:
+    print(f"# measuring the ceilings (at most {O.measure_seconds:.0f} s)...", flush=True)
+    rc, out, err = gemmtop(["list", "devices", "--backend", O.backend, "--measure"], timeout=O.measure_seconds)
+    with open(os.path.join(work, "peaks.txt"), "w") as f:
+        f.write(f"# gemmtop list devices --backend {O.backend} --measure: exit {rc}, "
+                f"{time.monotonic() - T0:.1f} s\n{out}\n{err}")
+    # What could not be measured (a ceiling named with why), else "".
+    measured = err.strip() if rc == 0 else f"measuring failed ({rc}): {last_line(err or out)}; the cached ceilings are used"
+    print(f"# ceilings: exit {rc} in {time.monotonic() - T0:.1f} s{'; ' + last_line(err) if err.strip() else ''}",
+          flush=True)
+# Each configuration's compile and bank trace, in a pool that runs ahead of the rows.
+pool = ThreadPoolExecutor(max_workers=max(1, O.jobs))
+prepared = {item: pool.submit(compile_only, item) for item in items}
 rc, out, _ = gemmtop(["list", "devices", "--backend", O.backend, "--format", "json"])
 devs = []
 for l in out.splitlines():
@@ -359,9 +393,6 @@ except (OSError, subprocess.TimeoutExpired) as e:
     version = f"ncu --version: {e}"
 
 # ---- output: JSON Lines, Markdown, the folder or the tarball ----
-FILES = bool(O.out or O.tgz)  # the table into files, a line per row on stdout
-work = O.out or tempfile.mkdtemp(prefix="gpu-limits-")
-os.makedirs(work, exist_ok=True)
 raw_path = O.raw or os.path.join(work, "limits.jsonl")
 raw = open(raw_path, "w")
 md = [f"# gemmtop's limiter against Nsight Compute: {dev.get('name')}, driver {dev.get('driver')}, ceilings measured "
@@ -408,6 +439,8 @@ def save(rows_by_size, skipped):
         tar.add(raw_path, arcname="limits.jsonl")
         tar.add(os.path.join(work, "limits.md"), arcname="limits.md")
         tar.add(os.path.join(work, "ncu-query-metrics.txt"), arcname="ncu-query-metrics.txt")
+        if os.path.exists(os.path.join(work, "peaks.txt")):
+            tar.add(os.path.join(work, "peaks.txt"), arcname="peaks.txt")
     os.replace(tmp, O.tgz)
     return body
 
@@ -427,13 +460,16 @@ for preset, size in items:
         emit({"kind": "skipped", "preset": preset, "size": size, "why": f"budget: {elapsed:.0f} s of {O.budget:.0f}"})
         continue
     start = time.monotonic()
-    row = {"kind": "row", "preset": preset, "size": size, "compile": compiled[(preset, size)],
-           "banks": traces[(preset, size)]}
+    compiled = prepared[(preset, size)].result()
+    waited = round(time.monotonic() - start, 2)
+    row = {"kind": "row", "preset": preset, "size": size, "compile": compiled, "waited_seconds": waited,
+           "banks": banks(preset, size)}
+    row["banks_seconds"] = round(time.monotonic() - start - waited, 2)
     row["explain"] = explain(preset, size)
     cmd = [B, "run"] + DEV_ARGS + ["--preset", preset, "--size", str(size), "--reps", "1", "--warmup", "0",
                                    "--no-verify", "--no-store"]
     if "limits" in row["explain"] and row["explain"]["run"].get("status") == "ok":
-        row["ncu"] = ncu_csv.profile(cmd, ASK, fallback=[m for m in CORE if m in ASK])
+        row["ncu"] = ncu_csv.profile(cmd, ASK, timeout=remaining(300), fallback=[m for m in CORE if m in ASK])
         # A name refused once is refused for every row: not asked again.
         ASK = [m for m in ASK if m not in row["ncu"]["rejected"]]
         ratio = bank_ratio(row["banks"])
@@ -453,8 +489,12 @@ for preset, size in items:
     got = len(row["ncu"]["values"])
     if FILES:
         print(f"{preset} {size}: {lim}; ncu {got} figures, highest {c.get('ncu_unit') or '-'} "
-              f"{fmt(c.get('ncu_pct'))}%; {row['seconds']:.1f} s", flush=True)
+              f"{fmt(c.get('ncu_pct'))}%; {row['seconds']:.1f} s (waited {waited:.1f} s for its compile of "
+              f"{compiled['compile_seconds']:.1f} s, banks {row['banks_seconds']:.1f} s)", flush=True)
 
+pool.shutdown(wait=False, cancel_futures=True)  # what the budget left out is not prepared
+for p in list(RUNNING):  # nor compiled on after the table
+    p.kill()
 rejected = sorted({m for rows in rows_by_size.values() for r in rows for m in r["ncu"].get("rejected", [])})
 emit({"kind": "end", "seconds": round(time.monotonic() - T0, 1), "rows": sum(map(len, rows_by_size.values())),
       "skipped": len(skipped), "rejected_when_profiling": rejected})
