@@ -461,7 +461,7 @@ static double measureLocal(Measuring *m, char *err, size_t errlen) {
                  : -1;
    if (ms <= 0)
       return -1;
-   return 4.0 * LOCAL_ITERS * (double)global / (ms * 1e6);
+   return 16.0 * LOCAL_ITERS * (double)global / (ms * 1e6);
 }
 
 /* An empty kernel's launch, in microseconds of device time; -1 on failure. */
