@@ -513,10 +513,9 @@ static void writeCache(Session *s, const Peaks *p) {
    Util_writeFileAtomic(path, text, strlen(text));
 }
 
-bool Peaks_measureWithin(Session *s, const Catalog *cat, double launch_limit_s, Peaks *out, char *err,
-                         size_t errlen) {
+bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t errlen) {
    memset(out, 0, sizeof *out);
-   Measuring m = {.s = s, .cat = cat, .limit_ms = launch_limit_s * 1000, .out = out};
+   Measuring m = {.s = s, .cat = cat, .limit_ms = PEAK_LAUNCH_LIMIT_MS, .out = out};
    const DeviceInfo *dev = Session_device(s);
    Observer *obs = Session_observer(s, NULL);
    if (obs)
@@ -577,10 +576,6 @@ bool Peaks_measureWithin(Session *s, const Catalog *cat, double launch_limit_s, 
    out->known = true;
    writeCache(s, out);
    return true;
-}
-
-bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t errlen) {
-   return Peaks_measureWithin(s, cat, PEAK_LAUNCH_LIMIT_MS / 1000.0, out, err, errlen);
 }
 
 /* A kernel built for sm_90a (`arch:`) reaches the tensor cores through wgmma. */

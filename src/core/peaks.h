@@ -59,8 +59,6 @@ double Peaks_copyShare(const Peaks *peaks, const Problem *p, double ms, double *
  * out->not_measured, with those that could not run after it (the session is then stuck,
  * Session_stuck); the ceilings measured before it are kept and stored. */
 bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t errlen);
-/* Peaks_measure with another limit on each wait, in seconds. */
-bool Peaks_measureWithin(Session *s, const Catalog *cat, double launch_limit_s, Peaks *out, char *err, size_t errlen);
 /* The cached figures of this device (known == false when never measured). */
 bool Peaks_cached(const DeviceInfo *dev, const char *backend, Peaks *out);
 
