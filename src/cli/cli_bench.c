@@ -632,12 +632,13 @@ static bool limitOf(const Bench *b, int c, int si, char *col, size_t len) {
  * not one, did not run, ran emulated or the peaks are not measured. */
 static double copyPctOf(const Bench *b, int c, int si) {
    const BenchCell *cell = cellOf(b, c, si);
-   const BenchConfig *cf = &b->configs[c];
+   const long long *values;
+   const KernelInfo *k = kernelAt(b, c, si, &values); /* --best: the shape's own, or none */
    Peaks peaks;
-   if (!cf->kernel->memory_bound || si >= b->measured || cell->status != RUN_OK || cell->emulated ||
+   if (!k || !k->memory_bound || si >= b->measured || cell->status != RUN_OK || cell->emulated ||
        !Peaks_cached(b->dev, b->be->name, &peaks))
       return 0;
-   Problem p = cf->problem;
+   Problem p = b->configs[c].problem;
    p.m = b->sizes[si].m, p.n = b->sizes[si].n, p.k = b->sizes[si].k;
    return 100 * Peaks_copyShare(&peaks, &p, cell->ms, NULL);
 }
