@@ -288,7 +288,7 @@ static bool parseAccumulate(KernelInfo *k, char *v, char *err, size_t errlen) {
       return true;
    }
    const size_t n = sizeof kFp8 - 1;
-   if (strncmp(v, kFp8, n) || (v[n] != ' ' && v[n] != '\t')) {
+   if (strncmp(v, kFp8, n) || (v[n] != ' ' && v[n] != '\t' && v[n] != '\0')) {
       snprintf(err, errlen, "accumulate: '%.60s' is not an accumulator gemmtop knows; 'fp32', or 'fp8-tensor-core "
                "EXPR' with EXPR the products summed between promotions into FP32 (0: never)", v);
       return false;

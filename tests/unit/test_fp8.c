@@ -313,9 +313,40 @@ static const char *const kTcBugs[TC_BUGS] = {"correct", "a dropped k-block", "a 
 /* x cut toward zero to a multiple of unit. */
 static double cutTo(double x, double unit) { return unit > 0 ? trunc(x / unit) * unit : x; }
 
-static double tensorCoreEntry(const Problem *p, const Inputs *in, int i, int j, int interval, int bug) {
+/* The value of op(A)[i][k] op(B)[k][j] with their scales. */
+static double scaledProduct(const Problem *p, const Inputs *in, int i, int j, int k) {
    const Storage st = Types_of(p->precision)->in;
-   const int K = p->k, L = interval ? interval : K, victim = (K / SCALES_BLOCK - 1) * SCALES_BLOCK;
+   return (double)Storage_load(st, in->a, Scales_storedA(p, (size_t)i, (size_t)k)) *
+          in->sa[Scales_indexA(p, (size_t)i, (size_t)k)] *
+          Storage_load(st, in->b, Scales_storedB(p, (size_t)k, (size_t)j)) * in->sb[Scales_indexB(p, (size_t)k, (size_t)j)];
+}
+
+/* The first k of the whole 128-deep k-block whose sums are largest over C: the one a test
+ * drops or repeats (the random magnitudes make some blocks too small for any tolerance to
+ * miss, FP32's included). */
+static int victimBlock(const Problem *p, const Inputs *in) {
+   int best = 0;
+   double most = -1;
+   for (int k0 = 0; k0 + SCALES_BLOCK <= p->k; k0 += SCALES_BLOCK) {
+      double size = 0;
+      for (int i = 0; i < p->m; i++)
+         for (int j = 0; j < p->n; j++) {
+            double s = 0;
+            for (int k = k0; k < k0 + SCALES_BLOCK; k++)
+               s += scaledProduct(p, in, i, j, k);
+            size += fabs(s);
+         }
+      if (size > most) {
+         most = size;
+         best = k0;
+      }
+   }
+   return best;
+}
+
+static double tensorCoreEntry(const Problem *p, const Inputs *in, int i, int j, int interval, int victim, int bug) {
+   const Storage st = Types_of(p->precision)->in;
+   const int K = p->k, L = interval ? interval : K;
    const int arow = bug == TC_SWAP_ROWS ? i ^ 64 : i;
    float sum = 0;
    for (int i0 = 0; i0 < K; i0 += L) {
@@ -374,10 +405,11 @@ static void test_verify_tensor_core_accumulator(void **state) {
             float *C = malloc(Problem_sizeC(&p) * sizeof *C);
             assert_non_null(C);
             const VerifyAccumulation acc = {true, interval};
+            const int victim = victimBlock(&p, &in);
             for (int bug = TC_OK; bug < TC_BUGS; bug++) {
                for (int i = 0; i < p.m; i++)
                   for (int j = 0; j < p.n; j++)
-                     C[(size_t)i * p.n + j] = (float)tensorCoreEntry(&p, &in, i, j, interval, bug);
+                     C[(size_t)i * p.n + j] = (float)tensorCoreEntry(&p, &in, i, j, interval, victim, bug);
                VerifyResult v;
                const uint64_t seed = Rng_next(&r);
                Verify_inputsAccumulated(&p, &in, C, STORAGE_F32, &acc, seed, &v);
