@@ -51,15 +51,13 @@ TF32_CONFIGS = [
     ("FP32 fast-02-warptile-cuda", ["--preset", "fast-02-warptile-cuda", "--layout", "NT"]),
     ("FP32 fast-02-warptile", ["--preset", "fast-02-warptile", "--layout", "NT"]),
 ]
-# The promotion ablation: step 3 (per-tensor scales) promoted every 1, 2 and 4 k-blocks and
-# never, and step 1 never promoted on a wide tile (the fastest of the first GPU run)
+# The promotion ablation: step 3 (per-tensor scales) promoted every 1, 2 and 4 k-blocks and never
 STEP3_T = ["--preset", "hopper-fp8-3-persistent", "--scaling", "tensor"]
 ABLATION_CONFIGS = [
     ("wgmma step 3 PROMOTE=1 (every 128)", STEP3_T + ["--set", "PROMOTE=1"]),
     ("wgmma step 3 PROMOTE=2 (every 256)", STEP3_T + ["--set", "PROMOTE=2"]),
     ("wgmma step 3 PROMOTE=4 (every 512)", STEP3_T + ["--set", "PROMOTE=4"]),
     ("wgmma step 3 PROMOTE=0 (never)", STEP3_T + ["--set", "PROMOTE=0"]),
-    ("wgmma step 1 PROMOTE=0 (128 x 256)", ["--preset", "hopper-fp8-1-wgmma-nopromote"]),
 ]
 # The parts measure() runs (PARTS, words): torch._scaled_mm's timing, 3xTF32, the ablation;
 # without scaled_mm the ablation leaves torch._scaled_mm's errors out too

@@ -15,8 +15,8 @@
 #   2. timing: the best per-tensor and block configurations at 4096 and 8192 beside cuBLASLt's
 #      FP8 GEMM (bench --rounds 3, every result verified), per-tensor and block in processes
 #      of their own;
-#   3. a sweep of the speed candidates at 8192 (--rounds 1): the promotion interval, BN=256
-#      without promotion (the ablation), stages, bands, clusters;
+#   3. a sweep of the speed candidates at 8192 (--rounds 1): the promotion interval at step
+#      5, no promotion (BN 128 and 256, the ablation), stages, bands, clusters;
 #   4. the promotion ablation: step 3 promoted every 1, 2, 4 k-blocks and never, at
 #      4096 x 4096 x K, K = 4096 and 16384, |C - C_exact| / (|A||B|) against the exact
 #      product of the FP8 inputs (tools/gpu/gpu_fp8.py, PARTS=ablation: PyTorch makes the
@@ -63,7 +63,8 @@ STEPS="hopper-fp8-1-wgmma hopper-fp8-2-blockscale hopper-fp8-3-persistent hopper
 snapshot() { tar -czf "$out/fp8.tgz.part" --exclude=cache --exclude=npy -C "$work" fp8 && mv "$out/fp8.tgz.part" "$out/fp8.tgz"; }
 
 # run_logged NAME SECONDS CMD...: CMD's output into NAME.txt, its status into status.txt;
-# at most SECONDS, and never past the budget's end.
+# at most SECONDS, and never past the budget's end. The limit interrupts (SIGINT): bench then
+# stops between launches and saves what it measured (rc 130).
 run_logged() {
    name=$1 secs=$2
    shift 2
@@ -74,9 +75,9 @@ run_logged() {
       return
    fi
    [ $secs -gt $left ] && secs=$left
-   timeout -k 5 "$secs" "$@" >"$d/$name.txt" 2>&1
+   timeout -s INT -k 5 "$secs" "$@" >"$d/$name.txt" 2>&1
    rc=$?
-   [ $rc -eq 124 ] || [ $rc -eq 137 ] && echo "timed out after $secs s" >>"$d/$name.txt"
+   [ $rc -eq 124 ] || [ $rc -eq 130 ] || [ $rc -eq 137 ] && echo "stopped at its limit of $secs s" >>"$d/$name.txt"
    echo "$name rc=$rc $(($(date +%s) - t0))s" >>"$d/status.txt"
    snapshot
 }
@@ -166,18 +167,18 @@ echo "left out of what follows (never ended or faulted at the odd size):${HUNG:-
 keep() { for p in "$@"; do case " $HUNG " in *" $p "*) ;; *) printf '%s ' "$p" ;; esac; done; }
 
 # 2. timing beside cuBLASLt, every result verified: per-tensor, then block scales
-run_logged bench-e4m3-tensor 45 "$B" bench $BACKEND $(keep sw-3-t sw-3-t-p2 hopper-fp8-5-cluster-tensor sw-5-t-p2) \
+run_logged bench-e4m3-tensor 40 "$B" bench $BACKEND $(keep sw-3-t sw-3-t-p2 sw-3-t-p4 hopper-fp8-5-cluster-tensor) \
    --sizes "$SIZES" --rounds "$ROUNDS" --save "$d/bench-e4m3-tensor.json"
-run_logged bench-e4m3-block 30 "$B" bench $BACKEND $(keep hopper-fp8-3-persistent hopper-fp8-5-cluster) \
+run_logged bench-e4m3-block 25 "$B" bench $BACKEND $(keep hopper-fp8-3-persistent hopper-fp8-5-cluster) \
    --sizes "$SIZES" --rounds "$ROUNDS" --save "$d/bench-e4m3-block.json"
 
 # 3. the sweep of the speed candidates at 8192
-run_logged sweep 30 "$B" bench $BACKEND $(keep sw-3-t-p4 sw-5-t-p4 sw-3-t-p0 sw-3-t-np256 hopper-fp8-1-wgmma-nopromote \
+run_logged sweep 30 "$B" bench $BACKEND $(keep sw-5-t-p2 sw-5-t-p4 sw-3-t-p0 sw-3-t-np256 hopper-fp8-1-wgmma-nopromote \
    sw-3-t-s5 sw-5-t-c1 sw-5-t-g16 sw-5-b-c1 sw-3-b-s5) --sizes "$SWEEP_SIZE" --rounds 1 --save "$d/sweep.json"
 
 # 4. the promotion ablation's error, from gemmtop's own runs on inputs PyTorch makes
 export PARTS=ablation
-run_logged torch 40 python3 -u tools/gpu/gpu_fp8.py "$d" "$B" "$BACKEND" "$SIZES" "$KS" ""
+run_logged torch 35 python3 -u tools/gpu/gpu_fp8.py "$d" "$B" "$BACKEND" "$SIZES" "$KS" ""
 
 # 5. if time remains: e5m2, then the frontier
 run_logged bench-e5m2 25 "$B" bench $BACKEND $(keep hopper-fp8-5-cluster-tensor hopper-fp8-5-cluster) --precision e5m2 \
