@@ -12,11 +12,15 @@ about:    producer is already copying the next tile's first k-blocks, and no blo
 about:    be launched after the last wave. Both scalings, promotion as in step 2; with
 about:    per-tensor scales PROMOTE=2 or 4 promotes every 2 or 4 k-blocks, so that only
 about:    one k-block in 2 or 4 waits for its wgmma to finish (the error of each: docs/fp8.md).
+about:    OVERLAP=1 keeps promotion every k-block without the wait: two sets of wgmma sums
+about:    take turns, and k-block t's products run on the tensor cores while k-block t-1's
+about:    are added into FP32 (both scalings).
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per tile (BM / CONS per consumer)
 param:    BN = 128 in 64, 128, 192, 256 ; columns of C per tile: the wgmma N
 param:    STAGES = 4 in 2, 3, 4, 5, 6 ; 128-deep k-blocks in flight in shared memory
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; tile rows per band of the tile order (1: row by row)
+param:    OVERLAP = 0 in 0, 1 ; 1: two sets of wgmma sums, k-block t's products run while t-1's are promoted (PROMOTE=1)
 param:    PROMOTE = 1 in 0, 1, 2, 4 ; k-blocks whose wgmma sums (times their scales) are added into FP32 registers at once; 0: never
 arch:     sm_90a
 precisions: e4m3 e5m2
@@ -24,7 +28,8 @@ tensor:   yes
 require:  PROMOTE == 1 || GT_SCALE_BLOCK == 0 ; block scales are applied as each k-block is promoted: PROMOTE=0, 2 and 4 are for --scaling tensor
 require:  GT_SCALE_BLOCK == 0 || BN % 128 == 0 || BN == 64 ; with block scales a tile's columns must cover whole 128-column blocks of B's scales (BN 128, 256) or lie in one (64)
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
-require:  BM / CONS / 64 * BN / 2 * (1 + (PROMOTE > 0)) <= 192 ; a consumer thread keeps BM / CONS / 64 * BN / 2 sums, twice that with promotion: at most 192 fit its registers
+require:  BM / CONS / 64 * BN / 2 * (1 + (PROMOTE > 0) + OVERLAP) <= 192 ; a consumer thread keeps BM / CONS / 64 * BN / 2 sums, twice that with promotion, three times with OVERLAP: at most 192 fit its registers
+require:  OVERLAP == 0 || PROMOTE == 1 ; OVERLAP promotes each k-block while the next one's wgmma runs: it needs PROMOTE=1
 operands: A=N B=T
 pad:      M=BM N=BN K=128
 global:   min(CUS, M / BM * (N / BN)) * 128 * (CONS + 1), 1
@@ -76,6 +81,10 @@ __device__ inline void loadStage(unsigned char *stage, const GtTensorMap *ma, co
    _Pragma("unroll") for (int m_ = 0; m_ < WM / 64; m_++) _Pragma("unroll") for (int i_ = 0; i_ < BN / 2; i_++)   \
       gt_fence_reg(acc[m_][i_])
 
+#define FENCE_OF(a)                                                                                                  \
+   _Pragma("unroll") for (int m_ = 0; m_ < WM / 64; m_++) _Pragma("unroll") for (int i_ = 0; i_ < BN / 2; i_++)   \
+      gt_fence_reg((a)[m_][i_])
+
 #define WGMMA_N(n) gt_wgmma_n##n
 #define WGMMA(n) WGMMA_N(n)
 
@@ -90,6 +99,35 @@ __device__ inline void mmaStage(float (*acc)[BN / 2], unsigned char *stage, int 
       for (int m = 0; m < WM / 64; m++)
          WGMMA(BN)(acc[m], descAt(a, r0 + m * 64, kk), db, kk > 0 || !fresh);
    }
+}
+
+/* sum += acc, times the k-block's scales with block scaling (sa: this thread's two rows of
+ * each 64-row slice; sb: the tile's 128-column blocks of B): element 4j + 2h + e of a slice
+ * is row 8h, column 8j + e. */
+__device__ inline void promoteInto(float (*sum)[BN / 2], float (*acc)[BN / 2], const float (*sa)[2], const float *sb) {
+#if GT_SCALE_BLOCK
+#pragma unroll
+   for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+#pragma unroll
+         for (int q = 0; q < SBN; q++) {
+            const float sc = sa[m][h] * sb[q];
+#pragma unroll
+            for (int j = q * (BN / 8 / SBN); j < (q + 1) * (BN / 8 / SBN); j++)
+#pragma unroll
+               for (int e = 0; e < 2; e++)
+                  sum[m][4 * j + 2 * h + e] = fmaf(sc, acc[m][4 * j + 2 * h + e], sum[m][4 * j + 2 * h + e]);
+         }
+#else
+   (void)sa;
+   (void)sb;
+#pragma unroll
+   for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+      for (int i = 0; i < BN / 2; i++)
+         sum[m][i] += acc[m][i];
+#endif
 }
 
 /* C = scale sum + beta C from the wgmma accumulator layout: thread t of the warpgroup holds
@@ -165,6 +203,9 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
 #endif
       const int ctid = tid % 128, r0 = (wg - 1) * WM; /* ctid: the thread in its warpgroup */
       float acc[WM / 64][BN / 2];
+#if OVERLAP
+      float acc2[WM / 64][BN / 2]; /* the second set of wgmma sums */
+#endif
 #if PROMOTE
       float sum[WM / 64][BN / 2]; /* the promoted FP32 sums */
 #else
@@ -186,6 +227,66 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
          /* this thread's rows of each 64-row slice: 16 (ctid/32) + (ctid%32)/4, and 8 below */
          const int rowT = row0 + r0 + 16 * (ctid / 32) + (ctid % 32) / 4;
 #endif
+#if OVERLAP && GT_SCALE_BLOCK
+/* k-block t's scales, read before the wait so that they arrive during it */
+#define LOAD_SCALES(sa, sb, t)                                                                                       \
+   {                                                                                                                  \
+      _Pragma("unroll") for (int m_ = 0; m_ < WM / 64; m_++) _Pragma("unroll") for (int h_ = 0; h_ < 2; h_++)       \
+         sa[m_][h_] = GT_SCALE_A((size_t)(rowT + m_ * 64 + 8 * h_) * kblocks + (t));                                   \
+      _Pragma("unroll") for (int q_ = 0; q_ < SBN; q_++) sb[q_] = GT_SCALE_B((size_t)(t) * nblocks + col0 / KB + q_); \
+   }
+#elif OVERLAP
+#define LOAD_SCALES(sa, sb, t) /* per-tensor: applied in the epilogue */                                               \
+   {                                                                                                                  \
+      _Pragma("unroll") for (int m_ = 0; m_ < WM / 64; m_++) sa[m_][0] = sa[m_][1] = 1.0f;                           \
+      _Pragma("unroll") for (int q_ = 0; q_ < SBN; q_++) sb[q_] = 1.0f;                                              \
+   }
+#endif
+#if OVERLAP
+         /* k-block t into one set of sums while t-1's, complete, are promoted from the other;
+          * the sets take turns (even t: acc, odd t: acc2), unrolled so that each is named */
+         float psa[WM / 64][2], psb[SBN]; /* the scales of the k-block being promoted */
+#define OVERLAP_STEP(CUR, PREV, t)                                                                                    \
+   {                                                                                                                  \
+      const int s = it % STAGES;                                                                                       \
+      float sa[WM / 64][2], sb[SBN];                                                                                   \
+      LOAD_SCALES(sa, sb, t);                                                                                          \
+      gt_mbar_wait(&full[s], (it / STAGES) & 1);                                                                       \
+      FENCE_OF(CUR);                                                                                                   \
+      gt_wgmma_fence();                                                                                                \
+      mmaStage(CUR, ring + s * STAGE, r0, 1);                                                                          \
+      gt_wgmma_commit();                                                                                               \
+      if ((t) > 0) {                                                                                                   \
+         gt_wgmma_wait(1); /* k-block t-1 is done: its slot back, its sums into FP32 */                                \
+         FENCE_OF(PREV);                                                                                               \
+         if (tid % 32 == 0)                                                                                            \
+            gt_mbar_arrive(&empty[(it - 1) % STAGES]);                                                                 \
+         promoteInto(sum, PREV, psa, psb);                                                                             \
+      }                                                                                                                \
+      _Pragma("unroll") for (int m_ = 0; m_ < WM / 64; m_++) {                                                         \
+         psa[m_][0] = sa[m_][0];                                                                                       \
+         psa[m_][1] = sa[m_][1];                                                                                       \
+      }                                                                                                                \
+      _Pragma("unroll") for (int q_ = 0; q_ < SBN; q_++) psb[q_] = sb[q_];                                           \
+      it++;                                                                                                            \
+   }
+         for (int t = 0; t < kblocks; t += 2) {
+            OVERLAP_STEP(acc, acc2, t)
+            if (t + 1 < kblocks)
+               OVERLAP_STEP(acc2, acc, t + 1)
+         }
+#undef OVERLAP_STEP
+#undef LOAD_SCALES
+         gt_wgmma_wait(0); /* the tile's last k-block: its slot, its sums */
+         FENCE_OF(acc);
+         FENCE_OF(acc2);
+         if (tid % 32 == 0)
+            gt_mbar_arrive(&empty[(it - 1) % STAGES]);
+         if ((kblocks - 1) % 2 == 0)
+            promoteInto(sum, acc, psa, psb);
+         else
+            promoteInto(sum, acc2, psa, psb);
+#else
          for (int t = 0; t < kblocks; t++, it++) {
             const int s = it % STAGES;
 #if GT_SCALE_BLOCK
@@ -257,6 +358,7 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
          if (tid % 32 == 0)
             gt_mbar_arrive(&empty[(it - 1) % STAGES]);
 #endif
+#endif /* OVERLAP */
 #if GT_SCALE_BLOCK
          storeC(sum, ctid, row0 + r0, col0, N, alpha, beta, C);
 #else

@@ -58,6 +58,7 @@ ABLATION_CONFIGS = [
     ("wgmma step 3 PROMOTE=2 (every 256)", STEP3_T + ["--set", "PROMOTE=2"]),
     ("wgmma step 3 PROMOTE=4 (every 512)", STEP3_T + ["--set", "PROMOTE=4"]),
     ("wgmma step 3 PROMOTE=0 (never)", STEP3_T + ["--set", "PROMOTE=0"]),
+    ("wgmma step 3 OVERLAP=1 (every 128)", STEP3_T + ["--set", "OVERLAP=1"]),
 ]
 # The parts measure() runs (PARTS, words): torch._scaled_mm's timing, 3xTF32, the ablation;
 # without scaled_mm the ablation leaves torch._scaled_mm's errors out too
@@ -301,7 +302,9 @@ def ablation(g, rec, npy, ks):
             npy_write(paths["sb"], (1, 1), "<f4", struct.pack("<f", scale["b"]))
             A = [[e4m3_decode(q["a"][i * k + t]) * scale["a"] for t in range(k)] for i in range(m)]
             Bt = [[e4m3_decode(q["b"][i * k + t]) * scale["b"] for t in range(k)] for i in range(m)]
-            rec.add(part="ablation", k=k, config="torch._scaled_mm", status="not available", why="no PyTorch on this machine")
+            if "scaled_mm" in PARTS:
+                rec.add(part="ablation", k=k, config="torch._scaled_mm", status="not available",
+                        why="no PyTorch on this machine")
         for label, select in ABLATION_CONFIGS:
             why = skip_why(label, select)
             if why:
@@ -495,6 +498,9 @@ def summary(d):
     sg = {r["size"]: r for r in rows if r.get("part") == "3xtf32" and str(r.get("config", "")).startswith("cuBLAS SGEMM")}
     for r in rows:
         if r.get("part") == "3xtf32":
+            if "size" not in r:  # the part itself skipped (PARTS)
+                print("  %s: %s" % (r.get("status"), r.get("why") or r.get("message") or ""))
+                continue
             if r.get("skipped"):
                 print("  %s skipped: %s" % (r["size"], r["skipped"]))
                 continue

@@ -8,11 +8,12 @@
 #   1. correctness: every step in e4m3 and e5m2, per-tensor and block scales, at an odd size
 #      (1000x520x1030) with alpha 0.75 beta 0.5, and with beta 0 (steps 4 and 5's bulk
 #      copies), a run each with a 30 s limit, four at a time; the new promotion intervals
-#      (PROMOTE=2, 4 of steps 3 and 5, per-tensor) too. Verification allows for the FP8
+#      (PROMOTE=2, 4 of steps 3 and 5, per-tensor) and step 3's OVERLAP=1 (both scalings) too. Verification allows for the FP8
 #      tensor core's accumulator (src/core/verify.h). Step 1 with block scales, and block
 #      scales with PROMOTE other than 1, are refused by design and listed so. A step whose
 #      run never ends or faults is left out of the rest (a fault spoils a process's context);
-#   2. timing: the best per-tensor and block configurations at 4096 and 8192 beside cuBLASLt's
+#   2. timing: the best per-tensor and block configurations (and the candidates OVERLAP=1,
+#      PROMOTE=2) at 4096 and 8192 beside cuBLASLt's
 #      FP8 GEMM (bench --rounds 3, every result verified), per-tensor and block in processes
 #      of their own;
 #   3. a sweep of the speed candidates at 8192 (--rounds 1): the promotion interval at step
@@ -99,6 +100,8 @@ variant() {
 variant sw-3-t hopper-fp8-3-persistent scaling=tensor
 variant sw-3-t-p2 hopper-fp8-3-persistent scaling=tensor PROMOTE=2
 variant sw-3-t-p4 hopper-fp8-3-persistent scaling=tensor PROMOTE=4
+variant sw-3-t-ov hopper-fp8-3-persistent scaling=tensor OVERLAP=1
+variant sw-3-b-ov hopper-fp8-3-persistent OVERLAP=1
 variant sw-3-t-p0 hopper-fp8-3-persistent scaling=tensor PROMOTE=0
 variant sw-3-t-np256 hopper-fp8-3-persistent scaling=tensor PROMOTE=0 BN=256
 variant sw-3-t-s5 hopper-fp8-3-persistent scaling=tensor STAGES=5
@@ -135,9 +138,11 @@ for prec in e4m3 e5m2; do
          [ $((n % 4)) -eq 0 ] && wait
       done
    done
-   for p in sw-3-t-p2 sw-3-t-p4 sw-5-t-p2 sw-5-t-p4; do
+   for p in sw-3-t-p2 sw-3-t-p4 sw-5-t-p2 sw-5-t-p4 sw-3-t-ov sw-3-b-ov; do
       [ "$(date +%s)" -ge $((DEADLINE - 35)) ] && break 2
-      verify_one $p $prec tensor 0.5 &
+      sc=tensor
+      [ $p = sw-3-b-ov ] && sc=block
+      verify_one $p $prec $sc 0.5 &
       n=$((n + 1))
       [ $((n % 4)) -eq 0 ] && wait
    done
@@ -161,19 +166,20 @@ for v in sw-3-t sw-3-t-p0 sw-3-t-np256 sw-3-t-s5; do mark $v hopper-fp8-3-persis
 mark hopper-fp8-4-bulkstore hopper-fp8-4-bulkstore block
 for v in hopper-fp8-5-cluster sw-5-b-c1; do mark $v hopper-fp8-5-cluster block; done
 for v in hopper-fp8-5-cluster-tensor sw-5-t-c1 sw-5-t-g16; do mark $v hopper-fp8-5-cluster tensor; done
-for v in sw-3-t-p2 sw-3-t-p4 sw-5-t-p2 sw-5-t-p4; do mark $v $v tensor; done
+for v in sw-3-t-p2 sw-3-t-p4 sw-5-t-p2 sw-5-t-p4 sw-3-t-ov; do mark $v $v tensor; done
+mark sw-3-b-ov sw-3-b-ov block
 export HUNG
 echo "left out of what follows (never ended or faulted at the odd size):${HUNG:- none}" >>"$d/status.txt"
 keep() { for p in "$@"; do case " $HUNG " in *" $p "*) ;; *) printf '%s ' "$p" ;; esac; done; }
 
 # 2. timing beside cuBLASLt, every result verified: per-tensor, then block scales
-run_logged bench-e4m3-tensor 40 "$B" bench $BACKEND $(keep sw-3-t sw-3-t-p2 sw-3-t-p4 hopper-fp8-5-cluster-tensor) \
+run_logged bench-e4m3-tensor 40 "$B" bench $BACKEND $(keep sw-3-t sw-3-t-ov sw-3-t-p2 hopper-fp8-5-cluster-tensor) \
    --sizes "$SIZES" --rounds "$ROUNDS" --save "$d/bench-e4m3-tensor.json"
-run_logged bench-e4m3-block 25 "$B" bench $BACKEND $(keep hopper-fp8-3-persistent hopper-fp8-5-cluster) \
+run_logged bench-e4m3-block 25 "$B" bench $BACKEND $(keep hopper-fp8-3-persistent sw-3-b-ov hopper-fp8-5-cluster) \
    --sizes "$SIZES" --rounds "$ROUNDS" --save "$d/bench-e4m3-block.json"
 
 # 3. the sweep of the speed candidates at 8192
-run_logged sweep 30 "$B" bench $BACKEND $(keep sw-5-t-p2 sw-5-t-p4 sw-3-t-p0 sw-3-t-np256 hopper-fp8-1-wgmma-nopromote \
+run_logged sweep 30 "$B" bench $BACKEND $(keep sw-3-t-p4 sw-5-t-p2 sw-5-t-p4 sw-3-t-p0 sw-3-t-np256 hopper-fp8-1-wgmma-nopromote \
    sw-3-t-s5 sw-5-t-c1 sw-5-t-g16 sw-5-b-c1 sw-3-b-s5) --sizes "$SWEEP_SIZE" --rounds 1 --save "$d/sweep.json"
 
 # 4. the promotion ablation's error, from gemmtop's own runs on inputs PyTorch makes
