@@ -80,6 +80,19 @@ if [ $nvrtc = yes ]; then
    compile_step fp8h2_blockscale e5m2 block --set BN=64 --set STAGES=6
    compile_step fp8h1_wgmma e4m3 tensor --set CONS=1 --set BM=64
    compile_step fp8h5_cluster e4m3 block --set CLUSTER=1 --set GROUP=16
+   # promotion every 2 or 4 k-blocks, and two sets of sums that take turns (both scalings)
+   compile_step fp8h5_cluster e4m3 tensor --set PROMOTE=4
+   compile_step fp8h3_persistent e5m2 tensor --set PROMOTE=2
+   compile_step fp8h3_persistent e4m3 tensor --set OVERLAP=1
+   compile_step fp8h3_persistent e4m3 block --set OVERLAP=1
+   run_gemmtop inspect --backend cuda --arch sm_90a --kernel fp8h3_persistent --precision e4m3 --scaling block \
+      --set PROMOTE=2 --code none
+   expect_rc 2 "block scales promoted every 2 k-blocks are refused"
+   expect_in "PROMOTE=0, 2 and 4 are for --scaling tensor" "$ERR" "saying which scaling takes them"
+   run_gemmtop inspect --backend cuda --arch sm_90a --kernel fp8h3_persistent --precision e4m3 --set OVERLAP=1 \
+      --set PROMOTE=0 --code none
+   expect_rc 2 "OVERLAP without promotion is refused"
+   expect_in "it needs PROMOTE=1" "$ERR" "saying why"
    # promotion: one more FP32 add (block scales: a multiply-add) per sum and k-block
    run_gemmtop inspect --backend cuda --arch sm_90a --kernel fp8h2_blockscale --precision e4m3 --scaling block \
       --size 1024 --code ptx
