@@ -3,7 +3,7 @@ name:     fp8h1_wgmma
 title:    Hopper FP8 1: wgmma k32 on the TMA pipeline, per-tensor scales
 ladder:   hopper-fp8
 step:     1
-gpu_run:  no
+accumulate: fp8-tensor-core PROMOTE * 128
 about:    The bfloat16 ladder's fastest structure (hopper5_order: a producer warpgroup that
 about:    keeps a ring of shared-memory stages full through TMA, CONS consumer warpgroups
 about:    that multiply with wgmma, registers moved to them with setmaxnreg, blocks launched

@@ -3,7 +3,7 @@ name:     fp8h2_blockscale
 title:    Hopper FP8 2: block scales applied at each promotion
 ladder:   hopper-fp8
 step:     2
-gpu_run:  no
+accumulate: fp8-tensor-core PROMOTE * 128
 about:    Step 1 with the scales of --scaling block (as DeepGEMM): one FP32 scale per 1 x
 about:    128 slice of A's rows and one per 128 x 128 block of B, so each 128-deep k-block
 about:    of C's sums has its own scale per row and column block. A stage is exactly one

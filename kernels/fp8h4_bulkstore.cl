@@ -3,7 +3,7 @@ name:     fp8h4_bulkstore
 title:    Hopper FP8 4: C written through shared memory by the copy engine
 ladder:   hopper-fp8
 step:     4
-gpu_run:  no
+accumulate: fp8-tensor-core PROMOTE * 128
 about:    Step 3 with an epilogue that hands C to the copy engine: each warp writes its rows
 about:    of the tile (times the scales and alpha) into a staging area in shared memory,
 about:    then 16 of its lanes send one row each to C with a bulk copy (cp.async.bulk, one
@@ -18,14 +18,14 @@ param:    BM = 128 in 64, 128, 256 ; rows of C per tile (BM / CONS per consumer)
 param:    BN = 128 in 64, 128, 192, 256 ; columns of C per tile: the wgmma N
 param:    STAGES = 4 in 2, 3, 4, 5, 6 ; 128-deep k-blocks in flight in shared memory
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; tile rows per band of the tile order (1: row by row)
-param:    PROMOTE = 1 in 0, 1 ; 1: each k-block's wgmma sums (times their scales) added into FP32 registers; 0: all of K in wgmma's accumulator
+param:    PROMOTE = 1 in 0, 1, 2, 4 ; k-blocks whose wgmma sums are added into FP32 at once; 0: never (2 and 4: not yet run on a GPU)
 arch:     sm_90a
 precisions: e4m3 e5m2
 tensor:   yes
-require:  PROMOTE == 1 || GT_SCALE_BLOCK == 0 ; block scales are applied as each k-block is promoted: PROMOTE=0 is for --scaling tensor
+require:  PROMOTE == 1 || GT_SCALE_BLOCK == 0 ; block scales are applied as each k-block is promoted: PROMOTE=0, 2 and 4 are for --scaling tensor
 require:  GT_SCALE_BLOCK == 0 || BN % 128 == 0 || BN == 64 ; with block scales a tile's columns must cover whole 128-column blocks of B's scales (BN 128, 256) or lie in one (64)
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
-require:  BM / CONS / 64 * BN / 2 * (1 + PROMOTE) <= 192 ; a consumer thread keeps BM / CONS / 64 * BN / 2 sums, twice that with PROMOTE=1: at most 192 fit its registers
+require:  BM / CONS / 64 * BN / 2 * (1 + (PROMOTE > 0)) <= 192 ; a consumer thread keeps BM / CONS / 64 * BN / 2 sums, twice that with promotion: at most 192 fit its registers
 operands: A=N B=T
 pad:      M=BM N=BN K=128
 global:   min(CUS, M / BM * (N / BN)) * 128 * (CONS + 1), 1
@@ -50,6 +50,12 @@ reuse:    A=BN B=BM
 #define TILE_B (BN * KB)
 #define STAGE (TILE_A + TILE_B)
 #define KSTEPS (KB / 32) /* wgmma k-steps per stage: 32 bytes each */
+/* With promotion every PROMOTE k-blocks, an interval's first k-block starts wgmma's sums afresh. */
+#if PROMOTE
+#define FRESH_AT(t) ((t) % PROMOTE == 0)
+#else
+#define FRESH_AT(t) 0
+#endif
 #define SBN (BN > KB ? BN / KB : 1) /* B's 128-column scale blocks across a tile */
 #define STRIDE (BN * 4 + 32)        /* bytes between rows of the staging area */
 
@@ -232,14 +238,25 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
             gt_mbar_wait(&full[s], (it / STAGES) & 1);
             FENCE_ACC();
             gt_wgmma_fence();
-            mmaStage(acc, ring + s * STAGE, r0, PROMOTE);
+            mmaStage(acc, ring + s * STAGE, r0, FRESH_AT(t));
             gt_wgmma_commit();
 #if PROMOTE
-            /* this k-block's sums are complete: give the slot back, add them in FP32 */
+            if (t % PROMOTE < PROMOTE - 1 && t < kblocks - 1) {
+               /* inside a promotion interval: the k-block before is done, its slot back */
+               gt_wgmma_wait(1);
+               FENCE_ACC();
+               if (t % PROMOTE > 0 && tid % 32 == 0)
+                  gt_mbar_arrive(&empty[(it - 1) % STAGES]);
+               continue;
+            }
+            /* the interval's sums are complete: give its last slots back, add them in FP32 */
             gt_wgmma_wait(0);
             FENCE_ACC();
-            if (tid % 32 == 0)
+            if (tid % 32 == 0) {
+               if (t % PROMOTE > 0)
+                  gt_mbar_arrive(&empty[(it - 1) % STAGES]);
                gt_mbar_arrive(&empty[s]);
+            }
 #if GT_SCALE_BLOCK
             /* sum += acc sa[row] sb[column block]: element 4j + 2h + e is row 8h, column 8j + e */
 #pragma unroll

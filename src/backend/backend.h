@@ -44,6 +44,8 @@ typedef struct BackendVendorCall_ {
    char name[64];             /* the library, its version and the call: "cuBLAS 13.1.0 GemmEx FAST_TF32" */
    char note[192];            /* how it multiplied where a reader needs to know (TF32's rounding, FP8's scales
                                * and the algorithm chosen), "" when nothing */
+   bool fp8_accumulator;      /* it summed in the FP8 tensor core's accumulator (core/verify.h) */
+   long long promote_interval; /* products between its promotions into FP32 (0: never) */
 } BackendVendorCall;
 
 typedef struct BuildInfo_ {

@@ -42,6 +42,7 @@ typedef void *LtHandle, *LtDesc, *LtLayout, *LtPref;
 #define LT_WORKSPACE (32u << 20)   /* bytes: cuBLASLt's FP8 kernels want a large one */
 #define LT_PLANS 16                /* algorithm choices kept */
 #define LT_BLOCK 128               /* the scales' block along K (core/scales.h's SCALES_BLOCK) */
+#define LT_FP8_PROMOTE_INTERVAL 128 /* products between promotions, as verification assumes it */
 
 /* The algorithm chosen for one problem. */
 typedef struct LtPlan_ {
@@ -540,6 +541,11 @@ BackendStatus CublasLt_gemm(CublasLt **ltp, const CublasLtDevice *dev, const Bac
          snprintf(err, errlen, "cuBLASLt's cublasLtMatmul failed: %s (%d)", statusText(lt, st), st);
          bs = st == LT_ALLOC_FAILED ? BACKEND_ERR_OUT_OF_MEMORY : BACKEND_ERR_OTHER;
       }
+      /* cuBLASLt does not publish how often it promotes: checked as every 128 products, the
+       * default of CUTLASS's FP8 wgmma kernels (four k32 steps), which its measured errors
+       * fit (docs/fp8.md) */
+      out->fp8_accumulator = true;
+      out->promote_interval = LT_FP8_PROMOTE_INTERVAL;
       snprintf(out->note, sizeof out->note,
                "%s scales (%s), FP32 accumulation promoted by cuBLASLt (fast accumulation off), the fastest of %d "
                "algorithm%s its heuristic offered",

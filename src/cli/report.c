@@ -308,8 +308,11 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
                fprintf(out, "%s\"%s\"", first ? "" : ",", Precision_name((Precision)p));
                first = 0;
             }
-         fprintf(out, "],\"tensor\":%s,\"gpu_run\":%s,\"bound\":\"%s\"}\n", k->tensor ? "true" : "false",
+         fprintf(out, "],\"tensor\":%s,\"gpu_run\":%s,\"bound\":\"%s\",\"accumulate\":", k->tensor ? "true" : "false",
                  k->gpu_run ? "true" : "false", k->memory_bound ? "memory" : "compute");
+         /* the FP8 tensor core's promotion interval (an expression), or "fp32" */
+         Report_jsonString(out, k->accumulate[0] ? k->accumulate : "fp32");
+         fputs("}\n", out);
       } else if (f == FORMAT_CSV) {
          char step[16];
          snprintf(step, sizeof step, "%d", k->step);
@@ -341,6 +344,9 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
             fprintf(out, "      %-24s any size (operands padded to tile multiples)\n", "");
          if (k->precisions != Types_cudaCoreMask() || k->tensor)
             fprintf(out, "      %-24s takes %s%s\n", "", types, k->tensor ? "; tensor cores (emulated without them)" : "");
+         if (k->accumulate[0])
+            fprintf(out, "      %-24s sums in the FP8 tensor core's accumulator, into FP32 every %s products "
+                    "(0: never; verification allows for it)\n", "", k->accumulate);
          if (k->memory_bound)
             fprintf(out, "      %-24s memory-bound by design: runs are put against the measured copy bandwidth\n", "");
       }

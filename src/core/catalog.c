@@ -280,6 +280,29 @@ static bool parseYesNo(const char *key, const char *v, bool *out, char *err, siz
    return true;
 }
 
+/* `accumulate: fp32` or `accumulate: fp8-tensor-core EXPR` (the promotion interval). */
+static bool parseAccumulate(KernelInfo *k, char *v, char *err, size_t errlen) {
+   static const char kFp8[] = "fp8-tensor-core";
+   if (!strcmp(v, "fp32")) {
+      k->accumulate[0] = '\0';
+      return true;
+   }
+   const size_t n = sizeof kFp8 - 1;
+   if (strncmp(v, kFp8, n) || (v[n] != ' ' && v[n] != '\t' && v[n] != '\0')) {
+      snprintf(err, errlen, "accumulate: '%.60s' is not an accumulator gemmtop knows; 'fp32', or 'fp8-tensor-core "
+               "EXPR' with EXPR the products summed between promotions into FP32 (0: never)", v);
+      return false;
+   }
+   char *expr = v + n;
+   while (*expr == ' ' || *expr == '\t')
+      expr++;
+   if (!*expr) {
+      snprintf(err, errlen, "accumulate: fp8-tensor-core needs the promotion interval, an expression (0: never)");
+      return false;
+   }
+   return setField(k->accumulate, sizeof k->accumulate, "accumulate", expr, err, errlen);
+}
+
 static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t errlen) {
    if (!strcmp(key, "name")) {
       if (!isIdentifier(v)) {
@@ -388,6 +411,8 @@ static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t
       return parsePrecisions(k, v, err, errlen);
    } else if (!strcmp(key, "tensor")) {
       return parseYesNo(key, v, &k->tensor, err, errlen);
+   } else if (!strcmp(key, "accumulate")) {
+      return parseAccumulate(k, v, err, errlen);
    } else if (!strcmp(key, "tune")) {
       return parseYesNo(key, v, &k->tune, err, errlen);
    } else if (!strcmp(key, "gpu_run")) {

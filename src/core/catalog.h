@@ -67,6 +67,9 @@ typedef struct KernelInfo_ {
    unsigned precisions;   /* PRECISION_BIT()s of the element types it takes (`precisions:`);
                            * float and double when the key is absent */
    bool tensor;           /* `tensor: yes`: it uses the tensor-core helpers (GT_TENSOR_PTX) */
+   /* `accumulate: fp8-tensor-core EXPR`: its products are summed in the FP8 tensor core's
+    * accumulator, added into FP32 every EXPR products (0: never); "" for FP32 throughout. */
+   char accumulate[128];
    bool tune;             /* `tune: yes`: a candidate of gemmtop tune (a suite's own list replaces them) */
    bool gpu_run;          /* false for `gpu_run: no`: written and compiled offline, not yet run on
                            * a GPU (the lists say so); true when the key is absent */

@@ -491,7 +491,9 @@ static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs 
    ph[PHASE_DOWNLOAD] += Util_nowMs() - t;
    if (ok) {
       t = Util_nowMs();
-      Verify_inputs(p, inputs, host, inputs->seed ^ 0x5eed, &r->verify);
+      const VerifyAccumulation acc = {r->geo.fp8_accumulator, r->geo.promote_interval};
+      Verify_inputsAccumulated(p, inputs, host, Types_of(p->precision)->out, &acc, inputs->seed ^ 0x5eed,
+                               &r->verify);
       r->verified_run = true;
       if (verified_c)
          memcpy(verified_c, host, pr->bytesC);

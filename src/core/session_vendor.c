@@ -201,8 +201,9 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
          }
          if (o->vendor_bf16)
             widenBf16(p, host);
-         Verify_inputsRounded(p, inputs, host, o->vendor_bf16 ? STORAGE_BF16 : Types_of(p->precision)->out,
-                              inputs->seed ^ 0xb1a5, &v->verify);
+         const VerifyAccumulation acc = {call.fp8_accumulator, call.promote_interval};
+         Verify_inputsAccumulated(p, inputs, host, o->vendor_bf16 ? STORAGE_BF16 : Types_of(p->precision)->out, &acc,
+                                  inputs->seed ^ 0xb1a5, &v->verify);
          v->verified = v->verify.ok;
          if (o->verified_c)
             memcpy(o->verified_c, host, bytesC);

@@ -381,6 +381,8 @@ typedef struct VerifyCtx_ {
    double alpha, beta, aalpha, abeta;
    double tol;          /* the samples' (Verify_tolerance) */
    double tol_rounding; /* its part for the rounding of the sum (the rest: tf32's cut of the inputs) */
+   long long acc_interval; /* the FP8 tensor core's promotion interval in products (K: never); 0: FP32 */
+   char tol_extra[96];     /* " + FP8 tensor-core accumulation, ...": what the tolerance allowed for */
    const double *x, *ax, *y, *ay;
    /* the passes over C */
    double *cx, *acx, *yc, *ayc;
@@ -505,6 +507,38 @@ static void matLine(const void *ctx, bool a, size_t index, double *out) {
    }
 }
 
+/* The FP8 tensor core's accumulator (verify.h): u = 2^-13 kept, FP8_KSTEP products a wgmma
+ * k-step, promoted into FP32 every `interval` products; the margin of 2 on the random walk. */
+#define FP8_ACC_UNIT 0x1p-13
+#define FP8_KSTEP 32
+#define FP8_ACC_MARGIN 2.0
+
+/* 2 u sqrt(sum_g n m_g^2) over the k-steps g of each interval, m_g the largest of the
+ * interval's running sum before and after the step and of its products (in double: the
+ * bound needs no more). */
+static double fp8AccumulatorBound(const double *arow, const double *bcol, size_t K, long long interval) {
+   const size_t L = (size_t)interval;
+   double squares = 0;
+   for (size_t i0 = 0; i0 < K; i0 += L) {
+      const size_t i1 = i0 + L < K ? i0 + L : K;
+      double s = 0;
+      for (size_t g0 = i0; g0 < i1; g0 += FP8_KSTEP) {
+         const size_t g1 = g0 + FP8_KSTEP < i1 ? g0 + FP8_KSTEP : i1;
+         double m = fabs(s);
+         for (size_t k = g0; k < g1; k++) {
+            const double p = arow[k] * bcol[k];
+            s += p;
+            if (fabs(p) > m)
+               m = fabs(p);
+         }
+         if (fabs(s) > m)
+            m = fabs(s);
+         squares += (double)(g1 - g0) * m * m;
+      }
+   }
+   return FP8_ACC_MARGIN * FP8_ACC_UNIT * sqrt(squares);
+}
+
 /* The sample entries, each computed as if in twice double's precision (exact products,
  * compensated sums: Ogita, Rump and Oishi's Dot2) and compared with C's. */
 static void samplePiece(void *ctx, size_t begin, size_t end) {
@@ -542,6 +576,7 @@ static void samplePiece(void *ctx, size_t begin, size_t end) {
       twoSum(&ref, &ref_err, hi);
       twoSum(&ref, &ref_err, lo + v->alpha * err);
       double scale = v->aalpha * (sqrt((double)K * squares) + sqrt(partials)), sum = v->aalpha * absolute;
+      const double accumulator = v->acc_interval ? v->aalpha * fp8AccumulatorBound(arow, bcol, K, v->acc_interval) : 0;
       if (v->use_c0) {
          double c0;
          loadRow(&v->C0, i, j, 1, &c0);
@@ -553,7 +588,7 @@ static void samplePiece(void *ctx, size_t begin, size_t end) {
       }
       /* The error against the entry's bound, expressed on the tolerance's scale: rel <= tol
        * exactly when it is within the bound (for all but tf32, rel = err / scale). */
-      const double bound = v->tol_rounding * scale + (v->tol - v->tol_rounding) * sum;
+      const double bound = v->tol_rounding * scale + (v->tol - v->tol_rounding) * sum + accumulator;
       double c;
       loadRow(&v->C, i, j, 1, &c);
       const double e = fabs((c - ref) - ref_err);
@@ -736,9 +771,9 @@ static void describe(const VerifyCtx *c, const Residuals *o, bool outlier_fail, 
       out->first_bad_col = (int)(c->first_bad % N);
       snprintf(out->message, sizeof out->message,
                "FAILED: %zu of %zu sampled entries wrong, first at (%d,%d): got %.*g, expected %.*g (rel err %.2g, tol "
-               "%.2g)",
+               "%.2g%s)",
                out->bad_samples, c->ns, out->first_bad_row, out->first_bad_col, digits, c->bad_got, digits, c->bad_ref,
-               c->bad_rel, out->tolerance);
+               c->bad_rel, out->tolerance, c->tol_extra);
    } else if (outlier_fail && o->worst_r <= 1.0 && o->worst_c <= 1.0) {
       bool by_row = o->out_rows > 0 && (o->out_cols == 0 || o->orow_ratio >= o->ocol_ratio);
       out->first_bad_row = by_row ? (int)o->orow : (o->out_rows ? (int)o->orow : -1);
@@ -761,8 +796,8 @@ static void describe(const VerifyCtx *c, const Residuals *o, bool outlier_fail, 
                by_row ? o->worst_r : o->worst_c, by_row ? "row" : "column", by_row ? o->worst_row : o->worst_col,
                o->rows_over, o->rows_over == 1 ? "" : "s", o->cols_over, o->cols_over == 1 ? "" : "s");
    } else {
-      snprintf(out->message, sizeof out->message, "verified (max rel err %.2g, tol %.2g)", out->max_rel_err,
-               out->tolerance);
+      snprintf(out->message, sizeof out->message, "verified (max rel err %.2g, tol %.2g%s)", out->max_rel_err,
+               out->tolerance, c->tol_extra);
    }
 }
 
@@ -846,8 +881,8 @@ typedef struct Operands_ {
 
 /* rounded: the format C was rounded to after the sum (its epsilon widens both tolerances
  * and C's own rounding term), or the output type's own. */
-static void verifyOperands(const Problem *p, const Operands *ops, const void *C, Storage rounded, uint64_t seed,
-                           VerifyResult *out) {
+static void verifyOperands(const Problem *p, const Operands *ops, const void *C, Storage rounded,
+                           const VerifyAccumulation *accumulation, uint64_t seed, VerifyResult *out) {
    if (!worthChecking(p, ops->A, ops->B, ops->C0, C, out))
       return;
    const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
@@ -856,7 +891,13 @@ static void verifyOperands(const Problem *p, const Operands *ops, const void *C,
    const double narrow = rounded != Types_of(p->precision)->out ? Storage_epsilon(rounded) : 0;
    const double eps = precisionEps(p->precision) > narrow ? precisionEps(p->precision) : narrow;
    out->tolerance += narrow;
-   const double tol = Verify_freivaldsTolerance(p) + narrow; /* the samples use out->tolerance */
+   /* The FP8 accumulator's promotion interval (K when never promoted), 0 for FP32. */
+   long long interval = 0;
+   if (accumulation && accumulation->fp8_tensor_core && K > 0)
+      interval = accumulation->interval > 0 && (size_t)accumulation->interval < K ? accumulation->interval : (long long)K;
+   /* the samples use out->tolerance; Freivalds' gets the accumulator's worst case (verify.h) */
+   const double tol = Verify_freivaldsTolerance(p) + narrow +
+                      (interval ? FP8_ACC_MARGIN * FP8_ACC_UNIT * sqrt((double)interval) : 0.0);
    /* The device sees alpha and beta in the storage precision. */
    const double alpha = dbl ? p->alpha : (double)(float)p->alpha;
    const double beta = dbl ? p->beta : (double)(float)p->beta;
@@ -885,8 +926,12 @@ static void verifyOperands(const Problem *p, const Operands *ops, const void *C,
       .p = p, .M = M, .N = N, .K = K, .use_c0 = use_c0,
       .alpha = alpha, .beta = beta, .aalpha = fabs(alpha), .abeta = fabs(beta), .tol = out->tolerance,
       .tol_rounding = SAMPLE_TOLERANCE_EPS * precisionEps(p->precision), .idx = idx,
-      .sample_rel = per_sample, .sample_ref = per_sample + ALL_SAMPLES_MAX,
+      .sample_rel = per_sample, .sample_ref = per_sample + ALL_SAMPLES_MAX, .acc_interval = interval,
    };
+   if (interval) {
+      char name[80];
+      snprintf(ctx->tol_extra, sizeof ctx->tol_extra, " + %s", VerifyAccumulation_name(accumulation, name, sizeof name));
+   }
    Mat_operand(&ctx->A, p, true, ops->A, in_kind, ops->sa);
    Mat_operand(&ctx->B, p, false, ops->B, in_kind, ops->sb);
    Mat_init(&ctx->C0, ops->C0, out_kind, M, N);
@@ -935,7 +980,7 @@ static void verifyOperands(const Problem *p, const Operands *ops, const void *C,
 
 void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
                  VerifyResult *out) {
-   verifyOperands(p, &(Operands){.A = A, .B = B, .C0 = C0}, C, Types_of(p->precision)->out, seed, out);
+   verifyOperands(p, &(Operands){.A = A, .B = B, .C0 = C0}, C, Types_of(p->precision)->out, NULL, seed, out);
 }
 
 typedef struct InputsAt_ {
@@ -955,6 +1000,21 @@ void Verify_inputs(const Problem *p, const Inputs *in, const void *C, uint64_t s
 
 void Verify_inputsRounded(const Problem *p, const Inputs *in, const void *C, Storage rounded, uint64_t seed,
                           VerifyResult *out) {
+   Verify_inputsAccumulated(p, in, C, rounded, NULL, seed, out);
+}
+
+const char *VerifyAccumulation_name(const VerifyAccumulation *acc, char *buf, size_t len) {
+   if (!acc || !acc->fp8_tensor_core)
+      snprintf(buf, len, "%s", "");
+   else if (acc->interval > 0)
+      snprintf(buf, len, "FP8 tensor-core accumulation, promoted every %lld", acc->interval);
+   else
+      snprintf(buf, len, "FP8 tensor-core accumulation, never promoted");
+   return buf;
+}
+
+void Verify_inputsAccumulated(const Problem *p, const Inputs *in, const void *C, Storage rounded,
+                              const VerifyAccumulation *acc, uint64_t seed, VerifyResult *out) {
    const InputsAt at = {in, p};
    const Operands ops = {.A = in->a, .B = in->b, .C0 = in->c0, .sa = in->sa, .sb = in->sb,
                          .line = inputsLine, .line_ctx = &at};
@@ -963,5 +1023,5 @@ void Verify_inputsRounded(const Problem *p, const Inputs *in, const void *C, Sto
          fail(out, "FAILED: cannot verify: the FP8 scales are missing");
       return;
    }
-   verifyOperands(p, &ops, C, rounded, seed, out);
+   verifyOperands(p, &ops, C, rounded, acc, seed, out);
 }

@@ -36,10 +36,34 @@
  * the tolerance's scale, so that it passes exactly when it is under the tolerance. The
  * reference is exact in the inputs as stored, which for half and bfloat16 are already
  * rounded to the type (their products are exact in FP32, so only the accumulation errs);
- * for tf32 they are the FP32 values, whose rounding to TF32 is the kernel's job. */
+ * for tf32 they are the FP32 values, whose rounding to TF32 is the kernel's job.
+ *
+ * The FP8 tensor core (Hopper's wgmma e4m3/e5m2) does not sum in FP32: a kernel that says
+ * so (`accumulate: fp8-tensor-core`, docs/kernel-guide.md), and cuBLASLt's FP8 GEMM, are
+ * checked with its accumulator's error added (VerifyAccumulation). The model (DeepSeek-V3's
+ * report measured about 14 bits kept; what the hardware does is not published): each wgmma
+ * k-step adds n = 32 exact products to the accumulator by aligning them and the running
+ * sum to the largest one's exponent and keeping 13 fraction bits, cut toward zero; every L
+ * products (the promotion interval; all of K when never promoted) the accumulator is added
+ * into FP32 registers and starts afresh. In step g of an interval, with m_g the largest of
+ * the running sum before and after it and of the step's products (in the interval's own
+ * sum s, restarted at each promotion), each of the n + 1 aligned terms loses less than
+ * u m_g, u = 2^-13. The losses' signs follow the terms', mixed in a GEMM, so they add up like
+ * a random walk, and the sample entries' bound gets
+ *   2 u |alpha| sqrt(sum_g n m_g^2)
+ * more (2: the margin; an emulation of the model, tests/unit/test_fp8.c, stays under 0.6
+ * of it at K up to 16384 never promoted, under 0.15 promoted every 128). With L = 128 this
+ * is far below one dropped or repeated 128-deep k-block, a wrong scale or rows swapped,
+ * which test_fp8 shows failing at K = 1030, 4096 and 16384; never promoted, it grows like
+ * sqrt(K) u |s|, and a dropped k-block at K = 16384 is then only about its size: caught in
+ * about half of the entries (test_fp8 drops its largest), not all (the reason for
+ * promotion). Freivalds' test takes the same term's worst case over all
+ * data, 2 u sqrt(L) sum |p| (m_g at most the interval's sum |p|). */
 #ifndef GEMMTOP_VERIFY_H
 #define GEMMTOP_VERIFY_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/inputs.h"
@@ -68,11 +92,25 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
  * tolerance; the sample entries' elements from Inputs_operandAt. */
 void Verify_inputs(const Problem *p, const Inputs *in, const void *C, uint64_t seed, VerifyResult *out);
 
+/* How the products were summed: FP32 throughout ({0}, what Verify_inputs assumes), or in the
+ * FP8 tensor core's accumulator, added into FP32 every `interval` products (0: never). */
+typedef struct VerifyAccumulation_ {
+   bool fp8_tensor_core;
+   long long interval;
+} VerifyAccumulation;
+
+/* "FP8 tensor-core accumulation, promoted every 128" ("" for FP32): what a report names. */
+const char *VerifyAccumulation_name(const VerifyAccumulation *acc, char *buf, size_t len);
+
 /* Verify_inputs of a C that was rounded to a narrower format after the sum and widened
  * back to the problem's output type (a vendor library's bfloat16 C): both tolerances get
  * that format's epsilon more, which |c| <= sum |a b| bounds on their scales. */
 void Verify_inputsRounded(const Problem *p, const Inputs *in, const void *C, Storage rounded, uint64_t seed,
                           VerifyResult *out);
+/* Verify_inputsRounded with the products summed as acc says (NULL: FP32); the message then
+ * names it beside the tolerance ("tol 9.5e-07 + FP8 tensor-core accumulation"). */
+void Verify_inputsAccumulated(const Problem *p, const Inputs *in, const void *C, Storage rounded,
+                              const VerifyAccumulation *acc, uint64_t seed, VerifyResult *out);
 
 /* The sample entries' tolerance: 8 eps of the accumulation (see above; + 2^-9 for tf32). */
 double Verify_tolerance(const Problem *p);

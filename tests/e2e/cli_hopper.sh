@@ -99,7 +99,7 @@ if [ $nvrtc = yes ]; then
    run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order-bf16 --set LO=1 --code none
    expect_rc 2 "LO in bfloat16 is refused"
    expect_in "LO, SMALL and ORDER shape 3xTF32, the float path" "$ERR" "naming the float path"
-   run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order --set PROMO=1 --code none
+   run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order --set BN=256 --set PROMO=1 --code none
    expect_rc 2 "PROMO with BN=256 is refused"
    expect_in "at most 192 in all" "$ERR" "the registers' rule says why"
    run_gemmtop inspect --backend cuda --arch sm_90 --kernel hopper3_warpspec --code ptx

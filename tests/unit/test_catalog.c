@@ -113,6 +113,57 @@ static void test_parse_errors(void **state) {
    KernelInfo_free(&k);
 }
 
+/* `accumulate:`: the FP8 tensor core's accumulator and its promotion interval, an expression
+ * of the parameters, in the geometry where the PTX runs (verification reads it there); the
+ * emulation sums in FP32 and says nothing; what does not parse is refused with the forms. */
+static const char *ACCUMULATING =
+    "/*@gemmtop\n"
+    "param: PROMOTE = 1 in 0, 1, 2\n"
+    "precisions: e4m3 e5m2\n"
+    "tensor: yes\n"
+    "accumulate: fp8-tensor-core PROMOTE * 128\n"
+    "global: N, M\n"
+    "local: 1, 1\n"
+    "*/\n";
+
+static void test_accumulate(void **state) {
+   (void)state;
+   KernelInfo k;
+   char err[512];
+   assert_true(KernelInfo_parse(&k, ACCUMULATING, "acc.cl", err, sizeof err));
+   assert_string_equal(k.accumulate, "PROMOTE * 128");
+   Problem p = square(256);
+   p.precision = PRECISION_E4M3;
+   DeviceLimits l = gpuLimits();
+   Geometry g;
+   for (long long promote = 0; promote <= 2; promote++) {
+      l.tensor_ptx = true, l.tensor_sm = 90;
+      assert_true(Config_check(&k, &promote, &p, &l, &g, err, sizeof err));
+      assert_true(g.fp8_accumulator);
+      assert_int_equal(g.promote_interval, promote * 128);
+      l.tensor_ptx = false; /* emulated: FP32 sums */
+      assert_true(Config_check(&k, &promote, &p, &l, &g, err, sizeof err));
+      assert_false(g.fp8_accumulator);
+   }
+   KernelInfo_free(&k);
+   /* the default, and FP32 said in words */
+   assert_true(KernelInfo_parse(&k, TILED, "tiled.cl", err, sizeof err));
+   assert_string_equal(k.accumulate, "");
+   KernelInfo_free(&k);
+   assert_true(KernelInfo_parse(&k, "/*@gemmtop\naccumulate: fp32\nglobal: N\nlocal: 1\n*/\n", "f.cl", err, sizeof err));
+   assert_string_equal(k.accumulate, "");
+   KernelInfo_free(&k);
+   expectParseError("/*@gemmtop\naccumulate: fp16\nglobal: N\nlocal: 1\n*/", "'fp16' is not an accumulator");
+   expectParseError("/*@gemmtop\naccumulate: fp8-tensor-core\nglobal: N\nlocal: 1\n*/", "needs the promotion interval");
+   /* an interval below 0 is refused when the configuration is checked */
+   assert_true(KernelInfo_parse(&k, "/*@gemmtop\nprecisions: e4m3\ntensor: yes\naccumulate: fp8-tensor-core 0 - 1\n"
+                                    "global: N\nlocal: 1\n*/\n", "neg.cl", err, sizeof err));
+   l.tensor_ptx = true, l.tensor_sm = 90;
+   assert_false(Config_check(&k, NULL, &p, &l, &g, err, sizeof err));
+   assert_non_null(strstr(err, "a promotion interval is 0 (never) or more"));
+   KernelInfo_free(&k);
+}
+
 static void test_check_passes_and_geometry(void **state) {
    (void)state;
    KernelInfo k;
@@ -372,6 +423,11 @@ static void test_shipped_catalog(void **state) {
             fail_msg("defaults of %s refused at 1024 in %s on a 1024-work-item, 48 KiB GPU: %s", k->name,
                      Precision_name(p.precision), msg);
       }
+      /* FP8 wgmma sums in the tensor core's own accumulator, and a kernel that uses it says
+       * so (verification allows for it); FP8 mma.sync sums in FP32 registers */
+      const bool fp8_wgmma = k->tensor && k->arch[0] && (k->precisions & PRECISION_BIT(PRECISION_E4M3));
+      if (fp8_wgmma != (k->accumulate[0] != '\0'))
+         fail_msg("%s: accumulate '%s', an FP8 wgmma kernel: %s", k->name, k->accumulate, fp8_wgmma ? "yes" : "no");
       if (i > 0 && cat.kernels[i - 1].ladder[0] && !strcmp(cat.kernels[i - 1].ladder, k->ladder))
          assert_true(cat.kernels[i - 1].step <= k->step);
    }
@@ -547,7 +603,7 @@ int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_parse_tiled),
        cmocka_unit_test(test_parse_errors),
-       cmocka_unit_test(test_check_passes_and_geometry),
+       cmocka_unit_test(test_accumulate), cmocka_unit_test(test_check_passes_and_geometry),
        cmocka_unit_test(test_refusals_name_rule_and_valid_values),
        cmocka_unit_test(test_valid_values),
        cmocka_unit_test(test_padding_rounds_sizes),

@@ -408,6 +408,9 @@ static void test_tensor_scales(void **state) {
    assert_true(g_calls()->max_workspace >= 32ull << 20);
    assert_non_null(strstr(out.note, "per-tensor scales (SCALAR_32F)"));
    assert_non_null(strstr(out.note, "fast accumulation off"));
+   /* its sums are the FP8 tensor core's, promoted every 128: verification allows for that */
+   assert_true(out.fp8_accumulator);
+   assert_int_equal(out.promote_interval, 128);
    freeCase(&c);
    CublasLt_free(lt, &dev);
    assert_int_equal(fd.allocs, fd.releases);

@@ -51,16 +51,18 @@ TF32_CONFIGS = [
     ("FP32 fast-02-warptile-cuda", ["--preset", "fast-02-warptile-cuda", "--layout", "NT"]),
     ("FP32 fast-02-warptile", ["--preset", "fast-02-warptile", "--layout", "NT"]),
 ]
-# The promotion ablation: step 1 promoted, not promoted on the same tile and on a wide one;
-# and the mma.sync kernel with and without its promotion
-FP8MMA = ["--kernel", "fp8mma1_scaled", "--layout", "NT"]
+# The promotion ablation: step 3 (per-tensor scales) promoted every 1, 2 and 4 k-blocks and never
+STEP3_T = ["--preset", "hopper-fp8-3-persistent", "--scaling", "tensor"]
 ABLATION_CONFIGS = [
-    ("wgmma PROMOTE=1 (128 x 128)", ["--preset", "hopper-fp8-1-wgmma"]),
-    ("wgmma PROMOTE=0 (128 x 128)", ["--preset", "hopper-fp8-1-wgmma", "--set", "PROMOTE=0"]),
-    ("wgmma PROMOTE=0 (128 x 256)", ["--preset", "hopper-fp8-1-wgmma-nopromote"]),
-    ("mma.sync PROMOTE=1", FP8MMA),
-    ("mma.sync PROMOTE=0", FP8MMA + ["--set", "PROMOTE=0"]),
+    ("wgmma step 3 PROMOTE=1 (every 128)", STEP3_T + ["--set", "PROMOTE=1"]),
+    ("wgmma step 3 PROMOTE=2 (every 256)", STEP3_T + ["--set", "PROMOTE=2"]),
+    ("wgmma step 3 PROMOTE=4 (every 512)", STEP3_T + ["--set", "PROMOTE=4"]),
+    ("wgmma step 3 PROMOTE=0 (never)", STEP3_T + ["--set", "PROMOTE=0"]),
+    ("wgmma step 3 OVERLAP=1 (every 128)", STEP3_T + ["--set", "OVERLAP=1"]),
 ]
+# The parts measure() runs (PARTS, words): torch._scaled_mm's timing, 3xTF32, the ablation;
+# without scaled_mm the ablation leaves torch._scaled_mm's errors out too
+PARTS = set(os.environ.get("PARTS", "scaled_mm 3xtf32 ablation").split())
 ABLATION_M = int(os.environ.get("ABLATION_M", "4096"))
 PLAIN_MAX = 256  # plain Python (no torch) handles sizes up to this
 
@@ -280,7 +282,7 @@ def ablation(g, rec, npy, ks):
             npy_write(paths["sa"], (1, 1), "<f4", struct.pack("<f", float(sa)))
             npy_write(paths["sb"], (1, 1), "<f4", struct.pack("<f", float(sb)))
             A64, B64 = a8.double() * float(sa), b8.double() * float(sb)
-            for fast in (False, True):
+            for fast in (False, True) if "scaled_mm" in PARTS else ():
                 label = "torch._scaled_mm FP32 out, use_fast_accum=%s" % fast
                 try:
                     C = torch._scaled_mm(a8, b8.t(), scale_a=sa, scale_b=sb, out_dtype=torch.float32, use_fast_accum=fast)
@@ -300,7 +302,9 @@ def ablation(g, rec, npy, ks):
             npy_write(paths["sb"], (1, 1), "<f4", struct.pack("<f", scale["b"]))
             A = [[e4m3_decode(q["a"][i * k + t]) * scale["a"] for t in range(k)] for i in range(m)]
             Bt = [[e4m3_decode(q["b"][i * k + t]) * scale["b"] for t in range(k)] for i in range(m)]
-            rec.add(part="ablation", k=k, config="torch._scaled_mm", status="not available", why="no PyTorch on this machine")
+            if "scaled_mm" in PARTS:
+                rec.add(part="ablation", k=k, config="torch._scaled_mm", status="not available",
+                        why="no PyTorch on this machine")
         for label, select in ABLATION_CONFIGS:
             why = skip_why(label, select)
             if why:
@@ -372,6 +376,9 @@ def measure(argv):
         for name, fn in (("scaled_mm", lambda: scaled_mm_timing(rec, [int(x) for x in sizes.split(",")])),
                          ("3xtf32", lambda: tf32_check(g, rec, npy, [int(x) for x in tf32_sizes.split()])),
                          ("ablation", lambda: ablation(g, rec, npy, [int(x) for x in ks.split()]))):
+            if name not in PARTS:
+                rec.add(part=name, status="skipped", why="not in PARTS (%s)" % " ".join(sorted(PARTS)))
+                continue
             t0 = time.time()
             try:
                 fn()
@@ -436,7 +443,7 @@ def summary(d):
             msg = obj.get("message") or (open(base + ".err", errors="replace").read().strip().splitlines() or [""])[-1]
             if rc in ("124", "137"):
                 st = "NEVER ENDED"
-            elif st == "invalid" and ("block scales come at step 2" in msg or "PROMOTE=0 is for --scaling tensor" in msg):
+            elif st == "invalid" and REFUSED_BY_DESIGN.search(msg):
                 st = "refused (ok)"
             elif st != "ok":
                 notes.append("%s %s: %s: %s" % (name, " ".join(c), st, msg[:150]))
@@ -447,21 +454,30 @@ def summary(d):
     if len(notes) > 12:
         print("      ... %d more in verify/*.json" % (len(notes) - 12))
     print("\n-- TFLOPS (bench --rounds, medians; % of the vendor where gemmtop has one)")
-    for f in ("bench-e4m3.json", "bench-e4m3-block-bf16.json", "bench-e5m2.json", "sweep.json"):
+    for f in BENCH_FILES:
         rows = jsonl(os.path.join(d, f))
         if not rows:
             print("  %s: no results (see %s)" % (f, f[:-5] + ".txt"))
             continue
-        if f == "bench-e4m3-block-bf16.json":
-            print("  block scales against cuBLASLt with a bfloat16 C (--vendor-output bfloat16):")
         if f == "sweep.json":
             rows = sorted(rows, key=lambda r: -(r.get("gflops") or 0))
             print("  sweep at %s, best first:" % rows[0].get("size"))
         for r in rows:
             pct = r.get("pct_of_vendor")
-            print("  %-32s %-6s %-10s %9s %-8s %s" % (r["config"], r.get("precision"), r.get("size"),
-                                                   fmt((r.get("gflops") or 0) / 1000), r.get("status"),
-                                                   ("%.0f%% of %s" % (pct, r.get("vendor"))) if pct else ""))
+            print("  %-32s %-6s %-10s %9s %-8s %s %s" % (r["config"], r.get("precision"), r.get("size"),
+                                                      fmt((r.get("gflops") or 0) / 1000), r.get("status"),
+                                                      ("%.0f%% of %s" % (pct, r.get("vendor"))) if pct else "",
+                                                      r.get("params", "")))
+        vend = {}
+        for r in rows:  # the vendor's figure, once per size (its failures are in the lines below)
+            if r.get("vendor") and r.get("size") not in vend:
+                vend[r.get("size")] = r
+                print("  %-32s %-6s %-10s %9s" % (r["vendor"], r.get("precision"), r.get("size"),
+                                                fmt((r.get("vendor_gflops") or 0) / 1000)))
+        txt = os.path.join(d, f[:-5] + ".txt")
+        for line in open(txt, errors="replace") if os.path.exists(txt) else ():
+            if re.match(r"^\S.* at \d+: ", line):  # bench's line for each result that is not verified
+                print("      " + line.strip()[:170])
     rows = jsonl(os.path.join(d, "torch.jsonl"))
     print("\n-- torch._scaled_mm (cuBLASLt through PyTorch), TFLOPS")
     for r in rows:
@@ -482,6 +498,9 @@ def summary(d):
     sg = {r["size"]: r for r in rows if r.get("part") == "3xtf32" and str(r.get("config", "")).startswith("cuBLAS SGEMM")}
     for r in rows:
         if r.get("part") == "3xtf32":
+            if "size" not in r:  # the part itself skipped (PARTS)
+                print("  %s: %s" % (r.get("status"), r.get("why") or r.get("message") or ""))
+                continue
             if r.get("skipped"):
                 print("  %s skipped: %s" % (r["size"], r["skipped"]))
                 continue
@@ -510,6 +529,12 @@ def summary(d):
     headline(d, rows)
 
 
+# What a step refuses on purpose: block scales at step 1, block scales not promoted every k-block
+REFUSED_BY_DESIGN = re.compile(r"block scales come at step 2|PROMOTE=0 is for --scaling tensor|"
+                               r"PROMOTE=0, 2 and 4 are for --scaling tensor")
+BENCH_FILES = ("bench-e4m3-tensor.json", "bench-e4m3-block.json", "bench-e5m2.json", "sweep.json")
+
+
 def best(rows, pred):
     """The fastest verified row for which pred holds, or None."""
     ok = [r for r in rows if r.get("status") == "ok" and r.get("gflops") and pred(r)]
@@ -525,28 +550,25 @@ def headline(d, rows):
         obj = (jsonl(f[:-3] + ".json") or [{}])[-1]
         msg = obj.get("message", "")
         st = "never ended" if rc in ("124", "137") else obj.get("status", "no result")
-        if st == "invalid" and ("block scales come at step 2" in msg or "PROMOTE=0 is for --scaling tensor" in msg):
+        if st == "invalid" and REFUSED_BY_DESIGN.search(msg):
             st = "refused by design"
         states.setdefault(st, []).append(os.path.basename(f)[:-3].replace("hopper-fp8-", ""))
     print("verify: " + "; ".join("%d %s%s" % (len(v), k, "" if k in ("ok", "refused by design") else
                                               " (" + ", ".join(sorted(v)[:6]) + ")") for k, v in sorted(states.items())))
-    bench = jsonl(os.path.join(d, "bench-e4m3.json")) + jsonl(os.path.join(d, "bench-e5m2.json"))
-    bf16 = jsonl(os.path.join(d, "bench-e4m3-block-bf16.json"))
+    bench = [dict(r, scaling="block" if "block" in f else "tensor") for f in BENCH_FILES[:2]
+             for r in jsonl(os.path.join(d, f))] + jsonl(os.path.join(d, BENCH_FILES[2]))
     sm = {(r.get("size"), r.get("config")): r for r in rows if r.get("part") == "scaled_mm"}
     for size in sorted({r.get("size") for r in bench if r.get("size")}, key=str):
-        t = best(bench, lambda r: r["size"] == size and r["precision"] == "e4m3" and
-                 (r["config"].endswith("tensor") or "-1-" in r["config"]))
-        b = best(bench, lambda r: r["size"] == size and r["precision"] == "e4m3" and not
-                 (r["config"].endswith("tensor") or "-1-" in r["config"]))
+        t = best(bench, lambda r: r["size"] == size and r["precision"] == "e4m3" and r.get("scaling") != "block")
+        b = best(bench, lambda r: r["size"] == size and r["precision"] == "e4m3" and r.get("scaling") == "block")
         line = "e4m3 at %s: tensor %s" % (size, "%.0f TFLOPS (%s)%s" % (
             t["gflops"] / 1000, t["config"], ", %.0f%% of %s" % (t["pct_of_vendor"], t.get("vendor"))
             if t.get("pct_of_vendor") else "") if t else "none verified")
         if b:
             line += "; block %.0f TFLOPS (%s)%s" % (b["gflops"] / 1000, b["config"],
                                                    ", %.0f%% of tensor" % (100 * b["gflops"] / t["gflops"]) if t else "")
-            bv = [r for r in bf16 if r.get("size") == size and r.get("config") == b["config"] and r.get("pct_of_vendor")]
-            if bv:
-                line += ", %.0f%% of cuBLASLt block (bf16 C)" % bv[0]["pct_of_vendor"]
+            if b.get("pct_of_vendor"):
+                line += ", %.0f%% of %s" % (b["pct_of_vendor"], b.get("vendor"))
         else:
             line += "; block none verified"
         ref = sm.get((int(size) if str(size).isdigit() else size, "torch._scaled_mm e4m3 tensor, bfloat16 out"))
