@@ -426,7 +426,7 @@ static void benchConfigs(Bench *b, int si, int round, uint64_t seed) {
       /* Verified in the first round; later rounds time the same program. */
       RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = round == 0, .max_seconds = o->timing.max_seconds,
                        .launch_timeout_s = o->timing.max_seconds, .cancel = &interrupted, .cold_l2 = o->timing.cold_l2,
-                       .observe = true};
+                       .observe = true, .verify_on = o->timing.verify_on};
       RunStatus st = Session_run(b->s, k, values, &p, use, &ro, b->r);
       cell->emulated = b->r->geo.emulated;
       if (b->r->obs.known)
