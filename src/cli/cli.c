@@ -465,7 +465,8 @@ static int reportRun(const Options *o, Session *s, const KernelInfo *k, const lo
    if (with_vendor)
       Session_vendor(s, p, in,
                      &(RunOptions){.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = true, .cold_l2 = o->timing.cold_l2,
-                                   .observe = true, .vendor_bf16 = o->timing.vendor_bf16},
+                                   .observe = true, .vendor_bf16 = o->timing.vendor_bf16,
+                                   .verify_on = o->timing.verify_on},
                      &vendor);
    r->phases.ms[PHASE_VENDOR] += Util_nowMs() - t;
    /* Stored before it is reported, so that the report says what storing took. */

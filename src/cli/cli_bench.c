@@ -167,7 +167,8 @@ static void benchVendor(const Bench *b, Session *s, const Problem *p, const Inpu
       return;
    VendorResult now;
    RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = round == 0, .cancel = &interrupted,
-                    .cold_l2 = o->timing.cold_l2, .observe = true, .vendor_bf16 = o->timing.vendor_bf16};
+                    .cold_l2 = o->timing.cold_l2, .observe = true, .vendor_bf16 = o->timing.vendor_bf16,
+                    .verify_on = o->timing.verify_on};
    VendorResult *got = round == 0 ? &lib->result : &now;
    if (b->server) {
       /* On the class server: a request of its own each round, verified there. */

@@ -6,7 +6,8 @@
 # dropped, one element unwritten, infinite or slightly off, a wrong k-step, rounding or
 # element in the 16-bit and FP8 types, in float and double, with beta (C0) and without.
 # On PoCL (a CPU) auto checks on the host; a device without FP64 falls back to the host
-# and says so; --out writes the same C either way.
+# and says so; the vendor library's C is checked on the device too; --out writes the same
+# C either way.
 . "$(dirname "$0")/lib.sh"
 use_test_kernels
 # and the element types' test kernels (types_scalar, types_fp8)
@@ -81,6 +82,13 @@ expect_in "checked on the host (the device has no FP64 for the check's sums)" "$
 run_gemmtop run --kernel test_holes --size 64 --verify-on nowhere
 expect_rc 2 "--verify-on nowhere is a usage error"
 expect_in "use auto, device or host" "$ERR" "naming what it takes"
+
+# The vendor library's C is checked where a kernel's is.
+run_gemmtop run --kernel mygemm01_naive -m 96 -n 80 -k 64 --reps 1 --warmup 0 --vendor --verify-on device --format json
+[ "$RC" -eq 0 ] && [ "$(json_field vendor_verified)" = true ] &&
+   ok "the vendor library's C verifies on the device ($(json_field vendor))" ||
+   not_ok "the vendor library's C on the device (exit $RC)" "$OUT
+$ERR"
 
 # --out: the verified C, read straight into the file's buffer after a check on the device,
 # equals the host path's bit for bit (test_drift's later launches change C: only the
