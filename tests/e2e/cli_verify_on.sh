@@ -14,7 +14,7 @@ use_test_kernels
 GEMMTOP_KERNELS="$GEMMTOP_KERNELS:$(cd "$(dirname "$0")/../kernels/types" && pwd)"
 export GEMMTOP_KERNELS
 
-# verdict_of: "status|non_finite|message" of the JSON line in OUT.
+# verdict_of: "status|non_finite|verified_on|message" of the JSON line in OUT.
 verdict_of() {
    printf '%s\n' "$OUT" | python3 -c 'import json,sys
 o = json.loads(sys.stdin.readline())

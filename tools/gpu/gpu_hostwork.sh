@@ -23,7 +23,11 @@
 #   sh tools/gpu/gpu_hostwork.sh /tmp/out
 OUT=${1:-${OUT:-out}}
 mkdir -p "$OUT"
-[ -f tools/gpu/gpu_setup.sh ] && [ -z "${HOSTWORK_BACKEND:-}" ] && . tools/gpu/gpu_setup.sh
+# gpu_round.sh has sourced the setup already (its libraries are on the path): not again.
+case "${LD_LIBRARY_PATH:-}" in
+*.device-carry/lib*) ;;
+*) [ -f tools/gpu/gpu_setup.sh ] && [ -z "${HOSTWORK_BACKEND:-}" ] && . tools/gpu/gpu_setup.sh ;;
+esac
 BIN=${GEMMTOP_BIN:-build/gemmtop}
 BACKEND=${HOSTWORK_BACKEND:-cuda}
 PRESET=${HOSTWORK_PRESET:-hopper-5-order-bf16}
@@ -40,10 +44,12 @@ export GEMMTOP_KERNELS PYTHONUNBUFFERED=1
 START=$(date +%s)
 : >"$REPORT"
 : >"$TABLE"
-echo "# gpu_hostwork: $BIN, backend $BACKEND, preset $PRESET, verify-on $VERIFY_ON, budget ${BUDGET} s, $(date -u)" >>"$REPORT"
-"$BIN" --version >>"$REPORT" 2>&1
-nproc >>"$REPORT" 2>&1
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >>"$REPORT" 2>&1
+{
+   echo "# gpu_hostwork: $BIN, backend $BACKEND, preset $PRESET, verify-on $VERIFY_ON, budget ${BUDGET} s, $(date -u)"
+   "$BIN" --version
+   nproc
+   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+} >>"$REPORT" 2>&1
 
 left() { echo $((BUDGET - ($(date +%s) - START))); }
 
@@ -92,6 +98,7 @@ row() {
       return
    fi
    line=$(timed "$size $what" run --backend "$BACKEND" --size "$size" --seed 44 --format json "$@")
+   # shellcheck disable=SC2086 # the line's words are the row's fields
    set -- $line
    printf '%-20s %-14s %7s %9s %14s %-7s %s\n' "$size" "$what" "$1" "$2" "$3" "$4" "$5" >>"$TABLE"
 }
