@@ -117,7 +117,7 @@ typedef struct RunResult_ {
    unsigned ablate;     /* the ablation this run was compiled with (0: a real run) */
    bool verified_run;   /* verification was asked for and ran */
    VerifyResult verify;
-   char verified_on[96]; /* where: "device", "host", or "host (why not the device)" */
+   char verified_on[192]; /* where: "device", "host", or "host (why not the device)" */
    double wall_ms;      /* the whole call */
    RunPhases phases;    /* where wall_ms went (their sum is wall_ms); the caller's phases are 0 */
    bool cold_l2;        /* the launches were timed with a cold L2 (else warm: the default) */

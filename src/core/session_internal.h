@@ -136,9 +136,10 @@ bool Session_verifiesOnDevice(const Session *s, VerifyOn want, char *why, size_t
 /* C (M x N on the device, the problem's output type) checked with verify.cl's kernels and
  * Verify_inputsOf, seed drawing its vectors and samples; the verdict in r->verify, the
  * times in r->phases (compile, download, verify). False with r's status and message when
- * the device or the host's memory failed (no verdict then). */
+ * the device or the host's memory failed (no verdict then); false with *built false when
+ * the kernels could not be built (r->verified_on says why; the caller checks on the host). */
 bool Session_verifyOnDevice(Session *s, const Problem *p, const Inputs *inputs, Buffer *C, uint64_t seed,
-                            RunResult *r);
+                            bool *built, RunResult *r);
 /* The GEMM's device time in a pass's step times: its launch and its fix-up's. */
 double Pipeline_gemmMs(const Pipeline *pl, const double *times);
 /* One pass of the pipeline, finished; with timed, each step's device time into times. */

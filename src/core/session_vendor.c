@@ -102,7 +102,12 @@ static void widenBf16(const Problem *p, void *host) {
 static bool verifyOnDevice(Session *s, const Problem *p, const Inputs *inputs, Buffer *C, uint64_t seed,
                            VendorResult *v) {
    RunResult *r = calloc(1, sizeof *r);
-   bool ok = r && Session_verifyOnDevice(s, p, inputs, C, seed, r);
+   bool built = false;
+   bool ok = r && Session_verifyOnDevice(s, p, inputs, C, seed, &built, r);
+   if (r && !built) { /* the kernels did not build */
+      r->status = RUN_DEVICE_ERROR;
+      snprintf(r->message, sizeof r->message, "cannot check the vendor library's C: %s", r->verified_on);
+   }
    if (ok) {
       v->verify = r->verify;
    } else {

@@ -55,11 +55,15 @@ typedef struct VerifyKernels_ {
    Kernel *rows, *cols, *join, *gather;
 } VerifyKernels;
 
-static bool verifyKernels(Session *s, const Problem *p, VerifyKernels *vk, RunResult *r) {
+/* False, and why, when they cannot be built (then the host checks C): built in a scratch
+ * result, so that the run's own build log and status stay as they are. */
+static bool verifyKernels(Session *s, const Problem *p, VerifyKernels *vk, char *why, size_t len) {
    char *source = Session_joinSource(s, s->catalog->verify);
-   if (!source) {
-      r->status = RUN_OUT_OF_MEMORY;
-      snprintf(r->message, sizeof r->message, "out of host memory");
+   RunResult *r = calloc(1, sizeof *r);
+   if (!source || !r) {
+      free(source);
+      free(r);
+      snprintf(why, len, "out of host memory");
       return false;
    }
    char defines[32];
@@ -78,9 +82,10 @@ static bool verifyKernels(Session *s, const Problem *p, VerifyKernels *vk, RunRe
          *dst[e] = c->kernel;
    }
    free(source);
-   if (!ok)
-      snprintf(r->message + strlen(r->message), sizeof r->message - strlen(r->message),
-               " (in gemmtop's verification kernels, kernels/helpers/verify.cl)");
+   if (!ok) /* the first line of what went wrong: the whole log would not fit a report's line */
+      snprintf(why, len, "%.*s", (int)strcspn(r->message, "\n"), r->message);
+   RunResult_free(r);
+   free(r);
    return ok;
 }
 
@@ -179,13 +184,16 @@ static bool computeOfC(Session *s, const Problem *p, Buffer *C, const VerifyPlan
 }
 
 bool Session_verifyOnDevice(Session *s, const Problem *p, const Inputs *inputs, Buffer *C, uint64_t seed,
-                            RunResult *r) {
+                            bool *built, RunResult *r) {
    double t = Util_nowMs();
    VerifyKernels vk;
-   bool built = verifyKernels(s, p, &vk, r);
+   char why[160];
+   *built = verifyKernels(s, p, &vk, why, sizeof why);
    r->phases.ms[PHASE_COMPILE] += Util_nowMs() - t;
-   if (!built)
+   if (!*built) {
+      snprintf(r->verified_on, sizeof r->verified_on, "host (the verification kernels did not build: %s)", why);
       return false;
+   }
    t = Util_nowMs();
    VerifyPlan plan;
    if (!VerifyPlan_make(&plan, p, seed)) {

@@ -83,6 +83,19 @@ run_gemmtop run --kernel test_holes --size 64 --verify-on nowhere
 expect_rc 2 "--verify-on nowhere is a usage error"
 expect_in "use auto, device or host" "$ERR" "naming what it takes"
 
+# Verification kernels that do not build (a damaged installation): the host checks C, and
+# the report says why, instead of failing a right kernel.
+cp -R "${GEMMTOP_KERNELS%%:*}" "$T_DIR/kernels"
+echo 'this is not OpenCL C' >>"$T_DIR/kernels/helpers/verify.cl"
+saved=$GEMMTOP_KERNELS
+GEMMTOP_KERNELS="$T_DIR/kernels:${GEMMTOP_KERNELS#*:}"
+run_gemmtop run --kernel test_holes --set HOLE=0 $ODD --reps 1 --warmup 0 --verify-on device
+expect_rc 0 "a right kernel verifies when the verification kernels do not build"
+expect_in "checked on the host (the verification kernels did not build:" "$OUT" "on the host, saying why"
+run_gemmtop run --kernel test_holes --set HOLE=3 $ODD --reps 1 --warmup 0 --verify-on device
+expect_rc 1 "and a wrong one still fails"
+GEMMTOP_KERNELS=$saved
+
 # The vendor library's C is checked where a kernel's is.
 run_gemmtop run --kernel mygemm01_naive -m 96 -n 80 -k 64 --reps 1 --warmup 0 --vendor --verify-on device --format json
 [ "$RC" -eq 0 ] && [ "$(json_field vendor_verified)" = true ] &&
