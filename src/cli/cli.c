@@ -465,7 +465,8 @@ static int reportRun(const Options *o, Session *s, const KernelInfo *k, const lo
    if (with_vendor)
       Session_vendor(s, p, in,
                      &(RunOptions){.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = true, .cold_l2 = o->timing.cold_l2,
-                                   .observe = true, .vendor_bf16 = o->timing.vendor_bf16},
+                                   .observe = true, .vendor_bf16 = o->timing.vendor_bf16,
+                                   .verify_on = o->timing.verify_on},
                      &vendor);
    r->phases.ms[PHASE_VENDOR] += Util_nowMs() - t;
    /* Stored before it is reported, so that the report says what storing took. */
@@ -580,7 +581,7 @@ static int runCommand(const Options *o, bool explain) {
    /* --max-seconds also bounds each launch: one that does not end is abandoned. */
    RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = !o->timing.no_verify, .max_seconds = o->timing.max_seconds,
                     .ablate = o->timing.ablate, .verified_c = verified_c, .launch_timeout_s = o->timing.max_seconds,
-                    .cold_l2 = o->timing.cold_l2, .observe = true};
+                    .cold_l2 = o->timing.cold_l2, .observe = true, .verify_on = o->timing.verify_on};
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
    r->phases.ms[PHASE_SETUP] += setup_ms;
    r->phases.ms[PHASE_INPUTS] += inputs_ms;

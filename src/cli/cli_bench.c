@@ -167,7 +167,8 @@ static void benchVendor(const Bench *b, Session *s, const Problem *p, const Inpu
       return;
    VendorResult now;
    RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = round == 0, .cancel = &interrupted,
-                    .cold_l2 = o->timing.cold_l2, .observe = true, .vendor_bf16 = o->timing.vendor_bf16};
+                    .cold_l2 = o->timing.cold_l2, .observe = true, .vendor_bf16 = o->timing.vendor_bf16,
+                    .verify_on = o->timing.verify_on};
    VendorResult *got = round == 0 ? &lib->result : &now;
    if (b->server) {
       /* On the class server: a request of its own each round, verified there. */
@@ -426,7 +427,7 @@ static void benchConfigs(Bench *b, int si, int round, uint64_t seed) {
       /* Verified in the first round; later rounds time the same program. */
       RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = round == 0, .max_seconds = o->timing.max_seconds,
                        .launch_timeout_s = o->timing.max_seconds, .cancel = &interrupted, .cold_l2 = o->timing.cold_l2,
-                       .observe = true};
+                       .observe = true, .verify_on = o->timing.verify_on};
       RunStatus st = Session_run(b->s, k, values, &p, use, &ro, b->r);
       cell->emulated = b->r->geo.emulated;
       if (b->r->obs.known)

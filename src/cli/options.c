@@ -212,6 +212,11 @@ static int applyVendorOutput(Options *o, const OptionSpec *s, const char *v, cha
    return 0;
 }
 
+static int applyVerifyOn(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   o->timing.verify_on = !strcmp(v, "device") ? VERIFY_ON_DEVICE : !strcmp(v, "host") ? VERIFY_ON_HOST : VERIFY_ON_AUTO;
+   return 0;
+}
+
 static int applyBankWidth(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
    o->banks.bank_width = (int)strtol(v, NULL, 10);
    return 0;
@@ -341,6 +346,12 @@ static const OptionSpec table[] = {
      .help = "output; json is one object per line", .dflt = "table"},
     {.group = GROUP_TIMING, .name = "no-verify", .kind = OPT_FLAG, .field = F(timing.no_verify), .commands = RUNS,
      .help = "skip the verification run", .elsewhere = "sweep and bench verify every configuration"},
+    {.group = GROUP_TIMING, .name = "verify-on", .value = "auto|device|host", .kind = OPT_CHOICE,
+     .choices = "auto|device|host", .apply = applyVerifyOn, .commands = RUNS | CMD(BENCH),
+     .help = "where C is checked: on the device by gemmtop's own kernels, only vectors read back (device; on the "
+             "host when the device has no FP64), or C read back and checked on the host (host); auto: the device "
+             "unless it is the host's processor",
+     .dflt = "auto"},
     {.group = GROUP_TIMING, .name = "ablate", .value = "LIST", .kind = OPT_TEXT, .apply = applyAblate, .commands = RUNS | CMD(INSPECT),
      .help = "switch work off to see what limits the kernel; LIST is any of no-a, no-b (global loads of A, B), "
              "no-fma (multiply-adds), const-store (C gets 1.25), comma-separated; the result is labelled "

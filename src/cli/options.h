@@ -13,6 +13,7 @@
 #include "core/catalog.h"
 #include "core/preset.h"
 #include "core/problem.h"
+#include "core/session.h"
 
 #define OPTIONS_MAX_SETS 32
 #define OPTIONS_MAX_POSITIONAL 64
@@ -54,6 +55,7 @@ typedef struct TimingOptions_ {
    uint64_t seed;
    bool has_seed;
    bool no_verify;
+   VerifyOn verify_on;       /* run, bench: where C is checked (--verify-on) */
    unsigned ablate;          /* run: AblateFlag bits (--ablate no-a,no-b,no-fma,const-store) */
    bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS, cuBLASLt) */
    bool vendor_bf16;         /* run --vendor, bench: the vendor library writes C in bfloat16 (--vendor-output) */

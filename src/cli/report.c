@@ -581,7 +581,9 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
       jsonNumber(out, "max_rel_err", r->verify.max_rel_err, true);
       jsonNumber(out, "freivalds_ratio", r->verify.freivalds_ratio, true);
       jsonNumber(out, "tolerance", r->verify.tolerance, true);
-      fprintf(out, "\"non_finite\":%zu,", r->verify.non_finite);
+      fprintf(out, "\"non_finite\":%zu,\"verified_on\":", r->verify.non_finite);
+      Report_jsonString(out, r->verified_on);
+      fputc(',', out);
    }
    if (ran && r->reps > 0) {
       jsonNumber(out, "time_ms", r->median_ms, true);
@@ -820,7 +822,7 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
                  r->obs.throttle_reason);
    }
    if (r->verified_run)
-      fprintf(out, "verify     %s\n", r->verify.message);
+      fprintf(out, "verify     %s\n           checked on the %s\n", r->verify.message, r->verified_on);
    else if (r->ablate && r->status == RUN_OK)
       fprintf(out, "verify     ablated (not verified)\n");
    if (r->wall_ms > 0) {

@@ -615,15 +615,15 @@ static bool loadHelpers(Catalog *c, char **folders, int nfolders, char *err, siz
       if (access(path, F_OK) != 0)
          continue;
       static const char *files[] = {"prelude.h", "helpers.cl", "prelude_cuda.h", "peak.cl",
-                                    "tensor.h",  "types.h",    "schedule.h"};
+                                    "tensor.h",  "types.h",    "schedule.h",     "verify.cl"};
       char *tensor = NULL, *types = NULL, *schedule = NULL;
-      char **dst[] = {&c->prelude, &c->helpers, &c->prelude_cuda, &c->peak, &tensor, &types, &schedule};
-      for (int f = 0; f < 7; f++) {
+      char **dst[] = {&c->prelude, &c->helpers, &c->prelude_cuda, &c->peak, &tensor, &types, &schedule, &c->verify};
+      for (int f = 0; f < 8; f++) {
          snprintf(path, sizeof path, "%s/helpers/%s", folders[i], files[f]);
          char why[160];
          *dst[f] = Util_readUserFile(path, UTIL_MAX_KERNEL_BYTES, NULL, why, sizeof why);
       }
-      if (c->prelude && c->helpers && c->prelude_cuda && c->peak && tensor && types && schedule) {
+      if (c->prelude && c->helpers && c->prelude_cuda && c->peak && tensor && types && schedule && c->verify) {
          /* The element types, the tensor-core helpers, then the scheduling arithmetic
           * follow the prelude (kernels cannot #include: the backends compile one text);
           * macros and inline functions only, free for the other kernels. */
@@ -655,7 +655,7 @@ static bool loadHelpers(Catalog *c, char **folders, int nfolders, char *err, siz
       free(types);
       free(schedule);
       snprintf(err, errlen,
-               "%s/helpers/ lacks prelude.h, prelude_cuda.h, helpers.cl, peak.cl, tensor.h, types.h or schedule.h: the "
+               "%s/helpers/ lacks prelude.h, prelude_cuda.h, helpers.cl, peak.cl, verify.cl, tensor.h, types.h or schedule.h: the "
                "installation is incomplete",
                folders[i]);
       return false;
@@ -794,6 +794,7 @@ void Catalog_free(Catalog *c) {
    free(c->prelude);
    free(c->prelude_cuda);
    free(c->peak);
+   free(c->verify);
    free(c->helpers);
    memset(c, 0, sizeof *c);
 }

@@ -106,6 +106,7 @@ typedef struct Catalog_ {
    char *prelude_cuda; /* kernels/helpers/prelude_cuda.h: OpenCL C built-ins for NVRTC/hipRTC */
    char *helpers;  /* kernels/helpers/helpers.cl: transpose and padding kernels */
    char *peak;     /* kernels/helpers/peak.cl: micro-kernels for the device's peaks */
+   char *verify;   /* kernels/helpers/verify.cl: C's side of the verification, on the device */
    char warnings[2048]; /* files that could not be read, one per line */
    char notes[2048];    /* kernels of a later folder that replace an earlier one's, one per line */
 } Catalog;

@@ -25,6 +25,16 @@ typedef enum {
    RUN_TIMEOUT,         /* a launch did not finish in the time allowed: abandoned (Session_stuck) */
 } RunStatus;
 
+/* Where a run's C is checked (RunOptions.verify_on, --verify-on). */
+typedef enum {
+   VERIFY_ON_AUTO,   /* the device where it has FP64 and is not the host's own processor, else the host */
+   VERIFY_ON_DEVICE, /* the device's kernels (kernels/helpers/verify.cl) where it has FP64, else the host */
+   VERIFY_ON_HOST,   /* C read back and checked on the host */
+} VerifyOn;
+
+/* "auto", "device", "host": what --verify-on takes. */
+const char *VerifyOn_name(VerifyOn v);
+
 typedef struct RunOptions_ {
    int reps;            /* timed launches (at least 1) */
    int warmup;          /* untimed launches before them */
@@ -44,6 +54,7 @@ typedef struct RunOptions_ {
    bool vendor_bf16;    /* Session_vendor: the library writes C in bfloat16 (the FP8 types through
                          * cuBLASLt, beta 0), verified with that rounding counted; verified_c gets
                          * it widened to the problem's C */
+   VerifyOn verify_on;  /* where a kernel's C is checked (a vendor library's: on the host) */
 } RunOptions;
 
 /* Where a run's wall time went, each phase timed where it happens: Session_run times its
@@ -106,6 +117,7 @@ typedef struct RunResult_ {
    unsigned ablate;     /* the ablation this run was compiled with (0: a real run) */
    bool verified_run;   /* verification was asked for and ran */
    VerifyResult verify;
+   char verified_on[192]; /* where: "device", "host", or "host (why not the device)" */
    double wall_ms;      /* the whole call */
    RunPhases phases;    /* where wall_ms went (their sum is wall_ms); the caller's phases are 0 */
    bool cold_l2;        /* the launches were timed with a cold L2 (else warm: the default) */

@@ -1,6 +1,7 @@
 /* What the session's files share (session.c: device, programs and buffers; session_run.c:
  * a run's pipeline of launches and its timing; session_vendor.c: the vendor library's
- * calls; session_trace.c: a bank trace). Not for the rest of gemmtop: session.h is. */
+ * calls; session_trace.c: a bank trace; session_verify.c: C checked on the device). Not for
+ * the rest of gemmtop: session.h is. */
 #ifndef GEMMTOP_SESSION_INTERNAL_H
 #define GEMMTOP_SESSION_INTERNAL_H
 
@@ -32,7 +33,14 @@ typedef struct DeviceBuffer_ {
 
 /* BUF_SA, BUF_SB: the FP8 types' scales, as the kernel's geometry reads them (scales.h). */
 /* BUF_WS: the workspace of a split-K or stream-K kernel (`workspace:`). */
-enum { BUF_A, BUF_B, BUF_C0, BUF_C, BUF_AK, BUF_BK, BUF_CK, BUF_SA, BUF_SB, BUF_WS, BUF_COUNT };
+/* BUF_V*: the verification kernels' vectors (session_verify.c): x, y, C x with |C| |x|, the
+ * rows' non-finite counts, y^T C's partial sums per band of rows, y^T C with |y|^T |C|, the
+ * sample positions, C at them. */
+enum {
+   BUF_A, BUF_B, BUF_C0, BUF_C, BUF_AK, BUF_BK, BUF_CK, BUF_SA, BUF_SB, BUF_WS,
+   BUF_VX, BUF_VY, BUF_VROWS, BUF_VNF, BUF_VPART, BUF_VCOLS, BUF_VAT, BUF_VSAMPLES,
+   BUF_COUNT
+};
 
 struct Session_ {
    const Backend *be;
@@ -122,6 +130,16 @@ RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *valu
  * transposed ("A", "B", "A and B", ""). False with r's status and message. */
 bool Session_kMajorOperands(Session *s, const Problem *p, Buffer **A, Buffer **B, char *moved, size_t movedlen,
                             RunResult *r);
+/* Whether a run's C is checked on the device (session_verify.c): want, the device's FP64 and
+ * kind; why says where, for RunResult.verified_on ("device", "host (...)"). */
+bool Session_verifiesOnDevice(const Session *s, VerifyOn want, char *why, size_t len);
+/* C (M x N on the device, the problem's output type) checked with verify.cl's kernels and
+ * Verify_inputsOf, seed drawing its vectors and samples; the verdict in r->verify, the
+ * times in r->phases (compile, download, verify). False with r's status and message when
+ * the device or the host's memory failed (no verdict then); false with *built false when
+ * the kernels could not be built (r->verified_on says why; the caller checks on the host). */
+bool Session_verifyOnDevice(Session *s, const Problem *p, const Inputs *inputs, Buffer *C, uint64_t seed,
+                            const VerifyAccumulation *acc, bool *built, RunResult *r);
 /* The GEMM's device time in a pass's step times: its launch and its fix-up's. */
 double Pipeline_gemmMs(const Pipeline *pl, const double *times);
 /* One pass of the pipeline, finished; with timed, each step's device time into times. */

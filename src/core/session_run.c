@@ -464,11 +464,13 @@ static bool poisonWorkspace(Session *s, const Geometry *g, RunResult *r) {
    return Session_poison(s, s->bufs[BUF_WS].buf, (size_t)g->workspace, r);
 }
 
-/* Verification: C (and a padded C) poisoned with NaN, one pass, read back once into the
- * session's host copy, checked. With timedSteps, the pass is device-timed and each step's
- * time goes there: a judged launch, whose figure is the very launch that was checked. */
-static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs *inputs, void *verified_c,
-                       double *timedSteps, RunResult *r) {
+/* Verification: C (and a padded C) poisoned with NaN, one pass, then C checked where on
+ * says: on the device (session_verify.c: only vectors come back), or read back once into
+ * the session's host copy and checked there. verified_c, when asked for, is read straight
+ * into. With timedSteps, the pass is device-timed and each step's time goes there: a
+ * judged launch, whose figure is the very launch that was checked. */
+static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs *inputs, VerifyOn on,
+                       void *verified_c, double *timedSteps, RunResult *r) {
    double *ph = r->phases.ms, t = Util_nowMs();
    char err[1024];
    double stepTimes[PIPELINE_MAX_STEPS];
@@ -479,6 +481,20 @@ static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs 
    ok = ok && Pipeline_run(s, &pr->pl, pr->dbl, timedSteps != NULL, timedSteps ? timedSteps : stepTimes, r, pr->C0,
                            pr->C, pr->bytesC);
    ph[PHASE_LAUNCHES] += Util_nowMs() - t;
+   bool built = false;
+   if (ok && Session_verifiesOnDevice(s, on, r->verified_on, sizeof r->verified_on)) {
+      const VerifyAccumulation acc = {r->geo.fp8_accumulator, r->geo.promote_interval};
+      ok = Session_verifyOnDevice(s, p, inputs, pr->C, inputs->seed ^ 0x5eed, &acc, &built, r);
+      if (built) {
+         r->verified_run = ok;
+         t = Util_nowMs();
+         ok = ok && (!verified_c || Session_checkStatus(s, s->be->read(s->ctx, pr->C, verified_c, pr->bytesC, err,
+                                                                       sizeof err), err, r));
+         ph[PHASE_DOWNLOAD] += Util_nowMs() - t;
+         return ok;
+      }
+      ok = true; /* the verification kernels did not build: the host checks (verified_on says why) */
+   }
    /* The host copy after the poisoning, which may have written from it (and grown it). */
    t = Util_nowMs();
    void *host = ok ? Session_hostC(s, pr->bytesC) : NULL;
@@ -603,7 +619,7 @@ static RunStatus judgedLaunch(Session *s, Prepared *pr, const Problem *p, const 
       ColdL2_release(&cold);
       return r->status;
    }
-   bool ok = verifyOnce(s, pr, p, inputs, o->verified_c, stepTimes, r);
+   bool ok = verifyOnce(s, pr, p, inputs, o->verify_on, o->verified_c, stepTimes, r);
    if (!s->stuck)
       ColdL2_release(&cold);
    if (!ok)
@@ -633,7 +649,7 @@ static RunStatus runTimed(Session *s, const KernelInfo *k, const long long *valu
    /* An ablated kernel computes a wrong C on purpose: it is not checked. */
    if (o->verify_timed && !r->ablate)
       return judgedLaunch(s, &pr, p, inputs, o, r, t0);
-   if (o->verify && !r->ablate && !verifyOnce(s, &pr, p, inputs, o->verified_c, NULL, r))
+   if (o->verify && !r->ablate && !verifyOnce(s, &pr, p, inputs, o->verify_on, o->verified_c, NULL, r))
       return r->status;
 
    /* Timing: warm-up, then device-timed launches. */

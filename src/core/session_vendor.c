@@ -97,6 +97,29 @@ static void widenBf16(const Problem *p, void *host) {
       Storage_store(out, host, i, Storage_load(STORAGE_BF16, host, i));
 }
 
+/* The library's C (the problem's type) checked on the device, as a kernel's is: its verdict
+ * in v; false with v's status and message when the device or the host's memory failed. */
+static bool verifyOnDevice(Session *s, const Problem *p, const Inputs *inputs, Buffer *C, uint64_t seed,
+                           const VerifyAccumulation *acc, VendorResult *v) {
+   RunResult *r = calloc(1, sizeof *r);
+   bool built = false;
+   bool ok = r && Session_verifyOnDevice(s, p, inputs, C, seed, acc, &built, r);
+   if (r && !built) { /* the kernels did not build */
+      r->status = RUN_DEVICE_ERROR;
+      snprintf(r->message, sizeof r->message, "cannot check the vendor library's C: %s", r->verified_on);
+   }
+   if (ok) {
+      v->verify = r->verify;
+   } else {
+      v->status = r ? r->status : RUN_OUT_OF_MEMORY;
+      snprintf(v->message, sizeof v->message, "%s", r ? r->message : "out of host memory");
+   }
+   if (r)
+      RunResult_free(r);
+   free(r);
+   return ok;
+}
+
 RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, const RunOptions *o, VendorResult *v) {
    int reps = o->reps, warmup = o->warmup;
    atomic_int *cancel = o->cancel;
@@ -122,8 +145,11 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
    if (reps > RUN_MAX_TIMES)
       reps = RUN_MAX_TIMES;
    double *times = calloc((size_t)reps, sizeof *times);
-   void *host = o->verify ? Session_hostC(s, bytesC) : NULL; /* C read back to verify */
-   if (!times || (o->verify && !host)) {
+   /* C checked on the device, or read back to verify; a bfloat16 C is widened on the host. */
+   char where[96];
+   const bool onDevice = o->verify && !o->vendor_bf16 && Session_verifiesOnDevice(s, o->verify_on, where, sizeof where);
+   void *host = o->verify && !onDevice ? Session_hostC(s, bytesC) : NULL;
+   if (!times || (o->verify && !onDevice && !host)) {
       free(times);
       v->status = RUN_OUT_OF_MEMORY;
       snprintf(v->message, sizeof v->message, "out of host memory");
@@ -192,8 +218,18 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
          snprintf(v->message, sizeof v->message, "%s", err);
          break;
       }
-      if (i == 0 && o->verify) {
+      if (i == 0 && o->verify && onDevice) {
          /* The first call's result is checked: a reference must be right too. */
+         const VerifyAccumulation acc = {call.fp8_accumulator, call.promote_interval};
+         if (!verifyOnDevice(s, p, inputs, C, inputs->seed ^ 0xb1a5, &acc, v))
+            break;
+         v->verified = v->verify.ok;
+         if (o->verified_c && s->be->read(s->ctx, C, o->verified_c, bytesC, err, sizeof err) != BACKEND_OK) {
+            v->status = RUN_DEVICE_ERROR;
+            snprintf(v->message, sizeof v->message, "%s", err);
+            break;
+         }
+      } else if (i == 0 && o->verify) {
          if (s->be->read(s->ctx, C, host, bytesOut, err, sizeof err) != BACKEND_OK) {
             v->status = RUN_DEVICE_ERROR;
             snprintf(v->message, sizeof v->message, "%s", err);

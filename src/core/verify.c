@@ -384,8 +384,9 @@ typedef struct VerifyCtx_ {
    long long acc_interval; /* the FP8 tensor core's promotion interval in products (K: never); 0: FP32 */
    char tol_extra[96];     /* " + FP8 tensor-core accumulation, ...": what the tolerance allowed for */
    const double *x, *ax, *y, *ay;
-   /* the passes over C */
+   /* the passes over C, or what computed them where C is (of) */
    double *cx, *acx, *yc, *ayc;
+   const VerifyOfC *of;
    size_t nan_count, inf_count, first_nf;
    /* the reference side */
    double *bx, *abx, *abx_, *aabx; /* B x, then A (B x) */
@@ -420,8 +421,19 @@ static size_t lineSlot(const size_t *set, size_t n, size_t x) {
    return lo;
 }
 
-/* The pass over C: non-finite elements, C x and y^T C. */
+/* The pass over C: non-finite elements, C x and y^T C; or their values computed where C
+ * is. */
 static bool passC(VerifyCtx *v) {
+   if (v->of) {
+      memcpy(v->cx, v->of->cx, v->M * sizeof *v->cx);
+      memcpy(v->acx, v->of->acx, v->M * sizeof *v->acx);
+      memcpy(v->yc, v->of->yc, v->N * sizeof *v->yc);
+      memcpy(v->ayc, v->of->ayc, v->N * sizeof *v->ayc);
+      v->nan_count = v->of->nan;
+      v->inf_count = v->of->inf;
+      v->first_nf = v->of->nan + v->of->inf ? v->of->first : (size_t)-1;
+      return true;
+   }
    Pass rows = {.m = &v->C, .v = v->x, .absv = v->ax, .out = v->cx, .absout = v->acx};
    const size_t pieces = (v->M + rowGrain(&v->C) - 1) / rowGrain(&v->C);
    rows.nf = malloc(pieces * sizeof *rows.nf);
@@ -590,7 +602,10 @@ static void samplePiece(void *ctx, size_t begin, size_t end) {
        * exactly when it is within the bound (for all but tf32, rel = err / scale). */
       const double bound = v->tol_rounding * scale + (v->tol - v->tol_rounding) * sum + accumulator;
       double c;
-      loadRow(&v->C, i, j, 1, &c);
+      if (v->of)
+         c = v->of->at[s];
+      else
+         loadRow(&v->C, i, j, 1, &c);
       const double e = fabs((c - ref) - ref_err);
       double rel;
       if (isnan(e))
@@ -661,7 +676,10 @@ static void samples(VerifyCtx *v) {
          v->bad_samples++;
          if (v->first_bad == (size_t)-1) {
             v->first_bad = v->idx[s];
-            loadRow(&v->C, v->idx[s] / v->N, v->idx[s] % v->N, 1, &v->bad_got);
+            if (v->of)
+               v->bad_got = v->of->at[s];
+            else
+               loadRow(&v->C, v->idx[s] / v->N, v->idx[s] % v->N, 1, &v->bad_got);
             v->bad_ref = v->sample_ref[s];
             v->bad_rel = rel;
          }
@@ -870,6 +888,41 @@ static void randomVectors(Rng *rng, double *x, double *ax, size_t N, double *y, 
    }
 }
 
+/* The check's random draws from seed: x and y, then the sample positions (idx holds
+ * ALL_SAMPLES_MAX); returns the samples' count. One order for both ways of checking. */
+static size_t draw(uint64_t seed, size_t M, size_t N, double *x, double *ax, double *y, double *ay, size_t *idx) {
+   Rng rng;
+   Rng_seed(&rng, seed);
+   randomVectors(&rng, x, ax, N, y, ay, M);
+   return pickSamples(M, N, &rng, idx);
+}
+
+void VerifyPlan_free(VerifyPlan *plan) {
+   free(plan->x);
+   free(plan->y);
+   free(plan->at);
+   memset(plan, 0, sizeof *plan);
+}
+
+bool VerifyPlan_make(VerifyPlan *plan, const Problem *p, uint64_t seed) {
+   memset(plan, 0, sizeof *plan);
+   const size_t M = p->m > 0 ? (size_t)p->m : 0, N = p->n > 0 ? (size_t)p->n : 0;
+   double *ax = malloc((N + 1) * sizeof *ax), *ay = malloc((M + 1) * sizeof *ay);
+   plan->x = malloc((N + 1) * sizeof *plan->x);
+   plan->y = malloc((M + 1) * sizeof *plan->y);
+   plan->at = malloc(ALL_SAMPLES_MAX * sizeof *plan->at);
+   bool ok = ax && ay && plan->x && plan->y && plan->at;
+   if (ok && M && N) {
+      plan->samples = draw(seed, M, N, plan->x, ax, plan->y, ay, plan->at);
+      plan->m = M, plan->n = N;
+   }
+   free(ax);
+   free(ay);
+   if (!ok)
+      VerifyPlan_free(plan);
+   return ok;
+}
+
 /* The operands as stored (A and B with their FP8 scales, or NULL), and where the sample
  * entries take their elements (line NULL: from the matrices). */
 typedef struct Operands_ {
@@ -880,11 +933,18 @@ typedef struct Operands_ {
 } Operands;
 
 /* rounded: the format C was rounded to after the sum (its epsilon widens both tolerances
- * and C's own rounding term), or the output type's own. */
-static void verifyOperands(const Problem *p, const Operands *ops, const void *C, Storage rounded,
-                           const VerifyAccumulation *accumulation, uint64_t seed, VerifyResult *out) {
-   if (!worthChecking(p, ops->A, ops->B, ops->C0, C, out))
+ * and C's own rounding term), or the output type's own. C on the host, or (C NULL) what
+ * of says of it, computed from plan's draws, which are then seed's. accumulation: how the
+ * kernel summed (NULL: in FP32). */
+static void verifyOperands(const Problem *p, const Operands *ops, const void *C, const VerifyPlan *plan,
+                           const VerifyOfC *of, Storage rounded, const VerifyAccumulation *accumulation,
+                           uint64_t seed, VerifyResult *out) {
+   if (!worthChecking(p, ops->A, ops->B, ops->C0, C ? C : (const void *)of, out))
       return;
+   if (!C && (!plan || plan->m != (size_t)p->m || plan->n != (size_t)p->n)) {
+      fail(out, "FAILED: cannot verify: C's sums were computed for another problem");
+      return;
+   }
    const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
    const bool use_c0 = p->beta != 0.0;
    const bool dbl = Types_of(p->precision)->out == STORAGE_F64;
@@ -902,9 +962,6 @@ static void verifyOperands(const Problem *p, const Operands *ops, const void *C,
    const double alpha = dbl ? p->alpha : (double)(float)p->alpha;
    const double beta = dbl ? p->beta : (double)(float)p->beta;
    const Storage in_kind = Types_of(p->precision)->in, out_kind = Types_of(p->precision)->out;
-
-   Rng rng;
-   Rng_seed(&rng, seed);
 
    /* ---- work vectors ---- */
    VerifyCtx *ctx = malloc(sizeof *ctx);
@@ -938,11 +995,21 @@ static void verifyOperands(const Problem *p, const Operands *ops, const void *C,
    Mat_init(&ctx->C, C, out_kind, M, N);
    ctx->line = ops->line ? ops->line : matLine;
    ctx->line_ctx = ops->line ? ops->line_ctx : ctx;
+   ctx->of = C ? NULL : of;
    double *x, *ax, *y, *ay;
    carveVectors(ctx, mem, &x, &ax, &y, &ay);
-   randomVectors(&rng, x, ax, N, y, ay, M);
-   /* The sample positions are the next draws after x and y. */
-   const size_t ns = ctx->ns = pickSamples(M, N, &rng, idx);
+   size_t ns;
+   if (C) {
+      ns = draw(seed, M, N, x, ax, y, ay, idx);
+   } else { /* the draws C's side was computed with */
+      for (size_t j = 0; j < N; j++)
+         ax[j] = fabs(x[j] = plan->x[j]);
+      for (size_t i = 0; i < M; i++)
+         ay[i] = fabs(y[i] = plan->y[i]);
+      ns = plan->samples;
+      memcpy(idx, plan->at, ns * sizeof *idx);
+   }
+   ctx->ns = ns;
 
    /* Each pass over all the cores, one after another. */
    bool ok = passC(ctx);
@@ -980,7 +1047,8 @@ static void verifyOperands(const Problem *p, const Operands *ops, const void *C,
 
 void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
                  VerifyResult *out) {
-   verifyOperands(p, &(Operands){.A = A, .B = B, .C0 = C0}, C, Types_of(p->precision)->out, NULL, seed, out);
+   verifyOperands(p, &(Operands){.A = A, .B = B, .C0 = C0}, C, NULL, NULL, Types_of(p->precision)->out, NULL, seed,
+                  out);
 }
 
 typedef struct InputsAt_ {
@@ -998,11 +1066,6 @@ void Verify_inputs(const Problem *p, const Inputs *in, const void *C, uint64_t s
    Verify_inputsRounded(p, in, C, Types_of(p->precision)->out, seed, out);
 }
 
-void Verify_inputsRounded(const Problem *p, const Inputs *in, const void *C, Storage rounded, uint64_t seed,
-                          VerifyResult *out) {
-   Verify_inputsAccumulated(p, in, C, rounded, NULL, seed, out);
-}
-
 const char *VerifyAccumulation_name(const VerifyAccumulation *acc, char *buf, size_t len) {
    if (!acc || !acc->fp8_tensor_core)
       snprintf(buf, len, "%s", "");
@@ -1013,15 +1076,32 @@ const char *VerifyAccumulation_name(const VerifyAccumulation *acc, char *buf, si
    return buf;
 }
 
-void Verify_inputsAccumulated(const Problem *p, const Inputs *in, const void *C, Storage rounded,
-                              const VerifyAccumulation *acc, uint64_t seed, VerifyResult *out) {
+/* C on the host, or (C NULL) what of says of it, from plan's draws. */
+static void verifyInputs(const Problem *p, const Inputs *in, const void *C, const VerifyPlan *plan,
+                         const VerifyOfC *of, Storage rounded, const VerifyAccumulation *acc, uint64_t seed,
+                         VerifyResult *out) {
    const InputsAt at = {in, p};
    const Operands ops = {.A = in->a, .B = in->b, .C0 = in->c0, .sa = in->sa, .sb = in->sb,
                          .line = inputsLine, .line_ctx = &at};
    if (Problem_scaled(p) && (!in->sa || !in->sb)) {
-      if (worthChecking(p, in->a, in->b, in->c0, C, out))
+      if (worthChecking(p, in->a, in->b, in->c0, C ? C : (const void *)of, out))
          fail(out, "FAILED: cannot verify: the FP8 scales are missing");
       return;
    }
-   verifyOperands(p, &ops, C, rounded, acc, seed, out);
+   verifyOperands(p, &ops, C, plan, of, rounded, acc, seed, out);
+}
+
+void Verify_inputsRounded(const Problem *p, const Inputs *in, const void *C, Storage rounded, uint64_t seed,
+                          VerifyResult *out) {
+   verifyInputs(p, in, C, NULL, NULL, rounded, NULL, seed, out);
+}
+
+void Verify_inputsAccumulated(const Problem *p, const Inputs *in, const void *C, Storage rounded,
+                              const VerifyAccumulation *acc, uint64_t seed, VerifyResult *out) {
+   verifyInputs(p, in, C, NULL, NULL, rounded, acc, seed, out);
+}
+
+void Verify_inputsOf(const Problem *p, const Inputs *in, const VerifyPlan *plan, const VerifyOfC *of,
+                     const VerifyAccumulation *acc, VerifyResult *out) {
+   verifyInputs(p, in, NULL, plan, of, Types_of(p->precision)->out, acc, 0, out);
 }

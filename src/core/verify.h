@@ -112,6 +112,35 @@ void Verify_inputsRounded(const Problem *p, const Inputs *in, const void *C, Sto
 void Verify_inputsAccumulated(const Problem *p, const Inputs *in, const void *C, Storage rounded,
                               const VerifyAccumulation *acc, uint64_t seed, VerifyResult *out);
 
+/* C's side of the check computed where C is (on the device: core/session_verify.c), so that
+ * C itself need not be read back: the random vectors and sample positions drawn from a seed
+ * exactly as Verify_inputs draws them (VerifyPlan), then what C gives with them
+ * (VerifyOfC), compared by Verify_inputsOf with what the host computes from the inputs. */
+typedef struct VerifyPlan_ {
+   size_t m, n;          /* C's shape */
+   double *x, *y;        /* Freivalds' vectors: x has n entries, y has m */
+   size_t *at;           /* the sample entries, as linear indices into C (row-major), ascending */
+   size_t samples;       /* their count */
+} VerifyPlan;
+
+/* The draws of seed for p (nothing drawn for an empty C); false when out of memory. */
+bool VerifyPlan_make(VerifyPlan *plan, const Problem *p, uint64_t seed);
+void VerifyPlan_free(VerifyPlan *plan);
+
+/* What C gives with a plan's draws, as the host's pass over C would compute it: sums in
+ * double, compensated. */
+typedef struct VerifyOfC_ {
+   const double *cx, *acx;  /* m: C x and |C| |x| */
+   const double *yc, *ayc;  /* n: y^T C and |y|^T |C| */
+   size_t nan, inf;         /* C's elements that are NaN, that are infinite */
+   size_t first;            /* the first of those, as a linear index (when there is one) */
+   const double *at;        /* C at the plan's sample entries, widened to double */
+} VerifyOfC;
+
+/* Verify_inputs with C's side given: the same checks, bounds and messages. */
+void Verify_inputsOf(const Problem *p, const Inputs *in, const VerifyPlan *plan, const VerifyOfC *of,
+                     const VerifyAccumulation *acc, VerifyResult *out);
+
 /* The sample entries' tolerance: 8 eps of the accumulation (see above; + 2^-9 for tf32). */
 double Verify_tolerance(const Problem *p);
 /* Freivalds' tolerance: max(32, 4 sqrt(K)) eps of the accumulation (+ 2^-9 for tf32). */

@@ -2,7 +2,9 @@
  * a GPU (NVRTC, sm_90a): the wgmma one in each type it measures (tf32, half, bfloat16, e4m3)
  * and mma.sync's FP8 one. A spill would put local-memory traffic into a ceiling meant to
  * hold only the tensor cores' rate, and a wgmma kernel needs the architecture-specific
- * target. Skipped, saying so, where NVRTC is not installed. */
+ * target. Also gemmtop's verification kernels (verify.cl), which the GPU machine runs after
+ * every checked launch: for float and double C, without a spill. Skipped, saying so, where
+ * NVRTC is not installed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,14 +22,16 @@
 #include "core/session.h"
 #include "testing.h"
 
-/* Compiles peak.cl with defines for sm_90 (the program, once), then checks what ptxas
- * reports of each of entries (NULL-ended): the target, no spill, at most max_registers. */
-static void compileClean(const char *defines, const char *const *entries, const char *want_arch, int max_registers) {
+/* Compiles a helper file (peak.cl, verify.cl: which) with defines for sm_90 (the program,
+ * once), then checks what ptxas reports of each of entries (NULL-ended): the target, no
+ * spill, at most max_registers. */
+static void compileCleanOf(bool verify, const char *defines, const char *const *entries, const char *want_arch,
+                           int max_registers) {
    const BackendOffline *off = Backend_cuda()->offline;
    Catalog cat;
    char err[1024];
    assert_true(Catalog_load(&cat, GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
-   char *src = Session_source(&cat, true, cat.peak);
+   char *src = Session_source(&cat, true, verify ? cat.verify : cat.peak);
    assert_non_null(src);
    OfflineCode code;
    memset(&code, 0, sizeof code);
@@ -52,6 +56,10 @@ static void compileClean(const char *defines, const char *const *entries, const 
    OfflineCode_free(&code);
    free(src);
    Catalog_free(&cat);
+}
+
+static void compileClean(const char *defines, const char *const *entries, const char *want_arch, int max_registers) {
+   compileCleanOf(false, defines, entries, want_arch, max_registers);
 }
 
 /* The four wgmma types, in one program: sm_90a, and few enough registers that three
@@ -143,8 +151,20 @@ static void test_local_reads_wide(void **state) {
    Catalog_free(&cat);
 }
 
+/* The verification kernels for a float C and a double one. */
+static void test_verify_kernels_compile(void **state) {
+   (void)state;
+   if (!Backend_cuda()->offline->present())
+      SKIP_BECAUSE("NVRTC is not installed: the verification kernels cannot be compiled here");
+   static const char *const entries[] = {"gt_verify_rows", "gt_verify_cols", "gt_verify_cols_join", "gt_verify_gather",
+                                         NULL};
+   compileCleanOf(true, "-DDOUBLE=0", entries, "sm_90", 64);
+   compileCleanOf(true, "-DDOUBLE=1", entries, "sm_90", 64);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
+       cmocka_unit_test(test_verify_kernels_compile),
        cmocka_unit_test(test_wgmma_peak_compiles),
        cmocka_unit_test(test_mma_peak_compiles),
        cmocka_unit_test(test_loop_counts_apart),
