@@ -139,6 +139,7 @@ typedef struct Ui_ {
 
    unsigned visible;
    unsigned before_projector; /* the panes shown before P's projector layout (0: not in it) */
+   int zoom_before_projector; /* ... and the pane zoomed then (-1 none) */
    unsigned prefs_visible;    /* the panes as the preferences had them before a lesson (0: visible) */
    int focus, zoom;
    KernelPane kernel_pane;    /* the panes' own state (pane_state.h) */
@@ -301,6 +302,8 @@ void Screen_releaseStderr(Ui *ui);
 
 /* draw.c: the primitives, header, footer, the screen */
 attr_t Ui_attr(const Ui *ui, Style s);
+/* ui->layout for the terminal's size, the panes wanted and what their content needs. */
+void Ui_layout(Ui *ui);
 void Draw_screen(Ui *ui);
 void Draw_text(Ui *ui, int y, int x, int w, const char *s, Style st, bool pad);
 void Draw_fill(Ui *ui, int y, int x, int w, Style st);

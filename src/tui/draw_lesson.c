@@ -266,6 +266,69 @@ static void ladderRows(Ui *ui, Lines *L) {
       addPara(L, ST_DIM, "exported: %s", lu->exported);
 }
 
+/* What must stay in view wherever the step is shown (this pane, the bank pane's zoom): its
+ * heading, the figure measured (or why there is none) and its whole text. */
+static void stepLines(Ui *ui, Lines *L) {
+   const Lesson *lesson = LessonUi_lesson(ui);
+   const LessonUi *lu = ui->lesson;
+   const LessonStep *st = &lesson->steps[lu->step];
+   addPara(L, ST_GOOD, "Step %d of %d: %s", lu->step + 1, lesson->nsteps, st->title[0] ? st->title : st->preset);
+   if (!lu->step_loaded) {
+      addPara(L, ST_BAD, "%s", lu->step_error);
+      return;
+   }
+   measuredLine(ui, L);
+   if (st->text)
+      addPara(L, ST_NORMAL, "%s", st->text);
+}
+
+/* Rows of text s word-wrapped to width. */
+static int wrappedRows(const char *s, int width) {
+   char buf[8192];
+   const char *lines[64];
+   return Text_wrap(s, width, buf, sizeof buf, lines, 64);
+}
+
+int LessonUi_paneRows(Ui *ui, int width) {
+   const Lesson *lesson = LessonUi_lesson(ui);
+   if (!lesson)
+      return 0;
+   Lines L;
+   memset(&L, 0, sizeof L);
+   L.width = width - 2 > 10 ? width - 2 : 10;
+   stepLines(ui, &L);
+   free(L.buf);
+   int rows = L.n;
+   /* The longest step of the lesson with the longest figure line, so that the panes keep
+    * their places from step to step. */
+   char head[256], text[4096];
+   const int figure = wrappedRows("measured: 12345.6 GFLOPS, verified (emulated: not ranked)", L.width);
+   for (int i = 0; i < lesson->nsteps; i++) {
+      const LessonStep *st = &lesson->steps[i];
+      snprintf(head, sizeof head, "Step %d of %d: %s", i + 1, lesson->nsteps, st->title[0] ? st->title : st->preset);
+      snprintf(text, sizeof text, "%s", st->text ? st->text : "");
+      for (char *c = text; *c; c++)
+         if (*c == '\n')
+            *c = ' ';
+      int r = wrappedRows(head, L.width) + figure + (text[0] ? wrappedRows(text, L.width) : 0);
+      if (r > rows)
+         rows = r;
+   }
+   return 1 + rows; /* the pane's title row */
+}
+
+void LessonUi_stepText(Ui *ui, int width, void (*emit)(void *ctx, const char *line, int style), void *ctx) {
+   if (!LessonUi_lesson(ui))
+      return;
+   Lines L;
+   memset(&L, 0, sizeof L);
+   L.width = width > 10 ? width : 10;
+   stepLines(ui, &L);
+   for (int i = 0; i < L.n; i++)
+      emit(ctx, L.buf + L.at[i], (int)L.style[i]);
+   free(L.buf);
+}
+
 static void build(Ui *ui, Lines *L) {
    const Lesson *lesson = LessonUi_lesson(ui);
    const LessonUi *lu = ui->lesson;
@@ -275,29 +338,23 @@ static void build(Ui *ui, Lines *L) {
       return;
    }
    const LessonStep *st = &lesson->steps[lu->step];
-   /* A short pane (80x24) leaves the lesson's title to the pane's (its name): the step's
-    * text must show without scrolling. */
-   if (L->height >= 12)
+   /* The lesson's title above the step only where the step's lines still fit under it:
+    * the pane's title names the lesson anyway. */
+   if (L->height >= LessonUi_paneRows(ui, L->width + 2) - 1 + wrappedRows(lesson->title, L->width))
       addPara(L, ST_LABEL, "%s", lesson->title);
-   addPara(L, ST_GOOD, "Step %d of %d: %s", lu->step + 1, lesson->nsteps, st->title[0] ? st->title : st->preset);
-   if (!lu->step_loaded) {
-      addPara(L, ST_BAD, "%s", lu->step_error);
+   stepLines(ui, L);
+   if (!lu->step_loaded)
       return;
-   }
-   measuredLine(ui, L);
-   /* The introduction (the lesson's caveats among it) opens the first step; I keeps it on.
-    * Then the step's own text, before the particulars: in a short pane (80x24) it is what
-    * the class must see without scrolling. */
-   if (lesson->about && (lu->step == 0 || lu->show_about))
-      addPara(L, ST_NORMAL, "%s", lesson->about);
-   if (st->text)
-      addPara(L, ST_NORMAL, "%s", st->text);
    /* The lecturer's notes only when asked for: the pane is what the class sees. */
    if (st->notes && lu->show_notes)
       addPara(L, ST_WARN, "notes (o hides them): %s", st->notes);
    else if (st->notes)
       addPara(L, ST_DIM, "o: the lecturer's notes for this step");
-   if (lesson->about && !(lu->step == 0 || lu->show_about))
+   /* The introduction (the lesson's caveats among it) after the first step's text; I keeps
+    * it on every step. */
+   if (lesson->about && (lu->step == 0 || lu->show_about))
+      addPara(L, ST_NORMAL, "%s", lesson->about);
+   else if (lesson->about)
       addPara(L, ST_DIM, "I shows the lesson's introduction");
    addPara(L, ST_DIM, "preset %s%s%s", st->preset, st->ablate ? ", ablated" : "", st->limits[0] ? ", simulated limits" : "");
    if (lu->size_cap)

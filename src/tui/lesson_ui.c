@@ -88,7 +88,8 @@ static void showStep(Ui *ui, const LessonStep *st) {
 const LessonStep *LessonUi_gridStep(const Ui *ui) {
    const LessonUi *L = ui->lesson;
    const Lesson *lesson = LessonUi_lesson(ui);
-   if (!lesson || !L->zoomed_banks || ui->zoom != PANE_BANKS || L->step < 0 || L->step >= lesson->nsteps)
+   if (!lesson || !L->step_loaded || L->step < 0 || L->step >= lesson->nsteps ||
+       lesson->steps[L->step].show != LESSON_SHOW_BANKS)
       return NULL;
    return &lesson->steps[L->step];
 }
