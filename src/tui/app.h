@@ -15,6 +15,7 @@
 #include "core/shapes.h"
 #include "core/ahead.h"
 #include "core/banks.h"
+#include "core/lesson.h"
 #include "core/limiter.h"
 #include "tui/chart.h"
 #include "tui/history.h"
@@ -198,11 +199,11 @@ typedef struct Ui_ {
 /* ui.c */
 const KernelInfo *Ui_kernel(const Ui *ui);
 /* preset_ui.c: loads a preset whole: its kernel and values, the whole problem (fields it
- * does not state back to the defaults, said in the log; size_override's M, N, K when > 0),
+ * does not state back to the defaults, said in the log; a lesson's sizing when not NULL),
  * ablate and limits as given (a lesson step's; 0 and "" otherwise). Before the worker
  * starts it only sets the configuration. False with err when the preset does not apply. */
-bool Ui_loadPreset(Ui *ui, const Preset *p, const int size_override[3], int size_cap, unsigned ablate, const char *limits,
-                   char *err, size_t errlen);
+bool Ui_loadPreset(Ui *ui, const Preset *p, const LessonSize *sizing, unsigned ablate, const char *limits, char *err,
+                   size_t errlen);
 /* The explorer's default size on this device: 2048 on a GPU, 512 on a CPU. */
 int Ui_defaultSize(const Ui *ui);
 const DeviceLimits *Ui_limits(const Ui *ui);

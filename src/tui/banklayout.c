@@ -72,6 +72,14 @@ static void stackNotes(const BankPaneNeeds *n, int notes_h, int w, int h, BankPa
    }
 }
 
+/* The lanes among the first o->shown grid rows (phase headings are rows too). */
+static int lanesShown(const BankPaneNeeds *n, const BankPaneLayout *o) {
+   int lanes = 0;
+   for (int r = 0; r < o->shown; r++)
+      lanes += BankLayout_rowLane(n->lanes, n->lanes_per_phase, r) >= 0;
+   return lanes;
+}
+
 void BankLayout_compute(const BankPaneNeeds *n, BankPaneLayout *o) {
    memset(o, 0, sizeof *o);
    int w = n->w > 0 ? n->w : 0, h = n->h > 0 ? n->h : 0;
@@ -101,8 +109,8 @@ void BankLayout_compute(const BankPaneNeeds *n, BankPaneLayout *o) {
          stacked = shorter;
    }
    /* A lesson step's lines leave too short a grid: the notes cut to the site table. */
-   const int enough = BANKLAYOUT_MIN_LANES < o->rows ? BANKLAYOUT_MIN_LANES : o->rows;
-   if (n->lesson_rows > 0 && stacked.shown < enough && n->notes_rows_compact > 0 &&
+   const int enough = BANKLAYOUT_MIN_LANES < n->lanes ? BANKLAYOUT_MIN_LANES : n->lanes;
+   if (n->lesson_rows > 0 && lanesShown(n, &stacked) < enough && n->notes_rows_compact > 0 &&
        n->notes_rows_compact < stacked.notes.h) {
       BankPaneLayout compact = *o;
       stackNotes(n, n->notes_rows_compact, w, h, &compact);

@@ -9,6 +9,7 @@
 
 #include "core/ablate.h"
 #include "core/banks.h"
+#include "core/config.h"
 #include "core/traffic.h"
 #include "base/util.h"
 #include "tui/app.h"
@@ -266,6 +267,20 @@ static void ladderRows(Ui *ui, Lines *L) {
       addPara(L, ST_DIM, "exported: %s", lu->exported);
 }
 
+/* A placeholder of a lesson's text ({EXPR}), for the configuration on screen. */
+static bool evalOnScreen(void *ctx, const char *expr, long long *v, char *why, size_t whylen) {
+   Ui *ui = ctx;
+   return Config_eval(Ui_kernel(ui), ui->values, &ui->problem, Ui_limits(ui), expr, v, why, whylen);
+}
+
+/* A lesson's text with its counts computed for the configuration on screen, wrapped. */
+static void addRendered(Ui *ui, Lines *L, Style st, const char *prefix, const char *text) {
+   char out[4096];
+   if (!Lesson_render(text, evalOnScreen, ui, out, sizeof out))
+      st = ST_BAD; /* longer than any lesson's: shown as far as it goes, in red */
+   addPara(L, st, "%s%s", prefix, out);
+}
+
 /* What must stay in view wherever the step is shown (this pane, the bank pane's zoom): its
  * heading, the figure measured (or why there is none) and its whole text. */
 static void stepLines(Ui *ui, Lines *L) {
@@ -279,7 +294,7 @@ static void stepLines(Ui *ui, Lines *L) {
    }
    measuredLine(ui, L);
    if (st->text)
-      addPara(L, ST_NORMAL, "%s", st->text);
+      addRendered(ui, L, ST_NORMAL, "", st->text);
 }
 
 /* Rows of text s word-wrapped to width. */
@@ -347,19 +362,24 @@ static void build(Ui *ui, Lines *L) {
       return;
    /* The lecturer's notes only when asked for: the pane is what the class sees. */
    if (st->notes && lu->show_notes)
-      addPara(L, ST_WARN, "notes (o hides them): %s", st->notes);
+      addRendered(ui, L, ST_WARN, "notes (o hides them): ", st->notes);
    else if (st->notes)
       addPara(L, ST_DIM, "o: the lecturer's notes for this step");
    /* The introduction (the lesson's caveats among it) after the first step's text; I keeps
     * it on every step. */
    if (lesson->about && (lu->step == 0 || lu->show_about))
-      addPara(L, ST_NORMAL, "%s", lesson->about);
+      addRendered(ui, L, ST_NORMAL, "", lesson->about);
    else if (lesson->about)
       addPara(L, ST_DIM, "I shows the lesson's introduction");
    addPara(L, ST_DIM, "preset %s%s%s", st->preset, st->ablate ? ", ablated" : "", st->limits[0] ? ", simulated limits" : "");
-   if (lu->size_cap)
+   const LessonSize size = LessonSize_forStep(&lu->sizing, st);
+   if (size.cpu_shape)
+      addPara(L, ST_DIM, "size: %dx%dx%d on this CPU, the lesson's shape scaled for a CPU (the presets' sizes are a "
+                         "GPU's; 'gemmtop lesson %s --size N' runs another)", size.dims[0], size.dims[1],
+              size.dims[2], lesson->name);
+   else if (size.cap)
       addPara(L, ST_DIM, "size: at most %d on this CPU (the presets' sizes are a GPU's; 'gemmtop lesson %s --size N' "
-                         "runs another)", lu->size_cap, lesson->name);
+                         "runs another)", size.cap, lesson->name);
    const DeviceInfo *dev = Ui_deviceInfo(ui);
    if (dev && dev->type == DEVICE_CPU)
       addPara(L, ST_WARN, "on a CPU the ladder may invert: it has no local-memory banks and no GPU's memory "

@@ -118,7 +118,8 @@ static void applyStep(Ui *ui, int i) {
    else if (!p)
       snprintf(L->step_error, sizeof L->step_error, "%s:%d: step %d names preset %s, which is not in %s or yours",
                lesson->path, st->line, i + 1, st->preset, ui->presets_dir);
-   else if (Ui_loadPreset(ui, p, L->size, L->size_cap, st->ablate, st->limits, err, sizeof err))
+   else if (Ui_loadPreset(ui, p, (const LessonSize[1]){LessonSize_forStep(&L->sizing, st)}, st->ablate, st->limits, err,
+                          sizeof err))
       L->step_loaded = true;
    else
       snprintf(L->step_error, sizeof L->step_error, "step %d: %s", i + 1, err);
@@ -136,35 +137,44 @@ static void applyStep(Ui *ui, int i) {
             st->title[0] ? st->title : st->preset);
 }
 
-/* The presets' sizes are a GPU's: on a CPU, without a size asked for, every step's
- * M, N and K are brought down to the explorer's CPU size (512), so a step gives its
- * figure in seconds, not minutes. */
-static void chooseSizeCap(Ui *ui) {
+/* The presets' sizes are a GPU's: on a CPU, without a size asked for, every step runs at
+ * the lesson's CPU shape, or with M, N and K brought down to the explorer's CPU size (512),
+ * so a step gives its figure in seconds, not minutes. */
+static void chooseSizing(Ui *ui) {
    LessonUi *L = ui->lesson;
    const DeviceInfo *d = Ui_deviceInfo(ui);
-   bool asked = L->size[0] || L->size[1] || L->size[2];
-   L->size_cap = !asked && d && d->type == DEVICE_CPU ? Ui_defaultSize(ui) : 0;
-   if (L->size_cap)
+   Lesson_size(LessonUi_lesson(ui), L->size, d && d->type == DEVICE_CPU, Ui_defaultSize(ui), &L->sizing);
+   const LessonSize *s = &L->sizing;
+   if (s->cpu_shape)
+      Ui_log(ui, LOG_INFO,
+             "lesson on a CPU: the presets' sizes are a GPU's, so every step runs at the lesson's CPU shape "
+             "(its cpu_size, or a step's own; the lesson pane gives each step's) ('gemmtop lesson NAME --size N' "
+             "runs another size)");
+   else if (s->cap)
       Ui_log(ui, LOG_INFO,
              "lesson on a CPU: the presets' sizes are a GPU's, so every step runs at most %dx%dx%d "
              "('gemmtop lesson NAME --size N' runs another size)",
-             L->size_cap, L->size_cap, L->size_cap);
+             s->cap, s->cap, s->cap);
 }
 
 static void initLadder(Ui *ui) {
    LessonUi *L = ui->lesson;
-   chooseSizeCap(ui);
+   chooseSizing(ui);
    const DeviceInfo *d = Ui_deviceInfo(ui);
+   const LessonSize *s = &L->sizing;
    char device[200];
    int n = snprintf(device, sizeof device, "%s (%s)", d ? d->name : "?", ui->backend);
-   if (L->size[0] || L->size[1] || L->size[2]) {
+   if (s->cpu_shape) {
+      snprintf(device + n, sizeof device - (size_t)n, ", each step at the lesson's shape scaled for a CPU (the "
+               "configuration column gives its size; the presets' sizes are a GPU's)");
+   } else if (s->dims[0] || s->dims[1] || s->dims[2]) {
       n += snprintf(device + n, sizeof device - (size_t)n, ", every step at");
       for (int i = 0; i < 3 && n > 0 && (size_t)n < sizeof device; i++)
-         if (L->size[i])
-            n += snprintf(device + n, sizeof device - (size_t)n, " %c=%d", "MNK"[i], L->size[i]);
-   } else if (L->size_cap) {
+         if (s->dims[i])
+            n += snprintf(device + n, sizeof device - (size_t)n, " %c=%d", "MNK"[i], s->dims[i]);
+   } else if (s->cap) {
       snprintf(device + n, sizeof device - (size_t)n, ", every step at most %d (a CPU; the presets' sizes are a GPU's)",
-               L->size_cap);
+               s->cap);
    }
    Ladder_free(&L->ladder);
    Ladder_init(&L->ladder, LessonUi_lesson(ui), device);

@@ -22,7 +22,8 @@ typedef struct LessonUi_ {
    WorkerConfig step_config;  /* what the step loaded: figures of it go in the ladder */
    char step_error[1536];     /* why the step's preset could not be loaded */
    int size[3];               /* gemmtop lesson --size / -m -n -k: M, N, K for every step (0: the preset's) */
-   int size_cap;              /* without them, on a CPU: no step's M, N or K above it (0: none) */
+   LessonSize sizing;         /* how every step is sized here: those, or on a CPU the lesson's CPU
+                               * shape or size (core/lesson.h) */
    bool row_taken;            /* this visit of the step has given the ladder its row */
    bool show_about;
    bool show_notes;           /* o: the steps' speaker notes in the pane */

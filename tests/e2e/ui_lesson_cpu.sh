@@ -16,7 +16,7 @@ ui_start 130 50 -- lesson fast
 ui_expect "fast: step 1/3" "the fast lesson starts on PoCL without a size"
 ui_expect "size: at most 512 on this CPU" "the lesson pane says its steps run at the CPU size"
 ui_expect "M=512 N=512 K=512" "step 1's preset (4096) runs at 512"
-ui_expect "Two steps past the tutorial" "the introduction opens the first step"
+ui_expect "Three steps: the tutorial's kernel 9" "the introduction opens the first step"
 # The lecturer's notes: behind o, never on the pane by themselves.
 ui_expect "o: the lecturer's notes for this step" "the pane says the step has speaker notes"
 ui_expect_gone "keep their answers" "but does not show them" 5
@@ -43,12 +43,12 @@ ui_keys n
 ui_expect "fast: step 2/3" "n: step 2"
 ui_expect "M=512 N=512 K=512" "step 2's preset (4096) also runs at 512"
 ui_expect "I shows the lesson's introduction" "from step 2 on, the introduction is a key away"
-ui_expect_gone "Two steps past the tutorial" "and not shown" 10
+ui_expect_gone "Three steps: the tutorial's kernel 9" "and not shown" 10
 ui_keys I
-ui_expect "Two steps past the tutorial" "I shows it on this step"
+ui_expect "Three steps: the tutorial's kernel 9" "I shows it on this step"
 ui_expect "the lesson's introduction: on every step" "and says so"
 ui_keys I
-ui_expect_gone "Two steps past the tutorial" "I again: on the first step only" 10
+ui_expect_gone "Three steps: the tutorial's kernel 9" "I again: on the first step only" 10
 # The export says where, when and how the figures were taken.
 ui_keys E
 ui_expect "ladder exported: lesson-fast.md .csv .svg" "E exports the ladder"

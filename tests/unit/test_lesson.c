@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/config.h"
 #include "core/ladder.h"
 #include "core/laddermerge.h"
 #include "core/lesson.h"
@@ -134,6 +135,8 @@ static void test_user_overrides_shipped(void **state) {
 }
 
 /* Every shipped lesson parses and every step names a shipped preset. */
+static void placeholdersCompute(const Lesson *l, const PresetList *presets, const Catalog *cat);
+
 static void test_shipped_lessons(void **state) {
    (void)state;
    unsetenv("XDG_CONFIG_HOME");
@@ -153,8 +156,182 @@ static void test_shipped_lessons(void **state) {
       for (int s = 0; s < lessons.items[i].nsteps; s++)
          if (!PresetList_find(&presets, lessons.items[i].steps[s].preset))
             fail_msg("%s step %d: no preset %s", lessons.items[i].path, s + 1, lessons.items[i].steps[s].preset);
+   Catalog cat;
+   assert_true(Catalog_load(&cat, GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   for (int i = 0; i < lessons.count; i++)
+      placeholdersCompute(&lessons.items[i], &presets, &cat);
+   Catalog_free(&cat);
    PresetList_free(&presets);
    LessonList_free(&lessons);
+}
+
+/* A made-up configuration for the placeholders: M=128 N=8192 BM=BN=128, CUS=2. */
+static bool fakeEval(void *ctx, const char *expr, long long *v, char *why, size_t whylen) {
+   (void)ctx;
+   static const struct {
+      const char *expr;
+      long long v;
+   } known[] = {{"M / BM * N / BN", 64}, {"M", 128}, {"CUS - 3", -1}, {"CUS", 2}, {"1", 1}, {"a || b", 1}};
+   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+      if (!strcmp(expr, known[i].expr) || (expr[0] == ' ' && !strncmp(expr + 1, known[i].expr, strlen(known[i].expr)))) {
+         *v = known[i].v;
+         return true;
+      }
+   snprintf(why, whylen, "unknown identifier");
+   return false;
+}
+
+/* Placeholders: rendered with their nouns (an s unless 1), a failure said in the text and
+ * never a number; malformed ones refused at load with their line. */
+static void test_placeholders(void **state) {
+   (void)state;
+   char out[256], why[256];
+   assert_true(Lesson_render("{M}/{M} = {M / BM * N / BN|work-group} for {CUS|compute unit}, {1|block}", fakeEval,
+                             NULL, out, sizeof out));
+   assert_string_equal(out, "128/128 = 64 work-groups for 2 compute units, 1 block");
+   assert_true(Lesson_render("{CUS - 3} and {a || b|tile} and {nope|tile}", fakeEval, NULL, out, sizeof out));
+   assert_string_equal(out, "-1 and 1 tile and [nope: unknown identifier]");
+   assert_true(Lesson_render("no placeholder", NULL, NULL, out, sizeof out));
+   assert_string_equal(out, "no placeholder");
+   assert_true(Lesson_render("{M}", NULL, NULL, out, sizeof out));
+   assert_string_equal(out, "[M: no configuration to compute it]");
+   /* Too small: false, never a cut number. */
+   char small[6];
+   assert_false(Lesson_render("x = {M / BM * N / BN|work-group}", fakeEval, NULL, small, sizeof small));
+   assert_null(strstr(small, "6"));
+   assert_true(Lesson_checkPlaceholders("{M / BM|work-group} and {a || b}", why, sizeof why));
+   static const struct {
+      const char *text, *why;
+   } bad[] = {{"{M", "not closed"},          {"M}", "no '{' before it"}, {"{ }", "empty placeholder"},
+              {"{M|}", "names no noun"},     {"{M|tile2}", "letters and hyphens"}, {"{M {N}}", "not closed"}};
+   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      assert_false(Lesson_checkPlaceholders(bad[i].text, why, sizeof why));
+      if (!strstr(why, bad[i].why))
+         fail_msg("%s: '%s' lacks '%s'", bad[i].text, why, bad[i].why);
+   }
+   expectRefused("step = a\ntext = {M / BM\n", 22, "bad.lesson:2: text: a placeholder opened at");
+   expectRefused("step = a\ntitle = {M} blocks\n", 26, "bad.lesson:2: a title takes no placeholder");
+   expectRefused("about = a {}\nstep = a\n", 21, "bad.lesson:1: about: an empty placeholder");
+   expectRefused("step = a\nnotes = b}\n", 19, "bad.lesson:2: notes:");
+}
+
+/* cpu_size: parsed whole or refused; the sizing rules (asked, the CPU shape, the CPU cap). */
+static void test_cpu_size(void **state) {
+   (void)state;
+   const char *ok = "cpu_size = 128x256x4096\nstep = a\n";
+   Lesson l;
+   char err[512];
+   assert_true(Lesson_parse(ok, strlen(ok), "x.lesson", &l, err, sizeof err));
+   assert_int_equal(l.cpu_size[0], 128);
+   assert_int_equal(l.cpu_size[1], 256);
+   assert_int_equal(l.cpu_size[2], 4096);
+   static const char *const bad[] = {"128x128", "0x1x1", "1x2x3x4", "-1x2x3", "1x2x99999999", "ax2x3", "1x2x3 "};
+   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      char text[128];
+      snprintf(text, sizeof text, "cpu_size = %s\nstep = a\n", bad[i]);
+      if (!strcmp(bad[i], "1x2x3 ")) /* a trailing blank is trimmed, as for every value */
+         continue;
+      expectRefused(text, strlen(text), "cpu_size");
+   }
+   LessonSize s;
+   const int none[3] = {0, 0, 0}, asked[3] = {1000, 0, 0};
+   int m = 128, n = 8192, k = 8192;
+   Lesson_size(&l, none, true, 512, &s); /* a CPU: the lesson's shape */
+   assert_true(s.cpu_shape);
+   assert_true(LessonSize_apply(&s, &m, &n, &k));
+   assert_int_equal(m * 1000000LL + n * 1000LL + k, 128 * 1000000LL + 256 * 1000LL + 4096);
+   Lesson_size(&l, asked, true, 512, &s); /* asked: that, on any device */
+   m = 128, n = 8192, k = 8192;
+   LessonSize_apply(&s, &m, &n, &k);
+   assert_int_equal(m, 1000);
+   assert_int_equal(n, 8192);
+   assert_false(s.cpu_shape);
+   Lesson_size(&l, none, false, 512, &s); /* a GPU: the presets' */
+   m = 128, n = 8192, k = 8192;
+   assert_false(LessonSize_apply(&s, &m, &n, &k));
+   l.cpu_size[0] = 0; /* no shape: each brought down to the cap */
+   Lesson_size(&l, none, true, 512, &s);
+   LessonSize_apply(&s, &m, &n, &k);
+   assert_int_equal(m, 128);
+   assert_int_equal(n, 512);
+   assert_int_equal(k, 512);
+   Lesson_free(&l);
+   /* a step's own CPU size replaces the lesson's; the other steps keep the lesson's */
+   const char *steps = "cpu_size = 128x128x4096\nstep = a\nstep = b\ncpu_size = 8x4096x4096\n";
+   assert_true(Lesson_parse(steps, strlen(steps), "s.lesson", &l, err, sizeof err));
+   Lesson_size(&l, none, true, 512, &s);
+   LessonSize one = LessonSize_forStep(&s, &l.steps[1]);
+   m = 8, n = 8192, k = 8192;
+   LessonSize_apply(&one, &m, &n, &k);
+   assert_int_equal(m * 1000000LL + n * 1000LL + k, 8 * 1000000LL + 4096 * 1000LL + 4096);
+   one = LessonSize_forStep(&s, &l.steps[0]);
+   m = 128, n = 8192, k = 8192;
+   LessonSize_apply(&one, &m, &n, &k);
+   assert_int_equal(n, 128);
+   Lesson_size(&l, asked, true, 512, &s); /* asked: the step's own does not apply */
+   one = LessonSize_forStep(&s, &l.steps[1]);
+   m = 8, n = 8192, k = 8192;
+   LessonSize_apply(&one, &m, &n, &k);
+   assert_int_equal(m, 1000);
+   Lesson_free(&l);
+   /* a lesson with no cpu_size but a step with one: that step shaped, the others capped */
+   const char *only = "step = a\nstep = b\ncpu_size = 8x4096x4096\n";
+   assert_true(Lesson_parse(only, strlen(only), "o.lesson", &l, err, sizeof err));
+   Lesson_size(&l, none, true, 512, &s);
+   one = LessonSize_forStep(&s, &l.steps[0]);
+   m = 128, n = 8192, k = 8192;
+   LessonSize_apply(&one, &m, &n, &k);
+   assert_int_equal(n, 512);
+   one = LessonSize_forStep(&s, &l.steps[1]);
+   m = 8, n = 8192, k = 8192;
+   LessonSize_apply(&one, &m, &n, &k);
+   assert_int_equal(n, 4096);
+   Lesson_free(&l);
+}
+
+typedef struct {
+   const KernelInfo *k;
+   const long long *values;
+   const Problem *p;
+   const DeviceLimits *lim;
+   int failed;               /* placeholders that could not be computed */
+} Shown;
+
+static bool evalShown(void *ctx, const char *expr, long long *v, char *why, size_t whylen) {
+   Shown *s = ctx;
+   bool ok = Config_eval(s->k, s->values, s->p, s->lim, expr, v, why, whylen);
+   s->failed += !ok;
+   return ok;
+}
+
+/* Every placeholder of a shipped lesson computes, for its step's preset at the preset's size
+ * and at the size a CPU runs it at, on two compute units and on 132: no "[EXPR: why]". */
+static void placeholdersCompute(const Lesson *l, const PresetList *presets, const Catalog *cat) {
+   for (int s = 0; s < l->nsteps; s++) {
+      const LessonStep *st = &l->steps[s];
+      const Preset *pr = PresetList_find(presets, st->preset);
+      const KernelInfo *k;
+      long long values[KERNEL_MAX_PARAMS];
+      Problem p;
+      Problem_setDefaults(&p);
+      char err[512], out[4096];
+      if (!pr || !Preset_resolve(pr, cat, &k, values, &p, err, sizeof err))
+         continue; /* test_shipped_lessons names the preset */
+      for (int cpu = 0; cpu < 2; cpu++)
+         for (int cus = 2; cus <= 132; cus += 130) {
+            Problem q = p;
+            LessonSize size;
+            Lesson_size(l, NULL, cpu, 512, &size);
+            size = LessonSize_forStep(&size, st);
+            LessonSize_apply(&size, &q.m, &q.n, &q.k);
+            DeviceLimits lim = {.max_wg = 1024, .local_mem = 1 << 20, .compute_units = (unsigned)cus, .fp64 = true};
+            Shown sh = {k, values, &q, &lim, 0};
+            const char *texts[3] = {st->text, st->notes, s == 0 ? l->about : NULL};
+            for (int t = 0; t < 3; t++)
+               if (texts[t] && (!Lesson_render(texts[t], evalShown, &sh, out, sizeof out) || sh.failed))
+                  fail_msg("%s step %d at %dx%dx%d on %d units: %s", l->path, s + 1, q.m, q.n, q.k, cus, out);
+         }
+   }
 }
 
 /* The figures a step's text states about banks ("4-way", "2.00x") are the figures of its
@@ -181,19 +358,29 @@ static void textFiguresChecked(const Lesson *l, int s) {
    }
 }
 
-/* A title that counts its steps ("five steps") counts them right. */
-static void titleCountsRight(const Lesson *l) {
+/* Whether w is in s as words: not the end of a longer word or number ("32x32 steps"). */
+static bool wordIn(const char *s, const char *w) {
+   for (const char *p = strstr(s, w); p; p = strstr(p + 1, w))
+      if (p == s || !isalnum((unsigned char)p[-1]))
+         return true;
+   return false;
+}
+
+/* A title or an introduction that counts its steps ("five steps") counts them right. */
+static void countsRight(const Lesson *l, const char *text) {
    static const char *words[] = {"zero", "one",    "two",    "three",    "four",    "five",    "six",
                                  "seven", "eight", "nine",   "ten",      "eleven",  "twelve",  "thirteen"};
-   char title[sizeof l->title];
-   for (size_t i = 0; i < sizeof title; i++)
-      title[i] = (char)tolower((unsigned char)l->title[i]);
+   char title[4096];
+   size_t i = 0;
+   for (; text[i] && i + 1 < sizeof title; i++)
+      title[i] = (char)tolower((unsigned char)text[i]);
+   title[i] = '\0';
    for (int n = 0; n < (int)(sizeof words / sizeof *words); n++) {
       char a[32], b[32];
       snprintf(a, sizeof a, "%s steps", words[n]);
       snprintf(b, sizeof b, "%d steps", n);
-      if ((strstr(title, a) || strstr(title, b)) && n != l->nsteps)
-         fail_msg("%s: the title says %d steps, the lesson has %d", l->path, n, l->nsteps);
+      if ((wordIn(title, a) || wordIn(title, b)) && n != l->nsteps)
+         fail_msg("%s: '%.60s' says %d steps, the lesson has %d", l->path, text, n, l->nsteps);
    }
 }
 
@@ -209,7 +396,9 @@ static void test_shipped_texts(void **state) {
       const Lesson *l = &lessons.items[i];
       if (!l->about)
          fail_msg("%s has no introduction (about =)", l->path);
-      titleCountsRight(l);
+      countsRight(l, l->title);
+      if (l->about)
+         countsRight(l, l->about);
       for (int s = 0; s < l->nsteps; s++) {
          if (!l->steps[s].text)
             fail_msg("%s step %d (%s) has no text", l->path, s + 1, l->steps[s].preset);
@@ -511,6 +700,7 @@ int main(void) {
       cmocka_unit_test(test_ladder_unranked),
        cmocka_unit_test(test_merge),  cmocka_unit_test(test_shipped_texts),
       cmocka_unit_test(test_checks),           cmocka_unit_test(test_ladder_settles),
+      cmocka_unit_test(test_placeholders),     cmocka_unit_test(test_cpu_size),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
