@@ -92,7 +92,12 @@ static void explainResources(Ui *ui, Lines *L) {
    bool inspected = in && in->ok && !strcmp(ui->inspect_pane.last.config.kernel, Ui_kernel(ui)->name) &&
                     !memcmp(ui->inspect_pane.last.config.values, ui->values, sizeof ui->values);
    int regs = inspected && in->registers >= 0 ? in->registers : Draw_snapIsCurrent(ui) ? s->registers : -1;
+   const DeviceInfo *dev = Ui_deviceInfo(ui);
    char occ[200] = "occupancy: 6 shows the inspect pane, which estimates it";
+   /* A CPU has no occupancy to estimate: the inspect pane then compiles for a GPU (T). */
+   if (!inspected && regs < 0 && dev && dev->type == DEVICE_CPU)
+      snprintf(occ, sizeof occ, "a CPU has no occupancy; 6 then T compiles the step for a GPU offline and gives that "
+                                "GPU's registers and occupancy");
    if (inspected && in->occ.known)
       snprintf(occ, sizeof occ, "occupancy %.0f%% (%d of %d warps per SM/CU, limited by %s)", 100 * in->occ.fraction,
                in->occ.waves, in->occ.max_waves, in->occ.limited_by ? in->occ.limited_by : "?");
@@ -115,8 +120,14 @@ static void explainResources(Ui *ui, Lines *L) {
    }
 }
 
-/* Bank wavefronts against the ideal, from the trace the bank pane shows. */
+/* Bank wavefronts against the ideal, from the trace the bank pane shows; a kernel with no
+ * local memory has no bank pane worth opening. */
 static void explainBanks(Ui *ui, Lines *L) {
+   if (Ui_kernel(ui)->nsites == 0) {
+      addPara(L, ST_NORMAL, "local-memory banks: none: this kernel uses no local memory (its reuse comes from "
+                            "registers and the caches)");
+      return;
+   }
    const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
    bool current = a && ui->snap.have_config && ui->banks_pane.analysis.config_serial == ui->snap.config_serial &&
                   Draw_snapIsCurrent(ui);
