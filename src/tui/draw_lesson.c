@@ -96,8 +96,7 @@ static void explainResources(Ui *ui, Lines *L) {
    char occ[200] = "occupancy: 6 shows the inspect pane, which estimates it";
    /* A CPU has no occupancy to estimate: the inspect pane then compiles for a GPU (T). */
    if (!inspected && regs < 0 && dev && dev->type == DEVICE_CPU)
-      snprintf(occ, sizeof occ, "a CPU has no occupancy; 6 then T compiles the step for a GPU offline and gives that "
-                                "GPU's registers and occupancy");
+      snprintf(occ, sizeof occ, "occupancy: none on a CPU (6 then T: a GPU's, compiled offline)");
    if (inspected && in->occ.known)
       snprintf(occ, sizeof occ, "occupancy %.0f%% (%d of %d warps per SM/CU, limited by %s)", 100 * in->occ.fraction,
                in->occ.waves, in->occ.max_waves, in->occ.limited_by ? in->occ.limited_by : "?");
