@@ -133,6 +133,7 @@ typedef struct Ui_ {
    int simd_width;            /* the bank model's SIMD width (W, --simd-width); 0 the device's */
    bool cold_l2;              /* time with the L2 cold (F2's timing field; coldl2.h) */
    char limits[128];          /* simulated device limits of a lesson step ("max_wg=256"), "" none */
+   char restore_note[800];    /* why the kernel saved last was not restored ("" when it was) */
    char preset_name[64];      /* the preset last loaded (whole), "" none */
    struct LessonUi_ *lesson;  /* the lesson being taught (lesson_ui.h), NULL none */
    long long (*remembered)[KERNEL_MAX_PARAMS]; /* per catalog kernel: the values last used */

@@ -106,4 +106,25 @@ ui_expect "M=256 N=256 K=256" "the step runs at the size asked for"
 ui_expect_gone "size: at most" "and the pane speaks of no CPU size" 10
 ui_keys q
 ui_expect_exit 0 "q quits"
+
+# A lesson leaves the explorer's saved kernel as it was (the hopper lesson's cannot run
+# here); and a saved kernel that the device refuses is not restored: the explorer opens on
+# one it runs and says why.
+conf="$XDG_CONFIG_HOME/gemmtop/ui.conf"
+mkdir -p "$(dirname "$conf")"
+printf 'kernel = mygemm02_tiled\nparam.TS = 8\n' >"$conf"
+ui_start 100 30 -- lesson hopper
+ui_expect "hopper: step 1/5" "the hopper lesson starts on PoCL"
+ui_expect_re "refused: hopper1_tma" "its first step is refused here"
+ui_keys q
+ui_expect_exit 0 "q quits"
+grep -q "^kernel = mygemm02_tiled$" "$conf" && ok "the lesson left the saved kernel (mygemm02_tiled) as it was" ||
+   not_ok "the saved kernel after a lesson" "$(cat "$conf")"
+printf 'kernel = hopper1_tma\n' >"$conf"
+ui_start 100 30 --
+ui_expect "the kernel saved last, hopper1_tma, cannot run on this device" "a saved kernel the device refuses is not restored, and it says why"
+ui_expect_re "measured|verified|measuring" "the explorer measures the kernel it opened on" 120
+case "$UI_LAST" in *"Kernel  hopper1_tma"*) not_ok "not opened on hopper1_tma" "$UI_LAST" ;; *) ok "not opened on hopper1_tma" ;; esac
+ui_keys q
+ui_expect_exit 0 "q quits"
 finish
