@@ -101,6 +101,9 @@ bool Lesson_render(const char *text, LessonEval eval, void *ctx, char *out, size
  * letters and hyphens); false with why. */
 bool Lesson_checkPlaceholders(const char *text, char *why, size_t whylen);
 
+/* The size a lesson brings a GPU's presets down to on a CPU (the explorer's CPU size). */
+#define LESSON_CPU_SIZE 512
+
 /* How a lesson's steps are sized on a device. */
 typedef struct LessonSize_ {
    int dims[3];              /* M, N, K of every step (0: the preset's) */

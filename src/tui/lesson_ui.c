@@ -143,7 +143,7 @@ static void applyStep(Ui *ui, int i) {
 static void chooseSizing(Ui *ui) {
    LessonUi *L = ui->lesson;
    const DeviceInfo *d = Ui_deviceInfo(ui);
-   Lesson_size(LessonUi_lesson(ui), L->size, d && d->type == DEVICE_CPU, Ui_defaultSize(ui), &L->sizing);
+   Lesson_size(LessonUi_lesson(ui), L->size, d && d->type == DEVICE_CPU, LESSON_CPU_SIZE, &L->sizing);
    const LessonSize *s = &L->sizing;
    if (s->cpu_shape)
       Ui_log(ui, LOG_INFO,

@@ -12,7 +12,9 @@
 # time it took logged. Per lesson: the export names the device, the date and the timing
 # rule, every measured step's sizes are the CPU's, and ablated steps carry their switches.
 # The times to a figure are printed at the end, per lesson (median and worst) and over all,
-# for the notes on how long a class waits.
+# for the notes on how long a class waits. By hand, GEMMTOP_WALK_PREPARED=1 runs each
+# lesson's --prepare first (timed, and said how long it said it would take) and then the
+# walk: the times to a figure after a prepare.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ui_lib.sh"
 ui_init
@@ -91,6 +93,13 @@ at_size() { # COLS ROWS
 walk() { # NAME
    NAME=$1
    STEPS=$(printf '%s\n' "$list" | awk -v n="$NAME" '$1 == n { print $2 }')
+   if [ "${GEMMTOP_WALK_PREPARED:-0}" = 1 ]; then
+      p0=$(now_ms)
+      run_gemmtop lesson "$NAME" --prepare $POCL
+      echo "# $NAME --prepare: $(( ($(now_ms) - p0) / 1000 )) s, exit $RC; it said: $(printf '%s\n' "$OUT" | head -n 1)"
+      [ "$RC" = 0 ] || not_ok "$NAME --prepare" "$OUT
+$ERR"
+   fi
    ui_start 120 40 -- lesson "$NAME"
    STEP=1
    while [ "$STEP" -le "$STEPS" ]; do
