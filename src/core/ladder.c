@@ -21,9 +21,10 @@ void Ladder_init(Ladder *l, const Lesson *lesson, const char *device) {
       const LessonStep *st = &lesson->steps[i];
       LadderRow *r = &l->rows[i];
       if (*st->title)
-         snprintf(r->label, sizeof r->label, "%d %s: %s", i + 1, st->preset, st->title);
+         snprintf(r->name, sizeof r->name, "%s: %s", st->preset, st->title);
       else
-         snprintf(r->label, sizeof r->label, "%d %s", i + 1, st->preset);
+         snprintf(r->name, sizeof r->name, "%s", st->preset);
+      snprintf(r->label, sizeof r->label, "%d %s", i + 1, r->name);
       r->reference_gflops = st->reference_gflops;
       Util_copy(r->reference, sizeof r->reference, st->reference);
       r->notes = st->notes ? strdup(st->notes) : NULL; /* out of memory: the export has no notes */
@@ -37,11 +38,13 @@ void Ladder_free(Ladder *l) {
    }
 }
 
-void Ladder_record(Ladder *l, int step, double gflops, const char *config, bool emulated, const char *ablation) {
+void Ladder_record(Ladder *l, int step, double gflops, double spread_pct, const char *config, bool emulated,
+                   const char *ablation) {
    if (step < 0 || step >= l->nrows || !(gflops > 0))
       return;
    LadderRow *r = &l->rows[step];
    r->gflops = gflops;
+   r->spread_pct = spread_pct > 0 ? spread_pct : 0;
    r->measured = true;
    r->emulated = emulated;
    r->ablated = ablation && *ablation;
@@ -111,16 +114,37 @@ double Ladder_percentOfBest(const Ladder *l, int i) {
    return 100.0 * l->rows[i].gflops / best;
 }
 
-/* " (emulated)", " (ablated)" or "": how an unranked figure is labelled everywhere. */
-double Ladder_vsReal(const Ladder *l, int i) {
+int Ladder_realRow(const Ladder *l, int i) {
    if (i < 0 || i >= l->nrows || !l->rows[i].measured || !l->rows[i].ablated)
-      return 0;
+      return -1;
    for (int j = i - 1; j >= 0; j--) {
       const LadderRow *r = &l->rows[j];
       if (r->measured && !r->ablated && !r->emulated && !strcmp(r->config, l->rows[i].config))
-         return l->rows[i].gflops / r->gflops;
+         return j;
    }
-   return 0;
+   return -1;
+}
+
+double Ladder_vsReal(const Ladder *l, int i) {
+   const int j = Ladder_realRow(l, i);
+   return j >= 0 ? l->rows[i].gflops / l->rows[j].gflops : 0;
+}
+
+bool Ladder_withinSpread(const Ladder *l, int i, int j) {
+   if (i < 0 || j < 0 || i == j || i >= l->nrows || j >= l->nrows || !l->rows[i].measured || !l->rows[j].measured ||
+       !(l->rows[j].gflops > 0))
+      return false;
+   const double spread = l->rows[i].spread_pct > l->rows[j].spread_pct ? l->rows[i].spread_pct : l->rows[j].spread_pct;
+   const double ratio = l->rows[i].gflops / l->rows[j].gflops;
+   return ratio - 1 <= spread / 100 && 1 - ratio <= spread / 100;
+}
+
+/* A ratio of rows i and j as the exports give it: "1.01x", "~1.01x" within the spread. */
+static void putRatioOf(TextBuf *t, const Ladder *l, double v, int i, int j, const char *approx) {
+   if (v > 0)
+      TextBuf_put(t, "%s%.2fx", Ladder_withinSpread(l, i, j) ? approx : "", v);
+   else
+      TextBuf_put(t, "-");
 }
 
 /* The configuration as the exports give it: with the ablation's switches. */
@@ -130,13 +154,6 @@ static void configText(const LadderRow *r, char *out, size_t len) {
 
 static const char *figureLabel(const LadderRow *r) {
    return r->ablated ? " (ablated)" : r->emulated ? " (emulated)" : "";
-}
-
-static void putRatio(TextBuf *t, double v, const char *none) {
-   if (v > 0)
-      TextBuf_put(t, "%.2fx", v);
-   else
-      TextBuf_put(t, "%s", none);
 }
 
 /* Markdown cells: a '|' would end the cell early. */
@@ -155,29 +172,32 @@ char *Ladder_markdown(const Ladder *l) {
    if (*l->date)
       TextBuf_put(&t, "Measured: %s\n\n", l->date);
    TextBuf_put(&t, "Timing: %s\n\n", l->method);
-   TextBuf_put(&t, "| step | GFLOPS | vs previous | vs step 1 | %% of best | vs real kernel | source reported | "
+   TextBuf_put(&t, "Spread: the interquartile range of a step's launches over their median; a ratio marked "
+               "\xe2\x89\x88 differs from 1 by less than the spread of the two figures, so those steps cannot be told "
+               "apart here.\n\n");
+   TextBuf_put(&t, "| step | GFLOPS | spread | vs previous | vs step 1 | %% of best | vs real kernel | source reported | "
            "configuration | limited by |\n");
-   TextBuf_put(&t, "|---|---:|---:|---:|---:|---:|---|---|---|\n");
+   TextBuf_put(&t, "|---|---:|---:|---:|---:|---:|---:|---|---|---|\n");
    for (int i = 0; i < l->nrows; i++) {
       const LadderRow *r = &l->rows[i];
       TextBuf_put(&t, "| ");
       putMarkdownCell(&t, r->label);
       if (r->measured)
-         TextBuf_put(&t, " | %.1f%s | ", r->gflops, figureLabel(r));
+         TextBuf_put(&t, " | %.1f%s | %.0f%% | ", r->gflops, figureLabel(r), r->spread_pct);
       else if (r->refused[0]) {
          TextBuf_put(&t, " | refused: ");
          putMarkdownCell(&t, r->refused);
-         TextBuf_put(&t, " | ");
+         TextBuf_put(&t, " | - | ");
       } else
-         TextBuf_put(&t, " | not measured | ");
-      putRatio(&t, Ladder_speedupPrevious(l, i), "-");
+         TextBuf_put(&t, " | not measured | - | ");
+      putRatioOf(&t, l, Ladder_speedupPrevious(l, i), i, i - 1, "\xe2\x89\x88");
       TextBuf_put(&t, " | ");
-      putRatio(&t, Ladder_speedupFirst(l, i), "-");
+      putRatioOf(&t, l, Ladder_speedupFirst(l, i), i, 0, "\xe2\x89\x88");
       if (Ladder_ranked(l, i))
          TextBuf_put(&t, " | %.1f%% | ", Ladder_percentOfBest(l, i));
       else
          TextBuf_put(&t, " | - | ");
-      putRatio(&t, Ladder_vsReal(l, i), "-");
+      putRatioOf(&t, l, Ladder_vsReal(l, i), i, Ladder_realRow(l, i), "\xe2\x89\x88");
       TextBuf_put(&t, " | ");
       putMarkdownCell(&t, *r->reference ? r->reference : "-");
       TextBuf_put(&t, " | ");
@@ -204,31 +224,35 @@ char *Ladder_markdown(const Ladder *l) {
 
 char *Ladder_csv(const Ladder *l) {
    TextBuf t = {0};
-   TextBuf_put(&t, "step,label,gflops,emulated,ablated,refused,speedup_previous,speedup_first,percent_of_best,"
-           "vs_real,reference_gflops,reference,configuration,device,date,timing,limit\n");
+   TextBuf_put(&t, "step,label,gflops,spread_pct,emulated,ablated,refused,speedup_previous,previous_within_spread,"
+           "speedup_first,first_within_spread,percent_of_best,vs_real,vs_real_within_spread,reference_gflops,"
+           "reference,configuration,device,date,timing,limit\n");
    for (int i = 0; i < l->nrows; i++) {
       const LadderRow *r = &l->rows[i];
+      /* The step is its own column: the label is the step's name, not its number again. */
       TextBuf_put(&t, "%d,", i + 1);
-      TextBuf_putCsv(&t, r->label);
+      TextBuf_putCsv(&t, r->name);
       if (r->measured)
-         TextBuf_put(&t, ",%.3f,%s,%s,", r->gflops, r->emulated ? "true" : "false", r->ablated ? "true" : "false");
+         TextBuf_put(&t, ",%.3f,%.1f,%s,%s,", r->gflops, r->spread_pct, r->emulated ? "true" : "false",
+                     r->ablated ? "true" : "false");
       else
-         TextBuf_put(&t, ",,,,");
+         TextBuf_put(&t, ",,,,,");
       TextBuf_putCsv(&t, r->refused);
       TextBuf_put(&t, ",");
-      double sp = Ladder_speedupPrevious(l, i), sf = Ladder_speedupFirst(l, i);
-      if (sp > 0)
-         TextBuf_put(&t, "%.4f", sp);
-      TextBuf_put(&t, ",");
-      if (sf > 0)
-         TextBuf_put(&t, "%.4f", sf);
-      TextBuf_put(&t, ",");
-      if (Ladder_ranked(l, i))
-         TextBuf_put(&t, "%.2f", Ladder_percentOfBest(l, i));
-      TextBuf_put(&t, ",");
-      if (Ladder_vsReal(l, i) > 0)
-         TextBuf_put(&t, "%.4f", Ladder_vsReal(l, i));
-      TextBuf_put(&t, ",");
+      const double ratios[3] = {Ladder_speedupPrevious(l, i), Ladder_speedupFirst(l, i), Ladder_vsReal(l, i)};
+      const int against[3] = {i - 1, 0, Ladder_realRow(l, i)};
+      for (int k = 0; k < 3; k++) {
+         if (ratios[k] > 0)
+            TextBuf_put(&t, "%.4f,%s", ratios[k], Ladder_withinSpread(l, i, against[k]) ? "true" : "false");
+         else
+            TextBuf_put(&t, ",");
+         TextBuf_put(&t, ",");
+         if (k == 1) {
+            if (Ladder_ranked(l, i))
+               TextBuf_put(&t, "%.2f", Ladder_percentOfBest(l, i));
+            TextBuf_put(&t, ",");
+         }
+      }
       if (r->reference_gflops > 0)
          TextBuf_put(&t, "%.3f", r->reference_gflops);
       TextBuf_put(&t, ",");
@@ -260,8 +284,11 @@ double Ladder_expectedSeconds(const Ladder *l, int step, double flops, int *basi
    return 0;
 }
 
-bool Ladder_settled(int nlaunches, double total_ms) {
-   return nlaunches >= LADDER_SETTLE_LAUNCHES || (nlaunches >= LADDER_SETTLE_MIN && total_ms >= LADDER_SETTLE_MS);
+bool Ladder_settled(int nlaunches, double total_ms, double spread_pct) {
+   const bool enough = nlaunches >= LADDER_SETTLE_LAUNCHES || (nlaunches >= LADDER_SETTLE_MIN && total_ms >= LADDER_SETTLE_MS);
+   const bool waited = nlaunches >= LADDER_SETTLE_WAIT_LAUNCHES ||
+                       (nlaunches >= LADDER_SETTLE_MIN && total_ms >= LADDER_SETTLE_WAIT_MS);
+   return (enough && spread_pct <= LADDER_SETTLE_SPREAD) || waited;
 }
 
 /* A horizontal bar per step on a GFLOPS axis (ticks, gridlines, labelled axes); the best

@@ -16,8 +16,10 @@ void LadderMerge_init(MergedLadder *m, const Lesson *lesson) {
    Ladder_init(&l, lesson, "");
    Util_copy(m->title, sizeof m->title, l.title);
    m->nsteps = l.nrows;
-   for (int i = 0; i < l.nrows; i++)
+   for (int i = 0; i < l.nrows; i++) {
       Util_copy(m->labels[i], sizeof m->labels[i], l.rows[i].label);
+      Util_copy(m->names[i], sizeof m->names[i], l.rows[i].name);
+   }
    Ladder_free(&l);
 }
 
@@ -109,10 +111,12 @@ bool LadderMerge_add(MergedLadder *m, const char *text, size_t len, const char *
          snprintf(err, errlen, "%s:%d: %d fields, the header has at least %d", path, lineno, nf, need);
          return false;
       }
-      if (rows == m->nsteps || atoi(f[col[COL_STEP]]) != rows + 1 || strcmp(f[col[COL_LABEL]], m->labels[rows])) {
+      /* The step's name (an older export's label had its number too). */
+      if (rows == m->nsteps || atoi(f[col[COL_STEP]]) != rows + 1 ||
+          (strcmp(f[col[COL_LABEL]], m->names[rows]) && strcmp(f[col[COL_LABEL]], m->labels[rows]))) {
          snprintf(err, errlen, "%s:%d: step '%s' is not this lesson's step %d ('%s'): the file is another lesson's "
                   "ladder, or another version of it", path, lineno, f[col[COL_LABEL]], rows + 1,
-                  rows < m->nsteps ? m->labels[rows] : "none: it has fewer steps");
+                  rows < m->nsteps ? m->names[rows] : "none: it has fewer steps");
          return false;
       }
       char *end;
@@ -217,7 +221,7 @@ char *LadderMerge_csv(const MergedLadder *m) {
    for (int i = 0; i < m->nsteps; i++)
       for (int d = 0; d < m->ndev; d++) {
          TextBuf_put(&t, "%d,", i + 1);
-         const char *fields[] = {m->labels[i], m->dev[d].name, m->dev[d].device, m->dev[d].date};
+         const char *fields[] = {m->names[i], m->dev[d].name, m->dev[d].device, m->dev[d].date};
          for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
             TextBuf_putCsv(&t, fields[k]);
             TextBuf_put(&t, ",");

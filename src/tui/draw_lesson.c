@@ -182,7 +182,8 @@ static void measuredLine(Ui *ui, Lines *L) {
       Ablate_name(ui->ablate, names, sizeof names);
       addPara(L, ST_WARN, "measured: %s ABLATED (%s): not a GEMM result, not verified, never ranked", gf, names);
    } else if (s->nwindow && s->verified_run && s->verify.ok)
-      addPara(L, ST_GOOD, "measured: %s, verified%s", gf, s->geo.emulated ? " (emulated: not ranked)" : "");
+      addPara(L, ST_GOOD, "measured: %s (spread %.0f%%), verified%s", gf, s->spread_pct,
+              s->geo.emulated ? " (emulated: not ranked)" : "");
    else if (s->nwindow && s->verified_run)
       addPara(L, ST_BAD, "measured: %s but NOT VERIFIED: %s", gf, s->verify.message);
    else
@@ -243,6 +244,8 @@ static void ladderRows(Ui *ui, Lines *L) {
    addLine(L, row, ST_LABEL);
    if (narrow)
       addPara(L, ST_DIM, "(against step 1 and the source's figure: in the export, E)");
+   addPara(L, ST_DIM, "%s: within the two figures' spread, the steps cannot be told apart here",
+           Ui_glyph(ui, "\xe2\x89\x88", "~"));
    const Lesson *lesson = LessonUi_lesson(ui);
    for (int i = 0; i < ld->nrows; i++) {
       const LadderRow *r = &ld->rows[i];
@@ -251,14 +254,18 @@ static void ladderRows(Ui *ui, Lines *L) {
          snprintf(gf, sizeof gf, "%.1f%s", r->gflops, r->ablated ? " abl" : r->emulated ? " emu" : "");
       else if (r->refused[0])
          snprintf(gf, sizeof gf, "refused");
+      /* A ratio within the two figures' spread: the steps cannot be told apart here. */
+      const char *approx = Ui_glyph(ui, "\xe2\x89\x88", "~");
       if (Ladder_speedupPrevious(ld, i) > 0)
-         snprintf(sp, sizeof sp, "%.2fx", Ladder_speedupPrevious(ld, i));
+         snprintf(sp, sizeof sp, "%s%.2fx", Ladder_withinSpread(ld, i, i - 1) ? approx : "",
+                  Ladder_speedupPrevious(ld, i));
       if (Ladder_speedupFirst(ld, i) > 0)
-         snprintf(sf, sizeof sf, "%.2fx", Ladder_speedupFirst(ld, i));
+         snprintf(sf, sizeof sf, "%s%.2fx", Ladder_withinSpread(ld, i, 0) ? approx : "", Ladder_speedupFirst(ld, i));
       if (Ladder_ranked(ld, i))
          snprintf(pb, sizeof pb, "%.0f%%", Ladder_percentOfBest(ld, i));
       if (Ladder_vsReal(ld, i) > 0)
-         snprintf(vr, sizeof vr, "%.2fx", Ladder_vsReal(ld, i));
+         snprintf(vr, sizeof vr, "%s%.2fx", Ladder_withinSpread(ld, i, Ladder_realRow(ld, i)) ? approx : "",
+                  Ladder_vsReal(ld, i));
       /* The figures, then the step's title and the source's figure, wrapped under the last
        * column: labelled rows, nothing cut. */
       const Style st = i == lu->step ? ST_SELECT : r->measured || r->refused[0] ? ST_NORMAL : ST_DIM;
@@ -327,7 +334,7 @@ int LessonUi_paneRows(Ui *ui, int width) {
    /* The longest step of the lesson with the longest figure line, so that the panes keep
     * their places from step to step. */
    char head[256], text[4096];
-   const int figure = wrappedRows("measured: 12345.6 GFLOPS, verified (emulated: not ranked)", L.width);
+   const int figure = wrappedRows("measured: 12345.6 GFLOPS (spread 10%), verified (emulated: not ranked)", L.width);
    for (int i = 0; i < lesson->nsteps; i++) {
       const LessonStep *st = &lesson->steps[i];
       snprintf(head, sizeof head, "Step %d of %d: %s", i + 1, lesson->nsteps, st->title[0] ? st->title : st->preset);

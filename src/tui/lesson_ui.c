@@ -339,7 +339,7 @@ void LessonUi_poll(Ui *ui) {
    double total_ms = 0;
    for (int i = 0; i < s->nwindow; i++)
       total_ms += s->window[i];
-   bool settled = s->nwindow > 0 && Ladder_settled(s->nwindow, total_ms);
+   bool settled = s->nwindow > 0 && Ladder_settled(s->nwindow, total_ms, s->spread_pct);
    const KernelInfo *k = Catalog_find(&ui->cat, s->config.kernel);
    char params[400] = "", config[256];
    if (k)
@@ -353,10 +353,10 @@ void LessonUi_poll(Ui *ui) {
    } else if (settled && s->config.ablate) {
       char names[64];
       Ablate_name(s->config.ablate, names, sizeof names);
-      Ladder_record(&L->ladder, L->step, s->gflops, config, s->geo.emulated, names);
+      Ladder_record(&L->ladder, L->step, s->gflops, s->spread_pct, config, s->geo.emulated, names);
       L->row_taken = true;
    } else if (settled && s->verified_run && s->verify.ok) {
-      Ladder_record(&L->ladder, L->step, s->gflops, config, s->geo.emulated, NULL);
+      Ladder_record(&L->ladder, L->step, s->gflops, s->spread_pct, config, s->geo.emulated, NULL);
       L->row_taken = true;
       /* What limited it, where the device's ceilings are measured: the next step says
        * how it moved. */

@@ -96,7 +96,7 @@ teach() {
          expect_in "verified (emulated: not ranked)" "$UI_LAST" "$name step $STEP: verified, emulated, not ranked"
          ;;
       *)
-         if printf '%s\n' "$UI_LAST" | grep -Eq "measured: [0-9.]+ GFLOPS, verified"; then
+         if printf '%s\n' "$UI_LAST" | grep -Eq "measured: [0-9.]+ GFLOPS \(spread [0-9]+%\), verified"; then
             ok "$name step $STEP: verified"
          else
             not_ok "$name step $STEP: verified" "$UI_LAST"
@@ -214,7 +214,7 @@ expect_in "wrote lesson-m1-class-2.md" "$OUT" "a second merge takes the next fre
 # (magma is walked in both passes: under the sanitizers only m1, magma and hopper are.)
 run_gemmtop lesson m1 --merge alice.csv --merge lesson-magma.csv
 expect_rc 2 "another lesson's export is refused"
-expect_in "lesson-magma.csv:2: step '1 magma-1-fermi" "$ERR" "naming the file, the line and the step that differs"
+expect_in "lesson-magma.csv:2: step 'magma-1-fermi" "$ERR" "naming the file, the line and the step that differs"
 printf 'not,a,ladder\n' >junk.csv
 run_gemmtop lesson m1 --merge junk.csv
 expect_rc 2 "a CSV that is not a ladder export is refused"

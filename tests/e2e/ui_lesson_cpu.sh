@@ -24,7 +24,7 @@ ui_keys o
 ui_expect "notes (o hides them): Ask the class" "o shows them"
 ui_keys o
 ui_expect_gone "keep their answers" "o again hides them" 10
-ui_expect_re "measured: [0-9.]+ GFLOPS, verified" "step 1 gives a verified figure at 512" 300
+ui_expect_re "measured: [0-9.]+ GFLOPS \(spread [0-9]+%\), verified" "step 1 gives a verified figure at 512" 300
 # The row takes the figure once the measurement has settled, and keeps it while the
 # explorer goes on measuring.
 row1() { printf '%s\n' "$UI_LAST" | grep -oE "> +1 +[0-9]+\.[0-9]+ " | head -n 1 | awk '{ print $3 }'; }
@@ -91,7 +91,7 @@ ui_expect_exit 0 "q quits"
 # At 80x24 the step's figure is in view: right under its title.
 ui_start 80 24 -- lesson m1 --size 64
 ui_expect "m1: step 1/8" "m1 at 80x24"
-ui_expect_re "measured: [0-9.]+ GFLOPS, verified" "the measured line is in view at 80x24" 120
+ui_expect_re "measured: [0-9.]+ GFLOPS \(spread [0-9]+%\), verified" "the measured line is in view at 80x24" 120
 # The chooser names the lessons' files by a plain path, not through kernels/../lessons.
 ui_keys L
 ui_expect "m1.lesson" "L: the chooser names the lesson's file"

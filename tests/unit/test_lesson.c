@@ -484,18 +484,18 @@ static void test_ladder_figures(void **state) {
    makeLadder(&ld);
    assert_int_equal(ld.nrows, 4);
    assert_string_equal(ld.rows[0].label, "1 one: first");
-   Ladder_record(&ld, 0, 100, "TS=8", false, NULL);
-   Ladder_record(&ld, 1, 250, "TS=16", false, NULL);
-   Ladder_record(&ld, 3, 500, "TS=32", false, NULL);
-   Ladder_record(&ld, 2, -1, "never", false, NULL);   /* not a figure: ignored */
-   Ladder_record(&ld, 9, 1, "no such step", false, NULL);
+   Ladder_record(&ld, 0, 100, 0, "TS=8", false, NULL);
+   Ladder_record(&ld, 1, 250, 0, "TS=16", false, NULL);
+   Ladder_record(&ld, 3, 500, 0, "TS=32", false, NULL);
+   Ladder_record(&ld, 2, -1, 0, "never", false, NULL);   /* not a figure: ignored */
+   Ladder_record(&ld, 9, 1, 0, "no such step", false, NULL);
    assert_false(ld.rows[2].measured);
    assert_true(Ladder_speedupPrevious(&ld, 1) == 2.5);
    assert_true(Ladder_speedupPrevious(&ld, 3) == 0);   /* step 3 unmeasured */
    assert_true(Ladder_speedupFirst(&ld, 3) == 5.0);
    assert_true(Ladder_percentOfBest(&ld, 1) == 50.0);
    assert_true(Ladder_percentOfBest(&ld, 2) == 0);
-   Ladder_record(&ld, 1, 200, "TS=16 again", false, NULL);   /* a later figure replaces */
+   Ladder_record(&ld, 1, 200, 0, "TS=16 again", false, NULL);   /* a later figure replaces */
    assert_true(Ladder_speedupPrevious(&ld, 1) == 2.0);
    assert_string_equal(ld.rows[1].config, "TS=16 again");
    Ladder_free(&ld);
@@ -509,39 +509,71 @@ static void test_ladder_settles(void **state) {
    makeLadder(&ld);
    int basis;
    assert_true(Ladder_expectedSeconds(&ld, 2, 1e9, &basis) == 0 && basis == -1);
-   Ladder_record(&ld, 0, 2.0, "a", false, NULL);
+   Ladder_record(&ld, 0, 2.0, 0, "a", false, NULL);
    assert_true(fabs(Ladder_expectedSeconds(&ld, 2, 10e9, &basis) - 5.0) < 1e-12 && basis == 0);
-   Ladder_record(&ld, 1, 4.0, "b", false, NULL);
+   Ladder_record(&ld, 1, 4.0, 0, "b", false, NULL);
    assert_true(fabs(Ladder_expectedSeconds(&ld, 2, 10e9, &basis) - 2.5) < 1e-12 && basis == 1);
    assert_true(Ladder_expectedSeconds(&ld, 0, 10e9, &basis) == 0);
    Ladder_free(&ld);
-   assert_false(Ladder_settled(0, 0));
-   assert_false(Ladder_settled(15, 9000));
-   assert_true(Ladder_settled(16, 1));
-   assert_false(Ladder_settled(2, 60000));
-   assert_true(Ladder_settled(3, 10000));
-   assert_false(Ladder_settled(3, 9999));
+   assert_false(Ladder_settled(0, 0, 0));
+   assert_false(Ladder_settled(15, 9000, 0));
+   assert_true(Ladder_settled(16, 1, 5));
+   assert_false(Ladder_settled(2, 60000, 0));
+   assert_true(Ladder_settled(3, 10000, 0));
+   assert_false(Ladder_settled(3, 9999, 0));
+   /* noisy: more launches, or more time, before the figure is taken with its spread */
+   assert_false(Ladder_settled(16, 1, 30));
+   assert_false(Ladder_settled(3, 10000, 30));
+   assert_true(Ladder_settled(LADDER_SETTLE_WAIT_LAUNCHES, 1, 30));
+   assert_true(Ladder_settled(3, LADDER_SETTLE_WAIT_MS, 30));
+   assert_true(Ladder_settled(16, 1, LADDER_SETTLE_SPREAD));
+}
+
+/* Noise shown as noise: a ratio within the two figures' spread is marked, in the tables
+ * too; a steady pair is not; a step is never "within" itself. */
+static void test_ladder_spread(void **state) {
+   (void)state;
+   Ladder ld;
+   makeLadder(&ld);
+   Ladder_record(&ld, 0, 100, 30, "a", false, NULL);  /* 30% spread */
+   Ladder_record(&ld, 1, 101, 5, "b", false, NULL);   /* 1.01x: within 30% */
+   Ladder_record(&ld, 2, 300, 2, "c", false, NULL);   /* 2.97x over step 2, steady */
+   Ladder_record(&ld, 3, 310, 4, "d", false, NULL);   /* 1.03x over step 3: within 4% */
+   assert_true(Ladder_withinSpread(&ld, 1, 0));
+   assert_false(Ladder_withinSpread(&ld, 2, 1));
+   assert_true(Ladder_withinSpread(&ld, 3, 2));
+   assert_false(Ladder_withinSpread(&ld, 0, 0));
+   assert_false(Ladder_withinSpread(&ld, 3, -1));
+   char *md = Ladder_markdown(&ld), *csv = Ladder_csv(&ld);
+   assert_non_null(strstr(md, "| 2 two | 101.0 | 5% | \xe2\x89\x88" "1.01x | \xe2\x89\x88" "1.01x |"));
+   assert_non_null(strstr(md, "| 3 three | 300.0 | 2% | 2.97x | 3.00x |"));
+   assert_non_null(strstr(csv, "2,two,101.000,5.0,false,false,,1.0100,true,1.0100,true,"));
+   assert_non_null(strstr(csv, "3,three,300.000,2.0,false,false,,2.9703,false,3.0000,false,"));
+   free(md);
+   free(csv);
+   Ladder_free(&ld);
 }
 
 static void test_ladder_exports(void **state) {
    (void)state;
    Ladder ld;
    makeLadder(&ld);
-   Ladder_record(&ld, 0, 100, "TS=8, x", false, NULL);
-   Ladder_record(&ld, 1, 400, "TS=16", true, NULL);
+   Ladder_record(&ld, 0, 100, 0, "TS=8, x", false, NULL);
+   Ladder_record(&ld, 1, 400, 0, "TS=16", true, NULL);
    char *md = Ladder_markdown(&ld), *csv = Ladder_csv(&ld), *svg = Ladder_svg(&ld);
    assert_non_null(md);
    assert_non_null(csv);
    assert_non_null(svg);
    assert_non_null(strstr(md, "## A \\| B"));
    /* The emulated step is shown and labelled, never compared: step 1 stays the best. */
-   assert_non_null(strstr(md, "| 1 one: first | 100.0 | - | 1.00x | 100.0% | - | 2.54, \"chapter\" | TS=8, x |"));
-   assert_non_null(strstr(md, "| 2 two | 400.0 (emulated) | - | - | - | - | - | TS=16 |"));
-   assert_non_null(strstr(md, "| 3 three | not measured | - | - | - | - | - | - |"));
-   assert_non_null(strstr(csv, "1,1 one: first,100.000,false,false,,,1.0000,100.00,,2.540,\"2.54, \"\"chapter\"\"\",\"TS=8, x\","
-                               "a <device> & co,,\"each figure the median of a step's first 16 device-timed launches"));
-   assert_non_null(strstr(csv, "2,2 two,400.000,true,false,,,,,,,,TS=16,a <device> & co,,\"each figure"));
-   assert_non_null(strstr(csv, "4,4 four,,,,,,,,,,,,a <device> & co,,\"each figure"));
+   assert_non_null(strstr(md, "| 1 one: first | 100.0 | 0% | - | 1.00x | 100.0% | - | 2.54, \"chapter\" | TS=8, x |"));
+   assert_non_null(strstr(md, "| 2 two | 400.0 (emulated) | 0% | - | - | - | - | - | TS=16 |"));
+   assert_non_null(strstr(md, "| 3 three | not measured | - | - | - | - | - | - | - |"));
+   /* the step is its own column: the label does not repeat it */
+   assert_non_null(strstr(csv, "1,one: first,100.000,0.0,false,false,,,,1.0000,false,100.00,,,2.540,\"2.54, \"\"chapter\"\"\","
+                               "\"TS=8, x\",a <device> & co,,\"each figure the median of a step's first 16 device-timed launches"));
+   assert_non_null(strstr(csv, "2,two,400.000,0.0,true,false,,,,,,,,,,,TS=16,a <device> & co,,\"each figure"));
+   assert_non_null(strstr(csv, "4,four,,,,,,,,,,,,,,,,a <device> & co,,\"each figure"));
    /* the header names the columns that say where, when and how */
    assert_non_null(strstr(csv, "reference,configuration,device,date,timing,limit\n"));
    assert_non_null(strstr(md, "Timing: each figure the median of a step's first 16 device-timed launches"));
@@ -566,10 +598,10 @@ static void test_ladder_unranked(void **state) {
    (void)state;
    Ladder ld;
    makeLadder(&ld);
-   Ladder_record(&ld, 0, 100, "real", false, NULL);
-   Ladder_record(&ld, 1, 900, "real", false, "no-a");
+   Ladder_record(&ld, 0, 100, 0, "real", false, NULL);
+   Ladder_record(&ld, 1, 900, 0, "real", false, "no-a");
    Ladder_refuse(&ld, 2, "work-group of 1024 over the simulated limit of 256", "TS=32");
-   Ladder_record(&ld, 3, 50, "real", false, NULL);
+   Ladder_record(&ld, 3, 50, 0, "real", false, NULL);
    assert_int_equal(Ladder_done(&ld), 4);
    assert_false(Ladder_ranked(&ld, 1));
    assert_false(Ladder_ranked(&ld, 2));
@@ -581,10 +613,10 @@ static void test_ladder_unranked(void **state) {
    /* against the real kernel (step 1, the same configuration): shown, never ranked */
    assert_true(fabs(Ladder_vsReal(&ld, 1) - 9.0) < 1e-12);
    assert_true(Ladder_vsReal(&ld, 0) == 0 && Ladder_vsReal(&ld, 3) == 0);
-   assert_non_null(strstr(md, "| 2 two | 900.0 (ablated) | - | - | - | 9.00x | - | real, ablate=no-a |"));
-   assert_non_null(strstr(md, "| 3 three | refused: work-group of 1024 over the simulated limit of 256 | - | - | - |"));
-   assert_non_null(strstr(csv, "2,2 two,900.000,false,true,,,,,9.0000,,,\"real, ablate=no-a\","));
-   assert_non_null(strstr(csv, "3,3 three,,,,work-group of 1024 over the simulated limit of 256,,,,"));
+   assert_non_null(strstr(md, "| 2 two | 900.0 (ablated) | 0% | - | - | - | 9.00x | - | real, ablate=no-a |"));
+   assert_non_null(strstr(md, "| 3 three | refused: work-group of 1024 over the simulated limit of 256 | - | - | - | - |"));
+   assert_non_null(strstr(csv, "2,two,900.000,0.0,false,true,,,,,,,9.0000,false,,,\"real, ablate=no-a\","));
+   assert_non_null(strstr(csv, "3,three,,,,,work-group of 1024 over the simulated limit of 256,,,,,,,"));
    assert_non_null(strstr(svg, "900.0 (ablated)"));
    /* a refused bar says why on the chart, the whole reason in its tooltip */
    assert_non_null(strstr(svg, "</title>refused: work-group of 1024 over the simulated limit of 256</text>"));
@@ -606,10 +638,10 @@ static void test_merge(void **state) {
    Ladder a, b;
    Ladder_init(&a, &l, "laptop CPU");
    Ladder_init(&b, &l, "a GPU");
-   Ladder_record(&a, 0, 2.0, "01-naive", false, "");
-   Ladder_record(&a, 1, 5.0, "02", false, "");
-   Ladder_record(&b, 0, 100.0, "01-naive", false, "");
-   Ladder_record(&b, 1, 900.0, "02", false, "");
+   Ladder_record(&a, 0, 2.0, 0, "01-naive", false, "");
+   Ladder_record(&a, 1, 5.0, 0, "02", false, "");
+   Ladder_record(&b, 0, 100.0, 0, "01-naive", false, "");
+   Ladder_record(&b, 1, 900.0, 0, "02", false, "");
    char *ca = Ladder_csv(&a), *cb = Ladder_csv(&b);
    static MergedLadder m;
    LadderMerge_init(&m, &l);
@@ -623,7 +655,7 @@ static void test_merge(void **state) {
    char *md = LadderMerge_markdown(&m), *svg = LadderMerge_svg(&m), *csv = LadderMerge_csv(&m);
    assert_non_null(strstr(md, "| 2 02-tiled-ts16 | 5.0 (2.50x) | 900.0 (9.00x) |"));
    assert_non_null(strstr(svg, "9.00x"));
-   assert_non_null(strstr(csv, "2,2 02-tiled-ts16,bob,a GPU,"));
+   assert_non_null(strstr(csv, "2,02-tiled-ts16,bob,a GPU,"));
    free(md);
    free(svg);
    free(csv);
@@ -634,8 +666,20 @@ static void test_merge(void **state) {
    static MergedLadder m2;
    LadderMerge_init(&m2, &other);
    assert_false(LadderMerge_add(&m2, ca, strlen(ca), "alice.csv", err, sizeof err));
-   if (!strstr(err, "alice.csv:2: step '1 01-naive: Naive' is not this lesson's step 1"))
+   if (!strstr(err, "alice.csv:2: step '01-naive: Naive' is not this lesson's step 1 ('01-naive')"))
       fail_msg("%s", err);
+   /* an export of before, whose labels had the step's number too, still merges */
+   char *old = strdup(cb);
+   assert_non_null(old);
+   char *at = strstr(old, "\n1,01-naive: Naive,");
+   assert_non_null(at);
+   char older[8192];
+   snprintf(older, sizeof older, "%.*s\n1,1 %s", (int)(at - old), old, at + 3);
+   static MergedLadder m3;
+   LadderMerge_init(&m3, &l);
+   if (!strstr(older, "\n1,1 01-naive: Naive,") || !LadderMerge_add(&m3, older, strlen(older), "old.csv", err, sizeof err))
+      fail_msg("an older export: %s", err);
+   free(old);
    LadderMerge_init(&m2, &l);
    assert_false(LadderMerge_add(&m2, "step,label\n1,x\n", 14, "short.csv", err, sizeof err));
    assert_non_null(strstr(err, "short.csv:1: not a ladder export (E in a lesson): no 'gflops' column"));
@@ -647,8 +691,8 @@ static void test_merge(void **state) {
     * Markdown and the SVG, whatever the bytes (a page would run it; an SVG would not load). */
    Ladder e;
    Ladder_init(&e, &l, "\x1b]0;pwned\a\x1b[2J<script>alert(1)</script>");
-   Ladder_record(&e, 0, 3.0, "01-naive", false, "");
-   Ladder_record(&e, 1, 6.0, "02", false, "");
+   Ladder_record(&e, 0, 3.0, 0, "01-naive", false, "");
+   Ladder_record(&e, 1, 6.0, 0, "02", false, "");
    char *ce = Ladder_csv(&e);
    LadderMerge_init(&m2, &l);
    assert_false(LadderMerge_add(&m2, ce, strlen(ce), "eve.csv", err, sizeof err));
@@ -667,8 +711,8 @@ static void test_merge(void **state) {
    Ladder_free(&e);
    Ladder_init(&e, &l, "<script>alert(1)</script> | [x](javascript:alert(3)) \xff");
    snprintf(e.date, sizeof e.date, "<img src=x onerror=alert(2)>");
-   Ladder_record(&e, 0, 3.0, "01-naive", false, "");
-   Ladder_record(&e, 1, 6.0, "02", false, "");
+   Ladder_record(&e, 0, 3.0, 0, "01-naive", false, "");
+   Ladder_record(&e, 1, 6.0, 0, "02", false, "");
    ce = Ladder_csv(&e);
    assert_true(LadderMerge_add(&m2, ce, strlen(ce), "/tmp/<b>eve.csv", err, sizeof err));
    char *emd = LadderMerge_markdown(&m2), *esvg = LadderMerge_svg(&m2);
@@ -701,6 +745,7 @@ int main(void) {
        cmocka_unit_test(test_merge),  cmocka_unit_test(test_shipped_texts),
       cmocka_unit_test(test_checks),           cmocka_unit_test(test_ladder_settles),
       cmocka_unit_test(test_placeholders),     cmocka_unit_test(test_cpu_size),
+      cmocka_unit_test(test_ladder_spread),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
