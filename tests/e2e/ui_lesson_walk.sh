@@ -10,7 +10,8 @@
 # lesson is the bank grid shows the grid readable. At 120x40 the first figure (verified,
 # ablated or emulated, or the refusal) comes within two minutes of the step's load, the
 # time it took logged. Per lesson: the export names the device, the date and the timing
-# rule, every measured step's sizes are the CPU's, and ablated steps carry their switches.
+# rule, every measured step's sizes are the CPU's, ablated steps carry their switches, and
+# the chart fits a 1920x1080 slide with nothing past its edge (svg_unclipped.py renders it).
 # The times to a figure are printed at the end, per lesson (median and worst) and over all,
 # for the notes on how long a class waits. By hand, GEMMTOP_WALK_PREPARED=1 runs each
 # lesson's --prepare first (timed, and said how long it said it would take) and then the
@@ -121,6 +122,10 @@ $ERR"
       not_ok "$NAME: the last step's measurement settles" "$UI_LAST"
    ui_keys E
    ui_expect_re "ladder exported: lesson-$NAME(-[0-9]+)?\.md" "$NAME: E exports the ladder"
+   # The chart on a slide: rendered, nothing past its edge, and 1920x1080 at most.
+   why=$(python3 "$SRC_DIR/tests/e2e/svg_unclipped.py" "lesson-$NAME.svg" --slide 1920x1080 2>&1)
+   [ "$why" = ok ] && ok "$NAME: the SVG fits a 1920x1080 slide, nothing clipped (rendered)" ||
+      not_ok "$NAME: the SVG on a slide" "$why"
    ui_keys q
    ui_expect_exit 0 "$NAME: q quits"
    res=$(python3 - "lesson-$NAME.csv" "$SRC_DIR/lessons/$NAME.lesson" <<'PY' 2>&1

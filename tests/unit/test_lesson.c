@@ -17,6 +17,7 @@
 #include "core/laddermerge.h"
 #include "core/lesson.h"
 #include "core/preset.h"
+#include "base/textbuf.h"
 #include "base/util.h"
 
 static const char *GOOD = "# a lesson\n"
@@ -554,6 +555,77 @@ static void test_ladder_spread(void **state) {
    Ladder_free(&ld);
 }
 
+/* Every <text> of svg inside its width and height, by the exports' own measure of text
+ * (TextBuf_textWidth; tests/e2e/svg_unclipped.py renders them to check that measure). */
+static void textsInside(const char *svg) {
+   int width = 0, height = 0;
+   assert_int_equal(sscanf(strstr(svg, "<svg "), "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\"",
+                           &width, &height), 2);
+   for (const char *p = strstr(svg, "<text "); p; p = strstr(p + 1, "<text ")) {
+      const char *gt = strchr(p, '>'), *end = strstr(p, "</text>");
+      assert_non_null(gt);
+      assert_non_null(end);
+      int x = 0, y = 0;
+      double px = 13;
+      sscanf(strstr(p, "x=\""), "x=\"%d\"", &x);
+      sscanf(strstr(p, "y=\""), "y=\"%d\"", &y);
+      const char *fs = strstr(p, "font-size=\"");
+      if (fs && fs < gt)
+         px = atof(fs + 11);
+      const char *title = strstr(gt, "</title>");
+      const char *from = title && title < end ? title + 8 : gt + 1;
+      char text[1024], plain[1024];
+      snprintf(text, sizeof text, "%.*s", (int)(end - from), from);
+      size_t n = 0; /* the entities as one character each */
+      for (const char *c = text; *c && n + 1 < sizeof plain; c++) {
+         plain[n++] = *c;
+         if (*c == '&')
+            c = strchr(c, ';');
+      }
+      plain[n] = '\0';
+      const char *bold = strstr(p, "bold");
+      double w = TextBuf_textWidth(plain, px) * (bold && bold < gt ? 1.15 : 1);
+      const char *mid = strstr(p, "text-anchor=\"middle\"");
+      double x0 = mid && mid < gt ? x - w / 2 : x, x1 = mid && mid < gt ? x + w / 2 : x + w;
+      if (x0 < 0 || x1 > width || y > height)
+         fail_msg("'%s' from x %.0f to %.0f (y %d) in a drawing %dx%d", plain, x0, x1, y, width, height);
+   }
+}
+
+/* The chart of a worst case: long labels, a long device, a long refusal, references far
+ * off our scale: every text inside the drawing, the drawing on a 1920x1080 slide. */
+static void test_ladder_svg_fits(void **state) {
+   (void)state;
+   Lesson l;
+   char err[512];
+   const char *text = "title = A lesson whose title is long enough to wrap: it names its ladder, its source and the "
+                      "device it was tuned on\n"
+                      "step = tensor-5-warptile-h100-half-cuda\ntitle = Step 5 through CUDA: deeper stages in dynamic "
+                      "shared memory, 144 KiB\nreference_gflops = 466000\n"
+                      "step = m1-tiled32-float\ntitle = 32 x 32 tiles, float, under the M1's limit of 256 work-items\n"
+                      "step = b\nreference_gflops = 2.54\nstep = c\nreference_gflops = 83107\n";
+   assert_true(Lesson_parse(text, strlen(text), "w.lesson", &l, err, sizeof err));
+   Ladder ld;
+   Ladder_init(&ld, &l, "pthread-haswell-AMD EPYC 7763 64-Core Processor (opencl), every step at most 512 (a CPU; "
+                        "the presets' sizes are a GPU's)");
+   Util_copy(ld.date, sizeof ld.date, "2026-11-29 07:56 UTC");
+   Ladder_record(&ld, 0, 0.25, 3, "x", true, NULL);
+   Ladder_refuse(&ld, 1, "mygemm02_tiled TS=32: needs 1024 work-items per group (32 x 32); this device allows 256; "
+                         "valid TS: 4, 8, 16 (simulated limits: max_wg=256)", "TS=32");
+   Ladder_record(&ld, 2, 12345.6, 1, "y", false, "no-a,no-b,no-fma");
+   Ladder_record(&ld, 3, 3.4, 2, "z", false, NULL);
+   char *svg = Ladder_svg(&ld);
+   assert_non_null(svg);
+   textsInside(svg);
+   int width = 0, height = 0;
+   sscanf(strstr(svg, "<svg "), "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\"", &width, &height);
+   if (width > 1920 || height > 1080)
+      fail_msg("%dx%d: not on a 1920x1080 slide", width, height);
+   free(svg);
+   Ladder_free(&ld);
+   Lesson_free(&l);
+}
+
 static void test_ladder_exports(void **state) {
    (void)state;
    Ladder ld;
@@ -582,9 +654,13 @@ static void test_ladder_exports(void **state) {
    assert_null(strstr(csv, "say"));
    assert_non_null(strstr(svg, "a &lt;device&gt; &amp; co"));
    /* the source's figure beside the measured one: in words, and a mark on the scale */
-   assert_non_null(strstr(svg, ">100.0; source 2.54</text>"));
+   /* the source's figure under ours, on its own scale, in words and as a bar */
+   assert_non_null(strstr(svg, ">100.0</text>"));
+   assert_non_null(strstr(svg, ">source 2.54</text>"));
    assert_non_null(strstr(svg, "<title>the source reported 2.54 GFLOPS</title>"));
-   assert_non_null(strstr(svg, "GFLOPS (verified; higher is faster)")); /* no ablated bar: the axis is plain */
+   assert_non_null(strstr(svg, "the source's GFLOPS (its device; this scale)"));
+   assert_non_null(strstr(svg, "GFLOPS measured here (verified; higher is faster)")); /* no ablated bar: the axis is plain */
+   textsInside(svg);
    assert_null(strstr(svg, "<device>"));
    assert_non_null(strstr(svg, "</svg>"));
    free(md);
@@ -620,7 +696,9 @@ static void test_ladder_unranked(void **state) {
    assert_non_null(strstr(svg, "900.0 (ablated)"));
    /* a refused bar says why on the chart, the whole reason in its tooltip */
    assert_non_null(strstr(svg, "</title>refused: work-group of 1024 over the simulated limit of 256</text>"));
-   assert_non_null(strstr(svg, "GFLOPS (verified, or for an ablated bar the GEMM's flops over the ablated run's time;"));
+   assert_non_null(strstr(svg, "GFLOPS measured here (verified, or for an ablated bar the GEMM's flops over the ablated "
+                               "run's time;"));
+   textsInside(svg);
    assert_non_null(strstr(svg, ">step</text>"));
    free(md);
    free(csv);
@@ -745,7 +823,7 @@ int main(void) {
        cmocka_unit_test(test_merge),  cmocka_unit_test(test_shipped_texts),
       cmocka_unit_test(test_checks),           cmocka_unit_test(test_ladder_settles),
       cmocka_unit_test(test_placeholders),     cmocka_unit_test(test_cpu_size),
-      cmocka_unit_test(test_ladder_spread),
+      cmocka_unit_test(test_ladder_spread),    cmocka_unit_test(test_ladder_svg_fits),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
