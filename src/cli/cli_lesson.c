@@ -37,13 +37,29 @@ static void printList(FILE *out, const LessonList *list) {
    for (int i = 0; i < list->count; i++)
       if ((int)strlen(list->items[i].name) > w)
          w = (int)strlen(list->items[i].name);
+   /* The steps' kernels say which lessons need a Hopper GPU. */
+   Catalog cat;
+   PresetList presets;
+   char dir[1024], err[256];
+   const bool kernels = Cli_loadCatalog(&cat);
+   if (kernels) {
+      Preset_defaultDir(cat.dir, dir, sizeof dir);
+      PresetList_load(&presets, dir, err, sizeof err);
+   }
    fprintf(out, "%-*s  steps  title\n", w, "lesson");
    for (int i = 0; i < list->count; i++) {
       const Lesson *l = &list->items[i];
       fprintf(out, "%-*s  %5d  %s", w, l->name, l->nsteps, l->title);
+      const char *needs = kernels ? Lesson_needs(l, &presets, &cat) : NULL;
+      if (needs)
+         fprintf(out, "  (needs %s)", needs);
       if (l->user)
          fprintf(out, "  (yours%s: %s)", l->replaces_shipped ? ", replacing the shipped one" : "", l->path);
       fputc('\n', out);
+   }
+   if (kernels) {
+      PresetList_free(&presets);
+      Catalog_free(&cat);
    }
 }
 

@@ -9,6 +9,8 @@
 
 #include "backend/device.h"
 #include "core/ablate.h"
+#include "core/catalog.h"
+#include "core/preset.h"
 #include "core/session.h"
 #include "base/util.h"
 
@@ -570,4 +572,14 @@ bool LessonSize_apply(const LessonSize *s, int *m, int *n, int *k) {
       *dims[i] = want;
    }
    return changed;
+}
+
+const char *Lesson_needs(const Lesson *l, const PresetList *presets, const Catalog *cat) {
+   int hopper = 0;
+   for (int i = 0; i < l->nsteps; i++) {
+      const Preset *p = PresetList_find(presets, l->steps[i].preset);
+      const KernelInfo *k = p ? Catalog_find(cat, p->kernel) : NULL;
+      hopper += k && (k->arch[0] || k->ntma);
+   }
+   return l->nsteps && hopper == l->nsteps ? "an sm_90a GPU, an H100 or H200, with --backend cuda" : NULL;
 }

@@ -101,6 +101,13 @@ bool Lesson_render(const char *text, LessonEval eval, void *ctx, char *out, size
  * letters and hyphens); false with why. */
 bool Lesson_checkPlaceholders(const char *text, char *why, size_t whylen);
 
+/* What a lesson needs that not every device has, in words ("an sm_90a GPU, an H100 or H200,
+ * with --backend cuda"), from its steps' kernels: NULL when a step runs anywhere (the list and the chooser
+ * mark the lessons that need a Hopper GPU). */
+struct PresetList_;
+struct Catalog_;
+const char *Lesson_needs(const Lesson *l, const struct PresetList_ *presets, const struct Catalog_ *cat);
+
 /* The size a lesson brings a GPU's presets down to on a CPU (the explorer's CPU size). */
 #define LESSON_CPU_SIZE 512
 

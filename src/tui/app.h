@@ -154,6 +154,7 @@ typedef struct Ui_ {
    Worker *worker;
    WorkerSnapshot snap;
    unsigned long snap_seen;
+   unsigned long submit_seen; /* the class server's answers (J) already shown */
    BanksPane banks_pane;      /* the panes' own state (pane_state.h) */
    SweepPane sweep_pane;
    RooflinePane roofline_pane;

@@ -402,6 +402,13 @@ static void build(Ui *ui, Lines *L) {
       addPara(L, ST_WARN, "on a CPU the ladder may invert: it has no local-memory banks and no GPU's memory "
                           "hierarchy, so a step made for a GPU (local memory, padding, double buffering) can be "
                           "slower here. Watch what holds on any device: the access model and the bank grid.");
+   /* The ablation's reading rules are a GPU's (docs/lesson-magma.md): said where they fail. */
+   if (dev && dev->type == DEVICE_CPU && st->ablate)
+      addPara(L, ST_WARN, "ablation on a CPU: the reading rules (a big drop without A's loads: A's traffic or latency "
+                          "limits; little change without the multiply-adds: not compute bound) assume a GPU's "
+                          "memory system and latency hiding; a CPU's caches, prefetchers and out-of-order cores answer "
+                          "differently, and its compiler may vectorise the ablated loop otherwise. Here the figures say "
+                          "what each switch costs on this CPU, not what limits the kernel on a GPU.");
    addPara(L, ST_NORMAL, "the source reported: %s", st->reference[0] ? st->reference : "nothing for this step");
    addLine(L, "", ST_NORMAL);
    if (!LessonUi_onStep(ui))

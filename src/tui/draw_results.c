@@ -279,6 +279,8 @@ void Draw_results(Ui *ui) {
    timingLines(ui, &L);
    referenceLines(ui, &L);
    verifyLine(ui, &L);
+   if (ui->snap.submit_serial) /* the class server's last answer to J */
+      add(&L, "class", ui->snap.submit_verified ? ST_GOOD : ST_BAD, "%s", ui->snap.submit_answer);
    compileLines(ui, &L);
    launchLines(ui, &L);
    render(ui, r, &L);

@@ -31,6 +31,17 @@ static void loadList(Ui *ui, LessonUi *L) {
    bool shipped = Lesson_defaultDir(ui->kernels_dir, dir, sizeof dir);
    LessonList_load(&L->list, shipped ? dir : NULL, err, sizeof err);
    L->loaded = true;
+   /* What each needs (a Hopper GPU), for the chooser: from its steps' kernels. */
+   free(L->needs);
+   L->needs = L->list.count ? calloc((size_t)L->list.count, sizeof *L->needs) : NULL;
+   PresetList presets;
+   char perr[1536];
+   PresetList_load(&presets, ui->presets_dir, perr, sizeof perr);
+   for (int i = 0; L->needs && i < L->list.count; i++) {
+      const char *needs = Lesson_needs(&L->list.items[i], &presets, &ui->cat);
+      Util_copy(L->needs[i], sizeof L->needs[i], needs ? needs : "");
+   }
+   PresetList_free(&presets);
    if (L->list.warnings[0])
       Ui_log(ui, LOG_WARN, "lessons that could not be read:\n%s", L->list.warnings);
 }
@@ -408,6 +419,7 @@ void LessonUi_free(Ui *ui) {
       return;
    if (ui->lesson->loaded)
       LessonList_free(&ui->lesson->list);
+   free(ui->lesson->needs);
    Ladder_free(&ui->lesson->ladder);
    free(ui->lesson);
    ui->lesson = NULL;
@@ -482,8 +494,10 @@ void LessonUi_drawChooser(Ui *ui) {
       bool sel = i == L->chooser_cursor;
       Style st = sel ? ST_CURSOR : ST_NORMAL;
       char row[400];
-      snprintf(row, sizeof row, "%-8s %2d steps  %s%s", l->name, l->nsteps, l->title,
-               l->replaces_shipped ? "  (yours, replacing the shipped one)" : l->user ? "  (yours)" : "");
+      /* What it needs first: a long title is cut at the dialog's edge, this must not be. */
+      const bool needs = L->needs && L->needs[i][0];
+      snprintf(row, sizeof row, "%-11s %2d steps  %s%s%s", l->name, l->nsteps, needs ? "[needs an H100 or H200] " : "",
+               l->title, l->replaces_shipped ? "  (yours, replacing the shipped one)" : l->user ? "  (yours)" : "");
       Draw_fill(ui, y, r.x + 1, r.w - 2, st);
       Draw_text(ui, y, x, w, row, st, false);
       Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_ROW, i, 0);
@@ -491,7 +505,9 @@ void LessonUi_drawChooser(Ui *ui) {
    const Lesson *l = &L->list.items[L->chooser_cursor];
    char about[2048], buf[2400];
    const char *lines[7];
-   snprintf(about, sizeof about, "%s  (%s)", l->about ? l->about : l->title, l->path);
+   /* Its file by name, where it is said without the machine's absolute path. */
+   snprintf(about, sizeof about, "%s  (%s%s.lesson)", l->about ? l->about : l->title,
+            l->user ? "yours: $XDG_CONFIG_HOME/gemmtop/lessons/" : "shipped: ", l->name);
    for (char *c = about; *c; c++)
       if (*c == '\n')
          *c = ' ';

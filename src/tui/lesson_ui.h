@@ -14,6 +14,7 @@ typedef struct Ui_ Ui;
 
 typedef struct LessonUi_ {
    LessonList list;           /* every lesson, for the chooser */
+   char (*needs)[64];         /* what each lesson of the list needs that not every device has ("" none) */
    bool loaded;
    int chooser_cursor;
    int current;               /* index in list of the lesson taught, -1 none */
