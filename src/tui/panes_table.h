@@ -32,6 +32,8 @@ int Pane_wantRows(struct Ui_ *ui, int p, int width);
 /* The bank pane's: when it shows a lesson step's grid and text without the lesson pane (the
  * projector's layout), a readable grid (draw_banks.c). The lesson pane's: lesson_ui.h. */
 int Draw_banksRows(struct Ui_ *ui, int width);
+/* The compare pane's, once a configuration is pinned: every row it has (draw_compare.c). */
+int Draw_compareRows(struct Ui_ *ui, int width);
 /* What the panes of visible (PANE_BIT mask) need from the worker (PANE_NEEDS_*). */
 unsigned Pane_needs(unsigned visible);
 
