@@ -131,17 +131,31 @@ $ERR"
    res=$(python3 - "lesson-$NAME.csv" "$SRC_DIR/lessons/$NAME.lesson" <<'PY' 2>&1
 import csv, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-shape = re.search(r"^cpu_size\s*=\s*(\d+)x(\d+)x(\d+)", open(sys.argv[2]).read(), re.M)
+# The CPU size of each step: its own cpu_size, else the lesson's, else none (at most 512).
+lesson, steps = None, []
+for line in open(sys.argv[2]):
+    m = re.match(r"\s*(\w+)\s*=\s*(.*?)\s*$", line)
+    if not m or line.lstrip().startswith("#"):
+        continue
+    if m.group(1) == "step":
+        steps.append(lesson)
+    elif m.group(1) == "cpu_size":
+        size = tuple(m.group(2).split("x"))
+        if steps:
+            steps[-1] = size
+        else:
+            lesson = size
 assert rows, "no rows"
 assert any(r["gflops"] or r["refused"] for r in rows), "no step has a figure or a refusal"
-for r in rows:
+for i, r in enumerate(rows):
+    shape = steps[i] if i < len(steps) else None
     assert r["device"] and "median" in r["timing"], r
     assert r["date"] or not any(x["gflops"] for x in rows), r
     if r["gflops"]:
         sizes = re.search(r"(\d+)x(\d+)x(\d+)", r["configuration"])
         assert sizes, r["configuration"]
         if shape:
-            assert sizes.groups() == shape.groups(), (r["configuration"], "the lesson's cpu_size")
+            assert sizes.groups() == shape, (r["configuration"], "the step's cpu_size", shape)
         else:
             assert all(int(v) <= 512 for v in sizes.groups()), r["configuration"]
         if r["ablated"] == "true":
