@@ -59,7 +59,7 @@ teach() {
       fi
       if printf '%s\n' "$UI_LAST" | grep -q "z back"; then
          # The grid comes once the step is verified and traced.
-         if ui_wait_re "^ +step $STEP/$steps: |^ *l[0-9]+ .* {2,}step $STEP/$steps: " 400 &&
+         if ui_wait_re "^ +Step $STEP of $steps: |^ *l[0-9]+ .* {2,}Step $STEP of $steps: " 400 &&
             printf '%s\n' "$UI_LAST" | grep -Eq "^ *l0 " && printf '%s\n' "$UI_LAST" | grep -Eq "^ *l31 "; then
             ok "$name step $STEP: its lesson is the grid: zoomed, 32 lanes, the text beside"
          else
