@@ -109,6 +109,27 @@ void TextBuf_putCsv(TextBuf *t, const char *s) {
    TextBuf_put(t, "\"");
 }
 
+/* DejaVu Sans's advances in 1/2048 em, from ' ' to '~'. */
+static const short kAdvance[95] = {
+   651,  821,  942,  1716, 1303, 1946, 1597, 563,  799,  799,  1024, 1716, 651,  739,  651,  690,  /*  !"#$%&'()*+,-./ */
+   1303, 1303, 1303, 1303, 1303, 1303, 1303, 1303, 1303, 1303, 690,  690,  1716, 1716, 1716, 1087, /* 0-9 :;<=>? */
+   2048, 1401, 1405, 1430, 1577, 1294, 1178, 1587, 1540, 604,  604,  1343, 1141, 1767, 1532, 1612, /* @A-O */
+   1235, 1612, 1423, 1300, 1251, 1499, 1401, 2025, 1403, 1251, 1403, 799,  690,  799,  1716, 1024, /* P-Z [\]^_ */
+   1024, 1255, 1300, 1126, 1300, 1260, 721,  1300, 1298, 569,  569,  1186, 569,  1995, 1298, 1253, /* `a-o */
+   1300, 1300, 842,  1067, 803,  1298, 1212, 1675, 1212, 1212, 1075, 1303, 690,  1303, 1716,       /* p-z {|}~ */
+};
+
+double TextBuf_textWidth(const char *s, double px) {
+   double em = 0;
+   for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+      if (*c >= 0x20 && *c < 0x7f)
+         em += kAdvance[*c - 0x20] / 2048.0;
+      else if ((*c & 0xc0) != 0x80) /* a character beyond ASCII: its first byte, a whole em */
+         em += 1;
+   }
+   return em * px;
+}
+
 double TextBuf_tickStep(double max) {
    double step = 1;
    while (step * 5 < max)

@@ -26,6 +26,12 @@ void TextBuf_putMarkdown(TextBuf *t, const char *s);
 /* s as one CSV field (RFC 4180: quoted when it holds a comma, a quote or a line break,
  * quotes doubled). */
 void TextBuf_putCsv(TextBuf *t, const char *s);
+/* The width in pixels s takes at font size px in a chart's sans-serif font: DejaVu Sans's
+ * advances (the font rsvg-convert and most Linux browsers pick; Helvetica and Arial are
+ * narrower), any character beyond ASCII counted a whole em. The exports size their
+ * drawings with it so that no text runs past their edge (tests/e2e/svg_unclipped.py
+ * renders them and looks). */
+double TextBuf_textWidth(const char *s, double px);
 /* A chart axis's tick spacing: 1, 2 or 5 times a power of ten, at most about 5 ticks to max. */
 double TextBuf_tickStep(double max);
 /* The text (malloc'ed, the caller frees it), or NULL when an allocation failed. */

@@ -172,9 +172,13 @@ static int devicePeaks(const Options *o, BackendDevices *bd, int nb) {
             Peaks_cached(&bd[b].devs[i], bd[b].be->name, &bd[b].peaks[i]);
             continue;
          }
-         if (o->output.format == FORMAT_TABLE)
-            fprintf(stderr, "measuring %s device %d (%s)...\n", bd[b].be->name, i, bd[b].devs[i].name);
          char err[1024];
+         if (o->output.format == FORMAT_TABLE) {
+            Peaks before;
+            Peaks_cached(&bd[b].devs[i], bd[b].be->name, &before);
+            fprintf(stderr, "measuring %s device %d (%s): about %.0f s%s...\n", bd[b].be->name, i, bd[b].devs[i].name,
+                    Peaks_expectedSeconds(&bd[b].devs[i], &before), before.seconds > 0 ? ", as the last time" : "");
+         }
          Session *s = Session_open(bd[b].be, i, &cat, err, sizeof err);
          if (!s || !Peaks_measure(s, &cat, &bd[b].peaks[i], err, sizeof err)) {
             fprintf(stderr, "gemmtop: %s device %d: cannot measure its peaks: %s\n", bd[b].be->name, i, err);
@@ -183,6 +187,9 @@ static int devicePeaks(const Options *o, BackendDevices *bd, int nb) {
             fprintf(stderr, "gemmtop: %s device %d: not measured: %s\n", bd[b].be->name, i,
                     bd[b].peaks[i].not_measured);
          }
+         if (s && bd[b].peaks[i].known && Peaks_contradict(&bd[b].peaks[i], err, sizeof err))
+            fprintf(stderr, "gemmtop: %s device %d: the peaks measured contradict each other: %s\n", bd[b].be->name, i,
+                    err);
          Session_close(s);
       }
    }

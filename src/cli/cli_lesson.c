@@ -9,6 +9,7 @@
 #include "base/outfile.h"
 #include "core/laddermerge.h"
 #include "core/lesson.h"
+#include "core/lessonprep.h"
 #include "core/preset.h"
 #include "base/util.h"
 
@@ -36,13 +37,29 @@ static void printList(FILE *out, const LessonList *list) {
    for (int i = 0; i < list->count; i++)
       if ((int)strlen(list->items[i].name) > w)
          w = (int)strlen(list->items[i].name);
+   /* The steps' kernels say which lessons need a Hopper GPU. */
+   Catalog cat;
+   PresetList presets;
+   char dir[1024], err[256];
+   const bool kernels = Cli_loadCatalog(&cat);
+   if (kernels) {
+      Preset_defaultDir(cat.dir, dir, sizeof dir);
+      PresetList_load(&presets, dir, err, sizeof err);
+   }
    fprintf(out, "%-*s  steps  title\n", w, "lesson");
    for (int i = 0; i < list->count; i++) {
       const Lesson *l = &list->items[i];
       fprintf(out, "%-*s  %5d  %s", w, l->name, l->nsteps, l->title);
+      const char *needs = kernels ? Lesson_needs(l, &presets, &cat) : NULL;
+      if (needs)
+         fprintf(out, "  (needs %s)", needs);
       if (l->user)
          fprintf(out, "  (yours%s: %s)", l->replaces_shipped ? ", replacing the shipped one" : "", l->path);
       fputc('\n', out);
+   }
+   if (kernels) {
+      PresetList_free(&presets);
+      Catalog_free(&cat);
    }
 }
 
@@ -56,67 +73,38 @@ int Cli_listLessons(const Options *o) {
    return 0;
 }
 
-/* The progress bar of --prepare on stderr when it is a terminal, else one line a step. */
-static void prepareProgress(bool tty, int done, int total, const char *what) {
+/* "2 min 5 s", "40 s". */
+static void fmtSeconds(double sec, char *out, size_t len) {
+   if (sec >= 90)
+      snprintf(out, len, "%d min %d s", (int)(sec / 60), (int)sec % 60);
+   else
+      snprintf(out, len, "%.0f s", sec);
+}
+
+/* The progress bar of --prepare on stderr when it is a terminal, else one line a step;
+ * with the time left once a step has shown the pace (or the record says it). */
+static void prepareProgress(void *ctx, int done, int total, const char *what, double left_s) {
+   const bool tty = *(const bool *)ctx;
+   char left[48] = "";
+   if (left_s >= 0 && done < total) {
+      char t[32];
+      fmtSeconds(left_s, t, sizeof t);
+      snprintf(left, sizeof left, ", about %s left", t);
+   }
    if (!tty) {
-      fprintf(stderr, "gemmtop: prepare: %d/%d %s\n", done, total, what);
+      fprintf(stderr, "gemmtop: prepare: %d/%d %s%s\n", done, total, what, left);
       return;
    }
    int width = 30, filled = total ? done * width / total : width;
-   fprintf(stderr, "\r[%.*s%.*s] %d/%d %-50.50s", filled, "##############################", width - filled,
-           "..............................", done, total, what);
+   fprintf(stderr, "\r[%.*s%.*s] %d/%d %-34.34s%-22.22s", filled, "##############################", width - filled,
+           "..............................", done, total, what, left);
    if (done == total)
       fputc('\n', stderr);
 }
 
-/* One step made ready: its preset resolved, refused as the step means it (its simulated
- * limits) or compiled into the disk cache, with its bank-trace build. Returns 1 compiled,
- * 0 refused under the step's limits, 2 refused by this device, -1 failed (why says). */
-static int prepareStep(Session *s, const Catalog *cat, const PresetList *presets, const LessonStep *st, char *why,
-                       size_t whylen) {
-   const Preset *pr = PresetList_find(presets, st->preset);
-   const KernelInfo *k;
-   long long values[KERNEL_MAX_PARAMS];
-   Problem p;
-   Problem_setDefaults(&p);
-   if (!pr) {
-      snprintf(why, whylen, "no preset %s", st->preset);
-      return -1;
-   }
-   if (!Preset_resolve(pr, cat, &k, values, &p, why, whylen))
-      return -1;
-   DeviceLimits lim = Session_device(s)->limits;
-   if (st->limits[0] && Session_simulateLimits(st->limits, &lim, why, whylen) &&
-       !Config_check(k, values, &p, &lim, NULL, why, whylen))
-      return 0;
-   RunStatus rs = Session_precompile(s, k, values, &p, st->ablate, why, whylen);
-   if (rs == RUN_INVALID)
-      return 2;
-   if (rs != RUN_OK)
-      return -1;
-   /* The bank pane traces the step: that build too (not for tensor-map kernels, whose bank
-    * figures are modelled without a trace). */
-   if (k->nsites > 0 && !k->ntma && !st->ablate) {
-      Trace t;
-      RunResult *r = calloc(1, sizeof *r);
-      if (!r) {
-         snprintf(why, whylen, "out of host memory");
-         return -1;
-      }
-      rs = Session_trace(s, k, values, &p, 1, &t, r);
-      if (rs != RUN_OK)
-         snprintf(why, whylen, "bank trace: %s", r->message);
-      Trace_free(&t);
-      RunResult_free(r);
-      free(r);
-      if (rs != RUN_OK)
-         return -1;
-   }
-   return 1;
-}
-
-/* gemmtop lesson NAME --prepare: every step compiled ahead on the device the options name,
- * so that the class starts warm. */
+/* gemmtop lesson NAME --prepare: every step made ready as its first visit would make it
+ * (core/lessonprep.h), at the size the explorer gives it on this device, so that the
+ * class starts warm. */
 static int prepare(const Options *o, const Lesson *lesson) {
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
@@ -131,31 +119,54 @@ static int prepare(const Options *o, const Lesson *lesson) {
    PresetList presets;
    Preset_defaultDir(cat.dir, dir, sizeof dir);
    PresetList_load(&presets, dir, err, sizeof err);
-   bool tty = isatty(fileno(stderr));
-   int compiled = 0, refused = 0, failed = 0;
-   double t0 = Util_nowMs();
-   char report[LESSON_MAX_STEPS][640];
-   for (int i = 0; i < lesson->nsteps; i++) {
-      const LessonStep *st = &lesson->steps[i];
-      prepareProgress(tty, i, lesson->nsteps, st->preset);
-      char why[512] = "";
-      int got = prepareStep(s, &cat, &presets, st, why, sizeof why);
-      compiled += got == 1;
-      refused += got == 0 || got == 2;
-      failed += got < 0;
-      snprintf(report[i], sizeof report[i], "%2d %-32s %s%s", i + 1, st->preset,
-               got == 1   ? "ready"
-               : got == 0 ? "refused under the step's simulated limits, as the lesson means: "
-               : got == 2 ? "refused by this device: "
-                          : "FAILED: ",
-               got == 1 ? "" : why);
+   const DeviceInfo *dev = Session_device(s);
+   const int asked[3] = {o->shape.has_m ? o->shape.problem.m : 0, o->shape.has_n ? o->shape.problem.n : 0,
+                         o->shape.has_k ? o->shape.problem.k : 0};
+   LessonSize size;
+   Lesson_size(lesson, asked, dev->type == DEVICE_CPU, LESSON_CPU_SIZE, &size);
+   /* Up front: how long, by the last prepare here, else what a step costs. */
+   char when[64], t[32];
+   const double recorded = LessonPrep_recorded(s, lesson, when, sizeof when);
+   if (recorded >= 0) {
+      fmtSeconds(recorded, t, sizeof t);
+      printf("preparing lesson %s on %s: about %s from a cold cache, as a prepare here took (%s; steps already "
+             "compiled take seconds)\n", lesson->name, dev->name, t, when);
+   } else {
+      printf("preparing lesson %s on %s: %d steps, each a compile and a first launch: from a few seconds to two "
+             "minutes a step on a laptop's CPU, less on a GPU (no earlier prepare here to go by; the progress line "
+             "gives the time left)\n", lesson->name, dev->name, lesson->nsteps);
    }
-   prepareProgress(tty, lesson->nsteps, lesson->nsteps, "done");
-   printf("lesson %s prepared on %s (%s) in %.1f s: %d step%s compiled, %d refused, %d failed\n", lesson->name,
-          Session_device(s)->name, Session_backend(s)->name, (Util_nowMs() - t0) / 1000, compiled,
-          compiled == 1 ? "" : "s", refused, failed);
-   for (int i = 0; i < lesson->nsteps; i++)
-      printf("  %s\n", report[i]);
+   fflush(stdout);
+   bool tty = isatty(fileno(stderr));
+   LessonPrepStep *steps = calloc((size_t)lesson->nsteps, sizeof *steps);
+   if (!steps) {
+      fprintf(stderr, "gemmtop: out of memory\n");
+      PresetList_free(&presets);
+      Session_close(s);
+      Catalog_free(&cat);
+      return 1;
+   }
+   double t0 = Util_nowMs();
+   int failed = LessonPrep_run(s, &cat, &presets, lesson, &size, 0, prepareProgress, &tty, steps);
+   int ready = 0, refused = 0;
+   for (int i = 0; i < lesson->nsteps; i++) {
+      ready += steps[i].outcome == PREP_READY;
+      refused += steps[i].outcome == PREP_REFUSED_BY_STEP || steps[i].outcome == PREP_REFUSED_BY_DEVICE;
+   }
+   fmtSeconds((Util_nowMs() - t0) / 1000, t, sizeof t);
+   printf("lesson %s prepared on %s (%s) in %s: %d step%s ready (compiled, launched once, verified), %d refused, "
+          "%d failed\n", lesson->name, dev->name, Session_backend(s)->name, t, ready, ready == 1 ? "" : "s", refused,
+          failed);
+   for (int i = 0; i < lesson->nsteps; i++) {
+      const LessonPrepStep *st = &steps[i];
+      printf("  %2d %-32s %dx%dx%d %5.1f s  %s%s\n", i + 1, lesson->steps[i].preset, st->m, st->n, st->k, st->seconds,
+             st->outcome == PREP_READY               ? "ready"
+             : st->outcome == PREP_REFUSED_BY_STEP   ? "refused under the step's simulated limits, as the lesson means: "
+             : st->outcome == PREP_REFUSED_BY_DEVICE ? "refused by this device: "
+                                                     : "FAILED: ",
+             st->outcome == PREP_READY ? "" : st->why);
+   }
+   free(steps);
    PresetList_free(&presets);
    Session_close(s);
    Catalog_free(&cat);

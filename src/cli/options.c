@@ -371,8 +371,8 @@ static const OptionSpec table[] = {
              "returns it (cuBLASLt, beta 0; verified with its rounding counted)",
      .dflt = "float"},
     {.group = GROUP_LESSON, .name = "prepare", .kind = OPT_FLAG, .field = F(prepare), .commands = CMD(LESSON),
-     .help = "compile every step of the lesson (and its bank trace) into the cache on this device, so that the "
-             "class starts warm; then exit"},
+     .help = "do each step's first visit ahead on this device (compile, one verified launch, its bank trace), "
+             "saying how long first, so that the class starts warm; then exit"},
     {.group = GROUP_LESSON, .name = "merge", .value = "FILE.csv", .kind = OPT_TEXT, .apply = applyMerge,
      .commands = CMD(LESSON),
      .help = "the class's ladder exports (E in the lesson, on each student's machine) side by side, each device "

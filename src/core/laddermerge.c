@@ -16,8 +16,10 @@ void LadderMerge_init(MergedLadder *m, const Lesson *lesson) {
    Ladder_init(&l, lesson, "");
    Util_copy(m->title, sizeof m->title, l.title);
    m->nsteps = l.nrows;
-   for (int i = 0; i < l.nrows; i++)
+   for (int i = 0; i < l.nrows; i++) {
       Util_copy(m->labels[i], sizeof m->labels[i], l.rows[i].label);
+      Util_copy(m->names[i], sizeof m->names[i], l.rows[i].name);
+   }
    Ladder_free(&l);
 }
 
@@ -109,10 +111,12 @@ bool LadderMerge_add(MergedLadder *m, const char *text, size_t len, const char *
          snprintf(err, errlen, "%s:%d: %d fields, the header has at least %d", path, lineno, nf, need);
          return false;
       }
-      if (rows == m->nsteps || atoi(f[col[COL_STEP]]) != rows + 1 || strcmp(f[col[COL_LABEL]], m->labels[rows])) {
+      /* The step's name (an older export's label had its number too). */
+      if (rows == m->nsteps || atoi(f[col[COL_STEP]]) != rows + 1 ||
+          (strcmp(f[col[COL_LABEL]], m->names[rows]) && strcmp(f[col[COL_LABEL]], m->labels[rows]))) {
          snprintf(err, errlen, "%s:%d: step '%s' is not this lesson's step %d ('%s'): the file is another lesson's "
                   "ladder, or another version of it", path, lineno, f[col[COL_LABEL]], rows + 1,
-                  rows < m->nsteps ? m->labels[rows] : "none: it has fewer steps");
+                  rows < m->nsteps ? m->names[rows] : "none: it has fewer steps");
          return false;
       }
       char *end;
@@ -217,7 +221,7 @@ char *LadderMerge_csv(const MergedLadder *m) {
    for (int i = 0; i < m->nsteps; i++)
       for (int d = 0; d < m->ndev; d++) {
          TextBuf_put(&t, "%d,", i + 1);
-         const char *fields[] = {m->labels[i], m->dev[d].name, m->dev[d].device, m->dev[d].date};
+         const char *fields[] = {m->names[i], m->dev[d].name, m->dev[d].device, m->dev[d].date};
          for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
             TextBuf_putCsv(&t, fields[k]);
             TextBuf_put(&t, ",");
@@ -238,19 +242,39 @@ char *LadderMerge_svg(const MergedLadder *m) {
    static const char *const colour[] = {"#1f5fbf", "#d35400", "#27ae60", "#8e44ad", "#c0392b", "#16a085", "#7f8c8d",
                                         "#2c3e50"};
    const int ncol = (int)(sizeof colour / sizeof *colour);
-   size_t longest = 20;
+   /* Every text measured (TextBuf_textWidth): the drawing holds them all. */
+   double longest = TextBuf_textWidth("step", 13);
    for (int i = 0; i < m->nsteps; i++)
-      longest = strlen(m->labels[i]) > longest ? strlen(m->labels[i]) : longest;
-   const int label_w = 24 + (int)(7.2 * (double)longest), bar_w = 420, bar_h = 12, gap = 10;
+      longest = TextBuf_textWidth(m->labels[i], 13) > longest ? TextBuf_textWidth(m->labels[i], 13) : longest;
+   const int label_w = 24 + (int)longest, bar_w = 420, bar_h = 12, gap = 10;
    const int group_h = (m->ndev ? m->ndev : 1) * bar_h + gap, top = 64 + 18 * m->ndev;
-   const int axis_y = top + group_h * (m->nsteps ? m->nsteps : 1), width = label_w + bar_w + 120,
-             height = axis_y + 56;
    double most = 1;
    for (int d = 0; d < m->ndev; d++)
       for (int i = 0; i < m->nsteps; i++)
          most = LadderMerge_vsFirst(m, d, i) > most ? LadderMerge_vsFirst(m, d, i) : most;
    const double step = TextBuf_tickStep(most);
    const double axis_max = step * (double)(long long)(most / step + 0.999999);
+   double right = bar_w + 60, legend = TextBuf_textWidth(m->title, 16) * 1.15 + 20;
+   char text[512];
+   for (int d = 0; d < m->ndev; d++) {
+      snprintf(text, sizeof text, "%s: %s", m->dev[d].name, m->dev[d].device[0] ? m->dev[d].device : "a device not named");
+      legend = 28 + TextBuf_textWidth(text, 13) + 10 > legend ? 28 + TextBuf_textWidth(text, 13) + 10 : legend;
+      for (int i = 0; i < m->nsteps; i++) {
+         const double x = LadderMerge_vsFirst(m, d, i);
+         char c[64];
+         cell(m, d, i, c, sizeof c);
+         if (x > 0)
+            snprintf(text, sizeof text, "%.2fx", x);
+         else
+            snprintf(text, sizeof text, "%s: %s", m->dev[d].name, !strcmp(c, "-") ? "not measured" : c);
+         const double end = (x > 0 ? bar_w * x / axis_max : 0) + 4 + TextBuf_textWidth(text, 10);
+         right = end > right ? end : right;
+      }
+   }
+   int width = label_w + (int)right + 16;
+   if (legend > width)
+      width = (int)legend;
+   const int axis_y = top + group_h * (m->nsteps ? m->nsteps : 1), height = axis_y + 56;
    TextBuf t = {0};
    TextBuf_put(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
                    "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n",

@@ -17,6 +17,7 @@ typedef struct MergedLadder_ {
    char title[128];
    int nsteps;
    char labels[LESSON_MAX_STEPS][160]; /* the lesson's steps, as its exports name them */
+   char names[LESSON_MAX_STEPS][160];  /* the same without the step's number, as its CSV does */
    int ndev;
    struct MergedDevice_ {
       char name[64];                   /* the file's name without .csv ("alice") */

@@ -9,6 +9,8 @@
 
 #include "backend/device.h"
 #include "core/ablate.h"
+#include "core/catalog.h"
+#include "core/preset.h"
 #include "core/session.h"
 #include "base/util.h"
 
@@ -65,27 +67,88 @@ typedef struct {
    size_t errlen;
 } ParseState;
 
+/* "128x128x4096": three sizes of 1 to LESSON_MAX_CPU_SIZE. */
+#define LESSON_MAX_CPU_SIZE 65536
+static bool parseCpuSize(const char *value, int dims[3]) {
+   const char *p = value;
+   for (int i = 0; i < 3; i++) {
+      char *end;
+      errno = 0;
+      long v = strtol(p, &end, 10);
+      if (end == p || errno || v < 1 || v > LESSON_MAX_CPU_SIZE || *p == '+' || *p == '-')
+         return false;
+      dims[i] = (int)v;
+      if (i < 2 && *end != 'x')
+         return false;
+      p = end + (i < 2);
+      if (i == 2 && *end)
+         return false;
+   }
+   return true;
+}
+
+/* A text's placeholders, refused with the line they are on. */
+static bool placeholders(ParseState *s, const char *key, const char *value) {
+   char why[200];
+   if (Lesson_checkPlaceholders(value, why, sizeof why))
+      return true;
+   snprintf(s->err, s->errlen, "%s:%d: %s: %s", s->path, s->line, key, why);
+   return false;
+}
+
+/* A title is listed where no configuration is: no placeholder can be computed there. */
+static bool noPlaceholder(ParseState *s, const char *value) {
+   if (!strchr(value, '{') && !strchr(value, '}'))
+      return true;
+   snprintf(s->err, s->errlen, "%s:%d: a title takes no placeholder ({...}): it is listed where no configuration "
+            "is; put the counts in the text", s->path, s->line);
+   return false;
+}
+
 static bool lessonKey(ParseState *s, const char *key, const char *value) {
    Lesson *l = s->l;
    if (!strcmp(key, "title"))
-      return setField(l->title, sizeof l->title, value, s->path, s->line, key, s->err, s->errlen);
+      return noPlaceholder(s, value) && setField(l->title, sizeof l->title, value, s->path, s->line, key, s->err, s->errlen);
+   if (!strcmp(key, "cpu_size")) {
+      if (!parseCpuSize(value, l->cpu_size)) {
+         snprintf(s->err, s->errlen, "%s:%d: cpu_size = %s: write MxNxK, three sizes from 1 to %d (e.g. "
+                  "128x128x4096)", s->path, s->line, value, LESSON_MAX_CPU_SIZE);
+         memset(l->cpu_size, 0, sizeof l->cpu_size);
+         return false;
+      }
+      return true;
+   }
    if (!strcmp(key, "source"))
       return setField(l->source, sizeof l->source, value, s->path, s->line, key, s->err, s->errlen);
    if (!strcmp(key, "about")) {
+      if (!placeholders(s, key, value))
+         return false;
       if (!appendLine(&l->about, value))
          return snprintf(s->err, s->errlen, "%s:%d: out of memory", s->path, s->line), false;
       return true;
    }
    snprintf(s->err, s->errlen,
-            "%s:%d: unknown key '%s' before the first step (the lesson takes title, source, about; a step starts "
-            "with step = PRESET)",
+            "%s:%d: unknown key '%s' before the first step (the lesson takes title, source, about, cpu_size; a "
+            "step starts with step = PRESET)",
             s->path, s->line, key);
    return false;
 }
 
 static bool stepKey(ParseState *s, LessonStep *st, const char *key, const char *value) {
    if (!strcmp(key, "title"))
-      return setField(st->title, sizeof st->title, value, s->path, s->line, key, s->err, s->errlen);
+      return noPlaceholder(s, value) &&
+             setField(st->title, sizeof st->title, value, s->path, s->line, key, s->err, s->errlen);
+   if ((!strcmp(key, "text") || !strcmp(key, "notes")) && !placeholders(s, key, value))
+      return false;
+   if (!strcmp(key, "cpu_size")) {
+      if (!parseCpuSize(value, st->cpu_size)) {
+         snprintf(s->err, s->errlen, "%s:%d: cpu_size = %s: write MxNxK, three sizes from 1 to %d (e.g. "
+                  "8x4096x4096)", s->path, s->line, value, LESSON_MAX_CPU_SIZE);
+         memset(st->cpu_size, 0, sizeof st->cpu_size);
+         return false;
+      }
+      return true;
+   }
    if (!strcmp(key, "reference"))
       return setField(st->reference, sizeof st->reference, value, s->path, s->line, key, s->err, s->errlen);
    if (!strcmp(key, "text")) {
@@ -147,7 +210,7 @@ static bool stepKey(ParseState *s, LessonStep *st, const char *key, const char *
    }
    snprintf(s->err, s->errlen,
             "%s:%d: unknown key '%s' in a step (a step takes title, text, notes, reference, reference_gflops, "
-            "ablate, limits, check, show)", s->path,
+            "ablate, limits, check, show, cpu_size)", s->path,
             s->line, key);
    return false;
 }
@@ -375,4 +438,148 @@ const Lesson *LessonList_find(const LessonList *l, const char *name) {
 
 bool Lesson_defaultDir(const char *kernels_dir, char *out, size_t outlen) {
    return Util_shippedDir(kernels_dir, "lessons", "GEMMTOP_LESSONS", out, outlen);
+}
+
+/* ---- placeholders ---- */
+
+/* Where the placeholder that opens at p ('{') closes: its '}' (NULL: never), with the
+ * noun's '|' in *bar (NULL: none). */
+static const char *closing(const char *p, const char **bar) {
+   *bar = NULL;
+   for (const char *q = p + 1; *q; q++) {
+      if (*q == '{')
+         return NULL;
+      if (*q == '|' && !*bar && q[1] != '|' && (q == p + 1 || q[-1] != '|'))
+         *bar = q;
+      if (*q == '}')
+         return q;
+   }
+   return NULL;
+}
+
+bool Lesson_checkPlaceholders(const char *text, char *why, size_t whylen) {
+   for (const char *p = text; *p; p++) {
+      if (*p == '}') {
+         snprintf(why, whylen, "a '}' with no '{' before it (placeholders are {EXPR} or {EXPR|NOUN})");
+         return false;
+      }
+      if (*p != '{')
+         continue;
+      const char *bar, *end = closing(p, &bar);
+      if (!end) {
+         snprintf(why, whylen, "a placeholder opened at '%.20s' is not closed by '}' before the line ends or the "
+                  "next '{'", p);
+         return false;
+      }
+      const char *expr_end = bar ? bar : end;
+      bool blank = true;
+      for (const char *q = p + 1; q < expr_end; q++)
+         blank &= *q == ' ';
+      if (blank) {
+         snprintf(why, whylen, "an empty placeholder: write {EXPR}, e.g. {M / BM * N / BN}");
+         return false;
+      }
+      for (const char *q = bar ? bar + 1 : end; q < end; q++)
+         if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || *q == '-' || *q == ' ')) {
+            snprintf(why, whylen, "the noun of {%.*s} takes letters and hyphens only", (int)(end - p - 1), p + 1);
+            return false;
+         }
+      if (bar && end == bar + 1) {
+         snprintf(why, whylen, "{EXPR|} names no noun: write {EXPR|work-group}, or {EXPR}");
+         return false;
+      }
+      p = end;
+   }
+   return true;
+}
+
+/* Appends n bytes of s to out (len, at *at), whole or not at all; false when it did not fit. */
+static bool put(char *out, size_t outlen, size_t *at, const char *s, size_t n) {
+   if (*at + n >= outlen)
+      return false;
+   memcpy(out + *at, s, n);
+   *at += n;
+   out[*at] = '\0';
+   return true;
+}
+
+bool Lesson_render(const char *text, LessonEval eval, void *ctx, char *out, size_t outlen) {
+   size_t at = 0;
+   if (!outlen)
+      return false;
+   out[0] = '\0';
+   for (const char *p = text; *p; p++) {
+      const char *bar = NULL, *end = *p == '{' ? closing(p, &bar) : NULL;
+      if (!end) {
+         if (!put(out, outlen, &at, p, 1))
+            return false;
+         continue;
+      }
+      char expr[256], noun[64] = "", piece[512], why[200];
+      const char *expr_end = bar ? bar : end;
+      snprintf(expr, sizeof expr, "%.*s", (int)(expr_end - p - 1), p + 1);
+      if (bar)
+         snprintf(noun, sizeof noun, "%.*s", (int)(end - bar - 1), bar + 1);
+      char *n = Util_trim(noun);
+      long long v;
+      if (eval && eval(ctx, expr, &v, why, sizeof why))
+         snprintf(piece, sizeof piece, "%lld%s%s%s", v, n[0] ? " " : "", n, n[0] && v != 1 ? "s" : "");
+      else
+         snprintf(piece, sizeof piece, "[%s: %s]", Util_trim(expr), eval ? why : "no configuration to compute it");
+      if (!put(out, outlen, &at, piece, strlen(piece)))
+         return false;
+      p = end;
+   }
+   return true;
+}
+
+/* ---- sizes ---- */
+
+void Lesson_size(const Lesson *l, const int asked[3], bool cpu, int cpu_cap, LessonSize *out) {
+   memset(out, 0, sizeof *out);
+   bool any = asked && (asked[0] > 0 || asked[1] > 0 || asked[2] > 0);
+   if (any) {
+      for (int i = 0; i < 3; i++)
+         out->dims[i] = asked[i] > 0 ? asked[i] : 0;
+   } else if (cpu) {
+      bool shaped = l && l->cpu_size[0];
+      for (int i = 0; l && i < l->nsteps; i++)
+         shaped |= l->steps[i].cpu_size[0] > 0;
+      out->cpu_shape = shaped;
+      if (l && l->cpu_size[0])
+         memcpy(out->dims, l->cpu_size, sizeof out->dims);
+      else
+         out->cap = cpu_cap;
+   }
+}
+
+LessonSize LessonSize_forStep(const LessonSize *s, const LessonStep *st) {
+   LessonSize one = *s;
+   if (s->cpu_shape && st && st->cpu_size[0]) {
+      memcpy(one.dims, st->cpu_size, sizeof one.dims);
+      one.cap = 0;
+   }
+   one.cpu_shape = s->cpu_shape && (one.dims[0] > 0);
+   return one;
+}
+
+bool LessonSize_apply(const LessonSize *s, int *m, int *n, int *k) {
+   int *dims[3] = {m, n, k};
+   bool changed = false;
+   for (int i = 0; i < 3; i++) {
+      int want = s->dims[i] > 0 ? s->dims[i] : s->cap > 0 && *dims[i] > s->cap ? s->cap : *dims[i];
+      changed |= want != *dims[i];
+      *dims[i] = want;
+   }
+   return changed;
+}
+
+const char *Lesson_needs(const Lesson *l, const PresetList *presets, const Catalog *cat) {
+   int hopper = 0;
+   for (int i = 0; i < l->nsteps; i++) {
+      const Preset *p = PresetList_find(presets, l->steps[i].preset);
+      const KernelInfo *k = p ? Catalog_find(cat, p->kernel) : NULL;
+      hopper += k && (k->arch[0] || k->ntma);
+   }
+   return l->nsteps && hopper == l->nsteps ? "an sm_90a GPU, an H100 or H200, with --backend cuda" : NULL;
 }

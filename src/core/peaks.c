@@ -72,6 +72,10 @@ bool Peaks_cached(const DeviceInfo *dev, const char *backend, Peaks *out) {
    const char *nm = strstr(text, "\nnot_measured ");
    if (nm && sscanf(nm, "\nnot_measured %511[^\n]", p.not_measured) != 1)
       p.not_measured[0] = '\0';
+   /* Files written before the measurement's duration have none: unknown. */
+   const char *du = strstr(text, "\nseconds ");
+   if (!du || sscanf(du, "\nseconds %lf", &p.seconds) != 1 || !(p.seconds >= 0))
+      p.seconds = 0;
    /* Files written before FP8 have no FP8 rate: it stays 0. */
    const char *f8 = strstr(text, "\ntensor_fp8_gflops ");
    if (!f8 || sscanf(f8, "\ntensor_fp8_gflops %lf", &p.gflops[PEAK_FP8]) != 1 || !(p.gflops[PEAK_FP8] > 0))
@@ -505,17 +509,53 @@ static void writeCache(Session *s, const Peaks *p) {
             "tensor_f16_gflops %.6g\ntensor_bf16_gflops %.6g\ntensor_fp8_gflops %.6g\nlocal_gbps %.6g\n"
             "launch_us %.6g\nread_gbps %.6g\nl2_gbps %.6g\nsm_mhz %.6g\nmem_mhz %.6g\nwgmma_tf32_gflops %.6g\n"
             "wgmma_f16_gflops %.6g\nwgmma_bf16_gflops %.6g\nwgmma_fp8_gflops %.6g\ntensor_sm_mhz %.6g\n"
-            "not_measured %s\n",
+            "not_measured %s\nseconds %.3g\n",
             p->gflops[PEAK_FP32], p->gflops[PEAK_FP64], p->copy_gbps, p->measured_at, p->gflops[PEAK_TF32],
             p->gflops[PEAK_F16], p->gflops[PEAK_BF16], p->gflops[PEAK_FP8], p->local_gbps, p->launch_us, p->read_gbps,
             p->l2_gbps, p->sm_mhz, p->mem_mhz, p->wgmma_gflops[PEAK_TF32], p->wgmma_gflops[PEAK_F16],
-            p->wgmma_gflops[PEAK_BF16], p->wgmma_gflops[PEAK_FP8], p->tensor_sm_mhz, p->not_measured);
+            p->wgmma_gflops[PEAK_BF16], p->wgmma_gflops[PEAK_FP8], p->tensor_sm_mhz, p->not_measured, p->seconds);
    Util_writeFileAtomic(path, text, strlen(text));
+}
+
+bool Peaks_contradict(const Peaks *p, char *why, size_t whylen) {
+   char unused[16];
+   if (!why || whylen < sizeof unused) { /* only whether: the words go nowhere */
+      why = unused;
+      whylen = sizeof unused;
+   }
+   why[0] = '\0';
+   if (!p || !p->known)
+      return false;
+   /* 5%: two figures of the same rate measured a moment apart differ that much on a quiet
+    * machine at most. */
+   const double fp32 = p->gflops[PEAK_FP32], fp64 = p->gflops[PEAK_FP64];
+   size_t n = 0;
+   if (fp64 > fp32 * 1.05)
+      n += (size_t)snprintf(why + n, whylen - n, "FP64 (%.1f GFLOPS) above FP32 (%.1f)", fp64, fp32);
+   static const PeakKind tensors[] = {PEAK_TF32, PEAK_F16, PEAK_BF16};
+   for (size_t i = 0; i < sizeof tensors / sizeof *tensors && n < whylen; i++)
+      if (p->gflops[tensors[i]] > 0 && p->gflops[tensors[i]] * 1.05 < fp32)
+         n += (size_t)snprintf(why + n, whylen - n, "%sa tensor rate (%.1f GFLOPS) below FP32 (%.1f)", n ? "; " : "",
+                               p->gflops[tensors[i]], fp32);
+   if (p->l2_gbps > 0 && p->read_gbps > 0 && p->l2_gbps * 1.05 < p->read_gbps && n < whylen)
+      n += (size_t)snprintf(why + n, whylen - n, "%sthe L2 (%.1f GB/s) slower than memory (%.1f)", n ? "; " : "",
+                            p->l2_gbps, p->read_gbps);
+   if (n && n < whylen)
+      snprintf(why + n, whylen - n, ": no device does that, so the measurement was disturbed (another load, changing "
+               "clocks); measure again on a quiet machine before trusting %% of peak");
+   return n > 0;
+}
+
+double Peaks_expectedSeconds(const DeviceInfo *dev, const Peaks *cached) {
+   if (cached && cached->known && cached->seconds > 0)
+      return cached->seconds;
+   return dev && dev->type == DEVICE_CPU ? 60 : 5;
 }
 
 bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t errlen) {
    memset(out, 0, sizeof *out);
    Measuring m = {.s = s, .cat = cat, .limit_ms = PEAK_LAUNCH_LIMIT_MS, .out = out};
+   const double t0 = Util_nowMs();
    const DeviceInfo *dev = Session_device(s);
    Observer *obs = Session_observer(s, NULL);
    if (obs)
@@ -574,6 +614,7 @@ bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t
    localtime_r(&now, &tm);
    strftime(out->measured_at, sizeof out->measured_at, "%Y-%m-%d %H:%M", &tm);
    out->known = true;
+   out->seconds = (Util_nowMs() - t0) / 1000;
    writeCache(s, out);
    return true;
 }

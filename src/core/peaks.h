@@ -3,7 +3,9 @@
  * launch and, on NVIDIA GPUs with tensor cores (sm_80 and newer), the mma.sync rates of
  * TF32, half and bfloat16 (and e4m3 from sm_89); on Hopper through the CUDA backend, the
  * wgmma rates of the same types, which kernels built for sm_90a are put against. Cached per
- * device and driver in $XDG_CACHE_HOME/gemmtop/peaks/, since a measurement takes a while. */
+ * device and driver in $XDG_CACHE_HOME/gemmtop/peaks/, since a measurement takes a while:
+ * several seconds on a GPU, about a minute on a laptop's CPU (each measurement keeps how
+ * long it took, for the next to say). */
 #ifndef GEMMTOP_PEAKS_H
 #define GEMMTOP_PEAKS_H
 
@@ -36,6 +38,7 @@ typedef struct Peaks_ {
    double mem_mhz;       /* the memory clock it reported; 0 unknown */
    double tensor_sm_mhz; /* the SM clock it reported while the tensor micro-kernels ran (they draw the most
                             power, and the clock may fall); 0 unknown */
+   double seconds;       /* how long the measurement took; 0 unknown */
 } Peaks;
 
 /* The measured peak that a run of kernel k (may be NULL: no tensor cores) in precision p
@@ -52,6 +55,16 @@ const char *Peaks_label(Precision p, const KernelInfo *k, bool emulated);
  * bandwidth (and in *read_share, when not NULL, of the read bandwidth; 0 when unknown).
  * 0 when the peaks are unknown. What `bound: memory` kernels report beside % of the vendor. */
 double Peaks_copyShare(const Peaks *peaks, const Problem *p, double ms, double *read_share);
+
+/* Whether the figures contradict each other, as no device's do: FP64 faster than FP32, a
+ * tensor rate below the FP32 one it should multiply, the L2 slower than memory. Such
+ * figures come from a measurement disturbed (a loaded machine, clocks that changed): why
+ * names the figures and says to measure again on a quiet device. False when consistent. */
+bool Peaks_contradict(const Peaks *p, char *why, size_t whylen);
+/* How long a measurement of the peaks should take on dev, in seconds: as the last one did
+ * when it was kept (cached), else a GPU's few seconds or a CPU's minute. */
+double Peaks_expectedSeconds(const DeviceInfo *dev, const Peaks *cached);
+
 
 /* Runs the micro-kernels now and stores the result (false, err naming it, when the FP32 or
  * FP64 rate or the copy bandwidth cannot be measured: nothing is stored). Each wait for a

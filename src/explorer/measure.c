@@ -175,7 +175,10 @@ void Measure_peaks(Worker *w) {
       Worker_log(w, LOG_WARN, "the peaks are the server's device's: they are not measured from here");
       return;
    }
-   Worker_setState(w, WS_PEAKS, "measuring the device's peaks (a few seconds)");
+   /* How long, said before: the last measurement's time on this device, or a CPU's minute. */
+   const double expect = Peaks_expectedSeconds(Session_device(w->session), &w->snap.peaks);
+   Worker_setState(w, WS_PEAKS, "measuring the device's peaks (about %.0f s%s)", expect,
+                   w->snap.peaks.known && w->snap.peaks.seconds > 0 ? ", as the last time" : "");
    pthread_mutex_unlock(&w->mu);
    Peaks p;
    char err[1024] = "";
@@ -183,8 +186,11 @@ void Measure_peaks(Worker *w) {
    pthread_mutex_lock(&w->mu);
    if (ok) {
       w->snap.peaks = p;
-      Worker_log(w, LOG_GOOD, "measured peaks: FP32 %.1f GFLOPS, FP64 %.1f GFLOPS, copy %.1f GB/s", p.gflops[PEAK_FP32],
-            p.gflops[PEAK_FP64], p.copy_gbps);
+      Worker_log(w, LOG_GOOD, "measured peaks in %.0f s: FP32 %.1f GFLOPS, FP64 %.1f GFLOPS, copy %.1f GB/s", p.seconds,
+                 p.gflops[PEAK_FP32], p.gflops[PEAK_FP64], p.copy_gbps);
+      char why[600];
+      if (Peaks_contradict(&p, why, sizeof why))
+         Worker_log(w, LOG_WARN, "the peaks contradict each other: %s", why);
       if (p.read_gbps > 0 || p.l2_gbps > 0 || p.local_gbps > 0)
          Worker_log(w, LOG_GOOD, "measured bandwidth: reads %.1f GB/s, L2 %.1f GB/s, local memory %.1f GB/s%s",
                     p.read_gbps, p.l2_gbps, p.local_gbps, p.sm_mhz > 0 ? "" : " (no clock reported by the driver)");

@@ -147,11 +147,15 @@ void Served_submit(Worker *w) {
    char why[1024] = "";
    int rc = ClassClient_ask(w->server, file, line, &reply, &judged, why, sizeof why);
    pthread_mutex_lock(&w->mu);
+   WorkerSnapshot *sn = &w->snap;
    if (rc)
-      Worker_log(w, LOG_ERROR, "submission to %s: %s", assignment, why);
+      snprintf(sn->submit_answer, sizeof sn->submit_answer, "submission to %s: %s", assignment, why);
    else
-      Worker_log(w, judged > 0 ? LOG_GOOD : LOG_ERROR, "submission of %s to %s: %s", name, assignment,
-                 judged > 0 ? "verified (class board: gemmtop class board)" : "not verified (the log says why)");
+      snprintf(sn->submit_answer, sizeof sn->submit_answer, "submission of %s to %s: %s", name, assignment,
+               judged > 0 ? "verified (class board: gemmtop class board)" : "not verified (the log says why)");
+   sn->submit_verified = !rc && judged > 0;
+   sn->submit_serial++;
+   Worker_log(w, sn->submit_verified ? LOG_GOOD : LOG_ERROR, "%s", sn->submit_answer);
    Worker_setState(w, before == WS_QUEUED ? WS_SERVED : before, "%s",
                    w->phase == PH_MEASURE ? "measured on the server (a change measures again)" : "submitted");
 }

@@ -115,6 +115,12 @@ typedef struct WorkerSnapshot_ {
    bool vendor_cold_l2;            /* the L2 it was timed with */
    VendorResult vendor;
 
+   /* The class server's answer to the last submission (J): shown where the lecturer looks,
+    * not only in the log. submit_serial counts the answers (0: none yet). */
+   unsigned long submit_serial;
+   bool submit_verified;
+   char submit_answer[600];
+
    /* The bank analysis: changes when a new one waits in Worker_takeBanks. */
    unsigned long banks_version;
    /* The same for the inspection (Worker_takeInspect). */

@@ -219,9 +219,21 @@ static void renderHtml(TextBuf *t, const Assignment *a, const BoardRow *rows, in
          ranked++;
       }
    if (ranked > 0) {
-      const int barH = 28, labelW = 220, chartW = 900;
-      TextBuf_put(t, "<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\">\n",
-                  labelW + chartW + 120, ranked * barH + 10);
+      /* The names' column and the figures after the bars as wide as their texts (measured as
+       * the page's sans-serif font draws them): no name starts past the left edge. */
+      const int barH = 28, chartW = 900;
+      double name_w = 0, value_w = 0;
+      char value[64];
+      for (int i = 0; i < n; i++)
+         if (rows[i].rank) {
+            name_w = fmax(name_w, TextBuf_textWidth(rows[i].name, 16));
+            snprintf(value, sizeof value, "%.1f", rows[i].gflops);
+            value_w = fmax(value_w, TextBuf_textWidth(value, 16));
+         }
+      const int labelW = 16 + (int)fmax(name_w, 200), width = labelW + chartW + 6 + (int)value_w + 16;
+      TextBuf_put(t, "<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                     "role=\"img\" font-size=\"16\">\n",
+                  width, ranked * barH + 10, width, ranked * barH + 10);
       for (int i = 0, y = 5; i < n; i++) {
          const BoardRow *r = &rows[i];
          if (!r->rank)

@@ -15,6 +15,7 @@
 #include "core/shapes.h"
 #include "core/ahead.h"
 #include "core/banks.h"
+#include "core/lesson.h"
 #include "core/limiter.h"
 #include "tui/chart.h"
 #include "tui/history.h"
@@ -132,6 +133,7 @@ typedef struct Ui_ {
    int simd_width;            /* the bank model's SIMD width (W, --simd-width); 0 the device's */
    bool cold_l2;              /* time with the L2 cold (F2's timing field; coldl2.h) */
    char limits[128];          /* simulated device limits of a lesson step ("max_wg=256"), "" none */
+   char restore_note[800];    /* why the kernel saved last was not restored ("" when it was) */
    char preset_name[64];      /* the preset last loaded (whole), "" none */
    struct LessonUi_ *lesson;  /* the lesson being taught (lesson_ui.h), NULL none */
    long long (*remembered)[KERNEL_MAX_PARAMS]; /* per catalog kernel: the values last used */
@@ -139,6 +141,7 @@ typedef struct Ui_ {
 
    unsigned visible;
    unsigned before_projector; /* the panes shown before P's projector layout (0: not in it) */
+   int zoom_before_projector; /* ... and the pane zoomed then (-1 none) */
    unsigned prefs_visible;    /* the panes as the preferences had them before a lesson (0: visible) */
    int focus, zoom;
    KernelPane kernel_pane;    /* the panes' own state (pane_state.h) */
@@ -151,6 +154,7 @@ typedef struct Ui_ {
    Worker *worker;
    WorkerSnapshot snap;
    unsigned long snap_seen;
+   unsigned long submit_seen; /* the class server's answers (J) already shown */
    BanksPane banks_pane;      /* the panes' own state (pane_state.h) */
    SweepPane sweep_pane;
    RooflinePane roofline_pane;
@@ -197,11 +201,11 @@ typedef struct Ui_ {
 /* ui.c */
 const KernelInfo *Ui_kernel(const Ui *ui);
 /* preset_ui.c: loads a preset whole: its kernel and values, the whole problem (fields it
- * does not state back to the defaults, said in the log; size_override's M, N, K when > 0),
+ * does not state back to the defaults, said in the log; a lesson's sizing when not NULL),
  * ablate and limits as given (a lesson step's; 0 and "" otherwise). Before the worker
  * starts it only sets the configuration. False with err when the preset does not apply. */
-bool Ui_loadPreset(Ui *ui, const Preset *p, const int size_override[3], int size_cap, unsigned ablate, const char *limits,
-                   char *err, size_t errlen);
+bool Ui_loadPreset(Ui *ui, const Preset *p, const LessonSize *sizing, unsigned ablate, const char *limits, char *err,
+                   size_t errlen);
 /* The explorer's default size on this device: 2048 on a GPU, 512 on a CPU. */
 int Ui_defaultSize(const Ui *ui);
 const DeviceLimits *Ui_limits(const Ui *ui);
@@ -301,6 +305,8 @@ void Screen_releaseStderr(Ui *ui);
 
 /* draw.c: the primitives, header, footer, the screen */
 attr_t Ui_attr(const Ui *ui, Style s);
+/* ui->layout for the terminal's size, the panes wanted and what their content needs. */
+void Ui_layout(Ui *ui);
 void Draw_screen(Ui *ui);
 void Draw_text(Ui *ui, int y, int x, int w, const char *s, Style st, bool pad);
 void Draw_fill(Ui *ui, int y, int x, int w, Style st);

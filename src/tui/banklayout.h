@@ -5,7 +5,11 @@
  * rows are drawn. When the notes above the grid leave too few rows for a whole warp and
  * the pane is wide enough, the notes go beside the grid; when not even one phase of the
  * grid fits under the notes (80x24), their legend is left out; when the grid still does
- * not fit, it scrolls and its last row says which lanes are shown. */
+ * not fit, it scrolls and its last row says which lanes are shown. A lesson step whose
+ * point is the grid keeps its own lines (heading, measured figure, text) in view: under
+ * the grid, which gets shorter, or under the notes beside it; the notes are then cut to
+ * the site table and the request when the grid would otherwise show fewer lanes than
+ * BANKLAYOUT_MIN_LANES. */
 #ifndef GEMMTOP_UI_BANKLAYOUT_H
 #define GEMMTOP_UI_BANKLAYOUT_H
 
@@ -20,12 +24,20 @@
 #define BANKLAYOUT_HEAD_ROWS 2
 /* The narrowest column of notes beside the grid. */
 #define BANKLAYOUT_MIN_SIDE_W 50
+/* With a lesson step's lines to keep in view: the fewest lane rows worth a grid. */
+#define BANKLAYOUT_MIN_LANES 4
+/* The lanes of a grid a class can read from the back of a room: half a warp. */
+#define BANKLAYOUT_READABLE_LANES 16
 
 typedef struct BankPaneNeeds_ {
    int w, h;               /* the pane's inside, its title row left out */
    int notes_rows;         /* rows the notes take across the whole width */
    int notes_rows_side;    /* the same in the column beside the grid (BankLayout_sideWidth) */
    int notes_rows_short;   /* the notes above the grid without their legend, its last rows (0: none) */
+   int notes_rows_compact; /* ... and without the model and trace lines: the site table and the
+                            * request (0: none) */
+   int lesson_rows;        /* a lesson step's lines across the whole width (0: no step) */
+   int lesson_rows_side;   /* the same in the column beside the grid */
    int lanes;              /* 0: no grid (only notes) */
    int banks;
    int lanes_per_phase;    /* lanes served together; <= 0 or >= lanes: one phase */
@@ -35,6 +47,9 @@ typedef struct BankPaneNeeds_ {
 typedef struct BankPaneLayout_ {
    bool side;              /* the grid on the left, the notes on its right */
    bool legend_left_out;   /* stacked, the notes cut to notes_rows_short for a whole phase */
+   bool compact;           /* ... or to notes_rows_compact, for a lesson step's lines */
+   Rect lesson;            /* where the step's lines go (h 0: none); fewer rows than asked for
+                            * only when the pane cannot hold them with one lane */
    Rect notes;             /* x, y relative to the pane's inside */
    Rect grid;              /* the head rows, then the lane rows */
    int rows;               /* grid rows in all: lanes and phase separators */
@@ -54,5 +69,9 @@ int BankLayout_rows(int lanes, int lanes_per_phase);
 /* What grid row r shows: a lane (>= 0), or -1 - p for the separator before phase p. */
 int BankLayout_rowLane(int lanes, int lanes_per_phase, int r);
 void BankLayout_compute(const BankPaneNeeds *n, BankPaneLayout *out);
+/* The rows of a readable grid: its head rows, the rows of its first
+ * BANKLAYOUT_READABLE_LANES lanes (phase headings included) and the row that says how to
+ * scroll to the others. */
+int BankLayout_readableHeight(int lanes, int lanes_per_phase);
 
 #endif

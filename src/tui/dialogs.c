@@ -384,7 +384,7 @@ static void loadPreset(Ui *ui, int i) {
       return;
    const Preset *p = &ps->list.items[ps->match[i]];
    char err[1536];
-   if (!Ui_loadPreset(ui, p, NULL, 0, 0, "", err, sizeof err)) {
+   if (!Ui_loadPreset(ui, p, NULL, 0, "", err, sizeof err)) {
       Util_copy(ps->error, sizeof ps->error, err);
       Ui_log(ui, LOG_ERROR, "%s", err);
       return;

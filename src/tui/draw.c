@@ -365,9 +365,16 @@ static void drawTooSmall(Ui *ui) {
       Draw_text(ui, y + 1, bw < ui->cols ? (ui->cols - bw) / 2 : 0, ui->cols, b, ST_NORMAL, false);
 }
 
+static int paneWant(void *ctx, PaneId p, int width) { return Pane_wantRows(ctx, p, width); }
+
+void Ui_layout(Ui *ui) {
+   const LayoutWants wants = {paneWant, ui};
+   Layout_computeWanting(ui->cols, ui->rows, ui->visible, ui->zoom, &wants, &ui->layout);
+}
+
 void Draw_screen(Ui *ui) {
    getmaxyx(stdscr, ui->rows, ui->cols);
-   Layout_compute(ui->cols, ui->rows, ui->visible, ui->zoom, &ui->layout);
+   Ui_layout(ui);
    ui->nhits = 0;
    erase();
    if (ui->layout.too_small) {

@@ -43,13 +43,14 @@ static Style passStyle(int pass) {
    return pass < 0 ? ST_DIM : pass == 0 ? ST_GOOD : pass == 1 ? ST_WARN : ST_BAD;
 }
 
-/* A message in place of the analysis, wrapped. */
-static void message(Ui *ui, Rect r, const char *m, Style st) {
+/* A message in place of the analysis, wrapped; returns its rows. */
+static int message(Ui *ui, Rect r, const char *m, Style st) {
    char buf[2048];
    const char *wl[16];
    int n = Text_wrap(m, r.w - 2, buf, sizeof buf, wl, r.h - 1 < 16 ? r.h - 1 : 16);
    for (int i = 0; i < n; i++)
       Draw_text(ui, r.y + 1 + i, r.x + 1, r.w - 2, wl[i], st, false);
+   return n;
 }
 
 /* ---- the notes: model, what was traced, the site table, the request, the legend ---- */
@@ -64,6 +65,8 @@ typedef struct Note_ {
 typedef struct Notes_ {
    Note line[MAX_NOTES];
    int n;
+   int table;                  /* where the site table starts (after the model and the trace) */
+   int request;                /* where it ends: the request drawn, the legend */
    int before_legend;          /* lines before the legend (its last lines); 0 without one */
 } Notes;
 
@@ -159,7 +162,7 @@ static void legend(Notes *ns, const Ui *ui, const BankGrid *g, int width) {
 
 /* Every note for a pane width: what is measured and what is drawn come from here. */
 static void buildNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const BankGrid *g, int width) {
-   ns->n = ns->before_legend = 0;
+   ns->n = ns->before_legend = ns->table = ns->request = 0;
    char line[512], model[96];
    BankModel_describe(&a->model, model, sizeof model);
    snprintf(line, sizeof line, "model %s: %s%s", a->model.name, model, a->model.known ? "" : " (assumed)");
@@ -173,7 +176,9 @@ static void buildNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const Ban
       note(ns, ST_NORMAL, false, "this kernel uses no local memory");
       return;
    }
+   ns->table = ns->n;
    siteTable(ns, ui, a, width);
+   ns->request = ns->n;
    if (g) {
       requestNotes(ns, ui, a, g, width);
       ns->before_legend = ns->n;
@@ -184,9 +189,10 @@ static void buildNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const Ban
    }
 }
 
-static void drawNotes(Ui *ui, const Notes *ns, int x, int y, int w, int h) {
-   for (int i = 0; i < ns->n && i < h; i++)
-      Draw_text(ui, y + i, x, w, ns->line[i].text, ns->line[i].st, ns->line[i].pad);
+/* The notes from line first, in h rows. */
+static void drawNotes(Ui *ui, const Notes *ns, int first, int x, int y, int w, int h) {
+   for (int i = 0; first + i < ns->n && i < h; i++)
+      Draw_text(ui, y + i, x, w, ns->line[first + i].text, ns->line[first + i].st, ns->line[first + i].pad);
 }
 
 /* ---- the grid ---- */
@@ -252,31 +258,36 @@ static void drawGrid(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x0,
    }
 }
 
-/* A step whose lesson is the grid (show = banks) says its title and text beside it (or under
- * it), in the rows the notes leave, so the class reads the grid and the step on one screen. What does
- * not fit is said to be in the lesson pane, never cut silently. */
-static void lessonBeside(Ui *ui, const LessonStep *st, int x, int y, int w, int h) {
-   if (w < 20 || h < 2)
+/* A step whose lesson is the grid (show = banks) keeps its heading, measured figure and text
+ * (the lesson pane's own lines) beside the grid or under it, where the layout leaves them
+ * room, so the class reads the grid, the step and its speed on one screen. */
+static void addStepLine(void *ctx, const char *line, int style) { note(ctx, (Style)style, false, line); }
+
+static void stepNotes(Ui *ui, Notes *ls, int width) {
+   ls->n = 0;
+   if (width < 20)
       return;
-   static Notes ls;
-   ls.n = 0;
-   const Lesson *lesson = LessonUi_lesson(ui);
-   char line[512], text[2048];
-   snprintf(line, sizeof line, "step %d/%d: %s", ui->lesson->step + 1, lesson ? lesson->nsteps : 0,
-            st->title[0] ? st->title : st->preset);
-   wrapped(&ls, ST_LABEL, w, line);
-   snprintf(text, sizeof text, "%s", st->text ? st->text : "");
-   for (char *c = text; *c; c++)
-      if (*c == '\n')
-         *c = ' ';
-   if (text[0])
-      wrapped(&ls, ST_NORMAL, w, text);
-   wrapped(&ls, ST_DIM, w, "n N: the next and previous step; z: the lesson pane and the others");
-   int shown = ls.n <= h ? ls.n : h - 1;
-   for (int i = 0; i < shown; i++)
-      Draw_text(ui, y + i, x, w, ls.line[i].text, ls.line[i].st, false);
-   if (shown < ls.n)
-      Draw_text(ui, y + shown, x, w, "... the rest of the step's text: z, then the lesson pane", ST_DIM, false);
+   LessonUi_stepText(ui, width, addStepLine, ls);
+}
+
+/* What does not fit is said to be in the lesson pane, never cut silently. */
+static void drawStep(Ui *ui, const Notes *ls, Rect r, int x0, int y0) {
+   if (r.h <= 0 || r.w < 20)
+      return;
+   int shown = ls->n <= r.h ? ls->n : r.h - 1;
+   drawNotes(ui, ls, 0, x0 + r.x, y0 + r.y, r.w, shown);
+   if (shown < ls->n)
+      Draw_text(ui, y0 + r.y + shown, x0 + r.x, r.w, "... the rest of the step's text: z, then the lesson pane", ST_DIM,
+                false);
+}
+
+/* Before the grid is traced: the step's lines under the message of used rows. */
+static void stepUnder(Ui *ui, Rect r, int used) {
+   if (!LessonUi_gridStep(ui) || (ui->layout.shown & PANE_BIT(PANE_LESSON)))
+      return;
+   static Notes step;
+   stepNotes(ui, &step, r.w - 2);
+   drawStep(ui, &step, (Rect){0, used + 1, r.w - 2, r.h - 1 - used - 1}, r.x + 1, r.y + 1);
 }
 
 /* The grid of the request chosen, or NULL (no access there, or no memory). */
@@ -319,8 +330,23 @@ static void title(Ui *ui) {
       snprintf(extra, sizeof extra, "%s%s%s (%s, traced at %dx%dx%d)", ui->banks_pane.analysis.config.kernel,
                params[0] ? " " : "", params, Precision_name(t->precision), t->m, t->n, t->k);
    }
-   Draw_paneTitle(ui, PANE_BANKS, extra,
-                  ui->zoom == PANE_BANKS ? "[ ] site { } warp ( ) iter  z back" : "[ ] site { } warp ( ) iter  z zoom");
+   /* The keys in short where the configuration would be cut for them (80x24). */
+   const bool zoomed = ui->zoom == PANE_BANKS;
+   const char *keys = zoomed ? "[ ] site { } warp ( ) iter  z back" : "[ ] site { } warp ( ) iter  z zoom";
+   const int room = ui->layout.pane[PANE_BANKS].w - Text_width(Layout_paneName(PANE_BANKS)) - 6;
+   if (Text_width(extra) + Text_width(keys) + 1 > room)
+      keys = zoomed ? "z back" : "z zoom";
+   Draw_paneTitle(ui, PANE_BANKS, extra, keys);
+}
+
+int Draw_banksRows(Ui *ui, int width) {
+   const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
+   if (!a || !a->nrequests || !LessonUi_gridStep(ui) || (ui->visible & PANE_BIT(PANE_LESSON)))
+      return 0;
+   BankGrid *g = chosenGrid(ui, a);
+   int rows = g ? 1 + BankLayout_readableHeight(g->lanes, g->lanes_per_phase) : 0;
+   free(g);
+   return rows;
 }
 
 void Draw_banks(Ui *ui) {
@@ -334,21 +360,30 @@ void Draw_banks(Ui *ui) {
                          : "tracing the local-memory accesses of one work-group (apart from the timed launches)...";
       if (ui->snap.have_result && ui->snap.status != RUN_OK && !ui->snap.verified_run)
          m = "this configuration did not run: nothing to trace";
-      message(ui, r, m, ST_DIM);
+      stepUnder(ui, r, message(ui, r, m, ST_DIM));
       return;
    }
    if (!a) {
-      message(ui, r, ui->banks_pane.analysis.message, ST_BAD);
+      stepUnder(ui, r, message(ui, r, ui->banks_pane.analysis.message, ST_BAD));
       return;
    }
    int x0 = r.x + 1, y0 = r.y + 1, w = r.w - 2, h = r.h - 1;
    BankGrid *g = a->nrequests ? chosenGrid(ui, a) : NULL;
-   static Notes full, side; /* large: kept off the stack */
+   static Notes full, side, step, step_side; /* large: kept off the stack */
    buildNotes(&full, ui, a, g, w);
    int side_w = g ? BankLayout_sideWidth(w, g->banks) : 0;
    buildNotes(&side, ui, a, g, side_w ? side_w : w);
+   /* The step's lines, when the lesson pane is not there to show them. */
+   const bool with_step = LessonUi_gridStep(ui) && !(ui->layout.shown & PANE_BIT(PANE_LESSON));
+   step.n = step_side.n = 0;
+   if (with_step) {
+      stepNotes(ui, &step, w);
+      stepNotes(ui, &step_side, side_w ? side_w : w);
+   }
    BankPaneNeeds need = {.w = w, .h = h, .notes_rows = full.n, .notes_rows_side = side.n,
                          .notes_rows_short = full.before_legend,
+                         .notes_rows_compact = full.request - full.table,
+                         .lesson_rows = step.n, .lesson_rows_side = step_side.n,
                          .lanes = g ? g->lanes : 0, .banks = g ? g->banks : 0,
                          .lanes_per_phase = g ? g->lanes_per_phase : 0, .scroll = ui->banks_pane.scroll};
    BankPaneLayout l;
@@ -356,14 +391,9 @@ void Draw_banks(Ui *ui) {
    ui->banks_pane.scroll = l.first;
    ui->banks_pane.page = l.shown > 1 ? l.shown : 1;
    const Notes *ns = l.side ? &side : &full;
-   drawNotes(ui, ns, x0 + l.notes.x, y0 + l.notes.y, l.notes.w, l.notes.h);
-   const LessonStep *step = LessonUi_gridStep(ui);
-   if (step && l.side) {
-      lessonBeside(ui, step, x0 + l.notes.x, y0 + l.notes.y + ns->n + 1, l.notes.w, l.notes.h - ns->n - 1);
-   } else if (step && g) { /* stacked: under the grid, in the rows it leaves */
-      const int below = l.grid.y + BANKLAYOUT_HEAD_ROWS + l.shown + (l.scrolls ? 1 : 0) + 1;
-      lessonBeside(ui, step, x0, y0 + below, w, h - below);
-   }
+   drawNotes(ui, ns, l.compact ? ns->table : 0, x0 + l.notes.x, y0 + l.notes.y, l.notes.w, l.notes.h);
+   if (with_step)
+      drawStep(ui, l.side ? &step_side : &step, l.lesson, x0, y0);
    if (g)
       drawGrid(ui, g, &l, x0, y0);
    free(g);

@@ -85,13 +85,27 @@ void Compare_refresh(Ui *ui) {
 typedef struct Cols_ {
    int x, y, w, bottom;
    int label_w, value_w;
+   bool draw;                 /* false: the rows are only counted (Draw_compareRows) */
 } Cols;
+
+/* A row of text across the columns. */
+static void text(Ui *ui, Cols *c, const char *s, Style st) {
+   if (c->y >= c->bottom)
+      return;
+   if (c->draw)
+      Draw_text(ui, c->y, c->x, c->w, s, st, false);
+   c->y++;
+}
 
 /* One row: a label, the pinned value, the current one, and how they compare. */
 static void line(Ui *ui, Cols *c, const char *label, const char *pinned, const char *now, const char *change,
                  Style st) {
    if (c->y >= c->bottom)
       return;
+   if (!c->draw) {
+      c->y++;
+      return;
+   }
    Draw_text(ui, c->y, c->x, c->label_w, label, ST_LABEL, false);
    Draw_text(ui, c->y, c->x + c->label_w, c->value_w, pinned, ST_NORMAL, false);
    Draw_text(ui, c->y, c->x + c->label_w + c->value_w, c->value_w, now, ST_NORMAL, false);
@@ -127,6 +141,11 @@ static void codeRows(Ui *ui, Cols *c, const Pinned *p, const Pinned *now) {
       line(ui, c, "code", "-", "-", "no instruction counts (6 or T: the inspect pane's target)", ST_DIM);
       return;
    }
+   /* A CPU's code counts other things: local memory is ordinary memory there (no shared
+    * loads or stores to count) and an FMA is a vector instruction of several lanes. */
+   const bool cpu = (ka && !strncmp(p->code.code_kind, "CPU code", 8)) || (kb && !strncmp(now->code.code_kind, "CPU code", 8));
+   if (cpu)
+      line(ui, c, "code (CPU)", "", "", "a CPU's instructions: no shared memory, vector FMAs; T: a GPU's", ST_WARN);
    ratioRow(ui, c, "instructions", ka, a->instructions, kb, b->instructions, "%.0f", false);
    ratioRow(ui, c, "  FMA", ka, a->fma, kb, b->fma, "%.0f", true);
    ratioRow(ui, c, "  shared ld", ka, a->shared_loads, kb, b->shared_loads, "%.0f", false);
@@ -164,15 +183,14 @@ static void bankRows(Ui *ui, Cols *c, const Pinned *p, const Pinned *now) {
    }
 }
 
-void Draw_compare(Ui *ui) {
-   Rect r = ui->layout.pane[PANE_COMPARE];
+/* The pane's rows from r's second row (draw false: only counted); returns how many. */
+static int body(Ui *ui, Rect r, bool draw) {
    const Pinned *p = &ui->pinned;
-   Draw_paneTitle(ui, PANE_COMPARE, p->set ? "pinned beside the current configuration" : "", "C pins / unpins");
-   Cols c = {.x = r.x + 1, .y = r.y + 1, .w = r.w - 2, .bottom = r.y + r.h};
+   Cols c = {.x = r.x + 1, .y = r.y + 1, .w = r.w - 2, .bottom = draw ? r.y + r.h : r.y + 1000, .draw = draw};
    if (!p->set) {
-      Draw_text(ui, c.y, c.x, c.w, "C pins the configuration measured now; then change it (a parameter, the next "
-                                   "step) to see both side by side", ST_DIM, false);
-      return;
+      text(ui, &c, "C pins the configuration measured now; then change it (a parameter, the next step) to see both "
+                   "side by side", ST_DIM);
+      return c.y - r.y - 1;
    }
    c.label_w = c.w >= 100 ? 28 : 14; /* room for the access sites' names when there is some */
    c.value_w = (c.w - c.label_w) / 3 > 12 ? (c.w - c.label_w) / 3 : 12;
@@ -187,10 +205,9 @@ void Draw_compare(Ui *ui) {
    configLabel(ui, &ui->snap.config, now.label, sizeof now.label);
    char t[400];
    snprintf(t, sizeof t, "pinned  %s", p->label);
-   Draw_text(ui, c.y++, c.x, c.w, t, ST_NORMAL, false);
+   text(ui, &c, t, ST_NORMAL);
    snprintf(t, sizeof t, "now     %s%s", now.label, current ? "" : "  (waiting for its figures)");
-   if (c.y < c.bottom)
-      Draw_text(ui, c.y++, c.x, c.w, t, ST_NORMAL, false);
+   text(ui, &c, t, ST_NORMAL);
    line(ui, &c, "", "pinned", "now", "now / pinned", ST_HEADER);
    ratioRow(ui, &c, "GFLOPS", p->measured, p->gflops, now.measured, now.gflops, "%.2f", true);
    ratioRow(ui, &c, "median ms", p->measured, p->median_ms, now.measured, now.median_ms, "%.4f", false);
@@ -204,6 +221,20 @@ void Draw_compare(Ui *ui) {
    bool oa = p->have_code && p->code.occ.known, ob = now.have_code && now.code.occ.known;
    ratioRow(ui, &c, "occupancy %", oa, oa ? 100 * p->code.occ.fraction : 0, ob, ob ? 100 * now.code.occ.fraction : 0,
             "%.0f", true);
-   codeRows(ui, &c, p, &now);
+   /* The bank sites before the instruction counts: a lesson's compare is about the grid. */
    bankRows(ui, &c, p, &now);
+   codeRows(ui, &c, p, &now);
+   return c.y - r.y - 1;
 }
+
+int Draw_compareRows(Ui *ui, int width) {
+   return ui->pinned.set ? 1 + body(ui, (Rect){0, 0, width, 0}, false) : 0;
+}
+
+void Draw_compare(Ui *ui) {
+   Rect r = ui->layout.pane[PANE_COMPARE];
+   const Pinned *p = &ui->pinned;
+   Draw_paneTitle(ui, PANE_COMPARE, p->set ? "pinned beside the current configuration" : "", "C pins / unpins");
+   body(ui, r, true);
+}
+

@@ -9,6 +9,7 @@
 
 #include "core/ablate.h"
 #include "core/banks.h"
+#include "core/config.h"
 #include "core/traffic.h"
 #include "base/util.h"
 #include "tui/app.h"
@@ -91,7 +92,11 @@ static void explainResources(Ui *ui, Lines *L) {
    bool inspected = in && in->ok && !strcmp(ui->inspect_pane.last.config.kernel, Ui_kernel(ui)->name) &&
                     !memcmp(ui->inspect_pane.last.config.values, ui->values, sizeof ui->values);
    int regs = inspected && in->registers >= 0 ? in->registers : Draw_snapIsCurrent(ui) ? s->registers : -1;
+   const DeviceInfo *dev = Ui_deviceInfo(ui);
    char occ[200] = "occupancy: 6 shows the inspect pane, which estimates it";
+   /* A CPU has no occupancy to estimate: the inspect pane then compiles for a GPU (T). */
+   if (!inspected && regs < 0 && dev && dev->type == DEVICE_CPU)
+      snprintf(occ, sizeof occ, "occupancy: none on a CPU (6 then T: a GPU's, compiled offline)");
    if (inspected && in->occ.known)
       snprintf(occ, sizeof occ, "occupancy %.0f%% (%d of %d warps per SM/CU, limited by %s)", 100 * in->occ.fraction,
                in->occ.waves, in->occ.max_waves, in->occ.limited_by ? in->occ.limited_by : "?");
@@ -114,8 +119,14 @@ static void explainResources(Ui *ui, Lines *L) {
    }
 }
 
-/* Bank wavefronts against the ideal, from the trace the bank pane shows. */
+/* Bank wavefronts against the ideal, from the trace the bank pane shows; a kernel with no
+ * local memory has no bank pane worth opening. */
 static void explainBanks(Ui *ui, Lines *L) {
+   if (Ui_kernel(ui)->nsites == 0) {
+      addPara(L, ST_NORMAL, "local-memory banks: none: this kernel uses no local memory (its reuse comes from "
+                            "registers and the caches)");
+      return;
+   }
    const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
    bool current = a && ui->snap.have_config && ui->banks_pane.analysis.config_serial == ui->snap.config_serial &&
                   Draw_snapIsCurrent(ui);
@@ -171,7 +182,8 @@ static void measuredLine(Ui *ui, Lines *L) {
       Ablate_name(ui->ablate, names, sizeof names);
       addPara(L, ST_WARN, "measured: %s ABLATED (%s): not a GEMM result, not verified, never ranked", gf, names);
    } else if (s->nwindow && s->verified_run && s->verify.ok)
-      addPara(L, ST_GOOD, "measured: %s, verified%s", gf, s->geo.emulated ? " (emulated: not ranked)" : "");
+      addPara(L, ST_GOOD, "measured: %s (spread %.0f%%), verified%s", gf, s->spread_pct,
+              s->geo.emulated ? " (emulated: not ranked)" : "");
    else if (s->nwindow && s->verified_run)
       addPara(L, ST_BAD, "measured: %s but NOT VERIFIED: %s", gf, s->verify.message);
    else
@@ -232,6 +244,8 @@ static void ladderRows(Ui *ui, Lines *L) {
    addLine(L, row, ST_LABEL);
    if (narrow)
       addPara(L, ST_DIM, "(against step 1 and the source's figure: in the export, E)");
+   addPara(L, ST_DIM, "%s: within the two figures' spread, the steps cannot be told apart here",
+           Ui_glyph(ui, "\xe2\x89\x88", "~"));
    const Lesson *lesson = LessonUi_lesson(ui);
    for (int i = 0; i < ld->nrows; i++) {
       const LadderRow *r = &ld->rows[i];
@@ -240,14 +254,18 @@ static void ladderRows(Ui *ui, Lines *L) {
          snprintf(gf, sizeof gf, "%.1f%s", r->gflops, r->ablated ? " abl" : r->emulated ? " emu" : "");
       else if (r->refused[0])
          snprintf(gf, sizeof gf, "refused");
+      /* A ratio within the two figures' spread: the steps cannot be told apart here. */
+      const char *approx = Ui_glyph(ui, "\xe2\x89\x88", "~");
       if (Ladder_speedupPrevious(ld, i) > 0)
-         snprintf(sp, sizeof sp, "%.2fx", Ladder_speedupPrevious(ld, i));
+         snprintf(sp, sizeof sp, "%s%.2fx", Ladder_withinSpread(ld, i, i - 1) ? approx : "",
+                  Ladder_speedupPrevious(ld, i));
       if (Ladder_speedupFirst(ld, i) > 0)
-         snprintf(sf, sizeof sf, "%.2fx", Ladder_speedupFirst(ld, i));
+         snprintf(sf, sizeof sf, "%s%.2fx", Ladder_withinSpread(ld, i, 0) ? approx : "", Ladder_speedupFirst(ld, i));
       if (Ladder_ranked(ld, i))
          snprintf(pb, sizeof pb, "%.0f%%", Ladder_percentOfBest(ld, i));
       if (Ladder_vsReal(ld, i) > 0)
-         snprintf(vr, sizeof vr, "%.2fx", Ladder_vsReal(ld, i));
+         snprintf(vr, sizeof vr, "%s%.2fx", Ladder_withinSpread(ld, i, Ladder_realRow(ld, i)) ? approx : "",
+                  Ladder_vsReal(ld, i));
       /* The figures, then the step's title and the source's figure, wrapped under the last
        * column: labelled rows, nothing cut. */
       const Style st = i == lu->step ? ST_SELECT : r->measured || r->refused[0] ? ST_NORMAL : ST_DIM;
@@ -266,6 +284,83 @@ static void ladderRows(Ui *ui, Lines *L) {
       addPara(L, ST_DIM, "exported: %s", lu->exported);
 }
 
+/* A placeholder of a lesson's text ({EXPR}), for the configuration on screen. */
+static bool evalOnScreen(void *ctx, const char *expr, long long *v, char *why, size_t whylen) {
+   Ui *ui = ctx;
+   return Config_eval(Ui_kernel(ui), ui->values, &ui->problem, Ui_limits(ui), expr, v, why, whylen);
+}
+
+/* A lesson's text with its counts computed for the configuration on screen, wrapped. */
+static void addRendered(Ui *ui, Lines *L, Style st, const char *prefix, const char *text) {
+   char out[4096];
+   if (!Lesson_render(text, evalOnScreen, ui, out, sizeof out))
+      st = ST_BAD; /* longer than any lesson's: shown as far as it goes, in red */
+   addPara(L, st, "%s%s", prefix, out);
+}
+
+/* What must stay in view wherever the step is shown (this pane, the bank pane's zoom): its
+ * heading, the figure measured (or why there is none) and its whole text. */
+static void stepLines(Ui *ui, Lines *L) {
+   const Lesson *lesson = LessonUi_lesson(ui);
+   const LessonUi *lu = ui->lesson;
+   const LessonStep *st = &lesson->steps[lu->step];
+   addPara(L, ST_GOOD, "Step %d of %d: %s", lu->step + 1, lesson->nsteps, st->title[0] ? st->title : st->preset);
+   if (!lu->step_loaded) {
+      addPara(L, ST_BAD, "%s", lu->step_error);
+      return;
+   }
+   measuredLine(ui, L);
+   if (st->text)
+      addRendered(ui, L, ST_NORMAL, "", st->text);
+}
+
+/* Rows of text s word-wrapped to width. */
+static int wrappedRows(const char *s, int width) {
+   char buf[8192];
+   const char *lines[64];
+   return Text_wrap(s, width, buf, sizeof buf, lines, 64);
+}
+
+int LessonUi_paneRows(Ui *ui, int width) {
+   const Lesson *lesson = LessonUi_lesson(ui);
+   if (!lesson)
+      return 0;
+   Lines L;
+   memset(&L, 0, sizeof L);
+   L.width = width - 2 > 10 ? width - 2 : 10;
+   stepLines(ui, &L);
+   free(L.buf);
+   int rows = L.n;
+   /* The longest step of the lesson with the longest figure line, so that the panes keep
+    * their places from step to step. */
+   char head[256], text[4096];
+   const int figure = wrappedRows("measured: 12345.6 GFLOPS (spread 10%), verified (emulated: not ranked)", L.width);
+   for (int i = 0; i < lesson->nsteps; i++) {
+      const LessonStep *st = &lesson->steps[i];
+      snprintf(head, sizeof head, "Step %d of %d: %s", i + 1, lesson->nsteps, st->title[0] ? st->title : st->preset);
+      snprintf(text, sizeof text, "%s", st->text ? st->text : "");
+      for (char *c = text; *c; c++)
+         if (*c == '\n')
+            *c = ' ';
+      int r = wrappedRows(head, L.width) + figure + (text[0] ? wrappedRows(text, L.width) : 0);
+      if (r > rows)
+         rows = r;
+   }
+   return 1 + rows; /* the pane's title row */
+}
+
+void LessonUi_stepText(Ui *ui, int width, void (*emit)(void *ctx, const char *line, int style), void *ctx) {
+   if (!LessonUi_lesson(ui))
+      return;
+   Lines L;
+   memset(&L, 0, sizeof L);
+   L.width = width > 10 ? width : 10;
+   stepLines(ui, &L);
+   for (int i = 0; i < L.n; i++)
+      emit(ctx, L.buf + L.at[i], (int)L.style[i]);
+   free(L.buf);
+}
+
 static void build(Ui *ui, Lines *L) {
    const Lesson *lesson = LessonUi_lesson(ui);
    const LessonUi *lu = ui->lesson;
@@ -275,39 +370,45 @@ static void build(Ui *ui, Lines *L) {
       return;
    }
    const LessonStep *st = &lesson->steps[lu->step];
-   /* A short pane (80x24) leaves the lesson's title to the pane's (its name): the step's
-    * text must show without scrolling. */
-   if (L->height >= 12)
+   /* The lesson's title above the step only where the step's lines still fit under it:
+    * the pane's title names the lesson anyway. */
+   if (L->height >= LessonUi_paneRows(ui, L->width + 2) - 1 + wrappedRows(lesson->title, L->width))
       addPara(L, ST_LABEL, "%s", lesson->title);
-   addPara(L, ST_GOOD, "Step %d of %d: %s", lu->step + 1, lesson->nsteps, st->title[0] ? st->title : st->preset);
-   if (!lu->step_loaded) {
-      addPara(L, ST_BAD, "%s", lu->step_error);
+   stepLines(ui, L);
+   if (!lu->step_loaded)
       return;
-   }
-   measuredLine(ui, L);
-   /* The introduction (the lesson's caveats among it) opens the first step; I keeps it on.
-    * Then the step's own text, before the particulars: in a short pane (80x24) it is what
-    * the class must see without scrolling. */
-   if (lesson->about && (lu->step == 0 || lu->show_about))
-      addPara(L, ST_NORMAL, "%s", lesson->about);
-   if (st->text)
-      addPara(L, ST_NORMAL, "%s", st->text);
    /* The lecturer's notes only when asked for: the pane is what the class sees. */
    if (st->notes && lu->show_notes)
-      addPara(L, ST_WARN, "notes (o hides them): %s", st->notes);
+      addRendered(ui, L, ST_WARN, "notes (o hides them): ", st->notes);
    else if (st->notes)
       addPara(L, ST_DIM, "o: the lecturer's notes for this step");
-   if (lesson->about && !(lu->step == 0 || lu->show_about))
+   /* The introduction (the lesson's caveats among it) after the first step's text; I keeps
+    * it on every step. */
+   if (lesson->about && (lu->step == 0 || lu->show_about))
+      addRendered(ui, L, ST_NORMAL, "", lesson->about);
+   else if (lesson->about)
       addPara(L, ST_DIM, "I shows the lesson's introduction");
    addPara(L, ST_DIM, "preset %s%s%s", st->preset, st->ablate ? ", ablated" : "", st->limits[0] ? ", simulated limits" : "");
-   if (lu->size_cap)
+   const LessonSize size = LessonSize_forStep(&lu->sizing, st);
+   if (size.cpu_shape)
+      addPara(L, ST_DIM, "size: %dx%dx%d on this CPU, the lesson's shape scaled for a CPU (the presets' sizes are a "
+                         "GPU's; 'gemmtop lesson %s --size N' runs another)", size.dims[0], size.dims[1],
+              size.dims[2], lesson->name);
+   else if (size.cap)
       addPara(L, ST_DIM, "size: at most %d on this CPU (the presets' sizes are a GPU's; 'gemmtop lesson %s --size N' "
-                         "runs another)", lu->size_cap, lesson->name);
+                         "runs another)", size.cap, lesson->name);
    const DeviceInfo *dev = Ui_deviceInfo(ui);
    if (dev && dev->type == DEVICE_CPU)
       addPara(L, ST_WARN, "on a CPU the ladder may invert: it has no local-memory banks and no GPU's memory "
                           "hierarchy, so a step made for a GPU (local memory, padding, double buffering) can be "
                           "slower here. Watch what holds on any device: the access model and the bank grid.");
+   /* The ablation's reading rules are a GPU's (docs/lesson-magma.md): said where they fail. */
+   if (dev && dev->type == DEVICE_CPU && st->ablate)
+      addPara(L, ST_WARN, "ablation on a CPU: the reading rules (a big drop without A's loads: A's traffic or latency "
+                          "limits; little change without the multiply-adds: not compute bound) assume a GPU's "
+                          "memory system and latency hiding; a CPU's caches, prefetchers and out-of-order cores answer "
+                          "differently, and its compiler may vectorise the ablated loop otherwise. Here the figures say "
+                          "what each switch costs on this CPU, not what limits the kernel on a GPU.");
    addPara(L, ST_NORMAL, "the source reported: %s", st->reference[0] ? st->reference : "nothing for this step");
    addLine(L, "", ST_NORMAL);
    if (!LessonUi_onStep(ui))

@@ -118,8 +118,10 @@ static void referenceLines(const Ui *ui, Lines *L) {
    else if (emulated)
       add(L, "peak", ST_NORMAL, "%s  (emulated tensor instructions: not compared)", dash);
    else if (current && s->nwindow && s->peaks.known && peak > 0)
-      add(L, "peak", ST_NORMAL, "%.1f%% of the measured %s peak (%s)", 100 * s->gflops / peak,
-          Peaks_label(ui->problem.precision, shown, false), pk);
+      add(L, "peak", Peaks_contradict(&s->peaks, NULL, 0) ? ST_WARN : ST_NORMAL, "%.1f%% of the measured %s peak (%s)%s",
+          100 * s->gflops / peak, Peaks_label(ui->problem.precision, shown, false), pk,
+          Peaks_contradict(&s->peaks, NULL, 0) ? "; the peaks contradict each other (the log says how): F6 again on "
+                                                 "a quiet machine" : "");
    else if (!s->peaks.known)
       add(L, "peak", ST_NORMAL, "%s  (not measured yet: F6 or m)", dash);
    else
@@ -277,6 +279,8 @@ void Draw_results(Ui *ui) {
    timingLines(ui, &L);
    referenceLines(ui, &L);
    verifyLine(ui, &L);
+   if (ui->snap.submit_serial) /* the class server's last answer to J */
+      add(&L, "class", ui->snap.submit_verified ? ST_GOOD : ST_BAD, "%s", ui->snap.submit_answer);
    compileLines(ui, &L);
    launchLines(ui, &L);
    render(ui, r, &L);

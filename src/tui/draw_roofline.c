@@ -214,7 +214,7 @@ void Draw_roofline(Ui *ui) {
    if (in.peak_gflops <= 0 || in.copy_gbps <= 0) {
       Draw_wrapped(ui, y, x, w, bottom,
                    "no roof yet: the device's ceilings are not measured (F6 measures the compute peaks and the copy "
-                   "bandwidth, a second or two)",
+                   "bandwidth: a few seconds on a GPU, about a minute on a CPU)",
                    ST_DIM, 4);
       return;
    }

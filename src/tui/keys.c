@@ -29,7 +29,7 @@ static void togglePane(Ui *ui, int p) {
       ui->zoom = -1;
    if (ui->visible & PANE_BIT(p))
       ui->focus = p;
-   Layout_compute(ui->cols, ui->rows, ui->visible, ui->zoom, &ui->layout);
+   Ui_layout(ui);
    if (!(ui->layout.shown & PANE_BIT(ui->focus)))
       focusNext(ui, 1);
    if (ui->visible & PANE_BIT(p) && !(ui->layout.shown & PANE_BIT(p)))
@@ -164,21 +164,30 @@ static void lessonNotesKey(Ui *ui, int ch) { LessonUi_toggleNotes(ui); }
 static void lessonGoToKey(Ui *ui, int ch) { LessonUi_goToStart(ui); }
 
 /* P: the projector's layout: the lesson, results and bank panes get the screen (what a
- * class reads from the back of a room); P again gives back the panes shown before. */
+ * class reads from the back of a room); on a step whose lesson is the grid, the results
+ * and the bank pane, which then shows the step's text and figure beside or under a grid
+ * of readable height. P again gives back the panes shown before. */
 static void projectorKey(Ui *ui, int ch) {
-   const unsigned projector = PANE_BIT(PANE_LESSON) | PANE_BIT(PANE_RESULTS) | PANE_BIT(PANE_BANKS);
-   if (ui->visible == projector && ui->before_projector) {
+   if (ui->before_projector) {
       ui->visible = ui->before_projector;
+      ui->zoom = ui->zoom_before_projector;
       ui->before_projector = 0;
       Ui_flash(ui, ST_NORMAL, "the panes as they were before the projector's layout");
    } else {
+      const bool grid = LessonUi_gridStep(ui) != NULL;
       ui->before_projector = ui->visible;
-      ui->visible = projector;
-      ui->focus = PANE_LESSON;
-      Ui_flash(ui, ST_NORMAL, "projector's layout: lesson, results and bank panes (P: back)");
+      ui->zoom_before_projector = ui->zoom;
+      ui->visible = PANE_BIT(PANE_RESULTS) | PANE_BIT(PANE_BANKS) | (grid ? 0 : PANE_BIT(PANE_LESSON));
+      ui->focus = grid ? PANE_BANKS : PANE_LESSON;
+      ui->zoom = -1;
+      Ui_layout(ui);
+      /* Too short for the results beside a readable grid (80x24): the grid and the step. */
+      if (grid && !ui->layout.wants_met)
+         ui->visible = PANE_BIT(PANE_BANKS);
+      Ui_flash(ui, ST_NORMAL, "projector's layout: %s (P: back)",
+               grid ? "results and the bank grid with the step's text" : "lesson, results and bank panes");
    }
-   ui->zoom = -1;
-   Layout_compute(ui->cols, ui->rows, ui->visible, ui->zoom, &ui->layout);
+   Ui_layout(ui);
    if (!(ui->layout.shown & PANE_BIT(ui->focus)))
       focusNext(ui, 1);
 }
@@ -284,7 +293,8 @@ static const KeyBinding bindings[] = {
     {{'I'}, "I", NULL, "lesson: its introduction on every step (or on the first only)", lessonAboutKey, false},
     {{'o'}, "o", NULL, "lesson: the lecturer's speaker notes (notes =) in its pane, or hidden", lessonNotesKey, false},
     {{'g'}, "g", NULL, "lesson: go to a step: type its number, then Enter (Esc: stay)", lessonGoToKey, false},
-    {{'P'}, "P", NULL, "the projector's layout: lesson, results and bank panes only (P: back)", projectorKey, false},
+    {{'P'}, "P", NULL, "the projector's layout: lesson, results and bank panes only (a grid step: results\n"
+     "and the grid with the step's text) (P: back)", projectorKey, false},
     {{'W'}, "W", NULL, "bank pane: the SIMD width the banks serve: the device's, 32 (a warp), 64 (a wavefront)",
      simdWidthKey, false},
     {{3}, "Ctrl-C", NULL, NULL, quitKey, true},

@@ -53,11 +53,18 @@ static unsigned fit(unsigned mask, int h, unsigned *dropped) {
    return mask;
 }
 
-/* Stacks the panes of mask top to bottom in r: minimum heights, then preferred ones,
- * then the rest by weight (the remainder to the last pane). */
-static void stack(Layout *l, unsigned mask, Rect r) {
+/* The rows pane p wants at width w (0: none). */
+static int wantOf(const LayoutWants *wants, PaneId p, int w) {
+   return wants && wants->rows ? wants->rows(wants->ctx, p, w) : 0;
+}
+
+/* Stacks the panes of mask top to bottom in r: minimum heights, then what the panes'
+ * content wants, then preferred heights, then the rest by weight (the remainder to the
+ * last pane). Returns whether every want was met. */
+static bool stack(Layout *l, unsigned mask, Rect r, const LayoutWants *wants) {
    int h[PANE_COUNT] = {0};
    int extra = r.h, weights = 0, last = -1;
+   bool met = true;
    for (int p = 0; p < PANE_COUNT; p++)
       if (mask & PANE_BIT(p)) {
          h[p] = specs[p].min_h;
@@ -65,7 +72,16 @@ static void stack(Layout *l, unsigned mask, Rect r) {
          last = p;
       }
    if (last < 0)
-      return;
+      return true;
+   for (int p = 0; p < PANE_COUNT; p++) {
+      int want = mask & PANE_BIT(p) ? wantOf(wants, (PaneId)p, r.w) : 0;
+      if (want <= h[p])
+         continue;
+      int add = want - h[p] < extra ? want - h[p] : extra;
+      h[p] += add;
+      extra -= add;
+      met &= h[p] >= want;
+   }
    for (int p = 0; p < PANE_COUNT && extra > 0; p++)
       if ((mask & PANE_BIT(p)) && specs[p].pref_h > h[p]) {
          int add = specs[p].pref_h - h[p];
@@ -92,9 +108,14 @@ static void stack(Layout *l, unsigned mask, Rect r) {
          l->shown |= PANE_BIT(p);
          y += h[p];
       }
+   return met;
 }
 
 void Layout_compute(int cols, int rows, unsigned visible, int zoom, Layout *l) {
+   Layout_computeWanting(cols, rows, visible, zoom, NULL, l);
+}
+
+void Layout_computeWanting(int cols, int rows, unsigned visible, int zoom, const LayoutWants *wants, Layout *l) {
    memset(l, 0, sizeof *l);
    l->cols = cols;
    l->rows = rows;
@@ -111,6 +132,7 @@ void Layout_compute(int cols, int rows, unsigned visible, int zoom, Layout *l) {
    if (zoom >= 0 && zoom < PANE_COUNT && (visible & PANE_BIT(zoom))) {
       l->pane[zoom] = l->body;
       l->shown = PANE_BIT(zoom);
+      l->wants_met = true; /* the whole body */
       return;
    }
    unsigned right = visible & ~PANE_BIT(PANE_KERNEL);
@@ -132,11 +154,30 @@ void Layout_compute(int cols, int rows, unsigned visible, int zoom, Layout *l) {
       l->pane[PANE_KERNEL] = (Rect){0, l->body.y, kw, l->body.h};
       l->shown = PANE_BIT(PANE_KERNEL);
       l->divider = (Rect){kw, l->body.y, 1, l->body.h};
-      right = fit(right, l->body.h, &l->dropped);
-      stack(l, right, (Rect){kw + 1, l->body.y, rw, l->body.h});
+      unsigned dropped = 0;
+      right = fit(right, l->body.h, &dropped);
+      if ((l->wants_met = stack(l, right, (Rect){kw + 1, l->body.y, rw, l->body.h}, wants))) {
+         l->dropped = dropped;
+         return;
+      }
+      /* A want not met beside the kernel pane: across the whole width without it, if
+       * every want is met there. */
+      Layout across;
+      memcpy(&across, l, sizeof across);
+      memset(across.pane, 0, sizeof across.pane);
+      across.shown = 0;
+      across.side_by_side = false;
+      across.divider = (Rect){0, 0, 0, 0};
+      across.dropped = PANE_BIT(PANE_KERNEL);
+      if (stack(&across, fit(visible & ~PANE_BIT(PANE_KERNEL), l->body.h, &across.dropped), l->body, wants)) {
+         *l = across;
+         l->wants_met = true;
+         return;
+      }
+      l->dropped = dropped;
       return;
    }
-   stack(l, fit(visible, l->body.h, &l->dropped), l->body);
+   l->wants_met = stack(l, fit(visible, l->body.h, &l->dropped), l->body, wants);
 }
 
 Rect Layout_dialog(int cols, int rows, int want_w, int want_h) {

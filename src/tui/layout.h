@@ -32,7 +32,17 @@ typedef struct Layout_ {
    unsigned dropped;        /* wanted but no room at this size */
    bool side_by_side;       /* kernel pane on the left, the others stacked on the right */
    Rect divider;            /* the column between them (w == 0 when none) */
+   bool wants_met;          /* every shown pane got the rows its content wants (LayoutWants) */
 } Layout;
+
+/* What a pane's content asks for: the rows (its title row included) it needs at a width
+ * to show what must stay in view (the lesson pane: its step's heading, figure and text);
+ * 0 when nothing in particular. A pure function of the pane and the width, for the layout
+ * to stay one. */
+typedef struct LayoutWants_ {
+   int (*rows)(void *ctx, PaneId p, int width);
+   void *ctx;
+} LayoutWants;
 
 /* visible: PANE_BIT mask of the panes the user wants; zoom: a pane shown alone over the
  * whole body, or -1. Each shown pane gets at least Layout_minHeight rows (its title row
@@ -40,6 +50,11 @@ typedef struct Layout_ {
  * important first (the drop ranks of panes.h: inspect, banks, sweep, compare, history,
  * log, lesson, results, kernel). */
 void Layout_compute(int cols, int rows, unsigned visible, int zoom, Layout *out);
+/* The same with the panes' wants (NULL: none): a pane's want is met before any preferred
+ * height; when the column beside the kernel pane is too narrow to meet every want and the
+ * whole width would, the kernel pane gives way (dropped: "no room: 1") and the others
+ * stack across the screen. */
+void Layout_computeWanting(int cols, int rows, unsigned visible, int zoom, const LayoutWants *wants, Layout *out);
 
 int Layout_minHeight(PaneId p);
 /* The digit key that shows or hides pane p (and names it in its title). */

@@ -31,6 +31,17 @@ static void loadList(Ui *ui, LessonUi *L) {
    bool shipped = Lesson_defaultDir(ui->kernels_dir, dir, sizeof dir);
    LessonList_load(&L->list, shipped ? dir : NULL, err, sizeof err);
    L->loaded = true;
+   /* What each needs (a Hopper GPU), for the chooser: from its steps' kernels. */
+   free(L->needs);
+   L->needs = L->list.count ? calloc((size_t)L->list.count, sizeof *L->needs) : NULL;
+   PresetList presets;
+   char perr[1536];
+   PresetList_load(&presets, ui->presets_dir, perr, sizeof perr);
+   for (int i = 0; L->needs && i < L->list.count; i++) {
+      const char *needs = Lesson_needs(&L->list.items[i], &presets, &ui->cat);
+      Util_copy(L->needs[i], sizeof L->needs[i], needs ? needs : "");
+   }
+   PresetList_free(&presets);
    if (L->list.warnings[0])
       Ui_log(ui, LOG_WARN, "lessons that could not be read:\n%s", L->list.warnings);
 }
@@ -88,7 +99,8 @@ static void showStep(Ui *ui, const LessonStep *st) {
 const LessonStep *LessonUi_gridStep(const Ui *ui) {
    const LessonUi *L = ui->lesson;
    const Lesson *lesson = LessonUi_lesson(ui);
-   if (!lesson || !L->zoomed_banks || ui->zoom != PANE_BANKS || L->step < 0 || L->step >= lesson->nsteps)
+   if (!lesson || !L->step_loaded || L->step < 0 || L->step >= lesson->nsteps ||
+       lesson->steps[L->step].show != LESSON_SHOW_BANKS)
       return NULL;
    return &lesson->steps[L->step];
 }
@@ -117,7 +129,8 @@ static void applyStep(Ui *ui, int i) {
    else if (!p)
       snprintf(L->step_error, sizeof L->step_error, "%s:%d: step %d names preset %s, which is not in %s or yours",
                lesson->path, st->line, i + 1, st->preset, ui->presets_dir);
-   else if (Ui_loadPreset(ui, p, L->size, L->size_cap, st->ablate, st->limits, err, sizeof err))
+   else if (Ui_loadPreset(ui, p, (const LessonSize[1]){LessonSize_forStep(&L->sizing, st)}, st->ablate, st->limits, err,
+                          sizeof err))
       L->step_loaded = true;
    else
       snprintf(L->step_error, sizeof L->step_error, "step %d: %s", i + 1, err);
@@ -135,35 +148,44 @@ static void applyStep(Ui *ui, int i) {
             st->title[0] ? st->title : st->preset);
 }
 
-/* The presets' sizes are a GPU's: on a CPU, without a size asked for, every step's
- * M, N and K are brought down to the explorer's CPU size (512), so a step gives its
- * figure in seconds, not minutes. */
-static void chooseSizeCap(Ui *ui) {
+/* The presets' sizes are a GPU's: on a CPU, without a size asked for, every step runs at
+ * the lesson's CPU shape, or with M, N and K brought down to the explorer's CPU size (512),
+ * so a step gives its figure in seconds, not minutes. */
+static void chooseSizing(Ui *ui) {
    LessonUi *L = ui->lesson;
    const DeviceInfo *d = Ui_deviceInfo(ui);
-   bool asked = L->size[0] || L->size[1] || L->size[2];
-   L->size_cap = !asked && d && d->type == DEVICE_CPU ? Ui_defaultSize(ui) : 0;
-   if (L->size_cap)
+   Lesson_size(LessonUi_lesson(ui), L->size, d && d->type == DEVICE_CPU, LESSON_CPU_SIZE, &L->sizing);
+   const LessonSize *s = &L->sizing;
+   if (s->cpu_shape)
+      Ui_log(ui, LOG_INFO,
+             "lesson on a CPU: the presets' sizes are a GPU's, so every step runs at the lesson's CPU shape "
+             "(its cpu_size, or a step's own; the lesson pane gives each step's) ('gemmtop lesson NAME --size N' "
+             "runs another size)");
+   else if (s->cap)
       Ui_log(ui, LOG_INFO,
              "lesson on a CPU: the presets' sizes are a GPU's, so every step runs at most %dx%dx%d "
              "('gemmtop lesson NAME --size N' runs another size)",
-             L->size_cap, L->size_cap, L->size_cap);
+             s->cap, s->cap, s->cap);
 }
 
 static void initLadder(Ui *ui) {
    LessonUi *L = ui->lesson;
-   chooseSizeCap(ui);
+   chooseSizing(ui);
    const DeviceInfo *d = Ui_deviceInfo(ui);
+   const LessonSize *s = &L->sizing;
    char device[200];
    int n = snprintf(device, sizeof device, "%s (%s)", d ? d->name : "?", ui->backend);
-   if (L->size[0] || L->size[1] || L->size[2]) {
+   if (s->cpu_shape) {
+      snprintf(device + n, sizeof device - (size_t)n, ", each step at the lesson's shape scaled for a CPU (the "
+               "configuration column gives its size; the presets' sizes are a GPU's)");
+   } else if (s->dims[0] || s->dims[1] || s->dims[2]) {
       n += snprintf(device + n, sizeof device - (size_t)n, ", every step at");
       for (int i = 0; i < 3 && n > 0 && (size_t)n < sizeof device; i++)
-         if (L->size[i])
-            n += snprintf(device + n, sizeof device - (size_t)n, " %c=%d", "MNK"[i], L->size[i]);
-   } else if (L->size_cap) {
+         if (s->dims[i])
+            n += snprintf(device + n, sizeof device - (size_t)n, " %c=%d", "MNK"[i], s->dims[i]);
+   } else if (s->cap) {
       snprintf(device + n, sizeof device - (size_t)n, ", every step at most %d (a CPU; the presets' sizes are a GPU's)",
-               L->size_cap);
+               s->cap);
    }
    Ladder_free(&L->ladder);
    Ladder_init(&L->ladder, LessonUi_lesson(ui), device);
@@ -328,7 +350,7 @@ void LessonUi_poll(Ui *ui) {
    double total_ms = 0;
    for (int i = 0; i < s->nwindow; i++)
       total_ms += s->window[i];
-   bool settled = s->nwindow > 0 && Ladder_settled(s->nwindow, total_ms);
+   bool settled = s->nwindow > 0 && Ladder_settled(s->nwindow, total_ms, s->spread_pct);
    const KernelInfo *k = Catalog_find(&ui->cat, s->config.kernel);
    char params[400] = "", config[256];
    if (k)
@@ -342,10 +364,10 @@ void LessonUi_poll(Ui *ui) {
    } else if (settled && s->config.ablate) {
       char names[64];
       Ablate_name(s->config.ablate, names, sizeof names);
-      Ladder_record(&L->ladder, L->step, s->gflops, config, s->geo.emulated, names);
+      Ladder_record(&L->ladder, L->step, s->gflops, s->spread_pct, config, s->geo.emulated, names);
       L->row_taken = true;
    } else if (settled && s->verified_run && s->verify.ok) {
-      Ladder_record(&L->ladder, L->step, s->gflops, config, s->geo.emulated, NULL);
+      Ladder_record(&L->ladder, L->step, s->gflops, s->spread_pct, config, s->geo.emulated, NULL);
       L->row_taken = true;
       /* What limited it, where the device's ceilings are measured: the next step says
        * how it moved. */
@@ -397,6 +419,7 @@ void LessonUi_free(Ui *ui) {
       return;
    if (ui->lesson->loaded)
       LessonList_free(&ui->lesson->list);
+   free(ui->lesson->needs);
    Ladder_free(&ui->lesson->ladder);
    free(ui->lesson);
    ui->lesson = NULL;
@@ -471,8 +494,10 @@ void LessonUi_drawChooser(Ui *ui) {
       bool sel = i == L->chooser_cursor;
       Style st = sel ? ST_CURSOR : ST_NORMAL;
       char row[400];
-      snprintf(row, sizeof row, "%-8s %2d steps  %s%s", l->name, l->nsteps, l->title,
-               l->replaces_shipped ? "  (yours, replacing the shipped one)" : l->user ? "  (yours)" : "");
+      /* What it needs first: a long title is cut at the dialog's edge, this must not be. */
+      const bool needs = L->needs && L->needs[i][0];
+      snprintf(row, sizeof row, "%-11s %2d steps  %s%s%s", l->name, l->nsteps, needs ? "[needs an H100 or H200] " : "",
+               l->title, l->replaces_shipped ? "  (yours, replacing the shipped one)" : l->user ? "  (yours)" : "");
       Draw_fill(ui, y, r.x + 1, r.w - 2, st);
       Draw_text(ui, y, x, w, row, st, false);
       Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_ROW, i, 0);
@@ -480,7 +505,9 @@ void LessonUi_drawChooser(Ui *ui) {
    const Lesson *l = &L->list.items[L->chooser_cursor];
    char about[2048], buf[2400];
    const char *lines[7];
-   snprintf(about, sizeof about, "%s  (%s)", l->about ? l->about : l->title, l->path);
+   /* Its file by name, where it is said without the machine's absolute path. */
+   snprintf(about, sizeof about, "%s  (%s%s.lesson)", l->about ? l->about : l->title,
+            l->user ? "yours: $XDG_CONFIG_HOME/gemmtop/lessons/" : "shipped: ", l->name);
    for (char *c = about; *c; c++)
       if (*c == '\n')
          *c = ' ';

@@ -14,6 +14,7 @@ typedef struct Ui_ Ui;
 
 typedef struct LessonUi_ {
    LessonList list;           /* every lesson, for the chooser */
+   char (*needs)[64];         /* what each lesson of the list needs that not every device has ("" none) */
    bool loaded;
    int chooser_cursor;
    int current;               /* index in list of the lesson taught, -1 none */
@@ -22,7 +23,8 @@ typedef struct LessonUi_ {
    WorkerConfig step_config;  /* what the step loaded: figures of it go in the ladder */
    char step_error[1536];     /* why the step's preset could not be loaded */
    int size[3];               /* gemmtop lesson --size / -m -n -k: M, N, K for every step (0: the preset's) */
-   int size_cap;              /* without them, on a CPU: no step's M, N or K above it (0: none) */
+   LessonSize sizing;         /* how every step is sized here: those, or on a CPU the lesson's CPU
+                               * shape or size (core/lesson.h) */
    bool row_taken;            /* this visit of the step has given the ladder its row */
    bool show_about;
    bool show_notes;           /* o: the steps' speaker notes in the pane */
@@ -47,8 +49,9 @@ void LessonUi_start(Ui *ui, int i);
 void LessonUi_stepBy(Ui *ui, int dir);
 /* Once per pass of the main loop, after the snapshot: the step's figure into the ladder. */
 void LessonUi_poll(Ui *ui);
-/* The step on screen, when it opened the bank grid zoomed (show = banks) and the zoom is still
- * on: the bank pane gives its text beside the grid. Else NULL. */
+/* The step on screen when its lesson is the bank grid (show = banks), else NULL: where the
+ * lesson pane is not shown (the grid zoomed, the projector's layout), the bank pane keeps
+ * the step's heading, figure and text in view beside or under the grid. */
 const LessonStep *LessonUi_gridStep(const Ui *ui);
 /* Whether the configuration on screen is the one the step loaded (not changed since). */
 bool LessonUi_onStep(const Ui *ui);
@@ -72,6 +75,13 @@ void LessonUi_drawChooser(Ui *ui);
 
 /* draw_lesson.c: the pane, and its keys (scrolling) when focused. */
 void Draw_lesson(Ui *ui);
+/* The rows (its title row included) the lesson pane needs at a width for what must stay in
+ * view: the step's heading, its measured figure and its whole text, as long as the
+ * lesson's longest step needs, so that the layout keeps from step to step (0: no lesson). */
+int LessonUi_paneRows(Ui *ui, int width);
+/* Those lines of the step on screen, word-wrapped to width, each given to emit with its
+ * Style: the bank pane shows them beside its grid when the step's lesson is the grid. */
+void LessonUi_stepText(Ui *ui, int width, void (*emit)(void *ctx, const char *line, int style), void *ctx);
 void LessonUi_paneKey(Ui *ui, int ch);
 
 #endif

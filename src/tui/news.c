@@ -112,6 +112,13 @@ void Ui_pollWorker(Ui *ui) {
       updateHistory(ui);
       if (ui->cancelling && (!Ui_busy(ui) || ui->snap.state == WS_WAITING))
          ui->cancelling = false;
+      /* The class server's answer to J: in the footer for a while, and in the results pane,
+       * not only in the log (which a lesson's layout hides). */
+      if (ui->snap.submit_serial != ui->submit_seen) {
+         ui->submit_seen = ui->snap.submit_serial;
+         Ui_flash(ui, ui->snap.submit_verified ? ST_GOOD : ST_BAD, "%s", ui->snap.submit_answer);
+         ui->flash_until = Util_nowMs() + 20e3;
+      }
       LessonUi_poll(ui);
    }
    if (Worker_sweep(ui->worker, ui->sweep_pane.sweep, &ui->sweep_pane.seen))

@@ -11,6 +11,15 @@
 static const PaneClass classes[PANE_COUNT] = {PANE_LIST(PANE_ROW_)};
 #undef PANE_ROW_
 
+/* The panes whose content asks the layout for rows (layout.h's wants). */
+static int (*const wants[PANE_COUNT])(struct Ui_ *ui, int width) = {[PANE_LESSON] = LessonUi_paneRows,
+                                                                     [PANE_BANKS] = Draw_banksRows,
+                                                                     [PANE_COMPARE] = Draw_compareRows};
+
+int Pane_wantRows(struct Ui_ *ui, int p, int width) {
+   return p >= 0 && p < PANE_COUNT && wants[p] ? wants[p](ui, width) : 0;
+}
+
 const PaneClass *Pane_class(int p) { return p >= 0 && p < PANE_COUNT ? &classes[p] : NULL; }
 
 int Pane_byDigit(int ch) {

@@ -27,6 +27,13 @@ const PaneClass *Pane_class(int p);
 int Pane_byDigit(int ch);
 /* The pane of a name in the preferences file, or -1. */
 int Pane_byPrefName(const char *name);
+/* The rows pane p's content needs at a width (LayoutWants' rows; 0: nothing in particular). */
+int Pane_wantRows(struct Ui_ *ui, int p, int width);
+/* The bank pane's: when it shows a lesson step's grid and text without the lesson pane (the
+ * projector's layout), a readable grid (draw_banks.c). The lesson pane's: lesson_ui.h. */
+int Draw_banksRows(struct Ui_ *ui, int width);
+/* The compare pane's, once a configuration is pinned: every row it has (draw_compare.c). */
+int Draw_compareRows(struct Ui_ *ui, int width);
 /* What the panes of visible (PANE_BIT mask) need from the worker (PANE_NEEDS_*). */
 unsigned Pane_needs(unsigned visible);
 

@@ -37,8 +37,8 @@ static void describeDefaults(const Preset *p, const Problem *prob, char *out, si
    }
 }
 
-bool Ui_loadPreset(Ui *ui, const Preset *p, const int size_override[3], int size_cap, unsigned ablate,
-                   const char *limits, char *err, size_t errlen) {
+bool Ui_loadPreset(Ui *ui, const Preset *p, const LessonSize *sizing, unsigned ablate, const char *limits, char *err,
+                   size_t errlen) {
    const KernelInfo *k;
    long long values[KERNEL_MAX_PARAMS];
    memset(values, 0, sizeof values);
@@ -49,17 +49,9 @@ bool Ui_loadPreset(Ui *ui, const Preset *p, const int size_override[3], int size
       return false;
    char defaulted[256];
    describeDefaults(p, &prob, defaulted, sizeof defaulted);
-   int *dims[3] = {&prob.m, &prob.n, &prob.k};
-   bool sized = false, capped = false;
-   for (int i = 0; i < 3; i++) {
-      if (size_override && size_override[i] > 0) {
-         *dims[i] = size_override[i];
-         sized = true;
-      } else if (size_cap > 0 && *dims[i] > size_cap) {
-         *dims[i] = size_cap;
-         capped = true;
-      }
-   }
+   const bool resized = sizing && LessonSize_apply(sizing, &prob.m, &prob.n, &prob.k);
+   const bool sized = resized && (sizing->dims[0] || sizing->dims[1] || sizing->dims[2]) && !sizing->cpu_shape;
+   const bool shaped = resized && sizing->cpu_shape, capped = resized && sizing->cap;
    ui->problem = prob;
    ui->ablate = ablate;
    Util_copy(ui->limits, sizeof ui->limits, limits ? limits : "");
@@ -78,7 +70,8 @@ bool Ui_loadPreset(Ui *ui, const Preset *p, const int size_override[3], int size
    Ui_log(ui, LOG_INFO, "preset %s loaded whole (%s): M=%d N=%d K=%d %s %s alpha=%g beta=%g%s%s%s%s%s%s", p->name,
           p->path, prob.m, prob.n, prob.k, Precision_name(prob.precision), lay, prob.alpha, prob.beta,
           defaulted[0] ? "; not in the preset, so the defaults: " : "", defaulted,
-          sized ? "; the lesson's size override" : "", capped ? "; sizes brought down to the lesson's CPU size" : "",
+          sized ? "; the lesson's size override" : "",
+          shaped ? "; the lesson's CPU shape" : capped ? "; sizes brought down to the lesson's CPU size" : "",
           ablate ? "; ablated: " : "; no ablation", abl);
    if (limits && *limits)
       Ui_log(ui, LOG_INFO, "simulated device limits for this step: %s", limits);

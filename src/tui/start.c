@@ -119,21 +119,37 @@ static int chooseDevice(Ui *ui) {
    return 0;
 }
 
+/* Whether the device chosen can compile and run kernel k (an sm_90a kernel cannot run on
+ * PoCL); why not in why. */
+static bool runsHere(const Ui *ui, const KernelInfo *k, char *why, size_t whylen) {
+   const Backend *be = Select_backend(ui->backend, why, whylen);
+   if (!be)
+      return false;
+   const ConfigTarget t = Session_targetFor(be, &ui->devices[ui->device]);
+   return Config_targetOk(k, &t, why, whylen);
+}
+
 /* The starting configuration: options > preset > preferences > the first variant.
- * Returns 0 or the exit code. */
+ * A saved kernel the device refuses is not restored: the explorer opens on the first one it
+ * runs and says why (restore_note). Returns 0 or the exit code. */
 static int startConfig(Ui *ui, const UiPrefs *prefs) {
    const Selection *given = &ui->start.sel;
    Selection sel = *given;
    bool fromPrefs = false;
    if (!sel.kernel && !sel.preset) {
       const KernelInfo *pk = prefs->kernel[0] ? Catalog_find(&ui->cat, prefs->kernel) : NULL;
-      if (pk && !pk->hidden) {
+      char why[600] = "";
+      if (pk && !pk->hidden && runsHere(ui, pk, why, sizeof why)) {
          sel.kernel = pk->name;
          fromPrefs = true;
       } else {
          for (int i = 0; i < ui->cat.count && !sel.kernel; i++)
-            if (!ui->cat.kernels[i].hidden)
+            if (!ui->cat.kernels[i].hidden && runsHere(ui, &ui->cat.kernels[i], NULL, 0))
                sel.kernel = ui->cat.kernels[i].name;
+         if (pk && !pk->hidden && sel.kernel)
+            snprintf(ui->restore_note, sizeof ui->restore_note,
+                     "the kernel saved last, %s, cannot run on this device (%s); opened on %s instead", pk->name, why,
+                     sel.kernel);
       }
       if (!sel.kernel) {
          fprintf(stderr, "gemmtop: no kernel to show in %s\n", ui->cat.dir);
@@ -240,6 +256,10 @@ static void greet(Ui *ui, const UiPrefs *prefs, const char *aerr) {
    ui->next_watch = Util_nowMs() + 1000;
    if (!ui->ahead)
       Ui_log(ui, LOG_WARN, "compile ahead is off: %s", aerr);
+   if (ui->restore_note[0]) {
+      Ui_log(ui, LOG_WARN, "%s", ui->restore_note);
+      Ui_flash(ui, ST_WARN, "%s", ui->restore_note);
+   }
    ui->dirty = true;
 }
 
@@ -298,6 +318,15 @@ static void savePrefs(Ui *ui) {
       p.params[i].value = ui->values[i];
    }
    p.nparams = k->nparams;
+   /* A lesson's kernel is the lesson's, not the user's: the kernel saved before it stays. */
+   if (LessonUi_lesson(ui)) {
+      UiPrefs before;
+      Prefs_init(&before);
+      Prefs_load(&before, ui->prefs_path);
+      memcpy(p.kernel, before.kernel, sizeof p.kernel);
+      memcpy(p.params, before.params, sizeof p.params);
+      p.nparams = before.nparams;
+   }
    Util_copy(p.ahead, sizeof p.ahead, AheadMode_name((AheadMode)ui->ahead_mode));
    char err[1200];
    if (!Prefs_save(&p, ui->prefs_path, err, sizeof err))

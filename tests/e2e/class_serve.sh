@@ -464,6 +464,9 @@ else
 fi
 if [ "$DISTINCT" = yes ] && grep -q " Student" "$page"; then not_ok "the page shows no hidden name" "$(grep -o 'Student' "$page" | head)"; else ok "the page shows no hidden name"; fi
 grep -q "GT_FMA\|__kernel" "$page" && not_ok "the page shows no source" || ok "the page shows no source"
+why=$(python3 "$(dirname "$0")/svg_unclipped.py" "$page" 2>&1)
+[ "$why" = ok ] && ok "the page's chart keeps its labels and figures inside it (rendered)" ||
+   not_ok "the page's chart clips" "$why"
 # The page in a real browser: what it renders, and nothing hidden in it.
 if command -v chromium >/dev/null 2>&1; then
    browse() { timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T_DIR/chromium" "$@" 2>>"$T_DIR/chromium.err"; }

@@ -1,23 +1,32 @@
 #!/bin/sh
-# gemmtop lesson NAME --prepare: every step compiled ahead (and its bank trace) on the
-# device the options name, into a fresh cache, so that a class starts warm: a run of a
-# step's preset then loads its program from the cache. Steps refused as the lesson means
-# it (a simulated limit) are said so; a missing NAME or an unknown lesson is refused.
+# gemmtop lesson NAME --prepare: every step made ready as its first visit would make it,
+# on the device the options name, into a fresh cache, at the size the explorer gives it
+# (here --size 64): compiled, launched once and verified, its bank trace made, so that a
+# class starts warm: a run of a step's preset then loads its program from the cache. It
+# says up front how long it will take (the second time, from the first), steps refused
+# as the lesson means it (a simulated limit) are said so, and a missing NAME or an unknown
+# lesson is refused.
 . "$(dirname "$0")/lib.sh"
 export XDG_CACHE_HOME="$T_DIR/cache"
 
-"$GEMMTOP_BIN" lesson m1 --prepare $POCL >"$T_DIR/out" 2>"$T_DIR/err"
+"$GEMMTOP_BIN" lesson m1 --prepare --size 64 $POCL >"$T_DIR/out" 2>"$T_DIR/err"
 rc=$?
 OUT=$(cat "$T_DIR/out")
 [ "$rc" = 0 ] && ok "lesson m1 --prepare (exit 0)" || not_ok "lesson m1 --prepare: exit $rc" "$OUT
 $(cat "$T_DIR/err")"
+expect_in "no earlier prepare here to go by" "$OUT" "the first prepare says what a step costs, with no record to go by"
 expect_in "lesson m1 prepared on" "$OUT" "it says what it prepared and where"
-expect_in "6 steps compiled, 2 refused, 0 failed" "$OUT" "six steps compiled, the two 32x32 steps refused"
-expect_in "4 m1-tiled32-float                 refused under the step's simulated limits, as the lesson means: mygemm02_tiled TS=32: needs 1024 work-items per group" \
-   "$OUT" "the refusal is the lesson's own, with its reason"
-n=$(printf '%s\n' "$OUT" | grep -c " ready$")
-[ "$n" = 6 ] && ok "six steps ready" || not_ok "$n steps ready" "$OUT"
+expect_in "6 steps ready (compiled, launched once, verified), 2 refused, 0 failed" "$OUT" \
+   "six steps ready, the two 32x32 steps refused"
+printf '%s\n' "$OUT" | grep -Eq " 4 m1-tiled32-float +64x64x64 +[0-9.]+ s  refused under the step's simulated limits, as the lesson means: mygemm02_tiled TS=32: needs 1024 work-items per group" &&
+   ok "the refusal is the lesson's own, with its reason" || not_ok "the refusal's line" "$OUT"
+n=$(printf '%s\n' "$OUT" | grep -Ec " 64x64x64 +[0-9.]+ s  ready$")
+[ "$n" = 6 ] && ok "six steps ready, at the size asked for" || not_ok "$n steps ready at 64x64x64" "$OUT"
 grep -q "prepare: 8/8 done" "$T_DIR/err" && ok "progress on stderr, to the last step" || not_ok "progress" "$(cat "$T_DIR/err")"
+"$GEMMTOP_BIN" lesson m1 --prepare --size 64 $POCL >"$T_DIR/out" 2>"$T_DIR/err"
+OUT=$(cat "$T_DIR/out")
+printf '%s\n' "$OUT" | head -n 1 | grep -Eq "^preparing lesson m1 on .*: about ([0-9]+ min )?[0-9]+ s from a cold cache, as a prepare here took \(20[0-9-]+ [0-9:]+ UTC" &&
+   ok "the next prepare says up front how long, from the last one" || not_ok "the estimate from the record" "$OUT"
 
 # The class starts warm: the steps' programs come from the cache.
 for preset in m1-naive-float m1-tiled16-double; do

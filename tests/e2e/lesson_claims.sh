@@ -8,22 +8,28 @@
 . "$(dirname "$0")/lib.sh"
 LESSONS=$(cd "$(dirname "$0")/../../lessons" && pwd)
 
-# One line per check: LESSON STEP PRESET LIMITS KIND ARGS (LIMITS "-" for none).
+# One line per check: LESSON STEP PRESET LIMITS CPU_SIZE KIND ARGS (LIMITS "-" for none;
+# CPU_SIZE the step's or the lesson's cpu_size, MxNxK, "-" for none: every dimension at most
+# 512).
 python3 - "$LESSONS" >"$T_DIR/checks" <<'PY'
 import glob, os, sys
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.lesson"))):
     name = os.path.basename(path)[:-len(".lesson")]
-    step, preset, limits = 0, None, "-"
+    step, preset, limits, cpu, own = 0, None, "-", "-", None
     for line in open(path):
         if line.lstrip().startswith("#") or "=" not in line:
             continue
         key, value = (x.strip() for x in line.split("=", 1))
         if key == "step":
-            step, preset, limits = step + 1, value, "-"
+            step, preset, limits, own = step + 1, value, "-", None
+        elif key == "cpu_size" and not step:
+            cpu = value
+        elif key == "cpu_size":
+            own = value
         elif key == "limits":
             limits = value
         elif key == "check":
-            print(name, step, preset, limits, value)
+            print(name, step, preset, limits, own or cpu, value)
 PY
 n=$(wc -l <"$T_DIR/checks")
 [ "$n" -ge 20 ] && ok "the shipped lessons make $n checked claims" || not_ok "too few checked claims ($n)" "$(cat "$T_DIR/checks")"
@@ -44,8 +50,8 @@ banks_of() { # PRESET LIMITS -> $T_DIR/banks.PRESET.json
 # claim LESSON STEP PRESET LIMITS KIND ARGS...: holds the claim against gemmtop; prints
 # what was found into CLAIM_SEEN; returns 0 when it holds, 1 when not, 2 when skipped.
 claim() {
-   lesson=$1 step=$2 preset=$3 limits=$4 kind=$5
-   shift 5
+   lesson=$1 step=$2 preset=$3 limits=$4 cpu=$5 kind=$6
+   shift 6
    rest="$*"
    case "$kind" in
    banks)
@@ -77,8 +83,13 @@ print("%.2f" % s[0]["worst_degree"] if s else "no such site; the sites are: " + 
          CLAIM_SEEN="only PoCL is certain on the machines this suite runs on"
          return 2
       fi
-      # at the lesson's CPU size (the explorer brings a GPU's sizes down to 512 on a CPU)
-      run_gemmtop run --preset "$preset" --size 512 --reps 1 --warmup 0 --format json
+      # at the lesson's CPU size: its cpu_size (MxNxK), or each of M, N, K brought down to 512
+      if [ "$cpu" = - ]; then
+         run_gemmtop run --preset "$preset" --size 512 --reps 1 --warmup 0 --format json
+      else
+         run_gemmtop run --preset "$preset" -m "${cpu%%x*}" -n "$(echo "$cpu" | cut -dx -f2)" -k "${cpu##*x}" \
+            --reps 1 --warmup 0 --format json
+      fi
       CLAIM_SEEN="exit $RC, verified $(json_field verified 2>/dev/null)"
       [ "$RC" = 0 ] && [ "$(json_field verified)" = true ] ;;
    *)
@@ -87,9 +98,9 @@ print("%.2f" % s[0]["worst_degree"] if s else "no such site; the sites are: " + 
    esac
 }
 
-while read -r lesson step preset limits kind rest; do
+while read -r lesson step preset limits cpu kind rest; do
    what="$lesson step $step ($preset): $kind${rest:+ $rest}"
-   claim "$lesson" "$step" "$preset" "$limits" "$kind" $rest
+   claim "$lesson" "$step" "$preset" "$limits" "$cpu" "$kind" $rest
    case $? in
    0) ok "$what ($CLAIM_SEEN)" ;;
    2) ok "$what # SKIP $CLAIM_SEEN" ;;
@@ -99,8 +110,8 @@ done <"$T_DIR/checks"
 
 # Wrong claims are caught: a ratio the report does not give, a site it does not have, a
 # step said to be refused that runs.
-for wrong in "tensor 2 tensor-2-local-h100-half - banks A fragment load = 8.00" \
-   "tensor 2 tensor-2-local-h100-half - banks A fragment loads = 4.00" "m1 1 m1-naive-float - refused"; do
+for wrong in "tensor 2 tensor-2-local-h100-half - - banks A fragment load = 8.00" \
+   "tensor 2 tensor-2-local-h100-half - - banks A fragment loads = 4.00" "m1 1 m1-naive-float - - refused"; do
    claim $wrong
    [ $? = 1 ] && ok "a wrong claim is caught: $wrong ($CLAIM_SEEN)" || not_ok "a wrong claim passes: $wrong" "$CLAIM_SEEN"
 done

@@ -61,6 +61,10 @@ grep -q "timeout" "$T_DIR/busy" && ok "the long request timed out on its own" ||
 ui_keys J
 ui_expect "submitted to lab: judged in turn on the server" "J submits to the assignment"
 ui_expect_re "submission of mygemm04_wide .* to lab: verified" "the log gives the verdict" 90
+# ... and so do the results pane and the footer, which a lesson's layout keeps in view.
+ui_expect_re "class +submission of mygemm04_wide .* to lab: verified" "the results pane gives the verdict too" 10
+printf '%s\n' "$UI_LAST" | tail -n 1 | grep -q "submission of mygemm04_wide" &&
+   ok "the footer says it for a while" || not_ok "the footer says the verdict" "$UI_LAST"
 ui_expect_re "64x64x64: [0-9.]+ GFLOPS" "and the judged figure" 20
 "$GEMMTOP_BIN" class mine lab --server "$SOCK" >"$T_DIR/mine" 2>&1
 grep -q "class_honest\|mygemm04_wide.cl" "$T_DIR/mine" && grep -q "verified, " "$T_DIR/mine" &&

@@ -16,7 +16,7 @@ ui_start 130 50 -- lesson fast
 ui_expect "fast: step 1/3" "the fast lesson starts on PoCL without a size"
 ui_expect "size: at most 512 on this CPU" "the lesson pane says its steps run at the CPU size"
 ui_expect "M=512 N=512 K=512" "step 1's preset (4096) runs at 512"
-ui_expect "Two steps past the tutorial" "the introduction opens the first step"
+ui_expect "Three steps: the tutorial's kernel 9" "the introduction opens the first step"
 # The lecturer's notes: behind o, never on the pane by themselves.
 ui_expect "o: the lecturer's notes for this step" "the pane says the step has speaker notes"
 ui_expect_gone "keep their answers" "but does not show them" 5
@@ -24,7 +24,7 @@ ui_keys o
 ui_expect "notes (o hides them): Ask the class" "o shows them"
 ui_keys o
 ui_expect_gone "keep their answers" "o again hides them" 10
-ui_expect_re "measured: [0-9.]+ GFLOPS, verified" "step 1 gives a verified figure at 512" 300
+ui_expect_re "measured: [0-9.]+ GFLOPS \(spread [0-9]+%\), verified" "step 1 gives a verified figure at 512" 300
 # The row takes the figure once the measurement has settled, and keeps it while the
 # explorer goes on measuring.
 row1() { printf '%s\n' "$UI_LAST" | grep -oE "> +1 +[0-9]+\.[0-9]+ " | head -n 1 | awk '{ print $3 }'; }
@@ -43,12 +43,12 @@ ui_keys n
 ui_expect "fast: step 2/3" "n: step 2"
 ui_expect "M=512 N=512 K=512" "step 2's preset (4096) also runs at 512"
 ui_expect "I shows the lesson's introduction" "from step 2 on, the introduction is a key away"
-ui_expect_gone "Two steps past the tutorial" "and not shown" 10
+ui_expect_gone "Three steps: the tutorial's kernel 9" "and not shown" 10
 ui_keys I
-ui_expect "Two steps past the tutorial" "I shows it on this step"
+ui_expect "Three steps: the tutorial's kernel 9" "I shows it on this step"
 ui_expect "the lesson's introduction: on every step" "and says so"
 ui_keys I
-ui_expect_gone "Two steps past the tutorial" "I again: on the first step only" 10
+ui_expect_gone "Three steps: the tutorial's kernel 9" "I again: on the first step only" 10
 # The export says where, when and how the figures were taken.
 ui_keys E
 ui_expect "ladder exported: lesson-fast.md .csv .svg" "E exports the ladder"
@@ -91,11 +91,13 @@ ui_expect_exit 0 "q quits"
 # At 80x24 the step's figure is in view: right under its title.
 ui_start 80 24 -- lesson m1 --size 64
 ui_expect "m1: step 1/8" "m1 at 80x24"
-ui_expect_re "measured: [0-9.]+ GFLOPS, verified" "the measured line is in view at 80x24" 120
-# The chooser names the lessons' files by a plain path, not through kernels/../lessons.
+ui_expect_re "measured: [0-9.]+ GFLOPS \(spread [0-9]+%\), verified" "the measured line is in view at 80x24" 120
+# The chooser names the lessons' files, never by an absolute path (the machine's folders
+# are no class's business), and marks the lessons that need a Hopper GPU.
 ui_keys L
-ui_expect "m1.lesson" "L: the chooser names the lesson's file"
-ui_expect_gone "kernels/../lessons" "by a plain path" 5
+ui_expect "m1.lesson)" "L: the chooser names the lesson's file"
+case "$UI_LAST" in *"$(dirname "$GEMMTOP_BIN")"* | *"/lessons/m1.lesson"*) not_ok "no absolute path" "$UI_LAST" ;; *) ok "no absolute path" ;; esac
+ui_expect_re "hopper +5 steps  \[needs an H100 or H200\]" "the hopper lesson is marked as needing a Hopper GPU"
 ui_keys Escape q
 ui_expect_exit 0 "q quits"
 
@@ -104,6 +106,27 @@ ui_start 130 50 -- lesson fast --size 256
 ui_expect "fast: step 1/3" "with --size 256"
 ui_expect "M=256 N=256 K=256" "the step runs at the size asked for"
 ui_expect_gone "size: at most" "and the pane speaks of no CPU size" 10
+ui_keys q
+ui_expect_exit 0 "q quits"
+
+# A lesson leaves the explorer's saved kernel as it was (the hopper lesson's cannot run
+# here); and a saved kernel that the device refuses is not restored: the explorer opens on
+# one it runs and says why.
+conf="$XDG_CONFIG_HOME/gemmtop/ui.conf"
+mkdir -p "$(dirname "$conf")"
+printf 'kernel = mygemm02_tiled\nparam.TS = 8\n' >"$conf"
+ui_start 100 30 -- lesson hopper
+ui_expect "hopper: step 1/5" "the hopper lesson starts on PoCL"
+ui_expect_re "refused: hopper1_tma" "its first step is refused here"
+ui_keys q
+ui_expect_exit 0 "q quits"
+grep -q "^kernel = mygemm02_tiled$" "$conf" && ok "the lesson left the saved kernel (mygemm02_tiled) as it was" ||
+   not_ok "the saved kernel after a lesson" "$(cat "$conf")"
+printf 'kernel = hopper1_tma\n' >"$conf"
+ui_start 100 30 --
+ui_expect "the kernel saved last, hopper1_tma, cannot run on this device" "a saved kernel the device refuses is not restored, and it says why"
+ui_expect_re "measured|verified|measuring" "the explorer measures the kernel it opened on" 120
+case "$UI_LAST" in *"Kernel  hopper1_tma"*) not_ok "not opened on hopper1_tma" "$UI_LAST" ;; *) ok "not opened on hopper1_tma" ;; esac
 ui_keys q
 ui_expect_exit 0 "q quits"
 finish

@@ -109,6 +109,45 @@ static void legendLeftOutAt80x24(void **state) {
    assert_int_equal(l.notes.h, 15);
 }
 
+/* A lesson step whose point is the grid (dcu step 6) at 80x24 zoomed (78 x 20): its
+ * heading, figure and 5 lines of text (7 rows) under a shorter grid, the notes cut to the
+ * site table, at least BANKLAYOUT_MIN_LANES lanes in view. At 120x40 (118 x 36): beside
+ * the grid, under every note, and the whole warp. */
+static void lessonStepInView(void **state) {
+   BankPaneNeeds n = {.w = 78, .h = 20, .notes_rows = 14, .notes_rows_short = 11, .notes_rows_compact = 5,
+                      .notes_rows_side = 16, .lesson_rows = 7, .lesson_rows_side = 9, .lanes = 32, .banks = 32,
+                      .lanes_per_phase = 16};
+   BankPaneLayout l;
+   BankLayout_compute(&n, &l);
+   assert_false(l.side);
+   assert_true(l.compact);
+   assert_int_equal(l.notes.h, 5);
+   assert_true(l.lesson.h >= 7);
+   assert_true(apart(l.lesson, l.grid) && apart(l.lesson, l.notes) && apart(l.notes, l.grid));
+   int lanes = 0;
+   for (int r = l.first; r < l.first + l.shown; r++)
+      lanes += BankLayout_rowLane(32, 16, r) >= 0;
+   assert_true(lanes >= BANKLAYOUT_MIN_LANES);
+   /* The step's lines right under the grid's last row (its scroll row). */
+   assert_int_equal(l.lesson.y, l.grid.y + l.grid.h);
+   n.w = 118, n.h = 36;
+   BankLayout_compute(&n, &l);
+   assert_true(l.side);
+   assert_false(l.scrolls);
+   assert_int_equal(l.notes.h, 16);
+   assert_true(l.lesson.h >= 9);
+   assert_int_equal(l.lesson.x, l.notes.x);
+   assert_true(apart(l.lesson, l.grid) && apart(l.lesson, l.notes));
+   /* Not traced yet (no grid): the notes, then the step. */
+   n.lanes = 0;
+   BankLayout_compute(&n, &l);
+   assert_true(l.lesson.h >= 7 && l.lesson.y >= l.notes.y + l.notes.h);
+   /* A readable grid: half a warp and the rows around it. */
+   assert_int_equal(BankLayout_readableHeight(32, 32), BANKLAYOUT_HEAD_ROWS + 16 + 1);
+   assert_int_equal(BankLayout_readableHeight(32, 16), BANKLAYOUT_HEAD_ROWS + 17 + 1);
+   assert_int_equal(BankLayout_readableHeight(8, 32), BANKLAYOUT_HEAD_ROWS + 8);
+}
+
 /* Over many sizes and shapes: inside, apart, consistent. */
 static void manySizes(void **state) {
    for (int w = 1; w <= 200; w += 3)
@@ -116,14 +155,20 @@ static void manySizes(void **state) {
          for (int lanes = 0; lanes <= 64; lanes += 16)
             for (int notes = 0; notes <= 40; notes += 13) {
                BankPaneNeeds n = {.w = w, .h = h, .notes_rows = notes, .notes_rows_side = notes + 4,
-                                  .notes_rows_short = notes / 2,
+                                  .notes_rows_short = notes / 2, .notes_rows_compact = notes / 3,
+                                  .lesson_rows = (w + h) % 11, .lesson_rows_side = (w + h) % 13,
                                   .lanes = lanes, .banks = 32, .lanes_per_phase = 16, .scroll = (w * h) % 70};
                BankPaneLayout l;
                BankLayout_compute(&n, &l);
                char where[96];
                snprintf(where, sizeof where, "%dx%d lanes %d notes %d", w, h, lanes, notes);
-               if (!inside(l.notes, w, h) || !inside(l.grid, w, h) || !apart(l.notes, l.grid))
+               if (!inside(l.notes, w, h) || !inside(l.grid, w, h) || !apart(l.notes, l.grid) ||
+                   !inside(l.lesson, w, h) || !apart(l.lesson, l.grid) || !apart(l.lesson, l.notes))
                   fail_msg("%s: rectangles leave the pane or overlap", where);
+               /* The step's lines whole wherever one lane of grid and they fit. */
+               const int step_rows = l.side ? n.lesson_rows_side : n.lesson_rows;
+               if (lanes && h >= step_rows + BANKLAYOUT_HEAD_ROWS + 1 && l.lesson.h < step_rows)
+                  fail_msg("%s: %d rows for the step's %d", where, l.lesson.h, step_rows);
                if (l.first < 0 || l.shown < 0 || l.first + l.shown > l.rows)
                   fail_msg("%s: rows %d+%d of %d", where, l.first, l.shown, l.rows);
                if (!l.scrolls && l.shown != l.rows)
@@ -142,6 +187,7 @@ int main(void) {
        cmocka_unit_test(wholeWarpAt120x40),
        cmocka_unit_test(scrollsAt80x24),
        cmocka_unit_test(legendLeftOutAt80x24),
+       cmocka_unit_test(lessonStepInView),
        cmocka_unit_test(manySizes),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,9 +23,19 @@ static bool inside(Rect inner, Rect outer) {
           inner.y + inner.h <= outer.y + outer.h;
 }
 
+static void checkWanting(int cols, int rows, unsigned visible, int zoom, const LayoutWants *wants, Layout *out);
+
 static void check(int cols, int rows, unsigned visible, int zoom) {
    Layout l;
-   Layout_compute(cols, rows, visible, zoom, &l);
+   checkWanting(cols, rows, visible, zoom, NULL, &l);
+}
+
+/* The invariants of check, with the panes' wants: and each want met where the layout says
+ * so. */
+static void checkWanting(int cols, int rows, unsigned visible, int zoom, const LayoutWants *wants, Layout *out) {
+   Layout l;
+   Layout_computeWanting(cols, rows, visible, zoom, wants, &l);
+   *out = l;
    char where[96];
    snprintf(where, sizeof where, "%dx%d visible=%#x zoom=%d", cols, rows, visible, zoom);
    if (cols < LAYOUT_MIN_W || rows < LAYOUT_MIN_H) {
@@ -78,6 +88,98 @@ static void check(int cols, int rows, unsigned visible, int zoom) {
    /* The results pane is the last one given up (before the kernel pane). */
    if ((visible & PANE_BIT(PANE_RESULTS)) && zoom < 0)
       assert_true(l.shown & PANE_BIT(PANE_RESULTS));
+   /* Wants: met where the layout says so; the kernel pane gives way only for one. */
+   for (int p = 0; wants && p < PANE_COUNT; p++) {
+      if (!(l.shown & PANE_BIT(p)) || (zoom >= 0 && (visible & PANE_BIT(zoom))))
+         continue;
+      int want = wants->rows(wants->ctx, (PaneId)p, l.pane[p].w);
+      if (l.wants_met && l.pane[p].h < want)
+         fail_msg("%s: pane %d has %d rows, wants %d, said met", where, p, l.pane[p].h, want);
+   }
+   if (!wants && (l.dropped & PANE_BIT(PANE_KERNEL)))
+      fail_msg("%s: the kernel pane dropped with no want to make room for", where);
+}
+
+/* A pane's text of some length, word-wrapped: the rows it wants at a width (its title row
+ * included), as the lesson pane asks. */
+typedef struct FakeText_ {
+   int chars[PANE_COUNT];
+} FakeText;
+
+static int fakeRows(void *ctx, PaneId p, int width) {
+   const FakeText *t = ctx;
+   int inner = width - 2 > 1 ? width - 2 : 1;
+   return t->chars[p] ? 1 + (t->chars[p] + inner - 1) / inner : 0;
+}
+
+/* The lesson pane's want over many sizes and lengths: the invariants hold; the want is met
+ * beside the kernel pane when it fits there, else across the width without the kernel
+ * pane when it fits there; never is the kernel pane dropped where the want fitted beside
+ * it. */
+static void test_wants(void **state) {
+   (void)state;
+   const unsigned lesson = PANE_BIT(PANE_KERNEL) | PANE_BIT(PANE_RESULTS) | PANE_BIT(PANE_LESSON);
+   const unsigned masks[] = {lesson, lesson | PANE_BIT(PANE_BANKS), PANES_ALL, PANES_DEFAULT,
+                             PANE_BIT(PANE_RESULTS) | PANE_BIT(PANE_BANKS)};
+   for (int cols = LAYOUT_MIN_W - 1; cols <= 220; cols += cols < 130 ? 3 : 11)
+      for (int rows = LAYOUT_MIN_H - 1; rows <= 70; rows += 3)
+         for (int chars = 0; chars <= 1400; chars += 175)
+            for (size_t m = 0; m < sizeof masks / sizeof masks[0]; m++) {
+               FakeText t = {{0}};
+               t.chars[PANE_LESSON] = chars;
+               t.chars[PANE_BANKS] = chars / 2;
+               const LayoutWants w = {fakeRows, &t};
+               Layout l, plain, zoomed;
+               checkWanting(cols, rows, masks[m], -1, &w, &l);
+               checkWanting(cols, rows, masks[m], PANE_LESSON, &w, &zoomed);
+               if (l.too_small)
+                  continue;
+               Layout_compute(cols, rows, masks[m], -1, &plain);
+               if ((l.dropped & PANE_BIT(PANE_KERNEL)) && !(plain.dropped & PANE_BIT(PANE_KERNEL))) {
+                  /* It gave way: beside it the want was not met, across it is. */
+                  assert_true(l.wants_met);
+                  assert_false(l.side_by_side);
+                  assert_int_equal(l.pane[PANE_LESSON].w, cols);
+               }
+            }
+}
+
+/* The shipped lessons' longest step (tensor 6: heading, a figure and 530 characters of
+ * text, more rows than that once word-wrapped) at 80x24 and 120x40: whole, with the results pane kept. */
+static void test_lesson_at_small_terminals(void **state) {
+   (void)state;
+   const unsigned lesson = PANE_BIT(PANE_KERNEL) | PANE_BIT(PANE_RESULTS) | PANE_BIT(PANE_LESSON);
+   FakeText t = {{0}};
+   t.chars[PANE_LESSON] = 80 + 60 + 600;
+   const LayoutWants w = {fakeRows, &t};
+   Layout l;
+   Layout_computeWanting(80, 24, lesson, -1, &w, &l);
+   assert_true(l.wants_met);
+   assert_true(l.shown & PANE_BIT(PANE_RESULTS));
+   assert_true(l.pane[PANE_LESSON].h >= fakeRows(&t, PANE_LESSON, l.pane[PANE_LESSON].w));
+   /* Beside the kernel pane the column is 47 wide: 16 rows of text do not fit under the
+    * results' minimum, so the kernel pane gives way. */
+   assert_true(l.dropped & PANE_BIT(PANE_KERNEL));
+   Layout_computeWanting(120, 40, lesson, -1, &w, &l);
+   assert_true(l.wants_met);
+   assert_true(l.side_by_side);
+   assert_true(l.pane[PANE_RESULTS].h >= 12);
+   /* A short step keeps the kernel pane at 80x24. */
+   t.chars[PANE_LESSON] = 200;
+   Layout_computeWanting(80, 24, lesson, -1, &w, &l);
+   assert_true(l.side_by_side);
+   assert_true(l.wants_met);
+   /* The projector's layout of a grid step: results and a readable grid (1 + 2 + 17 + 1
+    * rows) at 120x40; at 80x24 not, which keys.c answers with the grid alone. */
+   const unsigned proj = PANE_BIT(PANE_RESULTS) | PANE_BIT(PANE_BANKS);
+   t.chars[PANE_LESSON] = 0;
+   t.chars[PANE_BANKS] = (21 - 1) * 118 - 1; /* 21 rows at 120 columns */
+   Layout_computeWanting(120, 40, proj, -1, &w, &l);
+   assert_true(l.wants_met);
+   assert_true(l.pane[PANE_BANKS].h >= 21);
+   t.chars[PANE_BANKS] = (21 - 1) * 78 - 1;
+   Layout_computeWanting(80, 24, proj, -1, &w, &l);
+   assert_false(l.wants_met);
 }
 
 static void test_many_sizes(void **state) {
@@ -285,7 +387,8 @@ int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_many_sizes),   cmocka_unit_test(test_zoom), cmocka_unit_test(test_standard_terminals),
        cmocka_unit_test(test_inspect_pane), cmocka_unit_test(test_too_small), cmocka_unit_test(test_dialog),
-       cmocka_unit_test(test_sweep_pane),   cmocka_unit_test(test_pane_table),
+       cmocka_unit_test(test_sweep_pane),   cmocka_unit_test(test_pane_table), cmocka_unit_test(test_wants),
+       cmocka_unit_test(test_lesson_at_small_terminals),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,10 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/config.h"
 #include "core/ladder.h"
 #include "core/laddermerge.h"
 #include "core/lesson.h"
 #include "core/preset.h"
+#include "base/textbuf.h"
 #include "base/util.h"
 
 static const char *GOOD = "# a lesson\n"
@@ -134,6 +136,8 @@ static void test_user_overrides_shipped(void **state) {
 }
 
 /* Every shipped lesson parses and every step names a shipped preset. */
+static void placeholdersCompute(const Lesson *l, const PresetList *presets, const Catalog *cat);
+
 static void test_shipped_lessons(void **state) {
    (void)state;
    unsetenv("XDG_CONFIG_HOME");
@@ -153,8 +157,182 @@ static void test_shipped_lessons(void **state) {
       for (int s = 0; s < lessons.items[i].nsteps; s++)
          if (!PresetList_find(&presets, lessons.items[i].steps[s].preset))
             fail_msg("%s step %d: no preset %s", lessons.items[i].path, s + 1, lessons.items[i].steps[s].preset);
+   Catalog cat;
+   assert_true(Catalog_load(&cat, GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   for (int i = 0; i < lessons.count; i++)
+      placeholdersCompute(&lessons.items[i], &presets, &cat);
+   Catalog_free(&cat);
    PresetList_free(&presets);
    LessonList_free(&lessons);
+}
+
+/* A made-up configuration for the placeholders: M=128 N=8192 BM=BN=128, CUS=2. */
+static bool fakeEval(void *ctx, const char *expr, long long *v, char *why, size_t whylen) {
+   (void)ctx;
+   static const struct {
+      const char *expr;
+      long long v;
+   } known[] = {{"M / BM * N / BN", 64}, {"M", 128}, {"CUS - 3", -1}, {"CUS", 2}, {"1", 1}, {"a || b", 1}};
+   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+      if (!strcmp(expr, known[i].expr) || (expr[0] == ' ' && !strncmp(expr + 1, known[i].expr, strlen(known[i].expr)))) {
+         *v = known[i].v;
+         return true;
+      }
+   snprintf(why, whylen, "unknown identifier");
+   return false;
+}
+
+/* Placeholders: rendered with their nouns (an s unless 1), a failure said in the text and
+ * never a number; malformed ones refused at load with their line. */
+static void test_placeholders(void **state) {
+   (void)state;
+   char out[256], why[256];
+   assert_true(Lesson_render("{M}/{M} = {M / BM * N / BN|work-group} for {CUS|compute unit}, {1|block}", fakeEval,
+                             NULL, out, sizeof out));
+   assert_string_equal(out, "128/128 = 64 work-groups for 2 compute units, 1 block");
+   assert_true(Lesson_render("{CUS - 3} and {a || b|tile} and {nope|tile}", fakeEval, NULL, out, sizeof out));
+   assert_string_equal(out, "-1 and 1 tile and [nope: unknown identifier]");
+   assert_true(Lesson_render("no placeholder", NULL, NULL, out, sizeof out));
+   assert_string_equal(out, "no placeholder");
+   assert_true(Lesson_render("{M}", NULL, NULL, out, sizeof out));
+   assert_string_equal(out, "[M: no configuration to compute it]");
+   /* Too small: false, never a cut number. */
+   char small[6];
+   assert_false(Lesson_render("x = {M / BM * N / BN|work-group}", fakeEval, NULL, small, sizeof small));
+   assert_null(strstr(small, "6"));
+   assert_true(Lesson_checkPlaceholders("{M / BM|work-group} and {a || b}", why, sizeof why));
+   static const struct {
+      const char *text, *why;
+   } bad[] = {{"{M", "not closed"},          {"M}", "no '{' before it"}, {"{ }", "empty placeholder"},
+              {"{M|}", "names no noun"},     {"{M|tile2}", "letters and hyphens"}, {"{M {N}}", "not closed"}};
+   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      assert_false(Lesson_checkPlaceholders(bad[i].text, why, sizeof why));
+      if (!strstr(why, bad[i].why))
+         fail_msg("%s: '%s' lacks '%s'", bad[i].text, why, bad[i].why);
+   }
+   expectRefused("step = a\ntext = {M / BM\n", 22, "bad.lesson:2: text: a placeholder opened at");
+   expectRefused("step = a\ntitle = {M} blocks\n", 26, "bad.lesson:2: a title takes no placeholder");
+   expectRefused("about = a {}\nstep = a\n", 21, "bad.lesson:1: about: an empty placeholder");
+   expectRefused("step = a\nnotes = b}\n", 19, "bad.lesson:2: notes:");
+}
+
+/* cpu_size: parsed whole or refused; the sizing rules (asked, the CPU shape, the CPU cap). */
+static void test_cpu_size(void **state) {
+   (void)state;
+   const char *ok = "cpu_size = 128x256x4096\nstep = a\n";
+   Lesson l;
+   char err[512];
+   assert_true(Lesson_parse(ok, strlen(ok), "x.lesson", &l, err, sizeof err));
+   assert_int_equal(l.cpu_size[0], 128);
+   assert_int_equal(l.cpu_size[1], 256);
+   assert_int_equal(l.cpu_size[2], 4096);
+   static const char *const bad[] = {"128x128", "0x1x1", "1x2x3x4", "-1x2x3", "1x2x99999999", "ax2x3", "1x2x3 "};
+   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      char text[128];
+      snprintf(text, sizeof text, "cpu_size = %s\nstep = a\n", bad[i]);
+      if (!strcmp(bad[i], "1x2x3 ")) /* a trailing blank is trimmed, as for every value */
+         continue;
+      expectRefused(text, strlen(text), "cpu_size");
+   }
+   LessonSize s;
+   const int none[3] = {0, 0, 0}, asked[3] = {1000, 0, 0};
+   int m = 128, n = 8192, k = 8192;
+   Lesson_size(&l, none, true, 512, &s); /* a CPU: the lesson's shape */
+   assert_true(s.cpu_shape);
+   assert_true(LessonSize_apply(&s, &m, &n, &k));
+   assert_int_equal(m * 1000000LL + n * 1000LL + k, 128 * 1000000LL + 256 * 1000LL + 4096);
+   Lesson_size(&l, asked, true, 512, &s); /* asked: that, on any device */
+   m = 128, n = 8192, k = 8192;
+   LessonSize_apply(&s, &m, &n, &k);
+   assert_int_equal(m, 1000);
+   assert_int_equal(n, 8192);
+   assert_false(s.cpu_shape);
+   Lesson_size(&l, none, false, 512, &s); /* a GPU: the presets' */
+   m = 128, n = 8192, k = 8192;
+   assert_false(LessonSize_apply(&s, &m, &n, &k));
+   l.cpu_size[0] = 0; /* no shape: each brought down to the cap */
+   Lesson_size(&l, none, true, 512, &s);
+   LessonSize_apply(&s, &m, &n, &k);
+   assert_int_equal(m, 128);
+   assert_int_equal(n, 512);
+   assert_int_equal(k, 512);
+   Lesson_free(&l);
+   /* a step's own CPU size replaces the lesson's; the other steps keep the lesson's */
+   const char *steps = "cpu_size = 128x128x4096\nstep = a\nstep = b\ncpu_size = 8x4096x4096\n";
+   assert_true(Lesson_parse(steps, strlen(steps), "s.lesson", &l, err, sizeof err));
+   Lesson_size(&l, none, true, 512, &s);
+   LessonSize one = LessonSize_forStep(&s, &l.steps[1]);
+   m = 8, n = 8192, k = 8192;
+   LessonSize_apply(&one, &m, &n, &k);
+   assert_int_equal(m * 1000000LL + n * 1000LL + k, 8 * 1000000LL + 4096 * 1000LL + 4096);
+   one = LessonSize_forStep(&s, &l.steps[0]);
+   m = 128, n = 8192, k = 8192;
+   LessonSize_apply(&one, &m, &n, &k);
+   assert_int_equal(n, 128);
+   Lesson_size(&l, asked, true, 512, &s); /* asked: the step's own does not apply */
+   one = LessonSize_forStep(&s, &l.steps[1]);
+   m = 8, n = 8192, k = 8192;
+   LessonSize_apply(&one, &m, &n, &k);
+   assert_int_equal(m, 1000);
+   Lesson_free(&l);
+   /* a lesson with no cpu_size but a step with one: that step shaped, the others capped */
+   const char *only = "step = a\nstep = b\ncpu_size = 8x4096x4096\n";
+   assert_true(Lesson_parse(only, strlen(only), "o.lesson", &l, err, sizeof err));
+   Lesson_size(&l, none, true, 512, &s);
+   one = LessonSize_forStep(&s, &l.steps[0]);
+   m = 128, n = 8192, k = 8192;
+   LessonSize_apply(&one, &m, &n, &k);
+   assert_int_equal(n, 512);
+   one = LessonSize_forStep(&s, &l.steps[1]);
+   m = 8, n = 8192, k = 8192;
+   LessonSize_apply(&one, &m, &n, &k);
+   assert_int_equal(n, 4096);
+   Lesson_free(&l);
+}
+
+typedef struct {
+   const KernelInfo *k;
+   const long long *values;
+   const Problem *p;
+   const DeviceLimits *lim;
+   int failed;               /* placeholders that could not be computed */
+} Shown;
+
+static bool evalShown(void *ctx, const char *expr, long long *v, char *why, size_t whylen) {
+   Shown *s = ctx;
+   bool ok = Config_eval(s->k, s->values, s->p, s->lim, expr, v, why, whylen);
+   s->failed += !ok;
+   return ok;
+}
+
+/* Every placeholder of a shipped lesson computes, for its step's preset at the preset's size
+ * and at the size a CPU runs it at, on two compute units and on 132: no "[EXPR: why]". */
+static void placeholdersCompute(const Lesson *l, const PresetList *presets, const Catalog *cat) {
+   for (int s = 0; s < l->nsteps; s++) {
+      const LessonStep *st = &l->steps[s];
+      const Preset *pr = PresetList_find(presets, st->preset);
+      const KernelInfo *k;
+      long long values[KERNEL_MAX_PARAMS];
+      Problem p;
+      Problem_setDefaults(&p);
+      char err[512], out[4096];
+      if (!pr || !Preset_resolve(pr, cat, &k, values, &p, err, sizeof err))
+         continue; /* test_shipped_lessons names the preset */
+      for (int cpu = 0; cpu < 2; cpu++)
+         for (int cus = 2; cus <= 132; cus += 130) {
+            Problem q = p;
+            LessonSize size;
+            Lesson_size(l, NULL, cpu, 512, &size);
+            size = LessonSize_forStep(&size, st);
+            LessonSize_apply(&size, &q.m, &q.n, &q.k);
+            DeviceLimits lim = {.max_wg = 1024, .local_mem = 1 << 20, .compute_units = (unsigned)cus, .fp64 = true};
+            Shown sh = {k, values, &q, &lim, 0};
+            const char *texts[3] = {st->text, st->notes, s == 0 ? l->about : NULL};
+            for (int t = 0; t < 3; t++)
+               if (texts[t] && (!Lesson_render(texts[t], evalShown, &sh, out, sizeof out) || sh.failed))
+                  fail_msg("%s step %d at %dx%dx%d on %d units: %s", l->path, s + 1, q.m, q.n, q.k, cus, out);
+         }
+   }
 }
 
 /* The figures a step's text states about banks ("4-way", "2.00x") are the figures of its
@@ -181,19 +359,29 @@ static void textFiguresChecked(const Lesson *l, int s) {
    }
 }
 
-/* A title that counts its steps ("five steps") counts them right. */
-static void titleCountsRight(const Lesson *l) {
+/* Whether w is in s as words: not the end of a longer word or number ("32x32 steps"). */
+static bool wordIn(const char *s, const char *w) {
+   for (const char *p = strstr(s, w); p; p = strstr(p + 1, w))
+      if (p == s || !isalnum((unsigned char)p[-1]))
+         return true;
+   return false;
+}
+
+/* A title or an introduction that counts its steps ("five steps") counts them right. */
+static void countsRight(const Lesson *l, const char *text) {
    static const char *words[] = {"zero", "one",    "two",    "three",    "four",    "five",    "six",
                                  "seven", "eight", "nine",   "ten",      "eleven",  "twelve",  "thirteen"};
-   char title[sizeof l->title];
-   for (size_t i = 0; i < sizeof title; i++)
-      title[i] = (char)tolower((unsigned char)l->title[i]);
+   char title[4096];
+   size_t i = 0;
+   for (; text[i] && i + 1 < sizeof title; i++)
+      title[i] = (char)tolower((unsigned char)text[i]);
+   title[i] = '\0';
    for (int n = 0; n < (int)(sizeof words / sizeof *words); n++) {
       char a[32], b[32];
       snprintf(a, sizeof a, "%s steps", words[n]);
       snprintf(b, sizeof b, "%d steps", n);
-      if ((strstr(title, a) || strstr(title, b)) && n != l->nsteps)
-         fail_msg("%s: the title says %d steps, the lesson has %d", l->path, n, l->nsteps);
+      if ((wordIn(title, a) || wordIn(title, b)) && n != l->nsteps)
+         fail_msg("%s: '%.60s' says %d steps, the lesson has %d", l->path, text, n, l->nsteps);
    }
 }
 
@@ -209,7 +397,9 @@ static void test_shipped_texts(void **state) {
       const Lesson *l = &lessons.items[i];
       if (!l->about)
          fail_msg("%s has no introduction (about =)", l->path);
-      titleCountsRight(l);
+      countsRight(l, l->title);
+      if (l->about)
+         countsRight(l, l->about);
       for (int s = 0; s < l->nsteps; s++) {
          if (!l->steps[s].text)
             fail_msg("%s step %d (%s) has no text", l->path, s + 1, l->steps[s].preset);
@@ -295,18 +485,18 @@ static void test_ladder_figures(void **state) {
    makeLadder(&ld);
    assert_int_equal(ld.nrows, 4);
    assert_string_equal(ld.rows[0].label, "1 one: first");
-   Ladder_record(&ld, 0, 100, "TS=8", false, NULL);
-   Ladder_record(&ld, 1, 250, "TS=16", false, NULL);
-   Ladder_record(&ld, 3, 500, "TS=32", false, NULL);
-   Ladder_record(&ld, 2, -1, "never", false, NULL);   /* not a figure: ignored */
-   Ladder_record(&ld, 9, 1, "no such step", false, NULL);
+   Ladder_record(&ld, 0, 100, 0, "TS=8", false, NULL);
+   Ladder_record(&ld, 1, 250, 0, "TS=16", false, NULL);
+   Ladder_record(&ld, 3, 500, 0, "TS=32", false, NULL);
+   Ladder_record(&ld, 2, -1, 0, "never", false, NULL);   /* not a figure: ignored */
+   Ladder_record(&ld, 9, 1, 0, "no such step", false, NULL);
    assert_false(ld.rows[2].measured);
    assert_true(Ladder_speedupPrevious(&ld, 1) == 2.5);
    assert_true(Ladder_speedupPrevious(&ld, 3) == 0);   /* step 3 unmeasured */
    assert_true(Ladder_speedupFirst(&ld, 3) == 5.0);
    assert_true(Ladder_percentOfBest(&ld, 1) == 50.0);
    assert_true(Ladder_percentOfBest(&ld, 2) == 0);
-   Ladder_record(&ld, 1, 200, "TS=16 again", false, NULL);   /* a later figure replaces */
+   Ladder_record(&ld, 1, 200, 0, "TS=16 again", false, NULL);   /* a later figure replaces */
    assert_true(Ladder_speedupPrevious(&ld, 1) == 2.0);
    assert_string_equal(ld.rows[1].config, "TS=16 again");
    Ladder_free(&ld);
@@ -320,39 +510,142 @@ static void test_ladder_settles(void **state) {
    makeLadder(&ld);
    int basis;
    assert_true(Ladder_expectedSeconds(&ld, 2, 1e9, &basis) == 0 && basis == -1);
-   Ladder_record(&ld, 0, 2.0, "a", false, NULL);
+   Ladder_record(&ld, 0, 2.0, 0, "a", false, NULL);
    assert_true(fabs(Ladder_expectedSeconds(&ld, 2, 10e9, &basis) - 5.0) < 1e-12 && basis == 0);
-   Ladder_record(&ld, 1, 4.0, "b", false, NULL);
+   Ladder_record(&ld, 1, 4.0, 0, "b", false, NULL);
    assert_true(fabs(Ladder_expectedSeconds(&ld, 2, 10e9, &basis) - 2.5) < 1e-12 && basis == 1);
    assert_true(Ladder_expectedSeconds(&ld, 0, 10e9, &basis) == 0);
    Ladder_free(&ld);
-   assert_false(Ladder_settled(0, 0));
-   assert_false(Ladder_settled(15, 9000));
-   assert_true(Ladder_settled(16, 1));
-   assert_false(Ladder_settled(2, 60000));
-   assert_true(Ladder_settled(3, 10000));
-   assert_false(Ladder_settled(3, 9999));
+   assert_false(Ladder_settled(0, 0, 0));
+   assert_false(Ladder_settled(15, 9000, 0));
+   assert_true(Ladder_settled(16, 1, 5));
+   assert_false(Ladder_settled(2, 60000, 0));
+   assert_true(Ladder_settled(3, 10000, 0));
+   assert_false(Ladder_settled(3, 9999, 0));
+   /* noisy: more launches, or more time, before the figure is taken with its spread */
+   assert_false(Ladder_settled(16, 1, 30));
+   assert_false(Ladder_settled(3, 10000, 30));
+   assert_true(Ladder_settled(LADDER_SETTLE_WAIT_LAUNCHES, 1, 30));
+   assert_true(Ladder_settled(3, LADDER_SETTLE_WAIT_MS, 30));
+   assert_true(Ladder_settled(16, 1, LADDER_SETTLE_SPREAD));
+}
+
+/* Noise shown as noise: a ratio within the two figures' spread is marked, in the tables
+ * too; a steady pair is not; a step is never "within" itself. */
+static void test_ladder_spread(void **state) {
+   (void)state;
+   Ladder ld;
+   makeLadder(&ld);
+   Ladder_record(&ld, 0, 100, 30, "a", false, NULL);  /* 30% spread */
+   Ladder_record(&ld, 1, 101, 5, "b", false, NULL);   /* 1.01x: within 30% */
+   Ladder_record(&ld, 2, 300, 2, "c", false, NULL);   /* 2.97x over step 2, steady */
+   Ladder_record(&ld, 3, 310, 4, "d", false, NULL);   /* 1.03x over step 3: within 4% */
+   assert_true(Ladder_withinSpread(&ld, 1, 0));
+   assert_false(Ladder_withinSpread(&ld, 2, 1));
+   assert_true(Ladder_withinSpread(&ld, 3, 2));
+   assert_false(Ladder_withinSpread(&ld, 0, 0));
+   assert_false(Ladder_withinSpread(&ld, 3, -1));
+   char *md = Ladder_markdown(&ld), *csv = Ladder_csv(&ld);
+   assert_non_null(strstr(md, "| 2 two | 101.0 | 5% | \xe2\x89\x88" "1.01x | \xe2\x89\x88" "1.01x |"));
+   assert_non_null(strstr(md, "| 3 three | 300.0 | 2% | 2.97x | 3.00x |"));
+   assert_non_null(strstr(csv, "2,two,101.000,5.0,false,false,,1.0100,true,1.0100,true,"));
+   assert_non_null(strstr(csv, "3,three,300.000,2.0,false,false,,2.9703,false,3.0000,false,"));
+   free(md);
+   free(csv);
+   Ladder_free(&ld);
+}
+
+/* Every <text> of svg inside its width and height, by the exports' own measure of text
+ * (TextBuf_textWidth; tests/e2e/svg_unclipped.py renders them to check that measure). */
+static void textsInside(const char *svg) {
+   int width = 0, height = 0;
+   assert_int_equal(sscanf(strstr(svg, "<svg "), "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\"",
+                           &width, &height), 2);
+   for (const char *p = strstr(svg, "<text "); p; p = strstr(p + 1, "<text ")) {
+      const char *gt = strchr(p, '>'), *end = strstr(p, "</text>");
+      assert_non_null(gt);
+      assert_non_null(end);
+      int x = 0, y = 0;
+      double px = 13;
+      sscanf(strstr(p, "x=\""), "x=\"%d\"", &x);
+      sscanf(strstr(p, "y=\""), "y=\"%d\"", &y);
+      const char *fs = strstr(p, "font-size=\"");
+      if (fs && fs < gt)
+         px = atof(fs + 11);
+      const char *title = strstr(gt, "</title>");
+      const char *from = title && title < end ? title + 8 : gt + 1;
+      char text[1024], plain[1024];
+      snprintf(text, sizeof text, "%.*s", (int)(end - from), from);
+      size_t n = 0; /* the entities as one character each */
+      for (const char *c = text; *c && n + 1 < sizeof plain; c++) {
+         plain[n++] = *c;
+         if (*c == '&')
+            c = strchr(c, ';');
+      }
+      plain[n] = '\0';
+      const char *bold = strstr(p, "bold");
+      double w = TextBuf_textWidth(plain, px) * (bold && bold < gt ? 1.15 : 1);
+      const char *mid = strstr(p, "text-anchor=\"middle\"");
+      double x0 = mid && mid < gt ? x - w / 2 : x, x1 = mid && mid < gt ? x + w / 2 : x + w;
+      if (x0 < 0 || x1 > width || y > height)
+         fail_msg("'%s' from x %.0f to %.0f (y %d) in a drawing %dx%d", plain, x0, x1, y, width, height);
+   }
+}
+
+/* The chart of a worst case: long labels, a long device, a long refusal, references far
+ * off our scale: every text inside the drawing, the drawing on a 1920x1080 slide. */
+static void test_ladder_svg_fits(void **state) {
+   (void)state;
+   Lesson l;
+   char err[512];
+   const char *text = "title = A lesson whose title is long enough to wrap: it names its ladder, its source and the "
+                      "device it was tuned on\n"
+                      "step = tensor-5-warptile-h100-half-cuda\ntitle = Step 5 through CUDA: deeper stages in dynamic "
+                      "shared memory, 144 KiB\nreference_gflops = 466000\n"
+                      "step = m1-tiled32-float\ntitle = 32 x 32 tiles, float, under the M1's limit of 256 work-items\n"
+                      "step = b\nreference_gflops = 2.54\nstep = c\nreference_gflops = 83107\n";
+   assert_true(Lesson_parse(text, strlen(text), "w.lesson", &l, err, sizeof err));
+   Ladder ld;
+   Ladder_init(&ld, &l, "pthread-haswell-AMD EPYC 7763 64-Core Processor (opencl), every step at most 512 (a CPU; "
+                        "the presets' sizes are a GPU's)");
+   Util_copy(ld.date, sizeof ld.date, "2026-11-29 07:56 UTC");
+   Ladder_record(&ld, 0, 0.25, 3, "x", true, NULL);
+   Ladder_refuse(&ld, 1, "mygemm02_tiled TS=32: needs 1024 work-items per group (32 x 32); this device allows 256; "
+                         "valid TS: 4, 8, 16 (simulated limits: max_wg=256)", "TS=32");
+   Ladder_record(&ld, 2, 12345.6, 1, "y", false, "no-a,no-b,no-fma");
+   Ladder_record(&ld, 3, 3.4, 2, "z", false, NULL);
+   char *svg = Ladder_svg(&ld);
+   assert_non_null(svg);
+   textsInside(svg);
+   int width = 0, height = 0;
+   sscanf(strstr(svg, "<svg "), "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\"", &width, &height);
+   if (width > 1920 || height > 1080)
+      fail_msg("%dx%d: not on a 1920x1080 slide", width, height);
+   free(svg);
+   Ladder_free(&ld);
+   Lesson_free(&l);
 }
 
 static void test_ladder_exports(void **state) {
    (void)state;
    Ladder ld;
    makeLadder(&ld);
-   Ladder_record(&ld, 0, 100, "TS=8, x", false, NULL);
-   Ladder_record(&ld, 1, 400, "TS=16", true, NULL);
+   Ladder_record(&ld, 0, 100, 0, "TS=8, x", false, NULL);
+   Ladder_record(&ld, 1, 400, 0, "TS=16", true, NULL);
    char *md = Ladder_markdown(&ld), *csv = Ladder_csv(&ld), *svg = Ladder_svg(&ld);
    assert_non_null(md);
    assert_non_null(csv);
    assert_non_null(svg);
    assert_non_null(strstr(md, "## A \\| B"));
    /* The emulated step is shown and labelled, never compared: step 1 stays the best. */
-   assert_non_null(strstr(md, "| 1 one: first | 100.0 | - | 1.00x | 100.0% | - | 2.54, \"chapter\" | TS=8, x |"));
-   assert_non_null(strstr(md, "| 2 two | 400.0 (emulated) | - | - | - | - | - | TS=16 |"));
-   assert_non_null(strstr(md, "| 3 three | not measured | - | - | - | - | - | - |"));
-   assert_non_null(strstr(csv, "1,1 one: first,100.000,false,false,,,1.0000,100.00,,2.540,\"2.54, \"\"chapter\"\"\",\"TS=8, x\","
-                               "a <device> & co,,\"each figure the median of a step's first 16 device-timed launches"));
-   assert_non_null(strstr(csv, "2,2 two,400.000,true,false,,,,,,,,TS=16,a <device> & co,,\"each figure"));
-   assert_non_null(strstr(csv, "4,4 four,,,,,,,,,,,,a <device> & co,,\"each figure"));
+   assert_non_null(strstr(md, "| 1 one: first | 100.0 | 0% | - | 1.00x | 100.0% | - | 2.54, \"chapter\" | TS=8, x |"));
+   assert_non_null(strstr(md, "| 2 two | 400.0 (emulated) | 0% | - | - | - | - | - | TS=16 |"));
+   assert_non_null(strstr(md, "| 3 three | not measured | - | - | - | - | - | - | - |"));
+   /* the step is its own column: the label does not repeat it */
+   assert_non_null(strstr(csv, "1,one: first,100.000,0.0,false,false,,,,1.0000,false,100.00,,,2.540,\"2.54, \"\"chapter\"\"\","
+                               "\"TS=8, x\",a <device> & co,,\"each figure the median of a step's first 16 device-timed launches"));
+   assert_non_null(strstr(csv, "2,two,400.000,0.0,true,false,,,,,,,,,,,TS=16,a <device> & co,,\"each figure"));
+   assert_non_null(strstr(csv, "4,four,,,,,,,,,,,,,,,,a <device> & co,,\"each figure"));
    /* the header names the columns that say where, when and how */
    assert_non_null(strstr(csv, "reference,configuration,device,date,timing,limit\n"));
    assert_non_null(strstr(md, "Timing: each figure the median of a step's first 16 device-timed launches"));
@@ -361,9 +654,13 @@ static void test_ladder_exports(void **state) {
    assert_null(strstr(csv, "say"));
    assert_non_null(strstr(svg, "a &lt;device&gt; &amp; co"));
    /* the source's figure beside the measured one: in words, and a mark on the scale */
-   assert_non_null(strstr(svg, ">100.0; source 2.54</text>"));
+   /* the source's figure under ours, on its own scale, in words and as a bar */
+   assert_non_null(strstr(svg, ">100.0</text>"));
+   assert_non_null(strstr(svg, ">source 2.54</text>"));
    assert_non_null(strstr(svg, "<title>the source reported 2.54 GFLOPS</title>"));
-   assert_non_null(strstr(svg, "GFLOPS (verified; higher is faster)")); /* no ablated bar: the axis is plain */
+   assert_non_null(strstr(svg, "the source's GFLOPS (its device; this scale)"));
+   assert_non_null(strstr(svg, "GFLOPS measured here (verified; higher is faster)")); /* no ablated bar: the axis is plain */
+   textsInside(svg);
    assert_null(strstr(svg, "<device>"));
    assert_non_null(strstr(svg, "</svg>"));
    free(md);
@@ -377,10 +674,10 @@ static void test_ladder_unranked(void **state) {
    (void)state;
    Ladder ld;
    makeLadder(&ld);
-   Ladder_record(&ld, 0, 100, "real", false, NULL);
-   Ladder_record(&ld, 1, 900, "real", false, "no-a");
+   Ladder_record(&ld, 0, 100, 0, "real", false, NULL);
+   Ladder_record(&ld, 1, 900, 0, "real", false, "no-a");
    Ladder_refuse(&ld, 2, "work-group of 1024 over the simulated limit of 256", "TS=32");
-   Ladder_record(&ld, 3, 50, "real", false, NULL);
+   Ladder_record(&ld, 3, 50, 0, "real", false, NULL);
    assert_int_equal(Ladder_done(&ld), 4);
    assert_false(Ladder_ranked(&ld, 1));
    assert_false(Ladder_ranked(&ld, 2));
@@ -392,14 +689,16 @@ static void test_ladder_unranked(void **state) {
    /* against the real kernel (step 1, the same configuration): shown, never ranked */
    assert_true(fabs(Ladder_vsReal(&ld, 1) - 9.0) < 1e-12);
    assert_true(Ladder_vsReal(&ld, 0) == 0 && Ladder_vsReal(&ld, 3) == 0);
-   assert_non_null(strstr(md, "| 2 two | 900.0 (ablated) | - | - | - | 9.00x | - | real, ablate=no-a |"));
-   assert_non_null(strstr(md, "| 3 three | refused: work-group of 1024 over the simulated limit of 256 | - | - | - |"));
-   assert_non_null(strstr(csv, "2,2 two,900.000,false,true,,,,,9.0000,,,\"real, ablate=no-a\","));
-   assert_non_null(strstr(csv, "3,3 three,,,,work-group of 1024 over the simulated limit of 256,,,,"));
+   assert_non_null(strstr(md, "| 2 two | 900.0 (ablated) | 0% | - | - | - | 9.00x | - | real, ablate=no-a |"));
+   assert_non_null(strstr(md, "| 3 three | refused: work-group of 1024 over the simulated limit of 256 | - | - | - | - |"));
+   assert_non_null(strstr(csv, "2,two,900.000,0.0,false,true,,,,,,,9.0000,false,,,\"real, ablate=no-a\","));
+   assert_non_null(strstr(csv, "3,three,,,,,work-group of 1024 over the simulated limit of 256,,,,,,,"));
    assert_non_null(strstr(svg, "900.0 (ablated)"));
    /* a refused bar says why on the chart, the whole reason in its tooltip */
    assert_non_null(strstr(svg, "</title>refused: work-group of 1024 over the simulated limit of 256</text>"));
-   assert_non_null(strstr(svg, "GFLOPS (verified, or for an ablated bar the GEMM's flops over the ablated run's time;"));
+   assert_non_null(strstr(svg, "GFLOPS measured here (verified, or for an ablated bar the GEMM's flops over the ablated "
+                               "run's time;"));
+   textsInside(svg);
    assert_non_null(strstr(svg, ">step</text>"));
    free(md);
    free(csv);
@@ -417,10 +716,10 @@ static void test_merge(void **state) {
    Ladder a, b;
    Ladder_init(&a, &l, "laptop CPU");
    Ladder_init(&b, &l, "a GPU");
-   Ladder_record(&a, 0, 2.0, "01-naive", false, "");
-   Ladder_record(&a, 1, 5.0, "02", false, "");
-   Ladder_record(&b, 0, 100.0, "01-naive", false, "");
-   Ladder_record(&b, 1, 900.0, "02", false, "");
+   Ladder_record(&a, 0, 2.0, 0, "01-naive", false, "");
+   Ladder_record(&a, 1, 5.0, 0, "02", false, "");
+   Ladder_record(&b, 0, 100.0, 0, "01-naive", false, "");
+   Ladder_record(&b, 1, 900.0, 0, "02", false, "");
    char *ca = Ladder_csv(&a), *cb = Ladder_csv(&b);
    static MergedLadder m;
    LadderMerge_init(&m, &l);
@@ -434,7 +733,7 @@ static void test_merge(void **state) {
    char *md = LadderMerge_markdown(&m), *svg = LadderMerge_svg(&m), *csv = LadderMerge_csv(&m);
    assert_non_null(strstr(md, "| 2 02-tiled-ts16 | 5.0 (2.50x) | 900.0 (9.00x) |"));
    assert_non_null(strstr(svg, "9.00x"));
-   assert_non_null(strstr(csv, "2,2 02-tiled-ts16,bob,a GPU,"));
+   assert_non_null(strstr(csv, "2,02-tiled-ts16,bob,a GPU,"));
    free(md);
    free(svg);
    free(csv);
@@ -445,8 +744,20 @@ static void test_merge(void **state) {
    static MergedLadder m2;
    LadderMerge_init(&m2, &other);
    assert_false(LadderMerge_add(&m2, ca, strlen(ca), "alice.csv", err, sizeof err));
-   if (!strstr(err, "alice.csv:2: step '1 01-naive: Naive' is not this lesson's step 1"))
+   if (!strstr(err, "alice.csv:2: step '01-naive: Naive' is not this lesson's step 1 ('01-naive')"))
       fail_msg("%s", err);
+   /* an export of before, whose labels had the step's number too, still merges */
+   char *old = strdup(cb);
+   assert_non_null(old);
+   char *at = strstr(old, "\n1,01-naive: Naive,");
+   assert_non_null(at);
+   char older[8192];
+   snprintf(older, sizeof older, "%.*s\n1,1 %s", (int)(at - old), old, at + 3);
+   static MergedLadder m3;
+   LadderMerge_init(&m3, &l);
+   if (!strstr(older, "\n1,1 01-naive: Naive,") || !LadderMerge_add(&m3, older, strlen(older), "old.csv", err, sizeof err))
+      fail_msg("an older export: %s", err);
+   free(old);
    LadderMerge_init(&m2, &l);
    assert_false(LadderMerge_add(&m2, "step,label\n1,x\n", 14, "short.csv", err, sizeof err));
    assert_non_null(strstr(err, "short.csv:1: not a ladder export (E in a lesson): no 'gflops' column"));
@@ -458,8 +769,8 @@ static void test_merge(void **state) {
     * Markdown and the SVG, whatever the bytes (a page would run it; an SVG would not load). */
    Ladder e;
    Ladder_init(&e, &l, "\x1b]0;pwned\a\x1b[2J<script>alert(1)</script>");
-   Ladder_record(&e, 0, 3.0, "01-naive", false, "");
-   Ladder_record(&e, 1, 6.0, "02", false, "");
+   Ladder_record(&e, 0, 3.0, 0, "01-naive", false, "");
+   Ladder_record(&e, 1, 6.0, 0, "02", false, "");
    char *ce = Ladder_csv(&e);
    LadderMerge_init(&m2, &l);
    assert_false(LadderMerge_add(&m2, ce, strlen(ce), "eve.csv", err, sizeof err));
@@ -478,8 +789,8 @@ static void test_merge(void **state) {
    Ladder_free(&e);
    Ladder_init(&e, &l, "<script>alert(1)</script> | [x](javascript:alert(3)) \xff");
    snprintf(e.date, sizeof e.date, "<img src=x onerror=alert(2)>");
-   Ladder_record(&e, 0, 3.0, "01-naive", false, "");
-   Ladder_record(&e, 1, 6.0, "02", false, "");
+   Ladder_record(&e, 0, 3.0, 0, "01-naive", false, "");
+   Ladder_record(&e, 1, 6.0, 0, "02", false, "");
    ce = Ladder_csv(&e);
    assert_true(LadderMerge_add(&m2, ce, strlen(ce), "/tmp/<b>eve.csv", err, sizeof err));
    char *emd = LadderMerge_markdown(&m2), *esvg = LadderMerge_svg(&m2);
@@ -511,6 +822,8 @@ int main(void) {
       cmocka_unit_test(test_ladder_unranked),
        cmocka_unit_test(test_merge),  cmocka_unit_test(test_shipped_texts),
       cmocka_unit_test(test_checks),           cmocka_unit_test(test_ladder_settles),
+      cmocka_unit_test(test_placeholders),     cmocka_unit_test(test_cpu_size),
+      cmocka_unit_test(test_ladder_spread),    cmocka_unit_test(test_ladder_svg_fits),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

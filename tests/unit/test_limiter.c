@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/limiter.h"
+#include "core/peaks.h"
 #include "testing.h"
 
 /* A 4096^3 FP32 GEMM on a device of 20,000 GFLOPS and 2,000 GB/s. */
@@ -359,8 +360,44 @@ static void test_inputs_from_the_model(void **state) {
    Catalog_free(&cat);
 }
 
+/* Peaks that contradict each other (a loaded CPU measured FP64 above FP32) are said to, with
+ * the figures; consistent ones are not; how long a measurement takes, said before it. */
+static void test_peaks_contradict(void **state) {
+   (void)state;
+   Peaks p = {.known = true};
+   p.gflops[PEAK_FP32] = 100;
+   p.gflops[PEAK_FP64] = 50;
+   p.read_gbps = 20, p.l2_gbps = 80;
+   char why[600];
+   assert_false(Peaks_contradict(&p, why, sizeof why));
+   assert_false(Peaks_contradict(&p, NULL, 0));
+   p.gflops[PEAK_FP64] = 104; /* within 5%: noise of one rate */
+   assert_false(Peaks_contradict(&p, why, sizeof why));
+   p.gflops[PEAK_FP64] = 130;
+   assert_true(Peaks_contradict(&p, why, sizeof why));
+   assert_non_null(strstr(why, "FP64 (130.0 GFLOPS) above FP32 (100.0)"));
+   assert_non_null(strstr(why, "measure again on a quiet machine"));
+   assert_true(Peaks_contradict(&p, NULL, 0));
+   p.gflops[PEAK_FP64] = 50;
+   p.l2_gbps = 10;
+   assert_true(Peaks_contradict(&p, why, sizeof why));
+   assert_non_null(strstr(why, "the L2 (10.0 GB/s) slower than memory (20.0)"));
+   p.l2_gbps = 80;
+   p.gflops[PEAK_F16] = 60; /* a tensor rate below FP32 */
+   assert_true(Peaks_contradict(&p, why, sizeof why));
+   Peaks unknown = {0};
+   assert_false(Peaks_contradict(&unknown, why, sizeof why));
+   /* the time said up front: the last measurement's, else a CPU's minute, a GPU's seconds */
+   DeviceInfo cpu = {.type = DEVICE_CPU}, gpu = {.type = DEVICE_GPU};
+   assert_true(Peaks_expectedSeconds(&cpu, NULL) >= 30);
+   assert_true(Peaks_expectedSeconds(&gpu, NULL) <= 10);
+   p.seconds = 57;
+   assert_true(Peaks_expectedSeconds(&cpu, &p) == 57);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
+       cmocka_unit_test(test_peaks_contradict),
        cmocka_unit_test(test_compute_bound),
        cmocka_unit_test(test_memory_bound),
        cmocka_unit_test(test_caches_serve_the_model),

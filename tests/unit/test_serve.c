@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "base/textbuf.h"
 #include "serve/board.h"
 #include "serve/fairq.h"
 #include "serve/roster.h"
@@ -203,6 +204,24 @@ static void test_board(void **state) {
    char *csv = Board_render(&a, subs, 5, &lecturer, NULL, BOARD_CSV);
    assert_non_null(strstr(csv, "1,\"Ann\",0,50,,,2,2,k3\n"));
    free(csv);
+   /* A long name on the chart (names shown): its label starts inside the chart, the bars
+    * after it (tests/e2e/class_serve.sh renders the page's chart and looks). */
+   Submission longer[] = {sub(1, 7, "Annabelle-Marguerite Featherstonehaugh-Cholmondeley", true, 10),
+                          sub(2, 8, "Ben", true, 12345.6)};
+   BoardViewer shown = {.uid = (uid_t)-1, .names_shown = true};
+   html = Board_render(&a, longer, 2, &shown, NULL, BOARD_HTML);
+   assert_non_null(html);
+   int label_x = 0, bar_x = 0, width = 0;
+   const char *chart = strstr(html, "<svg id=\"chart\"");
+   assert_non_null(chart);
+   assert_int_equal(sscanf(chart, "<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\"", &width), 1);
+   assert_int_equal(sscanf(strstr(chart, "<text x=\""), "<text x=\"%d\"", &label_x), 1);
+   assert_int_equal(sscanf(strstr(chart, "<rect x=\""), "<rect x=\"%d\"", &bar_x), 1);
+   assert_true(label_x - TextBuf_textWidth("Annabelle-Marguerite Featherstonehaugh-Cholmondeley", 16) >= 0);
+   assert_true(bar_x > label_x);
+   /* the largest figure after the longest bar, inside the chart */
+   assert_true(bar_x + 900 + 6 + TextBuf_textWidth("12345.6", 16) <= width);
+   free(html);
 }
 
 /* Text another person wrote, printed: every control character in caret form, C1 ones in
