@@ -376,7 +376,7 @@ static int writeOut(const CommandArgs *o, Session *s, const Problem *p, OutFile 
    if (last)
       fprintf(stderr, "gemmtop: note: --out %s holds the last launch's C, not verified (--no-verify)\n", o->io->out_path);
    bool ok = Npy_writeTo(out, verified_c ? verified_c : last, (size_t)p->m, (size_t)p->n,
-                         Types_of(p->precision)->out == STORAGE_F64 ? NPY_FLOAT64 : NPY_FLOAT32, err, sizeof err);
+                         Types_of(p->precision)->fp64 ? NPY_FLOAT64 : NPY_FLOAT32, err, sizeof err);
    if (!ok)
       fprintf(stderr, "gemmtop: --out %s: %s\n", o->io->out_path, err);
    free(last);

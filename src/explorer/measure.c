@@ -369,7 +369,7 @@ static void recordFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg,
  * not float32 values. The drawn values are made once per set of inputs: every configuration
  * tried on the same problem is measured against them. */
 static void drawnError(Worker *w, const Problem *p, const void *C, FrontierError *out) {
-   if (Types_of(p->precision)->out == STORAGE_F64)
+   if (Types_of(p->precision)->fp64)
       return;
    if (w->drawn_generation != w->in.generation) {
       free(w->drawn_a);
