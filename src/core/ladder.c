@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/svg.h"
 #include "base/textbuf.h"
 #include "base/util.h"
 
@@ -282,13 +283,8 @@ char *Ladder_svg(const Ladder *l) {
    double step = TextBuf_tickStep(scale > 0 ? scale : 1);
    double axis_max = scale > 0 ? step * (double)(long long)(scale / step + 0.999999) : 1;
    TextBuf t = {0};
-   TextBuf_put(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-   TextBuf_put(&t, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-           "font-family=\"sans-serif\" font-size=\"13\">\n", width, height, width, height);
-   TextBuf_put(&t, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"10\" y=\"22\" font-size=\"16\" "
-           "font-weight=\"bold\">");
-   TextBuf_putXml(&t, l->title);
-   TextBuf_put(&t, "</text>\n<text x=\"10\" y=\"42\" fill=\"#555\">");
+   Svg_begin(&t, width, height, l->title);
+   TextBuf_put(&t, "<text x=\"10\" y=\"42\" fill=\"#555\">");
    TextBuf_putXml(&t, *l->device ? l->device : "the device");
    if (*l->date) {
       TextBuf_put(&t, ", ");
@@ -349,6 +345,5 @@ char *Ladder_svg(const Ladder *l) {
              rx, y + 2, rx, y + row_h - 2, r->reference_gflops);
       }
    }
-   TextBuf_put(&t, "</svg>\n");
-   return TextBuf_finish(&t);
+   return Svg_finish(&t);
 }
