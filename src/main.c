@@ -1,5 +1,7 @@
-/* gemmtop: an interactive explorer for GPU GEMM kernels. Commands are a table; their
- * names, usage and options are in options.c. */
+/* gemmtop: an interactive explorer for GPU GEMM kernels. Each command is an entry in its
+ * own file of src/cli (options.h: CommandEntry); the options and the list of commands
+ * are in options.c. This file registers the child processes, runs the command, and
+ * starts the explorer when the command asks for it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +9,6 @@
 #include "backend/backend.h"
 #include "base/children.h"
 #include "cli/cli.h"
-#include "cli/cli_banks.h"
 #include "core/measurer.h"
 #include "cli/options.h"
 #include "core/inspect.h"
@@ -18,47 +19,35 @@
 /* The explorer's selection: with a class server, the device here (for the bank traces
  * and the inspect pane) is the CPU unless one is named, so that the server's GPUs are
  * used only through the server. */
-static Selection explorerSelection(const Options *o) {
-   Selection sel = Cli_selection(o);
-   if (Cli_server(o) && !sel.device && !sel.backend) {
+static Selection explorerSelection(const CommandArgs *a) {
+   Selection sel = Cli_selection(a);
+   if (Cli_server(a) && !sel.device && !sel.backend) {
       sel.backend = Backend_at(0)->name; /* the registry's first: OpenCL, where PoCL is */
       sel.device = "cpu";
    }
    return sel;
 }
 
-/* No command: the explorer, started where the options say (the options table refuses
- * any other word). */
-static int explore(const Options *o) {
-   UiStart start = {.sel = explorerSelection(o), .server = Cli_server(o), .assignment = o->cls.assignment, .seed = o->timing.seed, .has_seed = o->timing.has_seed, .ascii = o->output.ascii,
-                    .no_color = o->output.no_color, .sweep_budget = o->sweep.budget, .sweep_exhaustive = o->sweep.exhaustive,
-                    .sweep_strategy = o->sweep.strategy,
-                    .sweep_timeout = o->sweep.timeout, .store = o->storage.path, .no_store = o->storage.off,
-                    .banks = o->banks.count, .bank_width = o->banks.bank_width, .simd_width = o->banks.simd_width};
+/* The explorer, started where the options say: with no command, or on a lesson's first
+ * step (gemmtop lesson NAME, once the name is known). A group the command does not
+ * declare is NULL: the lesson takes no sweep nor store options. */
+static int explore(const CommandArgs *a, const char *lesson) {
+   UiStart start = {.sel = explorerSelection(a), .server = Cli_server(a), .assignment = a->cls->assignment,
+                    .seed = a->timing->seed, .has_seed = a->timing->has_seed, .ascii = a->output->ascii,
+                    .no_color = a->output->no_color, .lesson = lesson, .banks = a->banks->count,
+                    .bank_width = a->banks->bank_width, .simd_width = a->banks->simd_width};
+   if (a->sweep) {
+      start.sweep_budget = a->sweep->budget;
+      start.sweep_exhaustive = a->sweep->exhaustive;
+      start.sweep_strategy = a->sweep->strategy;
+      start.sweep_timeout = a->sweep->timeout;
+   }
+   if (a->storage) {
+      start.store = a->storage->path;
+      start.no_store = a->storage->off;
+   }
    return Ui_main(&start);
 }
-
-/* gemmtop lesson NAME: the explorer on that lesson's first step, once the name is known. */
-static int lesson(const Options *o) {
-   int rc = Cli_lesson(o);
-   if (rc != CLI_LESSON_START)
-      return rc;
-   UiStart start = {.sel = explorerSelection(o), .server = Cli_server(o), .assignment = o->cls.assignment,
-                    .seed = o->timing.seed,
-                    .has_seed = o->timing.has_seed, .ascii = o->output.ascii,
-                    .no_color = o->output.no_color, .lesson = o->positional[0], .banks = o->banks.count,
-                    .bank_width = o->banks.bank_width, .simd_width = o->banks.simd_width};
-   return Ui_main(&start);
-}
-
-static int (*const run[COMMAND_COUNT])(const Options *o) = {
-    [COMMAND_EXPLORER] = explore, [COMMAND_LIST] = Cli_list,   [COMMAND_RUN] = Cli_run,
-    [COMMAND_INSPECT] = Cli_inspect, [COMMAND_SWEEP] = Cli_sweep, [COMMAND_BENCH] = Cli_bench,
-    [COMMAND_BANKS] = Cli_banks,  [COMMAND_CACHE] = Cli_cache,
-    [COMMAND_RESULTS] = Cli_results, [COMMAND_LESSON] = lesson,   [COMMAND_EXPORT] = Cli_exportKernel,
-    [COMMAND_EXPLAIN] = Cli_explain, [COMMAND_SERVE] = Cli_serve, [COMMAND_SUBMIT] = Cli_submit,
-    [COMMAND_CLASS] = Cli_class, [COMMAND_TUNE] = Cli_tune,
-};
 
 int main(int argc, char **argv) {
    /* Not commands for users: the process in which a sweep measures (core/measurer.h), and
@@ -91,5 +80,8 @@ int main(int argc, char **argv) {
       fprintf(stderr, "gemmtop: %s\n", err);
       return 2;
    }
-   return run[command](&o);
+   /* The command receives the groups of options it declared (options.h: CommandArgs). */
+   CommandArgs args = Options_args(&o, (CommandId)command);
+   rc = Options_commands()[command]->exec(&args);
+   return rc == CLI_START_EXPLORER ? explore(&args, command == COMMAND_LESSON ? args.positional[0] : NULL) : rc;
 }

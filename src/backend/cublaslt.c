@@ -90,7 +90,10 @@ struct CublasLt_ {
 bool CublasLt_takes(Precision p) { return Types_of(p)->scaled; }
 
 /* cuBLASLt's data type of A and B for p: the OCP FP8 formats gemmtop's types are. */
-static int abType(Precision p) { return Types_of(p)->in == STORAGE_E5M2 ? LT_R_8F_E5M2 : LT_R_8F_E4M3; }
+static int abType(Precision p) {
+   static const int kLtTypes[STORAGE_KINDS] = {[STORAGE_E4M3] = LT_R_8F_E4M3, [STORAGE_E5M2] = LT_R_8F_E5M2};
+   return kLtTypes[Types_of(p)->in];
+}
 
 static const char *statusText(const CublasLt *lt, int st) {
    const char *s = lt->statusString ? lt->statusString(st) : NULL;
@@ -331,7 +334,7 @@ static void noAlgorithm(const CublasLt *lt, const CublasLtDevice *dev, const Bac
                "cuBLASLt has no FP8 GEMM for %s x %s%s on this device (sm_%d) at %dx%dx%d: %s offers no algorithm "
                "(%s)%s",
                type, type, p->c_bf16 ? " with bfloat16 C" : "", dev->sm, p->m, p->n, p->k, name, statusText(lt, st),
-               Types_of(p->precision)->in == STORAGE_E5M2
+               abType(p->precision) == LT_R_8F_E5M2
                    ? "; NVIDIA documents its FP8 GEMMs with at least one operand in e4m3"
                    : dev->sm < 89 ? "; FP8 tensor cores need sm_89 or newer" : "");
 }

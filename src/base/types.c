@@ -13,7 +13,7 @@ static const TypeTraits kTypes[PRECISION_COUNT] = {
                          .output = "float", .tag = "", .in = STORAGE_F32, .out = STORAGE_F32, .cuda_cores = true,
                          .peak = PEAK_FP32, .tensor_peak = PEAK_FP32},
     [PRECISION_DOUBLE] = {.name = "double", .aliases = {"fp64", "d"}, .input = "double", .compute = "double",
-                          .output = "double", .tag = " dbl", .in = STORAGE_F64, .out = STORAGE_F64,
+                          .output = "double", .tag = " dbl", .in = STORAGE_F64, .out = STORAGE_F64, .fp64 = true,
                           .cuda_cores = true, .peak = PEAK_FP64, .tensor_peak = PEAK_FP64},
     /* TF32 keeps 10 of FP32's 23 fraction bits: an input cut to TF32 by truncation (what the
      * tensor cores do with FP32 bits a kernel did not round) is off by less than 2^-10 of

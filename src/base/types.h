@@ -44,6 +44,7 @@ typedef struct TypeTraits_ {
    const char *tag;             /* a short mark in labels that name no type otherwise (" dbl"), "" none */
    const char *multiply;        /* how A and B are multiplied, where a report says it ("TF32"), NULL not said */
    Storage in, out;             /* A and B; C, alpha and beta (and the accumulation) */
+   bool fp64;                   /* A, B and C in double: the kernels' DOUBLE=1, .npy float64, FP64 needed */
    bool cuda_cores;             /* kernels that state no `precisions:` take it */
    bool scaled;                 /* A and B come with FP32 scales (FP8): Problem.scaling, core/scales.h */
    double product_error;        /* bound of the products' own rounding relative to |a||b| (TF32's cut), else 0 */

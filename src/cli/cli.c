@@ -16,12 +16,12 @@
 #include "core/peaks.h"
 #include "core/shapes.h"
 
-Selection Cli_selection(const Options *o) {
-   Selection sel = {.backend = o->sel.backend, .device = o->sel.device, .kernel = o->sel.kernel, .preset = o->sel.preset,
-                    .sets = o->sel.sets, .nsets = o->sel.nsets, .problem = o->shape.problem, .has_m = o->shape.has_m, .has_n = o->shape.has_n,
-                    .has_k = o->shape.has_k, .has_precision = o->shape.has_precision, .has_layout = o->shape.has_layout,
-                    .has_alpha = o->shape.has_alpha, .has_beta = o->shape.has_beta,
-                    .has_scaling = o->shape.has_scaling};
+Selection Cli_selection(const CommandArgs *o) {
+   Selection sel = {.backend = o->sel->backend, .device = o->sel->device, .kernel = o->sel->kernel, .preset = o->sel->preset,
+                    .sets = o->sel->sets, .nsets = o->sel->nsets, .problem = o->shape->problem, .has_m = o->shape->has_m, .has_n = o->shape->has_n,
+                    .has_k = o->shape->has_k, .has_precision = o->shape->has_precision, .has_layout = o->shape->has_layout,
+                    .has_alpha = o->shape->has_alpha, .has_beta = o->shape->has_beta,
+                    .has_scaling = o->shape->has_scaling};
    return sel;
 }
 
@@ -75,9 +75,9 @@ int Cli_openOutput(const char *option, const char *path, unsigned flags, OutFile
 }
 
 /* --backend, or the first backend; prints why there is none of that name. */
-static const Backend *pickBackend(const Options *o) {
+static const Backend *pickBackend(const CommandArgs *o) {
    char err[256];
-   const Backend *b = Select_backend(o->sel.backend, err, sizeof err);
+   const Backend *b = Select_backend(o->sel->backend, err, sizeof err);
    if (!b)
       fprintf(stderr, "gemmtop: %s\n", err);
    return b;
@@ -95,8 +95,8 @@ static void offlineBackends(char *out, size_t len) {
    }
 }
 
-const Backend *Cli_offlineBackend(const Options *o) {
-   const Backend *be = o->sel.backend ? Backend_byName(o->sel.backend) : NULL;
+const Backend *Cli_offlineBackend(const CommandArgs *o) {
+   const Backend *be = o->sel->backend ? Backend_byName(o->sel->backend) : NULL;
    if (!be || !be->offline) {
       char which[256];
       offlineBackends(which, sizeof which);
@@ -104,15 +104,15 @@ const Backend *Cli_offlineBackend(const Options *o) {
       return NULL;
    }
    const BackendOffline *off = be->offline;
-   if (strncmp(o->inspect.arch, off->arch_prefix, strlen(off->arch_prefix)) != 0) {
-      fprintf(stderr, "gemmtop: --arch %s: the %s backend compiles for %s architectures (e.g. %s)\n", o->inspect.arch,
+   if (strncmp(o->inspect->arch, off->arch_prefix, strlen(off->arch_prefix)) != 0) {
+      fprintf(stderr, "gemmtop: --arch %s: the %s backend compiles for %s architectures (e.g. %s)\n", o->inspect->arch,
               be->title, off->arch_prefix, off->arch_example);
       return NULL;
    }
    return be;
 }
 
-Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code) {
+Session *Cli_openSession(const CommandArgs *o, const Catalog *cat, int *exit_code) {
    Selection sel = Cli_selection(o);
    char err[1536];
    Session *s = Select_openSession(&sel, cat, exit_code, err, sizeof err);
@@ -121,7 +121,7 @@ Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code) {
    return s;
 }
 
-int Cli_checkScalars(const Options *o, const Problem *p, bool random_inputs) {
+int Cli_checkScalars(const CommandArgs *o, const Problem *p, bool random_inputs) {
    Selection sel = Cli_selection(o);
    char err[512];
    if (Select_checkScalars(&sel, p, random_inputs, err, sizeof err))
@@ -130,7 +130,7 @@ int Cli_checkScalars(const Options *o, const Problem *p, bool random_inputs) {
    return 2;
 }
 
-int Cli_resolveConfig(const Options *o, const Catalog *cat, const KernelInfo **kernel, long long *values,
+int Cli_resolveConfig(const CommandArgs *o, const Catalog *cat, const KernelInfo **kernel, long long *values,
                       Problem *problem) {
    Selection sel = Cli_selection(o);
    Resolved r;
@@ -139,7 +139,8 @@ int Cli_resolveConfig(const Options *o, const Catalog *cat, const KernelInfo **k
       fprintf(stderr, "gemmtop: %s\n", err);
       return 2;
    }
-   int rc = Cli_checkScalars(o, &r.problem, !o->io.a_path && !o->io.b_path && !o->io.c_path);
+   bool random_inputs = !o->io || (!o->io->a_path && !o->io->b_path && !o->io->c_path);
+   int rc = Cli_checkScalars(o, &r.problem, random_inputs);
    if (rc)
       return rc;
    *kernel = r.kernel;
@@ -161,10 +162,10 @@ typedef struct BackendDevices_ {
 } BackendDevices;
 
 /* Each device's peaks: measured now with --measure, else as measured before. */
-static int devicePeaks(const Options *o, BackendDevices *bd, int nb) {
+static int devicePeaks(const CommandArgs *o, BackendDevices *bd, int nb) {
    Catalog cat;
-   bool haveCatalog = o->measure && Cli_loadCatalog(&cat);
-   int rc = o->measure && !haveCatalog ? 1 : 0;
+   bool haveCatalog = o->list->measure && Cli_loadCatalog(&cat);
+   int rc = o->list->measure && !haveCatalog ? 1 : 0;
    for (int b = 0; b < nb; b++) {
       bd[b].peaks = bd[b].n > 0 ? calloc((size_t)bd[b].n, sizeof *bd[b].peaks) : NULL;
       for (int i = 0; bd[b].peaks && i < bd[b].n; i++) {
@@ -173,7 +174,7 @@ static int devicePeaks(const Options *o, BackendDevices *bd, int nb) {
             continue;
          }
          char err[1024];
-         if (o->output.format == FORMAT_TABLE) {
+         if (o->output->format == FORMAT_TABLE) {
             Peaks before;
             Peaks_cached(&bd[b].devs[i], bd[b].be->name, &before);
             fprintf(stderr, "measuring %s device %d (%s): about %.0f s%s...\n", bd[b].be->name, i, bd[b].devs[i].name,
@@ -201,9 +202,9 @@ static int devicePeaks(const Options *o, BackendDevices *bd, int nb) {
 /* With --backend, that backend alone (none found: exit 1, as every command says); else
  * every backend, and the default device marked where the explorer would start: the first
  * backend with a GPU, else the first backend (Select_defaultBackend). */
-static int listDevices(const Options *o) {
-   const Backend *only = o->sel.backend ? pickBackend(o) : NULL;
-   if (o->sel.backend && !only)
+static int listDevices(const CommandArgs *o) {
+   const Backend *only = o->sel->backend ? pickBackend(o) : NULL;
+   if (o->sel->backend && !only)
       return 2;
    int nb = only ? 1 : Backend_count();
    BackendDevices *bd = calloc((size_t)nb, sizeof *bd);
@@ -239,12 +240,12 @@ static int listDevices(const Options *o) {
       char pick[256];
       bd[chosen].best = Device_pick(bd[chosen].devs, bd[chosen].n, NULL, pick, sizeof pick);
       rc = devicePeaks(o, bd, nb);
-      Report_devicesHeader(stdout, o->output.format);
+      Report_devicesHeader(stdout, o->output->format);
       for (int b = 0; b < nb; b++) {
-         if (o->output.format == FORMAT_TABLE && b > 0)
+         if (o->output->format == FORMAT_TABLE && b > 0)
             putchar('\n');
-         if (bd[b].n > 0 || o->output.format == FORMAT_TABLE)
-            Report_backendDevices(stdout, o->output.format, bd[b].be, bd[b].devs, bd[b].n, bd[b].best, bd[b].peaks,
+         if (bd[b].n > 0 || o->output->format == FORMAT_TABLE)
+            Report_backendDevices(stdout, o->output->format, bd[b].be, bd[b].devs, bd[b].n, bd[b].best, bd[b].peaks,
                                   bd[b].why);
          else /* JSON and CSV lines are devices: what a backend found instead goes beside */
             fprintf(stderr, "gemmtop: %s: %s\n", bd[b].be->title, bd[b].why[0] ? bd[b].why : "no device");
@@ -258,16 +259,16 @@ static int listDevices(const Options *o) {
    return rc;
 }
 
-static int listKernels(const Options *o) {
+static int listKernels(const CommandArgs *o) {
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
       return 1;
-   Report_kernels(stdout, o->output.format, &cat);
+   Report_kernels(stdout, o->output->format, &cat);
    Catalog_free(&cat);
    return 0;
 }
 
-static int listPresets(const Options *o) {
+static int listPresets(const CommandArgs *o) {
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
       return 1;
@@ -277,14 +278,14 @@ static int listPresets(const Options *o) {
    PresetList_load(&list, dir, err, sizeof err);
    if (list.warnings[0])
       fprintf(stderr, "gemmtop: some presets could not be read:\n%s", list.warnings);
-   Report_presets(stdout, o->output.format, &list);
+   Report_presets(stdout, o->output->format, &list);
    PresetList_free(&list);
    Catalog_free(&cat);
    return 0;
 }
 
 /* gemmtop list shapes [NAME|FILE]: the suites, or one suite's shapes. */
-static int listShapes(const Options *o) {
+static int listShapes(const CommandArgs *o) {
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
       return 1;
@@ -294,7 +295,7 @@ static int listShapes(const Options *o) {
    if (o->npositional > 1) {
       ShapeSuite *suite = malloc(sizeof *suite);
       if (suite && Shapes_resolve(o->positional[1], cat.dir, suite, err, sizeof err))
-         Report_shapes(stdout, o->output.format, suite);
+         Report_shapes(stdout, o->output->format, suite);
       else {
          fprintf(stderr, "gemmtop: %s\n", suite ? err : "out of memory");
          rc = 2;
@@ -305,17 +306,17 @@ static int listShapes(const Options *o) {
       ShapeSuites_load(&all, have ? dir : NULL);
       if (all.warnings[0])
          fprintf(stderr, "gemmtop: some shape suites could not be read:\n%s", all.warnings);
-      Report_shapeSuites(stdout, o->output.format, &all, dir);
+      Report_shapeSuites(stdout, o->output->format, &all, dir);
       ShapeSuites_free(&all);
    }
    Catalog_free(&cat);
    return rc;
 }
 
-int Cli_list(const Options *o) {
+static int execList(const CommandArgs *o) {
    static const struct {
       const char *what;
-      int (*list)(const Options *o);
+      int (*list)(const CommandArgs *o);
    } kinds[] = {{"devices", listDevices}, {"kernels", listKernels}, {"presets", listPresets},
                 {"lessons", Cli_listLessons}, {"shapes", listShapes}};
    const char *what = o->npositional > 0 ? o->positional[0] : "kernels";
@@ -338,14 +339,14 @@ int Cli_list(const Options *o) {
 /* The inputs of a run: random, or read from .npy files (a note for each narrowed file),
  * then checked so that a result that cannot be finite is refused, not blamed on the
  * kernel. 0, or the exit code with the message printed. */
-static int makeInputs(const Options *o, const Problem *p, uint64_t seed, Inputs *in) {
+static int makeInputs(const CommandArgs *o, const Problem *p, uint64_t seed, Inputs *in) {
    char err[1024];
    if (!Inputs_random(in, p, seed)) {
       fprintf(stderr, "gemmtop: out of host memory for a %dx%dx%d problem\n", p->m, p->n, p->k);
       return 1;
    }
-   const InputFiles files = {.a = o->io.a_path, .b = o->io.b_path, .c = o->io.c_path, .a_scale = o->io.a_scale_path,
-                             .b_scale = o->io.b_scale_path};
+   const InputFiles files = {.a = o->io->a_path, .b = o->io->b_path, .c = o->io->c_path, .a_scale = o->io->a_scale_path,
+                             .b_scale = o->io->b_scale_path};
    if (!files.a && !files.b && !files.c && !files.a_scale && !files.b_scale)
       return 0;
    bool loaded = Inputs_loadFiles(in, p, &files, err, sizeof err);
@@ -361,13 +362,13 @@ static int makeInputs(const Options *o, const Problem *p, uint64_t seed, Inputs 
 
 /* --out: the verified run's C (verified_c), or with --no-verify or --ablate the last launch's, read
  * back now. rc is the run's exit code; returns it, or 1 when the file failed. */
-static int writeOut(const Options *o, Session *s, const Problem *p, OutFile *out, void *verified_c, RunStatus st,
+static int writeOut(const CommandArgs *o, Session *s, const Problem *p, OutFile *out, void *verified_c, RunStatus st,
                     int rc) {
    if (!out)
       return rc;
    if (st != RUN_OK && st != RUN_NOT_VERIFIED) {
       OutFile_discard(out);
-      fprintf(stderr, "gemmtop: --out %s not written: the run did not finish\n", o->io.out_path);
+      fprintf(stderr, "gemmtop: --out %s not written: the run did not finish\n", o->io->out_path);
       return rc;
    }
    char err[1300] = "out of host memory";
@@ -375,16 +376,16 @@ static int writeOut(const Options *o, Session *s, const Problem *p, OutFile *out
    void *last = verified_c ? NULL : malloc(bytes ? bytes : 1);
    if (!verified_c && (!last || !Session_readResult(s, last, bytes, err, sizeof err))) {
       OutFile_discard(out);
-      fprintf(stderr, "gemmtop: --out %s: %s\n", o->io.out_path, err);
+      fprintf(stderr, "gemmtop: --out %s: %s\n", o->io->out_path, err);
       free(last);
       return 1;
    }
    if (last)
-      fprintf(stderr, "gemmtop: note: --out %s holds the last launch's C, not verified (--no-verify)\n", o->io.out_path);
+      fprintf(stderr, "gemmtop: note: --out %s holds the last launch's C, not verified (--no-verify)\n", o->io->out_path);
    bool ok = Npy_writeTo(out, verified_c ? verified_c : last, (size_t)p->m, (size_t)p->n,
-                         Types_of(p->precision)->out == STORAGE_F64 ? NPY_FLOAT64 : NPY_FLOAT32, err, sizeof err);
+                         Types_of(p->precision)->fp64 ? NPY_FLOAT64 : NPY_FLOAT32, err, sizeof err);
    if (!ok)
-      fprintf(stderr, "gemmtop: --out %s: %s\n", o->io.out_path, err);
+      fprintf(stderr, "gemmtop: --out %s: %s\n", o->io->out_path, err);
    free(last);
    return ok ? rc : 1;
 }
@@ -395,7 +396,7 @@ bool Cli_endsWith(const char *s, const char *suffix) {
 }
 
 /* The run (and the vendor library's, when timed) into the results store. */
-static void recordRun(const Options *o, const Session *s, const KernelInfo *k, const long long *values,
+static void recordRun(const CommandArgs *o, const Session *s, const KernelInfo *k, const long long *values,
                       const Problem *p, RunStatus st, const RunResult *r, const VendorResult *vendor) {
    Recorder rec;
    Recorder_open(&rec, o);
@@ -412,7 +413,7 @@ static void recordRun(const Options *o, const Session *s, const KernelInfo *k, c
 /* The run's report (with the vendor library's, timed in the same process when asked and
  * comparable), its record in the store, and why it failed on stderr. */
 /* explain --save: the roofline as an SVG (core/limiter.h). Returns the exit code. */
-static int saveRoofline(const Options *o, OutFile *svg, const KernelInfo *k, const long long *values,
+static int saveRoofline(const CommandArgs *o, OutFile *svg, const KernelInfo *k, const long long *values,
                         const LimiterInputs *li, const Limiter *lim, const DeviceInfo *dev) {
    char params[512], title[800], label[700], err[1300];
    KernelInfo_formatParams(k, values, params, sizeof params);
@@ -421,7 +422,7 @@ static int saveRoofline(const Options *o, OutFile *svg, const KernelInfo *k, con
    char *text = Limiter_svg(li, lim, title, label);
    if (!text) {
       OutFile_discard(svg);
-      fprintf(stderr, "gemmtop: --save %s not written: %s\n", o->output.save,
+      fprintf(stderr, "gemmtop: --save %s not written: %s\n", o->output->save,
               li->peak_gflops > 0 && li->copy_gbps > 0 ? "out of host memory"
                                                        : "the device's ceilings are not measured, so there is no roof "
                                                          "(gemmtop list devices --measure)");
@@ -433,19 +434,21 @@ static int saveRoofline(const Options *o, OutFile *svg, const KernelInfo *k, con
       fprintf(stderr, "gemmtop: --save %s\n", err);
       return 1;
    }
-   fprintf(stderr, "roofline written to %s\n", o->output.save);
+   fprintf(stderr, "roofline written to %s\n", o->output->save);
    return 0;
 }
 
 /* The local-memory wavefronts over the ideal, from a trace of one work-group (the bank
  * pane's), for the limiter's rule on conflicts; 0 when the trace fails (said on stderr:
  * the limiter then goes without it). */
-static double bankRatio(const Options *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p) {
+static double bankRatio(const CommandArgs *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p) {
    BankAnalysis a;
    char why[1024];
    double ratio = 0;
-   if (BankAnalysis_ofConfig(&a, s, k, values, p, 1, o->banks.count, o->banks.bank_width, o->banks.simd_width, NULL,
-                             why, sizeof why) == RUN_OK)
+   static const BanksOptions deviceModel = {0}; /* run and explain take no bank options: the device's */
+   const BanksOptions *bk = o->banks ? o->banks : &deviceModel;
+   if (BankAnalysis_ofConfig(&a, s, k, values, p, 1, bk->count, bk->bank_width, bk->simd_width, NULL, why,
+                             sizeof why) == RUN_OK)
       ratio = a.nrequests ? a.total.avg_degree : 0;
    else
       fprintf(stderr, "gemmtop: the bank trace for the limiter: %s (it goes without)\n", why);
@@ -453,7 +456,7 @@ static double bankRatio(const Options *o, Session *s, const KernelInfo *k, const
    return ratio;
 }
 
-static int reportRun(const Options *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+static int reportRun(const CommandArgs *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
                      const Inputs *in, uint64_t seed, const RunOptions *ro, RunResult *r, bool explain,
                      OutFile *svg) {
    int rc = 0;
@@ -463,24 +466,24 @@ static int reportRun(const Options *o, Session *s, const KernelInfo *k, const lo
    VendorResult vendor;
    /* An ablated run is not compared with the vendor library: it is not a GEMM; nor is an
     * emulated one: its times are not the tensor cores'. */
-   bool with_vendor = o->timing.vendor && !o->timing.ablate && !r->geo.emulated && (st == RUN_OK || st == RUN_NOT_VERIFIED);
-   if (o->timing.vendor && o->timing.ablate)
+   bool with_vendor = o->timing->vendor && !o->timing->ablate && !r->geo.emulated && (st == RUN_OK || st == RUN_NOT_VERIFIED);
+   if (o->timing->vendor && o->timing->ablate)
       fprintf(stderr, "gemmtop: --vendor ignored: an ablated run is not compared with the vendor BLAS\n");
-   else if (o->timing.vendor && r->geo.emulated)
+   else if (o->timing->vendor && r->geo.emulated)
       fprintf(stderr, "gemmtop: --vendor ignored: an emulated tensor kernel is not compared with the vendor BLAS\n");
    double t = Util_nowMs();
    if (with_vendor)
       Session_vendor(s, p, in,
-                     &(RunOptions){.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = true, .cold_l2 = o->timing.cold_l2,
-                                   .observe = true, .vendor_bf16 = o->timing.vendor_bf16,
-                                   .verify_on = o->timing.verify_on},
+                     &(RunOptions){.reps = o->timing->reps, .warmup = o->timing->warmup, .verify = true, .cold_l2 = o->timing->cold_l2,
+                                   .observe = true, .vendor_bf16 = o->timing->vendor_bf16,
+                                   .verify_on = o->timing->verify_on},
                      &vendor);
    r->phases.ms[PHASE_VENDOR] += Util_nowMs() - t;
    /* Stored before it is reported, so that the report says what storing took. */
    t = Util_nowMs();
    recordRun(o, s, k, values, p, st, r, with_vendor ? &vendor : NULL);
    r->phases.ms[PHASE_STORE] += Util_nowMs() - t;
-   Report_run(stdout, o->output.format, Session_backend(s)->name, Session_device(s), k, values, p, seed, ro, r, &peaks,
+   Report_run(stdout, o->output->format, Session_backend(s)->name, Session_device(s), k, values, p, seed, ro, r, &peaks,
               with_vendor ? &vendor : NULL);
    if (explain && r->reps > 0) { /* what limits it (core/limiter.h) */
       LimiterInputs li;
@@ -492,8 +495,8 @@ static int reportRun(const Options *o, Session *s, const KernelInfo *k, const lo
       LimiterRun run = LimiterRun_of(r);
       Limiter_inputs(Session_device(s), k, values, p, &run, &peaks, banked ? bankRatio(o, s, k, values, p) : 0, &li);
       Limiter_of(&li, &lim);
-      Report_limits(stdout, o->output.format, &li, &lim);
-      if (o->output.format == FORMAT_TABLE && local > 0 && !banked)
+      Report_limits(stdout, o->output->format, &li, &lim);
+      if (o->output->format == FORMAT_TABLE && local > 0 && !banked)
          printf("banks      not judged: %s (gemmtop banks shows the trace under it)\n",
                 Session_device(s)->type == DEVICE_CPU ? "a CPU has no local-memory banks, its bank model is assumed"
                                                       : "this device's bank model is only assumed");
@@ -501,7 +504,7 @@ static int reportRun(const Options *o, Session *s, const KernelInfo *k, const lo
          rc = saveRoofline(o, svg, k, values, &li, &lim, Session_device(s));
    } else if (svg) {
       OutFile_discard(svg);
-      fprintf(stderr, "gemmtop: --save %s not written: the run has no figure to place\n", o->output.save);
+      fprintf(stderr, "gemmtop: --save %s not written: the run has no figure to place\n", o->output->save);
       rc = 1;
    }
    if (st == RUN_INVALID)
@@ -514,13 +517,13 @@ static int reportRun(const Options *o, Session *s, const KernelInfo *k, const lo
 }
 
 /* run, and explain: the same run with what limits it after it. */
-static int runCommand(const Options *o, bool explain) {
+static int runCommand(const CommandArgs *o, bool explain) {
    const double t0 = Util_nowMs();
    /* An ablated C is wrong on purpose: it may be written (to study what a switch leaves),
     * but only under a name that says so, never where a result is expected. */
-   if (o->io.out_path && o->timing.ablate && !Cli_endsWith(o->io.out_path, ".ablated.npy")) {
+   if (o->io->out_path && o->timing->ablate && !Cli_endsWith(o->io->out_path, ".ablated.npy")) {
       fprintf(stderr, "gemmtop: --out with --ablate: an ablated kernel computes a wrong C on purpose, so it is "
-                      "written only to a file named *.ablated.npy (got %s); or drop --ablate\n", o->io.out_path);
+                      "written only to a file named *.ablated.npy (got %s); or drop --ablate\n", o->io->out_path);
       return 2;
    }
    Catalog cat;
@@ -531,15 +534,15 @@ static int runCommand(const Options *o, bool explain) {
    Problem p;
    OutFile *out = NULL, *svg = NULL;
    /* explain --save: an SVG roofline, named so. */
-   if (explain && o->output.save && !Cli_endsWith(o->output.save, ".svg")) {
+   if (explain && o->output->save && !Cli_endsWith(o->output->save, ".svg")) {
       fprintf(stderr, "gemmtop: explain --save writes the roofline as an SVG image: name the file *.svg (got %s)\n",
-              o->output.save);
+              o->output->save);
       Catalog_free(&cat);
       return 2;
    }
    int rc = Cli_resolveConfig(o, &cat, &k, values, &p);
-   if (rc || (rc = Cli_openOutput("--out", o->io.out_path, 0, &out)) ||
-       (explain && (rc = Cli_openOutput("--save", o->output.save, 0, &svg)))) {
+   if (rc || (rc = Cli_openOutput("--out", o->io->out_path, 0, &out)) ||
+       (explain && (rc = Cli_openOutput("--save", o->output->save, 0, &svg)))) {
       OutFile_discard(out);
       Catalog_free(&cat);
       return rc;
@@ -552,13 +555,13 @@ static int runCommand(const Options *o, bool explain) {
       return exit_code;
    }
    Inputs in;
-   uint64_t seed = o->timing.has_seed ? o->timing.seed : Rng_freshSeed();
+   uint64_t seed = o->timing->has_seed ? o->timing->seed : Rng_freshSeed();
    char err[1024];
    /* Refuse a bad configuration before making inputs: at large sizes that takes a while. */
    RunResult *r = calloc(1, sizeof *r);
    size_t bytesC = Problem_sizeC(&p) * Precision_size(p.precision);
    /* An ablated run is never verified: its --out (*.ablated.npy) is the last launch's C. */
-   bool keep_verified = out && !o->timing.no_verify && !o->timing.ablate;
+   bool keep_verified = out && !o->timing->no_verify && !o->timing->ablate;
    void *verified_c = keep_verified ? malloc(bytesC ? bytesC : 1) : NULL;
    if (!r || (keep_verified && !verified_c)) {
       fprintf(stderr, "gemmtop: out of host memory\n");
@@ -570,8 +573,8 @@ static int runCommand(const Options *o, bool explain) {
    if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
        !Config_check(k, values, &p, &Session_device(s)->limits, NULL, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
-      RunOptions none = {.warmup = o->timing.warmup};
-      Report_run(stdout, o->output.format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &none, r, NULL, NULL);
+      RunOptions none = {.warmup = o->timing->warmup};
+      Report_run(stdout, o->output->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &none, r, NULL, NULL);
       fprintf(stderr, "gemmtop: refused: %s\n", r->message);
       rc = 2;
       goto done_session;
@@ -586,9 +589,9 @@ static int runCommand(const Options *o, bool explain) {
       goto done_session;
    const double inputs_ms = Util_nowMs() - t0 - setup_ms;
    /* --max-seconds also bounds each launch: one that does not end is abandoned. */
-   RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = !o->timing.no_verify, .max_seconds = o->timing.max_seconds,
-                    .ablate = o->timing.ablate, .verified_c = verified_c, .launch_timeout_s = o->timing.max_seconds,
-                    .cold_l2 = o->timing.cold_l2, .observe = true, .verify_on = o->timing.verify_on};
+   RunOptions ro = {.reps = o->timing->reps, .warmup = o->timing->warmup, .verify = !o->timing->no_verify, .max_seconds = o->timing->max_seconds,
+                    .ablate = o->timing->ablate, .verified_c = verified_c, .launch_timeout_s = o->timing->max_seconds,
+                    .cold_l2 = o->timing->cold_l2, .observe = true, .verify_on = o->timing->verify_on};
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
    r->phases.ms[PHASE_SETUP] += setup_ms;
    r->phases.ms[PHASE_INPUTS] += inputs_ms;
@@ -616,34 +619,34 @@ done_session:
 
 /* --vendor-output bfloat16 asks for the vendor library's C in bfloat16: only beside --vendor,
  * and only where gemmtop times the library itself (a class server times it with its own C). */
-static int checkVendorOutput(const Options *o) {
-   if (!o->timing.vendor_bf16)
+static int checkVendorOutput(const CommandArgs *o) {
+   if (!o->timing->vendor_bf16)
       return 0;
    if (Cli_server(o)) {
       fprintf(stderr, "gemmtop: --vendor-output bfloat16 is not sent to a class server, which times the vendor "
                       "library with gemmtop's C; drop --server or --vendor-output\n");
       return 2;
    }
-   if (!o->timing.vendor) {
+   if (!o->timing->vendor) {
       fprintf(stderr, "gemmtop: --vendor-output bfloat16 is the vendor library's C: give --vendor too\n");
       return 2;
    }
    return 0;
 }
 
-int Cli_run(const Options *o) {
+static int execRun(const CommandArgs *o) {
    int rc = checkVendorOutput(o);
    return rc ? rc : Cli_server(o) ? Cli_runRemote(o) : runCommand(o, false);
 }
 
-int Cli_explain(const Options *o) {
+static int execExplain(const CommandArgs *o) {
    int rc = checkVendorOutput(o);
    return rc ? rc : runCommand(o, true);
 }
 
 /* ---- cache ---- */
 
-int Cli_cache(const Options *o) {
+static int execCache(const CommandArgs *o) {
    const char *what = o->npositional > 0 ? o->positional[0] : "";
    if (strcmp(what, "clear") != 0) {
       fprintf(stderr, "gemmtop: cache takes 'clear'\n");
@@ -667,3 +670,52 @@ int Cli_cache(const Options *o) {
    printf(" from %s\n", dir);
    return 0;
 }
+
+/* No command: the explorer, which main.c starts (the command line does not see the UI). */
+static int execExplorer(const CommandArgs *o) { return CLI_START_EXPLORER; }
+
+const CommandEntry Cli_explorerCommand = {
+    .name = "",
+    .groups = GROUPS_CONFIGURED | IN_GROUP(TIMING) | IN_GROUP(STORAGE) | IN_GROUP(SWEEP) | IN_GROUP(BANKS) |
+              IN_GROUP(CLASS),
+    .words = "",
+    .summary = "the interactive explorer",
+    .max_positional = 0,
+    .exec = execExplorer,
+};
+
+const CommandEntry Cli_listCommand = {
+    .name = "list",
+    .groups = IN_GROUP(SELECTION) | IN_GROUP(OUTPUT) | IN_GROUP(LIST) | IN_GROUP(GENERAL),
+    .words = "[devices|kernels|presets|lessons|shapes [SUITE]]",
+    .summary = "devices, kernel variants, presets, lessons or shape suites",
+    .max_positional = 2,
+    .exec = execList,
+};
+
+const CommandEntry Cli_runCommand = {
+    .name = "run",
+    .groups = GROUPS_CONFIGURED | IN_GROUP(TIMING) | IN_GROUP(IO) | IN_GROUP(STORAGE) | IN_GROUP(CLASS),
+    .words = "",
+    .summary = "one verified, timed run (here, or on a class server with --server)",
+    .max_positional = 0,
+    .exec = execRun,
+};
+
+const CommandEntry Cli_explainCommand = {
+    .name = "explain",
+    .groups = GROUPS_CONFIGURED | IN_GROUP(TIMING) | IN_GROUP(IO) | IN_GROUP(STORAGE),
+    .words = "",
+    .summary = "one run, and what limits it: ceilings, roofline, waves, the limiter in words",
+    .max_positional = 0,
+    .exec = execExplain,
+};
+
+const CommandEntry Cli_cacheCommand = {
+    .name = "cache",
+    .groups = IN_GROUP(GENERAL),
+    .words = "clear",
+    .summary = "forget compiled programs kept on disk",
+    .max_positional = 1,
+    .exec = execCache,
+};

@@ -1,4 +1,6 @@
-/* The non-interactive commands: list, run, cache. Each returns the process exit code. */
+/* What the commands share: the selection, the session, the catalog, output files. Each
+ * command is an entry (CommandEntry, options.h) in its own file: cli.c has the
+ * explorer's, list, run, explain and cache; cli_X.c the others. */
 #ifndef GEMMTOP_CLI_H
 #define GEMMTOP_CLI_H
 
@@ -7,54 +9,30 @@
 #include "core/select.h"
 #include "core/session.h"
 
-int Cli_list(const Options *o);
-int Cli_run(const Options *o);
-/* gemmtop explain: run, then what limits it (core/limiter.h). */
-int Cli_explain(const Options *o);
-int Cli_cache(const Options *o);
-int Cli_inspect(const Options *o);
-int Cli_sweep(const Options *o);
 /* sweep --simulate FILE: strategies compared on a recorded space (cli_simulate.c). */
-int Cli_simulate(const Options *o);
-int Cli_bench(const Options *o);
-/* gemmtop results list|best|compare|export|import (cli_results.c). */
-int Cli_results(const Options *o);
-/* cli_lesson.c: gemmtop lesson [NAME], and list lessons. Cli_lesson lists the lessons (0),
- * refuses an unknown name (2, the valid ones said), or returns CLI_LESSON_START for a
- * lesson that exists: the explorer is then started on it (main.c). */
-#define CLI_LESSON_START (-1)
-int Cli_lesson(const Options *o);
-int Cli_listLessons(const Options *o);
-/* gemmtop export-kernel: the configuration as files that build and run without gemmtop
- * (cli_export.c, core/export.h). */
-int Cli_exportKernel(const Options *o);
-/* gemmtop tune --shapes SUITE: each shape swept over the candidate kernels, then the
- * dispatch table and the kernels a program ships (cli_tune.c). */
-int Cli_tune(const Options *o);
-/* The class server (cli_class.c): the daemon, a run measured on it, a submission, and the
- * assignments, boards and records. */
-int Cli_serve(const Options *o);
-int Cli_runRemote(const Options *o);
-int Cli_submit(const Options *o);
-int Cli_class(const Options *o);
+int Cli_simulate(const CommandArgs *o);
+/* cli_lesson.c: list lessons. */
+int Cli_listLessons(const CommandArgs *o);
+/* run --server: the run measured on a class server (cli_class.c). */
+int Cli_runRemote(const CommandArgs *o);
 /* --server, else $GEMMTOP_SERVER; NULL: none (measure here). */
-const char *Cli_server(const Options *o);
+const char *Cli_server(const CommandArgs *o);
 /* Whether s ends in suffix. */
 bool Cli_endsWith(const char *s, const char *suffix);
 
 /* What the options select: backend, device, kernel, preset, --set values, problem. */
-Selection Cli_selection(const Options *o);
+Selection Cli_selection(const CommandArgs *o);
 
 /* gemmtop bench --frontier (cli_frontier.c): every type's path, speed beside error. */
-int Cli_frontier(const Options *o);
+int Cli_frontier(const CommandArgs *o);
 
 /* Opens the device that --backend and --device name (or the best one). On failure prints
  * why and sets *exit_code (2 for a usage error such as an unknown device, 1 otherwise). */
-Session *Cli_openSession(const Options *o, const Catalog *cat, int *exit_code);
+Session *Cli_openSession(const CommandArgs *o, const Catalog *cat, int *exit_code);
 
 /* The backend that compiles for --arch without a device (inspect, export-kernel); NULL,
  * with the message printed (a usage error), when --backend names none that can. */
-const Backend *Cli_offlineBackend(const Options *o);
+const Backend *Cli_offlineBackend(const CommandArgs *o);
 
 /* As gnulib's close_stdout, run at exit: output that could not be written (a full disk,
  * a closed file) is an error even when it sat in the buffer until the end: a message and
@@ -75,11 +53,11 @@ bool Cli_loadCatalog(Catalog *cat);
 /* alpha and beta as the device sees them: finite and within the precision's range, and
  * with random inputs (in [-1, 1)) unable to overflow the result. 0, or 2 with a message
  * naming the option (or the preset) that set them. */
-int Cli_checkScalars(const Options *o, const Problem *p, bool random_inputs);
+int Cli_checkScalars(const CommandArgs *o, const Problem *p, bool random_inputs);
 
 /* The kernel, its parameter values and the problem that the options (and preset) name.
  * Returns 0, or 2 with the message printed. */
-int Cli_resolveConfig(const Options *o, const Catalog *cat, const KernelInfo **kernel, long long *values,
+int Cli_resolveConfig(const CommandArgs *o, const Catalog *cat, const KernelInfo **kernel, long long *values,
                       Problem *problem);
 
 #endif

@@ -3,7 +3,6 @@
  * requests, wavefronts, the ideal number and conflicts; with --site, one request as a
  * lanes x banks grid. */
 #define _GNU_SOURCE /* strcasestr */
-#include "cli/cli_banks.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -343,15 +342,15 @@ static void printModelledJson(const KernelInfo *k, const long long *values, cons
    printf("}\n");
 }
 
-static int banksModelled(const Options *o, const KernelInfo *k, const long long *values, const Problem *p, int site) {
-   if (o->banks.as_compiled) {
+static int banksModelled(const CommandArgs *o, const KernelInfo *k, const long long *values, const Problem *p, int site) {
+   if (o->banks->as_compiled) {
       fprintf(stderr, "gemmtop: --as-compiled: %s's shared-memory accesses are modelled, not traced: the TMA and wgmma "
                       "reach shared memory without load or store instructions to read widths from; leave "
                       "--as-compiled out\n",
               k->name);
       return 2;
    }
-   if ((o->banks.has_warp && o->banks.warp != 0) || (o->banks.has_iteration && o->banks.iteration != 0)) {
+   if ((o->banks->has_warp && o->banks->warp != 0) || (o->banks->has_iteration && o->banks->iteration != 0)) {
       fprintf(stderr, "gemmtop: --warp and --iteration: %s's model has one request per site (warp 0, iteration 0)\n",
               k->name);
       return 2;
@@ -370,7 +369,7 @@ static int banksModelled(const Options *o, const KernelInfo *k, const long long 
    BankAnalysis a;
    memset(&a, 0, sizeof a);
    BankModel model = BankModel_nvidia();
-   BankModel_override(&model, o->banks.count, o->banks.bank_width, o->banks.simd_width, err, sizeof err);
+   BankModel_override(&model, o->banks->count, o->banks->bank_width, o->banks->simd_width, err, sizeof err);
    if (!Swizzle_modelTrace(sw, rows, width < 32 ? 32 : width, &t, err, sizeof err) ||
        !BankAnalysis_run(&a, &t, &model, err, sizeof err)) {
       fprintf(stderr, "gemmtop: %s\n", err);
@@ -378,7 +377,7 @@ static int banksModelled(const Options *o, const KernelInfo *k, const long long 
       return 1;
    }
    BankGrid *grid = NULL;
-   if (o->output.format == FORMAT_TABLE || (o->output.format == FORMAT_JSON && site >= 0)) { /* what draws a grid */
+   if (o->output->format == FORMAT_TABLE || (o->output->format == FORMAT_JSON && site >= 0)) { /* what draws a grid */
       grid = malloc(sizeof *grid);
       if (!grid) {
          fprintf(stderr, "gemmtop: out of host memory\n");
@@ -387,9 +386,9 @@ static int banksModelled(const Options *o, const KernelInfo *k, const long long 
          return 1;
       }
    }
-   if (o->output.format == FORMAT_CSV) {
+   if (o->output->format == FORMAT_CSV) {
       printCsv(k, &a, NULL);
-   } else if (o->output.format == FORMAT_JSON) {
+   } else if (o->output->format == FORMAT_JSON) {
       bool drawn = site >= 0 && BankAnalysis_grid(&a, BankAnalysis_request(&a, (unsigned)site, 0, 0, 0), grid);
       printModelledJson(k, values, &a, rows, width, sw, drawn ? grid : NULL);
    } else {
@@ -420,12 +419,12 @@ static int banksModelled(const Options *o, const KernelInfo *k, const long long 
 
 /* The request that --site, --warp and --iteration name, drawn into *grid (malloc'ed).
  * Returns 0, or the exit code with the message printed. */
-static int pickRequest(const Options *o, const KernelInfo *k, int site, const BankAnalysis *a, BankGrid **grid,
+static int pickRequest(const CommandArgs *o, const KernelInfo *k, int site, const BankAnalysis *a, BankGrid **grid,
                        int *executions) {
-   int warps = a->warps * a->groups, flatWarp = o->banks.warp, execution = o->banks.iteration;
+   int warps = a->warps * a->groups, flatWarp = o->banks->warp, execution = o->banks->iteration;
    if (!BankAnalysis_hasSite(a, (unsigned)site)) {
       fprintf(stderr, "gemmtop: --site %s: site %d (%s) made no local-memory access in the traced work-group%s\n",
-              o->banks.site, site, siteName(k, site), a->groups == 1 ? "" : "s");
+              o->banks->site, site, siteName(k, site), a->groups == 1 ? "" : "s");
       return 2;
    }
    if (flatWarp >= warps) {
@@ -482,7 +481,7 @@ static BankViews *analyseAsCompiled(Session *s, const KernelInfo *k, const long 
 }
 
 /* Traces the configuration on the session's device and reports it. Returns the exit code. */
-static int traceAndReport(const Options *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+static int traceAndReport(const CommandArgs *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
                           int site) {
    char err[1536];
    Trace t;
@@ -497,7 +496,7 @@ static int traceAndReport(const Options *o, Session *s, const KernelInfo *k, con
       fprintf(stderr, "gemmtop: out of host memory\n");
       return 1;
    }
-   RunStatus st = Session_trace(s, k, values, p, o->banks.groups ? o->banks.groups : 1, &t, r);
+   RunStatus st = Session_trace(s, k, values, p, o->banks->groups ? o->banks->groups : 1, &t, r);
    if (st != RUN_OK) {
       if (st == RUN_COMPILE_ERROR)
          fprintf(stderr, "gemmtop: %s\n%s\n", r->message, r->build_log ? r->build_log : "(no build log)");
@@ -507,8 +506,8 @@ static int traceAndReport(const Options *o, Session *s, const KernelInfo *k, con
       goto done;
    }
    BankModel model = BankModel_forDevice(Session_device(s));
-   BankModel_override(&model, o->banks.count, o->banks.bank_width, o->banks.simd_width, err, sizeof err);
-   if (o->banks.as_compiled && !(views = analyseAsCompiled(s, k, values, p, &t, &model, r))) {
+   BankModel_override(&model, o->banks->count, o->banks->bank_width, o->banks->simd_width, err, sizeof err);
+   if (o->banks->as_compiled && !(views = analyseAsCompiled(s, k, values, p, &t, &model, r))) {
       rc = 1;
       goto done;
    }
@@ -522,13 +521,13 @@ static int traceAndReport(const Options *o, Session *s, const KernelInfo *k, con
               a.dropped, t.count);
    if (site >= 0 && (rc = pickRequest(o, k, site, &a, &grid, &executions)) != 0)
       goto done;
-   if (o->output.format == FORMAT_JSON)
-      printJson(s, k, values, &t, &a, views, grid, o->banks.warp, o->banks.iteration, executions);
-   else if (o->output.format == FORMAT_CSV)
+   if (o->output->format == FORMAT_JSON)
+      printJson(s, k, values, &t, &a, views, grid, o->banks->warp, o->banks->iteration, executions);
+   else if (o->output->format == FORMAT_CSV)
       printCsv(k, &a, views);
    else
-      printTable(s, k, values, &t, &a, grid, o->banks.warp, o->banks.iteration, executions);
-   if (views && o->output.format == FORMAT_TABLE && a.nrequests)
+      printTable(s, k, values, &t, &a, grid, o->banks->warp, o->banks->iteration, executions);
+   if (views && o->output->format == FORMAT_TABLE && a.nrequests)
       printCompiledTable(k, views);
    rc = 0;
 done:
@@ -543,9 +542,9 @@ done:
    return rc;
 }
 
-int Cli_banks(const Options *o) {
+static int execBanks(const CommandArgs *o) {
    /* The options table holds --groups, --banks, --bank-width and --simd-width to their ranges. */
-   if ((o->banks.has_warp || o->banks.has_iteration) && !o->banks.site) {
+   if ((o->banks->has_warp || o->banks->has_iteration) && !o->banks->site) {
       fprintf(stderr, "gemmtop: --warp and --iteration pick a request of the site that --site names; give --site too\n");
       return 2;
    }
@@ -558,7 +557,7 @@ int Cli_banks(const Options *o) {
    char err[1536];
    int rc = Cli_resolveConfig(o, &cat, &k, values, &p);
    int site = -1;
-   if (rc == 0 && o->banks.site && (site = resolveSite(k, o->banks.site, err, sizeof err)) < 0) {
+   if (rc == 0 && o->banks->site && (site = resolveSite(k, o->banks->site, err, sizeof err)) < 0) {
       fprintf(stderr, "gemmtop: %s\n", err);
       rc = 2;
    }
@@ -574,3 +573,12 @@ int Cli_banks(const Options *o) {
    Catalog_free(&cat);
    return rc;
 }
+
+const CommandEntry Cli_banksCommand = {
+    .name = "banks",
+    .groups = GROUPS_CONFIGURED | IN_GROUP(BANKS),
+    .words = "",
+    .summary = "local-memory bank conflicts per access site",
+    .max_positional = 0,
+    .exec = execBanks,
+};

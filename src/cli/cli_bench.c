@@ -65,7 +65,7 @@ typedef struct BenchLib_ {
 
 /* A bench: its configurations, sizes and results, and the sessions that measure them. */
 typedef struct Bench_ {
-   const Options *o;
+   const CommandArgs *o;
    Session *s;
    Session *ref;             /* --reference's session, or NULL */
    const Backend *be;
@@ -134,7 +134,7 @@ static void sizeName(const BenchSize *z, char *out, size_t len) {
       snprintf(out, len, "%s", size);
 }
 
-static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, BenchConfig *c) {
+static bool addPreset(const CommandArgs *o, const Catalog *cat, const Preset *pr, BenchConfig *c) {
    const KernelInfo *k;
    char err[3300];
    Problem_setDefaults(&c->problem);
@@ -156,19 +156,19 @@ static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, Be
  * first round only, as the configurations are. An interruption keeps the rounds done. */
 /* A job for the class server: p with kernel k (NULL: the vendor library). */
 static MeasureJob serverJob(const Bench *b, const KernelInfo *k, const Problem *p, uint64_t seed) {
-   const Options *o = b->o;
-   return MeasureJob_forServer(b->server, b->server_device, k, p, seed, o->timing.reps,
-                               o->timing.warmup, o->timing.max_seconds, o->timing.cold_l2);
+   const CommandArgs *o = b->o;
+   return MeasureJob_forServer(b->server, b->server_device, k, p, seed, o->timing->reps,
+                               o->timing->warmup, o->timing->max_seconds, o->timing->cold_l2);
 }
 
 static void benchVendor(const Bench *b, Session *s, const Problem *p, const Inputs *in, int round, BenchLib *lib) {
-   const Options *o = b->o;
+   const CommandArgs *o = b->o;
    if (round > 0 && lib->result.status != RUN_OK)
       return;
    VendorResult now;
-   RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = round == 0, .cancel = &interrupted,
-                    .cold_l2 = o->timing.cold_l2, .observe = true, .vendor_bf16 = o->timing.vendor_bf16,
-                    .verify_on = o->timing.verify_on};
+   RunOptions ro = {.reps = o->timing->reps, .warmup = o->timing->warmup, .verify = round == 0, .cancel = &interrupted,
+                    .cold_l2 = o->timing->cold_l2, .observe = true, .vendor_bf16 = o->timing->vendor_bf16,
+                    .verify_on = o->timing->verify_on};
    VendorResult *got = round == 0 ? &lib->result : &now;
    if (b->server) {
       /* On the class server: a request of its own each round, verified there. */
@@ -177,7 +177,7 @@ static void benchVendor(const Bench *b, Session *s, const Problem *p, const Inpu
       char name[256] = "out of memory";
       double gflops = m ? Measurer_vendor(m, name, sizeof name) : 0;
       Measurer_free(m);
-      Measurer_vendorResult(gflops, name, p, o->timing.reps, got);
+      Measurer_vendorResult(gflops, name, p, o->timing->reps, got);
    } else
       Session_vendor(s, p, in, &ro, got);
    if (got->status == RUN_OK)
@@ -210,7 +210,7 @@ static void collectPrecisions(Bench *b) {
 /* The configurations: --kernel or --preset, then the presets named as arguments; with
  * none, every shipped preset. Returns 0, or 2 with the message printed. */
 static int collectConfigs(Bench *b, const Catalog *cat) {
-   const Options *o = b->o;
+   const CommandArgs *o = b->o;
    char dir[1024], err[1536];
    PresetList list;
    Preset_defaultDir(cat->dir, dir, sizeof dir);
@@ -223,11 +223,11 @@ static int collectConfigs(Bench *b, const Catalog *cat) {
       PresetList_free(&list);
       return 1;
    }
-   if (o->sel.kernel || o->sel.preset) {
+   if (o->sel->kernel || o->sel->preset) {
       BenchConfig *c = &b->configs[b->nconf];
       rc = Cli_resolveConfig(o, cat, &c->kernel, c->values, &c->problem);
       if (rc == 0) {
-         snprintf(c->label, sizeof c->label, "%s", o->sel.preset ? o->sel.preset : c->kernel->name);
+         snprintf(c->label, sizeof c->label, "%s", o->sel->preset ? o->sel->preset : c->kernel->name);
          b->nconf++;
       }
    }
@@ -244,12 +244,12 @@ static int collectConfigs(Bench *b, const Catalog *cat) {
          rc = 2;
       }
    }
-   if (rc == 0 && b->nconf == 0 && !o->bench.best)
+   if (rc == 0 && b->nconf == 0 && !o->bench->best)
       for (int i = 0; i < list.count; i++)
          if (!list.items[i].user && addPreset(o, cat, &list.items[i], &b->configs[b->nconf]))
             b->nconf++;
    PresetList_free(&list);
-   if (rc == 0 && b->nconf == 0 && !o->bench.best) {
+   if (rc == 0 && b->nconf == 0 && !o->bench->best) {
       fprintf(stderr, "gemmtop: nothing to benchmark: give --kernel, --preset or preset names\n");
       rc = 2;
    }
@@ -262,7 +262,7 @@ static int collectConfigs(Bench *b, const Catalog *cat) {
  * gemmtop tune ships: Results_shapeBest). A shape with none gets none. 0, or the exit code
  * with the message printed. */
 static int addBest(Bench *b, const Catalog *cat) {
-   const Options *o = b->o;
+   const CommandArgs *o = b->o;
    BenchConfig *c = &b->configs[b->nconf];
    const Selection sel = Cli_selection(o);
    Problem_setDefaults(&c->problem);
@@ -275,12 +275,12 @@ static int addBest(Bench *b, const Catalog *cat) {
       rc = 1;
    }
    char err[1536];
-   Store *st = rc ? NULL : Store_openReadOnly(o->storage.path, err, sizeof err);
+   Store *st = rc ? NULL : Store_openReadOnly(o->storage->path, err, sizeof err);
    if (!rc && !st)
       fprintf(stderr, "gemmtop: --best: %s: every shape has no stored configuration\n", err);
    ResultSet set = {0};
    ResultsScope scope = {.cat = cat, .device = b->dev->name, .backend = b->be->name, .limits = &b->dev->limits,
-                         .problem = c->problem, .cold_l2 = o->timing.cold_l2};
+                         .problem = c->problem, .cold_l2 = o->timing->cold_l2};
    if (st && !Results_shapeBest(st, &scope, b->shapes, &set, e, err, sizeof err)) {
       fprintf(stderr, "gemmtop: --best: %s: %s\n", Store_path(st), err);
       rc = 1;
@@ -328,23 +328,25 @@ static void printPicks(const Bench *b) {
 /* --reference: a second session, another runtime on the same device (by name), whose
  * vendor library becomes the yardstick: cuBLAS beside NVIDIA's OpenCL. Absent: reported. */
 static void openReference(Bench *b, const Catalog *cat) {
-   const Options *o = b->o;
+   const CommandArgs *o = b->o;
    char ref_why[512] = "";
-   if (Backend_byName(o->bench.reference) == b->be) {
+   if (Backend_byName(o->bench->reference) == b->be) {
       snprintf(ref_why, sizeof ref_why, "the reference backend is the one being measured (%s)", b->be->name);
    } else {
-      Options ro2 = *o;
-      ro2.sel.backend = o->bench.reference;
-      ro2.sel.device = b->dev->name;
+      SelectionOptions ref_sel = *o->sel;
+      ref_sel.backend = o->bench->reference;
+      ref_sel.device = b->dev->name;
+      CommandArgs ro2 = *o;
+      ro2.sel = &ref_sel;
       int ref_rc;
       fflush(stderr);
       b->ref = Cli_openSession(&ro2, cat, &ref_rc);
       if (!b->ref)
-         snprintf(ref_why, sizeof ref_why, "no %s device named '%s' (see the message above)", o->bench.reference,
+         snprintf(ref_why, sizeof ref_why, "no %s device named '%s' (see the message above)", o->bench->reference,
                   b->dev->name);
    }
    if (!b->ref)
-      fprintf(stderr, "gemmtop: --reference %s: %s; percentages are of %s's own vendor library\n", o->bench.reference,
+      fprintf(stderr, "gemmtop: --reference %s: %s; percentages are of %s's own vendor library\n", o->bench->reference,
               ref_why, b->be->name);
 }
 
@@ -391,8 +393,8 @@ static void serverConfig(Bench *b, int c, int si, int round, const Problem *p, u
       snprintf(cell->message, sizeof cell->message, "%s", st == RUN_OK ? "verified on the server" : sc.reason);
       RecordPlace at = {b->be->name, b->dev};
       if (st != RUN_CANCELLED) {
-         Record_fromCandidate(&cell->rec, "bench", &at, k, p, &sc, false, b->o->timing.cold_l2, "");
-         cell->rec.reps = st == RUN_OK ? b->o->timing.reps : 0;
+         Record_fromCandidate(&cell->rec, "bench", &at, k, p, &sc, false, b->o->timing->cold_l2, "");
+         cell->rec.reps = st == RUN_OK ? b->o->timing->reps : 0;
       }
    }
 }
@@ -400,7 +402,7 @@ static void serverConfig(Bench *b, int c, int si, int round, const Problem *p, u
 /* One round of every configuration at size si on the size's inputs (its problem's, made
  * once by the session for every round: Session_inputs). */
 static void benchConfigs(Bench *b, int si, int round, uint64_t seed) {
-   const Options *o = b->o;
+   const CommandArgs *o = b->o;
    char size[112];
    sizeName(&b->sizes[si], size, sizeof size);
    for (int c = 0; c < b->nconf && !atomic_load(&interrupted); c++) {
@@ -412,7 +414,7 @@ static void benchConfigs(Bench *b, int si, int round, uint64_t seed) {
       Problem p = b->configs[c].problem;
       p.m = b->sizes[si].m, p.n = b->sizes[si].n, p.k = b->sizes[si].k;
       if (b->server) {
-         fprintf(stderr, "size %s, round %d of %d: %s on the server...\n", size, round + 1, o->bench.rounds,
+         fprintf(stderr, "size %s, round %d of %d: %s on the server...\n", size, round + 1, o->bench->rounds,
                  b->configs[c].label);
          serverConfig(b, c, si, round, &p, seed);
          continue;
@@ -423,11 +425,11 @@ static void benchConfigs(Bench *b, int si, int round, uint64_t seed) {
          snprintf(cell->message, sizeof cell->message, "out of host memory for the inputs");
          continue;
       }
-      fprintf(stderr, "size %s, round %d of %d: %s...\n", size, round + 1, o->bench.rounds, b->configs[c].label);
+      fprintf(stderr, "size %s, round %d of %d: %s...\n", size, round + 1, o->bench->rounds, b->configs[c].label);
       /* Verified in the first round; later rounds time the same program. */
-      RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = round == 0, .max_seconds = o->timing.max_seconds,
-                       .launch_timeout_s = o->timing.max_seconds, .cancel = &interrupted, .cold_l2 = o->timing.cold_l2,
-                       .observe = true, .verify_on = o->timing.verify_on};
+      RunOptions ro = {.reps = o->timing->reps, .warmup = o->timing->warmup, .verify = round == 0, .max_seconds = o->timing->max_seconds,
+                       .launch_timeout_s = o->timing->max_seconds, .cancel = &interrupted, .cold_l2 = o->timing->cold_l2,
+                       .observe = true, .verify_on = o->timing->verify_on};
       RunStatus st = Session_run(b->s, k, values, &p, use, &ro, b->r);
       cell->emulated = b->r->geo.emulated;
       if (b->r->obs.known)
@@ -450,13 +452,13 @@ static void benchConfigs(Bench *b, int si, int round, uint64_t seed) {
 
 /* The libraries' turn in one round at size si, on the configurations' inputs. */
 static void benchLibraries(Bench *b, int si, int round, uint64_t seed) {
-   const Options *o = b->o;
+   const CommandArgs *o = b->o;
    char size[112];
    sizeName(&b->sizes[si], size, sizeof size);
    for (int pi = 0; pi < b->nprec && !atomic_load(&interrupted); pi++) {
       Problem vp = vendorProblem(b, pi, si);
       const char *prec = b->nprec > 1 ? b->prec_label[pi] : "";
-      fprintf(stderr, "size %s, round %d of %d: vendor%s%s...\n", size, round + 1, o->bench.rounds, *prec ? " " : "", prec);
+      fprintf(stderr, "size %s, round %d of %d: vendor%s%s...\n", size, round + 1, o->bench->rounds, *prec ? " " : "", prec);
       /* (On a class server the inputs are made there.) */
       const Inputs *in = b->server ? NULL : Session_inputs(b->s, &vp, seed);
       if (!b->server && !in) {
@@ -465,7 +467,7 @@ static void benchLibraries(Bench *b, int si, int round, uint64_t seed) {
       }
       benchVendor(b, b->s, &vp, in, round, &b->vendor[pi][si]);
       if (b->ref) {
-         fprintf(stderr, "size %s, round %d of %d: reference (%s)...\n", size, round + 1, o->bench.rounds, o->bench.reference);
+         fprintf(stderr, "size %s, round %d of %d: reference (%s)...\n", size, round + 1, o->bench->rounds, o->bench->reference);
          benchVendor(b, b->ref, &vp, in, round, &b->reference[pi][si]);
       }
    }
@@ -513,10 +515,10 @@ static void finishLib(BenchLib *lib) {
  * drift during the run favours neither side; each figure is the median of its rounds'
  * medians. */
 static void benchSize(Bench *b, int si) {
-   const Options *o = b->o;
+   const CommandArgs *o = b->o;
    char err[1536] = "", size[112];
    sizeName(&b->sizes[si], size, sizeof size);
-   uint64_t seed = o->timing.has_seed ? o->timing.seed : Rng_freshSeed();
+   uint64_t seed = o->timing->has_seed ? o->timing->seed : Rng_freshSeed();
    int made = 0;
    /* Until measured: what Ctrl-C leaves; --best's shape without a stored configuration. */
    for (int c = 0; c < b->nconf; c++) {
@@ -548,7 +550,7 @@ static void benchSize(Bench *b, int si) {
          b->vendor[pi][si].result.status = RUN_OUT_OF_MEMORY;
       return;
    }
-   for (int round = 0; round < o->bench.rounds && !atomic_load(&interrupted); round++)
+   for (int round = 0; round < o->bench->rounds && !atomic_load(&interrupted); round++)
       for (int turn = 0; turn < 2; turn++) {
          if (turn != round % 2)
             benchConfigs(b, si, round, seed);
@@ -725,7 +727,7 @@ static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *kernel
       fprintf(out, ",\"limit\":");
       Report_jsonString(out, limit);
    }
-   fprintf(out, ",\"l2\":\"%s\"", b->o->timing.cold_l2 ? "cold" : "warm");
+   fprintf(out, ",\"l2\":\"%s\"", b->o->timing->cold_l2 ? "cold" : "warm");
    saveObservation(out, true, "", &cell->obs);
    saveObservation(out, true, "vendor_", &vendor->obs);
    fprintf(out, ",\"emulated\":%s,\"vendor\":", cell->emulated ? "true" : "false");
@@ -796,7 +798,7 @@ static void writeRow(FILE *out, bool json, const Bench *b, int c, int si) {
       fprintf(out, "%s,%.6g,%.4g,", reference->name, reference->gflops, rpct);
    else
       fprintf(out, ",,,");
-   fprintf(out, "%d,%s", cell->rounds, b->o->timing.cold_l2 ? "cold" : "warm");
+   fprintf(out, "%d,%s", cell->rounds, b->o->timing->cold_l2 ? "cold" : "warm");
    saveObservation(out, false, "", &cell->obs);
    saveObservation(out, false, "vendor_", &vendor->obs);
    fprintf(out, ",%d,%d,%d,%s,", z->m, z->n, z->k, cell->emulated ? "true" : "false");
@@ -882,7 +884,7 @@ static void printShapeRows(const Bench *b) {
    for (int pi = 0; pi < b->nprec; pi++) {
       const char *name = b->vendor[pi][0].result.name;
       char head[40];
-      snprintf(head, sizeof head, "%.20s%s%s", b->ref ? b->o->bench.reference : name[0] ? name : "vendor",
+      snprintf(head, sizeof head, "%.20s%s%s", b->ref ? b->o->bench->reference : name[0] ? name : "vendor",
                b->nprec > 1 ? " " : "", b->nprec > 1 ? b->prec_label[pi] : "");
       printf(" %16.16s", head);
    }
@@ -935,7 +937,7 @@ static void printObservations(const Bench *b, const Observation *const *obs) {
 
 /* The libraries' rows: per precision, the vendor library (and the reference). */
 static void printLibraries(const Bench *b) {
-   const Options *o = b->o;
+   const CommandArgs *o = b->o;
    for (int pi = 0; pi < b->nprec; pi++)
       for (int row = b->ref ? 0 : 1; row < 2; row++) {
          const BenchLib *libs = row == 0 ? b->reference[pi] : b->vendor[pi];
@@ -944,7 +946,7 @@ static void printLibraries(const Bench *b) {
          if (b->nprec > 1)
             snprintf(prec, sizeof prec, " %s", b->prec_label[pi]);
          snprintf(label, sizeof label, "%s%s%s%s%s", libs[0].result.name[0] ? libs[0].result.name : "vendor BLAS", prec,
-                  row == 0 ? " (" : "", row == 0 ? o->bench.reference : "", row == 0 ? ")" : "");
+                  row == 0 ? " (" : "", row == 0 ? o->bench->reference : "", row == 0 ? ")" : "");
          printf("%-32.32s", label);
          for (int si = 0; si < b->nsizes; si++) {
             const VendorResult *v = &libs[si].result, *y = &yard[si].result;
@@ -998,9 +1000,9 @@ static void printLibraryMessages(const Bench *b, int si, char *failed, size_t le
 /* How the L2 was, and what the driver said. */
 static void printL2AndDriver(const Bench *b) {
    const VendorResult *first = &b->vendor[0][0].result;
-   if (b->o->timing.cold_l2 && first->cold_l2_method[0])
+   if (b->o->timing->cold_l2 && first->cold_l2_method[0])
       printf("cold L2: each launch and library call read operands out of the L2 (%s)\n", first->cold_l2_method);
-   else if (!b->o->timing.cold_l2)
+   else if (!b->o->timing->cold_l2)
       printf("warm L2: repeated launches on the same operands, as they find the cache (--cold-l2 for a cold one)\n");
    bool observed = false, throttled = false;
    for (int c = 0; c < b->nconf; c++)
@@ -1017,7 +1019,7 @@ static void printL2AndDriver(const Bench *b) {
 /* The lines under the table: what failed, how the figures were made, and whether every
  * result was verified (naming those that were not). Returns the configurations' failures. */
 static int printFooter(const Bench *b) {
-   const Options *o = b->o;
+   const CommandArgs *o = b->o;
    char size[112], failed[1024] = "";
    int nfailed = 0, failures = 0;
    for (int si = 0; si < b->measured; si++) {
@@ -1040,8 +1042,8 @@ static int printFooter(const Bench *b) {
       printf("every result verified%s\n", atomic_load(&interrupted) ? " (of those measured)" : "");
    else
       printf("not every result verified: %s\n", failed);
-   printf("each figure: the median of %d round%s in which the libraries and the configurations took turns\n", o->bench.rounds,
-          o->bench.rounds == 1 ? "" : "s");
+   printf("each figure: the median of %d round%s in which the libraries and the configurations took turns\n", o->bench->rounds,
+          o->bench->rounds == 1 ? "" : "s");
    printL2AndDriver(b);
    return failures;
 }
@@ -1049,7 +1051,7 @@ static int printFooter(const Bench *b) {
 /* The table: GFLOPS and % of vendor per size, then what failed. Returns the failures. */
 static int printTable(const Bench *b) {
    char size[48];
-   printf("device %s (%s), %s L2", b->dev->name, b->be->name, b->o->timing.cold_l2 ? "cold" : "warm");
+   printf("device %s (%s), %s L2", b->dev->name, b->be->name, b->o->timing->cold_l2 ? "cold" : "warm");
    if (b->suite[0])
       printf(", shape suite %s", b->suite);
    putchar('\n');
@@ -1101,8 +1103,8 @@ static int countFailures(const Bench *b) {
 /* The work of the whole bench in launches of 2*M*N*K: every configuration and library at
  * every size, warm-up and timed launches in every round, one verification launch. */
 static double benchFlops(const Bench *b) {
-   const Options *o = b->o;
-   double launches = (double)o->bench.rounds * (o->timing.warmup + o->timing.reps) + 1;
+   const CommandArgs *o = b->o;
+   double launches = (double)o->bench->rounds * (o->timing->warmup + o->timing->reps) + 1;
    int items = b->nconf + b->nprec * (b->ref ? 2 : 1);
    double flops = 0;
    for (int si = 0; si < b->nsizes; si++)
@@ -1157,10 +1159,10 @@ static void estimateCpu(Bench *b) {
 /* Measures every size, writing each one's results to the --save file (opened before any
  * work, in saveFile) as it goes. Returns 0, or 1 when the file could not be written. */
 static int benchAll(Bench *b, OutFile *saveFile) {
-   const Options *o = b->o;
+   const CommandArgs *o = b->o;
    int rc = 0;
    FILE *save = saveFile ? OutFile_stream(saveFile) : NULL;
-   bool json = o->output.save && strlen(o->output.save) > 5 && !strcmp(o->output.save + strlen(o->output.save) - 5, ".json");
+   bool json = o->output->save && strlen(o->output->save) > 5 && !strcmp(o->output->save + strlen(o->output->save) - 5, ".json");
    if (save && !json)
       fputs(CSV_HEADER, save);
    if (b->dev->type == DEVICE_CPU && !b->server)
@@ -1184,9 +1186,9 @@ static int benchAll(Bench *b, OutFile *saveFile) {
 /* The results on standard output: the table, or CSV or JSON lines (--format). Returns the
  * configurations' failures. */
 static int printResults(const Bench *b) {
-   if (b->o->output.format == FORMAT_TABLE)
+   if (b->o->output->format == FORMAT_TABLE)
       return printTable(b);
-   bool json = b->o->output.format == FORMAT_JSON;
+   bool json = b->o->output->format == FORMAT_JSON;
    if (!json)
       fputs(CSV_HEADER, stdout);
    for (int si = 0; si < b->measured; si++)
@@ -1257,13 +1259,13 @@ static int suiteSizes(Bench *b, const char *word, const char *kernels_dir, char 
 
 /* --server: the class server's device, as it describes it; nothing is opened here. */
 static int openServer(Bench *b) {
-   const Options *o = b->o;
-   if (o->bench.reference) {
+   const CommandArgs *o = b->o;
+   if (o->bench->reference) {
       fprintf(stderr, "gemmtop: --reference cannot go with --server: the server times its own vendor library\n");
       return 2;
    }
    char why[1024], backend[16];
-   b->server_device = o->sel.device ? atoi(o->sel.device) : -1;
+   b->server_device = o->sel->device ? atoi(o->sel->device) : -1;
    if (!Measurer_serverDevice(b->server, b->server_device, &b->server_dev, backend, sizeof backend, why,
                               sizeof why)) {
       fprintf(stderr, "gemmtop: %s\n", why);
@@ -1276,13 +1278,13 @@ static int openServer(Bench *b) {
    return 0;
 }
 
-int Cli_bench(const Options *o) {
-   if (o->timing.vendor_bf16 && (o->bench.frontier || Cli_server(o))) {
+static int execBench(const CommandArgs *o) {
+   if (o->timing->vendor_bf16 && (o->bench->frontier || Cli_server(o))) {
       fprintf(stderr, "gemmtop: --vendor-output bfloat16 is not taken with %s, which times the vendor library with "
-                      "gemmtop's C\n", o->bench.frontier ? "--frontier" : "--server");
+                      "gemmtop's C\n", o->bench->frontier ? "--frontier" : "--server");
       return 2;
    }
-   if (o->bench.frontier)
+   if (o->bench->frontier)
       return Cli_frontier(o);
    Bench *b = calloc(1, sizeof *b);
    if (!b) {
@@ -1296,17 +1298,17 @@ int Cli_bench(const Options *o) {
       free(b);
       return 1;
    }
-   if (o->shape.shapes && o->bench.sizes) {
+   if (o->shape->shapes && o->bench->sizes) {
       snprintf(err, sizeof err, "--shapes and --sizes both give the sizes: give one");
       b->nsizes = -1;
-   } else if (o->bench.best && !o->shape.shapes) {
+   } else if (o->bench->best && !o->shape->shapes) {
       snprintf(err, sizeof err, "--best takes each shape's best configuration from the results store: give the "
                "shapes with --shapes SUITE");
       b->nsizes = -1;
-   } else if (o->shape.shapes)
-      b->nsizes = suiteSizes(b, o->shape.shapes, cat.dir, err, sizeof err);
+   } else if (o->shape->shapes)
+      b->nsizes = suiteSizes(b, o->shape->shapes, cat.dir, err, sizeof err);
    else
-      b->nsizes = Options_parseSizes(o->bench.sizes, b->sizes, OPTIONS_MAX_SIZES, err, sizeof err);
+      b->nsizes = Options_parseSizes(o->bench->sizes, b->sizes, OPTIONS_MAX_SIZES, err, sizeof err);
    if (b->nsizes <= 0) {
       fprintf(stderr, "gemmtop: %s\n", err);
       Catalog_free(&cat);
@@ -1317,7 +1319,7 @@ int Cli_bench(const Options *o) {
    OutFile *saveFile = NULL;
    int rc = collectConfigs(b, &cat);
    if (rc == 0)
-      rc = Cli_openOutput("--save", o->output.save, OUTFILE_STREAM_OK, &saveFile);
+      rc = Cli_openOutput("--save", o->output->save, OUTFILE_STREAM_OK, &saveFile);
    b->server = Cli_server(o);
    if (rc == 0 && b->server)
       rc = openServer(b);
@@ -1329,9 +1331,9 @@ int Cli_bench(const Options *o) {
          b->be = Session_backend(b->s);
          b->dev = Session_device(b->s);
       }
-      if (o->bench.best)
+      if (o->bench->best)
          rc = addBest(b, &cat);
-      if (o->bench.reference && !rc)
+      if (o->bench->reference && !rc)
          openReference(b, &cat);
       b->measurers = calloc((size_t)b->nconf, sizeof *b->measurers);
       b->cells = calloc((size_t)b->nconf * BENCH_MAX_SIZES, sizeof *b->cells);
@@ -1353,3 +1355,12 @@ int Cli_bench(const Options *o) {
       Cli_leave(rc ? rc : 1);
    return rc;
 }
+
+const CommandEntry Cli_benchCommand = {
+    .name = "bench",
+    .groups = GROUPS_CONFIGURED | IN_GROUP(TIMING) | IN_GROUP(STORAGE) | IN_GROUP(BENCH) | IN_GROUP(CLASS),
+    .words = "[PRESET ...]",
+    .summary = "configurations and the vendor BLAS across sizes",
+    .max_positional = OPTIONS_MAX_POSITIONAL,
+    .exec = execBench,
+};

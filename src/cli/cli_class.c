@@ -22,28 +22,28 @@
 #include "core/measurer.h"
 #include "serve/serve.h"
 
-const char *Cli_server(const Options *o) {
-   if (o->cls.server)
-      return o->cls.server;
+const char *Cli_server(const CommandArgs *o) {
+   if (o->cls && o->cls->server) /* a command without the class options: only the environment */
+      return o->cls->server;
    const char *env = getenv("GEMMTOP_SERVER");
    return env && *env ? env : NULL;
 }
 
 /* ---- serve ---- */
 
-int Cli_serve(const Options *o) {
-   if (!o->cls.socket) {
+static int execServe(const CommandArgs *o) {
+   if (!o->cls->socket) {
       fprintf(stderr, "gemmtop serve: --socket PATH is needed: the Unix socket students reach (e.g. "
                       "/run/gemmtop/class.sock)\n");
       return 2;
    }
-   const char *access = o->cls.socket_access ? o->cls.socket_access : "group";
-   ServeOptions so = {.socket_path = o->cls.socket, .state_dir = o->cls.state, .roster = o->cls.roster,
-                      .store = o->storage.path, .board_dir = o->cls.board_dir, .backend = o->sel.backend,
-                      .devices = o->sel.device, .max_size = o->cls.max_size,
-                      .request_s = o->cls.request_s > 0 ? o->cls.request_s : 60.0, .in_flight = o->cls.in_flight,
-                      .data_mb = o->cls.child_mb, .quota_mb = o->cls.quota_mb, .min_free_mb = o->cls.min_free_mb,
-                      .names_shown = o->cls.board_names && !strcmp(o->cls.board_names, "shown"),
+   const char *access = o->cls->socket_access ? o->cls->socket_access : "group";
+   ServeOptions so = {.socket_path = o->cls->socket, .state_dir = o->cls->state, .roster = o->cls->roster,
+                      .store = o->storage->path, .board_dir = o->cls->board_dir, .backend = o->sel->backend,
+                      .devices = o->sel->device, .max_size = o->cls->max_size,
+                      .request_s = o->cls->request_s > 0 ? o->cls->request_s : 60.0, .in_flight = o->cls->in_flight,
+                      .data_mb = o->cls->child_mb, .quota_mb = o->cls->quota_mb, .min_free_mb = o->cls->min_free_mb,
+                      .names_shown = o->cls->board_names && !strcmp(o->cls->board_names, "shown"),
                       .socket_mode = !strcmp(access, "owner") ? 0600 : !strcmp(access, "group") ? 0660 : 0666};
    return Serve_main(&so);
 }
@@ -71,12 +71,12 @@ static void tellWait(void *ctx, int position, double waited) {
 }
 
 /* The options a remote run cannot honour, refused by name. */
-static int refuseRemote(const Options *o) {
-   const char *what = o->io.a_path || o->io.b_path || o->io.c_path ? "--a, --b and --c (.npy inputs)"
-                      : o->io.out_path                            ? "--out"
-                      : o->timing.ablate                          ? "--ablate"
-                      : o->timing.no_verify                       ? "--no-verify"
-                      : o->storage.off                            ? "--no-store"
+static int refuseRemote(const CommandArgs *o) {
+   const char *what = o->io->a_path || o->io->b_path || o->io->c_path ? "--a, --b and --c (.npy inputs)"
+                      : o->io->out_path                            ? "--out"
+                      : o->timing->ablate                          ? "--ablate"
+                      : o->timing->no_verify                       ? "--no-verify"
+                      : o->storage->off                            ? "--no-store"
                                                                   : NULL;
    if (!what)
       return 0;
@@ -85,7 +85,7 @@ static int refuseRemote(const Options *o) {
    return 2;
 }
 
-int Cli_runRemote(const Options *o) {
+int Cli_runRemote(const CommandArgs *o) {
    int rc = refuseRemote(o);
    if (rc)
       return rc;
@@ -100,20 +100,20 @@ int Cli_runRemote(const Options *o) {
       return rc;
    }
    int slot = -1;
-   if (o->sel.device) {
+   if (o->sel->device) {
       char *end;
-      long d = strtol(o->sel.device, &end, 10);
-      if (end == o->sel.device || *end || d < 0) {
+      long d = strtol(o->sel->device, &end, 10);
+      if (end == o->sel->device || *end || d < 0) {
          fprintf(stderr, "gemmtop: --device with --server is the server's device number (0, 1, ...; 'gemmtop class "
-                         "status' lists them), not '%s'\n", o->sel.device);
+                         "status' lists them), not '%s'\n", o->sel->device);
          Catalog_free(&cat);
          return 2;
       }
       slot = (int)d;
    }
    MeasureJob j = MeasureJob_forServer(Cli_server(o), slot, k, &p,
-                                       o->timing.has_seed ? o->timing.seed : Rng_freshSeed(), o->timing.reps,
-                                       o->timing.warmup, 0, o->timing.cold_l2);
+                                       o->timing->has_seed ? o->timing->seed : Rng_freshSeed(), o->timing->reps,
+                                       o->timing->warmup, 0, o->timing->cold_l2);
    Measurer *m = Measurer_new(&j);
    if (!m) {
       Catalog_free(&cat);
@@ -128,25 +128,25 @@ int Cli_runRemote(const Options *o) {
    int device = -1;
    double waited = Measurer_waited(m, &device);
    char vendor[256] = "";
-   double vg = c.outcome == SWEEP_OK && o->timing.vendor ? Measurer_vendor(m, vendor, sizeof vendor) : 0;
+   double vg = c.outcome == SWEEP_OK && o->timing->vendor ? Measurer_vendor(m, vendor, sizeof vendor) : 0;
    Measurer_free(m);
    char params[512];
    KernelInfo_formatParams(k, values, params, sizeof params);
    const char *outcome = SweepOutcome_name(c.outcome);
    bool ok = c.outcome == SWEEP_OK;
-   if (o->output.format == FORMAT_JSON) {
+   if (o->output->format == FORMAT_JSON) {
       printf("{\"kernel\":\"%s\",\"params\":\"%s\",\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\",\"outcome\":\"%s\","
              "\"verified\":%s,\"gflops\":%.6g,\"median_ms\":%.6g,\"max_rel_err\":%.3g,\"waited_s\":%.3f,"
              "\"server\":\"%s\",\"device\":%d",
              k->name, params, p.m, p.n, p.k, Precision_name(p.precision), outcome, ok ? "true" : "false",
              ok ? c.gflops : 0, ok ? c.median_ms : 0, ok ? c.max_rel_err : 0, waited, j.server, device);
-      if (o->timing.vendor)
+      if (o->timing->vendor)
          printf(",\"vendor\":\"%s\",\"vendor_gflops\":%.6g", vendor, vg);
       printf(",\"reason\":\"");
       for (const char *q = c.reason; *q; q++)
          printf(*q == '"' || *q == '\\' ? "\\%c" : "%c", *q);
       printf("\"}\n");
-   } else if (o->output.format == FORMAT_CSV) {
+   } else if (o->output->format == FORMAT_CSV) {
       printf("kernel,params,m,n,k,precision,outcome,gflops,median_ms,max_rel_err,waited_s,device\n");
       printf("%s,\"%s\",%d,%d,%d,%s,%s,%.6g,%.6g,%.3g,%.3f,%d\n", k->name, params, p.m, p.n, p.k,
              Precision_name(p.precision), outcome, ok ? c.gflops : 0, ok ? c.median_ms : 0, ok ? c.max_rel_err : 0,
@@ -159,7 +159,7 @@ int Cli_runRemote(const Options *o) {
                 c.gflops, c.median_ms, c.max_rel_err, waited);
       else
          printf("%s: %s\n", outcome, c.reason);
-      if (o->timing.vendor)
+      if (o->timing->vendor)
          printf(vg > 0 ? "vendor %s: %.2f GFLOPS (%.1f%%)\n" : "vendor: %s\n", vendor, vg,
                 vg > 0 ? 100.0 * c.gflops / vg : 0.0);
    }
@@ -204,7 +204,7 @@ static bool askFile(void *ctx, const char *name, const char *data, size_t len, c
 }
 
 /* Sends line (and before it, a file) and prints the answer. */
-static int ask(const Options *o, const char *file, const char *line, FILE *out, const char *dir, int *judged) {
+static int ask(const CommandArgs *o, const char *file, const char *line, FILE *out, const char *dir, int *judged) {
    const char *server = Cli_server(o);
    if (!server) {
       fprintf(stderr, "gemmtop: which server? give --server SOCKET (or set GEMMTOP_SERVER)\n");
@@ -225,18 +225,18 @@ static int ask(const Options *o, const char *file, const char *line, FILE *out, 
 }
 
 /* --set values as the server takes them: "A=1,B=2", or "-". */
-static void joinSets(const Options *o, char *out, size_t outlen) {
+static void joinSets(const CommandArgs *o, char *out, size_t outlen) {
    out[0] = '\0';
-   for (int i = 0; i < o->sel.nsets; i++) {
+   for (int i = 0; i < o->sel->nsets; i++) {
       size_t used = strlen(out);
-      snprintf(out + used, outlen - used, "%s%s", i ? "," : "", o->sel.sets[i]);
+      snprintf(out + used, outlen - used, "%s%s", i ? "," : "", o->sel->sets[i]);
    }
    if (!out[0])
       Util_copy(out, outlen, "-");
 }
 
-int Cli_submit(const Options *o) {
-   if (o->npositional != 1 || !o->cls.assignment) {
+static int execSubmit(const CommandArgs *o) {
+   if (o->npositional != 1 || !o->cls->assignment) {
       fprintf(stderr, "gemmtop submit: give the kernel file and the assignment: gemmtop submit FILE.cl --assignment "
                       "NAME [--set P=V ...] --server SOCKET\n");
       return 2;
@@ -247,14 +247,14 @@ int Cli_submit(const Options *o) {
               file);
       return 2;
    }
-   for (int i = 0; i < o->sel.nsets; i++)
-      if (strchr(o->sel.sets[i], ',') || strchr(o->sel.sets[i], ' ')) {
-         fprintf(stderr, "gemmtop submit: --set %s: one PARAM=VALUE each\n", o->sel.sets[i]);
+   for (int i = 0; i < o->sel->nsets; i++)
+      if (strchr(o->sel->sets[i], ',') || strchr(o->sel->sets[i], ' ')) {
+         fprintf(stderr, "gemmtop submit: --set %s: one PARAM=VALUE each\n", o->sel->sets[i]);
          return 2;
       }
    char sets[600], line[800];
    joinSets(o, sets, sizeof sets);
-   snprintf(line, sizeof line, "submit %s %s", o->cls.assignment, sets);
+   snprintf(line, sizeof line, "submit %s %s", o->cls->assignment, sets);
    int judged = 0;
    int rc = ask(o, file, line, stdout, NULL, &judged);
    return rc ? rc : judged ? 0 : 1;
@@ -262,10 +262,10 @@ int Cli_submit(const Options *o) {
 
 /* class assign NAME: the line the server takes, from --kernel, --set, --sizes, --precision,
  * --rounds and --cold-l2. */
-static int assignLine(const Options *o, const char *name, char *line, size_t len) {
+static int assignLine(const CommandArgs *o, const char *name, char *line, size_t len) {
    BenchSize sizes[OPTIONS_MAX_SIZES];
    char err[512];
-   int n = Options_parseSizes(o->bench.sizes ? o->bench.sizes : "1024", sizes, OPTIONS_MAX_SIZES, err, sizeof err);
+   int n = Options_parseSizes(o->bench->sizes ? o->bench->sizes : "1024", sizes, OPTIONS_MAX_SIZES, err, sizeof err);
    if (n <= 0) {
       fprintf(stderr, "gemmtop class assign: %s\n", err);
       return 2;
@@ -277,12 +277,12 @@ static int assignLine(const Options *o, const char *name, char *line, size_t len
    }
    char sets[600];
    joinSets(o, sets, sizeof sets);
-   snprintf(line, len, "class assign %s %s %s %s %s %d %d", name, o->sel.kernel ? o->sel.kernel : "-", sets, list,
-            Precision_name(o->shape.problem.precision), o->bench.rounds, o->timing.cold_l2 ? 1 : 0);
+   snprintf(line, len, "class assign %s %s %s %s %s %d %d", name, o->sel->kernel ? o->sel->kernel : "-", sets, list,
+            Precision_name(o->shape->problem.precision), o->bench->rounds, o->timing->cold_l2 ? 1 : 0);
    return 0;
 }
 
-int Cli_class(const Options *o) {
+static int execClass(const CommandArgs *o) {
    static const struct {
       const char *verb;
       bool needs_name;
@@ -316,21 +316,21 @@ int Cli_class(const Options *o) {
       return ask(o, NULL, line, stdout, NULL, NULL);
    }
    if (!strcmp(verb, "board")) {
-      bool html = o->output.save != NULL;
-      if (html && !Cli_endsWith(o->output.save, ".html")) {
+      bool html = o->output->save != NULL;
+      if (html && !Cli_endsWith(o->output->save, ".html")) {
          fprintf(stderr, "gemmtop class board --save writes the board's web page: name the file *.html (got %s)\n",
-                 o->output.save);
+                 o->output->save);
          return 2;
       }
       const char *format = html                              ? "html"
-                           : o->output.format == FORMAT_JSON ? "json"
-                           : o->output.format == FORMAT_CSV  ? "csv"
+                           : o->output->format == FORMAT_JSON ? "json"
+                           : o->output->format == FORMAT_CSV  ? "csv"
                                                              : "table";
       snprintf(line, sizeof line, "class board %s %s", name, format);
       if (!html)
          return ask(o, NULL, line, stdout, NULL, NULL);
       OutFile *f = NULL;
-      int rc = Cli_openOutput("--save", o->output.save, 0, &f);
+      int rc = Cli_openOutput("--save", o->output->save, 0, &f);
       if (rc)
          return rc;
       rc = ask(o, NULL, line, OutFile_stream(f), NULL, NULL);
@@ -344,7 +344,7 @@ int Cli_class(const Options *o) {
       return rc;
    }
    if (!strcmp(verb, "export")) {
-      const char *dir = o->output.dir ? o->output.dir : name;
+      const char *dir = o->output->dir ? o->output->dir : name;
       if (!Util_mkdirs(dir)) {
          fprintf(stderr, "gemmtop class export: cannot make %s: %s\n", dir, strerror(errno));
          return 1;
@@ -355,3 +355,31 @@ int Cli_class(const Options *o) {
    snprintf(line, sizeof line, "class %s %s", verb, name);
    return ask(o, NULL, line, stdout, NULL, NULL);
 }
+
+const CommandEntry Cli_serveCommand = {
+    .name = "serve",
+    .groups = IN_GROUP(SELECTION) | IN_GROUP(STORAGE) | IN_GROUP(CLASS) | IN_GROUP(GENERAL),
+    .words = "",
+    .summary = "share this host's GPUs with a class: a daemon on a Unix socket, fair and exclusive timing",
+    .max_positional = 0,
+    .exec = execServe,
+};
+
+const CommandEntry Cli_submitCommand = {
+    .name = "submit",
+    .groups = IN_GROUP(SELECTION) | IN_GROUP(CLASS) | IN_GROUP(GENERAL),
+    .words = "FILE.cl",
+    .summary = "submit a kernel to an assignment on a class server; judged on fresh inputs",
+    .max_positional = 1,
+    .exec = execSubmit,
+};
+
+const CommandEntry Cli_classCommand = {
+    .name = "class",
+    .groups = IN_GROUP(SELECTION) | IN_GROUP(SHAPE) | IN_GROUP(TIMING) | IN_GROUP(OUTPUT) | IN_GROUP(BENCH) |
+              IN_GROUP(CLASS) | IN_GROUP(GENERAL),
+    .words = "assign|close|open|list|board|mine|export|status [NAME]",
+    .summary = "a class server's assignments, board and records",
+    .max_positional = 2,
+    .exec = execClass,
+};

@@ -10,19 +10,19 @@
 #include "core/export.h"
 
 /* The export's target: the device the options open (*s), or --arch's description. */
-static int openTarget(const Options *o, const Catalog *cat, ExportTarget *t, DeviceInfo *offline, Session **s) {
+static int openTarget(const CommandArgs *o, const Catalog *cat, ExportTarget *t, DeviceInfo *offline, Session **s) {
    *s = NULL;
    t->cat = cat;
    t->arch = NULL;
-   if (o->inspect.arch) {
+   if (o->inspect->arch) {
       t->be = Cli_offlineBackend(o);
       if (!t->be)
          return 2;
-      t->be->offline->device(o->inspect.arch, offline);
-      if (o->inspect.compute_units)
-         offline->compute_units = offline->limits.compute_units = (unsigned)o->inspect.compute_units;
+      t->be->offline->device(o->inspect->arch, offline);
+      if (o->inspect->compute_units)
+         offline->compute_units = offline->limits.compute_units = (unsigned)o->inspect->compute_units;
       t->dev = offline;
-      t->arch = o->inspect.arch;
+      t->arch = o->inspect->arch;
       return 0;
    }
    int rc;
@@ -33,7 +33,7 @@ static int openTarget(const Options *o, const Catalog *cat, ExportTarget *t, Dev
    return 0;
 }
 
-int Cli_exportKernel(const Options *o) {
+static int execExportKernel(const CommandArgs *o) {
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
       return 1;
@@ -44,7 +44,7 @@ int Cli_exportKernel(const Options *o) {
    DeviceInfo offline;
    Session *s = NULL;
    int rc = Cli_resolveConfig(o, &cat, &k, values, &p);
-   if (!rc && o->inspect.compute_units && !o->inspect.arch) {
+   if (!rc && o->inspect->compute_units && !o->inspect->arch) {
       fprintf(stderr, "gemmtop: --compute-units describes the device of an export for --arch; without --arch the "
                       "device's own count is used\n");
       rc = 2;
@@ -56,13 +56,13 @@ int Cli_exportKernel(const Options *o) {
       return rc;
    }
    char dir[1024], err[1536];
-   if (o->output.dir && !Util_copyWhole(dir, sizeof dir, o->output.dir)) {
-      fprintf(stderr, "gemmtop: --dir is %zu characters long; at most %zu\n", strlen(o->output.dir), sizeof dir - 1);
+   if (o->output->dir && !Util_copyWhole(dir, sizeof dir, o->output->dir)) {
+      fprintf(stderr, "gemmtop: --dir is %zu characters long; at most %zu\n", strlen(o->output->dir), sizeof dir - 1);
       Session_close(s);
       Catalog_free(&cat);
       return 2;
    }
-   if (!o->output.dir)
+   if (!o->output->dir)
       snprintf(dir, sizeof dir, "%s-export", k->name);
    ExportFiles files;
    ExportStatus st = Export_kernel(&target, k, values, &p, dir, &files, err, sizeof err);
@@ -78,3 +78,12 @@ int Cli_exportKernel(const Options *o) {
    Catalog_free(&cat);
    return rc;
 }
+
+const CommandEntry Cli_exportCommand = {
+    .name = "export-kernel",
+    .groups = GROUPS_CONFIGURED | IN_GROUP(INSPECT),
+    .words = "",
+    .summary = "the configuration as a standalone kernel (OpenCL C or CUDA C++) and a launcher that verifies it",
+    .max_positional = 0,
+    .exec = execExportKernel,
+};

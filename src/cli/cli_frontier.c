@@ -78,7 +78,7 @@ static bool choose(Session *s, const Catalog *cat, const FrontierPath *fp, int m
 }
 
 /* Measures one path: its kernel, and the vendor library when it is the first of its type. */
-static void measurePath(Session *s, const Catalog *cat, const Options *o, FrontierRow *rows, int i, int m, int n, int k,
+static void measurePath(Session *s, const Catalog *cat, const CommandArgs *o, FrontierRow *rows, int i, int m, int n, int k,
                         const float *A, const float *B, uint64_t seed, RunResult *r) {
    FrontierRow *row = &rows[i];
    const KernelInfo *kernel;
@@ -101,8 +101,8 @@ static void measurePath(Session *s, const Catalog *cat, const Options *o, Fronti
       snprintf(row->why, sizeof row->why, "out of host memory");
       return;
    }
-   RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = true, .verified_c = c,
-                    .max_seconds = o->timing.max_seconds};
+   RunOptions ro = {.reps = o->timing->reps, .warmup = o->timing->warmup, .verify = true, .verified_c = c,
+                    .max_seconds = o->timing->max_seconds};
    fprintf(stderr, "frontier %s: %s...\n", row->path->label, row->config);
    row->status = Session_run(s, kernel, values, &p, &in, &ro, r);
    row->emulated = r->geo.emulated;
@@ -263,11 +263,11 @@ static char *svgOf(const FrontierRow *rows, int n, const DeviceInfo *dev, int m,
 }
 
 /* --save: .svg the chart, .json JSON lines, else CSV. 0, or 1 when it could not be written. */
-static int save(const Options *o, OutFile *f, const FrontierRow *rows, int n, const DeviceInfo *dev, int m, int nn,
+static int save(const CommandArgs *o, OutFile *f, const FrontierRow *rows, int n, const DeviceInfo *dev, int m, int nn,
                 int k) {
    if (!f)
       return 0;
-   const char *path = o->output.save;
+   const char *path = o->output->save;
    size_t len = strlen(path);
    char err[1300];
    if (len > 4 && !strcmp(path + len - 4, ".svg")) {
@@ -291,14 +291,14 @@ static int save(const Options *o, OutFile *f, const FrontierRow *rows, int n, co
 }
 
 /* The problem's size: --sizes with one size, else 4096 on a GPU and 256 on a CPU. */
-static int frontierSize(const Options *o, const DeviceInfo *dev, int mnk[3]) {
-   if (!o->bench.sizes) {
+static int frontierSize(const CommandArgs *o, const DeviceInfo *dev, int mnk[3]) {
+   if (!o->bench->sizes) {
       mnk[0] = mnk[1] = mnk[2] = dev->type == DEVICE_CPU ? 256 : 4096;
       return 0;
    }
    BenchSize sizes[OPTIONS_MAX_SIZES];
    char err[512];
-   int count = Options_parseSizes(o->bench.sizes, sizes, OPTIONS_MAX_SIZES, err, sizeof err);
+   int count = Options_parseSizes(o->bench->sizes, sizes, OPTIONS_MAX_SIZES, err, sizeof err);
    if (count != 1) {
       fprintf(stderr, "gemmtop: %s\n", count < 0 ? err : "--frontier measures one size: give --sizes N or MxNxK");
       return 2;
@@ -307,8 +307,8 @@ static int frontierSize(const Options *o, const DeviceInfo *dev, int mnk[3]) {
    return 0;
 }
 
-int Cli_frontier(const Options *o) {
-   if (o->sel.kernel || o->sel.preset || o->npositional > 0 || o->shape.shapes || o->bench.reference) {
+int Cli_frontier(const CommandArgs *o) {
+   if (o->sel->kernel || o->sel->preset || o->npositional > 0 || o->shape->shapes || o->bench->reference) {
       fprintf(stderr, "gemmtop: --frontier chooses a configuration per type itself: give no kernel, preset, "
                       "--shapes or --reference (see docs/fp8.md)\n");
       return 2;
@@ -319,7 +319,7 @@ int Cli_frontier(const Options *o) {
    int rc = 0;
    OutFile *f = NULL;
    Session *s = NULL;
-   if ((rc = Cli_openOutput("--save", o->output.save, OUTFILE_STREAM_OK, &f)) == 0)
+   if ((rc = Cli_openOutput("--save", o->output->save, OUTFILE_STREAM_OK, &f)) == 0)
       s = Cli_openSession(o, &cat, &rc);
    int mnk[3] = {0, 0, 0};
    if (s)
@@ -335,7 +335,7 @@ int Cli_frontier(const Options *o) {
       rc = 1;
    }
    if (s && !rc) {
-      const uint64_t seed = o->timing.has_seed ? o->timing.seed : Rng_freshSeed();
+      const uint64_t seed = o->timing->has_seed ? o->timing->seed : Rng_freshSeed();
       Rng rng;
       Rng_seed(&rng, seed);
       for (size_t i = 0; i < (size_t)mnk[0] * (size_t)mnk[2]; i++)
@@ -346,10 +346,10 @@ int Cli_frontier(const Options *o) {
          rows[i].path = &paths[i];
          measurePath(s, &cat, o, rows, i, mnk[0], mnk[1], mnk[2], A, B, seed, r);
       }
-      if (o->output.format == FORMAT_TABLE)
+      if (o->output->format == FORMAT_TABLE)
          printTable(rows, npaths, Session_device(s), mnk[0], mnk[1], mnk[2], seed);
       else
-         writeRows(stdout, o->output.format == FORMAT_JSON, rows, npaths, mnk[0], mnk[1], mnk[2]);
+         writeRows(stdout, o->output->format == FORMAT_JSON, rows, npaths, mnk[0], mnk[1], mnk[2]);
       rc = save(o, f, rows, npaths, Session_device(s), mnk[0], mnk[1], mnk[2]);
       f = NULL;
       for (int i = 0; i < npaths && !rc; i++) /* a result that did not verify is a failure */

@@ -123,22 +123,22 @@ static void printJson(const KernelInfo *k, const long long *values, const Inspec
    printf("}\n");
 }
 
-static InspectCode codeWanted(const Options *o) {
-   if (o->inspect.code && !strcmp(o->inspect.code, "none"))
+static InspectCode codeWanted(const CommandArgs *o) {
+   if (o->inspect->code && !strcmp(o->inspect->code, "none"))
       return INSPECT_CODE_NONE;
-   if (o->inspect.code && !strcmp(o->inspect.code, "sass"))
+   if (o->inspect->code && !strcmp(o->inspect->code, "sass"))
       return INSPECT_CODE_SASS;
    return INSPECT_CODE_DEFAULT;
 }
 
 /* Compiles for --arch without a device, or on the device that the options name; prints
  * why it failed. Returns the exit code. */
-static int inspect(const Options *o, const InspectRequest *rq, Inspection *in) {
-   if (o->inspect.arch) {
+static int inspect(const CommandArgs *o, const InspectRequest *rq, Inspection *in) {
+   if (o->inspect->arch) {
       const Backend *be = Cli_offlineBackend(o);
       if (!be)
          return 2;
-      RunStatus st = Inspect_offline(be, o->inspect.arch, rq, in);
+      RunStatus st = Inspect_offline(be, o->inspect->arch, rq, in);
       if (st == RUN_INVALID)
          fprintf(stderr, "gemmtop: %s\n", in->message);
       else if (st != RUN_OK)
@@ -157,7 +157,7 @@ static int inspect(const Options *o, const InspectRequest *rq, Inspection *in) {
    return RunStatus_exitCode(st);
 }
 
-int Cli_inspect(const Options *o) {
+static int execInspect(const CommandArgs *o) {
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
       return 1;
@@ -168,7 +168,7 @@ int Cli_inspect(const Options *o) {
    Inspection in;
    memset(&in, 0, sizeof in);
    if (rc == 0) {
-      InspectRequest rq = {.catalog = &cat, .kernel = k, .values = values, .problem = &p, .ablate = o->timing.ablate,
+      InspectRequest rq = {.catalog = &cat, .kernel = k, .values = values, .problem = &p, .ablate = o->timing->ablate,
                            .code = codeWanted(o)};
       rc = inspect(o, &rq, &in);
    }
@@ -176,12 +176,21 @@ int Cli_inspect(const Options *o) {
       if (in.warning[0])
          fprintf(stderr, "gemmtop: --code sass: %s\n", in.warning);
       bool show = codeWanted(o) != INSPECT_CODE_NONE;
-      if (o->output.format == FORMAT_JSON)
-         printJson(k, values, &in, show, o->timing.ablate);
+      if (o->output->format == FORMAT_JSON)
+         printJson(k, values, &in, show, o->timing->ablate);
       else
-         printTable(k, values, &in, show, o->timing.ablate);
+         printTable(k, values, &in, show, o->timing->ablate);
    }
    Inspection_free(&in);
    Catalog_free(&cat);
    return rc;
 }
+
+const CommandEntry Cli_inspectCommand = {
+    .name = "inspect",
+    .groups = GROUPS_CONFIGURED | IN_GROUP(TIMING) | IN_GROUP(INSPECT),
+    .words = "",
+    .summary = "compiled code, registers, memory, occupancy",
+    .max_positional = 0,
+    .exec = execInspect,
+};

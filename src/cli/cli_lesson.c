@@ -63,7 +63,7 @@ static void printList(FILE *out, const LessonList *list) {
    }
 }
 
-int Cli_listLessons(const Options *o) {
+int Cli_listLessons(const CommandArgs *o) {
    (void)o;
    LessonList list;
    if (!loadLessons(&list))
@@ -105,7 +105,7 @@ static void prepareProgress(void *ctx, int done, int total, const char *what, do
 /* gemmtop lesson NAME --prepare: every step made ready as its first visit would make it
  * (core/lessonprep.h), at the size the explorer gives it on this device, so that the
  * class starts warm. */
-static int prepare(const Options *o, const Lesson *lesson) {
+static int prepare(const CommandArgs *o, const Lesson *lesson) {
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
       return 1;
@@ -120,8 +120,8 @@ static int prepare(const Options *o, const Lesson *lesson) {
    Preset_defaultDir(cat.dir, dir, sizeof dir);
    PresetList_load(&presets, dir, err, sizeof err);
    const DeviceInfo *dev = Session_device(s);
-   const int asked[3] = {o->shape.has_m ? o->shape.problem.m : 0, o->shape.has_n ? o->shape.problem.n : 0,
-                         o->shape.has_k ? o->shape.problem.k : 0};
+   const int asked[3] = {o->shape->has_m ? o->shape->problem.m : 0, o->shape->has_n ? o->shape->problem.n : 0,
+                         o->shape->has_k ? o->shape->problem.k : 0};
    LessonSize size;
    Lesson_size(lesson, asked, dev->type == DEVICE_CPU, LESSON_CPU_SIZE, &size);
    /* Up front: how long, by the last prepare here, else what a step costs. */
@@ -175,18 +175,18 @@ static int prepare(const Options *o, const Lesson *lesson) {
 
 /* gemmtop lesson NAME --merge FILE...: the class's exports side by side, written beside them
  * as lesson-NAME-class.md, .csv and .svg (never over a file), the table printed. */
-static int merge(const Options *o, const Lesson *lesson) {
+static int merge(const CommandArgs *o, const Lesson *lesson) {
    static MergedLadder m; /* large: kept off the stack */
    LadderMerge_init(&m, lesson);
-   for (int i = 0; i < o->nmerge; i++) {
+   for (int i = 0; i < o->lesson->nmerge; i++) {
       char why[1024];
       size_t len;
-      char *text = Util_readUserFile(o->merge[i], 4u << 20, &len, why, sizeof why);
+      char *text = Util_readUserFile(o->lesson->merge[i], 4u << 20, &len, why, sizeof why);
       if (!text) {
-         fprintf(stderr, "gemmtop: --merge %s: %s\n", o->merge[i], why);
+         fprintf(stderr, "gemmtop: --merge %s: %s\n", o->lesson->merge[i], why);
          return 2;
       }
-      bool ok = LadderMerge_add(&m, text, len, o->merge[i], why, sizeof why);
+      bool ok = LadderMerge_add(&m, text, len, o->lesson->merge[i], why, sizeof why);
       free(text);
       if (!ok) {
          fprintf(stderr, "gemmtop: --merge: %s\n", why);
@@ -209,17 +209,19 @@ static int merge(const Options *o, const Lesson *lesson) {
    return ok ? 0 : 1;
 }
 
-int Cli_lesson(const Options *o) {
+/* gemmtop lesson [NAME]: no name lists the lessons (0), an unknown one is refused (2, the
+ * valid ones said), one that exists starts the explorer on it (CLI_START_EXPLORER: main.c). */
+static int execLesson(const CommandArgs *o) {
    LessonList list;
    if (!loadLessons(&list))
       return 1;
-   if (o->npositional == 0 && o->nmerge) {
+   if (o->npositional == 0 && o->lesson->nmerge) {
       fprintf(stderr, "gemmtop: --merge puts a lesson's ladders side by side: name the lesson ('gemmtop lesson NAME "
                       "--merge FILE.csv ...')\n");
       LessonList_free(&list);
       return 2;
    }
-   if (o->npositional == 0 && o->prepare) {
+   if (o->npositional == 0 && o->lesson->prepare) {
       fprintf(stderr, "gemmtop: --prepare compiles a lesson's steps: name it ('gemmtop lesson NAME --prepare'); the "
                       "lessons are:");
       for (int i = 0; i < list.count; i++)
@@ -243,22 +245,32 @@ int Cli_lesson(const Options *o) {
       LessonList_free(&list);
       return 2;
    }
-   if (o->nmerge && o->prepare) {
+   if (o->lesson->nmerge && o->lesson->prepare) {
       fprintf(stderr, "gemmtop: --merge and --prepare: one at a time (merge the class's ladders, or compile the "
                       "steps)\n");
       LessonList_free(&list);
       return 2;
    }
-   if (o->nmerge) {
+   if (o->lesson->nmerge) {
       int rc = merge(o, LessonList_find(&list, name));
       LessonList_free(&list);
       return rc;
    }
-   if (o->prepare) {
+   if (o->lesson->prepare) {
       int rc = prepare(o, LessonList_find(&list, name));
       LessonList_free(&list);
       return rc;
    }
    LessonList_free(&list);
-   return CLI_LESSON_START;
+   return CLI_START_EXPLORER;
 }
+
+const CommandEntry Cli_lessonCommand = {
+    .name = "lesson",
+    .groups = IN_GROUP(SELECTION) | IN_GROUP(SHAPE) | IN_GROUP(TIMING) | IN_GROUP(OUTPUT) | IN_GROUP(BANKS) |
+              IN_GROUP(LESSON) | IN_GROUP(CLASS) | IN_GROUP(GENERAL),
+    .words = "[NAME]",
+    .summary = "teach a ladder step by step in the explorer; no NAME lists the lessons",
+    .max_positional = 1,
+    .exec = execLesson,
+};

@@ -35,37 +35,42 @@ enum {
 };
 
 /* The results options: the subcommands (TAKES_ bits) that take each, and the field that
- * says it was given (a text that is not NULL, or a flag). */
+ * says it was given (a text that is not NULL, or a flag), in its group of options. */
+typedef enum { IN_RESULTS, IN_SELECTION, IN_SHAPE } GivenGroup;
 static const struct {
    unsigned bit;
    const char *spelling;
+   GivenGroup group;
    size_t field;
    bool text;
 } kGiven[] = {
-#define TEXT(f) offsetof(Options, f), true
-#define FLAG(f) offsetof(Options, f), false
-    {TAKES_FILTERS | TAKES_LABELS, "--device", TEXT(results.filter_device)},
-    {TAKES_FILTERS | TAKES_LABELS, "--kernel", TEXT(sel.kernel)},
-    {TAKES_FILTERS | TAKES_LABELS, "--size", TEXT(results.filter_size)},
-    {TAKES_FILTERS | TAKES_LABELS, "--precision", FLAG(shape.has_precision)},
-    {TAKES_FILTERS, "--origin", TEXT(results.origin)},
-    {TAKES_FILTERS, "--since", TEXT(results.since)},
-    {TAKES_FILTERS, "--until", TEXT(results.until)},
-    {TAKES_FILTERS, "--ok", FLAG(results.ok_only)},
-    {TAKES_LIMIT, "--limit", FLAG(results.has_limit)},
-    {TAKES_AGAINST, "--against", TEXT(results.against)},
-    {TAKES_AGAINST, "--against-since", TEXT(results.against_since)},
-    {TAKES_AGAINST, "--against-until", TEXT(results.against_until)},
-    {TAKES_FORMAT, "--format", TEXT(results.format)},
-    {TAKES_OUT, "--out", TEXT(results.out)},
-    {TAKES_OUT, "--force", FLAG(results.force)},
-    {TAKES_SHAPES, "--shapes", TEXT(shape.shapes)},
+#define TEXT(g, type, f) g, offsetof(type, f), true
+#define FLAG(g, type, f) g, offsetof(type, f), false
+    {TAKES_FILTERS | TAKES_LABELS, "--device", TEXT(IN_RESULTS, ResultsOptions, filter_device)},
+    {TAKES_FILTERS | TAKES_LABELS, "--kernel", TEXT(IN_SELECTION, SelectionOptions, kernel)},
+    {TAKES_FILTERS | TAKES_LABELS, "--size", TEXT(IN_RESULTS, ResultsOptions, filter_size)},
+    {TAKES_FILTERS | TAKES_LABELS, "--precision", FLAG(IN_SHAPE, ShapeOptions, has_precision)},
+    {TAKES_FILTERS, "--origin", TEXT(IN_RESULTS, ResultsOptions, origin)},
+    {TAKES_FILTERS, "--since", TEXT(IN_RESULTS, ResultsOptions, since)},
+    {TAKES_FILTERS, "--until", TEXT(IN_RESULTS, ResultsOptions, until)},
+    {TAKES_FILTERS, "--ok", FLAG(IN_RESULTS, ResultsOptions, ok_only)},
+    {TAKES_LIMIT, "--limit", FLAG(IN_RESULTS, ResultsOptions, has_limit)},
+    {TAKES_AGAINST, "--against", TEXT(IN_RESULTS, ResultsOptions, against)},
+    {TAKES_AGAINST, "--against-since", TEXT(IN_RESULTS, ResultsOptions, against_since)},
+    {TAKES_AGAINST, "--against-until", TEXT(IN_RESULTS, ResultsOptions, against_until)},
+    {TAKES_FORMAT, "--format", TEXT(IN_RESULTS, ResultsOptions, format)},
+    {TAKES_OUT, "--out", TEXT(IN_RESULTS, ResultsOptions, out)},
+    {TAKES_OUT, "--force", FLAG(IN_RESULTS, ResultsOptions, force)},
+    {TAKES_SHAPES, "--shapes", TEXT(IN_SHAPE, ShapeOptions, shapes)},
 #undef TEXT
 #undef FLAG
 };
 
-static bool given(const Options *o, size_t i) {
-   const char *at = (const char *)o + kGiven[i].field;
+static bool given(const CommandArgs *o, size_t i) {
+   const void *group = kGiven[i].group == IN_RESULTS     ? (const void *)o->results
+                       : kGiven[i].group == IN_SELECTION ? (const void *)o->sel
+                                                         : (const void *)o->shape;
+   const char *at = (const char *)group + kGiven[i].field;
    return kGiven[i].text ? *(const char *const *)at != NULL : *(const bool *)at;
 }
 
@@ -183,24 +188,24 @@ static long long dayStart(const char *day) {
    return day && ResultFmt_parseTime(day, &t) ? t : 0;
 }
 
-static int filterFromOptions(const Options *o, StoreFilter *f, bool with_device, bool with_dates) {
+static int filterFromOptions(const CommandArgs *o, StoreFilter *f, bool with_device, bool with_dates) {
    StoreFilter_init(f);
-   f->device = with_device ? o->results.filter_device : NULL;
-   f->kernel = o->sel.kernel;
-   f->origin = o->results.origin;
-   if (o->results.filter_size) {
-      f->m = o->shape.problem.m;
-      f->n = o->shape.problem.n;
-      f->k = o->shape.problem.k;
+   f->device = with_device ? o->results->filter_device : NULL;
+   f->kernel = o->sel->kernel;
+   f->origin = o->results->origin;
+   if (o->results->filter_size) {
+      f->m = o->shape->problem.m;
+      f->n = o->shape->problem.n;
+      f->k = o->shape->problem.k;
    }
-   f->precision = o->shape.has_precision ? (int)o->shape.problem.precision : -1;
-   f->ok_only = o->results.ok_only;
+   f->precision = o->shape->has_precision ? (int)o->shape->problem.precision : -1;
+   f->ok_only = o->results->ok_only;
    if (with_dates) {
-      f->since = o->results.since ? dayStart(o->results.since) : 0;
-      f->until = o->results.until ? dayStart(o->results.until) + 86399 : 0;
+      f->since = o->results->since ? dayStart(o->results->since) : 0;
+      f->until = o->results->until ? dayStart(o->results->until) + 86399 : 0;
    }
-   if (o->results.since && o->results.until && dayStart(o->results.since) > dayStart(o->results.until)) {
-      fprintf(stderr, "gemmtop: results: --since %s is after --until %s\n", o->results.since, o->results.until);
+   if (o->results->since && o->results->until && dayStart(o->results->since) > dayStart(o->results->until)) {
+      fprintf(stderr, "gemmtop: results: --since %s is after --until %s\n", o->results->since, o->results->until);
       return 2;
    }
    return 0;
@@ -211,9 +216,9 @@ static int filterFromOptions(const Options *o, StoreFilter *f, bool with_device,
 static bool sameFile(const char *path, Store *s);
 static bool isStoreCompanion(const char *path, Store *s);
 
-static Store *openStore(const Options *o, bool writing) {
+static Store *openStore(const CommandArgs *o, bool writing) {
    char err[1024];
-   Store *s = writing ? Store_open(o->storage.path, err, sizeof err) : Store_openReadOnly(o->storage.path, err, sizeof err);
+   Store *s = writing ? Store_open(o->storage->path, err, sizeof err) : Store_openReadOnly(o->storage->path, err, sizeof err);
    if (!s)
       fprintf(stderr, "gemmtop: results: %s\n", err);
    return s;
@@ -266,12 +271,12 @@ static void listRow(Table *t, const StoreRecord *r) {
    Table_add(t, c);
 }
 
-static int resultsList(const Options *o, Store *s) {
+static int resultsList(const CommandArgs *o, Store *s) {
    StoreFilter f;
    int rc = filterFromOptions(o, &f, true, true);
    if (rc)
       return rc;
-   long limit = o->results.has_limit ? o->results.limit : DEFAULT_LIMIT;
+   long limit = o->results->has_limit ? o->results->limit : DEFAULT_LIMIT;
    ResultSet all = {0};
    Newest nw = {.limit = limit};
    const StoreRecord *first; /* the rows shown, oldest first */
@@ -313,7 +318,7 @@ static int resultsList(const Options *o, Store *s) {
 
 /* ---- best ---- */
 
-static int resultsBest(const Options *o, Store *s) {
+static int resultsBest(const CommandArgs *o, Store *s) {
    StoreFilter f;
    ResultSet set;
    int rc = filterFromOptions(o, &f, true, true);
@@ -379,17 +384,17 @@ static bool containsAnyCase(const char *text, const char *part) {
 }
 
 /* Which side each row is on: two devices (--against), or two date ranges of one. */
-static int assignSides(const Options *o, const ResultSet *set, unsigned char *side) {
-   bool by_device = o->results.against != NULL;
-   long long a0 = o->results.since ? dayStart(o->results.since) : 0, a1 = o->results.until ? dayStart(o->results.until) + 86399 : 0;
-   long long b0 = o->results.against_since ? dayStart(o->results.against_since) : 0,
-             b1 = o->results.against_until ? dayStart(o->results.against_until) + 86399 : 0;
+static int assignSides(const CommandArgs *o, const ResultSet *set, unsigned char *side) {
+   bool by_device = o->results->against != NULL;
+   long long a0 = o->results->since ? dayStart(o->results->since) : 0, a1 = o->results->until ? dayStart(o->results->until) + 86399 : 0;
+   long long b0 = o->results->against_since ? dayStart(o->results->against_since) : 0,
+             b1 = o->results->against_until ? dayStart(o->results->against_until) + 86399 : 0;
    for (int i = 0; i < set->n; i++) {
       const StoreRecord *r = &set->rows[i];
       bool in_a, in_b;
       if (by_device) {
-         in_a = containsAnyCase(r->device, o->results.filter_device);
-         in_b = containsAnyCase(r->device, o->results.against);
+         in_a = containsAnyCase(r->device, o->results->filter_device);
+         in_b = containsAnyCase(r->device, o->results->against);
       } else {
          in_a = (!a0 || r->time >= a0) && (!a1 || r->time <= a1);
          in_b = (!b0 || r->time >= b0) && (!b1 || r->time <= b1);
@@ -405,12 +410,12 @@ static int assignSides(const Options *o, const ResultSet *set, unsigned char *si
    return 0;
 }
 
-static int checkCompare(const Options *o) {
-   bool dates = o->results.against_since || o->results.against_until;
-   const char *why = !o->results.filter_device ? "needs --device NAME (the first side)"
-                     : o->results.against && dates ? "compares two devices (--against) or two date ranges (--against-since, "
+static int checkCompare(const CommandArgs *o) {
+   bool dates = o->results->against_since || o->results->against_until;
+   const char *why = !o->results->filter_device ? "needs --device NAME (the first side)"
+                     : o->results->against && dates ? "compares two devices (--against) or two date ranges (--against-since, "
                                              "--against-until), not both"
-                     : !o->results.against && !dates ? "needs --against NAME (another device), or --against-since and/or "
+                     : !o->results->against && !dates ? "needs --against NAME (another device), or --against-since and/or "
                                                "--against-until DATE (the same device at other dates)"
                                              : NULL;
    if (why)
@@ -448,11 +453,11 @@ static void printPairs(const ResultSet *set, const ResultPair *pairs, int n) {
       printf("no configuration (kernel, parameters, size, type) is on both sides\n");
 }
 
-static int resultsCompare(const Options *o, Store *s) {
+static int resultsCompare(const CommandArgs *o, Store *s) {
    int rc = checkCompare(o);
    StoreFilter f;
    ResultSet set;
-   bool by_device = o->results.against != NULL;
+   bool by_device = o->results->against != NULL;
    if (rc || (rc = filterFromOptions(o, &f, !by_device, by_device)) || (rc = gather(s, &f, &set)))
       return rc;
    unsigned char *side = malloc((size_t)(set.n ? set.n : 1));
@@ -469,9 +474,9 @@ static int resultsCompare(const Options *o, Store *s) {
       if (by_device) {
          printf("A: %s\nB: %s\n", a[0] ? a : "(no device matches --device)", b[0] ? b : "(no device matches --against)");
       } else {
-         printf("A: %s, %s to %s\nB: %s, %s to %s\n", o->results.filter_device, o->results.since ? o->results.since : "the start",
-                o->results.until ? o->results.until : "now", o->results.filter_device, o->results.against_since ? o->results.against_since : "the start",
-                o->results.against_until ? o->results.against_until : "now");
+         printf("A: %s, %s to %s\nB: %s, %s to %s\n", o->results->filter_device, o->results->since ? o->results->since : "the start",
+                o->results->until ? o->results->until : "now", o->results->filter_device, o->results->against_since ? o->results->against_since : "the start",
+                o->results->against_until ? o->results->against_until : "now");
       }
       if (n)
          printPairs(&set, pairs, n);
@@ -493,7 +498,7 @@ static bool writeRow(const StoreRecord *r, void *ctx) {
 
 /* export --format dispatch --shapes SUITE: the suite's dispatch table (a C header, or JSON
  * for an --out ending in .json) from one device's rows of one type. */
-static int resultsDispatch(const Options *o, Store *s, OutFile *file) {
+static int resultsDispatch(const CommandArgs *o, Store *s, OutFile *file) {
    Catalog cat;
    char err[1200];
    if (!Cli_loadCatalog(&cat))
@@ -506,7 +511,7 @@ static int resultsDispatch(const Options *o, Store *s, OutFile *file) {
    if (!rc && (!suite || !e)) {
       fprintf(stderr, "gemmtop: out of host memory\n");
       rc = 1;
-   } else if (!rc && !Shapes_resolve(o->shape.shapes, cat.dir, suite, err, sizeof err)) {
+   } else if (!rc && !Shapes_resolve(o->shape->shapes, cat.dir, suite, err, sizeof err)) {
       fprintf(stderr, "gemmtop: results export --shapes: %s\n", err);
       rc = 2;
    }
@@ -525,7 +530,7 @@ static int resultsDispatch(const Options *o, Store *s, OutFile *file) {
       }
    }
    char *text = NULL;
-   const bool json = o->results.out && Cli_endsWith(o->results.out, ".json");
+   const bool json = o->results->out && Cli_endsWith(o->results->out, ".json");
    if (!rc) {
       Results_dispatch(&set, suite, e);
       text = ResultFmt_dispatch(json, &set, suite, e);
@@ -546,7 +551,7 @@ static int resultsDispatch(const Options *o, Store *s, OutFile *file) {
       } else
          fprintf(stderr, "gemmtop: dispatch table of %s: %d of %d shapes have a verified configuration%s%s (%s)\n",
                  Util_visible(suite->name, name, sizeof name), found, suite->count, file ? ", written to " : "",
-                 file ? o->results.out : "", json ? "JSON" : "a C header");
+                 file ? o->results->out : "", json ? "JSON" : "a C header");
       file = NULL;
    }
    OutFile_discard(file);
@@ -558,34 +563,34 @@ static int resultsDispatch(const Options *o, Store *s, OutFile *file) {
    return rc;
 }
 
-static int resultsExport(const Options *o, Store *s) {
+static int resultsExport(const CommandArgs *o, Store *s) {
    ResultFormat format = RESULT_FORMAT_CSV;
-   const bool dispatch = o->results.format && !strcmp(o->results.format, "dispatch");
-   if (o->results.format && !dispatch &&
-       (!ResultFormat_parse(o->results.format, &format) || format == RESULT_FORMAT_CLBLAST)) {
+   const bool dispatch = o->results->format && !strcmp(o->results->format, "dispatch");
+   if (o->results->format && !dispatch &&
+       (!ResultFormat_parse(o->results->format, &format) || format == RESULT_FORMAT_CLBLAST)) {
       fprintf(stderr, "gemmtop: results export --format %s: export writes csv, jsonl, t4 or dispatch (CLBlast's tuner "
-                      "format is only read, by import)\n", o->results.format);
+                      "format is only read, by import)\n", o->results->format);
       return 2;
    }
-   if (dispatch != (o->shape.shapes != NULL)) {
+   if (dispatch != (o->shape->shapes != NULL)) {
       fprintf(stderr, "gemmtop: results export: %s\n", dispatch ? "--format dispatch needs --shapes SUITE: the shapes "
                       "to choose a configuration for" : "--shapes is for --format dispatch");
       return 2;
    }
    struct stat st;
-   if (o->results.out && s && (sameFile(o->results.out, s) || isStoreCompanion(o->results.out, s))) {
+   if (o->results->out && s && (sameFile(o->results->out, s) || isStoreCompanion(o->results->out, s))) {
       fprintf(stderr, "gemmtop: results export: --out %s is the results store itself (or its -wal or -shm); give "
-                      "another file\n", o->results.out);
+                      "another file\n", o->results->out);
       return 2;
    }
-   if (o->results.out && !o->results.force && stat(o->results.out, &st) == 0 && S_ISREG(st.st_mode)) {
-      fprintf(stderr, "gemmtop: results export: %s exists; --force replaces it\n", o->results.out);
+   if (o->results->out && !o->results->force && stat(o->results->out, &st) == 0 && S_ISREG(st.st_mode)) {
+      fprintf(stderr, "gemmtop: results export: %s exists; --force replaces it\n", o->results->out);
       return 2;
    }
    StoreFilter f;
    OutFile *file = NULL;
    int rc = filterFromOptions(o, &f, true, true);
-   if (rc || (rc = Cli_openOutput("--out", o->results.out, OUTFILE_STREAM_OK, &file)))
+   if (rc || (rc = Cli_openOutput("--out", o->results->out, OUTFILE_STREAM_OK, &file)))
       return rc;
    if (dispatch)
       return resultsDispatch(o, s, file);
@@ -604,7 +609,7 @@ static int resultsExport(const Options *o, Store *s) {
    }
    if (file)
       fprintf(stderr, "gemmtop: exported %ld result%s to %s (%s)\n", w.rows, w.rows == 1 ? "" : "s",
-              o->results.out, ResultFormat_title(format));
+              o->results->out, ResultFormat_title(format));
    return 0;
 }
 
@@ -688,11 +693,11 @@ static bool importRow(StoreRecord *r, void *ctx) {
 
 /* Imports a T4 or CLBlast tuner file: every row or none. 0, 1 (unreadable, or the store
  * failed) or 2 (not a file gemmtop imports), with the message printed. */
-static int importFile(const Options *o, const char *path, Store *s) {
+static int importFile(const CommandArgs *o, const char *path, Store *s) {
    ResultFormat format, found = RESULT_FORMAT_T4;
-   bool has_format = o->results.format && ResultFormat_parse(o->results.format, &format);
-   if (o->results.format && !has_format) { /* dispatch: a table export writes, not a file of results */
-      fprintf(stderr, "gemmtop: results import --format %s: import reads t4 or clblast files\n", o->results.format);
+   bool has_format = o->results->format && ResultFormat_parse(o->results->format, &format);
+   if (o->results->format && !has_format) { /* dispatch: a table export writes, not a file of results */
+      fprintf(stderr, "gemmtop: results import --format %s: import reads t4 or clblast files\n", o->results->format);
       return 2;
    }
    struct stat st;
@@ -708,14 +713,14 @@ static int importFile(const Options *o, const char *path, Store *s) {
       fprintf(stderr, "gemmtop: results import: %s: %s\n", path, why);
       return (unsigned long long)st.st_size > IMPORT_MAX_BYTES ? 2 : 1;
    }
-   ImportLabels labels = {.device = o->results.filter_device, .kernel = o->sel.kernel, .precision = -1};
-   if (o->results.filter_size) {
-      labels.m = o->shape.problem.m;
-      labels.n = o->shape.problem.n;
-      labels.k = o->shape.problem.k;
+   ImportLabels labels = {.device = o->results->filter_device, .kernel = o->sel->kernel, .precision = -1};
+   if (o->results->filter_size) {
+      labels.m = o->shape->problem.m;
+      labels.n = o->shape->problem.n;
+      labels.k = o->shape->problem.k;
    }
-   if (o->shape.has_precision)
-      labels.precision = (int)o->shape.problem.precision;
+   if (o->shape->has_precision)
+      labels.precision = (int)o->shape->problem.precision;
    Importing im = {.said = Util_nowMs()};
    char err[1024];
    if (!knownKeys(s, &im.known, err, sizeof err) || !(im.batch = Store_begin(s, err, sizeof err))) {
@@ -852,7 +857,7 @@ static int importStore(const char *path, Store *s) {
    return rc;
 }
 
-static int resultsImport(const Options *o, Store *s) {
+static int resultsImport(const CommandArgs *o, Store *s) {
    const char *path = o->positional[1];
    if (sameFile(path, s)) {
       fprintf(stderr, "gemmtop: results import: %s is the store being imported into; give another --store FILE\n",
@@ -860,7 +865,7 @@ static int resultsImport(const Options *o, Store *s) {
       return 2;
    }
    if (looksLikeSqlite(path)) {
-      if (o->results.format || o->results.filter_device || o->sel.kernel || o->results.filter_size || o->shape.has_precision) {
+      if (o->results->format || o->results->filter_device || o->sel->kernel || o->results->filter_size || o->shape->has_precision) {
          fprintf(stderr, "gemmtop: results import: %s is a gemmtop store: its rows keep their own labels and format "
                          "(drop --format, --device, --kernel, --size and --precision)\n", path);
          return 2;
@@ -874,7 +879,7 @@ static int resultsImport(const Options *o, Store *s) {
 
 static const struct {
    const char *name;
-   int (*run)(const Options *o, Store *s);
+   int (*run)(const CommandArgs *o, Store *s);
    unsigned takes;
    bool file;                /* takes FILE */
 } kSubcommands[] = {
@@ -887,7 +892,7 @@ static const struct {
 #define SUBCOMMANDS "list, best, compare, export or import"
 
 /* The subcommand argv names, or -1 with the message printed. */
-static int findSubcommand(const Options *o) {
+static int findSubcommand(const CommandArgs *o) {
    if (o->npositional == 0) {
       fprintf(stderr, "gemmtop: results needs a subcommand: %s\nsee 'gemmtop results --help'\n", SUBCOMMANDS);
       return -1;
@@ -900,7 +905,7 @@ static int findSubcommand(const Options *o) {
 }
 
 /* The options and words that this subcommand does not take. */
-static int checkTakes(const Options *o, int sub) {
+static int checkTakes(const CommandArgs *o, int sub) {
    const char *name = kSubcommands[sub].name;
    for (size_t i = 0; i < sizeof kGiven / sizeof kGiven[0]; i++)
       if (given(o, i) && !(kGiven[i].bit & kSubcommands[sub].takes)) {
@@ -922,19 +927,19 @@ static int checkTakes(const Options *o, int sub) {
 
 /* Whether the store is absent: reading one does not make it. A default one that is not
  * there yet holds no results; one that --store names must be there (2 with a message). */
-static int storeAbsent(const Options *o, bool *absent) {
+static int storeAbsent(const CommandArgs *o, bool *absent) {
    char path[4096];
    struct stat st;
    *absent = false;
-   if (o->storage.path)
-      Util_copy(path, sizeof path, o->storage.path);
+   if (o->storage->path)
+      Util_copy(path, sizeof path, o->storage->path);
    else if (!Store_defaultPath(path, sizeof path))
       return 0; /* Store_open says why */
    if (stat(path, &st) == 0 || errno != ENOENT)
       return 0;
    *absent = true;
-   if (o->storage.path) {
-      fprintf(stderr, "gemmtop: results: --store %s: no such file\n", o->storage.path);
+   if (o->storage->path) {
+      fprintf(stderr, "gemmtop: results: --store %s: no such file\n", o->storage->path);
       return 2;
    }
    fprintf(stderr, "gemmtop: results: no results store at %s yet (gemmtop run, sweep, bench and the explorer "
@@ -942,7 +947,7 @@ static int storeAbsent(const Options *o, bool *absent) {
    return 0;
 }
 
-int Cli_results(const Options *o) {
+static int execResults(const CommandArgs *o) {
    int sub = findSubcommand(o);
    if (sub < 0)
       return 2;
@@ -959,3 +964,12 @@ int Cli_results(const Options *o) {
    Store_close(s);
    return rc;
 }
+
+const CommandEntry Cli_resultsCommand = {
+    .name = "results",
+    .groups = IN_GROUP(SELECTION) | IN_GROUP(SHAPE) | IN_GROUP(STORAGE) | IN_GROUP(RESULTS) | IN_GROUP(GENERAL),
+    .words = "list|best|compare|export|import [FILE]",
+    .summary = "the results store: list, best, compare, export (CSV, JSON Lines, T4), import (T4, CLBlast)",
+    .max_positional = 2,
+    .exec = execResults,
+};

@@ -332,18 +332,18 @@ static bool takeStoreRow(const StoreRecord *sr, void *ctx) {
 }
 
 /* The store's measurements that the options select (kernel, size, precision, device). */
-static bool readStore(const Options *o, Records *rs, char *err, size_t errlen) {
-   Store *store = Store_openReadOnly(o->storage.path, err, errlen);
+static bool readStore(const CommandArgs *o, Records *rs, char *err, size_t errlen) {
+   Store *store = Store_openReadOnly(o->storage->path, err, errlen);
    if (!store)
       return false;
    StoreFilter f;
    StoreFilter_init(&f);
-   f.kernel = o->sel.kernel;
-   f.device = o->sel.device;
-   if (o->shape.has_m)
-      f.m = o->shape.problem.m, f.n = o->shape.problem.n, f.k = o->shape.problem.k;
-   if (o->shape.has_precision)
-      f.precision = (int)o->shape.problem.precision;
+   f.kernel = o->sel->kernel;
+   f.device = o->sel->device;
+   if (o->shape->has_m)
+      f.m = o->shape->problem.m, f.n = o->shape->problem.n, f.k = o->shape->problem.k;
+   if (o->shape->has_precision)
+      f.precision = (int)o->shape->problem.precision;
    StoreRead st = {rs, false, 0};
    bool ok = Store_query(store, &f, takeStoreRow, &st, err, errlen);
    if (ok && st.oom)
@@ -359,14 +359,14 @@ static bool readStore(const Options *o, Records *rs, char *err, size_t errlen) {
 /* ---- choosing one space ---- */
 
 /* Whether r is in the space that the options select. */
-static bool selected(const Options *o, const Record *r) {
-   if (o->sel.kernel && strcmp(o->sel.kernel, r->kernel))
+static bool selected(const CommandArgs *o, const Record *r) {
+   if (o->sel->kernel && strcmp(o->sel->kernel, r->kernel))
       return false;
-   if (o->sel.device && !strcasestr(r->device, o->sel.device))
+   if (o->sel->device && !strcasestr(r->device, o->sel->device))
       return false;
-   if (o->shape.has_m && (r->m != o->shape.problem.m || r->n != o->shape.problem.n || r->k != o->shape.problem.k))
+   if (o->shape->has_m && (r->m != o->shape->problem.m || r->n != o->shape->problem.n || r->k != o->shape->problem.k))
       return false;
-   if (o->shape.has_precision && strcmp(r->precision, Precision_name(o->shape.problem.precision)))
+   if (o->shape->has_precision && strcmp(r->precision, Precision_name(o->shape->problem.precision)))
       return false;
    return true;
 }
@@ -386,7 +386,7 @@ static int compareValues(const void *a, const void *b) {
 
 /* The selected records as a space (first of each configuration kept); 0, or 2 with a
  * message when the selection is empty, mixed or not rankable. */
-static int buildSpace(const Options *o, const char *path, const Records *rs, SweepSpace *sp, const Record **first,
+static int buildSpace(const CommandArgs *o, const char *path, const Records *rs, SweepSpace *sp, const Record **first,
                       char *err, size_t errlen) {
    memset(sp, 0, sizeof *sp);
    *first = NULL;
@@ -512,15 +512,15 @@ static void spread(char *out, size_t len, int med, int lo, int hi, int reached, 
       snprintf(out, len, "%d [%d-%d]", med, lo, hi);
 }
 
-static void printRow(const Options *o, SearchStrategy st, const Figures *f, int repeat, int budget, int count,
+static void printRow(const CommandArgs *o, SearchStrategy st, const Figures *f, int repeat, int budget, int count,
                      double bestg) {
    const char *name = SearchStrategy_name(st);
-   if (o->output.format == FORMAT_TABLE) {
+   if (o->output->format == FORMAT_TABLE) {
       char a[48], b[48];
       spread(a, sizeof a, f->med95, f->min95, f->max95, f->reached95, repeat);
       spread(b, sizeof b, f->med99, f->min99, f->max99, f->reached99, repeat);
       printf("%-11s %-22s %-22s %7.1f%% %7.1f%%\n", name, a, b, f->med_best, f->min_best);
-   } else if (o->output.format == FORMAT_CSV) {
+   } else if (o->output->format == FORMAT_CSV) {
       printf("%s,%d,%d,%d,%.6g,%d,%d,%d,%d,%d,%d,%d,%d,%.2f,%.2f\n", name, repeat, budget, count, bestg, f->med95,
              f->min95, f->max95, f->reached95, f->med99, f->min99, f->max99, f->reached99, f->med_best, f->min_best);
    } else {
@@ -533,14 +533,14 @@ static void printRow(const Options *o, SearchStrategy st, const Figures *f, int 
    }
 }
 
-static void printHeader(const Options *o, const Record *first, const SweepSpace *sp, double bestg, int bestAt,
+static void printHeader(const CommandArgs *o, const Record *first, const SweepSpace *sp, double bestg, int bestAt,
                         int repeat, uint64_t seed, int budget) {
-   if (o->output.format == FORMAT_CSV) {
+   if (o->output->format == FORMAT_CSV) {
       printf("strategy,repeat,budget,space,best_gflops,evals95_median,evals95_min,evals95_max,reached95,"
              "evals99_median,evals99_min,evals99_max,reached99,best_pct_median,best_pct_min\n");
       return;
    }
-   if (o->output.format != FORMAT_TABLE)
+   if (o->output->format != FORMAT_TABLE)
       return;
    int ok = 0;
    for (int i = 0; i < sp->count; i++)
@@ -558,38 +558,38 @@ static void printHeader(const Options *o, const Record *first, const SweepSpace 
    printf("%-11s %-22s %-22s %8s %8s\n", "strategy", "to 95%", "to 99%", "best", "least");
 }
 
-int Cli_simulate(const Options *o) {
+int Cli_simulate(const CommandArgs *o) {
    char err[1024];
-   if (o->sweep.time_budget > 0 || o->sweep.exhaustive || o->shape.nsize_list > 1 || o->output.save || o->sweep.save_presets) {
+   if (o->sweep->time_budget > 0 || o->sweep->exhaustive || o->shape->nsize_list > 1 || o->output->save || o->sweep->save_presets) {
       fprintf(stderr, "gemmtop: --simulate measures nothing: %s does not apply (use --budget for a count)\n",
-              o->sweep.time_budget > 0 ? "--time-budget"
-              : o->sweep.exhaustive    ? "--exhaustive"
-              : o->shape.nsize_list > 1 ? "a list of --size"
-              : o->output.save           ? "--save"
+              o->sweep->time_budget > 0 ? "--time-budget"
+              : o->sweep->exhaustive    ? "--exhaustive"
+              : o->shape->nsize_list > 1 ? "a list of --size"
+              : o->output->save           ? "--save"
                                   : "--save-presets");
       return 2;
    }
    unsigned mask = 0;
    SearchStrategy one;
-   if (o->sweep.strategies)
-      Options_parseStrategies(o->sweep.strategies, &mask, err, sizeof err);
-   else if (o->sweep.strategy && SearchStrategy_parse(o->sweep.strategy, &one))
+   if (o->sweep->strategies)
+      Options_parseStrategies(o->sweep->strategies, &mask, err, sizeof err);
+   else if (o->sweep->strategy && SearchStrategy_parse(o->sweep->strategy, &one))
       mask = 1u << one;
    else
       mask = (1u << SEARCH_STRATEGIES) - 1;
    Records rs = {0};
    SweepSpace sp = {0};
    const Record *first = NULL;
-   bool fromStore = !strcmp(o->sweep.simulate, "store");
-   bool read = fromStore ? readStore(o, &rs, err, sizeof err) : readRecords(o->sweep.simulate, &rs, err, sizeof err);
-   int rc = read ? buildSpace(o, fromStore ? "store" : o->sweep.simulate, &rs, &sp, &first, err, sizeof err) : 2;
+   bool fromStore = !strcmp(o->sweep->simulate, "store");
+   bool read = fromStore ? readStore(o, &rs, err, sizeof err) : readRecords(o->sweep->simulate, &rs, err, sizeof err);
+   int rc = read ? buildSpace(o, fromStore ? "store" : o->sweep->simulate, &rs, &sp, &first, err, sizeof err) : 2;
    int bestAt = -1;
    for (int i = 0; !rc && i < sp.count; i++)
       if (sp.cands[i].outcome == SWEEP_OK && (bestAt < 0 || sp.cands[i].gflops > sp.cands[bestAt].gflops))
          bestAt = i;
    if (!rc && (bestAt < 0 || sp.cands[bestAt].gflops <= 0)) {
       snprintf(err, sizeof err, "--simulate %s: no configuration of the space was verified: nothing to reach",
-               o->sweep.simulate);
+               o->sweep->simulate);
       rc = 2;
    }
    if (rc) {
@@ -598,9 +598,9 @@ int Cli_simulate(const Options *o) {
       SweepSpace_free(&sp);
       return rc;
    }
-   uint64_t seed = o->timing.has_seed ? o->timing.seed : 1;
-   int repeat = o->sweep.repeat > 0 ? o->sweep.repeat : 10;
-   int budget = o->sweep.budget > 0 && o->sweep.budget < sp.count ? o->sweep.budget : sp.count;
+   uint64_t seed = o->timing->has_seed ? o->timing->seed : 1;
+   int repeat = o->sweep->repeat > 0 ? o->sweep->repeat : 10;
+   int budget = o->sweep->budget > 0 && o->sweep->budget < sp.count ? o->sweep->budget : sp.count;
    double bestg = sp.cands[bestAt].gflops;
    printHeader(o, first, &sp, bestg, bestAt, repeat, seed, budget);
    for (int st = 0; st < SEARCH_STRATEGIES && !rc; st++) {

@@ -160,7 +160,7 @@ typedef struct SizeRun_ {
 
 /* Everything a size's search needs that is the same for every size. */
 typedef struct SweepPlan_ {
-   const Options *o;
+   const CommandArgs *o;
    const Catalog *cat;
    const KernelInfo *k;
    const long long *base;
@@ -182,9 +182,9 @@ typedef struct SweepPlan_ {
 } SweepPlan;
 
 /* The class server's device (--device: its slot there), as the server describes it. */
-static bool serverDevice(const Options *o, const char *server, SweepPlan *pl) {
+static bool serverDevice(const CommandArgs *o, const char *server, SweepPlan *pl) {
    char why[1024];
-   pl->server_device = o->sel.device ? atoi(o->sel.device) : -1;
+   pl->server_device = o->sel->device ? atoi(o->sel->device) : -1;
    if (!Measurer_serverDevice(server, pl->server_device, &pl->dev, pl->backend, sizeof pl->backend, why,
                               sizeof why)) {
       fprintf(stderr, "gemmtop: %s\n", why);
@@ -196,15 +196,15 @@ static bool serverDevice(const Options *o, const char *server, SweepPlan *pl) {
 /* Opens a size's run on its listed space: the store's key, and what it holds. False when
  * out of memory. */
 static bool openRun(const SweepPlan *pl, SizeRun *run) {
-   const Options *o = pl->o;
+   const CommandArgs *o = pl->o;
    bool store = pl->rec->store != NULL;
    SweepSetup su = {.k = pl->k, .kernels_dir = pl->cat->dir, .backend = pl->backend, .dev = &pl->dev,
                     .problem = run->p, .base = pl->base, .free_mask = pl->free_mask, .strategy = pl->strategy,
-                    .budget = pl->budget, .time_budget_s = o->sweep.time_budget, .t0 = pl->t0, .seed = pl->seed,
-                    .reps = o->timing.reps, .warmup = o->timing.warmup,
-                    .timeout_s = Sweep_timeout(o->sweep.timeout, &pl->dev), .cold_l2 = o->timing.cold_l2,
+                    .budget = pl->budget, .time_budget_s = o->sweep->time_budget, .t0 = pl->t0, .seed = pl->seed,
+                    .reps = o->timing->reps, .warmup = o->timing->warmup,
+                    .timeout_s = Sweep_timeout(o->sweep->timeout, &pl->dev), .cold_l2 = o->timing->cold_l2,
                     .emulated = pl->emulated, .server = pl->server, .server_device = pl->server_device,
-                    .store = pl->rec->store, .fresh = o->storage.fresh,
+                    .store = pl->rec->store, .fresh = o->storage->fresh,
                     .record = store ? recordInto : NULL, .record_ctx = pl->rec};
    run->run = SweepRun_open(&su, &run->sp);
    if (run->run && SweepRun_another(run->run))
@@ -223,7 +223,7 @@ static bool searchSize(SweepPlan *pl, SizeRun *run) {
    }
    CliSweepProgress pr = {.tty = pl->tty};
    SweepEvents ev = Cli_sweepEvents(&pr);
-   return SweepRun_measureAll(run->run, pl->o->sweep.jobs, &ev);
+   return SweepRun_measureAll(run->run, pl->o->sweep->jobs, &ev);
 }
 
 /* The table (or CSV/JSON) on stdout, best first; first: the first size (the CSV header). */
@@ -273,13 +273,13 @@ static void reportModel(const SweepPlan *pl, const SizeRun *run, int model) {
 }
 
 static void report(const SweepPlan *pl, const SizeRun *run, bool first, bool several) {
-   const Options *o = pl->o;
+   const CommandArgs *o = pl->o;
    const KernelInfo *k = pl->k;
    const SweepCandidate *all = run->tried;
    int n = run->n;
    const int *counts = run->counts;
-   if (o->output.format != FORMAT_TABLE) {
-      writeResults(stdout, o->output.format == FORMAT_JSON, first, k, &run->p, pl->backend, pl->models, all, n,
+   if (o->output->format != FORMAT_TABLE) {
+      writeResults(stdout, o->output->format == FORMAT_JSON, first, k, &run->p, pl->backend, pl->models, all, n,
                    pl->emulated);
       return;
    }
@@ -295,7 +295,7 @@ static void report(const SweepPlan *pl, const SizeRun *run, bool first, bool sev
           "%d timeout, %d failed; %.1f s; timed with a %s L2%s",
           n, SweepRun_space(run->run)->count, SweepRun_space(run->run)->invalid, counts[SWEEP_OK],
           counts[SWEEP_COMPILE], counts[SWEEP_WRONG], counts[SWEEP_TIMEOUT], counts[SWEEP_FAILED],
-          (Util_nowMs() - pl->t0) / 1000, pl->o->timing.cold_l2 ? "cold" : "warm",
+          (Util_nowMs() - pl->t0) / 1000, pl->o->timing->cold_l2 ? "cold" : "warm",
           SweepRun_outOfTime(run->run) ? "; --time-budget reached" : "");
    if (SweepRun_taken(run->run))
       printf("; %d of them from the results store", SweepRun_taken(run->run));
@@ -311,14 +311,14 @@ static void report(const SweepPlan *pl, const SizeRun *run, bool first, bool sev
 }
 
 /* --save-presets: the best ones as presets in the user's folder. 0 or 1. */
-static int savePresets(const Options *o, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
+static int savePresets(const CommandArgs *o, const KernelInfo *k, const Problem *p, const DeviceInfo *dev,
                        const SweepCandidate *all, int ok) {
    char dir[1024], err[1024];
    if (!Preset_userDir(dir, sizeof dir, true)) {
       fprintf(stderr, "gemmtop: cannot create the presets folder\n");
       return 1;
    }
-   for (int i = 0; i < o->sweep.save_presets && i < ok; i++) {
+   for (int i = 0; i < o->sweep->save_presets && i < ok; i++) {
       char path[1200], desc[256];
       snprintf(path, sizeof path, "%s/sweep-%s-%d-%d.preset", dir, k->name, p->m, i + 1);
       snprintf(desc, sizeof desc, "sweep #%d of %s: %.1f GFLOPS at %dx%dx%d on %s", i + 1, k->name, all[i].gflops,
@@ -374,7 +374,7 @@ static bool crossCheck(const SweepPlan *pl, SizeRun *runs, int nruns) {
  * geometric mean of its fraction of each size's best, among the configurations verified at
  * every size. On stderr for --format csv and json, whose stdout is the results. */
 static void acrossSizes(const SweepPlan *pl, const SizeRun *runs, int nruns) {
-   FILE *out = pl->o->output.format == FORMAT_TABLE ? stdout : stderr;
+   FILE *out = pl->o->output->format == FORMAT_TABLE ? stdout : stderr;
    int best = -1, everywhere = 0;
    double bestScore = 0;
    fprintf(out, "\nbest per size:\n");
@@ -423,18 +423,18 @@ static void acrossSizes(const SweepPlan *pl, const SizeRun *runs, int nruns) {
 
 /* The sizes swept: a shape suite's (--shapes, with labels and weights), --size's list, or
  * the one problem. Their count, or -1 with the message printed. */
-static int sizeRuns(const Options *o, const Problem *p, const char *kernels_dir, SizeRun *runs, char *suite,
+static int sizeRuns(const CommandArgs *o, const Problem *p, const char *kernels_dir, SizeRun *runs, char *suite,
                     size_t suitelen) {
    ShapeSuite *ss = NULL;
    char err[1024];
-   int n = o->shape.nsize_list > 1 ? o->shape.nsize_list : 1;
-   if (o->shape.shapes && o->shape.nsize_list > 1) {
+   int n = o->shape->nsize_list > 1 ? o->shape->nsize_list : 1;
+   if (o->shape->shapes && o->shape->nsize_list > 1) {
       fprintf(stderr, "gemmtop: --shapes and a list of --size both give the sizes: give one\n");
       return -1;
    }
-   if (o->shape.shapes) {
+   if (o->shape->shapes) {
       ss = malloc(sizeof *ss);
-      if (!ss || !Shapes_resolve(o->shape.shapes, kernels_dir, ss, err, sizeof err)) {
+      if (!ss || !Shapes_resolve(o->shape->shapes, kernels_dir, ss, err, sizeof err)) {
          fprintf(stderr, "gemmtop: %s\n", ss ? err : "out of host memory");
          free(ss);
          return -1;
@@ -449,7 +449,7 @@ static int sizeRuns(const Options *o, const Problem *p, const char *kernels_dir,
       if (ss)
          r->p.m = ss->shapes[i].m, r->p.n = ss->shapes[i].n, r->p.k = ss->shapes[i].k, r->weight = ss->shapes[i].weight;
       else if (n > 1)
-         r->p.m = o->shape.size_list[i][0], r->p.n = o->shape.size_list[i][1], r->p.k = o->shape.size_list[i][2];
+         r->p.m = o->shape->size_list[i][0], r->p.n = o->shape->size_list[i][1], r->p.k = o->shape->size_list[i][2];
       if (ss)
          snprintf(r->label, sizeof r->label, "%s (%dx%dx%d)", ss->shapes[i].label, r->p.m, r->p.n, r->p.k);
       else
@@ -503,10 +503,10 @@ static void announce(const SweepPlan *pl, const SizeRun *run) {
       how = "in order";
    fprintf(stderr, "sweep %s on %s: %.0f configurations, %d invalid, %d valid; trying %d (%s)", pl->k->name,
            pl->dev.name, sp->space, sp->invalid, sp->count, budget, how);
-   if (pl->o->sweep.time_budget > 0)
-      fprintf(stderr, " within %g s", pl->o->sweep.time_budget);
+   if (pl->o->sweep->time_budget > 0)
+      fprintf(stderr, " within %g s", pl->o->sweep->time_budget);
    fprintf(stderr, ", %dx%dx%d %s, %s L2\n", run->p.m, run->p.n, run->p.k, Precision_name(run->p.precision),
-           pl->o->timing.cold_l2 ? "cold" : "warm");
+           pl->o->timing->cold_l2 ? "cold" : "warm");
    if (taken)
       fprintf(stderr, "%d of %d configurations taken from the store (%s); --fresh measures them again\n", taken,
               budget, Store_path(pl->rec->store));
@@ -515,21 +515,21 @@ static void announce(const SweepPlan *pl, const SizeRun *run) {
               retried == 1 ? "is" : "are");
 }
 
-void Cli_sweepSearch(const Options *o, SearchStrategy *strategy, int *budget) {
-   *strategy = o->sweep.exhaustive ? SEARCH_EXHAUSTIVE : SEARCH_RANDOM;
-   if (o->sweep.strategy)
-      SearchStrategy_parse(o->sweep.strategy, strategy); /* the option's choices are the names */
-   bool all = o->sweep.exhaustive || (*strategy == SEARCH_EXHAUSTIVE && !o->sweep.budget);
-   *budget = all ? 0 : o->sweep.budget ? o->sweep.budget : 40;
+void Cli_sweepSearch(const CommandArgs *o, SearchStrategy *strategy, int *budget) {
+   *strategy = o->sweep->exhaustive ? SEARCH_EXHAUSTIVE : SEARCH_RANDOM;
+   if (o->sweep->strategy)
+      SearchStrategy_parse(o->sweep->strategy, strategy); /* the option's choices are the names */
+   bool all = o->sweep->exhaustive || (*strategy == SEARCH_EXHAUSTIVE && !o->sweep->budget);
+   *budget = all ? 0 : o->sweep->budget ? o->sweep->budget : 40;
 }
 
 /* The strategy and the budget from the options. */
-static void planSearch(const Options *o, SweepPlan *pl) { Cli_sweepSearch(o, &pl->strategy, &pl->budget); }
+static void planSearch(const CommandArgs *o, SweepPlan *pl) { Cli_sweepSearch(o, &pl->strategy, &pl->budget); }
 
 /* The results of every size into --save; false with the message printed. */
 static bool saveAll(const SweepPlan *pl, OutFile *save, const SizeRun *runs, int nruns) {
    char err[1024];
-   bool json = isJsonName(pl->o->output.save);
+   bool json = isJsonName(pl->o->output->save);
    for (int i = 0; i < nruns; i++)
       writeResults(OutFile_stream(save), json, i == 0, pl->k, &runs[i].p, pl->backend, pl->models, runs[i].tried, runs[i].n,
                    pl->emulated);
@@ -541,15 +541,15 @@ static bool saveAll(const SweepPlan *pl, OutFile *save, const SizeRun *runs, int
 }
 
 static int finish(const SweepPlan *pl, SizeRun *runs, int nruns, OutFile *save, int rc) {
-   const Options *o = pl->o;
+   const CommandArgs *o = pl->o;
    for (int i = 0; i < nruns && rc == 0; i++)
       if (!runs[i].counts[SWEEP_OK])
          rc = 1;
    if (save && !saveAll(pl, save, runs, nruns))
       rc = 1;
-   if (o->sweep.save_presets && pl->emulated)
+   if (o->sweep->save_presets && pl->emulated)
       fprintf(stderr, "gemmtop: --save-presets ignored: an emulated sweep is not ranked\n");
-   for (int i = 0; i < nruns && o->sweep.save_presets && !pl->emulated; i++)
+   for (int i = 0; i < nruns && o->sweep->save_presets && !pl->emulated; i++)
       if (runs[i].counts[SWEEP_OK] > 0 &&
           savePresets(o, pl->k, &runs[i].p, &pl->dev, runs[i].tried, runs[i].counts[SWEEP_OK]))
          rc = 1;
@@ -558,22 +558,22 @@ static int finish(const SweepPlan *pl, SizeRun *runs, int nruns, OutFile *save, 
 
 /* What sweep --mpi takes: one size, a strategy that learns nothing (the whole budget is
  * handed out at once), no --time-budget. 0, or 2 with the message. */
-static int driverRefuses(const Options *o, const SweepPlan *pl) {
-   if (o->shape.nsize_list <= 1 && pl->strategy < SEARCH_ANNEAL && o->sweep.time_budget <= 0)
+static int driverRefuses(const CommandArgs *o, const SweepPlan *pl) {
+   if (o->shape->nsize_list <= 1 && pl->strategy < SEARCH_ANNEAL && o->sweep->time_budget <= 0)
       return 0;
    fprintf(stderr, "gemmtop: --mpi sweeps one size with the exhaustive or random strategy, without --time-budget\n");
    return 2;
 }
 
-int Cli_sweep(const Options *o) {
-   if (o->sweep.simulate)
+static int execSweep(const CommandArgs *o) {
+   if (o->sweep->simulate)
       return Cli_simulate(o);
-   if (o->sweep.mpi || o->sweep.mpi_simulate)
+   if (o->sweep->mpi || o->sweep->mpi_simulate)
       return MpiSweep_main(o);
    return Cli_sweepWith(o, NULL);
 }
 
-int Cli_sweepWith(const Options *o, const SweepDriver *d) {
+int Cli_sweepWith(const CommandArgs *o, const SweepDriver *d) {
    Catalog cat;
    if (!Cli_loadCatalog(&cat))
       return 1;
@@ -583,7 +583,7 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
    int rc = Cli_resolveConfig(o, &cat, &pl.k, base, &p);
    pl.base = base;
    OutFile *save = NULL;
-   if (rc || (rc = Cli_openOutput("--save", o->output.save, OUTFILE_STREAM_OK, &save))) {
+   if (rc || (rc = Cli_openOutput("--save", o->output->save, OUTFILE_STREAM_OK, &save))) {
       Catalog_free(&cat);
       return rc;
    }
@@ -614,7 +614,7 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
       pl.dev = *Session_device(s);
    }
    pl.server = server;
-   pl.seed = o->timing.has_seed ? o->timing.seed : Rng_freshSeed();
+   pl.seed = o->timing->has_seed ? o->timing->seed : Rng_freshSeed();
    pl.models[0].dev = pl.dev;
    planSearch(o, &pl);
    if (d && (rc = driverRefuses(o, &pl))) {
@@ -676,3 +676,12 @@ int Cli_sweepWith(const Options *o, const SweepDriver *d) {
    Catalog_free(&cat);
    return rc;
 }
+
+const CommandEntry Cli_sweepCommand = {
+    .name = "sweep",
+    .groups = GROUPS_CONFIGURED | IN_GROUP(TIMING) | IN_GROUP(STORAGE) | IN_GROUP(SWEEP) | IN_GROUP(CLASS),
+    .words = "",
+    .summary = "search a kernel's parameters, best first",
+    .max_positional = 0,
+    .exec = execSweep,
+};

@@ -52,7 +52,7 @@ typedef struct Pick_ {
 } Pick;
 
 typedef struct Tune_ {
-   const Options *o;
+   const CommandArgs *o;
    Catalog cat;
    ShapeSuite *suite;
    Problem problem;           /* type, scaling, layout, alpha, beta; each shape its sizes */
@@ -145,8 +145,8 @@ static int listedCandidates(Tune *t) {
 /* The candidates and the problem: --kernel or --preset (one candidate, its --set values
  * fixed), else the listed ones. 0, or 2 with the message printed. */
 static int chooseCandidates(Tune *t) {
-   const Options *o = t->o;
-   if (o->sel.kernel || o->sel.preset) {
+   const CommandArgs *o = t->o;
+   if (o->sel->kernel || o->sel->preset) {
       const KernelInfo *k;
       long long values[KERNEL_MAX_PARAMS];
       int rc = Cli_resolveConfig(o, &t->cat, &k, values, &t->problem);
@@ -159,7 +159,7 @@ static int chooseCandidates(Tune *t) {
             free_mask |= 1u << i;
       return addCandidate(t, k, values, free_mask, true);
    }
-   if (o->sel.nsets) {
+   if (o->sel->nsets) {
       fprintf(stderr, "gemmtop: tune: --set fixes a parameter of one kernel: give it with --kernel\n");
       return 2;
    }
@@ -193,7 +193,7 @@ static bool emptyFolder(const char *path) {
 /* --dir: a new or empty folder; else the first of SUITE-tune, SUITE-tune-2, ... that does
  * not exist. Decided before anything is measured. 0, or 2 with the message. */
 static int chooseDir(Tune *t) {
-   const char *dir = t->o->output.dir;
+   const char *dir = t->o->output->dir;
    struct stat st;
    if (dir) {
       if (!Util_copyWhole(t->dir, sizeof t->dir - 64, dir)) {
@@ -225,7 +225,7 @@ static void recordInto(void *ctx, StoreRecord *r) { Recorder_add(ctx, r, 1); }
  * limit): its space listed and searched. Returns how many configurations it tried, or -1
  * when out of memory. */
 static int sweepCandidate(Tune *t, int si, const Candidate *c, int budget, double seconds) {
-   const Options *o = t->o;
+   const CommandArgs *o = t->o;
    const Shape *sh = &t->suite->shapes[si];
    Problem p = t->problem;
    p.m = sh->m, p.n = sh->n, p.k = sh->k;
@@ -243,9 +243,9 @@ static int sweepCandidate(Tune *t, int si, const Candidate *c, int budget, doubl
    Sweep_shuffle(&sp, c->k, c->base, &rng);
    SweepSetup su = {.k = c->k, .kernels_dir = t->cat.dir, .backend = t->be->name, .dev = &t->dev, .problem = p,
                     .base = c->base, .free_mask = c->free_mask, .strategy = t->strategy, .budget = budget,
-                    .time_budget_s = seconds, .t0 = Util_nowMs(), .seed = t->seed, .reps = o->timing.reps,
-                    .warmup = o->timing.warmup, .timeout_s = Sweep_timeout(o->sweep.timeout, &t->dev),
-                    .cold_l2 = o->timing.cold_l2, .store = t->rec.store, .fresh = o->storage.fresh,
+                    .time_budget_s = seconds, .t0 = Util_nowMs(), .seed = t->seed, .reps = o->timing->reps,
+                    .warmup = o->timing->warmup, .timeout_s = Sweep_timeout(o->sweep->timeout, &t->dev),
+                    .cold_l2 = o->timing->cold_l2, .store = t->rec.store, .fresh = o->storage->fresh,
                     .record = recordInto, .record_ctx = &t->rec};
    SweepRun *run = SweepRun_open(&su, &sp);
    if (!run) {
@@ -257,7 +257,7 @@ static int sweepCandidate(Tune *t, int si, const Candidate *c, int budget, doubl
                       "is done to take its results\n", c->k->name);
    CliSweepProgress pr = {.tty = t->tty};
    SweepEvents ev = Cli_sweepEvents(&pr);
-   bool ok = SweepRun_measureAll(run, o->sweep.jobs, &ev);
+   bool ok = SweepRun_measureAll(run, o->sweep->jobs, &ev);
    int counts[SWEEP_OUTCOMES], n = 0;
    SweepRun_rank(run, counts);
    const SweepCandidate *tried = SweepRun_tried(run, &n);
@@ -295,7 +295,7 @@ static bool sweepShape(Tune *t, int si) {
       fprintf(stderr, "  skipped: %s\n", why);
       return true;
    }
-   const double seconds = t->o->sweep.time_budget, start = Util_nowMs();
+   const double seconds = t->o->sweep->time_budget, start = Util_nowMs();
    int left = t->budget;
    for (int c = 0; c < t->ncands; c++) {
       int share = 0; /* all */
@@ -469,7 +469,7 @@ static int ship(Tune *t) {
    char err[1536];
    int rc = 0;
    ResultsScope scope = {.cat = &t->cat, .device = t->dev.name, .backend = t->be->name, .limits = &t->dev.limits,
-                         .problem = t->problem, .cold_l2 = t->o->timing.cold_l2, .keep = isCandidate, .ctx = t};
+                         .problem = t->problem, .cold_l2 = t->o->timing->cold_l2, .keep = isCandidate, .ctx = t};
    if (!e || !shipped || !fastest) {
       fprintf(stderr, "gemmtop: out of host memory\n");
       rc = 1;
@@ -512,9 +512,9 @@ static int ship(Tune *t) {
 /* The suite, the device and the candidates, and every check that needs no measurement.
  * 0, or the exit code with the message printed. */
 static int prepare(Tune *t) {
-   const Options *o = t->o;
+   const CommandArgs *o = t->o;
    char err[1200];
-   if (!o->shape.shapes) {
+   if (!o->shape->shapes) {
       fprintf(stderr, "gemmtop: tune needs --shapes SUITE: the shapes to choose a configuration for ('gemmtop list "
                       "shapes' lists the suites)\n");
       return 2;
@@ -524,7 +524,7 @@ static int prepare(Tune *t) {
       fprintf(stderr, "gemmtop: out of host memory\n");
       return 1;
    }
-   if (!Shapes_resolve(o->shape.shapes, t->cat.dir, t->suite, err, sizeof err)) {
+   if (!Shapes_resolve(o->shape->shapes, t->cat.dir, t->suite, err, sizeof err)) {
       fprintf(stderr, "gemmtop: tune --shapes: %s\n", err);
       return 2;
    }
@@ -547,7 +547,7 @@ static int prepare(Tune *t) {
          return rc;
    }
    Cli_sweepSearch(o, &t->strategy, &t->budget);
-   t->seed = o->timing.has_seed ? o->timing.seed : Rng_freshSeed();
+   t->seed = o->timing->has_seed ? o->timing->seed : Rng_freshSeed();
    Recorder_open(&t->rec, o);
    if (!t->rec.store) {
       fprintf(stderr, "gemmtop: tune keeps every result in the results store (that is how a stopped tune "
@@ -558,7 +558,7 @@ static int prepare(Tune *t) {
    return 0;
 }
 
-int Cli_tune(const Options *o) {
+static int execTune(const CommandArgs *o) {
    Tune *t = calloc(1, sizeof *t);
    if (!t) {
       fprintf(stderr, "gemmtop: out of host memory\n");
@@ -581,8 +581,8 @@ int Cli_tune(const Options *o) {
          fprintf(stderr, "%d configuration%s a shape", t->budget, t->budget == 1 ? "" : "s");
       else
          fprintf(stderr, "every valid configuration");
-      if (o->sweep.time_budget > 0)
-         fprintf(stderr, " within %g s a shape", o->sweep.time_budget);
+      if (o->sweep->time_budget > 0)
+         fprintf(stderr, " within %g s a shape", o->sweep->time_budget);
       fprintf(stderr, " (%s); the files go to %s\n", SearchStrategy_name(t->strategy), t->dir);
    }
    for (int i = 0; !rc && i < t->suite->count; i++)
@@ -598,3 +598,13 @@ int Cli_tune(const Options *o) {
    free(t);
    return rc;
 }
+
+const CommandEntry Cli_tuneCommand = {
+    .name = "tune",
+    .groups = GROUPS_CONFIGURED | IN_GROUP(TIMING) | IN_GROUP(STORAGE) | IN_GROUP(SWEEP),
+    .words = "",
+    .summary = "sweep the candidate kernels at each shape of a suite; write the dispatch table and the "
+               "kernels a program ships",
+    .max_positional = 0,
+    .exec = execTune,
+};

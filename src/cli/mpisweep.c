@@ -11,12 +11,12 @@
 
 #ifndef GEMMTOP_MPI
 
-int MpiSweep_main(const Options *o) {
+int MpiSweep_main(const CommandArgs *o) {
    fprintf(stderr,
            "gemmtop: --mpi%s needs a gemmtop built with MPI, and this one was built without it: install Open MPI "
            "(Debian, Ubuntu: sudo apt install openmpi-bin libopenmpi-dev) or MPICH, then run make again "
            "(docs/mpi.md)\n",
-           o->sweep.mpi ? "" : "-simulate");
+           o->sweep->mpi ? "" : "-simulate");
    return 2;
 }
 
@@ -603,7 +603,7 @@ static bool pollRemote(Coord *c) {
 /* ---- the job ---- */
 
 typedef struct Mpi_ {
-   const Options *o;
+   const CommandArgs *o;
    int rank, size, local_rank;
    int local_size;            /* the ranks on this node */
    bool job_sent;
@@ -641,7 +641,7 @@ static bool sendJob(Mpi *mp, const SweepWork *plan, JobMsg *jm) {
 }
 
 static int remoteMain(Mpi *mp) {
-   Local l = {.want = mp->o->sel.device, .local_rank = mp->local_rank, .mu = PTHREAD_MUTEX_INITIALIZER,
+   Local l = {.want = mp->o->sel->device, .local_rank = mp->local_rank, .mu = PTHREAD_MUTEX_INITIALIZER,
               .cv = PTHREAD_COND_INITIALIZER};
    if (!broadcast(&l.w.job, sizeof l.w.job) || !l.w.job.go)
       return 0;
@@ -842,7 +842,7 @@ static int coordinate(void *ctx, const SweepWork *plan, SweepCandidate *all, int
                       int *nmodels) {
    Mpi *mp = ctx;
    const MeasureJob *j = plan->job;
-   Local local = {.want = mp->o->sel.device, .local_rank = mp->local_rank, .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+   Local local = {.want = mp->o->sel->device, .local_rank = mp->local_rank, .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
    Coord c = {.plan = plan, .all = all, .n = n, .size = mp->size, .models = models, .nmodels = nmodels,
               .local = &local, .sim = mp->sim, .nsim = mp->nsim,
               /* the child's own limits (core/measurer.c), and a minute more */
@@ -870,7 +870,7 @@ static int coordinate(void *ctx, const SweepWork *plan, SweepCandidate *all, int
    local.w.sim = mp->sim;
    if (!rc && (!sendJob(mp, plan, &local.w.job) || pthread_create(&local.thread, NULL, localMain, &local) != 0))
       rc = stopSignal ? 128 + stopSignal : 1;
-   Ahead *pool = rc ? NULL : compileAhead(&c, plan, mp->local_size, mp->o->sweep.jobs);
+   Ahead *pool = rc ? NULL : compileAhead(&c, plan, mp->local_size, mp->o->sweep->jobs);
    if (!rc) {
       double t1 = Util_nowMs();
       coordinateLoop(&c);
@@ -996,8 +996,8 @@ static void simulatedReport(const Coord *c, const Mpi *mp, double seconds) {
 
 /* ---- every rank ---- */
 
-int MpiSweep_main(const Options *o) {
-   if (!o->sweep.mpi) {
+int MpiSweep_main(const CommandArgs *o) {
+   if (!o->sweep->mpi) {
       fprintf(stderr, "gemmtop: --mpi-simulate goes with --mpi (under mpirun or srun)\n");
       return 2;
    }
@@ -1020,9 +1020,9 @@ int MpiSweep_main(const Options *o) {
    sigaction(SIGTERM, &sa, NULL);
    int rc;
    if (mp.rank == 0) {
-      SweepDriver d = {.measure = coordinate, .ctx = &mp, .no_store = o->sweep.mpi_simulate != NULL};
-      int launches = o->timing.reps + o->timing.warmup + 1;
-      if (o->sweep.mpi_simulate && !loadRecorded(&mp, o->sweep.mpi_simulate, launches > 1 ? launches : 13))
+      SweepDriver d = {.measure = coordinate, .ctx = &mp, .no_store = o->sweep->mpi_simulate != NULL};
+      int launches = o->timing->reps + o->timing->warmup + 1;
+      if (o->sweep->mpi_simulate && !loadRecorded(&mp, o->sweep->mpi_simulate, launches > 1 ? launches : 13))
          rc = 2;
       else
          rc = Cli_sweepWith(o, &d);

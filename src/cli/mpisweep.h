@@ -15,6 +15,6 @@
 #include "cli/options.h"
 
 /* `gemmtop sweep --mpi` on every rank. Returns the exit code. */
-int MpiSweep_main(const Options *o);
+int MpiSweep_main(const CommandArgs *o);
 
 #endif

@@ -36,50 +36,17 @@
 /* A value in a message: whole up to 48 characters, then cut with "...". */
 #define SHOWN(v) (int)(strlen(v) > 48 ? 45 : strlen(v)), (v), (strlen(v) > 48 ? "..." : "")
 
-/* The groups every command takes, and those that make a configuration on a device. */
-#define G(g) GROUP_BIT(GROUP_##g)
-#define GENERAL G(GENERAL)
-#define CONFIGURED (G(SELECTION) | G(SHAPE) | G(OUTPUT) | GENERAL)
-
-/* Each command with the groups of options it takes (tmux's cmd_entry in spirit): --help
- * lists them under their headings, and an option row names only commands of its group. */
-static const CommandSpec commands[COMMAND_COUNT] = {
-    [COMMAND_EXPLORER] = {"", CONFIGURED | G(TIMING) | G(STORAGE) | G(SWEEP) | G(BANKS) | G(CLASS), "",
-                          "the interactive explorer", 0},
-    [COMMAND_LIST] = {"list", G(SELECTION) | G(OUTPUT) | G(LIST) | GENERAL,
-                      "[devices|kernels|presets|lessons|shapes [SUITE]]",
-                      "devices, kernel variants, presets, lessons or shape suites", 2},
-    [COMMAND_RUN] = {"run", CONFIGURED | G(TIMING) | G(IO) | G(STORAGE) | G(CLASS), "",
-                     "one verified, timed run (here, or on a class server with --server)", 0},
-    [COMMAND_INSPECT] = {"inspect", CONFIGURED | G(TIMING) | G(INSPECT), "", "compiled code, registers, memory, occupancy",
-                         0},
-    [COMMAND_SWEEP] = {"sweep", CONFIGURED | G(TIMING) | G(STORAGE) | G(SWEEP) | G(CLASS), "",
-                       "search a kernel's parameters, best first", 0},
-    [COMMAND_BENCH] = {"bench", CONFIGURED | G(TIMING) | G(STORAGE) | G(BENCH) | G(CLASS), "[PRESET ...]",
-                       "configurations and the vendor BLAS across sizes", OPTIONS_MAX_POSITIONAL},
-    [COMMAND_BANKS] = {"banks", CONFIGURED | G(BANKS), "", "local-memory bank conflicts per access site", 0},
-    [COMMAND_CACHE] = {"cache", GENERAL, "clear", "forget compiled programs kept on disk", 1},
-    [COMMAND_RESULTS] = {"results", G(SELECTION) | G(SHAPE) | G(STORAGE) | G(RESULTS) | GENERAL,
-                         "list|best|compare|export|import [FILE]",
-                         "the results store: list, best, compare, export (CSV, JSON Lines, T4), import (T4, CLBlast)", 2},
-    [COMMAND_LESSON] = {"lesson", G(SELECTION) | G(SHAPE) | G(TIMING) | G(OUTPUT) | G(BANKS) | G(LESSON) | G(CLASS) | GENERAL,
-                        "[NAME]", "teach a ladder step by step in the explorer; no NAME lists the lessons", 1},
-    [COMMAND_EXPLAIN] = {"explain", CONFIGURED | G(TIMING) | G(IO) | G(STORAGE), "",
-                         "one run, and what limits it: ceilings, roofline, waves, the limiter in words", 0},
-    [COMMAND_EXPORT] = {"export-kernel", CONFIGURED | G(INSPECT), "",
-                        "the configuration as a standalone kernel (OpenCL C or CUDA C++) and a launcher that verifies it", 0},
-    [COMMAND_SERVE] = {"serve", G(SELECTION) | G(STORAGE) | G(CLASS) | GENERAL, "",
-                       "share this host's GPUs with a class: a daemon on a Unix socket, fair and exclusive timing", 0},
-    [COMMAND_SUBMIT] = {"submit", G(SELECTION) | G(CLASS) | GENERAL, "FILE.cl",
-                        "submit a kernel to an assignment on a class server; judged on fresh inputs", 1},
-    [COMMAND_CLASS] = {"class", G(SELECTION) | G(SHAPE) | G(TIMING) | G(OUTPUT) | G(BENCH) | G(CLASS) | GENERAL,
-                       "assign|close|open|list|board|mine|export|status [NAME]",
-                       "a class server's assignments, board and records", 2},
-    [COMMAND_TUNE] = {"tune", CONFIGURED | G(TIMING) | G(STORAGE) | G(SWEEP), "",
-                      "sweep the candidate kernels at each shape of a suite; write the dispatch table and the "
-                      "kernels a program ships", 0},
+/* The commands, each defined with its groups of options in its own file (options.h). */
+static const CommandEntry *const commands[COMMAND_COUNT] = {
+    [COMMAND_EXPLORER] = &Cli_explorerCommand, [COMMAND_LIST] = &Cli_listCommand,
+    [COMMAND_RUN] = &Cli_runCommand,           [COMMAND_INSPECT] = &Cli_inspectCommand,
+    [COMMAND_SWEEP] = &Cli_sweepCommand,       [COMMAND_BENCH] = &Cli_benchCommand,
+    [COMMAND_BANKS] = &Cli_banksCommand,       [COMMAND_CACHE] = &Cli_cacheCommand,
+    [COMMAND_RESULTS] = &Cli_resultsCommand,   [COMMAND_LESSON] = &Cli_lessonCommand,
+    [COMMAND_EXPORT] = &Cli_exportCommand,     [COMMAND_EXPLAIN] = &Cli_explainCommand,
+    [COMMAND_SERVE] = &Cli_serveCommand,       [COMMAND_SUBMIT] = &Cli_submitCommand,
+    [COMMAND_CLASS] = &Cli_classCommand,       [COMMAND_TUNE] = &Cli_tuneCommand,
 };
-#undef G
 
 static const char *const groupTitles[GROUP_COUNT] = {
     [GROUP_SELECTION] = "selection: kernel, configuration, device",
@@ -113,9 +80,9 @@ static int fail(char *err, size_t errlen, const char *fmt, ...) {
 /* ---- the options that the generic kinds cannot store ---- */
 
 static int applyMerge(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
-   if (o->nmerge == OPTIONS_MAX_SETS)
+   if (o->lesson.nmerge == OPTIONS_MAX_SETS)
       return fail(err, errlen, "--merge %.*s%s: at most %d ladders at once", SHOWN(v), OPTIONS_MAX_SETS);
-   o->merge[o->nmerge++] = v;
+   o->lesson.merge[o->lesson.nmerge++] = v;
    return 0;
 }
 
@@ -370,14 +337,14 @@ static const OptionSpec table[] = {
      .help = "the vendor library's C for the FP8 types: float, gemmtop's C, or bfloat16 as torch._scaled_mm "
              "returns it (cuBLASLt, beta 0; verified with its rounding counted)",
      .dflt = "float"},
-    {.group = GROUP_LESSON, .name = "prepare", .kind = OPT_FLAG, .field = F(prepare), .commands = CMD(LESSON),
+    {.group = GROUP_LESSON, .name = "prepare", .kind = OPT_FLAG, .field = F(lesson.prepare), .commands = CMD(LESSON),
      .help = "do each step's first visit ahead on this device (compile, one verified launch, its bank trace), "
              "saying how long first, so that the class starts warm; then exit"},
     {.group = GROUP_LESSON, .name = "merge", .value = "FILE.csv", .kind = OPT_TEXT, .apply = applyMerge,
      .commands = CMD(LESSON),
      .help = "the class's ladder exports (E in the lesson, on each student's machine) side by side, each device "
              "normalised to its own step 1: lesson-NAME-class.md, .csv, .svg here; repeatable, up to 32"},
-    {.group = GROUP_LIST, .name = "measure", .kind = OPT_FLAG, .field = F(measure), .commands = CMD(LIST),
+    {.group = GROUP_LIST, .name = "measure", .kind = OPT_FLAG, .field = F(list.measure), .commands = CMD(LIST),
      .help = "list devices: measure each device's peak GFLOPS and memory bandwidth (seconds per device)"},
     {.group = GROUP_INSPECT, .name = "arch", .value = "sm_XX|gfxNNN", .kind = OPT_TEXT, .field = F(inspect.arch), .commands = CMD(INSPECT) | CMD(EXPORT),
      .help = "compile for this target, no device needed (with --backend cuda or hip); export-kernel: write for "
@@ -591,17 +558,42 @@ const OptionSpec *Options_table(size_t *count) {
    return table;
 }
 
-const CommandSpec *Options_commands(void) { return commands; }
+const CommandEntry *const *Options_commands(void) { return commands; }
+
+CommandArgs Options_args(const Options *o, CommandId command) {
+   unsigned g = commands[command]->groups;
+#define IF_DECLARED(group, field) ((g & GROUP_BIT(group)) ? &o->field : NULL)
+   CommandArgs a = {
+       .sel = IF_DECLARED(GROUP_SELECTION, sel),
+       .shape = IF_DECLARED(GROUP_SHAPE, shape),
+       .timing = IF_DECLARED(GROUP_TIMING, timing),
+       .io = IF_DECLARED(GROUP_IO, io),
+       .output = IF_DECLARED(GROUP_OUTPUT, output),
+       .storage = IF_DECLARED(GROUP_STORAGE, storage),
+       .inspect = IF_DECLARED(GROUP_INSPECT, inspect),
+       .sweep = IF_DECLARED(GROUP_SWEEP, sweep),
+       .bench = IF_DECLARED(GROUP_BENCH, bench),
+       .banks = IF_DECLARED(GROUP_BANKS, banks),
+       .results = IF_DECLARED(GROUP_RESULTS, results),
+       .list = IF_DECLARED(GROUP_LIST, list),
+       .lesson = IF_DECLARED(GROUP_LESSON, lesson),
+       .cls = IF_DECLARED(GROUP_CLASS, cls),
+       .positional = o->positional,
+       .npositional = o->npositional,
+   };
+#undef IF_DECLARED
+   return a;
+}
 
 int Options_findCommand(const char *name) {
    for (int c = 1; c < COMMAND_COUNT; c++)
-      if (!strcmp(name, commands[c].name))
+      if (!strcmp(name, commands[c]->name))
          return c;
    return -1;
 }
 
 const char *Options_commandLabel(CommandId command) {
-   return command == COMMAND_EXPLORER ? "the explorer" : commands[command].name;
+   return command == COMMAND_EXPLORER ? "the explorer" : commands[command]->name;
 }
 
 /* ---- parsing ---- */
@@ -638,7 +630,7 @@ static void commandList(unsigned mask, char *out, size_t len) {
       if (id == COMMAND_EXPLORER)
          snprintf(out + used, len - used, "%sthe explorer", sep);
       else
-         snprintf(out + used, len - used, "%s'gemmtop %s'", sep, commands[id].name);
+         snprintf(out + used, len - used, "%s'gemmtop %s'", sep, commands[id]->name);
       n++;
    }
 }
@@ -650,7 +642,7 @@ static int refuseCommand(Parser *p, const OptionSpec *s, const char *spelling) {
    if (p->command == COMMAND_EXPLORER)
       snprintf(here, sizeof here, "the explorer");
    else
-      snprintf(here, sizeof here, "'gemmtop %s'", commands[p->command].name);
+      snprintf(here, sizeof here, "'gemmtop %s'", commands[p->command]->name);
    return fail(p->err, p->errlen, "%s is for %s, not for %s%s%s", spelling, takers, here, s->elsewhere ? "; " : "",
                s->elsewhere ? s->elsewhere : "");
 }
@@ -840,7 +832,7 @@ static int shortOptions(Parser *p, const char *letters) {
 }
 
 static int checkPositionals(Parser *p) {
-   const CommandSpec *c = &commands[p->command];
+   const CommandEntry *c = commands[p->command];
    if (p->o->npositional <= c->max_positional)
       return 0;
    const char *extra = p->o->positional[c->max_positional];
@@ -1084,7 +1076,7 @@ static const char EXIT_STATUS[] =
 
 /* "gemmtop list [devices|kernels|presets] [options]" */
 static void usageLine(CommandId c, char *out, size_t len) {
-   const CommandSpec *cs = &commands[c];
+   const CommandEntry *cs = commands[c];
    snprintf(out, len, "gemmtop%s%s%s%s [options]", cs->name[0] ? " " : "", cs->name, cs->words[0] ? " " : "",
             cs->words);
 }
@@ -1098,7 +1090,7 @@ void Options_usage(FILE *out) {
    }
    for (int c = 0; c < COMMAND_COUNT; c++) {
       usageLine((CommandId)c, line, sizeof line);
-      fprintf(out, "%s %-*s  %s\n", c ? "      " : "usage:", width, line, commands[c].summary);
+      fprintf(out, "%s %-*s  %s\n", c ? "      " : "usage:", width, line, commands[c]->summary);
    }
    fputs("\n'gemmtop COMMAND --help' lists the options of that command.\n\noptions of the explorer:\n", out);
    printOptionsOf(out, COMMAND_EXPLORER);
@@ -1108,7 +1100,7 @@ void Options_usage(FILE *out) {
 void Options_commandUsage(FILE *out, CommandId command) {
    char line[128];
    usageLine(command, line, sizeof line);
-   fprintf(out, "usage: %s\n%s\n\noptions:\n", line, commands[command].summary);
+   fprintf(out, "usage: %s\n%s\n\noptions:\n", line, commands[command]->summary);
    printOptionsOf(out, command);
    fputs(EXIT_STATUS, out);
 }

@@ -142,6 +142,16 @@ typedef struct ClassOptions_ {
    double request_s;
 } ClassOptions;
 
+typedef struct ListOptions_ {
+   bool measure;             /* list devices: measure peaks */
+} ListOptions;
+
+typedef struct LessonOptions_ {
+   bool prepare;             /* compile every step ahead instead of teaching */
+   const char *merge[OPTIONS_MAX_SETS]; /* --merge: the class's ladder exports */
+   int nmerge;
+} LessonOptions;
+
 typedef struct Options_ {
    SelectionOptions sel;     /* which kernel and configuration, on which device */
    ShapeOptions shape;       /* the problem */
@@ -155,10 +165,8 @@ typedef struct Options_ {
    BanksOptions banks;
    ResultsOptions results;
    ClassOptions cls;
-   bool measure;             /* list devices: measure peaks */
-   bool prepare;             /* lesson: compile every step ahead instead of teaching */
-   const char *merge[OPTIONS_MAX_SETS]; /* lesson --merge: the class's ladder exports */
-   int nmerge;
+   ListOptions list;
+   LessonOptions lesson;
    const char *positional[OPTIONS_MAX_POSITIONAL];
    int npositional;
 } Options;
@@ -185,7 +193,7 @@ typedef enum {
 } CommandId;
 
 /* What an option is about: the groups of Options, and the headings of --help. A command
- * declares the groups it takes (CommandSpec.groups); each option row belongs to one
+ * declares the groups it takes (CommandEntry.groups); each option row belongs to one
  * group and names the commands of that group that take it. */
 typedef enum {
    GROUP_SELECTION,          /* which kernel and configuration, on which device */
@@ -207,17 +215,55 @@ typedef enum {
 } OptionGroup;
 
 #define GROUP_BIT(g) (1u << (g))
+/* A command's groups as its entry writes them: IN_GROUP(TIMING) | IN_GROUP(STORAGE). */
+#define IN_GROUP(g) GROUP_BIT(GROUP_##g)
+/* The groups of a command that makes a configuration on a device. */
+#define GROUPS_CONFIGURED (IN_GROUP(SELECTION) | IN_GROUP(SHAPE) | IN_GROUP(OUTPUT) | IN_GROUP(GENERAL))
 
 /* The heading --help puts over a group's options. */
 const char *Options_groupTitle(OptionGroup g);
 
-typedef struct CommandSpec_ {
+/* What a command receives: the groups of options it declared (CommandEntry.groups), each
+ * a pointer into the parsed Options; a group it did not declare is NULL, so a command
+ * reads only what it takes. */
+typedef struct CommandArgs_ {
+   const SelectionOptions *sel;
+   const ShapeOptions *shape;
+   const TimingOptions *timing;
+   const InputOptions *io;
+   const OutputOptions *output;
+   const StorageOptions *storage;
+   const InspectOptions *inspect;
+   const SweepOptions *sweep;
+   const BenchOptions *bench;
+   const BanksOptions *banks;
+   const ResultsOptions *results;
+   const ListOptions *list;
+   const LessonOptions *lesson;
+   const ClassOptions *cls;
+   const char *const *positional; /* the words that are not options */
+   int npositional;
+} CommandArgs;
+
+/* The value a command's exec returns when the explorer is to start on what the options
+ * say (main.c starts it: the command line does not see the terminal UI). */
+#define CLI_START_EXPLORER (-1)
+
+/* A command (tmux's cmd_entry): each src/cli/cli_X.c exports its entry, and the list in
+ * options.c (indexed by CommandId) is what parsing, --help and the man-page test read. */
+typedef struct CommandEntry_ {
    const char *name;         /* "" for the explorer */
    unsigned groups;          /* GROUP_BIT of each group of options it takes */
    const char *words;        /* the words it takes besides options, as usage shows them */
    const char *summary;
    int max_positional;       /* words that are not options */
-} CommandSpec;
+   int (*exec)(const CommandArgs *a); /* the exit status, or CLI_START_EXPLORER */
+} CommandEntry;
+
+/* The entries, one per CommandId; each is defined in its command's file. */
+extern const CommandEntry Cli_explorerCommand, Cli_listCommand, Cli_runCommand, Cli_inspectCommand, Cli_sweepCommand,
+    Cli_benchCommand, Cli_banksCommand, Cli_cacheCommand, Cli_resultsCommand, Cli_lessonCommand, Cli_exportCommand,
+    Cli_explainCommand, Cli_serveCommand, Cli_submitCommand, Cli_classCommand, Cli_tuneCommand;
 
 typedef enum {
    OPT_FLAG,                 /* no value: a bool */
@@ -254,9 +300,11 @@ struct OptionSpec_ {
 
 /* The tables (for --help, the man-page test): count rows each. */
 const OptionSpec *Options_table(size_t *count);
-const CommandSpec *Options_commands(void);
+const CommandEntry *const *Options_commands(void);
 /* The command named name (argv[1]), or -1. */
 int Options_findCommand(const char *name);
+/* The groups of o that command declared, the others NULL (CommandArgs). */
+CommandArgs Options_args(const Options *o, CommandId command);
 /* A command's name for messages: "run", or "the explorer". */
 const char *Options_commandLabel(CommandId command);
 

@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-void Recorder_open(Recorder *rec, const Options *o) {
+void Recorder_open(Recorder *rec, const CommandArgs *o) {
    memset(rec, 0, sizeof *rec);
-   if (o->storage.off)
+   if (o->storage->off)
       return;
    char err[1536];
-   rec->store = Store_open(o->storage.path, err, sizeof err);
+   rec->store = Store_open(o->storage->path, err, sizeof err);
    if (!rec->store) {
       fprintf(stderr, "gemmtop: nothing recorded: %s\n", err);
       rec->said = true;

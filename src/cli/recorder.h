@@ -17,7 +17,7 @@ typedef struct Recorder_ {
 } Recorder;
 
 /* Opens the store the options name (nothing with --no-store). */
-void Recorder_open(Recorder *rec, const Options *o);
+void Recorder_open(Recorder *rec, const CommandArgs *o);
 /* Adds n records in one transaction; a failure is said once and stops the recording. */
 void Recorder_add(Recorder *rec, StoreRecord *r, int n);
 void Recorder_close(Recorder *rec);

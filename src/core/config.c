@@ -1,6 +1,7 @@
 #include "core/config.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,41 @@ typedef struct {
    bool trans_a, trans_b;
 } Scope;
 
+/* What a kernel sees of its problem and target by name, both as its rules' variables
+ * (lookup) and as -D macros of its source (Config_defines): one table, so that the rules
+ * and the code never disagree. A row with no name is the problem's type's own define
+ * (TypeTraits.define: GT_HALF, ...); a row that is only_set is defined (=1) only when
+ * true, and is 0 to the rules otherwise. The order is the defines' order. */
+typedef struct KernelEnv_ {
+   long long trans_a, trans_b, fp64, type, scale_block, tensor_ptx;
+} KernelEnv;
+
+static const struct {
+   const char *name;
+   size_t at;
+   bool only_set;
+} kEnv[] = {
+    {"TRANSA", offsetof(KernelEnv, trans_a), false},
+    {"TRANSB", offsetof(KernelEnv, trans_b), false},
+    {"DOUBLE", offsetof(KernelEnv, fp64), false},
+    {NULL, offsetof(KernelEnv, type), true},
+    {"GT_SCALE_BLOCK", offsetof(KernelEnv, scale_block), true},
+    {"GT_TENSOR_PTX", offsetof(KernelEnv, tensor_ptx), true},
+};
+
+static KernelEnv envOf(const Problem *p, bool trans_a, bool trans_b, bool tensor_ptx) {
+   return (KernelEnv){.trans_a = trans_a,
+                      .trans_b = trans_b,
+                      .fp64 = Types_of(p->precision)->fp64,
+                      .type = Types_of(p->precision)->define != NULL,
+                      .scale_block = Problem_scaled(p) && p->scaling == SCALING_BLOCK,
+                      .tensor_ptx = tensor_ptx};
+}
+
+static long long envValue(const KernelEnv *e, size_t row) {
+   return *(const long long *)((const char *)e + kEnv[row].at);
+}
+
 /* The shared memory a group may have with dynamic shared memory (CUDA's opt-in maximum). */
 static unsigned long long smemOptin(const DeviceLimits *lim) {
    return lim->local_mem_optin > lim->local_mem ? lim->local_mem_optin : lim->local_mem;
@@ -30,6 +66,12 @@ static bool lookup(void *ctx, const char *name, long long *v) {
       *v = s->values[pi];
       return true;
    }
+   const KernelEnv env = envOf(s->p, s->trans_a, s->trans_b, Config_tensorPtx(s->k, s->lim, s->p->precision));
+   for (size_t i = 0; i < sizeof kEnv / sizeof kEnv[0]; i++)
+      if (kEnv[i].name && !strcmp(kEnv[i].name, name)) {
+         *v = envValue(&env, i);
+         return true;
+      }
    struct {
       const char *name;
       long long value;
@@ -37,13 +79,8 @@ static bool lookup(void *ctx, const char *name, long long *v) {
        {"M", s->m},
        {"N", s->n},
        {"K", s->k_},
-       {"TRANSA", s->trans_a},
-       {"TRANSB", s->trans_b},
-       {"DOUBLE", Types_of(s->p->precision)->out == STORAGE_F64},
        {"REAL_SIZE", (long long)Precision_size(s->p->precision)},
        {"IN_SIZE", (long long)Precision_inputSize(s->p->precision)},
-       {"GT_TENSOR_PTX", Config_tensorPtx(s->k, s->lim, s->p->precision)},
-       {"GT_SCALE_BLOCK", Problem_scaled(s->p) && s->p->scaling == SCALING_BLOCK},
        {"MAX_WG", (long long)s->lim->max_wg},
        {"MAX_WI0", (long long)s->lim->max_wi[0]},
        {"MAX_WI1", (long long)s->lim->max_wi[1]},
@@ -393,7 +430,7 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
       return false;
    g.tensor_ptx = Config_tensorPtx(k, s->lim, p->precision);
    g.emulated = k->tensor && !g.tensor_ptx;
-   if (Types_of(p->precision)->out == STORAGE_F64 && !s->lim->fp64) {
+   if (Types_of(p->precision)->fp64 && !s->lim->fp64) {
       snprintf(msg, msglen, "this device has no double-precision support (cl_khr_fp64); use --precision float");
       return false;
    }
@@ -492,13 +529,16 @@ void Config_defines(const KernelInfo *k, const long long *values, const Problem 
    out[0] = '\0';
    for (int i = 0; i < k->nparams && n < outlen; i++)
       n += (size_t)snprintf(out + n, outlen - n, "-D%s=%lld ", k->params[i].name, values[i]);
-   char types[64];
-   Precision_defines(p->precision, types, sizeof types);
-   if (n < outlen)
-      n += (size_t)snprintf(out + n, outlen - n, "-DTRANSA=%d -DTRANSB=%d %s%s%s%s", geo->trans_a, geo->trans_b, types,
-                            Problem_scaled(p) && p->scaling == SCALING_BLOCK ? " -DGT_SCALE_BLOCK=1" : "",
-                            geo->tensor_ptx ? " -DGT_TENSOR_PTX=1" : "",
-                            geo->dynamic_smem > 0 ? " -DGT_DYNAMIC_SMEM=1" : "");
+   const KernelEnv env = envOf(p, geo->trans_a, geo->trans_b, geo->tensor_ptx);
+   for (size_t i = 0; i < sizeof kEnv / sizeof kEnv[0] && n < outlen; i++) {
+      long long v = envValue(&env, i);
+      if (kEnv[i].only_set && !v)
+         continue;
+      const char *name = kEnv[i].name ? kEnv[i].name : Types_of(p->precision)->define;
+      n += (size_t)snprintf(out + n, outlen - n, "%s-D%s=%lld", i ? " " : "", name, v);
+   }
+   if (geo->dynamic_smem > 0 && n < outlen)
+      n += (size_t)snprintf(out + n, outlen - n, " -DGT_DYNAMIC_SMEM=1");
    if (geo->cus && n < outlen)
       n += (size_t)snprintf(out + n, outlen - n, " -DCUS=%u", geo->cus);
    /* the CUDA backend compiles these for the architecture-specific target (sm_90a) */

@@ -63,7 +63,8 @@ static bool openclExportable(const Export *e, char *err, size_t errlen) {
    const TypeTraits *t = Types_of(e->p->precision);
    if (!launchable(e, err, errlen))
       return false;
-   if (t->in != t->out || (t->out != STORAGE_F32 && t->out != STORAGE_F64) || t->product_error > 0 || e->k->tensor)
+   /* A, B and C stored alike in a C type (float or double), multiplied with no cut. */
+   if (t->in != t->out || Storage_size(t->out) < sizeof(float) || t->product_error > 0 || e->k->tensor)
       snprintf(err, errlen, "the OpenCL export takes float and double GEMMs on CUDA cores (its launcher's reference is "
                             "plain C); this is %s%s; --backend cuda exports tensor-core kernels for nvcc",
                Precision_name(e->p->precision), e->k->tensor ? " on tensor cores" : "");
@@ -150,9 +151,10 @@ static char *kernelFile(const Export *e) {
 static void putProblem(TextBuf *t, const Export *e) {
    const Problem *p = e->p;
    const TypeTraits *tt = Types_of(p->precision);
-   bool dbl = tt->out == STORAGE_F64;
-   /* FP32 inputs on tensor cores (no rounding of their own): 3xTF32 */
-   bool fp32_in = tt->in == STORAGE_F32 && tt->product_error == 0;
+   bool dbl = tt->fp64;
+   /* FP32 inputs on tensor cores (no rounding of their own): 3xTF32; A, B and C stored
+    * alike, not in double, with no cut is float */
+   bool fp32_in = tt->in == tt->out && !tt->fp64 && tt->product_error == 0;
    double split3 = e->k->tensor && fp32_in ? 0x1p-19 : 0;
    TextBuf_put(t, "#define GEMM_M %d\n#define GEMM_N %d\n#define GEMM_K %d\n", p->m, p->n, p->k);
    TextBuf_put(t, "#define GEMM_TRANS_A %d\n#define GEMM_TRANS_B %d\n", p->trans_a ? 1 : 0, p->trans_b ? 1 : 0);
@@ -645,7 +647,7 @@ static void putPersistent(TextBuf *t, const Export *e) {
 
 static char *openclLauncher(const Export *e, const char *kernel_name) {
    const char *name = e->k->name;
-   bool dbl = Types_of(e->p->precision)->out == STORAGE_F64;
+   bool dbl = Types_of(e->p->precision)->fp64;
    TextBuf t = {0};
    putOrigin(&t, e, "");
    TextBuf_put(&t, " * A launcher of its own: builds %s with the system's OpenCL, runs it on random inputs,\n"
@@ -708,9 +710,10 @@ static void putTensorMaps(TextBuf *t, const Export *e) {
    }
 }
 
+/* The launcher's code for A's and B's storage: 0 as float, 1 half, 2 bfloat16. */
 static int inKind(Precision p) {
-   Storage in = Types_of(p)->in;
-   return in == STORAGE_F16 ? 1 : in == STORAGE_BF16 ? 2 : 0;
+   static const int kInKinds[STORAGE_KINDS] = {[STORAGE_F16] = 1, [STORAGE_BF16] = 2};
+   return kInKinds[Types_of(p)->in];
 }
 
 static char *cudaLauncher(const Export *e, const char *kernel_name) {

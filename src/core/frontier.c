@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/rng.h"
+#include "base/svg.h"
 #include "base/textbuf.h"
 
 /* The fastest configuration of each type first: Hopper's wgmma (sm_90a, CUDA), then the
@@ -127,13 +128,8 @@ char *Frontier_svg(const FrontierPoint *points, int n, const char *title, const 
    const double g0 = floorDecade(gmin), g1 = floorDecade(gmax) * 10, e0 = floorDecade(emin), e1 = floorDecade(emax) * 10;
    const double gd = log10(g1 / g0), ed = log10(e1 / e0);
    TextBuf t = {0};
-   TextBuf_put(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-                   "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n",
-               width, height, width, height);
-   TextBuf_put(&t, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"10\" y=\"22\" font-size=\"16\" "
-                   "font-weight=\"bold\">");
-   TextBuf_putXml(&t, title);
-   TextBuf_put(&t, "</text>\n<text x=\"10\" y=\"42\" fill=\"#555\">");
+   Svg_begin(&t, width, height, title);
+   TextBuf_put(&t, "<text x=\"10\" y=\"42\" fill=\"#555\">");
    TextBuf_putXml(&t, subtitle);
    TextBuf_put(&t, "</text>\n");
    for (double g = g0; g <= g1 * 1.0001; g *= 10) {
@@ -181,6 +177,5 @@ char *Frontier_svg(const FrontierPoint *points, int n, const char *title, const 
    free(placed);
    TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" fill=\"#555\">filled: gemmtop's kernels; hollow red: the vendor library; "
                    "grey: emulated (not a tensor core's speed)</text>\n", left, height - 8);
-   TextBuf_put(&t, "</svg>\n");
-   return TextBuf_finish(&t);
+   return Svg_finish(&t);
 }

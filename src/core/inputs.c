@@ -114,7 +114,7 @@ static void drawnRun(Gen *g, size_t s0, size_t n, const uint32_t *w, bool wide) 
 static void genPiece(void *ctx, size_t begin, size_t end) {
    Gen *g = ctx;
    uint32_t w[WORDS];
-   const bool wide = g->kind == STORAGE_F64; /* 53 bits from two words */
+   const bool wide = Storage_size(g->kind) == sizeof(double); /* 53 bits from two words */
    const size_t per = wide ? WORDS / 2 : WORDS;
    for (size_t s0 = begin; s0 < end; s0 += per) {
       const size_t n = end - s0 < per ? end - s0 : per;
@@ -223,11 +223,12 @@ bool Inputs_drawn(const Problem *p, uint64_t seed, float **A, float **B) {
  * way (Storage_store), not as the loops that made the matrix do it, then as multiplied. */
 static double generatedAt(const Inputs *in, const Problem *p, bool a, size_t row, size_t col, uint32_t w0,
                           uint32_t w1) {
-   const Storage kind = Types_of(p->precision)->in;
+   const TypeTraits *t = Types_of(p->precision);
+   const Storage kind = t->in;
    const float *scales = a ? in->sa : in->sb;
    const double scale = scales ? (double)scales[a ? Scales_indexA(p, row, col) : Scales_indexB(p, row, col)] : 1.0;
    double v;
-   if (kind == STORAGE_F64) {
+   if (t->fp64) {
       v = Philox_signed53(w0, w1);
    } else if (Problem_scaled(p)) {
       const Problem blocked = blockedOf(p);
@@ -252,7 +253,7 @@ double Inputs_operandAt(const Inputs *in, const Problem *p, bool a, size_t row, 
       return storedAt(in, p, a, row, col);
    const uint32_t stream = a ? STREAM_A : STREAM_B;
    const uint64_t s = a ? Scales_storedA(p, row, col) : Scales_storedB(p, row, col);
-   if (Types_of(p->precision)->in == STORAGE_F64)
+   if (Types_of(p->precision)->fp64)
       return generatedAt(in, p, a, row, col, Philox_word(in->seed, stream, 2 * s), Philox_word(in->seed, stream, 2 * s + 1));
    return generatedAt(in, p, a, row, col, Philox_word(in->seed, stream, s), 0);
 }
@@ -267,7 +268,7 @@ void Inputs_operandLine(const Inputs *in, const Problem *p, bool a, size_t index
          out[k] = Inputs_operandAt(in, p, a, a ? index : k, a ? k : index);
       return;
    }
-   const bool wide = Types_of(p->precision)->in == STORAGE_F64;
+   const bool wide = Types_of(p->precision)->fp64;
    const uint32_t stream = a ? STREAM_A : STREAM_B;
    uint32_t w[WORDS];
    const size_t per = wide ? WORDS / 2 : WORDS, first = index * K;
@@ -299,7 +300,7 @@ static const char *npyTypeName(const NpyArray *a) {
 static bool roundOperand(NpyArray *arr, const char *what, const char *path, Precision prec, char *note, size_t notelen,
                          char *err, size_t errlen) {
    const Storage to = Types_of(prec)->in;
-   const bool half = to == STORAGE_F16; /* the one 16-bit type .npy has */
+   const bool half = !strcmp(Storage_npyName(to), "float16"); /* the one 16-bit type .npy has */
    if (half && arr->is_half)
       return true;
    size_t count = arr->shape[0] * arr->shape[1], changed = 0;
@@ -391,7 +392,7 @@ static bool loadOne(const char *path, const char *what, size_t rows, size_t cols
       return false;
    }
    bool to16 = operand && Precision_is16(prec);
-   const bool dbl = Types_of(prec)->out == STORAGE_F64;
+   const bool dbl = Types_of(prec)->fp64;
    if (!checkFinite(&arr, what, path, err, errlen) ||
        (arr.is_double && !dbl && !to16 &&
         !narrowToFloat(&arr, what, path, prec, note, notelen, err, errlen))) {
@@ -592,7 +593,7 @@ static double weightedMax(const void *m, size_t rows, size_t cols, Storage kind,
 }
 
 bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t errlen) {
-   const bool dbl = Types_of(p->precision)->out == STORAGE_F64;
+   const bool dbl = Types_of(p->precision)->fp64;
    const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
    const double big = dbl ? DBL_MAX : FLT_MAX; /* the accumulation's and C's */
    const char *type = dbl ? "double" : "float";

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/svg.h"
 #include "base/textbuf.h"
 #include "base/util.h"
 
@@ -412,10 +413,7 @@ char *Ladder_svg(const Ladder *l) {
    const int top = head + (refs ? 50 : 14), rows = l->nrows ? l->nrows : 1;
    const int axis_y = top + row_h * rows + 6, height = axis_y + 56;
    TextBuf t = {0};
-   TextBuf_put(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-   TextBuf_put(&t, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-           "font-family=\"sans-serif\" font-size=\"13\">\n", width, height, width, height);
-   TextBuf_put(&t, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+   Svg_begin(&t, width, height, NULL);
    int y = putLines(&t, l->title, 16 * 1.15, width - 20, 10, 22, 20, " font-size=\"16\" font-weight=\"bold\"");
    putLines(&t, sub, px, width - 20, 10, y, 17, " fill=\"#555\"");
    TextBuf_put(&t, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">step</text>\n", top - 4);
@@ -466,6 +464,5 @@ char *Ladder_svg(const Ladder *l) {
                   refs ? 16 : row_h - 8, fill);
       TextBuf_put(&t, "<text x=\"%d\" y=\"%d\">%.1f%s</text>\n", label_w + w + 6, y + 17, r->gflops, figureLabel(r));
    }
-   TextBuf_put(&t, "</svg>\n");
-   return TextBuf_finish(&t);
+   return Svg_finish(&t);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/svg.h"
 #include "base/textbuf.h"
 #include "base/util.h"
 #include "core/ladder.h"
@@ -276,13 +277,8 @@ char *LadderMerge_svg(const MergedLadder *m) {
       width = (int)legend;
    const int axis_y = top + group_h * (m->nsteps ? m->nsteps : 1), height = axis_y + 56;
    TextBuf t = {0};
-   TextBuf_put(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-                   "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n",
-               width, height, width, height);
-   TextBuf_put(&t, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"10\" y=\"22\" font-size=\"16\" "
-                   "font-weight=\"bold\">");
-   TextBuf_putXml(&t, m->title);
-   TextBuf_put(&t, "</text>\n<text x=\"10\" y=\"42\" fill=\"#555\">the class's ladders: each device's speed-up over its "
+   Svg_begin(&t, width, height, m->title);
+   TextBuf_put(&t, "<text x=\"10\" y=\"42\" fill=\"#555\">the class's ladders: each device's speed-up over its "
                    "own step 1</text>\n");
    for (int d = 0; d < m->ndev; d++) {
       TextBuf_put(&t, "<rect x=\"10\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"28\" y=\"%d\">", 52 + 18 * d,
@@ -327,6 +323,5 @@ char *LadderMerge_svg(const MergedLadder *m) {
          }
       }
    }
-   TextBuf_put(&t, "</svg>\n");
-   return TextBuf_finish(&t);
+   return Svg_finish(&t);
 }

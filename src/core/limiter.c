@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/svg.h"
 #include "base/textbuf.h"
 #include "core/banks.h"
 
@@ -371,13 +372,8 @@ char *Limiter_svg(const LimiterInputs *in, const Limiter *l, const char *title, 
              .y0 = floor(log10(fmin(in->gflops, in->peak_gflops) / 100)), .y1 = ceil(log10(in->peak_gflops * 1.5))};
    const int width = a.left + a.w + 40, height = a.top + a.h + 134;
    TextBuf t = {0};
-   TextBuf_put(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-                   "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n",
-               width, height, width, height);
-   TextBuf_put(&t, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"10\" y=\"22\" font-size=\"16\" "
-                   "font-weight=\"bold\">");
-   TextBuf_putXml(&t, title);
-   TextBuf_put(&t, "</text>\n<text x=\"10\" y=\"42\" fill=\"#555\">measured ceilings: %s %.4g GFLOPS, copy %.4g GB/s "
+   Svg_begin(&t, width, height, title);
+   TextBuf_put(&t, "<text x=\"10\" y=\"42\" fill=\"#555\">measured ceilings: %s %.4g GFLOPS, copy %.4g GB/s "
                    "(ridge at %.3g flops per byte)",
                in->peak_label ? in->peak_label : "", in->peak_gflops, in->copy_gbps, ridge);
    if (in->l2_gbps > 0)
@@ -444,7 +440,7 @@ char *Limiter_svg(const LimiterInputs *in, const Limiter *l, const char *title, 
    if (l->intensity > 0)
       TextBuf_put(&t, " at %.3g flops per byte (the access-count model)", l->intensity);
    TextBuf_put(&t, "</text>\n<text x=\"10\" y=\"%d\" fill=\"#c0392b\">&#x25CB; the same at %.3g flops per byte: each "
-                   "element of A, B and C moved once</text>\n</svg>\n",
+                   "element of A, B and C moved once</text>\n",
                a.top + a.h + 122, l->intensity_min);
-   return TextBuf_finish(&t);
+   return Svg_finish(&t);
 }

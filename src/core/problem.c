@@ -35,7 +35,7 @@ void Precision_listNames(unsigned mask, char *out, size_t outlen) {
 
 void Precision_defines(Precision p, char *out, size_t outlen) {
    const TypeTraits *t = Types_of(p);
-   snprintf(out, outlen, "-DDOUBLE=%d%s%s%s", t->out == STORAGE_F64, t->define ? " -D" : "", t->define ? t->define : "",
+   snprintf(out, outlen, "-DDOUBLE=%d%s%s%s", t->fp64, t->define ? " -D" : "", t->define ? t->define : "",
             t->define ? "=1" : "");
 }
 

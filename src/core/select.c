@@ -156,7 +156,7 @@ bool Select_resolve(const Selection *sel, const Catalog *cat, Resolved *out, cha
 }
 
 bool Select_checkScalars(const Selection *sel, const Problem *p, bool random_inputs, char *err, size_t errlen) {
-   const bool dbl = Types_of(p->precision)->out == STORAGE_F64;
+   const bool dbl = Types_of(p->precision)->fp64;
    const double big = Storage_max(Types_of(p->precision)->out);
    const struct {
       const char *name;

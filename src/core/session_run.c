@@ -342,7 +342,7 @@ RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *valu
    bool extra = extra_defines && *extra_defines;
    if (extra)
       snprintf(r->defines + strlen(r->defines), sizeof r->defines - strlen(r->defines), " %s", extra_defines);
-   out->dbl = Types_of(p->precision)->out == STORAGE_F64;
+   out->dbl = Types_of(p->precision)->fp64;
    bool prepA = g->trans_a != p->trans_a || g->pad;
    bool prepB = g->trans_b != p->trans_b || g->pad;
    Helpers h;

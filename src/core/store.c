@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/sql.h"
 #include "base/util.h"
 
 #ifndef GEMMTOP_VERSION
@@ -278,22 +279,12 @@ static bool exec(sqlite3 *db, const char *sql, const char *path, char *err, size
    return false;
 }
 
-/* The first column of a one-row statement as a number; -1 when it fails. */
-static long long pragmaNumber(sqlite3 *db, const char *sql) {
-   sqlite3_stmt *st = NULL;
-   long long v = -1;
-   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-      v = sqlite3_column_int64(st, 0);
-   sqlite3_finalize(st);
-   return v;
-}
-
 /* Brings the schema from user_version to STORE_SCHEMA_VERSION in one transaction (a
  * process that got there first leaves nothing to do). */
 static bool migrate(sqlite3 *db, const char *path, char *err, size_t errlen) {
    if (!exec(db, "BEGIN IMMEDIATE", path, err, errlen))
       return false;
-   long long have = pragmaNumber(db, "PRAGMA user_version");
+   long long have = Sql_number(db, "PRAGMA user_version");
    bool ok = have >= 0 && exec(db,
                                "CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, time INTEGER NOT "
                                "NULL, gemmtop TEXT NOT NULL)",
@@ -410,7 +401,7 @@ static bool checkOpened(sqlite3 *db, const char *path, bool writing, char *err, 
       return false;
    }
    sqlite3_finalize(st);
-   long long app = pragmaNumber(db, "PRAGMA application_id"), version = pragmaNumber(db, "PRAGMA user_version");
+   long long app = Sql_number(db, "PRAGMA application_id"), version = Sql_number(db, "PRAGMA user_version");
    if (app != STORE_APPLICATION_ID) {
       snprintf(err, errlen, "results store %s is not a gemmtop store (application_id %#llx); it was left as it is",
                path, (unsigned long long)app);
@@ -435,7 +426,7 @@ static bool checkOpened(sqlite3 *db, const char *path, bool writing, char *err, 
    }
    if (version < STORE_SCHEMA_VERSION && !migrate(db, path, err, errlen))
       return false;
-   long long wal = pragmaNumber(db, "SELECT journal_mode = 'wal' FROM pragma_journal_mode");
+   long long wal = Sql_number(db, "SELECT journal_mode = 'wal' FROM pragma_journal_mode");
    /* In WAL mode NORMAL loses nothing when a process is killed (only a power cut may take
     * the last commits), and a commit costs no fsync: the explorer's worker records with
     * the UI waiting on its lock. */
@@ -579,13 +570,6 @@ const char *Store_path(const Store *s) { return s->path; }
 
 /* ---- adding ---- */
 
-static void bindReal(sqlite3_stmt *st, int i, double v) {
-   if (isfinite(v))
-      sqlite3_bind_double(st, i, v);
-   else
-      sqlite3_bind_null(st, i);
-}
-
 static void bindRecord(sqlite3_stmt *st, const StoreRecord *r) {
    const Problem *p = &r->problem;
    const Observation *o = &r->obs;
@@ -616,13 +600,13 @@ static void bindRecord(sqlite3_stmt *st, const StoreRecord *r) {
    const double figures[] = {r->median_ms, r->min_ms, r->max_ms, r->spread_pct, r->gflops, r->compile_ms,
                              r->max_rel_err};
    for (size_t f = 0; f < sizeof figures / sizeof figures[0]; f++)
-      bindReal(st, i++, figures[f]);
+      Sql_bindReal(st, i++, figures[f]);
    sqlite3_bind_int(st, i++, o->known);
    sqlite3_bind_text(st, i++, o->source, -1, SQLITE_TRANSIENT);
    const double seen[] = {o->sm_mhz, o->sm_mhz_min, o->sm_mhz_start, o->mem_mhz, o->power_w, o->temp_c, o->energy_j,
                           o->gflops_per_w};
    for (size_t f = 0; f < sizeof seen / sizeof seen[0]; f++)
-      bindReal(st, i++, seen[f]);
+      Sql_bindReal(st, i++, seen[f]);
    sqlite3_bind_int(st, i++, o->throttled);
    sqlite3_bind_text(st, i++, o->throttle_reason, -1, SQLITE_TRANSIENT);
    sqlite3_bind_text(st, i++, r->sweep_key, -1, SQLITE_TRANSIENT);
@@ -694,15 +678,6 @@ bool Store_add(Store *s, StoreRecord *r, int n, char *err, size_t errlen) {
 
 /* ---- reading ---- */
 
-static double columnReal(sqlite3_stmt *st, int i) {
-   return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
-}
-
-static void columnText(sqlite3_stmt *st, int i, char *out, size_t len) {
-   const unsigned char *t = sqlite3_column_text(st, i);
-   Util_copy(out, len, t ? (const char *)t : "");
-}
-
 static void readRecord(sqlite3_stmt *st, StoreRecord *r) {
    StoreRecord_init(r, "");
    int i = 0;
@@ -715,7 +690,7 @@ static void readRecord(sqlite3_stmt *st, StoreRecord *r) {
                 {r->device, sizeof r->device}, {r->driver, sizeof r->driver},     {r->arch, sizeof r->arch},
                 {r->kernel, sizeof r->kernel}, {r->kernel_hash, sizeof r->kernel_hash}, {r->params, sizeof r->params}};
    for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
-      columnText(st, i++, texts[t].out, texts[t].len);
+      Sql_text(st, i++, texts[t].out, texts[t].len);
    Problem *p = &r->problem;
    p->m = sqlite3_column_int(st, i++);
    p->n = sqlite3_column_int(st, i++);
@@ -728,8 +703,8 @@ static void readRecord(sqlite3_stmt *st, StoreRecord *r) {
       Problem_parseLayout(p, layout);
    p->alpha = sqlite3_column_double(st, i++);
    p->beta = sqlite3_column_double(st, i++);
-   columnText(st, i++, r->outcome, sizeof r->outcome);
-   columnText(st, i++, r->reason, sizeof r->reason);
+   Sql_text(st, i++, r->outcome, sizeof r->outcome);
+   Sql_text(st, i++, r->reason, sizeof r->reason);
    r->verified = sqlite3_column_int(st, i++) != 0;
    r->emulated = sqlite3_column_int(st, i++) != 0;
    r->cold_l2 = sqlite3_column_int(st, i++) != 0;
@@ -737,21 +712,21 @@ static void readRecord(sqlite3_stmt *st, StoreRecord *r) {
    double *figures[] = {&r->median_ms, &r->min_ms, &r->max_ms, &r->spread_pct, &r->gflops, &r->compile_ms,
                         &r->max_rel_err};
    for (size_t f = 0; f < sizeof figures / sizeof figures[0]; f++)
-      *figures[f] = columnReal(st, i++);
+      *figures[f] = Sql_real(st, i++);
    Observation *o = &r->obs;
    o->known = sqlite3_column_int(st, i++) != 0;
-   columnText(st, i++, o->source, sizeof o->source);
+   Sql_text(st, i++, o->source, sizeof o->source);
    double *seen[] = {&o->sm_mhz, &o->sm_mhz_min, &o->sm_mhz_start, &o->mem_mhz, &o->power_w, &o->temp_c,
                      &o->energy_j, &o->gflops_per_w};
    for (size_t f = 0; f < sizeof seen / sizeof seen[0]; f++)
-      *seen[f] = columnReal(st, i++);
+      *seen[f] = Sql_real(st, i++);
    o->throttled = sqlite3_column_int(st, i++) != 0;
-   columnText(st, i++, o->throttle_reason, sizeof o->throttle_reason);
-   columnText(st, i++, r->sweep_key, sizeof r->sweep_key);
+   Sql_text(st, i++, o->throttle_reason, sizeof o->throttle_reason);
+   Sql_text(st, i++, r->sweep_key, sizeof r->sweep_key);
    const char *scaling = (const char *)sqlite3_column_text(st, i++);
    if (!scaling || !Scaling_parse(scaling, &p->scaling))
       p->scaling = SCALING_TENSOR;
-   columnText(st, i++, r->user, sizeof r->user);
+   Sql_text(st, i++, r->user, sizeof r->user);
 }
 
 /* The WHERE clause of f, its parameters bound in the same order by bindFilter. */
@@ -877,7 +852,7 @@ bool Store_salvage(const char *path, StoreRowFn fn, void *ctx, StoreSalvage *out
    if (!db)
       return false;
    char sql[sizeof selectSql + 64];
-   long long version = pragmaNumber(db, "PRAGMA user_version");
+   long long version = Sql_number(db, "PRAGMA user_version");
    snprintf(sql, sizeof sql, "%s WHERE id >= ? ORDER BY id",
             version < 2 ? selectSqlV1 : version < 3 ? selectSqlV2 : selectSql);
    sqlite3_stmt *st = NULL;

@@ -947,7 +947,7 @@ static void verifyOperands(const Problem *p, const Operands *ops, const void *C,
    }
    const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
    const bool use_c0 = p->beta != 0.0;
-   const bool dbl = Types_of(p->precision)->out == STORAGE_F64;
+   const bool dbl = Types_of(p->precision)->fp64;
    const double narrow = rounded != Types_of(p->precision)->out ? Storage_epsilon(rounded) : 0;
    const double eps = precisionEps(p->precision) > narrow ? precisionEps(p->precision) : narrow;
    out->tolerance += narrow;

@@ -43,35 +43,8 @@ void Measure_clear(Worker *w) {
    s->median_ms = s->min_ms = s->max_ms = s->spread_pct = s->gflops = s->gbps = 0;
 }
 
-void Measure_addTimes(Worker *w, const double *times_ms, int n) {
-   WorkerSnapshot *s = &w->snap;
-   for (int i = 0; i < n; i++) {
-      if (s->nwindow == WORKER_WINDOW) {
-         memmove(s->window, s->window + 1, sizeof s->window[0] * (WORKER_WINDOW - 1));
-         s->nwindow--;
-      }
-      s->window[s->nwindow++] = times_ms[i];
-   }
-   s->launches += n;
-   s->rounds++;
-   if (s->nwindow == 0)
-      return;
-   s->median_ms = Util_median(s->window, s->nwindow);
-   s->min_ms = s->max_ms = s->window[0];
-   for (int i = 1; i < s->nwindow; i++) {
-      s->min_ms = fmin(s->min_ms, s->window[i]);
-      s->max_ms = fmax(s->max_ms, s->window[i]);
-   }
-   double q1 = Util_percentile(s->window, s->nwindow, 0.25), q3 = Util_percentile(s->window, s->nwindow, 0.75);
-   s->spread_pct = s->median_ms > 0 ? 100.0 * (q3 - q1) / s->median_ms : 0;
-   const Problem *p = &w->cur.problem;
-   s->gflops = s->median_ms > 0 ? Problem_flops(p) / (s->median_ms * 1e6) : 0;
-   s->gbps = s->median_ms > 0 ? Ablate_bytes(p, w->cur.ablate) / (s->median_ms * 1e6) : 0;
-   s->have_result = true;
-}
-
 static void addTimes(Worker *w, const RunResult *r) {
-   Measure_addTimes(w, r->times_ms, r->reps);
+   Worker_addTimes(w, r->times_ms, r->reps);
    w->snap.fixup_ms = r->fixup_ms;
    if (r->nhelpers > 0) {
       w->snap.nhelpers = r->nhelpers;
@@ -79,21 +52,12 @@ static void addTimes(Worker *w, const RunResult *r) {
    }
 }
 
-void Measure_store(Worker *w, StoreRecord *r) {
-   char err[1536];
-   if (!w->store || Store_add(w->store, r, 1, err, sizeof err))
-      return;
-   Worker_log(w, LOG_WARN, "recording stopped: %s", err);
-   Store_close(w->store);
-   w->store = NULL;
-}
-
 /* A finished measurement of the configuration (its verified first run, or why it failed). */
 static void storeRun(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, RunStatus st, const RunResult *r) {
    StoreRecord rec;
    RecordPlace at = {w->snap.backend, &w->snap.device};
    Record_fromRun(&rec, "explorer", &at, k, cfg->values, &cfg->problem, st, r);
-   Measure_store(w, &rec);
+   Worker_record(w, &rec);
 }
 
 static const char *basename_(const char *path) {
@@ -411,7 +375,7 @@ static void recordFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg,
  * not float32 values. The drawn values are made once per set of inputs: every configuration
  * tried on the same problem is measured against them. */
 static void drawnError(Worker *w, const Problem *p, const void *C, FrontierError *out) {
-   if (Types_of(p->precision)->out == STORAGE_F64)
+   if (Types_of(p->precision)->fp64)
       return;
    if (w->drawn_generation != w->in.generation) {
       free(w->drawn_a);

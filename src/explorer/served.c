@@ -77,7 +77,7 @@ void Served_round(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, unsig
             c.max_rel_err);
    sn->status = RUN_OK;
    snprintf(sn->message, sizeof sn->message, "%s", sn->verify.message);
-   Measure_addTimes(w, &c.median_ms, 1);
+   Worker_addTimes(w, &c.median_ms, 1);
    Worker_log(w, LOG_GOOD, "%s: %.2f GFLOPS on the server's device %d, verified; waited %.1f s", name, c.gflops,
               device, waited);
    w->phase = PH_MEASURE;

@@ -40,7 +40,7 @@ static void keepRecord(void *ctx, StoreRecord *r) {
 
 static void storeKept(Worker *w) {
    if (w->sweep_rec_due)
-      Measure_store(w, &w->sweep_rec);
+      Worker_record(w, &w->sweep_rec);
    w->sweep_rec_due = false;
 }
 

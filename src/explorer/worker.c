@@ -1,103 +1,19 @@
 /* The explorer's worker thread (worker.h): its loop, which picks the most urgent job
  * each time round, and the UI's side of the mailbox. The jobs are in measure.c,
- * sweepjob.c and panejobs.c. */
+ * served.c, sweepjob.c, panejobs.c and exportjob.c; what they all use, worker_jobs.c. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "core/ablate.h"
 #include "base/util.h"
 #include "explorer/worker_int.h"
 
 /* Rounds start at most this often, so quick kernels do not flood the UI with snapshots. */
 #define ROUND_PERIOD_MS 200
-
-const char *WorkerState_name(WorkerState s) {
-   switch (s) {
-   case WS_STARTING: return "starting";
-   case WS_OPENING: return "opening device";
-   case WS_NO_DEVICE: return "no device";
-   case WS_WAITING: return "waiting";
-   case WS_PREPARING: return "making inputs";
-   case WS_COMPILING: return "compiling";
-   case WS_VERIFYING: return "first launch, verifying";
-   case WS_MEASURING: return "measuring";
-   case WS_PAUSED: return "paused";
-   case WS_STOPPED: return "stopped";
-   case WS_VENDOR: return "vendor BLAS";
-   case WS_PEAKS: return "measuring peaks";
-   case WS_TRACING: return "tracing";
-   case WS_SWEEPING: return "sweeping";
-   case WS_INSPECTING: return "reading code";
-   case WS_QUEUED: return "on the server";
-   case WS_SERVED: return "measured on the server";
-   }
-   return "?";
-}
-
-/* ---- helpers (the thread holds mu unless said otherwise) ---- */
-
-void Worker_publish(Worker *w) { w->snap.version++; }
-
-void Worker_setState(Worker *w, WorkerState st, const char *fmt, ...) {
-   if (st != w->snap.state)
-      w->snap.state_since = Util_nowMs();
-   w->snap.state = st;
-   va_list ap;
-   va_start(ap, fmt);
-   vsnprintf(w->snap.activity, sizeof w->snap.activity, fmt, ap);
-   va_end(ap);
-   Worker_publish(w);
-}
-
-void Worker_log(Worker *w, LogLevel level, const char *fmt, ...) {
-   char buf[2048];
-   va_list ap;
-   va_start(ap, fmt);
-   vsnprintf(buf, sizeof buf, fmt, ap);
-   va_end(ap);
-   LogBuf_add(&w->log, level, buf);
-   Worker_publish(w);
-}
-
-void Worker_label(const Worker *w, const WorkerConfig *c, char *out, size_t outlen) {
-   const KernelInfo *k = Catalog_find(&w->cat, c->kernel);
-   char params[512] = "";
-   if (k)
-      KernelInfo_formatParams(k, c->values, params, sizeof params);
-   char ablation[64] = "";
-   if (c->ablate) {
-      Ablate_name(c->ablate, ablation, sizeof ablation);
-      snprintf(out, outlen, "%s%s%s [ABLATED: %s]", c->kernel, params[0] ? " " : "", params, ablation);
-   } else {
-      snprintf(out, outlen, "%s%s%s", c->kernel, params[0] ? " " : "", params);
-   }
-}
-
-void Worker_stopWith(Worker *w, RunStatus st, const char *message) {
-   w->snap.status = st;
-   w->snap.have_result = true;
-   Util_copy(w->snap.message, sizeof w->snap.message, message);
-   w->phase = PH_STOPPED;
-   Worker_publish(w);
-}
-
-void Worker_awaitAhead(Worker *w, const AheadTarget *t, const long long *values, atomic_int *stop) {
-   Ahead *pool = w->ahead;
-   if (!pool)
-      return;
-   w->ahead_users++; /* the pool stays until this wait ends (Worker_setAhead) */
-   pthread_mutex_unlock(&w->mu);
-   Ahead_await(pool, t, values, stop, &w->ahead_abort);
-   pthread_mutex_lock(&w->mu);
-   if (--w->ahead_users == 0)
-      pthread_cond_broadcast(&w->done_cv);
-}
 
 /* ---- the thread's loop (mu held) ---- */
 

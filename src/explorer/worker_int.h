@@ -97,7 +97,7 @@ struct Worker_ {
    LogBuf log;
 };
 
-/* worker.c: the snapshot changed; a new state with its one-line activity; a log line;
+/* worker_jobs.c, what every job uses: the snapshot changed; a new state with its one-line activity; a log line;
  * "kernel P=V ... [ABLATED: ...]"; the configuration cannot run (why in message). */
 void Worker_publish(Worker *w);
 void Worker_setState(Worker *w, WorkerState st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -110,14 +110,15 @@ void Worker_stopWith(Worker *w, RunStatus st, const char *message);
  * with mu held, which it drops while waiting. */
 void Worker_awaitAhead(Worker *w, const AheadTarget *t, const long long *values, atomic_int *stop);
 
-/* measure.c */
 /* A measurement made on the open device into the results store; a store that fails is
  * said once in the log, and nothing more is recorded. */
-void Measure_store(Worker *w, StoreRecord *r);
+void Worker_record(Worker *w, StoreRecord *r);
+/* Adds n timed launches to the rolling window and its figures. */
+void Worker_addTimes(Worker *w, const double *times_ms, int n);
+
+/* measure.c */
 /* Forgets the figures of the configuration measured before. */
 void Measure_clear(Worker *w);
-/* Adds n timed launches to the rolling window and its figures. */
-void Measure_addTimes(Worker *w, const double *times_ms, int n);
 /* On a class server (served.c): the configuration measured there once, verified, with
  * its place in the queue shown while it waits; the vendor BLAS there. */
 void Served_round(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, unsigned long serial, const char *name);

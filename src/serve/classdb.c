@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/sql.h"
 #include "base/util.h"
 
 struct ClassDb_ {
@@ -36,15 +37,6 @@ static bool exec(ClassDb *c, const char *sql, char *err, size_t errlen) {
    return false;
 }
 
-static long long pragma(sqlite3 *db, const char *sql) {
-   sqlite3_stmt *st = NULL;
-   long long v = -1;
-   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-      v = sqlite3_column_int64(st, 0);
-   sqlite3_finalize(st);
-   return v;
-}
-
 ClassDb *ClassDb_open(const char *path, char *err, size_t errlen) {
    ClassDb *c = calloc(1, sizeof *c);
    if (!c) {
@@ -59,8 +51,8 @@ ClassDb *ClassDb_open(const char *path, char *err, size_t errlen) {
       return NULL;
    }
    sqlite3_busy_timeout(c->db, 10000);
-   long long app = pragma(c->db, "PRAGMA application_id");
-   long long tables = pragma(c->db, "SELECT count(*) FROM sqlite_master");
+   long long app = Sql_number(c->db, "PRAGMA application_id");
+   long long tables = Sql_number(c->db, "SELECT count(*) FROM sqlite_master");
    if (app < 0 || tables < 0) {
       snprintf(err, errlen, "class records %s is not an SQLite file gemmtop can read (%s): it was left as it is", path,
                sqlite3_errmsg(c->db));
@@ -108,22 +100,6 @@ static bool done(ClassDb *c, sqlite3_stmt *st, char *err, size_t errlen) {
    return rc == SQLITE_DONE;
 }
 
-static void text(sqlite3_stmt *st, int col, char *out, size_t outlen) {
-   const unsigned char *t = sqlite3_column_text(st, col);
-   Util_copy(out, outlen, t ? (const char *)t : "");
-}
-
-static double real(sqlite3_stmt *st, int col) {
-   return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
-}
-
-static void bindReal(sqlite3_stmt *st, int i, double v) {
-   if (isfinite(v))
-      sqlite3_bind_double(st, i, v);
-   else
-      sqlite3_bind_null(st, i);
-}
-
 bool ClassDb_assign(ClassDb *c, const Assignment *a, char *err, size_t errlen) {
    Assignment had;
    if (ClassDb_get(c, a->name, &had)) {
@@ -157,11 +133,11 @@ bool ClassDb_setOpen(ClassDb *c, const char *name, bool open, char *err, size_t 
 
 static void readAssignment(sqlite3_stmt *st, Assignment *a) {
    memset(a, 0, sizeof *a);
-   text(st, 0, a->name, sizeof a->name);
-   text(st, 1, a->kernel, sizeof a->kernel);
-   text(st, 2, a->sets, sizeof a->sets);
-   text(st, 3, a->sizes, sizeof a->sizes);
-   text(st, 4, a->precision, sizeof a->precision);
+   Sql_text(st, 0, a->name, sizeof a->name);
+   Sql_text(st, 1, a->kernel, sizeof a->kernel);
+   Sql_text(st, 2, a->sets, sizeof a->sets);
+   Sql_text(st, 3, a->sizes, sizeof a->sizes);
+   Sql_text(st, 4, a->precision, sizeof a->precision);
    a->rounds = sqlite3_column_int(st, 5);
    a->cold_l2 = sqlite3_column_int(st, 6) != 0;
    a->open = sqlite3_column_int(st, 7) != 0;
@@ -229,10 +205,10 @@ bool ClassDb_judged(ClassDb *c, const Submission *s, char *err, size_t errlen) {
    if (!st)
       return false;
    sqlite3_bind_int(st, 1, s->verified);
-   bindReal(st, 2, s->gflops);
-   bindReal(st, 3, s->pct);
-   bindReal(st, 4, s->max_rel_err);
-   bindReal(st, 5, s->waited_s);
+   Sql_bindReal(st, 2, s->gflops);
+   Sql_bindReal(st, 3, s->pct);
+   Sql_bindReal(st, 4, s->max_rel_err);
+   Sql_bindReal(st, 5, s->waited_s);
    sqlite3_bind_text(st, 6, s->device, -1, SQLITE_STATIC);
    sqlite3_bind_text(st, 7, s->detail, -1, SQLITE_STATIC);
    sqlite3_bind_text(st, 8, s->reason, -1, SQLITE_STATIC);
@@ -263,23 +239,23 @@ Submission *ClassDb_submissions(ClassDb *c, const char *assignment, uid_t uid, c
       Submission *s = &all[(*n)++];
       memset(s, 0, sizeof *s);
       s->id = sqlite3_column_int64(st, 0);
-      text(st, 1, s->assignment, sizeof s->assignment);
+      Sql_text(st, 1, s->assignment, sizeof s->assignment);
       s->uid = (uid_t)sqlite3_column_int64(st, 2);
-      text(st, 3, s->user, sizeof s->user);
+      Sql_text(st, 3, s->user, sizeof s->user);
       s->time = sqlite3_column_int64(st, 4);
-      text(st, 5, s->file, sizeof s->file);
-      text(st, 6, s->kernel, sizeof s->kernel);
-      text(st, 7, s->sets, sizeof s->sets);
-      text(st, 8, s->state, sizeof s->state);
+      Sql_text(st, 5, s->file, sizeof s->file);
+      Sql_text(st, 6, s->kernel, sizeof s->kernel);
+      Sql_text(st, 7, s->sets, sizeof s->sets);
+      Sql_text(st, 8, s->state, sizeof s->state);
       s->verified = sqlite3_column_int(st, 9) != 0;
-      s->gflops = real(st, 10);
-      s->pct = real(st, 11);
-      s->max_rel_err = real(st, 12);
-      s->waited_s = real(st, 13);
-      text(st, 14, s->device, sizeof s->device);
-      text(st, 15, s->detail, sizeof s->detail);
-      text(st, 16, s->reason, sizeof s->reason);
-      text(st, 17, s->ladder, sizeof s->ladder);
+      s->gflops = Sql_real(st, 10);
+      s->pct = Sql_real(st, 11);
+      s->max_rel_err = Sql_real(st, 12);
+      s->waited_s = Sql_real(st, 13);
+      Sql_text(st, 14, s->device, sizeof s->device);
+      Sql_text(st, 15, s->detail, sizeof s->detail);
+      Sql_text(st, 16, s->reason, sizeof s->reason);
+      Sql_text(st, 17, s->ladder, sizeof s->ladder);
       s->step = sqlite3_column_int(st, 18);
    }
    sqlite3_finalize(st);

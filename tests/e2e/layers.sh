@@ -120,4 +120,25 @@ for want in "core/session.c:.*== PRECISION_HALF" "backend/backend_hip.c:.*!= PRE
    printf '%s\n' "$planted" | grep -q "$want" && ok "a planted type decision ($want) is caught" ||
       not_ok "a planted type decision ($want) is not caught" "$planted"
 done
+
+# The same for the storages: a type's storage is a column of its row (TypeTraits.in, .out)
+# and what follows from it a trait (TypeTraits.fp64: all in double). Nothing outside
+# types.c compares with a STORAGE_ value or branches on one with a ternary; a map is an
+# array indexed by the storage ([STORAGE_E5M2] = ...), and a codec's switch over every
+# storage (verify.c's row loader, inputs.c's generator) decides nothing about a type.
+storage_decisions() {
+   (cd "$1" && grep -rnoE '[=!]=[[:space:]]*STORAGE_[A-Z0-9_]+|STORAGE_[A-Z0-9_]+[[:space:]]*([=!]=|[?])' \
+      --include='*.c' --include='*.h' . | grep -vE 'STORAGE_KINDS' | grep -v '^\./base/types\.[ch]:')
+}
+decisions=$(storage_decisions "$SRC")
+[ -z "$decisions" ] && ok "no storage is decided outside base/types.c's table" ||
+   not_ok "storages decided outside base/types.c" "$decisions"
+printf 'static int planted4(const TypeTraits *t) { return t->out == STORAGE_F64; }\n' >>"$T_DIR/tree/core/verify.c"
+printf 'static int planted5(Storage s) { return STORAGE_E5M2 != s; }\n' >>"$T_DIR/tree/backend/cublaslt.c"
+printf 'static int planted6(Storage s) { return s == STORAGE_BF16 ? 2 : 0; }\n' >>"$T_DIR/tree/core/export.c"
+planted=$(storage_decisions "$T_DIR/tree")
+for want in "core/verify.c:.*== STORAGE_F64" "backend/cublaslt.c:.*STORAGE_E5M2 !=" "core/export.c:.*== STORAGE_BF16"; do
+   printf '%s\n' "$planted" | grep -q "$want" && ok "a planted storage decision ($want) is caught" ||
+      not_ok "a planted storage decision ($want) is not caught" "$planted"
+done
 finish

@@ -43,7 +43,7 @@ static void assert_message(const char *want) {
       fail_msg("message '%s' lacks '%s'", err, want);
 }
 
-static const char *commandName(int c) { return c == COMMAND_EXPLORER ? "" : Options_commands()[c].name; }
+static const char *commandName(int c) { return c == COMMAND_EXPLORER ? "" : Options_commands()[c]->name; }
 
 /* "--kernel", or "-m" for a row with no long spelling. */
 static const char *spell(const OptionSpec *s, char *buf, size_t len) {
@@ -130,22 +130,22 @@ static void test_groups_declared(void **state) {
    (void)state;
    size_t n;
    const OptionSpec *t = Options_table(&n);
-   const CommandSpec *cmds = Options_commands();
+   const CommandEntry *const *cmds = Options_commands();
    unsigned used[COMMAND_COUNT] = {0};
    for (size_t r = 0; r < n; r++) {
       assert_true(t[r].group < GROUP_COUNT);
       for (int c = 0; c < COMMAND_COUNT; c++)
          if ((t[r].commands >> c) & 1) {
-            if (!(cmds[c].groups & GROUP_BIT(t[r].group)))
+            if (!(cmds[c]->groups & GROUP_BIT(t[r].group)))
                fail_msg("--%s is taken by %s, which does not declare the group '%s'", t[r].name ? t[r].name : "?",
                         Options_commandLabel((CommandId)c), Options_groupTitle(t[r].group));
             used[c] |= GROUP_BIT(t[r].group);
          }
    }
    for (int c = 0; c < COMMAND_COUNT; c++)
-      if (used[c] != cmds[c].groups)
+      if (used[c] != cmds[c]->groups)
          fail_msg("%s declares groups (0x%x) that none of its options are in (it uses 0x%x)",
-                  Options_commandLabel((CommandId)c), cmds[c].groups, used[c]);
+                  Options_commandLabel((CommandId)c), cmds[c]->groups, used[c]);
    static const struct {
       OptionGroup g;
       size_t at, size;
@@ -418,7 +418,7 @@ static void test_random_words(void **state) {
       }
       if (rc != 0)
          fail_msg("seed %u, trial %d: rc %d", seed, trial, rc);
-      assert_true(opts.npositional <= Options_commands()[c].max_positional);
+      assert_true(opts.npositional <= Options_commands()[c]->max_positional);
       assert_true(opts.timing.reps >= 1 && opts.timing.reps <= 1024 && opts.timing.warmup >= 0 && opts.bench.rounds >= 1 && opts.bench.rounds <= 32);
       assert_true(opts.shape.problem.m >= 1 && opts.shape.problem.n >= 1 && opts.shape.problem.k >= 1);
       assert_true(opts.timing.max_seconds >= 0 && opts.timing.max_seconds <= 86400 && opts.sweep.timeout >= 0 && opts.sweep.timeout <= 86400);
@@ -551,6 +551,66 @@ static void envReads(const char *dir, char *names, size_t len) {
    closedir(d);
 }
 
+/* Each command is one entry (options.h: CommandEntry) in its own file: it has an exec,
+ * its name finds it and no other, --help lists it with its summary, the man page's
+ * COMMANDS has it and no command that is not an entry, and it receives exactly the
+ * groups it declares (a group it does not declare is NULL in its CommandArgs). */
+static void test_command_entries(void **state) {
+   (void)state;
+   const CommandEntry *const *cmds = Options_commands();
+   FILE *f = tmpfile();
+   assert_non_null(f);
+   Options_usage(f);
+   long size = ftell(f);
+   rewind(f);
+   char *usage = calloc(1, (size_t)size + 1);
+   assert_int_equal(fread(usage, 1, (size_t)size, f), (size_t)size);
+   fclose(f);
+   char *man = Util_readFile(GEMMTOP_SOURCE_DIR "/docs/gemmtop.1", NULL);
+   assert_non_null(man);
+   char *commands = section(man, "COMMANDS"), tags[4096];
+   tagLines(commands, tags, sizeof tags);
+   for (int c = 0; c < COMMAND_COUNT; c++) {
+      const CommandEntry *e = cmds[c];
+      assert_non_null(e);
+      assert_non_null(e->exec);
+      if (c != COMMAND_EXPLORER)
+         assert_int_equal(Options_findCommand(e->name), c);
+      if (!strstr(usage, e->summary))
+         fail_msg("--help does not list %s with its summary '%s'", Options_commandLabel((CommandId)c), e->summary);
+      assert_int_equal(parse(commandName(c), (const char *const[]){NULL}), 0);
+      CommandArgs a = Options_args(&opts, (CommandId)c);
+      const void *got[GROUP_COUNT] = {
+          [GROUP_SELECTION] = a.sel, [GROUP_SHAPE] = a.shape,     [GROUP_TIMING] = a.timing,   [GROUP_IO] = a.io,
+          [GROUP_OUTPUT] = a.output, [GROUP_STORAGE] = a.storage, [GROUP_INSPECT] = a.inspect, [GROUP_SWEEP] = a.sweep,
+          [GROUP_BENCH] = a.bench,   [GROUP_BANKS] = a.banks,     [GROUP_RESULTS] = a.results, [GROUP_LIST] = a.list,
+          [GROUP_LESSON] = a.lesson, [GROUP_CLASS] = a.cls,
+      };
+      for (int g = 0; g < GROUP_COUNT; g++) {
+         if (g == GROUP_GENERAL) /* --help and --version: handled by the parser */
+            continue;
+         bool declared = (e->groups >> g) & 1;
+         if ((got[g] != NULL) != declared)
+            fail_msg("%s: the group '%s' is %s but %s", Options_commandLabel((CommandId)c),
+                     Options_groupTitle((OptionGroup)g), declared ? "declared" : "not declared",
+                     got[g] ? "handed to it" : "not handed to it");
+      }
+      assert_ptr_equal(a.positional, opts.positional);
+   }
+   assert_int_equal(Options_findCommand("no-such-command"), -1);
+   /* The man page names no command that has no entry. */
+   for (const char *t = tags; *t; t += strcspn(t, "\n") + 1) {
+      char word[64];
+      if (sscanf(t, ".B %63[a-z-]", word) != 1 || !strcmp(word, "gemmtop"))
+         continue;
+      if (Options_findCommand(word) < 0)
+         fail_msg("the man page's COMMANDS has '%s', which is no command", word);
+   }
+   free(commands);
+   free(man);
+   free(usage);
+}
+
 static void test_man_page_environment(void **state) {
    (void)state;
    char *man = Util_readFile(GEMMTOP_SOURCE_DIR "/docs/gemmtop.1", NULL);
@@ -583,6 +643,7 @@ int main(void) {
        cmocka_unit_test(test_help),
        cmocka_unit_test(test_man_page_options),
        cmocka_unit_test(test_man_page_environment),
+       cmocka_unit_test(test_command_entries),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

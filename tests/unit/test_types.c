@@ -559,8 +559,11 @@ static void test_every_type_end_to_end(void **state) {
       /* the kernels' defines */
       char defines[128], want[64];
       Precision_defines(p, defines, sizeof defines);
-      snprintf(want, sizeof want, "-DDOUBLE=%d", t->out == STORAGE_F64);
+      snprintf(want, sizeof want, "-DDOUBLE=%d", t->fp64);
       assert_non_null(strstr(defines, want));
+      /* fp64, the trait the engine decides by, is the row's storages: all in double */
+      assert_int_equal(t->fp64, t->in == STORAGE_F64 && t->out == STORAGE_F64);
+      assert_int_equal(t->fp64, t->in == STORAGE_F64 || t->out == STORAGE_F64);
       if (t->define)
          assert_non_null(strstr(defines, t->define));
       /* storage: sizes, an exact value back as it went in, and rounding within half an epsilon */
