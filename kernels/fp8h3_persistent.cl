@@ -20,8 +20,8 @@ param:    BM = 128 in 64, 128, 256 ; rows of C per tile (BM / CONS per consumer)
 param:    BN = 128 in 64, 128, 192, 256 ; columns of C per tile: the wgmma N
 param:    STAGES = 4 in 2, 3, 4, 5, 6 ; 128-deep k-blocks in flight in shared memory
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; tile rows per band of the tile order (1: row by row)
-param:    OVERLAP = 0 in 0, 1 ; 1: two sets of sums, k-block t's wgmma runs while t-1's are promoted (PROMOTE=1; not yet run on a GPU)
-param:    PROMOTE = 1 in 0, 1, 2, 4 ; k-blocks whose wgmma sums are added into FP32 at once; 0: never (2 and 4: not yet run on a GPU)
+param:    OVERLAP = 0 in 0, 1 ; 1: two sets of sums, k-block t's wgmma runs while t-1's are promoted (PROMOTE=1)
+param:    PROMOTE = 1 in 0, 1, 2, 4 ; k-blocks whose wgmma sums are added into FP32 at once; 0: never
 arch:     sm_90a
 precisions: e4m3 e5m2
 tensor:   yes

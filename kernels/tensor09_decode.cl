@@ -3,7 +3,6 @@ name:     tensor09_decode
 title:    Tensor cores 9: decode in one launch, the weight streamed in whole cache lines
 ladder:   tensor
 step:     9
-gpu_run:  no
 tune:     yes
 tensor:   yes
 bound:    memory
