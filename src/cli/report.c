@@ -881,6 +881,13 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       jsonNumber(out, "local_gbps", in->local_gbps > 0 ? in->local_gbps : NAN, true);
       jsonNumber(out, "bank_ratio", in->bank_ratio > 0 ? in->bank_ratio : NAN, true);
       jsonNumber(out, "local_banks_gbps", in->local_banks_gbps > 0 ? in->local_banks_gbps : NAN, true);
+      /* The model's bytes by level, beside ncu's L2 requests and DRAM reads. */
+      jsonNumber(out, "l2_model_bytes", in->l2_model_bytes > 0 ? in->l2_model_bytes : NAN, true);
+      jsonNumber(out, "l1_bytes", in->l1_bytes > 0 ? in->l1_bytes : NAN, true);
+      jsonNumber(out, "min_read_bytes", in->min_read_bytes > 0 ? in->min_read_bytes : NAN, true);
+      fputs("\"issue_pct\":", out);
+      pct(out, l->issue_used, true);
+      fputc(',', out);
       /* A figure above its ceiling is the model's need, not a share: which side is wrong. */
       const struct {
          const char *key;

@@ -62,6 +62,12 @@ static void computeWords(const Limiter *l, const LimiterInputs *in, char *out, s
       snprintf(out, len, "compute: %s GFLOPS, above the measured %s peak (%s GFLOPS), so not a share of it: %s",
                rate(in->gflops, g, sizeof g), in->peak_label ? in->peak_label : "",
                rate(in->peak_gflops, r, sizeof r), Limiter_overWhy(LIMIT_COMPUTE, l->compute_over));
+   else if (l->issue_used > l->compute_used)
+      snprintf(out, len,
+               "compute (instruction issue): about %.0f%% of the issue slots: the FMAs at %.0f%% of the measured %s "
+               "peak, and %.3g local loads per multiply-add beside them",
+               100 * l->issue_used, 100 * l->compute_used, in->peak_label ? in->peak_label : "",
+               in->issue_per_fma - 1);
    else
       snprintf(out, len, "compute: %.0f%% of the measured %s peak (%s GFLOPS)", 100 * l->compute_used,
             in->peak_label ? in->peak_label : "", rate(in->peak_gflops, r, sizeof r));
@@ -92,15 +98,22 @@ static void l2Words(const Limiter *l, const LimiterInputs *in, char *out, size_t
             100 * l->l2_used, rate(in->l2_gbps, r, sizeof r), l->intensity);
 }
 
+/* What goes through the local memory's unit: its reads, the global loads the L1 serves. */
+static const char *localWhat(const LimiterInputs *in) {
+   return in->l1_bytes <= 0      ? "reads"
+          : in->local_bytes > 0 ? "reads and the global loads the L1 serves (the same unit)"
+                                : "global loads that the L1 serves (the local memory's unit)";
+}
+
 static void localWords(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
    char r[32];
    if (l->local_over)
-      snprintf(out, len, "local memory: the model's reads%s would need %.2fx the measured %s GB/s, more than it gives: %s",
-               in->bank_ratio > 1.01 ? " times the bank conflicts" : "", l->local_used,
+      snprintf(out, len, "local memory: the model's %s%s would need %.2fx the measured %s GB/s, more than it gives: %s",
+               localWhat(in), in->bank_ratio > 1.01 ? " times the bank conflicts" : "", l->local_used,
                rate(in->local_gbps, r, sizeof r), Limiter_overWhy(LIMIT_LOCAL, l->local_over));
    else
-      snprintf(out, len, "local memory: %.0f%% of the measured %s GB/s by the model's reads%s", 100 * l->local_used,
-            rate(in->local_gbps, r, sizeof r), in->bank_ratio > 1.01 ? " times the bank conflicts" : "");
+      snprintf(out, len, "local memory: %.0f%% of the measured %s GB/s by the model's %s%s", 100 * l->local_used,
+               rate(in->local_gbps, r, sizeof r), localWhat(in), in->bank_ratio > 1.01 ? " times the bank conflicts" : "");
 }
 
 /* The ceiling after the limiter's (or the nearest, when none limits), in words. */
@@ -110,7 +123,7 @@ static void headroom(Limiter *l, const LimiterInputs *in) {
       LimitKind kind;
       double used;
       Words words;
-   } ceilings[] = {{LIMIT_COMPUTE, l->compute_used, computeWords},
+   } ceilings[] = {{LIMIT_COMPUTE, fmax(l->compute_used, l->issue_used), computeWords},
                    {LIMIT_MEMORY, l->memory_used, memoryWords},
                    {LIMIT_L2, l->l2_used, l2Words},
                    {LIMIT_LOCAL, l->local_used, localWords}};
@@ -148,7 +161,7 @@ static void overCauses(const LimiterInputs *in, Limiter *out) {
 void Limiter_of(const LimiterInputs *in, Limiter *out) {
    memset(out, 0, sizeof *out);
    out->compute_used = out->memory_used = out->memory_used_min = out->local_used = out->launch_share = -1;
-   out->l2_used = -1;
+   out->l2_used = out->issue_used = -1;
    out->busy = 1;
    if (in->gflops <= 0) {
       snprintf(out->words, sizeof out->words, "nothing measured to explain");
@@ -156,6 +169,8 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
    }
    if (in->peak_gflops > 0)
       out->compute_used = in->gflops / in->peak_gflops;
+   if (out->compute_used >= 0 && in->issue_per_fma > 1)
+      out->issue_used = out->compute_used * in->issue_per_fma;
    if (in->model_bytes > 0)
       out->intensity = in->flops / in->model_bytes;
    if (in->min_bytes > 0)
@@ -164,11 +179,15 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
       /* GFLOPS / (flops per byte) = GB/s. */
       out->memory_used_min = in->gflops / out->intensity_min / in->copy_gbps;
       double model = out->intensity > 0 ? in->gflops / out->intensity / in->copy_gbps : -1;
-      out->caches = model > CACHE_SLACK;
+      /* Operands that fit in the L2 come from DRAM once (H200, ncu: DRAM reads within 10% of
+       * A and B for every FP32 preset at 2048): the model's loads beyond them are the L2's. */
+      bool fit = in->l2_bytes > 0 && in->min_bytes <= in->l2_bytes && in->model_bytes > in->min_bytes;
+      out->caches = model > CACHE_SLACK || fit;
       out->memory_used = model >= 0 && !out->caches ? model : out->memory_used_min;
    }
-   if (in->l2_gbps > 0 && out->intensity > 0) {
-      double l2 = in->gflops / out->intensity / in->l2_gbps;
+   double l2_bytes = in->l2_model_bytes > 0 ? in->l2_model_bytes : in->model_bytes;
+   if (in->l2_gbps > 0 && l2_bytes > 0 && in->flops > 0) {
+      double l2 = in->gflops * (l2_bytes / in->flops) / in->l2_gbps;
       out->l1 = l2 > CACHE_SLACK;
       out->l2_used = out->l1 ? -1 : l2;
    }
@@ -176,12 +195,16 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
       out->attainable_gflops = fmin(in->peak_gflops, out->intensity * in->copy_gbps);
    if (in->waves.known)
       out->busy = in->waves.busy;
-   if (in->local_gbps > 0 && in->local_bytes > 0 && in->flops > 0)
-      out->local_used = in->gflops * (in->local_bytes / in->flops) * fmax(1, in->bank_ratio) / in->local_gbps;
+   /* The L1's share of the global loads goes through the same unit as local memory (NVIDIA). */
+   double local = in->local_bytes * fmax(1, in->bank_ratio) + in->l1_bytes;
+   if (in->local_gbps > 0 && local > 0 && in->flops > 0)
+      out->local_used = in->gflops * (local / in->flops) / in->local_gbps;
    if (in->launch_us > 0 && in->median_ms > 0)
       out->launch_share = in->launch_us / (in->median_ms * 1000);
    overCauses(in, out);
-   double c = out->compute_used, m = out->memory_used, l2 = out->l2_used, lo = out->local_used;
+   /* Compute is the FMA pipe or the issue slots, whichever is busier. */
+   double c = fmax(out->compute_used, out->issue_used), m = out->memory_used, l2 = out->l2_used,
+          lo = out->local_used;
    if (out->launch_share >= LAUNCH_SHARE) {
       out->kind = LIMIT_LAUNCH;
       snprintf(out->words, sizeof out->words,
@@ -208,7 +231,7 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
       snprintf(out->words, sizeof out->words,
                "local memory: bank conflicts make %.2fx the ideal wavefronts, each access waiting on the others",
                in->bank_ratio);
-   } else if (in->occupancy > 0 && in->occupancy < LOW_OCCUPANCY) {
+   } else if (in->occupancy > 0 && in->occupancy < LOW_OCCUPANCY && !in->one_block_per_unit) {
       out->kind = LIMIT_OCCUPANCY;
       snprintf(out->words, sizeof out->words,
                "too few warps to hide latency: occupancy %.0f%% (registers, local memory or the group size)",
@@ -247,6 +270,8 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
       if (out->compute_over)
          snprintf(out->brief, sizeof out->brief, "compute: above the measured %s peak (the micro-kernel's)",
                   in->peak_label ? in->peak_label : "");
+      else if (out->issue_used > out->compute_used)
+         snprintf(out->brief, sizeof out->brief, "compute (instruction issue): %.0f%% of the issue slots", 100 * c);
       else
          snprintf(out->brief, sizeof out->brief, "compute: %.0f%% of the %s peak", 100 * c,
                   in->peak_label ? in->peak_label : "");
@@ -276,6 +301,27 @@ LimiterRun LimiterRun_of(const RunResult *r) {
                        .local_mem = r->local_mem, .ablate = r->ablate};
 }
 
+/* The global bytes that reach the L2 when the L1 serves the reuse inside a work-group: a
+ * kernel without local memory on a 2-D grid of whole tiles loads each element of its
+ * group's rows of A and columns of B from the L2 once, the other loads of the group
+ * hitting in the L1 (H200, ncu: 01-naive's L2 requests within 10% of this, the model's
+ * loads 17x them). Dimension 0 of the grid runs along N (the ladders' kernels); where M and
+ * N differ the smaller tile is taken for both, a floor on the reuse. 0: not such a kernel. */
+static double groupFootprintBytes(const Geometry *g, const TrafficModel *t, const Problem *p) {
+   if (g->dims != 2 || g->localmem > 0 || g->dynamic_smem > 0 || g->work > 0 || g->fixup_dims > 0 ||
+       !g->local[0] || !g->local[1] || g->global[0] < g->local[0] || g->global[1] < g->local[1])
+      return 0;
+   double groups_n = (double)(g->global[0] / g->local[0]), groups_m = (double)(g->global[1] / g->local[1]);
+   double tile_n = g->n / groups_n, tile_m = g->m / groups_m;
+   if (g->m != g->n)
+      tile_n = tile_m = fmin(tile_n, tile_m);
+   /* An element of A serves the group's tile_n columns; one of B its tile_m rows. */
+   double reuse_a = fmax((double)t->reuse_a, tile_n), reuse_b = fmax((double)t->reuse_b, tile_m);
+   double in = (double)Precision_inputSize(p->precision), c = (double)Precision_size(p->precision);
+   double fmas = (double)p->m * p->n * p->k;
+   return fmas * ((1 / reuse_a + 1 / reuse_b) * in + (t->stores_per_fma + t->c_loads_per_fma) * c);
+}
+
 void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long *values, const Problem *p,
                     const LimiterRun *r, const Peaks *peaks, double bank_ratio, LimiterInputs *out) {
    memset(out, 0, sizeof *out);
@@ -289,16 +335,28 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    out->launch_us = peaks && peaks->known ? peaks->launch_us : 0;
    out->median_ms = r->median_ms;
    double in = (double)Precision_inputSize(p->precision), c = (double)Precision_size(p->precision);
-   out->min_bytes = ((double)Problem_sizeA(p) + (double)Problem_sizeB(p)) * in +
-                    (double)Problem_sizeC(p) * c * (p->beta != 0 ? 2 : 1);
+   out->min_read_bytes = ((double)Problem_sizeA(p) + (double)Problem_sizeB(p)) * in +
+                         (p->beta != 0 ? (double)Problem_sizeC(p) * c : 0);
+   out->min_bytes = out->min_read_bytes + (double)Problem_sizeC(p) * c;
    TrafficModel t;
    char err[256];
    if (Traffic_model(k, values, p, &dev->limits, &t, err, sizeof err) && t.known) {
       Traffic_ablate(&t, r->ablate, p);
       out->model_bytes = out->flops / t.flops_per_byte;
+      out->l2_model_bytes = out->model_bytes;
       if (t.local_known) /* local reads per multiply-add, each of an input element */
          out->local_bytes = out->flops / 2 * t.local_reads_per_fma * in;
+      double footprint = dev->type == DEVICE_GPU && !r->ablate ? groupFootprintBytes(&r->geo, &t, p) : 0;
+      if (footprint > 0 && footprint < out->model_bytes) {
+         out->l2_model_bytes = footprint;
+         if (dev->vendor_kind == VENDOR_NVIDIA)
+            out->l1_bytes = out->model_bytes - footprint;
+      }
+      /* One instruction per FMA and per local read: where the SIMT pipes' issue slots go. */
+      if (t.local_known && !k->tensor && (p->precision == PRECISION_FLOAT || p->precision == PRECISION_DOUBLE))
+         out->issue_per_fma = 1 + t.local_reads_per_fma;
    }
+   out->one_block_per_unit = k->tensor && k->arch[0] != '\0';
    long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
    out->waves = Waves_of(dev, &r->geo, r->registers, local);
    out->occupancy = out->waves.known ? out->waves.occupancy : 0;
@@ -318,6 +376,8 @@ void Limiter_column(const Limiter *l, const LimiterInputs *in, char *out, size_t
    case LIMIT_COMPUTE:
       if (l->compute_over)
          snprintf(out, len, "compute >100%%");
+      else if (l->issue_used > l->compute_used)
+         snprintf(out, len, "issue %.0f%%", 100 * l->issue_used);
       else
          snprintf(out, len, "compute %.0f%%", 100 * l->compute_used);
       break;

@@ -6,10 +6,12 @@
  * words with the headroom to the next ceiling. The rules, in order (docs/limits.md):
  *   1. the launch itself: an empty kernel's launch is half the time or more;
  *   2. the tail: fewer than 60% of the GPU's slots busy on average (waves);
- *   3. the ceiling nearest to being met, compute, global memory, the L2 or local memory,
+ *   3. the ceiling nearest to being met, compute (the FMAs, or the issue slots they share
+ *      with the local loads), global memory, the L2 or local memory (with the L1's loads),
  *      when at 60% or more;
  *   4. local-memory bank conflicts: 1.5 times the ideal wavefronts or more;
- *   5. too few warps to hide latency: occupancy under 25%;
+ *   5. too few warps to hide latency: occupancy under 25% (not for kernels built for one
+ *      block per unit);
  *   6. else latency and overhead: no ceiling is near.
  * A figure above a measured ceiling is not a measurement: no kernel exceeds the hardware,
  * so either the ceiling's micro-kernel falls short of it or the model counts traffic that a
@@ -68,6 +70,16 @@ typedef struct LimiterInputs_ {
    double l2_gbps;             /* the measured L2 read bandwidth; 0 unknown */
    double model_bytes;         /* the access-count model's global bytes of one launch; 0 unknown */
    double min_bytes;           /* each element of A, B and C moved once */
+   double min_read_bytes;      /* of those, the reads: A and B, and C when beta is not 0 */
+   double l2_model_bytes;      /* the model's bytes that reach the L2: model_bytes, less the loads the L1
+                                  serves (l1_bytes); 0 unknown */
+   double l1_bytes;            /* the model's global loads that the L1 serves: reuse inside a work-group's
+                                  footprint of a kernel without local memory (on NVIDIA the L1 is the
+                                  local memory's unit: they count against its ceiling); 0 none */
+   double issue_per_fma;       /* instructions issued per multiply-add: the FMA and one load per local read
+                                  (SIMT kernels with `local_reuse:`); 0 unknown */
+   bool one_block_per_unit;    /* wgmma with warp specialisation (`arch: sm_90a`, tensor): one block per
+                                  unit by design, its occupancy no limiter */
    double local_gbps;          /* the measured local-memory bandwidth (no conflicts); 0 unknown */
    double local_bytes;         /* the model's local-memory reads of one launch (`local_reuse:`); 0 unknown */
    double median_ms;           /* one launch's measured time; 0 unknown */
@@ -83,6 +95,7 @@ typedef struct LimiterInputs_ {
 typedef struct Limiter_ {
    LimitKind kind;
    double compute_used;        /* of the peak; -1 unknown */
+   double issue_used;          /* the issue slots' use: compute_used x issue_per_fma; -1 unknown */
    double memory_used;         /* of the copy bandwidth, by the model's bytes (the minimum's when caches
                                   must serve the model's, see caches); -1 unknown */
    double memory_used_min;     /* by the compulsory bytes; -1 unknown */

@@ -302,6 +302,84 @@ static void test_memory_above_its_bandwidth(void **state) {
    assert_string_equal(col, "memory >100%");
 }
 
+/* The issue slots: FMAs at 50% of the FP32 peak with a local load per four of them (1.25
+ * instructions per multiply-add) keep 62.5% of the issue slots busy: compute, by issue.
+ * With fewer loads (1.1) the slots are at 55%: no ceiling near. */
+static void test_instruction_issue(void **state) {
+   (void)state;
+   LimiterInputs in = base(10000, 64);
+   in.issue_per_fma = 1.25;
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_COMPUTE);
+   assert_true(fabs(l.compute_used - 0.5) < 1e-12 && fabs(l.issue_used - 0.625) < 1e-12);
+   assert_non_null(strstr(l.words, "compute (instruction issue): about 62% of the issue slots"));
+   assert_string_equal(l.brief, "compute (instruction issue): 62% of the issue slots");
+   char col[64];
+   Limiter_column(&l, &in, col, sizeof col);
+   assert_string_equal(col, "issue 62%");
+   in.issue_per_fma = 1.1;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_LATENCY);
+   /* Unknown (0): the FMAs alone. */
+   in.issue_per_fma = 0;
+   Limiter_of(&in, &l);
+   assert_true(l.issue_used < 0);
+}
+
+/* A wgmma kernel built for one block per unit: its low occupancy is by design, not the
+ * limiter; the same figures without that design name occupancy. */
+static void test_one_block_per_unit(void **state) {
+   (void)state;
+   LimiterInputs in = base(10000, 64);
+   in.occupancy = 0.19;
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_OCCUPANCY);
+   in.one_block_per_unit = true;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_LATENCY);
+}
+
+/* Operands that fit in the L2 come from DRAM once: the model's loads beyond the compulsory
+ * bytes go against the L2, not the copy bandwidth; too large for the L2, the model's. */
+static void test_dram_by_compulsory_when_they_fit(void **state) {
+   (void)state;
+   /* 1,600 GFLOPS at 1 flop per byte: the model's 1,600 GB/s would be 80% of the copy's. */
+   LimiterInputs in = base(1600, 1);
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_MEMORY);
+   assert_true(fabs(l.memory_used - 0.8) < 1e-9);
+   in.l2_bytes = in.min_bytes * 2;
+   in.l2_gbps = 10000;
+   Limiter_of(&in, &l);
+   assert_true(l.caches);
+   assert_true(fabs(l.memory_used - l.memory_used_min) < 1e-12 && l.memory_used < 0.01);
+   assert_true(fabs(l.l2_used - 0.16) < 1e-9);
+   assert_int_equal(l.kind, LIMIT_LATENCY);
+   in.l2_bytes = in.min_bytes / 2;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_MEMORY);
+}
+
+/* The L1's share: global loads it serves count against the local-memory ceiling (the same
+ * unit on NVIDIA), and only the rest against the L2. */
+static void test_l1_serves_global_loads(void **state) {
+   (void)state;
+   LimiterInputs in = base(6000, 0.25); /* 24,000 GB/s of loads by the model */
+   in.l2_gbps = 24000;
+   in.local_gbps = 32000;
+   in.l2_model_bytes = in.model_bytes / 16;
+   in.l1_bytes = in.model_bytes - in.l2_model_bytes;
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_true(fabs(l.l2_used - 1.0 / 16) < 1e-9);
+   assert_true(fabs(l.local_used - 24000.0 * 15 / 16 / 32000) < 1e-9);
+   assert_int_equal(l.kind, LIMIT_LOCAL);
+   assert_non_null(strstr(l.words, "global loads that the L1 serves"));
+}
+
 /* The inputs from a real kernel's `reuse:` model: mygemm03_wpt TS=32 WPT=8 at 512 reads A
  * and B from global memory once per 32 multiply-adds each. */
 static void test_inputs_from_the_model(void **state) {
@@ -347,6 +425,10 @@ static void test_inputs_from_the_model(void **state) {
    assert_true(fabs(l.l2_used - 10 / fpb / 160) < 1e-12);
    assert_true(fabs(l.attainable_gflops - fmin(40, fpb * 80)) < 1e-9);
    assert_true(in.local_banks_gbps == 0); /* a CPU has no banks */
+   /* One instruction per FMA and per local read: 1 + 1 + 1/8. */
+   assert_true(fabs(in.issue_per_fma - (2 + 1.0 / 8)) < 1e-12);
+   assert_true(in.l1_bytes == 0 && in.l2_model_bytes == in.model_bytes); /* local memory: no L1 model */
+   assert_false(in.one_block_per_unit);
    /* An NVIDIA GPU of 132 units, its ceilings measured at 1,980 MHz: the banks give 132 x 32
     * x 4 bytes a clock; the L2's size comes from the device. */
    dev.type = DEVICE_GPU;
@@ -357,6 +439,26 @@ static void test_inputs_from_the_model(void **state) {
    Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
    assert_true(fabs(in.local_banks_gbps - 132 * 32 * 4 * 1.98) < 1e-6);
    assert_true(in.l2_bytes == 50.0 * 1048576);
+
+   /* mygemm01_naive, 16 x 16 groups, no local memory, on the NVIDIA GPU: each group loads
+    * its 16 rows of A and 16 columns of B from the L2 once; the L1 serves the rest. */
+   const KernelInfo *naive = Catalog_find(&cat, "mygemm01_naive");
+   assert_non_null(naive);
+   KernelInfo_defaults(naive, values);
+   assert_true(Config_setParam(naive, values, "TSM=16", err, sizeof err) &&
+               Config_setParam(naive, values, "TSN=16", err, sizeof err));
+   assert_true(Config_check(naive, values, &p, &dev.limits, &r.geo, NULL, 0));
+   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, 0, &in);
+   double fmas = 512.0 * 512 * 512, cbytes = 512.0 * 512 * 4;
+   assert_true(fabs(in.model_bytes - (fmas * 2 * 4 + cbytes)) < 1);
+   assert_true(fabs(in.l2_model_bytes - (fmas * 2.0 / 16 * 4 + cbytes)) < 1);
+   assert_true(fabs(in.l1_bytes - (in.model_bytes - in.l2_model_bytes)) < 1);
+   assert_true(fabs(in.min_read_bytes - 2.0 * 512 * 512 * 4) < 1e-6);
+   assert_true(in.issue_per_fma == 0); /* no local reads: the model does not say */
+   /* Another vendor's L1 is no local-memory unit: the L2's figure only. */
+   dev.vendor_kind = VENDOR_AMD;
+   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, 0, &in);
+   assert_true(in.l1_bytes == 0 && fabs(in.l2_model_bytes - (fmas * 2.0 / 16 * 4 + cbytes)) < 1);
    Catalog_free(&cat);
 }
 
@@ -408,6 +510,10 @@ int main(void) {
        cmocka_unit_test(test_local_above_its_ceiling),
        cmocka_unit_test(test_compute_above_its_peak),
        cmocka_unit_test(test_memory_above_its_bandwidth),
+       cmocka_unit_test(test_instruction_issue),
+       cmocka_unit_test(test_one_block_per_unit),
+       cmocka_unit_test(test_dram_by_compulsory_when_they_fit),
+       cmocka_unit_test(test_l1_serves_global_loads),
        cmocka_unit_test(test_inputs_from_the_model),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
