@@ -85,7 +85,7 @@ limits() {
 }
 
 # A Hopper preset first: PoCL refuses it, and the rows after it must still come.
-limits --sizes 64,96 --tgz "$T_DIR/out/limits.tgz" hopper-1-tma 03-wpt 02-tiled-ts16
+limits --sizes 64,96 --banks --tgz "$T_DIR/out/limits.tgz" hopper-1-tma 03-wpt 02-tiled-ts16
 expect_rc 0 "the comparison runs to its end on PoCL"
 if tar -xzf "$T_DIR/out/limits.tgz" -C "$T_DIR/out" limits.jsonl limits.md ncu-query-metrics.txt 2>"$T_DIR/tar.err"; then
    ok "one tarball holds the JSON Lines, the Markdown table and ncu's listing"
@@ -142,6 +142,12 @@ for s in (64, 96):
         c = r["compare"]
         assert c["ncu_unit"] == "lts__throughput" and c["ncu_pct"] == 61.5, c
         assert c["l2_request_bytes"] == 32 * n["values"]["lts__t_sectors_srcunit_tex.sum"], c
+        # Reads against reads: A and B once (beta 0) against DRAM's reads; C's writes beside.
+        lim = ex["limits"]
+        assert lim["min_read_bytes"] == 2 * s * s * 4 and c["min_bytes"] == lim["min_read_bytes"], (lim, c)
+        assert c["dram_bytes"] == n["values"]["dram__bytes_read.sum"], c
+        assert c["dram_write_bytes"] == n["values"]["dram__bytes_write.sum"], c
+        assert c["model_bytes"] == lim["l2_model_bytes"], (lim, c)
 # The refused name: recorded on the first row profiled, never asked again.
 first = rows[("03-wpt", 64)]["ncu"]
 assert any(m.startswith("l1tex__t_sector_hit_rate") for m in first["rejected"]), first["rejected"]
@@ -172,6 +178,7 @@ if msg=$(tar -xzOf "$T_DIR/out/mute.tgz" limits.jsonl 2>&1 | python3 -c 'import 
 row = [json.loads(l) for l in sys.stdin if json.loads(l)["kind"] == "row"][0]
 n, c = row["ncu"], row["compare"]
 assert n["fallback"] and "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active" not in n["values"], n
+assert "not taken" in row["banks"]["error"] and c["bank_ratio"] is None, (row["banks"], c)
 assert "dram__bytes_read.sum" in n["values"] and c["ncu_unit"] == "lts__throughput", (n["values"], c)' 2>&1); then
    ok "and the comparison's own metrics are measured instead"
 else
