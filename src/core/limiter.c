@@ -353,7 +353,7 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
             out->l1_bytes = out->model_bytes - footprint;
       }
       /* One instruction per FMA and per local read: where the SIMT pipes' issue slots go. */
-      if (t.local_known && !k->tensor && (p->precision == PRECISION_FLOAT || p->precision == PRECISION_DOUBLE))
+      if (t.local_known && !k->tensor)
          out->issue_per_fma = 1 + t.local_reads_per_fma;
    }
    out->one_block_per_unit = k->tensor && k->arch[0] != '\0';
