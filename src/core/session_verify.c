@@ -67,7 +67,7 @@ static bool verifyKernels(Session *s, const Problem *p, VerifyKernels *vk, char 
       return false;
    }
    char defines[32];
-   snprintf(defines, sizeof defines, "-DDOUBLE=%d", Types_of(p->precision)->out == STORAGE_F64);
+   snprintf(defines, sizeof defines, "-DDOUBLE=%d", Types_of(p->precision)->fp64);
    static const char *const entries[] = {"gt_verify_rows", "gt_verify_cols", "gt_verify_cols_join",
                                          "gt_verify_gather"};
    Kernel **dst[] = {&vk->rows, &vk->cols, &vk->join, &vk->gather};
