@@ -34,8 +34,8 @@ LIBS = $(BASE_LIBS) $(MPI_LIBS)
 
 # Every module but main (src/main.c, the composition root); tests link against these.
 # The folders are the layers (docs/architecture.md): tui -> explorer -> core <- cli,
-# core -> backend, and base under them all.
-CORE_SRC := $(wildcard src/*/*.c)
+# core -> backend, and base under them all; src/core's sub-folders are its floors.
+CORE_SRC := $(wildcard src/*/*.c src/core/*/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -61,10 +61,10 @@ $(BUILD)/%.o: %.c
 
 # The loops that make the inputs and verify C run over every element of large matrices:
 # at -O3 GCC vectorises them (at -O2 its cheapest cost model leaves most of them scalar).
-HOT_OBJ := $(BUILD)/src/base/philox.o $(BUILD)/src/core/inputs.o $(BUILD)/src/core/verify.o
+HOT_OBJ := $(BUILD)/src/base/philox.o $(BUILD)/src/core/model/inputs.o $(BUILD)/src/core/run/verify.o
 $(HOT_OBJ): CFLAGS_ALL += -O3
 
-VERSIONED_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(shell grep -l GEMMTOP_VERSION src/*.c src/*/*.c))
+VERSIONED_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(shell grep -l GEMMTOP_VERSION src/*.c src/*/*.c src/core/*/*.c))
 $(VERSIONED_OBJ): VERSION
 
 # The one file that speaks MPI; its build without MPI explains how to get it. Its flags
@@ -104,7 +104,7 @@ $(BUILD)/tests/libfake_cublaslt.so: tests/unit/fake_cublaslt.c tests/unit/fake_c
 	$(CC) $(CFLAGS_ALL) -fPIC -shared -o $@ $< -lm
 $(BUILD)/tests/test_cublaslt: $(BUILD)/tests/libfake_cublaslt.so
 
--include $(wildcard $(BUILD)/src/*.d $(BUILD)/src/*/*.d $(BUILD)/tests/*.d $(BUILD)/nompi/*.d)
+-include $(wildcard $(BUILD)/src/*.d $(BUILD)/src/*/*.d $(BUILD)/src/core/*/*.d $(BUILD)/tests/*.d $(BUILD)/nompi/*.d)
 
 run: deps
 	@$(MAKE) --no-print-directory all

@@ -9,10 +9,10 @@
 #include "backend/backend.h"
 #include "base/children.h"
 #include "cli/cli.h"
-#include "core/measurer.h"
+#include "core/sweep/measurer.h"
 #include "cli/options.h"
-#include "core/inspect.h"
-#include "core/session.h"
+#include "core/analyse/inspect.h"
+#include "core/run/session.h"
 #include "tui/ui.h"
 
 
@@ -50,10 +50,10 @@ static int explore(const CommandArgs *a, const char *lesson) {
 }
 
 int main(int argc, char **argv) {
-   /* Not commands for users: the process in which a sweep measures (core/measurer.h), and
+   /* Not commands for users: the process in which a sweep measures (core/sweep/measurer.h), and
     * the explorer's offline compile for a target whose compiler cannot share its process
-    * (core/inspect.h). Each layer starts its child by name (base/children.h). */
-   Children_register(MEASURE_CHILD, Measure_child);
+    * (core/analyse/inspect.h). Each layer starts its child by name (base/children.h). */
+   Children_register(MEASURE_CHILD, Measurer_child);
    Children_register(INSPECT_CHILD, Inspect_childMain);
    int childRc;
    if (Children_dispatch(argc, argv, &childRc))

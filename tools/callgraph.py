@@ -29,13 +29,28 @@ import sys
 DEFINED = set("TDBRGSVWuiv")  # nm's letters for a global symbol this object defines
 
 
+def moved_away(obj, src_root):
+    """Whether obj is left over from a source that is no longer there (a file moved to
+    another folder, as src/core's were into its floors): its make dependency file (.d,
+    beside it) names the source, relative to the folder make ran in, above the build's."""
+    dep = obj[:-2] + ".d"
+    if not os.path.isfile(dep):
+        return False
+    with open(dep) as f:
+        first = f.readline().split()
+    if len(first) < 2 or not first[1].endswith(".c"):
+        return False
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(src_root)))
+    return not os.path.isfile(os.path.join(repo, first[1]))
+
+
 def read_objects(src_root):
     """{file: (defined symbols, undefined symbols)} for each object under src_root,
     keyed by the source's path relative to src/ ("tui/keys.c")."""
     objs = []
     for folder, _, names in os.walk(src_root):
         for n in sorted(names):
-            if n.endswith(".o"):
+            if n.endswith(".o") and not moved_away(os.path.join(folder, n), src_root):
                 objs.append(os.path.join(folder, n))
     if not objs:
         return None

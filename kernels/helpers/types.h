@@ -1,7 +1,7 @@
 /* gemmtop kernel helpers: the element types, in one place. gemmtop joins this file right
  * after prelude.h (kernels cannot #include: the backends compile one text), so `real` and
  * GT_CUDA are known here. A new element type is one block below (its define, its in_t and
- * its IN_TO_FLOAT) and one row of src/core/types.c; the CUDA prelude's wgmma type strings
+ * its IN_TO_FLOAT) and one row of src/base/types.c; the CUDA prelude's wgmma type strings
  * (GT_WG_TYPES, prelude_cuda.h) are the one other place, since its functions come first. */
 
 /* The element types of A and B. GT_TF32, GT_HALF, GT_BF16 (at most one is 1) pick the
@@ -45,7 +45,7 @@ typedef real in_t;
 #endif
 
 /* FP8 (e4m3: float8_e4m3fn, e5m2: float8_e5m2): the kernel gets FP32 scales after C, one
- * per tensor or per block (src/core/scales.h): GT_SCALE_PARAMS in its parameter list.
+ * per tensor or per block (src/core/model/scales.h): GT_SCALE_PARAMS in its parameter list.
  * gt_fp8_to_float decodes one pattern exactly (bit arithmetic, the same in OpenCL and CUDA). */
 #if GT_FP8
 #define GT_SCALE_PARAMS , const __global float *SA, const __global float *SB

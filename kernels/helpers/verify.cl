@@ -1,5 +1,5 @@
 /* gemmtop's own check of a GEMM's C where C is: on the device, so that only vectors come
- * back (core/session_verify.c launches these; core/verify.c compares them with what it
+ * back (core/run/session_verify.c launches these; core/run/verify.c compares them with what it
  * computes from the inputs on the host). No code of the kernel under test is used.
  *
  *  gt_verify_rows       C x and |C| |x| per row, in double with Kahan's compensation; the

@@ -27,7 +27,7 @@ typedef struct BackendGemm_ {
    Precision precision;
    bool trans_a, trans_b;
    double alpha, beta;
-   /* The FP8 types' scales on the host, laid as core/scales.h lays them whatever the
+   /* The FP8 types' scales on the host, laid as core/model/scales.h lays them whatever the
     * operands' storage: one float each (tensor), or A's M x ceil(K/128) and B's
     * ceil(K/128) x ceil(N/128), row-major over op(A) and op(B) (block). A library that
     * keeps them on the device uploads them again when scales_generation changes (0: at
@@ -44,7 +44,7 @@ typedef struct BackendVendorCall_ {
    char name[64];             /* the library, its version and the call: "cuBLAS 13.1.0 GemmEx FAST_TF32" */
    char note[192];            /* how it multiplied where a reader needs to know (TF32's rounding, FP8's scales
                                * and the algorithm chosen), "" when nothing */
-   bool fp8_accumulator;      /* it summed in the FP8 tensor core's accumulator (core/verify.h) */
+   bool fp8_accumulator;      /* it summed in the FP8 tensor core's accumulator (core/run/verify.h) */
    long long promote_interval; /* products between its promotions into FP32 (0: never) */
 } BackendVendorCall;
 

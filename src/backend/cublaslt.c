@@ -41,7 +41,7 @@ typedef void *LtHandle, *LtDesc, *LtLayout, *LtPref;
 #define LT_ALGOS 8                 /* asked of the heuristic */
 #define LT_WORKSPACE (32u << 20)   /* bytes: cuBLASLt's FP8 kernels want a large one */
 #define LT_PLANS 16                /* algorithm choices kept */
-#define LT_BLOCK 128               /* the scales' block along K (core/scales.h's SCALES_BLOCK) */
+#define LT_BLOCK 128               /* the scales' block along K (core/model/scales.h's SCALES_BLOCK) */
 #define LT_FP8_PROMOTE_INTERVAL 128 /* products between promotions, as verification assumes it */
 
 /* The algorithm chosen for one problem. */

@@ -1,4 +1,4 @@
-/* What the two SQLite files (the results store, core/store.c, and a class server's
+/* What the two SQLite files (the results store, core/results/store.c, and a class server's
  * records, serve/classdb.c) read and write alike: a one-row query's number, and the
  * columns a record leaves empty (NULL for a figure not known, NaN when read back). */
 #ifndef GEMMTOP_SQL_H

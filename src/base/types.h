@@ -46,7 +46,7 @@ typedef struct TypeTraits_ {
    Storage in, out;             /* A and B; C, alpha and beta (and the accumulation) */
    bool fp64;                   /* A, B and C in double: the kernels' DOUBLE=1, .npy float64, FP64 needed */
    bool cuda_cores;             /* kernels that state no `precisions:` take it */
-   bool scaled;                 /* A and B come with FP32 scales (FP8): Problem.scaling, core/scales.h */
+   bool scaled;                 /* A and B come with FP32 scales (FP8): Problem.scaling, core/model/scales.h */
    double product_error;        /* bound of the products' own rounding relative to |a||b| (TF32's cut), else 0 */
    PeakKind peak;               /* the peak of a kernel without tensor cores */
    PeakKind tensor_peak;        /* the peak of a tensor-core kernel on tensor cores */

@@ -11,10 +11,10 @@
 #include "base/util.h"
 #include "cli/recorder.h"
 #include "cli/report.h"
-#include "core/banks.h"
-#include "core/npy.h"
-#include "core/peaks.h"
-#include "core/shapes.h"
+#include "core/analyse/banks.h"
+#include "core/model/npy.h"
+#include "core/run/peaks.h"
+#include "core/model/shapes.h"
 
 Selection Cli_selection(const CommandArgs *o) {
    Selection sel = {.backend = o->sel->backend, .device = o->sel->device, .kernel = o->sel->kernel, .preset = o->sel->preset,
@@ -412,7 +412,7 @@ static void recordRun(const CommandArgs *o, const Session *s, const KernelInfo *
 
 /* The run's report (with the vendor library's, timed in the same process when asked and
  * comparable), its record in the store, and why it failed on stderr. */
-/* explain --save: the roofline as an SVG (core/limiter.h). Returns the exit code. */
+/* explain --save: the roofline as an SVG (core/analyse/limiter.h). Returns the exit code. */
 static int saveRoofline(const CommandArgs *o, OutFile *svg, const KernelInfo *k, const long long *values,
                         const LimiterInputs *li, const Limiter *lim, const DeviceInfo *dev) {
    char params[512], title[800], label[700], err[1300];
@@ -485,7 +485,7 @@ static int reportRun(const CommandArgs *o, Session *s, const KernelInfo *k, cons
    r->phases.ms[PHASE_STORE] += Util_nowMs() - t;
    Report_run(stdout, o->output->format, Session_backend(s)->name, Session_device(s), k, values, p, seed, ro, r, &peaks,
               with_vendor ? &vendor : NULL);
-   if (explain && r->reps > 0) { /* what limits it (core/limiter.h) */
+   if (explain && r->reps > 0) { /* what limits it (core/analyse/limiter.h) */
       LimiterInputs li;
       Limiter lim;
       /* Conflicts are judged where the kernel uses local memory and the bank model is the

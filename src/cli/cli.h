@@ -6,8 +6,8 @@
 
 #include "cli/options.h"
 #include "base/outfile.h"
-#include "core/select.h"
-#include "core/session.h"
+#include "core/run/select.h"
+#include "core/run/session.h"
 
 /* sweep --simulate FILE: strategies compared on a recorded space (cli_simulate.c). */
 int Cli_simulate(const CommandArgs *o);

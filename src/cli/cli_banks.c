@@ -10,9 +10,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/banks.h"
-#include "core/banks_compiled.h"
-#include "core/swizzle.h"
+#include "core/analyse/banks.h"
+#include "core/analyse/banks_compiled.h"
+#include "core/analyse/swizzle.h"
 #include "cli/cli.h"
 #include "cli/report.h"
 #include "base/util.h"

@@ -3,7 +3,7 @@
  *   gemmtop bench [--preset P | --kernel K --set ...] [PRESET ...] [--sizes 1024,64x64x128]
  * With no configuration, every shipped preset (the ladder) is benchmarked. With --shapes
  * and --best, a column takes at each shape the best configuration the results store holds
- * for this device (core/results.h: Results_shapeBest, what gemmtop tune ships). Each
+ * for this device (core/results/results.h: Results_shapeBest, what gemmtop tune ships). Each
  * configuration is compared with the vendor library in its own precision. On a CPU the
  * bench says first about how long it will take; Ctrl-C stops it after the launch in
  * progress and prints what was measured. */
@@ -17,13 +17,13 @@
 #include "cli/cli.h"
 #include "cli/recorder.h"
 #include "cli/report.h"
-#include "core/shapes.h"
+#include "core/model/shapes.h"
 #include "base/rng.h"
-#include "core/limiter.h"
-#include "core/record.h"
-#include "core/results.h"
-#include "core/measurer.h"
-#include "core/peaks.h"
+#include "core/analyse/limiter.h"
+#include "core/results/record.h"
+#include "core/results/results.h"
+#include "core/sweep/measurer.h"
+#include "core/run/peaks.h"
 #include "base/util.h"
 
 #define BENCH_MAX_ROUNDS 32
@@ -607,7 +607,7 @@ static void saveObservation(FILE *save, bool json, const char *prefix, const Obs
 }
 
 /* One configuration at one size as a JSON line. */
-/* What limits configuration c at size si (core/limiter.h, docs/limits.md) as a table's
+/* What limits configuration c at size si (core/analyse/limiter.h, docs/limits.md) as a table's
  * column ("compute 85%"); false, col empty, when the device's ceilings are not measured,
  * the run failed or its tensor instructions were emulated. */
 static bool limitOf(const Bench *b, int c, int si, char *col, size_t len) {
@@ -631,7 +631,7 @@ static bool limitOf(const Bench *b, int c, int si, char *col, size_t len) {
 }
 
 /* Configuration c's % of the measured copy bandwidth at size si, for a kernel that is
- * memory-bound by design (`bound: memory`, core/peaks.h: Peaks_copyShare); 0 when it is
+ * memory-bound by design (`bound: memory`, core/run/peaks.h: Peaks_copyShare); 0 when it is
  * not one, did not run, ran emulated or the peaks are not measured. */
 static double copyPctOf(const Bench *b, int c, int si) {
    const BenchCell *cell = cellOf(b, c, si);

@@ -1,6 +1,6 @@
 /* The class server from the command line: `gemmtop serve` starts it; `run --server`,
  * `submit` and `class` are its clients. The daemon is serve/serve.c; measuring on it goes
- * through the measuring child's protocol (core/measurer.h), the rest through "class" and
+ * through the measuring child's protocol (core/sweep/measurer.h), the rest through "class" and
  * "submit" lines answered with "text" lines and "end". */
 #include "cli/cli.h"
 
@@ -18,8 +18,8 @@
 #include "base/lines.h"
 #include "base/rng.h"
 #include "base/util.h"
-#include "core/classclient.h"
-#include "core/measurer.h"
+#include "core/teach/classclient.h"
+#include "core/sweep/measurer.h"
 #include "serve/serve.h"
 
 const char *Cli_server(const CommandArgs *o) {

@@ -1,13 +1,13 @@
 /* gemmtop export-kernel: the configuration that --preset, --kernel and --set select, on
  * the problem the options give, written as a standalone kernel for its backend (OpenCL C,
  * or CUDA C++ for nvcc), a launcher that builds, runs, times and verifies it, and a
- * Makefile (core/export.h). With --arch, for an architecture without its device. */
+ * Makefile (core/teach/export.h). With --arch, for an architecture without its device. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "base/util.h"
-#include "core/export.h"
+#include "core/teach/export.h"
 
 /* The export's target: the device the options open (*s), or --arch's description. */
 static int openTarget(const CommandArgs *o, const Catalog *cat, ExportTarget *t, DeviceInfo *offline, Session **s) {

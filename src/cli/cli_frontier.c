@@ -1,5 +1,5 @@
 /* gemmtop bench --frontier: one set of float32 inputs through every path gemmtop has on the
- * device (core/frontier.h), each with its speed, its % of the vendor library in the same
+ * device (core/analyse/frontier.h), each with its speed, its % of the vendor library in the same
  * type, and its error against the float64 product of the original inputs. A table, CSV or
  * JSON; --save FILE.svg draws the scatter (error against GFLOPS), .csv and .json save rows. */
 #include <math.h>
@@ -12,8 +12,8 @@
 #include "base/util.h"
 #include "cli/cli.h"
 #include "cli/report.h"
-#include "core/frontier.h"
-#include "core/select.h"
+#include "core/analyse/frontier.h"
+#include "core/run/select.h"
 
 /* One path as measured: its configuration, its figures, and the vendor library's in its
  * type (measured once per type and scaling, on the first path of it). */

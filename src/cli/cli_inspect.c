@@ -7,8 +7,8 @@
 
 #include "cli/cli.h"
 #include "cli/report.h"
-#include "core/ablate.h"
-#include "core/inspect.h"
+#include "core/run/ablate.h"
+#include "core/analyse/inspect.h"
 
 static void printTable(const KernelInfo *k, const long long *values, const Inspection *in, bool show_code,
                        unsigned ablate) {

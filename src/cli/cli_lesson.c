@@ -1,4 +1,4 @@
-/* gemmtop lesson [NAME] and gemmtop list lessons: the lessons (core/lesson.h), shipped and
+/* gemmtop lesson [NAME] and gemmtop list lessons: the lessons (core/teach/lesson.h), shipped and
  * the user's own; a valid NAME is left to main.c, which starts the explorer on it. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,10 +7,10 @@
 
 #include "cli/cli.h"
 #include "base/outfile.h"
-#include "core/laddermerge.h"
-#include "core/lesson.h"
-#include "core/lessonprep.h"
-#include "core/preset.h"
+#include "core/teach/laddermerge.h"
+#include "core/teach/lesson.h"
+#include "core/teach/lessonprep.h"
+#include "core/model/preset.h"
 #include "base/util.h"
 
 /* The lessons, with a message on stderr when none can be read. Returns false then. */
@@ -103,7 +103,7 @@ static void prepareProgress(void *ctx, int done, int total, const char *what, do
 }
 
 /* gemmtop lesson NAME --prepare: every step made ready as its first visit would make it
- * (core/lessonprep.h), at the size the explorer gives it on this device, so that the
+ * (core/teach/lessonprep.h), at the size the explorer gives it on this device, so that the
  * class starts warm. */
 static int prepare(const CommandArgs *o, const Lesson *lesson) {
    Catalog cat;

@@ -1,9 +1,9 @@
-/* gemmtop results: the results store (core/store.h) seen from the command line. Its
+/* gemmtop results: the results store (core/results/store.h) seen from the command line. Its
  * subcommands are a table: list (filtered rows, newest last), best (the best verified
  * result per device, kernel and size, with % of the vendor library), compare (two devices,
  * or two date ranges of one device), export (CSV, JSON Lines, Kernel Tuner's T4) and
- * import (T4 and CLBlast tuner files). The formats are core/resultfmt.c; the ranking is
- * core/results.c. */
+ * import (T4 and CLBlast tuner files). The formats are core/results/resultfmt.c; the ranking is
+ * core/results/results.c. */
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "core/resultfmt.h"
-#include "core/results.h"
-#include "core/store.h"
+#include "core/results/resultfmt.h"
+#include "core/results/results.h"
+#include "core/results/store.h"
 #include "base/util.h"
 
 #define DEFAULT_LIMIT 50

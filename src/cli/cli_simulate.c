@@ -18,8 +18,8 @@
 #include "cli/cli.h"
 #include "cli/report.h"
 #include "base/rng.h"
-#include "core/search.h"
-#include "core/store.h"
+#include "core/sweep/search.h"
+#include "core/results/store.h"
 #include "base/util.h"
 
 typedef struct Record_ {

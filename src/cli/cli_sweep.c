@@ -1,9 +1,9 @@
 /* gemmtop sweep: searches a kernel's parameter space. Configurations that break a rule
- * are dropped before compiling; a search strategy (core/search.h: random by default,
+ * are dropped before compiling; a search strategy (core/sweep/search.h: random by default,
  * exhaustive, or anneal, genetic and bayes, which learn from what was measured) proposes
  * the rest, within --budget and --time-budget. What it proposes is compiled in parallel
  * into the disk cache, then verified and timed one by one in a child process, where a
- * launch that does not end can be abandoned (core/measurer.h); the outcomes go back to the
+ * launch that does not end can be abandoned (core/sweep/measurer.h); the outcomes go back to the
  * strategy. Every skipped configuration says why: invalid, compile failed, wrong result,
  * timeout. With a list of --size, each size is searched and the best across them named.
  * --simulate replays a recorded space instead (cli_simulate.c); --mpi measures on the
@@ -17,16 +17,16 @@
 #include "cli/cli.h"
 #include "cli/cli_sweep.h"
 #include "cli/mpisweep.h"
-#include "core/ahead.h"
-#include "core/shapes.h"
-#include "core/measurer.h"
+#include "core/run/ahead.h"
+#include "core/model/shapes.h"
+#include "core/sweep/measurer.h"
 #include "cli/recorder.h"
 #include "base/diskcache.h"
-#include "core/peaks.h"
+#include "core/run/peaks.h"
 #include "cli/report.h"
 #include "base/rng.h"
-#include "core/search.h"
-#include "core/sweep.h"
+#include "core/sweep/search.h"
+#include "core/sweep/sweep.h"
 #include "base/util.h"
 
 static void progress(bool tty, const char *what, int done, int total, double t0, const char *best) {
@@ -45,7 +45,7 @@ void Cli_sweepProgress(bool tty, const char *what, int done, int total, double t
    progress(tty, what, done, total, t0, best);
 }
 
-/* The progress line of SweepRun_measureAll (core/sweeprun.h): a phase ends with best NULL. */
+/* The progress line of SweepRun_measureAll (core/tune/sweeprun.h): a phase ends with best NULL. */
 static void onProgress(void *ctx, const char *phase, int done, int total, double since, const char *best) {
    CliSweepProgress *pr = ctx;
    if (best)
@@ -69,7 +69,7 @@ SweepEvents Cli_sweepEvents(CliSweepProgress *pr) {
 /* A record into the store through the command's recorder, which says a failure once. */
 static void recordInto(void *ctx, StoreRecord *r) { Recorder_add(ctx, r, 1); }
 
-/* What limits configuration c (core/limiter.h) as a table's column; false, col empty, when
+/* What limits configuration c (core/analyse/limiter.h) as a table's column; false, col empty, when
  * dev's ceilings are not measured, it failed, or it was emulated. */
 static bool limitOf(const DeviceInfo *dev, const char *backend, const KernelInfo *k, const Problem *p,
                     const SweepCandidate *c, bool emulated, char *col, size_t len) {
@@ -144,7 +144,7 @@ static void writeResults(FILE *f, bool json, bool header, const KernelInfo *k, c
 
 static bool isJsonName(const char *path) { return strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".json"); }
 
-/* One problem size's sweep: its space, then its run (core/sweeprun.h), and what was tried
+/* One problem size's sweep: its space, then its run (core/tune/sweeprun.h), and what was tried
  * (best first once ranked). */
 typedef struct SizeRun_ {
    Problem p;
@@ -243,7 +243,7 @@ static void reportModel(const SweepPlan *pl, const SizeRun *run, int model) {
       printf("%s%s:\n", model ? "\n" : "", sm->dev.name);
    char vendorHead[80];
    snprintf(vendorHead, sizeof vendorHead, "%% %s", sm->vendor_name);
-   /* What limits each (core/limiter.h), where the device's ceilings are measured. */
+   /* What limits each (core/analyse/limiter.h), where the device's ceilings are measured. */
    bool limits = peaks.known && !pl->emulated;
    printf("%-4s %-48s %12s %10s %8s", pl->emulated ? "#" : "rank", "parameters", "GFLOPS", "ms",
           peak > 0 ? "% peak" : "");

@@ -1,5 +1,5 @@
 /* gemmtop sweep (cli_sweep.c): options resolved, each size's space enumerated and
- * shuffled, then searched by core's one sweep (core/sweeprun.h), reported and saved. Who
+ * shuffled, then searched by core's one sweep (core/tune/sweeprun.h), reported and saved. Who
  * measures is the only part that differs: this process (compiling ahead, then a child
  * process per configuration), or the ranks of an MPI job (cli/mpisweep.h), through a
  * SweepDriver. */
@@ -9,10 +9,10 @@
 #include <stdbool.h>
 
 #include "cli/options.h"
-#include "core/shapes.h"
-#include "core/sweeprun.h"
+#include "core/model/shapes.h"
+#include "core/tune/sweeprun.h"
 
-/* Sizes in one sweep: a list of --size, or a shape suite (core/shapes.h). */
+/* Sizes in one sweep: a list of --size, or a shape suite (core/model/shapes.h). */
 #define SWEEP_MAX_SIZES SHAPES_MAX
 
 /* The sweep that o describes, measured by d (NULL: here). Returns the exit code. */

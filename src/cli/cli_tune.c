@@ -1,9 +1,9 @@
 /* gemmtop tune --shapes SUITE: a dispatch that picks per shape. At each shape of the suite
- * every candidate kernel's parameters are searched by core's one sweep (core/sweeprun.h:
+ * every candidate kernel's parameters are searched by core's one sweep (core/tune/sweeprun.h:
  * the strategy, the store's results taken instead of measured again, each configuration
  * verified and timed in a child process and recorded as soon as it is known), the shape's
  * budget (--budget, --time-budget) shared among the candidates. Then, in one step, the
- * shape's best configuration that a program can ship (core/export.h: one that runs as
+ * shape's best configuration that a program can ship (core/teach/export.h: one that runs as
  * measured, without gemmtop's padding or transposes) is read back from the store and
  * written out: the dispatch table (DIR/dispatch.h and DIR/dispatch.json, as `results
  * export --format dispatch` writes them) and each shape's kernel with its launcher
@@ -28,13 +28,13 @@
 #include "cli/cli.h"
 #include "cli/cli_sweep.h"
 #include "cli/recorder.h"
-#include "core/config.h"
-#include "core/export.h"
-#include "core/record.h"
-#include "core/resultfmt.h"
-#include "core/results.h"
-#include "core/shapes.h"
-#include "core/sweeprun.h"
+#include "core/model/config.h"
+#include "core/teach/export.h"
+#include "core/results/record.h"
+#include "core/results/resultfmt.h"
+#include "core/results/results.h"
+#include "core/model/shapes.h"
+#include "core/tune/sweeprun.h"
 
 #define TUNE_MAX_CANDIDATES 32
 

@@ -35,8 +35,8 @@ int MpiSweep_main(const CommandArgs *o) {
 
 #include "backend/backend.h"
 #include "cli/cli_sweep.h"
-#include "core/measurer.h"
-#include "core/ahead.h"
+#include "core/sweep/measurer.h"
+#include "core/run/ahead.h"
 #include "base/diskcache.h"
 #include "base/util.h"
 
@@ -845,7 +845,7 @@ static int coordinate(void *ctx, const SweepWork *plan, SweepCandidate *all, int
    Local local = {.want = mp->o->sel->device, .local_rank = mp->local_rank, .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
    Coord c = {.plan = plan, .all = all, .n = n, .size = mp->size, .models = models, .nmodels = nmodels,
               .local = &local, .sim = mp->sim, .nsim = mp->nsim,
-              /* the child's own limits (core/measurer.c), and a minute more */
+              /* the child's own limits (core/sweep/measurer.c), and a minute more */
               .allowance_ms = 1e3 * (480 + j->timeout_s * (j->reps + j->warmup + 2))};
    c.slots = calloc((size_t)mp->size, sizeof *c.slots);
    c.queue = malloc(sizeof *c.queue * 2 * (size_t)(n ? n : 1));

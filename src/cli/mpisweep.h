@@ -4,7 +4,7 @@
  * a time to whichever rank is free (so a slow one stalls no other), writes each result to
  * the results store as it comes, skips what the store already holds for the same sweep
  * (the rerun resumes), and prints the progress and the tables. Each rank, rank 0 included,
- * compiles, verifies and times in its own child process (core/measurer.h) and times its own
+ * compiles, verifies and times in its own child process (core/sweep/measurer.h) and times its own
  * GPU's vendor BLAS, against which its results are given. --mpi-simulate FILE: the ranks
  * answer at once with recorded times, to measure what rank 0 can hand out.
  * Only this module speaks MPI; built without it (make MPI=0, or no MPI found), --mpi says

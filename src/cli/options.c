@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ablate.h"
-#include "core/ahead.h"
-#include "core/banks.h"
-#include "core/search.h"
+#include "core/run/ablate.h"
+#include "core/run/ahead.h"
+#include "core/analyse/banks.h"
+#include "core/sweep/search.h"
 
 #define CMD(c) (1u << COMMAND_##c)
 #define EVERY ((1u << COMMAND_COUNT) - 1)
@@ -26,7 +26,7 @@
 #define CONFIG (CMD(EXPLORER) | RUNS | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS) | CMD(EXPORT) | CMD(TUNE))
 #define SHAPE (CONFIG & ~CMD(BENCH) & ~CMD(TUNE)) /* bench's sizes are --sizes, tune's a suite's */
 #define TIMED (RUNS | CMD(SWEEP) | CMD(BENCH) | CMD(TUNE))
-/* The commands whose measurements go to the results store (core/store.h). */
+/* The commands whose measurements go to the results store (core/results/store.h). */
 #define STORED (RUNS | CMD(SWEEP) | CMD(BENCH) | CMD(EXPLORER))
 #define STORE_READERS (STORED | CMD(RESULTS) | CMD(TUNE)) /* tune keeps its sweeps there: no --no-store */
 #define MAX_SIZE (1 << 20)

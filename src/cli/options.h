@@ -10,10 +10,10 @@
 #include <stdio.h>
 
 #include "backend/backend.h"
-#include "core/catalog.h"
-#include "core/preset.h"
-#include "core/problem.h"
-#include "core/session.h"
+#include "core/model/catalog.h"
+#include "core/model/preset.h"
+#include "core/model/problem.h"
+#include "core/run/session.h"
 
 #define OPTIONS_MAX_SETS 32
 #define OPTIONS_MAX_POSITIONAL 64
@@ -46,7 +46,7 @@ typedef struct ShapeOptions_ {
    bool has_m, has_n, has_k, has_precision, has_layout, has_alpha, has_beta, has_scaling;
    int nsize_list;           /* --size: the sizes given (more than one: sweep only) */
    int size_list[OPTIONS_MAX_SIZES][3]; /* M, N, K of each */
-   const char *shapes;       /* bench, sweep, tune --shapes: a suite's name or file (core/shapes.h) */
+   const char *shapes;       /* bench, sweep, tune --shapes: a suite's name or file (core/model/shapes.h) */
 } ShapeOptions;
 
 typedef struct TimingOptions_ {
@@ -59,7 +59,7 @@ typedef struct TimingOptions_ {
    unsigned ablate;          /* run: AblateFlag bits (--ablate no-a,no-b,no-fma,const-store) */
    bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS, cuBLASLt) */
    bool vendor_bf16;         /* run --vendor, bench: the vendor library writes C in bfloat16 (--vendor-output) */
-   bool cold_l2;             /* run, bench, sweep: time with the L2 cache cold (core/coldl2.h) */
+   bool cold_l2;             /* run, bench, sweep: time with the L2 cache cold (core/run/coldl2.h) */
 } TimingOptions;
 
 typedef struct InputOptions_ {

@@ -1,4 +1,4 @@
-/* The commands' side of the results store (core/store.h): `gemmtop run`, `sweep` and
+/* The commands' side of the results store (core/results/store.h): `gemmtop run`, `sweep` and
  * `bench` open it once (--store FILE, $GEMMTOP_STORE or the default; --no-store: not at
  * all) and add each measurement as soon as it is known. A store that cannot be opened or
  * written never stops a command: it measures and prints as usual, and says once on
@@ -7,8 +7,8 @@
 #define GEMMTOP_RECORDER_H
 
 #include "cli/options.h"
-#include "core/record.h"
-#include "core/store.h"
+#include "core/results/record.h"
+#include "core/results/store.h"
 
 typedef struct Recorder_ {
    Store *store;        /* NULL: nothing is recorded */

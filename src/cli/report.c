@@ -3,8 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/ablate.h"
-#include "core/waves.h"
+#include "core/run/ablate.h"
+#include "core/analyse/waves.h"
 #include "base/util.h"
 
 void Report_jsonString(FILE *out, const char *s) {
@@ -516,7 +516,7 @@ static void vendorJson(FILE *out, const VendorResult *vendor, const RunResult *r
 /* What the build and the launch were: compile time, cache, resources, sizes. */
 static void buildJson(FILE *out, const DeviceInfo *dev, const RunResult *r) {
    const Waves w = Waves_of(dev, &r->geo, r->registers, r->local_mem >= 0 ? r->local_mem : r->geo.localmem);
-   if (w.known) /* how the launch fills the GPU (core/waves.h) */
+   if (w.known) /* how the launch fills the GPU (core/analyse/waves.h) */
       fprintf(out, "\"waves\":%.4g,\"last_wave_fill\":%.4g,\"slots_busy\":%.4g,\"groups_per_unit\":%d,", w.waves,
               w.last_fill, w.busy, w.per_unit);
    if (r->geo.work > 0) /* a persistent grid's items of work, shared among its groups */

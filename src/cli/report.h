@@ -6,11 +6,11 @@
 #include <stdio.h>
 
 #include "cli/options.h"
-#include "core/limiter.h"
-#include "core/peaks.h"
-#include "core/preset.h"
-#include "core/shapes.h"
-#include "core/session.h"
+#include "core/analyse/limiter.h"
+#include "core/run/peaks.h"
+#include "core/model/preset.h"
+#include "core/model/shapes.h"
+#include "core/run/session.h"
 
 #define REPORT_SCHEMA 1
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "base/outfile.h"
-#include "core/export.h"
+#include "core/teach/export.h"
 #include "explorer/worker_int.h"
 
 void ExportJob_run(Worker *w) {

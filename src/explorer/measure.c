@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ablate.h"
+#include "core/run/ablate.h"
 #include "base/util.h"
 #include "explorer/worker_int.h"
 
@@ -371,7 +371,7 @@ static void recordFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg,
 }
 
 /* The error of a verified C against the float64 product of the values drawn for A and B
- * before they were rounded to the type (core/frontier.h); not for double, whose inputs are
+ * before they were rounded to the type (core/analyse/frontier.h); not for double, whose inputs are
  * not float32 values. The drawn values are made once per set of inputs: every configuration
  * tried on the same problem is measured against them. */
 static void drawnError(Worker *w, const Problem *p, const void *C, FrontierError *out) {

@@ -1,12 +1,12 @@
 /* The work that the bank and inspect panes ask of the worker while they are shown: a
  * trace of one work-group's local-memory accesses with its bank-conflict analysis, and
- * what the compiler made of the configuration (core/inspect.h); each once per
+ * what the compiler made of the configuration (core/analyse/inspect.h); each once per
  * configuration, after its first run, and handed to the UI thread. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/banks.h"
+#include "core/analyse/banks.h"
 #include "base/util.h"
 #include "explorer/worker_int.h"
 

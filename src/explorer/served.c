@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "core/classclient.h"
-#include "core/measurer.h"
+#include "core/teach/classclient.h"
+#include "core/sweep/measurer.h"
 #include "explorer/worker_int.h"
 
 /* Timed launches a request asks for (the server caps them). */

@@ -1,4 +1,4 @@
-/* The sweep pane's sweeps, run by the worker on core's one sweep (core/sweeprun.h), the
+/* The sweep pane's sweeps, run by the worker on core's one sweep (core/tune/sweeprun.h), the
  * same as `gemmtop sweep`: the kernel's valid configurations on one problem proposed by a
  * search strategy, those the results store holds taken, the rest compiled (or loaded from
  * the disk cache, where the compile-ahead pool put them), then verified and timed in a

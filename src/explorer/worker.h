@@ -14,12 +14,12 @@
 
 #include <stdbool.h>
 
-#include "core/frontier.h"
-#include "core/inspect.h"
-#include "core/peaks.h"
-#include "core/search.h"
-#include "core/session.h"
-#include "core/sweep.h"
+#include "core/analyse/frontier.h"
+#include "core/analyse/inspect.h"
+#include "core/run/peaks.h"
+#include "core/sweep/search.h"
+#include "core/run/session.h"
+#include "core/sweep/sweep.h"
 #include "explorer/logbuf.h"
 
 /* Long enough to coalesce a held key (terminals repeat every 30-40 ms), short enough that
@@ -92,7 +92,7 @@ typedef struct WorkerSnapshot_ {
    bool verified_run;
    VerifyResult verify;
    /* The verified C's error against the float64 product of the values drawn before they
-    * were rounded to the type (the accuracy frontier's measure, core/frontier.h): what a
+    * were rounded to the type (the accuracy frontier's measure, core/analyse/frontier.h): what a
     * type costs in accuracy, beside what it buys in speed. samples 0: not measured. */
    FrontierError error;
    HelperTiming helpers[RUN_MAX_HELPERS];
@@ -160,7 +160,7 @@ typedef struct WorkerSweep_ {
    double space;                   /* combinations of the parameters' values */
    int invalid;                    /* dropped before compiling */
    int valid;
-   SearchStrategy strategy;        /* how configurations are proposed (core/search.h) */
+   SearchStrategy strategy;        /* how configurations are proposed (core/sweep/search.h) */
    int total;                      /* configurations to try */
    int proposed;                   /* points[0..proposed) are known; the rest not yet proposed */
    int done;                       /* tried: points[0..done) have their outcome */
@@ -174,7 +174,7 @@ typedef struct WorkerSweep_ {
    char last_skip[512];            /* the latest configuration skipped, and why */
    WorkerSweepPoint points[WORKER_SWEEP_MAX];
 } WorkerSweep;
-/* What the compiler made of one configuration (core/inspect.h), for the inspect pane;
+/* What the compiler made of one configuration (core/analyse/inspect.h), for the inspect pane;
  * handed to the UI thread, which owns it after Worker_takeInspect and frees it with
  * WorkerInspect_free. */
 typedef struct WorkerInspect_ {
@@ -195,7 +195,7 @@ typedef struct WorkerInit_ {
    bool vendor;                    /* time the vendor BLAS once per problem */
    uint64_t seed;
    int banks, bank_width, simd_width; /* the bank model's overrides (0: the device's) */
-   const char *store;              /* the results store (NULL: the default, core/store.h) */
+   const char *store;              /* the results store (NULL: the default, core/results/store.h) */
    bool no_store;                  /* record nothing */
    const char *server;             /* a class server's socket: configurations and the vendor
                                     * BLAS are measured there, once each (NULL: here) */
@@ -233,7 +233,7 @@ void Worker_setBanks(Worker *w, bool wanted);
 bool Worker_takeBanks(Worker *w, WorkerBanks *out);
 
 /* Sweeps c's kernel on c's problem, starting from c's values, as `gemmtop sweep` does
- * (core/sweeprun.h): budget valid configurations proposed by strategy, or all of them
+ * (core/tune/sweeprun.h): budget valid configurations proposed by strategy, or all of them
  * when there are fewer or when exhaustive (at most WORKER_SWEEP_MAX), each verified and
  * timed in a child process; launches over timeout_s seconds count as timeouts. What the
  * results store holds for the same sweep is taken, not measured again, and each outcome

@@ -12,9 +12,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "core/ahead.h"
-#include "core/record.h"
-#include "core/sweeprun.h"
+#include "core/run/ahead.h"
+#include "core/results/record.h"
+#include "core/tune/sweeprun.h"
 #include "explorer/worker.h"
 
 enum { PH_FIRST, PH_MEASURE, PH_STOPPED };
@@ -85,7 +85,7 @@ struct Worker_ {
    bool disturbed;           /* other device work ran since the last timed round (a trace, the
                                 vendor BLAS, the peaks): the next round warms up first, untimed */
 
-   SweepRun *sweep_run;      /* the sweep in progress (core/sweeprun.h), NULL none */
+   SweepRun *sweep_run;      /* the sweep in progress (core/tune/sweeprun.h), NULL none */
    DeviceInfo sweep_dev;     /* the device it measures */
    StoreRecord sweep_rec;    /* its latest outcome, to be stored once mu is held again */
    bool sweep_rec_due;

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/ablate.h"
+#include "core/run/ablate.h"
 #include "base/util.h"
 #include "explorer/worker_int.h"
 

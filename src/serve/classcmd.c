@@ -12,8 +12,8 @@
 
 #include "base/textbuf.h"
 #include "base/util.h"
-#include "core/catalog.h"
-#include "core/select.h"
+#include "core/model/catalog.h"
+#include "core/run/select.h"
 #include "serve/board.h"
 #include "serve/serve_int.h"
 #include "serve/vet.h"

@@ -4,7 +4,7 @@
  * a time per device (no two timings share a device), taking requests fairly across
  * students (serve/fairq.h). It keeps the results store, the assignments and the
  * submissions (serve/classdb.h), judges submissions on fresh inputs and writes the
- * class board (serve/board.h). The protocol is the measuring child's (core/measurer.h)
+ * class board (serve/board.h). The protocol is the measuring child's (core/sweep/measurer.h)
  * plus "class", "submit" and "file" lines; docs/class.md says how to run it. */
 #ifndef GEMMTOP_SERVE_H
 #define GEMMTOP_SERVE_H

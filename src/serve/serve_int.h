@@ -12,8 +12,8 @@
 
 #include "backend/backend.h"
 #include "base/lines.h"
-#include "core/measurer.h"
-#include "core/store.h"
+#include "core/sweep/measurer.h"
+#include "core/results/store.h"
 #include "serve/classdb.h"
 #include "serve/fairq.h"
 #include "serve/roster.h"

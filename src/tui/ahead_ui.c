@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ablate.h"
-#include "core/ahead.h"
+#include "core/run/ablate.h"
+#include "core/run/ahead.h"
 #include "tui/app.h"
 #include "base/util.h"
 

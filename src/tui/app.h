@@ -10,13 +10,13 @@
 #include <sys/types.h>
 
 #include "backend/backend.h"
-#include "core/catalog.h"
-#include "core/preset.h"
-#include "core/shapes.h"
-#include "core/ahead.h"
-#include "core/banks.h"
-#include "core/lesson.h"
-#include "core/limiter.h"
+#include "core/model/catalog.h"
+#include "core/model/preset.h"
+#include "core/model/shapes.h"
+#include "core/run/ahead.h"
+#include "core/analyse/banks.h"
+#include "core/teach/lesson.h"
+#include "core/analyse/limiter.h"
 #include "tui/chart.h"
 #include "tui/history.h"
 #include "tui/layout.h"
@@ -51,7 +51,7 @@ typedef struct SetupState_ {
    int device;
    char devices_error[1024];
    char error[256];
-   ShapeSuites suites;        /* the shape suites (core/shapes.h), loaded when the dialog opens */
+   ShapeSuites suites;        /* the shape suites (core/model/shapes.h), loaded when the dialog opens */
    int shape;                 /* the shape picked, counted across the suites in order; -1 none */
 } SetupState;
 
@@ -327,7 +327,7 @@ const char *Draw_dash(const Ui *ui);
 const char *Draw_spinner(const Ui *ui);
 /* Whether the worker's snapshot describes the configuration now chosen. */
 bool Draw_snapIsCurrent(const Ui *ui);
-/* What limits the configuration on screen (core/limiter.h), from the worker's figures, the
+/* What limits the configuration on screen (core/analyse/limiter.h), from the worker's figures, the
  * measured peaks and the bank pane's trace when current (draw_roofline.c). False when it
  * has no figure yet, with why in msg. */
 bool Draw_limiter(const Ui *ui, LimiterInputs *in, Limiter *l, char *msg, size_t len);
@@ -349,7 +349,7 @@ void Inspect_cycleTarget(Ui *ui);
 /* Glyphs, UTF-8 or ASCII. */
 const char *Ui_glyph(const Ui *ui, const char *utf8, const char *ascii);
 
-/* ahead_ui.c: the explorer's side of compiling ahead (core/ahead.h) */
+/* ahead_ui.c: the explorer's side of compiling ahead (core/run/ahead.h) */
 /* Once per pass of the main loop: asks for the neighbours of a configuration just
  * verified (or a running sweep's next configurations), drops the work when the
  * configuration, problem or device changes. */
@@ -369,7 +369,7 @@ bool AheadUi_ready(const Ui *ui);
 void SweepView_toggle(Ui *ui);
 /* The next parameter across the scatter. */
 void SweepView_cycleX(Ui *ui);
-/* The next search strategy for the next sweep (core/search.h). */
+/* The next search strategy for the next sweep (core/sweep/search.h). */
 void SweepView_cycleStrategy(Ui *ui);
 /* Puts the sweep's best verified configuration in the kernel pane. */
 void SweepView_applyBest(Ui *ui);

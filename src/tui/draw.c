@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/ablate.h"
-#include "core/banks.h"
+#include "core/run/ablate.h"
+#include "core/analyse/banks.h"
 #include "tui/app.h"
 #include "tui/lesson_ui.h"
 #include "tui/text.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/banks.h"
+#include "core/analyse/banks.h"
 #include "tui/app.h"
 #include "tui/banklayout.h"
 #include "tui/lesson_ui.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/ablate.h"
+#include "core/run/ablate.h"
 #include "base/util.h"
 #include "tui/app.h"
 #include "tui/text.h"

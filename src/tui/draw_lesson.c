@@ -1,5 +1,5 @@
 /* The lesson pane (8): the step's title and whole text, the figure the source reported,
- * and beside the measured figure what explains it: the access-count model (core/traffic.h),
+ * and beside the measured figure what explains it: the access-count model (core/analyse/traffic.h),
  * bank wavefronts against the ideal, registers and occupancy; then the ladder table the
  * class has built so far. Every paragraph is word-wrapped to the pane and the pane scrolls
  * (Up, Down, PgUp, PgDn when focused): nothing is cut. */
@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ablate.h"
-#include "core/banks.h"
-#include "core/config.h"
-#include "core/traffic.h"
+#include "core/run/ablate.h"
+#include "core/analyse/banks.h"
+#include "core/model/config.h"
+#include "core/analyse/traffic.h"
 #include "base/util.h"
 #include "tui/app.h"
 #include "tui/lesson_ui.h"

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/ablate.h"
-#include "core/waves.h"
+#include "core/run/ablate.h"
+#include "core/analyse/waves.h"
 #include "tui/app.h"
 #include "tui/text.h"
 

@@ -1,4 +1,4 @@
-/* The roofline pane (0): what limits the configuration measured (core/limiter.h), in
+/* The roofline pane (0): what limits the configuration measured (core/analyse/limiter.h), in
  * words, then a log-log chart of GFLOPS against flops per byte of global traffic: the
  * device's measured ceilings as the roof (bandwidth's slope, the compute peak's flat top),
  * the configuration as a point at the access-count model's intensity, and the
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/limiter.h"
+#include "core/analyse/limiter.h"
 #include "tui/app.h"
 
 /* Points along the roof: enough for a braille line across a wide pane. */

@@ -1,13 +1,13 @@
 /* Export from the explorer (e): the history or the sweep's results, as CSV or Markdown
  * (chosen by the file name's ending), to a file named in a dialog. Written through
- * core/outfile.c (a temporary file renamed over the target once complete); an existing
+ * base/outfile.c (a temporary file renamed over the target once complete); an existing
  * file is replaced only after a second Enter, never silently. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "core/ablate.h"
+#include "core/run/ablate.h"
 #include "base/outfile.h"
 #include "base/util.h"
 #include "tui/app.h"

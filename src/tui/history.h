@@ -5,8 +5,8 @@
 
 #include <stdbool.h>
 
-#include "core/catalog.h"
-#include "core/problem.h"
+#include "core/model/catalog.h"
+#include "core/model/problem.h"
 
 #define HISTORY_MAX 64
 

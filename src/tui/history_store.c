@@ -1,14 +1,14 @@
 /* The history pane's memory across sessions: when the worker measures on a device, kernel
  * and problem for the first time in this session, the best verified results that the
- * results store (core/store.h) has of them join the history, marked "stored", so that a
+ * results store (core/results/store.h) has of them join the history, marked "stored", so that a
  * new measurement is seen beside what was reached before. Read through the UI's own
  * connection; the worker writes through its own. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/record.h"
-#include "core/store.h"
+#include "core/results/record.h"
+#include "core/results/store.h"
 #include "base/util.h"
 #include "tui/app.h"
 

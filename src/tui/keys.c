@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/ablate.h"
-#include "core/banks.h"
+#include "core/run/ablate.h"
+#include "core/analyse/banks.h"
 #include "tui/app.h"
 #include "tui/lesson_ui.h"
 

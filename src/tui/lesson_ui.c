@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/ablate.h"
+#include "core/run/ablate.h"
 #include "base/outfile.h"
 #include "base/util.h"
 #include "tui/app.h"

@@ -1,13 +1,13 @@
-/* The explorer's side of a lesson (core/lesson.h): the lesson being taught, its step, the
- * ladder table it builds (core/ladder.h) from the worker's verified figures, the lesson
+/* The explorer's side of a lesson (core/teach/lesson.h): the lesson being taught, its step, the
+ * ladder table it builds (core/teach/ladder.h) from the worker's verified figures, the lesson
  * chooser (L) and the export of the ladder (E). draw_lesson.c draws its pane. */
 #ifndef GEMMTOP_UI_LESSON_UI_H
 #define GEMMTOP_UI_LESSON_UI_H
 
 #include <stdbool.h>
 
-#include "core/ladder.h"
-#include "core/lesson.h"
+#include "core/teach/ladder.h"
+#include "core/teach/lesson.h"
 #include "explorer/worker.h"
 
 typedef struct Ui_ Ui;
@@ -24,7 +24,7 @@ typedef struct LessonUi_ {
    char step_error[1536];     /* why the step's preset could not be loaded */
    int size[3];               /* gemmtop lesson --size / -m -n -k: M, N, K for every step (0: the preset's) */
    LessonSize sizing;         /* how every step is sized here: those, or on a CPU the lesson's CPU
-                               * shape or size (core/lesson.h) */
+                               * shape or size (core/teach/lesson.h) */
    bool row_taken;            /* this visit of the step has given the ladder its row */
    bool show_about;
    bool show_notes;           /* o: the steps' speaker notes in the pane */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/banks.h"
+#include "core/analyse/banks.h"
 #include "base/util.h"
 #include "tui/app.h"
 #include "tui/lesson_ui.h"

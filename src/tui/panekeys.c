@@ -2,7 +2,7 @@
  * mouse. Which keys come here, and what the help says of them, is the table in keys.c. */
 #include <string.h>
 
-#include "core/banks.h"
+#include "core/analyse/banks.h"
 #include "base/util.h"
 #include "tui/app.h"
 #include "tui/lesson_ui.h"

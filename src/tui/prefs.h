@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/catalog.h"
+#include "core/model/catalog.h"
 
 typedef struct UiPrefs_ {
    bool has_panes;
@@ -23,7 +23,7 @@ typedef struct UiPrefs_ {
    char warnings[512];
 } UiPrefs;
 
-/* Compiling ahead (core/ahead.h). auto: on a GPU (or another accelerator) always, on a
+/* Compiling ahead (core/run/ahead.h). auto: on a GPU (or another accelerator) always, on a
  * CPU only while measuring is paused, as compiles there take the cores that the timed
  * runs use. */
 typedef enum { AHEAD_AUTO = 0, AHEAD_ON, AHEAD_OFF } AheadMode;

@@ -1,5 +1,5 @@
 /* The explorer's start, main loop and end. The device and the configuration are chosen as
- * the command line chooses them (core/select.h), with plain messages while the terminal
+ * the command line chooses them (core/run/select.h), with plain messages while the terminal
  * is still ordinary; then the worker thread (explorer/worker.h) owns the device and this
  * thread owns the screen, never waiting for the device. */
 #include <limits.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "base/rng.h"
-#include "core/store.h"
+#include "core/results/store.h"
 #include "base/util.h"
 #include "tui/app.h"
 #include "tui/lesson_ui.h"

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/select.h"
+#include "core/run/select.h"
 
 /* Where the explorer starts and how it draws. */
 typedef struct UiStart_ {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# gemmtop explain on PoCL: a run, then what limits it (core/limiter.h) in the three
+# gemmtop explain on PoCL: a run, then what limits it (core/analyse/limiter.h) in the three
 # formats. Without measured ceilings it says how to measure them; with them (list devices
 # --measure, in this script's own cache) the JSON's percentages are the run's GFLOPS over
 # the measured peak and the model's bandwidth, the roofline is the smaller ceiling, the

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The layers: nothing includes a layer above it. tui -> explorer -> core <- cli, and
 # core -> backend; the class server (serve) is a front end beside cli, which starts it; curses only in tui; every include of our own names its folder. The
-# checker is also shown a tree with a planted violation, so that it is known to catch one.
+# engine's floors (src/core's sub-folders, docs/architecture.md) likewise: a floor includes
+# only the floors under it. The checker is also shown a tree with a planted violation, so
+# that it is known to catch one.
 . "$(dirname "$0")/lib.sh"
 SRC=$(cd "$(dirname "$0")/../../src" && pwd)
 
@@ -12,7 +14,17 @@ allowed() {
    case "$1" in
    base/*) echo "base/" ;;
    backend/*) echo "backend/ base/" ;;
-   core/*) echo "core/ backend/ base/" ;;
+   # The engine's floors, bottom to top (tools/move_core.py places the files): model (the
+   # things measured, no device) <- run (one configuration on a device) <- sweep (the space,
+   # its search, the measuring child) <- results (the store) <- tune (one sweep end to end);
+   # analyse sits on sweep and run, teach on run. A file directly in src/core has no floor.
+   core/model/*) echo "core/model/ backend/ base/" ;;
+   core/run/*) echo "core/run/ core/model/ backend/ base/" ;;
+   core/sweep/*) echo "core/sweep/ core/run/ core/model/ backend/ base/" ;;
+   core/results/*) echo "core/results/ core/sweep/ core/run/ core/model/ backend/ base/" ;;
+   core/tune/*) echo "core/tune/ core/results/ core/sweep/ core/run/ core/model/ backend/ base/" ;;
+   core/analyse/*) echo "core/analyse/ core/sweep/ core/run/ core/model/ backend/ base/" ;;
+   core/teach/*) echo "core/teach/ core/run/ core/model/ backend/ base/" ;;
    explorer/*) echo "explorer/ core/ backend/ base/" ;;
    tui/*) echo "tui/ explorer/ core/ backend/ base/" ;;
    main.c) echo "cli/ tui/ explorer/ core/ backend/ base/" ;; # the composition root: both front ends
@@ -28,6 +40,7 @@ check_tree() {
    : >"$T_DIR/seen"
    (cd "$1" && find . -name '*.[ch]' | sed 's|^\./||' | sort) | while read -r f; do
       echo "$f" >>"$T_DIR/seen"
+      case "$f" in core/*/*) ;; core/*) echo "$f: (a file directly in src/core: each belongs to a floor)" ;; esac
       ok_list=$(allowed "$f")
       sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*\([<"][^>"]*[>"]\).*/\1/p' "$1/$f" | while read -r inc; do
          case "$inc" in
@@ -40,6 +53,10 @@ check_tree() {
          case "$name" in
          */*) ;;
          *) echo "$f: $inc (an include of ours names its folder)"; continue ;;
+         esac
+         case "$name" in
+         core/*/*) ;;
+         core/*) echo "$f: $inc (an include of the engine names its floor: core/FLOOR/...)"; continue ;;
          esac
          pass=no
          for a in $ok_list; do
@@ -54,7 +71,7 @@ bad=$(check_tree "$SRC")
 seen=$(wc -l <"$T_DIR/seen")
 if [ "$seen" -ge 40 ]; then ok "the checker read the sources ($seen files)"; else not_ok "the checker read the sources" "only $seen files under $SRC"; fi
 if [ -z "$bad" ]; then ok "no file includes a layer above it"; else not_ok "no file includes a layer above it" "$bad"; fi
-for layer in base core backend cli serve explorer tui; do
+for layer in base core core/model core/run core/sweep core/results core/tune core/analyse core/teach backend cli serve explorer tui; do
    n=$(grep -c "^$layer/" "$T_DIR/seen")
    if [ "$n" -gt 0 ]; then ok "src/$layer checked ($n files)"; else not_ok "src/$layer checked" "no file"; fi
 done
@@ -64,16 +81,30 @@ mkdir -p "$T_DIR/tree"
 cp -R "$SRC"/. "$T_DIR/tree/"
 printf '#include "cli/cli.h"\n' >>"$T_DIR/tree/tui/keys.c"
 printf '#include <curses.h>\n#include "tui/app.h"\n' >>"$T_DIR/tree/explorer/worker.c"
-printf '#include "explorer/worker.h"\n' >>"$T_DIR/tree/core/session.c"
-printf '#include "core/session.h"\n' >>"$T_DIR/tree/backend/backend_opencl.c"
+printf '#include "explorer/worker.h"\n' >>"$T_DIR/tree/core/run/session.c"
+printf '#include "core/run/session.h"\n' >>"$T_DIR/tree/backend/backend_opencl.c"
 printf '#include "util.h"\n' >>"$T_DIR/tree/base/util.c"
-printf '#include "core/problem.h"\n' >>"$T_DIR/tree/backend/gpu_common.c"
+printf '#include "core/model/problem.h"\n' >>"$T_DIR/tree/backend/gpu_common.c"
 printf '#include "backend/backend.h"\n' >>"$T_DIR/tree/base/diskcache.c"
 printf '#include "cli/cli.h"\n' >>"$T_DIR/tree/serve/fairq.c"
+# The engine's floors: an upper floor, a sibling floor, a floor's old flat path, a flat file.
+printf '#include "core/analyse/limiter.h"\n' >>"$T_DIR/tree/core/run/session.c"
+printf '#include "core/tune/sweeprun.h"\n' >>"$T_DIR/tree/core/results/record.c"
+printf '#include "core/run/session.h"\n' >>"$T_DIR/tree/core/model/catalog.c"
+printf '#include "core/analyse/inspect.h"\n' >>"$T_DIR/tree/core/teach/export.c"
+printf '#include "core/results/store.h"\n' >>"$T_DIR/tree/core/analyse/limiter.c"
+printf '#include "core/session.h"\n' >>"$T_DIR/tree/explorer/measure.c"
+printf '#include "core/model/problem.h"\n' >"$T_DIR/tree/core/planted.c"
 planted=$(check_tree "$T_DIR/tree")
+for want in 'core/run/session.c: "core/analyse/limiter.h"' 'core/results/record.c: "core/tune/sweeprun.h"' \
+   'core/model/catalog.c: "core/run/session.h"' 'core/teach/export.c: "core/analyse/inspect.h"' \
+   'core/analyse/limiter.c: "core/results/store.h"' 'explorer/measure.c: "core/session.h"' \
+   'core/planted.c: (a file directly in src/core'; do
+   expect_in "$want" "$planted" "a planted $want is caught"
+done
 for want in 'tui/keys.c: "cli/cli.h"' 'explorer/worker.c: <curses.h>' 'explorer/worker.c: "tui/app.h"' \
-   'core/session.c: "explorer/worker.h"' 'backend/backend_opencl.c: "core/session.h"' 'base/util.c: "util.h"' \
-   'backend/gpu_common.c: "core/problem.h"' 'base/diskcache.c: "backend/backend.h"' 'serve/fairq.c: "cli/cli.h"'; do
+   'core/run/session.c: "explorer/worker.h"' 'backend/backend_opencl.c: "core/run/session.h"' 'base/util.c: "util.h"' \
+   'backend/gpu_common.c: "core/model/problem.h"' 'base/diskcache.c: "backend/backend.h"' 'serve/fairq.c: "cli/cli.h"'; do
    expect_in "$want" "$planted" "a planted $want is caught"
 done
 
@@ -94,12 +125,12 @@ backend_names() {
 named=$(backend_names "$SRC")
 [ -z "$named" ] && ok "no file outside src/backend names a backend" ||
    not_ok "files outside src/backend name a backend" "$named"
-printf 'static void planted(void) { Hip_disassemble(0, 0, 0); }\n' >>"$T_DIR/tree/core/inspect.c"
+printf 'static void planted(void) { Hip_disassemble(0, 0, 0); }\n' >>"$T_DIR/tree/core/analyse/inspect.c"
 printf '#include "backend/backend_cuda.h"\n' >>"$T_DIR/tree/explorer/panejobs.c"
 printf 'static const char *planted = "cuda";\n' >>"$T_DIR/tree/tui/draw_inspect.c"
 printf 'static const void *planted(void) { return Backend_byName("hip"); }\n' >>"$T_DIR/tree/cli/cli_inspect.c"
 planted=$(backend_names "$T_DIR/tree")
-for want in "core/inspect.c:.*Hip_disassemble" "explorer/panejobs.c:.*backend_cuda.h" 'tui/draw_inspect.c:.*"cuda"' \
+for want in "core/analyse/inspect.c:.*Hip_disassemble" "explorer/panejobs.c:.*backend_cuda.h" 'tui/draw_inspect.c:.*"cuda"' \
    'cli/cli_inspect.c:.*Backend_byName("hip")'; do
    printf '%s\n' "$planted" | grep -q "$want" && ok "a planted backend name ($want) is caught" ||
       not_ok "a planted backend name ($want) is not caught" "$planted"
@@ -112,11 +143,11 @@ type_decisions() {
 decisions=$(type_decisions "$SRC")
 [ -z "$decisions" ] && ok "no element type is decided outside base/types.c's table" ||
    not_ok "element types decided outside base/types.c" "$decisions"
-printf 'static int planted(Precision p) { return p == PRECISION_HALF; }\n' >>"$T_DIR/tree/core/session.c"
+printf 'static int planted(Precision p) { return p == PRECISION_HALF; }\n' >>"$T_DIR/tree/core/run/session.c"
 printf 'static int planted2(Precision p) { return p != PRECISION_TF32 ? 1 : 0; }\n' >>"$T_DIR/tree/backend/backend_hip.c"
 printf 'static int planted3(Precision p) { switch (p) { case PRECISION_BF16: return 1; default: return 0; } }\n' >>"$T_DIR/tree/tui/draw.c"
 planted=$(type_decisions "$T_DIR/tree")
-for want in "core/session.c:.*== PRECISION_HALF" "backend/backend_hip.c:.*!= PRECISION_TF32" "tui/draw.c:.*case PRECISION_BF16"; do
+for want in "core/run/session.c:.*== PRECISION_HALF" "backend/backend_hip.c:.*!= PRECISION_TF32" "tui/draw.c:.*case PRECISION_BF16"; do
    printf '%s\n' "$planted" | grep -q "$want" && ok "a planted type decision ($want) is caught" ||
       not_ok "a planted type decision ($want) is not caught" "$planted"
 done
@@ -133,11 +164,11 @@ storage_decisions() {
 decisions=$(storage_decisions "$SRC")
 [ -z "$decisions" ] && ok "no storage is decided outside base/types.c's table" ||
    not_ok "storages decided outside base/types.c" "$decisions"
-printf 'static int planted4(const TypeTraits *t) { return t->out == STORAGE_F64; }\n' >>"$T_DIR/tree/core/verify.c"
+printf 'static int planted4(const TypeTraits *t) { return t->out == STORAGE_F64; }\n' >>"$T_DIR/tree/core/run/verify.c"
 printf 'static int planted5(Storage s) { return STORAGE_E5M2 != s; }\n' >>"$T_DIR/tree/backend/cublaslt.c"
-printf 'static int planted6(Storage s) { return s == STORAGE_BF16 ? 2 : 0; }\n' >>"$T_DIR/tree/core/export.c"
+printf 'static int planted6(Storage s) { return s == STORAGE_BF16 ? 2 : 0; }\n' >>"$T_DIR/tree/core/teach/export.c"
 planted=$(storage_decisions "$T_DIR/tree")
-for want in "core/verify.c:.*== STORAGE_F64" "backend/cublaslt.c:.*STORAGE_E5M2 !=" "core/export.c:.*== STORAGE_BF16"; do
+for want in "core/run/verify.c:.*== STORAGE_F64" "backend/cublaslt.c:.*STORAGE_E5M2 !=" "core/teach/export.c:.*== STORAGE_BF16"; do
    printf '%s\n' "$planted" | grep -q "$want" && ok "a planted storage decision ($want) is caught" ||
       not_ok "a planted storage decision ($want) is not caught" "$planted"
 done

@@ -1,6 +1,6 @@
 #!/bin/sh
 # What the lessons' texts claim, held against what gemmtop computes: every `check =` line
-# of every shipped lesson (core/lesson.h). A bank claim is the worst wavefronts-to-ideal
+# of every shipped lesson (core/teach/lesson.h). A bank claim is the worst wavefronts-to-ideal
 # ratio of the named access site, as 'gemmtop banks' reports it on PoCL (the default bank
 # model, NVIDIA's: the one the texts speak of); 'refused' is a step refused with its
 # simulated limits; 'verifies pocl' a step that runs and verifies on PoCL. A text that

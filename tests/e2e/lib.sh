@@ -11,7 +11,7 @@ trap 'rm -rf "$T_DIR"' EXIT
 : "${XDG_CACHE_HOME:=$T_DIR/cache}"
 : "${XDG_CONFIG_HOME:=$T_DIR/config}"
 export XDG_CACHE_HOME XDG_CONFIG_HOME
-# Each script its own results store (core/store.h), never the user's.
+# Each script its own results store (core/results/store.h), never the user's.
 XDG_DATA_HOME="$T_DIR/data"
 export XDG_DATA_HOME
 unset GEMMTOP_STORE

@@ -1,4 +1,4 @@
-/* Fuzzes the expression evaluator (src/core/expr.c). The first byte picks the values of
+/* Fuzzes the expression evaluator (src/core/model/expr.c). The first byte picks the values of
  * the names TS, M, N, K (small, zero, negative, or the 64-bit extremes); the rest is the
  * text. Differential: the interpreter, the freshly compiled form and the kept compiled form
  * must give the same value, or the same failure with the same message. */
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/expr.h"
+#include "core/model/expr.h"
 
 static const long long interesting[] = {0, 1, -1, 16, 1024, 3037000500LL, LLONG_MAX, LLONG_MIN};
 

@@ -1,4 +1,4 @@
-/* Fuzzes the reader of the class's ladder exports (src/core/laddermerge.c, `gemmtop lesson
+/* Fuzzes the reader of the class's ladder exports (src/core/teach/laddermerge.c, `gemmtop lesson
  * NAME --merge`): the input is a student's CSV, merged into a lesson of two steps. One it
  * takes makes a Markdown table and an SVG in which nothing of the student's text is markup,
  * a control character or a byte of no UTF-8 character (the page would run it, the terminal
@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "core/laddermerge.h"
-#include "core/lesson.h"
+#include "core/teach/laddermerge.h"
+#include "core/teach/lesson.h"
 
 /* Text fit to show: no control character, every byte part of a UTF-8 character. */
 static void checkShown(const char *text) {

@@ -1,5 +1,5 @@
-/* Fuzzes the kernel metadata parser (src/core/catalog.c) and what reads the metadata next
- * (src/core/config.c: rules, launch geometry, local memory, the suggestions of valid
+/* Fuzzes the kernel metadata parser (src/core/model/catalog.c) and what reads the metadata next
+ * (src/core/model/config.c: rules, launch geometry, local memory, the suggestions of valid
  * values, the compiler's -D options). The input is a kernel file. */
 #include "fuzz.h"
 
@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/catalog.h"
-#include "core/config.h"
-#include "core/problem.h"
+#include "core/model/catalog.h"
+#include "core/model/config.h"
+#include "core/model/problem.h"
 #include "base/util.h"
 
 /* What 'gemmtop list kernels' prints must hold no control byte. */

@@ -1,4 +1,4 @@
-/* Fuzzes the .npy reader (src/core/npy.c): the input is the file. A file it accepts must
+/* Fuzzes the .npy reader (src/core/model/npy.c): the input is the file. A file it accepts must
  * hold the data its shape says (float16, float32, float64, or uint8: FP8 patterns), every
  * element must read as a double, and converting it both ways must work. */
 #include "fuzz.h"
@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "core/npy.h"
+#include "core/model/npy.h"
 
 int Fuzz_npy(const uint8_t *data, size_t size) {
    const char *path = Fuzz_tempFile(data, size);

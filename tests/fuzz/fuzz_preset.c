@@ -1,4 +1,4 @@
-/* Fuzzes the preset reader (src/core/preset.c): the input is the .preset file. One it
+/* Fuzzes the preset reader (src/core/model/preset.c): the input is the .preset file. One it
  * accepts is applied to a small kernel and a problem, as `gemmtop run --preset` does. */
 #include "fuzz.h"
 
@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/catalog.h"
-#include "core/preset.h"
-#include "core/problem.h"
+#include "core/model/catalog.h"
+#include "core/model/preset.h"
+#include "core/model/problem.h"
 #include "base/util.h"
 
 /* What 'gemmtop list presets' prints must hold no control byte (ESC, BEL reached the

@@ -14,7 +14,7 @@
 
 #include "base/lines.h"
 #include "base/util.h"
-#include "core/measurer.h"
+#include "core/sweep/measurer.h"
 #include "serve/vet.h"
 
 static void checkVetted(char *text, size_t len) {

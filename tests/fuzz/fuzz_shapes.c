@@ -1,4 +1,4 @@
-/* Fuzzes the shape suites' reader (src/core/shapes.c): the input is a .shapes file. One it
+/* Fuzzes the shape suites' reader (src/core/model/shapes.c): the input is a .shapes file. One it
  * takes has 1 to SHAPES_MAX shapes, each with M, N and K from 1 to SHAPES_MAX_SIZE, a label
  * and a weight more than 0 and finite, and no control character in what `gemmtop list
  * shapes` prints; a refusal names the file. */
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "core/shapes.h"
+#include "core/model/shapes.h"
 
 static void checkShapeText(const char *s) {
    if (Util_findControl(s, strlen(s), NULL) < strlen(s))

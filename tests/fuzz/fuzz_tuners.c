@@ -1,4 +1,4 @@
-/* Fuzzes the readers of other tuners' files (src/core/resultfmt.c): the input is the file,
+/* Fuzzes the readers of other tuners' files (src/core/results/resultfmt.c): the input is the file,
  * read as whichever of Kernel Tuner's T4 and CLBlast's tuner JSON it is, with and without
  * the labels a user gives. Rows it accepts must name a device and a kernel, have a size,
  * and a time that is unknown (NaN) or a finite number more than 0; a refusal must name
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/resultfmt.h"
+#include "core/results/resultfmt.h"
 
 static void check(const char *text, size_t size, const ImportLabels *labels) {
    char err[512] = "";

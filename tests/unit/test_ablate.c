@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/ablate.h"
-#include "core/listing.h"
+#include "core/run/ablate.h"
+#include "core/run/listing.h"
 #include "cli/options.h"
 #include "tui/history.h"
 

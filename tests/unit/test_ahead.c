@@ -1,4 +1,4 @@
-/* Compiling ahead (src/core/ahead.c): the neighbour list of real catalog kernels at random
+/* Compiling ahead (src/core/run/ahead.c): the neighbour list of real catalog kernels at random
  * configurations, checked against a brute-force search (valid only, Left/Right's
  * semantics, cursor first, no duplicates), the pool compiling them on the real device
  * (PoCL here) into a fresh disk cache, dropping work, and stopping, and the explorer's
@@ -20,10 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/ablate.h"
+#include "core/run/ablate.h"
 #include "backend/backend.h"
 #include "base/rng.h"
-#include "core/ahead.h"
+#include "core/run/ahead.h"
 #include "tui/prefs.h"
 #include "explorer/worker.h"
 #include "base/util.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/banks.h"
+#include "core/analyse/banks.h"
 
 #define BASE 0x10000u /* a bank-aligned local address, as a device might give */
 

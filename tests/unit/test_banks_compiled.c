@@ -1,4 +1,4 @@
-/* Bank analysis "as compiled" (src/core/banks_compiled.c): the widths read from compiled
+/* Bank analysis "as compiled" (src/core/analyse/banks_compiled.c): the widths read from compiled
  * code (PTX, AMD ISA), the regrouping rule on traces built by hand, and the real traces of
  * the eight configurations where the source's view and Nsight Compute disagree
  * (docs/banks-ncu.md: myGEMM steps 2, 3, 5 with padding 0, 1, 2, DCU steps 4, 5, 6 without
@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/banks_compiled.h"
-#include "core/catalog.h"
-#include "core/session.h"
+#include "core/analyse/banks_compiled.h"
+#include "core/model/catalog.h"
+#include "core/run/session.h"
 #include "testing.h"
 
 /* ---- widths from code ---- */

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/catalog.h"
-#include "core/config.h"
+#include "core/model/catalog.h"
+#include "core/model/config.h"
 
 static const char *TILED =
     "// comment before\n"

@@ -26,9 +26,9 @@
 
 #include "backend/cublaslt.h"
 #include "base/rng.h"
-#include "core/catalog.h"
-#include "core/scales.h"
-#include "core/session_internal.h"
+#include "core/model/catalog.h"
+#include "core/model/scales.h"
+#include "core/run/session_internal.h"
 #include "fake_cublaslt.h"
 #include "testing.h"
 
@@ -105,7 +105,7 @@ static FakeLtScript h200(void) {
 typedef struct Case_ {
    Problem p;            /* gemmtop's problem: A stored M x K, B stored N x K (layout NT) */
    uint8_t *a, *b;       /* the FP8 patterns */
-   float *sa, *sb;       /* gemmtop's scales (core/scales.h) */
+   float *sa, *sb;       /* gemmtop's scales (core/model/scales.h) */
    float *c;             /* C, written in place (FP32, or bfloat16 patterns when asked) */
    double *c0;           /* C before the call */
    uint64_t seed;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/expr.h"
+#include "core/model/expr.h"
 #include "base/rng.h"
 
 static bool lookup(void *ctx, const char *name, long long *v) {

@@ -19,12 +19,12 @@
 #include "base/lowprec.h"
 #include "base/rng.h"
 #include "base/types.h"
-#include "core/catalog.h"
-#include "core/config.h"
-#include "core/frontier.h"
-#include "core/inputs.h"
-#include "core/scales.h"
-#include "core/verify.h"
+#include "core/model/catalog.h"
+#include "core/model/config.h"
+#include "core/analyse/frontier.h"
+#include "core/model/inputs.h"
+#include "core/model/scales.h"
+#include "core/run/verify.h"
 #include "testing.h"
 
 typedef struct {

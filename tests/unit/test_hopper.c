@@ -12,11 +12,11 @@
 #include <string.h>
 
 #include "backend/backend_cuda.h"
-#include "core/banks.h"
-#include "core/catalog.h"
-#include "core/config.h"
-#include "core/scales.h"
-#include "core/swizzle.h"
+#include "core/analyse/banks.h"
+#include "core/model/catalog.h"
+#include "core/model/config.h"
+#include "core/model/scales.h"
+#include "core/analyse/swizzle.h"
 
 static const char *HOPPER =
     "/*@gemmtop\n"

@@ -20,8 +20,8 @@
 #include "base/parallel.h"
 #include "base/philox.h"
 #include "base/rng.h"
-#include "core/inputs.h"
-#include "core/scales.h"
+#include "core/model/inputs.h"
+#include "core/model/scales.h"
 
 static uint64_t g_seed;
 

@@ -12,11 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/config.h"
-#include "core/ladder.h"
-#include "core/laddermerge.h"
-#include "core/lesson.h"
-#include "core/preset.h"
+#include "core/model/config.h"
+#include "core/teach/ladder.h"
+#include "core/teach/laddermerge.h"
+#include "core/teach/lesson.h"
+#include "core/model/preset.h"
 #include "base/textbuf.h"
 #include "base/util.h"
 

@@ -1,4 +1,4 @@
-/* What limits a configuration (core/limiter.c): the rules on known cases, each figure
+/* What limits a configuration (core/analyse/limiter.c): the rules on known cases, each figure
  * computed by hand here, and the inputs of a real kernel's model. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,8 +9,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/limiter.h"
-#include "core/peaks.h"
+#include "core/analyse/limiter.h"
+#include "core/run/peaks.h"
 #include "testing.h"
 
 /* A 4096^3 FP32 GEMM on a device of 20,000 GFLOPS and 2,000 GB/s. */

@@ -22,8 +22,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/listing.h"
-#include "core/preproc.h"
+#include "core/run/listing.h"
+#include "core/analyse/preproc.h"
 #include "base/util.h"
 #include "testing.h"
 

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/npy.h"
+#include "core/model/npy.h"
 #include "base/rng.h"
 #include "testing.h"
 

@@ -8,8 +8,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/occupancy.h"
-#include "core/waves.h"
+#include "core/analyse/occupancy.h"
+#include "core/analyse/waves.h"
 
 static void test_sm90_register_limited(void **state) {
    (void)state;

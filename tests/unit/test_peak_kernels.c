@@ -18,8 +18,8 @@
 #include "backend/backend.h"
 #include "backend/backend_cuda.h"
 #include "backend/ptxas.h"
-#include "core/catalog.h"
-#include "core/session.h"
+#include "core/model/catalog.h"
+#include "core/run/session.h"
 #include "testing.h"
 
 /* Compiles a helper file (peak.cl, verify.cl: which) with defines for sm_90 (the program,

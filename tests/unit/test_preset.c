@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/preset.h"
+#include "core/model/preset.h"
 #include "base/util.h"
 
 static char g_dir[64];

@@ -1,4 +1,4 @@
-/* Unit tests for core/resultfmt.c and core/results.c: CSV, JSON Lines and T4 written from
+/* Unit tests for core/results/resultfmt.c and core/results/results.c: CSV, JSON Lines and T4 written from
  * random records read back with the same figures; Kernel Tuner's and CLBlast's files (the
  * samples of tests/data) read into rows; bad files refused with the message each needs;
  * best and compare on hand-made sets. */
@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/resultfmt.h"
-#include "core/results.h"
+#include "core/results/resultfmt.h"
+#include "core/results/results.h"
 #include "base/util.h"
 #include "testing.h"
 

@@ -1,4 +1,4 @@
-/* Search strategies (src/core/search.c) on synthetic spaces: a grid of power-of-two
+/* Search strategies (src/core/sweep/search.c) on synthetic spaces: a grid of power-of-two
  * parameters with a rule that drops part of it, some configurations that fail, and a
  * landscape with one sharp optimum. Every strategy proposes only the space's
  * configurations, none twice, every one in the end, with many proposals outstanding and
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "base/rng.h"
-#include "core/search.h"
+#include "core/sweep/search.h"
 
 #define NP 5
 

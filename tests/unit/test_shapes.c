@@ -1,4 +1,4 @@
-/* Shape suites (core/shapes.h): the file format and each refusal with its line named, the
+/* Shape suites (core/model/shapes.h): the file format and each refusal with its line named, the
  * shipped suites (every one parses, the Llama suites hold what their titles say), a user's
  * suite replacing a shipped one, resolving a name or a file, and the weighted geometric mean. */
 #include <setjmp.h>
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/shapes.h"
+#include "core/model/shapes.h"
 #include "testing.h"
 
 static ShapeSuite suite;

@@ -1,4 +1,4 @@
-/* Unit tests for src/core/store.c on real SQLite files in a temporary folder: every field
+/* Unit tests for src/core/results/store.c on real SQLite files in a temporary folder: every field
  * of a record back as it went in, the filters, ten processes adding at once (nothing
  * lost), files that must be refused and left byte for byte as they were (random bytes, a
  * truncated store, another program's SQLite file, a newer schema), unwritable places, the
@@ -20,10 +20,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/catalog.h"
-#include "core/record.h"
+#include "core/model/catalog.h"
+#include "core/results/record.h"
 #include "base/rng.h"
-#include "core/store.h"
+#include "core/results/store.h"
 #include "base/util.h"
 #include "testing.h"
 

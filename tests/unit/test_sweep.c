@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/catalog.h"
-#include "core/config.h"
+#include "core/model/catalog.h"
+#include "core/model/config.h"
 #include "base/rng.h"
-#include "core/sweep.h"
+#include "core/sweep/sweep.h"
 
 static Rng g_rng;
 static uint64_t g_seed;

@@ -1,4 +1,4 @@
-/* The explorer's sweep with compiling ahead (explorer/sweepjob.c, core/ahead.c): a
+/* The explorer's sweep with compiling ahead (explorer/sweepjob.c, core/run/ahead.c): a
  * small sweep through the real Worker on the real device (PoCL here), once serial (no
  * pool) and once with the pool fed as the explorer feeds it (Worker_feedAhead on every
  * pass), each in a fresh disk cache. Serial, the worker compiles every configuration
@@ -17,11 +17,11 @@
 #include <unistd.h>
 
 #include "base/rng.h"
-#include "core/ahead.h"
+#include "core/run/ahead.h"
 #include "explorer/worker.h"
 #include "base/children.h"
 #include "base/util.h"
-#include "core/measurer.h"
+#include "core/sweep/measurer.h"
 #include "testing.h"
 
 #define BUDGET 6
@@ -198,7 +198,7 @@ static void test_sweep_fed_ahead_loads_from_the_cache(void **state) {
 
 int main(int argc, char **argv) {
    /* The sweep measures in a child process: this program, started by name. */
-   Children_register(MEASURE_CHILD, Measure_child);
+   Children_register(MEASURE_CHILD, Measurer_child);
    int childRc;
    if (Children_dispatch(argc, argv, &childRc))
       return childRc;

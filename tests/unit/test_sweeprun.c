@@ -1,4 +1,4 @@
-/* Core's one sweep (core/sweeprun.c) on the real device (PoCL) with a real store: a
+/* Core's one sweep (core/tune/sweeprun.c) on the real device (PoCL) with a real store: a
  * sweep measures its budget in a child process and records each outcome; the same sweep
  * opened again takes them from the store and measures nothing; a larger budget measures
  * only the rest; a cancelled measurement leaves its configuration pending, its child
@@ -17,9 +17,9 @@
 #include "base/children.h"
 #include "base/rng.h"
 #include "base/util.h"
-#include "core/measurer.h"
-#include "core/session.h"
-#include "core/sweeprun.h"
+#include "core/sweep/measurer.h"
+#include "core/run/session.h"
+#include "core/tune/sweeprun.h"
 #include "testing.h"
 
 static Catalog g_cat;
@@ -183,7 +183,7 @@ static void test_measure_resume_cancel(void **state) {
 
 int main(int argc, char **argv) {
    /* The run measures in a child process: this program, started by name. */
-   Children_register(MEASURE_CHILD, Measure_child);
+   Children_register(MEASURE_CHILD, Measurer_child);
    int childRc;
    if (Children_dispatch(argc, argv, &childRc))
       return childRc;

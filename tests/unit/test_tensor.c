@@ -18,9 +18,9 @@
 
 #include "backend/backend.h"
 #include "backend/device.h"
-#include "core/catalog.h"
+#include "core/model/catalog.h"
 #include "base/rng.h"
-#include "core/session.h"
+#include "core/run/session.h"
 #include "base/util.h"
 
 #define IN_WORDS 3008

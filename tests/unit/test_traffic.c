@@ -1,4 +1,4 @@
-/* The access-count model (core/traffic.h) from reuse: metadata, and what a preset leaves
+/* The access-count model (core/analyse/traffic.h) from reuse: metadata, and what a preset leaves
  * to the defaults (Preset_unstated). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/catalog.h"
-#include "core/preset.h"
-#include "core/ablate.h"
-#include "core/traffic.h"
+#include "core/model/catalog.h"
+#include "core/model/preset.h"
+#include "core/run/ablate.h"
+#include "core/analyse/traffic.h"
 #include "base/util.h"
 
 static const DeviceLimits LIMITS = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true,

@@ -18,15 +18,15 @@
 #include <unistd.h>
 
 #include "backend/backend_cuda.h"
-#include "core/catalog.h"
-#include "core/config.h"
-#include "core/inputs.h"
+#include "core/model/catalog.h"
+#include "core/model/config.h"
+#include "core/model/inputs.h"
 #include "base/lowprec.h"
-#include "core/npy.h"
+#include "core/model/npy.h"
 #include "base/rng.h"
-#include "core/session.h"
+#include "core/run/session.h"
 #include "base/types.h"
-#include "core/verify.h"
+#include "core/run/verify.h"
 #include "testing.h"
 
 /* ---- rounding ---- */

@@ -22,7 +22,7 @@
 #include "explorer/worker.h"
 #include "base/children.h"
 #include "base/util.h"
-#include "core/measurer.h"
+#include "core/sweep/measurer.h"
 #include "testing.h"
 
 #define TIMEOUT_MS 120000.0
@@ -492,7 +492,7 @@ static void test_vendor_gives_way(void **state) {
 
 int main(int argc, char **argv) {
    /* The sweep measures in a child process: this program, started by name. */
-   Children_register(MEASURE_CHILD, Measure_child);
+   Children_register(MEASURE_CHILD, Measurer_child);
    int childRc;
    if (Children_dispatch(argc, argv, &childRc))
       return childRc;

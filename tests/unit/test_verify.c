@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/problem.h"
+#include "core/model/problem.h"
 #include "base/rng.h"
 #include "base/parallel.h"
-#include "core/verify.h"
+#include "core/run/verify.h"
 
 static uint64_t g_seed;
 

@@ -9,7 +9,7 @@
 #      (1000x520x1030) with alpha 0.75 beta 0.5, and with beta 0 (steps 4 and 5's bulk
 #      copies), a run each with a 30 s limit, four at a time; the new promotion intervals
 #      (PROMOTE=2, 4 of steps 3 and 5, per-tensor) and step 3's OVERLAP=1 (both scalings) too. Verification allows for the FP8
-#      tensor core's accumulator (src/core/verify.h). Step 1 with block scales, and block
+#      tensor core's accumulator (src/core/run/verify.h). Step 1 with block scales, and block
 #      scales with PROMOTE other than 1, are refused by design and listed so. A step whose
 #      run never ends or faults is left out of the rest (a fault spoils a process's context);
 #   2. timing: the best per-tensor and block configurations (and the candidates OVERLAP=1,

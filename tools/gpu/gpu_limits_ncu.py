@@ -113,7 +113,7 @@ CORE = ["gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum
         "sm__warps_active.avg.pct_of_peak_sustained_active", "launch__waves_per_multiprocessor",
         "sm__throughput.avg.pct_of_peak_sustained_elapsed", "dram__throughput.avg.pct_of_peak_sustained_elapsed",
         "lts__throughput.avg.pct_of_peak_sustained_elapsed", "l1tex__throughput.avg.pct_of_peak_sustained_elapsed"]
-# ncu's unit -> the limiters of gemmtop's that name it (core/limiter.c: LimitKind_name).
+# ncu's unit -> the limiters of gemmtop's that name it (core/analyse/limiter.c: LimitKind_name).
 UNITS = {"sm__throughput": ("compute",), "dram__throughput": ("memory",), "lts__throughput": ("L2",),
          "l1tex__throughput": ("local memory", "bank conflicts")}
 NO_CEILING = ("tail", "occupancy", "latency", "launch")

@@ -1,0 +1,506 @@
+#include "core/analyse/limiter.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/svg.h"
+#include "base/textbuf.h"
+#include "core/analyse/banks.h"
+
+/* The thresholds of the rules (limiter.h), named where the words use them. */
+#define TAIL_BUSY 0.60       /* below: the tail limits */
+#define NEAR_CEILING 0.60    /* at or above: that ceiling limits */
+#define BANK_RATIO 1.5       /* at or above: conflicts limit */
+#define LOW_OCCUPANCY 0.25   /* below: too few warps */
+#define CACHE_SLACK 1.05     /* the model's bytes over the bandwidth by more: caches serve them */
+#define LAUNCH_SHARE 0.5     /* an empty launch's share of the time at or above: the launch limits */
+
+const char *LimitKind_name(LimitKind k) {
+   static const char *names[LIMIT_KINDS] = {"unknown",      "launch",         "tail",      "compute", "memory",
+                                            "local memory", "bank conflicts", "occupancy", "latency", "L2"};
+   return k >= 0 && k < LIMIT_KINDS ? names[k] : "?";
+}
+
+const char *OverCause_name(OverCause c) {
+   switch (c) {
+   case OVER_CEILING: return "ceiling";
+   case OVER_CACHE: return "cache";
+   case OVER_UNSURE: return "unsure";
+   default: return NULL;
+   }
+}
+
+const char *Limiter_overWhy(LimitKind ceiling, OverCause c) {
+   switch (c) {
+   case OVER_CEILING:
+      return ceiling == LIMIT_COMPUTE ? "the peak's micro-kernel falls short of what this kernel's instructions reach"
+             : ceiling == LIMIT_MEMORY
+                 ? "the copy micro-kernel falls short of the hardware (the operands do not fit the L2)"
+                 : "the micro-kernel's figure falls short of what the banks give at the measured clock";
+   case OVER_CACHE:
+      return ceiling == LIMIT_MEMORY ? "the L2 holds the operands between launches, a cache the model does not see"
+             : ceiling == LIMIT_LOCAL
+                 ? "the model counts reads that registers or wider accesses serve (more than even the banks give)"
+                 : "the model counts traffic that a cache it does not see serves";
+   case OVER_UNSURE:
+      return "the micro-kernel falls short, or the model counts reads that registers serve (no bank model here to "
+             "tell which)";
+   default: return "";
+   }
+}
+
+/* A rate as people write it: whole from 100 up (30000, not 3e+04), else three digits. */
+static const char *rate(double v, char *buf, size_t len) {
+   snprintf(buf, len, v >= 100 ? "%.0f" : "%.3g", v);
+   return buf;
+}
+
+static void computeWords(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
+   char r[32], g[32];
+   if (l->compute_over)
+      snprintf(out, len, "compute: %s GFLOPS, above the measured %s peak (%s GFLOPS), so not a share of it: %s",
+               rate(in->gflops, g, sizeof g), in->peak_label ? in->peak_label : "",
+               rate(in->peak_gflops, r, sizeof r), Limiter_overWhy(LIMIT_COMPUTE, l->compute_over));
+   else if (l->issue_used > l->compute_used)
+      snprintf(out, len,
+               "compute (instruction issue): about %.0f%% of the issue slots: the FMAs at %.0f%% of the measured %s "
+               "peak, and %.3g local loads per multiply-add beside them",
+               100 * l->issue_used, 100 * l->compute_used, in->peak_label ? in->peak_label : "",
+               in->issue_per_fma - 1);
+   else
+      snprintf(out, len, "compute: %.0f%% of the measured %s peak (%s GFLOPS)", 100 * l->compute_used,
+            in->peak_label ? in->peak_label : "", rate(in->peak_gflops, r, sizeof r));
+}
+
+static void memoryWords(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
+   char r[32];
+   if (l->memory_over)
+      snprintf(out, len,
+               "global memory: the %s bytes would need %.2fx the measured %s GB/s, more than it gives: %s",
+               l->caches ? "compulsory" : "model's", l->memory_used, rate(in->copy_gbps, r, sizeof r),
+               Limiter_overWhy(LIMIT_MEMORY, l->memory_over));
+   else if (l->caches)
+      snprintf(out, len,
+               "global memory: %.0f%% of the measured %s GB/s by the compulsory bytes (each element once); the "
+               "model's loads would need %.0f%%, so caches serve part of them%s",
+               100 * l->memory_used_min, rate(in->copy_gbps, r, sizeof r),
+               100 * in->gflops / l->intensity / in->copy_gbps,
+               l->l1 ? ", the L1 too (more than the L2's bandwidth)" : "");
+   else
+      snprintf(out, len, "global memory: %.0f%% of the measured %s GB/s at %.3g flops per byte (the model's loads)",
+               100 * l->memory_used, rate(in->copy_gbps, r, sizeof r), l->intensity);
+}
+
+static void l2Words(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
+   char r[32];
+   snprintf(out, len, "L2 cache: %.0f%% of the measured %s GB/s at %.3g flops per byte (the model's loads, each asking the L2)",
+            100 * l->l2_used, rate(in->l2_gbps, r, sizeof r), l->intensity);
+}
+
+/* What goes through the local memory's unit: its reads, the global loads the L1 serves. */
+static const char *localWhat(const LimiterInputs *in) {
+   return in->l1_bytes <= 0      ? "reads"
+          : in->local_bytes > 0 ? "reads and the global loads the L1 serves (the same unit)"
+                                : "global loads that the L1 serves (the local memory's unit)";
+}
+
+static void localWords(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
+   char r[32];
+   if (l->local_over)
+      snprintf(out, len, "local memory: the model's %s%s would need %.2fx the measured %s GB/s, more than it gives: %s",
+               localWhat(in), in->bank_ratio > 1.01 ? " times the bank conflicts" : "", l->local_used,
+               rate(in->local_gbps, r, sizeof r), Limiter_overWhy(LIMIT_LOCAL, l->local_over));
+   else
+      snprintf(out, len, "local memory: %.0f%% of the measured %s GB/s by the model's %s%s", 100 * l->local_used,
+               rate(in->local_gbps, r, sizeof r), localWhat(in), in->bank_ratio > 1.01 ? " times the bank conflicts" : "");
+}
+
+/* The ceiling after the limiter's (or the nearest, when none limits), in words. */
+static void headroom(Limiter *l, const LimiterInputs *in) {
+   typedef void (*Words)(const Limiter *, const LimiterInputs *, char *, size_t);
+   const struct {
+      LimitKind kind;
+      double used;
+      Words words;
+   } ceilings[] = {{LIMIT_COMPUTE, fmax(l->compute_used, l->issue_used), computeWords},
+                   {LIMIT_MEMORY, l->memory_used, memoryWords},
+                   {LIMIT_L2, l->l2_used, l2Words},
+                   {LIMIT_LOCAL, l->local_used, localWords}};
+   int next = -1;
+   for (int i = 0; i < (int)(sizeof ceilings / sizeof ceilings[0]); i++)
+      if (ceilings[i].used >= 0 && ceilings[i].kind != l->kind && (next < 0 || ceilings[i].used > ceilings[next].used))
+         next = i;
+   if (next < 0)
+      return;
+   char text[256];
+   ceilings[next].words(l, in, text, sizeof text);
+   bool ceiling = l->kind == LIMIT_COMPUTE || l->kind == LIMIT_MEMORY || l->kind == LIMIT_L2 || l->kind == LIMIT_LOCAL;
+   snprintf(l->headroom, sizeof l->headroom, "%s %s", ceiling ? "next:" : "nearest:", text);
+}
+
+/* Which of the two is wrong where a figure is above its measured ceiling. The flops are
+ * exact, so above the compute peak it is the peak's. The bytes: the model's above the
+ * bandwidth are bytes a cache serves; the compulsory ones above it are when the L2 holds
+ * them between launches (they fit), else the copy micro-kernel's figure falls short. Local
+ * memory: the banks at the measured clock bound any micro-kernel; the model's reads below
+ * that bound put the fault on the micro-kernel, above it on the model. */
+static void overCauses(const LimiterInputs *in, Limiter *out) {
+   if (out->compute_used > 1)
+      out->compute_over = OVER_CEILING;
+   if (out->memory_used > 1)
+      out->memory_over = !out->caches || (in->l2_bytes > 0 && in->min_bytes <= in->l2_bytes) ? OVER_CACHE : OVER_CEILING;
+   if (out->local_used > 1) {
+      if (in->local_banks_gbps > 0)
+         out->local_over = out->local_used * in->local_gbps > in->local_banks_gbps ? OVER_CACHE : OVER_CEILING;
+      else
+         out->local_over = OVER_UNSURE;
+   }
+}
+
+void Limiter_of(const LimiterInputs *in, Limiter *out) {
+   memset(out, 0, sizeof *out);
+   out->compute_used = out->memory_used = out->memory_used_min = out->local_used = out->launch_share = -1;
+   out->l2_used = out->issue_used = -1;
+   out->busy = 1;
+   if (in->gflops <= 0) {
+      snprintf(out->words, sizeof out->words, "nothing measured to explain");
+      return;
+   }
+   if (in->peak_gflops > 0)
+      out->compute_used = in->gflops / in->peak_gflops;
+   if (out->compute_used >= 0 && in->issue_per_fma > 1)
+      out->issue_used = out->compute_used * in->issue_per_fma;
+   if (in->model_bytes > 0)
+      out->intensity = in->flops / in->model_bytes;
+   if (in->min_bytes > 0)
+      out->intensity_min = in->flops / in->min_bytes;
+   if (in->copy_gbps > 0 && out->intensity_min > 0) {
+      /* GFLOPS / (flops per byte) = GB/s. */
+      out->memory_used_min = in->gflops / out->intensity_min / in->copy_gbps;
+      double model = out->intensity > 0 ? in->gflops / out->intensity / in->copy_gbps : -1;
+      /* Operands that fit in the L2 come from DRAM once (H200, ncu: DRAM reads within 10% of
+       * A and B for every FP32 preset at 2048): the model's loads beyond them are the L2's. */
+      bool fit = in->l2_bytes > 0 && in->min_bytes <= in->l2_bytes && in->model_bytes > in->min_bytes;
+      out->caches = model > CACHE_SLACK || fit;
+      out->memory_used = model >= 0 && !out->caches ? model : out->memory_used_min;
+   }
+   double l2_bytes = in->l2_model_bytes > 0 ? in->l2_model_bytes : in->model_bytes;
+   if (in->l2_gbps > 0 && l2_bytes > 0 && in->flops > 0) {
+      double l2 = in->gflops * (l2_bytes / in->flops) / in->l2_gbps;
+      out->l1 = l2 > CACHE_SLACK;
+      out->l2_used = out->l1 ? -1 : l2;
+   }
+   if (in->peak_gflops > 0 && in->copy_gbps > 0 && out->intensity > 0)
+      out->attainable_gflops = fmin(in->peak_gflops, out->intensity * in->copy_gbps);
+   if (in->waves.known)
+      out->busy = in->waves.busy;
+   /* The L1's share of the global loads goes through the same unit as local memory (NVIDIA). */
+   double local = in->local_bytes * fmax(1, in->bank_ratio) + in->l1_bytes;
+   if (in->local_gbps > 0 && local > 0 && in->flops > 0)
+      out->local_used = in->gflops * (local / in->flops) / in->local_gbps;
+   if (in->launch_us > 0 && in->median_ms > 0)
+      out->launch_share = in->launch_us / (in->median_ms * 1000);
+   overCauses(in, out);
+   /* Compute is the FMA pipe or the issue slots, whichever is busier. */
+   double c = fmax(out->compute_used, out->issue_used), m = out->memory_used, l2 = out->l2_used,
+          lo = out->local_used;
+   if (out->launch_share >= LAUNCH_SHARE) {
+      out->kind = LIMIT_LAUNCH;
+      snprintf(out->words, sizeof out->words,
+               "the launch itself: an empty kernel's launch takes %.3g us of this one's %.3g us; a larger problem, or "
+               "several in one launch, amortises it",
+               in->launch_us, in->median_ms * 1000);
+   } else if (in->waves.known && in->waves.busy < TAIL_BUSY) {
+      out->kind = LIMIT_TAIL;
+      snprintf(out->words, sizeof out->words,
+               "the tail: %.2f waves of %lld work-groups on %d units at %d each, so %.0f%% of the slots are busy on "
+               "average: at most %.0f%% of any ceiling",
+               in->waves.waves, in->waves.groups, in->waves.units, in->waves.per_unit, 100 * in->waves.busy,
+               100 * in->waves.busy);
+   } else if (fmax(fmax(c, m), fmax(l2, lo)) >= NEAR_CEILING) {
+      /* Ties go to the first: compute, global memory, the L2, local memory. */
+      double top = fmax(fmax(c, m), fmax(l2, lo));
+      out->kind = c == top ? LIMIT_COMPUTE : m == top ? LIMIT_MEMORY : l2 == top ? LIMIT_L2 : LIMIT_LOCAL;
+      (out->kind == LIMIT_COMPUTE  ? computeWords
+       : out->kind == LIMIT_MEMORY ? memoryWords
+       : out->kind == LIMIT_L2     ? l2Words
+                                   : localWords)(out, in, out->words, sizeof out->words);
+   } else if (in->bank_ratio >= BANK_RATIO) {
+      out->kind = LIMIT_BANKS;
+      snprintf(out->words, sizeof out->words,
+               "local memory: bank conflicts make %.2fx the ideal wavefronts, each access waiting on the others",
+               in->bank_ratio);
+   } else if (in->occupancy > 0 && in->occupancy < LOW_OCCUPANCY && !in->one_block_per_unit) {
+      out->kind = LIMIT_OCCUPANCY;
+      snprintf(out->words, sizeof out->words,
+               "too few warps to hide latency: occupancy %.0f%% (registers, local memory or the group size)",
+               100 * in->occupancy);
+   } else {
+      out->kind = LIMIT_LATENCY;
+      char known[160] = "";
+      if (c >= 0 && m >= 0 && l2 >= 0)
+         snprintf(known, sizeof known, " (compute %.0f%%, memory %.0f%%, L2 %.0f%%)", 100 * c, 100 * m, 100 * l2);
+      else if (c >= 0 && m >= 0)
+         snprintf(known, sizeof known, " (compute %.0f%%, memory %.0f%%)", 100 * c, 100 * m);
+      else if (c >= 0)
+         snprintf(known, sizeof known, " (compute %.0f%%; no bandwidth measured)", 100 * c);
+      else if (m >= 0)
+         snprintf(known, sizeof known, " (memory %.0f%%; no compute peak measured)", 100 * m);
+      else
+         snprintf(known, sizeof known, " (no ceiling measured: gemmtop list devices --measure)");
+      snprintf(out->words, sizeof out->words,
+               "latency and overhead: no ceiling is near%s; instruction issue, dependent loads, synchronisation",
+               known);
+   }
+   headroom(out, in);
+   switch (out->kind) {
+   case LIMIT_LAUNCH:
+      snprintf(out->brief, sizeof out->brief, "the launch: %.0f%% of the time", 100 * out->launch_share);
+      break;
+   case LIMIT_LOCAL:
+      if (out->local_over)
+         snprintf(out->brief, sizeof out->brief, "local memory: above its measured ceiling (%s)",
+                  out->local_over == OVER_CEILING ? "the micro-kernel's" : out->local_over == OVER_CACHE ? "the model's" : "one of the two");
+      else
+         snprintf(out->brief, sizeof out->brief, "local memory: %.0f%% of its bandwidth", 100 * lo);
+      break;
+   case LIMIT_TAIL: snprintf(out->brief, sizeof out->brief, "the tail: %.0f%% of the slots busy", 100 * out->busy); break;
+   case LIMIT_COMPUTE:
+      if (out->compute_over)
+         snprintf(out->brief, sizeof out->brief, "compute: above the measured %s peak (the micro-kernel's)",
+                  in->peak_label ? in->peak_label : "");
+      else if (out->issue_used > out->compute_used)
+         snprintf(out->brief, sizeof out->brief, "compute (instruction issue): %.0f%% of the issue slots", 100 * c);
+      else
+         snprintf(out->brief, sizeof out->brief, "compute: %.0f%% of the %s peak", 100 * c,
+                  in->peak_label ? in->peak_label : "");
+      break;
+   case LIMIT_MEMORY:
+      if (out->memory_over)
+         snprintf(out->brief, sizeof out->brief, "global memory: above the measured bandwidth (%s)",
+                  out->memory_over == OVER_CACHE ? "a cache the model does not see" : "the micro-kernel's");
+      else
+         snprintf(out->brief, sizeof out->brief, "global memory: %.0f%% of the bandwidth", 100 * m);
+      break;
+   case LIMIT_L2: snprintf(out->brief, sizeof out->brief, "L2 cache: %.0f%% of its bandwidth", 100 * l2); break;
+   case LIMIT_BANKS: snprintf(out->brief, sizeof out->brief, "bank conflicts: %.2fx the ideal", in->bank_ratio); break;
+   case LIMIT_OCCUPANCY: snprintf(out->brief, sizeof out->brief, "occupancy %.0f%%", 100 * in->occupancy); break;
+   default:
+      if (c >= 0 && m >= 0)
+         snprintf(out->brief, sizeof out->brief, "latency, no ceiling near (compute %.0f%%, memory %.0f%%)", 100 * c,
+                  100 * m);
+      else
+         snprintf(out->brief, sizeof out->brief, "latency? no ceiling measured (F6)");
+      break;
+   }
+}
+
+LimiterRun LimiterRun_of(const RunResult *r) {
+   return (LimiterRun){.gflops = r->gflops, .median_ms = r->median_ms, .geo = r->geo, .registers = r->registers,
+                       .local_mem = r->local_mem, .ablate = r->ablate};
+}
+
+/* The global bytes that reach the L2 when the L1 serves the reuse inside a work-group: a
+ * kernel without local memory on a 2-D grid of whole tiles loads each element of its
+ * group's rows of A and columns of B from the L2 once, the other loads of the group
+ * hitting in the L1 (H200, ncu: 01-naive's L2 requests within 10% of this, the model's
+ * loads 17x them). Dimension 0 of the grid runs along N (the ladders' kernels); where M and
+ * N differ the smaller tile is taken for both, a floor on the reuse. 0: not such a kernel. */
+static double groupFootprintBytes(const Geometry *g, const TrafficModel *t, const Problem *p) {
+   if (g->dims != 2 || g->localmem > 0 || g->dynamic_smem > 0 || g->work > 0 || g->fixup_dims > 0 ||
+       !g->local[0] || !g->local[1] || g->global[0] < g->local[0] || g->global[1] < g->local[1])
+      return 0;
+   double groups_n = (double)(g->global[0] / g->local[0]), groups_m = (double)(g->global[1] / g->local[1]);
+   double tile_n = g->n / groups_n, tile_m = g->m / groups_m;
+   if (g->m != g->n)
+      tile_n = tile_m = fmin(tile_n, tile_m);
+   /* An element of A serves the group's tile_n columns; one of B its tile_m rows. */
+   double reuse_a = fmax((double)t->reuse_a, tile_n), reuse_b = fmax((double)t->reuse_b, tile_m);
+   double in = (double)Precision_inputSize(p->precision), c = (double)Precision_size(p->precision);
+   double fmas = (double)p->m * p->n * p->k;
+   return fmas * ((1 / reuse_a + 1 / reuse_b) * in + (t->stores_per_fma + t->c_loads_per_fma) * c);
+}
+
+void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long *values, const Problem *p,
+                    const LimiterRun *r, const Peaks *peaks, double bank_ratio, LimiterInputs *out) {
+   memset(out, 0, sizeof *out);
+   out->gflops = r->gflops;
+   out->flops = 2.0 * p->m * p->n * p->k;
+   out->peak_gflops = peaks ? Peaks_for(peaks, p->precision, k, r->geo.emulated) : 0;
+   out->peak_label = Peaks_label(p->precision, k, r->geo.emulated);
+   out->copy_gbps = peaks && peaks->known ? peaks->copy_gbps : 0;
+   out->local_gbps = peaks && peaks->known ? peaks->local_gbps : 0;
+   out->l2_gbps = peaks && peaks->known ? peaks->l2_gbps : 0;
+   out->launch_us = peaks && peaks->known ? peaks->launch_us : 0;
+   out->median_ms = r->median_ms;
+   double in = (double)Precision_inputSize(p->precision), c = (double)Precision_size(p->precision);
+   out->min_read_bytes = ((double)Problem_sizeA(p) + (double)Problem_sizeB(p)) * in +
+                         (p->beta != 0 ? (double)Problem_sizeC(p) * c : 0);
+   out->min_bytes = out->min_read_bytes + (double)Problem_sizeC(p) * c;
+   TrafficModel t;
+   char err[256];
+   if (Traffic_model(k, values, p, &dev->limits, &t, err, sizeof err) && t.known) {
+      Traffic_ablate(&t, r->ablate, p);
+      out->model_bytes = out->flops / t.flops_per_byte;
+      out->l2_model_bytes = out->model_bytes;
+      if (t.local_known) /* local reads per multiply-add, each of an input element */
+         out->local_bytes = out->flops / 2 * t.local_reads_per_fma * in;
+      double footprint = dev->type == DEVICE_GPU && !r->ablate ? groupFootprintBytes(&r->geo, &t, p) : 0;
+      if (footprint > 0 && footprint < out->model_bytes) {
+         out->l2_model_bytes = footprint;
+         if (dev->vendor_kind == VENDOR_NVIDIA)
+            out->l1_bytes = out->model_bytes - footprint;
+      }
+      /* One instruction per FMA and per local read: where the SIMT pipes' issue slots go. */
+      if (t.local_known && !k->tensor)
+         out->issue_per_fma = 1 + t.local_reads_per_fma;
+   }
+   out->one_block_per_unit = k->tensor && k->arch[0] != '\0';
+   long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
+   out->waves = Waves_of(dev, &r->geo, r->registers, local);
+   out->occupancy = out->waves.known ? out->waves.occupancy : 0;
+   out->bank_ratio = bank_ratio;
+   out->l2_bytes = (double)dev->l2_bytes;
+   /* The banks' bandwidth at the clock the ceilings were measured at: a bound no kernel passes. */
+   BankModel bm = BankModel_forDevice(dev);
+   if (bm.known && dev->type == DEVICE_GPU && peaks && peaks->known && peaks->sm_mhz > 0 && dev->compute_units > 0)
+      out->local_banks_gbps = (double)dev->compute_units * bm.banks * bm.bank_width * peaks->sm_mhz * 1e6 / 1e9;
+}
+
+void Limiter_column(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
+   switch (l->kind) {
+   case LIMIT_LAUNCH: snprintf(out, len, "launch %.0f%%", 100 * l->launch_share); break;
+   case LIMIT_TAIL: snprintf(out, len, "tail %.0f%%", 100 * l->busy); break;
+   /* Above a ceiling: no share (the figure is not a measurement). */
+   case LIMIT_COMPUTE:
+      if (l->compute_over)
+         snprintf(out, len, "compute >100%%");
+      else if (l->issue_used > l->compute_used)
+         snprintf(out, len, "issue %.0f%%", 100 * l->issue_used);
+      else
+         snprintf(out, len, "compute %.0f%%", 100 * l->compute_used);
+      break;
+   case LIMIT_MEMORY:
+      if (l->memory_over)
+         snprintf(out, len, "memory >100%%");
+      else
+         snprintf(out, len, "memory %.0f%%", 100 * l->memory_used);
+      break;
+   case LIMIT_L2: snprintf(out, len, "L2 %.0f%%", 100 * l->l2_used); break;
+   case LIMIT_LOCAL:
+      if (l->local_over)
+         snprintf(out, len, "local >100%%");
+      else
+         snprintf(out, len, "local %.0f%%", 100 * l->local_used);
+      break;
+   case LIMIT_BANKS: snprintf(out, len, "banks %.1fx", in->bank_ratio); break;
+   case LIMIT_OCCUPANCY: snprintf(out, len, "occupancy %.0f%%", 100 * in->occupancy); break;
+   default: snprintf(out, len, "%s", LimitKind_name(l->kind)); break;
+   }
+}
+
+void Limiter_ofCandidate(const DeviceInfo *dev, const KernelInfo *k, const Problem *p, const SweepCandidate *c,
+                         const Peaks *peaks, LimiterInputs *in, Limiter *out) {
+   LimiterRun r = {.gflops = c->outcome == SWEEP_OK ? c->gflops : 0, .median_ms = c->median_ms, .registers = -1,
+                   .local_mem = -1};
+   Config_check(k, c->values, p, &dev->limits, &r.geo, NULL, 0);
+   Limiter_inputs(dev, k, c->values, p, &r, peaks, 0, in);
+   Limiter_of(in, out);
+}
+
+/* ---- the roofline as an image ---- */
+
+typedef struct Axes_ {
+   int left, top, w, h;
+   double x0, x1, y0, y1;     /* decades: log10 of the ends */
+} Axes;
+
+static int ax(const Axes *a, double v) { return a->left + (int)(a->w * (log10(v) - a->x0) / (a->x1 - a->x0) + 0.5); }
+static int ay(const Axes *a, double v) { return a->top + a->h - (int)(a->h * (log10(v) - a->y0) / (a->y1 - a->y0) + 0.5); }
+
+char *Limiter_svg(const LimiterInputs *in, const Limiter *l, const char *title, const char *label) {
+   if (!(in->peak_gflops > 0) || !(in->copy_gbps > 0) || !(in->gflops > 0))
+      return NULL;
+   const double ridge = in->peak_gflops / in->copy_gbps;
+   double xmin = ridge / 100, xmax = ridge * 100;
+   if (l->intensity > 0)
+      xmin = fmin(xmin, l->intensity / 4), xmax = fmax(xmax, l->intensity * 4);
+   if (l->intensity_min > 0)
+      xmin = fmin(xmin, l->intensity_min / 4), xmax = fmax(xmax, l->intensity_min * 4);
+   Axes a = {.left = 90, .top = 70, .w = 600, .h = 380, .x0 = floor(log10(xmin)), .x1 = ceil(log10(xmax)),
+             .y0 = floor(log10(fmin(in->gflops, in->peak_gflops) / 100)), .y1 = ceil(log10(in->peak_gflops * 1.5))};
+   const int width = a.left + a.w + 40, height = a.top + a.h + 134;
+   TextBuf t = {0};
+   Svg_begin(&t, width, height, title);
+   TextBuf_put(&t, "<text x=\"10\" y=\"42\" fill=\"#555\">measured ceilings: %s %.4g GFLOPS, copy %.4g GB/s "
+                   "(ridge at %.3g flops per byte)",
+               in->peak_label ? in->peak_label : "", in->peak_gflops, in->copy_gbps, ridge);
+   if (in->l2_gbps > 0)
+      TextBuf_put(&t, ", L2 %.4g GB/s", in->l2_gbps);
+   TextBuf_put(&t, "</text>\n");
+   for (int d = (int)a.x0; d <= (int)a.x1; d++) {
+      const int x = ax(&a, pow(10, d));
+      TextBuf_put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, a.top, x, a.top + a.h);
+      TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#333\">%g</text>\n", x, a.top + a.h + 16,
+                  pow(10, d));
+   }
+   for (int d = (int)a.y0; d <= (int)a.y1; d++) {
+      const int y = ay(&a, pow(10, d));
+      TextBuf_put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>\n", a.left, y, a.left + a.w, y);
+      TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" fill=\"#333\">%g</text>\n", a.left - 6, y + 4,
+                  pow(10, d));
+   }
+   TextBuf_put(&t, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333\"/>\n", a.left,
+               a.top, a.w, a.h);
+   TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">flops per byte of global "
+                   "traffic (log)</text>\n", a.left + a.w / 2, a.top + a.h + 38);
+   TextBuf_put(&t, "<text transform=\"translate(22,%d) rotate(-90)\" text-anchor=\"middle\" font-weight=\"bold\">GFLOPS "
+                   "(log)</text>\n", a.top + a.h / 2);
+   /* The roof: the bandwidth's slope from the left edge to the ridge, then the peak. */
+   const double xl = pow(10, a.x0), xr = pow(10, a.x1);
+   double yl = xl * in->copy_gbps, xs = xl;
+   if (yl < pow(10, a.y0)) /* the slope enters through the bottom */
+      xs = pow(10, a.y0) / in->copy_gbps, yl = pow(10, a.y0);
+   TextBuf_put(&t, "<polyline points=\"%d,%d %d,%d %d,%d\" fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"3\"/>\n",
+               ax(&a, xs), ay(&a, yl), ax(&a, ridge), ay(&a, in->peak_gflops), ax(&a, xr), ay(&a, in->peak_gflops));
+   /* The L2's roof, where it is above the memory's: dashed, from its own ridge. */
+   if (in->l2_gbps > in->copy_gbps) {
+      const double r2 = in->peak_gflops / in->l2_gbps;
+      double y2 = xl * in->l2_gbps, x2 = xl;
+      if (y2 < pow(10, a.y0))
+         x2 = pow(10, a.y0) / in->l2_gbps, y2 = pow(10, a.y0);
+      TextBuf_put(&t, "<polyline points=\"%d,%d %d,%d\" fill=\"none\" stroke=\"#7f9fcf\" stroke-width=\"2\" "
+                      "stroke-dasharray=\"6 4\"/>\n",
+                  ax(&a, x2), ay(&a, y2), ax(&a, r2), ay(&a, in->peak_gflops));
+      TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" fill=\"#7f9fcf\" transform=\"rotate(-30 %d %d)\">L2 %.4g GB/s</text>\n",
+                  ax(&a, x2) + 14, ay(&a, y2) - 10, ax(&a, x2) + 14, ay(&a, y2) - 10, in->l2_gbps);
+   }
+   TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" fill=\"#1f5fbf\">%s peak %.4g GFLOPS</text>\n",
+               a.left + a.w - 6, ay(&a, in->peak_gflops) - 6, in->peak_label ? in->peak_label : "", in->peak_gflops);
+   TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" fill=\"#1f5fbf\" transform=\"rotate(-30 %d %d)\">copy %.4g GB/s</text>\n",
+               ax(&a, xs) + 14, ay(&a, yl) - 10, ax(&a, xs) + 14, ay(&a, yl) - 10, in->copy_gbps);
+   /* The configuration: filled at the model's intensity, hollow at the compulsory one. */
+   if (l->intensity_min > 0)
+      TextBuf_put(&t, "<circle cx=\"%d\" cy=\"%d\" r=\"6\" fill=\"white\" stroke=\"#c0392b\" stroke-width=\"2\">"
+                      "<title>if each element moved once: %.3g flops per byte</title></circle>\n",
+                  ax(&a, l->intensity_min), ay(&a, in->gflops), l->intensity_min);
+   if (l->intensity > 0) {
+      TextBuf_put(&t, "<circle cx=\"%d\" cy=\"%d\" r=\"6\" fill=\"#c0392b\"><title>the model: %.3g flops per byte"
+                      "</title></circle>\n",
+                  ax(&a, l->intensity), ay(&a, in->gflops), l->intensity);
+   }
+   TextBuf_put(&t, "<text x=\"10\" y=\"%d\" font-weight=\"bold\">limit: ", a.top + a.h + 66);
+   TextBuf_putXml(&t, l->brief);
+   TextBuf_put(&t, "</text>\n<text x=\"10\" y=\"%d\" fill=\"#555\">", a.top + a.h + 86);
+   TextBuf_putXml(&t, l->headroom);
+   TextBuf_put(&t, "</text>\n<text x=\"10\" y=\"%d\" fill=\"#c0392b\">&#x25CF; ", a.top + a.h + 104);
+   TextBuf_putXml(&t, label);
+   TextBuf_put(&t, ": %.4g GFLOPS", in->gflops);
+   if (l->intensity > 0)
+      TextBuf_put(&t, " at %.3g flops per byte (the access-count model)", l->intensity);
+   TextBuf_put(&t, "</text>\n<text x=\"10\" y=\"%d\" fill=\"#c0392b\">&#x25CB; the same at %.3g flops per byte: each "
+                   "element of A, B and C moved once</text>\n",
+               a.top + a.h + 122, l->intensity_min);
+   return Svg_finish(&t);
+}

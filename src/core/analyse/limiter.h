@@ -1,0 +1,154 @@
+/* What limits a measured configuration, without hardware counters: the measurement put
+ * against the device's measured ceilings (compute peak, copy and L2 bandwidth) through the
+ * access-count model (core/analyse/traffic.h: flops per byte of global traffic, and the compulsory
+ * minimum of each element once), how the launch fills the GPU (core/analyse/waves.h) and its
+ * occupancy, and the bank trace's wavefronts when there is one. The limiter is named in
+ * words with the headroom to the next ceiling. The rules, in order (docs/limits.md):
+ *   1. the launch itself: an empty kernel's launch is half the time or more;
+ *   2. the tail: fewer than 60% of the GPU's slots busy on average (waves);
+ *   3. the ceiling nearest to being met, compute (the FMAs, or the issue slots they share
+ *      with the local loads), global memory, the L2 or local memory (with the L1's loads),
+ *      when at 60% or more;
+ *   4. local-memory bank conflicts: 1.5 times the ideal wavefronts or more;
+ *   5. too few warps to hide latency: occupancy under 25% (not for kernels built for one
+ *      block per unit);
+ *   6. else latency and overhead: no ceiling is near.
+ * A figure above a measured ceiling is not a measurement: no kernel exceeds the hardware,
+ * so either the ceiling's micro-kernel falls short of it or the model counts traffic that a
+ * cache it does not see serves. The limiter says which (OverCause) instead of a share
+ * above 100%.
+ * Pure: no device. */
+#ifndef GEMMTOP_LIMITER_H
+#define GEMMTOP_LIMITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/run/peaks.h"
+#include "core/sweep/sweep.h"
+#include "core/analyse/traffic.h"
+#include "core/analyse/waves.h"
+
+typedef enum {
+   LIMIT_UNKNOWN = 0,  /* nothing measured */
+   LIMIT_LAUNCH,
+   LIMIT_TAIL,
+   LIMIT_COMPUTE,
+   LIMIT_MEMORY,
+   LIMIT_LOCAL,
+   LIMIT_BANKS,
+   LIMIT_OCCUPANCY,
+   LIMIT_LATENCY,
+   LIMIT_L2,
+   LIMIT_KINDS
+} LimitKind;
+
+/* "launch", "tail", "compute", "memory", "local memory", "bank conflicts", "occupancy",
+ * "latency", "L2". */
+const char *LimitKind_name(LimitKind k);
+
+/* Why a figure is above a measured ceiling, when it is. */
+typedef enum {
+   OVER_NONE = 0,
+   OVER_CEILING, /* the ceiling's micro-kernel falls short of the hardware */
+   OVER_CACHE,   /* the model counts traffic that a cache it does not see serves */
+   OVER_UNSURE   /* one of the two; nothing here tells which */
+} OverCause;
+
+/* "ceiling", "cache", "unsure" (JSON, CSV); NULL for OVER_NONE. */
+const char *OverCause_name(OverCause c);
+/* The cause in words for ceiling (LIMIT_COMPUTE, LIMIT_MEMORY or LIMIT_LOCAL): "the copy
+ * micro-kernel falls short of the hardware"; "" for OVER_NONE. */
+const char *Limiter_overWhy(LimitKind ceiling, OverCause c);
+
+typedef struct LimiterInputs_ {
+   double gflops;              /* measured (0: nothing to explain) */
+   double flops;               /* of one launch: 2 M N K */
+   double peak_gflops;         /* the compute ceiling (Peaks_for); 0 unknown */
+   const char *peak_label;     /* "FP32", "TF32 tensor" */
+   double copy_gbps;           /* the measured copy bandwidth; 0 unknown */
+   double l2_gbps;             /* the measured L2 read bandwidth; 0 unknown */
+   double model_bytes;         /* the access-count model's global bytes of one launch; 0 unknown */
+   double min_bytes;           /* each element of A, B and C moved once */
+   double min_read_bytes;      /* of those, the reads: A and B, and C when beta is not 0 */
+   double l2_model_bytes;      /* the model's bytes that reach the L2: model_bytes, less the loads the L1
+                                  serves (l1_bytes); 0 unknown */
+   double l1_bytes;            /* the model's global loads that the L1 serves: reuse inside a work-group's
+                                  footprint of a kernel without local memory (on NVIDIA the L1 is the
+                                  local memory's unit: they count against its ceiling); 0 none */
+   double issue_per_fma;       /* instructions issued per multiply-add: the FMA and one load per local read
+                                  (SIMT kernels with `local_reuse:`); 0 unknown */
+   bool one_block_per_unit;    /* wgmma with warp specialisation (`arch: sm_90a`, tensor): one block per
+                                  unit by design, its occupancy no limiter */
+   double local_gbps;          /* the measured local-memory bandwidth (no conflicts); 0 unknown */
+   double local_bytes;         /* the model's local-memory reads of one launch (`local_reuse:`); 0 unknown */
+   double median_ms;           /* one launch's measured time; 0 unknown */
+   double launch_us;           /* an empty kernel's launch on the device; 0 unknown */
+   Waves waves;                /* .known false: not a GPU the table knows */
+   double occupancy;           /* resident warps over the most; 0 unknown */
+   double bank_ratio;          /* local-memory wavefronts over the ideal (bank trace); 0 unknown */
+   double l2_bytes;            /* the device's L2 size; 0 unknown */
+   double local_banks_gbps;    /* what the banks give at the measured clock (units x banks x width x clock):
+                                  a bound no micro-kernel passes; 0 unknown */
+} LimiterInputs;
+
+typedef struct Limiter_ {
+   LimitKind kind;
+   double compute_used;        /* of the peak; -1 unknown */
+   double issue_used;          /* the issue slots' use: compute_used x issue_per_fma; -1 unknown */
+   double memory_used;         /* of the copy bandwidth, by the model's bytes (the minimum's when caches
+                                  must serve the model's, see caches); -1 unknown */
+   double memory_used_min;     /* by the compulsory bytes; -1 unknown */
+   bool caches;                /* the model's bytes would exceed the bandwidth: caches serve part of them */
+   double l2_used;             /* of the L2 bandwidth, by the model's bytes (every load asks the L2, unless the
+                                  L1 serves it); -1 unknown, or when they would exceed it (see l1) */
+   bool l1;                    /* the model's bytes would exceed the L2's bandwidth: the L1 serves part of them */
+   double local_used;          /* of the local bandwidth, the reads times the bank conflicts' ratio; -1 unknown */
+   double launch_share;        /* an empty launch's time over the measured one; -1 unknown */
+   double intensity;           /* flops per byte by the model; 0 unknown */
+   double intensity_min;       /* by the compulsory bytes */
+   double attainable_gflops;   /* the roofline at the model's intensity: min(peak, intensity x bandwidth) */
+   double busy;                /* the slots' average use (waves); 1 when unknown */
+   OverCause compute_over;     /* compute_used above 1: why (the flops are exact: the ceiling) */
+   OverCause memory_over;      /* memory_used above 1: why */
+   OverCause local_over;       /* local_used above 1: why */
+   char words[256];            /* the limiter in a sentence */
+   char brief[96];             /* the same in a few words ("compute: 85% of the FP32 peak") */
+   char headroom[256];         /* the next ceiling in a sentence ("" none) */
+} Limiter;
+
+void Limiter_of(const LimiterInputs *in, Limiter *out);
+/* The limiter for a table's column: "compute 85%", "memory 91%", "local 80%", "launch 80%",
+ * "tail 48%", "banks 2.0x", "occupancy 12%", "latency"; "local >100%" where the figure is
+ * above the ceiling. */
+void Limiter_column(const Limiter *l, const LimiterInputs *in, char *out, size_t len);
+/* The limiter of a sweep's configuration c of k on p, measured on dev: from its figures and
+ * the geometry the rules give it (no registers: no waves, no occupancy). */
+void Limiter_ofCandidate(const DeviceInfo *dev, const KernelInfo *k, const Problem *p, const SweepCandidate *c,
+                         const Peaks *peaks, LimiterInputs *in, Limiter *out);
+
+/* The roofline as an SVG image for slides: log-log, GFLOPS against flops per byte, the
+ * measured ceilings as the roof with their figures, the configuration at the model's
+ * intensity (filled) and at the compulsory one (hollow), label naming it, the limiter as
+ * the caption. NULL when the ceilings are not measured (no roof to draw) or out of
+ * memory. The caller frees it. */
+char *Limiter_svg(const LimiterInputs *in, const Limiter *l, const char *title, const char *label);
+
+/* What the limiter needs of a measurement: a run's result (LimiterRun_of), a sweep's
+ * candidate, or the explorer's latest figures. */
+typedef struct LimiterRun_ {
+   double gflops, median_ms;
+   Geometry geo;
+   int registers;            /* per work-item; -1 unknown */
+   long long local_mem;      /* bytes per group; -1: the geometry's */
+   unsigned ablate;          /* AblateFlag bits */
+} LimiterRun;
+
+LimiterRun LimiterRun_of(const RunResult *r);
+
+/* The inputs of a measurement m of k with values on p, on dev: the traffic model, the
+ * waves and occupancy from its build, the peaks given; bank_ratio from a trace, or 0. */
+void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long *values, const Problem *p,
+                    const LimiterRun *m, const Peaks *peaks, double bank_ratio, LimiterInputs *out);
+
+#endif

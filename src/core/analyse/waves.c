@@ -1,0 +1,60 @@
+#include "core/analyse/waves.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/analyse/occupancy.h"
+
+Waves Waves_of(const DeviceInfo *dev, const Geometry *g, int registers, long long local_mem) {
+   Waves w = {0};
+   const ArchLimits *a = dev->type == DEVICE_GPU ? Occupancy_arch(dev->arch) : NULL;
+   long long groups = 1, items = 1;
+   for (int d = 0; d < g->dims; d++) {
+      if (!g->local[d])
+         return w;
+      groups *= (long long)(g->global[d] / g->local[d]);
+      items *= (long long)g->local[d];
+   }
+   if (!a || registers <= 0 || dev->compute_units == 0 || groups < 1)
+      return w;
+   Occupancy occ = Occupancy_estimate(a, registers, local_mem > 0 ? local_mem : 0, items);
+   if (!occ.known || occ.groups < 1)
+      return w;
+   const long long slots = (long long)dev->compute_units * occ.groups;
+   w.known = true;
+   w.groups = groups;
+   w.units = (int)dev->compute_units;
+   w.per_unit = occ.groups;
+   w.full = (int)(groups / slots);
+   w.waves = (double)groups / (double)slots;
+   const long long rest = groups % slots;
+   w.last_fill = rest ? (double)rest / (double)slots : 1.0;
+   w.busy = w.waves / ceil(w.waves);
+   w.occupancy = occ.fraction;
+   if (g->work > 0) { /* the groups' time is busy as far as the items fill their rounds */
+      w.work = g->work;
+      w.rounds = (g->work + groups - 1) / groups;
+      w.busy *= (double)g->work / ((double)groups * (double)w.rounds);
+   }
+   return w;
+}
+
+void Waves_describe(const Waves *w, char *out, size_t len) {
+   if (!w->known) {
+      if (len)
+         out[0] = '\0';
+      return;
+   }
+   int n = snprintf(out, len, "%.2f wave%s: %lld work-groups on %d multiprocessors at %d each", w->waves,
+                    w->waves == 1 ? "" : "s", w->groups, w->units, w->per_unit);
+   if (n >= 0 && (size_t)n < len && w->work > 0)
+      n += snprintf(out + n, len - (size_t)n, ", sharing %lld items of work, at most %lld each", w->work, w->rounds);
+   if (n < 0 || (size_t)n >= len)
+      return;
+   if (w->waves > 1 && w->last_fill < 1)
+      snprintf(out + n, len - (size_t)n, "; the last one %.0f%% full, %.0f%% of the slots busy", 100 * w->last_fill,
+               100 * w->busy);
+   else
+      snprintf(out + n, len - (size_t)n, "; %.0f%% of the slots busy", 100 * w->busy);
+}

@@ -1,0 +1,876 @@
+#include "core/teach/export.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "base/outfile.h"
+#include "base/textbuf.h"
+#include "base/types.h"
+#include "base/util.h"
+#include "core/model/config.h"
+#include "core/run/session.h"
+
+/* What one backend's export needs beside the configuration. */
+typedef struct Export_ {
+   const ExportTarget *t;
+   const KernelInfo *k;
+   const long long *values;
+   const Problem *p;
+   const Geometry *g;
+   const char *defines;
+   char arch[24];        /* CUDA: what nvcc compiles for ("sm_90a") */
+} Export;
+
+/* One backend's export: its files, what its launcher can make, and the launcher's text.
+ * A backend takes the first whose capabilities it has (Backend.caps). */
+typedef struct ExportFormat_ {
+   unsigned caps;             /* BACKEND_CAP_* the backend has */
+   unsigned without;          /* and those it has not */
+   bool arch;                 /* nvcc is told the architecture (Export.arch) */
+   const char *kernel_ext;    /* of the kernel's file */
+   const char *launcher_ext;  /* of the launcher's */
+   const char *needs;         /* what building the launcher needs */
+   bool (*exportable)(const Export *e, char *err, size_t errlen);
+   char *(*launcher)(const Export *e, const char *kernel_name);
+   char *(*makefile)(const Export *e);
+} ExportFormat;
+
+/* What every launcher does alike: one launch of the GEMM itself (and its fix-up), on the
+ * operands stored as the kernel reads them, at a size it does not pad, without scales. */
+static bool launchable(const Export *e, char *err, size_t errlen) {
+   const KernelInfo *k = e->k;
+   const Geometry *g = e->g;
+   if (g->pad)
+      snprintf(err, errlen, "%s pads this size (it runs on %dx%dx%d): the exported launcher runs the kernel alone; "
+                            "choose a size its tiles divide, or a kernel for any size", k->name, g->m, g->n, g->k);
+   else if (g->trans_a != e->p->trans_a || g->trans_b != e->p->trans_b)
+      snprintf(err, errlen, "%s reads %s transposed and gemmtop transposes it first: the exported launcher runs the "
+                            "kernel alone; choose the layout it reads (--layout %s%s)", k->name,
+               g->trans_a != e->p->trans_a ? "A" : "B", g->trans_a ? "T" : "N", g->trans_b ? "T" : "N");
+   else if (Problem_scaled(e->p))
+      snprintf(err, errlen, "the FP8 types' scales are not exported");
+   else
+      return true;
+   return false;
+}
+
+/* OpenCL: the launcher's reference is plain C over float or double operands. */
+static bool openclExportable(const Export *e, char *err, size_t errlen) {
+   const TypeTraits *t = Types_of(e->p->precision);
+   if (!launchable(e, err, errlen))
+      return false;
+   /* A, B and C stored alike in a C type (float or double), multiplied with no cut. */
+   if (t->in != t->out || Storage_size(t->out) < sizeof(float) || t->product_error > 0 || e->k->tensor)
+      snprintf(err, errlen, "the OpenCL export takes float and double GEMMs on CUDA cores (its launcher's reference is "
+                            "plain C); this is %s%s; --backend cuda exports tensor-core kernels for nvcc",
+               Precision_name(e->p->precision), e->k->tensor ? " on tensor cores" : "");
+   else if (e->g->ntma || e->g->dynamic_smem > 0)
+      snprintf(err, errlen, "%s uses tensor maps or dynamic shared memory, which only the CUDA backend gives: "
+                            "--backend cuda exports it for nvcc", e->k->name);
+   else
+      return true;
+   return false;
+}
+
+/* CUDA: every type but FP8 (the scales), on an architecture nvcc is told; a persistent
+ * grid is sized for a real device's multiprocessors. */
+static bool cudaExportable(const Export *e, char *err, size_t errlen) {
+   if (!launchable(e, err, errlen))
+      return false;
+   if (!e->arch[0])
+      snprintf(err, errlen, "%s reports no architecture for nvcc: name one with --arch (e.g. sm_90)",
+               e->t->dev->name);
+   else if (e->g->cus && e->t->arch && !e->t->dev->limits.compute_units)
+      snprintf(err, errlen, "%s's persistent grid is sized for the device's multiprocessors, which --arch does not "
+                            "tell: give them with --compute-units N (132 on an H100 SXM), or export on the machine "
+                            "with the GPU (without --arch)", e->k->name);
+   else
+      return true;
+   return false;
+}
+
+/* "-DTS=32 -DWPT=8" as #define lines. */
+static void putDefines(TextBuf *t, const char *defines) {
+   const char *d = defines;
+   while ((d = strstr(d, "-D")) != NULL) {
+      d += 2;
+      size_t len = strcspn(d, " ");
+      const char *eq = memchr(d, '=', len);
+      if (eq)
+         TextBuf_put(t, "#define %.*s %.*s\n", (int)(eq - d), d, (int)(len - (size_t)(eq - d) - 1), eq + 1);
+      else
+         TextBuf_put(t, "#define %.*s 1\n", (int)len, d);
+      d += len;
+   }
+}
+
+/* The first lines of every file: what this is and where it came from. */
+static void putOrigin(TextBuf *t, const Export *e, const char *close) {
+   char params[512], date[32], where[200];
+   KernelInfo_formatParams(e->k, e->values, params, sizeof params);
+   time_t now = time(NULL);
+   struct tm tm;
+   gmtime_r(&now, &tm);
+   strftime(date, sizeof date, "%Y-%m-%d", &tm);
+   const Problem *p = e->p;
+   if (e->t->arch)
+      snprintf(where, sizeof where, "%s (%s, no device)", e->t->arch, e->t->be->name);
+   else
+      snprintf(where, sizeof where, "%s (%s)", e->t->dev->name, e->t->be->name);
+   TextBuf_put(t, "/* %s %s, exported by gemmtop %s on %s\n", e->k->name, params, GEMMTOP_VERSION, date);
+   TextBuf_put(t, " * for %dx%dx%d %s, %c%c, alpha %g, beta %g, on %s.\n", p->m, p->n, p->k,
+               Precision_name(p->precision), p->trans_a ? 'T' : 'N', p->trans_b ? 'T' : 'N', p->alpha, p->beta, where);
+   TextBuf_put(t, " * The same in gemmtop: gemmtop run --backend %s --kernel %s --set '%s' -m %d -n %d -k %d "
+                  "--precision %s --layout %c%c --alpha %g --beta %g %s\n",
+               e->t->be->name, e->k->name, params, p->m, p->n, p->k, Precision_name(p->precision),
+               p->trans_a ? 'T' : 'N', p->trans_b ? 'T' : 'N', p->alpha, p->beta, close);
+}
+
+static char *kernelFile(const Export *e) {
+   char *source = Session_sourceNamed(e->t->cat, Backend_can(e->t->be, BACKEND_CAP_CUDA_PRELUDE), e->k->source,
+                                      e->k->path);
+   if (!source)
+      return NULL;
+   TextBuf t = {0};
+   putOrigin(&t, e, "*/");
+   TextBuf_put(&t, "/* Its parameters and element type, as gemmtop passes them to the compiler. */\n");
+   putDefines(&t, e->defines);
+   TextBuf_put(&t, "\n%s\n", source);
+   free(source);
+   return TextBuf_finish(&t);
+}
+
+/* The problem and the check, as both launchers define them. The bound of a sum of K
+ * products in any order, with or without fused multiply-adds, plus alpha's and beta's
+ * roundings: (K + 4) units of the last place; and what the inputs lose before they are
+ * multiplied (TF32), or 3xTF32's dropped lo*lo and lo cut to TF32 (2^-19 of a product). */
+static void putProblem(TextBuf *t, const Export *e) {
+   const Problem *p = e->p;
+   const TypeTraits *tt = Types_of(p->precision);
+   bool dbl = tt->fp64;
+   /* FP32 inputs on tensor cores (no rounding of their own): 3xTF32; A, B and C stored
+    * alike, not in double, with no cut is float */
+   bool fp32_in = tt->in == tt->out && !tt->fp64 && tt->product_error == 0;
+   double split3 = e->k->tensor && fp32_in ? 0x1p-19 : 0;
+   TextBuf_put(t, "#define GEMM_M %d\n#define GEMM_N %d\n#define GEMM_K %d\n", p->m, p->n, p->k);
+   TextBuf_put(t, "#define GEMM_TRANS_A %d\n#define GEMM_TRANS_B %d\n", p->trans_a ? 1 : 0, p->trans_b ? 1 : 0);
+   TextBuf_put(t, "#define GEMM_ALPHA ((double)%.17g)\n#define GEMM_BETA ((double)%.17g)\n", p->alpha, p->beta);
+   TextBuf_put(t, "#define GEMM_ROUNDS 21\n");
+   TextBuf_put(t, "#define GEMM_TOL %.3g\n", (p->k + 4) * (dbl ? 0x1p-52 : 0x1p-23) + tt->product_error + split3);
+}
+
+/* Inputs, the median and the check: plain C that both launchers share. gemm_in (an
+ * element of A and B as stored), real, GEMM_VALUE(array, i) (an element as a number) and
+ * the problem's GEMM_ names come before it. */
+static const char *const checkBody =
+    "/* xorshift64*: inputs in [-1, 1), reproducible from the seed. */\n"
+    "static unsigned long long state = 88172645463325252ULL;\n"
+    "static double uniform(void) {\n"
+    "   state ^= state >> 12, state ^= state << 25, state ^= state >> 27;\n"
+    "   return (double)((state * 2685821657736338717ULL) >> 11) / 9007199254740992.0 * 2 - 1;\n"
+    "}\n"
+    "\n"
+    "static int cmp(const void *a, const void *b) {\n"
+    "   double x = *(const double *)a, y = *(const double *)b;\n"
+    "   return (x > y) - (x < y);\n"
+    "}\n"
+    "\n"
+    "/* C against a product in double: every element while that is at most 2^28 multiply-adds,\n"
+    " * else 2^28 / K elements drawn at random. An element passes within GEMM_TOL of the sum of\n"
+    " * the magnitudes that made it (rounding grows with that sum, not with the result).\n"
+    " * Returns the elements beyond; *worst and *checked say the rest. */\n"
+    "static size_t check(const gemm_in *a, const gemm_in *b, const real *c0, const real *c, double *worst,\n"
+    "                    size_t *checked) {\n"
+    "   const size_t nc = (size_t)GEMM_M * GEMM_N, budget = ((size_t)1 << 28) / GEMM_K + 1;\n"
+    "   const int all = nc <= budget;\n"
+    "   size_t bad = 0;\n"
+    "   *checked = all ? nc : budget;\n"
+    "   *worst = 0;\n"
+    "   for (size_t s = 0; s < *checked; s++) {\n"
+    "      size_t e = all ? s : (size_t)((uniform() + 1) / 2 * (double)nc) % nc;\n"
+    "      size_t i = e / GEMM_N, j = e % GEMM_N;\n"
+    "      double sum = 0, mag = 0;\n"
+    "      for (size_t p = 0; p < GEMM_K; p++) {\n"
+    "         double x = GEMM_VALUE(a, GEMM_TRANS_A ? p * GEMM_M + i : i * GEMM_K + p);\n"
+    "         double y = GEMM_VALUE(b, GEMM_TRANS_B ? j * GEMM_K + p : p * GEMM_N + j);\n"
+    "         sum += x * y;\n"
+    "         mag += fabs(x * y);\n"
+    "      }\n"
+    "      double ref = GEMM_ALPHA * sum + GEMM_BETA * (double)c0[e];\n"
+    "      double scale = fabs(GEMM_ALPHA) * mag + fabs(GEMM_BETA * (double)c0[e]) + 1e-30;\n"
+    "      double err = fabs((double)c[e] - ref) / scale;\n"
+    "      if (!(err <= GEMM_TOL))\n"
+    "         bad++;\n"
+    "      if (!(err <= *worst))\n"
+    "         *worst = err;\n"
+    "   }\n"
+    "   return bad;\n"
+    "}\n"
+    "\n"
+    "/* The last lines, alike for every launcher; the exit status 0 verified, 1 wrong. */\n"
+    "static int report(const char *entry, const char *device, double *ms, size_t bad, double worst, size_t checked) {\n"
+    "   qsort(ms, GEMM_ROUNDS, sizeof ms[0], cmp);\n"
+    "   double median = ms[GEMM_ROUNDS / 2];\n"
+    "   printf(\"%s on %s: %dx%dx%d, median %.4f ms of %d launches, %.2f GFLOPS\\n\", entry, device, GEMM_M, GEMM_N,\n"
+    "          GEMM_K, median, GEMM_ROUNDS, 2.0 * GEMM_M * GEMM_N * GEMM_K / median / 1e6);\n"
+    "   const size_t nc = (size_t)GEMM_M * GEMM_N;\n"
+    "   char what[96];\n"
+    "   if (checked == nc)\n"
+    "      snprintf(what, sizeof what, \"all %zu elements\", nc);\n"
+    "   else\n"
+    "      snprintf(what, sizeof what, \"%zu of %zu elements, drawn at random\", checked, nc);\n"
+    "   if (bad) {\n"
+    "      printf(\"WRONG: %zu of %s beyond the tolerance (worst relative error %.3g, tolerance %.3g)\\n\", bad, what,\n"
+    "             worst, (double)GEMM_TOL);\n"
+    "      return 1;\n"
+    "   }\n"
+    "   printf(\"verified: %s, worst relative error %.3g (tolerance %.3g)\\n\", what, worst, (double)GEMM_TOL);\n"
+    "   return 0;\n"
+    "}\n"
+    "\n";
+
+/* The OpenCL launcher: plain C99 and the OpenCL 1.2 API. */
+static const char *const openclHead =
+    "#define CL_TARGET_OPENCL_VERSION 120\n"
+    "#include <CL/cl.h>\n"
+    "#include <math.h>\n"
+    "#include <stdio.h>\n"
+    "#include <stdlib.h>\n"
+    "#include <string.h>\n"
+    "\n"
+    "static void die(const char *what, cl_int e) {\n"
+    "   fprintf(stderr, \"%s failed (OpenCL error %d)\\n\", what, (int)e);\n"
+    "   exit(2);\n"
+    "}\n"
+    "\n"
+    "static char *readAll(const char *path) {\n"
+    "   FILE *f = fopen(path, \"rb\");\n"
+    "   if (!f) {\n"
+    "      perror(path);\n"
+    "      exit(2);\n"
+    "   }\n"
+    "   fseek(f, 0, SEEK_END);\n"
+    "   long n = ftell(f);\n"
+    "   rewind(f);\n"
+    "   char *s = malloc((size_t)n + 1);\n"
+    "   if (!s || fread(s, 1, (size_t)n, f) != (size_t)n) {\n"
+    "      fprintf(stderr, \"cannot read %s\\n\", path);\n"
+    "      exit(2);\n"
+    "   }\n"
+    "   s[n] = '\\0';\n"
+    "   fclose(f);\n"
+    "   return s;\n"
+    "}\n"
+    "\n";
+
+static const char *const openclMain =
+    "int main(int argc, char **argv) {\n"
+    "   const char *path = argc > 1 ? argv[1] : SOURCE;\n"
+    "   int want = argc > 2 ? atoi(argv[2]) : 0;\n"
+    "   if (argc > 3)\n"
+    "      state = strtoull(argv[3], NULL, 10) | 1;\n"
+    "   /* The device: the want-th of all platforms' devices. */\n"
+    "   cl_platform_id plats[16];\n"
+    "   cl_uint np = 0, seen = 0;\n"
+    "   cl_device_id dev = NULL;\n"
+    "   if (clGetPlatformIDs(16, plats, &np) != CL_SUCCESS || np == 0) {\n"
+    "      fprintf(stderr, \"no OpenCL platform\\n\");\n"
+    "      return 2;\n"
+    "   }\n"
+    "   for (cl_uint i = 0; i < np && !dev; i++) {\n"
+    "      cl_device_id ds[16];\n"
+    "      cl_uint nd = 0;\n"
+    "      if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 16, ds, &nd) != CL_SUCCESS)\n"
+    "         continue;\n"
+    "      for (cl_uint j = 0; j < nd && !dev; j++, seen++)\n"
+    "         if ((int)seen == want)\n"
+    "            dev = ds[j];\n"
+    "   }\n"
+    "   if (!dev) {\n"
+    "      fprintf(stderr, \"no OpenCL device %d (there are %u)\\n\", want, (unsigned)seen);\n"
+    "      return 2;\n"
+    "   }\n"
+    "   char name[256] = \"\";\n"
+    "   clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);\n"
+    "   cl_int e;\n"
+    "   cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);\n"
+    "   if (e != CL_SUCCESS)\n"
+    "      die(\"clCreateContext\", e);\n"
+    "   cl_command_queue q = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &e);\n"
+    "   if (e != CL_SUCCESS)\n"
+    "      die(\"clCreateCommandQueue\", e);\n"
+    "   const char *src = readAll(path);\n"
+    "   cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &e);\n"
+    "   if (e != CL_SUCCESS)\n"
+    "      die(\"clCreateProgramWithSource\", e);\n"
+    "   if ((e = clBuildProgram(prog, 1, &dev, \"\", NULL, NULL)) != CL_SUCCESS) {\n"
+    "      static char log[1 << 16];\n"
+    "      clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);\n"
+    "      fprintf(stderr, \"%s does not build:\\n%s\\n\", path, log);\n"
+    "      return 2;\n"
+    "   }\n"
+    "   cl_kernel kern = clCreateKernel(prog, ENTRY, &e);\n"
+    "   if (e != CL_SUCCESS)\n"
+    "      die(\"clCreateKernel\", e);\n"
+    "   /* A is M x K (K x M stored when GEMM_TRANS_A), B is K x N (N x K when GEMM_TRANS_B), C is M x N;\n"
+    "    * all row-major. */\n"
+    "   size_t na = (size_t)GEMM_M * GEMM_K, nb = (size_t)GEMM_K * GEMM_N, nc = (size_t)GEMM_M * GEMM_N;\n"
+    "   real *a = malloc(na * sizeof *a), *b = malloc(nb * sizeof *b), *c0 = malloc(nc * sizeof *c0);\n"
+    "   real *c = malloc(nc * sizeof *c);\n"
+    "   if (!a || !b || !c0 || !c) {\n"
+    "      fprintf(stderr, \"out of memory\\n\");\n"
+    "      return 2;\n"
+    "   }\n"
+    "   for (size_t i = 0; i < na; i++)\n"
+    "      a[i] = (real)uniform();\n"
+    "   for (size_t i = 0; i < nb; i++)\n"
+    "      b[i] = (real)uniform();\n"
+    "   for (size_t i = 0; i < nc; i++)\n"
+    "      c0[i] = (real)uniform();\n"
+    "   cl_mem da = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, na * sizeof *a, a, &e);\n"
+    "   cl_mem db = e == CL_SUCCESS ? clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, nb * sizeof *b, b, &e) : NULL;\n"
+    "   cl_mem dc = e == CL_SUCCESS ? clCreateBuffer(ctx, CL_MEM_READ_WRITE, nc * sizeof *c, NULL, &e) : NULL;\n"
+    "   if (e != CL_SUCCESS)\n"
+    "      die(\"clCreateBuffer\", e);\n"
+    "   cl_int m = GEMM_M, n = GEMM_N, k = GEMM_K;\n"
+    "   real alpha = (real)GEMM_ALPHA, beta = (real)GEMM_BETA;\n"
+    "   clSetKernelArg(kern, 0, sizeof m, &m);\n"
+    "   clSetKernelArg(kern, 1, sizeof n, &n);\n"
+    "   clSetKernelArg(kern, 2, sizeof k, &k);\n"
+    "   clSetKernelArg(kern, 3, sizeof alpha, &alpha);\n"
+    "   clSetKernelArg(kern, 4, sizeof da, &da);\n"
+    "   clSetKernelArg(kern, 5, sizeof db, &db);\n"
+    "   clSetKernelArg(kern, 6, sizeof beta, &beta);\n"
+    "   clSetKernelArg(kern, 7, sizeof dc, &dc);\n"
+    "#if WORKSPACE >= 0\n"
+    "   /* split-K, stream-K: the partial sums' workspace, after C */\n"
+    "   cl_mem dw = clCreateBuffer(ctx, CL_MEM_READ_WRITE, WORKSPACE > 16 ? WORKSPACE : 16, NULL, &e);\n"
+    "   if (e != CL_SUCCESS)\n"
+    "      die(\"clCreateBuffer (workspace)\", e);\n"
+    "   /* NaN bits in every slot: a fix-up that reads one no work-group wrote shows in C */\n"
+    "   const cl_uint ones = 0xffffffffu;\n"
+    "   if ((e = clEnqueueFillBuffer(q, dw, &ones, sizeof ones, 0, WORKSPACE > 16 ? WORKSPACE : 16, 0, NULL, NULL)) !=\n"
+    "       CL_SUCCESS)\n"
+    "      die(\"clEnqueueFillBuffer (workspace)\", e);\n"
+    "   clSetKernelArg(kern, 8, sizeof dw, &dw);\n"
+    "#endif\n"
+    "#ifdef FIXUP\n"
+    "   /* the second launch that finishes C from the workspace: the same arguments */\n"
+    "   cl_kernel fix = clCreateKernel(prog, FIXUP, &e);\n"
+    "   if (e != CL_SUCCESS)\n"
+    "      die(\"clCreateKernel (fix-up)\", e);\n"
+    "   clSetKernelArg(fix, 0, sizeof m, &m);\n"
+    "   clSetKernelArg(fix, 1, sizeof n, &n);\n"
+    "   clSetKernelArg(fix, 2, sizeof k, &k);\n"
+    "   clSetKernelArg(fix, 3, sizeof alpha, &alpha);\n"
+    "   clSetKernelArg(fix, 4, sizeof da, &da);\n"
+    "   clSetKernelArg(fix, 5, sizeof db, &db);\n"
+    "   clSetKernelArg(fix, 6, sizeof beta, &beta);\n"
+    "   clSetKernelArg(fix, 7, sizeof dc, &dc);\n"
+    "   clSetKernelArg(fix, 8, sizeof dw, &dw);\n"
+    "   const size_t fglobal[3] = {FIXUP_GLOBAL0, FIXUP_GLOBAL1, FIXUP_GLOBAL2};\n"
+    "   const size_t flocal[3] = {FIXUP_LOCAL0, FIXUP_LOCAL1, FIXUP_LOCAL2};\n"
+    "#endif\n"
+    "   const size_t global[3] = {GLOBAL0, GLOBAL1, GLOBAL2}, local[3] = {LOCAL0, LOCAL1, LOCAL2};\n"
+    "   /* One untimed launch, then GEMM_ROUNDS timed ones, each on C as it was when beta reads\n"
+    "    * it (C goes up again before each, untimed); with beta 0 back to back, as gemmtop times. */\n"
+    "   double ms[GEMM_ROUNDS];\n"
+    "   for (int r = -1; r < GEMM_ROUNDS; r++) {\n"
+    "      if ((r < 0 || GEMM_BETA != 0) &&\n"
+    "          (e = clEnqueueWriteBuffer(q, dc, CL_TRUE, 0, nc * sizeof *c, c0, 0, NULL, NULL)) != CL_SUCCESS)\n"
+    "         die(\"clEnqueueWriteBuffer\", e);\n"
+    "      cl_event ev;\n"
+    "      if ((e = clEnqueueNDRangeKernel(q, kern, DIMS, NULL, global, local, 0, NULL, &ev)) != CL_SUCCESS)\n"
+    "         die(\"clEnqueueNDRangeKernel\", e);\n"
+    "      clWaitForEvents(1, &ev);\n"
+    "      cl_ulong t0 = 0, t1 = 0;\n"
+    "      clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);\n"
+    "      clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);\n"
+    "      clReleaseEvent(ev);\n"
+    "      if (r >= 0)\n"
+    "         ms[r] = (double)(t1 - t0) / 1e6;\n"
+    "#ifdef FIXUP\n"
+    "      /* the fix-up's time is the GEMM's too */\n"
+    "      if ((e = clEnqueueNDRangeKernel(q, fix, FIXUP_DIMS, NULL, fglobal, flocal, 0, NULL, &ev)) != CL_SUCCESS)\n"
+    "         die(\"clEnqueueNDRangeKernel (fix-up)\", e);\n"
+    "      clWaitForEvents(1, &ev);\n"
+    "      clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);\n"
+    "      clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);\n"
+    "      clReleaseEvent(ev);\n"
+    "      if (r >= 0)\n"
+    "         ms[r] += (double)(t1 - t0) / 1e6;\n"
+    "#endif\n"
+    "   }\n"
+    "   if ((e = clEnqueueReadBuffer(q, dc, CL_TRUE, 0, nc * sizeof *c, c, 0, NULL, NULL)) != CL_SUCCESS)\n"
+    "      die(\"clEnqueueReadBuffer\", e);\n"
+    "   double worst;\n"
+    "   size_t checked, bad = check(a, b, c0, c, &worst, &checked);\n"
+    "   return report(ENTRY, name, ms, bad, worst, checked);\n"
+    "}\n";
+
+/* The CUDA launcher: C++ for nvcc and the CUDA runtime API. It includes the kernel's file
+ * (one translation unit); the system's headers come first, so that the kernel's OpenCL
+ * words (__global, __local) reach none of them. */
+static const char *const cudaHead =
+    "#include <math.h>\n"
+    "#include <stdio.h>\n"
+    "#include <stdlib.h>\n"
+    "#include <string.h>\n"
+    "#include <cuda.h>\n"
+    "#include <cuda_runtime.h>\n"
+    "\n";
+
+/* Host-side 16-bit conversions, rounding to nearest even; the inputs lie in [-1, 1). */
+static const char *const cudaConvert =
+    "#if GEMM_IN_KIND == 1\n"
+    "static unsigned short toHalf(double x) {\n"
+    "   unsigned short sign = signbit(x) ? 0x8000 : 0;\n"
+    "   x = fabs(x);\n"
+    "   if (x < 0x1p-14) /* subnormal: steps of 2^-24 (1024 of them is the first normal) */\n"
+    "      return sign | (unsigned short)nearbyint(x * 0x1p24);\n"
+    "   int e;\n"
+    "   double f = frexp(x, &e); /* x = f 2^e, f in [0.5, 1) */\n"
+    "   double m = nearbyint((f * 2 - 1) * 1024);\n"
+    "   if (m == 1024)\n"
+    "      m = 0, e++;\n"
+    "   return sign | (unsigned short)((e - 1 + 15) << 10) | (unsigned short)m;\n"
+    "}\n"
+    "static double fromHalf(unsigned short h) {\n"
+    "   int e = (h >> 10) & 31, m = h & 1023;\n"
+    "   double v = e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);\n"
+    "   return h & 0x8000 ? -v : v;\n"
+    "}\n"
+    "#define GEMM_VALUE(x, i) fromHalf((x)[i])\n"
+    "#define GEMM_STORE(x) toHalf(x)\n"
+    "#elif GEMM_IN_KIND == 2\n"
+    "static unsigned short toBf16(double x) {\n"
+    "   float f = (float)x;\n"
+    "   unsigned u;\n"
+    "   memcpy(&u, &f, 4);\n"
+    "   return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);\n"
+    "}\n"
+    "static double fromBf16(unsigned short b) {\n"
+    "   unsigned u = (unsigned)b << 16;\n"
+    "   float f;\n"
+    "   memcpy(&f, &u, 4);\n"
+    "   return f;\n"
+    "}\n"
+    "#define GEMM_VALUE(x, i) fromBf16((x)[i])\n"
+    "#define GEMM_STORE(x) toBf16(x)\n"
+    "#else\n"
+    "#define GEMM_VALUE(x, i) ((double)(x)[i])\n"
+    "#define GEMM_STORE(x) ((gemm_in)(x))\n"
+    "#endif\n"
+    "\n"
+    "static void check_cuda(cudaError_t e, const char *what) {\n"
+    "   if (e != cudaSuccess) {\n"
+    "      fprintf(stderr, \"%s failed: %s\\n\", what, cudaGetErrorString(e));\n"
+    "      exit(2);\n"
+    "   }\n"
+    "}\n"
+    "\n";
+
+/* Tensor maps, encoded by the driver's cuTensorMapEncodeTiled, reached through the runtime
+ * (no -lcuda): a row-major matrix of rows x cols, in boxes of box_rows x box_cols. */
+static const char *const cudaTensorMaps =
+    "typedef CUresult (*EncodeTiled)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,\n"
+    "                                const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,\n"
+    "                                CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);\n"
+    "static GtTensorMap tensorMap(void *base, long long rows, long long cols, int box_rows, int box_cols, int swizzle) {\n"
+    "   static EncodeTiled encode;\n"
+    "   if (!encode) {\n"
+    "      void *fn = NULL;\n"
+    "      cudaDriverEntryPointQueryResult found;\n"
+    "#if CUDART_VERSION >= 12050\n"
+    "      check_cuda(cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\", &fn, 12000, cudaEnableDefault, &found),\n"
+    "                 \"cudaGetDriverEntryPointByVersion\");\n"
+    "#else\n"
+    "      check_cuda(cudaGetDriverEntryPoint(\"cuTensorMapEncodeTiled\", &fn, cudaEnableDefault, &found),\n"
+    "                 \"cudaGetDriverEntryPoint\");\n"
+    "#endif\n"
+    "      if (!fn || found != cudaDriverEntryPointSuccess) {\n"
+    "         fprintf(stderr, \"this driver has no cuTensorMapEncodeTiled (CUDA 12 or later is needed for TMA)\\n\");\n"
+    "         exit(2);\n"
+    "      }\n"
+    "      encode = (EncodeTiled)fn;\n"
+    "   }\n"
+    "   const CUtensorMapSwizzle swizzles[5] = {CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_SWIZZLE_32B,\n"
+    "                                           CU_TENSOR_MAP_SWIZZLE_64B, CU_TENSOR_MAP_SWIZZLE_64B,\n"
+    "                                           CU_TENSOR_MAP_SWIZZLE_128B};\n"
+    "   const cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};\n"
+    "   const cuuint64_t strides[1] = {(cuuint64_t)cols * sizeof(gemm_in)};\n"
+    "   const cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows}, unit[2] = {1, 1};\n"
+    "   CUtensorMap map;\n"
+    "   CUresult r = encode(&map, sizeof(gemm_in) == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16 : CU_TENSOR_MAP_DATA_TYPE_UINT32,\n"
+    "                       2, base, dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzles[swizzle / 32],\n"
+    "                       CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n"
+    "   if (r != CUDA_SUCCESS) {\n"
+    "      fprintf(stderr, \"cuTensorMapEncodeTiled (%lld x %lld, box %d x %d, swizzle %d) failed: error %d\\n\", rows,\n"
+    "              cols, box_rows, box_cols, swizzle, (int)r);\n"
+    "      exit(2);\n"
+    "   }\n"
+    "   GtTensorMap out;\n"
+    "   memcpy(&out, &map, sizeof out);\n"
+    "   return out;\n"
+    "}\n"
+    "\n";
+
+/* main's first part: the device, the inputs, the buffers. */
+static const char *const cudaMainStart =
+    "int main(int argc, char **argv) {\n"
+    "   int want = argc > 1 ? atoi(argv[1]) : 0;\n"
+    "   if (argc > 2)\n"
+    "      state = strtoull(argv[2], NULL, 10) | 1;\n"
+    "   int count = 0;\n"
+    "   cudaError_t e = cudaGetDeviceCount(&count);\n"
+    "   if (e != cudaSuccess || count == 0) {\n"
+    "      fprintf(stderr, \"no CUDA device (%s)\\n\", e != cudaSuccess ? cudaGetErrorString(e) : \"none found\");\n"
+    "      return 2;\n"
+    "   }\n"
+    "   if (want < 0 || want >= count) {\n"
+    "      fprintf(stderr, \"no CUDA device %d (there are %d)\\n\", want, count);\n"
+    "      return 2;\n"
+    "   }\n"
+    "   check_cuda(cudaSetDevice(want), \"cudaSetDevice\");\n"
+    "   cudaDeviceProp prop;\n"
+    "   check_cuda(cudaGetDeviceProperties(&prop, want), \"cudaGetDeviceProperties\");\n"
+    "   const int sm = prop.major * 10 + prop.minor;\n"
+    "   if (GEMM_ARCH_SPECIFIC ? sm != GEMM_SM : sm < GEMM_SM) {\n"
+    "      fprintf(stderr, \"%s is sm_%d; this launcher was built for %s%s: %s\\n\", prop.name, sm, GEMM_ARCH,\n"
+    "              GEMM_ARCH_SPECIFIC ? \", which runs on that architecture alone\" : \" and newer\",\n"
+    "              GEMM_ARCH_SPECIFIC ? \"this kernel needs it\" : \"rebuild with make ARCH=sm_XX for this GPU\");\n"
+    "      return 2;\n"
+    "   }\n"
+    "   /* A is M x K (K x M stored when GEMM_TRANS_A), B is K x N (N x K when GEMM_TRANS_B),\n"
+    "    * C is M x N; all row-major. */\n"
+    "   const size_t na = (size_t)GEMM_M * GEMM_K, nb = (size_t)GEMM_K * GEMM_N, nc = (size_t)GEMM_M * GEMM_N;\n"
+    "   gemm_in *a = (gemm_in *)malloc(na * sizeof *a), *b = (gemm_in *)malloc(nb * sizeof *b);\n"
+    "   real *c0 = (real *)malloc(nc * sizeof *c0), *c = (real *)malloc(nc * sizeof *c);\n"
+    "   if (!a || !b || !c0 || !c) {\n"
+    "      fprintf(stderr, \"out of memory\\n\");\n"
+    "      return 2;\n"
+    "   }\n"
+    "   for (size_t i = 0; i < na; i++)\n"
+    "      a[i] = GEMM_STORE(uniform());\n"
+    "   for (size_t i = 0; i < nb; i++)\n"
+    "      b[i] = GEMM_STORE(uniform());\n"
+    "   for (size_t i = 0; i < nc; i++)\n"
+    "      c0[i] = (real)uniform();\n"
+    "   gemm_in *da, *db;\n"
+    "   real *dc;\n"
+    "   check_cuda(cudaMalloc((void **)&da, na * sizeof *a), \"cudaMalloc (A)\");\n"
+    "   check_cuda(cudaMalloc((void **)&db, nb * sizeof *b), \"cudaMalloc (B)\");\n"
+    "   check_cuda(cudaMalloc((void **)&dc, nc * sizeof *c), \"cudaMalloc (C)\");\n"
+    "   check_cuda(cudaMemcpy(da, a, na * sizeof *a, cudaMemcpyHostToDevice), \"cudaMemcpy (A)\");\n"
+    "   check_cuda(cudaMemcpy(db, b, nb * sizeof *b, cudaMemcpyHostToDevice), \"cudaMemcpy (B)\");\n"
+    "#if GEMM_WORKSPACE >= 0\n"
+    "   /* split-K, stream-K: the partial sums' workspace, after C */\n"
+    "   void *dw;\n"
+    "   check_cuda(cudaMalloc(&dw, GEMM_WORKSPACE > 16 ? GEMM_WORKSPACE : 16), \"cudaMalloc (workspace)\");\n"
+    "   /* NaN bits in every slot: a fix-up that reads one no work-group wrote shows in C */\n"
+    "   check_cuda(cudaMemset(dw, 0xff, GEMM_WORKSPACE > 16 ? GEMM_WORKSPACE : 16), \"cudaMemset (workspace)\");\n"
+    "#endif\n"
+    "#if GEMM_SMEM > 0\n"
+    "   check_cuda(cudaFuncSetAttribute(gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_SMEM),\n"
+    "              \"cudaFuncSetAttribute (dynamic shared memory)\");\n"
+    "#endif\n";
+
+/* main's last part, after the tensor maps: rounds timed with events, the check. */
+static const char *const cudaMainEnd =
+    "   cudaEvent_t start, stop;\n"
+    "   check_cuda(cudaEventCreate(&start), \"cudaEventCreate\");\n"
+    "   check_cuda(cudaEventCreate(&stop), \"cudaEventCreate\");\n"
+    "   /* One untimed launch, then GEMM_ROUNDS timed ones, each on C as it was when beta reads\n"
+    "    * it (C goes up again before each, untimed); with beta 0 back to back, as gemmtop times. */\n"
+    "   double ms[GEMM_ROUNDS];\n"
+    "   for (int r = -1; r < GEMM_ROUNDS; r++) {\n"
+    "      if (r < 0 || GEMM_BETA != 0)\n"
+    "         check_cuda(cudaMemcpy(dc, c0, nc * sizeof *c, cudaMemcpyHostToDevice), \"cudaMemcpy (C)\");\n"
+    "      check_cuda(cudaEventRecord(start), \"cudaEventRecord\");\n"
+    "      GEMM_LAUNCH;\n"
+    "      check_cuda(cudaGetLastError(), \"the launch of \" GEMM_ENTRY);\n"
+    "      check_cuda(cudaEventRecord(stop), \"cudaEventRecord\");\n"
+    "      check_cuda(cudaEventSynchronize(stop), GEMM_ENTRY);\n"
+    "      float t = 0;\n"
+    "      check_cuda(cudaEventElapsedTime(&t, start, stop), \"cudaEventElapsedTime\");\n"
+    "      if (r >= 0)\n"
+    "         ms[r] = t;\n"
+    "   }\n"
+    "   check_cuda(cudaMemcpy(c, dc, nc * sizeof *c, cudaMemcpyDeviceToHost), \"cudaMemcpy (C back)\");\n"
+    "   double worst;\n"
+    "   size_t checked, bad = check(a, b, c0, c, &worst, &checked);\n"
+    "   return report(GEMM_ENTRY, prop.name, ms, bad, worst, checked);\n"
+    "}\n";
+
+/* A pointer the kernel takes as whatever type it declares (the workspace). */
+static const char *const cudaAnyPointer =
+    "struct AnyPointer {\n"
+    "   void *p;\n"
+    "   template <class T> operator T *() const { return (T *)p; }\n"
+    "};\n"
+    "\n";
+
+/* The OpenCL launcher's own lines: the kernel's file, its entry, the launch geometry. */
+static void putOpenclLaunch(TextBuf *t, const Export *e, const char *kernel_name) {
+   const Geometry *g = e->g;
+   const KernelInfo *k = e->k;
+   TextBuf_put(t, "#define SOURCE \"%s\"\n#define ENTRY \"%s\"\n", kernel_name, k->entry);
+   TextBuf_put(t, "#define DIMS %d\n", g->dims);
+   for (int i = 0; i < 3; i++)
+      TextBuf_put(t, "#define GLOBAL%d %zu\n#define LOCAL%d %zu\n", i, i < g->dims ? g->global[i] : 1, i,
+                  i < g->dims ? g->local[i] : 1);
+   /* split-K, stream-K: a workspace (-1: the kernel takes none) and a fix-up launch */
+   TextBuf_put(t, "#define WORKSPACE %lld\n", g->has_workspace ? g->workspace : -1LL);
+   if (g->fixup_dims) {
+      TextBuf_put(t, "#define FIXUP \"%s\"\n#define FIXUP_DIMS %d\n", k->fixup_entry, g->fixup_dims);
+      for (int i = 0; i < 3; i++)
+         TextBuf_put(t, "#define FIXUP_GLOBAL%d %zu\n#define FIXUP_LOCAL%d %zu\n", i,
+                     i < g->fixup_dims ? g->fixup_global[i] : 1, i, i < g->fixup_dims ? g->fixup_local[i] : 1);
+   }
+}
+
+/* Where the persistent grid's size comes from, when the kernel has one. */
+static void putPersistent(TextBuf *t, const Export *e) {
+   if (e->g->cus && e->t->arch)
+      TextBuf_put(t, "/* Its persistent grid is sized for %u compute units (--compute-units; CUS in the kernel):\n"
+                     " * on another device it gives the same result, its grid sized for that count. */\n",
+                  e->g->cus);
+   else if (e->g->cus)
+      TextBuf_put(t, "/* Its persistent grid is sized for the %u compute units of %s (CUS in the kernel): on\n"
+                     " * another device it gives the same result, its grid sized for this one. */\n",
+                  e->g->cus, e->t->dev->name);
+}
+
+static char *openclLauncher(const Export *e, const char *kernel_name) {
+   const char *name = e->k->name;
+   bool dbl = Types_of(e->p->precision)->fp64;
+   TextBuf t = {0};
+   putOrigin(&t, e, "");
+   TextBuf_put(&t, " * A launcher of its own: builds %s with the system's OpenCL, runs it on random inputs,\n"
+                   " * times it with the device's events and verifies it against a product in double.\n"
+                   " * Build: make (or: cc -O2 -std=c99 -o %s_launch %s_launch.c -lOpenCL -lm)\n"
+                   " * Run:   ./%s_launch [KERNEL.cl [DEVICE [SEED]]]   (device: the index over all platforms) */\n",
+               kernel_name, name, name, name);
+   putPersistent(&t, e);
+   putOpenclLaunch(&t, e, kernel_name);
+   putProblem(&t, e);
+   TextBuf_put(&t, "typedef %s real;\ntypedef real gemm_in;\n#define GEMM_VALUE(x, i) ((double)(x)[i])\n\n",
+               dbl ? "double" : "float");
+   TextBuf_put(&t, "%s%s%s", openclHead, checkBody, openclMain);
+   return TextBuf_finish(&t);
+}
+
+/* "dim3(grid), dim3(block)" of an OpenCL launch of dims dimensions: the grid is the global
+ * size over the group's. */
+static void putGrid(TextBuf *t, int dims, const size_t *global, const size_t *local) {
+   size_t grid[3], block[3];
+   for (int i = 0; i < 3; i++) {
+      block[i] = i < dims ? local[i] : 1;
+      grid[i] = i < dims ? global[i] / block[i] : 1;
+   }
+   TextBuf_put(t, "dim3(%zu, %zu, %zu), dim3(%zu, %zu, %zu)", grid[0], grid[1], grid[2], block[0], block[1],
+               block[2]);
+}
+
+/* The CUDA launch of the GEMM (and its fix-up): the grid is OpenCL's global size over the
+ * group's, the arguments gemmtop passes, in its order. */
+static void putCudaLaunch(TextBuf *t, const Export *e) {
+   const Geometry *g = e->g;
+   const KernelInfo *k = e->k;
+   const char *common = "GEMM_M, GEMM_N, GEMM_K, (real)GEMM_ALPHA, da, db, (real)GEMM_BETA, dc";
+   const char *ws = g->has_workspace ? ", AnyPointer{dw}" : "";
+   TextBuf_put(t, "#define GEMM_LAUNCH %s<<<", k->entry);
+   putGrid(t, g->dims, g->global, g->local);
+   TextBuf_put(t, ", GEMM_SMEM>>>(%s%s", common, ws);
+   for (int i = 0; i < g->ntma; i++)
+      TextBuf_put(t, ", tm%d", i);
+   TextBuf_put(t, ")");
+   if (g->fixup_dims) {
+      /* the fix-up's time is the GEMM's too: it runs between the same events */
+      TextBuf_put(t, "; \\\n   %s<<<", k->fixup_entry);
+      putGrid(t, g->fixup_dims, g->fixup_global, g->fixup_local);
+      TextBuf_put(t, ">>>(%s%s)", common, ws);
+   }
+   TextBuf_put(t, "\n\n");
+}
+
+/* The operands' tensor maps, as gemmtop encodes them: each as the kernel reads it. */
+static void putTensorMaps(TextBuf *t, const Export *e) {
+   const Geometry *g = e->g;
+   for (int i = 0; i < g->ntma; i++) {
+      long long rows, cols;
+      Config_tmaShape(g, i, &rows, &cols);
+      TextBuf_put(t, "   const GtTensorMap tm%d = tensorMap(%s, %lld, %lld, %d, %d, %d); /* %c */\n", i,
+                  g->tma[i].operand == 'A' ? "da" : "db", rows, cols, g->tma[i].box[1], g->tma[i].box[0],
+                  g->tma[i].swizzle, g->tma[i].operand);
+   }
+}
+
+/* The launcher's code for A's and B's storage: 0 as float, 1 half, 2 bfloat16. */
+static int inKind(Precision p) {
+   static const int kInKinds[STORAGE_KINDS] = {[STORAGE_F16] = 1, [STORAGE_BF16] = 2};
+   return kInKinds[Types_of(p)->in];
+}
+
+static char *cudaLauncher(const Export *e, const char *kernel_name) {
+   const char *name = e->k->name;
+   const Geometry *g = e->g;
+   TextBuf t = {0};
+   putOrigin(&t, e, "");
+   TextBuf_put(&t, " * A launcher of its own: builds %s with nvcc for %s, runs it on random inputs, times it\n"
+                   " * with CUDA events and verifies it against a product in double.\n"
+                   " * Build: make (or: nvcc -O3 -gencode arch=compute_XX,code=%s -o %s_launch %s_launch.cu)\n"
+                   " * Run:   ./%s_launch [DEVICE [SEED]] */\n",
+               kernel_name, e->arch, e->arch, name, name, name);
+   putPersistent(&t, e);
+   TextBuf_put(&t, "#define GEMM_ENTRY \"%s\"\n#define GEMM_ARCH \"%s\"\n#define GEMM_SM %d\n", e->k->entry, e->arch,
+               atoi(e->arch + strcspn(e->arch, "0123456789")));
+   TextBuf_put(&t, "#define GEMM_ARCH_SPECIFIC %d\n", e->arch[strlen(e->arch) - 1] == 'a');
+   TextBuf_put(&t, "#define GEMM_IN_KIND %d /* A and B: 0 as real, 1 half, 2 bfloat16 (16-bit patterns) */\n",
+               inKind(e->p->precision));
+   TextBuf_put(&t, "#define GEMM_SMEM %lld /* bytes of dynamic shared memory */\n", g->dynamic_smem);
+   TextBuf_put(&t, "#define GEMM_WORKSPACE %lld\n", g->has_workspace ? g->workspace : -1LL);
+   putProblem(&t, e);
+   TextBuf_put(&t, "\n%s#include \"%s\"\n\ntypedef in_t gemm_in;\n\n", cudaHead, kernel_name);
+   TextBuf_put(&t, "%s%s", cudaConvert, checkBody);
+   if (g->ntma)
+      TextBuf_put(&t, "%s", cudaTensorMaps);
+   if (g->has_workspace)
+      TextBuf_put(&t, "%s", cudaAnyPointer);
+   putCudaLaunch(&t, e);
+   TextBuf_put(&t, "%s", cudaMainStart);
+   putTensorMaps(&t, e);
+   TextBuf_put(&t, "%s", cudaMainEnd);
+   return TextBuf_finish(&t);
+}
+
+static char *openclMakefile(const Export *e) {
+   const char *name = e->k->name;
+   TextBuf t = {0};
+   TextBuf_put(&t, "# Builds the launcher of %s (exported by gemmtop); `make run` runs it.\n", name);
+   TextBuf_put(&t, "CC ?= cc\nCFLAGS ?= -O2 -std=c99\n\n");
+   TextBuf_put(&t, "%s_launch: %s_launch.c\n\t$(CC) $(CFLAGS) -o $@ $< -lOpenCL -lm\n\n", name, name);
+   TextBuf_put(&t, "run: %s_launch\n\t./%s_launch %s.cl\n\n.PHONY: run\n", name, name, name);
+   return TextBuf_finish(&t);
+}
+
+/* nvcc from PATH, else the toolkit's usual place. The double4 warnings are CUDA 13's
+ * deprecation of a type that OpenCL C means. */
+static char *cudaMakefile(const Export *e) {
+   const char *name = e->k->name;
+   TextBuf t = {0};
+   TextBuf_put(&t, "# Builds the launcher of %s (exported by gemmtop) with nvcc; `make run` runs it.\n", name);
+   TextBuf_put(&t, "NVCC ?= $(shell command -v nvcc || echo /usr/local/cuda/bin/nvcc)\nARCH ?= %s\n"
+                   "NVCCFLAGS ?= -O3 -lineinfo\n", e->arch);
+   /* the machine code for ARCH and its PTX, which a later GPU compiles (sm_90a's: Hopper alone) */
+   TextBuf_put(&t, "VIRTUAL = $(subst sm_,compute_,$(ARCH))\n\n");
+   TextBuf_put(&t, "%s_launch: %s_launch.cu %s.cu\n\t$(NVCC) $(NVCCFLAGS) -gencode arch=$(VIRTUAL),code=[$(ARCH),$(VIRTUAL)] "
+                   "-diag-suppress=1444 -Xcompiler -Wno-deprecated-declarations -o $@ %s_launch.cu\n\n",
+               name, name, name, name);
+   TextBuf_put(&t, "run: %s_launch\n\t./%s_launch\n\n.PHONY: run\n", name, name);
+   return TextBuf_finish(&t);
+}
+
+static const ExportFormat kFormats[] = {
+    {0, BACKEND_CAP_CUDA_PRELUDE, false, ".cl", ".c", "a C compiler and the OpenCL ICD loader's headers",
+     openclExportable, openclLauncher, openclMakefile},
+    {BACKEND_CAP_CUDA_PRELUDE | BACKEND_CAP_NVCC, 0, true, ".cu", ".cu", "nvcc (the CUDA toolkit)", cudaExportable,
+     cudaLauncher, cudaMakefile},
+};
+
+static const ExportFormat *formatOf(const Backend *be) {
+   for (size_t i = 0; i < sizeof kFormats / sizeof kFormats[0]; i++)
+      if (Backend_can(be, kFormats[i].caps) && !(be->caps & kFormats[i].without))
+         return &kFormats[i];
+   return NULL;
+}
+
+static bool exists(const char *path) {
+   struct stat st;
+   return lstat(path, &st) == 0;
+}
+
+/* What nvcc compiles for: the architecture a kernel names (`arch: sm_90a`, which the
+ * target was checked against), else the device's or --arch's. */
+static void nvccArch(const ExportTarget *t, const KernelInfo *k, char *out, size_t len) {
+   Util_copy(out, len, k->arch[0] ? k->arch : t->arch ? t->arch : t->dev->arch);
+}
+
+/* What Export_kernel and Export_possible check first: a format for the backend, the
+ * configuration valid on the target, and the format's own conditions; e (with *g and
+ * defines, the caller's) made ready. EXPORT_OK, or EXPORT_REFUSED with err. */
+static ExportStatus prepare(const ExportTarget *t, const KernelInfo *k, const long long *values, const Problem *p,
+                            Geometry *g, char *defines, size_t definelen, Export *e, const ExportFormat **f,
+                            char *err, size_t errlen) {
+   *f = formatOf(t->be);
+   if (!*f) {
+      snprintf(err, errlen, "export-kernel writes OpenCL C (--backend opencl) or CUDA C++ (--backend cuda); the %s "
+                            "backend's export is not written", t->be->title);
+      return EXPORT_REFUSED;
+   }
+   char msg[1536];
+   ConfigTarget target = Session_targetFor(t->be, t->dev);
+   if (t->arch)
+      target.arch = t->arch;
+   if (!Config_targetOk(k, &target, msg, sizeof msg) ||
+       !Config_check(k, values, p, &t->dev->limits, g, msg, sizeof msg)) {
+      snprintf(err, errlen, "refused: %s", msg);
+      return EXPORT_REFUSED;
+   }
+   Config_defines(k, values, p, g, defines, definelen);
+   *e = (Export){.t = t, .k = k, .values = values, .p = p, .g = g, .defines = defines};
+   if ((*f)->arch)
+      nvccArch(t, k, e->arch, sizeof e->arch);
+   return (*f)->exportable(e, err, errlen) ? EXPORT_OK : EXPORT_REFUSED;
+}
+
+bool Export_possible(const ExportTarget *t, const KernelInfo *k, const long long *values, const Problem *p, char *err,
+                     size_t errlen) {
+   Geometry g;
+   Export e;
+   const ExportFormat *f;
+   char defines[sizeof((RunResult *)0)->defines];
+   return prepare(t, k, values, p, &g, defines, sizeof defines, &e, &f, err, errlen) == EXPORT_OK;
+}
+
+ExportStatus Export_kernel(const ExportTarget *t, const KernelInfo *k, const long long *values, const Problem *p,
+                           const char *dir, ExportFiles *out, char *err, size_t errlen) {
+   memset(out, 0, sizeof *out);
+   Geometry g;
+   Export e;
+   const ExportFormat *f;
+   char defines[sizeof((RunResult *)0)->defines];
+   ExportStatus st = prepare(t, k, values, p, &g, defines, sizeof defines, &e, &f, err, errlen);
+   if (st != EXPORT_OK)
+      return st;
+   snprintf(out->kernel, sizeof out->kernel, "%s/%s%s", dir, k->name, f->kernel_ext);
+   snprintf(out->launcher, sizeof out->launcher, "%s/%s_launch%s", dir, k->name, f->launcher_ext);
+   snprintf(out->makefile, sizeof out->makefile, "%s/Makefile", dir);
+   snprintf(out->build, sizeof out->build, "make -C %s run", dir);
+   out->needs = f->needs;
+   const char *paths[3] = {out->kernel, out->launcher, out->makefile};
+   for (int i = 0; i < 3; i++)
+      if (exists(paths[i])) {
+         snprintf(err, errlen, "%s exists: export-kernel never overwrites a file; remove it or choose another --dir",
+                  paths[i]);
+         return EXPORT_REFUSED;
+      }
+   if (!Util_mkdirs(dir)) {
+      snprintf(err, errlen, "cannot make the folder %s: %s", dir, strerror(errno));
+      return EXPORT_FAILED;
+   }
+   const char *base = strrchr(out->kernel, '/') + 1;
+   char *texts[3] = {kernelFile(&e), f->launcher(&e, base), f->makefile(&e)};
+   bool ok = texts[0] && texts[1] && texts[2];
+   if (!ok)
+      snprintf(err, errlen, "out of host memory");
+   for (int i = 0; i < 3 && ok; i++)
+      ok = OutFile_write(paths[i], texts[i], strlen(texts[i]), err, errlen);
+   for (int i = 0; i < 3; i++)
+      free(texts[i]);
+   return ok ? EXPORT_OK : EXPORT_FAILED;
+}
