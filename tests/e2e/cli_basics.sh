@@ -186,6 +186,15 @@ expect_rc 2 "an alpha whose products overflow float is refused"
 expect_in "beyond half of float's largest value" "$ERR" "saying why"
 run_gemmtop run --kernel mygemm01_naive --size 32 --alpha 1e37 --precision double --reps 1
 expect_rc 0 "the same alpha in double runs"
+# The bound belongs to C's type (float for the narrow input types): the message names it.
+run_gemmtop run --kernel fp8mma1_scaled --precision e4m3 --size 32 --alpha 1e38
+expect_rc 2 "an e4m3 alpha whose products overflow float is refused"
+expect_in "beyond half of float's largest value (3.4e+38; e4m3 keeps C, alpha and beta in float)" "$ERR" \
+   "naming float, the type the bound is of"
+run_gemmtop run --kernel mygemm01_naive --size 32 --precision half --alpha 1e39
+expect_rc 2 "a half alpha beyond float is refused"
+expect_in "--alpha 1e+39 does not fit in float (largest 3.4e+38; half keeps C, alpha and beta in float)" "$ERR" \
+   "naming float, alpha's type for half"
 # GEMMTOP_KERNELS naming only a user's folder: the message blames the variable, not the
 # installation, and says how to add the shipped folder back.
 mkdir -p "$T_DIR/onlymine"
