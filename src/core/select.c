@@ -146,6 +146,17 @@ bool Select_resolve(const Selection *sel, const Catalog *cat, Resolved *out, cha
    if (has_preset && !Preset_apply(&preset, k, out->values, &p, err, errlen))
       return false;
    Select_applyProblem(sel, &p);
+   /* A scaling is the FP8 types' alone: for another type it would be ignored unsaid. */
+   if ((sel->has_scaling || (has_preset && preset.has_scaling)) && !Problem_scaled(&p)) {
+      char who[300];
+      if (sel->has_scaling)
+         snprintf(who, sizeof who, "--scaling %s", Scaling_name(p.scaling));
+      else
+         snprintf(who, sizeof who, "%s: scaling = %s", preset.path, Scaling_name(p.scaling));
+      snprintf(err, errlen, "%s is for the FP8 types (--precision e4m3 or e5m2), not %s", who,
+               Precision_name(p.precision));
+      return false;
+   }
    for (int i = 0; i < sel->nsets; i++)
       if (!Config_setParam(k, out->values, sel->sets[i], err, errlen))
          return false;

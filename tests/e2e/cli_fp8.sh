@@ -73,6 +73,17 @@ expect_in "use tensor (one scale for A and one for B) or block" "$ERR" "naming b
 run_gemmtop run --kernel general_any --precision e5m2 --size 64
 expect_rc 2 "general_any --precision e5m2 is refused"
 expect_in "kernel general_any does not take e5m2" "$ERR" "naming the kernel"
+# A scaling without an FP8 type is refused, not ignored: given as an option or by a preset.
+run_gemmtop run --kernel general_any --scaling block --size 64
+expect_rc 2 "--scaling block with float is refused"
+expect_in "--scaling block is for the FP8 types (--precision e4m3 or e5m2), not float" "$ERR" "naming the types it is for"
+run_gemmtop sweep --kernel general_any --precision half --scaling tensor --size 64
+expect_rc 2 "sweep --scaling tensor with half is refused"
+expect_in "--scaling tensor is for the FP8 types (--precision e4m3 or e5m2), not half" "$ERR" "naming half"
+printf 'kernel = general_any\nscaling = block\n' >"$T_DIR/scaled.preset"
+run_gemmtop run --preset "$T_DIR/scaled.preset" --size 64
+expect_rc 2 "a preset's scaling with float is refused"
+expect_in "$T_DIR/scaled.preset: scaling = block is for the FP8 types" "$ERR" "naming the preset"
 
 # The scaling in JSON and CSV, and in the store.
 run_gemmtop run --kernel types_fp8 --precision e5m2 --scaling block --size 64 --reps 1 --warmup 0 --format json \
