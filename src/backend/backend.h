@@ -157,6 +157,13 @@ typedef struct Backend_ {
    BackendStatus (*write)(Context *ctx, Buffer *b, const void *host, size_t bytes, char *err, size_t errlen);
    BackendStatus (*read)(Context *ctx, Buffer *b, void *host, size_t bytes, char *err, size_t errlen);
    BackendStatus (*copy)(Context *ctx, Buffer *dst, Buffer *src, size_t bytes, char *err, size_t errlen);
+   /* Device memory of bytes with guard bytes on each side, to catch a kernel's writes just
+    * outside an operand: the buffer is the middle part, all that write, read, copy, free and
+    * kernels see; guards() writes (write true) or reads the zones before and after it,
+    * guard bytes each, waiting for the queue. guard: a multiple of 4096 (the strictest
+    * alignment a device asks of a part of a buffer). */
+   BackendStatus (*allocGuarded)(Context *ctx, size_t bytes, size_t guard, Buffer **out, char *err, size_t errlen);
+   BackendStatus (*guards)(Context *ctx, Buffer *b, void *before, void *after, bool write, char *err, size_t errlen);
    /* Enqueues a launch; with ev non-NULL returns an event for timing. Arguments of kind
     * ARG_REAL are passed in the given precision. */
    BackendStatus (*launch)(Context *ctx, Kernel *k, const KernelArg *args, int nargs, bool real_double, int dims,

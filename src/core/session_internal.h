@@ -20,7 +20,13 @@ typedef struct CachedProgram_ {
 typedef struct DeviceBuffer_ {
    Buffer *buf;
    size_t bytes;
+   bool guarded; /* GUARD_BYTES on each side, filled with the guard pattern (Session_checkGuards) */
 } DeviceBuffer;
+
+/* Each buffer's guard zones: a kernel's writes up to this far outside an operand land there
+ * and are found (wider ones reach other memory, as on any GPU). A multiple of 4096, which
+ * Backend.allocGuarded asks. */
+#define GUARD_BYTES 65536
 
 /* BUF_SA, BUF_SB: the FP8 types' scales, as the kernel's geometry reads them (scales.h). */
 /* BUF_WS: the workspace of a split-K or stream-K kernel (`workspace:`). */
@@ -37,6 +43,7 @@ struct Session_ {
    unsigned long uploaded_generation; /* inputs now on the device */
    size_t result_bytes;
    bool stuck;                        /* a launch was abandoned (Session_stuck) */
+   unsigned char *guard_pattern;      /* GUARD_BYTES of what guard zones hold, then 2 GUARD_BYTES to read them */
    Observer *observer;                /* opened on the first observed run (Session_observer) */
    bool observer_tried;
    char observer_why[160];
@@ -66,6 +73,7 @@ typedef struct Pipeline_ {
    int gemm_index;
    int fixup_index;     /* the GEMM's fix-up launch, part of its time; -1 when none */
    double timeout_ms;   /* a launch running longer is abandoned (0: no limit) */
+   size_t in_es, out_es; /* bytes of an element of A and B, of C: for the guard zones' offsets */
 } Pipeline;
 
 /* What a run and a trace share: checks, the compiled kernels, buffers with the inputs
@@ -81,8 +89,15 @@ typedef struct Prepared_ {
  * *fresh when it was built now. NULL with r's status and message (and build log). */
 CachedProgram *Session_cachedKernel(Session *s, const char *source, const char *options, const char *entry, RunResult *r,
                                     bool *fresh);
-/* Device buffer which (BUF_*) of at least bytes; false with r's status and message. */
+/* Device buffer which (BUF_*) of bytes, with guard zones where the backend makes them (of
+ * exactly bytes then, so that the zone after it starts where the data ends; else of at
+ * least bytes); false with r's status and message. */
 bool Session_ensureBuffer(Session *s, int which, size_t bytes, RunResult *r);
+/* After a pass: the guard zones of every buffer the GEMM and its fix-up were given, read
+ * back and compared with the pattern. False when a kernel wrote there, with r's status
+ * RUN_NOT_VERIFIED and a message saying where ("wrote outside C at offset 4103 ..."); the
+ * zones are then filled again. */
+bool Session_checkGuards(Session *s, const Pipeline *pl, RunResult *r);
 /* st as r's status and err as its message unless it is BACKEND_OK; whether it was. */
 bool Session_checkStatus(Session *s, BackendStatus st, const char *err, RunResult *r);
 /* Nothing can be enqueued behind an abandoned launch: true (and why) when one was. */

@@ -93,16 +93,12 @@ bool Pipeline_run(Session *s, Pipeline *pl, bool real_double, bool timed, double
          times[i] = s->be->eventMs(events[i]);
          s->be->releaseEvent(events[i]);
       }
-   return true;
+   /* After every pass, timed or not: a write outside an operand fails the run. */
+   return Session_checkGuards(s, pl, r);
 failed:
    for (int i = 0; i < pl->nsteps; i++)
       s->be->releaseEvent(events[i]);
    return false;
-}
-
-static void fillNaN(void *host, size_t count, Precision prec) {
-   for (size_t i = 0; i < count; i++)
-      Storage_store(Types_of(prec)->out, host, i, NAN);
 }
 
 /* The GEMM's tensor maps (`tma:`), after its usual arguments: each operand as the kernel
@@ -374,6 +370,8 @@ RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *valu
       addCopyPad(pl, h.copyPad, "pad C", p->m, p->n, false, out->C0, g->m, g->n, false, out->Ck);
    pl->gemm_index = pl->nsteps;
    pl->fixup_index = -1;
+   pl->in_es = Precision_inputSize(p->precision);
+   pl->out_es = out->es;
    if (!gemmStep(s, k, gemm, p, Ak, Bk, out->Ck, trace, &pl->steps[pl->nsteps++], r))
       return r->status;
    if (g->fixup_dims && !addFixup(s, k, gemm, g, pl, r))
@@ -441,7 +439,7 @@ static bool poisonWorkspace(Session *s, const Geometry *g, RunResult *r) {
    return ok;
 }
 
-/* Verification: C (and a padded C) poisoned with NaN, one pass, read back, checked. With
+/* Verification: C (and a padded C) poisoned (Verify_poison), one pass, read back, checked. With
  * timedSteps, the pass is device-timed and each step's time goes there: a judged launch,
  * whose figure is the very launch that was checked. */
 static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs *inputs, void *verified_c,
@@ -453,7 +451,7 @@ static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs 
       snprintf(r->message, sizeof r->message, "out of host memory (%zu bytes for C)", pr->bytesC);
       return false;
    }
-   fillNaN(host, bytes / pr->es, p->precision);
+   Verify_poison(host, bytes / pr->es, Types_of(p->precision)->out);
    char err[1024];
    double stepTimes[PIPELINE_MAX_STEPS];
    bool ok = Session_checkStatus(s, s->be->write(s->ctx, pr->C, host, pr->bytesC, err, sizeof err), err, r) &&
@@ -596,9 +594,9 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    Ablate_defines(o->ablate, ablate_defs, sizeof ablate_defs);
    RunStatus st = Session_prepare(s, k, values, p, inputs, ablate_defs, NULL, &pr, r);
    r->ablate = o->ablate & ABLATE_ALL;
+   r->cold_l2 = o->cold_l2; /* as asked, also when refused */
    if (st != RUN_OK)
       return st;
-   r->cold_l2 = o->cold_l2;
    Observation_clear(&r->obs);
    pr.pl.timeout_ms = o->launch_timeout_s > 0 ? o->launch_timeout_s * 1e3 : 0;
    /* An ablated kernel computes a wrong C on purpose: it is not checked. */

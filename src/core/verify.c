@@ -32,6 +32,32 @@ typedef Storage ElemKind;
 
 static inline double load(const void *p, size_t i, ElemKind kind) { return Storage_load(kind, p, i); }
 
+/* An unwritten element's bits (Verify_poison): signalling NaNs (the quiet bit clear), which
+ * no arithmetic returns; a kernel that reads one makes it quiet. */
+#define POISON_F32 UINT32_C(0x7fb0cafe)
+#define POISON_F64 UINT64_C(0x7ff6b0cafeb0cafe)
+
+void Verify_poison(void *C, size_t count, Storage kind) {
+   for (size_t i = 0; i < count; i++)
+      if (kind == STORAGE_F64)
+         memcpy((char *)C + i * sizeof(uint64_t), &(uint64_t){POISON_F64}, sizeof(uint64_t));
+      else
+         memcpy((char *)C + i * sizeof(uint32_t), &(uint32_t){POISON_F32}, sizeof(uint32_t));
+}
+
+/* Whether element i of C still holds the poison: its bits compared, since converting a
+ * signalling NaN to double would quieten it. */
+static bool isPoison(const void *C, size_t i, ElemKind kind) {
+   if (kind == STORAGE_F64) {
+      uint64_t b;
+      memcpy(&b, (const char *)C + i * sizeof b, sizeof b);
+      return b == POISON_F64;
+   }
+   uint32_t b;
+   memcpy(&b, (const char *)C + i * sizeof b, sizeof b);
+   return b == POISON_F32;
+}
+
 /* The accumulation's (and C's) epsilon: FP32 for every type but double. */
 static double precisionEps(Precision p) { return Storage_epsilon(Types_of(p)->out); }
 
@@ -197,7 +223,7 @@ typedef struct VerifyCtx_ {
    const ldouble *x, *ax, *y, *ay;
    /* pass over C */
    ldouble *cx, *acx, *yc, *ayc;
-   size_t nan_count, inf_count, first_nf;
+   size_t nan_count, inf_count, unwritten, first_nf;
    /* the reference side */
    ldouble *bx, *abx, *abx_, *aabx; /* B x, then A (B x) */
    ldouble *ya, *aya, *yab, *ayab;  /* y^T A, then (y^T A) B */
@@ -213,17 +239,17 @@ typedef struct VerifyCtx_ {
 typedef void (*VerifyTaskFn)(VerifyCtx *);
 
 /* One pass over an M x N matrix S (C or C0): S x, |S| |x|, y^T S and |y|^T |S|, each sum in
- * ascending index order. nf, when given, also counts the non-finite elements and where the
- * first one is (C was poisoned with NaN: unwritten elements show up here). */
+ * ascending index order. nf, when given, also counts the non-finite elements, those of them
+ * still poisoned (unwritten), and where the first one is. */
 typedef struct NonFinite_ {
-   size_t nan_count, inf_count, first;
+   size_t nan_count, inf_count, unwritten, first;
 } NonFinite;
 
 static void bothSides(const void *S, ElemKind kind, size_t M, size_t N, const ldouble *x, const ldouble *ax,
                       const ldouble *y, const ldouble *ay, ldouble *sx, ldouble *asx, ldouble *ys, ldouble *ays,
                       NonFinite *nf) {
    if (nf)
-      *nf = (NonFinite){0, 0, (size_t)-1};
+      *nf = (NonFinite){0, 0, 0, (size_t)-1};
    for (size_t j = 0; j < N; j++)
       ys[j] = ays[j] = 0;
    for (size_t i = 0; i < M; i++) {
@@ -232,9 +258,10 @@ static void bothSides(const void *S, ElemKind kind, size_t M, size_t N, const ld
       for (size_t j = 0; j < N; j++) {
          double c = load(S, base + j, kind);
          if (nf && !isfinite(c)) {
-            if (isnan(c))
+            if (isnan(c)) {
                nf->nan_count++;
-            else
+               nf->unwritten += isPoison(S, base + j, kind);
+            } else
                nf->inf_count++;
             if (nf->first == (size_t)-1)
                nf->first = base + j;
@@ -256,6 +283,7 @@ static void taskC(VerifyCtx *v) {
    bothSides(v->C, v->out_kind, v->M, v->N, v->x, v->ax, v->y, v->ay, v->cx, v->acx, v->yc, v->ayc, &nf);
    v->nan_count = nf.nan_count;
    v->inf_count = nf.inf_count;
+   v->unwritten = nf.unwritten;
    v->first_nf = nf.first;
 }
 
@@ -566,13 +594,23 @@ static void describe(const VerifyCtx *c, const Residuals *o, bool outlier_fail, 
    if (out->non_finite) {
       out->first_bad_row = (int)(c->first_nf / N);
       out->first_bad_col = (int)(c->first_nf % N);
-      if (c->inf_count == 0)
+      const size_t computed_nan = c->nan_count - c->unwritten;
+      /* With beta 0 C is not to be read: a kernel that reads it finds the poison, and the
+       * NaN it then computes comes from there. */
+      const char *hint = !c->use_c0 ? "; or read from C, which holds NaN before the run and with beta 0 is not to be "
+                                      "read" : "";
+      if (out->non_finite == c->unwritten)
          snprintf(out->message, sizeof out->message, "FAILED: %zu element%s not written (NaN), first at (%d,%d)",
-                  c->nan_count, c->nan_count == 1 ? "" : "s", out->first_bad_row, out->first_bad_col);
+                  c->unwritten, c->unwritten == 1 ? "" : "s", out->first_bad_row, out->first_bad_col);
+      else if (out->non_finite == computed_nan)
+         snprintf(out->message, sizeof out->message,
+                  "FAILED: %zu element%s NaN, computed by the kernel (not left unwritten), first at (%d,%d)%s",
+                  computed_nan, computed_nan == 1 ? "" : "s", out->first_bad_row, out->first_bad_col, hint);
       else
          snprintf(out->message, sizeof out->message,
-                  "FAILED: %zu element%s not finite (%zu NaN, %zu Inf), first at (%d,%d)", out->non_finite,
-                  out->non_finite == 1 ? "" : "s", c->nan_count, c->inf_count, out->first_bad_row, out->first_bad_col);
+                  "FAILED: %zu element%s not finite (%zu not written, %zu NaN computed, %zu Inf), first at (%d,%d)",
+                  out->non_finite, out->non_finite == 1 ? "" : "s", c->unwritten, computed_nan, c->inf_count,
+                  out->first_bad_row, out->first_bad_col);
    } else if (out->bad_samples) {
       out->first_bad_row = (int)(c->first_bad / N);
       out->first_bad_col = (int)(c->first_bad % N);
@@ -737,6 +775,7 @@ static void verifyKinds(const Problem *p, const void *A, const void *B, Storage 
    TaskQueue_run(&tq, M * N + M * K + K * N);
 
    out->non_finite = ctx.nan_count + ctx.inf_count;
+   out->unwritten = ctx.unwritten;
    Residuals o = {0};
    freivalds(&ctx, tol, eps, res, &o);
    out->freivalds_ratio = o.worst_r > o.worst_c ? o.worst_r : o.worst_c;
@@ -745,11 +784,7 @@ static void verifyKinds(const Problem *p, const void *A, const void *B, Storage 
    free(floors);
    free(res);
    bool outlier_fail = o.out_rows > 0 || o.out_cols > 0;
-   if (outlier_fail) {
-      double r = o.orow_ratio > o.ocol_ratio ? o.orow_ratio : o.ocol_ratio;
-      if (r > out->freivalds_ratio)
-         out->freivalds_ratio = r;
-   }
+   out->outlier_ratio = o.orow_ratio > o.ocol_ratio ? o.orow_ratio : o.ocol_ratio;
    /* the sample entries (computed by taskSamples) */
    out->bad_samples = ctx.bad_samples;
    out->samples = ns;

@@ -5,8 +5,9 @@
  *    and y^T*C with alpha*(y^T*A)*B + beta*y^T*C0, O(MN + MK + KN) work each.
  *  - Exactly computed sample entries (corners, edges, random positions), each compared
  *    element-wise.
- * Plus a scan of all of C for non-finite values: C is poisoned with NaN before the run,
- * so unwritten elements are found and counted.
+ * Plus a scan of all of C for non-finite values: C is poisoned before the run with a NaN
+ * whose bits arithmetic never gives (Verify_poison), so unwritten elements are found,
+ * counted, and told apart by their bits from a NaN that a kernel computed.
  *
  * The sample entries' errors are relative to the size of the rounding error that a
  * correct kernel can make in that entry, whatever order it sums the K products
@@ -46,8 +47,10 @@ typedef struct VerifyResult_ {
    bool ok;
    double max_rel_err;      /* worst sampled error, relative to its entry's rounding scale (above) */
    double freivalds_ratio;  /* worst Freivalds residual / its bound (<= 1 passes) */
+   double outlier_ratio;    /* worst residual / the outlier threshold (<= 1 passes; 0 when not checked) */
    double tolerance;        /* the samples' tolerance (Verify_tolerance) */
-   size_t non_finite;       /* elements of C that are NaN or Inf (unwritten if poisoned) */
+   size_t non_finite;       /* elements of C that are NaN or Inf, unwritten ones included */
+   size_t unwritten;        /* of those, still Verify_poison's pattern */
    size_t samples;          /* sample entries checked */
    size_t bad_samples;      /* sample entries over tolerance */
    int first_bad_row, first_bad_col; /* -1 if none */
@@ -63,6 +66,11 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
 /* The run's inputs as the device saw them: Verify_gemm on A, B and C0, or for the FP8 types
  * on A and B times their scales (exact in double), with FP32 accumulation's tolerance. */
 void Verify_inputs(const Problem *p, const Inputs *in, const void *C, uint64_t seed, VerifyResult *out);
+
+/* Fills count elements of C, stored as kind (float or double), with the pattern of an
+ * element not written: a signalling NaN with a payload of ours. Arithmetic gives only quiet
+ * NaNs, so a kernel that computes NaN is not taken for one that wrote nothing. */
+void Verify_poison(void *C, size_t count, Storage kind);
 
 /* The sample entries' tolerance: 8 eps of the accumulation (see above; + 2^-9 for tf32). */
 double Verify_tolerance(const Problem *p);

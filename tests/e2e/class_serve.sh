@@ -224,6 +224,11 @@ for bad in endless oob hugelocal bomb; do
    fi
    server_gone && not_ok "the server survives class_$bad" "$(tail -5 "$T_DIR/serve.out")"
 done
+# A submission that writes just outside C besides the right answer fails, saying where,
+# on the server as anywhere (the guard zones are the session's).
+run_as 20003 submit "$PUB/class_outside.cl" --assignment tiny --server "$SOCK"
+expect_rc 1 "a kernel writing C[M*N+7] and C[-3] is not verified"
+expect_in "wrote outside C at offset -3 (before its start) and at offset 263 (past its end)" "$OUT" "and says where"
 run_as 20001 run --server "$SOCK" --kernel mygemm01_naive --size 32
 expect_rc 0 "after them the next request is measured"
 expect_in "verified:" "$OUT" "and verified"

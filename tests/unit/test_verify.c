@@ -180,7 +180,8 @@ static void describe(const Case *c, char *out, size_t len) {
 static void expectOk(const Case *c, const VerifyResult *v, uint64_t seed) {
    char d[160];
    describe(c, d, sizeof d);
-   if (!v->ok || v->non_finite || v->bad_samples || !(v->freivalds_ratio <= 1.0) || v->first_bad_row != -1 ||
+   if (!v->ok || v->non_finite || v->bad_samples || !(v->freivalds_ratio <= 1.0) || !(v->outlier_ratio <= 1.0) ||
+       v->first_bad_row != -1 ||
        v->first_bad_col != -1 || strncmp(v->message, "verified", 8) != 0)
       fail_msg("seed %" PRIu64 ", %s: a correct result was rejected: %s (freivalds %.3g, max rel %.3g)", seed, d,
                v->message, v->freivalds_ratio, v->max_rel_err);
@@ -308,7 +309,13 @@ static void test_degenerate_sizes(void **state) {
    assert_false(v.ok);
 }
 
-/* A NaN-poisoned element the kernel never wrote. */
+/* Element i of C left as Verify_poison fills it before a run: not written. */
+static void unwrite(void *C, size_t i, bool dbl) {
+   Verify_poison((char *)C + i * (dbl ? 8 : 4), 1, dbl ? STORAGE_F64 : STORAGE_F32);
+}
+
+/* A poisoned element the kernel never wrote; a NaN the kernel computed is told apart by its
+ * bits, and so is a mix of the two and an infinity. */
 static void test_unwritten_element(void **state) {
    (void)state;
    const uint64_t seed = g_seed + 4;
@@ -320,7 +327,7 @@ static void test_unwritten_element(void **state) {
          makeCase(&c, &r, 83 + 2 * lay, 101, 45, kPrecs[pi], lay & 1, lay & 2, 0.75, lay == 3 ? 0.0 : 1.5);
          bool dbl = kPrecs[pi] == PRECISION_DOUBLE;
          size_t at = (size_t)Rng_below(&r, Problem_sizeC(&c.p));
-         setv(c.C, at, dbl, NAN);
+         unwrite(c.C, at, dbl);
          VerifyResult v;
          Verify_gemm(&c.p, c.A, c.B, c.C0, c.C, seed, &v);
          char where[64];
@@ -328,11 +335,30 @@ static void test_unwritten_element(void **state) {
          expectFail(&c, &v, seed, "one unwritten element", "1 element not written (NaN)");
          assert_non_null(strstr(v.message, where));
          assert_int_equal(v.non_finite, 1);
+         assert_int_equal(v.unwritten, 1);
          assert_int_equal(v.first_bad_row, (int)(at / 101));
          assert_int_equal(v.first_bad_col, (int)(at % 101));
+         /* the same element NaN as arithmetic makes it (0/0, quiet): computed, not unwritten,
+          * with a word on reading C when beta is 0 */
+         volatile double zero = 0.0;
+         setv(c.C, at, dbl, zero / zero);
+         Verify_gemm(&c.p, c.A, c.B, c.C0, c.C, seed, &v);
+         expectFail(&c, &v, seed, "one computed NaN", "1 element NaN, computed by the kernel (not left unwritten)");
+         assert_non_null(strstr(v.message, where));
+         assert_int_equal(v.unwritten, 0);
+         if ((c.p.beta == 0.0) != (strstr(v.message, "with beta 0 is not to be read") != NULL))
+            fail_msg("beta %g: the word on reading C: %s", c.p.beta, v.message);
+         /* one of each, the unwritten first */
+         size_t other = (at + 1) % Problem_sizeC(&c.p), first = other < at ? other : at;
+         unwrite(c.C, other, dbl);
+         Verify_gemm(&c.p, c.A, c.B, c.C0, c.C, seed, &v);
+         snprintf(where, sizeof where, "first at (%zu,%zu)", first / 101, first % 101);
+         expectFail(&c, &v, seed, "an unwritten element and a computed NaN",
+                    "2 elements not finite (1 not written, 1 NaN computed, 0 Inf)");
+         assert_non_null(strstr(v.message, where));
          /* the kernel wrote nothing at all */
          for (size_t i = 0; i < Problem_sizeC(&c.p); i++)
-            setv(c.C, i, dbl, NAN);
+            unwrite(c.C, i, dbl);
          Verify_gemm(&c.p, c.A, c.B, c.C0, c.C, seed, &v);
          snprintf(where, sizeof where, "FAILED: %zu elements not written (NaN), first at (0,0)", Problem_sizeC(&c.p));
          expectFail(&c, &v, seed, "nothing written", where);
@@ -696,6 +722,20 @@ static void test_isolated_element_error(void **state) {
       if (!strstr(v.message, "sampled") && v.first_bad_row != (int)(at / n) && v.first_bad_col != (int)(at % n))
          fail_msg("seed %" PRIu64 ": the wrong element is at (%zu,%zu) but the message says: %s", seed, at / n, at % n,
                   v.message);
+      /* The figure the message gives is the field of its check: the outliers' ratio, or
+       * Freivalds' (each field holds its own check's alone). */
+      const char *stands = strstr(v.message, "stands "), *off = strstr(v.message, "off by ");
+      char figure[32];
+      if (stands) {
+         snprintf(figure, sizeof figure, "stands %.3gx", v.outlier_ratio);
+         if (strncmp(stands, figure, strlen(figure)) || !(v.outlier_ratio > 1) || !(v.freivalds_ratio <= 1))
+            fail_msg("seed %" PRIu64 ": outlier %.3g, Freivalds %.3g, message: %s", seed, v.outlier_ratio,
+                     v.freivalds_ratio, v.message);
+      } else if (off) {
+         snprintf(figure, sizeof figure, "off by %.3gx", v.freivalds_ratio);
+         if (strncmp(off, figure, strlen(figure)))
+            fail_msg("seed %" PRIu64 ": Freivalds %.3g, message: %s", seed, v.freivalds_ratio, v.message);
+      }
       freeCase(&c);
    }
 }
@@ -789,7 +829,7 @@ static void test_parallel_matches_serial(void **state) {
             bool dbl = kPrecs[pi] == PRECISION_DOUBLE;
             char d[160];
             describe(&c, d, sizeof d);
-            /* 0: correct; 1: one element 0.1% off; 2: one unwritten (NaN); 3: one Inf;
+            /* 0: correct; 1: one element 0.1% off; 2: one unwritten (poisoned); 3: one Inf;
              * 4: one row scaled by 1.01 */
             for (int bug = 0; bug < 5; bug++) {
                size_t at = (size_t)Rng_below(&r, Problem_sizeC(&c.p));
@@ -800,7 +840,7 @@ static void test_parallel_matches_serial(void **state) {
                if (bug == 1)
                   setv(c.C, at, dbl, (double)(ref + 0.001L * mag));
                else if (bug == 2)
-                  setv(c.C, at, dbl, NAN);
+                  unwrite(c.C, at, dbl);
                else if (bug == 3)
                   setv(c.C, at, dbl, INFINITY);
                else if (bug == 4)
