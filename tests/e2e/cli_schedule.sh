@@ -151,7 +151,8 @@ write(d + "/ha.npy", m, k, "e", "<f2", [random.uniform(-1, 1) for _ in range(m *
 write(d + "/hb.npy", k, n, "e", "<f2", [random.uniform(-1, 1) for _ in range(k * n)])
 EOF
 # check_product WHAT A B ARGS...: the run of ARGS on A and B (.npy files in T_DIR, float32 or
-# float16: the values the kernel multiplies) and c.npy, against Python's product of them.
+# float16: the values the kernel multiplies) and c.npy, against Python's product of them,
+# computed once per pair of files (kept in T_DIR) and compared with each run's C.
 check_product() {
    what=$1 a=$2 b=$3
    shift 3
@@ -159,7 +160,7 @@ check_product() {
    run_gemmtop run "$@" -m 37 -n 45 -k 300 --a "$T_DIR/$a" --b "$T_DIR/$b" --c "$T_DIR/c.npy" --alpha -1.25 \
       --beta 0.5 --out "$T_DIR/out.npy" --reps 1 --warmup 0
    msg=$(python3 - "$T_DIR" "$a" "$b" <<'EOF' 2>&1
-import struct, sys
+import json, struct, sys
 d = sys.argv[1]
 def read(path):
     data = open(path, "rb").read()
@@ -174,11 +175,17 @@ _, C, cd = read(d + "/c.npy")
 shape, O, od = read(d + "/out.npy")
 assert cd == od == "<f4", (cd, od)
 assert shape == (m, n), shape
+kept = "%s/product-%s-%s.json" % (d, sys.argv[2], sys.argv[3])
+try:
+    S, MAG = json.load(open(kept))
+except OSError:
+    S = [sum(A[i * k + p] * B[p * n + j] for p in range(k)) for i in range(m) for j in range(n)]
+    MAG = [sum(abs(A[i * k + p] * B[p * n + j]) for p in range(k)) for i in range(m) for j in range(n)]
+    json.dump([S, MAG], open(kept, "w"))
 worst = 0.0
 for i in range(m):
     for j in range(n):
-        s = sum(A[i * k + p] * B[p * n + j] for p in range(k))
-        mag = sum(abs(A[i * k + p] * B[p * n + j]) for p in range(k))
+        s, mag = S[i * n + j], MAG[i * n + j]
         want = -1.25 * s + 0.5 * C[i * n + j]
         bound = (k + 4) * 2.0 ** -24 * (1.25 * mag + 0.5 * abs(C[i * n + j]))
         err = abs(O[i * n + j] - want)
