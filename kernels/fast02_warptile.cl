@@ -3,6 +3,7 @@ name:     fast02_warptile
 title:    Warp tiles: each warp owns a compact WM x WN piece of the block
 ladder:   fast
 step:     2
+tune:     yes
 about:    Builds on fast 1. The work-group's BM x BN block is split among its warps, each
 about:    warp a WM x WN tile and each lane of the warp an (WM/LY) x (WN/LX) micro tile
 about:    (LY = 32/LX), in groups of 4 rows and 4 columns spaced 4*LY and 4*LX apart. A

@@ -3,6 +3,7 @@ name:     fast03_splitk
 title:    Split-K: the K loop cut among SPLIT work-groups, summed by a fix-up
 ladder:   fast
 step:     3
+tune:     yes
 about:    Step 2's warp tiles, for the shapes where a tile per work-group leaves most of the
 about:    GPU idle: with M = 128 and N = 8192 there are 64 blocks of 128x128 for 132
 about:    multiprocessors, and each runs the whole K. Here the grid gets a third dimension:

@@ -3,6 +3,7 @@ name:     fast04_streamk
 title:    Stream-K: a persistent grid that shares out the work, not the tiles
 ladder:   fast
 step:     4
+tune:     yes
 about:    Step 3 cuts every block's K loop into the same number of pieces, whatever the shape.
 about:    Stream-K (Osama et al., 2023) starts instead a persistent grid, UNITS work-groups per
 about:    multiprocessor (CUS of them), and gives each an equal share of all the work: the

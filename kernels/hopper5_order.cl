@@ -3,6 +3,7 @@ name:     hopper5_order
 title:    Hopper 5: a launch order for L2
 ladder:   hopper
 step:     5
+tune:     yes
 about:    Step 4 with the blocks launched in an order that suits L2: blocks are numbered
 about:    along a one-dimensional grid and mapped to tiles GROUP block rows at a time, so that
 about:    the blocks running together read a few rows of A and a band of B's columns that
@@ -10,6 +11,11 @@ about:    fit in the 50 MB L2 instead of streaming all of B for each block row. 
 about:    goes further: two blocks of a thread-block cluster take tiles one above the other,
 about:    which share their B tile, and each copies half of it into both blocks' shared
 about:    memory at once (TMA multicast); a slot is refilled when both blocks released it.
+about:    In float (3xTF32) four switches test why its error is above SGEMM's: LO rounds lo
+about:    to TF32 instead of letting the tensor core cut it, SMALL keeps the small cross terms
+about:    in accumulators of their own, PROMO adds the wgmma sums into FP32 registers every
+about:    PROMO tiles (so the tensor core's truncating additions see only a few tiles), and
+about:    ORDER issues hi*hi first. PROMO applies to every type.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per block (BM / CONS per consumer)
 param:    BN = 128 in 64, 128, 192, 256 ; columns of C per block: the wgmma N
@@ -19,12 +25,18 @@ param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
 param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in shared memory
 param:    BLOCKS = 1 in 1, 2 ; blocks per multiprocessor that the registers are shared for
+param:    LO = 0 in 0, 1 ; 3xTF32: 1 rounds lo to TF32 (cvt.rna) before the tensor core reads it; 0 lets it cut the bits
+param:    SMALL = 0 in 0, 1 ; 3xTF32: 1 adds the cross terms lo*hi + hi*lo into accumulators of their own
+param:    PROMO = 0 in 0, 1, 2, 4, 8 ; every PROMO tiles the wgmma sums are added into FP32 registers and start afresh (0: never)
+param:    ORDER = 0 in 0, 1 ; 3xTF32: 0 issues the cross terms before hi*hi, 1 after
 reuse:    A=BN B=BM
 arch:     sm_90a
 precisions: float tf32 half bfloat16
 tensor:   yes
 require:  BK * IN_SIZE % (SW == 0 ? 32 : SW) == 0 && BK * IN_SIZE >= 32 ; BK times the element size must be a multiple of the swizzle width (32 bytes without swizzle)
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
+require:  (LO == 0 && SMALL == 0 && ORDER == 0) || (IN_SIZE == 4 && GT_TF32 == 0) ; LO, SMALL and ORDER shape 3xTF32, the float path
+require:  BM / CONS / 64 * BN / 2 * (1 + SMALL + (PROMO > 0)) <= 192 || (SMALL == 0 && PROMO == 0) ; a consumer thread keeps BM / CONS / 64 * BN / 2 sums per set (wgmma's, SMALL's, PROMO's): at most 192 in all
 require:  BLOCKS == 1 || (BN <= 128 && CONS == 1) ; two blocks per multiprocessor leave 128 registers at entry: one consumer, and a wgmma N of at most 128 (ptxas checks each wgmma against the entry count)
 operands: A=N B=T
 pad:      M=BM*CLUSTER N=BN K=BK
@@ -108,33 +120,53 @@ __device__ inline void splitStage(unsigned char *stage, int tid, int threads) {
       h.z = gt_tf32_round(x.z);
       h.w = gt_tf32_round(x.w);
       raw[i] = h;
+#if LO
+      lo[i] = make_float4(gt_tf32_round(x.x - h.x), gt_tf32_round(x.y - h.y), gt_tf32_round(x.z - h.z),
+                          gt_tf32_round(x.w - h.w));
+#else
       lo[i] = make_float4(x.x - h.x, x.y - h.y, x.z - h.z, x.w - h.w);
+#endif
    }
 }
 
+/* 3xTF32 with SMALL=1: the cross terms go to accumulators of their own (else into acc). */
+#define CROSS (SPLIT3 && SMALL)
+
 /* The accumulators stay where the asynchronous MMA left them. */
 #define FENCE_ACC()                                                                                                  \
-   _Pragma("unroll") for (int m_ = 0; m_ < WM / 64; m_++) _Pragma("unroll") for (int i_ = 0; i_ < BN / 2; i_++)   \
-      gt_fence_reg(acc[m_][i_])
+   _Pragma("unroll") for (int m_ = 0; m_ < WM / 64; m_++) _Pragma("unroll") for (int i_ = 0; i_ < BN / 2; i_++) { \
+      gt_fence_reg(acc[m_][i_]);                                                                                    \
+      if (CROSS)                                                                                                    \
+         gt_fence_reg(cross[m_][i_]);                                                                               \
+   }
 
 #define WGMMA_N(n) gt_wgmma_n##n
 #define WGMMA(n) WGMMA_N(n)
 
-/* The products of one stage into acc: the WM rows of this warpgroup from row r0 of the tile. */
-__device__ inline void mmaStage(float (*acc)[BN / 2], unsigned char *stage, int r0) {
+/* The products of one stage into acc (3xTF32's cross terms into cross with SMALL=1, else
+ * into acc too): the WM rows of this warpgroup from row r0 of the tile. With fresh, the
+ * first product into each accumulator overwrites it (scale-d 0) instead of adding. */
+__device__ inline void mmaStage(float (*acc)[BN / 2], float (*cross)[BN / 2], unsigned char *stage, int r0, int fresh) {
    const uint a = gt_smem_addr(stage), b = a + TILE_A;
 #pragma unroll
    for (int kk = 0; kk < KSTEPS; kk++) {
       const gt_u64 db = descAt(b, BN, 0, kk);
+      const int keep = kk > 0 || !fresh;
 #pragma unroll
       for (int m = 0; m < WM / 64; m++) {
          const gt_u64 da = descAt(a, BM, r0 + m * 64, kk);
 #if SPLIT3
-         /* the small terms first: lo*hi and hi*lo, then hi*hi */
-         WGMMA(BN)(acc[m], descAt(a + STAGE, BM, r0 + m * 64, kk), db, 1);
-         WGMMA(BN)(acc[m], da, descAt(b + STAGE, BN, 0, kk), 1);
+         /* lo*hi and hi*lo, small, before hi*hi (ORDER=0) or after it (ORDER=1) */
+         float *x = CROSS ? cross[m] : acc[m];
+         if (ORDER)
+            WGMMA(BN)(acc[m], da, db, keep);
+         WGMMA(BN)(x, descAt(a + STAGE, BM, r0 + m * 64, kk), db, CROSS || !ORDER ? keep : 1);
+         WGMMA(BN)(x, da, descAt(b + STAGE, BN, 0, kk), 1);
+         if (!ORDER)
+            WGMMA(BN)(acc[m], da, db, CROSS ? keep : 1);
+#else
+         WGMMA(BN)(acc[m], da, db, keep);
 #endif
-         WGMMA(BN)(acc[m], da, db, 1);
       }
    }
 }
@@ -225,27 +257,63 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
 #endif
       const int ctid = tid - 128, r0 = (wg - 1) * WM;
       float acc[WM / 64][BN / 2];
+#if CROSS
+      float cross[WM / 64][BN / 2];
+#else
+      float(*cross)[BN / 2] = acc;
+#endif
+#if PROMO
+      float sum[WM / 64][BN / 2]; /* the promoted FP32 sums */
+#else
+      float(*sum)[BN / 2] = acc;
+#endif
 #pragma unroll
       for (int m = 0; m < WM / 64; m++)
 #pragma unroll
          for (int i = 0; i < BN / 2; i++)
-            acc[m][i] = 0.0f;
+            acc[m][i] = cross[m][i] = sum[m][i] = 0.0f;
+      int fresh = 0, held = 0; /* held: tile t-1's slot is not yet given back */
       for (int t = 0; t < tiles; t++) {
          const int s = t % STAGES;
          unsigned char *stage = ring + s * STAGE_ALL;
+         const int promote = PROMO && ((t + 1) % (PROMO > 0 ? PROMO : 1) == 0 || t + 1 == tiles);
          gt_mbar_wait(SPLIT3 ? &ready[s] : &full[s], (t / STAGES) & 1);
          FENCE_ACC();
          gt_wgmma_fence();
-         mmaStage(acc, stage, r0);
+         mmaStage(acc, cross, stage, r0, fresh);
          gt_wgmma_commit();
-         gt_wgmma_wait(1); /* tile t-1's products are done: give its slot back */
+         if (promote)
+            gt_wgmma_wait(0); /* tiles t-1 and t are done */
+         else
+            gt_wgmma_wait(1); /* tile t-1's products are done: give its slot back */
          FENCE_ACC();
-         if (t > 0 && tid % 32 == 0)
-            releaseSlot(&empty[(t - 1) % STAGES]);
+         if (tid % 32 == 0) {
+            if (held)
+               releaseSlot(&empty[(t - 1) % STAGES]);
+            if (promote)
+               releaseSlot(&empty[s]);
+         }
+         held = !promote;
+         fresh = promote;
+#if PROMO
+         if (promote)
+#pragma unroll
+            for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+               for (int i = 0; i < BN / 2; i++)
+                  sum[m][i] += CROSS ? acc[m][i] + cross[m][i] : acc[m][i];
+#endif
       }
       gt_wgmma_wait(0);
       FENCE_ACC();
-      storeC(acc, ctid % 128, row0 + r0, col0, N, alpha, beta, C);
+#if CROSS && !PROMO
+#pragma unroll
+      for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+         for (int i = 0; i < BN / 2; i++)
+            acc[m][i] += cross[m][i];
+#endif
+      storeC(sum, ctid % 128, row0 + r0, col0, N, alpha, beta, C);
    }
 #if CLUSTER > 1
    gt_cluster_sync(); /* the other block may still arrive on this one's barriers */

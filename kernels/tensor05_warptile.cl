@@ -3,6 +3,7 @@ name:     tensor05_warptile
 title:    Tensor cores 5: large warp tiles, fragments double-buffered, L2-friendly block order
 ladder:   tensor
 step:     5
+tune:     yes
 tensor:   yes
 precisions: tf32 half bfloat16
 about:    Builds on tensor 4, as the fastest public mma.sync kernels are built. Each warp

@@ -3,6 +3,7 @@ name:     tensor06_splitk
 title:    Tensor cores 6: split-K, for the shapes whose tiles cannot fill the GPU
 ladder:   tensor
 step:     6
+tune:     yes
 tensor:   yes
 precisions: tf32 half bfloat16
 about:    Step 5's warp tiles, for the GEMMs of a model's decode: with M = 128 and N = 8192

@@ -3,6 +3,7 @@ name:     tensor07_streamk
 title:    Tensor cores 7: stream-K, a persistent grid that shares out the K steps
 ladder:   tensor
 step:     7
+tune:     yes
 tensor:   yes
 precisions: tf32 half bfloat16
 about:    Step 5's warp tiles and cp.async pipeline in a persistent grid of UNITS work-groups

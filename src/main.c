@@ -57,7 +57,7 @@ static int (*const run[COMMAND_COUNT])(const Options *o) = {
     [COMMAND_BANKS] = Cli_banks,  [COMMAND_CACHE] = Cli_cache,
     [COMMAND_RESULTS] = Cli_results, [COMMAND_LESSON] = lesson,   [COMMAND_EXPORT] = Cli_exportKernel,
     [COMMAND_EXPLAIN] = Cli_explain, [COMMAND_SERVE] = Cli_serve, [COMMAND_SUBMIT] = Cli_submit,
-    [COMMAND_CLASS] = Cli_class,
+    [COMMAND_CLASS] = Cli_class, [COMMAND_TUNE] = Cli_tune,
 };
 
 int main(int argc, char **argv) {

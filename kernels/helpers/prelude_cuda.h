@@ -181,6 +181,18 @@ __device__ inline void gt_fence_proxy_async(void) { asm volatile("fence.proxy.as
 __device__ inline void gt_named_barrier(int id, int threads) {
    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
+/* The copy engine's bulk copy of `bytes` contiguous bytes (a multiple of 16; both addresses
+ * 16-byte aligned) from shared to global memory, no tensor map, in this thread's current bulk
+ * group; the group closed; a wait until this thread's groups have read their shared memory
+ * (which may then be written again, or the block end). */
+__device__ inline void gt_bulk_store(void *dst, const void *src, uint bytes) {
+   asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(
+                    (gt_u64)__cvta_generic_to_global(dst)),
+                "r"(gt_smem_addr(src)), "r"(bytes)
+                : "memory");
+}
+__device__ inline void gt_bulk_commit(void) { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+__device__ inline void gt_bulk_wait_read(void) { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
 #define gt_setmaxnreg_inc(n) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(n))
 #define gt_setmaxnreg_dec(n) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(n))
 
@@ -193,7 +205,7 @@ __device__ inline float gt_tf32_round(float x) {
 
 /* wgmma: a warpgroup (4 warps, the first a multiple of 4) multiplies a 64 x K slice of A
  * by a K x N slice of B, both in shared memory as described by a matrix descriptor, into
- * N/2 FP32 accumulators per thread. K is 32 bytes: 8 tf32 or 16 half/bfloat16. */
+ * N/2 FP32 accumulators per thread. K is 32 bytes: 8 tf32, 16 half/bfloat16 or 32 FP8. */
 __device__ inline void gt_wgmma_fence(void) { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ inline void gt_wgmma_commit(void) { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 #define gt_wgmma_wait(n) asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(n) : "memory")
@@ -220,11 +232,46 @@ __device__ inline gt_u64 gt_wgmma_desc(uint addr, uint lbo, uint sbo, int swizzl
 #define GT_WG_SHAPE_K "k16"
 #define GT_WG_TYPES "f32.bf16.bf16"
 #define GT_WG_TRANS ", 0, 0"
+#elif defined(GT_E4M3) && GT_E4M3 /* FP8: k is 32 bytes too; both operands K-major, no transpose */
+#define GT_WG_SHAPE_K "k32"
+#define GT_WG_TYPES "f32.e4m3.e4m3"
+#define GT_WG_TRANS ""
+#elif defined(GT_E5M2) && GT_E5M2
+#define GT_WG_SHAPE_K "k32"
+#define GT_WG_TYPES "f32.e5m2.e5m2"
+#define GT_WG_TRANS ""
 #else
 #define GT_WG_SHAPE_K "k8"
 #define GT_WG_TYPES "f32.tf32.tf32"
 #define GT_WG_TRANS ""
 #endif
+/* The narrow wgmma N of swap-AB (hopper9_swapab): a few tokens as the columns, the
+ * weight's rows filling the 64 rows. */
+__device__ inline void gt_wgmma_n8(float *d, gt_u64 da, gt_u64 db, int scale_d) {
+   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n8" GT_WG_SHAPE_K "." GT_WG_TYPES " {"
+                "%0, %1, %2, %3"
+                "}, %4, %5, p, 1, 1" GT_WG_TRANS ";\n}\n"
+                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                : "l"(da), "l"(db), "r"(scale_d));
+}
+__device__ inline void gt_wgmma_n16(float *d, gt_u64 da, gt_u64 db, int scale_d) {
+   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n16" GT_WG_SHAPE_K "." GT_WG_TYPES " {"
+                "%0, %1, %2, %3, %4, %5, %6, %7"
+                "}, %8, %9, p, 1, 1" GT_WG_TRANS ";\n}\n"
+                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+                : "l"(da), "l"(db), "r"(scale_d));
+}
+__device__ inline void gt_wgmma_n32(float *d, gt_u64 da, gt_u64 db, int scale_d) {
+   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n32" GT_WG_SHAPE_K "." GT_WG_TYPES " {"
+                "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+                "}, %16, %17, p, 1, 1" GT_WG_TRANS ";\n}\n"
+                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+                : "l"(da), "l"(db), "r"(scale_d));
+}
 __device__ inline void gt_wgmma_n64(float *d, gt_u64 da, gt_u64 db, int scale_d) {
    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
                 "wgmma.mma_async.sync.aligned.m64n64" GT_WG_SHAPE_K "." GT_WG_TYPES " {"

@@ -7,10 +7,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "backend/device.h"
 #include "backend/ptxas.h"
 #include "base/types.h"
+
+/* How the FP8 types' operands are scaled, as a vendor library is given them. */
+typedef enum {
+   BACKEND_SCALES_NONE,   /* a type without scales */
+   BACKEND_SCALES_TENSOR, /* one FP32 scale for all of A, one for all of B */
+   BACKEND_SCALES_BLOCK,  /* A: one per 1 x 128 slice of a row of op(A) along K; B: one per 128 x 128 block of op(B) */
+} BackendScales;
 
 /* A GEMM as a vendor library is asked for it (vendorGemm): C = alpha * op(A) * op(B) +
  * beta * C, row-major, the element type's (base/types.h). The engine's Problem says the
@@ -20,7 +28,26 @@ typedef struct BackendGemm_ {
    Precision precision;
    bool trans_a, trans_b;
    double alpha, beta;
+   /* The FP8 types' scales on the host, laid as core/scales.h lays them whatever the
+    * operands' storage: one float each (tensor), or A's M x ceil(K/128) and B's
+    * ceil(K/128) x ceil(N/128), row-major over op(A) and op(B) (block). A library that
+    * keeps them on the device uploads them again when scales_generation changes (0: at
+    * every call). */
+   BackendScales scales;
+   const float *scale_a, *scale_b;
+   unsigned long scales_generation;
+   bool c_bf16;               /* C written in bfloat16 instead of the type's C (beta 0; FP8 through cuBLASLt) */
 } BackendGemm;
+
+/* What one vendorGemm call gives back besides C. */
+typedef struct BackendVendorCall_ {
+   double ms;                 /* the whole call's device time, -1 when unknown */
+   char name[64];             /* the library, its version and the call: "cuBLAS 13.1.0 GemmEx FAST_TF32" */
+   char note[192];            /* how it multiplied where a reader needs to know (TF32's rounding, FP8's scales
+                               * and the algorithm chosen), "" when nothing */
+   bool fp8_accumulator;      /* it summed in the FP8 tensor core's accumulator (core/verify.h) */
+   long long promote_interval; /* products between its promotions into FP32 (0: never) */
+} BackendVendorCall;
 
 typedef struct BuildInfo_ {
    char *log;                 /* compiler messages, malloc'ed (may be NULL) */
@@ -35,7 +62,7 @@ typedef struct BuildInfo_ {
 /* A TMA tensor map of a row-major matrix in a buffer (ARG_TENSOR_MAP): the backend encodes
  * it (CUDA: cuTensorMapEncodeTiled, 128 bytes) and passes it by value. */
 typedef struct TensorMapSpec_ {
-   int elem_bytes;            /* 2 or 4 (the copy moves bits: no type conversion) */
+   int elem_bytes;            /* 1, 2 or 4 (the copy moves bits: no type conversion) */
    long long rows, cols;      /* as stored: cols contiguous */
    int box_rows, box_cols;    /* the box one copy moves, in elements */
    int swizzle;               /* bytes: 0 (none), 32, 64, 128 */
@@ -140,7 +167,7 @@ typedef struct Backend_ {
    const char *alias;          /* another name --backend takes ("cl"), or NULL */
    const char *title;          /* in messages: "OpenCL", "CUDA", "HIP" */
    unsigned caps;              /* BACKEND_CAP_* */
-   const char *vendor_library; /* what vendorGemm calls: "CLBlast", "cuBLAS", "rocBLAS" */
+   const char *vendor_library; /* what vendorGemm calls: "CLBlast", "cuBLAS and cuBLASLt", "rocBLAS" */
    /* Lists devices: returns the count; with none, 0 and in err what it found instead ("no
     * NVIDIA driver (libcuda.so.1 not found)"). Backend_listDevices says it to a user. */
    int (*findDevices)(DeviceInfo **out, char *err, size_t errlen);
@@ -164,6 +191,16 @@ typedef struct Backend_ {
     * alignment a device asks of a part of a buffer). */
    BackendStatus (*allocGuarded)(Context *ctx, size_t bytes, size_t guard, Buffer **out, char *err, size_t errlen);
    BackendStatus (*guards)(Context *ctx, Buffer *b, void *before, void *after, bool write, char *err, size_t errlen);
+   /* Enqueues setting the first bytes of b (a multiple of 4) to word, repeated in the host's
+    * byte order, on the device (no host copy: poisoning a large C costs nothing); NULL when
+    * the backend cannot, BACKEND_ERR_UNSUPPORTED when the runtime lacks it: the caller
+    * writes the bytes instead. */
+   BackendStatus (*fill)(Context *ctx, Buffer *b, uint32_t word, size_t bytes, char *err, size_t errlen);
+   /* Host memory the device copies to and from at full speed (CUDA: page-locked), freed with
+    * hostFree; NULL (either function) when the backend has none, or it returns NULL: the
+    * caller takes malloc's. */
+   void *(*hostAlloc)(Context *ctx, size_t bytes);
+   void (*hostFree)(Context *ctx, void *host);
    /* Enqueues a launch; with ev non-NULL returns an event for timing. Arguments of kind
     * ARG_REAL are passed in the given precision. */
    BackendStatus (*launch)(Context *ctx, Kernel *k, const KernelArg *args, int nargs, bool real_double, int dims,
@@ -182,13 +219,17 @@ typedef struct Backend_ {
    /* The compiled code as text when the runtime gives it (NVIDIA's OpenCL: PTX; PoCL: CPU
     * code; HIP: ISA); NULL otherwise, or NULL itself. kind names it ("PTX"). malloc'ed. */
    char *(*programCode)(Program *p, char *kind, size_t kindlen);
-   /* The vendor library's GEMM (CLBlast, cuBLAS, rocBLAS) on this context's buffers,
-    * row-major as the problem says; one call, finished, its time in *ms (the whole call: a
-    * library may launch several kernels). BACKEND_ERR_NO_RUNTIME when the library is
-    * absent, BACKEND_ERR_UNSUPPORTED when it has no GEMM of the problem's type (err says
-    * which); name gets the library and its version. */
-   BackendStatus (*vendorGemm)(Context *ctx, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
-                               size_t namelen, char *err, size_t errlen);
+   /* The vendor library's GEMM (CLBlast, cuBLAS, cuBLASLt, rocBLAS) on this context's
+    * buffers, row-major as the problem says; one call, finished, its time in out->ms (the
+    * whole call: a library may launch several kernels), its name and note in out.
+    * BACKEND_ERR_NO_RUNTIME when the library is absent, BACKEND_ERR_UNSUPPORTED when it
+    * has no GEMM of the problem's type, scales or layout (err says which). */
+   BackendStatus (*vendorGemm)(Context *ctx, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C,
+                               BackendVendorCall *out, char *err, size_t errlen);
+   /* Whether the vendor library multiplies type p only with op(A) stored M x K and op(B)
+    * stored N x K, K contiguous in both (cuBLASLt's FP8 GEMM: "TN" in its column-major
+    * terms, gemmtop's layout NT); the engine then hands it such copies. NULL: any layout. */
+   bool (*vendorKMajor)(Precision p);
    /* Registers, private (spill) and static shared bytes of entry in PTX text, as this
     * backend's runtime compiles it for its first device (CUDA: the driver loads the PTX);
     * for code another runtime built without saying them (NVIDIA's OpenCL, when its own JIT

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "backend/backend_cuda.h"
+#include "backend/cublaslt.h"
 #include "backend/gpu_common.h"
 #include "base/util.h"
 
@@ -34,7 +35,7 @@ enum {
 };
 enum { CU_FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
 /* cuTensorMapEncodeTiled's enumerations (cuda.h, CUDA 12 and later) */
-enum { CU_TENSOR_MAP_DATA_TYPE_UINT16 = 1, CU_TENSOR_MAP_DATA_TYPE_UINT32 = 2 };
+enum { CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0, CU_TENSOR_MAP_DATA_TYPE_UINT16 = 1, CU_TENSOR_MAP_DATA_TYPE_UINT32 = 2 };
 enum { CU_TENSOR_MAP_SWIZZLE_NONE = 0, CU_TENSOR_MAP_SWIZZLE_32B, CU_TENSOR_MAP_SWIZZLE_64B, CU_TENSOR_MAP_SWIZZLE_128B };
 enum { CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2 };
 #define CUDA_ERROR_OUT_OF_MEMORY 2
@@ -82,6 +83,10 @@ static struct {
    CUresult (*cuCtxGetCurrent)(CUcontext *); /* optional: ptxResources restores the caller's context */
    /* optional: for the observers (NVML matches the device by it) */
    CUresult (*cuDeviceGetPCIBusId)(char *, int, CUdevice);
+   /* optional: C poisoned on the device, page-locked host memory */
+   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned int, size_t, CUstream);
+   CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
+   CUresult (*cuMemFreeHost)(void *);
    nvrtcResult (*nvrtcVersion)(int *, int *);
    nvrtcResult (*nvrtcCreateProgram)(nvrtcProgram *, const char *, const char *, int, const char *const *,
                                      const char *const *);
@@ -194,6 +199,9 @@ static bool load(char *err, size_t errlen) {
    CU(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
    CU(cuCtxGetCurrent, "cuCtxGetCurrent");
    CU(cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId");
+   CU(cuMemsetD32Async, "cuMemsetD32Async");
+   CU(cuMemHostAlloc, "cuMemHostAlloc");
+   CU(cuMemFreeHost, "cuMemFreeHost");
 #undef CU
    void **fns = (void **)&api.cuInit;
    void **end = (void **)&api.cuGetErrorString;
@@ -221,6 +229,7 @@ struct Context_ {
    CUstream stream;
    DeviceInfo info;
    int cc_major, cc_minor;
+   CublasLt *lt;          /* cuBLASLt, made on the first FP8 vendor call */
 };
 struct Program_ {
    CUmodule module;
@@ -294,11 +303,27 @@ static const GpuRuntime cuda = {
     .tensorMapArg = cuTensorMapArg,
 };
 
+/* The copy engine moves bytes: an element is an unsigned integer of its width (FP8 one
+ * byte, half and bfloat16 two, FP32 four); -1 for a width it has no type for. */
+int Cuda_tensorMapDataType(int elem_bytes) {
+   switch (elem_bytes) {
+   case 1: return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+   case 2: return CU_TENSOR_MAP_DATA_TYPE_UINT16;
+   case 4: return CU_TENSOR_MAP_DATA_TYPE_UINT32;
+   default: return -1;
+   }
+}
+
 /* A 2D tiled tensor map of a row-major matrix: dimension 0 is the contiguous one. */
 static BackendStatus cuTensorMapArg(const KernelArg *arg, GpuArg *slot, char *err, size_t errlen) {
    const TensorMapSpec *t = &arg->tmap;
    if (!api.cuTensorMapEncodeTiled) {
       snprintf(err, errlen, "this NVIDIA driver has no cuTensorMapEncodeTiled (CUDA 12 or later is needed for TMA)");
+      return BACKEND_ERR_LAUNCH;
+   }
+   const int type = Cuda_tensorMapDataType(t->elem_bytes);
+   if (type < 0) {
+      snprintf(err, errlen, "a tensor map of %d-byte elements: the copy engine takes 1, 2 or 4 bytes here", t->elem_bytes);
       return BACKEND_ERR_LAUNCH;
    }
    const int swizzles[] = {[0] = CU_TENSOR_MAP_SWIZZLE_NONE, [1] = CU_TENSOR_MAP_SWIZZLE_32B,
@@ -307,7 +332,7 @@ static BackendStatus cuTensorMapArg(const KernelArg *arg, GpuArg *slot, char *er
    const unsigned long long strides[1] = {(unsigned long long)t->cols * (unsigned long long)t->elem_bytes};
    const unsigned box[2] = {(unsigned)t->box_cols, (unsigned)t->box_rows}, unit[2] = {1, 1};
    CUresult r = api.cuTensorMapEncodeTiled(
-       slot->tensor_map, t->elem_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16 : CU_TENSOR_MAP_DATA_TYPE_UINT32, 2,
+       slot->tensor_map, type, 2,
        (void *)(uintptr_t)arg->buffer->ptr, dims, strides, box, unit, 0, swizzles[t->swizzle / 32],
        CU_TENSOR_MAP_L2_PROMOTION_L2_128B, 0);
    if (r != 0) {
@@ -431,11 +456,15 @@ static Context *openDevice(int index, DeviceInfo *info, char *err, size_t errlen
    return c;
 }
 
+static CublasLtDevice ltDevice(Context *c);
+
 static void closeDevice(Context *c) {
    if (!c)
       return;
    api.cuCtxSetCurrent(c->ctx);
    api.cuStreamSynchronize(c->stream);
+   const CublasLtDevice lt = ltDevice(c);
+   CublasLt_free(c->lt, &lt);
    api.cuStreamDestroy(c->stream);
    api.cuDevicePrimaryCtxRelease(c->dev);
    free(c);
@@ -666,6 +695,29 @@ static BackendStatus copyBuffer(Context *c, Buffer *dst, Buffer *src, size_t byt
    return r == 0 ? BACKEND_OK : cuFail(r, "copying on the device", err, errlen);
 }
 
+static BackendStatus fillBuffer(Context *c, Buffer *b, uint32_t word, size_t bytes, char *err, size_t errlen) {
+   if (!api.cuMemsetD32Async) {
+      snprintf(err, errlen, "this NVIDIA driver has no cuMemsetD32Async");
+      return BACKEND_ERR_UNSUPPORTED;
+   }
+   CUresult r = api.cuMemsetD32Async(b->ptr, word, bytes / 4, c->stream);
+   return r == 0 ? BACKEND_OK : cuFail(r, "filling a buffer on the device", err, errlen);
+}
+
+/* Page-locked: the copies of C run at the bus's speed, with no staging through the driver. */
+static void *hostAlloc(Context *c, size_t bytes) {
+   void *p = NULL;
+   return api.cuMemHostAlloc && api.cuMemFreeHost && api.cuCtxSetCurrent(c->ctx) == 0 &&
+                  api.cuMemHostAlloc(&p, bytes ? bytes : 1, 0) == 0
+              ? p
+              : NULL;
+}
+
+static void hostFree(Context *c, void *host) {
+   if (host && api.cuCtxSetCurrent(c->ctx) == 0)
+      api.cuMemFreeHost(host);
+}
+
 static BackendStatus launch(Context *c, Kernel *k, const KernelArg *args, int nargs, bool real_double, int dims,
                             const size_t *global, const size_t *local, Event **ev, char *err, size_t errlen) {
    return Gpu_launch(&cuda, c->stream, k, args, nargs, real_double, dims, global, local, ev, err, errlen);
@@ -717,7 +769,7 @@ static BackendStatus finishWithin(Context *c, double timeout_ms, char *err, size
  * Default math mode: true FP32, no TF32. The tensor-core types go through cublasGemmEx
  * with the same types as the kernels: half or bfloat16 A and B, FP32 C and
  * CUBLAS_COMPUTE_32F; tf32 as FP32 A, B and C with CUBLAS_COMPUTE_32F_FAST_TF32 (inputs
- * rounded to TF32, FP32 accumulation). */
+ * made TF32, FP32 accumulation). The FP8 types go to cuBLASLt (cublaslt.c). */
 typedef struct cublasContext *cublasHandle_t;
 enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 };
 /* cudaDataType_t, cublasComputeType_t and cublasGemmAlgo_t values (library_types.h, cublas_api.h). */
@@ -743,19 +795,29 @@ static struct {
 } cublas;
 
 /* How cuBLAS multiplies each element type: the call, A and B's data type and the compute
- * type for GemmEx, and the words that say so in the library's name. CUBLAS_NONE: no
- * reference for the type (a new type's row says so until it is wired in). */
-typedef enum { CUBLAS_NONE, CUBLAS_SGEMM, CUBLAS_DGEMM, CUBLAS_GEMMEX } CublasCall;
+ * type for GemmEx, the words that say so in the library's name, and what a reader needs
+ * to know of its rounding. CUBLAS_NONE: no reference for the type (a new type's row says
+ * so until it is wired in); CUBLAS_LT: cuBLASLt's FP8 GEMM (cublaslt.c). */
+typedef enum { CUBLAS_NONE, CUBLAS_SGEMM, CUBLAS_DGEMM, CUBLAS_GEMMEX, CUBLAS_LT } CublasCall;
 static const struct {
    CublasCall call;
    int ab, compute;
    const char *what;
+   const char *rounding;
 } kCublasTypes[PRECISION_COUNT] = {
-    [PRECISION_FLOAT] = {CUBLAS_SGEMM, CUDA_R_32F_, CUBLAS_COMPUTE_32F_, ""},
-    [PRECISION_DOUBLE] = {CUBLAS_DGEMM, 0, 0, ""},
-    [PRECISION_TF32] = {CUBLAS_GEMMEX, CUDA_R_32F_, CUBLAS_COMPUTE_32F_FAST_TF32_, "GemmEx FAST_TF32"},
-    [PRECISION_HALF] = {CUBLAS_GEMMEX, CUDA_R_16F_, CUBLAS_COMPUTE_32F_, "GemmEx half, FP32 C"},
-    [PRECISION_BF16] = {CUBLAS_GEMMEX, CUDA_R_16BF_, CUBLAS_COMPUTE_32F_, "GemmEx bfloat16, FP32 C"},
+    [PRECISION_FLOAT] = {CUBLAS_SGEMM, CUDA_R_32F_, CUBLAS_COMPUTE_32F_, "", ""},
+    [PRECISION_DOUBLE] = {CUBLAS_DGEMM, 0, 0, "", ""},
+    /* NVIDIA documents only that FAST_TF32 "down-converts" FP32 inputs to TF32, not how it
+     * rounds; a tensor core fed FP32 bits keeps TF32's 19 and drops the rest (toward zero),
+     * while cvt.rna rounds to nearest. tools/gpu/gpu_cublaslt.sh probes which it does. */
+    [PRECISION_TF32] = {CUBLAS_GEMMEX, CUDA_R_32F_, CUBLAS_COMPUTE_32F_FAST_TF32_, "GemmEx FAST_TF32",
+                        "FP32 inputs made TF32 by cuBLAS's FAST_TF32 (its rounding is not documented: cut toward "
+                        "zero where a kernel feeds the tensor cores FP32 bits, to nearest where it rounds with "
+                        "cvt.rna), FP32 accumulation"},
+    [PRECISION_HALF] = {CUBLAS_GEMMEX, CUDA_R_16F_, CUBLAS_COMPUTE_32F_, "GemmEx half, FP32 C", ""},
+    [PRECISION_BF16] = {CUBLAS_GEMMEX, CUDA_R_16BF_, CUBLAS_COMPUTE_32F_, "GemmEx bfloat16, FP32 C", ""},
+    [PRECISION_E4M3] = {CUBLAS_LT, 0, 0, "", ""},
+    [PRECISION_E5M2] = {CUBLAS_LT, 0, 0, "", ""},
 };
 
 static void loadCublas(Context *c) {
@@ -777,14 +839,45 @@ static void loadCublas(Context *c) {
       cublas.version = 0;
 }
 
-static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
-                                size_t namelen, char *err, size_t errlen) {
-   *ms = -1;
+/* The device as cuBLASLt reaches it (cublaslt.h). */
+static int ltAlloc(void *self, size_t bytes, unsigned long long *ptr) {
+   (void)self;
+   CUdeviceptr p = 0;
+   int r = api.cuMemAlloc(&p, bytes);
+   *ptr = p;
+   return r;
+}
+static void ltRelease(void *self, unsigned long long ptr) {
+   (void)self;
+   api.cuMemFree((CUdeviceptr)ptr);
+}
+static int ltUpload(void *self, unsigned long long dst, const void *src, size_t bytes) {
+   (void)self;
+   return api.cuMemcpyHtoD((CUdeviceptr)dst, src, bytes);
+}
+static CublasLtDevice ltDevice(Context *c) {
+   return (CublasLtDevice){.rt = &cuda, .stream = c->stream, .sm = c->cc_major * 10 + c->cc_minor, .self = c,
+                           .alloc = ltAlloc, .release = ltRelease, .upload = ltUpload};
+}
+
+static bool vendorKMajor(Precision p) { return CublasLt_takes(p); }
+
+static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C,
+                                BackendVendorCall *out, char *err, size_t errlen) {
+   out->ms = -1;
+   out->note[0] = '\0';
+   const CublasCall call = (unsigned)p->precision < PRECISION_COUNT ? kCublasTypes[p->precision].call : CUBLAS_NONE;
+   if (call == CUBLAS_LT) {
+      CUresult r = api.cuCtxSetCurrent(c->ctx);
+      if (r != 0)
+         return cuFail(r, "cuCtxSetCurrent", err, errlen);
+      const CublasLtDevice dev = ltDevice(c);
+      return CublasLt_gemm(&c->lt, &dev, p, A->ptr, B->ptr, C->ptr, out, err, errlen);
+   }
    if (!cublas.tried)
       loadCublas(c);
-   const CublasCall call = (unsigned)p->precision < PRECISION_COUNT ? kCublasTypes[p->precision].call : CUBLAS_NONE;
    if (call == CUBLAS_NONE) {
-      snprintf(name, namelen, "cuBLAS");
+      snprintf(out->name, sizeof out->name, "cuBLAS");
       snprintf(err, errlen, "no cuBLAS reference for %s in gemmtop", Types_of(p->precision)->name);
       return BACKEND_ERR_UNSUPPORTED;
    }
@@ -792,10 +885,16 @@ static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buf
    const int abType = kCublasTypes[p->precision].ab, computeType = kCublasTypes[p->precision].compute;
    const char *what = kCublasTypes[p->precision].what;
    if (cublas.version)
-      snprintf(name, namelen, "cuBLAS %d.%d.%d%s%s", cublas.version / 10000, cublas.version / 100 % 100,
+      snprintf(out->name, sizeof out->name, "cuBLAS %d.%d.%d%s%s", cublas.version / 10000, cublas.version / 100 % 100,
                cublas.version % 100, ex ? " " : "", what);
    else
-      snprintf(name, namelen, "cuBLAS%s%s", ex ? " " : "", what);
+      snprintf(out->name, sizeof out->name, "cuBLAS%s%s", ex ? " " : "", what);
+   snprintf(out->note, sizeof out->note, "%s", kCublasTypes[p->precision].rounding);
+   if (p->c_bf16) {
+      snprintf(err, errlen, "a bfloat16 C is offered for the FP8 types (cuBLASLt) only; cuBLAS writes %s's C in %s",
+               Types_of(p->precision)->name, Storage_npyName(Types_of(p->precision)->out));
+      return BACKEND_ERR_UNSUPPORTED;
+   }
    if (!cublas.handle || !cublas.sgemm || !cublas.dgemm || !cublas.setStream || (ex && !cublas.gemmEx)) {
       snprintf(err, errlen, "cuBLAS is not available (libcublas.so not found, cublasCreate failed%s)",
                ex ? " or it has no cublasGemmEx" : "");
@@ -834,7 +933,7 @@ static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buf
    }
    BackendStatus done = Gpu_eventStop(e, c->stream, err, errlen);
    if (done == BACKEND_OK)
-      done = Gpu_eventWait(e, ms, "waiting for cuBLAS", err, errlen);
+      done = Gpu_eventWait(e, &out->ms, "waiting for cuBLAS", err, errlen);
    Gpu_releaseEvent(e);
    if (st != 0) {
       snprintf(err, errlen, "cuBLAS %s failed with status %d",
@@ -880,7 +979,7 @@ static const Backend cudaBackend = {
     .name = "cuda",
     .title = "CUDA",
     .caps = BACKEND_CAP_CUDA_PRELUDE | BACKEND_CAP_REGISTERS | BACKEND_CAP_ARCH_SPECIFIC | BACKEND_CAP_NVCC,
-    .vendor_library = "cuBLAS",
+    .vendor_library = "cuBLAS and cuBLASLt",
     .findDevices = findDevices,
     .open = openDevice,
     .close = closeDevice,
@@ -895,6 +994,9 @@ static const Backend cudaBackend = {
     .copy = copyBuffer,
     .allocGuarded = allocGuarded,
     .guards = guards,
+    .fill = fillBuffer,
+    .hostAlloc = hostAlloc,
+    .hostFree = hostFree,
     .launch = launch,
     .setDynamicShared = setDynamicShared,
     .finish = finish,
@@ -902,6 +1004,7 @@ static const Backend cudaBackend = {
     .eventMs = Gpu_eventMs,
     .releaseEvent = Gpu_releaseEvent,
     .vendorGemm = vendorGemm,
+    .vendorKMajor = vendorKMajor,
     .ptxResources = ptxResources,
     .offline = &Cuda_offline,
 };

@@ -15,6 +15,8 @@ bool Cuda_archSpecific(const char *options);
  * Cuda_archSpecific(options), "sm_90a"). */
 BackendStatus Cuda_compileOnly(const char *source, const char *options, const char *arch, bool want_ptx, char **out,
                                size_t *outlen, char **log, char *err, size_t errlen);
+/* cuTensorMapEncodeTiled's data type for elements of elem_bytes bytes (1, 2 or 4), -1 otherwise. */
+int Cuda_tensorMapDataType(int elem_bytes);
 /* Whether NVRTC can be loaded. */
 bool Cuda_nvrtcPresent(void);
 

@@ -746,17 +746,24 @@ static void loadRocblas(Context *c) {
 /* rocBLAS's call for each element type: 's' sgemm, 'd' dgemm, 0 none wired in (rocblas_gemm_ex). */
 static const char kRocblasTypes[PRECISION_COUNT] = {[PRECISION_FLOAT] = 's', [PRECISION_DOUBLE] = 'd'};
 
-static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
-                                size_t namelen, char *err, size_t errlen) {
-   *ms = -1;
+static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C,
+                                BackendVendorCall *out, char *err, size_t errlen) {
+   out->ms = -1;
+   out->note[0] = '\0';
    if (!rocblas.tried)
       loadRocblas(c);
-   snprintf(name, namelen, "rocBLAS%s%s", rocblas.version[0] ? " " : "", rocblas.version);
+   snprintf(out->name, sizeof out->name, "rocBLAS%s%s", rocblas.version[0] ? " " : "", rocblas.version);
    const char call = (unsigned)p->precision < PRECISION_COUNT ? kRocblasTypes[p->precision] : 0;
    if (!call) {
       snprintf(err, errlen, "no rocBLAS reference for %s in gemmtop yet (rocblas_gemm_ex is not wired in); the CUDA "
-                            "backend compares with cuBLAS GemmEx", Types_of(p->precision)->name);
+                            "backend compares with %s", Types_of(p->precision)->name,
+               Types_of(p->precision)->scaled ? "cuBLASLt's FP8 GEMM" : "cuBLAS GemmEx");
       return BACKEND_ERR_OTHER;
+   }
+   if (p->c_bf16) {
+      snprintf(err, errlen, "rocBLAS writes C in the type's own precision here; a bfloat16 C is offered for the FP8 "
+                            "types through CUDA (cuBLASLt) only");
+      return BACKEND_ERR_UNSUPPORTED;
    }
    if (!rocblas.handle || !rocblas.sgemm || !rocblas.dgemm || !rocblas.setStream) {
       snprintf(err, errlen, "rocBLAS is not available (%s)",
@@ -789,7 +796,7 @@ static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buf
    }
    BackendStatus done = Gpu_eventStop(e, c->stream, err, errlen);
    if (done == BACKEND_OK)
-      done = Gpu_eventWait(e, ms, "waiting for rocBLAS", err, errlen);
+      done = Gpu_eventWait(e, &out->ms, "waiting for rocBLAS", err, errlen);
    Gpu_releaseEvent(e);
    if (st != 0) {
       snprintf(err, errlen, "rocBLAS %cgemm failed: %s (%u)", call,

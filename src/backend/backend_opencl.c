@@ -689,6 +689,11 @@ static BackendStatus copyBuffer(Context *ctx, Buffer *dst, Buffer *src, size_t b
    return e == CL_SUCCESS ? BACKEND_OK : fail(e, "copying on the device", err, errlen);
 }
 
+static BackendStatus fillBuffer(Context *ctx, Buffer *b, uint32_t word, size_t bytes, char *err, size_t errlen) {
+   cl_int e = clEnqueueFillBuffer(ctx->queue, b->mem, &word, sizeof word, 0, bytes, 0, NULL, NULL);
+   return e == CL_SUCCESS ? BACKEND_OK : fail(e, "filling a buffer on the device", err, errlen);
+}
+
 static BackendStatus launch(Context *ctx, Kernel *k, const KernelArg *args, int nargs, bool real_double, int dims,
                             const size_t *global, const size_t *local, Event **ev, char *err, size_t errlen) {
    for (int i = 0; i < nargs; i++) {
@@ -798,11 +803,13 @@ static const bool kClblastHalfC[PRECISION_COUNT] = {[PRECISION_HALF] = true};
 
 static void unsupportedType(Context *ctx, Precision precision, char *err, size_t errlen) {
    const char *type = Types_of(precision)->name;
+   /* The FP8 types' reference is cuBLASLt's; the others' cuBLAS's GemmEx. */
+   const char *cuda = Types_of(precision)->scaled ? "cuBLASLt's FP8 GEMM" : "cuBLAS GemmEx";
    char ext[8192];
    deviceString(ctx->device, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
    if ((unsigned)precision >= PRECISION_COUNT || !kClblastHalfC[precision])
       snprintf(err, errlen, "CLBlast has no %s GEMM: no vendor reference for %s on OpenCL; the CUDA backend compares "
-               "with cuBLAS GemmEx", type, type);
+               "with %s", type, type, cuda);
    else if (!strstr(ext, "cl_khr_fp16"))
       snprintf(err, errlen, "CLBlast has no half GEMM with FP32 C, and this device lacks fp16 (no cl_khr_fp16) for "
                "its Hgemm: no vendor reference for half here; the CUDA backend compares with cuBLAS GemmEx");
@@ -811,8 +818,10 @@ static void unsupportedType(Context *ctx, Precision precision, char *err, size_t
                "for half on OpenCL; the CUDA backend compares with cuBLAS GemmEx");
 }
 
-static BackendStatus vendorGemm(Context *ctx, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C, double *ms, char *name,
-                                size_t namelen, char *err, size_t errlen) {
+static BackendStatus vendorGemm(Context *ctx, const BackendGemm *p, Buffer *A, Buffer *B, Buffer *C,
+                                BackendVendorCall *out, char *err, size_t errlen) {
+   out->ms = -1;
+   out->note[0] = '\0';
    if (!clblast.tried) {
       clblast.tried = true;
       const char *env = getenv("GEMMTOP_CLBLAST");
@@ -824,10 +833,15 @@ static BackendStatus vendorGemm(Context *ctx, const BackendGemm *p, Buffer *A, B
          clblast.dgemm = (ClblastGemmD)dlsym(clblast.lib, "CLBlastDgemm");
       }
    }
-   snprintf(name, namelen, "CLBlast");
+   snprintf(out->name, sizeof out->name, "CLBlast");
    const char call = (unsigned)p->precision < PRECISION_COUNT ? kClblastTypes[p->precision] : 0;
    if (!call) {
       unsupportedType(ctx, p->precision, err, errlen);
+      return BACKEND_ERR_UNSUPPORTED;
+   }
+   if (p->c_bf16) {
+      snprintf(err, errlen, "CLBlast writes C in the type's own precision; a bfloat16 C is offered for the FP8 types "
+                            "through CUDA (cuBLASLt) only");
       return BACKEND_ERR_UNSUPPORTED;
    }
    if (!clblast.sgemm || !clblast.dgemm) {
@@ -848,7 +862,7 @@ static BackendStatus vendorGemm(Context *ctx, const BackendGemm *p, Buffer *A, B
                          (size_t)p->k, (float)p->alpha, A->mem, 0, lda, B->mem, 0, ldb, (float)p->beta, C->mem, 0,
                          (size_t)p->n, &ctx->queue, NULL);
    cl_int e = clFinish(ctx->queue);
-   *ms = Util_nowMs() - t0;
+   out->ms = Util_nowMs() - t0;
    if (st != 0) {
       snprintf(err, errlen, "CLBlast %cgemm failed with status %d", call, st);
       return st == CL_MEM_OBJECT_ALLOCATION_FAILURE || st == CL_OUT_OF_RESOURCES ? BACKEND_ERR_OUT_OF_MEMORY
@@ -876,6 +890,7 @@ static const Backend openclBackend = {
     .copy = copyBuffer,
     .allocGuarded = allocGuarded,
     .guards = guards,
+    .fill = fillBuffer,
     .launch = launch,
     .finish = finish,
     .finishWithin = finishWithin,

@@ -64,8 +64,11 @@ int LineReader_next(LineReader *r, char *line, size_t len, double deadline, cons
          continue;
       }
       if (r->have == sizeof r->buf) {
+         bool first = !r->overlong;
          r->overlong = true; /* dropped whole: its rest goes too, up to its newline */
          r->have = 0;
+         if (first)
+            return LINES_TOO_LONG;
       }
       int w = waitReadable(r->fd, deadline, cancel);
       if (w != 1)

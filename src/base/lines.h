@@ -20,7 +20,11 @@ typedef struct LineReader_ {
 void LineReader_init(LineReader *r, int fd);
 /* One line (without its newline) into line, waiting until deadline (Util_nowMs; a
  * deadline of 0 waits as long as it takes). cancel, when given, is looked at every
- * 100 ms. 1: a line; 0: the other end closed (or an error); -1: none in time; -2: cancelled. */
+ * 100 ms. 1: a line; 0: the other end closed (or an error); -1: none in time; -2: cancelled;
+ * LINES_TOO_LONG: a line longer than LINES_MAX - 1 bytes began, which is never cut: said at
+ * once (its sender may be waiting for an answer), and dropped up to its newline by the
+ * next call. */
+#define LINES_TOO_LONG (-3)
 int LineReader_next(LineReader *r, char *line, size_t len, double deadline, const atomic_int *cancel);
 /* Exactly len bytes (after the lines taken so far), by the deadline: a file's contents
  * that follow a line announcing them. */

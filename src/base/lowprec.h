@@ -33,6 +33,28 @@ static inline float LowPrec_floatOfBits(uint32_t u) {
    return f;
 }
 
+/* x rounded to bfloat16 and to half from a float: the bits LowPrec_bf16FromDouble(x) and
+ * LowPrec_halfFromDouble(x) give, made from the float's bits (for millions of inputs); half
+ * takes the double path outside its normal range. */
+static inline uint16_t LowPrec_bf16FromFloat(float x) {
+   uint32_t u;
+   memcpy(&u, &x, sizeof u);
+   if ((u & 0x7fffffffu) > 0x7f800000u) /* NaN: the quiet one, as the double path gives */
+      return (uint16_t)((u >> 16 & 0x8000u) | 0x7fc0u);
+   u += 0x7fffu + ((u >> 16) & 1u); /* half an ulp, less one when the kept part is even */
+   return (uint16_t)(u >> 16);
+}
+
+static inline uint16_t LowPrec_halfFromFloat(float x) {
+   uint32_t u;
+   memcpy(&u, &x, sizeof u);
+   const uint32_t a = u & 0x7fffffffu;
+   if (a < 0x38800000u || a >= 0x477ff000u) /* below 2^-14, or rounding to 65536 and past */
+      return LowPrec_halfFromDouble((double)x);
+   const uint32_t r = a + 0xfffu + ((a >> 13) & 1u);
+   return (uint16_t)((u >> 16 & 0x8000u) | ((r >> 13) - (112u << 10))); /* rebias 127 -> 15 */
+}
+
 static inline float LowPrec_bf16ToFloat(uint16_t b) { return LowPrec_floatOfBits((uint32_t)b << 16); }
 
 static inline float LowPrec_halfToFloat(uint16_t h) {

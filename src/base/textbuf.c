@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
+
 void TextBuf_put(TextBuf *t, const char *fmt, ...) {
    if (t->failed)
       return;
@@ -32,15 +34,59 @@ void TextBuf_put(TextBuf *t, const char *fmt, ...) {
    }
 }
 
+/* What a page or chart cannot hold as it is: a control character (in caret form: XML has
+ * none, and neither may a terminal that shows the text), a byte of no UTF-8 character or
+ * U+FFFE, U+FFFF (as U+FFFD); a whole UTF-8 character copied. The bytes of p it took, or 0
+ * for an ASCII character, which the caller writes. */
+static int putNonAscii(TextBuf *t, const unsigned char *p) {
+   char form[6];
+   int used = Util_controlForm((const char *)p, form);
+   if (used) {
+      TextBuf_put(t, "%s", form);
+      return used;
+   }
+   if (*p < 0x80)
+      return 0;
+   int n = Util_utf8Len((const char *)p, 4);
+   bool bad = !n || (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe);
+   TextBuf_put(t, "%.*s", bad ? 3 : n, bad ? "\xef\xbf\xbd" : (const char *)p);
+   return n ? n : 1;
+}
+
 void TextBuf_putXml(TextBuf *t, const char *s) {
-   for (; *s; s++) {
-      switch (*s) {
+   for (const unsigned char *p = (const unsigned char *)s; *p;) {
+      int used = putNonAscii(t, p);
+      if (used) {
+         p += used;
+         continue;
+      }
+      switch (*p) {
       case '&': TextBuf_put(t, "&amp;"); break;
       case '<': TextBuf_put(t, "&lt;"); break;
       case '>': TextBuf_put(t, "&gt;"); break;
       case '"': TextBuf_put(t, "&quot;"); break;
-      default: TextBuf_put(t, "%c", *s);
+      case '\'': TextBuf_put(t, "&#39;"); break;
+      default: TextBuf_put(t, "%c", *p);
       }
+      p++;
+   }
+}
+
+void TextBuf_putMarkdown(TextBuf *t, const char *s) {
+   for (const unsigned char *p = (const unsigned char *)s; *p;) {
+      int used = putNonAscii(t, p);
+      if (used) {
+         p += used;
+         continue;
+      }
+      switch (*p) {
+      case '&': TextBuf_put(t, "&amp;"); break;
+      case '<': TextBuf_put(t, "&lt;"); break;
+      case '>': TextBuf_put(t, "&gt;"); break;
+      case '\\': case '`': case '*': case '[': case ']': case '|': TextBuf_put(t, "\\%c", *p); break;
+      default: TextBuf_put(t, "%c", *p);
+      }
+      p++;
    }
 }
 

@@ -131,15 +131,49 @@ bool Util_copyWhole(char *out, size_t outlen, const char *src) {
    return true;
 }
 
+int Util_utf8Len(const char *text, size_t left) {
+   const unsigned char *s = (const unsigned char *)text;
+   int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+   if (!n || (size_t)n > left)
+      return 0;
+   for (int i = 1; i < n; i++)
+      if ((s[i] & 0xc0) != 0x80)
+         return 0;
+   /* overlong forms, UTF-16 surrogates, beyond U+10FFFF */
+   if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
+       (s[0] == 0xf4 && s[1] >= 0x90))
+      return 0;
+   return n;
+}
+
+/* The C1 control (U+0080 to U+009F, which terminals obey like ESC sequences) at s: 2 for
+ * its UTF-8 form, 1 for a raw 8-bit byte outside any UTF-8 sequence, else 0. */
+static int c1At(const unsigned char *s, size_t left) {
+   if (left >= 2 && s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)
+      return 2;
+   return s[0] >= 0x80 && s[0] <= 0x9f ? 1 : 0;
+}
+
 size_t Util_findControl(const char *text, size_t len, int *line) {
+   const unsigned char *t = (const unsigned char *)text;
    int at = 1;
    size_t i = 0;
    for (; i < len; i++) {
-      unsigned char c = (unsigned char)text[i];
+      unsigned char c = t[i];
       if (c == '\n')
          at++;
       else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
          break;
+      else if (c >= 0x80) {
+         int c1 = c1At(t + i, len - i);
+         if (c1) {
+            i += (size_t)c1 - 1; /* the control's own byte, which Util_controlName names */
+            break;
+         }
+         int n = Util_utf8Len(text + i, len - i);
+         if (n)
+            i += (size_t)n - 1;
+      }
    }
    if (line)
       *line = at;
@@ -165,6 +199,8 @@ void Util_controlName(unsigned char c, char out[8]) {
       snprintf(out, 8, "%s", names[c]);
    else if (c == 0x7f)
       snprintf(out, 8, "DEL");
+   else if (c >= 0x80 && c <= 0x9f)
+      snprintf(out, 8, "U+%04X", c);
    else
       snprintf(out, 8, "0x%02x", c);
 }
@@ -288,18 +324,24 @@ double Util_percentile(const double *v, int n, double q) {
 
 double Util_median(const double *v, int n) { return Util_percentile(v, n, 0.5); }
 
-/* The caret form of a control character (ESC "^[", BEL "^G", DEL "^?"), C1 ones (UTF-8
- * C2 80..9F, which terminals also obey) as "M-^[" and so on; 0 for any other byte. */
-static int caretForm(const unsigned char *s, char out[6]) {
+int Util_controlForm(const char *text, char out[6]) {
+   const unsigned char *s = (const unsigned char *)text;
    if ((s[0] < 0x20 && s[0] != '\t' && s[0] != '\n' && s[0] != '\r') || s[0] == 0x7f) {
       snprintf(out, 6, "^%c", s[0] == 0x7f ? '?' : s[0] + '@');
       return 1;
    }
-   if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f) {
-      snprintf(out, 6, "M-^%c", s[1] - 0x80 + '@');
-      return 2;
+   int c1 = c1At(s, s[0] ? 2 : 1);
+   if (c1) {
+      snprintf(out, 6, "M-^%c", s[c1 - 1] - 0x80 + '@');
+      return c1;
    }
    return 0;
+}
+
+/* How many bytes of s are one character that is shown as it is (a whole UTF-8 sequence). */
+static int plainChar(const unsigned char *s) {
+   int n = Util_utf8Len((const char *)s, 4);
+   return n ? n : 1;
 }
 
 const char *Util_visible(const char *in, char *out, size_t outlen) {
@@ -307,17 +349,23 @@ const char *Util_visible(const char *in, char *out, size_t outlen) {
    const unsigned char *s = (const unsigned char *)in;
    while (*s && n + 1 < outlen) {
       char form[6];
-      int used = caretForm(s, form);
+      int used = Util_controlForm((const char *)s, form);
       const char *piece = used ? form : (const char *)s;
-      size_t plen = used ? strlen(form) : 1;
+      size_t plen = used ? strlen(form) : (size_t)plainChar(s);
       if (n + plen >= outlen)
          break;
       memcpy(out + n, piece, plen);
       n += plen;
-      s += used ? used : 1;
+      s += used ? (size_t)used : plen;
    }
    out[n] = '\0';
    return out;
+}
+
+char *Util_visibleDup(const char *in) {
+   size_t cap = 4 * strlen(in) + 1; /* a raw C1 byte, the longest growth, becomes "M-^[" */
+   char *out = malloc(cap);
+   return out ? (char *)Util_visible(in, out, cap) : NULL;
 }
 
 void Util_csvField(FILE *f, const char *s, bool last) {
@@ -326,7 +374,7 @@ void Util_csvField(FILE *f, const char *s, bool last) {
       fputc('"', f);
    for (const unsigned char *c = (const unsigned char *)s; *c;) {
       char form[6];
-      int used = caretForm(c, form);
+      int used = Util_controlForm((const char *)c, form);
       if (used) { /* never a byte a terminal would obey, when the file is shown */
          fputs(form, f);
          c += used;
@@ -334,7 +382,9 @@ void Util_csvField(FILE *f, const char *s, bool last) {
       }
       if (quote && *c == '"')
          fputc('"', f);
-      fputc(*c++, f);
+      int plain = plainChar(c);
+      fwrite(c, 1, (size_t)plain, f);
+      c += plain;
    }
    if (quote)
       fputc('"', f);

@@ -28,14 +28,16 @@ void Util_copy(char *out, size_t outlen, const char *src);
  * which refuse a value that is too long rather than cut it. */
 bool Util_copyWhole(char *out, size_t outlen, const char *src);
 /* The first byte of text[0, len) that a text file of gemmtop's (metadata, presets) must not
- * hold: a NUL, or a control character other than tab, newline and carriage return (a
- * terminal would act on ESC or BEL when the text is listed). Returns its offset, or len when
- * there is none; *line (may be NULL) is its line, from 1. */
+ * hold: a NUL, a control character other than tab, newline and carriage return, or a C1
+ * control (U+0080 to U+009F, in UTF-8 or as a raw 8-bit byte; the control's own byte) (a
+ * terminal would act on ESC, BEL or CSI when the text is listed). Returns its offset, or
+ * len when there is none; *line (may be NULL) is its line, from 1. */
 size_t Util_findControl(const char *text, size_t len, int *line);
 /* Appends line and a newline to the list in buf (warnings: one per line). When buf is full
  * the list ends with a line saying that more were left out, never a cut line. */
 void Util_appendLine(char *buf, size_t size, const char *line);
-/* "NUL", "ESC", "BEL", "DEL" or "0x01": how a message names the byte c. */
+/* "NUL", "ESC", "BEL", "DEL", "0x01" or "U+009B" (a C1 control's byte): how a message
+ * names the byte c. */
 void Util_controlName(unsigned char c, char out[8]);
 /* Trims leading and trailing white space in place; returns s moved past leading space. */
 char *Util_trim(char *s);
@@ -67,9 +69,19 @@ double Util_median(const double *v, int n);
 double Util_percentile(const double *v, int n, double q);
 
 /* in with every control character but tab and line breaks in caret form (ESC as "^[",
- * C1 ones as "M-^["): text from a store or a file that another program wrote, made safe
- * to print on a terminal. Cut to fit outlen; returns out. */
+ * C1 ones, in UTF-8 or as raw bytes, as "M-^["): text from a store, a file or a person
+ * that another program or user wrote, made safe to print on a terminal. Cut to fit
+ * outlen (never inside a UTF-8 character); returns out. */
 const char *Util_visible(const char *in, char *out, size_t outlen);
+/* The caret form of the control character at s (ESC "^[", BEL "^G", DEL "^?"; a C1 one,
+ * UTF-8 C2 80..9F or a raw 8-bit byte 80..9F, which terminals also obey, "M-^["): how many
+ * bytes of s it takes, or 0 when s starts with no control (tab and line breaks are none). */
+int Util_controlForm(const char *s, char out[6]);
+/* The length of the valid UTF-8 sequence of two to four bytes at s (at most left of
+ * them), or 0: its continuation bytes (0x80 to 0xBF) are letters, never C1 controls. */
+int Util_utf8Len(const char *s, size_t left);
+/* Util_visible of the whole of in, malloc'ed (NULL when out of memory). */
+char *Util_visibleDup(const char *in);
 /* One CSV field into f (control characters in caret form, as Util_visible), quoted (quotes doubled) when it holds a comma, a quote or a line
  * break, then ',' or, for the last field of a row, '\n'. */
 void Util_csvField(FILE *f, const char *s, bool last);

@@ -179,9 +179,9 @@ static int devicePeaks(const Options *o, BackendDevices *bd, int nb) {
          if (!s || !Peaks_measure(s, &cat, &bd[b].peaks[i], err, sizeof err)) {
             fprintf(stderr, "gemmtop: %s device %d: cannot measure its peaks: %s\n", bd[b].be->name, i, err);
             rc = 1;
-         } else if (bd[b].peaks[i].tensor_error[0]) {
-            fprintf(stderr, "gemmtop: %s device %d: cannot measure its tensor-core peaks: %s\n", bd[b].be->name, i,
-                    bd[b].peaks[i].tensor_error);
+         } else if (bd[b].peaks[i].not_measured[0]) {
+            fprintf(stderr, "gemmtop: %s device %d: not measured: %s\n", bd[b].be->name, i,
+                    bd[b].peaks[i].not_measured);
          }
          Session_close(s);
       }
@@ -447,7 +447,7 @@ static double bankRatio(const Options *o, Session *s, const KernelInfo *k, const
 }
 
 static int reportRun(const Options *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
-                     const Inputs *in, uint64_t seed, const RunOptions *ro, const RunResult *r, bool explain,
+                     const Inputs *in, uint64_t seed, const RunOptions *ro, RunResult *r, bool explain,
                      OutFile *svg) {
    int rc = 0;
    RunStatus st = r->status;
@@ -461,11 +461,18 @@ static int reportRun(const Options *o, Session *s, const KernelInfo *k, const lo
       fprintf(stderr, "gemmtop: --vendor ignored: an ablated run is not compared with the vendor BLAS\n");
    else if (o->timing.vendor && r->geo.emulated)
       fprintf(stderr, "gemmtop: --vendor ignored: an emulated tensor kernel is not compared with the vendor BLAS\n");
+   double t = Util_nowMs();
    if (with_vendor)
       Session_vendor(s, p, in,
                      &(RunOptions){.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = true, .cold_l2 = o->timing.cold_l2,
-                                   .observe = true},
+                                   .observe = true, .vendor_bf16 = o->timing.vendor_bf16,
+                                   .verify_on = o->timing.verify_on},
                      &vendor);
+   r->phases.ms[PHASE_VENDOR] += Util_nowMs() - t;
+   /* Stored before it is reported, so that the report says what storing took. */
+   t = Util_nowMs();
+   recordRun(o, s, k, values, p, st, r, with_vendor ? &vendor : NULL);
+   r->phases.ms[PHASE_STORE] += Util_nowMs() - t;
    Report_run(stdout, o->output.format, Session_backend(s)->name, Session_device(s), k, values, p, seed, ro, r, &peaks,
               with_vendor ? &vendor : NULL);
    if (explain && r->reps > 0) { /* what limits it (core/limiter.h) */
@@ -490,7 +497,6 @@ static int reportRun(const Options *o, Session *s, const KernelInfo *k, const lo
       fprintf(stderr, "gemmtop: --save %s not written: the run has no figure to place\n", o->output.save);
       rc = 1;
    }
-   recordRun(o, s, k, values, p, st, r, with_vendor ? &vendor : NULL);
    if (st == RUN_INVALID)
       fprintf(stderr, "gemmtop: refused: %s\n", r->message);
    else if (st == RUN_COMPILE_ERROR)
@@ -502,6 +508,7 @@ static int reportRun(const Options *o, Session *s, const KernelInfo *k, const lo
 
 /* run, and explain: the same run with what limits it after it. */
 static int runCommand(const Options *o, bool explain) {
+   const double t0 = Util_nowMs();
    /* An ablated C is wrong on purpose: it may be written (to study what a switch leaves),
     * but only under a name that says so, never where a result is expected. */
    if (o->io.out_path && o->timing.ablate && !Cli_endsWith(o->io.out_path, ".ablated.npy")) {
@@ -568,13 +575,17 @@ static int runCommand(const Options *o, bool explain) {
       rc = 1;
       goto done_session;
    }
+   const double setup_ms = Util_nowMs() - t0;
    if ((rc = makeInputs(o, &p, seed, &in)) != 0)
       goto done_session;
+   const double inputs_ms = Util_nowMs() - t0 - setup_ms;
    /* --max-seconds also bounds each launch: one that does not end is abandoned. */
    RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = !o->timing.no_verify, .max_seconds = o->timing.max_seconds,
                     .ablate = o->timing.ablate, .verified_c = verified_c, .launch_timeout_s = o->timing.max_seconds,
-                    .cold_l2 = o->timing.cold_l2, .observe = true};
+                    .cold_l2 = o->timing.cold_l2, .observe = true, .verify_on = o->timing.verify_on};
    RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
+   r->phases.ms[PHASE_SETUP] += setup_ms;
+   r->phases.ms[PHASE_INPUTS] += inputs_ms;
    int src = reportRun(o, s, k, values, &p, &in, seed, &ro, r, explain, svg);
    svg = NULL;
    rc = writeOut(o, s, &p, out, verified_c, st, RunStatus_exitCode(st));
@@ -597,9 +608,32 @@ done_session:
    return rc;
 }
 
-int Cli_run(const Options *o) { return Cli_server(o) ? Cli_runRemote(o) : runCommand(o, false); }
+/* --vendor-output bfloat16 asks for the vendor library's C in bfloat16: only beside --vendor,
+ * and only where gemmtop times the library itself (a class server times it with its own C). */
+static int checkVendorOutput(const Options *o) {
+   if (!o->timing.vendor_bf16)
+      return 0;
+   if (Cli_server(o)) {
+      fprintf(stderr, "gemmtop: --vendor-output bfloat16 is not sent to a class server, which times the vendor "
+                      "library with gemmtop's C; drop --server or --vendor-output\n");
+      return 2;
+   }
+   if (!o->timing.vendor) {
+      fprintf(stderr, "gemmtop: --vendor-output bfloat16 is the vendor library's C: give --vendor too\n");
+      return 2;
+   }
+   return 0;
+}
 
-int Cli_explain(const Options *o) { return runCommand(o, true); }
+int Cli_run(const Options *o) {
+   int rc = checkVendorOutput(o);
+   return rc ? rc : Cli_server(o) ? Cli_runRemote(o) : runCommand(o, false);
+}
+
+int Cli_explain(const Options *o) {
+   int rc = checkVendorOutput(o);
+   return rc ? rc : runCommand(o, true);
+}
 
 /* ---- cache ---- */
 

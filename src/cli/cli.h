@@ -28,6 +28,9 @@ int Cli_listLessons(const Options *o);
 /* gemmtop export-kernel: the configuration as files that build and run without gemmtop
  * (cli_export.c, core/export.h). */
 int Cli_exportKernel(const Options *o);
+/* gemmtop tune --shapes SUITE: each shape swept over the candidate kernels, then the
+ * dispatch table and the kernels a program ships (cli_tune.c). */
+int Cli_tune(const Options *o);
 /* The class server (cli_class.c): the daemon, a run measured on it, a submission, and the
  * assignments, boards and records. */
 int Cli_serve(const Options *o);

@@ -1,7 +1,9 @@
 /* gemmtop bench: chosen configurations and the vendor BLAS, in one process, on the same
  * device and inputs, across sizes; a table (or CSV, JSON) of GFLOPS and % of vendor per size.
  *   gemmtop bench [--preset P | --kernel K --set ...] [PRESET ...] [--sizes 1024,64x64x128]
- * With no configuration, every shipped preset (the ladder) is benchmarked. Each
+ * With no configuration, every shipped preset (the ladder) is benchmarked. With --shapes
+ * and --best, a column takes at each shape the best configuration the results store holds
+ * for this device (core/results.h: Results_shapeBest, what gemmtop tune ships). Each
  * configuration is compared with the vendor library in its own precision. On a CPU the
  * bench says first about how long it will take; Ctrl-C stops it after the launch in
  * progress and prints what was measured. */
@@ -18,6 +20,8 @@
 #include "core/shapes.h"
 #include "base/rng.h"
 #include "core/limiter.h"
+#include "core/record.h"
+#include "core/results.h"
 #include "core/measurer.h"
 #include "core/peaks.h"
 #include "base/util.h"
@@ -25,13 +29,21 @@
 #define BENCH_MAX_ROUNDS 32
 #define BENCH_MAX_SIZES SHAPES_MAX /* --sizes takes OPTIONS_MAX_SIZES; a shape suite more */
 #define BENCH_EXIT_INTERRUPTED 130 /* as a shell reports a process ended by SIGINT */
+#define BENCH_TYPES (PRECISION_COUNT * SCALING_COUNT) /* a vendor figure per type and scaling */
+
+/* A kernel and its parameter values. */
+typedef struct BenchPick_ {
+   const KernelInfo *kernel; /* NULL: none (--best, where the store has none for the shape) */
+   long long values[KERNEL_MAX_PARAMS];
+} BenchPick;
 
 typedef struct BenchConfig_ {
    char label[64];
    const KernelInfo *kernel;
    long long values[KERNEL_MAX_PARAMS];
    Problem problem;      /* precision, layout, alpha, beta; sizes come from --sizes */
-   int prec;             /* its precision's index in Bench.precs: the vendor figure it is compared with */
+   int prec;             /* its type's index in Bench.precs: the vendor figure it is compared with */
+   BenchPick *picks;     /* --best: each size's own configuration instead of kernel and values; else NULL */
 } BenchConfig;
 
 typedef struct BenchCell_ {
@@ -63,11 +75,14 @@ typedef struct Bench_ {
    BenchSize sizes[BENCH_MAX_SIZES];
    int nsizes;
    char suite[64];           /* --shapes: the suite's name ("" for --sizes) */
+   ShapeSuite *shapes;       /* --shapes: the suite; else NULL */
    int measured;             /* sizes begun (all of them unless interrupted) */
-   Precision precs[PRECISION_COUNT]; /* the configurations' precisions, in order of appearance */
+   Problem precs[BENCH_TYPES];       /* the configurations' types (precision, and scaling for FP8), in order of
+                                      * appearance: each has its own inputs and vendor figure */
+   char prec_label[BENCH_TYPES][32]; /* "bfloat16", "e4m3 block" */
    int nprec;
    BenchCell *cells;         /* [config * BENCH_MAX_SIZES + size] */
-   BenchLib vendor[PRECISION_COUNT][BENCH_MAX_SIZES], reference[PRECISION_COUNT][BENCH_MAX_SIZES];
+   BenchLib vendor[BENCH_TYPES][BENCH_MAX_SIZES], reference[BENCH_TYPES][BENCH_MAX_SIZES];
    double *cg, *cms;         /* one size's rounds of the configurations: [config * BENCH_MAX_ROUNDS + round] */
    RunResult *r;
    Recorder rec;             /* the results store */
@@ -86,6 +101,18 @@ static void onInterrupt(int sig) {
 }
 
 static BenchCell *cellOf(const Bench *b, int c, int si) { return &b->cells[c * BENCH_MAX_SIZES + si]; }
+
+/* Configuration c's kernel at size si and its values: --best's own for the shape (NULL
+ * where the store has none), else the configuration's. */
+static const KernelInfo *kernelAt(const Bench *b, int c, int si, const long long **values) {
+   const BenchConfig *cf = &b->configs[c];
+   if (cf->picks) {
+      *values = cf->picks[si].values;
+      return cf->picks[si].kernel;
+   }
+   *values = cf->values;
+   return cf->kernel;
+}
 
 static bool square(const BenchSize *z) { return z->m == z->n && z->n == z->k; }
 
@@ -127,10 +154,10 @@ static bool addPreset(const Options *o, const Catalog *cat, const Preset *pr, Be
 /* One round of a vendor library: its figure goes to lib->gflops; the first round's result
  * (name, verification) is kept, a failure in any round is the result. Verified in the
  * first round only, as the configurations are. An interruption keeps the rounds done. */
-/* A job for the class server: p with c's kernel (NULL: the vendor library). */
-static MeasureJob serverJob(const Bench *b, const BenchConfig *c, const Problem *p, uint64_t seed) {
+/* A job for the class server: p with kernel k (NULL: the vendor library). */
+static MeasureJob serverJob(const Bench *b, const KernelInfo *k, const Problem *p, uint64_t seed) {
    const Options *o = b->o;
-   return MeasureJob_forServer(b->server, b->server_device, c ? c->kernel : NULL, p, seed, o->timing.reps,
+   return MeasureJob_forServer(b->server, b->server_device, k, p, seed, o->timing.reps,
                                o->timing.warmup, o->timing.max_seconds, o->timing.cold_l2);
 }
 
@@ -140,7 +167,8 @@ static void benchVendor(const Bench *b, Session *s, const Problem *p, const Inpu
       return;
    VendorResult now;
    RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = round == 0, .cancel = &interrupted,
-                    .cold_l2 = o->timing.cold_l2, .observe = true};
+                    .cold_l2 = o->timing.cold_l2, .observe = true, .vendor_bf16 = o->timing.vendor_bf16,
+                    .verify_on = o->timing.verify_on};
    VendorResult *got = round == 0 ? &lib->result : &now;
    if (b->server) {
       /* On the class server: a request of its own each round, verified there. */
@@ -160,14 +188,21 @@ static void benchVendor(const Bench *b, Session *s, const Problem *p, const Inpu
       lib->result.obs = now.obs;
 }
 
-/* Each configuration's precision gets an index in b->precs: one vendor figure each. */
+/* Each configuration's type gets an index in b->precs: one vendor figure each. The FP8
+ * types' scalings are types of their own here (cuBLASLt's per-tensor and block-scaled
+ * GEMMs are different calls, and the inputs are quantised differently). */
 static void collectPrecisions(Bench *b) {
    for (int c = 0; c < b->nconf; c++) {
+      const Problem *p = &b->configs[c].problem;
       int i = 0;
-      while (i < b->nprec && b->precs[i] != b->configs[c].problem.precision)
+      while (i < b->nprec && !(b->precs[i].precision == p->precision &&
+                               (!Problem_scaled(p) || b->precs[i].scaling == p->scaling)))
          i++;
-      if (i == b->nprec)
-         b->precs[b->nprec++] = b->configs[c].problem.precision;
+      if (i == b->nprec) {
+         b->precs[b->nprec] = *p;
+         Problem_typeLabel(p, b->prec_label[b->nprec], sizeof b->prec_label[b->nprec]);
+         b->nprec++;
+      }
       b->configs[c].prec = i;
    }
 }
@@ -181,7 +216,7 @@ static int collectConfigs(Bench *b, const Catalog *cat) {
    Preset_defaultDir(cat->dir, dir, sizeof dir);
    PresetList_load(&list, dir, err, sizeof err);
    int rc = 0;
-   b->cap = 1 + o->npositional + list.count;
+   b->cap = 2 + o->npositional + list.count; /* --kernel or --preset, --best, the presets */
    b->configs = calloc((size_t)b->cap, sizeof *b->configs);
    if (!b->configs) {
       fprintf(stderr, "gemmtop: out of host memory\n");
@@ -209,17 +244,85 @@ static int collectConfigs(Bench *b, const Catalog *cat) {
          rc = 2;
       }
    }
-   if (rc == 0 && b->nconf == 0)
+   if (rc == 0 && b->nconf == 0 && !o->bench.best)
       for (int i = 0; i < list.count; i++)
          if (!list.items[i].user && addPreset(o, cat, &list.items[i], &b->configs[b->nconf]))
             b->nconf++;
    PresetList_free(&list);
-   if (rc == 0 && b->nconf == 0) {
+   if (rc == 0 && b->nconf == 0 && !o->bench.best) {
       fprintf(stderr, "gemmtop: nothing to benchmark: give --kernel, --preset or preset names\n");
       rc = 2;
    }
    collectPrecisions(b);
    return rc;
+}
+
+/* --best: a column whose configuration at each shape is the best the results store holds
+ * for this device, backend, type and layout, with the kernel's file as it is now (what
+ * gemmtop tune ships: Results_shapeBest). A shape with none gets none. 0, or the exit code
+ * with the message printed. */
+static int addBest(Bench *b, const Catalog *cat) {
+   const Options *o = b->o;
+   BenchConfig *c = &b->configs[b->nconf];
+   const Selection sel = Cli_selection(o);
+   Problem_setDefaults(&c->problem);
+   Select_applyProblem(&sel, &c->problem);
+   int rc = Cli_checkScalars(o, &c->problem, true);
+   c->picks = calloc(BENCH_MAX_SIZES, sizeof *c->picks);
+   DispatchEntry *e = calloc(BENCH_MAX_SIZES, sizeof *e);
+   if (!rc && (!c->picks || !e)) {
+      fprintf(stderr, "gemmtop: out of host memory\n");
+      rc = 1;
+   }
+   char err[1536];
+   Store *st = rc ? NULL : Store_openReadOnly(o->storage.path, err, sizeof err);
+   if (!rc && !st)
+      fprintf(stderr, "gemmtop: --best: %s: every shape has no stored configuration\n", err);
+   ResultSet set = {0};
+   ResultsScope scope = {.cat = cat, .device = b->dev->name, .backend = b->be->name, .limits = &b->dev->limits,
+                         .problem = c->problem, .cold_l2 = o->timing.cold_l2};
+   if (st && !Results_shapeBest(st, &scope, b->shapes, &set, e, err, sizeof err)) {
+      fprintf(stderr, "gemmtop: --best: %s: %s\n", Store_path(st), err);
+      rc = 1;
+   }
+   for (int si = 0; st && !rc && si < b->nsizes; si++) {
+      if (e[si].row < 0)
+         continue;
+      const StoreRecord *r = &set.rows[e[si].row];
+      BenchPick *pick = &c->picks[si];
+      pick->kernel = Catalog_find(cat, r->kernel); /* Results_keepScope kept what the catalog has and parses */
+      if (!pick->kernel || !Record_parseParams(pick->kernel, r->params, pick->values))
+         pick->kernel = NULL;
+   }
+   ResultSet_free(&set);
+   Store_close(st);
+   free(e);
+   if (rc) {
+      free(c->picks);
+      c->picks = NULL;
+      return rc;
+   }
+   snprintf(c->label, sizeof c->label, "best stored");
+   b->nconf++;
+   collectPrecisions(b);
+   return 0;
+}
+
+/* Under a --best table: what the store gave each shape. */
+static void printPicks(const Bench *b) {
+   for (int c = 0; c < b->nconf; c++) {
+      if (!b->configs[c].picks)
+         continue;
+      printf("%s, each shape's:\n", b->configs[c].label);
+      for (int si = 0; si < b->nsizes; si++) {
+         const long long *values;
+         const KernelInfo *k = kernelAt(b, c, si, &values);
+         char params[300] = "";
+         if (k)
+            KernelInfo_formatParams(k, values, params, sizeof params);
+         printf("  %-18.18s %s %s\n", b->sizes[si].label, k ? k->name : "none stored", params);
+      }
+   }
 }
 
 /* --reference: a second session, another runtime on the same device (by name), whose
@@ -262,20 +365,21 @@ static Problem vendorProblem(const Bench *b, int pi, int si) {
  * the size's rounds (the server verifies the first request of each and times all). */
 static void serverConfig(Bench *b, int c, int si, int round, const Problem *p, uint64_t seed) {
    BenchCell *cell = cellOf(b, c, si);
-   const BenchConfig *cf = &b->configs[c];
+   const long long *values;
+   const KernelInfo *k = kernelAt(b, c, si, &values);
    Measurer **m = &b->measurers[c];
    if (!*m) {
-      MeasureJob j = serverJob(b, cf, p, seed);
+      MeasureJob j = serverJob(b, k, p, seed);
       *m = Measurer_new(&j);
    }
    SweepCandidate sc;
    memset(&sc, 0, sizeof sc);
-   memcpy(sc.values, cf->values, sizeof cf->values);
+   memcpy(sc.values, values, sizeof sc.values);
    if (!*m) {
       sc.outcome = SWEEP_FAILED;
       snprintf(sc.reason, sizeof sc.reason, "out of host memory");
    } else
-      Measurer_run(*m, cf->values, cf->kernel->nparams, &interrupted, &sc);
+      Measurer_run(*m, values, k->nparams, &interrupted, &sc);
    RunStatus st = SweepOutcome_runStatus(sc.outcome);
    if (st == RUN_OK) {
       b->cg[c * BENCH_MAX_ROUNDS + cell->rounds] = sc.gflops;
@@ -287,22 +391,24 @@ static void serverConfig(Bench *b, int c, int si, int round, const Problem *p, u
       snprintf(cell->message, sizeof cell->message, "%s", st == RUN_OK ? "verified on the server" : sc.reason);
       RecordPlace at = {b->be->name, b->dev};
       if (st != RUN_CANCELLED) {
-         Record_fromCandidate(&cell->rec, "bench", &at, cf->kernel, p, &sc, false, b->o->timing.cold_l2, "");
+         Record_fromCandidate(&cell->rec, "bench", &at, k, p, &sc, false, b->o->timing.cold_l2, "");
          cell->rec.reps = st == RUN_OK ? b->o->timing.reps : 0;
       }
    }
 }
 
-/* One round of every configuration at size si on the inputs of its precision (or its own,
- * when its layout differs). */
-static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t seed) {
+/* One round of every configuration at size si on the size's inputs (its problem's, made
+ * once by the session for every round: Session_inputs). */
+static void benchConfigs(Bench *b, int si, int round, uint64_t seed) {
    const Options *o = b->o;
    char size[112];
    sizeName(&b->sizes[si], size, sizeof size);
    for (int c = 0; c < b->nconf && !atomic_load(&interrupted); c++) {
       BenchCell *cell = cellOf(b, c, si);
-      if (round > 0 && cell->status != RUN_OK)
-         continue; /* failed or invalid in an earlier round: said once */
+      const long long *values;
+      const KernelInfo *k = kernelAt(b, c, si, &values);
+      if (!k || (round > 0 && cell->status != RUN_OK))
+         continue; /* none stored (--best), or failed or invalid in an earlier round: said once */
       Problem p = b->configs[c].problem;
       p.m = b->sizes[si].m, p.n = b->sizes[si].n, p.k = b->sizes[si].k;
       if (b->server) {
@@ -311,21 +417,18 @@ static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t
          serverConfig(b, c, si, round, &p, seed);
          continue;
       }
-      Inputs own;
-      const Inputs *use = &in[b->configs[c].prec];
-      if (!Inputs_fit(use, &p)) {
-         if (!Inputs_random(&own, &p, seed)) {
-            cell->status = RUN_OUT_OF_MEMORY;
-            continue;
-         }
-         use = &own;
+      const Inputs *use = Session_inputs(b->s, &p, seed);
+      if (!use) {
+         cell->status = RUN_OUT_OF_MEMORY;
+         snprintf(cell->message, sizeof cell->message, "out of host memory for the inputs");
+         continue;
       }
       fprintf(stderr, "size %s, round %d of %d: %s...\n", size, round + 1, o->bench.rounds, b->configs[c].label);
       /* Verified in the first round; later rounds time the same program. */
       RunOptions ro = {.reps = o->timing.reps, .warmup = o->timing.warmup, .verify = round == 0, .max_seconds = o->timing.max_seconds,
                        .launch_timeout_s = o->timing.max_seconds, .cancel = &interrupted, .cold_l2 = o->timing.cold_l2,
-                       .observe = true};
-      RunStatus st = Session_run(b->s, b->configs[c].kernel, b->configs[c].values, &p, use, &ro, b->r);
+                       .observe = true, .verify_on = o->timing.verify_on};
+      RunStatus st = Session_run(b->s, k, values, &p, use, &ro, b->r);
       cell->emulated = b->r->geo.emulated;
       if (b->r->obs.known)
          cell->obs = b->r->obs;
@@ -340,26 +443,30 @@ static void benchConfigs(Bench *b, int si, int round, const Inputs *in, uint64_t
          snprintf(cell->message, sizeof cell->message, "%s", b->r->message);
          RecordPlace at = {b->be->name, b->dev};
          if (st != RUN_CANCELLED)
-            Record_fromRun(&cell->rec, "bench", &at, b->configs[c].kernel, b->configs[c].values, &p, st, b->r);
+            Record_fromRun(&cell->rec, "bench", &at, k, values, &p, st, b->r);
       }
-      if (use != &in[b->configs[c].prec])
-         Inputs_free(&own);
    }
 }
 
-/* The libraries' turn in one round at size si. */
-static void benchLibraries(Bench *b, int si, int round, const Inputs *in) {
+/* The libraries' turn in one round at size si, on the configurations' inputs. */
+static void benchLibraries(Bench *b, int si, int round, uint64_t seed) {
    const Options *o = b->o;
    char size[112];
    sizeName(&b->sizes[si], size, sizeof size);
    for (int pi = 0; pi < b->nprec && !atomic_load(&interrupted); pi++) {
       Problem vp = vendorProblem(b, pi, si);
-      const char *prec = b->nprec > 1 ? Precision_name(b->precs[pi]) : "";
+      const char *prec = b->nprec > 1 ? b->prec_label[pi] : "";
       fprintf(stderr, "size %s, round %d of %d: vendor%s%s...\n", size, round + 1, o->bench.rounds, *prec ? " " : "", prec);
-      benchVendor(b, b->s, &vp, &in[pi], round, &b->vendor[pi][si]);
+      /* (On a class server the inputs are made there.) */
+      const Inputs *in = b->server ? NULL : Session_inputs(b->s, &vp, seed);
+      if (!b->server && !in) {
+         b->vendor[pi][si].result.status = RUN_OUT_OF_MEMORY;
+         continue;
+      }
+      benchVendor(b, b->s, &vp, in, round, &b->vendor[pi][si]);
       if (b->ref) {
          fprintf(stderr, "size %s, round %d of %d: reference (%s)...\n", size, round + 1, o->bench.rounds, o->bench.reference);
-         benchVendor(b, b->ref, &vp, &in[pi], round, &b->reference[pi][si]);
+         benchVendor(b, b->ref, &vp, in, round, &b->reference[pi][si]);
       }
    }
 }
@@ -409,19 +516,27 @@ static void benchSize(Bench *b, int si) {
    const Options *o = b->o;
    char err[1536] = "", size[112];
    sizeName(&b->sizes[si], size, sizeof size);
-   Inputs in[PRECISION_COUNT];
    uint64_t seed = o->timing.has_seed ? o->timing.seed : Rng_freshSeed();
    int made = 0;
-   /* Until measured: what Ctrl-C leaves. */
+   /* Until measured: what Ctrl-C leaves; --best's shape without a stored configuration. */
    for (int c = 0; c < b->nconf; c++) {
-      cellOf(b, c, si)->status = RUN_CANCELLED;
-      snprintf(cellOf(b, c, si)->message, sizeof cellOf(b, c, si)->message, "not measured (interrupted)");
+      const long long *values;
+      BenchCell *cell = cellOf(b, c, si);
+      if (!kernelAt(b, c, si, &values)) {
+         cell->status = RUN_INVALID;
+         snprintf(cell->message, sizeof cell->message, "the results store has no verified configuration for this "
+                  "shape on this device, backend, type and layout (gemmtop tune --shapes %s makes them)", b->suite);
+         continue;
+      }
+      cell->status = RUN_CANCELLED;
+      snprintf(cell->message, sizeof cell->message, "not measured (interrupted)");
    }
    for (int pi = 0; pi < b->nprec; pi++) {
       b->vendor[pi][si].result.status = b->reference[pi][si].result.status = RUN_CANCELLED;
       Problem vp = vendorProblem(b, pi, si);
-      /* (On a class server the inputs are made there.) */
-      if (!Session_fitsOn(b->dev, &vp, err, sizeof err) || (!b->server && !Inputs_random(&in[pi], &vp, seed)))
+      /* Made before the rounds, so that a size too large for the host is said once. (On a
+       * class server the inputs are made there.) */
+      if (!Session_fitsOn(b->dev, &vp, err, sizeof err) || (!b->server && !Session_inputs(b->s, &vp, seed)))
          break;
       made++;
    }
@@ -431,16 +546,14 @@ static void benchSize(Bench *b, int si) {
          cellOf(b, c, si)->status = RUN_OUT_OF_MEMORY;
       for (int pi = 0; pi < b->nprec; pi++)
          b->vendor[pi][si].result.status = RUN_OUT_OF_MEMORY;
-      for (int pi = 0; pi < made && !b->server; pi++)
-         Inputs_free(&in[pi]);
       return;
    }
    for (int round = 0; round < o->bench.rounds && !atomic_load(&interrupted); round++)
       for (int turn = 0; turn < 2; turn++) {
          if (turn != round % 2)
-            benchConfigs(b, si, round, in, seed);
+            benchConfigs(b, si, round, seed);
          else
-            benchLibraries(b, si, round, in);
+            benchLibraries(b, si, round, seed);
       }
    for (int pi = 0; pi < b->nprec; pi++) {
       finishLib(&b->vendor[pi][si]);
@@ -454,8 +567,6 @@ static void benchSize(Bench *b, int si) {
          cell->ms = Util_median(&b->cms[c * BENCH_MAX_ROUNDS], cell->rounds);
       }
    }
-   for (int pi = 0; pi < b->nprec && !b->server; pi++)
-      Inputs_free(&in[pi]);
    for (int c = 0; b->server && c < b->nconf; c++) {
       Measurer_free(b->measurers[c]);
       b->measurers[c] = NULL;
@@ -500,19 +611,65 @@ static void saveObservation(FILE *save, bool json, const char *prefix, const Obs
 static bool limitOf(const Bench *b, int c, int si, char *col, size_t len) {
    const BenchCell *cell = cellOf(b, c, si);
    const BenchConfig *cf = &b->configs[c];
+   const long long *values;
+   const KernelInfo *k = kernelAt(b, c, si, &values);
    col[0] = '\0';
    Peaks peaks;
-   if (cell->status != RUN_OK || cell->emulated || !Peaks_cached(b->dev, b->be->name, &peaks) || !peaks.known)
+   if (!k || cell->status != RUN_OK || cell->emulated || !Peaks_cached(b->dev, b->be->name, &peaks) || !peaks.known)
       return false;
    Problem p = cf->problem;
    p.m = b->sizes[si].m, p.n = b->sizes[si].n, p.k = b->sizes[si].k;
    SweepCandidate sc = {.outcome = SWEEP_OK, .gflops = cell->gflops, .median_ms = cell->ms};
-   memcpy(sc.values, cf->values, sizeof cf->values);
+   memcpy(sc.values, values, sizeof sc.values);
    LimiterInputs li;
    Limiter lim;
-   Limiter_ofCandidate(b->dev, cf->kernel, &p, &sc, &peaks, &li, &lim);
+   Limiter_ofCandidate(b->dev, k, &p, &sc, &peaks, &li, &lim);
    Limiter_column(&lim, &li, col, len);
    return col[0] != '\0';
+}
+
+/* Configuration c's % of the measured copy bandwidth at size si, for a kernel that is
+ * memory-bound by design (`bound: memory`, core/peaks.h: Peaks_copyShare); 0 when it is
+ * not one, did not run, ran emulated or the peaks are not measured. */
+static double copyPctOf(const Bench *b, int c, int si) {
+   const BenchCell *cell = cellOf(b, c, si);
+   const long long *values;
+   const KernelInfo *k = kernelAt(b, c, si, &values); /* --best: the shape's own, or none */
+   Peaks peaks;
+   if (!k || !k->memory_bound || si >= b->measured || cell->status != RUN_OK || cell->emulated ||
+       !Peaks_cached(b->dev, b->be->name, &peaks))
+      return 0;
+   Problem p = b->configs[c].problem;
+   p.m = b->sizes[si].m, p.n = b->sizes[si].n, p.k = b->sizes[si].k;
+   return 100 * Peaks_copyShare(&peaks, &p, cell->ms, NULL);
+}
+
+/* Under the table: each memory-bound configuration's share of the measured copy bandwidth,
+ * beside its % of the vendor library in the table. */
+static void printCopyShares(const Bench *b) {
+   char size[48];
+   bool head = false, cached = false;
+   for (int c = 0; c < b->nconf; c++) {
+      bool any = false;
+      for (int si = 0; si < b->measured; si++) {
+         const double pct = copyPctOf(b, c, si);
+         if (pct <= 0)
+            continue;
+         if (!head)
+            printf("memory (memory-bound by design: %% of the measured copy bandwidth):\n");
+         head = true;
+         if (!any)
+            printf("  %-30.30s", b->configs[c].label);
+         sizeLabel(&b->sizes[si], size, sizeof size);
+         printf("%s %s %.1f%%", any ? "," : "", size, pct);
+         any = true;
+         cached = cached || pct > 100;
+      }
+      if (any)
+         putchar('\n');
+   }
+   if (cached)
+      printf("  (above 100%%: the operands were read from a cache, not from memory)\n");
 }
 
 /* Under the table: what limits each configuration at each size, where the ceilings are
@@ -539,7 +696,8 @@ static void printLimits(const Bench *b) {
    }
 }
 
-static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *params, double pct, double rpct) {
+static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *kernel, const char *params, double pct,
+                    double rpct) {
    const BenchConfig *cf = &b->configs[c];
    const BenchCell *cell = cellOf(b, c, si);
    const BenchSize *z = &b->sizes[si];
@@ -547,7 +705,7 @@ static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *params
    fprintf(out, "{\"schema\":%d,\"config\":", REPORT_SCHEMA);
    Report_jsonString(out, cf->label);
    fprintf(out, ",\"kernel\":");
-   Report_jsonString(out, cf->kernel->name);
+   Report_jsonString(out, kernel);
    fprintf(out, ",\"params\":");
    Report_jsonString(out, params);
    fprintf(out, ",\"device\":");
@@ -572,10 +730,15 @@ static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *params
    saveObservation(out, true, "vendor_", &vendor->obs);
    fprintf(out, ",\"emulated\":%s,\"vendor\":", cell->emulated ? "true" : "false");
    Report_jsonString(out, vendor->name);
+   fputs(",\"vendor_note\":", out);
+   Report_jsonString(out, vendor->note);
    if (vendor->status == RUN_OK)
       fprintf(out, ",\"vendor_gflops\":%.6g", vendor->gflops);
    if (pct > 0)
       fprintf(out, ",\"pct_of_vendor\":%.4g", pct);
+   const double copy = copyPctOf(b, c, si);
+   if (copy > 0)
+      fprintf(out, ",\"pct_of_copy\":%.4g", copy);
    if (b->ref) {
       fprintf(out, ",\"reference\":");
       Report_jsonString(out, reference->name);
@@ -600,17 +763,21 @@ static void writeRow(FILE *out, bool json, const Bench *b, int c, int si) {
    const BenchCell *cell = cellOf(b, c, si);
    const BenchSize *z = &b->sizes[si];
    const VendorResult *vendor = &b->vendor[cf->prec][si].result, *reference = &b->reference[cf->prec][si].result;
-   char params[300], size[48];
-   KernelInfo_formatParams(cf->kernel, cf->values, params, sizeof params);
+   char params[300] = "", size[48];
+   const long long *values;
+   const KernelInfo *k = kernelAt(b, c, si, &values);
+   if (k)
+      KernelInfo_formatParams(k, values, params, sizeof params);
+   const char *kernel = k ? k->name : "";
    sizeLabel(z, size, sizeof size);
    bool comparable = cell->status == RUN_OK && !cell->emulated;
    double pct = vendor->status == RUN_OK && comparable ? 100 * cell->gflops / vendor->gflops : 0;
    double rpct = b->ref && reference->status == RUN_OK && comparable ? 100 * cell->gflops / reference->gflops : 0;
    if (json) {
-      jsonRow(out, b, c, si, params, pct, rpct);
+      jsonRow(out, b, c, si, kernel, params, pct, rpct);
       return;
    }
-   fprintf(out, "%s,%s,\"%s\",\"%s\",%s,%s,%s,%s,", cf->label, cf->kernel->name, params, b->dev->name, size,
+   fprintf(out, "%s,%s,\"%s\",\"%s\",%s,%s,%s,%s,", cf->label, kernel, params, b->dev->name, size,
            Precision_name(cf->problem.precision), RunStatus_name(cell->status), cell->status == RUN_OK ? "true" : "false");
    if (cell->status == RUN_OK)
       fprintf(out, "%.6g,%.6g,", cell->gflops, cell->ms);
@@ -716,7 +883,7 @@ static void printShapeRows(const Bench *b) {
       const char *name = b->vendor[pi][0].result.name;
       char head[40];
       snprintf(head, sizeof head, "%.20s%s%s", b->ref ? b->o->bench.reference : name[0] ? name : "vendor",
-               b->nprec > 1 ? " " : "", b->nprec > 1 ? Precision_name(b->precs[pi]) : "");
+               b->nprec > 1 ? " " : "", b->nprec > 1 ? b->prec_label[pi] : "");
       printf(" %16.16s", head);
    }
    for (int c = 0; c < b->nconf; c++)
@@ -775,7 +942,7 @@ static void printLibraries(const Bench *b) {
          const BenchLib *yard = b->ref ? b->reference[pi] : b->vendor[pi];
          char label[96], prec[24] = "";
          if (b->nprec > 1)
-            snprintf(prec, sizeof prec, " %s", Precision_name(b->precs[pi]));
+            snprintf(prec, sizeof prec, " %s", b->prec_label[pi]);
          snprintf(label, sizeof label, "%s%s%s%s%s", libs[0].result.name[0] ? libs[0].result.name : "vendor BLAS", prec,
                   row == 0 ? " (" : "", row == 0 ? o->bench.reference : "", row == 0 ? ")" : "");
          printf("%-32.32s", label);
@@ -821,7 +988,7 @@ static void printLibraryMessages(const Bench *b, int si, char *failed, size_t le
          if (v->status == RUN_OK || v->status == RUN_CANCELLED)
             continue;
          printf("%s%s%s at %s: %s\n", lib ? "reference" : "vendor", b->nprec > 1 ? " " : "",
-                b->nprec > 1 ? Precision_name(b->precs[pi]) : "", size, v->message);
+                b->nprec > 1 ? b->prec_label[pi] : "", size, v->message);
          /* An absent or refusing library made no result; a wrong one did. */
          if (v->status == RUN_NOT_VERIFIED)
             addFailure(failed, len, nfailed, v->name[0] ? v->name : "vendor", size, v->status);
@@ -906,6 +1073,8 @@ static int printTable(const Bench *b) {
       }
    }
    printSuiteMeans(b);
+   printPicks(b);
+   printCopyShares(b);
    printLimits(b);
    int failures = printFooter(b);
    for (int c = 0; c < b->nconf; c++)
@@ -946,6 +1115,12 @@ static double benchFlops(const Bench *b) {
  * said, as an estimate. */
 static void estimateCpu(Bench *b) {
    const BenchConfig *c = &b->configs[0];
+   const long long *values = NULL;
+   const KernelInfo *k = NULL;
+   for (int si = 0; si < b->nsizes && !k; si++)
+      k = kernelAt(b, 0, si, &values);
+   if (!k)
+      return; /* --best alone, and the store has nothing: nothing runs */
    Problem p = c->problem;
    int edge = 128;
    p.m = b->sizes[0].m < edge ? b->sizes[0].m : edge;
@@ -956,7 +1131,7 @@ static void estimateCpu(Bench *b) {
    if (!Inputs_random(&in, &p, seed))
       return;
    RunOptions ro = {.reps = 1, .warmup = 0, .verify = false, .cancel = &interrupted};
-   RunStatus st = Session_run(b->s, c->kernel, c->values, &p, &in, &ro, b->r);
+   RunStatus st = Session_run(b->s, k, values, &p, &in, &ro, b->r);
    Inputs_free(&in);
    if (st != RUN_OK || b->r->gflops <= 0) {
       fprintf(stderr, "gemmtop: on a CPU this bench may take long (no estimate: a first quick run of %s failed); "
@@ -1032,7 +1207,10 @@ static bool freeBench(Bench *b) {
    if (b->ref)
       Session_close(b->ref);
    Session_close(b->s);
+   for (int c = 0; c < b->nconf; c++)
+      free(b->configs[c].picks);
    free(b->configs);
+   free(b->shapes);
    free(b->cells);
    free(b->cg);
    free(b->cms);
@@ -1067,15 +1245,14 @@ static int suiteSizes(Bench *b, const char *word, const char *kernels_dir, char 
       free(suite);
       return -1;
    }
+   b->shapes = suite;
    for (int i = 0; i < suite->count; i++) {
       const Shape *sh = &suite->shapes[i];
       b->sizes[i] = (BenchSize){.m = sh->m, .n = sh->n, .k = sh->k, .weight = sh->weight};
       Util_copy(b->sizes[i].label, sizeof b->sizes[i].label, sh->label);
    }
    Util_copy(b->suite, sizeof b->suite, suite->name);
-   int n = suite->count;
-   free(suite);
-   return n;
+   return suite->count;
 }
 
 /* --server: the class server's device, as it describes it; nothing is opened here. */
@@ -1100,6 +1277,11 @@ static int openServer(Bench *b) {
 }
 
 int Cli_bench(const Options *o) {
+   if (o->timing.vendor_bf16 && (o->bench.frontier || Cli_server(o))) {
+      fprintf(stderr, "gemmtop: --vendor-output bfloat16 is not taken with %s, which times the vendor library with "
+                      "gemmtop's C\n", o->bench.frontier ? "--frontier" : "--server");
+      return 2;
+   }
    if (o->bench.frontier)
       return Cli_frontier(o);
    Bench *b = calloc(1, sizeof *b);
@@ -1117,6 +1299,10 @@ int Cli_bench(const Options *o) {
    if (o->shape.shapes && o->bench.sizes) {
       snprintf(err, sizeof err, "--shapes and --sizes both give the sizes: give one");
       b->nsizes = -1;
+   } else if (o->bench.best && !o->shape.shapes) {
+      snprintf(err, sizeof err, "--best takes each shape's best configuration from the results store: give the "
+               "shapes with --shapes SUITE");
+      b->nsizes = -1;
    } else if (o->shape.shapes)
       b->nsizes = suiteSizes(b, o->shape.shapes, cat.dir, err, sizeof err);
    else
@@ -1124,6 +1310,7 @@ int Cli_bench(const Options *o) {
    if (b->nsizes <= 0) {
       fprintf(stderr, "gemmtop: %s\n", err);
       Catalog_free(&cat);
+      free(b->shapes);
       free(b);
       return 2;
    }
@@ -1137,21 +1324,24 @@ int Cli_bench(const Options *o) {
    else if (rc == 0)
       b->s = Cli_openSession(o, &cat, &rc);
    if (b->s || (b->server && rc == 0)) {
+      rc = 0; /* an open session leaves no exit code to keep */
       if (b->s) {
          b->be = Session_backend(b->s);
          b->dev = Session_device(b->s);
       }
-      if (o->bench.reference)
+      if (o->bench.best)
+         rc = addBest(b, &cat);
+      if (o->bench.reference && !rc)
          openReference(b, &cat);
       b->measurers = calloc((size_t)b->nconf, sizeof *b->measurers);
       b->cells = calloc((size_t)b->nconf * BENCH_MAX_SIZES, sizeof *b->cells);
       b->cg = calloc((size_t)b->nconf * BENCH_MAX_ROUNDS, sizeof *b->cg);
       b->cms = calloc((size_t)b->nconf * BENCH_MAX_ROUNDS, sizeof *b->cms);
       b->r = calloc(1, sizeof *b->r);
-      if (!b->cells || !b->cg || !b->cms || !b->r || !b->measurers) {
+      if (!rc && (!b->cells || !b->cg || !b->cms || !b->r || !b->measurers)) {
          fprintf(stderr, "gemmtop: out of host memory\n");
          rc = 1;
-      } else {
+      } else if (!rc) {
          rc = measureAndPrint(b, saveFile);
          saveFile = NULL;
       }

@@ -16,7 +16,7 @@
 #include "core/select.h"
 
 /* One path as measured: its configuration, its figures, and the vendor library's in its
- * type (measured once per type, on the first path of that type). */
+ * type (measured once per type and scaling, on the first path of it). */
 typedef struct FrontierRow_ {
    const FrontierPath *path;
    char config[96];           /* the preset or kernel used, "" when none runs here */
@@ -86,7 +86,8 @@ static void measurePath(Session *s, const Catalog *cat, const Options *o, Fronti
    Problem p;
    row->vendor_row = -1;
    for (int j = 0; j < i; j++)
-      if (rows[j].path->precision == row->path->precision && rows[j].has_vendor)
+      if (rows[j].path->precision == row->path->precision && rows[j].has_vendor &&
+          (!Types_of(row->path->precision)->scaled || rows[j].path->scaling == row->path->scaling))
          row->vendor_row = j;
    if (!choose(s, cat, row->path, m, n, k, &kernel, values, &p, row)) {
       row->status = RUN_INVALID;
@@ -114,7 +115,9 @@ static void measurePath(Session *s, const Catalog *cat, const Options *o, Fronti
    }
    RunResult_free(r);
    memset(r, 0, sizeof *r);
-   if (row->vendor_row < 0 && !row->emulated) { /* the type's vendor library, once */
+   /* The type's vendor library, once, even beside an emulated kernel (whose speed is then
+    * not compared): the row says what it did, or that there is none for the type here. */
+   if (row->vendor_row < 0) {
       ro.verified_c = c;
       if (Session_vendor(s, &p, &in, &ro, &row->vendor) == RUN_OK)
          Frontier_error(&p, A, B, NULL, c, seed ^ 0xf0f0, &row->vendor_err);
@@ -158,11 +161,11 @@ static void printTable(const FrontierRow *rows, int n, const DeviceInfo *dev, in
       if (r->has_vendor) {
          const VendorResult *v = &r->vendor;
          char label[64];
-         snprintf(label, sizeof label, "  %s (%s)", v->name[0] ? v->name : "vendor", Precision_name(r->path->precision));
+         snprintf(label, sizeof label, "  %s (%s)", v->name[0] ? v->name : "vendor", r->path->label);
          if (v->status == RUN_OK)
             printf("%-47.47s %12.1f %8s %11.2e %11.2e\n", label, v->gflops, "", r->vendor_err.max, r->vendor_err.median);
-         else
-            printf("%-47.47s %.80s\n", label, v->message);
+         else /* in full: it says where the type's reference is */
+            printf("%-47.47s %s\n", label, v->message);
       }
    }
    size_t samples = 0;
@@ -246,7 +249,10 @@ static char *svgOf(const FrontierRow *rows, int n, const DeviceInfo *dev, int m,
          FrontierPoint *pt = &pts[np++];
          *pt = (FrontierPoint){.gflops = r->vendor.gflops, .max_err = r->vendor_err.max,
                                .median_err = r->vendor_err.median, .vendor = true};
-         snprintf(pt->label, sizeof pt->label, "%s %s", r->vendor.name, Precision_name(r->path->precision));
+         /* The FP8 reference's name says its type and scaling already ("cuBLASLt 13.1.0 e4m3
+          * block"); the others' say the library alone. */
+         const bool named = Types_of(r->path->precision)->scaled;
+         snprintf(pt->label, sizeof pt->label, "%s%s%s", r->vendor.name, named ? "" : " ", named ? "" : r->path->label);
       }
    }
    char title[160], sub[256];

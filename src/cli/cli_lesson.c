@@ -175,7 +175,7 @@ static int merge(const Options *o, const Lesson *lesson) {
          fprintf(stderr, "gemmtop: --merge %s: %s\n", o->merge[i], why);
          return 2;
       }
-      bool ok = LadderMerge_add(&m, text, o->merge[i], why, sizeof why);
+      bool ok = LadderMerge_add(&m, text, len, o->merge[i], why, sizeof why);
       free(text);
       if (!ok) {
          fprintf(stderr, "gemmtop: --merge: %s\n", why);

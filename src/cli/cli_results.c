@@ -491,12 +491,12 @@ static bool writeRow(const StoreRecord *r, void *ctx) {
    return true;
 }
 
-/* What the dispatch table written to out is, when out's name does not say it: "" for a
- * name ending in .json (JSON) or .h (C), or no out (stdout). */
-static const char *dispatchFormatWord(const char *out) {
+/* Why the dispatch table written to out is a C header, when out's name does not say it: ""
+ * for a name ending in .json (JSON) or .h (C), or no out (stdout). */
+static const char *dispatchFormatWhy(const char *out) {
    if (!out || Cli_endsWith(out, ".json") || Cli_endsWith(out, ".h"))
       return "";
-   return " as a C header (the name ends in neither .h nor .json: .json writes JSON, any other name C)";
+   return ": the name ends in neither .h nor .json; .json writes JSON, any other name C";
 }
 
 /* export --format dispatch --shapes SUITE: the suite's dispatch table (a C header, or JSON
@@ -533,10 +533,10 @@ static int resultsDispatch(const Options *o, Store *s, OutFile *file) {
       }
    }
    char *text = NULL;
+   const bool json = o->results.out && Cli_endsWith(o->results.out, ".json");
    if (!rc) {
       Results_dispatch(&set, suite, e);
-      const size_t len = o->results.out ? strlen(o->results.out) : 0;
-      text = ResultFmt_dispatch(len > 5 && !strcmp(o->results.out + len - 5, ".json"), &set, suite, e);
+      text = ResultFmt_dispatch(json, &set, suite, e);
       if (!text) {
          fprintf(stderr, "gemmtop: out of host memory\n");
          rc = 1;
@@ -547,13 +547,14 @@ static int resultsDispatch(const Options *o, Store *s, OutFile *file) {
       int found = 0;
       for (int i = 0; i < suite->count; i++)
          found += e[i].row >= 0;
+      char name[sizeof suite->name * 4];
       if (file && !OutFile_commit(file, err, sizeof err)) {
          fprintf(stderr, "gemmtop: --out %s\n", err);
          rc = 1;
       } else
-         fprintf(stderr, "gemmtop: dispatch table of %s: %d of %d shapes have a verified configuration%s%s%s\n",
-                 suite->name, found, suite->count, file ? ", written to " : "", file ? o->results.out : "",
-                 dispatchFormatWord(o->results.out));
+         fprintf(stderr, "gemmtop: dispatch table of %s: %d of %d shapes have a verified configuration%s%s (%s%s)\n",
+                 Util_visible(suite->name, name, sizeof name), found, suite->count, file ? ", written to " : "",
+                 file ? o->results.out : "", json ? "JSON" : "a C header", dispatchFormatWhy(o->results.out));
       file = NULL;
    }
    OutFile_discard(file);

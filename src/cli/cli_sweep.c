@@ -46,13 +46,8 @@ void Cli_sweepProgress(bool tty, const char *what, int done, int total, double t
 }
 
 /* The progress line of SweepRun_measureAll (core/sweeprun.h): a phase ends with best NULL. */
-typedef struct Progress_ {
-   bool tty;
-   char best[256];
-} Progress;
-
 static void onProgress(void *ctx, const char *phase, int done, int total, double since, const char *best) {
-   Progress *pr = ctx;
+   CliSweepProgress *pr = ctx;
    if (best)
       Util_copy(pr->best, sizeof pr->best, best);
    progress(pr->tty, phase, done, total, since, pr->best);
@@ -65,6 +60,10 @@ static void onProgress(void *ctx, const char *phase, int done, int total, double
 static void onNote(void *ctx, const char *text) {
    (void)ctx;
    fprintf(stderr, "gemmtop: %s\n", text);
+}
+
+SweepEvents Cli_sweepEvents(CliSweepProgress *pr) {
+   return (SweepEvents){.progress = onProgress, .note = onNote, .ctx = pr};
 }
 
 /* A record into the store through the command's recorder, which says a failure once. */
@@ -222,8 +221,8 @@ static bool searchSize(SweepPlan *pl, SizeRun *run) {
       run->stopped = SweepRun_drive(run->run, pl->driver, pl->tty, pl->models, &pl->nmodels);
       return run->stopped >= 0;
    }
-   Progress pr = {.tty = pl->tty};
-   SweepEvents ev = {.progress = onProgress, .note = onNote, .ctx = &pr};
+   CliSweepProgress pr = {.tty = pl->tty};
+   SweepEvents ev = Cli_sweepEvents(&pr);
    return SweepRun_measureAll(run->run, pl->o->sweep.jobs, &ev);
 }
 
@@ -236,7 +235,7 @@ static void reportModel(const SweepPlan *pl, const SizeRun *run, int model) {
    const SweepCandidate *all = run->tried;
    Peaks peaks;
    Peaks_cached(&sm->dev, pl->backend, &peaks);
-   double peak = Peaks_for(&peaks, run->p.precision, pl->k->tensor, pl->emulated);
+   double peak = Peaks_for(&peaks, run->p.precision, pl->k, pl->emulated);
    bool vendor = false;
    for (int i = 0; i < run->n; i++)
       vendor |= all[i].model == model && all[i].outcome == SWEEP_OK && all[i].vendor_gflops > 0;
@@ -516,14 +515,16 @@ static void announce(const SweepPlan *pl, const SizeRun *run) {
               retried == 1 ? "is" : "are");
 }
 
-/* The strategy and the budget from the options. */
-static void planSearch(const Options *o, SweepPlan *pl) {
-   pl->strategy = o->sweep.exhaustive ? SEARCH_EXHAUSTIVE : SEARCH_RANDOM;
+void Cli_sweepSearch(const Options *o, SearchStrategy *strategy, int *budget) {
+   *strategy = o->sweep.exhaustive ? SEARCH_EXHAUSTIVE : SEARCH_RANDOM;
    if (o->sweep.strategy)
-      SearchStrategy_parse(o->sweep.strategy, &pl->strategy); /* the option's choices are the names */
-   bool all = o->sweep.exhaustive || (pl->strategy == SEARCH_EXHAUSTIVE && !o->sweep.budget);
-   pl->budget = all ? 0 : o->sweep.budget ? o->sweep.budget : 40;
+      SearchStrategy_parse(o->sweep.strategy, strategy); /* the option's choices are the names */
+   bool all = o->sweep.exhaustive || (*strategy == SEARCH_EXHAUSTIVE && !o->sweep.budget);
+   *budget = all ? 0 : o->sweep.budget ? o->sweep.budget : 40;
 }
+
+/* The strategy and the budget from the options. */
+static void planSearch(const Options *o, SweepPlan *pl) { Cli_sweepSearch(o, &pl->strategy, &pl->budget); }
 
 /* The results of every size into --save; false with the message printed. */
 static bool saveAll(const SweepPlan *pl, OutFile *save, const SizeRun *runs, int nruns) {

@@ -18,6 +18,18 @@
 /* The sweep that o describes, measured by d (NULL: here). Returns the exit code. */
 int Cli_sweepWith(const Options *o, const SweepDriver *d);
 
+/* What SweepRun_measureAll says, as gemmtop sweep says it on stderr: the progress line
+ * (when tty; pr keeps the best so far between calls) and its notes. pr must outlive the run. */
+typedef struct CliSweepProgress_ {
+   bool tty;
+   char best[256];
+} CliSweepProgress;
+SweepEvents Cli_sweepEvents(CliSweepProgress *pr);
+
+/* The search the options ask for: --strategy (random by default, exhaustive with
+ * --exhaustive) and --budget (40 by default; 0: every valid configuration). */
+void Cli_sweepSearch(const Options *o, SearchStrategy *strategy, int *budget);
+
 /* The progress line on stderr (when tty): what, done of total, the ETA, best. */
 void Cli_sweepProgress(bool tty, const char *what, int done, int total, double t0, const char *best);
 

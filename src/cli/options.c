@@ -23,12 +23,12 @@
 /* The commands that build a configuration (kernel, parameters, problem) on a device. */
 /* run and explain: one run (explain adds what limits it). */
 #define RUNS (CMD(RUN) | CMD(EXPLAIN))
-#define CONFIG (CMD(EXPLORER) | RUNS | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS) | CMD(EXPORT))
-#define SHAPE (CONFIG & ~CMD(BENCH)) /* bench's sizes are --sizes */
-#define TIMED (RUNS | CMD(SWEEP) | CMD(BENCH))
+#define CONFIG (CMD(EXPLORER) | RUNS | CMD(INSPECT) | CMD(SWEEP) | CMD(BENCH) | CMD(BANKS) | CMD(EXPORT) | CMD(TUNE))
+#define SHAPE (CONFIG & ~CMD(BENCH) & ~CMD(TUNE)) /* bench's sizes are --sizes, tune's a suite's */
+#define TIMED (RUNS | CMD(SWEEP) | CMD(BENCH) | CMD(TUNE))
 /* The commands whose measurements go to the results store (core/store.h). */
 #define STORED (RUNS | CMD(SWEEP) | CMD(BENCH) | CMD(EXPLORER))
-#define STORE_READERS (STORED | CMD(RESULTS))
+#define STORE_READERS (STORED | CMD(RESULTS) | CMD(TUNE)) /* tune keeps its sweeps there: no --no-store */
 #define MAX_SIZE (1 << 20)
 #define MAX_SECONDS 86400.0
 #define BENCH_DEFAULT_SIZES "1024,2048,4096"
@@ -75,6 +75,9 @@ static const CommandSpec commands[COMMAND_COUNT] = {
     [COMMAND_CLASS] = {"class", G(SELECTION) | G(SHAPE) | G(TIMING) | G(OUTPUT) | G(BENCH) | G(CLASS) | GENERAL,
                        "assign|close|open|list|board|mine|export|status [NAME]",
                        "a class server's assignments, board and records", 2},
+    [COMMAND_TUNE] = {"tune", CONFIGURED | G(TIMING) | G(STORAGE) | G(SWEEP), "",
+                      "sweep the candidate kernels at each shape of a suite; write the dispatch table and the "
+                      "kernels a program ships", 0},
 };
 #undef G
 
@@ -204,6 +207,16 @@ static int applyReference(Options *o, const OptionSpec *s, const char *v, char *
    return 0;
 }
 
+static int applyVendorOutput(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   o->timing.vendor_bf16 = !strcmp(v, "bfloat16");
+   return 0;
+}
+
+static int applyVerifyOn(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   o->timing.verify_on = !strcmp(v, "device") ? VERIFY_ON_DEVICE : !strcmp(v, "host") ? VERIFY_ON_HOST : VERIFY_ON_AUTO;
+   return 0;
+}
+
 static int applyBankWidth(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
    o->banks.bank_width = (int)strtol(v, NULL, 10);
    return 0;
@@ -272,18 +285,18 @@ static const OptionSpec table[] = {
      .help = "set a kernel parameter; repeatable, up to 32 times"},
     {.group = GROUP_SHAPE, .letter = 'm', .value = "M", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(shape.problem.m),
      .given = F(shape.has_m), .commands = SHAPE | CMD(LESSON), .help = "rows of C", .dflt = "1024",
-     .elsewhere = "bench takes its sizes from --sizes"},
+     .elsewhere = "bench takes its sizes from --sizes, tune from --shapes"},
     {.group = GROUP_SHAPE, .letter = 'n', .value = "N", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(shape.problem.n),
      .given = F(shape.has_n), .commands = SHAPE | CMD(LESSON), .help = "columns of C", .dflt = "1024",
-     .elsewhere = "bench takes its sizes from --sizes"},
+     .elsewhere = "bench takes its sizes from --sizes, tune from --shapes"},
     {.group = GROUP_SHAPE, .letter = 'k', .value = "K", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(shape.problem.k),
      .given = F(shape.has_k), .commands = SHAPE | CMD(LESSON), .help = "the inner dimension", .dflt = "1024",
-     .elsewhere = "bench takes its sizes from --sizes"},
+     .elsewhere = "bench takes its sizes from --sizes, tune from --shapes"},
     {.group = GROUP_SHAPE, .name = "size", .value = "S|MxNxK", .kind = OPT_TEXT, .apply = applySize, .commands = SHAPE | CMD(LESSON),
      .help = "M, N and K at once (1 to 1048576 each); sweep takes a list, e.g. 1024,2048,4096x4096x1024, and "
              "reports the best per size and across them",
      .dflt = "1024; the explorer 2048 on a GPU, 512 on a CPU",
-     .elsewhere = "bench takes its sizes from --sizes"},
+     .elsewhere = "bench takes its sizes from --sizes, tune from --shapes"},
     {.group = GROUP_SHAPE, .name = "precision", .value = "TYPE", .kind = OPT_TEXT, .apply = applyPrecision, .given = F(shape.has_precision),
      .commands = CONFIG | CMD(RESULTS) | CMD(CLASS),
      .help = "float, double, tf32, half, bfloat16, e4m3 or e5m2; from tf32 on: A and B of that type, FP32 "
@@ -333,19 +346,30 @@ static const OptionSpec table[] = {
      .help = "output; json is one object per line", .dflt = "table"},
     {.group = GROUP_TIMING, .name = "no-verify", .kind = OPT_FLAG, .field = F(timing.no_verify), .commands = RUNS,
      .help = "skip the verification run", .elsewhere = "sweep and bench verify every configuration"},
+    {.group = GROUP_TIMING, .name = "verify-on", .value = "auto|device|host", .kind = OPT_CHOICE,
+     .choices = "auto|device|host", .apply = applyVerifyOn, .commands = RUNS | CMD(BENCH),
+     .help = "where C is checked: on the device by gemmtop's own kernels, only vectors read back (device; on the "
+             "host when the device has no FP64), or C read back and checked on the host (host); auto: the device "
+             "unless it is the host's processor",
+     .dflt = "auto"},
     {.group = GROUP_TIMING, .name = "ablate", .value = "LIST", .kind = OPT_TEXT, .apply = applyAblate, .commands = RUNS | CMD(INSPECT),
      .help = "switch work off to see what limits the kernel; LIST is any of no-a, no-b (global loads of A, B), "
              "no-fma (multiply-adds), const-store (C gets 1.25), comma-separated; the result is labelled "
              "ablated and not verified",
      .elsewhere = "sweep and bench rank real, verified results only; in the explorer, press a"},
     {.group = GROUP_TIMING, .name = "cold-l2", .kind = OPT_FLAG, .field = F(timing.cold_l2),
-     .commands = RUNS | CMD(BENCH) | CMD(SWEEP) | CMD(CLASS),
+     .commands = RUNS | CMD(BENCH) | CMD(SWEEP) | CMD(CLASS) | CMD(TUNE),
      .help = "time each launch with the L2 cache cold (a rotation through copies of A and B that exceed twice "
              "the L2, or a flush between launches); the default times a warm L2, as repeated launches find it",
      .elsewhere = "in the explorer, the run settings (S) have it"},
     {.group = GROUP_TIMING, .name = "vendor", .kind = OPT_FLAG, .field = F(timing.vendor), .commands = RUNS,
-     .help = "also time the vendor BLAS (CLBlast, cuBLAS, rocBLAS) and give % of it",
+     .help = "also time the vendor BLAS (CLBlast, cuBLAS, cuBLASLt for FP8, rocBLAS) and give % of it",
      .elsewhere = "bench always times the vendor BLAS"},
+    {.group = GROUP_TIMING, .name = "vendor-output", .value = "float|bfloat16", .kind = OPT_CHOICE,
+     .choices = "float|bfloat16", .apply = applyVendorOutput, .commands = RUNS | CMD(BENCH),
+     .help = "the vendor library's C for the FP8 types: float, gemmtop's C, or bfloat16 as torch._scaled_mm "
+             "returns it (cuBLASLt, beta 0; verified with its rounding counted)",
+     .dflt = "float"},
     {.group = GROUP_LESSON, .name = "prepare", .kind = OPT_FLAG, .field = F(prepare), .commands = CMD(LESSON),
      .help = "compile every step of the lesson (and its bank trace) into the cache on this device, so that the "
              "class starts warm; then exit"},
@@ -366,18 +390,22 @@ static const OptionSpec table[] = {
      .field = F(inspect.code), .commands = CMD(INSPECT), .help = "which code to print",
      .dflt = "what the backend gives: PTX for CUDA and NVIDIA's OpenCL, ISA for HIP"},
     {.group = GROUP_SWEEP, .name = "budget", .value = "N", .kind = OPT_INT, .min = 1, .max = MAX_SIZE, .field = F(sweep.budget),
-     .commands = CMD(SWEEP) | CMD(EXPLORER), .help = "try N valid configurations (sweep: as --strategy proposes them)",
+     .commands = CMD(SWEEP) | CMD(EXPLORER) | CMD(TUNE),
+     .help = "try N valid configurations (sweep: as --strategy proposes them; tune: N a shape, shared among the "
+             "candidate kernels)",
      .dflt = "40; the explorer's sweep 24"},
-    {.group = GROUP_SWEEP, .name = "exhaustive", .kind = OPT_FLAG, .field = F(sweep.exhaustive), .commands = CMD(SWEEP) | CMD(EXPLORER),
+    {.group = GROUP_SWEEP, .name = "exhaustive", .kind = OPT_FLAG, .field = F(sweep.exhaustive),
+     .commands = CMD(SWEEP) | CMD(EXPLORER) | CMD(TUNE),
      .help = "try every valid configuration"},
     {.group = GROUP_SWEEP, .name = "strategy", .value = "NAME", .kind = OPT_CHOICE, .choices = "exhaustive|random|anneal|genetic|bayes",
-     .field = F(sweep.strategy), .commands = CMD(SWEEP) | CMD(EXPLORER),
+     .field = F(sweep.strategy), .commands = CMD(SWEEP) | CMD(EXPLORER) | CMD(TUNE),
      .help = "how to search: exhaustive (in order), random, anneal (simulated annealing), genetic, bayes "
              "(Gaussian process, expected improvement); the last three learn from what was measured",
      .dflt = "random; exhaustive with --exhaustive"},
     {.group = GROUP_SWEEP, .name = "time-budget", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
-     .field = F(sweep.time_budget), .commands = CMD(SWEEP),
-     .help = "propose no configuration after S seconds (with --budget, whichever ends first)"},
+     .field = F(sweep.time_budget), .commands = CMD(SWEEP) | CMD(TUNE),
+     .help = "propose no configuration after S seconds (with --budget, whichever ends first; tune: S a shape, "
+             "shared among the candidate kernels)"},
     {.group = GROUP_SWEEP, .name = "simulate", .value = "FILE|store", .kind = OPT_TEXT, .field = F(sweep.simulate), .commands = CMD(SWEEP),
      .help = "replay a recorded space (a --save file of an exhaustive sweep, or the results store's measurements "
              "that --kernel, --size, --precision and --device select) instead of measuring, and compare "
@@ -388,10 +416,10 @@ static const OptionSpec table[] = {
      .commands = CMD(SWEEP), .help = "--simulate: seeds per strategy (--seed, --seed+1, ...; --seed default 1)",
      .dflt = "10"},
     {.group = GROUP_SWEEP, .name = "timeout", .value = "S", .kind = OPT_REAL, .min = 0, .above_min = true, .max = MAX_SECONDS,
-     .field = F(sweep.timeout), .commands = CMD(SWEEP) | CMD(EXPLORER),
+     .field = F(sweep.timeout), .commands = CMD(SWEEP) | CMD(EXPLORER) | CMD(TUNE),
      .help = "drop a configuration whose launch takes longer than S seconds", .dflt = "5 on a GPU, 30 on a CPU"},
     {.group = GROUP_SWEEP, .name = "jobs", .value = "N", .kind = OPT_INT, .min = 1, .max = AHEAD_MAX_THREADS, .field = F(sweep.jobs),
-     .commands = CMD(SWEEP),
+     .commands = CMD(SWEEP) | CMD(TUNE),
      .help = "compile N configurations at a time", .dflt = "one per core, at most 16"},
     {.group = GROUP_SWEEP, .name = "mpi", .kind = OPT_FLAG, .field = F(sweep.mpi), .commands = CMD(SWEEP),
      .help = "started with mpirun or srun: one rank per GPU measures, rank 0 hands out the configurations, "
@@ -402,10 +430,11 @@ static const OptionSpec table[] = {
     {.group = GROUP_SWEEP, .name = "save-presets", .value = "N", .kind = OPT_INT, .min = 1, .max = 1000, .field = F(sweep.save_presets),
      .commands = CMD(SWEEP), .help = "save the best N as presets in your config folder"},
     {.group = GROUP_SHAPE, .name = "shapes", .value = "SUITE|FILE.shapes", .kind = OPT_TEXT, .field = F(shape.shapes),
-     .commands = CMD(BENCH) | CMD(SWEEP) | CMD(RESULTS),
+     .commands = CMD(BENCH) | CMD(SWEEP) | CMD(RESULTS) | CMD(TUNE),
      .help = "the shapes of a suite (gemmtop list shapes): bench reports each and the suite's weighted geometric mean "
              "of % of the vendor library; sweep finds the best per shape and one good across them; results export "
-             "--format dispatch writes the best stored configuration per shape (a C header, or JSON)",
+             "--format dispatch writes the best stored configuration per shape (a C header, or JSON); tune sweeps "
+             "each shape and writes that table with the kernels",
      .elsewhere = "run and the explorer take one size (-m, -n, -k, --size)"},
     {.group = GROUP_BENCH, .name = "sizes", .value = "N,N,...", .kind = OPT_TEXT, .apply = applySizes,
      .commands = CMD(BENCH) | CMD(CLASS),
@@ -413,9 +442,11 @@ static const OptionSpec table[] = {
      .dflt = BENCH_DEFAULT_SIZES,
      .elsewhere = "the other commands take --size"},
     {.group = GROUP_OUTPUT, .name = "dir", .value = "DIR", .kind = OPT_TEXT, .field = F(output.dir),
-     .commands = CMD(EXPORT) | CMD(CLASS),
+     .commands = CMD(EXPORT) | CMD(CLASS) | CMD(TUNE),
      .help = "the folder to write the kernel, its launcher and a Makefile into (class export: the submissions' "
-             "sources and a CSV of them); made when absent, files there are never overwritten", .dflt = "KERNEL-export in the current folder"},
+             "sources and a CSV of them; tune: the dispatch table, and each shape's kernel in DIR/LABEL); made when "
+             "absent, files there are never overwritten (tune takes only a new or empty folder)",
+     .dflt = "KERNEL-export (tune: SUITE-tune, the first name free) in the current folder"},
     {.group = GROUP_OUTPUT, .name = "save", .value = "FILE.csv|FILE.json", .kind = OPT_TEXT, .field = F(output.save),
      .commands = CMD(SWEEP) | CMD(BENCH) | CMD(EXPLAIN) | CMD(CLASS),
      .help = "write every result to a file (explain: the roofline as an SVG image, FILE.svg; class board: the "
@@ -426,7 +457,7 @@ static const OptionSpec table[] = {
      .dflt = "$GEMMTOP_STORE, else $XDG_DATA_HOME/gemmtop/results.db"},
     {.group = GROUP_STORAGE, .name = "no-store", .kind = OPT_FLAG, .field = F(storage.off), .commands = STORED,
      .help = "record nothing in the results store"},
-    {.group = GROUP_STORAGE, .name = "fresh", .kind = OPT_FLAG, .field = F(storage.fresh), .commands = CMD(SWEEP),
+    {.group = GROUP_STORAGE, .name = "fresh", .kind = OPT_FLAG, .field = F(storage.fresh), .commands = CMD(SWEEP) | CMD(TUNE),
      .help = "measure every configuration again, also those that the store has from an earlier run of the "
              "same sweep"},
     {.group = GROUP_BENCH, .name = "reference", .value = "cuda|opencl|hip", .kind = OPT_TEXT, .apply = applyReference,
@@ -437,6 +468,9 @@ static const OptionSpec table[] = {
      .help = "one set of float32 inputs through every type (FP32, 3xTF32, tf32, bfloat16, half, e4m3, e5m2 with "
              "per-tensor and block scales) and its vendor library: speed beside the error against the float64 "
              "product; --save FILE.svg draws it"},
+    {.group = GROUP_BENCH, .name = "best", .kind = OPT_FLAG, .field = F(bench.best), .commands = CMD(BENCH),
+     .help = "with --shapes: a column of each shape's best configuration in the results store (gemmtop tune's), "
+             "measured on this device, backend, type and layout with the kernel's file as it is now"},
     {.group = GROUP_BENCH, .name = "rounds", .value = "R", .kind = OPT_INT, .min = 1, .max = 32, .field = F(bench.rounds),
      .commands = CMD(BENCH) | CMD(CLASS),
      .help = "rounds in which the libraries and the configurations take turns; figures are medians over them "

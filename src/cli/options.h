@@ -13,6 +13,7 @@
 #include "core/catalog.h"
 #include "core/preset.h"
 #include "core/problem.h"
+#include "core/session.h"
 
 #define OPTIONS_MAX_SETS 32
 #define OPTIONS_MAX_POSITIONAL 64
@@ -45,7 +46,7 @@ typedef struct ShapeOptions_ {
    bool has_m, has_n, has_k, has_precision, has_layout, has_alpha, has_beta, has_scaling;
    int nsize_list;           /* --size: the sizes given (more than one: sweep only) */
    int size_list[OPTIONS_MAX_SIZES][3]; /* M, N, K of each */
-   const char *shapes;       /* bench, sweep --shapes: a suite's name or file (core/shapes.h) */
+   const char *shapes;       /* bench, sweep, tune --shapes: a suite's name or file (core/shapes.h) */
 } ShapeOptions;
 
 typedef struct TimingOptions_ {
@@ -54,8 +55,10 @@ typedef struct TimingOptions_ {
    uint64_t seed;
    bool has_seed;
    bool no_verify;
+   VerifyOn verify_on;       /* run, bench: where C is checked (--verify-on) */
    unsigned ablate;          /* run: AblateFlag bits (--ablate no-a,no-b,no-fma,const-store) */
-   bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS) */
+   bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS, cuBLASLt) */
+   bool vendor_bf16;         /* run --vendor, bench: the vendor library writes C in bfloat16 (--vendor-output) */
    bool cold_l2;             /* run, bench, sweep: time with the L2 cache cold (core/coldl2.h) */
 } TimingOptions;
 
@@ -68,7 +71,7 @@ typedef struct OutputOptions_ {
    OutputFormat format;
    bool no_color, ascii;
    const char *save;         /* sweep, bench: results file (.csv or .json) */
-   const char *dir;          /* export-kernel: the folder of the files written */
+   const char *dir;          /* export-kernel, tune: the folder of the files written */
 } OutputOptions;
 
 typedef struct StorageOptions_ {
@@ -103,6 +106,7 @@ typedef struct BenchOptions_ {
    const char *reference;    /* another backend whose vendor BLAS is also timed (cuda: cuBLAS) */
    int rounds;               /* rounds of libraries and configurations in turn (median) */
    bool frontier;            /* the accuracy frontier instead (cli_frontier.c) */
+   bool best;                /* --shapes: each shape's best stored configuration (gemmtop tune's) */
 } BenchOptions;
 
 typedef struct BanksOptions_ {
@@ -176,6 +180,7 @@ typedef enum {
    COMMAND_SERVE,
    COMMAND_SUBMIT,
    COMMAND_CLASS,
+   COMMAND_TUNE,
    COMMAND_COUNT
 } CommandId;
 

@@ -32,12 +32,29 @@ static void jsonNumber(FILE *out, const char *key, double v, bool comma) {
       fprintf(out, "\"%s\":null%s", key, comma ? "," : "");
 }
 
+/* A measured rate as "%.1f", or "not measured" (0). */
+static const char *peakText(double gflops, char buf[24]) {
+   if (gflops > 0)
+      snprintf(buf, 24, "%.1f", gflops);
+   else
+      snprintf(buf, 24, "not measured");
+   return buf;
+}
+
+/* A measured rate and a comma; only the comma where it is unknown (0). */
+static void csvPeak(FILE *out, double gflops) {
+   if (gflops > 0)
+      fprintf(out, "%.6g", gflops);
+   fputc(',', out);
+}
+
 void Report_devicesHeader(FILE *out, OutputFormat f) {
    if (f == FORMAT_CSV)
       fputs("index,backend,platform,name,type,compute_units,clock_mhz,max_work_group,max_work_item_0,max_work_item_1,"
             "max_work_item_2,local_mem_bytes,global_mem_bytes,fp64,driver,version,default,fp32_peak_gflops,"
             "fp64_peak_gflops,copy_peak_gbps,kinds,tensor_ptx,tensor_tf32_peak_gflops,tensor_f16_peak_gflops,"
-            "tensor_bf16_peak_gflops,tensor_fp8_peak_gflops,read_peak_gbps,l2_peak_gbps,l2_bytes\n",
+            "tensor_bf16_peak_gflops,tensor_fp8_peak_gflops,read_peak_gbps,l2_peak_gbps,l2_bytes,wgmma_tf32_peak_gflops,"
+            "wgmma_f16_peak_gflops,wgmma_bf16_peak_gflops,wgmma_fp8_peak_gflops,tensor_peaks_sm_mhz\n",
             out);
 }
 
@@ -99,13 +116,23 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
             jsonNumber(out, "launch_us", pk->launch_us > 0 ? pk->launch_us : NAN, true);
             jsonNumber(out, "read_peak_gbps", pk->read_gbps > 0 ? pk->read_gbps : NAN, true);
             jsonNumber(out, "l2_peak_gbps", pk->l2_gbps > 0 ? pk->l2_gbps : NAN, true);
-            if (pk->gflops[PEAK_TF32] > 0) {
-               jsonNumber(out, "tensor_tf32_peak_gflops", pk->gflops[PEAK_TF32], true);
-               jsonNumber(out, "tensor_f16_peak_gflops", pk->gflops[PEAK_F16], true);
-               jsonNumber(out, "tensor_bf16_peak_gflops", pk->gflops[PEAK_BF16], true);
+            /* null where not measured (peaks_not_measured says why) or absent */
+            static const struct {
+               const char *name;
+               bool wgmma;
+               PeakKind kind;
+            } tensorPeaks[] = {{"tensor_tf32_peak_gflops", false, PEAK_TF32}, {"tensor_f16_peak_gflops", false, PEAK_F16},
+                               {"tensor_bf16_peak_gflops", false, PEAK_BF16}, {"tensor_fp8_peak_gflops", false, PEAK_FP8},
+                               {"wgmma_tf32_peak_gflops", true, PEAK_TF32},   {"wgmma_f16_peak_gflops", true, PEAK_F16},
+                               {"wgmma_bf16_peak_gflops", true, PEAK_BF16},   {"wgmma_fp8_peak_gflops", true, PEAK_FP8}};
+            for (size_t t = 0; t < sizeof tensorPeaks / sizeof tensorPeaks[0]; t++) {
+               double v = tensorPeaks[t].wgmma ? pk->wgmma_gflops[tensorPeaks[t].kind] : pk->gflops[tensorPeaks[t].kind];
+               jsonNumber(out, tensorPeaks[t].name, v > 0 ? v : NAN, true);
             }
-            if (pk->gflops[PEAK_FP8] > 0)
-               jsonNumber(out, "tensor_fp8_peak_gflops", pk->gflops[PEAK_FP8], true);
+            fputs("\"peaks_not_measured\":", out);
+            Report_jsonString(out, pk->not_measured);
+            fputc(',', out);
+            jsonNumber(out, "tensor_peaks_sm_mhz", pk->tensor_sm_mhz > 0 ? pk->tensor_sm_mhz : NAN, true);
             jsonNumber(out, "peaks_sm_mhz", pk->sm_mhz > 0 ? pk->sm_mhz : NAN, true);
             jsonNumber(out, "peaks_mem_mhz", pk->mem_mhz > 0 ? pk->mem_mhz : NAN, true);
             fputs("\"peaks_measured\":", out);
@@ -131,19 +158,23 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
             fputs(",,,", out);
          Util_csvField(out, kinds, false);
          Util_csvField(out, d->tensor_ptx ? "yes" : "no", false);
-         if (pk && pk->gflops[PEAK_TF32] > 0)
-            fprintf(out, "%.6g,%.6g,%.6g,", pk->gflops[PEAK_TF32], pk->gflops[PEAK_F16], pk->gflops[PEAK_BF16]);
-         else
-            fputs(",,,", out);
-         if (pk && pk->gflops[PEAK_FP8] > 0)
-            fprintf(out, "%.6g", pk->gflops[PEAK_FP8]);
-         fputc(',', out);
+         csvPeak(out, pk ? pk->gflops[PEAK_TF32] : 0);
+         csvPeak(out, pk ? pk->gflops[PEAK_F16] : 0);
+         csvPeak(out, pk ? pk->gflops[PEAK_BF16] : 0);
+         csvPeak(out, pk ? pk->gflops[PEAK_FP8] : 0);
          if (pk && pk->read_gbps > 0)
             fprintf(out, "%.6g", pk->read_gbps);
          fputc(',', out);
          if (pk && pk->l2_gbps > 0)
             fprintf(out, "%.6g", pk->l2_gbps);
-         fprintf(out, ",%llu\n", d->l2_bytes);
+         fprintf(out, ",%llu,", d->l2_bytes);
+         csvPeak(out, pk ? pk->wgmma_gflops[PEAK_TF32] : 0);
+         csvPeak(out, pk ? pk->wgmma_gflops[PEAK_F16] : 0);
+         csvPeak(out, pk ? pk->wgmma_gflops[PEAK_BF16] : 0);
+         csvPeak(out, pk ? pk->wgmma_gflops[PEAK_FP8] : 0);
+         if (pk && pk->tensor_sm_mhz > 0)
+            fprintf(out, "%.6g", pk->tensor_sm_mhz);
+         fputc('\n', out);
       } else {
          fprintf(out, "%s[%d] %s%s\n", i ? "\n" : "", d->index, d->name, i == best ? "   (default)" : "");
          fprintf(out, "    platform        %s (%s backend)\n", d->platform, backend);
@@ -184,14 +215,24 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
             fprintf(out, "    reads, L2       %s%s (reads only: far more than the caches hold, and inside the L2)\n", rd,
                     l2);
          }
-         if (pk && pk->gflops[PEAK_TF32] > 0)
-            fprintf(out, "    tensor peaks    TF32 %.1f, half %.1f, bfloat16 %.1f GFLOPS (mma.sync, FP32 accumulation)\n",
-                    pk->gflops[PEAK_TF32], pk->gflops[PEAK_F16], pk->gflops[PEAK_BF16]);
+         char r[4][24];
+         if (pk && (pk->gflops[PEAK_TF32] > 0 || pk->gflops[PEAK_F16] > 0 || pk->gflops[PEAK_BF16] > 0))
+            fprintf(out, "    tensor peaks    TF32 %s, half %s, bfloat16 %s GFLOPS (mma.sync, FP32 accumulation)\n",
+                    peakText(pk->gflops[PEAK_TF32], r[0]), peakText(pk->gflops[PEAK_F16], r[1]),
+                    peakText(pk->gflops[PEAK_BF16], r[2]));
          if (pk && pk->gflops[PEAK_FP8] > 0)
             fprintf(out, "    FP8 peak        e4m3 %.1f GFLOPS (mma.sync m16n8k32, FP32 accumulation)\n",
                     pk->gflops[PEAK_FP8]);
-         if (pk && pk->tensor_error[0])
-            fprintf(out, "    tensor peaks    not measured: %s\n", pk->tensor_error);
+         if (pk && (pk->wgmma_gflops[PEAK_TF32] > 0 || pk->wgmma_gflops[PEAK_F16] > 0 ||
+                    pk->wgmma_gflops[PEAK_BF16] > 0 || pk->wgmma_gflops[PEAK_FP8] > 0))
+            fprintf(out, "    wgmma peaks     TF32 %s, half %s, bfloat16 %s, e4m3 %s GFLOPS (m64n256 from shared "
+                         "memory, FP32 accumulation; kernels built for sm_90a are put against them)\n",
+                    peakText(pk->wgmma_gflops[PEAK_TF32], r[0]), peakText(pk->wgmma_gflops[PEAK_F16], r[1]),
+                    peakText(pk->wgmma_gflops[PEAK_BF16], r[2]), peakText(pk->wgmma_gflops[PEAK_FP8], r[3]));
+         if (pk && pk->tensor_sm_mhz > 0)
+            fprintf(out, "    tensor clock    SM %.0f MHz by the driver while the tensor peaks ran\n", pk->tensor_sm_mhz);
+         if (pk && pk->not_measured[0])
+            fprintf(out, "    not measured    %s\n", pk->not_measured);
          if (!pk)
             fprintf(out, "    measured peaks  not yet ('gemmtop list devices --measure')\n");
       }
@@ -208,7 +249,7 @@ static void paramSpec(const KernelParam *p, char *out, size_t len) {
 
 void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
    if (f == FORMAT_CSV)
-      fputs("name,ladder,step,title,parameters,operands,pads,file,precisions,tensor\n", out);
+      fputs("name,ladder,step,title,parameters,operands,pads,file,precisions,tensor,gpu_run,bound\n", out);
    const char *ladder = "";
    for (int i = 0; i < cat->count; i++) {
       const KernelInfo *k = &cat->kernels[i];
@@ -267,7 +308,11 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
                fprintf(out, "%s\"%s\"", first ? "" : ",", Precision_name((Precision)p));
                first = 0;
             }
-         fprintf(out, "],\"tensor\":%s}\n", k->tensor ? "true" : "false");
+         fprintf(out, "],\"tensor\":%s,\"gpu_run\":%s,\"bound\":\"%s\",\"accumulate\":", k->tensor ? "true" : "false",
+                 k->gpu_run ? "true" : "false", k->memory_bound ? "memory" : "compute");
+         /* the FP8 tensor core's promotion interval (an expression), or "fp32" */
+         Report_jsonString(out, k->accumulate[0] ? k->accumulate : "fp32");
+         fputs("}\n", out);
       } else if (f == FORMAT_CSV) {
          char step[16];
          snprintf(step, sizeof step, "%d", k->step);
@@ -280,13 +325,17 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
          Util_csvField(out, k->has_pad ? "yes" : "no", false);
          Util_csvField(out, k->path, false);
          Util_csvField(out, types, false);
-         Util_csvField(out, k->tensor ? "yes" : "no", true);
+         Util_csvField(out, k->tensor ? "yes" : "no", false);
+         Util_csvField(out, k->gpu_run ? "yes" : "no", false);
+         Util_csvField(out, k->memory_bound ? "memory" : "compute", true);
       } else {
          if (strcmp(ladder, k->ladder) != 0) {
             fprintf(out, "%sladder %s\n", i ? "\n" : "", k->ladder);
             ladder = k->ladder;
          }
          fprintf(out, "  %2d  %-24s %s\n", k->step, k->name, k->title);
+         if (!k->gpu_run)
+            fprintf(out, "      %-24s not yet run on a GPU (written and compiled offline)\n", "");
          if (k->nparams)
             fprintf(out, "      %-24s %s\n", "", params);
          if (!k->operands_any && (k->a_trans || k->b_trans))
@@ -295,6 +344,11 @@ void Report_kernels(FILE *out, OutputFormat f, const Catalog *cat) {
             fprintf(out, "      %-24s any size (operands padded to tile multiples)\n", "");
          if (k->precisions != Types_cudaCoreMask() || k->tensor)
             fprintf(out, "      %-24s takes %s%s\n", "", types, k->tensor ? "; tensor cores (emulated without them)" : "");
+         if (k->accumulate[0])
+            fprintf(out, "      %-24s sums in the FP8 tensor core's accumulator, into FP32 every %s products "
+                    "(0: never; verification allows for it)\n", "", k->accumulate);
+         if (k->memory_bound)
+            fprintf(out, "      %-24s memory-bound by design: runs are put against the measured copy bandwidth\n", "");
       }
    }
    if (f == FORMAT_TABLE)
@@ -403,7 +457,18 @@ static const char *emulatedWord(const RunResult *r) {
 
 /* The measured peak this run is put against (Peaks_for), 0 when unknown or emulated. */
 static double peakFor(const Peaks *peaks, const Problem *p, const KernelInfo *k, const RunResult *r) {
-   return Peaks_for(peaks, p->precision, k->tensor, r->geo.emulated);
+   return Peaks_for(peaks, p->precision, k, r->geo.emulated);
+}
+
+/* A memory-bound kernel's run (`bound: memory`) against the measured copy bandwidth: the
+ * fraction (Peaks_copyShare), 0 when it is not such a run or the peaks are unknown. */
+static double copyShareOf(const Peaks *peaks, const Problem *p, const KernelInfo *k, const RunResult *r,
+                          double *read_share) {
+   if (read_share)
+      *read_share = 0;
+   if (!k->memory_bound || r->ablate || r->geo.emulated)
+      return 0;
+   return Peaks_copyShare(peaks, p, r->median_ms, read_share);
 }
 
 /* An ablated run is never "ok": its own status, so that no reader takes it for a result. */
@@ -441,8 +506,10 @@ static void obsJson(FILE *out, const char *prefix, const Observation *ob) {
 static void vendorJson(FILE *out, const VendorResult *vendor, const RunResult *r) {
    fputs("\"vendor\":", out);
    Report_jsonString(out, vendor->name);
-   fprintf(out, ",\"vendor_status\":\"%s\",\"vendor_verified\":%s,", RunStatus_name(vendor->status),
+   fprintf(out, ",\"vendor_status\":\"%s\",\"vendor_verified\":%s,\"vendor_note\":", RunStatus_name(vendor->status),
            vendor->verified ? "true" : "false");
+   Report_jsonString(out, vendor->note);
+   fputc(',', out);
    if (vendor->status == RUN_OK) {
       jsonNumber(out, "vendor_time_ms", vendor->median_ms, true);
       jsonNumber(out, "vendor_gflops", vendor->gflops, true);
@@ -465,6 +532,15 @@ static void buildJson(FILE *out, const DeviceInfo *dev, const RunResult *r) {
       fprintf(out, "\"work_items\":%lld,", r->geo.work);
    jsonNumber(out, "compile_ms", r->compile_ms, true);
    jsonNumber(out, "wall_ms", r->wall_ms, true);
+   /* Where the process's time went (session.h): each phase, and their sum. */
+   fputs("\"phases\":{", out);
+   for (int i = 0; i < PHASE_COUNT; i++) {
+      char key[32];
+      snprintf(key, sizeof key, "%s_ms", Phase_name((Phase)i));
+      jsonNumber(out, key, r->phases.ms[i], true);
+   }
+   jsonNumber(out, "total_ms", RunPhases_total(&r->phases), false);
+   fputs("},", out);
    fprintf(out, "\"cached\":%s,", r->cached ? "true" : "false");
    if (r->registers >= 0)
       fprintf(out, "\"registers\":%d,", r->registers);
@@ -515,7 +591,10 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
       jsonNumber(out, "freivalds_ratio", r->verify.freivalds_ratio, true);
       jsonNumber(out, "outlier_ratio", r->verify.outlier_ratio, true);
       jsonNumber(out, "tolerance", r->verify.tolerance, true);
-      fprintf(out, "\"non_finite\":%zu,\"unwritten\":%zu,", r->verify.non_finite, r->verify.unwritten);
+      fprintf(out, "\"non_finite\":%zu,\"unwritten\":%zu,\"verified_on\":", r->verify.non_finite,
+              r->verify.unwritten);
+      Report_jsonString(out, r->verified_on);
+      fputc(',', out);
    }
    if (ran && r->reps > 0) {
       jsonNumber(out, "time_ms", r->median_ms, true);
@@ -528,6 +607,13 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
       if (peakFor(peaks, p, k, r) > 0 && !r->ablate) {
          jsonNumber(out, "peak_gflops", peakFor(peaks, p, k, r), true);
          jsonNumber(out, "pct_of_peak", 100.0 * r->gflops / peakFor(peaks, p, k, r), true);
+      }
+      double read_share, copy_share = copyShareOf(peaks, p, k, r, &read_share);
+      if (copy_share > 0) {
+         jsonNumber(out, "copy_peak_gbps", peaks->copy_gbps, true);
+         jsonNumber(out, "pct_of_copy", 100 * copy_share, true);
+         if (read_share > 0)
+            jsonNumber(out, "pct_of_read", 100 * read_share, true);
       }
       if (vendor && !r->ablate && !r->geo.emulated)
          vendorJson(out, vendor, r);
@@ -720,13 +806,23 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
               r->ablate ? " (2MNK/time)" : "", r->gbps, r->core_gbps);
       if (peakFor(peaks, p, k, r) > 0 && !r->ablate)
          fprintf(out, "   %.1f%% of the measured %s peak (%.0f GFLOPS)", 100.0 * r->gflops / peakFor(peaks, p, k, r),
-                 Peaks_label(p->precision, k->tensor), peakFor(peaks, p, k, r));
+                 Peaks_label(p->precision, k, r->geo.emulated), peakFor(peaks, p, k, r));
       fputc('\n', out);
+      double read_share, copy_share = copyShareOf(peaks, p, k, r, &read_share);
+      if (copy_share > 0) {
+         fprintf(out, "memory     %.1f%% of the measured copy bandwidth (%.0f GB/s)", 100 * copy_share, peaks->copy_gbps);
+         if (read_share > 0)
+            fprintf(out, ", %.1f%% of the read bandwidth (%.0f GB/s)", 100 * read_share, peaks->read_gbps);
+         fprintf(out, ": memory-bound by design (the bytes of A, B and C over the time)%s\n",
+                 copy_share > 1 ? "; above 100%: the operands were read from a cache, not from memory" : "");
+      }
       if (vendor && vendor->status == RUN_OK && !r->ablate && !r->geo.emulated)
          fprintf(out, "vendor     %s %.4f ms median, %.2f GFLOPS: this kernel runs at %.1f%% of it\n", vendor->name,
                  vendor->median_ms, vendor->gflops, 100.0 * r->gflops / vendor->gflops);
       else if (vendor && !r->ablate && !r->geo.emulated)
          fprintf(out, "vendor     %s\n", vendor->message);
+      if (vendor && vendor->note[0] && !r->ablate && !r->geo.emulated)
+         fprintf(out, "vendor     how: %s\n", vendor->note);
       char text[256];
       if (obsText(&r->obs, text, sizeof text))
          fprintf(out, "driver     %s  (%s)\n", text, r->obs.source);
@@ -737,12 +833,15 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
                  r->obs.throttle_reason);
    }
    if (r->verified_run)
-      fprintf(out, "verify     %s\n", r->verify.message);
+      fprintf(out, "verify     %s\n           checked on the %s\n", r->verify.message, r->verified_on);
    else if (r->ablate && r->status == RUN_OK)
       fprintf(out, "verify     ablated (not verified)\n");
-   if (r->wall_ms > 0)
+   if (r->wall_ms > 0) {
+      char phases[320];
+      RunPhases_describe(&r->phases, phases, sizeof phases);
       fprintf(out, "wall       %.1f ms for compile (or cache), verification and timing\n", r->wall_ms);
-   else if (r->status == RUN_OK)
+      fprintf(out, "phases     %s; %.0f ms in all\n", phases, RunPhases_total(&r->phases));
+   } else if (r->status == RUN_OK)
       fprintf(out, "verify     skipped (--no-verify)\n");
    if (r->status != RUN_OK && r->status != RUN_NOT_VERIFIED)
       fprintf(out, "status     %s\n", RunStatus_name(r->status));
@@ -792,6 +891,16 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       jsonNumber(out, "local_bytes", in->local_bytes > 0 ? in->local_bytes : NAN, true);
       jsonNumber(out, "local_gbps", in->local_gbps > 0 ? in->local_gbps : NAN, true);
       jsonNumber(out, "bank_ratio", in->bank_ratio > 0 ? in->bank_ratio : NAN, true);
+      jsonNumber(out, "local_banks_gbps", in->local_banks_gbps > 0 ? in->local_banks_gbps : NAN, true);
+      /* A figure above its ceiling is the model's need, not a share: which side is wrong. */
+      const struct {
+         const char *key;
+         OverCause c;
+      } over[] = {{"compute_over", l->compute_over}, {"memory_over", l->memory_over}, {"local_over", l->local_over}};
+      for (size_t i = 0; i < sizeof over / sizeof over[0]; i++) {
+         const char *name = OverCause_name(over[i].c);
+         fprintf(out, "\"%s\":%s%s%s,", over[i].key, name ? "\"" : "", name ? name : "null", name ? "\"" : "");
+      }
       jsonNumber(out, "waves", in->waves.known ? in->waves.waves : NAN, true);
       if (in->waves.known)
          fprintf(out, "\"work_groups\":%lld,\"units\":%d,\"per_unit\":%d,", in->waves.groups, in->waves.units,
@@ -805,7 +914,8 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    }
    if (f == FORMAT_CSV) {
       fputs("limiter,words,headroom,compute_pct,memory_pct,memory_min_pct,local_pct,launch_pct,caches,flops_per_byte,"
-            "flops_per_byte_min,attainable_gflops,slots_busy,occupancy,peak_gflops,copy_gbps,l2_pct,l2_gbps\n",
+            "flops_per_byte_min,attainable_gflops,slots_busy,occupancy,peak_gflops,copy_gbps,l2_pct,l2_gbps,compute_over,"
+            "memory_over,local_over\n",
             out);
       Util_csvField(out, LimitKind_name(l->kind), false);
       Util_csvField(out, l->words, false);
@@ -825,6 +935,9 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       fputc(',', out);
       if (in->l2_gbps > 0)
          fprintf(out, "%.6g", in->l2_gbps);
+      const OverCause over[] = {l->compute_over, l->memory_over, l->local_over};
+      for (size_t i = 0; i < sizeof over / sizeof over[0]; i++)
+         fprintf(out, ",%s", OverCause_name(over[i]) ? OverCause_name(over[i]) : "");
       fputc('\n', out);
       return;
    }
@@ -837,11 +950,17 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    else
       fprintf(out, "intensity  %.3g flops per byte if each element moved once (the kernel states no reuse: model)\n",
               l->intensity_min);
-   if (l->attainable_gflops > 0)
-      fprintf(out, "roofline   %.4g GFLOPS attainable at that intensity: min(%.4g GFLOPS %s, %.3g x %.4g GB/s); "
-                   "measured %.0f%% of it\n",
-              l->attainable_gflops, in->peak_gflops, in->peak_label ? in->peak_label : "",
-              l->intensity, in->copy_gbps, 100 * in->gflops / l->attainable_gflops);
+   if (l->attainable_gflops > 0) {
+      fprintf(out, "roofline   %.4g GFLOPS attainable at that intensity: min(%.4g GFLOPS %s, %.3g x %.4g GB/s); ",
+              l->attainable_gflops, in->peak_gflops, in->peak_label ? in->peak_label : "", l->intensity, in->copy_gbps);
+      /* Above the roof is no share of it: the peak falls short, or caches serve the model's bytes. */
+      if (in->gflops > l->attainable_gflops)
+         fprintf(out, "measured above it (%.2fx): %s\n", in->gflops / l->attainable_gflops,
+                 l->compute_over ? Limiter_overWhy(LIMIT_COMPUTE, l->compute_over)
+                                 : "caches serve part of the model's bytes, which the roof counts from memory");
+      else
+         fprintf(out, "measured %.0f%% of it\n", 100 * in->gflops / l->attainable_gflops);
+   }
    if (in->peak_gflops <= 0 || in->copy_gbps <= 0)
       fprintf(out, "ceilings   not all measured on this device: gemmtop list devices --measure\n");
    if (l->l2_used >= 0)
@@ -853,7 +972,11 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    if (in->bank_ratio > 0)
       fprintf(out, "banks      local-memory wavefronts %.2fx the ideal (the bank trace of one work-group)\n",
               in->bank_ratio);
-   if (l->local_used >= 0)
+   if (l->local_over)
+      fprintf(out, "local      the model's reads%s would need %.2fx the measured %.4g GB/s: %s\n",
+              in->bank_ratio > 1.01 ? " times the bank conflicts" : "", l->local_used, in->local_gbps,
+              Limiter_overWhy(LIMIT_LOCAL, l->local_over));
+   else if (l->local_used >= 0)
       fprintf(out, "local      the model's reads%s: %.0f%% of the measured %.4g GB/s\n",
               in->bank_ratio > 1.01 ? " times the bank conflicts" : "", 100 * l->local_used, in->local_gbps);
    if (l->launch_share >= 0)

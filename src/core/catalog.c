@@ -280,6 +280,29 @@ static bool parseYesNo(const char *key, const char *v, bool *out, char *err, siz
    return true;
 }
 
+/* `accumulate: fp32` or `accumulate: fp8-tensor-core EXPR` (the promotion interval). */
+static bool parseAccumulate(KernelInfo *k, char *v, char *err, size_t errlen) {
+   static const char kFp8[] = "fp8-tensor-core";
+   if (!strcmp(v, "fp32")) {
+      k->accumulate[0] = '\0';
+      return true;
+   }
+   const size_t n = sizeof kFp8 - 1;
+   if (strncmp(v, kFp8, n) || (v[n] != ' ' && v[n] != '\t' && v[n] != '\0')) {
+      snprintf(err, errlen, "accumulate: '%.60s' is not an accumulator gemmtop knows; 'fp32', or 'fp8-tensor-core "
+               "EXPR' with EXPR the products summed between promotions into FP32 (0: never)", v);
+      return false;
+   }
+   char *expr = v + n;
+   while (*expr == ' ' || *expr == '\t')
+      expr++;
+   if (!*expr) {
+      snprintf(err, errlen, "accumulate: fp8-tensor-core needs the promotion interval, an expression (0: never)");
+      return false;
+   }
+   return setField(k->accumulate, sizeof k->accumulate, "accumulate", expr, err, errlen);
+}
+
 static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t errlen) {
    if (!strcmp(key, "name")) {
       if (!isIdentifier(v)) {
@@ -388,10 +411,22 @@ static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t
       return parsePrecisions(k, v, err, errlen);
    } else if (!strcmp(key, "tensor")) {
       return parseYesNo(key, v, &k->tensor, err, errlen);
+   } else if (!strcmp(key, "accumulate")) {
+      return parseAccumulate(k, v, err, errlen);
+   } else if (!strcmp(key, "tune")) {
+      return parseYesNo(key, v, &k->tune, err, errlen);
+   } else if (!strcmp(key, "gpu_run")) {
+      return parseYesNo(key, v, &k->gpu_run, err, errlen);
    } else if (!strcmp(key, "reuse")) {
       return parseReuse(k->reuse, key, v, err, errlen);
    } else if (!strcmp(key, "local_reuse")) {
       return parseReuse(k->local_reuse, key, v, err, errlen);
+   } else if (!strcmp(key, "bound")) {
+      if (strcmp(v, "memory") && strcmp(v, "compute")) {
+         snprintf(err, errlen, "bound: '%s' is not a limit gemmtop reports against; memory or compute", v);
+         return false;
+      }
+      k->memory_bound = !strcmp(v, "memory");
    } else {
       snprintf(err, errlen, "unknown key '%s'", key);
       return false;
@@ -408,6 +443,7 @@ bool KernelInfo_parse(KernelInfo *k, const char *text, const char *filename, cha
    strcpy(k->entry, "gemm");
    strcpy(k->localmem, "0");
    strcpy(k->dynamic_smem, "0");
+   k->gpu_run = true;
    k->precisions = Types_cudaCoreMask();
    const char *start = strstr(text, "/*@gemmtop");
    if (!start) {
@@ -578,29 +614,36 @@ static bool loadHelpers(Catalog *c, char **folders, int nfolders, char *err, siz
       snprintf(path, sizeof path, "%s/helpers/prelude.h", folders[i]);
       if (access(path, F_OK) != 0)
          continue;
-      static const char *files[] = {"prelude.h", "helpers.cl", "prelude_cuda.h", "peak.cl", "tensor.h", "types.h"};
-      char *tensor = NULL, *types = NULL;
-      char **dst[] = {&c->prelude, &c->helpers, &c->prelude_cuda, &c->peak, &tensor, &types};
-      for (int f = 0; f < 6; f++) {
+      static const char *files[] = {"prelude.h", "helpers.cl", "prelude_cuda.h", "peak.cl",
+                                    "tensor.h",  "types.h",    "schedule.h",     "verify.cl"};
+      char *tensor = NULL, *types = NULL, *schedule = NULL;
+      char **dst[] = {&c->prelude, &c->helpers, &c->prelude_cuda, &c->peak, &tensor, &types, &schedule, &c->verify};
+      for (int f = 0; f < 8; f++) {
          snprintf(path, sizeof path, "%s/helpers/%s", folders[i], files[f]);
          char why[160];
          *dst[f] = Util_readUserFile(path, UTIL_MAX_KERNEL_BYTES, NULL, why, sizeof why);
       }
-      if (c->prelude && c->helpers && c->prelude_cuda && c->peak && tensor && types) {
-         /* The element types, then the tensor-core helpers, follow the prelude (kernels
-          * cannot #include: the backends compile one text); macros and inline functions
-          * only, free for the other kernels. */
-         size_t lp = strlen(c->prelude), ly = strlen(types), lt = strlen(tensor);
-         char *joined = malloc(lp + ly + lt + 3);
+      if (c->prelude && c->helpers && c->prelude_cuda && c->peak && tensor && types && schedule && c->verify) {
+         /* The element types, the tensor-core helpers, then the scheduling arithmetic
+          * follow the prelude (kernels cannot #include: the backends compile one text);
+          * macros and inline functions only, free for the other kernels. */
+         const char *parts[] = {c->prelude, types, tensor, schedule};
+         size_t total = 0;
+         for (int p = 0; p < 4; p++)
+            total += strlen(parts[p]) + 1;
+         char *joined = malloc(total);
          if (joined) {
-            memcpy(joined, c->prelude, lp);
-            joined[lp] = '\n';
-            memcpy(joined + lp + 1, types, ly);
-            joined[lp + 1 + ly] = '\n';
-            memcpy(joined + lp + ly + 2, tensor, lt + 1);
+            size_t at = 0;
+            for (int p = 0; p < 4; p++) {
+               size_t n = strlen(parts[p]);
+               memcpy(joined + at, parts[p], n);
+               at += n;
+               joined[at++] = p < 3 ? '\n' : '\0';
+            }
          }
          free(tensor);
          free(types);
+         free(schedule);
          free(c->prelude);
          c->prelude = joined;
          if (joined)
@@ -610,9 +653,10 @@ static bool loadHelpers(Catalog *c, char **folders, int nfolders, char *err, siz
       }
       free(tensor);
       free(types);
+      free(schedule);
       snprintf(err, errlen,
-               "%s/helpers/ lacks prelude.h, prelude_cuda.h, helpers.cl, peak.cl, tensor.h or types.h: the installation is "
-               "incomplete",
+               "%s/helpers/ lacks prelude.h, prelude_cuda.h, helpers.cl, peak.cl, verify.cl, tensor.h, types.h or schedule.h: the "
+               "installation is incomplete",
                folders[i]);
       return false;
    }
@@ -750,6 +794,7 @@ void Catalog_free(Catalog *c) {
    free(c->prelude);
    free(c->prelude_cuda);
    free(c->peak);
+   free(c->verify);
    free(c->helpers);
    memset(c, 0, sizeof *c);
 }

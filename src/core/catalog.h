@@ -67,11 +67,20 @@ typedef struct KernelInfo_ {
    unsigned precisions;   /* PRECISION_BIT()s of the element types it takes (`precisions:`);
                            * float and double when the key is absent */
    bool tensor;           /* `tensor: yes`: it uses the tensor-core helpers (GT_TENSOR_PTX) */
+   /* `accumulate: fp8-tensor-core EXPR`: its products are summed in the FP8 tensor core's
+    * accumulator, added into FP32 every EXPR products (0: never); "" for FP32 throughout. */
+   char accumulate[128];
+   bool tune;             /* `tune: yes`: a candidate of gemmtop tune (a suite's own list replaces them) */
+   bool gpu_run;          /* false for `gpu_run: no`: written and compiled offline, not yet run on
+                           * a GPU (the lists say so); true when the key is absent */
    /* The access-count model (`reuse:`, `local_reuse:`): how many multiply-adds each element
     * of A and of B serves per load from global (local) memory; expressions, "" when not
     * given (core/traffic.h turns them into loads per multiply-add). */
    char reuse[2][128];
    char local_reuse[2][128];
+   /* `bound: memory`: written to stream an operand at the memory's speed (a decode GEMM
+    * reads its weight once): its runs are also put against the measured copy bandwidth. */
+   bool memory_bound;
    /* `workspace:` bytes of a scratch buffer passed after C (and the FP8 scales): where
     * split-K and stream-K keep partial sums. "" when the kernel takes none. */
    char workspace[256];
@@ -93,10 +102,11 @@ typedef struct Catalog_ {
    KernelInfo *kernels;
    int count;
    char dir[512];      /* the folders, as given: "a" or "a:b" */
-   char *prelude;  /* kernels/helpers/prelude.h, then tensor.h (the tensor-core helpers) */
+   char *prelude;  /* kernels/helpers/prelude.h, then types.h, tensor.h and schedule.h */
    char *prelude_cuda; /* kernels/helpers/prelude_cuda.h: OpenCL C built-ins for NVRTC/hipRTC */
    char *helpers;  /* kernels/helpers/helpers.cl: transpose and padding kernels */
    char *peak;     /* kernels/helpers/peak.cl: micro-kernels for the device's peaks */
+   char *verify;   /* kernels/helpers/verify.cl: C's side of the verification, on the device */
    char warnings[2048]; /* files that could not be read, one per line */
    char notes[2048];    /* kernels of a later folder that replace an earlier one's, one per line */
 } Catalog;

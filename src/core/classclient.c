@@ -14,15 +14,21 @@
  * come every few seconds while it waits). */
 #define CLASS_ANSWER_S 120.0
 
-/* The answer, to its end. */
+/* The answer, to its end. Its text is other people's (names on a board, a compiler's
+ * words about a kernel): every control character in it is made visible before anyone
+ * prints it. */
 static int readAnswer(LineReader *in, const ClassReply *reply, int *judged, char *why, size_t whylen) {
-   char line[LINES_MAX];
+   char raw[LINES_MAX], line[4 * LINES_MAX];
    for (;;) {
-      int got = LineReader_next(in, line, sizeof line, Util_nowMs() + CLASS_ANSWER_S * 1e3, NULL);
+      int got = LineReader_next(in, raw, sizeof raw, Util_nowMs() + CLASS_ANSWER_S * 1e3, NULL);
       if (got != 1) {
-         snprintf(why, whylen, "the server %s", got < 0 ? "did not answer in time" : "closed the connection");
+         snprintf(why, whylen, "the server %s",
+                  got == LINES_TOO_LONG ? "answered a line too long to take"
+                  : got < 0             ? "did not answer in time"
+                                        : "closed the connection");
          return 1;
       }
+      Util_visible(raw, line, sizeof line);
       int position, verdict;
       double waited;
       unsigned long long len;

@@ -407,6 +407,16 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
    if (!groupFits(s, msg, msglen) || !rulesHold(s, msg, msglen) || !launchSizes(s, &g, msg, msglen) ||
        !fixupSizes(s, &g, msg, msglen) || !localMemory(s, &g, msg, msglen))
       return false;
+   if (k->accumulate[0] && g.tensor_ptx) {
+      g.fp8_accumulator = true;
+      if (!evalIn(s, k->accumulate, "accumulate", &g.promote_interval, msg, msglen))
+         return false;
+      if (g.promote_interval < 0) {
+         snprintf(msg, msglen, "kernel %s: accumulate '%s' is %lld; a promotion interval is 0 (never) or more",
+                  k->name, k->accumulate, g.promote_interval);
+         return false;
+      }
+   }
    return checkDynamic(s, &g, msg, msglen) && (geo ? (*geo = g, true) : true);
 }
 

@@ -31,6 +31,9 @@ typedef struct Geometry_ {
       int swizzle;            /* 0, 32, 64, 128 bytes */
    } tma[KERNEL_MAX_TMA];
    bool tensor_ptx;           /* GT_TENSOR_PTX=1: a `tensor: yes` kernel where PTX tensor instructions run */
+   bool fp8_accumulator;      /* the products are summed in the FP8 tensor core's accumulator
+                               * (`accumulate:`, where the PTX runs; the emulation sums in FP32) */
+   long long promote_interval; /* products between its promotions into FP32; 0: never */
    bool emulated;             /* a `tensor: yes` kernel without them: the portable emulation runs, whose
                                * times are not a tensor core's (never compared, ranked or put against a peak) */
    bool has_workspace;        /* the kernel takes a workspace argument (`workspace:`) */

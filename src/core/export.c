@@ -797,32 +797,53 @@ static void nvccArch(const ExportTarget *t, const KernelInfo *k, char *out, size
    Util_copy(out, len, k->arch[0] ? k->arch : t->arch ? t->arch : t->dev->arch);
 }
 
-ExportStatus Export_kernel(const ExportTarget *t, const KernelInfo *k, const long long *values, const Problem *p,
-                           const char *dir, ExportFiles *out, char *err, size_t errlen) {
-   memset(out, 0, sizeof *out);
-   const ExportFormat *f = formatOf(t->be);
-   if (!f) {
+/* What Export_kernel and Export_possible check first: a format for the backend, the
+ * configuration valid on the target, and the format's own conditions; e (with *g and
+ * defines, the caller's) made ready. EXPORT_OK, or EXPORT_REFUSED with err. */
+static ExportStatus prepare(const ExportTarget *t, const KernelInfo *k, const long long *values, const Problem *p,
+                            Geometry *g, char *defines, size_t definelen, Export *e, const ExportFormat **f,
+                            char *err, size_t errlen) {
+   *f = formatOf(t->be);
+   if (!*f) {
       snprintf(err, errlen, "export-kernel writes OpenCL C (--backend opencl) or CUDA C++ (--backend cuda); the %s "
                             "backend's export is not written", t->be->title);
       return EXPORT_REFUSED;
    }
-   Geometry g;
    char msg[1536];
    ConfigTarget target = Session_targetFor(t->be, t->dev);
    if (t->arch)
       target.arch = t->arch;
    if (!Config_targetOk(k, &target, msg, sizeof msg) ||
-       !Config_check(k, values, p, &t->dev->limits, &g, msg, sizeof msg)) {
+       !Config_check(k, values, p, &t->dev->limits, g, msg, sizeof msg)) {
       snprintf(err, errlen, "refused: %s", msg);
       return EXPORT_REFUSED;
    }
+   Config_defines(k, values, p, g, defines, definelen);
+   *e = (Export){.t = t, .k = k, .values = values, .p = p, .g = g, .defines = defines};
+   if ((*f)->arch)
+      nvccArch(t, k, e->arch, sizeof e->arch);
+   return (*f)->exportable(e, err, errlen) ? EXPORT_OK : EXPORT_REFUSED;
+}
+
+bool Export_possible(const ExportTarget *t, const KernelInfo *k, const long long *values, const Problem *p, char *err,
+                     size_t errlen) {
+   Geometry g;
+   Export e;
+   const ExportFormat *f;
    char defines[sizeof((RunResult *)0)->defines];
-   Config_defines(k, values, p, &g, defines, sizeof defines);
-   Export e = {.t = t, .k = k, .values = values, .p = p, .g = &g, .defines = defines};
-   if (f->arch)
-      nvccArch(t, k, e.arch, sizeof e.arch);
-   if (!f->exportable(&e, err, errlen))
-      return EXPORT_REFUSED;
+   return prepare(t, k, values, p, &g, defines, sizeof defines, &e, &f, err, errlen) == EXPORT_OK;
+}
+
+ExportStatus Export_kernel(const ExportTarget *t, const KernelInfo *k, const long long *values, const Problem *p,
+                           const char *dir, ExportFiles *out, char *err, size_t errlen) {
+   memset(out, 0, sizeof *out);
+   Geometry g;
+   Export e;
+   const ExportFormat *f;
+   char defines[sizeof((RunResult *)0)->defines];
+   ExportStatus st = prepare(t, k, values, p, &g, defines, sizeof defines, &e, &f, err, errlen);
+   if (st != EXPORT_OK)
+      return st;
    snprintf(out->kernel, sizeof out->kernel, "%s/%s%s", dir, k->name, f->kernel_ext);
    snprintf(out->launcher, sizeof out->launcher, "%s/%s_launch%s", dir, k->name, f->launcher_ext);
    snprintf(out->makefile, sizeof out->makefile, "%s/Makefile", dir);

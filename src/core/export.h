@@ -42,6 +42,10 @@ typedef enum {
 /* Writes k with values on p, as t's device would run it, into the folder dir (made when
  * absent). Never overwrites: refuses when one of the three files exists. Not EXPORT_OK:
  * err says why. */
+/* Whether Export_kernel would write k with values on p for t (nothing is written, no file
+ * looked at): false with err saying why not. */
+bool Export_possible(const ExportTarget *t, const KernelInfo *k, const long long *values, const Problem *p, char *err,
+                     size_t errlen);
 ExportStatus Export_kernel(const ExportTarget *t, const KernelInfo *k, const long long *values, const Problem *p,
                            const char *dir, ExportFiles *out, char *err, size_t errlen);
 

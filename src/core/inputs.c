@@ -8,118 +8,279 @@
 #include <string.h>
 
 #include "base/lowprec.h"
+#include "base/parallel.h"
+#include "base/philox.h"
 #include "core/npy.h"
 #include "core/scales.h"
-#include "base/rng.h"
 
 static _Atomic unsigned long nextGeneration = 1;
 
-/* Where element i goes: A and B in the input type, C in the output type (types.h). */
-static Storage storageOf(Precision prec, bool operand) {
-   return operand ? Types_of(prec)->in : Types_of(prec)->out;
+/* ---- random inputs: a counter-based stream per matrix (base/philox.h) ---- */
+
+/* The streams under an input seed: each matrix's values by stored index, and the FP8
+ * operands' block magnitudes by block index. */
+enum { STREAM_A = 1, STREAM_B = 2, STREAM_C0 = 3, STREAM_MAG_A = 4, STREAM_MAG_B = 5 };
+
+/* Elements per piece of the parallel loops, and words made at a time. */
+#define PIECE ((size_t)1 << 16)
+#define WORDS 1024
+
+/* A matrix being made: stored rows x cols of kind from stream, or (drawn set, dst NULL)
+ * only the values before rounding, into op(S)'s logical row-major floats. The FP8 operands
+ * multiply each value by its block's magnitude and divide it by its scale. */
+typedef struct Gen_ {
+   const Problem *p;
+   uint64_t seed;
+   uint32_t stream;
+   Storage kind;
+   void *dst;
+   size_t cols;          /* stored */
+   bool a, trans;        /* an operand: which, and stored transposed (op(S) (i, k) at (k, i)) */
+   const float *mag;     /* FP8: the magnitudes of the blocked geometry's blocks */
+   const float *scales;  /* FP8: the quantising scales (p's scaling), NULL in the amax pass */
+   double *amax;         /* FP8's first pass: each block's largest magnitude (blocked geometry) */
+   float *drawn;         /* op(S) as drawn, row-major (Inputs_drawn), or NULL */
+   size_t lcols;         /* op(S)'s columns, for drawn */
+} Gen;
+
+/* The blocked geometry (SCALING_BLOCK whatever p's): where the FP8 magnitudes live. */
+static Problem blockedOf(const Problem *p) {
+   Problem b = *p;
+   b.scaling = SCALING_BLOCK;
+   return b;
 }
 
-/* Where the values drawn go besides their matrix: op(A) (M x K) or op(B) (K x N) as logical
- * row-major floats, before any rounding to the input type (NULL: nowhere). */
-typedef struct Drawn_ {
-   float *values;
-   size_t rows, cols;
-   bool trans;          /* the matrix is stored transposed (cols x rows) */
-} Drawn;
-
-static void keepDrawn(const Drawn *d, size_t stored, double v) {
-   if (d && d->values)
-      d->values[d->trans ? (stored % d->rows) * d->cols + stored / d->rows : stored] = (float)v;
+/* op(S)'s row and column of stored (r, c). */
+static void logicalOf(const Gen *g, size_t r, size_t c, size_t *lr, size_t *lc) {
+   *lr = g->trans ? c : r;
+   *lc = g->trans ? r : c;
 }
 
-/* operand: A or B (the input type); otherwise C (the output type). */
-static void *randomMatrix(size_t count, Precision prec, bool operand, Rng *r, const Drawn *d) {
-   size_t es = operand ? Precision_inputSize(prec) : Precision_size(prec);
-   void *m = malloc(count ? count * es : 1);
-   if (!m)
-      return NULL;
-   for (size_t i = 0; i < count; i++) {
-      const double v = Rng_range(r, -1.0, 1.0);
-      Storage_store(storageOf(prec, operand), m, i, v);
-      keepDrawn(d, i, v);
-   }
-   return m;
+static size_t magIndex(const Problem *blocked, bool a, size_t lr, size_t lc) {
+   return a ? Scales_indexA(blocked, lr, lc) : Scales_indexB(blocked, lr, lc);
 }
 
-static double floatAt(const void *src, size_t i) { return (double)((const float *)src)[i]; }
+/* The magnitude of FP8 block b: 2^u, u uniform in [-4, 4). */
+static float blockMagnitude(uint64_t seed, bool a, size_t b) {
+   return (float)exp2(-4.0 + 8.0 * (double)Philox_unit24(Philox_word(seed, a ? STREAM_MAG_A : STREAM_MAG_B, b)));
+}
 
-/* An FP8 operand: values of [-1, 1) times a magnitude per block (the block scaling's
- * blocks, whatever p's scaling), quantised with p's scaling into *stored and *scales. */
-static bool randomScaled(const Problem *p, bool a, Rng *r, void **stored, float **scales, const Drawn *d) {
-   const size_t count = a ? Problem_sizeA(p) : Problem_sizeB(p);
-   Problem blocked = *p;
-   blocked.scaling = SCALING_BLOCK;
-   const size_t nmag = Scales_count(&blocked, a);
-   float *values = malloc((count ? count : 1) * sizeof *values), *mag = malloc(nmag * sizeof *mag);
-   *stored = malloc(count ? count : 1);
-   *scales = malloc(Scales_count(p, a) * sizeof **scales);
-   bool ok = values && mag && *stored && *scales;
-   for (size_t i = 0; ok && i < nmag; i++)
-      mag[i] = (float)exp2(Rng_range(r, -4.0, 4.0));
-   const size_t rows = a ? (size_t)p->m : (size_t)p->k, cols = a ? (size_t)p->k : (size_t)p->n;
-   for (size_t i = 0; ok && i < rows; i++)
-      for (size_t j = 0; j < cols; j++) {
-         size_t s = a ? Scales_storedA(p, i, j) : Scales_storedB(p, i, j);
-         size_t b = a ? Scales_indexA(&blocked, i, j) : Scales_indexB(&blocked, i, j);
-         values[s] = (float)Rng_range(r, -1.0, 1.0) * mag[b];
-         if (d && d->values)
-            d->values[i * cols + j] = values[s];
+/* Elements [s0, s0 + n) of a 16- or 32-bit kind (or FP8, a pass of it) from their words. */
+static void narrowRun(Gen *g, size_t s0, size_t n, const uint32_t *w) {
+   const Problem blocked = blockedOf(g->p);
+   switch (g->kind) {
+   case STORAGE_F32:
+      for (size_t i = 0; i < n; i++)
+         ((float *)g->dst)[s0 + i] = Philox_signed24(w[i]);
+      return;
+   case STORAGE_BF16:
+      for (size_t i = 0; i < n; i++)
+         ((uint16_t *)g->dst)[s0 + i] = LowPrec_bf16FromFloat(Philox_signed24(w[i]));
+      return;
+   case STORAGE_F16:
+      for (size_t i = 0; i < n; i++)
+         ((uint16_t *)g->dst)[s0 + i] = LowPrec_halfFromFloat(Philox_signed24(w[i]));
+      return;
+   default: /* FP8: the value times its block's magnitude; its amax, or quantised */
+      for (size_t i = 0; i < n; i++) {
+         size_t lr, lc;
+         logicalOf(g, (s0 + i) / g->cols, (s0 + i) % g->cols, &lr, &lc);
+         const float v = Philox_signed24(w[i]) * g->mag[magIndex(&blocked, g->a, lr, lc)];
+         if (!g->scales) {
+            double *m = &g->amax[magIndex(&blocked, g->a, lr, lc)];
+            *m = fabs((double)v) > *m ? fabs((double)v) : *m;
+         } else {
+            const size_t sc = g->a ? Scales_indexA(g->p, lr, lc) : Scales_indexB(g->p, lr, lc);
+            Storage_store(g->kind, g->dst, s0 + i, (double)v / (double)g->scales[sc]);
+         }
       }
-   ok = ok && Scales_quantize(p, a, floatAt, values, *stored, *scales);
-   free(values);
-   free(mag);
-   return ok;
+      return;
+   }
 }
 
-/* Inputs_random, keeping the values drawn for A and B in da and db when they are given. */
-static bool generate(Inputs *in, const Problem *p, uint64_t seed, const Drawn *da, const Drawn *db) {
-   memset(in, 0, sizeof *in);
-   in->shape = *p;
-   in->seed = seed;
-   Rng r;
-   Rng_seed(&r, seed);
-   if (Problem_scaled(p)) {
-      if (!randomScaled(p, true, &r, &in->a, &in->sa, da) || !randomScaled(p, false, &r, &in->b, &in->sb, db)) {
-         Inputs_free(in);
-         return false;
-      }
-   } else {
-      in->a = randomMatrix(Problem_sizeA(p), p->precision, true, &r, da);
-      in->b = randomMatrix(Problem_sizeB(p), p->precision, true, &r, db);
+/* Only the values drawn, at their logical places, as floats (Inputs_drawn). */
+static void drawnRun(Gen *g, size_t s0, size_t n, const uint32_t *w, bool wide) {
+   const Problem blocked = blockedOf(g->p);
+   for (size_t i = 0; i < n; i++) {
+      size_t lr, lc;
+      logicalOf(g, (s0 + i) / g->cols, (s0 + i) % g->cols, &lr, &lc);
+      float v = wide ? (float)Philox_signed53(w[2 * i], w[2 * i + 1]) : Philox_signed24(w[i]);
+      if (g->mag)
+         v *= g->mag[magIndex(&blocked, g->a, lr, lc)];
+      g->drawn[lr * g->lcols + lc] = v;
    }
-   if (p->beta != 0.0)
-      in->c0 = randomMatrix(Problem_sizeC(p), p->precision, false, &r, NULL);
-   in->generation = nextGeneration++;
-   if (!in->a || !in->b || (p->beta != 0.0 && !in->c0)) {
-      Inputs_free(in);
+}
+
+static void genPiece(void *ctx, size_t begin, size_t end) {
+   Gen *g = ctx;
+   uint32_t w[WORDS];
+   const bool wide = g->kind == STORAGE_F64; /* 53 bits from two words */
+   const size_t per = wide ? WORDS / 2 : WORDS;
+   for (size_t s0 = begin; s0 < end; s0 += per) {
+      const size_t n = end - s0 < per ? end - s0 : per;
+      Philox_words(g->seed, g->stream, wide ? 2 * (uint64_t)s0 : s0, wide ? 2 * n : n, w);
+      if (g->drawn)
+         drawnRun(g, s0, n, w, wide);
+      else if (wide)
+         for (size_t i = 0; i < n; i++)
+            ((double *)g->dst)[s0 + i] = Philox_signed53(w[2 * i], w[2 * i + 1]);
+      else
+         narrowRun(g, s0, n, w);
+   }
+}
+
+/* The FP8 amax pass, a band of SCALES_BLOCK stored rows at a time: every block's elements
+ * lie in one band, so the bands' maxima are their own. */
+static void amaxBands(void *ctx, size_t begin, size_t end) {
+   Gen *g = ctx;
+   const size_t first = begin * SCALES_BLOCK * g->cols, last = end * SCALES_BLOCK * g->cols;
+   const size_t total = Problem_sizeA(g->p) * g->a + Problem_sizeB(g->p) * !g->a;
+   genPiece(g, first, last < total ? last : total);
+}
+
+/* One operand (a) or C0 of p into dst, stored as p says; the FP8 operands with their
+ * scales into *scales (malloc'ed). With drawn, only op(S)'s values before rounding. */
+static bool generateMatrix(const Problem *p, uint64_t seed, int which, void *dst, float **scales, float *drawn) {
+   const bool a = which == 0, operand = which < 2;
+   const size_t count = which == 0 ? Problem_sizeA(p) : which == 1 ? Problem_sizeB(p) : Problem_sizeC(p);
+   const size_t lrows = a ? (size_t)p->m : (size_t)p->k, lcols = a ? (size_t)p->k : (size_t)p->n;
+   const bool trans = operand && (a ? p->trans_a : p->trans_b);
+   Gen g = {.p = p, .seed = seed, .stream = which == 0 ? STREAM_A : which == 1 ? STREAM_B : STREAM_C0,
+            .kind = operand ? Types_of(p->precision)->in : Types_of(p->precision)->out, .dst = dst,
+            .cols = !operand ? (size_t)p->n : trans ? lrows : lcols, .a = a, .trans = trans, .drawn = drawn,
+            .lcols = lcols};
+   if (!operand || !Problem_scaled(p)) {
+      Parallel_for(count, PIECE, genPiece, &g);
+      return true;
+   }
+   const Problem blocked = blockedOf(p);
+   const size_t nmag = Scales_count(&blocked, a), nscales = Scales_count(p, a);
+   float *mag = malloc(nmag * sizeof *mag);
+   double *amax = calloc(nmag, sizeof *amax);
+   if (!mag || !amax || (!drawn && !(*scales = malloc(nscales * sizeof **scales)))) {
+      free(mag);
+      free(amax);
       return false;
    }
+   for (size_t b = 0; b < nmag; b++)
+      mag[b] = blockMagnitude(seed, a, b);
+   g.mag = mag;
+   if (drawn) {
+      Parallel_for(count, PIECE, genPiece, &g);
+   } else {
+      /* Two passes, as Scales_quantize does it: each scaling block's amax, then every value
+       * divided by its scale. Per tensor, the amax is the blocks' largest. */
+      const size_t stored_rows = count / (g.cols ? g.cols : 1);
+      g.amax = amax;
+      Parallel_for((stored_rows + SCALES_BLOCK - 1) / SCALES_BLOCK, 1, amaxBands, &g);
+      double all = 0;
+      for (size_t b = 0; b < nmag; b++)
+         all = amax[b] > all ? amax[b] : all;
+      for (size_t i = 0; i < nscales; i++)
+         (*scales)[i] = Scales_ofAmax(p->scaling == SCALING_BLOCK ? amax[i] : all, g.kind);
+      g.scales = *scales;
+      Parallel_for(count, PIECE, genPiece, &g);
+   }
+   free(mag);
+   free(amax);
    return true;
 }
 
-bool Inputs_random(Inputs *in, const Problem *p, uint64_t seed) { return generate(in, p, seed, NULL, NULL); }
+bool Inputs_random(Inputs *in, const Problem *p, uint64_t seed) {
+   memset(in, 0, sizeof *in);
+   in->shape = *p;
+   in->seed = seed;
+   const size_t ies = Precision_inputSize(p->precision), es = Precision_size(p->precision);
+   in->a = malloc(Problem_sizeA(p) * ies + 1);
+   in->b = malloc(Problem_sizeB(p) * ies + 1);
+   in->c0 = p->beta != 0.0 ? malloc(Problem_sizeC(p) * es + 1) : NULL;
+   bool ok = in->a && in->b && (p->beta == 0.0 || in->c0) && generateMatrix(p, seed, 0, in->a, &in->sa, NULL) &&
+             generateMatrix(p, seed, 1, in->b, &in->sb, NULL) &&
+             (p->beta == 0.0 || generateMatrix(p, seed, 2, in->c0, NULL, NULL));
+   if (!ok) {
+      Inputs_free(in);
+      return false;
+   }
+   in->generated = INPUTS_GEN_A | INPUTS_GEN_B | (in->c0 ? INPUTS_GEN_C0 : 0u);
+   in->generation = nextGeneration++;
+   return true;
+}
 
 bool Inputs_drawn(const Problem *p, uint64_t seed, float **A, float **B) {
-   const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
-   const size_t na = M * K, nb = K * N;
+   const size_t na = Problem_sizeA(p), nb = Problem_sizeB(p);
    *A = malloc((na ? na : 1) * sizeof **A);
    *B = malloc((nb ? nb : 1) * sizeof **B);
-   Drawn da = {*A, M, K, p->trans_a}, db = {*B, K, N, p->trans_b};
-   Inputs again;
-   if (*A && *B && generate(&again, p, seed, &da, &db)) {
-      Inputs_free(&again);
+   if (*A && *B && generateMatrix(p, seed, 0, NULL, NULL, *A) && generateMatrix(p, seed, 1, NULL, NULL, *B))
       return true;
-   }
    free(*A);
    free(*B);
    *A = *B = NULL;
    return false;
 }
+
+/* The element of a generated operand at stored index s (logical row, col), from its words
+ * (w1 for double's second): rounded to the stored type (quantised, for FP8) the general
+ * way (Storage_store), not as the loops that made the matrix do it, then as multiplied. */
+static double generatedAt(const Inputs *in, const Problem *p, bool a, size_t row, size_t col, uint32_t w0,
+                          uint32_t w1) {
+   const Storage kind = Types_of(p->precision)->in;
+   const float *scales = a ? in->sa : in->sb;
+   const double scale = scales ? (double)scales[a ? Scales_indexA(p, row, col) : Scales_indexB(p, row, col)] : 1.0;
+   double v;
+   if (kind == STORAGE_F64) {
+      v = Philox_signed53(w0, w1);
+   } else if (Problem_scaled(p)) {
+      const Problem blocked = blockedOf(p);
+      v = (double)(Philox_signed24(w0) * blockMagnitude(in->seed, a, magIndex(&blocked, a, row, col))) / scale;
+   } else {
+      v = Philox_signed24(w0);
+   }
+   unsigned char one[8];
+   Storage_store(kind, one, 0, v);
+   return Storage_load(kind, one, 0) * scale;
+}
+
+static double storedAt(const Inputs *in, const Problem *p, bool a, size_t row, size_t col) {
+   const float *scales = a ? in->sa : in->sb;
+   const size_t s = a ? Scales_storedA(p, row, col) : Scales_storedB(p, row, col);
+   const double scale = scales ? (double)scales[a ? Scales_indexA(p, row, col) : Scales_indexB(p, row, col)] : 1.0;
+   return Storage_load(Types_of(p->precision)->in, a ? in->a : in->b, s) * scale;
+}
+
+double Inputs_operandAt(const Inputs *in, const Problem *p, bool a, size_t row, size_t col) {
+   if (!(in->generated & (a ? INPUTS_GEN_A : INPUTS_GEN_B)))
+      return storedAt(in, p, a, row, col);
+   const uint32_t stream = a ? STREAM_A : STREAM_B;
+   const uint64_t s = a ? Scales_storedA(p, row, col) : Scales_storedB(p, row, col);
+   if (Types_of(p->precision)->in == STORAGE_F64)
+      return generatedAt(in, p, a, row, col, Philox_word(in->seed, stream, 2 * s), Philox_word(in->seed, stream, 2 * s + 1));
+   return generatedAt(in, p, a, row, col, Philox_word(in->seed, stream, s), 0);
+}
+
+void Inputs_operandLine(const Inputs *in, const Problem *p, bool a, size_t index, double *out) {
+   const size_t K = (size_t)p->k;
+   const bool trans = a ? p->trans_a : p->trans_b;
+   /* Contiguous when stored as op(A) (a row of A) or transposed (a column of op(B)). */
+   const bool contiguous = a ? !trans : trans;
+   if (!(in->generated & (a ? INPUTS_GEN_A : INPUTS_GEN_B)) || !contiguous) {
+      for (size_t k = 0; k < K; k++)
+         out[k] = Inputs_operandAt(in, p, a, a ? index : k, a ? k : index);
+      return;
+   }
+   const bool wide = Types_of(p->precision)->in == STORAGE_F64;
+   const uint32_t stream = a ? STREAM_A : STREAM_B;
+   uint32_t w[WORDS];
+   const size_t per = wide ? WORDS / 2 : WORDS, first = index * K;
+   for (size_t k0 = 0; k0 < K; k0 += per) {
+      const size_t n = K - k0 < per ? K - k0 : per;
+      Philox_words(in->seed, stream, wide ? 2 * (uint64_t)(first + k0) : first + k0, wide ? 2 * n : n, w);
+      for (size_t i = 0; i < n; i++) {
+         const size_t k = k0 + i;
+         out[k] = generatedAt(in, p, a, a ? index : k, a ? k : index, wide ? w[2 * i] : w[i], wide ? w[2 * i + 1] : 0);
+      }
+   }
+}
+
 
 bool Inputs_fit(const Inputs *in, const Problem *p) {
    const Problem *s = &in->shape;
@@ -405,6 +566,8 @@ bool Inputs_loadFiles(Inputs *in, const Problem *p, const InputFiles *files, cha
                files->a_scale && !a_path ? "a" : "b");
       return false;
    }
+   /* What is read from a file is no longer the generator's. */
+   in->generated &= ~((a_path ? INPUTS_GEN_A : 0u) | (b_path ? INPUTS_GEN_B : 0u) | (c_path ? INPUTS_GEN_C0 : 0u));
    if (Problem_scaled(p)) {
       if ((a_path && !loadScaled(p, true, a_path, files->a_scale, in, err, errlen)) ||
           (b_path && !loadScaled(p, false, b_path, files->b_scale, in, err, errlen)))

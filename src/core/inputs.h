@@ -9,11 +9,15 @@
 
 #include "core/problem.h"
 
+/* Inputs.generated: the operands that hold the generator's values for Inputs.seed. */
+enum { INPUTS_GEN_A = 1u, INPUTS_GEN_B = 2u, INPUTS_GEN_C0 = 4u };
+
 typedef struct Inputs_ {
    Problem shape;       /* the problem they were made for */
    void *a, *b, *c0;    /* c0 is NULL when beta == 0 */
    float *sa, *sb;      /* the FP8 types' scales (core/scales.h), NULL for the others */
    uint64_t seed;
+   unsigned generated;  /* INPUTS_GEN_*: which of them Inputs_random made (not read from files) */
    unsigned long generation; /* changes whenever the contents change */
    char note[768];      /* what loading .npy files did to their values ("" when nothing) */
 } Inputs;
@@ -21,8 +25,22 @@ typedef struct Inputs_ {
 /* Uniform random values in [-1, 1). The FP8 types quantise such values (scales.h), each
  * 1 x 128 slice of A and 128 x 128 block of B first multiplied by a magnitude of its own
  * (2^-4 .. 2^4), so that block scales differ and a kernel that takes the wrong one fails.
- * Returns false when out of host memory. */
+ * Returns false when out of host memory.
+ *
+ * The values come from a counter-based generator (base/philox.h), a stream per matrix:
+ * the element stored at index s of A, B or C0 is word s of its stream (words 2s and 2s+1
+ * for double's 53 bits), a block magnitude word b of its own; so the matrices are made on
+ * every core at once, are the same for one seed on every backend, device and thread count,
+ * and any element can be made again alone (Inputs_operandAt). */
 bool Inputs_random(Inputs *in, const Problem *p, uint64_t seed);
+/* op(A)[row][col] (a true; M x K) or op(B)[row][col] (K x N) as the kernel multiplies it:
+ * the stored value, times its scale for the FP8 types. Made again from the seed when the
+ * operand was generated (INPUTS_GEN_A, _B), without reading the matrix; else read. */
+double Inputs_operandAt(const Inputs *in, const Problem *p, bool a, size_t row, size_t col);
+/* The K elements a sample entry of C multiplies: op(A)'s row index (a true) or op(B)'s
+ * column index, as Inputs_operandAt gives them, into out (K values); a contiguous line of
+ * a generated operand is made a block of words at a time. */
+void Inputs_operandLine(const Inputs *in, const Problem *p, bool a, size_t index, double *out);
 /* The values Inputs_random(p, seed) draws for A and B before they are rounded to the input
  * type (quantised, for FP8): op(A) (M x K) and op(B) (K x N) as logical row-major floats,
  * malloc'ed; what the accuracy frontier measures a type's error against. False (both NULL)

@@ -43,15 +43,30 @@ static bool nextLine(const char **p, char *line, size_t len, bool *cut) {
 static void nameOf(const char *path, char *out, size_t len) {
    const char *base = strrchr(path, '/');
    base = base ? base + 1 : path;
-   Util_copy(out, len, base);
+   Util_visible(base, out, len); /* a student names the file */
    size_t n = strlen(out);
    if (n > 4 && !strcmp(out + n - 4, ".csv"))
       out[n - 4] = '\0';
 }
 
-bool LadderMerge_add(MergedLadder *m, const char *text, const char *path, char *err, size_t errlen) {
+bool LadderMerge_add(MergedLadder *m, const char *text, size_t len, const char *path, char *err, size_t errlen) {
    if (m->ndev == LADDER_MERGE_MAX) {
       snprintf(err, errlen, "%s: at most %d ladders are merged at once", path, LADDER_MERGE_MAX);
+      return false;
+   }
+   /* A student's file: what it holds reaches the lecturer's terminal, a course page and a
+    * chart, so it is plain text or nothing (as presets and shapes are). */
+   int bad;
+   size_t at = Util_findControl(text, len, &bad);
+   if (at < len) {
+      char name[8];
+      Util_controlName((unsigned char)text[at], name);
+      if (text[at])
+         snprintf(err, errlen, "%s:%d: control character %s: a ladder export is plain text (merging it would send "
+                               "%s to the terminal, the page and the chart)", path, bad, name, name);
+      else
+         snprintf(err, errlen, "%s:%d: NUL byte: a ladder export is plain text (the file would have ended there)",
+                  path, bad);
       return false;
    }
    const char *p = text;
@@ -155,21 +170,37 @@ static void cell(const MergedLadder *m, int d, int step, char *out, size_t len) 
 
 char *LadderMerge_markdown(const MergedLadder *m) {
    TextBuf t = {0};
-   TextBuf_put(&t, "# %s: the class's ladders\n\n", m->title);
+   TextBuf_put(&t, "# ");
+   TextBuf_putMarkdown(&t, m->title);
+   TextBuf_put(&t, ": the class's ladders\n\n");
    TextBuf_put(&t, "Each column one export, GFLOPS and, in brackets, the speed-up over that device's own step 1 "
                    "(verified figures; `abl` ablated, `emu` emulated: never compared).\n\n");
-   for (int d = 0; d < m->ndev; d++)
-      TextBuf_put(&t, "- **%s**: %s%s%s\n", m->dev[d].name, m->dev[d].device[0] ? m->dev[d].device : "a device not named",
-                  m->dev[d].date[0] ? ", " : "", m->dev[d].date);
+   /* the names, devices and dates are the students' words */
+   for (int d = 0; d < m->ndev; d++) {
+      TextBuf_put(&t, "- **");
+      TextBuf_putMarkdown(&t, m->dev[d].name);
+      TextBuf_put(&t, "**: ");
+      TextBuf_putMarkdown(&t, m->dev[d].device[0] ? m->dev[d].device : "a device not named");
+      if (m->dev[d].date[0]) {
+         TextBuf_put(&t, ", ");
+         TextBuf_putMarkdown(&t, m->dev[d].date);
+      }
+      TextBuf_put(&t, "\n");
+   }
    TextBuf_put(&t, "\n| step |");
-   for (int d = 0; d < m->ndev; d++)
-      TextBuf_put(&t, " %s |", m->dev[d].name);
+   for (int d = 0; d < m->ndev; d++) {
+      TextBuf_put(&t, " ");
+      TextBuf_putMarkdown(&t, m->dev[d].name);
+      TextBuf_put(&t, " |");
+   }
    TextBuf_put(&t, "\n|---|");
    for (int d = 0; d < m->ndev; d++)
       TextBuf_put(&t, "---:|");
    TextBuf_put(&t, "\n");
    for (int i = 0; i < m->nsteps; i++) {
-      TextBuf_put(&t, "| %s |", m->labels[i]);
+      TextBuf_put(&t, "| ");
+      TextBuf_putMarkdown(&t, m->labels[i]);
+      TextBuf_put(&t, " |");
       for (int d = 0; d < m->ndev; d++) {
          char c[64];
          cell(m, d, i, c, sizeof c);

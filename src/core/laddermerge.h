@@ -29,10 +29,11 @@ typedef struct MergedLadder_ {
 
 /* The lesson's steps, no device yet. */
 void LadderMerge_init(MergedLadder *m, const Lesson *lesson);
-/* One export (a ladder CSV's whole text, from the file at path): refused with the file, the
- * line and what is wrong when it is not a ladder CSV, is of another lesson (its step labels
- * differ), or one too many. */
-bool LadderMerge_add(MergedLadder *m, const char *text, const char *path, char *err, size_t errlen);
+/* One export (a ladder CSV's whole text, len bytes, from the file at path): refused with the
+ * file, the line and what is wrong when it is not a ladder CSV, holds a NUL or a control
+ * character, is of another lesson (its step labels differ), or one too many. What it holds
+ * is escaped in each text made of it (HTML in the Markdown, XML in the SVG). */
+bool LadderMerge_add(MergedLadder *m, const char *text, size_t len, const char *path, char *err, size_t errlen);
 /* Device d's step over its own step 1 (both verified figures, neither ablated nor emulated);
  * 0 when either is missing. */
 double LadderMerge_vsFirst(const MergedLadder *m, int d, int step);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/textbuf.h"
+#include "core/banks.h"
 
 /* The thresholds of the rules (limiter.h), named where the words use them. */
 #define TAIL_BUSY 0.60       /* below: the tail limits */
@@ -20,6 +21,34 @@ const char *LimitKind_name(LimitKind k) {
    return k >= 0 && k < LIMIT_KINDS ? names[k] : "?";
 }
 
+const char *OverCause_name(OverCause c) {
+   switch (c) {
+   case OVER_CEILING: return "ceiling";
+   case OVER_CACHE: return "cache";
+   case OVER_UNSURE: return "unsure";
+   default: return NULL;
+   }
+}
+
+const char *Limiter_overWhy(LimitKind ceiling, OverCause c) {
+   switch (c) {
+   case OVER_CEILING:
+      return ceiling == LIMIT_COMPUTE ? "the peak's micro-kernel falls short of what this kernel's instructions reach"
+             : ceiling == LIMIT_MEMORY
+                 ? "the copy micro-kernel falls short of the hardware (the operands do not fit the L2)"
+                 : "the micro-kernel's figure falls short of what the banks give at the measured clock";
+   case OVER_CACHE:
+      return ceiling == LIMIT_MEMORY ? "the L2 holds the operands between launches, a cache the model does not see"
+             : ceiling == LIMIT_LOCAL
+                 ? "the model counts reads that registers or wider accesses serve (more than even the banks give)"
+                 : "the model counts traffic that a cache it does not see serves";
+   case OVER_UNSURE:
+      return "the micro-kernel falls short, or the model counts reads that registers serve (no bank model here to "
+             "tell which)";
+   default: return "";
+   }
+}
+
 /* A rate as people write it: whole from 100 up (30000, not 3e+04), else three digits. */
 static const char *rate(double v, char *buf, size_t len) {
    snprintf(buf, len, v >= 100 ? "%.0f" : "%.3g", v);
@@ -27,14 +56,24 @@ static const char *rate(double v, char *buf, size_t len) {
 }
 
 static void computeWords(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
-   char r[32];
-   snprintf(out, len, "compute: %.0f%% of the measured %s peak (%s GFLOPS)", 100 * l->compute_used,
+   char r[32], g[32];
+   if (l->compute_over)
+      snprintf(out, len, "compute: %s GFLOPS, above the measured %s peak (%s GFLOPS), so not a share of it: %s",
+               rate(in->gflops, g, sizeof g), in->peak_label ? in->peak_label : "",
+               rate(in->peak_gflops, r, sizeof r), Limiter_overWhy(LIMIT_COMPUTE, l->compute_over));
+   else
+      snprintf(out, len, "compute: %.0f%% of the measured %s peak (%s GFLOPS)", 100 * l->compute_used,
             in->peak_label ? in->peak_label : "", rate(in->peak_gflops, r, sizeof r));
 }
 
 static void memoryWords(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
    char r[32];
-   if (l->caches)
+   if (l->memory_over)
+      snprintf(out, len,
+               "global memory: the %s bytes would need %.2fx the measured %s GB/s, more than it gives: %s",
+               l->caches ? "compulsory" : "model's", l->memory_used, rate(in->copy_gbps, r, sizeof r),
+               Limiter_overWhy(LIMIT_MEMORY, l->memory_over));
+   else if (l->caches)
       snprintf(out, len,
                "global memory: %.0f%% of the measured %s GB/s by the compulsory bytes (each element once); the "
                "model's loads would need %.0f%%, so caches serve part of them%s",
@@ -54,7 +93,12 @@ static void l2Words(const Limiter *l, const LimiterInputs *in, char *out, size_t
 
 static void localWords(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
    char r[32];
-   snprintf(out, len, "local memory: %.0f%% of the measured %s GB/s by the model's reads%s", 100 * l->local_used,
+   if (l->local_over)
+      snprintf(out, len, "local memory: the model's reads%s would need %.2fx the measured %s GB/s, more than it gives: %s",
+               in->bank_ratio > 1.01 ? " times the bank conflicts" : "", l->local_used,
+               rate(in->local_gbps, r, sizeof r), Limiter_overWhy(LIMIT_LOCAL, l->local_over));
+   else
+      snprintf(out, len, "local memory: %.0f%% of the measured %s GB/s by the model's reads%s", 100 * l->local_used,
             rate(in->local_gbps, r, sizeof r), in->bank_ratio > 1.01 ? " times the bank conflicts" : "");
 }
 
@@ -79,6 +123,25 @@ static void headroom(Limiter *l, const LimiterInputs *in) {
    ceilings[next].words(l, in, text, sizeof text);
    bool ceiling = l->kind == LIMIT_COMPUTE || l->kind == LIMIT_MEMORY || l->kind == LIMIT_L2 || l->kind == LIMIT_LOCAL;
    snprintf(l->headroom, sizeof l->headroom, "%s %s", ceiling ? "next:" : "nearest:", text);
+}
+
+/* Which of the two is wrong where a figure is above its measured ceiling. The flops are
+ * exact, so above the compute peak it is the peak's. The bytes: the model's above the
+ * bandwidth are bytes a cache serves; the compulsory ones above it are when the L2 holds
+ * them between launches (they fit), else the copy micro-kernel's figure falls short. Local
+ * memory: the banks at the measured clock bound any micro-kernel; the model's reads below
+ * that bound put the fault on the micro-kernel, above it on the model. */
+static void overCauses(const LimiterInputs *in, Limiter *out) {
+   if (out->compute_used > 1)
+      out->compute_over = OVER_CEILING;
+   if (out->memory_used > 1)
+      out->memory_over = !out->caches || (in->l2_bytes > 0 && in->min_bytes <= in->l2_bytes) ? OVER_CACHE : OVER_CEILING;
+   if (out->local_used > 1) {
+      if (in->local_banks_gbps > 0)
+         out->local_over = out->local_used * in->local_gbps > in->local_banks_gbps ? OVER_CACHE : OVER_CEILING;
+      else
+         out->local_over = OVER_UNSURE;
+   }
 }
 
 void Limiter_of(const LimiterInputs *in, Limiter *out) {
@@ -116,6 +179,7 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
       out->local_used = in->gflops * (in->local_bytes / in->flops) * fmax(1, in->bank_ratio) / in->local_gbps;
    if (in->launch_us > 0 && in->median_ms > 0)
       out->launch_share = in->launch_us / (in->median_ms * 1000);
+   overCauses(in, out);
    double c = out->compute_used, m = out->memory_used, l2 = out->l2_used, lo = out->local_used;
    if (out->launch_share >= LAUNCH_SHARE) {
       out->kind = LIMIT_LAUNCH;
@@ -170,13 +234,29 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
    case LIMIT_LAUNCH:
       snprintf(out->brief, sizeof out->brief, "the launch: %.0f%% of the time", 100 * out->launch_share);
       break;
-   case LIMIT_LOCAL: snprintf(out->brief, sizeof out->brief, "local memory: %.0f%% of its bandwidth", 100 * lo); break;
+   case LIMIT_LOCAL:
+      if (out->local_over)
+         snprintf(out->brief, sizeof out->brief, "local memory: above its measured ceiling (%s)",
+                  out->local_over == OVER_CEILING ? "the micro-kernel's" : out->local_over == OVER_CACHE ? "the model's" : "one of the two");
+      else
+         snprintf(out->brief, sizeof out->brief, "local memory: %.0f%% of its bandwidth", 100 * lo);
+      break;
    case LIMIT_TAIL: snprintf(out->brief, sizeof out->brief, "the tail: %.0f%% of the slots busy", 100 * out->busy); break;
    case LIMIT_COMPUTE:
-      snprintf(out->brief, sizeof out->brief, "compute: %.0f%% of the %s peak", 100 * c,
-               in->peak_label ? in->peak_label : "");
+      if (out->compute_over)
+         snprintf(out->brief, sizeof out->brief, "compute: above the measured %s peak (the micro-kernel's)",
+                  in->peak_label ? in->peak_label : "");
+      else
+         snprintf(out->brief, sizeof out->brief, "compute: %.0f%% of the %s peak", 100 * c,
+                  in->peak_label ? in->peak_label : "");
       break;
-   case LIMIT_MEMORY: snprintf(out->brief, sizeof out->brief, "global memory: %.0f%% of the bandwidth", 100 * m); break;
+   case LIMIT_MEMORY:
+      if (out->memory_over)
+         snprintf(out->brief, sizeof out->brief, "global memory: above the measured bandwidth (%s)",
+                  out->memory_over == OVER_CACHE ? "a cache the model does not see" : "the micro-kernel's");
+      else
+         snprintf(out->brief, sizeof out->brief, "global memory: %.0f%% of the bandwidth", 100 * m);
+      break;
    case LIMIT_L2: snprintf(out->brief, sizeof out->brief, "L2 cache: %.0f%% of its bandwidth", 100 * l2); break;
    case LIMIT_BANKS: snprintf(out->brief, sizeof out->brief, "bank conflicts: %.2fx the ideal", in->bank_ratio); break;
    case LIMIT_OCCUPANCY: snprintf(out->brief, sizeof out->brief, "occupancy %.0f%%", 100 * in->occupancy); break;
@@ -200,8 +280,8 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    memset(out, 0, sizeof *out);
    out->gflops = r->gflops;
    out->flops = 2.0 * p->m * p->n * p->k;
-   out->peak_gflops = peaks ? Peaks_for(peaks, p->precision, k->tensor, r->geo.emulated) : 0;
-   out->peak_label = Peaks_label(p->precision, k->tensor && !r->geo.emulated);
+   out->peak_gflops = peaks ? Peaks_for(peaks, p->precision, k, r->geo.emulated) : 0;
+   out->peak_label = Peaks_label(p->precision, k, r->geo.emulated);
    out->copy_gbps = peaks && peaks->known ? peaks->copy_gbps : 0;
    out->local_gbps = peaks && peaks->known ? peaks->local_gbps : 0;
    out->l2_gbps = peaks && peaks->known ? peaks->l2_gbps : 0;
@@ -222,16 +302,37 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    out->waves = Waves_of(dev, &r->geo, r->registers, local);
    out->occupancy = out->waves.known ? out->waves.occupancy : 0;
    out->bank_ratio = bank_ratio;
+   out->l2_bytes = (double)dev->l2_bytes;
+   /* The banks' bandwidth at the clock the ceilings were measured at: a bound no kernel passes. */
+   BankModel bm = BankModel_forDevice(dev);
+   if (bm.known && dev->type == DEVICE_GPU && peaks && peaks->known && peaks->sm_mhz > 0 && dev->compute_units > 0)
+      out->local_banks_gbps = (double)dev->compute_units * bm.banks * bm.bank_width * peaks->sm_mhz * 1e6 / 1e9;
 }
 
 void Limiter_column(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
    switch (l->kind) {
    case LIMIT_LAUNCH: snprintf(out, len, "launch %.0f%%", 100 * l->launch_share); break;
    case LIMIT_TAIL: snprintf(out, len, "tail %.0f%%", 100 * l->busy); break;
-   case LIMIT_COMPUTE: snprintf(out, len, "compute %.0f%%", 100 * l->compute_used); break;
-   case LIMIT_MEMORY: snprintf(out, len, "memory %.0f%%", 100 * l->memory_used); break;
+   /* Above a ceiling: no share (the figure is not a measurement). */
+   case LIMIT_COMPUTE:
+      if (l->compute_over)
+         snprintf(out, len, "compute >100%%");
+      else
+         snprintf(out, len, "compute %.0f%%", 100 * l->compute_used);
+      break;
+   case LIMIT_MEMORY:
+      if (l->memory_over)
+         snprintf(out, len, "memory >100%%");
+      else
+         snprintf(out, len, "memory %.0f%%", 100 * l->memory_used);
+      break;
    case LIMIT_L2: snprintf(out, len, "L2 %.0f%%", 100 * l->l2_used); break;
-   case LIMIT_LOCAL: snprintf(out, len, "local %.0f%%", 100 * l->local_used); break;
+   case LIMIT_LOCAL:
+      if (l->local_over)
+         snprintf(out, len, "local >100%%");
+      else
+         snprintf(out, len, "local %.0f%%", 100 * l->local_used);
+      break;
    case LIMIT_BANKS: snprintf(out, len, "banks %.1fx", in->bank_ratio); break;
    case LIMIT_OCCUPANCY: snprintf(out, len, "occupancy %.0f%%", 100 * in->occupancy); break;
    default: snprintf(out, len, "%s", LimitKind_name(l->kind)); break;

@@ -11,6 +11,10 @@
  *   4. local-memory bank conflicts: 1.5 times the ideal wavefronts or more;
  *   5. too few warps to hide latency: occupancy under 25%;
  *   6. else latency and overhead: no ceiling is near.
+ * A figure above a measured ceiling is not a measurement: no kernel exceeds the hardware,
+ * so either the ceiling's micro-kernel falls short of it or the model counts traffic that a
+ * cache it does not see serves. The limiter says which (OverCause) instead of a share
+ * above 100%.
  * Pure: no device. */
 #ifndef GEMMTOP_LIMITER_H
 #define GEMMTOP_LIMITER_H
@@ -41,6 +45,20 @@ typedef enum {
  * "latency", "L2". */
 const char *LimitKind_name(LimitKind k);
 
+/* Why a figure is above a measured ceiling, when it is. */
+typedef enum {
+   OVER_NONE = 0,
+   OVER_CEILING, /* the ceiling's micro-kernel falls short of the hardware */
+   OVER_CACHE,   /* the model counts traffic that a cache it does not see serves */
+   OVER_UNSURE   /* one of the two; nothing here tells which */
+} OverCause;
+
+/* "ceiling", "cache", "unsure" (JSON, CSV); NULL for OVER_NONE. */
+const char *OverCause_name(OverCause c);
+/* The cause in words for ceiling (LIMIT_COMPUTE, LIMIT_MEMORY or LIMIT_LOCAL): "the copy
+ * micro-kernel falls short of the hardware"; "" for OVER_NONE. */
+const char *Limiter_overWhy(LimitKind ceiling, OverCause c);
+
 typedef struct LimiterInputs_ {
    double gflops;              /* measured (0: nothing to explain) */
    double flops;               /* of one launch: 2 M N K */
@@ -57,6 +75,9 @@ typedef struct LimiterInputs_ {
    Waves waves;                /* .known false: not a GPU the table knows */
    double occupancy;           /* resident warps over the most; 0 unknown */
    double bank_ratio;          /* local-memory wavefronts over the ideal (bank trace); 0 unknown */
+   double l2_bytes;            /* the device's L2 size; 0 unknown */
+   double local_banks_gbps;    /* what the banks give at the measured clock (units x banks x width x clock):
+                                  a bound no micro-kernel passes; 0 unknown */
 } LimiterInputs;
 
 typedef struct Limiter_ {
@@ -75,6 +96,9 @@ typedef struct Limiter_ {
    double intensity_min;       /* by the compulsory bytes */
    double attainable_gflops;   /* the roofline at the model's intensity: min(peak, intensity x bandwidth) */
    double busy;                /* the slots' average use (waves); 1 when unknown */
+   OverCause compute_over;     /* compute_used above 1: why (the flops are exact: the ceiling) */
+   OverCause memory_over;      /* memory_used above 1: why */
+   OverCause local_over;       /* local_used above 1: why */
    char words[256];            /* the limiter in a sentence */
    char brief[96];             /* the same in a few words ("compute: 85% of the FP32 peak") */
    char headroom[256];         /* the next ceiling in a sentence ("" none) */
@@ -82,7 +106,8 @@ typedef struct Limiter_ {
 
 void Limiter_of(const LimiterInputs *in, Limiter *out);
 /* The limiter for a table's column: "compute 85%", "memory 91%", "local 80%", "launch 80%",
- * "tail 48%", "banks 2.0x", "occupancy 12%", "latency". */
+ * "tail 48%", "banks 2.0x", "occupancy 12%", "latency"; "local >100%" where the figure is
+ * above the ceiling. */
 void Limiter_column(const Limiter *l, const LimiterInputs *in, char *out, size_t len);
 /* The limiter of a sweep's configuration c of k on p, measured on dev: from its figures and
  * the geometry the rules give it (no registers: no waves, no occupancy). */

@@ -125,6 +125,13 @@ static int readAnswer(Measurer *m, char *line, size_t len, double allowed_s, con
       double waited = 0;
       if (got == 1 && m->sock >= 0 && sscanf(line, "waited %lf %d", &m->waited_s, &m->served_on) == 2)
          continue;
+      if (got == 1 && m->sock >= 0) {
+         /* A server's words (a compiler's about a kernel) reach a terminal: no control
+          * character in them is left to act there. */
+         char shown[4 * LINES_MAX];
+         Util_visible(line, shown, sizeof shown);
+         Util_visible(shown, line, len);
+      }
       if (got != 1 || m->sock < 0 || sscanf(line, "wait %d %lf", &position, &waited) != 2)
          return got;
       if (m->on_wait)
@@ -230,7 +237,7 @@ static bool connectServer(Measurer *m, char *why, size_t whylen) {
       /* A server that refuses someone says why before it closes. */
       char line[1024];
       if (LineReader_next(&m->in, line, sizeof line, Util_nowMs() + 2000, NULL) == 1 && !strncmp(line, "failed ", 7))
-         snprintf(why, whylen, "%s", line + 7);
+         Util_visible(line + 7, why, whylen);
       else
          snprintf(why, whylen, "the gemmtop server at %s closed the connection", j->server);
    }
@@ -245,14 +252,19 @@ static bool startChild(Measurer *m, char *why, size_t whylen) {
    }
    char job[1700], line[600];
    MeasureJob_format(&m->job, job, sizeof job);
-   int got = sendLine(m, job) ? readAnswer(m, line, sizeof line, START_ALLOWANCE_S, NULL) : 0;
+   /* Read even when sending failed: a server that refused the file said why before it
+    * closed, and that line waits to be read. */
+   bool sent = sendLine(m, job);
+   int got = readAnswer(m, line, sizeof line, sent ? START_ALLOWANCE_S : 2, NULL);
    if (got == 1 && !strcmp(line, "ready"))
       return true;
    char how[128] = "";
    endChild(m, true, how, sizeof how);
    if (got == 1 && !strncmp(line, "failed ", 7))
       snprintf(why, whylen, "%s", line + 7);
-   else if (got < 0)
+   else if (got == LINES_TOO_LONG)
+      snprintf(why, whylen, "it answered a line longer than %d bytes", LINES_MAX - 1);
+   else if (got < 0 && sent)
       snprintf(why, whylen, "it did not open the device within %.0f s", START_ALLOWANCE_S);
    else
       snprintf(why, whylen, "it ended before it was ready (%s)", how);
@@ -309,7 +321,11 @@ static bool request(Measurer *m, const char *word, const long long *values, int 
       snprintf(c->reason, sizeof c->reason, "stopped while it was measured");
       return false;
    }
-   if (got < 0) {
+   if (got == LINES_TOO_LONG) {
+      c->outcome = SWEEP_FAILED;
+      snprintf(c->reason, sizeof c->reason, "the measuring process answered a line longer than %d bytes",
+               LINES_MAX - 1);
+   } else if (got < 0) {
       c->outcome = SWEEP_TIMEOUT;
       snprintf(c->reason, sizeof c->reason, "no answer within %.0f s: the measuring process was stopped", allowed);
    } else {
@@ -346,7 +362,8 @@ double Measurer_vendor(Measurer *m, char *name, size_t namelen) {
       return ok ? gflops : 0;
    }
    endChild(m, true, why, sizeof why);
-   snprintf(name, namelen, "the measuring process did not time it (%s)", got < 0 ? "no answer" : why);
+   snprintf(name, namelen, "the measuring process did not time it (%s)",
+            got == LINES_TOO_LONG ? "an answer too long" : got < 0 ? "no answer" : why);
    return 0;
 }
 
@@ -447,6 +464,19 @@ bool MeasureJob_parse(const char *line, MeasureJob *j) {
 /* A configuration's values after the request's word; false when fewer than n. */
 static bool readValues(const char *p, long long *values, int n) { return Util_readInts(p, values, n) == n; }
 
+/* Whether this child measures for a class server (its job came after a limits line). */
+static bool Served;
+
+/* The file whose errors a compile failure may quote: on a class server the kernel's own
+ * file only (the name its lines carry in the compiler's messages), so that nothing of
+ * another file the compiler read can reach a student; NULL (any) elsewhere. */
+static const char *ownFile(const KernelInfo *k) {
+   if (!Served)
+      return NULL;
+   const char *base = strrchr(k->path, '/');
+   return base ? base + 1 : k->path;
+}
+
 /* The result line: c's figures and words, on one line. */
 static void answer(SweepCandidate *c, bool cached) {
    for (char *q = c->reason; *q; q++)
@@ -468,7 +498,7 @@ static void measureOne(Session *s, const KernelInfo *k, const MeasureJob *j, con
       RunOptions ro = {.reps = j->reps, .warmup = j->warmup, .verify = true, .max_seconds = j->timeout_s,
                        .launch_timeout_s = j->timeout_s, .cold_l2 = j->cold_l2};
       RunStatus st = Session_run(s, k, c.values, &j->problem, in, &ro, r);
-      Sweep_classify(&c, st, r, j->timeout_s);
+      Sweep_classify(&c, st, r, j->timeout_s, ownFile(k));
    }
    answer(&c, r->cached);
 }
@@ -507,7 +537,7 @@ static void judgeOne(Session *s, const KernelInfo *k, const MeasureJob *j, const
                        .max_seconds = j->timeout_s, .launch_timeout_s = j->timeout_s, .cold_l2 = j->cold_l2};
       RunStatus st = Session_run(s, k, c.values, &j->problem, &in, &ro, r);
       Inputs_free(&in);
-      Sweep_classify(&c, st, r, j->timeout_s);
+      Sweep_classify(&c, st, r, j->timeout_s, ownFile(k));
       if (c.outcome != SWEEP_OK) {
          char why[sizeof c.reason];
          snprintf(why, sizeof why, "%s", c.reason);
@@ -585,7 +615,7 @@ static void vendorOne(Session *s, const MeasureJob *j, const Inputs *in) {
 int Measure_child(void) {
    char line[8192], err[1024] = "";
    MeasureJob j;
-   if (!fgets(line, sizeof line, stdin) || (applyLimits(line) && !fgets(line, sizeof line, stdin)) ||
+   if (!fgets(line, sizeof line, stdin) || ((Served = applyLimits(line)) && !fgets(line, sizeof line, stdin)) ||
        !MeasureJob_parse(line, &j)) {
       printf("failed the job line is not understood\n");
       return 2;
@@ -600,9 +630,10 @@ int Measure_child(void) {
    const KernelInfo *k = Catalog_find(&cat, j.kernel);
    const Backend *be = Backend_byName(j.backend);
    Session *s = be ? Session_open(be, j.device, &cat, err, sizeof err) : NULL;
-   Inputs in;
    RunResult *r = calloc(1, sizeof *r);
-   if (!s || !r || !Inputs_random(&in, &j.problem, j.seed)) {
+   /* The job's inputs, made once for every configuration this child measures. */
+   const Inputs *in = s ? Session_inputs(s, &j.problem, j.seed) : NULL;
+   if (!s || !r || !in) {
       printf("failed %s\n", !be ? "no such backend" : !s ? err : "out of host memory");
       free(r);
       Session_close(s);
@@ -614,7 +645,7 @@ int Measure_child(void) {
    while (fgets(line, sizeof line, stdin)) {
       line[strcspn(line, "\n")] = '\0';
       if (!strcmp(line, "vendor")) {
-         vendorOne(s, &j, &in);
+         vendorOne(s, &j, in);
          continue;
       }
       if (!k && (!strncmp(line, "judge ", 6) || !strncmp(line, "run", 3))) {
@@ -626,7 +657,7 @@ int Measure_child(void) {
       if (!strncmp(line, "judge ", 6))
          judgeOne(s, k, &j, line, r);
       else if (!strncmp(line, "run", 3))
-         measureOne(s, k, &j, &in, line, r);
+         measureOne(s, k, &j, in, line, r);
       else
          continue;
       if (Session_stuck(s))
@@ -634,7 +665,6 @@ int Measure_child(void) {
    }
    RunResult_free(r);
    free(r);
-   Inputs_free(&in);
    Session_close(s);
    Catalog_free(&cat);
    return 0;

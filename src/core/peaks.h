@@ -1,7 +1,9 @@
 /* The device's peaks, measured by gemmtop's own micro-kernels (never from a datasheet):
- * FP32 and FP64 multiply-add rates, copy, read and L2 bandwidth, local memory, an empty launch and, on NVIDIA GPUs with tensor cores
- * (sm_80 and newer), the mma.sync rates of TF32, half and bfloat16. Cached per device and driver in
- * $XDG_CACHE_HOME/gemmtop/peaks/, since a measurement takes a second or two. */
+ * FP32 and FP64 multiply-add rates, copy, read and L2 bandwidth, local memory, an empty
+ * launch and, on NVIDIA GPUs with tensor cores (sm_80 and newer), the mma.sync rates of
+ * TF32, half and bfloat16 (and e4m3 from sm_89); on Hopper through the CUDA backend, the
+ * wgmma rates of the same types, which kernels built for sm_90a are put against. Cached per
+ * device and driver in $XDG_CACHE_HOME/gemmtop/peaks/, since a measurement takes a while. */
 #ifndef GEMMTOP_PEAKS_H
 #define GEMMTOP_PEAKS_H
 
@@ -22,20 +24,40 @@ typedef struct Peaks_ {
    double l2_gbps;       /* bytes read per second from a working set inside the L2; 0 unknown */
    double local_gbps;    /* local (shared) memory read without conflicts, bytes per second; 0 unknown */
    double launch_us;     /* device time of an empty kernel's launch, microseconds; 0 unknown */
-   char tensor_error[256]; /* why the tensor peaks are 0 on a device that has them ("" otherwise) */
+   /* The wgmma rates (Hopper, sm_90a, through the CUDA backend; 0 elsewhere or unknown):
+    * TF32, F16, BF16 and FP8 (e4m3), m64n256 products from shared memory, FP32
+    * accumulation. */
+   double wgmma_gflops[PEAK_KINDS];
+   /* Each ceiling the device has that was not measured, and why ("wgmma bf16 ceiling: the
+    * micro-kernel did not finish in 5 s: abandoned; ..."); "" when none. */
+   char not_measured[512];
    char measured_at[32]; /* date of the measurement, YYYY-MM-DD HH:MM */
    double sm_mhz;        /* the SM (graphics) clock the driver reported while measuring (median); 0 unknown */
    double mem_mhz;       /* the memory clock it reported; 0 unknown */
+   double tensor_sm_mhz; /* the SM clock it reported while the tensor micro-kernels ran (they draw the most
+                            power, and the clock may fall); 0 unknown */
 } Peaks;
 
-/* The measured peak that a run of kernel k (may be NULL) in precision p is put against:
- * the tensor peak of the type for a tensor kernel on tensor cores, none for an emulated one
- * (emulated true), else FP64 for double and FP32 for the rest. 0 when unknown. */
-double Peaks_for(const Peaks *peaks, Precision p, bool tensor, bool emulated);
-/* "FP32", "FP64", "TF32 tensor", "half tensor", "bfloat16 tensor": what Peaks_for chose. */
-const char *Peaks_label(Precision p, bool tensor);
+/* The measured peak that a run of kernel k (may be NULL: no tensor cores) in precision p
+ * is put against: for a tensor kernel on tensor cores, the type's wgmma peak when k is
+ * built for sm_90a (`arch:`, Hopper's wgmma; 0 until it is measured: never mma.sync's
+ * lower rate in its place) and its mma.sync peak otherwise; none for an emulated one
+ * (emulated true); else FP64 for double and FP32 for the rest. 0 when unknown. */
+double Peaks_for(const Peaks *peaks, Precision p, const KernelInfo *k, bool emulated);
+/* What Peaks_for chose: "FP32", "FP64", "TF32 tensor", "half tensor", "bfloat16 tensor",
+ * "FP8 tensor" (mma.sync), "bfloat16 wgmma"... */
+const char *Peaks_label(Precision p, const KernelInfo *k, bool emulated);
+/* A GEMM of p timed at ms against the memory: the bytes it must move (A and B read once, C
+ * written, and read too when beta is not 0) per second, as a fraction of the measured copy
+ * bandwidth (and in *read_share, when not NULL, of the read bandwidth; 0 when unknown).
+ * 0 when the peaks are unknown. What `bound: memory` kernels report beside % of the vendor. */
+double Peaks_copyShare(const Peaks *peaks, const Problem *p, double ms, double *read_share);
 
-/* Runs the micro-kernels now and stores the result. */
+/* Runs the micro-kernels now and stores the result (false, err naming it, when the FP32 or
+ * FP64 rate or the copy bandwidth cannot be measured: nothing is stored). Each wait for a
+ * micro-kernel is limited (5 s): one that does not finish is abandoned and named in
+ * out->not_measured, with those that could not run after it (the session is then stuck,
+ * Session_stuck); the ceilings measured before it are kept and stored. */
 bool Peaks_measure(Session *s, const Catalog *cat, Peaks *out, char *err, size_t errlen);
 /* The cached figures of this device (known == false when never measured). */
 bool Peaks_cached(const DeviceInfo *dev, const char *backend, Peaks *out);

@@ -1061,12 +1061,25 @@ static void identifier(const char *name, bool upper, char *out, size_t len) {
    out[i] = '\0';
 }
 
+/* A C string literal of any text, for C and C++ alike: printable ASCII as it is, except '"', '\\'
+ * and '?' (a "??/" would be a trigraph in C99), each escaped; every other byte as three octal
+ * digits (never more: a digit after it cannot join the escape). Nothing of s can end the
+ * literal, a comment or a line. */
 static void cString(TextBuf *t, const char *s) {
    TextBuf_put(t, "\"");
-   for (; *s; s++)
-      TextBuf_put(t, *s == '"' || *s == '\\' ? "\\%c" : (unsigned char)*s < 0x20 ? "?" : "%c", *s);
+   for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+      if (*c == '"' || *c == '\\' || *c == '?')
+         TextBuf_put(t, "\\%c", *c);
+      else if (*c >= 0x20 && *c < 0x7f)
+         TextBuf_put(t, "%c", *c);
+      else
+         TextBuf_put(t, "\\%03o", *c);
+   }
    TextBuf_put(t, "\"");
 }
+
+/* A figure as C reads it: 0 for one that is not finite (no "nan" in the source). */
+static double cNumber(double x) { return isfinite(x) ? x : 0; }
 
 char *ResultFmt_dispatch(bool json, const ResultSet *s, const ShapeSuite *suite, const DispatchEntry *e) {
    char when[32], id[64], ID[64];
@@ -1118,16 +1131,27 @@ char *ResultFmt_dispatch(bool json, const ResultSet *s, const ShapeSuite *suite,
       cJSON_free(text);
       return withNewline;
    }
+   /* Text from the store (a device's name, an imported kernel's) and the suite's name go into
+    * string literals only, escaped: never into a comment, where "*" "/" would end it. The
+    * header includes what it uses (NULL), so that it compiles included first, in C and C++. */
    TextBuf t = {0};
-   TextBuf_put(&t, "/* gemmtop dispatch table: the best verified configuration for each shape of the suite %s",
-               suite->name);
-   TextBuf_put(&t, "\n * device: %s (%s), type: %s; made by gemmtop %s on %s from its results store.\n",
-               any ? any->device : "none measured", any ? any->backend : "-",
-               any ? Precision_name(any->problem.precision) : "-", GEMMTOP_VERSION, when);
-   TextBuf_put(&t, " * A configuration holds for the kernel file whose hash it names; kernel NULL: no verified result\n"
-                   " * at that shape. pct_of_vendor is 0 where the vendor library was not measured there. */\n");
-   TextBuf_put(&t, "#ifndef GEMMTOP_DISPATCH_%s_H\n#define GEMMTOP_DISPATCH_%s_H\n\n", ID, ID);
-   TextBuf_put(&t, "#ifndef GEMMTOP_DISPATCH_ENTRY\n#define GEMMTOP_DISPATCH_ENTRY\ntypedef struct gemmtop_dispatch_entry {\n"
+   TextBuf_put(&t, "/* gemmtop dispatch table: the best verified configuration for each shape of a suite on one\n"
+                   " * device, made by gemmtop from its results store (GEMMTOP_DISPATCH_%s_SUITE, _DEVICE,\n"
+                   " * _BACKEND, _TYPE and _MADE say which). A configuration holds for the kernel file whose hash\n"
+                   " * it names; kernel NULL: no verified result at that shape. pct_of_vendor is 0 where the vendor\n"
+                   " * library was not measured there. */\n", ID);
+   TextBuf_put(&t, "#ifndef GEMMTOP_DISPATCH_%s_H\n#define GEMMTOP_DISPATCH_%s_H\n\n#include <stddef.h>\n\n", ID, ID);
+   const char *names[] = {"SUITE", "DEVICE", "BACKEND", "TYPE", "MADE"};
+   char made[96];
+   snprintf(made, sizeof made, "gemmtop %s, %s", GEMMTOP_VERSION, when);
+   const char *values[] = {suite->name, any ? any->device : "", any ? any->backend : "",
+                           any ? Precision_name(any->problem.precision) : "", made};
+   for (int i = 0; i < 5; i++) {
+      TextBuf_put(&t, "#define GEMMTOP_DISPATCH_%s_%s ", ID, names[i]);
+      cString(&t, values[i]);
+      TextBuf_put(&t, "\n");
+   }
+   TextBuf_put(&t, "\n#ifndef GEMMTOP_DISPATCH_ENTRY\n#define GEMMTOP_DISPATCH_ENTRY\ntypedef struct gemmtop_dispatch_entry {\n"
                    "   int m, n, k;\n   const char *label, *kernel, *kernel_hash, *params, *layout;\n"
                    "   double gflops, pct_of_vendor;\n} gemmtop_dispatch_entry;\n#endif\n\n");
    TextBuf_put(&t, "#define GEMMTOP_DISPATCH_%s_COUNT %d\nstatic const gemmtop_dispatch_entry gemmtop_dispatch_%s[%d] = {\n", ID,
@@ -1149,7 +1173,7 @@ char *ResultFmt_dispatch(bool json, const ResultSet *s, const ShapeSuite *suite,
       cString(&t, r->kernel_hash);
       TextBuf_put(&t, ", ");
       cString(&t, r->params);
-      TextBuf_put(&t, ", \"%s\", %.6g, %.4g},\n", layout, r->gflops, isfinite(e[i].pct_of_vendor) ? e[i].pct_of_vendor : 0);
+      TextBuf_put(&t, ", \"%s\", %.6g, %.4g},\n", layout, cNumber(r->gflops), cNumber(e[i].pct_of_vendor));
    }
    TextBuf_put(&t, "};\n\n#endif\n");
    return TextBuf_finish(&t);

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "core/config.h"
+#include "core/record.h"
 
 bool ResultSet_addRow(const StoreRecord *r, void *ctx) {
    ResultSet *s = ctx;
@@ -225,4 +227,56 @@ void Results_dispatch(const ResultSet *s, const ShapeSuite *suite, DispatchEntry
       if (e->row >= 0 && e->vendor >= 0 && s->rows[e->vendor].gflops > 0)
          e->pct_of_vendor = 100 * s->rows[e->row].gflops / s->rows[e->vendor].gflops;
    }
+}
+
+/* Whether r was measured where and on what scope says. */
+static bool inScope(const StoreRecord *r, const ResultsScope *scope) {
+   const Problem *p = &r->problem, *want = &scope->problem;
+   return !strcmp(r->device, scope->device) && !strcmp(r->backend, scope->backend) &&
+          p->precision == want->precision && (!Problem_scaled(want) || p->scaling == want->scaling) &&
+          p->trans_a == want->trans_a && p->trans_b == want->trans_b && r->cold_l2 == scope->cold_l2;
+}
+
+/* Whether r is a configuration that runs as it was measured: its kernel's text unchanged,
+ * its parameters valid at its size on the device, and taken by scope->keep. */
+static bool runsToday(const StoreRecord *r, const ResultsScope *scope) {
+   const KernelInfo *k = Catalog_find(scope->cat, r->kernel);
+   long long values[KERNEL_MAX_PARAMS];
+   char hash[17];
+   if (!k || !Results_ranks(r) || !Record_parseParams(k, r->params, values))
+      return false;
+   KernelInfo_hash(k, hash);
+   Problem p = scope->problem;
+   p.m = r->problem.m, p.n = r->problem.n, p.k = r->problem.k;
+   return !strcmp(hash, r->kernel_hash) && Config_check(k, values, &p, scope->limits, NULL, NULL, 0) &&
+          (!scope->keep || scope->keep(scope->ctx, r, k, values));
+}
+
+void Results_keepScope(ResultSet *s, const ResultsScope *scope) {
+   int kept = 0;
+   for (int i = 0; i < s->n; i++) {
+      const StoreRecord *r = &s->rows[i];
+      if (inScope(r, scope) && (isVendor(r) || runsToday(r, scope)))
+         s->rows[kept++] = *r;
+   }
+   s->n = kept;
+}
+
+bool Results_shapeBest(Store *st, const ResultsScope *scope, const ShapeSuite *suite, ResultSet *set,
+                       DispatchEntry *e, char *err, size_t errlen) {
+   StoreFilter f;
+   StoreFilter_init(&f);
+   f.device = scope->device;
+   f.precision = (int)scope->problem.precision;
+   f.ok_only = true;
+   *set = (ResultSet){0};
+   if (!Store_query(st, &f, ResultSet_addRow, set, err, errlen) || set->out_of_memory) {
+      if (set->out_of_memory)
+         snprintf(err, errlen, "out of memory after %d rows of the results store", set->n);
+      ResultSet_free(set);
+      return false;
+   }
+   Results_keepScope(set, scope);
+   Results_dispatch(set, suite, e);
+   return true;
 }

@@ -7,6 +7,8 @@
 
 #include <stdbool.h>
 
+#include "backend/device.h"
+#include "core/catalog.h"
 #include "core/shapes.h"
 #include "core/store.h"
 
@@ -55,6 +57,30 @@ typedef struct DispatchEntry_ {
    double pct_of_vendor;      /* NaN without a vendor row */
 } DispatchEntry;
 void Results_dispatch(const ResultSet *s, const ShapeSuite *suite, DispatchEntry *out);
+
+/* What a row must be to stand for a configuration a program can run today (gemmtop tune's
+ * dispatch table, bench --best): measured on this device (its exact name) through this
+ * backend, of the problem's type (and FP8 scaling) and layout, timed with the L2 as asked;
+ * its kernel in the catalog with the text it was measured with (the file's hash) and its
+ * parameters valid at its size on the device; and taken by keep when given (values: its
+ * parameters). The vendor library's rows of that device, backend and problem stay too, for
+ * the percentages. */
+typedef struct ResultsScope_ {
+   const Catalog *cat;
+   const char *device, *backend;
+   const DeviceLimits *limits;
+   Problem problem;           /* type, scaling and layout; the sizes are each row's own */
+   bool cold_l2;
+   bool (*keep)(void *ctx, const StoreRecord *r, const KernelInfo *k, const long long *values);
+   void *ctx;
+} ResultsScope;
+/* Drops the rows of s that scope does not take, keeping the others in their order. */
+void Results_keepScope(ResultSet *s, const ResultsScope *scope);
+/* Each shape's best configuration in scope: the rows of store st that scope takes, into set
+ * (the caller frees it), and Results_dispatch over them into e[suite->count]. False with
+ * err when the store cannot be read or memory runs out. */
+bool Results_shapeBest(Store *st, const ResultsScope *scope, const ShapeSuite *suite, ResultSet *set,
+                       DispatchEntry *e, char *err, size_t errlen);
 
 /* Whether an imported row is already in the store: the same origin, device, kernel,
  * parameters, problem and time figure (an import run twice adds nothing). */

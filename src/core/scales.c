@@ -68,6 +68,16 @@ static void store(void *ctx, size_t s, size_t sc) {
    Storage_store(q->to, q->stored, s, q->value(q->src, s) / (double)q->scales[sc]);
 }
 
+/* amax / max, rounded up in FP32: no value divided by its scale may pass the largest
+ * finite one, where saturation would change it silently. */
+float Scales_ofAmax(double amax, Storage to) {
+   const double max = Storage_max(to);
+   float s = amax == 0 ? 1.0f : (float)(amax / max);
+   while ((double)s * max < amax)
+      s = nextafterf(s, INFINITY);
+   return s;
+}
+
 bool Scales_quantize(const Problem *p, bool a, Scales_valueFn value, const void *src, void *stored, float *scales) {
    const size_t n = Scales_count(p, a);
    Quantizing q = {.value = value, .src = src, .stored = stored, .scales = scales, .amax = calloc(n, sizeof(double)),
@@ -75,15 +85,8 @@ bool Scales_quantize(const Problem *p, bool a, Scales_valueFn value, const void 
    if (!q.amax)
       return false;
    forEach(p, a, amaxOf, &q);
-   /* amax / max, rounded up in FP32: no value divided by its scale may pass the largest
-    * finite one, where saturation would change it silently. */
-   const double max = Storage_max(q.to);
-   for (size_t i = 0; i < n; i++) {
-      float s = q.amax[i] == 0 ? 1.0f : (float)(q.amax[i] / max);
-      while ((double)s * max < q.amax[i])
-         s = nextafterf(s, INFINITY);
-      scales[i] = s;
-   }
+   for (size_t i = 0; i < n; i++)
+      scales[i] = Scales_ofAmax(q.amax[i], q.to);
    free(q.amax);
    forEach(p, a, store, &q);
    return true;

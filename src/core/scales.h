@@ -31,6 +31,10 @@ size_t Scales_indexB(const Problem *p, size_t k, size_t j);
 size_t Scales_storedA(const Problem *p, size_t i, size_t k);
 size_t Scales_storedB(const Problem *p, size_t k, size_t j);
 
+/* The scale of a block whose largest magnitude is amax, for FP8 storage `to`: amax over the
+ * largest finite value, rounded up in FP32; 1 for a block of zeros. */
+float Scales_ofAmax(double amax, Storage to);
+
 /* Quantises A (a true) or B: value(src, s) gives the stored element s (p's layout) as a
  * number, finite. Writes the FP8 patterns into stored (p's layout) and the scales. A block
  * of zeros gets the scale 1. False when out of memory. */

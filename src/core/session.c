@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "base/parallel.h"
+#include "base/util.h"
 #include "core/ablate.h"
 #include "core/session_internal.h"
-#include "base/util.h"
 
 /* GEMMTOP_DEVICE_LIMITS="max_wg=256,local_mem=32768,fp64=0" pretends the device is
  * smaller than it is: a class can see how a kernel is refused on a device it does not
@@ -136,12 +138,111 @@ void Session_forgetPrograms(Session *s) {
          dropProgram(s, &s->cache[i]);
 }
 
+/* The host memory of p's inputs: A, B and (beta != 0) C0. */
+static size_t inputsBytes(const Problem *p) {
+   return (Problem_sizeA(p) + Problem_sizeB(p)) * Precision_inputSize(p->precision) +
+          (p->beta != 0.0 ? Problem_sizeC(p) * Precision_size(p->precision) : 0);
+}
+
+/* What the kept inputs may take: a quarter of the host's memory (1 GiB when unknown). */
+static size_t inputsBudget(void) {
+   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+   return pages > 0 && size > 0 ? (size_t)pages / 4 * (size_t)size : (size_t)1 << 30;
+}
+
+const Inputs *Session_inputs(Session *s, const Problem *p, uint64_t seed) {
+   CachedInputs *slot = NULL;
+   for (int i = 0; i < SESSION_INPUTS; i++) {
+      CachedInputs *c = &s->inputs[i];
+      if (c->held && c->in.seed == seed && Inputs_fit(&c->in, p)) {
+         c->last_use = ++s->clock;
+         return &c->in;
+      }
+      if (!slot || !c->held || (slot->held && c->last_use < slot->last_use))
+         slot = c; /* a free slot, else the least recently used */
+   }
+   if (slot->held)
+      Inputs_free(&slot->in);
+   slot->held = false;
+   /* Room for the new ones within the budget: the least recently used go first. */
+   size_t kept = inputsBytes(p);
+   for (int i = 0; i < SESSION_INPUTS; i++)
+      kept += s->inputs[i].held ? inputsBytes(&s->inputs[i].in.shape) : 0;
+   while (kept > inputsBudget()) {
+      CachedInputs *oldest = NULL;
+      for (int i = 0; i < SESSION_INPUTS; i++)
+         if (s->inputs[i].held && (!oldest || s->inputs[i].last_use < oldest->last_use))
+            oldest = &s->inputs[i];
+      if (!oldest)
+         break;
+      kept -= inputsBytes(&oldest->in.shape);
+      Inputs_free(&oldest->in);
+      oldest->held = false;
+   }
+   if (!Inputs_random(&slot->in, p, seed))
+      return NULL;
+   slot->held = true;
+   slot->last_use = ++s->clock;
+   return &slot->in;
+}
+
+static void releaseHostC(Session *s) {
+   if (s->host_c_pinned)
+      s->be->hostFree(s->ctx, s->host_c);
+   else
+      free(s->host_c);
+   s->host_c = NULL;
+   s->host_c_bytes = 0;
+   s->host_c_pinned = false;
+}
+
+/* Touches every page of fresh memory on all the cores: the faults that a copy into it
+ * would take one at a time. */
+static void touchPages(void *ctx, size_t begin, size_t end) { memset((char *)ctx + begin, 0, end - begin); }
+
+void *Session_hostC(Session *s, size_t bytes) {
+   if (s->host_c && s->host_c_bytes >= bytes)
+      return s->host_c;
+   releaseHostC(s);
+   if (s->be->hostAlloc && s->be->hostFree && (s->host_c = s->be->hostAlloc(s->ctx, bytes)) != NULL) {
+      s->host_c_pinned = true;
+   } else {
+      s->host_c = malloc(bytes ? bytes : 1);
+      if (s->host_c)
+         Parallel_for(bytes, (size_t)16 << 20, touchPages, s->host_c);
+   }
+   s->host_c_bytes = s->host_c ? bytes : 0;
+   return s->host_c;
+}
+
+bool Session_poison(Session *s, Buffer *b, size_t bytes, uint32_t word, RunResult *r) {
+   char err[512];
+   BackendStatus st = s->be->fill && bytes % sizeof word == 0 ? s->be->fill(s->ctx, b, word, bytes, err, sizeof err)
+                                                              : BACKEND_ERR_UNSUPPORTED;
+   if (st != BACKEND_ERR_UNSUPPORTED)
+      return Session_checkStatus(s, st, err, r);
+   unsigned char *host = Session_hostC(s, bytes);
+   if (!host) {
+      r->status = RUN_OUT_OF_MEMORY;
+      snprintf(r->message, sizeof r->message, "out of host memory (%zu bytes for C)", bytes);
+      return false;
+   }
+   for (size_t i = 0; i < bytes; i++) /* the word's bytes as the device's fill lays them */
+      host[i] = ((const unsigned char *)&word)[i % sizeof word];
+   return Session_checkStatus(s, s->be->write(s->ctx, b, host, bytes, err, sizeof err), err, r);
+}
+
 void Session_close(Session *s) {
    if (!s)
       return;
    if (s->stuck) {
       Observer_close(s->observer);
       free(s->guard_pattern);
+      if (!s->host_c_pinned)
+         free(s->host_c);
+      for (int i = 0; i < SESSION_INPUTS; i++)
+         if (s->inputs[i].held)
+            Inputs_free(&s->inputs[i].in);
       free(s); /* the runtime's objects wait for the abandoned launch: left to the exit */
       return;
    }
@@ -149,6 +250,10 @@ void Session_close(Session *s) {
    for (int i = 0; i < BUF_COUNT; i++)
       if (s->bufs[i].buf)
          s->be->free(s->bufs[i].buf);
+   releaseHostC(s);
+   for (int i = 0; i < SESSION_INPUTS; i++)
+      if (s->inputs[i].held)
+         Inputs_free(&s->inputs[i].in);
    s->be->close(s->ctx);
    Observer_close(s->observer);
    free(s->guard_pattern);
@@ -167,6 +272,18 @@ Observer *Session_observer(Session *s, const char **why) {
    return s->observer;
 }
 bool Session_stuck(const Session *s) { return s->stuck; }
+
+BackendStatus Session_finishWithin(Session *s, double timeout_ms, char *err, size_t errlen) {
+   if (s->stuck) {
+      snprintf(err, errlen, "not run: the device is still busy with an abandoned launch");
+      return BACKEND_ERR_TIMEOUT;
+   }
+   BackendStatus st = s->be->finishWithin ? s->be->finishWithin(s->ctx, timeout_ms, err, errlen)
+                                          : s->be->finish(s->ctx, err, errlen);
+   if (st == BACKEND_ERR_TIMEOUT)
+      s->stuck = true;
+   return st;
+}
 
 /* Nothing can be enqueued behind an abandoned launch. */
 bool Session_refuseIfStuck(const Session *s, RunStatus *status, char *message, size_t len) {
@@ -525,6 +642,36 @@ bool Session_readResult(Session *s, void *host, size_t bytes, char *err, size_t 
 void RunResult_free(RunResult *r) {
    free(r->build_log);
    r->build_log = NULL;
+}
+
+static const char *const kPhaseNames[PHASE_COUNT] = {
+   [PHASE_SETUP] = "setup",       [PHASE_INPUTS] = "inputs",     [PHASE_COMPILE] = "compile",
+   [PHASE_UPLOAD] = "upload",     [PHASE_LAUNCHES] = "launches", [PHASE_DOWNLOAD] = "download",
+   [PHASE_VERIFY] = "verify",     [PHASE_VENDOR] = "vendor",     [PHASE_STORE] = "store",
+};
+
+const char *Phase_name(Phase p) { return (unsigned)p < PHASE_COUNT ? kPhaseNames[p] : "?"; }
+
+double RunPhases_total(const RunPhases *ph) {
+   double sum = 0;
+   for (int i = 0; i < PHASE_COUNT; i++)
+      sum += ph->ms[i];
+   return sum;
+}
+
+void RunPhases_describe(const RunPhases *ph, char *out, size_t len) {
+   size_t used = 0;
+   out[0] = '\0';
+   for (int i = 0; i < PHASE_COUNT && used < len; i++) {
+      const double ms = ph->ms[i];
+      if (!(ms >= 0.05))
+         continue;
+      int n = snprintf(out + used, len - used, "%s%s %.*f ms", used ? ", " : "", kPhaseNames[i],
+                       ms < 10 ? 1 : 0, ms);
+      used += n > 0 ? (size_t)n : 0;
+   }
+   if (!out[0])
+      snprintf(out, len, "nothing timed");
 }
 
 const char *RunStatus_name(RunStatus st) {

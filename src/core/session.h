@@ -25,6 +25,16 @@ typedef enum {
    RUN_TIMEOUT,         /* a launch did not finish in the time allowed: abandoned (Session_stuck) */
 } RunStatus;
 
+/* Where a run's C is checked (RunOptions.verify_on, --verify-on). */
+typedef enum {
+   VERIFY_ON_AUTO,   /* the device where it has FP64 and is not the host's own processor, else the host */
+   VERIFY_ON_DEVICE, /* the device's kernels (kernels/helpers/verify.cl) where it has FP64, else the host */
+   VERIFY_ON_HOST,   /* C read back and checked on the host */
+} VerifyOn;
+
+/* "auto", "device", "host": what --verify-on takes. */
+const char *VerifyOn_name(VerifyOn v);
+
 typedef struct RunOptions_ {
    int reps;            /* timed launches (at least 1) */
    int warmup;          /* untimed launches before them */
@@ -41,7 +51,38 @@ typedef struct RunOptions_ {
    bool observe;        /* read clocks, power and energy from the driver while timing (RunResult.obs) */
    bool verify_timed;   /* instead of verify and reps: after the warm-up, one launch both timed and
                          * verified (a judged launch: gemmtop serve's submissions) */
+   bool vendor_bf16;    /* Session_vendor: the library writes C in bfloat16 (the FP8 types through
+                         * cuBLASLt, beta 0), verified with that rounding counted; verified_c gets
+                         * it widened to the problem's C */
+   VerifyOn verify_on;  /* where a kernel's C is checked (a vendor library's: on the host) */
 } RunOptions;
+
+/* Where a run's wall time went, each phase timed where it happens: Session_run times its
+ * own (PHASE_SETUP there: its checks and bookkeeping), and a caller adds what it does
+ * around the run (its setup, the inputs, the vendor library, the results store). */
+typedef enum {
+   PHASE_SETUP,    /* the catalog, the configuration, the device opened, the checks */
+   PHASE_INPUTS,   /* A, B and C0 made or read */
+   PHASE_COMPILE,  /* the kernels built, or found in a cache */
+   PHASE_UPLOAD,   /* device buffers allocated, the inputs and scales written, C poisoned */
+   PHASE_LAUNCHES, /* every launch (the checked one, the warm-up, the timed ones) until finished */
+   PHASE_DOWNLOAD, /* C read back */
+   PHASE_VERIFY,   /* the host's check of C */
+   PHASE_VENDOR,   /* the vendor library timed beside (--vendor) */
+   PHASE_STORE,    /* the results store */
+   PHASE_COUNT
+} Phase;
+
+typedef struct RunPhases_ {
+   double ms[PHASE_COUNT];
+} RunPhases;
+
+/* "inputs", "compile", ...: the names JSON (with "_ms") and the text output use. */
+const char *Phase_name(Phase p);
+double RunPhases_total(const RunPhases *ph);
+/* "inputs 12 ms, compile 0.4 ms, launches 150 ms, ...": the phases that took 0.05 ms or more,
+ * in order, compactly (at least "nothing timed"). */
+void RunPhases_describe(const RunPhases *ph, char *out, size_t len);
 
 #define RUN_MAX_HELPERS 4
 #define RUN_MAX_TIMES 1024
@@ -76,7 +117,9 @@ typedef struct RunResult_ {
    unsigned ablate;     /* the ablation this run was compiled with (0: a real run) */
    bool verified_run;   /* verification was asked for and ran */
    VerifyResult verify;
+   char verified_on[192]; /* where: "device", "host", or "host (why not the device)" */
    double wall_ms;      /* the whole call */
+   RunPhases phases;    /* where wall_ms went (their sum is wall_ms); the caller's phases are 0 */
    bool cold_l2;        /* the launches were timed with a cold L2 (else warm: the default) */
    Observation obs;     /* clocks, power, energy during the timed launches (obs.known false: none) */
    char cold_l2_method[96]; /* how the L2 was kept cold (coldl2.h): "rotating 5 copies of A and B (...)" */
@@ -99,6 +142,10 @@ void Session_close(Session *s);
  * process that wants to go on measuring needs a fresh one: it ends, or measures in a
  * child process (gemmtop sweep does). */
 bool Session_stuck(const Session *s);
+/* Waits for everything enqueued on the session's device, at most timeout_ms (where the
+ * backend can give up: finishWithin; else without a limit). BACKEND_ERR_TIMEOUT when it is
+ * still running: the launch is abandoned and the session stuck (Session_stuck). */
+BackendStatus Session_finishWithin(Session *s, double timeout_ms, char *err, size_t errlen);
 const DeviceInfo *Session_device(const Session *s);
 /* The observer of this session's device (observe.h), opened on first use; NULL when none
  * covers it, and why (may be NULL) says what was missing. */
@@ -118,13 +165,22 @@ bool Session_targetOk(const Session *s, const KernelInfo *k, char *msg, size_t m
  * architecture that an offline compile describes). */
 ConfigTarget Session_targetFor(const Backend *be, const DeviceInfo *dev);
 
+/* Random inputs for p from seed (Inputs_random), made once and kept by the session for its
+ * next runs: a bench's rounds and configurations on one shape, a sweep's configurations,
+ * share them. A few are kept, the least recently asked for dropped first (and beyond a
+ * quarter of the host's memory). The pointer is valid until the next call or
+ * Session_close; NULL when out of host memory. */
+const Inputs *Session_inputs(Session *s, const Problem *p, uint64_t seed);
+
 /* One run. inputs must fit p (Inputs_fit). Returns r->status. */
 RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
                       const RunOptions *o, RunResult *r);
 typedef struct VendorResult_ {
    RunStatus status;          /* RUN_OK; RUN_INVALID when the library has no GEMM of the type; RUN_DEVICE_ERROR
                                  when it is absent or failed */
-   char name[64];             /* "CLBlast", "cuBLAS 13.0.0" */
+   char name[64];             /* "CLBlast", "cuBLAS 13.0.0", "cuBLASLt 13.1.0 e4m3 block" */
+   char note[320];            /* how it multiplied, where a reader needs to know (TF32's rounding, FP8's scales,
+                               * the algorithm chosen, an operand transposed for it first); "" nothing */
    char message[512];
    int reps;
    double median_ms, min_ms;  /* whole library calls */
@@ -140,7 +196,9 @@ typedef struct VendorResult_ {
  * o->reps timed calls (median); with o->verify its first call's result is verified like
  * a kernel's (without, that call is one more warm-up: a bench's later rounds). o->cancel
  * (may be NULL), once non-zero, stops it between two calls: RUN_CANCELLED, and no figure.
- * max_seconds and ablate do not apply. */
+ * max_seconds and ablate do not apply. A library that takes the type only with both
+ * operands K-major (Backend.vendorKMajor: cuBLASLt's FP8) gets them so, transposed on the
+ * device before its calls and untimed, and v->note says which. */
 RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, const RunOptions *o, VendorResult *v);
 
 /* Compiles the configuration (or finds it in the cache) without running it; fills r's

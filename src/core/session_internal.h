@@ -1,6 +1,7 @@
 /* What the session's files share (session.c: device, programs and buffers; session_run.c:
  * a run's pipeline of launches and its timing; session_vendor.c: the vendor library's
- * calls; session_trace.c: a bank trace). Not for the rest of gemmtop: session.h is. */
+ * calls; session_trace.c: a bank trace; session_verify.c: C checked on the device). Not for
+ * the rest of gemmtop: session.h is. */
 #ifndef GEMMTOP_SESSION_INTERNAL_H
 #define GEMMTOP_SESSION_INTERNAL_H
 
@@ -17,6 +18,14 @@ typedef struct CachedProgram_ {
    unsigned long last_use;
 } CachedProgram;
 
+/* Random inputs kept for the session's next runs (Session_inputs). */
+#define SESSION_INPUTS 4
+typedef struct CachedInputs_ {
+   Inputs in;
+   bool held;
+   unsigned long last_use;
+} CachedInputs;
+
 typedef struct DeviceBuffer_ {
    Buffer *buf;
    size_t bytes;
@@ -30,7 +39,14 @@ typedef struct DeviceBuffer_ {
 
 /* BUF_SA, BUF_SB: the FP8 types' scales, as the kernel's geometry reads them (scales.h). */
 /* BUF_WS: the workspace of a split-K or stream-K kernel (`workspace:`). */
-enum { BUF_A, BUF_B, BUF_C0, BUF_C, BUF_AK, BUF_BK, BUF_CK, BUF_SA, BUF_SB, BUF_WS, BUF_COUNT };
+/* BUF_V*: the verification kernels' vectors (session_verify.c): x, y, C x with |C| |x|, the
+ * rows' non-finite counts, y^T C's partial sums per band of rows, y^T C with |y|^T |C|, the
+ * sample positions, C at them. */
+enum {
+   BUF_A, BUF_B, BUF_C0, BUF_C, BUF_AK, BUF_BK, BUF_CK, BUF_SA, BUF_SB, BUF_WS,
+   BUF_VX, BUF_VY, BUF_VROWS, BUF_VNF, BUF_VPART, BUF_VCOLS, BUF_VAT, BUF_VSAMPLES,
+   BUF_COUNT
+};
 
 struct Session_ {
    const Backend *be;
@@ -44,6 +60,10 @@ struct Session_ {
    size_t result_bytes;
    bool stuck;                        /* a launch was abandoned (Session_stuck) */
    unsigned char *guard_pattern;      /* GUARD_BYTES of what guard zones hold, then 2 GUARD_BYTES to read them */
+   CachedInputs inputs[SESSION_INPUTS];
+   void *host_c;                      /* C read back for the verification (Session_hostC) */
+   size_t host_c_bytes;
+   bool host_c_pinned;                /* from Backend.hostAlloc, else malloc's */
    Observer *observer;                /* opened on the first observed run (Session_observer) */
    bool observer_tried;
    char observer_why[160];
@@ -98,6 +118,14 @@ bool Session_ensureBuffer(Session *s, int which, size_t bytes, RunResult *r);
  * RUN_NOT_VERIFIED and a message saying where ("wrote outside C at offset 4103 ..."); the
  * zones are then filled again. */
 bool Session_checkGuards(Session *s, const Pipeline *pl, RunResult *r);
+/* Host memory for C read back, at least bytes: page-locked where the backend has it (the
+ * copy then runs at the bus's speed), kept for the session's next runs. NULL when out of
+ * memory. */
+void *Session_hostC(Session *s, size_t bytes);
+/* Enqueues setting bytes of b to word, repeated (Verify_poisonWord for C; all ones, a NaN in
+ * float and in double, for a workspace): on the device when the backend can fill and bytes
+ * is a multiple of 4, else written from the host. False with r's status and message. */
+bool Session_poison(Session *s, Buffer *b, size_t bytes, uint32_t word, RunResult *r);
 /* st as r's status and err as its message unless it is BACKEND_OK; whether it was. */
 bool Session_checkStatus(Session *s, BackendStatus st, const char *err, RunResult *r);
 /* Nothing can be enqueued behind an abandoned launch: true (and why) when one was. */
@@ -111,6 +139,23 @@ char *Session_joinSource(const Session *s, const char *body);
  * trace. */
 RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
                           const Inputs *inputs, const char *extra_defines, Buffer *trace, Prepared *out, RunResult *r);
+/* A and B as a vendor library that takes only K-major operands (Backend.vendorKMajor) is
+ * given them: op(A) stored M x K, op(B) stored N x K. Where the problem stores one
+ * otherwise, the helper kernels transpose the uploaded operand into BUF_AK or BUF_BK,
+ * once, untimed; *A and *B are the buffers to hand over, *moved says which were
+ * transposed ("A", "B", "A and B", ""). False with r's status and message. */
+bool Session_kMajorOperands(Session *s, const Problem *p, Buffer **A, Buffer **B, char *moved, size_t movedlen,
+                            RunResult *r);
+/* Whether a run's C is checked on the device (session_verify.c): want, the device's FP64 and
+ * kind; why says where, for RunResult.verified_on ("device", "host (...)"). */
+bool Session_verifiesOnDevice(const Session *s, VerifyOn want, char *why, size_t len);
+/* C (M x N on the device, the problem's output type) checked with verify.cl's kernels and
+ * Verify_inputsOf, seed drawing its vectors and samples; the verdict in r->verify, the
+ * times in r->phases (compile, download, verify). False with r's status and message when
+ * the device or the host's memory failed (no verdict then); false with *built false when
+ * the kernels could not be built (r->verified_on says why; the caller checks on the host). */
+bool Session_verifyOnDevice(Session *s, const Problem *p, const Inputs *inputs, Buffer *C, uint64_t seed,
+                            const VerifyAccumulation *acc, bool *built, RunResult *r);
 /* The GEMM's device time in a pass's step times: its launch and its fix-up's. */
 double Pipeline_gemmMs(const Pipeline *pl, const double *times);
 /* One pass of the pipeline, finished; with timed, each step's device time into times. */

@@ -346,8 +346,16 @@ RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *valu
    bool prepA = g->trans_a != p->trans_a || g->pad;
    bool prepB = g->trans_b != p->trans_b || g->pad;
    Helpers h;
+   double t = Util_nowMs();
    CachedProgram *gemm = gemmKernel(s, k, extra, r);
-   if (!gemm || !helperKernels(s, p, prepA || prepB, g->pad, &h, r) || !operandBuffers(s, p, inputs, prepA, prepB, out, r))
+   bool built = gemm && helperKernels(s, p, prepA || prepB, g->pad, &h, r);
+   r->phases.ms[PHASE_COMPILE] += Util_nowMs() - t;
+   if (!built)
+      return r->status;
+   t = Util_nowMs();
+   bool uploaded = operandBuffers(s, p, inputs, prepA, prepB, out, r);
+   r->phases.ms[PHASE_UPLOAD] += Util_nowMs() - t;
+   if (!uploaded)
       return r->status;
 
    /* The pipeline: the operands into the layout the kernel reads, the GEMM, C back. */
@@ -379,6 +387,34 @@ RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *valu
    if (g->pad)
       addUnpad(pl, h.unpad, p, g, out->Ck, out->C);
    return r->status = RUN_OK;
+}
+
+bool Session_kMajorOperands(Session *s, const Problem *p, Buffer **A, Buffer **B, char *moved, size_t movedlen,
+                            RunResult *r) {
+   const bool moveA = p->trans_a, moveB = !p->trans_b; /* K contiguous: A not transposed, B transposed */
+   const size_t ies = Precision_inputSize(p->precision);
+   *A = s->bufs[BUF_A].buf;
+   *B = s->bufs[BUF_B].buf;
+   snprintf(moved, movedlen, "%s%s%s", moveA ? "A" : "", moveA && moveB ? " and " : "", moveB ? "B" : "");
+   if (!moveA && !moveB)
+      return true;
+   Helpers h;
+   if (!helperKernels(s, p, true, false, &h, r) ||
+       (moveA && !Session_ensureBuffer(s, BUF_AK, Problem_sizeA(p) * ies, r)) ||
+       (moveB && !Session_ensureBuffer(s, BUF_BK, Problem_sizeB(p) * ies, r)))
+      return false;
+   Pipeline pl = {.gemm_index = 0, .fixup_index = -1};
+   if (moveA) /* op(A), M x K, from its K x M storage into M x K */
+      addCopyPad(&pl, h.copyPadIn, "transpose A", p->m, p->k, true, *A, p->m, p->k, false, s->bufs[BUF_AK].buf);
+   if (moveB) /* op(B), K x N, from its K x N storage into N x K */
+      addCopyPad(&pl, h.copyPadIn, "transpose B", p->k, p->n, false, *B, p->n, p->k, true, s->bufs[BUF_BK].buf);
+   if (!Pipeline_run(s, &pl, false, false, NULL, r, NULL, NULL, 0))
+      return false;
+   if (moveA)
+      *A = s->bufs[BUF_AK].buf;
+   if (moveB)
+      *B = s->bufs[BUF_BK].buf;
+   return true;
 }
 
 /* Cold L2 for a run: rotation when the GEMM reads A and B as uploaded; a flush when it
@@ -423,51 +459,65 @@ static bool coldOperands(Session *s, ColdL2 *cold, int i, Step *gemm, RunResult 
 
 /* The workspace of split-K and stream-K filled with NaN bits before the checked pass, as C
  * is: a fix-up that reads a slot no work-group wrote then shows in C, where a workspace
- * left as an earlier configuration (or a fresh allocation) had it can hide it. The pass
- * goes on unpoisoned when the host has no memory for the pattern. */
+ * left as an earlier configuration (or a fresh allocation) had it can hide it. */
 static bool poisonWorkspace(Session *s, const Geometry *g, RunResult *r) {
    if (!g->has_workspace || g->workspace <= 0)
       return true;
-   void *nan = malloc((size_t)g->workspace);
-   if (!nan)
-      return true;
-   memset(nan, 0xff, (size_t)g->workspace); /* all ones: a NaN in float and in double */
-   char err[1024];
-   bool ok = Session_checkStatus(
-       s, s->be->write(s->ctx, s->bufs[BUF_WS].buf, nan, (size_t)g->workspace, err, sizeof err), err, r);
-   free(nan);
-   return ok;
+   return Session_poison(s, s->bufs[BUF_WS].buf, (size_t)g->workspace, UINT32_MAX, r);
 }
 
-/* Verification: C (and a padded C) poisoned (Verify_poison), one pass, read back, checked. With
- * timedSteps, the pass is device-timed and each step's time goes there: a judged launch,
- * whose figure is the very launch that was checked. */
-static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs *inputs, void *verified_c,
-                       double *timedSteps, RunResult *r) {
-   size_t bytes = pr->bytesCk > pr->bytesC ? pr->bytesCk : pr->bytesC;
-   void *host = malloc(bytes);
-   if (!host) {
-      r->status = RUN_OUT_OF_MEMORY;
-      snprintf(r->message, sizeof r->message, "out of host memory (%zu bytes for C)", pr->bytesC);
-      return false;
-   }
-   Verify_poison(host, bytes / pr->es, Types_of(p->precision)->out);
+/* Verification: C (and a padded C) poisoned (Verify_poison), one pass, then C checked where on
+ * says: on the device (session_verify.c: only vectors come back), or read back once into
+ * the session's host copy and checked there. verified_c, when asked for, is read straight
+ * into. With timedSteps, the pass is device-timed and each step's time goes there: a
+ * judged launch, whose figure is the very launch that was checked. */
+static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs *inputs, VerifyOn on,
+                       void *verified_c, double *timedSteps, RunResult *r) {
+   double *ph = r->phases.ms, t = Util_nowMs();
    char err[1024];
    double stepTimes[PIPELINE_MAX_STEPS];
-   bool ok = Session_checkStatus(s, s->be->write(s->ctx, pr->C, host, pr->bytesC, err, sizeof err), err, r) &&
-             (!r->geo.pad ||
-              Session_checkStatus(s, s->be->write(s->ctx, pr->Ck, host, pr->bytesCk, err, sizeof err), err, r)) &&
-             poisonWorkspace(s, &r->geo, r) &&
-             Pipeline_run(s, &pr->pl, pr->dbl, timedSteps != NULL, timedSteps ? timedSteps : stepTimes, r, pr->C0,
-                          pr->C, pr->bytesC) &&
-             Session_checkStatus(s, s->be->read(s->ctx, pr->C, host, pr->bytesC, err, sizeof err), err, r);
+   const uint32_t poison = Verify_poisonWord(Types_of(p->precision)->out);
+   bool ok = Session_poison(s, pr->C, pr->bytesC, poison, r) &&
+             (!r->geo.pad || Session_poison(s, pr->Ck, pr->bytesCk, poison, r)) && poisonWorkspace(s, &r->geo, r);
+   ph[PHASE_UPLOAD] += Util_nowMs() - t;
+   t = Util_nowMs();
+   ok = ok && Pipeline_run(s, &pr->pl, pr->dbl, timedSteps != NULL, timedSteps ? timedSteps : stepTimes, r, pr->C0,
+                           pr->C, pr->bytesC);
+   ph[PHASE_LAUNCHES] += Util_nowMs() - t;
+   bool built = false;
+   if (ok && Session_verifiesOnDevice(s, on, r->verified_on, sizeof r->verified_on)) {
+      const VerifyAccumulation acc = {r->geo.fp8_accumulator, r->geo.promote_interval};
+      ok = Session_verifyOnDevice(s, p, inputs, pr->C, inputs->seed ^ 0x5eed, &acc, &built, r);
+      if (built) {
+         r->verified_run = ok;
+         t = Util_nowMs();
+         ok = ok && (!verified_c || Session_checkStatus(s, s->be->read(s->ctx, pr->C, verified_c, pr->bytesC, err,
+                                                                       sizeof err), err, r));
+         ph[PHASE_DOWNLOAD] += Util_nowMs() - t;
+         return ok;
+      }
+      ok = true; /* the verification kernels did not build: the host checks (verified_on says why) */
+   }
+   /* The host copy after the poisoning, which may have written from it (and grown it). */
+   t = Util_nowMs();
+   void *host = ok ? Session_hostC(s, pr->bytesC) : NULL;
+   if (ok && !host) {
+      r->status = RUN_OUT_OF_MEMORY;
+      snprintf(r->message, sizeof r->message, "out of host memory (%zu bytes for C)", pr->bytesC);
+      ok = false;
+   }
+   ok = ok && Session_checkStatus(s, s->be->read(s->ctx, pr->C, host, pr->bytesC, err, sizeof err), err, r);
+   ph[PHASE_DOWNLOAD] += Util_nowMs() - t;
    if (ok) {
-      Verify_inputs(p, inputs, host, inputs->seed ^ 0x5eed, &r->verify);
+      t = Util_nowMs();
+      const VerifyAccumulation acc = {r->geo.fp8_accumulator, r->geo.promote_interval};
+      Verify_inputsAccumulated(p, inputs, host, Types_of(p->precision)->out, &acc, inputs->seed ^ 0x5eed,
+                               &r->verify);
       r->verified_run = true;
       if (verified_c)
          memcpy(verified_c, host, pr->bytesC);
+      ph[PHASE_VERIFY] += Util_nowMs() - t;
    }
-   free(host);
    return ok;
 }
 
@@ -561,17 +611,18 @@ static RunStatus runOutcome(RunResult *r, bool cancelled, int reps) {
  * launch, cannot pass. With a cold L2 its operands are fresh copies, as in timedRounds. */
 static RunStatus judgedLaunch(Session *s, Prepared *pr, const Problem *p, const Inputs *inputs, const RunOptions *o,
                               RunResult *r, double t0) {
-   double stepTimes[PIPELINE_MAX_STEPS];
+   double stepTimes[PIPELINE_MAX_STEPS], t = Util_nowMs();
    for (int i = 0; i < o->warmup; i++)
       if (!Pipeline_run(s, &pr->pl, pr->dbl, false, stepTimes, r, pr->C0, pr->C, pr->bytesC))
          return r->status;
+   r->phases.ms[PHASE_LAUNCHES] += Util_nowMs() - t;
    ColdL2 cold = {0};
    if (o->cold_l2 && (!startCold(s, &pr->pl.steps[pr->pl.gemm_index], p, &cold, r) ||
                       !coldOperands(s, &cold, 0, &pr->pl.steps[pr->pl.gemm_index], r))) {
       ColdL2_release(&cold);
       return r->status;
    }
-   bool ok = verifyOnce(s, pr, p, inputs, o->verified_c, stepTimes, r);
+   bool ok = verifyOnce(s, pr, p, inputs, o->verify_on, o->verified_c, stepTimes, r);
    if (!s->stuck)
       ColdL2_release(&cold);
    if (!ok)
@@ -586,9 +637,8 @@ static RunStatus judgedLaunch(Session *s, Prepared *pr, const Problem *p, const 
    return runOutcome(r, false, 1);
 }
 
-RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
-                      const RunOptions *o, RunResult *r) {
-   double t0 = Util_nowMs();
+static RunStatus runTimed(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                          const Inputs *inputs, const RunOptions *o, RunResult *r, double t0) {
    Prepared pr;
    char ablate_defs[160];
    Ablate_defines(o->ablate, ablate_defs, sizeof ablate_defs);
@@ -602,12 +652,12 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    /* An ablated kernel computes a wrong C on purpose: it is not checked. */
    if (o->verify_timed && !r->ablate)
       return judgedLaunch(s, &pr, p, inputs, o, r, t0);
-   if (o->verify && !r->ablate && !verifyOnce(s, &pr, p, inputs, o->verified_c, NULL, r))
+   if (o->verify && !r->ablate && !verifyOnce(s, &pr, p, inputs, o->verify_on, o->verified_c, NULL, r))
       return r->status;
 
    /* Timing: warm-up, then device-timed launches. */
    int reps = o->reps < 1 ? 1 : o->reps > RUN_MAX_TIMES ? RUN_MAX_TIMES : o->reps;
-   double stepTimes[PIPELINE_MAX_STEPS];
+   double stepTimes[PIPELINE_MAX_STEPS], t = Util_nowMs();
    for (int i = 0; i < o->warmup; i++) {
       if (o->cancel && atomic_load(o->cancel))
          break;
@@ -616,6 +666,7 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
    }
    double helperTimes[PIPELINE_MAX_STEPS][RUN_MAX_TIMES];
    int done = timedRounds(s, &pr, p, o, reps, helperTimes, r);
+   r->phases.ms[PHASE_LAUNCHES] += Util_nowMs() - t;
    if (done < 0)
       return r->status;
    if (done == 0) {
@@ -630,4 +681,15 @@ RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, 
       Observer_end(observer, done, Problem_flops(p), r->gflops, &r->obs);
    r->wall_ms = Util_nowMs() - t0;
    return runOutcome(r, done < reps && o->cancel && atomic_load(o->cancel), reps);
+}
+
+RunStatus Session_run(Session *s, const KernelInfo *k, const long long *values, const Problem *p, const Inputs *inputs,
+                      const RunOptions *o, RunResult *r) {
+   double t0 = Util_nowMs();
+   RunStatus st = runTimed(s, k, values, p, inputs, o, r, t0);
+   /* What the phases did not take: the checks, the pipeline's making, the figures. */
+   r->phases.ms[PHASE_SETUP] = 0;
+   double rest = Util_nowMs() - t0 - RunPhases_total(&r->phases);
+   r->phases.ms[PHASE_SETUP] = rest > 0 ? rest : 0;
+   return st;
 }

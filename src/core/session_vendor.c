@@ -62,6 +62,64 @@ static void vendorFigures(VendorResult *v, const Problem *p, bool verify, const 
    snprintf(v->message, sizeof v->message, "%s: %s", v->name, verify ? v->verify.message : "timed, not verified again");
 }
 
+/* The operands the library is handed: as uploaded, or K-major copies where it takes only
+ * those (Backend.vendorKMajor), which v->note then names. */
+static bool vendorInputs(Session *s, const Problem *p, Buffer **A, Buffer **B, VendorResult *v) {
+   *A = s->bufs[BUF_A].buf;
+   *B = s->bufs[BUF_B].buf;
+   if (!s->be->vendorKMajor || !s->be->vendorKMajor(p->precision))
+      return true;
+   RunResult *r = calloc(1, sizeof *r);
+   if (!r) {
+      v->status = RUN_OUT_OF_MEMORY;
+      snprintf(v->message, sizeof v->message, "out of host memory");
+      return false;
+   }
+   char moved[16];
+   bool ok = Session_kMajorOperands(s, p, A, B, moved, sizeof moved, r);
+   if (!ok) {
+      v->status = r->status == RUN_OK ? RUN_DEVICE_ERROR : r->status;
+      snprintf(v->message, sizeof v->message, "%s", r->message);
+   } else if (moved[0]) {
+      snprintf(v->note, sizeof v->note, "%s transposed on the device before its calls, untimed: it takes A and B with "
+                                        "K contiguous only", moved);
+   }
+   RunResult_free(r);
+   free(r);
+   return ok;
+}
+
+/* A bfloat16 C read back (its first M*N*2 bytes) widened in place to the problem's C type,
+ * from the last element down so that nothing is overwritten before it is read. */
+static void widenBf16(const Problem *p, void *host) {
+   const Storage out = Types_of(p->precision)->out;
+   for (size_t i = Problem_sizeC(p); i-- > 0;)
+      Storage_store(out, host, i, Storage_load(STORAGE_BF16, host, i));
+}
+
+/* The library's C (the problem's type) checked on the device, as a kernel's is: its verdict
+ * in v; false with v's status and message when the device or the host's memory failed. */
+static bool verifyOnDevice(Session *s, const Problem *p, const Inputs *inputs, Buffer *C, uint64_t seed,
+                           const VerifyAccumulation *acc, VendorResult *v) {
+   RunResult *r = calloc(1, sizeof *r);
+   bool built = false;
+   bool ok = r && Session_verifyOnDevice(s, p, inputs, C, seed, acc, &built, r);
+   if (r && !built) { /* the kernels did not build */
+      r->status = RUN_DEVICE_ERROR;
+      snprintf(r->message, sizeof r->message, "cannot check the vendor library's C: %s", r->verified_on);
+   }
+   if (ok) {
+      v->verify = r->verify;
+   } else {
+      v->status = r ? r->status : RUN_OUT_OF_MEMORY;
+      snprintf(v->message, sizeof v->message, "%s", r ? r->message : "out of host memory");
+   }
+   if (r)
+      RunResult_free(r);
+   free(r);
+   return ok;
+}
+
 RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, const RunOptions *o, VendorResult *v) {
    int reps = o->reps, warmup = o->warmup;
    atomic_int *cancel = o->cancel;
@@ -74,20 +132,25 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
       snprintf(v->message, sizeof v->message, "the %s backend has no vendor library", s->be->name);
       return v->status;
    }
-   if (!vendorOperands(s, p, inputs, v))
+   Buffer *A, *B;
+   if (!vendorOperands(s, p, inputs, v) || !vendorInputs(s, p, &A, &B, v))
       return v->status;
    size_t ies = Precision_inputSize(p->precision);
    size_t bytesA = Problem_sizeA(p) * ies, bytesB = Problem_sizeB(p) * ies, bytesC = s->result_bytes;
-   Buffer *A = s->bufs[BUF_A].buf, *B = s->bufs[BUF_B].buf, *C = s->bufs[BUF_C].buf, *C0 = s->bufs[BUF_C0].buf;
+   /* What the library writes: C in the problem's type, or in bfloat16 when asked. */
+   size_t bytesOut = o->vendor_bf16 ? Problem_sizeC(p) * Storage_size(STORAGE_BF16) : bytesC;
+   Buffer *C = s->bufs[BUF_C].buf, *C0 = s->bufs[BUF_C0].buf;
    if (reps < 1)
       reps = 1;
    if (reps > RUN_MAX_TIMES)
       reps = RUN_MAX_TIMES;
    double *times = calloc((size_t)reps, sizeof *times);
-   void *host = o->verify ? malloc(bytesC ? bytesC : 1) : NULL; /* C read back to verify */
-   if (!times || (o->verify && !host)) {
+   /* C checked on the device, or read back to verify; a bfloat16 C is widened on the host. */
+   char where[96];
+   const bool onDevice = o->verify && !o->vendor_bf16 && Session_verifiesOnDevice(s, o->verify_on, where, sizeof where);
+   void *host = o->verify && !onDevice ? Session_hostC(s, bytesC) : NULL;
+   if (!times || (o->verify && !onDevice && !host)) {
       free(times);
-      free(host);
       v->status = RUN_OUT_OF_MEMORY;
       snprintf(v->message, sizeof v->message, "out of host memory");
       return v->status;
@@ -105,6 +168,15 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
    }
    Observer *observer = o->observe ? Session_observer(s, NULL) : NULL;
    bool observing = false;
+   const BackendScales scales = !Problem_scaled(p)              ? BACKEND_SCALES_NONE
+                                : p->scaling == SCALING_BLOCK ? BACKEND_SCALES_BLOCK
+                                                              : BACKEND_SCALES_TENSOR;
+   /* The operands as handed over: K-major copies say so in their layout. */
+   const bool kmajor = A != s->bufs[BUF_A].buf || B != s->bufs[BUF_B].buf;
+   const BackendGemm g = {.m = p->m, .n = p->n, .k = p->k, .precision = p->precision,
+                          .trans_a = kmajor ? false : p->trans_a, .trans_b = kmajor ? true : p->trans_b,
+                          .alpha = p->alpha, .beta = p->beta, .scales = scales, .scale_a = inputs->sa,
+                          .scale_b = inputs->sb, .scales_generation = inputs->generation, .c_bf16 = o->vendor_bf16};
    for (int i = 0; i < warmup + reps + 1 && v->status == RUN_OK; i++) {
       if (cancel && atomic_load(cancel)) {
          v->status = RUN_CANCELLED;
@@ -128,9 +200,14 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
          Observer_begin(observer);
          observing = true;
       }
-      double ms = 0;
-      const BackendGemm g = {p->m, p->n, p->k, p->precision, p->trans_a, p->trans_b, p->alpha, p->beta};
-      BackendStatus st = s->be->vendorGemm(s->ctx, &g, a, b, C, &ms, v->name, sizeof v->name, err, sizeof err);
+      BackendVendorCall call = {.ms = 0};
+      BackendStatus st = s->be->vendorGemm(s->ctx, &g, a, b, C, &call, err, sizeof err);
+      snprintf(v->name, sizeof v->name, "%s", call.name);
+      if (i == 0 && call.note[0]) { /* the library's words first, then the engine's */
+         char engine[sizeof v->note];
+         snprintf(engine, sizeof engine, "%s", v->note);
+         snprintf(v->note, sizeof v->note, "%s%s%s", call.note, engine[0] ? "; " : "", engine);
+      }
       if (observing)
          Observer_sample(observer);
       if (st != BACKEND_OK) {
@@ -141,26 +218,38 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
          snprintf(v->message, sizeof v->message, "%s", err);
          break;
       }
-      if (i == 0 && o->verify) {
+      if (i == 0 && o->verify && onDevice) {
          /* The first call's result is checked: a reference must be right too. */
-         if (s->be->read(s->ctx, C, host, bytesC, err, sizeof err) != BACKEND_OK) {
+         const VerifyAccumulation acc = {call.fp8_accumulator, call.promote_interval};
+         if (!verifyOnDevice(s, p, inputs, C, inputs->seed ^ 0xb1a5, &acc, v))
+            break;
+         v->verified = v->verify.ok;
+         if (o->verified_c && s->be->read(s->ctx, C, o->verified_c, bytesC, err, sizeof err) != BACKEND_OK) {
             v->status = RUN_DEVICE_ERROR;
             snprintf(v->message, sizeof v->message, "%s", err);
             break;
          }
-         Verify_inputs(p, inputs, host, inputs->seed ^ 0xb1a5, &v->verify);
+      } else if (i == 0 && o->verify) {
+         if (s->be->read(s->ctx, C, host, bytesOut, err, sizeof err) != BACKEND_OK) {
+            v->status = RUN_DEVICE_ERROR;
+            snprintf(v->message, sizeof v->message, "%s", err);
+            break;
+         }
+         if (o->vendor_bf16)
+            widenBf16(p, host);
+         const VerifyAccumulation acc = {call.fp8_accumulator, call.promote_interval};
+         Verify_inputsAccumulated(p, inputs, host, o->vendor_bf16 ? STORAGE_BF16 : Types_of(p->precision)->out, &acc,
+                                  inputs->seed ^ 0xb1a5, &v->verify);
          v->verified = v->verify.ok;
          if (o->verified_c)
             memcpy(o->verified_c, host, bytesC);
       } else if (i > warmup) {
-         times[v->reps++] = ms;
+         times[v->reps++] = call.ms;
       }
    }
    if (v->status == RUN_OK && v->reps > 0)
       vendorFigures(v, p, o->verify, times, observing ? observer : NULL);
    ColdL2_release(&cold);
    free(times);
-   free(host);
    return v->status;
 }
-

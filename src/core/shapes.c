@@ -35,8 +35,10 @@ static bool parseShape(const char *word, Shape *s) {
    return true;
 }
 
+/* A label names a folder of gemmtop tune's exports: it starts with a letter or a digit
+ * (never "." or "..", nor a "-" that a shell would take for an option). */
 static bool labelOk(const char *s) {
-   if (!*s)
+   if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
       return false;
    for (; *s; s++)
       if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || strchr("._-+", *s)))
@@ -58,8 +60,8 @@ static bool shapeLine(char *t, const char *where, ShapeSuite *out, char *err, si
       return false;
    }
    if (!labelOk(words[1]) || !Util_copyWhole(s.label, sizeof s.label, words[1])) {
-      snprintf(err, errlen, "%s: the label '%s' must be 1 to %zu letters, digits or . _ - +", where, words[1],
-               sizeof s.label - 1);
+      snprintf(err, errlen, "%s: the label '%s' must be 1 to %zu letters, digits or . _ - +, the first a letter or "
+               "a digit", where, words[1], sizeof s.label - 1);
       return false;
    }
    if (n == 3) {
@@ -97,17 +99,20 @@ static bool parseLine(char *line, const char *where, ShapeSuite *out, char *err,
       return setField(out->title, sizeof out->title, value, where, "title", err, errlen);
    if (!strcmp(key, "source"))
       return setField(out->source, sizeof out->source, value, where, "source", err, errlen);
-   if (!strcmp(key, "about")) {
-      size_t used = strlen(out->about), add = strlen(value) + (used ? 1 : 0);
-      if (used + add >= sizeof out->about) {
-         snprintf(err, errlen, "%s: about is longer than %zu characters in all", where, sizeof out->about - 1);
+   if (!strcmp(key, "about") || !strcmp(key, "candidates")) {
+      bool about = key[0] == 'a';
+      char *field = about ? out->about : out->candidates;
+      size_t size = about ? sizeof out->about : sizeof out->candidates;
+      size_t used = strlen(field), add = strlen(value) + (used ? 1 : 0);
+      if (used + add >= size) {
+         snprintf(err, errlen, "%s: %s is longer than %zu characters in all", where, key, size - 1);
          return false;
       }
-      snprintf(out->about + used, sizeof out->about - used, "%s%s", used ? " " : "", value);
+      snprintf(field + used, size - used, "%s%s", used ? " " : "", value);
       return true;
    }
-   snprintf(err, errlen, "%s: unknown key '%s'; a suite takes title, about and source, and shape lines MxNxK LABEL "
-            "[WEIGHT]", where, key);
+   snprintf(err, errlen, "%s: unknown key '%s'; a suite takes title, about, source and candidates, and shape lines "
+            "MxNxK LABEL [WEIGHT]", where, key);
    return false;
 }
 

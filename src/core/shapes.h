@@ -2,8 +2,10 @@
  * user's in $XDG_CONFIG_HOME/gemmtop/shapes/). A file is lines of
  *     MxNxK  LABEL  [WEIGHT]
  * (a shape, its name, and how much it counts in the suite's weighted geometric mean,
- * default 1), with `title = ...`, `about = ...` (repeatable) and `source = ...` lines, and
- * # comments. The suite's name is the file's, without .shapes. */
+ * default 1), with `title = ...`, `about = ...` (repeatable), `source = ...` and
+ * `candidates = KERNEL ...` (repeatable: the kernels gemmtop tune tries on this suite
+ * instead of those whose metadata says `tune: yes`) lines, and # comments. The suite's
+ * name is the file's, without .shapes. */
 #ifndef GEMMTOP_SHAPES_H
 #define GEMMTOP_SHAPES_H
 
@@ -25,6 +27,7 @@ typedef struct ShapeSuite_ {
    char title[160];
    char source[256];
    char about[1024];
+   char candidates[512];      /* kernels' names, separated by spaces; "" when not given */
    Shape shapes[SHAPES_MAX];
    int count;
    bool user;                 /* from the user's folder (a shipped suite of that name is hidden) */

@@ -74,7 +74,7 @@ double Sweep_timeout(double asked, const DeviceInfo *d) {
    return asked > 0 ? asked : d && d->type == DEVICE_CPU ? 30 : 5;
 }
 
-void Sweep_classify(SweepCandidate *c, RunStatus st, const RunResult *r, double timeout_s) {
+void Sweep_classify(SweepCandidate *c, RunStatus st, const RunResult *r, double timeout_s, const char *own_file) {
    c->compile_ms = r->compile_ms;
    if (st == RUN_OK && r->median_ms > timeout_s * 1000) {
       c->outcome = SWEEP_TIMEOUT;
@@ -96,17 +96,47 @@ void Sweep_classify(SweepCandidate *c, RunStatus st, const RunResult *r, double 
       /* A compile failure's reason carries the first error of the build log, which is what
        * a user needs to see (the message alone only says that the log follows). */
       const char *log = st == RUN_COMPILE_ERROR && r->build_log ? r->build_log : NULL;
-      const char *first = log ? strstr(log, "error") : NULL;
-      if (first) {
-         const char *line = first;
-         while (line > log && line[-1] != '\n')
-            line--;
-         int len = (int)strcspn(line, "\n");
+      int len = 0;
+      const char *line = log ? Sweep_firstError(log, own_file, &len) : NULL;
+      if (line)
          snprintf(c->reason, sizeof c->reason, "does not compile: %.*s", len, line);
-      } else {
+      else if (log && own_file && Sweep_firstError(log, NULL, &len))
+         snprintf(c->reason, sizeof c->reason,
+                  "does not compile: the compiler's errors name no line of %s (a class server quotes only those)",
+                  own_file);
+      else
          snprintf(c->reason, sizeof c->reason, "%s", r->message);
-      }
    }
+}
+
+/* Whether line (up to its newline) is about file: its location, after an "error: " or
+ * "fatal error: " that PoCL puts first, is file followed by ":LINE" or "(LINE)". */
+static bool locatedIn(const char *line, const char *file) {
+   while (*line == ' ' || *line == '\t')
+      line++;
+   static const char *const prefixes[] = {"fatal error: ", "error: "};
+   for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+      if (!strncmp(line, prefixes[i], strlen(prefixes[i]))) {
+         line += strlen(prefixes[i]);
+         break;
+      }
+   size_t n = strlen(file);
+   return !strncmp(line, file, n) && (line[n] == ':' || line[n] == '(') && line[n + 1] >= '0' && line[n + 1] <= '9';
+}
+
+const char *Sweep_firstError(const char *log, const char *file, int *len) {
+   for (const char *at = log; (at = strstr(at, "error:"));) {
+      const char *line = at;
+      while (line > log && line[-1] != '\n')
+         line--;
+      int n = (int)strcspn(line, "\n");
+      if (!file || locatedIn(line, file)) {
+         *len = n;
+         return line;
+      }
+      at = line + n;
+   }
+   return NULL;
 }
 
 void SweepSpace_free(SweepSpace *s) {

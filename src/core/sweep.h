@@ -59,8 +59,15 @@ bool Sweep_enumerate(const KernelInfo *k, const long long *base, unsigned free_m
 void Sweep_shuffle(SweepSpace *s, const KernelInfo *k, const long long *base, Rng *rng);
 
 /* The outcome of one tried configuration from its run: status st, result r, a launch over
- * timeout_s seconds counting as a timeout. Fills c's outcome, figures and reason. */
-void Sweep_classify(SweepCandidate *c, RunStatus st, const RunResult *r, double timeout_s);
+ * timeout_s seconds counting as a timeout. Fills c's outcome, figures and reason; a compile
+ * failure's reason is the build log's first error, and with own_file (a class server's
+ * measuring child: the kernel file's name) the first about a line of that file only, so
+ * that no text of another file the compiler may have read is ever quoted. */
+void Sweep_classify(SweepCandidate *c, RunStatus st, const RunResult *r, double timeout_s, const char *own_file);
+/* The build log's first error line (one with "error:"; its length in *len), or NULL; with
+ * file, the first that names a line of file ("file:12:3: error", PoCL's "error:
+ * file:12:3:", NVRTC's "file(12): error"). */
+const char *Sweep_firstError(const char *log, const char *file, int *len);
 
 /* A sweep's launch limit in seconds on d: `asked` when above 0, else 5 s on a GPU or an
  * accelerator and 30 s on a CPU, where launches are far slower and the first one also

@@ -1,24 +1,24 @@
 /* GEMM verification on the host: a non-finite scan of C, Freivalds' test from both sides,
- * and exactly computed sample entries, all accumulated in long double.  See verify.h.
+ * and exactly computed sample entries.  See verify.h.
  *
- * The passes over the matrices are independent of each other and run as tasks on a few
- * threads; each pass keeps its own summation order, so the result is bit-identical to a
- * serial run whatever the thread count. */
+ * Speed: each pass over a matrix is one loop spread over every core (base/parallel.h),
+ * its rows (or bands of its columns) converted to doubles a segment at a time and summed
+ * in compensated (Kahan) double sums, in lanes the compiler can vectorise. The pieces
+ * and the order of every sum depend only on the matrix's shape, so the result is the
+ * same bit for bit on any number of threads. FP8 operands are read as stored, each
+ * element times its scale (exact in double), never expanded into a copy. */
 #include "core/verify.h"
 
 #include <float.h>
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/lowprec.h"
+#include "base/parallel.h"
 #include "base/rng.h"
-
-typedef long double ldouble;
+#include "core/scales.h"
 
 /* Extra sample entries taken along each edge (first/last row, first/last column), and at
  * random positions; every entry is checked when C has at most ALL_SAMPLES_MAX of them. */
@@ -26,16 +26,14 @@ typedef long double ldouble;
 #define RANDOM_SAMPLES 256
 #define ALL_SAMPLES_MAX 4096
 
-/* How a matrix is stored (core/types.h): A and B in the problem's input type, C and C0 in
- * its output type. */
-typedef Storage ElemKind;
-
-static inline double load(const void *p, size_t i, ElemKind kind) { return Storage_load(kind, p, i); }
-
 /* An unwritten element's bits (Verify_poison): signalling NaNs (the quiet bit clear), which
- * no arithmetic returns; a kernel that reads one makes it quiet. */
+ * no arithmetic returns; a kernel that reads one makes it quiet. The double's is the float
+ * word twice over, so that a device fills C with it as 32-bit words (Verify_poisonWord). */
 #define POISON_F32 UINT32_C(0x7fb0cafe)
-#define POISON_F64 UINT64_C(0x7ff6b0cafeb0cafe)
+#define POISON_F64_WORD UINT32_C(0x7ff6cafe)
+#define POISON_F64 ((uint64_t)POISON_F64_WORD << 32 | POISON_F64_WORD)
+
+uint32_t Verify_poisonWord(Storage kind) { return kind == STORAGE_F64 ? POISON_F64_WORD : POISON_F32; }
 
 void Verify_poison(void *C, size_t count, Storage kind) {
    for (size_t i = 0; i < count; i++)
@@ -47,7 +45,7 @@ void Verify_poison(void *C, size_t count, Storage kind) {
 
 /* Whether element i of C still holds the poison: its bits compared, since converting a
  * signalling NaN to double would quieten it. */
-static bool isPoison(const void *C, size_t i, ElemKind kind) {
+static bool isPoison(const void *C, size_t i, Storage kind) {
    if (kind == STORAGE_F64) {
       uint64_t b;
       memcpy(&b, (const char *)C + i * sizeof b, sizeof b);
@@ -63,6 +61,10 @@ static double precisionEps(Precision p) { return Storage_epsilon(Types_of(p)->ou
 
 /* Far above rounding (verify.h), far below one term of the sum. */
 #define SAMPLE_TOLERANCE_EPS 8.0
+/* The error of this check's own Freivalds sums, in double's epsilons of the magnitudes
+ * summed: a product's rounding and Kahan's 2u in each of the two chained products
+ * (A (B x)), and the combination with alpha, beta and C0 x; generous. */
+#define PASS_ERROR_EPS 6.0
 
 /* For tf32 the inputs' cut to TF32 adds up to 2^-9 of sum |p|, which the samples' scale
  * (at least sum |p|) and Freivalds' magnitude both bound. */
@@ -76,48 +78,6 @@ double Verify_freivaldsTolerance(const Problem *p) {
    if (f < 32.0)
       f = 32.0;
    return f * precisionEps(p->precision) + Types_of(p->precision)->product_error;
-}
-
-/* S is a rows x cols row-major matrix.
- *   along_rows:  out[r] = sum_c S[r][c] v[c]   (out has rows entries)
- *   otherwise:   out[c] = sum_r S[r][c] v[r]   (out has cols entries)
- * and likewise absout from |S| and absv. */
-static void matvec(const void *S, ElemKind kind, size_t rows, size_t cols, bool along_rows, const ldouble *v,
-                   const ldouble *absv, ldouble *out, ldouble *absout) {
-   if (along_rows) {
-      for (size_t r = 0; r < rows; r++) {
-         ldouble acc = 0, aacc = 0;
-         size_t base = r * cols;
-         for (size_t c = 0; c < cols; c++) {
-            ldouble s = load(S, base + c, kind);
-            acc += s * v[c];
-            aacc += fabsl(s) * absv[c];
-         }
-         out[r] = acc;
-         absout[r] = aacc;
-      }
-   } else {
-      for (size_t c = 0; c < cols; c++)
-         out[c] = absout[c] = 0;
-      for (size_t r = 0; r < rows; r++) {
-         ldouble vr = v[r], avr = absv[r];
-         size_t base = r * cols;
-         for (size_t c = 0; c < cols; c++) {
-            ldouble s = load(S, base + c, kind);
-            out[c] += s * vr;
-            absout[c] += fabsl(s) * avr;
-         }
-      }
-   }
-}
-
-/* Stored A is M x K (or K x M transposed); stored B is K x N (or N x K). */
-static inline double opA(const Problem *p, const void *A, size_t i, size_t k, ElemKind kind) {
-   return p->trans_a ? load(A, k * (size_t)p->m + i, kind) : load(A, i * (size_t)p->k + k, kind);
-}
-
-static inline double opB(const Problem *p, const void *B, size_t k, size_t j, ElemKind kind) {
-   return p->trans_b ? load(B, j * (size_t)p->k + k, kind) : load(B, k * (size_t)p->n + j, kind);
 }
 
 static int cmpSize(const void *a, const void *b) {
@@ -160,8 +120,8 @@ static void fail(VerifyResult *out, const char *msg) {
    snprintf(out->message, sizeof out->message, "%s", msg);
 }
 
-static int compareLd(const void *a, const void *b) {
-   ldouble x = *(const ldouble *)a, y = *(const ldouble *)b;
+static int compareDouble(const void *a, const void *b) {
+   double x = *(const double *)a, y = *(const double *)b;
    return (x > y) - (x < y);
 }
 
@@ -170,24 +130,24 @@ static int compareLd(const void *a, const void *b) {
  * a residual that stands 64 times above the median, and above floor[i] (what one element
  * within the tolerance, or the rounding of the whole row, can give), carries an error.
  * Returns how many stand out and the worst ratio to its threshold. Needs 16 rows. */
-static size_t outliers(const ldouble *res, const ldouble *floor, size_t n, size_t *worst, double *worst_ratio) {
+static size_t outliers(const double *res, const double *floor, size_t n, size_t *worst, double *worst_ratio) {
    *worst_ratio = 0;
    *worst = 0;
    if (n < 16)
       return 0;
-   ldouble *sorted = malloc(n * sizeof *sorted);
+   double *sorted = malloc(n * sizeof *sorted);
    if (!sorted)
       return 0;
    memcpy(sorted, res, n * sizeof *sorted);
-   qsort(sorted, n, sizeof *sorted, compareLd);
-   ldouble median = sorted[n / 2];
+   qsort(sorted, n, sizeof *sorted, compareDouble);
+   double median = sorted[n / 2];
    free(sorted);
    size_t over = 0;
    for (size_t i = 0; i < n; i++) {
-      ldouble threshold = 64 * median > floor[i] ? 64 * median : floor[i];
+      double threshold = 64 * median > floor[i] ? 64 * median : floor[i];
       if (!(threshold > 0))
          continue;
-      double r = (double)(res[i] / threshold);
+      double r = res[i] / threshold;
       if (r > 1.0)
          over++;
       if (r > *worst_ratio) {
@@ -198,311 +158,568 @@ static size_t outliers(const ldouble *res, const ldouble *floor, size_t n, size_
    return over;
 }
 
-static double ratioOf(ldouble residual, ldouble bound) {
+static double ratioOf(double residual, double bound) {
    if (isnan(residual) || isnan(bound))
       return INFINITY;
    if (residual == 0)
       return 0.0;
    if (!(bound > 0))
       return INFINITY;
-   return (double)(residual / bound);
+   return residual / bound;
 }
 
-/* ---- the passes, as tasks ----
- * Each task reads the inputs and the random vectors and writes only its own outputs, so
- * tasks can run at the same time in any order. */
+/* ---- matrices as the passes read them ---- */
+
+/* A matrix as stored: rows x cols, row-major, of kind. For an FP8 operand each element is
+ * multiplied by its scale, found through the logical position: op(A)[i][k] or op(B)[k][j]
+ * is stored at (i, k) or (k, i) transposed. */
+typedef struct Mat_ {
+   const void *data;
+   Storage kind;
+   size_t rows, cols;
+   const float *scales;  /* NULL: the values as stored */
+   const Problem *p;     /* with scales: the scaling and sizes */
+   bool a, trans;        /* with scales: which operand, and whether stored transposed */
+   float fp8[256];       /* the FP8 kinds: every pattern's value */
+} Mat;
+
+static void Mat_init(Mat *m, const void *data, Storage kind, size_t rows, size_t cols) {
+   memset(m, 0, sizeof *m);
+   m->data = data;
+   m->kind = kind;
+   m->rows = rows;
+   m->cols = cols;
+   if (Storage_size(kind) == 1)
+      for (int b = 0; b < 256; b++) {
+         const uint8_t byte = (uint8_t)b;
+         m->fp8[b] = (float)Storage_load(kind, &byte, 0);
+      }
+}
+
+/* An operand of p (a: A, else B) as stored, with its scales (NULL: none). */
+static void Mat_operand(Mat *m, const Problem *p, bool a, const void *data, Storage kind, const float *scales) {
+   const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
+   const bool trans = a ? p->trans_a : p->trans_b;
+   const size_t lrows = a ? M : K, lcols = a ? K : N;
+   Mat_init(m, data, kind, trans ? lcols : lrows, trans ? lrows : lcols);
+   m->scales = scales;
+   m->p = p;
+   m->a = a;
+   m->trans = trans;
+}
+
+static size_t scaleIndex(const Mat *m, size_t r, size_t c) {
+   const size_t lr = m->trans ? c : r, lc = m->trans ? r : c;
+   return m->a ? Scales_indexA(m->p, lr, lc) : Scales_indexB(m->p, lr, lc);
+}
+
+/* Stored row r, columns [c0, c0 + n), as doubles into out. */
+static void loadRow(const Mat *m, size_t r, size_t c0, size_t n, double *out) {
+   const size_t base = r * m->cols + c0;
+   switch (m->kind) {
+   case STORAGE_F64:
+      memcpy(out, (const double *)m->data + base, n * sizeof *out);
+      break;
+   case STORAGE_F16: {
+      const uint16_t *s = (const uint16_t *)m->data + base;
+      for (size_t i = 0; i < n; i++)
+         out[i] = LowPrec_halfToFloat(s[i]);
+      break;
+   }
+   case STORAGE_BF16: {
+      const uint16_t *s = (const uint16_t *)m->data + base;
+      for (size_t i = 0; i < n; i++)
+         out[i] = LowPrec_bf16ToFloat(s[i]);
+      break;
+   }
+   case STORAGE_E4M3:
+   case STORAGE_E5M2: {
+      const uint8_t *s = (const uint8_t *)m->data + base;
+      for (size_t i = 0; i < n; i++)
+         out[i] = m->fp8[s[i]];
+      break;
+   }
+   default: {
+      const float *s = (const float *)m->data + base;
+      for (size_t i = 0; i < n; i++)
+         out[i] = s[i];
+      break;
+   }
+   }
+   if (m->scales) /* FP8 times FP32 needs 4 + 24 bits: exact */
+      for (size_t i = 0; i < n; i++)
+         out[i] *= (double)m->scales[scaleIndex(m, r, c0 + i)];
+}
+
+/* ---- the passes ----
+ * A row pass sums along each stored row with a vector over the columns:
+ *    out[r] = sum_c S[r][c] v[c], absout[r] = sum_c |S[r][c]| absv[c],
+ *    sq[r] = sum_c S[r][c]^2, mx[r] = max_c |S[r][c]| absv[c];
+ * a column pass down each column with a vector over the rows. Signed sums are Kahan's,
+ * the others plain (they only scale bounds). Rows go a SEGMENT at a time through a buffer
+ * of doubles; a row's sum runs in LANES interleaved sums (lane = column mod LANES), joined
+ * in lane order: an order fixed by the shape alone. */
+#define SEGMENT 1024 /* a multiple of LANES */
+#define LANES 4
+#define BAND 256     /* the columns one piece of a column pass sums */
+
+/* Non-finite elements of a piece of C's rows: NaN, infinities, the NaN still poisoned
+ * (unwritten), the first one's index. */
+typedef struct NonFiniteCount_ {
+   size_t nan, inf, unwritten, first;
+} NonFiniteCount;
+
+typedef struct Pass_ {
+   const Mat *m;
+   const double *v, *absv;
+   double *out, *absout, *sq, *mx; /* sq, mx may be NULL */
+   /* a row pass over C: its non-finite elements, per piece (of grain rows) */
+   NonFiniteCount *nf;
+   size_t grain;
+} Pass;
+
+static inline void kahan(double *sum, double *comp, double t) {
+   const double y = t - *comp, s = *sum + y;
+   *comp = (s - *sum) - y;
+   *sum = s;
+}
+
+static void rowPiece(void *ctx, size_t begin, size_t end) {
+   const Pass *ps = ctx;
+   const Mat *m = ps->m;
+   double seg[SEGMENT];
+   NonFiniteCount nf = {0, 0, 0, (size_t)-1};
+   for (size_t r = begin; r < end; r++) {
+      double s[LANES] = {0}, c[LANES] = {0}, ab[LANES] = {0}, sq[LANES] = {0}, mx[LANES] = {0};
+      for (size_t c0 = 0; c0 < m->cols; c0 += SEGMENT) {
+         const size_t n = m->cols - c0 < SEGMENT ? m->cols - c0 : SEGMENT;
+         loadRow(m, r, c0, n, seg);
+         const double *v = ps->v + c0, *av = ps->absv + c0;
+         if (ps->nf) {
+            size_t bad = 0;
+            for (size_t j = 0; j < n; j++)
+               bad += !isfinite(seg[j]);
+            for (size_t j = 0; bad && j < n; j++)
+               if (!isfinite(seg[j])) {
+                  nf.nan += isnan(seg[j]) != 0;
+                  nf.inf += isinf(seg[j]) != 0;
+                  nf.unwritten += isnan(seg[j]) && isPoison(m->data, r * m->cols + c0 + j, m->kind);
+                  if (nf.first == (size_t)-1)
+                     nf.first = r * m->cols + c0 + j;
+               }
+         }
+         size_t j = 0;
+         for (; j + LANES <= n; j += LANES)
+            for (int l = 0; l < LANES; l++) {
+               const double x = seg[j + l], ax = fabs(x) * av[j + l];
+               kahan(&s[l], &c[l], x * v[j + l]);
+               ab[l] += ax;
+               sq[l] += x * x;
+               mx[l] = ax > mx[l] ? ax : mx[l];
+            }
+         for (; j < n; j++) {
+            const int l = (int)(j % LANES);
+            const double x = seg[j], ax = fabs(x) * av[j];
+            kahan(&s[l], &c[l], x * v[j]);
+            ab[l] += ax;
+            sq[l] += x * x;
+            mx[l] = ax > mx[l] ? ax : mx[l];
+         }
+      }
+      double sum = 0, comp = 0, abs_sum = 0, sq_sum = 0, mx_all = 0;
+      for (int l = 0; l < LANES; l++) {
+         kahan(&sum, &comp, s[l]);
+         kahan(&sum, &comp, -c[l]);
+         abs_sum += ab[l];
+         sq_sum += sq[l];
+         mx_all = mx[l] > mx_all ? mx[l] : mx_all;
+      }
+      ps->out[r] = sum - comp;
+      ps->absout[r] = abs_sum;
+      if (ps->sq)
+         ps->sq[r] = sq_sum;
+      if (ps->mx)
+         ps->mx[r] = mx_all;
+   }
+   if (ps->nf)
+      ps->nf[begin / ps->grain] = nf;
+}
+
+static void colPiece(void *ctx, size_t begin, size_t end) {
+   const Pass *ps = ctx;
+   const Mat *m = ps->m;
+   double seg[BAND], s[BAND], c[BAND], ab[BAND], sq[BAND], mx[BAND];
+   for (size_t band = begin; band < end; band++) {
+      const size_t c0 = band * BAND, n = m->cols - c0 < BAND ? m->cols - c0 : BAND;
+      for (size_t j = 0; j < n; j++)
+         s[j] = c[j] = ab[j] = sq[j] = mx[j] = 0;
+      for (size_t r = 0; r < m->rows; r++) {
+         loadRow(m, r, c0, n, seg);
+         const double w = ps->v[r], aw = ps->absv[r];
+         for (size_t j = 0; j < n; j++) {
+            const double x = seg[j], ax = fabs(x) * aw;
+            kahan(&s[j], &c[j], x * w);
+            ab[j] += ax;
+            sq[j] += x * x;
+            mx[j] = ax > mx[j] ? ax : mx[j];
+         }
+      }
+      for (size_t j = 0; j < n; j++) {
+         ps->out[c0 + j] = s[j] - c[j];
+         ps->absout[c0 + j] = ab[j];
+         if (ps->sq)
+            ps->sq[c0 + j] = sq[j];
+         if (ps->mx)
+            ps->mx[c0 + j] = mx[j];
+      }
+   }
+}
+
+/* Rows of at least 64 Ki elements per piece: enough work to be worth a thread's turn. */
+static size_t rowGrain(const Mat *m) {
+   size_t g = ((size_t)1 << 16) / (m->cols ? m->cols : 1);
+   return g ? g : 1;
+}
+
+static void rowPass(Pass *ps) {
+   ps->grain = rowGrain(ps->m);
+   Parallel_for(ps->m->rows, ps->grain, rowPiece, ps);
+}
+
+static void colPass(Pass *ps) { Parallel_for((ps->m->cols + BAND - 1) / BAND, 1, colPiece, ps); }
+
+/* Summed along op(S)'s rows (along = true: a row pass when S is stored as op(S), a column
+ * pass when stored transposed) or down its columns. */
+static void opPass(const Mat *m, bool along_rows, const double *v, const double *absv, double *out, double *absout,
+                   double *sq) {
+   Pass ps = {.m = m, .v = v, .absv = absv, .out = out, .absout = absout, .sq = sq};
+   if (along_rows != m->trans)
+      rowPass(&ps);
+   else
+      colPass(&ps);
+}
+
+/* ---- the check ---- */
+
+/* The K elements a sample multiplies, as the kernel multiplies them: op(A)'s row index (a)
+ * or op(B)'s column index. */
+typedef void (*VerifyLineFn)(const void *ctx, bool a, size_t index, double *out);
+
 typedef struct VerifyCtx_ {
    const Problem *p;
-   const void *A, *B, *C0, *C;
+   Mat A, B, C0, C;
    size_t M, N, K;
-   ElemKind in_kind, out_kind; /* A and B; C and C0 */
    bool use_c0;
-   ldouble alpha, beta, aalpha, abeta;
+   double alpha, beta, aalpha, abeta;
    double tol;          /* the samples' (Verify_tolerance) */
    double tol_rounding; /* its part for the rounding of the sum (the rest: tf32's cut of the inputs) */
-   const ldouble *x, *ax, *y, *ay;
-   /* pass over C */
-   ldouble *cx, *acx, *yc, *ayc;
+   long long acc_interval; /* the FP8 tensor core's promotion interval in products (K: never); 0: FP32 */
+   char tol_extra[96];     /* " + FP8 tensor-core accumulation, ...": what the tolerance allowed for */
+   const double *x, *ax, *y, *ay;
+   /* the passes over C, or what computed them where C is (of) */
+   double *cx, *acx, *yc, *ayc;
+   const VerifyOfC *of;
    size_t nan_count, inf_count, unwritten, first_nf;
    /* the reference side */
-   ldouble *bx, *abx, *abx_, *aabx; /* B x, then A (B x) */
-   ldouble *ya, *aya, *yab, *ayab;  /* y^T A, then (y^T A) B */
-   ldouble *c0x, *ac0x, *yc0, *ayc0;
-   /* for the outlier floors; NULL when there was no memory for them */
-   ldouble *anorm, *bnorm, *c0rmax, *c0cmax;
-   /* sample entries */
+   double *bx, *abx, *abx_, *aabx; /* B x, then A (B x) */
+   double *ya, *aya, *yab, *ayab;  /* y^T A, then (y^T A) B */
+   double *c0x, *ac0x, *yc0, *ayc0;
+   /* for the outlier floors */
+   double *anorm, *bnorm, *c0rmax, *c0cmax;
+   /* sample entries: op(A)[i][k] and op(B)[k][j] as multiplied */
+   VerifyLineFn line;
+   const void *line_ctx;
    const size_t *idx;
    size_t ns, bad_samples, first_bad;
    double bad_got, bad_ref, bad_rel, max_rel;
+   double *sample_rel, *sample_ref; /* per sample */
+   /* the distinct rows of op(A) and columns of op(B) the samples use, and their lines
+    * (rows first, K each), or lines NULL */
+   const size_t *rows, *cols;
+   size_t nrows, ncols;
+   double *lines;
 } VerifyCtx;
 
-typedef void (*VerifyTaskFn)(VerifyCtx *);
-
-/* One pass over an M x N matrix S (C or C0): S x, |S| |x|, y^T S and |y|^T |S|, each sum in
- * ascending index order. nf, when given, also counts the non-finite elements, those of them
- * still poisoned (unwritten), and where the first one is. */
-typedef struct NonFinite_ {
-   size_t nan_count, inf_count, unwritten, first;
-} NonFinite;
-
-static void bothSides(const void *S, ElemKind kind, size_t M, size_t N, const ldouble *x, const ldouble *ax,
-                      const ldouble *y, const ldouble *ay, ldouble *sx, ldouble *asx, ldouble *ys, ldouble *ays,
-                      NonFinite *nf) {
-   if (nf)
-      *nf = (NonFinite){0, 0, 0, (size_t)-1};
-   for (size_t j = 0; j < N; j++)
-      ys[j] = ays[j] = 0;
-   for (size_t i = 0; i < M; i++) {
-      ldouble acc = 0, aacc = 0, yi = y[i], ayi = ay[i];
-      const size_t base = i * N;
-      for (size_t j = 0; j < N; j++) {
-         double c = load(S, base + j, kind);
-         if (nf && !isfinite(c)) {
-            if (isnan(c)) {
-               nf->nan_count++;
-               nf->unwritten += isPoison(S, base + j, kind);
-            } else
-               nf->inf_count++;
-            if (nf->first == (size_t)-1)
-               nf->first = base + j;
-         }
-         ldouble lc = c, alc = fabsl(lc);
-         acc += lc * x[j];
-         aacc += alc * ax[j];
-         ys[j] += yi * lc;
-         ays[j] += ayi * alc;
-      }
-      sx[i] = acc;
-      asx[i] = aacc;
+/* Where value x is in the sorted distinct values of set. */
+static size_t lineSlot(const size_t *set, size_t n, size_t x) {
+   size_t lo = 0, hi = n;
+   while (hi - lo > 1) {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (set[mid] <= x)
+         lo = mid;
+      else
+         hi = mid;
    }
+   return lo;
 }
 
-/* The pass over C: non-finite scan, C x and y^T C. */
-static void taskC(VerifyCtx *v) {
-   NonFinite nf;
-   bothSides(v->C, v->out_kind, v->M, v->N, v->x, v->ax, v->y, v->ay, v->cx, v->acx, v->yc, v->ayc, &nf);
-   v->nan_count = nf.nan_count;
-   v->inf_count = nf.inf_count;
-   v->unwritten = nf.unwritten;
-   v->first_nf = nf.first;
-}
-
-/* B x (a K-vector), then A (B x) (an M-vector). */
-static void taskABx(VerifyCtx *v) {
-   const Problem *p = v->p;
-   const size_t M = v->M, N = v->N, K = v->K;
-   if (K == 0) {
-      for (size_t i = 0; i < M; i++)
-         v->abx_[i] = v->aabx[i] = 0;
-      return;
+/* The pass over C: non-finite elements, C x and y^T C; or their values computed where C
+ * is. */
+static bool passC(VerifyCtx *v) {
+   if (v->of) {
+      memcpy(v->cx, v->of->cx, v->M * sizeof *v->cx);
+      memcpy(v->acx, v->of->acx, v->M * sizeof *v->acx);
+      memcpy(v->yc, v->of->yc, v->N * sizeof *v->yc);
+      memcpy(v->ayc, v->of->ayc, v->N * sizeof *v->ayc);
+      v->nan_count = v->of->nan;
+      v->inf_count = v->of->inf;
+      v->unwritten = v->of->unwritten;
+      v->first_nf = v->of->nan + v->of->inf ? v->of->first : (size_t)-1;
+      return true;
    }
-   if (!p->trans_b)
-      matvec(v->B, v->in_kind, K, N, true, v->x, v->ax, v->bx, v->abx);
-   else
-      matvec(v->B, v->in_kind, N, K, false, v->x, v->ax, v->bx, v->abx);
-   if (!p->trans_a)
-      matvec(v->A, v->in_kind, M, K, true, v->bx, v->abx, v->abx_, v->aabx);
-   else
-      matvec(v->A, v->in_kind, K, M, false, v->bx, v->abx, v->abx_, v->aabx);
-}
-
-/* y^T A (a K-vector), then (y^T A) B (an N-vector). */
-static void taskYAB(VerifyCtx *v) {
-   const Problem *p = v->p;
-   const size_t M = v->M, N = v->N, K = v->K;
-   if (K == 0) {
-      for (size_t j = 0; j < N; j++)
-         v->yab[j] = v->ayab[j] = 0;
-      return;
+   Pass rows = {.m = &v->C, .v = v->x, .absv = v->ax, .out = v->cx, .absout = v->acx};
+   const size_t pieces = (v->M + rowGrain(&v->C) - 1) / rowGrain(&v->C);
+   rows.nf = malloc(pieces * sizeof *rows.nf);
+   if (!rows.nf)
+      return false;
+   rowPass(&rows);
+   v->nan_count = v->inf_count = v->unwritten = 0;
+   v->first_nf = (size_t)-1;
+   for (size_t i = 0; i < pieces; i++) {
+      v->nan_count += rows.nf[i].nan;
+      v->inf_count += rows.nf[i].inf;
+      v->unwritten += rows.nf[i].unwritten;
+      if (v->first_nf == (size_t)-1)
+         v->first_nf = rows.nf[i].first;
    }
-   if (!p->trans_a)
-      matvec(v->A, v->in_kind, M, K, false, v->y, v->ay, v->ya, v->aya);
-   else
-      matvec(v->A, v->in_kind, K, M, true, v->y, v->ay, v->ya, v->aya);
-   if (!p->trans_b)
-      matvec(v->B, v->in_kind, K, N, false, v->ya, v->aya, v->yab, v->ayab);
-   else
-      matvec(v->B, v->in_kind, N, K, true, v->ya, v->aya, v->yab, v->ayab);
+   free(rows.nf);
+   Pass cols = {.m = &v->C, .v = v->y, .absv = v->ay, .out = v->yc, .absout = v->ayc};
+   colPass(&cols);
+   return true;
 }
 
-/* C0 x and y^T C0 (zero when beta == 0: C0 is then never read). */
-static void taskC0(VerifyCtx *v) {
+/* C0 x and y^T C0 with their maxima max_j |c0_ij| |x_j| and max_i |c0_ij| |y_i| (zero when
+ * beta == 0: C0 is then never read). */
+static void passC0(VerifyCtx *v) {
    const size_t M = v->M, N = v->N;
    if (!v->use_c0) {
       for (size_t i = 0; i < M; i++)
-         v->c0x[i] = v->ac0x[i] = 0;
+         v->c0x[i] = v->ac0x[i] = v->c0rmax[i] = 0;
       for (size_t j = 0; j < N; j++)
-         v->yc0[j] = v->ayc0[j] = 0;
+         v->yc0[j] = v->ayc0[j] = v->c0cmax[j] = 0;
       return;
    }
-   bothSides(v->C0, v->out_kind, M, N, v->x, v->ax, v->y, v->ay, v->c0x, v->ac0x, v->yc0, v->ayc0, NULL);
+   Pass rows = {.m = &v->C0, .v = v->x, .absv = v->ax, .out = v->c0x, .absout = v->ac0x, .mx = v->c0rmax};
+   rowPass(&rows);
+   Pass cols = {.m = &v->C0, .v = v->y, .absv = v->ay, .out = v->yc0, .absout = v->ayc0, .mx = v->c0cmax};
+   colPass(&cols);
 }
 
-/* S is a rows x cols row-major matrix; out[r] = sqrt(sum_c S[r][c]^2) along rows, else
- * out[c] = sqrt(sum_r S[r][c]^2). Either way each sum runs in ascending index order. */
-static void norms(const void *S, ElemKind kind, size_t rows, size_t cols, bool along_rows, ldouble *out) {
-   if (along_rows) {
-      for (size_t r = 0; r < rows; r++) {
-         ldouble sq = 0;
-         for (size_t c = 0; c < cols; c++) {
-            ldouble s = load(S, r * cols + c, kind);
-            sq += s * s;
-         }
-         out[r] = sqrtl(sq);
-      }
-   } else {
-      for (size_t c = 0; c < cols; c++)
-         out[c] = 0;
-      for (size_t r = 0; r < rows; r++)
-         for (size_t c = 0; c < cols; c++) {
-            ldouble s = load(S, r * cols + c, kind);
-            out[c] += s * s;
-         }
-      for (size_t c = 0; c < cols; c++)
-         out[c] = sqrtl(out[c]);
+/* y^T A and B x (K-vectors), then A (B x) with op(A)'s row norms and (y^T A) B with op(B)'s
+ * column norms. */
+static void passOperands(VerifyCtx *v) {
+   const size_t M = v->M, N = v->N;
+   if (v->K == 0) {
+      for (size_t i = 0; i < M; i++)
+         v->abx_[i] = v->aabx[i] = v->anorm[i] = 0;
+      for (size_t j = 0; j < N; j++)
+         v->yab[j] = v->ayab[j] = v->bnorm[j] = 0;
+      return;
+   }
+   opPass(&v->A, false, v->y, v->ay, v->ya, v->aya, NULL);
+   opPass(&v->B, true, v->x, v->ax, v->bx, v->abx, NULL);
+   opPass(&v->A, true, v->bx, v->abx, v->abx_, v->aabx, v->anorm);
+   opPass(&v->B, false, v->ya, v->aya, v->yab, v->ayab, v->bnorm);
+   for (size_t i = 0; i < M; i++)
+      v->anorm[i] = sqrt(v->anorm[i]);
+   for (size_t j = 0; j < N; j++)
+      v->bnorm[j] = sqrt(v->bnorm[j]);
+}
+
+/* a * b as hi + lo exactly (Dekker: Veltkamp's split, no fused multiply-add needed). */
+static void twoProduct(double a, double b, double *hi, double *lo) {
+   const double split = 134217729.0; /* 2^27 + 1 */
+   const double ta = split * a, ah = ta - (ta - a), al = a - ah;
+   const double tb = split * b, bh = tb - (tb - b), bl = b - bh;
+   *hi = a * b;
+   *lo = ((ah * bh - *hi) + ah * bl + al * bh) + al * bl;
+}
+
+/* sum += t, the rounding error of each addition gathered in *err (Knuth's two-sum). */
+static void twoSum(double *sum, double *err, double t) {
+   const double s = *sum + t, bp = s - *sum;
+   *err += (*sum - (s - bp)) + (t - bp);
+   *sum = s;
+}
+
+/* A sample's elements read from the matrices as the passes read them: op(A)'s row index or
+ * op(B)'s column index. */
+static void matLine(const void *ctx, bool a, size_t index, double *out) {
+   const VerifyCtx *v = ctx;
+   const Mat *m = a ? &v->A : &v->B;
+   for (size_t k = 0; k < v->K; k++) {
+      const size_t row = a ? index : k, col = a ? k : index;
+      loadRow(m, m->trans ? col : row, m->trans ? row : col, 1, &out[k]);
    }
 }
 
-/* Row norms of op(A), column norms of op(B). Only used when C is all finite, but computed
- * alongside the other passes rather than after the non-finite scan. */
-static void taskNorms(VerifyCtx *v) {
-   const Problem *p = v->p;
-   const size_t M = v->M, N = v->N, K = v->K;
-   if (!p->trans_a)
-      norms(v->A, v->in_kind, M, K, true, v->anorm);
-   else
-      norms(v->A, v->in_kind, K, M, false, v->anorm);
-   if (!p->trans_b)
-      norms(v->B, v->in_kind, K, N, false, v->bnorm);
-   else
-      norms(v->B, v->in_kind, N, K, true, v->bnorm);
-}
+/* The FP8 tensor core's accumulator (verify.h): u = 2^-13 kept, FP8_KSTEP products a wgmma
+ * k-step, promoted into FP32 every `interval` products; the margin of 2 on the random walk. */
+#define FP8_ACC_UNIT 0x1p-13
+#define FP8_KSTEP 32
+#define FP8_ACC_MARGIN 2.0
 
-/* max_j |c0_ij| |x_j| per row and max_i |c0_ij| |y_i| per column (zero when beta == 0). */
-static void taskC0max(VerifyCtx *v) {
-   const size_t M = v->M, N = v->N;
-   for (size_t i = 0; i < M; i++)
-      v->c0rmax[i] = 0;
-   for (size_t j = 0; j < N; j++)
-      v->c0cmax[j] = 0;
-   for (size_t i = 0; v->use_c0 && i < M; i++)
-      for (size_t j = 0; j < N; j++) {
-         ldouble c0 = fabsl((ldouble)load(v->C0, i * N + j, v->out_kind));
-         ldouble along_row = c0 * v->ax[j], along_col = c0 * v->ay[i];
-         if (along_row > v->c0rmax[i])
-            v->c0rmax[i] = along_row;
-         if (along_col > v->c0cmax[j])
-            v->c0cmax[j] = along_col;
+/* 2 u sqrt(sum_g n m_g^2) over the k-steps g of each interval, m_g the largest of the
+ * interval's running sum before and after the step and of its products (in double: the
+ * bound needs no more). */
+static double fp8AccumulatorBound(const double *arow, const double *bcol, size_t K, long long interval) {
+   const size_t L = (size_t)interval;
+   double squares = 0;
+   for (size_t i0 = 0; i0 < K; i0 += L) {
+      const size_t i1 = i0 + L < K ? i0 + L : K;
+      double s = 0;
+      for (size_t g0 = i0; g0 < i1; g0 += FP8_KSTEP) {
+         const size_t g1 = g0 + FP8_KSTEP < i1 ? g0 + FP8_KSTEP : i1;
+         double m = fabs(s);
+         for (size_t k = g0; k < g1; k++) {
+            const double p = arow[k] * bcol[k];
+            s += p;
+            if (fabs(p) > m)
+               m = fabs(p);
+         }
+         if (fabs(s) > m)
+            m = fabs(s);
+         squares += (double)(g1 - g0) * m * m;
       }
+   }
+   return FP8_ACC_MARGIN * FP8_ACC_UNIT * sqrt(squares);
 }
 
-/* The sample entries, computed exactly (to long double), compared element-wise. */
-static void taskSamples(VerifyCtx *v) {
-   const Problem *p = v->p;
+/* The sample entries, each computed as if in twice double's precision (exact products,
+ * compensated sums: Ogita, Rump and Oishi's Dot2) and compared with C's. */
+static void samplePiece(void *ctx, size_t begin, size_t end) {
+   VerifyCtx *v = ctx;
    const size_t N = v->N, K = v->K;
-   const ElemKind in = v->in_kind, out = v->out_kind;
+   double *own = v->lines ? NULL : malloc(2 * (K + 1) * sizeof *own);
+   for (size_t s = begin; s < end; s++) {
+      const size_t i = v->idx[s] / N, j = v->idx[s] % N;
+      const double *arow = own, *bcol = own + K + 1;
+      if (v->lines) { /* made once for every sample of its row, of its column */
+         arow = v->lines + K * lineSlot(v->rows, v->nrows, i);
+         bcol = v->lines + K * (v->nrows + lineSlot(v->cols, v->ncols, j));
+      } else if (own) {
+         v->line(v->line_ctx, true, i, own);
+         v->line(v->line_ctx, false, j, own + K + 1);
+      } else { /* no memory: the entry counts as wrong, and the verdict says so */
+         v->sample_rel[s] = INFINITY;
+         v->sample_ref[s] = NAN;
+         continue;
+      }
+      /* The rounding scale (verify.h): sqrt(K) ||p||_2 + sqrt(sum of the partial sums^2);
+       * and sum |p| for tf32's cut of the inputs. */
+      double acc = 0, err = 0, squares = 0, partials = 0, absolute = 0;
+      for (size_t k = 0; k < K; k++) {
+         double hi, lo;
+         twoProduct(arow[k], bcol[k], &hi, &lo);
+         twoSum(&acc, &err, hi);
+         twoSum(&acc, &err, lo);
+         squares += hi * hi;
+         partials += acc * acc;
+         absolute += fabs(hi);
+      }
+      double ref = 0, ref_err = 0, hi, lo;
+      twoProduct(v->alpha, acc, &hi, &lo);
+      twoSum(&ref, &ref_err, hi);
+      twoSum(&ref, &ref_err, lo + v->alpha * err);
+      double scale = v->aalpha * (sqrt((double)K * squares) + sqrt(partials)), sum = v->aalpha * absolute;
+      const double accumulator = v->acc_interval ? v->aalpha * fp8AccumulatorBound(arow, bcol, K, v->acc_interval) : 0;
+      if (v->use_c0) {
+         double c0;
+         loadRow(&v->C0, i, j, 1, &c0);
+         twoProduct(v->beta, c0, &hi, &lo);
+         twoSum(&ref, &ref_err, hi);
+         twoSum(&ref, &ref_err, lo);
+         scale += v->abeta * fabs(c0);
+         sum += v->abeta * fabs(c0);
+      }
+      /* The error against the entry's bound, expressed on the tolerance's scale: rel <= tol
+       * exactly when it is within the bound (for all but tf32, rel = err / scale). */
+      const double bound = v->tol_rounding * scale + (v->tol - v->tol_rounding) * sum + accumulator;
+      double c;
+      if (v->of)
+         c = v->of->at[s];
+      else
+         loadRow(&v->C, i, j, 1, &c);
+      const double e = fabs((c - ref) - ref_err);
+      double rel;
+      if (isnan(e))
+         rel = INFINITY;
+      else if (e == 0)
+         rel = 0.0;
+      else if (bound > 0)
+         rel = e / bound * v->tol;
+      else
+         rel = INFINITY;
+      v->sample_rel[s] = rel;
+      v->sample_ref[s] = ref + ref_err;
+   }
+   free(own);
+}
+
+/* The rows and columns the samples use, each line made once (in parallel). */
+static void linePiece(void *ctx, size_t begin, size_t end) {
+   VerifyCtx *v = ctx;
+   for (size_t l = begin; l < end; l++) {
+      const bool a = l < v->nrows;
+      v->line(v->line_ctx, a, a ? v->rows[l] : v->cols[l - v->nrows], v->lines + v->K * l);
+   }
+}
+
+/* At most this many doubles of lines kept for the samples (else each sample makes its own). */
+#define SAMPLE_LINES_MAX ((size_t)8 << 20)
+
+static void gatherLines(VerifyCtx *v, size_t *rows, size_t *cols) {
+   v->nrows = v->ncols = 0;
+   for (size_t s = 0; s < v->ns; s++) { /* idx is sorted: its rows come in order */
+      const size_t i = v->idx[s] / v->N;
+      if (!v->nrows || rows[v->nrows - 1] != i)
+         rows[v->nrows++] = i;
+      cols[v->ncols++] = v->idx[s] % v->N;
+   }
+   qsort(cols, v->ncols, sizeof *cols, cmpSize);
+   size_t u = 0;
+   for (size_t c = 0; c < v->ncols; c++)
+      if (!u || cols[c] != cols[u - 1])
+         cols[u++] = cols[c];
+   v->ncols = u;
+   v->rows = rows, v->cols = cols;
+   const size_t count = (v->nrows + v->ncols) * v->K;
+   v->lines = count <= SAMPLE_LINES_MAX ? malloc((count ? count : 1) * sizeof *v->lines) : NULL;
+   if (v->lines)
+      Parallel_for(v->nrows + v->ncols, 1, linePiece, v);
+}
+
+/* The samples' verdicts, in order: how many are over, the first, the worst. */
+static void samples(VerifyCtx *v) {
+   size_t *rows = malloc(2 * (v->ns + 1) * sizeof *rows);
+   v->lines = NULL;
+   if (rows)
+      gatherLines(v, rows, rows + v->ns + 1);
+   Parallel_for(v->ns, v->K > 4096 ? 1 : 4096 / (v->K + 1) + 1, samplePiece, v);
+   free(v->lines);
+   free(rows);
+   v->lines = NULL;
    v->bad_samples = 0;
    v->first_bad = (size_t)-1;
    v->bad_got = v->bad_ref = v->bad_rel = v->max_rel = 0;
    for (size_t s = 0; s < v->ns; s++) {
-      size_t i = v->idx[s] / N, j = v->idx[s] % N;
-      /* The rounding scale (verify.h): sqrt(K) ||p||_2 + sqrt(sum of the partial sums^2);
-       * and sum |p| for tf32's cut of the inputs. */
-      ldouble acc = 0, squares = 0, partials = 0, absolute = 0;
-      for (size_t k = 0; k < K; k++) {
-         ldouble prod = (ldouble)opA(p, v->A, i, k, in) * (ldouble)opB(p, v->B, k, j, in);
-         acc += prod;
-         squares += prod * prod;
-         partials += acc * acc;
-         absolute += fabsl(prod);
-      }
-      ldouble ref = v->alpha * acc, scale = v->aalpha * (sqrtl((ldouble)K * squares) + sqrtl(partials));
-      ldouble sum = v->aalpha * absolute;
-      if (v->use_c0) {
-         ldouble c0 = load(v->C0, v->idx[s], out);
-         ref += v->beta * c0;
-         scale += v->abeta * fabsl(c0);
-         sum += v->abeta * fabsl(c0);
-      }
-      /* The error against the entry's bound, expressed on the tolerance's scale: rel <= tol
-       * exactly when it is within the bound (for all but tf32, rel = err / scale). */
-      ldouble bound = (ldouble)v->tol_rounding * scale + (ldouble)(v->tol - v->tol_rounding) * sum;
-      double c = load(v->C, v->idx[s], out);
-      ldouble err = fabsl((ldouble)c - ref);
-      double rel;
-      if (isnan(err))
-         rel = INFINITY;
-      else if (err == 0)
-         rel = 0.0;
-      else if (bound > 0)
-         rel = (double)(err / bound * (ldouble)v->tol);
-      else
-         rel = INFINITY;
+      const double rel = v->sample_rel[s];
       if (rel > v->max_rel)
          v->max_rel = rel;
       if (rel > v->tol) {
          v->bad_samples++;
          if (v->first_bad == (size_t)-1) {
             v->first_bad = v->idx[s];
-            v->bad_got = c;
-            v->bad_ref = (double)ref;
+            if (v->of)
+               v->bad_got = v->of->at[s];
+            else
+               loadRow(&v->C, v->idx[s] / v->N, v->idx[s] % v->N, 1, &v->bad_got);
+            v->bad_ref = v->sample_ref[s];
             v->bad_rel = rel;
          }
       }
    }
 }
-
-/* ---- running the tasks ---- */
-
-/* Below this many matrix elements (M N + M K + K N) threads cost more than they save. */
-#define PARALLEL_MIN_ELEMENTS 65536
-#define MAX_TASKS 8
-
-static atomic_int threadsWanted; /* Verify_setThreads: 0 automatic, 1 serial, n up to n */
-
-void Verify_setThreads(int n) { atomic_store(&threadsWanted, n > 0 ? n : 0); }
-
-typedef struct TaskQueue_ {
-   VerifyTaskFn fn[MAX_TASKS];
-   size_t n;
-   VerifyCtx *ctx;
-   atomic_size_t next;
-} TaskQueue;
-
-/* Every thread, the caller's included, takes the next task until none are left. */
-static void *TaskQueue_drain(void *arg) {
-   TaskQueue *q = arg;
-   for (size_t t; (t = atomic_fetch_add(&q->next, 1)) < q->n;)
-      q->fn[t](q->ctx);
-   return NULL;
-}
-
-static size_t threadCount(size_t tasks, size_t elements) {
-   int wanted = atomic_load(&threadsWanted);
-   size_t n;
-   if (wanted > 0) {
-      n = (size_t)wanted;
-   } else {
-      long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-      n = elements < PARALLEL_MIN_ELEMENTS || cpus < 1 ? 1 : (size_t)cpus;
-   }
-   return n < tasks ? n : tasks;
-}
-
-/* Runs the queue on up to threadCount() threads. A thread that cannot be started is not
- * an error: the calling thread takes its tasks. */
-static void TaskQueue_run(TaskQueue *q, size_t elements) {
-   atomic_init(&q->next, 0);
-   size_t threads = threadCount(q->n, elements), started = 0;
-   pthread_t tid[MAX_TASKS];
-   while (started + 1 < threads && pthread_create(&tid[started], NULL, TaskQueue_drain, q) == 0)
-      started++;
-   TaskQueue_drain(q);
-   for (size_t t = 0; t < started; t++)
-      pthread_join(tid[t], NULL);
-}
-
-static void TaskQueue_add(TaskQueue *q, VerifyTaskFn fn) { q->fn[q->n++] = fn; }
 
 /* What the Freivalds checks found: the worst ratio to its bound, rows then columns, and
  * how many were over; then the outliers among the residuals. */
@@ -514,23 +731,23 @@ typedef struct Residuals_ {
 } Residuals;
 
 /* Bound per row: tol * (|alpha| |A||B||x| + |beta| |C0||x|), plus the rounding of C to
- * the storage precision (eps |C||x|), plus this check's own long double rounding. The same
+ * the storage precision (eps |C||x|), plus this check's own rounding (PASS_ERROR_EPS). The same
  * per column with y. With res (2 (M + N) values), each row's and column's residual and
  * magnitude are kept there for the outlier check. */
-static void freivalds(const VerifyCtx *c, double tol, double eps, ldouble *res, Residuals *o) {
+static void freivalds(const VerifyCtx *c, double tol, double eps, double *res, Residuals *o) {
    const size_t M = c->M, N = c->N;
-   const ldouble ld_err = (ldouble)(c->K + M + N + 4) * LDBL_EPSILON;
-   ldouble *rres = res, *rmag = res ? res + M : NULL, *cres = res ? res + 2 * M : NULL,
+   const double own_err = (PASS_ERROR_EPS + (double)(c->K + M + N) * DBL_EPSILON) * DBL_EPSILON;
+   double *rres = res, *rmag = res ? res + M : NULL, *cres = res ? res + 2 * M : NULL,
            *cmag = res ? res + 2 * M + N : NULL;
    for (size_t i = 0; i < M; i++) {
-      ldouble ref = c->alpha * c->abx_[i] + c->beta * c->c0x[i];
-      ldouble mag = c->aalpha * c->aabx[i] + c->abeta * c->ac0x[i];
-      ldouble bound = (ldouble)tol * mag + (ldouble)eps * c->acx[i] + ld_err * (mag + c->acx[i]);
+      double ref = c->alpha * c->abx_[i] + c->beta * c->c0x[i];
+      double mag = c->aalpha * c->aabx[i] + c->abeta * c->ac0x[i];
+      double bound = tol * mag + (double)eps * c->acx[i] + own_err * (mag + c->acx[i]);
       if (res) {
-         rres[i] = fabsl(c->cx[i] - ref);
+         rres[i] = fabs(c->cx[i] - ref);
          rmag[i] = mag + c->acx[i];
       }
-      double r = ratioOf(fabsl(c->cx[i] - ref), bound);
+      double r = ratioOf(fabs(c->cx[i] - ref), bound);
       if (r > 1.0)
          o->rows_over++;
       if (r > o->worst_r) {
@@ -539,14 +756,14 @@ static void freivalds(const VerifyCtx *c, double tol, double eps, ldouble *res, 
       }
    }
    for (size_t j = 0; j < N; j++) {
-      ldouble ref = c->alpha * c->yab[j] + c->beta * c->yc0[j];
-      ldouble mag = c->aalpha * c->ayab[j] + c->abeta * c->ayc0[j];
-      ldouble bound = (ldouble)tol * mag + (ldouble)eps * c->ayc[j] + ld_err * (mag + c->ayc[j]);
+      double ref = c->alpha * c->yab[j] + c->beta * c->yc0[j];
+      double mag = c->aalpha * c->ayab[j] + c->abeta * c->ayc0[j];
+      double bound = tol * mag + (double)eps * c->ayc[j] + own_err * (mag + c->ayc[j]);
       if (res) {
-         cres[j] = fabsl(c->yc[j] - ref);
+         cres[j] = fabs(c->yc[j] - ref);
          cmag[j] = mag + c->ayc[j];
       }
-      double r = ratioOf(fabsl(c->yc[j] - ref), bound);
+      double r = ratioOf(fabs(c->yc[j] - ref), bound);
       if (r > 1.0)
          o->cols_over++;
       if (r > o->worst_c) {
@@ -561,11 +778,11 @@ static void freivalds(const VerifyCtx *c, double tol, double eps, ldouble *res, 
  * can move its residual, tol * max_j s_ij |x_j|, bounded with Cauchy-Schwarz (s_ij <=
  * |alpha| |a_i| |b_j| + |beta| |c0_ij|) so that it costs O(MK + KN + MN); and the rounding
  * of its N elements, 4 eps |mag| / sqrt(N). The magnitude arrays are reused for the floors. */
-static void outlierCheck(const VerifyCtx *c, double tol, double eps, ldouble *res, Residuals *o) {
+static void outlierCheck(const VerifyCtx *c, double tol, double eps, double *res, Residuals *o) {
    const size_t M = c->M, N = c->N;
-   ldouble *rres = res, *rmag = res + M, *cres = res + 2 * M, *cmag = res + 2 * M + N;
-   const ldouble *anorm = c->anorm, *bnorm = c->bnorm;
-   ldouble bx_max = 0, ay_max = 0;
+   double *rres = res, *rmag = res + M, *cres = res + 2 * M, *cmag = res + 2 * M + N;
+   const double *anorm = c->anorm, *bnorm = c->bnorm;
+   double bx_max = 0, ay_max = 0;
    for (size_t j = 0; j < N; j++)
       if (bnorm[j] * c->ax[j] > bx_max)
          bx_max = bnorm[j] * c->ax[j];
@@ -573,13 +790,13 @@ static void outlierCheck(const VerifyCtx *c, double tol, double eps, ldouble *re
       if (anorm[i] * c->ay[i] > ay_max)
          ay_max = anorm[i] * c->ay[i];
    for (size_t i = 0; i < M; i++) {
-      ldouble one = (ldouble)tol * (c->aalpha * anorm[i] * bx_max + c->abeta * c->c0rmax[i]);
-      ldouble noise = 4 * (ldouble)eps * rmag[i] / sqrtl((ldouble)(N ? N : 1));
+      double one = tol * (c->aalpha * anorm[i] * bx_max + c->abeta * c->c0rmax[i]);
+      double noise = 4 * eps * rmag[i] / sqrt((double)(N ? N : 1));
       rmag[i] = one > noise ? one : noise;
    }
    for (size_t j = 0; j < N; j++) {
-      ldouble one = (ldouble)tol * (c->aalpha * bnorm[j] * ay_max + c->abeta * c->c0cmax[j]);
-      ldouble noise = 4 * (ldouble)eps * cmag[j] / sqrtl((ldouble)(M ? M : 1));
+      double one = tol * (c->aalpha * bnorm[j] * ay_max + c->abeta * c->c0cmax[j]);
+      double noise = 4 * eps * cmag[j] / sqrt((double)(M ? M : 1));
       cmag[j] = one > noise ? one : noise;
    }
    o->out_rows = outliers(rres, rmag, M, &o->orow, &o->orow_ratio);
@@ -616,9 +833,9 @@ static void describe(const VerifyCtx *c, const Residuals *o, bool outlier_fail, 
       out->first_bad_col = (int)(c->first_bad % N);
       snprintf(out->message, sizeof out->message,
                "FAILED: %zu of %zu sampled entries wrong, first at (%d,%d): got %.*g, expected %.*g (rel err %.2g, tol "
-               "%.2g)",
+               "%.2g%s)",
                out->bad_samples, c->ns, out->first_bad_row, out->first_bad_col, digits, c->bad_got, digits, c->bad_ref,
-               c->bad_rel, out->tolerance);
+               c->bad_rel, out->tolerance, c->tol_extra);
    } else if (outlier_fail && o->worst_r <= 1.0 && o->worst_c <= 1.0) {
       bool by_row = o->out_rows > 0 && (o->out_cols == 0 || o->orow_ratio >= o->ocol_ratio);
       out->first_bad_row = by_row ? (int)o->orow : (o->out_rows ? (int)o->orow : -1);
@@ -641,8 +858,8 @@ static void describe(const VerifyCtx *c, const Residuals *o, bool outlier_fail, 
                by_row ? o->worst_r : o->worst_c, by_row ? "row" : "column", by_row ? o->worst_row : o->worst_col,
                o->rows_over, o->rows_over == 1 ? "" : "s", o->cols_over, o->cols_over == 1 ? "" : "s");
    } else {
-      snprintf(out->message, sizeof out->message, "verified (max rel err %.2g, tol %.2g)", out->max_rel_err,
-               out->tolerance);
+      snprintf(out->message, sizeof out->message, "verified (max rel err %.2g, tol %.2g%s)", out->max_rel_err,
+               out->tolerance, c->tol_extra);
    }
 }
 
@@ -675,20 +892,21 @@ static bool worthChecking(const Problem *p, const void *A, const void *B, const 
    return true;
 }
 
-/* How many long doubles the work vectors of an M x N x K check take (carveVectors). */
+/* How many doubles the work vectors of an M x N x K check take (carveVectors). */
 static size_t workVectors(size_t M, size_t N, size_t K) {
    size_t Kv = K ? K : 1;
    return 2 * N + 2 * M      /* x, |x|, y, |y| */
           + 2 * Kv + 2 * M   /* Bx, |B||x|, A(Bx), |A||B||x| */
           + 2 * M + 2 * M    /* Cx, |C||x|, C0x, |C0||x| */
           + 2 * Kv + 2 * N   /* y^T A, |y|^T|A|, (y^T A) B, abs */
-          + 2 * N + 2 * N;   /* y^T C, abs, y^T C0, abs */
+          + 2 * N + 2 * N    /* y^T C, abs, y^T C0, abs */
+          + 2 * M + 2 * N;   /* op(A)'s row norms, op(B)'s column norms, C0's maxima */
 }
 
 /* The work vectors, in that order, out of mem: x, |x|, y, |y| returned, the rest in c. */
-static void carveVectors(VerifyCtx *c, ldouble *mem, ldouble **x, ldouble **ax, ldouble **y, ldouble **ay) {
+static void carveVectors(VerifyCtx *c, double *mem, double **x, double **ax, double **y, double **ay) {
    const size_t M = c->M, N = c->N, Kv = c->K ? c->K : 1;
-   ldouble *q = mem;
+   double *q = mem;
 #define TAKE(n) (q += (n), q - (n))
    *x = TAKE(N), *ax = TAKE(N), *y = TAKE(M), *ay = TAKE(M);
    c->x = *x, c->ax = *ax, c->y = *y, c->ay = *ay;
@@ -696,123 +914,235 @@ static void carveVectors(VerifyCtx *c, ldouble *mem, ldouble **x, ldouble **ax, 
    c->cx = TAKE(M), c->acx = TAKE(M), c->c0x = TAKE(M), c->ac0x = TAKE(M);
    c->ya = TAKE(Kv), c->aya = TAKE(Kv), c->yab = TAKE(N), c->ayab = TAKE(N);
    c->yc = TAKE(N), c->ayc = TAKE(N), c->yc0 = TAKE(N), c->ayc0 = TAKE(N);
+   c->anorm = TAKE(M), c->c0rmax = TAKE(M), c->bnorm = TAKE(N), c->c0cmax = TAKE(N);
 #undef TAKE
 }
 
 /* x and y: random magnitudes in [0.5, 1.5) with random signs; ax and ay the magnitudes. */
-static void randomVectors(Rng *rng, ldouble *x, ldouble *ax, size_t N, ldouble *y, ldouble *ay, size_t M) {
+static void randomVectors(Rng *rng, double *x, double *ax, size_t N, double *y, double *ay, size_t M) {
    for (size_t j = 0; j < N; j++) {
-      ldouble v = Rng_range(rng, 0.5, 1.5);
+      double v = Rng_range(rng, 0.5, 1.5);
       ax[j] = v;
       x[j] = (Rng_next(rng) & 1) ? -v : v;
    }
    for (size_t i = 0; i < M; i++) {
-      ldouble v = Rng_range(rng, 0.5, 1.5);
+      double v = Rng_range(rng, 0.5, 1.5);
       ay[i] = v;
       y[i] = (Rng_next(rng) & 1) ? -v : v;
    }
 }
 
-static void verifyKinds(const Problem *p, const void *A, const void *B, Storage in_kind, const void *C0, const void *C,
-                        uint64_t seed, VerifyResult *out) {
-   if (!worthChecking(p, A, B, C0, C, out))
+/* The check's random draws from seed: x and y, then the sample positions (idx holds
+ * ALL_SAMPLES_MAX); returns the samples' count. One order for both ways of checking. */
+static size_t draw(uint64_t seed, size_t M, size_t N, double *x, double *ax, double *y, double *ay, size_t *idx) {
+   Rng rng;
+   Rng_seed(&rng, seed);
+   randomVectors(&rng, x, ax, N, y, ay, M);
+   return pickSamples(M, N, &rng, idx);
+}
+
+void VerifyPlan_free(VerifyPlan *plan) {
+   free(plan->x);
+   free(plan->y);
+   free(plan->at);
+   memset(plan, 0, sizeof *plan);
+}
+
+bool VerifyPlan_make(VerifyPlan *plan, const Problem *p, uint64_t seed) {
+   memset(plan, 0, sizeof *plan);
+   const size_t M = p->m > 0 ? (size_t)p->m : 0, N = p->n > 0 ? (size_t)p->n : 0;
+   double *ax = malloc((N + 1) * sizeof *ax), *ay = malloc((M + 1) * sizeof *ay);
+   plan->x = malloc((N + 1) * sizeof *plan->x);
+   plan->y = malloc((M + 1) * sizeof *plan->y);
+   plan->at = malloc(ALL_SAMPLES_MAX * sizeof *plan->at);
+   bool ok = ax && ay && plan->x && plan->y && plan->at;
+   if (ok && M && N) {
+      plan->samples = draw(seed, M, N, plan->x, ax, plan->y, ay, plan->at);
+      plan->m = M, plan->n = N;
+   }
+   free(ax);
+   free(ay);
+   if (!ok)
+      VerifyPlan_free(plan);
+   return ok;
+}
+
+/* The operands as stored (A and B with their FP8 scales, or NULL), and where the sample
+ * entries take their elements (line NULL: from the matrices). */
+typedef struct Operands_ {
+   const void *A, *B, *C0;
+   const float *sa, *sb;
+   VerifyLineFn line;
+   const void *line_ctx;
+} Operands;
+
+/* rounded: the format C was rounded to after the sum (its epsilon widens both tolerances
+ * and C's own rounding term), or the output type's own. C on the host, or (C NULL) what
+ * of says of it, computed from plan's draws, which are then seed's. accumulation: how the
+ * kernel summed (NULL: in FP32). */
+static void verifyOperands(const Problem *p, const Operands *ops, const void *C, const VerifyPlan *plan,
+                           const VerifyOfC *of, Storage rounded, const VerifyAccumulation *accumulation,
+                           uint64_t seed, VerifyResult *out) {
+   if (!worthChecking(p, ops->A, ops->B, ops->C0, C ? C : (const void *)of, out))
       return;
+   if (!C && (!plan || plan->m != (size_t)p->m || plan->n != (size_t)p->n)) {
+      fail(out, "FAILED: cannot verify: C's sums were computed for another problem");
+      return;
+   }
    const size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
    const bool use_c0 = p->beta != 0.0;
    const bool dbl = Types_of(p->precision)->out == STORAGE_F64;
-   const double eps = precisionEps(p->precision);
-   const double tol = Verify_freivaldsTolerance(p); /* the samples use out->tolerance */
+   const double narrow = rounded != Types_of(p->precision)->out ? Storage_epsilon(rounded) : 0;
+   const double eps = precisionEps(p->precision) > narrow ? precisionEps(p->precision) : narrow;
+   out->tolerance += narrow;
+   /* The FP8 accumulator's promotion interval (K when never promoted), 0 for FP32. */
+   long long interval = 0;
+   if (accumulation && accumulation->fp8_tensor_core && K > 0)
+      interval = accumulation->interval > 0 && (size_t)accumulation->interval < K ? accumulation->interval : (long long)K;
+   /* the samples use out->tolerance; Freivalds' gets the accumulator's worst case (verify.h) */
+   const double tol = Verify_freivaldsTolerance(p) + narrow +
+                      (interval ? FP8_ACC_MARGIN * FP8_ACC_UNIT * sqrt((double)interval) : 0.0);
    /* The device sees alpha and beta in the storage precision. */
-   const ldouble alpha = dbl ? (ldouble)p->alpha : (ldouble)(float)p->alpha;
-   const ldouble beta = dbl ? (ldouble)p->beta : (ldouble)(float)p->beta;
-
-   Rng rng;
-   Rng_seed(&rng, seed);
+   const double alpha = dbl ? p->alpha : (double)(float)p->alpha;
+   const double beta = dbl ? p->beta : (double)(float)p->beta;
+   const Storage in_kind = Types_of(p->precision)->in, out_kind = Types_of(p->precision)->out;
 
    /* ---- work vectors ---- */
-   ldouble *mem = malloc(workVectors(M, N, K) * sizeof *mem);
+   VerifyCtx *ctx = malloc(sizeof *ctx);
+   double *mem = malloc(workVectors(M, N, K) * sizeof *mem);
    size_t *idx = malloc(ALL_SAMPLES_MAX * sizeof *idx);
-   if (!mem || !idx) {
+   double *per_sample = malloc(2 * ALL_SAMPLES_MAX * sizeof *per_sample);
+   /* Residuals and magnitudes, rows then columns, for the outlier check. */
+   double *res = malloc(2 * (M + N + 1) * sizeof *res);
+   if (!ctx || !mem || !idx || !per_sample || !res) {
+      free(ctx);
       free(mem);
       free(idx);
+      free(per_sample);
+      free(res);
       fail(out, "FAILED: cannot verify: out of memory");
       return;
    }
-   VerifyCtx ctx = {
-      .p = p, .A = A, .B = B, .C0 = C0, .C = C, .M = M, .N = N, .K = K,
-      .in_kind = in_kind, .out_kind = Types_of(p->precision)->out, .use_c0 = use_c0,
-      .alpha = alpha, .beta = beta, .aalpha = fabsl(alpha), .abeta = fabsl(beta), .tol = out->tolerance,
-      .tol_rounding = SAMPLE_TOLERANCE_EPS * eps, .idx = idx,
+   *ctx = (VerifyCtx){
+      .p = p, .M = M, .N = N, .K = K, .use_c0 = use_c0,
+      .alpha = alpha, .beta = beta, .aalpha = fabs(alpha), .abeta = fabs(beta), .tol = out->tolerance,
+      .tol_rounding = SAMPLE_TOLERANCE_EPS * precisionEps(p->precision), .idx = idx,
+      .sample_rel = per_sample, .sample_ref = per_sample + ALL_SAMPLES_MAX, .acc_interval = interval,
    };
-   ldouble *x, *ax, *y, *ay;
-   carveVectors(&ctx, mem, &x, &ax, &y, &ay);
-   randomVectors(&rng, x, ax, N, y, ay, M);
-   /* The sample positions are the next draws after x and y. */
-   size_t ns = ctx.ns = pickSamples(M, N, &rng, idx);
-
-   /* Residuals and magnitudes (rows then columns), and norms and C0 maxima for the outlier
-    * floors: without memory for these the outlier check is skipped (the others still run). */
-   ldouble *res = malloc(2 * (M + N + 1) * sizeof *res);
-   ldouble *floors = res ? malloc(2 * (M + N + 1) * sizeof *floors) : NULL;
-
-   if (floors) {
-      ctx.anorm = floors;
-      ctx.bnorm = floors + M;
-      ctx.c0rmax = floors + M + N;
-      ctx.c0cmax = floors + 2 * M + N;
+   if (interval) {
+      char name[80];
+      snprintf(ctx->tol_extra, sizeof ctx->tol_extra, " + %s", VerifyAccumulation_name(accumulation, name, sizeof name));
    }
-   /* The longest tasks first, so that the short ones fill in at the end. */
-   TaskQueue tq = {.ctx = &ctx};
-   TaskQueue_add(&tq, taskC);
-   TaskQueue_add(&tq, taskABx);
-   TaskQueue_add(&tq, taskYAB);
-   TaskQueue_add(&tq, taskC0);
-   if (floors) {
-      TaskQueue_add(&tq, taskNorms);
-      TaskQueue_add(&tq, taskC0max);
+   Mat_operand(&ctx->A, p, true, ops->A, in_kind, ops->sa);
+   Mat_operand(&ctx->B, p, false, ops->B, in_kind, ops->sb);
+   Mat_init(&ctx->C0, ops->C0, out_kind, M, N);
+   Mat_init(&ctx->C, C, out_kind, M, N);
+   ctx->line = ops->line ? ops->line : matLine;
+   ctx->line_ctx = ops->line ? ops->line_ctx : ctx;
+   ctx->of = C ? NULL : of;
+   double *x, *ax, *y, *ay;
+   carveVectors(ctx, mem, &x, &ax, &y, &ay);
+   size_t ns;
+   if (C) {
+      ns = draw(seed, M, N, x, ax, y, ay, idx);
+   } else { /* the draws C's side was computed with */
+      for (size_t j = 0; j < N; j++)
+         ax[j] = fabs(x[j] = plan->x[j]);
+      for (size_t i = 0; i < M; i++)
+         ay[i] = fabs(y[i] = plan->y[i]);
+      ns = plan->samples;
+      memcpy(idx, plan->at, ns * sizeof *idx);
    }
-   TaskQueue_add(&tq, taskSamples);
-   TaskQueue_run(&tq, M * N + M * K + K * N);
+   ctx->ns = ns;
 
-   out->non_finite = ctx.nan_count + ctx.inf_count;
-   out->unwritten = ctx.unwritten;
+   /* Each pass over all the cores, one after another. */
+   bool ok = passC(ctx);
+   passC0(ctx);
+   passOperands(ctx);
+   samples(ctx);
+
+   out->non_finite = ok ? ctx->nan_count + ctx->inf_count : 0;
+   out->unwritten = ok ? ctx->unwritten : 0;
    Residuals o = {0};
-   freivalds(&ctx, tol, eps, res, &o);
+   freivalds(ctx, tol, eps, res, &o);
    out->freivalds_ratio = o.worst_r > o.worst_c ? o.worst_r : o.worst_c;
-   if (floors && out->non_finite == 0)
-      outlierCheck(&ctx, tol, eps, res, &o);
-   free(floors);
+   if (ok && out->non_finite == 0)
+      outlierCheck(ctx, tol, eps, res, &o);
    free(res);
    bool outlier_fail = o.out_rows > 0 || o.out_cols > 0;
    out->outlier_ratio = o.orow_ratio > o.ocol_ratio ? o.orow_ratio : o.ocol_ratio;
-   /* the sample entries (computed by taskSamples) */
-   out->bad_samples = ctx.bad_samples;
+   /* the sample entries */
+   out->bad_samples = ctx->bad_samples;
    out->samples = ns;
-   out->max_rel_err = ctx.max_rel;
-   out->ok = out->non_finite == 0 && out->bad_samples == 0 && out->freivalds_ratio <= 1.0 && !outlier_fail;
-   describe(&ctx, &o, outlier_fail, dbl, out);
+   out->max_rel_err = ctx->max_rel;
+   out->ok = ok && out->non_finite == 0 && out->bad_samples == 0 && out->freivalds_ratio <= 1.0 && !outlier_fail;
+   if (ok)
+      describe(ctx, &o, outlier_fail, dbl, out);
+   else
+      fail(out, "FAILED: cannot verify: out of memory");
    free(mem);
    free(idx);
+   free(per_sample);
+   free(ctx);
 }
 
 void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0, const void *C, uint64_t seed,
                  VerifyResult *out) {
-   verifyKinds(p, A, B, Types_of(p->precision)->in, C0, C, seed, out);
+   verifyOperands(p, &(Operands){.A = A, .B = B, .C0 = C0}, C, NULL, NULL, Types_of(p->precision)->out, NULL, seed,
+                  out);
+}
+
+typedef struct InputsAt_ {
+   const Inputs *in;
+   const Problem *p;
+} InputsAt;
+
+/* A sample's elements from the inputs: made again from their seed when generated. */
+static void inputsLine(const void *ctx, bool a, size_t index, double *out) {
+   const InputsAt *at = ctx;
+   Inputs_operandLine(at->in, at->p, a, index, out);
 }
 
 void Verify_inputs(const Problem *p, const Inputs *in, const void *C, uint64_t seed, VerifyResult *out) {
-   if (!Problem_scaled(p)) {
-      Verify_gemm(p, in->a, in->b, in->c0, C, seed, out);
+   Verify_inputsRounded(p, in, C, Types_of(p->precision)->out, seed, out);
+}
+
+const char *VerifyAccumulation_name(const VerifyAccumulation *acc, char *buf, size_t len) {
+   if (!acc || !acc->fp8_tensor_core)
+      snprintf(buf, len, "%s", "");
+   else if (acc->interval > 0)
+      snprintf(buf, len, "FP8 tensor-core accumulation, promoted every %lld", acc->interval);
+   else
+      snprintf(buf, len, "FP8 tensor-core accumulation, never promoted");
+   return buf;
+}
+
+/* C on the host, or (C NULL) what of says of it, from plan's draws. */
+static void verifyInputs(const Problem *p, const Inputs *in, const void *C, const VerifyPlan *plan,
+                         const VerifyOfC *of, Storage rounded, const VerifyAccumulation *acc, uint64_t seed,
+                         VerifyResult *out) {
+   const InputsAt at = {in, p};
+   const Operands ops = {.A = in->a, .B = in->b, .C0 = in->c0, .sa = in->sa, .sb = in->sb,
+                         .line = inputsLine, .line_ctx = &at};
+   if (Problem_scaled(p) && (!in->sa || !in->sb)) {
+      if (worthChecking(p, in->a, in->b, in->c0, C ? C : (const void *)of, out))
+         fail(out, "FAILED: cannot verify: the FP8 scales are missing");
       return;
    }
-   double *A, *B;
-   if (!Inputs_scaledValues(in, p, &A, &B)) {
-      if (worthChecking(p, in->a, in->b, in->c0, C, out))
-         fail(out, !in->sa || !in->sb ? "FAILED: cannot verify: the FP8 scales are missing"
-                                      : "FAILED: cannot verify: out of memory");
-   } else {
-      verifyKinds(p, A, B, STORAGE_F64, in->c0, C, seed, out);
-   }
-   free(A);
-   free(B);
+   verifyOperands(p, &ops, C, plan, of, rounded, acc, seed, out);
+}
+
+void Verify_inputsRounded(const Problem *p, const Inputs *in, const void *C, Storage rounded, uint64_t seed,
+                          VerifyResult *out) {
+   verifyInputs(p, in, C, NULL, NULL, rounded, NULL, seed, out);
+}
+
+void Verify_inputsAccumulated(const Problem *p, const Inputs *in, const void *C, Storage rounded,
+                              const VerifyAccumulation *acc, uint64_t seed, VerifyResult *out) {
+   verifyInputs(p, in, C, NULL, NULL, rounded, acc, seed, out);
+}
+
+void Verify_inputsOf(const Problem *p, const Inputs *in, const VerifyPlan *plan, const VerifyOfC *of,
+                     const VerifyAccumulation *acc, VerifyResult *out) {
+   verifyInputs(p, in, NULL, plan, of, Types_of(p->precision)->out, acc, 0, out);
 }

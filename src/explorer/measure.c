@@ -195,8 +195,12 @@ void Measure_peaks(Worker *w) {
                     p.gflops[PEAK_F16], p.gflops[PEAK_BF16]);
       if (p.gflops[PEAK_FP8] > 0)
          Worker_log(w, LOG_GOOD, "FP8 peak (mma.sync): e4m3 %.1f GFLOPS", p.gflops[PEAK_FP8]);
-      if (p.tensor_error[0])
-         Worker_log(w, LOG_WARN, "tensor peaks not measured: %s", p.tensor_error);
+      if (p.wgmma_gflops[PEAK_BF16] > 0)
+         Worker_log(w, LOG_GOOD, "wgmma peaks: TF32 %.1f, half %.1f, bfloat16 %.1f, e4m3 %.1f GFLOPS (SM %.0f MHz)",
+                    p.wgmma_gflops[PEAK_TF32], p.wgmma_gflops[PEAK_F16], p.wgmma_gflops[PEAK_BF16],
+                    p.wgmma_gflops[PEAK_FP8], p.tensor_sm_mhz);
+      if (p.not_measured[0])
+         Worker_log(w, LOG_WARN, "not measured: %s", p.not_measured);
    } else {
       Worker_log(w, LOG_ERROR, "cannot measure the peaks: %s", err);
    }
@@ -290,6 +294,7 @@ static bool prepareFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg
       Worker_stopWith(w, RUN_OUT_OF_MEMORY, msg);
       return false;
    }
+   w->first_inputs_ms = 0;
    if (w->have_inputs && Inputs_fit(&w->in, &cfg->problem))
       return true;
    const Problem *p = &cfg->problem;
@@ -297,7 +302,9 @@ static bool prepareFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg
    pthread_mutex_unlock(&w->mu);
    if (w->have_inputs)
       Inputs_free(&w->in);
+   const double t = Util_nowMs();
    w->have_inputs = Inputs_random(&w->in, p, w->seed);
+   w->first_inputs_ms = Util_nowMs() - t;
    pthread_mutex_lock(&w->mu);
    if (!w->have_inputs) {
       snprintf(msg, sizeof msg, "out of host memory for %dx%dx%d inputs", p->m, p->n, p->k);
@@ -322,7 +329,9 @@ static bool compileFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg
    if (serial != w->cur_serial || w->want_serial != serial)
       return false; /* changed meanwhile */
    pthread_mutex_unlock(&w->mu);
+   const double t0 = Util_nowMs();
    RunStatus st = Session_compileAblated(s, k, cfg->values, &cfg->problem, cfg->ablate, r, NULL, NULL, 0);
+   w->first_compile_ms = Util_nowMs() - t0;
    char *log = r->build_log ? LogBuf_renameSource(r->build_log, basename_(k->path)) : NULL;
    pthread_mutex_lock(&w->mu);
    WorkerSnapshot *sn = &w->snap;
@@ -367,10 +376,17 @@ static void recordFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg,
       sn->geo = r->geo;
       sn->status = r->verify.ok ? RUN_OK : RUN_NOT_VERIFIED;
       Util_copy(sn->message, sizeof sn->message, r->verify.message);
-      /* The time from the change to this figure: the explorer's interactivity target. */
-      char after[64] = "";
+      /* The time from the change to this figure (the explorer's interactivity target), and
+       * where it went: a run that is host-bound shows it. */
+      RunPhases ph = r->phases;
+      ph.ms[PHASE_INPUTS] += w->first_inputs_ms;
+      ph.ms[PHASE_COMPILE] += w->first_compile_ms;
+      char phases[320], after[400] = "";
+      RunPhases_describe(&ph, phases, sizeof phases);
       if (w->posted_at > 0)
-         snprintf(after, sizeof after, " (%.0f ms after the change)", Util_nowMs() - w->posted_at);
+         snprintf(after, sizeof after, " (%.0f ms after the change) [%s]", Util_nowMs() - w->posted_at, phases);
+      else
+         snprintf(after, sizeof after, " [%s]", phases);
       Worker_log(w, r->verify.ok ? LOG_GOOD : LOG_ERROR, "%s: %s%s", name, r->verify.message, after);
       w->phase = PH_MEASURE;
    } else if (r->ablate && st == RUN_OK) {

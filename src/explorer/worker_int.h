@@ -69,6 +69,9 @@ struct Worker_ {
    int phase;
    Inputs in;
    bool have_inputs;
+   /* What the first run of the configuration took before Session_run: its inputs (0 when
+    * those held fit) and its compile, for the log line's phases. */
+   double first_inputs_ms, first_compile_ms;
    float *drawn_a, *drawn_b;      /* the values drawn for in before rounding (Inputs_drawn): the
                                    * error line's reference, made once per set of inputs */
    unsigned long drawn_generation; /* in.generation they were drawn for (0: none) */

@@ -52,7 +52,7 @@ BoardRow *Board_rows(const Submission *subs, int nsubs, const BoardViewer *viewe
          row->gflops = row->pct = row->max_rel_err = NAN;
          row->you = s->uid == viewer->uid;
          if (viewer->lecturer || viewer->names_shown || row->you)
-            Util_copy(row->name, sizeof row->name, s->user);
+            Util_visible(s->user, row->name, sizeof row->name); /* records kept before rosters refused controls */
          else
             snprintf(row->name, sizeof row->name, "student %d", r + 1);
       }
@@ -64,7 +64,7 @@ BoardRow *Board_rows(const Submission *subs, int nsubs, const BoardViewer *viewe
          row->gflops = s->gflops;
          row->pct = s->pct;
          row->max_rel_err = s->max_rel_err;
-         Util_copy(row->kernel, sizeof row->kernel, s->kernel);
+         Util_visible(s->kernel, row->kernel, sizeof row->kernel);
          row->id = s->id;
          row->time = s->time;
       }

@@ -16,6 +16,7 @@
 #include "core/select.h"
 #include "serve/board.h"
 #include "serve/serve_int.h"
+#include "serve/vet.h"
 
 /* Judges a submission: every size of its assignment, rounds launches each on fresh
  * inputs, each verified; the vendor library on the same size; all recorded. */
@@ -185,8 +186,23 @@ static Request *judgeRequest(const RosterEntry *who, const Assignment *a, const 
    snprintf(r->sub_dir, sizeof r->sub_dir, "%s/submission-%lld", Srv.uploads, s->id);
    char path[1400];
    snprintf(path, sizeof path, "%s/%s", r->sub_dir, s->file);
-   if ((mkdir(r->sub_dir, 0700) != 0 && errno != EEXIST) || !Util_writeFileAtomic(path, source, len)) {
+   /* Vetted again as it is compiled: a source a restarted server had queued was vetted by
+    * the version that took it. */
+   char *text = malloc(len + 1);
+   if (!text) {
+      snprintf(why, whylen, "out of memory on the server");
+      free(r);
+      return NULL;
+   }
+   memcpy(text, source, len);
+   text[len] = '\0';
+   bool vetted = Vet_kernelSource(text, &len, why, whylen);
+   if (vetted && ((mkdir(r->sub_dir, 0700) != 0 && errno != EEXIST) || !Util_writeFileAtomic(path, text, len))) {
       snprintf(why, whylen, "the server cannot keep the file: %s", strerror(errno));
+      vetted = false;
+   }
+   free(text);
+   if (!vetted) {
       free(r);
       return NULL;
    }
@@ -563,7 +579,7 @@ void ClassCmd_resume(void) {
    for (int i = 0; i < n; i++) {
       Assignment a;
       size_t len = 0;
-      char why[512];
+      char why[512] = "its source or its assignment is gone";
       char *source = ClassDb_source(Srv.classdb, subs[i].id, &len);
       RosterEntry who;
       if (!Roster_find(&Srv.roster, subs[i].uid, &who)) {
@@ -579,7 +595,7 @@ void ClassCmd_resume(void) {
       if (!r) {
          Submission s = subs[i];
          s.verified = false;
-         snprintf(s.reason, sizeof s.reason, "could not be judged after the server restarted");
+         snprintf(s.reason, sizeof s.reason, "could not be judged after the server restarted: %s", why);
          ClassDb_judged(Srv.classdb, &s, why, sizeof why);
          continue;
       }

@@ -82,12 +82,11 @@ static bool parseLine(char *line, RosterEntry *e, char *why, size_t whylen) {
       snprintf(why, whylen, "the name of %s is %zu characters long; at most %zu", e->account, len, sizeof e->name - 1);
       return false;
    }
-   for (const char *c = name; *c; c++)
-      if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '<' || *c == '>' || *c == '&' || *c == '"') {
-         snprintf(why, whylen, "the name of %s has a character a board cannot show as it is (control, <, >, &, \")",
-                  e->account);
-         return false;
-      }
+   if (Util_findControl(name, len, NULL) < len || strpbrk(name, "<>&\"")) {
+      snprintf(why, whylen, "the name of %s has a character a board cannot show as it is (control, <, >, &, \")",
+               e->account);
+      return false;
+   }
    Util_copy(e->name, sizeof e->name, name);
    return true;
 }
@@ -104,6 +103,19 @@ bool Roster_load(Roster *r, const char *path, uid_t owner, char *err, size_t err
    char *text = Util_readUserFile(path, UTIL_MAX_TEXT_BYTES, &len, why, sizeof why);
    if (!text) {
       snprintf(err, errlen, "roster %s: %s", path, why);
+      return false;
+   }
+   /* Walked as a C string, a NUL would end the roster there (the students after it refused
+    * as strangers); a control character would reach the terminals and pages that show a name. */
+   int bad;
+   size_t at = Util_findControl(text, len, &bad);
+   if (at < len) {
+      char name[8];
+      Util_controlName((unsigned char)text[at], name);
+      snprintf(err, errlen, "roster %s, line %d: %s: a roster is plain text%s", path, bad,
+               text[at] ? name : "a NUL byte", text[at] ? " (a control character in a name would reach every "
+                                                          "terminal that shows the board)" : " (the roster would have ended there)");
+      free(text);
       return false;
    }
    int lineno = 0;

@@ -249,21 +249,24 @@ static void *worker(void *arg) {
 
 /* ---- a connection ---- */
 
+/* Every line the server sends holds text of other people (a client's own words echoed, a
+ * compiler's about a kernel, names on a board): its control characters are made visible
+ * (ESC as "^["), line breaks made blanks. */
 bool Serve_say(Conn *c, const char *fmt, ...) {
-   char line[2048];
+   char line[2048], shown[4 * sizeof line + 1];
    va_list ap;
    va_start(ap, fmt);
-   int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+   int n = vsnprintf(line, sizeof line, fmt, ap);
    va_end(ap);
    if (n < 0)
       return false;
-   if ((size_t)n > sizeof line - 2)
-      n = (int)sizeof line - 2;
-   for (int i = 0; i < n; i++)
-      if (line[i] == '\n' || line[i] == '\r')
-         line[i] = ' ';
-   line[n++] = '\n';
-   return Lines_write(c->fd, line, (size_t)n);
+   for (char *p = line; *p; p++)
+      if (*p == '\n' || *p == '\r')
+         *p = ' ';
+   Util_visible(line, shown, sizeof shown - 1);
+   size_t len = strlen(shown);
+   shown[len++] = '\n';
+   return Lines_write(c->fd, shown, len);
 }
 
 /* A text of many lines as "text" lines, then "end". */
@@ -382,35 +385,19 @@ void Serve_folders(const char *dir, char *out, size_t outlen) {
 /* "file NAME BYTES" and the bytes: the kernel file the next job or submission uses. */
 static bool takeFile(Conn *c, const char *line, char *why, size_t whylen) {
    char name[80];
-   unsigned long long len = 0;
-   int used = 0;
-   if (sscanf(line, "file %79s %llu%n", name, &len, &used) != 2 || line[used]) {
-      snprintf(why, whylen, "a file line is 'file NAME BYTES'");
+   size_t len = 0;
+   if (!Vet_fileLine(line, name, sizeof name, &len, why, whylen))
       return false;
-   }
-   size_t nl = strlen(name);
-   bool good = nl > 3 && nl < 64 && !strcmp(name + nl - 3, ".cl") && name[0] != '.';
-   for (size_t i = 0; good && i < nl; i++)
-      good = (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
-             (name[i] >= '0' && name[i] <= '9') || name[i] == '_' || name[i] == '-' || name[i] == '.';
-   if (!good) {
-      snprintf(why, whylen, "the kernel file's name '%.60s' must be letters, digits, '_', '-' or '.', end in .cl and "
-                            "be under 64 characters", name);
-      return false;
-   }
-   if (len > UTIL_MAX_KERNEL_BYTES) {
-      snprintf(why, whylen, "the kernel file is %llu bytes; the server takes at most %u", len, UTIL_MAX_KERNEL_BYTES);
-      return false;
-   }
-   char *text = malloc((size_t)len + 1);
-   if (!text || !LineReader_bytes(&c->in, text, (size_t)len, Util_nowMs() + 60e3)) {
+   char *text = malloc(len + 1);
+   if (!text || !LineReader_bytes(&c->in, text, len, Util_nowMs() + 60e3)) {
       free(text);
       snprintf(why, whylen, "the kernel file did not arrive whole");
       return false;
    }
    text[len] = '\0';
    char path[1400];
-   bool ok = Vet_kernelSource(text, (size_t)len, why, whylen);
+   size_t kept = len; /* Windows line ends become Unix ones: the compiler reads what was vetted */
+   bool ok = Vet_kernelSource(text, &kept, why, whylen);
    if (ok && !c->dir[0]) {
       snprintf(c->dir, sizeof c->dir, "%s/%lu-%lu", Srv.uploads, (unsigned long)c->who.uid, c->id);
       if (mkdir(c->dir, 0700) != 0 && errno != EEXIST) {
@@ -424,7 +411,7 @@ static bool takeFile(Conn *c, const char *line, char *why, size_t whylen) {
       unlink(path);
    }
    snprintf(path, sizeof path, "%s/%s", c->dir, name);
-   if (ok && !Util_writeFileAtomic(path, text, (size_t)len)) {
+   if (ok && !Util_writeFileAtomic(path, text, kept)) {
       snprintf(why, whylen, "the server cannot keep the file: %s", strerror(errno));
       ok = false;
    }
@@ -533,6 +520,11 @@ static void *connection(void *arg) {
    LineReader_init(&c->in, c->fd);
    for (bool alive = true; alive;) {
       int got = LineReader_next(&c->in, line, sizeof line, Util_nowMs() + SERVE_IDLE_S * 1e3, NULL);
+      if (got == LINES_TOO_LONG) {
+         Serve_say(c, "error a request line is at most %d bytes; this one is longer, and the connection is closed",
+                   LINES_MAX - 1);
+         break;
+      }
       if (got != 1)
          break;
       if (!strncmp(line, "file ", 5)) {

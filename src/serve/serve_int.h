@@ -118,7 +118,8 @@ void Serve_recordCandidate(const Request *r, const MeasureJob *j, const SweepCan
 void Serve_recordVendor(const Request *r, const MeasureJob *j, double gflops, const char *name);
 /* r's job as this server runs it on slot: its device, limits and folders. */
 MeasureJob Serve_jobOn(const Request *r, int slot);
-/* A line to the client (newlines in it made spaces); text as "text" lines and "end". */
+/* A line to the client (newlines in it made spaces, control characters made visible: it
+ * holds other people's text); text as "text" lines and "end". */
 bool Serve_say(Conn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool Serve_sayText(Conn *c, const char *text);
 /* r into the queue when its student may have one more in flight; false with why. */

@@ -107,8 +107,8 @@ static void referenceLines(const Ui *ui, Lines *L) {
    const KernelInfo *shown = Catalog_find(&ui->cat, s->config.kernel);
    /* Emulated: of a run that ran (a refused configuration has no figure to compare). */
    const bool refused = Draw_snapRefused(ui);
-   const bool tensor = shown && shown->tensor, emulated = current && s->geo.emulated && !refused;
-   double peak = Peaks_for(&s->peaks, ui->problem.precision, tensor, false);
+   const bool emulated = current && s->geo.emulated && !refused;
+   double peak = Peaks_for(&s->peaks, ui->problem.precision, shown, false);
    char pk[32];
    Draw_fmtRate(peak, "GFLOPS", pk, sizeof pk);
    if (ui->start.server)
@@ -119,11 +119,21 @@ static void referenceLines(const Ui *ui, Lines *L) {
       add(L, "peak", ST_NORMAL, "%s  (emulated tensor instructions: not compared)", dash);
    else if (current && s->nwindow && s->peaks.known && peak > 0)
       add(L, "peak", ST_NORMAL, "%.1f%% of the measured %s peak (%s)", 100 * s->gflops / peak,
-          Peaks_label(ui->problem.precision, tensor), pk);
+          Peaks_label(ui->problem.precision, shown, false), pk);
    else if (!s->peaks.known)
       add(L, "peak", ST_NORMAL, "%s  (not measured yet: F6 or m)", dash);
    else
       add(L, "peak", ST_NORMAL, "%s", dash);
+   /* A kernel memory-bound by design is put against the copy bandwidth too (Peaks_copyShare). */
+   if (shown && shown->memory_bound && current && s->nwindow && !ui->ablate && !emulated && !ui->start.server) {
+      double read_share, copy_share = Peaks_copyShare(&s->peaks, &s->config.problem, s->median_ms, &read_share);
+      const char *cached = copy_share > 1 ? " (above 100%: read from a cache)" : "";
+      if (copy_share > 0 && read_share > 0)
+         add(L, "memory", ST_NORMAL, "%.1f%% of the measured copy bandwidth, %.1f%% of the read bandwidth%s",
+             100 * copy_share, 100 * read_share, cached);
+      else if (copy_share > 0)
+         add(L, "memory", ST_NORMAL, "%.1f%% of the measured copy bandwidth%s", 100 * copy_share, cached);
+   }
    bool vendorHere = s->vendor_done && Problem_same(&s->vendor_problem, &ui->problem) && s->vendor_cold_l2 == ui->cold_l2;
    char vg[32];
    Draw_fmtRate(s->vendor.gflops, "GFLOPS", vg, sizeof vg);

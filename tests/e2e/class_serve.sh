@@ -83,12 +83,81 @@ run_gemmtop serve $POCL --socket "$SOCK" --state "$STATE" --roster "$T_DIR/bad-r
 expect_rc 2 "a roster with an unknown account is refused"
 expect_in "line 2: 'nobody-such-account-here' is neither a uid nor an account" "$ERR" "naming its line"
 [ -e "$SOCK" ] && not_ok "no socket was made" || ok "no socket was made"
+# A NUL used to end the roster there (the students after it refused as strangers); C1
+# controls (CSI, as UTF-8 and as a raw byte) passed the name check like letters.
+printf '20001 Ada\n\000\n20002 Bob\n' >"$T_DIR/bad-roster"
+run_gemmtop serve $POCL --socket "$SOCK" --state "$STATE" --roster "$T_DIR/bad-roster"
+expect_rc 2 "a roster with a NUL byte is refused at start"
+expect_in "line 2: a NUL byte: a roster is plain text" "$ERR" "naming its line"
+for csi in '\302\233' '\233'; do
+   printf "20001 Ada\n20002 Bob ${csi}2J\n" >"$T_DIR/bad-roster"
+   run_gemmtop serve $POCL --socket "$SOCK" --state "$STATE" --roster "$T_DIR/bad-roster"
+   expect_rc 2 "a roster with a C1 control ($csi) in a name is refused"
+   expect_in "line 2: U+009B: a roster is plain text" "$ERR" "naming its line and the control"
+done
+[ -e "$SOCK" ] && not_ok "no socket was made" || ok "no socket was made"
 
 # ---- the server ----
 start_server || finish
 run_gemmtop serve $POCL --socket "$SOCK" --state "$T_DIR/other"
 expect_rc 1 "a second server on a live socket is refused"
 expect_in "another gemmtop serve is listening on $SOCK" "$ERR" "and says so"
+
+# The socket with a client of its own: an overlong request line is answered and the
+# connection closed (the client waited 600 s for nothing before); a size no integer holds
+# is quoted as sent; a client's control characters come back made visible.
+python3 - "$SOCK" >"$T_DIR/raw" 2>&1 <<'PY'
+import socket, sys
+def ask(data):
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(60)  # a deadline for the answer: the server closes long before
+    s.connect(sys.argv[1])
+    s.sendall(data)
+    s.shutdown(socket.SHUT_WR)  # nothing more: the server ends once it has answered
+    got = b""
+    while True:
+        try:
+            part = s.recv(65536)
+        except ConnectionResetError:  # it closed with our unread bytes: what it said came first
+            break
+        if not part:
+            break
+        got += part
+    s.close()
+    return got
+print("long:", ask(b"x" * 9000).decode(errors="replace"), end="")
+print("size:", ask(b"file a.cl 99999999999999999999999\n").decode(errors="replace"), end="")
+echo = ask(b"\x1b]0;pwned\x07\xc2\x9b" b"2J\n")
+print("echo:", echo.decode(errors="replace"), end="")
+print("raw control in the echo:", any(b in echo for b in (b"\x1b", b"\x07", b"\xc2\x9b")))
+PY
+raw=$(cat "$T_DIR/raw")
+expect_in "long: error a request line is at most 8191 bytes; this one is longer, and the connection is closed" "$raw" \
+   "a request line over 8191 bytes is answered, and the connection closed"
+expect_in "size: failed the kernel file is 99999999999999999999999 bytes; the server takes at most" "$raw" \
+   "an absurd file size is quoted as it was sent"
+expect_in "echo: error unknown request '^[]0;pwned^GM-^[2J'" "$raw" "a client's control characters come back visible"
+expect_in "raw control in the echo: False" "$raw" "and none of them raw"
+# A client prints what a server sends only once it is made visible: a server of its own
+# that answers with a terminal's controls.
+python3 - "$PUB/fake" >"$T_DIR/fake.out" 2>&1 <<'PY' &
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+os.chmod(sys.argv[1], 0o777)
+s.listen(1)
+c, _ = s.accept()
+c.recv(65536)
+c.sendall(b"text Eve \x1b]0;pwned\x07\x1b[2J \xc2\x9b" b"31m \x9b" b"1m \xe2\x80\x94 ok\nend\n")
+c.close()
+PY
+fake=$!
+until_true 30 test -S "$PUB/fake" || not_ok "the fake server listens" "$(cat "$T_DIR/fake.out")"
+run_as 20001 class board hw --server "$PUB/fake"
+wait "$fake"
+expect_in "Eve ^[]0;pwned^G^[[2J M-^[31m M-^[1m $(printf '\342\200\224') ok" "$OUT" "a server's controls are printed visible"
+printf '%s' "$OUT" | od -An -tx1 | grep -qE ' (1b|07|9b)' && not_ok "no control byte reaches the terminal" "$OUT" ||
+   ok "no control byte reaches the terminal"
 
 # A student's run on the server: verified, timed there, recorded with the student's name.
 run_as 20001 run --server "$SOCK" --kernel mygemm01_naive --size 64 --format json
@@ -234,6 +303,24 @@ run_as 20001 run --server "$SOCK" --kernel mygemm01_naive --size 32
 expect_rc 0 "after them the next request is measured"
 expect_in "verified:" "$OUT" "and verified"
 
+# A name kept by a server before rosters refused controls: the board shows it made visible.
+python3 -c 'import sqlite3,sys
+db=sqlite3.connect(sys.argv[1])
+db.execute("update submissions set user = ? where assignment = \"tiny\" and uid = 20002", ("Eve \x1b]0;pwned\x07\x9b2J",))
+db.commit()' "$STATE/class.db"
+run_gemmtop class board tiny --server "$SOCK"
+expect_in "Eve ^[]0;pwned^GM-^[2J" "$OUT" "class board shows a kept name's controls visible"
+printf '%s' "$OUT" | od -An -tx1 | grep -qE ' (1b|07|9b)' && not_ok "class board prints no control byte" "$OUT" ||
+   ok "class board prints no control byte"
+run_gemmtop class close tiny --server "$SOCK"
+run_gemmtop class open tiny --server "$SOCK"
+if python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); sys.exit(1 if any(b in d for b in (b"\x1b", b"\x07", b"\xc2\x9b")) else 0)' \
+   "$BOARD/tiny.html"; then
+   ok "the board's page holds no control byte"
+else
+   not_ok "the board's page holds no control byte" "$(grep -a Eve "$BOARD/tiny.html")"
+fi
+
 # A kernel that includes a file would print it in the compiler's errors: refused unread.
 sed 's|^__kernel|#include "/etc/hostname"\n__kernel|' "$PUB/class_honest.cl" >"$PUB/class_peek.cl"
 chmod 644 "$PUB/class_peek.cl"
@@ -241,6 +328,102 @@ run_as 20002 submit "$PUB/class_peek.cl" --assignment hw --server "$SOCK"
 expect_rc 1 "a kernel that includes a file is refused"
 expect_in "'include' reaches for another file" "$ERR" "naming the directive"
 case "$OUT$ERR" in *"$(cat /etc/hostname 2>/dev/null || echo no-hostname-file)"*) not_ok "the file's text is not shown" "$OUT$ERR" ;; *) ok "the file's text is not shown" ;; esac
+
+# Every other way of reaching a file, each spelled so that the vetting before this one
+# took it (issue 50): a file only the server's account may read never reaches a student,
+# neither through submit nor through run --server, nor later through class mine.
+SECRET=$T_DIR/secret-of-the-server
+echo "ONLY_THE_SERVER_READS_THIS_$$ x" >"$SECRET"
+chmod 600 "$SECRET"
+python3 - "$PUB/class_honest.cl" "$PUB/spell" "$SECRET" <<'PY'
+import os, sys
+src = open(sys.argv[1], newline="").read()
+secret = sys.argv[3]
+spellings = {
+    # name: (text before the kernel, what the refusal says)
+    "cr": ('// x\r#include "%s"\n', "line 14: a carriage return that ends no line"),
+    "bsblank": ('#inc\\ \nlude "%s"\n', "line 14: a backslash followed by blanks ends the line"),
+    "bscrlf": ('#inc\\\r\nlude "%s"\r\n', "line 14: 'include' reaches for another file"),
+    "trigraph": ('#inc??/\nlude "%s"\n', "line 14: '??/' is a trigraph"),
+    "warning": ('#warning /*\n#include "%s"\n*/\n', "line 15: 'include' reaches for another file"),
+    "paste": ('#define C(a, b) a##b\n#if C(__has_inc, lude)("%s")\n#error exists\n#endif\n', "'##' pastes onto 'a'"),
+    "pragma": ('#pragma GCC dependency "%s"\n', "'#pragma ... dependency' tests or loads another file"),
+    "pragmaop": ('_Pragma("GCC dependency <%s>")\n', "'#pragma ... dependency'"),
+    "line": ('#line 1 "%s"\n', "'#line' (or '# NUMBER') renames the file"),
+    "digraph": ('%%:include "%s"\n', "'%:' spells '#'"),
+}
+head, body = src.split("__kernel", 1)
+for name, (text, why) in spellings.items():
+    folder = os.path.join(sys.argv[2], name)
+    os.makedirs(folder)
+    kernel = "class_spell_" + name
+    with open(os.path.join(folder, kernel + ".cl"), "w", newline="") as f:
+        f.write(head.replace("class_honest", kernel) + (text % secret) + "__kernel" + body)
+    with open(os.path.join(folder, "why"), "w") as f:
+        f.write(why)
+PY
+chmod -R a+rX "$PUB/spell"
+secret_text=$(cat "$SECRET")
+kept_kernels=$GEMMTOP_KERNELS
+for dir in "$PUB"/spell/*/; do
+   name=$(basename "$dir")
+   why=$(cat "$dir/why")
+   run_as 20002 submit "$dir/class_spell_$name.cl" --assignment hw --server "$SOCK"
+   if [ "$RC" -eq 1 ] && printf '%s' "$OUT$ERR" | grep -qF "$why"; then
+      ok "submit, $name: refused ($why)"
+   else
+      not_ok "submit, $name: refused saying '$why'" "$OUT $ERR"
+   fi
+   GEMMTOP_KERNELS="$kept_kernels:$dir"
+   export GEMMTOP_KERNELS
+   run_as 20002 run --server "$SOCK" --kernel "class_spell_$name" --size 16
+   if [ "$RC" -ne 0 ] && printf '%s' "$OUT$ERR" | grep -qF "$why"; then
+      ok "run --server, $name: refused"
+   else
+      not_ok "run --server, $name: refused saying '$why'" "$OUT $ERR"
+   fi
+   case "$OUT$ERR" in *ONLY_THE_SERVER_READS*) not_ok "$name: the secret's text is not shown" "$OUT$ERR" ;; esac
+done
+GEMMTOP_KERNELS=$kept_kernels
+export GEMMTOP_KERNELS
+run_as 20002 class mine hw --server "$SOCK"
+case "$OUT$ERR" in
+*ONLY_THE_SERVER_READS*) not_ok "class mine holds none of the secret's text" "$OUT" ;;
+*) ok "no reply and no class mine holds the secret's text" ;;
+esac
+# The same file sent by a client of its own over the socket, with a NUL before the
+# include (a compiler reads on past a NUL): refused, naming the line.
+python3 - "$SOCK" "$PUB/class_honest.cl" "$SECRET" >"$T_DIR/raw" 2>&1 <<'PY'
+import socket, sys
+src = open(sys.argv[2], "rb").read()
+head, body = src.split(b"__kernel", 1)
+text = head + b"\0\n#include \"" + sys.argv[3].encode() + b"\"\n__kernel" + body
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b"file class_honest.cl %d\n" % len(text) + text)
+s.shutdown(socket.SHUT_WR)
+print(s.makefile("rb").read().decode(errors="replace"))
+PY
+expect_in "failed line 14: a NUL byte" "$(cat "$T_DIR/raw")" "a NUL in a kernel file sent over the socket is refused, naming the line"
+# Windows line ends are taken (and kept as Unix ones, which the compiler reads).
+sed 's/$/\r/' "$PUB/class_honest.cl" | sed 's/class_honest/class_crlf/' >"$PUB/class_crlf.cl"
+chmod 644 "$PUB/class_crlf.cl"
+run_as 20003 submit "$PUB/class_crlf.cl" --assignment tiny --server "$SOCK"
+expect_rc 0 "a kernel file with Windows line ends is taken and verified"
+# The defence behind the vetting: a measuring child of the server quotes only errors
+# about the kernel's own file. Given a kernel that includes the secret (which the server
+# never sends it), its answer names no line of it.
+mkdir -p "$T_DIR/leak"
+sed 's|^__kernel|#include "'"$SECRET"'"\n__kernel|; s/class_honest/class_leak/' "$PUB/class_honest.cl" >"$T_DIR/leak/class_leak.cl"
+dev=$(printf '%s' "$POCL" | sed 's/.*--device //')
+printf 'limits 60 0 0\njob opencl %s class_leak 16 16 16 float 0 0 0x1p+0 0x0p+0 7 1 0 0x1.4p+3 0 tensor %s:%s\nrun 16\n' \
+   "$dev" "${GEMMTOP_KERNELS%%:*}" "$T_DIR/leak" | "$GEMMTOP_BIN" __measure-child >"$T_DIR/child" 2>/dev/null
+expect_in "does not compile: the compiler's errors name no line of class_leak.cl" "$(cat "$T_DIR/child")" \
+   "a server's measuring child quotes no error from another file"
+case "$(cat "$T_DIR/child")" in *ONLY_THE_SERVER_READS*) not_ok "the child's answer holds none of the secret" "$(cat "$T_DIR/child")" ;; esac
+printf 'job opencl %s class_leak 16 16 16 float 0 0 0x1p+0 0x0p+0 7 1 0 0x1.4p+3 0 tensor %s:%s\nrun 16\n' \
+   "$dev" "${GEMMTOP_KERNELS%%:*}" "$T_DIR/leak" | "$GEMMTOP_BIN" __measure-child >"$T_DIR/child" 2>/dev/null
+expect_in "ONLY_THE_SERVER_READS" "$(cat "$T_DIR/child")" "(the same child outside a server quotes the first error, wherever it is)"
 
 # A file that is no kernel.
 printf 'not a kernel\n' >"$PUB/junk.cl"

@@ -3,8 +3,9 @@
 # that runs here verifies (the tensor and FP8 ones emulated, so labelled and not compared),
 # 3xTF32 (wgmma only) is refused with its reason, the errors against the float64 product
 # order as the types' precision does (FP32 < half < bfloat16 < e4m3 < e5m2, at their
-# medians), FP32's is near FP32's rounding and CLBlast's beside it, and the SVG chart
-# renders (rsvg-convert) with a point per path.
+# medians), FP32's is near FP32's rounding and CLBlast's beside it, every other type's and
+# FP8 scaling's vendor row says it has no reference on OpenCL, and the SVG chart renders
+# (rsvg-convert) with a point per path.
 . "$(dirname "$0")/lib.sh"
 
 run_gemmtop bench --frontier --sizes 64 --reps 2 --warmup 0 --seed 11 --format json --save "$T_DIR/frontier.svg"
@@ -22,6 +23,13 @@ for p in want[2:]:
 assert k["FP32"]["verified"] and not k["FP32"]["emulated"]
 assert k["FP32"]["max_err"] < 1e-5 and v["FP32"]["max_err"] < 1e-5, (k["FP32"], v.get("FP32"))
 assert k["FP32"]["pct_of_vendor"] > 0
+# CLBlast is measured once per type and FP8 scaling, beside emulated kernels too: it has no
+# GEMM of the other types, which each vendor row says (the FP8 ones naming cuBLASLt).
+assert list(v)==["FP32"]+want[2:], list(v)
+for p in want[2:]:
+    assert v[p]["status"]=="invalid" and "no vendor reference" in v[p]["reason"] and "gflops" not in v[p], v[p]
+for p in want[5:]:
+    assert "cuBLASLt" in v[p]["reason"], v[p]
 m={p:k[p]["median_err"] for p in want if "median_err" in k[p]}
 order=["FP32","half","bfloat16","e4m3 tensor","e5m2 tensor"]
 assert all(m[a] < m[b] for a,b in zip(order,order[1:])), m

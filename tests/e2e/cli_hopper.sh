@@ -9,28 +9,62 @@ run_gemmtop list kernels --format json
 hopper=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys
 for l in sys.stdin:
     k = json.loads(l)
-    if k["ladder"] == "hopper": print(k["name"], k["arch"], k["step"])')
-[ "$(printf '%s\n' "$hopper" | grep -c ' sm_90a ')" -eq 5 ] && ok "five hopper steps, each for sm_90a" ||
-   not_ok "five hopper steps for sm_90a" "$hopper"
+    if k["ladder"] == "hopper": print(k["name"], k["arch"], k["step"], ",".join(k["precisions"]))')
+[ "$(printf '%s\n' "$hopper" | grep -c ' sm_90a ')" -eq 9 ] && ok "nine hopper steps, each for sm_90a" ||
+   not_ok "nine hopper steps for sm_90a" "$hopper"
 
 nvrtc=no
 have_nvrtc && nvrtc=yes
+# Each step in the first type it takes (steps 1 to 8: float, three tf32 wgmma a k-step).
 for k in $(printf '%s\n' "$hopper" | cut -d' ' -f1); do
    if [ $nvrtc = no ]; then
       ok "$k for cuda sm_90a # SKIP $(nvrtc_missing)"
       continue
    fi
-   run_gemmtop inspect --backend cuda --arch sm_90a --kernel "$k" --size 1024 --code ptx
+   prec=$(printf '%s\n' "$hopper" | awk -v k="$k" '$1 == k { split($4, p, ","); print p[1] }')
+   run_gemmtop inspect --backend cuda --arch sm_90a --kernel "$k" --precision "$prec" --size 1024 --code ptx
    regs=$(printf '%s\n' "$OUT" | sed -n 's/^registers  *\([0-9]*\).*/\1/p')
    smem=$(printf '%s\n' "$OUT" | sed -n 's/^local mem  *\([0-9]*\) B.*/\1/p')
-   wgmma=$(printf '%s\n' "$OUT" | grep -c 'wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32')
+   wgmma=$(printf '%s\n' "$OUT" | grep -c 'wgmma.mma_async.sync.aligned.m64n[0-9]*k[0-9]*.f32')
    tma=$(printf '%s\n' "$OUT" | grep -c 'cp.async.bulk.tensor.2d')
    if [ "$RC" -eq 0 ] && [ "${regs:-0}" -gt 0 ] && [ "${smem:-0}" -gt 49152 ] && [ "$wgmma" -gt 0 ] && [ "$tma" -gt 0 ]; then
-      ok "$k compiles for sm_90a: $regs registers, $smem B shared, $wgmma wgmma and $tma TMA copies in the PTX"
+      ok "$k compiles for sm_90a in $prec: $regs registers, $smem B shared, $wgmma wgmma and $tma TMA copies in the PTX"
    else
-      not_ok "$k for cuda sm_90a (exit $RC, $regs registers, $smem B, $wgmma wgmma, $tma TMA)" "$ERR"
+      not_ok "$k for cuda sm_90a in $prec (exit $RC, $regs registers, $smem B, $wgmma wgmma, $tma TMA)" "$ERR"
    fi
 done
+
+# The scheduling and small-M steps (6 to 9) in every type they take, at the shapes they are
+# for, with their presets' tiles: no spills, no stack (local memory), and the second entry
+# (the fix-up) in the same module.
+if [ $nvrtc = yes ]; then
+   for cfg in "hopper6_splitk 128x8192x8192 --set BN=256 --set BK=64 --set STAGES=4 --set SPLIT=4" \
+      "hopper6_splitk 64x4096x14336 --set CONS=1 --set BM=64 --set BN=128 --set BK=64 --set STAGES=6 --set SPLIT=8" \
+      "hopper7_streamk 128x8192x8192 --set BN=256 --set BK=64 --set STAGES=4" \
+      "hopper7_streamk 4096x6144x4096 --set BN=256 --set BK=64 --set STAGES=4 --set STREAMK=0" \
+      "hopper8_hybrid 512x4096x4096 --set BN=256 --set BK=64 --set STAGES=4" \
+      "hopper9_swapab 16x4096x14336 --set BT=16 --set SPLIT=4" \
+      "hopper9_swapab 8x8192x8192 --set BT=8 --set CONS=2 --set BN=256 --set BLOCKS=1" \
+      "hopper9_swapab 48x4096x4096 --set BT=64 --set BLOCKS=1 --set STAGES=4"; do
+      set -- $cfg
+      k=$1 size=$2
+      shift 2
+      for prec in $(printf '%s\n' "$hopper" | awk -v k="$k" '$1 == k { gsub(",", " ", $4); print $4 }'); do
+         set_bk=""
+         case "$prec" in float) set_bk="--set BK=16 --set SW=64" ;; tf32) set_bk="--set BK=32 --set SW=128" ;; esac
+         run_gemmtop inspect --backend cuda --arch sm_90a --kernel "$k" --precision "$prec" --size "$size" "$@" $set_bk \
+            --code ptx
+         spills=$(printf '%s\n' "$OUT" | grep -c '^spills  *0 B stores, 0 B loads; stack frame 0 B')
+         fixup=$(printf '%s\n' "$OUT" | grep -c '^.visible .entry gemm_fixup(')
+         if [ "$RC" -eq 0 ] && [ "$spills" -eq 1 ] && [ "$fixup" -eq 1 ]; then
+            ok "$k $* in $prec at $size: no spills, no stack, the fix-up beside it"
+         else
+            not_ok "$k $* in $prec at $size (exit $RC): spills or stack, or no fix-up entry" \
+               "$(printf '%s\n' "$OUT" | grep -E '^(registers|spills|local)') $ERR"
+         fi
+      done
+   done
+fi
 
 if [ $nvrtc = yes ]; then
    for sw in 0 32 64 128; do
@@ -49,6 +83,25 @@ if [ $nvrtc = yes ]; then
          not_ok "${p%%:*}: wgmma ${p#*:} (exit $RC, $n found, or spills)" "$(printf '%s\n' "$OUT" | grep -E '^(registers|spills)') $ERR"
       fi
    done
+   # Step 5's 3xTF32 switches (issue 43): each compiles without spills; SMALL doubles the
+   # wgmma's accumulators, PROMO adds FP32 sums and a wait per PROMO tiles.
+   for sw in "LO=1" "SMALL=1" "PROMO=1" "PROMO=4" "ORDER=1" "LO=1 SMALL=1 PROMO=2 ORDER=1"; do
+      sets=$(for x in $sw; do printf ' --set %s' "$x"; done)
+      # shellcheck disable=SC2086 # sets is a list of options
+      run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order --set BN=128 $sets --size 1000 --code ptx
+      n=$(printf '%s\n' "$OUT" | grep -c 'wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32')
+      if [ "$RC" -eq 0 ] && [ "$n" -gt 0 ] && printf '%s\n' "$OUT" | grep -q '^spills  *0 B stores, 0 B loads; stack frame 0 B'; then
+         ok "hopper-5-order 3xTF32 with $sw compiles: $n wgmma, no spills"
+      else
+         not_ok "hopper-5-order 3xTF32 with $sw (exit $RC, $n wgmma)" "$(printf '%s\n' "$OUT" | grep -E '^(registers|spills)') $ERR"
+      fi
+   done
+   run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order-bf16 --set LO=1 --code none
+   expect_rc 2 "LO in bfloat16 is refused"
+   expect_in "LO, SMALL and ORDER shape 3xTF32, the float path" "$ERR" "naming the float path"
+   run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order --set BN=256 --set PROMO=1 --code none
+   expect_rc 2 "PROMO with BN=256 is refused"
+   expect_in "at most 192 in all" "$ERR" "the registers' rule says why"
    run_gemmtop inspect --backend cuda --arch sm_90 --kernel hopper3_warpspec --code ptx
    expect_in "target     cuda sm_90a" "$OUT" "an sm_90a kernel for --arch sm_90 compiles for sm_90a"
    expect_in "PTX (sm_90a):" "$OUT" "and the code is labelled with the target it was compiled for"

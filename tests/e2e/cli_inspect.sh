@@ -77,7 +77,7 @@ fi
 # Inspect's options only, and no stray word (it was ignored).
 run_gemmtop inspect --kernel mygemm01_naive --size 64 --reps 3
 expect_rc 2 "inspect does not take --reps"
-expect_in "--reps is for 'gemmtop run', 'gemmtop sweep', 'gemmtop bench' and 'gemmtop explain', not for 'gemmtop inspect'" "$ERR" "saying whose option it is"
+expect_in "--reps is for 'gemmtop run', 'gemmtop sweep', 'gemmtop bench', 'gemmtop explain' and 'gemmtop tune', not for 'gemmtop inspect'" "$ERR" "saying whose option it is"
 run_gemmtop inspect --kernel mygemm01_naive --code sas
 expect_rc 2 "an unknown --code"
 expect_in "--code 'sas': use ptx, sass, isa or none" "$ERR" "lists the valid ones"

@@ -22,11 +22,11 @@ expect_in "'gemmtop COMMAND --help'" "$OUT" "and says where the commands' are"
 # An option the command does not take was accepted in silence.
 run_gemmtop list kernels --jobs 4 --site 3
 expect_rc 2 "list kernels --jobs is a usage error"
-expect_in "--jobs is for 'gemmtop sweep', not for 'gemmtop list'" "$ERR" "naming the option, its command and this one"
+expect_in "--jobs is for 'gemmtop sweep' and 'gemmtop tune', not for 'gemmtop list'" "$ERR" "naming the option, its command and this one"
 expect_in "see 'gemmtop list --help'" "$ERR" "pointing at the command's help"
 run_gemmtop --kernel mygemm01_naive --reps 3
 expect_rc 2 "the explorer does not take --reps"
-expect_in "--reps is for 'gemmtop run', 'gemmtop sweep', 'gemmtop bench' and 'gemmtop explain', not for the explorer" "$ERR" "saying so"
+expect_in "--reps is for 'gemmtop run', 'gemmtop sweep', 'gemmtop bench', 'gemmtop explain' and 'gemmtop tune', not for the explorer" "$ERR" "saying so"
 
 # A missing value: the next option was taken as the value ("run takes no argument '64'").
 run_gemmtop run --kernel --size 64

@@ -1,13 +1,16 @@
 #!/bin/sh
 # Scheduling kernels on PoCL: split-K (fast03_splitk, and tensor06_splitk on emulated tensor
-# cores in half, bfloat16 and tf32) and stream-K / persistent (fast04_streamk, and
-# tensor07_streamk on emulated tensor cores). Every configuration verified on odd and skinny shapes with alpha and beta,
-# in float and double and transposed layouts; the fix-up launch there exactly when the
+# cores in half, bfloat16 and tf32), stream-K / persistent (fast04_streamk, and
+# tensor07_streamk on emulated tensor cores), and small M: swap-AB on emulated mma.sync
+# (tensor08_swapab), the decode kernels (fast05_decode, tensor09_decode), memory-bound by design (their runs
+# against the measured copy bandwidth). Every configuration verified on odd and skinny shapes
+# with alpha and beta, in float and double and transposed layouts; the fix-up launch there exactly when the
 # configuration needs one (its time reported, part of the GEMM's); C checked against an
 # independent product computed here in plain Python from .npy files; the same bits on a second
 # run (the fix-up adds in a fixed order); planted bugs in the fix-ups (a plane dropped, the
 # wrong slot, a K step lost at each share's end) fail verification; export-kernel writes both
-# launches, and its launcher verifies (and fails a broken fix-up) from the files alone.
+# launches, and its launcher verifies (and fails a broken fix-up) from the files alone, the
+# decode kernel's too.
 . "$(dirname "$0")/lib.sh"
 
 SMALL="--set BM=64 --set BN=64 --set WM=32 --set WN=32"
@@ -151,15 +154,16 @@ write(d + "/ha.npy", m, k, "e", "<f2", [random.uniform(-1, 1) for _ in range(m *
 write(d + "/hb.npy", k, n, "e", "<f2", [random.uniform(-1, 1) for _ in range(k * n)])
 EOF
 # check_product WHAT A B ARGS...: the run of ARGS on A and B (.npy files in T_DIR, float32 or
-# float16: the values the kernel multiplies) and c.npy, against Python's product of them,
-# computed once per pair of files (kept in T_DIR) and compared with each run's C.
+# float16: the values the kernel multiplies) and C (c.npy, or PC), against Python's product of
+# them, computed once per pair of files (kept in T_DIR) and compared with each run's C; the
+# size is 37 x 45 x 300, or PSIZE ("-m 7 -n 45 -k 300").
 check_product() {
    what=$1 a=$2 b=$3
    shift 3
    rm -f "$T_DIR/out.npy"
-   run_gemmtop run "$@" -m 37 -n 45 -k 300 --a "$T_DIR/$a" --b "$T_DIR/$b" --c "$T_DIR/c.npy" --alpha -1.25 \
-      --beta 0.5 --out "$T_DIR/out.npy" --reps 1 --warmup 0
-   msg=$(python3 - "$T_DIR" "$a" "$b" <<'EOF' 2>&1
+   run_gemmtop run "$@" ${PSIZE:--m 37 -n 45 -k 300} --a "$T_DIR/$a" --b "$T_DIR/$b" --c "$T_DIR/${PC:-c.npy}" \
+      --alpha -1.25 --beta 0.5 --out "$T_DIR/out.npy" --reps 1 --warmup 0
+   msg=$(python3 - "$T_DIR" "$a" "$b" "${PC:-c.npy}" <<'EOF' 2>&1
 import json, struct, sys
 d = sys.argv[1]
 def read(path):
@@ -171,7 +175,7 @@ def read(path):
     return h["shape"], struct.unpack("<%d%s" % (count, code), data[10 + hl:10 + hl + size * count]), h["descr"]
 (m, k), A, _ = read(d + "/" + sys.argv[2])
 (_, n), B, _ = read(d + "/" + sys.argv[3])
-_, C, cd = read(d + "/c.npy")
+_, C, cd = read(d + "/" + sys.argv[4])
 shape, O, od = read(d + "/out.npy")
 assert cd == od == "<f4", (cd, od)
 assert shape == (m, n), shape
@@ -207,6 +211,123 @@ check_product "persistent STREAMK=0" a.npy b.npy --kernel fast04_streamk $SMALL 
 check_product "tensor split-K SPLIT=3 in half, float16 inputs" ha.npy hb.npy $TSMALL --set SPLIT=3 --precision half
 check_product "tensor stream-K UNITS=3 in half, float16 inputs" ha.npy hb.npy $TSK --set STREAMK=1 --set UNITS=3 \
    --precision half
+
+# Small M. Swap-AB on mma.sync (tensor08_swapab, emulated here with mma.sync's own fragment
+# layouts: the weight's rows as the MMA's 16 rows, the tokens as its n8, fragments loaded 16
+# bytes a lane with the run's word order) and the decode kernel (fast05_decode, CUDA cores),
+# at odd sizes in every type they take, with and without their fix-up.
+SWAP="--kernel tensor08_swapab"
+DEC="--kernel fast05_decode"
+check_config yes "swap-AB SPLIT=3 in half, 13x70x333 (N past the 32-column block, K padded), NT, alpha -1.5 beta 0.5" \
+   $SWAP --set SPLIT=3 --precision half --size 13x70x333 --layout NT --alpha -1.5 --beta 0.5
+check_config no "swap-AB SPLIT=1 in bfloat16, 5x45x100 (one run of 16 words for 4 warps), beta 2" \
+   $SWAP --set SPLIT=1 --precision bfloat16 --size 5x45x100 --layout NT --beta 2
+check_config yes "swap-AB in tf32 with 8 warps, 16 runs per split, 3x200x2049, TN, beta 1" \
+   $SWAP --set SPLIT=16 --set WARPS=8 --set RF=1 --precision tf32 --size 3x200x2049 --layout TN --beta 1
+check_config yes "swap-AB RF=4 TF=4 KU=4, one warp, 37x130x1000 (two token blocks), TT" \
+   $SWAP --set RF=4 --set TF=4 --set WARPS=1 --set KU=4 --set SPLIT=2 --precision bfloat16 --size 37x130x1000 \
+   --layout TT --beta -1
+# The decode step on mma.sync (tensor09_decode): runs of 16 x PL words, the K split among the
+# warps of a block (one launch with SPLIT=1), a last turn that runs past the block's end
+# (zeroed re-reads of its first run), token padding, and the fix-up when SPLIT > 1.
+DEC9="--kernel tensor09_decode"
+check_config no "decode on mma.sync, one launch, 3x70x333 (K padded, a partial last turn), bfloat16, beta 0.5" \
+   $DEC9 --precision bfloat16 --size 3x70x333 --layout NT --alpha -1.5 --beta 0.5
+check_config no "decode on mma.sync TF=2 PL=4 KU=1 WARPS=16, 13x45x1000, half, TT" \
+   $DEC9 --set TF=2 --set PL=4 --set KU=1 --set WARPS=16 --precision half --size 13x45x1000 --layout TT --beta 2
+check_config yes "decode on mma.sync RF=2 PL=1 SPLIT=3 in tf32, 6x200x777, TN" \
+   $DEC9 --set RF=2 --set PL=1 --set SPLIT=3 --set WARPS=2 --precision tf32 --size 6x200x777 --layout TN --beta -1
+for prec in float double half bfloat16; do
+   check_config yes "decode SPLIT=6 in $prec, 5x33x257 (a short last row block), NT, alpha 2 beta -0.5" \
+      $DEC --set SPLIT=6 --set RN=4 --set LK=4 --set WG=64 --set UNROLL=4 --precision $prec --size 5x33x257 \
+      --layout NT --alpha 2 --beta -0.5
+done
+check_config no "decode SPLIT=1 MR=1 in half, 1x45x100 (one token), beta 2" \
+   $DEC --set SPLIT=1 --set MR=1 --precision half --size 1x45x100 --layout NT --beta 2
+check_config yes "decode MR=16 LK=32 in float, 16x130x2049 over 64 runs of K, TT" \
+   $DEC --set MR=16 --set RN=1 --set LK=32 --set WG=256 --set UNROLL=1 --set SPLIT=64 --size 16x130x2049 --layout TT
+check_config yes "decode MR=4 in bfloat16, 11x300x515 (three token blocks, M padded)" \
+   $DEC --set MR=4 --set SPLIT=3 --precision bfloat16 --size 11x300x515 --layout NT --beta 0.5
+
+# Against Python's product: 7 tokens x 45 x 300, fresh random float16 (exact in every type
+# here) and float32 inputs.
+python3 - "$T_DIR" "$SEED" <<'EOF'
+import random, struct, sys
+d, seed = sys.argv[1], int(sys.argv[2])
+random.seed(seed + 2)
+def write(path, rows, cols, code, descr, values):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }" % (descr, rows, cols)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack("<%d%s" % (len(values), code), *values))
+m, n, k = 7, 45, 300
+write(d + "/sa.npy", m, k, "e", "<f2", [random.uniform(-1, 1) for _ in range(m * k)])
+write(d + "/sb.npy", k, n, "e", "<f2", [random.uniform(-1, 1) for _ in range(k * n)])
+write(d + "/fa.npy", m, k, "f", "<f4", [random.uniform(-1, 1) for _ in range(m * k)])
+write(d + "/fb.npy", k, n, "f", "<f4", [random.uniform(-1, 1) for _ in range(k * n)])
+write(d + "/sc.npy", m, n, "f", "<f4", [random.uniform(-1, 1) for _ in range(m * n)])
+EOF
+PSIZE="-m 7 -n 45 -k 300"
+PC=sc.npy
+check_product "swap-AB SPLIT=3 in half, float16 inputs" sa.npy sb.npy $SWAP --set SPLIT=3 --precision half
+check_product "swap-AB SPLIT=1 TF=1 in half, float16 inputs" sa.npy sb.npy $SWAP --set SPLIT=1 --set TF=1 \
+   --precision half
+check_product "decode on mma.sync TF=1 in half, float16 inputs" sa.npy sb.npy $DEC9 --set TF=1 --precision half
+check_product "decode SPLIT=4 in float" fa.npy fb.npy $DEC --set SPLIT=4
+check_product "decode SPLIT=1 in half, float16 inputs" sa.npy sb.npy $DEC --set SPLIT=1 --precision half
+unset PSIZE PC
+
+# The same bits on every run: the warps' and lanes' sums and the planes added in a fixed order.
+for cfg in "sa.npy sb.npy tensor08_swapab --set SPLIT=3 --precision half" "fa.npy fb.npy fast05_decode --set SPLIT=3" \
+   "sa.npy sb.npy tensor09_decode --set TF=1 --precision half"; do
+   set -- $cfg
+   a=$1 b=$2 kern=$3
+   shift 3
+   for i in 1 2; do
+      run_gemmtop run --kernel "$kern" "$@" -m 7 -n 45 -k 300 --a "$T_DIR/$a" --b "$T_DIR/$b" \
+         --c "$T_DIR/sc.npy" --beta 0.5 --out "$T_DIR/same$i.npy" --reps 3 --warmup 1
+   done
+   if [ "$RC" -eq 0 ] && [ -s "$T_DIR/same1.npy" ] && cmp -s "$T_DIR/same1.npy" "$T_DIR/same2.npy"; then
+      ok "$kern $*: two runs give the same bits"
+   else
+      not_ok "$kern $*: two runs differ (exit $RC)" "$ERR"
+   fi
+   rm -f "$T_DIR/same1.npy" "$T_DIR/same2.npy"
+done
+
+# Memory-bound by design: the decode kernel's run is put against the measured copy
+# bandwidth (the bytes of A, B and C over its time), a compute-bound one's is not.
+run_gemmtop list devices --backend opencl --format json
+if ! printf '%s\n' "$OUT" | grep -q '"copy_peak_gbps"'; then
+   run_gemmtop list devices --backend opencl --measure --format json
+fi
+run_gemmtop run $DEC --size 8x256x1024 --layout NT --beta 0.5 --reps 2 --warmup 0 --format json
+if msg=$(printf '%s\n' "$OUT" | head -1 | python3 -c 'import json,sys
+d = json.loads(sys.stdin.readline())
+assert d["verified"] and d["copy_peak_gbps"] > 0, d
+want = 100 * d["gbps"] / d["copy_peak_gbps"]
+assert abs(d["pct_of_copy"] - want) <= 1e-3 * want, (d["pct_of_copy"], want)
+print("%.3g%% of %.3g GB/s" % (d["pct_of_copy"], d["copy_peak_gbps"]))' 2>&1); then
+   ok "decode: pct_of_copy is its bytes over its time against the copy peak ($msg)"
+else
+   not_ok "decode: pct_of_copy (exit $RC): $msg" "$OUT
+$ERR"
+fi
+run_gemmtop run $DEC --size 8x256x1024 --layout NT --reps 2 --warmup 0
+expect_in "of the measured copy bandwidth" "$OUT" "the table says it"
+run_gemmtop run --kernel fast03_splitk $SMALL --size 64x64x64 --reps 1 --warmup 0 --format json
+case "$OUT" in *pct_of_copy*) not_ok "a compute-bound kernel has no pct_of_copy" "$OUT" ;;
+*) ok "a compute-bound kernel has no pct_of_copy" ;; esac
+run_gemmtop bench $DEC --sizes 8x256x1024 --layout NT --rounds 1
+expect_in "memory (memory-bound by design: % of the measured copy bandwidth):" "$OUT" "bench gives the share under its table"
+run_gemmtop list kernels --format json
+bounds=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys
+for l in sys.stdin:
+    k = json.loads(l)
+    if k["bound"] == "memory": print(k["name"])' | sort | tr '\n' ' ')
+case "$bounds" in *fast05_decode*tensor08_swapab*tensor09_decode*) ok "list kernels: the memory-bound ones say so ($bounds)" ;;
+*) not_ok "list kernels: bound" "$bounds" ;; esac
 
 # The same bits on every run: the pieces are added in a fixed order.
 for cfg in "fast03_splitk --set SPLIT=8" "fast04_streamk --set UNITS=3" \
@@ -276,6 +397,22 @@ plant short_band fast04_streamk 's/return (long)first \* TILES_N + (long)tn \* r
 plant lost_step fast04_streamk 's/it1 = shareStart(g + 1, total, units);/it1 = shareStart(g + 1, total, units) - 1;/' &&
    expect_wrong lost_step "each stream-K share loses its last K step" $SMALL --set UNITS=3 --size 100x70x333
 
+# Small M's planted bugs: each must fail verification.
+plant swap_word tensor08_swapab 's/b\[0\] = GT_FRAG_WORD(WORD_OF(x\[u\]\[j\], q, 0));/b[0] = GT_FRAG_WORD(WORD_OF(x[u][j], q, 1));/' &&
+   expect_wrong swap_word "swap-AB's tokens take another word order than the weight's" --set SPLIT=3 --precision half \
+      --size 13x70x333
+plant swap_row tensor08_swapab 's/a\[1\] = GT_FRAG_WORD(WORD_OF(w\[u\]\[f\]\[1\], q, 0));/a[1] = GT_FRAG_WORD(WORD_OF(w[u][f][0], q, 0));/' &&
+   expect_wrong swap_row "swap-AB's fragment takes row g for g + 8" --set SPLIT=1 --precision bfloat16 --size 5x45x100
+plant swap_warp tensor08_swapab 's/for (int v = 1; v < WARPS; v++)/for (int v = 1; v < WARPS - 1; v++)/' &&
+   expect_wrong swap_warp "swap-AB drops the last warp's sums" --set SPLIT=2 --precision half --size 13x70x333
+plant decode_lane fast05_decode 's/for (int l = 0; l < LK; l++)/for (int l = 0; l < LK - 1; l++)/' &&
+   expect_wrong decode_lane "decode drops a lane of each row" --size 5x33x257 --layout NT
+plant decode_plane fast05_decode 's/for (int z = 1; z < SPLIT; z++)/for (int z = 1; z < SPLIT - 1; z++)/' &&
+   expect_wrong decode_plane "decode's fix-up drops the last plane" --set SPLIT=3 --size 5x33x257 --layout NT
+plant decode_run fast05_decode 's/p1 = (int)gt_sched_share_start(z + 1, pieces, SPLIT);/p1 = (int)gt_sched_share_start(z + 1, pieces, SPLIT) - 1;/' &&
+   expect_wrong decode_run "decode's runs of K lose their last piece" --set SPLIT=3 --precision bfloat16 --size 5x33x257 \
+      --layout NT
+
 # export-kernel: both launches and the workspace in the standalone launcher, built from the
 # exported files alone and verified on PoCL; the fix-up broken after export fails it.
 if command -v cc >/dev/null 2>&1 && command -v make >/dev/null 2>&1; then
@@ -297,6 +434,19 @@ $ERR
 $launch_out"
       fi
    done
+   # The decode kernel with its fix-up (a grid of N rounded up to 64 columns), NT as a model
+   # stores its weight.
+   rm -rf "$T_DIR/export5"
+   run_gemmtop export-kernel $DEC --set SPLIT=3 --size 8x200x1000 --layout NT --alpha -2 --beta 0.5 --dir "$T_DIR/export5"
+   launch_out=$( (make -s -C "$T_DIR/export5" && cd "$T_DIR/export5" && env -u GEMMTOP_KERNELS ./fast05_decode_launch \
+      fast05_decode.cl "$dev" "$SEED") 2>&1)
+   if [ "$RC" -eq 0 ] && printf '%s' "$launch_out" | grep -q "^verified: all 1600 elements, worst relative error"; then
+      ok "export-kernel fast05_decode SPLIT=3: the launcher makes both launches and verifies on PoCL"
+   else
+      not_ok "export-kernel fast05_decode (exit $RC)" "$OUT
+$ERR
+$launch_out"
+   fi
    # The exported stream-K kernel with its fix-up reading the wrong slot: the launcher fails it.
    sed 's/>= tile \* steps ? 0 : 1)/>= tile * steps ? 1 : 0)/' "$T_DIR/export/fast04_streamk.cl" >"$T_DIR/export/broken.cl"
    broken_out=$(cd "$T_DIR/export" && ./fast04_streamk_launch broken.cl "$dev" "$SEED" 2>&1)

@@ -162,7 +162,7 @@ names_device() {
 run_gemmtop() {
    if [ $# -gt 0 ] && ! names_device "$@"; then
       case "$1" in
-      run | explain | sweep | bench | banks | inspect | export-kernel)
+      run | explain | sweep | bench | banks | inspect | export-kernel | tune)
          _cmd=$1
          shift
          # shellcheck disable=SC2086 # POCL is a list of options

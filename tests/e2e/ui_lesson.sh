@@ -18,7 +18,7 @@ ui_init
 out=$("$GEMMTOP_BIN" lesson nosuchlesson 2>&1)
 rc=$?
 [ "$rc" = 2 ] && ok "an unknown lesson is a usage error (exit 2)" || not_ok "unknown lesson: exit $rc" "$out"
-expect_in "the lessons are: dcu, fast, hopper, hopper-bf16, m1, magma, mygemm, shapes, shapes-half, tensor" "$out" "and the message lists the valid lessons"
+expect_in "the lessons are: dcu, fast, hopper, hopper-bf16, hopper-fp8, m1, magma, mygemm, shapes, shapes-half, shapes-hopper, tensor" "$out" "and the message lists the valid lessons"
 list=$("$GEMMTOP_BIN" list lessons 2>&1)
 row=$(printf '%s\n' "$list" | awk '$1 == "magma" { print $1, $2, $3, $4 }')
 [ "$row" = "magma 6 MAGMA Fermi:" ] && ok "list lessons gives each lesson's steps and title ($row)" ||

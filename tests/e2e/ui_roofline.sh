@@ -3,7 +3,8 @@
 # how to measure them; F6 measures them and the roof is drawn (the bandwidth's slope up to
 # the compute peak) with the configuration as a point at its model intensity, the limiter
 # in words above; another variant leaves the first as a point of the trail; the help page
-# lists the pane's digit from the pane table; it fits 80x24 and 120x40.
+# lists the pane's digit from the pane table; it fits 80x24 and 120x40; a kernel memory-bound
+# by design gets its share of the copy bandwidth in the results pane.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ui_lib.sh"
 ui_init
@@ -22,9 +23,10 @@ ui_keys F6
 ui_expect_re "peak FP32 [0-9.]+ FP64 [0-9.]+ GFLOPS, [0-9.]+ GB/s" "F6 measures the ceilings" 120
 ui_expect_re "measured bandwidth: reads [0-9.]+ GB/s, L2 [0-9.]+ GB/s" "the log gives the read and L2 bandwidths"
 ui_keys z
-ui_expect_re "limit: (latency and overhead: no ceiling is near \(compute [0-9]+%, memory [0-9]+%(, L2 [0-9]+%)?\)|compute: [0-9]+% of the measured FP32 peak|global memory: [0-9]+%|L2 cache: [0-9]+%|local memory: [0-9]+%|the launch itself)" \
+ui_expect_re "limit: (latency and overhead: no ceiling is near \(compute [0-9]+%, memory [0-9]+%(, L2 [0-9]+%)?\)|compute: [0-9]+% of the measured FP32 peak|global memory: [0-9]+%|L2 cache: [0-9]+%|local memory: [0-9]+%|local memory: the model's reads would need|the launch itself)" \
    "zoomed: the limiter with the measured figures"
-ui_expect_re "(nearest|next): (compute|global memory|L2 cache|local memory): [0-9]+%" "and the headroom to the next ceiling"
+ui_expect_re "(nearest|next): (compute|global memory|L2 cache|local memory): ([0-9]+%|the model's reads would need)" \
+   "and the headroom to the next ceiling"
 ui_expect_re "F/B\+ *[0-9.]+ +[0-9.]+ +[0-9.]+" "the intensity axis in decades"
 ui_expect_re "[0-9.]+ GFLOPS at 7\.53 flops/byte" "the title gives the point: 03-wpt's model intensity (TS=32) at 256"
 # The roof: ASCII '*' cells from the bottom left up to the peak, flat after it, in the
@@ -107,4 +109,13 @@ ui_expect " 0 Roofline" "80x24: 0 shows the pane"
 ui_expect_re "limit: " "80x24: with the limiter"
 ui_keys q
 ui_expect_exit 0 "80x24: q quits"
+
+# A kernel memory-bound by design (bound: memory): the results pane puts its run against the
+# measured copy bandwidth too; a compute-bound one (03-wpt above) has no such line.
+rm -rf "$XDG_CONFIG_HOME/gemmtop"
+ui_start 120 40 -- -U --preset fast-05-decode-float --size 8x512x1024
+ui_expect_re "verify +ok verified" "the decode kernel verifies"
+ui_expect_re "memory +[0-9.]+% of the measured copy bandwidth" "the results pane gives its share of the copy bandwidth" 60
+ui_keys q
+ui_expect_exit 0 "the decode kernel: q quits"
 finish

@@ -20,7 +20,8 @@ PY
 run_gemmtop run --kernel mygemm01_naive --size 128 --set TSN=8 --set TSM=4 --reps 2
 expect_rc 0 "a run of TSN=8 TSM=4 is recorded first"
 
-ui_start 120 40 -- --kernel mygemm01_naive --size 128
+# 56 rows: the log pane keeps the early history line in view after the phases of a verified run.
+ui_start 120 56 -- --kernel mygemm01_naive --size 128
 ui_expect_re "verify +[^ ]+ verified" "the explorer verifies its configuration"
 ui_expect_re "stored 01_naive TSN=8 TSM=4 .*[0-9]" "the history shows the stored run, marked stored"
 ui_expect_re "(▶|>)01_naive TSN=16 TSM=16 .*[0-9]" "beside the one measured now (not marked)"

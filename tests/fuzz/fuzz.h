@@ -13,9 +13,13 @@ int Fuzz_metadata(const uint8_t *data, size_t size);
 int Fuzz_preset(const uint8_t *data, size_t size);
 int Fuzz_npy(const uint8_t *data, size_t size);
 int Fuzz_tuners(const uint8_t *data, size_t size);
+int Fuzz_serve(const uint8_t *data, size_t size);
+int Fuzz_roster(const uint8_t *data, size_t size);
+int Fuzz_merge(const uint8_t *data, size_t size);
+int Fuzz_shapes(const uint8_t *data, size_t size);
 
 /* Writes data to a private temporary file (the same one each call) and returns its path:
- * the preset and .npy readers take a path. Aborts if it cannot. */
+ * the preset, .npy and roster readers take a path. Aborts if it cannot. */
 const char *Fuzz_tempFile(const uint8_t *data, size_t size);
 
 #ifdef FUZZ_LIBFUZZER

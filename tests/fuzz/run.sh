@@ -5,15 +5,15 @@
 # replays it (tests/unit/test_fuzz_replay.c): fix the bug and commit the file. Prints each
 # harness's executions and coverage (libFuzzer's cov: and ft:) on one line.
 #   FUZZ_BUILD   the folder with the fuzz_* binaries (build-fuzz)
-#   FUZZ_ONLY    harnesses to run (default: expr metadata preset npy tuners)
+#   FUZZ_ONLY    harnesses to run (default: expr metadata preset npy tuners serve roster merge shapes)
 set -u
 cd "$(dirname "$0")/../.."
 seconds=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD:-build-fuzz}
-harnesses=${FUZZ_ONLY:-expr metadata preset npy tuners}
+harnesses=${FUZZ_ONLY:-expr metadata preset npy tuners serve roster merge shapes}
 sh tests/fuzz/seeds.sh "$build/seeds" || exit 1
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-# The preset and .npy harnesses write each input to a file: on tmpfs that is 50 times faster.
+# The preset, .npy and roster harnesses write each input to a file: on tmpfs that is 50 times faster.
 if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
    export TMPDIR=/dev/shm
 fi
@@ -29,7 +29,8 @@ for h in $harnesses; do
    # or a bomb. New inputs go to the work corpus; crashes to regressions/.
    # Inputs as long as the real files get: a rule is at most 255 characters, but nesting
    # and chains need room; a kernel's metadata, a preset or an .npy header are shorter.
-   case $h in expr) max_len=2048 ;; *) max_len=8192 ;; esac
+   # A client's requests to a server go past a line's 8191 bytes, which must be refused.
+   case $h in expr) max_len=2048 ;; serve) max_len=20000 ;; *) max_len=8192 ;; esac
    "$build/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
       -dict="tests/fuzz/dict/$h.dict" -artifact_prefix="$kept/" -print_final_stats=1 \
       "$corpus" "$build/seeds/$h" "$kept" >"$log" 2>&1

@@ -73,6 +73,13 @@ static void test_parse_tiled(void **state) {
    assert_int_equal(k.nsites, 4);
    assert_string_equal(k.sites[3], "Bsub load");
    assert_string_equal(k.entry, "gemm");
+   assert_false(k.tune); /* no tune: line */
+   assert_true(k.gpu_run); /* no gpu_run: line: it has run on a GPU */
+   KernelInfo_free(&k);
+   /* gpu_run: no marks a kernel written and compiled offline only */
+   assert_true(KernelInfo_parse(&k, "/*@gemmtop\nname: fresh\ngpu_run: no\nglobal: N\nlocal: 1\n*/\n", "fresh.cl", err,
+                                sizeof err));
+   assert_false(k.gpu_run);
    KernelInfo_free(&k);
 }
 
@@ -97,6 +104,64 @@ static void test_parse_errors(void **state) {
    expectParseError("/*@gemmtop\ntitle: x\n*/", "'global:' and 'local:' are required");
    expectParseError("/*@gemmtop\noperands: A=X\nglobal: N\nlocal: 1\n*/", "operands");
    expectParseError("/*@gemmtop\nparam: TS = 4 in 4\nparam: TS = 4 in 4\nglobal: N\nlocal: 1\n*/", "declared twice");
+   expectParseError("/*@gemmtop\ntune: maybe\nglobal: N\nlocal: 1\n*/", "bad.cl:2: tune: 'maybe' is not yes or no");
+   expectParseError("/*@gemmtop\ngpu_run: soon\nglobal: N\nlocal: 1\n*/", "gpu_run: 'soon' is not yes or no");
+   KernelInfo k;
+   char err[512];
+   assert_true(KernelInfo_parse(&k, "/*@gemmtop\ntune: yes\nglobal: N\nlocal: 1\n*/", "t.cl", err, sizeof err));
+   assert_true(k.tune); /* a candidate of gemmtop tune */
+   KernelInfo_free(&k);
+}
+
+/* `accumulate:`: the FP8 tensor core's accumulator and its promotion interval, an expression
+ * of the parameters, in the geometry where the PTX runs (verification reads it there); the
+ * emulation sums in FP32 and says nothing; what does not parse is refused with the forms. */
+static const char *ACCUMULATING =
+    "/*@gemmtop\n"
+    "param: PROMOTE = 1 in 0, 1, 2\n"
+    "precisions: e4m3 e5m2\n"
+    "tensor: yes\n"
+    "accumulate: fp8-tensor-core PROMOTE * 128\n"
+    "global: N, M\n"
+    "local: 1, 1\n"
+    "*/\n";
+
+static void test_accumulate(void **state) {
+   (void)state;
+   KernelInfo k;
+   char err[512];
+   assert_true(KernelInfo_parse(&k, ACCUMULATING, "acc.cl", err, sizeof err));
+   assert_string_equal(k.accumulate, "PROMOTE * 128");
+   Problem p = square(256);
+   p.precision = PRECISION_E4M3;
+   DeviceLimits l = gpuLimits();
+   Geometry g;
+   for (long long promote = 0; promote <= 2; promote++) {
+      l.tensor_ptx = true, l.tensor_sm = 90;
+      assert_true(Config_check(&k, &promote, &p, &l, &g, err, sizeof err));
+      assert_true(g.fp8_accumulator);
+      assert_int_equal(g.promote_interval, promote * 128);
+      l.tensor_ptx = false; /* emulated: FP32 sums */
+      assert_true(Config_check(&k, &promote, &p, &l, &g, err, sizeof err));
+      assert_false(g.fp8_accumulator);
+   }
+   KernelInfo_free(&k);
+   /* the default, and FP32 said in words */
+   assert_true(KernelInfo_parse(&k, TILED, "tiled.cl", err, sizeof err));
+   assert_string_equal(k.accumulate, "");
+   KernelInfo_free(&k);
+   assert_true(KernelInfo_parse(&k, "/*@gemmtop\naccumulate: fp32\nglobal: N\nlocal: 1\n*/\n", "f.cl", err, sizeof err));
+   assert_string_equal(k.accumulate, "");
+   KernelInfo_free(&k);
+   expectParseError("/*@gemmtop\naccumulate: fp16\nglobal: N\nlocal: 1\n*/", "'fp16' is not an accumulator");
+   expectParseError("/*@gemmtop\naccumulate: fp8-tensor-core\nglobal: N\nlocal: 1\n*/", "needs the promotion interval");
+   /* an interval below 0 is refused when the configuration is checked */
+   assert_true(KernelInfo_parse(&k, "/*@gemmtop\nprecisions: e4m3\ntensor: yes\naccumulate: fp8-tensor-core 0 - 1\n"
+                                    "global: N\nlocal: 1\n*/\n", "neg.cl", err, sizeof err));
+   l.tensor_ptx = true, l.tensor_sm = 90;
+   assert_false(Config_check(&k, NULL, &p, &l, &g, err, sizeof err));
+   assert_non_null(strstr(err, "a promotion interval is 0 (never) or more"));
+   KernelInfo_free(&k);
 }
 
 static void test_check_passes_and_geometry(void **state) {
@@ -191,6 +256,27 @@ static void test_workspace_and_fixup(void **state) {
    expectParseError("/*@gemmtop\nglobal: N\nlocal: 1\nworkspace: 4\nfixup: f\nfixup_global: N, M\nfixup_local: 1\n*/",
                     "different numbers of dimensions");
    expectParseError("/*@gemmtop\nglobal: N\nlocal: 1\nworkspace: 4\nfixup: f-g\n*/", "must be an entry name");
+}
+
+/* `bound: memory` marks a kernel that streams an operand at the memory's speed (its runs are
+ * put against the copy bandwidth); compute, or no key, is the rest; anything else is refused. */
+static void test_bound(void **state) {
+   (void)state;
+   static const struct {
+      const char *line;
+      bool memory;
+   } cases[] = {{"bound: memory\n", true}, {"bound: compute\n", false}, {"", false}};
+   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+      char text[256];
+      snprintf(text, sizeof text, "/*@gemmtop\n%sglobal: N\nlocal: 1\n*/\n", cases[i].line);
+      KernelInfo k;
+      char err[512];
+      assert_true(KernelInfo_parse(&k, text, "bound.cl", err, sizeof err));
+      assert_int_equal(k.memory_bound, cases[i].memory);
+      KernelInfo_free(&k);
+   }
+   expectParseError("/*@gemmtop\nbound: disk\nglobal: N\nlocal: 1\n*/", "bound: 'disk' is not a limit");
+   expectParseError("/*@gemmtop\nbound: disk\nglobal: N\nlocal: 1\n*/", "memory or compute");
 }
 
 static void expectRefusal(const KernelInfo *k, long long *v, const Problem *p, const DeviceLimits *l,
@@ -337,10 +423,26 @@ static void test_shipped_catalog(void **state) {
             fail_msg("defaults of %s refused at 1024 in %s on a 1024-work-item, 48 KiB GPU: %s", k->name,
                      Precision_name(p.precision), msg);
       }
+      /* FP8 wgmma sums in the tensor core's own accumulator, and a kernel that uses it says
+       * so (verification allows for it); FP8 mma.sync sums in FP32 registers */
+      const bool fp8_wgmma = k->tensor && k->arch[0] && (k->precisions & PRECISION_BIT(PRECISION_E4M3));
+      if (fp8_wgmma != (k->accumulate[0] != '\0'))
+         fail_msg("%s: accumulate '%s', an FP8 wgmma kernel: %s", k->name, k->accumulate, fp8_wgmma ? "yes" : "no");
       if (i > 0 && cat.kernels[i - 1].ladder[0] && !strcmp(cat.kernels[i - 1].ladder, k->ladder))
          assert_true(cat.kernels[i - 1].step <= k->step);
    }
    assert_true(visible >= 1);
+   /* gemmtop tune's candidates by default: each shipped one that says so is visible, and
+    * the FP32, mma.sync and wgmma paths all have one */
+   unsigned tuned = 0;
+   for (int i = 0; i < cat.count; i++)
+      if (cat.kernels[i].tune) {
+         assert_false(cat.kernels[i].hidden);
+         tuned |= cat.kernels[i].precisions;
+      }
+   assert_true(tuned & PRECISION_BIT(PRECISION_FLOAT));
+   assert_true(tuned & PRECISION_BIT(PRECISION_HALF));
+   assert_true(tuned & PRECISION_BIT(PRECISION_BF16));
    Catalog_free(&cat);
 }
 
@@ -501,7 +603,7 @@ int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_parse_tiled),
        cmocka_unit_test(test_parse_errors),
-       cmocka_unit_test(test_check_passes_and_geometry),
+       cmocka_unit_test(test_accumulate), cmocka_unit_test(test_check_passes_and_geometry),
        cmocka_unit_test(test_refusals_name_rule_and_valid_values),
        cmocka_unit_test(test_valid_values),
        cmocka_unit_test(test_padding_rounds_sizes),
@@ -511,7 +613,7 @@ int main(void) {
        cmocka_unit_test(test_parse_refuses_instead_of_cutting),
        cmocka_unit_test(test_later_folders_override),
        cmocka_unit_test(test_int_indexed_kernels_refuse_large_matrices),
-       cmocka_unit_test(test_workspace_and_fixup),
+       cmocka_unit_test(test_workspace_and_fixup), cmocka_unit_test(test_bound),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

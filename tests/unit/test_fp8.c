@@ -310,6 +310,171 @@ static void test_verify_scaled(void **state) {
    }
 }
 
+/* C as an FP8 tensor core makes it, in the model verify.h states: each k-step of 32 exact
+ * products is added to the accumulator with every term cut toward zero to 13 fraction bits
+ * of the largest (products and the running sum aligned to it), the sum kept in FP32; every
+ * `interval` products (0: never) the accumulator, times its k-block's scales, is added into
+ * FP32. Then the bugs a kernel can have: a 128-deep k-block dropped or added twice, a wrong
+ * scale (B's per-tensor scale left out; a neighbouring row's block scales), the rows of
+ * the two consumer warpgroups (64 apart) swapped. */
+enum { TC_OK, TC_DROP_BLOCK, TC_REPEAT_BLOCK, TC_WRONG_SCALE, TC_SWAP_ROWS, TC_BUGS };
+static const char *const kTcBugs[TC_BUGS] = {"correct", "a dropped k-block", "a repeated k-block", "a wrong scale",
+                                             "consumers' rows swapped"};
+
+/* x cut toward zero to a multiple of unit. */
+static double cutTo(double x, double unit) { return unit > 0 ? trunc(x / unit) * unit : x; }
+
+/* The value of op(A)[i][k] op(B)[k][j] with their scales. */
+static double scaledProduct(const Problem *p, const Inputs *in, int i, int j, int k) {
+   const Storage st = Types_of(p->precision)->in;
+   return (double)Storage_load(st, in->a, Scales_storedA(p, (size_t)i, (size_t)k)) *
+          in->sa[Scales_indexA(p, (size_t)i, (size_t)k)] *
+          Storage_load(st, in->b, Scales_storedB(p, (size_t)k, (size_t)j)) * in->sb[Scales_indexB(p, (size_t)k, (size_t)j)];
+}
+
+/* The first k of the whole 128-deep k-block whose sums are largest over C: the one a test
+ * drops or repeats (the random magnitudes make some blocks too small for any tolerance to
+ * miss, FP32's included). */
+static int victimBlock(const Problem *p, const Inputs *in) {
+   int best = 0;
+   double most = -1;
+   for (int k0 = 0; k0 + SCALES_BLOCK <= p->k; k0 += SCALES_BLOCK) {
+      double size = 0;
+      for (int i = 0; i < p->m; i++)
+         for (int j = 0; j < p->n; j++) {
+            double s = 0;
+            for (int k = k0; k < k0 + SCALES_BLOCK; k++)
+               s += scaledProduct(p, in, i, j, k);
+            size += fabs(s);
+         }
+      if (size > most) {
+         most = size;
+         best = k0;
+      }
+   }
+   return best;
+}
+
+static double tensorCoreEntry(const Problem *p, const Inputs *in, int i, int j, int interval, int victim, int bug) {
+   const Storage st = Types_of(p->precision)->in;
+   const int K = p->k, L = interval ? interval : K;
+   const int arow = bug == TC_SWAP_ROWS ? i ^ 64 : i;
+   float sum = 0;
+   for (int i0 = 0; i0 < K; i0 += L) {
+      const int i1 = i0 + L < K ? i0 + L : K;
+      float acc = 0;
+      for (int g0 = i0; g0 < i1; g0 += 32) {
+         const int g1 = g0 + 32 < i1 ? g0 + 32 : i1;
+         double prod[32], big = fabs(acc);
+         for (int k = g0; k < g1; k++) {
+            prod[k - g0] = (double)Storage_load(st, in->a, Scales_storedA(p, (size_t)arow, (size_t)k)) *
+                           Storage_load(st, in->b, Scales_storedB(p, (size_t)k, (size_t)j));
+            if (bug == TC_DROP_BLOCK && k >= victim && k < victim + SCALES_BLOCK)
+               prod[k - g0] = 0;
+            if (bug == TC_REPEAT_BLOCK && k >= victim && k < victim + SCALES_BLOCK)
+               prod[k - g0] *= 2;
+            if (fabs(prod[k - g0]) > big)
+               big = fabs(prod[k - g0]);
+         }
+         int e;
+         frexp(big, &e);
+         const double unit = big > 0 ? ldexp(1.0, e - 1 - 13) : 0;
+         double t = cutTo(acc, unit);
+         for (int k = g0; k < g1; k++)
+            t += cutTo(prod[k - g0], unit);
+         acc = (float)t;
+      }
+      /* one interval lies in one scale block (interval 128) or takes per-tensor scales */
+      const int srow = bug == TC_WRONG_SCALE && p->scaling == SCALING_BLOCK ? i ^ 1 : arow;
+      float scale = in->sa[Scales_indexA(p, (size_t)srow, (size_t)i0)];
+      if (!(bug == TC_WRONG_SCALE && p->scaling == SCALING_TENSOR))
+         scale *= in->sb[Scales_indexB(p, (size_t)i0, (size_t)j)];
+      sum = fmaf(scale, acc, sum);
+   }
+   return (float)p->alpha * sum;
+}
+
+/* The tolerance for the FP8 tensor core's accumulator: C as the model makes it passes at K =
+ * 1030, 4096 and 16384, promoted every 128 products or never, both scalings; each bug fails
+ * it; a kernel that says it sums in FP32 fails with the same C (the tolerance is the
+ * accumulator's, not looser for all). */
+static void test_verify_tensor_core_accumulator(void **state) {
+   (void)state;
+   Rng r;
+   Rng_seed(&r, Rng_freshSeed());
+   static const int kKs[] = {1030, 4096, 16384};
+   for (size_t ki = 0; ki < sizeof kKs / sizeof kKs[0]; ki++)
+      for (int sc = 0; sc < 2; sc++)
+         for (int interval = 0; interval <= 128; interval += 128) {
+            if (sc && !interval)
+               continue; /* block scales are applied as each k-block is promoted */
+            Problem p = problem(128, 8, kKs[ki], ki % 2 ? PRECISION_E5M2 : PRECISION_E4M3,
+                                sc ? SCALING_BLOCK : SCALING_TENSOR, false, true);
+            p.alpha = 0.75;
+            Inputs in;
+            assert_true(Inputs_random(&in, &p, Rng_next(&r)));
+            float *C = malloc(Problem_sizeC(&p) * sizeof *C);
+            assert_non_null(C);
+            const VerifyAccumulation acc = {true, interval};
+            const int victim = victimBlock(&p, &in);
+            for (int bug = TC_OK; bug < TC_BUGS; bug++) {
+               for (int i = 0; i < p.m; i++)
+                  for (int j = 0; j < p.n; j++)
+                     C[(size_t)i * p.n + j] = (float)tensorCoreEntry(&p, &in, i, j, interval, victim, bug);
+               VerifyResult v;
+               const uint64_t seed = Rng_next(&r);
+               Verify_inputsAccumulated(&p, &in, C, STORAGE_F32, &acc, seed, &v);
+               print_message("# K=%d %s %s, interval %d, %s: %s\n", p.k, Precision_name(p.precision),
+                             Scaling_name(p.scaling), interval, kTcBugs[bug], v.message);
+               if (v.ok != (bug == TC_OK))
+                  fail_msg("K=%d %s, interval %d, %s: %s", p.k, Scaling_name(p.scaling), interval, kTcBugs[bug],
+                           v.message);
+               if (bug == TC_OK) {
+                  assert_non_null(strstr(v.message, "+ FP8 tensor-core accumulation"));
+                  VerifyResult fp32;
+                  Verify_inputs(&p, &in, C, seed, &fp32);
+                  assert_false(fp32.ok);
+               }
+            }
+            free(C);
+            Inputs_free(&in);
+         }
+}
+
+/* A C rounded to bfloat16 after the sum (cuBLASLt's bfloat16 C, --vendor-output): FP32's
+ * tolerance fails it, Verify_inputsRounded counts the rounding and passes it, and still
+ * fails a wrong block's scale or a dropped k-slice rounded the same way. */
+static void test_verify_bf16_c(void **state) {
+   (void)state;
+   Rng r;
+   Rng_seed(&r, Rng_freshSeed());
+   for (int t = 0; t < 2; t++) {
+      Problem p = problem(40, 56, 256, PRECISION_E4M3, t ? SCALING_BLOCK : SCALING_TENSOR, false, true);
+      Inputs in;
+      assert_true(Inputs_random(&in, &p, Rng_next(&r)));
+      float *C = malloc(Problem_sizeC(&p) * sizeof *C);
+      assert_non_null(C);
+      for (int bug = OK; bug <= DROP_SLICE; bug++) {
+         if (bug == WRONG_BLOCK && !t)
+            continue; /* one scale each: no neighbour to take */
+         hostGemm(&p, &in, bug, C);
+         for (size_t i = 0; i < Problem_sizeC(&p); i++)
+            C[i] = LowPrec_bf16ToFloat(LowPrec_bf16FromDouble(C[i]));
+         VerifyResult fp32, bf16;
+         const uint64_t seed = Rng_next(&r);
+         Verify_inputs(&p, &in, C, seed, &fp32);
+         Verify_inputsRounded(&p, &in, C, STORAGE_BF16, seed, &bf16);
+         print_message("# %s, bug %d: as FP32 C: %s; as bfloat16 C: %s\n", Scaling_name(p.scaling), bug, fp32.message,
+                       bf16.message);
+         assert_false(fp32.ok);
+         if (bf16.ok != (bug == OK))
+            fail_msg("%s, bug %d, rounding to bfloat16 counted: %s", Scaling_name(p.scaling), bug, bf16.message);
+      }
+      free(C);
+      Inputs_free(&in);
+   }
+}
+
 /* FP8's mma.sync exists from sm_89: an FP8 tensor kernel runs its PTX on an H100 (and an
  * Ada GPU), its emulation on an A100, where half still runs as PTX. The defines say the
  * scaling, and the problem's bytes count the scales. */
@@ -513,7 +678,8 @@ int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_fp8_rounding), cmocka_unit_test(test_scale_shapes),
        cmocka_unit_test(test_quantize),     cmocka_unit_test(test_random_inputs),
-       cmocka_unit_test(test_verify_scaled), cmocka_unit_test(test_fp8_targets),
+       cmocka_unit_test(test_verify_scaled), cmocka_unit_test(test_verify_tensor_core_accumulator),
+       cmocka_unit_test(test_verify_bf16_c), cmocka_unit_test(test_fp8_targets),
        cmocka_unit_test(test_frontier_inputs_and_error), cmocka_unit_test(test_drawn_values),
    };
    const char *filter = getenv("GEMMTOP_TEST_FILTER");

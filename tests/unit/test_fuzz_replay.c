@@ -13,9 +13,13 @@
 #include <string.h>
 
 #include "../fuzz/fuzz_expr.c"
+#include "../fuzz/fuzz_merge.c"
 #include "../fuzz/fuzz_metadata.c"
 #include "../fuzz/fuzz_npy.c"
 #include "../fuzz/fuzz_preset.c"
+#include "../fuzz/fuzz_roster.c"
+#include "../fuzz/fuzz_serve.c"
+#include "../fuzz/fuzz_shapes.c"
 #include "../fuzz/fuzz_tuners.c"
 #include "../fuzz/fuzz_util.c"
 #include "base/util.h"
@@ -74,6 +78,28 @@ static void test_replay_tuners(void **state) {
    assert_true(replay("tuners", Fuzz_tuners) >= 4);
 }
 
+/* The class server's request reader and roster, the merge's CSV reader and the shape
+ * suites: at least the defects of issue 50 found by hand. */
+static void test_replay_serve(void **state) {
+   (void)state;
+   assert_true(replay("serve", Fuzz_serve) >= 3);
+}
+
+static void test_replay_roster(void **state) {
+   (void)state;
+   assert_true(replay("roster", Fuzz_roster) >= 2);
+}
+
+static void test_replay_merge(void **state) {
+   (void)state;
+   assert_true(replay("merge", Fuzz_merge) >= 1);
+}
+
+static void test_replay_shapes(void **state) {
+   (void)state;
+   assert_true(replay("shapes", Fuzz_shapes) >= 1);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_replay_expr),
@@ -81,6 +107,10 @@ int main(void) {
        cmocka_unit_test(test_replay_preset),
        cmocka_unit_test(test_replay_npy),
        cmocka_unit_test(test_replay_tuners),
+       cmocka_unit_test(test_replay_serve),
+       cmocka_unit_test(test_replay_roster),
+       cmocka_unit_test(test_replay_merge),
+       cmocka_unit_test(test_replay_shapes),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

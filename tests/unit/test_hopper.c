@@ -15,6 +15,7 @@
 #include "core/banks.h"
 #include "core/catalog.h"
 #include "core/config.h"
+#include "core/scales.h"
 #include "core/swizzle.h"
 
 static const char *HOPPER =
@@ -389,6 +390,159 @@ static void test_bank_model(void **state) {
    assert_non_null(strstr(err, "0, 32, 64 or 128"));
 }
 
+/* The copy engine moves FP8 as bytes: a tensor map of 1-byte elements is UINT8 (a map of
+ * 4-byte words over FP8 would count 4 elements as one); other widths are refused. */
+static void test_tensor_map_types(void **state) {
+   (void)state;
+   assert_int_equal(Cuda_tensorMapDataType(1), 0); /* CU_TENSOR_MAP_DATA_TYPE_UINT8 */
+   assert_int_equal(Cuda_tensorMapDataType(2), 1); /* UINT16 */
+   assert_int_equal(Cuda_tensorMapDataType(4), 2); /* UINT32 */
+   assert_int_equal(Cuda_tensorMapDataType(8), -1);
+   assert_int_equal(Cuda_tensorMapDataType(0), -1);
+}
+
+static const char *const FP8_STEPS[] = {"fp8h1_wgmma", "fp8h2_blockscale", "fp8h3_persistent", "fp8h4_bulkstore",
+                                        "fp8h5_cluster"};
+#define FP8_NSTEPS (int)(sizeof FP8_STEPS / sizeof FP8_STEPS[0])
+
+static long long paramOf(const KernelInfo *k, const long long *v, const char *name) {
+   const int i = KernelInfo_paramIndex(k, name);
+   return i >= 0 ? v[i] : -1;
+}
+
+/* The hopper-fp8 ladder at an odd size in both formats and both scalings: K rounds up to
+ * 128-deep k-blocks (one TMA box row of 128 FP8 bytes, the scales' block), M and N to the
+ * tile (M to a cluster's rows), each operand's box is 128 bytes wide under the 128-byte
+ * swizzle, the stages fit an H100's shared memory, and the persistent steps launch one
+ * block (cluster) per multiprocessor at most. Step 1 refuses block scales, the others
+ * refuse them without promotion, and a tile that straddles B's scale blocks. */
+static void test_fp8_steps(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[512], msg[1024];
+   assert_true(Catalog_load(&cat, GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   DeviceLimits l = h100();
+   l.compute_units = 132;
+   for (int i = 0; i < FP8_NSTEPS; i++) {
+      const KernelInfo *k = Catalog_find(&cat, FP8_STEPS[i]);
+      assert_non_null(k);
+      assert_string_equal(k->ladder, "hopper-fp8");
+      assert_int_equal(k->step, i + 1);
+      assert_string_equal(k->arch, "sm_90a");
+      assert_false(k->gpu_run); /* until a GPU run verifies it */
+      long long v[KERNEL_MAX_PARAMS];
+      KernelInfo_defaults(k, v);
+      const long long bm = paramOf(k, v, "BM"), bn = paramOf(k, v, "BN"), cluster = paramOf(k, v, "CLUSTER");
+      const long long rowsPerUnit = bm * (cluster > 0 ? cluster : 1);
+      for (int prec = PRECISION_E4M3; prec <= PRECISION_E5M2; prec++)
+         for (int sc = SCALING_TENSOR; sc <= SCALING_BLOCK; sc++) {
+            Problem p = square(1000);
+            p.n = 520;
+            p.k = 1030;
+            p.precision = (Precision)prec;
+            p.scaling = (Scaling)sc;
+            Geometry g;
+            const bool ok = Config_check(k, v, &p, &l, &g, msg, sizeof msg);
+            if (i == 0 && sc == SCALING_BLOCK) {
+               assert_false(ok);
+               assert_non_null(strstr(msg, "block scales come at step 2"));
+               continue;
+            }
+            if (!ok)
+               fail_msg("%s %s: %s", k->name, Precision_name(p.precision), msg);
+            assert_int_equal(g.k, 1152);
+            assert_int_equal(g.m % rowsPerUnit, 0);
+            assert_true(g.m >= 1000 && g.m < 1000 + rowsPerUnit);
+            assert_int_equal(g.n % bn, 0);
+            assert_true(g.trans_b);
+            assert_int_equal(g.ntma, 2);
+            assert_int_equal(g.tma[0].box[0], 128); /* 128 FP8 elements = 128 bytes */
+            assert_int_equal(g.tma[0].box[1], bm);
+            assert_int_equal(g.tma[0].swizzle, 128);
+            assert_int_equal(g.tma[1].box[0], 128);
+            assert_int_equal(g.tma[1].box[1], bn / (cluster > 0 ? cluster : 1)); /* each block's share of B */
+            assert_true(g.dynamic_smem > 49152 && g.dynamic_smem <= 232448);
+            const long long blocks = (long long)(g.global[0] / g.local[0]);
+            const long long tiles = g.m / bm * (g.n / bn);
+            if (i >= 2) /* persistent: at most one block per multiprocessor, whole clusters */
+               assert_int_equal(blocks, tiles < 132 ? tiles : 132 / (cluster > 0 ? cluster : 1) * (cluster > 0 ? cluster : 1));
+            else
+               assert_int_equal(blocks, tiles);
+         }
+      Problem p = square(1024);
+      p.precision = PRECISION_E4M3;
+      p.scaling = SCALING_BLOCK;
+      if (i > 0) {
+         v[KernelInfo_paramIndex(k, "PROMOTE")] = 0;
+         expectRefusal(k, v, &p, &l, "PROMOTE=0 is for --scaling tensor");
+         KernelInfo_defaults(k, v);
+         v[KernelInfo_paramIndex(k, "BN")] = 192;
+         expectRefusal(k, v, &p, &l, "whole 128-column blocks of B's scales");
+         KernelInfo_defaults(k, v);
+      }
+      /* a consumer's sums and promoted sums must fit its registers */
+      p.scaling = SCALING_TENSOR;
+      v[KernelInfo_paramIndex(k, "BN")] = 256;
+      expectRefusal(k, v, &p, &l, "at most 192 fit its registers");
+      v[KernelInfo_paramIndex(k, "PROMOTE")] = 0;
+      if (cluster > 0)
+         v[KernelInfo_paramIndex(k, "CLUSTER")] = 1;
+      v[KernelInfo_paramIndex(k, "STAGES")] = 3;
+      if (!Config_check(k, v, &p, &l, NULL, msg, sizeof msg) && i < 3)
+         fail_msg("%s BN=256 PROMOTE=0: %s", k->name, msg);
+   }
+   Catalog_free(&cat);
+}
+
+/* What the FP8 steps assume of the layouts. (1) A stage row is one 128-byte box row under
+ * the 128-byte swizzle: the tile is the swizzle of plain 128-byte rows, so a wgmma k-step's
+ * descriptor is the tile's start plus 32 bytes per k-step (the hardware swizzles the
+ * address). (2) With block scales a consumer reads SA[row * kblocks + t] and SB[t * nblocks +
+ * col0 / 128 + q] for k-block t over the padded geometry: the scales of the problem's blocks
+ * where they cover it, 1 in the padding. */
+static void test_fp8_layouts(void **state) {
+   (void)state;
+   SwizzleFn f;
+   assert_true(Swizzle_forBytes(128, &f));
+   for (int row = 0; row < 128; row++)
+      for (int kbyte = 0; kbyte < 128; kbyte++)
+         assert_int_equal(Swizzle_tileOffset(128, 128, 128, row, kbyte), Swizzle_apply(f, (unsigned)(row * 128 + kbyte)));
+   Problem p = square(1000);
+   p.n = 520;
+   p.k = 1030;
+   p.precision = PRECISION_E4M3;
+   p.scaling = SCALING_BLOCK;
+   const int gm = 1024, gn = 640, gk = 1152, kblocks = gk / 128, nblocks = (gn + 127) / 128;
+   size_t na = Scales_count(&p, true), nb = Scales_count(&p, false), ca, cb;
+   float *sa = malloc(na * sizeof *sa), *sb = malloc(nb * sizeof *sb);
+   assert_non_null(sa);
+   assert_non_null(sb);
+   for (size_t i = 0; i < na; i++)
+      sa[i] = 1.0f + (float)i / 64.0f;
+   for (size_t i = 0; i < nb; i++)
+      sb[i] = 2.0f + (float)i / 8.0f;
+   float *pa = Scales_padded(&p, true, sa, gm, gn, gk, &ca), *pb = Scales_padded(&p, false, sb, gm, gn, gk, &cb);
+   assert_non_null(pa);
+   assert_non_null(pb);
+   assert_int_equal(ca, (size_t)gm * kblocks);
+   assert_int_equal(cb, (size_t)kblocks * nblocks);
+   for (int row = 0; row < gm; row++)
+      for (int t = 0; t < kblocks; t++) {
+         const float want = row < p.m && t * 128 < p.k ? sa[Scales_indexA(&p, (size_t)row, (size_t)t * 128)] : 1.0f;
+         assert_true(pa[(size_t)row * kblocks + t] == want);
+      }
+   for (int col0 = 0; col0 < gn; col0 += 64) /* BN = 64: a tile lies in one block */
+      for (int t = 0; t < kblocks; t++) {
+         const int block0 = col0 / 128 * 128; /* the block's first column: in the problem, or padding */
+         const float want = block0 < p.n && t * 128 < p.k ? sb[Scales_indexB(&p, (size_t)t * 128, (size_t)block0)] : 1.0f;
+         assert_true(pb[(size_t)t * nblocks + col0 / 128] == want);
+      }
+   free(pa);
+   free(pb);
+   free(sa);
+   free(sb);
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_metadata),          cmocka_unit_test(test_metadata_errors),
@@ -396,6 +550,8 @@ int main(void) {
        cmocka_unit_test(test_targets),           cmocka_unit_test(test_swizzle_functions),
        cmocka_unit_test(test_tile_layout),       cmocka_unit_test(test_bank_model),
        cmocka_unit_test(test_cluster_geometry),  cmocka_unit_test(test_dynamic_either),
+       cmocka_unit_test(test_tensor_map_types),  cmocka_unit_test(test_fp8_steps),
+       cmocka_unit_test(test_fp8_layouts),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -232,9 +232,9 @@ static void test_shipped_texts(void **state) {
    /* docs/lessons.md: how many lessons ship, and each one's steps, as the files have them */
    char *doc = Util_readFile(GEMMTOP_SOURCE_DIR "/docs/lessons.md", NULL);
    assert_non_null(doc);
-   static const char *counts[] = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"};
+   static const char *counts[] = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"};
    char ships[64];
-   snprintf(ships, sizeof ships, "gemmtop ships %s:", lessons.count < 11 ? counts[lessons.count] : "many");
+   snprintf(ships, sizeof ships, "gemmtop ships %s:", lessons.count < 13 ? counts[lessons.count] : "many");
    if (!strstr(doc, ships))
       fail_msg("docs/lessons.md does not say '%s'", ships);
    for (int i = 0; i < lessons.count; i++) {
@@ -424,8 +424,8 @@ static void test_merge(void **state) {
    char *ca = Ladder_csv(&a), *cb = Ladder_csv(&b);
    static MergedLadder m;
    LadderMerge_init(&m, &l);
-   assert_true(LadderMerge_add(&m, ca, "/tmp/alice.csv", err, sizeof err));
-   assert_true(LadderMerge_add(&m, cb, "bob.csv", err, sizeof err));
+   assert_true(LadderMerge_add(&m, ca, strlen(ca), "/tmp/alice.csv", err, sizeof err));
+   assert_true(LadderMerge_add(&m, cb, strlen(cb), "bob.csv", err, sizeof err));
    assert_int_equal(m.ndev, 2);
    assert_string_equal(m.dev[0].name, "alice");
    assert_string_equal(m.dev[1].device, "a GPU");
@@ -444,16 +444,57 @@ static void test_merge(void **state) {
    assert_true(Lesson_parse(text, strlen(text), "/x/other.lesson", &other, err, sizeof err));
    static MergedLadder m2;
    LadderMerge_init(&m2, &other);
-   assert_false(LadderMerge_add(&m2, ca, "alice.csv", err, sizeof err));
+   assert_false(LadderMerge_add(&m2, ca, strlen(ca), "alice.csv", err, sizeof err));
    if (!strstr(err, "alice.csv:2: step '1 01-naive: Naive' is not this lesson's step 1"))
       fail_msg("%s", err);
    LadderMerge_init(&m2, &l);
-   assert_false(LadderMerge_add(&m2, "step,label\n1,x\n", "short.csv", err, sizeof err));
+   assert_false(LadderMerge_add(&m2, "step,label\n1,x\n", 14, "short.csv", err, sizeof err));
    assert_non_null(strstr(err, "short.csv:1: not a ladder export (E in a lesson): no 'gflops' column"));
    char cut[4096];
    snprintf(cut, sizeof cut, "%.*s", (int)(strchr(strchr(ca, '\n') + 1, '\n') - ca + 1), ca); /* header + step 1 */
-   assert_false(LadderMerge_add(&m2, cut, "cut.csv", err, sizeof err));
+   assert_false(LadderMerge_add(&m2, cut, strlen(cut), "cut.csv", err, sizeof err));
    assert_non_null(strstr(err, "cut.csv: 1 steps, the lesson has 2"));
+   /* A student's fields: controls refused with the file and line; markup escaped in the
+    * Markdown and the SVG, whatever the bytes (a page would run it; an SVG would not load). */
+   Ladder e;
+   Ladder_init(&e, &l, "\x1b]0;pwned\a\x1b[2J<script>alert(1)</script>");
+   Ladder_record(&e, 0, 3.0, "01-naive", false, "");
+   Ladder_record(&e, 1, 6.0, "02", false, "");
+   char *ce = Ladder_csv(&e);
+   LadderMerge_init(&m2, &l);
+   assert_false(LadderMerge_add(&m2, ce, strlen(ce), "eve.csv", err, sizeof err));
+   if (!strstr(err, "eve.csv:2: control character ESC: a ladder export is plain text"))
+      fail_msg("%s", err);
+   char nul[] = "step,label\n\0junk\n";
+   assert_false(LadderMerge_add(&m2, nul, sizeof nul - 1, "nul.csv", err, sizeof err));
+   assert_non_null(strstr(err, "nul.csv:2: NUL byte"));
+   char *c1 = malloc(strlen(ca) + 16);
+   snprintf(c1, strlen(ca) + 16, "%s", ca);
+   *strstr(c1, "laptop") = (char)0x9b; /* a raw 8-bit CSI */
+   assert_false(LadderMerge_add(&m2, c1, strlen(c1), "c1.csv", err, sizeof err));
+   assert_non_null(strstr(err, "c1.csv:2: control character U+009B"));
+   free(c1);
+   free(ce);
+   Ladder_free(&e);
+   Ladder_init(&e, &l, "<script>alert(1)</script> | [x](javascript:alert(3)) \xff");
+   snprintf(e.date, sizeof e.date, "<img src=x onerror=alert(2)>");
+   Ladder_record(&e, 0, 3.0, "01-naive", false, "");
+   Ladder_record(&e, 1, 6.0, "02", false, "");
+   ce = Ladder_csv(&e);
+   assert_true(LadderMerge_add(&m2, ce, strlen(ce), "/tmp/<b>eve.csv", err, sizeof err));
+   char *emd = LadderMerge_markdown(&m2), *esvg = LadderMerge_svg(&m2);
+   assert_null(strstr(emd, "<script"));
+   assert_null(strstr(emd, "<img"));
+   assert_null(strstr(emd, "<b>"));
+   assert_non_null(strstr(emd, "&lt;script&gt;alert(1)&lt;/script&gt; \\| \\[x\\](javascript:alert(3))"));
+   assert_non_null(strstr(emd, ", &lt;img src=x onerror=alert(2)&gt;\n"));
+   assert_null(strstr(esvg, "<script"));
+   assert_null(strstr(esvg, "\xff"));
+   assert_non_null(strstr(esvg, "&lt;script&gt;alert(1)&lt;/script&gt; | [x](javascript:alert(3)) \xef\xbf\xbd"));
+   free(emd);
+   free(esvg);
+   free(ce);
+   Ladder_free(&e);
    free(ca);
    free(cb);
    Ladder_free(&a);

@@ -199,6 +199,108 @@ static void test_local_and_launch(void **state) {
    assert_int_not_equal(l.kind, LIMIT_LAUNCH);
 }
 
+/* No share above 100% is shown as a measurement (issue 45: local memory at 138% of the
+ * measured ceiling). Local memory: the banks' bandwidth at the measured clock bounds any
+ * micro-kernel, so reads below it blame the micro-kernel, above it the model. */
+static void test_local_above_its_ceiling(void **state) {
+   (void)state;
+   /* 2 local reads of 4 bytes per multiply-add (4 bytes a flop) at 7,315 GFLOPS: 29,260
+    * GB/s, 1.10x a measured 26,600; the banks give 33,454 (132 x 32 x 4 bytes at 1,980 MHz). */
+   LimiterInputs in = base(7315, 64);
+   in.local_gbps = 26600;
+   in.local_bytes = in.flops / 2 * 2 * 4;
+   in.local_banks_gbps = 132 * 32 * 4 * 1.98;
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_LOCAL);
+   assert_int_equal(l.local_over, OVER_CEILING);
+   assert_non_null(strstr(l.words, "would need 1.10x the measured 26600 GB/s, more than it gives"));
+   assert_non_null(strstr(l.words, "the micro-kernel's figure falls short of what the banks give"));
+   assert_null(strstr(l.words, "%"));
+   assert_string_equal(l.brief, "local memory: above its measured ceiling (the micro-kernel's)");
+   char col[32];
+   Limiter_column(&l, &in, col, sizeof col);
+   assert_string_equal(col, "local >100%");
+   /* 138%: 36,708 GB/s, more than even the banks give: the model counts reads that do not
+    * reach local memory. */
+   in.gflops = 26600 * 1.38 / 4;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.local_over, OVER_CACHE);
+   assert_non_null(strstr(l.words, "the model counts reads that registers or wider accesses serve"));
+   assert_string_equal(l.brief, "local memory: above its measured ceiling (the model's)");
+   assert_null(strstr(l.words, "138"));
+   /* No bank model (a CPU): gemmtop cannot tell which, and says so. */
+   in.local_banks_gbps = 0;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.local_over, OVER_UNSURE);
+   assert_non_null(strstr(l.words, "no bank model here to tell which"));
+   /* As the nearest ceiling under another limiter (the tail), the same words. */
+   in.waves = (Waves){.known = true, .waves = 0.5, .busy = 0.5};
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_TAIL);
+   assert_non_null(strstr(l.headroom, "nearest: local memory: the model's reads would need 1.38x"));
+   /* At the ceiling exactly: a share, as before. */
+   in = base(6650, 64);
+   in.local_gbps = 26600;
+   in.local_bytes = in.flops / 2 * 2 * 4;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.local_over, OVER_NONE);
+   assert_non_null(strstr(l.words, "local memory: 100% of the measured 26600 GB/s"));
+}
+
+/* Above the compute peak: the flops are exact, so the peak's micro-kernel is short (a
+ * wgmma kernel judged by mma.sync's rate ran at 113% of it). */
+static void test_compute_above_its_peak(void **state) {
+   (void)state;
+   LimiterInputs in = base(720000, 512);
+   in.peak_gflops = 638000;
+   in.peak_label = "bfloat16 tensor";
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_COMPUTE);
+   assert_int_equal(l.compute_over, OVER_CEILING);
+   assert_non_null(strstr(l.words, "compute: 720000 GFLOPS, above the measured bfloat16 tensor peak (638000 GFLOPS)"));
+   assert_non_null(strstr(l.words, "the peak's micro-kernel falls short"));
+   assert_null(strstr(l.words, "113"));
+   assert_string_equal(l.brief, "compute: above the measured bfloat16 tensor peak (the micro-kernel's)");
+   char col[32];
+   Limiter_column(&l, &in, col, sizeof col);
+   assert_string_equal(col, "compute >100%");
+}
+
+/* Above the copy bandwidth by the compulsory bytes: operands that fit the L2 stay there
+ * between launches (a cache the model does not see); larger ones put the fault on the
+ * copy micro-kernel. */
+static void test_memory_above_its_bandwidth(void **state) {
+   (void)state;
+   /* 0.02 flops per byte by the model, 1 by the compulsory bytes (flops / min_bytes set
+    * below): 2,400 GFLOPS need 2,400 GB/s of compulsory bytes, 1.2x the 2,000 measured. */
+   LimiterInputs in = base(2400, 0.02);
+   in.min_bytes = in.flops;
+   in.l2_bytes = in.min_bytes * 2;
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_true(l.caches);
+   assert_int_equal(l.kind, LIMIT_MEMORY);
+   assert_int_equal(l.memory_over, OVER_CACHE);
+   assert_non_null(strstr(l.words, "the compulsory bytes would need 1.20x the measured 2000 GB/s"));
+   assert_non_null(strstr(l.words, "the L2 holds the operands between launches"));
+   assert_string_equal(l.brief, "global memory: above the measured bandwidth (a cache the model does not see)");
+   in.l2_bytes = in.min_bytes / 2;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.memory_over, OVER_CEILING);
+   assert_non_null(strstr(l.words, "the copy micro-kernel falls short"));
+   /* The model's bytes a little above the bandwidth (under the 5% that says caches serve
+    * them): still not a share, and a cache's doing. */
+   in = base(2060, 1);
+   Limiter_of(&in, &l);
+   assert_false(l.caches);
+   assert_int_equal(l.memory_over, OVER_CACHE);
+   char col[32];
+   Limiter_column(&l, &in, col, sizeof col);
+   assert_string_equal(col, "memory >100%");
+}
+
 /* The inputs from a real kernel's `reuse:` model: mygemm03_wpt TS=32 WPT=8 at 512 reads A
  * and B from global memory once per 32 multiply-adds each. */
 static void test_inputs_from_the_model(void **state) {
@@ -243,6 +345,17 @@ static void test_inputs_from_the_model(void **state) {
    assert_true(fabs(l.compute_used - 0.25) < 1e-12);
    assert_true(fabs(l.l2_used - 10 / fpb / 160) < 1e-12);
    assert_true(fabs(l.attainable_gflops - fmin(40, fpb * 80)) < 1e-9);
+   assert_true(in.local_banks_gbps == 0); /* a CPU has no banks */
+   /* An NVIDIA GPU of 132 units, its ceilings measured at 1,980 MHz: the banks give 132 x 32
+    * x 4 bytes a clock; the L2's size comes from the device. */
+   dev.type = DEVICE_GPU;
+   dev.vendor_kind = VENDOR_NVIDIA;
+   dev.compute_units = 132;
+   dev.l2_bytes = 50u << 20;
+   peaks.sm_mhz = 1980;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+   assert_true(fabs(in.local_banks_gbps - 132 * 32 * 4 * 1.98) < 1e-6);
+   assert_true(in.l2_bytes == 50.0 * 1048576);
    Catalog_free(&cat);
 }
 
@@ -255,6 +368,9 @@ int main(void) {
        cmocka_unit_test(test_tail_first),
        cmocka_unit_test(test_banks_then_occupancy_then_latency),
        cmocka_unit_test(test_local_and_launch),
+       cmocka_unit_test(test_local_above_its_ceiling),
+       cmocka_unit_test(test_compute_above_its_peak),
+       cmocka_unit_test(test_memory_above_its_bandwidth),
        cmocka_unit_test(test_inputs_from_the_model),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);

@@ -119,7 +119,7 @@ static void test_commands_take_their_options(void **state) {
       }
    }
    assert_int_equal(PARSE("list", "kernels", "--jobs", "4", "--site", "3"), 2);
-   assert_message("--jobs is for 'gemmtop sweep', not for 'gemmtop list'");
+   assert_message("--jobs is for 'gemmtop sweep' and 'gemmtop tune', not for 'gemmtop list'");
 }
 
 /* Every number names its range when refused: below, above, not a number, not finite. */

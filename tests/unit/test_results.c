@@ -605,6 +605,85 @@ static void test_best(void **state) {
    ResultSet_free(&s);
 }
 
+/* A row of the scope's place (gpu A through opencl, mygemm03_wpt's file as it is) at size. */
+static StoreRecord *placed(ResultSet *s, const char *hash, const char *params, int size, double gflops) {
+   StoreRecord *r = add(s, "sweep", "gpu A", "mygemm03_wpt", params, size, gflops);
+   snprintf(r->backend, sizeof r->backend, "opencl");
+   snprintf(r->kernel_hash, sizeof r->kernel_hash, "%s", hash);
+   return r;
+}
+
+static bool withoutWpt8(void *ctx, const StoreRecord *r, const KernelInfo *k, const long long *values) {
+   ++*(int *)ctx;
+   return values[KernelInfo_paramIndex(k, "WPT")] != 8;
+}
+
+/* What gemmtop tune ships and bench --best measures (Results_keepScope, then
+ * Results_dispatch): only rows of this device (its exact name), backend, type, layout and
+ * L2, whose kernel's file is unchanged and whose parameters still hold at their size, and
+ * that keep takes; each shape's best among them, with the vendor's figure beside it. */
+static void test_scope(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024], hash[17];
+   assert_true(Catalog_load(&cat, GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   const KernelInfo *k = Catalog_find(&cat, "mygemm03_wpt");
+   assert_non_null(k);
+   KernelInfo_hash(k, hash);
+   DeviceLimits lim = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 65536, .fp64 = true, .warp = 32};
+   ResultSet s = {0};
+   double g = randomIn(10, 1000);
+   placed(&s, hash, "TS=16 WPT=4", 64, g);
+   placed(&s, hash, "TS=32 WPT=8", 64, 2 * g);                  /* the best at 64 */
+   snprintf(placed(&s, hash, "TS=32 WPT=2", 64, 9 * g)->device, 128, "gpu A2"); /* another device */
+   snprintf(placed(&s, hash, "TS=32 WPT=2", 64, 9 * g)->backend, 16, "cuda");   /* another backend */
+   placed(&s, hash, "TS=32 WPT=2", 64, 9 * g)->problem.precision = PRECISION_DOUBLE;
+   placed(&s, hash, "TS=32 WPT=2", 64, 9 * g)->problem.trans_b = true;
+   placed(&s, hash, "TS=32 WPT=2", 64, 9 * g)->cold_l2 = true;
+   placed(&s, "0123456789abcdef", "TS=32 WPT=2", 64, 9 * g); /* measured with another text of the file */
+   placed(&s, hash, "TS=64 WPT=3", 64, 9 * g);                  /* no longer valid: TS % WPT */
+   placed(&s, hash, "TS=16", 64, 9 * g);                        /* parameters that do not parse */
+   snprintf(placed(&s, hash, "TS=32 WPT=2", 64, 9 * g)->kernel, 64, "nosuch"); /* no such kernel */
+   placed(&s, hash, "TS=64 WPT=8", 96, 9 * g);                  /* invalid at 96: 96 % 64 */
+   placed(&s, hash, "TS=32 WPT=8", 96, 3 * g);                  /* the best at 96 */
+   placed(&s, hash, "TS=8 WPT=1", 96, g);
+   snprintf(add(&s, "vendor", "gpu A", "CLBlast", "", 64, 4 * g)->backend, 16, "opencl");
+   snprintf(add(&s, "vendor", "gpu A", "CLBlast", "", 96, 40 * g)->backend, 16, "cuda"); /* another backend's */
+   ResultsScope scope = {.cat = &cat, .device = "gpu A", .backend = "opencl", .limits = &lim};
+   Problem_setDefaults(&scope.problem);
+   ResultSet all = {0};
+   for (int i = 0; i < s.n; i++)
+      assert_true(ResultSet_addRow(&s.rows[i], &all));
+   Results_keepScope(&s, &scope);
+   assert_int_equal(s.n, 5); /* four of mygemm03_wpt, and the vendor's at 64 */
+   ShapeSuite suite = {.count = 3};
+   const int sizes[3] = {64, 96, 128};
+   for (int i = 0; i < 3; i++) {
+      suite.shapes[i] = (Shape){.m = sizes[i], .n = sizes[i], .k = sizes[i], .weight = 1};
+      snprintf(suite.shapes[i].label, sizeof suite.shapes[i].label, "s%d", sizes[i]);
+   }
+   DispatchEntry e[3];
+   Results_dispatch(&s, &suite, e);
+   assert_string_equal(s.rows[e[0].row].params, "TS=32 WPT=8");
+   assert_true(fabs(e[0].pct_of_vendor - 50.0) < 1e-9);
+   assert_string_equal(s.rows[e[1].row].params, "TS=32 WPT=8");
+   assert_true(isnan(e[1].pct_of_vendor)); /* no vendor row of this backend at 96 */
+   assert_int_equal(e[2].row, -1);
+   /* keep narrows it further (tune: what export-kernel can write) */
+   int asked = 0;
+   scope.keep = withoutWpt8;
+   scope.ctx = &asked;
+   Results_keepScope(&all, &scope);
+   assert_int_equal(all.n, 3); /* two of mygemm03_wpt (no WPT=8), and the vendor's */
+   assert_int_equal(asked, 4); /* asked only about the rows that passed the rest */
+   Results_dispatch(&all, &suite, e);
+   assert_string_equal(all.rows[e[0].row].params, "TS=16 WPT=4");
+   assert_string_equal(all.rows[e[1].row].params, "TS=8 WPT=1");
+   ResultSet_free(&all);
+   ResultSet_free(&s);
+   Catalog_free(&cat);
+}
+
 static void test_compare(void **state) {
    (void)state;
    ResultSet s = {0};
@@ -646,7 +725,7 @@ int main(void) {
        cmocka_unit_test(test_clblast_file),      cmocka_unit_test(test_bad_files),
        cmocka_unit_test(test_mutated_files),     cmocka_unit_test(test_long_files_stream),
        cmocka_unit_test(test_parse_time),        cmocka_unit_test(test_best),
-       cmocka_unit_test(test_compare),
+       cmocka_unit_test(test_compare),           cmocka_unit_test(test_scope),
    };
    return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -100,6 +100,10 @@ static void test_roster(void **state) {
        {"20001 <script>\n", "line 1: the name of 20001 has a character a board cannot show"},
        {"no-such-login-anywhere Eve\n", "line 1: 'no-such-login-anywhere' is neither a uid nor an account"},
        {"lecturer\n", "line 1: an account is missing after 'lecturer'"},
+       /* C1 controls (CSI) as UTF-8 and as a raw 8-bit byte, refused like ESC */
+       {"20001 Ada\n20002 Bob \xc2\x9b" "2J\n", "line 2: U+009B: a roster is plain text"},
+       {"20001 Ada \x9b" "2J\n", "line 1: U+009B"},
+       {"20001 Ada \x1b]0;pwned\a\n", "line 1: ESC"},
    };
    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
       writeFile(path, bad[i].text);
@@ -107,6 +111,20 @@ static void test_roster(void **state) {
       if (!strstr(err, bad[i].why))
          fail_msg("'%s': %s", bad[i].text, err);
    }
+   /* A NUL used to end the roster there: the students after it were strangers. */
+   FILE *f = fopen(path, "wb");
+   assert_non_null(f);
+   fwrite("20001 Ada\n\0\n20002 Bob\n", 1, 23, f);
+   fclose(f);
+   assert_false(Roster_load(&r, path, 4242, err, sizeof err));
+   if (!strstr(err, "line 2: a NUL byte: a roster is plain text"))
+      fail_msg("%s", err);
+   /* letters whose UTF-8 bytes lie in 0x80..0x9F are no controls */
+   writeFile(path, "20001 Zo\xc3\xab \xc4\x80ngstr\xc3\xb6m \xe2\x80\x94 \xf0\x9f\x98\x80\n");
+   assert_true(Roster_load(&r, path, 4242, err, sizeof err));
+   assert_true(Roster_find(&r, 20001, &e));
+   assert_string_equal(e.name, "Zo\xc3\xab \xc4\x80ngstr\xc3\xb6m \xe2\x80\x94 \xf0\x9f\x98\x80");
+   Roster_free(&r);
    unlink(path);
    rmdir(dir);
    /* no roster: anyone, named by account */
@@ -187,8 +205,30 @@ static void test_board(void **state) {
    free(csv);
 }
 
-/* A kernel file that reaches for another file is refused, however it spells it; words
- * in comments and strings, and longer names, are not directives. */
+/* Text another person wrote, printed: every control character in caret form, C1 ones in
+ * UTF-8 and as raw bytes too, letters (whose UTF-8 bytes may lie in 0x80..0x9F) as they are. */
+static void test_visible(void **state) {
+   (void)state;
+   char out[128];
+   assert_string_equal(Util_visible("\x1b]0;pwned\a\x1b[2J<b>", out, sizeof out), "^[]0;pwned^G^[[2J<b>");
+   assert_string_equal(Util_visible("a\xc2\x9b" "2Jb\x9b" "c\x85", out, sizeof out), "aM-^[2JbM-^[cM-^E");
+   const char *letters = "\xc4\x80 \xe2\x80\x94 \xf0\x9f\x98\x80 \xc3\xa9";
+   assert_string_equal(Util_visible(letters, out, sizeof out), letters);
+   /* cut to fit, never inside a character */
+   assert_string_equal(Util_visible("ab\xe2\x80\x94", out, 5), "ab");
+   char *dup = Util_visibleDup("\x9b\x9b\x9b");
+   assert_string_equal(dup, "M-^[M-^[M-^[");
+   free(dup);
+   int line = 0;
+   const char *text = "ok \xe2\x80\x94\n\xc2\x9b";
+   assert_int_equal(Util_findControl(text, strlen(text), &line), 8);
+   assert_int_equal(line, 2);
+   assert_int_equal(Util_findControl(letters, strlen(letters), NULL), strlen(letters));
+   char name[8];
+   Util_controlName(0x9b, name);
+   assert_string_equal(name, "U+009B");
+}
+
 /* A request's configuration values ("run 32 8 1"): as many as are there, up to the most. */
 static void test_read_ints(void **state) {
    (void)state;
@@ -203,34 +243,118 @@ static void test_read_ints(void **state) {
    assert_true(v[0] == 12345678901234LL);
 }
 
+/* What the compilers would read as a directive: every spelling the server took before
+ * (a lone \r, backslash + blanks + newline, backslash-CRLF, the trigraph ??/, #error's
+ * raw text) and the other ways a file is reached or named; and text that only looks like
+ * them, which is taken. Windows line ends are made Unix ones in the text that is kept. */
 static void test_vet(void **state) {
    (void)state;
-   char why[256];
+   char why[512];
    static const char *const good[] = {
        "__kernel void gemm() { int included = 1; }\n",
        "// we include the tail here\n/* #include \"x\" */\n__kernel void gemm() {}\n",
        "#define X 1\n#pragma unroll\n__kernel void gemm() { const char *s = \"include\"; }\n",
+       "#define M(a, b) \\\r\n   ((a) + (b))\r\n__kernel void gemm() { int x = M(1, 2); }\r\n",
+       "#define U _Pragma(\"unroll\") for (;;)\n#define WGMMA_N(n) gt_wgmma_n##n\n#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n",
+       "#if 0\n// what??\n#endif\nconst char q = '?'; float f = 1.5e+3f, g = .5, h = 0x1p-3;\n",
+       "int a = '\\\\'; const char *s = \"a\\\"b\"; // a \"quote\n",
+       "\xef\xbb\xbf/* caf\xc3\xa9 */ int x;\n",
    };
-   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
-      if (!Vet_kernelSource(good[i], strlen(good[i]), why, sizeof why))
+   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+      char text[512];
+      size_t len = strlen(good[i]);
+      memcpy(text, good[i], len + 1);
+      if (!Vet_kernelSource(text, &len, why, sizeof why))
          fail_msg("refused '%s': %s", good[i], why);
+      assert_null(memchr(text, '\r', len));
+      assert_int_equal(len, strlen(text));
+   }
    static const struct {
       const char *text, *why;
    } bad[] = {
        {"#include \"/etc/passwd\"\n", "line 1: 'include' reaches for another file"},
        {"\n\n  #  include_next <x>\n", "line 3: 'include_next'"},
        {"#inc\\\nlude \"a\"\n", "line 1: 'include'"},
-       {"/* */ # /* */ import \"a\"\n", "'import'"},
-       {"#if __has_include(\"/srv/x\")\n#endif\n", "'__has_include'"},
-       {"#embed \"/srv/class.db\"\n", "'embed'"},
-       {"?\?=include \"a\"\n", "'?\?=' spells '#'"},
+       {"int a;\n#inc\\\r\nlude \"a\"\r\n", "line 2: 'include'"},
+       {"// x\r#include \"a\"\n", "line 1: a carriage return that ends no line"},
+       {"#inc\\ \nlude \"a\"\n", "line 1: a backslash followed by blanks ends the line"},
+       {"#inc\\ \t\r\nlude \"a\"\n", "a backslash followed by blanks"},
+       {"int a;\f\n", "line 1: a control character (0x0c)"},
+       {"#inc?\?/\nlude \"a\"\n", "line 1: '?\?/' is a trigraph, which some compilers read as '\\'"},
+       {"// x ?\?/\nint y;\n", "'?\?/' is a trigraph"},
+       {"?\?=include \"a\"\n", "'?\?=' is a trigraph"},
        {"%:include \"a\"\n", "'%:' spells '#'"},
+       {"/* */ # /* */ import \"a\"\n", "'import'"},
+       {"#if __has_include(\"/srv/x\")\n#endif\n", "'__has_include' tests another file"},
+       {"#embed \"/srv/class.db\"\n", "'embed'"},
+       {"int x;\n\n#warning /*\n#include \"/srv/x\"\n*/\n", "line 4: 'include'"},
+       {"#error don't /*\n#import \"/srv/x\"\n*/\n", "line 2: 'import'"},
+       {"#define C(a, b) a##b\n#if C(__has_inc, lude)(\"/x\")\n#endif\n", "line 1: '##' pastes onto 'a', a macro's"},
+       {"#define C(/*)*/ a, b) a ## b\n", "'##' pastes onto 'a'"},
+       {"#define H __has_inc##lude\n", "'##' pastes onto '__has_inc', a name starting with '_'"},
+       {"#define P(...) _Prag ## __VA_ARGS__\n", "pastes onto '_Prag'"},
+       {"_Pragma(\"message \\\"/x\\\"\")\n", "line 1: a _Pragma's string holds a backslash"},
+       {"_Pragma(\"GCC dependency <x>\")\n", "'#pragma ... dependency'"},
+       {"#define P(x) _Pragma(x)\n", "'_Pragma' takes its string written out"},
+       {"#define P(x) _Pragma(#x)\n", "'_Pragma' takes its string written out"},
+       {"#pragma GCC dependency \"/srv/x\"\n", "'#pragma ... dependency' tests or loads another file"},
+       {"#pragma clang module import x\n", "'#pragma ... module'"},
+       {"#line 1 \"/etc/passwd\"\n", "'#line' (or '# NUMBER') renames the file"},
+       {"# 7 \"/etc/passwd\"\n", "'#line' (or '# NUMBER')"},
+       {"int\\u0069 = 1;\n", "a backslash outside a literal or a comment"},
+       {"int x = 1'000;\n", "a digit separator"},
+       {"const char *s = R\"(\n#include \"/x\"\n)\";\n", "line 1: a raw string literal (R\"...\")"},
+       {"int a;\n/*\xe2\x80\xa8*/\n", "line 2: a Unicode line separator"},
+       {"int a;\n#error \x1b]0;pwned\a\n", "line 2: a control character (ESC)"},
+       {"// \xc2\x9b" "2J\n", "line 1: a control character (U+009B)"},
    };
    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-      if (Vet_kernelSource(bad[i].text, strlen(bad[i].text), why, sizeof why))
+      char text[512];
+      size_t len = strlen(bad[i].text);
+      memcpy(text, bad[i].text, len + 1);
+      if (Vet_kernelSource(text, &len, why, sizeof why))
          fail_msg("took '%s'", bad[i].text);
       if (!strstr(why, bad[i].why))
          fail_msg("'%s': %s", bad[i].text, why);
+   }
+   /* a NUL byte (the rest would be read by the compiler, which takes it as a blank) */
+   char nul[] = "int x;\n\0\n#include \"/x\"\n";
+   size_t len = sizeof nul - 1;
+   assert_false(Vet_kernelSource(nul, &len, why, sizeof why));
+   assert_non_null(strstr(why, "line 2: a NUL byte"));
+}
+
+/* Students start from the shipped kernels: the server takes every one of them as it is,
+ * and with Windows line ends. */
+static void test_vet_takes_shipped_kernels(void **state) {
+   (void)state;
+   char *names[512];
+   const char *dir = GEMMTOP_SOURCE_DIR "/kernels";
+   int n = Util_filesEndingIn(dir, ".cl", names, 512);
+   assert_true(n > 20);
+   for (int i = 0; i < n; i++) {
+      char path[1024], why[512];
+      snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+      size_t len = 0;
+      char *text = Util_readUserFile(path, UTIL_MAX_KERNEL_BYTES, &len, why, sizeof why);
+      assert_non_null(text);
+      if (!Vet_kernelSource(text, &len, why, sizeof why))
+         fail_msg("%s refused: %s", names[i], why);
+      char *crlf = malloc(2 * len + 1);
+      size_t m = 0;
+      for (size_t j = 0; j < len; j++) {
+         if (text[j] == '\n')
+            crlf[m++] = '\r';
+         crlf[m++] = text[j];
+      }
+      crlf[m] = '\0';
+      if (!Vet_kernelSource(crlf, &m, why, sizeof why))
+         fail_msg("%s with \\r\\n line ends refused: %s", names[i], why);
+      assert_int_equal(m, len);
+      assert_memory_equal(crlf, text, len);
+      free(crlf);
+      free(text);
+      free(names[i]);
    }
 }
 
@@ -241,7 +365,9 @@ int main(void) {
        cmocka_unit_test(test_roster),
        cmocka_unit_test(test_board),
        cmocka_unit_test(test_vet),
+       cmocka_unit_test(test_vet_takes_shipped_kernels),
        cmocka_unit_test(test_read_ints),
+       cmocka_unit_test(test_visible),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,9 +27,11 @@ static void test_format(void **state) {
    (void)state;
    char err[1024];
    assert_true(parse("# a comment\ntitle = Two shapes\nabout = first line\nabout = second\nsource = made up\n\n"
+                     "candidates = fast02_warptile fast03_splitk\ncandidates = hopper5_order\n"
                      "128x8192x8192  decode-128  0.25\n  4096x4096x4096 square\n",
                      err, sizeof err));
    assert_string_equal(suite.name, "llama");
+   assert_string_equal(suite.candidates, "fast02_warptile fast03_splitk hopper5_order");
    assert_string_equal(suite.title, "Two shapes");
    assert_string_equal(suite.about, "first line second");
    assert_string_equal(suite.source, "made up");
@@ -60,7 +62,9 @@ static void test_refusals(void **state) {
        {"5x5x5 a\n6x6x6 a\n", ":2: the label a is used twice"},
        {"colour = red\n", "unknown key 'colour'"},
        {"5x5x5 a\x1b[2J\n", "a control character (ESC)"},
-       {"5x5x5 +5x5\n", ""}, /* a label of + and digits parses: not refused (checked below) */
+       {"5x5x5 ..\n", "the first a letter or a digit"}, /* a label names a folder of tune's */
+       {"5x5x5 -rf\n", "the first a letter or a digit"},
+       {"5x5x5 5+5x5\n", ""}, /* a label of + and digits parses: not refused (checked below) */
    };
    char err[1024];
    for (size_t i = 0; i + 1 < sizeof bad / sizeof bad[0]; i++) {
@@ -70,7 +74,7 @@ static void test_refusals(void **state) {
          fail_msg("'%s': '%s' does not say '%s'", bad[i].text, err, bad[i].says);
       assert_non_null(strstr(err, "llama.shapes"));
    }
-   assert_true(parse("5x5x5 +5x5\n", err, sizeof err));
+   assert_true(parse("5x5x5 5+5x5\n", err, sizeof err));
    /* more than SHAPES_MAX shapes */
    char *many = malloc(64 * (SHAPES_MAX + 1) + 1);
    assert_non_null(many);

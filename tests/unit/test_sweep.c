@@ -169,11 +169,11 @@ static void test_classify(void **state) {
    r->compile_ms = 12;
    r->verify.max_rel_err = 1e-7;
    memset(&c, 0, sizeof c);
-   Sweep_classify(&c, RUN_OK, r, ms / 1000 * 2);
+   Sweep_classify(&c, RUN_OK, r, ms / 1000 * 2, NULL);
    assert_int_equal(c.outcome, SWEEP_OK);
    assert_true(c.gflops == r->gflops && c.median_ms == ms && c.compile_ms == 12 && c.max_rel_err == 1e-7);
    memset(&c, 0, sizeof c);
-   Sweep_classify(&c, RUN_OK, r, ms / 1000 / 2);
+   Sweep_classify(&c, RUN_OK, r, ms / 1000 / 2, NULL);
    assert_int_equal(c.outcome, SWEEP_TIMEOUT);
    assert_true(c.gflops == 0);
    assert_non_null(strstr(c.reason, "over --timeout"));
@@ -182,13 +182,56 @@ static void test_classify(void **state) {
    for (int i = 0; i < 5; i++) {
       memset(&c, 0, sizeof c);
       snprintf(r->message, sizeof r->message, "message %d", i);
-      Sweep_classify(&c, st[i], r, 5);
+      Sweep_classify(&c, st[i], r, 5, NULL);
       assert_int_equal(c.outcome, want[i]);
       assert_string_equal(c.reason, r->message);
       assert_true(c.gflops == 0);
    }
    assert_string_equal(SweepOutcome_name(SWEEP_WRONG), "wrong result");
    assert_string_equal(SweepOutcome_name(SWEEP_COMPILE), "compile failed");
+   free(r);
+}
+
+/* A compile failure's reason: the build log's first error; on a class server (own_file)
+ * the first about the kernel's own file, in the log formats of PoCL, clang and NVRTC, and
+ * never a line of another file (a secret an include would have read). */
+static void test_classify_compile_error_own_file(void **state) {
+   (void)state;
+   RunResult *r = calloc(1, sizeof *r);
+   assert_non_null(r);
+   snprintf(r->message, sizeof r->message, "the kernel did not compile");
+   static const struct {
+      const char *log, *any, *own;
+   } cases[] = {
+       {"2 errors generated.\nerror: /srv/secret:1:1: unknown type name 'TOPSECRET'\n"
+        "error: mine.cl:31:24: expected ';'\n",
+        "error: /srv/secret:1:1: unknown type name 'TOPSECRET'", "error: mine.cl:31:24: expected ';'"},
+       {"In file included from mine.cl:3:\n/srv/secret:1:1: error: unknown type name 'TOPSECRET'\nTOPSECRET x\n^\n"
+        "mine.cl:9:2: error: use of undeclared identifier 'q'\n",
+        "/srv/secret:1:1: error: unknown type name 'TOPSECRET'", "mine.cl:9:2: error: use of undeclared identifier 'q'"},
+       {"/srv/secret(1): error: identifier \"TOPSECRET\" is undefined\nmine.cl(12): error: expected a \";\"\n",
+        "/srv/secret(1): error: identifier \"TOPSECRET\" is undefined", "mine.cl(12): error: expected a \";\""},
+       /* a file whose name ends like the kernel's is another file */
+       {"error: /srv/mine.cl:1:1: TOPSECRET\nerror: xmine.cl:2:1: TOPSECRET\n", "error: /srv/mine.cl:1:1: TOPSECRET",
+        NULL},
+   };
+   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      r->build_log = (char *)cases[i].log;
+      SweepCandidate c;
+      memset(&c, 0, sizeof c);
+      Sweep_classify(&c, RUN_COMPILE_ERROR, r, 5, NULL);
+      assert_int_equal(c.outcome, SWEEP_COMPILE);
+      if (!strstr(c.reason, cases[i].any))
+         fail_msg("case %zu: %s", i, c.reason);
+      memset(&c, 0, sizeof c);
+      Sweep_classify(&c, RUN_COMPILE_ERROR, r, 5, "mine.cl");
+      assert_null(strstr(c.reason, "TOPSECRET"));
+      if (cases[i].own)
+         assert_non_null(strstr(c.reason, cases[i].own));
+      else
+         assert_non_null(strstr(c.reason, "the compiler's errors name no line of mine.cl"));
+   }
+   r->build_log = NULL;
    free(r);
 }
 
@@ -248,6 +291,7 @@ int main(void) {
        cmocka_unit_test(test_enumerate_and_shuffle),
        cmocka_unit_test(test_huge_space_drawn),
        cmocka_unit_test(test_classify),
+       cmocka_unit_test(test_classify_compile_error_own_file),
        cmocka_unit_test(test_check_without_words),
        cmocka_unit_test(test_default_timeout),
    };

@@ -488,7 +488,7 @@ static void test_peak_mma_compiles(void **state) {
    for (int kind = 0; kind < 4 && !skipped; kind++) {
       char opts[128], *ptx = NULL, *log = NULL;
       size_t len;
-      snprintf(opts, sizeof opts, "-DDOUBLE=0 -DGT_TENSOR_PTX=1 -DGT_MMA_KIND=%d -DITERS=16", kind);
+      snprintf(opts, sizeof opts, "-DDOUBLE=0 -DGT_TENSOR_PTX=1 -DGT_MMA_FP8=%d -DMMA_ITERS=16", kind == 3);
       /* FP8's mma.sync needs sm_89 */
       BackendStatus st = Cuda_compileOnly(src, opts, kind == 3 ? "sm_89" : "sm_80", true, &ptx, &len, &log, err, sizeof err);
       if (st == BACKEND_ERR_NO_RUNTIME) {

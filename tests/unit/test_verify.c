@@ -16,6 +16,7 @@
 
 #include "core/problem.h"
 #include "base/rng.h"
+#include "base/parallel.h"
 #include "core/verify.h"
 
 static uint64_t g_seed;
@@ -848,7 +849,7 @@ static void test_parallel_matches_serial(void **state) {
                      setv(c.C, row * (size_t)n + j, dbl, 1.01 * getv(c.C, row * (size_t)n + j, dbl));
                uint64_t vseed = Rng_next(&r);
                VerifyResult serial, par;
-               Verify_setThreads(1);
+               Parallel_setThreads(1);
                Verify_gemm(&c.p, c.A, c.B, c.C0, c.C, vseed, &serial);
                if (bug == 0)
                   expectOk(&c, &serial, seed);
@@ -856,7 +857,7 @@ static void test_parallel_matches_serial(void **state) {
                   expectFail(&c, &serial, seed, "a non-finite element", bug == 2 ? "not written" : "Inf");
                failed_seen += !serial.ok;
                for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
-                  Verify_setThreads(threads[t]);
+                  Parallel_setThreads(threads[t]);
                   memset(&par, 0xA5, sizeof par);
                   Verify_gemm(&c.p, c.A, c.B, c.C0, c.C, vseed, &par);
                   if (!sameResult(&serial, &par))
@@ -873,9 +874,162 @@ static void test_parallel_matches_serial(void **state) {
             }
             freeCase(&c);
          }
-   Verify_setThreads(0);
+   Parallel_setThreads(0);
    /* every case had two non-finite variants, so the failure paths were compared too */
    assert_true(failed_seen >= 2 * 16);
+}
+
+/* C's side as the device computes it (session_verify.c, verify.cl), made here independently
+ * in long double from a C on the host: C x, |C| |x|, y^T C, |y|^T |C| with the plan's
+ * vectors, the non-finite elements, C at the plan's samples. */
+typedef struct OfC_ {
+   double *v; /* cx, acx (M each), yc, ayc (N each), at (samples) */
+   VerifyOfC of;
+} OfC;
+
+/* Whether element i of C holds Verify_poisonWord's bits (a double's: the word twice). */
+static bool isPoisoned(const void *C, size_t i, bool dbl) {
+   const uint32_t w = Verify_poisonWord(dbl ? STORAGE_F64 : STORAGE_F32);
+   uint32_t got[2];
+   memcpy(got, (const char *)C + i * (dbl ? 8 : 4), dbl ? 8 : 4);
+   return got[0] == w && (!dbl || got[1] == w);
+}
+
+static void ofC(const Problem *p, const void *C, const VerifyPlan *plan, OfC *o) {
+   const bool dbl = p->precision == PRECISION_DOUBLE;
+   const size_t M = plan->m, N = plan->n;
+   o->v = calloc(2 * M + 2 * N + plan->samples + 1, sizeof *o->v);
+   assert_non_null(o->v);
+   double *cx = o->v, *acx = cx + M, *yc = acx + M, *ayc = yc + N, *at = ayc + N;
+   o->of = (VerifyOfC){.cx = cx, .acx = acx, .yc = yc, .ayc = ayc, .at = at};
+   bool first = true;
+   for (size_t i = 0; i < M; i++) {
+      long double s = 0, a = 0;
+      for (size_t j = 0; j < N; j++) {
+         const double c = getv(C, i * N + j, dbl);
+         if (!isfinite(c)) {
+            o->of.nan += isnan(c) != 0;
+            o->of.inf += isinf(c) != 0;
+            o->of.unwritten += isPoisoned(C, i * N + j, dbl); /* by its bits, as verify.cl does */
+            if (first)
+               o->of.first = i * N + j, first = false;
+         }
+         s += (long double)c * plan->x[j];
+         a += fabsl((long double)c) * fabs(plan->x[j]);
+      }
+      cx[i] = (double)s, acx[i] = (double)a;
+   }
+   for (size_t j = 0; j < N; j++) {
+      long double s = 0, a = 0;
+      for (size_t i = 0; i < M; i++) {
+         const double c = getv(C, i * N + j, dbl);
+         s += (long double)c * plan->y[i];
+         a += fabsl((long double)c) * fabs(plan->y[i]);
+      }
+      yc[j] = (double)s, ayc[j] = (double)a;
+   }
+   for (size_t k = 0; k < plan->samples; k++)
+      at[k] = getv(C, plan->at[k], dbl);
+}
+
+/* A message without its figures: the words two ways of summing must agree on. */
+static void words(const char *msg, char *out, size_t len) {
+   size_t n = 0;
+   for (const char *c = msg; *c && n + 1 < len; c++)
+      if (!strchr("0123456789.e+-", *c))
+         out[n++] = *c;
+   out[n] = '\0';
+}
+
+/* Verify_inputsOf (C's side computed elsewhere, as on the device) gives Verify_inputs's
+ * verdict on every kind of result: right, one element off, unwritten, infinite, a row
+ * scaled, a NaN computed (told from an unwritten one by its bits there as here); float and double, each layout, with and without beta. The sampled entries are
+ * the same entries compared with the same values: their figures agree exactly. */
+static void test_verdict_of_c_computed_elsewhere(void **state) {
+   (void)state;
+   const uint64_t seed = g_seed + 12;
+   Rng r;
+   Rng_seed(&r, seed);
+   size_t failed = 0, checked = 0;
+   for (int pi = 0; pi < 2; pi++)
+      for (int lay = 0; lay < 4; lay++)
+         for (int bz = 0; bz < 2; bz++) {
+            Problem p = {.m = 16 + (int)Rng_below(&r, 200), .n = 16 + (int)Rng_below(&r, 200),
+                         .k = 1 + (int)Rng_below(&r, 150), .precision = kPrecs[pi], .trans_a = lay & 1,
+                         .trans_b = (lay & 2) != 0, .alpha = Rng_range(&r, 0.2, 2.0) * (Rng_below(&r, 2) ? -1 : 1),
+                         .beta = bz ? 0.0 : Rng_range(&r, -2.0, 2.0)};
+            Inputs in;
+            assert_true(Inputs_random(&in, &p, Rng_next(&r)));
+            const bool dbl = p.precision == PRECISION_DOUBLE;
+            const size_t es = dbl ? sizeof(double) : sizeof(float);
+            void *C = malloc(Problem_sizeC(&p) * es);
+            assert_non_null(C);
+            hostGemm(&p, in.a, in.b, in.c0, C, p.alpha, p.beta);
+            const size_t n = (size_t)p.n;
+            for (int bug = 0; bug < 6; bug++) {
+               const size_t at = (size_t)Rng_below(&r, Problem_sizeC(&p)), row = at / n;
+               const double saved = getv(C, at, dbl);
+               if (bug == 1)
+                  setv(C, at, dbl, saved + 0.01 * (fabs(saved) + 1));
+               else if (bug == 2)
+                  unwrite(C, at, dbl);
+               else if (bug == 5)
+                  setv(C, at, dbl, NAN);
+               else if (bug == 3)
+                  setv(C, at, dbl, -INFINITY);
+               else if (bug == 4)
+                  for (size_t j = 0; j < n; j++)
+                     setv(C, row * n + j, dbl, 1.01 * getv(C, row * n + j, dbl));
+               const uint64_t vseed = Rng_next(&r);
+               VerifyResult host, dev;
+               Verify_inputs(&p, &in, C, vseed, &host);
+               VerifyPlan plan;
+               assert_true(VerifyPlan_make(&plan, &p, vseed));
+               OfC o;
+               ofC(&p, C, &plan, &o);
+               Verify_inputsOf(&p, &in, &plan, &o.of, NULL, &dev);
+               char hw[256], dw[256];
+               words(host.message, hw, sizeof hw);
+               words(dev.message, dw, sizeof dw);
+               if (host.ok != dev.ok || host.non_finite != dev.non_finite || host.unwritten != dev.unwritten ||
+                   host.bad_samples != dev.bad_samples ||
+                   host.max_rel_err != dev.max_rel_err || host.first_bad_row != dev.first_bad_row ||
+                   host.first_bad_col != dev.first_bad_col || strcmp(hw, dw) ||
+                   /* a right C's ratios differ by the two sums' rounding (in double, C's own
+                    * noise); a wrong one's outlier ratio is against the median of that noise */
+                   (host.ok && !(fabs(host.freivalds_ratio - dev.freivalds_ratio) <= 1e-2)))
+                  fail_msg("seed %" PRIu64 ", %dx%dx%d, bug %d: host '%s' (freivalds %.17g), elsewhere '%s' "
+                           "(freivalds %.17g)",
+                           seed, p.m, p.n, p.k, bug, host.message, host.freivalds_ratio, dev.message,
+                           dev.freivalds_ratio);
+               if (bug == 0 && !dev.ok)
+                  fail_msg("seed %" PRIu64 ": a right C failed: %s", seed, dev.message);
+               if (bug >= 2 && dev.ok)
+                  fail_msg("seed %" PRIu64 ": bug %d passed: %s", seed, bug, dev.message);
+               failed += !dev.ok;
+               checked++;
+               free(o.v);
+               VerifyPlan_free(&plan);
+               if (bug == 4)
+                  hostGemm(&p, in.a, in.b, in.c0, C, p.alpha, p.beta);
+               else
+                  setv(C, at, dbl, saved);
+            }
+            /* A plan drawn for another problem is refused, not read past its end. */
+            Problem other = p;
+            other.m += 1;
+            VerifyPlan plan;
+            assert_true(VerifyPlan_make(&plan, &other, 1));
+            VerifyResult v;
+            Verify_inputsOf(&p, &in, &plan, &(VerifyOfC){0}, NULL, &v); /* refused before anything is read */
+            assert_false(v.ok);
+            assert_non_null(strstr(v.message, "another problem"));
+            VerifyPlan_free(&plan);
+            free(C);
+            Inputs_free(&in);
+         }
+   /* every case had five wrong variants */
+   assert_true(failed >= checked / 2);
 }
 
 int main(void) {
@@ -893,6 +1047,7 @@ int main(void) {
        cmocka_unit_test(test_float_k4096_passes),
       cmocka_unit_test(test_reproducible),
       cmocka_unit_test(test_parallel_matches_serial),
+      cmocka_unit_test(test_verdict_of_c_computed_elsewhere),
    };
    return cmocka_run_group_tests(tests, groupSetup, NULL);
 }

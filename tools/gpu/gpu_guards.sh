@@ -4,7 +4,8 @@
 #  - tests/kernels/test_misbehave.cl: BUG=0 verifies; BUG=1 writes C[M*N+7] and C[-3], BUG=2
 #    A[-2], BUG=3 B[K*N+1]: each fails saying where ("wrote outside C at offset -3 ...");
 #    BUG=4 computes NaN (not "not written"), BUG=5 leaves a column unwritten ("not
-#    written"), in float at 64 and in double at 40x24x30 TT;
+#    written"), in float at 64 and in double at 40x24x30 TT; BUG=4 and 5 again at 97x131x77
+#    with C checked on the device and on the host (--verify-on);
 #  - the shipped kernels still verify on guarded buffers: a padded tile kernel (fast02, its
 #    padded C), split-K's workspace, the Hopper TMA kernel (tensor maps over guarded A and
 #    B) and cuBLAS or CLBlast timed beside them (--vendor), each at 4096 (fast02 at 4095);
@@ -57,6 +58,20 @@ for spec in $DEVICES; do
       run "$be BUG=$bug" --backend $be $dev --kernel test_misbehave --set BUG=$bug --size 64 --reps 3
       [ "$(field status)" = "wrong result" ] && said "${spec#*:}" && pass "$be BUG=$bug: ${spec#*:}" ||
          fail "$be BUG=$bug: $(field status): $(field message) $err"
+   done
+   # C checked on the device (auto on a GPU) and on the host: the poison's bits (filled on the
+   # device, Backend.fill) tell an unwritten element from a computed NaN either way.
+   for on in device host; do
+      for spec in "4:float:131 elements NaN, computed by the kernel" "5:float:97 elements not written (NaN), first at (0,2)" \
+         "5:double:97 elements not written (NaN), first at (0,2)"; do
+         bug=${spec%%:*} rest=${spec#*:}
+         prec=${rest%%:*}
+         run "$be BUG=$bug $prec on the $on" --backend $be $dev --kernel test_misbehave --set BUG=$bug -m 97 -n 131 \
+            -k 77 --precision $prec --reps 1 --verify-on $on
+         [ "$(field status)" = "wrong result" ] && [ "$(field verified_on)" = "$on" ] && said "${rest#*:}" &&
+            pass "$be BUG=$bug $prec checked on the $on: ${rest#*:}" ||
+            fail "$be BUG=$bug $prec on the $on: $(field verified_on): $(field message) $err"
+      done
    done
    run "$be BUG=1 --no-verify" --backend $be $dev --kernel test_misbehave --set BUG=1 --size 64 --reps 3 --no-verify
    said "wrote outside C at offset -3" && pass "$be BUG=1 --no-verify: the timed launches' check finds it" ||

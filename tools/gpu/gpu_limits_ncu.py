@@ -1,80 +1,258 @@
 #!/usr/bin/env python3
 """What limits each kernel, by gemmtop's model (gemmtop explain, no counters) and by Nsight
-Compute, side by side, on the GPU machine (issue 32, docs/limits.md). For every preset of
-the ladders (myGEMM, DCU, MAGMA, fast, tensor, hopper; CUDA backend, the kernel text
-gemmtop runs) at one size:
+Compute, side by side, on the GPU machine (issues 32 and 45, docs/limits.md). For every
+preset of the ladders (myGEMM, DCU, MAGMA, fast, tensor, hopper; CUDA backend, the kernel
+text gemmtop runs) at each size:
 
-  python3 tools/gpu/gpu_limits_ncu.py [--size N] [PRESET ...] > limits-vs-ncu.md
+  python3 tools/gpu/gpu_limits_ncu.py [--sizes 2048,4096] [--raw FILE.jsonl] [--out DIR | --tgz FILE.tgz]
+                                      [--budget SECONDS] [PRESET ...]
+  sh tools/gpu/gpu_round.sh limits:420:tools/gpu/gpu_limits.sh    (the GPU call: gpu_limits.sh)
 
-It needs the device's ceilings measured (gemmtop list devices --backend cuda --measure, run
-first if missing) and ncu on the PATH with counters allowed. Per configuration:
+Per preset and size: `gemmtop explain --format json` (the run and its limits: both lines),
+`gemmtop banks --format json` (the bank trace), and ONE ncu invocation on one `gemm`
+launch (--launch-count 1, no warm-up) with a broad metric set (METRICS: DRAM, the L2 by
+source, the L1, shared-memory wavefronts and conflicts of loads, stores, ldmatrix, cp.async,
+wgmma and the TMA, each unit's speed of light, the tensor pipes, occupancy, waves, the
+duration and the SM and memory clocks). Names that this ncu does not know are recorded,
+not fatal: those `ncu --query-metrics` does not list are not asked for, and a name ncu
+rejects when profiling is dropped and the rest asked again.
 
-- bytes: the model's global bytes (every load it counts asks the L2) against the bytes L1
-  asked of the L2 (lts__t_sectors_srcunit_tex x 32), and the compulsory bytes (each
-  element once) against DRAM's (dram__bytes read + write);
-- local-memory wavefronts of the loads: the model's reads (bytes / 128, a warp's 32 4-byte
-  words a wavefront) times the bank trace's ratio (gemmtop banks: wavefronts over the
-  ideal, loads) against l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld;
-- occupancy: gemmtop's estimate against ncu's theoretical and achieved; waves against
-  launch__waves_per_multiprocessor;
-- the limiter: gemmtop's against the unit ncu's speed-of-light puts highest (SM: compute;
-  DRAM: memory; L2: L2; L1/shared: local memory or bank conflicts). gemmtop's tail,
-  occupancy, latency and launch agree when no unit reaches 60%.
+First the device's ceilings are measured, alone, within --measure-seconds (gemmtop list
+devices --measure, the wgmma ones included; what it printed goes to peaks.txt; if it fails
+or runs out of time the run goes on with the ceilings cached, and says so; --no-measure
+keeps those cached). Then, in a pool of processes running ahead of the rows, each
+configuration is compiled on the device without a launch (gemmtop inspect --code none);
+each row waits only for its own compile, then takes its bank trace (launches: never beside
+a timed one), one explain and one ncu, one after the other. Without presets named, the first 15 cover
+every ladder (PRIORITY), then the rest by name.
 
-The last lines give the shares that agree (bytes and wavefronts within 10%, the same
-limiter): the targets are 90%. Figures within 10% are marked ok, else the ratio. All the
-presets (about 65) take about ten minutes; name some to take fewer.
+--raw FILE.jsonl keeps everything: a "device" line (the device, its ceilings, the metrics
+asked, those ncu does not list, ncu's version), a "row" line per preset and size (explain's
+two lines, the bank trace, ncu's argv, values, units, rejected and missing names, the
+comparison), a "skipped" line for what the budget left out, and an "end" line. --out DIR
+writes limits.jsonl, limits.md (the table below) and ncu's metric listing into DIR, and
+--tgz FILE.tgz into one tarball, each rewritten after every row, so that a run stopped
+early still leaves what it measured; stdout then gets a line per row and a short table
+last. Without either the table goes to stdout. No file that exists is written over. --budget SECONDS starts no row that would end past it.
 
-Written on 2026-11-28 without a GPU (no device in that session): its first run on the GPU
-machine is still to come, and what it prints then goes into docs/limits.md."""
-import json, os, subprocess, sys
+The comparison, per row: the model's global bytes (every load it counts asks the L2)
+against the bytes the L1 asked of the L2 (lts__t_sectors_srcunit_tex x 32); the compulsory
+bytes (each element once) against DRAM's; the model's local-memory wavefronts of loads
+(bytes / 128 times the bank trace's ratio) against ncu's; occupancy and waves; the limiter
+against the unit ncu's speed of light puts highest (SM: compute; DRAM: memory; L2: L2;
+L1/shared: local memory or bank conflicts; gemmtop's tail, occupancy, latency and launch
+agree when no unit reaches 60%). The shares that agree close each size's table (targets:
+90%).
 
-import ncu_csv
+--backend and --device choose gemmtop's device (CUDA by default); tests/e2e/tools_limits_ncu.sh
+runs the script on PoCL with a stand-in ncu."""
+import argparse, json, os, subprocess, sys, tarfile, tempfile, time
+from concurrent.futures import ThreadPoolExecutor
 
-B = os.environ.get("GEMMTOP_BIN", "build/gemmtop")
-SIZE = 4096
-args = sys.argv[1:]
-if len(args) >= 2 and args[0] == "--size":
-    SIZE, args = int(args[1]), args[2:]
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import ncu_csv  # noqa: E402
 
-METRICS = ["dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors_srcunit_tex.sum",
-           "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "sm__maximum_warps_per_active_cycle_pct",
-           "sm__warps_active.avg.pct_of_peak_sustained_active", "launch__waves_per_multiprocessor",
-           "sm__throughput.avg.pct_of_peak_sustained_elapsed", "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-           "lts__throughput.avg.pct_of_peak_sustained_elapsed", "l1tex__throughput.avg.pct_of_peak_sustained_elapsed"]
+# ncu's metric names, from Nsight Compute's documentation and the earlier H100 runs
+# (gpu_banks_ncu.py, gpu_hopper_ncu.py); a name this ncu does not have is recorded, not fatal.
+METRICS = [
+    # time and clocks
+    "gpu__time_duration.sum", "sm__cycles_elapsed.avg.per_second", "dram__cycles_elapsed.avg.per_second",
+    "sm__cycles_elapsed.max", "sm__cycles_active.avg",
+    # DRAM and the L2
+    "dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors.sum", "lts__t_sectors_srcunit_tex.sum",
+    "lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_write.sum",
+    "lts__t_sectors_srcunit_tex_lookup_hit.sum", "lts__t_sectors_srcunit_tex_lookup_miss.sum",
+    "lts__t_sector_hit_rate.pct",
+    # the L1: global loads and stores, local memory (spills)
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", "l1tex__t_sector_hit_rate.pct",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+    # shared memory: loads, stores, ldmatrix, cp.async, wgmma, the TMA
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum", "smsp__inst_executed_op_ldsm.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", "smsp__inst_executed_op_ldgsts.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum", "sm__sass_data_bytes_mem_shared_op_gmma.sum",
+    "l1tex__m_xbar2l1tex_read_bytes_pipe_tma.sum", "smsp__sass_inst_executed_op_tma_ld.sum",
+    # speed of light per unit
+    "sm__throughput.avg.pct_of_peak_sustained_elapsed", "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+    "lts__throughput.avg.pct_of_peak_sustained_elapsed", "l1tex__throughput.avg.pct_of_peak_sustained_elapsed",
+    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed",
+    # the pipes: tensor (mma.sync: hmma; wgmma: gmma), FMA, issue
+    "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
+    "sm__inst_executed_pipe_tensor_op_hmma.avg.pct_of_peak_sustained_active",
+    "sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active",
+    "sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_active",
+    "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
+    "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",
+    "smsp__issue_active.avg.pct_of_peak_sustained_active",
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+    # occupancy and the launch
+    "sm__maximum_warps_per_active_cycle_pct", "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "launch__waves_per_multiprocessor", "launch__occupancy_limit_registers", "launch__occupancy_limit_shared_mem",
+    "launch__occupancy_limit_warps", "launch__occupancy_limit_blocks", "launch__registers_per_thread",
+    "launch__grid_size", "launch__block_size", "launch__shared_mem_per_block_dynamic",
+    "launch__shared_mem_per_block_static",
+]
+# The names the comparison needs, all read by the earlier H100 scripts or in every ncu
+# since 2020: asked alone when ncu refuses the broad set without naming what it refuses.
+CORE = ["gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors_srcunit_tex.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "sm__maximum_warps_per_active_cycle_pct",
+        "sm__warps_active.avg.pct_of_peak_sustained_active", "launch__waves_per_multiprocessor",
+        "sm__throughput.avg.pct_of_peak_sustained_elapsed", "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+        "lts__throughput.avg.pct_of_peak_sustained_elapsed", "l1tex__throughput.avg.pct_of_peak_sustained_elapsed"]
 # ncu's unit -> the limiters of gemmtop's that name it (core/limiter.c: LimitKind_name).
 UNITS = {"sm__throughput": ("compute",), "dram__throughput": ("memory",), "lts__throughput": ("L2",),
          "l1tex__throughput": ("local memory", "bank conflicts")}
 NO_CEILING = ("tail", "occupancy", "latency", "launch")
+LADDERS = ("0", "1", "dcu", "magma", "fast", "tensor", "hopper")
+# The first presets, by name or prefix (the first preset that starts with it): every ladder
+# within 15 rows, the steps issue 45 names first, so that a short GPU call covers them all.
+PRIORITY = ("01-naive", "02-tiled", "03-wpt", "05-transposed", "06-2d", "10-padding", "11-clblas", "dcu-4", "dcu-6",
+            "dcu-7", "magma-1", "fast-02", "tensor-5", "hopper-5-order-bf16", "hopper-5-order-tf32")
+SHARES = (("limiter", "the same limiter"), ("bytes", "model bytes within 10% of the L2's requests"),
+          ("dram", "compulsory bytes within 10% of DRAM's"), ("wavefronts", "local wavefronts within 10% of ncu's"))
+
+
+def options():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("presets", nargs="*", help="presets to compare (default: every preset of the ladders)")
+    ap.add_argument("--size", type=int, action="append", help="a size (M = N = K); repeatable")
+    ap.add_argument("--sizes", help="sizes separated by commas (default 4096)")
+    ap.add_argument("--raw", help="every figure as JSON Lines into this file")
+    ap.add_argument("--out", help="limits.jsonl, limits.md and ncu's metric listing into this folder")
+    ap.add_argument("--tgz", help="the same three files into this tarball")
+    ap.add_argument("--budget", type=float, help="seconds: start no row that would end past them")
+    ap.add_argument("--reps", type=int, default=10, help="explain's timed launches (default 10)")
+    ap.add_argument("--backend", default="cuda", help="gemmtop's backend (default cuda)")
+    ap.add_argument("--device", help="gemmtop's --device")
+    ap.add_argument("--jobs", type=int, default=min(8, os.cpu_count() or 1),
+                    help="processes that compile and trace at once before the timed part")
+    ap.add_argument("--no-measure", action="store_true", help="keep the cached ceilings (no list devices --measure)")
+    ap.add_argument("--measure-seconds", type=float, default=45,
+                    help="time allowed to list devices --measure (default 45); past it the cached ceilings are used")
+    ap.add_argument("--list-metrics", action="store_true", help="print the metrics asked of ncu and stop")
+    o = ap.parse_args()
+    sizes = list(o.size or [])
+    for s in (o.sizes or "").split(","):
+        if s.strip():
+            try:
+                sizes.append(int(s))
+            except ValueError:
+                ap.error(f"--sizes: '{s}' is not a whole number (e.g. --sizes 2048,4096)")
+    o.sizes = sizes or [4096]
+    if any(s <= 0 for s in o.sizes):
+        ap.error("sizes must be positive")
+    # Never over a file that is there already: it may be an earlier run's only copy.
+    for what, path in (("--raw", o.raw), ("--tgz", o.tgz), ("--out", o.out and os.path.join(o.out, "limits.jsonl"))):
+        if path and os.path.exists(path):
+            ap.error(f"{what}: {path} exists already; remove it or name another")
+    return o
+
+
+O = options()
+if O.list_metrics:
+    print("\n".join(METRICS))
+    sys.exit(0)
+# Every path absolute: ncu starts the program by its path, and gemmtop finds its kernels
+# and presets from the repository root, where each command runs.
+B = os.path.abspath(os.environ.get("GEMMTOP_BIN") or os.path.join(ROOT, "build", "gemmtop"))
+PRESETS = os.path.abspath((os.environ.get("GEMMTOP_PRESETS") or os.path.join(ROOT, "presets")).split(":")[0])
+why = ncu_csv.program_problem([B])
+if why:
+    sys.exit(f"gpu_limits_ncu.py: {why}: build it (make) or set GEMMTOP_BIN")
+DEV_ARGS = ["--backend", O.backend] + (["--device", O.device] if O.device else [])
+
+
+def remaining(cap):
+    """Seconds a command may take: cap, or what the budget has left (at least 10)."""
+    if not O.budget:
+        return cap
+    return max(10, min(cap, O.budget - (time.monotonic() - T0)))
+
+
+RUNNING = set()  # gemmtop processes under way: the compiles the budget left are killed at the end
+
+
+def gemmtop(cmd, timeout=300):
+    p = subprocess.Popen([B] + cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    RUNNING.add(p)
+    try:
+        out, err = p.communicate(timeout=timeout)
+        return p.returncode, out, err
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        return "timeout", "", f"gemmtop {' '.join(cmd[:1])} ran past {timeout} s"
+    finally:
+        RUNNING.discard(p)
+
+
+def last_line(text):
+    lines = [l for l in text.strip().splitlines() if l.strip()]
+    return lines[-1][:300] if lines else "no output"
 
 
 def presets():
-    names = sorted(p[:-len(".preset")] for p in os.listdir("presets") if p.endswith(".preset"))
-    keep = ("0", "1", "dcu", "magma", "fast", "tensor", "hopper")
-    return [n for n in names if n.startswith(keep)]
+    names = sorted(p[:-len(".preset")] for p in os.listdir(PRESETS) if p.endswith(".preset"))
+    names = [n for n in names if n.startswith(LADDERS)]
+    first = []
+    for want in PRIORITY:
+        hit = next((n for n in names if n == want), None) or next((n for n in names if n.startswith(want)), None)
+        if hit and hit not in first:
+            first.append(hit)
+    return first + [n for n in names if n not in first]
 
 
-def gemmtop(cmd):
-    r = subprocess.run([B] + cmd, capture_output=True, text=True)
-    return r.returncode, r.stdout, r.stderr
+def explain(preset, size):
+    rc, out, err = gemmtop(["explain"] + DEV_ARGS + ["--preset", preset, "--size", str(size), "--reps", str(O.reps),
+                                                     "--format", "json", "--no-store"], timeout=remaining(120))
+    lines = []
+    for l in out.splitlines():
+        try:
+            lines.append(json.loads(l))
+        except ValueError:
+            pass
+    if rc != 0 or len(lines) < 2 or "limits" not in lines[1]:
+        return {"rc": rc, "run": lines[0] if lines else None, "error": last_line(err or out)}
+    return {"rc": rc, "run": lines[0], "limits": lines[1]["limits"]}
 
 
-def explain(preset):
-    rc, out, err = gemmtop(["explain", "--backend", "cuda", "--preset", preset, "--size", str(SIZE), "--reps", "20",
-                            "--format", "json"])
-    lines = [json.loads(l) for l in out.splitlines() if l.startswith("{")]
-    if rc != 0 or len(lines) < 2:
-        return None, (err or out).strip().splitlines()[-1:] or ["no output"]
-    return (lines[0], lines[1]["limits"]), None
-
-
-def bank_ratio(preset):
-    """Loads' wavefronts over the ideal in the bank trace of the same configuration (1 when
-    the kernel reads no local memory)."""
-    rc, out, _ = gemmtop(["banks", "--backend", "cuda", "--preset", preset, "--size", "256", "--format", "json"])
+def banks(preset, size):
+    rc, out, err = gemmtop(["banks"] + DEV_ARGS + ["--preset", preset, "--size", str(size), "--format", "json"],
+                           timeout=remaining(120))
     try:
-        sites = [s for s in json.loads(out)["sites"] if s["kind"] == "load"]
-    except (ValueError, KeyError):
+        return json.loads(out)
+    except ValueError:
+        return {"error": last_line(err or out), "rc": rc}
+
+
+def compile_only(item):
+    """Compiles the configuration on the device without launching it (inspect, no listing):
+    the disk cache keeps the program for explain and ncu."""
+    preset, size = item
+    start = time.monotonic()
+    rc, _, err = gemmtop(["inspect"] + DEV_ARGS + ["--preset", preset, "--size", str(size), "--code", "none"])
+    return {"compile_rc": rc, "compile_error": None if rc == 0 else last_line(err),
+            "compile_seconds": round(time.monotonic() - start, 2)}
+
+
+def bank_ratio(b):
+    """Loads' wavefronts over the ideal in the bank trace (1 when the kernel reads no local memory)."""
+    try:
+        sites = [s for s in b["sites"] if s["kind"] == "load"]
+    except (KeyError, TypeError):
         return None
     wf = sum(s["wavefronts"] for s in sites)
     ideal = sum(s["wavefronts"] - s["conflicts"] for s in sites)
@@ -97,70 +275,241 @@ def top_unit(v):
     return u, known[u]
 
 
-rc, out, _ = gemmtop(["list", "devices", "--backend", "cuda", "--format", "json"])
-devs = [json.loads(l) for l in out.splitlines() if l.startswith("{")]
-dev = next((d for d in devs if d.get("default")), devs[0] if devs else None)
-if not dev:
-    sys.exit("gemmtop sees no CUDA device")
-if "copy_peak_gbps" not in dev:
-    gemmtop(["list", "devices", "--backend", "cuda", "--measure"])
-    rc, out, _ = gemmtop(["list", "devices", "--backend", "cuda", "--format", "json"])
-    dev = next(json.loads(l) for l in out.splitlines() if l.startswith("{"))
-print(f"# gemmtop's limiter against Nsight Compute: {dev['name']}, driver {dev['driver']}, ceilings measured "
-      f"{dev.get('peaks_measured', '?')}, size {SIZE}\n")
-print("| preset | GFLOPS | gemmtop limiter | ncu highest unit | agree | model bytes / L2 requests | compulsory / DRAM "
-      "| local wavefronts (model x banks / ncu) | occupancy ours / theoretical / achieved | waves ours / ncu |")
-print("|---|---|---|---|---|---|---|---|---|---|")
-tally = {"limiter": [], "bytes": [], "dram": [], "wavefronts": []}
-for preset in (args or presets()):
-    got, why = explain(preset)
-    if not got:
-        print(f"| {preset} | | gemmtop failed: {why[0][:160]} | | | | | | | |", flush=True)
-        continue
-    run, lim = got
-    if run.get("status") != "ok" or not run.get("gflops"):
-        print(f"| {preset} | | {run.get('status')}: {str(run.get('message', ''))[:160]} | | | | | | | |", flush=True)
-        continue
-    ratio = bank_ratio(preset)
-    cmd = ["run", "--backend", "cuda", "--preset", preset, "--size", str(SIZE), "--reps", "1", "--warmup", "0",
-           "--no-verify", "--no-store"]
-    v, tail = ncu_csv.measure(cmd, METRICS)
-    if not v:
-        print(f"| {preset} | {run['gflops']:.0f} | {lim['limiter']} | ncu gave nothing | | | | | | |", flush=True)
-        print(tail, file=sys.stderr)
-        continue
+def compare(lim, v, ratio):
+    """The agreement of the model with ncu's figures v: what the Markdown row and the shares use."""
     unit, pct = top_unit(v)
     if lim["limiter"] in NO_CEILING:
-        agree = pct is not None and pct < 60
+        agree = pct < 60 if pct is not None else None
     else:
-        agree = unit is not None and lim["limiter"] in UNITS[unit]
-    tally["limiter"].append(agree)
-    l2_bytes = v.get("lts__t_sectors_srcunit_tex.sum")
-    l2_bytes = l2_bytes * 32 if l2_bytes is not None else None
-    dram = (v.get("dram__bytes_read.sum") or 0) + (v.get("dram__bytes_write.sum") or 0) or None
-    b, bok = near(lim.get("model_bytes"), l2_bytes)
-    d, dok = near(lim.get("min_bytes"), dram)
+        agree = lim["limiter"] in UNITS[unit] if unit else None
+    l2 = v.get("lts__t_sectors_srcunit_tex.sum")
+    l2 = l2 * 32 if l2 is not None else None
+    rd, wr = v.get("dram__bytes_read.sum"), v.get("dram__bytes_write.sum")
+    dram = (rd or 0) + (wr or 0) if rd is not None or wr is not None else None
     model_wf = lim["local_bytes"] / 128 * (ratio or 1) if lim.get("local_bytes") else None
-    w, wok = near(model_wf, v.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"))
-    for key, ok in (("bytes", bok), ("dram", dok), ("wavefronts", wok)):
-        if ok is not None:
-            tally[key].append(ok)
-    occ = lim.get("occupancy")
-    waves = lim.get("waves")
-    fmt = lambda x, f="{:.0f}": "-" if x is None else f.format(x)
-    print(f"| {preset} | {run['gflops']:.0f} | {lim['limiter']}: {lim['words'][:90]} | "
-          f"{unit.split('__')[0] if unit else '-'} {fmt(pct)}% | {'yes' if agree else 'NO'} | "
-          f"{fmt(lim.get('model_bytes'), '{:.3g}')} / {fmt(l2_bytes, '{:.3g}')} {b} | "
-          f"{fmt(lim.get('min_bytes'), '{:.3g}')} / {fmt(dram, '{:.3g}')} {d} | "
-          f"{fmt(model_wf, '{:.3g}')} / {fmt(v.get('l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'), '{:.3g}')} {w} | "
-          f"{fmt(occ * 100 if occ else None)}% / {fmt(v.get('sm__maximum_warps_per_active_cycle_pct'))}% / "
-          f"{fmt(v.get('sm__warps_active.avg.pct_of_peak_sustained_active'))}% | "
-          f"{fmt(waves, '{:.2f}')} / {fmt(v.get('launch__waves_per_multiprocessor'), '{:.2f}')} |", flush=True)
+    ncu_wf = v.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
+    return {"ncu_unit": unit, "ncu_pct": pct, "limiter_agrees": agree, "l2_request_bytes": l2, "dram_bytes": dram,
+            "model_bytes": lim.get("model_bytes"), "min_bytes": lim.get("min_bytes"), "model_wavefronts": model_wf,
+            "ncu_wavefronts": ncu_wf, "bank_ratio": ratio}
 
-print()
-for key, what in (("limiter", "the same limiter"), ("bytes", "model bytes within 10% of the L2's requests"),
-                  ("dram", "compulsory bytes within 10% of DRAM's"),
-                  ("wavefronts", "local wavefronts within 10% of ncu's")):
-    xs = tally[key]
-    share = f"{100 * sum(xs) / len(xs):.0f}% ({sum(xs)} of {len(xs)})" if xs else "none measured"
-    print(f"- {what}: {share}")
+
+def cell(text):
+    """Text from gemmtop or ncu as one Markdown cell: no pipe or line break can end it."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def fmt(x, f="{:.0f}"):
+    return "-" if x is None else f.format(x)
+
+
+def md_row(preset, size, row):
+    """The row of the Markdown table, or why there is none."""
+    ex, nc = row["explain"], row["ncu"]
+    if "limits" not in ex:
+        return f"| {preset} | {size} | | gemmtop failed: {cell(ex['error'][:160])} | | | | | | | |"
+    run, lim = ex["run"], ex["limits"]
+    if run.get("status") != "ok" or not run.get("gflops"):
+        return f"| {preset} | {size} | | {cell(run.get('status'))}: {cell(str(run.get('message', ''))[:160])} | | | | | | | |"
+    if not nc["values"]:
+        return (f"| {preset} | {size} | {run['gflops']:.0f} | {lim['limiter']} | ncu gave nothing: "
+                f"{cell(last_line(nc['tail'])[:120])} | | | | | | |")
+    c, v = row["compare"], nc["values"]
+    b, _ = near(c["model_bytes"], c["l2_request_bytes"])
+    d, _ = near(c["min_bytes"], c["dram_bytes"])
+    w, _ = near(c["model_wavefronts"], c["ncu_wavefronts"])
+    occ = lim.get("occupancy")
+    agree = {True: "yes", False: "NO", None: "-"}[c["limiter_agrees"]]
+    return (f"| {preset} | {size} | {run['gflops']:.0f} | {lim['limiter']}: {cell(lim['words'][:90])} | "
+            f"{c['ncu_unit'].split('__')[0] if c['ncu_unit'] else '-'} {fmt(c['ncu_pct'])}% | {agree} | "
+            f"{fmt(c['model_bytes'], '{:.3g}')} / {fmt(c['l2_request_bytes'], '{:.3g}')} {b} | "
+            f"{fmt(c['min_bytes'], '{:.3g}')} / {fmt(c['dram_bytes'], '{:.3g}')} {d} | "
+            f"{fmt(c['model_wavefronts'], '{:.3g}')} / {fmt(c['ncu_wavefronts'], '{:.3g}')} {w} | "
+            f"{fmt(occ * 100 if occ else None)}% / {fmt(v.get('sm__maximum_warps_per_active_cycle_pct'))}% / "
+            f"{fmt(v.get('sm__warps_active.avg.pct_of_peak_sustained_active'))}% | "
+            f"{fmt(lim.get('waves'), '{:.2f}')} / {fmt(v.get('launch__waves_per_multiprocessor'), '{:.2f}')} |")
+
+
+def tally(rows):
+    """{share key: [agrees...]} over rows that ncu and gemmtop both measured."""
+    t = {k: [] for k, _ in SHARES}
+    for row in rows:
+        c = row.get("compare")
+        if not c:
+            continue
+        checks = {"limiter": c["limiter_agrees"], "bytes": near(c["model_bytes"], c["l2_request_bytes"])[1],
+                  "dram": near(c["min_bytes"], c["dram_bytes"])[1],
+                  "wavefronts": near(c["model_wavefronts"], c["ncu_wavefronts"])[1]}
+        for k, ok in checks.items():
+            if ok is not None:
+                t[k].append(ok)
+    return t
+
+
+def share(xs):
+    return f"{100 * sum(xs) / len(xs):.0f}% ({sum(xs)} of {len(xs)})" if xs else "none measured"
+
+
+# ---- the device and its ceilings ----
+T0 = time.monotonic()
+names = O.presets or presets()
+items = [(p, s) for s in O.sizes for p in names]  # every preset at the first size before the next size
+FILES = bool(O.out or O.tgz)  # the table into files, a line per row on stdout
+work = O.out or tempfile.mkdtemp(prefix="gpu-limits-")
+os.makedirs(work, exist_ok=True)
+# The ceilings first, alone (nothing else on the device), within their own time.
+measured = "not measured (--no-measure)"
+if not O.no_measure:
+    print(f"# measuring the ceilings (at most {O.measure_seconds:.0f} s)...", flush=True)
+    rc, out, err = gemmtop(["list", "devices", "--backend", O.backend, "--measure"], timeout=O.measure_seconds)
+    with open(os.path.join(work, "peaks.txt"), "w") as f:
+        f.write(f"# gemmtop list devices --backend {O.backend} --measure: exit {rc}, "
+                f"{time.monotonic() - T0:.1f} s\n{out}\n{err}")
+    # What could not be measured (a ceiling named with why), else "".
+    measured = err.strip() if rc == 0 else f"measuring failed ({rc}): {last_line(err or out)}; the cached ceilings are used"
+    print(f"# ceilings: exit {rc} in {time.monotonic() - T0:.1f} s{'; ' + last_line(err) if err.strip() else ''}",
+          flush=True)
+# Each configuration's compile and bank trace, in a pool that runs ahead of the rows.
+pool = ThreadPoolExecutor(max_workers=max(1, O.jobs))
+prepared = {item: pool.submit(compile_only, item) for item in items}
+rc, out, _ = gemmtop(["list", "devices", "--backend", O.backend, "--format", "json"])
+devs = []
+for l in out.splitlines():
+    try:
+        devs.append(json.loads(l))
+    except ValueError:
+        pass
+if O.device is not None and O.device.isdigit():
+    dev = next((d for d in devs if d.get("index") == int(O.device)), None)
+else:
+    dev = next((d for d in devs if d.get("default")), devs[0] if devs else None)
+if not dev:
+    sys.exit(f"gpu_limits_ncu.py: gemmtop sees no {O.backend} device")
+listed, listing = ncu_csv.listed_metrics()
+unlisted = [m for m in METRICS if listed and not m.startswith(ncu_csv.UNLISTED) and ncu_csv.base_name(m) not in listed]
+ASK = [m for m in METRICS if m not in unlisted]
+try:
+    version = subprocess.run(["ncu", "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
+except (OSError, subprocess.TimeoutExpired) as e:
+    version = f"ncu --version: {e}"
+
+# ---- output: JSON Lines, Markdown, the folder or the tarball ----
+raw_path = O.raw or os.path.join(work, "limits.jsonl")
+raw = open(raw_path, "w")
+md = [f"# gemmtop's limiter against Nsight Compute: {dev.get('name')}, driver {dev.get('driver')}, ceilings measured "
+      f"{dev.get('peaks_measured', '?')}, {time.strftime('%Y-%m-%d')}\n",
+      f"ncu: {version.splitlines()[-1] if version else '?'}; sizes {', '.join(map(str, O.sizes))}; "
+      f"{len(unlisted)} metric names not in this ncu's listing: {', '.join(unlisted) or 'none'}\n"]
+HEADER = ("| preset | size | GFLOPS | gemmtop limiter | ncu highest unit | agree | model bytes / L2 requests | "
+          "compulsory / DRAM | local wavefronts (model x banks / ncu) | occupancy ours / theoretical / achieved | "
+          "waves ours / ncu |\n|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def emit(obj):
+    raw.write(json.dumps(obj, sort_keys=True) + "\n")
+    raw.flush()
+
+
+def write_file(path, text):
+    """text into path through a temporary name: a run stopped meanwhile leaves the last whole file."""
+    with open(path + ".part", "w") as f:
+        f.write(text)
+    os.replace(path + ".part", path)
+
+
+def save(rows_by_size, skipped):
+    """limits.md from the rows so far, beside the JSON Lines; the tarball rebuilt the same way."""
+    text = list(md)
+    for size in O.sizes:
+        rows = rows_by_size.get(size, [])
+        text += [f"\n## Size {size}\n", HEADER] + [r["md"] for r in rows]
+        t = tally(rows)
+        text.append("")
+        text += [f"- {what}: {share(t[k])}" for k, what in SHARES]
+    if skipped:
+        text.append(f"\nLeft out by the budget ({O.budget:.0f} s): " + ", ".join(f"{p} at {s}" for p, s in skipped))
+    body = "\n".join(text) + "\n"
+    if not FILES:
+        return body
+    write_file(os.path.join(work, "limits.md"), body)
+    write_file(os.path.join(work, "ncu-query-metrics.txt"), listing)
+    if not O.tgz:
+        return body
+    tmp = O.tgz + ".part"
+    with tarfile.open(tmp, "w:gz") as tar:
+        tar.add(raw_path, arcname="limits.jsonl")
+        tar.add(os.path.join(work, "limits.md"), arcname="limits.md")
+        tar.add(os.path.join(work, "ncu-query-metrics.txt"), arcname="ncu-query-metrics.txt")
+        if os.path.exists(os.path.join(work, "peaks.txt")):
+            tar.add(os.path.join(work, "peaks.txt"), arcname="peaks.txt")
+    os.replace(tmp, O.tgz)
+    return body
+
+
+emit({"kind": "device", "device": dev, "backend": O.backend, "ncu_version": version, "metrics_asked": ASK,
+      "metrics_not_listed": unlisted, "listing_found": bool(listed), "sizes": O.sizes, "reps": O.reps,
+      "gemmtop": B, "date": time.strftime("%Y-%m-%d %H:%M:%S"), "measure_messages": measured, "cache_control": "ncu's default (flushed each pass)",
+      "clock_control": "none"})
+
+
+rows_by_size, skipped, spent = {}, [], []
+for preset, size in items:
+    elapsed = time.monotonic() - T0
+    per_row = sum(spent) / len(spent) if spent else 0
+    if O.budget and elapsed + per_row > O.budget:
+        skipped.append((preset, size))
+        emit({"kind": "skipped", "preset": preset, "size": size, "why": f"budget: {elapsed:.0f} s of {O.budget:.0f}"})
+        continue
+    start = time.monotonic()
+    compiled = prepared[(preset, size)].result()
+    waited = round(time.monotonic() - start, 2)
+    row = {"kind": "row", "preset": preset, "size": size, "compile": compiled, "waited_seconds": waited,
+           "banks": banks(preset, size)}
+    row["banks_seconds"] = round(time.monotonic() - start - waited, 2)
+    row["explain"] = explain(preset, size)
+    cmd = [B, "run"] + DEV_ARGS + ["--preset", preset, "--size", str(size), "--reps", "1", "--warmup", "0",
+                                   "--no-verify", "--no-store"]
+    if "limits" in row["explain"] and row["explain"]["run"].get("status") == "ok":
+        row["ncu"] = ncu_csv.profile(cmd, ASK, timeout=remaining(300), fallback=[m for m in CORE if m in ASK])
+        # A name refused once is refused for every row: not asked again.
+        ASK = [m for m in ASK if m not in row["ncu"]["rejected"]]
+        ratio = bank_ratio(row["banks"])
+        row["compare"] = compare(row["explain"]["limits"], row["ncu"]["values"], ratio) if row["ncu"]["values"] else None
+    else:
+        row["ncu"] = {"argv": None, "values": {}, "tail": "not profiled: gemmtop's run failed", "rejected": [],
+                      "missing": []}
+        row["compare"] = None
+    row["seconds"] = round(time.monotonic() - start, 2)
+    spent.append(row["seconds"])
+    row["md"] = md_row(preset, size, row)
+    rows_by_size.setdefault(size, []).append(row)
+    emit({k: v for k, v in row.items() if k != "md"})
+    body = save(rows_by_size, skipped)
+    lim = row["explain"].get("limits", {}).get("limiter", "failed")
+    c = row["compare"] or {}
+    got = len(row["ncu"]["values"])
+    if FILES:
+        print(f"{preset} {size}: {lim}; ncu {got} figures, highest {c.get('ncu_unit') or '-'} "
+              f"{fmt(c.get('ncu_pct'))}%; {row['seconds']:.1f} s (waited {waited:.1f} s for its compile of "
+              f"{compiled['compile_seconds']:.1f} s, banks {row['banks_seconds']:.1f} s)", flush=True)
+
+pool.shutdown(wait=False, cancel_futures=True)  # what the budget left out is not prepared
+for p in list(RUNNING):  # nor compiled on after the table
+    p.kill()
+rejected = sorted({m for rows in rows_by_size.values() for r in rows for m in r["ncu"].get("rejected", [])})
+emit({"kind": "end", "seconds": round(time.monotonic() - T0, 1), "rows": sum(map(len, rows_by_size.values())),
+      "skipped": len(skipped), "rejected_when_profiling": rejected})
+raw.close()
+body = save(rows_by_size, skipped)
+if not FILES:
+    print(body)
+# The short table last.
+print("\n| size | rows | ncu measured | same limiter | bytes vs L2 | compulsory vs DRAM | wavefronts |")
+print("|---|---|---|---|---|---|---|")
+for size in O.sizes:
+    rows = rows_by_size.get(size, [])
+    t = tally(rows)
+    print(f"| {size} | {len(rows)} | {sum(1 for r in rows if r['ncu']['values'])} | "
+          + " | ".join(share(t[k]) for k, _ in SHARES) + " |")
+print(f"\n{len(skipped)} rows left out by the budget; {len(unlisted)} metric names not in ncu's listing, "
+      f"{len(rejected)} rejected when profiling: {', '.join(unlisted + rejected) or 'none'}; "
+      f"{time.monotonic() - T0:.0f} s; {O.tgz or O.out or 'the table above'}")

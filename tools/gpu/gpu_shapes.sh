@@ -1,99 +1,367 @@
 #!/bin/sh
-# On the GPU machine: issue 31's figures in one call (docs/shapes.md). Writes full results
-# under $1 (default $OUT) and prints a short table last.
-#  1. the peaks and the driver's clocks (list devices --measure);
-#  2. every suite (llama3-8b, llama3-70b, skinny, squares) benched against cuBLAS in the same
-#     process, --rounds 3: bfloat16 and half (Hopper step 5), tf32 (Hopper step 5), FP32
-#     (fast 2), half on mma.sync (tensor 5); each shape's % of cuBLAS and the suite's
-#     weighted geometric mean;
-#  3. the scheduling steps swept per shape of the skinny and llama3-8b suites:
-#     tensor06_splitk and tensor07_streamk (half), fast03_splitk and fast04_streamk (FP32),
-#     the best per shape and one across the suite;
-#  4. CUDA exports built with nvcc and run outside gemmtop, each beside gemmtop's own run
-#     of the same configuration: the launcher's GFLOPS over gemmtop's (issue 31: within 3%).
-# Nothing here has run yet: it was written without a GPU (2026-11-28). Run it from the
-# project's root with the build carried (build/gemmtop).
-. tools/gpu/gpu_setup.sh
-B=build/gemmtop
+# On the GPU machine: issue 49's closing figures in one call (docs/shapes.md). Everything it
+# measures goes into $OUT/shapes.tgz (or $1/shapes.tgz); a short table is printed last. Run
+# it from the project's root with the build carried (build/gemmtop), under its own limit:
+#
+#    sh tools/gpu/gpu_round.sh shapes:160:tools/gpu/gpu_shapes.sh
+#
+#  1. the copy bandwidth the decode kernels are put against: list devices --measure (25 s at
+#     most); when that gives none, a device-to-device copy of 256 MiB timed with torch in
+#     this script, labelled "torch copy" wherever it is used;
+#  2. the decode step on mma.sync (tensor09_decode, which had not run on a GPU when this was
+#     written) verified at odd sizes, each run abandoned after 20 s;
+#  3. decode at the memory roofline: M = 1, 2, 4, 8, 16 by 8192 x 8192 in bfloat16,
+#     tensor09_decode (a few of its parameters), fast05_decode and hopper9_swapab, each
+#     row's bandwidth (the bytes of A, B and C over its time) as % of the copy bandwidth
+#     beside % of cuBLAS in the same process;
+#  4. the bfloat16 suites against cuBLAS (bench --shapes --rounds 3, layout NT) with the
+#     steps that won a shape on 2026-11-29 (hopper-5, hopper-6-splitk, hopper-6-splitk-bm64,
+#     hopper-9-swapab) and tensor09_decode for M <= 16: llama3-8b, then skinny, then
+#     llama3-70b, cut by the budget. The table gives each suite's weighted geometric mean of
+#     the best configuration per shape (what a dispatch that picks per shape would reach),
+#     with the number of shapes measured: fewer than the suite's means the budget cut it.
+# Every stage has a time limit (SIGINT, then a kill: bench saves the rounds it measured), and
+# the stages run in that order until BUDGET seconds (default 150) are spent; the table says
+# what timed out or was skipped. Nothing stops at the first failure.
+#
+# A stand-in run without a GPU (paths and parsing; the Hopper steps are refused there, the
+# tensor steps emulated), with a suite file of a few small shapes of each class:
+#    printf 'title = tiny\n5x64x256 a 1\n40x64x256 b 1\n300x64x96 c 1\n2000x2048x64 d 1\n' >/tmp/tiny.shapes
+#    STANDIN=1 BACKEND=opencl DEVICE="--device pocl" SUITES=/tmp/tiny.shapes DECODE_SIZES=2x64x256 \
+#       ROUNDS=1 VERIFY_SIZE=1 MANY_TILES=8 TIME_SCALE=10 BUDGET=3000 sh tools/gpu/gpu_shapes.sh /tmp/out
+[ "${STANDIN:-0}" = 1 ] || . tools/gpu/gpu_setup.sh
+PYTHONUNBUFFERED=1
+export PYTHONUNBUFFERED
+B=${GEMMTOP:-build/gemmtop}
+BACKEND=${BACKEND:-cuda}
+DEVICE=${DEVICE:-}
+ROUNDS=${ROUNDS:-3}
+BUDGET=${BUDGET:-150}
+SCALE=${TIME_SCALE:-1} # the stand-in's PoCL compiles the emulated tensor cores slowly: 10
+SUITES=${SUITES:-"llama3-8b skinny llama3-70b"}
+DECODE_SIZES=${DECODE_SIZES:-1x8192x8192,2x8192x8192,4x8192x8192,8x8192x8192,16x8192x8192}
 out=${1:-$OUT}
+if [ -z "$out" ]; then
+   echo "gpu_shapes.sh: no results folder: give one, or set OUT" >&2
+   exit 2
+fi
 mkdir -p "$out"
-date -u >"$out/date.txt"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv >>"$out/date.txt" 2>&1
-$B list devices --backend cuda --measure >"$out/peaks.txt" 2>&1
+start=$(date +%s)
+# The results are written as they come into a folder under $out, packed into the tarball
+# at the end (also on a signal) and then removed: if the whole script is killed, the folder
+# itself comes back.
+work="$out/partial"
+rm -rf "$work"
+res="$work/shapes"
+mkdir -p "$res"
+pack() { tar -czf "$out/shapes.tgz" -C "$work" shapes 2>/dev/null; }
+trap 'pack && rm -rf "$work"' EXIT
+trap 'echo "stopped by a signal after $(($(date +%s) - start)) s" >>"$res/status.txt"; exit 143' TERM INT
+# Presets of this run (variants of the shipped ones) in a configuration folder of its own.
+XDG_CONFIG_HOME="$work/config"
+export XDG_CONFIG_HOME
+P="$XDG_CONFIG_HOME/gemmtop/presets"
+mkdir -p "$P"
+: >"$res/status.txt"
 
-# 2. the suites against cuBLAS
-for suite in llama3-8b llama3-70b skinny squares; do
-   for preset in hopper-5-order-bf16 hopper-5-order-half hopper-5-order-tf32 fast-02-warptile-cuda \
-      tensor-5-warptile-h100-half-cuda; do
-      $B bench --backend cuda "$preset" --shapes $suite --rounds 3 --save "$out/bench-$suite-$preset.json" \
-         >"$out/bench-$suite-$preset.txt" 2>&1
-   done
-done
+# left: seconds of the budget still unspent.
+left() { echo $((BUDGET - ($(date +%s) - start))); }
 
-# 3. the scheduling steps, per shape of the skinny suite
-$B sweep --backend cuda --kernel tensor06_splitk --precision half --set BK=64 --set STAGES=3 --set WM=64 --set WN=64 \
-   --shapes skinny --budget 24 --save "$out/sweep-tensor06-half.csv" \
-   >"$out/sweep-tensor06-half.txt" 2>&1
-$B sweep --backend cuda --kernel tensor07_streamk --precision half --set BK=64 --set STAGES=3 --set WM=64 --set WN=64 \
-   --shapes llama3-8b --budget 24 --save "$out/sweep-tensor07-half.csv" >"$out/sweep-tensor07-half.txt" 2>&1
-for k in fast03_splitk fast04_streamk; do
-   $B sweep --backend cuda --kernel $k --shapes skinny --budget 24 --save "$out/sweep-$k.csv" \
-      >"$out/sweep-$k.txt" 2>&1
-done
-
-# 4. exports: built with nvcc, run outside gemmtop, beside gemmtop's run of the same configuration
-: >"$out/exports.txt"
-export_one() { # NAME SIZE LAYOUT SELECTION...
-   name=$1 size=$2 layout=$3
-   shift 3
-   rm -rf "$out/export-$name"
-   $B run --backend cuda "$@" --size "$size" --layout "$layout" --reps 21 --format json \
-      >"$out/export-$name-gemmtop.json" 2>"$out/export-$name-gemmtop.err"
-   if $B export-kernel --backend cuda "$@" --size "$size" --layout "$layout" --dir "$out/export-$name" \
-      >"$out/export-$name.txt" 2>&1 && make -C "$out/export-$name" >>"$out/export-$name.txt" 2>&1; then
-      for l in "$out/export-$name"/*_launch; do
-         (cd "$out/export-$name" && "./${l##*/}" 0) >"$out/export-$name-launch.txt" 2>&1
-      done
+# limited NAME SECONDS CMD...: CMD with at most SECONDS (less when the budget is nearly
+# spent; skipped when it is), SIGINT first so that bench keeps what it measured; its
+# outcome is a line of status.txt.
+limited() {
+   name=$1 want=$(($2 * SCALE))
+   shift 2
+   have=$(($(left) - 8))
+   if [ "$have" -lt 5 ]; then
+      echo "$name skipped: the ${BUDGET} s budget was spent" >>"$res/status.txt"
+      return
    fi
-   python3 - "$name" "$out/export-$name-gemmtop.json" "$out/export-$name-launch.txt" >>"$out/exports.txt" <<'PY'
-import json, re, sys
-name, gj, lt = sys.argv[1:]
-try:
-    g = json.loads(open(gj).readline())
-    gg = g.get("gflops") or 0
-except Exception as e:
-    g, gg = {"status": "no run: %s" % e}, 0
-text = open(lt).read() if lt else ""
-m = re.search(r"([0-9.]+) GFLOPS", text)
-lg = float(m.group(1)) if m else 0
-ok = "verified" if "verified:" in text else "NOT verified"
-ratio = "%.1f%%" % (100 * lg / gg) if gg and lg else "-"
-print("%-22s gemmtop %9.1f GFLOPS (%s)   launcher %9.1f GFLOPS (%s)   launcher/gemmtop %s" % (
-    name, gg, g.get("status"), lg, ok, ratio))
-PY
+   [ "$want" -gt "$have" ] && want=$have
+   t0=$(date +%s)
+   timeout -s INT -k 10 "$want" "$@"
+   rc=$?
+   t=$(($(date +%s) - t0))
+   case $rc in
+   124 | 137) echo "$name timed out after $want s" >>"$res/status.txt" ;;
+   *) echo "$name exit $rc in $t s" >>"$res/status.txt" ;;
+   esac
 }
-export_one hopper5-bf16-4096 4096 NT --preset hopper-5-order-bf16
-export_one tensor06-half-decode 128x8192x8192 NN --preset tensor-5-warptile-h100-half-cuda --kernel tensor06_splitk \
-   --set BM=128 --set SPLIT=4
-export_one fast04-streamk-decode 128x8192x8192 NN --kernel fast04_streamk
-export_one tensor07-half-mlp 4096x14336x4096 NN --preset tensor-5-warptile-h100-half-cuda --kernel tensor07_streamk
-export_one fast02-4096 4096 NN --preset fast-02-warptile-cuda
 
-# the short table
-python3 - "$out" <<'PY'
-import json, sys, glob
-d = sys.argv[1]
-print(open(d + "/date.txt").read().strip())
-print("\nsuites against cuBLAS (weighted geometric mean; lowest shape):")
-for f in sorted(glob.glob(d + "/bench-*.json")):
-    rows = [json.loads(l) for l in open(f) if l.strip()]
-    shapes = [r for r in rows if "pct_of_vendor" in r and r.get("pct_of_vendor") is not None]
-    means = [r for r in rows if "geomean_pct_of_vendor" in r]
-    low = min(shapes, key=lambda r: r["pct_of_vendor"]) if shapes else None
-    for r in means:
-        print("  %-58s %6.1f%%   lowest %s %s" % (f.split("/")[-1][6:-5], r["geomean_pct_of_vendor"],
-              low["shape"] if low else "-", "%.1f%%" % low["pct_of_vendor"] if low else ""))
-print("\nexports (launcher outside gemmtop against gemmtop's run):")
-print(open(d + "/exports.txt").read().rstrip())
+{
+   date -u
+   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv 2>&1
+   $B --version 2>&1
+} >"$res/date.txt"
+
+# 1. The copy bandwidth: gemmtop's own measurement, else torch's device-to-device copy.
+limited peaks 25 $B list devices --backend "$BACKEND" --measure >"$res/peaks.txt" 2>&1
+timeout -k 5 15 $B list devices --backend "$BACKEND" --format json >"$res/peaks.json" 2>/dev/null
+if ! grep -q '"copy_peak_gbps": *[1-9]' "$res/peaks.json" 2>/dev/null; then
+   limited torch-copy 25 python3 - "$res/torch_copy.txt" <<'PY' >"$res/torch_copy.log" 2>&1
+import statistics, sys
+import torch
+n = 256 << 20  # bytes, far beyond the L2
+src = torch.randint(0, 255, (n,), dtype=torch.uint8, device="cuda")
+dst = torch.empty_like(src)
+for _ in range(3):
+    dst.copy_(src)
+times = []
+for _ in range(9):
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    a.record()
+    dst.copy_(src)
+    b.record()
+    b.synchronize()
+    times.append(a.elapsed_time(b))
+ms = statistics.median(times)
+gbps = 2 * n / (ms * 1e6)  # read and written
+open(sys.argv[1], "w").write("%.6g\n" % gbps)
+print("torch copy: %d MiB in %.4f ms (median of 9): %.0f GB/s" % (n >> 20, ms, gbps))
 PY
-grep -E "peak|clock" "$out/peaks.txt" | head -8
+fi
+
+# Variants: the decode kernels for 1 to 16 tokens (fast05's MR, a work-group's rows of A,
+# at least M), and tensor09's parameters around its presets.
+for mr in 1 2 4 8 16; do
+   { grep -v -E '^(#|MR) ' presets/fast-05-decode-bfloat16.preset; echo "MR = $mr"; } >"$P/fast-05-decode-bf16-m$mr.preset"
+done
+t9() { # NAME BASE-PRESET KEY=VALUE...: a tensor09 variant
+   name=$1 base=$2
+   shift 2
+   keys=$(for kv in "$@"; do printf '%s|' "${kv%%=*}"; done)
+   { grep -v -E "^(#|${keys%|}) " "presets/$base.preset"; for kv in "$@"; do echo "${kv%%=*} = ${kv#*=}"; done; } \
+      >"$P/$name.preset"
+}
+t9 t9-nc0 tensor-9-decode-bfloat16 NC=0
+t9 t9-ku4 tensor-9-decode-bfloat16 KU=4
+t9 t9-w4 tensor-9-decode-bfloat16 WARPS=4
+t9 t9-pl4 tensor-9-decode-bfloat16 PL=4 KU=1 WARPS=4
+t9 t9-m16-pl1 tensor-9-decode-bfloat16-m16 WARPS=8 KU=1 PL=1
+t9 t9-m16-ku1 tensor-9-decode-bfloat16-m16 KU=1
+t9 t9-m16-nc0 tensor-9-decode-bfloat16-m16 NC=0
+
+# 2. The new step at odd sizes, verified; each launch abandoned after 20 s, each run after
+# 30, no run started after VERIFY_S seconds.
+VERIFY_S=$((${VERIFY_S:-30} * SCALE))
+VERIFY_SIZE=${VERIFY_SIZE:-0} # 1: the stand-in's smaller sizes
+verify_end=$(($(date +%s) + VERIFY_S))
+check() { # WHAT ARGS...
+   what=$1
+   shift
+   if [ "$(date +%s)" -ge "$verify_end" ] || [ "$(left)" -lt 60 ]; then
+      printf '{"what": "%s", "rc": -1, "status": "skipped: no time left", "verified": false, "message": ""}\n' "$what" \
+         >>"$res/verify.jsonl"
+      return
+   fi
+   timeout -k 5 $((30 * SCALE)) $B run --backend "$BACKEND" $DEVICE "$@" --reps 1 --warmup 0 --max-seconds 20 --format json \
+      >"$work/check.json" 2>"$work/check.err"
+   rc=$?
+   python3 - "$what" "$rc" "$work/check.json" "$work/check.err" >>"$res/verify.jsonl" <<'PY'
+import json, sys
+what, rc, jf, ef = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+try:
+    r = json.loads(open(jf).readline())
+except Exception:
+    r = {}
+err = open(ef).read().strip().splitlines()
+status = r.get("status") or ("timed out" if rc in (124, 137) else "did not run")
+print(json.dumps({"what": what, "rc": rc, "status": status, "verified": bool(r.get("verified")),
+                  "emulated": bool(r.get("emulated")), "max_rel_err": r.get("max_rel_err"),
+                  "message": (r.get("message") or (err[-1] if err else ""))[:300]}))
+PY
+   cat "$work/check.err" >>"$res/verify.err"
+}
+if [ "$VERIFY_SIZE" = 1 ]; then
+   FEW="-m 13 -n 70 -k 333" ONE="-m 1 -n 45 -k 200"
+else
+   FEW="-m 13 -n 520 -k 1030" ONE="-m 1 -n 4100 -k 4000"
+fi
+: >"$res/verify.jsonl"
+check "tensor-9-decode-bfloat16 few" --preset tensor-9-decode-bfloat16 $FEW --beta 0.5
+check "tensor-9-decode-bfloat16 one token" --preset tensor-9-decode-bfloat16 $ONE --alpha -1.5
+check "tensor-9-decode-half-m16 few" --preset tensor-9-decode-half-m16 $FEW --beta 0.5
+check "tensor-9-decode NC=0 SPLIT=3 few" --preset tensor-9-decode-bfloat16 --set NC=0 --set SPLIT=3 $FEW --beta 0.5
+check "tensor-9-decode PL=4 KU=1 WARPS=16 few" --preset tensor-9-decode-bfloat16 --set PL=4 --set KU=1 --set WARPS=16 $FEW
+check "tensor-9-decode tf32 RF=2 PL=1 few" --preset tensor-9-decode-bfloat16 --precision tf32 --set RF=2 --set PL=1 $FEW
+
+# bench_one NAME SECONDS ARGS...: one bench, its table and its JSON rows in res/.
+bench_one() {
+   name=$1 secs=$2
+   shift 2
+   limited "$name" "$secs" $B bench --backend "$BACKEND" $DEVICE "$@" --layout NT --rounds "$ROUNDS" \
+      --save "$res/bench-$name.json" >"$res/bench-$name.txt" 2>&1
+}
+
+# 3. Decode at the memory roofline, bfloat16.
+bench_one decode-bf16 35 tensor-9-decode-bfloat16 t9-nc0 t9-ku4 t9-w4 t9-pl4 tensor-9-decode-bfloat16-m16 t9-m16-pl1 \
+   t9-m16-ku1 t9-m16-nc0 fast-05-decode-bf16-m1 fast-05-decode-bf16-m2 fast-05-decode-bf16-m4 fast-05-decode-bf16-m8 \
+   fast-05-decode-bf16-m16 hopper-9-swapab-bf16 --sizes "$DECODE_SIZES"
+
+# 4. The bfloat16 suites, each split by what its shapes are: at most 16 tokens, at most 64,
+# few tiles (fewer than two waves of 128 x 256 tiles on 132 multiprocessors), many tiles.
+for suite in $SUITES; do
+   base=$(basename "$suite" .shapes)
+   $B list shapes "$suite" --format json >"$res/suite-$base.json" 2>"$res/suite-$base.err"
+   python3 - "$res/suite-$base.json" "$work" "$base" "${MANY_TILES:-264}" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+work, base, many = sys.argv[2], sys.argv[3], int(sys.argv[4])
+classes = {"m16": [], "m64": [], "few": [], "many": []}
+for r in rows:
+    tiles = -(-r["m"] // 128) * -(-r["n"] // 256)
+    c = "m16" if r["m"] <= 16 else "m64" if r["m"] <= 64 else "few" if tiles < many else "many"
+    classes[c].append(r)
+for c, rs in classes.items():
+    if rs:
+        with open("%s/%s--%s.shapes" % (work, base, c), "w") as f:
+            f.write("title = %s, the shapes of class %s\n" % (base, c))
+            for r in rs:
+                f.write("%dx%dx%d %s %g\n" % (r["m"], r["n"], r["k"], r["label"], r["weight"]))
+PY
+done
+# suite_bench SUITE CLASS SECONDS CONFIGS...: the configurations on one class of a suite's
+# shapes (skipped when the suite has none of that class).
+suite_bench() {
+   base=$(basename "$1" .shapes) class=$2 secs=$3
+   shift 3
+   [ -f "$work/$base--$class.shapes" ] || return 0
+   bench_one "$base-$class-bf16" "$secs" "$@" --shapes "$work/$base--$class.shapes"
+}
+BF_M16="tensor-9-decode-bfloat16-m16 t9-m16-pl1 hopper-9-swapab-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16"
+BF_M64="hopper-9-swapab-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-5-order-bf16"
+BF_FEW="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-6-splitk-bm64-bf16"
+BF_MANY="hopper-5-order-bf16 hopper-6-splitk-bf16"
+# In order of importance: the budget may end before the last.
+for suite in $SUITES; do
+   suite_bench "$suite" m16 15 $BF_M16
+   suite_bench "$suite" m64 15 $BF_M64
+   suite_bench "$suite" few 20 $BF_FEW
+   suite_bench "$suite" many 25 $BF_MANY
+done
+
+# The tables, from the files alone: summary.txt in full, short.txt printed last (the call's
+# output keeps only its last lines).
+python3 - "$res" >"$res/summary.err" 2>&1 <<'PY'
+import glob, json, math, os, sys
+d = sys.argv[1]
+full, short = open(d + "/summary.txt", "w"), open(d + "/short.txt", "w")
+def both(s=""):
+    print(s, file=full)
+    print(s, file=short)
+def lines(path):
+    out = []
+    try:
+        for l in open(path):
+            try:
+                out.append(json.loads(l))
+            except ValueError:
+                pass
+    except OSError:
+        pass
+    return out
+def cut(cfg):
+    return cfg.replace("-order", "").replace("bfloat16", "bf16").replace("tensor-9-decode", "t9")
+def geomean(pairs):
+    pairs = [(p, w) for p, w in pairs if p and p > 0]
+    if not pairs:
+        return 0, 0
+    return math.exp(sum(w * math.log(p) for p, w in pairs) / sum(w for _, w in pairs)), len(pairs)
+IN_SIZE = {"bfloat16": 2, "half": 2, "tf32": 4, "float": 4, "double": 8}
+def gbps(r):  # bytes of A, B and C (beta 0: C written once) over the time, as gemmtop counts them
+    if not r.get("time_ms"):
+        return 0
+    es = 8 if r["precision"] == "double" else 4
+    return ((r["m"] * r["k"] + r["k"] * r["n"]) * IN_SIZE.get(r["precision"], 4) + r["m"] * r["n"] * es) / (r["time_ms"] * 1e6)
+
+head = open(d + "/date.txt").read().strip().splitlines()
+copy, source = None, None
+for r in lines(d + "/peaks.json"):
+    if r.get("copy_peak_gbps"):
+        copy, source = r["copy_peak_gbps"], "gemmtop's copy"
+        both("%s  %s: %s %.0f GB/s, read %s GB/s" % (head[0], r.get("name"), source, copy, r.get("read_peak_gbps")))
+        break
+else:
+    try:
+        copy, source = float(open(d + "/torch_copy.txt").read()), "torch copy"
+        both("%s  %s %.0f GB/s (gemmtop measured none: see peaks.txt)" % (head[0], source, copy))
+    except (OSError, ValueError):
+        both("%s  no copy bandwidth measured (peaks.txt, torch_copy.log say why)" % head[0])
+
+v = lines(d + "/verify.jsonl")
+bad = [r for r in v if not r["verified"]]
+both("tensor09_decode at odd sizes: %d of %d verified%s" % (len(v) - len(bad), len(v), "; FAILED:" if bad else ""))
+for r in v:
+    print("  %-8s %-44s %s %s" % ("ok" if r["verified"] else "FAILED", r["what"], r["status"], r["message"][:110]), file=full)
+if bad:
+    print("  " + "; ".join("%s (%s)" % (r["what"], r["status"][:40]) for r in bad)[:600], file=short)
+
+# A bench stopped at its time limit leaves its rows in FILE.json.tmp.*: rows, no means.
+rows = [r for f in sorted(glob.glob(d + "/bench-decode-*.json*")) for r in lines(f)
+        if "m" in r and r.get("status") == "ok" and r.get("precision") == "bfloat16"]
+def cp(g):  # a bandwidth as % of the copy's
+    return "%.1f%%" % (100 * g / copy) if copy and g else "-"
+def pv(r):  # % of cuBLAS
+    return "%.0f%%" % r["pct_of_vendor"] if r.get("pct_of_vendor") else "-"
+both("decode, bfloat16 (GB/s: the bytes of A, B and C over the time) as %% of %s / %% of cuBLAS in the same process;"
+     " emulated rows are not ranked:" % (source or "the copy (none measured)"))
+print("  %-16s %-30s %9s %8s %7s %7s %s" % ("size", "configuration", "GFLOPS", "GB/s", "copy", "cuBLAS", "verified"), file=full)
+for size in sorted({(r["m"], r["n"], r["k"]) for r in rows}):
+    rs = sorted([r for r in rows if (r["m"], r["n"], r["k"]) == size], key=lambda r: -(r.get("gflops") or 0))
+    for r in rs:
+        print("  %-16s %-30s %9.0f %8.0f %7s %7s %s%s" % ("%dx%dx%d" % size, cut(r["config"]), r.get("gflops") or 0,
+              gbps(r), "emul." if r.get("emulated") else cp(gbps(r)), pv(r), r.get("verified"),
+              " (emulated)" if r.get("emulated") else ""), file=full)
+    real = [r for r in rs if not r.get("emulated")]
+    # cuBLAS's bandwidth: the same bytes over its time, which is ours times its GFLOPS over ours
+    vend = real[0].get("vendor_gflops") if real else 0
+    vg = gbps(real[0]) * vend / real[0]["gflops"] if vend and real[0].get("gflops") else 0
+    cells = []
+    for name, prefix in (("t9", "tensor09"), ("fast05", "fast05"), ("hopper9", "hopper9")):
+        c = [r for r in real if r["kernel"].startswith(prefix)]
+        if c:
+            cells.append("%s %s/%s (%s)" % (name, cp(gbps(c[0])), pv(c[0]), cut(c[0]["config"]).replace("t9-", "")))
+    both("  %-12s %s; cuBLAS %s of copy" % ("%dx%dx%d" % size, ", ".join(cells) or "every row emulated", cp(vg)))
+if not rows:
+    both("  no decode row measured (bench-decode-bf16.txt says why)")
+
+# Suites: the rows of every class of a suite, merged by shape.
+suites = {}
+for f in glob.glob(d + "/bench-*.json*"):
+    if not os.path.basename(f).startswith("bench-decode-"):
+        for r in lines(f):
+            if "shape" in r and "m" in r:
+                suites.setdefault((r["suite"].split("--")[0], r["precision"]), []).append(r)
+both("suites against cuBLAS (weighted geometric mean of %; best per shape: what a per-shape dispatch reaches):")
+for (suite, prec), rows in sorted(suites.items()):
+    shapes = {}
+    for r in rows:
+        shapes.setdefault(r["shape"], []).append(r)
+    total = len(lines(d + "/suite-%s.json" % suite)) or len(shapes)
+    best, low, wins = [], None, {}
+    for label, rs in shapes.items():
+        b = max(rs, key=lambda r: r.get("pct_of_vendor") or 0)
+        if b.get("pct_of_vendor"):
+            best.append((b["pct_of_vendor"], b["weight"]))
+            wins[cut(b["config"])] = wins.get(cut(b["config"]), 0) + 1
+            if low is None or b["pct_of_vendor"] < low[0]:
+                low = (b["pct_of_vendor"], label, cut(b["config"]))
+        print("      %-14s %-30s %s" % (label, cut(b["config"]) if b.get("pct_of_vendor") else "(none compared)", pv(b)), file=full)
+    g, n = geomean(best)
+    both("  %-10s %-8s best per shape %s (%d of %d shapes%s)%s" % (suite, prec, "%5.1f%%" % g if n else "    -", n,
+         total, ", partial" if n < total else "", ", lowest %s %.1f%% (%s)" % (low[1], low[0], low[2]) if low else ""))
+    print("      best at: " + ", ".join("%s %d" % kv for kv in sorted(wins.items(), key=lambda kv: -kv[1])), file=full)
+    configs = {}
+    for r in rows:
+        configs.setdefault(r["config"], []).append((r.get("pct_of_vendor"), r["weight"]))
+    for cfg, pairs in sorted(configs.items()):
+        g, n = geomean(pairs)
+        print("      %-34s %s" % (cut(cfg), "%6.1f%% (%d shapes)" % (g, n) if n else
+              "     - (no shape compared: refused, failed or emulated; see its .txt)"), file=full)
+late = [l for l in open(d + "/status.txt").read().splitlines() if "timed out" in l or "skipped" in l or "signal" in l]
+both("timed out or skipped (rows measured before are kept): %s" % ("none" if not late else "; ".join(late)))
+PY
+pack
+cat "$res/summary.err" "$res/short.txt"
+echo "full results: $out/shapes.tgz (summary.txt, every bench's table and JSON; $(($(date +%s) - start)) s)"

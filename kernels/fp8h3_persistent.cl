@@ -1,0 +1,370 @@
+/*@gemmtop
+name:     fp8h3_persistent
+title:    Hopper FP8 3: a persistent grid, tiles in an L2-friendly order
+ladder:   hopper-fp8
+step:     3
+accumulate: fp8-tensor-core PROMOTE * 128
+about:    Step 2 in a persistent grid: one block per multiprocessor (CUS of them) walks
+about:    the tiles g, g + CUS, ... of an order that takes GROUP tile rows at a time, column
+about:    by column, so the tiles in flight together share rows of A and columns of B in L2.
+about:    The ring of stages runs on across tiles: while the consumers write a tile's C, the
+about:    producer is already copying the next tile's first k-blocks, and no block waits to
+about:    be launched after the last wave. Both scalings, promotion as in step 2; with
+about:    per-tensor scales PROMOTE=2 or 4 promotes every 2 or 4 k-blocks, so that only
+about:    one k-block in 2 or 4 waits for its wgmma to finish (the error of each: docs/fp8.md).
+about:    OVERLAP=1 keeps promotion every k-block without the wait: two sets of wgmma sums
+about:    take turns, and k-block t's products run on the tensor cores while k-block t-1's
+about:    are added into FP32 (both scalings).
+param:    CONS = 2 in 1, 2 ; consumer warpgroups
+param:    BM = 128 in 64, 128, 256 ; rows of C per tile (BM / CONS per consumer)
+param:    BN = 128 in 64, 128, 192, 256 ; columns of C per tile: the wgmma N
+param:    STAGES = 4 in 2, 3, 4, 5, 6 ; 128-deep k-blocks in flight in shared memory
+param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; tile rows per band of the tile order (1: row by row)
+param:    OVERLAP = 0 in 0, 1 ; 1: two sets of sums, k-block t's wgmma runs while t-1's are promoted (PROMOTE=1; not yet run on a GPU)
+param:    PROMOTE = 1 in 0, 1, 2, 4 ; k-blocks whose wgmma sums are added into FP32 at once; 0: never (2 and 4: not yet run on a GPU)
+arch:     sm_90a
+precisions: e4m3 e5m2
+tensor:   yes
+require:  PROMOTE == 1 || GT_SCALE_BLOCK == 0 ; block scales are applied as each k-block is promoted: PROMOTE=0, 2 and 4 are for --scaling tensor
+require:  GT_SCALE_BLOCK == 0 || BN % 128 == 0 || BN == 64 ; with block scales a tile's columns must cover whole 128-column blocks of B's scales (BN 128, 256) or lie in one (64)
+require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
+require:  BM / CONS / 64 * BN / 2 * (1 + (PROMOTE > 0) + OVERLAP) <= 192 ; a consumer thread keeps BM / CONS / 64 * BN / 2 sums, twice that with promotion, three times with OVERLAP: at most 192 fit its registers
+require:  OVERLAP == 0 || PROMOTE == 1 ; OVERLAP promotes each k-block while the next one's wgmma runs: it needs PROMOTE=1
+operands: A=N B=T
+pad:      M=BM N=BN K=128
+global:   min(CUS, M / BM * (N / BN)) * 128 * (CONS + 1), 1
+local:    128 * (CONS + 1), 1
+work:     M / BM * (N / BN)
+dynamic_smem: STAGES * (BM + BN) * 128 + 1024 + 16 * STAGES
+tma:      A box=128,BM swizzle=128
+tma:      B box=128,BN swizzle=128
+reuse:    A=BN B=BM
+*/
+#define KB 128         /* bytes (FP8 elements) of k per stage: one box row, the scales' block */
+#define WM (BM / CONS) /* rows per consumer warpgroup */
+#define THREADS (128 * (CONS + 1))
+/* setmaxnreg (as hopper5_order): the producer gives all but 40 registers back and the
+ * consumers share them; with one consumer there are 256 at entry and nothing to move. */
+#define REGS (65536 / THREADS / 8 * 8)
+#define MOVE_REGS (REGS < 256)
+#define REGS_PRODUCER 40
+#define REGS_CONSUMER_ ((REGS * THREADS - REGS_PRODUCER * 128) / (128 * CONS) / 8 * 8)
+#define REGS_CONSUMER (REGS_CONSUMER_ > 256 ? 256 : REGS_CONSUMER_)
+#define TILE_A (BM * KB)
+#define TILE_B (BN * KB)
+#define STAGE (TILE_A + TILE_B)
+#define KSTEPS (KB / 32) /* wgmma k-steps per stage: 32 bytes each */
+/* With promotion every PROMOTE k-blocks, an interval's first k-block starts wgmma's sums afresh. */
+#if PROMOTE
+#define FRESH_AT(t) ((t) % PROMOTE == 0)
+#else
+#define FRESH_AT(t) 0
+#endif
+#define SBN (BN > KB ? BN / KB : 1) /* B's 128-column scale blocks across a tile */
+
+/* The descriptor of k-step kk of a K-major tile at shared address `tile`, from row row0: rows
+ * of 128 bytes, 128-byte swizzle (8-row groups 1024 bytes apart), a k-step 32 bytes along. */
+__device__ inline gt_u64 descAt(uint tile, int row0, int kk) {
+   return gt_wgmma_desc(tile + (uint)row0 * KB + (uint)kk * 32, 16, 8 * KB, 128);
+}
+
+/* k-block kb of A's rows row0.. and B's rows (C's columns) col0.. into one stage. */
+__device__ inline void loadStage(unsigned char *stage, const GtTensorMap *ma, const GtTensorMap *mb, int kb, int row0,
+                                 int col0, gt_u64 *bar) {
+   gt_mbar_expect_tx(bar, STAGE);
+   gt_tma_load(stage, ma, kb * KB, row0, bar);
+   gt_tma_load(stage + TILE_A, mb, kb * KB, col0, bar);
+}
+
+/* The accumulators stay where the asynchronous MMA left them. */
+#define FENCE_ACC()                                                                                                  \
+   _Pragma("unroll") for (int m_ = 0; m_ < WM / 64; m_++) _Pragma("unroll") for (int i_ = 0; i_ < BN / 2; i_++)   \
+      gt_fence_reg(acc[m_][i_])
+
+#define FENCE_OF(a)                                                                                                  \
+   _Pragma("unroll") for (int m_ = 0; m_ < WM / 64; m_++) _Pragma("unroll") for (int i_ = 0; i_ < BN / 2; i_++)   \
+      gt_fence_reg((a)[m_][i_])
+
+#define WGMMA_N(n) gt_wgmma_n##n
+#define WGMMA(n) WGMMA_N(n)
+
+/* One stage's products into acc, the WM rows of this warpgroup from row r0 of the tile. With
+ * fresh, the first k-step overwrites acc (scale-d 0) instead of adding to it. */
+__device__ inline void mmaStage(float (*acc)[BN / 2], unsigned char *stage, int r0, int fresh) {
+   const uint a = gt_smem_addr(stage), b = a + TILE_A;
+#pragma unroll
+   for (int kk = 0; kk < KSTEPS; kk++) {
+      const gt_u64 db = descAt(b, 0, kk);
+#pragma unroll
+      for (int m = 0; m < WM / 64; m++)
+         WGMMA(BN)(acc[m], descAt(a, r0 + m * 64, kk), db, kk > 0 || !fresh);
+   }
+}
+
+/* sum += acc, times the k-block's scales with block scaling (sa: this thread's two rows of
+ * each 64-row slice; sb: the tile's 128-column blocks of B): element 4j + 2h + e of a slice
+ * is row 8h, column 8j + e. */
+__device__ inline void promoteInto(float (*sum)[BN / 2], float (*acc)[BN / 2], const float (*sa)[2], const float *sb) {
+#if GT_SCALE_BLOCK
+#pragma unroll
+   for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+#pragma unroll
+         for (int q = 0; q < SBN; q++) {
+            const float sc = sa[m][h] * sb[q];
+#pragma unroll
+            for (int j = q * (BN / 8 / SBN); j < (q + 1) * (BN / 8 / SBN); j++)
+#pragma unroll
+               for (int e = 0; e < 2; e++)
+                  sum[m][4 * j + 2 * h + e] = fmaf(sc, acc[m][4 * j + 2 * h + e], sum[m][4 * j + 2 * h + e]);
+         }
+#else
+   (void)sa;
+   (void)sb;
+#pragma unroll
+   for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+      for (int i = 0; i < BN / 2; i++)
+         sum[m][i] += acc[m][i];
+#endif
+}
+
+/* C = scale sum + beta C from the wgmma accumulator layout: thread t of the warpgroup holds
+ * rows 16 (t/32) + (t%32)/4 (+8) and column pairs 8j + 2 (t%4). */
+__device__ inline void storeC(float (*sum)[BN / 2], int tid, int row0, int col0, int N, float scale, float beta,
+                              float *C) {
+   const int r = row0 + 16 * (tid / 32) + (tid % 32) / 4, c = col0 + 2 * (tid % 4);
+#pragma unroll
+   for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+      for (int j = 0; j < BN / 8; j++)
+#pragma unroll
+         for (int h = 0; h < 2; h++) {
+            float2 *p = (float2 *)&C[(size_t)(r + m * 64 + 8 * h) * N + c + 8 * j];
+            float2 v = make_float2(scale * sum[m][4 * j + 2 * h], scale * sum[m][4 * j + 2 * h + 1]);
+            if (beta != 0.0f) {
+               const float2 old = *p;
+               v.x += beta * old.x;
+               v.y += beta * old.y;
+            }
+            GT_STORE_CN(2, *p, v);
+         }
+}
+
+/* Tile `tile` of the order: bands of GROUP tile rows, walked column by column. */
+__device__ inline void tileAt(int tile, int tilesM, int tilesN, int *row0, int *col0) {
+   const int inBand = GROUP * tilesN, first = tile / inBand * GROUP;
+   const int rows = min(tilesM - first, GROUP);
+   *row0 = (first + tile % inBand % rows) * BM;
+   *col0 = tile % inBand / rows * BN;
+}
+
+__kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const int K, const real alpha,
+                                                 const __global in_t *A, const __global in_t *B, const real beta,
+                                                 __global real *C GT_SCALE_PARAMS, GT_TENSOR_MAP tmA,
+                                                 GT_TENSOR_MAP tmB) {
+   extern __shared__ __align__(1024) unsigned char gt_dynamic[];
+   unsigned char *ring = gt_dynamic + ((1024 - (gt_smem_addr(gt_dynamic) & 1023)) & 1023);
+   gt_u64 *full = (gt_u64 *)(ring + STAGES * STAGE); /* filled by the copy engine */
+   gt_u64 *empty = full + STAGES;                     /* released by every consumer warp */
+   const int tid = threadIdx.x, wg = tid / 128;
+   const int tilesM = M / BM, tilesN = N / BN, tiles = tilesM * tilesN;
+   const int kblocks = K / KB;
+   if (tid == 0) {
+      for (int s = 0; s < STAGES; s++) {
+         gt_mbar_init(&full[s], 1);
+         gt_mbar_init(&empty[s], 4 * CONS);
+      }
+      gt_mbar_fence_init();
+   }
+   __syncthreads();
+   if (wg == 0) {
+      /* the producer: one thread keeps the ring full */
+#if MOVE_REGS
+      gt_setmaxnreg_dec(REGS_PRODUCER);
+#endif
+      if (tid == 0) {
+         int it = 0; /* k-blocks copied so far, over all of this block's tiles */
+         for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+            int row0, col0;
+            tileAt(tile, tilesM, tilesN, &row0, &col0);
+            for (int t = 0; t < kblocks; t++, it++) {
+               const int s = it % STAGES;
+               if (it >= STAGES)
+                  gt_mbar_wait(&empty[s], (it / STAGES - 1) & 1);
+               loadStage(ring + s * STAGE, &tmA, &tmB, t, row0, col0, &full[s]);
+            }
+         }
+      }
+   } else {
+#if MOVE_REGS
+      gt_setmaxnreg_inc(REGS_CONSUMER);
+#endif
+      const int ctid = tid % 128, r0 = (wg - 1) * WM; /* ctid: the thread in its warpgroup */
+      float acc[WM / 64][BN / 2];
+#if OVERLAP
+      float acc2[WM / 64][BN / 2]; /* the second set of wgmma sums */
+#endif
+#if PROMOTE
+      float sum[WM / 64][BN / 2]; /* the promoted FP32 sums */
+#else
+#define sum acc
+#endif
+#if GT_SCALE_BLOCK
+      const int nblocks = (N + KB - 1) / KB;
+#endif
+      int it = 0; /* k-blocks consumed so far, as the producer counts them */
+      for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+         int row0, col0;
+         tileAt(tile, tilesM, tilesN, &row0, &col0);
+#pragma unroll
+         for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+            for (int i = 0; i < BN / 2; i++)
+               acc[m][i] = sum[m][i] = 0.0f;
+#if GT_SCALE_BLOCK
+         /* this thread's rows of each 64-row slice: 16 (ctid/32) + (ctid%32)/4, and 8 below */
+         const int rowT = row0 + r0 + 16 * (ctid / 32) + (ctid % 32) / 4;
+#endif
+#if OVERLAP && GT_SCALE_BLOCK
+/* k-block t's scales, read before the wait so that they arrive during it */
+#define LOAD_SCALES(sa, sb, t)                                                                                       \
+   {                                                                                                                  \
+      _Pragma("unroll") for (int m_ = 0; m_ < WM / 64; m_++) _Pragma("unroll") for (int h_ = 0; h_ < 2; h_++)       \
+         sa[m_][h_] = GT_SCALE_A((size_t)(rowT + m_ * 64 + 8 * h_) * kblocks + (t));                                   \
+      _Pragma("unroll") for (int q_ = 0; q_ < SBN; q_++) sb[q_] = GT_SCALE_B((size_t)(t) * nblocks + col0 / KB + q_); \
+   }
+#elif OVERLAP
+#define LOAD_SCALES(sa, sb, t) /* per-tensor: applied in the epilogue */                                               \
+   {                                                                                                                  \
+      _Pragma("unroll") for (int m_ = 0; m_ < WM / 64; m_++) sa[m_][0] = sa[m_][1] = 1.0f;                           \
+      _Pragma("unroll") for (int q_ = 0; q_ < SBN; q_++) sb[q_] = 1.0f;                                              \
+   }
+#endif
+#if OVERLAP
+         /* k-block t into one set of sums while t-1's, complete, are promoted from the other;
+          * the sets take turns (even t: acc, odd t: acc2), unrolled so that each is named */
+         float psa[WM / 64][2], psb[SBN]; /* the scales of the k-block being promoted */
+#define OVERLAP_STEP(CUR, PREV, t)                                                                                    \
+   {                                                                                                                  \
+      const int s = it % STAGES;                                                                                       \
+      float sa[WM / 64][2], sb[SBN];                                                                                   \
+      LOAD_SCALES(sa, sb, t);                                                                                          \
+      gt_mbar_wait(&full[s], (it / STAGES) & 1);                                                                       \
+      FENCE_OF(CUR);                                                                                                   \
+      gt_wgmma_fence();                                                                                                \
+      mmaStage(CUR, ring + s * STAGE, r0, 1);                                                                          \
+      gt_wgmma_commit();                                                                                               \
+      if ((t) > 0) {                                                                                                   \
+         gt_wgmma_wait(1); /* k-block t-1 is done: its slot back, its sums into FP32 */                                \
+         FENCE_OF(PREV);                                                                                               \
+         if (tid % 32 == 0)                                                                                            \
+            gt_mbar_arrive(&empty[(it - 1) % STAGES]);                                                                 \
+         promoteInto(sum, PREV, psa, psb);                                                                             \
+      }                                                                                                                \
+      _Pragma("unroll") for (int m_ = 0; m_ < WM / 64; m_++) {                                                         \
+         psa[m_][0] = sa[m_][0];                                                                                       \
+         psa[m_][1] = sa[m_][1];                                                                                       \
+      }                                                                                                                \
+      _Pragma("unroll") for (int q_ = 0; q_ < SBN; q_++) psb[q_] = sb[q_];                                           \
+      it++;                                                                                                            \
+   }
+         for (int t = 0; t < kblocks; t += 2) {
+            OVERLAP_STEP(acc, acc2, t)
+            if (t + 1 < kblocks)
+               OVERLAP_STEP(acc2, acc, t + 1)
+         }
+#undef OVERLAP_STEP
+#undef LOAD_SCALES
+         gt_wgmma_wait(0); /* the tile's last k-block: its slot, its sums */
+         FENCE_OF(acc);
+         FENCE_OF(acc2);
+         if (tid % 32 == 0)
+            gt_mbar_arrive(&empty[(it - 1) % STAGES]);
+         if ((kblocks - 1) % 2 == 0)
+            promoteInto(sum, acc, psa, psb);
+         else
+            promoteInto(sum, acc2, psa, psb);
+#else
+         for (int t = 0; t < kblocks; t++, it++) {
+            const int s = it % STAGES;
+#if GT_SCALE_BLOCK
+            /* k-block t's scales, loaded before the wait so that they arrive during it */
+            float sa[WM / 64][2], sb[SBN];
+#pragma unroll
+            for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+               for (int h = 0; h < 2; h++)
+                  sa[m][h] = GT_SCALE_A((size_t)(rowT + m * 64 + 8 * h) * kblocks + t);
+#pragma unroll
+            for (int q = 0; q < SBN; q++)
+               sb[q] = GT_SCALE_B((size_t)t * nblocks + col0 / KB + q);
+#endif
+            gt_mbar_wait(&full[s], (it / STAGES) & 1);
+            FENCE_ACC();
+            gt_wgmma_fence();
+            mmaStage(acc, ring + s * STAGE, r0, FRESH_AT(t));
+            gt_wgmma_commit();
+#if PROMOTE
+            if (t % PROMOTE < PROMOTE - 1 && t < kblocks - 1) {
+               /* inside a promotion interval: the k-block before is done, its slot back */
+               gt_wgmma_wait(1);
+               FENCE_ACC();
+               if (t % PROMOTE > 0 && tid % 32 == 0)
+                  gt_mbar_arrive(&empty[(it - 1) % STAGES]);
+               continue;
+            }
+            /* the interval's sums are complete: give its last slots back, add them in FP32 */
+            gt_wgmma_wait(0);
+            FENCE_ACC();
+            if (tid % 32 == 0) {
+               if (t % PROMOTE > 0)
+                  gt_mbar_arrive(&empty[(it - 1) % STAGES]);
+               gt_mbar_arrive(&empty[s]);
+            }
+#if GT_SCALE_BLOCK
+            /* sum += acc sa[row] sb[column block]: element 4j + 2h + e is row 8h, column 8j + e */
+#pragma unroll
+            for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+               for (int h = 0; h < 2; h++)
+#pragma unroll
+                  for (int q = 0; q < SBN; q++) {
+                     const float sc = sa[m][h] * sb[q];
+#pragma unroll
+                     for (int j = q * (BN / 8 / SBN); j < (q + 1) * (BN / 8 / SBN); j++)
+#pragma unroll
+                        for (int e = 0; e < 2; e++)
+                           sum[m][4 * j + 2 * h + e] = fmaf(sc, acc[m][4 * j + 2 * h + e], sum[m][4 * j + 2 * h + e]);
+                  }
+#else
+#pragma unroll
+            for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+               for (int i = 0; i < BN / 2; i++)
+                  sum[m][i] += acc[m][i];
+#endif
+#else
+            gt_wgmma_wait(1); /* the k-block before is done: give its slot back */
+            FENCE_ACC();
+            if (t > 0 && tid % 32 == 0)
+               gt_mbar_arrive(&empty[(it - 1) % STAGES]);
+#endif
+         }
+#if !PROMOTE
+         gt_wgmma_wait(0); /* the tile's last k-block: its slot too, before the next tile */
+         FENCE_ACC();
+         if (tid % 32 == 0)
+            gt_mbar_arrive(&empty[(it - 1) % STAGES]);
+#endif
+#endif /* OVERLAP */
+#if GT_SCALE_BLOCK
+         storeC(sum, ctid, row0 + r0, col0, N, alpha, beta, C);
+#else
+         storeC(sum, ctid, row0 + r0, col0, N, alpha * (GT_SCALE_A(0) * GT_SCALE_B(0)), beta, C);
+#endif
+      }
+#undef sum
+   }
+}

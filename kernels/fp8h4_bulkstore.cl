@@ -1,0 +1,309 @@
+/*@gemmtop
+name:     fp8h4_bulkstore
+title:    Hopper FP8 4: C written through shared memory by the copy engine
+ladder:   hopper-fp8
+step:     4
+accumulate: fp8-tensor-core PROMOTE * 128
+about:    Step 3 with an epilogue that hands C to the copy engine: each warp writes its rows
+about:    of the tile (times the scales and alpha) into a staging area in shared memory,
+about:    then 16 of its lanes send one row each to C with a bulk copy (cp.async.bulk, one
+about:    512-byte row of FP32 at BN=128: whole 128-byte lines). The consumers go back to the
+about:    tensor cores while the copies drain; a warp waits for its copies to have read the
+about:    staging rows only when it writes the next tile's. Rows are 32 bytes longer than the
+about:    tile, so each half warp's 64-bit stores meet every bank once. C has no tensor map
+about:    (gemmtop's tma: gives A and B), so the copies are row by row. With beta != 0 C is
+about:    read and written directly, as in step 3.
+param:    CONS = 2 in 1, 2 ; consumer warpgroups
+param:    BM = 128 in 64, 128, 256 ; rows of C per tile (BM / CONS per consumer)
+param:    BN = 128 in 64, 128, 192, 256 ; columns of C per tile: the wgmma N
+param:    STAGES = 4 in 2, 3, 4, 5, 6 ; 128-deep k-blocks in flight in shared memory
+param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; tile rows per band of the tile order (1: row by row)
+param:    PROMOTE = 1 in 0, 1, 2, 4 ; k-blocks whose wgmma sums are added into FP32 at once; 0: never (2 and 4: not yet run on a GPU)
+arch:     sm_90a
+precisions: e4m3 e5m2
+tensor:   yes
+require:  PROMOTE == 1 || GT_SCALE_BLOCK == 0 ; block scales are applied as each k-block is promoted: PROMOTE=0, 2 and 4 are for --scaling tensor
+require:  GT_SCALE_BLOCK == 0 || BN % 128 == 0 || BN == 64 ; with block scales a tile's columns must cover whole 128-column blocks of B's scales (BN 128, 256) or lie in one (64)
+require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
+require:  BM / CONS / 64 * BN / 2 * (1 + (PROMOTE > 0)) <= 192 ; a consumer thread keeps BM / CONS / 64 * BN / 2 sums, twice that with promotion: at most 192 fit its registers
+operands: A=N B=T
+pad:      M=BM N=BN K=128
+global:   min(CUS, M / BM * (N / BN)) * 128 * (CONS + 1), 1
+local:    128 * (CONS + 1), 1
+work:     M / BM * (N / BN)
+dynamic_smem: STAGES * (BM + BN) * 128 + BM * (BN * 4 + 32) + 1024 + 16 * STAGES
+tma:      A box=128,BM swizzle=128
+tma:      B box=128,BN swizzle=128
+reuse:    A=BN B=BM
+*/
+#define KB 128         /* bytes (FP8 elements) of k per stage: one box row, the scales' block */
+#define WM (BM / CONS) /* rows per consumer warpgroup */
+#define THREADS (128 * (CONS + 1))
+/* setmaxnreg (as hopper5_order): the producer gives all but 40 registers back and the
+ * consumers share them; with one consumer there are 256 at entry and nothing to move. */
+#define REGS (65536 / THREADS / 8 * 8)
+#define MOVE_REGS (REGS < 256)
+#define REGS_PRODUCER 40
+#define REGS_CONSUMER_ ((REGS * THREADS - REGS_PRODUCER * 128) / (128 * CONS) / 8 * 8)
+#define REGS_CONSUMER (REGS_CONSUMER_ > 256 ? 256 : REGS_CONSUMER_)
+#define TILE_A (BM * KB)
+#define TILE_B (BN * KB)
+#define STAGE (TILE_A + TILE_B)
+#define KSTEPS (KB / 32) /* wgmma k-steps per stage: 32 bytes each */
+/* With promotion every PROMOTE k-blocks, an interval's first k-block starts wgmma's sums afresh. */
+#if PROMOTE
+#define FRESH_AT(t) ((t) % PROMOTE == 0)
+#else
+#define FRESH_AT(t) 0
+#endif
+#define SBN (BN > KB ? BN / KB : 1) /* B's 128-column scale blocks across a tile */
+#define STRIDE (BN * 4 + 32)        /* bytes between rows of the staging area */
+
+/* The descriptor of k-step kk of a K-major tile at shared address `tile`, from row row0: rows
+ * of 128 bytes, 128-byte swizzle (8-row groups 1024 bytes apart), a k-step 32 bytes along. */
+__device__ inline gt_u64 descAt(uint tile, int row0, int kk) {
+   return gt_wgmma_desc(tile + (uint)row0 * KB + (uint)kk * 32, 16, 8 * KB, 128);
+}
+
+/* k-block kb of A's rows row0.. and B's rows (C's columns) col0.. into one stage. */
+__device__ inline void loadStage(unsigned char *stage, const GtTensorMap *ma, const GtTensorMap *mb, int kb, int row0,
+                                 int col0, gt_u64 *bar) {
+   gt_mbar_expect_tx(bar, STAGE);
+   gt_tma_load(stage, ma, kb * KB, row0, bar);
+   gt_tma_load(stage + TILE_A, mb, kb * KB, col0, bar);
+}
+
+/* The accumulators stay where the asynchronous MMA left them. */
+#define FENCE_ACC()                                                                                                  \
+   _Pragma("unroll") for (int m_ = 0; m_ < WM / 64; m_++) _Pragma("unroll") for (int i_ = 0; i_ < BN / 2; i_++)   \
+      gt_fence_reg(acc[m_][i_])
+
+#define WGMMA_N(n) gt_wgmma_n##n
+#define WGMMA(n) WGMMA_N(n)
+
+/* One stage's products into acc, the WM rows of this warpgroup from row r0 of the tile. With
+ * fresh, the first k-step overwrites acc (scale-d 0) instead of adding to it. */
+__device__ inline void mmaStage(float (*acc)[BN / 2], unsigned char *stage, int r0, int fresh) {
+   const uint a = gt_smem_addr(stage), b = a + TILE_A;
+#pragma unroll
+   for (int kk = 0; kk < KSTEPS; kk++) {
+      const gt_u64 db = descAt(b, 0, kk);
+#pragma unroll
+      for (int m = 0; m < WM / 64; m++)
+         WGMMA(BN)(acc[m], descAt(a, r0 + m * 64, kk), db, kk > 0 || !fresh);
+   }
+}
+
+/* C = scale sum + beta C from the wgmma accumulator layout: thread t of the warpgroup holds
+ * rows 16 (t/32) + (t%32)/4 (+8) and column pairs 8j + 2 (t%4). */
+__device__ inline void storeC(float (*sum)[BN / 2], int tid, int row0, int col0, int N, float scale, float beta,
+                              float *C) {
+   const int r = row0 + 16 * (tid / 32) + (tid % 32) / 4, c = col0 + 2 * (tid % 4);
+#pragma unroll
+   for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+      for (int j = 0; j < BN / 8; j++)
+#pragma unroll
+         for (int h = 0; h < 2; h++) {
+            float2 *p = (float2 *)&C[(size_t)(r + m * 64 + 8 * h) * N + c + 8 * j];
+            float2 v = make_float2(scale * sum[m][4 * j + 2 * h], scale * sum[m][4 * j + 2 * h + 1]);
+            if (beta != 0.0f) {
+               const float2 old = *p;
+               v.x += beta * old.x;
+               v.y += beta * old.y;
+            }
+            GT_STORE_CN(2, *p, v);
+         }
+}
+
+/* Tile `tile` of the order: bands of GROUP tile rows, walked column by column. */
+__device__ inline void tileAt(int tile, int tilesM, int tilesN, int *row0, int *col0) {
+   const int inBand = GROUP * tilesN, first = tile / inBand * GROUP;
+   const int rows = min(tilesM - first, GROUP);
+   *row0 = (first + tile % inBand % rows) * BM;
+   *col0 = tile % inBand / rows * BN;
+}
+
+/* The epilogue through the copy engine (beta 0): warp w of the warpgroup holds rows 16w + g
+ * (and + 8) of each 64-row slice, g = lane / 4; it writes them, scaled, into its rows of the
+ * staging area `stg`, makes them visible to the copy engine, and lanes 0-15 send one row
+ * each of each slice to C. Before writing, the lanes wait until their previous copies have
+ * read the staging rows. */
+__device__ inline void storeStaged(float (*sum)[BN / 2], unsigned char *stg, int tid, int row0, int col0, int N,
+                                   float scale, float *C) {
+   const int warp = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
+   if (lane < 16)
+      gt_bulk_wait_read();
+   __syncwarp();
+#pragma unroll
+   for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+      for (int j = 0; j < BN / 8; j++)
+#pragma unroll
+         for (int h = 0; h < 2; h++) {
+            float2 *p = (float2 *)(stg + (size_t)(m * 64 + 16 * warp + g + 8 * h) * STRIDE + (8 * j + 2 * t) * 4);
+            GT_STORE_CN(2, *p, make_float2(scale * sum[m][4 * j + 2 * h], scale * sum[m][4 * j + 2 * h + 1]));
+         }
+   gt_fence_proxy_async(); /* the copy engine reads what these stores wrote */
+   __syncwarp();
+   if (lane < 16) {
+#pragma unroll
+      for (int m = 0; m < WM / 64; m++) {
+         const int r = m * 64 + 16 * warp + lane;
+         gt_bulk_store(C + (size_t)(row0 + r) * N + col0, stg + (size_t)r * STRIDE, BN * 4);
+      }
+      gt_bulk_commit();
+   }
+}
+
+__kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const int K, const real alpha,
+                                                 const __global in_t *A, const __global in_t *B, const real beta,
+                                                 __global real *C GT_SCALE_PARAMS, GT_TENSOR_MAP tmA,
+                                                 GT_TENSOR_MAP tmB) {
+   extern __shared__ __align__(1024) unsigned char gt_dynamic[];
+   unsigned char *ring = gt_dynamic + ((1024 - (gt_smem_addr(gt_dynamic) & 1023)) & 1023);
+   unsigned char *staging = ring + STAGES * STAGE;           /* WM rows of STRIDE bytes per consumer */
+   gt_u64 *full = (gt_u64 *)(staging + BM * STRIDE); /* filled by the copy engine */
+   gt_u64 *empty = full + STAGES;                     /* released by every consumer warp */
+   const int tid = threadIdx.x, wg = tid / 128;
+   const int tilesM = M / BM, tilesN = N / BN, tiles = tilesM * tilesN;
+   const int kblocks = K / KB;
+   if (tid == 0) {
+      for (int s = 0; s < STAGES; s++) {
+         gt_mbar_init(&full[s], 1);
+         gt_mbar_init(&empty[s], 4 * CONS);
+      }
+      gt_mbar_fence_init();
+   }
+   __syncthreads();
+   if (wg == 0) {
+      /* the producer: one thread keeps the ring full */
+#if MOVE_REGS
+      gt_setmaxnreg_dec(REGS_PRODUCER);
+#endif
+      if (tid == 0) {
+         int it = 0; /* k-blocks copied so far, over all of this block's tiles */
+         for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+            int row0, col0;
+            tileAt(tile, tilesM, tilesN, &row0, &col0);
+            for (int t = 0; t < kblocks; t++, it++) {
+               const int s = it % STAGES;
+               if (it >= STAGES)
+                  gt_mbar_wait(&empty[s], (it / STAGES - 1) & 1);
+               loadStage(ring + s * STAGE, &tmA, &tmB, t, row0, col0, &full[s]);
+            }
+         }
+      }
+   } else {
+#if MOVE_REGS
+      gt_setmaxnreg_inc(REGS_CONSUMER);
+#endif
+      const int ctid = tid % 128, r0 = (wg - 1) * WM; /* ctid: the thread in its warpgroup */
+      float acc[WM / 64][BN / 2];
+#if PROMOTE
+      float sum[WM / 64][BN / 2]; /* the promoted FP32 sums */
+#else
+#define sum acc
+#endif
+#if GT_SCALE_BLOCK
+      const int nblocks = (N + KB - 1) / KB;
+#endif
+      int it = 0; /* k-blocks consumed so far, as the producer counts them */
+      for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+         int row0, col0;
+         tileAt(tile, tilesM, tilesN, &row0, &col0);
+#pragma unroll
+         for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+            for (int i = 0; i < BN / 2; i++)
+               acc[m][i] = sum[m][i] = 0.0f;
+#if GT_SCALE_BLOCK
+         /* this thread's rows of each 64-row slice: 16 (ctid/32) + (ctid%32)/4, and 8 below */
+         const int rowT = row0 + r0 + 16 * (ctid / 32) + (ctid % 32) / 4;
+#endif
+         for (int t = 0; t < kblocks; t++, it++) {
+            const int s = it % STAGES;
+#if GT_SCALE_BLOCK
+            /* k-block t's scales, loaded before the wait so that they arrive during it */
+            float sa[WM / 64][2], sb[SBN];
+#pragma unroll
+            for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+               for (int h = 0; h < 2; h++)
+                  sa[m][h] = GT_SCALE_A((size_t)(rowT + m * 64 + 8 * h) * kblocks + t);
+#pragma unroll
+            for (int q = 0; q < SBN; q++)
+               sb[q] = GT_SCALE_B((size_t)t * nblocks + col0 / KB + q);
+#endif
+            gt_mbar_wait(&full[s], (it / STAGES) & 1);
+            FENCE_ACC();
+            gt_wgmma_fence();
+            mmaStage(acc, ring + s * STAGE, r0, FRESH_AT(t));
+            gt_wgmma_commit();
+#if PROMOTE
+            if (t % PROMOTE < PROMOTE - 1 && t < kblocks - 1) {
+               /* inside a promotion interval: the k-block before is done, its slot back */
+               gt_wgmma_wait(1);
+               FENCE_ACC();
+               if (t % PROMOTE > 0 && tid % 32 == 0)
+                  gt_mbar_arrive(&empty[(it - 1) % STAGES]);
+               continue;
+            }
+            /* the interval's sums are complete: give its last slots back, add them in FP32 */
+            gt_wgmma_wait(0);
+            FENCE_ACC();
+            if (tid % 32 == 0) {
+               if (t % PROMOTE > 0)
+                  gt_mbar_arrive(&empty[(it - 1) % STAGES]);
+               gt_mbar_arrive(&empty[s]);
+            }
+#if GT_SCALE_BLOCK
+            /* sum += acc sa[row] sb[column block]: element 4j + 2h + e is row 8h, column 8j + e */
+#pragma unroll
+            for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+               for (int h = 0; h < 2; h++)
+#pragma unroll
+                  for (int q = 0; q < SBN; q++) {
+                     const float sc = sa[m][h] * sb[q];
+#pragma unroll
+                     for (int j = q * (BN / 8 / SBN); j < (q + 1) * (BN / 8 / SBN); j++)
+#pragma unroll
+                        for (int e = 0; e < 2; e++)
+                           sum[m][4 * j + 2 * h + e] = fmaf(sc, acc[m][4 * j + 2 * h + e], sum[m][4 * j + 2 * h + e]);
+                  }
+#else
+#pragma unroll
+            for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+               for (int i = 0; i < BN / 2; i++)
+                  sum[m][i] += acc[m][i];
+#endif
+#else
+            gt_wgmma_wait(1); /* the k-block before is done: give its slot back */
+            FENCE_ACC();
+            if (t > 0 && tid % 32 == 0)
+               gt_mbar_arrive(&empty[(it - 1) % STAGES]);
+#endif
+         }
+#if !PROMOTE
+         gt_wgmma_wait(0); /* the tile's last k-block: its slot too, before the next tile */
+         FENCE_ACC();
+         if (tid % 32 == 0)
+            gt_mbar_arrive(&empty[(it - 1) % STAGES]);
+#endif
+#if GT_SCALE_BLOCK
+         const float scale = alpha;
+#else
+         const float scale = alpha * (GT_SCALE_A(0) * GT_SCALE_B(0));
+#endif
+         if (beta == 0.0f)
+            storeStaged(sum, staging + r0 * STRIDE, ctid, row0 + r0, col0, N, scale, C);
+         else
+            storeC(sum, ctid, row0 + r0, col0, N, scale, beta, C);
+      }
+      if (tid % 32 < 16)
+         gt_bulk_wait_read(); /* the copies have read shared memory before the block ends */
+#undef sum
+   }
+}
