@@ -52,6 +52,15 @@ deps:
 deps-test:
 	@sh scripts/deps.sh test
 
+# The build's dependencies (the compiler, each library's header and the library) checked
+# once per build folder before anything compiles (scripts/checkdeps.sh): what is missing is
+# said in one line with what installs it, not met as a compiler error halfway through.
+$(BUILD)/deps.checked: scripts/checkdeps.sh
+	@mkdir -p $(BUILD)
+	@sh scripts/checkdeps.sh '$(CC)' '$(CFLAGS_ALL)' '$(BASE_LIBS)'
+	@touch $@
+$(CORE_OBJ) $(BUILD)/src/main.o $(BUILD)/nompi/mpisweep.o: | $(BUILD)/deps.checked
+
 # -MMD -MP: each object depends on the headers it includes (the .d files below), and
 # only the files that print the version depend on VERSION.
 DEPFLAGS = -MMD -MP

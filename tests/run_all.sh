@@ -99,6 +99,15 @@ fi
 # beside them.
 e2e_out="$tmp/e2e"
 mkdir -p "$e2e_out"
+# The scripts' waits are an idle machine's seconds, stretched by the machine's slowdown
+# (tests/e2e/lib.sh): its load, taken at every poll, and its CPU's speed, measured here once
+# (a fixed PoCL job's CPU time against the reference's) unless GEMMTOP_TEST_SPEED says it.
+if part e2e && [ -z "${GEMMTOP_TEST_SPEED:-}" ]; then
+   GEMMTOP_TEST_SPEED=$(sh -c '. tests/e2e/lib.sh; measure_test_speed' 2>/dev/null)
+   case "$GEMMTOP_TEST_SPEED" in '' | *[!0-9]*) GEMMTOP_TEST_SPEED=100 ;; esac
+   export GEMMTOP_TEST_SPEED
+   echo "# machine speed: its CPU takes $GEMMTOP_TEST_SPEED% of the reference's time; load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) on $(getconf _NPROCESSORS_ONLN) cores"
+fi
 scripts=$(part e2e && ls tests/e2e/*.sh | grep -v 'lib\.sh$' |
    awk '/ui_lesson_walk\.sh$/ {print; next} /(cli_ladder|ui_lesson)\.sh$/ {first = first $0 "\n"; next}
         {rest = rest $0 "\n"} END {printf "%s%s", first, rest}' |

@@ -3,14 +3,17 @@
  * computes from the inputs on the host). No code of the kernel under test is used.
  *
  *  gt_verify_rows       C x and |C| |x| per row, in double with Kahan's compensation; the
- *                       row's elements that are not finite (NaN, infinities) counted, and
- *                       the first one's column
+ *                       row's elements that are not finite (NaN, infinities, and of the
+ *                       NaN those still poisoned: never written) counted, and the first
+ *                       one's column
  *  gt_verify_cols       y^T C and |y|^T |C| over a band of rows, per column (partial sums)
  *  gt_verify_cols_join  the bands' partial sums joined, in band order
  *  gt_verify_gather     C at the sample positions, widened to double
  *
  * Every sum's order is fixed by the shape and GT_VERIFY_WG alone, so a device gives the same
- * figures at every run. Needs FP64 (cl_khr_fp64): without it the host checks C instead. */
+ * figures at every run. Needs FP64 (cl_khr_fp64): without it the host checks C instead.
+ * GT_VERIFY_POISON: the 32-bit word C was filled with before the run (Verify_poisonWord; a
+ * double's is the word twice), which the session defines. */
 #if !GT_CUDA
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
@@ -29,17 +32,21 @@
 #define GT_BITS64(v) as_ulong(v)
 #endif
 
-/* 0: finite; 1: NaN; 2: an infinity. */
+/* 0: finite; 1: NaN; 2: an infinity; 3: the poison (a NaN never written). */
 GT_FN int gt_verify_class(real v) {
 #if DOUBLE
    const ulong b = GT_BITS64(v);
    if (((b >> 52) & 0x7ff) != 0x7ff)
       return 0;
+   if (b == ((ulong)GT_VERIFY_POISON << 32 | (ulong)GT_VERIFY_POISON))
+      return 3;
    return (b & 0xfffffffffffffUL) ? 1 : 2;
 #else
    const uint b = GT_BITS32(v);
    if (((b >> 23) & 0xff) != 0xff)
       return 0;
+   if (b == (uint)GT_VERIFY_POISON)
+      return 3;
    return (b & 0x7fffffu) ? 1 : 2;
 #endif
 }
@@ -63,29 +70,31 @@ GT_FN int gt_verify_class(real v) {
    } while (0)
 
 /* One group per row i: cx[i] = sum_j C[i][j] x[j], cx[M + i] = sum_j |C[i][j]| |x[j]|;
- * nf[3i], nf[3i+1]: the row's NaN and infinities, nf[3i+2]: the first one's column (-1). */
+ * nf[4i], nf[4i+1], nf[4i+2]: the row's NaN (the poisoned ones included), infinities and
+ * poisoned NaN, nf[4i+3]: the first one's column (-1). */
 __kernel GT_WORKGROUP(GT_VERIFY_WG, 1, 1) void gt_verify_rows(const int M, const int N, const __global real *C,
                                                               const __global double *x, __global double *cx,
                                                               __global int *nf) {
    __local double ls[GT_VERIFY_WG], lc[GT_VERIFY_WG], la[GT_VERIFY_WG];
-   __local int lnan[GT_VERIFY_WG], linf[GT_VERIFY_WG], lfirst[GT_VERIFY_WG];
+   __local int lnan[GT_VERIFY_WG], linf[GT_VERIFY_WG], lpoison[GT_VERIFY_WG], lfirst[GT_VERIFY_WG];
    const int i = get_group_id(0), t = get_local_id(0);
    const __global real *row = C + (size_t)i * (size_t)N;
    double s = 0, c = 0, a = 0;
-   int nans = 0, infs = 0, first = N;
+   int nans = 0, infs = 0, poisoned = 0, first = N;
    for (int j = t; j < N; j += GT_VERIFY_WG) {
       const real v = row[j];
       const int k = gt_verify_class(v);
       if (k) {
-         nans += k == 1;
+         nans += k == 1 || k == 3;
          infs += k == 2;
+         poisoned += k == 3;
          first = j < first ? j : first;
       }
       const double d = (double)v, xj = x[j];
       GT_VERIFY_KAHAN(s, c, d * xj);
       a += fabs(d) * fabs(xj);
    }
-   ls[t] = s, lc[t] = c, la[t] = a, lnan[t] = nans, linf[t] = infs, lfirst[t] = first;
+   ls[t] = s, lc[t] = c, la[t] = a, lnan[t] = nans, linf[t] = infs, lpoison[t] = poisoned, lfirst[t] = first;
    barrier(CLK_LOCAL_MEM_FENCE);
    for (int stride = GT_VERIFY_WG / 2; stride > 0; stride /= 2) {
       if (t < stride) {
@@ -95,6 +104,7 @@ __kernel GT_WORKGROUP(GT_VERIFY_WG, 1, 1) void gt_verify_rows(const int M, const
          la[t] += la[t + stride];
          lnan[t] += lnan[t + stride];
          linf[t] += linf[t + stride];
+         lpoison[t] += lpoison[t + stride];
          lfirst[t] = lfirst[t + stride] < lfirst[t] ? lfirst[t + stride] : lfirst[t];
       }
       barrier(CLK_LOCAL_MEM_FENCE);
@@ -102,9 +112,10 @@ __kernel GT_WORKGROUP(GT_VERIFY_WG, 1, 1) void gt_verify_rows(const int M, const
    if (t == 0) {
       cx[i] = ls[0] - lc[0];
       cx[M + i] = la[0];
-      nf[3 * (size_t)i] = lnan[0];
-      nf[3 * (size_t)i + 1] = linf[0];
-      nf[3 * (size_t)i + 2] = lfirst[0] < N ? lfirst[0] : -1;
+      nf[4 * (size_t)i] = lnan[0];
+      nf[4 * (size_t)i + 1] = linf[0];
+      nf[4 * (size_t)i + 2] = lpoison[0];
+      nf[4 * (size_t)i + 3] = lfirst[0] < N ? lfirst[0] : -1;
    }
 }
 

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "backend/device.h"
 #include "backend/ptxas.h"
@@ -183,10 +184,18 @@ typedef struct Backend_ {
    BackendStatus (*write)(Context *ctx, Buffer *b, const void *host, size_t bytes, char *err, size_t errlen);
    BackendStatus (*read)(Context *ctx, Buffer *b, void *host, size_t bytes, char *err, size_t errlen);
    BackendStatus (*copy)(Context *ctx, Buffer *dst, Buffer *src, size_t bytes, char *err, size_t errlen);
-   /* Enqueues setting the first bytes of b to byte on the device (no host copy: poisoning
-    * a large C costs nothing); NULL when the backend cannot, BACKEND_ERR_UNSUPPORTED when
-    * the runtime lacks it: the caller writes the bytes instead. */
-   BackendStatus (*fill)(Context *ctx, Buffer *b, unsigned char byte, size_t bytes, char *err, size_t errlen);
+   /* Device memory of bytes with guard bytes on each side, to catch a kernel's writes just
+    * outside an operand: the buffer is the middle part, all that write, read, copy, free and
+    * kernels see; guards() writes (write true) or reads the zones before and after it,
+    * guard bytes each, waiting for the queue. guard: a multiple of 4096 (the strictest
+    * alignment a device asks of a part of a buffer). */
+   BackendStatus (*allocGuarded)(Context *ctx, size_t bytes, size_t guard, Buffer **out, char *err, size_t errlen);
+   BackendStatus (*guards)(Context *ctx, Buffer *b, void *before, void *after, bool write, char *err, size_t errlen);
+   /* Enqueues setting the first bytes of b (a multiple of 4) to word, repeated in the host's
+    * byte order, on the device (no host copy: poisoning a large C costs nothing); NULL when
+    * the backend cannot, BACKEND_ERR_UNSUPPORTED when the runtime lacks it: the caller
+    * writes the bytes instead. */
+   BackendStatus (*fill)(Context *ctx, Buffer *b, uint32_t word, size_t bytes, char *err, size_t errlen);
    /* Host memory the device copies to and from at full speed (CUDA: page-locked), freed with
     * hostFree; NULL (either function) when the backend has none, or it returns NULL: the
     * caller takes malloc's. */

@@ -84,7 +84,7 @@ static struct {
    /* optional: for the observers (NVML matches the device by it) */
    CUresult (*cuDeviceGetPCIBusId)(char *, int, CUdevice);
    /* optional: C poisoned on the device, page-locked host memory */
-   CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
+   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned int, size_t, CUstream);
    CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
    CUresult (*cuMemFreeHost)(void *);
    nvrtcResult (*nvrtcVersion)(int *, int *);
@@ -199,7 +199,7 @@ static bool load(char *err, size_t errlen) {
    CU(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
    CU(cuCtxGetCurrent, "cuCtxGetCurrent");
    CU(cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId");
-   CU(cuMemsetD8Async, "cuMemsetD8Async");
+   CU(cuMemsetD32Async, "cuMemsetD32Async");
    CU(cuMemHostAlloc, "cuMemHostAlloc");
    CU(cuMemFreeHost, "cuMemFreeHost");
 #undef CU
@@ -240,8 +240,9 @@ struct Kernel_ {
    unsigned dynamic_shared; /* bytes at each launch (setDynamicShared) */
 };
 struct Buffer_ {
-   CUdeviceptr ptr;
-   size_t bytes;
+   CUdeviceptr ptr;  /* what kernels and copies see */
+   CUdeviceptr base; /* allocGuarded's allocation, ptr guard bytes into it; else 0 */
+   size_t bytes, guard;
 };
 
 /* ---- the driver API as gpu_common.c calls it ---- */
@@ -642,9 +643,36 @@ static BackendStatus allocBuffer(Context *c, size_t bytes, Buffer **out, char *e
 
 static void freeBuffer(Buffer *b) {
    if (b) {
-      api.cuMemFree(b->ptr);
+      api.cuMemFree(b->base ? b->base : b->ptr);
       free(b);
    }
+}
+
+/* One allocation; kernels get the pointer past its first guard. */
+static BackendStatus allocGuarded(Context *c, size_t bytes, size_t guard, Buffer **out, char *err, size_t errlen) {
+   const size_t data = bytes ? bytes : 1;
+   BackendStatus st = allocBuffer(c, data + 2 * guard, out, err, errlen);
+   if (st != BACKEND_OK)
+      return st;
+   Buffer *b = *out;
+   b->base = b->ptr;
+   b->ptr = b->base + guard;
+   b->bytes = bytes;
+   b->guard = guard;
+   return BACKEND_OK;
+}
+
+static BackendStatus guards(Context *c, Buffer *b, void *before, void *after, bool write, char *err, size_t errlen) {
+   if (!b->base) {
+      snprintf(err, errlen, "a buffer without guard zones");
+      return BACKEND_ERR_OTHER;
+   }
+   const CUdeviceptr at[2] = {b->base, b->ptr + (b->bytes ? b->bytes : 1)};
+   void *host[2] = {before, after};
+   CUresult r = api.cuStreamSynchronize(c->stream);
+   for (int i = 0; i < 2 && r == 0; i++)
+      r = write ? api.cuMemcpyHtoD(at[i], host[i], b->guard) : api.cuMemcpyDtoH(host[i], at[i], b->guard);
+   return r == 0 ? BACKEND_OK : cuFail(r, write ? "writing guard zones" : "reading guard zones", err, errlen);
 }
 
 /* The synchronous copies wait for the stream first: a launch on it may still use b. */
@@ -667,12 +695,12 @@ static BackendStatus copyBuffer(Context *c, Buffer *dst, Buffer *src, size_t byt
    return r == 0 ? BACKEND_OK : cuFail(r, "copying on the device", err, errlen);
 }
 
-static BackendStatus fillBuffer(Context *c, Buffer *b, unsigned char byte, size_t bytes, char *err, size_t errlen) {
-   if (!api.cuMemsetD8Async) {
-      snprintf(err, errlen, "this NVIDIA driver has no cuMemsetD8Async");
+static BackendStatus fillBuffer(Context *c, Buffer *b, uint32_t word, size_t bytes, char *err, size_t errlen) {
+   if (!api.cuMemsetD32Async) {
+      snprintf(err, errlen, "this NVIDIA driver has no cuMemsetD32Async");
       return BACKEND_ERR_UNSUPPORTED;
    }
-   CUresult r = api.cuMemsetD8Async(b->ptr, byte, bytes, c->stream);
+   CUresult r = api.cuMemsetD32Async(b->ptr, word, bytes / 4, c->stream);
    return r == 0 ? BACKEND_OK : cuFail(r, "filling a buffer on the device", err, errlen);
 }
 
@@ -964,6 +992,8 @@ static const Backend cudaBackend = {
     .write = writeBuffer,
     .read = readBuffer,
     .copy = copyBuffer,
+    .allocGuarded = allocGuarded,
+    .guards = guards,
     .fill = fillBuffer,
     .hostAlloc = hostAlloc,
     .hostFree = hostFree,

@@ -357,8 +357,9 @@ struct Kernel_ {
    HipFunction fn;
 };
 struct Buffer_ {
-   HipDeviceptr ptr;
-   size_t bytes;
+   HipDeviceptr ptr;  /* what kernels and copies see */
+   HipDeviceptr base; /* allocGuarded's allocation, ptr guard bytes into it; else NULL */
+   size_t bytes, guard;
 };
 
 /* ---- the runtime as gpu_common.c calls it ---- */
@@ -645,9 +646,36 @@ static BackendStatus allocBuffer(Context *c, size_t bytes, Buffer **out, char *e
 
 static void freeBuffer(Buffer *b) {
    if (b) {
-      hip.hipFree(b->ptr);
+      hip.hipFree(b->base ? b->base : b->ptr);
       free(b);
    }
+}
+
+/* One allocation; kernels get the pointer past its first guard. */
+static BackendStatus allocGuarded(Context *c, size_t bytes, size_t guard, Buffer **out, char *err, size_t errlen) {
+   const size_t data = bytes ? bytes : 1;
+   BackendStatus st = allocBuffer(c, data + 2 * guard, out, err, errlen);
+   if (st != BACKEND_OK)
+      return st;
+   Buffer *b = *out;
+   b->base = b->ptr;
+   b->ptr = (char *)b->base + guard;
+   b->bytes = bytes;
+   b->guard = guard;
+   return BACKEND_OK;
+}
+
+static BackendStatus guards(Context *c, Buffer *b, void *before, void *after, bool write, char *err, size_t errlen) {
+   if (!b->base) {
+      snprintf(err, errlen, "a buffer without guard zones");
+      return BACKEND_ERR_OTHER;
+   }
+   HipDeviceptr at[2] = {b->base, (char *)b->ptr + (b->bytes ? b->bytes : 1)};
+   void *host[2] = {before, after};
+   HipError r = hip.hipStreamSynchronize(c->stream);
+   for (int i = 0; i < 2 && r == HIP_SUCCESS_; i++)
+      r = write ? hip.hipMemcpyHtoD(at[i], host[i], b->guard) : hip.hipMemcpyDtoH(host[i], at[i], b->guard);
+   return r == HIP_SUCCESS_ ? BACKEND_OK : hipFail(r, write ? "writing guard zones" : "reading guard zones", err, errlen);
 }
 
 /* The synchronous copies wait for the stream first: a launch on it may still use b. */
@@ -797,6 +825,8 @@ static const Backend hipBackend = {
     .write = writeBuffer,
     .read = readBuffer,
     .copy = copyBuffer,
+    .allocGuarded = allocGuarded,
+    .guards = guards,
     .launch = launch,
     .finish = finish,
     .eventMs = Gpu_eventMs,

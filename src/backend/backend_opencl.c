@@ -34,8 +34,9 @@ struct Kernel_ {
 };
 
 struct Buffer_ {
-   cl_mem mem;
-   size_t bytes;
+   cl_mem mem;   /* what kernels and copies see */
+   cl_mem whole; /* allocGuarded's: mem is its sub-buffer between the guards; else NULL */
+   size_t bytes, guard;
 };
 
 struct Event_ {
@@ -620,8 +621,57 @@ static BackendStatus allocBuffer(Context *ctx, size_t bytes, Buffer **out, char 
 static void freeBuffer(Buffer *b) {
    if (b) {
       clReleaseMemObject(b->mem);
+      if (b->whole)
+         clReleaseMemObject(b->whole);
       free(b);
    }
+}
+
+/* The whole allocation, and the sub-buffer between its guards for everything else. */
+static BackendStatus allocGuarded(Context *ctx, size_t bytes, size_t guard, Buffer **out, char *err, size_t errlen) {
+   *out = NULL;
+   const size_t data = bytes ? bytes : 1;
+   cl_uint align_bits = 0;
+   if (clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL) !=
+           CL_SUCCESS ||
+       align_bits == 0 || guard % (align_bits / 8 ? align_bits / 8 : 1) != 0) {
+      snprintf(err, errlen, "guard zones of %zu bytes do not fit this device's alignment of a sub-buffer (%u bits)",
+               guard, align_bits);
+      return BACKEND_ERR_OTHER;
+   }
+   Buffer *whole;
+   BackendStatus st = allocBuffer(ctx, data + 2 * guard, &whole, err, errlen);
+   if (st != BACKEND_OK)
+      return st;
+   cl_buffer_region region = {.origin = guard, .size = data};
+   cl_int e;
+   cl_mem mid = clCreateSubBuffer(whole->mem, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &e);
+   if (e != CL_SUCCESS) {
+      freeBuffer(whole);
+      return fail(e, "clCreateSubBuffer", err, errlen);
+   }
+   whole->whole = whole->mem;
+   whole->mem = mid;
+   whole->bytes = bytes;
+   whole->guard = guard;
+   *out = whole;
+   return BACKEND_OK;
+}
+
+static BackendStatus guards(Context *ctx, Buffer *b, void *before, void *after, bool write, char *err, size_t errlen) {
+   if (!b->whole) {
+      snprintf(err, errlen, "a buffer without guard zones");
+      return BACKEND_ERR_OTHER;
+   }
+   const size_t at[2] = {0, b->guard + (b->bytes ? b->bytes : 1)};
+   void *host[2] = {before, after};
+   for (int i = 0; i < 2; i++) {
+      cl_int e = write ? clEnqueueWriteBuffer(ctx->queue, b->whole, CL_TRUE, at[i], b->guard, host[i], 0, NULL, NULL)
+                       : clEnqueueReadBuffer(ctx->queue, b->whole, CL_TRUE, at[i], b->guard, host[i], 0, NULL, NULL);
+      if (e != CL_SUCCESS)
+         return fail(e, write ? "writing guard zones" : "reading guard zones", err, errlen);
+   }
+   return BACKEND_OK;
 }
 
 static BackendStatus writeBuffer(Context *ctx, Buffer *b, const void *host, size_t bytes, char *err, size_t errlen) {
@@ -639,8 +689,8 @@ static BackendStatus copyBuffer(Context *ctx, Buffer *dst, Buffer *src, size_t b
    return e == CL_SUCCESS ? BACKEND_OK : fail(e, "copying on the device", err, errlen);
 }
 
-static BackendStatus fillBuffer(Context *ctx, Buffer *b, unsigned char byte, size_t bytes, char *err, size_t errlen) {
-   cl_int e = clEnqueueFillBuffer(ctx->queue, b->mem, &byte, 1, 0, bytes, 0, NULL, NULL);
+static BackendStatus fillBuffer(Context *ctx, Buffer *b, uint32_t word, size_t bytes, char *err, size_t errlen) {
+   cl_int e = clEnqueueFillBuffer(ctx->queue, b->mem, &word, sizeof word, 0, bytes, 0, NULL, NULL);
    return e == CL_SUCCESS ? BACKEND_OK : fail(e, "filling a buffer on the device", err, errlen);
 }
 
@@ -838,6 +888,8 @@ static const Backend openclBackend = {
     .write = writeBuffer,
     .read = readBuffer,
     .copy = copyBuffer,
+    .allocGuarded = allocGuarded,
+    .guards = guards,
     .fill = fillBuffer,
     .launch = launch,
     .finish = finish,

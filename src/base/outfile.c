@@ -17,6 +17,7 @@ struct OutFile_ {
    char shown[PATH_MAX];  /* the name the user gave, for messages */
    char target[PATH_MAX]; /* where it lands once links are followed */
    char tmp[PATH_MAX];    /* the temporary file; "" when written in place */
+   int write_errno;       /* why OutFile_write's write fell short; 0 none */
 };
 
 /* Follows symbolic links from path (also a dangling one: its target is created) to the
@@ -154,12 +155,28 @@ OutFileStatus OutFile_open(const char *path, unsigned flags, OutFile **out, char
 
 FILE *OutFile_stream(OutFile *f) { return f->stream; }
 
+/* Why an earlier write of the stream failed, when the caller did not keep errno: a full
+ * disk would otherwise read as "Input/output error". A temporary file is removed anyway, so
+ * one more byte is written at its end: a full disk refuses it again (ENOSPC), as a spent
+ * quota does (EDQUOT). EIO when that says nothing. */
+static int lostWriteError(const OutFile *f) {
+   if (f->write_errno)
+      return f->write_errno;
+   if (f->tmp[0]) {
+      const int fd = fileno(f->stream);
+      const off_t end = lseek(fd, 0, SEEK_END);
+      if (end >= 0 && pwrite(fd, "", 1, end) < 0 && errno != EINTR)
+         return errno;
+   }
+   return EIO;
+}
+
 bool OutFile_commit(OutFile *f, char *err, size_t errlen) {
    int e = 0;
    if (fflush(f->stream) != 0)
       e = errno;
    else if (ferror(f->stream))
-      e = EIO;
+      e = lostWriteError(f);
    /* A regular file's data reaches the disk before its name replaces the old one. */
    if (!e && f->tmp[0] && fsync(fileno(f->stream)) != 0 && errno != EINVAL && errno != EROFS)
       e = errno;
@@ -190,8 +207,8 @@ bool OutFile_write(const char *path, const void *data, size_t len, char *err, si
    OutFile *f;
    if (OutFile_open(path, 0, &f, err, errlen) != OUTFILE_OK)
       return false;
-   if (len)
-      (void)fwrite(data, 1, len, f->stream); /* a short write leaves the stream's error for commit */
+   if (len && fwrite(data, 1, len, f->stream) < len) /* the stream's error, and its cause, for commit */
+      f->write_errno = errno;
    return OutFile_commit(f, err, errlen);
 }
 

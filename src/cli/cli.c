@@ -573,6 +573,7 @@ static int runCommand(const CommandArgs *o, bool explain) {
    if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
        !Config_check(k, values, &p, &Session_device(s)->limits, NULL, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
+      r->cold_l2 = o->timing->cold_l2; /* as asked; the rest of the report says only that it was refused */
       RunOptions none = {.warmup = o->timing->warmup};
       Report_run(stdout, o->output->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &none, r, NULL, NULL);
       fprintf(stderr, "gemmtop: refused: %s\n", r->message);

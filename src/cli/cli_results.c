@@ -496,6 +496,14 @@ static bool writeRow(const StoreRecord *r, void *ctx) {
    return true;
 }
 
+/* Why the dispatch table written to out is a C header, when out's name does not say it: ""
+ * for a name ending in .json (JSON) or .h (C), or no out (stdout). */
+static const char *dispatchFormatWhy(const char *out) {
+   if (!out || Cli_endsWith(out, ".json") || Cli_endsWith(out, ".h"))
+      return "";
+   return ": the name ends in neither .h nor .json; .json writes JSON, any other name C";
+}
+
 /* export --format dispatch --shapes SUITE: the suite's dispatch table (a C header, or JSON
  * for an --out ending in .json) from one device's rows of one type. */
 static int resultsDispatch(const CommandArgs *o, Store *s, OutFile *file) {
@@ -549,9 +557,9 @@ static int resultsDispatch(const CommandArgs *o, Store *s, OutFile *file) {
          fprintf(stderr, "gemmtop: --out %s\n", err);
          rc = 1;
       } else
-         fprintf(stderr, "gemmtop: dispatch table of %s: %d of %d shapes have a verified configuration%s%s (%s)\n",
+         fprintf(stderr, "gemmtop: dispatch table of %s: %d of %d shapes have a verified configuration%s%s (%s%s)\n",
                  Util_visible(suite->name, name, sizeof name), found, suite->count, file ? ", written to " : "",
-                 file ? o->results->out : "", json ? "JSON" : "a C header");
+                 file ? o->results->out : "", json ? "JSON" : "a C header", dispatchFormatWhy(o->results->out));
       file = NULL;
    }
    OutFile_discard(file);

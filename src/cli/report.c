@@ -446,6 +446,15 @@ void Report_shapes(FILE *out, OutputFormat f, const ShapeSuite *suite) {
    }
 }
 
+/* Whether the configuration was resolved (its geometry known): a run refused before that
+ * did not happen, and nothing is said of how it would have run. */
+static bool geometryKnown(const RunResult *r) { return r->geo.dims > 0; }
+
+/* "emulated" in JSON: true, false, or null for a run refused before its geometry. */
+static const char *emulatedWord(const RunResult *r) {
+   return !geometryKnown(r) ? "null" : r->geo.emulated ? "true" : "false";
+}
+
 /* The measured peak this run is put against (Peaks_for), 0 when unknown or emulated. */
 static double peakFor(const Peaks *peaks, const Problem *p, const KernelInfo *k, const RunResult *r) {
    return Peaks_for(peaks, p->precision, k, r->geo.emulated);
@@ -568,7 +577,7 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
            "\"output_type\":\"%s\",\"scaling\":\"%s\",\"emulated\":%s,\"layout\":\"%s\",",
            p->m, p->n, p->k, Precision_name(p->precision), Precision_inputType(p->precision),
            Precision_computeType(p->precision), Precision_outputType(p->precision),
-           Problem_scaled(p) ? Scaling_name(p->scaling) : "", r->geo.emulated ? "true" : "false", layout);
+           Problem_scaled(p) ? Scaling_name(p->scaling) : "", emulatedWord(r), layout);
    jsonNumber(out, "alpha", p->alpha, true);
    jsonNumber(out, "beta", p->beta, true);
    char ablation[64];
@@ -580,8 +589,10 @@ static void runJson(FILE *out, const char *backend, const DeviceInfo *dev, const
    if (r->verified_run) {
       jsonNumber(out, "max_rel_err", r->verify.max_rel_err, true);
       jsonNumber(out, "freivalds_ratio", r->verify.freivalds_ratio, true);
+      jsonNumber(out, "outlier_ratio", r->verify.outlier_ratio, true);
       jsonNumber(out, "tolerance", r->verify.tolerance, true);
-      fprintf(out, "\"non_finite\":%zu,\"verified_on\":", r->verify.non_finite);
+      fprintf(out, "\"non_finite\":%zu,\"unwritten\":%zu,\"verified_on\":", r->verify.non_finite,
+              r->verify.unwritten);
       Report_jsonString(out, r->verified_on);
       fputc(',', out);
    }
@@ -667,7 +678,7 @@ static void runCsv(FILE *out, const char *backend, const DeviceInfo *dev, const 
    Util_csvField(out, ablation, false);
    Util_csvField(out, r->message, false);
    fprintf(out, "%s,%s,%s,%s,%s,", Precision_inputType(p->precision), Precision_computeType(p->precision),
-           Precision_outputType(p->precision), r->geo.emulated ? "true" : "false", r->cold_l2 ? "cold" : "warm");
+           Precision_outputType(p->precision), geometryKnown(r) ? emulatedWord(r) : "", r->cold_l2 ? "cold" : "warm");
    const Observation *ob = &r->obs;
    const double figures[] = {ob->sm_mhz, ob->mem_mhz, ob->power_w, ob->temp_c, ob->energy_j, ob->gflops_per_w};
    for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++)

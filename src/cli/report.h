@@ -1,4 +1,6 @@
-/* Output of the command line: table, CSV or JSON (one object per line, schema 1). */
+/* Output of the command line: table, CSV or JSON (one object per line, schema 2: a run's
+ * freivalds_ratio is Freivalds' check alone, beside outlier_ratio, and emulated is null for
+ * a run refused before its geometry; schema 1 held the larger ratio in freivalds_ratio). */
 #ifndef GEMMTOP_REPORT_H
 #define GEMMTOP_REPORT_H
 
@@ -12,7 +14,7 @@
 #include "core/model/shapes.h"
 #include "core/run/session.h"
 
-#define REPORT_SCHEMA 1
+#define REPORT_SCHEMA 2
 
 /* 'list devices': the CSV header (nothing for the other formats), then each backend's
  * devices: best is the default (-1: none of these), peaks one per device (known == false

@@ -142,8 +142,12 @@ bool Prefs_load(UiPrefs *p, const char *path) {
       return true; /* none yet: the defaults */
    char why[160];
    char *text = Util_readUserFile(path, UTIL_MAX_TEXT_BYTES, NULL, why, sizeof why);
-   if (!text)
+   if (!text) {
+      char msg[1300];
+      snprintf(msg, sizeof msg, "%s: not read (%s); the defaults are used", path, why);
+      Util_appendLine(p->warnings, sizeof p->warnings, msg);
       return false;
+   }
    Prefs_parse(p, text, path);
    free(text);
    return true;

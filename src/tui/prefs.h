@@ -37,7 +37,8 @@ void Prefs_parse(UiPrefs *p, const char *text, const char *name);
 void Prefs_format(const UiPrefs *p, char *out, size_t outlen);
 /* $XDG_CONFIG_HOME/gemmtop/ui.conf; false when there is no config folder at all. */
 bool Prefs_path(char *out, size_t outlen);
-/* Missing file: defaults, true. */
+/* Missing file: defaults, true. One that cannot be read (too big, not a file): defaults,
+ * false, and a warning that says why. */
 bool Prefs_load(UiPrefs *p, const char *path);
 /* Creates the folder; writes atomically. */
 bool Prefs_save(const UiPrefs *p, const char *path, char *err, size_t errlen);

@@ -51,12 +51,13 @@ until_true() {
 }
 listening() { [ -S "$SOCK" ] && grep -q " start " "$STATE/serve.log" 2>/dev/null; }
 server_gone() { ! kill -0 "$SERVER" 2>/dev/null; }
-# start_server ARGS...: the daemon on PoCL, waited for until it listens.
+# start_server ARGS...: the daemon on PoCL, waited for until it listens. Its time per
+# request is an idle machine's 12 s as this machine's now (lib.sh's scaled).
 start_server() {
    _starts=$(cat "$STATE/serve.log" 2>/dev/null | grep -c " start ")
    # shellcheck disable=SC2086 # POCL is a list of options
    "$GEMMTOP_BIN" serve $POCL --socket "$SOCK" --state "$STATE" --board-dir "$BOARD" --socket-access everyone \
-      --roster "$T_DIR/roster" --request-seconds 12 --max-size 256 --in-flight 2 --child-memory 1024 "$@" \
+      --roster "$T_DIR/roster" --request-seconds "$(scaled 12)" --max-size 256 --in-flight 2 --child-memory 1024 "$@" \
       >>"$T_DIR/serve.out" 2>&1 &
    SERVER=$!
    if until_true 60 sh -c '[ -S "$0" ] && [ "$(grep -c " start " "$1")" -gt "$2" ]' "$SOCK" \
@@ -293,6 +294,11 @@ for bad in endless oob hugelocal bomb; do
    fi
    server_gone && not_ok "the server survives class_$bad" "$(tail -5 "$T_DIR/serve.out")"
 done
+# A submission that writes just outside C besides the right answer fails, saying where,
+# on the server as anywhere (the guard zones are the session's).
+run_as 20003 submit "$PUB/class_outside.cl" --assignment tiny --server "$SOCK"
+expect_rc 1 "a kernel writing C[M*N+7] and C[-3] is not verified"
+expect_in "wrote outside C at offset -3 (before its start) and at offset 263 (past its end)" "$OUT" "and says where"
 run_as 20001 run --server "$SOCK" --kernel mygemm01_naive --size 32
 expect_rc 0 "after them the next request is measured"
 expect_in "verified:" "$OUT" "and verified"

@@ -110,6 +110,18 @@ for l in sys.stdin:
     if not k.get("arch"):
         print(k["name"], "float" if "float" in precs else precs[0])')
 echo "$kernels" | grep -q "^magma_fermi " && ok "magma_fermi is a visible kernel" || not_ok "magma_fermi listed" "$kernels"
+# Under the sanitizers what matters is gemmtop's own code (the switches' defines, the runs,
+# the .npy files), the same for every kernel of a kind; what the switches do to each kernel
+# does not depend on how gemmtop was built, and the plain pass checks every one. So the
+# sanitizer pass takes one kernel of each kind, as compile_targets.sh does: global loads,
+# local-memory tiles, transposed A, padding, a fix-up, the tensor ladder's first and last
+# loads, FP8.
+if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
+   kernels=$(printf '%s\n' "$kernels" | grep -E \
+      '^(mygemm01_naive|mygemm06_2d|dcu6_lds_conflicts|magma_fermi|fast03_splitk|tensor01_global|tensor05_warptile|fp8mma1_scaled) ')
+   [ "$(printf '%s\n' "$kernels" | grep -c .)" = 8 ] && ok "the sanitizer pass takes one kernel of each kind" ||
+      not_ok "the sanitizer pass's kernels" "$kernels"
+fi
 # Each kernel's outputs in its own T_WORK (for_each_at_once); the inputs are shared.
 check_switches() { # KERNEL PRECISION
    k=$1 prec=$2

@@ -12,7 +12,7 @@ banks_case() {
    got=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys
 o=json.loads(sys.stdin.readline())
 s=o["sites"]
-assert o["schema"]==1 and len(s)==2 and s[0]["kind"]=="store" and s[1]["kind"]=="load", o
+assert o["schema"]==2 and len(s)==2 and s[0]["kind"]=="store" and s[1]["kind"]=="load", o
 print(" ".join("%d/%d/%d/%d" % (x["requests"],x["wavefronts"],x["ideal_wavefronts"],x["conflicts"]) for x in s))' 2>&1)
    want="1/$3/$4/$(($3 - $4))"
    if [ "$RC" -eq 0 ] && [ "$got" = "$want $want" ]; then

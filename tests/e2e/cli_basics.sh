@@ -29,7 +29,7 @@ printf '%s\n' "$OUT" | python3 -c '
 import json,sys
 for l in sys.stdin:
     o=json.loads(l)
-    assert o["schema"]==1 and o["name"] and o["ladder"]
+    assert o["schema"]==2 and o["name"] and o["ladder"]
     for p in o["parameters"]:
         assert p["default"] in p["values"], (o["name"], p)
 ' && ok "list kernels json: every default is among its values" || not_ok "list kernels json" "$OUT"
@@ -146,7 +146,7 @@ run_gemmtop run --kernel mygemm01_naive --size 64 --reps 3 --format json
 expect_rc 0 "a run with JSON output"
 [ "$(json_field verified)" = true ] && ok "json: verified is true" || not_ok "json verified" "$OUT"
 [ "$(json_field cached)" = false ] && ok "json: the first build is not cached" || not_ok "json cached first" "$OUT"
-[ "$(json_field schema)" = 1 ] && ok "json: schema 1" || not_ok "json schema" "$OUT"
+[ "$(json_field schema)" = 2 ] && ok "json: schema 2" || not_ok "json schema" "$OUT"
 python3 -c "import json,sys; o=json.loads(sys.argv[1]); assert o['time_ms']>0 and o['gflops']>0 and o['min_time_ms']<=o['time_ms']<=o['max_time_ms'] and o['max_rel_err']<o['tolerance']" "$OUT" \
    && ok "json: times, GFLOPS and error are consistent" || not_ok "json numbers" "$OUT"
 run_gemmtop run --kernel mygemm01_naive --size 64 --reps 3 --format json
@@ -186,6 +186,15 @@ expect_rc 2 "an alpha whose products overflow float is refused"
 expect_in "beyond half of float's largest value" "$ERR" "saying why"
 run_gemmtop run --kernel mygemm01_naive --size 32 --alpha 1e37 --precision double --reps 1
 expect_rc 0 "the same alpha in double runs"
+# The bound belongs to C's type (float for the narrow input types): the message names it.
+run_gemmtop run --kernel fp8mma1_scaled --precision e4m3 --size 32 --alpha 1e38
+expect_rc 2 "an e4m3 alpha whose products overflow float is refused"
+expect_in "beyond half of float's largest value (3.4e+38; e4m3 keeps C, alpha and beta in float)" "$ERR" \
+   "naming float, the type the bound is of"
+run_gemmtop run --kernel mygemm01_naive --size 32 --precision half --alpha 1e39
+expect_rc 2 "a half alpha beyond float is refused"
+expect_in "--alpha 1e+39 does not fit in float (largest 3.4e+38; half keeps C, alpha and beta in float)" "$ERR" \
+   "naming float, alpha's type for half"
 # GEMMTOP_KERNELS naming only a user's folder: the message blames the variable, not the
 # installation, and says how to add the shipped folder back.
 mkdir -p "$T_DIR/onlymine"

@@ -229,4 +229,26 @@ expect_rc 2 "--arch with OpenCL is refused"
 expect_in "--arch compiles without a device: use it with --backend cuda" "$ERR" "naming the backends that take it"
 for d in no1 no2 no3 no4 no5 no6 no7; do [ -e "$T_DIR/$d" ] && wrote="$wrote $d"; done
 if [ -z "$wrote" ]; then ok "a refused export writes nothing"; else not_ok "a refused export writes nothing:$wrote" "$(ls -la "$T_DIR")"; fi
+
+# A full disk (a real tmpfs filled to its last page): the cause is named, "No space left on
+# device", as the other writers name it (run --out, whose big writes fail the same way),
+# not "Input/output error"; no temporary file is left. Mounting needs root.
+FULL="$T_DIR/full"
+if [ "$(id -u)" = 0 ] && mkdir -p "$FULL" && mount -t tmpfs -o size=64k tmpfs "$FULL" 2>/dev/null; then
+   trap 'umount "$FULL" 2>/dev/null; rm -rf "$T_DIR"' EXIT
+   head -c 1048576 /dev/zero >"$FULL/fill" 2>/dev/null
+   run_gemmtop export-kernel --kernel mygemm03_wpt --size 128 --dir "$FULL/exp"
+   expect_rc 1 "export-kernel onto a full disk fails"
+   expect_in "mygemm03_wpt.cl: cannot write: No space left on device" "$ERR" "naming the file and the full disk"
+   run_gemmtop run --kernel mygemm01_naive --size 256 --reps 1 --out "$FULL/c.npy"
+   expect_rc 1 "run --out onto a full disk fails"
+   expect_in "c.npy: cannot write: No space left on device" "$ERR" "naming the full disk too"
+   case "$(ls -A "$FULL" "$FULL/exp" 2>&1)" in
+   *.tmp.*) not_ok "no temporary file is left on the full disk" "$(ls -la "$FULL" "$FULL/exp" 2>&1)" ;;
+   *) ok "no temporary file is left on the full disk" ;;
+   esac
+   umount "$FULL"
+else
+   ok "a full disk # SKIP mounting a tmpfs needs root"
+fi
 finish

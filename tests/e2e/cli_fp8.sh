@@ -73,6 +73,17 @@ expect_in "use tensor (one scale for A and one for B) or block" "$ERR" "naming b
 run_gemmtop run --kernel general_any --precision e5m2 --size 64
 expect_rc 2 "general_any --precision e5m2 is refused"
 expect_in "kernel general_any does not take e5m2" "$ERR" "naming the kernel"
+# A scaling without an FP8 type is refused, not ignored: given as an option or by a preset.
+run_gemmtop run --kernel general_any --scaling block --size 64
+expect_rc 2 "--scaling block with float is refused"
+expect_in "--scaling block is for the FP8 types (--precision e4m3 or e5m2), not float" "$ERR" "naming the types it is for"
+run_gemmtop sweep --kernel general_any --precision half --scaling tensor --size 64
+expect_rc 2 "sweep --scaling tensor with half is refused"
+expect_in "--scaling tensor is for the FP8 types (--precision e4m3 or e5m2), not half" "$ERR" "naming half"
+printf 'kernel = general_any\nscaling = block\n' >"$T_DIR/scaled.preset"
+run_gemmtop run --preset "$T_DIR/scaled.preset" --size 64
+expect_rc 2 "a preset's scaling with float is refused"
+expect_in "$T_DIR/scaled.preset: scaling = block is for the FP8 types" "$ERR" "naming the preset"
 
 # The scaling in JSON and CSV, and in the store.
 run_gemmtop run --kernel types_fp8 --precision e5m2 --scaling block --size 64 --reps 1 --warmup 0 --format json \
@@ -247,16 +258,48 @@ d = sys.argv[1]
 def write(path, rows, cols, dtype, values):
     header = "{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }" % (dtype, rows, cols)
     header += " " * (64 - (10 + len(header) + 1) % 64) + "\n"
-    code = {"<f4": "f", "|u1": "B"}[dtype]
+    code = {"<f4": "f", "<f8": "d", "|u1": "B"}[dtype]
     with open(path, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode()
                 + struct.pack("<%d%s" % (rows * cols, code), *values))
 write(d + "/neg.npy", 1, 1, "<f4", [-0.5])
+write(d + "/subnormal.npy", 1, 1, "<f4", [1e-45])
+write(d + "/huge.npy", 1, 1, "<f8", [1e300])
+write(d + "/tenth.npy", 1, 1, "<f8", [0.1])
+write(d + "/half.npy", 1, 1, "<f8", [0.5])
+write(d + "/small.npy", 1, 1, "<f4", [1e-30])
 write(d + "/nan8.npy", 24, 300, "|u1", [0x3c if i != 77 else 0x7f for i in range(24 * 300)])
 PY
 run_gemmtop run $FP8 --a "$T_DIR/a8.npy" --a-scale "$T_DIR/neg.npy"
 expect_rc 2 "a negative scale is refused"
 expect_in "a scale must be a finite positive float" "$ERR" "saying what a scale must be"
+# Scales are FP32: a subnormal one (1e-45) leaves its values with a few bits, a GPU may
+# flush them: refused, not run and every entry blamed on the kernel; one beyond float32
+# says it overflows float32 (not "not finite"); float64 scales are rounded with a note.
+run_gemmtop run $FP8 --a "$T_DIR/a8.npy" --a-scale "$T_DIR/subnormal.npy" --b "$T_DIR/b8.npy" --b-scale "$T_DIR/sb.npy"
+expect_rc 2 "a subnormal float32 scale (1e-45) is refused"
+expect_in "element (0, 0) is 1.4013e-45, below float32's smallest normal value (1.18e-38)" "$ERR" \
+   "saying it is below float32's normal range"
+expect_in "scale the operands up" "$ERR" "and what to do"
+case "$OUT$ERR" in *"wrong result"*|*FAILED*) not_ok "the subnormal scale is not blamed on the kernel" "$OUT$ERR" ;;
+   *) ok "the subnormal scale is not blamed on the kernel" ;; esac
+run_gemmtop run $FP8 --a "$T_DIR/a8.npy" --a-scale "$T_DIR/huge.npy" --b "$T_DIR/b8.npy" --b-scale "$T_DIR/sb.npy"
+expect_rc 2 "a float64 scale of 1e300 is refused"
+expect_in "element (0, 0) is 1e+300, beyond float32's largest value (3.4e+38): scales are float32, which it overflows" \
+   "$ERR" "saying it overflows float32"
+run_gemmtop run $FP8 --a "$T_DIR/a8.npy" --a-scale "$T_DIR/tenth.npy" --b "$T_DIR/b8.npy" --b-scale "$T_DIR/half.npy" \
+   --reps 1 --warmup 0
+if verifies; then ok "float64 scales run and verify"; else not_ok "float64 scales (exit $RC)" "$OUT
+$ERR"; fi
+expect_in "--a-scale $T_DIR/tenth.npy: float64 scales read as float32, the type kernels take: 1 of 1 rounded, by at most" \
+   "$ERR" "the rounding of 0.1 to float32 is said"
+expect_in "--b-scale $T_DIR/half.npy: float64 scales read as float32, the type kernels take: every scale fits exactly" \
+   "$ERR" "and that 0.5 fits exactly"
+# Normal scales whose products still underflow FP32 (1e-30 * 1e-30): refused, scale up.
+run_gemmtop run $FP8 --a "$T_DIR/a8.npy" --a-scale "$T_DIR/small.npy" --b "$T_DIR/b8.npy" --b-scale "$T_DIR/small.npy"
+expect_rc 2 "scales whose products underflow float are refused"
+expect_in "the inputs underflow float" "$ERR" "saying so"
+expect_in "scale them up" "$ERR" "and what to do"
 run_gemmtop run $FP8 --a "$T_DIR/nan8.npy" --a-scale "$T_DIR/sa.npy"
 expect_rc 2 "a NaN pattern of e5m2 is refused"
 expect_in "element (0, 77) is the pattern 0x7f, NaN in e5m2" "$ERR" "naming the element and the pattern"

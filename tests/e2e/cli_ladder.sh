@@ -13,6 +13,17 @@ for l in sys.stdin:
         continue  # one architecture (sm_90a), refused on PoCL: tests/e2e/cli_hopper.sh
     print(o["name"], "pads" if o["pads"] else ("any" if o["operands"]=="any" and not o["rules"] else "tiles"))')
 [ -n "$kernels" ] && ok "the catalog lists kernels" || not_ok "no kernels listed"
+# Under the sanitizers what matters is gemmtop's own code on each path a kernel takes (its
+# operands as given, transposed or padded, a fix-up and its workspace, a persistent grid),
+# the same for every kernel of a kind; whether each kernel computes right does not depend
+# on how gemmtop was built, and the plain pass checks every one. So the sanitizer pass
+# takes one kernel of each kind, as compile_targets.sh does.
+if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
+   kernels=$(printf '%s\n' "$kernels" |
+      grep -E '^(general_any|mygemm01_naive|mygemm05_transposed|dcu6_lds_conflicts|mygemm10_padding|fast03_splitk|fast04_streamk) ')
+   [ "$(printf '%s\n' "$kernels" | grep -c .)" = 7 ] && ok "the sanitizer pass takes one kernel of each kind" ||
+      not_ok "the sanitizer pass's kernels" "$kernels"
+fi
 
 check_run() { # WHAT ARGS...
    what=$1

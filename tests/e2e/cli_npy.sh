@@ -173,4 +173,16 @@ expect_in "overflow float" "$ERR" "saying they overflow"
 case "$OUT" in *verify*) not_ok "refused before running" "$OUT" ;; *) ok "refused before running" ;; esac
 run_gemmtop run $small --a "$T_DIR/big-a.npy" --b "$T_DIR/big-b.npy" --precision double
 expect_rc 0 "the same operands in double: no overflow, run and verified"
+# The other end: products far below float's smallest normal value (1e-44 here), which
+# FP32's underflow (or a GPU's flushing to zero) changes by more than the check allows, are
+# refused too, not blamed on the kernel.
+python3 "$T_DIR/npy.py" special "$T_DIR/tiny-a.npy" "<f4" 24 32 -1 1e-22
+python3 "$T_DIR/npy.py" special "$T_DIR/tiny-b.npy" "<f4" 32 40 -1 -1e-22
+run_gemmtop run $small --a "$T_DIR/tiny-a.npy" --b "$T_DIR/tiny-b.npy"
+expect_rc 2 "operands whose products underflow float are refused"
+expect_in "the inputs underflow float: |alpha| |a(i,k) b(k,j)| reach at most 1e-44" "$ERR" "saying they underflow"
+expect_in "scale them up" "$ERR" "and what to do"
+case "$OUT" in *verify*) not_ok "refused before running" "$OUT" ;; *) ok "refused before running" ;; esac
+run_gemmtop run $small --a "$T_DIR/tiny-a.npy" --b "$T_DIR/tiny-b.npy" --precision double
+expect_rc 0 "the same operands in double: far above its smallest normal value, run and verified"
 finish

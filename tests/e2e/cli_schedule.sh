@@ -155,7 +155,8 @@ write(d + "/hb.npy", k, n, "e", "<f2", [random.uniform(-1, 1) for _ in range(k *
 EOF
 # check_product WHAT A B ARGS...: the run of ARGS on A and B (.npy files in T_DIR, float32 or
 # float16: the values the kernel multiplies) and C (c.npy, or PC), against Python's product of
-# them; the size is 37 x 45 x 300, or PSIZE ("-m 7 -n 45 -k 300").
+# them, computed once per pair of files (kept in T_DIR) and compared with each run's C; the
+# size is 37 x 45 x 300, or PSIZE ("-m 7 -n 45 -k 300").
 check_product() {
    what=$1 a=$2 b=$3
    shift 3
@@ -163,7 +164,7 @@ check_product() {
    run_gemmtop run "$@" ${PSIZE:--m 37 -n 45 -k 300} --a "$T_DIR/$a" --b "$T_DIR/$b" --c "$T_DIR/${PC:-c.npy}" \
       --alpha -1.25 --beta 0.5 --out "$T_DIR/out.npy" --reps 1 --warmup 0
    msg=$(python3 - "$T_DIR" "$a" "$b" "${PC:-c.npy}" <<'EOF' 2>&1
-import struct, sys
+import json, struct, sys
 d = sys.argv[1]
 def read(path):
     data = open(path, "rb").read()
@@ -178,11 +179,17 @@ _, C, cd = read(d + "/" + sys.argv[4])
 shape, O, od = read(d + "/out.npy")
 assert cd == od == "<f4", (cd, od)
 assert shape == (m, n), shape
+kept = "%s/product-%s-%s.json" % (d, sys.argv[2], sys.argv[3])
+try:
+    S, MAG = json.load(open(kept))
+except OSError:
+    S = [sum(A[i * k + p] * B[p * n + j] for p in range(k)) for i in range(m) for j in range(n)]
+    MAG = [sum(abs(A[i * k + p] * B[p * n + j]) for p in range(k)) for i in range(m) for j in range(n)]
+    json.dump([S, MAG], open(kept, "w"))
 worst = 0.0
 for i in range(m):
     for j in range(n):
-        s = sum(A[i * k + p] * B[p * n + j] for p in range(k))
-        mag = sum(abs(A[i * k + p] * B[p * n + j]) for p in range(k))
+        s, mag = S[i * n + j], MAG[i * n + j]
         want = -1.25 * s + 0.5 * C[i * n + j]
         bound = (k + 4) * 2.0 ** -24 * (1.25 * mag + 0.5 * abs(C[i * n + j]))
         err = abs(O[i * n + j] - want)

@@ -130,6 +130,13 @@ done
 run_gemmtop results export --store "$T_DIR/r.db" --format dispatch
 expect_rc 2 "--format dispatch without --shapes is refused"
 expect_in "--format dispatch needs --shapes SUITE" "$ERR" "saying what it needs"
+# A name whose suffix does not say the format: the message says which one was written.
+run_gemmtop results export --store "$T_DIR/r.db" --format dispatch --shapes tiny --out "$T_DIR/d.txt"
+expect_rc 0 "--format dispatch --out d.txt"
+expect_in "written to $T_DIR/d.txt (a C header: the name ends in neither .h nor .json" "$ERR" "saying it wrote C"
+run_gemmtop results export --store "$T_DIR/r.db" --format dispatch --shapes tiny --out "$T_DIR/d2.h"
+case "$ERR" in *"ends in neither"*) not_ok "a .h name needs no word on the format" "$ERR" ;;
+*) ok "a .h name needs no word on the format" ;; esac
 
 # Refusals.
 run_gemmtop list kernels presets

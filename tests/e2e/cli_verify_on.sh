@@ -14,11 +14,12 @@ use_test_kernels
 GEMMTOP_KERNELS="$GEMMTOP_KERNELS:$(cd "$(dirname "$0")/../kernels/types" && pwd)"
 export GEMMTOP_KERNELS
 
-# verdict_of: "status|non_finite|verified_on|message" of the JSON line in OUT.
+# verdict_of: "status|non_finite/unwritten|verified_on|message" of the JSON line in OUT.
 verdict_of() {
    printf '%s\n' "$OUT" | python3 -c 'import json,sys
 o = json.loads(sys.stdin.readline())
-print("%s|%s|%s|%s" % (o["status"], o.get("non_finite", "-"), o.get("verified_on", "-"), o["message"]))'
+print("%s|%s/%s|%s|%s" % (o["status"], o.get("non_finite", "-"), o.get("unwritten", "-"), o.get("verified_on", "-"),
+                          o["message"]))'
 }
 
 # same LABEL WANT_RC ARGS...: the run checked on the host, then on the device, same verdict.
@@ -56,6 +57,15 @@ same "one element off, double, beta" 1 --kernel test_holes --set HOLE=3 $ODD --p
 same "one element unwritten, double" 1 --kernel test_holes --set HOLE=1 $ODD --precision double
 same "the last term of each sum dropped" 1 --kernel test_broken --size 64
 same "one term of 60000 dropped (sampled entries)" 1 --kernel test_broken -m 16 -n 16 -k 60000
+# The poison's bits tell an unwritten element from a NaN the kernel computed on the device
+# too, and the guard zones around C are read back wherever C is checked.
+same "a column unwritten (test_misbehave BUG=5)" 1 --kernel test_misbehave --set BUG=5 $ODD
+same "a column unwritten, double" 1 --kernel test_misbehave --set BUG=5 $ODD --precision double --layout TN
+same "a row of NaN computed (BUG=4)" 1 --kernel test_misbehave --set BUG=4 $ODD
+same "a row of NaN computed, double" 1 --kernel test_misbehave --set BUG=4 $ODD --precision double
+run_gemmtop run --kernel test_misbehave --set BUG=1 $ODD --reps 1 --warmup 0 --verify-on device
+expect_rc 1 "writes outside C (BUG=1) fail with C checked on the device"
+expect_in "wrote outside C at offset -3 (before its start) and at offset 12714 (past its end)" "$ERR" "saying where (97*131 + 7)"
 for spec in "1 half" "2 tf32" "2 bfloat16" "3 bfloat16"; do
    set -- $spec
    same "types_scalar BUG=$1 $2, alpha and beta" 1 --kernel types_scalar --set BUG="$1" -m 37 -n 29 -k 19 \

@@ -6,11 +6,15 @@
 # so) where the compiler is not installed.
 . "$(dirname "$0")/lib.sh"
 
-# Kernels for one architecture (arch: sm_90a) are tested by cli_hopper.sh.
-kernels=$("$GEMMTOP_BIN" list kernels --format json | python3 -c 'import json,sys
+# The catalog once, a line a kernel: its name, "tensor" or "plain", the element types it
+# takes (its precisions: line). Kernels for one architecture (arch: sm_90a) are tested by
+# cli_hopper.sh.
+"$GEMMTOP_BIN" list kernels --format json | python3 -c 'import json,sys
 for l in sys.stdin:
     k = json.loads(l)
-    if not k.get("arch"): print(k["name"])')
+    if not k.get("arch"): print(k["name"], "tensor" if k.get("tensor") else "plain", " ".join(k["precisions"]))' \
+   >"$T_DIR/catalog"
+kernels=$(cut -d' ' -f1 "$T_DIR/catalog")
 # Under the sanitizers what matters is gemmtop's own code on the offline paths (the
 # backends' offline tables, ptxas's and llvm-readelf's reports, the JSON), which every
 # kernel takes alike; whether each kernel compiles does not depend on how gemmtop was
@@ -22,18 +26,11 @@ if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
    [ "$(printf '%s\n' "$kernels" | grep -c .)" = 6 ] && ok "the sanitizer pass takes one kernel of each kind" ||
       not_ok "the sanitizer pass's kernels" "$kernels"
 fi
-# The element types a kernel takes (its precisions: line), and the first of them.
-precisions() { "$GEMMTOP_BIN" list kernels --format json | python3 -c 'import json,sys
-for l in sys.stdin:
-    o=json.loads(l)
-    if o["name"] == sys.argv[1]: print(" ".join(o["precisions"]))' "$1"; }
+# The element types a kernel takes, and the first of them; whether it uses the tensor-core
+# helpers (tensor: yes). From the catalog read above.
+precisions() { awk -v k="$1" '$1 == k { for (i = 3; i <= NF; i++) printf "%s%s", $i, i < NF ? " " : "\n" }' "$T_DIR/catalog"; }
 first_precision() { precisions "$1" | cut -d" " -f1; }
-# Whether a kernel uses the tensor-core helpers (tensor: yes).
-is_tensor() { "$GEMMTOP_BIN" list kernels --format json | python3 -c 'import json,sys
-for l in sys.stdin:
-    o=json.loads(l)
-    if o["name"] == sys.argv[1]: sys.exit(0 if o.get("tensor") else 1)
-sys.exit(1)' "$1"; }
+is_tensor() { grep -q "^$1 tensor " "$T_DIR/catalog"; }
 
 nvrtc=no
 have_nvrtc && nvrtc=yes

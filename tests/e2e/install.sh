@@ -1,5 +1,6 @@
 #!/bin/sh
-# make install PREFIX=...: the installed program finds its kernels and presets by itself.
+# make install PREFIX=...: the installed program finds its kernels and presets by itself;
+# and make on a machine without a dependency says what is missing, compiling nothing.
 . "$(dirname "$0")/lib.sh"
 prefix="$T_DIR/prefix"
 # make install builds what is not built: on a machine without the build's headers (the GPU
@@ -49,4 +50,31 @@ n_inst=$(ls "$prefix/share/gemmtop/shapes/"*.shapes 2>/dev/null | wc -l)
 [ "$n_shapes" -eq "$n_inst" ] && ok "all $n_shapes shape suites are installed" || not_ok "shape suites installed: $n_inst of $n_shapes"
 out=$(cd "$T_DIR" && env -u GEMMTOP_KERNELS -u GEMMTOP_SHAPES "$prefix/bin/gemmtop" list shapes 2>&1)
 expect_in "llama3-8b" "$out" "the installed program lists the shipped shape suites"
+
+# A fresh machine without a dependency: the build says in one line what is missing and
+# what installs it before compiling anything, not a compiler error halfway. Here a compiler
+# whose include path is the system's without CL/ (as without opencl-c-headers), and a
+# library that is nowhere, each into a fresh build folder (make -j2, as a user would).
+gccinc=$(cc -print-file-name=include)
+arch=$(cc -print-multiarch 2>/dev/null)
+mkdir -p "$T_DIR/include"
+for f in /usr/include/*; do [ "$(basename "$f")" = CL ] || ln -s "$f" "$T_DIR/include/"; done
+NOCL="cc -nostdinc -isystem $gccinc${arch:+ -isystem /usr/include/$arch} -isystem $T_DIR/include"
+make -j2 BUILD="$T_DIR/fresh" CC="$NOCL" >"$T_DIR/make.out" 2>&1
+RC=$?
+expect_rc 2 "make without the OpenCL headers stops"
+expect_in "gemmtop: cannot build: missing CL/cl.h (opencl-c-headers); 'make deps' (or 'make run') installs them" \
+   "$(cat "$T_DIR/make.out")" "naming the header, its package and make deps"
+case "$(cat "$T_DIR/make.out")" in *"fatal error"*) not_ok "no compiler error is met" "$(cat "$T_DIR/make.out")" ;;
+*) ok "no compiler error is met" ;; esac
+[ -z "$(find "$T_DIR/fresh" -name '*.o' 2>/dev/null)" ] && ok "nothing was compiled" ||
+   not_ok "nothing was compiled" "$(find "$T_DIR/fresh" -name '*.o')"
+make -j2 BUILD="$T_DIR/fresh" EXTRA_LIBS=-lgemmtop_nowhere >"$T_DIR/make.out" 2>&1
+RC=$?
+expect_rc 2 "make without a library stops"
+expect_in "gemmtop: cannot build: missing libgemmtop_nowhere;" "$(cat "$T_DIR/make.out")" "naming the library"
+make BUILD="$T_DIR/fresh" "$T_DIR/fresh/deps.checked" >"$T_DIR/make.out" 2>&1
+RC=$?
+expect_rc 0 "with everything there the check passes"
+[ ! -s "$T_DIR/make.out" ] && ok "quietly" || not_ok "the check passes quietly" "$(cat "$T_DIR/make.out")"
 finish

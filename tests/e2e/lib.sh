@@ -83,6 +83,72 @@ have_nvrtc() {
 }
 nvrtc_missing() { echo "NVRTC is not installed: $(head -c 200 "$T_DIR/nvrtc.err")"; }
 
+# ---- waiting on a busy machine ----
+# A wait's SECONDS are those of an idle reference machine. They are counted on a clock that
+# runs slower by the machine's slowdown, taken again at every poll: its CPU demand per core
+# (the 1-minute load average over the online cores, at least 1) times GEMMTOP_TEST_SPEED,
+# how much slower its CPU is than the reference's, in percent (at least 100; run_all.sh
+# measures it once per suite: measure_test_speed below). So a deadline follows the
+# machine: with a load of 8 on 2 cores a 60 s wait may last 4 minutes, on an idle machine
+# it lasts 60 s. A wait returns as soon as its condition holds, so only a check that fails
+# waits longer, and never more than WAIT_STRETCH_MAX times its seconds.
+T_CORES=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+T_LOADAVG=/proc/loadavg # where the load is read (tests/e2e/waits.sh gives its own)
+: "${WAIT_STRETCH_MAX:=8}"
+: "${GEMMTOP_TEST_SPEED:=100}"
+
+# now_ms: the time in milliseconds.
+now_ms() { date +%s%3N; }
+
+# slowdown: SLOWDOWN_PCT, the machine's slowdown now (100: the idle reference).
+slowdown() {
+   SLOWDOWN_PCT=$(awk -v cores="$T_CORES" -v speed="$GEMMTOP_TEST_SPEED" -v most="$((WAIT_STRETCH_MAX * 100))" \
+      '{ p = 100 * $1 / cores; if (p < 100) p = 100; p = p * speed / 100; if (p > most) p = most; printf "%d", p }' \
+      "$T_LOADAVG" 2>/dev/null)
+   case "$SLOWDOWN_PCT" in '' | *[!0-9]*) SLOWDOWN_PCT=100 ;; esac
+}
+
+# wait_until SECONDS COMMAND [ARGS...]: runs COMMAND every 0.2 s until it succeeds (true)
+# or SECONDS of the reference machine's time are spent (false). Calls do not nest.
+wait_until() {
+   _wu_budget=$(($1 * 1000))
+   shift
+   _wu_start=$(now_ms)
+   _wu_last=$_wu_start
+   _wu_used=0
+   while :; do
+      "$@" && return 0
+      _wu_now=$(now_ms)
+      slowdown
+      _wu_used=$((_wu_used + (_wu_now - _wu_last) * 100 / SLOWDOWN_PCT))
+      _wu_last=$_wu_now
+      [ "$_wu_used" -ge "$_wu_budget" ] && return 1
+      [ $((_wu_now - _wu_start)) -ge $((_wu_budget * WAIT_STRETCH_MAX)) ] && return 1
+      sleep 0.2
+   done
+}
+
+# scaled SECONDS: SECONDS of the reference machine as this one's now (for a limit handed
+# to a program, such as a server's time per request).
+scaled() {
+   slowdown
+   echo $(($1 * SLOWDOWN_PCT / 100))
+}
+
+# measure_test_speed: GEMMTOP_TEST_SPEED for this machine: the CPU time (user and system,
+# every thread) of a fixed PoCL job, a verified 512^3 run of the naive kernel compiled
+# beforehand, over the reference machine's 1.3 s (the 2-core AMD EPYC the suite is developed on),
+# in percent, at least 100. CPU time, not wall time: the load is slowdown's part.
+measure_test_speed() {
+   # shellcheck disable=SC2086 # POCL is a list of options
+   set -- run $POCL --kernel mygemm01_naive --size 512 --reps 3 --warmup 1 --no-store
+   "$GEMMTOP_BIN" "$@" >/dev/null 2>&1 || { echo 100; return; }
+   sh -c '"$0" "$@" >/dev/null 2>&1; times' "$GEMMTOP_BIN" "$@" | awk 'NR == 2 {
+      n = split($0, t, /[ ms]+/); cpu = 0
+      for (i = 1; i + 1 <= n; i += 2) if (t[i] != "") cpu += 60 * t[i] + t[i + 1]
+      p = 100 * cpu / 1.3; printf "%d\n", p < 100 ? 100 : p }'
+}
+
 # names_device ARGS...: whether ARGS choose a backend or a device themselves.
 names_device() {
    for _a in "$@"; do

@@ -78,51 +78,49 @@ ui_screen() { ui_tmux capture-pane -p 2>/dev/null; }
 
 # The waits below return false (the screen kept in UI_LAST) when what they wait for never
 # comes: a test uses that result (ui_expect, or if/&&/|| with not_ok), never ignores it,
-# so a wait that times out fails the test with the screen. Poll them, never sleep.
+# so a wait that times out fails the test with the screen. Poll them, never sleep. Their
+# SECONDS (UI_TIMEOUT by default) are an idle machine's: lib.sh's wait_until stretches
+# them by the machine's measured slowdown.
+
+# The conditions, on a fresh screen each poll: UI_WANT on it, matched by it, gone.
+_ui_has() {
+   UI_LAST=$(ui_screen)
+   case "$UI_LAST" in *"$UI_WANT"*) return 0 ;; esac
+   return 1
+}
+_ui_matches() {
+   UI_LAST=$(ui_screen)
+   printf '%s\n' "$UI_LAST" | grep -aEq -- "$UI_WANT"
+}
+_ui_lacks() { ! _ui_has; }
+_ui_holds() {
+   UI_LAST=$(ui_screen)
+   "$UI_WANT"
+}
 
 # ui_wait TEXT [SECONDS]: until TEXT is on the screen.
 ui_wait() {
-   _deadline=$(($(date +%s) + ${2:-$UI_TIMEOUT}))
-   while :; do
-      UI_LAST=$(ui_screen)
-      case "$UI_LAST" in *"$1"*) return 0 ;; esac
-      [ "$(date +%s)" -ge "$_deadline" ] && return 1
-      sleep 0.2
-   done
+   UI_WANT=$1
+   wait_until "${2:-$UI_TIMEOUT}" _ui_has
 }
 
 # ui_wait_re REGEX [SECONDS]: the same with an extended regular expression.
 ui_wait_re() {
-   _deadline=$(($(date +%s) + ${2:-$UI_TIMEOUT}))
-   while :; do
-      UI_LAST=$(ui_screen)
-      printf '%s\n' "$UI_LAST" | grep -aEq -- "$1" && return 0
-      [ "$(date +%s)" -ge "$_deadline" ] && return 1
-      sleep 0.2
-   done
+   UI_WANT=$1
+   wait_until "${2:-$UI_TIMEOUT}" _ui_matches
 }
 
 # ui_wait_for FUNCTION [SECONDS]: until FUNCTION (a shell function that reads the screen in
 # UI_LAST) succeeds.
 ui_wait_for() {
-   _deadline=$(($(date +%s) + ${2:-$UI_TIMEOUT}))
-   while :; do
-      UI_LAST=$(ui_screen)
-      "$1" && return 0
-      [ "$(date +%s)" -ge "$_deadline" ] && return 1
-      sleep 0.2
-   done
+   UI_WANT=$1
+   wait_until "${2:-$UI_TIMEOUT}" _ui_holds
 }
 
 # ui_gone TEXT [SECONDS]: until TEXT has left the screen.
 ui_gone() {
-   _deadline=$(($(date +%s) + ${2:-$UI_TIMEOUT}))
-   while :; do
-      UI_LAST=$(ui_screen)
-      case "$UI_LAST" in *"$1"*) ;; *) return 0 ;; esac
-      [ "$(date +%s)" -ge "$_deadline" ] && return 1
-      sleep 0.2
-   done
+   UI_WANT=$1
+   wait_until "${2:-$UI_TIMEOUT}" _ui_lacks
 }
 
 # ui_expect TEXT WHAT [SECONDS]
@@ -162,26 +160,22 @@ ui_drawn_at_size() {
 ui_count() { ui_line "[0-9]+ launches" | sed -E 's/.* ([0-9]+) launches.*/\1/'; }
 
 # ui_more_launches WHAT: the launch count grows (measuring goes on by itself).
+_ui_counted_more() {
+   UI_LAST=$(ui_screen)
+   _n2=$(ui_count)
+   [ -n "$_n1" ] && [ -n "$_n2" ] && [ "$_n2" -gt "$_n1" ]
+}
 ui_more_launches() {
    if ! ui_wait_re "[0-9]+ launches"; then
       not_ok "$1: no launch count on the screen" "$UI_LAST"
       return
    fi
    _n1=$(ui_count)
-   _deadline=$(($(date +%s) + UI_TIMEOUT))
-   while :; do
-      sleep 0.5 # the poll interval: the count is read again until it grows or time is up
-      ui_wait_re "[0-9]+ launches" 5
-      _n2=$(ui_count)
-      if [ -n "$_n1" ] && [ -n "$_n2" ] && [ "$_n2" -gt "$_n1" ]; then
-         ok "$1 ($_n1 then $_n2 launches)"
-         return
-      fi
-      if [ "$(date +%s)" -ge "$_deadline" ]; then
-         not_ok "$1 ($_n1 then $_n2 launches)" "$UI_LAST"
-         return
-      fi
-   done
+   if wait_until "$UI_TIMEOUT" _ui_counted_more; then
+      ok "$1 ($_n1 then $_n2 launches)"
+   else
+      not_ok "$1 ($_n1 then $_n2 launches)" "$UI_LAST"
+   fi
 }
 
 # ui_line REGEX: the first screen line matching REGEX (of the last screen polled).
@@ -189,14 +183,10 @@ ui_line() { printf '%s\n' "$UI_LAST" | grep -aE -m1 -- "$1"; }
 
 # ui_exited [SECONDS]: waits for the program to end; sets UI_RC.
 ui_exited() {
-   _deadline=$(($(date +%s) + ${1:-$UI_TIMEOUT}))
-   while [ ! -f "$T_DIR/exit" ]; do
-      if [ "$(date +%s)" -ge "$_deadline" ]; then
-         UI_RC=none
-         return 1
-      fi
-      sleep 0.2
-   done
+   if ! wait_until "${1:-$UI_TIMEOUT}" test -f "$T_DIR/exit"; then
+      UI_RC=none
+      return 1
+   fi
    UI_RC=$(cat "$T_DIR/exit")
    return 0
 }

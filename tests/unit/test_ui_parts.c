@@ -206,6 +206,16 @@ static void test_prefs(void **state) {
    assert_true(Prefs_save(&p, path, err, sizeof err));
    assert_true(Prefs_load(&q, path));
    assert_string_equal(q.kernel, "k1");
+   /* A file over the 1 MiB cap is not read, and the warning (the log's) says why. */
+   FILE *big = fopen(path, "w");
+   assert_non_null(big);
+   for (int i = 0; i < 70000; i++)
+      fputs("# a comment line\n", big); /* 17 bytes: 1.19 MB */
+   assert_int_equal(fclose(big), 0);
+   assert_false(Prefs_load(&q, path));
+   assert_string_equal(q.kernel, "");
+   assert_non_null(strstr(q.warnings, "ui.conf: not read (1190000 bytes, more than the 1048576"));
+   assert_non_null(strstr(q.warnings, "the defaults are used"));
    remove(path);
    snprintf(path, sizeof path, "%s/sub", dir);
    rmdir(path);

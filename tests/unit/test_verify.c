@@ -181,7 +181,8 @@ static void describe(const Case *c, char *out, size_t len) {
 static void expectOk(const Case *c, const VerifyResult *v, uint64_t seed) {
    char d[160];
    describe(c, d, sizeof d);
-   if (!v->ok || v->non_finite || v->bad_samples || !(v->freivalds_ratio <= 1.0) || v->first_bad_row != -1 ||
+   if (!v->ok || v->non_finite || v->bad_samples || !(v->freivalds_ratio <= 1.0) || !(v->outlier_ratio <= 1.0) ||
+       v->first_bad_row != -1 ||
        v->first_bad_col != -1 || strncmp(v->message, "verified", 8) != 0)
       fail_msg("seed %" PRIu64 ", %s: a correct result was rejected: %s (freivalds %.3g, max rel %.3g)", seed, d,
                v->message, v->freivalds_ratio, v->max_rel_err);
@@ -309,7 +310,13 @@ static void test_degenerate_sizes(void **state) {
    assert_false(v.ok);
 }
 
-/* A NaN-poisoned element the kernel never wrote. */
+/* Element i of C left as Verify_poison fills it before a run: not written. */
+static void unwrite(void *C, size_t i, bool dbl) {
+   Verify_poison((char *)C + i * (dbl ? 8 : 4), 1, dbl ? STORAGE_F64 : STORAGE_F32);
+}
+
+/* A poisoned element the kernel never wrote; a NaN the kernel computed is told apart by its
+ * bits, and so is a mix of the two and an infinity. */
 static void test_unwritten_element(void **state) {
    (void)state;
    const uint64_t seed = g_seed + 4;
@@ -321,7 +328,7 @@ static void test_unwritten_element(void **state) {
          makeCase(&c, &r, 83 + 2 * lay, 101, 45, kPrecs[pi], lay & 1, lay & 2, 0.75, lay == 3 ? 0.0 : 1.5);
          bool dbl = kPrecs[pi] == PRECISION_DOUBLE;
          size_t at = (size_t)Rng_below(&r, Problem_sizeC(&c.p));
-         setv(c.C, at, dbl, NAN);
+         unwrite(c.C, at, dbl);
          VerifyResult v;
          Verify_gemm(&c.p, c.A, c.B, c.C0, c.C, seed, &v);
          char where[64];
@@ -329,11 +336,30 @@ static void test_unwritten_element(void **state) {
          expectFail(&c, &v, seed, "one unwritten element", "1 element not written (NaN)");
          assert_non_null(strstr(v.message, where));
          assert_int_equal(v.non_finite, 1);
+         assert_int_equal(v.unwritten, 1);
          assert_int_equal(v.first_bad_row, (int)(at / 101));
          assert_int_equal(v.first_bad_col, (int)(at % 101));
+         /* the same element NaN as arithmetic makes it (0/0, quiet): computed, not unwritten,
+          * with a word on reading C when beta is 0 */
+         volatile double zero = 0.0;
+         setv(c.C, at, dbl, zero / zero);
+         Verify_gemm(&c.p, c.A, c.B, c.C0, c.C, seed, &v);
+         expectFail(&c, &v, seed, "one computed NaN", "1 element NaN, computed by the kernel (not left unwritten)");
+         assert_non_null(strstr(v.message, where));
+         assert_int_equal(v.unwritten, 0);
+         if ((c.p.beta == 0.0) != (strstr(v.message, "with beta 0 is not to be read") != NULL))
+            fail_msg("beta %g: the word on reading C: %s", c.p.beta, v.message);
+         /* one of each, the unwritten first */
+         size_t other = (at + 1) % Problem_sizeC(&c.p), first = other < at ? other : at;
+         unwrite(c.C, other, dbl);
+         Verify_gemm(&c.p, c.A, c.B, c.C0, c.C, seed, &v);
+         snprintf(where, sizeof where, "first at (%zu,%zu)", first / 101, first % 101);
+         expectFail(&c, &v, seed, "an unwritten element and a computed NaN",
+                    "2 elements not finite (1 not written, 1 NaN computed, 0 Inf)");
+         assert_non_null(strstr(v.message, where));
          /* the kernel wrote nothing at all */
          for (size_t i = 0; i < Problem_sizeC(&c.p); i++)
-            setv(c.C, i, dbl, NAN);
+            unwrite(c.C, i, dbl);
          Verify_gemm(&c.p, c.A, c.B, c.C0, c.C, seed, &v);
          snprintf(where, sizeof where, "FAILED: %zu elements not written (NaN), first at (0,0)", Problem_sizeC(&c.p));
          expectFail(&c, &v, seed, "nothing written", where);
@@ -697,6 +723,20 @@ static void test_isolated_element_error(void **state) {
       if (!strstr(v.message, "sampled") && v.first_bad_row != (int)(at / n) && v.first_bad_col != (int)(at % n))
          fail_msg("seed %" PRIu64 ": the wrong element is at (%zu,%zu) but the message says: %s", seed, at / n, at % n,
                   v.message);
+      /* The figure the message gives is the field of its check: the outliers' ratio, or
+       * Freivalds' (each field holds its own check's alone). */
+      const char *stands = strstr(v.message, "stands "), *off = strstr(v.message, "off by ");
+      char figure[32];
+      if (stands) {
+         snprintf(figure, sizeof figure, "stands %.3gx", v.outlier_ratio);
+         if (strncmp(stands, figure, strlen(figure)) || !(v.outlier_ratio > 1) || !(v.freivalds_ratio <= 1))
+            fail_msg("seed %" PRIu64 ": outlier %.3g, Freivalds %.3g, message: %s", seed, v.outlier_ratio,
+                     v.freivalds_ratio, v.message);
+      } else if (off) {
+         snprintf(figure, sizeof figure, "off by %.3gx", v.freivalds_ratio);
+         if (strncmp(off, figure, strlen(figure)))
+            fail_msg("seed %" PRIu64 ": Freivalds %.3g, message: %s", seed, v.freivalds_ratio, v.message);
+      }
       freeCase(&c);
    }
 }
@@ -790,7 +830,7 @@ static void test_parallel_matches_serial(void **state) {
             bool dbl = kPrecs[pi] == PRECISION_DOUBLE;
             char d[160];
             describe(&c, d, sizeof d);
-            /* 0: correct; 1: one element 0.1% off; 2: one unwritten (NaN); 3: one Inf;
+            /* 0: correct; 1: one element 0.1% off; 2: one unwritten (poisoned); 3: one Inf;
              * 4: one row scaled by 1.01 */
             for (int bug = 0; bug < 5; bug++) {
                size_t at = (size_t)Rng_below(&r, Problem_sizeC(&c.p));
@@ -801,7 +841,7 @@ static void test_parallel_matches_serial(void **state) {
                if (bug == 1)
                   setv(c.C, at, dbl, (double)(ref + 0.001L * mag));
                else if (bug == 2)
-                  setv(c.C, at, dbl, NAN);
+                  unwrite(c.C, at, dbl);
                else if (bug == 3)
                   setv(c.C, at, dbl, INFINITY);
                else if (bug == 4)
@@ -847,6 +887,14 @@ typedef struct OfC_ {
    VerifyOfC of;
 } OfC;
 
+/* Whether element i of C holds Verify_poisonWord's bits (a double's: the word twice). */
+static bool isPoisoned(const void *C, size_t i, bool dbl) {
+   const uint32_t w = Verify_poisonWord(dbl ? STORAGE_F64 : STORAGE_F32);
+   uint32_t got[2];
+   memcpy(got, (const char *)C + i * (dbl ? 8 : 4), dbl ? 8 : 4);
+   return got[0] == w && (!dbl || got[1] == w);
+}
+
 static void ofC(const Problem *p, const void *C, const VerifyPlan *plan, OfC *o) {
    const bool dbl = p->precision == PRECISION_DOUBLE;
    const size_t M = plan->m, N = plan->n;
@@ -862,6 +910,7 @@ static void ofC(const Problem *p, const void *C, const VerifyPlan *plan, OfC *o)
          if (!isfinite(c)) {
             o->of.nan += isnan(c) != 0;
             o->of.inf += isinf(c) != 0;
+            o->of.unwritten += isPoisoned(C, i * N + j, dbl); /* by its bits, as verify.cl does */
             if (first)
                o->of.first = i * N + j, first = false;
          }
@@ -894,7 +943,7 @@ static void words(const char *msg, char *out, size_t len) {
 
 /* Verify_inputsOf (C's side computed elsewhere, as on the device) gives Verify_inputs's
  * verdict on every kind of result: right, one element off, unwritten, infinite, a row
- * scaled; float and double, each layout, with and without beta. The sampled entries are
+ * scaled, a NaN computed (told from an unwritten one by its bits there as here); float and double, each layout, with and without beta. The sampled entries are
  * the same entries compared with the same values: their figures agree exactly. */
 static void test_verdict_of_c_computed_elsewhere(void **state) {
    (void)state;
@@ -917,12 +966,14 @@ static void test_verdict_of_c_computed_elsewhere(void **state) {
             assert_non_null(C);
             hostGemm(&p, in.a, in.b, in.c0, C, p.alpha, p.beta);
             const size_t n = (size_t)p.n;
-            for (int bug = 0; bug < 5; bug++) {
+            for (int bug = 0; bug < 6; bug++) {
                const size_t at = (size_t)Rng_below(&r, Problem_sizeC(&p)), row = at / n;
                const double saved = getv(C, at, dbl);
                if (bug == 1)
                   setv(C, at, dbl, saved + 0.01 * (fabs(saved) + 1));
                else if (bug == 2)
+                  unwrite(C, at, dbl);
+               else if (bug == 5)
                   setv(C, at, dbl, NAN);
                else if (bug == 3)
                   setv(C, at, dbl, -INFINITY);
@@ -940,7 +991,8 @@ static void test_verdict_of_c_computed_elsewhere(void **state) {
                char hw[256], dw[256];
                words(host.message, hw, sizeof hw);
                words(dev.message, dw, sizeof dw);
-               if (host.ok != dev.ok || host.non_finite != dev.non_finite || host.bad_samples != dev.bad_samples ||
+               if (host.ok != dev.ok || host.non_finite != dev.non_finite || host.unwritten != dev.unwritten ||
+                   host.bad_samples != dev.bad_samples ||
                    host.max_rel_err != dev.max_rel_err || host.first_bad_row != dev.first_bad_row ||
                    host.first_bad_col != dev.first_bad_col || strcmp(hw, dw) ||
                    /* a right C's ratios differ by the two sums' rounding (in double, C's own
@@ -976,7 +1028,7 @@ static void test_verdict_of_c_computed_elsewhere(void **state) {
             free(C);
             Inputs_free(&in);
          }
-   /* every case had four wrong variants */
+   /* every case had five wrong variants */
    assert_true(failed >= checked / 2);
 }
 

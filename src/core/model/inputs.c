@@ -416,6 +416,54 @@ static bool loadOne(const char *path, const char *what, size_t rows, size_t cols
 
 static double npyAt(const void *src, size_t i) { return NpyArray_at(src, i); }
 
+/* The scales of a --a-scale or --b-scale file into scales (FP32, what kernels read): each a
+ * positive, normal float32. A scale beyond float32 would be infinite; a subnormal one (or
+ * one that rounds to a subnormal) leaves the values it scales with fewer digits than FP32
+ * keeps, or none where a GPU flushes them to zero, and the check would then blame the
+ * kernel. float64 scales are rounded to float32, which the note says. */
+static bool takeScales(const NpyArray *sc, const char *what, const char *path, float *scales, char *note, size_t notelen,
+                       char *err, size_t errlen) {
+   const size_t rows = sc->shape[0], cols = sc->shape[1];
+   size_t changed = 0;
+   double worst = 0; /* the largest rounding, relative to the scale */
+   for (size_t i = 0; i < rows * cols; i++) {
+      const double v = NpyArray_at(sc, i);
+      const float f = (float)v;
+      if (!isfinite(v) || !(v > 0))
+         snprintf(err, errlen, "--%s-scale %s: element (%zu, %zu) is %g; a scale must be a finite positive float32",
+                  what, path, i / cols, i % cols, v);
+      else if (!isfinite(f))
+         snprintf(err, errlen, "--%s-scale %s: element (%zu, %zu) is %g, beyond float32's largest value (%.3g): scales "
+                  "are float32, which it overflows; scale the operands down", what, path, i / cols,
+                  i % cols, v, FLT_MAX);
+      else if (f < FLT_MIN)
+         snprintf(err, errlen, "--%s-scale %s: element (%zu, %zu) is %g, below float32's smallest normal value (%.3g): "
+                  "the values it scales would keep fewer digits than FP32 has (a GPU may flush them to zero); scale the "
+                  "operands up", what, path, i / cols, i % cols, v, FLT_MIN);
+      else {
+         scales[i] = f;
+         if ((double)f != v) {
+            changed++;
+            worst = fmax(worst, fabs((double)f - v) / v);
+         }
+         continue;
+      }
+      return false;
+   }
+   if (sc->is_double) {
+      size_t used = strlen(note);
+      snprintf(note + used, notelen - used, "%s--%s-scale %s: float64 scales read as float32, the type kernels take: ",
+               used ? "; " : "", what, path);
+      used = strlen(note);
+      if (changed)
+         snprintf(note + used, notelen - used, "%zu of %zu rounded, by at most %.2g of their value", changed,
+                  rows * cols, worst);
+      else
+         snprintf(note + used, notelen - used, "every scale fits exactly");
+   }
+   return true;
+}
+
 /* A or B of an FP8 type: FP8 patterns (uint8) with their scales from scale_path, or float
  * values quantised here (amax per block, scales.h), which the note says. */
 static bool loadScaled(const Problem *p, bool a, const char *path, const char *scale_path, Inputs *in, char *err,
@@ -469,15 +517,7 @@ static bool loadScaled(const Problem *p, bool a, const char *path, const char *s
                   Scaling_name(p->scaling), srows, scols);
          ok = false;
       }
-      for (size_t i = 0; ok && i < srows * scols; i++) {
-         const double v = NpyArray_at(&sc, i);
-         if (!(isfinite(v) && v > 0 && v <= FLT_MAX)) {
-            snprintf(err, errlen, "--%s-scale %s: element (%zu, %zu) is %g; a scale must be a finite positive float",
-                     what, scale_path, i / scols, i % scols, v);
-            ok = false;
-         }
-         scales[i] = (float)v;
-      }
+      ok = ok && takeScales(&sc, what, scale_path, scales, in->note, sizeof in->note, err, errlen);
       if (ok) {
          free(*slot);
          *slot = arr.data;
@@ -621,6 +661,25 @@ bool Inputs_checkRange(const Inputs *in, const Problem *p, char *err, size_t err
                   "%.3g; scale them down%s", type, k, k, amax[k] * bmax[k], big, instead);
          ok = false;
       }
+   /* The other end: products so small that FP32's underflow (FP64's for double) can move
+    * C by more than the check allows. A product or a partial sum below the smallest normal
+    * value loses up to that much (a GPU flushing to zero: all of it), K products and K sums
+    * 2 K of them; an entry's tolerance is at least 8 eps sqrt(K) |alpha| max_k |a_ik b_kj|
+    * (verify.h). When not even the largest product reaches sqrt(K) small / (4 eps), no entry
+    * can be checked: refused rather than every entry blamed on the kernel. */
+   if (ok) {
+      const double small = dbl ? DBL_MIN : FLT_MIN, eps = Storage_epsilon(Types_of(p->precision)->out);
+      const double need = sqrt((double)(K > 0 ? K : 1)) * small / (4 * eps);
+      double largest = 0;
+      for (size_t k = 0; k < K; k++)
+         largest = fmax(largest, alpha * amax[k] * bmax[k]);
+      if (largest > 0 && largest < need) {
+         snprintf(err, errlen, "the inputs underflow %s: |alpha| |a(i,k) b(k,j)| reach at most %.3g, and with K=%zu the "
+                  "check needs products of %.3g to tell rounding below its smallest normal value (%.3g; a GPU may "
+                  "flush such values to zero) from a kernel's error; scale them up", type, largest, K, need, small);
+         ok = false;
+      }
+   }
    /* Every partial sum of C's entries is at most sum_k |a_ik| |b_kj|, which is bounded
     * from A's rows and from B's columns. */
    if (ok) {

@@ -146,6 +146,17 @@ bool Select_resolve(const Selection *sel, const Catalog *cat, Resolved *out, cha
    if (has_preset && !Preset_apply(&preset, k, out->values, &p, err, errlen))
       return false;
    Select_applyProblem(sel, &p);
+   /* A scaling is the FP8 types' alone: for another type it would be ignored unsaid. */
+   if ((sel->has_scaling || (has_preset && preset.has_scaling)) && !Problem_scaled(&p)) {
+      char who[300];
+      if (sel->has_scaling)
+         snprintf(who, sizeof who, "--scaling %s", Scaling_name(p.scaling));
+      else
+         snprintf(who, sizeof who, "%s: scaling = %s", preset.path, Scaling_name(p.scaling));
+      snprintf(err, errlen, "%s is for the FP8 types (--precision e4m3 or e5m2), not %s", who,
+               Precision_name(p.precision));
+      return false;
+   }
    for (int i = 0; i < sel->nsets; i++)
       if (!Config_setParam(k, out->values, sel->sets[i], err, errlen))
          return false;
@@ -156,8 +167,14 @@ bool Select_resolve(const Selection *sel, const Catalog *cat, Resolved *out, cha
 }
 
 bool Select_checkScalars(const Selection *sel, const Problem *p, bool random_inputs, char *err, size_t errlen) {
-   const bool dbl = Types_of(p->precision)->fp64;
-   const double big = Storage_max(Types_of(p->precision)->out);
+   const TypeTraits *t = Types_of(p->precision);
+   const bool dbl = t->fp64;
+   const double big = Storage_max(t->out);
+   /* The bound is that of C's type (alpha's, beta's and the accumulation's), float for the
+    * narrow input types: the message names it, and whose it is. */
+   char whose[96] = "";
+   if (strcmp(t->output, Precision_name(p->precision)))
+      snprintf(whose, sizeof whose, "; %s keeps C, alpha and beta in %s", Precision_name(p->precision), t->output);
    const struct {
       const char *name;
       double value;
@@ -172,7 +189,7 @@ bool Select_checkScalars(const Selection *sel, const Problem *p, bool random_inp
          return false;
       }
       if (fabs(scalars[i].value) > big) {
-         snprintf(err, errlen, "%s does not fit in %s (largest %.3g)", who, Precision_name(p->precision), big);
+         snprintf(err, errlen, "%s does not fit in %s (largest %.3g%s)", who, t->output, big, whose);
          return false;
       }
    }
@@ -181,8 +198,8 @@ bool Select_checkScalars(const Selection *sel, const Problem *p, bool random_inp
    if (random_inputs && alpha * p->k + beta > big / 2) {
       snprintf(err, errlen,
                "alpha %g, beta %g and K=%d: the result can reach %.3g with inputs in [-1, 1), beyond half of %s's "
-               "largest value (%.3g)",
-               p->alpha, p->beta, p->k, alpha * p->k + beta, Precision_name(p->precision), big);
+               "largest value (%.3g%s)",
+               p->alpha, p->beta, p->k, alpha * p->k + beta, t->output, big, whose);
       return false;
    }
    return true;

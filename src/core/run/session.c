@@ -215,18 +215,20 @@ void *Session_hostC(Session *s, size_t bytes) {
    return s->host_c;
 }
 
-bool Session_poison(Session *s, Buffer *b, size_t bytes, RunResult *r) {
+bool Session_poison(Session *s, Buffer *b, size_t bytes, uint32_t word, RunResult *r) {
    char err[512];
-   BackendStatus st = s->be->fill ? s->be->fill(s->ctx, b, 0xff, bytes, err, sizeof err) : BACKEND_ERR_UNSUPPORTED;
+   BackendStatus st = s->be->fill && bytes % sizeof word == 0 ? s->be->fill(s->ctx, b, word, bytes, err, sizeof err)
+                                                              : BACKEND_ERR_UNSUPPORTED;
    if (st != BACKEND_ERR_UNSUPPORTED)
       return Session_checkStatus(s, st, err, r);
-   void *host = Session_hostC(s, bytes);
+   unsigned char *host = Session_hostC(s, bytes);
    if (!host) {
       r->status = RUN_OUT_OF_MEMORY;
       snprintf(r->message, sizeof r->message, "out of host memory (%zu bytes for C)", bytes);
       return false;
    }
-   memset(host, 0xff, bytes);
+   for (size_t i = 0; i < bytes; i++) /* the word's bytes as the device's fill lays them */
+      host[i] = ((const unsigned char *)&word)[i % sizeof word];
    return Session_checkStatus(s, s->be->write(s->ctx, b, host, bytes, err, sizeof err), err, r);
 }
 
@@ -235,6 +237,7 @@ void Session_close(Session *s) {
       return;
    if (s->stuck) {
       Observer_close(s->observer);
+      free(s->guard_pattern);
       if (!s->host_c_pinned)
          free(s->host_c);
       for (int i = 0; i < SESSION_INPUTS; i++)
@@ -253,6 +256,7 @@ void Session_close(Session *s) {
          Inputs_free(&s->inputs[i].in);
    s->be->close(s->ctx);
    Observer_close(s->observer);
+   free(s->guard_pattern);
    free(s);
 }
 
@@ -373,9 +377,17 @@ CachedProgram *Session_cachedKernel(Session *s, const char *source, const char *
    return victim;
 }
 
+/* The guard pattern: a NaN of float in every word, whose bits a kernel's arithmetic does
+ * not give (it is Verify_poison's), then room to read two zones. NULL without memory. */
+static unsigned char *guardPattern(Session *s) {
+   if (!s->guard_pattern && (s->guard_pattern = malloc(3 * GUARD_BYTES)) != NULL)
+      Verify_poison(s->guard_pattern, GUARD_BYTES / 4, STORAGE_F32);
+   return s->guard_pattern;
+}
+
 bool Session_ensureBuffer(Session *s, int which, size_t bytes, RunResult *r) {
    DeviceBuffer *b = &s->bufs[which];
-   if (b->buf && b->bytes >= bytes)
+   if (b->buf && (b->guarded ? b->bytes == bytes : b->bytes >= bytes))
       return true;
    if (b->buf) {
       s->be->free(b->buf);
@@ -385,13 +397,97 @@ bool Session_ensureBuffer(Session *s, int which, size_t bytes, RunResult *r) {
          s->uploaded_generation = 0;
    }
    char err[512];
-   BackendStatus st = s->be->alloc(s->ctx, bytes, &b->buf, err, sizeof err);
+   const unsigned char *pattern = s->be->allocGuarded ? guardPattern(s) : NULL;
+   BackendStatus st = pattern ? s->be->allocGuarded(s->ctx, bytes, GUARD_BYTES, &b->buf, err, sizeof err)
+                              : s->be->alloc(s->ctx, bytes, &b->buf, err, sizeof err);
+   if (st == BACKEND_OK && pattern &&
+       (st = s->be->guards(s->ctx, b->buf, (void *)pattern, (void *)pattern, true, err, sizeof err)) != BACKEND_OK) {
+      s->be->free(b->buf);
+      b->buf = NULL;
+   }
    if (st != BACKEND_OK) {
       r->status = st == BACKEND_ERR_OUT_OF_MEMORY ? RUN_OUT_OF_MEMORY : RUN_DEVICE_ERROR;
       snprintf(r->message, sizeof r->message, "%s", err);
       return false;
    }
    b->bytes = bytes;
+   b->guarded = pattern != NULL;
+   return true;
+}
+
+/* What a buffer is, in a message, and the bytes of its elements (1: counted in bytes). */
+static const char *bufferName(int which, const Pipeline *pl, size_t *es) {
+   switch (which) {
+   case BUF_A: case BUF_AK: *es = pl->in_es; return "A";
+   case BUF_B: case BUF_BK: *es = pl->in_es; return "B";
+   case BUF_C: case BUF_CK: case BUF_C0: *es = pl->out_es; return "C";
+   case BUF_SA: *es = 4; return "A's scales";
+   case BUF_SB: *es = 4; return "B's scales";
+   default: *es = 1; return "the workspace";
+   }
+}
+
+/* Whether step uses buffer b (as an argument or a tensor map's matrix). */
+static bool stepUses(const Step *st, const Buffer *b) {
+   for (int i = 0; i < st->nargs; i++)
+      if ((st->args[i].kind == ARG_BUFFER || st->args[i].kind == ARG_TENSOR_MAP) && st->args[i].buffer == b)
+         return true;
+   return false;
+}
+
+/* A kernel's write into a guard zone, said: the element nearest the data in each zone
+ * written, as offsets from the buffer's start in its elements. */
+static void sayOutside(const char *name, size_t es, size_t bytes, const unsigned char *pattern,
+                       const unsigned char *before, const unsigned char *after, char *msg, size_t len) {
+   long long lo = 1, hi = -1; /* none */
+   for (size_t i = GUARD_BYTES; i-- > 0;)
+      if (before[i] != pattern[i]) {
+         lo = -(long long)((GUARD_BYTES - i + es - 1) / es);
+         break;
+      }
+   for (size_t i = 0; i < GUARD_BYTES; i++)
+      if (after[i] != pattern[i]) {
+         hi = (long long)((bytes + i) / es);
+         break;
+      }
+   const long long count = (long long)(bytes / es);
+   const char *unit = es == 1 ? "byte" : "element";
+   char where[2][64] = {"", ""};
+   if (lo <= 0)
+      snprintf(where[0], sizeof where[0], "offset %lld (before its start)", lo);
+   if (hi >= 0)
+      snprintf(where[1], sizeof where[1], "offset %lld (past its end)", hi);
+   snprintf(msg, len, "FAILED: wrote outside %s at %s%s%s; %s holds %lld %ss, offsets 0 to %lld", name, where[0],
+            where[0][0] && where[1][0] ? " and at " : "", where[1], name, count, unit, count - 1);
+}
+
+bool Session_checkGuards(Session *s, const Pipeline *pl, RunResult *r) {
+   const Step *gemm = &pl->steps[pl->gemm_index], *fixup = pl->fixup_index >= 0 ? &pl->steps[pl->fixup_index] : NULL;
+   for (int w = 0; w < BUF_COUNT; w++) {
+      DeviceBuffer *b = &s->bufs[w];
+      if (!b->buf || !b->guarded || !(stepUses(gemm, b->buf) || (fixup && stepUses(fixup, b->buf))))
+         continue;
+      const unsigned char *pattern = s->guard_pattern;
+      unsigned char *before = s->guard_pattern + GUARD_BYTES, *after = before + GUARD_BYTES;
+      char err[512];
+      if (!Session_checkStatus(s, s->be->guards(s->ctx, b->buf, before, after, false, err, sizeof err), err, r))
+         return false;
+      if (!memcmp(before, pattern, GUARD_BYTES) && !memcmp(after, pattern, GUARD_BYTES))
+         continue;
+      size_t es;
+      const char *name = bufferName(w, pl, &es);
+      sayOutside(name, es, b->bytes, pattern, before, after, r->message, sizeof r->message);
+      /* A verdict of the run's: the verification's figures stay when it ran, else unknown. */
+      if (!r->verified_run) {
+         r->verify.max_rel_err = r->verify.freivalds_ratio = r->verify.outlier_ratio = NAN;
+         r->verified_run = true;
+      }
+      r->verify.ok = false;
+      snprintf(r->verify.message, sizeof r->verify.message, "%s", r->message);
+      r->status = RUN_NOT_VERIFIED;
+      (void)s->be->guards(s->ctx, b->buf, (void *)pattern, (void *)pattern, true, err, sizeof err);
+      return false;
+   }
    return true;
 }
 

@@ -29,7 +29,13 @@ typedef struct CachedInputs_ {
 typedef struct DeviceBuffer_ {
    Buffer *buf;
    size_t bytes;
+   bool guarded; /* GUARD_BYTES on each side, filled with the guard pattern (Session_checkGuards) */
 } DeviceBuffer;
+
+/* Each buffer's guard zones: a kernel's writes up to this far outside an operand land there
+ * and are found (wider ones reach other memory, as on any GPU). A multiple of 4096, which
+ * Backend.allocGuarded asks. */
+#define GUARD_BYTES 65536
 
 /* BUF_SA, BUF_SB: the FP8 types' scales, as the kernel's geometry reads them (scales.h). */
 /* BUF_WS: the workspace of a split-K or stream-K kernel (`workspace:`). */
@@ -53,6 +59,7 @@ struct Session_ {
    unsigned long uploaded_generation; /* inputs now on the device */
    size_t result_bytes;
    bool stuck;                        /* a launch was abandoned (Session_stuck) */
+   unsigned char *guard_pattern;      /* GUARD_BYTES of what guard zones hold, then 2 GUARD_BYTES to read them */
    CachedInputs inputs[SESSION_INPUTS];
    void *host_c;                      /* C read back for the verification (Session_hostC) */
    size_t host_c_bytes;
@@ -86,6 +93,7 @@ typedef struct Pipeline_ {
    int gemm_index;
    int fixup_index;     /* the GEMM's fix-up launch, part of its time; -1 when none */
    double timeout_ms;   /* a launch running longer is abandoned (0: no limit) */
+   size_t in_es, out_es; /* bytes of an element of A and B, of C: for the guard zones' offsets */
 } Pipeline;
 
 /* What a run and a trace share: checks, the compiled kernels, buffers with the inputs
@@ -101,15 +109,23 @@ typedef struct Prepared_ {
  * *fresh when it was built now. NULL with r's status and message (and build log). */
 CachedProgram *Session_cachedKernel(Session *s, const char *source, const char *options, const char *entry, RunResult *r,
                                     bool *fresh);
-/* Device buffer which (BUF_*) of at least bytes; false with r's status and message. */
+/* Device buffer which (BUF_*) of bytes, with guard zones where the backend makes them (of
+ * exactly bytes then, so that the zone after it starts where the data ends; else of at
+ * least bytes); false with r's status and message. */
 bool Session_ensureBuffer(Session *s, int which, size_t bytes, RunResult *r);
+/* After a pass: the guard zones of every buffer the GEMM and its fix-up were given, read
+ * back and compared with the pattern. False when a kernel wrote there, with r's status
+ * RUN_NOT_VERIFIED and a message saying where ("wrote outside C at offset 4103 ..."); the
+ * zones are then filled again. */
+bool Session_checkGuards(Session *s, const Pipeline *pl, RunResult *r);
 /* Host memory for C read back, at least bytes: page-locked where the backend has it (the
  * copy then runs at the bus's speed), kept for the session's next runs. NULL when out of
  * memory. */
 void *Session_hostC(Session *s, size_t bytes);
-/* Enqueues setting bytes of b to 0xff (a NaN in float and in double): on the device when the
- * backend can fill, else written from the host. False with r's status and message. */
-bool Session_poison(Session *s, Buffer *b, size_t bytes, RunResult *r);
+/* Enqueues setting bytes of b to word, repeated (Verify_poisonWord for C; all ones, a NaN in
+ * float and in double, for a workspace): on the device when the backend can fill and bytes
+ * is a multiple of 4, else written from the host. False with r's status and message. */
+bool Session_poison(Session *s, Buffer *b, size_t bytes, uint32_t word, RunResult *r);
 /* st as r's status and err as its message unless it is BACKEND_OK; whether it was. */
 bool Session_checkStatus(Session *s, BackendStatus st, const char *err, RunResult *r);
 /* Nothing can be enqueued behind an abandoned launch: true (and why) when one was. */

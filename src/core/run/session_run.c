@@ -93,13 +93,13 @@ bool Pipeline_run(Session *s, Pipeline *pl, bool real_double, bool timed, double
          times[i] = s->be->eventMs(events[i]);
          s->be->releaseEvent(events[i]);
       }
-   return true;
+   /* After every pass, timed or not: a write outside an operand fails the run. */
+   return Session_checkGuards(s, pl, r);
 failed:
    for (int i = 0; i < pl->nsteps; i++)
       s->be->releaseEvent(events[i]);
    return false;
 }
-
 
 /* The GEMM's tensor maps (`tma:`), after its usual arguments: each operand as the kernel
  * reads it (Ak, Bk: transposed or padded when it asks), in the geometry's boxes. */
@@ -378,6 +378,8 @@ RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *valu
       addCopyPad(pl, h.copyPad, "pad C", p->m, p->n, false, out->C0, g->m, g->n, false, out->Ck);
    pl->gemm_index = pl->nsteps;
    pl->fixup_index = -1;
+   pl->in_es = Precision_inputSize(p->precision);
+   pl->out_es = out->es;
    if (!gemmStep(s, k, gemm, p, Ak, Bk, out->Ck, trace, &pl->steps[pl->nsteps++], r))
       return r->status;
    if (g->fixup_dims && !addFixup(s, k, gemm, g, pl, r))
@@ -461,10 +463,10 @@ static bool coldOperands(Session *s, ColdL2 *cold, int i, Step *gemm, RunResult 
 static bool poisonWorkspace(Session *s, const Geometry *g, RunResult *r) {
    if (!g->has_workspace || g->workspace <= 0)
       return true;
-   return Session_poison(s, s->bufs[BUF_WS].buf, (size_t)g->workspace, r);
+   return Session_poison(s, s->bufs[BUF_WS].buf, (size_t)g->workspace, UINT32_MAX, r);
 }
 
-/* Verification: C (and a padded C) poisoned with NaN, one pass, then C checked where on
+/* Verification: C (and a padded C) poisoned (Verify_poison), one pass, then C checked where on
  * says: on the device (session_verify.c: only vectors come back), or read back once into
  * the session's host copy and checked there. verified_c, when asked for, is read straight
  * into. With timedSteps, the pass is device-timed and each step's time goes there: a
@@ -474,8 +476,9 @@ static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs 
    double *ph = r->phases.ms, t = Util_nowMs();
    char err[1024];
    double stepTimes[PIPELINE_MAX_STEPS];
-   bool ok = Session_poison(s, pr->C, pr->bytesC, r) && (!r->geo.pad || Session_poison(s, pr->Ck, pr->bytesCk, r)) &&
-             poisonWorkspace(s, &r->geo, r);
+   const uint32_t poison = Verify_poisonWord(Types_of(p->precision)->out);
+   bool ok = Session_poison(s, pr->C, pr->bytesC, poison, r) &&
+             (!r->geo.pad || Session_poison(s, pr->Ck, pr->bytesCk, poison, r)) && poisonWorkspace(s, &r->geo, r);
    ph[PHASE_UPLOAD] += Util_nowMs() - t;
    t = Util_nowMs();
    ok = ok && Pipeline_run(s, &pr->pl, pr->dbl, timedSteps != NULL, timedSteps ? timedSteps : stepTimes, r, pr->C0,
@@ -641,9 +644,9 @@ static RunStatus runTimed(Session *s, const KernelInfo *k, const long long *valu
    Ablate_defines(o->ablate, ablate_defs, sizeof ablate_defs);
    RunStatus st = Session_prepare(s, k, values, p, inputs, ablate_defs, NULL, &pr, r);
    r->ablate = o->ablate & ABLATE_ALL;
+   r->cold_l2 = o->cold_l2; /* as asked, also when refused */
    if (st != RUN_OK)
       return st;
-   r->cold_l2 = o->cold_l2;
    Observation_clear(&r->obs);
    pr.pl.timeout_ms = o->launch_timeout_s > 0 ? o->launch_timeout_s * 1e3 : 0;
    /* An ablated kernel computes a wrong C on purpose: it is not checked. */

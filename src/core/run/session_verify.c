@@ -66,8 +66,10 @@ static bool verifyKernels(Session *s, const Problem *p, VerifyKernels *vk, char 
       snprintf(why, len, "out of host memory");
       return false;
    }
-   char defines[32];
-   snprintf(defines, sizeof defines, "-DDOUBLE=%d", Types_of(p->precision)->fp64);
+   char defines[64];
+   const Storage out = Types_of(p->precision)->out;
+   snprintf(defines, sizeof defines, "-DDOUBLE=%d -DGT_VERIFY_POISON=0x%08xu", Types_of(p->precision)->fp64,
+            (unsigned)Verify_poisonWord(out));
    static const char *const entries[] = {"gt_verify_rows", "gt_verify_cols", "gt_verify_cols_join",
                                          "gt_verify_gather"};
    Kernel **dst[] = {&vk->rows, &vk->cols, &vk->join, &vk->gather};
@@ -102,7 +104,7 @@ static bool launch(Session *s, Kernel *k, const KernelArg *args, int nargs, int 
 }
 
 /* C's side: what the device's kernels gave, read back (host holds 2M + 2N + ns doubles,
- * then 3M ints). */
+ * then 4M ints). */
 static bool computeOfC(Session *s, const Problem *p, Buffer *C, const VerifyPlan *plan, const VerifyKernels *vk,
                        double *host, VerifyOfC *of, RunResult *r) {
    const size_t M = plan->m, N = plan->n, ns = plan->samples;
@@ -123,7 +125,7 @@ static bool computeOfC(Session *s, const Problem *p, Buffer *C, const VerifyPlan
    bool ok = Session_ensureBuffer(s, BUF_VX, N * sizeof(double), r) &&
              Session_ensureBuffer(s, BUF_VY, M * sizeof(double), r) &&
              Session_ensureBuffer(s, BUF_VROWS, 2 * M * sizeof(double), r) &&
-             Session_ensureBuffer(s, BUF_VNF, 3 * M * sizeof(int), r) &&
+             Session_ensureBuffer(s, BUF_VNF, 4 * M * sizeof(int), r) &&
              Session_ensureBuffer(s, BUF_VPART, 3 * bands * N * sizeof(double), r) &&
              Session_ensureBuffer(s, BUF_VCOLS, 2 * N * sizeof(double), r) &&
              Session_ensureBuffer(s, BUF_VAT, ns * sizeof *at, r) &&
@@ -164,7 +166,7 @@ static bool computeOfC(Session *s, const Problem *p, Buffer *C, const VerifyPlan
                             err, r) &&
         Session_checkStatus(
            s, s->be->read(s->ctx, b[BUF_VSAMPLES], host + 2 * M + 2 * N, ns * sizeof *host, err, sizeof err), err, r) &&
-        Session_checkStatus(s, s->be->read(s->ctx, b[BUF_VNF], nf, 3 * M * sizeof *nf, err, sizeof err), err, r);
+        Session_checkStatus(s, s->be->read(s->ctx, b[BUF_VNF], nf, 4 * M * sizeof *nf, err, sizeof err), err, r);
    r->phases.ms[PHASE_DOWNLOAD] += Util_nowMs() - t;
    r->phases.ms[PHASE_VERIFY] -= Util_nowMs() - t;
    if (!ok)
@@ -173,10 +175,11 @@ static bool computeOfC(Session *s, const Problem *p, Buffer *C, const VerifyPlan
                      .at = host + 2 * M + 2 * N, .first = 0};
    bool first = true;
    for (size_t i = 0; i < M; i++) {
-      of->nan += (size_t)nf[3 * i];
-      of->inf += (size_t)nf[3 * i + 1];
-      if (first && nf[3 * i + 2] >= 0) {
-         of->first = i * N + (size_t)nf[3 * i + 2];
+      of->nan += (size_t)nf[4 * i];
+      of->inf += (size_t)nf[4 * i + 1];
+      of->unwritten += (size_t)nf[4 * i + 2];
+      if (first && nf[4 * i + 3] >= 0) {
+         of->first = i * N + (size_t)nf[4 * i + 3];
          first = false;
       }
    }
@@ -204,7 +207,7 @@ bool Session_verifyOnDevice(Session *s, const Problem *p, const Inputs *inputs, 
    bool ok = true;
    if (plan.m && plan.n) {
       const size_t M = plan.m, N = plan.n;
-      double *host = malloc((2 * M + 2 * N + plan.samples) * sizeof *host + 3 * M * sizeof(int));
+      double *host = malloc((2 * M + 2 * N + plan.samples) * sizeof *host + 4 * M * sizeof(int));
       VerifyOfC of = {0};
       ok = host != NULL;
       if (!ok) {

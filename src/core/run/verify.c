@@ -26,6 +26,37 @@
 #define RANDOM_SAMPLES 256
 #define ALL_SAMPLES_MAX 4096
 
+/* An unwritten element's bits (Verify_poison), by the element's width: signalling NaNs
+ * (the quiet bit clear), which no arithmetic returns; a kernel that reads one makes it
+ * quiet. The double's is the float word twice over, so that a device fills C with it as
+ * 32-bit words (Verify_poisonWord). */
+#define POISON_F32 UINT32_C(0x7fb0cafe)
+#define POISON_F64_WORD UINT32_C(0x7ff6cafe)
+#define POISON_F64 ((uint64_t)POISON_F64_WORD << 32 | POISON_F64_WORD)
+
+uint32_t Verify_poisonWord(Storage kind) { return Storage_size(kind) == sizeof(uint64_t) ? POISON_F64_WORD : POISON_F32; }
+
+void Verify_poison(void *C, size_t count, Storage kind) {
+   for (size_t i = 0; i < count; i++)
+      if (Storage_size(kind) == sizeof(uint64_t))
+         memcpy((char *)C + i * sizeof(uint64_t), &(uint64_t){POISON_F64}, sizeof(uint64_t));
+      else
+         memcpy((char *)C + i * sizeof(uint32_t), &(uint32_t){POISON_F32}, sizeof(uint32_t));
+}
+
+/* Whether element i of C still holds the poison: its bits compared, since converting a
+ * signalling NaN to double would quieten it. */
+static bool isPoison(const void *C, size_t i, Storage kind) {
+   if (Storage_size(kind) == sizeof(uint64_t)) {
+      uint64_t b;
+      memcpy(&b, (const char *)C + i * sizeof b, sizeof b);
+      return b == POISON_F64;
+   }
+   uint32_t b;
+   memcpy(&b, (const char *)C + i * sizeof b, sizeof b);
+   return b == POISON_F32;
+}
+
 /* The accumulation's (and C's) epsilon: FP32 for every type but double. */
 static double precisionEps(Precision p) { return Storage_epsilon(Types_of(p)->out); }
 
@@ -233,9 +264,10 @@ static void loadRow(const Mat *m, size_t r, size_t c0, size_t n, double *out) {
 #define LANES 4
 #define BAND 256     /* the columns one piece of a column pass sums */
 
-/* Non-finite elements of a piece of C's rows: NaN, infinities, the first one's index. */
+/* Non-finite elements of a piece of C's rows: NaN, infinities, the NaN still poisoned
+ * (unwritten), the first one's index. */
 typedef struct NonFiniteCount_ {
-   size_t nan, inf, first;
+   size_t nan, inf, unwritten, first;
 } NonFiniteCount;
 
 typedef struct Pass_ {
@@ -257,7 +289,7 @@ static void rowPiece(void *ctx, size_t begin, size_t end) {
    const Pass *ps = ctx;
    const Mat *m = ps->m;
    double seg[SEGMENT];
-   NonFiniteCount nf = {0, 0, (size_t)-1};
+   NonFiniteCount nf = {0, 0, 0, (size_t)-1};
    for (size_t r = begin; r < end; r++) {
       double s[LANES] = {0}, c[LANES] = {0}, ab[LANES] = {0}, sq[LANES] = {0}, mx[LANES] = {0};
       for (size_t c0 = 0; c0 < m->cols; c0 += SEGMENT) {
@@ -272,6 +304,7 @@ static void rowPiece(void *ctx, size_t begin, size_t end) {
                if (!isfinite(seg[j])) {
                   nf.nan += isnan(seg[j]) != 0;
                   nf.inf += isinf(seg[j]) != 0;
+                  nf.unwritten += isnan(seg[j]) && isPoison(m->data, r * m->cols + c0 + j, m->kind);
                   if (nf.first == (size_t)-1)
                      nf.first = r * m->cols + c0 + j;
                }
@@ -387,7 +420,7 @@ typedef struct VerifyCtx_ {
    /* the passes over C, or what computed them where C is (of) */
    double *cx, *acx, *yc, *ayc;
    const VerifyOfC *of;
-   size_t nan_count, inf_count, first_nf;
+   size_t nan_count, inf_count, unwritten, first_nf;
    /* the reference side */
    double *bx, *abx, *abx_, *aabx; /* B x, then A (B x) */
    double *ya, *aya, *yab, *ayab;  /* y^T A, then (y^T A) B */
@@ -431,6 +464,7 @@ static bool passC(VerifyCtx *v) {
       memcpy(v->ayc, v->of->ayc, v->N * sizeof *v->ayc);
       v->nan_count = v->of->nan;
       v->inf_count = v->of->inf;
+      v->unwritten = v->of->unwritten;
       v->first_nf = v->of->nan + v->of->inf ? v->of->first : (size_t)-1;
       return true;
    }
@@ -440,11 +474,12 @@ static bool passC(VerifyCtx *v) {
    if (!rows.nf)
       return false;
    rowPass(&rows);
-   v->nan_count = v->inf_count = 0;
+   v->nan_count = v->inf_count = v->unwritten = 0;
    v->first_nf = (size_t)-1;
    for (size_t i = 0; i < pieces; i++) {
       v->nan_count += rows.nf[i].nan;
       v->inf_count += rows.nf[i].inf;
+      v->unwritten += rows.nf[i].unwritten;
       if (v->first_nf == (size_t)-1)
          v->first_nf = rows.nf[i].first;
    }
@@ -777,13 +812,23 @@ static void describe(const VerifyCtx *c, const Residuals *o, bool outlier_fail, 
    if (out->non_finite) {
       out->first_bad_row = (int)(c->first_nf / N);
       out->first_bad_col = (int)(c->first_nf % N);
-      if (c->inf_count == 0)
+      const size_t computed_nan = c->nan_count - c->unwritten;
+      /* With beta 0 C is not to be read: a kernel that reads it finds the poison, and the
+       * NaN it then computes comes from there. */
+      const char *hint = !c->use_c0 ? "; or read from C, which holds NaN before the run and with beta 0 is not to be "
+                                      "read" : "";
+      if (out->non_finite == c->unwritten)
          snprintf(out->message, sizeof out->message, "FAILED: %zu element%s not written (NaN), first at (%d,%d)",
-                  c->nan_count, c->nan_count == 1 ? "" : "s", out->first_bad_row, out->first_bad_col);
+                  c->unwritten, c->unwritten == 1 ? "" : "s", out->first_bad_row, out->first_bad_col);
+      else if (out->non_finite == computed_nan)
+         snprintf(out->message, sizeof out->message,
+                  "FAILED: %zu element%s NaN, computed by the kernel (not left unwritten), first at (%d,%d)%s",
+                  computed_nan, computed_nan == 1 ? "" : "s", out->first_bad_row, out->first_bad_col, hint);
       else
          snprintf(out->message, sizeof out->message,
-                  "FAILED: %zu element%s not finite (%zu NaN, %zu Inf), first at (%d,%d)", out->non_finite,
-                  out->non_finite == 1 ? "" : "s", c->nan_count, c->inf_count, out->first_bad_row, out->first_bad_col);
+                  "FAILED: %zu element%s not finite (%zu not written, %zu NaN computed, %zu Inf), first at (%d,%d)",
+                  out->non_finite, out->non_finite == 1 ? "" : "s", c->unwritten, computed_nan, c->inf_count,
+                  out->first_bad_row, out->first_bad_col);
    } else if (out->bad_samples) {
       out->first_bad_row = (int)(c->first_bad / N);
       out->first_bad_col = (int)(c->first_bad % N);
@@ -1018,6 +1063,7 @@ static void verifyOperands(const Problem *p, const Operands *ops, const void *C,
    samples(ctx);
 
    out->non_finite = ok ? ctx->nan_count + ctx->inf_count : 0;
+   out->unwritten = ok ? ctx->unwritten : 0;
    Residuals o = {0};
    freivalds(ctx, tol, eps, res, &o);
    out->freivalds_ratio = o.worst_r > o.worst_c ? o.worst_r : o.worst_c;
@@ -1025,11 +1071,7 @@ static void verifyOperands(const Problem *p, const Operands *ops, const void *C,
       outlierCheck(ctx, tol, eps, res, &o);
    free(res);
    bool outlier_fail = o.out_rows > 0 || o.out_cols > 0;
-   if (outlier_fail) {
-      double r = o.orow_ratio > o.ocol_ratio ? o.orow_ratio : o.ocol_ratio;
-      if (r > out->freivalds_ratio)
-         out->freivalds_ratio = r;
-   }
+   out->outlier_ratio = o.orow_ratio > o.ocol_ratio ? o.orow_ratio : o.ocol_ratio;
    /* the sample entries */
    out->bad_samples = ctx->bad_samples;
    out->samples = ns;

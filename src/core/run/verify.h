@@ -8,8 +8,9 @@
  *    the seed when the inputs were generated: code other than the matrices' passes.
  * The sums are compensated doubles (Kahan's in the passes, exact products and two-sums in
  * the samples), every pass spread over all the cores.
- * Plus a scan of all of C for non-finite values: C is poisoned with NaN before the run,
- * so unwritten elements are found and counted.
+ * Plus a scan of all of C for non-finite values: C is poisoned before the run with a NaN
+ * whose bits arithmetic never gives (Verify_poison), so unwritten elements are found,
+ * counted, and told apart by their bits from a NaN that a kernel computed.
  *
  * The sample entries' errors are relative to the size of the rounding error that a
  * correct kernel can make in that entry, whatever order it sums the K products
@@ -73,8 +74,10 @@ typedef struct VerifyResult_ {
    bool ok;
    double max_rel_err;      /* worst sampled error, relative to its entry's rounding scale (above) */
    double freivalds_ratio;  /* worst Freivalds residual / its bound (<= 1 passes) */
+   double outlier_ratio;    /* worst residual / the outlier threshold (<= 1 passes; 0 when not checked) */
    double tolerance;        /* the samples' tolerance (Verify_tolerance) */
-   size_t non_finite;       /* elements of C that are NaN or Inf (unwritten if poisoned) */
+   size_t non_finite;       /* elements of C that are NaN or Inf, unwritten ones included */
+   size_t unwritten;        /* of those, still Verify_poison's pattern */
    size_t samples;          /* sample entries checked */
    size_t bad_samples;      /* sample entries over tolerance */
    int first_bad_row, first_bad_col; /* -1 if none */
@@ -91,6 +94,14 @@ void Verify_gemm(const Problem *p, const void *A, const void *B, const void *C0,
  * with each element of A and B times its scale (exact in double), with FP32 accumulation's
  * tolerance; the sample entries' elements from Inputs_operandAt. */
 void Verify_inputs(const Problem *p, const Inputs *in, const void *C, uint64_t seed, VerifyResult *out);
+
+/* Fills count elements of C, stored as kind (float or double), with the pattern of an
+ * element not written: a signalling NaN with a payload of ours. Arithmetic gives only quiet
+ * NaNs, so a kernel that computes NaN is not taken for one that wrote nothing. */
+void Verify_poison(void *C, size_t count, Storage kind);
+/* That pattern as a 32-bit word which, repeated, fills C (a double's is the word twice):
+ * what a device fills C with (Backend.fill) and its verification kernels compare with. */
+uint32_t Verify_poisonWord(Storage kind);
 
 /* How the products were summed: FP32 throughout ({0}, what Verify_inputs assumes), or in the
  * FP8 tensor core's accumulator, added into FP32 every `interval` products (0: never). */
@@ -133,6 +144,7 @@ typedef struct VerifyOfC_ {
    const double *cx, *acx;  /* m: C x and |C| |x| */
    const double *yc, *ayc;  /* n: y^T C and |y|^T |C| */
    size_t nan, inf;         /* C's elements that are NaN, that are infinite */
+   size_t unwritten;        /* of the NaN, those still Verify_poison's pattern */
    size_t first;            /* the first of those, as a linear index (when there is one) */
    const double *at;        /* C at the plan's sample entries, widened to double */
 } VerifyOfC;
