@@ -341,6 +341,35 @@ static void test_one_block_per_unit(void **state) {
    assert_int_equal(l.kind, LIMIT_LATENCY);
 }
 
+/* 3xTF32 (FP32 on wgmma) is judged by the hardware's rate for its instructions, a third of
+ * the TF32 wgmma peak, while bfloat16 on wgmma keeps its own wgmma peak and FP32 on CUDA
+ * cores FP32's. */
+static void test_three_tf32_ceiling(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   const char *env = getenv("GEMMTOP_KERNELS");
+   assert_true(Catalog_load(&cat, env && *env ? env : GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   const KernelInfo *hopper = Catalog_find(&cat, "hopper5_order"), *naive = Catalog_find(&cat, "mygemm01_naive");
+   assert_non_null(hopper);
+   assert_non_null(naive);
+   Peaks pk = {.known = true};
+   pk.gflops[PEAK_FP32] = 60000;
+   pk.gflops[PEAK_BF16] = 630000;
+   pk.wgmma_gflops[PEAK_TF32] = 480000;
+   pk.wgmma_gflops[PEAK_BF16] = 960000;
+   const char *label = NULL;
+   assert_true(fabs(Peaks_hardwareFor(&pk, PRECISION_FLOAT, hopper, false, &label) - 160000) < 1e-6);
+   assert_string_equal(label, "3xTF32 (TF32 wgmma / 3)");
+   assert_true(fabs(Peaks_for(&pk, PRECISION_FLOAT, hopper, false) - 60000) < 1e-6); /* % of peak stays FP32's */
+   assert_true(fabs(Peaks_hardwareFor(&pk, PRECISION_BF16, hopper, false, &label) - 960000) < 1e-6);
+   assert_string_equal(label, "bfloat16 wgmma");
+   assert_true(fabs(Peaks_hardwareFor(&pk, PRECISION_FLOAT, naive, false, &label) - 60000) < 1e-6);
+   assert_string_equal(label, "FP32");
+   assert_true(Peaks_hardwareFor(&pk, PRECISION_FLOAT, hopper, true, &label) == 0); /* emulated: none */
+   Catalog_free(&cat);
+}
+
 /* Operands that fit in the L2 come from DRAM once: the model's loads beyond the compulsory
  * bytes go against the L2, not the copy bandwidth; too large for the L2, the model's. */
 static void test_dram_by_compulsory_when_they_fit(void **state) {
@@ -512,6 +541,7 @@ int main(void) {
        cmocka_unit_test(test_memory_above_its_bandwidth),
        cmocka_unit_test(test_instruction_issue),
        cmocka_unit_test(test_one_block_per_unit),
+       cmocka_unit_test(test_three_tf32_ceiling),
        cmocka_unit_test(test_dram_by_compulsory_when_they_fit),
        cmocka_unit_test(test_l1_serves_global_loads),
        cmocka_unit_test(test_inputs_from_the_model),

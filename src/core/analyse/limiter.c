@@ -327,8 +327,7 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    memset(out, 0, sizeof *out);
    out->gflops = r->gflops;
    out->flops = 2.0 * p->m * p->n * p->k;
-   out->peak_gflops = peaks ? Peaks_for(peaks, p->precision, k, r->geo.emulated) : 0;
-   out->peak_label = Peaks_label(p->precision, k, r->geo.emulated);
+   out->peak_gflops = Peaks_hardwareFor(peaks, p->precision, k, r->geo.emulated, &out->peak_label);
    out->copy_gbps = peaks && peaks->known ? peaks->copy_gbps : 0;
    out->local_gbps = peaks && peaks->known ? peaks->local_gbps : 0;
    out->l2_gbps = peaks && peaks->known ? peaks->l2_gbps : 0;

@@ -633,6 +633,16 @@ double Peaks_for(const Peaks *peaks, Precision p, const KernelInfo *k, bool emul
    return peaks->gflops[tensor ? t->tensor_peak : t->peak];
 }
 
+double Peaks_hardwareFor(const Peaks *peaks, Precision p, const KernelInfo *k, bool emulated, const char **label) {
+   const TypeTraits *t = Types_of(p);
+   if (!emulated && usesWgmma(k) && t->tensor_peak == t->peak && t->peak == PEAK_FP32) {
+      *label = "3xTF32 (TF32 wgmma / 3)";
+      return peaks && peaks->known ? peaks->wgmma_gflops[PEAK_TF32] / 3 : 0;
+   }
+   *label = Peaks_label(p, k, emulated);
+   return Peaks_for(peaks, p, k, emulated);
+}
+
 double Peaks_copyShare(const Peaks *peaks, const Problem *p, double ms, double *read_share) {
    if (read_share)
       *read_share = 0;

@@ -50,6 +50,11 @@ double Peaks_for(const Peaks *peaks, Precision p, const KernelInfo *k, bool emul
 /* What Peaks_for chose: "FP32", "FP64", "TF32 tensor", "half tensor", "bfloat16 tensor",
  * "FP8 tensor" (mma.sync), "bfloat16 wgmma"... */
 const char *Peaks_label(Precision p, const KernelInfo *k, bool emulated);
+/* The rate the hardware can give k's instructions, for the limiter: Peaks_for's, except
+ * for FP32 on wgmma (3xTF32), whose every flop costs three TF32 products: a third of the
+ * TF32 wgmma peak (Peaks_for keeps FP32's there, the figure 3xTF32 is compared with). Its
+ * words in *label. 0 when unknown. */
+double Peaks_hardwareFor(const Peaks *peaks, Precision p, const KernelInfo *k, bool emulated, const char **label);
 /* A GEMM of p timed at ms against the memory: the bytes it must move (A and B read once, C
  * written, and read too when beta is not 0) per second, as a fraction of the measured copy
  * bandwidth (and in *read_share, when not NULL, of the read bandwidth; 0 when unknown).
