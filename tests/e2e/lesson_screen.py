@@ -127,6 +127,12 @@ def main():
         return 1
     names = parameters(os.path.join(presets, st["preset"] + ".preset"), kernels)
     names.update(M=int(size.group(1)), N=int(size.group(2)), K=int(size.group(3)), CUS=int(cus.group(1)))
+    # The element sizes the rules take (core/model/config.c): C's (REAL_SIZE) and the inputs'.
+    prec = re.search(r"K=\d+\s+(\w+)\s", header)
+    sizes = {"float": (4, 4), "double": (8, 8), "tf32": (4, 4), "half": (4, 2), "bfloat16": (4, 2),
+             "e4m3": (4, 1), "e5m2": (4, 1)}
+    if prec and prec.group(1) in sizes:
+        names.update(REAL_SIZE=sizes[prec.group(1)][0], IN_SIZE=sizes[prec.group(1)][1])
     groups = []
     for i, (expr, noun) in enumerate(found):
         shown = int(m.group(i + 1))
