@@ -38,6 +38,12 @@ step_done() {
    printf '%s\n' "$UI_LAST" | grep -Eq "> +$STEP +([0-9]+\.[0-9]( abl| emu)?|refused) "
 }
 
+# grid_whole: the screen (UI_LAST) shows step STEP's text and the bank grid's 32 lanes.
+grid_whole() {
+   printf '%s\n' "$UI_LAST" | grep -Eq "Step $STEP of $steps: " &&
+      printf '%s\n' "$UI_LAST" | grep -Eq "^ *l0 " && printf '%s\n' "$UI_LAST" | grep -Eq "^ *l31 "
+}
+
 # teach NAME: the lesson from its first step to its last; then E.
 teach() {
    name=$1
@@ -58,9 +64,9 @@ teach() {
          return
       fi
       if printf '%s\n' "$UI_LAST" | grep -q "z back"; then
-         # The grid comes once the step is verified and traced.
-         if ui_wait_re "^ +Step $STEP of $steps: |^ *l[0-9]+ .* {2,}Step $STEP of $steps: " 400 &&
-            printf '%s\n' "$UI_LAST" | grep -Eq "^ *l0 " && printf '%s\n' "$UI_LAST" | grep -Eq "^ *l31 "; then
+         # The grid comes once the step is verified and traced; the step's text is there
+         # from the start, so the wait is for the lanes beside it.
+         if ui_wait_for grid_whole 400; then
             ok "$name step $STEP: its lesson is the grid: zoomed, 32 lanes, the text beside"
          else
             not_ok "$name step $STEP: the grid zoomed whole" "$UI_LAST"
