@@ -73,7 +73,7 @@ make -j2 BUILD="$T_DIR/fresh" EXTRA_LIBS=-lgemmtop_nowhere >"$T_DIR/make.out" 2>
 RC=$?
 expect_rc 2 "make without a library stops"
 expect_in "gemmtop: cannot build: missing libgemmtop_nowhere;" "$(cat "$T_DIR/make.out")" "naming the library"
-make BUILD="$T_DIR/fresh" "$T_DIR/fresh/deps.checked" >"$T_DIR/make.out" 2>&1
+make --no-print-directory BUILD="$T_DIR/fresh" "$T_DIR/fresh/deps.checked" >"$T_DIR/make.out" 2>&1
 RC=$?
 expect_rc 0 "with everything there the check passes"
 [ ! -s "$T_DIR/make.out" ] && ok "quietly" || not_ok "the check passes quietly" "$(cat "$T_DIR/make.out")"
