@@ -25,7 +25,7 @@ ui_expect_re "measured bandwidth: reads [0-9.]+ GB/s, L2 [0-9.]+ GB/s" "the log 
 ui_keys z
 ui_expect_re "limit: (latency and overhead: no ceiling is near \(compute [0-9]+%, memory [0-9]+%(, L2 [0-9]+%)?\)|compute: [0-9]+% of the measured FP32 peak|global memory: [0-9]+%|L2 cache: [0-9]+%|local memory: [0-9]+%|local memory: the model's reads would need|the launch itself)" \
    "zoomed: the limiter with the measured figures"
-ui_expect_re "(nearest|next): (compute|global memory|L2 cache|local memory): ([0-9]+%|the model's reads would need)" \
+ui_expect_re "(nearest|next): (compute( \(instruction issue\))?|global memory|L2 cache|local memory): ((about )?[0-9]+%|the model's reads would need)" \
    "and the headroom to the next ceiling"
 ui_expect_re "F/B\+ *[0-9.]+ +[0-9.]+ +[0-9.]+" "the intensity axis in decades"
 ui_expect_re "[0-9.]+ GFLOPS at 7\.53 flops/byte" "the title gives the point: 03-wpt's model intensity (TS=32) at 256"
