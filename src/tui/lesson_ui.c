@@ -505,9 +505,10 @@ void LessonUi_drawChooser(Ui *ui) {
    const Lesson *l = &L->list.items[L->chooser_cursor];
    char about[2048], buf[2400];
    const char *lines[7];
-   /* Its file by name, where it is said without the machine's absolute path. */
-   snprintf(about, sizeof about, "%s  (%s%s.lesson)", l->about ? l->about : l->title,
-            l->user ? "yours: $XDG_CONFIG_HOME/gemmtop/lessons/" : "shipped: ", l->name);
+   /* Its file by name, where it is said without the machine's absolute path; first, so that
+    * a long introduction cut at the dialog's last line never takes it. */
+   snprintf(about, sizeof about, "(%s%s.lesson)  %s", l->user ? "yours: $XDG_CONFIG_HOME/gemmtop/lessons/" : "shipped: ",
+            l->name, l->about ? l->about : l->title);
    for (char *c = about; *c; c++)
       if (*c == '\n')
          *c = ' ';
