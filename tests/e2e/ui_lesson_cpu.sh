@@ -12,7 +12,8 @@ ui_init
 
 # The exports land in the folder the explorer was started in.
 mkdir -p "$T_DIR/class" && cd "$T_DIR/class" || exit 1
-ui_start 130 50 -- lesson fast
+# 56 rows: the lesson pane keeps its ladder's rows in view under the step's text and model.
+ui_start 130 56 -- lesson fast
 ui_expect "fast: step 1/3" "the fast lesson starts on PoCL without a size"
 ui_expect "size: at most 512 on this CPU" "the lesson pane says its steps run at the CPU size"
 ui_expect "M=512 N=512 K=512" "step 1's preset (4096) runs at 512"
