@@ -84,8 +84,10 @@ expect_rc 0 "--verify-on device verifies"
 expect_in "checked on the device" "$OUT" "the table says where C was checked"
 run_gemmtop run --kernel test_holes --set HOLE=0 $ODD --reps 1 --warmup 0
 expect_in "checked on the host (the device is the host's processor)" "$OUT" "auto checks on the host on PoCL, saying why"
+# An unwritten element (HOLE=1): the host finds the poison whatever the seed draws (one
+# element off by a thousandth, HOLE=3, stands out of its column's sums only for most seeds).
 export GEMMTOP_DEVICE_LIMITS=fp64=0
-run_gemmtop run --kernel test_holes --set HOLE=3 $ODD --reps 1 --warmup 0 --verify-on device
+run_gemmtop run --kernel test_holes --set HOLE=1 $ODD --reps 1 --warmup 0 --verify-on device
 unset GEMMTOP_DEVICE_LIMITS
 expect_rc 1 "without FP64 the wrong element is still found"
 expect_in "checked on the host (the device has no FP64 for the check's sums)" "$OUT" "on the host, saying why"
@@ -102,7 +104,7 @@ GEMMTOP_KERNELS="$T_DIR/kernels:${GEMMTOP_KERNELS#*:}"
 run_gemmtop run --kernel test_holes --set HOLE=0 $ODD --reps 1 --warmup 0 --verify-on device
 expect_rc 0 "a right kernel verifies when the verification kernels do not build"
 expect_in "checked on the host (the verification kernels did not build:" "$OUT" "on the host, saying why"
-run_gemmtop run --kernel test_holes --set HOLE=3 $ODD --reps 1 --warmup 0 --verify-on device
+run_gemmtop run --kernel test_holes --set HOLE=1 $ODD --reps 1 --warmup 0 --verify-on device
 expect_rc 1 "and a wrong one still fails"
 GEMMTOP_KERNELS=$saved
 
