@@ -8,7 +8,8 @@
 # Last, `gemmtop list devices --measure` timed, with its estimate and any contradiction it
 # warns of. Everything goes to $OUT/lesson_prepare.txt; a short table is printed last. A
 # failure is recorded and the script goes on.
-# Usage: sh tools/gpu/gpu_lesson_prepare.sh [--backend cuda|opencl] [--device DEV] [--size S] [LESSON...]
+# Usage: sh tools/gpu/gpu_lesson_prepare.sh [--backend cuda|opencl] [--device DEV] [--size S] [FOLDER] [LESSON...]
+# (FOLDER: where lesson_prepare.txt goes, else $OUT; gpu_round.sh gives it)
 # (the stand-in here: --backend opencl --device pocl --size 64 m1)
 [ -f tools/gpu/gpu_setup.sh ] && [ -d /usr/local/cuda ] && . tools/gpu/gpu_setup.sh
 backend=cuda device="" size=""
@@ -20,6 +21,11 @@ while [ $# -gt 0 ]; do
    *) break ;;
    esac
 done
+# tools/gpu/gpu_round.sh gives every script its results folder as $1: a folder is not a lesson.
+if [ $# -gt 0 ] && [ -d "$1" ]; then
+   OUT=$1
+   shift
+fi
 lessons=${*:-tensor hopper hopper-bf16 fast shapes shapes-half}
 B=${GEMMTOP_BIN:-build/gemmtop}
 out=${OUT:-.}

@@ -131,7 +131,7 @@ def options():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("presets", nargs="*", help="presets to compare (default: every preset of the ladders)")
     ap.add_argument("--size", type=int, action="append", help="a size (M = N = K); repeatable")
-    ap.add_argument("--sizes", help="sizes separated by commas (default 4096)")
+    ap.add_argument("--sizes", help="sizes separated by commas, 0: each preset's own (default 4096)")
     ap.add_argument("--raw", help="every figure as JSON Lines into this file")
     ap.add_argument("--out", help="limits.jsonl, limits.md and ncu's metric listing into this folder")
     ap.add_argument("--tgz", help="the same three files into this tarball")
@@ -156,8 +156,8 @@ def options():
             except ValueError:
                 ap.error(f"--sizes: '{s}' is not a whole number (e.g. --sizes 2048,4096)")
     o.sizes = sizes or [4096]
-    if any(s <= 0 for s in o.sizes):
-        ap.error("sizes must be positive")
+    if any(s < 0 for s in o.sizes):
+        ap.error("sizes must be positive, or 0 for each preset's own size")
     # Never over a file that is there already: it may be an earlier run's only copy.
     for what, path in (("--raw", o.raw), ("--tgz", o.tgz), ("--out", o.out and os.path.join(o.out, "limits.jsonl"))):
         if path and os.path.exists(path):
@@ -203,6 +203,12 @@ def gemmtop(cmd, timeout=300):
         RUNNING.discard(p)
 
 
+def size_args(size):
+    """gemmtop's size options: none for size 0, each preset then runs at its own (the decode
+    presets' few rows, the shapes presets' skinny M)."""
+    return [] if size == 0 else ["--size", str(size)]
+
+
 def last_line(text):
     lines = [l for l in text.strip().splitlines() if l.strip()]
     return lines[-1][:300] if lines else "no output"
@@ -220,7 +226,7 @@ def presets():
 
 
 def explain(preset, size):
-    rc, out, err = gemmtop(["explain"] + DEV_ARGS + ["--preset", preset, "--size", str(size), "--reps", str(O.reps),
+    rc, out, err = gemmtop(["explain"] + DEV_ARGS + ["--preset", preset] + size_args(size) + ["--reps", str(O.reps),
                                                      "--format", "json", "--no-store"], timeout=remaining(120))
     lines = []
     for l in out.splitlines():
@@ -234,7 +240,7 @@ def explain(preset, size):
 
 
 def banks(preset, size):
-    rc, out, err = gemmtop(["banks"] + DEV_ARGS + ["--preset", preset, "--size", str(size), "--format", "json"],
+    rc, out, err = gemmtop(["banks"] + DEV_ARGS + ["--preset", preset] + size_args(size) + ["--format", "json"],
                            timeout=remaining(120))
     try:
         return json.loads(out)
@@ -247,7 +253,7 @@ def compile_only(item):
     the disk cache keeps the program for explain and ncu."""
     preset, size = item
     start = time.monotonic()
-    rc, _, err = gemmtop(["inspect"] + DEV_ARGS + ["--preset", preset, "--size", str(size), "--code", "none"])
+    rc, _, err = gemmtop(["inspect"] + DEV_ARGS + ["--preset", preset] + size_args(size) + ["--code", "none"])
     return {"compile_rc": rc, "compile_error": None if rc == 0 else last_line(err),
             "compile_seconds": round(time.monotonic() - start, 2)}
 
@@ -479,7 +485,7 @@ for preset, size in items:
            "banks": banks(preset, size) if O.banks else {"error": "not taken (no --banks)"}}
     row["banks_seconds"] = round(time.monotonic() - start - waited, 2)
     row["explain"] = explain(preset, size)
-    cmd = [B, "run"] + DEV_ARGS + ["--preset", preset, "--size", str(size), "--reps", "1", "--warmup", "0",
+    cmd = [B, "run"] + DEV_ARGS + ["--preset", preset] + size_args(size) + ["--reps", "1", "--warmup", "0",
                                    "--no-verify", "--no-store"]
     if "limits" in row["explain"] and row["explain"]["run"].get("status") == "ok":
         row["ncu"] = ncu_csv.profile(cmd, ASK, timeout=remaining(300), fallback=[m for m in CORE if m in ASK])

@@ -20,6 +20,9 @@
 #     llama3-70b, cut by the budget. The table gives each suite's weighted geometric mean of
 #     the best configuration per shape (what a dispatch that picks per shape would reach),
 #     with the number of shapes measured: fewer than the suite's means the budget cut it.
+#  5. the FP32 suites against cuBLAS SGEMM (the FP32 ladder's warp-tile, split-K and stream-K
+#     steps, fast05_decode for M <= 16) and the e4m3 suites against cuBLASLt FP8 (Hopper FP8
+#     step 5, shipped and tuned, per-tensor scales): TYPE_SUITES, default llama3-8b and skinny.
 # Every stage has a time limit (SIGINT, then a kill: bench saves the rounds it measured), and
 # the stages run in that order until BUDGET seconds (default 150) are spent; the table says
 # what timed out or was skipped. Nothing stops at the first failure.
@@ -201,7 +204,7 @@ bench_one decode-bf16 35 tensor-9-decode-bfloat16 t9-nc0 t9-ku4 t9-w4 t9-pl4 ten
 
 # 4. The bfloat16 suites, each split by what its shapes are: at most 16 tokens, at most 64,
 # few tiles (fewer than two waves of 128 x 256 tiles on 132 multiprocessors), many tiles.
-for suite in $SUITES; do
+for suite in $SUITES ${TYPE_SUITES-llama3-8b skinny}; do
    base=$(basename "$suite" .shapes)
    $B list shapes "$suite" --format json >"$res/suite-$base.json" 2>"$res/suite-$base.err"
    python3 - "$res/suite-$base.json" "$work" "$base" "${MANY_TILES:-264}" <<'PY'
@@ -239,6 +242,25 @@ for suite in $SUITES; do
    suite_bench "$suite" m64 15 $BF_M64
    suite_bench "$suite" few 20 $BF_FEW
    suite_bench "$suite" many 25 $BF_MANY
+done
+
+# 5. The FP32 and e4m3 suites, each whole (TYPE_SUITES, default llama3-8b and skinny; " " for
+# none): FP32 against cuBLAS SGEMM in layout NN (the FP32 ladder's kernels take A and B as
+# stored; fast05_decode takes B transposed, so the few-token rows run in NT beside cuBLAS in
+# NT), e4m3 with per-tensor scales against cuBLASLt FP8 in NT (the layout FP8 needs). No
+# split-K or swap-AB step exists in FP8: its small-M rows show what that costs.
+F32="fast-02-warptile-cuda shapes-1-warptile shapes-2-splitk shapes-4-streamk"
+E4M3="hopper-fp8-tuned-tensor hopper-fp8-5-cluster-tensor"
+for suite in ${TYPE_SUITES-llama3-8b skinny}; do
+   base=$(basename "$suite" .shapes)
+   limited "$base-float" 80 $B bench --backend "$BACKEND" $DEVICE $F32 --precision float --layout NN --shapes "$suite" \
+      --rounds "$ROUNDS" --save "$res/bench-$base-all-float.json" >"$res/bench-$base-all-float.txt" 2>&1
+   [ -f "$work/$base--m16.shapes" ] &&
+      limited "$base-float-m16" 10 $B bench --backend "$BACKEND" $DEVICE fast-05-decode-float --precision float --layout NT \
+         --shapes "$work/$base--m16.shapes" --rounds "$ROUNDS" --save "$res/bench-$base-m16-float.json" \
+         >"$res/bench-$base-m16-float.txt" 2>&1
+   limited "$base-e4m3" 35 $B bench --backend "$BACKEND" $DEVICE $E4M3 --precision e4m3 --scaling tensor --layout NT \
+      --shapes "$suite" --rounds "$ROUNDS" --save "$res/bench-$base-all-e4m3.json" >"$res/bench-$base-all-e4m3.txt" 2>&1
 done
 
 # The tables, from the files alone: summary.txt in full, short.txt printed last (the call's
