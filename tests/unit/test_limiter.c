@@ -468,6 +468,25 @@ static void test_inputs_from_the_model(void **state) {
    Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
    assert_true(fabs(in.local_banks_gbps - 132 * 32 * 4 * 1.98) < 1e-6);
    assert_true(in.l2_bytes == 50.0 * 1048576);
+   assert_true(in.peak_gflops == 40 && in.clock_share == 1); /* the run's clock unknown */
+   /* A run whose clock fell to 1,485 MHz (a power cap): its compute ceiling is 3/4 of the
+    * peak measured at 1,980, and its words say so; a run at the peak's clock or above, the
+    * peak itself. */
+   r.sm_mhz = 1485;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+   assert_true(fabs(in.peak_gflops - 30) < 1e-12 && fabs(in.clock_share - 0.75) < 1e-12);
+   Limiter_of(&in, &l);
+   assert_true(fabs(l.compute_used - 10.0 / 30) < 1e-12);
+   double share = 0;
+   assert_true(Limiter_clockShare(&peaks, false, 1980, &share) == 1 && share == 1);
+   assert_true(Limiter_clockShare(&peaks, false, 2100, NULL) == 1);
+   assert_true(Limiter_clockShare(&peaks, false, 0, NULL) == 1);
+   /* A tensor kernel is put against the clock its micro-kernels ran at. */
+   peaks.tensor_sm_mhz = 1800;
+   assert_true(fabs(Limiter_clockShare(&peaks, true, 1485, NULL) - 1485.0 / 1800) < 1e-12);
+   assert_true(fabs(Limiter_clockShare(&peaks, false, 1485, NULL) - 0.75) < 1e-12);
+   peaks.tensor_sm_mhz = 0;
+   r.sm_mhz = 0;
 
    /* mygemm01_naive, 16 x 16 groups, no local memory, on the NVIDIA GPU: each group loads
     * its 16 rows of A and 16 columns of B from the L2 once; the L1 serves the rest. */

@@ -68,6 +68,10 @@ static void computeWords(const Limiter *l, const LimiterInputs *in, char *out, s
                "peak, and %.3g local loads per multiply-add beside them",
                100 * l->issue_used, 100 * l->compute_used, in->peak_label ? in->peak_label : "",
                in->issue_per_fma - 1);
+   else if (in->clock_share > 0 && in->clock_share < 1)
+      snprintf(out, len, "compute: %.0f%% of the measured %s peak at the clock the run held (%s GFLOPS: %.0f%% of it)",
+               100 * l->compute_used, in->peak_label ? in->peak_label : "", rate(in->peak_gflops, r, sizeof r),
+               100 * in->clock_share);
    else
       snprintf(out, len, "compute: %.0f%% of the measured %s peak (%s GFLOPS)", 100 * l->compute_used,
             in->peak_label ? in->peak_label : "", rate(in->peak_gflops, r, sizeof r));
@@ -298,7 +302,8 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
 
 LimiterRun LimiterRun_of(const RunResult *r) {
    return (LimiterRun){.gflops = r->gflops, .median_ms = r->median_ms, .geo = r->geo, .registers = r->registers,
-                       .local_mem = r->local_mem, .ablate = r->ablate};
+                       .local_mem = r->local_mem, .ablate = r->ablate,
+                       .sm_mhz = r->obs.known && isfinite(r->obs.sm_mhz) ? r->obs.sm_mhz : 0};
 }
 
 /* The global bytes that reach the L2 when the L1 serves the reuse inside a work-group: a
@@ -322,12 +327,21 @@ static double groupFootprintBytes(const Geometry *g, const TrafficModel *t, cons
    return fmas * ((1 / reuse_a + 1 / reuse_b) * in + (t->stores_per_fma + t->c_loads_per_fma) * c);
 }
 
+double Limiter_clockShare(const Peaks *peaks, bool tensor, double run_mhz, double *share) {
+   double at = !peaks || !peaks->known ? 0 : tensor && peaks->tensor_sm_mhz > 0 ? peaks->tensor_sm_mhz : peaks->sm_mhz;
+   double f = at > 0 && run_mhz > 0 && run_mhz < at ? run_mhz / at : 1;
+   if (share)
+      *share = f;
+   return f;
+}
+
 void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long *values, const Problem *p,
                     const LimiterRun *r, const Peaks *peaks, double bank_ratio, LimiterInputs *out) {
    memset(out, 0, sizeof *out);
    out->gflops = r->gflops;
    out->flops = 2.0 * p->m * p->n * p->k;
    out->peak_gflops = Peaks_hardwareFor(peaks, p->precision, k, r->geo.emulated, &out->peak_label);
+   out->peak_gflops *= Limiter_clockShare(peaks, k->tensor, r->sm_mhz, &out->clock_share);
    out->copy_gbps = peaks && peaks->known ? peaks->copy_gbps : 0;
    out->local_gbps = peaks && peaks->known ? peaks->local_gbps : 0;
    out->l2_gbps = peaks && peaks->known ? peaks->l2_gbps : 0;

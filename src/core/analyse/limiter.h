@@ -66,6 +66,9 @@ typedef struct LimiterInputs_ {
    double flops;               /* of one launch: 2 M N K */
    double peak_gflops;         /* the compute ceiling (Peaks_for); 0 unknown */
    const char *peak_label;     /* "FP32", "TF32 tensor" */
+   double clock_share;         /* the run's SM clock over the one the peak was measured at, when lower
+                                  (the driver's median during the timed launches; the peak is scaled by
+                                  it: a power cap lowers the ceiling itself); 1 otherwise */
    double copy_gbps;           /* the measured copy bandwidth; 0 unknown */
    double l2_gbps;             /* the measured L2 read bandwidth; 0 unknown */
    double model_bytes;         /* the access-count model's global bytes of one launch; 0 unknown */
@@ -142,9 +145,15 @@ typedef struct LimiterRun_ {
    int registers;            /* per work-item; -1 unknown */
    long long local_mem;      /* bytes per group; -1: the geometry's */
    unsigned ablate;          /* AblateFlag bits */
+   double sm_mhz;            /* the SM clock during the timed launches (the driver's median); 0 unknown */
 } LimiterRun;
 
 LimiterRun LimiterRun_of(const RunResult *r);
+
+/* The compute ceiling's share left at the clock a run held: run_mhz over the SM clock the
+ * peaks were measured at (the tensor micro-kernels' own for a tensor kernel), when lower
+ * and both known; else 1. share, when given, receives the same. */
+double Limiter_clockShare(const Peaks *peaks, bool tensor, double run_mhz, double *share);
 
 /* The inputs of a measurement m of k with values on p, on dev: the traffic model, the
  * waves and occupancy from its build, the peaks given; bank_ratio from a trace, or 0. */
