@@ -233,9 +233,9 @@ suite_bench() {
    bench_one "$base-$class-bf16" "$secs" "$@" --shapes "$work/$base--$class.shapes"
 }
 BF_M16="tensor-9-decode-bfloat16-m16 t9-m16-pl1 hopper-9-swapab-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16"
-BF_M64="hopper-9-swapab-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-5-order-bf16"
-BF_FEW="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-6-splitk-bm64-bf16"
-BF_MANY="hopper-5-order-bf16 hopper-6-splitk-bf16"
+BF_M64="hopper-9-swapab-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-5-order-bf16 hopper-6-splitk-t128-bf16"
+BF_FEW="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-t128-bf16"
+BF_MANY="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-6-splitk-t128-bf16"
 # In order of importance: the budget may end before the last.
 for suite in $SUITES; do
    suite_bench "$suite" m16 15 $BF_M16
