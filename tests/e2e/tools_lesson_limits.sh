@@ -1,0 +1,64 @@
+#!/bin/sh
+# tools/lesson_limits.py (issue 45): the lesson guides carry what limits each step on a GPU,
+# written from a gpu_limits.sh run. In a copy of the project's lessons table, one lesson and
+# its guide, with a run of two rows (one with text that must not break the table or the
+# page): the section is appended once between its markers, each step gets its row (a step
+# no run measured says so), the guide's own text is kept, a second run changes nothing,
+# --check says whether a guide would change, and a new run replaces the section in place.
+. "$(dirname "$0")/lib.sh"
+
+tool="$PWD/tools/lesson_limits.py"
+root="$T_DIR/root"
+mkdir -p "$root/docs" "$root/lessons"
+cat >"$root/docs/lessons.md" <<'EOF'
+| lesson | steps | what | guide |
+|---|---|---|---|
+| `toy` | 3 | a toy | `docs/lesson-toy.md` |
+EOF
+cat >"$root/lessons/toy.lesson" <<'EOF'
+title = A toy ladder
+step  = toy-1
+title = one
+step  = toy-2
+title = two
+step  = toy-3
+title = three
+EOF
+printf '# The toy lesson\n\nIts own text, kept.\n' >"$root/docs/lesson-toy.md"
+gflops=$(awk -v s="$(od -An -N2 -tu2 /dev/urandom)" 'BEGIN { printf "%d", 1000 + s }')
+cat >"$T_DIR/run.jsonl" <<EOF
+{"kind": "header", "sizes": [2048]}
+{"kind": "row", "preset": "toy-1", "size": 2048, "explain": {"run": {"gflops": $gflops}, "limits": {"limiter": "compute", "words": "compute: 80% | of the <b>peak</b>"}}, "compare": {"ncu_unit": "sm__throughput", "ncu_pct": 77.4, "limiter_agrees": true}}
+{"kind": "row", "preset": "toy-3", "size": 0, "explain": {"run": {"gflops": 5}, "limits": {"limiter": "memory", "words": "global memory"}}, "compare": {"ncu_unit": "lts__throughput", "ncu_pct": 81.0, "limiter_agrees": false}}
+EOF
+run_tool() {
+   OUT=$(python3 "$tool" --root "$root" --device "Toy GPU, 2026-11-29" "$@" 2>&1)
+   RC=$?
+}
+run_tool "$T_DIR/run.jsonl"
+expect_rc 0 "the section is written"
+guide=$(cat "$root/docs/lesson-toy.md")
+expect_in "Its own text, kept." "$guide" "the guide's own text is kept"
+expect_in "## What limits each step on a GPU (Toy GPU, 2026-11-29)" "$guide" "under a title naming the device"
+expect_in "| 1 | \`toy-1\` | 2048 | $gflops | compute: 80% / of the &lt;b>peak&lt;/b> | SM 77% | yes |" "$guide" \
+   "a measured step's row, its text unable to break the table or the page"
+expect_in "| 2 | \`toy-2\` | - | - | not measured in this run | - | - |" "$guide" "a step no run measured says so"
+expect_in "| 3 | \`toy-3\` | its own | 5 | global memory | L2 81% | no |" "$guide" "a step at its preset's own size"
+n=$(grep -c 'gpu limits: begin' "$root/docs/lesson-toy.md")
+[ "$n" -eq 1 ] && ok "one section" || not_ok "one section" "$n begin markers"
+cp "$root/docs/lesson-toy.md" "$T_DIR/before"
+run_tool --check "$T_DIR/run.jsonl"
+expect_rc 0 "--check: nothing would change after the run"
+run_tool "$T_DIR/run.jsonl"
+cmp -s "$root/docs/lesson-toy.md" "$T_DIR/before" && ok "a second run changes nothing" ||
+   not_ok "a second run changes nothing" "$(diff "$T_DIR/before" "$root/docs/lesson-toy.md")"
+sed 's/"ncu_pct": 77.4/"ncu_pct": 91.2/' "$T_DIR/run.jsonl" >"$T_DIR/run2.jsonl"
+run_tool --check "$T_DIR/run2.jsonl"
+expect_rc 1 "--check: a new run would change the guide"
+run_tool "$T_DIR/run2.jsonl"
+guide=$(cat "$root/docs/lesson-toy.md")
+expect_in "SM 91% | yes |" "$guide" "a new run's figures replace the old"
+n=$(grep -c 'gpu limits: begin' "$root/docs/lesson-toy.md")
+[ "$n" -eq 1 ] && ok "in place, still one section" || not_ok "in place, still one section" "$n begin markers"
+expect_in "Its own text, kept." "$guide" "the guide's own text still kept"
+finish
