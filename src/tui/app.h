@@ -21,6 +21,7 @@
 #include "tui/history.h"
 #include "tui/layout.h"
 #include "tui/panes_table.h"
+#include "tui/paint.h"
 #include "tui/pane_state.h"
 #include "tui/prefs.h"
 #include "tui/ui.h"
@@ -29,10 +30,6 @@
 
 typedef enum { DLG_NONE = 0, DLG_HELP, DLG_SETUP, DLG_PRESETS, DLG_SAVE, DLG_LESSONS, DLG_EXPORT } DialogKind;
 
-typedef enum {
-   ST_NORMAL = 0, ST_HEADER, ST_TITLE, ST_TITLE_FOCUS, ST_LABEL, ST_GOOD, ST_BAD, ST_WARN, ST_DIM,
-   ST_KEY, ST_KEYLABEL, ST_SELECT, ST_CURSOR, ST_BAR, ST_BAR_BEST, ST_DIALOG, ST_COUNT
-} Style;
 
 /* Setup dialog fields. */
 enum { SF_SIZE, SF_SHAPE, SF_M, SF_N, SF_K, SF_PRECISION, SF_LAYOUT, SF_ALPHA, SF_BETA, SF_L2, SF_BACKEND, SF_DEVICE, SF_COUNT };
@@ -111,8 +108,7 @@ typedef enum { KROW_VARIANT_PICK, KROW_PARAM, KROW_VARIANT } KRowKind;
 
 typedef struct Ui_ {
    UiStart start;             /* how it was started (its selection points into the caller's) */
-   bool utf8;                 /* glyphs beyond ASCII */
-   bool color;
+   Paint paint;               /* the screen: its size, UTF-8 and colours (paint.h) */
    ChartStyle bars, spark;
    char kernels_dir[1024], presets_dir[1024], prefs_path[1024];
    bool have_prefs_path;
@@ -182,7 +178,6 @@ typedef struct Ui_ {
    Style flash_style;
    double flash_until;
 
-   int cols, rows;
    Layout layout;
    bool dirty, quit;
    int exit_code;
@@ -198,8 +193,37 @@ typedef struct Ui_ {
    double next_watch;
 } Ui;
 
-/* ui.c */
+/* uiview.c: what every part reads of the state, and how any of them says something */
 const KernelInfo *Ui_kernel(const Ui *ui);
+const DeviceLimits *Ui_limits(const Ui *ui);
+const DeviceInfo *Ui_deviceInfo(const Ui *ui);
+/* " (device limits simulated by GEMMTOP_DEVICE_LIMITS)" when they are, else "": said
+ * after every refusal that a limit may have caused, as the command line does. */
+const char *Ui_simulatedNote(const Ui *ui);
+void Ui_flash(Ui *ui, Style st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void Ui_log(Ui *ui, LogLevel level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Kernel pane rows: variant picker, parameters, then the variant list. */
+int Ui_kernelRows(const Ui *ui);
+KRowKind Ui_kernelRow(const Ui *ui, int row, int *index);
+const char *Ui_shortName(const KernelInfo *k);
+/* The history's key of the configuration that the worker measures. */
+void Ui_measuredEntry(const Ui *ui, HistoryEntry *e);
+/* The history entry of the configuration that the worker measures, or -1. */
+int Ui_historyMeasured(const Ui *ui);
+/* Whether the worker is doing something (the spinner turns). */
+bool Ui_busy(const Ui *ui);
+/* Whether the worker's snapshot describes the configuration now chosen. */
+bool Ui_snapIsCurrent(const Ui *ui);
+/* Whether the snapshot's configuration was refused before running (a rule, the device). */
+bool Ui_snapRefused(const Ui *ui);
+/* What limits the configuration on screen (core/analyse/limiter.h), from the worker's
+ * figures, the measured peaks and the bank pane's trace when current. False when it has
+ * no figure yet, with why in msg. */
+bool Ui_limiter(const Ui *ui, LimiterInputs *in, Limiter *l, char *msg, size_t len);
+/* Closes the dialog open (what the setup dialog holds is freed). */
+void Dialog_close(Ui *ui);
+
+/* ui.c */
 /* preset_ui.c: loads a preset whole: its kernel and values, the whole problem (fields it
  * does not state back to the defaults, said in the log; a lesson's sizing when not NULL),
  * ablate and limits as given (a lesson step's; 0 and "" otherwise). Before the worker
@@ -208,11 +232,6 @@ bool Ui_loadPreset(Ui *ui, const Preset *p, const LessonSize *sizing, unsigned a
                    size_t errlen);
 /* The explorer's default size on this device: 2048 on a GPU, 512 on a CPU. */
 int Ui_defaultSize(const Ui *ui);
-const DeviceLimits *Ui_limits(const Ui *ui);
-const DeviceInfo *Ui_deviceInfo(const Ui *ui);
-/* " (device limits simulated by GEMMTOP_DEVICE_LIMITS)" when they are, else "": said
- * after every refusal that a limit may have caused, as the command line does. */
-const char *Ui_simulatedNote(const Ui *ui);
 /* Sends the configuration to the worker (and remembers the kernel's values). */
 void Ui_apply(Ui *ui);
 /* Switches to a kernel with values (NULL: the values it had last, else its defaults). */
@@ -228,16 +247,10 @@ void Ui_setParamValue(Ui *ui, int pi, int vi);
 int Ui_valueIndex(const KernelParam *p, long long v);
 /* Goes back to history entry i (its kernel, values, problem and, if it can, device). */
 void Ui_restoreHistory(Ui *ui, int i);
-void Ui_flash(Ui *ui, Style st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void Ui_log(Ui *ui, LogLevel level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void Ui_setProblem(Ui *ui, const Problem *p);
 void Ui_setDevice(Ui *ui, const char *backend, DeviceInfo *devices, int ndevices, int device);
 /* The variants listed: the catalog's, hidden ones left out unless chosen. */
 void Ui_buildList(Ui *ui);
-/* Kernel pane rows: variant picker, parameters, then the variant list. */
-int Ui_kernelRows(const Ui *ui);
-KRowKind Ui_kernelRow(const Ui *ui, int row, int *index);
-const char *Ui_shortName(const KernelInfo *k);
 /* The kernel files: a signature of their names, times and sizes; a reload (why: for the
  * log); a check once a second for a change on disk. */
 unsigned long long Ui_kernelsSignature(const char *dir);
@@ -252,10 +265,6 @@ void Ui_historyFromStore(Ui *ui);
 /* news.c */
 /* Takes the worker's snapshot, sweep, bank analysis, inspection and log lines. */
 void Ui_pollWorker(Ui *ui);
-/* The history entry of the configuration that the worker measures, or -1. */
-int Ui_historyMeasured(const Ui *ui);
-/* Whether the worker is doing something (the spinner turns). */
-bool Ui_busy(const Ui *ui);
 void Ui_freeBanks(Ui *ui);
 void Ui_freeInspect(Ui *ui);
 /* Indexes the lines of the inspect pane's text now shown. */
@@ -275,17 +284,20 @@ typedef struct KeyBinding_ {
 int Keys_count(void);
 const KeyBinding *Keys_at(int i);
 void Keys_handle(Ui *ui, int ch);
+/* The help page (F1), a dialog of its own: drawn over the whole screen, and its keys. */
+void Keys_drawHelp(Ui *ui);
 /* The help page: its lines, each a keys column (KEYS_HELP_WIDTH wide, empty on a
  * continuation line) and what they do. */
 #define KEYS_HELP_WIDTH 13
 int Keys_helpCount(void);
 void Keys_helpLine(int line, char *keys, size_t keyslen, char *text, size_t textlen);
 
-/* panekeys.c */
-/* A key for the focused pane: moving, stepping a value, Enter, v. */
-void PaneKeys_focused(Ui *ui, int ch);
-/* A mouse event: a click focuses and picks, the wheel scrolls. */
-void PaneKeys_mouse(Ui *ui);
+/* panekeys.c: the keys of the panes that move and step */
+/* The kernel pane's, which also takes the stepping keys that the focused pane leaves. */
+bool PaneKeys_kernel(Ui *ui, int ch);
+/* Whether ch steps a value or a variant (the kernel pane's, from any pane that has no use
+ * for it). */
+bool PaneKeys_isStepping(int ch);
 
 /* screen.c */
 /* The signal that asked the explorer to end (SIGINT, SIGTERM, SIGHUP), or 0. */
@@ -303,14 +315,14 @@ void Screen_captureStderr(Ui *ui);
 void Screen_pollStderr(Ui *ui);
 void Screen_releaseStderr(Ui *ui);
 
-/* draw.c: the primitives, header, footer, the screen */
-attr_t Ui_attr(const Ui *ui, Style s);
+/* panes_table.c */
 /* ui->layout for the terminal's size, the panes wanted and what their content needs. */
 void Ui_layout(Ui *ui);
+
+/* draw.c: the compositor: header, footer, the panes, the dialog open */
 void Draw_screen(Ui *ui);
-void Draw_text(Ui *ui, int y, int x, int w, const char *s, Style st, bool pad);
-void Draw_fill(Ui *ui, int y, int x, int w, Style st);
-void Draw_box(Ui *ui, Rect r, const char *title);
+
+/* panedraw.c: what the panes draw with that reads the state (primitives: paint.h) */
 void Draw_hit(Ui *ui, Rect r, HitKind kind, int a, int b);
 /* A pane's title row: " N Name  extra" and right-aligned text. */
 void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right);
@@ -318,21 +330,9 @@ void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right);
 void Draw_fmtTime(const Ui *ui, double ms, char *out, size_t n);
 void Draw_fmtBytes(long long b, char *out, size_t n);
 void Draw_fmtRate(double v, const char *unit, char *out, size_t n);
-/* text word-wrapped from row y, at most max_lines rows (and 16) and none at or past
- * bottom, the last shown ending in an ellipsis when more would not fit; returns the next
- * row. */
-int Draw_wrapped(Ui *ui, int y, int x, int w, int bottom, const char *text, Style st, int max_lines);
 /* The dash of a figure not known; the spinner's glyph of this frame. */
 const char *Draw_dash(const Ui *ui);
 const char *Draw_spinner(const Ui *ui);
-/* Whether the worker's snapshot describes the configuration now chosen. */
-bool Draw_snapIsCurrent(const Ui *ui);
-/* What limits the configuration on screen (core/analyse/limiter.h), from the worker's figures, the
- * measured peaks and the bank pane's trace when current (draw_roofline.c). False when it
- * has no figure yet, with why in msg. */
-bool Draw_limiter(const Ui *ui, LimiterInputs *in, Limiter *l, char *msg, size_t len);
-/* Whether the snapshot's configuration was refused before running (a rule, the device). */
-bool Draw_snapRefused(const Ui *ui);
 /* The worker's state as a word with a glyph ("compiling", "paused"), and its style. */
 void Draw_stateText(const Ui *ui, char *out, size_t n);
 Style Draw_stateStyle(const Ui *ui);
@@ -346,8 +346,6 @@ void Draw_clampBanks(Ui *ui);
 const char *Ui_inspectText(const Ui *ui, const char **kind);
 /* T: the next target, the device measured or an architecture compiled for offline. */
 void Inspect_cycleTarget(Ui *ui);
-/* Glyphs, UTF-8 or ASCII. */
-const char *Ui_glyph(const Ui *ui, const char *utf8, const char *ascii);
 
 /* ahead_ui.c: the explorer's side of compiling ahead (core/run/ahead.h) */
 /* Once per pass of the main loop: asks for the neighbours of a configuration just
@@ -387,7 +385,6 @@ void Export_draw(Ui *ui);
 
 /* dialogs.c */
 void Dialog_open(Ui *ui, DialogKind kind);
-void Dialog_close(Ui *ui);
 /* Handles a key while a dialog is open. */
 void Dialog_key(Ui *ui, int ch);
 void Dialog_draw(Ui *ui);

@@ -49,7 +49,7 @@ static int message(Ui *ui, Rect r, const char *m, Style st) {
    const char *wl[16];
    int n = Text_wrap(m, r.w - 2, buf, sizeof buf, wl, r.h - 1 < 16 ? r.h - 1 : 16);
    for (int i = 0; i < n; i++)
-      Draw_text(ui, r.y + 1 + i, r.x + 1, r.w - 2, wl[i], st, false);
+      Paint_text(&ui->paint, r.y + 1 + i, r.x + 1, r.w - 2, wl[i], st, false);
    return n;
 }
 
@@ -192,7 +192,7 @@ static void buildNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const Ban
 /* The notes from line first, in h rows. */
 static void drawNotes(Ui *ui, const Notes *ns, int first, int x, int y, int w, int h) {
    for (int i = 0; first + i < ns->n && i < h; i++)
-      Draw_text(ui, y + i, x, w, ns->line[first + i].text, ns->line[first + i].st, ns->line[first + i].pad);
+      Paint_text(&ui->paint, y + i, x, w, ns->line[first + i].text, ns->line[first + i].st, ns->line[first + i].pad);
 }
 
 /* ---- the grid ---- */
@@ -207,22 +207,22 @@ static void gridHead(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x, 
    tens[o] = units[u] = '\0';
    if (l->address)
       snprintf(units + u, sizeof units - (size_t)u, " offset");
-   Draw_text(ui, y, x, l->grid.w, tens, ST_LABEL, false);
-   Draw_text(ui, y + 1, x, l->grid.w, units, ST_LABEL, false);
+   Paint_text(&ui->paint, y, x, l->grid.w, tens, ST_LABEL, false);
+   Paint_text(&ui->paint, y + 1, x, l->grid.w, units, ST_LABEL, false);
 }
 
 static void laneRow(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int lane, int x, int y) {
    char lab[8], c[2] = {0, 0}, addr[24];
    snprintf(lab, sizeof lab, "l%-3d ", lane);
-   Draw_text(ui, y, x, BANKLAYOUT_LABEL_W, lab, ST_LABEL, false);
+   Paint_text(&ui->paint, y, x, BANKLAYOUT_LABEL_W, lab, ST_LABEL, false);
    for (int b = 0; b < l->banks_shown; b++) {
       int ps = g->pass[lane][b];
       c[0] = BankGrid_glyph(ps);
-      Draw_text(ui, y, x + BANKLAYOUT_LABEL_W + b, 1, c, passStyle(ps), false);
+      Paint_text(&ui->paint, y, x + BANKLAYOUT_LABEL_W + b, 1, c, passStyle(ps), false);
    }
    if (l->address && g->active[lane]) {
       snprintf(addr, sizeof addr, " @%u", g->address[lane]);
-      Draw_text(ui, y, x + BANKLAYOUT_LABEL_W + l->banks_shown, BANKLAYOUT_ADDRESS_W, addr, ST_DIM, false);
+      Paint_text(&ui->paint, y, x + BANKLAYOUT_LABEL_W + l->banks_shown, BANKLAYOUT_ADDRESS_W, addr, ST_DIM, false);
    }
 }
 
@@ -240,10 +240,10 @@ static void drawGrid(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x0,
       if (lane < 0) {
          int p = -1 - lane;
          char sep[96];
-         snprintf(sep, sizeof sep, "%s phase %d: lanes %d-%d, %d wavefront%s", Ui_glyph(ui, "\xe2\x94\x80\xe2\x94\x80", "--"),
+         snprintf(sep, sizeof sep, "%s phase %d: lanes %d-%d, %d wavefront%s", Paint_glyph(&ui->paint, "\xe2\x94\x80\xe2\x94\x80", "--"),
                   p, p * lpp, (p + 1) * lpp - 1 < g->lanes - 1 ? (p + 1) * lpp - 1 : g->lanes - 1,
                   g->phase_wavefronts[p], g->phase_wavefronts[p] == 1 ? "" : "s");
-         Draw_text(ui, y, x, l->grid.w, sep, ST_DIM, false);
+         Paint_text(&ui->paint, y, x, l->grid.w, sep, ST_DIM, false);
          continue;
       }
       first = lane < first ? lane : first;
@@ -254,7 +254,7 @@ static void drawGrid(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x0,
       char more[160];
       snprintf(more, sizeof more, "lanes %d-%d of %d: Up Down PgUp PgDn scroll%s%s", first, last, g->lanes,
                ui->zoom == PANE_BANKS ? "" : ", z zooms", l->banks_shown < g->banks ? "; banks clipped" : "");
-      Draw_text(ui, y0 + l->grid.y + l->grid.h - 1, x, l->grid.w, more, ST_DIM, false);
+      Paint_text(&ui->paint, y0 + l->grid.y + l->grid.h - 1, x, l->grid.w, more, ST_DIM, false);
    }
 }
 
@@ -277,7 +277,7 @@ static void drawStep(Ui *ui, const Notes *ls, Rect r, int x0, int y0) {
    int shown = ls->n <= r.h ? ls->n : r.h - 1;
    drawNotes(ui, ls, 0, x0 + r.x, y0 + r.y, r.w, shown);
    if (shown < ls->n)
-      Draw_text(ui, y0 + r.y + shown, x0 + r.x, r.w, "... the rest of the step's text: z, then the lesson pane", ST_DIM,
+      Paint_text(&ui->paint, y0 + r.y + shown, x0 + r.x, r.w, "... the rest of the step's text: z, then the lesson pane", ST_DIM,
                 false);
 }
 

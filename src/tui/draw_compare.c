@@ -58,7 +58,7 @@ void Compare_pin(Ui *ui) {
       Ui_flash(ui, ST_NORMAL, "unpinned");
       return;
    }
-   if (!s->have_config || !Draw_snapIsCurrent(ui)) {
+   if (!s->have_config || !Ui_snapIsCurrent(ui)) {
       Ui_flash(ui, ST_WARN, "nothing measured yet to pin: wait for this configuration's first figures");
       return;
    }
@@ -93,7 +93,7 @@ static void text(Ui *ui, Cols *c, const char *s, Style st) {
    if (c->y >= c->bottom)
       return;
    if (c->draw)
-      Draw_text(ui, c->y, c->x, c->w, s, st, false);
+      Paint_text(&ui->paint, c->y, c->x, c->w, s, st, false);
    c->y++;
 }
 
@@ -106,10 +106,10 @@ static void line(Ui *ui, Cols *c, const char *label, const char *pinned, const c
       c->y++;
       return;
    }
-   Draw_text(ui, c->y, c->x, c->label_w, label, ST_LABEL, false);
-   Draw_text(ui, c->y, c->x + c->label_w, c->value_w, pinned, ST_NORMAL, false);
-   Draw_text(ui, c->y, c->x + c->label_w + c->value_w, c->value_w, now, ST_NORMAL, false);
-   Draw_text(ui, c->y, c->x + c->label_w + 2 * c->value_w, c->w - c->label_w - 2 * c->value_w, change, st, false);
+   Paint_text(&ui->paint, c->y, c->x, c->label_w, label, ST_LABEL, false);
+   Paint_text(&ui->paint, c->y, c->x + c->label_w, c->value_w, pinned, ST_NORMAL, false);
+   Paint_text(&ui->paint, c->y, c->x + c->label_w + c->value_w, c->value_w, now, ST_NORMAL, false);
+   Paint_text(&ui->paint, c->y, c->x + c->label_w + 2 * c->value_w, c->w - c->label_w - 2 * c->value_w, change, st, false);
    c->y++;
 }
 
@@ -199,7 +199,7 @@ static int body(Ui *ui, Rect r, bool draw) {
    memset(&now, 0, sizeof now);
    now.config = ui->snap.config;
    now.registers = now.local_mem = -1;
-   bool current = ui->snap.have_config && Draw_snapIsCurrent(ui);
+   bool current = ui->snap.have_config && Ui_snapIsCurrent(ui);
    if (current)
       capture(ui, &now);
    configLabel(ui, &ui->snap.config, now.label, sizeof now.label);

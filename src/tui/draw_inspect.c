@@ -85,7 +85,7 @@ static bool sameTarget(const Ui *ui) { return !strcmp(ui->inspect_pane.last.arch
 /* "PTX · 40 registers · no spills · local 8.0 KiB/group · occupancy 50% (registers)"; what
  * is not known is left to the rows below. */
 static void summary(const Ui *ui, const Inspection *in, char *out, size_t n) {
-   const char *sep = Ui_glyph(ui, " \xc2\xb7 ", ", ");
+   const char *sep = Paint_glyph(&ui->paint, " \xc2\xb7 ", ", ");
    char loc[32], t[128];
    bytes(in->local_mem, loc, sizeof loc);
    snprintf(out, n, "%s", in->assembly ? Listing_kindName(in->stats.kind) : "no assembly");
@@ -117,8 +117,8 @@ static void summary(const Ui *ui, const Inspection *in, char *out, size_t n) {
 
 /* One "label  value" row; returns the next y. */
 static int row(Ui *ui, int y, int x, int w, const char *label, const char *value, Style st) {
-   Draw_text(ui, y, x, 11, label, ST_LABEL, false);
-   Draw_text(ui, y, x + 11, w - 11, value, st, false);
+   Paint_text(&ui->paint, y, x, 11, label, ST_LABEL, false);
+   Paint_text(&ui->paint, y, x + 11, w - 11, value, st, false);
    return y + 1;
 }
 
@@ -129,8 +129,8 @@ static int wrappedRow(Ui *ui, int y, int x, int w, int bottom, const char *label
    const char *wl[8];
    int n = Text_wrap(value, w - 11 > 8 ? w - 11 : 8, buf, sizeof buf, wl, 8);
    for (int i = 0; i < n && y < bottom; i++, y++) {
-      Draw_text(ui, y, x, 11, i == 0 ? label : "", ST_LABEL, false);
-      Draw_text(ui, y, x + 11, w - 11, y + 1 == bottom && i + 1 < n ? "... (z zooms this pane)" : wl[i], st, false);
+      Paint_text(&ui->paint, y, x, 11, i == 0 ? label : "", ST_LABEL, false);
+      Paint_text(&ui->paint, y, x + 11, w - 11, y + 1 == bottom && i + 1 < n ? "... (z zooms this pane)" : wl[i], st, false);
    }
    return y;
 }
@@ -140,7 +140,7 @@ static void message(Ui *ui, Rect r, const char *m, Style st) {
    const char *wl[16];
    int n = Text_wrap(m, r.w - 2, buf, sizeof buf, wl, r.h - 1 < 16 ? r.h - 1 : 16);
    for (int i = 0; i < n; i++)
-      Draw_text(ui, r.y + 1 + i, r.x + 1, r.w - 2, wl[i], st, false);
+      Paint_text(&ui->paint, r.y + 1 + i, r.x + 1, r.w - 2, wl[i], st, false);
 }
 
 /* The resources, from row y, when the pane is tall enough to leave the listing some rows;
@@ -202,7 +202,7 @@ static int drawCounts(Ui *ui, const Inspection *in, int y, int x, int w, int bot
    snprintf(line, sizeof line, "%s, so no instruction counts; below: the %s", in->note, in->source_kind);
    int nl = Text_wrap(line, w, buf, sizeof buf, wl, bottom - y > 2 ? 2 : 1);
    for (int i = 0; i < nl && y < bottom; i++)
-      Draw_text(ui, y++, x, w, wl[i], ST_WARN, false);
+      Paint_text(&ui->paint, y++, x, w, wl[i], ST_WARN, false);
    return y;
 }
 
@@ -223,14 +223,14 @@ static void drawListing(Ui *ui, Rect r, int y) {
    snprintf(a, sizeof a, "%d", first + 1);
    snprintf(b, sizeof b, "%d", last);
    snprintf(line, sizeof line, "%s, lines %s-%s of %d%s", kind, n ? a : "0", b, n, last < n ? " (more below)" : "");
-   Draw_text(ui, y++, r.x, r.w, line, ST_HEADER, true);
+   Paint_text(&ui->paint, y++, r.x, r.w, line, ST_HEADER, true);
    int nw = snprintf(a, sizeof a, "%d", n > 0 ? n : 1) + 1;
    for (int i = first; i < last && y < bottom; i++, y++) {
       char num[16], buf[1024];
       snprintf(num, sizeof num, "%*d", nw - 1, i + 1);
-      Draw_text(ui, y, x, nw, num, ST_DIM, false);
+      Paint_text(&ui->paint, y, x, nw, num, ST_DIM, false);
       Listing_line(text, ui->inspect_pane.lines, n, i, buf, sizeof buf);
-      Draw_text(ui, y, x + nw, w - nw, buf, ST_NORMAL, false);
+      Paint_text(&ui->paint, y, x + nw, w - nw, buf, ST_NORMAL, false);
    }
 }
 
@@ -285,7 +285,7 @@ void Draw_inspect(Ui *ui) {
    int x = r.x + 1, w = r.w - 2, y = r.y + 1, bottom = r.y + r.h;
    char line[1024];
    summary(ui, in, line, sizeof line);
-   Draw_text(ui, y++, x, w, line, ST_GOOD, false);
+   Paint_text(&ui->paint, y++, x, w, line, ST_GOOD, false);
    if (y < bottom && r.h >= 10) {
       snprintf(line, sizeof line, "%s  (T: %s)", in->target, tg->arch[0] ? "next target" : "an offline target");
       y = row(ui, y, x, w, "target", line, tg->arch[0] ? ST_WARN : ST_DIM);

@@ -91,7 +91,7 @@ static void explainResources(Ui *ui, Lines *L) {
    const Inspection *in = ui->inspect_pane.have ? &ui->inspect_pane.last.inspection : NULL;
    bool inspected = in && in->ok && !strcmp(ui->inspect_pane.last.config.kernel, Ui_kernel(ui)->name) &&
                     !memcmp(ui->inspect_pane.last.config.values, ui->values, sizeof ui->values);
-   int regs = inspected && in->registers >= 0 ? in->registers : Draw_snapIsCurrent(ui) ? s->registers : -1;
+   int regs = inspected && in->registers >= 0 ? in->registers : Ui_snapIsCurrent(ui) ? s->registers : -1;
    const DeviceInfo *dev = Ui_deviceInfo(ui);
    char occ[200] = "occupancy: 6 shows the inspect pane, which estimates it";
    /* A CPU has no occupancy to estimate: the inspect pane then compiles for a GPU (T). */
@@ -129,7 +129,7 @@ static void explainBanks(Ui *ui, Lines *L) {
    }
    const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
    bool current = a && ui->snap.have_config && ui->banks_pane.analysis.config_serial == ui->snap.config_serial &&
-                  Draw_snapIsCurrent(ui);
+                  Ui_snapIsCurrent(ui);
    if (!current) {
       addPara(L, ST_DIM, "local-memory banks: %s", ui->visible & PANE_BIT(PANE_BANKS)
                                                         ? "tracing this configuration (the bank pane)..."
@@ -166,14 +166,14 @@ static void expectedTime(Ui *ui, Lines *L) {
 /* The measured figure, first under the step's title: on a small terminal it stays in view. */
 static void measuredLine(Ui *ui, Lines *L) {
    const WorkerSnapshot *s = &ui->snap;
-   bool current = Draw_snapIsCurrent(ui);
+   bool current = Ui_snapIsCurrent(ui);
    char gf[64];
    Draw_fmtRate(s->gflops, "GFLOPS", gf, sizeof gf);
    if (!current || !s->have_result) {
       addPara(L, ST_DIM, "measured: waiting for its first run");
       expectedTime(ui, L);
    }
-   else if (Draw_snapRefused(ui))
+   else if (Ui_snapRefused(ui))
       addPara(L, ST_WARN, "refused: %s", s->message);
    else if (s->state == WS_STOPPED)
       addPara(L, ST_BAD, "did not run: %s: %s", RunStatus_name(s->status), s->message);
@@ -213,7 +213,7 @@ static void limitOfStep(Ui *ui, Lines *L) {
    LimiterInputs in;
    Limiter l;
    char msg[256];
-   if (!Draw_limiter(ui, &in, &l, msg, sizeof msg))
+   if (!Ui_limiter(ui, &in, &l, msg, sizeof msg))
       return;
    addPara(L, l.kind == LIMIT_COMPUTE ? ST_GOOD : ST_NORMAL, "limit of this step: %s (0: the roofline)", l.brief);
    /* How the step moved it: the limiter of the nearest earlier step measured with the
@@ -245,7 +245,7 @@ static void ladderRows(Ui *ui, Lines *L) {
    if (narrow)
       addPara(L, ST_DIM, "(against step 1 and the source's figure: in the export, E)");
    addPara(L, ST_DIM, "%s: within the two figures' spread, the steps cannot be told apart here",
-           Ui_glyph(ui, "\xe2\x89\x88", "~"));
+           Paint_glyph(&ui->paint, "\xe2\x89\x88", "~"));
    const Lesson *lesson = LessonUi_lesson(ui);
    for (int i = 0; i < ld->nrows; i++) {
       const LadderRow *r = &ld->rows[i];
@@ -255,7 +255,7 @@ static void ladderRows(Ui *ui, Lines *L) {
       else if (r->refused[0])
          snprintf(gf, sizeof gf, "refused");
       /* A ratio within the two figures' spread: the steps cannot be told apart here. */
-      const char *approx = Ui_glyph(ui, "\xe2\x89\x88", "~");
+      const char *approx = Paint_glyph(&ui->paint, "\xe2\x89\x88", "~");
       if (Ladder_speedupPrevious(ld, i) > 0)
          snprintf(sp, sizeof sp, "%s%.2fx", Ladder_withinSpread(ld, i, i - 1) ? approx : "",
                   Ladder_speedupPrevious(ld, i));
@@ -448,7 +448,7 @@ void Draw_lesson(Ui *ui) {
       snprintf(right, sizeof right, "%d-%d/%d", scroll + 1, last, L.n);
    Draw_paneTitle(ui, PANE_LESSON, extra, right);
    for (int i = 0; i < body && scroll + i < L.n; i++)
-      Draw_text(ui, r.y + 1 + i, r.x + 1, r.w - 2, L.buf + L.at[scroll + i], L.style[scroll + i], false);
+      Paint_text(&ui->paint, r.y + 1 + i, r.x + 1, r.w - 2, L.buf + L.at[scroll + i], L.style[scroll + i], false);
    free(L.buf);
 }
 

@@ -38,15 +38,15 @@ void Draw_log(Ui *ui) {
       if (n == 0)
          n = 1, wl[0] = "";
       for (int j = n - 1; j >= 0 && y > r.y; j--, y--) {
-         Draw_fill(ui, y, r.x, r.w, ST_NORMAL);
+         Paint_fill(&ui->paint, y, r.x, r.w, ST_NORMAL);
          if (j == 0 && l->first) {
             char ts[16];
             struct tm tm;
             localtime_r(&l->when, &tm);
             strftime(ts, sizeof ts, "%H:%M:%S", &tm);
-            Draw_text(ui, y, r.x, tw - 1, ts, ST_DIM, false);
+            Paint_text(&ui->paint, y, r.x, tw - 1, ts, ST_DIM, false);
          }
-         Draw_text(ui, y, r.x + tw, w, wl[j], logStyle(l), false);
+         Paint_text(&ui->paint, y, r.x + tw, w, wl[j], logStyle(l), false);
       }
    }
 }

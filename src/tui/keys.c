@@ -33,8 +33,8 @@ static void togglePane(Ui *ui, int p) {
    if (!(ui->layout.shown & PANE_BIT(ui->focus)))
       focusNext(ui, 1);
    if (ui->visible & PANE_BIT(p) && !(ui->layout.shown & PANE_BIT(p)))
-      Ui_flash(ui, ST_WARN, "no room for the %s pane at %dx%d: hide another or zoom (z)", Layout_paneName(p), ui->cols,
-               ui->rows);
+      Ui_flash(ui, ST_WARN, "no room for the %s pane at %dx%d: hide another or zoom (z)", Layout_paneName(p), ui->paint.cols,
+               ui->paint.rows);
 }
 
 /* Cancels the run in progress and pauses; a sweep stops, keeping what it measured. */
@@ -232,6 +232,8 @@ static void submitKey(Ui *ui, int ch) {
    }
 }
 
+static void focusedKey(Ui *ui, int ch);
+
 /* ---- the table, in the help's order ---- */
 
 static const KeyBinding bindings[] = {
@@ -251,15 +253,15 @@ static const KeyBinding bindings[] = {
     {{'z'}, "z", NULL, "zoom the focused pane (z or Esc: back)", zoomKey, false},
     {{27}, "Esc", NULL, "close a dialog, leave the zoom (never cancels or pauses)", escKey, false},
     {{KEY_UP, KEY_DOWN, 'j', 'k', KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END}, "Up Down", "j k",
-     "move in the focused pane; PgUp PgDn Home End scroll", PaneKeys_focused, false},
+     "move in the focused pane; PgUp PgDn Home End scroll", focusedKey, false},
     {{KEY_LEFT, KEY_RIGHT}, "Left Right", NULL,
-     "on the variant row: previous / next variant\non a parameter: previous / next valid value", PaneKeys_focused,
+     "on the variant row: previous / next variant\non a parameter: previous / next valid value", focusedKey,
      false},
     {{'-', '+', '=', KEY_SLEFT, KEY_SRIGHT}, "- +", NULL, "on a parameter: previous / next value, unavailable ones too",
-     PaneKeys_focused, false},
+     focusedKey, false},
     {{'<', '>', ',', '.'}, "< >", ", .", "previous / next variant, from any pane", variantKey, false},
     {{'\n', '\r', KEY_ENTER}, "Enter", NULL, "pick the variant under the cursor; history: go back to it",
-     PaneKeys_focused, false},
+     focusedKey, false},
     {{'d'}, "d", NULL, "parameters back to their defaults", defaultsKey, false},
     {{'a'}, "a", NULL, "ablation: none, no-a, no-b, no-fma, const-store, no-a,no-b", ablateKey, false},
     {{'A'}, "A", NULL, "compile ahead (auto, on, off): the neighbours, one key away", aheadKey, false},
@@ -278,7 +280,7 @@ static const KeyBinding bindings[] = {
      submitKey, false},
     {{'K'}, "K", NULL, "export this configuration: a standalone kernel and a launcher that verifies it (export-kernel)",
      exportKernelKey, false},
-    {{'v'}, "v", NULL, "inspect pane: the compiled code or the kernel after the preprocessor", PaneKeys_focused,
+    {{'v'}, "v", NULL, "inspect pane: the compiled code or the kernel after the preprocessor", focusedKey,
      false},
     {{'L'}, "L", NULL, "lessons: choose one and start it on its first step", lessonsKey, false},
     {{'n', 'N'}, "n N", NULL,
@@ -313,13 +315,16 @@ static const KeyBinding *bindingOf(int ch) {
    return NULL;
 }
 
+static void mouseKey(Ui *ui);
+static void helpPageKey(Ui *ui, int ch);
+
 void Keys_handle(Ui *ui, int ch) {
    if (ch == KEY_RESIZE) {
       ui->dirty = true;
       return;
    }
    if (ch == KEY_MOUSE) {
-      PaneKeys_mouse(ui);
+      mouseKey(ui);
       return;
    }
    const KeyBinding *b = bindingOf(ch);
@@ -331,6 +336,10 @@ void Keys_handle(Ui *ui, int ch) {
       /* Nothing else is drawn: quitting is all that makes sense. */
       if (b && b->handler == quitKey)
          quitKey(ui, ch);
+      return;
+   }
+   if (ui->dialog == DLG_HELP) {
+      helpPageKey(ui, ch);
       return;
    }
    if (ui->dialog) {
@@ -407,4 +416,95 @@ void Keys_helpLine(int line, char *keys, size_t keyslen, char *text, size_t text
       snprintf(keys, keyslen, "%c", pc->digit);
       snprintf(text, textlen, "show / hide the %s pane", pc->title);
    }
+}
+
+void Keys_drawHelp(Ui *ui) {
+   int body = ui->paint.rows - 2;
+   int count = Keys_helpCount();
+   int maxScroll = count - body;
+   if (ui->help_scroll > maxScroll)
+      ui->help_scroll = maxScroll;
+   if (ui->help_scroll < 0)
+      ui->help_scroll = 0;
+   Paint_fill(&ui->paint, 0, 0, ui->paint.cols, ST_HEADER);
+   Paint_text(&ui->paint, 0, 0, ui->paint.cols, " gemmtop explorer: keys", ST_HEADER, false);
+   const char *close = "Esc, q or F1 closes ";
+   int cw = (int)strlen(close);
+   if (ui->paint.cols > cw + 26)
+      Paint_text(&ui->paint, 0, ui->paint.cols - cw, cw, close, ST_HEADER, false);
+   for (int i = 0; i < body && i + ui->help_scroll < count; i++) {
+      char keys[64], text[256];
+      Keys_helpLine(i + ui->help_scroll, keys, sizeof keys, text, sizeof text);
+      Paint_text(&ui->paint, 1 + i, 1, KEYS_HELP_WIDTH, keys, ST_LABEL, false);
+      Paint_text(&ui->paint, 1 + i, 1 + KEYS_HELP_WIDTH, ui->paint.cols - 1 - KEYS_HELP_WIDTH, text, ST_NORMAL, false);
+   }
+   const char *foot = maxScroll > 0 ? "Up/Down scroll; preferences: $XDG_CONFIG_HOME/gemmtop/ui.conf"
+                                    : "preferences: $XDG_CONFIG_HOME/gemmtop/ui.conf; docs/explorer.md";
+   Paint_text(&ui->paint, ui->paint.rows - 1, 1, ui->paint.cols - 1, foot, ST_DIM, false);
+}
+
+/* A key while the help page is open: it scrolls, anything else closes it. */
+static void helpPageKey(Ui *ui, int ch) {
+   switch (ch) {
+   case KEY_UP: case 'k': ui->help_scroll--; break;
+   case KEY_DOWN: case 'j': ui->help_scroll++; break;
+   case KEY_PPAGE: ui->help_scroll -= ui->paint.rows - 3; break;
+   case KEY_NPAGE: case ' ': ui->help_scroll += ui->paint.rows - 3; break;
+   case KEY_HOME: ui->help_scroll = 0; break;
+   default: Dialog_close(ui); break;
+   }
+}
+
+/* A mouse event: a click focuses and picks, the wheel scrolls. */
+static void mouseKey(Ui *ui) {
+   MEVENT ev;
+   if (getmouse(&ev) != OK)
+      return;
+   if (ui->dialog) {
+      Dialog_mouse(ui, ev.x, ev.y, (ev.bstate & BUTTON1_DOUBLE_CLICKED) != 0);
+      return;
+   }
+   int pane = -1;
+   for (int p = 0; p < PANE_COUNT; p++)
+      if ((ui->layout.shown & PANE_BIT(p)) && Rect_contains(ui->layout.pane[p], ev.x, ev.y))
+         pane = p;
+#ifdef BUTTON5_PRESSED
+   if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+      int key = ev.bstate & BUTTON4_PRESSED ? KEY_UP : KEY_DOWN;
+      const PaneClass *pc = Pane_class(pane);
+      for (int i = 0; pc && i < pc->wheel; i++)
+         pc->key(ui, key);
+      return;
+   }
+#endif
+   if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_DOUBLE_CLICKED)))
+      return;
+   if (pane >= 0)
+      ui->focus = pane;
+   for (int i = ui->nhits - 1; i >= 0; i--) {
+      const Hit *h = &ui->hits[i];
+      if (!Rect_contains(h->r, ev.x, ev.y))
+         continue;
+      switch (h->kind) {
+      case HIT_VALUE: ui->kernel_pane.cursor = 1 + h->a; Ui_setParamValue(ui, h->a, h->b); break;
+      case HIT_VARIANT: ui->kernel_pane.cursor = h->b; Ui_selectKernel(ui, h->a, NULL); break;
+      case HIT_ROW: ui->kernel_pane.cursor = h->a; break;
+      case HIT_HISTORY:
+         ui->history_pane.cursor = h->a;
+         if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
+            Ui_restoreHistory(ui, h->a);
+         break;
+      case HIT_PANE: break;
+      }
+      return;
+   }
+}
+
+/* A key for the focused pane: moving, stepping a value, Enter, v. */
+static void focusedKey(Ui *ui, int ch) {
+   const PaneClass *pc = Pane_class(ui->focus);
+   bool used = pc && pc->key(ui, ch);
+   /* Stepping acts on the kernel pane when the focused pane has no use for it. */
+   if (!used && PaneKeys_isStepping(ch))
+      PaneKeys_kernel(ui, ch);
 }

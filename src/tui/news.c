@@ -9,28 +9,6 @@
 #include "tui/app.h"
 #include "tui/lesson_ui.h"
 
-/* The history's key of the configuration that the worker measures. */
-static void measuredEntry(const Ui *ui, HistoryEntry *e) {
-   const WorkerSnapshot *s = &ui->snap;
-   memset(e, 0, sizeof *e);
-   Util_copy(e->backend, sizeof e->backend, s->backend);
-   e->device = s->device_index;
-   Util_copy(e->kernel, sizeof e->kernel, s->config.kernel);
-   memcpy(e->values, s->config.values, sizeof e->values);
-   const KernelInfo *k = Catalog_find(&ui->cat, e->kernel);
-   e->nvalues = k ? k->nparams : 0;
-   e->problem = s->config.problem;
-   e->ablate = s->config.ablate;
-}
-
-int Ui_historyMeasured(const Ui *ui) {
-   if (!ui->snap.have_config)
-      return -1;
-   HistoryEntry e;
-   measuredEntry(ui, &e);
-   return History_find(&ui->hist, &e);
-}
-
 static void updateHistory(Ui *ui) {
    const WorkerSnapshot *s = &ui->snap;
    if (!s->have_config || !s->have_result || !s->have_device)
@@ -38,7 +16,7 @@ static void updateHistory(Ui *ui) {
    if (s->status == RUN_INVALID || (s->nwindow == 0 && (s->status == RUN_OK || s->status == RUN_CANCELLED)))
       return;
    HistoryEntry e;
-   measuredEntry(ui, &e);
+   Ui_measuredEntry(ui, &e);
    const KernelInfo *k = Catalog_find(&ui->cat, e.kernel);
    if (k)
       KernelInfo_formatParams(k, e.values, e.params, sizeof e.params);
@@ -151,13 +129,3 @@ void Ui_pollWorker(Ui *ui) {
    }
 }
 
-bool Ui_busy(const Ui *ui) {
-   switch (ui->snap.state) {
-   case WS_STARTING: case WS_OPENING: case WS_WAITING: case WS_PREPARING: case WS_COMPILING: case WS_VERIFYING:
-   case WS_MEASURING: case WS_VENDOR: case WS_PEAKS: case WS_TRACING: case WS_SWEEPING: case WS_INSPECTING:
-   case WS_QUEUED:
-      return true;
-   default:
-      return false;
-   }
-}

@@ -146,53 +146,7 @@ static void banksKey(Ui *ui, int ch) {
    ui->dirty = true;
 }
 
-void PaneKeys_mouse(Ui *ui) {
-   MEVENT ev;
-   if (getmouse(&ev) != OK)
-      return;
-   if (ui->dialog) {
-      Dialog_mouse(ui, ev.x, ev.y, (ev.bstate & BUTTON1_DOUBLE_CLICKED) != 0);
-      return;
-   }
-   int pane = -1;
-   for (int p = 0; p < PANE_COUNT; p++)
-      if ((ui->layout.shown & PANE_BIT(p)) && Rect_contains(ui->layout.pane[p], ev.x, ev.y))
-         pane = p;
-#ifdef BUTTON5_PRESSED
-   if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
-      int key = ev.bstate & BUTTON4_PRESSED ? KEY_UP : KEY_DOWN;
-      const PaneClass *pc = Pane_class(pane);
-      for (int i = 0; pc && i < pc->wheel; i++)
-         pc->key(ui, key);
-      return;
-   }
-#endif
-   if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_DOUBLE_CLICKED)))
-      return;
-   if (pane >= 0)
-      ui->focus = pane;
-   for (int i = ui->nhits - 1; i >= 0; i--) {
-      const Hit *h = &ui->hits[i];
-      if (!Rect_contains(h->r, ev.x, ev.y))
-         continue;
-      switch (h->kind) {
-      case HIT_VALUE: ui->kernel_pane.cursor = 1 + h->a; Ui_setParamValue(ui, h->a, h->b); break;
-      case HIT_VARIANT: ui->kernel_pane.cursor = h->b; Ui_selectKernel(ui, h->a, NULL); break;
-      case HIT_ROW: ui->kernel_pane.cursor = h->a; break;
-      case HIT_HISTORY:
-         ui->history_pane.cursor = h->a;
-         if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
-            Ui_restoreHistory(ui, h->a);
-         break;
-      case HIT_PANE: break;
-      }
-      return;
-   }
-}
-
-/* Whether ch steps a value or a variant (the kernel pane's, from any pane that has no use
- * for it). */
-static bool isStepping(int ch) {
+bool PaneKeys_isStepping(int ch) {
    return ch == KEY_LEFT || ch == KEY_RIGHT || ch == '-' || ch == '+' || ch == '=' || ch == KEY_SLEFT ||
           ch == KEY_SRIGHT;
 }
@@ -204,14 +158,14 @@ bool PaneKeys_none(Ui *ui, int ch) {
 }
 
 bool PaneKeys_banks(Ui *ui, int ch) {
-   if (isStepping(ch))
+   if (PaneKeys_isStepping(ch))
       return false;
    banksKey(ui, ch);
    return true;
 }
 
 bool PaneKeys_inspect(Ui *ui, int ch) {
-   if (isStepping(ch))
+   if (PaneKeys_isStepping(ch))
       return false;
    inspectKey(ui, ch);
    return true;
@@ -226,16 +180,9 @@ bool PaneKeys_sweep(Ui *ui, int ch) {
 }
 
 bool PaneKeys_lesson(Ui *ui, int ch) {
-   if (isStepping(ch))
+   if (PaneKeys_isStepping(ch))
       return false;
    LessonUi_paneKey(ui, ch);
    return true;
 }
 
-void PaneKeys_focused(Ui *ui, int ch) {
-   const PaneClass *pc = Pane_class(ui->focus);
-   bool used = pc && pc->key(ui, ch);
-   /* Stepping acts on the kernel pane when the focused pane has no use for it. */
-   if (!used && isStepping(ch))
-      PaneKeys_kernel(ui, ch);
-}

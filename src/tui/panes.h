@@ -34,4 +34,22 @@ typedef enum { PANE_LIST(PANE_ENUM_) PANE_COUNT } PaneId;
 /* What a pane needs the worker to compute while it is shown. */
 enum { PANE_NEEDS_BANKS = 1u << 0, PANE_NEEDS_INSPECT = 1u << 1 };
 
+/* A pane's data columns (panes.c): what the preferences and the keys read. */
+typedef struct PaneInfo_ {
+   const char *title;
+   const char *pref;          /* its name in the preferences file */
+   int digit;                 /* the key that shows or hides it */
+   int wheel;                 /* lines a notch of the mouse wheel scrolls */
+   unsigned needs;            /* PANE_NEEDS_* */
+} PaneInfo;
+
+/* Pane p's data; NULL when there is none. */
+const PaneInfo *Pane_info(int p);
+/* The pane whose digit is ch, or -1. */
+int Pane_byDigit(int ch);
+/* The pane of a name in the preferences file, or -1. */
+int Pane_byPrefName(const char *name);
+/* What the panes of visible (PANE_BIT mask) need from the worker (PANE_NEEDS_*). */
+unsigned Pane_needs(unsigned visible);
+
 #endif

@@ -23,10 +23,6 @@ typedef struct PaneClass_ {
 
 /* Pane p's row; NULL when there is none. */
 const PaneClass *Pane_class(int p);
-/* The pane whose digit is ch, or -1. */
-int Pane_byDigit(int ch);
-/* The pane of a name in the preferences file, or -1. */
-int Pane_byPrefName(const char *name);
 /* The rows pane p's content needs at a width (LayoutWants' rows; 0: nothing in particular). */
 int Pane_wantRows(struct Ui_ *ui, int p, int width);
 /* The bank pane's: when it shows a lesson step's grid and text without the lesson pane (the
@@ -34,8 +30,6 @@ int Pane_wantRows(struct Ui_ *ui, int p, int width);
 int Draw_banksRows(struct Ui_ *ui, int width);
 /* The compare pane's, once a configuration is pinned: every row it has (draw_compare.c). */
 int Draw_compareRows(struct Ui_ *ui, int width);
-/* What the panes of visible (PANE_BIT mask) need from the worker (PANE_NEEDS_*). */
-unsigned Pane_needs(unsigned visible);
 
 /* The panes' functions, declared from the list. */
 #define PANE_DECLARE_(id, title, pref, digit, min_h, min_w, pref_h, weight, drop, draw, key, wheel, needs)             \
