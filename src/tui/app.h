@@ -1,7 +1,8 @@
 /* The explorer's state, shared by its UI-thread modules: start.c (start, main loop, end),
- * ui.c (the configuration), news.c (the worker's news), keys.c and panekeys.c (the keys),
- * screen.c (the terminal), draw*.c (the panes) and dialogs.c (setup, presets, save,
- * help). Only the UI thread touches it; the worker is reached through worker.h alone. */
+ * ui.c (the configuration), uiview.c (what all of them read), news.c (the worker's news),
+ * keys.c (the keys and the help page), screen.c (the terminal), draw.c (the compositor),
+ * the panes (each a class in its own file: panes.h) and dialogs.c (setup, presets, save).
+ * Only the UI thread touches it; the worker is reached through worker.h alone. */
 #ifndef GEMMTOP_UI_APP_H
 #define GEMMTOP_UI_APP_H
 
@@ -151,6 +152,7 @@ typedef struct Ui_ {
    WorkerSnapshot snap;
    unsigned long snap_seen;
    unsigned long submit_seen; /* the class server's answers (J) already shown */
+   unsigned needs_told;       /* PANE_NEEDS_* the worker was last told to compute */
    BanksPane banks_pane;      /* the panes' own state (pane_state.h) */
    SweepPane sweep_pane;
    RooflinePane roofline_pane;
@@ -222,6 +224,9 @@ bool Ui_snapRefused(const Ui *ui);
 bool Ui_limiter(const Ui *ui, LimiterInputs *in, Limiter *l, char *msg, size_t len);
 /* Closes the dialog open (what the setup dialog holds is freed). */
 void Dialog_close(Ui *ui);
+/* Whether ch steps a value or a variant (the kernel pane's, from any pane that has no use
+ * for it). */
+bool Ui_isSteppingKey(int ch);
 
 /* ui.c */
 /* preset_ui.c: loads a preset whole: its kernel and values, the whole problem (fields it
@@ -265,39 +270,21 @@ void Ui_historyFromStore(Ui *ui);
 /* news.c */
 /* Takes the worker's snapshot, sweep, bank analysis, inspection and log lines. */
 void Ui_pollWorker(Ui *ui);
-void Ui_freeBanks(Ui *ui);
-void Ui_freeInspect(Ui *ui);
-/* Indexes the lines of the inspect pane's text now shown. */
-void Ui_inspectReindex(Ui *ui);
 
-/* keys.c: the table of keys, read by the dispatcher and the help page */
-typedef void (*KeyHandler)(Ui *ui, int ch);
-typedef struct KeyBinding_ {
-   int codes[10];          /* the key codes it takes, 0-terminated */
-   const char *key;        /* as the help names it: "F1", "Up Down" */
-   const char *alias;      /* its other keys ("? h"), NULL: none */
-   const char *what;       /* the help's text ('\n': a continuation line); NULL: said in another row */
-   KeyHandler handler;     /* NULL: not a key (the mouse) */
-   bool anywhere;          /* also over a dialog and on a screen too small for the panes */
-} KeyBinding;
-/* The table's rows, in the help's order. */
+/* keys.c: the table of keys, read by the dispatcher and the help page (KeyBinding:
+ * panes_table.h) */
+/* The table's rows, in the help's order (the panes' own rows follow them). */
 int Keys_count(void);
 const KeyBinding *Keys_at(int i);
 void Keys_handle(Ui *ui, int ch);
 /* The help page (F1), a dialog of its own: drawn over the whole screen, and its keys. */
 void Keys_drawHelp(Ui *ui);
-/* The help page: its lines, each a keys column (KEYS_HELP_WIDTH wide, empty on a
- * continuation line) and what they do. */
+/* The help page of a set of panes: its lines, each a keys column (KEYS_HELP_WIDTH wide,
+ * empty on a continuation line) and what they do: the table's rows, the panes' own rows,
+ * then the digits of the panes that have no row. */
 #define KEYS_HELP_WIDTH 13
-int Keys_helpCount(void);
-void Keys_helpLine(int line, char *keys, size_t keyslen, char *text, size_t textlen);
-
-/* panekeys.c: the keys of the panes that move and step */
-/* The kernel pane's, which also takes the stepping keys that the focused pane leaves. */
-bool PaneKeys_kernel(Ui *ui, int ch);
-/* Whether ch steps a value or a variant (the kernel pane's, from any pane that has no use
- * for it). */
-bool PaneKeys_isStepping(int ch);
+int Keys_helpCount(const PaneSet *panes);
+void Keys_helpLine(const PaneSet *panes, int line, char *keys, size_t keyslen, char *text, size_t textlen);
 
 /* screen.c */
 /* The signal that asked the explorer to end (SIGINT, SIGTERM, SIGHUP), or 0. */
@@ -324,6 +311,8 @@ void Draw_screen(Ui *ui);
 
 /* panedraw.c: what the panes draw with that reads the state (primitives: paint.h) */
 void Draw_hit(Ui *ui, Rect r, HitKind kind, int a, int b);
+/* The rows of pane p under its title row (at least 1). */
+int Draw_paneHeight(const Ui *ui, int p);
 /* A pane's title row: " N Name  extra" and right-aligned text. */
 void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right);
 /* "12.3 ms", "4.1 KiB", "1234 GFLOPS": numbers as the panes show them. */

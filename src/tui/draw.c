@@ -150,9 +150,7 @@ void Draw_screen(Ui *ui) {
    }
    drawHeader(ui);
    /* The panes, as their table (panes.h) draws them. */
-   for (int p = 0; p < PANE_COUNT; p++)
-      if (ui->layout.shown & PANE_BIT(p))
-         Pane_class(p)->draw(ui);
+   Panes_draw(Panes_shipped(), ui);
    if (ui->layout.divider.w)
       for (int y = ui->layout.divider.y; y < ui->layout.divider.y + ui->layout.divider.h; y++)
          Paint_text(&ui->paint, y, ui->layout.divider.x, 1, Paint_glyph(&ui->paint, "\xe2\x94\x82", "|"), ST_DIM, false);

@@ -339,7 +339,7 @@ static void title(Ui *ui) {
    Draw_paneTitle(ui, PANE_BANKS, extra, keys);
 }
 
-int Draw_banksRows(Ui *ui, int width) {
+static int Draw_banksRows(Ui *ui, int width) {
    const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
    if (!a || !a->nrequests || !LessonUi_gridStep(ui) || (ui->visible & PANE_BIT(PANE_LESSON)))
       return 0;
@@ -349,7 +349,7 @@ int Draw_banksRows(Ui *ui, int width) {
    return rows;
 }
 
-void Draw_banks(Ui *ui) {
+static void drawBanks(Ui *ui) {
    Rect r = ui->layout.pane[PANE_BANKS];
    const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
    bool current = ui->banks_pane.have && ui->snap.have_config && ui->banks_pane.analysis.config_serial == ui->snap.config_serial;
@@ -398,3 +398,95 @@ void Draw_banks(Ui *ui) {
       drawGrid(ui, g, &l, x0, y0);
    free(g);
 }
+
+/* ---- its news and keys ---- */
+
+static void freeBanks(Ui *ui) {
+   if (ui->banks_pane.have && ui->banks_pane.analysis.analysis) {
+      BankAnalysis_free(ui->banks_pane.analysis.analysis);
+      free(ui->banks_pane.analysis.analysis);
+   }
+   ui->banks_pane.analysis.analysis = NULL;
+   ui->banks_pane.have = false;
+}
+
+/* The worker's newest bank analysis, when there is one. */
+static void poll(Ui *ui) {
+   WorkerBanks nb;
+   if (!Worker_takeBanks(ui->worker, &nb))
+      return;
+   if (ui->banks_pane.have) {
+      ui->banks_pane.before = ui->banks_pane.analysis.config;
+      ui->banks_pane.have_before = true;
+   }
+   freeBanks(ui);
+   ui->banks_pane.analysis = nb;
+   ui->banks_pane.have = true;
+   Draw_clampBanks(ui);
+   ui->dirty = true;
+}
+
+/* Steps the bank pane's site (what 0), warp (1) or execution (2). */
+static void stepBanks(Ui *ui, int what, int d) {
+   if (!(ui->visible & PANE_BIT(PANE_BANKS))) {
+      Ui_flash(ui, ST_WARN, "the bank pane is hidden: 5 shows it");
+      return;
+   }
+   const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
+   if (!a || !a->nrequests)
+      return;
+   if (what == 0) {
+      int s = ui->banks_pane.site;
+      for (int i = 0; i < a->nsites; i++) {
+         s = (s + d + a->nsites) % a->nsites;
+         if (a->sites[s].requests)
+            break;
+      }
+      ui->banks_pane.site = s;
+      ui->banks_pane.iter = 0;
+   } else if (what == 1) {
+      int n = a->warps * a->groups;
+      ui->banks_pane.warp = n > 0 ? (ui->banks_pane.warp + d + n) % n : 0;
+   } else {
+      ui->banks_pane.iter += d;
+   }
+   Draw_clampBanks(ui);
+   ui->dirty = true;
+}
+static void stepKey(Ui *ui, int ch) {
+   const char *keys = "[]{}()", *at = strchr(keys, ch);
+   int i = (int)(at - keys);
+   stepBanks(ui, i / 2, i % 2 ? 1 : -1);
+}
+
+/* Its grid: a row, a page, its top or its end (drawing clamps). */
+static void scrollKey(Ui *ui, int ch) {
+   int page = ui->banks_pane.page > 1 ? ui->banks_pane.page - 1 : 1;
+   switch (ch) {
+   case KEY_UP: case 'k': ui->banks_pane.scroll--; break;
+   case KEY_DOWN: case 'j': ui->banks_pane.scroll++; break;
+   case KEY_PPAGE: ui->banks_pane.scroll -= page; break;
+   case KEY_NPAGE: ui->banks_pane.scroll += page; break;
+   case KEY_HOME: ui->banks_pane.scroll = 0; break;
+   case KEY_END: ui->banks_pane.scroll = BANKS_MAX_LANES * 2; break; /* drawing keeps the last page in view */
+   default: return;
+   }
+   if (ui->banks_pane.scroll < 0)
+      ui->banks_pane.scroll = 0;
+   ui->dirty = true;
+}
+
+static bool focusedKey(Ui *ui, int ch) {
+   if (Ui_isSteppingKey(ch))
+      return false;
+   scrollKey(ui, ch);
+   return true;
+}
+
+static const KeyBinding keys[] = {
+    {{'[', ']', '{', '}', '(', ')'}, "[ ] { } ( )", NULL, "bank pane: previous / next site, warp, loop iteration",
+     stepKey, false},
+};
+
+const PaneClass Banks_pane = {.draw = drawBanks, .key = focusedKey, .keys = keys, .nkeys = 1, .rows = Draw_banksRows,
+                              .poll = poll, .free = freeBanks};

@@ -227,14 +227,24 @@ static int body(Ui *ui, Rect r, bool draw) {
    return c.y - r.y - 1;
 }
 
-int Draw_compareRows(Ui *ui, int width) {
+static int Draw_compareRows(Ui *ui, int width) {
    return ui->pinned.set ? 1 + body(ui, (Rect){0, 0, width, 0}, false) : 0;
 }
 
-void Draw_compare(Ui *ui) {
+static void drawCompare(Ui *ui) {
    Rect r = ui->layout.pane[PANE_COMPARE];
    const Pinned *p = &ui->pinned;
    Draw_paneTitle(ui, PANE_COMPARE, p->set ? "pinned beside the current configuration" : "", "C pins / unpins");
    body(ui, r, true);
 }
 
+/* ---- its keys ---- */
+
+static void pinKey(Ui *ui, int ch) { Compare_pin(ui); }
+
+static const KeyBinding keys[] = {
+    {{'C'}, "C", NULL, "pin this configuration; the compare pane (9) puts it beside the current one", pinKey, false},
+};
+
+const PaneClass Compare_pane = {.draw = drawCompare, .keys = keys, .nkeys = 1, .rows = Draw_compareRows,
+                                .poll = Compare_refresh};

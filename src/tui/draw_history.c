@@ -133,7 +133,7 @@ static void drawSparkline(Ui *ui, Rect r, int sy, int nrows) {
    }
 }
 
-void Draw_history(Ui *ui) {
+static void drawHistory(Ui *ui) {
    Rect r = ui->layout.pane[PANE_HISTORY];
    Draw_paneTitle(ui, PANE_HISTORY, "GFLOPS per configuration", NULL);
    int h = r.h - 1;
@@ -145,3 +145,34 @@ void Draw_history(Ui *ui) {
       drawEntries(ui, r, rows);
    drawSparkline(ui, r, r.y + 1 + (rows > 0 ? rows : 0), sparkRows);
 }
+
+/* ---- its keys ---- */
+
+/* The history's cursor; every key is its own (stepping does nothing here). */
+static bool historyKey(Ui *ui, int ch) {
+   int n = ui->hist.count;
+   if (n == 0)
+      return true;
+   int cur = ui->history_pane.cursor;
+   if (cur < 0) {
+      cur = Ui_historyMeasured(ui);
+      if (cur < 0)
+         cur = n - 1;
+   }
+   switch (ch) {
+   case KEY_UP: case 'k': cur--; break;
+   case KEY_DOWN: case 'j': cur++; break;
+   case KEY_PPAGE: cur -= Draw_paneHeight(ui, PANE_HISTORY); break;
+   case KEY_NPAGE: cur += Draw_paneHeight(ui, PANE_HISTORY); break;
+   case KEY_HOME: cur = 0; break;
+   case KEY_END: cur = n - 1; break;
+   case '\n': case '\r': case KEY_ENTER:
+      Ui_restoreHistory(ui, cur);
+      return true;
+   default: return true;
+   }
+   ui->history_pane.cursor = cur < 0 ? 0 : cur >= n ? n - 1 : cur;
+   return true;
+}
+
+const PaneClass History_pane = {.draw = drawHistory, .key = historyKey};

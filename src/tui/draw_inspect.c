@@ -3,6 +3,7 @@
  * its limiting resource, instruction counts, then the listing, scrolled with j k PgUp
  * PgDn Home End when the pane has the focus. The worker reads the code (worker.c). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/run/ablate.h"
@@ -246,7 +247,7 @@ static void notYet(Ui *ui, Rect r) {
    message(ui, r, m, s->state == WS_STOPPED ? ST_BAD : ST_DIM);
 }
 
-void Draw_inspect(Ui *ui) {
+static void drawInspect(Ui *ui) {
    Rect r = ui->layout.pane[PANE_INSPECT];
    const Inspection *in = &ui->inspect_pane.last.inspection;
    bool current = ui->inspect_pane.have && ui->snap.have_config && ui->inspect_pane.last.config_serial == ui->snap.config_serial &&
@@ -297,3 +298,88 @@ void Draw_inspect(Ui *ui) {
    if (y < bottom)
       drawListing(ui, r, y);
 }
+
+/* ---- its news and keys ---- */
+
+static void freeInspect(Ui *ui) {
+   if (ui->inspect_pane.have)
+      WorkerInspect_free(&ui->inspect_pane.last);
+   free(ui->inspect_pane.lines);
+   ui->inspect_pane.lines = NULL;
+   ui->inspect_pane.nlines = 0;
+   ui->inspect_pane.have = false;
+}
+
+/* Indexes the lines of the text now shown. */
+static void reindex(Ui *ui) {
+   free(ui->inspect_pane.lines);
+   ui->inspect_pane.lines = NULL;
+   const char *text = Ui_inspectText(ui, NULL);
+   ui->inspect_pane.nlines = text ? Listing_split(text, &ui->inspect_pane.lines) : 0;
+   if (ui->inspect_pane.nlines < 0)
+      ui->inspect_pane.nlines = 0;
+}
+
+/* The worker's newest inspection, when there is one. */
+static void poll(Ui *ui) {
+   WorkerInspect in;
+   if (!Worker_takeInspect(ui->worker, &in))
+      return;
+   /* A new configuration's listing starts at its top; the same one keeps its place. */
+   bool same = ui->inspect_pane.have && !strcmp(in.config.kernel, ui->inspect_pane.last.config.kernel) &&
+               !memcmp(in.config.values, ui->inspect_pane.last.config.values, sizeof in.config.values);
+   freeInspect(ui);
+   ui->inspect_pane.last = in;
+   ui->inspect_pane.have = true;
+   reindex(ui);
+   if (!same)
+      ui->inspect_pane.scroll = 0;
+   ui->dirty = true;
+}
+
+static void targetKey(Ui *ui, int ch) { Inspect_cycleTarget(ui); }
+
+/* The inspect pane's listing: a line, a page, its top or its end. */
+static void listingKey(Ui *ui, int ch) {
+   int page = Draw_paneHeight(ui, PANE_INSPECT) - 2;
+   if (page < 1)
+      page = 1;
+   switch (ch) {
+   case KEY_UP: case 'k': ui->inspect_pane.scroll--; break;
+   case KEY_DOWN: case 'j': ui->inspect_pane.scroll++; break;
+   case KEY_PPAGE: ui->inspect_pane.scroll -= page; break;
+   case KEY_NPAGE: ui->inspect_pane.scroll += page; break;
+   case KEY_HOME: ui->inspect_pane.scroll = 0; break;
+   case KEY_END: ui->inspect_pane.scroll = ui->inspect_pane.nlines; break; /* drawing keeps the last page in view */
+   case 'v':
+      if (!ui->inspect_pane.have || !ui->inspect_pane.last.inspection.ok)
+         return;
+      if (!ui->inspect_pane.last.inspection.code) {
+         Ui_flash(ui, ST_WARN, "no compiled code to switch to: %s", ui->inspect_pane.last.inspection.note);
+         return;
+      }
+      ui->inspect_pane.source = !ui->inspect_pane.source;
+      ui->inspect_pane.scroll = 0;
+      reindex(ui);
+      return;
+   default: break;
+   }
+   if (ui->inspect_pane.scroll > ui->inspect_pane.nlines - 1)
+      ui->inspect_pane.scroll = ui->inspect_pane.nlines > 0 ? ui->inspect_pane.nlines - 1 : 0;
+   if (ui->inspect_pane.scroll < 0)
+      ui->inspect_pane.scroll = 0;
+}
+
+static bool focusedKey(Ui *ui, int ch) {
+   if (Ui_isSteppingKey(ch))
+      return false;
+   listingKey(ui, ch);
+   return true;
+}
+
+static const KeyBinding keys[] = {
+    {{'T'}, "T", NULL, "inspect pane: the device, or sm_90 sm_80 gfx906 gfx90a compiled offline", targetKey, false},
+};
+
+const PaneClass Inspect_pane = {.draw = drawInspect, .key = focusedKey, .keys = keys, .nkeys = 1, .poll = poll,
+                                .free = freeInspect};

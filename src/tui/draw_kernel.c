@@ -212,7 +212,7 @@ static void drawInfo(Ui *ui, Rect r, int iy, int ih) {
       Paint_text(&ui->paint, iy + 1 + i, r.x + 1, r.w - 1, wl[i], i == 0 || st == ST_BAD ? st : ST_DIM, false);
 }
 
-void Draw_kernel(Ui *ui) {
+static void drawKernel(Ui *ui) {
    Rect r = ui->layout.pane[PANE_KERNEL];
    const KernelInfo *k = Ui_kernel(ui);
    Draw_paneTitle(ui, PANE_KERNEL, k->name, NULL);
@@ -233,3 +233,47 @@ void Draw_kernel(Ui *ui) {
    if (ih)
       drawInfo(ui, r, y0 + lh, ih);
 }
+
+/* ---- its keys ---- */
+
+static bool kernelKey(Ui *ui, int ch) {
+   int rows = Ui_kernelRows(ui), idx;
+   KRowKind kind = Ui_kernelRow(ui, ui->kernel_pane.cursor, &idx);
+   int page = Draw_paneHeight(ui, PANE_KERNEL) / 2;
+   switch (ch) {
+   case KEY_UP: case 'k': ui->kernel_pane.cursor--; break;
+   case KEY_DOWN: case 'j': ui->kernel_pane.cursor++; break;
+   case KEY_PPAGE: ui->kernel_pane.cursor -= page; break;
+   case KEY_NPAGE: ui->kernel_pane.cursor += page; break;
+   case KEY_HOME: ui->kernel_pane.cursor = 0; break;
+   case KEY_END: ui->kernel_pane.cursor = rows - 1; break;
+   case KEY_LEFT: case KEY_RIGHT: {
+      int dir = ch == KEY_LEFT ? -1 : 1;
+      if (kind == KROW_PARAM)
+         Ui_stepParam(ui, idx, dir, false);
+      else
+         Ui_stepVariant(ui, dir);
+      break;
+   }
+   case '-': case '+': case '=': case KEY_SLEFT: case KEY_SRIGHT: {
+      int dir = ch == '-' || ch == KEY_SLEFT ? -1 : 1;
+      if (kind == KROW_PARAM)
+         Ui_stepParam(ui, idx, dir, true);
+      else
+         Ui_stepVariant(ui, dir);
+      break;
+   }
+   case '\n': case '\r': case KEY_ENTER:
+      if (kind == KROW_VARIANT)
+         Ui_selectKernel(ui, idx, NULL);
+      break;
+   default: break;
+   }
+   if (ui->kernel_pane.cursor < 0)
+      ui->kernel_pane.cursor = 0;
+   if (ui->kernel_pane.cursor >= rows)
+      ui->kernel_pane.cursor = rows - 1;
+   return true;
+}
+
+const PaneClass Kernel_pane = {.draw = drawKernel, .key = kernelKey};

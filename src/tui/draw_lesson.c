@@ -419,7 +419,7 @@ static void build(Ui *ui, Lines *L) {
    limitOfStep(ui, L);
 }
 
-void Draw_lesson(Ui *ui) {
+static void drawLesson(Ui *ui) {
    Rect r = ui->layout.pane[PANE_LESSON];
    Lines L;
    memset(&L, 0, sizeof L);
@@ -469,3 +469,31 @@ void LessonUi_paneKey(Ui *ui, int ch) {
    if (ui->lesson->scroll < 0)
       ui->lesson->scroll = 0;
 }
+
+/* ---- its keys ---- */
+
+static bool focusedKey(Ui *ui, int ch) {
+   if (Ui_isSteppingKey(ch))
+      return false;
+   LessonUi_paneKey(ui, ch);
+   return true;
+}
+
+static void lessonStepKey(Ui *ui, int ch) { LessonUi_stepBy(ui, ch == 'N' ? -1 : 1); }
+static void lessonExportKey(Ui *ui, int ch) { LessonUi_export(ui); }
+static void lessonAboutKey(Ui *ui, int ch) { LessonUi_toggleAbout(ui); }
+static void lessonNotesKey(Ui *ui, int ch) { LessonUi_toggleNotes(ui); }
+static void lessonGoToKey(Ui *ui, int ch) { LessonUi_goToStart(ui); }
+
+static const KeyBinding keys[] = {
+    {{'n', 'N'}, "n N", NULL,
+     "lesson: next / previous step: its preset whole (the whole problem),\nwith its simulated limits and ablation",
+     lessonStepKey, false},
+    {{'E'}, "E", NULL, "lesson: export the ladder (Markdown, CSV, SVG) into this folder", lessonExportKey, false},
+    {{'I'}, "I", NULL, "lesson: its introduction on every step (or on the first only)", lessonAboutKey, false},
+    {{'o'}, "o", NULL, "lesson: the lecturer's speaker notes (notes =) in its pane, or hidden", lessonNotesKey, false},
+    {{'g'}, "g", NULL, "lesson: go to a step: type its number, then Enter (Esc: stay)", lessonGoToKey, false},
+};
+
+const PaneClass Lesson_pane = {.draw = drawLesson, .key = focusedKey, .keys = keys, .nkeys = 5,
+                               .capture = LessonUi_goToKey, .rows = LessonUi_paneRows, .snapshot = LessonUi_poll};

@@ -257,7 +257,7 @@ static void render(Ui *ui, Rect r, const Lines *L) {
    }
 }
 
-void Draw_results(Ui *ui) {
+static void drawResults(Ui *ui) {
    Rect r = ui->layout.pane[PANE_RESULTS];
    char state[256];
    Draw_stateText(ui, state, sizeof state);
@@ -285,3 +285,5 @@ void Draw_results(Ui *ui) {
    launchLines(ui, &L);
    render(ui, r, &L);
 }
+
+const PaneClass Results_pane = {.draw = drawResults};

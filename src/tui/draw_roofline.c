@@ -150,7 +150,7 @@ static void chart(Ui *ui, const LimiterInputs *in, const Limiter *l, int x, int 
    Paint_text(&ui->paint, y + ch, x + lw + 1, pw, axis, ST_LABEL, false);
 }
 
-void Draw_roofline(Ui *ui) {
+static void drawRoofline(Ui *ui) {
    Rect r = ui->layout.pane[PANE_ROOFLINE];
    int x = r.x + 1, w = r.w - 2, y = r.y + 1, bottom = r.y + r.h;
    LimiterInputs in;
@@ -185,3 +185,5 @@ void Draw_roofline(Ui *ui) {
       Paint_text(&ui->paint, y++, x, w, "this kernel states no reuse: model: its point has no intensity", ST_DIM, false);
    chart(ui, &in, &l, x, y, w, bottom);
 }
+
+const PaneClass Roofline_pane = {.draw = drawRoofline};

@@ -73,8 +73,7 @@ void LessonUi_openChooser(Ui *ui);
 void LessonUi_chooserKey(Ui *ui, int ch);
 void LessonUi_drawChooser(Ui *ui);
 
-/* draw_lesson.c: the pane, and its keys (scrolling) when focused. */
-void Draw_lesson(Ui *ui);
+/* draw_lesson.c: the pane (its class, Lesson_pane: panes_table.h). */
 /* The rows (its title row included) the lesson pane needs at a width for what must stay in
  * view: the step's heading, its measured figure and its whole text, as long as the
  * lesson's longest step needs, so that the layout keeps from step to step (0: no lesson). */

@@ -28,7 +28,6 @@ typedef struct LogPane_ {
 typedef struct BanksPane_ {
    WorkerBanks analysis;      /* the newest bank analysis (owned) */
    bool have;
-   bool on;                   /* what the worker was last told */
    int site, warp, iter;      /* the request drawn: site, flat warp, execution */
    int scroll;                /* the first grid row drawn (lanes and phase separators) */
    int page;                  /* grid rows drawn last time: PgUp PgDn's step */
@@ -55,7 +54,6 @@ typedef struct RooflinePane_ {
 typedef struct InspectPane_ {
    WorkerInspect last;        /* the newest inspection (owned) */
    bool have;
-   bool on;                   /* what the worker was last told */
    bool source;               /* v: the source after the preprocessor instead of the code */
    int target;                /* T: 0 the device measured, else an offline architecture */
    size_t *lines;             /* where each line of the text shown starts */

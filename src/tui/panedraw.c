@@ -117,3 +117,8 @@ void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right) {
       Paint_text(&ui->paint, r.y, r.x + r.w - rw, rw, right, st, false);
    Draw_hit(ui, r, HIT_PANE, p, 0);
 }
+
+int Draw_paneHeight(const Ui *ui, int p) {
+   int h = ui->layout.pane[p].h - 1;
+   return h > 1 ? h : 1;
+}

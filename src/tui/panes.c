@@ -6,10 +6,9 @@
 
 #include <string.h>
 
-#define PANE_INFO_(id, title, pref, digit, min_h, min_w, pref_h, weight, drop, draw, key, wheel, needs)                \
-   [PANE_##id] = {title, pref, digit, wheel, needs},
-static const PaneInfo infos[PANE_COUNT] = {PANE_LIST(PANE_INFO_)};
-#undef PANE_INFO_
+static const PaneInfo infos[PANE_COUNT] = {PANE_LIST(PANE_INFO_ROW)};
+
+const PaneInfo *Pane_infos(void) { return infos; }
 
 const PaneInfo *Pane_info(int p) { return p >= 0 && p < PANE_COUNT ? &infos[p] : NULL; }
 

@@ -384,8 +384,7 @@ static int finish(Ui *ui) {
       _exit(code);
    }
    ui->worker = NULL;
-   Ui_freeBanks(ui);
-   Ui_freeInspect(ui);
+   Panes_free(Panes_shipped(), ui);
    freeUi(ui);
    return code;
 }

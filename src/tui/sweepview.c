@@ -228,7 +228,7 @@ static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bo
    }
 }
 
-void SweepView_draw(Ui *ui) {
+static void drawSweep(Ui *ui) {
    Rect r = ui->layout.pane[PANE_SWEEP];
    const WorkerSweep *sw = ui->sweep_pane.sweep;
    const KernelInfo *k = shownKernel(ui);
@@ -320,3 +320,34 @@ void SweepView_draw(Ui *ui) {
    }
    drawScatter(ui, k, x, y, w, bottom);
 }
+
+/* ---- its news and keys ---- */
+
+/* The worker's sweep, when it changed. */
+static void poll(Ui *ui) {
+   if (Worker_sweep(ui->worker, ui->sweep_pane.sweep, &ui->sweep_pane.seen))
+      ui->dirty = true;
+}
+
+/* Enter applies the sweep's best configuration. */
+static bool focusedKey(Ui *ui, int ch) {
+   if (ch != '\n' && ch != '\r' && ch != KEY_ENTER)
+      return false;
+   SweepView_applyBest(ui);
+   return true;
+}
+
+static void sweepKey(Ui *ui, int ch) { SweepView_toggle(ui); }
+static void sweepAxisKey(Ui *ui, int ch) { SweepView_cycleX(ui); }
+static void sweepBestKey(Ui *ui, int ch) { SweepView_applyBest(ui); }
+static void sweepStrategyKey(Ui *ui, int ch) { SweepView_cycleStrategy(ui); }
+
+static const KeyBinding keys[] = {
+    {{'S'}, "S", NULL, "sweep the kernel's parameters on this problem / stop it", sweepKey, false},
+    {{'X'}, "X", NULL, "sweep pane: plot GFLOPS against the next parameter", sweepAxisKey, false},
+    {{'B'}, "B", NULL, "apply the sweep's best configuration (Enter in its pane)", sweepBestKey, false},
+    {{'Y'}, "Y", NULL, "sweep: the next search strategy (random, exhaustive, anneal, genetic, bayes)",
+     sweepStrategyKey, false},
+};
+
+const PaneClass Sweep_pane = {.draw = drawSweep, .key = focusedKey, .keys = keys, .nkeys = 4, .poll = poll};

@@ -169,3 +169,8 @@ bool Ui_limiter(const Ui *ui, LimiterInputs *in, Limiter *l, char *msg, size_t l
    Limiter_of(in, l);
    return true;
 }
+
+bool Ui_isSteppingKey(int ch) {
+   return ch == KEY_LEFT || ch == KEY_RIGHT || ch == '-' || ch == '+' || ch == '=' || ch == KEY_SLEFT ||
+          ch == KEY_SRIGHT;
+}
