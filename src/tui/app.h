@@ -23,7 +23,14 @@
 #include "tui/layout.h"
 #include "tui/panes_table.h"
 #include "tui/paint.h"
-#include "tui/pane_state.h"
+#include "tui/draw_banks.h"
+#include "tui/draw_compare.h"
+#include "tui/draw_history.h"
+#include "tui/draw_inspect.h"
+#include "tui/draw_kernel.h"
+#include "tui/draw_log.h"
+#include "tui/draw_roofline.h"
+#include "tui/sweepview.h"
 #include "tui/prefs.h"
 #include "tui/ui.h"
 #include "explorer/logbuf.h"
@@ -78,23 +85,6 @@ typedef struct ExportState_ {
    char error[1200];
 } ExportState;
 
-/* The configuration pinned for the compare pane (C): its figures as last measured. */
-typedef struct Pinned_ {
-   bool set;
-   WorkerConfig config;       /* kernel, values, problem, ablation */
-   char label[256];
-   bool measured;             /* its figures below were taken */
-   double gflops, median_ms;
-   bool verified;
-   int registers;             /* the build's, -1 not reported */
-   long long local_mem;
-   bool have_banks;           /* its bank table (site names in names) */
-   int nsites;
-   BankSiteStats sites[BANKS_MAX_SITES];
-   bool have_code;            /* its instruction counts and occupancy (the inspect pane's target) */
-   Inspection code;           /* the fixed fields only: its texts are not kept */
-} Pinned;
-
 /* Where a mouse click lands, recorded while drawing. */
 typedef enum { HIT_PANE, HIT_VARIANT, HIT_VALUE, HIT_ROW, HIT_HISTORY } HitKind;
 typedef struct Hit_ {
@@ -141,7 +131,7 @@ typedef struct Ui_ {
    int zoom_before_projector; /* ... and the pane zoomed then (-1 none) */
    unsigned prefs_visible;    /* the panes as the preferences had them before a lesson (0: visible) */
    int focus, zoom;
-   KernelPane kernel_pane;    /* the panes' own state (pane_state.h) */
+   KernelPane kernel_pane;    /* the panes' own state (draw_X.h, beside each pane's file) */
    HistoryPane history_pane;
    LogPane log_pane;
    int help_scroll;
@@ -153,7 +143,7 @@ typedef struct Ui_ {
    unsigned long snap_seen;
    unsigned long submit_seen; /* the class server's answers (J) already shown */
    unsigned needs_told;       /* PANE_NEEDS_* the worker was last told to compute */
-   BanksPane banks_pane;      /* the panes' own state (pane_state.h) */
+   BanksPane banks_pane;      /* the panes' own state (draw_X.h, beside each pane's file) */
    SweepPane sweep_pane;
    RooflinePane roofline_pane;
    InspectPane inspect_pane;

@@ -27,8 +27,8 @@ typedef struct KeyBinding_ {
  * then goes to the kernel pane). */
 typedef bool (*PaneKeyFn)(struct Ui_ *ui, int ch);
 
-/* What a pane does; every member but draw may be NULL (none). Its state is its own struct
- * (pane_state.h), changed only by these functions and its keys. */
+/* What a pane does; every member but draw may be NULL (none). The state it keeps is a
+ * struct in its own header beside its file (draw_X.h), a member of the Ui. */
 typedef struct PaneClass_ {
    void (*draw)(struct Ui_ *ui);            /* into ui->layout.pane[its id] */
    PaneKeyFn key;                           /* a key while it is focused */
