@@ -316,15 +316,7 @@ const char *Draw_spinner(const Ui *ui);
 void Draw_stateText(const Ui *ui, char *out, size_t n);
 Style Draw_stateStyle(const Ui *ui);
 
-/* The panes' draw and key functions are declared from their list (panes_table.h). */
-/* Keeps bank_site/warp/iter valid for the analysis held (site: one that made accesses). */
-void Draw_clampBanks(Ui *ui);
-
-/* draw_inspect.c */
-/* The text the inspect pane shows: the compiled code, or the source (v, or no code). */
-const char *Ui_inspectText(const Ui *ui, const char **kind);
-/* T: the next target, the device measured or an architecture compiled for offline. */
-void Inspect_cycleTarget(Ui *ui);
+/* The panes' classes are declared from their list (panes_table.h). */
 
 /* ahead_ui.c: the explorer's side of compiling ahead (core/run/ahead.h) */
 /* Once per pass of the main loop: asks for the neighbours of a configuration just
@@ -340,22 +332,6 @@ bool AheadUi_compiledAhead(const Ui *ui);
 /* Whether its program is known to be compiled (ahead, or measured earlier in this
  * session): the worker then hardly waits for the keys to settle. A hint only. */
 bool AheadUi_ready(const Ui *ui);
-
-/* sweepview.c: the sweep pane */
-/* Starts a sweep of the current kernel on the current problem, or stops the one running. */
-void SweepView_toggle(Ui *ui);
-/* The next parameter across the scatter. */
-void SweepView_cycleX(Ui *ui);
-/* The next search strategy for the next sweep (core/sweep/search.h). */
-void SweepView_cycleStrategy(Ui *ui);
-/* Puts the sweep's best verified configuration in the kernel pane. */
-void SweepView_applyBest(Ui *ui);
-
-/* draw_compare.c: the compare pane (9), a pinned configuration beside the current one */
-/* C: pins the configuration measured now (again: unpins it). */
-void Compare_pin(Ui *ui);
-/* While the pinned configuration is the one measured, its figures follow the newest. */
-void Compare_refresh(Ui *ui);
 
 /* exportview.c: the export dialog (e): history or sweep to CSV or Markdown */
 void Export_open(Ui *ui);

@@ -14,7 +14,8 @@
 #include "tui/lesson_ui.h"
 #include "tui/text.h"
 
-void Draw_clampBanks(Ui *ui) {
+/* Keeps site, warp and iter valid for the analysis held (site: one that made accesses). */
+static void clampBanks(Ui *ui) {
    const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
    if (!a || !a->nrequests) {
       ui->banks_pane.site = ui->banks_pane.warp = ui->banks_pane.iter = 0;
@@ -422,7 +423,7 @@ static void poll(Ui *ui) {
    freeBanks(ui);
    ui->banks_pane.analysis = nb;
    ui->banks_pane.have = true;
-   Draw_clampBanks(ui);
+   clampBanks(ui);
    ui->dirty = true;
 }
 
@@ -450,7 +451,7 @@ static void stepBanks(Ui *ui, int what, int d) {
    } else {
       ui->banks_pane.iter += d;
    }
-   Draw_clampBanks(ui);
+   clampBanks(ui);
    ui->dirty = true;
 }
 static void stepKey(Ui *ui, int ch) {

@@ -51,7 +51,8 @@ static void capture(const Ui *ui, Pinned *p) {
    }
 }
 
-void Compare_pin(Ui *ui) {
+/* C: pins the configuration measured now (again: unpins it). */
+static void pinCurrent(Ui *ui) {
    const WorkerSnapshot *s = &ui->snap;
    if (ui->pinned.set && s->have_config && sameConfig(&ui->pinned.config, &s->config)) {
       ui->pinned.set = false;
@@ -75,7 +76,8 @@ void Compare_pin(Ui *ui) {
    Ui_flash(ui, ST_GOOD, "pinned %s: change the configuration to compare (C on it again unpins)", p->label);
 }
 
-void Compare_refresh(Ui *ui) {
+/* While the pinned configuration is the one measured, its figures follow the newest. */
+static void refreshPinned(Ui *ui) {
    if (ui->pinned.set && ui->snap.have_config && sameConfig(&ui->pinned.config, &ui->snap.config))
       capture(ui, &ui->pinned);
 }
@@ -240,11 +242,11 @@ static void drawCompare(Ui *ui) {
 
 /* ---- its keys ---- */
 
-static void pinKey(Ui *ui, int ch) { Compare_pin(ui); }
+static void pinKey(Ui *ui, int ch) { pinCurrent(ui); }
 
 static const KeyBinding keys[] = {
     {{'C'}, "C", NULL, "pin this configuration; the compare pane (9) puts it beside the current one", pinKey, false},
 };
 
 const PaneClass Compare_pane = {.draw = drawCompare, .keys = keys, .nkeys = 1, .rows = Draw_compareRows,
-                                .poll = Compare_refresh};
+                                .poll = refreshPinned};

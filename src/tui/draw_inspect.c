@@ -19,7 +19,8 @@ static void bytes(long long b, char *out, size_t n) {
       snprintf(out, n, "%.1f KiB", b / 1024.0);
 }
 
-const char *Ui_inspectText(const Ui *ui, const char **kind) {
+/* The text the pane shows: the compiled code, or the source (v, or no code). */
+static const char *inspectText(const Ui *ui, const char **kind) {
    const Inspection *in = &ui->inspect_pane.last.inspection;
    bool source = ui->inspect_pane.source || !in->code;
    if (kind)
@@ -67,7 +68,8 @@ static InspectTarget targetOf(const Ui *ui) {
    return t;
 }
 
-void Inspect_cycleTarget(Ui *ui) {
+/* T: the next target, the device measured or an architecture compiled for offline. */
+static void cycleTarget(Ui *ui) {
    InspectTarget t;
    ui->inspect_pane.target = targetAt(ui->inspect_pane.target + 1, &t) ? ui->inspect_pane.target + 1 : 0;
    t = targetOf(ui);
@@ -219,7 +221,7 @@ static void drawListing(Ui *ui, Rect r, int y) {
       ui->inspect_pane.scroll = 0;
    int first = ui->inspect_pane.scroll;
    int last = first + rows < n ? first + rows : n;
-   const char *kind, *text = Ui_inspectText(ui, &kind);
+   const char *kind, *text = inspectText(ui, &kind);
    char line[1024], a[32], b[32];
    snprintf(a, sizeof a, "%d", first + 1);
    snprintf(b, sizeof b, "%d", last);
@@ -314,7 +316,7 @@ static void freeInspect(Ui *ui) {
 static void reindex(Ui *ui) {
    free(ui->inspect_pane.lines);
    ui->inspect_pane.lines = NULL;
-   const char *text = Ui_inspectText(ui, NULL);
+   const char *text = inspectText(ui, NULL);
    ui->inspect_pane.nlines = text ? Listing_split(text, &ui->inspect_pane.lines) : 0;
    if (ui->inspect_pane.nlines < 0)
       ui->inspect_pane.nlines = 0;
@@ -337,7 +339,7 @@ static void poll(Ui *ui) {
    ui->dirty = true;
 }
 
-static void targetKey(Ui *ui, int ch) { Inspect_cycleTarget(ui); }
+static void targetKey(Ui *ui, int ch) { cycleTarget(ui); }
 
 /* The inspect pane's listing: a line, a page, its top or its end. */
 static void listingKey(Ui *ui, int ch) {

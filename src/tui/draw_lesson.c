@@ -321,7 +321,10 @@ static int wrappedRows(const char *s, int width) {
    return Text_wrap(s, width, buf, sizeof buf, lines, 64);
 }
 
-int LessonUi_paneRows(Ui *ui, int width) {
+/* The rows (its title row included) the pane needs at a width for what must stay in view:
+ * the step's heading, its measured figure and its whole text, as long as the lesson's
+ * longest step needs, so that the layout keeps from step to step (0: no lesson). */
+static int paneRows(Ui *ui, int width) {
    const Lesson *lesson = LessonUi_lesson(ui);
    if (!lesson)
       return 0;
@@ -372,7 +375,7 @@ static void build(Ui *ui, Lines *L) {
    const LessonStep *st = &lesson->steps[lu->step];
    /* The lesson's title above the step only where the step's lines still fit under it:
     * the pane's title names the lesson anyway. */
-   if (L->height >= LessonUi_paneRows(ui, L->width + 2) - 1 + wrappedRows(lesson->title, L->width))
+   if (L->height >= paneRows(ui, L->width + 2) - 1 + wrappedRows(lesson->title, L->width))
       addPara(L, ST_LABEL, "%s", lesson->title);
    stepLines(ui, L);
    if (!lu->step_loaded)
@@ -452,7 +455,7 @@ static void drawLesson(Ui *ui) {
    free(L.buf);
 }
 
-void LessonUi_paneKey(Ui *ui, int ch) {
+static void paneKey(Ui *ui, int ch) {
    if (!ui->lesson)
       return;
    int page = ui->layout.pane[PANE_LESSON].h - 2;
@@ -475,7 +478,7 @@ void LessonUi_paneKey(Ui *ui, int ch) {
 static bool focusedKey(Ui *ui, int ch) {
    if (Ui_isSteppingKey(ch))
       return false;
-   LessonUi_paneKey(ui, ch);
+   paneKey(ui, ch);
    return true;
 }
 
@@ -496,4 +499,4 @@ static const KeyBinding keys[] = {
 };
 
 const PaneClass Lesson_pane = {.draw = drawLesson, .key = focusedKey, .keys = keys, .nkeys = 5,
-                               .capture = LessonUi_goToKey, .rows = LessonUi_paneRows, .snapshot = LessonUi_poll};
+                               .capture = LessonUi_goToKey, .rows = paneRows, .snapshot = LessonUi_poll};

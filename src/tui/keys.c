@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "core/run/ablate.h"
-#include "core/analyse/banks.h"
 #include "tui/app.h"
 #include "tui/lesson_ui.h"
 

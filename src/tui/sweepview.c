@@ -34,7 +34,8 @@ static const char *sweepWords(const WorkerSweep *sw) {
    return every ? "all" : strategyWords(sw->strategy);
 }
 
-void SweepView_cycleStrategy(Ui *ui) {
+/* The next search strategy for the next sweep (core/sweep/search.h). */
+static void cycleStrategy(Ui *ui) {
    SweepPane *sp = &ui->sweep_pane;
    sp->strategy = (SearchStrategy)((sp->strategy + 1) % SEARCH_STRATEGIES);
    Ui_flash(ui, ST_NORMAL, "next sweep: %s (%s)%s", SearchStrategy_name(sp->strategy),
@@ -67,7 +68,8 @@ static void fmtGflops(double v, char *out, size_t n) {
       snprintf(out, n, "%.2f", v);
 }
 
-void SweepView_toggle(Ui *ui) {
+/* Starts a sweep of the current kernel on the current problem, or stops the one running. */
+static void toggleSweep(Ui *ui) {
    WorkerSweep *sw = ui->sweep_pane.sweep;
    if (sw->running) {
       Worker_sweepStop(ui->worker);
@@ -102,7 +104,8 @@ void SweepView_toggle(Ui *ui) {
                budget(ui), strategyWords(ui->sweep_pane.strategy));
 }
 
-void SweepView_cycleX(Ui *ui) {
+/* The next parameter across the scatter. */
+static void cycleAxis(Ui *ui) {
    const KernelInfo *k = shownKernel(ui);
    if (k->nparams == 0) {
       Ui_flash(ui, ST_WARN, "%s has no parameters to plot against", k->name);
@@ -112,7 +115,8 @@ void SweepView_cycleX(Ui *ui) {
    Ui_flash(ui, ST_NORMAL, "sweep plot: GFLOPS against %s", k->params[ui->sweep_pane.x].name);
 }
 
-void SweepView_applyBest(Ui *ui) {
+/* Puts the sweep's best verified configuration in the kernel pane. */
+static void applyBest(Ui *ui) {
    const WorkerSweep *sw = ui->sweep_pane.sweep;
    int b = bestPoint(sw);
    if (b < 0) {
@@ -333,14 +337,14 @@ static void poll(Ui *ui) {
 static bool focusedKey(Ui *ui, int ch) {
    if (ch != '\n' && ch != '\r' && ch != KEY_ENTER)
       return false;
-   SweepView_applyBest(ui);
+   applyBest(ui);
    return true;
 }
 
-static void sweepKey(Ui *ui, int ch) { SweepView_toggle(ui); }
-static void sweepAxisKey(Ui *ui, int ch) { SweepView_cycleX(ui); }
-static void sweepBestKey(Ui *ui, int ch) { SweepView_applyBest(ui); }
-static void sweepStrategyKey(Ui *ui, int ch) { SweepView_cycleStrategy(ui); }
+static void sweepKey(Ui *ui, int ch) { toggleSweep(ui); }
+static void sweepAxisKey(Ui *ui, int ch) { cycleAxis(ui); }
+static void sweepBestKey(Ui *ui, int ch) { applyBest(ui); }
+static void sweepStrategyKey(Ui *ui, int ch) { cycleStrategy(ui); }
 
 static const KeyBinding keys[] = {
     {{'S'}, "S", NULL, "sweep the kernel's parameters on this problem / stop it", sweepKey, false},
