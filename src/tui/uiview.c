@@ -1,9 +1,9 @@
 /* What every part of the explorer reads of its state, and how any of them says something:
  * the kernel, device and limits on screen, the kernel pane's rows, whether the worker is
  * busy and whether its snapshot is the configuration on screen, the limiter of that
- * configuration, the footer's message and the log, a dialog closed. It calls nothing
- * else of the UI, so that the panes, dialogs and keys all sit on it without a circle
- * (tools/callgraph.py). */
+ * configuration, the footer's message and the log, a dialog closed, which keys step. It
+ * calls nothing of the UI but its pure parts (history.c), so that the panes, dialogs and
+ * keys all sit on it without a circle (tools/callgraph.py). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
