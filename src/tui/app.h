@@ -1,7 +1,8 @@
 /* The explorer's state, shared by its UI-thread modules: start.c (start, main loop, end),
- * ui.c (the configuration), news.c (the worker's news), keys.c and panekeys.c (the keys),
- * screen.c (the terminal), draw*.c (the panes) and dialogs.c (setup, presets, save,
- * help). Only the UI thread touches it; the worker is reached through worker.h alone. */
+ * ui.c (the configuration), uiview.c (what all of them read), news.c (the worker's news),
+ * keys.c (the keys and the help page), screen.c (the terminal), draw.c (the compositor),
+ * the panes (each a class in its own file: panes.h) and dialogs.c (setup, presets, save).
+ * Only the UI thread touches it; the worker is reached through worker.h alone. */
 #ifndef GEMMTOP_UI_APP_H
 #define GEMMTOP_UI_APP_H
 
@@ -21,7 +22,15 @@
 #include "tui/history.h"
 #include "tui/layout.h"
 #include "tui/panes_table.h"
-#include "tui/pane_state.h"
+#include "tui/paint.h"
+#include "tui/draw_banks.h"
+#include "tui/draw_compare.h"
+#include "tui/draw_history.h"
+#include "tui/draw_inspect.h"
+#include "tui/draw_kernel.h"
+#include "tui/draw_log.h"
+#include "tui/draw_roofline.h"
+#include "tui/sweepview.h"
 #include "tui/prefs.h"
 #include "tui/ui.h"
 #include "explorer/logbuf.h"
@@ -29,10 +38,6 @@
 
 typedef enum { DLG_NONE = 0, DLG_HELP, DLG_SETUP, DLG_PRESETS, DLG_SAVE, DLG_LESSONS, DLG_EXPORT } DialogKind;
 
-typedef enum {
-   ST_NORMAL = 0, ST_HEADER, ST_TITLE, ST_TITLE_FOCUS, ST_LABEL, ST_GOOD, ST_BAD, ST_WARN, ST_DIM,
-   ST_KEY, ST_KEYLABEL, ST_SELECT, ST_CURSOR, ST_BAR, ST_BAR_BEST, ST_DIALOG, ST_COUNT
-} Style;
 
 /* Setup dialog fields. */
 enum { SF_SIZE, SF_SHAPE, SF_M, SF_N, SF_K, SF_PRECISION, SF_LAYOUT, SF_ALPHA, SF_BETA, SF_L2, SF_BACKEND, SF_DEVICE, SF_COUNT };
@@ -80,23 +85,6 @@ typedef struct ExportState_ {
    char error[1200];
 } ExportState;
 
-/* The configuration pinned for the compare pane (C): its figures as last measured. */
-typedef struct Pinned_ {
-   bool set;
-   WorkerConfig config;       /* kernel, values, problem, ablation */
-   char label[256];
-   bool measured;             /* its figures below were taken */
-   double gflops, median_ms;
-   bool verified;
-   int registers;             /* the build's, -1 not reported */
-   long long local_mem;
-   bool have_banks;           /* its bank table (site names in names) */
-   int nsites;
-   BankSiteStats sites[BANKS_MAX_SITES];
-   bool have_code;            /* its instruction counts and occupancy (the inspect pane's target) */
-   Inspection code;           /* the fixed fields only: its texts are not kept */
-} Pinned;
-
 /* Where a mouse click lands, recorded while drawing. */
 typedef enum { HIT_PANE, HIT_VARIANT, HIT_VALUE, HIT_ROW, HIT_HISTORY } HitKind;
 typedef struct Hit_ {
@@ -111,8 +99,7 @@ typedef enum { KROW_VARIANT_PICK, KROW_PARAM, KROW_VARIANT } KRowKind;
 
 typedef struct Ui_ {
    UiStart start;             /* how it was started (its selection points into the caller's) */
-   bool utf8;                 /* glyphs beyond ASCII */
-   bool color;
+   Paint paint;               /* the screen: its size, UTF-8 and colours (paint.h) */
    ChartStyle bars, spark;
    char kernels_dir[1024], presets_dir[1024], prefs_path[1024];
    bool have_prefs_path;
@@ -144,7 +131,7 @@ typedef struct Ui_ {
    int zoom_before_projector; /* ... and the pane zoomed then (-1 none) */
    unsigned prefs_visible;    /* the panes as the preferences had them before a lesson (0: visible) */
    int focus, zoom;
-   KernelPane kernel_pane;    /* the panes' own state (pane_state.h) */
+   KernelPane kernel_pane;    /* the panes' own state (draw_X.h, beside each pane's file) */
    HistoryPane history_pane;
    LogPane log_pane;
    int help_scroll;
@@ -155,7 +142,8 @@ typedef struct Ui_ {
    WorkerSnapshot snap;
    unsigned long snap_seen;
    unsigned long submit_seen; /* the class server's answers (J) already shown */
-   BanksPane banks_pane;      /* the panes' own state (pane_state.h) */
+   unsigned needs_told;       /* PANE_NEEDS_* the worker was last told to compute */
+   BanksPane banks_pane;      /* the panes' own state (draw_X.h, beside each pane's file) */
    SweepPane sweep_pane;
    RooflinePane roofline_pane;
    InspectPane inspect_pane;
@@ -182,7 +170,6 @@ typedef struct Ui_ {
    Style flash_style;
    double flash_until;
 
-   int cols, rows;
    Layout layout;
    bool dirty, quit;
    int exit_code;
@@ -198,8 +185,40 @@ typedef struct Ui_ {
    double next_watch;
 } Ui;
 
-/* ui.c */
+/* uiview.c: what every part reads of the state, and how any of them says something */
 const KernelInfo *Ui_kernel(const Ui *ui);
+const DeviceLimits *Ui_limits(const Ui *ui);
+const DeviceInfo *Ui_deviceInfo(const Ui *ui);
+/* " (device limits simulated by GEMMTOP_DEVICE_LIMITS)" when they are, else "": said
+ * after every refusal that a limit may have caused, as the command line does. */
+const char *Ui_simulatedNote(const Ui *ui);
+void Ui_flash(Ui *ui, Style st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void Ui_log(Ui *ui, LogLevel level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Kernel pane rows: variant picker, parameters, then the variant list. */
+int Ui_kernelRows(const Ui *ui);
+KRowKind Ui_kernelRow(const Ui *ui, int row, int *index);
+const char *Ui_shortName(const KernelInfo *k);
+/* The history's key of the configuration that the worker measures. */
+void Ui_measuredEntry(const Ui *ui, HistoryEntry *e);
+/* The history entry of the configuration that the worker measures, or -1. */
+int Ui_historyMeasured(const Ui *ui);
+/* Whether the worker is doing something (the spinner turns). */
+bool Ui_busy(const Ui *ui);
+/* Whether the worker's snapshot describes the configuration now chosen. */
+bool Ui_snapIsCurrent(const Ui *ui);
+/* Whether the snapshot's configuration was refused before running (a rule, the device). */
+bool Ui_snapRefused(const Ui *ui);
+/* What limits the configuration on screen (core/analyse/limiter.h), from the worker's
+ * figures, the measured peaks and the bank pane's trace when current. False when it has
+ * no figure yet, with why in msg. */
+bool Ui_limiter(const Ui *ui, LimiterInputs *in, Limiter *l, char *msg, size_t len);
+/* Closes the dialog open (what the setup dialog holds is freed). */
+void Dialog_close(Ui *ui);
+/* Whether ch steps a value or a variant (the kernel pane's, from any pane that has no use
+ * for it). */
+bool Ui_isSteppingKey(int ch);
+
+/* ui.c */
 /* preset_ui.c: loads a preset whole: its kernel and values, the whole problem (fields it
  * does not state back to the defaults, said in the log; a lesson's sizing when not NULL),
  * ablate and limits as given (a lesson step's; 0 and "" otherwise). Before the worker
@@ -208,11 +227,6 @@ bool Ui_loadPreset(Ui *ui, const Preset *p, const LessonSize *sizing, unsigned a
                    size_t errlen);
 /* The explorer's default size on this device: 2048 on a GPU, 512 on a CPU. */
 int Ui_defaultSize(const Ui *ui);
-const DeviceLimits *Ui_limits(const Ui *ui);
-const DeviceInfo *Ui_deviceInfo(const Ui *ui);
-/* " (device limits simulated by GEMMTOP_DEVICE_LIMITS)" when they are, else "": said
- * after every refusal that a limit may have caused, as the command line does. */
-const char *Ui_simulatedNote(const Ui *ui);
 /* Sends the configuration to the worker (and remembers the kernel's values). */
 void Ui_apply(Ui *ui);
 /* Switches to a kernel with values (NULL: the values it had last, else its defaults). */
@@ -228,16 +242,10 @@ void Ui_setParamValue(Ui *ui, int pi, int vi);
 int Ui_valueIndex(const KernelParam *p, long long v);
 /* Goes back to history entry i (its kernel, values, problem and, if it can, device). */
 void Ui_restoreHistory(Ui *ui, int i);
-void Ui_flash(Ui *ui, Style st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void Ui_log(Ui *ui, LogLevel level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void Ui_setProblem(Ui *ui, const Problem *p);
 void Ui_setDevice(Ui *ui, const char *backend, DeviceInfo *devices, int ndevices, int device);
 /* The variants listed: the catalog's, hidden ones left out unless chosen. */
 void Ui_buildList(Ui *ui);
-/* Kernel pane rows: variant picker, parameters, then the variant list. */
-int Ui_kernelRows(const Ui *ui);
-KRowKind Ui_kernelRow(const Ui *ui, int row, int *index);
-const char *Ui_shortName(const KernelInfo *k);
 /* The kernel files: a signature of their names, times and sizes; a reload (why: for the
  * log); a check once a second for a change on disk. */
 unsigned long long Ui_kernelsSignature(const char *dir);
@@ -252,40 +260,21 @@ void Ui_historyFromStore(Ui *ui);
 /* news.c */
 /* Takes the worker's snapshot, sweep, bank analysis, inspection and log lines. */
 void Ui_pollWorker(Ui *ui);
-/* The history entry of the configuration that the worker measures, or -1. */
-int Ui_historyMeasured(const Ui *ui);
-/* Whether the worker is doing something (the spinner turns). */
-bool Ui_busy(const Ui *ui);
-void Ui_freeBanks(Ui *ui);
-void Ui_freeInspect(Ui *ui);
-/* Indexes the lines of the inspect pane's text now shown. */
-void Ui_inspectReindex(Ui *ui);
 
-/* keys.c: the table of keys, read by the dispatcher and the help page */
-typedef void (*KeyHandler)(Ui *ui, int ch);
-typedef struct KeyBinding_ {
-   int codes[10];          /* the key codes it takes, 0-terminated */
-   const char *key;        /* as the help names it: "F1", "Up Down" */
-   const char *alias;      /* its other keys ("? h"), NULL: none */
-   const char *what;       /* the help's text ('\n': a continuation line); NULL: said in another row */
-   KeyHandler handler;     /* NULL: not a key (the mouse) */
-   bool anywhere;          /* also over a dialog and on a screen too small for the panes */
-} KeyBinding;
-/* The table's rows, in the help's order. */
+/* keys.c: the table of keys, read by the dispatcher and the help page (KeyBinding:
+ * panes_table.h) */
+/* The table's rows, in the help's order (the panes' own rows follow them). */
 int Keys_count(void);
 const KeyBinding *Keys_at(int i);
 void Keys_handle(Ui *ui, int ch);
-/* The help page: its lines, each a keys column (KEYS_HELP_WIDTH wide, empty on a
- * continuation line) and what they do. */
+/* The help page (F1), a dialog of its own: drawn over the whole screen, and its keys. */
+void Keys_drawHelp(Ui *ui);
+/* The help page of a set of panes: its lines, each a keys column (KEYS_HELP_WIDTH wide,
+ * empty on a continuation line) and what they do: the table's rows, the panes' own rows,
+ * then the digits of the panes that have no row. */
 #define KEYS_HELP_WIDTH 13
-int Keys_helpCount(void);
-void Keys_helpLine(int line, char *keys, size_t keyslen, char *text, size_t textlen);
-
-/* panekeys.c */
-/* A key for the focused pane: moving, stepping a value, Enter, v. */
-void PaneKeys_focused(Ui *ui, int ch);
-/* A mouse event: a click focuses and picks, the wheel scrolls. */
-void PaneKeys_mouse(Ui *ui);
+int Keys_helpCount(const PaneSet *panes);
+void Keys_helpLine(const PaneSet *panes, int line, char *keys, size_t keyslen, char *text, size_t textlen);
 
 /* screen.c */
 /* The signal that asked the explorer to end (SIGINT, SIGTERM, SIGHUP), or 0. */
@@ -303,51 +292,31 @@ void Screen_captureStderr(Ui *ui);
 void Screen_pollStderr(Ui *ui);
 void Screen_releaseStderr(Ui *ui);
 
-/* draw.c: the primitives, header, footer, the screen */
-attr_t Ui_attr(const Ui *ui, Style s);
+/* panes_table.c */
 /* ui->layout for the terminal's size, the panes wanted and what their content needs. */
 void Ui_layout(Ui *ui);
+
+/* draw.c: the compositor: header, footer, the panes, the dialog open */
 void Draw_screen(Ui *ui);
-void Draw_text(Ui *ui, int y, int x, int w, const char *s, Style st, bool pad);
-void Draw_fill(Ui *ui, int y, int x, int w, Style st);
-void Draw_box(Ui *ui, Rect r, const char *title);
+
+/* panedraw.c: what the panes draw with that reads the state (primitives: paint.h) */
 void Draw_hit(Ui *ui, Rect r, HitKind kind, int a, int b);
+/* The rows of pane p under its title row (at least 1). */
+int Draw_paneHeight(const Ui *ui, int p);
 /* A pane's title row: " N Name  extra" and right-aligned text. */
 void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right);
 /* "12.3 ms", "4.1 KiB", "1234 GFLOPS": numbers as the panes show them. */
 void Draw_fmtTime(const Ui *ui, double ms, char *out, size_t n);
 void Draw_fmtBytes(long long b, char *out, size_t n);
 void Draw_fmtRate(double v, const char *unit, char *out, size_t n);
-/* text word-wrapped from row y, at most max_lines rows (and 16) and none at or past
- * bottom, the last shown ending in an ellipsis when more would not fit; returns the next
- * row. */
-int Draw_wrapped(Ui *ui, int y, int x, int w, int bottom, const char *text, Style st, int max_lines);
 /* The dash of a figure not known; the spinner's glyph of this frame. */
 const char *Draw_dash(const Ui *ui);
 const char *Draw_spinner(const Ui *ui);
-/* Whether the worker's snapshot describes the configuration now chosen. */
-bool Draw_snapIsCurrent(const Ui *ui);
-/* What limits the configuration on screen (core/analyse/limiter.h), from the worker's figures, the
- * measured peaks and the bank pane's trace when current (draw_roofline.c). False when it
- * has no figure yet, with why in msg. */
-bool Draw_limiter(const Ui *ui, LimiterInputs *in, Limiter *l, char *msg, size_t len);
-/* Whether the snapshot's configuration was refused before running (a rule, the device). */
-bool Draw_snapRefused(const Ui *ui);
 /* The worker's state as a word with a glyph ("compiling", "paused"), and its style. */
 void Draw_stateText(const Ui *ui, char *out, size_t n);
 Style Draw_stateStyle(const Ui *ui);
 
-/* The panes' draw and key functions are declared from their list (panes_table.h). */
-/* Keeps bank_site/warp/iter valid for the analysis held (site: one that made accesses). */
-void Draw_clampBanks(Ui *ui);
-
-/* draw_inspect.c */
-/* The text the inspect pane shows: the compiled code, or the source (v, or no code). */
-const char *Ui_inspectText(const Ui *ui, const char **kind);
-/* T: the next target, the device measured or an architecture compiled for offline. */
-void Inspect_cycleTarget(Ui *ui);
-/* Glyphs, UTF-8 or ASCII. */
-const char *Ui_glyph(const Ui *ui, const char *utf8, const char *ascii);
+/* The panes' classes are declared from their list (panes_table.h). */
 
 /* ahead_ui.c: the explorer's side of compiling ahead (core/run/ahead.h) */
 /* Once per pass of the main loop: asks for the neighbours of a configuration just
@@ -364,22 +333,6 @@ bool AheadUi_compiledAhead(const Ui *ui);
  * session): the worker then hardly waits for the keys to settle. A hint only. */
 bool AheadUi_ready(const Ui *ui);
 
-/* sweepview.c: the sweep pane */
-/* Starts a sweep of the current kernel on the current problem, or stops the one running. */
-void SweepView_toggle(Ui *ui);
-/* The next parameter across the scatter. */
-void SweepView_cycleX(Ui *ui);
-/* The next search strategy for the next sweep (core/sweep/search.h). */
-void SweepView_cycleStrategy(Ui *ui);
-/* Puts the sweep's best verified configuration in the kernel pane. */
-void SweepView_applyBest(Ui *ui);
-
-/* draw_compare.c: the compare pane (9), a pinned configuration beside the current one */
-/* C: pins the configuration measured now (again: unpins it). */
-void Compare_pin(Ui *ui);
-/* While the pinned configuration is the one measured, its figures follow the newest. */
-void Compare_refresh(Ui *ui);
-
 /* exportview.c: the export dialog (e): history or sweep to CSV or Markdown */
 void Export_open(Ui *ui);
 void Export_key(Ui *ui, int ch);
@@ -387,7 +340,6 @@ void Export_draw(Ui *ui);
 
 /* dialogs.c */
 void Dialog_open(Ui *ui, DialogKind kind);
-void Dialog_close(Ui *ui);
 /* Handles a key while a dialog is open. */
 void Dialog_key(Ui *ui, int ch);
 void Dialog_draw(Ui *ui);

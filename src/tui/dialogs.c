@@ -285,8 +285,8 @@ static void setupKey(Ui *ui, int ch) {
 
 static void drawSetup(Ui *ui) {
    SetupState *s = &ui->setup;
-   Rect r = Layout_dialog(ui->cols, ui->rows, 70, SF_COUNT + 6);
-   Draw_box(ui, r, "Problem setup (F2)");
+   Rect r = Layout_dialog(ui->paint.cols, ui->paint.rows, 70, SF_COUNT + 6);
+   Paint_box(&ui->paint, r, "Problem setup (F2)");
    static const char *labels[SF_COUNT] = {"size",  "shape", "M",    "N",      "K",      "precision", "layout",
                                           "alpha", "beta",  "timing", "backend", "device"};
    static const char *hints[SF_COUNT] = {"sets M, N and K", "", "rows of C", "columns of C", "the inner dimension",
@@ -315,18 +315,18 @@ static void drawSetup(Ui *ui) {
                   DeviceType_name(s->devices[s->device].type));
       else
          snprintf(value, sizeof value, "%s", s->devices_error);
-      Draw_text(ui, y, x, 11, labels[f], sel ? ST_CURSOR : ST_LABEL, true);
+      Paint_text(&ui->paint, y, x, 11, labels[f], sel ? ST_CURSOR : ST_LABEL, true);
       const bool wide = f == SF_DEVICE || f == SF_SHAPE; /* their values take the hint's room */
-      Draw_text(ui, y, x + 11, wide ? w - 11 : 14, value, sel ? ST_SELECT : ST_NORMAL, !wide);
+      Paint_text(&ui->paint, y, x + 11, wide ? w - 11 : 14, value, sel ? ST_SELECT : ST_NORMAL, !wide);
       Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_ROW, f, 0);
       if (!wide && hints[f][0])
-         Draw_text(ui, y, x + 26, w - 26, hints[f], ST_DIM, false);
+         Paint_text(&ui->paint, y, x + 26, w - 26, hints[f], ST_DIM, false);
    }
    int y = r.y + r.h - 4;
    if (s->error[0])
-      Draw_text(ui, y, x, w, s->error, ST_BAD, false);
-   Draw_text(ui, r.y + r.h - 3, x, w, "Up/Down field  Left/Right change  digits type a value", ST_DIM, false);
-   Draw_text(ui, r.y + r.h - 2, x, w, "Enter applies  Esc cancels", ST_DIM, false);
+      Paint_text(&ui->paint, y, x, w, s->error, ST_BAD, false);
+   Paint_text(&ui->paint, r.y + r.h - 3, x, w, "Up/Down field  Left/Right change  digits type a value", ST_DIM, false);
+   Paint_text(&ui->paint, r.y + r.h - 2, x, w, "Enter applies  Esc cancels", ST_DIM, false);
 }
 
 /* ---- presets ---- */
@@ -436,8 +436,8 @@ static void presetsKey(Ui *ui, int ch) {
 static void drawPresets(Ui *ui) {
    PresetsState *ps = &ui->presets;
    int n = ps->nmatch;
-   Rect r = Layout_dialog(ui->cols, ui->rows, 100, ps->list.count + 13);
-   Draw_box(ui, r, "Presets (F3): type to search, Enter loads (whole), F4 saves, Esc closes");
+   Rect r = Layout_dialog(ui->paint.cols, ui->paint.rows, 100, ps->list.count + 13);
+   Paint_box(&ui->paint, r, "Presets (F3): type to search, Enter loads (whole), F4 saves, Esc closes");
    int x = r.x + 2, w = r.w - 4;
    /* Below the list: the selected preset in full, then what could not be read. */
    char dbuf[4096], wbuf[4096];
@@ -470,14 +470,14 @@ static void drawPresets(Ui *ui) {
       ps->scroll = ps->cursor - listH + 1;
    char search[128];
    snprintf(search, sizeof search, "search: %s_   (%d of %d)", ps->filter, n, ps->list.count);
-   Draw_text(ui, r.y + 1, x, w, search, ps->filter[0] ? ST_SELECT : ST_DIM, false);
+   Paint_text(&ui->paint, r.y + 1, x, w, search, ps->filter[0] ? ST_SELECT : ST_DIM, false);
    if (n == 0) {
       char t[1200];
       if (ps->list.count)
          snprintf(t, sizeof t, "no preset's name, kernel or description holds '%s' (Backspace, Ctrl-U)", ps->filter);
       else
          snprintf(t, sizeof t, "no presets in %s or your folder; F4 saves one", ui->presets_dir);
-      Draw_text(ui, r.y + 2, x, w, t, ST_DIM, false);
+      Paint_text(&ui->paint, r.y + 2, x, w, t, ST_DIM, false);
    }
    int nameW = 8, kw = 6;
    for (int i = 0; i < ps->list.count; i++) {
@@ -492,22 +492,22 @@ static void drawPresets(Ui *ui) {
       const Preset *p = &ps->list.items[ps->match[i]];
       bool sel = i == ps->cursor;
       Style st = sel ? ST_CURSOR : ST_NORMAL;
-      Draw_fill(ui, y, r.x + 1, r.w - 2, st);
+      Paint_fill(&ui->paint, y, r.x + 1, r.w - 2, st);
       char name[96];
       snprintf(name, sizeof name, "%s%s", p->name, p->user ? " (yours)" : "");
       if (sel)
-         Draw_text(ui, y, r.x + 1, 1, Ui_glyph(ui, "\xe2\x96\xb6", ">"), st, false);
-      Draw_text(ui, y, x, nameW, name, st, true);
-      Draw_text(ui, y, x + nameW + 2, kw, p->kernel, sel ? st : ST_LABEL, true);
-      Draw_text(ui, y, x + nameW + kw + 4, w - nameW - kw - 4, p->description, sel ? st : ST_DIM, false);
+         Paint_text(&ui->paint, y, r.x + 1, 1, Paint_glyph(&ui->paint, "\xe2\x96\xb6", ">"), st, false);
+      Paint_text(&ui->paint, y, x, nameW, name, st, true);
+      Paint_text(&ui->paint, y, x + nameW + 2, kw, p->kernel, sel ? st : ST_LABEL, true);
+      Paint_text(&ui->paint, y, x + nameW + kw + 4, w - nameW - kw - 4, p->description, sel ? st : ST_DIM, false);
       Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_ROW, i, 0);
    }
    int y = r.y + 2 + listH;
-   Draw_text(ui, y++, r.x + 1, r.w - 2, "", ST_DIM, true);
+   Paint_text(&ui->paint, y++, r.x + 1, r.w - 2, "", ST_DIM, true);
    for (int i = 0; i < nd && y < r.y + r.h - 1; i++)
-      Draw_text(ui, y++, x, w, dl[i], i == 0 ? ST_NORMAL : ST_DIM, false);
+      Paint_text(&ui->paint, y++, x, w, dl[i], i == 0 ? ST_NORMAL : ST_DIM, false);
    for (int i = 0; i < nw && y < r.y + r.h - 1; i++)
-      Draw_text(ui, y++, x, w, wl[i], ST_BAD, false);
+      Paint_text(&ui->paint, y++, x, w, wl[i], ST_BAD, false);
 }
 
 /* ---- save ---- */
@@ -611,8 +611,8 @@ static void saveKey(Ui *ui, int ch) {
 
 static void drawSave(Ui *ui) {
    SaveState *s = &ui->save;
-   Rect r = Layout_dialog(ui->cols, ui->rows, 78, 11);
-   Draw_box(ui, r, "Save as preset (F4)");
+   Rect r = Layout_dialog(ui->paint.cols, ui->paint.rows, 78, 11);
+   Paint_box(&ui->paint, r, "Save as preset (F4)");
    int x = r.x + 2, w = r.w - 4;
    char dir[1024] = "";
    Preset_userDir(dir, sizeof dir, false);
@@ -622,7 +622,7 @@ static void drawSave(Ui *ui) {
       int y = r.y + 1 + f;
       char v[300];
       snprintf(v, sizeof v, "%s%s", vals[f], f == s->field ? "_" : "");
-      Draw_text(ui, y, x, 12, labels[f], f == s->field ? ST_CURSOR : ST_LABEL, true);
+      Paint_text(&ui->paint, y, x, 12, labels[f], f == s->field ? ST_CURSOR : ST_LABEL, true);
       /* Show the end of a long value: that is where one types. */
       int vw = w - 12, tw = Text_width(v);
       const char *shown = v;
@@ -632,59 +632,23 @@ static void drawSave(Ui *ui) {
          shown += len > 0 ? len : 1;
          tw = Text_width(shown);
       }
-      Draw_text(ui, y, x + 12, vw, shown, f == s->field ? ST_SELECT : ST_NORMAL, true);
+      Paint_text(&ui->paint, y, x + 12, vw, shown, f == s->field ? ST_SELECT : ST_NORMAL, true);
       Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_ROW, f, 0);
    }
    char t[1200];
    snprintf(t, sizeof t, "into %s/", dir);
-   Draw_text(ui, r.y + 4, x, w, t, ST_DIM, false);
+   Paint_text(&ui->paint, r.y + 4, x, w, t, ST_DIM, false);
    if (s->error[0]) {
       char buf[1024];
       const char *wl[2];
       int n = Text_wrap(s->error, w, buf, sizeof buf, wl, 2);
       for (int i = 0; i < n; i++)
-         Draw_text(ui, r.y + 5 + i, x, w, wl[i], ST_BAD, false);
+         Paint_text(&ui->paint, r.y + 5 + i, x, w, wl[i], ST_BAD, false);
    }
-   Draw_text(ui, r.y + r.h - 2, x, w, "Tab switches field  Enter saves  Esc cancels  Ctrl-U clears", ST_DIM, false);
+   Paint_text(&ui->paint, r.y + r.h - 2, x, w, "Tab switches field  Enter saves  Esc cancels  Ctrl-U clears", ST_DIM, false);
 }
 
 /* ---- help ---- */
-
-static void drawHelp(Ui *ui) {
-   int body = ui->rows - 2;
-   int count = Keys_helpCount();
-   int maxScroll = count - body;
-   if (ui->help_scroll > maxScroll)
-      ui->help_scroll = maxScroll;
-   if (ui->help_scroll < 0)
-      ui->help_scroll = 0;
-   Draw_fill(ui, 0, 0, ui->cols, ST_HEADER);
-   Draw_text(ui, 0, 0, ui->cols, " gemmtop explorer: keys", ST_HEADER, false);
-   const char *close = "Esc, q or F1 closes ";
-   int cw = (int)strlen(close);
-   if (ui->cols > cw + 26)
-      Draw_text(ui, 0, ui->cols - cw, cw, close, ST_HEADER, false);
-   for (int i = 0; i < body && i + ui->help_scroll < count; i++) {
-      char keys[64], text[256];
-      Keys_helpLine(i + ui->help_scroll, keys, sizeof keys, text, sizeof text);
-      Draw_text(ui, 1 + i, 1, KEYS_HELP_WIDTH, keys, ST_LABEL, false);
-      Draw_text(ui, 1 + i, 1 + KEYS_HELP_WIDTH, ui->cols - 1 - KEYS_HELP_WIDTH, text, ST_NORMAL, false);
-   }
-   const char *foot = maxScroll > 0 ? "Up/Down scroll; preferences: $XDG_CONFIG_HOME/gemmtop/ui.conf"
-                                    : "preferences: $XDG_CONFIG_HOME/gemmtop/ui.conf; docs/explorer.md";
-   Draw_text(ui, ui->rows - 1, 1, ui->cols - 1, foot, ST_DIM, false);
-}
-
-static void helpKey(Ui *ui, int ch) {
-   switch (ch) {
-   case KEY_UP: case 'k': ui->help_scroll--; break;
-   case KEY_DOWN: case 'j': ui->help_scroll++; break;
-   case KEY_PPAGE: ui->help_scroll -= ui->rows - 3; break;
-   case KEY_NPAGE: case ' ': ui->help_scroll += ui->rows - 3; break;
-   case KEY_HOME: ui->help_scroll = 0; break;
-   default: Dialog_close(ui); break;
-   }
-}
 
 /* ---- dispatch ---- */
 
@@ -702,20 +666,8 @@ void Dialog_open(Ui *ui, DialogKind kind) {
    ui->dirty = true;
 }
 
-void Dialog_close(Ui *ui) {
-   if (ui->dialog == DLG_SETUP) {
-      free(ui->setup.devices);
-      ui->setup.devices = NULL;
-      ui->setup.ndevices = 0;
-      ShapeSuites_free(&ui->setup.suites);
-   }
-   ui->dialog = DLG_NONE;
-   ui->dirty = true;
-}
-
 void Dialog_key(Ui *ui, int ch) {
    switch (ui->dialog) {
-   case DLG_HELP: helpKey(ui, ch); break;
    case DLG_SETUP: setupKey(ui, ch); break;
    case DLG_PRESETS: presetsKey(ui, ch); break;
    case DLG_SAVE: saveKey(ui, ch); break;
@@ -727,7 +679,6 @@ void Dialog_key(Ui *ui, int ch) {
 
 void Dialog_draw(Ui *ui) {
    switch (ui->dialog) {
-   case DLG_HELP: drawHelp(ui); break;
    case DLG_SETUP: drawSetup(ui); break;
    case DLG_PRESETS: drawPresets(ui); break;
    case DLG_SAVE: drawSave(ui); break;

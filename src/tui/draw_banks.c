@@ -14,7 +14,8 @@
 #include "tui/lesson_ui.h"
 #include "tui/text.h"
 
-void Draw_clampBanks(Ui *ui) {
+/* Keeps site, warp and iter valid for the analysis held (site: one that made accesses). */
+static void clampBanks(Ui *ui) {
    const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
    if (!a || !a->nrequests) {
       ui->banks_pane.site = ui->banks_pane.warp = ui->banks_pane.iter = 0;
@@ -49,7 +50,7 @@ static int message(Ui *ui, Rect r, const char *m, Style st) {
    const char *wl[16];
    int n = Text_wrap(m, r.w - 2, buf, sizeof buf, wl, r.h - 1 < 16 ? r.h - 1 : 16);
    for (int i = 0; i < n; i++)
-      Draw_text(ui, r.y + 1 + i, r.x + 1, r.w - 2, wl[i], st, false);
+      Paint_text(&ui->paint, r.y + 1 + i, r.x + 1, r.w - 2, wl[i], st, false);
    return n;
 }
 
@@ -192,7 +193,7 @@ static void buildNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const Ban
 /* The notes from line first, in h rows. */
 static void drawNotes(Ui *ui, const Notes *ns, int first, int x, int y, int w, int h) {
    for (int i = 0; first + i < ns->n && i < h; i++)
-      Draw_text(ui, y + i, x, w, ns->line[first + i].text, ns->line[first + i].st, ns->line[first + i].pad);
+      Paint_text(&ui->paint, y + i, x, w, ns->line[first + i].text, ns->line[first + i].st, ns->line[first + i].pad);
 }
 
 /* ---- the grid ---- */
@@ -207,22 +208,22 @@ static void gridHead(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x, 
    tens[o] = units[u] = '\0';
    if (l->address)
       snprintf(units + u, sizeof units - (size_t)u, " offset");
-   Draw_text(ui, y, x, l->grid.w, tens, ST_LABEL, false);
-   Draw_text(ui, y + 1, x, l->grid.w, units, ST_LABEL, false);
+   Paint_text(&ui->paint, y, x, l->grid.w, tens, ST_LABEL, false);
+   Paint_text(&ui->paint, y + 1, x, l->grid.w, units, ST_LABEL, false);
 }
 
 static void laneRow(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int lane, int x, int y) {
    char lab[8], c[2] = {0, 0}, addr[24];
    snprintf(lab, sizeof lab, "l%-3d ", lane);
-   Draw_text(ui, y, x, BANKLAYOUT_LABEL_W, lab, ST_LABEL, false);
+   Paint_text(&ui->paint, y, x, BANKLAYOUT_LABEL_W, lab, ST_LABEL, false);
    for (int b = 0; b < l->banks_shown; b++) {
       int ps = g->pass[lane][b];
       c[0] = BankGrid_glyph(ps);
-      Draw_text(ui, y, x + BANKLAYOUT_LABEL_W + b, 1, c, passStyle(ps), false);
+      Paint_text(&ui->paint, y, x + BANKLAYOUT_LABEL_W + b, 1, c, passStyle(ps), false);
    }
    if (l->address && g->active[lane]) {
       snprintf(addr, sizeof addr, " @%u", g->address[lane]);
-      Draw_text(ui, y, x + BANKLAYOUT_LABEL_W + l->banks_shown, BANKLAYOUT_ADDRESS_W, addr, ST_DIM, false);
+      Paint_text(&ui->paint, y, x + BANKLAYOUT_LABEL_W + l->banks_shown, BANKLAYOUT_ADDRESS_W, addr, ST_DIM, false);
    }
 }
 
@@ -240,10 +241,10 @@ static void drawGrid(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x0,
       if (lane < 0) {
          int p = -1 - lane;
          char sep[96];
-         snprintf(sep, sizeof sep, "%s phase %d: lanes %d-%d, %d wavefront%s", Ui_glyph(ui, "\xe2\x94\x80\xe2\x94\x80", "--"),
+         snprintf(sep, sizeof sep, "%s phase %d: lanes %d-%d, %d wavefront%s", Paint_glyph(&ui->paint, "\xe2\x94\x80\xe2\x94\x80", "--"),
                   p, p * lpp, (p + 1) * lpp - 1 < g->lanes - 1 ? (p + 1) * lpp - 1 : g->lanes - 1,
                   g->phase_wavefronts[p], g->phase_wavefronts[p] == 1 ? "" : "s");
-         Draw_text(ui, y, x, l->grid.w, sep, ST_DIM, false);
+         Paint_text(&ui->paint, y, x, l->grid.w, sep, ST_DIM, false);
          continue;
       }
       first = lane < first ? lane : first;
@@ -254,7 +255,7 @@ static void drawGrid(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x0,
       char more[160];
       snprintf(more, sizeof more, "lanes %d-%d of %d: Up Down PgUp PgDn scroll%s%s", first, last, g->lanes,
                ui->zoom == PANE_BANKS ? "" : ", z zooms", l->banks_shown < g->banks ? "; banks clipped" : "");
-      Draw_text(ui, y0 + l->grid.y + l->grid.h - 1, x, l->grid.w, more, ST_DIM, false);
+      Paint_text(&ui->paint, y0 + l->grid.y + l->grid.h - 1, x, l->grid.w, more, ST_DIM, false);
    }
 }
 
@@ -277,7 +278,7 @@ static void drawStep(Ui *ui, const Notes *ls, Rect r, int x0, int y0) {
    int shown = ls->n <= r.h ? ls->n : r.h - 1;
    drawNotes(ui, ls, 0, x0 + r.x, y0 + r.y, r.w, shown);
    if (shown < ls->n)
-      Draw_text(ui, y0 + r.y + shown, x0 + r.x, r.w, "... the rest of the step's text: z, then the lesson pane", ST_DIM,
+      Paint_text(&ui->paint, y0 + r.y + shown, x0 + r.x, r.w, "... the rest of the step's text: z, then the lesson pane", ST_DIM,
                 false);
 }
 
@@ -339,7 +340,7 @@ static void title(Ui *ui) {
    Draw_paneTitle(ui, PANE_BANKS, extra, keys);
 }
 
-int Draw_banksRows(Ui *ui, int width) {
+static int Draw_banksRows(Ui *ui, int width) {
    const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
    if (!a || !a->nrequests || !LessonUi_gridStep(ui) || (ui->visible & PANE_BIT(PANE_LESSON)))
       return 0;
@@ -349,7 +350,7 @@ int Draw_banksRows(Ui *ui, int width) {
    return rows;
 }
 
-void Draw_banks(Ui *ui) {
+static void drawBanks(Ui *ui) {
    Rect r = ui->layout.pane[PANE_BANKS];
    const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
    bool current = ui->banks_pane.have && ui->snap.have_config && ui->banks_pane.analysis.config_serial == ui->snap.config_serial;
@@ -398,3 +399,95 @@ void Draw_banks(Ui *ui) {
       drawGrid(ui, g, &l, x0, y0);
    free(g);
 }
+
+/* ---- its news and keys ---- */
+
+static void freeBanks(Ui *ui) {
+   if (ui->banks_pane.have && ui->banks_pane.analysis.analysis) {
+      BankAnalysis_free(ui->banks_pane.analysis.analysis);
+      free(ui->banks_pane.analysis.analysis);
+   }
+   ui->banks_pane.analysis.analysis = NULL;
+   ui->banks_pane.have = false;
+}
+
+/* The worker's newest bank analysis, when there is one. */
+static void poll(Ui *ui) {
+   WorkerBanks nb;
+   if (!Worker_takeBanks(ui->worker, &nb))
+      return;
+   if (ui->banks_pane.have) {
+      ui->banks_pane.before = ui->banks_pane.analysis.config;
+      ui->banks_pane.have_before = true;
+   }
+   freeBanks(ui);
+   ui->banks_pane.analysis = nb;
+   ui->banks_pane.have = true;
+   clampBanks(ui);
+   ui->dirty = true;
+}
+
+/* Steps the bank pane's site (what 0), warp (1) or execution (2). */
+static void stepBanks(Ui *ui, int what, int d) {
+   if (!(ui->visible & PANE_BIT(PANE_BANKS))) {
+      Ui_flash(ui, ST_WARN, "the bank pane is hidden: 5 shows it");
+      return;
+   }
+   const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
+   if (!a || !a->nrequests)
+      return;
+   if (what == 0) {
+      int s = ui->banks_pane.site;
+      for (int i = 0; i < a->nsites; i++) {
+         s = (s + d + a->nsites) % a->nsites;
+         if (a->sites[s].requests)
+            break;
+      }
+      ui->banks_pane.site = s;
+      ui->banks_pane.iter = 0;
+   } else if (what == 1) {
+      int n = a->warps * a->groups;
+      ui->banks_pane.warp = n > 0 ? (ui->banks_pane.warp + d + n) % n : 0;
+   } else {
+      ui->banks_pane.iter += d;
+   }
+   clampBanks(ui);
+   ui->dirty = true;
+}
+static void stepKey(Ui *ui, int ch) {
+   const char *keys = "[]{}()", *at = strchr(keys, ch);
+   int i = (int)(at - keys);
+   stepBanks(ui, i / 2, i % 2 ? 1 : -1);
+}
+
+/* Its grid: a row, a page, its top or its end (drawing clamps). */
+static void scrollKey(Ui *ui, int ch) {
+   int page = ui->banks_pane.page > 1 ? ui->banks_pane.page - 1 : 1;
+   switch (ch) {
+   case KEY_UP: case 'k': ui->banks_pane.scroll--; break;
+   case KEY_DOWN: case 'j': ui->banks_pane.scroll++; break;
+   case KEY_PPAGE: ui->banks_pane.scroll -= page; break;
+   case KEY_NPAGE: ui->banks_pane.scroll += page; break;
+   case KEY_HOME: ui->banks_pane.scroll = 0; break;
+   case KEY_END: ui->banks_pane.scroll = BANKS_MAX_LANES * 2; break; /* drawing keeps the last page in view */
+   default: return;
+   }
+   if (ui->banks_pane.scroll < 0)
+      ui->banks_pane.scroll = 0;
+   ui->dirty = true;
+}
+
+static bool focusedKey(Ui *ui, int ch) {
+   if (Ui_isSteppingKey(ch))
+      return false;
+   scrollKey(ui, ch);
+   return true;
+}
+
+static const KeyBinding keys[] = {
+    {{'[', ']', '{', '}', '(', ')'}, "[ ] { } ( )", NULL, "bank pane: previous / next site, warp, loop iteration",
+     stepKey, false},
+};
+
+const PaneClass Banks_pane = {.draw = drawBanks, .key = focusedKey, .keys = keys, .nkeys = 1, .rows = Draw_banksRows,
+                              .poll = poll, .free = freeBanks};

@@ -51,14 +51,15 @@ static void capture(const Ui *ui, Pinned *p) {
    }
 }
 
-void Compare_pin(Ui *ui) {
+/* C: pins the configuration measured now (again: unpins it). */
+static void pinCurrent(Ui *ui) {
    const WorkerSnapshot *s = &ui->snap;
    if (ui->pinned.set && s->have_config && sameConfig(&ui->pinned.config, &s->config)) {
       ui->pinned.set = false;
       Ui_flash(ui, ST_NORMAL, "unpinned");
       return;
    }
-   if (!s->have_config || !Draw_snapIsCurrent(ui)) {
+   if (!s->have_config || !Ui_snapIsCurrent(ui)) {
       Ui_flash(ui, ST_WARN, "nothing measured yet to pin: wait for this configuration's first figures");
       return;
    }
@@ -75,7 +76,8 @@ void Compare_pin(Ui *ui) {
    Ui_flash(ui, ST_GOOD, "pinned %s: change the configuration to compare (C on it again unpins)", p->label);
 }
 
-void Compare_refresh(Ui *ui) {
+/* While the pinned configuration is the one measured, its figures follow the newest. */
+static void refreshPinned(Ui *ui) {
    if (ui->pinned.set && ui->snap.have_config && sameConfig(&ui->pinned.config, &ui->snap.config))
       capture(ui, &ui->pinned);
 }
@@ -93,7 +95,7 @@ static void text(Ui *ui, Cols *c, const char *s, Style st) {
    if (c->y >= c->bottom)
       return;
    if (c->draw)
-      Draw_text(ui, c->y, c->x, c->w, s, st, false);
+      Paint_text(&ui->paint, c->y, c->x, c->w, s, st, false);
    c->y++;
 }
 
@@ -106,10 +108,10 @@ static void line(Ui *ui, Cols *c, const char *label, const char *pinned, const c
       c->y++;
       return;
    }
-   Draw_text(ui, c->y, c->x, c->label_w, label, ST_LABEL, false);
-   Draw_text(ui, c->y, c->x + c->label_w, c->value_w, pinned, ST_NORMAL, false);
-   Draw_text(ui, c->y, c->x + c->label_w + c->value_w, c->value_w, now, ST_NORMAL, false);
-   Draw_text(ui, c->y, c->x + c->label_w + 2 * c->value_w, c->w - c->label_w - 2 * c->value_w, change, st, false);
+   Paint_text(&ui->paint, c->y, c->x, c->label_w, label, ST_LABEL, false);
+   Paint_text(&ui->paint, c->y, c->x + c->label_w, c->value_w, pinned, ST_NORMAL, false);
+   Paint_text(&ui->paint, c->y, c->x + c->label_w + c->value_w, c->value_w, now, ST_NORMAL, false);
+   Paint_text(&ui->paint, c->y, c->x + c->label_w + 2 * c->value_w, c->w - c->label_w - 2 * c->value_w, change, st, false);
    c->y++;
 }
 
@@ -199,7 +201,7 @@ static int body(Ui *ui, Rect r, bool draw) {
    memset(&now, 0, sizeof now);
    now.config = ui->snap.config;
    now.registers = now.local_mem = -1;
-   bool current = ui->snap.have_config && Draw_snapIsCurrent(ui);
+   bool current = ui->snap.have_config && Ui_snapIsCurrent(ui);
    if (current)
       capture(ui, &now);
    configLabel(ui, &ui->snap.config, now.label, sizeof now.label);
@@ -227,14 +229,24 @@ static int body(Ui *ui, Rect r, bool draw) {
    return c.y - r.y - 1;
 }
 
-int Draw_compareRows(Ui *ui, int width) {
+static int Draw_compareRows(Ui *ui, int width) {
    return ui->pinned.set ? 1 + body(ui, (Rect){0, 0, width, 0}, false) : 0;
 }
 
-void Draw_compare(Ui *ui) {
+static void drawCompare(Ui *ui) {
    Rect r = ui->layout.pane[PANE_COMPARE];
    const Pinned *p = &ui->pinned;
    Draw_paneTitle(ui, PANE_COMPARE, p->set ? "pinned beside the current configuration" : "", "C pins / unpins");
    body(ui, r, true);
 }
 
+/* ---- its keys ---- */
+
+static void pinKey(Ui *ui, int ch) { pinCurrent(ui); }
+
+static const KeyBinding keys[] = {
+    {{'C'}, "C", NULL, "pin this configuration; the compare pane (9) puts it beside the current one", pinKey, false},
+};
+
+const PaneClass Compare_pane = {.draw = drawCompare, .keys = keys, .nkeys = 1, .rows = Draw_compareRows,
+                                .poll = refreshPinned};

@@ -49,33 +49,33 @@ static void drawEntry(Ui *ui, Rect r, int i, int y, int sel, int measured, int l
    int best = History_best(H);
    bool isSel = i == sel && ui->focus == PANE_HISTORY;
    Style base = isSel ? ST_CURSOR : ST_NORMAL;
-   Draw_fill(ui, y, r.x, r.w, base);
+   Paint_fill(&ui->paint, y, r.x, r.w, base);
    char lab[256], val[32], bar[512];
    historyLabel(ui, e, lab, sizeof lab);
-   const char *m = i == measured ? Ui_glyph(ui, "\xe2\x96\xb6", ">") : i == best ? "*" : " ";
-   Draw_text(ui, y, r.x, 1, m, i == best ? ST_GOOD : base, false);
-   Draw_text(ui, y, r.x + 1, lw, lab, i == measured && !isSel ? ST_LABEL : e->stored && !isSel ? ST_DIM : base, true);
+   const char *m = i == measured ? Paint_glyph(&ui->paint, "\xe2\x96\xb6", ">") : i == best ? "*" : " ";
+   Paint_text(&ui->paint, y, r.x, 1, m, i == best ? ST_GOOD : base, false);
+   Paint_text(&ui->paint, y, r.x + 1, lw, lab, i == measured && !isSel ? ST_LABEL : e->stored && !isSel ? ST_DIM : base, true);
    Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_HISTORY, i, 0);
    if (e->state == HIST_FAILED || e->gflops <= 0) {
-      Draw_text(ui, y, r.x + 2 + lw, bw + vw, e->why, ST_BAD, false);
+      Paint_text(&ui->paint, y, r.x + 2 + lw, bw + vw, e->why, ST_BAD, false);
       return;
    }
    if (bw > 0) {
       double max = History_maxGflops(H);
       Chart_bar(bar, sizeof bar, max > 0 ? e->gflops / max : 0, bw, ui->bars);
-      Draw_text(ui, y, r.x + 2 + lw, bw, bar, i == best ? ST_BAR_BEST : ST_BAR, false);
+      Paint_text(&ui->paint, y, r.x + 2 + lw, bw, bar, i == best ? ST_BAR_BEST : ST_BAR, false);
    }
    char num[24];
    Draw_fmtRate(e->gflops, "", num, sizeof num);
    /* A wrong result keeps its speed, marked: it is not a candidate. */
-   snprintf(val, sizeof val, "%s%s", e->state == HIST_NOT_VERIFIED ? Ui_glyph(ui, "\xe2\x9c\x97 ", "x ") : "", num);
-   Draw_text(ui, y, r.x + r.w - vw, vw, val, e->state == HIST_NOT_VERIFIED ? ST_BAD : base, false);
+   snprintf(val, sizeof val, "%s%s", e->state == HIST_NOT_VERIFIED ? Paint_glyph(&ui->paint, "\xe2\x9c\x97 ", "x ") : "", num);
+   Paint_text(&ui->paint, y, r.x + r.w - vw, vw, val, e->state == HIST_NOT_VERIFIED ? ST_BAD : base, false);
 }
 
 static void drawEntries(Ui *ui, Rect r, int rows) {
    const History *H = &ui->hist;
    if (H->count == 0) {
-      Draw_text(ui, r.y + 1, r.x + 1, r.w - 1, "each configuration measured appears here", ST_DIM, false);
+      Paint_text(&ui->paint, r.y + 1, r.x + 1, r.w - 1, "each configuration measured appears here", ST_DIM, false);
       return;
    }
    int measured = Ui_historyMeasured(ui);
@@ -99,7 +99,7 @@ static void drawEntries(Ui *ui, Rect r, int rows) {
 /* GFLOPS of each recent launch of the configuration measured now, nrows high from sy. */
 static void drawSparkline(Ui *ui, Rect r, int sy, int nrows) {
    const WorkerSnapshot *s = &ui->snap;
-   bool have = Draw_snapIsCurrent(ui) && s->nwindow > 0;
+   bool have = Ui_snapIsCurrent(ui) && s->nwindow > 0;
    double gf[WORKER_WINDOW], lo = 0, hi = 0;
    int n = 0;
    for (int i = 0; have && i < s->nwindow; i++)
@@ -113,7 +113,7 @@ static void drawSparkline(Ui *ui, Rect r, int sy, int nrows) {
    Draw_fmtRate(lo, "", a, sizeof a);
    Draw_fmtRate(hi, "", b, sizeof b);
    if (n)
-      snprintf(range, sizeof range, " %s%s%s", Util_trim(a), Ui_glyph(ui, "\xe2\x80\x93", "-"), Util_trim(b));
+      snprintf(range, sizeof range, " %s%s%s", Util_trim(a), Paint_glyph(&ui->paint, "\xe2\x80\x93", "-"), Util_trim(b));
    else
       snprintf(range, sizeof range, " %s", Draw_dash(ui));
    int lab = 7, rw = (int)Text_width(range) + 1, sw = r.w - lab - rw;
@@ -123,17 +123,17 @@ static void drawSparkline(Ui *ui, Rect r, int sy, int nrows) {
       Chart_spark(rowp, sizeof rowsBuf[0], nrows, sw, gf, n, lo * 0.9, hi, ui->spark);
    for (int i = 0; i < nrows; i++) {
       int y = sy + i;
-      Draw_fill(ui, y, r.x, r.w, ST_NORMAL);
+      Paint_fill(&ui->paint, y, r.x, r.w, ST_NORMAL);
       if (i == nrows - 1)
-         Draw_text(ui, y, r.x + 1, lab - 1, "recent", ST_LABEL, false);
+         Paint_text(&ui->paint, y, r.x + 1, lab - 1, "recent", ST_LABEL, false);
       if (sw > 0 && n)
-         Draw_text(ui, y, r.x + lab, sw, rowsBuf[i], ST_GOOD, false);
+         Paint_text(&ui->paint, y, r.x + lab, sw, rowsBuf[i], ST_GOOD, false);
       if (i == nrows - 1)
-         Draw_text(ui, y, r.x + r.w - rw, rw, range, ST_DIM, false);
+         Paint_text(&ui->paint, y, r.x + r.w - rw, rw, range, ST_DIM, false);
    }
 }
 
-void Draw_history(Ui *ui) {
+static void drawHistory(Ui *ui) {
    Rect r = ui->layout.pane[PANE_HISTORY];
    Draw_paneTitle(ui, PANE_HISTORY, "GFLOPS per configuration", NULL);
    int h = r.h - 1;
@@ -145,3 +145,34 @@ void Draw_history(Ui *ui) {
       drawEntries(ui, r, rows);
    drawSparkline(ui, r, r.y + 1 + (rows > 0 ? rows : 0), sparkRows);
 }
+
+/* ---- its keys ---- */
+
+/* The history's cursor; every key is its own (stepping does nothing here). */
+static bool historyKey(Ui *ui, int ch) {
+   int n = ui->hist.count;
+   if (n == 0)
+      return true;
+   int cur = ui->history_pane.cursor;
+   if (cur < 0) {
+      cur = Ui_historyMeasured(ui);
+      if (cur < 0)
+         cur = n - 1;
+   }
+   switch (ch) {
+   case KEY_UP: case 'k': cur--; break;
+   case KEY_DOWN: case 'j': cur++; break;
+   case KEY_PPAGE: cur -= Draw_paneHeight(ui, PANE_HISTORY); break;
+   case KEY_NPAGE: cur += Draw_paneHeight(ui, PANE_HISTORY); break;
+   case KEY_HOME: cur = 0; break;
+   case KEY_END: cur = n - 1; break;
+   case '\n': case '\r': case KEY_ENTER:
+      Ui_restoreHistory(ui, cur);
+      return true;
+   default: return true;
+   }
+   ui->history_pane.cursor = cur < 0 ? 0 : cur >= n ? n - 1 : cur;
+   return true;
+}
+
+const PaneClass History_pane = {.draw = drawHistory, .key = historyKey};

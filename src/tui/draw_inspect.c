@@ -3,6 +3,7 @@
  * its limiting resource, instruction counts, then the listing, scrolled with j k PgUp
  * PgDn Home End when the pane has the focus. The worker reads the code (worker.c). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/run/ablate.h"
@@ -18,7 +19,8 @@ static void bytes(long long b, char *out, size_t n) {
       snprintf(out, n, "%.1f KiB", b / 1024.0);
 }
 
-const char *Ui_inspectText(const Ui *ui, const char **kind) {
+/* The text the pane shows: the compiled code, or the source (v, or no code). */
+static const char *inspectText(const Ui *ui, const char **kind) {
    const Inspection *in = &ui->inspect_pane.last.inspection;
    bool source = ui->inspect_pane.source || !in->code;
    if (kind)
@@ -66,7 +68,8 @@ static InspectTarget targetOf(const Ui *ui) {
    return t;
 }
 
-void Inspect_cycleTarget(Ui *ui) {
+/* T: the next target, the device measured or an architecture compiled for offline. */
+static void cycleTarget(Ui *ui) {
    InspectTarget t;
    ui->inspect_pane.target = targetAt(ui->inspect_pane.target + 1, &t) ? ui->inspect_pane.target + 1 : 0;
    t = targetOf(ui);
@@ -85,7 +88,7 @@ static bool sameTarget(const Ui *ui) { return !strcmp(ui->inspect_pane.last.arch
 /* "PTX · 40 registers · no spills · local 8.0 KiB/group · occupancy 50% (registers)"; what
  * is not known is left to the rows below. */
 static void summary(const Ui *ui, const Inspection *in, char *out, size_t n) {
-   const char *sep = Ui_glyph(ui, " \xc2\xb7 ", ", ");
+   const char *sep = Paint_glyph(&ui->paint, " \xc2\xb7 ", ", ");
    char loc[32], t[128];
    bytes(in->local_mem, loc, sizeof loc);
    snprintf(out, n, "%s", in->assembly ? Listing_kindName(in->stats.kind) : "no assembly");
@@ -117,8 +120,8 @@ static void summary(const Ui *ui, const Inspection *in, char *out, size_t n) {
 
 /* One "label  value" row; returns the next y. */
 static int row(Ui *ui, int y, int x, int w, const char *label, const char *value, Style st) {
-   Draw_text(ui, y, x, 11, label, ST_LABEL, false);
-   Draw_text(ui, y, x + 11, w - 11, value, st, false);
+   Paint_text(&ui->paint, y, x, 11, label, ST_LABEL, false);
+   Paint_text(&ui->paint, y, x + 11, w - 11, value, st, false);
    return y + 1;
 }
 
@@ -129,8 +132,8 @@ static int wrappedRow(Ui *ui, int y, int x, int w, int bottom, const char *label
    const char *wl[8];
    int n = Text_wrap(value, w - 11 > 8 ? w - 11 : 8, buf, sizeof buf, wl, 8);
    for (int i = 0; i < n && y < bottom; i++, y++) {
-      Draw_text(ui, y, x, 11, i == 0 ? label : "", ST_LABEL, false);
-      Draw_text(ui, y, x + 11, w - 11, y + 1 == bottom && i + 1 < n ? "... (z zooms this pane)" : wl[i], st, false);
+      Paint_text(&ui->paint, y, x, 11, i == 0 ? label : "", ST_LABEL, false);
+      Paint_text(&ui->paint, y, x + 11, w - 11, y + 1 == bottom && i + 1 < n ? "... (z zooms this pane)" : wl[i], st, false);
    }
    return y;
 }
@@ -140,7 +143,7 @@ static void message(Ui *ui, Rect r, const char *m, Style st) {
    const char *wl[16];
    int n = Text_wrap(m, r.w - 2, buf, sizeof buf, wl, r.h - 1 < 16 ? r.h - 1 : 16);
    for (int i = 0; i < n; i++)
-      Draw_text(ui, r.y + 1 + i, r.x + 1, r.w - 2, wl[i], st, false);
+      Paint_text(&ui->paint, r.y + 1 + i, r.x + 1, r.w - 2, wl[i], st, false);
 }
 
 /* The resources, from row y, when the pane is tall enough to leave the listing some rows;
@@ -202,7 +205,7 @@ static int drawCounts(Ui *ui, const Inspection *in, int y, int x, int w, int bot
    snprintf(line, sizeof line, "%s, so no instruction counts; below: the %s", in->note, in->source_kind);
    int nl = Text_wrap(line, w, buf, sizeof buf, wl, bottom - y > 2 ? 2 : 1);
    for (int i = 0; i < nl && y < bottom; i++)
-      Draw_text(ui, y++, x, w, wl[i], ST_WARN, false);
+      Paint_text(&ui->paint, y++, x, w, wl[i], ST_WARN, false);
    return y;
 }
 
@@ -218,19 +221,19 @@ static void drawListing(Ui *ui, Rect r, int y) {
       ui->inspect_pane.scroll = 0;
    int first = ui->inspect_pane.scroll;
    int last = first + rows < n ? first + rows : n;
-   const char *kind, *text = Ui_inspectText(ui, &kind);
+   const char *kind, *text = inspectText(ui, &kind);
    char line[1024], a[32], b[32];
    snprintf(a, sizeof a, "%d", first + 1);
    snprintf(b, sizeof b, "%d", last);
    snprintf(line, sizeof line, "%s, lines %s-%s of %d%s", kind, n ? a : "0", b, n, last < n ? " (more below)" : "");
-   Draw_text(ui, y++, r.x, r.w, line, ST_HEADER, true);
+   Paint_text(&ui->paint, y++, r.x, r.w, line, ST_HEADER, true);
    int nw = snprintf(a, sizeof a, "%d", n > 0 ? n : 1) + 1;
    for (int i = first; i < last && y < bottom; i++, y++) {
       char num[16], buf[1024];
       snprintf(num, sizeof num, "%*d", nw - 1, i + 1);
-      Draw_text(ui, y, x, nw, num, ST_DIM, false);
+      Paint_text(&ui->paint, y, x, nw, num, ST_DIM, false);
       Listing_line(text, ui->inspect_pane.lines, n, i, buf, sizeof buf);
-      Draw_text(ui, y, x + nw, w - nw, buf, ST_NORMAL, false);
+      Paint_text(&ui->paint, y, x + nw, w - nw, buf, ST_NORMAL, false);
    }
 }
 
@@ -246,7 +249,7 @@ static void notYet(Ui *ui, Rect r) {
    message(ui, r, m, s->state == WS_STOPPED ? ST_BAD : ST_DIM);
 }
 
-void Draw_inspect(Ui *ui) {
+static void drawInspect(Ui *ui) {
    Rect r = ui->layout.pane[PANE_INSPECT];
    const Inspection *in = &ui->inspect_pane.last.inspection;
    bool current = ui->inspect_pane.have && ui->snap.have_config && ui->inspect_pane.last.config_serial == ui->snap.config_serial &&
@@ -285,7 +288,7 @@ void Draw_inspect(Ui *ui) {
    int x = r.x + 1, w = r.w - 2, y = r.y + 1, bottom = r.y + r.h;
    char line[1024];
    summary(ui, in, line, sizeof line);
-   Draw_text(ui, y++, x, w, line, ST_GOOD, false);
+   Paint_text(&ui->paint, y++, x, w, line, ST_GOOD, false);
    if (y < bottom && r.h >= 10) {
       snprintf(line, sizeof line, "%s  (T: %s)", in->target, tg->arch[0] ? "next target" : "an offline target");
       y = row(ui, y, x, w, "target", line, tg->arch[0] ? ST_WARN : ST_DIM);
@@ -297,3 +300,88 @@ void Draw_inspect(Ui *ui) {
    if (y < bottom)
       drawListing(ui, r, y);
 }
+
+/* ---- its news and keys ---- */
+
+static void freeInspect(Ui *ui) {
+   if (ui->inspect_pane.have)
+      WorkerInspect_free(&ui->inspect_pane.last);
+   free(ui->inspect_pane.lines);
+   ui->inspect_pane.lines = NULL;
+   ui->inspect_pane.nlines = 0;
+   ui->inspect_pane.have = false;
+}
+
+/* Indexes the lines of the text now shown. */
+static void reindex(Ui *ui) {
+   free(ui->inspect_pane.lines);
+   ui->inspect_pane.lines = NULL;
+   const char *text = inspectText(ui, NULL);
+   ui->inspect_pane.nlines = text ? Listing_split(text, &ui->inspect_pane.lines) : 0;
+   if (ui->inspect_pane.nlines < 0)
+      ui->inspect_pane.nlines = 0;
+}
+
+/* The worker's newest inspection, when there is one. */
+static void poll(Ui *ui) {
+   WorkerInspect in;
+   if (!Worker_takeInspect(ui->worker, &in))
+      return;
+   /* A new configuration's listing starts at its top; the same one keeps its place. */
+   bool same = ui->inspect_pane.have && !strcmp(in.config.kernel, ui->inspect_pane.last.config.kernel) &&
+               !memcmp(in.config.values, ui->inspect_pane.last.config.values, sizeof in.config.values);
+   freeInspect(ui);
+   ui->inspect_pane.last = in;
+   ui->inspect_pane.have = true;
+   reindex(ui);
+   if (!same)
+      ui->inspect_pane.scroll = 0;
+   ui->dirty = true;
+}
+
+static void targetKey(Ui *ui, int ch) { cycleTarget(ui); }
+
+/* The inspect pane's listing: a line, a page, its top or its end. */
+static void listingKey(Ui *ui, int ch) {
+   int page = Draw_paneHeight(ui, PANE_INSPECT) - 2;
+   if (page < 1)
+      page = 1;
+   switch (ch) {
+   case KEY_UP: case 'k': ui->inspect_pane.scroll--; break;
+   case KEY_DOWN: case 'j': ui->inspect_pane.scroll++; break;
+   case KEY_PPAGE: ui->inspect_pane.scroll -= page; break;
+   case KEY_NPAGE: ui->inspect_pane.scroll += page; break;
+   case KEY_HOME: ui->inspect_pane.scroll = 0; break;
+   case KEY_END: ui->inspect_pane.scroll = ui->inspect_pane.nlines; break; /* drawing keeps the last page in view */
+   case 'v':
+      if (!ui->inspect_pane.have || !ui->inspect_pane.last.inspection.ok)
+         return;
+      if (!ui->inspect_pane.last.inspection.code) {
+         Ui_flash(ui, ST_WARN, "no compiled code to switch to: %s", ui->inspect_pane.last.inspection.note);
+         return;
+      }
+      ui->inspect_pane.source = !ui->inspect_pane.source;
+      ui->inspect_pane.scroll = 0;
+      reindex(ui);
+      return;
+   default: break;
+   }
+   if (ui->inspect_pane.scroll > ui->inspect_pane.nlines - 1)
+      ui->inspect_pane.scroll = ui->inspect_pane.nlines > 0 ? ui->inspect_pane.nlines - 1 : 0;
+   if (ui->inspect_pane.scroll < 0)
+      ui->inspect_pane.scroll = 0;
+}
+
+static bool focusedKey(Ui *ui, int ch) {
+   if (Ui_isSteppingKey(ch))
+      return false;
+   listingKey(ui, ch);
+   return true;
+}
+
+static const KeyBinding keys[] = {
+    {{'T'}, "T", NULL, "inspect pane: the device, or sm_90 sm_80 gfx906 gfx90a compiled offline", targetKey, false},
+};
+
+const PaneClass Inspect_pane = {.draw = drawInspect, .key = focusedKey, .keys = keys, .nkeys = 1, .poll = poll,
+                                .free = freeInspect};

@@ -108,26 +108,26 @@ static void drawValues(Ui *ui, int y, int x, int w, int pi, Style base) {
    }
    int vx = x;
    if (first > 0)
-      Draw_text(ui, y, vx++, 1, Ui_glyph(ui, "\xe2\x80\xa6", "<"), ST_DIM, false);
+      Paint_text(&ui->paint, y, vx++, 1, Paint_glyph(&ui->paint, "\xe2\x80\xa6", "<"), ST_DIM, false);
    for (int i = first; i <= last; i++) {
       snprintf(t, sizeof t, "%lld", p->values[i]);
       Style st = i == cur ? ST_SELECT : !valid[i] ? ST_DIM : base;
       if (i == cur && !valid[i])
          st = ST_BAD;
       int tw = (int)strlen(t);
-      if (i == cur && !ui->color) {
+      if (i == cur && !ui->paint.color) {
          /* Without colour the current value is bracketed. */
          char b[72];
          snprintf(b, sizeof b, "[%s]", t);
-         Draw_text(ui, y, vx - 1, tw + 2, b, st, false);
+         Paint_text(&ui->paint, y, vx - 1, tw + 2, b, st, false);
       } else {
-         Draw_text(ui, y, vx, tw, t, st, false);
+         Paint_text(&ui->paint, y, vx, tw, t, st, false);
       }
       Draw_hit(ui, (Rect){vx, y, tw, 1}, HIT_VALUE, pi, i);
       vx += tw + 1;
    }
    if (last < p->nvalues - 1)
-      Draw_text(ui, y, vx, 1, Ui_glyph(ui, "\xe2\x80\xa6", ">"), ST_DIM, false);
+      Paint_text(&ui->paint, y, vx, 1, Paint_glyph(&ui->paint, "\xe2\x80\xa6", ">"), ST_DIM, false);
 }
 
 /* One line of the pane at row y; nameW: the width of the parameters' names. */
@@ -136,42 +136,42 @@ static void drawLine(Ui *ui, Rect r, const DLine *d, int y, int nameW) {
    bool kfocus = ui->focus == PANE_KERNEL;
    bool cursor = d->row >= 0 && d->row == ui->kernel_pane.cursor;
    Style base = cursor && kfocus ? ST_CURSOR : ST_NORMAL;
-   Draw_fill(ui, y, r.x, r.w, base);
+   Paint_fill(&ui->paint, y, r.x, r.w, base);
    if (cursor)
-      Draw_text(ui, y, r.x, 1, Ui_glyph(ui, "\xe2\x96\xb6", ">"), base, false);
+      Paint_text(&ui->paint, y, r.x, 1, Paint_glyph(&ui->paint, "\xe2\x96\xb6", ">"), base, false);
    if (d->row >= 0)
       Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_ROW, d->row, 0);
    int x = r.x + 2, w = r.w - 2;
    char t[512];
    switch (d->kind) {
    case DL_PICK:
-      Draw_text(ui, y, x, nameW, "variant", cursor && kfocus ? base : ST_LABEL, false);
-      snprintf(t, sizeof t, "%s %d %s %s", Ui_glyph(ui, "\xe2\x97\x80", "<"), k->step, k->title,
-               Ui_glyph(ui, "\xe2\x96\xb6", ">"));
-      Draw_text(ui, y, x + nameW, w - nameW, t, base, false);
+      Paint_text(&ui->paint, y, x, nameW, "variant", cursor && kfocus ? base : ST_LABEL, false);
+      snprintf(t, sizeof t, "%s %d %s %s", Paint_glyph(&ui->paint, "\xe2\x97\x80", "<"), k->step, k->title,
+               Paint_glyph(&ui->paint, "\xe2\x96\xb6", ">"));
+      Paint_text(&ui->paint, y, x + nameW, w - nameW, t, base, false);
       break;
    case DL_PARAM:
-      Draw_text(ui, y, x, nameW, k->params[d->index].name, cursor && kfocus ? base : ST_LABEL, false);
+      Paint_text(&ui->paint, y, x, nameW, k->params[d->index].name, cursor && kfocus ? base : ST_LABEL, false);
       drawValues(ui, y, x + nameW, w - nameW, d->index, base);
       break;
    case DL_SEP: {
       /* "── variants (Enter picks) ─────" to the pane's edge. */
-      const char *hl = Ui_glyph(ui, "\xe2\x94\x80", "-");
+      const char *hl = Paint_glyph(&ui->paint, "\xe2\x94\x80", "-");
       int o = snprintf(t, sizeof t, "%s%s variants (Enter picks) ", hl, hl);
       for (int c = Text_width(t); c < r.w && o + 4 < (int)sizeof t; c++)
          o += snprintf(t + o, sizeof t - (size_t)o, "%s", hl);
-      Draw_text(ui, y, r.x, r.w, t, ST_DIM, false);
+      Paint_text(&ui->paint, y, r.x, r.w, t, ST_DIM, false);
       break;
    }
    case DL_LADDER:
       snprintf(t, sizeof t, "%s", ui->cat.kernels[d->index].ladder);
-      Draw_text(ui, y, r.x + 1, r.w - 1, t, ST_LABEL, false);
+      Paint_text(&ui->paint, y, r.x + 1, r.w - 1, t, ST_LABEL, false);
       break;
    case DL_VARIANT: {
       const KernelInfo *v = &ui->cat.kernels[d->index];
       bool current = d->index == ui->kernel;
-      snprintf(t, sizeof t, "%s %2d %s", current ? Ui_glyph(ui, "\xe2\x97\x8f", "*") : " ", v->step, v->title);
-      Draw_text(ui, y, x, w, t, current && !(cursor && kfocus) ? ST_GOOD : base, false);
+      snprintf(t, sizeof t, "%s %2d %s", current ? Paint_glyph(&ui->paint, "\xe2\x97\x8f", "*") : " ", v->step, v->title);
+      Paint_text(&ui->paint, y, x, w, t, current && !(cursor && kfocus) ? ST_GOOD : base, false);
       Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_VARIANT, d->index, d->row);
       break;
    }
@@ -182,14 +182,14 @@ static void drawLine(Ui *ui, Rect r, const DLine *d, int y, int nameW) {
  * cursor is on. */
 static void drawInfo(Ui *ui, Rect r, int iy, int ih) {
    const KernelInfo *k = Ui_kernel(ui);
-   Draw_text(ui, iy, r.x, r.w, "", ST_DIM, true);
+   Paint_text(&ui->paint, iy, r.x, r.w, "", ST_DIM, true);
    char why[1536] = "", text[3072] = "";
    Style st = ST_NORMAL;
    bool invalid = !Config_check(k, ui->values, &ui->problem, Ui_limits(ui), NULL, why, sizeof why);
    int idx;
    KRowKind kind = Ui_kernelRow(ui, ui->kernel_pane.cursor, &idx);
    if (invalid) {
-      snprintf(text, sizeof text, "%s not valid: %s%s", Ui_glyph(ui, "\xe2\x9c\x97", "x"), why, Ui_simulatedNote(ui));
+      snprintf(text, sizeof text, "%s not valid: %s%s", Paint_glyph(&ui->paint, "\xe2\x9c\x97", "x"), why, Ui_simulatedNote(ui));
       st = ST_BAD;
    } else if (kind == KROW_PARAM) {
       const KernelParam *p = &k->params[idx];
@@ -209,10 +209,10 @@ static void drawInfo(Ui *ui, Rect r, int iy, int ih) {
    const char *wl[16];
    int n = Text_wrap(text, r.w - 1, buf, sizeof buf, wl, ih < 16 ? ih : 16);
    for (int i = 0; i < n; i++)
-      Draw_text(ui, iy + 1 + i, r.x + 1, r.w - 1, wl[i], i == 0 || st == ST_BAD ? st : ST_DIM, false);
+      Paint_text(&ui->paint, iy + 1 + i, r.x + 1, r.w - 1, wl[i], i == 0 || st == ST_BAD ? st : ST_DIM, false);
 }
 
-void Draw_kernel(Ui *ui) {
+static void drawKernel(Ui *ui) {
    Rect r = ui->layout.pane[PANE_KERNEL];
    const KernelInfo *k = Ui_kernel(ui);
    Draw_paneTitle(ui, PANE_KERNEL, k->name, NULL);
@@ -233,3 +233,47 @@ void Draw_kernel(Ui *ui) {
    if (ih)
       drawInfo(ui, r, y0 + lh, ih);
 }
+
+/* ---- its keys ---- */
+
+static bool kernelKey(Ui *ui, int ch) {
+   int rows = Ui_kernelRows(ui), idx;
+   KRowKind kind = Ui_kernelRow(ui, ui->kernel_pane.cursor, &idx);
+   int page = Draw_paneHeight(ui, PANE_KERNEL) / 2;
+   switch (ch) {
+   case KEY_UP: case 'k': ui->kernel_pane.cursor--; break;
+   case KEY_DOWN: case 'j': ui->kernel_pane.cursor++; break;
+   case KEY_PPAGE: ui->kernel_pane.cursor -= page; break;
+   case KEY_NPAGE: ui->kernel_pane.cursor += page; break;
+   case KEY_HOME: ui->kernel_pane.cursor = 0; break;
+   case KEY_END: ui->kernel_pane.cursor = rows - 1; break;
+   case KEY_LEFT: case KEY_RIGHT: {
+      int dir = ch == KEY_LEFT ? -1 : 1;
+      if (kind == KROW_PARAM)
+         Ui_stepParam(ui, idx, dir, false);
+      else
+         Ui_stepVariant(ui, dir);
+      break;
+   }
+   case '-': case '+': case '=': case KEY_SLEFT: case KEY_SRIGHT: {
+      int dir = ch == '-' || ch == KEY_SLEFT ? -1 : 1;
+      if (kind == KROW_PARAM)
+         Ui_stepParam(ui, idx, dir, true);
+      else
+         Ui_stepVariant(ui, dir);
+      break;
+   }
+   case '\n': case '\r': case KEY_ENTER:
+      if (kind == KROW_VARIANT)
+         Ui_selectKernel(ui, idx, NULL);
+      break;
+   default: break;
+   }
+   if (ui->kernel_pane.cursor < 0)
+      ui->kernel_pane.cursor = 0;
+   if (ui->kernel_pane.cursor >= rows)
+      ui->kernel_pane.cursor = rows - 1;
+   return true;
+}
+
+const PaneClass Kernel_pane = {.draw = drawKernel, .key = kernelKey};

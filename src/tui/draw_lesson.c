@@ -91,7 +91,7 @@ static void explainResources(Ui *ui, Lines *L) {
    const Inspection *in = ui->inspect_pane.have ? &ui->inspect_pane.last.inspection : NULL;
    bool inspected = in && in->ok && !strcmp(ui->inspect_pane.last.config.kernel, Ui_kernel(ui)->name) &&
                     !memcmp(ui->inspect_pane.last.config.values, ui->values, sizeof ui->values);
-   int regs = inspected && in->registers >= 0 ? in->registers : Draw_snapIsCurrent(ui) ? s->registers : -1;
+   int regs = inspected && in->registers >= 0 ? in->registers : Ui_snapIsCurrent(ui) ? s->registers : -1;
    const DeviceInfo *dev = Ui_deviceInfo(ui);
    char occ[200] = "occupancy: 6 shows the inspect pane, which estimates it";
    /* A CPU has no occupancy to estimate: the inspect pane then compiles for a GPU (T). */
@@ -129,7 +129,7 @@ static void explainBanks(Ui *ui, Lines *L) {
    }
    const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
    bool current = a && ui->snap.have_config && ui->banks_pane.analysis.config_serial == ui->snap.config_serial &&
-                  Draw_snapIsCurrent(ui);
+                  Ui_snapIsCurrent(ui);
    if (!current) {
       addPara(L, ST_DIM, "local-memory banks: %s", ui->visible & PANE_BIT(PANE_BANKS)
                                                         ? "tracing this configuration (the bank pane)..."
@@ -166,14 +166,14 @@ static void expectedTime(Ui *ui, Lines *L) {
 /* The measured figure, first under the step's title: on a small terminal it stays in view. */
 static void measuredLine(Ui *ui, Lines *L) {
    const WorkerSnapshot *s = &ui->snap;
-   bool current = Draw_snapIsCurrent(ui);
+   bool current = Ui_snapIsCurrent(ui);
    char gf[64];
    Draw_fmtRate(s->gflops, "GFLOPS", gf, sizeof gf);
    if (!current || !s->have_result) {
       addPara(L, ST_DIM, "measured: waiting for its first run");
       expectedTime(ui, L);
    }
-   else if (Draw_snapRefused(ui))
+   else if (Ui_snapRefused(ui))
       addPara(L, ST_WARN, "refused: %s", s->message);
    else if (s->state == WS_STOPPED)
       addPara(L, ST_BAD, "did not run: %s: %s", RunStatus_name(s->status), s->message);
@@ -213,7 +213,7 @@ static void limitOfStep(Ui *ui, Lines *L) {
    LimiterInputs in;
    Limiter l;
    char msg[256];
-   if (!Draw_limiter(ui, &in, &l, msg, sizeof msg))
+   if (!Ui_limiter(ui, &in, &l, msg, sizeof msg))
       return;
    addPara(L, l.kind == LIMIT_COMPUTE ? ST_GOOD : ST_NORMAL, "limit of this step: %s (0: the roofline)", l.brief);
    /* How the step moved it: the limiter of the nearest earlier step measured with the
@@ -245,7 +245,7 @@ static void ladderRows(Ui *ui, Lines *L) {
    if (narrow)
       addPara(L, ST_DIM, "(against step 1 and the source's figure: in the export, E)");
    addPara(L, ST_DIM, "%s: within the two figures' spread, the steps cannot be told apart here",
-           Ui_glyph(ui, "\xe2\x89\x88", "~"));
+           Paint_glyph(&ui->paint, "\xe2\x89\x88", "~"));
    const Lesson *lesson = LessonUi_lesson(ui);
    for (int i = 0; i < ld->nrows; i++) {
       const LadderRow *r = &ld->rows[i];
@@ -255,7 +255,7 @@ static void ladderRows(Ui *ui, Lines *L) {
       else if (r->refused[0])
          snprintf(gf, sizeof gf, "refused");
       /* A ratio within the two figures' spread: the steps cannot be told apart here. */
-      const char *approx = Ui_glyph(ui, "\xe2\x89\x88", "~");
+      const char *approx = Paint_glyph(&ui->paint, "\xe2\x89\x88", "~");
       if (Ladder_speedupPrevious(ld, i) > 0)
          snprintf(sp, sizeof sp, "%s%.2fx", Ladder_withinSpread(ld, i, i - 1) ? approx : "",
                   Ladder_speedupPrevious(ld, i));
@@ -321,7 +321,10 @@ static int wrappedRows(const char *s, int width) {
    return Text_wrap(s, width, buf, sizeof buf, lines, 64);
 }
 
-int LessonUi_paneRows(Ui *ui, int width) {
+/* The rows (its title row included) the pane needs at a width for what must stay in view:
+ * the step's heading, its measured figure and its whole text, as long as the lesson's
+ * longest step needs, so that the layout keeps from step to step (0: no lesson). */
+static int paneRows(Ui *ui, int width) {
    const Lesson *lesson = LessonUi_lesson(ui);
    if (!lesson)
       return 0;
@@ -372,7 +375,7 @@ static void build(Ui *ui, Lines *L) {
    const LessonStep *st = &lesson->steps[lu->step];
    /* The lesson's title above the step only where the step's lines still fit under it:
     * the pane's title names the lesson anyway. */
-   if (L->height >= LessonUi_paneRows(ui, L->width + 2) - 1 + wrappedRows(lesson->title, L->width))
+   if (L->height >= paneRows(ui, L->width + 2) - 1 + wrappedRows(lesson->title, L->width))
       addPara(L, ST_LABEL, "%s", lesson->title);
    stepLines(ui, L);
    if (!lu->step_loaded)
@@ -419,7 +422,7 @@ static void build(Ui *ui, Lines *L) {
    limitOfStep(ui, L);
 }
 
-void Draw_lesson(Ui *ui) {
+static void drawLesson(Ui *ui) {
    Rect r = ui->layout.pane[PANE_LESSON];
    Lines L;
    memset(&L, 0, sizeof L);
@@ -448,11 +451,11 @@ void Draw_lesson(Ui *ui) {
       snprintf(right, sizeof right, "%d-%d/%d", scroll + 1, last, L.n);
    Draw_paneTitle(ui, PANE_LESSON, extra, right);
    for (int i = 0; i < body && scroll + i < L.n; i++)
-      Draw_text(ui, r.y + 1 + i, r.x + 1, r.w - 2, L.buf + L.at[scroll + i], L.style[scroll + i], false);
+      Paint_text(&ui->paint, r.y + 1 + i, r.x + 1, r.w - 2, L.buf + L.at[scroll + i], L.style[scroll + i], false);
    free(L.buf);
 }
 
-void LessonUi_paneKey(Ui *ui, int ch) {
+static void paneKey(Ui *ui, int ch) {
    if (!ui->lesson)
       return;
    int page = ui->layout.pane[PANE_LESSON].h - 2;
@@ -469,3 +472,31 @@ void LessonUi_paneKey(Ui *ui, int ch) {
    if (ui->lesson->scroll < 0)
       ui->lesson->scroll = 0;
 }
+
+/* ---- its keys ---- */
+
+static bool focusedKey(Ui *ui, int ch) {
+   if (Ui_isSteppingKey(ch))
+      return false;
+   paneKey(ui, ch);
+   return true;
+}
+
+static void lessonStepKey(Ui *ui, int ch) { LessonUi_stepBy(ui, ch == 'N' ? -1 : 1); }
+static void lessonExportKey(Ui *ui, int ch) { LessonUi_export(ui); }
+static void lessonAboutKey(Ui *ui, int ch) { LessonUi_toggleAbout(ui); }
+static void lessonNotesKey(Ui *ui, int ch) { LessonUi_toggleNotes(ui); }
+static void lessonGoToKey(Ui *ui, int ch) { LessonUi_goToStart(ui); }
+
+static const KeyBinding keys[] = {
+    {{'n', 'N'}, "n N", NULL,
+     "lesson: next / previous step: its preset whole (the whole problem),\nwith its simulated limits and ablation",
+     lessonStepKey, false},
+    {{'E'}, "E", NULL, "lesson: export the ladder (Markdown, CSV, SVG) into this folder", lessonExportKey, false},
+    {{'I'}, "I", NULL, "lesson: its introduction on every step (or on the first only)", lessonAboutKey, false},
+    {{'o'}, "o", NULL, "lesson: the lecturer's speaker notes (notes =) in its pane, or hidden", lessonNotesKey, false},
+    {{'g'}, "g", NULL, "lesson: go to a step: type its number, then Enter (Esc: stay)", lessonGoToKey, false},
+};
+
+const PaneClass Lesson_pane = {.draw = drawLesson, .key = focusedKey, .keys = keys, .nkeys = 5,
+                               .capture = LessonUi_goToKey, .rows = paneRows, .snapshot = LessonUi_poll};

@@ -18,7 +18,7 @@ static Style logStyle(const LogLine *l) {
    }
 }
 
-void Draw_log(Ui *ui) {
+static void drawLog(Ui *ui) {
    Rect r = ui->layout.pane[PANE_LOG];
    char extra[64] = "";
    if (ui->log_pane.scroll > 0)
@@ -38,15 +38,38 @@ void Draw_log(Ui *ui) {
       if (n == 0)
          n = 1, wl[0] = "";
       for (int j = n - 1; j >= 0 && y > r.y; j--, y--) {
-         Draw_fill(ui, y, r.x, r.w, ST_NORMAL);
+         Paint_fill(&ui->paint, y, r.x, r.w, ST_NORMAL);
          if (j == 0 && l->first) {
             char ts[16];
             struct tm tm;
             localtime_r(&l->when, &tm);
             strftime(ts, sizeof ts, "%H:%M:%S", &tm);
-            Draw_text(ui, y, r.x, tw - 1, ts, ST_DIM, false);
+            Paint_text(&ui->paint, y, r.x, tw - 1, ts, ST_DIM, false);
          }
-         Draw_text(ui, y, r.x + tw, w, wl[j], logStyle(l), false);
+         Paint_text(&ui->paint, y, r.x + tw, w, wl[j], logStyle(l), false);
       }
    }
 }
+
+/* ---- its keys ---- */
+
+/* The log's scroll; every key is its own (stepping does nothing here). */
+static bool logKey(Ui *ui, int ch) {
+   int page = Draw_paneHeight(ui, PANE_LOG) - 1;
+   switch (ch) {
+   case KEY_UP: case 'k': ui->log_pane.scroll++; break;
+   case KEY_DOWN: case 'j': ui->log_pane.scroll--; break;
+   case KEY_PPAGE: ui->log_pane.scroll += page > 1 ? page : 1; break;
+   case KEY_NPAGE: ui->log_pane.scroll -= page > 1 ? page : 1; break;
+   case KEY_HOME: ui->log_pane.scroll = ui->log.count; break;
+   case KEY_END: ui->log_pane.scroll = 0; break;
+   default: break;
+   }
+   if (ui->log_pane.scroll > ui->log.count - 1)
+      ui->log_pane.scroll = ui->log.count > 0 ? ui->log.count - 1 : 0;
+   if (ui->log_pane.scroll < 0)
+      ui->log_pane.scroll = 0;
+   return true;
+}
+
+const PaneClass Log_pane = {.draw = drawLog, .key = logKey};

@@ -50,7 +50,7 @@ static void append(Lines *L, const char *fmt, ...) {
 /* Whether the configuration on screen has failed (not refused by a cancel). */
 static bool failed(const Ui *ui) {
    const WorkerSnapshot *s = &ui->snap;
-   return Draw_snapIsCurrent(ui) && s->have_result && s->nwindow == 0 && s->status != RUN_OK &&
+   return Ui_snapIsCurrent(ui) && s->have_result && s->nwindow == 0 && s->status != RUN_OK &&
           s->status != RUN_CANCELLED;
 }
 
@@ -59,7 +59,7 @@ static void statusLines(const Ui *ui, Lines *L) {
    if (!s->have_device) {
       add(L, "status", s->state == WS_NO_DEVICE ? ST_BAD : ST_NORMAL, "%s",
           s->activity[0] ? s->activity : "opening the device");
-   } else if (!Draw_snapIsCurrent(ui)) {
+   } else if (!Ui_snapIsCurrent(ui)) {
       add(L, "status", ST_NORMAL, "%s", ui->paused ? "paused: space measures it" : "starting...");
    } else if (failed(ui)) {
       bool refused = s->status == RUN_INVALID;
@@ -78,10 +78,10 @@ static void statusLines(const Ui *ui, Lines *L) {
 
 static void timingLines(const Ui *ui, Lines *L) {
    const WorkerSnapshot *s = &ui->snap;
-   if (Draw_snapIsCurrent(ui) && s->nwindow) {
+   if (Ui_snapIsCurrent(ui) && s->nwindow) {
       /* min and max in the median's unit, which is said once. */
       double scale = s->median_ms >= 1000 ? 1e-3 : s->median_ms >= 1 ? 1 : 1e3;
-      const char *unit = s->median_ms >= 1000 ? "s" : s->median_ms >= 1 ? "ms" : Ui_glyph(ui, "\xc2\xb5s", "us");
+      const char *unit = s->median_ms >= 1000 ? "s" : s->median_ms >= 1 ? "ms" : Paint_glyph(&ui->paint, "\xc2\xb5s", "us");
       add(L, "time", ST_NORMAL, "%.4g %s median  min %.4g  spread %.1f%%  max %.4g", s->median_ms * scale, unit,
           s->min_ms * scale, s->spread_pct, s->max_ms * scale);
       char gf[32], gb[32], gc[32];
@@ -102,11 +102,11 @@ static void timingLines(const Ui *ui, Lines *L) {
  * cores here). */
 static void referenceLines(const Ui *ui, Lines *L) {
    const WorkerSnapshot *s = &ui->snap;
-   bool current = Draw_snapIsCurrent(ui);
+   bool current = Ui_snapIsCurrent(ui);
    const char *dash = Draw_dash(ui);
    const KernelInfo *shown = Catalog_find(&ui->cat, s->config.kernel);
    /* Emulated: of a run that ran (a refused configuration has no figure to compare). */
-   const bool refused = Draw_snapRefused(ui);
+   const bool refused = Ui_snapRefused(ui);
    const bool emulated = current && s->geo.emulated && !refused;
    double peak = Peaks_for(&s->peaks, ui->problem.precision, shown, false);
    char pk[32];
@@ -157,12 +157,12 @@ static void referenceLines(const Ui *ui, Lines *L) {
 
 static void verifyLine(const Ui *ui, Lines *L) {
    const WorkerSnapshot *s = &ui->snap;
-   bool current = Draw_snapIsCurrent(ui);
+   bool current = Ui_snapIsCurrent(ui);
    if (current && ui->ablate && s->have_result && !failed(ui))
       add(L, "verify", ST_WARN, "ablated (not verified)");
    else if (current && s->verified_run)
       add(L, "verify", s->verify.ok ? ST_GOOD : ST_BAD, "%s %s",
-          s->verify.ok ? Ui_glyph(ui, "\xe2\x9c\x93", "ok") : Ui_glyph(ui, "\xe2\x9c\x97", "FAILED"), s->verify.message);
+          s->verify.ok ? Paint_glyph(&ui->paint, "\xe2\x9c\x93", "ok") : Paint_glyph(&ui->paint, "\xe2\x9c\x97", "FAILED"), s->verify.message);
    else
       add(L, "verify", ST_DIM, "%s", failed(ui) ? Draw_dash(ui) : "pending");
    if (current && s->verified_run && s->verify.ok && s->error.samples && !ui->ablate)
@@ -173,7 +173,7 @@ static void verifyLine(const Ui *ui, Lines *L) {
 /* The compile (or the cache), compiling ahead, the build's resources. */
 static void compileLines(Ui *ui, Lines *L) {
    const WorkerSnapshot *s = &ui->snap;
-   bool current = Draw_snapIsCurrent(ui);
+   bool current = Ui_snapIsCurrent(ui);
    if (current && (s->compile_ms > 0 || s->cached)) {
       if (s->cached_memory)
          add(L, "compile", ST_NORMAL, "cached (compiled earlier in this session)");
@@ -202,7 +202,7 @@ static void compileLines(Ui *ui, Lines *L) {
 /* The launch geometry and the helper kernels' times. */
 static void launchLines(const Ui *ui, Lines *L) {
    const WorkerSnapshot *s = &ui->snap;
-   if (!Draw_snapIsCurrent(ui))
+   if (!Ui_snapIsCurrent(ui))
       return;
    const Geometry *g = &s->geo;
    if (g->dims > 0) {
@@ -241,23 +241,23 @@ static void render(Ui *ui, Rect r, const Lines *L) {
    int lw = 9, y = r.y + 1;
    for (int i = 0; i < L->n && y < r.y + r.h; i++) {
       const RLine *l = &L->l[i];
-      Draw_fill(ui, y, r.x, r.w, ST_NORMAL);
-      Draw_text(ui, y, r.x + 1, lw - 1, l->label, ST_LABEL, false);
+      Paint_fill(&ui->paint, y, r.x, r.w, ST_NORMAL);
+      Paint_text(&ui->paint, y, r.x + 1, lw - 1, l->label, ST_LABEL, false);
       if (l->st == ST_BAD || l->st == ST_WARN) {
          char buf[4096];
          const char *wl[8];
          int room = r.y + r.h - y;
          int nw = Text_wrap(l->text, r.w - lw - 1, buf, sizeof buf, wl, room < 4 ? room : 4);
          for (int j = 0; j < nw; j++, y++)
-            Draw_text(ui, y, r.x + lw, r.w - lw - 1, wl[j], l->st, false);
+            Paint_text(&ui->paint, y, r.x + lw, r.w - lw - 1, wl[j], l->st, false);
       } else {
-         Draw_text(ui, y, r.x + lw, r.w - lw - 1, l->text, l->st, false);
+         Paint_text(&ui->paint, y, r.x + lw, r.w - lw - 1, l->text, l->st, false);
          y++;
       }
    }
 }
 
-void Draw_results(Ui *ui) {
+static void drawResults(Ui *ui) {
    Rect r = ui->layout.pane[PANE_RESULTS];
    char state[256];
    Draw_stateText(ui, state, sizeof state);
@@ -285,3 +285,5 @@ void Draw_results(Ui *ui) {
    launchLines(ui, &L);
    render(ui, r, &L);
 }
+
+const PaneClass Results_pane = {.draw = drawResults};

@@ -14,43 +14,6 @@
 /* Points along the roof: enough for a braille line across a wide pane. */
 #define ROOF_SAMPLES 400
 
-/* The configuration on screen, measured: its limiter's inputs. False when there is no
- * figure for it yet (why in msg). */
-static bool currentInputs(const Ui *ui, LimiterInputs *in, char *msg, size_t len) {
-   const WorkerSnapshot *s = &ui->snap;
-   if (!s->have_device) {
-      snprintf(msg, len, "no device open");
-      return false;
-   }
-   if (!Draw_snapIsCurrent(ui) || !s->have_result || !(s->gflops > 0)) {
-      snprintf(msg, len, s->have_result && s->status != RUN_OK && Draw_snapIsCurrent(ui)
-                            ? "the configuration did not run: nothing to place"
-                            : "measuring: the point comes with the first figures");
-      return false;
-   }
-   const KernelInfo *k = Catalog_find(&ui->cat, s->config.kernel);
-   if (!k) {
-      snprintf(msg, len, "kernel %s is no longer in the catalog", s->config.kernel);
-      return false;
-   }
-   LimiterRun r = {.gflops = s->gflops, .median_ms = s->median_ms, .geo = s->geo, .registers = s->registers,
-                   .local_mem = s->local_mem, .ablate = s->config.ablate};
-   const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
-   /* The trace's conflicts where the bank model is the device's (a CPU has no banks). */
-   double ratio = a && a->model.known && ui->banks_pane.analysis.config_serial == s->config_serial
-                     ? a->total.avg_degree
-                     : 0;
-   Limiter_inputs(&s->device, k, s->config.values, &s->config.problem, &r, &s->peaks, ratio, in);
-   return true;
-}
-
-bool Draw_limiter(const Ui *ui, LimiterInputs *in, Limiter *l, char *msg, size_t len) {
-   if (!currentInputs(ui, in, msg, len))
-      return false;
-   Limiter_of(in, l);
-   return true;
-}
-
 /* The configuration joins the trail (its latest figure, while it keeps measuring). */
 static void remember(RooflinePane *rp, unsigned long serial, double x, double y) {
    for (int i = 0; i < rp->n; i++)
@@ -96,7 +59,7 @@ static void drawOver(Ui *ui, int y, int x, int w, const char *row, Style st) {
       if (*c != ' ') {
          char cell[4] = {0};
          memcpy(cell, c, (size_t)n);
-         Draw_text(ui, y, x + col, 1, cell, st, false);
+         Paint_text(&ui->paint, y, x + col, 1, cell, st, false);
       }
       c += n;
    }
@@ -143,18 +106,18 @@ static void chart(Ui *ui, const LimiterInputs *in, const Limiter *l, int x, int 
                   *c = '.';
    }
    roof(rows, rowlen, ch, pw, in->peak_gflops, in->copy_gbps, xlo, xhi, ylo, yhi, ui->spark);
-   const char *vbar = Ui_glyph(ui, "\xe2\x94\x82", "|");
+   const char *vbar = Paint_glyph(&ui->paint, "\xe2\x94\x82", "|");
    for (int r = 0; r < ch; r++) {
       const char *lab = r == 0 ? top : r == 1 && ch >= 4 ? "GFLOPS" : r == ch - 1 ? low : "";
       char lb[40];
       snprintf(lb, sizeof lb, "%*s", lw, lab);
-      Draw_text(ui, y + r, x, lw, lb, ST_LABEL, false);
-      Draw_text(ui, y + r, x + lw, 1, vbar, ST_DIM, false);
+      Paint_text(&ui->paint, y + r, x, lw, lb, ST_LABEL, false);
+      Paint_text(&ui->paint, y + r, x + lw, 1, vbar, ST_DIM, false);
       if (!l2) {
-         Draw_text(ui, y + r, x + lw + 1, pw, rows[r], ST_DIM, false);
+         Paint_text(&ui->paint, y + r, x + lw + 1, pw, rows[r], ST_DIM, false);
          continue;
       }
-      Draw_text(ui, y + r, x + lw + 1, pw, l2rows[r], ST_LABEL, false);
+      Paint_text(&ui->paint, y + r, x + lw + 1, pw, l2rows[r], ST_LABEL, false);
       drawOver(ui, y + r, x + lw + 1, pw, rows[r], ST_DIM);
    }
    free(buf);
@@ -162,10 +125,10 @@ static void chart(Ui *ui, const LimiterInputs *in, const Limiter *l, int x, int 
    int row, col;
    for (int i = 0; i < rp->n; i++)
       if (Chart_scatterCell(log10(rp->x[i]), log10(rp->y[i]), xlo, xhi, ylo, yhi, ch, pw, ui->spark, &row, &col))
-         Draw_text(ui, y + row, x + lw + 1 + col, 1, Ui_glyph(ui, "\xe2\x97\x8b", "o"), ST_WARN, false);
+         Paint_text(&ui->paint, y + row, x + lw + 1 + col, 1, Paint_glyph(&ui->paint, "\xe2\x97\x8b", "o"), ST_WARN, false);
    if (l->intensity > 0 &&
        Chart_scatterCell(log10(l->intensity), log10(in->gflops), xlo, xhi, ylo, yhi, ch, pw, ui->spark, &row, &col))
-      Draw_text(ui, y + row, x + lw + 1 + col, 1, Ui_glyph(ui, "\xe2\x97\x8f", "@"), ST_GOOD, false);
+      Paint_text(&ui->paint, y + row, x + lw + 1 + col, 1, Paint_glyph(&ui->paint, "\xe2\x97\x8f", "@"), ST_GOOD, false);
    /* The intensity axis: a label at each decade that fits. */
    char axis[512];
    int alen = pw < (int)sizeof axis - 1 ? pw : (int)sizeof axis - 1;
@@ -182,43 +145,45 @@ static void chart(Ui *ui, const LimiterInputs *in, const Limiter *l, int x, int 
    }
    char lb[40];
    snprintf(lb, sizeof lb, "%*s", lw, "F/B");
-   Draw_text(ui, y + ch, x, lw, lb, ST_LABEL, false);
-   Draw_text(ui, y + ch, x + lw, 1, Ui_glyph(ui, "\xe2\x94\x94", "+"), ST_DIM, false);
-   Draw_text(ui, y + ch, x + lw + 1, pw, axis, ST_LABEL, false);
+   Paint_text(&ui->paint, y + ch, x, lw, lb, ST_LABEL, false);
+   Paint_text(&ui->paint, y + ch, x + lw, 1, Paint_glyph(&ui->paint, "\xe2\x94\x94", "+"), ST_DIM, false);
+   Paint_text(&ui->paint, y + ch, x + lw + 1, pw, axis, ST_LABEL, false);
 }
 
-void Draw_roofline(Ui *ui) {
+static void drawRoofline(Ui *ui) {
    Rect r = ui->layout.pane[PANE_ROOFLINE];
    int x = r.x + 1, w = r.w - 2, y = r.y + 1, bottom = r.y + r.h;
    LimiterInputs in;
    Limiter l;
    char msg[256];
-   bool have = Draw_limiter(ui, &in, &l, msg, sizeof msg);
+   bool have = Ui_limiter(ui, &in, &l, msg, sizeof msg);
    char extra[128] = "";
    if (have && l.intensity > 0)
       snprintf(extra, sizeof extra, "%.3g GFLOPS at %.3g flops/byte", in.gflops, l.intensity);
    Draw_paneTitle(ui, PANE_ROOFLINE, extra,
-                  have && in.l2_gbps > in.copy_gbps ? Ui_glyph(ui, "@ this  o before  roofs: memory, L2 (upper)  F6 ceilings", "@ this  o before  * memory  . L2  F6 ceilings")
+                  have && in.l2_gbps > in.copy_gbps ? Paint_glyph(&ui->paint, "@ this  o before  roofs: memory, L2 (upper)  F6 ceilings", "@ this  o before  * memory  . L2  F6 ceilings")
                                                     : "@ this  o before  F6 ceilings");
    if (!have) {
-      Draw_wrapped(ui, y, x, w, bottom, msg, ST_DIM, 4);
+      Paint_wrapped(&ui->paint, y, x, w, bottom, msg, ST_DIM, 4);
       return;
    }
    if (l.intensity > 0)
       remember(&ui->roofline_pane, ui->snap.config_serial, l.intensity, in.gflops);
    char text[600];
    snprintf(text, sizeof text, "limit: %s", l.words);
-   y = Draw_wrapped(ui, y, x, w, bottom, text, l.kind == LIMIT_COMPUTE ? ST_GOOD : ST_WARN, 4);
+   y = Paint_wrapped(&ui->paint, y, x, w, bottom, text, l.kind == LIMIT_COMPUTE ? ST_GOOD : ST_WARN, 4);
    if (l.headroom[0] && bottom - y >= 6)
-      y = Draw_wrapped(ui, y, x, w, bottom, l.headroom, ST_DIM, 4);
+      y = Paint_wrapped(&ui->paint, y, x, w, bottom, l.headroom, ST_DIM, 4);
    if (in.peak_gflops <= 0 || in.copy_gbps <= 0) {
-      Draw_wrapped(ui, y, x, w, bottom,
+      Paint_wrapped(&ui->paint, y, x, w, bottom,
                    "no roof yet: the device's ceilings are not measured (F6 measures the compute peaks and the copy "
                    "bandwidth: a few seconds on a GPU, about a minute on a CPU)",
                    ST_DIM, 4);
       return;
    }
    if (l.intensity <= 0 && y < bottom)
-      Draw_text(ui, y++, x, w, "this kernel states no reuse: model: its point has no intensity", ST_DIM, false);
+      Paint_text(&ui->paint, y++, x, w, "this kernel states no reuse: model: its point has no intensity", ST_DIM, false);
    chart(ui, &in, &l, x, y, w, bottom);
 }
+
+const PaneClass Roofline_pane = {.draw = drawRoofline};

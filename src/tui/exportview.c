@@ -241,16 +241,16 @@ void Export_key(Ui *ui, int ch) {
 
 void Export_draw(Ui *ui) {
    ExportState *s = &ui->exporting;
-   Rect r = Layout_dialog(ui->cols, ui->rows, 78, 10);
-   Draw_box(ui, r, "Export (e)");
+   Rect r = Layout_dialog(ui->paint.cols, ui->paint.rows, 78, 10);
+   Paint_box(&ui->paint, r, "Export (e)");
    int x = r.x + 2, w = r.w - 4;
    char line[700];
    int tried = ui->sweep_pane.sweep->started ? ui->sweep_pane.sweep->done : 0;
    snprintf(line, sizeof line, "%s history (%d configuration%s)   %s sweep (%d tried)", s->what == 0 ? "(*)" : "( )",
             ui->hist.count, ui->hist.count == 1 ? "" : "s", s->what == 1 ? "(*)" : "( )", tried);
-   Draw_text(ui, r.y + 1, x, 8, "what", ST_LABEL, true);
-   Draw_text(ui, r.y + 1, x + 8, w - 8, line, ST_NORMAL, false);
-   Draw_text(ui, r.y + 2, x, 8, "file", ST_CURSOR, true);
+   Paint_text(&ui->paint, r.y + 1, x, 8, "what", ST_LABEL, true);
+   Paint_text(&ui->paint, r.y + 1, x + 8, w - 8, line, ST_NORMAL, false);
+   Paint_text(&ui->paint, r.y + 2, x, 8, "file", ST_CURSOR, true);
    snprintf(line, sizeof line, "%s_", s->path);
    const char *shown = line;
    while (Text_width(shown) > w - 8 && *shown) { /* the end of a long name: where one types */
@@ -258,16 +258,16 @@ void Export_draw(Ui *ui) {
       int len = Text_decode(shown, strlen(shown), &cp);
       shown += len > 0 ? len : 1;
    }
-   Draw_text(ui, r.y + 2, x + 8, w - 8, shown, ST_SELECT, true);
-   Draw_text(ui, r.y + 3, x, w, "the ending chooses the format: .csv or .md (Markdown); relative to the folder "
+   Paint_text(&ui->paint, r.y + 2, x + 8, w - 8, shown, ST_SELECT, true);
+   Paint_text(&ui->paint, r.y + 3, x, w, "the ending chooses the format: .csv or .md (Markdown); relative to the folder "
                                 "gemmtop started in", ST_DIM, false);
    if (s->error[0]) {
       char buf[1200];
       const char *wl[2];
       int n = Text_wrap(s->error, w, buf, sizeof buf, wl, 2);
       for (int i = 0; i < n; i++)
-         Draw_text(ui, r.y + 5 + i, x, w, wl[i], ST_BAD, false);
+         Paint_text(&ui->paint, r.y + 5 + i, x, w, wl[i], ST_BAD, false);
    }
-   Draw_text(ui, r.y + r.h - 2, x, w, "Tab: history or sweep  Enter writes  Esc cancels  Ctrl-U clears", ST_DIM,
+   Paint_text(&ui->paint, r.y + r.h - 2, x, w, "Tab: history or sweep  Enter writes  Esc cancels  Ctrl-U clears", ST_DIM,
              false);
 }

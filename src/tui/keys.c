@@ -1,11 +1,12 @@
 /* The explorer's keys: one table of what each key does, read both by the dispatcher and
  * by the help page (F1), so that the help cannot list a key that does something else.
- * The keys that act inside the focused pane are in panekeys.c. */
+ * A pane's own keys are rows of its class (panes_table.h), which the dispatcher and the
+ * help page read after this table's; the keys that act inside the focused pane go to its
+ * class's key function. */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/run/ablate.h"
-#include "core/analyse/banks.h"
 #include "tui/app.h"
 #include "tui/lesson_ui.h"
 
@@ -33,8 +34,8 @@ static void togglePane(Ui *ui, int p) {
    if (!(ui->layout.shown & PANE_BIT(ui->focus)))
       focusNext(ui, 1);
    if (ui->visible & PANE_BIT(p) && !(ui->layout.shown & PANE_BIT(p)))
-      Ui_flash(ui, ST_WARN, "no room for the %s pane at %dx%d: hide another or zoom (z)", Layout_paneName(p), ui->cols,
-               ui->rows);
+      Ui_flash(ui, ST_WARN, "no room for the %s pane at %dx%d: hide another or zoom (z)", Layout_paneName(p), ui->paint.cols,
+               ui->paint.rows);
 }
 
 /* Cancels the run in progress and pauses; a sweep stops, keeping what it measured. */
@@ -54,41 +55,11 @@ static void cancel(Ui *ui) {
       Ui_flash(ui, ST_WARN, "cancelled: measuring paused (space resumes)");
 }
 
-/* Steps the bank pane's site (what 0), warp (1) or execution (2). */
-static void stepBanks(Ui *ui, int what, int d) {
-   if (!(ui->visible & PANE_BIT(PANE_BANKS))) {
-      Ui_flash(ui, ST_WARN, "the bank pane is hidden: 5 shows it");
-      return;
-   }
-   const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
-   if (!a || !a->nrequests)
-      return;
-   if (what == 0) {
-      int s = ui->banks_pane.site;
-      for (int i = 0; i < a->nsites; i++) {
-         s = (s + d + a->nsites) % a->nsites;
-         if (a->sites[s].requests)
-            break;
-      }
-      ui->banks_pane.site = s;
-      ui->banks_pane.iter = 0;
-   } else if (what == 1) {
-      int n = a->warps * a->groups;
-      ui->banks_pane.warp = n > 0 ? (ui->banks_pane.warp + d + n) % n : 0;
-   } else {
-      ui->banks_pane.iter += d;
-   }
-   Draw_clampBanks(ui);
-   ui->dirty = true;
-}
-
 static void helpKey(Ui *ui, int ch) { Dialog_open(ui, DLG_HELP); }
 static void setupKey(Ui *ui, int ch) { Dialog_open(ui, DLG_SETUP); }
 static void presetsKey(Ui *ui, int ch) { Dialog_open(ui, DLG_PRESETS); }
 static void saveKey(Ui *ui, int ch) { Dialog_open(ui, DLG_SAVE); }
 static void exportKey(Ui *ui, int ch) { Dialog_open(ui, DLG_EXPORT); }
-static void targetKey(Ui *ui, int ch) { Inspect_cycleTarget(ui); }
-static void pinKey(Ui *ui, int ch) { Compare_pin(ui); }
 static void reloadKey(Ui *ui, int ch) { Ui_reloadKernels(ui, "asked"); }
 
 static void peaksKey(Ui *ui, int ch) {
@@ -131,12 +102,6 @@ static void paneKey(Ui *ui, int ch) {
 static void zoomKey(Ui *ui, int ch) { ui->zoom = ui->zoom >= 0 ? -1 : ui->focus; }
 static void variantKey(Ui *ui, int ch) { Ui_stepVariant(ui, ch == ',' || ch == '<' ? -1 : 1); }
 
-static void banksKey(Ui *ui, int ch) {
-   const char *keys = "[]{}()", *at = strchr(keys, ch);
-   int i = (int)(at - keys);
-   stepBanks(ui, i / 2, i % 2 ? 1 : -1);
-}
-
 /* Ablation: none, no-a, no-b, no-fma, const-store, no-a,no-b, none again. */
 static void ablateKey(Ui *ui, int ch) {
    ui->ablate = Ablate_next(ui->ablate);
@@ -157,11 +122,6 @@ static void defaultsKey(Ui *ui, int ch) {
 
 static void aheadKey(Ui *ui, int ch) { AheadUi_cycle(ui); }
 static void lessonsKey(Ui *ui, int ch) { Dialog_open(ui, DLG_LESSONS); }
-static void lessonStepKey(Ui *ui, int ch) { LessonUi_stepBy(ui, ch == 'N' ? -1 : 1); }
-static void lessonExportKey(Ui *ui, int ch) { LessonUi_export(ui); }
-static void lessonAboutKey(Ui *ui, int ch) { LessonUi_toggleAbout(ui); }
-static void lessonNotesKey(Ui *ui, int ch) { LessonUi_toggleNotes(ui); }
-static void lessonGoToKey(Ui *ui, int ch) { LessonUi_goToStart(ui); }
 
 /* P: the projector's layout: the lesson, results and bank panes get the screen (what a
  * class reads from the back of a room); on a step whose lesson is the grid, the results
@@ -209,10 +169,6 @@ static void simdWidthKey(Ui *ui, int ch) {
    else
       Ui_flash(ui, ST_NORMAL, "bank model: the device's own SIMD width (W: next)");
 }
-static void sweepKey(Ui *ui, int ch) { SweepView_toggle(ui); }
-static void sweepAxisKey(Ui *ui, int ch) { SweepView_cycleX(ui); }
-static void sweepBestKey(Ui *ui, int ch) { SweepView_applyBest(ui); }
-static void sweepStrategyKey(Ui *ui, int ch) { SweepView_cycleStrategy(ui); }
 
 /* J: the configuration to a class server's assignment, judged there (docs/class.md). */
 static void exportKernelKey(Ui *ui, int ch) {
@@ -231,6 +187,8 @@ static void submitKey(Ui *ui, int ch) {
                ui->start.assignment);
    }
 }
+
+static void focusedKey(Ui *ui, int ch);
 
 /* ---- the table, in the help's order ---- */
 
@@ -251,48 +209,32 @@ static const KeyBinding bindings[] = {
     {{'z'}, "z", NULL, "zoom the focused pane (z or Esc: back)", zoomKey, false},
     {{27}, "Esc", NULL, "close a dialog, leave the zoom (never cancels or pauses)", escKey, false},
     {{KEY_UP, KEY_DOWN, 'j', 'k', KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END}, "Up Down", "j k",
-     "move in the focused pane; PgUp PgDn Home End scroll", PaneKeys_focused, false},
+     "move in the focused pane; PgUp PgDn Home End scroll", focusedKey, false},
     {{KEY_LEFT, KEY_RIGHT}, "Left Right", NULL,
-     "on the variant row: previous / next variant\non a parameter: previous / next valid value", PaneKeys_focused,
+     "on the variant row: previous / next variant\non a parameter: previous / next valid value", focusedKey,
      false},
     {{'-', '+', '=', KEY_SLEFT, KEY_SRIGHT}, "- +", NULL, "on a parameter: previous / next value, unavailable ones too",
-     PaneKeys_focused, false},
+     focusedKey, false},
     {{'<', '>', ',', '.'}, "< >", ", .", "previous / next variant, from any pane", variantKey, false},
     {{'\n', '\r', KEY_ENTER}, "Enter", NULL, "pick the variant under the cursor; history: go back to it",
-     PaneKeys_focused, false},
+     focusedKey, false},
     {{'d'}, "d", NULL, "parameters back to their defaults", defaultsKey, false},
     {{'a'}, "a", NULL, "ablation: none, no-a, no-b, no-fma, const-store, no-a,no-b", ablateKey, false},
     {{'A'}, "A", NULL, "compile ahead (auto, on, off): the neighbours, one key away", aheadKey, false},
-    {{'[', ']', '{', '}', '(', ')'}, "[ ] { } ( )", NULL, "bank pane: previous / next site, warp, loop iteration",
-     banksKey, false},
     {{12}, "Ctrl-L", NULL, "redraw the screen", redrawKey, true},
     {{'6', 'i'}, "6", "i", "inspect pane: compiled code, registers, occupancy (v: code/source)", paneKey, false},
     {{0}, "mouse", NULL, "click a pane, a variant or a value; the wheel scrolls", NULL, false},
     {{'7'}, "7", NULL, "show / hide the sweep pane", paneKey, false},
-    {{'S'}, "S", NULL, "sweep the kernel's parameters on this problem / stop it", sweepKey, false},
-    {{'X'}, "X", NULL, "sweep pane: plot GFLOPS against the next parameter", sweepAxisKey, false},
-    {{'B'}, "B", NULL, "apply the sweep's best configuration (Enter in its pane)", sweepBestKey, false},
-    {{'Y'}, "Y", NULL, "sweep: the next search strategy (random, exhaustive, anneal, genetic, bayes)",
-     sweepStrategyKey, false},
     {{'J'}, "J", NULL, "class server: submit this configuration to the assignment (--server, --assignment)",
      submitKey, false},
     {{'K'}, "K", NULL, "export this configuration: a standalone kernel and a launcher that verifies it (export-kernel)",
      exportKernelKey, false},
-    {{'v'}, "v", NULL, "inspect pane: the compiled code or the kernel after the preprocessor", PaneKeys_focused,
+    {{'v'}, "v", NULL, "inspect pane: the compiled code or the kernel after the preprocessor", focusedKey,
      false},
     {{'L'}, "L", NULL, "lessons: choose one and start it on its first step", lessonsKey, false},
-    {{'n', 'N'}, "n N", NULL,
-     "lesson: next / previous step: its preset whole (the whole problem),\nwith its simulated limits and ablation",
-     lessonStepKey, false},
     {{'8'}, "8", NULL, "show / hide the lesson pane: the step, why its speed, the ladder", paneKey, false},
-    {{'E'}, "E", NULL, "lesson: export the ladder (Markdown, CSV, SVG) into this folder", lessonExportKey, false},
-    {{'T'}, "T", NULL, "inspect pane: the device, or sm_90 sm_80 gfx906 gfx90a compiled offline", targetKey, false},
-    {{'C'}, "C", NULL, "pin this configuration; the compare pane (9) puts it beside the current one", pinKey, false},
     {{'9'}, "9", NULL, "show / hide the compare pane", paneKey, false},
     {{'e'}, "e", NULL, "export the history or the sweep's results to a CSV or Markdown file", exportKey, false},
-    {{'I'}, "I", NULL, "lesson: its introduction on every step (or on the first only)", lessonAboutKey, false},
-    {{'o'}, "o", NULL, "lesson: the lecturer's speaker notes (notes =) in its pane, or hidden", lessonNotesKey, false},
-    {{'g'}, "g", NULL, "lesson: go to a step: type its number, then Enter (Esc: stay)", lessonGoToKey, false},
     {{'P'}, "P", NULL, "the projector's layout: lesson, results and bank panes only (a grid step: results\n"
      "and the grid with the step's text) (P: back)", projectorKey, false},
     {{'W'}, "W", NULL, "bank pane: the SIMD width the banks serve: the device's, 32 (a warp), 64 (a wavefront)",
@@ -313,13 +255,16 @@ static const KeyBinding *bindingOf(int ch) {
    return NULL;
 }
 
+static void mouseKey(Ui *ui);
+static void helpPageKey(Ui *ui, int ch);
+
 void Keys_handle(Ui *ui, int ch) {
    if (ch == KEY_RESIZE) {
       ui->dirty = true;
       return;
    }
    if (ch == KEY_MOUSE) {
-      PaneKeys_mouse(ui);
+      mouseKey(ui);
       return;
    }
    const KeyBinding *b = bindingOf(ch);
@@ -333,13 +278,20 @@ void Keys_handle(Ui *ui, int ch) {
          quitKey(ui, ch);
       return;
    }
+   if (ui->dialog == DLG_HELP) {
+      helpPageKey(ui, ch);
+      return;
+   }
    if (ui->dialog) {
       Dialog_key(ui, ch);
       return;
    }
-   /* g's step number is being typed: its digits, Enter, Backspace and Esc are its own. */
-   if (LessonUi_goToKey(ui, ch))
+   /* A pane typing something (the lesson's step number after g) takes its keys first. */
+   const PaneSet *panes = Panes_shipped();
+   if (Panes_capture(panes, ui, ch))
       return;
+   if (!b)
+      b = Panes_binding(panes, ch, NULL);
    if (b && b->handler)
       b->handler(ui, ch);
    else if (!b && Pane_byDigit(ch) >= 0)
@@ -348,13 +300,33 @@ void Keys_handle(Ui *ui, int ch) {
 
 /* ---- the help page ---- */
 
-/* The panes whose digit has no row in the table: a help line each, from the pane list, so
+/* The help's rows: the table's, then each pane's own, in the list's order. */
+static int helpRows(const PaneSet *panes) {
+   int n = NBINDINGS;
+   for (int p = 0; p < panes->count; p++)
+      n += panes->cls[p]->nkeys;
+   return n;
+}
+
+static const KeyBinding *helpRow(const PaneSet *panes, int i) {
+   if (i < NBINDINGS)
+      return &bindings[i];
+   i -= NBINDINGS;
+   for (int p = 0; p < panes->count; p++) {
+      if (i < panes->cls[p]->nkeys)
+         return &panes->cls[p]->keys[i];
+      i -= panes->cls[p]->nkeys;
+   }
+   return NULL;
+}
+
+/* The panes whose digit has no row in the tables: a help line each, from the pane list, so
  * that a new pane is shown and explained with no row here. */
-static int unboundPanes(int *out) {
+static int unboundPanes(const PaneSet *panes, int *out) {
    int n = 0;
-   for (int p = 0; p < PANE_COUNT; p++) {
-      const PaneClass *pc = Pane_class(p);
-      if (pc && pc->digit && !bindingOf(pc->digit))
+   for (int p = 0; p < panes->count; p++) {
+      int digit = panes->info[p].digit;
+      if (digit && !bindingOf(digit) && !Panes_binding(panes, digit, NULL))
          out[n++] = p;
    }
    return n;
@@ -369,11 +341,11 @@ static int linesOf(const char *what) {
    return n;
 }
 
-int Keys_helpCount(void) {
-   int n = 0, panes[PANE_COUNT];
-   for (int i = 0; i < NBINDINGS; i++)
-      n += linesOf(bindings[i].what);
-   return n + unboundPanes(panes);
+int Keys_helpCount(const PaneSet *panes) {
+   int n = 0, unbound[PANE_COUNT];
+   for (int i = 0; i < helpRows(panes); i++)
+      n += linesOf(helpRow(panes, i)->what);
+   return n + unboundPanes(panes, unbound);
 }
 
 /* "F1  ? h": function keys padded to three, so that their aliases line up. */
@@ -385,26 +357,117 @@ static void keysLabel(const KeyBinding *b, char *out, size_t outlen) {
       snprintf(out, outlen, "%s", b->key);
 }
 
-void Keys_helpLine(int line, char *keys, size_t keyslen, char *text, size_t textlen) {
+void Keys_helpLine(const PaneSet *panes, int line, char *keys, size_t keyslen, char *text, size_t textlen) {
    keys[0] = text[0] = '\0';
    int n = 0;
-   for (int i = 0; i < NBINDINGS; i++) {
-      const char *w = bindings[i].what;
+   for (int i = 0; i < helpRows(panes); i++) {
+      const KeyBinding *b = helpRow(panes, i);
+      const char *w = b->what;
       for (int part = 0; w; part++) {
          const char *nl = strchr(w, '\n');
          if (n++ == line) {
             if (part == 0)
-               keysLabel(&bindings[i], keys, keyslen);
+               keysLabel(b, keys, keyslen);
             snprintf(text, textlen, "%.*s", nl ? (int)(nl - w) : (int)strlen(w), w);
             return;
          }
          w = nl ? nl + 1 : NULL;
       }
    }
-   int panes[PANE_COUNT], np = unboundPanes(panes);
+   int unbound[PANE_COUNT], np = unboundPanes(panes, unbound);
    if (line - n >= 0 && line - n < np) {
-      const PaneClass *pc = Pane_class(panes[line - n]);
-      snprintf(keys, keyslen, "%c", pc->digit);
-      snprintf(text, textlen, "show / hide the %s pane", pc->title);
+      const PaneInfo *pi = &panes->info[unbound[line - n]];
+      snprintf(keys, keyslen, "%c", pi->digit);
+      snprintf(text, textlen, "show / hide the %s pane", pi->title);
    }
+}
+
+void Keys_drawHelp(Ui *ui) {
+   int body = ui->paint.rows - 2;
+   int count = Keys_helpCount(Panes_shipped());
+   int maxScroll = count - body;
+   if (ui->help_scroll > maxScroll)
+      ui->help_scroll = maxScroll;
+   if (ui->help_scroll < 0)
+      ui->help_scroll = 0;
+   Paint_fill(&ui->paint, 0, 0, ui->paint.cols, ST_HEADER);
+   Paint_text(&ui->paint, 0, 0, ui->paint.cols, " gemmtop explorer: keys", ST_HEADER, false);
+   const char *close = "Esc, q or F1 closes ";
+   int cw = (int)strlen(close);
+   if (ui->paint.cols > cw + 26)
+      Paint_text(&ui->paint, 0, ui->paint.cols - cw, cw, close, ST_HEADER, false);
+   for (int i = 0; i < body && i + ui->help_scroll < count; i++) {
+      char keys[64], text[256];
+      Keys_helpLine(Panes_shipped(), i + ui->help_scroll, keys, sizeof keys, text, sizeof text);
+      Paint_text(&ui->paint, 1 + i, 1, KEYS_HELP_WIDTH, keys, ST_LABEL, false);
+      Paint_text(&ui->paint, 1 + i, 1 + KEYS_HELP_WIDTH, ui->paint.cols - 1 - KEYS_HELP_WIDTH, text, ST_NORMAL, false);
+   }
+   const char *foot = maxScroll > 0 ? "Up/Down scroll; preferences: $XDG_CONFIG_HOME/gemmtop/ui.conf"
+                                    : "preferences: $XDG_CONFIG_HOME/gemmtop/ui.conf; docs/explorer.md";
+   Paint_text(&ui->paint, ui->paint.rows - 1, 1, ui->paint.cols - 1, foot, ST_DIM, false);
+}
+
+/* A key while the help page is open: it scrolls, anything else closes it. */
+static void helpPageKey(Ui *ui, int ch) {
+   switch (ch) {
+   case KEY_UP: case 'k': ui->help_scroll--; break;
+   case KEY_DOWN: case 'j': ui->help_scroll++; break;
+   case KEY_PPAGE: ui->help_scroll -= ui->paint.rows - 3; break;
+   case KEY_NPAGE: case ' ': ui->help_scroll += ui->paint.rows - 3; break;
+   case KEY_HOME: ui->help_scroll = 0; break;
+   default: Dialog_close(ui); break;
+   }
+}
+
+/* A mouse event: a click focuses and picks, the wheel scrolls. */
+static void mouseKey(Ui *ui) {
+   MEVENT ev;
+   if (getmouse(&ev) != OK)
+      return;
+   if (ui->dialog) {
+      Dialog_mouse(ui, ev.x, ev.y, (ev.bstate & BUTTON1_DOUBLE_CLICKED) != 0);
+      return;
+   }
+   int pane = -1;
+   for (int p = 0; p < PANE_COUNT; p++)
+      if ((ui->layout.shown & PANE_BIT(p)) && Rect_contains(ui->layout.pane[p], ev.x, ev.y))
+         pane = p;
+#ifdef BUTTON5_PRESSED
+   if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+      int key = ev.bstate & BUTTON4_PRESSED ? KEY_UP : KEY_DOWN;
+      const PaneInfo *pi = Pane_info(pane);
+      for (int i = 0; pi && i < pi->wheel; i++)
+         Panes_focusedKey(Panes_shipped(), ui, pane, key);
+      return;
+   }
+#endif
+   if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_DOUBLE_CLICKED)))
+      return;
+   if (pane >= 0)
+      ui->focus = pane;
+   for (int i = ui->nhits - 1; i >= 0; i--) {
+      const Hit *h = &ui->hits[i];
+      if (!Rect_contains(h->r, ev.x, ev.y))
+         continue;
+      switch (h->kind) {
+      case HIT_VALUE: ui->kernel_pane.cursor = 1 + h->a; Ui_setParamValue(ui, h->a, h->b); break;
+      case HIT_VARIANT: ui->kernel_pane.cursor = h->b; Ui_selectKernel(ui, h->a, NULL); break;
+      case HIT_ROW: ui->kernel_pane.cursor = h->a; break;
+      case HIT_HISTORY:
+         ui->history_pane.cursor = h->a;
+         if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
+            Ui_restoreHistory(ui, h->a);
+         break;
+      case HIT_PANE: break;
+      }
+      return;
+   }
+}
+
+/* A key for the focused pane: moving, stepping a value, Enter, v. */
+static void focusedKey(Ui *ui, int ch) {
+   bool used = Panes_focusedKey(Panes_shipped(), ui, ui->focus, ch);
+   /* Stepping acts on the kernel pane when the focused pane has no use for it. */
+   if (!used && Ui_isSteppingKey(ch))
+      Panes_focusedKey(Panes_shipped(), ui, PANE_KERNEL, ch);
 }

@@ -358,7 +358,7 @@ void LessonUi_poll(Ui *ui) {
    const Problem *p = &s->config.problem;
    snprintf(config, sizeof config, "%s %s, %dx%dx%d %s", s->config.kernel, params, p->m, p->n, p->k,
             Precision_name(p->precision));
-   if (Draw_snapRefused(ui)) {
+   if (Ui_snapRefused(ui)) {
       Ladder_refuse(&L->ladder, L->step, s->message, config);
       L->row_taken = true;
    } else if (settled && s->config.ablate) {
@@ -374,7 +374,7 @@ void LessonUi_poll(Ui *ui) {
       LimiterInputs in;
       Limiter lim;
       char msg[256];
-      if (!s->geo.emulated && Draw_limiter(ui, &in, &lim, msg, sizeof msg) && (in.peak_gflops > 0 || in.copy_gbps > 0))
+      if (!s->geo.emulated && Ui_limiter(ui, &in, &lim, msg, sizeof msg) && (in.peak_gflops > 0 || in.copy_gbps > 0))
          Ladder_setLimit(&L->ladder, L->step, lim.brief);
    }
    if (L->row_taken && !L->ladder.date[0]) {
@@ -478,11 +478,11 @@ void LessonUi_chooserKey(Ui *ui, int ch) {
 void LessonUi_drawChooser(Ui *ui) {
    LessonUi *L = ui->lesson;
    int n = L ? L->list.count : 0;
-   Rect r = Layout_dialog(ui->cols, ui->rows, 100, n + 12);
-   Draw_box(ui, r, "Lessons (L): Enter starts one on its first step, Esc closes");
+   Rect r = Layout_dialog(ui->paint.cols, ui->paint.rows, 100, n + 12);
+   Paint_box(&ui->paint, r, "Lessons (L): Enter starts one on its first step, Esc closes");
    int x = r.x + 2, w = r.w - 4;
    if (!n) {
-      Draw_text(ui, r.y + 1, x, w, "no lessons: see docs/lessons.md to write one in $XDG_CONFIG_HOME/gemmtop/lessons",
+      Paint_text(&ui->paint, r.y + 1, x, w, "no lessons: see docs/lessons.md to write one in $XDG_CONFIG_HOME/gemmtop/lessons",
                 ST_DIM, false);
       return;
    }
@@ -498,8 +498,8 @@ void LessonUi_drawChooser(Ui *ui) {
       const bool needs = L->needs && L->needs[i][0];
       snprintf(row, sizeof row, "%-11s %2d steps  %s%s%s", l->name, l->nsteps, needs ? "[needs an H100 or H200] " : "",
                l->title, l->replaces_shipped ? "  (yours, replacing the shipped one)" : l->user ? "  (yours)" : "");
-      Draw_fill(ui, y, r.x + 1, r.w - 2, st);
-      Draw_text(ui, y, x, w, row, st, false);
+      Paint_fill(&ui->paint, y, r.x + 1, r.w - 2, st);
+      Paint_text(&ui->paint, y, x, w, row, st, false);
       Draw_hit(ui, (Rect){r.x, y, r.w, 1}, HIT_ROW, i, 0);
    }
    const Lesson *l = &L->list.items[L->chooser_cursor];
@@ -514,5 +514,5 @@ void LessonUi_drawChooser(Ui *ui) {
          *c = ' ';
    int nl = Text_wrap(about, w, buf, sizeof buf, lines, 7);
    for (int i = 0; i < nl; i++)
-      Draw_text(ui, r.y + r.h - 8 + i, x, w, lines[i], ST_DIM, false);
+      Paint_text(&ui->paint, r.y + r.h - 8 + i, x, w, lines[i], ST_DIM, false);
 }

@@ -73,15 +73,9 @@ void LessonUi_openChooser(Ui *ui);
 void LessonUi_chooserKey(Ui *ui, int ch);
 void LessonUi_drawChooser(Ui *ui);
 
-/* draw_lesson.c: the pane, and its keys (scrolling) when focused. */
-void Draw_lesson(Ui *ui);
-/* The rows (its title row included) the lesson pane needs at a width for what must stay in
- * view: the step's heading, its measured figure and its whole text, as long as the
- * lesson's longest step needs, so that the layout keeps from step to step (0: no lesson). */
-int LessonUi_paneRows(Ui *ui, int width);
+/* draw_lesson.c: the pane (its class, Lesson_pane: panes_table.h). */
 /* Those lines of the step on screen, word-wrapped to width, each given to emit with its
  * Style: the bank pane shows them beside its grid when the step's lesson is the grid. */
 void LessonUi_stepText(Ui *ui, int width, void (*emit)(void *ctx, const char *line, int style), void *ctx);
-void LessonUi_paneKey(Ui *ui, int ch);
 
 #endif

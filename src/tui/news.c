@@ -4,32 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/analyse/banks.h"
 #include "base/util.h"
 #include "tui/app.h"
-#include "tui/lesson_ui.h"
-
-/* The history's key of the configuration that the worker measures. */
-static void measuredEntry(const Ui *ui, HistoryEntry *e) {
-   const WorkerSnapshot *s = &ui->snap;
-   memset(e, 0, sizeof *e);
-   Util_copy(e->backend, sizeof e->backend, s->backend);
-   e->device = s->device_index;
-   Util_copy(e->kernel, sizeof e->kernel, s->config.kernel);
-   memcpy(e->values, s->config.values, sizeof e->values);
-   const KernelInfo *k = Catalog_find(&ui->cat, e->kernel);
-   e->nvalues = k ? k->nparams : 0;
-   e->problem = s->config.problem;
-   e->ablate = s->config.ablate;
-}
-
-int Ui_historyMeasured(const Ui *ui) {
-   if (!ui->snap.have_config)
-      return -1;
-   HistoryEntry e;
-   measuredEntry(ui, &e);
-   return History_find(&ui->hist, &e);
-}
 
 static void updateHistory(Ui *ui) {
    const WorkerSnapshot *s = &ui->snap;
@@ -38,7 +14,7 @@ static void updateHistory(Ui *ui) {
    if (s->status == RUN_INVALID || (s->nwindow == 0 && (s->status == RUN_OK || s->status == RUN_CANCELLED)))
       return;
    HistoryEntry e;
-   measuredEntry(ui, &e);
+   Ui_measuredEntry(ui, &e);
    const KernelInfo *k = Catalog_find(&ui->cat, e.kernel);
    if (k)
       KernelInfo_formatParams(k, e.values, e.params, sizeof e.params);
@@ -56,57 +32,9 @@ static void updateHistory(Ui *ui) {
    History_update(&ui->hist, &e);
 }
 
-void Ui_freeBanks(Ui *ui) {
-   if (ui->banks_pane.have && ui->banks_pane.analysis.analysis) {
-      BankAnalysis_free(ui->banks_pane.analysis.analysis);
-      free(ui->banks_pane.analysis.analysis);
-   }
-   ui->banks_pane.analysis.analysis = NULL;
-   ui->banks_pane.have = false;
-}
-
-void Ui_freeInspect(Ui *ui) {
-   if (ui->inspect_pane.have)
-      WorkerInspect_free(&ui->inspect_pane.last);
-   free(ui->inspect_pane.lines);
-   ui->inspect_pane.lines = NULL;
-   ui->inspect_pane.nlines = 0;
-   ui->inspect_pane.have = false;
-}
-
-/* Indexes the lines of the text now shown. */
-void Ui_inspectReindex(Ui *ui) {
-   free(ui->inspect_pane.lines);
-   ui->inspect_pane.lines = NULL;
-   const char *text = Ui_inspectText(ui, NULL);
-   ui->inspect_pane.nlines = text ? Listing_split(text, &ui->inspect_pane.lines) : 0;
-   if (ui->inspect_pane.nlines < 0)
-      ui->inspect_pane.nlines = 0;
-}
-
-static void pollInspect(Ui *ui) {
-   bool on = (Pane_needs(ui->visible) & PANE_NEEDS_INSPECT) != 0;
-   if (on != ui->inspect_pane.on) {
-      ui->inspect_pane.on = on;
-      Worker_setInspect(ui->worker, on);
-   }
-   WorkerInspect in;
-   if (!Worker_takeInspect(ui->worker, &in))
-      return;
-   /* A new configuration's listing starts at its top; the same one keeps its place. */
-   bool same = ui->inspect_pane.have && !strcmp(in.config.kernel, ui->inspect_pane.last.config.kernel) &&
-               !memcmp(in.config.values, ui->inspect_pane.last.config.values, sizeof in.config.values);
-   Ui_freeInspect(ui);
-   ui->inspect_pane.last = in;
-   ui->inspect_pane.have = true;
-   Ui_inspectReindex(ui);
-   if (!same)
-      ui->inspect_pane.scroll = 0;
-   ui->dirty = true;
-}
-
 void Ui_pollWorker(Ui *ui) {
-   if (Worker_snapshot(ui->worker, &ui->snap, &ui->snap_seen)) {
+   bool fresh = Worker_snapshot(ui->worker, &ui->snap, &ui->snap_seen);
+   if (fresh) {
       ui->dirty = true;
       Ui_historyFromStore(ui);
       updateHistory(ui);
@@ -119,31 +47,17 @@ void Ui_pollWorker(Ui *ui) {
          Ui_flash(ui, ui->snap.submit_verified ? ST_GOOD : ST_BAD, "%s", ui->snap.submit_answer);
          ui->flash_until = Util_nowMs() + 20e3;
       }
-      LessonUi_poll(ui);
    }
-   if (Worker_sweep(ui->worker, ui->sweep_pane.sweep, &ui->sweep_pane.seen))
-      ui->dirty = true;
    /* What the panes shown need (panes.h): the compare pane puts bank tables and
     * instruction counts side by side, so it asks for both. */
-   bool banks_on = (Pane_needs(ui->visible) & PANE_NEEDS_BANKS) != 0;
-   if (banks_on != ui->banks_pane.on) {
-      ui->banks_pane.on = banks_on;
-      Worker_setBanks(ui->worker, banks_on);
-   }
-   WorkerBanks nb;
-   if (Worker_takeBanks(ui->worker, &nb)) {
-      if (ui->banks_pane.have) {
-         ui->banks_pane.before = ui->banks_pane.analysis.config;
-         ui->banks_pane.have_before = true;
-      }
-      Ui_freeBanks(ui);
-      ui->banks_pane.analysis = nb;
-      ui->banks_pane.have = true;
-      Draw_clampBanks(ui);
-      ui->dirty = true;
-   }
-   pollInspect(ui);
-   Compare_refresh(ui);
+   unsigned needs = Pane_needs(ui->visible), changed = needs ^ ui->needs_told;
+   ui->needs_told = needs;
+   if (changed & PANE_NEEDS_BANKS)
+      Worker_setBanks(ui->worker, (needs & PANE_NEEDS_BANKS) != 0);
+   if (changed & PANE_NEEDS_INSPECT)
+      Worker_setInspect(ui->worker, (needs & PANE_NEEDS_INSPECT) != 0);
+   /* Each pane's own news: a new snapshot's, then its mailbox's (panes_table.h). */
+   Panes_news(Panes_shipped(), ui, fresh);
    Worker_takeLog(ui->worker, &ui->log);
    if (ui->log.added != ui->log_seen) {
       ui->log_seen = ui->log.added;
@@ -151,13 +65,3 @@ void Ui_pollWorker(Ui *ui) {
    }
 }
 
-bool Ui_busy(const Ui *ui) {
-   switch (ui->snap.state) {
-   case WS_STARTING: case WS_OPENING: case WS_WAITING: case WS_PREPARING: case WS_COMPILING: case WS_VERIFYING:
-   case WS_MEASURING: case WS_VENDOR: case WS_PEAKS: case WS_TRACING: case WS_SWEEPING: case WS_INSPECTING:
-   case WS_QUEUED:
-      return true;
-   default:
-      return false;
-   }
-}

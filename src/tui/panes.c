@@ -1,37 +1,27 @@
-/* The panes' table (panes.h) with the functions of each: what draw.c, keys.c, panekeys.c,
- * news.c and prefs.c iterate instead of naming panes. */
-#include "tui/panes_table.h"
+/* The data columns of the panes' list (panes.h): each pane's title, name in the
+ * preferences, digit, mouse wheel and what it needs of the worker, and the lookups by
+ * them. It names no pane's function, so that the preferences and the keys read it without
+ * reaching the panes (their functions' table is panes_table.c). */
+#include "tui/panes.h"
 
 #include <string.h>
 
-#include "tui/lesson_ui.h"
+static const PaneInfo infos[PANE_COUNT] = {PANE_LIST(PANE_INFO_ROW)};
 
-#define PANE_ROW_(id, title, pref, digit, min_h, min_w, pref_h, weight, drop, draw, key, wheel, needs)                 \
-   [PANE_##id] = {title, pref, digit, draw, key, wheel, needs},
-static const PaneClass classes[PANE_COUNT] = {PANE_LIST(PANE_ROW_)};
-#undef PANE_ROW_
+const PaneInfo *Pane_infos(void) { return infos; }
 
-/* The panes whose content asks the layout for rows (layout.h's wants). */
-static int (*const wants[PANE_COUNT])(struct Ui_ *ui, int width) = {[PANE_LESSON] = LessonUi_paneRows,
-                                                                     [PANE_BANKS] = Draw_banksRows,
-                                                                     [PANE_COMPARE] = Draw_compareRows};
-
-int Pane_wantRows(struct Ui_ *ui, int p, int width) {
-   return p >= 0 && p < PANE_COUNT && wants[p] ? wants[p](ui, width) : 0;
-}
-
-const PaneClass *Pane_class(int p) { return p >= 0 && p < PANE_COUNT ? &classes[p] : NULL; }
+const PaneInfo *Pane_info(int p) { return p >= 0 && p < PANE_COUNT ? &infos[p] : NULL; }
 
 int Pane_byDigit(int ch) {
    for (int p = 0; p < PANE_COUNT; p++)
-      if (classes[p].digit == ch)
+      if (infos[p].digit == ch)
          return p;
    return -1;
 }
 
 int Pane_byPrefName(const char *name) {
    for (int p = 0; p < PANE_COUNT; p++)
-      if (!strcmp(classes[p].pref, name))
+      if (!strcmp(infos[p].pref, name))
          return p;
    return -1;
 }
@@ -40,6 +30,6 @@ unsigned Pane_needs(unsigned visible) {
    unsigned needs = 0;
    for (int p = 0; p < PANE_COUNT; p++)
       if (visible & (1u << p))
-         needs |= classes[p].needs;
+         needs |= infos[p].needs;
    return needs;
 }

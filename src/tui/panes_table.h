@@ -1,49 +1,78 @@
-/* The functions of each pane (panes.h's list, panes.c's table). */
+/* The panes' classes (panes.h's list names one per pane, defined in the pane's own file),
+ * and the walks over them: what draw.c, keys.c, news.c and start.c call instead of naming
+ * panes. The walks take a set of panes, the shipped list's or a test's. */
 #ifndef GEMMTOP_UI_PANES_TABLE_H
 #define GEMMTOP_UI_PANES_TABLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "tui/panes.h"
 
 struct Ui_;
+
+/* A row of a key table: keys.c's, read by the dispatcher and the help page, or a pane's
+ * own (its keys from any pane, listed on the help page after keys.c's). */
+typedef void (*KeyHandler)(struct Ui_ *ui, int ch);
+typedef struct KeyBinding_ {
+   int codes[10];          /* the key codes it takes, 0-terminated */
+   const char *key;        /* as the help names it: "F1", "Up Down" */
+   const char *alias;      /* its other keys ("? h"), NULL: none */
+   const char *what;       /* the help's text ('\n': a continuation line); NULL: said in another row */
+   KeyHandler handler;     /* NULL: not a key (the mouse) */
+   bool anywhere;          /* also over a dialog and on a screen too small for the panes */
+} KeyBinding;
+
 /* A key in the focused pane: whether the pane used it (a stepping key it does not use
  * then goes to the kernel pane). */
 typedef bool (*PaneKeyFn)(struct Ui_ *ui, int ch);
 
+/* What a pane does; every member but draw may be NULL (none). The state it keeps is a
+ * struct in its own header beside its file (draw_X.h), a member of the Ui. */
 typedef struct PaneClass_ {
-   const char *title;
-   const char *pref;          /* its name in the preferences file */
-   int digit;                 /* the key that shows or hides it */
-   void (*draw)(struct Ui_ *ui);
-   PaneKeyFn key;             /* PaneKeys_none: none */
-   int wheel;                 /* lines a notch of the mouse wheel scrolls */
-   unsigned needs;            /* PANE_NEEDS_* */
+   void (*draw)(struct Ui_ *ui);            /* into ui->layout.pane[its id] */
+   PaneKeyFn key;                           /* a key while it is focused */
+   const KeyBinding *keys;                  /* its own keys, from any pane */
+   int nkeys;
+   /* A key before any other, while the pane is typing something (a step's number). */
+   bool (*capture)(struct Ui_ *ui, int ch);
+   int (*rows)(struct Ui_ *ui, int width);  /* the rows its content needs (LayoutWants) */
+   void (*snapshot)(struct Ui_ *ui);        /* a new snapshot of the worker's arrived */
+   void (*poll)(struct Ui_ *ui);            /* each pass of the loop: its own news */
+   void (*free)(struct Ui_ *ui);            /* what it holds, at the end */
 } PaneClass;
 
-/* Pane p's row; NULL when there is none. */
-const PaneClass *Pane_class(int p);
-/* The pane whose digit is ch, or -1. */
-int Pane_byDigit(int ch);
-/* The pane of a name in the preferences file, or -1. */
-int Pane_byPrefName(const char *name);
-/* The rows pane p's content needs at a width (LayoutWants' rows; 0: nothing in particular). */
-int Pane_wantRows(struct Ui_ *ui, int p, int width);
-/* The bank pane's: when it shows a lesson step's grid and text without the lesson pane (the
- * projector's layout), a readable grid (draw_banks.c). The lesson pane's: lesson_ui.h. */
-int Draw_banksRows(struct Ui_ *ui, int width);
-/* The compare pane's, once a configuration is pinned: every row it has (draw_compare.c). */
-int Draw_compareRows(struct Ui_ *ui, int width);
-/* What the panes of visible (PANE_BIT mask) need from the worker (PANE_NEEDS_*). */
-unsigned Pane_needs(unsigned visible);
+#define PANE_CLASS_DECLARE_(id, title, pref, digit, min_h, min_w, pref_h, weight, drop, wheel, needs, cls)            \
+   extern const PaneClass cls;
+PANE_LIST(PANE_CLASS_DECLARE_)
+#undef PANE_CLASS_DECLARE_
+/* A row of a set's classes, in the list's order. */
+#define PANE_CLASS_ROW(id, title, pref, digit, min_h, min_w, pref_h, weight, drop, wheel, needs, cls) &cls,
 
-/* The panes' functions, declared from the list. */
-#define PANE_DECLARE_(id, title, pref, digit, min_h, min_w, pref_h, weight, drop, draw, key, wheel, needs)             \
-   void draw(struct Ui_ *ui);                                                                                          \
-   bool key(struct Ui_ *ui, int ch);
-PANE_LIST(PANE_DECLARE_)
-#undef PANE_DECLARE_
-/* A pane with no keys of its own. */
-bool PaneKeys_none(struct Ui_ *ui, int ch);
+/* Panes: the shipped list's, or a test's built with PANE_INFO_ROW and PANE_CLASS_ROW from
+ * a list of the same columns. Pane p is bit p of ui->visible and ui->layout.shown. */
+typedef struct PaneSet_ {
+   int count;
+   const PaneInfo *info;
+   const PaneClass *const *cls;
+} PaneSet;
+
+const PaneSet *Panes_shipped(void);
+/* Pane p's class in the shipped list; NULL when there is none. */
+const PaneClass *Pane_class(int p);
+/* Each shown pane draws itself. */
+void Panes_draw(const PaneSet *s, struct Ui_ *ui);
+/* Each pane's news: snapshot when the worker's snapshot is new, then each pane's poll. */
+void Panes_news(const PaneSet *s, struct Ui_ *ui, bool snapshot);
+/* Each pane frees what it holds. */
+void Panes_free(const PaneSet *s, struct Ui_ *ui);
+/* Whether a pane typing something took ch. */
+bool Panes_capture(const PaneSet *s, struct Ui_ *ui, int ch);
+/* The pane's own row that takes ch (its pane in *pane), or NULL. */
+const KeyBinding *Panes_binding(const PaneSet *s, int ch, int *pane);
+/* The focused pane p's use of ch: whether it used it. */
+bool Panes_focusedKey(const PaneSet *s, struct Ui_ *ui, int p, int ch);
+/* The rows pane p's content needs at a width (LayoutWants' rows; 0: nothing in particular). */
+int Panes_wantRows(const PaneSet *s, struct Ui_ *ui, int p, int width);
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tui/layout.h"
-#include "tui/panes_table.h"
+#include "tui/panes.h"
 #include "base/util.h"
 
 static const char *const aheadModes[] = {"auto", "on", "off"};
@@ -37,7 +37,7 @@ static void warn(UiPrefs *p, const char *name, int line, const char *what) {
 
 static int paneByName(const char *s) { return Pane_byPrefName(s); }
 
-static const char *paneKey(int i) { return Pane_class(i) ? Pane_class(i)->pref : ""; }
+static const char *paneKey(int i) { return Pane_info(i) ? Pane_info(i)->pref : ""; }
 
 void Prefs_parse(UiPrefs *p, const char *text, const char *name) {
    char *copy = strdup(text ? text : "");

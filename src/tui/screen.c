@@ -186,8 +186,8 @@ void Screen_pollStderr(Ui *ui) {
 }
 
 static void initColors(Ui *ui) {
-   if (!ui->color || !has_colors()) {
-      ui->color = false;
+   if (!ui->paint.color || !has_colors()) {
+      ui->paint.color = false;
       return;
    }
    start_color();
@@ -235,7 +235,7 @@ void Screen_start(Ui *ui) {
       memcpy(g_reset + g_resetLen, mouseOff, strlen(mouseOff));
       g_resetLen += strlen(mouseOff);
    }
-   getmaxyx(stdscr, ui->rows, ui->cols);
+   getmaxyx(stdscr, ui->paint.rows, ui->paint.cols);
 }
 
 void Screen_stop(void) {

@@ -41,11 +41,11 @@ static Ui *newUi(const UiStart *start) {
    if (!ui)
       return NULL;
    ui->start = *start;
-   ui->utf8 = !start->ascii && Screen_utf8Locale();
+   ui->paint.utf8 = !start->ascii && Screen_utf8Locale();
    const char *term = getenv("TERM");
-   ui->color = !start->no_color && !(term && !strcmp(term, "dumb"));
-   ui->bars = ui->utf8 ? CHART_BLOCKS : CHART_ASCII;
-   ui->spark = ui->utf8 ? CHART_BRAILLE : CHART_ASCII;
+   ui->paint.color = !start->no_color && !(term && !strcmp(term, "dumb"));
+   ui->bars = ui->paint.utf8 ? CHART_BLOCKS : CHART_ASCII;
+   ui->spark = ui->paint.utf8 ? CHART_BRAILLE : CHART_ASCII;
    ui->zoom = -1;
    ui->history_pane.cursor = -1;
    ui->saved_stderr = ui->stderr_read = -1;
@@ -384,8 +384,7 @@ static int finish(Ui *ui) {
       _exit(code);
    }
    ui->worker = NULL;
-   Ui_freeBanks(ui);
-   Ui_freeInspect(ui);
+   Panes_free(Panes_shipped(), ui);
    freeUi(ui);
    return code;
 }

@@ -34,7 +34,8 @@ static const char *sweepWords(const WorkerSweep *sw) {
    return every ? "all" : strategyWords(sw->strategy);
 }
 
-void SweepView_cycleStrategy(Ui *ui) {
+/* The next search strategy for the next sweep (core/sweep/search.h). */
+static void cycleStrategy(Ui *ui) {
    SweepPane *sp = &ui->sweep_pane;
    sp->strategy = (SearchStrategy)((sp->strategy + 1) % SEARCH_STRATEGIES);
    Ui_flash(ui, ST_NORMAL, "next sweep: %s (%s)%s", SearchStrategy_name(sp->strategy),
@@ -67,7 +68,8 @@ static void fmtGflops(double v, char *out, size_t n) {
       snprintf(out, n, "%.2f", v);
 }
 
-void SweepView_toggle(Ui *ui) {
+/* Starts a sweep of the current kernel on the current problem, or stops the one running. */
+static void toggleSweep(Ui *ui) {
    WorkerSweep *sw = ui->sweep_pane.sweep;
    if (sw->running) {
       Worker_sweepStop(ui->worker);
@@ -102,7 +104,8 @@ void SweepView_toggle(Ui *ui) {
                budget(ui), strategyWords(ui->sweep_pane.strategy));
 }
 
-void SweepView_cycleX(Ui *ui) {
+/* The next parameter across the scatter. */
+static void cycleAxis(Ui *ui) {
    const KernelInfo *k = shownKernel(ui);
    if (k->nparams == 0) {
       Ui_flash(ui, ST_WARN, "%s has no parameters to plot against", k->name);
@@ -112,7 +115,8 @@ void SweepView_cycleX(Ui *ui) {
    Ui_flash(ui, ST_NORMAL, "sweep plot: GFLOPS against %s", k->params[ui->sweep_pane.x].name);
 }
 
-void SweepView_applyBest(Ui *ui) {
+/* Puts the sweep's best verified configuration in the kernel pane. */
+static void applyBest(Ui *ui) {
    const WorkerSweep *sw = ui->sweep_pane.sweep;
    int b = bestPoint(sw);
    if (b < 0) {
@@ -180,7 +184,7 @@ static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bo
       rows[r] = buf + rowlen * (size_t)r;
    double xlo = -0.5, xhi = kp->nvalues - 0.5;
    Chart_scatter(rows, rowlen, ch, pw, xs, ys, n, xlo, xhi, 0, ymax > 0 ? ymax : 1, ui->spark);
-   const char *vbar = Ui_glyph(ui, "\xe2\x94\x82", "|");
+   const char *vbar = Paint_glyph(&ui->paint, "\xe2\x94\x82", "|");
    for (int r = 0; r < ch; r++) {
       const char *lab = "";
       if (n && r == 0)
@@ -193,27 +197,27 @@ static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bo
          lab = "0";
       char l[40];
       snprintf(l, sizeof l, "%*s", lw, lab);
-      Draw_text(ui, y + r, x, lw, l, ST_LABEL, false);
-      Draw_text(ui, y + r, x + lw, 1, vbar, ST_DIM, false);
-      Draw_text(ui, y + r, x + lw + 1, pw, rows[r], ST_GOOD, false);
+      Paint_text(&ui->paint, y + r, x, lw, l, ST_LABEL, false);
+      Paint_text(&ui->paint, y + r, x + lw, 1, vbar, ST_DIM, false);
+      Paint_text(&ui->paint, y + r, x + lw + 1, pw, rows[r], ST_GOOD, false);
    }
    free(buf);
    /* The best point stands out: the configuration B would apply. */
    int brow, bcol;
    if (best >= 0 && Chart_scatterCell(xs[best], ys[best], xlo, xhi, 0, ymax > 0 ? ymax : 1, ch, pw, ui->spark, &brow,
                                       &bcol))
-      Draw_text(ui, y + brow, x + lw + 1 + bcol, 1, Ui_glyph(ui, "\xe2\x97\x86", "#"), ST_WARN, false);
+      Paint_text(&ui->paint, y + brow, x + lw + 1 + bcol, 1, Paint_glyph(&ui->paint, "\xe2\x97\x86", "#"), ST_WARN, false);
    if (!n) {
       const char *m = sw->done ? "no verified configuration to plot yet" : "points appear as configurations verify";
       int mw = Text_width(m);
-      Draw_text(ui, y + ch / 2, x + lw + 1 + (pw > mw ? (pw - mw) / 2 : 0), pw, m, ST_DIM, false);
+      Paint_text(&ui->paint, y + ch / 2, x + lw + 1 + (pw > mw ? (pw - mw) / 2 : 0), pw, m, ST_DIM, false);
    }
    /* The axis: the parameter's name, then its values under their columns. */
    int ay = y + ch;
    char name[40];
    snprintf(name, sizeof name, "%*.*s", lw, lw, kp->name);
-   Draw_text(ui, ay, x, lw, name, ST_LABEL, false);
-   Draw_text(ui, ay, x + lw, 1, Ui_glyph(ui, "\xe2\x94\x94", "+"), ST_DIM, false);
+   Paint_text(&ui->paint, ay, x, lw, name, ST_LABEL, false);
+   Paint_text(&ui->paint, ay, x + lw, 1, Paint_glyph(&ui->paint, "\xe2\x94\x94", "+"), ST_DIM, false);
    int free_from = 0; /* the first plot column not yet written */
    for (int j = 0; j < kp->nvalues; j++) {
       char v[24];
@@ -223,12 +227,12 @@ static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bo
          col = pw - vw;
       if (col < free_from)
          continue; /* no room between its neighbours */
-      Draw_text(ui, ay, x + lw + 1 + col, vw, v, ST_LABEL, false);
+      Paint_text(&ui->paint, ay, x + lw + 1 + col, vw, v, ST_LABEL, false);
       free_from = col + vw + 1;
    }
 }
 
-void SweepView_draw(Ui *ui) {
+static void drawSweep(Ui *ui) {
    Rect r = ui->layout.pane[PANE_SWEEP];
    const WorkerSweep *sw = ui->sweep_pane.sweep;
    const KernelInfo *k = shownKernel(ui);
@@ -250,13 +254,13 @@ void SweepView_draw(Ui *ui) {
                   "--budget N or --exhaustive the count), each compiled, verified and timed in a process of its "
                   "own; what the results store holds is not measured again.",
                   k->name, p->m, p->n, p->k, budget(ui), how);
-      Draw_wrapped(ui, y, x, w, bottom, line, ST_DIM, 16);
+      Paint_wrapped(&ui->paint, y, x, w, bottom, line, ST_DIM, 16);
       return;
    }
    /* Progress. */
    if (!sw->running && sw->total == 0) {
       snprintf(line, sizeof line, "sweep not run: %s", sw->message);
-      Draw_wrapped(ui, y, x, w, bottom, line, sw->stopped ? ST_WARN : ST_BAD, 16);
+      Paint_wrapped(&ui->paint, y, x, w, bottom, line, sw->stopped ? ST_WARN : ST_BAD, 16);
       return;
    }
    double elapsed = sw->running ? Util_nowMs() - sw->started_ms : sw->elapsed_ms;
@@ -274,12 +278,12 @@ void SweepView_draw(Ui *ui) {
    int bw = w >= 80 ? 20 : w >= 50 ? 14 : 10;
    char bar[256];
    Chart_bar(bar, sizeof bar, sw->total ? (double)sw->done / sw->total : 0, bw, ui->bars);
-   Draw_text(ui, y, x, 1, "[", ST_DIM, false);
-   Draw_text(ui, y, x + 1, bw, bar, ST_BAR, false);
-   Draw_text(ui, y, x + 1 + bw, 1, "]", ST_DIM, false);
+   Paint_text(&ui->paint, y, x, 1, "[", ST_DIM, false);
+   Paint_text(&ui->paint, y, x + 1, bw, bar, ST_BAR, false);
+   Paint_text(&ui->paint, y, x + 1 + bw, 1, "]", ST_DIM, false);
    snprintf(line, sizeof line, " %d/%d  %s | %d valid of %.0f: %s", sw->done, sw->total, state, sw->valid,
             sw->space, sweepWords(sw));
-   Draw_text(ui, y, x + bw + 2, w - bw - 2, line, sw->running ? ST_NORMAL : sw->stopped ? ST_WARN : ST_GOOD, false);
+   Paint_text(&ui->paint, y, x + bw + 2, w - bw - 2, line, sw->running ? ST_NORMAL : sw->stopped ? ST_WARN : ST_GOOD, false);
    y++;
    /* The best verified configuration. */
    int b = bestPoint(sw);
@@ -289,11 +293,11 @@ void SweepView_draw(Ui *ui) {
          KernelInfo_formatParams(k, sw->points[b].values, params, sizeof params);
          fmtGflops(sw->points[b].gflops, g, sizeof g);
          snprintf(line, sizeof line, "best %s GFLOPS: %s  (B applies it)", g, params);
-         Draw_text(ui, y, x, w, line, ST_GOOD, false);
+         Paint_text(&ui->paint, y, x, w, line, ST_GOOD, false);
       } else if (sw->emulated) {
-         Draw_text(ui, y, x, w, "emulated (no tensor cores here): configurations verified, not ranked", ST_WARN, false);
+         Paint_text(&ui->paint, y, x, w, "emulated (no tensor cores here): configurations verified, not ranked", ST_WARN, false);
       } else {
-         Draw_text(ui, y, x, w, "best: no verified configuration yet", ST_DIM, false);
+         Paint_text(&ui->paint, y, x, w, "best: no verified configuration yet", ST_DIM, false);
       }
       y++;
    }
@@ -307,16 +311,47 @@ void SweepView_draw(Ui *ui) {
          n += snprintf(line + n, sizeof line - (size_t)n, ", %d failed", sw->counts[SWEEP_FAILED]);
       if (sw->invalid + sw->counts[SWEEP_INVALID] > 0 && n < (int)sizeof line)
          snprintf(line + n, sizeof line - (size_t)n, "%s", Ui_simulatedNote(ui));
-      Draw_text(ui, y, x, w, line, skipped > sw->invalid ? ST_WARN : ST_NORMAL, false);
+      Paint_text(&ui->paint, y, x, w, line, skipped > sw->invalid ? ST_WARN : ST_NORMAL, false);
       y++;
    }
    if (sw->taken && y < bottom) {
       snprintf(line, sizeof line, "%d from the results store, not measured again", sw->taken);
-      Draw_text(ui, y++, x, w, line, ST_DIM, false);
+      Paint_text(&ui->paint, y++, x, w, line, ST_DIM, false);
    }
    if (sw->last_skip[0] && bottom - y >= 7) {
       snprintf(line, sizeof line, "last skipped: %s%s", sw->last_skip, Ui_simulatedNote(ui));
-      Draw_text(ui, y++, x, w, line, ST_DIM, false);
+      Paint_text(&ui->paint, y++, x, w, line, ST_DIM, false);
    }
    drawScatter(ui, k, x, y, w, bottom);
 }
+
+/* ---- its news and keys ---- */
+
+/* The worker's sweep, when it changed. */
+static void poll(Ui *ui) {
+   if (Worker_sweep(ui->worker, ui->sweep_pane.sweep, &ui->sweep_pane.seen))
+      ui->dirty = true;
+}
+
+/* Enter applies the sweep's best configuration. */
+static bool focusedKey(Ui *ui, int ch) {
+   if (ch != '\n' && ch != '\r' && ch != KEY_ENTER)
+      return false;
+   applyBest(ui);
+   return true;
+}
+
+static void sweepKey(Ui *ui, int ch) { toggleSweep(ui); }
+static void sweepAxisKey(Ui *ui, int ch) { cycleAxis(ui); }
+static void sweepBestKey(Ui *ui, int ch) { applyBest(ui); }
+static void sweepStrategyKey(Ui *ui, int ch) { cycleStrategy(ui); }
+
+static const KeyBinding keys[] = {
+    {{'S'}, "S", NULL, "sweep the kernel's parameters on this problem / stop it", sweepKey, false},
+    {{'X'}, "X", NULL, "sweep pane: plot GFLOPS against the next parameter", sweepAxisKey, false},
+    {{'B'}, "B", NULL, "apply the sweep's best configuration (Enter in its pane)", sweepBestKey, false},
+    {{'Y'}, "Y", NULL, "sweep: the next search strategy (random, exhaustive, anneal, genetic, bayes)",
+     sweepStrategyKey, false},
+};
+
+const PaneClass Sweep_pane = {.draw = drawSweep, .key = focusedKey, .keys = keys, .nkeys = 4, .poll = poll};

@@ -11,55 +11,6 @@
 #include "base/util.h"
 #include "tui/app.h"
 
-void Ui_flash(Ui *ui, Style st, const char *fmt, ...) {
-   va_list ap;
-   va_start(ap, fmt);
-   vsnprintf(ui->flash, sizeof ui->flash, fmt, ap);
-   va_end(ap);
-   ui->flash_style = st;
-   ui->flash_until = Util_nowMs() + 4000;
-   ui->dirty = true;
-}
-
-void Ui_log(Ui *ui, LogLevel level, const char *fmt, ...) {
-   char buf[2048];
-   va_list ap;
-   va_start(ap, fmt);
-   vsnprintf(buf, sizeof buf, fmt, ap);
-   va_end(ap);
-   LogBuf_add(&ui->log, level, buf);
-   ui->dirty = true;
-}
-
-const KernelInfo *Ui_kernel(const Ui *ui) { return &ui->cat.kernels[ui->kernel]; }
-
-const DeviceInfo *Ui_deviceInfo(const Ui *ui) {
-   if (ui->snap.have_device)
-      return &ui->snap.device;
-   if (ui->device >= 0 && ui->device < ui->ndevices)
-      return &ui->devices[ui->device];
-   return NULL;
-}
-
-const char *Ui_simulatedNote(const Ui *ui) {
-   const DeviceInfo *d = Ui_deviceInfo(ui);
-   return d && d->limits_simulated ? " (device limits simulated by GEMMTOP_DEVICE_LIMITS)" : "";
-}
-
-const DeviceLimits *Ui_limits(const Ui *ui) {
-   static const DeviceLimits none = {.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152, .fp64 = true,
-                                     .warp = 32};
-   const DeviceInfo *d = Ui_deviceInfo(ui);
-   return d ? &d->limits : &none;
-}
-
-const char *Ui_shortName(const KernelInfo *k) {
-   size_t n = strlen(k->ladder);
-   if (n && !strncmp(k->name, k->ladder, n) && k->name[n])
-      return k->name[n] == '_' ? k->name + n + 1 : k->name + n;
-   return k->name;
-}
-
 void Ui_buildList(Ui *ui) {
    free(ui->list);
    ui->list = malloc(sizeof *ui->list * (size_t)(ui->cat.count ? ui->cat.count : 1));
@@ -67,23 +18,6 @@ void Ui_buildList(Ui *ui) {
    for (int i = 0; ui->list && i < ui->cat.count; i++)
       if (!ui->cat.kernels[i].hidden || i == ui->kernel)
          ui->list[ui->nlist++] = i;
-}
-
-int Ui_kernelRows(const Ui *ui) { return 1 + Ui_kernel(ui)->nparams + ui->nlist; }
-
-KRowKind Ui_kernelRow(const Ui *ui, int row, int *index) {
-   int np = Ui_kernel(ui)->nparams;
-   if (row <= 0) {
-      *index = ui->kernel;
-      return KROW_VARIANT_PICK;
-   }
-   if (row <= np) {
-      *index = row - 1;
-      return KROW_PARAM;
-   }
-   int li = row - 1 - np;
-   *index = li < ui->nlist ? ui->list[li] : ui->kernel;
-   return KROW_VARIANT;
 }
 
 static int listPos(const Ui *ui, int catalog_index) {

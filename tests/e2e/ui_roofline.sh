@@ -83,7 +83,7 @@ row1() { printf '%s\n' "$UI_LAST" | grep -qE "> +1 +[0-9]+\.[0-9]+ "; }
 if ui_wait_for row1 300; then ok "step 1's row is taken"; else not_ok "step 1's row is taken" "$UI_LAST"; fi
 ui_keys n
 ui_expect "mygemm: step 2/" "n: step 2"
-SHOWN_RE="before it, step 1 was limited by [a-z ]+"
+SHOWN_RE="before it, step 1 was limited by [A-Za-z0-9 ]+"
 if ui_wait_for at_end_shows 300; then ok "step 2 says what limited step 1 and whether it moved"
 else not_ok "step 2 says what limited step 1 and whether it moved" "$UI_LAST"; fi
 ui_keys E

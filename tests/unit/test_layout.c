@@ -344,16 +344,18 @@ static void test_dialog(void **state) {
             }
 }
 
-/* The pane table (panes.h) is whole: every pane has its functions, a digit, a name in the
+/* The pane table (panes.h) is whole: every pane has its class (a draw function at least), a digit, a name in the
  * preferences and a drop rank of its own, and the lookups find each by them. */
 static void test_pane_table(void **state) {
    (void)state;
    unsigned ranks = 0, digits = 0;
    for (int p = 0; p < PANE_COUNT; p++) {
-      const PaneClass *pc = Pane_class(p);
+      const PaneClass *cls = Pane_class(p);
+      assert_non_null(cls);
+      assert_non_null(cls->draw);
+      assert_true(cls->nkeys == 0 || cls->keys);
+      const PaneInfo *pc = Pane_info(p);
       assert_non_null(pc);
-      assert_non_null(pc->draw);
-      assert_non_null(pc->key);
       assert_true(pc->title && pc->title[0]);
       assert_string_equal(pc->title, Layout_paneName((PaneId)p));
       assert_true(pc->digit >= '0' && pc->digit <= '9');
@@ -374,6 +376,8 @@ static void test_pane_table(void **state) {
    assert_int_equal(ranks, PANES_ALL);
    assert_null(Pane_class(PANE_COUNT));
    assert_null(Pane_class(-1));
+   assert_null(Pane_info(PANE_COUNT));
+   assert_null(Pane_info(-1));
    assert_int_equal(Pane_byDigit('0'), PANE_ROOFLINE);
    assert_int_equal(Pane_byDigit('x'), -1);
    assert_int_equal(Pane_byPrefName("nosuch"), -1);

@@ -274,58 +274,74 @@ static void test_history(void **state) {
    assert_int_equal(h.items[HISTORY_MAX - 1].values[0], 1000 + HISTORY_MAX + 4);
 }
 
-/* The key table: every key code reaches one row only (a second row would never run),
- * a row with codes has a handler and the other way round, and the help page made from it
- * has one line per row (and per continuation) with its keys in the keys column. */
+/* The help's rows: keys.c's table, then each pane's own rows in the list's order. */
+static int allRows(const PaneSet *panes, const KeyBinding **rows, int max) {
+   int n = 0;
+   for (int i = 0; i < Keys_count() && n < max; i++)
+      rows[n++] = Keys_at(i);
+   for (int p = 0; p < panes->count; p++)
+      for (int i = 0; i < panes->cls[p]->nkeys && n < max; i++)
+         rows[n++] = &panes->cls[p]->keys[i];
+   return n;
+}
+
+/* The key tables (keys.c's and the panes' own): every key code reaches one row only (a
+ * second row would never run), a row with codes has a handler and the other way round,
+ * and the help page made from them has one line per row (and per continuation) with its
+ * keys in the keys column. */
 static void test_key_table(void **state) {
    (void)state;
-   int n = Keys_count(), lines = 0;
-   assert_true(n >= 30);
+   const PaneSet *panes = Panes_shipped();
+   const KeyBinding *rows[256];
+   int n = allRows(panes, rows, 256), lines = 0;
+   assert_true(n < 256);
+   assert_true(Keys_count() >= 30);
+   assert_true(n > Keys_count()); /* the panes have keys of their own */
    for (int i = 0; i < n; i++) {
-      const KeyBinding *b = Keys_at(i);
+      const KeyBinding *b = rows[i];
       assert_non_null(b->key);
       assert_true((b->codes[0] != 0) == (b->handler != NULL));
       assert_true(b->what || b->handler); /* a row the help leaves out still does something */
       for (int c = 0; b->codes[c]; c++)
          for (int j = 0; j < n; j++)
-            for (int d = 0; j != i && Keys_at(j)->codes[d]; d++)
-               if (Keys_at(j)->codes[d] == b->codes[c])
-                  fail_msg("key code %d is in the rows of %s and %s", b->codes[c], b->key, Keys_at(j)->key);
+            for (int d = 0; j != i && rows[j]->codes[d]; d++)
+               if (rows[j]->codes[d] == b->codes[c])
+                  fail_msg("key code %d is in the rows of %s and %s", b->codes[c], b->key, rows[j]->key);
       for (const char *w = b->what; w; w = strchr(w, '\n'), w = w ? w + 1 : NULL)
          lines++;
    }
-   assert_null(Keys_at(n));
+   assert_null(Keys_at(Keys_count()));
    /* A pane whose digit has no row gets a help line from the pane list, after the rows. */
    int unbound = 0;
    for (int p = 0; p < PANE_COUNT; p++) {
       bool bound = false;
       for (int i = 0; i < n; i++)
-         for (int c = 0; Keys_at(i)->codes[c]; c++)
-            bound |= Keys_at(i)->codes[c] == Pane_class(p)->digit;
+         for (int c = 0; rows[i]->codes[c]; c++)
+            bound |= rows[i]->codes[c] == Pane_info(p)->digit;
       if (!bound) {
          char k[64], t[256];
-         Keys_helpLine(lines + unbound, k, sizeof k, t, sizeof t);
-         assert_int_equal(k[0], Pane_class(p)->digit);
-         assert_non_null(strstr(t, Pane_class(p)->title));
+         Keys_helpLine(panes, lines + unbound, k, sizeof k, t, sizeof t);
+         assert_int_equal(k[0], Pane_info(p)->digit);
+         assert_non_null(strstr(t, Pane_info(p)->title));
          unbound++;
       }
    }
    assert_true(unbound >= 1); /* the roofline pane's 0 */
-   assert_int_equal(Keys_helpCount(), lines + unbound);
+   assert_int_equal(Keys_helpCount(panes), lines + unbound);
    char keys[64], text[256];
-   Keys_helpLine(0, keys, sizeof keys, text, sizeof text);
+   Keys_helpLine(panes, 0, keys, sizeof keys, text, sizeof text);
    assert_string_equal(keys, "F1  ? h");
    assert_string_equal(text, "this help");
    for (int i = 0, line = 0; i < n; i++) {
-      const KeyBinding *b = Keys_at(i);
+      const KeyBinding *b = rows[i];
       for (const char *w = b->what; w; w = strchr(w, '\n'), w = w ? w + 1 : NULL, line++) {
-         Keys_helpLine(line, keys, sizeof keys, text, sizeof text);
+         Keys_helpLine(panes, line, keys, sizeof keys, text, sizeof text);
          assert_true(strlen(keys) < KEYS_HELP_WIDTH);
          assert_true(w == b->what ? strstr(keys, b->key) == keys : keys[0] == '\0');
          assert_true(text[0] && !strncmp(text, w, strlen(text)));
       }
    }
-   Keys_helpLine(lines + unbound, keys, sizeof keys, text, sizeof text);
+   Keys_helpLine(panes, lines + unbound, keys, sizeof keys, text, sizeof text);
    assert_string_equal(keys, "");
    assert_string_equal(text, "");
 }

@@ -1,0 +1,14 @@
+/* What the kernel pane (draw_kernel.c) keeps between frames: its cursor and scrolling
+ * (ui.c and the mouse move the cursor too). */
+#ifndef GEMMTOP_UI_DRAW_KERNEL_H
+#define GEMMTOP_UI_DRAW_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct KernelPane_ {
+   int cursor;                /* selectable row: the variant picker, a parameter, a variant */
+   int scroll;
+} KernelPane;
+
+#endif

@@ -1,0 +1,18 @@
+/* What the sweep pane (sweepview.c) keeps between frames: its copy of the worker's sweep
+ * (the export and the keys read it too), the axis and the next strategy. */
+#ifndef GEMMTOP_UI_SWEEPVIEW_H
+#define GEMMTOP_UI_SWEEPVIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "explorer/worker.h"
+
+typedef struct SweepPane_ {
+   WorkerSweep *sweep;        /* the pane's copy of the worker's sweep (owned) */
+   unsigned long seen;
+   int x;                     /* the parameter across the scatter (index in the swept kernel) */
+   SearchStrategy strategy;   /* how the next sweep proposes configurations (Y cycles it) */
+} SweepPane;
+
+#endif
