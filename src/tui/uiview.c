@@ -4,10 +4,13 @@
  * configuration, the footer's message and the log, a dialog closed, which keys step. It
  * calls nothing of the UI but its pure parts (history.c), so that the panes, dialogs and
  * keys all sit on it without a circle (tools/callgraph.py). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <math.h>
 
 #include "base/util.h"
 #include "core/analyse/limiter.h"
@@ -153,7 +156,8 @@ static bool currentInputs(const Ui *ui, LimiterInputs *in, char *msg, size_t len
       return false;
    }
    LimiterRun r = {.gflops = s->gflops, .median_ms = s->median_ms, .geo = s->geo, .registers = s->registers,
-                   .local_mem = s->local_mem, .ablate = s->config.ablate};
+                   .local_mem = s->local_mem, .ablate = s->config.ablate,
+                   .sm_mhz = s->obs.known && isfinite(s->obs.sm_mhz) ? s->obs.sm_mhz : 0};
    const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
    /* The trace's conflicts where the bank model is the device's (a CPU has no banks). */
    double ratio = a && a->model.known && ui->banks_pane.analysis.config_serial == s->config_serial
