@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <math.h>
-
 #include "base/util.h"
 #include "core/analyse/limiter.h"
 #include "tui/app.h"
