@@ -12,10 +12,12 @@
 #include <string.h>
 
 #include "backend/backend_cuda.h"
+#include "base/rng.h"
 #include "core/analyse/banks.h"
 #include "core/model/catalog.h"
 #include "core/model/config.h"
 #include "core/model/scales.h"
+#include "core/sweep/sweep.h"
 #include "core/analyse/swizzle.h"
 
 static const char *HOPPER =
@@ -405,6 +407,13 @@ static const char *const FP8_STEPS[] = {"fp8h1_wgmma", "fp8h2_blockscale", "fp8h
                                         "fp8h5_cluster"};
 #define FP8_NSTEPS (int)(sizeof FP8_STEPS / sizeof FP8_STEPS[0])
 
+/* The steps whose block-scaled promotion takes each 64 columns' scale of B, so tiles of 192
+ * columns, which span two 128-column scale blocks; the others need whole blocks (BN 128, 256)
+ * or a tile inside one (64). */
+static bool takesBn192Blocks(const char *name) {
+   return strcmp(name, "fp8h5_cluster") == 0;
+}
+
 static long long paramOf(const KernelInfo *k, const long long *v, const char *name) {
    const int i = KernelInfo_paramIndex(k, name);
    return i >= 0 ? v[i] : -1;
@@ -415,7 +424,8 @@ static long long paramOf(const KernelInfo *k, const long long *v, const char *na
  * tile (M to a cluster's rows), each operand's box is 128 bytes wide under the 128-byte
  * swizzle, the stages fit an H100's shared memory, and the persistent steps launch one
  * block (cluster) per multiprocessor at most. Step 1 refuses block scales, the others
- * refuse them without promotion, and a tile that straddles B's scale blocks. */
+ * refuse them without promotion; steps 2 to 4 a tile that straddles B's scale blocks,
+ * which step 5 takes (192 columns). */
 static void test_fp8_steps(void **state) {
    (void)state;
    Catalog cat;
@@ -479,7 +489,21 @@ static void test_fp8_steps(void **state) {
                        i == 1 ? "PROMOTE=0 is for --scaling tensor" : "PROMOTE=0, 2 and 4 are for --scaling tensor");
          KernelInfo_defaults(k, v);
          v[KernelInfo_paramIndex(k, "BN")] = 192;
-         expectRefusal(k, v, &p, &l, "whole 128-column blocks of B's scales");
+         if (takesBn192Blocks(k->name)) {
+            /* a 192-column tile spans two of B's scale blocks: admitted at an odd size, with
+             * N padded to whole tiles (tiles start on a block and 64 columns into one) */
+            p.n = 520;
+            v[KernelInfo_paramIndex(k, "STAGES")] = 3; /* 4 stages of 128 x 192 need 261 KiB */
+            Geometry g;
+            if (!Config_check(k, v, &p, &l, &g, msg, sizeof msg))
+               fail_msg("%s BN=192 block: %s", k->name, msg);
+            assert_int_equal(g.n, 576);
+            /* but not 128 rows per consumer: 2 x 96 x 2 sums do not fit a thread's registers */
+            v[KernelInfo_paramIndex(k, "CONS")] = 1;
+            expectRefusal(k, v, &p, &l, "at most 192 fit its registers");
+            p.n = 1024;
+         } else
+            expectRefusal(k, v, &p, &l, "whole 128-column blocks of B's scales");
          KernelInfo_defaults(k, v);
       }
       /* a consumer's sums and promoted sums must fit its registers */
@@ -493,6 +517,49 @@ static void test_fp8_steps(void **state) {
       if (!Config_check(k, v, &p, &l, NULL, msg, sizeof msg) && i < 3)
          fail_msg("%s BN=256 PROMOTE=0: %s", k->name, msg);
    }
+   Catalog_free(&cat);
+}
+
+/* The space tools/gpu/gpu_fp8_sweep.sh searches with block scales (step 5 at 8192, e4m3,
+ * PROMOTE=1 and GROUP=8 fixed; CONS, BM, BN, STAGES and CLUSTER free) holds 192-column tiles
+ * now that each 64 columns take their own scale block: 64 rows per consumer, 128 x 192 at
+ * most 3 stages (4 do not fit shared memory), never 128 rows per consumer (registers). */
+static void test_fp8_block_sweep_space(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[512];
+   assert_true(Catalog_load(&cat, GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   const KernelInfo *k = Catalog_find(&cat, "fp8h5_cluster");
+   assert_non_null(k);
+   DeviceLimits l = h100();
+   l.compute_units = 132;
+   Problem p = square(8192);
+   p.precision = PRECISION_E4M3;
+   p.scaling = SCALING_BLOCK;
+   long long base[KERNEL_MAX_PARAMS];
+   KernelInfo_defaults(k, base);
+   unsigned free_mask = 0;
+   const char *const freeParams[] = {"CONS", "BM", "BN", "STAGES", "CLUSTER"};
+   for (int i = 0; i < 5; i++)
+      free_mask |= 1u << KernelInfo_paramIndex(k, freeParams[i]);
+   Rng rng;
+   Rng_seed(&rng, Rng_freshSeed());
+   SweepSpace sp;
+   assert_true(Sweep_enumerate(k, base, free_mask, &p, &l, &rng, &sp));
+   int bn192 = 0;
+   for (int i = 0; i < sp.count; i++) {
+      const long long *v = sp.cands[i].values;
+      if (paramOf(k, v, "BN") != 192)
+         continue;
+      bn192++;
+      assert_int_equal(paramOf(k, v, "BM") / paramOf(k, v, "CONS"), 64);
+      if (paramOf(k, v, "BM") == 128) /* 4 stages of 128 x 192 and the staging area: 261 KiB */
+         assert_true(paramOf(k, v, "STAGES") <= 3);
+      assert_int_equal(paramOf(k, v, "PROMOTE"), 1);
+   }
+   /* CONS 1 with BM 64 and CONS 2 with BM 128; STAGES 2 and 3 (and more for BM 64); CLUSTER 1, 2 */
+   assert_true(bn192 >= 8);
+   SweepSpace_free(&sp);
    Catalog_free(&cat);
 }
 
@@ -553,6 +620,7 @@ int main(void) {
        cmocka_unit_test(test_tile_layout),       cmocka_unit_test(test_bank_model),
        cmocka_unit_test(test_cluster_geometry),  cmocka_unit_test(test_dynamic_either),
        cmocka_unit_test(test_tensor_map_types),  cmocka_unit_test(test_fp8_steps),
+      cmocka_unit_test(test_fp8_block_sweep_space),
        cmocka_unit_test(test_fp8_layouts),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
