@@ -26,7 +26,7 @@ arch:     sm_90a
 precisions: e4m3 e5m2
 tensor:   yes
 require:  PROMOTE == 1 || GT_SCALE_BLOCK == 0 ; block scales are applied as each k-block is promoted: PROMOTE=0, 2 and 4 are for --scaling tensor
-require:  GT_SCALE_BLOCK == 0 || BN % 128 == 0 || BN == 64 ; with block scales a tile's columns must cover whole 128-column blocks of B's scales (BN 128, 256) or lie in one (64)
+require:  GT_SCALE_BLOCK == 0 || BN % 64 == 0 ; with block scales each 64 columns of a tile take one scale of B's 128-column blocks: BN a multiple of 64 (a 192-column tile spans two blocks)
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
 require:  BM / CONS / 64 * BN / 2 * (1 + (PROMOTE > 0) + OVERLAP) <= 192 ; a consumer thread keeps BM / CONS / 64 * BN / 2 sums, twice that with promotion, three times with OVERLAP: at most 192 fit its registers
 require:  OVERLAP == 0 || PROMOTE == 1 ; OVERLAP promotes each k-block while the next one's wgmma runs: it needs PROMOTE=1
@@ -60,7 +60,12 @@ reuse:    A=BN B=BM
 #else
 #define FRESH_AT(t) 0
 #endif
-#define SBN (BN > KB ? BN / KB : 1) /* B's 128-column scale blocks across a tile */
+/* Block scales: a tile starts at a multiple of BN, so of 64 columns, and each of its NG
+ * 64-column groups lies in one of B's 128-column scale blocks. It touches SBN blocks at most:
+ * BN / 128 when BN is a multiple of 128 (every tile starts on a block), one more when BN is an
+ * odd multiple of 64 (a 192-column tile starts on a block or 64 columns into one). */
+#define NG (BN / 64)
+#define SBN ((BN + BN % KB + KB - 1) / KB)
 
 /* The descriptor of k-step kk of a K-major tile at shared address `tile`, from row row0: rows
  * of 128 bytes, 128-byte swizzle (8-row groups 1024 bytes apart), a k-step 32 bytes along. */
@@ -102,19 +107,25 @@ __device__ inline void mmaStage(float (*acc)[BN / 2], unsigned char *stage, int 
 }
 
 /* sum += acc, times the k-block's scales with block scaling (sa: this thread's two rows of
- * each 64-row slice; sb: the tile's 128-column blocks of B): element 4j + 2h + e of a slice
- * is row 8h, column 8j + e. */
-__device__ inline void promoteInto(float (*sum)[BN / 2], float (*acc)[BN / 2], const float (*sa)[2], const float *sb) {
+ * each 64-row slice; sb: the tile's 128-column blocks of B, group g's block g / 2, or
+ * (g + 1) / 2 when the tile is shifted 64 columns into its first): element 4j + 2h + e of a
+ * slice is row 8h, column 8j + e, in 64-column group j / 8. */
+__device__ inline void promoteInto(float (*sum)[BN / 2], float (*acc)[BN / 2], const float (*sa)[2], const float *sb,
+                                   bool shifted) {
 #if GT_SCALE_BLOCK
+   float sg[NG];
+#pragma unroll
+   for (int g = 0; g < NG; g++)
+      sg[g] = shifted ? sb[min((g + 1) / 2, SBN - 1)] : sb[g / 2];
 #pragma unroll
    for (int m = 0; m < WM / 64; m++)
 #pragma unroll
       for (int h = 0; h < 2; h++)
 #pragma unroll
-         for (int q = 0; q < SBN; q++) {
-            const float sc = sa[m][h] * sb[q];
+         for (int g = 0; g < NG; g++) {
+            const float sc = sa[m][h] * sg[g];
 #pragma unroll
-            for (int j = q * (BN / 8 / SBN); j < (q + 1) * (BN / 8 / SBN); j++)
+            for (int j = 8 * g; j < 8 * g + 8; j++)
 #pragma unroll
                for (int e = 0; e < 2; e++)
                   sum[m][4 * j + 2 * h + e] = fmaf(sc, acc[m][4 * j + 2 * h + e], sum[m][4 * j + 2 * h + e]);
@@ -122,6 +133,7 @@ __device__ inline void promoteInto(float (*sum)[BN / 2], float (*acc)[BN / 2], c
 #else
    (void)sa;
    (void)sb;
+   (void)shifted;
 #pragma unroll
    for (int m = 0; m < WM / 64; m++)
 #pragma unroll
@@ -226,6 +238,12 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
 #if GT_SCALE_BLOCK
          /* this thread's rows of each 64-row slice: 16 (ctid/32) + (ctid%32)/4, and 8 below */
          const int rowT = row0 + r0 + 16 * (ctid / 32) + (ctid % 32) / 4;
+         /* A tile that starts 64 columns into a scale block (BN 64, 192): its odd 64-column
+          * groups lie in the block after its even group before them. Known once per tile, so
+          * that promotion picks each group's scale with one select per k-block. */
+         const bool shifted = BN % KB != 0 && col0 % KB != 0;
+#else
+         const bool shifted = false; /* per-tensor scales: no blocks to pick from */
 #endif
 #if OVERLAP && GT_SCALE_BLOCK
 /* k-block t's scales, read before the wait so that they arrive during it */
@@ -261,7 +279,7 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
          FENCE_OF(PREV);                                                                                               \
          if (tid % 32 == 0)                                                                                            \
             gt_mbar_arrive(&empty[(it - 1) % STAGES]);                                                                 \
-         promoteInto(sum, PREV, psa, psb);                                                                             \
+         promoteInto(sum, PREV, psa, psb, shifted);                                                                    \
       }                                                                                                                \
       _Pragma("unroll") for (int m_ = 0; m_ < WM / 64; m_++) {                                                         \
          psa[m_][0] = sa[m_][0];                                                                                       \
@@ -283,9 +301,9 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
          if (tid % 32 == 0)
             gt_mbar_arrive(&empty[(it - 1) % STAGES]);
          if ((kblocks - 1) % 2 == 0)
-            promoteInto(sum, acc, psa, psb);
+            promoteInto(sum, acc, psa, psb, shifted);
          else
-            promoteInto(sum, acc2, psa, psb);
+            promoteInto(sum, acc2, psa, psb, shifted);
 #else
          for (int t = 0; t < kblocks; t++, it++) {
             const int s = it % STAGES;
@@ -324,16 +342,22 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
                gt_mbar_arrive(&empty[s]);
             }
 #if GT_SCALE_BLOCK
-            /* sum += acc sa[row] sb[column block]: element 4j + 2h + e is row 8h, column 8j + e */
+            /* group g's scale of B: block g / 2 of the tile's, or (g + 1) / 2 when shifted */
+            float sg[NG];
+#pragma unroll
+            for (int g = 0; g < NG; g++)
+               sg[g] = shifted ? sb[min((g + 1) / 2, SBN - 1)] : sb[g / 2];
+            /* sum += acc sa[row] sg[group]: element 4j + 2h + e is row 8h, column 8j + e, in
+             * group j / 8; one multiply per row and group, then a multiply-add per element */
 #pragma unroll
             for (int m = 0; m < WM / 64; m++)
 #pragma unroll
                for (int h = 0; h < 2; h++)
 #pragma unroll
-                  for (int q = 0; q < SBN; q++) {
-                     const float sc = sa[m][h] * sb[q];
+                  for (int g = 0; g < NG; g++) {
+                     const float sc = sa[m][h] * sg[g];
 #pragma unroll
-                     for (int j = q * (BN / 8 / SBN); j < (q + 1) * (BN / 8 / SBN); j++)
+                     for (int j = 8 * g; j < 8 * g + 8; j++)
 #pragma unroll
                         for (int e = 0; e < 2; e++)
                            sum[m][4 * j + 2 * h + e] = fmaf(sc, acc[m][4 * j + 2 * h + e], sum[m][4 * j + 2 * h + e]);

@@ -106,6 +106,8 @@ if [ $nvrtc = yes ]; then
    else
       not_ok "fp8h5_cluster block BN=192 (exit $RC, $n192 wgmma, $fma fma)" "$ERR"
    fi
+   compile_step fp8h2_blockscale e5m2 block --set BN=192 --set STAGES=4
+   compile_step fp8h3_persistent e4m3 block --set BN=192 --set STAGES=4
    run_gemmtop inspect --backend cuda --arch sm_90a --kernel fp8h5_cluster --precision e4m3 --scaling block \
       --set BN=192 --set STAGES=3 --set CONS=1 --code none
    expect_rc 2 "block BN=192 with 128 rows per consumer is refused"

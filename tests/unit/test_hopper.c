@@ -407,13 +407,6 @@ static const char *const FP8_STEPS[] = {"fp8h1_wgmma", "fp8h2_blockscale", "fp8h
                                         "fp8h5_cluster"};
 #define FP8_NSTEPS (int)(sizeof FP8_STEPS / sizeof FP8_STEPS[0])
 
-/* The steps whose block-scaled promotion takes each 64 columns' scale of B, so tiles of 192
- * columns, which span two 128-column scale blocks; the others need whole blocks (BN 128, 256)
- * or a tile inside one (64). */
-static bool takesBn192Blocks(const char *name) {
-   return strcmp(name, "fp8h5_cluster") == 0;
-}
-
 static long long paramOf(const KernelInfo *k, const long long *v, const char *name) {
    const int i = KernelInfo_paramIndex(k, name);
    return i >= 0 ? v[i] : -1;
@@ -424,8 +417,8 @@ static long long paramOf(const KernelInfo *k, const long long *v, const char *na
  * tile (M to a cluster's rows), each operand's box is 128 bytes wide under the 128-byte
  * swizzle, the stages fit an H100's shared memory, and the persistent steps launch one
  * block (cluster) per multiprocessor at most. Step 1 refuses block scales, the others
- * refuse them without promotion; steps 2 to 4 a tile that straddles B's scale blocks,
- * which step 5 takes (192 columns). */
+ * refuse them without promotion, take 192-column tiles, which span two of B's scale
+ * blocks, and refuse them with 128 rows per consumer (registers). */
 static void test_fp8_steps(void **state) {
    (void)state;
    Catalog cat;
@@ -489,21 +482,18 @@ static void test_fp8_steps(void **state) {
                        i == 1 ? "PROMOTE=0 is for --scaling tensor" : "PROMOTE=0, 2 and 4 are for --scaling tensor");
          KernelInfo_defaults(k, v);
          v[KernelInfo_paramIndex(k, "BN")] = 192;
-         if (takesBn192Blocks(k->name)) {
-            /* a 192-column tile spans two of B's scale blocks: admitted at an odd size, with
-             * N padded to whole tiles (tiles start on a block and 64 columns into one) */
-            p.n = 520;
-            v[KernelInfo_paramIndex(k, "STAGES")] = 3; /* 4 stages of 128 x 192 need 261 KiB */
-            Geometry g;
-            if (!Config_check(k, v, &p, &l, &g, msg, sizeof msg))
-               fail_msg("%s BN=192 block: %s", k->name, msg);
-            assert_int_equal(g.n, 576);
-            /* but not 128 rows per consumer: 2 x 96 x 2 sums do not fit a thread's registers */
-            v[KernelInfo_paramIndex(k, "CONS")] = 1;
-            expectRefusal(k, v, &p, &l, "at most 192 fit its registers");
-            p.n = 1024;
-         } else
-            expectRefusal(k, v, &p, &l, "whole 128-column blocks of B's scales");
+         /* a 192-column tile spans two of B's scale blocks: admitted at an odd size, with
+          * N padded to whole tiles (tiles start on a block and 64 columns into one) */
+         p.n = 520;
+         v[KernelInfo_paramIndex(k, "STAGES")] = 3; /* steps 4, 5: 4 stages and the staging need 261 KiB */
+         Geometry g;
+         if (!Config_check(k, v, &p, &l, &g, msg, sizeof msg))
+            fail_msg("%s BN=192 block: %s", k->name, msg);
+         assert_int_equal(g.n, 576);
+         /* but not 128 rows per consumer: 2 x 96 x 2 sums do not fit a thread's registers */
+         v[KernelInfo_paramIndex(k, "CONS")] = 1;
+         expectRefusal(k, v, &p, &l, "at most 192 fit its registers");
+         p.n = 1024;
          KernelInfo_defaults(k, v);
       }
       /* a consumer's sums and promoted sums must fit its registers */
