@@ -162,14 +162,17 @@ __device__ inline void storeStaged(float (*sum)[BN / 2], unsigned char *stg, int
    if (lane < 16)
       gt_bulk_wait_read();
    __syncwarp();
+   /* this thread's first pair; the others at constant offsets (a 32-bit shared address) */
+   const uint at = gt_smem_addr(stg) + (uint)((16 * warp + g) * STRIDE + 2 * t * 4);
 #pragma unroll
    for (int m = 0; m < WM / 64; m++)
 #pragma unroll
       for (int j = 0; j < BN / 8; j++)
 #pragma unroll
          for (int h = 0; h < 2; h++) {
-            float2 *p = (float2 *)(stg + (size_t)(m * 64 + 16 * warp + g + 8 * h) * STRIDE + (8 * j + 2 * t) * 4);
-            GT_STORE_CN(2, *p, make_float2(scale * sum[m][4 * j + 2 * h], scale * sum[m][4 * j + 2 * h + 1]));
+            float2 v;
+            GT_STORE_CN(2, v, make_float2(scale * sum[m][4 * j + 2 * h], scale * sum[m][4 * j + 2 * h + 1]));
+            gt_st_shared_f2(at + (uint)((m * 64 + 8 * h) * STRIDE + 8 * j * 4), v);
          }
    gt_fence_proxy_async(); /* the copy engine reads what these stores wrote */
    __syncwarp();

@@ -175,6 +175,12 @@ __device__ inline void gt_tma_load_multicast(void *dst, const GtTensorMap *map, 
                 "r"(gt_smem_addr(bar)), "h"(mask)
                 : "memory");
 }
+/* Two floats into shared memory at a 32-bit shared address (gt_smem_addr, 8-byte aligned).
+ * Through a generic pointer each store needs a 64-bit address: with 96 sums per thread live,
+ * ptxas spilled registers for them (the FP8 staged epilogue at BN=192). */
+__device__ inline void gt_st_shared_f2(uint addr, float2 v) {
+   asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(v.x), "f"(v.y) : "memory");
+}
 /* Ordinary shared-memory stores that the tensor cores or the TMA see next. */
 __device__ inline void gt_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 /* A barrier of `threads` threads (a multiple of 32) under id (1..15; 0 is __syncthreads). */
