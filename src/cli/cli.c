@@ -14,6 +14,7 @@
 #include "core/analyse/banks.h"
 #include "core/model/npy.h"
 #include "core/run/peaks.h"
+#include "core/run/trial.h"
 #include "core/model/shapes.h"
 
 Selection Cli_selection(const CommandArgs *o) {
@@ -336,30 +337,6 @@ static int execList(const CommandArgs *o) {
 
 /* ---- run ---- */
 
-/* The inputs of a run: random, or read from .npy files (a note for each narrowed file),
- * then checked so that a result that cannot be finite is refused, not blamed on the
- * kernel. 0, or the exit code with the message printed. */
-static int makeInputs(const CommandArgs *o, const Problem *p, uint64_t seed, Inputs *in) {
-   char err[1024];
-   if (!Inputs_random(in, p, seed)) {
-      fprintf(stderr, "gemmtop: out of host memory for a %dx%dx%d problem\n", p->m, p->n, p->k);
-      return 1;
-   }
-   const InputFiles files = {.a = o->io->a_path, .b = o->io->b_path, .c = o->io->c_path, .a_scale = o->io->a_scale_path,
-                             .b_scale = o->io->b_scale_path};
-   if (!files.a && !files.b && !files.c && !files.a_scale && !files.b_scale)
-      return 0;
-   bool loaded = Inputs_loadFiles(in, p, &files, err, sizeof err);
-   if (in->note[0])
-      fprintf(stderr, "gemmtop: note: %s\n", in->note);
-   if (!loaded || !Inputs_checkRange(in, p, err, sizeof err)) {
-      fprintf(stderr, "gemmtop: %s\n", err);
-      Inputs_free(in);
-      return 2;
-   }
-   return 0;
-}
-
 /* --out: the verified run's C (verified_c), or with --no-verify or --ablate the last launch's, read
  * back now. rc is the run's exit code; returns it, or 1 when the file failed. */
 static int writeOut(const CommandArgs *o, Session *s, const Problem *p, OutFile *out, void *verified_c, RunStatus st,
@@ -395,17 +372,25 @@ bool Cli_endsWith(const char *s, const char *suffix) {
    return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* The run (and the vendor library's, when timed) into the results store. */
-static void recordRun(const CommandArgs *o, const Session *s, const KernelInfo *k, const long long *values,
-                      const Problem *p, RunStatus st, const RunResult *r, const VendorResult *vendor) {
+/* The trial's observer for the results store: a run that reached the device, and the
+ * vendor library's figures when timed beside it. */
+typedef struct RunRecording_ {
+   const CommandArgs *o;
+   const Session *s;
+} RunRecording;
+
+static void recordRun(void *ctx, const TrialRequest *rq, const TrialOutcome *out) {
+   const RunRecording *rr = ctx;
+   if (out->stopped_at != TRIAL_DONE)
+      return; /* refused, or no inputs: nothing was measured */
    Recorder rec;
-   Recorder_open(&rec, o);
+   Recorder_open(&rec, rr->o);
    StoreRecord recs[2];
-   RecordPlace at = {Session_backend(s)->name, Session_device(s)};
+   RecordPlace at = {Session_backend(rr->s)->name, Session_device(rr->s)};
    int n = 0;
-   Record_fromRun(&recs[n++], "run", &at, k, values, p, st, r);
-   if (vendor)
-      Record_fromVendor(&recs[n++], &at, p, vendor);
+   Record_fromRun(&recs[n++], "run", &at, rq->kernel, rq->values, rq->problem, out->result->status, out->result);
+   if (out->vendor_ran)
+      Record_fromVendor(&recs[n++], &at, rq->problem, rq->vendor_result);
    Recorder_add(&rec, recs, n);
    Recorder_close(&rec);
 }
@@ -457,34 +442,18 @@ static double bankRatio(const CommandArgs *o, Session *s, const KernelInfo *k, c
 }
 
 static int reportRun(const CommandArgs *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
-                     const Inputs *in, uint64_t seed, const RunOptions *ro, RunResult *r, bool explain,
+                     uint64_t seed, const RunOptions *ro, RunResult *r, const VendorResult *vendor, bool explain,
                      OutFile *svg) {
    int rc = 0;
    RunStatus st = r->status;
    Peaks peaks;
    Peaks_cached(Session_device(s), Session_backend(s)->name, &peaks);
-   VendorResult vendor;
-   /* An ablated run is not compared with the vendor library: it is not a GEMM; nor is an
-    * emulated one: its times are not the tensor cores'. */
-   bool with_vendor = o->timing->vendor && !o->timing->ablate && !r->geo.emulated && (st == RUN_OK || st == RUN_NOT_VERIFIED);
    if (o->timing->vendor && o->timing->ablate)
       fprintf(stderr, "gemmtop: --vendor ignored: an ablated run is not compared with the vendor BLAS\n");
    else if (o->timing->vendor && r->geo.emulated)
       fprintf(stderr, "gemmtop: --vendor ignored: an emulated tensor kernel is not compared with the vendor BLAS\n");
-   double t = Util_nowMs();
-   if (with_vendor)
-      Session_vendor(s, p, in,
-                     &(RunOptions){.reps = o->timing->reps, .warmup = o->timing->warmup, .verify = true, .cold_l2 = o->timing->cold_l2,
-                                   .observe = true, .vendor_bf16 = o->timing->vendor_bf16,
-                                   .verify_on = o->timing->verify_on},
-                     &vendor);
-   r->phases.ms[PHASE_VENDOR] += Util_nowMs() - t;
-   /* Stored before it is reported, so that the report says what storing took. */
-   t = Util_nowMs();
-   recordRun(o, s, k, values, p, st, r, with_vendor ? &vendor : NULL);
-   r->phases.ms[PHASE_STORE] += Util_nowMs() - t;
    Report_run(stdout, o->output->format, Session_backend(s)->name, Session_device(s), k, values, p, seed, ro, r, &peaks,
-              with_vendor ? &vendor : NULL);
+              vendor);
    if (explain && r->reps > 0) { /* what limits it (core/analyse/limiter.h) */
       LimiterInputs li;
       Limiter lim;
@@ -554,56 +523,72 @@ static int runCommand(const CommandArgs *o, bool explain) {
       Catalog_free(&cat);
       return exit_code;
    }
-   Inputs in;
    uint64_t seed = o->timing->has_seed ? o->timing->seed : Rng_freshSeed();
-   char err[1024];
-   /* Refuse a bad configuration before making inputs: at large sizes that takes a while. */
    RunResult *r = calloc(1, sizeof *r);
+   VendorResult *vendor = o->timing->vendor ? calloc(1, sizeof *vendor) : NULL;
    size_t bytesC = Problem_sizeC(&p) * Precision_size(p.precision);
    /* An ablated run is never verified: its --out (*.ablated.npy) is the last launch's C. */
    bool keep_verified = out && !o->timing->no_verify && !o->timing->ablate;
    void *verified_c = keep_verified ? malloc(bytesC ? bytesC : 1) : NULL;
-   if (!r || (keep_verified && !verified_c)) {
+   Inputs in;
+   bool have_in = false;
+   if (!r || (keep_verified && !verified_c) || (o->timing->vendor && !vendor)) {
       fprintf(stderr, "gemmtop: out of host memory\n");
       rc = 1;
       goto done_session;
    }
-   /* The device before the parameters: no parameter makes a kernel run where its
-    * instructions cannot, and the rules' hints would send the user the wrong way. */
-   if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
-       !Config_check(k, values, &p, &Session_device(s)->limits, NULL, r->message, sizeof r->message)) {
-      r->status = RUN_INVALID;
-      r->cold_l2 = o->timing->cold_l2; /* as asked; the rest of the report says only that it was refused */
+   /* Random inputs, or read from .npy files (a note for each narrowed file), checked so that
+    * a result that cannot be finite is refused, not blamed on the kernel. --max-seconds also
+    * bounds each launch: one that does not end is abandoned. */
+   const InputFiles files = {.a = o->io->a_path, .b = o->io->b_path, .c = o->io->c_path,
+                             .a_scale = o->io->a_scale_path, .b_scale = o->io->b_scale_path};
+   RunRecording recording = {o, s};
+   TrialRequest rq = {
+       .kernel = k, .values = values, .problem = &p,
+       .inputs_from = TRIAL_INPUTS_HELD, .seed = seed, .held = &in, .have_held = &have_in, .files = &files,
+       .run = {.reps = o->timing->reps, .warmup = o->timing->warmup, .verify = !o->timing->no_verify,
+               .max_seconds = o->timing->max_seconds, .ablate = o->timing->ablate, .verified_c = verified_c,
+               .launch_timeout_s = o->timing->max_seconds, .cold_l2 = o->timing->cold_l2, .observe = true,
+               .verify_on = o->timing->verify_on},
+       .vendor = &(RunOptions){.reps = o->timing->reps, .warmup = o->timing->warmup, .verify = true,
+                               .cold_l2 = o->timing->cold_l2, .observe = true, .vendor_bf16 = o->timing->vendor_bf16,
+                               .verify_on = o->timing->verify_on},
+       .vendor_result = vendor,
+       .observers = {{recordRun, &recording}},
+       .nobservers = 1,
+   };
+   if (!o->timing->vendor)
+      rq.vendor = NULL;
+   TrialOutcome outcome;
+   const double setup_ms = Util_nowMs() - t0;
+   RunStatus st = Trial_run(s, &rq, r, &outcome);
+   if (outcome.inputs_note[0])
+      fprintf(stderr, "gemmtop: note: %s\n", outcome.inputs_note);
+   if (outcome.stopped_at == TRIAL_CHECK) {
+      /* The device before the parameters: no parameter makes a kernel run where its
+       * instructions cannot, and the rules' hints would send the user the wrong way. */
       RunOptions none = {.warmup = o->timing->warmup};
       Report_run(stdout, o->output->format, Session_backend(s)->name, Session_device(s), k, values, &p, seed, &none, r, NULL, NULL);
       fprintf(stderr, "gemmtop: refused: %s\n", r->message);
       rc = 2;
       goto done_session;
    }
-   if (!Session_fits(s, &p, err, sizeof err)) {
-      fprintf(stderr, "gemmtop: %s\n", err);
-      rc = 1;
+   if (outcome.stopped_at < TRIAL_RUN) { /* the device's memory, or the inputs */
+      fprintf(stderr, "gemmtop: %s\n", r->message);
+      rc = st == RUN_INVALID ? 2 : 1;
       goto done_session;
    }
-   const double setup_ms = Util_nowMs() - t0;
-   if ((rc = makeInputs(o, &p, seed, &in)) != 0)
-      goto done_session;
-   const double inputs_ms = Util_nowMs() - t0 - setup_ms;
-   /* --max-seconds also bounds each launch: one that does not end is abandoned. */
-   RunOptions ro = {.reps = o->timing->reps, .warmup = o->timing->warmup, .verify = !o->timing->no_verify, .max_seconds = o->timing->max_seconds,
-                    .ablate = o->timing->ablate, .verified_c = verified_c, .launch_timeout_s = o->timing->max_seconds,
-                    .cold_l2 = o->timing->cold_l2, .observe = true, .verify_on = o->timing->verify_on};
-   RunStatus st = Session_run(s, k, values, &p, &in, &ro, r);
    r->phases.ms[PHASE_SETUP] += setup_ms;
-   r->phases.ms[PHASE_INPUTS] += inputs_ms;
-   int src = reportRun(o, s, k, values, &p, &in, seed, &ro, r, explain, svg);
+   int src = reportRun(o, s, k, values, &p, seed, &rq.run, r, outcome.vendor_ran ? vendor : NULL, explain, svg);
    svg = NULL;
    rc = writeOut(o, s, &p, out, verified_c, st, RunStatus_exitCode(st));
    if (rc == 0)
       rc = src;
    out = NULL;
-   Inputs_free(&in);
 done_session:
+   if (have_in)
+      Inputs_free(&in);
+   free(vendor);
    OutFile_discard(out);
    OutFile_discard(svg);
    free(verified_c);

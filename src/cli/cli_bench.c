@@ -24,6 +24,7 @@
 #include "core/results/results.h"
 #include "core/sweep/measurer.h"
 #include "core/run/peaks.h"
+#include "core/run/trial.h"
 #include "base/util.h"
 
 #define BENCH_MAX_ROUNDS 32
@@ -419,18 +420,23 @@ static void benchConfigs(Bench *b, int si, int round, uint64_t seed) {
          serverConfig(b, c, si, round, &p, seed);
          continue;
       }
-      const Inputs *use = Session_inputs(b->s, &p, seed);
-      if (!use) {
-         cell->status = RUN_OUT_OF_MEMORY;
-         snprintf(cell->message, sizeof cell->message, "out of host memory for the inputs");
+      fprintf(stderr, "size %s, round %d of %d: %s...\n", size, round + 1, o->bench->rounds, b->configs[c].label);
+      /* Verified in the first round; later rounds time the same program, on the size's
+       * inputs (made once by the session for every round). */
+      TrialRequest rq = {
+          .kernel = k, .values = values, .problem = &p, .inputs_from = TRIAL_INPUTS_SESSION, .seed = seed,
+          .run = {.reps = o->timing->reps, .warmup = o->timing->warmup, .verify = round == 0,
+                  .max_seconds = o->timing->max_seconds, .launch_timeout_s = o->timing->max_seconds,
+                  .cancel = &interrupted, .cold_l2 = o->timing->cold_l2, .observe = true,
+                  .verify_on = o->timing->verify_on},
+      };
+      TrialOutcome outcome;
+      RunStatus st = Trial_run(b->s, &rq, b->r, &outcome);
+      if (outcome.stopped_at == TRIAL_INPUTS) { /* none measured: nothing to record */
+         cell->status = st;
+         snprintf(cell->message, sizeof cell->message, "%s", b->r->message);
          continue;
       }
-      fprintf(stderr, "size %s, round %d of %d: %s...\n", size, round + 1, o->bench->rounds, b->configs[c].label);
-      /* Verified in the first round; later rounds time the same program. */
-      RunOptions ro = {.reps = o->timing->reps, .warmup = o->timing->warmup, .verify = round == 0, .max_seconds = o->timing->max_seconds,
-                       .launch_timeout_s = o->timing->max_seconds, .cancel = &interrupted, .cold_l2 = o->timing->cold_l2,
-                       .observe = true, .verify_on = o->timing->verify_on};
-      RunStatus st = Session_run(b->s, k, values, &p, use, &ro, b->r);
       cell->emulated = b->r->geo.emulated;
       if (b->r->obs.known)
          cell->obs = b->r->obs;
@@ -1129,12 +1135,14 @@ static void estimateCpu(Bench *b) {
    p.n = b->sizes[0].n < edge ? b->sizes[0].n : edge;
    p.k = b->sizes[0].k < edge ? b->sizes[0].k : edge;
    Inputs in;
-   uint64_t seed = Rng_freshSeed();
-   if (!Inputs_random(&in, &p, seed))
-      return;
-   RunOptions ro = {.reps = 1, .warmup = 0, .verify = false, .cancel = &interrupted};
-   RunStatus st = Session_run(b->s, k, values, &p, &in, &ro, b->r);
-   Inputs_free(&in);
+   bool have_in = false;
+   TrialRequest rq = {.kernel = k, .values = values, .problem = &p, .inputs_from = TRIAL_INPUTS_HELD,
+                      .seed = Rng_freshSeed(), .held = &in, .have_held = &have_in,
+                      .run = {.reps = 1, .warmup = 0, .verify = false, .cancel = &interrupted}};
+   TrialOutcome outcome;
+   RunStatus st = Trial_run(b->s, &rq, b->r, &outcome);
+   if (have_in)
+      Inputs_free(&in);
    if (st != RUN_OK || b->r->gflops <= 0) {
       fprintf(stderr, "gemmtop: on a CPU this bench may take long (no estimate: a first quick run of %s failed); "
                       "Ctrl-C stops it and prints what was measured\n", c->label);

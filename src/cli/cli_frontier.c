@@ -14,6 +14,7 @@
 #include "cli/report.h"
 #include "core/analyse/frontier.h"
 #include "core/run/select.h"
+#include "core/run/trial.h"
 
 /* One path as measured: its configuration, its figures, and the vendor library's in its
  * type (measured once per type and scaling, on the first path of it). */
@@ -66,7 +67,7 @@ static bool choose(Session *s, const Catalog *cat, const FrontierPath *fp, int m
       Geometry g;
       if (fp->tensor >= 0 && kernel->tensor != (fp->tensor == 1)) {
          snprintf(err, sizeof err, "%s is %sa tensor-core kernel", kernel->name, kernel->tensor ? "" : "not ");
-      } else if (Session_targetOk(s, kernel, err, sizeof err) && Config_check(kernel, values, p, lim, &g, err, sizeof err)) {
+      } else if (Session_check(s, kernel, values, p, lim, &g, err, sizeof err)) {
          *kp = kernel;
          Util_copy(row->config, sizeof row->config, name);
          return true;
@@ -101,10 +102,13 @@ static void measurePath(Session *s, const Catalog *cat, const CommandArgs *o, Fr
       snprintf(row->why, sizeof row->why, "out of host memory");
       return;
    }
-   RunOptions ro = {.reps = o->timing->reps, .warmup = o->timing->warmup, .verify = true, .verified_c = c,
-                    .max_seconds = o->timing->max_seconds};
+   TrialRequest rq = {.kernel = kernel, .values = values, .problem = &p, .inputs_from = TRIAL_INPUTS_GIVEN,
+                      .inputs = &in,
+                      .run = {.reps = o->timing->reps, .warmup = o->timing->warmup, .verify = true, .verified_c = c,
+                              .max_seconds = o->timing->max_seconds}};
+   TrialOutcome outcome;
    fprintf(stderr, "frontier %s: %s...\n", row->path->label, row->config);
-   row->status = Session_run(s, kernel, values, &p, &in, &ro, r);
+   row->status = Trial_run(s, &rq, r, &outcome);
    row->emulated = r->geo.emulated;
    row->verified = r->verified_run && r->verify.ok;
    if (row->status == RUN_OK) {
@@ -118,8 +122,7 @@ static void measurePath(Session *s, const Catalog *cat, const CommandArgs *o, Fr
    /* The type's vendor library, once, even beside an emulated kernel (whose speed is then
     * not compared): the row says what it did, or that there is none for the type here. */
    if (row->vendor_row < 0) {
-      ro.verified_c = c;
-      if (Session_vendor(s, &p, &in, &ro, &row->vendor) == RUN_OK)
+      if (Session_vendor(s, &p, &in, &rq.run, &row->vendor) == RUN_OK)
          Frontier_error(&p, A, B, NULL, c, seed ^ 0xf0f0, &row->vendor_err);
       row->has_vendor = true;
       row->vendor_row = i;

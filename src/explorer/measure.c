@@ -9,6 +9,7 @@
 
 #include "core/run/ablate.h"
 #include "base/util.h"
+#include "core/run/trial.h"
 #include "explorer/worker_int.h"
 
 /* Rounds: the first is short so a number shows quickly; later ones re-time. */
@@ -232,144 +233,6 @@ bool Measure_vendorDue(const Worker *w) {
            w->snap.vendor_cold_l2 != w->cur.cold_l2);
 }
 
-/* Before the first run: the rules and the device's limits, the memory, the inputs (made
- * for this problem when those held do not fit). Returns false when it cannot run or the
- * configuration changed meanwhile. */
-static bool prepareFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, unsigned long serial,
-                         const char *name) {
-   Session *s = w->session;
-   char msg[1536];
-   DeviceLimits lim = Session_device(s)->limits;
-   if (cfg->limits[0] && !Session_simulateLimits(cfg->limits, &lim, msg, sizeof msg)) {
-      Worker_stopWith(w, RUN_INVALID, msg);
-      return false;
-   }
-   if (!Session_targetOk(s, k, msg, sizeof msg)) { /* before the rules: no parameter fixes the device */
-      Worker_log(w, LOG_WARN, "%s: not run: %s", name, msg);
-      Worker_stopWith(w, RUN_INVALID, msg);
-      return false;
-   }
-   if (!Config_check(k, cfg->values, &cfg->problem, &lim, &w->snap.geo, msg, sizeof msg)) {
-      size_t n = strlen(msg);
-      if (cfg->limits[0]) /* said, so that a refusal is never taken for the device's own */
-         snprintf(msg + n, sizeof msg - n, " (simulated limits: %s)", cfg->limits);
-      else if (Session_device(s)->limits_simulated)
-         snprintf(msg + n, sizeof msg - n, " (device limits simulated by GEMMTOP_DEVICE_LIMITS)");
-      Worker_log(w, LOG_WARN, "%s: not run: %s", name, msg);
-      Worker_stopWith(w, RUN_INVALID, msg);
-      return false;
-   }
-   if (!Session_fits(s, &cfg->problem, msg, sizeof msg)) {
-      Worker_log(w, LOG_ERROR, "%s", msg);
-      Worker_stopWith(w, RUN_OUT_OF_MEMORY, msg);
-      return false;
-   }
-   w->first_inputs_ms = 0;
-   if (w->have_inputs && Inputs_fit(&w->in, &cfg->problem))
-      return true;
-   const Problem *p = &cfg->problem;
-   Worker_setState(w, WS_PREPARING, "making %dx%dx%d inputs", p->m, p->n, p->k);
-   pthread_mutex_unlock(&w->mu);
-   if (w->have_inputs)
-      Inputs_free(&w->in);
-   const double t = Util_nowMs();
-   w->have_inputs = Inputs_random(&w->in, p, w->seed);
-   w->first_inputs_ms = Util_nowMs() - t;
-   pthread_mutex_lock(&w->mu);
-   if (!w->have_inputs) {
-      snprintf(msg, sizeof msg, "out of host memory for %dx%dx%d inputs", p->m, p->n, p->k);
-      Worker_log(w, LOG_ERROR, "%s", msg);
-      Worker_stopWith(w, RUN_OUT_OF_MEMORY, msg);
-      return false;
-   }
-   return serial == w->cur_serial && w->want_serial == serial; /* else it changed meanwhile */
-}
-
-/* Compiles the configuration (or loads it from a cache), with the build's figures and
- * the compiler's messages. Returns false when it did not compile or changed meanwhile. */
-static bool compileFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, unsigned long serial,
-                         const char *name) {
-   Session *s = w->session;
-   RunResult *r = w->res;
-   Worker_setState(w, WS_COMPILING, "compiling %s", name);
-   /* Compiled ahead at this moment (a neighbour stepped to early): its program, not a second build. */
-   AheadTarget t =
-       Ahead_target(w->snap.backend, w->snap.device_index, cfg->kernel, &cfg->problem, cfg->ablate & ABLATE_ALL);
-   Worker_awaitAhead(w, &t, cfg->values, &w->cancel);
-   if (serial != w->cur_serial || w->want_serial != serial)
-      return false; /* changed meanwhile */
-   pthread_mutex_unlock(&w->mu);
-   const double t0 = Util_nowMs();
-   RunStatus st = Session_compileAblated(s, k, cfg->values, &cfg->problem, cfg->ablate, r, NULL, NULL, 0);
-   w->first_compile_ms = Util_nowMs() - t0;
-   char *log = r->build_log ? LogBuf_renameSource(r->build_log, basename_(k->path)) : NULL;
-   pthread_mutex_lock(&w->mu);
-   WorkerSnapshot *sn = &w->snap;
-   sn->compile_ms = r->compile_ms;
-   sn->cached = r->cached;
-   sn->cached_memory = r->cached_memory;
-   sn->registers = r->registers;
-   sn->private_mem = r->private_mem;
-   sn->local_mem = r->local_mem;
-   Util_copy(sn->defines, sizeof sn->defines, r->defines);
-   if (st != RUN_OK) {
-      Worker_log(w, LOG_ERROR, "%s: %s: %s", name, RunStatus_name(st), r->message);
-      if (log && *log)
-         LogBuf_add(&w->log, LOG_BUILD, log);
-      free(log);
-      if (st != RUN_CANCELLED && st != RUN_INVALID)
-         storeRun(w, k, cfg, st, r);
-      Worker_stopWith(w, st, r->message);
-      return false;
-   }
-   if (r->cached_memory)
-      Worker_log(w, LOG_INFO, "%s: compiled earlier in this session", name);
-   else if (r->cached)
-      Worker_log(w, LOG_INFO, "%s: from the disk cache (%.0f ms)", name, r->compile_ms);
-   else
-      Worker_log(w, LOG_INFO, "%s: compiled in %.0f ms", name, r->compile_ms);
-   if (log && *log && !r->cached_memory)
-      LogBuf_add(&w->log, LOG_BUILD, log);
-   free(log);
-   return serial == w->cur_serial && w->want_serial == serial;
-}
-
-/* The first run's verdict: verified (or, ablated, a first measurement). */
-static void recordFirst(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, RunStatus st, const RunResult *r,
-                        const char *name) {
-   WorkerSnapshot *sn = &w->snap;
-   if (r->verified_run || (r->ablate && st == RUN_OK))
-      storeRun(w, k, cfg, st, r);
-   if (r->verified_run) {
-      sn->verified_run = true;
-      sn->verify = r->verify;
-      sn->geo = r->geo;
-      sn->status = r->verify.ok ? RUN_OK : RUN_NOT_VERIFIED;
-      Util_copy(sn->message, sizeof sn->message, r->verify.message);
-      /* The time from the change to this figure (the explorer's interactivity target), and
-       * where it went: a run that is host-bound shows it. */
-      RunPhases ph = r->phases;
-      ph.ms[PHASE_INPUTS] += w->first_inputs_ms;
-      ph.ms[PHASE_COMPILE] += w->first_compile_ms;
-      char phases[320], after[400] = "";
-      RunPhases_describe(&ph, phases, sizeof phases);
-      if (w->posted_at > 0)
-         snprintf(after, sizeof after, " (%.0f ms after the change) [%s]", Util_nowMs() - w->posted_at, phases);
-      else
-         snprintf(after, sizeof after, " [%s]", phases);
-      Worker_log(w, r->verify.ok ? LOG_GOOD : LOG_ERROR, "%s: %s%s", name, r->verify.message, after);
-      w->phase = PH_MEASURE;
-   } else if (r->ablate && st == RUN_OK) {
-      /* Ablated: wrong on purpose, so not verified; the first run is already a measurement. */
-      sn->verified_run = false;
-      sn->geo = r->geo;
-      sn->status = RUN_OK;
-      Util_copy(sn->message, sizeof sn->message, r->message);
-      Worker_log(w, LOG_WARN, "%s: %s", name, r->message);
-      w->phase = PH_MEASURE;
-   }
-}
-
 /* The error of a verified C against the float64 product of the values drawn for A and B
  * before they were rounded to the type (core/analyse/frontier.h); not for double, whose inputs are
  * not float32 values. The drawn values are made once per set of inputs: every configuration
@@ -388,57 +251,40 @@ static void drawnError(Worker *w, const Problem *p, const void *C, FrontierError
    Frontier_error(p, w->drawn_a, w->drawn_b, w->in.c0, C, w->in.seed ^ 0xf0f0, out);
 }
 
-void Measure_round(Worker *w) {
-   WorkerConfig cfg = w->cur;
-   unsigned long serial = w->cur_serial;
-   bool first = w->phase == PH_FIRST;
-   atomic_store(&w->cancel, 0);
-   char name[640];
-   Worker_label(w, &cfg, name, sizeof name);
-   const KernelInfo *k = Catalog_find(&w->cat, cfg.kernel);
-   if (!k) {
-      char msg[256];
-      snprintf(msg, sizeof msg, "no kernel named %s in %s", cfg.kernel, w->kernels_dir);
-      Worker_log(w, LOG_ERROR, "%s", msg);
-      Worker_stopWith(w, RUN_INVALID, msg);
-      return;
+/* The first run's verdict: verified (or, ablated, a first measurement). */
+static void showFirstRun(Worker *w, const RunResult *r, const char *name) {
+   WorkerSnapshot *sn = &w->snap;
+   RunStatus st = r->status;
+   if (r->verified_run) {
+      sn->verified_run = true;
+      sn->verify = r->verify;
+      sn->geo = r->geo;
+      sn->status = r->verify.ok ? RUN_OK : RUN_NOT_VERIFIED;
+      Util_copy(sn->message, sizeof sn->message, r->verify.message);
+      /* The time from the change to this figure (the explorer's interactivity target), and
+       * where it went: a run that is host-bound shows it. */
+      char phases[320], after[400] = "";
+      RunPhases_describe(&r->phases, phases, sizeof phases);
+      if (w->posted_at > 0)
+         snprintf(after, sizeof after, " (%.0f ms after the change) [%s]", Util_nowMs() - w->posted_at, phases);
+      else
+         snprintf(after, sizeof after, " [%s]", phases);
+      Worker_log(w, r->verify.ok ? LOG_GOOD : LOG_ERROR, "%s: %s%s", name, r->verify.message, after);
+      w->phase = PH_MEASURE;
+   } else if (r->ablate && st == RUN_OK) {
+      /* Ablated: wrong on purpose, so not verified; the first run is already a measurement. */
+      sn->verified_run = false;
+      sn->geo = r->geo;
+      sn->status = RUN_OK;
+      Util_copy(sn->message, sizeof sn->message, r->message);
+      Worker_log(w, LOG_WARN, "%s: %s", name, r->message);
+      w->phase = PH_MEASURE;
    }
-   if (w->server[0]) {
-      Served_round(w, k, &cfg, serial, name);
-      return;
-   }
-   RunResult *r = w->res;
-   RunOptions ro = {.reps = ROUND_REPS, .warmup = 0, .verify = false, .max_seconds = ROUND_SECONDS,
-                    .cancel = &w->cancel, .ablate = cfg.ablate, .observe = true, .cold_l2 = cfg.cold_l2};
-   if (first) {
-      if (!prepareFirst(w, k, &cfg, serial, name) || !compileFirst(w, k, &cfg, serial, name))
-         return;
-      Worker_setState(w, WS_VERIFYING, "verifying %s", name);
-      ro = (RunOptions){.reps = FIRST_REPS, .warmup = 1, .verify = true, .max_seconds = FIRST_SECONDS,
-                        .cancel = &w->cancel, .ablate = cfg.ablate, .observe = true, .cold_l2 = cfg.cold_l2};
-   } else if (w->snap.state != WS_MEASURING) {
-      Worker_setState(w, WS_MEASURING, "measuring %s", name);
-   }
-   if (!first && w->disturbed)
-      ro.warmup = 1; /* after a trace, the vendor BLAS or the peaks: not timed */
-   w->disturbed = false;
-   /* The first, verified run keeps its C for the error against the unrounded inputs. */
-   void *verified = first && !cfg.ablate ? malloc(Problem_sizeC(&cfg.problem) * Precision_size(cfg.problem.precision) + 1)
-                                         : NULL;
-   ro.verified_c = verified;
-   pthread_mutex_unlock(&w->mu);
-   RunStatus st = Session_run(w->session, k, cfg.values, &cfg.problem, &w->in, &ro, r);
-   FrontierError error = {0};
-   if (verified && st == RUN_OK && r->verified_run)
-      drawnError(w, &cfg.problem, verified, &error);
-   free(verified);
-   pthread_mutex_lock(&w->mu);
-   if (serial == w->cur_serial && error.samples)
-      w->snap.error = error;
-   if (serial != w->cur_serial)
-      return; /* a newer configuration was adopted (a device change) */
-   if (first)
-      recordFirst(w, k, &cfg, st, r, name);
+}
+
+/* A round's figures into the window, or why it failed. */
+static void showRound(Worker *w, const RunResult *r, bool first, unsigned long serial, const char *name) {
+   RunStatus st = r->status;
    switch (st) {
    case RUN_OK:
    case RUN_NOT_VERIFIED:
@@ -455,9 +301,193 @@ void Measure_round(Worker *w) {
       break;
    default:
       Worker_log(w, LOG_ERROR, "%s: %s: %s", name, RunStatus_name(st), r->message);
-      if (first && !r->verified_run && st != RUN_INVALID)
-         storeRun(w, k, &cfg, st, r); /* the first run failed before its verification */
       Worker_stopWith(w, st, r->message);
       break;
    }
+}
+
+/* A configuration's first run, a trial (core/run/trial.h) that the worker follows: its
+ * hooks and observers run on the worker's thread without mu, and take it to show what
+ * they know. */
+typedef struct FirstRun_ {
+   Worker *w;
+   const WorkerConfig *cfg;
+   unsigned long serial;
+   const char *name;
+} FirstRun;
+
+/* The build's figures and the compiler's messages, from a compile apart. */
+static void showCompile(Worker *w, const RunResult *r, const char *name, const char *path) {
+   char *log = r->build_log ? LogBuf_renameSource(r->build_log, basename_(path)) : NULL;
+   WorkerSnapshot *sn = &w->snap;
+   sn->compile_ms = r->compile_ms;
+   sn->cached = r->cached;
+   sn->cached_memory = r->cached_memory;
+   sn->registers = r->registers;
+   sn->private_mem = r->private_mem;
+   sn->local_mem = r->local_mem;
+   Util_copy(sn->defines, sizeof sn->defines, r->defines);
+   if (r->status != RUN_OK)
+      Worker_log(w, LOG_ERROR, "%s: %s: %s", name, RunStatus_name(r->status), r->message);
+   else if (r->cached_memory)
+      Worker_log(w, LOG_INFO, "%s: compiled earlier in this session", name);
+   else if (r->cached)
+      Worker_log(w, LOG_INFO, "%s: from the disk cache (%.0f ms)", name, r->compile_ms);
+   else
+      Worker_log(w, LOG_INFO, "%s: compiled in %.0f ms", name, r->compile_ms);
+   if (log && *log && (r->status != RUN_OK || !r->cached_memory))
+      LogBuf_add(&w->log, LOG_BUILD, log);
+   free(log);
+}
+
+/* The activity shown before each step, and the build once it is known. */
+static void firstBefore(void *ctx, TrialStep next, const TrialRequest *rq, const TrialOutcome *out) {
+   FirstRun *f = ctx;
+   Worker *w = f->w;
+   const Problem *p = rq->problem;
+   pthread_mutex_lock(&w->mu);
+   if (next == TRIAL_INPUTS)
+      Worker_setState(w, WS_PREPARING, "making %dx%dx%d inputs", p->m, p->n, p->k);
+   else if (next == TRIAL_COMPILE) {
+      w->snap.geo = out->result->geo; /* checked: the launch's shape is known */
+      Worker_setState(w, WS_COMPILING, "compiling %s", f->name);
+   }
+   else if (next == TRIAL_RUN) {
+      showCompile(w, out->result, f->name, rq->kernel->path);
+      Worker_setState(w, WS_VERIFYING, "verifying %s", f->name);
+   }
+   pthread_mutex_unlock(&w->mu);
+}
+
+/* Whether the configuration is still the one asked for. */
+static bool firstWanted(void *ctx) {
+   FirstRun *f = ctx;
+   pthread_mutex_lock(&f->w->mu);
+   bool wanted = f->serial == f->w->cur_serial && f->w->want_serial == f->serial;
+   pthread_mutex_unlock(&f->w->mu);
+   return wanted;
+}
+
+/* The store's observer: a finished measurement of the configuration, its verified (or
+ * ablated) first run, or why it failed once it reached the compiler. */
+static void storeFirst(void *ctx, const TrialRequest *rq, const TrialOutcome *out) {
+   FirstRun *f = ctx;
+   const RunResult *r = out->result;
+   RunStatus st = r->status;
+   bool measured = r->verified_run || (r->ablate && st == RUN_OK);
+   bool failed = st != RUN_INVALID && st != RUN_CANCELLED && (out->stopped_at == TRIAL_COMPILE ||
+                 (out->stopped_at == TRIAL_DONE && st != RUN_OK && st != RUN_NOT_VERIFIED && !r->verified_run));
+   if (out->stopped_at < TRIAL_COMPILE || !(measured || failed))
+      return;
+   pthread_mutex_lock(&f->w->mu);
+   if (f->serial == f->w->cur_serial)
+      storeRun(f->w, rq->kernel, f->cfg, st, r);
+   pthread_mutex_unlock(&f->w->mu);
+}
+
+/* The log's and the snapshot's observer: why it did not run, or the first run's verdict
+ * and figures. */
+static void showFirst(void *ctx, const TrialRequest *rq, const TrialOutcome *out) {
+   FirstRun *f = ctx;
+   Worker *w = f->w;
+   const RunResult *r = out->result;
+   RunStatus st = r->status;
+   if (st == RUN_CANCELLED && out->stopped_at < TRIAL_RUN)
+      return; /* changed meanwhile */
+   /* The first, verified run's C against the unrounded inputs (before mu: it reads them all). */
+   FrontierError error = {0};
+   if (out->stopped_at == TRIAL_DONE && rq->run.verified_c && st == RUN_OK && r->verified_run)
+      drawnError(w, rq->problem, rq->run.verified_c, &error);
+   pthread_mutex_lock(&w->mu);
+   WorkerSnapshot *sn = &w->snap;
+   switch (out->stopped_at) {
+   case TRIAL_CHECK:
+      sn->geo = r->geo;
+      Worker_log(w, LOG_WARN, "%s: not run: %s", f->name, r->message);
+      Worker_stopWith(w, st, r->message);
+      break;
+   case TRIAL_FIT:
+   case TRIAL_INPUTS:
+      Worker_log(w, LOG_ERROR, "%s", r->message);
+      Worker_stopWith(w, st, r->message);
+      break;
+   case TRIAL_COMPILE:
+      showCompile(w, r, f->name, rq->kernel->path);
+      Worker_stopWith(w, st, r->message);
+      break;
+   default:
+      if (f->serial != w->cur_serial)
+         break; /* a newer configuration was adopted (a device change) */
+      if (error.samples)
+         sn->error = error;
+      showFirstRun(w, r, f->name);
+      showRound(w, r, true, f->serial, f->name);
+      break;
+   }
+   pthread_mutex_unlock(&w->mu);
+}
+
+/* The first run: checked, inputs made when those held do not fit, compiled (after the
+ * compile-ahead pool's build, if one is under way), verified, stored and shown. */
+static void firstRound(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, unsigned long serial,
+                       const char *name) {
+   /* The first, verified run keeps its C for the error against the unrounded inputs. */
+   void *verified = cfg->ablate ? NULL : malloc(Problem_sizeC(&cfg->problem) * Precision_size(cfg->problem.precision) + 1);
+   FirstRun f = {w, cfg, serial, name};
+   TrialRequest rq = {
+       .kernel = k, .values = cfg->values, .problem = &cfg->problem, .limits = cfg->limits,
+       .inputs_from = TRIAL_INPUTS_HELD, .seed = w->seed, .held = &w->in, .have_held = &w->have_inputs,
+       .compile_apart = true, .ahead = Worker_holdAhead(w), .ahead_stop = &w->ahead_abort,
+       .run = {.reps = FIRST_REPS, .warmup = 1, .verify = true, .max_seconds = FIRST_SECONDS, .cancel = &w->cancel,
+               .ablate = cfg->ablate, .observe = true, .cold_l2 = cfg->cold_l2, .verified_c = verified},
+       .observers = {{storeFirst, &f}, {showFirst, &f}},
+       .nobservers = 2,
+       .hooks = {firstBefore, firstWanted, &f},
+   };
+   w->disturbed = false;
+   pthread_mutex_unlock(&w->mu);
+   TrialOutcome out;
+   Trial_run(w->session, &rq, w->res, &out);
+   free(verified);
+   pthread_mutex_lock(&w->mu);
+   Worker_releaseAhead(w, rq.ahead);
+}
+
+void Measure_round(Worker *w) {
+   WorkerConfig cfg = w->cur;
+   unsigned long serial = w->cur_serial;
+   atomic_store(&w->cancel, 0);
+   char name[640];
+   Worker_label(w, &cfg, name, sizeof name);
+   const KernelInfo *k = Catalog_find(&w->cat, cfg.kernel);
+   if (!k) {
+      char msg[256];
+      snprintf(msg, sizeof msg, "no kernel named %s in %s", cfg.kernel, w->kernels_dir);
+      Worker_log(w, LOG_ERROR, "%s", msg);
+      Worker_stopWith(w, RUN_INVALID, msg);
+      return;
+   }
+   if (w->server[0]) {
+      Served_round(w, k, &cfg, serial, name);
+      return;
+   }
+   if (w->phase == PH_FIRST) {
+      firstRound(w, k, &cfg, serial, name);
+      return;
+   }
+   /* Re-timed: the first run's trial checked the configuration, and its geometry holds. */
+   if (w->snap.state != WS_MEASURING)
+      Worker_setState(w, WS_MEASURING, "measuring %s", name);
+   const Geometry checked = w->snap.geo;
+   RunOptions ro = {.reps = ROUND_REPS, .warmup = w->disturbed ? 1 : 0, .verify = false, .max_seconds = ROUND_SECONDS,
+                    .cancel = &w->cancel, .ablate = cfg.ablate, .observe = true, .cold_l2 = cfg.cold_l2,
+                    .checked = &checked};
+   /* (A warm-up after a trace, the vendor BLAS or the peaks: not timed.) */
+   w->disturbed = false;
+   RunResult *r = w->res;
+   pthread_mutex_unlock(&w->mu);
+   Session_run(w->session, k, cfg.values, &cfg.problem, &w->in, &ro, r);
+   pthread_mutex_lock(&w->mu);
+   if (serial == w->cur_serial) /* else a newer configuration was adopted (a device change) */
+      showRound(w, r, false, serial, name);
 }

@@ -69,9 +69,6 @@ struct Worker_ {
    int phase;
    Inputs in;
    bool have_inputs;
-   /* What the first run of the configuration took before Session_run: its inputs (0 when
-    * those held fit) and its compile, for the log line's phases. */
-   double first_inputs_ms, first_compile_ms;
    float *drawn_a, *drawn_b;      /* the values drawn for in before rounding (Inputs_drawn): the
                                    * error line's reference, made once per set of inputs */
    unsigned long drawn_generation; /* in.generation they were drawn for (0: none) */
@@ -109,6 +106,10 @@ void Worker_stopWith(Worker *w, RunStatus st, const char *message);
  * are not safe on every runtime: PoCL has aborted), until *stop becomes non-zero. Called
  * with mu held, which it drops while waiting. */
 void Worker_awaitAhead(Worker *w, const AheadTarget *t, const long long *values, atomic_int *stop);
+/* The compile-ahead pool kept (NULL: none) while the thread uses it without mu, a trial's
+ * compile awaiting it; Worker_releaseAhead lets Worker_setAhead replace it again. */
+Ahead *Worker_holdAhead(Worker *w);
+void Worker_releaseAhead(Worker *w, Ahead *pool);
 
 /* A measurement made on the open device into the results store; a store that fails is
  * said once in the log, and nothing more is recorded. */

@@ -83,16 +83,25 @@ void Worker_stopWith(Worker *w, RunStatus st, const char *message) {
    Worker_publish(w);
 }
 
+Ahead *Worker_holdAhead(Worker *w) {
+   if (w->ahead)
+      w->ahead_users++; /* the pool stays until Worker_releaseAhead (Worker_setAhead waits) */
+   return w->ahead;
+}
+
+void Worker_releaseAhead(Worker *w, Ahead *pool) {
+   if (pool && --w->ahead_users == 0)
+      pthread_cond_broadcast(&w->done_cv);
+}
+
 void Worker_awaitAhead(Worker *w, const AheadTarget *t, const long long *values, atomic_int *stop) {
-   Ahead *pool = w->ahead;
+   Ahead *pool = Worker_holdAhead(w);
    if (!pool)
       return;
-   w->ahead_users++; /* the pool stays until this wait ends (Worker_setAhead) */
    pthread_mutex_unlock(&w->mu);
    Ahead_await(pool, t, values, stop, &w->ahead_abort);
    pthread_mutex_lock(&w->mu);
-   if (--w->ahead_users == 0)
-      pthread_cond_broadcast(&w->done_cv);
+   Worker_releaseAhead(w, pool);
 }
 
 void Worker_addTimes(Worker *w, const double *times_ms, int n) {

@@ -539,6 +539,12 @@ bool Session_targetOk(const Session *s, const KernelInfo *k, char *msg, size_t m
    return Config_targetOk(k, &t, msg, msglen);
 }
 
+bool Session_check(const Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                   const DeviceLimits *lim, Geometry *g, char *msg, size_t msglen) {
+   return Session_targetOk(s, k, msg, msglen) &&
+          Config_check(k, values, p, lim ? lim : &s->info.limits, g, msg, msglen);
+}
+
 RunStatus Session_compile(Session *s, const KernelInfo *k, const long long *values, const Problem *p, RunResult *r,
                           char **code, char *kind, size_t kindlen) {
    return Session_compileAblated(s, k, values, p, 0, r, code, kind, kindlen);
@@ -556,8 +562,7 @@ RunStatus Session_compileAblated(Session *s, const KernelInfo *k, const long lon
    }
    if (Session_refuseIfStuck(s, &r->status, r->message, sizeof r->message))
       return r->status;
-   if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
-       !Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message)) {
+   if (!Session_check(s, k, values, p, NULL, &r->geo, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       return r->status;
    }
@@ -590,7 +595,7 @@ RunStatus Session_precompile(Session *s, const KernelInfo *k, const long long *v
    RunStatus refused;
    if (Session_refuseIfStuck(s, &refused, err, errlen))
       return refused;
-   if (!Session_targetOk(s, k, err, errlen) || !Config_check(k, values, p, &s->info.limits, &g, err, errlen))
+   if (!Session_check(s, k, values, p, NULL, &g, err, errlen))
       return RUN_INVALID;
    char defines[1024];
    Config_defines(k, values, p, &g, defines, sizeof defines);

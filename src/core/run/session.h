@@ -55,6 +55,8 @@ typedef struct RunOptions_ {
                          * cuBLASLt, beta 0), verified with that rounding counted; verified_c gets
                          * it widened to the problem's C */
    VerifyOn verify_on;  /* where a kernel's C is checked (a vendor library's: on the host) */
+   const Geometry *checked; /* the caller checked target and rules (Session_check; Trial_run does):
+                             * their geometry, and the run checks them no more; NULL: it does */
 } RunOptions;
 
 /* Where a run's wall time went, each phase timed where it happens: Session_run times its
@@ -161,6 +163,12 @@ bool Session_fitsOn(const DeviceInfo *info, const Problem *p, char *msg, size_t 
 /* Whether k can run on this session's backend and device (Config_targetOk): a kernel for
  * sm_90a is refused through OpenCL, on PoCL and on other GPUs, with the reason. */
 bool Session_targetOk(const Session *s, const KernelInfo *k, char *msg, size_t msglen);
+/* Whether k with values can run p here: the target (Session_targetOk) first, since no
+ * parameter makes a kernel run where its instructions cannot, then the rules and lim
+ * (NULL: the device's limits). g (may be NULL) gets the launch geometry. The one place
+ * the two are checked together. */
+bool Session_check(const Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                   const DeviceLimits *lim, Geometry *g, char *msg, size_t msglen);
 /* What Config_targetOk checks, for a device of a backend (opened, or the typical GPU of an
  * architecture that an offline compile describes). */
 ConfigTarget Session_targetFor(const Backend *be, const DeviceInfo *dev);

@@ -136,9 +136,11 @@ char *Session_joinSource(const Session *s, const char *body);
 
 /* The checks, compiled kernels, buffers with the inputs on the device and the pipeline of
  * launches of a configuration (session_run.c); extra_defines and a trace buffer for a bank
- * trace. */
+ * trace. checked: the geometry of a caller's check (RunOptions.checked), else NULL and
+ * the target and rules are checked here. */
 RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
-                          const Inputs *inputs, const char *extra_defines, Buffer *trace, Prepared *out, RunResult *r);
+                          const Inputs *inputs, const char *extra_defines, Buffer *trace, const Geometry *checked,
+                          Prepared *out, RunResult *r);
 /* A and B as a vendor library that takes only K-major operands (Backend.vendorKMajor) is
  * given them: op(A) stored M x K, op(B) stored N x K. Where the problem stores one
  * otherwise, the helper kernels transpose the uploaded operand into BUF_AK or BUF_BK,

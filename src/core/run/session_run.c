@@ -324,7 +324,8 @@ static bool addFixup(Session *s, const KernelInfo *k, CachedProgram *gemm, const
 }
 
 RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *values, const Problem *p,
-                          const Inputs *inputs, const char *extra_defines, Buffer *trace, Prepared *out, RunResult *r) {
+                          const Inputs *inputs, const char *extra_defines, Buffer *trace, const Geometry *checked,
+                          Prepared *out, RunResult *r) {
    free(r->build_log);
    memset(r, 0, sizeof *r);
    memset(out, 0, sizeof *out);
@@ -332,8 +333,9 @@ RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *valu
    r->private_mem = r->local_mem = -1;
    if (Session_refuseIfStuck(s, &r->status, r->message, sizeof r->message))
       return r->status;
-   if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
-       !Config_check(k, values, p, &s->info.limits, &r->geo, r->message, sizeof r->message))
+   if (checked)
+      r->geo = *checked;
+   else if (!Session_check(s, k, values, p, NULL, &r->geo, r->message, sizeof r->message))
       return r->status = RUN_INVALID;
    if (!Session_fits(s, p, r->message, sizeof r->message))
       return r->status = RUN_OUT_OF_MEMORY;
@@ -642,7 +644,7 @@ static RunStatus runTimed(Session *s, const KernelInfo *k, const long long *valu
    Prepared pr;
    char ablate_defs[160];
    Ablate_defines(o->ablate, ablate_defs, sizeof ablate_defs);
-   RunStatus st = Session_prepare(s, k, values, p, inputs, ablate_defs, NULL, &pr, r);
+   RunStatus st = Session_prepare(s, k, values, p, inputs, ablate_defs, NULL, o->checked, &pr, r);
    r->ablate = o->ablate & ABLATE_ALL;
    r->cold_l2 = o->cold_l2; /* as asked, also when refused */
    if (st != RUN_OK)

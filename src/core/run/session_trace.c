@@ -36,8 +36,7 @@ RunStatus Session_trace(Session *s, const KernelInfo *k, const long long *values
    Problem q = smallProblem(s, k, values, p);
    t->problem = q;
    Geometry g;
-   if (!Session_targetOk(s, k, r->message, sizeof r->message) ||
-       !Config_check(k, values, &q, &s->info.limits, &g, r->message, sizeof r->message)) {
+   if (!Session_check(s, k, values, &q, NULL, &g, r->message, sizeof r->message)) {
       r->status = RUN_INVALID;
       return r->status;
    }
@@ -79,7 +78,7 @@ RunStatus Session_trace(Session *s, const KernelInfo *k, const long long *values
    memset(&pr, 0, sizeof pr);
    /* The inputs are not the session's: make sure they are uploaded and forgotten after. */
    s->uploaded_generation = 0;
-   if ((st = Session_prepare(s, k, values, &q, &in, defines, buf, &pr, r)) != RUN_OK)
+   if ((st = Session_prepare(s, k, values, &q, &in, defines, buf, NULL, &pr, r)) != RUN_OK)
       goto done;
    double times[PIPELINE_MAX_STEPS];
    if (!Pipeline_run(s, &pr.pl, pr.dbl, false, times, r, pr.C0, pr.C, pr.bytesC) ||

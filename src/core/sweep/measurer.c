@@ -19,6 +19,7 @@
 #include "base/children.h"
 #include "base/lines.h"
 #include "base/util.h"
+#include "core/run/trial.h"
 
 /* Opening the device and making the inputs in a fresh child. */
 #define START_ALLOWANCE_S 120.0
@@ -495,9 +496,12 @@ static void measureOne(Session *s, const KernelInfo *k, const MeasureJob *j, con
       c.outcome = SWEEP_FAILED;
       snprintf(c.reason, sizeof c.reason, "a configuration needs %d values: '%.100s'", k->nparams, line);
    } else {
-      RunOptions ro = {.reps = j->reps, .warmup = j->warmup, .verify = true, .max_seconds = j->timeout_s,
-                       .launch_timeout_s = j->timeout_s, .cold_l2 = j->cold_l2};
-      RunStatus st = Session_run(s, k, c.values, &j->problem, in, &ro, r);
+      TrialRequest rq = {.kernel = k, .values = c.values, .problem = &j->problem, .inputs_from = TRIAL_INPUTS_GIVEN,
+                         .inputs = in,
+                         .run = {.reps = j->reps, .warmup = j->warmup, .verify = true, .max_seconds = j->timeout_s,
+                                 .launch_timeout_s = j->timeout_s, .cold_l2 = j->cold_l2}};
+      TrialOutcome outcome;
+      RunStatus st = Trial_run(s, &rq, r, &outcome);
       Sweep_classify(&c, st, r, j->timeout_s, ownFile(k));
    }
    answer(&c, r->cached);
@@ -526,17 +530,20 @@ static void judgeOne(Session *s, const KernelInfo *k, const MeasureJob *j, const
       rounds = 0;
    }
    int done = 0;
+   Inputs in; /* each round's fresh, from a seed no one else knows */
+   bool have_in = false;
    for (; done < rounds; done++) {
-      Inputs in;
-      if (!Inputs_random(&in, &j->problem, freshSeed())) {
+      TrialRequest rq = {.kernel = k, .values = c.values, .problem = &j->problem, .inputs_from = TRIAL_INPUTS_HELD,
+                         .seed = freshSeed(), .held = &in, .have_held = &have_in,
+                         .run = {.reps = 1, .warmup = done == 0 ? j->warmup : 1, .verify_timed = true,
+                                 .max_seconds = j->timeout_s, .launch_timeout_s = j->timeout_s, .cold_l2 = j->cold_l2}};
+      TrialOutcome outcome;
+      RunStatus st = Trial_run(s, &rq, r, &outcome);
+      if (outcome.stopped_at == TRIAL_INPUTS && st == RUN_OUT_OF_MEMORY) {
          c.outcome = SWEEP_FAILED;
          snprintf(c.reason, sizeof c.reason, "out of host memory for round %d's inputs", done + 1);
          break;
       }
-      RunOptions ro = {.reps = 1, .warmup = done == 0 ? j->warmup : 1, .verify_timed = true,
-                       .max_seconds = j->timeout_s, .launch_timeout_s = j->timeout_s, .cold_l2 = j->cold_l2};
-      RunStatus st = Session_run(s, k, c.values, &j->problem, &in, &ro, r);
-      Inputs_free(&in);
       Sweep_classify(&c, st, r, j->timeout_s, ownFile(k));
       if (c.outcome != SWEEP_OK) {
          char why[sizeof c.reason];
@@ -553,6 +560,8 @@ static void judgeOne(Session *s, const KernelInfo *k, const MeasureJob *j, const
       if (Session_stuck(s))
          break;
    }
+   if (have_in)
+      Inputs_free(&in);
    if (rounds > 0 && done == rounds) {
       c.median_ms = Util_median(times, done);
       c.gflops = Problem_flops(&j->problem) / (c.median_ms * 1e6);

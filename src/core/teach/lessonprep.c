@@ -128,8 +128,7 @@ static bool resolve(Session *s, const Catalog *cat, const PresetList *presets, c
       out->outcome = PREP_REFUSED_BY_STEP;
       return false;
    }
-   if (!Session_targetOk(s, j->k, out->why, sizeof out->why) ||
-       !Config_check(j->k, j->values, &j->p, &Session_device(s)->limits, NULL, out->why, sizeof out->why) ||
+   if (!Session_check(s, j->k, j->values, &j->p, NULL, NULL, out->why, sizeof out->why) ||
        !Session_fits(s, &j->p, out->why, sizeof out->why)) {
       out->outcome = PREP_REFUSED_BY_DEVICE;
       return false;
