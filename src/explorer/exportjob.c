@@ -11,7 +11,9 @@
 #include "core/teach/export.h"
 #include "explorer/worker_int.h"
 
-void ExportJob_run(Worker *w) {
+/* export_cfg written as export-kernel writes it, into a new folder here; the log says
+ * where, or why not. */
+static void exportKernel(Worker *w) {
    w->export_req = false;
    WorkerConfig cfg = w->export_cfg;
    const KernelInfo *k = Catalog_find(&w->cat, cfg.kernel);
@@ -51,3 +53,7 @@ void ExportJob_run(Worker *w) {
       Worker_log(w, LOG_GOOD, "exported %s to %s/%s: make -C %s run builds, runs and verifies it (needs %s)", k->name,
                  where, dir, dir, files.needs);
 }
+
+static bool exportAsked(const Worker *w) { return w->export_req; }
+
+const WorkerJob ExportJob_entry = {"export the kernel", exportAsked, exportKernel};

@@ -12,6 +12,8 @@
 #include "core/run/trial.h"
 #include "explorer/worker_int.h"
 
+/* Rounds start at most this often, so quick kernels do not flood the UI with snapshots. */
+#define ROUND_PERIOD_MS 200
 /* Rounds: the first is short so a number shows quickly; later ones re-time. */
 #define FIRST_REPS 3
 #define FIRST_SECONDS 0.3
@@ -66,7 +68,7 @@ static const char *basename_(const char *path) {
    return b ? b + 1 : path;
 }
 
-void Measure_openDevice(Worker *w) {
+static void openDevice(Worker *w) {
    w->tried_device_serial = w->device_serial;
    char backend[16];
    int dev = w->want_device;
@@ -113,7 +115,7 @@ void Measure_openDevice(Worker *w) {
    }
 }
 
-void Measure_reloadCatalog(Worker *w) {
+static void reloadCatalog(Worker *w) {
    w->reload = false;
    Worker_setState(w, WS_PREPARING, "reloading kernel files");
    pthread_mutex_unlock(&w->mu);
@@ -134,7 +136,7 @@ void Measure_reloadCatalog(Worker *w) {
    w->cur_serial = 0;
 }
 
-void Measure_peaks(Worker *w) {
+static void measurePeaks(Worker *w) {
    w->peaks = false;
    if (w->server[0]) {
       Worker_log(w, LOG_WARN, "the peaks are the server's device's: they are not measured from here");
@@ -177,7 +179,7 @@ void Measure_peaks(Worker *w) {
    }
 }
 
-void Measure_vendor(Worker *w) {
+static void timeVendor(Worker *w) {
    if (w->server[0]) {
       Served_vendor(w);
       return;
@@ -218,7 +220,7 @@ void Measure_vendor(Worker *w) {
    free(v);
 }
 
-bool Measure_vendorDue(const Worker *w) {
+static bool vendorDue(const Worker *w) {
    /* (On a class server the inputs are the server's.) */
    bool inputs = w->server[0] || (w->have_inputs && Inputs_fit(&w->in, &w->cur.problem));
    if (w->phase != PH_MEASURE || !w->session || !inputs)
@@ -453,7 +455,7 @@ static void firstRound(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, 
    Worker_releaseAhead(w, rq.ahead);
 }
 
-void Measure_round(Worker *w) {
+static void measureRound(Worker *w) {
    WorkerConfig cfg = w->cur;
    unsigned long serial = w->cur_serial;
    atomic_store(&w->cancel, 0);
@@ -491,3 +493,39 @@ void Measure_round(Worker *w) {
    if (serial == w->cur_serial) /* else a newer configuration was adopted (a device change) */
       showRound(w, r, false, serial, name);
 }
+
+/* ---- the jobs' entries (worker.c's table orders them) ---- */
+
+static bool deviceAsked(const Worker *w) { return w->device_serial != w->tried_device_serial; }
+static bool reloadAsked(const Worker *w) { return w->reload; }
+static bool peaksAsked(const Worker *w) { return w->peaks; }
+
+/* The peaks and the vendor BLAS leave the device disturbed (other buffers and programs,
+ * cold caches): the next timed round warms up first, untimed. */
+static void peaksJob(Worker *w) {
+   measurePeaks(w);
+   w->disturbed = true;
+}
+
+static void vendorJob(Worker *w) {
+   timeVendor(w);
+   w->disturbed = true;
+}
+
+static bool roundDue(const Worker *w) { return true; }
+
+/* A round, then the rest of ROUND_PERIOD_MS unless something changed. */
+static void roundJob(Worker *w) {
+   double started = Util_nowMs();
+   bool measuring = w->phase == PH_MEASURE;
+   measureRound(w);
+   double rest = ROUND_PERIOD_MS - (Util_nowMs() - started);
+   if (measuring && rest > 0 && w->want_serial == w->cur_serial && !w->quit)
+      Worker_waitFor(w, rest);
+}
+
+const WorkerJob Measure_deviceJob = {"open the device", deviceAsked, openDevice};
+const WorkerJob Measure_reloadJob = {"reload the kernels", reloadAsked, reloadCatalog};
+const WorkerJob Measure_peaksJob = {"measure the peaks", peaksAsked, peaksJob};
+const WorkerJob Measure_vendorJob = {"time the vendor BLAS", vendorDue, vendorJob};
+const WorkerJob Measure_roundJob = {"measure a round", roundDue, roundJob};

@@ -19,7 +19,7 @@ void PaneJob_freeBanks(WorkerBanks *b) {
 }
 
 /* Traces one work-group of the current configuration and analyses its bank conflicts. */
-void PaneJob_traceBanks(Worker *w) {
+static void traceBanks(Worker *w) {
    w->banks_traced = true;
    WorkerConfig cfg = w->cur;
    unsigned long serial = w->cur_serial;
@@ -91,7 +91,7 @@ static RunStatus inspectOffline(const char *kernels_dir, const char *backend, co
    return Inspect_offline(be, arch, rq, ins);
 }
 
-void PaneJob_inspect(Worker *w) {
+static void inspectCode(Worker *w) {
    w->inspected = true;
    WorkerConfig cfg = w->cur;
    unsigned long serial = w->cur_serial;
@@ -144,6 +144,37 @@ void PaneJob_inspect(Worker *w) {
    w->snap.inspect_version++;
    Worker_publish(w);
 }
+
+/* An offline target needs no run: a configuration this device refuses can still be
+ * compiled for sm_90 or gfx906. */
+static bool inspectOfflineDue(const Worker *w) {
+   return w->phase == PH_STOPPED && w->inspect_want && !w->inspected && w->inspect_arch[0];
+}
+
+/* The inspect pane: the code of each configuration that ran, once, while shown. */
+static bool inspectDue(const Worker *w) { return w->phase == PH_MEASURE && w->inspect_want && !w->inspected; }
+
+/* The bank pane: one trace per verified configuration while it is shown. */
+static bool banksDue(const Worker *w) {
+   return w->phase == PH_MEASURE && w->banks_want && !w->banks_traced && w->snap.verified_run;
+}
+
+/* Each runs alone on the device, never beside a timed launch; what it leaves behind
+ * (other buffers, another program, cold caches) is kept out of the figures by an
+ * untimed warm-up launch before the next timed round. */
+static void inspectJob(Worker *w) {
+   inspectCode(w);
+   w->disturbed = true;
+}
+
+static void banksJob(Worker *w) {
+   traceBanks(w);
+   w->disturbed = true;
+}
+
+const WorkerJob PaneJob_inspectOffline = {"inspect for an offline target", inspectOfflineDue, inspectCode};
+const WorkerJob PaneJob_inspect = {"inspect the code", inspectDue, inspectJob};
+const WorkerJob PaneJob_banks = {"trace the banks", banksDue, banksJob};
 
 /* ---- the UI's side ---- */
 

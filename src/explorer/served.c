@@ -120,7 +120,7 @@ static void logText(void *ctx, const char *line) {
    pthread_mutex_unlock(&w->mu);
 }
 
-void Served_submit(Worker *w) {
+static void submit(Worker *w) {
    w->submit_req = false;
    char assignment[sizeof w->assignment];
    Util_copy(assignment, sizeof assignment, w->assignment);
@@ -159,3 +159,7 @@ void Served_submit(Worker *w) {
    Worker_setState(w, before == WS_QUEUED ? WS_SERVED : before, "%s",
                    w->phase == PH_MEASURE ? "measured on the server (a change measures again)" : "submitted");
 }
+
+static bool submitAsked(const Worker *w) { return w->submit_req; }
+
+const WorkerJob Served_submitJob = {"submit to the class server", submitAsked, submit};

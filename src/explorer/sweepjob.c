@@ -129,7 +129,7 @@ static bool openRun(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, Swe
 }
 
 /* Lists the kernel's valid configurations and opens the run that tries them. */
-void SweepJob_begin(Worker *w) {
+static void beginSweep(Worker *w) {
    w->sweep_req = false;
    w->sweep_stop = false;
    atomic_store(&w->sweep_cancel, 0);
@@ -240,7 +240,7 @@ static bool proposeMore(Worker *w) {
 }
 
 /* Verifies and times the sweep's next configuration in the measuring child. */
-void SweepJob_step(Worker *w) {
+static void stepSweep(Worker *w) {
    WorkerSweep *sw = w->sweep;
    if (w->sweep_stop) {
       Worker_log(w, LOG_WARN, "sweep stopped after %d of %d configurations", sw->done, sw->total);
@@ -287,6 +287,12 @@ void SweepJob_step(Worker *w) {
       done(w);
    }
 }
+
+static bool sweepAsked(const Worker *w) { return w->sweep_req; }
+static bool sweepRunning(const Worker *w) { return w->sweep->running; }
+
+const WorkerJob SweepJob_begin = {"begin a sweep", sweepAsked, beginSweep};
+const WorkerJob SweepJob_step = {"a sweep's next configuration", sweepRunning, stepSweep};
 
 /* ---- the UI's side ---- */
 

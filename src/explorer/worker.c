@@ -12,26 +12,17 @@
 #include "base/util.h"
 #include "explorer/worker_int.h"
 
-/* Rounds start at most this often, so quick kernels do not flood the UI with snapshots. */
-#define ROUND_PERIOD_MS 200
-
 /* ---- the thread's loop (mu held) ---- */
 
-static void waitFor(Worker *w, double ms) {
-   struct timespec ts;
-   Util_deadline(&ts, ms);
-   pthread_cond_timedwait(&w->cv, &w->mu, &ts);
-}
-
-/* A new configuration was posted: waits for the keys to settle (returns false), then
- * makes it the current one, to be compiled and verified from scratch. */
-static bool adoptWanted(Worker *w) {
+/* A new configuration was posted: waits for the keys to settle, then makes it the current
+ * one, to be compiled and verified from scratch. */
+static void adoptWanted(Worker *w) {
    double wait = w->posted_at + (w->want.ready ? WORKER_DEBOUNCE_READY_MS : WORKER_DEBOUNCE_MS) - Util_nowMs();
    if (wait > 0) {
       if (w->snap.state != WS_WAITING)
          Worker_setState(w, WS_WAITING, "waiting for the keys to settle");
-      waitFor(w, wait);
-      return false;
+      Worker_waitFor(w, wait);
+      return;
    }
    w->cur = w->want;
    w->cur_serial = w->want_serial;
@@ -44,106 +35,65 @@ static bool adoptWanted(Worker *w) {
    w->snap.config = w->cur;
    w->snap.config_serial = w->cur_serial;
    Worker_publish(w);
-   return true;
 }
 
-/* What was asked for outright, before anything about the configuration: another device,
- * a reload, the peaks, a sweep. Returns whether it did one. */
-static bool requestedJob(Worker *w) {
-   if (w->reload)
-      Measure_reloadCatalog(w);
-   else if (w->peaks) {
-      Measure_peaks(w);
-      w->disturbed = true;
-   }
-   else if (w->submit_req)
-      Served_submit(w);
-   else if (w->export_req)
-      ExportJob_run(w);
-   else if (w->sweep_req)
-      SweepJob_begin(w);
-   else if (w->sweep->running)
-      SweepJob_step(w);
-   else
-      return false;
-   return true;
+static bool noDevice(const Worker *w) { return !w->session; }
+static bool changed(const Worker *w) { return w->want_serial != w->cur_serial; }
+static bool stopped(const Worker *w) { return w->phase == PH_STOPPED; }
+/* A class server measured it once: the queue there is shared, so it is not re-timed
+ * until the configuration changes. */
+static bool served(const Worker *w) { return w->server[0] && w->phase == PH_MEASURE; }
+static bool paused(const Worker *w) { return w->paused && (w->phase != PH_FIRST || w->held); }
+
+static void waitForDevice(Worker *w) { pthread_cond_wait(&w->cv, &w->mu); }
+
+static void waitStopped(Worker *w) {
+   char name[640];
+   Worker_label(w, &w->cur, name, sizeof name);
+   if (w->snap.state != WS_STOPPED)
+      Worker_setState(w, WS_STOPPED, "%s: %s", name, RunStatus_name(w->snap.status));
+   pthread_cond_wait(&w->cv, &w->mu);
 }
 
-/* The panes' work and the vendor BLAS, each once the configuration has run. Returns
- * whether it did one. */
-static bool extraJob(Worker *w) {
-   if (w->phase != PH_MEASURE)
-      return false;
-
-   /* The inspect pane: the code of each configuration that ran, once, while shown. */
-   if (w->inspect_want && !w->inspected)
-      PaneJob_inspect(w);
-   /* The bank pane: one trace per verified configuration while it is shown. */
-   else if (w->banks_want && !w->banks_traced && w->snap.verified_run)
-      PaneJob_traceBanks(w);
-   /* The vendor BLAS once per problem, after a few rounds so that numbers show first. */
-   else if (Measure_vendorDue(w))
-      Measure_vendor(w);
-   else
-      return false;
-   /* Each runs alone on the device, never beside a timed launch; what it leaves behind
-    * (other buffers, another program, cold caches) is kept out of the figures by an
-    * untimed warm-up launch before the next timed round. */
-   w->disturbed = true;
-   return true;
+static void waitServed(Worker *w) {
+   if (w->snap.state != WS_SERVED)
+      Worker_setState(w, WS_SERVED, "measured on the server %s (a change measures again)", w->server);
+   Worker_waitFor(w, 500); /* then the vendor BLAS may be due */
 }
 
-/* One pass: the most urgent job, or a wait for the next post. */
+static void waitPaused(Worker *w) {
+   if (w->snap.state != WS_PAUSED)
+      Worker_setState(w, WS_PAUSED, "paused (space resumes)");
+   pthread_cond_wait(&w->cv, &w->mu);
+}
+
+static const WorkerJob waitDevice = {"wait for a device", noDevice, waitForDevice};
+static const WorkerJob adopt = {"adopt the configuration posted", changed, adoptWanted};
+static const WorkerJob waitStop = {"stopped: wait for a change", stopped, waitStopped};
+static const WorkerJob waitServer = {"measured on the server: wait", served, waitServed};
+static const WorkerJob waitPause = {"paused: wait", paused, waitPaused};
+
+/* The jobs, most urgent first: another device; what was asked for outright (a reload,
+ * the peaks, a submission, an export, a sweep); the configuration posted; then the
+ * current one's: the panes' work and the vendor BLAS once it has run, each alone on the
+ * device, and its rounds. A job of a new kind is an entry in its own file and a line
+ * here. */
+static const WorkerJob *const jobs[] = {
+    &Measure_deviceJob, &waitDevice,       &Measure_reloadJob, &Measure_peaksJob,
+    &Served_submitJob,  &ExportJob_entry,  &SweepJob_begin,    &SweepJob_step,
+    &adopt,             &PaneJob_inspectOffline, &waitStop,    &PaneJob_inspect,
+    &PaneJob_banks,     &Measure_vendorJob, &waitServer,       &waitPause,
+    &Measure_roundJob,
+};
+
+/* One pass: the first job that is due. */
 static void step(Worker *w) {
-   if (w->device_serial != w->tried_device_serial) {
-      Measure_openDevice(w);
-      return;
-   }
-   if (!w->session) {
-      pthread_cond_wait(&w->cv, &w->mu);
-      return;
-   }
-   if (requestedJob(w))
-      return;
-   if (w->want_serial != w->cur_serial && !adoptWanted(w))
-      return;
    w->snap.paused = w->paused;
-   /* An offline target needs no run: a configuration this device refuses can still be
-    * compiled for sm_90 or gfx906. */
-   if (w->phase == PH_STOPPED && w->inspect_want && !w->inspected && w->inspect_arch[0]) {
-      PaneJob_inspect(w);
-      return;
-   }
-   if (w->phase == PH_STOPPED) {
-      char name[640];
-      Worker_label(w, &w->cur, name, sizeof name);
-      if (w->snap.state != WS_STOPPED)
-         Worker_setState(w, WS_STOPPED, "%s: %s", name, RunStatus_name(w->snap.status));
-      pthread_cond_wait(&w->cv, &w->mu);
-      return;
-   }
-   if (extraJob(w))
-      return;
-   /* A class server measured it once: the queue there is shared, so it is not re-timed
-    * until the configuration changes. */
-   if (w->server[0] && w->phase == PH_MEASURE) {
-      if (w->snap.state != WS_SERVED)
-         Worker_setState(w, WS_SERVED, "measured on the server %s (a change measures again)", w->server);
-      waitFor(w, 500); /* then the vendor BLAS may be due */
-      return;
-   }
-   if (w->paused && (w->phase != PH_FIRST || w->held)) {
-      if (w->snap.state != WS_PAUSED)
-         Worker_setState(w, WS_PAUSED, "paused (space resumes)");
-      pthread_cond_wait(&w->cv, &w->mu);
-      return;
-   }
-   double started = Util_nowMs();
-   bool measuring = w->phase == PH_MEASURE;
-   Measure_round(w);
-   double rest = ROUND_PERIOD_MS - (Util_nowMs() - started);
-   if (measuring && rest > 0 && w->want_serial == w->cur_serial && !w->quit)
-      waitFor(w, rest);
+   for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++)
+      if (jobs[i]->due(w)) {
+         jobs[i]->run(w);
+         return;
+      }
 }
 
 static void *workerMain(void *arg) {

@@ -5,7 +5,9 @@
  * are shown). Nothing outside src/explorer includes it.
  *
  * The jobs are called with mu held and drop it around device work; after taking it back
- * they check cur_serial (or sweep_gen) to see whether what they did is still wanted. */
+ * they check cur_serial (or sweep_gen) to see whether what they did is still wanted.
+ * Each is an entry, {due, run}, in the file that does it; the loop's table (worker.c)
+ * lists them, most urgent first, and each pass runs the first that is due. */
 #ifndef GEMMTOP_WORKER_INT_H
 #define GEMMTOP_WORKER_INT_H
 
@@ -94,9 +96,25 @@ struct Worker_ {
    LogBuf log;
 };
 
+/* A job of the worker's loop: whether it is due now, and the job itself (mu held). */
+typedef struct WorkerJob_ {
+   const char *name;
+   bool (*due)(const Worker *w);
+   void (*run)(Worker *w);
+} WorkerJob;
+
+/* The entries, by the file they live in (worker.c's table orders them). */
+extern const WorkerJob Measure_deviceJob, Measure_reloadJob, Measure_peaksJob, Measure_vendorJob, Measure_roundJob;
+extern const WorkerJob Served_submitJob;                                       /* served.c */
+extern const WorkerJob ExportJob_entry;                                        /* exportjob.c */
+extern const WorkerJob SweepJob_begin, SweepJob_step;                          /* sweepjob.c */
+extern const WorkerJob PaneJob_inspectOffline, PaneJob_inspect, PaneJob_banks; /* panejobs.c */
+
 /* worker_jobs.c, what every job uses: the snapshot changed; a new state with its one-line activity; a log line;
  * "kernel P=V ... [ABLATED: ...]"; the configuration cannot run (why in message). */
 void Worker_publish(Worker *w);
+/* Waits up to ms for a post to the mailbox (mu dropped while waiting). */
+void Worker_waitFor(Worker *w, double ms);
 void Worker_setState(Worker *w, WorkerState st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void Worker_log(Worker *w, LogLevel level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void Worker_label(const Worker *w, const WorkerConfig *c, char *out, size_t outlen);
@@ -124,42 +142,15 @@ void Measure_clear(Worker *w);
  * its place in the queue shown while it waits; the vendor BLAS there. */
 void Served_round(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, unsigned long serial, const char *name);
 void Served_vendor(Worker *w);
-/* The current configuration's kernel file and values submitted to w->assignment; the
- * answer (the judged figures, or why not) goes to the log. */
-void Served_submit(Worker *w);
-/* Opens the device asked for (the old session stays when that fails). */
-void Measure_openDevice(Worker *w);
-void Measure_reloadCatalog(Worker *w);
-void Measure_peaks(Worker *w);
-/* The vendor BLAS on the current problem; a change interrupts it between two calls. */
-void Measure_vendor(Worker *w);
-/* Whether the vendor BLAS is due: asked for (F7), or once per problem after a few rounds
- * once the keys are quiet. */
-bool Measure_vendorDue(const Worker *w);
-/* One round of the current configuration: compiled and verified when it is new, else
- * re-timed into the rolling window. */
-void Measure_round(Worker *w);
 
-/* exportjob.c */
-/* export_cfg written as export-kernel writes it, into a new folder here; the log says
- * where, or why not. */
-void ExportJob_run(Worker *w);
 
 /* sweepjob.c */
-/* Lists the requested sweep's valid configurations and picks those to try. */
-void SweepJob_begin(Worker *w);
-/* Compiles, verifies and times the sweep's next configuration (or ends the sweep). */
-void SweepJob_step(Worker *w);
 /* Stops the sweep after the configuration in progress (or before it begins). */
 void SweepJob_stop(Worker *w);
 /* Ends the sweep at once, saying why (the device changed); its outcomes stay. */
 void SweepJob_abandon(Worker *w, const char *why);
 
 /* panejobs.c */
-/* Traces one work-group of the current configuration and analyses its bank conflicts. */
-void PaneJob_traceBanks(Worker *w);
-/* Reads what the compiler made of the current configuration. */
-void PaneJob_inspect(Worker *w);
 void PaneJob_freeBanks(WorkerBanks *b);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/run/ablate.h"
 #include "base/util.h"
@@ -39,6 +40,12 @@ const char *WorkerState_name(WorkerState s) {
 }
 
 void Worker_publish(Worker *w) { w->snap.version++; }
+
+void Worker_waitFor(Worker *w, double ms) {
+   struct timespec ts;
+   Util_deadline(&ts, ms);
+   pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+}
 
 void Worker_setState(Worker *w, WorkerState st, const char *fmt, ...) {
    if (st != w->snap.state)
