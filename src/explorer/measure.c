@@ -28,18 +28,10 @@
 void Measure_clear(Worker *w) {
    WorkerSnapshot *s = &w->snap;
    s->have_result = false;
-   s->status = RUN_OK;
-   s->message[0] = s->defines[0] = '\0';
-   memset(&s->geo, 0, sizeof s->geo);
-   s->compile_ms = 0;
-   s->cached = s->cached_memory = false;
-   s->registers = -1;
-   s->private_mem = s->local_mem = -1;
-   s->verified_run = false;
-   memset(&s->verify, 0, sizeof s->verify);
+   memset(&s->result, 0, sizeof s->result); /* RUN_OK, and nothing known */
+   s->result.registers = -1;
+   s->result.private_mem = s->result.local_mem = -1;
    memset(&s->error, 0, sizeof s->error);
-   s->nhelpers = 0;
-   s->fixup_ms = 0;
    s->nwindow = 0;
    s->launches = 0;
    s->rounds = 0;
@@ -48,11 +40,17 @@ void Measure_clear(Worker *w) {
 
 static void addTimes(Worker *w, const RunResult *r) {
    Worker_addTimes(w, r->times_ms, r->reps);
-   w->snap.fixup_ms = r->fixup_ms;
+   w->snap.result.fixup_ms = r->fixup_ms;
    if (r->nhelpers > 0) {
-      w->snap.nhelpers = r->nhelpers;
-      memcpy(w->snap.helpers, r->helpers, sizeof r->helpers);
+      w->snap.result.nhelpers = r->nhelpers;
+      memcpy(w->snap.result.helpers, r->helpers, sizeof r->helpers);
    }
+}
+
+/* The trial's result as the snapshot shows it (the compiler's messages go to the log). */
+static void showResult(Worker *w, const RunResult *r) {
+   w->snap.result = *r;
+   w->snap.result.build_log = NULL;
 }
 
 /* A finished measurement of the configuration (its verified first run, or why it failed). */
@@ -258,11 +256,10 @@ static void showFirstRun(Worker *w, const RunResult *r, const char *name) {
    WorkerSnapshot *sn = &w->snap;
    RunStatus st = r->status;
    if (r->verified_run) {
-      sn->verified_run = true;
-      sn->verify = r->verify;
-      sn->geo = r->geo;
-      sn->status = r->verify.ok ? RUN_OK : RUN_NOT_VERIFIED;
-      Util_copy(sn->message, sizeof sn->message, r->verify.message);
+      /* The verdict, also when the timing after it was cancelled. */
+      showResult(w, r);
+      sn->result.status = r->verify.ok ? RUN_OK : RUN_NOT_VERIFIED;
+      Util_copy(sn->result.message, sizeof sn->result.message, r->verify.message);
       /* The time from the change to this figure (the explorer's interactivity target), and
        * where it went: a run that is host-bound shows it. */
       char phases[320], after[400] = "";
@@ -275,10 +272,7 @@ static void showFirstRun(Worker *w, const RunResult *r, const char *name) {
       w->phase = PH_MEASURE;
    } else if (r->ablate && st == RUN_OK) {
       /* Ablated: wrong on purpose, so not verified; the first run is already a measurement. */
-      sn->verified_run = false;
-      sn->geo = r->geo;
-      sn->status = RUN_OK;
-      Util_copy(sn->message, sizeof sn->message, r->message);
+      showResult(w, r);
       Worker_log(w, LOG_WARN, "%s: %s", name, r->message);
       w->phase = PH_MEASURE;
    }
@@ -321,14 +315,7 @@ typedef struct FirstRun_ {
 /* The build's figures and the compiler's messages, from a compile apart. */
 static void showCompile(Worker *w, const RunResult *r, const char *name, const char *path) {
    char *log = r->build_log ? LogBuf_renameSource(r->build_log, basename_(path)) : NULL;
-   WorkerSnapshot *sn = &w->snap;
-   sn->compile_ms = r->compile_ms;
-   sn->cached = r->cached;
-   sn->cached_memory = r->cached_memory;
-   sn->registers = r->registers;
-   sn->private_mem = r->private_mem;
-   sn->local_mem = r->local_mem;
-   Util_copy(sn->defines, sizeof sn->defines, r->defines);
+   showResult(w, r);
    if (r->status != RUN_OK)
       Worker_log(w, LOG_ERROR, "%s: %s: %s", name, RunStatus_name(r->status), r->message);
    else if (r->cached_memory)
@@ -351,7 +338,7 @@ static void firstBefore(void *ctx, TrialStep next, const TrialRequest *rq, const
    if (next == TRIAL_INPUTS)
       Worker_setState(w, WS_PREPARING, "making %dx%dx%d inputs", p->m, p->n, p->k);
    else if (next == TRIAL_COMPILE) {
-      w->snap.geo = out->result->geo; /* checked: the launch's shape is known */
+      showResult(w, out->result); /* checked: the launch's shape is known */
       Worker_setState(w, WS_COMPILING, "compiling %s", f->name);
    }
    else if (next == TRIAL_RUN) {
@@ -404,12 +391,13 @@ static void showFirst(void *ctx, const TrialRequest *rq, const TrialOutcome *out
    WorkerSnapshot *sn = &w->snap;
    switch (out->stopped_at) {
    case TRIAL_CHECK:
-      sn->geo = r->geo;
+      showResult(w, r);
       Worker_log(w, LOG_WARN, "%s: not run: %s", f->name, r->message);
       Worker_stopWith(w, st, r->message);
       break;
    case TRIAL_FIT:
    case TRIAL_INPUTS:
+      showResult(w, r);
       Worker_log(w, LOG_ERROR, "%s", r->message);
       Worker_stopWith(w, st, r->message);
       break;
@@ -480,7 +468,7 @@ static void measureRound(Worker *w) {
    /* Re-timed: the first run's trial checked the configuration, and its geometry holds. */
    if (w->snap.state != WS_MEASURING)
       Worker_setState(w, WS_MEASURING, "measuring %s", name);
-   const Geometry checked = w->snap.geo;
+   const Geometry checked = w->snap.result.geo;
    RunOptions ro = {.reps = ROUND_REPS, .warmup = w->disturbed ? 1 : 0, .verify = false, .max_seconds = ROUND_SECONDS,
                     .cancel = &w->cancel, .ablate = cfg.ablate, .observe = true, .cold_l2 = cfg.cold_l2,
                     .checked = &checked};

@@ -156,7 +156,7 @@ static bool inspectDue(const Worker *w) { return w->phase == PH_MEASURE && w->in
 
 /* The bank pane: one trace per verified configuration while it is shown. */
 static bool banksDue(const Worker *w) {
-   return w->phase == PH_MEASURE && w->banks_want && !w->banks_traced && w->snap.verified_run;
+   return w->phase == PH_MEASURE && w->banks_want && !w->banks_traced && w->snap.result.verified_run;
 }
 
 /* Each runs alone on the device, never beside a timed launch; what it leaves behind

@@ -63,20 +63,20 @@ void Served_round(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, unsig
    }
    WorkerSnapshot *sn = &w->snap;
    RunStatus st = SweepOutcome_runStatus(c.outcome);
-   sn->compile_ms = c.compile_ms;
-   sn->cached = c.cached;
+   sn->result.compile_ms = c.compile_ms;
+   sn->result.cached = c.cached;
    if (st != RUN_OK) {
       Worker_log(w, LOG_ERROR, "%s on the server: %s: %s", name, SweepOutcome_name(c.outcome), c.reason);
       Worker_stopWith(w, st, c.reason);
       return;
    }
-   sn->verified_run = true;
-   sn->verify.ok = true;
-   sn->verify.max_rel_err = c.max_rel_err;
-   snprintf(sn->verify.message, sizeof sn->verify.message, "verified on the server (max rel err %.2g)",
-            c.max_rel_err);
-   sn->status = RUN_OK;
-   snprintf(sn->message, sizeof sn->message, "%s", sn->verify.message);
+   RunResult *r = &sn->result;
+   r->verified_run = true;
+   r->verify.ok = true;
+   r->verify.max_rel_err = c.max_rel_err;
+   snprintf(r->verify.message, sizeof r->verify.message, "verified on the server (max rel err %.2g)", c.max_rel_err);
+   r->status = RUN_OK;
+   snprintf(r->message, sizeof r->message, "%s", r->verify.message);
    Worker_addTimes(w, &c.median_ms, 1);
    Worker_log(w, LOG_GOOD, "%s: %.2f GFLOPS on the server's device %d, verified; waited %.1f s", name, c.gflops,
               device, waited);

@@ -51,7 +51,7 @@ static void waitStopped(Worker *w) {
    char name[640];
    Worker_label(w, &w->cur, name, sizeof name);
    if (w->snap.state != WS_STOPPED)
-      Worker_setState(w, WS_STOPPED, "%s: %s", name, RunStatus_name(w->snap.status));
+      Worker_setState(w, WS_STOPPED, "%s: %s", name, RunStatus_name(w->snap.result.status));
    pthread_cond_wait(&w->cv, &w->mu);
 }
 
@@ -178,7 +178,7 @@ Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen) {
    w->bank_width = init->bank_width;
    w->simd_width = init->simd_width;
    w->snap.state = WS_STARTING;
-   w->snap.registers = -1;
+   w->snap.result.registers = -1;
    openStore(w, init);
    /* Signals go to the UI thread, never to this one. */
    sigset_t all, old;

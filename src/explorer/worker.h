@@ -81,23 +81,15 @@ typedef struct WorkerSnapshot_ {
    WorkerConfig config;
    unsigned long config_serial;    /* the post it answers */
    bool have_result;               /* run (at least) once, or refused with a reason */
-   RunStatus status;
-   char message[1536];             /* why it failed, or the verification summary */
-   Geometry geo;
-   char defines[1024];
-   double compile_ms;
-   bool cached, cached_memory;
-   int registers;
-   long long private_mem, local_mem;
-   bool verified_run;
-   VerifyResult verify;
+   /* The configuration's trial (core/run/trial.h): its compile, its first run and that
+    * run's verification, or why it did not run (status and message: also a kernel not
+    * found); build_log is always NULL (the compiler's messages are in the log). The
+    * timing rounds keep its helpers and fix-up up to date; the window's figures are below. */
+   RunResult result;
    /* The verified C's error against the float64 product of the values drawn before they
     * were rounded to the type (the accuracy frontier's measure, core/analyse/frontier.h): what a
     * type costs in accuracy, beside what it buys in speed. samples 0: not measured. */
    FrontierError error;
-   HelperTiming helpers[RUN_MAX_HELPERS];
-   int nhelpers;
-   double fixup_ms;                /* the GEMM's fix-up launch, part of its time (RunResult.fixup_ms) */
    /* The rolling window: the last launches of this configuration, oldest first. */
    double window[WORKER_WINDOW];
    int nwindow;

@@ -83,9 +83,9 @@ void Worker_label(const Worker *w, const WorkerConfig *c, char *out, size_t outl
 }
 
 void Worker_stopWith(Worker *w, RunStatus st, const char *message) {
-   w->snap.status = st;
+   w->snap.result.status = st;
    w->snap.have_result = true;
-   Util_copy(w->snap.message, sizeof w->snap.message, message);
+   Util_copy(w->snap.result.message, sizeof w->snap.result.message, message);
    w->phase = PH_STOPPED;
    Worker_publish(w);
 }

@@ -54,7 +54,7 @@ void AheadUi_update(Ui *ui) {
       return;
    /* Only around a configuration compiled and verified, and dropped as soon as it is not
     * the one on screen any more. */
-   if (!active(ui) || !current(ui) || !ui->snap.verified_run) {
+   if (!active(ui) || !current(ui) || !ui->snap.result.verified_run) {
       if (ui->ahead_posted) {
          Ahead_drop(ui->ahead);
          ui->ahead_posted = 0;

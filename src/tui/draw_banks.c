@@ -356,10 +356,10 @@ static void drawBanks(Ui *ui) {
    bool current = ui->banks_pane.have && ui->snap.have_config && ui->banks_pane.analysis.config_serial == ui->snap.config_serial;
    title(ui);
    if (!current) {
-      const char *m = !ui->snap.have_config || !ui->snap.verified_run
+      const char *m = !ui->snap.have_config || !ui->snap.result.verified_run
                          ? "waiting for a verified run of this configuration, then its local memory is traced"
                          : "tracing the local-memory accesses of one work-group (apart from the timed launches)...";
-      if (ui->snap.have_result && ui->snap.status != RUN_OK && !ui->snap.verified_run)
+      if (ui->snap.have_result && ui->snap.result.status != RUN_OK && !ui->snap.result.verified_run)
          m = "this configuration did not run: nothing to trace";
       stepUnder(ui, r, message(ui, r, m, ST_DIM));
       return;

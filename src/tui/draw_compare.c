@@ -32,11 +32,11 @@ static void capture(const Ui *ui, Pinned *p) {
       p->measured = true;
       p->gflops = s->gflops;
       p->median_ms = s->median_ms;
-      p->verified = s->verified_run && s->verify.ok;
+      p->verified = s->result.verified_run && s->result.verify.ok;
    }
    if (s->have_result) {
-      p->registers = s->registers;
-      p->local_mem = s->local_mem;
+      p->registers = s->result.registers;
+      p->local_mem = s->result.local_mem;
    }
    if (ui->banks_pane.have && ui->banks_pane.analysis.analysis && ui->banks_pane.analysis.config_serial == s->config_serial) {
       const BankAnalysis *a = ui->banks_pane.analysis.analysis;

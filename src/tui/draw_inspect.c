@@ -242,8 +242,8 @@ static void notYet(Ui *ui, Rect r) {
    const WorkerSnapshot *s = &ui->snap;
    char m[1700];
    if (s->have_config && s->have_result && s->state == WS_STOPPED)
-      snprintf(m, sizeof m, "this configuration did not compile or run (%s): %s", RunStatus_name(s->status),
-               s->message);
+      snprintf(m, sizeof m, "this configuration did not compile or run (%s): %s", RunStatus_name(s->result.status),
+               s->result.message);
    else
       snprintf(m, sizeof m, "waiting for the first run of this configuration, then its compiled code is read");
    message(ui, r, m, s->state == WS_STOPPED ? ST_BAD : ST_DIM);

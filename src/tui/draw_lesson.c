@@ -91,7 +91,7 @@ static void explainResources(Ui *ui, Lines *L) {
    const Inspection *in = ui->inspect_pane.have ? &ui->inspect_pane.last.inspection : NULL;
    bool inspected = in && in->ok && !strcmp(ui->inspect_pane.last.config.kernel, Ui_kernel(ui)->name) &&
                     !memcmp(ui->inspect_pane.last.config.values, ui->values, sizeof ui->values);
-   int regs = inspected && in->registers >= 0 ? in->registers : Ui_snapIsCurrent(ui) ? s->registers : -1;
+   int regs = inspected && in->registers >= 0 ? in->registers : Ui_snapIsCurrent(ui) ? s->result.registers : -1;
    const DeviceInfo *dev = Ui_deviceInfo(ui);
    char occ[200] = "occupancy: 6 shows the inspect pane, which estimates it";
    /* A CPU has no occupancy to estimate: the inspect pane then compiles for a GPU (T). */
@@ -174,18 +174,18 @@ static void measuredLine(Ui *ui, Lines *L) {
       expectedTime(ui, L);
    }
    else if (Ui_snapRefused(ui))
-      addPara(L, ST_WARN, "refused: %s", s->message);
+      addPara(L, ST_WARN, "refused: %s", s->result.message);
    else if (s->state == WS_STOPPED)
-      addPara(L, ST_BAD, "did not run: %s: %s", RunStatus_name(s->status), s->message);
+      addPara(L, ST_BAD, "did not run: %s: %s", RunStatus_name(s->result.status), s->result.message);
    else if (ui->ablate && s->nwindow) {
       char names[64];
       Ablate_name(ui->ablate, names, sizeof names);
       addPara(L, ST_WARN, "measured: %s ABLATED (%s): not a GEMM result, not verified, never ranked", gf, names);
-   } else if (s->nwindow && s->verified_run && s->verify.ok)
+   } else if (s->nwindow && s->result.verified_run && s->result.verify.ok)
       addPara(L, ST_GOOD, "measured: %s (spread %.0f%%), verified%s", gf, s->spread_pct,
-              s->geo.emulated ? " (emulated: not ranked)" : "");
-   else if (s->nwindow && s->verified_run)
-      addPara(L, ST_BAD, "measured: %s but NOT VERIFIED: %s", gf, s->verify.message);
+              s->result.geo.emulated ? " (emulated: not ranked)" : "");
+   else if (s->nwindow && s->result.verified_run)
+      addPara(L, ST_BAD, "measured: %s but NOT VERIFIED: %s", gf, s->result.verify.message);
    else
       addPara(L, ST_DIM, "measured: verifying...");
 }

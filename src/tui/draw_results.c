@@ -50,8 +50,8 @@ static void append(Lines *L, const char *fmt, ...) {
 /* Whether the configuration on screen has failed (not refused by a cancel). */
 static bool failed(const Ui *ui) {
    const WorkerSnapshot *s = &ui->snap;
-   return Ui_snapIsCurrent(ui) && s->have_result && s->nwindow == 0 && s->status != RUN_OK &&
-          s->status != RUN_CANCELLED;
+   return Ui_snapIsCurrent(ui) && s->have_result && s->nwindow == 0 && s->result.status != RUN_OK &&
+          s->result.status != RUN_CANCELLED;
 }
 
 static void statusLines(const Ui *ui, Lines *L) {
@@ -62,12 +62,14 @@ static void statusLines(const Ui *ui, Lines *L) {
    } else if (!Ui_snapIsCurrent(ui)) {
       add(L, "status", ST_NORMAL, "%s", ui->paused ? "paused: space measures it" : "starting...");
    } else if (failed(ui)) {
-      bool refused = s->status == RUN_INVALID;
+      bool refused = s->result.status == RUN_INVALID;
       /* A refusal under simulated limits says so in its message (measure.c). */
-      add(L, "status", refused ? ST_WARN : ST_BAD, "%s%s", refused ? "not run: " : RunStatus_name(s->status),
-          s->status == RUN_COMPILE_ERROR ? " (the compiler's messages are in the log)" : refused ? s->message : "");
+      add(L, "status", refused ? ST_WARN : ST_BAD, "%s%s", refused ? "not run: " : RunStatus_name(s->result.status),
+          s->result.status == RUN_COMPILE_ERROR ? " (the compiler's messages are in the log)"
+          : refused                              ? s->result.message
+                                                 : "");
       if (!refused)
-         add(L, "", ST_BAD, "%s", s->message);
+         add(L, "", ST_BAD, "%s", s->result.message);
    } else if (s->nwindow) {
       add(L, "status", Draw_stateStyle(ui), "%s: %ld launches, window %d", WorkerState_name(s->state), s->launches,
           s->nwindow);
@@ -89,8 +91,8 @@ static void timingLines(const Ui *ui, Lines *L) {
       Draw_fmtRate(s->gbps, "GB/s", gb, sizeof gb);
       Draw_fmtRate(s->median_ms > 0 ? Ablate_coreBytes(&s->config.problem) / (s->median_ms * 1e6) : 0, "GB/s", gc,
                    sizeof gc);
-      add(L, "speed", ui->ablate || s->geo.emulated ? ST_WARN : ST_GOOD, "%s   %s global   %s to the cores%s", gf, gb,
-          gc, s->geo.emulated ? "   [emulated]" : "");
+      add(L, "speed", ui->ablate || s->result.geo.emulated ? ST_WARN : ST_GOOD, "%s   %s global   %s to the cores%s",
+          gf, gb, gc, s->result.geo.emulated ? "   [emulated]" : "");
    } else if (!failed(ui)) {
       add(L, "time", ST_DIM, "%s", Draw_dash(ui));
       add(L, "speed", ST_DIM, "%s", Draw_dash(ui));
@@ -107,7 +109,7 @@ static void referenceLines(const Ui *ui, Lines *L) {
    const KernelInfo *shown = Catalog_find(&ui->cat, s->config.kernel);
    /* Emulated: of a run that ran (a refused configuration has no figure to compare). */
    const bool refused = Ui_snapRefused(ui);
-   const bool emulated = current && s->geo.emulated && !refused;
+   const bool emulated = current && s->result.geo.emulated && !refused;
    double peak = Peaks_for(&s->peaks, ui->problem.precision, shown, false);
    char pk[32];
    Draw_fmtRate(peak, "GFLOPS", pk, sizeof pk);
@@ -160,12 +162,14 @@ static void verifyLine(const Ui *ui, Lines *L) {
    bool current = Ui_snapIsCurrent(ui);
    if (current && ui->ablate && s->have_result && !failed(ui))
       add(L, "verify", ST_WARN, "ablated (not verified)");
-   else if (current && s->verified_run)
-      add(L, "verify", s->verify.ok ? ST_GOOD : ST_BAD, "%s %s",
-          s->verify.ok ? Paint_glyph(&ui->paint, "\xe2\x9c\x93", "ok") : Paint_glyph(&ui->paint, "\xe2\x9c\x97", "FAILED"), s->verify.message);
+   else if (current && s->result.verified_run)
+      add(L, "verify", s->result.verify.ok ? ST_GOOD : ST_BAD, "%s %s",
+          s->result.verify.ok ? Paint_glyph(&ui->paint, "\xe2\x9c\x93", "ok")
+                              : Paint_glyph(&ui->paint, "\xe2\x9c\x97", "FAILED"),
+          s->result.verify.message);
    else
       add(L, "verify", ST_DIM, "%s", failed(ui) ? Draw_dash(ui) : "pending");
-   if (current && s->verified_run && s->verify.ok && s->error.samples && !ui->ablate)
+   if (current && s->result.verified_run && s->result.verify.ok && s->error.samples && !ui->ablate)
       add(L, "error", ST_NORMAL, "%.1e median, %.1e max of |A||B| vs unrounded inputs", s->error.median,
           s->error.max);
 }
@@ -174,25 +178,25 @@ static void verifyLine(const Ui *ui, Lines *L) {
 static void compileLines(Ui *ui, Lines *L) {
    const WorkerSnapshot *s = &ui->snap;
    bool current = Ui_snapIsCurrent(ui);
-   if (current && (s->compile_ms > 0 || s->cached)) {
-      if (s->cached_memory)
+   if (current && (s->result.compile_ms > 0 || s->result.cached)) {
+      if (s->result.cached_memory)
          add(L, "compile", ST_NORMAL, "cached (compiled earlier in this session)");
-      else if (s->cached)
+      else if (s->result.cached)
          add(L, "compile", ST_NORMAL, "cached (disk%s, loaded in %.0f ms)",
-             AheadUi_compiledAhead(ui) ? ", compiled ahead" : "", s->compile_ms);
+             AheadUi_compiledAhead(ui) ? ", compiled ahead" : "", s->result.compile_ms);
       else
-         add(L, "compile", ST_NORMAL, "%.0f ms", s->compile_ms);
+         add(L, "compile", ST_NORMAL, "%.0f ms", s->result.compile_ms);
    } else if (current && s->state == WS_COMPILING) {
       add(L, "compile", ST_NORMAL, "%s compiling...", Draw_spinner(ui));
    }
    add(L, "ahead", ST_DIM, "%s", "");
    AheadUi_describe(ui, L->l[L->n - 1].text, sizeof L->l[0].text);
-   if (current && (s->registers >= 0 || s->private_mem >= 0 || s->local_mem >= 0)) {
+   if (current && (s->result.registers >= 0 || s->result.private_mem >= 0 || s->result.local_mem >= 0)) {
       char pm[32], lm[32], rg[32];
-      Draw_fmtBytes(s->private_mem, pm, sizeof pm);
-      Draw_fmtBytes(s->local_mem, lm, sizeof lm);
-      if (s->registers >= 0)
-         snprintf(rg, sizeof rg, "%d", s->registers);
+      Draw_fmtBytes(s->result.private_mem, pm, sizeof pm);
+      Draw_fmtBytes(s->result.local_mem, lm, sizeof lm);
+      if (s->result.registers >= 0)
+         snprintf(rg, sizeof rg, "%d", s->result.registers);
       else
          snprintf(rg, sizeof rg, "%s", Draw_dash(ui));
       add(L, "build", ST_NORMAL, "registers %s  local %s  private %s", rg, lm, pm);
@@ -204,7 +208,7 @@ static void launchLines(const Ui *ui, Lines *L) {
    const WorkerSnapshot *s = &ui->snap;
    if (!Ui_snapIsCurrent(ui))
       return;
-   const Geometry *g = &s->geo;
+   const Geometry *g = &s->result.geo;
    if (g->dims > 0) {
       add(L, "launch", ST_NORMAL, "global %zu", g->global[0]);
       for (int d = 1; d < g->dims; d++)
@@ -215,23 +219,24 @@ static void launchLines(const Ui *ui, Lines *L) {
    }
    if (g->dims > 0 && g->pad)
       append(L, "  padded to %dx%dx%d", g->m, g->n, g->k);
-   const Waves w = Waves_of(&s->device, g, s->registers, s->local_mem >= 0 ? s->local_mem : g->localmem);
+   const Waves w =
+       Waves_of(&s->device, g, s->result.registers, s->result.local_mem >= 0 ? s->result.local_mem : g->localmem);
    if (w.known) {
       char waves[192];
       Waves_describe(&w, waves, sizeof waves);
       add(L, "waves", w.busy < 0.75 ? ST_WARN : ST_NORMAL, "%s", waves);
    }
-   if (s->fixup_ms > 0) {
+   if (s->result.fixup_ms > 0) {
       char t[32];
-      Draw_fmtTime(ui, s->fixup_ms, t, sizeof t);
+      Draw_fmtTime(ui, s->result.fixup_ms, t, sizeof t);
       add(L, "fix-up", ST_NORMAL, "%s of the time: the second launch that finishes C", t);
    }
-   if (s->nhelpers > 0) {
+   if (s->result.nhelpers > 0) {
       add(L, "helpers", ST_NORMAL, "%s", "");
-      for (int i = 0; i < s->nhelpers; i++) {
+      for (int i = 0; i < s->result.nhelpers; i++) {
          char t[32];
-         Draw_fmtTime(ui, s->helpers[i].median_ms, t, sizeof t);
-         append(L, "%s%s %s", i ? ", " : "", s->helpers[i].what, t);
+         Draw_fmtTime(ui, s->result.helpers[i].median_ms, t, sizeof t);
+         append(L, "%s%s %s", i ? ", " : "", s->result.helpers[i].what, t);
       }
    }
 }

@@ -359,22 +359,23 @@ void LessonUi_poll(Ui *ui) {
    snprintf(config, sizeof config, "%s %s, %dx%dx%d %s", s->config.kernel, params, p->m, p->n, p->k,
             Precision_name(p->precision));
    if (Ui_snapRefused(ui)) {
-      Ladder_refuse(&L->ladder, L->step, s->message, config);
+      Ladder_refuse(&L->ladder, L->step, s->result.message, config);
       L->row_taken = true;
    } else if (settled && s->config.ablate) {
       char names[64];
       Ablate_name(s->config.ablate, names, sizeof names);
-      Ladder_record(&L->ladder, L->step, s->gflops, s->spread_pct, config, s->geo.emulated, names);
+      Ladder_record(&L->ladder, L->step, s->gflops, s->spread_pct, config, s->result.geo.emulated, names);
       L->row_taken = true;
-   } else if (settled && s->verified_run && s->verify.ok) {
-      Ladder_record(&L->ladder, L->step, s->gflops, s->spread_pct, config, s->geo.emulated, NULL);
+   } else if (settled && s->result.verified_run && s->result.verify.ok) {
+      Ladder_record(&L->ladder, L->step, s->gflops, s->spread_pct, config, s->result.geo.emulated, NULL);
       L->row_taken = true;
       /* What limited it, where the device's ceilings are measured: the next step says
        * how it moved. */
       LimiterInputs in;
       Limiter lim;
       char msg[256];
-      if (!s->geo.emulated && Ui_limiter(ui, &in, &lim, msg, sizeof msg) && (in.peak_gflops > 0 || in.copy_gbps > 0))
+      if (!s->result.geo.emulated && Ui_limiter(ui, &in, &lim, msg, sizeof msg) &&
+          (in.peak_gflops > 0 || in.copy_gbps > 0))
          Ladder_setLimit(&L->ladder, L->step, lim.brief);
    }
    if (L->row_taken && !L->ladder.date[0]) {

@@ -11,24 +11,25 @@ static void updateHistory(Ui *ui) {
    const WorkerSnapshot *s = &ui->snap;
    if (!s->have_config || !s->have_result || !s->have_device)
       return;
-   if (s->status == RUN_INVALID || (s->nwindow == 0 && (s->status == RUN_OK || s->status == RUN_CANCELLED)))
+   RunStatus st = s->result.status;
+   if (st == RUN_INVALID || (s->nwindow == 0 && (st == RUN_OK || st == RUN_CANCELLED)))
       return;
    HistoryEntry e;
    Ui_measuredEntry(ui, &e);
    const KernelInfo *k = Catalog_find(&ui->cat, e.kernel);
    if (k)
       KernelInfo_formatParams(k, e.values, e.params, sizeof e.params);
-   e.emulated = s->geo.emulated;
+   e.emulated = s->result.geo.emulated;
    e.gflops = s->nwindow ? s->gflops : 0;
    e.median_ms = s->median_ms;
-   bool verified = !s->verified_run || s->verify.ok;
+   bool verified = !s->result.verified_run || s->result.verify.ok;
    if (s->nwindow && verified)
       e.state = HIST_OK;
    else if (s->nwindow)
       e.state = HIST_NOT_VERIFIED;
    else
       e.state = HIST_FAILED;
-   Util_copy(e.why, sizeof e.why, s->nwindow && !verified ? "wrong result" : RunStatus_name(s->status));
+   Util_copy(e.why, sizeof e.why, s->nwindow && !verified ? "wrong result" : RunStatus_name(s->result.status));
    History_update(&ui->hist, &e);
 }
 

@@ -60,7 +60,7 @@ Style Draw_stateStyle(const Ui *ui) {
       return ST_WARN;
    switch (ui->snap.state) {
    case WS_NO_DEVICE: return ST_BAD;
-   case WS_STOPPED: return ui->snap.status == RUN_INVALID ? ST_WARN : ST_BAD;
+   case WS_STOPPED: return ui->snap.result.status == RUN_INVALID ? ST_WARN : ST_BAD;
    case WS_PAUSED: return ST_WARN;
    case WS_MEASURING: case WS_SERVED: return ST_GOOD;
    default: return ST_NORMAL;
@@ -94,7 +94,7 @@ void Draw_stateText(const Ui *ui, char *out, size_t n) {
    else if (s->state == WS_PAUSED)
       snprintf(out, n, "%s paused", Paint_glyph(&ui->paint, "\xe2\x9d\x9a\xe2\x9d\x9a", "||"));
    else if (s->state == WS_STOPPED)
-      snprintf(out, n, "%s %s", Paint_glyph(&ui->paint, "\xe2\x9c\x97", "x"), RunStatus_name(s->status));
+      snprintf(out, n, "%s %s", Paint_glyph(&ui->paint, "\xe2\x9c\x97", "x"), RunStatus_name(s->result.status));
    else if (s->state == WS_NO_DEVICE)
       snprintf(out, n, "%s no device", Paint_glyph(&ui->paint, "\xe2\x9c\x97", "x"));
    else if (longWait(s->state) && since >= 500)

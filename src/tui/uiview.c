@@ -113,7 +113,7 @@ bool Ui_busy(const Ui *ui) {
    }
 }
 
-bool Ui_snapRefused(const Ui *ui) { return ui->snap.state == WS_STOPPED && ui->snap.status == RUN_INVALID; }
+bool Ui_snapRefused(const Ui *ui) { return ui->snap.state == WS_STOPPED && ui->snap.result.status == RUN_INVALID; }
 
 /* Whether the snapshot describes the configuration now chosen. */
 bool Ui_snapIsCurrent(const Ui *ui) {
@@ -143,7 +143,7 @@ static bool currentInputs(const Ui *ui, LimiterInputs *in, char *msg, size_t len
       return false;
    }
    if (!Ui_snapIsCurrent(ui) || !s->have_result || !(s->gflops > 0)) {
-      snprintf(msg, len, s->have_result && s->status != RUN_OK && Ui_snapIsCurrent(ui)
+      snprintf(msg, len, s->have_result && s->result.status != RUN_OK && Ui_snapIsCurrent(ui)
                             ? "the configuration did not run: nothing to place"
                             : "measuring: the point comes with the first figures");
       return false;
@@ -153,8 +153,8 @@ static bool currentInputs(const Ui *ui, LimiterInputs *in, char *msg, size_t len
       snprintf(msg, len, "kernel %s is no longer in the catalog", s->config.kernel);
       return false;
    }
-   LimiterRun r = {.gflops = s->gflops, .median_ms = s->median_ms, .geo = s->geo, .registers = s->registers,
-                   .local_mem = s->local_mem, .ablate = s->config.ablate,
+   LimiterRun r = {.gflops = s->gflops, .median_ms = s->median_ms, .geo = s->result.geo,
+                   .registers = s->result.registers, .local_mem = s->result.local_mem, .ablate = s->config.ablate,
                    .sm_mhz = s->obs.known && isfinite(s->obs.sm_mhz) ? s->obs.sm_mhz : 0};
    const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
    /* The trace's conflicts where the bank model is the device's (a CPU has no banks). */

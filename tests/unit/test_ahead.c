@@ -525,7 +525,7 @@ static double changeLatency(Worker *w, const WorkerConfig *c, WorkerSnapshot *sn
             used += (size_t)snprintf(timeline + used, tlen - used, " %s@%.0f", WorkerState_name(snap->state),
                                      Util_nowMs() - t0);
          }
-         if ((snap->verified_run && snap->nwindow > 0) || snap->state == WS_STOPPED)
+         if ((snap->result.verified_run && snap->nwindow > 0) || snap->state == WS_STOPPED)
             return Util_nowMs() - t0;
       }
       pause_ms(1);
@@ -569,8 +569,8 @@ static void test_latency_of_a_change(void **state) {
    do {
       pause_ms(10);
       Worker_snapshot(w, snap, &seen);
-   } while (!(snap->have_config && snap->verified_run && snap->nwindow > 0) && Util_nowMs() < end);
-   assert_true(snap->verified_run && snap->verify.ok);
+   } while (!(snap->have_config && snap->result.verified_run && snap->nwindow > 0) && Util_nowMs() < end);
+   assert_true(snap->result.verified_run && snap->result.verify.ok);
 
    /* The neighbours of a, compiled ahead. */
    long long next[AHEAD_MAX_JOBS][KERNEL_MAX_PARAMS];
@@ -593,9 +593,9 @@ static void test_latency_of_a_change(void **state) {
    b.ready = true;
    char tl_cached[512], tl_fresh[512] = "";
    double cached = changeLatency(w, &b, snap, tl_cached, sizeof tl_cached);
-   assert_true(cached > 0 && snap->verify.ok);
-   assert_true(snap->cached && !snap->cached_memory);
-   double loadMs = snap->compile_ms;
+   assert_true(cached > 0 && snap->result.verify.ok);
+   assert_true(snap->result.cached && !snap->result.cached_memory);
+   double loadMs = snap->result.compile_ms;
 
    /* The control: one more step the same way, never compiled (a fresh cache). */
    long long further[AHEAD_MAX_JOBS][KERNEL_MAX_PARAMS];
@@ -613,9 +613,9 @@ static void test_latency_of_a_change(void **state) {
       WorkerConfig c = a;
       memcpy(c.values, further[pick], sizeof c.values);
       fresh = changeLatency(w, &c, snap, tl_fresh, sizeof tl_fresh);
-      assert_true(fresh > 0 && snap->verify.ok);
-      assert_false(snap->cached);
-      compileMs = snap->compile_ms;
+      assert_true(fresh > 0 && snap->result.verify.ok);
+      assert_false(snap->result.cached);
+      compileMs = snap->result.compile_ms;
    }
    /* A change to a configuration that the pool is compiling at that moment (a problem no
     * other test used, so nothing is cached): the worker waits for the pool's program and
@@ -645,8 +645,8 @@ static void test_latency_of_a_change(void **state) {
    assert_int_not_equal(Ahead_job(pool, 0, &js, jerr, sizeof jerr), AHEAD_PENDING);
    char tl_during[512];
    double during = changeLatency(w, &e, snap, tl_during, sizeof tl_during);
-   assert_true(during > 0 && snap->verify.ok);
-   if (!snap->cached || snap->cached_memory)
+   assert_true(during > 0 && snap->result.verify.ok);
+   if (!snap->result.cached || snap->result.cached_memory)
       fail_msg("a configuration being compiled ahead was compiled again by the worker:%s", tl_during);
    waitPool(pool, &st, 10, 300000);
    assert_int_equal(st.done, 1);

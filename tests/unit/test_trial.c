@@ -2,8 +2,9 @@
  * before any input is made and its observers hear why; simulated limits are named in the
  * refusal; held inputs are made once per problem and seed and reused; the caller's and
  * the session's inputs are the ones run; the hooks see the steps in order, with the
- * compile's figures before the run, and a false keepGoing cancels; the vendor library is
- * timed beside a real run only; every run that ends is verified. */
+ * compile's figures before the run and in the result after it, and a false keepGoing
+ * cancels; the vendor library is timed beside a real run only; every run that ends is
+ * verified. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -249,7 +250,11 @@ static void test_steps_in_order_and_cancelled_between(void **state) {
    rq.compile_apart = true;
    RunResult *r = calloc(1, sizeof *r);
    TrialOutcome out;
+   Session_forgetPrograms(g_s); /* the trial's compile is then not a lookup in memory */
    assert_int_equal(Trial_run(g_s, &rq, r, &out), RUN_OK);
+   /* The result gives the trial's compile, not the run's lookup of its program. */
+   assert_false(r->cached_memory);
+   assert_true(r->compile_ms > 0 || r->cached);
    const TrialStep expected[] = {TRIAL_CHECK, TRIAL_INPUTS, TRIAL_COMPILE, TRIAL_RUN};
    assert_int_equal(seen.nbefore, 4);
    for (int i = 0; i < 4; i++)

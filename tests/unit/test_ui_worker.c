@@ -61,7 +61,7 @@ static bool waitFor(Fixture *f, bool (*pred)(const WorkerSnapshot *, const void 
 }
 
 static bool verifiedAndTimed(const WorkerSnapshot *s, const void *serial) {
-   return s->config_serial == *(const unsigned long *)serial && s->verified_run && s->nwindow > 0;
+   return s->config_serial == *(const unsigned long *)serial && s->result.verified_run && s->nwindow > 0;
 }
 static bool stopped(const WorkerSnapshot *s, const void *serial) {
    return s->config_serial == *(const unsigned long *)serial && s->state == WS_STOPPED && s->have_result;
@@ -167,7 +167,7 @@ static bool logHas(const Fixture *f, const char *text) {
 
 static bool firstVerified(const WorkerSnapshot *s, const void *unused) {
    (void)unused;
-   return s->have_config && s->verified_run && s->nwindow > 0;
+   return s->have_config && s->result.verified_run && s->nwindow > 0;
 }
 
 static void test_first_run_and_live(void **state) {
@@ -175,11 +175,11 @@ static void test_first_run_and_live(void **state) {
    /* The configuration the worker started with, measured without a post. */
    assert_true(waitFor(f, firstVerified, NULL));
    assert_true(f->snap->have_device);
-   assert_true(f->snap->verify.ok);
-   assert_int_equal(f->snap->status, RUN_OK);
+   assert_true(f->snap->result.verify.ok);
+   assert_int_equal(f->snap->result.status, RUN_OK);
    assert_true(f->snap->gflops > 0 && f->snap->median_ms > 0);
    assert_true(f->snap->min_ms <= f->snap->median_ms && f->snap->median_ms <= f->snap->max_ms);
-   assert_int_equal((int)f->snap->geo.local[0], 16);
+   assert_int_equal((int)f->snap->result.geo.local[0], 16);
    assert_string_equal(f->snap->config.kernel, "mygemm01_naive");
    /* Measuring goes on without being asked. */
    long n = f->snap->launches;
@@ -218,7 +218,7 @@ static void test_debounce(void **state) {
             pause_ms(10);
       }
       assert_true(waitFor(f, verifiedAndTimed, &serial));
-      assert_int_equal((int)f->snap->geo.local[0], 32);
+      assert_int_equal((int)f->snap->result.geo.local[0], 32);
       assert_true(logHas(f, "TSN=32 TSM=16"));
       if (widest < WORKER_DEBOUNCE_MS) {
          for (int i = 0; i + 1 < POSTS; i++) {
@@ -243,15 +243,15 @@ static void test_refused(void **state) {
    WorkerConfig c = naiveConfig(f, 16, 256, 64); /* M=64 is no multiple of TSM=256 */
    unsigned long serial = Worker_post(f->w, &c);
    assert_true(waitFor(f, stopped, &serial));
-   assert_int_equal(f->snap->status, RUN_INVALID);
-   assert_non_null(strstr(f->snap->message, "TSM"));
+   assert_int_equal(f->snap->result.status, RUN_INVALID);
+   assert_non_null(strstr(f->snap->result.message, "TSM"));
    assert_int_equal(f->snap->nwindow, 0);
 
    WorkerConfig u = c;
    Util_copy(u.kernel, sizeof u.kernel, "no_such_kernel");
    serial = Worker_post(f->w, &u);
    assert_true(waitFor(f, stopped, &serial));
-   assert_non_null(strstr(f->snap->message, "no kernel named no_such_kernel"));
+   assert_non_null(strstr(f->snap->result.message, "no kernel named no_such_kernel"));
 }
 
 static void test_pause_cancel_reload(void **state) {
@@ -297,7 +297,7 @@ static void test_pause_cancel_reload(void **state) {
    assert_true(logHas(f, "kernel files reloaded"));
    WorkerState measuring = WS_MEASURING;
    assert_true(waitFor(f, inState, &measuring));
-   assert_true(f->snap->verified_run && f->snap->verify.ok);
+   assert_true(f->snap->result.verified_run && f->snap->result.verify.ok);
    assert_true(logHas(f, "mygemm01_naive TSN=8 TSM=16: verified"));
 }
 
@@ -453,11 +453,11 @@ static void test_inspect(void **state) {
 }
 
 static bool sizeVerified(const WorkerSnapshot *s, const void *size) {
-   return s->have_config && s->config.problem.m == *(const int *)size && s->verified_run && s->nwindow > 0 &&
+   return s->have_config && s->config.problem.m == *(const int *)size && s->result.verified_run && s->nwindow > 0 &&
           s->state == WS_MEASURING;
 }
 static bool tsnVerified(const WorkerSnapshot *s, const void *tsn) {
-   return s->have_config && s->config.values[0] == *(const long long *)tsn && s->verified_run && s->nwindow > 0;
+   return s->have_config && s->config.values[0] == *(const long long *)tsn && s->result.verified_run && s->nwindow > 0;
 }
 
 /* The vendor BLAS gives way to a change: a post while it is being timed stops it between
@@ -479,7 +479,7 @@ static void test_vendor_gives_way(void **state) {
    Worker_post(f->w, &d);
    long long tsn = 32;
    assert_true(waitFor(f, tsnVerified, &tsn));
-   assert_true(f->snap->verify.ok);
+   assert_true(f->snap->result.verify.ok);
    assert_true(logHas(f, "interrupted"));
    assert_false(f->snap->vendor_done && f->snap->vendor.status == RUN_CANCELLED);
    /* Asked again with the keys quiet, it runs to the end. */
