@@ -310,6 +310,7 @@ typedef struct FirstRun_ {
    const WorkerConfig *cfg;
    unsigned long serial;
    const char *name;
+   Ahead *ahead; /* the compile-ahead pool held for the compile step; NULL once let go */
 } FirstRun;
 
 /* The build's figures and the compiler's messages, from a compile apart. */
@@ -342,6 +343,10 @@ static void firstBefore(void *ctx, TrialStep next, const TrialRequest *rq, const
       Worker_setState(w, WS_COMPILING, "compiling %s", f->name);
    }
    else if (next == TRIAL_RUN) {
+      /* The pool is needed for the compile only: let it go before the launches, so that
+       * leaving (Worker_setAhead(NULL)) never waits for a long run. */
+      Worker_releaseAhead(w, f->ahead);
+      f->ahead = NULL;
       showCompile(w, out->result, f->name, rq->kernel->path);
       Worker_setState(w, WS_VERIFYING, "verifying %s", f->name);
    }
@@ -423,11 +428,11 @@ static void firstRound(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, 
                        const char *name) {
    /* The first, verified run keeps its C for the error against the unrounded inputs. */
    void *verified = cfg->ablate ? NULL : malloc(Problem_sizeC(&cfg->problem) * Precision_size(cfg->problem.precision) + 1);
-   FirstRun f = {w, cfg, serial, name};
+   FirstRun f = {w, cfg, serial, name, Worker_holdAhead(w)};
    TrialRequest rq = {
        .kernel = k, .values = cfg->values, .problem = &cfg->problem, .limits = cfg->limits,
        .inputs_from = TRIAL_INPUTS_HELD, .seed = w->seed, .held = &w->in, .have_held = &w->have_inputs,
-       .compile_apart = true, .ahead = Worker_holdAhead(w), .ahead_stop = &w->ahead_abort,
+       .compile_apart = true, .ahead = f.ahead, .ahead_stop = &w->ahead_abort,
        .run = {.reps = FIRST_REPS, .warmup = 1, .verify = true, .max_seconds = FIRST_SECONDS, .cancel = &w->cancel,
                .ablate = cfg->ablate, .observe = true, .cold_l2 = cfg->cold_l2, .verified_c = verified},
        .observers = {{storeFirst, &f}, {showFirst, &f}},
@@ -440,7 +445,7 @@ static void firstRound(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, 
    Trial_run(w->session, &rq, w->res, &out);
    free(verified);
    pthread_mutex_lock(&w->mu);
-   Worker_releaseAhead(w, rq.ahead);
+   Worker_releaseAhead(w, f.ahead); /* a trial that stopped before its run still holds it */
 }
 
 static void measureRound(Worker *w) {
