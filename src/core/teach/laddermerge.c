@@ -134,8 +134,17 @@ bool LadderMerge_add(MergedLadder *m, const char *text, size_t len, const char *
                : !strcmp(f[col[COL_EMULATED]], "true") ? "emu"
                                                        : "");
       if (rows == 0) {
-         Util_copy(d->device, sizeof d->device, f[col[COL_DEVICE]]);
-         Util_copy(d->date, sizeof d->date, f[col[COL_DATE]]);
+         /* Refused rather than cut: a cut could split a character and shows less than was sent. */
+         const char *dev = f[col[COL_DEVICE]], *date = f[col[COL_DATE]];
+         if (strlen(dev) >= sizeof d->device || strlen(date) >= sizeof d->date) {
+            bool isDev = strlen(dev) >= sizeof d->device;
+            snprintf(err, errlen, "%s:%d: the %s field is %zu bytes long; at most %zu fit", path, lineno,
+                     isDev ? "device" : "date", strlen(isDev ? dev : date),
+                     (isDev ? sizeof d->device : sizeof d->date) - 1);
+            return false;
+         }
+         Util_copy(d->device, sizeof d->device, dev);
+         Util_copy(d->date, sizeof d->date, date);
       }
       rows++;
    }
