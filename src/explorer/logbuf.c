@@ -86,13 +86,17 @@ void LogBuf_add(LogBuf *b, LogLevel level, const char *text) {
    } while (i < len);
 }
 
-void LogBuf_addf(LogBuf *b, LogLevel level, const char *fmt, ...) {
+void LogBuf_addv(LogBuf *b, LogLevel level, const char *fmt, va_list ap) {
    char buf[2048];
+   vsnprintf(buf, sizeof buf, fmt, ap);
+   LogBuf_add(b, level, buf);
+}
+
+void LogBuf_addf(LogBuf *b, LogLevel level, const char *fmt, ...) {
    va_list ap;
    va_start(ap, fmt);
-   vsnprintf(buf, sizeof buf, fmt, ap);
+   LogBuf_addv(b, level, fmt, ap);
    va_end(ap);
-   LogBuf_add(b, level, buf);
 }
 
 const LogLine *LogBuf_line(const LogBuf *b, int i) {

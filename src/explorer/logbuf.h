@@ -3,6 +3,7 @@
 #ifndef GEMMTOP_UI_LOGBUF_H
 #define GEMMTOP_UI_LOGBUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -26,6 +27,8 @@ void LogBuf_free(LogBuf *b);
 /* Adds text (split at newlines, trailing blank lines dropped, tabs as spaces). */
 void LogBuf_add(LogBuf *b, LogLevel level, const char *text);
 void LogBuf_addf(LogBuf *b, LogLevel level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same with the arguments as a va_list: for the explorer's own log functions. */
+void LogBuf_addv(LogBuf *b, LogLevel level, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 /* Line i, 0 the oldest kept. */
 const LogLine *LogBuf_line(const LogBuf *b, int i);
 /* Moves every line of src to the end of dst (src is left empty). */

@@ -59,12 +59,10 @@ void Worker_setState(Worker *w, WorkerState st, const char *fmt, ...) {
 }
 
 void Worker_log(Worker *w, LogLevel level, const char *fmt, ...) {
-   char buf[2048];
    va_list ap;
    va_start(ap, fmt);
-   vsnprintf(buf, sizeof buf, fmt, ap);
+   LogBuf_addv(&w->log, level, fmt, ap);
    va_end(ap);
-   LogBuf_add(&w->log, level, buf);
    Worker_publish(w);
 }
 

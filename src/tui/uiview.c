@@ -25,12 +25,10 @@ void Ui_flash(Ui *ui, Style st, const char *fmt, ...) {
 }
 
 void Ui_log(Ui *ui, LogLevel level, const char *fmt, ...) {
-   char buf[2048];
    va_list ap;
    va_start(ap, fmt);
-   vsnprintf(buf, sizeof buf, fmt, ap);
+   LogBuf_addv(&ui->log, level, fmt, ap);
    va_end(ap);
-   LogBuf_add(&ui->log, level, buf);
    ui->dirty = true;
 }
 
