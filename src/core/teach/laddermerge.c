@@ -135,16 +135,21 @@ bool LadderMerge_add(MergedLadder *m, const char *text, size_t len, const char *
                                                        : "");
       if (rows == 0) {
          /* Refused rather than cut: a cut could split a character and shows less than was sent. */
-         const char *dev = f[col[COL_DEVICE]], *date = f[col[COL_DATE]];
-         if (strlen(dev) >= sizeof d->device || strlen(date) >= sizeof d->date) {
-            bool isDev = strlen(dev) >= sizeof d->device;
-            snprintf(err, errlen, "%s:%d: the %s field is %zu bytes long; at most %zu fit", path, lineno,
-                     isDev ? "device" : "date", strlen(isDev ? dev : date),
-                     (isDev ? sizeof d->device : sizeof d->date) - 1);
-            return false;
+         const struct {
+            const char *name, *text;
+            char *to;
+            size_t size;
+         } kept[] = {{"device", f[col[COL_DEVICE]], d->device, sizeof d->device},
+                     {"date", f[col[COL_DATE]], d->date, sizeof d->date}};
+         for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+            size_t n = strlen(kept[i].text);
+            if (n >= kept[i].size) {
+               snprintf(err, errlen, "%s:%d: the %s field is %zu bytes long; at most %zu fit", path, lineno,
+                        kept[i].name, n, kept[i].size - 1);
+               return false;
+            }
+            memcpy(kept[i].to, kept[i].text, n + 1);
          }
-         Util_copy(d->device, sizeof d->device, dev);
-         Util_copy(d->date, sizeof d->date, date);
       }
       rows++;
    }
