@@ -189,13 +189,15 @@ check "tensor-9-decode NC=0 SPLIT=3 few" --preset tensor-9-decode-bfloat16 --set
 check "tensor-9-decode PL=4 KU=1 WARPS=16 few" --preset tensor-9-decode-bfloat16 --set PL=4 --set KU=1 --set WARPS=16 $FEW
 check "tensor-9-decode tf32 RF=2 PL=1 few" --preset tensor-9-decode-bfloat16 --precision tf32 --set RF=2 --set PL=1 $FEW
 
-# bench_one NAME SECONDS ARGS...: one bench, its table and its JSON rows in res/.
-bench_one() {
-   name=$1 secs=$2
-   shift 2
-   limited "$name" "$secs" $B bench --backend "$BACKEND" $DEVICE "$@" --layout NT --rounds "$ROUNDS" \
+# bench_in LAYOUT NAME SECONDS ARGS...: one bench, its table and its JSON rows in res/.
+bench_in() {
+   layout=$1 name=$2 secs=$3
+   shift 3
+   limited "$name" "$secs" $B bench --backend "$BACKEND" $DEVICE "$@" --layout "$layout" --rounds "$ROUNDS" \
       --save "$res/bench-$name.json" >"$res/bench-$name.txt" 2>&1
 }
+# bench_one NAME SECONDS ARGS...: the same in layout NT.
+bench_one() { bench_in NT "$@"; }
 
 # 3. Decode at the memory roofline, bfloat16.
 bench_one decode-bf16 35 tensor-9-decode-bfloat16 t9-nc0 t9-ku4 t9-w4 t9-pl4 tensor-9-decode-bfloat16-m16 t9-m16-pl1 \
@@ -253,14 +255,10 @@ F32="fast-02-warptile-cuda shapes-1-warptile shapes-2-splitk shapes-4-streamk"
 E4M3="hopper-fp8-tuned-tensor hopper-fp8-5-cluster-tensor"
 for suite in ${TYPE_SUITES-llama3-8b skinny}; do
    base=$(basename "$suite" .shapes)
-   limited "$base-float" 80 $B bench --backend "$BACKEND" $DEVICE $F32 --precision float --layout NN --shapes "$suite" \
-      --rounds "$ROUNDS" --save "$res/bench-$base-all-float.json" >"$res/bench-$base-all-float.txt" 2>&1
+   bench_in NN "$base-all-float" 80 $F32 --precision float --shapes "$suite"
    [ -f "$work/$base--m16.shapes" ] &&
-      limited "$base-float-m16" 10 $B bench --backend "$BACKEND" $DEVICE fast-05-decode-float --precision float --layout NT \
-         --shapes "$work/$base--m16.shapes" --rounds "$ROUNDS" --save "$res/bench-$base-m16-float.json" \
-         >"$res/bench-$base-m16-float.txt" 2>&1
-   limited "$base-e4m3" 35 $B bench --backend "$BACKEND" $DEVICE $E4M3 --precision e4m3 --scaling tensor --layout NT \
-      --shapes "$suite" --rounds "$ROUNDS" --save "$res/bench-$base-all-e4m3.json" >"$res/bench-$base-all-e4m3.txt" 2>&1
+      bench_one "$base-m16-float" 10 fast-05-decode-float --precision float --shapes "$work/$base--m16.shapes"
+   bench_one "$base-all-e4m3" 35 $E4M3 --precision e4m3 --scaling tensor --shapes "$suite"
 done
 
 # The tables, from the files alone: summary.txt in full, short.txt printed last (the call's
