@@ -87,6 +87,7 @@ static struct {
    CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned int, size_t, CUstream);
    CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
    CUresult (*cuMemFreeHost)(void *);
+   CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned); /* optional: the timing hold */
    nvrtcResult (*nvrtcVersion)(int *, int *);
    nvrtcResult (*nvrtcCreateProgram)(nvrtcProgram *, const char *, const char *, int, const char *const *,
                                      const char *const *);
@@ -202,6 +203,7 @@ static bool load(char *err, size_t errlen) {
    CU(cuMemsetD32Async, "cuMemsetD32Async");
    CU(cuMemHostAlloc, "cuMemHostAlloc");
    CU(cuMemFreeHost, "cuMemFreeHost");
+   CU(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2");
 #undef CU
    void **fns = (void **)&api.cuInit;
    void **end = (void **)&api.cuGetErrorString;
@@ -223,6 +225,10 @@ static bool load(char *err, size_t errlen) {
    return true;
 }
 
+struct Kernel_ {
+   CUfunction fn;
+   unsigned dynamic_shared; /* bytes at each launch (setDynamicShared) */
+};
 struct Context_ {
    CUdevice dev;
    CUcontext ctx;
@@ -230,14 +236,14 @@ struct Context_ {
    DeviceInfo info;
    int cc_major, cc_minor;
    CublasLt *lt;          /* cuBLASLt, made on the first FP8 vendor call */
+   GpuHold hold;          /* timed work queued behind it (gpu_common.h); hold.fn NULL: none */
+   Kernel holdKernel;
+   CUmodule holdModule;
+   void *holdCounter;     /* page-locked */
 };
 struct Program_ {
    CUmodule module;
    Context *ctx;
-};
-struct Kernel_ {
-   CUfunction fn;
-   unsigned dynamic_shared; /* bytes at each launch (setDynamicShared) */
 };
 struct Buffer_ {
    CUdeviceptr ptr;  /* what kernels and copies see */
@@ -416,6 +422,40 @@ static int findDevices(DeviceInfo **out, char *err, size_t errlen) {
    return n;
 }
 
+static void holdClose(Context *c) {
+   if (c->holdModule)
+      api.cuModuleUnload(c->holdModule);
+   if (c->holdCounter)
+      api.cuMemFreeHost(c->holdCounter);
+   c->holdModule = NULL;
+   c->holdCounter = NULL;
+   memset(&c->hold, 0, sizeof c->hold);
+}
+
+/* The timing hold (gpu_common.h), unless a tool is injected into the process: Nsight
+ * Compute or Systems (CUDA_INJECTION64_PATH) serialise the launches, and a held stream
+ * would then wait out its limit at every timed launch. GEMMTOP_HOLD=0 turns it off.
+ * Without it (or when a step fails) timing is as before: the host's launch inside. */
+static void holdOpen(Context *c) {
+   const char *off = getenv("GEMMTOP_HOLD"), *tool = getenv("CUDA_INJECTION64_PATH");
+   if ((off && strcmp(off, "0") == 0) || (tool && *tool) || !api.cuMemHostAlloc || !api.cuMemFreeHost ||
+       !api.cuMemHostGetDevicePointer)
+      return;
+   CUdeviceptr dev = 0;
+   if (api.cuMemHostAlloc(&c->holdCounter, 64, 0x01 | 0x02 /* PORTABLE | DEVICEMAP */) != 0) {
+      c->holdCounter = NULL;
+      return;
+   }
+   memset(c->holdCounter, 0, 64);
+   if (api.cuMemHostGetDevicePointer(&dev, c->holdCounter, 0) != 0 ||
+       api.cuModuleLoadData(&c->holdModule, Gpu_holdPtx) != 0 ||
+       api.cuModuleGetFunction(&c->holdKernel.fn, c->holdModule, "gemmtop_hold") != 0) {
+      holdClose(c); /* frees what there is */
+      return;
+   }
+   c->hold = (GpuHold){.fn = &c->holdKernel, .counter = dev, .host = c->holdCounter, .limit_ns = 50000000ull};
+}
+
 static Context *openDevice(int index, DeviceInfo *info, char *err, size_t errlen) {
    DeviceInfo *all = NULL;
    int n = findDevices(&all, err, errlen);
@@ -451,6 +491,7 @@ static Context *openDevice(int index, DeviceInfo *info, char *err, size_t errlen
    }
    c->cc_major = attr(c->dev, CU_ATTR_CC_MAJOR);
    c->cc_minor = attr(c->dev, CU_ATTR_CC_MINOR);
+   holdOpen(c);
    if (info)
       *info = c->info;
    return c;
@@ -465,6 +506,7 @@ static void closeDevice(Context *c) {
    api.cuStreamSynchronize(c->stream);
    const CublasLtDevice lt = ltDevice(c);
    CublasLt_free(c->lt, &lt);
+   holdClose(c);
    api.cuStreamDestroy(c->stream);
    api.cuDevicePrimaryCtxRelease(c->dev);
    free(c);
@@ -720,7 +762,7 @@ static void hostFree(Context *c, void *host) {
 
 static BackendStatus launch(Context *c, Kernel *k, const KernelArg *args, int nargs, bool real_double, int dims,
                             const size_t *global, const size_t *local, Event **ev, char *err, size_t errlen) {
-   return Gpu_launch(&cuda, c->stream, k, args, nargs, real_double, dims, global, local, ev, err, errlen);
+   return Gpu_launch(&cuda, c->stream, &c->hold, k, args, nargs, real_double, dims, global, local, ev, err, errlen);
 }
 
 static BackendStatus setDynamicShared(Kernel *k, size_t bytes, char *err, size_t errlen) {
@@ -856,7 +898,7 @@ static int ltUpload(void *self, unsigned long long dst, const void *src, size_t 
    return api.cuMemcpyHtoD((CUdeviceptr)dst, src, bytes);
 }
 static CublasLtDevice ltDevice(Context *c) {
-   return (CublasLtDevice){.rt = &cuda, .stream = c->stream, .sm = c->cc_major * 10 + c->cc_minor, .self = c,
+   return (CublasLtDevice){.rt = &cuda, .stream = c->stream, .sm = c->cc_major * 10 + c->cc_minor, .hold = &c->hold, .self = c,
                            .alloc = ltAlloc, .release = ltRelease, .upload = ltUpload};
 }
 
@@ -912,7 +954,7 @@ static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buf
    }
    GpuGemmCall g = Gpu_columnMajor(p);
    int opFirst = g.trans_first ? CUBLAS_OP_T : CUBLAS_OP_N, opSecond = g.trans_second ? CUBLAS_OP_T : CUBLAS_OP_N;
-   Event *e = Gpu_eventStart(&cuda, c->stream, err, errlen);
+   Event *e = Gpu_eventStart(&cuda, c->stream, &c->hold, err, errlen);
    if (!e)
       return BACKEND_ERR_OTHER;
    if (ex) {

@@ -700,7 +700,7 @@ static BackendStatus copyBuffer(Context *c, Buffer *dst, Buffer *src, size_t byt
 
 static BackendStatus launch(Context *c, Kernel *k, const KernelArg *args, int nargs, bool real_double, int dims,
                             const size_t *global, const size_t *local, Event **ev, char *err, size_t errlen) {
-   return Gpu_launch(&hipRt, c->stream, k->fn, args, nargs, real_double, dims, global, local, ev, err, errlen);
+   return Gpu_launch(&hipRt, c->stream, NULL, k->fn, args, nargs, real_double, dims, global, local, ev, err, errlen);
 }
 
 static BackendStatus finish(Context *c, char *err, size_t errlen) {
@@ -782,7 +782,7 @@ static BackendStatus vendorGemm(Context *c, const BackendGemm *p, Buffer *A, Buf
    GpuGemmCall g = Gpu_columnMajor(p);
    RocblasOperation opFirst = g.trans_first ? ROCBLAS_OP_TRANSPOSE : ROCBLAS_OP_NONE;
    RocblasOperation opSecond = g.trans_second ? ROCBLAS_OP_TRANSPOSE : ROCBLAS_OP_NONE;
-   Event *e = Gpu_eventStart(&hipRt, c->stream, err, errlen);
+   Event *e = Gpu_eventStart(&hipRt, c->stream, NULL, err, errlen);
    if (!e)
       return BACKEND_ERR_OTHER;
    if (call == 'd') {

@@ -358,7 +358,7 @@ static int matmul(CublasLt *lt, const CublasLtDevice *dev, const LtCall *call, c
    *timing = BACKEND_OK;
    if (ms) {
       *ms = -1;
-      e = Gpu_eventStart(dev->rt, dev->stream, err, errlen);
+      e = Gpu_eventStart(dev->rt, dev->stream, dev->hold, err, errlen);
       if (!e) {
          *timing = BACKEND_ERR_OTHER;
          return LT_SUCCESS;

@@ -35,6 +35,7 @@ typedef struct CublasLtDevice_ {
    const GpuRuntime *rt;    /* its events time the calls */
    void *stream;            /* CUstream */
    int sm;                  /* compute capability x10 (90), for messages */
+   GpuHold *hold;           /* timed calls queued behind it (gpu_common.h); NULL: none */
    void *self;              /* given back to the calls below */
    int (*alloc)(void *self, size_t bytes, unsigned long long *ptr); /* 0 on success */
    void (*release)(void *self, unsigned long long ptr);

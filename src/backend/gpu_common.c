@@ -16,9 +16,60 @@ BackendStatus Gpu_fail(const GpuRuntime *rt, int r, const char *what, char *err,
    return r == rt->out_of_memory ? BACKEND_ERR_OUT_OF_MEMORY : BACKEND_ERR_OTHER;
 }
 
+const char Gpu_holdPtx[] =
+    ".version 6.0\n"
+    ".target sm_50\n"
+    ".address_size 64\n"
+    ".visible .entry gemmtop_hold(.param .u64 counter, .param .u64 ticket, .param .u64 limit_ns)\n"
+    "{\n"
+    "   .reg .pred %p<3>;\n"
+    "   .reg .b64 %rd<8>;\n"
+    "   ld.param.u64 %rd1, [counter];\n"
+    "   ld.param.u64 %rd2, [ticket];\n"
+    "   ld.param.u64 %rd3, [limit_ns];\n"
+    "   mov.u64 %rd4, %globaltimer;\n"
+    "SPIN:\n"
+    "   ld.volatile.global.u64 %rd5, [%rd1];\n"
+    "   setp.ge.u64 %p1, %rd5, %rd2;\n"
+    "   @%p1 bra DONE;\n"
+    "   mov.u64 %rd6, %globaltimer;\n"
+    "   sub.u64 %rd7, %rd6, %rd4;\n"
+    "   setp.lt.u64 %p2, %rd7, %rd3;\n"
+    "   @%p2 bra SPIN;\n"
+    "DONE:\n"
+    "   ret;\n"
+    "}\n";
+
+/* The counter only grows, so a late release of an older ticket frees nothing early. */
+static void holdRelease(Event *e) {
+   if (!e->hold || !e->ticket)
+      return;
+   volatile unsigned long long *c = e->hold->host;
+   unsigned long long seen = __atomic_load_n(c, __ATOMIC_RELAXED);
+   while (seen < e->ticket &&
+          !__atomic_compare_exchange_n(c, &seen, e->ticket, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+   }
+   e->ticket = 0;
+}
+
+/* One thread, one block of the holding kernel ahead of the start event. */
+static void holdStream(Event *e, GpuHold *hold, GpuStream stream) {
+   if (!hold || !hold->fn)
+      return;
+   unsigned long long ticket = hold->ticket + 1, limit = hold->limit_ns;
+   void *params[] = {&hold->counter, &ticket, &limit};
+   const unsigned one[3] = {1, 1, 1};
+   if (e->rt->launchKernel(hold->fn, one, one, stream, params) != 0)
+      return;
+   hold->ticket = ticket;
+   e->hold = hold;
+   e->ticket = ticket;
+}
+
 void Gpu_releaseEvent(Event *e) {
    if (!e)
       return;
+   holdRelease(e);
    if (e->start)
       e->rt->eventDestroy(e->start);
    if (e->end)
@@ -26,7 +77,7 @@ void Gpu_releaseEvent(Event *e) {
    free(e);
 }
 
-Event *Gpu_eventStart(const GpuRuntime *rt, GpuStream stream, char *err, size_t errlen) {
+Event *Gpu_eventStart(const GpuRuntime *rt, GpuStream stream, GpuHold *hold, char *err, size_t errlen) {
    Event *e = calloc(1, sizeof *e);
    if (!e) {
       snprintf(err, errlen, "out of host memory");
@@ -36,8 +87,10 @@ Event *Gpu_eventStart(const GpuRuntime *rt, GpuStream stream, char *err, size_t 
    int r = rt->eventCreate(&e->start);
    if (r == 0)
       r = rt->eventCreate(&e->end);
-   if (r == 0)
+   if (r == 0) {
+      holdStream(e, hold, stream);
       r = rt->eventRecord(e->start, stream);
+   }
    if (r != 0) {
       Gpu_fail(rt, r, "creating timing events", err, errlen);
       Gpu_releaseEvent(e);
@@ -48,6 +101,7 @@ Event *Gpu_eventStart(const GpuRuntime *rt, GpuStream stream, char *err, size_t 
 
 BackendStatus Gpu_eventStop(Event *e, GpuStream stream, char *err, size_t errlen) {
    int r = e->rt->eventRecord(e->end, stream);
+   holdRelease(e);
    return r == 0 ? BACKEND_OK : Gpu_fail(e->rt, r, "recording a timing event", err, errlen);
 }
 
@@ -94,7 +148,7 @@ BackendStatus Gpu_grid(int dims, const size_t *global, const size_t *local, unsi
 
 #define GPU_MAX_ARGS 16
 
-BackendStatus Gpu_launch(const GpuRuntime *rt, GpuStream stream, void *fn, const KernelArg *args, int nargs,
+BackendStatus Gpu_launch(const GpuRuntime *rt, GpuStream stream, GpuHold *hold, void *fn, const KernelArg *args, int nargs,
                          bool real_double, int dims, const size_t *global, const size_t *local, Event **ev, char *err,
                          size_t errlen) {
    GpuArg values[GPU_MAX_ARGS];
@@ -128,7 +182,7 @@ BackendStatus Gpu_launch(const GpuRuntime *rt, GpuStream stream, void *fn, const
    if (st != BACKEND_OK)
       return st;
    Event *e = NULL;
-   if (ev && !(e = Gpu_eventStart(rt, stream, err, errlen)))
+   if (ev && !(e = Gpu_eventStart(rt, stream, hold, err, errlen)))
       return BACKEND_ERR_LAUNCH;
    int r = rt->launchKernel(fn, grid, block, stream, params);
    if (r != 0) {

@@ -56,26 +56,49 @@ typedef struct GpuRuntime_ {
    BackendStatus (*tensorMapArg)(const KernelArg *arg, GpuArg *slot, char *err, size_t errlen);
 } GpuRuntime;
 
+/* A stream held while timed work is queued behind it. Without it the start event is
+ * recorded on an idle device as soon as it is queued, and the event pair also times the
+ * host's few microseconds of launching what follows (5-7 us on the H200: 20% of a 30 us
+ * GEMM). The holding kernel spins until the host, having queued the start event, the
+ * work and the end event, writes the hold's ticket into a page-locked counter, or
+ * until limit_ns pass (a hold never released costs that, never a hang). */
+typedef struct GpuHold_ {
+   void *fn;                          /* the holding kernel as launchKernel takes it; NULL: none */
+   unsigned long long counter;        /* the counter's device address */
+   volatile unsigned long long *host; /* the same counter as the host writes it */
+   unsigned long long ticket;         /* the last hold's number */
+   unsigned long long limit_ns;       /* the longest a hold lasts */
+} GpuHold;
+
+/* The holding kernel in PTX (any NVIDIA GPU from sm_50; the driver compiles it): entry
+ * gemmtop_hold(counter, ticket, limit_ns). */
+extern const char Gpu_holdPtx[];
+
 /* Both backends' events: a pair around the work, timed by the device. */
 struct Event_ {
    const GpuRuntime *rt;
    GpuEvent start, end;
+   GpuHold *hold;            /* held before the start; released after the end is queued */
+   unsigned long long ticket; /* this pair's hold, 0 when none or released */
 };
 
 /* "what failed: the runtime's message (code)"; OUT_OF_MEMORY or OTHER. */
 BackendStatus Gpu_fail(const GpuRuntime *rt, int r, const char *what, char *err, size_t errlen);
 
 /* Packs the arguments, derives the grid (local NULL: up to 256 per block) and launches;
- * with ev, the launch between a pair of events. */
-BackendStatus Gpu_launch(const GpuRuntime *rt, GpuStream stream, void *fn, const KernelArg *args, int nargs,
+ * with ev, the launch between a pair of events (held by hold when it is not NULL). */
+BackendStatus Gpu_launch(const GpuRuntime *rt, GpuStream stream, GpuHold *hold, void *fn, const KernelArg *args, int nargs,
                          bool real_double, int dims, const size_t *global, const size_t *local, Event **ev, char *err,
                          size_t errlen);
 /* Gpu_launch's steps, for a test: the grid and blocks of an NDRange. */
 BackendStatus Gpu_grid(int dims, const size_t *global, const size_t *local, unsigned grid[3], unsigned block[3],
                        char *err, size_t errlen);
 
-/* A pair of events with the start recorded on stream; NULL and a message on failure. */
-Event *Gpu_eventStart(const GpuRuntime *rt, GpuStream stream, char *err, size_t errlen);
+/* A pair of events with the start recorded on stream, behind a hold of the stream when
+ * hold has a kernel (a hold that fails to launch is left out: the timing is as before);
+ * NULL and a message on failure. Gpu_eventStop releases the hold after queueing the end,
+ * Gpu_releaseEvent when the pair was never stopped. */
+Event *Gpu_eventStart(const GpuRuntime *rt, GpuStream stream, GpuHold *hold, char *err, size_t errlen);
 BackendStatus Gpu_eventStop(Event *e, GpuStream stream, char *err, size_t errlen);
 /* Waits for the end; its time in *ms (-1 when the runtime cannot say). */
 BackendStatus Gpu_eventWait(Event *e, double *ms, const char *what, char *err, size_t errlen);

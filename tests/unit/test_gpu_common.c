@@ -40,7 +40,12 @@ static struct {
    int launched_at;
    int attr_values[GPU_ATTR_COUNT];
    int fail_attr;       /* this attribute's query fails */
+   int holds, held_at, fail_hold; /* the holding kernel's launches, the last one's call, its result */
+   unsigned long long hold_ticket, hold_limit;
+   volatile unsigned long long counter; /* the hold's page-locked counter */
+   unsigned long long counter_at_end;   /* the counter when the last end event was recorded */
 } fake;
+static int fakeHoldKernel; /* the holding kernel's address */
 
 enum { FAKE_OUT_OF_MEMORY = 2, FAKE_OTHER_ERROR = 7 };
 
@@ -74,6 +79,7 @@ static int fakeEventCreate(GpuEvent *ev) {
 }
 static int fakeEventRecord(GpuEvent ev, GpuStream stream) {
    assert_ptr_equal(stream, (GpuStream)&fake);
+   fake.counter_at_end = fake.counter;
    ((FakeEvent *)ev)->recorded_at = ++fake.calls;
    return 0;
 }
@@ -92,8 +98,17 @@ static int fakeEventDestroy(GpuEvent ev) {
    return 0;
 }
 static int fakeLaunch(void *fn, const unsigned grid[3], const unsigned block[3], GpuStream stream, void **params) {
-   assert_ptr_equal(fn, (void *)&g_rng);
    assert_ptr_equal(stream, (GpuStream)&fake);
+   if (fn == &fakeHoldKernel) {
+      assert_true(grid[0] == 1 && grid[1] == 1 && grid[2] == 1 && block[0] == 1 && block[1] == 1 && block[2] == 1);
+      assert_int_equal(*(unsigned long long *)params[0], (unsigned long long)(uintptr_t)&fake.counter);
+      fake.hold_ticket = *(unsigned long long *)params[1];
+      fake.hold_limit = *(unsigned long long *)params[2];
+      fake.holds++;
+      fake.held_at = ++fake.calls;
+      return fake.fail_hold;
+   }
+   assert_ptr_equal(fn, (void *)&g_rng);
    memcpy(fake.grid, grid, sizeof fake.grid);
    memcpy(fake.block, block, sizeof fake.block);
    for (int i = 0; i < 3; i++)
@@ -129,7 +144,7 @@ static int setup(void **state) {
 static BackendStatus launch(Buffer *buf, double real, bool real_double, int dims, const size_t *global,
                             const size_t *local, Event **ev, char *err, size_t errlen) {
    KernelArg args[3] = {{.kind = ARG_BUFFER, .buffer = buf}, {.kind = ARG_INT, .i = -7}, {.kind = ARG_REAL, .real = real}};
-   return Gpu_launch(&rt, &fake, &g_rng, args, 3, real_double, dims, global, local, ev, err, errlen);
+   return Gpu_launch(&rt, &fake, NULL, &g_rng, args, 3, real_double, dims, global, local, ev, err, errlen);
 }
 
 /* ---- tests ---- */
@@ -206,12 +221,12 @@ static void test_failures(void **state) {
    memset(many, 0, sizeof many);
    for (int i = 0; i < 17; i++)
       many[i].kind = ARG_INT;
-   assert_int_equal(Gpu_launch(&rt, &fake, &g_rng, many, 17, false, 1, global, local, NULL, err, sizeof err),
+   assert_int_equal(Gpu_launch(&rt, &fake, NULL, &g_rng, many, 17, false, 1, global, local, NULL, err, sizeof err),
                     BACKEND_ERR_LAUNCH);
    assert_non_null(strstr(err, "too many kernel arguments"));
    /* Waiting for an event that fails says what was waited for. */
    fake.fail_launch = 0;
-   Event *e = Gpu_eventStart(&rt, &fake, err, sizeof err);
+   Event *e = Gpu_eventStart(&rt, &fake, NULL, err, sizeof err);
    assert_non_null(e);
    assert_int_equal(Gpu_eventStop(e, &fake, err, sizeof err), BACKEND_OK);
    fake.fail_sync = FAKE_OTHER_ERROR;
@@ -220,6 +235,60 @@ static void test_failures(void **state) {
    assert_string_equal(err, "waiting for the library failed: a fake failure (7)");
    assert_true(ms == -1);
    assert_true(Gpu_eventMs(e) == -1);
+   Gpu_releaseEvent(e);
+   assert_int_equal(fake.destroyed, fake.created);
+}
+
+/* A timed launch behind a hold: the holding kernel first, then the start event, the
+ * kernel and the end event, and only then the release, so the pair times the device's
+ * work alone. Tickets grow; a late release of an older one frees nothing early. */
+static void test_hold(void **state) {
+   (void)state;
+   GpuHold hold = {.fn = &fakeHoldKernel, .counter = (unsigned long long)(uintptr_t)&fake.counter,
+                   .host = &fake.counter, .limit_ns = 1000 + Rng_below(&g_rng, 1000000)};
+   Buffer buf = {.address = 0xbeef0000ull + Rng_below(&g_rng, 1 << 20)};
+   KernelArg args[3] = {{.kind = ARG_BUFFER, .buffer = &buf}, {.kind = ARG_INT, .i = 3}, {.kind = ARG_REAL, .real = 1}};
+   size_t global[1] = {256 * (1 + Rng_below(&g_rng, 4))}, local[1] = {256};
+   char err[256] = "";
+   const int rounds = 2 + (int)Rng_below(&g_rng, 4);
+   for (int i = 1; i <= rounds; i++) {
+      Event *ev = NULL;
+      assert_int_equal(Gpu_launch(&rt, &fake, &hold, &g_rng, args, 3, false, 1, global, local, &ev, err, sizeof err),
+                       BACKEND_OK);
+      FakeEvent *start = ev->start, *end = ev->end;
+      assert_int_equal(fake.holds, i);
+      assert_true(fake.hold_ticket == (unsigned long long)i && fake.hold_limit == hold.limit_ns);
+      assert_true(fake.held_at < start->recorded_at && start->recorded_at < fake.launched_at &&
+                  fake.launched_at < end->recorded_at);
+      assert_true(fake.counter_at_end < (unsigned long long)i); /* still held when the end was queued */
+      assert_true(fake.counter == (unsigned long long)i);      /* released after it */
+      Gpu_releaseEvent(ev);
+      assert_true(fake.counter == (unsigned long long)i);
+   }
+   /* Started, never stopped: releasing the pair releases the hold; an older ticket
+    * released after a newer one leaves the counter where it is. */
+   Event *older = Gpu_eventStart(&rt, &fake, &hold, err, sizeof err);
+   Event *newer = Gpu_eventStart(&rt, &fake, &hold, err, sizeof err);
+   assert_true(older && newer && older->ticket + 1 == newer->ticket);
+   assert_true(fake.counter < older->ticket);
+   const unsigned long long last = newer->ticket;
+   Gpu_releaseEvent(newer);
+   assert_true(fake.counter == last);
+   Gpu_releaseEvent(older);
+   assert_true(fake.counter == last);
+   /* A hold that fails to launch is left out: the pair still times, nothing to release. */
+   fake.fail_hold = FAKE_OTHER_ERROR;
+   const int holds = fake.holds;
+   Event *e = Gpu_eventStart(&rt, &fake, &hold, err, sizeof err);
+   assert_non_null(e);
+   assert_true(e->ticket == 0 && e->hold == NULL && hold.ticket == last && fake.holds == holds + 1);
+   assert_int_equal(Gpu_eventStop(e, &fake, err, sizeof err), BACKEND_OK);
+   assert_true(fake.counter == last);
+   Gpu_releaseEvent(e);
+   /* No kernel: no hold. */
+   GpuHold none = {0};
+   e = Gpu_eventStart(&rt, &fake, &none, err, sizeof err);
+   assert_true(e && e->ticket == 0 && fake.holds == holds + 1);
    Gpu_releaseEvent(e);
    assert_int_equal(fake.destroyed, fake.created);
 }
@@ -386,6 +455,7 @@ int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test_setup(test_arguments_and_grid, setup),
        cmocka_unit_test_setup(test_failures, setup),
+       cmocka_unit_test_setup(test_hold, setup),
        cmocka_unit_test_setup(test_limits_and_kernel_info, setup),
        cmocka_unit_test_setup(test_registers_from_ptx, setup),
        cmocka_unit_test(test_split_options),
