@@ -579,27 +579,50 @@ static const char *const cudaMainStart =
     "              \"cudaFuncSetAttribute (dynamic shared memory)\");\n"
     "#endif\n";
 
+/* The stream held while a timed round is queued, as gemmtop times (gpu_common.h): without
+ * it the start event is recorded on an idle GPU, which then waits for the host's launch,
+ * and a short kernel's time grows by the host's microseconds. The host releases the hold
+ * by writing the round's ticket into a page-locked counter; 50 ms at most. */
+static const char *const cudaHold =
+    "__global__ void hold_stream(const volatile unsigned long long *counter, unsigned long long ticket) {\n"
+    "   unsigned long long t0, t;\n"
+    "   asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t0));\n"
+    "   do {\n"
+    "      if (*counter >= ticket)\n"
+    "         return;\n"
+    "      asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t));\n"
+    "   } while (t - t0 < 50000000ull);\n"
+    "}\n"
+    "\n";
+
 /* main's last part, after the tensor maps: rounds timed with events, the check. */
 static const char *const cudaMainEnd =
     "   cudaEvent_t start, stop;\n"
     "   check_cuda(cudaEventCreate(&start), \"cudaEventCreate\");\n"
     "   check_cuda(cudaEventCreate(&stop), \"cudaEventCreate\");\n"
+    "   unsigned long long *hold, *dhold;\n"
+    "   check_cuda(cudaHostAlloc((void **)&hold, sizeof *hold, cudaHostAllocMapped), \"cudaHostAlloc (hold)\");\n"
+    "   *(volatile unsigned long long *)hold = 0;\n"
+    "   check_cuda(cudaHostGetDevicePointer((void **)&dhold, hold, 0), \"cudaHostGetDevicePointer (hold)\");\n"
     "   /* One untimed launch, then GEMM_ROUNDS timed ones, each on C as it was when beta reads\n"
     "    * it (C goes up again before each, untimed); with beta 0 back to back, as gemmtop times. */\n"
     "   double ms[GEMM_ROUNDS];\n"
     "   for (int r = -1; r < GEMM_ROUNDS; r++) {\n"
     "      if (r < 0 || GEMM_BETA != 0)\n"
     "         check_cuda(cudaMemcpy(dc, c0, nc * sizeof *c, cudaMemcpyHostToDevice), \"cudaMemcpy (C)\");\n"
+    "      hold_stream<<<1, 1>>>(dhold, (unsigned long long)(r + 2));\n"
     "      check_cuda(cudaEventRecord(start), \"cudaEventRecord\");\n"
     "      GEMM_LAUNCH;\n"
     "      check_cuda(cudaGetLastError(), \"the launch of \" GEMM_ENTRY);\n"
     "      check_cuda(cudaEventRecord(stop), \"cudaEventRecord\");\n"
+    "      *(volatile unsigned long long *)hold = (unsigned long long)(r + 2);\n"
     "      check_cuda(cudaEventSynchronize(stop), GEMM_ENTRY);\n"
     "      float t = 0;\n"
     "      check_cuda(cudaEventElapsedTime(&t, start, stop), \"cudaEventElapsedTime\");\n"
     "      if (r >= 0)\n"
     "         ms[r] = t;\n"
     "   }\n"
+    "   check_cuda(cudaFreeHost(hold), \"cudaFreeHost (hold)\");\n"
     "   check_cuda(cudaMemcpy(c, dc, nc * sizeof *c, cudaMemcpyDeviceToHost), \"cudaMemcpy (C back)\");\n"
     "   double worst;\n"
     "   size_t checked, bad = check(a, b, c0, c, &worst, &checked);\n"
@@ -742,7 +765,7 @@ static char *cudaLauncher(const Export *e, const char *kernel_name) {
    if (g->has_workspace)
       TextBuf_put(&t, "%s", cudaAnyPointer);
    putCudaLaunch(&t, e);
-   TextBuf_put(&t, "%s", cudaMainStart);
+   TextBuf_put(&t, "%s%s", cudaHold, cudaMainStart);
    putTensorMaps(&t, e);
    TextBuf_put(&t, "%s", cudaMainEnd);
    return TextBuf_finish(&t);
