@@ -149,6 +149,17 @@ hk="$T_DIR/cuda-hopper5_order"
 expect_in "tensorMap(db, 1024, 1024, 256, 64, 128)" "$(cat "$hk/hopper5_order_launch.cu" 2>/dev/null)" \
    "the launcher encodes B's tensor map with the kernel's box and swizzle"
 expect_in "#define GEMM_SMEM " "$(cat "$hk/hopper5_order_launch.cu" 2>/dev/null)" "and gives it its dynamic shared memory"
+# Timed as gemmtop times through CUDA (docs/perf.md): each round queued behind the holding
+# kernel, released only after the stop event is queued, so the events time the GPU alone.
+order=$(awk '/hold_stream<<</ {print "hold"} /cudaEventRecord\(start\)/ {print "start"}
+   /^ *GEMM_LAUNCH;/ {print "launch"} /cudaEventRecord\(stop\)/ {print "stop"}
+   /\*\(volatile unsigned long long \*\)hold = \(unsigned long long\)\(r \+ 2\)/ {print "release"}
+   /cudaEventSynchronize\(stop\)/ {print "wait"}' "$hk/hopper5_order_launch.cu" 2>/dev/null | tr '\n' ' ')
+if [ "$order" = "hold start launch stop release wait " ]; then
+   ok "the launcher holds the stream while it queues a timed round, and releases it after the stop event"
+else
+   not_ok "the launcher holds the stream while it queues a timed round" "order seen: $order"
+fi
 for k in fast03_splitk tensor06_splitk; do
    expect_in "gemm_fixup<<<" "$(cat "$T_DIR/cuda-$k/${k}_launch.cu" 2>/dev/null)" "$k's launcher makes the fix-up's launch too"
 done
