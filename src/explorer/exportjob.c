@@ -2,6 +2,8 @@
  * standalone kernel for the device's backend, a launcher that verifies it, a Makefile),
  * into the first free KERNEL-export folder of the current one. What happened goes to the
  * log. */
+#include "explorer/exportjob.h"
+
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -14,8 +16,8 @@
 /* export_cfg written as export-kernel writes it, into a new folder here; the log says
  * where, or why not. */
 static void exportKernel(Worker *w) {
-   w->export_req = false;
-   WorkerConfig cfg = w->export_cfg;
+   w->export_job.req = false;
+   WorkerConfig cfg = w->export_job.cfg;
    const KernelInfo *k = Catalog_find(&w->cat, cfg.kernel);
    if (!k) {
       Worker_log(w, LOG_ERROR, "nothing exported: no kernel is chosen");
@@ -54,6 +56,6 @@ static void exportKernel(Worker *w) {
                  where, dir, dir, files.needs);
 }
 
-static bool exportAsked(const Worker *w) { return w->export_req; }
+static bool exportAsked(const Worker *w) { return w->export_job.req; }
 
 const WorkerJob ExportJob_entry = {"export the kernel", exportAsked, exportKernel};

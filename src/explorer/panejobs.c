@@ -2,6 +2,8 @@
  * trace of one work-group's local-memory accesses with its bank-conflict analysis, and
  * what the compiler made of the configuration (core/analyse/inspect.h); each once per
  * configuration, after its first run, and handed to the UI thread. */
+#include "explorer/panejobs.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +22,7 @@ void PaneJob_freeBanks(WorkerBanks *b) {
 
 /* Traces one work-group of the current configuration and analyses its bank conflicts. */
 static void traceBanks(Worker *w) {
-   w->banks_traced = true;
+   w->banks_job.done = true;
    WorkerConfig cfg = w->cur;
    unsigned long serial = w->cur_serial;
    const KernelInfo *k = Catalog_find(&w->cat, cfg.kernel);
@@ -52,10 +54,10 @@ static void traceBanks(Worker *w) {
       Worker_log(w, LOG_INFO, "%s: local memory traced (%zu accesses)", name, b.analysis->nrecords);
    else
       Worker_log(w, LOG_WARN, "%s: %s", name, b.message);
-   if (w->banks_ready)
-      PaneJob_freeBanks(&w->banks_out);
-   w->banks_out = b;
-   w->banks_ready = true;
+   if (w->banks_job.ready)
+      PaneJob_freeBanks(&w->banks_job.out);
+   w->banks_job.out = b;
+   w->banks_job.ready = true;
    w->snap.banks_version++;
    Worker_publish(w);
 }
@@ -92,7 +94,7 @@ static RunStatus inspectOffline(const char *kernels_dir, const char *backend, co
 }
 
 static void inspectCode(Worker *w) {
-   w->inspected = true;
+   w->inspect_job.done = true;
    WorkerConfig cfg = w->cur;
    unsigned long serial = w->cur_serial;
    const KernelInfo *k = Catalog_find(&w->cat, cfg.kernel);
@@ -101,8 +103,8 @@ static void inspectCode(Worker *w) {
    char name[640];
    Worker_label(w, &cfg, name, sizeof name);
    char backend[16], arch[32];
-   Util_copy(backend, sizeof backend, w->inspect_backend);
-   Util_copy(arch, sizeof arch, w->inspect_arch);
+   Util_copy(backend, sizeof backend, w->inspect_job.backend);
+   Util_copy(arch, sizeof arch, w->inspect_job.arch);
    if (arch[0])
       Worker_setState(w, WS_INSPECTING, "compiling %s for %s (no device needed)", name, arch);
    else
@@ -131,16 +133,16 @@ static void inspectCode(Worker *w) {
       snprintf(ins->message, sizeof ins->message, "%s: %s", RunStatus_name(st), why);
    }
    pthread_mutex_lock(&w->mu);
-   if (serial != w->cur_serial || strcmp(arch, w->inspect_arch)) {
+   if (serial != w->cur_serial || strcmp(arch, w->inspect_job.arch)) {
       WorkerInspect_free(&in);
       return;
    }
    if (!ins->ok)
       Worker_log(w, LOG_WARN, "%s: cannot read its code: %s", name, ins->message);
-   if (w->inspect_ready)
-      WorkerInspect_free(&w->inspect_out);
-   w->inspect_out = in;
-   w->inspect_ready = true;
+   if (w->inspect_job.ready)
+      WorkerInspect_free(&w->inspect_job.out);
+   w->inspect_job.out = in;
+   w->inspect_job.ready = true;
    w->snap.inspect_version++;
    Worker_publish(w);
 }
@@ -148,15 +150,15 @@ static void inspectCode(Worker *w) {
 /* An offline target needs no run: a configuration this device refuses can still be
  * compiled for sm_90 or gfx906. */
 static bool inspectOfflineDue(const Worker *w) {
-   return w->phase == PH_STOPPED && w->inspect_want && !w->inspected && w->inspect_arch[0];
+   return w->phase == PH_STOPPED && w->inspect_job.want && !w->inspect_job.done && w->inspect_job.arch[0];
 }
 
 /* The inspect pane: the code of each configuration that ran, once, while shown. */
-static bool inspectDue(const Worker *w) { return w->phase == PH_MEASURE && w->inspect_want && !w->inspected; }
+static bool inspectDue(const Worker *w) { return w->phase == PH_MEASURE && w->inspect_job.want && !w->inspect_job.done; }
 
 /* The bank pane: one trace per verified configuration while it is shown. */
 static bool banksDue(const Worker *w) {
-   return w->phase == PH_MEASURE && w->banks_want && !w->banks_traced && w->snap.result.verified_run;
+   return w->phase == PH_MEASURE && w->banks_job.want && !w->banks_job.done && w->snap.result.verified_run;
 }
 
 /* Each runs alone on the device, never beside a timed launch; what it leaves behind
@@ -186,47 +188,47 @@ static void setWanted(Worker *w, bool *flag, bool wanted) {
    pthread_mutex_unlock(&w->mu);
 }
 
-void Worker_setBanks(Worker *w, bool wanted) { setWanted(w, &w->banks_want, wanted); }
+void Worker_setBanks(Worker *w, bool wanted) { setWanted(w, &w->banks_job.want, wanted); }
 
 bool Worker_takeBanks(Worker *w, WorkerBanks *out) {
    pthread_mutex_lock(&w->mu);
-   bool ready = w->banks_ready;
+   bool ready = w->banks_job.ready;
    if (ready) {
-      *out = w->banks_out;
-      w->banks_out.analysis = NULL;
-      w->banks_ready = false;
+      *out = w->banks_job.out;
+      w->banks_job.out.analysis = NULL;
+      w->banks_job.ready = false;
    }
    pthread_mutex_unlock(&w->mu);
    return ready;
 }
 
-void Worker_setInspect(Worker *w, bool wanted) { setWanted(w, &w->inspect_want, wanted); }
+void Worker_setInspect(Worker *w, bool wanted) { setWanted(w, &w->inspect_job.want, wanted); }
 
 void Worker_setSimdWidth(Worker *w, int simd_width) {
    pthread_mutex_lock(&w->mu);
    w->simd_width = simd_width;
-   w->banks_traced = false; /* analysed again under the new model */
+   w->banks_job.done = false; /* analysed again under the new model */
    pthread_cond_signal(&w->cv);
    pthread_mutex_unlock(&w->mu);
 }
 
 void Worker_setInspectTarget(Worker *w, const char *backend, const char *arch) {
    pthread_mutex_lock(&w->mu);
-   Util_copy(w->inspect_backend, sizeof w->inspect_backend, backend ? backend : "");
-   Util_copy(w->inspect_arch, sizeof w->inspect_arch, arch ? arch : "");
-   w->inspected = false;
+   Util_copy(w->inspect_job.backend, sizeof w->inspect_job.backend, backend ? backend : "");
+   Util_copy(w->inspect_job.arch, sizeof w->inspect_job.arch, arch ? arch : "");
+   w->inspect_job.done = false;
    pthread_cond_signal(&w->cv);
    pthread_mutex_unlock(&w->mu);
 }
 
 bool Worker_takeInspect(Worker *w, WorkerInspect *out) {
    pthread_mutex_lock(&w->mu);
-   bool ready = w->inspect_ready;
+   bool ready = w->inspect_job.ready;
    if (ready) {
-      *out = w->inspect_out;
+      *out = w->inspect_job.out;
       /* The texts are the UI's now. */
-      memset(&w->inspect_out, 0, sizeof w->inspect_out);
-      w->inspect_ready = false;
+      memset(&w->inspect_job.out, 0, sizeof w->inspect_job.out);
+      w->inspect_job.ready = false;
    }
    pthread_mutex_unlock(&w->mu);
    return ready;

@@ -2,6 +2,8 @@
  * is sent to the server once, compiled, verified and timed there alone on its device,
  * and the answer fills the snapshot as a run here would. While it waits its place in the
  * queue is the worker's activity. Called with mu held, like measure.c. */
+#include "explorer/served.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,9 +123,9 @@ static void logText(void *ctx, const char *line) {
 }
 
 static void submit(Worker *w) {
-   w->submit_req = false;
-   char assignment[sizeof w->assignment];
-   Util_copy(assignment, sizeof assignment, w->assignment);
+   w->submit_job.req = false;
+   char assignment[sizeof w->submit_job.assignment];
+   Util_copy(assignment, sizeof assignment, w->submit_job.assignment);
    const KernelInfo *k = Catalog_find(&w->cat, w->cur.kernel);
    if (!w->server[0] || !k) {
       Worker_log(w, LOG_ERROR, "nothing submitted: %s", !k ? "no kernel is chosen" : "no class server (--server)");
@@ -160,6 +162,6 @@ static void submit(Worker *w) {
                    w->phase == PH_MEASURE ? "measured on the server (a change measures again)" : "submitted");
 }
 
-static bool submitAsked(const Worker *w) { return w->submit_req; }
+static bool submitAsked(const Worker *w) { return w->submit_job.req; }
 
 const WorkerJob Served_submitJob = {"submit to the class server", submitAsked, submit};

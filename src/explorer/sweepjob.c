@@ -3,6 +3,8 @@
  * search strategy, those the results store holds taken, the rest compiled (or loaded from
  * the disk cache, where the compile-ahead pool put them), then verified and timed in a
  * child process one per step, between the worker's other jobs; and the UI's side of it. */
+#include "explorer/sweepjob.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +22,8 @@ static void sweepEnd(Worker *w, bool stopped, const char *message) {
    Util_copy(sw->message, sizeof sw->message, message);
    sw->elapsed_ms = Util_nowMs() - sw->started_ms;
    sw->version++;
-   SweepRun_close(w->sweep_run);
-   w->sweep_run = NULL;
+   SweepRun_close(w->sweep_job.run);
+   w->sweep_job.run = NULL;
    Worker_publish(w);
 }
 
@@ -34,14 +36,14 @@ void SweepJob_abandon(Worker *w, const char *why) {
  * a failure is logged, which needs mu). */
 static void keepRecord(void *ctx, StoreRecord *r) {
    Worker *w = ctx;
-   w->sweep_rec = *r;
-   w->sweep_rec_due = true;
+   w->sweep_job.rec = *r;
+   w->sweep_job.rec_due = true;
 }
 
 static void storeKept(Worker *w) {
-   if (w->sweep_rec_due)
-      Worker_record(w, &w->sweep_rec);
-   w->sweep_rec_due = false;
+   if (w->sweep_job.rec_due)
+      Worker_record(w, &w->sweep_job.rec);
+   w->sweep_job.rec_due = false;
 }
 
 /* The point of the pane for a tried (or proposed) configuration. */
@@ -80,9 +82,9 @@ static void record(Worker *w, int i, const SweepCandidate *c, const char *name) 
 /* The run opened: what the store held is shown as tried at once. */
 static void showTaken(Worker *w, const KernelInfo *k) {
    WorkerSweep *sw = w->sweep;
-   const SweepSpace *sp = SweepRun_space(w->sweep_run);
-   int n, budget = SweepRun_budget(w->sweep_run);
-   SweepCandidate *tried = SweepRun_tried(w->sweep_run, &n);
+   const SweepSpace *sp = SweepRun_space(w->sweep_job.run);
+   int n, budget = SweepRun_budget(w->sweep_job.run);
+   SweepCandidate *tried = SweepRun_tried(w->sweep_job.run, &n);
    sw->total = budget < WORKER_SWEEP_MAX ? budget : WORKER_SWEEP_MAX;
    sw->exhaustive = budget == sp->count;
    sw->taken = n < sw->total ? n : sw->total;
@@ -103,9 +105,9 @@ static void showTaken(Worker *w, const KernelInfo *k) {
    if (sw->taken)
       Worker_log(w, LOG_INFO, "sweep: %d of them taken from the results store (%s), not measured again", sw->taken,
                  w->store ? Store_path(w->store) : "");
-   if (SweepRun_retried(w->sweep_run))
-      Worker_log(w, LOG_INFO, "sweep: %d stored as failed, measured again", SweepRun_retried(w->sweep_run));
-   if (SweepRun_another(w->sweep_run))
+   if (SweepRun_retried(w->sweep_job.run))
+      Worker_log(w, LOG_INFO, "sweep: %d stored as failed, measured again", SweepRun_retried(w->sweep_job.run));
+   if (SweepRun_another(w->sweep_job.run))
       Worker_log(w, LOG_WARN, "sweep: another sweep of this space is running on the store; the two may measure "
                               "the same configurations");
 }
@@ -113,29 +115,29 @@ static void showTaken(Worker *w, const KernelInfo *k) {
 /* The run of the sweep asked for, on its listed space; false when out of memory. */
 static bool openRun(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, SweepSpace *sp, uint64_t seed) {
    WorkerSweep *sw = w->sweep;
-   int budget = w->sweep_exhaustive ? 0 : w->sweep_budget;
+   int budget = w->sweep_job.exhaustive ? 0 : w->sweep_job.budget;
    if (budget <= 0 || budget > WORKER_SWEEP_MAX)
       budget = WORKER_SWEEP_MAX;
-   w->sweep_dev = w->snap.device;
-   SweepSetup su = {.k = k, .kernels_dir = w->kernels_dir, .backend = w->snap.backend, .dev = &w->sweep_dev,
-                    .problem = cfg->problem, .base = cfg->values, .strategy = w->sweep_strategy,
+   w->sweep_job.dev = w->snap.device;
+   SweepSetup su = {.k = k, .kernels_dir = w->kernels_dir, .backend = w->snap.backend, .dev = &w->sweep_job.dev,
+                    .problem = cfg->problem, .base = cfg->values, .strategy = w->sweep_job.strategy,
                     .budget = budget, .t0 = Util_nowMs(), .seed = seed, .reps = SWEEP_REPS, .warmup = SWEEP_WARMUP,
-                    .timeout_s = Sweep_timeout(w->sweep_timeout, &w->sweep_dev), .cold_l2 = cfg->cold_l2,
+                    .timeout_s = Sweep_timeout(w->sweep_job.timeout, &w->sweep_job.dev), .cold_l2 = cfg->cold_l2,
                     .emulated = sw->emulated, .store = w->store, .record = keepRecord, .record_ctx = w};
    /* Every parameter free: the key that `gemmtop sweep` gives the same space. */
    su.free_mask = k->nparams >= 32 ? ~0u : (1u << k->nparams) - 1;
-   w->sweep_run = SweepRun_open(&su, sp);
-   return w->sweep_run != NULL;
+   w->sweep_job.run = SweepRun_open(&su, sp);
+   return w->sweep_job.run != NULL;
 }
 
 /* Lists the kernel's valid configurations and opens the run that tries them. */
 static void beginSweep(Worker *w) {
-   w->sweep_req = false;
-   w->sweep_stop = false;
-   atomic_store(&w->sweep_cancel, 0);
-   SweepRun_close(w->sweep_run);
-   w->sweep_run = NULL;
-   WorkerConfig cfg = w->sweep_cfg;
+   w->sweep_job.req = false;
+   w->sweep_job.stop = false;
+   atomic_store(&w->sweep_job.cancel, 0);
+   SweepRun_close(w->sweep_job.run);
+   w->sweep_job.run = NULL;
+   WorkerConfig cfg = w->sweep_job.cfg;
    WorkerSweep *sw = w->sweep;
    const KernelInfo *k = Catalog_find(&w->cat, cfg.kernel);
    char msg[1024];
@@ -147,7 +149,7 @@ static void beginSweep(Worker *w) {
    }
    Worker_setState(w, WS_SWEEPING, "sweep of %s: listing its valid configurations", k->name);
    DeviceLimits lim = Session_device(w->session)->limits;
-   unsigned long serial = ++w->sweeps, gen = w->sweep_gen;
+   unsigned long serial = ++w->sweep_job.started, gen = w->sweep_job.gen;
    uint64_t seed = w->seed + serial;
    pthread_mutex_unlock(&w->mu);
    SweepSpace sp;
@@ -160,14 +162,14 @@ static void beginSweep(Worker *w) {
    /* Refused here rather than by each configuration's child: the device lacks the memory. */
    bool fits = Session_fits(w->session, &cfg.problem, msg, sizeof msg);
    pthread_mutex_lock(&w->mu);
-   if (gen != w->sweep_gen) {
+   if (gen != w->sweep_job.gen) {
       SweepSpace_free(&sp);
       return; /* a newer sweep was asked for meanwhile */
    }
    sw->space = sp.space;
    sw->invalid = sp.invalid;
    sw->valid = sp.count;
-   sw->strategy = w->sweep_strategy;
+   sw->strategy = w->sweep_job.strategy;
    sw->emulated = k->tensor && !Config_tensorPtx(k, &lim, cfg.problem.precision);
    if (!listed) {
       sweepEnd(w, false, "out of host memory");
@@ -224,14 +226,14 @@ static void done(Worker *w) {
 static bool proposeMore(Worker *w) {
    WorkerSweep *sw = w->sweep;
    SweepCandidate *first;
-   int waiting = SweepRun_pending(w->sweep_run, &first);
+   int waiting = SweepRun_pending(w->sweep_job.run, &first);
    if (waiting == 0) {
       int threads = w->ahead ? Ahead_threads(w->ahead) : 1;
-      int want = SweepRun_learns(w->sweep_run) ? (threads > 0 ? threads : 1) : sw->total - sw->proposed;
+      int want = SweepRun_learns(w->sweep_job.run) ? (threads > 0 ? threads : 1) : sw->total - sw->proposed;
       if (want > sw->total - sw->proposed)
          want = sw->total - sw->proposed;
-      waiting = SweepRun_propose(w->sweep_run, want);
-      SweepRun_pending(w->sweep_run, &first);
+      waiting = SweepRun_propose(w->sweep_job.run, want);
+      SweepRun_pending(w->sweep_job.run, &first);
       for (int i = 0; i < waiting && sw->proposed < sw->total; i++)
          setPoint(&sw->points[sw->proposed++], &first[i]);
       sw->version++;
@@ -242,7 +244,7 @@ static bool proposeMore(Worker *w) {
 /* Verifies and times the sweep's next configuration in the measuring child. */
 static void stepSweep(Worker *w) {
    WorkerSweep *sw = w->sweep;
-   if (w->sweep_stop) {
+   if (w->sweep_job.stop) {
       Worker_log(w, LOG_WARN, "sweep stopped after %d of %d configurations", sw->done, sw->total);
       sweepEnd(w, true, "stopped");
       return;
@@ -261,26 +263,26 @@ static void stepSweep(Worker *w) {
    char params[512];
    KernelInfo_formatParams(k, sw->points[i].values, params, sizeof params);
    Worker_setState(w, WS_SWEEPING, "sweep %d/%d: %s %s", i + 1, sw->total, k->name, params);
-   unsigned long gen = w->sweep_gen;
+   unsigned long gen = w->sweep_job.gen;
    /* The sweep's target as the explorer feeds it to the pool (Worker_feedAhead): the
     * child loads what the pool compiled from the disk cache. */
    AheadTarget t = Ahead_target(w->snap.backend, w->snap.device_index, cfg.kernel, &cfg.problem, 0);
-   Worker_awaitAhead(w, &t, sw->points[i].values, &w->sweep_cancel);
-   SweepRun *run = w->sweep_run;
-   bool stopped = atomic_load(&w->sweep_cancel) != 0;
+   Worker_awaitAhead(w, &t, sw->points[i].values, &w->sweep_job.cancel);
+   SweepRun *run = w->sweep_job.run;
+   bool stopped = atomic_load(&w->sweep_job.cancel) != 0;
    const SweepCandidate *c = NULL;
    pthread_mutex_unlock(&w->mu);
    if (!stopped)
-      c = SweepRun_measureNext(run, &w->sweep_cancel, &stopped);
+      c = SweepRun_measureNext(run, &w->sweep_job.cancel, &stopped);
    pthread_mutex_lock(&w->mu);
    storeKept(w);
-   if (!sw->running || gen != w->sweep_gen)
+   if (!sw->running || gen != w->sweep_job.gen)
       return; /* ended meanwhile (the device changed), or replaced by a newer sweep */
    /* Measured (and stored) before a stop came: shown too, so that the pane and the store
     * agree on what was done. */
    if (c)
       record(w, i, c, k->name);
-   if (stopped || w->sweep_stop) {
+   if (stopped || w->sweep_job.stop) {
       Worker_log(w, LOG_WARN, "sweep stopped after %d of %d configurations", sw->done, sw->total);
       sweepEnd(w, true, "stopped");
    } else if (!c) {
@@ -288,7 +290,7 @@ static void stepSweep(Worker *w) {
    }
 }
 
-static bool sweepAsked(const Worker *w) { return w->sweep_req; }
+static bool sweepAsked(const Worker *w) { return w->sweep_job.req; }
 static bool sweepRunning(const Worker *w) { return w->sweep->running; }
 
 const WorkerJob SweepJob_begin = {"begin a sweep", sweepAsked, beginSweep};
@@ -298,13 +300,13 @@ const WorkerJob SweepJob_step = {"a sweep's next configuration", sweepRunning, s
 
 /* Under mu. */
 void SweepJob_stop(Worker *w) {
-   if (!w->sweep->running && !w->sweep_req)
+   if (!w->sweep->running && !w->sweep_job.req)
       return;
-   w->sweep_stop = true;
-   atomic_store(&w->sweep_cancel, 1);
-   if (w->sweep_req) {
+   w->sweep_job.stop = true;
+   atomic_store(&w->sweep_job.cancel, 1);
+   if (w->sweep_job.req) {
       /* Not begun yet: it never will. */
-      w->sweep_req = false;
+      w->sweep_job.req = false;
       w->sweep->running = false;
       w->sweep->stopped = true;
       Util_copy(w->sweep->message, sizeof w->sweep->message, "stopped");
@@ -315,15 +317,15 @@ void SweepJob_stop(Worker *w) {
 void Worker_sweepStart(Worker *w, const WorkerConfig *c, int budget, bool exhaustive, SearchStrategy strategy,
                        double timeout_s) {
    pthread_mutex_lock(&w->mu);
-   w->sweep_cfg = *c;
-   w->sweep_budget = budget;
-   w->sweep_exhaustive = exhaustive;
-   w->sweep_strategy = strategy;
-   w->sweep_timeout = timeout_s; /* 0: the device's default */
-   w->sweep_req = true;
-   w->sweep_stop = false;
-   w->sweep_gen++;
-   atomic_store(&w->sweep_cancel, 1); /* a sweep in progress gives way */
+   w->sweep_job.cfg = *c;
+   w->sweep_job.budget = budget;
+   w->sweep_job.exhaustive = exhaustive;
+   w->sweep_job.strategy = strategy;
+   w->sweep_job.timeout = timeout_s; /* 0: the device's default */
+   w->sweep_job.req = true;
+   w->sweep_job.stop = false;
+   w->sweep_job.gen++;
+   atomic_store(&w->sweep_job.cancel, 1); /* a sweep in progress gives way */
    /* Published at once, so that the UI never sees the old sweep as the new one. */
    WorkerSweep *sw = w->sweep;
    unsigned long v = sw->version;
@@ -345,7 +347,7 @@ int Worker_sweepUpcoming(Worker *w, WorkerSweepAhead *out, int max) {
    const WorkerSweep *sw = w->sweep;
    int n = -1;
    /* Listed (total > 0) and on an open device; the one in progress (done) is the worker's. */
-   if (sw->running && !w->sweep_req && !w->sweep_stop && sw->total > 0 && w->snap.have_device) {
+   if (sw->running && !w->sweep_job.req && !w->sweep_job.stop && sw->total > 0 && w->snap.have_device) {
       Util_copy(out->backend, sizeof out->backend, w->snap.backend);
       out->device = w->snap.device_index;
       out->config = sw->config;

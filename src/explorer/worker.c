@@ -28,8 +28,8 @@ static void adoptWanted(Worker *w) {
    w->cur_serial = w->want_serial;
    w->phase = PH_FIRST;
    w->held = false;
-   w->banks_traced = false;
-   w->inspected = false;
+   w->banks_job.done = false;
+   w->inspect_job.done = false;
    Measure_clear(w);
    w->snap.have_config = true;
    w->snap.config = w->cur;
@@ -162,7 +162,7 @@ Worker *Worker_start(const WorkerInit *init, char *err, size_t errlen) {
    pthread_cond_init(&w->done_cv, &ca);
    pthread_condattr_destroy(&ca);
    atomic_init(&w->cancel, 0);
-   atomic_init(&w->sweep_cancel, 0);
+   atomic_init(&w->sweep_job.cancel, 0);
    atomic_init(&w->ahead_abort, 0);
    LogBuf_init(&w->log, 4000);
    Util_copy(w->want_backend, sizeof w->want_backend, init->backend);
@@ -211,7 +211,7 @@ bool Worker_stop(Worker *w, int timeout_ms) {
    pthread_mutex_lock(&w->mu);
    w->quit = true;
    atomic_store(&w->cancel, 1);
-   atomic_store(&w->sweep_cancel, 1);
+   atomic_store(&w->sweep_job.cancel, 1);
    pthread_cond_broadcast(&w->cv);
    struct timespec ts;
    Util_deadline(&ts, timeout_ms);
@@ -223,15 +223,15 @@ bool Worker_stop(Worker *w, int timeout_ms) {
    if (!done)
       return false;
    pthread_join(w->thread, NULL);
-   if (w->banks_ready)
-      PaneJob_freeBanks(&w->banks_out);
-   if (w->inspect_ready)
-      WorkerInspect_free(&w->inspect_out);
+   if (w->banks_job.ready)
+      PaneJob_freeBanks(&w->banks_job.out);
+   if (w->inspect_job.ready)
+      WorkerInspect_free(&w->inspect_job.out);
    Store_close(w->store);
    Catalog_free(&w->cat);
    RunResult_free(w->res);
    free(w->res);
-   SweepRun_close(w->sweep_run);
+   SweepRun_close(w->sweep_job.run);
    free(w->sweep);
    LogBuf_free(&w->log);
    pthread_cond_destroy(&w->cv);
@@ -311,16 +311,16 @@ void Worker_measureVendor(Worker *w) { request(w, &w->vendor_again); }
 
 void Worker_submit(Worker *w, const char *assignment) {
    pthread_mutex_lock(&w->mu);
-   Util_copy(w->assignment, sizeof w->assignment, assignment);
-   w->submit_req = true;
+   Util_copy(w->submit_job.assignment, sizeof w->submit_job.assignment, assignment);
+   w->submit_job.req = true;
    pthread_cond_signal(&w->cv);
    pthread_mutex_unlock(&w->mu);
 }
 
 void Worker_exportKernel(Worker *w) {
    pthread_mutex_lock(&w->mu);
-   w->export_cfg = w->want; /* what the screen shows, even before it has run */
-   w->export_req = true;
+   w->export_job.cfg = w->want; /* what the screen shows, even before it has run */
+   w->export_job.req = true;
    pthread_cond_signal(&w->cv);
    pthread_mutex_unlock(&w->mu);
 }

@@ -5,9 +5,11 @@
  * are shown). Nothing outside src/explorer includes it.
  *
  * The jobs are called with mu held and drop it around device work; after taking it back
- * they check cur_serial (or sweep_gen) to see whether what they did is still wanted.
- * Each is an entry, {due, run}, in the file that does it; the loop's table (worker.c)
- * lists them, most urgent first, and each pass runs the first that is due. */
+ * they check cur_serial (or sweep_job.gen) to see whether what they did is still wanted.
+ * Each is an entry, {due, run} (workerjob.h), in the file that does it, declared with the
+ * job's state in the header beside it (sweepjob.h, panejobs.h, exportjob.h, served.h;
+ * the state is one member of the Worker); the loop's table (worker.c) lists them, most
+ * urgent first, and each pass runs the first that is due. */
 #ifndef GEMMTOP_WORKER_INT_H
 #define GEMMTOP_WORKER_INT_H
 
@@ -16,8 +18,12 @@
 
 #include "core/run/ahead.h"
 #include "core/results/record.h"
-#include "core/tune/sweeprun.h"
+#include "explorer/exportjob.h"
+#include "explorer/panejobs.h"
+#include "explorer/served.h"
+#include "explorer/sweepjob.h"
 #include "explorer/worker.h"
+#include "explorer/workerjob.h"
 
 enum { PH_FIRST, PH_MEASURE, PH_STOPPED };
 
@@ -36,29 +42,17 @@ struct Worker_ {
    int want_device;
    unsigned long device_serial;
    bool paused, quit, reload, peaks, vendor_again, finished;
-   bool submit_req;             /* submit the current configuration to assignment (a class server) */
-   bool export_req;             /* export export_cfg's kernel (K) */
-   WorkerConfig export_cfg;
-   char assignment[48];
    bool held;                /* the user cancelled: not even a first run until resumed */
-   bool banks_want;
-   bool banks_ready;         /* banks_out waits for the UI */
-   WorkerBanks banks_out;
-   bool sweep_req, sweep_stop;
-   unsigned long sweep_gen;  /* sweeps asked for: a newer one replaces the one running */
-   WorkerConfig sweep_cfg;
-   int sweep_budget;
-   bool sweep_exhaustive;
-   SearchStrategy sweep_strategy;
-   double sweep_timeout;
-   atomic_int sweep_cancel;  /* stops the sweep's launch in progress */
    Ahead *ahead;             /* the compile-ahead pool the sweep waits for (may be NULL) */
    int ahead_users;          /* the thread is inside Ahead_await: the pool must stay */
    atomic_int ahead_abort;   /* Worker_setAhead(NULL): stop waiting on the pool */
-   bool inspect_want;
-   char inspect_backend[16], inspect_arch[32]; /* the inspect pane's target ("": the device) */
-   bool inspect_ready;       /* inspect_out waits for the UI */
-   WorkerInspect inspect_out;
+
+   /* The jobs' own state, each declared beside its file: mailbox and working parts. */
+   SweepJobState sweep_job;
+   BanksJobState banks_job;
+   InspectJobState inspect_job;
+   ExportJobState export_job;
+   SubmitJobState submit_job;
 
    /* The thread's own. */
    Catalog cat;
@@ -78,17 +72,9 @@ struct Worker_ {
    bool auto_vendor;
    RunResult *res;
    Store *store;             /* the results store (NULL: nothing is recorded) */
-   bool banks_traced;        /* the current configuration has been traced */
    int banks, bank_width, simd_width; /* the bank model's overrides (0: the device's) */
-   bool inspected;           /* the current configuration's code has been read */
    bool disturbed;           /* other device work ran since the last timed round (a trace, the
                                 vendor BLAS, the peaks): the next round warms up first, untimed */
-
-   SweepRun *sweep_run;      /* the sweep in progress (core/tune/sweeprun.h), NULL none */
-   DeviceInfo sweep_dev;     /* the device it measures */
-   StoreRecord sweep_rec;    /* its latest outcome, to be stored once mu is held again */
-   bool sweep_rec_due;
-   unsigned long sweeps;     /* sweeps started: each draws its own sample */
 
    /* Published, under mu. */
    WorkerSnapshot snap;
@@ -96,19 +82,8 @@ struct Worker_ {
    LogBuf log;
 };
 
-/* A job of the worker's loop: whether it is due now, and the job itself (mu held). */
-typedef struct WorkerJob_ {
-   const char *name;
-   bool (*due)(const Worker *w);
-   void (*run)(Worker *w);
-} WorkerJob;
-
-/* The entries, by the file they live in (worker.c's table orders them). */
+/* measure.c's entries (worker.c's table orders them with those of the jobs' headers). */
 extern const WorkerJob Measure_deviceJob, Measure_reloadJob, Measure_peaksJob, Measure_vendorJob, Measure_roundJob;
-extern const WorkerJob Served_submitJob;                                       /* served.c */
-extern const WorkerJob ExportJob_entry;                                        /* exportjob.c */
-extern const WorkerJob SweepJob_begin, SweepJob_step;                          /* sweepjob.c */
-extern const WorkerJob PaneJob_inspectOffline, PaneJob_inspect, PaneJob_banks; /* panejobs.c */
 
 /* worker_jobs.c, what every job uses: the snapshot changed; a new state with its one-line activity; a log line;
  * "kernel P=V ... [ABLATED: ...]"; the configuration cannot run (why in message). */
@@ -138,19 +113,5 @@ void Worker_addTimes(Worker *w, const double *times_ms, int n);
 /* measure.c */
 /* Forgets the figures of the configuration measured before. */
 void Measure_clear(Worker *w);
-/* On a class server (served.c): the configuration measured there once, verified, with
- * its place in the queue shown while it waits; the vendor BLAS there. */
-void Served_round(Worker *w, const KernelInfo *k, const WorkerConfig *cfg, unsigned long serial, const char *name);
-void Served_vendor(Worker *w);
-
-
-/* sweepjob.c */
-/* Stops the sweep after the configuration in progress (or before it begins). */
-void SweepJob_stop(Worker *w);
-/* Ends the sweep at once, saying why (the device changed); its outcomes stay. */
-void SweepJob_abandon(Worker *w, const char *why);
-
-/* panejobs.c */
-void PaneJob_freeBanks(WorkerBanks *b);
 
 #endif
