@@ -47,13 +47,13 @@ case "$parts" in *" unit "* | *" e2e "*) ;; *)
 esac
 # part NAME: whether this run includes part NAME.
 part() { case "$parts" in *" $1 "*) return 0 ;; esac; return 1; }
-# The unit tests run GEMMTOP_UNIT_JOBS at once (default 1: CI runs them one by one, and
-# the end-to-end scripts share its two cores below); their output is printed in order.
+# The unit tests run GEMMTOP_UNIT_JOBS at once (default 2, the cores CI has: most are one
+# thread, and one at a time left a core idle); their output is printed in order.
 unit_out="$tmp/unit"
 mkdir -p "$unit_out"
 start=$(date +%s)
 part unit && for t in "$BUILD"/tests/test_*; do [ -x "$t" ] && printf '%s\n' "$t"; done |
-   xargs -P "${GEMMTOP_UNIT_JOBS:-1}" -I{} sh tests/run_unit.sh {} "$unit_out"
+   xargs -P "${GEMMTOP_UNIT_JOBS:-2}" -I{} sh tests/run_unit.sh {} "$unit_out"
 part unit && echo "# unit tests: $(($(date +%s) - start)) s"
 for t in "$BUILD"/tests/test_*; do
    part unit && [ -x "$t" ] || continue
