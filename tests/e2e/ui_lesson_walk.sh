@@ -74,13 +74,21 @@ whole() {
    [ "$WHY" = ok ]
 }
 
+# bank_step: step STEP of lesson NAME is a bank step (its "show = banks" line): its grid is
+# checked whether or not it is up yet when the step's heading shows (on a busy machine the
+# heading can come first).
+bank_step() {
+   awk -v n="$STEP" '/^step *=/ { s++ } s == n && /^show *= *banks *$/ { f = 1 } END { exit !f }' \
+      "$SRC_DIR/lessons/$NAME.lesson"
+}
+
 # One size of a step: whole, the grid where it is the lesson, and the figure (or refusal).
 at_size() { # COLS ROWS
    ui_wait_re "Step $STEP of $STEPS:" 60 || {
       not_ok "$NAME at ${1}x$2: step $STEP is loaded" "$UI_LAST"
       return 1
    }
-   if printf '%s\n' "$UI_LAST" | grep -q "z back"; then
+   if bank_step || printf '%s\n' "$UI_LAST" | grep -q "z back"; then
       grid_readable "$NAME" "$1" "$2"
    fi
    LAUNCH=""
