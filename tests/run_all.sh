@@ -47,13 +47,13 @@ case "$parts" in *" unit "* | *" e2e "*) ;; *)
 esac
 # part NAME: whether this run includes part NAME.
 part() { case "$parts" in *" $1 "*) return 0 ;; esac; return 1; }
-# The unit tests run GEMMTOP_UNIT_JOBS at once (default 1: CI runs them one by one, and
-# the end-to-end scripts share its two cores below); their output is printed in order.
+# The unit tests run GEMMTOP_UNIT_JOBS at once (default 2, the cores CI has: most are one
+# thread, and one at a time left a core idle); their output is printed in order.
 unit_out="$tmp/unit"
 mkdir -p "$unit_out"
 start=$(date +%s)
 part unit && for t in "$BUILD"/tests/test_*; do [ -x "$t" ] && printf '%s\n' "$t"; done |
-   xargs -P "${GEMMTOP_UNIT_JOBS:-1}" -I{} sh tests/run_unit.sh {} "$unit_out"
+   xargs -P "${GEMMTOP_UNIT_JOBS:-2}" -I{} sh tests/run_unit.sh {} "$unit_out"
 part unit && echo "# unit tests: $(($(date +%s) - start)) s"
 for t in "$BUILD"/tests/test_*; do
    part unit && [ -x "$t" ] || continue
@@ -94,9 +94,12 @@ if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
 fi
 # The scripts are independent (each has its own temporary folder and tmux server; the
 # shared program cache takes concurrent writers), so GEMMTOP_TEST_JOBS of them (default 2,
-# the cores CI has) run at once; their output is printed in order afterwards. The three
-# longest go first (the lessons' walk the longest) so that the others fill the cores
-# beside them.
+# the cores CI has) run at once; their output is printed in order afterwards. The longest
+# start first, longest first, and the short ones fill the slots after them, so that the
+# slots end together instead of one long script running on alone at the end. The lists are
+# the longest of each pass in CI (2 cores and a CPU-bound job beside them; README says the
+# budget), the others follow in name order. ui_lesson.sh comes after the lessons' walk: it
+# then finds the lessons' programs compiled, rather than waiting on the same compiles.
 e2e_out="$tmp/e2e"
 mkdir -p "$e2e_out"
 # The scripts' waits are an idle machine's seconds, stretched by the machine's slowdown
@@ -108,9 +111,16 @@ if part e2e && [ -z "${GEMMTOP_TEST_SPEED:-}" ]; then
    export GEMMTOP_TEST_SPEED
    echo "# machine speed: its CPU takes $GEMMTOP_TEST_SPEED% of the reference's time; load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) on $(getconf _NPROCESSORS_ONLN) cores"
 fi
+if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
+   longest="class_serve cli_mpi ui_lesson_walk ui_class cli_hopper cli_store compile_targets ui_sweep ui_banks"
+else
+   longest="cli_ablate ui_lesson_walk cli_ladder cli_schedule compile_targets cli_banks cli_tensor ui_lesson cli_mpi"
+fi
 scripts=$(part e2e && ls tests/e2e/*.sh | grep -v 'lib\.sh$' |
-   awk '/ui_lesson_walk\.sh$/ {print; next} /(cli_ladder|ui_lesson)\.sh$/ {first = first $0 "\n"; next}
-        {rest = rest $0 "\n"} END {printf "%s%s", first, rest}' |
+   awk -v longest="$longest" 'BEGIN { n = split(longest, l, " "); for (i = 1; i <= n; i++) rank["tests/e2e/" l[i] ".sh"] = i }
+      $0 in rank { first[rank[$0]] = $0; next }
+      { rest = rest $0 "\n" }
+      END { for (i = 1; i <= n; i++) if (i in first) print first[i]; printf "%s", rest }' |
    grep -E -- "${GEMMTOP_E2E_SCRIPTS:-.}")
 start=$(date +%s)
 [ -n "$scripts" ] && printf '%s\n' "$scripts" | xargs -P "${GEMMTOP_TEST_JOBS:-2}" -I{} sh -c \
