@@ -898,8 +898,8 @@ static int ltUpload(void *self, unsigned long long dst, const void *src, size_t 
    return api.cuMemcpyHtoD((CUdeviceptr)dst, src, bytes);
 }
 static CublasLtDevice ltDevice(Context *c) {
-   return (CublasLtDevice){.rt = &cuda, .stream = c->stream, .sm = c->cc_major * 10 + c->cc_minor, .hold = &c->hold, .self = c,
-                           .alloc = ltAlloc, .release = ltRelease, .upload = ltUpload};
+   return (CublasLtDevice){.rt = &cuda, .stream = c->stream, .sm = c->cc_major * 10 + c->cc_minor,
+                           .hold = &c->hold, .self = c, .alloc = ltAlloc, .release = ltRelease, .upload = ltUpload};
 }
 
 static bool vendorKMajor(Precision p) { return CublasLt_takes(p); }

@@ -148,9 +148,9 @@ BackendStatus Gpu_grid(int dims, const size_t *global, const size_t *local, unsi
 
 #define GPU_MAX_ARGS 16
 
-BackendStatus Gpu_launch(const GpuRuntime *rt, GpuStream stream, GpuHold *hold, void *fn, const KernelArg *args, int nargs,
-                         bool real_double, int dims, const size_t *global, const size_t *local, Event **ev, char *err,
-                         size_t errlen) {
+BackendStatus Gpu_launch(const GpuRuntime *rt, GpuStream stream, GpuHold *hold, void *fn, const KernelArg *args,
+                         int nargs, bool real_double, int dims, const size_t *global, const size_t *local,
+                         Event **ev, char *err, size_t errlen) {
    GpuArg values[GPU_MAX_ARGS];
    void *params[GPU_MAX_ARGS];
    if (nargs > GPU_MAX_ARGS) {

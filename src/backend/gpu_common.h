@@ -87,9 +87,9 @@ BackendStatus Gpu_fail(const GpuRuntime *rt, int r, const char *what, char *err,
 
 /* Packs the arguments, derives the grid (local NULL: up to 256 per block) and launches;
  * with ev, the launch between a pair of events (held by hold when it is not NULL). */
-BackendStatus Gpu_launch(const GpuRuntime *rt, GpuStream stream, GpuHold *hold, void *fn, const KernelArg *args, int nargs,
-                         bool real_double, int dims, const size_t *global, const size_t *local, Event **ev, char *err,
-                         size_t errlen);
+BackendStatus Gpu_launch(const GpuRuntime *rt, GpuStream stream, GpuHold *hold, void *fn, const KernelArg *args,
+                         int nargs, bool real_double, int dims, const size_t *global, const size_t *local,
+                         Event **ev, char *err, size_t errlen);
 /* Gpu_launch's steps, for a test: the grid and blocks of an NDRange. */
 BackendStatus Gpu_grid(int dims, const size_t *global, const size_t *local, unsigned grid[3], unsigned block[3],
                        char *err, size_t errlen);
