@@ -53,6 +53,8 @@ typedef struct BenchCell_ {
    int rounds;           /* rounds measured (fewer than --rounds when interrupted) */
    double gflops, ms;
    char message[256];
+   bool has_err;         /* max_rel_err was measured: the first round verified here */
+   double max_rel_err;   /* that round's worst sampled error (verify.h), given beside the speed */
    Observation obs;      /* the driver's figures in the last round (obs.known false: none) */
    StoreRecord rec;      /* its verified round (or its failure), for the results store */
 } BenchCell;
@@ -452,6 +454,8 @@ static void benchConfigs(Bench *b, int si, int round, uint64_t seed) {
          RecordPlace at = {b->be->name, b->dev};
          if (st != RUN_CANCELLED)
             Record_fromRun(&cell->rec, "bench", &at, k, values, &p, st, b->r);
+         cell->has_err = b->r->verified_run && b->r->verify.samples > 0;
+         cell->max_rel_err = b->r->verify.max_rel_err;
       }
    }
 }
@@ -728,6 +732,8 @@ static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *kernel
            cell->status == RUN_OK ? "true" : "false");
    if (cell->status == RUN_OK)
       fprintf(out, ",\"gflops\":%.6g,\"time_ms\":%.6g", cell->gflops, cell->ms);
+   if (cell->has_err)
+      fprintf(out, ",\"max_rel_err\":%.3g", cell->max_rel_err);
    char limit[64];
    if (limitOf(b, c, si, limit, sizeof limit)) {
       fprintf(out, ",\"limit\":");
@@ -742,6 +748,8 @@ static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *kernel
    Report_jsonString(out, vendor->note);
    if (vendor->status == RUN_OK)
       fprintf(out, ",\"vendor_gflops\":%.6g", vendor->gflops);
+   if (vendor->status == RUN_OK && vendor->verify.samples > 0)
+      fprintf(out, ",\"vendor_max_rel_err\":%.3g", vendor->verify.max_rel_err);
    if (pct > 0)
       fprintf(out, ",\"pct_of_vendor\":%.4g", pct);
    const double copy = copyPctOf(b, c, si);
