@@ -11,6 +11,7 @@
 #include "base/rng.h"
 #include "base/util.h"
 #include "core/run/ahead.h"
+#include "core/run/trial.h"
 #include "core/model/config.h"
 #include "core/model/inputs.h"
 
@@ -20,6 +21,7 @@ typedef struct PrepJob_ {
    long long values[KERNEL_MAX_PARAMS];
    Problem p;
    unsigned ablate;
+   const char *limits;      /* the step's simulated limits ("" none), as its visit has them */
    int same_as;             /* an earlier step with this very configuration (its compile is this one's); -1 none */
    bool compile;            /* to be compiled by the threads */
    bool done;               /* its compile has ended */
@@ -121,6 +123,7 @@ static bool resolve(Session *s, const Catalog *cat, const PresetList *presets, c
    const LessonSize one = LessonSize_forStep(size, st);
    LessonSize_apply(&one, &j->p.m, &j->p.n, &j->p.k);
    j->ablate = st->ablate;
+   j->limits = st->limits;
    out->m = j->p.m, out->n = j->p.n, out->k = j->p.k;
    DeviceLimits lim = Session_device(s)->limits;
    if (st->limits[0] && Session_simulateLimits(st->limits, &lim, out->why, sizeof out->why) &&
@@ -136,25 +139,26 @@ static bool resolve(Session *s, const Catalog *cat, const PresetList *presets, c
    return true;
 }
 
-/* The first visit's launch: once, verified on fresh inputs (an ablated run: launched), then
- * the bank pane's trace where the kernel has local-memory sites. */
+/* The first visit's launch: once, verified on fresh inputs (an ablated run: launched), as
+ * one trial (core/run/trial.h) like every other measurement, then the bank pane's trace
+ * where the kernel has local-memory sites. */
 static void launch(Session *s, const PrepJob *j, LessonPrepStep *out) {
-   Inputs in;
-   if (!Inputs_random(&in, &j->p, Rng_freshSeed())) {
-      snprintf(out->why, sizeof out->why, "out of host memory for %dx%dx%d inputs", j->p.m, j->p.n, j->p.k);
-      out->outcome = PREP_FAILED;
-      return;
-   }
    RunResult *r = calloc(1, sizeof *r);
    if (!r) {
-      Inputs_free(&in);
       snprintf(out->why, sizeof out->why, "out of host memory");
       out->outcome = PREP_FAILED;
       return;
    }
-   RunOptions ro = {.reps = 1, .warmup = 0, .verify = !j->ablate, .ablate = j->ablate};
-   RunStatus st = Session_run(s, j->k, j->values, &j->p, &in, &ro, r);
-   Inputs_free(&in);
+   Inputs in;
+   bool have_inputs = false;
+   TrialRequest rq = {.kernel = j->k, .values = j->values, .problem = &j->p, .limits = j->limits,
+                      .inputs_from = TRIAL_INPUTS_HELD, .seed = Rng_freshSeed(), .held = &in,
+                      .have_held = &have_inputs,
+                      .run = {.reps = 1, .warmup = 0, .verify = !j->ablate, .ablate = j->ablate}};
+   TrialOutcome outcome;
+   RunStatus st = Trial_run(s, &rq, r, &outcome);
+   if (have_inputs)
+      Inputs_free(&in);
    if (st == RUN_OK && !j->ablate && !(r->verified_run && r->verify.ok))
       st = RUN_NOT_VERIFIED;
    if (st != RUN_OK) {
