@@ -16,7 +16,7 @@
 #     beside % of cuBLAS in the same process;
 #  4. the bfloat16 suites against cuBLAS (bench --shapes --rounds 3, layout NT) with the
 #     steps that won a shape on 2026-11-29 (hopper-5, hopper-6-splitk, hopper-6-splitk-bm64,
-#     hopper-9-swapab) and tensor09_decode for M <= 16: llama3-8b, then skinny, then
+#     hopper-9-swapab, hopper-7's persistent grid of whole tiles) and tensor09_decode for M <= 16: llama3-8b, then skinny, then
 #     llama3-70b, cut by the budget. The table gives each suite's weighted geometric mean of
 #     the best configuration per shape (what a dispatch that picks per shape would reach),
 #     with the number of shapes measured: fewer than the suite's means the budget cut it.
@@ -234,16 +234,19 @@ suite_bench() {
    [ -f "$work/$base--$class.shapes" ] || return 0
    bench_one "$base-$class-bf16" "$secs" "$@" --shapes "$work/$base--$class.shapes"
 }
+# The persistent grid of whole tiles (hopper-7 with STREAMK=0): what gemmtop tune found on
+# the H200 for the weakest shapes of 128 and 512 tokens (2026-11-29, 21:20).
+H7="hopper-7-persistent-t64-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-bm64n192-bf16 hopper-7-persistent-192-bf16"
 BF_M16="tensor-9-decode-bfloat16-m16 t9-m16-pl1 hopper-9-swapab-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16"
-BF_M64="hopper-9-swapab-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-5-order-bf16 hopper-6-splitk-t128-bf16"
-BF_FEW="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-t128-bf16"
-BF_MANY="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-6-splitk-t128-bf16"
+BF_M64="hopper-9-swapab-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-5-order-bf16 hopper-6-splitk-t128-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-bm64n192-bf16"
+BF_FEW="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-t128-bf16 $H7"
+BF_MANY="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-6-splitk-t128-bf16 hopper-7-persistent-192-bf16 hopper-7-persistent-bm64-bf16"
 # In order of importance: the budget may end before the last.
 for suite in $SUITES; do
    suite_bench "$suite" m16 15 $BF_M16
    suite_bench "$suite" m64 15 $BF_M64
-   suite_bench "$suite" few 20 $BF_FEW
-   suite_bench "$suite" many 25 $BF_MANY
+   suite_bench "$suite" few 40 $BF_FEW
+   suite_bench "$suite" many 35 $BF_MANY
 done
 
 # 5. The FP32 and e4m3 suites, each whole (TYPE_SUITES, default llama3-8b and skinny; " " for
