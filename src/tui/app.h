@@ -1,8 +1,9 @@
 /* The explorer's state, shared by its UI-thread modules: start.c (start, main loop, end),
  * ui.c (the configuration), uiview.c (what all of them read), news.c (the worker's news),
  * keys.c (the keys and the help page), screen.c (the terminal), draw.c (the compositor),
- * the panes (each a class in its own file: panes.h) and dialogs.c (setup, presets, save).
- * Only the UI thread touches it; the worker is reached through worker.h alone. */
+ * dialogs.c (setup, presets, save) and panehost.c, which builds each pane's context from it
+ * (panectx.h): the panes see that and their own state, not this (the lesson pane alone:
+ * lesson_ui.h). Only the UI thread touches it; the worker is reached through worker.h alone. */
 #ifndef GEMMTOP_UI_APP_H
 #define GEMMTOP_UI_APP_H
 
@@ -23,6 +24,8 @@
 #include "tui/layout.h"
 #include "tui/panes_table.h"
 #include "tui/paint.h"
+#include "tui/panectx.h"
+#include "tui/panedraw.h"
 #include "tui/draw_banks.h"
 #include "tui/draw_compare.h"
 #include "tui/draw_history.h"
@@ -84,18 +87,6 @@ typedef struct ExportState_ {
    bool confirm;              /* the file exists: Enter again replaces it */
    char error[1200];
 } ExportState;
-
-/* Where a mouse click lands, recorded while drawing. */
-typedef enum { HIT_PANE, HIT_VARIANT, HIT_VALUE, HIT_ROW, HIT_HISTORY } HitKind;
-typedef struct Hit_ {
-   Rect r;
-   HitKind kind;
-   int a, b;
-} Hit;
-#define UI_MAX_HITS 256
-
-/* Rows of the kernel pane that the cursor can be on. */
-typedef enum { KROW_VARIANT_PICK, KROW_PARAM, KROW_VARIANT } KRowKind;
 
 typedef struct Ui_ {
    UiStart start;             /* how it was started (its selection points into the caller's) */
@@ -194,29 +185,19 @@ const DeviceInfo *Ui_deviceInfo(const Ui *ui);
 const char *Ui_simulatedNote(const Ui *ui);
 void Ui_flash(Ui *ui, Style st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void Ui_log(Ui *ui, LogLevel level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Kernel pane rows: variant picker, parameters, then the variant list. */
+/* Kernel pane rows: variant picker, parameters, then the variant list (PaneCtx_kernelRow). */
 int Ui_kernelRows(const Ui *ui);
 KRowKind Ui_kernelRow(const Ui *ui, int row, int *index);
-const char *Ui_shortName(const KernelInfo *k);
-/* The history's key of the configuration that the worker measures. */
-void Ui_measuredEntry(const Ui *ui, HistoryEntry *e);
-/* The history entry of the configuration that the worker measures, or -1. */
-int Ui_historyMeasured(const Ui *ui);
 /* Whether the worker is doing something (the spinner turns). */
 bool Ui_busy(const Ui *ui);
 /* Whether the worker's snapshot describes the configuration now chosen. */
 bool Ui_snapIsCurrent(const Ui *ui);
 /* Whether the snapshot's configuration was refused before running (a rule, the device). */
 bool Ui_snapRefused(const Ui *ui);
-/* What limits the configuration on screen (core/analyse/limiter.h), from the worker's
- * figures, the measured peaks and the bank pane's trace when current. False when it has
- * no figure yet, with why in msg. */
-bool Ui_limiter(const Ui *ui, LimiterInputs *in, Limiter *l, char *msg, size_t len);
+/* Records a place a click lands, while drawing (panes: PaneCtx_hit). */
+void Draw_hit(Ui *ui, Rect r, HitKind kind, int a, int b);
 /* Closes the dialog open (what the setup dialog holds is freed). */
 void Dialog_close(Ui *ui);
-/* Whether ch steps a value or a variant (the kernel pane's, from any pane that has no use
- * for it). */
-bool Ui_isSteppingKey(int ch);
 
 /* ui.c */
 /* preset_ui.c: loads a preset whole: its kernel and values, the whole problem (fields it
@@ -238,8 +219,6 @@ void Ui_stepVariant(Ui *ui, int dir);
 void Ui_stepParam(Ui *ui, int pi, int dir, bool any);
 /* Sets parameter pi to its vi-th allowed value. */
 void Ui_setParamValue(Ui *ui, int pi, int vi);
-/* The index of v among p's allowed values, or -1. */
-int Ui_valueIndex(const KernelParam *p, long long v);
 /* Goes back to history entry i (its kernel, values, problem and, if it can, device). */
 void Ui_restoreHistory(Ui *ui, int i);
 void Ui_setProblem(Ui *ui, const Problem *p);
@@ -299,22 +278,9 @@ void Ui_layout(Ui *ui);
 /* draw.c: the compositor: header, footer, the panes, the dialog open */
 void Draw_screen(Ui *ui);
 
-/* panedraw.c: what the panes draw with that reads the state (primitives: paint.h) */
-void Draw_hit(Ui *ui, Rect r, HitKind kind, int a, int b);
-/* The rows of pane p under its title row (at least 1). */
-int Draw_paneHeight(const Ui *ui, int p);
-/* A pane's title row: " N Name  extra" and right-aligned text. */
-void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right);
-/* "12.3 ms", "4.1 KiB", "1234 GFLOPS": numbers as the panes show them. */
-void Draw_fmtTime(const Ui *ui, double ms, char *out, size_t n);
-void Draw_fmtBytes(long long b, char *out, size_t n);
-void Draw_fmtRate(double v, const char *unit, char *out, size_t n);
-/* The dash of a figure not known; the spinner's glyph of this frame. */
-const char *Draw_dash(const Ui *ui);
-const char *Draw_spinner(const Ui *ui);
-/* The worker's state as a word with a glyph ("compiling", "paused"), and its style. */
-void Draw_stateText(const Ui *ui, char *out, size_t n);
-Style Draw_stateStyle(const Ui *ui);
+/* panehost.c: pane p's context (panectx.h; -1: the compositor's own, the whole screen),
+ * whose verbs act on ui. Built for each call of a pane: it points into ui. */
+void PaneHost_context(Ui *ui, int p, PaneCtx *ctx);
 
 /* The panes' classes are declared from their list (panes_table.h). */
 

@@ -516,7 +516,7 @@ static void openSave(Ui *ui) {
    SaveState *s = &ui->save;
    memset(s, 0, sizeof *s);
    const KernelInfo *k = Ui_kernel(ui);
-   int o = snprintf(s->name, sizeof s->name, "%s", Ui_shortName(k));
+   int o = snprintf(s->name, sizeof s->name, "%s", KernelInfo_shortName(k));
    for (int i = 0; i < k->nparams && o < (int)sizeof s->name; i++)
       o += snprintf(s->name + o, sizeof s->name - (size_t)o, "-%s%lld", k->params[i].name, ui->values[i]);
    for (char *c = s->name; *c; c++)

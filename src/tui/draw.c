@@ -75,11 +75,13 @@ static void drawHeader(Ui *ui) {
             Problem_typeLabel(p, type, sizeof type), lay, Paint_glyph(&ui->paint, "\xce\xb1", "alpha"), p->alpha,
             Paint_glyph(&ui->paint, "\xce\xb2", "beta"), p->beta);
    Paint_text(&ui->paint, r.y + 1, 0, r.w, left, ST_NORMAL, true);
-   Draw_stateText(ui, right, sizeof right);
+   PaneCtx ctx; /* the worker's state in words, as the results pane says it */
+   PaneHost_context(ui, -1, &ctx);
+   Draw_stateText(&ctx, right, sizeof right);
    rw = Text_width(right) + 1;
    bool state = rw < r.w - Text_width(left) - 1;
    if (state)
-      Paint_text(&ui->paint, r.y + 1, r.w - rw, rw, right, Draw_stateStyle(ui), false);
+      Paint_text(&ui->paint, r.y + 1, r.w - rw, rw, right, Draw_stateStyle(&ctx), false);
    /* the state first: the driver's figures take the room left between */
    drawObservation(ui, r.y + 1, Text_width(left), r.w - Text_width(left) - (state ? rw + 1 : 0));
 }

@@ -9,35 +9,36 @@
 #include <string.h>
 
 #include "core/analyse/banks.h"
-#include "tui/app.h"
+#include "tui/draw_banks.h"
+#include "tui/panedraw.h"
+#include "tui/panes_table.h"
 #include "tui/banklayout.h"
-#include "tui/lesson_ui.h"
 #include "tui/text.h"
 
 /* Keeps site, warp and iter valid for the analysis held (site: one that made accesses). */
-static void clampBanks(Ui *ui) {
-   const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
+static void clampBanks(const PaneCtx *ctx, BanksPane *bp) {
+   const BankAnalysis *a = bp->have ? bp->analysis.analysis : NULL;
    if (!a || !a->nrequests) {
-      ui->banks_pane.site = ui->banks_pane.warp = ui->banks_pane.iter = 0;
+      bp->site = bp->warp = bp->iter = 0;
       return;
    }
-   if (ui->banks_pane.site < 0 || ui->banks_pane.site >= a->nsites || !a->sites[ui->banks_pane.site].requests) {
-      ui->banks_pane.site = 0;
-      while (ui->banks_pane.site < a->nsites - 1 && !a->sites[ui->banks_pane.site].requests)
-         ui->banks_pane.site++;
+   if (bp->site < 0 || bp->site >= a->nsites || !a->sites[bp->site].requests) {
+      bp->site = 0;
+      while (bp->site < a->nsites - 1 && !a->sites[bp->site].requests)
+         bp->site++;
    }
    int warps = a->warps * a->groups;
-   if (ui->banks_pane.warp >= warps)
-      ui->banks_pane.warp = warps > 0 ? warps - 1 : 0;
-   if (ui->banks_pane.warp < 0)
-      ui->banks_pane.warp = 0;
+   if (bp->warp >= warps)
+      bp->warp = warps > 0 ? warps - 1 : 0;
+   if (bp->warp < 0)
+      bp->warp = 0;
    int wpg = a->warps > 0 ? a->warps : 1;
-   int n = BankAnalysis_executions(a, (unsigned)ui->banks_pane.site, (unsigned)(ui->banks_pane.warp / wpg),
-                                   (unsigned)(ui->banks_pane.warp % wpg));
-   if (ui->banks_pane.iter >= n)
-      ui->banks_pane.iter = n > 0 ? n - 1 : 0;
-   if (ui->banks_pane.iter < 0)
-      ui->banks_pane.iter = 0;
+   int n = BankAnalysis_executions(a, (unsigned)bp->site, (unsigned)(bp->warp / wpg),
+                                   (unsigned)(bp->warp % wpg));
+   if (bp->iter >= n)
+      bp->iter = n > 0 ? n - 1 : 0;
+   if (bp->iter < 0)
+      bp->iter = 0;
 }
 
 static Style passStyle(int pass) {
@@ -45,12 +46,12 @@ static Style passStyle(int pass) {
 }
 
 /* A message in place of the analysis, wrapped; returns its rows. */
-static int message(Ui *ui, Rect r, const char *m, Style st) {
+static int message(const PaneCtx *ctx, Rect r, const char *m, Style st) {
    char buf[2048];
    const char *wl[16];
    int n = Text_wrap(m, r.w - 2, buf, sizeof buf, wl, r.h - 1 < 16 ? r.h - 1 : 16);
    for (int i = 0; i < n; i++)
-      Paint_text(&ui->paint, r.y + 1 + i, r.x + 1, r.w - 2, wl[i], st, false);
+      Paint_text(ctx->paint, r.y + 1 + i, r.x + 1, r.w - 2, wl[i], st, false);
    return n;
 }
 
@@ -92,15 +93,15 @@ static void wrapped(Notes *ns, Style st, int width, const char *text) {
 #define SITE_NUMBERS_W 53
 
 /* One site's row: its full name wrapped in the name column, never cut. */
-static void siteRow(Notes *ns, const Ui *ui, const BankAnalysis *a, int i, int namew) {
-   const KernelInfo *k = Catalog_find(&ui->cat, ui->banks_pane.analysis.config.kernel);
+static void siteRow(Notes *ns, const PaneCtx *ctx, const BanksPane *bp, const BankAnalysis *a, int i, int namew) {
+   const KernelInfo *k = Catalog_find(ctx->cat, bp->analysis.config.kernel);
    const BankSiteStats *st = &a->sites[i];
    const char *nm = k && i < k->nsites && k->sites[i][0] ? k->sites[i] : "(unnamed)";
    char label[160], buf[512], line[320];
    snprintf(label, sizeof label, "%d %s", i, nm);
    const char *wl[6];
    int n = Text_wrap(label, namew, buf, sizeof buf, wl, 6);
-   bool sel = i == ui->banks_pane.site;
+   bool sel = i == bp->site;
    Style style = sel ? ST_SELECT : st->conflicts ? ST_WARN : ST_NORMAL;
    snprintf(line, sizeof line, "%s %-*s %8lld %9lld %7lld %9lld %6.2fx %6.2fx", sel ? ">" : " ", namew,
             n > 0 ? wl[0] : "", st->requests, st->wavefronts, st->ideal, st->conflicts, st->worst_degree,
@@ -112,12 +113,12 @@ static void siteRow(Notes *ns, const Ui *ui, const BankAnalysis *a, int i, int n
    }
 }
 
-static void siteTable(Notes *ns, const Ui *ui, const BankAnalysis *a, int width) {
+static void siteTable(Notes *ns, const PaneCtx *ctx, const BanksPane *bp, const BankAnalysis *a, int width) {
    int namew = width - 2 - SITE_NUMBERS_W;
    if (namew < 12)
       namew = 12;
    /* No wider than the longest name needs. */
-   const KernelInfo *k = Catalog_find(&ui->cat, ui->banks_pane.analysis.config.kernel);
+   const KernelInfo *k = Catalog_find(ctx->cat, bp->analysis.config.kernel);
    int longest = 4;
    for (int i = 0; i < a->nsites; i++) {
       const char *nm = k && i < k->nsites && k->sites[i][0] ? k->sites[i] : "(unnamed)";
@@ -133,16 +134,17 @@ static void siteTable(Notes *ns, const Ui *ui, const BankAnalysis *a, int width)
    note(ns, ST_HEADER, true, line);
    for (int i = 0; i < a->nsites; i++)
       if (a->sites[i].requests)
-         siteRow(ns, ui, a, i, namew);
+         siteRow(ns, ctx, bp, a, i, namew);
 }
 
 /* The request drawn: which it is and what it costs. */
-static void requestNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const BankGrid *g, int width) {
+static void requestNotes(Notes *ns, const PaneCtx *ctx, const BanksPane *bp, const BankAnalysis *a, const BankGrid *g,
+                         int width) {
    char line[512];
-   int execs = BankAnalysis_executions(a, (unsigned)ui->banks_pane.site, g->group, g->warp);
+   int execs = BankAnalysis_executions(a, (unsigned)bp->site, g->group, g->warp);
    int conflicts = g->wavefronts - g->ideal;
    snprintf(line, sizeof line, "site %d warp %d/%d iter %d/%d: %s %u B, %d wavefront%s, ideal %d, %d conflict%s",
-            ui->banks_pane.site, ui->banks_pane.warp, a->warps * a->groups, ui->banks_pane.iter + 1, execs, g->store ? "store" : "load",
+            bp->site, bp->warp, a->warps * a->groups, bp->iter + 1, execs, g->store ? "store" : "load",
             g->width, g->wavefronts, g->wavefronts == 1 ? "" : "s", g->ideal, conflicts, conflicts == 1 ? "" : "s");
    wrapped(ns, g->wavefronts > g->ideal ? ST_WARN : ST_GOOD, width, line);
    if (g->phases > 1) {
@@ -152,7 +154,7 @@ static void requestNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const B
    }
 }
 
-static void legend(Notes *ns, const Ui *ui, const BankGrid *g, int width) {
+static void legend(Notes *ns, const PaneCtx *ctx, const BanksPane *bp, const BankGrid *g, int width) {
    char line[512];
    snprintf(line, sizeof line,
             "cell: the pass in which that bank serves the lane: 1 first, 2-9 a-z later (each a conflict); "
@@ -162,13 +164,14 @@ static void legend(Notes *ns, const Ui *ui, const BankGrid *g, int width) {
 }
 
 /* Every note for a pane width: what is measured and what is drawn come from here. */
-static void buildNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const BankGrid *g, int width) {
+static void buildNotes(Notes *ns, const PaneCtx *ctx, const BanksPane *bp, const BankAnalysis *a, const BankGrid *g,
+                       int width) {
    ns->n = ns->before_legend = ns->table = ns->request = 0;
    char line[512], model[96];
    BankModel_describe(&a->model, model, sizeof model);
    snprintf(line, sizeof line, "model %s: %s%s", a->model.name, model, a->model.known ? "" : " (assumed)");
    wrapped(ns, a->model.known ? ST_NORMAL : ST_WARN, width, line);
-   const Problem *p = &ui->banks_pane.analysis.traced;
+   const Problem *p = &bp->analysis.traced;
    snprintf(line, sizeof line, "traced %d group%s of %zu items (%d warp%s) on %dx%dx%d; %zu accesses%s", a->groups,
             a->groups == 1 ? "" : "s", a->wg_size, a->warps, a->warps == 1 ? "" : "s", p->m, p->n, p->k, a->nrecords,
             a->dropped ? " (incomplete)" : "");
@@ -178,27 +181,27 @@ static void buildNotes(Notes *ns, const Ui *ui, const BankAnalysis *a, const Ban
       return;
    }
    ns->table = ns->n;
-   siteTable(ns, ui, a, width);
+   siteTable(ns, ctx, bp, a, width);
    ns->request = ns->n;
    if (g) {
-      requestNotes(ns, ui, a, g, width);
+      requestNotes(ns, ctx, bp, a, g, width);
       ns->before_legend = ns->n;
-      legend(ns, ui, g, width);
+      legend(ns, ctx, bp, g, width);
    } else {
-      snprintf(line, sizeof line, "site %d, warp %d: no access", ui->banks_pane.site, ui->banks_pane.warp);
+      snprintf(line, sizeof line, "site %d, warp %d: no access", bp->site, bp->warp);
       note(ns, ST_DIM, false, line);
    }
 }
 
 /* The notes from line first, in h rows. */
-static void drawNotes(Ui *ui, const Notes *ns, int first, int x, int y, int w, int h) {
+static void drawNotes(const PaneCtx *ctx, const Notes *ns, int first, int x, int y, int w, int h) {
    for (int i = 0; first + i < ns->n && i < h; i++)
-      Paint_text(&ui->paint, y + i, x, w, ns->line[first + i].text, ns->line[first + i].st, ns->line[first + i].pad);
+      Paint_text(ctx->paint, y + i, x, w, ns->line[first + i].text, ns->line[first + i].st, ns->line[first + i].pad);
 }
 
 /* ---- the grid ---- */
 
-static void gridHead(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x, int y) {
+static void gridHead(const PaneCtx *ctx, const BankGrid *g, const BankPaneLayout *l, int x, int y) {
    char tens[BANKS_MAX_BANKS + 16], units[BANKS_MAX_BANKS + 16];
    int o = snprintf(tens, sizeof tens, "bank "), u = snprintf(units, sizeof units, "     ");
    for (int b = 0; b < l->banks_shown; b++) {
@@ -208,30 +211,30 @@ static void gridHead(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x, 
    tens[o] = units[u] = '\0';
    if (l->address)
       snprintf(units + u, sizeof units - (size_t)u, " offset");
-   Paint_text(&ui->paint, y, x, l->grid.w, tens, ST_LABEL, false);
-   Paint_text(&ui->paint, y + 1, x, l->grid.w, units, ST_LABEL, false);
+   Paint_text(ctx->paint, y, x, l->grid.w, tens, ST_LABEL, false);
+   Paint_text(ctx->paint, y + 1, x, l->grid.w, units, ST_LABEL, false);
 }
 
-static void laneRow(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int lane, int x, int y) {
+static void laneRow(const PaneCtx *ctx, const BankGrid *g, const BankPaneLayout *l, int lane, int x, int y) {
    char lab[8], c[2] = {0, 0}, addr[24];
    snprintf(lab, sizeof lab, "l%-3d ", lane);
-   Paint_text(&ui->paint, y, x, BANKLAYOUT_LABEL_W, lab, ST_LABEL, false);
+   Paint_text(ctx->paint, y, x, BANKLAYOUT_LABEL_W, lab, ST_LABEL, false);
    for (int b = 0; b < l->banks_shown; b++) {
       int ps = g->pass[lane][b];
       c[0] = BankGrid_glyph(ps);
-      Paint_text(&ui->paint, y, x + BANKLAYOUT_LABEL_W + b, 1, c, passStyle(ps), false);
+      Paint_text(ctx->paint, y, x + BANKLAYOUT_LABEL_W + b, 1, c, passStyle(ps), false);
    }
    if (l->address && g->active[lane]) {
       snprintf(addr, sizeof addr, " @%u", g->address[lane]);
-      Paint_text(&ui->paint, y, x + BANKLAYOUT_LABEL_W + l->banks_shown, BANKLAYOUT_ADDRESS_W, addr, ST_DIM, false);
+      Paint_text(ctx->paint, y, x + BANKLAYOUT_LABEL_W + l->banks_shown, BANKLAYOUT_ADDRESS_W, addr, ST_DIM, false);
    }
 }
 
-static void drawGrid(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x0, int y0) {
+static void drawGrid(const PaneCtx *ctx, const BankGrid *g, const BankPaneLayout *l, int x0, int y0) {
    int x = x0 + l->grid.x, y = y0 + l->grid.y;
    if (l->grid.h < BANKLAYOUT_HEAD_ROWS)
       return;
-   gridHead(ui, g, l, x, y);
+   gridHead(ctx, g, l, x, y);
    y += BANKLAYOUT_HEAD_ROWS;
    int lpp = g->lanes_per_phase, first = g->lanes, last = -1;
    for (int r = l->first; r < l->first + l->shown; r++, y++) {
@@ -241,21 +244,22 @@ static void drawGrid(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x0,
       if (lane < 0) {
          int p = -1 - lane;
          char sep[96];
-         snprintf(sep, sizeof sep, "%s phase %d: lanes %d-%d, %d wavefront%s", Paint_glyph(&ui->paint, "\xe2\x94\x80\xe2\x94\x80", "--"),
-                  p, p * lpp, (p + 1) * lpp - 1 < g->lanes - 1 ? (p + 1) * lpp - 1 : g->lanes - 1,
-                  g->phase_wavefronts[p], g->phase_wavefronts[p] == 1 ? "" : "s");
-         Paint_text(&ui->paint, y, x, l->grid.w, sep, ST_DIM, false);
+         snprintf(sep, sizeof sep, "%s phase %d: lanes %d-%d, %d wavefront%s",
+                  Paint_glyph(ctx->paint, "\xe2\x94\x80\xe2\x94\x80", "--"), p, p * lpp,
+                  (p + 1) * lpp - 1 < g->lanes - 1 ? (p + 1) * lpp - 1 : g->lanes - 1, g->phase_wavefronts[p],
+                  g->phase_wavefronts[p] == 1 ? "" : "s");
+         Paint_text(ctx->paint, y, x, l->grid.w, sep, ST_DIM, false);
          continue;
       }
       first = lane < first ? lane : first;
       last = lane > last ? lane : last;
-      laneRow(ui, g, l, lane, x, y);
+      laneRow(ctx, g, l, lane, x, y);
    }
    if (l->scrolls && l->grid.h > BANKLAYOUT_HEAD_ROWS + 1) {
       char more[160];
       snprintf(more, sizeof more, "lanes %d-%d of %d: Up Down PgUp PgDn scroll%s%s", first, last, g->lanes,
-               ui->zoom == PANE_BANKS ? "" : ", z zooms", l->banks_shown < g->banks ? "; banks clipped" : "");
-      Paint_text(&ui->paint, y0 + l->grid.y + l->grid.h - 1, x, l->grid.w, more, ST_DIM, false);
+               ctx->zoom == PANE_BANKS ? "" : ", z zooms", l->banks_shown < g->banks ? "; banks clipped" : "");
+      Paint_text(ctx->paint, y0 + l->grid.y + l->grid.h - 1, x, l->grid.w, more, ST_DIM, false);
    }
 }
 
@@ -264,38 +268,38 @@ static void drawGrid(Ui *ui, const BankGrid *g, const BankPaneLayout *l, int x0,
  * room, so the class reads the grid, the step and its speed on one screen. */
 static void addStepLine(void *ctx, const char *line, int style) { note(ctx, (Style)style, false, line); }
 
-static void stepNotes(Ui *ui, Notes *ls, int width) {
+static void stepNotes(const PaneCtx *ctx, Notes *ls, int width) {
    ls->n = 0;
    if (width < 20)
       return;
-   LessonUi_stepText(ui, width, addStepLine, ls);
+   PaneCtx_lessonStepText(ctx, width, addStepLine, ls);
 }
 
 /* What does not fit is said to be in the lesson pane, never cut silently. */
-static void drawStep(Ui *ui, const Notes *ls, Rect r, int x0, int y0) {
+static void drawStep(const PaneCtx *ctx, const Notes *ls, Rect r, int x0, int y0) {
    if (r.h <= 0 || r.w < 20)
       return;
    int shown = ls->n <= r.h ? ls->n : r.h - 1;
-   drawNotes(ui, ls, 0, x0 + r.x, y0 + r.y, r.w, shown);
+   drawNotes(ctx, ls, 0, x0 + r.x, y0 + r.y, r.w, shown);
    if (shown < ls->n)
-      Paint_text(&ui->paint, y0 + r.y + shown, x0 + r.x, r.w, "... the rest of the step's text: z, then the lesson pane", ST_DIM,
-                false);
+      Paint_text(ctx->paint, y0 + r.y + shown, x0 + r.x, r.w,
+                 "... the rest of the step's text: z, then the lesson pane", ST_DIM, false);
 }
 
 /* Before the grid is traced: the step's lines under the message of used rows. */
-static void stepUnder(Ui *ui, Rect r, int used) {
-   if (!LessonUi_gridStep(ui) || (ui->layout.shown & PANE_BIT(PANE_LESSON)))
+static void stepUnder(const PaneCtx *ctx, Rect r, int used) {
+   if (!ctx->grid_step || (ctx->shown & PANE_BIT(PANE_LESSON)))
       return;
    static Notes step;
-   stepNotes(ui, &step, r.w - 2);
-   drawStep(ui, &step, (Rect){0, used + 1, r.w - 2, r.h - 1 - used - 1}, r.x + 1, r.y + 1);
+   stepNotes(ctx, &step, r.w - 2);
+   drawStep(ctx, &step, (Rect){0, used + 1, r.w - 2, r.h - 1 - used - 1}, r.x + 1, r.y + 1);
 }
 
 /* The grid of the request chosen, or NULL (no access there, or no memory). */
-static BankGrid *chosenGrid(const Ui *ui, const BankAnalysis *a) {
+static BankGrid *chosenGrid(const PaneCtx *ctx, BanksPane *bp, const BankAnalysis *a) {
    int wpg = a->warps > 0 ? a->warps : 1;
-   const BankRequest *req = BankAnalysis_request(a, (unsigned)ui->banks_pane.site, (unsigned)(ui->banks_pane.warp / wpg),
-                                                 (unsigned)(ui->banks_pane.warp % wpg), ui->banks_pane.iter);
+   const BankRequest *req = BankAnalysis_request(a, (unsigned)bp->site, (unsigned)(bp->warp / wpg),
+                                                 (unsigned)(bp->warp % wpg), bp->iter);
    BankGrid *g = req ? malloc(sizeof *g) : NULL;
    if (g && !BankAnalysis_grid(a, req, g)) {
       free(g);
@@ -307,9 +311,10 @@ static BankGrid *chosenGrid(const Ui *ui, const BankAnalysis *a) {
 /* The kernel's parameters, those that differ from the configuration traced before (of the
  * same kernel) first: where the title is cut, it keeps what the change was about (PADDING,
  * SWZ). */
-static void changedFirst(const Ui *ui, const KernelInfo *k, const long long *values, char *out, size_t len) {
-   const WorkerConfig *b = &ui->banks_pane.before;
-   const bool compare = ui->banks_pane.have_before && !strcmp(b->kernel, k->name);
+static void changedFirst(const PaneCtx *ctx, BanksPane *bp, const KernelInfo *k, const long long *values, char *out,
+                         size_t len) {
+   const WorkerConfig *b = &bp->before;
+   const bool compare = bp->have_before && !strcmp(b->kernel, k->name);
    size_t n = 0;
    out[0] = '\0';
    for (int pass = 0; pass < 2; pass++)
@@ -321,173 +326,179 @@ static void changedFirst(const Ui *ui, const KernelInfo *k, const long long *val
 }
 
 /* The title: the configuration traced, and the keys (what z does depends on the zoom). */
-static void title(Ui *ui) {
+static void title(const PaneCtx *ctx, BanksPane *bp) {
    char extra[400] = "local-memory bank conflicts", params[256] = "";
-   if (ui->banks_pane.have) {
-      const KernelInfo *k = Catalog_find(&ui->cat, ui->banks_pane.analysis.config.kernel);
+   if (bp->have) {
+      const KernelInfo *k = Catalog_find(ctx->cat, bp->analysis.config.kernel);
       if (k)
-         changedFirst(ui, k, ui->banks_pane.analysis.config.values, params, sizeof params);
-      const Problem *t = &ui->banks_pane.analysis.traced;
-      snprintf(extra, sizeof extra, "%s%s%s (%s, traced at %dx%dx%d)", ui->banks_pane.analysis.config.kernel,
+         changedFirst(ctx, bp, k, bp->analysis.config.values, params, sizeof params);
+      const Problem *t = &bp->analysis.traced;
+      snprintf(extra, sizeof extra, "%s%s%s (%s, traced at %dx%dx%d)", bp->analysis.config.kernel,
                params[0] ? " " : "", params, Precision_name(t->precision), t->m, t->n, t->k);
    }
    /* The keys in short where the configuration would be cut for them (80x24). */
-   const bool zoomed = ui->zoom == PANE_BANKS;
+   const bool zoomed = ctx->zoom == PANE_BANKS;
    const char *keys = zoomed ? "[ ] site { } warp ( ) iter  z back" : "[ ] site { } warp ( ) iter  z zoom";
-   const int room = ui->layout.pane[PANE_BANKS].w - Text_width(Layout_paneName(PANE_BANKS)) - 6;
+   const int room = ctx->area.w - Text_width(Layout_paneName(PANE_BANKS)) - 6;
    if (Text_width(extra) + Text_width(keys) + 1 > room)
       keys = zoomed ? "z back" : "z zoom";
-   Draw_paneTitle(ui, PANE_BANKS, extra, keys);
+   Draw_paneTitle(ctx, extra, keys);
 }
 
-static int Draw_banksRows(Ui *ui, int width) {
-   const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
-   if (!a || !a->nrequests || !LessonUi_gridStep(ui) || (ui->visible & PANE_BIT(PANE_LESSON)))
+static int banksRows(const PaneCtx *ctx, void *state, int width) {
+   BanksPane *bp = state;
+   const BankAnalysis *a = bp->have ? bp->analysis.analysis : NULL;
+   if (!a || !a->nrequests || !ctx->grid_step || (ctx->visible & PANE_BIT(PANE_LESSON)))
       return 0;
-   BankGrid *g = chosenGrid(ui, a);
+   BankGrid *g = chosenGrid(ctx, bp, a);
    int rows = g ? 1 + BankLayout_readableHeight(g->lanes, g->lanes_per_phase) : 0;
    free(g);
    return rows;
 }
 
-static void drawBanks(Ui *ui) {
-   Rect r = ui->layout.pane[PANE_BANKS];
-   const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
-   bool current = ui->banks_pane.have && ui->snap.have_config && ui->banks_pane.analysis.config_serial == ui->snap.config_serial;
-   title(ui);
+static void drawBanks(const PaneCtx *ctx, void *state) {
+   BanksPane *bp = state;
+   Rect r = ctx->area;
+   const BankAnalysis *a = bp->have ? bp->analysis.analysis : NULL;
+   bool current = bp->have && ctx->snap->have_config && bp->analysis.config_serial == ctx->snap->config_serial;
+   title(ctx, bp);
    if (!current) {
-      const char *m = !ui->snap.have_config || !ui->snap.result.verified_run
+      const char *m = !ctx->snap->have_config || !ctx->snap->result.verified_run
                          ? "waiting for a verified run of this configuration, then its local memory is traced"
                          : "tracing the local-memory accesses of one work-group (apart from the timed launches)...";
-      if (ui->snap.have_result && ui->snap.result.status != RUN_OK && !ui->snap.result.verified_run)
+      if (ctx->snap->have_result && ctx->snap->result.status != RUN_OK && !ctx->snap->result.verified_run)
          m = "this configuration did not run: nothing to trace";
-      stepUnder(ui, r, message(ui, r, m, ST_DIM));
+      stepUnder(ctx, r, message(ctx, r, m, ST_DIM));
       return;
    }
    if (!a) {
-      stepUnder(ui, r, message(ui, r, ui->banks_pane.analysis.message, ST_BAD));
+      stepUnder(ctx, r, message(ctx, r, bp->analysis.message, ST_BAD));
       return;
    }
    int x0 = r.x + 1, y0 = r.y + 1, w = r.w - 2, h = r.h - 1;
-   BankGrid *g = a->nrequests ? chosenGrid(ui, a) : NULL;
+   BankGrid *g = a->nrequests ? chosenGrid(ctx, bp, a) : NULL;
    static Notes full, side, step, step_side; /* large: kept off the stack */
-   buildNotes(&full, ui, a, g, w);
+   buildNotes(&full, ctx, bp, a, g, w);
    int side_w = g ? BankLayout_sideWidth(w, g->banks) : 0;
-   buildNotes(&side, ui, a, g, side_w ? side_w : w);
+   buildNotes(&side, ctx, bp, a, g, side_w ? side_w : w);
    /* The step's lines, when the lesson pane is not there to show them. */
-   const bool with_step = LessonUi_gridStep(ui) && !(ui->layout.shown & PANE_BIT(PANE_LESSON));
+   const bool with_step = ctx->grid_step && !(ctx->shown & PANE_BIT(PANE_LESSON));
    step.n = step_side.n = 0;
    if (with_step) {
-      stepNotes(ui, &step, w);
-      stepNotes(ui, &step_side, side_w ? side_w : w);
+      stepNotes(ctx, &step, w);
+      stepNotes(ctx, &step_side, side_w ? side_w : w);
    }
    BankPaneNeeds need = {.w = w, .h = h, .notes_rows = full.n, .notes_rows_side = side.n,
                          .notes_rows_short = full.before_legend,
                          .notes_rows_compact = full.request - full.table,
                          .lesson_rows = step.n, .lesson_rows_side = step_side.n,
                          .lanes = g ? g->lanes : 0, .banks = g ? g->banks : 0,
-                         .lanes_per_phase = g ? g->lanes_per_phase : 0, .scroll = ui->banks_pane.scroll};
+                         .lanes_per_phase = g ? g->lanes_per_phase : 0, .scroll = bp->scroll};
    BankPaneLayout l;
    BankLayout_compute(&need, &l);
-   ui->banks_pane.scroll = l.first;
-   ui->banks_pane.page = l.shown > 1 ? l.shown : 1;
+   bp->scroll = l.first;
+   bp->page = l.shown > 1 ? l.shown : 1;
    const Notes *ns = l.side ? &side : &full;
-   drawNotes(ui, ns, l.compact ? ns->table : 0, x0 + l.notes.x, y0 + l.notes.y, l.notes.w, l.notes.h);
+   drawNotes(ctx, ns, l.compact ? ns->table : 0, x0 + l.notes.x, y0 + l.notes.y, l.notes.w, l.notes.h);
    if (with_step)
-      drawStep(ui, l.side ? &step_side : &step, l.lesson, x0, y0);
+      drawStep(ctx, l.side ? &step_side : &step, l.lesson, x0, y0);
    if (g)
-      drawGrid(ui, g, &l, x0, y0);
+      drawGrid(ctx, g, &l, x0, y0);
    free(g);
 }
 
 /* ---- its news and keys ---- */
 
-static void freeBanks(Ui *ui) {
-   if (ui->banks_pane.have && ui->banks_pane.analysis.analysis) {
-      BankAnalysis_free(ui->banks_pane.analysis.analysis);
-      free(ui->banks_pane.analysis.analysis);
+static void freeBanks(const PaneCtx *ctx, void *state) {
+   BanksPane *bp = state;
+   if (bp->have && bp->analysis.analysis) {
+      BankAnalysis_free(bp->analysis.analysis);
+      free(bp->analysis.analysis);
    }
-   ui->banks_pane.analysis.analysis = NULL;
-   ui->banks_pane.have = false;
+   bp->analysis.analysis = NULL;
+   bp->have = false;
 }
 
 /* The worker's newest bank analysis, when there is one. */
-static void poll(Ui *ui) {
+static void poll(const PaneCtx *ctx, void *state) {
+   BanksPane *bp = state;
    WorkerBanks nb;
-   if (!Worker_takeBanks(ui->worker, &nb))
+   if (!Worker_takeBanks(ctx->worker, &nb))
       return;
-   if (ui->banks_pane.have) {
-      ui->banks_pane.before = ui->banks_pane.analysis.config;
-      ui->banks_pane.have_before = true;
+   if (bp->have) {
+      bp->before = bp->analysis.config;
+      bp->have_before = true;
    }
-   freeBanks(ui);
-   ui->banks_pane.analysis = nb;
-   ui->banks_pane.have = true;
-   clampBanks(ui);
-   ui->dirty = true;
+   freeBanks(ctx, bp);
+   bp->analysis = nb;
+   bp->have = true;
+   clampBanks(ctx, bp);
+   PaneCtx_dirty(ctx);
 }
 
 /* Steps the bank pane's site (what 0), warp (1) or execution (2). */
-static void stepBanks(Ui *ui, int what, int d) {
-   if (!(ui->visible & PANE_BIT(PANE_BANKS))) {
-      Ui_flash(ui, ST_WARN, "the bank pane is hidden: 5 shows it");
+static void stepBanks(const PaneCtx *ctx, BanksPane *bp, int what, int d) {
+   if (!(ctx->visible & PANE_BIT(PANE_BANKS))) {
+      PaneCtx_flash(ctx, ST_WARN, "the bank pane is hidden: 5 shows it");
       return;
    }
-   const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
+   const BankAnalysis *a = bp->have ? bp->analysis.analysis : NULL;
    if (!a || !a->nrequests)
       return;
    if (what == 0) {
-      int s = ui->banks_pane.site;
+      int s = bp->site;
       for (int i = 0; i < a->nsites; i++) {
          s = (s + d + a->nsites) % a->nsites;
          if (a->sites[s].requests)
             break;
       }
-      ui->banks_pane.site = s;
-      ui->banks_pane.iter = 0;
+      bp->site = s;
+      bp->iter = 0;
    } else if (what == 1) {
       int n = a->warps * a->groups;
-      ui->banks_pane.warp = n > 0 ? (ui->banks_pane.warp + d + n) % n : 0;
+      bp->warp = n > 0 ? (bp->warp + d + n) % n : 0;
    } else {
-      ui->banks_pane.iter += d;
+      bp->iter += d;
    }
-   clampBanks(ui);
-   ui->dirty = true;
+   clampBanks(ctx, bp);
+   PaneCtx_dirty(ctx);
 }
-static void stepKey(Ui *ui, int ch) {
+static void stepKey(const PaneCtx *ctx, void *state, int ch) {
+   BanksPane *bp = state;
    const char *keys = "[]{}()", *at = strchr(keys, ch);
    int i = (int)(at - keys);
-   stepBanks(ui, i / 2, i % 2 ? 1 : -1);
+   stepBanks(ctx, bp, i / 2, i % 2 ? 1 : -1);
 }
 
 /* Its grid: a row, a page, its top or its end (drawing clamps). */
-static void scrollKey(Ui *ui, int ch) {
-   int page = ui->banks_pane.page > 1 ? ui->banks_pane.page - 1 : 1;
+static void scrollKey(const PaneCtx *ctx, BanksPane *bp, int ch) {
+   int page = bp->page > 1 ? bp->page - 1 : 1;
    switch (ch) {
-   case KEY_UP: case 'k': ui->banks_pane.scroll--; break;
-   case KEY_DOWN: case 'j': ui->banks_pane.scroll++; break;
-   case KEY_PPAGE: ui->banks_pane.scroll -= page; break;
-   case KEY_NPAGE: ui->banks_pane.scroll += page; break;
-   case KEY_HOME: ui->banks_pane.scroll = 0; break;
-   case KEY_END: ui->banks_pane.scroll = BANKS_MAX_LANES * 2; break; /* drawing keeps the last page in view */
+   case KEY_UP: case 'k': bp->scroll--; break;
+   case KEY_DOWN: case 'j': bp->scroll++; break;
+   case KEY_PPAGE: bp->scroll -= page; break;
+   case KEY_NPAGE: bp->scroll += page; break;
+   case KEY_HOME: bp->scroll = 0; break;
+   case KEY_END: bp->scroll = BANKS_MAX_LANES * 2; break; /* drawing keeps the last page in view */
    default: return;
    }
-   if (ui->banks_pane.scroll < 0)
-      ui->banks_pane.scroll = 0;
-   ui->dirty = true;
+   if (bp->scroll < 0)
+      bp->scroll = 0;
+   PaneCtx_dirty(ctx);
 }
 
-static bool focusedKey(Ui *ui, int ch) {
-   if (Ui_isSteppingKey(ch))
+static bool focusedKey(const PaneCtx *ctx, void *state, int ch) {
+   BanksPane *bp = state;
+   if (PaneCtx_isSteppingKey(ch))
       return false;
-   scrollKey(ui, ch);
+   scrollKey(ctx, bp, ch);
    return true;
 }
 
 static const KeyBinding keys[] = {
     {{'[', ']', '{', '}', '(', ')'}, "[ ] { } ( )", NULL, "bank pane: previous / next site, warp, loop iteration",
-     stepKey, false},
+     .on_pane = stepKey},
 };
 
-const PaneClass Banks_pane = {.draw = drawBanks, .key = focusedKey, .keys = keys, .nkeys = 1, .rows = Draw_banksRows,
+const PaneClass Banks_pane = {.draw = drawBanks, .key = focusedKey, .keys = keys, .nkeys = 1, .rows = banksRows,
                               .poll = poll, .free = freeBanks};

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "tui/app.h"
+#include "tui/draw_compare.h"
+#include "tui/panedraw.h"
+#include "tui/panes_table.h"
 #include "tui/text.h"
 
 static bool sameConfig(const WorkerConfig *a, const WorkerConfig *b) {
@@ -16,18 +18,18 @@ static bool sameConfig(const WorkerConfig *a, const WorkerConfig *b) {
           Problem_same(&a->problem, &b->problem) && a->ablate == b->ablate;
 }
 
-static void configLabel(const Ui *ui, const WorkerConfig *c, char *out, size_t n) {
-   const KernelInfo *k = Catalog_find(&ui->cat, c->kernel);
+static void configLabel(const PaneCtx *ctx, const WorkerConfig *c, char *out, size_t n) {
+   const KernelInfo *k = Catalog_find(ctx->cat, c->kernel);
    char params[200] = "";
    if (k)
       KernelInfo_formatParams(k, c->values, params, sizeof params);
-   snprintf(out, n, "%s %s", k ? Ui_shortName(k) : c->kernel, params);
+   snprintf(out, n, "%s %s", k ? KernelInfo_shortName(k) : c->kernel, params);
 }
 
 /* Takes what is known now of the configuration measured into p (figures, bank table,
  * compiled code), each only when it is of that configuration. */
-static void capture(const Ui *ui, Pinned *p) {
-   const WorkerSnapshot *s = &ui->snap;
+static void capture(const PaneCtx *ctx, Pinned *p) {
+   const WorkerSnapshot *s = ctx->snap;
    if (s->nwindow > 0) {
       p->measured = true;
       p->gflops = s->gflops;
@@ -38,48 +40,49 @@ static void capture(const Ui *ui, Pinned *p) {
       p->registers = s->result.registers;
       p->local_mem = s->result.local_mem;
    }
-   if (ui->banks_pane.have && ui->banks_pane.analysis.analysis && ui->banks_pane.analysis.config_serial == s->config_serial) {
-      const BankAnalysis *a = ui->banks_pane.analysis.analysis;
+   if (ctx->banks->have && ctx->banks->analysis.analysis && ctx->banks->analysis.config_serial == s->config_serial) {
+      const BankAnalysis *a = ctx->banks->analysis.analysis;
       p->have_banks = true;
       p->nsites = a->nsites;
       memcpy(p->sites, a->sites, sizeof p->sites);
    }
-   if (ui->inspect_pane.have && ui->inspect_pane.last.inspection.ok && ui->inspect_pane.last.config_serial == s->config_serial) {
+   if (ctx->inspect->have && ctx->inspect->last.inspection.ok && ctx->inspect->last.config_serial == s->config_serial) {
       p->have_code = true;
-      p->code = ui->inspect_pane.last.inspection;
+      p->code = ctx->inspect->last.inspection;
       p->code.build_log = p->code.code = p->code.source = NULL; /* the texts stay the UI's */
    }
 }
 
 /* C: pins the configuration measured now (again: unpins it). */
-static void pinCurrent(Ui *ui) {
-   const WorkerSnapshot *s = &ui->snap;
-   if (ui->pinned.set && s->have_config && sameConfig(&ui->pinned.config, &s->config)) {
-      ui->pinned.set = false;
-      Ui_flash(ui, ST_NORMAL, "unpinned");
+static void pinCurrent(const PaneCtx *ctx, Pinned *pn) {
+   const WorkerSnapshot *s = ctx->snap;
+   if (pn->set && s->have_config && sameConfig(&pn->config, &s->config)) {
+      pn->set = false;
+      PaneCtx_flash(ctx, ST_NORMAL, "unpinned");
       return;
    }
-   if (!s->have_config || !Ui_snapIsCurrent(ui)) {
-      Ui_flash(ui, ST_WARN, "nothing measured yet to pin: wait for this configuration's first figures");
+   if (!s->have_config || !ctx->snap_current) {
+      PaneCtx_flash(ctx, ST_WARN, "nothing measured yet to pin: wait for this configuration's first figures");
       return;
    }
-   Pinned *p = &ui->pinned;
+   Pinned *p = pn;
    memset(p, 0, sizeof *p);
    p->set = true;
    p->config = s->config;
    p->registers = -1;
    p->local_mem = -1;
-   configLabel(ui, &p->config, p->label, sizeof p->label);
-   capture(ui, p);
-   ui->visible |= PANE_BIT(PANE_COMPARE);
-   ui->dirty = true;
-   Ui_flash(ui, ST_GOOD, "pinned %s: change the configuration to compare (C on it again unpins)", p->label);
+   configLabel(ctx, &p->config, p->label, sizeof p->label);
+   capture(ctx, p);
+   PaneCtx_show(ctx, 0);
+   PaneCtx_dirty(ctx);
+   PaneCtx_flash(ctx, ST_GOOD, "pinned %s: change the configuration to compare (C on it again unpins)", p->label);
 }
 
 /* While the pinned configuration is the one measured, its figures follow the newest. */
-static void refreshPinned(Ui *ui) {
-   if (ui->pinned.set && ui->snap.have_config && sameConfig(&ui->pinned.config, &ui->snap.config))
-      capture(ui, &ui->pinned);
+static void refreshPinned(const PaneCtx *ctx, void *state) {
+   Pinned *pn = state;
+   if (pn->set && ctx->snap->have_config && sameConfig(&pn->config, &ctx->snap->config))
+      capture(ctx, pn);
 }
 
 /* ---- drawing ---- */
@@ -91,27 +94,28 @@ typedef struct Cols_ {
 } Cols;
 
 /* A row of text across the columns. */
-static void text(Ui *ui, Cols *c, const char *s, Style st) {
+static void text(const PaneCtx *ctx, Cols *c, const char *s, Style st) {
    if (c->y >= c->bottom)
       return;
    if (c->draw)
-      Paint_text(&ui->paint, c->y, c->x, c->w, s, st, false);
+      Paint_text(ctx->paint, c->y, c->x, c->w, s, st, false);
    c->y++;
 }
 
 /* One row: a label, the pinned value, the current one, and how they compare. */
-static void line(Ui *ui, Cols *c, const char *label, const char *pinned, const char *now, const char *change,
-                 Style st) {
+static void line(const PaneCtx *ctx, Cols *c, const char *label, const char *pinned, const char *now,
+                 const char *change, Style st) {
    if (c->y >= c->bottom)
       return;
    if (!c->draw) {
       c->y++;
       return;
    }
-   Paint_text(&ui->paint, c->y, c->x, c->label_w, label, ST_LABEL, false);
-   Paint_text(&ui->paint, c->y, c->x + c->label_w, c->value_w, pinned, ST_NORMAL, false);
-   Paint_text(&ui->paint, c->y, c->x + c->label_w + c->value_w, c->value_w, now, ST_NORMAL, false);
-   Paint_text(&ui->paint, c->y, c->x + c->label_w + 2 * c->value_w, c->w - c->label_w - 2 * c->value_w, change, st, false);
+   Paint_text(ctx->paint, c->y, c->x, c->label_w, label, ST_LABEL, false);
+   Paint_text(ctx->paint, c->y, c->x + c->label_w, c->value_w, pinned, ST_NORMAL, false);
+   Paint_text(ctx->paint, c->y, c->x + c->label_w + c->value_w, c->value_w, now, ST_NORMAL, false);
+   Paint_text(ctx->paint, c->y, c->x + c->label_w + 2 * c->value_w, c->w - c->label_w - 2 * c->value_w, change, st,
+              false);
    c->y++;
 }
 
@@ -122,7 +126,7 @@ static void num(char *out, size_t n, bool known, const char *fmt, double v) {
       snprintf(out, n, "-");
 }
 
-static void ratioRow(Ui *ui, Cols *c, const char *label, bool known_a, double a, bool known_b, double b,
+static void ratioRow(const PaneCtx *ctx, Cols *c, const char *label, bool known_a, double a, bool known_b, double b,
                      const char *fmt, bool higher_better) {
    char pa[48], pb[48], ch[48] = "";
    num(pa, sizeof pa, known_a, fmt, a);
@@ -132,39 +136,39 @@ static void ratioRow(Ui *ui, Cols *c, const char *label, bool known_a, double a,
       snprintf(ch, sizeof ch, "%.2fx", b / a);
       st = b == a ? ST_DIM : (b > a) == higher_better ? ST_GOOD : ST_BAD;
    }
-   line(ui, c, label, pa, pb, ch, st);
+   line(ctx, c, label, pa, pb, ch, st);
 }
 
 /* The instruction counts of both, where both were read. */
-static void codeRows(Ui *ui, Cols *c, const Pinned *p, const Pinned *now) {
+static void codeRows(const PaneCtx *ctx, Cols *c, const Pinned *p, const Pinned *now) {
    const ListingStats *a = &p->code.stats, *b = &now->code.stats;
    bool ka = p->have_code && p->code.assembly, kb = now->have_code && now->code.assembly;
    if (!ka && !kb) {
-      line(ui, c, "code", "-", "-", "no instruction counts (6 or T: the inspect pane's target)", ST_DIM);
+      line(ctx, c, "code", "-", "-", "no instruction counts (6 or T: the inspect pane's target)", ST_DIM);
       return;
    }
    /* A CPU's code counts other things: local memory is ordinary memory there (no shared
     * loads or stores to count) and an FMA is a vector instruction of several lanes. */
    const bool cpu = (ka && !strncmp(p->code.code_kind, "CPU code", 8)) || (kb && !strncmp(now->code.code_kind, "CPU code", 8));
    if (cpu)
-      line(ui, c, "code (CPU)", "", "", "a CPU's instructions: no shared memory, vector FMAs; T: a GPU's", ST_WARN);
-   ratioRow(ui, c, "instructions", ka, a->instructions, kb, b->instructions, "%.0f", false);
-   ratioRow(ui, c, "  FMA", ka, a->fma, kb, b->fma, "%.0f", true);
-   ratioRow(ui, c, "  shared ld", ka, a->shared_loads, kb, b->shared_loads, "%.0f", false);
-   ratioRow(ui, c, "  shared st", ka, a->shared_stores, kb, b->shared_stores, "%.0f", false);
-   ratioRow(ui, c, "  global ld", ka, a->global_loads, kb, b->global_loads, "%.0f", false);
-   ratioRow(ui, c, "  barriers", ka, a->barriers, kb, b->barriers, "%.0f", false);
+      line(ctx, c, "code (CPU)", "", "", "a CPU's instructions: no shared memory, vector FMAs; T: a GPU's", ST_WARN);
+   ratioRow(ctx, c, "instructions", ka, a->instructions, kb, b->instructions, "%.0f", false);
+   ratioRow(ctx, c, "  FMA", ka, a->fma, kb, b->fma, "%.0f", true);
+   ratioRow(ctx, c, "  shared ld", ka, a->shared_loads, kb, b->shared_loads, "%.0f", false);
+   ratioRow(ctx, c, "  shared st", ka, a->shared_stores, kb, b->shared_stores, "%.0f", false);
+   ratioRow(ctx, c, "  global ld", ka, a->global_loads, kb, b->global_loads, "%.0f", false);
+   ratioRow(ctx, c, "  barriers", ka, a->barriers, kb, b->barriers, "%.0f", false);
 }
 
 /* Each access site of either: wavefronts / ideal. */
-static void bankRows(Ui *ui, Cols *c, const Pinned *p, const Pinned *now) {
+static void bankRows(const PaneCtx *ctx, Cols *c, const Pinned *p, const Pinned *now) {
    if (!p->have_banks && !now->have_banks) {
-      line(ui, c, "banks", "-", "-", "waiting for the bank traces", ST_DIM);
+      line(ctx, c, "banks", "-", "-", "waiting for the bank traces", ST_DIM);
       return;
    }
-   line(ui, c, "bank site", "wavefronts/ideal", "wavefronts/ideal", "", ST_HEADER);
+   line(ctx, c, "bank site", "wavefronts/ideal", "wavefronts/ideal", "", ST_HEADER);
    int n = p->nsites > now->nsites ? p->nsites : now->nsites;
-   const KernelInfo *k = Catalog_find(&ui->cat, now->config.kernel);
+   const KernelInfo *k = Catalog_find(ctx->cat, now->config.kernel);
    for (int i = 0; i < n; i++) {
       bool ha = p->have_banks && i < p->nsites && p->sites[i].requests;
       bool hb = now->have_banks && i < now->nsites && now->sites[i].requests;
@@ -181,16 +185,15 @@ static void bankRows(Ui *ui, Cols *c, const Pinned *p, const Pinned *now) {
          snprintf(ch, sizeof ch, "conflicts %lld -> %lld", p->sites[i].conflicts, now->sites[i].conflicts);
          st = now->sites[i].conflicts < p->sites[i].conflicts ? ST_GOOD : ST_BAD;
       }
-      line(ui, c, lab, a, b, ch, st);
+      line(ctx, c, lab, a, b, ch, st);
    }
 }
 
 /* The pane's rows from r's second row (draw false: only counted); returns how many. */
-static int body(Ui *ui, Rect r, bool draw) {
-   const Pinned *p = &ui->pinned;
+static int body(const PaneCtx *ctx, const Pinned *p, Rect r, bool draw) {
    Cols c = {.x = r.x + 1, .y = r.y + 1, .w = r.w - 2, .bottom = draw ? r.y + r.h : r.y + 1000, .draw = draw};
    if (!p->set) {
-      text(ui, &c, "C pins the configuration measured now; then change it (a parameter, the next step) to see both "
+      text(ctx, &c, "C pins the configuration measured now; then change it (a parameter, the next step) to see both "
                    "side by side", ST_DIM);
       return c.y - r.y - 1;
    }
@@ -199,54 +202,56 @@ static int body(Ui *ui, Rect r, bool draw) {
    /* The current configuration, as the same figures. */
    Pinned now;
    memset(&now, 0, sizeof now);
-   now.config = ui->snap.config;
+   now.config = ctx->snap->config;
    now.registers = now.local_mem = -1;
-   bool current = ui->snap.have_config && Ui_snapIsCurrent(ui);
+   bool current = ctx->snap->have_config && ctx->snap_current;
    if (current)
-      capture(ui, &now);
-   configLabel(ui, &ui->snap.config, now.label, sizeof now.label);
+      capture(ctx, &now);
+   configLabel(ctx, &ctx->snap->config, now.label, sizeof now.label);
    char t[400];
    snprintf(t, sizeof t, "pinned  %s", p->label);
-   text(ui, &c, t, ST_NORMAL);
+   text(ctx, &c, t, ST_NORMAL);
    snprintf(t, sizeof t, "now     %s%s", now.label, current ? "" : "  (waiting for its figures)");
-   text(ui, &c, t, ST_NORMAL);
-   line(ui, &c, "", "pinned", "now", "now / pinned", ST_HEADER);
-   ratioRow(ui, &c, "GFLOPS", p->measured, p->gflops, now.measured, now.gflops, "%.2f", true);
-   ratioRow(ui, &c, "median ms", p->measured, p->median_ms, now.measured, now.median_ms, "%.4f", false);
-   line(ui, &c, "verified", p->measured ? (p->verified ? "yes" : "no") : "-",
+   text(ctx, &c, t, ST_NORMAL);
+   line(ctx, &c, "", "pinned", "now", "now / pinned", ST_HEADER);
+   ratioRow(ctx, &c, "GFLOPS", p->measured, p->gflops, now.measured, now.gflops, "%.2f", true);
+   ratioRow(ctx, &c, "median ms", p->measured, p->median_ms, now.measured, now.median_ms, "%.4f", false);
+   line(ctx, &c, "verified", p->measured ? (p->verified ? "yes" : "no") : "-",
         now.measured ? (now.verified ? "yes" : "no") : "-", "", ST_NORMAL);
    int ra = p->have_code && p->code.registers >= 0 ? p->code.registers : p->registers;
    int rb = now.have_code && now.code.registers >= 0 ? now.code.registers : now.registers;
-   ratioRow(ui, &c, "registers", ra >= 0, ra, rb >= 0, rb, "%.0f", false);
-   ratioRow(ui, &c, "local bytes", p->local_mem >= 0, (double)p->local_mem, now.local_mem >= 0, (double)now.local_mem,
+   ratioRow(ctx, &c, "registers", ra >= 0, ra, rb >= 0, rb, "%.0f", false);
+   ratioRow(ctx, &c, "local bytes", p->local_mem >= 0, (double)p->local_mem, now.local_mem >= 0, (double)now.local_mem,
             "%.0f", false);
    bool oa = p->have_code && p->code.occ.known, ob = now.have_code && now.code.occ.known;
-   ratioRow(ui, &c, "occupancy %", oa, oa ? 100 * p->code.occ.fraction : 0, ob, ob ? 100 * now.code.occ.fraction : 0,
+   ratioRow(ctx, &c, "occupancy %", oa, oa ? 100 * p->code.occ.fraction : 0, ob, ob ? 100 * now.code.occ.fraction : 0,
             "%.0f", true);
    /* The bank sites before the instruction counts: a lesson's compare is about the grid. */
-   bankRows(ui, &c, p, &now);
-   codeRows(ui, &c, p, &now);
+   bankRows(ctx, &c, p, &now);
+   codeRows(ctx, &c, p, &now);
    return c.y - r.y - 1;
 }
 
-static int Draw_compareRows(Ui *ui, int width) {
-   return ui->pinned.set ? 1 + body(ui, (Rect){0, 0, width, 0}, false) : 0;
+static int compareRows(const PaneCtx *ctx, void *state, int width) {
+   const Pinned *pn = state;
+   return pn->set ? 1 + body(ctx, pn, (Rect){0, 0, width, 0}, false) : 0;
 }
 
-static void drawCompare(Ui *ui) {
-   Rect r = ui->layout.pane[PANE_COMPARE];
-   const Pinned *p = &ui->pinned;
-   Draw_paneTitle(ui, PANE_COMPARE, p->set ? "pinned beside the current configuration" : "", "C pins / unpins");
-   body(ui, r, true);
+static void drawCompare(const PaneCtx *ctx, void *state) {
+   Rect r = ctx->area;
+   const Pinned *p = state;
+   Draw_paneTitle(ctx, p->set ? "pinned beside the current configuration" : "", "C pins / unpins");
+   body(ctx, p, r, true);
 }
 
 /* ---- its keys ---- */
 
-static void pinKey(Ui *ui, int ch) { pinCurrent(ui); }
+static void pinKey(const PaneCtx *ctx, void *state, int ch) { pinCurrent(ctx, state); }
 
 static const KeyBinding keys[] = {
-    {{'C'}, "C", NULL, "pin this configuration; the compare pane (9) puts it beside the current one", pinKey, false},
+    {{'C'}, "C", NULL, "pin this configuration; the compare pane (9) puts it beside the current one",
+     .on_pane = pinKey},
 };
 
-const PaneClass Compare_pane = {.draw = drawCompare, .keys = keys, .nkeys = 1, .rows = Draw_compareRows,
+const PaneClass Compare_pane = {.draw = drawCompare, .keys = keys, .nkeys = 1, .rows = compareRows,
                                 .poll = refreshPinned};

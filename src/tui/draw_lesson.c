@@ -209,11 +209,11 @@ static void explainStep(Ui *ui, Lines *L) {
 
 /* What limits the step, as the roofline pane (0) and `gemmtop explain` say; after the
  * ladder, which a class reads first. */
-static void limitOfStep(Ui *ui, Lines *L) {
+static void limitOfStep(const PaneCtx *ctx, Ui *ui, Lines *L) {
    LimiterInputs in;
    Limiter l;
    char msg[256];
-   if (!Ui_limiter(ui, &in, &l, msg, sizeof msg))
+   if (!PaneCtx_limiter(ctx, &in, &l, msg, sizeof msg))
       return;
    addPara(L, l.kind == LIMIT_COMPUTE ? ST_GOOD : ST_NORMAL, "limit of this step: %s (0: the roofline)", l.brief);
    /* How the step moved it: the limiter of the nearest earlier step measured with the
@@ -364,7 +364,7 @@ void LessonUi_stepText(Ui *ui, int width, void (*emit)(void *ctx, const char *li
    free(L.buf);
 }
 
-static void build(Ui *ui, Lines *L) {
+static void build(const PaneCtx *ctx, Ui *ui, Lines *L) {
    const Lesson *lesson = LessonUi_lesson(ui);
    const LessonUi *lu = ui->lesson;
    if (!lesson) {
@@ -419,17 +419,18 @@ static void build(Ui *ui, Lines *L) {
                           "step's and stay out of the ladder (n or N, then back, loads the step again)");
    explainStep(ui, L);
    ladderRows(ui, L);
-   limitOfStep(ui, L);
+   limitOfStep(ctx, ui, L);
 }
 
-static void drawLesson(Ui *ui) {
-   Rect r = ui->layout.pane[PANE_LESSON];
+static void drawLesson(const PaneCtx *ctx, void *state) {
+   Ui *ui = state;
+   Rect r = ctx->area;
    Lines L;
    memset(&L, 0, sizeof L);
    L.width = r.w - 2 > 10 ? r.w - 2 : 10;
    int body = r.h - 1;
    L.height = body;
-   build(ui, &L);
+   build(ctx, ui, &L);
    int scroll = ui->lesson ? ui->lesson->scroll : 0;
    if (scroll > L.n - body)
       scroll = L.n - body;
@@ -449,16 +450,16 @@ static void drawLesson(Ui *ui) {
    /* In a narrow pane the step's heading comes first: the line count in short. */
    if (L.n > body && (int)strlen(extra) + (int)strlen(right) + 14 > r.w)
       snprintf(right, sizeof right, "%d-%d/%d", scroll + 1, last, L.n);
-   Draw_paneTitle(ui, PANE_LESSON, extra, right);
+   Draw_paneTitle(ctx, extra, right);
    for (int i = 0; i < body && scroll + i < L.n; i++)
       Paint_text(&ui->paint, r.y + 1 + i, r.x + 1, r.w - 2, L.buf + L.at[scroll + i], L.style[scroll + i], false);
    free(L.buf);
 }
 
-static void paneKey(Ui *ui, int ch) {
+static void paneKey(const PaneCtx *ctx, Ui *ui, int ch) {
    if (!ui->lesson)
       return;
-   int page = ui->layout.pane[PANE_LESSON].h - 2;
+   int page = ctx->area.h - 2;
    page = page > 1 ? page : 1;
    switch (ch) {
    case KEY_UP: case 'k': ui->lesson->scroll--; break;
@@ -475,28 +476,33 @@ static void paneKey(Ui *ui, int ch) {
 
 /* ---- its keys ---- */
 
-static bool focusedKey(Ui *ui, int ch) {
-   if (Ui_isSteppingKey(ch))
+/* The lesson pane's state is the whole explorer (lesson_ui.h says why). */
+static bool focusedKey(const PaneCtx *ctx, void *state, int ch) {
+   if (PaneCtx_isSteppingKey(ch))
       return false;
-   paneKey(ui, ch);
+   paneKey(ctx, state, ch);
    return true;
 }
 
-static void lessonStepKey(Ui *ui, int ch) { LessonUi_stepBy(ui, ch == 'N' ? -1 : 1); }
-static void lessonExportKey(Ui *ui, int ch) { LessonUi_export(ui); }
-static void lessonAboutKey(Ui *ui, int ch) { LessonUi_toggleAbout(ui); }
-static void lessonNotesKey(Ui *ui, int ch) { LessonUi_toggleNotes(ui); }
-static void lessonGoToKey(Ui *ui, int ch) { LessonUi_goToStart(ui); }
+static void lessonStepKey(const PaneCtx *ctx, void *state, int ch) { LessonUi_stepBy(state, ch == 'N' ? -1 : 1); }
+static void lessonExportKey(const PaneCtx *ctx, void *state, int ch) { LessonUi_export(state); }
+static void lessonAboutKey(const PaneCtx *ctx, void *state, int ch) { LessonUi_toggleAbout(state); }
+static void lessonNotesKey(const PaneCtx *ctx, void *state, int ch) { LessonUi_toggleNotes(state); }
+static void lessonGoToKey(const PaneCtx *ctx, void *state, int ch) { LessonUi_goToStart(state); }
+static bool goToKey(const PaneCtx *ctx, void *state, int ch) { return LessonUi_goToKey(state, ch); }
+static int rows(const PaneCtx *ctx, void *state, int width) { return paneRows(state, width); }
+static void snapshot(const PaneCtx *ctx, void *state) { LessonUi_poll(ctx, state); }
 
 static const KeyBinding keys[] = {
     {{'n', 'N'}, "n N", NULL,
      "lesson: next / previous step: its preset whole (the whole problem),\nwith its simulated limits and ablation",
-     lessonStepKey, false},
-    {{'E'}, "E", NULL, "lesson: export the ladder (Markdown, CSV, SVG) into this folder", lessonExportKey, false},
-    {{'I'}, "I", NULL, "lesson: its introduction on every step (or on the first only)", lessonAboutKey, false},
-    {{'o'}, "o", NULL, "lesson: the lecturer's speaker notes (notes =) in its pane, or hidden", lessonNotesKey, false},
-    {{'g'}, "g", NULL, "lesson: go to a step: type its number, then Enter (Esc: stay)", lessonGoToKey, false},
+     .on_pane = lessonStepKey},
+    {{'E'}, "E", NULL, "lesson: export the ladder (Markdown, CSV, SVG) into this folder", .on_pane = lessonExportKey},
+    {{'I'}, "I", NULL, "lesson: its introduction on every step (or on the first only)", .on_pane = lessonAboutKey},
+    {{'o'}, "o", NULL, "lesson: the lecturer's speaker notes (notes =) in its pane, or hidden",
+     .on_pane = lessonNotesKey},
+    {{'g'}, "g", NULL, "lesson: go to a step: type its number, then Enter (Esc: stay)", .on_pane = lessonGoToKey},
 };
 
 const PaneClass Lesson_pane = {.draw = drawLesson, .key = focusedKey, .keys = keys, .nkeys = 5,
-                               .capture = LessonUi_goToKey, .rows = paneRows, .snapshot = LessonUi_poll};
+                               .capture = goToKey, .rows = rows, .snapshot = snapshot};

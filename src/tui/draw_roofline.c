@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "core/analyse/limiter.h"
-#include "tui/app.h"
+#include "tui/draw_roofline.h"
+#include "tui/panedraw.h"
+#include "tui/panes_table.h"
 
 /* Points along the roof: enough for a braille line across a wide pane. */
 #define ROOF_SAMPLES 400
@@ -52,22 +54,22 @@ static void roof(char **rows, size_t rowlen, int ch, int pw, double peak, double
 }
 
 /* The row's cells that are not blank (a space), over what is drawn there. */
-static void drawOver(Ui *ui, int y, int x, int w, const char *row, Style st) {
+static void drawOver(const PaneCtx *ctx, int y, int x, int w, const char *row, Style st) {
    int col = 0;
    for (const char *c = row; *c && col < w; col++) {
       int n = (unsigned char)*c < 0x80 ? 1 : 3; /* ASCII, or a braille cell */
       if (*c != ' ') {
          char cell[4] = {0};
          memcpy(cell, c, (size_t)n);
-         Paint_text(&ui->paint, y, x + col, 1, cell, st, false);
+         Paint_text(ctx->paint, y, x + col, 1, cell, st, false);
       }
       c += n;
    }
 }
 
 /* The chart in rows y..bottom-1 (the last: the intensity axis), in log10 of both. */
-static void chart(Ui *ui, const LimiterInputs *in, const Limiter *l, int x, int y, int w, int bottom) {
-   const RooflinePane *rp = &ui->roofline_pane;
+static void chart(const PaneCtx *ctx, const RooflinePane *rp, const LimiterInputs *in, const Limiter *l, int x, int y,
+                  int w, int bottom) {
    int ch = bottom - y - 1;
    if (ch < 3)
       return;
@@ -98,44 +100,46 @@ static void chart(Ui *ui, const LimiterInputs *in, const Limiter *l, int x, int 
     * (and '.' in ASCII), the memory roof over it. */
    bool l2 = in->l2_gbps > in->copy_gbps;
    if (l2) {
-      roof(l2rows, rowlen, ch, pw, in->peak_gflops, in->l2_gbps, xlo, xhi, ylo, yhi, ui->spark);
-      if (ui->spark != CHART_BRAILLE)
+      roof(l2rows, rowlen, ch, pw, in->peak_gflops, in->l2_gbps, xlo, xhi, ylo, yhi, ctx->spark);
+      if (ctx->spark != CHART_BRAILLE)
          for (int r = 0; r < ch; r++)
             for (char *c = l2rows[r]; *c; c++)
                if (*c == '*')
                   *c = '.';
    }
-   roof(rows, rowlen, ch, pw, in->peak_gflops, in->copy_gbps, xlo, xhi, ylo, yhi, ui->spark);
-   const char *vbar = Paint_glyph(&ui->paint, "\xe2\x94\x82", "|");
+   roof(rows, rowlen, ch, pw, in->peak_gflops, in->copy_gbps, xlo, xhi, ylo, yhi, ctx->spark);
+   const char *vbar = Paint_glyph(ctx->paint, "\xe2\x94\x82", "|");
    for (int r = 0; r < ch; r++) {
       const char *lab = r == 0 ? top : r == 1 && ch >= 4 ? "GFLOPS" : r == ch - 1 ? low : "";
       char lb[40];
       snprintf(lb, sizeof lb, "%*s", lw, lab);
-      Paint_text(&ui->paint, y + r, x, lw, lb, ST_LABEL, false);
-      Paint_text(&ui->paint, y + r, x + lw, 1, vbar, ST_DIM, false);
+      Paint_text(ctx->paint, y + r, x, lw, lb, ST_LABEL, false);
+      Paint_text(ctx->paint, y + r, x + lw, 1, vbar, ST_DIM, false);
       if (!l2) {
-         Paint_text(&ui->paint, y + r, x + lw + 1, pw, rows[r], ST_DIM, false);
+         Paint_text(ctx->paint, y + r, x + lw + 1, pw, rows[r], ST_DIM, false);
          continue;
       }
-      Paint_text(&ui->paint, y + r, x + lw + 1, pw, l2rows[r], ST_LABEL, false);
-      drawOver(ui, y + r, x + lw + 1, pw, rows[r], ST_DIM);
+      Paint_text(ctx->paint, y + r, x + lw + 1, pw, l2rows[r], ST_LABEL, false);
+      drawOver(ctx, y + r, x + lw + 1, pw, rows[r], ST_DIM);
    }
    free(buf);
    /* The trail, then the configuration on screen over it. */
    int row, col;
    for (int i = 0; i < rp->n; i++)
-      if (Chart_scatterCell(log10(rp->x[i]), log10(rp->y[i]), xlo, xhi, ylo, yhi, ch, pw, ui->spark, &row, &col))
-         Paint_text(&ui->paint, y + row, x + lw + 1 + col, 1, Paint_glyph(&ui->paint, "\xe2\x97\x8b", "o"), ST_WARN, false);
+      if (Chart_scatterCell(log10(rp->x[i]), log10(rp->y[i]), xlo, xhi, ylo, yhi, ch, pw, ctx->spark, &row, &col))
+         Paint_text(ctx->paint, y + row, x + lw + 1 + col, 1, Paint_glyph(ctx->paint, "\xe2\x97\x8b", "o"), ST_WARN,
+                    false);
    if (l->intensity > 0 &&
-       Chart_scatterCell(log10(l->intensity), log10(in->gflops), xlo, xhi, ylo, yhi, ch, pw, ui->spark, &row, &col))
-      Paint_text(&ui->paint, y + row, x + lw + 1 + col, 1, Paint_glyph(&ui->paint, "\xe2\x97\x8f", "@"), ST_GOOD, false);
+       Chart_scatterCell(log10(l->intensity), log10(in->gflops), xlo, xhi, ylo, yhi, ch, pw, ctx->spark, &row, &col))
+      Paint_text(ctx->paint, y + row, x + lw + 1 + col, 1, Paint_glyph(ctx->paint, "\xe2\x97\x8f", "@"), ST_GOOD,
+                 false);
    /* The intensity axis: a label at each decade that fits. */
    char axis[512];
    int alen = pw < (int)sizeof axis - 1 ? pw : (int)sizeof axis - 1;
    memset(axis, ' ', (size_t)alen);
    axis[alen] = '\0';
    for (int d = (int)ceil(xlo); d <= (int)floor(xhi); d++) {
-      int c = Chart_scatterColumn(d, xlo, xhi, pw, ui->spark);
+      int c = Chart_scatterColumn(d, xlo, xhi, pw, ctx->spark);
       char lab[16];
       fmtNumber(pow(10, d), lab, sizeof lab);
       int n = (int)strlen(lab);
@@ -145,45 +149,49 @@ static void chart(Ui *ui, const LimiterInputs *in, const Limiter *l, int x, int 
    }
    char lb[40];
    snprintf(lb, sizeof lb, "%*s", lw, "F/B");
-   Paint_text(&ui->paint, y + ch, x, lw, lb, ST_LABEL, false);
-   Paint_text(&ui->paint, y + ch, x + lw, 1, Paint_glyph(&ui->paint, "\xe2\x94\x94", "+"), ST_DIM, false);
-   Paint_text(&ui->paint, y + ch, x + lw + 1, pw, axis, ST_LABEL, false);
+   Paint_text(ctx->paint, y + ch, x, lw, lb, ST_LABEL, false);
+   Paint_text(ctx->paint, y + ch, x + lw, 1, Paint_glyph(ctx->paint, "\xe2\x94\x94", "+"), ST_DIM, false);
+   Paint_text(ctx->paint, y + ch, x + lw + 1, pw, axis, ST_LABEL, false);
 }
 
-static void drawRoofline(Ui *ui) {
-   Rect r = ui->layout.pane[PANE_ROOFLINE];
+static void drawRoofline(const PaneCtx *ctx, void *state) {
+   RooflinePane *rp = state;
+   Rect r = ctx->area;
    int x = r.x + 1, w = r.w - 2, y = r.y + 1, bottom = r.y + r.h;
    LimiterInputs in;
    Limiter l;
    char msg[256];
-   bool have = Ui_limiter(ui, &in, &l, msg, sizeof msg);
+   bool have = PaneCtx_limiter(ctx, &in, &l, msg, sizeof msg);
    char extra[128] = "";
    if (have && l.intensity > 0)
       snprintf(extra, sizeof extra, "%.3g GFLOPS at %.3g flops/byte", in.gflops, l.intensity);
-   Draw_paneTitle(ui, PANE_ROOFLINE, extra,
-                  have && in.l2_gbps > in.copy_gbps ? Paint_glyph(&ui->paint, "@ this  o before  roofs: memory, L2 (upper)  F6 ceilings", "@ this  o before  * memory  . L2  F6 ceilings")
-                                                    : "@ this  o before  F6 ceilings");
+   Draw_paneTitle(ctx, extra,
+                  have && in.l2_gbps > in.copy_gbps
+                      ? Paint_glyph(ctx->paint, "@ this  o before  roofs: memory, L2 (upper)  F6 ceilings",
+                                    "@ this  o before  * memory  . L2  F6 ceilings")
+                      : "@ this  o before  F6 ceilings");
    if (!have) {
-      Paint_wrapped(&ui->paint, y, x, w, bottom, msg, ST_DIM, 4);
+      Paint_wrapped(ctx->paint, y, x, w, bottom, msg, ST_DIM, 4);
       return;
    }
    if (l.intensity > 0)
-      remember(&ui->roofline_pane, ui->snap.config_serial, l.intensity, in.gflops);
+      remember(rp, ctx->snap->config_serial, l.intensity, in.gflops);
    char text[600];
    snprintf(text, sizeof text, "limit: %s", l.words);
-   y = Paint_wrapped(&ui->paint, y, x, w, bottom, text, l.kind == LIMIT_COMPUTE ? ST_GOOD : ST_WARN, 4);
+   y = Paint_wrapped(ctx->paint, y, x, w, bottom, text, l.kind == LIMIT_COMPUTE ? ST_GOOD : ST_WARN, 4);
    if (l.headroom[0] && bottom - y >= 6)
-      y = Paint_wrapped(&ui->paint, y, x, w, bottom, l.headroom, ST_DIM, 4);
+      y = Paint_wrapped(ctx->paint, y, x, w, bottom, l.headroom, ST_DIM, 4);
    if (in.peak_gflops <= 0 || in.copy_gbps <= 0) {
-      Paint_wrapped(&ui->paint, y, x, w, bottom,
+      Paint_wrapped(ctx->paint, y, x, w, bottom,
                    "no roof yet: the device's ceilings are not measured (F6 measures the compute peaks and the copy "
                    "bandwidth: a few seconds on a GPU, about a minute on a CPU)",
                    ST_DIM, 4);
       return;
    }
    if (l.intensity <= 0 && y < bottom)
-      Paint_text(&ui->paint, y++, x, w, "this kernel states no reuse: model: its point has no intensity", ST_DIM, false);
-   chart(ui, &in, &l, x, y, w, bottom);
+      Paint_text(ctx->paint, y++, x, w, "this kernel states no reuse: model: its point has no intensity", ST_DIM,
+                 false);
+   chart(ctx, rp, &in, &l, x, y, w, bottom);
 }
 
 const PaneClass Roofline_pane = {.draw = drawRoofline};

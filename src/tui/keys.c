@@ -193,53 +193,53 @@ static void focusedKey(Ui *ui, int ch);
 /* ---- the table, in the help's order ---- */
 
 static const KeyBinding bindings[] = {
-    {{KEY_F(1), '?', 'h'}, "F1", "? h", "this help", helpKey, false},
-    {{KEY_F(2), 's'}, "F2", "s", "problem setup: M N K, precision, layout, alpha, beta, device", setupKey, false},
-    {{KEY_F(3), 'p'}, "F3", "p", "load a preset", presetsKey, false},
-    {{KEY_F(4), 'w'}, "F4", "w", "save the configuration as a preset", saveKey, false},
-    {{KEY_F(5), 'r'}, "F5", "r", "reload the kernel files (done too when they change on disk)", reloadKey, false},
-    {{KEY_F(6), 'm'}, "F6", "m", "measure the device's peaks, for % of peak", peaksKey, false},
-    {{KEY_F(7), 'b'}, "F7", "b", "time the vendor BLAS again, for % of BLAS", vendorKey, false},
-    {{KEY_F(8), ' '}, "F8", "Space", "pause / resume live measuring", pauseKey, false},
-    {{KEY_F(9), 'c'}, "F9", "c", "cancel a long run (measuring pauses)", cancelKey, false},
-    {{KEY_F(10), 'q'}, "F10", "q", "quit (Ctrl-C too)", quitKey, false},
-    {{'\t', KEY_BTAB}, "Tab", "S-Tab", "focus the next / previous pane", focusKey, false},
+    {{KEY_F(1), '?', 'h'}, "F1", "? h", "this help", helpKey, false, NULL},
+    {{KEY_F(2), 's'}, "F2", "s", "problem setup: M N K, precision, layout, alpha, beta, device", setupKey, false, NULL},
+    {{KEY_F(3), 'p'}, "F3", "p", "load a preset", presetsKey, false, NULL},
+    {{KEY_F(4), 'w'}, "F4", "w", "save the configuration as a preset", saveKey, false, NULL},
+    {{KEY_F(5), 'r'}, "F5", "r", "reload the kernel files (done too when they change on disk)", reloadKey, false, NULL},
+    {{KEY_F(6), 'm'}, "F6", "m", "measure the device's peaks, for % of peak", peaksKey, false, NULL},
+    {{KEY_F(7), 'b'}, "F7", "b", "time the vendor BLAS again, for % of BLAS", vendorKey, false, NULL},
+    {{KEY_F(8), ' '}, "F8", "Space", "pause / resume live measuring", pauseKey, false, NULL},
+    {{KEY_F(9), 'c'}, "F9", "c", "cancel a long run (measuring pauses)", cancelKey, false, NULL},
+    {{KEY_F(10), 'q'}, "F10", "q", "quit (Ctrl-C too)", quitKey, false, NULL},
+    {{'\t', KEY_BTAB}, "Tab", "S-Tab", "focus the next / previous pane", focusKey, false, NULL},
     {{'1', '2', '3', '4', '5'}, "1 2 3 4 5", NULL, "show / hide the kernel, results, history, log, banks panes", paneKey,
-     false},
-    {{'z'}, "z", NULL, "zoom the focused pane (z or Esc: back)", zoomKey, false},
-    {{27}, "Esc", NULL, "close a dialog, leave the zoom (never cancels or pauses)", escKey, false},
+     false, NULL},
+    {{'z'}, "z", NULL, "zoom the focused pane (z or Esc: back)", zoomKey, false, NULL},
+    {{27}, "Esc", NULL, "close a dialog, leave the zoom (never cancels or pauses)", escKey, false, NULL},
     {{KEY_UP, KEY_DOWN, 'j', 'k', KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END}, "Up Down", "j k",
-     "move in the focused pane; PgUp PgDn Home End scroll", focusedKey, false},
+     "move in the focused pane; PgUp PgDn Home End scroll", focusedKey, false, NULL},
     {{KEY_LEFT, KEY_RIGHT}, "Left Right", NULL,
      "on the variant row: previous / next variant\non a parameter: previous / next valid value", focusedKey,
-     false},
+     false, NULL},
     {{'-', '+', '=', KEY_SLEFT, KEY_SRIGHT}, "- +", NULL, "on a parameter: previous / next value, unavailable ones too",
-     focusedKey, false},
-    {{'<', '>', ',', '.'}, "< >", ", .", "previous / next variant, from any pane", variantKey, false},
+     focusedKey, false, NULL},
+    {{'<', '>', ',', '.'}, "< >", ", .", "previous / next variant, from any pane", variantKey, false, NULL},
     {{'\n', '\r', KEY_ENTER}, "Enter", NULL, "pick the variant under the cursor; history: go back to it",
-     focusedKey, false},
-    {{'d'}, "d", NULL, "parameters back to their defaults", defaultsKey, false},
-    {{'a'}, "a", NULL, "ablation: none, no-a, no-b, no-fma, const-store, no-a,no-b", ablateKey, false},
-    {{'A'}, "A", NULL, "compile ahead (auto, on, off): the neighbours, one key away", aheadKey, false},
-    {{12}, "Ctrl-L", NULL, "redraw the screen", redrawKey, true},
-    {{'6', 'i'}, "6", "i", "inspect pane: compiled code, registers, occupancy (v: code/source)", paneKey, false},
-    {{0}, "mouse", NULL, "click a pane, a variant or a value; the wheel scrolls", NULL, false},
-    {{'7'}, "7", NULL, "show / hide the sweep pane", paneKey, false},
+     focusedKey, false, NULL},
+    {{'d'}, "d", NULL, "parameters back to their defaults", defaultsKey, false, NULL},
+    {{'a'}, "a", NULL, "ablation: none, no-a, no-b, no-fma, const-store, no-a,no-b", ablateKey, false, NULL},
+    {{'A'}, "A", NULL, "compile ahead (auto, on, off): the neighbours, one key away", aheadKey, false, NULL},
+    {{12}, "Ctrl-L", NULL, "redraw the screen", redrawKey, true, NULL},
+    {{'6', 'i'}, "6", "i", "inspect pane: compiled code, registers, occupancy (v: code/source)", paneKey, false, NULL},
+    {{0}, "mouse", NULL, "click a pane, a variant or a value; the wheel scrolls", NULL, false, NULL},
+    {{'7'}, "7", NULL, "show / hide the sweep pane", paneKey, false, NULL},
     {{'J'}, "J", NULL, "class server: submit this configuration to the assignment (--server, --assignment)",
-     submitKey, false},
+     submitKey, false, NULL},
     {{'K'}, "K", NULL, "export this configuration: a standalone kernel and a launcher that verifies it (export-kernel)",
-     exportKernelKey, false},
+     exportKernelKey, false, NULL},
     {{'v'}, "v", NULL, "inspect pane: the compiled code or the kernel after the preprocessor", focusedKey,
-     false},
-    {{'L'}, "L", NULL, "lessons: choose one and start it on its first step", lessonsKey, false},
-    {{'8'}, "8", NULL, "show / hide the lesson pane: the step, why its speed, the ladder", paneKey, false},
-    {{'9'}, "9", NULL, "show / hide the compare pane", paneKey, false},
-    {{'e'}, "e", NULL, "export the history or the sweep's results to a CSV or Markdown file", exportKey, false},
+     false, NULL},
+    {{'L'}, "L", NULL, "lessons: choose one and start it on its first step", lessonsKey, false, NULL},
+    {{'8'}, "8", NULL, "show / hide the lesson pane: the step, why its speed, the ladder", paneKey, false, NULL},
+    {{'9'}, "9", NULL, "show / hide the compare pane", paneKey, false, NULL},
+    {{'e'}, "e", NULL, "export the history or the sweep's results to a CSV or Markdown file", exportKey, false, NULL},
     {{'P'}, "P", NULL, "the projector's layout: lesson, results and bank panes only (a grid step: results\n"
-     "and the grid with the step's text) (P: back)", projectorKey, false},
+     "and the grid with the step's text) (P: back)", projectorKey, false, NULL},
     {{'W'}, "W", NULL, "bank pane: the SIMD width the banks serve: the device's, 32 (a warp), 64 (a wavefront)",
-     simdWidthKey, false},
-    {{3}, "Ctrl-C", NULL, NULL, quitKey, true},
+     simdWidthKey, false, NULL},
+    {{3}, "Ctrl-C", NULL, NULL, quitKey, true, NULL},
 };
 #define NBINDINGS ((int)(sizeof bindings / sizeof bindings[0]))
 
@@ -290,9 +290,12 @@ void Keys_handle(Ui *ui, int ch) {
    const PaneSet *panes = Panes_shipped();
    if (Panes_capture(panes, ui, ch))
       return;
+   int pane = -1;
    if (!b)
-      b = Panes_binding(panes, ch, NULL);
-   if (b && b->handler)
+      b = Panes_binding(panes, ch, &pane);
+   if (b && pane >= 0)
+      Panes_runBinding(panes, ui, pane, b, ch);
+   else if (b && b->handler)
       b->handler(ui, ch);
    else if (!b && Pane_byDigit(ch) >= 0)
       togglePane(ui, Pane_byDigit(ch)); /* a pane's digit with no row of its own */
@@ -468,6 +471,6 @@ static void mouseKey(Ui *ui) {
 static void focusedKey(Ui *ui, int ch) {
    bool used = Panes_focusedKey(Panes_shipped(), ui, ui->focus, ch);
    /* Stepping acts on the kernel pane when the focused pane has no use for it. */
-   if (!used && Ui_isSteppingKey(ch))
+   if (!used && PaneCtx_isSteppingKey(ch))
       Panes_focusedKey(Panes_shipped(), ui, PANE_KERNEL, ch);
 }

@@ -341,7 +341,7 @@ bool LessonUi_onStep(const Ui *ui) {
 
 /* The step's row takes its figure once the measurement has settled (Ladder_settled), once
  * a visit of the step: later launches go on in the results pane, the row keeps its figure. */
-void LessonUi_poll(Ui *ui) {
+void LessonUi_poll(const PaneCtx *ctx, Ui *ui) {
    LessonUi *L = ui->lesson;
    const WorkerSnapshot *s = &ui->snap;
    if (!LessonUi_lesson(ui) || !L->step_loaded || L->row_taken || !s->have_config || !s->have_result ||
@@ -374,7 +374,7 @@ void LessonUi_poll(Ui *ui) {
       LimiterInputs in;
       Limiter lim;
       char msg[256];
-      if (!s->result.geo.emulated && Ui_limiter(ui, &in, &lim, msg, sizeof msg) &&
+      if (!s->result.geo.emulated && PaneCtx_limiter(ctx, &in, &lim, msg, sizeof msg) &&
           (in.peak_gflops > 0 || in.copy_gbps > 0))
          Ladder_setLimit(&L->ladder, L->step, lim.brief);
    }

@@ -1,6 +1,10 @@
 /* The explorer's side of a lesson (core/teach/lesson.h): the lesson being taught, its step, the
  * ladder table it builds (core/teach/ladder.h) from the worker's verified figures, the lesson
- * chooser (L) and the export of the ladder (E). draw_lesson.c draws its pane. */
+ * chooser (L) and the export of the ladder (E). draw_lesson.c draws its pane.
+ * The lesson pane is the one pane whose state is the whole explorer (panes_table.c), not a
+ * struct of its own: a step drives the explorer (a preset loaded whole, the panes a step
+ * shows, the bank grid zoomed, the chooser opened, the log), which the other panes reach
+ * only through their context (panectx.h). docs/architecture.md, "What a pane receives". */
 #ifndef GEMMTOP_UI_LESSON_UI_H
 #define GEMMTOP_UI_LESSON_UI_H
 
@@ -9,6 +13,7 @@
 #include "core/teach/ladder.h"
 #include "core/teach/lesson.h"
 #include "explorer/worker.h"
+#include "tui/panectx.h"
 
 typedef struct Ui_ Ui;
 
@@ -47,8 +52,9 @@ const Lesson *LessonUi_lesson(const Ui *ui);
 void LessonUi_start(Ui *ui, int i);
 /* The next (1) or previous (-1) step. */
 void LessonUi_stepBy(Ui *ui, int dir);
-/* Once per pass of the main loop, after the snapshot: the step's figure into the ladder. */
-void LessonUi_poll(Ui *ui);
+/* After a new snapshot (the lesson pane's, with its context): the step's figure into the
+ * ladder. */
+void LessonUi_poll(const PaneCtx *ctx, Ui *ui);
 /* The step on screen when its lesson is the bank grid (show = banks), else NULL: where the
  * lesson pane is not shown (the grid zoomed, the projector's layout), the bank pane keeps
  * the step's heading, figure and text in view beside or under the grid. */

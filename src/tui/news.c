@@ -15,7 +15,9 @@ static void updateHistory(Ui *ui) {
    if (st == RUN_INVALID || (s->nwindow == 0 && (st == RUN_OK || st == RUN_CANCELLED)))
       return;
    HistoryEntry e;
-   Ui_measuredEntry(ui, &e);
+   PaneCtx ctx; /* the history's key of what was measured, as the history pane finds it */
+   PaneHost_context(ui, -1, &ctx);
+   PaneCtx_measuredEntry(&ctx, &e);
    const KernelInfo *k = Catalog_find(&ui->cat, e.kernel);
    if (k)
       KernelInfo_formatParams(k, e.values, e.params, sizeof e.params);

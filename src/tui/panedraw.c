@@ -1,21 +1,16 @@
-/* What the panes draw with that reads the explorer's state: a pane's title row, the
- * places a click lands, the worker's state as a word, figures as the panes show them.
- * On the primitives (paint.c); the compositor (draw.c) and every pane sit on it. */
+/* What the panes draw with that reads more than the screen: a pane's title row, the
+ * worker's state as a word, figures as the panes show them. On the primitives (paint.c)
+ * and a pane's context (panectx.h); the compositor (draw.c) and every pane sit on it. */
 #include <stdio.h>
 #include <string.h>
 
 #include "base/util.h"
-#include "tui/app.h"
+#include "tui/panedraw.h"
 #include "tui/text.h"
 
-void Draw_hit(Ui *ui, Rect r, HitKind kind, int a, int b) {
-   if (ui->nhits < UI_MAX_HITS)
-      ui->hits[ui->nhits++] = (Hit){r, kind, a, b};
-}
-
-void Draw_fmtTime(const Ui *ui, double ms, char *out, size_t n) {
+void Draw_fmtTime(const Paint *pt, double ms, char *out, size_t n) {
    if (!(ms > 0))
-      snprintf(out, n, "%s", Paint_glyph(&ui->paint, "\xe2\x80\x94", "-"));
+      snprintf(out, n, "%s", Paint_glyph(pt, "\xe2\x80\x94", "-"));
    else if (ms >= 1000)
       snprintf(out, n, "%.3f s", ms / 1000);
    else if (ms >= 100)
@@ -23,7 +18,7 @@ void Draw_fmtTime(const Ui *ui, double ms, char *out, size_t n) {
    else if (ms >= 1)
       snprintf(out, n, "%.3f ms", ms);
    else
-      snprintf(out, n, "%.1f %s", ms * 1000, Paint_glyph(&ui->paint, "\xc2\xb5s", "us"));
+      snprintf(out, n, "%.1f %s", ms * 1000, Paint_glyph(pt, "\xc2\xb5s", "us"));
 }
 
 void Draw_fmtBytes(long long b, char *out, size_t n) {
@@ -46,21 +41,21 @@ void Draw_fmtRate(double v, const char *unit, char *out, size_t n) {
       snprintf(out, n, "%.2f %s", v, unit);
 }
 
-const char *Draw_dash(const Ui *ui) { return Paint_glyph(&ui->paint, "\xe2\x80\x94", "-"); }
+const char *Draw_dash(const Paint *pt) { return Paint_glyph(pt, "\xe2\x80\x94", "-"); }
 
-const char *Draw_spinner(const Ui *ui) {
+const char *Draw_spinner(const Paint *pt, unsigned long frame) {
    static const char *braille[] = {"\xe2\xa0\x8b", "\xe2\xa0\x99", "\xe2\xa0\xb9", "\xe2\xa0\xb8", "\xe2\xa0\xbc",
                                    "\xe2\xa0\xb4", "\xe2\xa0\xa6", "\xe2\xa0\xa7", "\xe2\xa0\x87", "\xe2\xa0\x8f"};
    static const char *ascii[] = {"|", "/", "-", "\\"};
-   return ui->paint.utf8 ? braille[ui->frame % 10] : ascii[ui->frame % 4];
+   return pt->utf8 ? braille[frame % 10] : ascii[frame % 4];
 }
 
-Style Draw_stateStyle(const Ui *ui) {
-   if (ui->paused && Ui_busy(ui) && ui->snap.state != WS_WAITING)
+Style Draw_stateStyle(const PaneCtx *ctx) {
+   if (ctx->paused && ctx->busy && ctx->snap->state != WS_WAITING)
       return ST_WARN;
-   switch (ui->snap.state) {
+   switch (ctx->snap->state) {
    case WS_NO_DEVICE: return ST_BAD;
-   case WS_STOPPED: return ui->snap.result.status == RUN_INVALID ? ST_WARN : ST_BAD;
+   case WS_STOPPED: return ctx->snap->result.status == RUN_INVALID ? ST_WARN : ST_BAD;
    case WS_PAUSED: return ST_WARN;
    case WS_MEASURING: case WS_SERVED: return ST_GOOD;
    default: return ST_NORMAL;
@@ -79,46 +74,43 @@ static bool longWait(WorkerState st) {
 }
 
 /* "⠋ compiling 3.2 s", "● measuring", "❚❚ paused", "❚❚ cancelling". */
-void Draw_stateText(const Ui *ui, char *out, size_t n) {
-   const WorkerSnapshot *s = &ui->snap;
-   bool stale = !Ui_snapIsCurrent(ui) && s->state != WS_NO_DEVICE && s->state != WS_OPENING && s->state != WS_STARTING;
-   const char *pause = Paint_glyph(&ui->paint, "\xe2\x9d\x9a\xe2\x9d\x9a", "||");
+void Draw_stateText(const PaneCtx *ctx, char *out, size_t n) {
+   const WorkerSnapshot *s = ctx->snap;
+   const Paint *pt = ctx->paint;
+   bool stale = !ctx->snap_current && s->state != WS_NO_DEVICE && s->state != WS_OPENING && s->state != WS_STARTING;
+   const char *pause = Paint_glyph(pt, "\xe2\x9d\x9a\xe2\x9d\x9a", "||");
    double since = Util_nowMs() - s->state_since;
-   if (ui->paused && Ui_busy(ui) && s->state != WS_WAITING && s->state != WS_PAUSED)
+   if (ctx->paused && ctx->busy && s->state != WS_WAITING && s->state != WS_PAUSED)
       /* Asked for, not yet done: the launch in progress ends first. */
-      snprintf(out, n, "%s %s: launch ends first", pause, ui->cancelling ? "cancelling" : "pausing");
-   else if (stale && ui->paused && s->state == WS_PAUSED)
-      snprintf(out, n, "%s paused", Paint_glyph(&ui->paint, "\xe2\x9d\x9a\xe2\x9d\x9a", "||"));
+      snprintf(out, n, "%s %s: launch ends first", pause, ctx->cancelling ? "cancelling" : "pausing");
+   else if (stale && ctx->paused && s->state == WS_PAUSED)
+      snprintf(out, n, "%s paused", Paint_glyph(pt, "\xe2\x9d\x9a\xe2\x9d\x9a", "||"));
    else if (stale)
-      snprintf(out, n, "%s waiting", Draw_spinner(ui));
+      snprintf(out, n, "%s waiting", Draw_spinner(pt, ctx->frame));
    else if (s->state == WS_PAUSED)
-      snprintf(out, n, "%s paused", Paint_glyph(&ui->paint, "\xe2\x9d\x9a\xe2\x9d\x9a", "||"));
+      snprintf(out, n, "%s paused", Paint_glyph(pt, "\xe2\x9d\x9a\xe2\x9d\x9a", "||"));
    else if (s->state == WS_STOPPED)
-      snprintf(out, n, "%s %s", Paint_glyph(&ui->paint, "\xe2\x9c\x97", "x"), RunStatus_name(s->result.status));
+      snprintf(out, n, "%s %s", Paint_glyph(pt, "\xe2\x9c\x97", "x"), RunStatus_name(s->result.status));
    else if (s->state == WS_NO_DEVICE)
-      snprintf(out, n, "%s no device", Paint_glyph(&ui->paint, "\xe2\x9c\x97", "x"));
+      snprintf(out, n, "%s no device", Paint_glyph(pt, "\xe2\x9c\x97", "x"));
    else if (longWait(s->state) && since >= 500)
-      snprintf(out, n, "%s %s %.1f s", Draw_spinner(ui), WorkerState_name(s->state), since / 1000);
+      snprintf(out, n, "%s %s %.1f s", Draw_spinner(pt, ctx->frame), WorkerState_name(s->state), since / 1000);
    else
-      snprintf(out, n, "%s %s", Draw_spinner(ui), WorkerState_name(s->state));
+      snprintf(out, n, "%s %s", Draw_spinner(pt, ctx->frame), WorkerState_name(s->state));
 }
 
-void Draw_paneTitle(Ui *ui, PaneId p, const char *extra, const char *right) {
-   Rect r = ui->layout.pane[p];
-   Style st = ui->focus == (int)p ? ST_TITLE_FOCUS : ST_TITLE;
+void Draw_paneTitle(const PaneCtx *ctx, const char *extra, const char *right) {
+   Rect r = ctx->area;
+   Style st = ctx->focus == ctx->id ? ST_TITLE_FOCUS : ST_TITLE;
    char t[512];
-   snprintf(t, sizeof t, " %d %s%s%s", Layout_paneKey(p), Layout_paneName(p), extra && *extra ? "  " : "", extra ? extra : "");
-   Paint_fill(&ui->paint, r.y, r.x, r.w, st);
+   snprintf(t, sizeof t, " %d %s%s%s", Layout_paneKey(ctx->id), Layout_paneName(ctx->id), extra && *extra ? "  " : "",
+            extra ? extra : "");
+   Paint_fill(ctx->paint, r.y, r.x, r.w, st);
    int rw = right ? Text_width(right) + 1 : 0;
    if (rw > r.w / 2)
       rw = 0;
-   Paint_text(&ui->paint, r.y, r.x, r.w - rw, t, st, false);
+   Paint_text(ctx->paint, r.y, r.x, r.w - rw, t, st, false);
    if (rw)
-      Paint_text(&ui->paint, r.y, r.x + r.w - rw, rw, right, st, false);
-   Draw_hit(ui, r, HIT_PANE, p, 0);
-}
-
-int Draw_paneHeight(const Ui *ui, int p) {
-   int h = ui->layout.pane[p].h - 1;
-   return h > 1 ? h : 1;
+      Paint_text(ctx->paint, r.y, r.x + r.w - rw, rw, right, st, false);
+   PaneCtx_hit(ctx, r, HIT_PANE, ctx->id, 0);
 }

@@ -7,40 +7,72 @@
 
 static const PaneClass *const classes[PANE_COUNT] = {PANE_LIST(PANE_CLASS_ROW)};
 
+/* Each pane's state: the struct in its header beside its file, a member of the Ui; NULL
+ * for a pane that keeps none. The lesson pane's alone is the whole explorer: it loads a
+ * step's configuration and opens dialogs (lesson_ui.h). */
+static void *stateOf(Ui *ui, int p) {
+   switch ((PaneId)p) {
+   case PANE_KERNEL: return &ui->kernel_pane;
+   case PANE_HISTORY: return &ui->history_pane;
+   case PANE_LOG: return &ui->log_pane;
+   case PANE_BANKS: return &ui->banks_pane;
+   case PANE_INSPECT: return &ui->inspect_pane;
+   case PANE_SWEEP: return &ui->sweep_pane;
+   case PANE_LESSON: return ui;
+   case PANE_COMPARE: return &ui->pinned;
+   case PANE_ROOFLINE: return &ui->roofline_pane;
+   case PANE_RESULTS: case PANE_COUNT: break;
+   }
+   return NULL;
+}
+
 const PaneSet *Panes_shipped(void) {
    static PaneSet shipped;
    if (!shipped.count)
-      shipped = (PaneSet){PANE_COUNT, Pane_infos(), classes};
+      shipped = (PaneSet){PANE_COUNT, Pane_infos(), classes, stateOf};
    return &shipped;
 }
 
 const PaneClass *Pane_class(int p) { return p >= 0 && p < PANE_COUNT ? classes[p] : NULL; }
 
+/* Each call of a pane is given a context built then (what an earlier pane did may have
+ * changed the state) and its state. */
+static void call(const PaneSet *s, Ui *ui, int p, void (*fn)(const PaneCtx *ctx, void *state)) {
+   PaneCtx ctx;
+   PaneHost_context(ui, p, &ctx);
+   fn(&ctx, s->state(ui, p));
+}
+
 void Panes_draw(const PaneSet *s, Ui *ui) {
    for (int p = 0; p < s->count; p++)
       if (ui->layout.shown & PANE_BIT(p))
-         s->cls[p]->draw(ui);
+         call(s, ui, p, s->cls[p]->draw);
 }
 
 void Panes_news(const PaneSet *s, Ui *ui, bool snapshot) {
    for (int p = 0; snapshot && p < s->count; p++)
       if (s->cls[p]->snapshot)
-         s->cls[p]->snapshot(ui);
+         call(s, ui, p, s->cls[p]->snapshot);
    for (int p = 0; p < s->count; p++)
       if (s->cls[p]->poll)
-         s->cls[p]->poll(ui);
+         call(s, ui, p, s->cls[p]->poll);
 }
 
 void Panes_free(const PaneSet *s, Ui *ui) {
    for (int p = 0; p < s->count; p++)
       if (s->cls[p]->free)
-         s->cls[p]->free(ui);
+         call(s, ui, p, s->cls[p]->free);
 }
 
 bool Panes_capture(const PaneSet *s, Ui *ui, int ch) {
-   for (int p = 0; p < s->count; p++)
-      if (s->cls[p]->capture && s->cls[p]->capture(ui, ch))
+   for (int p = 0; p < s->count; p++) {
+      if (!s->cls[p]->capture)
+         continue;
+      PaneCtx ctx;
+      PaneHost_context(ui, p, &ctx);
+      if (s->cls[p]->capture(&ctx, s->state(ui, p), ch))
          return true;
+   }
    return false;
 }
 
@@ -56,12 +88,26 @@ const KeyBinding *Panes_binding(const PaneSet *s, int ch, int *pane) {
    return NULL;
 }
 
+void Panes_runBinding(const PaneSet *s, Ui *ui, int p, const KeyBinding *b, int ch) {
+   PaneCtx ctx;
+   PaneHost_context(ui, p, &ctx);
+   b->on_pane(&ctx, s->state(ui, p), ch);
+}
+
 bool Panes_focusedKey(const PaneSet *s, Ui *ui, int p, int ch) {
-   return p >= 0 && p < s->count && s->cls[p]->key && s->cls[p]->key(ui, ch);
+   if (p < 0 || p >= s->count || !s->cls[p]->key)
+      return false;
+   PaneCtx ctx;
+   PaneHost_context(ui, p, &ctx);
+   return s->cls[p]->key(&ctx, s->state(ui, p), ch);
 }
 
 int Panes_wantRows(const PaneSet *s, Ui *ui, int p, int width) {
-   return p >= 0 && p < s->count && s->cls[p]->rows ? s->cls[p]->rows(ui, width) : 0;
+   if (p < 0 || p >= s->count || !s->cls[p]->rows)
+      return 0;
+   PaneCtx ctx;
+   PaneHost_context(ui, p, &ctx);
+   return s->cls[p]->rows(&ctx, s->state(ui, p), width);
 }
 
 static int paneWant(void *ctx, PaneId p, int width) { return Panes_wantRows(Panes_shipped(), ctx, p, width); }

@@ -7,39 +7,45 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tui/panectx.h"
 #include "tui/panes.h"
 
 struct Ui_;
 
 /* A row of a key table: keys.c's, read by the dispatcher and the help page, or a pane's
- * own (its keys from any pane, listed on the help page after keys.c's). */
+ * own (its keys from any pane, listed on the help page after keys.c's), which is given
+ * the pane's context and state instead of the explorer's. */
 typedef void (*KeyHandler)(struct Ui_ *ui, int ch);
+typedef void (*PaneKeyHandler)(const PaneCtx *ctx, void *state, int ch);
 typedef struct KeyBinding_ {
    int codes[10];          /* the key codes it takes, 0-terminated */
    const char *key;        /* as the help names it: "F1", "Up Down" */
    const char *alias;      /* its other keys ("? h"), NULL: none */
    const char *what;       /* the help's text ('\n': a continuation line); NULL: said in another row */
-   KeyHandler handler;     /* NULL: not a key (the mouse) */
+   KeyHandler handler;     /* keys.c's rows' (NULL in a pane's, and for the mouse: not a key) */
    bool anywhere;          /* also over a dialog and on a screen too small for the panes */
+   PaneKeyHandler on_pane; /* a pane's own rows' (NULL in keys.c's) */
 } KeyBinding;
 
 /* A key in the focused pane: whether the pane used it (a stepping key it does not use
  * then goes to the kernel pane). */
-typedef bool (*PaneKeyFn)(struct Ui_ *ui, int ch);
+typedef bool (*PaneKeyFn)(const PaneCtx *ctx, void *state, int ch);
 
-/* What a pane does; every member but draw may be NULL (none). The state it keeps is a
- * struct in its own header beside its file (draw_X.h), a member of the Ui. */
+/* What a pane does; every member but draw may be NULL (none). Each is given the pane's
+ * context (panectx.h: its area, what it reads, the verbs by which it acts) and its own
+ * state: a struct in a header beside its file (draw_X.h), which the set's state function
+ * finds (the lesson pane's alone is the whole explorer: lesson_ui.h says why). */
 typedef struct PaneClass_ {
-   void (*draw)(struct Ui_ *ui);            /* into ui->layout.pane[its id] */
-   PaneKeyFn key;                           /* a key while it is focused */
-   const KeyBinding *keys;                  /* its own keys, from any pane */
+   void (*draw)(const PaneCtx *ctx, void *state);            /* into ctx->area */
+   PaneKeyFn key;                                            /* a key while it is focused */
+   const KeyBinding *keys;                                   /* its own keys, from any pane */
    int nkeys;
    /* A key before any other, while the pane is typing something (a step's number). */
-   bool (*capture)(struct Ui_ *ui, int ch);
-   int (*rows)(struct Ui_ *ui, int width);  /* the rows its content needs (LayoutWants) */
-   void (*snapshot)(struct Ui_ *ui);        /* a new snapshot of the worker's arrived */
-   void (*poll)(struct Ui_ *ui);            /* each pass of the loop: its own news */
-   void (*free)(struct Ui_ *ui);            /* what it holds, at the end */
+   bool (*capture)(const PaneCtx *ctx, void *state, int ch);
+   int (*rows)(const PaneCtx *ctx, void *state, int width);  /* the rows its content needs (LayoutWants) */
+   void (*snapshot)(const PaneCtx *ctx, void *state);        /* a new snapshot of the worker's arrived */
+   void (*poll)(const PaneCtx *ctx, void *state);            /* each pass of the loop: its own news */
+   void (*free)(const PaneCtx *ctx, void *state);            /* what it holds, at the end */
 } PaneClass;
 
 #define PANE_CLASS_DECLARE_(id, title, pref, digit, min_h, min_w, pref_h, weight, drop, wheel, needs, cls)            \
@@ -55,6 +61,7 @@ typedef struct PaneSet_ {
    int count;
    const PaneInfo *info;
    const PaneClass *const *cls;
+   void *(*state)(struct Ui_ *ui, int p); /* pane p's state, handed to its class's functions */
 } PaneSet;
 
 const PaneSet *Panes_shipped(void);
@@ -70,6 +77,8 @@ void Panes_free(const PaneSet *s, struct Ui_ *ui);
 bool Panes_capture(const PaneSet *s, struct Ui_ *ui, int ch);
 /* The pane's own row that takes ch (its pane in *pane), or NULL. */
 const KeyBinding *Panes_binding(const PaneSet *s, int ch, int *pane);
+/* Pane p's own row b, given ch. */
+void Panes_runBinding(const PaneSet *s, struct Ui_ *ui, int p, const KeyBinding *b, int ch);
 /* The focused pane p's use of ch: whether it used it. */
 bool Panes_focusedKey(const PaneSet *s, struct Ui_ *ui, int p, int ch);
 /* The rows pane p's content needs at a width (LayoutWants' rows; 0: nothing in particular). */

@@ -170,7 +170,7 @@ static int startConfig(Ui *ui, const UiPrefs *prefs) {
       for (int i = 0; i < prefs->nparams; i++) {
          int pi = KernelInfo_paramIndex(k, prefs->params[i].name);
          if (pi >= 0 && !Select_sets(given, prefs->params[i].name) &&
-             Ui_valueIndex(&k->params[pi], prefs->params[i].value) >= 0)
+             KernelParam_valueIndex(&k->params[pi], prefs->params[i].value) >= 0)
             ui->values[pi] = prefs->params[i].value;
       }
    /* With no size asked for, one that answers quickly on this kind of device. */

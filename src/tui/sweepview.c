@@ -7,19 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/app.h"
+#include "tui/panedraw.h"
+#include "tui/sweepview.h"
+#include "tui/panes_table.h"
 #include "tui/text.h"
 #include "base/util.h"
 
 /* Configurations tried when no --budget is given: enough to see a shape, quick on a GPU. */
 #define SWEEP_DEFAULT_BUDGET 24
 
-static int budget(const Ui *ui) { return ui->start.sweep_budget > 0 ? ui->start.sweep_budget : SWEEP_DEFAULT_BUDGET; }
+static int budget(const PaneCtx *ctx) {
+   return ctx->start->sweep_budget > 0 ? ctx->start->sweep_budget : SWEEP_DEFAULT_BUDGET;
+}
 
 /* Every valid configuration: --exhaustive, or the exhaustive strategy without --budget
  * (as `gemmtop sweep` takes them). */
-static bool everyOne(const Ui *ui) {
-   return ui->start.sweep_exhaustive || (ui->sweep_pane.strategy == SEARCH_EXHAUSTIVE && ui->start.sweep_budget <= 0);
+static bool everyOne(const PaneCtx *ctx, SweepPane *sp) {
+   return ctx->start->sweep_exhaustive || (sp->strategy == SEARCH_EXHAUSTIVE && ctx->start->sweep_budget <= 0);
 }
 
 /* How the configurations are proposed, in words: "random", "in order", "anneal"... */
@@ -35,17 +39,16 @@ static const char *sweepWords(const WorkerSweep *sw) {
 }
 
 /* The next search strategy for the next sweep (core/sweep/search.h). */
-static void cycleStrategy(Ui *ui) {
-   SweepPane *sp = &ui->sweep_pane;
+static void cycleStrategy(const PaneCtx *ctx, SweepPane *sp) {
    sp->strategy = (SearchStrategy)((sp->strategy + 1) % SEARCH_STRATEGIES);
-   Ui_flash(ui, ST_NORMAL, "next sweep: %s (%s)%s", SearchStrategy_name(sp->strategy),
+   PaneCtx_flash(ctx, ST_NORMAL, "next sweep: %s (%s)%s", SearchStrategy_name(sp->strategy),
             SearchStrategy_describe(sp->strategy), sp->sweep->running ? "; this one goes on as it began" : "");
 }
 
 /* The kernel whose parameters the pane shows: the swept one, else the current one. */
-static const KernelInfo *shownKernel(const Ui *ui) {
-   const KernelInfo *k = ui->sweep_pane.sweep->started ? Catalog_find(&ui->cat, ui->sweep_pane.sweep->config.kernel) : NULL;
-   return k ? k : Ui_kernel(ui);
+static const KernelInfo *shownKernel(const PaneCtx *ctx, SweepPane *sp) {
+   const KernelInfo *k = sp->sweep->started ? Catalog_find(ctx->cat, sp->sweep->config.kernel) : NULL;
+   return k ? k : ctx->info;
 }
 
 /* The fastest verified point; none in an emulated sweep, whose times are not ranked. */
@@ -69,63 +72,61 @@ static void fmtGflops(double v, char *out, size_t n) {
 }
 
 /* Starts a sweep of the current kernel on the current problem, or stops the one running. */
-static void toggleSweep(Ui *ui) {
-   WorkerSweep *sw = ui->sweep_pane.sweep;
+static void toggleSweep(const PaneCtx *ctx, SweepPane *sp) {
+   WorkerSweep *sw = sp->sweep;
    if (sw->running) {
-      Worker_sweepStop(ui->worker);
-      Ui_flash(ui, ST_WARN, "sweep stopped: the %d configurations tried stay in the sweep pane (7)", sw->done);
+      Worker_sweepStop(ctx->worker);
+      PaneCtx_flash(ctx, ST_WARN, "sweep stopped: the %d configurations tried stay in the sweep pane (7)", sw->done);
       return;
    }
-   const KernelInfo *k = Ui_kernel(ui);
+   const KernelInfo *k = ctx->info;
    WorkerConfig c;
    memset(&c, 0, sizeof c);
    Util_copy(c.kernel, sizeof c.kernel, k->name);
-   memcpy(c.values, ui->values, sizeof c.values);
-   c.problem = ui->problem;
-   c.cold_l2 = ui->cold_l2;
-   Worker_sweepStart(ui->worker, &c, budget(ui), everyOne(ui), ui->sweep_pane.strategy,
-                     ui->start.sweep_timeout);
+   memcpy(c.values, ctx->values, sizeof c.values);
+   c.problem = *ctx->problem;
+   c.cold_l2 = ctx->cold_l2;
+   Worker_sweepStart(ctx->worker, &c, budget(ctx), everyOne(ctx, sp), sp->strategy,
+                     ctx->start->sweep_timeout);
    /* Shown at once: what was there before is the old sweep. */
    memset(sw, 0, sizeof *sw);
    sw->started = sw->running = true;
    sw->config = c;
    sw->started_ms = Util_nowMs();
-   if (ui->sweep_pane.x < 0 || ui->sweep_pane.x >= k->nparams)
-      ui->sweep_pane.x = 0;
-   ui->visible |= PANE_BIT(PANE_SWEEP);
-   if (ui->zoom >= 0 && ui->zoom != PANE_SWEEP)
-      ui->zoom = -1;
-   ui->focus = PANE_SWEEP;
-   if (everyOne(ui))
-      Ui_flash(ui, ST_NORMAL, "sweeping %s: every valid configuration (%s); S or c stops", k->name,
-               strategyWords(ui->sweep_pane.strategy));
+   if (sp->x < 0 || sp->x >= k->nparams)
+      sp->x = 0;
+   PaneCtx_show(ctx, PANE_SHOW_FOCUS | PANE_SHOW_UNZOOM);
+   if (everyOne(ctx, sp))
+      PaneCtx_flash(ctx, ST_NORMAL, "sweeping %s: every valid configuration (%s); S or c stops", k->name,
+               strategyWords(sp->strategy));
    else
-      Ui_flash(ui, ST_NORMAL, "sweeping %s: %d valid configurations (all when fewer), %s; S or c stops", k->name,
-               budget(ui), strategyWords(ui->sweep_pane.strategy));
+      PaneCtx_flash(ctx, ST_NORMAL, "sweeping %s: %d valid configurations (all when fewer), %s; S or c stops", k->name,
+               budget(ctx), strategyWords(sp->strategy));
 }
 
 /* The next parameter across the scatter. */
-static void cycleAxis(Ui *ui) {
-   const KernelInfo *k = shownKernel(ui);
+static void cycleAxis(const PaneCtx *ctx, SweepPane *sp) {
+   const KernelInfo *k = shownKernel(ctx, sp);
    if (k->nparams == 0) {
-      Ui_flash(ui, ST_WARN, "%s has no parameters to plot against", k->name);
+      PaneCtx_flash(ctx, ST_WARN, "%s has no parameters to plot against", k->name);
       return;
    }
-   ui->sweep_pane.x = (ui->sweep_pane.x + 1) % k->nparams;
-   Ui_flash(ui, ST_NORMAL, "sweep plot: GFLOPS against %s", k->params[ui->sweep_pane.x].name);
+   sp->x = (sp->x + 1) % k->nparams;
+   PaneCtx_flash(ctx, ST_NORMAL, "sweep plot: GFLOPS against %s", k->params[sp->x].name);
 }
 
 /* Puts the sweep's best verified configuration in the kernel pane. */
-static void applyBest(Ui *ui) {
-   const WorkerSweep *sw = ui->sweep_pane.sweep;
+static void applyBest(const PaneCtx *ctx, SweepPane *sp) {
+   const WorkerSweep *sw = sp->sweep;
    int b = bestPoint(sw);
    if (b < 0) {
-      Ui_flash(ui, ST_WARN, sw->started ? "no verified configuration in the sweep yet" : "no sweep yet: S starts one");
+      PaneCtx_flash(ctx, ST_WARN,
+                    sw->started ? "no verified configuration in the sweep yet" : "no sweep yet: S starts one");
       return;
    }
-   const KernelInfo *k = Catalog_find(&ui->cat, sw->config.kernel);
+   const KernelInfo *k = Catalog_find(ctx->cat, sw->config.kernel);
    if (!k) {
-      Ui_flash(ui, ST_BAD, "kernel %s is no longer in the catalog", sw->config.kernel);
+      PaneCtx_flash(ctx, ST_BAD, "kernel %s is no longer in the catalog", sw->config.kernel);
       return;
    }
    long long values[KERNEL_MAX_PARAMS];
@@ -133,29 +134,28 @@ static void applyBest(Ui *ui) {
    double gflops = sw->points[b].gflops;
    char params[512];
    KernelInfo_formatParams(k, values, params, sizeof params);
-   ui->problem = sw->config.problem;
-   Ui_selectKernel(ui, (int)(k - ui->cat.kernels), values);
-   Ui_flash(ui, ST_GOOD, "applied the sweep's best: %s %s (%.2f GFLOPS in the sweep)%s", k->name, params, gflops,
+   PaneCtx_selectKernel(ctx, (int)(k - ctx->cat->kernels), values, &sw->config.problem);
+   PaneCtx_flash(ctx, ST_GOOD, "applied the sweep's best: %s %s (%.2f GFLOPS in the sweep)%s", k->name, params, gflops,
             sw->running ? "; measured when the sweep ends" : "");
 }
 
 /* GFLOPS (y) against the chosen parameter's values (x, evenly spaced), in rows y..bottom-1:
  * the plot, then the axis row. */
-static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bottom) {
-   const WorkerSweep *sw = ui->sweep_pane.sweep;
+static void drawScatter(const PaneCtx *ctx, SweepPane *sp, const KernelInfo *k, int x, int y, int w, int bottom) {
+   const WorkerSweep *sw = sp->sweep;
    int ch = bottom - y - 1;
    if (ch < 1 || k->nparams == 0)
       return;
    if (ch > 64)
       ch = 64;
-   if (ui->sweep_pane.x < 0 || ui->sweep_pane.x >= k->nparams)
-      ui->sweep_pane.x = 0;
-   const KernelParam *kp = &k->params[ui->sweep_pane.x];
+   if (sp->x < 0 || sp->x >= k->nparams)
+      sp->x = 0;
+   const KernelParam *kp = &k->params[sp->x];
    double xs[WORKER_SWEEP_MAX], ys[WORKER_SWEEP_MAX], ymax = 0;
    int n = 0, best = -1;
    for (int i = 0; i < sw->done && i < WORKER_SWEEP_MAX; i++) {
       const WorkerSweepPoint *pt = &sw->points[i];
-      int vi = Ui_valueIndex(kp, pt->values[ui->sweep_pane.x]);
+      int vi = KernelParam_valueIndex(kp, pt->values[sp->x]);
       if (pt->outcome != SWEEP_OK || vi < 0 || !(pt->gflops > 0))
          continue;
       xs[n] = vi;
@@ -166,7 +166,7 @@ static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bo
       n++;
    }
    /* The middle row's label is the value at its centre. */
-   int perY = ui->spark == CHART_BRAILLE ? 4 : 1, midRow = ch / 2;
+   int perY = ctx->spark == CHART_BRAILLE ? 4 : 1, midRow = ch / 2;
    double midDot = (ch - 1 - midRow) * perY + (perY - 1) / 2.0;
    char top[32], mid[32];
    fmtGflops(ymax, top, sizeof top);
@@ -183,8 +183,8 @@ static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bo
    for (int r = 0; r < ch; r++)
       rows[r] = buf + rowlen * (size_t)r;
    double xlo = -0.5, xhi = kp->nvalues - 0.5;
-   Chart_scatter(rows, rowlen, ch, pw, xs, ys, n, xlo, xhi, 0, ymax > 0 ? ymax : 1, ui->spark);
-   const char *vbar = Paint_glyph(&ui->paint, "\xe2\x94\x82", "|");
+   Chart_scatter(rows, rowlen, ch, pw, xs, ys, n, xlo, xhi, 0, ymax > 0 ? ymax : 1, ctx->spark);
+   const char *vbar = Paint_glyph(ctx->paint, "\xe2\x94\x82", "|");
    for (int r = 0; r < ch; r++) {
       const char *lab = "";
       if (n && r == 0)
@@ -197,53 +197,55 @@ static void drawScatter(Ui *ui, const KernelInfo *k, int x, int y, int w, int bo
          lab = "0";
       char l[40];
       snprintf(l, sizeof l, "%*s", lw, lab);
-      Paint_text(&ui->paint, y + r, x, lw, l, ST_LABEL, false);
-      Paint_text(&ui->paint, y + r, x + lw, 1, vbar, ST_DIM, false);
-      Paint_text(&ui->paint, y + r, x + lw + 1, pw, rows[r], ST_GOOD, false);
+      Paint_text(ctx->paint, y + r, x, lw, l, ST_LABEL, false);
+      Paint_text(ctx->paint, y + r, x + lw, 1, vbar, ST_DIM, false);
+      Paint_text(ctx->paint, y + r, x + lw + 1, pw, rows[r], ST_GOOD, false);
    }
    free(buf);
    /* The best point stands out: the configuration B would apply. */
    int brow, bcol;
-   if (best >= 0 && Chart_scatterCell(xs[best], ys[best], xlo, xhi, 0, ymax > 0 ? ymax : 1, ch, pw, ui->spark, &brow,
+   if (best >= 0 && Chart_scatterCell(xs[best], ys[best], xlo, xhi, 0, ymax > 0 ? ymax : 1, ch, pw, ctx->spark, &brow,
                                       &bcol))
-      Paint_text(&ui->paint, y + brow, x + lw + 1 + bcol, 1, Paint_glyph(&ui->paint, "\xe2\x97\x86", "#"), ST_WARN, false);
+      Paint_text(ctx->paint, y + brow, x + lw + 1 + bcol, 1, Paint_glyph(ctx->paint, "\xe2\x97\x86", "#"), ST_WARN,
+                 false);
    if (!n) {
       const char *m = sw->done ? "no verified configuration to plot yet" : "points appear as configurations verify";
       int mw = Text_width(m);
-      Paint_text(&ui->paint, y + ch / 2, x + lw + 1 + (pw > mw ? (pw - mw) / 2 : 0), pw, m, ST_DIM, false);
+      Paint_text(ctx->paint, y + ch / 2, x + lw + 1 + (pw > mw ? (pw - mw) / 2 : 0), pw, m, ST_DIM, false);
    }
    /* The axis: the parameter's name, then its values under their columns. */
    int ay = y + ch;
    char name[40];
    snprintf(name, sizeof name, "%*.*s", lw, lw, kp->name);
-   Paint_text(&ui->paint, ay, x, lw, name, ST_LABEL, false);
-   Paint_text(&ui->paint, ay, x + lw, 1, Paint_glyph(&ui->paint, "\xe2\x94\x94", "+"), ST_DIM, false);
+   Paint_text(ctx->paint, ay, x, lw, name, ST_LABEL, false);
+   Paint_text(ctx->paint, ay, x + lw, 1, Paint_glyph(ctx->paint, "\xe2\x94\x94", "+"), ST_DIM, false);
    int free_from = 0; /* the first plot column not yet written */
    for (int j = 0; j < kp->nvalues; j++) {
       char v[24];
       int vw = snprintf(v, sizeof v, "%lld", kp->values[j]);
-      int col = Chart_scatterColumn(j, xlo, xhi, pw, ui->spark) - vw / 2;
+      int col = Chart_scatterColumn(j, xlo, xhi, pw, ctx->spark) - vw / 2;
       if (col + vw > pw)
          col = pw - vw;
       if (col < free_from)
          continue; /* no room between its neighbours */
-      Paint_text(&ui->paint, ay, x + lw + 1 + col, vw, v, ST_LABEL, false);
+      Paint_text(ctx->paint, ay, x + lw + 1 + col, vw, v, ST_LABEL, false);
       free_from = col + vw + 1;
    }
 }
 
-static void drawSweep(Ui *ui) {
-   Rect r = ui->layout.pane[PANE_SWEEP];
-   const WorkerSweep *sw = ui->sweep_pane.sweep;
-   const KernelInfo *k = shownKernel(ui);
+static void drawSweep(const PaneCtx *ctx, void *state) {
+   SweepPane *sp = state;
+   Rect r = ctx->area;
+   const WorkerSweep *sw = sp->sweep;
+   const KernelInfo *k = shownKernel(ctx, sp);
    int x = r.x + 1, w = r.w - 2, y = r.y + 1, bottom = r.y + r.h;
    char line[1024], extra[160];
-   const Problem *p = sw->started ? &sw->config.problem : &ui->problem;
+   const Problem *p = sw->started ? &sw->config.problem : ctx->problem;
    snprintf(extra, sizeof extra, "%s %dx%dx%d", k->name, p->m, p->n, p->k);
-   Draw_paneTitle(ui, PANE_SWEEP, extra, "S start/stop  Y strategy  X axis  B apply best");
+   Draw_paneTitle(ctx, extra, "S start/stop  Y strategy  X axis  B apply best");
    if (!sw->started) {
-      const char *how = SearchStrategy_name(ui->sweep_pane.strategy);
-      if (everyOne(ui))
+      const char *how = SearchStrategy_name(sp->strategy);
+      if (everyOne(ctx, sp))
          snprintf(line, sizeof line,
                   "S sweeps %s on %dx%dx%d: every valid configuration (%s; Y changes it) is compiled, verified and "
                   "timed in turn, in a process of its own; what the results store holds is not measured again.",
@@ -253,37 +255,38 @@ static void drawSweep(Ui *ui) {
                   "S sweeps %s on %dx%dx%d: %d valid configurations proposed by the %s strategy (Y changes it; "
                   "--budget N or --exhaustive the count), each compiled, verified and timed in a process of its "
                   "own; what the results store holds is not measured again.",
-                  k->name, p->m, p->n, p->k, budget(ui), how);
-      Paint_wrapped(&ui->paint, y, x, w, bottom, line, ST_DIM, 16);
+                  k->name, p->m, p->n, p->k, budget(ctx), how);
+      Paint_wrapped(ctx->paint, y, x, w, bottom, line, ST_DIM, 16);
       return;
    }
    /* Progress. */
    if (!sw->running && sw->total == 0) {
       snprintf(line, sizeof line, "sweep not run: %s", sw->message);
-      Paint_wrapped(&ui->paint, y, x, w, bottom, line, sw->stopped ? ST_WARN : ST_BAD, 16);
+      Paint_wrapped(ctx->paint, y, x, w, bottom, line, sw->stopped ? ST_WARN : ST_BAD, 16);
       return;
    }
    double elapsed = sw->running ? Util_nowMs() - sw->started_ms : sw->elapsed_ms;
-   char state[64];
+   char progress[64];
    if (sw->running && sw->total == 0)
-      snprintf(state, sizeof state, "listing the configurations");
+      snprintf(progress, sizeof progress, "listing the configurations");
    else if (sw->running && sw->done > sw->taken) {
       double eta = elapsed / (sw->done - sw->taken) * (sw->total - sw->done) / 1000;
-      snprintf(state, sizeof state, "ETA %d:%02d", (int)eta / 60, (int)eta % 60);
+      snprintf(progress, sizeof progress, "ETA %d:%02d", (int)eta / 60, (int)eta % 60);
    } else if (sw->running)
-      snprintf(state, sizeof state, "ETA -:--");
+      snprintf(progress, sizeof progress, "ETA -:--");
    else
-      snprintf(state, sizeof state, "%s in %.1f s", sw->stopped ? "stopped" : "done", elapsed / 1000);
+      snprintf(progress, sizeof progress, "%s in %.1f s", sw->stopped ? "stopped" : "done", elapsed / 1000);
    /* The bar gives way before the words: a learning strategy's name must fit. */
    int bw = w >= 80 ? 20 : w >= 50 ? 14 : 10;
    char bar[256];
-   Chart_bar(bar, sizeof bar, sw->total ? (double)sw->done / sw->total : 0, bw, ui->bars);
-   Paint_text(&ui->paint, y, x, 1, "[", ST_DIM, false);
-   Paint_text(&ui->paint, y, x + 1, bw, bar, ST_BAR, false);
-   Paint_text(&ui->paint, y, x + 1 + bw, 1, "]", ST_DIM, false);
-   snprintf(line, sizeof line, " %d/%d  %s | %d valid of %.0f: %s", sw->done, sw->total, state, sw->valid,
+   Chart_bar(bar, sizeof bar, sw->total ? (double)sw->done / sw->total : 0, bw, ctx->bars);
+   Paint_text(ctx->paint, y, x, 1, "[", ST_DIM, false);
+   Paint_text(ctx->paint, y, x + 1, bw, bar, ST_BAR, false);
+   Paint_text(ctx->paint, y, x + 1 + bw, 1, "]", ST_DIM, false);
+   snprintf(line, sizeof line, " %d/%d  %s | %d valid of %.0f: %s", sw->done, sw->total, progress, sw->valid,
             sw->space, sweepWords(sw));
-   Paint_text(&ui->paint, y, x + bw + 2, w - bw - 2, line, sw->running ? ST_NORMAL : sw->stopped ? ST_WARN : ST_GOOD, false);
+   Style st = sw->running ? ST_NORMAL : sw->stopped ? ST_WARN : ST_GOOD;
+   Paint_text(ctx->paint, y, x + bw + 2, w - bw - 2, line, st, false);
    y++;
    /* The best verified configuration. */
    int b = bestPoint(sw);
@@ -293,11 +296,12 @@ static void drawSweep(Ui *ui) {
          KernelInfo_formatParams(k, sw->points[b].values, params, sizeof params);
          fmtGflops(sw->points[b].gflops, g, sizeof g);
          snprintf(line, sizeof line, "best %s GFLOPS: %s  (B applies it)", g, params);
-         Paint_text(&ui->paint, y, x, w, line, ST_GOOD, false);
+         Paint_text(ctx->paint, y, x, w, line, ST_GOOD, false);
       } else if (sw->emulated) {
-         Paint_text(&ui->paint, y, x, w, "emulated (no tensor cores here): configurations verified, not ranked", ST_WARN, false);
+         Paint_text(ctx->paint, y, x, w, "emulated (no tensor cores here): configurations verified, not ranked",
+                    ST_WARN, false);
       } else {
-         Paint_text(&ui->paint, y, x, w, "best: no verified configuration yet", ST_DIM, false);
+         Paint_text(ctx->paint, y, x, w, "best: no verified configuration yet", ST_DIM, false);
       }
       y++;
    }
@@ -310,48 +314,62 @@ static void drawSweep(Ui *ui) {
       if (sw->counts[SWEEP_FAILED])
          n += snprintf(line + n, sizeof line - (size_t)n, ", %d failed", sw->counts[SWEEP_FAILED]);
       if (sw->invalid + sw->counts[SWEEP_INVALID] > 0 && n < (int)sizeof line)
-         snprintf(line + n, sizeof line - (size_t)n, "%s", Ui_simulatedNote(ui));
-      Paint_text(&ui->paint, y, x, w, line, skipped > sw->invalid ? ST_WARN : ST_NORMAL, false);
+         snprintf(line + n, sizeof line - (size_t)n, "%s", ctx->simulated_note);
+      Paint_text(ctx->paint, y, x, w, line, skipped > sw->invalid ? ST_WARN : ST_NORMAL, false);
       y++;
    }
    if (sw->taken && y < bottom) {
       snprintf(line, sizeof line, "%d from the results store, not measured again", sw->taken);
-      Paint_text(&ui->paint, y++, x, w, line, ST_DIM, false);
+      Paint_text(ctx->paint, y++, x, w, line, ST_DIM, false);
    }
    if (sw->last_skip[0] && bottom - y >= 7) {
-      snprintf(line, sizeof line, "last skipped: %s%s", sw->last_skip, Ui_simulatedNote(ui));
-      Paint_text(&ui->paint, y++, x, w, line, ST_DIM, false);
+      snprintf(line, sizeof line, "last skipped: %s%s", sw->last_skip, ctx->simulated_note);
+      Paint_text(ctx->paint, y++, x, w, line, ST_DIM, false);
    }
-   drawScatter(ui, k, x, y, w, bottom);
+   drawScatter(ctx, sp, k, x, y, w, bottom);
 }
 
 /* ---- its news and keys ---- */
 
 /* The worker's sweep, when it changed. */
-static void poll(Ui *ui) {
-   if (Worker_sweep(ui->worker, ui->sweep_pane.sweep, &ui->sweep_pane.seen))
-      ui->dirty = true;
+static void poll(const PaneCtx *ctx, void *state) {
+   SweepPane *sp = state;
+   if (Worker_sweep(ctx->worker, sp->sweep, &sp->seen))
+      PaneCtx_dirty(ctx);
 }
 
 /* Enter applies the sweep's best configuration. */
-static bool focusedKey(Ui *ui, int ch) {
+static bool focusedKey(const PaneCtx *ctx, void *state, int ch) {
+   SweepPane *sp = state;
    if (ch != '\n' && ch != '\r' && ch != KEY_ENTER)
       return false;
-   applyBest(ui);
+   applyBest(ctx, sp);
    return true;
 }
 
-static void sweepKey(Ui *ui, int ch) { toggleSweep(ui); }
-static void sweepAxisKey(Ui *ui, int ch) { cycleAxis(ui); }
-static void sweepBestKey(Ui *ui, int ch) { applyBest(ui); }
-static void sweepStrategyKey(Ui *ui, int ch) { cycleStrategy(ui); }
+static void sweepKey(const PaneCtx *ctx, void *state, int ch) {
+   SweepPane *sp = state;
+   toggleSweep(ctx, sp);
+}
+static void sweepAxisKey(const PaneCtx *ctx, void *state, int ch) {
+   SweepPane *sp = state;
+   cycleAxis(ctx, sp);
+}
+static void sweepBestKey(const PaneCtx *ctx, void *state, int ch) {
+   SweepPane *sp = state;
+   applyBest(ctx, sp);
+}
+static void sweepStrategyKey(const PaneCtx *ctx, void *state, int ch) {
+   SweepPane *sp = state;
+   cycleStrategy(ctx, sp);
+}
 
 static const KeyBinding keys[] = {
-    {{'S'}, "S", NULL, "sweep the kernel's parameters on this problem / stop it", sweepKey, false},
-    {{'X'}, "X", NULL, "sweep pane: plot GFLOPS against the next parameter", sweepAxisKey, false},
-    {{'B'}, "B", NULL, "apply the sweep's best configuration (Enter in its pane)", sweepBestKey, false},
+    {{'S'}, "S", NULL, "sweep the kernel's parameters on this problem / stop it", .on_pane = sweepKey},
+    {{'X'}, "X", NULL, "sweep pane: plot GFLOPS against the next parameter", .on_pane = sweepAxisKey},
+    {{'B'}, "B", NULL, "apply the sweep's best configuration (Enter in its pane)", .on_pane = sweepBestKey},
     {{'Y'}, "Y", NULL, "sweep: the next search strategy (random, exhaustive, anneal, genetic, bayes)",
-     sweepStrategyKey, false},
+     .on_pane = sweepStrategyKey},
 };
 
 const PaneClass Sweep_pane = {.draw = drawSweep, .key = focusedKey, .keys = keys, .nkeys = 4, .poll = poll};

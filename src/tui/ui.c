@@ -98,19 +98,12 @@ void Ui_stepVariant(Ui *ui, int dir) {
    Ui_selectKernel(ui, ui->list[next], NULL);
 }
 
-int Ui_valueIndex(const KernelParam *p, long long v) {
-   for (int i = 0; i < p->nvalues; i++)
-      if (p->values[i] == v)
-         return i;
-   return -1;
-}
-
 /* Moves parameter pi to the next value in direction dir: the next valid one, or with
  * any the adjacent one even if a constraint refuses it (its reason is then shown). */
 void Ui_stepParam(Ui *ui, int pi, int dir, bool any) {
    const KernelInfo *k = Ui_kernel(ui);
    const KernelParam *p = &k->params[pi];
-   int cur = Ui_valueIndex(p, ui->values[pi]);
+   int cur = KernelParam_valueIndex(p, ui->values[pi]);
    bool valid[KERNEL_MAX_VALUES];
    Config_validValues(k, ui->values, &ui->problem, Ui_limits(ui), pi, valid);
    for (int j = cur + dir; j >= 0 && j < p->nvalues; j += dir)
@@ -235,7 +228,7 @@ void Ui_reloadKernels(Ui *ui, const char *why) {
    if (!strcmp(k->name, name))
       for (int i = 0; i < oldInfo.nparams; i++) {
          int pi = KernelInfo_paramIndex(k, oldInfo.params[i].name);
-         if (pi >= 0 && Ui_valueIndex(&k->params[pi], old[i]) >= 0)
+         if (pi >= 0 && KernelParam_valueIndex(&k->params[pi], old[i]) >= 0)
             ui->values[pi] = old[i];
       }
    Catalog_free(&ui->cat);

@@ -1,17 +1,15 @@
 /* What every part of the explorer reads of its state, and how any of them says something:
  * the kernel, device and limits on screen, the kernel pane's rows, whether the worker is
- * busy and whether its snapshot is the configuration on screen, the limiter of that
- * configuration, the footer's message and the log, a dialog closed, which keys step. It
- * calls nothing of the UI but its pure parts (history.c), so that the panes, dialogs and
- * keys all sit on it without a circle (tools/callgraph.py). */
-#include <math.h>
+ * busy and whether its snapshot is the configuration on screen, the footer's message and
+ * the log, a click's place recorded, a dialog closed, which keys step. It calls nothing of
+ * the UI but its pure parts (panectx.c), so that the panes' host, dialogs and keys all sit
+ * on it without a circle (tools/callgraph.py). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
-#include "core/analyse/limiter.h"
 #include "tui/app.h"
 
 void Ui_flash(Ui *ui, Style st, const char *fmt, ...) {
@@ -54,50 +52,24 @@ const DeviceLimits *Ui_limits(const Ui *ui) {
    return d ? &d->limits : &none;
 }
 
-const char *Ui_shortName(const KernelInfo *k) {
-   size_t n = strlen(k->ladder);
-   if (n && !strncmp(k->name, k->ladder, n) && k->name[n])
-      return k->name[n] == '_' ? k->name + n + 1 : k->name + n;
-   return k->name;
+/* The kernel pane's rows are the context's (panectx.c): a context of the fields they read. */
+static PaneCtx rowsCtx(const Ui *ui) {
+   return (PaneCtx){.cat = &ui->cat, .info = Ui_kernel(ui), .kernel = ui->kernel, .list = ui->list, .nlist = ui->nlist};
 }
 
-int Ui_kernelRows(const Ui *ui) { return 1 + Ui_kernel(ui)->nparams + ui->nlist; }
+int Ui_kernelRows(const Ui *ui) {
+   PaneCtx c = rowsCtx(ui);
+   return PaneCtx_kernelRows(&c);
+}
 
 KRowKind Ui_kernelRow(const Ui *ui, int row, int *index) {
-   int np = Ui_kernel(ui)->nparams;
-   if (row <= 0) {
-      *index = ui->kernel;
-      return KROW_VARIANT_PICK;
-   }
-   if (row <= np) {
-      *index = row - 1;
-      return KROW_PARAM;
-   }
-   int li = row - 1 - np;
-   *index = li < ui->nlist ? ui->list[li] : ui->kernel;
-   return KROW_VARIANT;
+   PaneCtx c = rowsCtx(ui);
+   return PaneCtx_kernelRow(&c, row, index);
 }
 
-/* The history's key of the configuration that the worker measures. */
-void Ui_measuredEntry(const Ui *ui, HistoryEntry *e) {
-   const WorkerSnapshot *s = &ui->snap;
-   memset(e, 0, sizeof *e);
-   Util_copy(e->backend, sizeof e->backend, s->backend);
-   e->device = s->device_index;
-   Util_copy(e->kernel, sizeof e->kernel, s->config.kernel);
-   memcpy(e->values, s->config.values, sizeof e->values);
-   const KernelInfo *k = Catalog_find(&ui->cat, e->kernel);
-   e->nvalues = k ? k->nparams : 0;
-   e->problem = s->config.problem;
-   e->ablate = s->config.ablate;
-}
-
-int Ui_historyMeasured(const Ui *ui) {
-   if (!ui->snap.have_config)
-      return -1;
-   HistoryEntry e;
-   Ui_measuredEntry(ui, &e);
-   return History_find(&ui->hist, &e);
+void Draw_hit(Ui *ui, Rect r, HitKind kind, int a, int b) {
+   PaneCtx c = {.hits = ui->hits, .nhits = &ui->nhits}; /* as a pane records one */
+   PaneCtx_hit(&c, r, kind, a, b);
 }
 
 bool Ui_busy(const Ui *ui) {
@@ -130,47 +102,4 @@ void Dialog_close(Ui *ui) {
    }
    ui->dialog = DLG_NONE;
    ui->dirty = true;
-}
-
-/* The configuration on screen, measured: its limiter's inputs. False when there is no
- * figure for it yet (why in msg). */
-static bool currentInputs(const Ui *ui, LimiterInputs *in, char *msg, size_t len) {
-   const WorkerSnapshot *s = &ui->snap;
-   if (!s->have_device) {
-      snprintf(msg, len, "no device open");
-      return false;
-   }
-   if (!Ui_snapIsCurrent(ui) || !s->have_result || !(s->gflops > 0)) {
-      snprintf(msg, len, s->have_result && s->result.status != RUN_OK && Ui_snapIsCurrent(ui)
-                            ? "the configuration did not run: nothing to place"
-                            : "measuring: the point comes with the first figures");
-      return false;
-   }
-   const KernelInfo *k = Catalog_find(&ui->cat, s->config.kernel);
-   if (!k) {
-      snprintf(msg, len, "kernel %s is no longer in the catalog", s->config.kernel);
-      return false;
-   }
-   LimiterRun r = {.gflops = s->gflops, .median_ms = s->median_ms, .geo = s->result.geo,
-                   .registers = s->result.registers, .local_mem = s->result.local_mem, .ablate = s->config.ablate,
-                   .sm_mhz = s->obs.known && isfinite(s->obs.sm_mhz) ? s->obs.sm_mhz : 0};
-   const BankAnalysis *a = ui->banks_pane.have ? ui->banks_pane.analysis.analysis : NULL;
-   /* The trace's conflicts where the bank model is the device's (a CPU has no banks). */
-   double ratio = a && a->model.known && ui->banks_pane.analysis.config_serial == s->config_serial
-                     ? a->total.avg_degree
-                     : 0;
-   Limiter_inputs(&s->device, k, s->config.values, &s->config.problem, &r, &s->peaks, ratio, in);
-   return true;
-}
-
-bool Ui_limiter(const Ui *ui, LimiterInputs *in, Limiter *l, char *msg, size_t len) {
-   if (!currentInputs(ui, in, msg, len))
-      return false;
-   Limiter_of(in, l);
-   return true;
-}
-
-bool Ui_isSteppingKey(int ch) {
-   return ch == KEY_LEFT || ch == KEY_RIGHT || ch == '-' || ch == '+' || ch == '=' || ch == KEY_SLEFT ||
-          ch == KEY_SRIGHT;
 }

@@ -2,7 +2,8 @@
 # The calls between source files (tools/callgraph.py: nm of the built objects): no circle
 # in src/explorer, whose jobs call down to worker_jobs.c and never back into the loop,
 # nor in src/tui, whose panes are classes that the keys, the news and the compositor walk
-# (panes_table.h) and which call down to what they share (uiview.c, panedraw.c, paint.c).
+# (panes_table.h) and which call down to what they share (panehost.c, panectx.c,
+# uiview.c, panedraw.c, paint.c).
 # The checker is also shown a planted circle, compiled here, so that it is known to catch
 # one.
 . "$(dirname "$0")/lib.sh"

@@ -172,4 +172,45 @@ for want in "core/run/verify.c:.*== STORAGE_F64" "backend/cublaslt.c:.*STORAGE_E
    printf '%s\n' "$planted" | grep -q "$want" && ok "a planted storage decision ($want) is caught" ||
       not_ok "a planted storage decision ($want) is not caught" "$planted"
 done
+
+# A pane sees its context and its own state (src/tui/panectx.h), never the explorer's: a
+# file that defines a pane's class, the header of its state beside it, and what panes
+# draw and read with (panedraw, panectx) include no app.h, name no Ui and call no Ui_
+# function. The lesson pane alone is given the explorer, which it drives (it loads a
+# step's configuration, opens dialogs): docs/architecture.md, "What a pane receives".
+pane_escapes=' tui/draw_lesson.c tui/lesson_ui.c tui/lesson_ui.h '
+pane_files() {
+   (cd "$1" && for f in $(grep -l '^const PaneClass [A-Za-z]*_pane = ' tui/*.c) tui/panedraw.c tui/panectx.c; do
+      for g in "$f" "${f%.c}.h"; do
+         [ -f "$g" ] && case "$pane_escapes" in *" $g "*) ;; *) echo "$g" ;; esac
+      done
+   done)
+}
+pane_ui_uses() {
+   pane_files "$1" | while read -r g; do
+      # comments may name it: what is said, not what is used
+      sed -e 's|/\*.*\*/||g' -e 's|//.*||' -e 's|^[[:space:]]*\*.*||' -e 's|/\*.*||' "$1/$g" |
+         grep -nE '#[[:space:]]*include[[:space:]]*"tui/app\.h"|\bUi\b|\bstruct Ui_|\bUi_[A-Za-z]+[[:space:]]*\(' |
+         sed "s|^|$g:|"
+   done
+}
+npanes=$(pane_files "$SRC" | grep -c '^tui/\(draw_\|sweepview\)[a-z_]*\.c$')
+if [ "$npanes" -ge 9 ]; then ok "the panes' files found ($npanes besides the lesson's)"; else
+   not_ok "the panes' files found" "$(pane_files "$SRC")"; fi
+uses=$(pane_ui_uses "$SRC")
+[ -z "$uses" ] && ok "no pane but the lesson's sees the explorer's state (app.h, Ui)" ||
+   not_ok "panes that see the explorer's state" "$uses"
+printf '#include "tui/app.h"\n' >>"$T_DIR/tree/tui/draw_log.c"
+printf 'static void planted(struct Ui_ *ui);\n' >>"$T_DIR/tree/tui/sweepview.h"
+printf 'static void planted(void) { Ui_flash(0, 0, ""); }\n' >>"$T_DIR/tree/tui/draw_roofline.c"
+printf 'static void planted(Ui *ui) { (void)ui; }\n' >>"$T_DIR/tree/tui/panedraw.c"
+printf 'static void planted(Ui *ui) { (void)ui; }\n' >>"$T_DIR/tree/tui/draw_lesson.c"
+planted=$(pane_ui_uses "$T_DIR/tree")
+for want in 'tui/draw_log.c:.*tui/app.h' 'tui/sweepview.h:.*struct Ui_' 'tui/draw_roofline.c:.*Ui_flash' \
+   'tui/panedraw.c:.*Ui \*ui'; do
+   printf '%s\n' "$planted" | grep -q "$want" && ok "a planted use of the explorer's state ($want) is caught" ||
+      not_ok "a planted use of the explorer's state ($want) is not caught" "$planted"
+done
+printf '%s\n' "$planted" | grep -q 'draw_lesson' && not_ok "the lesson pane's escape is refused" "$planted" ||
+   ok "the lesson pane's documented escape is let through"
 finish

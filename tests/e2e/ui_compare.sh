@@ -17,6 +17,11 @@ ui_keys C
 ui_expect_re "pinned +05_transposed TS=32 TSDK=16 WPT=8 PADDING=0" "C pins the configuration"
 ui_keys z
 ui_expect_re "1 Bsub store \(transposed\) +256/16 " "the pinned side has its bank table: 256 wavefronts for an ideal 16"
+# ... and its instruction counts, which the worker reads apart from the trace (on a loaded
+# machine, after it): the pinned side takes them while it is still the one measured.
+if have_llvm_tool llvm-objdump; then
+   ui_expect_re "instructions +[0-9]+ +[0-9]+ " "the pinned side has its instruction counts"
+fi
 # The kernel pane (Tab from the compare pane), PADDING's row: 0 -> 2.
 ui_keys z Tab Down Down Down Down Right Right
 ui_expect_re "now +05_transposed TS=32 TSDK=16 WPT=8 PADDING=2" "PADDING=2 is the current configuration"

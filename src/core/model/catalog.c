@@ -557,6 +557,20 @@ void KernelInfo_defaults(const KernelInfo *k, long long *values) {
       values[i] = k->params[i].def;
 }
 
+int KernelParam_valueIndex(const KernelParam *p, long long v) {
+   for (int i = 0; i < p->nvalues; i++)
+      if (p->values[i] == v)
+         return i;
+   return -1;
+}
+
+const char *KernelInfo_shortName(const KernelInfo *k) {
+   size_t n = strlen(k->ladder);
+   if (n && !strncmp(k->name, k->ladder, n) && k->name[n])
+      return k->name[n] == '_' ? k->name + n + 1 : k->name + n;
+   return k->name;
+}
+
 void KernelInfo_formatParams(const KernelInfo *k, const long long *values, char *out, size_t outlen) {
    size_t n = 0;
    out[0] = '\0';

@@ -136,6 +136,10 @@ int KernelInfo_paramIndex(const KernelInfo *k, const char *name);
 void KernelInfo_defaults(const KernelInfo *k, long long *values);
 /* "TS=16 WPT=4" */
 void KernelInfo_formatParams(const KernelInfo *k, const long long *values, char *out, size_t outlen);
+/* The index of v among p's allowed values, or -1. */
+int KernelParam_valueIndex(const KernelParam *p, long long v);
+/* Its name without its ladder's ("tiled" for "sgemm_tiled" on the ladder "sgemm"). */
+const char *KernelInfo_shortName(const KernelInfo *k);
 /* The kernel file's text as 16 hex digits (FNV-1a 64): which version of a kernel a
  * stored result was measured with. */
 void KernelInfo_hash(const KernelInfo *k, char out[17]);

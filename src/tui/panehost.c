@@ -1,0 +1,99 @@
+/* The explorer's side of a pane's context (panectx.h): the context built from the state
+ * for each call of a pane (the walks in panes_table.c, the compositor's header, the news),
+ * and the verbs by which a pane acts on the rest of the explorer, each a narrow door onto
+ * what the UI's own files do (uiview.c, ui.c, ahead_ui.c, the lesson's). */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "base/util.h"
+#include "tui/app.h"
+#include "tui/lesson_ui.h"
+
+/* The host a context's verbs act on: the explorer's state, which no pane sees. */
+static Ui *hostOf(const PaneCtx *ctx) { return (Ui *)(void *)ctx->host; }
+
+void PaneHost_context(Ui *ui, int p, PaneCtx *ctx) {
+   *ctx = (PaneCtx){
+       .id = p,
+       .area = p >= 0 && p < PANE_COUNT ? ui->layout.pane[p] : (Rect){0, 0, ui->paint.cols, ui->paint.rows},
+       .paint = &ui->paint,
+       .bars = ui->bars,
+       .spark = ui->spark,
+       .visible = ui->visible,
+       .shown = ui->layout.shown,
+       .focus = ui->focus,
+       .zoom = ui->zoom,
+       .frame = ui->frame,
+       .cat = &ui->cat,
+       .list = ui->list,
+       .nlist = ui->nlist,
+       .kernel = ui->kernel,
+       .info = ui->cat.count ? Ui_kernel(ui) : NULL,
+       .values = ui->values,
+       .problem = &ui->problem,
+       .ablate = ui->ablate,
+       .cold_l2 = ui->cold_l2,
+       .limits = ui->limits,
+       .device = Ui_deviceInfo(ui),
+       .device_limits = Ui_limits(ui),
+       .simulated_note = Ui_simulatedNote(ui),
+       .start = &ui->start,
+       .worker = ui->worker,
+       .snap = &ui->snap,
+       .snap_current = ui->cat.count && Ui_snapIsCurrent(ui),
+       .snap_refused = Ui_snapRefused(ui),
+       .busy = Ui_busy(ui),
+       .paused = ui->paused,
+       .cancelling = ui->cancelling,
+       .hist = &ui->hist,
+       .log = &ui->log,
+       .banks = &ui->banks_pane,
+       .inspect = &ui->inspect_pane,
+       .lesson = ui->lesson,
+       .grid_step = ui->lesson ? LessonUi_gridStep(ui) : NULL,
+       .hits = ui->hits,
+       .nhits = &ui->nhits,
+       .dirty = &ui->dirty,
+       .host = (struct PaneHost_ *)(void *)ui,
+   };
+}
+
+void PaneCtx_flash(const PaneCtx *ctx, Style st, const char *fmt, ...) {
+   char text[sizeof hostOf(ctx)->flash];
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(text, sizeof text, fmt, ap);
+   va_end(ap);
+   Ui_flash(hostOf(ctx), st, "%s", text);
+}
+
+void PaneCtx_show(const PaneCtx *ctx, unsigned how) {
+   Ui *ui = hostOf(ctx);
+   ui->visible |= PANE_BIT(ctx->id);
+   if ((how & PANE_SHOW_UNZOOM) && ui->zoom >= 0 && ui->zoom != ctx->id)
+      ui->zoom = -1;
+   if (how & PANE_SHOW_FOCUS)
+      ui->focus = ctx->id;
+}
+
+void PaneCtx_selectKernel(const PaneCtx *ctx, int catalog_index, const long long *values, const Problem *problem) {
+   Ui *ui = hostOf(ctx);
+   if (problem)
+      ui->problem = *problem;
+   Ui_selectKernel(ui, catalog_index, values);
+}
+
+void PaneCtx_stepVariant(const PaneCtx *ctx, int dir) { Ui_stepVariant(hostOf(ctx), dir); }
+
+void PaneCtx_stepParam(const PaneCtx *ctx, int pi, int dir, bool any) { Ui_stepParam(hostOf(ctx), pi, dir, any); }
+
+void PaneCtx_restoreHistory(const PaneCtx *ctx, int i) { Ui_restoreHistory(hostOf(ctx), i); }
+
+void PaneCtx_aheadLine(const PaneCtx *ctx, char *out, size_t outlen) { AheadUi_describe(hostOf(ctx), out, outlen); }
+
+bool PaneCtx_compiledAhead(const PaneCtx *ctx) { return AheadUi_compiledAhead(hostOf(ctx)); }
+
+void PaneCtx_lessonStepText(const PaneCtx *ctx, int width, void (*emit)(void *arg, const char *line, int style),
+                            void *arg) {
+   LessonUi_stepText(hostOf(ctx), width, emit, arg);
+}
