@@ -254,16 +254,26 @@ done
 # 5. The FP32 and e4m3 suites, each whole (TYPE_SUITES, default llama3-8b and skinny; " " for
 # none): FP32 against cuBLAS SGEMM in layout NN (the FP32 ladder's kernels take A and B as
 # stored; fast05_decode takes B transposed, so the few-token rows run in NT beside cuBLAS in
-# NT), e4m3 with per-tensor scales against cuBLASLt FP8 in NT (the layout FP8 needs). No
-# split-K or swap-AB step exists in FP8: its small-M rows show what that costs.
+# NT), e4m3 with per-tensor scales against cuBLASLt FP8 in NT (the layout FP8 needs), with
+# swap-AB in e4m3 (hopper9_swapab, tuned on the H200 on 2026-11-29) on the rows of at most 64
+# tokens. TYPES picks the types (default "float e4m3").
 F32="fast-02-warptile-cuda shapes-1-warptile shapes-2-splitk shapes-4-streamk"
 E4M3="hopper-fp8-tuned-tensor hopper-fp8-5-cluster-tensor"
+E4M3_FEW="hopper-9-swapab-t8-e4m3 hopper-9-swapab-t16-e4m3 hopper-9-swapab-t16-split4-e4m3 hopper-9-swapab-t32-e4m3 hopper-9-swapab-t32-split4-e4m3"
 for suite in ${TYPE_SUITES-llama3-8b skinny}; do
    base=$(basename "$suite" .shapes)
-   bench_in NN "$base-all-float" 80 $F32 --precision float --shapes "$suite"
-   [ -f "$work/$base--m16.shapes" ] &&
-      bench_one "$base-m16-float" 10 fast-05-decode-float --precision float --shapes "$work/$base--m16.shapes"
-   bench_one "$base-all-e4m3" 35 $E4M3 --precision e4m3 --scaling tensor --shapes "$suite"
+   case " ${TYPES:-float e4m3} " in *" float "*)
+      bench_in NN "$base-all-float" 80 $F32 --precision float --shapes "$suite"
+      [ -f "$work/$base--m16.shapes" ] &&
+         bench_one "$base-m16-float" 10 fast-05-decode-float --precision float --shapes "$work/$base--m16.shapes" ;;
+   esac
+   case " ${TYPES:-float e4m3} " in *" e4m3 "*)
+      bench_one "$base-all-e4m3" 35 $E4M3 --precision e4m3 --scaling tensor --shapes "$suite"
+      for class in m16 m64; do
+         [ -f "$work/$base--$class.shapes" ] &&
+            bench_one "$base-$class-e4m3" 25 $E4M3_FEW --precision e4m3 --scaling tensor --shapes "$work/$base--$class.shapes"
+      done ;;
+   esac
 done
 
 # The tables, from the files alone: summary.txt in full, short.txt printed last (the call's

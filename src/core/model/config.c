@@ -444,7 +444,9 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
    if (!groupFits(s, msg, msglen) || !rulesHold(s, msg, msglen) || !launchSizes(s, &g, msg, msglen) ||
        !fixupSizes(s, &g, msg, msglen) || !localMemory(s, &g, msg, msglen))
       return false;
-   if (k->accumulate[0] && g.tensor_ptx) {
+   /* The FP8 tensor core's accumulator sums the FP8 types' products only: a kernel that also
+    * takes half or bfloat16 (hopper9_swapab) sums those in FP32. */
+   if (k->accumulate[0] && g.tensor_ptx && Types_of(s->p->precision)->scaled) {
       g.fp8_accumulator = true;
       if (!evalIn(s, k->accumulate, "accumulate", &g.promote_interval, msg, msglen))
          return false;
