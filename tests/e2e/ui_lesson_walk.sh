@@ -109,16 +109,20 @@ at_size() { # COLS ROWS
 }
 
 # row_settled: the screen (UI_LAST) shows a measurement the ladder takes whatever its spread
-# (Ladder_settled's wait: 64 launches, or 3 or more over 30 s), or a refusal.
+# (Ladder_settled's wait: a window of 64 launches, or 3 or more adding up to 30 s), or a
+# refusal. The window's sum is not on screen: W times its minimum is at most that sum, so
+# the ladder has surely taken the row when that reaches 30 s (W times the median did not:
+# on a busy machine a few fast launches left the sum short of it, and E exported no row).
 row_settled() {
    printf '%s\n' "$UI_LAST" | grep -qE "$REFUSED" && return 0
    printf '%s\n' "$UI_LAST" | awk '
-      match($0, /measuring: [0-9]+ launches/) { n = substr($0, RSTART + 11, RLENGTH - 20) + 0 }
-      match($0, /time +[0-9.]+ (ms|us|s) median/) {
+      match($0, /launches, window [0-9]+/) { split(substr($0, RSTART, RLENGTH), w, " "); n = w[3] + 0 }
+      match($0, /time +[0-9.e+-]+ [^ ]+ median +min [0-9.e+-]+/) {
          split(substr($0, RSTART, RLENGTH), a, " ")
-         ms = a[3] == "ms" ? a[2] : a[3] == "s" ? a[2] * 1000 : a[2] / 1000
+         unit = a[3] == "ms" ? 1 : a[3] == "s" ? 1000 : 0.001
+         min = a[6] * unit
       }
-      END { exit !(n >= 64 || (n >= 3 && n * ms >= 30000)) }'
+      END { exit !(n >= 64 || (n >= 3 && n * min >= 30000)) }'
 }
 
 walk() { # NAME
