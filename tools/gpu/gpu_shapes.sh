@@ -259,7 +259,9 @@ done
 # tokens. TYPES picks the types (default "float e4m3").
 F32="fast-02-warptile-cuda shapes-1-warptile shapes-2-splitk shapes-4-streamk"
 E4M3="hopper-fp8-tuned-tensor hopper-fp8-5-cluster-tensor"
-E4M3_FEW="hopper-9-swapab-t8-e4m3 hopper-9-swapab-t16-e4m3 hopper-9-swapab-t16-split4-e4m3 hopper-9-swapab-t32-e4m3 hopper-9-swapab-t32-split4-e4m3"
+E4M3_FEW="hopper-9-swapab-t8-e4m3 hopper-9-swapab-t16-e4m3 hopper-9-swapab-t16-split4-e4m3 hopper-9-swapab-t32-e4m3 hopper-9-swapab-t32-split4-e4m3 hopper-9-swapab-t64-e4m3"
+# The FP8 ladder's persistent step with the tiles tune found for 128 tokens (H200, 22:05).
+E4M3_MID="hopper-fp8-3-persistent-t64-tensor hopper-fp8-3-persistent-128-tensor"
 for suite in ${TYPE_SUITES-llama3-8b skinny}; do
    base=$(basename "$suite" .shapes)
    case " ${TYPES:-float e4m3} " in *" float "*)
@@ -272,7 +274,9 @@ for suite in ${TYPE_SUITES-llama3-8b skinny}; do
       for class in m16 m64; do
          [ -f "$work/$base--$class.shapes" ] &&
             bench_one "$base-$class-e4m3" 25 $E4M3_FEW --precision e4m3 --scaling tensor --shapes "$work/$base--$class.shapes"
-      done ;;
+      done
+      [ -f "$work/$base--few.shapes" ] &&
+         bench_one "$base-few-e4m3" 30 $E4M3_MID --precision e4m3 --scaling tensor --shapes "$work/$base--few.shapes" ;;
    esac
 done
 
