@@ -16,13 +16,16 @@
 #     beside % of cuBLAS in the same process;
 #  4. the bfloat16 suites against cuBLAS (bench --shapes --rounds 3, layout NT) with the
 #     steps that won a shape on 2026-11-29 (hopper-5, hopper-6-splitk, hopper-6-splitk-bm64,
-#     hopper-9-swapab, hopper-7's persistent grid of whole tiles) and tensor09_decode for M <= 16: llama3-8b, then skinny, then
-#     llama3-70b, cut by the budget. The table gives each suite's weighted geometric mean of
+#     hopper-9-swapab, hopper-7's persistent grid of whole tiles) and tensor09_decode for
+#     M <= 16: SUITES, default llama3-8b, then skinny, then llama3-70b ("" for none), cut
+#     by the budget. The table gives each suite's weighted geometric mean of
 #     the best configuration per shape (what a dispatch that picks per shape would reach),
 #     with the number of shapes measured: fewer than the suite's means the budget cut it.
 #  5. the FP32 suites against cuBLAS SGEMM (the FP32 ladder's warp-tile, split-K and stream-K
 #     steps, fast05_decode for M <= 16) and the e4m3 suites against cuBLASLt FP8 (Hopper FP8
-#     step 5, shipped and tuned, per-tensor scales): TYPE_SUITES, default llama3-8b and skinny.
+#     step 5, shipped and tuned, per-tensor scales; swap-AB and the persistent step's tiles
+#     on the small rows): TYPE_SUITES, default llama3-8b and skinny; TYPES, default
+#     "float e4m3".
 # Every stage has a time limit (SIGINT, then a kill: bench saves the rounds it measured), and
 # the stages run in that order until BUDGET seconds (default 150) are spent; the table says
 # what timed out or was skipped. Nothing stops at the first failure.
@@ -41,7 +44,7 @@ DEVICE=${DEVICE:-}
 ROUNDS=${ROUNDS:-3}
 BUDGET=${BUDGET:-150}
 SCALE=${TIME_SCALE:-1} # the stand-in's PoCL compiles the emulated tensor cores slowly: 10
-SUITES=${SUITES:-"llama3-8b skinny llama3-70b"}
+SUITES=${SUITES-"llama3-8b skinny llama3-70b"}
 DECODE_SIZES=${DECODE_SIZES:-1x8192x8192,2x8192x8192,4x8192x8192,8x8192x8192,16x8192x8192}
 out=${1:-$OUT}
 if [ -z "$out" ]; then
