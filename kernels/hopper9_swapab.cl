@@ -16,8 +16,8 @@ about:    epilogue writes element (n, m) to C's row m, column n (gt_sched_swap_c
 about:    as step 6 fills the GPU when N / BN blocks are too few: SPLIT blocks share each
 about:    tile's K steps, partial sums in SPLIT planes, a fix-up adds them in plane order.
 about:    Half, bfloat16, tf32 and FP8 (e4m3, e5m2 with per-tensor scales, applied where C
-about:    is written: the epilogue, or the fix-up when K is split). FP8 takes wgmma k32 and
-about:    BK = 128 with the 128-byte swizzle (a tile row is BK bytes); its tensor core sums in
+about:    is written: the epilogue, or the fix-up when K is split). FP8 takes wgmma k32, a
+about:    tile row BK bytes (its presets: BK = 128, the 128-byte swizzle); its tensor core sums in
 about:    fewer bits than FP32, so PROMOTE=1 adds each tile's sums into FP32 registers, which
 about:    the few tokens' small accumulators make cheap (PROMOTE=0: never, the ablation).
 param:    CONS = 1 in 1, 2 ; consumer warpgroups
