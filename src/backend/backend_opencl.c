@@ -365,7 +365,7 @@ static void cacheId(Context *ctx, const char *source, const char *options, const
 }
 
 static void storeBinary(cl_program prog, const DiskCacheId *id) {
-   if (!DiskCache_enabled())
+   if (!DiskCache_enabled()) /* not even asked for: making a binary can cost a compile */
       return;
    size_t size = 0;
    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || size == 0)
@@ -494,7 +494,7 @@ static BackendStatus build(Context *ctx, const char *source, const char *options
       }
       if (!ctx->pocl_keeps_code)
          storeBinary(prog, &cid.id);
-      else if (!info->cached_disk && DiskCache_enabled()) {
+      else if (!info->cached_disk) {
          static const char record[] = "built; PoCL's kernel cache keeps the code\n";
          DiskCache_store("opencl", &cid.id, record, sizeof record - 1);
       }
