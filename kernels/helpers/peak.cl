@@ -46,25 +46,30 @@ __kernel void gt_peak_copy(__global real4 *dst, const __global real4 *src) {
 }
 
 /* Reads only: in round r, work-group g reads the run of float4s that starts at
- * (g + r * groups) * group size, wrapped by mask (a power of two minus one, a multiple of
- * the group size less one), lane l its element l: the lanes of a group read neighbours (a
- * GPU coalesces them, a CPU's vectoriser sees consecutive elements). With a buffer of
- * READ_ITERS x global elements and mask ~0, every byte is read once, from DRAM: the read
- * bandwidth. With a mask that keeps them inside the L2 (a working set of half of it), read
- * over and over after a warm-up launch: the L2's read bandwidth. The sum is stored only
- * where it equals never (a run-time value), so no read can be dropped and no write costs
- * time. READ_ITERS is small and the loop unrolled: a body without a loop is what PoCL
- * vectorises across work-items. 16*READ_ITERS bytes read per work-item. */
-__kernel void gt_peak_read(__global real *out, const __global float4 *src, const uint mask, const float never) {
+ * (g + r * groups) * group size + r * skew, wrapped by mask (a power of two minus one, a
+ * multiple of the group size less one), lane l its element l: the lanes of a group read
+ * neighbours (a GPU coalesces them, a CPU's vectoriser sees consecutive elements). With a
+ * buffer of READ_ITERS x global elements, mask ~0 and no skew, every byte is read once,
+ * from DRAM: the read bandwidth. With a mask that keeps them inside the L2 (a working set
+ * of half of it), read over and over after a warm-up launch: the L2's read bandwidth. The
+ * skew moves a group's run each round: where the grid is a multiple of the working set,
+ * (g + r * groups) * group size wraps to the same run in every round, and a group would
+ * re-read its own run from the L1 (on the H200 that figure, 26.9 TB/s, was twice what
+ * Nsight Compute's L2 sectors allow). The sum is stored only where it equals never (a
+ * run-time value), so no read can be dropped and no write costs time. READ_ITERS is small
+ * and the loop unrolled: a body without a loop is what PoCL vectorises across work-items.
+ * 16*READ_ITERS bytes read per work-item. */
+__kernel void gt_peak_read(__global real *out, const __global float4 *src, const uint mask, const uint skew,
+                           const float never) {
    const uint lid = (uint)get_local_id(0), n = (uint)get_local_size(0);
    const uint g = (uint)get_group_id(0), groups = (uint)get_num_groups(0);
    float4 acc0 = SPLAT_FLOAT4(0.0f), acc1 = SPLAT_FLOAT4(0.0f), acc2 = SPLAT_FLOAT4(0.0f), acc3 = SPLAT_FLOAT4(0.0f);
 #pragma unroll
    for (uint r = 0; r < READ_ITERS; r += 4) {
-      acc0 += src[(((g + r * groups) * n) & mask) + lid];
-      acc1 += src[(((g + (r + 1) * groups) * n) & mask) + lid];
-      acc2 += src[(((g + (r + 2) * groups) * n) & mask) + lid];
-      acc3 += src[(((g + (r + 3) * groups) * n) & mask) + lid];
+      acc0 += src[(((g + r * groups) * n + r * skew) & mask) + lid];
+      acc1 += src[(((g + (r + 1) * groups) * n + (r + 1) * skew) & mask) + lid];
+      acc2 += src[(((g + (r + 2) * groups) * n + (r + 2) * skew) & mask) + lid];
+      acc3 += src[(((g + (r + 3) * groups) * n + (r + 3) * skew) & mask) + lid];
    }
    const float4 t = (acc0 + acc1) + (acc2 + acc3);
    const float sum = t.x + t.y + t.z + t.w;

@@ -462,6 +462,17 @@ static int reportRun(const CommandArgs *o, Session *s, const KernelInfo *k, cons
       long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
       bool banked = local > 0 && BankModel_forDevice(Session_device(s)).known;
       LimiterRun run = LimiterRun_of(r);
+      if (o->timing->judge_ms > 0) { /* another tool's time of this kernel, at its clock */
+         run.median_ms = o->timing->judge_ms;
+         run.gflops = 2.0 * p->m * p->n * p->k / (o->timing->judge_ms * 1e6);
+         run.sm_mhz = o->timing->judge_mhz;
+         char clock[64] = " (its clock unknown: the peaks' own taken)";
+         if (run.sm_mhz > 0)
+            snprintf(clock, sizeof clock, " at %.0f MHz", run.sm_mhz);
+         if (o->output->format == FORMAT_TABLE)
+            printf("\njudged     the time given (--judge-ms): %.6g ms, %.4g GFLOPS%s, not this run's %.6g ms\n",
+                   run.median_ms, run.gflops, clock, r->median_ms);
+      }
       Limiter_inputs(Session_device(s), k, values, p, &run, &peaks, banked ? bankRatio(o, s, k, values, p) : 0, &li);
       Limiter_of(&li, &lim);
       Report_limits(stdout, o->output->format, &li, &lim);
@@ -626,6 +637,10 @@ static int execRun(const CommandArgs *o) {
 }
 
 static int execExplain(const CommandArgs *o) {
+   if (o->timing->judge_mhz > 0 && !(o->timing->judge_ms > 0)) {
+      fprintf(stderr, "gemmtop: --judge-mhz is the clock of a time given with --judge-ms: give both, or neither\n");
+      return 2;
+   }
    int rc = checkVendorOutput(o);
    return rc ? rc : runCommand(o, true);
 }

@@ -329,6 +329,15 @@ static const OptionSpec table[] = {
      .help = "time each launch with the L2 cache cold (a rotation through copies of A and B that exceed twice "
              "the L2, or a flush between launches); the default times a warm L2, as repeated launches find it",
      .elsewhere = "in the explorer, the run settings (S) have it"},
+    {.group = GROUP_TIMING, .name = "judge-ms", .value = "MS", .kind = OPT_REAL, .min = 0, .above_min = true,
+     .max = MAX_SECONDS * 1000, .field = F(timing.judge_ms), .commands = CMD(EXPLAIN),
+     .help = "judge a time taken elsewhere (a profiler's duration of one launch, in milliseconds) instead of this "
+             "run's: the limiter's shares are of that time; the run still compiles, checks and times the kernel, "
+             "and its own figure is kept beside"},
+    {.group = GROUP_TIMING, .name = "judge-mhz", .value = "MHZ", .kind = OPT_REAL, .min = 0, .above_min = true,
+     .max = 100000, .field = F(timing.judge_mhz), .commands = CMD(EXPLAIN),
+     .help = "with --judge-ms: the SM clock that time was taken at (a profiler's, which may differ from this run's): "
+             "the compute ceiling is scaled to it"},
     {.group = GROUP_TIMING, .name = "vendor", .kind = OPT_FLAG, .field = F(timing.vendor), .commands = RUNS,
      .help = "also time the vendor BLAS (CLBlast, cuBLAS, cuBLASLt for FP8, rocBLAS) and give % of it",
      .elsewhere = "bench always times the vendor BLAS"},

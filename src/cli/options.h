@@ -60,6 +60,8 @@ typedef struct TimingOptions_ {
    bool vendor;              /* run: also time the vendor library (CLBlast, cuBLAS, cuBLASLt) */
    bool vendor_bf16;         /* run --vendor, bench: the vendor library writes C in bfloat16 (--vendor-output) */
    bool cold_l2;             /* run, bench, sweep: time with the L2 cache cold (core/run/coldl2.h) */
+   double judge_ms;          /* explain: judge this time (another tool's, e.g. a profiler's) instead of the run's; 0 none */
+   double judge_mhz;         /* explain --judge-ms: the SM clock that time was taken at; 0 unknown */
 } TimingOptions;
 
 typedef struct InputOptions_ {

@@ -880,12 +880,17 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       pct(out, l->memory_used_min, true);
       fputs(",\"l2_pct\":", out);
       pct(out, l->l2_used, true);
+      fputs(",\"l2_all_pct\":", out); /* TMA's loads: by all of the model's bytes (l2_pct: a share) */
+      pct(out, l->l2_used_all, true);
       fputs(",\"local_pct\":", out);
       pct(out, l->local_used, true);
       fputs(",\"launch_pct\":", out);
       pct(out, l->launch_share, true);
       fprintf(out, ",\"caches\":%s,\"l1\":%s,", l->caches ? "true" : "false", l->l1 ? "true" : "false");
       jsonNumber(out, "l2_gbps", in->l2_gbps > 0 ? in->l2_gbps : NAN, true);
+      /* The time judged: the run's, or one given (explain --judge-ms). */
+      jsonNumber(out, "judged_ms", in->median_ms > 0 ? in->median_ms : NAN, true);
+      jsonNumber(out, "judged_gflops", in->gflops > 0 ? in->gflops : NAN, true);
       /* The model's local-memory reads and the launch's waves: what tools/gpu/gpu_limits_ncu.py
        * puts beside Nsight Compute's wavefronts and waves. */
       jsonNumber(out, "local_bytes", in->local_bytes > 0 ? in->local_bytes : NAN, true);
@@ -972,7 +977,12 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    }
    if (in->peak_gflops <= 0 || in->copy_gbps <= 0)
       fprintf(out, "ceilings   not all measured on this device: gemmtop list devices --measure\n");
-   if (l->l2_used >= 0)
+   if (l->l2_used >= 0 && l->l2_used_all >= 0)
+      fprintf(out,
+              "L2         half of the model's loads: %.0f%% of the measured %.4g GB/s (all of them %.0f%%: TMA's requests "
+              "for a line that arrive together are answered once)\n",
+              100 * l->l2_used, in->l2_gbps, 100 * l->l2_used_all);
+   else if (l->l2_used >= 0)
       fprintf(out, "L2         the model's loads: %.0f%% of the measured %.4g GB/s (reads of a working set inside it)\n",
               100 * l->l2_used, in->l2_gbps);
    else if (l->l1)

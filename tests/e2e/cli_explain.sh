@@ -61,6 +61,18 @@ assert x["read_peak_gbps"] is None and x["l2_peak_gbps"] is None, x' 2>/dev/null
 else
    not_ok "an older file of ceilings reads them as unknown (null), the others kept" "$OUT"
 fi
+# A file whose L2 figure came from the reads that each group repeated (the L1 served them,
+# twice the L2's figure on the H200): that figure is dropped, the read bandwidth kept.
+grep -v -e '^l2_reads spread$' "$T_DIR/peaks.new" >"$cache"
+run_gemmtop list devices --backend opencl --format json
+if printf '%s\n' "$OUT" | python3 -c 'import json,sys
+d=[json.loads(l) for l in sys.stdin if l.strip()]
+x=[x for x in d if "copy_peak_gbps" in x][0]
+assert x["l2_peak_gbps"] is None and x["read_peak_gbps"]>0, x' 2>/dev/null; then
+   ok "an L2 figure measured before its reads were spread is dropped, the reads kept"
+else
+   not_ok "an L2 figure measured before its reads were spread is dropped, the reads kept" "$OUT"
+fi
 # The clocks the driver reported while measuring: none on PoCL (said so); a file that has
 # them (as NVML gives them on a GPU) shows them beside the date.
 run_gemmtop list devices --backend opencl
@@ -225,6 +237,35 @@ else
    not_ok "the JSON marks the local figure as above its ceiling" "$OUT"
 fi
 cp "$T_DIR/peaks.real" "$cache"
+
+# A time taken elsewhere (a profiler's), judged instead of the run's: the shares are of that
+# time, its clock scales the compute ceiling, and the run's own time is said beside it. The
+# time: a third of the run's own, so every share must triple.
+run_gemmtop explain --preset 03-wpt --size 128 --reps 3 --warmup 1 --format json
+own="$OUT"
+judge=$(printf '%s\n' "$own" | python3 -c 'import json,sys
+d=[json.loads(l) for l in sys.stdin if l.strip()]; print("%.6g" % (d[1]["limits"]["judged_ms"]/3))')
+run_gemmtop explain --preset 03-wpt --size 128 --reps 3 --warmup 1 --format json --judge-ms "$judge"
+if msg=$(printf '%s\n%s\n' "$own" "$OUT" | python3 -c 'import json,sys
+d=[json.loads(l) for l in sys.stdin if l.strip()]
+a,b=d[1]["limits"],d[3]["limits"]
+assert abs(b["judged_ms"]*3-a["judged_ms"])<=1e-4*a["judged_ms"], (a["judged_ms"],b["judged_ms"])
+for k in ("compute_pct","memory_min_pct"):
+    assert abs(b[k]-3*a[k])<=0.02*3*a[k]+0.01, (k,a[k],b[k])
+print("compute %.3g%% -> %.3g%%" % (a["compute_pct"],b["compute_pct"]))' 2>&1); then
+   ok "explain --judge-ms judges the time given: a third of the time, three times each share ($msg)"
+else
+   not_ok "explain --judge-ms judges the time given" "$msg"
+fi
+run_gemmtop explain --preset 03-wpt --size 128 --reps 2 --warmup 1 --judge-ms "$judge" --judge-mhz 1500
+expect_rc 0 "explain --judge-ms with --judge-mhz"
+expect_in "judged     the time given (--judge-ms): $judge ms" "$OUT" "the table says which time it judged"
+expect_in " at 1500 MHz, not this run's " "$OUT" "at which clock, and the run's own time beside"
+run_gemmtop explain --preset 03-wpt --size 128 --judge-mhz 1500
+expect_rc 2 "--judge-mhz alone is refused"
+expect_in "give both, or neither" "$ERR" "and says what would be valid"
+run_gemmtop run --preset 03-wpt --size 128 --judge-ms 1
+expect_rc 2 "run does not take --judge-ms (only explain judges)"
 
 run_gemmtop explain --kernel mygemm06_2d --size 100
 expect_rc 2 "a refused configuration is not explained"

@@ -148,6 +148,15 @@ for s in (64, 96):
         assert c["dram_bytes"] == n["values"]["dram__bytes_read.sum"], c
         assert c["dram_write_bytes"] == n["values"]["dram__bytes_write.sum"], c
         assert c["model_bytes"] == lim["l2_model_bytes"], (lim, c)
+        # ncu's own launch judged by gemmtop: its duration and clock handed to explain.
+        j = r["judged"]
+        t, hz = n["values"]["gpu__time_duration.sum"], n["values"]["sm__cycles_elapsed.avg.per_second"]
+        assert abs(j["judged_ms"] - t / 1e6) <= 1e-5 * t / 1e6, (j["judged_ms"], t)
+        assert abs(j["judged_gflops"] - 2 * s**3 / t) <= 1e-3 * 2 * s**3 / t, (j["judged_gflops"], t)
+        assert c["same_run_limiter"] == j["limiter"] and c["own_limiter_agrees"] is not None, c
+        # The model's loads (C's stores out) against what the SMs received from the L2.
+        assert c["model_loads"] == lim["l2_model_bytes"] - s * s * 4, (lim, c)
+        assert c["sm_received_bytes"] == n["values"]["l1tex__m_xbar2l1tex_read_bytes.sum"], c
 # The refused name: recorded on the first row profiled, never asked again.
 first = rows[("03-wpt", 64)]["ncu"]
 assert any(m.startswith("l1tex__t_sector_hit_rate") for m in first["rejected"]), first["rejected"]
@@ -165,7 +174,10 @@ else
 fi
 
 expect_in "| 03-wpt | 96 | " "$(cat "$T_DIR/out/limits.md")" "the Markdown table has a row per preset and size"
-expect_in "- the same limiter: " "$(cat "$T_DIR/out/limits.md")" "and the shares that agree"
+expect_in "- the same limiter (ncu's launch judged by gemmtop: its time and clock): " "$(cat "$T_DIR/out/limits.md")" \
+   "and the shares that agree, the limiter of ncu's own launch first"
+expect_in "- model loads within 10% of the bytes the SMs received from the L2: " "$(cat "$T_DIR/out/limits.md")" \
+   "and the model's loads against what the SMs received"
 last=$(printf '%s\n' "$OUT" | tail -n 6)
 expect_in "| 96 | 3 | 2 | " "$last" "the short table comes last: each size's rows and those ncu measured"
 expect_in "${UNLISTED}.avg.pct_of_peak_sustained_active" "$last" "and it names the metrics ncu lacks"

@@ -69,6 +69,44 @@ static void test_caches_serve_the_model(void **state) {
    assert_non_null(strstr(l.headroom, "compute: 25%"));
 }
 
+/* TMA's loads: the L2 answers requests for a line that arrive together once, so about half
+ * of the model's bytes are judged against it, all of them said beside. */
+static void test_l2_tma_loads(void **state) {
+   (void)state;
+   /* 7,500 GB/s of loads: 75% of the L2 by all of them, 37.5% by half: compute (45%) is
+    * then as near, and neither reaches 60%: latency, not the L2. */
+   LimiterInputs in = base(9000, 1.2);
+   in.l2_gbps = 10000;
+   in.tma_loads = true;
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_true(fabs(l.l2_used - 0.375) < 1e-9);
+   assert_true(fabs(l.l2_used_all - 0.75) < 1e-9);
+   assert_false(l.l1);
+   assert_int_equal(l.kind, LIMIT_LATENCY);
+   assert_non_null(strstr(l.words, ", L2 38%)"));
+   /* Twice the loads: 75% by half of them, the L2 named, and the words say how it is counted. */
+   in = base(9000, 0.6);
+   in.l2_gbps = 10000;
+   in.tma_loads = true;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_L2);
+   assert_non_null(strstr(l.words, "L2 cache: 75% of the measured 10000 GB/s by half of the model's loads"));
+   assert_non_null(strstr(l.words, "all of them would be 150%"));
+   /* Without TMA, the same loads would be 1.5x the L2: the L1 must serve part of them. */
+   in.tma_loads = false;
+   Limiter_of(&in, &l);
+   assert_true(l.l1 && l.l2_used < 0 && l.l2_used_all < 0);
+   /* Above the L2 even by half of them: no share is shown, and no L1 is blamed (TMA skips it). */
+   in = base(9000, 0.25);
+   in.l2_gbps = 10000;
+   in.tma_loads = true;
+   Limiter_of(&in, &l);
+   assert_true(l.l2_used < 0);
+   assert_false(l.l1);
+   assert_true(l.kind != LIMIT_L2);
+}
+
 /* The same kernel with the L2's bandwidth measured (10,000 GB/s): the model's loads are
  * the L2's traffic. */
 static void test_l2_bound(void **state) {
@@ -552,6 +590,7 @@ int main(void) {
        cmocka_unit_test(test_memory_bound),
        cmocka_unit_test(test_caches_serve_the_model),
        cmocka_unit_test(test_l2_bound),
+       cmocka_unit_test(test_l2_tma_loads),
        cmocka_unit_test(test_tail_first),
        cmocka_unit_test(test_banks_then_occupancy_then_latency),
        cmocka_unit_test(test_local_and_launch),

@@ -24,7 +24,10 @@ or runs out of time the run goes on with the ceilings cached, and says so; --no-
 keeps those cached). Then, in a pool of processes running ahead of the rows, each
 configuration is compiled on the device without a launch (gemmtop inspect --code none);
 each row waits only for its own compile, then takes its bank trace (launches: never beside
-a timed one), one explain and one ncu, one after the other. Without presets named, the first 15 cover
+a timed one), one explain and one ncu, one after the other, then a second explain that
+judges ncu's own launch (--judge-ms and --judge-mhz: ncu's duration and SM clock; ncu's
+replay often runs at a lower clock than gemmtop's run, which moves a compute-bound kernel's
+shares): the limiter's agreement is that one's, gemmtop's own run kept beside. Without presets named, the first 15 cover
 every ladder (PRIORITY), then the rest by name.
 
 --raw FILE.jsonl keeps everything: a "device" line (the device, its ceilings, the metrics
@@ -83,6 +86,10 @@ METRICS = [
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum", "sm__sass_data_bytes_mem_shared_op_gmma.sum",
     "l1tex__m_xbar2l1tex_read_bytes_pipe_tma.sum", "smsp__sass_inst_executed_op_tma_ld.sum",
+    # what the SMs received from the L2 (beside the L2's own sectors: the L2 answers TMA's requests
+    # for a line that arrive together once), the partitions' fabric, the L2's return path
+    "l1tex__m_xbar2l1tex_read_bytes.sum", "lts__t_sectors_srcunit_ltcfabric.sum",
+    "lts__lts2xbar_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed",
     # speed of light per unit
     "sm__throughput.avg.pct_of_peak_sustained_elapsed", "dram__throughput.avg.pct_of_peak_sustained_elapsed",
     "lts__throughput.avg.pct_of_peak_sustained_elapsed", "l1tex__throughput.avg.pct_of_peak_sustained_elapsed",
@@ -122,8 +129,11 @@ LADDERS = ("0", "1", "dcu", "magma", "fast", "tensor", "hopper")
 # within 15 rows, the steps issue 45 names first, so that a short GPU call covers them all.
 PRIORITY = ("01-naive", "02-tiled", "03-wpt", "05-transposed", "06-2d", "10-padding", "11-clblas", "dcu-4", "dcu-6",
             "dcu-7", "magma-1", "fast-02", "tensor-5", "hopper-5-order-bf16", "hopper-5-order-tf32")
-SHARES = (("limiter", "the same limiter"), ("bytes", "model bytes within 10% of the L2's requests"),
-          ("dram", "compulsory reads within 10% of DRAM's"), ("wavefronts", "local wavefronts within 10% of ncu's"))
+SHARES = (("limiter", "the same limiter (ncu's launch judged by gemmtop: its time and clock)"),
+          ("bytes", "model bytes within 10% of the L2's requests"),
+          ("dram", "compulsory reads within 10% of DRAM's"), ("wavefronts", "local wavefronts within 10% of ncu's"),
+          ("own", "the same limiter, gemmtop judging its own run (another launch, at its own clock)"),
+          ("received", "model loads within 10% of the bytes the SMs received from the L2"))
 
 
 def options():
@@ -239,6 +249,28 @@ def explain(preset, size):
     return {"rc": rc, "run": lines[0], "limits": lines[1]["limits"]}
 
 
+def judged(preset, size, v):
+    """explain's limiter for the run ncu measured: its duration and SM clock (--judge-ms,
+    --judge-mhz), so that both tools judge the same launch (ncu's replay runs at its own
+    clock, often well below gemmtop's)."""
+    t, hz = v.get("gpu__time_duration.sum"), v.get("sm__cycles_elapsed.avg.per_second")
+    if not t:
+        return {"error": "ncu gave no duration"}
+    args = ["--judge-ms", f"{t / 1e6:.6g}"] + (["--judge-mhz", f"{hz / 1e6:.6g}"] if hz else [])
+    rc, out, err = gemmtop(["explain"] + DEV_ARGS + ["--preset", preset] + size_args(size) + args +
+                           ["--reps", "1", "--warmup", "0", "--no-verify", "--format", "json", "--no-store"],
+                           timeout=remaining(120))
+    lines = []
+    for l in out.splitlines():
+        try:
+            lines.append(json.loads(l))
+        except ValueError:
+            pass
+    if rc != 0 or len(lines) < 2 or "limits" not in lines[1]:
+        return {"rc": rc, "error": last_line(err or out)}
+    return lines[1]["limits"]
+
+
 def banks(preset, size):
     rc, out, err = gemmtop(["banks"] + DEV_ARGS + ["--preset", preset] + size_args(size) + ["--format", "json"],
                            timeout=remaining(120))
@@ -285,13 +317,21 @@ def top_unit(v):
     return u, known[u]
 
 
-def compare(lim, v, ratio):
-    """The agreement of the model with ncu's figures v: what the Markdown row and the shares use."""
+def agrees(limiter, unit, pct):
+    if limiter is None:
+        return None
+    if limiter in NO_CEILING:
+        return pct < 60 if pct is not None else None
+    return limiter in UNITS[unit] if unit else None
+
+
+def compare(lim, v, ratio, same=None):
+    """The agreement of the model with ncu's figures v: what the Markdown row and the shares use.
+    same: explain's limits for ncu's own launch (judged()); the limiter's agreement is that
+    one's, gemmtop's own run kept beside."""
     unit, pct = top_unit(v)
-    if lim["limiter"] in NO_CEILING:
-        agree = pct < 60 if pct is not None else None
-    else:
-        agree = lim["limiter"] in UNITS[unit] if unit else None
+    own = agrees(lim["limiter"], unit, pct)
+    agree = agrees(same.get("limiter"), unit, pct) if same and "limiter" in same else own
     l2 = v.get("lts__t_sectors_srcunit_tex.sum")
     l2 = l2 * 32 if l2 is not None else None
     rd, wr = v.get("dram__bytes_read.sum"), v.get("dram__bytes_write.sum")
@@ -307,9 +347,14 @@ def compare(lim, v, ratio):
     ncu_wf = v.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
     # The model's bytes that reach the L2 (the L1's share taken out), else all of them.
     model = lim.get("l2_model_bytes") or lim.get("model_bytes")
-    return {"ncu_unit": unit, "ncu_pct": pct, "limiter_agrees": agree, "l2_request_bytes": l2, "dram_bytes": dram,
+    # Its loads (C's stores taken out) against the bytes the SMs received from the L2.
+    c_stores = (lim["min_bytes"] - lim["min_read_bytes"]) if lim.get("min_read_bytes") is not None else 0
+    loads = model - c_stores if model else None
+    return {"ncu_unit": unit, "ncu_pct": pct, "limiter_agrees": agree, "own_limiter_agrees": own,
+            "same_run_limiter": same.get("limiter") if same else None, "l2_request_bytes": l2, "dram_bytes": dram,
             "dram_write_bytes": wr, "model_bytes": model, "min_bytes": min_bytes, "model_wavefronts": model_wf,
-            "ncu_wavefronts": ncu_wf, "bank_ratio": ratio}
+            "ncu_wavefronts": ncu_wf, "bank_ratio": ratio, "model_loads": loads,
+            "sm_received_bytes": v.get("l1tex__m_xbar2l1tex_read_bytes.sum")}
 
 
 def cell(text):
@@ -325,22 +370,29 @@ def md_row(preset, size, row):
     """The row of the Markdown table, or why there is none."""
     ex, nc = row["explain"], row["ncu"]
     if "limits" not in ex:
-        return f"| {preset} | {size} | | gemmtop failed: {cell(ex['error'][:160])} | | | | | | | |"
+        return f"| {preset} | {size} | | gemmtop failed: {cell(ex['error'][:160])} | | | | | | | | | |"
     run, lim = ex["run"], ex["limits"]
     if run.get("status") != "ok" or not run.get("gflops"):
-        return f"| {preset} | {size} | | {cell(run.get('status'))}: {cell(str(run.get('message', ''))[:160])} | | | | | | | |"
+        return (f"| {preset} | {size} | | {cell(run.get('status'))}: {cell(str(run.get('message', ''))[:160])} "
+                f"| | | | | | | | | |")
     if not nc["values"]:
-        return (f"| {preset} | {size} | {run['gflops']:.0f} | {lim['limiter']} | ncu gave nothing: "
-                f"{cell(last_line(nc['tail'])[:120])} | | | | | | |")
+        return (f"| {preset} | {size} | {run['gflops']:.0f} | - | {lim['limiter']} | ncu gave nothing: "
+                f"{cell(last_line(nc['tail'])[:120])} | | | | | | | |")
     c, v = row["compare"], nc["values"]
     b, _ = near(c["model_bytes"], c["l2_request_bytes"])
     d, _ = near(c["min_bytes"], c["dram_bytes"])
     w, _ = near(c["model_wavefronts"], c["ncu_wavefronts"])
     occ = lim.get("occupancy")
-    agree = {True: "yes", False: "NO", None: "-"}[c["limiter_agrees"]]
-    return (f"| {preset} | {size} | {run['gflops']:.0f} | {lim['limiter']}: {cell(lim['words'][:90])} | "
-            f"{c['ncu_unit'].split('__')[0] if c['ncu_unit'] else '-'} {fmt(c['ncu_pct'])}% | {agree} | "
+    r, _ = near(c.get("model_loads"), c.get("sm_received_bytes"))
+    yes = {True: "yes", False: "NO", None: "-"}
+    same = row.get("judged") or {}
+    same_words = (f"{same['limiter']}: {cell(same['words'][:90])}" if "limiter" in same
+                  else f"not judged: {cell(str(same.get('error', 'no ncu time'))[:90])}")
+    return (f"| {preset} | {size} | {run['gflops']:.0f} | {same_words} | {lim['limiter']} |"
+            f" {c['ncu_unit'].split('__')[0] if c['ncu_unit'] else '-'} {fmt(c['ncu_pct'])}% | "
+            f"{yes[c['limiter_agrees']]} ({yes[c.get('own_limiter_agrees')]}) | "
             f"{fmt(c['model_bytes'], '{:.3g}')} / {fmt(c['l2_request_bytes'], '{:.3g}')} {b} | "
+            f"{fmt(c.get('model_loads'), '{:.3g}')} / {fmt(c.get('sm_received_bytes'), '{:.3g}')} {r} | "
             f"{fmt(c['min_bytes'], '{:.3g}')} / {fmt(c['dram_bytes'], '{:.3g}')} {d} | "
             f"{fmt(c['model_wavefronts'], '{:.3g}')} / {fmt(c['ncu_wavefronts'], '{:.3g}')} {w} | "
             f"{fmt(occ * 100 if occ else None)}% / {fmt(v.get('sm__maximum_warps_per_active_cycle_pct'))}% / "
@@ -357,7 +409,9 @@ def tally(rows):
             continue
         checks = {"limiter": c["limiter_agrees"], "bytes": near(c["model_bytes"], c["l2_request_bytes"])[1],
                   "dram": near(c["min_bytes"], c["dram_bytes"])[1],
-                  "wavefronts": near(c["model_wavefronts"], c["ncu_wavefronts"])[1]}
+                  "wavefronts": near(c["model_wavefronts"], c["ncu_wavefronts"])[1],
+                  "own": c.get("own_limiter_agrees"),
+                  "received": near(c.get("model_loads"), c.get("sm_received_bytes"))[1]}
         for k, ok in checks.items():
             if ok is not None:
                 t[k].append(ok)
@@ -418,9 +472,10 @@ md = [f"# gemmtop's limiter against Nsight Compute: {dev.get('name')}, driver {d
       f"{dev.get('peaks_measured', '?')}, {time.strftime('%Y-%m-%d')}\n",
       f"ncu: {version.splitlines()[-1] if version else '?'}; sizes {', '.join(map(str, O.sizes))}; "
       f"{len(unlisted)} metric names not in this ncu's listing: {', '.join(unlisted) or 'none'}\n"]
-HEADER = ("| preset | size | GFLOPS | gemmtop limiter | ncu highest unit | agree | model bytes / L2 requests | "
+HEADER = ("| preset | size | GFLOPS | gemmtop limiter of ncu's launch | of its own run | ncu highest unit | "
+          "agree (own run) | model bytes / L2 requests | model loads / received by the SMs | "
           "compulsory reads / DRAM reads | local wavefronts (model x banks / ncu) | occupancy ours / theoretical / achieved | "
-          "waves ours / ncu |\n|---|---|---|---|---|---|---|---|---|---|---|")
+          "waves ours / ncu |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def emit(obj):
@@ -492,7 +547,9 @@ for preset, size in items:
         # A name refused once is refused for every row: not asked again.
         ASK = [m for m in ASK if m not in row["ncu"]["rejected"]]
         ratio = bank_ratio(row["banks"])
-        row["compare"] = compare(row["explain"]["limits"], row["ncu"]["values"], ratio) if row["ncu"]["values"] else None
+        row["judged"] = judged(preset, size, row["ncu"]["values"]) if row["ncu"]["values"] else None
+        row["compare"] = (compare(row["explain"]["limits"], row["ncu"]["values"], ratio, row["judged"])
+                          if row["ncu"]["values"] else None)
     else:
         row["ncu"] = {"argv": None, "values": {}, "tail": "not profiled: gemmtop's run failed", "rejected": [],
                       "missing": []}
@@ -522,8 +579,9 @@ body = save(rows_by_size, skipped)
 if not FILES:
     print(body)
 # The short table last.
-print("\n| size | rows | ncu measured | same limiter | bytes vs L2 | compulsory vs DRAM | wavefronts |")
-print("|---|---|---|---|---|---|---|")
+print("\n| size | rows | ncu measured | same limiter | bytes vs L2 | compulsory vs DRAM | wavefronts | "
+      "same limiter, own run | loads vs received |")
+print("|---|---|---|---|---|---|---|---|---|")
 for size in O.sizes:
     rows = rows_by_size.get(size, [])
     t = tally(rows)
