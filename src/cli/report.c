@@ -979,8 +979,8 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       fprintf(out, "ceilings   not all measured on this device: gemmtop list devices --measure\n");
    if (l->l2_used >= 0 && l->l2_used_all >= 0)
       fprintf(out,
-              "L2         half of the model's loads: %.0f%% of the measured %.4g GB/s (all of them %.0f%%: TMA's requests "
-              "for a line that arrive together are answered once)\n",
+              "L2         two thirds of the model's loads and its stores: %.0f%% of the measured %.4g GB/s (all of "
+              "them %.0f%%: TMA's requests for a line that arrive together are answered once)\n",
               100 * l->l2_used, in->l2_gbps, 100 * l->l2_used_all);
    else if (l->l2_used >= 0)
       fprintf(out, "L2         the model's loads: %.0f%% of the measured %.4g GB/s (reads of a working set inside it)\n",

@@ -69,37 +69,50 @@ static void test_caches_serve_the_model(void **state) {
    assert_non_null(strstr(l.headroom, "compute: 25%"));
 }
 
-/* TMA's loads: the L2 answers requests for a line that arrive together once, so about half
- * of the model's bytes are judged against it, all of them said beside. */
+/* TMA's loads: the L2 answers requests for a line that arrive together once, so two thirds
+ * of the model's loads are judged against it, its stores whole, all of them said beside. */
 static void test_l2_tma_loads(void **state) {
    (void)state;
-   /* 7,500 GB/s of loads: 75% of the L2 by all of them, 37.5% by half: compute (45%) is
-    * then as near, and neither reaches 60%: latency, not the L2. */
+   /* base(): C (4096^2 floats, 67 MB) stored once. 9,000 GFLOPS at 1.2 flops per byte: the
+    * model's bytes (loads and C) need 7,500 GB/s, 75% of the L2's 10,000 if all reach it. */
    LimiterInputs in = base(9000, 1.2);
    in.l2_gbps = 10000;
+   in.min_read_bytes = 2.0 * 4096 * 4096 * 4;
    in.tma_loads = true;
    Limiter l;
    Limiter_of(&in, &l);
-   assert_true(fabs(l.l2_used - 0.375) < 1e-9);
+   double c = 4096.0 * 4096 * 4, loads = in.model_bytes - c, t = in.flops / 9000e9; /* seconds */
+   double want = (loads * 2 / 3 + c) / t / 10000e9;
+   assert_true(fabs(l.l2_used - want) < 1e-9);
    assert_true(fabs(l.l2_used_all - 0.75) < 1e-9);
    assert_false(l.l1);
-   assert_int_equal(l.kind, LIMIT_LATENCY);
-   assert_non_null(strstr(l.words, ", L2 38%)"));
-   /* Twice the loads: 75% by half of them, the L2 named, and the words say how it is counted. */
-   in = base(9000, 0.6);
+   assert_true(l.l2_used < 0.6 && l.kind == LIMIT_LATENCY); /* 50%: no ceiling near */
+   /* More loads: 120% of the L2 by all of them, two thirds of the loads about 80%. */
+   in = base(9000, 0.75);
    in.l2_gbps = 10000;
+   in.min_read_bytes = 2.0 * 4096 * 4096 * 4;
    in.tma_loads = true;
    Limiter_of(&in, &l);
    assert_int_equal(l.kind, LIMIT_L2);
-   assert_non_null(strstr(l.words, "L2 cache: 75% of the measured 10000 GB/s by half of the model's loads"));
-   assert_non_null(strstr(l.words, "all of them would be 150%"));
-   /* Without TMA, the same loads would be 1.5x the L2: the L1 must serve part of them. */
+   assert_non_null(strstr(l.words, "by two thirds of the model's loads and its stores"));
+   assert_non_null(strstr(l.words, "all of them would be 120%"));
+   assert_true(fabs(l.l2_used - 0.8) < 0.01);
+   /* A split-K kernel's partial sums (a workspace of four planes of C, written where a fix-up
+    * writes C): stored whole, more than C. */
+   double before = l.l2_used;
+   in.store_bytes = 4 * c;
+   Limiter_of(&in, &l);
+   assert_true(fabs(l.l2_used - before - 3 * c / t / 10000e9) < 1e-9);
+   /* Without TMA, the same loads would be 1.2x the L2: the L1 must serve part of them. */
    in.tma_loads = false;
+   in.store_bytes = 0;
    Limiter_of(&in, &l);
    assert_true(l.l1 && l.l2_used < 0 && l.l2_used_all < 0);
-   /* Above the L2 even by half of them: no share is shown, and no L1 is blamed (TMA skips it). */
+   /* Above the L2 even by two thirds of them: no share is shown, and no L1 is blamed (TMA
+    * skips it). */
    in = base(9000, 0.25);
    in.l2_gbps = 10000;
+   in.min_read_bytes = 2.0 * 4096 * 4096 * 4;
    in.tma_loads = true;
    Limiter_of(&in, &l);
    assert_true(l.l2_used < 0);
@@ -363,6 +376,13 @@ static void test_instruction_issue(void **state) {
    in.issue_per_fma = 0;
    Limiter_of(&in, &l);
    assert_true(l.issue_used < 0);
+   /* An FP64 kernel: its FMA peak half the SM's instruction rate (issue_gflops, the FP32
+    * peak), so the same figures fill half as many issue slots: compute by the FMA pipe. */
+   in.issue_per_fma = 1.25;
+   in.issue_gflops = 2 * in.peak_gflops;
+   Limiter_of(&in, &l);
+   assert_true(fabs(l.issue_used - 0.3125) < 1e-12 && fabs(l.compute_used - 0.5) < 1e-12);
+   assert_int_equal(l.kind, LIMIT_LATENCY);
 }
 
 /* A wgmma kernel built for one block per unit: its low occupancy is by design, not the

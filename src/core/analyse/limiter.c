@@ -15,10 +15,11 @@
 #define LOW_OCCUPANCY 0.25   /* below: too few warps */
 #define CACHE_SLACK 1.05     /* the model's bytes over the bandwidth by more: caches serve them */
 /* The share of TMA's loads the L2 itself serves: requests for a line that arrive together are
- * answered once (H200, ncu: the L2's sectors from the SMs were 0.38-0.76 of the bytes TMA
- * delivered for the data-parallel Hopper steps, about 1 for stream-K, whose blocks do not
- * move together); the model cannot say which, so about half is judged. */
-#define TMA_L2_SHARE 0.5
+ * answered once. On the H200 (ncu, 51 TMA presets at 2048) the L2's sectors read for the SMs
+ * were 0.40-1.00 of the bytes TMA delivered, median 0.68 (0.4-0.5 for the banded wgmma steps,
+ * 0.7-0.9 for swap-AB, about 1 for stream-K, whose blocks do not move together): which one a
+ * kernel gets depends on timing the model does not see, so the median is taken. */
+#define TMA_L2_SHARE (2.0 / 3)
 #define LAUNCH_SHARE 0.5     /* an empty launch's share of the time at or above: the launch limits */
 
 const char *LimitKind_name(LimitKind k) {
@@ -105,8 +106,8 @@ static void l2Words(const Limiter *l, const LimiterInputs *in, char *out, size_t
    char r[32];
    if (l->l2_used_all >= 0)
       snprintf(out, len,
-               "L2 cache: %.0f%% of the measured %s GB/s by half of the model's loads (TMA's requests for a line that "
-               "arrive together are answered once; all of them would be %.0f%%)",
+               "L2 cache: %.0f%% of the measured %s GB/s by two thirds of the model's loads and its stores (TMA's "
+               "requests for a line that arrive together are answered once; all of them would be %.0f%%)",
                100 * l->l2_used, rate(in->l2_gbps, r, sizeof r), 100 * l->l2_used_all);
    else
       snprintf(out, len,
@@ -186,7 +187,7 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
    if (in->peak_gflops > 0)
       out->compute_used = in->gflops / in->peak_gflops;
    if (out->compute_used >= 0 && in->issue_per_fma > 1)
-      out->issue_used = out->compute_used * in->issue_per_fma;
+      out->issue_used = (in->issue_gflops > 0 ? in->gflops / in->issue_gflops : out->compute_used) * in->issue_per_fma;
    if (in->model_bytes > 0)
       out->intensity = in->flops / in->model_bytes;
    if (in->min_bytes > 0)
@@ -204,9 +205,13 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
    double l2_bytes = in->l2_model_bytes > 0 ? in->l2_model_bytes : in->model_bytes;
    if (in->l2_gbps > 0 && l2_bytes > 0 && in->flops > 0) {
       double l2 = in->gflops * (l2_bytes / in->flops) / in->l2_gbps;
-      if (in->tma_loads) { /* TMA bypasses the L1: what the L2 does not see, it merged */
-         out->l2_used_all = l2;
-         l2 *= TMA_L2_SHARE;
+      if (in->tma_loads) {
+         /* TMA bypasses the L1: what the L2 does not see of the loads, it merged. The stores
+          * (C, or the partial sums where a fix-up writes C) come from one block each: whole. */
+         double c = fmax(0, in->min_bytes - in->min_read_bytes), loads = fmax(0, l2_bytes - c);
+         double stores = in->store_bytes > 0 ? in->store_bytes : c;
+         out->l2_used_all = in->gflops * ((loads + stores) / in->flops) / in->l2_gbps;
+         l2 = in->gflops * ((loads * TMA_L2_SHARE + stores) / in->flops) / in->l2_gbps;
       }
       out->l1 = !in->tma_loads && l2 > CACHE_SLACK;
       out->l2_used = l2 > CACHE_SLACK ? -1 : l2; /* above it: not a measurement */
@@ -384,9 +389,15 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
       /* One instruction per FMA and per local read: where the SIMT pipes' issue slots go. */
       if (t.local_known && !k->tensor)
          out->issue_per_fma = 1 + t.local_reads_per_fma;
+      /* A DFMA takes one issue slot as an FFMA does, at half the rate (H200, ncu: FP64
+       * fast-02 sat in the L1 at 72%, its FMA pipe's share times the loads 85%). */
+      if (out->issue_per_fma > 1 && peaks && peaks->known && peaks->gflops[PEAK_FP32] > 0)
+         out->issue_gflops = peaks->gflops[PEAK_FP32] * out->clock_share;
    }
    out->one_block_per_unit = k->tensor && k->arch[0] != '\0';
    out->tma_loads = k->ntma > 0;
+   /* Where a fix-up writes C, the kernel itself stores the workspace's partial sums. */
+   out->store_bytes = r->geo.fixup_dims > 0 && r->geo.workspace > 0 ? (double)r->geo.workspace : 0;
    long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
    out->waves = Waves_of(dev, &r->geo, r->registers, local);
    out->occupancy = out->waves.known ? out->waves.occupancy : 0;

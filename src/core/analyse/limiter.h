@@ -81,8 +81,14 @@ typedef struct LimiterInputs_ {
                                   local memory's unit: they count against its ceiling); 0 none */
    double issue_per_fma;       /* instructions issued per multiply-add: the FMA and one load per local read
                                   (SIMT kernels with `local_reuse:`); 0 unknown */
+   double issue_gflops;        /* the SM's instruction rate as multiply-adds (the FP32 peak, one instruction
+                                  a lane a clock, at the run's clock): issue slots are counted against it, a
+                                  kernel's FMA peak being lower where its type's pipe is narrower (FP64); 0:
+                                  the kernel's own peak */
    bool tma_loads;             /* A and B come through TMA (`tma:` lines): the L2 answers requests for a line
-                                  that arrive together once, so it sees fewer bytes than the model's */
+                                  that arrive together once, so it sees fewer bytes than the model's loads */
+   double store_bytes;         /* what one launch stores: C, or where a fix-up writes C the workspace's partial
+                                  sums (`workspace:`); 0 unknown */
    bool one_block_per_unit;    /* wgmma with warp specialisation (`arch: sm_90a`, tensor): one block per
                                   unit by design, its occupancy no limiter */
    double local_gbps;          /* the measured local-memory bandwidth (no conflicts); 0 unknown */
@@ -108,8 +114,8 @@ typedef struct Limiter_ {
    double l2_used;             /* of the L2 bandwidth, by the model's bytes (every load asks the L2, unless the
                                   L1 serves it); -1 unknown, or when they would exceed it (see l1) */
    bool l1;                    /* the model's bytes would exceed the L2's bandwidth: the L1 serves part of them */
-   double l2_used_all;         /* by all of the model's bytes, where l2_used counts a share of them (TMA's
-                                  loads); -1 otherwise */
+   double l2_used_all;         /* by all of the model's bytes, where l2_used counts a share of its loads (TMA);
+                                  -1 otherwise */
    double local_used;          /* of the local bandwidth, the reads times the bank conflicts' ratio; -1 unknown */
    double launch_share;        /* an empty launch's time over the measured one; -1 unknown */
    double intensity;           /* flops per byte by the model; 0 unknown */
