@@ -80,31 +80,41 @@ def row_text(step, preset, r):
     size = r.get("size")
     size = "its own" if size == 0 else size
     if not lim:
-        return f"| {step} | `{preset}` | {size} | - | not explained: {cell(r['explain'].get('error', '?'))[:80]} | - | - |"
+        return (f"| {step} | `{preset}` | {size} | - | not explained: {cell(r['explain'].get('error', '?'))[:80]} "
+                f"| - | - | - |")
     unit = UNIT.get(c.get("ncu_unit"), c.get("ncu_unit") or "-")
     pct = c.get("ncu_pct")
-    agree = {True: "yes", False: "no", None: "-"}[c.get("limiter_agrees")]
+    yes = {True: "yes", False: "no", None: "-"}
+    # Runs since 2026-11-30 also judge ncu's own launch (its time and clock: gpu_limits_ncu.py);
+    # the agreement is that one's, gemmtop's own run's in brackets.
+    same = (r.get("judged") or {}).get("limiter")
+    agree = (f"{yes[c.get('limiter_agrees')]} ({yes[c.get('own_limiter_agrees')]})" if "own_limiter_agrees" in c
+             else yes[c.get("limiter_agrees")])
     words = cell(lim.get("words", lim.get("limiter", "")))
     if len(words) > 110:
         words = words[:107].rstrip() + "..."
-    return (f"| {step} | `{preset}` | {size} | {run.get('gflops', 0):.0f} | {words} | "
-            f"{unit} {pct:.0f}% | {agree} |" if pct is not None else
-            f"| {step} | `{preset}` | {size} | {run.get('gflops', 0):.0f} | {words} | - | {agree} |")
+    theirs = f"{unit} {pct:.0f}%" if pct is not None else "-"
+    return (f"| {step} | `{preset}` | {size} | {run.get('gflops', 0):.0f} | {words} | {cell(same or '-')} | "
+            f"{theirs} | {agree} |")
 
 
 def section(lessons, rows, device):
     out = [BEGIN, "", f"## What limits each step on a GPU ({device})", "",
            "`gemmtop explain` on the GPU (its model, no counters) beside Nsight Compute's busiest unit for",
            "the same kernel at the same size (`tools/gpu/gpu_limits.sh`; `docs/limits.md` says how the two",
-           "are compared and where they differ). Written by `tools/lesson_limits.py` from that run.", ""]
+           "are compared and where they differ). Written by `tools/lesson_limits.py` from that run.",
+           "gemmtop's own run and ncu's replay are two launches, often at different clocks: the next",
+           "column is gemmtop's limiter of ncu's launch (its time and clock), and the agreement is that",
+           "one's, gemmtop's own run's in brackets.", ""]
     for name, (title, steps) in lessons:
         out += [f"### `{name}`: {cell(title)}", "",
-                "| step | preset | size | GFLOPS | gemmtop's limiter | ncu's busiest unit | agree |",
-                "|---|---|---|---|---|---|---|"]
+                "| step | preset | size | GFLOPS | gemmtop's limiter (its own run) | on ncu's launch | "
+                "ncu's busiest unit | agree (own run) |",
+                "|---|---|---|---|---|---|---|---|"]
         for i, preset in enumerate(steps, 1):
             measured = rows.get(preset, {})
             if not measured:
-                out.append(f"| {i} | `{preset}` | - | - | not measured in this run | - | - |")
+                out.append(f"| {i} | `{preset}` | - | - | not measured in this run | - | - | - |")
             for size in sorted(measured, key=lambda s: (s != 0, s)):
                 out.append(row_text(i, preset, measured[size]))
         out.append("")
