@@ -101,18 +101,22 @@ expect_rc 2 "a --dir too long to hold is refused, not cut"
 expect_in "--dir is " "$ERR" "saying how long it may be"
 
 # CUDA C++ for nvcc, written without a GPU (--arch): FP32 on CUDA cores, half on mma.sync,
-# bfloat16 on wgmma with TMA tensor maps (sm_90a), and split-K with its fix-up launch on CUDA
-# cores and on mma.sync.
+# bfloat16 on wgmma with TMA tensor maps (sm_90a), split-K with its fix-up launch on CUDA
+# cores and on mma.sync, and FP8 with per-tensor scales: e4m3 on wgmma, e5m2 on swap-AB with
+# its split-K fix-up (its scales passed to both launches).
 nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 for spec in "fast-02-warptile-cuda sm_90 1024 NN fast02_warptile" \
    "tensor-5-warptile-h100-half-cuda sm_80 1024 NN tensor05_warptile" \
    "hopper-5-order-bf16 sm_90 1024 NT hopper5_order" \
    "fast-02-warptile-cuda sm_90 128x1024x4096 NN fast03_splitk" \
-   "tensor-5-warptile-h100-half-cuda sm_90 256x1024x4096 NN tensor06_splitk"; do
+   "tensor-5-warptile-h100-half-cuda sm_90 256x1024x4096 NN tensor06_splitk" \
+   "hopper-fp8-1-wgmma sm_90a 1024x512x1024 NT fp8h1_wgmma" \
+   "hopper-9-swapab-t16-split4-e4m3 sm_90a 16x1024x2048 NT hopper9_swapab"; do
    set -- $spec
    case $5 in
    fast03_splitk) sel="--kernel fast03_splitk --set SPLIT=4" ;;
    tensor06_splitk) sel="--preset $1 --kernel tensor06_splitk --set SPLIT=4" ;;
+   hopper9_swapab) sel="--preset $1 --precision e5m2" ;;
    *) sel="--preset $1" ;;
    esac
    out_dir="$T_DIR/cuda-$5"
@@ -162,6 +166,51 @@ else
 fi
 for k in fast03_splitk tensor06_splitk; do
    expect_in "gemm_fixup<<<" "$(cat "$T_DIR/cuda-$k/${k}_launch.cu" 2>/dev/null)" "$k's launcher makes the fix-up's launch too"
+done
+# FP8: the patterns' kind, the scales after C in both launches, the accumulator's bound at the
+# kernel's promotion interval (PROMOTE tiles of 128 products), one-byte tensor maps.
+f8="$(cat "$T_DIR/cuda-fp8h1_wgmma/fp8h1_wgmma_launch.cu" 2>/dev/null)"
+expect_in "#define GEMM_IN_KIND 3 " "$f8" "the e4m3 launcher stores FP8 patterns"
+expect_in "#define GEMM_FP8_INTERVAL 128" "$f8" "and bounds the FP8 accumulator promoted every 128 products"
+expect_in "dc, dsa, dsb, tm0, tm1)" "$f8" "and passes the per-tensor scales after C, before the tensor maps"
+sw="$(cat "$T_DIR/cuda-hopper9_swapab/hopper9_swapab_launch.cu" 2>/dev/null)"
+expect_in "#define GEMM_IN_KIND 4 " "$sw" "the e5m2 launcher stores e5m2 patterns"
+expect_in "gemm_fixup<<<" "$sw" "swap-AB's launcher makes the fix-up's launch"
+case "$sw" in
+*"dc, dsa, dsb, AnyPointer{dw}, tm0, tm1)"*"dc, dsa, dsb, AnyPointer{dw})"*) ok "with the scales in both launches" ;;
+*) not_ok "with the scales in both launches" "$(grep -n 'GEMM_LAUNCH' -A3 "$T_DIR/cuda-hopper9_swapab/hopper9_swapab_launch.cu" 2>&1)" ;;
+esac
+
+# The launcher's FP8 conversions, compiled alone: every finite pattern decodes and encodes
+# back to itself; each midpoint between neighbours rounds to the even one; the ends of the
+# formats (448 and 2^-9 in e4m3, 57344 and 2^-16 in e5m2) are where the formats put them.
+for kind in 3 4; do
+   fconv="$T_DIR/fconv$kind.c"
+   {
+      printf '#include <math.h>\n#include <stdio.h>\n#include <string.h>\n#define GEMM_IN_KIND %s\n' "$kind"
+      sed -n '/^#elif GEMM_IN_KIND == 3 || GEMM_IN_KIND == 4$/,/^#define GEMM_SCALE_A/p' \
+         "$T_DIR/cuda-fp8h1_wgmma/fp8h1_wgmma_launch.cu" | sed -e '1s/.*/#if 1/' -e '$d'
+      printf '#endif\nint main(void) {\n   int bad = 0, n = 0;\n'
+      printf '   int top = GEMM_IN_KIND == 3 ? 0x7e : 0x7b;\n'
+      printf '   for (int b = 0; b <= top; b++) {\n'
+      printf '      double v = fromFp8((unsigned char)b), w = fromFp8((unsigned char)(b + 1));\n'
+      printf '      n++;\n'
+      printf '      if (toFp8(v) != b || toFp8(-v) != (b | 0x80) || fromFp8((unsigned char)(b | 0x80)) != -v) bad++;\n'
+      printf '      if (b < top && toFp8((v + w) / 2) != (b %% 2 ? b + 1 : b)) bad++;\n'
+      printf '   }\n'
+      printf '   double big = GEMM_IN_KIND == 3 ? 448 : 57344, tiny = GEMM_IN_KIND == 3 ? 0x1p-9 : 0x1p-16;\n'
+      printf '   if (fromFp8((unsigned char)top) != big || fromFp8(1) != tiny) bad++;\n'
+      printf '   printf("patterns %%d bad %%d\\n", n, bad);\n   return 0;\n}\n'
+   } >"$fconv"
+   if cc -O1 -std=c99 -o "$T_DIR/fconv$kind" "$fconv" -lm 2>"$T_DIR/fconv.err"; then
+      fout=$("$T_DIR/fconv$kind")
+      case "$fout" in
+      *" bad 0") ok "the launcher's $( [ "$kind" = 3 ] && echo e4m3 || echo e5m2) conversions: $fout" ;;
+      *) not_ok "the launcher's FP8 conversions (kind $kind)" "$fout" ;;
+      esac
+   else
+      not_ok "the launcher's FP8 conversions compile alone (kind $kind)" "$(cat "$T_DIR/fconv.err")"
+   fi
 done
 
 # The launcher's 16-bit conversions, compiled alone, against Python's half (struct 'e')
@@ -229,9 +278,11 @@ elif make -C "$T_DIR/cuda-tensor07" NVCC="$nvcc" >"$T_DIR/nvcc.out" 2>&1 && ! gr
 else
    not_ok "tensor07_streamk builds with nvcc, no warning" "$(tail -n 20 "$T_DIR/nvcc.out")"
 fi
-run_gemmtop export-kernel --backend cuda --arch sm_90 --kernel fp8mma1_scaled --precision e4m3 --layout NT --size 1024 --dir "$T_DIR/no4"
-expect_rc 2 "FP8 with its scales is refused"
-expect_in "scales are not exported" "$ERR" "saying so"
+run_gemmtop export-kernel --backend cuda --arch sm_90 --kernel fp8mma1_scaled --precision e4m3 --scaling block \
+   --layout NT --size 1024 --dir "$T_DIR/no4"
+expect_rc 2 "FP8 with block scales is refused"
+expect_in "block scales are not exported" "$ERR" "saying so"
+expect_in "export with --scaling tensor" "$ERR" "and what is exported"
 run_gemmtop export-kernel --backend hip --arch gfx90a --kernel mygemm03_wpt --size 1024 --dir "$T_DIR/no5"
 expect_rc 2 "the HIP backend is refused"
 expect_in "the HIP backend's export is not written" "$ERR" "saying which backends export"

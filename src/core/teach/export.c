@@ -51,8 +51,9 @@ static bool launchable(const Export *e, char *err, size_t errlen) {
       snprintf(err, errlen, "%s reads %s transposed and gemmtop transposes it first: the exported launcher runs the "
                             "kernel alone; choose the layout it reads (--layout %s%s)", k->name,
                g->trans_a != e->p->trans_a ? "A" : "B", g->trans_a ? "T" : "N", g->trans_b ? "T" : "N");
-   else if (Problem_scaled(e->p))
-      snprintf(err, errlen, "the FP8 types' scales are not exported");
+   else if (Problem_scaled(e->p) && e->p->scaling != SCALING_TENSOR)
+      snprintf(err, errlen, "the FP8 types' block scales are not exported (the launcher gives one scale per operand): "
+                            "export with --scaling tensor");
    else
       return true;
    return false;
@@ -64,7 +65,7 @@ static bool openclExportable(const Export *e, char *err, size_t errlen) {
    if (!launchable(e, err, errlen))
       return false;
    /* A, B and C stored alike in a C type (float or double), multiplied with no cut. */
-   if (t->in != t->out || Storage_size(t->out) < sizeof(float) || t->product_error > 0 || e->k->tensor)
+   if (t->in != t->out || Storage_size(t->out) < sizeof(float) || t->product_error > 0 || e->k->tensor || t->scaled)
       snprintf(err, errlen, "the OpenCL export takes float and double GEMMs on CUDA cores (its launcher's reference is "
                             "plain C); this is %s%s; --backend cuda exports tensor-core kernels for nvcc",
                Precision_name(e->p->precision), e->k->tensor ? " on tensor cores" : "");
@@ -76,8 +77,8 @@ static bool openclExportable(const Export *e, char *err, size_t errlen) {
    return false;
 }
 
-/* CUDA: every type but FP8 (the scales), on an architecture nvcc is told; a persistent
- * grid is sized for a real device's multiprocessors. */
+/* CUDA: every type (FP8 with per-tensor scales), on an architecture nvcc is told; a
+ * persistent grid is sized for a real device's multiprocessors. */
 static bool cudaExportable(const Export *e, char *err, size_t errlen) {
    if (!launchable(e, err, errlen))
       return false;
@@ -161,6 +162,11 @@ static void putProblem(TextBuf *t, const Export *e) {
    TextBuf_put(t, "#define GEMM_ALPHA ((double)%.17g)\n#define GEMM_BETA ((double)%.17g)\n", p->alpha, p->beta);
    TextBuf_put(t, "#define GEMM_ROUNDS 21\n");
    TextBuf_put(t, "#define GEMM_TOL %.3g\n", (p->k + 4) * (dbl ? 0x1p-52 : 0x1p-23) + tt->product_error + split3);
+   /* The FP8 tensor core's accumulator (core/run/verify.h): promoted into FP32 every
+    * GEMM_FP8_INTERVAL products; 0: summed in FP32. */
+   const Geometry *g = e->g;
+   TextBuf_put(t, "#define GEMM_FP8_INTERVAL %lld\n",
+               g->fp8_accumulator ? (g->promote_interval > 0 ? g->promote_interval : (long long)p->k) : 0LL);
 }
 
 /* Inputs, the median and the check: plain C that both launchers share. gemm_in (an
@@ -183,6 +189,43 @@ static const char *const checkBody =
     " * else 2^28 / K elements drawn at random. An element passes within GEMM_TOL of the sum of\n"
     " * the magnitudes that made it (rounding grows with that sum, not with the result).\n"
     " * Returns the elements beyond; *worst and *checked say the rest. */\n"
+    "#ifndef GEMM_VALUE_A /* an operand's value: with its scale, where it has one */\n"
+    "#define GEMM_VALUE_A GEMM_VALUE\n"
+    "#define GEMM_VALUE_B GEMM_VALUE\n"
+    "#endif\n"
+    "#ifndef GEMM_FP8_INTERVAL\n"
+    "#define GEMM_FP8_INTERVAL 0\n"
+    "#endif\n"
+    "\n"
+    "#if GEMM_FP8_INTERVAL\n"
+    "/* The FP8 tensor core's accumulator, as gemmtop bounds it (its core/run/verify.h): about 13\n"
+    " * fraction bits kept over each k-step of 32 products, added into FP32 every\n"
+    " * GEMM_FP8_INTERVAL products: 2 2^-13 sqrt(sum over the steps of 32 m^2), m the largest of\n"
+    " * the interval's running sum before and after the step and of its products. */\n"
+    "static double accumulatorBound(const gemm_in *a, const gemm_in *b, size_t i, size_t j) {\n"
+    "   double squares = 0;\n"
+    "   for (size_t i0 = 0; i0 < GEMM_K; i0 += GEMM_FP8_INTERVAL) {\n"
+    "      size_t i1 = i0 + GEMM_FP8_INTERVAL < GEMM_K ? i0 + GEMM_FP8_INTERVAL : GEMM_K;\n"
+    "      double s = 0;\n"
+    "      for (size_t g0 = i0; g0 < i1; g0 += 32) {\n"
+    "         size_t g1 = g0 + 32 < i1 ? g0 + 32 : i1;\n"
+    "         double m = fabs(s);\n"
+    "         for (size_t p = g0; p < g1; p++) {\n"
+    "            double x = GEMM_VALUE_A(a, GEMM_TRANS_A ? p * GEMM_M + i : i * GEMM_K + p);\n"
+    "            double y = GEMM_VALUE_B(b, GEMM_TRANS_B ? j * GEMM_K + p : p * GEMM_N + j);\n"
+    "            s += x * y;\n"
+    "            if (fabs(x * y) > m)\n"
+    "               m = fabs(x * y);\n"
+    "         }\n"
+    "         if (fabs(s) > m)\n"
+    "            m = fabs(s);\n"
+    "         squares += (double)(g1 - g0) * m * m;\n"
+    "      }\n"
+    "   }\n"
+    "   return 2 * 0x1p-13 * sqrt(squares);\n"
+    "}\n"
+    "#endif\n"
+    "\n"
     "static size_t check(const gemm_in *a, const gemm_in *b, const real *c0, const real *c, double *worst,\n"
     "                    size_t *checked) {\n"
     "   const size_t nc = (size_t)GEMM_M * GEMM_N, budget = ((size_t)1 << 28) / GEMM_K + 1;\n"
@@ -195,13 +238,17 @@ static const char *const checkBody =
     "      size_t i = e / GEMM_N, j = e % GEMM_N;\n"
     "      double sum = 0, mag = 0;\n"
     "      for (size_t p = 0; p < GEMM_K; p++) {\n"
-    "         double x = GEMM_VALUE(a, GEMM_TRANS_A ? p * GEMM_M + i : i * GEMM_K + p);\n"
-    "         double y = GEMM_VALUE(b, GEMM_TRANS_B ? j * GEMM_K + p : p * GEMM_N + j);\n"
+    "         double x = GEMM_VALUE_A(a, GEMM_TRANS_A ? p * GEMM_M + i : i * GEMM_K + p);\n"
+    "         double y = GEMM_VALUE_B(b, GEMM_TRANS_B ? j * GEMM_K + p : p * GEMM_N + j);\n"
     "         sum += x * y;\n"
     "         mag += fabs(x * y);\n"
     "      }\n"
     "      double ref = GEMM_ALPHA * sum + GEMM_BETA * (double)c0[e];\n"
     "      double scale = fabs(GEMM_ALPHA) * mag + fabs(GEMM_BETA * (double)c0[e]) + 1e-30;\n"
+    "#if GEMM_FP8_INTERVAL\n"
+    "      /* the accumulator's bound beside the rounding's, on the tolerance's scale */\n"
+    "      scale += fabs(GEMM_ALPHA) * accumulatorBound(a, b, i, j) / GEMM_TOL;\n"
+    "#endif\n"
     "      double err = fabs((double)c[e] - ref) / scale;\n"
     "      if (!(err <= GEMM_TOL))\n"
     "         bad++;\n"
@@ -461,9 +508,43 @@ static const char *const cudaConvert =
     "}\n"
     "#define GEMM_VALUE(x, i) fromBf16((x)[i])\n"
     "#define GEMM_STORE(x) toBf16(x)\n"
+    "#elif GEMM_IN_KIND == 3 || GEMM_IN_KIND == 4\n"
+    "/* FP8 patterns (e4m3: float8_e4m3fn, e5m2: float8_e5m2), rounding to nearest even; each\n"
+    " * operand's values are its patterns times its scale (GEMM_SCALE_A, GEMM_SCALE_B: powers of\n"
+    " * two, so that the inputs' [-1, 1) lies in the patterns' range as 1/scale times it). */\n"
+    "#define GEMM_FP8_FRAC (GEMM_IN_KIND == 3 ? 3 : 2)\n"
+    "#define GEMM_FP8_BIAS (GEMM_IN_KIND == 3 ? 7 : 15)\n"
+    "static unsigned char toFp8(double x) {\n"
+    "   unsigned char sign = signbit(x) ? 0x80 : 0;\n"
+    "   x = fabs(x);\n"
+    "   if (x < ldexp(1, 1 - GEMM_FP8_BIAS)) /* subnormal: 2^frac steps below the first normal */\n"
+    "      return sign | (unsigned char)nearbyint(ldexp(x, GEMM_FP8_BIAS - 1 + GEMM_FP8_FRAC));\n"
+    "   int e;\n"
+    "   double f = frexp(x, &e); /* x = f 2^e, f in [0.5, 1) */\n"
+    "   double m = nearbyint((f * 2 - 1) * (1 << GEMM_FP8_FRAC));\n"
+    "   if (m == (1 << GEMM_FP8_FRAC))\n"
+    "      m = 0, e++;\n"
+    "   return sign | (unsigned char)(((e - 1 + GEMM_FP8_BIAS) << GEMM_FP8_FRAC) | (int)m);\n"
+    "}\n"
+    "static double fromFp8(unsigned char b) {\n"
+    "   int e = (b & 0x7f) >> GEMM_FP8_FRAC, m = b & ((1 << GEMM_FP8_FRAC) - 1);\n"
+    "   double v = e ? ldexp((1 << GEMM_FP8_FRAC) + m, e - GEMM_FP8_BIAS - GEMM_FP8_FRAC)\n"
+    "                : ldexp(m, 1 - GEMM_FP8_BIAS - GEMM_FP8_FRAC);\n"
+    "   return b & 0x80 ? -v : v;\n"
+    "}\n"
+    "#define GEMM_SCALE_A 0.0625 /* A's values up to 16 as patterns */\n"
+    "#define GEMM_SCALE_B 0.125\n"
+    "#define GEMM_VALUE_A(x, i) (fromFp8((x)[i]) * GEMM_SCALE_A)\n"
+    "#define GEMM_VALUE_B(x, i) (fromFp8((x)[i]) * GEMM_SCALE_B)\n"
+    "#define GEMM_STORE_A(x) toFp8((x) / GEMM_SCALE_A)\n"
+    "#define GEMM_STORE_B(x) toFp8((x) / GEMM_SCALE_B)\n"
     "#else\n"
     "#define GEMM_VALUE(x, i) ((double)(x)[i])\n"
     "#define GEMM_STORE(x) ((gemm_in)(x))\n"
+    "#endif\n"
+    "#ifndef GEMM_STORE_A\n"
+    "#define GEMM_STORE_A GEMM_STORE\n"
+    "#define GEMM_STORE_B GEMM_STORE\n"
     "#endif\n"
     "\n"
     "static void check_cuda(cudaError_t e, const char *what) {\n"
@@ -505,7 +586,9 @@ static const char *const cudaTensorMaps =
     "   const cuuint64_t strides[1] = {(cuuint64_t)cols * sizeof(gemm_in)};\n"
     "   const cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows}, unit[2] = {1, 1};\n"
     "   CUtensorMap map;\n"
-    "   CUresult r = encode(&map, sizeof(gemm_in) == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16 : CU_TENSOR_MAP_DATA_TYPE_UINT32,\n"
+    "   CUresult r = encode(&map, sizeof(gemm_in) == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8\n"
+    "                             : sizeof(gemm_in) == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16\n"
+    "                                                    : CU_TENSOR_MAP_DATA_TYPE_UINT32,\n"
     "                       2, base, dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzles[swizzle / 32],\n"
     "                       CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n"
     "   if (r != CUDA_SUCCESS) {\n"
@@ -555,9 +638,9 @@ static const char *const cudaMainStart =
     "      return 2;\n"
     "   }\n"
     "   for (size_t i = 0; i < na; i++)\n"
-    "      a[i] = GEMM_STORE(uniform());\n"
+    "      a[i] = GEMM_STORE_A(uniform());\n"
     "   for (size_t i = 0; i < nb; i++)\n"
-    "      b[i] = GEMM_STORE(uniform());\n"
+    "      b[i] = GEMM_STORE_B(uniform());\n"
     "   for (size_t i = 0; i < nc; i++)\n"
     "      c0[i] = (real)uniform();\n"
     "   gemm_in *da, *db;\n"
@@ -567,6 +650,15 @@ static const char *const cudaMainStart =
     "   check_cuda(cudaMalloc((void **)&dc, nc * sizeof *c), \"cudaMalloc (C)\");\n"
     "   check_cuda(cudaMemcpy(da, a, na * sizeof *a, cudaMemcpyHostToDevice), \"cudaMemcpy (A)\");\n"
     "   check_cuda(cudaMemcpy(db, b, nb * sizeof *b, cudaMemcpyHostToDevice), \"cudaMemcpy (B)\");\n"
+    "#ifdef GEMM_SCALE_A\n"
+    "   /* the per-tensor scales, one float each, after C */\n"
+    "   const float scales[2] = {(float)GEMM_SCALE_A, (float)GEMM_SCALE_B};\n"
+    "   float *dsa, *dsb;\n"
+    "   check_cuda(cudaMalloc((void **)&dsa, sizeof *dsa), \"cudaMalloc (A's scale)\");\n"
+    "   check_cuda(cudaMalloc((void **)&dsb, sizeof *dsb), \"cudaMalloc (B's scale)\");\n"
+    "   check_cuda(cudaMemcpy(dsa, &scales[0], sizeof *dsa, cudaMemcpyHostToDevice), \"cudaMemcpy (A's scale)\");\n"
+    "   check_cuda(cudaMemcpy(dsb, &scales[1], sizeof *dsb, cudaMemcpyHostToDevice), \"cudaMemcpy (B's scale)\");\n"
+    "#endif\n"
     "#if GEMM_WORKSPACE >= 0\n"
     "   /* split-K, stream-K: the partial sums' workspace, after C */\n"
     "   void *dw;\n"
@@ -704,7 +796,9 @@ static void putGrid(TextBuf *t, int dims, const size_t *global, const size_t *lo
 static void putCudaLaunch(TextBuf *t, const Export *e) {
    const Geometry *g = e->g;
    const KernelInfo *k = e->k;
-   const char *common = "GEMM_M, GEMM_N, GEMM_K, (real)GEMM_ALPHA, da, db, (real)GEMM_BETA, dc";
+   const char *common = Problem_scaled(e->p) ? "GEMM_M, GEMM_N, GEMM_K, (real)GEMM_ALPHA, da, db, (real)GEMM_BETA, "
+                                               "dc, dsa, dsb"
+                                             : "GEMM_M, GEMM_N, GEMM_K, (real)GEMM_ALPHA, da, db, (real)GEMM_BETA, dc";
    const char *ws = g->has_workspace ? ", AnyPointer{dw}" : "";
    TextBuf_put(t, "#define GEMM_LAUNCH %s<<<", k->entry);
    putGrid(t, g->dims, g->global, g->local);
@@ -733,9 +827,10 @@ static void putTensorMaps(TextBuf *t, const Export *e) {
    }
 }
 
-/* The launcher's code for A's and B's storage: 0 as float, 1 half, 2 bfloat16. */
+/* The launcher's code for A's and B's storage: 0 as float, 1 half, 2 bfloat16, 3 e4m3, 4 e5m2. */
 static int inKind(Precision p) {
-   static const int kInKinds[STORAGE_KINDS] = {[STORAGE_F16] = 1, [STORAGE_BF16] = 2};
+   static const int kInKinds[STORAGE_KINDS] = {[STORAGE_F16] = 1, [STORAGE_BF16] = 2, [STORAGE_E4M3] = 3,
+                                               [STORAGE_E5M2] = 4};
    return kInKinds[Types_of(p)->in];
 }
 
@@ -753,7 +848,7 @@ static char *cudaLauncher(const Export *e, const char *kernel_name) {
    TextBuf_put(&t, "#define GEMM_ENTRY \"%s\"\n#define GEMM_ARCH \"%s\"\n#define GEMM_SM %d\n", e->k->entry, e->arch,
                atoi(e->arch + strcspn(e->arch, "0123456789")));
    TextBuf_put(&t, "#define GEMM_ARCH_SPECIFIC %d\n", e->arch[strlen(e->arch) - 1] == 'a');
-   TextBuf_put(&t, "#define GEMM_IN_KIND %d /* A and B: 0 as real, 1 half, 2 bfloat16 (16-bit patterns) */\n",
+   TextBuf_put(&t, "#define GEMM_IN_KIND %d /* A and B: 0 as real, 1 half, 2 bfloat16 (16-bit patterns), 3 e4m3, 4 e5m2 */\n",
                inKind(e->p->precision));
    TextBuf_put(&t, "#define GEMM_SMEM %lld /* bytes of dynamic shared memory */\n", g->dynamic_smem);
    TextBuf_put(&t, "#define GEMM_WORKSPACE %lld\n", g->has_workspace ? g->workspace : -1LL);
