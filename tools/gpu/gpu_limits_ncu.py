@@ -235,17 +235,24 @@ def presets():
     return first + [n for n in names if n not in first]
 
 
-def explain(preset, size):
-    rc, out, err = gemmtop(["explain"] + DEV_ARGS + ["--preset", preset] + size_args(size) + ["--reps", str(O.reps),
-                                                     "--format", "json", "--no-store"], timeout=remaining(120))
+def explain_json(preset, size, extra):
+    """gemmtop explain --format json with extra options: (rc, its JSON lines, the last line said)."""
+    rc, out, err = gemmtop(["explain"] + DEV_ARGS + ["--preset", preset] + size_args(size) + extra +
+                           ["--format", "json", "--no-store"], timeout=remaining(120))
     lines = []
     for l in out.splitlines():
         try:
             lines.append(json.loads(l))
         except ValueError:
             pass
-    if rc != 0 or len(lines) < 2 or "limits" not in lines[1]:
-        return {"rc": rc, "run": lines[0] if lines else None, "error": last_line(err or out)}
+    ok = rc == 0 and len(lines) >= 2 and "limits" in lines[1]
+    return rc, lines, ok, last_line(err or out)
+
+
+def explain(preset, size):
+    rc, lines, ok, said = explain_json(preset, size, ["--reps", str(O.reps)])
+    if not ok:
+        return {"rc": rc, "run": lines[0] if lines else None, "error": said}
     return {"rc": rc, "run": lines[0], "limits": lines[1]["limits"]}
 
 
@@ -257,18 +264,8 @@ def judged(preset, size, v):
     if not t:
         return {"error": "ncu gave no duration"}
     args = ["--judge-ms", f"{t / 1e6:.6g}"] + (["--judge-mhz", f"{hz / 1e6:.6g}"] if hz else [])
-    rc, out, err = gemmtop(["explain"] + DEV_ARGS + ["--preset", preset] + size_args(size) + args +
-                           ["--reps", "1", "--warmup", "0", "--no-verify", "--format", "json", "--no-store"],
-                           timeout=remaining(120))
-    lines = []
-    for l in out.splitlines():
-        try:
-            lines.append(json.loads(l))
-        except ValueError:
-            pass
-    if rc != 0 or len(lines) < 2 or "limits" not in lines[1]:
-        return {"rc": rc, "error": last_line(err or out)}
-    return lines[1]["limits"]
+    rc, lines, ok, said = explain_json(preset, size, args + ["--reps", "1", "--warmup", "0", "--no-verify"])
+    return lines[1]["limits"] if ok else {"rc": rc, "error": said}
 
 
 def banks(preset, size):
