@@ -2,12 +2,13 @@
  * ui.c (the configuration), uiview.c (what all of them read), news.c (the worker's news),
  * keys.c (the keys and the help page), screen.c (the terminal), draw.c (the compositor),
  * dialogs.c (setup, presets, save) and panehost.c, which builds each pane's context from it
- * (panectx.h): the panes see that and their own state, not this (the lesson pane alone:
- * lesson_ui.h). Only the UI thread touches it; the worker is reached through worker.h alone. */
+ * (panectx.h): the panes see that and their own state, not this. Only the UI thread touches
+ * it; the worker is reached through worker.h alone. */
 #ifndef GEMMTOP_UI_APP_H
 #define GEMMTOP_UI_APP_H
 
 #include <curses.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -31,6 +32,7 @@
 #include "tui/draw_history.h"
 #include "tui/draw_inspect.h"
 #include "tui/draw_kernel.h"
+#include "tui/draw_lesson.h"
 #include "tui/draw_log.h"
 #include "tui/draw_roofline.h"
 #include "tui/sweepview.h"
@@ -113,7 +115,6 @@ typedef struct Ui_ {
    char limits[128];          /* simulated device limits of a lesson step ("max_wg=256"), "" none */
    char restore_note[800];    /* why the kernel saved last was not restored ("" when it was) */
    char preset_name[64];      /* the preset last loaded (whole), "" none */
-   struct LessonUi_ *lesson;  /* the lesson being taught (lesson_ui.h), NULL none */
    long long (*remembered)[KERNEL_MAX_PARAMS]; /* per catalog kernel: the values last used */
    bool *has_remembered;
 
@@ -138,6 +139,7 @@ typedef struct Ui_ {
    SweepPane sweep_pane;
    RooflinePane roofline_pane;
    InspectPane inspect_pane;
+   LessonPane lesson_pane;
    struct Ahead_ *ahead;      /* compiling ahead (ahead.h); NULL when its threads could not start */
    int ahead_mode;            /* AheadMode */
    unsigned long long ahead_posted; /* what it was last asked for (0: nothing) */
@@ -185,6 +187,7 @@ const DeviceInfo *Ui_deviceInfo(const Ui *ui);
 const char *Ui_simulatedNote(const Ui *ui);
 void Ui_flash(Ui *ui, Style st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void Ui_log(Ui *ui, LogLevel level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void Ui_logv(Ui *ui, LogLevel level, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 /* Kernel pane rows: variant picker, parameters, then the variant list (PaneCtx_kernelRow). */
 int Ui_kernelRows(const Ui *ui);
 KRowKind Ui_kernelRow(const Ui *ui, int row, int *index);

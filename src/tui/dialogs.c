@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "tui/app.h"
-#include "tui/lesson_ui.h"
+#include "tui/draw_lesson.h"
 #include "tui/text.h"
 #include "base/util.h"
 
@@ -652,6 +652,18 @@ static void drawSave(Ui *ui) {
 
 /* ---- dispatch ---- */
 
+/* The lesson chooser is the lesson pane's (draw_lesson.h), given its context and state. */
+static PaneCtx lessonCtx(Ui *ui) {
+   PaneCtx ctx;
+   PaneHost_context(ui, PANE_LESSON, &ctx);
+   return ctx;
+}
+
+static void lessonsKey(Ui *ui, int ch) {
+   const PaneCtx ctx = lessonCtx(ui);
+   LessonPane_chooserKey(&ctx, &ui->lesson_pane, ch);
+}
+
 void Dialog_open(Ui *ui, DialogKind kind) {
    ui->dialog = kind;
    switch (kind) {
@@ -660,7 +672,11 @@ void Dialog_open(Ui *ui, DialogKind kind) {
    case DLG_SAVE: openSave(ui); break;
    case DLG_EXPORT: Export_open(ui); break;
    case DLG_HELP: ui->help_scroll = 0; break;
-   case DLG_LESSONS: LessonUi_openChooser(ui); break;
+   case DLG_LESSONS: {
+      const PaneCtx ctx = lessonCtx(ui);
+      LessonPane_openChooser(&ctx, &ui->lesson_pane);
+      break;
+   }
    default: break;
    }
    ui->dirty = true;
@@ -671,7 +687,7 @@ void Dialog_key(Ui *ui, int ch) {
    case DLG_SETUP: setupKey(ui, ch); break;
    case DLG_PRESETS: presetsKey(ui, ch); break;
    case DLG_SAVE: saveKey(ui, ch); break;
-   case DLG_LESSONS: LessonUi_chooserKey(ui, ch); break;
+   case DLG_LESSONS: lessonsKey(ui, ch); break;
    case DLG_EXPORT: Export_key(ui, ch); break;
    default: break;
    }
@@ -682,7 +698,11 @@ void Dialog_draw(Ui *ui) {
    case DLG_SETUP: drawSetup(ui); break;
    case DLG_PRESETS: drawPresets(ui); break;
    case DLG_SAVE: drawSave(ui); break;
-   case DLG_LESSONS: LessonUi_drawChooser(ui); break;
+   case DLG_LESSONS: {
+      const PaneCtx ctx = lessonCtx(ui);
+      LessonPane_drawChooser(&ctx, &ui->lesson_pane);
+      break;
+   }
    case DLG_EXPORT: Export_draw(ui); break;
    default: break;
    }
@@ -702,10 +722,10 @@ void Dialog_mouse(Ui *ui, int x, int y, bool dbl) {
             loadPreset(ui, h->a);
       } else if (ui->dialog == DLG_SAVE) {
          ui->save.field = h->a;
-      } else if (ui->dialog == DLG_LESSONS && ui->lesson) {
-         ui->lesson->chooser_cursor = h->a;
+      } else if (ui->dialog == DLG_LESSONS) {
+         ui->lesson_pane.chooser_cursor = h->a;
          if (dbl)
-            LessonUi_chooserKey(ui, '\n');
+            lessonsKey(ui, '\n');
       }
       ui->dirty = true;
       return;

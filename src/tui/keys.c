@@ -8,7 +8,7 @@
 
 #include "core/run/ablate.h"
 #include "tui/app.h"
-#include "tui/lesson_ui.h"
+#include "tui/draw_lesson.h"
 
 /* ---- what the keys do ---- */
 
@@ -134,7 +134,7 @@ static void projectorKey(Ui *ui, int ch) {
       ui->before_projector = 0;
       Ui_flash(ui, ST_NORMAL, "the panes as they were before the projector's layout");
    } else {
-      const bool grid = LessonUi_gridStep(ui) != NULL;
+      const bool grid = LessonPane_gridStep(&ui->lesson_pane) != NULL;
       ui->before_projector = ui->visible;
       ui->zoom_before_projector = ui->zoom;
       ui->visible = PANE_BIT(PANE_RESULTS) | PANE_BIT(PANE_BANKS) | (grid ? 0 : PANE_BIT(PANE_LESSON));

@@ -45,6 +45,15 @@ KRowKind PaneCtx_kernelRow(const PaneCtx *ctx, int row, int *index) {
    return KROW_VARIANT;
 }
 
+void PaneCtx_config(const PaneCtx *ctx, WorkerConfig *c) {
+   memset(c, 0, sizeof *c);
+   Util_copy(c->kernel, sizeof c->kernel, ctx->info->name);
+   memcpy(c->values, ctx->values, sizeof c->values);
+   c->problem = *ctx->problem;
+   c->ablate = ctx->ablate;
+   Util_copy(c->limits, sizeof c->limits, ctx->limits);
+}
+
 void PaneCtx_measuredEntry(const PaneCtx *ctx, HistoryEntry *e) {
    const WorkerSnapshot *s = ctx->snap;
    memset(e, 0, sizeof *e);

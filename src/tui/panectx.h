@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "core/model/catalog.h"
+#include "core/model/preset.h"
 #include "core/analyse/limiter.h"
 #include "core/teach/lesson.h"
 #include "explorer/logbuf.h"
@@ -40,7 +41,6 @@ typedef enum { KROW_VARIANT_PICK, KROW_PARAM, KROW_VARIANT } KRowKind;
 enum { PANE_SHOW_FOCUS = 1u << 0, PANE_SHOW_UNZOOM = 1u << 1 };
 
 struct PaneHost_;              /* the verbs' receiver: opaque, completed by no header */
-struct LessonUi_;
 
 typedef struct PaneCtx_ {
    /* the pane */
@@ -68,6 +68,8 @@ typedef struct PaneCtx_ {
    const DeviceLimits *device_limits; /* the device's, or typical ones when none */
    const char *simulated_note; /* said after a refusal a simulated limit may have caused, or "" */
    const UiStart *start;      /* how the explorer was started (its options) */
+   const char *backend;       /* the backend asked for ("opencl", "cuda", ...) */
+   const char *kernels_dir, *presets_dir; /* where the kernels and the shipped presets are */
    /* the worker and what came of it */
    Worker *worker;            /* requests are posted, and a pane's news taken, through it */
    const WorkerSnapshot *snap;
@@ -78,10 +80,10 @@ typedef struct PaneCtx_ {
    const History *hist;
    const LogBuf *log;
    /* what other panes hold, read only: the bank analysis (the compare pane, the lesson and
-    * the limiter read it), the inspection (the compare pane and the lesson) */
+    * the limiter read it), the inspection (the compare pane and the lesson), the lesson's
+    * step when it is the bank grid's */
    const BanksPane *banks;
    const InspectPane *inspect;
-   const struct LessonUi_ *lesson; /* the lesson taught (lesson_ui.h), NULL none */
    const LessonStep *grid_step; /* its step on screen when its lesson is the bank grid, else NULL */
    /* what its verbs write: the click targets of this frame, whether to draw again */
    Hit *hits;                 /* UI_MAX_HITS of them */
@@ -100,6 +102,9 @@ int PaneCtx_height(const PaneCtx *ctx);
 /* Kernel pane rows: variant picker, parameters, then the variant list. */
 int PaneCtx_kernelRows(const PaneCtx *ctx);
 KRowKind PaneCtx_kernelRow(const PaneCtx *ctx, int row, int *index);
+/* The configuration on screen as the worker is told it: kernel, values, problem, ablation
+ * and simulated limits (the rest zero). */
+void PaneCtx_config(const PaneCtx *ctx, WorkerConfig *c);
 /* The history's key of the configuration that the worker measures; its entry, or -1. */
 void PaneCtx_measuredEntry(const PaneCtx *ctx, HistoryEntry *e);
 int PaneCtx_historyMeasured(const PaneCtx *ctx);
@@ -115,14 +120,34 @@ void PaneCtx_dirty(const PaneCtx *ctx);
 void PaneCtx_hit(const PaneCtx *ctx, Rect r, HitKind kind, int a, int b);
 /* panehost.c: says something in the footer for a while. */
 void PaneCtx_flash(const PaneCtx *ctx, Style st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A question in the footer, held there until it is answered (a minute at most); and the
+ * question's line taken away, answered. */
+void PaneCtx_prompt(const PaneCtx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void PaneCtx_promptDone(const PaneCtx *ctx);
+/* A line in the log pane. */
+void PaneCtx_log(const PaneCtx *ctx, LogLevel level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Shows the pane (PANE_SHOW_*: focuses it; ends another pane's zoom). */
 void PaneCtx_show(const PaneCtx *ctx, unsigned how);
+/* The bank pane shown, focused and zoomed, on its first warp and iteration, on site (-1:
+ * the site it had); true when it was hidden before. And that zoom ended, the bank pane
+ * hidden again with hide. (A lesson's step whose lesson is the grid.) */
+bool PaneCtx_zoomBankGrid(const PaneCtx *ctx, int site);
+void PaneCtx_closeBankGrid(const PaneCtx *ctx, bool hide);
+/* Closes the dialog open (a pane's own dialog: the lesson chooser). */
+void PaneCtx_closeDialog(const PaneCtx *ctx);
 /* The configuration on screen changed, as ui.c changes it (sent to the worker): a kernel
  * with values (NULL: the values it had last), and a problem (NULL: the one on screen). */
 void PaneCtx_selectKernel(const PaneCtx *ctx, int catalog_index, const long long *values, const Problem *problem);
 void PaneCtx_stepVariant(const PaneCtx *ctx, int dir);
 void PaneCtx_stepParam(const PaneCtx *ctx, int pi, int dir, bool any);
 void PaneCtx_restoreHistory(const PaneCtx *ctx, int i);
+/* Loads a preset whole (preset_ui.c): its kernel and values, the whole problem (sized by
+ * sizing when not NULL), ablate and limits as given; the configuration then on screen in
+ * *loaded (PaneCtx_config). False with err when the preset does not apply. The context's
+ * copies of the configuration (kernel, info, ablate) are then stale: a later call gets a
+ * new context. */
+bool PaneCtx_loadPreset(const PaneCtx *ctx, const Preset *p, const LessonSize *sizing, unsigned ablate,
+                        const char *limits, WorkerConfig *loaded, char *err, size_t errlen);
 /* Compiling ahead: the results pane's line; whether the configuration on screen was. */
 void PaneCtx_aheadLine(const PaneCtx *ctx, char *out, size_t outlen);
 bool PaneCtx_compiledAhead(const PaneCtx *ctx);

@@ -1,13 +1,14 @@
 /* The explorer's side of a pane's context (panectx.h): the context built from the state
- * for each call of a pane (the walks in panes_table.c, the compositor's header, the news),
- * and the verbs by which a pane acts on the rest of the explorer, each a narrow door onto
- * what the UI's own files do (uiview.c, ui.c, ahead_ui.c, the lesson's). */
+ * for each call of a pane (the walks in panes_table.c, the compositor's header, the news,
+ * the lesson chooser's dialog), and the verbs by which a pane acts on the rest of the
+ * explorer, each a narrow door onto what the UI's own files do (uiview.c, ui.c,
+ * preset_ui.c, ahead_ui.c) or onto what another pane shows (the lesson's step text). */
 #include <stdarg.h>
 #include <stdio.h>
 
 #include "base/util.h"
 #include "tui/app.h"
-#include "tui/lesson_ui.h"
+#include "tui/draw_lesson.h"
 
 /* The host a context's verbs act on: the explorer's state, which no pane sees. */
 static Ui *hostOf(const PaneCtx *ctx) { return (Ui *)(void *)ctx->host; }
@@ -38,6 +39,9 @@ void PaneHost_context(Ui *ui, int p, PaneCtx *ctx) {
        .device_limits = Ui_limits(ui),
        .simulated_note = Ui_simulatedNote(ui),
        .start = &ui->start,
+       .backend = ui->backend,
+       .kernels_dir = ui->kernels_dir,
+       .presets_dir = ui->presets_dir,
        .worker = ui->worker,
        .snap = &ui->snap,
        .snap_current = ui->cat.count && Ui_snapIsCurrent(ui),
@@ -49,8 +53,7 @@ void PaneHost_context(Ui *ui, int p, PaneCtx *ctx) {
        .log = &ui->log,
        .banks = &ui->banks_pane,
        .inspect = &ui->inspect_pane,
-       .lesson = ui->lesson,
-       .grid_step = ui->lesson ? LessonUi_gridStep(ui) : NULL,
+       .grid_step = LessonPane_gridStep(&ui->lesson_pane),
        .hits = ui->hits,
        .nhits = &ui->nhits,
        .dirty = &ui->dirty,
@@ -67,6 +70,25 @@ void PaneCtx_flash(const PaneCtx *ctx, Style st, const char *fmt, ...) {
    Ui_flash(hostOf(ctx), st, "%s", text);
 }
 
+void PaneCtx_prompt(const PaneCtx *ctx, const char *fmt, ...) {
+   char text[sizeof hostOf(ctx)->flash];
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(text, sizeof text, fmt, ap);
+   va_end(ap);
+   Ui_flash(hostOf(ctx), ST_WARN, "%s", text);
+   hostOf(ctx)->flash_until = Util_nowMs() + 60e3;
+}
+
+void PaneCtx_promptDone(const PaneCtx *ctx) { hostOf(ctx)->flash_until = 0; }
+
+void PaneCtx_log(const PaneCtx *ctx, LogLevel level, const char *fmt, ...) {
+   va_list ap;
+   va_start(ap, fmt);
+   Ui_logv(hostOf(ctx), level, fmt, ap);
+   va_end(ap);
+}
+
 void PaneCtx_show(const PaneCtx *ctx, unsigned how) {
    Ui *ui = hostOf(ctx);
    ui->visible |= PANE_BIT(ctx->id);
@@ -75,6 +97,27 @@ void PaneCtx_show(const PaneCtx *ctx, unsigned how) {
    if (how & PANE_SHOW_FOCUS)
       ui->focus = ctx->id;
 }
+
+bool PaneCtx_zoomBankGrid(const PaneCtx *ctx, int site) {
+   Ui *ui = hostOf(ctx);
+   const bool hidden = !(ui->visible & PANE_BIT(PANE_BANKS));
+   ui->visible |= PANE_BIT(PANE_BANKS);
+   ui->focus = ui->zoom = PANE_BANKS;
+   ui->banks_pane.warp = ui->banks_pane.iter = ui->banks_pane.scroll = 0;
+   if (site >= 0)
+      ui->banks_pane.site = site;
+   return hidden;
+}
+
+void PaneCtx_closeBankGrid(const PaneCtx *ctx, bool hide) {
+   Ui *ui = hostOf(ctx);
+   if (ui->zoom == PANE_BANKS)
+      ui->zoom = -1;
+   if (hide)
+      ui->visible &= ~PANE_BIT(PANE_BANKS);
+}
+
+void PaneCtx_closeDialog(const PaneCtx *ctx) { Dialog_close(hostOf(ctx)); }
 
 void PaneCtx_selectKernel(const PaneCtx *ctx, int catalog_index, const long long *values, const Problem *problem) {
    Ui *ui = hostOf(ctx);
@@ -89,11 +132,22 @@ void PaneCtx_stepParam(const PaneCtx *ctx, int pi, int dir, bool any) { Ui_stepP
 
 void PaneCtx_restoreHistory(const PaneCtx *ctx, int i) { Ui_restoreHistory(hostOf(ctx), i); }
 
+bool PaneCtx_loadPreset(const PaneCtx *ctx, const Preset *p, const LessonSize *sizing, unsigned ablate,
+                        const char *limits, WorkerConfig *loaded, char *err, size_t errlen) {
+   Ui *ui = hostOf(ctx);
+   if (!Ui_loadPreset(ui, p, sizing, ablate, limits, err, errlen))
+      return false;
+   PaneCtx now;
+   PaneHost_context(ui, ctx->id, &now);
+   PaneCtx_config(&now, loaded);
+   return true;
+}
+
 void PaneCtx_aheadLine(const PaneCtx *ctx, char *out, size_t outlen) { AheadUi_describe(hostOf(ctx), out, outlen); }
 
 bool PaneCtx_compiledAhead(const PaneCtx *ctx) { return AheadUi_compiledAhead(hostOf(ctx)); }
 
 void PaneCtx_lessonStepText(const PaneCtx *ctx, int width, void (*emit)(void *arg, const char *line, int style),
                             void *arg) {
-   LessonUi_stepText(hostOf(ctx), width, emit, arg);
+   LessonPane_stepText(ctx, &hostOf(ctx)->lesson_pane, width, emit, arg);
 }

@@ -8,8 +8,7 @@
 static const PaneClass *const classes[PANE_COUNT] = {PANE_LIST(PANE_CLASS_ROW)};
 
 /* Each pane's state: the struct in its header beside its file, a member of the Ui; NULL
- * for a pane that keeps none. The lesson pane's alone is the whole explorer: it loads a
- * step's configuration and opens dialogs (lesson_ui.h). */
+ * for a pane that keeps none. */
 static void *stateOf(Ui *ui, int p) {
    switch ((PaneId)p) {
    case PANE_KERNEL: return &ui->kernel_pane;
@@ -18,7 +17,7 @@ static void *stateOf(Ui *ui, int p) {
    case PANE_BANKS: return &ui->banks_pane;
    case PANE_INSPECT: return &ui->inspect_pane;
    case PANE_SWEEP: return &ui->sweep_pane;
-   case PANE_LESSON: return ui;
+   case PANE_LESSON: return &ui->lesson_pane;
    case PANE_COMPARE: return &ui->pinned;
    case PANE_ROOFLINE: return &ui->roofline_pane;
    case PANE_RESULTS: case PANE_COUNT: break;

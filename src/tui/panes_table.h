@@ -34,7 +34,7 @@ typedef bool (*PaneKeyFn)(const PaneCtx *ctx, void *state, int ch);
 /* What a pane does; every member but draw may be NULL (none). Each is given the pane's
  * context (panectx.h: its area, what it reads, the verbs by which it acts) and its own
  * state: a struct in a header beside its file (draw_X.h), which the set's state function
- * finds (the lesson pane's alone is the whole explorer: lesson_ui.h says why). */
+ * finds. */
 typedef struct PaneClass_ {
    void (*draw)(const PaneCtx *ctx, void *state);            /* into ctx->area */
    PaneKeyFn key;                                            /* a key while it is focused */

@@ -14,7 +14,7 @@
 #include "core/results/store.h"
 #include "base/util.h"
 #include "tui/app.h"
-#include "tui/lesson_ui.h"
+#include "tui/draw_lesson.h"
 #include "tui/prefs.h"
 #include "tui/terminal.h"
 
@@ -30,7 +30,7 @@ static void freeUi(Ui *ui) {
    if (ui->presets.loaded)
       PresetList_free(&ui->presets.list);
    free(ui->presets.match);
-   LessonUi_free(ui);
+   LessonPane_free(&ui->lesson_pane);
    LogBuf_free(&ui->log);
    free(ui->sweep_pane.sweep);
    free(ui);
@@ -48,6 +48,7 @@ static Ui *newUi(const UiStart *start) {
    ui->spark = ui->paint.utf8 ? CHART_BRAILLE : CHART_ASCII;
    ui->zoom = -1;
    ui->history_pane.cursor = -1;
+   LessonPane_init(&ui->lesson_pane);
    ui->saved_stderr = ui->stderr_read = -1;
    LogBuf_init(&ui->log, 4000);
    History_init(&ui->hist);
@@ -309,7 +310,7 @@ static void savePrefs(Ui *ui) {
       return;
    UiPrefs p;
    Prefs_init(&p);
-   p.panes = LessonUi_lesson(ui) && ui->prefs_visible ? ui->prefs_visible : ui->visible;
+   p.panes = LessonPane_lesson(&ui->lesson_pane) && ui->prefs_visible ? ui->prefs_visible : ui->visible;
    p.focus = ui->focus;
    const KernelInfo *k = Ui_kernel(ui);
    Util_copy(p.kernel, sizeof p.kernel, k->name);
@@ -319,7 +320,7 @@ static void savePrefs(Ui *ui) {
    }
    p.nparams = k->nparams;
    /* A lesson's kernel is the lesson's, not the user's: the kernel saved before it stays. */
-   if (LessonUi_lesson(ui)) {
+   if (LessonPane_lesson(&ui->lesson_pane)) {
       UiPrefs before;
       Prefs_init(&before);
       Prefs_load(&before, ui->prefs_path);
@@ -423,7 +424,9 @@ int Ui_main(const UiStart *start) {
       rc = startPanes(ui, &prefs);
    unsigned panesBefore = ui->visible;
    if (!rc && start->lesson) {
-      rc = LessonUi_begin(ui);
+      PaneCtx ctx;
+      PaneHost_context(ui, PANE_LESSON, &ctx);
+      rc = LessonPane_begin(&ctx, &ui->lesson_pane);
       /* The lesson pane in the place of the history (the ladder is the lesson's history)
        * and of the log (4 shows it), so that the step's text has room at 80x24; the
        * preferences keep the panes as they were. */

@@ -22,12 +22,16 @@ void Ui_flash(Ui *ui, Style st, const char *fmt, ...) {
    ui->dirty = true;
 }
 
+void Ui_logv(Ui *ui, LogLevel level, const char *fmt, va_list ap) {
+   LogBuf_addv(&ui->log, level, fmt, ap);
+   ui->dirty = true;
+}
+
 void Ui_log(Ui *ui, LogLevel level, const char *fmt, ...) {
    va_list ap;
    va_start(ap, fmt);
-   LogBuf_addv(&ui->log, level, fmt, ap);
+   Ui_logv(ui, level, fmt, ap);
    va_end(ap);
-   ui->dirty = true;
 }
 
 const KernelInfo *Ui_kernel(const Ui *ui) { return &ui->cat.kernels[ui->kernel]; }
