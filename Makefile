@@ -119,13 +119,19 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	./$(BUILD)/gemmtop
 
+# The builds of the test targets use every core (BUILD_JOBS, unless make was given -j
+# itself): a file compiles on one core, and the suites that follow run their own work in
+# parallel.
+BUILD_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+SUBMAKE_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(BUILD_JOBS))
+
 test: deps-test
-	@$(MAKE) --no-print-directory all $(UNIT_BIN) $(BUILD)/gemmtop-nompi
+	@$(MAKE) --no-print-directory $(SUBMAKE_JOBS) all $(UNIT_BIN) $(BUILD)/gemmtop-nompi
 	@BUILD=$(BUILD) sh tests/run_all.sh
 
 # The same suite, built with AddressSanitizer and UndefinedBehaviorSanitizer.
 test-sanitize sanitize: deps-test
-	@$(MAKE) --no-print-directory BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
+	@$(MAKE) --no-print-directory $(SUBMAKE_JOBS) BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
 	   EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=undefined' all \
 	   $(UNIT_SRC:tests/unit/%.c=build-asan/tests/%) build-asan/gemmtop-nompi
 	@BUILD=build-asan GEMMTOP_SANITIZE=1 sh tests/run_all.sh
@@ -136,7 +142,7 @@ test-sanitize sanitize: deps-test
 FUZZ_HARNESSES := expr metadata preset npy tuners serve roster merge shapes
 FUZZ_SECONDS ?= 60
 fuzz: deps-test
-	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT='-O1 -g -fno-omit-frame-pointer' \
+	@$(MAKE) --no-print-directory $(SUBMAKE_JOBS) BUILD=build-fuzz CC=clang OPT='-O1 -g -fno-omit-frame-pointer' \
 	   EXTRA_CFLAGS='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -Wno-unknown-warning-option' \
 	   $(FUZZ_HARNESSES:%=build-fuzz/fuzz/fuzz_%)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=build-fuzz sh tests/fuzz/run.sh

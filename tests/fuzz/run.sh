@@ -6,21 +6,22 @@
 # harness's executions and coverage (libFuzzer's cov: and ft:) on one line.
 #   FUZZ_BUILD   the folder with the fuzz_* binaries (build-fuzz)
 #   FUZZ_ONLY    harnesses to run (default: expr metadata preset npy tuners serve roster merge shapes)
+#   FUZZ_JOBS    harnesses run at once (default: the online cores; a harness is one thread)
 set -u
 cd "$(dirname "$0")/../.."
 seconds=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD:-build-fuzz}
 harnesses=${FUZZ_ONLY:-expr metadata preset npy tuners serve roster merge shapes}
-sh tests/fuzz/seeds.sh "$build/seeds" || exit 1
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 # The preset, .npy and roster harnesses write each input to a file: on tmpfs that is 50 times faster.
 if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
    export TMPDIR=/dev/shm
 fi
-status=0
-passed=0
-failed=0
-for h in $harnesses; do
+
+# run.sh --one HARNESS: runs one harness; its line (and a failure's report) goes to
+# $build/fuzz_HARNESS.result, its exit status is the harness's (0: no crash).
+if [ "${1:-}" = --one ]; then
+   h=$2
    corpus="$build/corpus/$h"
    kept="tests/fuzz/regressions/$h"
    mkdir -p "$corpus" "$kept"
@@ -40,14 +41,31 @@ for h in $harnesses; do
    cov=$(printf '%s\n' "$last" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
    ft=$(printf '%s\n' "$last" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
    if [ "$rc" -eq 0 ]; then
-      passed=$((passed + 1))
       echo "fuzz $h: ok, ${execs:-?} executions in ${seconds} s, cov ${cov:-?} ft ${ft:-?}"
    else
-      status=1
-      failed=$((failed + 1))
       echo "fuzz $h: FAILED (exit $rc) after ${execs:-?} executions; the input is kept in $kept/:"
       grep -E 'ERROR|SUMMARY|runtime error|Test unit written|fuzz_' "$log" | head -n 20
+   fi >"$build/fuzz_$h.result"
+   exit $((rc != 0))
+fi
+
+sh tests/fuzz/seeds.sh "$build/seeds" || exit 1
+# Each harness is one thread for FUZZ_SECONDS: FUZZ_JOBS of them at once (xargs -P, as
+# tests/run_all.sh runs its scripts), their lines printed in the harnesses' order after.
+jobs=${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+case "$jobs" in '' | *[!0-9]* | 0) jobs=1 ;; esac
+for h in $harnesses; do rm -f "$build/fuzz_$h.result"; done
+printf '%s\n' $harnesses | xargs -P "$jobs" -I{} sh tests/fuzz/run.sh --one {}
+passed=0
+failed=0
+for h in $harnesses; do
+   if grep -q "^fuzz $h: ok," "$build/fuzz_$h.result" 2>/dev/null; then
+      passed=$((passed + 1))
+      cat "$build/fuzz_$h.result"
+   else
+      failed=$((failed + 1))
+      cat "$build/fuzz_$h.result" 2>/dev/null || echo "fuzz $h: FAILED: it did not run (see $build/fuzz_$h.log)"
    fi
 done
 echo "fuzz: $passed passed, $failed failed"
-exit $status
+[ "$failed" -eq 0 ]
