@@ -111,9 +111,11 @@ int Cli_runRemote(const CommandArgs *o) {
       }
       slot = (int)d;
    }
+   /* --max-seconds goes with the job: the server keeps the shorter of it and its own
+    * deadline per request (0: the server's). */
    MeasureJob j = MeasureJob_forServer(Cli_server(o), slot, k, &p,
                                        o->timing->has_seed ? o->timing->seed : Rng_freshSeed(), o->timing->reps,
-                                       o->timing->warmup, 0, o->timing->cold_l2);
+                                       o->timing->warmup, o->timing->max_seconds, o->timing->cold_l2);
    Measurer *m = Measurer_new(&j);
    if (!m) {
       Catalog_free(&cat);
