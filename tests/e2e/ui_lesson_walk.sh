@@ -108,11 +108,14 @@ at_size() { # COLS ROWS
    fi
 }
 
-# row_settled: the screen (UI_LAST) shows a measurement the ladder takes whatever its spread
-# (Ladder_settled's wait: a window of 64 launches, or 3 or more adding up to 30 s), or a
-# refusal. The window's sum is not on screen: W times its minimum is at most that sum, so
-# the ladder has surely taken the row when that reaches 30 s (W times the median did not:
-# on a busy machine a few fast launches left the sum short of it, and E exported no row).
+# row_settled: the screen (UI_LAST) shows a measurement the ladder has taken
+# (Ladder_settled, core/teach/ladder.h, which the lesson pane applies to every snapshot
+# before it is drawn), or a refusal. From the screen's window of W launches, their minimum
+# and spread: W times the minimum is at most the window's sum (which the screen does not
+# show), and the spread is shown to 0.1%, so 9.9% or less is within the ladder's 10%. Taken:
+# 16 launches, or 3 adding up to 10 s, within the spread; or whatever the spread, 64
+# launches or 3 adding up to 30 s (the wait on a noisy machine). (W times the median did not
+# do: on a busy machine a few fast launches left the sum short of it, and E exported no row.)
 row_settled() {
    printf '%s\n' "$UI_LAST" | grep -qE "$REFUSED" && return 0
    printf '%s\n' "$UI_LAST" | awk '
@@ -122,7 +125,13 @@ row_settled() {
          unit = a[3] == "ms" ? 1 : a[3] == "s" ? 1000 : 0.001
          min = a[6] * unit
       }
-      END { exit !(n >= 64 || (n >= 3 && n * min >= 30000)) }'
+      match($0, /spread [0-9.]+%/) { spread = substr($0, RSTART + 7, RLENGTH - 8) + 0; seen = 1 }
+      END {
+         # the minimum as shown (4 digits) may be rounded up: a margin of 0.1%
+         sum = n * min / 1.001
+         steady = seen && spread <= 9.9 && (n >= 16 || (n >= 3 && sum >= 10000))
+         exit !(steady || n >= 64 || (n >= 3 && sum >= 30000))
+      }'
 }
 
 walk() { # NAME
@@ -148,10 +157,9 @@ $ERR"
       [ "$STEP" -lt "$STEPS" ] && ui_keys n
       STEP=$((STEP + 1))
    done
-   # The last step's row is taken once its measurement settles (core/teach/ladder.h): 16
-   # timed launches within a 10% spread, else, on a noisy (busy) machine, 64 launches or 30 s
-   # of them, which the results pane counts (z: out of a grid step's zoom, which hides it);
-   # a refused step has its row at once.
+   # The last step's row is taken once its measurement settles (row_settled above), which
+   # the results pane shows (z: out of a grid step's zoom, which hides it); a refused step
+   # has its row at once.
    ui_wait_re "Step $STEPS of $STEPS:" 30 && case "$UI_LAST" in *"z back"*) ui_keys z ;; esac
    ui_wait_for row_settled 120 || not_ok "$NAME: the last step's measurement settles" "$UI_LAST"
    ui_keys E
@@ -181,6 +189,8 @@ for line in open(sys.argv[2]):
             lesson = size
 assert rows, "no rows"
 assert any(r["gflops"] or r["refused"] for r in rows), "no step has a figure or a refusal"
+# E came once the last step's measurement had settled (row_settled): its row is taken.
+assert rows[-1]["gflops"] or rows[-1]["refused"], ("the last step's row is empty", rows[-1])
 for i, r in enumerate(rows):
     shape = steps[i] if i < len(steps) else None
     assert r["device"] and "median" in r["timing"], r
