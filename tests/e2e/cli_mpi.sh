@@ -133,8 +133,11 @@ fi
 
 # ---- a rank killed mid-sweep; the same command resumes ----
 DB="$T_DIR/killed/gemmtop/results.db"
-# Many warm-up launches: each configuration takes a while, so the kill comes mid-sweep.
-SLOW="--seed 12 --warmup 5000"
+# Many warm-up launches: each configuration takes a while (1500 of 64^3: about 2 s on
+# PoCL), so the kill, which comes as soon as the first result is stored, comes mid-sweep.
+# What is left after it runs on at that pace (the resumed and the recovered sweeps): more
+# launches would only lengthen them.
+SLOW="--seed 12 --warmup 1500"
 XDG_DATA_HOME="$T_DIR/killed" $MPIRUN -np 3 "$GEMMTOP_BIN" sweep --mpi $POCL $SPACE $SLOW \
    >"$T_DIR/k.out" 2>"$T_DIR/k.err" &
 MP=$!
@@ -213,7 +216,7 @@ fi
 
 # ---- Ctrl-C ----
 DB="$T_DIR/interrupted/gemmtop/results.db"
-XDG_DATA_HOME="$T_DIR/interrupted" $MPIRUN -np 3 "$GEMMTOP_BIN" sweep --mpi $POCL $SPACE --seed 13 --warmup 5000 \
+XDG_DATA_HOME="$T_DIR/interrupted" $MPIRUN -np 3 "$GEMMTOP_BIN" sweep --mpi $POCL $SPACE --seed 13 --warmup 1500 \
    >"$T_DIR/i.out" 2>"$T_DIR/i.err" &
 MP=$!
 if wait_rows "$DB" 1 300; then
