@@ -112,9 +112,9 @@ if part e2e && [ -z "${GEMMTOP_TEST_SPEED:-}" ]; then
    echo "# machine speed: its CPU takes $GEMMTOP_TEST_SPEED% of the reference's time; load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) on $(getconf _NPROCESSORS_ONLN) cores"
 fi
 if [ -n "${GEMMTOP_SANITIZE:-}" ]; then
-   longest="class_serve cli_mpi ui_lesson_walk ui_class cli_hopper cli_store compile_targets ui_sweep ui_banks"
+   longest="cli_mpi class_serve ui_lesson_walk ui_class cli_store compile_targets ui_sweep class_crowd cli_hopper cli_schedule"
 else
-   longest="cli_ablate ui_lesson_walk cli_ladder cli_schedule compile_targets cli_banks cli_tensor ui_lesson cli_mpi"
+   longest="cli_ablate ui_lesson_walk compile_targets cli_schedule cli_ladder class_serve cli_tensor cli_banks cli_mpi ui_lesson cli_hopper cli_store"
 fi
 scripts=$(part e2e && ls tests/e2e/*.sh | grep -v 'lib\.sh$' |
    awk -v longest="$longest" 'BEGIN { n = split(longest, l, " "); for (i = 1; i <= n; i++) rank["tests/e2e/" l[i] ".sh"] = i }
