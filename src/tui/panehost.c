@@ -61,22 +61,25 @@ void PaneHost_context(Ui *ui, int p, PaneCtx *ctx) {
    };
 }
 
-void PaneCtx_flash(const PaneCtx *ctx, Style st, const char *fmt, ...) {
+/* The footer's message from a pane's format and arguments. */
+static void flashv(const PaneCtx *ctx, Style st, const char *fmt, va_list ap) {
    char text[sizeof hostOf(ctx)->flash];
-   va_list ap;
-   va_start(ap, fmt);
    vsnprintf(text, sizeof text, fmt, ap);
-   va_end(ap);
    Ui_flash(hostOf(ctx), st, "%s", text);
 }
 
-void PaneCtx_prompt(const PaneCtx *ctx, const char *fmt, ...) {
-   char text[sizeof hostOf(ctx)->flash];
+void PaneCtx_flash(const PaneCtx *ctx, Style st, const char *fmt, ...) {
    va_list ap;
    va_start(ap, fmt);
-   vsnprintf(text, sizeof text, fmt, ap);
+   flashv(ctx, st, fmt, ap);
    va_end(ap);
-   Ui_flash(hostOf(ctx), ST_WARN, "%s", text);
+}
+
+void PaneCtx_prompt(const PaneCtx *ctx, const char *fmt, ...) {
+   va_list ap;
+   va_start(ap, fmt);
+   flashv(ctx, ST_WARN, fmt, ap);
+   va_end(ap);
    hostOf(ctx)->flash_until = Util_nowMs() + 60e3;
 }
 
