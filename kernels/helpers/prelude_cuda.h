@@ -181,11 +181,40 @@ __device__ inline void gt_tma_load_multicast(void *dst, const GtTensorMap *map, 
 __device__ inline void gt_st_shared_f2(uint addr, float2 v) {
    asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(v.x), "f"(v.y) : "memory");
 }
+__device__ inline float2 gt_ld_shared_f2(uint addr) {
+   float2 v;
+   asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "r"(addr) : "memory");
+   return v;
+}
 /* Ordinary shared-memory stores that the tensor cores or the TMA see next. */
 __device__ inline void gt_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 /* A barrier of `threads` threads (a multiple of 32) under id (1..15; 0 is __syncthreads). */
 __device__ inline void gt_named_barrier(int id, int threads) {
    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+/* Blocks of one grid handing partial sums to each other (fp8h6_hybrid): a flag written with
+ * release and read with acquire at the GPU's scope, so that the sums stored before the
+ * release are seen after the acquire; two floats read from L2 past this multiprocessor's L1,
+ * which is not kept coherent with the other multiprocessors' stores. */
+__device__ inline void gt_flag_release(unsigned *flag, unsigned v) {
+   asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"((gt_u64)__cvta_generic_to_global(flag)), "r"(v)
+                : "memory");
+}
+__device__ inline unsigned gt_flag_acquire(const unsigned *flag) {
+   unsigned v;
+   asm volatile("ld.acquire.gpu.global.u32 %0, [%1];"
+                : "=r"(v)
+                : "l"((gt_u64)__cvta_generic_to_global(flag))
+                : "memory");
+   return v;
+}
+__device__ inline float2 gt_ld_cg_f2(const float *p) {
+   float2 v;
+   asm volatile("ld.global.cg.v2.f32 {%0, %1}, [%2];"
+                : "=f"(v.x), "=f"(v.y)
+                : "l"((gt_u64)__cvta_generic_to_global(p))
+                : "memory");
+   return v;
 }
 /* The copy engine's bulk copy of `bytes` contiguous bytes (a multiple of 16; both addresses
  * 16-byte aligned) from shared to global memory, no tensor map, in this thread's current bulk
@@ -199,6 +228,11 @@ __device__ inline void gt_bulk_store(void *dst, const void *src, uint bytes) {
 }
 __device__ inline void gt_bulk_commit(void) { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
 __device__ inline void gt_bulk_wait_read(void) { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
+/* ... or until they have written global memory, ordered before this thread's later
+ * (generic) accesses: a flag raised after it covers what they wrote. */
+__device__ inline void gt_bulk_wait_write(void) {
+   asm volatile("cp.async.bulk.wait_group 0;\nfence.proxy.async.global;" ::: "memory");
+}
 #define gt_setmaxnreg_inc(n) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(n))
 #define gt_setmaxnreg_dec(n) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(n))
 

@@ -52,6 +52,28 @@ GT_FN long gt_sched_piece_slot(long u, long tile_first, long total, long units) 
    return u * 2 + (gt_sched_share_start(u, total, units) >= tile_first ? 0 : 1);
 }
 
+/* share_start, share_owner, piece and tile_at in 32-bit unsigned arithmetic, for a kernel that
+ * cannot afford the routine a long division by a value known only at run time calls (its
+ * saved registers spilled fp8h6_hybrid's 192 live sums): items times units, and tiles, must
+ * fit 32 bits. Division by a units known when compiling (CUS) is a multiply and a shift. */
+GT_FN int gt_sched_share_start32(int u, int total, int units) {
+   return (int)((unsigned)u * (unsigned)total / (unsigned)units);
+}
+GT_FN int gt_sched_share_owner32(int it, int total, int units) {
+   return (int)(((unsigned)(it + 1) * (unsigned)units + (unsigned)total - 1) / (unsigned)total) - 1;
+}
+GT_FN int gt_sched_piece32(int it, int end, int steps, int *kb, int *ke) {
+   *kb = it % steps;
+   *ke = steps < *kb + (end - it) ? steps : *kb + (end - it);
+   return it / steps;
+}
+GT_FN void gt_sched_tile_at32(int tile, int tiles_m, int tiles_n, int group, int *tm, int *tn) {
+   const int in_group = group * tiles_n, first = tile / in_group * group;
+   const int rows = tiles_m - first < group ? tiles_m - first : group, in_band = tile % in_group;
+   *tm = first + in_band % rows;
+   *tn = in_band / rows;
+}
+
 /* The data-parallel + stream-K hybrid (Osama et al., 2023): of `tiles` tiles on `units`
  * persistent work-groups, the whole waves run as whole tiles and only the rest is shared
  * out in K steps. With sk_waves 0 the stream-K region is the last, partial wave alone;

@@ -134,6 +134,11 @@ static InspectCode codeWanted(const CommandArgs *o) {
 /* Compiles for --arch without a device, or on the device that the options name; prints
  * why it failed. Returns the exit code. */
 static int inspect(const CommandArgs *o, const InspectRequest *rq, Inspection *in) {
+   if (o->inspect->compute_units && !o->inspect->arch) {
+      fprintf(stderr, "gemmtop: --compute-units describes the device of a compile for --arch; without --arch the "
+                      "device's own count is used\n");
+      return 2;
+   }
    if (o->inspect->arch) {
       const Backend *be = Cli_offlineBackend(o);
       if (!be)
@@ -169,7 +174,7 @@ static int execInspect(const CommandArgs *o) {
    memset(&in, 0, sizeof in);
    if (rc == 0) {
       InspectRequest rq = {.catalog = &cat, .kernel = k, .values = values, .problem = &p, .ablate = o->timing->ablate,
-                           .code = codeWanted(o)};
+                           .code = codeWanted(o), .compute_units = (unsigned)o->inspect->compute_units};
       rc = inspect(o, &rq, &in);
    }
    if (rc == 0) {

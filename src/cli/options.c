@@ -359,9 +359,9 @@ static const OptionSpec table[] = {
      .help = "compile for this target, no device needed (with --backend cuda or hip); export-kernel: write for "
              "it (--backend cuda)"},
     {.group = GROUP_INSPECT, .name = "compute-units", .value = "N", .kind = OPT_INT, .min = 1, .max = 4096,
-     .field = F(inspect.compute_units), .commands = CMD(EXPORT),
-     .help = "export-kernel with --arch: the multiprocessors of the device the export is for (132 on an H100 SXM), "
-             "which sizes a persistent grid"},
+     .field = F(inspect.compute_units), .commands = CMD(INSPECT) | CMD(EXPORT),
+     .help = "with --arch: the multiprocessors of the device meant (132 on an H100 SXM), which size a persistent "
+             "grid (CUS): inspect compiles, export-kernel writes for that many"},
     {.group = GROUP_INSPECT, .name = "code", .value = "ptx|sass|isa|none", .kind = OPT_CHOICE, .choices = "ptx|sass|isa|none",
      .field = F(inspect.code), .commands = CMD(INSPECT), .help = "which code to print",
      .dflt = "what the backend gives: PTX for CUDA and NVIDIA's OpenCL, ISA for HIP"},

@@ -2,9 +2,11 @@
 # The hopper-fp8 ladder without a Hopper GPU: every step compiles offline through NVRTC and
 # ptxas for sm_90a in e4m3 and e5m2, with per-tensor and (from step 2) block scales, at an
 # odd size: FP8 wgmma (m64nNk32) and TMA copies in the PTX, no spills, no stack frame;
-# step 4 writes C with bulk copies, step 5 in clusters of two with B multicast. The steps
-# ran on an H200 (2026-11-29): the list no longer marks them "not yet run on a GPU", and says
-# how each accumulates. PoCL and HIP refuse them with their reasons, and step 1 refuses
+# step 4 writes C with bulk copies, step 5 in clusters of two with B multicast, step 6 hands
+# stream-K pieces between blocks through flags (compiled for 132 multiprocessors: with one,
+# CUS=1, there is no stream-K region and the compiler drops it). The steps ran on an H200
+# (2026-11-29, step 6 on 2026-11-30): the list no longer marks them "not yet run on a GPU",
+# and says how each accumulates. PoCL and HIP refuse them with their reasons, and step 1 refuses
 # block scales. Skipped where NVRTC is absent.
 . "$(dirname "$0")/lib.sh"
 
@@ -13,9 +15,9 @@ steps=$(printf '%s\n' "$OUT" | python3 -c 'import json,sys
 for l in sys.stdin:
     k = json.loads(l)
     if k["ladder"] == "hopper-fp8": print(k["name"], k["arch"], k["step"], json.dumps(k["gpu_run"]), " ".join(k["precisions"]))')
-[ "$(printf '%s\n' "$steps" | grep -c ' sm_90a .* true e4m3 e5m2$')" -eq 5 ] &&
-   ok "five hopper-fp8 steps for sm_90a in e4m3 and e5m2, all run on a GPU" ||
-   not_ok "five hopper-fp8 steps, sm_90a, gpu_run true" "$steps"
+[ "$(printf '%s\n' "$steps" | grep -c ' sm_90a .* true e4m3 e5m2$')" -eq 6 ] &&
+   ok "six hopper-fp8 steps for sm_90a in e4m3 and e5m2, all run on a GPU" ||
+   not_ok "six hopper-fp8 steps, sm_90a, gpu_run true" "$steps"
 run_gemmtop list kernels
 n=$(printf '%s\n' "$OUT" | sed -n '/^ladder hopper-fp8/,/^$/p' | grep -c 'not yet run on a GPU')
 [ "$n" -eq 0 ] && ok "the list marks none of the steps 'not yet run on a GPU'" || not_ok "'not yet run' lines: $n" "$OUT"
@@ -57,9 +59,17 @@ for k in $(printf '%s\n' "$steps" | cut -d' ' -f1); do
             ok "$k $prec $sc for cuda sm_90a # SKIP $(nvrtc_missing)"
             continue
          fi
-         compile_step $k $prec $sc
+         if [ $k = fp8h6_hybrid ]; then
+            compile_step $k $prec $sc --compute-units 132
+            rel=$(printf '%s\n' "$OUT" | grep -c 'st.release.gpu.global.u32')
+            acq=$(printf '%s\n' "$OUT" | grep -c 'ld.acquire.gpu.global.u32')
+            [ "$rel" -gt 0 ] && [ "$acq" -gt 0 ] && ok "$k $prec $sc: pieces handed over by release and acquire" ||
+               not_ok "$k $prec $sc: flag release ($rel) and acquire ($acq)"
+         else
+            compile_step $k $prec $sc
+         fi
          case $k in
-         fp8h4_bulkstore | fp8h5_cluster)
+         fp8h4_bulkstore | fp8h5_cluster | fp8h6_hybrid)
             n=$(printf '%s\n' "$OUT" | grep -c 'cp.async.bulk.global.shared::cta.bulk_group')
             [ "$n" -gt 0 ] && ok "$k $prec $sc: C leaves through $n bulk copies" || not_ok "$k: no bulk copy of C" ;;
          esac
@@ -107,6 +117,13 @@ if [ $nvrtc = yes ]; then
    compile_step fp8h5_cluster e4m3 tensor --set BN=192 --set STAGES=3 --set CLUSTER=1
    compile_step fp8h2_blockscale e5m2 block --set BN=192 --set STAGES=4
    compile_step fp8h3_persistent e4m3 block --set BN=192 --set STAGES=4
+   # step 6: the tile the H200 swept second best at 4096, one consumer, no promotion
+   compile_step fp8h6_hybrid e4m3 tensor --set BN=128 --set STAGES=4 --compute-units 132
+   compile_step fp8h6_hybrid e5m2 block --set CONS=1 --set BM=64 --compute-units 132
+   compile_step fp8h6_hybrid e4m3 tensor --set PROMOTE=0 --set SKWAVES=0 --compute-units 132
+   run_gemmtop inspect --backend cuda --kernel fp8h6_hybrid --precision e4m3 --compute-units 132 --code none
+   expect_rc 2 "--compute-units without --arch is refused"
+   expect_in "describes the device of a compile for --arch" "$ERR" "saying it is for --arch"
    run_gemmtop inspect --backend cuda --arch sm_90a --kernel fp8h5_cluster --precision e4m3 --scaling block \
       --set BN=192 --set STAGES=3 --set CONS=1 --code none
    expect_rc 2 "block BN=192 with 128 rows per consumer is refused"

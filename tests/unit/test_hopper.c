@@ -403,8 +403,8 @@ static void test_tensor_map_types(void **state) {
    assert_int_equal(Cuda_tensorMapDataType(0), -1);
 }
 
-static const char *const FP8_STEPS[] = {"fp8h1_wgmma", "fp8h2_blockscale", "fp8h3_persistent", "fp8h4_bulkstore",
-                                        "fp8h5_cluster"};
+static const char *const FP8_STEPS[] = {"fp8h1_wgmma",     "fp8h2_blockscale", "fp8h3_persistent",
+                                        "fp8h4_bulkstore", "fp8h5_cluster",    "fp8h6_hybrid"};
 #define FP8_NSTEPS (int)(sizeof FP8_STEPS / sizeof FP8_STEPS[0])
 
 static long long paramOf(const KernelInfo *k, const long long *v, const char *name) {
@@ -432,7 +432,7 @@ static void test_fp8_steps(void **state) {
       assert_string_equal(k->ladder, "hopper-fp8");
       assert_int_equal(k->step, i + 1);
       assert_string_equal(k->arch, "sm_90a");
-      assert_true(k->gpu_run); /* verified on an H200 on 2026-11-29 */
+      assert_true(k->gpu_run); /* verified on an H200 on 2026-11-29 (step 6 on 2026-11-30) */
       long long v[KERNEL_MAX_PARAMS];
       KernelInfo_defaults(k, v);
       const long long bm = paramOf(k, v, "BM"), bn = paramOf(k, v, "BN"), cluster = paramOf(k, v, "CLUSTER");
@@ -467,7 +467,13 @@ static void test_fp8_steps(void **state) {
             assert_true(g.dynamic_smem > 49152 && g.dynamic_smem <= 232448);
             const long long blocks = (long long)(g.global[0] / g.local[0]);
             const long long tiles = g.m / bm * (g.n / bn);
-            if (i >= 2) /* persistent: at most one block per multiprocessor, whole clusters */
+            if (i == 5) { /* the hybrid: one block per multiprocessor, stream-K over all of them */
+               assert_int_equal(blocks, 132);
+               /* a slot of sums per block and a flag per consumer; none for whole waves */
+               assert_true(g.has_workspace);
+               assert_int_equal(g.workspace, tiles % 132 ? 132 * (bm * bn + paramOf(k, v, "CONS")) * 4 : 0);
+               assert_int_equal(g.fixup_dims, 0); /* the pieces are added in the kernel */
+            } else if (i >= 2) /* persistent: at most one block per multiprocessor, whole clusters */
                assert_int_equal(blocks, tiles < 132 ? tiles : 132 / (cluster > 0 ? cluster : 1) * (cluster > 0 ? cluster : 1));
             else
                assert_int_equal(blocks, tiles);
@@ -479,7 +485,7 @@ static void test_fp8_steps(void **state) {
          v[KernelInfo_paramIndex(k, "PROMOTE")] = 0;
          /* Steps 3 to 5 also take the intervals 2 and 4, with per-tensor scales only. */
          expectRefusal(k, v, &p, &l,
-                       i == 1 ? "PROMOTE=0 is for --scaling tensor" : "PROMOTE=0, 2 and 4 are for --scaling tensor");
+                       i == 1 || i == 5 ? "PROMOTE=0 is for --scaling tensor" : "PROMOTE=0, 2 and 4 are for --scaling tensor");
          KernelInfo_defaults(k, v);
          v[KernelInfo_paramIndex(k, "BN")] = 192;
          /* a 192-column tile spans two of B's scale blocks: admitted at an odd size, with

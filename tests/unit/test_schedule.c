@@ -2,8 +2,8 @@
  * compile (gemmtop joins the file to their prelude), run here on the host: the tile order
  * is a permutation with its inverse, split-K's and stream-K's shares cut the K steps once
  * each and evenly, every stream-K piece lands in the workspace slot the fix-up reads, the
- * data-parallel + stream-K hybrid covers every tile once with equal work per work-group,
- * and the accumulator and swap-AB index maps reach every element of C once. */
+ * data-parallel + stream-K hybrid covers every tile once with equal work per work-group
+ * and hands its pieces over in the kernel to a unit that reads each once, and the accumulator and swap-AB index maps reach every element of C once. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -161,6 +161,97 @@ static void test_hybrid(void **state) {
             }
 }
 
+/* fp8h6_hybrid's hand-off, walked as the kernel walks it with the 32-bit functions it
+ * compiles: unit g takes its share of the region's K steps (gt_sched_piece32), then whole
+ * tiles g + sk, g + sk + units, ... A piece that starts inside its tile (kb > 0) can only be
+ * a share's first, so each unit fills one slot at most; the unit holding a tile's K step 0
+ * adds the slots of the units after it, up to the owner of the tile's last step, skipping
+ * empty shares. Checked: every K step of every tile once, every slot written is read exactly
+ * once by the unit that holds its tile's first step, and always a later unit's (so a unit
+ * only waits for units after it, which never wait before storing: no deadlock when the
+ * blocks start in order). */
+static void checkHandoff(int tiles, int steps, int units, int waves) {
+   const int sk = (int)gt_sched_hybrid_sk_tiles(tiles, units, waves), total = sk * steps;
+   int *done = calloc((size_t)tiles * (size_t)steps, sizeof *done);
+   int *slot_tile = malloc((size_t)units * sizeof *slot_tile), *slot_kb = malloc((size_t)units * sizeof *slot_kb);
+   int *slot_ke = malloc((size_t)units * sizeof *slot_ke), *slot_reads = calloc((size_t)units, sizeof *slot_reads);
+   assert_true(done && slot_tile && slot_kb && slot_ke && slot_reads);
+   for (int u = 0; u < units; u++) {
+      slot_tile[u] = -1;
+      assert_int_equal(gt_sched_share_start32(u, total, units), gt_sched_share_start(u, total, units));
+   }
+   for (int it = 0; it < total; it++)
+      assert_int_equal(gt_sched_share_owner32(it, total, units), gt_sched_share_owner(it, total, units));
+   for (int g = 0; g < units; g++) {
+      const int it0 = gt_sched_share_start32(g, total, units), it1 = gt_sched_share_start32(g + 1, total, units);
+      int kb, ke;
+      for (int it = it0; it < it1; it += ke - kb) {
+         const int tile = gt_sched_piece32(it, it1, steps, &kb, &ke);
+         assert_true(tile < sk && kb < ke && ke <= steps);
+         for (int k = kb; k < ke; k++)
+            done[tile * steps + k]++;
+         if (kb > 0) {
+            assert_int_equal(it, it0); /* only a share's first piece starts inside a tile */
+            slot_tile[g] = tile;
+            slot_kb[g] = kb;
+            slot_ke[g] = ke;
+         }
+      }
+      for (int tile = sk + g; tile < tiles; tile += units)
+         for (int k = 0; k < steps; k++)
+            done[tile * steps + k]++;
+   }
+   for (int i = 0; i < tiles * steps; i++)
+      assert_int_equal(done[i], 1);
+   /* the adding units, in the kernel's order: each tile's first piece's unit reads the rest */
+   for (int tile = 0; tile < sk; tile++) {
+      const int first = gt_sched_share_owner32(tile * steps, total, units);
+      const int last = gt_sched_share_owner32(tile * steps + steps - 1, total, units);
+      int covered = gt_sched_share_start32(first + 1, total, units) - tile * steps;
+      covered = covered < steps ? covered : steps; /* the first unit's own piece */
+      for (int v = first + 1; v <= last; v++) {
+         if (gt_sched_share_start32(v, total, units) == gt_sched_share_start32(v + 1, total, units))
+            continue;
+         assert_true(v > first);
+         assert_int_equal(slot_tile[v], tile);
+         assert_int_equal(slot_kb[v], covered);
+         covered = slot_ke[v];
+         slot_reads[v]++;
+      }
+      assert_int_equal(covered, steps);
+   }
+   for (int u = 0; u < units; u++)
+      assert_int_equal(slot_reads[u], slot_tile[u] >= 0 ? 1 : 0);
+   free(done);
+   free(slot_tile);
+   free(slot_kb);
+   free(slot_ke);
+   free(slot_reads);
+}
+
+static void test_hybrid_handoff(void **state) {
+   (void)state;
+   for (int tiles = 1; tiles <= 90; tiles += tiles < 30 ? 1 : 7)
+      for (int units = 1; units <= 40; units += units < 10 ? 1 : 3)
+         for (int waves = 0; waves <= 1; waves++)
+            for (int steps = 1; steps <= 9; steps += 2)
+               checkHandoff(tiles, steps, units, waves);
+   checkHandoff(704, 32, 132, 1);  /* 4096 in 128 x 192 tiles on an H200: 176 tiles shared out */
+   checkHandoff(22, 112, 132, 1);  /* 128 x 4096 x 14336: fewer tiles than units, stream-K */
+   checkHandoff(2752, 64, 132, 0); /* 8192 */
+   /* the tile order in 32 bits is the long one */
+   for (int tm_count = 1; tm_count <= 9; tm_count++)
+      for (int tn_count = 1; tn_count <= 7; tn_count++)
+         for (int group = 1; group <= 8; group *= 2)
+            for (int t = 0; t < tm_count * tn_count; t++) {
+               int a, b, c, d;
+               gt_sched_tile_at32(t, tm_count, tn_count, group, &a, &b);
+               gt_sched_tile_at(t, tm_count, tn_count, group, &c, &d);
+               assert_int_equal(a, c);
+               assert_int_equal(b, d);
+            }
+}
+
 static void test_accumulator_layouts(void **state) {
    (void)state;
    static const int widths[] = {8, 16, 24, 32, 64, 128, 256};
@@ -229,7 +320,7 @@ static void test_swap_maps(void **state) {
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_tile_order), cmocka_unit_test(test_shares),
-       cmocka_unit_test(test_stream_k),   cmocka_unit_test(test_hybrid),
+       cmocka_unit_test(test_stream_k),   cmocka_unit_test(test_hybrid), cmocka_unit_test(test_hybrid_handoff),
        cmocka_unit_test(test_accumulator_layouts), cmocka_unit_test(test_swap_maps),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);

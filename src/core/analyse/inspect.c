@@ -232,6 +232,8 @@ static RunStatus inspectOffline(const Backend *be, const char *arch, const Inspe
    }
    DeviceInfo dev;
    off->device(arch, &dev);
+   if (rq->compute_units) /* a persistent grid's size (CUS): its stream-K paths are compiled only past 1 */
+      dev.compute_units = dev.limits.compute_units = rq->compute_units;
    ConfigTarget target = Session_targetFor(be, &dev);
    target.arch = arch;
    Geometry g;

@@ -29,6 +29,7 @@ typedef struct InspectRequest_ {
    unsigned ablate;          /* AblateFlag bits: the code of the ablated kernel, as a run compiles it */
    InspectCode code;
    bool source;              /* also the kernel after the preprocessor */
+   unsigned compute_units;   /* offline: the multiprocessors of the device meant (CUS); 0: the arch's own */
 } InspectRequest;
 
 typedef struct Inspection_ {
