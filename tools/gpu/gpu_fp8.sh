@@ -1,12 +1,13 @@
 #!/bin/sh
 # On the GPU machine (an H200 or H100; tools/gpu/gpu_setup.sh first, build/ carried): issue
-# 43's FP8 ladder, second round, in one call of under three minutes (BUDGET, 160 s; run it
-# as fp8:170:tools/gpu/gpu_fp8.sh in tools/gpu/gpu_round.sh). Builds nothing. Writes every
+# 43's FP8 ladder, second round, in one call of about three minutes (BUDGET, 190 s; run it
+# as fp8:200:tools/gpu/gpu_fp8.sh in tools/gpu/gpu_round.sh). Builds nothing. Writes every
 # log and result into $OUT/fp8.tgz (folder fp8/ inside; the work folder is $WORK, default
 # /tmp/gemmtop-fp8), packed again after each part so that a call cut short still brings
 # back what ran, and prints a short table last (tools/gpu/gpu_fp8.py --summary).
 #   1. correctness: every step in e4m3 and e5m2, per-tensor and block scales, at an odd size
-#      (1000x520x1030) with alpha 0.75 beta 0.5, and with beta 0 (steps 4 and 5's bulk
+#      (1000x520x1030: with step 6's 128 x 192 tile, 24 tiles shared out in k-blocks over
+#      every multiprocessor) with alpha 0.75 beta 0.5, and with beta 0 (steps 4 to 6's bulk
 #      copies), a run each with a 30 s limit, four at a time; the new promotion intervals
 #      (PROMOTE=2, 4 of steps 3 and 5, per-tensor) and step 3's OVERLAP=1 (both scalings) too. Verification allows for the FP8
 #      tensor core's accumulator (src/core/run/verify.h). Step 1 with block scales, and block
@@ -43,7 +44,7 @@ SWEEP_SIZE=${SWEEP_SIZE:-8192}
 ROUNDS=${ROUNDS:-3}
 # The whole call's budget in seconds: a step that would start after it is skipped and said so
 # (the order below puts what matters most first).
-BUDGET=${BUDGET:-160}
+BUDGET=${BUDGET:-190}
 FRONTIER_TIMEOUT=${FRONTIER_TIMEOUT:-60}
 out=${OUT:?set OUT to the folder that comes back}
 # Work outside OUT (a call brings back at most 8 files): OUT gets fp8.tgz alone.
@@ -58,7 +59,7 @@ export DEADLINE
 export XDG_CACHE_HOME="$d/cache" XDG_CONFIG_HOME="$d/config" XDG_DATA_HOME="$d/data"
 P="$XDG_CONFIG_HOME/gemmtop/presets"
 mkdir -p "$P"
-STEPS="hopper-fp8-1-wgmma hopper-fp8-2-blockscale hopper-fp8-3-persistent hopper-fp8-4-bulkstore hopper-fp8-5-cluster"
+STEPS="hopper-fp8-1-wgmma hopper-fp8-2-blockscale hopper-fp8-3-persistent hopper-fp8-4-bulkstore hopper-fp8-5-cluster hopper-fp8-6-hybrid"
 
 # fp8.tgz again: what has run so far comes back even if the call is cut short.
 snapshot() { tar -czf "$out/fp8.tgz.part" --exclude=cache --exclude=npy -C "$work" fp8 && mv "$out/fp8.tgz.part" "$out/fp8.tgz"; }
@@ -132,7 +133,7 @@ for prec in e4m3 e5m2; do
          n=$((n + 1))
          [ $((n % 4)) -eq 0 ] && wait
       done
-      for p in hopper-fp8-4-bulkstore hopper-fp8-5-cluster; do
+      for p in hopper-fp8-4-bulkstore hopper-fp8-5-cluster hopper-fp8-6-hybrid; do
          verify_one $p $prec $sc 0 &
          n=$((n + 1))
          [ $((n % 4)) -eq 0 ] && wait
@@ -166,6 +167,8 @@ for v in sw-3-t sw-3-t-p0 sw-3-t-np256 sw-3-t-s5; do mark $v hopper-fp8-3-persis
 mark hopper-fp8-4-bulkstore hopper-fp8-4-bulkstore block
 for v in hopper-fp8-5-cluster sw-5-b-c1; do mark $v hopper-fp8-5-cluster block; done
 for v in hopper-fp8-5-cluster-tensor sw-5-t-c1 sw-5-t-g16; do mark $v hopper-fp8-5-cluster tensor; done
+mark hopper-fp8-6-hybrid-tensor hopper-fp8-6-hybrid tensor
+mark hopper-fp8-6-hybrid hopper-fp8-6-hybrid block
 for v in sw-3-t-p2 sw-3-t-p4 sw-5-t-p2 sw-5-t-p4 sw-3-t-ov; do mark $v $v tensor; done
 mark sw-3-b-ov sw-3-b-ov block
 export HUNG
@@ -173,9 +176,9 @@ echo "left out of what follows (never ended or faulted at the odd size):${HUNG:-
 keep() { for p in "$@"; do case " $HUNG " in *" $p "*) ;; *) printf '%s ' "$p" ;; esac; done; }
 
 # 2. timing beside cuBLASLt, every result verified: per-tensor, then block scales
-run_logged bench-e4m3-tensor 40 "$B" bench $BACKEND $(keep sw-3-t sw-3-t-ov sw-3-t-p2 hopper-fp8-5-cluster-tensor) \
+run_logged bench-e4m3-tensor 45 "$B" bench $BACKEND $(keep sw-3-t sw-3-t-ov sw-3-t-p2 hopper-fp8-5-cluster-tensor hopper-fp8-6-hybrid-tensor) \
    --sizes "$SIZES" --rounds "$ROUNDS" --save "$d/bench-e4m3-tensor.json"
-run_logged bench-e4m3-block 25 "$B" bench $BACKEND $(keep hopper-fp8-3-persistent sw-3-b-ov hopper-fp8-5-cluster) \
+run_logged bench-e4m3-block 30 "$B" bench $BACKEND $(keep hopper-fp8-3-persistent sw-3-b-ov hopper-fp8-5-cluster hopper-fp8-6-hybrid) \
    --sizes "$SIZES" --rounds "$ROUNDS" --save "$d/bench-e4m3-block.json"
 
 # 3. the sweep of the speed candidates at 8192

@@ -23,7 +23,7 @@
 #     with the number of shapes measured: fewer than the suite's means the budget cut it.
 #  5. the FP32 suites against cuBLAS SGEMM (the FP32 ladder's warp-tile, split-K and stream-K
 #     steps, fast05_decode for M <= 16) and the e4m3 suites against cuBLASLt FP8 (Hopper FP8
-#     step 5, shipped and tuned, per-tensor scales; swap-AB and the persistent step's tiles
+#     step 5, shipped and tuned, and step 6's stream-K, per-tensor scales; swap-AB and the persistent step's tiles
 #     on the small rows): TYPE_SUITES, default llama3-8b and skinny; TYPES, default
 #     "float e4m3".
 # Every stage has a time limit (SIGINT, then a kill: bench saves the rounds it measured), and
@@ -261,7 +261,7 @@ done
 # swap-AB in e4m3 (hopper9_swapab, tuned on the H200 on 2026-11-29) on the rows of at most 64
 # tokens. TYPES picks the types (default "float e4m3").
 F32="fast-02-warptile-cuda shapes-1-warptile shapes-2-splitk shapes-4-streamk"
-E4M3="hopper-fp8-tuned-tensor hopper-fp8-5-cluster-tensor"
+E4M3="hopper-fp8-tuned-tensor hopper-fp8-5-cluster-tensor hopper-fp8-6-hybrid-tensor"
 E4M3_FEW="hopper-9-swapab-t8-e4m3 hopper-9-swapab-t16-e4m3 hopper-9-swapab-t16-split4-e4m3 hopper-9-swapab-t32-e4m3 hopper-9-swapab-t32-split4-e4m3 hopper-9-swapab-t64-e4m3"
 # The FP8 ladder's persistent step with the tiles tune found for 128 tokens (H200, 22:05).
 E4M3_MID="hopper-fp8-3-persistent-t64-tensor hopper-fp8-3-persistent-128-tensor"
