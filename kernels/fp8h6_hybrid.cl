@@ -41,6 +41,7 @@ tma:      A box=128,BM swizzle=128
 tma:      B box=128,BN swizzle=128
 workspace: (M / BM) * (N / BN) % CUS ? CUS * (BM * BN + CONS) * 4 : 0
 reuse:    A=BN B=BM
+local_reuse: A=BN B=64
 */
 #define KB 128         /* bytes (FP8 elements) of k per stage: one box row, the scales' block */
 #define WM (BM / CONS) /* rows per consumer warpgroup */

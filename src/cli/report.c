@@ -894,6 +894,7 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       /* The model's local-memory reads and the launch's waves: what tools/gpu/gpu_limits_ncu.py
        * puts beside Nsight Compute's wavefronts and waves. */
       jsonNumber(out, "local_bytes", in->local_bytes > 0 ? in->local_bytes : NAN, true);
+      jsonNumber(out, "smem_fill_bytes", in->smem_fill_bytes > 0 ? in->smem_fill_bytes : NAN, true);
       jsonNumber(out, "local_gbps", in->local_gbps > 0 ? in->local_gbps : NAN, true);
       jsonNumber(out, "bank_ratio", in->bank_ratio > 0 ? in->bank_ratio : NAN, true);
       jsonNumber(out, "local_banks_gbps", in->local_banks_gbps > 0 ? in->local_banks_gbps : NAN, true);

@@ -568,6 +568,88 @@ static void test_inputs_from_the_model(void **state) {
    Catalog_free(&cat);
 }
 
+/* The wgmma steps' shared memory: TMA writes each tile into it and wgmma reads A once per
+ * k-step (BN multiply-adds an element) and B once per 64-row wgmma; 3xTF32 reads three
+ * products' operands and its split reads each element once and writes it twice. All of it
+ * goes against the local memory's ceiling, where on the H200 ncu found 3xTF32's busiest
+ * unit (the L1, 72-90%) while the model, without it, said compute. */
+static void test_wgmma_shared_memory(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   const char *env = getenv("GEMMTOP_KERNELS");
+   assert_true(Catalog_load(&cat, env && *env ? env : GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   DeviceInfo dev = {0};
+   dev.type = DEVICE_GPU;
+   dev.vendor_kind = VENDOR_NVIDIA;
+   dev.compute_units = 132;
+   dev.limits = (DeviceLimits){.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152,
+                               .local_mem_optin = 232448, .fp64 = true, .warp = 32, .dynamic_smem = true,
+                               .tensor_ptx = true, .tensor_sm = 90, .compute_units = 132};
+   Peaks peaks = {0};
+   peaks.known = true;
+   peaks.gflops[PEAK_FP32] = 60000;
+   peaks.wgmma_gflops[PEAK_TF32] = 480000;
+   peaks.copy_gbps = 4000;
+   peaks.l2_gbps = 9000;
+   peaks.local_gbps = 26000;
+   static const struct {
+      const char *kernel;
+      Precision precision;
+      const char *sets[4];
+      double reads_a, reads_b, loads_a, loads_b; /* per multiply-add, of an element */
+   } cases[] = {
+       /* 3xTF32, 128 x 128: A 1/(128/6 = 21), B 1/(64 * 128 / 576 = 14); TMA 1/128 each */
+       {"hopper5_order", PRECISION_FLOAT, {"BM=128", "BN=128", NULL}, 1.0 / 21, 1.0 / 14, 1.0 / 128, 1.0 / 128},
+       {"hopper5_order", PRECISION_BF16, {"BM=128", "BN=256", "BK=64", NULL}, 1.0 / 256, 1.0 / 64, 1.0 / 256, 1.0 / 128},
+       {"fp8h6_hybrid", PRECISION_E4M3, {"BM=128", "BN=192", NULL}, 1.0 / 192, 1.0 / 64, 1.0 / 192, 1.0 / 128},
+       /* swap-AB: the tokens (A) are read by each 64-row wgmma, the weight once per BT tokens */
+       {"hopper9_swapab", PRECISION_BF16, {"BN=128", "BT=16", NULL}, 1.0 / 64, 1.0 / 16, 1.0 / 128, 1.0 / 16},
+   };
+   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      const KernelInfo *k = Catalog_find(&cat, cases[i].kernel);
+      assert_non_null(k);
+      long long values[KERNEL_MAX_PARAMS];
+      KernelInfo_defaults(k, values);
+      for (int j = 0; cases[i].sets[j]; j++)
+         assert_true(Config_setParam(k, values, cases[i].sets[j], err, sizeof err));
+      Problem p;
+      Problem_setDefaults(&p);
+      p.m = p.n = p.k = 4096;
+      p.precision = cases[i].precision;
+      if (Problem_scaled(&p))
+         p.scaling = SCALING_TENSOR;
+      p.trans_b = true;
+      LimiterRun r = {.gflops = 50000, .registers = -1, .local_mem = -1, .median_ms = 2.0};
+      char msg[512];
+      if (!Config_check(k, values, &p, &dev.limits, &r.geo, msg, sizeof msg))
+         fail_msg("%s: %s", cases[i].kernel, msg);
+      LimiterInputs in;
+      Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+      const double fmas = in.flops / 2, es = (double)Precision_inputSize(p.precision);
+      if (fabs(in.local_bytes - fmas * (cases[i].reads_a + cases[i].reads_b) * es) > 1e-6 * in.local_bytes)
+         fail_msg("%s %s: local reads %.6g, expected %.6g", cases[i].kernel, Precision_name(p.precision),
+                  in.local_bytes, fmas * (cases[i].reads_a + cases[i].reads_b) * es);
+      assert_true(fabs(in.smem_fill_bytes - fmas * (cases[i].loads_a + cases[i].loads_b) * es) <
+                  1e-6 * in.smem_fill_bytes);
+      Limiter l;
+      Limiter_of(&in, &l);
+      const double share = r.gflops * ((in.local_bytes + in.smem_fill_bytes) / in.flops) / peaks.local_gbps;
+      assert_true(fabs(l.local_used - share) < 1e-9);
+      if (i == 0) { /* 3xTF32 at 50 TFLOPS: 13.5 TB/s of 26, the L1's 52% above compute's 31% */
+         assert_int_equal(l.kind, LIMIT_LATENCY);
+         assert_true(fabs(l.local_used - 0.518) < 0.001 && fabs(l.compute_used - 0.3125) < 1e-9);
+         r.gflops = 90000; /* at 90: the local memory's 93% is the limit, compute 56% */
+         Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+         Limiter_of(&in, &l);
+         assert_int_equal(l.kind, LIMIT_LOCAL);
+         assert_true(fabs(l.local_used - 0.932) < 0.001 && fabs(l.compute_used - 0.5625) < 1e-9);
+         assert_non_null(strstr(l.words, "reads and TMA's copies into it"));
+      }
+   }
+   Catalog_free(&cat);
+}
+
 /* Peaks that contradict each other (a loaded CPU measured FP64 above FP32) are said to, with
  * the figures; consistent ones are not; how long a measurement takes, said before it. */
 static void test_peaks_contradict(void **state) {
@@ -623,6 +705,7 @@ int main(void) {
        cmocka_unit_test(test_dram_by_compulsory_when_they_fit),
        cmocka_unit_test(test_l1_serves_global_loads),
        cmocka_unit_test(test_inputs_from_the_model),
+       cmocka_unit_test(test_wgmma_shared_memory),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

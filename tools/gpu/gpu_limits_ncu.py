@@ -340,7 +340,10 @@ def compare(lim, v, ratio, same=None):
     else:
         dram = (rd or 0) + (wr or 0) if rd is not None or wr is not None else None
         min_bytes = lim.get("min_bytes")
-    model_wf = lim["local_bytes"] / 128 * (ratio or 1) if lim.get("local_bytes") else None
+    # The model's local reads against the LSU's load wavefronts; not for a kernel whose reads
+    # are wgmma's operands (ncu counts those as gmma wavefronts, of another size).
+    gmma = v.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum") or 0
+    model_wf = lim["local_bytes"] / 128 * (ratio or 1) if lim.get("local_bytes") and not gmma else None
     ncu_wf = v.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
     # The model's bytes that reach the L2 (the L1's share taken out), else all of them.
     model = lim.get("l2_model_bytes") or lim.get("model_bytes")

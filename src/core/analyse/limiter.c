@@ -115,8 +115,11 @@ static void l2Words(const Limiter *l, const LimiterInputs *in, char *out, size_t
                100 * l->l2_used, rate(in->l2_gbps, r, sizeof r), l->intensity);
 }
 
-/* What goes through the local memory's unit: its reads, the global loads the L1 serves. */
+/* What goes through the local memory's unit: its reads, the global loads the L1 serves,
+ * TMA's copies into shared memory. */
 static const char *localWhat(const LimiterInputs *in) {
+   if (in->smem_fill_bytes > 0)
+      return in->local_bytes > 0 ? "reads and TMA's copies into it" : "TMA's copies into it";
    return in->l1_bytes <= 0      ? "reads"
           : in->local_bytes > 0 ? "reads and the global loads the L1 serves (the same unit)"
                                 : "global loads that the L1 serves (the local memory's unit)";
@@ -221,7 +224,7 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
    if (in->waves.known)
       out->busy = in->waves.busy;
    /* The L1's share of the global loads goes through the same unit as local memory (NVIDIA). */
-   double local = in->local_bytes * fmax(1, in->bank_ratio) + in->l1_bytes;
+   double local = in->local_bytes * fmax(1, in->bank_ratio) + in->l1_bytes + in->smem_fill_bytes;
    if (in->local_gbps > 0 && local > 0 && in->flops > 0)
       out->local_used = in->gflops * (local / in->flops) / in->local_gbps;
    if (in->launch_us > 0 && in->median_ms > 0)
@@ -380,6 +383,12 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
       out->l2_model_bytes = out->model_bytes;
       if (t.local_known) /* local reads per multiply-add, each of an input element */
          out->local_bytes = out->flops / 2 * t.local_reads_per_fma * in;
+      /* TMA writes each tile it loads into shared memory, through the same unit. With wgmma's
+       * reads (`local_reuse:`), ncu's L1 throughput on the H200 implied 0.6-1.4 times these
+       * bytes for the wgmma steps (median 0.8); without them 3xTF32, whose split into high and
+       * low halves makes the L1 its busiest unit, read as compute. */
+      if (k->ntma > 0)
+         out->smem_fill_bytes = out->flops / 2 * t.loads_per_fma * in;
       double footprint = dev->type == DEVICE_GPU && !r->ablate ? groupFootprintBytes(&r->geo, &t, p) : 0;
       if (footprint > 0 && footprint < out->model_bytes) {
          out->l2_model_bytes = footprint;

@@ -93,6 +93,9 @@ typedef struct LimiterInputs_ {
                                   unit by design, its occupancy no limiter */
    double local_gbps;          /* the measured local-memory bandwidth (no conflicts); 0 unknown */
    double local_bytes;         /* the model's local-memory reads of one launch (`local_reuse:`); 0 unknown */
+   double smem_fill_bytes;     /* what TMA copies into shared memory in one launch (the model's loads of A
+                                  and B, `tma:` lines): the copies pass through the local memory's unit as
+                                  wgmma's reads of them do; 0 none */
    double median_ms;           /* one launch's measured time; 0 unknown */
    double launch_us;           /* an empty kernel's launch on the device; 0 unknown */
    Waves waves;                /* .known false: not a GPU the table knows */
