@@ -605,6 +605,72 @@ static void test_frontier_inputs_and_error(void **state) {
  * values are those very floats in any layout; e4m3's, as multiplied (stored value times its
  * scale), are within e4m3's rounding of them; and the error of C against them counts alpha,
  * beta and C0. */
+/* The frontier's chart for slides: with the points the H200 gave (2026-11-30, seven of them
+ * within a factor of two in speed and of ten in error), every label is drawn once, and no
+ * label's box (7.5 px a character, a 14 px row) covers another label, a point, or the title
+ * and subtitle above the plot. */
+typedef struct {
+   int x0, y0, x1, y1;
+} LabelBox;
+
+static bool boxesMeet(LabelBox a, LabelBox b) { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1; }
+
+static void test_frontier_labels_apart(void **state) {
+   (void)state;
+   FrontierPoint pts[] = {
+       {"FP32", 48827.8, 1.533e-07, 1.117e-08, false, false},
+       {"cuBLAS 13.1.0 FP32", 51203.7, 1.533e-07, 1.117e-08, true, false},
+       {"3xTF32", 66052.5, 4.205e-08, 2.756e-09, false, false},
+       {"tf32", 391662, 6.133e-05, 9.37e-06, false, false},
+       {"cuBLAS 13.1.0 GemmEx FAST_TF32 tf32", 410021, 2.187e-05, 3.638e-06, true, false},
+       {"bfloat16", 708799, 0.0001615, 3.031e-05, false, false},
+       {"cuBLAS 13.1.0 GemmEx bfloat16, FP32 C bfloat16", 761249, 0.0001615, 3.031e-05, true, false},
+       {"half", 689733, 2.195e-05, 3.628e-06, false, false},
+       {"cuBLAS 13.1.0 GemmEx half, FP32 C half", 734120, 2.195e-05, 3.628e-06, true, false},
+       {"e4m3 tensor", 1.16174e+06, 0.003284, 0.0004965, false, false},
+       {"cuBLASLt 13.1.0 e4m3 tensor", 1.2677e+06, 0.003284, 0.0004965, true, false},
+       {"e4m3 block", 1.01034e+06, 0.00274, 0.0004848, false, false},
+       {"cuBLASLt 13.1.0 e4m3 block", 1.18368e+06, 0.00274, 0.0004848, true, false},
+       {"e5m2 tensor", 1.17333e+06, 0.0055, 0.001013, false, false},
+       {"e5m2 block", 1.0042e+06, 0.005658, 0.001003, false, false},
+   };
+   const int n = (int)(sizeof pts / sizeof pts[0]);
+   char *svg = Frontier_svg(pts, n, "Accuracy against speed at 4096x4096x4096", "NVIDIA H200: one set of inputs");
+   assert_non_null(svg);
+   LabelBox boxes[64], dots[64];
+   int nb = 0, nd = 0;
+   for (const char *p = strstr(svg, "<circle "); p; p = strstr(p + 1, "<circle ")) {
+      int cx, cy;
+      assert_int_equal(sscanf(p, "<circle cx=\"%d\" cy=\"%d\"", &cx, &cy), 2);
+      dots[nd++] = (LabelBox){cx - 6, cy - 6, cx + 6, cy + 6};
+   }
+   assert_int_equal(nd, n);
+   /* the labels: text in a point's colour, after its circle */
+   for (const char *p = strstr(svg, "<text x="); p; p = strstr(p + 1, "<text x=")) {
+      int x, y;
+      char colour[16];
+      if (sscanf(p, "<text x=\"%d\" y=\"%d\" fill=\"%15[^\"]\"", &x, &y, colour) != 3 ||
+          (strcmp(colour, "#1f5fbf") && strcmp(colour, "#c0392b")))
+         continue;
+      const char *gt = strchr(p, '>'), *end = strstr(p, "</text>");
+      assert_non_null(gt);
+      assert_non_null(end);
+      const int w = (int)(7.5 * (double)(end - gt - 1) + 0.5);
+      const bool right_aligned = strstr(p, "text-anchor=\"end\"") && strstr(p, "text-anchor=\"end\"") < gt;
+      const LabelBox b = right_aligned ? (LabelBox){x - w, y - 11, x, y + 3} : (LabelBox){x, y - 11, x + w, y + 3};
+      assert_true(b.y0 >= 48); /* below the title and subtitle */
+      for (int i = 0; i < nb; i++)
+         if (boxesMeet(b, boxes[i]))
+            fail_msg("label at (%d, %d) covers the one at (%d, %d)", x, y, boxes[i].x0, boxes[i].y1 - 3);
+      for (int i = 0; i < nd; i++)
+         if (boxesMeet(b, dots[i]))
+            fail_msg("label at (%d, %d) covers the point at (%d, %d)", x, y, dots[i].x0 + 6, dots[i].y0 + 6);
+      boxes[nb++] = b;
+   }
+   assert_int_equal(nb, n);
+   free(svg);
+}
+
 static void test_drawn_values(void **state) {
    (void)state;
    for (int t = 0; t < 4; t++) {
@@ -680,7 +746,8 @@ int main(void) {
        cmocka_unit_test(test_quantize),     cmocka_unit_test(test_random_inputs),
        cmocka_unit_test(test_verify_scaled), cmocka_unit_test(test_verify_tensor_core_accumulator),
        cmocka_unit_test(test_verify_bf16_c), cmocka_unit_test(test_fp8_targets),
-       cmocka_unit_test(test_frontier_inputs_and_error), cmocka_unit_test(test_drawn_values),
+       cmocka_unit_test(test_frontier_inputs_and_error), cmocka_unit_test(test_frontier_labels_apart),
+       cmocka_unit_test(test_drawn_values),
    };
    const char *filter = getenv("GEMMTOP_TEST_FILTER");
    if (filter && *filter)

@@ -88,24 +88,42 @@ void Frontier_error(const Problem *p, const float *A, const float *B, const void
    free(err);
 }
 
-/* A label's box, for keeping labels apart. */
+/* A rectangle of the chart a label must not cover: the title lines, a point, a label placed
+ * before. A label is its text's box: about 7.5 px a character (13 px sans), a row 14 px. */
 typedef struct {
-   int x, y, w;
+   int x0, y0, x1, y1;
 } Box;
 
-/* Where a point's label goes: beside it, or the nearest row above or below where it covers
- * no label placed before (about 7 px a character, 14 px a row). */
-static int labelY(const Box *placed, int n, int x, int y, int w) {
-   static const int tries[] = {0, 14, -14, 28, -28, 42, -42, 56};
-   for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
-      const int ty = y + tries[t];
-      bool clear = true;
-      for (int i = 0; i < n && clear; i++)
-         clear = ty - placed[i].y >= 14 || placed[i].y - ty >= 14 || x + w <= placed[i].x || placed[i].x + placed[i].w <= x;
-      if (clear)
-         return ty;
-   }
-   return y;
+#define LABEL_ROW 14
+
+static int labelWidth(const char *label) { return (int)(7.5 * (double)strlen(label) + 0.5); }
+
+static bool overlaps(const Box *a, const Box *b) {
+   return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+/* Where a label of width w goes for the point at (x, y): to its right on the point's row,
+ * or the nearest row above or below, then to its left (the text ending 8 px before the
+ * point), where it covers nothing in taken[] and stays inside the chart's rows [ymin, ymax)
+ * and columns [0, xmax); *anchor_end says which side. Nowhere clear: right of the point. */
+static Box labelBox(const Box *taken, int n, int x, int y, int w, int ymin, int ymax, int xmax, bool *anchor_end) {
+   static const int rows[] = {0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6};
+   for (int side = 0; side < 2; side++)
+      for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+         const int base = y + 4 + rows[r] * LABEL_ROW;
+         const Box b = side == 0 ? (Box){x + 8, base - 11, x + 8 + w, base + 3} : (Box){x - 8 - w, base - 11, x - 8, base + 3};
+         if (b.y0 < ymin || b.y1 > ymax || b.x0 < 0 || b.x1 > xmax)
+            continue;
+         bool clear = true;
+         for (int i = 0; i < n && clear; i++)
+            clear = !overlaps(&b, &taken[i]);
+         if (clear) {
+            *anchor_end = side == 1;
+            return b;
+         }
+      }
+   *anchor_end = false;
+   return (Box){x + 8, y - 7, x + 8 + w, y + 7};
 }
 
 /* A decade at or below v (a power of ten). */
@@ -153,33 +171,46 @@ char *Frontier_svg(const FrontierPoint *points, int n, const char *title, const 
                    "</text>\n", left + plot_w / 2, top + plot_h + 40);
    TextBuf_put(&t, "<text transform=\"translate(18,%d) rotate(-90)\" text-anchor=\"middle\" font-weight=\"bold\">max "
                    "error / (|A||B|) (log; lower is more accurate)</text>\n", top + plot_h / 2);
-   Box *placed = malloc(((size_t)n + 1) * sizeof *placed);
-   int nplaced = 0;
-   for (int i = 0; i < n && placed; i++) {
+   /* What labels must not cover: the title and subtitle, every point, then each label placed. */
+   Box *taken = malloc(((size_t)n * 2 + 1) * sizeof *taken);
+   int ntaken = 0;
+   if (taken)
+      taken[ntaken++] = (Box){0, 0, width, 48};
+   int *px = malloc(((size_t)n + 1) * sizeof *px), *py = malloc(((size_t)n + 1) * sizeof *py);
+   for (int i = 0; i < n && taken && px && py; i++) {
+      const double e = points[i].max_err > 0 && isfinite(points[i].max_err) ? points[i].max_err : e0;
+      px[i] = left + (int)(plot_w * log10(points[i].gflops / g0) / gd + 0.5);
+      py[i] = top + plot_h - (int)(plot_h * log10(e / e0) / ed + 0.5);
+      if (points[i].gflops > 0)
+         taken[ntaken++] = (Box){px[i] - 7, py[i] - 7, px[i] + 7, py[i] + 7};
+   }
+   for (int i = 0; i < n && taken && px && py; i++) {
       const FrontierPoint *pt = &points[i];
       if (!(pt->gflops > 0))
          continue;
-      const double e = pt->max_err > 0 && isfinite(pt->max_err) ? pt->max_err : e0;
-      const int x = left + (int)(plot_w * log10(pt->gflops / g0) / gd + 0.5);
-      const int y = top + plot_h - (int)(plot_h * log10(e / e0) / ed + 0.5);
+      const int x = px[i], y = py[i];
       const char *colour = pt->emulated ? "#999999" : pt->vendor ? "#c0392b" : "#1f5fbf";
       TextBuf_put(&t, "<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\"><title>", x, y,
                   pt->vendor ? "white" : colour, colour);
       TextBuf_putXml(&t, pt->label);
       TextBuf_put(&t, ": %.4g GFLOPS, max error %.2e, median %.2e%s</title></circle>\n", pt->gflops, pt->max_err,
                   pt->median_err, pt->emulated ? " (emulated)" : "");
-      const int lw = 7 * (int)strlen(pt->label), ly = labelY(placed, nplaced, x + 8, y + 4, lw);
-      placed[nplaced++] = (Box){x + 8, ly, lw};
-      if (ly != y + 4) /* moved off its point: a thin line says whose it is */
+      bool end;
+      const Box b = labelBox(taken, ntaken, x, y, labelWidth(pt->label), 48, height - 24, width, &end);
+      taken[ntaken++] = b;
+      const int tx = end ? b.x1 : b.x0, ty = b.y1 - 3;
+      if (ty != y + 4 || end) /* moved off its point's row or to its left: a thin line says whose it is */
          TextBuf_put(&t, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"0.5\"/>\n", x, y,
-                     x + 8, ly - 4, colour);
-      TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" fill=\"%s\">", x + 8, ly, colour);
+                     tx, ty - 4, colour);
+      TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" fill=\"%s\"%s>", tx, ty, colour, end ? " text-anchor=\"end\"" : "");
       TextBuf_putXml(&t, pt->label);
       TextBuf_put(&t, "</text>\n");
    }
-   if (!placed)
+   if (!taken || !px || !py)
       t.failed = true;
-   free(placed);
+   free(taken);
+   free(px);
+   free(py);
    TextBuf_put(&t, "<text x=\"%d\" y=\"%d\" fill=\"#555\">filled: gemmtop's kernels; hollow red: the vendor library; "
                    "grey: emulated (not a tensor core's speed)</text>\n", left, height - 8);
    return Svg_finish(&t);
