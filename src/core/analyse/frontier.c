@@ -178,11 +178,13 @@ char *Frontier_svg(const FrontierPoint *points, int n, const char *title, const 
       taken[ntaken++] = (Box){0, 0, width, 48};
    int *px = malloc(((size_t)n + 1) * sizeof *px), *py = malloc(((size_t)n + 1) * sizeof *py);
    for (int i = 0; i < n && taken && px && py; i++) {
+      px[i] = py[i] = 0;
+      if (!(points[i].gflops > 0)) /* not drawn */
+         continue;
       const double e = points[i].max_err > 0 && isfinite(points[i].max_err) ? points[i].max_err : e0;
       px[i] = left + (int)(plot_w * log10(points[i].gflops / g0) / gd + 0.5);
       py[i] = top + plot_h - (int)(plot_h * log10(e / e0) / ed + 0.5);
-      if (points[i].gflops > 0)
-         taken[ntaken++] = (Box){px[i] - 7, py[i] - 7, px[i] + 7, py[i] + 7};
+      taken[ntaken++] = (Box){px[i] - 7, py[i] - 7, px[i] + 7, py[i] + 7};
    }
    for (int i = 0; i < n && taken && px && py; i++) {
       const FrontierPoint *pt = &points[i];
