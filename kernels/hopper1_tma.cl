@@ -19,7 +19,7 @@ param:    BN = 128 in 64, 128, 192, 256 ; columns of C per block: the wgmma N
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
 reuse:    A=BN B=BM
-local_reuse: A=BN/(IN_SIZE==4&&GT_TF32==0?6:1) B=(IN_SIZE==4&&GT_TF32==0?64*BM/(3*BM+192):64)
+local_reuse: A=(IN_SIZE==4&&GT_TF32==0?BN*5/48:BN) B=(IN_SIZE==4&&GT_TF32==0?64*BM*5/(15*BM+2112):64)
 arch:     sm_90a
 precisions: float tf32 half bfloat16
 tensor:   yes

@@ -17,7 +17,7 @@ param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
 param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in shared memory
 reuse:    A=BN B=BM
-local_reuse: A=BN/(IN_SIZE==4&&GT_TF32==0?6:1) B=(IN_SIZE==4&&GT_TF32==0?64*BM/(3*BM+192):64)
+local_reuse: A=(IN_SIZE==4&&GT_TF32==0?BN*5/48:BN) B=(IN_SIZE==4&&GT_TF32==0?64*BM*5/(15*BM+2112):64)
 arch:     sm_90a
 precisions: float tf32 half bfloat16
 tensor:   yes

@@ -28,7 +28,7 @@ param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in shared memory
 param:    BLOCKS = 2 in 1, 2 ; blocks per multiprocessor that the registers are shared for
 param:    SPLITBY = 1 in 0, 1, 2 ; 3xTF32: who splits each tile: 0 the producer's 3 other warps, 1 the consumer, 2 both (7 warps)
 reuse:    A=BN B=BM
-local_reuse: A=BN/(IN_SIZE==4&&GT_TF32==0?6:1) B=(IN_SIZE==4&&GT_TF32==0?64*BM/(3*BM+192):64)
+local_reuse: A=(IN_SIZE==4&&GT_TF32==0?BN*5/48:BN) B=(IN_SIZE==4&&GT_TF32==0?64*BM*5/(15*BM+2112):64)
 arch:     sm_90a
 precisions: float tf32 half bfloat16
 tensor:   yes

@@ -30,7 +30,7 @@ param:    SMALL = 0 in 0, 1 ; 3xTF32: 1 adds the cross terms lo*hi + hi*lo into 
 param:    PROMO = 0 in 0, 1, 2, 4, 8 ; every PROMO tiles the wgmma sums are added into FP32 registers and start afresh (0: never)
 param:    ORDER = 0 in 0, 1 ; 3xTF32: 0 issues the cross terms before hi*hi, 1 after
 reuse:    A=BN B=BM
-local_reuse: A=BN/(IN_SIZE==4&&GT_TF32==0?6:1) B=(IN_SIZE==4&&GT_TF32==0?64*BM/(3*BM+192):64)
+local_reuse: A=(IN_SIZE==4&&GT_TF32==0?BN*5/48:BN) B=(IN_SIZE==4&&GT_TF32==0?64*BM*5/(15*BM+2112):64)
 arch:     sm_90a
 precisions: float tf32 half bfloat16
 tensor:   yes
