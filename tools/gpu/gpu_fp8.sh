@@ -187,7 +187,7 @@ run_logged sweep 30 "$B" bench $BACKEND $(keep sw-3-t-p4 sw-5-t-p2 sw-5-t-p4 sw-
 
 # 4. the promotion ablation's error, from gemmtop's own runs on inputs PyTorch makes
 export PARTS=ablation
-run_logged torch 35 python3 -u tools/gpu/gpu_fp8.py "$d" "$B" "$BACKEND" "$SIZES" "$KS" ""
+run_logged torch 60 python3 -u tools/gpu/gpu_fp8.py "$d" "$B" "$BACKEND" "$SIZES" "$KS" ""
 
 # 5. if time remains: e5m2, then the frontier
 run_logged bench-e5m2 25 "$B" bench $BACKEND $(keep hopper-fp8-5-cluster-tensor hopper-fp8-5-cluster) --precision e5m2 \
