@@ -258,6 +258,18 @@ for_each_at_once() {
    done
 }
 
+# sanitizer_keeps CASE KEPT...: whether this pass checks CASE: always in the plain pass,
+# and in the sanitizer pass (GEMMTOP_SANITIZE) only when CASE is one of KEPT. For a loop
+# whose cases take the same code in gemmtop with other data: the plain pass checks each,
+# and a sanitizer run of them all would find nothing the kept ones do not.
+sanitizer_keeps() {
+   _sk_case=$1
+   shift
+   [ -z "${GEMMTOP_SANITIZE:-}" ] && return 0
+   for _sk_kept in "$@"; do [ "$_sk_case" = "$_sk_kept" ] && return 0; done
+   return 1
+}
+
 finish() {
    [ "$T_FAILED" -eq 0 ]
    exit $?
