@@ -10,7 +10,11 @@
 # run (the fix-up adds in a fixed order); planted bugs in the fix-ups (a plane dropped, the
 # wrong slot, a K step lost at each share's end) fail verification; export-kernel writes both
 # launches, and its launcher verifies (and fails a broken fix-up) from the files alone, the
-# decode kernel's too.
+# decode kernel's too. Where cases take the same code in gemmtop with other values (split
+# counts, units, the planted bugs, which kernel's bits repeat or is exported), the sanitizer
+# pass checks some (sanitizer_keeps, lib.sh): SPLIT 1 and 3, a persistent and a stream-K
+# grid, four planted bugs (one a kind), one kernel's repeated bits in each loop, the
+# stream-K export with its broken fix-up; everything else in both passes.
 . "$(dirname "$0")/lib.sh"
 
 SMALL="--set BM=64 --set BN=64 --set WM=32 --set WN=32"
@@ -39,6 +43,7 @@ $ERR" ;;
 
 # Split-K: SPLIT 1 (no workspace, no fix-up) to 8, an odd and a skinny long-K shape.
 for sp in 1 2 3 8; do
+   sanitizer_keeps $sp 1 3 || continue
    want=yes
    [ "$sp" = 1 ] && want=no
    check_config $want "split-K SPLIT=$sp, 77x45x333, alpha -1.5 beta 0.5" \
@@ -53,6 +58,7 @@ check_config yes "split-K SPLIT=3 in double, 33x70x257, TN" \
 # that begin and end inside tiles (STREAMK=1), with 1 and 3 work-groups per compute unit.
 for sk in 0 1; do
    for u in 1 3; do
+      sanitizer_keeps $sk/$u 0/1 1/3 || continue
       want=yes
       [ "$sk" = 0 ] && want=no
       check_config $want "STREAMK=$sk UNITS=$u, 100x70x333, alpha -1.5 beta 0.5" \
@@ -284,6 +290,7 @@ for cfg in "sa.npy sb.npy tensor08_swapab --set SPLIT=3 --precision half" "fa.np
    set -- $cfg
    a=$1 b=$2 kern=$3
    shift 3
+   sanitizer_keeps "$kern" fast05_decode || continue
    for i in 1 2; do
       run_gemmtop run --kernel "$kern" "$@" -m 7 -n 45 -k 300 --a "$T_DIR/$a" --b "$T_DIR/$b" \
          --c "$T_DIR/sc.npy" --beta 0.5 --out "$T_DIR/same$i.npy" --reps 3 --warmup 1
@@ -336,6 +343,7 @@ for cfg in "fast03_splitk --set SPLIT=8" "fast04_streamk --set UNITS=3" \
    set -- $cfg
    kern=$1
    shift
+   sanitizer_keeps "$kern" fast04_streamk || continue
    for i in 1 2; do
       run_gemmtop run --kernel "$kern" $SMALL "$@" -m 37 -n 45 -k 300 --a "$T_DIR/a.npy" --b "$T_DIR/b.npy" \
          --c "$T_DIR/c.npy" --beta 0.5 --out "$T_DIR/same$i.npy" --reps 3 --warmup 1
@@ -361,6 +369,7 @@ expect_wrong() { # NAME WHAT ARGS...
    name=$1
    what=$2
    shift 2
+   sanitizer_keeps "$name" drop_plane empty_share swap_word decode_lane || return 0
    GEMMTOP_KERNELS="$GEMMTOP_KERNELS:$T_DIR/broken" run_gemmtop run --kernel "$name" "$@" --reps 1 --warmup 0
    if [ "$RC" -eq 1 ] && printf '%s' "$ERR" | grep -q "wrong result"; then
       ok "planted bug ($what): the result is wrong and said so"
@@ -421,6 +430,7 @@ if command -v cc >/dev/null 2>&1 && command -v make >/dev/null 2>&1; then
       set -- $cfg
       kern=$1
       shift
+      sanitizer_keeps "$kern" fast04_streamk || continue
       rm -rf "$T_DIR/export"
       run_gemmtop export-kernel --kernel "$kern" $SMALL "$@" --size 128x128x336 --alpha -2 --beta 0.5 --dir "$T_DIR/export"
       launch_out=$( (make -s -C "$T_DIR/export" && cd "$T_DIR/export" && env -u GEMMTOP_KERNELS "./${kern}_launch" \
@@ -436,16 +446,18 @@ $launch_out"
    done
    # The decode kernel with its fix-up (a grid of N rounded up to 64 columns), NT as a model
    # stores its weight.
-   rm -rf "$T_DIR/export5"
-   run_gemmtop export-kernel $DEC --set SPLIT=3 --size 8x200x1000 --layout NT --alpha -2 --beta 0.5 --dir "$T_DIR/export5"
-   launch_out=$( (make -s -C "$T_DIR/export5" && cd "$T_DIR/export5" && env -u GEMMTOP_KERNELS ./fast05_decode_launch \
-      fast05_decode.cl "$dev" "$SEED") 2>&1)
-   if [ "$RC" -eq 0 ] && printf '%s' "$launch_out" | grep -q "^verified: all 1600 elements, worst relative error"; then
-      ok "export-kernel fast05_decode SPLIT=3: the launcher makes both launches and verifies on PoCL"
-   else
-      not_ok "export-kernel fast05_decode (exit $RC)" "$OUT
+   if sanitizer_keeps decode_export; then
+      rm -rf "$T_DIR/export5"
+      run_gemmtop export-kernel $DEC --set SPLIT=3 --size 8x200x1000 --layout NT --alpha -2 --beta 0.5 --dir "$T_DIR/export5"
+      launch_out=$( (make -s -C "$T_DIR/export5" && cd "$T_DIR/export5" && env -u GEMMTOP_KERNELS ./fast05_decode_launch \
+         fast05_decode.cl "$dev" "$SEED") 2>&1)
+      if [ "$RC" -eq 0 ] && printf '%s' "$launch_out" | grep -q "^verified: all 1600 elements, worst relative error"; then
+         ok "export-kernel fast05_decode SPLIT=3: the launcher makes both launches and verifies on PoCL"
+      else
+         not_ok "export-kernel fast05_decode (exit $RC)" "$OUT
 $ERR
 $launch_out"
+      fi
    fi
    # The exported stream-K kernel with its fix-up reading the wrong slot: the launcher fails it.
    sed 's/>= tile \* steps ? 0 : 1)/>= tile * steps ? 1 : 0)/' "$T_DIR/export/fast04_streamk.cl" >"$T_DIR/export/broken.cl"

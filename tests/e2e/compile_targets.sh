@@ -3,7 +3,8 @@
 # GPU present, in each element type it takes (float and double, or tf32, half and bfloat16
 # for the tensor ladder), and inspect reports its registers; the tensor ladder, written for
 # mma.sync's fragments, is refused for AMD targets with that reason. Skipped (and said
-# so) where the compiler is not installed.
+# so) where the compiler is not installed. The sanitizer pass compiles one kernel of each
+# kind, each element type in one of them at least (below: why that suffices).
 . "$(dirname "$0")/lib.sh"
 
 # The catalog once, a line a kernel: its name, "tensor" or "plain", the element types it
@@ -30,6 +31,16 @@ fi
 # helpers (tensor: yes). From the catalog read above.
 precisions() { awk -v k="$1" '$1 == k { for (i = 3; i <= NF; i++) printf "%s%s", $i, i < NF ? " " : "\n" }' "$T_DIR/catalog"; }
 first_precision() { precisions "$1" | cut -d" " -f1; }
+# The types a kernel is compiled in below: all of them; under the sanitizers each type in
+# one kernel at least (a type is a row of defines, the same offline path in every kernel):
+# the first type of each kernel, every type of the naive kernel (float, double) and of the
+# tensor ladder's first step (tf32, half, bfloat16).
+target_precisions() {
+   case "${GEMMTOP_SANITIZE:-}:$1" in
+   :* | *:mygemm01_naive | *:tensor01_global) precisions "$1" ;;
+   *) first_precision "$1" ;;
+   esac
+}
 is_tensor() { grep -q "^$1 tensor " "$T_DIR/catalog"; }
 
 nvrtc=no
@@ -59,7 +70,7 @@ $ERR"
 }
 
 for k in $kernels; do
-   for prec in $(precisions "$k"); do
+   for prec in $(target_precisions "$k"); do
       if [ $nvrtc = yes ]; then
          check_target cuda sm_90 "$k" "$prec"
       else
