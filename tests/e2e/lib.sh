@@ -15,8 +15,11 @@ export XDG_CACHE_HOME XDG_CONFIG_HOME
 # runs bash and pyenv before the interpreter: 0.15 s of CPU a start against 0.06 s) would
 # be paid again by each of the suite's thousands of python3 calls. The same interpreter,
 # and the same for tools run with "#!/usr/bin/env python3".
+# An exec of its own path rather than a link to it: a virtual environment's interpreter
+# finds its pyvenv.cfg from the path it is run by.
 T_PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
-if [ -n "$T_PY" ] && [ -x "$T_PY" ] && mkdir -p "$T_DIR/python" && ln -sf "$T_PY" "$T_DIR/python/python3"; then
+if [ -n "$T_PY" ] && [ -x "$T_PY" ] && mkdir -p "$T_DIR/python" &&
+   printf '#!/bin/sh\nexec "%s" "$@"\n' "$T_PY" >"$T_DIR/python/python3" && chmod +x "$T_DIR/python/python3"; then
    PATH="$T_DIR/python:$PATH"
    export PATH
 fi
