@@ -113,6 +113,14 @@ const Backend *Cli_offlineBackend(const CommandArgs *o) {
    return be;
 }
 
+bool Cli_computeUnitsFit(const CommandArgs *o, const char *what) {
+   if (!o->inspect->compute_units || o->inspect->arch)
+      return true;
+   fprintf(stderr, "gemmtop: --compute-units describes the device of %s for --arch; without --arch the device's own "
+                   "count is used\n", what);
+   return false;
+}
+
 Session *Cli_openSession(const CommandArgs *o, const Catalog *cat, int *exit_code) {
    Selection sel = Cli_selection(o);
    char err[1536];

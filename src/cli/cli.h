@@ -34,6 +34,11 @@ Session *Cli_openSession(const CommandArgs *o, const Catalog *cat, int *exit_cod
  * with the message printed (a usage error), when --backend names none that can. */
 const Backend *Cli_offlineBackend(const CommandArgs *o);
 
+/* --compute-units describes the device an --arch target stands for; without --arch the
+ * device's own count is used: false, with the message printed (what: "a compile", "an
+ * export"), when it is given alone. */
+bool Cli_computeUnitsFit(const CommandArgs *o, const char *what);
+
 /* As gnulib's close_stdout, run at exit: output that could not be written (a full disk,
  * a closed file) is an error even when it sat in the buffer until the end: a message and
  * exit status 1. A standard output closed from the start, with nothing written, is none. */

@@ -44,11 +44,8 @@ static int execExportKernel(const CommandArgs *o) {
    DeviceInfo offline;
    Session *s = NULL;
    int rc = Cli_resolveConfig(o, &cat, &k, values, &p);
-   if (!rc && o->inspect->compute_units && !o->inspect->arch) {
-      fprintf(stderr, "gemmtop: --compute-units describes the device of an export for --arch; without --arch the "
-                      "device's own count is used\n");
+   if (!rc && !Cli_computeUnitsFit(o, "an export"))
       rc = 2;
-   }
    if (!rc)
       rc = openTarget(o, &cat, &target, &offline, &s);
    if (rc) {

@@ -134,11 +134,8 @@ static InspectCode codeWanted(const CommandArgs *o) {
 /* Compiles for --arch without a device, or on the device that the options name; prints
  * why it failed. Returns the exit code. */
 static int inspect(const CommandArgs *o, const InspectRequest *rq, Inspection *in) {
-   if (o->inspect->compute_units && !o->inspect->arch) {
-      fprintf(stderr, "gemmtop: --compute-units describes the device of a compile for --arch; without --arch the "
-                      "device's own count is used\n");
+   if (!Cli_computeUnitsFit(o, "a compile"))
       return 2;
-   }
    if (o->inspect->arch) {
       const Backend *be = Cli_offlineBackend(o);
       if (!be)
