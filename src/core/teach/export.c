@@ -40,7 +40,7 @@ typedef struct ExportFormat_ {
 } ExportFormat;
 
 /* What every launcher does alike: one launch of the GEMM itself (and its fix-up), on the
- * operands stored as the kernel reads them, at a size it does not pad, without scales. */
+ * operands stored as the kernel reads them, at a size it does not pad. */
 static bool launchable(const Export *e, char *err, size_t errlen) {
    const KernelInfo *k = e->k;
    const Geometry *g = e->g;
@@ -51,9 +51,6 @@ static bool launchable(const Export *e, char *err, size_t errlen) {
       snprintf(err, errlen, "%s reads %s transposed and gemmtop transposes it first: the exported launcher runs the "
                             "kernel alone; choose the layout it reads (--layout %s%s)", k->name,
                g->trans_a != e->p->trans_a ? "A" : "B", g->trans_a ? "T" : "N", g->trans_b ? "T" : "N");
-   else if (Problem_scaled(e->p) && e->p->scaling != SCALING_TENSOR)
-      snprintf(err, errlen, "the FP8 types' block scales are not exported (the launcher gives one scale per operand): "
-                            "export with --scaling tensor");
    else
       return true;
    return false;
@@ -77,7 +74,7 @@ static bool openclExportable(const Export *e, char *err, size_t errlen) {
    return false;
 }
 
-/* CUDA: every type (FP8 with per-tensor scales), on an architecture nvcc is told; a
+/* CUDA: every type (FP8 with per-tensor or block scales), on an architecture nvcc is told; a
  * persistent grid is sized for a real device's multiprocessors. */
 static bool cudaExportable(const Export *e, char *err, size_t errlen) {
    if (!launchable(e, err, errlen))
@@ -165,6 +162,7 @@ static void putProblem(TextBuf *t, const Export *e) {
    /* The FP8 tensor core's accumulator (core/run/verify.h): promoted into FP32 every
     * GEMM_FP8_INTERVAL products; 0: summed in FP32. */
    const Geometry *g = e->g;
+   TextBuf_put(t, "#define GEMM_BLOCK_SCALES %d\n", Problem_scaled(p) && p->scaling == SCALING_BLOCK);
    TextBuf_put(t, "#define GEMM_FP8_INTERVAL %lld\n",
                g->fp8_accumulator ? (g->promote_interval > 0 ? g->promote_interval : (long long)p->k) : 0LL);
 }
@@ -193,6 +191,13 @@ static const char *const checkBody =
     "#define GEMM_VALUE_A GEMM_VALUE\n"
     "#define GEMM_VALUE_B GEMM_VALUE\n"
     "#endif\n"
+    "#ifndef GEMM_SCALE_OF_A /* a block's scale, where the operands have block scales */\n"
+    "#define GEMM_SCALE_OF_A(i, p) 1.0\n"
+    "#define GEMM_SCALE_OF_B(p, j) 1.0\n"
+    "#endif\n"
+    "/* op(A)[i][p] and op(B)[p][j] as numbers, from the storage of the layout */\n"
+    "#define GEMM_A(x, i, p) (GEMM_VALUE_A(x, GEMM_TRANS_A ? (p) * GEMM_M + (i) : (i) * GEMM_K + (p)) * GEMM_SCALE_OF_A(i, p))\n"
+    "#define GEMM_B(x, p, j) (GEMM_VALUE_B(x, GEMM_TRANS_B ? (j) * GEMM_K + (p) : (p) * GEMM_N + (j)) * GEMM_SCALE_OF_B(p, j))\n"
     "#ifndef GEMM_FP8_INTERVAL\n"
     "#define GEMM_FP8_INTERVAL 0\n"
     "#endif\n"
@@ -211,8 +216,7 @@ static const char *const checkBody =
     "         size_t g1 = g0 + 32 < i1 ? g0 + 32 : i1;\n"
     "         double m = fabs(s);\n"
     "         for (size_t p = g0; p < g1; p++) {\n"
-    "            double x = GEMM_VALUE_A(a, GEMM_TRANS_A ? p * GEMM_M + i : i * GEMM_K + p);\n"
-    "            double y = GEMM_VALUE_B(b, GEMM_TRANS_B ? j * GEMM_K + p : p * GEMM_N + j);\n"
+    "            double x = GEMM_A(a, i, p), y = GEMM_B(b, p, j);\n"
     "            s += x * y;\n"
     "            if (fabs(x * y) > m)\n"
     "               m = fabs(x * y);\n"
@@ -238,8 +242,7 @@ static const char *const checkBody =
     "      size_t i = e / GEMM_N, j = e % GEMM_N;\n"
     "      double sum = 0, mag = 0;\n"
     "      for (size_t p = 0; p < GEMM_K; p++) {\n"
-    "         double x = GEMM_VALUE_A(a, GEMM_TRANS_A ? p * GEMM_M + i : i * GEMM_K + p);\n"
-    "         double y = GEMM_VALUE_B(b, GEMM_TRANS_B ? j * GEMM_K + p : p * GEMM_N + j);\n"
+    "         double x = GEMM_A(a, i, p), y = GEMM_B(b, p, j);\n"
     "         sum += x * y;\n"
     "         mag += fabs(x * y);\n"
     "      }\n"
@@ -546,6 +549,22 @@ static const char *const cudaConvert =
     "#define GEMM_STORE_A GEMM_STORE\n"
     "#define GEMM_STORE_B GEMM_STORE\n"
     "#endif\n"
+    "#if GEMM_BLOCK_SCALES\n"
+    "/* Block scales, laid out as gemmtop lays them (its core/model/scales.h): A's M x KB, one\n"
+    " * per 1 x 128 slice of a row of op(A); B's KB x NB, one per 128 x 128 block of op(B).\n"
+    " * Each is a power of two drawn per block (1/4 to 1/64), so that a kernel reading a\n"
+    " * block with another's scale is off by a factor of 2 or more there. They replace the\n"
+    " * per-tensor scales above in the operands' values. */\n"
+    "#define GEMM_KB ((GEMM_K + 127) / 128)\n"
+    "#define GEMM_NB ((GEMM_N + 127) / 128)\n"
+    "static float *scalesA, *scalesB;\n"
+    "#define GEMM_SCALE_OF_A(i, p) ((double)scalesA[(size_t)(i) * GEMM_KB + (size_t)(p) / 128])\n"
+    "#define GEMM_SCALE_OF_B(p, j) ((double)scalesB[(size_t)(p) / 128 * GEMM_NB + (size_t)(j) / 128])\n"
+    "#undef GEMM_VALUE_A\n"
+    "#undef GEMM_VALUE_B\n"
+    "#define GEMM_VALUE_A(x, i) fromFp8((x)[i])\n"
+    "#define GEMM_VALUE_B(x, i) fromFp8((x)[i])\n"
+    "#endif\n"
     "\n"
     "static void check_cuda(cudaError_t e, const char *what) {\n"
     "   if (e != cudaSuccess) {\n"
@@ -637,10 +656,31 @@ static const char *const cudaMainStart =
     "      fprintf(stderr, \"out of memory\\n\");\n"
     "      return 2;\n"
     "   }\n"
+    "#if GEMM_BLOCK_SCALES\n"
+    "   const size_t nsa = (size_t)GEMM_M * GEMM_KB, nsb = (size_t)GEMM_KB * GEMM_NB;\n"
+    "   scalesA = (float *)malloc(nsa * sizeof *scalesA);\n"
+    "   scalesB = (float *)malloc(nsb * sizeof *scalesB);\n"
+    "   if (!scalesA || !scalesB) {\n"
+    "      fprintf(stderr, \"out of memory\\n\");\n"
+    "      return 2;\n"
+    "   }\n"
+    "   for (size_t s = 0; s < nsa; s++)\n"
+    "      scalesA[s] = (float)ldexp(1, -2 - (int)((uniform() + 1) * 2.5));\n"
+    "   for (size_t s = 0; s < nsb; s++)\n"
+    "      scalesB[s] = (float)ldexp(1, -2 - (int)((uniform() + 1) * 2.5));\n"
+    "   /* each element is its value over its block's scale, as FP8 */\n"
+    "   for (size_t i = 0; i < (size_t)GEMM_M; i++)\n"
+    "      for (size_t p = 0; p < (size_t)GEMM_K; p++)\n"
+    "         a[GEMM_TRANS_A ? p * GEMM_M + i : i * GEMM_K + p] = toFp8(uniform() / GEMM_SCALE_OF_A(i, p));\n"
+    "   for (size_t p = 0; p < (size_t)GEMM_K; p++)\n"
+    "      for (size_t j = 0; j < (size_t)GEMM_N; j++)\n"
+    "         b[GEMM_TRANS_B ? j * GEMM_K + p : p * GEMM_N + j] = toFp8(uniform() / GEMM_SCALE_OF_B(p, j));\n"
+    "#else\n"
     "   for (size_t i = 0; i < na; i++)\n"
     "      a[i] = GEMM_STORE_A(uniform());\n"
     "   for (size_t i = 0; i < nb; i++)\n"
     "      b[i] = GEMM_STORE_B(uniform());\n"
+    "#endif\n"
     "   for (size_t i = 0; i < nc; i++)\n"
     "      c0[i] = (real)uniform();\n"
     "   gemm_in *da, *db;\n"
@@ -650,7 +690,14 @@ static const char *const cudaMainStart =
     "   check_cuda(cudaMalloc((void **)&dc, nc * sizeof *c), \"cudaMalloc (C)\");\n"
     "   check_cuda(cudaMemcpy(da, a, na * sizeof *a, cudaMemcpyHostToDevice), \"cudaMemcpy (A)\");\n"
     "   check_cuda(cudaMemcpy(db, b, nb * sizeof *b, cudaMemcpyHostToDevice), \"cudaMemcpy (B)\");\n"
-    "#ifdef GEMM_SCALE_A\n"
+    "#if GEMM_BLOCK_SCALES\n"
+    "   /* the block scales, after C */\n"
+    "   float *dsa, *dsb;\n"
+    "   check_cuda(cudaMalloc((void **)&dsa, nsa * sizeof *dsa), \"cudaMalloc (A's scales)\");\n"
+    "   check_cuda(cudaMalloc((void **)&dsb, nsb * sizeof *dsb), \"cudaMalloc (B's scales)\");\n"
+    "   check_cuda(cudaMemcpy(dsa, scalesA, nsa * sizeof *dsa, cudaMemcpyHostToDevice), \"cudaMemcpy (A's scales)\");\n"
+    "   check_cuda(cudaMemcpy(dsb, scalesB, nsb * sizeof *dsb, cudaMemcpyHostToDevice), \"cudaMemcpy (B's scales)\");\n"
+    "#elif defined(GEMM_SCALE_A)\n"
     "   /* the per-tensor scales, one float each, after C */\n"
     "   const float scales[2] = {(float)GEMM_SCALE_A, (float)GEMM_SCALE_B};\n"
     "   float *dsa, *dsb;\n"

@@ -1,0 +1,130 @@
+#!/bin/sh
+# On the GPU machine (issues 43 and 49): the FP8 exports end to end, per-tensor and block
+# scales. Each case is exported for CUDA (export-kernel), built with nvcc (in parallel),
+# its launcher run on its own random inputs (verified against a product in double, timed
+# with events) and gemmtop's own run of the same configuration timed beside it. Then the
+# check is shown to fail: a copy of a block-scaled launcher whose reference reads B's
+# scales transposed must report wrong elements (exit 1), or the check proves nothing.
+# Run from the project's root after tools/gpu/gpu_setup.sh, with build/ carried:
+#    sh tools/gpu/gpu_fp8_exports.sh          (results: $OUT/exports.tgz; a short table last)
+# A stand-in run elsewhere (no GPU): B (the binary), ARCH and CUS (export for them with
+# --arch and --compute-units, then nothing is launched), CASES (a file of cases, the format
+# below).
+B=${B:-build/gemmtop}
+out=${OUT:-/tmp}
+w=$(mktemp -d)
+mkdir -p "$w/exports" "$out"
+d="$w/exports"
+export XDG_CACHE_HOME="$w/cache" XDG_CONFIG_HOME="$w/config" XDG_DATA_HOME="$w/data"
+{
+   date -u
+   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 2>&1
+   "$B" --version 2>&1
+} >"$d/about.txt"
+
+# name | options of export-kernel and run (a preset and what it overrides)
+cat >"$d/cases.txt" <<'EOF'
+h6-e4m3-block-3840|--preset hopper-fp8-6-hybrid --size 3840x3840x4096
+h6-e4m3-tensor-3840|--preset hopper-fp8-6-hybrid-tensor --size 3840x3840x4096
+h6-e5m2-block-odd|--preset hopper-fp8-6-hybrid --precision e5m2 --size 1152x768x4096 --alpha 1.5 --beta -0.5
+h6-e4m3-block-streamk|--preset hopper-fp8-6-hybrid --size 128x3840x14336
+h5-e4m3-block-4096|--preset hopper-fp8-tuned-block --size 3840x3840x4096
+h2-e4m3-block-2048|--preset hopper-fp8-2-blockscale --size 2048
+mma1-e5m2-block|--kernel fp8mma1_scaled --precision e5m2 --scaling block --layout NT --size 2048x1024x4096 --alpha 1.5 --beta 0.5
+EOF
+[ -n "$CASES" ] && cp "$CASES" "$d/cases.txt"
+target=
+[ -n "$ARCH" ] && target="--arch $ARCH --compute-units ${CUS:-132}"
+
+# 1. export every case
+while IFS='|' read -r name opts; do
+   [ -n "$name" ] || continue
+   # shellcheck disable=SC2086 # the options are words
+   "$B" export-kernel --backend cuda $target $opts --dir "$d/$name/src" >"$d/$name.export" 2>&1
+   echo $? >"$d/$name.export.rc"
+done <"$d/cases.txt"
+
+# 2. build them in parallel; the planted fault from the first block-scaled case
+first=$(sed -n 's/^\([^|]*block[^|]*\)|.*/\1/p' "$d/cases.txt" | head -n 1)
+if [ -n "$first" ] && [ -d "$d/$first/src" ]; then
+   cp -r "$d/$first/src" "$d/planted"
+   l=$(ls "$d/planted"/*_launch.cu | head -n 1)
+   sed -i 's|scalesB\[(size_t)(p) / 128 \* GEMM_NB + (size_t)(j) / 128\]|scalesB[(size_t)(j) / 128 * GEMM_KB + (size_t)(p) / 128]|' "$l"
+   grep -q 'scalesB\[(size_t)(j) / 128' "$l" && echo planted >"$d/planted/what.txt"
+fi
+for s in "$d"/*/src "$d/planted"; do
+   [ -f "$s/Makefile" ] && (make -C "$s" >"$s/make.log" 2>&1; echo $? >"$s/make.rc") &
+done
+wait
+
+# 3. run each launcher, then gemmtop's run of the same case
+seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+echo "seed $seed" >>"$d/about.txt"
+launch() { # folder -> launch.txt, launch.rc
+   l=$(ls "$1"/*_launch 2>/dev/null | head -n 1)
+   if [ -z "$l" ] || [ -n "$ARCH" ]; then
+      echo "not launched" >"$1/launch.txt"
+      echo 2 >"$1/launch.rc"
+      return
+   fi
+   (cd "$1" && timeout 120 "./$(basename "$l")" 0 "$seed") >"$1/launch.txt" 2>&1
+   echo $? >"$1/launch.rc"
+}
+while IFS='|' read -r name opts; do
+   [ -n "$name" ] || continue
+   launch "$d/$name/src"
+   if [ -z "$ARCH" ]; then
+      # shellcheck disable=SC2086
+      timeout 120 "$B" run --backend cuda $opts --reps 20 --vendor --format json >"$d/$name.run.json" 2>"$d/$name.run.err"
+   fi
+done <"$d/cases.txt"
+[ -d "$d/planted" ] && launch "$d/planted"
+
+(cd "$w" && tar czf "$out/exports.tgz" exports)
+
+# The short table: the launcher's figure and check beside gemmtop's.
+python3 - "$d" <<'PY'
+import json, os, re, sys
+d = sys.argv[1]
+print(open(os.path.join(d, "about.txt")).read().strip())
+def rd(p, default=""):
+    try:
+        return open(p).read().strip()
+    except OSError:
+        return default
+def launcher(folder):
+    txt = rd(os.path.join(folder, "launch.txt"))
+    rc = rd(os.path.join(folder, "launch.rc"), "?")
+    m = re.search(r"([0-9.]+) GFLOPS", txt)
+    bad = re.search(r"(\d+) of (\d+) .*?(beyond|wrong)", txt)
+    return (float(m.group(1)) if m else None), rc, txt
+print("%-24s %-7s %-5s %11s %11s %7s %11s  %s" % ("case", "export", "nvcc", "launcher", "gemmtop", "ratio",
+                                               "cuBLASLt", "launcher's check"))
+for line in open(os.path.join(d, "cases.txt")):
+    if "|" not in line:
+        continue
+    name = line.split("|")[0]
+    src = os.path.join(d, name, "src")
+    erc = rd(os.path.join(d, name + ".export.rc"), "?")
+    mrc = rd(os.path.join(src, "make.rc"), "-")
+    gf, rc, txt = launcher(src)
+    ours = vendor = None
+    verdict = ""
+    try:
+        r = json.loads(open(os.path.join(d, name + ".run.json")).readline())
+        ours = r.get("gflops")
+        vendor = (r.get("vendor") or {}).get("gflops") if isinstance(r.get("vendor"), dict) else r.get("vendor_gflops")
+        verdict = "gemmtop %s %.1e" % ("verified" if r.get("verified") else "NOT verified", r.get("max_rel_err") or 0)
+    except (OSError, ValueError):
+        verdict = rd(os.path.join(d, name + ".run.err"))[-120:] or rd(os.path.join(d, name + ".export"))[-160:]
+    last = txt.splitlines()[-1] if txt else ""
+    print("%-24s %-7s %-5s %11s %11s %7s %11s  rc %s %s | %s" % (
+        name, erc, mrc, "%.0f" % gf if gf else "-", "%.0f" % ours if ours else "-",
+        "%.1f%%" % (100 * gf / ours) if gf and ours else "-", "%.0f" % vendor if vendor else "-", rc, last[:70], verdict))
+p = os.path.join(d, "planted")
+if os.path.isdir(p):
+    gf, rc, txt = launcher(p)
+    last = txt.splitlines()[-1] if txt else ""
+    print("planted fault (%s): launcher rc %s (1 expected: wrong elements found) | %s" % (
+        rd(os.path.join(p, "what.txt"), "NOT planted"), rc, last[:100]))
+PY
