@@ -24,19 +24,21 @@ param:    STAGES = 3 in 2, 3, 4, 5, 6 ; 128-deep k-blocks in flight in shared me
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; tile rows per band of the tile order (1: row by row)
 param:    PROMOTE = 1 in 0, 1 ; 1 adds every k-block's wgmma sums into FP32; 0: never
 param:    SKWAVES = 1 in 0, 1 ; 1: the stream-K region is the last partial wave and one full wave; 0: the partial wave alone
+param:    EPI = 1 in 1, 2, 3 ; parts of the columns the epilogue stages in turn: a staging area 1 / EPI the size leaves room for a stage
 arch:     sm_90a
 precisions: e4m3 e5m2
 tensor:   yes
 require:  PROMOTE == 1 || GT_SCALE_BLOCK == 0 ; block scales are applied as each k-block is promoted: PROMOTE=0 is for --scaling tensor
 require:  GT_SCALE_BLOCK == 0 || BN % 64 == 0 ; with block scales each 64 columns of a tile take one scale of B's 128-column blocks: BN a multiple of 64 (a 192-column tile spans two blocks)
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
+require:  BN % (8 * EPI) == 0 ; the epilogue's parts are whole groups of 8 columns
 require:  BM / CONS / 64 * BN / 2 * (1 + (PROMOTE > 0)) <= 192 ; a consumer thread keeps BM / CONS / 64 * BN / 2 sums, twice that with promotion: at most 192 fit its registers
 operands: A=N B=T
 pad:      M=BM N=BN K=128
 global:   CUS * 128 * (CONS + 1), 1
 local:    128 * (CONS + 1), 1
 work:     (M / BM) * (N / BN) * (K / 128)
-dynamic_smem: STAGES * (BM + BN) * 128 + BM * (BN * 4 + 32) + 1024 + 16 * STAGES
+dynamic_smem: STAGES * (BM + BN) * 128 + BM * (BN / EPI * 4 + 32) + 1024 + 16 * STAGES
 tma:      A box=128,BM swizzle=128
 tma:      B box=128,BN swizzle=128
 workspace: (M / BM) * (N / BN) % CUS ? CUS * (BM * BN + CONS) * 4 : 0
@@ -61,7 +63,8 @@ local_reuse: A=BN B=64
  * 128-column scale blocks, SBN of them at most. */
 #define NG (BN / 64)
 #define SBN ((BN + BN % KB + KB - 1) / KB)
-#define STRIDE (BN * 4 + 32) /* bytes between rows of the staging area */
+#define BNP (BN / EPI)        /* columns of C an epilogue part stages */
+#define STRIDE (BNP * 4 + 32) /* bytes between rows of the staging area */
 #define UNITS CUS            /* the persistent grid: one block a multiprocessor */
 #define TILES_M (M / BM)
 #define TILES_N (N / BN)
@@ -117,20 +120,21 @@ __device__ inline void mmaStage(float (*acc)[BN / 2], unsigned char *stage, int 
  * warpgroup's rows of the staging area (warp w holds rows 16w + g and 16w + g + 8 of each
  * 64-row slice, so each warp writes, and later sends, rows of its own); returns this
  * thread's first pair's shared address, the others at constant offsets. */
-__device__ inline uint stageSums(float (*sum)[BN / 2], unsigned char *stg, int tid, float scale) {
+__device__ __forceinline__ uint stageSums(float (*sum)[BN / 2], unsigned char *stg, int tid, float scale, int part) {
    if (tid % 32 < 16)
-      gt_bulk_wait_read(); /* the previous tile's copies have read these rows */
+      gt_bulk_wait_read(); /* the previous part's or tile's copies have read these rows */
    __syncwarp();
    const uint at = gt_smem_addr(stg) + (uint)(ROW_OF(tid) * STRIDE + COL_OF(tid) * 4);
+   const int j0 = part * (BNP / 8); /* a constant once the parts' loop is unrolled */
 #pragma unroll
    for (int m = 0; m < WM / 64; m++)
 #pragma unroll
-      for (int j = 0; j < BN / 8; j++)
+      for (int j = j0; j < j0 + BNP / 8; j++)
 #pragma unroll
          for (int h = 0; h < 2; h++) {
             float2 v;
             GT_STORE_CN(2, v, make_float2(scale * sum[m][4 * j + 2 * h], scale * sum[m][4 * j + 2 * h + 1]));
-            gt_st_shared_f2(at + (uint)((m * 64 + 8 * h) * STRIDE + 8 * j * 4), v);
+            gt_st_shared_f2(at + (uint)((m * 64 + 8 * h) * STRIDE + 8 * (j - j0) * 4), v);
          }
    return at;
 }
@@ -139,12 +143,12 @@ __device__ inline uint stageSums(float (*sum)[BN / 2], unsigned char *stg, int t
  * from its workspace slot (BM x BN floats, row-major) read from L2 (`.cg`: this
  * multiprocessor's L1 may hold an older line of the slot). Through shared memory rather
  * than the sums' registers: with block scales, adding into the registers spilled. */
-__device__ inline void addToStage(uint at, const float *slot, int tid, float scale) {
-   const float *p = slot + ROW_OF(tid) * BN + COL_OF(tid);
+__device__ __forceinline__ void addToStage(uint at, const float *slot, int tid, float scale, int part) {
+   const float *p = slot + ROW_OF(tid) * BN + COL_OF(tid) + part * BNP;
 #pragma unroll
    for (int m = 0; m < WM / 64; m++)
 #pragma unroll
-      for (int j = 0; j < BN / 8; j++)
+      for (int j = 0; j < BNP / 8; j++)
 #pragma unroll
          for (int h = 0; h < 2; h++) {
             const uint sh = at + (uint)((m * 64 + 8 * h) * STRIDE + 8 * j * 4);
@@ -156,15 +160,15 @@ __device__ inline void addToStage(uint at, const float *slot, int tid, float sca
 /* The staged rows to C (rows ld apart) from (row0, col0): made visible to the copy engine,
  * then lanes 0-15 of each warp send one row each of each 64-row slice. With beta the
  * threads read C and write staged + beta C themselves, at the places they staged. */
-__device__ inline void sendStaged(unsigned char *stg, uint at, int tid, int row0, int col0, int ld, float beta,
-                                  float *C) {
+__device__ __forceinline__ void sendStaged(unsigned char *stg, uint at, int tid, int row0, int col0, int ld,
+                                           float beta, float *C) {
    const int warp = tid / 32, lane = tid % 32;
    if (beta != 0.0f) {
       float *p = C + (size_t)(row0 + ROW_OF(tid)) * ld + col0 + COL_OF(tid);
 #pragma unroll
       for (int m = 0; m < WM / 64; m++)
 #pragma unroll
-         for (int j = 0; j < BN / 8; j++)
+         for (int j = 0; j < BNP / 8; j++)
 #pragma unroll
             for (int h = 0; h < 2; h++) {
                float2 *q = (float2 *)(p + (size_t)(m * 64 + 8 * h) * ld + 8 * j);
@@ -179,7 +183,7 @@ __device__ inline void sendStaged(unsigned char *stg, uint at, int tid, int row0
 #pragma unroll
       for (int m = 0; m < WM / 64; m++) {
          const int r = m * 64 + 16 * warp + lane;
-         gt_bulk_store(C + (size_t)(row0 + r) * ld + col0, stg + (size_t)r * STRIDE, BN * 4);
+         gt_bulk_store(C + (size_t)(row0 + r) * ld + col0, stg + (size_t)r * STRIDE, BNP * 4);
       }
       gt_bulk_commit();
    }
@@ -359,33 +363,38 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
          const float scale = piece ? 1.0f : alpha * (GT_SCALE_A(0) * GT_SCALE_B(0));
 #endif
          unsigned char *stg = staging + r0 * STRIDE;
-         const uint at = stageSums(sum, stg, ctid, scale);
-         if (!piece && ke < kblocks) {
-            const int total = (int)SK_TILES(TILES_M * TILES_N) * kblocks;
-            const int last = SHARE_OWNER(tile * kblocks + kblocks - 1, total);
+         const bool adds = !piece && ke < kblocks;
+         const int total = (int)SK_TILES(TILES_M * TILES_N) * kblocks;
+         const int last = adds ? SHARE_OWNER(tile * kblocks + kblocks - 1, total) : 0;
+#pragma unroll
+         for (int part = 0; part < EPI; part++) {
+            const uint at = stageSums(sum, stg, ctid, scale, part);
             for (int v = blockIdx.x + 1; v <= last; v++) {
                if (SHARE_START(v, total) == SHARE_START(v + 1, total))
                   continue; /* more blocks than k-blocks: an empty share stored nothing */
-               if (ctid == 0) {
-                  unsigned *f = FLAG(W, v, wg);
-                  while (gt_flag_acquire(f) != PIECE_READY)
-                     ;
-                  *(volatile unsigned *)f = 0u; /* read: the next launch sets it again */
+               if (part == 0) {
+                  if (ctid == 0) {
+                     unsigned *f = FLAG(W, v, wg);
+                     while (gt_flag_acquire(f) != PIECE_READY)
+                        ;
+                     *(volatile unsigned *)f = 0u; /* read: the next launch sets it again */
+                  }
+                  gt_named_barrier(wg, 128);
                }
-               gt_named_barrier(wg, 128);
-               addToStage(at, W + (size_t)v * BM * BN + (size_t)r0 * BN, ctid, scale);
+               addToStage(at, W + (size_t)v * BM * BN + (size_t)r0 * BN, ctid, scale, part);
             }
+            if (piece)
+               sendStaged(stg, at, ctid, r0, part * BNP, BN, 0.0f, W + (size_t)blockIdx.x * BM * BN);
+            else
+               sendStaged(stg, at, ctid, row0 + r0, col0 + part * BNP, N, beta, C);
          }
          if (piece) {
-            sendStaged(stg, at, ctid, r0, 0, BN, 0.0f, W + (size_t)blockIdx.x * BM * BN);
             /* the copies have written the slot, ordered before the flag */
             if (ctid % 32 < 16)
                gt_bulk_wait_write();
             gt_named_barrier(wg, 128);
             if (ctid == 0)
                gt_flag_release(FLAG(W, blockIdx.x, wg), PIECE_READY);
-         } else {
-            sendStaged(stg, at, ctid, row0 + r0, col0, N, beta, C);
          }
       });
       if (tid % 32 < 16)

@@ -58,6 +58,7 @@ done
 wait
 
 # 3. run each launcher, then gemmtop's run of the same case
+pack() { (cd "$w" && tar czf "$out/exports.tgz.part" exports && mv "$out/exports.tgz.part" "$out/exports.tgz"); }
 seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 echo "seed $seed" >>"$d/about.txt"
 launch() { # folder -> launch.txt, launch.rc
@@ -67,8 +68,10 @@ launch() { # folder -> launch.txt, launch.rc
       echo 2 >"$1/launch.rc"
       return
    fi
+   t0=$(date +%s)
    (cd "$1" && timeout 120 "./$(basename "$l")" 0 "$seed") >"$1/launch.txt" 2>&1
    echo $? >"$1/launch.rc"
+   echo "$(($(date +%s) - t0)) s" >"$1/launch.seconds"
 }
 while IFS='|' read -r name opts; do
    [ -n "$name" ] || continue
@@ -77,10 +80,10 @@ while IFS='|' read -r name opts; do
       # shellcheck disable=SC2086
       timeout 120 "$B" run --backend cuda $opts --reps 20 --vendor --format json >"$d/$name.run.json" 2>"$d/$name.run.err"
    fi
+   pack # what ran comes back even if the call is cut short
 done <"$d/cases.txt"
 [ -d "$d/planted" ] && launch "$d/planted"
-
-(cd "$w" && tar czf "$out/exports.tgz" exports)
+pack
 
 # The short table: the launcher's figure and check beside gemmtop's.
 python3 - "$d" <<'PY'
