@@ -1,6 +1,7 @@
 /* The walks over the panes' classes (panes_table.h): what draw.c, keys.c, news.c and
- * start.c call instead of naming panes, and the layout that asks the panes' content for
- * rows. The one file that holds every pane's class; nothing a pane calls is here. */
+ * start.c call instead of naming panes, each pane's state made and freed from its class,
+ * and the layout that asks the panes' content for rows. The one file that holds every
+ * pane's class; nothing a pane calls is here. */
 #include "tui/panes_table.h"
 
 #include <stdlib.h>
