@@ -7,6 +7,7 @@
 #include "core/run/ablate.h"
 #include "core/run/ahead.h"
 #include "tui/app.h"
+#include "tui/draw_kernel.h"
 #include "base/util.h"
 
 static bool onGpu(const Ui *ui) {
@@ -62,7 +63,7 @@ void AheadUi_update(Ui *ui) {
       }
       return;
    }
-   int idx, cursor = Ui_kernelRow(ui, ui->kernel_pane.cursor, &idx) == KROW_PARAM ? idx : -1;
+   int idx, cursor = Ui_kernelRow(ui, KernelPane_of(&ui->panes)->cursor, &idx) == KROW_PARAM ? idx : -1;
    AheadTarget t = targetOf(ui);
    unsigned long long sig = Util_hash(Ahead_targetHash(&t), ui->values, sizeof ui->values);
    sig = Util_hash(sig, &cursor, sizeof cursor);

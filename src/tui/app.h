@@ -27,15 +27,6 @@
 #include "tui/paint.h"
 #include "tui/panectx.h"
 #include "tui/panedraw.h"
-#include "tui/draw_banks.h"
-#include "tui/draw_compare.h"
-#include "tui/draw_history.h"
-#include "tui/draw_inspect.h"
-#include "tui/draw_kernel.h"
-#include "tui/draw_lesson.h"
-#include "tui/draw_log.h"
-#include "tui/draw_roofline.h"
-#include "tui/sweepview.h"
 #include "tui/prefs.h"
 #include "tui/ui.h"
 #include "explorer/logbuf.h"
@@ -123,9 +114,7 @@ typedef struct Ui_ {
    int zoom_before_projector; /* ... and the pane zoomed then (-1 none) */
    unsigned prefs_visible;    /* the panes as the preferences had them before a lesson (0: visible) */
    int focus, zoom;
-   KernelPane kernel_pane;    /* the panes' own state (draw_X.h, beside each pane's file) */
-   HistoryPane history_pane;
-   LogPane log_pane;
+   PaneStates panes;          /* each pane's own state (Panes_start; draw_X.h's accessors) */
    int help_scroll;
    bool paused;
    bool cancelling;           /* cancelled while a launch ran: said until the worker stops */
@@ -135,11 +124,6 @@ typedef struct Ui_ {
    unsigned long snap_seen;
    unsigned long submit_seen; /* the class server's answers (J) already shown */
    unsigned needs_told;       /* PANE_NEEDS_* the worker was last told to compute */
-   BanksPane banks_pane;      /* the panes' own state (draw_X.h, beside each pane's file) */
-   SweepPane sweep_pane;
-   RooflinePane roofline_pane;
-   InspectPane inspect_pane;
-   LessonPane lesson_pane;
    struct Ahead_ *ahead;      /* compiling ahead (ahead.h); NULL when its threads could not start */
    int ahead_mode;            /* AheadMode */
    unsigned long long ahead_posted; /* what it was last asked for (0: nothing) */
@@ -157,7 +141,6 @@ typedef struct Ui_ {
    PresetsState presets;
    SaveState save;
    ExportState exporting;
-   Pinned pinned;
 
    char flash[512];
    Style flash_style;

@@ -661,7 +661,7 @@ static PaneCtx lessonCtx(Ui *ui) {
 
 static void lessonsKey(Ui *ui, int ch) {
    const PaneCtx ctx = lessonCtx(ui);
-   LessonPane_chooserKey(&ctx, &ui->lesson_pane, ch);
+   LessonPane_chooserKey(&ctx, LessonPane_of(&ui->panes), ch);
 }
 
 void Dialog_open(Ui *ui, DialogKind kind) {
@@ -674,7 +674,7 @@ void Dialog_open(Ui *ui, DialogKind kind) {
    case DLG_HELP: ui->help_scroll = 0; break;
    case DLG_LESSONS: {
       const PaneCtx ctx = lessonCtx(ui);
-      LessonPane_openChooser(&ctx, &ui->lesson_pane);
+      LessonPane_openChooser(&ctx, LessonPane_of(&ui->panes));
       break;
    }
    default: break;
@@ -700,7 +700,7 @@ void Dialog_draw(Ui *ui) {
    case DLG_SAVE: drawSave(ui); break;
    case DLG_LESSONS: {
       const PaneCtx ctx = lessonCtx(ui);
-      LessonPane_drawChooser(&ctx, &ui->lesson_pane);
+      LessonPane_drawChooser(&ctx, LessonPane_of(&ui->panes));
       break;
    }
    case DLG_EXPORT: Export_draw(ui); break;
@@ -723,7 +723,7 @@ void Dialog_mouse(Ui *ui, int x, int y, bool dbl) {
       } else if (ui->dialog == DLG_SAVE) {
          ui->save.field = h->a;
       } else if (ui->dialog == DLG_LESSONS) {
-         ui->lesson_pane.chooser_cursor = h->a;
+         LessonPane_of(&ui->panes)->chooser_cursor = h->a;
          if (dbl)
             lessonsKey(ui, '\n');
       }

@@ -500,5 +500,5 @@ static const KeyBinding keys[] = {
      .on_pane = stepKey},
 };
 
-const PaneClass Banks_pane = {.draw = drawBanks, .key = focusedKey, .keys = keys, .nkeys = 1, .rows = banksRows,
-                              .poll = poll, .free = freeBanks};
+const PaneClass Banks_pane = {.state_size = sizeof(BanksPane), .draw = drawBanks, .key = focusedKey, .keys = keys,
+                              .nkeys = 1, .rows = banksRows, .poll = poll, .free = freeBanks};

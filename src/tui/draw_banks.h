@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "explorer/worker.h"
+#include "tui/panes.h"
 
 typedef struct BanksPane_ {
    WorkerBanks analysis;      /* the newest bank analysis (owned) */
@@ -18,5 +19,9 @@ typedef struct BanksPane_ {
                                * first the parameters that changed: what a step is about) */
    bool have_before;
 } BanksPane;
+
+/* The bank pane's state among the explorer's (panehost.c: the contexts' bank analysis, the
+ * lesson's zoomed grid); NULL before Panes_start. */
+static inline BanksPane *BanksPane_of(const PaneStates *s) { return s->of[PANE_BANKS]; }
 
 #endif

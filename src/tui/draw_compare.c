@@ -8,10 +8,29 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "tui/draw_compare.h"
+#include "core/analyse/banks.h"
+#include "core/analyse/inspect.h"
 #include "tui/panedraw.h"
 #include "tui/panes_table.h"
 #include "tui/text.h"
+
+/* What it keeps between frames (its class's state): the configuration pinned with C and
+ * its figures as last measured. */
+typedef struct Pinned_ {
+   bool set;
+   WorkerConfig config;       /* kernel, values, problem, ablation */
+   char label[256];
+   bool measured;             /* its figures below were taken */
+   double gflops, median_ms;
+   bool verified;
+   int registers;             /* the build's, -1 not reported */
+   long long local_mem;
+   bool have_banks;           /* its bank table (site names in names) */
+   int nsites;
+   BankSiteStats sites[BANKS_MAX_SITES];
+   bool have_code;            /* its instruction counts and occupancy (the inspect pane's target) */
+   Inspection code;           /* the fixed fields only: its texts are not kept */
+} Pinned;
 
 static bool sameConfig(const WorkerConfig *a, const WorkerConfig *b) {
    return !strcmp(a->kernel, b->kernel) && !memcmp(a->values, b->values, sizeof a->values) &&
@@ -253,5 +272,5 @@ static const KeyBinding keys[] = {
      .on_pane = pinKey},
 };
 
-const PaneClass Compare_pane = {.draw = drawCompare, .keys = keys, .nkeys = 1, .rows = compareRows,
-                                .poll = refreshPinned};
+const PaneClass Compare_pane = {.state_size = sizeof(Pinned), .draw = drawCompare, .keys = keys, .nkeys = 1,
+                                .rows = compareRows, .poll = refreshPinned};

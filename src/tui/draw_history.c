@@ -182,4 +182,11 @@ static bool historyKey(const PaneCtx *ctx, void *state, int ch) {
    return true;
 }
 
-const PaneClass History_pane = {.draw = drawHistory, .key = historyKey};
+/* It starts following the configuration on screen. */
+static bool initHistory(const PaneCtx *ctx, void *state) {
+   ((HistoryPane *)state)->cursor = -1;
+   return true;
+}
+
+const PaneClass History_pane = {.state_size = sizeof(HistoryPane), .init = initHistory, .draw = drawHistory,
+                                .key = historyKey};

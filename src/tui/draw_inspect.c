@@ -392,5 +392,5 @@ static const KeyBinding keys[] = {
     {{'T'}, "T", NULL, "inspect pane: the device, or sm_90 sm_80 gfx906 gfx90a compiled offline", .on_pane = targetKey},
 };
 
-const PaneClass Inspect_pane = {.draw = drawInspect, .key = focusedKey, .keys = keys, .nkeys = 1, .poll = poll,
-                                .free = freeInspect};
+const PaneClass Inspect_pane = {.state_size = sizeof(InspectPane), .draw = drawInspect, .key = focusedKey,
+                                .keys = keys, .nkeys = 1, .poll = poll, .free = freeInspect};

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "explorer/worker.h"
+#include "tui/panes.h"
 
 typedef struct InspectPane_ {
    WorkerInspect last;        /* the newest inspection (owned) */
@@ -17,5 +18,9 @@ typedef struct InspectPane_ {
    int nlines;
    int scroll;                /* the first listing line shown */
 } InspectPane;
+
+/* The inspect pane's state among the explorer's (panehost.c: the contexts' inspection);
+ * NULL before Panes_start. */
+static inline InspectPane *InspectPane_of(const PaneStates *s) { return s->of[PANE_INSPECT]; }
 
 #endif

@@ -282,4 +282,4 @@ static bool kernelKey(const PaneCtx *ctx, void *state, int ch) {
    return true;
 }
 
-const PaneClass Kernel_pane = {.draw = drawKernel, .key = kernelKey};
+const PaneClass Kernel_pane = {.state_size = sizeof(KernelPane), .draw = drawKernel, .key = kernelKey};

@@ -351,6 +351,11 @@ static void lessonGoToKey(const PaneCtx *ctx, void *state, int ch) { LessonPane_
 static bool goToKey(const PaneCtx *ctx, void *state, int ch) { return LessonPane_goToKey(ctx, state, ch); }
 static int rows(const PaneCtx *ctx, void *state, int width) { return paneRows(ctx, state, width); }
 static void snapshot(const PaneCtx *ctx, void *state) { LessonPane_poll(ctx, state); }
+static bool init(const PaneCtx *ctx, void *state) {
+   LessonPane_init(state);
+   return true;
+}
+static void freeLesson(const PaneCtx *ctx, void *state) { LessonPane_free(state); }
 
 static const KeyBinding keys[] = {
     {{'n', 'N'}, "n N", NULL,
@@ -363,5 +368,6 @@ static const KeyBinding keys[] = {
     {{'g'}, "g", NULL, "lesson: go to a step: type its number, then Enter (Esc: stay)", .on_pane = lessonGoToKey},
 };
 
-const PaneClass Lesson_pane = {.draw = drawLesson, .key = focusedKey, .keys = keys, .nkeys = 5,
-                               .capture = goToKey, .rows = rows, .snapshot = snapshot};
+const PaneClass Lesson_pane = {.state_size = sizeof(LessonPane), .init = init, .draw = drawLesson,
+                               .key = focusedKey, .keys = keys, .nkeys = 5, .capture = goToKey, .rows = rows,
+                               .snapshot = snapshot, .free = freeLesson};

@@ -19,6 +19,7 @@
 #include "explorer/worker.h"
 #include "tui/paint.h"
 #include "tui/panectx.h"
+#include "tui/panes.h"
 
 typedef struct LessonPane_ {
    LessonList list;           /* every lesson, for the chooser */
@@ -45,6 +46,10 @@ typedef struct LessonPane_ {
                                * step that does not closes it */
    bool banks_opened;         /* ... and showed the bank pane, hidden before: hidden again then */
 } LessonPane;
+
+/* The lesson pane's state among the explorer's (start.c, the chooser's dialog, the keys and
+ * panehost.c: the lesson taught, the bank grid's step); NULL before Panes_start. */
+static inline LessonPane *LessonPane_of(const PaneStates *s) { return s->of[PANE_LESSON]; }
 
 /* ---- draw_lesson_text.c: read from the state (and a context) alone ---- */
 

@@ -5,10 +5,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "tui/draw_log.h"
 #include "tui/panedraw.h"
 #include "tui/panes_table.h"
 #include "tui/text.h"
+
+/* What it keeps between frames (its class's state): its scrolling. */
+typedef struct LogPane_ {
+   int scroll;                /* lines up from the newest (0 follows) */
+} LogPane;
 
 static Style logStyle(const LogLine *l) {
    switch (l->level) {
@@ -76,4 +80,4 @@ static bool logKey(const PaneCtx *ctx, void *state, int ch) {
    return true;
 }
 
-const PaneClass Log_pane = {.draw = drawLog, .key = logKey};
+const PaneClass Log_pane = {.state_size = sizeof(LogPane), .draw = drawLog, .key = logKey};

@@ -9,9 +9,17 @@
 #include <string.h>
 
 #include "core/analyse/limiter.h"
-#include "tui/draw_roofline.h"
 #include "tui/panedraw.h"
 #include "tui/panes_table.h"
+
+/* What it keeps between frames (its class's state): the configurations measured before
+ * the one on screen, as points. */
+#define ROOFLINE_TRAIL 16
+typedef struct RooflinePane_ {
+   double x[ROOFLINE_TRAIL], y[ROOFLINE_TRAIL]; /* flops per byte (the model's), GFLOPS */
+   unsigned long serial[ROOFLINE_TRAIL];        /* the worker's post each answers */
+   int n;
+} RooflinePane;
 
 /* Points along the roof: enough for a braille line across a wide pane. */
 #define ROOF_SAMPLES 400
@@ -194,4 +202,4 @@ static void drawRoofline(const PaneCtx *ctx, void *state) {
    chart(ctx, rp, &in, &l, x, y, w, bottom);
 }
 
-const PaneClass Roofline_pane = {.draw = drawRoofline};
+const PaneClass Roofline_pane = {.state_size = sizeof(RooflinePane), .draw = drawRoofline};

@@ -11,6 +11,7 @@
 #include "base/outfile.h"
 #include "base/util.h"
 #include "tui/app.h"
+#include "tui/sweepview.h"
 #include "tui/text.h"
 
 typedef enum { FMT_NONE, FMT_CSV, FMT_MARKDOWN } ExportFormat;
@@ -26,6 +27,9 @@ static ExportFormat formatOf(const char *path) {
 
 static const char *const whatNames[] = {"history", "sweep"};
 
+/* The sweep pane's copy of the worker's sweep: what its results are exported from. */
+static const WorkerSweep *sweepOf(const Ui *ui) { return SweepPane_of(&ui->panes)->sweep; }
+
 static void defaultPath(Ui *ui) {
    ExportState *s = &ui->exporting;
    ExportFormat f = formatOf(s->path);
@@ -34,7 +38,8 @@ static void defaultPath(Ui *ui) {
 
 void Export_open(Ui *ui) {
    ExportState *s = &ui->exporting;
-   bool sweepShown = ui->sweep_pane.sweep->started && ui->sweep_pane.sweep->done > 0;
+   const WorkerSweep *sw = sweepOf(ui);
+   bool sweepShown = sw->started && sw->done > 0;
    s->what = ui->focus == PANE_SWEEP && sweepShown ? 1 : 0;
    s->path[0] = '\0';
    defaultPath(ui);
@@ -131,7 +136,7 @@ static int writeHistory(Ui *ui, FILE *f, ExportFormat fmt) {
 
 /* One row per configuration the sweep tried, in the order tried. */
 static int writeSweep(Ui *ui, FILE *f, ExportFormat fmt) {
-   const WorkerSweep *sw = ui->sweep_pane.sweep;
+   const WorkerSweep *sw = sweepOf(ui);
    const KernelInfo *k = Catalog_find(&ui->cat, sw->config.kernel);
    Row h = {.n = 0};
    const char *cols[] = {"kernel", "parameters", "m", "n", "k", "precision", "layout",
@@ -165,7 +170,7 @@ static void exportNow(Ui *ui) {
       snprintf(s->error, sizeof s->error, "name a .csv or .md file (the ending chooses the format)");
       return;
    }
-   if (s->what == 1 && !(ui->sweep_pane.sweep->started && ui->sweep_pane.sweep->done > 0)) {
+   if (s->what == 1 && !(sweepOf(ui)->started && sweepOf(ui)->done > 0)) {
       snprintf(s->error, sizeof s->error, "no sweep results yet: S sweeps the kernel's parameters");
       return;
    }
@@ -245,7 +250,7 @@ void Export_draw(Ui *ui) {
    Paint_box(&ui->paint, r, "Export (e)");
    int x = r.x + 2, w = r.w - 4;
    char line[700];
-   int tried = ui->sweep_pane.sweep->started ? ui->sweep_pane.sweep->done : 0;
+   int tried = sweepOf(ui)->started ? sweepOf(ui)->done : 0;
    snprintf(line, sizeof line, "%s history (%d configuration%s)   %s sweep (%d tried)", s->what == 0 ? "(*)" : "( )",
             ui->hist.count, ui->hist.count == 1 ? "" : "s", s->what == 1 ? "(*)" : "( )", tried);
    Paint_text(&ui->paint, r.y + 1, x, 8, "what", ST_LABEL, true);

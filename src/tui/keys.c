@@ -8,7 +8,10 @@
 
 #include "core/run/ablate.h"
 #include "tui/app.h"
+#include "tui/draw_history.h"
+#include "tui/draw_kernel.h"
 #include "tui/draw_lesson.h"
+#include "tui/sweepview.h"
 
 /* ---- what the keys do ---- */
 
@@ -40,7 +43,8 @@ static void togglePane(Ui *ui, int p) {
 
 /* Cancels the run in progress and pauses; a sweep stops, keeping what it measured. */
 static void cancel(Ui *ui) {
-   bool sweeping = ui->sweep_pane.sweep->running;
+   const WorkerSweep *sw = SweepPane_of(&ui->panes)->sweep;
+   bool sweeping = sw->running;
    Worker_cancel(ui->worker);
    ui->paused = true;
    /* Said at once: the launch in progress may take seconds to end (the header says
@@ -48,7 +52,7 @@ static void cancel(Ui *ui) {
    ui->cancelling = Ui_busy(ui);
    if (sweeping)
       Ui_flash(ui, ST_WARN, "sweep stopped after %d of %d (what it measured stays); measuring paused: space resumes",
-               ui->sweep_pane.sweep->done, ui->sweep_pane.sweep->total);
+               sw->done, sw->total);
    else if (ui->cancelling)
       Ui_flash(ui, ST_WARN, "cancelling: the launch in progress ends first, then measuring pauses (space resumes)");
    else
@@ -134,7 +138,7 @@ static void projectorKey(Ui *ui, int ch) {
       ui->before_projector = 0;
       Ui_flash(ui, ST_NORMAL, "the panes as they were before the projector's layout");
    } else {
-      const bool grid = LessonPane_gridStep(&ui->lesson_pane) != NULL;
+      const bool grid = LessonPane_gridStep(LessonPane_of(&ui->panes)) != NULL;
       ui->before_projector = ui->visible;
       ui->zoom_before_projector = ui->zoom;
       ui->visible = PANE_BIT(PANE_RESULTS) | PANE_BIT(PANE_BANKS) | (grid ? 0 : PANE_BIT(PANE_LESSON));
@@ -453,11 +457,11 @@ static void mouseKey(Ui *ui) {
       if (!Rect_contains(h->r, ev.x, ev.y))
          continue;
       switch (h->kind) {
-      case HIT_VALUE: ui->kernel_pane.cursor = 1 + h->a; Ui_setParamValue(ui, h->a, h->b); break;
-      case HIT_VARIANT: ui->kernel_pane.cursor = h->b; Ui_selectKernel(ui, h->a, NULL); break;
-      case HIT_ROW: ui->kernel_pane.cursor = h->a; break;
+      case HIT_VALUE: KernelPane_of(&ui->panes)->cursor = 1 + h->a; Ui_setParamValue(ui, h->a, h->b); break;
+      case HIT_VARIANT: KernelPane_of(&ui->panes)->cursor = h->b; Ui_selectKernel(ui, h->a, NULL); break;
+      case HIT_ROW: KernelPane_of(&ui->panes)->cursor = h->a; break;
       case HIT_HISTORY:
-         ui->history_pane.cursor = h->a;
+         HistoryPane_of(&ui->panes)->cursor = h->a;
          if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
             Ui_restoreHistory(ui, h->a);
          break;

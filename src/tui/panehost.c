@@ -14,6 +14,7 @@
 static Ui *hostOf(const PaneCtx *ctx) { return (Ui *)(void *)ctx->host; }
 
 void PaneHost_context(Ui *ui, int p, PaneCtx *ctx) {
+   const LessonPane *lesson = LessonPane_of(&ui->panes); /* NULL before the panes start */
    *ctx = (PaneCtx){
        .id = p,
        .area = p >= 0 && p < PANE_COUNT ? ui->layout.pane[p] : (Rect){0, 0, ui->paint.cols, ui->paint.rows},
@@ -51,9 +52,9 @@ void PaneHost_context(Ui *ui, int p, PaneCtx *ctx) {
        .cancelling = ui->cancelling,
        .hist = &ui->hist,
        .log = &ui->log,
-       .banks = &ui->banks_pane,
-       .inspect = &ui->inspect_pane,
-       .grid_step = LessonPane_gridStep(&ui->lesson_pane),
+       .banks = BanksPane_of(&ui->panes),
+       .inspect = InspectPane_of(&ui->panes),
+       .grid_step = lesson ? LessonPane_gridStep(lesson) : NULL,
        .hits = ui->hits,
        .nhits = &ui->nhits,
        .dirty = &ui->dirty,
@@ -106,9 +107,10 @@ bool PaneCtx_zoomBankGrid(const PaneCtx *ctx, int site) {
    const bool hidden = !(ui->visible & PANE_BIT(PANE_BANKS));
    ui->visible |= PANE_BIT(PANE_BANKS);
    ui->focus = ui->zoom = PANE_BANKS;
-   ui->banks_pane.warp = ui->banks_pane.iter = ui->banks_pane.scroll = 0;
+   BanksPane *banks = BanksPane_of(&ui->panes);
+   banks->warp = banks->iter = banks->scroll = 0;
    if (site >= 0)
-      ui->banks_pane.site = site;
+      banks->site = site;
    return hidden;
 }
 
@@ -152,5 +154,5 @@ bool PaneCtx_compiledAhead(const PaneCtx *ctx) { return AheadUi_compiledAhead(ho
 
 void PaneCtx_lessonStepText(const PaneCtx *ctx, int width, void (*emit)(void *arg, const char *line, int style),
                             void *arg) {
-   LessonPane_stepText(ctx, &hostOf(ctx)->lesson_pane, width, emit, arg);
+   LessonPane_stepText(ctx, LessonPane_of(&hostOf(ctx)->panes), width, emit, arg);
 }

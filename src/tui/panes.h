@@ -2,7 +2,8 @@
  * (layout.c: sizes, what is dropped first), the preferences (prefs.c: its name), the keys
  * (its digit, its own keys, what it does with the keys when focused, the mouse wheel), the
  * help page, the drawing and the worker's news all read this list. A new pane is a line
- * here and one file that defines its class (panes_table.h: draw, keys, news, state freed).
+ * here and one file that defines its class (panes_table.h: draw, keys, news, its state's
+ * size, made and freed), whose state the walks over the panes keep (PaneStates).
  *
  * Columns: id; title; name in the preferences file; the digit that shows or hides it;
  * minimum height (its title row included) and width; preferred height (filled before the
@@ -27,6 +28,14 @@
 #define PANE_ENUM_(id, ...) PANE_##id,
 typedef enum { PANE_LIST(PANE_ENUM_) PANE_COUNT } PaneId;
 #undef PANE_ENUM_
+
+/* Each pane's state, kept for the explorer (Ui.panes) by the walks over the panes
+ * (panes_table.h: Panes_start makes of[p] from pane p's class, Panes_free frees it); NULL
+ * for a pane that keeps none. A pane's header may give the files that must reach its
+ * state one typed accessor on it (KernelPane_of). */
+typedef struct PaneStates_ {
+   void *of[PANE_COUNT];
+} PaneStates;
 
 /* What a pane needs the worker to compute while it is shown. */
 enum { PANE_NEEDS_BANKS = 1u << 0, PANE_NEEDS_INSPECT = 1u << 1 };

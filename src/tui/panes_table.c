@@ -1,34 +1,19 @@
 /* The walks over the panes' classes (panes_table.h): what draw.c, keys.c, news.c and
- * start.c call instead of naming panes, and the layout that asks the panes' content for
- * rows. The one file that holds every pane's class; nothing a pane calls is here. */
+ * start.c call instead of naming panes, each pane's state made and freed from its class,
+ * and the layout that asks the panes' content for rows. The one file that holds every
+ * pane's class; nothing a pane calls is here. */
 #include "tui/panes_table.h"
+
+#include <stdlib.h>
 
 #include "tui/app.h"
 
 static const PaneClass *const classes[PANE_COUNT] = {PANE_LIST(PANE_CLASS_ROW)};
 
-/* Each pane's state: the struct in its header beside its file, a member of the Ui; NULL
- * for a pane that keeps none. */
-static void *stateOf(Ui *ui, int p) {
-   switch ((PaneId)p) {
-   case PANE_KERNEL: return &ui->kernel_pane;
-   case PANE_HISTORY: return &ui->history_pane;
-   case PANE_LOG: return &ui->log_pane;
-   case PANE_BANKS: return &ui->banks_pane;
-   case PANE_INSPECT: return &ui->inspect_pane;
-   case PANE_SWEEP: return &ui->sweep_pane;
-   case PANE_LESSON: return &ui->lesson_pane;
-   case PANE_COMPARE: return &ui->pinned;
-   case PANE_ROOFLINE: return &ui->roofline_pane;
-   case PANE_RESULTS: case PANE_COUNT: break;
-   }
-   return NULL;
-}
-
 const PaneSet *Panes_shipped(void) {
    static PaneSet shipped;
    if (!shipped.count)
-      shipped = (PaneSet){PANE_COUNT, Pane_infos(), classes, stateOf};
+      shipped = (PaneSet){PANE_COUNT, Pane_infos(), classes};
    return &shipped;
 }
 
@@ -36,31 +21,57 @@ const PaneClass *Pane_class(int p) { return p >= 0 && p < PANE_COUNT ? classes[p
 
 /* Each call of a pane is given a context built then (what an earlier pane did may have
  * changed the state) and its state. */
-static void call(const PaneSet *s, Ui *ui, int p, void (*fn)(const PaneCtx *ctx, void *state)) {
+static void call(Ui *ui, int p, void (*fn)(const PaneCtx *ctx, void *state)) {
    PaneCtx ctx;
    PaneHost_context(ui, p, &ctx);
-   fn(&ctx, s->state(ui, p));
+   fn(&ctx, ui->panes.of[p]);
 }
 
 void Panes_draw(const PaneSet *s, Ui *ui) {
    for (int p = 0; p < s->count; p++)
       if (ui->layout.shown & PANE_BIT(p))
-         call(s, ui, p, s->cls[p]->draw);
+         call(ui, p, s->cls[p]->draw);
 }
 
 void Panes_news(const PaneSet *s, Ui *ui, bool snapshot) {
    for (int p = 0; snapshot && p < s->count; p++)
       if (s->cls[p]->snapshot)
-         call(s, ui, p, s->cls[p]->snapshot);
+         call(ui, p, s->cls[p]->snapshot);
    for (int p = 0; p < s->count; p++)
       if (s->cls[p]->poll)
-         call(s, ui, p, s->cls[p]->poll);
+         call(ui, p, s->cls[p]->poll);
+}
+
+bool Panes_start(const PaneSet *s, Ui *ui) {
+   if (s->count > PANE_COUNT)
+      return false;
+   /* Every block first, so that each init's context sees the other panes' states. */
+   for (int p = 0; p < s->count; p++)
+      if (s->cls[p]->state_size && !(ui->panes.of[p] = calloc(1, s->cls[p]->state_size))) {
+         Panes_free(s, ui);
+         return false;
+      }
+   for (int p = 0; p < s->count; p++) {
+      if (!s->cls[p]->init)
+         continue;
+      PaneCtx ctx;
+      PaneHost_context(ui, p, &ctx);
+      if (!s->cls[p]->init(&ctx, ui->panes.of[p])) {
+         Panes_free(s, ui);
+         return false;
+      }
+   }
+   return true;
 }
 
 void Panes_free(const PaneSet *s, Ui *ui) {
-   for (int p = 0; p < s->count; p++)
-      if (s->cls[p]->free)
-         call(s, ui, p, s->cls[p]->free);
+   for (int p = 0; p < s->count && p < PANE_COUNT; p++) {
+      /* A pane whose state was never made has nothing to free. */
+      if (s->cls[p]->free && (ui->panes.of[p] || !s->cls[p]->state_size))
+         call(ui, p, s->cls[p]->free);
+      free(ui->panes.of[p]);
+      ui->panes.of[p] = NULL;
+   }
 }
 
 bool Panes_capture(const PaneSet *s, Ui *ui, int ch) {
@@ -69,7 +80,7 @@ bool Panes_capture(const PaneSet *s, Ui *ui, int ch) {
          continue;
       PaneCtx ctx;
       PaneHost_context(ui, p, &ctx);
-      if (s->cls[p]->capture(&ctx, s->state(ui, p), ch))
+      if (s->cls[p]->capture(&ctx, ui->panes.of[p], ch))
          return true;
    }
    return false;
@@ -90,7 +101,7 @@ const KeyBinding *Panes_binding(const PaneSet *s, int ch, int *pane) {
 void Panes_runBinding(const PaneSet *s, Ui *ui, int p, const KeyBinding *b, int ch) {
    PaneCtx ctx;
    PaneHost_context(ui, p, &ctx);
-   b->on_pane(&ctx, s->state(ui, p), ch);
+   b->on_pane(&ctx, ui->panes.of[p], ch);
 }
 
 bool Panes_focusedKey(const PaneSet *s, Ui *ui, int p, int ch) {
@@ -98,7 +109,7 @@ bool Panes_focusedKey(const PaneSet *s, Ui *ui, int p, int ch) {
       return false;
    PaneCtx ctx;
    PaneHost_context(ui, p, &ctx);
-   return s->cls[p]->key(&ctx, s->state(ui, p), ch);
+   return s->cls[p]->key(&ctx, ui->panes.of[p], ch);
 }
 
 int Panes_wantRows(const PaneSet *s, Ui *ui, int p, int width) {
@@ -106,7 +117,7 @@ int Panes_wantRows(const PaneSet *s, Ui *ui, int p, int width) {
       return 0;
    PaneCtx ctx;
    PaneHost_context(ui, p, &ctx);
-   return s->cls[p]->rows(&ctx, s->state(ui, p), width);
+   return s->cls[p]->rows(&ctx, ui->panes.of[p], width);
 }
 
 static int paneWant(void *ctx, PaneId p, int width) { return Panes_wantRows(Panes_shipped(), ctx, p, width); }

@@ -33,9 +33,12 @@ typedef bool (*PaneKeyFn)(const PaneCtx *ctx, void *state, int ch);
 
 /* What a pane does; every member but draw may be NULL (none). Each is given the pane's
  * context (panectx.h: its area, what it reads, the verbs by which it acts) and its own
- * state: a struct in a header beside its file (draw_X.h), which the set's state function
- * finds. */
+ * state: a struct of state_size bytes that the walks make when the explorer starts
+ * (zeroes, then init) and free at its end (free, then the block), declared in the pane's
+ * file, or in the header beside it (draw_X.h) when other files must reach it. */
 typedef struct PaneClass_ {
+   size_t state_size;                                        /* 0: the pane keeps no state (it is given NULL) */
+   bool (*init)(const PaneCtx *ctx, void *state);            /* its state beyond zeroes; false: out of memory */
    void (*draw)(const PaneCtx *ctx, void *state);            /* into ctx->area */
    PaneKeyFn key;                                            /* a key while it is focused */
    const KeyBinding *keys;                                   /* its own keys, from any pane */
@@ -45,7 +48,7 @@ typedef struct PaneClass_ {
    int (*rows)(const PaneCtx *ctx, void *state, int width);  /* the rows its content needs (LayoutWants) */
    void (*snapshot)(const PaneCtx *ctx, void *state);        /* a new snapshot of the worker's arrived */
    void (*poll)(const PaneCtx *ctx, void *state);            /* each pass of the loop: its own news */
-   void (*free)(const PaneCtx *ctx, void *state);            /* what it holds, at the end */
+   void (*free)(const PaneCtx *ctx, void *state);            /* what its state holds, at the end */
 } PaneClass;
 
 #define PANE_CLASS_DECLARE_(id, title, pref, digit, min_h, min_w, pref_h, weight, drop, wheel, needs, cls)            \
@@ -56,12 +59,12 @@ PANE_LIST(PANE_CLASS_DECLARE_)
 #define PANE_CLASS_ROW(id, title, pref, digit, min_h, min_w, pref_h, weight, drop, wheel, needs, cls) &cls,
 
 /* Panes: the shipped list's, or a test's built with PANE_INFO_ROW and PANE_CLASS_ROW from
- * a list of the same columns. Pane p is bit p of ui->visible and ui->layout.shown. */
+ * a list of the same columns (at most PANE_COUNT panes). Pane p is bit p of ui->visible
+ * and ui->layout.shown, and its state is ui->panes.of[p]. */
 typedef struct PaneSet_ {
    int count;
    const PaneInfo *info;
    const PaneClass *const *cls;
-   void *(*state)(struct Ui_ *ui, int p); /* pane p's state, handed to its class's functions */
 } PaneSet;
 
 const PaneSet *Panes_shipped(void);
@@ -71,7 +74,12 @@ const PaneClass *Pane_class(int p);
 void Panes_draw(const PaneSet *s, struct Ui_ *ui);
 /* Each pane's news: snapshot when the worker's snapshot is new, then each pane's poll. */
 void Panes_news(const PaneSet *s, struct Ui_ *ui, bool snapshot);
-/* Each pane frees what it holds. */
+/* Each pane's state made (ui->panes: zeroed blocks of its class's state_size, then its
+ * init, each given its context), once, before anything else calls a pane. False when one
+ * could not be (out of memory, or a set of more than PANE_COUNT panes): none is kept. */
+bool Panes_start(const PaneSet *s, struct Ui_ *ui);
+/* Each pane frees what its state holds (its class's free), then the walks free the state
+ * itself; ui->panes is then all NULL. Safe after a Panes_start that failed. */
 void Panes_free(const PaneSet *s, struct Ui_ *ui);
 /* Whether a pane typing something took ch. */
 bool Panes_capture(const PaneSet *s, struct Ui_ *ui, int ch);

@@ -19,6 +19,7 @@
 #include "tui/terminal.h"
 
 static void freeUi(Ui *ui) {
+   Panes_free(Panes_shipped(), ui);
    Store_close(ui->store);
    Catalog_free(&ui->cat);
    free(ui->list);
@@ -30,9 +31,7 @@ static void freeUi(Ui *ui) {
    if (ui->presets.loaded)
       PresetList_free(&ui->presets.list);
    free(ui->presets.match);
-   LessonPane_free(&ui->lesson_pane);
    LogBuf_free(&ui->log);
-   free(ui->sweep_pane.sweep);
    free(ui);
 }
 
@@ -47,16 +46,10 @@ static Ui *newUi(const UiStart *start) {
    ui->bars = ui->paint.utf8 ? CHART_BLOCKS : CHART_ASCII;
    ui->spark = ui->paint.utf8 ? CHART_BRAILLE : CHART_ASCII;
    ui->zoom = -1;
-   ui->history_pane.cursor = -1;
-   LessonPane_init(&ui->lesson_pane);
    ui->saved_stderr = ui->stderr_read = -1;
    LogBuf_init(&ui->log, 4000);
    History_init(&ui->hist);
-   ui->sweep_pane.sweep = calloc(1, sizeof *ui->sweep_pane.sweep);
-   ui->sweep_pane.strategy = start->sweep_exhaustive ? SEARCH_EXHAUSTIVE : SEARCH_RANDOM;
-   if (start->sweep_strategy)
-      SearchStrategy_parse(start->sweep_strategy, &ui->sweep_pane.strategy); /* the option's choices are the names */
-   if (!ui->sweep_pane.sweep) {
+   if (!Panes_start(Panes_shipped(), ui)) {
       freeUi(ui);
       return NULL;
    }
@@ -310,7 +303,8 @@ static void savePrefs(Ui *ui) {
       return;
    UiPrefs p;
    Prefs_init(&p);
-   p.panes = LessonPane_lesson(&ui->lesson_pane) && ui->prefs_visible ? ui->prefs_visible : ui->visible;
+   const bool teaching = LessonPane_lesson(LessonPane_of(&ui->panes)) != NULL;
+   p.panes = teaching && ui->prefs_visible ? ui->prefs_visible : ui->visible;
    p.focus = ui->focus;
    const KernelInfo *k = Ui_kernel(ui);
    Util_copy(p.kernel, sizeof p.kernel, k->name);
@@ -320,7 +314,7 @@ static void savePrefs(Ui *ui) {
    }
    p.nparams = k->nparams;
    /* A lesson's kernel is the lesson's, not the user's: the kernel saved before it stays. */
-   if (LessonPane_lesson(&ui->lesson_pane)) {
+   if (teaching) {
       UiPrefs before;
       Prefs_init(&before);
       Prefs_load(&before, ui->prefs_path);
@@ -385,7 +379,6 @@ static int finish(Ui *ui) {
       _exit(code);
    }
    ui->worker = NULL;
-   Panes_free(Panes_shipped(), ui);
    freeUi(ui);
    return code;
 }
@@ -426,7 +419,7 @@ int Ui_main(const UiStart *start) {
    if (!rc && start->lesson) {
       PaneCtx ctx;
       PaneHost_context(ui, PANE_LESSON, &ctx);
-      rc = LessonPane_begin(&ctx, &ui->lesson_pane);
+      rc = LessonPane_begin(&ctx, LessonPane_of(&ui->panes));
       /* The lesson pane in the place of the history (the ladder is the lesson's history)
        * and of the log (4 shows it), so that the step's text has room at 80x24; the
        * preferences keep the panes as they were. */

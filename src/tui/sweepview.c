@@ -372,4 +372,21 @@ static const KeyBinding keys[] = {
      .on_pane = sweepStrategyKey},
 };
 
-const PaneClass Sweep_pane = {.draw = drawSweep, .key = focusedKey, .keys = keys, .nkeys = 4, .poll = poll};
+/* Its copy of the worker's sweep, and the strategy the options name (the first sweep's). */
+static bool initSweep(const PaneCtx *ctx, void *state) {
+   SweepPane *sp = state;
+   sp->strategy = ctx->start->sweep_exhaustive ? SEARCH_EXHAUSTIVE : SEARCH_RANDOM;
+   if (ctx->start->sweep_strategy)
+      SearchStrategy_parse(ctx->start->sweep_strategy, &sp->strategy); /* the option's choices are the names */
+   sp->sweep = calloc(1, sizeof *sp->sweep);
+   return sp->sweep != NULL;
+}
+
+static void freeSweep(const PaneCtx *ctx, void *state) {
+   SweepPane *sp = state;
+   free(sp->sweep);
+   sp->sweep = NULL;
+}
+
+const PaneClass Sweep_pane = {.state_size = sizeof(SweepPane), .init = initSweep, .draw = drawSweep, .key = focusedKey,
+                              .keys = keys, .nkeys = 4, .poll = poll, .free = freeSweep};

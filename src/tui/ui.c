@@ -10,6 +10,8 @@
 
 #include "base/util.h"
 #include "tui/app.h"
+#include "tui/draw_history.h"
+#include "tui/draw_kernel.h"
 
 void Ui_buildList(Ui *ui) {
    free(ui->list);
@@ -43,14 +45,15 @@ void Ui_apply(Ui *ui) {
    Util_copy(c.limits, sizeof c.limits, ui->limits);
    c.ready = AheadUi_ready(ui);
    Worker_post(ui->worker, &c);
-   ui->history_pane.cursor = -1;
+   HistoryPane_of(&ui->panes)->cursor = -1;
    ui->dirty = true;
 }
 
 void Ui_selectKernel(Ui *ui, int idx, const long long *values) {
    if (idx < 0 || idx >= ui->cat.count)
       return;
-   bool inList = ui->kernel_pane.cursor > Ui_kernel(ui)->nparams;
+   KernelPane *kp = KernelPane_of(&ui->panes);
+   bool inList = kp->cursor > Ui_kernel(ui)->nparams;
    memcpy(ui->remembered[ui->kernel], ui->values, sizeof ui->values);
    ui->has_remembered[ui->kernel] = true;
    ui->kernel = idx;
@@ -65,9 +68,9 @@ void Ui_selectKernel(Ui *ui, int idx, const long long *values) {
       Ui_buildList(ui);
    /* The cursor stays on what it was on: the picker, or this variant in the list. */
    if (inList)
-      ui->kernel_pane.cursor = 1 + Ui_kernel(ui)->nparams + listPos(ui, idx);
-   else if (ui->kernel_pane.cursor > Ui_kernel(ui)->nparams)
-      ui->kernel_pane.cursor = 0;
+      kp->cursor = 1 + Ui_kernel(ui)->nparams + listPos(ui, idx);
+   else if (kp->cursor > Ui_kernel(ui)->nparams)
+      kp->cursor = 0;
    Ui_apply(ui);
 }
 
@@ -146,9 +149,9 @@ void Ui_restoreHistory(Ui *ui, int i) {
          Ui_flash(ui, ST_WARN, "that configuration ran on %s device %d: choose it in setup (F2)", e->backend,
                   e->device);
    }
-   int keep = ui->history_pane.cursor;
+   int keep = HistoryPane_of(&ui->panes)->cursor;
    Ui_selectKernel(ui, idx, e->values);
-   ui->history_pane.cursor = keep;
+   HistoryPane_of(&ui->panes)->cursor = keep;
    Ui_flash(ui, ST_NORMAL, "back to %s %s", e->kernel, e->params);
 }
 
@@ -235,8 +238,9 @@ void Ui_reloadKernels(Ui *ui, const char *why) {
    ui->cat = fresh;
    ui->kernel = idx;
    Ui_buildList(ui);
-   if (ui->kernel_pane.cursor >= Ui_kernelRows(ui))
-      ui->kernel_pane.cursor = 0;
+   KernelPane *kp = KernelPane_of(&ui->panes);
+   if (kp->cursor >= Ui_kernelRows(ui))
+      kp->cursor = 0;
    if (ui->cat.warnings[0])
       Ui_log(ui, LOG_WARN, "some kernel files were skipped:\n%s", ui->cat.warnings);
    if (ui->cat.notes[0])
