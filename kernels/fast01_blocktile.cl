@@ -87,7 +87,7 @@ __kernel GT_WORKGROUP(TX, TY, 1) void gemm(const int M, const int N, const int K
       if (t + 1 < steps) {
          LOAD_GLOBAL((t + 1) * BK);
       }
-#pragma unroll
+      GT_UNROLL /* #pragma unroll; by four on a CPU, which compiles that faster */
       for (int k = 0; k < BK; k++) {
          real4 a[RM], b[RN];
          for (int i = 0; i < RM; i++)

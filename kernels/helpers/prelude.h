@@ -17,6 +17,21 @@
 #define LOCAL_PTR __local
 #endif
 
+/* GT_CPU is 1 where the kernel is compiled for a CPU (PoCL). There the work-items of a
+ * group run as loops that PoCL builds around the kernel's code at its first launch, and
+ * LLVM's unroller takes much longer on a long loop unrolled inside them: GT_UNROLL unrolls
+ * a loop whole on a GPU (#pragma unroll) and four steps at a time on a CPU. fast01's loop
+ * over BK = 16 took 15 s to compile unrolled whole, 4 s by four, and ran as fast
+ * (docs/perf.md). */
+#ifndef GT_CPU
+#define GT_CPU 0
+#endif
+#if GT_CPU
+#define GT_UNROLL _Pragma("unroll 4")
+#else
+#define GT_UNROLL _Pragma("unroll")
+#endif
+
 /* A helper function a kernel file defines for its kernels: a device function under NVRTC
  * and hipRTC, a plain one in OpenCL C. */
 #if GT_CUDA

@@ -59,6 +59,7 @@ void Device_classify(DeviceInfo *d) {
    d->limits.tensor_ptx = d->tensor_ptx;
    d->limits.tensor_sm = d->tensor_ptx ? smOf(d->arch) : 0;
    d->limits.compute_units = d->compute_units;
+   d->limits.cpu = d->type == DEVICE_CPU;
 }
 
 /* ---- --device ---- */

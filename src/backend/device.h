@@ -29,6 +29,8 @@ typedef struct DeviceLimits_ {
                                * checked against the limits alone) */
    int tensor_sm;             /* with tensor_ptx: the compute capability times 10 (90 for sm_90), which
                                * decides the types whose instructions exist (FP8 from 89) */
+   bool cpu;                  /* the device is a CPU (PoCL): kernels get GT_CPU=1 and unroll as a CPU
+                               * compiler wants (kernels/helpers/prelude.h, GT_UNROLL) */
    unsigned compute_units;    /* DeviceInfo.compute_units (a persistent kernel launches a group or a few
                                * per unit); 0 when not known */
 } DeviceLimits;

@@ -226,4 +226,6 @@ done
 awk '{ print $3 }' "$T_DIR/times" | sort -n | awk '{ t[NR] = $1 } END {
    if (NR) printf "# time to a figure over %d steps: median %.1f s, worst %.1f s\n", NR, t[int((NR + 1) / 2)] / 1000, t[NR] / 1000 }'
 sort -k3 -n -r "$T_DIR/times" | head -3 | awk '{ printf "#   slowest: %s step %s, %.1f s\n", $1, $2, $3 / 1000 }'
+# Each step's time, for the figures docs/lessons.md gives.
+awk '{ printf "#     %s step %s: %.1f s\n", $1, $2, $3 / 1000 }' "$T_DIR/times"
 finish

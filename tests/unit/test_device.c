@@ -45,8 +45,10 @@ static void test_classify(void **state) {
    assert_true(d.is_pocl);
    assert_int_equal(d.vendor_kind, VENDOR_AMD); /* the processor's maker */
    assert_false(d.tensor_ptx);
+   assert_true(d.limits.cpu); /* its kernels get GT_CPU=1 */
    d = nvidiaOpenCl("sm_90");
    assert_false(d.is_pocl);
+   assert_false(d.limits.cpu);
    assert_int_equal(d.vendor_kind, VENDOR_NVIDIA);
    assert_true(d.tensor_ptx);
    d = nvidiaOpenCl("sm_80");

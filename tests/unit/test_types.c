@@ -293,6 +293,33 @@ static void test_precision_refused(void **state) {
    KernelInfo_free(&k);
 }
 
+/* A CPU's kernels get -DGT_CPU=1 (the prelude unrolls for it) and their rules see GT_CPU;
+ * a GPU's defines stay as they were. */
+static void test_cpu_define(void **state) {
+   (void)state;
+   KernelInfo k;
+   char err[512], msg[1536], defs[1024];
+   assert_true(parseWith(&k, "require: GT_CPU || TS >= 16 ; a GPU takes TS of 16\n", err, sizeof err));
+   long long values[KERNEL_MAX_PARAMS];
+   KernelInfo_defaults(&k, values);
+   Problem p;
+   Problem_setDefaults(&p);
+   p.m = p.n = p.k = 64;
+   DeviceLimits gpu = limits(true), cpu = limits(false);
+   cpu.cpu = true;
+   Geometry g;
+   assert_true(Config_check(&k, values, &p, &cpu, &g, msg, sizeof msg)); /* GT_CPU is 1 in its rules */
+   Config_defines(&k, values, &p, &g, defs, sizeof defs);
+   assert_string_equal(defs, "-DTS=8 -DTRANSA=0 -DTRANSB=0 -DDOUBLE=0 -DGT_CPU=1");
+   assert_false(Config_check(&k, values, &p, &gpu, &g, msg, sizeof msg)); /* and 0 in a GPU's */
+   assert_non_null(strstr(msg, "a GPU takes TS of 16"));
+   values[0] = 16;
+   assert_true(Config_check(&k, values, &p, &gpu, &g, msg, sizeof msg));
+   Config_defines(&k, values, &p, &g, defs, sizeof defs);
+   assert_string_equal(defs, "-DTS=16 -DTRANSA=0 -DTRANSB=0 -DDOUBLE=0");
+   KernelInfo_free(&k);
+}
+
 static void test_tensor_geometry(void **state) {
    (void)state;
    KernelInfo k;
@@ -620,6 +647,7 @@ int main(void) {
        cmocka_unit_test(test_names_and_sizes),
        cmocka_unit_test(test_metadata_keys),
        cmocka_unit_test(test_precision_refused),
+       cmocka_unit_test(test_cpu_define),
        cmocka_unit_test(test_tensor_geometry),
        cmocka_unit_test(test_verify_per_type),
        cmocka_unit_test(test_npy_float16),

@@ -25,7 +25,7 @@ typedef struct {
  * (TypeTraits.define: GT_HALF, ...); a row that is only_set is defined (=1) only when
  * true, and is 0 to the rules otherwise. The order is the defines' order. */
 typedef struct KernelEnv_ {
-   long long trans_a, trans_b, fp64, type, scale_block, tensor_ptx;
+   long long trans_a, trans_b, fp64, type, scale_block, tensor_ptx, cpu;
 } KernelEnv;
 
 static const struct {
@@ -39,15 +39,17 @@ static const struct {
     {NULL, offsetof(KernelEnv, type), true},
     {"GT_SCALE_BLOCK", offsetof(KernelEnv, scale_block), true},
     {"GT_TENSOR_PTX", offsetof(KernelEnv, tensor_ptx), true},
+    {"GT_CPU", offsetof(KernelEnv, cpu), true},
 };
 
-static KernelEnv envOf(const Problem *p, bool trans_a, bool trans_b, bool tensor_ptx) {
+static KernelEnv envOf(const Problem *p, bool trans_a, bool trans_b, bool tensor_ptx, bool cpu) {
    return (KernelEnv){.trans_a = trans_a,
                       .trans_b = trans_b,
                       .fp64 = Types_of(p->precision)->fp64,
                       .type = Types_of(p->precision)->define != NULL,
                       .scale_block = Problem_scaled(p) && p->scaling == SCALING_BLOCK,
-                      .tensor_ptx = tensor_ptx};
+                      .tensor_ptx = tensor_ptx,
+                      .cpu = cpu};
 }
 
 static long long envValue(const KernelEnv *e, size_t row) {
@@ -66,7 +68,8 @@ static bool lookup(void *ctx, const char *name, long long *v) {
       *v = s->values[pi];
       return true;
    }
-   const KernelEnv env = envOf(s->p, s->trans_a, s->trans_b, Config_tensorPtx(s->k, s->lim, s->p->precision));
+   const KernelEnv env =
+       envOf(s->p, s->trans_a, s->trans_b, Config_tensorPtx(s->k, s->lim, s->p->precision), s->lim->cpu);
    for (size_t i = 0; i < sizeof kEnv / sizeof kEnv[0]; i++)
       if (kEnv[i].name && !strcmp(kEnv[i].name, name)) {
          *v = envValue(&env, i);
@@ -429,6 +432,7 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
    if (!precisionTaken(k, p, msg, msglen))
       return false;
    g.tensor_ptx = Config_tensorPtx(k, s->lim, p->precision);
+   g.cpu = s->lim->cpu;
    g.emulated = k->tensor && !g.tensor_ptx;
    if (Types_of(p->precision)->fp64 && !s->lim->fp64) {
       snprintf(msg, msglen, "this device has no double-precision support (cl_khr_fp64); use --precision float");
@@ -531,7 +535,7 @@ void Config_defines(const KernelInfo *k, const long long *values, const Problem 
    out[0] = '\0';
    for (int i = 0; i < k->nparams && n < outlen; i++)
       n += (size_t)snprintf(out + n, outlen - n, "-D%s=%lld ", k->params[i].name, values[i]);
-   const KernelEnv env = envOf(p, geo->trans_a, geo->trans_b, geo->tensor_ptx);
+   const KernelEnv env = envOf(p, geo->trans_a, geo->trans_b, geo->tensor_ptx, geo->cpu);
    for (size_t i = 0; i < sizeof kEnv / sizeof kEnv[0] && n < outlen; i++) {
       long long v = envValue(&env, i);
       if (kEnv[i].only_set && !v)

@@ -31,6 +31,7 @@ typedef struct Geometry_ {
       int swizzle;            /* 0, 32, 64, 128 bytes */
    } tma[KERNEL_MAX_TMA];
    bool tensor_ptx;           /* GT_TENSOR_PTX=1: a `tensor: yes` kernel where PTX tensor instructions run */
+   bool cpu;                  /* GT_CPU=1: compiled for a CPU (DeviceLimits.cpu) */
    bool fp8_accumulator;      /* the products are summed in the FP8 tensor core's accumulator
                                * (`accumulate:`, where the PTX runs; the emulation sums in FP32) */
    long long promote_interval; /* products between its promotions into FP32; 0: never */
@@ -61,7 +62,7 @@ void Config_validValues(const KernelInfo *k, const long long *values, const Prob
                         int pi, bool *valid);
 
 /* Compiler options: "-DTS=16 -DWPT=4 -DTRANSA=0 -DTRANSB=0 -DDOUBLE=0", then -DGT_TF32=1,
- * -DGT_HALF=1 or -DGT_BF16=1 for those types and -DGT_TENSOR_PTX=1 when geo says so. */
+ * -DGT_HALF=1 or -DGT_BF16=1 for those types, -DGT_TENSOR_PTX=1 and -DGT_CPU=1 when geo says so. */
 void Config_defines(const KernelInfo *k, const long long *values, const Problem *p, const Geometry *geo, char *out,
                     size_t outlen);
 
