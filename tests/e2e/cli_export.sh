@@ -255,6 +255,17 @@ else
    not_ok "the launcher's conversions compile alone" "$(cat "$T_DIR/conv.err")"
 fi
 
+# builds_with_nvcc DIR WHAT: the export in DIR builds with nvcc, no warning (skipped without nvcc).
+builds_with_nvcc() {
+   if [ -z "$nvcc" ]; then
+      ok "$2 builds with nvcc # SKIP nvcc is not installed"
+   elif make -C "$1" NVCC="$nvcc" >"$T_DIR/nvcc.out" 2>&1 && ! grep -q warning "$T_DIR/nvcc.out"; then
+      ok "$2 builds with nvcc, no warning"
+   else
+      not_ok "$2 builds with nvcc, no warning" "$(tail -n 20 "$T_DIR/nvcc.out")"
+   fi
+}
+
 # Refused for CUDA, with the reason: a persistent grid without its device, the HIP backend,
 # and --arch for a backend that compiles nothing offline.
 run_gemmtop export-kernel --backend cuda --arch sm_90 --kernel fast04_streamk --size 1024 --dir "$T_DIR/no3"
@@ -271,13 +282,7 @@ expect_rc 0 "export-kernel --arch sm_90 --compute-units 132 of tensor07_streamk"
 expect_in "#define CUS 132" "$(cat "$T_DIR/cuda-tensor07/tensor07_streamk.cu" 2>/dev/null)" "its grid is sized for 132 units"
 expect_in "gemm<<<dim3(132, 1, 1)" "$(cat "$T_DIR/cuda-tensor07/tensor07_streamk_launch.cu" 2>/dev/null)" \
    "and the launcher starts 132 work-groups"
-if [ -z "$nvcc" ]; then
-   ok "tensor07_streamk builds with nvcc # SKIP nvcc is not installed"
-elif make -C "$T_DIR/cuda-tensor07" NVCC="$nvcc" >"$T_DIR/nvcc.out" 2>&1 && ! grep -q warning "$T_DIR/nvcc.out"; then
-   ok "tensor07_streamk builds with nvcc, no warning"
-else
-   not_ok "tensor07_streamk builds with nvcc, no warning" "$(tail -n 20 "$T_DIR/nvcc.out")"
-fi
+builds_with_nvcc "$T_DIR/cuda-tensor07" tensor07_streamk
 # FP8 with block scales: the launcher draws a scale per block, as gemmtop lays them out, and
 # hands both arrays to the kernel, which is compiled for them.
 run_gemmtop export-kernel --backend cuda --arch sm_90 --kernel fp8mma1_scaled --precision e4m3 --scaling block \
@@ -292,13 +297,7 @@ expect_in "#define GEMM_SCALE_OF_B(p, j) ((double)scalesB[(size_t)(p) / 128 * GE
 expect_in "cudaMalloc((void **)&dsa, nsa * sizeof *dsa)" "$blaunch" "and copies all of them to the GPU"
 expect_in "#define GT_SCALE_BLOCK 1" "$(cat "$T_DIR/cuda-fp8block/fp8mma1_scaled.cu" 2>/dev/null)" \
    "the kernel is compiled for block scales"
-if [ -z "$nvcc" ]; then
-   ok "the block-scaled FP8 export builds with nvcc # SKIP nvcc is not installed"
-elif make -C "$T_DIR/cuda-fp8block" NVCC="$nvcc" >"$T_DIR/nvcc.out" 2>&1 && ! grep -q warning "$T_DIR/nvcc.out"; then
-   ok "the block-scaled FP8 export builds with nvcc, no warning"
-else
-   not_ok "the block-scaled FP8 export builds with nvcc, no warning" "$(tail -n 20 "$T_DIR/nvcc.out")"
-fi
+builds_with_nvcc "$T_DIR/cuda-fp8block" "the block-scaled FP8 export"
 run_gemmtop export-kernel --backend hip --arch gfx90a --kernel mygemm03_wpt --size 1024 --dir "$T_DIR/no5"
 expect_rc 2 "the HIP backend is refused"
 expect_in "the HIP backend's export is not written" "$ERR" "saying which backends export"
