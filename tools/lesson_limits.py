@@ -12,7 +12,9 @@ section between the markers
 (appended at the end of the guide the first time): per lesson, per step, the size, the
 GFLOPS gemmtop measured, its limiter in its own words, ncu's busiest unit and whether the
 two agree. A step no run measured says so. Run it again after a new GPU run; nothing else
-in a guide changes.
+in a guide changes. With --keep-earlier LABEL, a step's row at a size the new runs did not
+measure is kept from the guide's section as it was, its size marked with a star and the
+table followed by a line that says where those rows come from (LABEL).
 
     python3 tools/lesson_limits.py --device "NVIDIA H200, driver 580.159.04, ncu 2025.3.1, 2026-11-29" \\
         RUN/limits.jsonl [RUN2/limits.jsonl ...]
@@ -98,7 +100,24 @@ def row_text(step, preset, r):
             f"{theirs} | {agree} |")
 
 
-def section(lessons, rows, device):
+def earlier_rows(text):
+    """(preset, size cell) -> the row line, from a guide's section as it stands (kept rows lose
+    an earlier star)."""
+    out = {}
+    if BEGIN not in text or END not in text:
+        return out
+    for line in text.split(BEGIN, 1)[1].split(END, 1)[0].splitlines():
+        m = re.match(r"\|\s*\d+\s*\|\s*`([\w.-]+)`\s*\|\s*([^|]*?)\*?\s*\|\s*[\d.]+\s*\|", line)
+        if m and m.group(2) not in ("-", ""):
+            out[(m.group(1), m.group(2))] = line
+    return out
+
+
+def size_cell(size):
+    return "its own" if size == 0 else str(size)
+
+
+def section(lessons, rows, device, earlier=None, earlier_label=None):
     out = [BEGIN, "", f"## What limits each step on a GPU ({device})", "",
            "`gemmtop explain` on the GPU (its model, no counters) beside Nsight Compute's busiest unit for",
            "the same kernel at the same size (`tools/gpu/gpu_limits.sh`; `docs/limits.md` says how the two",
@@ -111,12 +130,25 @@ def section(lessons, rows, device):
                 "| step | preset | size | GFLOPS | gemmtop's limiter (its own run) | on ncu's launch | "
                 "ncu's busiest unit | agree (own run) |",
                 "|---|---|---|---|---|---|---|---|"]
+        kept = 0
         for i, preset in enumerate(steps, 1):
             measured = rows.get(preset, {})
-            if not measured:
+            lines = [(size_cell(size), row_text(i, preset, measured[size]))
+                     for size in sorted(measured, key=lambda s: (s != 0, s))]
+            have = {size for size, _ in lines}
+            for (p, size), line in sorted((earlier or {}).items()):
+                if p == preset and size not in have:
+                    cells = line.split("|")
+                    cells[1], cells[3] = f" {i} ", f" {size}* "
+                    lines.append((size, "|".join(cells)))
+                    kept += 1
+            if not lines:
                 out.append(f"| {i} | `{preset}` | - | - | not measured in this run | - | - | - |")
-            for size in sorted(measured, key=lambda s: (s != 0, s)):
-                out.append(row_text(i, preset, measured[size]))
+            order = {"its own": -1}
+            for _, line in sorted(lines, key=lambda x: order.get(x[0], int(x[0]) if x[0].isdigit() else 1 << 30)):
+                out.append(line)
+        if kept:
+            out += ["", f"`*`: kept from {cell(earlier_label)}, which the runs above did not repeat."]
         out.append("")
     out.append(END)
     return "\n".join(out)
@@ -126,6 +158,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="+", help="limits.jsonl files of tools/gpu/gpu_limits.sh runs")
     ap.add_argument("--device", required=True, help="the device, driver, ncu and date, as the section's title says")
+    ap.add_argument("--keep-earlier", metavar="LABEL",
+                    help="keep the section's rows at sizes the runs did not measure, starred, LABEL saying whence")
     ap.add_argument("--check", action="store_true", help="change nothing; exit 1 if a guide would change")
     ap.add_argument("--root", default=ROOT, help="the project's folder (default: the one this script is in)")
     o = ap.parse_args()
@@ -138,7 +172,8 @@ def main():
     changed = 0
     for guide, lessons in sorted(by_guide.items()):
         text = open(guide, encoding="utf-8").read()
-        new = section(lessons, rows, cell(o.device))
+        earlier = earlier_rows(text) if o.keep_earlier else None
+        new = section(lessons, rows, cell(o.device), earlier, o.keep_earlier)
         if BEGIN in text and END in text:
             head, rest = text.split(BEGIN, 1)
             result = head + new + rest.split(END, 1)[1]

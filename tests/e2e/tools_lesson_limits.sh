@@ -62,4 +62,26 @@ expect_in "SM 91% | yes |" "$guide" "a new run's figures replace the old"
 n=$(grep -c 'gpu limits: begin' "$root/docs/lesson-toy.md")
 [ "$n" -eq 1 ] && ok "in place, still one section" || not_ok "in place, still one section" "$n begin markers"
 expect_in "Its own text, kept." "$guide" "the guide's own text still kept"
+
+# --keep-earlier: a run at another size keeps the rows it did not measure, starred.
+sed -e 's/"size": 2048/"size": 4096/' -e '/toy-3/d' "$T_DIR/run.jsonl" >"$T_DIR/run3.jsonl"
+run_tool --keep-earlier "the toy run <of> Monday" "$T_DIR/run3.jsonl"
+expect_rc 0 "--keep-earlier: the section is rewritten"
+guide=$(cat "$root/docs/lesson-toy.md")
+expect_in "| 1 | \`toy-1\` | 2048* | $gflops | compute: 80% / of the &lt;b>peak&lt;/b> | - | SM 91% | yes |" "$guide" \
+   "the earlier size's row is kept, starred"
+expect_in "| 1 | \`toy-1\` | 4096 | $gflops |" "$guide" "beside the new size's row"
+expect_in "| 3 | \`toy-3\` | its own* | 5 |" "$guide" "a step the new run left out keeps its row"
+expect_in "\`*\`: kept from the toy run &lt;of> Monday, which the runs above did not repeat." "$guide" \
+   "a line says where the starred rows come from, escaped"
+cp "$root/docs/lesson-toy.md" "$T_DIR/before3"
+run_tool --keep-earlier "the toy run <of> Monday" "$T_DIR/run3.jsonl"
+cmp -s "$root/docs/lesson-toy.md" "$T_DIR/before3" && ok "--keep-earlier again changes nothing" ||
+   not_ok "--keep-earlier again changes nothing" "$(diff "$T_DIR/before3" "$root/docs/lesson-toy.md")"
+run_tool "$T_DIR/run3.jsonl"
+guide=$(cat "$root/docs/lesson-toy.md")
+case "$guide" in
+*"2048*"*) not_ok "without it, only what the runs measured" "$guide" ;;
+*) ok "without it, only what the runs measured" ;;
+esac
 finish
