@@ -141,7 +141,10 @@ for s in (64, 96):
         assert big and all(v >= 1000 for v in big), "thousands separators were not read"
         c = r["compare"]
         assert c["ncu_unit"] == "lts__throughput" and c["ncu_pct"] == 61.5, c
-        assert c["l2_request_bytes"] == 32 * n["values"]["lts__t_sectors_srcunit_tex.sum"], c
+        # The SMs' requests to the L2: what they received and wrote; the L2's own count beside.
+        asked = n["values"]["l1tex__m_xbar2l1tex_read_bytes.sum"] + n["values"]["l1tex__m_l1tex2xbar_write_bytes.sum"]
+        assert c["l2_request_bytes"] == asked and c["l2_request_source"] == "the SMs' reads and writes", c
+        assert c["lts_request_bytes"] == 32 * n["values"]["lts__t_sectors_srcunit_tex.sum"], c
         # Reads against reads: A and B once (beta 0) against DRAM's reads; C's writes beside.
         lim = ex["limits"]
         assert lim["min_read_bytes"] == 2 * s * s * 4 and c["min_bytes"] == lim["min_read_bytes"], (lim, c)
@@ -196,6 +199,66 @@ assert "dram__bytes_read.sum" in n["values"] and c["ncu_unit"] == "lts__throughp
 else
    not_ok "and the comparison's own metrics are measured instead" "$msg"
 fi
+
+# --rescore: the recorded rows compared again, without gemmtop or ncu. Unchanged rows give
+# the same comparison; a row whose kernel stores partial sums (store_bytes, or an older
+# run's workspace where a fix-up ran) counts them instead of C; a file that is not a run's
+# is refused, saying why, and an existing --out is written over by nothing.
+cp "$T_DIR/out/limits.jsonl" "$T_DIR/rec.jsonl"
+python3 - "$T_DIR/rec.jsonl" "$T_DIR/rec2.jsonl" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+rows = [l for l in lines if l["kind"] == "row" and l.get("compare")]
+rows[0]["explain"]["limits"]["store_bytes"] = 12345678.0
+rows[1]["explain"]["run"].update(fixup_ms=0.02, workspace_bytes=7654321)
+rows[1]["explain"]["limits"].pop("store_bytes", None)
+with open(sys.argv[2], "w") as f:
+    for l in lines:
+        f.write(json.dumps(l) + "\n")
+PY
+rescore() {
+   GEMMTOP_BIN=$T_DIR/none python3 tools/gpu/gpu_limits_ncu.py --rescore "$@" >"$T_DIR/stdout" 2>"$T_DIR/stderr"
+   RC=$?
+   OUT=$(cat "$T_DIR/stdout")
+   ERR=$(cat "$T_DIR/stderr")
+}
+rescore "$T_DIR/rec2.jsonl" --out "$T_DIR/rescored"
+expect_rc 0 "--rescore compares a recorded run again, with no gemmtop and no ncu"
+if msg=$(python3 - "$T_DIR/rec2.jsonl" "$T_DIR/rescored/limits.jsonl" <<'PY' 2>&1
+import json, sys
+before = [json.loads(l) for l in open(sys.argv[1])]
+after = [json.loads(l) for l in open(sys.argv[2])]
+assert after[0]["kind"] == "device" and after[0]["rescored"]["from"] == sys.argv[1], after[0]
+old = [l for l in before if l["kind"] == "row"]
+new = [l for l in after if l["kind"] == "row"]
+assert [(r["preset"], r["size"]) for r in old] == [(r["preset"], r["size"]) for r in new]
+measured = [i for i, r in enumerate(old) if r.get("compare")]
+first, second = measured[0], measured[1]
+for i, (o, n) in enumerate(zip(old, new)):
+    if i in (first, second):
+        continue
+    assert o.get("compare") == n.get("compare"), (o["preset"], o.get("compare"), n.get("compare"))
+for i, stores in ((first, 12345678.0), (second, 7654321)):
+    o, n = old[i]["compare"], new[i]["compare"]
+    lim = old[i]["explain"]["limits"]
+    c = lim["min_bytes"] - lim["min_read_bytes"]
+    assert abs(n["model_bytes"] - (o["model_bytes"] - c + stores)) < 1, (o, n)
+    assert abs(n["model_loads"] - o["model_loads"]) < 1, (o, n)
+print(len(new))
+PY
+); then
+   ok "unchanged rows compare as recorded; partial sums count instead of C, the loads unchanged"
+else
+   not_ok "unchanged rows compare as recorded; partial sums count instead of C, the loads unchanged" "$msg"
+fi
+expect_in "Re-scored from rec2.jsonl" "$(cat "$T_DIR/rescored/limits.md")" "the table says it was compared again"
+expect_in "| 64 | 3 | 2 | " "$OUT" "and the short table comes last"
+rescore "$T_DIR/rec2.jsonl" --out "$T_DIR/rescored"
+expect_rc 2 "--rescore into a folder that has a limits.jsonl is refused"
+printf '{"kind": "end"}\n' >"$T_DIR/notrun.jsonl"
+rescore "$T_DIR/notrun.jsonl"
+expect_rc 1 "a file with no rows is refused"
+expect_in "no device line or no rows" "$ERR" "saying why"
 
 # The GPU call's script (tools/gpu/gpu_limits.sh, as gpu_round.sh runs it): the three files
 # in its folder; a second run into the same folder writes over nothing.

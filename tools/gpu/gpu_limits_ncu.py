@@ -39,9 +39,18 @@ writes limits.jsonl, limits.md (the table below) and ncu's metric listing into D
 early still leaves what it measured; stdout then gets a line per row and a short table
 last. Without either the table goes to stdout. No file that exists is written over. --budget SECONDS starts no row that would end past it.
 
+--rescore FILE.jsonl compares again, with the rules of this script, the rows a run recorded
+(no GPU, no ncu, no gemmtop run): a change of the comparison is checked on the counters
+already measured. It writes limits.jsonl and limits.md into --out (or the table to stdout).
+
 The comparison, per row: the model's global bytes that reach the L2 (explain's
-l2_model_bytes: the L1's share taken out) against the bytes the L1 asked of the L2
-(lts__t_sectors_srcunit_tex x 32); the compulsory reads (A and B once, C when beta is not
+l2_model_bytes: the L1's share taken out; the partial sums instead of C where a fix-up
+writes C) against the bytes the SMs asked of the L2: those they received
+(l1tex__m_xbar2l1tex_read_bytes) and those they wrote (l1tex__m_l1tex2xbar_write_bytes, or
+the L2's write sectors). The L2's own count of sectors from the SMs
+(lts__t_sectors_srcunit_tex x 32) is kept beside: on Hopper the L2 request coalescer (LRC)
+merges reads of one sector by several SMs before the L2's slices count them, 1.0-2.3x fewer
+on the H200; the lrc__ counters say how many it merged. The compulsory reads (A and B once, C when beta is not
 0) against DRAM's reads (C's writes stay in the L2 during the kernel: kept beside); the model's local-memory wavefronts of loads
 (bytes / 128 times the bank trace's ratio) against ncu's; occupancy and waves; the limiter
 against the unit ncu's speed of light puts highest (SM: compute; DRAM: memory; L2: L2;
@@ -88,7 +97,10 @@ METRICS = [
     "l1tex__m_xbar2l1tex_read_bytes_pipe_tma.sum", "smsp__sass_inst_executed_op_tma_ld.sum",
     # what the SMs received from the L2 (beside the L2's own sectors: the L2 answers TMA's requests
     # for a line that arrive together once), the partitions' fabric, the L2's return path
-    "l1tex__m_xbar2l1tex_read_bytes.sum", "lts__t_sectors_srcunit_ltcfabric.sum",
+    "l1tex__m_xbar2l1tex_read_bytes.sum", "l1tex__m_l1tex2xbar_write_bytes.sum", "lts__t_sectors_srcunit_ltcfabric.sum",
+    # the L2 request coalescer (Hopper): the SMs' read sectors in, those sent on to the L2, merged
+    "lrc__xbar2gpc_sectors_op_read.sum", "lrc__lrc2xbar_sectors_op_read.sum",
+    "lrc__lrc2xbar_sectors_op_read_coalescing_achieved.sum",
     "lts__lts2xbar_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed",
     # speed of light per unit
     "sm__throughput.avg.pct_of_peak_sustained_elapsed", "dram__throughput.avg.pct_of_peak_sustained_elapsed",
@@ -130,7 +142,7 @@ LADDERS = ("0", "1", "dcu", "magma", "fast", "tensor", "hopper")
 PRIORITY = ("01-naive", "02-tiled", "03-wpt", "05-transposed", "06-2d", "10-padding", "11-clblas", "dcu-4", "dcu-6",
             "dcu-7", "magma-1", "fast-02", "tensor-5", "hopper-5-order-bf16", "hopper-5-order-tf32")
 SHARES = (("limiter", "the same limiter (ncu's launch judged by gemmtop: its time and clock)"),
-          ("bytes", "model bytes within 10% of the L2's requests"),
+          ("bytes", "model bytes within 10% of the SMs' requests to the L2"),
           ("dram", "compulsory reads within 10% of DRAM's"), ("wavefronts", "local wavefronts within 10% of ncu's"),
           ("own", "the same limiter, gemmtop judging its own run (another launch, at its own clock)"),
           ("received", "model loads within 10% of the bytes the SMs received from the L2"))
@@ -157,6 +169,8 @@ def options():
     ap.add_argument("--measure-seconds", type=float, default=45,
                     help="time allowed to list devices --measure (default 45); past it the cached ceilings are used")
     ap.add_argument("--list-metrics", action="store_true", help="print the metrics asked of ncu and stop")
+    ap.add_argument("--rescore", metavar="FILE.jsonl",
+                    help="compare again the rows a run recorded (its limits.jsonl), with this script's rules; no GPU")
     o = ap.parse_args()
     sizes = list(o.size or [])
     for s in (o.sizes or "").split(","):
@@ -183,7 +197,7 @@ if O.list_metrics:
 # and presets from the repository root, where each command runs.
 B = os.path.abspath(os.environ.get("GEMMTOP_BIN") or os.path.join(ROOT, "build", "gemmtop"))
 PRESETS = os.path.abspath((os.environ.get("GEMMTOP_PRESETS") or os.path.join(ROOT, "presets")).split(":")[0])
-why = ncu_csv.program_problem([B])
+why = None if O.rescore else ncu_csv.program_problem([B])
 if why:
     sys.exit(f"gpu_limits_ncu.py: {why}: build it (make) or set GEMMTOP_BIN")
 DEV_ARGS = ["--backend", O.backend] + (["--device", O.device] if O.device else [])
@@ -322,15 +336,21 @@ def agrees(limiter, unit, pct):
     return limiter in UNITS[unit] if unit else None
 
 
-def compare(lim, v, ratio, same=None):
+def compare(lim, v, ratio, same=None, run=None):
     """The agreement of the model with ncu's figures v: what the Markdown row and the shares use.
     same: explain's limits for ncu's own launch (judged()); the limiter's agreement is that
     one's, gemmtop's own run kept beside."""
     unit, pct = top_unit(v)
     own = agrees(lim["limiter"], unit, pct)
     agree = agrees(same.get("limiter"), unit, pct) if same and "limiter" in same else own
-    l2 = v.get("lts__t_sectors_srcunit_tex.sum")
-    l2 = l2 * 32 if l2 is not None else None
+    lts = v.get("lts__t_sectors_srcunit_tex.sum")
+    lts = lts * 32 if lts is not None else None
+    # What the SMs asked of the L2: what they received and what they wrote. The L2's slices
+    # count fewer reads where the request coalescer merged several SMs' (kept beside).
+    got, sent = v.get("l1tex__m_xbar2l1tex_read_bytes.sum"), v.get("l1tex__m_l1tex2xbar_write_bytes.sum")
+    if sent is None and v.get("lts__t_sectors_srcunit_tex_op_write.sum") is not None:
+        sent = 32 * v["lts__t_sectors_srcunit_tex_op_write.sum"]
+    l2 = got + sent if got is not None and sent is not None else lts
     rd, wr = v.get("dram__bytes_read.sum"), v.get("dram__bytes_write.sum")
     # Reads against reads: C's writes stay in the L2 during the kernel (H200: a 2048 FP32 C
     # of 16.8 MB wrote 3-19 MB to DRAM), so they are kept beside, not compared. A gemmtop
@@ -345,13 +365,24 @@ def compare(lim, v, ratio, same=None):
     gmma = v.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum") or 0
     model_wf = lim["local_bytes"] / 128 * (ratio or 1) if lim.get("local_bytes") and not gmma else None
     ncu_wf = v.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
-    # The model's bytes that reach the L2 (the L1's share taken out), else all of them.
+    # The model's bytes that reach the L2 (the L1's share taken out), else all of them; where
+    # a fix-up writes C, the kernel's own stores are the partial sums (store_bytes), as the
+    # limiter counts them. A run recorded before explain gave store_bytes: its workspace
+    # where a fix-up ran (--rescore).
     model = lim.get("l2_model_bytes") or lim.get("model_bytes")
-    # Its loads (C's stores taken out) against the bytes the SMs received from the L2.
     c_stores = (lim["min_bytes"] - lim["min_read_bytes"]) if lim.get("min_read_bytes") is not None else 0
-    loads = model - c_stores if model else None
+    stores = lim.get("store_bytes")
+    if stores is None and run and run.get("fixup_ms") and run.get("workspace_bytes"):
+        stores = run["workspace_bytes"]
+    if model and stores:
+        model = model - c_stores + stores
+    # Its loads (the stores taken out) against the bytes the SMs received from the L2.
+    loads = model - (stores or c_stores) if model else None
     return {"ncu_unit": unit, "ncu_pct": pct, "limiter_agrees": agree, "own_limiter_agrees": own,
-            "same_run_limiter": same.get("limiter") if same else None, "l2_request_bytes": l2, "dram_bytes": dram,
+            "same_run_limiter": same.get("limiter") if same else None, "l2_request_bytes": l2,
+            "l2_request_source": "the SMs' reads and writes" if l2 is not None and l2 is not lts else "the L2's sectors",
+            "lts_request_bytes": lts, "lrc_merged_sectors": v.get("lrc__lrc2xbar_sectors_op_read_coalescing_achieved.sum"),
+            "dram_bytes": dram,
             "dram_write_bytes": wr, "model_bytes": model, "min_bytes": min_bytes, "model_wavefronts": model_wf,
             "ncu_wavefronts": ncu_wf, "bank_ratio": ratio, "model_loads": loads,
             "sm_received_bytes": v.get("l1tex__m_xbar2l1tex_read_bytes.sum")}
@@ -391,7 +422,8 @@ def md_row(preset, size, row):
     return (f"| {preset} | {size} | {run['gflops']:.0f} | {same_words} | {lim['limiter']} |"
             f" {c['ncu_unit'].split('__')[0] if c['ncu_unit'] else '-'} {fmt(c['ncu_pct'])}% | "
             f"{yes[c['limiter_agrees']]} ({yes[c.get('own_limiter_agrees')]}) | "
-            f"{fmt(c['model_bytes'], '{:.3g}')} / {fmt(c['l2_request_bytes'], '{:.3g}')} {b} | "
+            f"{fmt(c['model_bytes'], '{:.3g}')} / {fmt(c['l2_request_bytes'], '{:.3g}')} {b} "
+            f"({fmt(c.get('lts_request_bytes'), '{:.3g}')}) | "
             f"{fmt(c.get('model_loads'), '{:.3g}')} / {fmt(c.get('sm_received_bytes'), '{:.3g}')} {r} | "
             f"{fmt(c['min_bytes'], '{:.3g}')} / {fmt(c['dram_bytes'], '{:.3g}')} {d} | "
             f"{fmt(c['model_wavefronts'], '{:.3g}')} / {fmt(c['ncu_wavefronts'], '{:.3g}')} {w} | "
@@ -420,6 +452,64 @@ def tally(rows):
 
 def share(xs):
     return f"{100 * sum(xs) / len(xs):.0f}% ({sum(xs)} of {len(xs)})" if xs else "none measured"
+
+HEADER = ("| preset | size | GFLOPS | gemmtop limiter of ncu's launch | of its own run | ncu highest unit | "
+          "agree (own run) | model bytes / the SMs' requests to the L2 (the L2's count) | "
+          "model loads / received by the SMs | "
+          "compulsory reads / DRAM reads | local wavefronts (model x banks / ncu) | occupancy ours / theoretical / achieved | "
+          "waves ours / ncu |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def rescore(path):
+    """--rescore: the recorded rows compared again (compare(), md_row(), tally() as they are now)."""
+    try:
+        lines = [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
+    except (OSError, ValueError) as e:
+        sys.exit(f"gpu_limits_ncu.py: --rescore {path}: {e}")
+    head = next((l for l in lines if l.get("kind") == "device"), None)
+    rows = [l for l in lines if l.get("kind") == "row"]
+    if not head or not rows:
+        sys.exit(f"gpu_limits_ncu.py: --rescore {path}: no device line or no rows: not a gpu_limits_ncu.py run")
+    by_size, out = {}, []
+    for r in rows:
+        ex, values = r.get("explain") or {}, (r.get("ncu") or {}).get("values")
+        if "limits" in ex and values:
+            r["compare"] = compare(ex["limits"], values, bank_ratio(r.get("banks")), r.get("judged"), ex.get("run"))
+        r["md"] = md_row(r["preset"], r["size"], r)
+        by_size.setdefault(r["size"], []).append(r)
+        out.append(r)
+    dev = head.get("device") or {}
+    text = [f"# gemmtop's limiter against Nsight Compute: {dev.get('name')}, driver {dev.get('driver')}, "
+            f"measured {head.get('date', '?')}, compared again {time.strftime('%Y-%m-%d')}\n",
+            f"Re-scored from {os.path.basename(path)} (gpu_limits_ncu.py --rescore): the counters of that run, "
+            f"this script's comparison; nothing was measured again.\n"]
+    for size, rs in by_size.items():
+        t = tally(rs)
+        text += [f"\n## Size {size}\n", HEADER] + [r["md"] for r in rs] + [""]
+        text += [f"- {what}: {share(t[k])}" for k, what in SHARES]
+    body = "\n".join(text) + "\n"
+    if O.out:
+        os.makedirs(O.out, exist_ok=True)
+        with open(os.path.join(O.out, "limits.jsonl"), "w", encoding="utf-8") as f:
+            f.write(json.dumps(dict(head, rescored={"from": path, "date": time.strftime("%Y-%m-%d %H:%M:%S")}),
+                               sort_keys=True) + "\n")
+            for r in out:
+                f.write(json.dumps({k: v for k, v in r.items() if k != "md"}, sort_keys=True) + "\n")
+        with open(os.path.join(O.out, "limits.md"), "w", encoding="utf-8") as f:
+            f.write(body)
+    else:
+        print(body)
+    print("\n| size | rows | ncu measured | same limiter | bytes vs the SMs' requests | compulsory vs DRAM | "
+          "wavefronts | same limiter, own run | loads vs received |\n|---|---|---|---|---|---|---|---|---|")
+    for size, rs in by_size.items():
+        t = tally(rs)
+        print(f"| {size} | {len(rs)} | {sum(1 for r in rs if (r.get('ncu') or {}).get('values'))} | "
+              + " | ".join(share(t[k]) for k, _ in SHARES) + " |")
+
+
+if O.rescore:
+    rescore(O.rescore)
+    sys.exit(0)
 
 
 # ---- the device and its ceilings ----
@@ -472,11 +562,6 @@ md = [f"# gemmtop's limiter against Nsight Compute: {dev.get('name')}, driver {d
       f"{dev.get('peaks_measured', '?')}, {time.strftime('%Y-%m-%d')}\n",
       f"ncu: {version.splitlines()[-1] if version else '?'}; sizes {', '.join(map(str, O.sizes))}; "
       f"{len(unlisted)} metric names not in this ncu's listing: {', '.join(unlisted) or 'none'}\n"]
-HEADER = ("| preset | size | GFLOPS | gemmtop limiter of ncu's launch | of its own run | ncu highest unit | "
-          "agree (own run) | model bytes / L2 requests | model loads / received by the SMs | "
-          "compulsory reads / DRAM reads | local wavefronts (model x banks / ncu) | occupancy ours / theoretical / achieved | "
-          "waves ours / ncu |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-
 
 def emit(obj):
     raw.write(json.dumps(obj, sort_keys=True) + "\n")
@@ -548,8 +633,8 @@ for preset, size in items:
         ASK = [m for m in ASK if m not in row["ncu"]["rejected"]]
         ratio = bank_ratio(row["banks"])
         row["judged"] = judged(preset, size, row["ncu"]["values"]) if row["ncu"]["values"] else None
-        row["compare"] = (compare(row["explain"]["limits"], row["ncu"]["values"], ratio, row["judged"])
-                          if row["ncu"]["values"] else None)
+        row["compare"] = (compare(row["explain"]["limits"], row["ncu"]["values"], ratio, row["judged"],
+                                  row["explain"]["run"]) if row["ncu"]["values"] else None)
     else:
         row["ncu"] = {"argv": None, "values": {}, "tail": "not profiled: gemmtop's run failed", "rejected": [],
                       "missing": []}
