@@ -122,6 +122,15 @@ METRICS = [
     "launch__occupancy_limit_warps", "launch__occupancy_limit_blocks", "launch__registers_per_thread",
     "launch__grid_size", "launch__block_size", "launch__shared_mem_per_block_dynamic",
     "launch__shared_mem_per_block_static",
+    # the L1's stages, each against its own peak: which one sets l1tex__throughput for global
+    # loads that are not TMA's (the L1's tag lookups, its wavefronts out, its data pipe, its fill)
+    "l1tex__t_output_wavefronts_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_output_wavefronts_pipe_lsu.avg.pct_of_peak_sustained_elapsed",
+    "l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed",
+    "l1tex__data_pipe_lsu_wavefronts_mem_lgds_cmd_read.sum", "l1tex__data_bank_reads.avg.pct_of_peak_sustained_elapsed",
+    "l1tex__data_bank_writes.avg.pct_of_peak_sustained_elapsed", "l1tex__f_wavefronts.avg.pct_of_peak_sustained_elapsed",
+    "l1tex__lsuin_requests.avg.pct_of_peak_sustained_elapsed",
+    "l1tex__m_xbar2l1tex_read_sectors.avg.pct_of_peak_sustained_elapsed",
 ]
 # The names the comparison needs, all read by the earlier H100 scripts or in every ncu
 # since 2020: asked alone when ncu refuses the broad set without naming what it refuses.
