@@ -649,6 +649,14 @@ static int execExplain(const CommandArgs *o) {
       fprintf(stderr, "gemmtop: --judge-mhz is the clock of a time given with --judge-ms: give both, or neither\n");
       return 2;
    }
+   if (o->inspect->arch)
+      return Cli_explainOffline(o);
+   if (o->inspect->device_file || o->timing->bank_ratio > 0) {
+      fprintf(stderr, "gemmtop: %s describes where a time was taken for explain --arch (no device here); with a "
+                      "device, explain runs and traces the kernel itself\n",
+              o->inspect->device_file ? "--device-file" : "--bank-ratio");
+      return 2;
+   }
    int rc = checkVendorOutput(o);
    return rc ? rc : runCommand(o, true);
 }
@@ -713,7 +721,7 @@ const CommandEntry Cli_runCommand = {
 
 const CommandEntry Cli_explainCommand = {
     .name = "explain",
-    .groups = GROUPS_CONFIGURED | IN_GROUP(TIMING) | IN_GROUP(IO) | IN_GROUP(STORAGE),
+    .groups = GROUPS_CONFIGURED | IN_GROUP(TIMING) | IN_GROUP(IO) | IN_GROUP(STORAGE) | IN_GROUP(INSPECT),
     .words = "",
     .summary = "one run, and what limits it: ceilings, roofline, waves, the limiter in words",
     .max_positional = 0,

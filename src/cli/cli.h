@@ -33,6 +33,9 @@ Session *Cli_openSession(const CommandArgs *o, const Catalog *cat, int *exit_cod
 /* The backend that compiles for --arch without a device (inspect, export-kernel); NULL,
  * with the message printed (a usage error), when --backend names none that can. */
 const Backend *Cli_offlineBackend(const CommandArgs *o);
+/* explain --arch: a time taken on another device (--judge-ms, --device-file) judged
+ * without it (cli_judge.c). Returns the exit code. */
+int Cli_explainOffline(const CommandArgs *o);
 
 /* --compute-units describes the device an --arch target stands for; without --arch the
  * device's own count is used: false, with the message printed (what: "a compile", "an

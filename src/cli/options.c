@@ -338,6 +338,10 @@ static const OptionSpec table[] = {
      .max = 100000, .field = F(timing.judge_mhz), .commands = CMD(EXPLAIN),
      .help = "with --judge-ms: the SM clock that time was taken at (a profiler's, which may differ from this run's): "
              "the compute ceiling is scaled to it"},
+    {.group = GROUP_TIMING, .name = "bank-ratio", .value = "R", .kind = OPT_REAL, .min = 1, .max = 64,
+     .field = F(timing.bank_ratio), .commands = CMD(EXPLAIN),
+     .help = "with --judge-ms and --arch: the local-memory conflicts measured where that time was taken "
+             "(wavefronts over the ideal, as gemmtop banks gives them there): without a device no trace is taken"},
     {.group = GROUP_TIMING, .name = "vendor", .kind = OPT_FLAG, .field = F(timing.vendor), .commands = RUNS,
      .help = "also time the vendor BLAS (CLBlast, cuBLAS, cuBLASLt for FP8, rocBLAS) and give % of it",
      .elsewhere = "bench always times the vendor BLAS"},
@@ -355,13 +359,18 @@ static const OptionSpec table[] = {
              "normalised to its own step 1: lesson-NAME-class.md, .csv, .svg here; repeatable, up to 32"},
     {.group = GROUP_LIST, .name = "measure", .kind = OPT_FLAG, .field = F(list.measure), .commands = CMD(LIST),
      .help = "list devices: measure each device's peak GFLOPS and memory bandwidth (seconds per device)"},
-    {.group = GROUP_INSPECT, .name = "arch", .value = "sm_XX|gfxNNN", .kind = OPT_TEXT, .field = F(inspect.arch), .commands = CMD(INSPECT) | CMD(EXPORT),
+    {.group = GROUP_INSPECT, .name = "arch", .value = "sm_XX|gfxNNN", .kind = OPT_TEXT, .field = F(inspect.arch),
+     .commands = CMD(INSPECT) | CMD(EXPORT) | CMD(EXPLAIN),
      .help = "compile for this target, no device needed (with --backend cuda or hip); export-kernel: write for "
-             "it (--backend cuda)"},
+             "it (--backend cuda); explain: judge --judge-ms on the device of --device-file, without it"},
     {.group = GROUP_INSPECT, .name = "compute-units", .value = "N", .kind = OPT_INT, .min = 1, .max = 4096,
      .field = F(inspect.compute_units), .commands = CMD(INSPECT) | CMD(EXPORT),
      .help = "with --arch: the multiprocessors of the device meant (132 on an H100 SXM), which size a persistent "
              "grid (CUS): inspect compiles, export-kernel writes for that many"},
+    {.group = GROUP_INSPECT, .name = "device-file", .value = "FILE", .kind = OPT_TEXT, .field = F(inspect.device_file),
+     .commands = CMD(EXPLAIN),
+     .help = "with --arch: the device meant, as the line 'gemmtop list devices --format json --measure' printed "
+             "for it there (its multiprocessors, L2 and measured ceilings)"},
     {.group = GROUP_INSPECT, .name = "code", .value = "ptx|sass|isa|none", .kind = OPT_CHOICE, .choices = "ptx|sass|isa|none",
      .field = F(inspect.code), .commands = CMD(INSPECT), .help = "which code to print",
      .dflt = "what the backend gives: PTX for CUDA and NVIDIA's OpenCL, ISA for HIP"},

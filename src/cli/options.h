@@ -62,6 +62,8 @@ typedef struct TimingOptions_ {
    bool cold_l2;             /* run, bench, sweep: time with the L2 cache cold (core/run/coldl2.h) */
    double judge_ms;          /* explain: judge this time (another tool's, e.g. a profiler's) instead of the run's; 0 none */
    double judge_mhz;         /* explain --judge-ms: the SM clock that time was taken at; 0 unknown */
+   double bank_ratio;        /* explain --judge-ms: local-memory conflicts measured elsewhere (wavefronts over the
+                                ideal); 0 none */
 } TimingOptions;
 
 typedef struct InputOptions_ {
@@ -86,6 +88,7 @@ typedef struct InspectOptions_ {
    const char *arch;         /* compile for this target (sm_90, gfx906) without a device */
    const char *code;         /* ptx, sass, isa, none */
    int compute_units;        /* export-kernel --arch: the multiprocessors of the device meant (0: not said) */
+   const char *device_file;  /* explain --arch: the device meant, as list devices --format json --measure printed it */
 } InspectOptions;
 
 typedef struct SweepOptions_ {

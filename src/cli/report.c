@@ -5,6 +5,7 @@
 
 #include "core/run/ablate.h"
 #include "core/analyse/waves.h"
+#include "core/run/devicefile.h"
 #include "base/util.h"
 
 void Report_jsonString(FILE *out, const char *s) {
@@ -117,17 +118,10 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
             jsonNumber(out, "read_peak_gbps", pk->read_gbps > 0 ? pk->read_gbps : NAN, true);
             jsonNumber(out, "l2_peak_gbps", pk->l2_gbps > 0 ? pk->l2_gbps : NAN, true);
             /* null where not measured (peaks_not_measured says why) or absent */
-            static const struct {
-               const char *name;
-               bool wgmma;
-               PeakKind kind;
-            } tensorPeaks[] = {{"tensor_tf32_peak_gflops", false, PEAK_TF32}, {"tensor_f16_peak_gflops", false, PEAK_F16},
-                               {"tensor_bf16_peak_gflops", false, PEAK_BF16}, {"tensor_fp8_peak_gflops", false, PEAK_FP8},
-                               {"wgmma_tf32_peak_gflops", true, PEAK_TF32},   {"wgmma_f16_peak_gflops", true, PEAK_F16},
-                               {"wgmma_bf16_peak_gflops", true, PEAK_BF16},   {"wgmma_fp8_peak_gflops", true, PEAK_FP8}};
-            for (size_t t = 0; t < sizeof tensorPeaks / sizeof tensorPeaks[0]; t++) {
-               double v = tensorPeaks[t].wgmma ? pk->wgmma_gflops[tensorPeaks[t].kind] : pk->gflops[tensorPeaks[t].kind];
-               jsonNumber(out, tensorPeaks[t].name, v > 0 ? v : NAN, true);
+            for (size_t t = 0; t < sizeof DeviceFile_tensorPeaks / sizeof DeviceFile_tensorPeaks[0]; t++) {
+               const PeakJsonName *name = &DeviceFile_tensorPeaks[t];
+               double v = name->wgmma ? pk->wgmma_gflops[name->kind] : pk->gflops[name->kind];
+               jsonNumber(out, name->name, v > 0 ? v : NAN, true);
             }
             fputs("\"peaks_not_measured\":", out);
             Report_jsonString(out, pk->not_measured);

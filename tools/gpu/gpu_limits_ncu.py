@@ -42,6 +42,11 @@ last. Without either the table goes to stdout. No file that exists is written ov
 --rescore FILE.jsonl compares again, with the rules of this script, the rows a run recorded
 (no GPU, no ncu, no gemmtop run): a change of the comparison is checked on the counters
 already measured. It writes limits.jsonl and limits.md into --out (or the table to stdout).
+With --replay gemmtop's limiter judges each row again as it is now, without the GPU:
+`gemmtop explain --arch` on the call's device (its line as --device-file) compiles the kernel
+offline and judges ncu's time at ncu's clock (and the run's own time at its clock), with the
+bank ratio the call measured; what each row said before is kept under "recorded". A change
+of the limiter is so tried on a GPU call's figures before a GPU is spent on it.
 
 The comparison, per row: the model's global bytes that reach the L2 (explain's
 l2_model_bytes: the L1's share taken out; the partial sums instead of C where a fix-up
@@ -180,6 +185,9 @@ def options():
     ap.add_argument("--list-metrics", action="store_true", help="print the metrics asked of ncu and stop")
     ap.add_argument("--rescore", metavar="FILE.jsonl",
                     help="compare again the rows a run recorded (its limits.jsonl), with this script's rules; no GPU")
+    ap.add_argument("--replay", action="store_true",
+                    help="with --rescore: judge each row again with gemmtop's limiter as it is now (explain --arch on "
+                         "the call's device, ncu's time and clock, the row's bank ratio), compiled offline; no GPU")
     o = ap.parse_args()
     sizes = list(o.size or [])
     for s in (o.sizes or "").split(","):
@@ -206,7 +214,7 @@ if O.list_metrics:
 # and presets from the repository root, where each command runs.
 B = os.path.abspath(os.environ.get("GEMMTOP_BIN") or os.path.join(ROOT, "build", "gemmtop"))
 PRESETS = os.path.abspath((os.environ.get("GEMMTOP_PRESETS") or os.path.join(ROOT, "presets")).split(":")[0])
-why = None if O.rescore else ncu_csv.program_problem([B])
+why = None if O.rescore and not O.replay else ncu_csv.program_problem([B])
 if why:
     sys.exit(f"gpu_limits_ncu.py: {why}: build it (make) or set GEMMTOP_BIN")
 DEV_ARGS = ["--backend", O.backend] + (["--device", O.device] if O.device else [])
@@ -469,6 +477,60 @@ HEADER = ("| preset | size | GFLOPS | gemmtop limiter of ncu's launch | of its o
           "waves ours / ncu |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
+def replay_one(devfile, arch, r):
+    """The row judged again offline: (judged, own limits), or errors in their place."""
+    ex, v = r.get("explain") or {}, (r.get("ncu") or {}).get("values") or {}
+    run, lim = ex.get("run") or {}, ex.get("limits") or {}
+    base = (["explain", "--backend", "cuda", "--arch", arch, "--device-file", devfile, "--preset", r["preset"]]
+            + size_args(r["size"]) + ["--format", "json"])
+    if lim.get("bank_ratio") and lim["bank_ratio"] >= 1:
+        base += ["--bank-ratio", f"{lim['bank_ratio']:.6g}"]
+
+    def judge(ms, mhz):
+        if not ms:
+            return {"error": "no time to judge"}
+        rc, out, err = gemmtop(base + ["--judge-ms", f"{ms:.6g}"] + (["--judge-mhz", f"{mhz:.6g}"] if mhz else []),
+                               timeout=300)
+        lines = []
+        for l in out.splitlines():
+            try:
+                lines.append(json.loads(l))
+            except ValueError:
+                pass
+        return lines[1]["limits"] if rc == 0 and len(lines) >= 2 and "limits" in lines[1] else \
+            {"rc": rc, "error": last_line(err or out)}
+
+    hz = v.get("sm__cycles_elapsed.avg.per_second")
+    t = v.get("gpu__time_duration.sum")
+    return (judge(t / 1e6 if t else None, hz / 1e6 if hz else None),
+            judge(run.get("time_ms"), run.get("sm_mhz")))
+
+
+def replay_all(head, rows):
+    """--replay: every row with ncu's figures and explain's limits judged again (a pool of
+    --jobs); a row whose replay fails keeps what it recorded, and says so."""
+    dev = head.get("device") or {}
+    arch = (dev.get("version") or "").split(",")[0].strip()
+    if not arch.startswith("sm_"):
+        sys.exit(f"gpu_limits_ncu.py: --replay: the call's device names no sm_ architecture ({dev.get('version')!r})")
+    devfile = os.path.join(tempfile.mkdtemp(prefix="gpu-limits-replay-"), "device.json")
+    with open(devfile, "w") as f:
+        f.write(json.dumps(dev) + "\n")
+    todo = [r for r in rows if "limits" in (r.get("explain") or {}) and (r.get("ncu") or {}).get("values")]
+    with ThreadPoolExecutor(max_workers=max(1, O.jobs)) as pool:
+        results = list(pool.map(lambda r: replay_one(devfile, arch, r), todo))
+    failed = 0
+    for r, (judged_now, own_now) in zip(todo, results):
+        r["recorded"] = {"judged": r.get("judged"), "limits": r["explain"]["limits"]}
+        if "limiter" in judged_now and "limiter" in own_now:
+            r["judged"], r["explain"]["limits"] = judged_now, own_now
+        else:
+            failed += 1
+            r["replay_error"] = (judged_now.get("error") or own_now.get("error"))
+    print(f"# replayed {len(todo) - failed} of {len(todo)} rows offline for {arch}"
+          f"{f'; {failed} kept as recorded (replay_error says why)' if failed else ''}", flush=True)
+
+
 def rescore(path):
     """--rescore: the recorded rows compared again (compare(), md_row(), tally() as they are now)."""
     try:
@@ -479,6 +541,8 @@ def rescore(path):
     rows = [l for l in lines if l.get("kind") == "row"]
     if not head or not rows:
         sys.exit(f"gpu_limits_ncu.py: --rescore {path}: no device line or no rows: not a gpu_limits_ncu.py run")
+    if O.replay:
+        replay_all(head, rows)
     by_size, out = {}, []
     for r in rows:
         ex, values = r.get("explain") or {}, (r.get("ncu") or {}).get("values")
