@@ -260,6 +260,40 @@ rescore "$T_DIR/notrun.jsonl"
 expect_rc 1 "a file with no rows is refused"
 expect_in "no device line or no rows" "$ERR" "saying why"
 
+# --replay: gemmtop's limiter judges recorded rows again without the GPU (explain --arch on
+# the call's device): two rows of the H200 call of 2026-11-30 07:25 (tests/data), each judged
+# at ncu's time and at the run's own, what they said before kept under "recorded". A call
+# whose device names no sm_ architecture (PoCL's) cannot be replayed, and says so.
+GEMMTOP_BIN=$GEMMTOP_BIN python3 tools/gpu/gpu_limits_ncu.py --rescore "$T_DIR/rec2.jsonl" --replay \
+   --out "$T_DIR/noreplay" >"$T_DIR/stdout" 2>"$T_DIR/stderr"
+RC=$?
+ERR=$(cat "$T_DIR/stderr")
+expect_rc 1 "--replay of a call on PoCL is refused"
+expect_in "names no sm_ architecture" "$ERR" "saying why"
+if have_nvrtc; then
+   GEMMTOP_BIN=$GEMMTOP_BIN python3 tools/gpu/gpu_limits_ncu.py --rescore tests/data/h200-limits-rows.jsonl --replay \
+      --jobs 2 --out "$T_DIR/replayed" >"$T_DIR/stdout" 2>"$T_DIR/stderr"
+   RC=$?
+   expect_rc 0 "--replay judges the H200's rows again offline"
+   expect_in "# replayed 2 of 2 rows offline for sm_90" "$(cat "$T_DIR/stdout")" "every row"
+   if msg=$(python3 - "$T_DIR/replayed/limits.jsonl" <<'PY' 2>&1
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if json.loads(l)["kind"] == "row"]
+assert len(rows) == 2
+for r in rows:
+    v, run = r["ncu"]["values"], r["explain"]["run"]
+    assert r["recorded"]["judged"]["limiter"] and r["recorded"]["limits"]["limiter"], r["recorded"]
+    assert abs(r["judged"]["judged_ms"] - v["gpu__time_duration.sum"] / 1e6) < 1e-6, (r["judged"], v)
+    assert abs(r["explain"]["limits"]["judged_ms"] - run["time_ms"]) < 1e-6 * run["time_ms"], r["explain"]
+    assert r["compare"]["same_run_limiter"] == r["judged"]["limiter"], r["compare"]
+print(len(rows))
+PY
+   ); then ok "each row judged at ncu's time and at its own, the recorded judgement kept"
+   else not_ok "each row judged at ncu's time and at its own, the recorded judgement kept" "$msg"; fi
+else
+   ok "--replay offline # SKIP $(nvrtc_missing)"
+fi
+
 # The GPU call's script (tools/gpu/gpu_limits.sh, as gpu_round.sh runs it): the three files
 # in its folder; a second run into the same folder writes over nothing.
 wrapper() {

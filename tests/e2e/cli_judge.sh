@@ -1,0 +1,103 @@
+#!/bin/sh
+# explain --arch --device-file: the limiter judges a time taken on a device that is not
+# here (a profiler's on the H200), with the ceilings measured there (the line `gemmtop list
+# devices --format json --measure` printed on it: tests/data/h200-device.json, from the call
+# of 2026-11-30 07:25). The kernel is compiled offline (NVRTC) for its registers; nothing
+# runs. Bad files and options that need a run are refused, saying why; another machine's
+# device name reaches the terminal with its control characters made visible.
+. "$(dirname "$0")/lib.sh"
+
+DEV=$PWD/tests/data/h200-device.json
+judge() {
+   OUT=$("$GEMMTOP_BIN" explain --backend cuda --arch sm_90a "$@" 2>"$T_DIR/err")
+   RC=$?
+   ERR=$(cat "$T_DIR/err")
+}
+
+# Refusals that come before any compile: they hold with or without NVRTC.
+judge --device-file "$DEV" --preset 03-wpt --size 2048
+expect_rc 2 "without --judge-ms there is nothing to judge"
+expect_in "give that time (--judge-ms MS)" "$ERR" "saying what to give"
+judge --preset 03-wpt --size 2048 --judge-ms 1
+expect_rc 2 "without --device-file there are no ceilings"
+expect_in "--device-file FILE" "$ERR" "saying what to give"
+judge --device-file "$DEV" --preset 03-wpt --size 2048 --judge-ms 1 --vendor
+expect_rc 2 "--vendor is refused: nothing runs"
+expect_in "runs nothing: --vendor" "$ERR" "saying why"
+printf 'fp32_peak_gflops 1\n' >"$T_DIR/notjson"
+judge --device-file "$T_DIR/notjson" --preset 03-wpt --size 2048 --judge-ms 1
+expect_rc 2 "a device file that is not JSON is refused"
+expect_in "not a JSON object" "$ERR" "saying what it should be"
+printf '{"name": "x", "compute_units": 132, "copy_peak_gbps": 4000}\n' >"$T_DIR/noceil"
+judge --device-file "$T_DIR/noceil" --preset 03-wpt --size 2048 --judge-ms 1
+expect_rc 2 "a device file without measured ceilings is refused"
+expect_in '"fp32_peak_gflops"' "$ERR" "naming the ceiling it lacks"
+sed 's/"compute_units": 132/"compute_units": "many"/' "$DEV" >"$T_DIR/badcu"
+judge --device-file "$T_DIR/badcu" --preset 03-wpt --size 2048 --judge-ms 1
+expect_rc 2 "a field of the wrong type is refused"
+expect_in '"compute_units" is not a number' "$ERR" "naming the field"
+mkfifo "$T_DIR/fifo"
+judge --device-file "$T_DIR/fifo" --preset 03-wpt --size 2048 --judge-ms 1
+expect_rc 2 "a FIFO is refused, not read"
+expect_in "FIFO" "$ERR" "naming what it is"
+OUT=$("$GEMMTOP_BIN" explain --device-file "$DEV" --preset 03-wpt --size 64 2>&1)
+RC=$?
+expect_rc 2 "--device-file without --arch is refused (explain then runs on this device)"
+expect_in "for explain --arch" "$OUT" "saying where it belongs"
+
+if ! have_nvrtc; then
+   ok "the offline judgements # SKIP $(nvrtc_missing)"
+   finish
+fi
+
+# A time on the H200 judged offline: the flops over it, at the clock given.
+ms=0.02848
+judge --device-file "$DEV" --preset hopper-5-order-bf16 --size 2048 --judge-ms $ms --judge-mhz 1757
+expect_rc 0 "a Hopper kernel's time on the H200 is judged without a GPU"
+expect_in "on NVIDIA H200 (132 multiprocessors; ceilings measured 2026-11-30 07:25), compiled offline for sm_90a: nothing ran here" \
+   "$OUT" "the device and its ceilings come from the file, the code from the offline compile"
+expect_in "judged     the time given (--judge-ms): $ms ms, 6.032e+05 GFLOPS at 1757 MHz" "$OUT" \
+   "2 x 2048^3 flops over the time given, at its clock"
+expect_in "of the measured bfloat16 wgmma peak at the clock the run held" "$OUT" \
+   "put against the file's wgmma ceiling, scaled to the clock"
+judge --device-file "$DEV" --preset hopper-5-order-bf16 --size 2048 --judge-ms $ms --format json
+expect_rc 0 "the same as JSON"
+if msg=$(printf '%s\n' "$OUT" | python3 -c '
+import json, sys
+lines = [json.loads(l) for l in sys.stdin]
+assert len(lines) == 2, lines
+run, lim = lines[0], lines[1]["limits"]
+assert run["status"] == "not run" and run["offline"] == "sm_90a" and run["device"] == "NVIDIA H200", run
+assert run["compute_units"] == 132 and run["registers"] > 0 and run["judged_mhz"] is None, run
+assert abs(lim["judged_ms"] - 0.02848) < 1e-9 and abs(lim["judged_gflops"] - 2 * 2048**3 / 0.02848e6) < 1, lim
+assert lim["l2_gbps"] == 9414.82 and lim["local_gbps"] == 32407.4, lim
+' 2>&1); then ok "one line of the judged configuration, one of its limits, the file's ceilings in them"
+else not_ok "one line of the judged configuration, one of its limits, the file's ceilings in them" "$msg"; fi
+
+# The conflicts a trace measured there: the local memory's share grows by that ratio.
+share() {
+   judge --device-file "$DEV" --preset 03-wpt --size 2048 --judge-ms 1 --format json "$@"
+   printf '%s\n' "$OUT" | tail -n 1 | python3 -c 'import json, sys; print(json.loads(sys.stdin.read())["limits"]["local_pct"])'
+}
+plain=$(share)
+banked=$(share --bank-ratio 2)
+if python3 -c "import sys; p, b = float('$plain'), float('$banked'); sys.exit(0 if abs(b - 2 * p) < 0.01 * b else 1)" 2>/dev/null; then
+   ok "--bank-ratio 2 doubles the local memory's share ($plain% -> $banked%)"
+else
+   not_ok "--bank-ratio 2 doubles the local memory's share" "$plain -> $banked"
+fi
+
+# Another machine's words: a device name with an escape reaches the terminal visible.
+python3 - "$DEV" "$T_DIR/esc.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["name"] = "H200\x1b]0;owned\x07"
+open(sys.argv[2], "w").write(json.dumps(d) + "\n")
+PY
+judge --device-file "$T_DIR/esc.json" --preset 03-wpt --size 2048 --judge-ms 1
+expect_rc 0 "a device name with control characters is judged"
+case "$OUT" in
+*"$(printf '\033')"* | *"$(printf '\007')"*) not_ok "its escape never reaches the terminal" "$OUT" ;;
+*) expect_in 'H200^[]0;owned^G' "$OUT" "its escape is shown in caret form" ;;
+esac
+finish
