@@ -266,16 +266,22 @@ def presets():
     return first + [n for n in names if n not in first]
 
 
-def explain_json(preset, size, extra):
-    """gemmtop explain --format json with extra options: (rc, its JSON lines, the last line said)."""
-    rc, out, err = gemmtop(["explain"] + DEV_ARGS + ["--preset", preset] + size_args(size) + extra +
-                           ["--format", "json", "--no-store"], timeout=remaining(120))
+def json_lines(text):
+    """The lines of text that are JSON, parsed (explain's two; anything else skipped)."""
     lines = []
-    for l in out.splitlines():
+    for l in text.splitlines():
         try:
             lines.append(json.loads(l))
         except ValueError:
             pass
+    return lines
+
+
+def explain_json(preset, size, extra):
+    """gemmtop explain --format json with extra options: (rc, its JSON lines, the last line said)."""
+    rc, out, err = gemmtop(["explain"] + DEV_ARGS + ["--preset", preset] + size_args(size) + extra +
+                           ["--format", "json", "--no-store"], timeout=remaining(120))
+    lines = json_lines(out)
     ok = rc == 0 and len(lines) >= 2 and "limits" in lines[1]
     return rc, lines, ok, last_line(err or out)
 
@@ -491,12 +497,7 @@ def replay_one(devfile, arch, r):
             return {"error": "no time to judge"}
         rc, out, err = gemmtop(base + ["--judge-ms", f"{ms:.6g}"] + (["--judge-mhz", f"{mhz:.6g}"] if mhz else []),
                                timeout=300)
-        lines = []
-        for l in out.splitlines():
-            try:
-                lines.append(json.loads(l))
-            except ValueError:
-                pass
+        lines = json_lines(out)
         return lines[1]["limits"] if rc == 0 and len(lines) >= 2 and "limits" in lines[1] else \
             {"rc": rc, "error": last_line(err or out)}
 
