@@ -18,6 +18,16 @@ table followed by a line that says where those rows come from (LABEL).
 
     python3 tools/lesson_limits.py --device "NVIDIA H200, driver 580.159.04, ncu 2025.3.1, 2026-11-29" \\
         RUN/limits.jsonl [RUN2/limits.jsonl ...]
+
+With --pocl (no runs) it writes, between the markers
+
+    <!-- pocl limits: begin -->
+    <!-- pocl limits: end -->
+
+what limits each step on this machine's CPU through PoCL, the device a class on laptops has:
+for each lesson, `gemmtop lesson NAME --prepare --device pocl` (each step's size on a CPU, and
+what the CPU refuses), then `gemmtop explain` of each ready step at that size. GEMMTOP_BIN
+names gemmtop (default build/gemmtop); --lessons A,B limits it to some lessons.
 """
 import argparse
 import json
@@ -27,6 +37,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN, END = "<!-- gpu limits: begin -->", "<!-- gpu limits: end -->"
+POCL_BEGIN, POCL_END = "<!-- pocl limits: begin -->", "<!-- pocl limits: end -->"
+# A step of `gemmtop lesson NAME --prepare`'s table: number, preset, size, seconds, what became of it.
+PREPARED = re.compile(r"^\s*(\d+) (\S+)\s+(\d+x\d+x\d+)\s+[\d.]+ s\s+(.*)$")
 UNIT = {"sm__throughput": "SM", "dram__throughput": "DRAM", "lts__throughput": "L2", "l1tex__throughput": "L1/shared"}
 
 
@@ -154,15 +167,131 @@ def section(lessons, rows, device, earlier=None, earlier_label=None):
     return "\n".join(out)
 
 
+def replace_section(text, begin, end, new):
+    """text with its section between begin and end replaced by new (appended the first time)."""
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        return head + new + rest.split(end, 1)[1]
+    return text.rstrip("\n") + "\n\n" + new + "\n"
+
+
+def gemmtop(binary, args, timeout=900):
+    import subprocess
+    try:
+        r = subprocess.run([binary] + args, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+        return r.returncode, r.stdout, r.stderr
+    except subprocess.TimeoutExpired:
+        return "timeout", "", f"gemmtop {args[0]} ran past {timeout} s"
+
+
+def pocl_steps(binary, name):
+    """{step number: (preset, size, status)} of the lesson prepared on PoCL, and the device's name."""
+    rc, out, err = gemmtop(binary, ["lesson", name, "--prepare", "--device", "pocl"])
+    steps, device = {}, "PoCL"
+    for line in (out + "\n" + err).splitlines():
+        m = re.match(r"lesson \S+ prepared on (.*?) \(opencl\) in", line)
+        if m:
+            device = m.group(1)
+        m = PREPARED.match(line)
+        if m:
+            steps[int(m.group(1))] = (m.group(2), m.group(3), m.group(4).strip())
+    if not steps:
+        last = [l for l in (err or out).strip().splitlines() if l.strip()]
+        raise SystemExit(f"lesson_limits.py: gemmtop lesson {name} --prepare gave no steps: "
+                         f"{last[-1] if last else rc}")
+    return steps, device
+
+
+def pocl_row(binary, i, preset, size, status):
+    if status != "ready":
+        return f"| {i} | `{preset}` | {size} | - | {cell(status)[:160]} |"
+    rc, out, err = gemmtop(binary, ["explain", "--device", "pocl", "--preset", preset, "--size", size, "--reps", "5",
+                                    "--format", "json", "--no-store"])
+    lines = []
+    for l in out.splitlines():
+        try:
+            lines.append(json.loads(l))
+        except ValueError:
+            pass
+    if rc != 0 or len(lines) < 2 or "limits" not in lines[1]:
+        last = [l for l in (err or out).strip().splitlines() if l.strip()]
+        return f"| {i} | `{preset}` | {size} | - | explain failed: {cell(last[-1] if last else rc)[:120]} |"
+    run, lim = lines[0], lines[1]["limits"]
+    words = cell(lim.get("words", lim.get("limiter", "")))
+    if len(words) > 140:
+        words = words[:137].rstrip() + "..."
+    mark = " (emulated tensor cores: not a figure to rank)" if run.get("emulated") else ""
+    return f"| {i} | `{preset}` | {size} | {run.get('gflops', 0):.3g} | {words}{mark} |"
+
+
+def pocl_section(binary, lessons, date):
+    body, devices = [], set()
+    for name, (title, steps) in lessons:
+        prepared, device = pocl_steps(binary, name)
+        devices.add(device)
+        body += [f"### `{name}`: {cell(title)}", "", "| step | preset | size | GFLOPS | what limits it on the CPU |",
+                 "|---|---|---|---|---|"]
+        for i, preset in enumerate(steps, 1):
+            p, size, status = prepared.get(i, (preset, "-", "not in --prepare's table"))
+            body.append(pocl_row(binary, i, preset, size, status))
+            print(f"  {name} {i} {preset} {size}: {body[-1].split('|')[5].strip()[:70]}", flush=True)
+        body.append("")
+    head = [POCL_BEGIN, "", f"## What limits each step on a CPU (PoCL: {cell(', '.join(sorted(devices)))}, {date})", "",
+            "`gemmtop explain` through PoCL at each step's size on a CPU (the size `gemmtop lesson` gives it there,",
+            "from `--prepare`), five timed launches: what a class on laptops sees beside the GPU's table. A CPU",
+            "has no local-memory banks, so the bank rules stay off; a step that needs a GPU says why. Written by",
+            "`tools/lesson_limits.py --pocl`; the figures are one machine's, the limiters the point.", ""]
+    return "\n".join(head + body + [POCL_END])
+
+
+def main_pocl(o):
+    import time
+    binary = os.path.abspath(os.environ.get("GEMMTOP_BIN") or os.path.join(ROOT, "build", "gemmtop"))
+    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        raise SystemExit(f"lesson_limits.py: {binary} is not an executable file: build it (make) or set GEMMTOP_BIN")
+    # Shares need the CPU's measured ceilings: measured once here when none are kept.
+    rc, out, _ = gemmtop(binary, ["list", "devices", "--device", "pocl", "--format", "json"])
+    if not o.no_measure and '"fp32_peak_gflops"' not in out:
+        print("lesson_limits.py: measuring the CPU's ceilings first (gemmtop list devices --measure)...", flush=True)
+        gemmtop(binary, ["list", "devices", "--device", "pocl", "--measure"])
+    wanted = set(o.lessons.split(",")) if o.lessons else None
+    by_guide = {}
+    for name, guide in sorted(guides(o.root).items()):
+        path = os.path.join(o.root, "lessons", name + ".lesson")
+        if os.path.exists(path) and (wanted is None or name in wanted):
+            by_guide.setdefault(guide, []).append((name, lesson_steps(path)))
+    for guide, lessons in sorted(by_guide.items()):
+        text = open(guide, encoding="utf-8").read()
+        result = replace_section(text, POCL_BEGIN, POCL_END, pocl_section(binary, lessons, time.strftime("%Y-%m-%d")))
+        if result != text:
+            with open(guide + ".tmp", "w", encoding="utf-8") as f:
+                f.write(result)
+            os.replace(guide + ".tmp", guide)
+        print(f"{os.path.relpath(guide, o.root)}: {', '.join(n for n, _ in lessons)}"
+              f"{' (changed)' if result != text else ''}", flush=True)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("runs", nargs="+", help="limits.jsonl files of tools/gpu/gpu_limits.sh runs")
-    ap.add_argument("--device", required=True, help="the device, driver, ncu and date, as the section's title says")
+    ap.add_argument("runs", nargs="*", help="limits.jsonl files of tools/gpu/gpu_limits.sh runs")
+    ap.add_argument("--device", help="the device, driver, ncu and date, as the section's title says")
+    ap.add_argument("--pocl", action="store_true",
+                    help="instead: each step's limiter on this machine's CPU through PoCL (runs gemmtop)")
+    ap.add_argument("--lessons", help="with --pocl: only these lessons (comma-separated)")
+    ap.add_argument("--no-measure", action="store_true",
+                    help="with --pocl: never measure the CPU's ceilings (without them the limiter says so)")
     ap.add_argument("--keep-earlier", metavar="LABEL",
                     help="keep the section's rows at sizes the runs did not measure, starred, LABEL saying whence")
     ap.add_argument("--check", action="store_true", help="change nothing; exit 1 if a guide would change")
     ap.add_argument("--root", default=ROOT, help="the project's folder (default: the one this script is in)")
     o = ap.parse_args()
+    if o.pocl:
+        if o.runs or o.device or o.keep_earlier or o.check:
+            ap.error("--pocl measures here: it takes no runs, --device, --keep-earlier or --check")
+        return main_pocl(o)
+    if not o.runs or not o.device:
+        ap.error("give the runs' limits.jsonl files and --device (or --pocl)")
     rows = load(o.runs)
     by_guide = {}
     for name, guide in sorted(guides(o.root).items()):
@@ -173,12 +302,7 @@ def main():
     for guide, lessons in sorted(by_guide.items()):
         text = open(guide, encoding="utf-8").read()
         earlier = earlier_rows(text) if o.keep_earlier else None
-        new = section(lessons, rows, cell(o.device), earlier, o.keep_earlier)
-        if BEGIN in text and END in text:
-            head, rest = text.split(BEGIN, 1)
-            result = head + new + rest.split(END, 1)[1]
-        else:
-            result = text.rstrip("\n") + "\n\n" + new + "\n"
+        result = replace_section(text, BEGIN, END, section(lessons, rows, cell(o.device), earlier, o.keep_earlier))
         if result != text:
             changed += 1
             if not o.check:

@@ -63,6 +63,49 @@ n=$(grep -c 'gpu limits: begin' "$root/docs/lesson-toy.md")
 [ "$n" -eq 1 ] && ok "in place, still one section" || not_ok "in place, still one section" "$n begin markers"
 expect_in "Its own text, kept." "$guide" "the guide's own text still kept"
 
+# --pocl: each step explained on this machine's CPU through PoCL at the lesson's CPU size
+# (a real gemmtop, a real lesson of real presets at a small cpu_size): a ready step gets its
+# figure and limiter, a step the CPU cannot run says why, the GPU section stays as it was.
+cat >"$T_DIR/lessons.toy" <<'EOF'
+title = A toy ladder on the CPU
+cpu_size = 64x64x64
+step  = 01-naive
+title = one
+step  = 02-tiled-ts16
+title = two
+step  = hopper-5-order-bf16
+title = three
+EOF
+# Its own copy of the project's folders: the toy lesson of the cases after it stays as it is.
+proot="$T_DIR/proot"
+mkdir -p "$proot/docs" "$proot/lessons" "$T_DIR/shipped"
+cp "$root/docs/lessons.md" "$root/docs/lesson-toy.md" "$proot/docs/"
+cp "$T_DIR/lessons.toy" "$T_DIR/shipped/toy.lesson"
+cp "$T_DIR/lessons.toy" "$proot/lessons/toy.lesson"
+gpu_before=$(sed -n '/gpu limits: begin/,/gpu limits: end/p' "$proot/docs/lesson-toy.md")
+# --no-measure: a CPU's ceilings take a minute to measure; the rows' words are what is checked.
+OUT=$(GEMMTOP_LESSONS="$T_DIR/shipped" GEMMTOP_BIN="$GEMMTOP_BIN" python3 "$tool" --root "$proot" --pocl --no-measure 2>&1)
+RC=$?
+expect_rc 0 "--pocl explains each step on the CPU"
+guide=$(cat "$proot/docs/lesson-toy.md")
+expect_in "## What limits each step on a CPU (PoCL: " "$guide" "in a section of its own"
+if printf '%s\n' "$guide" | grep -Eq '^\| 1 \| `01-naive` \| 64x64x64 \| [0-9.e+]+ \| [a-z]'; then
+   ok "a ready step: its size on the CPU, its GFLOPS and its limiter"
+else
+   not_ok "a ready step: its size on the CPU, its GFLOPS and its limiter" "$guide"
+fi
+expect_in "| 2 | \`02-tiled-ts16\` | 64x64x64 | " "$guide" "every step"
+if printf '%s\n' "$guide" | grep -Eq '^\| 3 \| `hopper-5-order-bf16` \| 64x64x64 \| - \| .*(refused|sm_90a)'; then
+   ok "a step the CPU cannot run says why"
+else
+   not_ok "a step the CPU cannot run says why" "$guide"
+fi
+[ "$(sed -n '/gpu limits: begin/,/gpu limits: end/p' "$proot/docs/lesson-toy.md")" = "$gpu_before" ] &&
+   ok "the GPU section is left as it was" || not_ok "the GPU section is left as it was" "$guide"
+OUT=$(python3 "$tool" --root "$proot" --pocl --device x 2>&1)
+RC=$?
+expect_rc 2 "--pocl with a GPU run's options is refused"
+
 # --keep-earlier: a run at another size keeps the rows it did not measure, starred.
 sed -e 's/"size": 2048/"size": 4096/' -e '/toy-3/d' "$T_DIR/run.jsonl" >"$T_DIR/run3.jsonl"
 run_tool --keep-earlier "the toy run <of> Monday" "$T_DIR/run3.jsonl"
