@@ -250,10 +250,13 @@ def main_pocl(o):
     if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
         raise SystemExit(f"lesson_limits.py: {binary} is not an executable file: build it (make) or set GEMMTOP_BIN")
     # Shares need the CPU's measured ceilings: measured once here when none are kept.
-    rc, out, _ = gemmtop(binary, ["list", "devices", "--device", "pocl", "--format", "json"])
-    if not o.no_measure and '"fp32_peak_gflops"' not in out:
+    rc, out, _ = gemmtop(binary, ["list", "devices", "--backend", "opencl", "--format", "json"])
+    pocl = [l for l in out.splitlines() if '"pocl"' in l]
+    if not o.no_measure and not any('"fp32_peak_gflops"' in l for l in pocl):
         print("lesson_limits.py: measuring the CPU's ceilings first (gemmtop list devices --measure)...", flush=True)
-        gemmtop(binary, ["list", "devices", "--device", "pocl", "--measure"])
+        rc, out, err = gemmtop(binary, ["list", "devices", "--backend", "opencl", "--measure"])
+        if rc != 0:
+            raise SystemExit(f"lesson_limits.py: gemmtop list devices --measure failed ({rc}): {err.strip()[-300:]}")
     wanted = set(o.lessons.split(",")) if o.lessons else None
     by_guide = {}
     for name, guide in sorted(guides(o.root).items()):
