@@ -202,11 +202,23 @@ def pocl_steps(binary, name):
     return steps, device
 
 
-def pocl_row(binary, i, preset, size, status):
+def step_ablations(path):
+    """Each step's `ablate =` (the switches its visit turns on), "" where it has none."""
+    out = []
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r"\s*(\w+)\s*=\s*(.*?)\s*$", line)
+        if m and m.group(1) == "step":
+            out.append("")
+        elif m and m.group(1) == "ablate" and out:
+            out[-1] = m.group(2)
+    return out
+
+
+def pocl_row(binary, i, preset, size, status, ablate):
     if status != "ready":
         return f"| {i} | `{preset}` | {size} | - | {cell(status)[:160]} |"
     rc, out, err = gemmtop(binary, ["explain", "--device", "pocl", "--preset", preset, "--size", size, "--reps", "5",
-                                    "--format", "json", "--no-store"])
+                                    "--format", "json", "--no-store"] + (["--ablate", ablate] if ablate else []))
     lines = []
     for l in out.splitlines():
         try:
@@ -221,19 +233,21 @@ def pocl_row(binary, i, preset, size, status):
     if len(words) > 140:
         words = words[:137].rstrip() + "..."
     mark = " (emulated tensor cores: not a figure to rank)" if run.get("emulated") else ""
+    mark += f" (ablated: {cell(ablate)}; not verified, not a figure to rank)" if ablate else ""
     return f"| {i} | `{preset}` | {size} | {run.get('gflops', 0):.3g} | {words}{mark} |"
 
 
-def pocl_section(binary, lessons, date):
+def pocl_section(binary, lessons, date, root):
     body, devices = [], set()
     for name, (title, steps) in lessons:
+        ablations = step_ablations(os.path.join(root, "lessons", name + ".lesson"))
         prepared, device = pocl_steps(binary, name)
         devices.add(device)
         body += [f"### `{name}`: {cell(title)}", "", "| step | preset | size | GFLOPS | what limits it on the CPU |",
                  "|---|---|---|---|---|"]
         for i, preset in enumerate(steps, 1):
             p, size, status = prepared.get(i, (preset, "-", "not in --prepare's table"))
-            body.append(pocl_row(binary, i, preset, size, status))
+            body.append(pocl_row(binary, i, preset, size, status, ablations[i - 1] if i <= len(ablations) else ""))
             print(f"  {name} {i} {preset} {size}: {body[-1].split('|')[5].strip()[:70]}", flush=True)
         body.append("")
     head = [POCL_BEGIN, "", f"## What limits each step on a CPU (PoCL: {cell(', '.join(sorted(devices)))}, {date})", "",
@@ -265,7 +279,7 @@ def main_pocl(o):
             by_guide.setdefault(guide, []).append((name, lesson_steps(path)))
     for guide, lessons in sorted(by_guide.items()):
         text = open(guide, encoding="utf-8").read()
-        result = replace_section(text, POCL_BEGIN, POCL_END, pocl_section(binary, lessons, time.strftime("%Y-%m-%d")))
+        result = replace_section(text, POCL_BEGIN, POCL_END, pocl_section(binary, lessons, time.strftime("%Y-%m-%d"), o.root))
         if result != text:
             with open(guide + ".tmp", "w", encoding="utf-8") as f:
                 f.write(result)

@@ -75,6 +75,9 @@ step  = 02-tiled-ts16
 title = two
 step  = hopper-5-order-bf16
 title = three
+step  = 02-tiled-ts16
+title = four
+ablate = no-a
 EOF
 # Its own copy of the project's folders: the toy lesson of the cases after it stays as it is.
 proot="$T_DIR/proot"
@@ -95,6 +98,7 @@ else
    not_ok "a ready step: its size on the CPU, its GFLOPS and its limiter" "$guide"
 fi
 expect_in "| 2 | \`02-tiled-ts16\` | 64x64x64 | " "$guide" "every step"
+expect_in "(ablated: no-a; not verified, not a figure to rank) |" "$guide" "a step that ablates is explained ablated, and says so"
 if printf '%s\n' "$guide" | grep -Eq '^\| 3 \| `hopper-5-order-bf16` \| 64x64x64 \| - \| .*(refused|sm_90a)'; then
    ok "a step the CPU cannot run says why"
 else
