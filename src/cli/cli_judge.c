@@ -122,7 +122,7 @@ int Cli_explainOffline(const CommandArgs *o) {
       Limiter_of(&li, &lim);
       if (o->output->format == FORMAT_JSON)
          printJsonRun(k, values, &p, &dev, arch, in, ms, mhz);
-      else {
+      else if (o->output->format == FORMAT_TABLE) { /* CSV: the limits' header and row alone */
          printf("kernel     %s on %s (%u multiprocessors; ceilings measured %s), compiled offline for %s: "
                 "nothing ran here\n",
                 k->name, dev.name, dev.compute_units, peaks.measured_at[0] ? peaks.measured_at : "at an unknown date",

@@ -74,6 +74,13 @@ assert lim["l2_gbps"] == 9414.82 and lim["local_gbps"] == 32407.4, lim
 ' 2>&1); then ok "one line of the judged configuration, one of its limits, the file's ceilings in them"
 else not_ok "one line of the judged configuration, one of its limits, the file's ceilings in them" "$msg"; fi
 
+judge --device-file "$DEV" --preset 03-wpt --size 2048 --judge-ms 1 --format csv
+expect_rc 0 "and as CSV"
+case "$(printf '%s\n' "$OUT" | head -n 1)" in
+limiter,words,*) ok "CSV: the limits' header first, no table lines before it" ;;
+*) not_ok "CSV: the limits' header first, no table lines before it" "$OUT" ;;
+esac
+
 # The conflicts a trace measured there: the local memory's share grows by that ratio.
 share() {
    judge --device-file "$DEV" --preset 03-wpt --size 2048 --judge-ms 1 --format json "$@"
