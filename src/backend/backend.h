@@ -131,6 +131,7 @@ typedef struct OfflineCode_ {
    char resources[160];     /* what only this backend reports (AMD: VGPRs, SGPRs), or why nothing */
    char note[256];          /* why code is NULL though a listing was asked for */
    char warning[256];       /* what was listed instead of what was asked for */
+   char compiler[48];       /* what compiled it where not the backend's own compiler ("nvcc"), else "" */
 } OfflineCode;
 
 void OfflineCode_free(OfflineCode *c);

@@ -5,10 +5,14 @@
  * needs are written out here (they are stable C ABIs); what it shares with the HIP backend
  * is in gpu_common.c. */
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "backend/backend_cuda.h"
@@ -512,6 +516,99 @@ static void closeDevice(Context *c) {
    free(c);
 }
 
+/* GEMMTOP_CUDA_COMPILER=nvcc (or nvcc's path): the toolkit's nvcc builds the CUBIN (or the
+ * PTX) instead of NVRTC, to compare the two on one kernel: the same CUDA 13.0 made different
+ * code from the same source, and FP8 step 5 ran 17% faster from nvcc (docs/fp8.md). NULL:
+ * NVRTC, the default. */
+extern char **environ;
+
+const char *Cuda_nvccWanted(void) {
+   const char *c = getenv("GEMMTOP_CUDA_COMPILER");
+   return c && c[0] && strcmp(c, "nvrtc") != 0 ? c : NULL;
+}
+
+/* The source into a temporary .cu, nvcc on it with the options (the -D of the
+ * configuration), its messages (ptxas's report with -v) as the log. */
+static BackendStatus nvccBuild(const char *nvcc, const char *source, const char *options, const char *arch,
+                               bool want_ptx, char **out, size_t *outlen, char **log, char *err, size_t errlen) {
+   *out = *log = NULL;
+   *outlen = 0;
+   char dir[] = "/tmp/gemmtop-nvcc-XXXXXX";
+   if (!mkdtemp(dir)) {
+      snprintf(err, errlen, "nvcc: no temporary folder: %s", strerror(errno));
+      return BACKEND_ERR_OTHER;
+   }
+   char src[64], obj[64], msg[64], archopt[32];
+   snprintf(src, sizeof src, "%s/kernel.cu", dir);
+   snprintf(obj, sizeof obj, "%s/kernel.%s", dir, want_ptx ? "ptx" : "cubin");
+   snprintf(msg, sizeof msg, "%s/messages.txt", dir);
+   size_t archlen = strlen(arch);
+   bool suffix = Cuda_archSpecific(options) && archlen && arch[archlen - 1] != 'a';
+   snprintf(archopt, sizeof archopt, "-arch=%s%s", arch, suffix ? "a" : "");
+   char *buf = strdup(options ? options : "");
+   BackendStatus st = BACKEND_OK;
+   const char *argv[160];
+   int n = 0;
+   argv[n++] = strcmp(nvcc, "nvcc") == 0 ? "nvcc" : nvcc;
+   argv[n++] = want_ptx ? "-ptx" : "-cubin";
+   argv[n++] = archopt;
+   argv[n++] = "-O3";
+   argv[n++] = "-lineinfo";
+   argv[n++] = "-diag-suppress=1444,177";
+   if (!want_ptx) {
+      argv[n++] = "-Xptxas";
+      argv[n++] = "-v";
+   }
+   int more = buf ? Gpu_splitOptions(buf, argv + n, (int)(sizeof argv / sizeof argv[0]) - n - 4) : -1;
+   if (more < 0) {
+      snprintf(err, errlen, "nvcc: too many compiler options, or out of memory");
+      st = BACKEND_ERR_OTHER;
+   } else {
+      n += more;
+      argv[n++] = "-o";
+      argv[n++] = obj;
+      argv[n++] = src;
+      argv[n] = NULL;
+   }
+   if (st == BACKEND_OK && !Util_writeFileAtomic(src, source, strlen(source))) {
+      snprintf(err, errlen, "nvcc: cannot write %s", src);
+      st = BACKEND_ERR_OTHER;
+   }
+   if (st == BACKEND_OK) {
+      posix_spawn_file_actions_t fa;
+      posix_spawn_file_actions_init(&fa);
+      posix_spawn_file_actions_addopen(&fa, 1, msg, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      posix_spawn_file_actions_adddup2(&fa, 1, 2);
+      pid_t pid;
+      int rc = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+      if (rc == ENOENT && strcmp(nvcc, "nvcc") == 0) { /* not on PATH: the toolkit's usual place */
+         argv[0] = "/usr/local/cuda/bin/nvcc";
+         rc = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+      }
+      posix_spawn_file_actions_destroy(&fa);
+      int status = 0;
+      if (rc != 0) {
+         snprintf(err, errlen, "GEMMTOP_CUDA_COMPILER=%s: cannot start it (%s); unset it for NVRTC", nvcc, strerror(rc));
+         st = BACKEND_ERR_NO_RUNTIME;
+      } else if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+         snprintf(err, errlen, "the kernel did not compile (%s); its messages follow", nvcc);
+         st = BACKEND_ERR_COMPILE;
+      }
+      size_t loglen = 0;
+      *log = Util_readFile(msg, &loglen);
+      if (st == BACKEND_OK && !(*out = Util_readFile(obj, outlen))) {
+         snprintf(err, errlen, "%s wrote no %s", nvcc, want_ptx ? "PTX" : "CUBIN");
+         st = BACKEND_ERR_OTHER;
+      }
+   }
+   unlink(src);
+   unlink(obj);
+   unlink(msg);
+   rmdir(dir);
+   free(buf);
+   return st;
+}
+
 /* NVRTC compile of prelude_cuda.h + source for arch ("sm_90"); returns CUBIN (or PTX when
  * want_ptx) in *out. Shared by running and by inspection without a GPU. */
 static BackendStatus nvrtcBuild(const char *source, const char *options, const char *arch, bool want_ptx, char **out,
@@ -589,6 +686,11 @@ static BackendStatus nvrtcCubin(const char *source, const char *options, const c
    return nvrtcBuild(source, options, arch, false, image, size, log, err, errlen);
 }
 
+static BackendStatus nvccCubin(const char *source, const char *options, const char *arch, char **image, size_t *size,
+                               char **log, char *err, size_t errlen) {
+   return nvccBuild(Cuda_nvccWanted(), source, options, arch, false, image, size, log, err, errlen);
+}
+
 static BackendStatus build(Context *c, const char *source, const char *options, Program **out, BuildInfo *info,
                            char *err, size_t errlen) {
    double t0 = Util_nowMs();
@@ -605,11 +707,13 @@ static BackendStatus build(Context *c, const char *source, const char *options, 
       snprintf(err, errlen, "the compiler options (with GEMMTOP_NVRTC_OPTIONS) are longer than %zu bytes", sizeof opts);
       return BACKEND_ERR_OTHER;
    }
-   const int version[2] = {api.nvrtc_major, api.nvrtc_minor};
+   /* The compiler is part of the cache entry's version: NVRTC's, or nvcc's (a third number). */
+   const char *nvcc = Cuda_nvccWanted();
+   const int version[3] = {api.nvrtc_major, api.nvrtc_minor, nvcc ? 1 : 0};
    char *image = NULL;
    size_t size = 0;
-   BackendStatus st =
-       Gpu_compileCached(&cuda, nvrtcCubin, source, opts, arch, version, sizeof version, &image, &size, info, err, errlen);
+   BackendStatus st = Gpu_compileCached(&cuda, nvcc ? nvccCubin : nvrtcCubin, source, opts, arch, version,
+                                        nvcc ? sizeof version : 2 * sizeof(int), &image, &size, info, err, errlen);
    if (st != BACKEND_OK)
       return st;
    CUmodule mod;
@@ -1058,6 +1162,8 @@ bool Cuda_archSpecific(const char *options) { return options && strstr(options, 
 /* Compiles without a device: for inspection (PTX) and for CI on machines without GPUs. */
 BackendStatus Cuda_compileOnly(const char *source, const char *options, const char *arch, bool want_ptx, char **out,
                                size_t *outlen, char **log, char *err, size_t errlen) {
+   if (Cuda_nvccWanted())
+      return nvccBuild(Cuda_nvccWanted(), source, options, arch, want_ptx, out, outlen, log, err, errlen);
    if (!loadNvrtc()) {
       snprintf(err, errlen, "NVRTC (libnvrtc.so) not found; install the CUDA toolkit or set GEMMTOP_NVRTC");
       *out = *log = NULL;

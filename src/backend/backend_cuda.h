@@ -11,8 +11,11 @@
 /* Whether options (Config_defines) ask for the architecture-specific target: sm_90 becomes
  * sm_90a (a kernel with `arch: sm_90a`). */
 bool Cuda_archSpecific(const char *options);
-/* NVRTC alone, no GPU needed: CUBIN or PTX of source for arch ("sm_90"; with
- * Cuda_archSpecific(options), "sm_90a"). */
+/* GEMMTOP_CUDA_COMPILER: nvcc (or its path) builds the kernels instead of NVRTC, for
+ * comparing the two compilers on one kernel; NULL when NVRTC does (the default). */
+const char *Cuda_nvccWanted(void);
+/* NVRTC (or that nvcc) alone, no GPU needed: CUBIN or PTX of source for arch ("sm_90";
+ * with Cuda_archSpecific(options), "sm_90a"). */
 BackendStatus Cuda_compileOnly(const char *source, const char *options, const char *arch, bool want_ptx, char **out,
                                size_t *outlen, char **log, char *err, size_t errlen);
 /* cuTensorMapEncodeTiled's data type for elements of elem_bytes bytes (1, 2 or 4), -1 otherwise. */

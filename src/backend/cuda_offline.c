@@ -72,6 +72,8 @@ static BackendStatus compile(const char *source, const char *options, const char
       free(ptx);
       return st;
    }
+   if (Cuda_nvccWanted())
+      snprintf(out->compiler, sizeof out->compiler, "nvcc, GEMMTOP_CUDA_COMPILER");
    bool specific = Cuda_archSpecific(options) && arch[strlen(arch) - 1] != 'a';
    snprintf(out->code_arch, sizeof out->code_arch, "%s%s", arch, specific ? "a" : "");
    /* the occupancy tables know sm_90, which sm_90a is */

@@ -249,7 +249,8 @@ static RunStatus inspectOffline(const Backend *be, const char *arch, const Inspe
    }
    out->build_log = code.log;
    code.log = NULL;
-   snprintf(out->target, sizeof out->target, "%s %s (%s, no device needed)", be->name, code.code_arch, off->compiler);
+   snprintf(out->target, sizeof out->target, "%s %s (%s, no device needed)", be->name, code.code_arch,
+            code.compiler[0] ? code.compiler : off->compiler);
    Util_copy(out->arch, sizeof out->arch, code.arch);
    out->ptxas = code.ptxas;
    out->registers = code.registers;
