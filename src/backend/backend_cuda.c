@@ -549,7 +549,7 @@ static BackendStatus nvccBuild(const char *nvcc, const char *source, const char 
    BackendStatus st = BACKEND_OK;
    const char *argv[160];
    int n = 0;
-   argv[n++] = strcmp(nvcc, "nvcc") == 0 ? "nvcc" : nvcc;
+   argv[n++] = nvcc;
    argv[n++] = want_ptx ? "-ptx" : "-cubin";
    argv[n++] = archopt;
    argv[n++] = "-O3";
