@@ -11,7 +11,6 @@
 #include "cli/report.h"
 #include "core/analyse/inspect.h"
 #include "core/analyse/limiter.h"
-#include "core/model/config.h"
 #include "core/run/devicefile.h"
 
 /* What a run would need and an offline judgement cannot take: said, not ignored. */
@@ -84,17 +83,8 @@ int Cli_explainOffline(const CommandArgs *o) {
       Catalog_free(&cat);
       return rc;
    }
-   /* The launch on that device (its multiprocessors size a persistent grid), then the
-    * compile for its registers. */
-   ConfigTarget target = Session_targetFor(be, &dev);
-   target.arch = arch;
-   Geometry g;
-   char msg[1536];
-   if (!Config_targetOk(k, &target, msg, sizeof msg) || !Config_check(k, values, &p, &dev.limits, &g, msg, sizeof msg)) {
-      fprintf(stderr, "gemmtop: refused: %s\n", msg);
-      Catalog_free(&cat);
-      return 2;
-   }
+   /* The offline compile checks the launch on that device (its multiprocessors size a
+    * persistent grid) and gives the registers. */
    InspectRequest rq = {.catalog = &cat, .kernel = k, .values = values, .problem = &p, .code = INSPECT_CODE_NONE,
                         .compute_units = dev.compute_units};
    Inspection *in = calloc(1, sizeof *in);
@@ -108,6 +98,7 @@ int Cli_explainOffline(const CommandArgs *o) {
       fprintf(stderr, "gemmtop: %s\n%s", in->message, in->build_log ? in->build_log : "");
       rc = st == RUN_INVALID ? 2 : 1;
    } else {
+      const Geometry g = in->geo;
       /* As a run's: the static shared memory its build reports (the dynamic part is the
        * geometry's), the registers ptxas gave. */
       long long local = in->local_mem - g.dynamic_smem;

@@ -81,6 +81,11 @@ limiter,words,*) ok "CSV: the limits' header first, no table lines before it" ;;
 *) not_ok "CSV: the limits' header first, no table lines before it" "$OUT" ;;
 esac
 
+judge --device-file "$DEV" --kernel hopper5_order --precision bfloat16 --layout NT --set BLOCKS=2 --set BN=256 \
+   --size 2048 --judge-ms 1
+expect_rc 2 "a configuration that device's kind refuses is refused, nothing judged"
+expect_in "refused (limits of a sm_90a GPU" "$ERR" "saying which limits and which rule"
+
 # The conflicts a trace measured there: the local memory's share grows by that ratio.
 share() {
    judge --device-file "$DEV" --preset 03-wpt --size 2048 --judge-ms 1 --format json "$@"

@@ -257,6 +257,7 @@ static RunStatus inspectOffline(const Backend *be, const char *arch, const Inspe
    out->private_mem = code.private_mem;
    out->local_mem = (code.local_mem >= 0 ? code.local_mem : g.localmem) + g.dynamic_smem;
    out->group_items = groupItems(&g);
+   out->geo = g;
    Util_copy(out->registers_from, sizeof out->registers_from, code.registers_from);
    Util_copy(out->resources, sizeof out->resources, code.resources);
    takeListing(&code, out);

@@ -43,6 +43,7 @@ typedef struct Inspection_ {
    long long private_mem;    /* spills / private memory per work-item, bytes, -1 not reported */
    long long local_mem;      /* shared / local memory per work-group, bytes */
    long long group_items;    /* work-items per work-group */
+   Geometry geo;             /* offline: the launch, as checked against that kind of GPU's limits */
    PtxasInfo ptxas;          /* spills and stack, from NVIDIA's verbose build log */
    char registers_from[64];  /* where registers came from when not the build: "ptxas on the PTX", "" */
    char resources[160];      /* what only this backend reports (HIP: VGPRs, SGPRs, spills) */
