@@ -722,6 +722,8 @@ static void jsonRow(FILE *out, const Bench *b, int c, int si, const char *kernel
    Report_jsonString(out, params);
    fprintf(out, ",\"device\":");
    Report_jsonString(out, b->dev->name);
+   fprintf(out, ",\"platform\":"); /* as run's: the runtime and the kernels' compiler */
+   Report_jsonString(out, b->dev->platform);
    /* "size": the number of a square size, else "MxNxK"; m, n, k always. */
    if (square(z))
       fprintf(out, ",\"size\":%d", z->m);
@@ -1065,7 +1067,8 @@ static int printFooter(const Bench *b) {
 /* The table: GFLOPS and % of vendor per size, then what failed. Returns the failures. */
 static int printTable(const Bench *b) {
    char size[48];
-   printf("device %s (%s), %s L2", b->dev->name, b->be->name, b->o->timing->cold_l2 ? "cold" : "warm");
+   printf("device %s (%s%s%s), %s L2", b->dev->name, b->be->name, b->dev->compiler[0] ? ", kernels built by " : "",
+          b->dev->compiler, b->o->timing->cold_l2 ? "cold" : "warm");
    if (b->suite[0])
       printf(", shape suite %s", b->suite);
    putchar('\n');

@@ -618,20 +618,28 @@ static void test_sweep_key(void **state) {
    p.m = p.n = p.k = 256;
    long long base[3] = {32, 8, 4}, other[3] = {16, 8, 4};
    char a[33], b[33], c[33], d[33], e[33];
-   Store_sweepKey("cpu", "OpenCL", "0123456789abcdef", &p, base, 3, 0x1, false, a);
+   Store_sweepKey("cpu", "OpenCL", "", "0123456789abcdef", &p, base, 3, 0x1, false, a);
    assert_int_equal(strlen(a), 32);
    assert_int_equal(strspn(a, "0123456789abcdef"), 32);
    /* A free parameter's starting value only orders the sweep: the same space. */
-   Store_sweepKey("cpu", "OpenCL", "0123456789abcdef", &p, other, 3, 0x1, false, b);
+   Store_sweepKey("cpu", "OpenCL", "", "0123456789abcdef", &p, other, 3, 0x1, false, b);
    assert_string_equal(a, b);
    /* A fixed one, cold L2, another problem: another space. */
-   Store_sweepKey("cpu", "OpenCL", "0123456789abcdef", &p, other, 3, 0x2, false, c);
-   Store_sweepKey("cpu", "OpenCL", "0123456789abcdef", &p, base, 3, 0x1, true, d);
+   Store_sweepKey("cpu", "OpenCL", "", "0123456789abcdef", &p, other, 3, 0x2, false, c);
+   Store_sweepKey("cpu", "OpenCL", "", "0123456789abcdef", &p, base, 3, 0x1, true, d);
    p.k = 512;
-   Store_sweepKey("cpu", "OpenCL", "0123456789abcdef", &p, base, 3, 0x1, false, e);
+   Store_sweepKey("cpu", "OpenCL", "", "0123456789abcdef", &p, base, 3, 0x1, false, e);
    assert_string_not_equal(a, c);
    assert_string_not_equal(a, d);
    assert_string_not_equal(a, e);
+   /* The runtime's own compiler (no name, or none) keeps the key; another compiler's
+    * kernels (GEMMTOP_CUDA_COMPILER=nvcc) are another space. */
+   char f[33], g[33];
+   p.k = 256;
+   Store_sweepKey("cpu", "OpenCL", NULL, "0123456789abcdef", &p, base, 3, 0x1, false, f);
+   Store_sweepKey("cpu", "OpenCL", "nvcc", "0123456789abcdef", &p, base, 3, 0x1, false, g);
+   assert_string_equal(a, f);
+   assert_string_not_equal(a, g);
 }
 
 static const char *KERNEL_TEXT = "/*@gemmtop\n"

@@ -107,7 +107,7 @@ void Record_sweepKey(const RecordPlace *at, const KernelInfo *k, const Problem *
                      unsigned free_mask, bool cold_l2, char out[33]) {
    char hash[17];
    KernelInfo_hash(k, hash);
-   Store_sweepKey(at->dev->name, at->backend, hash, p, base, k->nparams, free_mask, cold_l2, out);
+   Store_sweepKey(at->dev->name, at->backend, at->dev->compiler, hash, p, base, k->nparams, free_mask, cold_l2, out);
 }
 
 bool Record_parseParams(const KernelInfo *k, const char *params, long long *values) {

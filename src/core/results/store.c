@@ -917,8 +917,9 @@ void Store_sweepEnd(int handle) {
 
 /* ---- the sweep key ---- */
 
-void Store_sweepKey(const char *device, const char *backend, const char *kernel_hash, const Problem *p,
-                    const long long *base, int nparams, unsigned free_mask, bool cold_l2, char out[33]) {
+void Store_sweepKey(const char *device, const char *backend, const char *compiler, const char *kernel_hash,
+                    const Problem *p, const long long *base, int nparams, unsigned free_mask, bool cold_l2,
+                    char out[33]) {
    /* Two FNV-1a 64 hashes (different starts) of one canonical text: 128 bits. The free
     * parameters' base values only order a sweep, so they are not part of its space. */
    char text[4096];
@@ -929,6 +930,8 @@ void Store_sweepKey(const char *device, const char *backend, const char *kernel_
                     Precision_name(p->precision), layout, p->alpha, p->beta, free_mask, cold_l2);
    if (Problem_scaled(p) && n > 0 && (size_t)n < sizeof text) /* the types before FP8 keep their keys */
       n += snprintf(text + n, sizeof text - (size_t)n, "scaling %s\n", Scaling_name(p->scaling));
+   if (compiler && compiler[0] && n > 0 && (size_t)n < sizeof text) /* NVRTC's sweeps keep their keys */
+      n += snprintf(text + n, sizeof text - (size_t)n, "compiler %s\n", compiler);
    for (int i = 0; i < nparams && n > 0 && (size_t)n < sizeof text; i++)
       n += snprintf(text + n, sizeof text - (size_t)n, (free_mask >> i) & 1 ? "*\n" : "%lld\n", base[i]);
    size_t len = n > 0 && (size_t)n < sizeof text ? (size_t)n : strlen(text);

@@ -115,9 +115,11 @@ int Store_sweepBegin(const Store *s, const char *key, bool *another);
 void Store_sweepEnd(int handle);
 
 /* The key that names one sweep's space, so that running the same sweep again finds what
- * was measured: 32 hex digits over the device, backend, kernel hash, problem, the base
- * values, the free parameters and the timing options that change figures (cold L2). */
-void Store_sweepKey(const char *device, const char *backend, const char *kernel_hash, const Problem *p,
-                    const long long *base, int nparams, unsigned free_mask, bool cold_l2, char out[33]);
+ * was measured: 32 hex digits over the device, backend, the kernels' compiler where it is
+ * not the runtime's own (DeviceInfo.compiler; "" or NULL: none), kernel hash, problem, the
+ * base values, the free parameters and the timing options that change figures (cold L2). */
+void Store_sweepKey(const char *device, const char *backend, const char *compiler, const char *kernel_hash,
+                    const Problem *p, const long long *base, int nparams, unsigned free_mask, bool cold_l2,
+                    char out[33]);
 
 #endif
