@@ -527,8 +527,8 @@ static void closeDevice(Context *c) {
 
 /* GEMMTOP_CUDA_COMPILER=nvcc (or nvcc's path): the toolkit's nvcc builds the CUBIN (or the
  * PTX) instead of NVRTC, to compare the two on one kernel: the same CUDA 13.0 made different
- * code from the same source, and FP8 step 5 ran 17% faster from nvcc (docs/fp8.md). NULL:
- * NVRTC, the default. */
+ * code from the same source, and FP8 step 5 with block scales ran 11-15% faster from nvcc on
+ * an H200, its cluster kernel 4-5% slower (docs/fp8.md). NULL: NVRTC, the default. */
 extern char **environ;
 
 const char *Cuda_nvccWanted(void) {
