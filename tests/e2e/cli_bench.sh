@@ -69,8 +69,10 @@ assert "TS=8" in r["params"] and r["gflops"] > 0 and r["size"] == 64, r
 # the error beside the speed: the verified round's, and the vendor library's on the same inputs
 assert 0 <= r["max_rel_err"] < 1e-6, r
 assert r.get("vendor_gflops") is None or 0 <= r["vendor_max_rel_err"] < 1e-6, r
+# the runtime and the kernels' compiler, as run's JSON gives them (CUDA: NVRTC or nvcc)
+assert "Portable Computing Language" in r["platform"], r
 PY
-then ok "JSON result names kernel, params, precision, is verified and gives its error"; else not_ok "JSON result" "$(cat "$T_DIR/b.json")"; fi
+then ok "JSON result names kernel, params, platform, precision, is verified and gives its error"; else not_ok "JSON result" "$(cat "$T_DIR/b.json")"; fi
 
 # --reference: with no CUDA device here the run still completes and says why.
 if [ ! -e /dev/nvidia0 ]; then
