@@ -90,13 +90,14 @@ __device__ inline void loadStage(unsigned char *stage, const GtTensorMap *ma, co
 #endif
 }
 
-/* A consumer warp gives a slot back: in a cluster, to every block (their copies fill it). */
-__device__ inline void releaseSlot(gt_u64 *bar) {
+/* A consumer warp gives a slot back, by its lead lane: in a cluster, to every block (their
+ * copies fill it). The arrival is predicated rather than branched around (gt_mbar_arrive_if). */
+__device__ inline void releaseSlot(gt_u64 *bar, bool lead) {
 #if CLUSTER > 1
    for (int r = 0; r < CLUSTER; r++)
-      gt_mbar_arrive_cluster(bar, r);
+      gt_mbar_arrive_cluster_if(bar, r, lead);
 #else
-   gt_mbar_arrive(bar);
+   gt_mbar_arrive_if(bar, lead);
 #endif
 }
 
@@ -237,6 +238,7 @@ __kernel __launch_bounds__(THREADS, 1) CLUSTER_DIMS void gemm(const int M, const
       gt_setmaxnreg_inc(REGS_CONSUMER);
 #endif
       const int ctid = tid % 128, r0 = (wg - 1) * WM; /* ctid: the thread in its warpgroup */
+      const bool lead = tid % 32 == 0;                /* the lane that speaks for its warp */
       float acc[WM / 64][BN / 2];
 #if PROMOTE
       float sum[WM / 64][BN / 2]; /* the promoted FP32 sums */
@@ -287,19 +289,26 @@ __kernel __launch_bounds__(THREADS, 1) CLUSTER_DIMS void gemm(const int M, const
                /* inside a promotion interval: the k-block before is done, its slot back */
                gt_wgmma_wait(1);
                FENCE_ACC();
-               if (t % PROMOTE > 0 && tid % 32 == 0)
-                  releaseSlot(&empty[(it - 1) % STAGES]);
+               if (t % PROMOTE > 0)
+                  releaseSlot(&empty[(it - 1) % STAGES], lead);
                continue;
             }
             /* the interval's sums are complete: give its last slots back, add them in FP32 */
             gt_wgmma_wait(0);
             FENCE_ACC();
-            if (tid % 32 == 0) {
-               if (t % PROMOTE > 0)
-                  releaseSlot(&empty[(it - 1) % STAGES]);
-               releaseSlot(&empty[s]);
-            }
+            if (t % PROMOTE > 0)
+               releaseSlot(&empty[(it - 1) % STAGES], lead);
+            releaseSlot(&empty[s], lead);
 #if GT_SCALE_BLOCK
+            /* each scale first used through the k-block's sums (gt_after) */
+#pragma unroll
+            for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+               for (int h = 0; h < 2; h++)
+                  sa[m][h] = gt_after(sa[m][h], acc[m][0]);
+#pragma unroll
+            for (int q = 0; q < SBN; q++)
+               sb[q] = gt_after(sb[q], acc[0][1]);
             /* group g's scale of B: block g / 2 of the tile's, or (g + 1) / 2 when shifted */
             float sg[NG];
 #pragma unroll
@@ -330,15 +339,14 @@ __kernel __launch_bounds__(THREADS, 1) CLUSTER_DIMS void gemm(const int M, const
 #else
             gt_wgmma_wait(1); /* the k-block before is done: give its slot back */
             FENCE_ACC();
-            if (t > 0 && tid % 32 == 0)
-               releaseSlot(&empty[(it - 1) % STAGES]);
+            if (t > 0)
+               releaseSlot(&empty[(it - 1) % STAGES], lead);
 #endif
          }
 #if !PROMOTE
          gt_wgmma_wait(0); /* the tile's last k-block: its slot too, before the next tile */
          FENCE_ACC();
-         if (tid % 32 == 0)
-            releaseSlot(&empty[(it - 1) % STAGES]);
+         releaseSlot(&empty[(it - 1) % STAGES], lead);
 #endif
 #if GT_SCALE_BLOCK
          const float scale = alpha;

@@ -127,6 +127,16 @@ __device__ inline void gt_mbar_expect_tx(gt_u64 *bar, uint bytes) {
 __device__ inline void gt_mbar_arrive(gt_u64 *bar) {
    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(gt_smem_addr(bar)) : "memory");
 }
+/* The same by this thread only where `lead` holds (a warp's one lane): a predicated arrival,
+ * every lane computing the address, with no branch around it. Around a branch NVRTC's code
+ * voted the address uniform (VOTEU) between a wgmma and its wait; predicated, FP8 step 5's
+ * cluster kernel ran 1-3% faster on an H200. */
+__device__ inline void gt_mbar_arrive_if(gt_u64 *bar, bool lead) {
+   asm volatile("{\n.reg .pred p;\nsetp.ne.u32 p, %1, 0;\n@p mbarrier.arrive.shared::cta.b64 _, [%0];\n}" ::"r"(
+                    gt_smem_addr(bar)),
+                "r"((uint)lead)
+                : "memory");
+}
 __device__ inline uint gt_mbar_try(uint addr, uint phase) {
    uint done;
    asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
@@ -168,6 +178,12 @@ __device__ inline void gt_mbar_arrive_cluster(gt_u64 *bar, uint rank) {
                 "r"(rank)
                 : "memory");
 }
+__device__ inline void gt_mbar_arrive_cluster_if(gt_u64 *bar, uint rank, bool lead) {
+   asm volatile("{\n.reg .b32 remote;\n.reg .pred p;\nsetp.ne.u32 p, %2, 0;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+                "@p mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(gt_smem_addr(bar)),
+                "r"(rank), "r"((uint)lead)
+                : "memory");
+}
 __device__ inline void gt_tma_load_multicast(void *dst, const GtTensorMap *map, int c0, int c1, gt_u64 *bar,
                                              unsigned short mask) {
    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
@@ -186,6 +202,21 @@ __device__ inline float2 gt_ld_shared_f2(uint addr) {
    asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "r"(addr) : "memory");
    return v;
 }
+/* x, once `after` is known: x + min(|after|, 0), which is x + 0 for every `after` (min gives
+ * 0 for a NaN too), in instructions the compiler keeps, so that x's uses wait for `after` as
+ * well. The FP8 steps' promotion takes its block scales through it with a wgmma sum as
+ * `after`: otherwise ptxas may put the first use of a scale, and so the wait for its load
+ * from global memory, before the k-block's last wgmma, which it then holds back. It did so in
+ * NVRTC's build of step 5 and not in nvcc's (H200: 11-15% slower); with this the two run
+ * alike, and step 5 with block scales gained 6-15% (steps 2-4 and 6 do not use it yet). */
+__device__ inline float gt_after(float x, float after) {
+   float r;
+   asm volatile("{\n.reg .f32 t;\nabs.f32 t, %1;\nmin.f32 t, t, 0f00000000;\nadd.f32 %0, %2, t;\n}"
+                : "=f"(r)
+                : "f"(after), "f"(x));
+   return r;
+}
+
 /* Ordinary shared-memory stores that the tensor cores or the TMA see next. */
 __device__ inline void gt_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 /* A barrier of `threads` threads (a multiple of 32) under id (1..15; 0 is __syncthreads). */
