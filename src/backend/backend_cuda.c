@@ -375,7 +375,7 @@ static BackendStatus describe(CUdevice d, int index, DeviceInfo *info, char *err
       return cuFail(r, "describing a CUDA device", err, errlen);
    snprintf(info->vendor, sizeof info->vendor, "NVIDIA Corporation");
    /* Which compiler builds the kernels is part of every figure (the store's driver, a sweep's
-    * key): nvcc and NVRTC made code 5% slower to 15% faster from one source (docs/fp8.md). */
+    * key): from one source nvcc and NVRTC have made code up to 15% apart (docs/fp8.md). */
    const bool nvcc = Cuda_nvccWanted() != NULL;
    snprintf(info->platform, sizeof info->platform, "NVIDIA CUDA (driver API, %s)", nvcc ? "nvcc" : "NVRTC");
    if (nvcc)
@@ -527,8 +527,8 @@ static void closeDevice(Context *c) {
 
 /* GEMMTOP_CUDA_COMPILER=nvcc (or nvcc's path): the toolkit's nvcc builds the CUBIN (or the
  * PTX) instead of NVRTC, to compare the two on one kernel: the same CUDA 13.0 made different
- * code from the same source, and FP8 step 5 with block scales ran 11-15% faster from nvcc on
- * an H200, its cluster kernel 4-5% slower (docs/fp8.md). NULL: NVRTC, the default. */
+ * code from the same source: FP8 step 5 with block scales ran 11-15% faster from nvcc on an
+ * H200 until its source changed (docs/fp8.md). NULL: NVRTC, the default. */
 extern char **environ;
 
 const char *Cuda_nvccWanted(void) {

@@ -44,8 +44,8 @@ typedef struct DeviceInfo_ {
    char arch[16];             /* "sm_90", "gfx906" when known, else "" */
    char version[128];         /* e.g. "OpenCL 3.0 CUDA" */
    /* Who builds the kernels where it is not the runtime's own compiler: "nvcc" when
-    * GEMMTOP_CUDA_COMPILER has it build them instead of NVRTC (the two made code 5% slower to
-    * 15% faster from one source on an H200); "" otherwise. Part of a sweep's key. */
+    * GEMMTOP_CUDA_COMPILER has it build them instead of NVRTC (from one source the two have
+    * made code up to 15% apart on an H200); "" otherwise. Part of a sweep's key. */
    char compiler[16];
    DeviceType type;
    unsigned compute_units;
