@@ -11,6 +11,7 @@
 /* The thresholds of the rules (limiter.h), named where the words use them. */
 #define TAIL_BUSY 0.60       /* below: the tail limits */
 #define NEAR_CEILING 0.60    /* at or above: that ceiling limits */
+#define COMPUTE_NEAR_TIE 0.95 /* compute at or above this share of the top one: compute limits */
 #define BANK_RATIO 1.5       /* at or above: conflicts limit */
 #define LOW_OCCUPANCY 0.25   /* below: too few warps */
 #define CACHE_SLACK 1.05     /* the model's bytes over the bandwidth by more: caches serve them */
@@ -247,8 +248,13 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
                in->waves.waves, in->waves.groups, in->waves.units, in->waves.per_unit, 100 * in->waves.busy,
                100 * in->waves.busy);
    } else if (fmax(fmax(c, m), fmax(l2, lo)) >= NEAR_CEILING) {
-      /* Ties go to the first: compute, global memory, the L2, local memory. */
+      /* Ties go to the first: compute, global memory, the L2, local memory. Compute also
+       * takes a near tie: its share counts the FLOPs, which are exact, while the others come
+       * from modelled bytes, within 10% of the hardware's in 90-94% of the rows (H200, ncu;
+       * docs/limits.md). */
       double top = fmax(fmax(c, m), fmax(l2, lo));
+      if (c >= COMPUTE_NEAR_TIE * top)
+         top = c;
       out->kind = c == top ? LIMIT_COMPUTE : m == top ? LIMIT_MEMORY : l2 == top ? LIMIT_L2 : LIMIT_LOCAL;
       (out->kind == LIMIT_COMPUTE  ? computeWords
        : out->kind == LIMIT_MEMORY ? memoryWords
