@@ -15,7 +15,9 @@ about:    In float (3xTF32) four switches test why its error is above SGEMM's: L
 about:    to TF32 instead of letting the tensor core cut it, SMALL keeps the small cross terms
 about:    in accumulators of their own, PROMO adds the wgmma sums into FP32 registers every
 about:    PROMO tiles (so the tensor core's truncating additions see only a few tiles), and
-about:    ORDER issues hi*hi first. PROMO applies to every type.
+about:    ORDER issues hi*hi first. PROMO applies to every type. AREG=1 splits A in the
+about:    consumers' registers and gives wgmma A from there: shared memory then carries B's
+about:    split only, and each k-step reads A's 64 x 8 slice once instead of three times.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per block (BM / CONS per consumer)
 param:    BN = 128 in 64, 128, 192, 256 ; columns of C per block: the wgmma N
@@ -29,6 +31,8 @@ param:    LO = 0 in 0, 1 ; 3xTF32: 1 rounds lo to TF32 (cvt.rna) before the tens
 param:    SMALL = 0 in 0, 1 ; 3xTF32: 1 adds the cross terms lo*hi + hi*lo into accumulators of their own
 param:    PROMO = 0 in 0, 1, 2, 4, 8 ; every PROMO tiles the wgmma sums are added into FP32 registers and start afresh (0: never)
 param:    ORDER = 0 in 0, 1 ; 3xTF32: 0 issues the cross terms before hi*hi, 1 after
+param:    AREG = 0 in 0, 1 ; 3xTF32: 1 splits A in registers and feeds wgmma A from them (only B is split in shared memory)
+param:    AHEAD = 1 in 0, 1 ; AREG: 1 splits the next tile's A while this tile's wgmma runs (a second set of registers); 0 waits for each tile's wgmma first
 reuse:    A=BN B=BM
 local_reuse: A=(IN_SIZE==4&&GT_TF32==0?BN*5/48:BN) B=(IN_SIZE==4&&GT_TF32==0?64*BM*5/(15*BM+2112):64)
 arch:     sm_90a
@@ -36,14 +40,16 @@ precisions: float tf32 half bfloat16
 tensor:   yes
 require:  BK * IN_SIZE % (SW == 0 ? 32 : SW) == 0 && BK * IN_SIZE >= 32 ; BK times the element size must be a multiple of the swizzle width (32 bytes without swizzle)
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
-require:  (LO == 0 && SMALL == 0 && ORDER == 0) || (IN_SIZE == 4 && GT_TF32 == 0) ; LO, SMALL and ORDER shape 3xTF32, the float path
+require:  (LO == 0 && SMALL == 0 && ORDER == 0 && AREG == 0) || (IN_SIZE == 4 && GT_TF32 == 0) ; LO, SMALL, ORDER and AREG shape 3xTF32, the float path
+require:  AREG == 0 || SW > 0 ; AREG reads A's fragments from a swizzled tile
+require:  AHEAD == 1 || AREG == 1 ; AHEAD is AREG's
 require:  BM / CONS / 64 * BN / 2 * (1 + SMALL + (PROMO > 0)) <= 192 || (SMALL == 0 && PROMO == 0) ; a consumer thread keeps BM / CONS / 64 * BN / 2 sums per set (wgmma's, SMALL's, PROMO's): at most 192 in all
 require:  BLOCKS == 1 || (BN <= 128 && CONS == 1) ; two blocks per multiprocessor leave 128 registers at entry: one consumer, and a wgmma N of at most 128 (ptxas checks each wgmma against the entry count)
 operands: A=N B=T
 pad:      M=BM*CLUSTER N=BN K=BK
 global:   N / BN * (M / BM) * 128 * (CONS + 1), 1
 local:    128 * (CONS + 1), 1
-dynamic_smem: STAGES * (BM + BN) * BK * IN_SIZE * (GT_TF32 || GT_HALF || GT_BF16 ? 1 : 2) + 1024 + 24 * STAGES
+dynamic_smem: STAGES * (BM + BN + (GT_TF32 || GT_HALF || GT_BF16 ? 0 : (AREG ? BN : BM + BN))) * BK * IN_SIZE + 1024 + 24 * STAGES
 tma:      A box=(SW == 0 ? 16 : SW) / IN_SIZE,BM swizzle=SW
 tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN / CLUSTER swizzle=SW
 sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
@@ -65,7 +71,10 @@ sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 #define TILE_B (BN * BK * ES)
 #define STAGE (TILE_A + TILE_B)                   /* the lo parts of 3xTF32 follow the stage */
 #define KSTEPS (BK * ES / 32)                     /* wgmma k-steps per tile: 32 bytes each */
-#define STAGE_ALL (STAGE * (SPLIT3 ? 2 : 1))     /* bytes of one stage in shared memory */
+#define AREG3 (SPLIT3 && AREG)                    /* 3xTF32 with A split in registers */
+#define AHEAD3 (AREG3 && AHEAD)                   /* ... the next tile's split while this one runs */
+#define LO_B (AREG3 ? TILE_B : STAGE)              /* from B's tile to its lo part */
+#define STAGE_ALL (STAGE + (SPLIT3 ? LO_B : 0))    /* bytes of one stage in shared memory */
 #define SHARE (BN / CLUSTER)                      /* rows of B that each block of a cluster copies */
 #if CLUSTER > 1
 #define CLUSTER_DIMS __cluster_dims__(CLUSTER, 1, 1)
@@ -110,10 +119,10 @@ __device__ inline void releaseSlot(gt_u64 *bar) {
 }
 
 /* 3xTF32: x = hi + lo with hi = x rounded to TF32 (in place) and lo = x - hi (exact in
- * FP32) in the same position STAGE bytes further, so both keep the swizzled layout. */
-__device__ inline void splitStage(unsigned char *stage, int tid, int threads) {
-   float4 *raw = (float4 *)stage, *lo = (float4 *)(stage + STAGE);
-   for (int i = tid; i < STAGE / 16; i += threads) {
+ * FP32) in the same position loOff bytes further, so both keep the swizzled layout. */
+__device__ inline void splitTiles(unsigned char *from, int bytes, int loOff, int tid, int threads) {
+   float4 *raw = (float4 *)from, *lo = (float4 *)(from + loOff);
+   for (int i = tid; i < bytes / 16; i += threads) {
       const float4 x = raw[i];
       float4 h;
       h.x = gt_tf32_round(x.x);
@@ -133,6 +142,33 @@ __device__ inline void splitStage(unsigned char *stage, int tid, int threads) {
 /* 3xTF32 with SMALL=1: the cross terms go to accumulators of their own (else into acc). */
 #define CROSS (SPLIT3 && SMALL)
 
+#if AREG3
+/* AREG: this thread's part of A's 64 x 8 slices of a stage, split (wgmma's register layout,
+ * gt_wgmma_rs_n*): for k-step kk and slice m, rows r and r + 8 at k = t and t + 4. Read
+ * from the swizzled tile (the 16-byte unit XOR the row's place in its 8-row group: no bank
+ * is read twice by a warp), split as splitTiles does. */
+__device__ inline float swizzledA(const unsigned char *tile, int row, int k) {
+   const uint o = (uint)(k * ES / ATOM) * BM * ATOM + (uint)row * ATOM + (uint)(k * ES % ATOM);
+   return *(const float *)(tile + (o ^ ((o >> 7) & (ATOM / 16 - 1)) << 4));
+}
+__device__ inline void splitA(const unsigned char *stage, int r0, uint (*hi)[WM / 64][4], uint (*lo)[WM / 64][4]) {
+   const int lane = threadIdx.x % 32, r = r0 + 16 * (threadIdx.x / 32 % 4) + lane / 4, t = lane % 4;
+#pragma unroll
+   for (int kk = 0; kk < KSTEPS; kk++)
+#pragma unroll
+      for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+         for (int v = 0; v < 4; v++) {
+            const float x = swizzledA(stage, r + m * 64 + 8 * (v & 1), kk * 8 + t + 4 * (v >> 1));
+            const float h = gt_tf32_round(x);
+            hi[kk][m][v] = __float_as_uint(h);
+            lo[kk][m][v] = __float_as_uint(LO ? gt_tf32_round(x - h) : x - h);
+         }
+}
+#define WGMMA_RS_N(n) gt_wgmma_rs_n##n
+#define WGMMA_RS(n) WGMMA_RS_N(n)
+#endif
+
 /* The accumulators stay where the asynchronous MMA left them. */
 #define FENCE_ACC()                                                                                                  \
    _Pragma("unroll") for (int m_ = 0; m_ < WM / 64; m_++) _Pragma("unroll") for (int i_ = 0; i_ < BN / 2; i_++) { \
@@ -147,7 +183,8 @@ __device__ inline void splitStage(unsigned char *stage, int tid, int threads) {
 /* The products of one stage into acc (3xTF32's cross terms into cross with SMALL=1, else
  * into acc too): the WM rows of this warpgroup from row r0 of the tile. With fresh, the
  * first product into each accumulator overwrites it (scale-d 0) instead of adding. */
-__device__ inline void mmaStage(float (*acc)[BN / 2], float (*cross)[BN / 2], unsigned char *stage, int r0, int fresh) {
+__device__ inline void mmaStage(float (*acc)[BN / 2], float (*cross)[BN / 2], unsigned char *stage, int r0, int fresh,
+                                uint (*ahi)[WM / 64][4], uint (*alo)[WM / 64][4]) {
    const uint a = gt_smem_addr(stage), b = a + TILE_A;
 #pragma unroll
    for (int kk = 0; kk < KSTEPS; kk++) {
@@ -156,7 +193,17 @@ __device__ inline void mmaStage(float (*acc)[BN / 2], float (*cross)[BN / 2], un
 #pragma unroll
       for (int m = 0; m < WM / 64; m++) {
          const gt_u64 da = descAt(a, BM, r0 + m * 64, kk);
-#if SPLIT3
+#if AREG3
+         /* as below, A's hi and lo from registers, B's lo LO_B bytes after its tile */
+         float *x = CROSS ? cross[m] : acc[m];
+         if (ORDER)
+            WGMMA_RS(BN)(acc[m], ahi[kk][m], db, keep);
+         WGMMA_RS(BN)(x, alo[kk][m], db, CROSS || !ORDER ? keep : 1);
+         WGMMA_RS(BN)(x, ahi[kk][m], descAt(b + LO_B, BN, 0, kk), 1);
+         if (!ORDER)
+            WGMMA_RS(BN)(acc[m], ahi[kk][m], db, CROSS ? keep : 1);
+         (void)da;
+#elif SPLIT3
          /* lo*hi and hi*lo, small, before hi*hi (ORDER=0) or after it (ORDER=1) */
          float *x = CROSS ? cross[m] : acc[m];
          if (ORDER)
@@ -244,7 +291,10 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
          for (int t = 0; t < tiles; t++) {
             const int s = t % STAGES;
             gt_mbar_wait(&full[s], (t / STAGES) & 1);
-            splitStage(ring + s * STAGE_ALL, tid - 32, 96);
+            if (AREG3) /* B only: the consumers split A in their registers */
+               splitTiles(ring + s * STAGE_ALL + TILE_A, TILE_B, LO_B, tid - 32, 96);
+            else
+               splitTiles(ring + s * STAGE_ALL, STAGE, STAGE, tid - 32, 96);
             gt_fence_proxy_async(); /* the tensor cores read what these stores wrote */
             __syncwarp();
             if (tid % 32 == 0)
@@ -274,37 +324,80 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
          for (int i = 0; i < BN / 2; i++)
             acc[m][i] = cross[m][i] = sum[m][i] = 0.0f;
       int fresh = 0, held = 0; /* held: tile t-1's slot is not yet given back */
-      for (int t = 0; t < tiles; t++) {
+      /* One tile: its products issued, the tile before waited for, slots given back, the
+       * sums promoted. AREG: A's fragments are split into (ahi, alo) here, and the tile's
+       * wgmma waited for before the next split overwrites them; with AHEAD they come split,
+       * and once the tile before is done the next tile's go into (nhi, nlo), the registers
+       * that tile used, while this tile's wgmma runs (a wgmma in flight still reads its own). */
+      auto tileStep = [&](int t, uint(*ahi)[WM / 64][4], uint(*alo)[WM / 64][4], uint(*nhi)[WM / 64][4],
+                          uint(*nlo)[WM / 64][4]) {
          const int s = t % STAGES;
          unsigned char *stage = ring + s * STAGE_ALL;
          const int promote = PROMO && ((t + 1) % (PROMO > 0 ? PROMO : 1) == 0 || t + 1 == tiles);
-         gt_mbar_wait(SPLIT3 ? &ready[s] : &full[s], (t / STAGES) & 1);
+         if (!AHEAD3) /* AHEAD waited before splitting A */
+            gt_mbar_wait(SPLIT3 ? &ready[s] : &full[s], (t / STAGES) & 1);
+#if AREG3 && !AHEAD
+         splitA(stage, r0, ahi, alo);
+#endif
          FENCE_ACC();
          gt_wgmma_fence();
-         mmaStage(acc, cross, stage, r0, fresh);
+         mmaStage(acc, cross, stage, r0, fresh, ahi, alo);
          gt_wgmma_commit();
-         if (promote)
+         /* The sums are read only on the path that waited for all of them: were the read
+          * after a join of both paths, ptxas would serialise every wgmma (C7514). */
+         const int drain = promote || (AREG3 && !AHEAD);
+         if (drain) {
             gt_wgmma_wait(0); /* tiles t-1 and t are done */
-         else
-            gt_wgmma_wait(1); /* tile t-1's products are done: give its slot back */
-         FENCE_ACC();
-         if (tid % 32 == 0) {
-            if (held)
-               releaseSlot(&empty[(t - 1) % STAGES]);
-            if (promote)
+            FENCE_ACC();
+            if (tid % 32 == 0) {
+               if (held)
+                  releaseSlot(&empty[(t - 1) % STAGES]);
                releaseSlot(&empty[s]);
-         }
-         held = !promote;
-         fresh = promote;
+            }
 #if PROMO
-         if (promote)
+            if (promote)
 #pragma unroll
-            for (int m = 0; m < WM / 64; m++)
+               for (int m = 0; m < WM / 64; m++)
 #pragma unroll
-               for (int i = 0; i < BN / 2; i++)
-                  sum[m][i] += CROSS ? acc[m][i] + cross[m][i] : acc[m][i];
+                  for (int i = 0; i < BN / 2; i++)
+                     sum[m][i] += CROSS ? acc[m][i] + cross[m][i] : acc[m][i];
 #endif
+         } else {
+            gt_wgmma_wait(1); /* tile t-1's products are done: give its slot back */
+            FENCE_ACC();
+            if (tid % 32 == 0 && held)
+               releaseSlot(&empty[(t - 1) % STAGES]);
+         }
+         held = !drain;
+         fresh = promote;
+#if AHEAD3
+         if (t + 1 < tiles) {
+            const int n = (t + 1) % STAGES;
+            gt_mbar_wait(&ready[n], ((t + 1) / STAGES) & 1);
+            splitA(ring + n * STAGE_ALL, r0, nhi, nlo);
+         }
+#else
+         (void)nhi;
+         (void)nlo;
+#endif
+      };
+#if AHEAD3
+      uint eh[KSTEPS][WM / 64][4], el[KSTEPS][WM / 64][4], oh[KSTEPS][WM / 64][4], ol[KSTEPS][WM / 64][4];
+      gt_mbar_wait(&ready[0], 0);
+      splitA(ring, r0, eh, el);
+      for (int t = 0; t < tiles; t += 2) { /* the sets take turns: even tiles eh/el, odd oh/ol */
+         tileStep(t, eh, el, oh, ol);
+         if (t + 1 < tiles)
+            tileStep(t + 1, oh, ol, eh, el);
       }
+#elif AREG3
+      uint ah[KSTEPS][WM / 64][4], al[KSTEPS][WM / 64][4];
+      for (int t = 0; t < tiles; t++)
+         tileStep(t, ah, al, ah, al);
+#else
+      for (int t = 0; t < tiles; t++)
+         tileStep(t, 0, 0, 0, 0);
+#endif
       gt_wgmma_wait(0);
       FENCE_ACC();
 #if CROSS && !PROMO

@@ -12,10 +12,40 @@
  *   ptxas info    : Function properties for gemm
  *   ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
  *   ptxas info    : Used 32 registers, used 1 barriers, 16912 bytes smem                 */
+/* The advisory comes before the entry's report and names the function at its end:
+ *   ptxas info    : (C7514) Potential Performance Loss: wgmma.mma_async instructions are
+ *   serialized due to REASON in the function 'gemm'                                      */
+static void serializedOf(const char *log, const char *entry, PtxasInfo *out) {
+   static const char kSaid[] = "wgmma.mma_async instructions are serialized due to ";
+   for (const char *p = strstr(log, kSaid); p; p = strstr(p + 1, kSaid)) {
+      const char *reason = p + sizeof kSaid - 1, *eol = reason + strcspn(reason, "\n");
+      const char *in = NULL;
+      for (const char *q = strstr(reason, " in the function '"); q && q < eol; q = strstr(q + 1, " in the function '"))
+         in = q;
+      const char *name = in ? in + strlen(" in the function '") : NULL;
+      size_t nameLen = name ? strcspn(name, "'\n") : 0;
+      if (entry && (!name || nameLen != strlen(entry) || strncmp(name, entry, nameLen)))
+         continue;
+      const char *end = in ? in : eol;
+      int len = (int)(end - reason);
+      /* ptxas doubles a space here and there */
+      char *w = out->wgmma_serialized;
+      size_t room = sizeof out->wgmma_serialized - 1;
+      for (int i = 0; i < len && room > 0; i++)
+         if (!(reason[i] == ' ' && w > out->wgmma_serialized && w[-1] == ' ')) {
+            *w++ = reason[i];
+            room--;
+         }
+      *w = '\0';
+      return;
+   }
+}
+
 bool Ptxas_parse(const char *log, const char *entry, PtxasInfo *out) {
    memset(out, 0, sizeof *out);
    if (!log)
       return false;
+   serializedOf(log, entry, out);
    const char *p = log;
    if (entry) {
       char key[160];

@@ -12,6 +12,9 @@ typedef struct PtxasInfo_ {
    int spill_stores, spill_loads; /* bytes */
    int shared_bytes;              /* static shared memory per block */
    int barriers;
+   /* ptxas's advisory that it made the entry's wgmma wait for one another (C7514 and its
+    * kin: "... are serialized due to REASON in the function 'NAME'"): REASON, "" if none */
+   char wgmma_serialized[192];
 } PtxasInfo;
 
 /* Reads the report of the entry function entry (or the first one when NULL). */

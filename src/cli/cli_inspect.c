@@ -32,6 +32,8 @@ static void printTable(const KernelInfo *k, const long long *values, const Inspe
              in->ptxas.stack_bytes);
    else if (in->private_mem >= 0)
       printf("private    %lld B per work-item\n", in->private_mem);
+   if (in->ptxas.wgmma_serialized[0])
+      printf("wgmma      serialized by ptxas (each waits for the one before) due to %s\n", in->ptxas.wgmma_serialized);
    if (in->resources[0])
       printf("resources  %s\n", in->resources);
    printf("local mem  %lld B per work-group (%lld work-items)\n", in->local_mem, in->group_items);
@@ -92,6 +94,10 @@ static void printJson(const KernelInfo *k, const long long *values, const Inspec
    if (in->ptxas.found)
       printf(",\"spill_store_bytes\":%d,\"spill_load_bytes\":%d,\"stack_bytes\":%d", in->ptxas.spill_stores,
              in->ptxas.spill_loads, in->ptxas.stack_bytes);
+   if (in->ptxas.wgmma_serialized[0]) {
+      printf(",\"wgmma_serialized\":");
+      Report_jsonString(stdout, in->ptxas.wgmma_serialized);
+   }
    printf(",\"local_mem_bytes\":%lld,\"work_group_items\":%lld", in->local_mem, in->group_items);
    if (in->occ.known)
       printf(",\"occupancy_groups\":%d,\"occupancy_warps\":%d,\"occupancy_max_warps\":%d,\"occupancy_pct\":%.1f,"

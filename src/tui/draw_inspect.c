@@ -161,6 +161,10 @@ static int drawDetails(const PaneCtx *ctx, const Inspection *in, int y, int x, i
       snprintf(line, sizeof line, "%d B stores, %d B loads; stack frame %d B", in->ptxas.spill_stores,
                in->ptxas.spill_loads, in->ptxas.stack_bytes);
       y = row(ctx, y, x, w, "spills", line, in->ptxas.spill_stores + in->ptxas.spill_loads ? ST_WARN : ST_NORMAL);
+      if (in->ptxas.wgmma_serialized[0]) {
+         snprintf(line, sizeof line, "serialized by ptxas due to %s", in->ptxas.wgmma_serialized);
+         y = row(ctx, y, x, w, "wgmma", line, ST_WARN);
+      }
    } else {
       bytes(in->private_mem, a, sizeof a);
       snprintf(line, sizeof line, in->private_mem >= 0 ? "%s per work-item" : "not reported", a);

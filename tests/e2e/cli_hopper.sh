@@ -91,22 +91,47 @@ if [ $nvrtc = yes ]; then
          not_ok "${p%%:*}: wgmma ${p#*:} (exit $RC, $n found, or spills)" "$(printf '%s\n' "$OUT" | grep -E '^(registers|spills)') $ERR"
       fi
    done
-   # Step 5's 3xTF32 switches (issue 43): each compiles without spills; SMALL doubles the
-   # wgmma's accumulators, PROMO adds FP32 sums and a wait per PROMO tiles.
+   # Step 5's 3xTF32 switches (issue 43): each compiles without spills, and without ptxas
+   # serialising the wgmma (the promotion once read the sums after a join of the paths that
+   # waited for all of them and for all but one: C7514, every wgmma waited for); SMALL
+   # doubles the wgmma's accumulators, PROMO adds FP32 sums and a wait per PROMO tiles. The
+   # shared-memory split (AREG=0) with the 16-deep tiles it was measured with.
    for sw in "LO=1" "SMALL=1" "PROMO=1" "PROMO=4" "ORDER=1" "LO=1 SMALL=1 PROMO=2 ORDER=1"; do
       sets=$(for x in $sw; do printf ' --set %s' "$x"; done)
       # shellcheck disable=SC2086 # sets is a list of options
-      run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order --set BN=128 $sets --size 1000 --code ptx
+      run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order --set AREG=0 --set BK=16 --set SW=64 \
+         --set BN=128 --set SMALL=0 --set PROMO=0 --set LO=0 $sets --size 1000 --code ptx
       n=$(printf '%s\n' "$OUT" | grep -c 'wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32')
-      if [ "$RC" -eq 0 ] && [ "$n" -gt 0 ] && printf '%s\n' "$OUT" | grep -q '^spills  *0 B stores, 0 B loads; stack frame 0 B'; then
-         ok "hopper-5-order 3xTF32 with $sw compiles: $n wgmma, no spills"
+      if [ "$RC" -eq 0 ] && [ "$n" -gt 0 ] && printf '%s\n' "$OUT" | grep -q '^spills  *0 B stores, 0 B loads; stack frame 0 B' &&
+         ! printf '%s\n' "$OUT" | grep -q '^wgmma  *serialized'; then
+         ok "hopper-5-order 3xTF32 with $sw compiles: $n wgmma, no spills, none serialised"
       else
-         not_ok "hopper-5-order 3xTF32 with $sw (exit $RC, $n wgmma)" "$(printf '%s\n' "$OUT" | grep -E '^(registers|spills)') $ERR"
+         not_ok "hopper-5-order 3xTF32 with $sw (exit $RC, $n wgmma)" "$(printf '%s\n' "$OUT" | grep -E '^(registers|spills|wgmma)') $ERR"
       fi
    done
+   # AREG=1: A split in the consumers' registers, wgmma's A from them (the register form,
+   # "{%r..}" after the sums); AHEAD=1 splits the next tile's A during this tile's wgmma. The
+   # preset (32-deep tiles, AHEAD), the 64-column preset, and AHEAD=0 with 192 columns.
+   for sw in "" "BN=64" "AHEAD=0 BN=192 STAGES=3" "AHEAD=0 BN=192 BK=16 SW=64 PROMO=4" "SMALL=1 BK=16 SW=64 AHEAD=0"; do
+      sets=$(for x in $sw; do printf ' --set %s' "$x"; done)
+      bn=$(printf '%s\n' "$sw" | sed -n 's/.*BN=\([0-9]*\).*/\1/p')
+      # shellcheck disable=SC2086 # sets is a list of options
+      run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order $sets --size 1000 --code ptx
+      n=$(printf '%s\n' "$OUT" | grep -c "wgmma.mma_async.sync.aligned.m64n${bn:-128}k8.f32.tf32.tf32 {[^}]*}, {%r")
+      if [ "$RC" -eq 0 ] && [ "$n" -gt 0 ] && printf '%s\n' "$OUT" | grep -q '^spills  *0 B stores, 0 B loads; stack frame 0 B' &&
+         ! printf '%s\n' "$OUT" | grep -q '^wgmma  *serialized'; then
+         ok "hopper-5-order 3xTF32 AREG=1 ${sw:-(the preset)}: $n wgmma with A from registers, no spills, none serialised"
+      else
+         not_ok "hopper-5-order 3xTF32 AREG=1 $sw (exit $RC, $n wgmma with A from registers)" \
+            "$(printf '%s\n' "$OUT" | grep -E '^(kernel|registers|spills|wgmma)') $ERR"
+      fi
+   done
+   run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order --set SW=0 --set BK=8 --code none
+   expect_rc 2 "AREG on an unswizzled tile is refused"
+   expect_in "AREG reads A's fragments from a swizzled tile" "$ERR" "saying why"
    run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order-bf16 --set LO=1 --code none
    expect_rc 2 "LO in bfloat16 is refused"
-   expect_in "LO, SMALL and ORDER shape 3xTF32, the float path" "$ERR" "naming the float path"
+   expect_in "LO, SMALL, ORDER and AREG shape 3xTF32, the float path" "$ERR" "naming the float path"
    run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order --set BN=256 --set PROMO=1 --code none
    expect_rc 2 "PROMO with BN=256 is refused"
    expect_in "at most 192 in all" "$ERR" "the registers' rule says why"

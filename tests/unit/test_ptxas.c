@@ -48,6 +48,35 @@ static void test_first_entry_and_missing(void **state) {
    assert_false(Ptxas_parse(NULL, NULL, &p));
 }
 
+/* ptxas's advisory that it serialised an entry's wgmma comes before the entry's report and
+ * names the function; another function's advisory is not this one's. */
+static void test_wgmma_serialized(void **state) {
+   (void)state;
+   static const char *log =
+       "ptxas info    : (C7514) Potential Performance Loss: wgmma.mma_async instructions are serialized due to "
+       "non wgmma instructions reading accumulator registers of  a wgmma between start and end of the pipeline "
+       "stage in the function 'gemm'\n"
+       "ptxas info    : 0 bytes gmem\n"
+       "ptxas info    : Compiling entry function 'gemm' for 'sm_90a'\n"
+       "ptxas info    : Function properties for gemm\n"
+       "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+       "ptxas info    : Used 168 registers, used 1 barriers\n"
+       "ptxas info    : Compiling entry function 'gemm_fixup' for 'sm_90a'\n"
+       "ptxas info    : Function properties for gemm_fixup\n"
+       "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+       "ptxas info    : Used 20 registers\n";
+   PtxasInfo p;
+   assert_true(Ptxas_parse(log, "gemm", &p));
+   assert_int_equal(p.registers, 168);
+   assert_string_equal(p.wgmma_serialized, "non wgmma instructions reading accumulator registers of a wgmma between "
+                                           "start and end of the pipeline stage");
+   assert_true(Ptxas_parse(log, "gemm_fixup", &p));
+   assert_int_equal(p.registers, 20);
+   assert_string_equal(p.wgmma_serialized, "");
+   assert_true(Ptxas_parse(LOG, "gemm", &p));
+   assert_string_equal(p.wgmma_serialized, "");
+}
+
 /* Ptxas_ofPtx runs the ptxas it finds on PATH: here a stand-in script that prints the
  * report for the -arch it is given and checks the PTX file exists, a real process. */
 static void test_of_ptx(void **state) {
@@ -84,6 +113,7 @@ static void test_of_ptx(void **state) {
 
 int main(void) {
    const struct CMUnitTest tests[] = {cmocka_unit_test(test_named_entry), cmocka_unit_test(test_first_entry_and_missing),
+       cmocka_unit_test(test_wgmma_serialized),
                                       cmocka_unit_test(test_of_ptx)};
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
