@@ -126,6 +126,17 @@ if [ $nvrtc = yes ]; then
             "$(printf '%s\n' "$OUT" | grep -E '^(kernel|registers|spills|wgmma)') $ERR"
       fi
    done
+   # Decode through a deep ring (swap-AB, 64 weight rows a block, 8 stages of 128-deep tiles):
+   # the presets compile without spills and take the ring's 144-160 KB of shared memory.
+   for p in hopper-9-swapab-decode-t8-bf16 hopper-9-swapab-decode-t16-bf16; do
+      run_gemmtop inspect --backend cuda --arch sm_90a --preset $p --code none
+      smem=$(printf '%s\n' "$OUT" | sed -n 's/^local mem  *\([0-9]*\) B.*/\1/p')
+      if [ "$RC" -eq 0 ] && [ "${smem:-0}" -gt 147000 ] && printf '%s\n' "$OUT" | grep -q '^spills  *0 B stores, 0 B loads; stack frame 0 B'; then
+         ok "$p compiles without spills, $smem B of shared memory for its ring"
+      else
+         not_ok "$p (exit $RC, $smem B)" "$(printf '%s\n' "$OUT" | grep -E '^(registers|spills|local)') $ERR"
+      fi
+   done
    run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order --set SW=0 --set BK=8 --code none
    expect_rc 2 "AREG on an unswizzled tile is refused"
    expect_in "AREG reads A's fragments from a swizzled tile" "$ERR" "saying why"

@@ -206,7 +206,8 @@ bench_one() { bench_in NT "$@"; }
 bench_one decode-bf16 40 tensor-9-decode-bfloat16 tensor-9-decode-bfloat16-wide tensor-9-decode-bfloat16-m16-wide \
    t9-nc0 t9-ku4 t9-w4 t9-pl4 tensor-9-decode-bfloat16-m16 t9-m16-pl1 \
    t9-m16-ku1 t9-m16-nc0 fast-05-decode-bf16-m1 fast-05-decode-bf16-m2 fast-05-decode-bf16-m4 fast-05-decode-bf16-m8 \
-   fast-05-decode-bf16-m16 hopper-9-swapab-bf16 --sizes "$DECODE_SIZES"
+   fast-05-decode-bf16-m16 hopper-9-swapab-bf16 hopper-9-swapab-decode-t8-bf16 hopper-9-swapab-decode-t16-bf16 \
+   --sizes "$DECODE_SIZES"
 
 # 4. The bfloat16 suites, each split by what its shapes are: at most 16 tokens, at most 64,
 # few tiles (fewer than two waves of 128 x 256 tiles on 132 multiprocessors), many tiles.
@@ -243,7 +244,7 @@ suite_bench() {
 H7="hopper-7-persistent-t64-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-bm64n192-bf16 hopper-7-persistent-192-bf16"
 # Swap-AB tuned for 16 and 32 tokens (gemmtop tune on the H200, 2026-11-29, 21:35).
 H9="hopper-9-swapab-t32-bf16 hopper-9-swapab-t32-wide-bf16 hopper-9-swapab-t32-split4-bf16 hopper-9-swapab-t32-longk-bf16"
-BF_M16="tensor-9-decode-bfloat16-wide tensor-9-decode-bfloat16-m16-wide tensor-9-decode-bfloat16-m16 t9-m16-pl1 hopper-9-swapab-bf16 hopper-9-swapab-t16-split4-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16"
+BF_M16="tensor-9-decode-bfloat16-wide tensor-9-decode-bfloat16-m16-wide tensor-9-decode-bfloat16-m16 t9-m16-pl1 hopper-9-swapab-bf16 hopper-9-swapab-t16-split4-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-9-swapab-decode-t16-bf16"
 BF_M64="hopper-9-swapab-bf16 $H9 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-5-order-bf16 hopper-6-splitk-t128-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-bm64n192-bf16"
 BF_FEW="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-t128-bf16 $H7"
 BF_MANY="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-6-splitk-t128-bf16 hopper-7-persistent-192-bf16 hopper-7-persistent-bm64-bf16"
