@@ -204,6 +204,20 @@ run_gemmtop run --kernel mygemm01_naive --size 32 --precision half --alpha 1e39
 expect_rc 2 "a half alpha beyond float is refused"
 expect_in "--alpha 1e+39 does not fit in float (largest 3.4e+38; half keeps C, alpha and beta in float)" "$ERR" \
    "naming float, alpha's type for half"
+# Padding copies only the operands whose own sizes are padded: 5 tokens padded to a tile's
+# rows copy A and C, not B (a decode's weight), and the result is still right.
+run_gemmtop run --preset fast-02-warptile --size 5x256x256 --beta 0.5 --reps 1 --warmup 0 --no-store --format json
+steps=$(printf '%s\n' "$OUT" | python3 -c 'import json, sys
+r = json.loads(sys.stdin.readline())
+print("verified" if r.get("verified") else "not verified", ",".join(h["what"] for h in r.get("helpers", [])))')
+[ "$RC" -eq 0 ] && [ "$steps" = "verified pad A,pad C,unpad C" ] &&
+   ok "M padded alone: A and C copied, B read as it is, verified" || not_ok "M padded alone (exit $RC): $steps" "$ERR"
+run_gemmtop run --preset fast-02-warptile --size 128x256x250 --reps 1 --warmup 0 --no-store --format json
+steps=$(printf '%s\n' "$OUT" | python3 -c 'import json, sys
+r = json.loads(sys.stdin.readline())
+print("verified" if r.get("verified") else "not verified", ",".join(h["what"] for h in r.get("helpers", [])))')
+[ "$RC" -eq 0 ] && [ "$steps" = "verified pad A,pad B" ] &&
+   ok "K padded alone: A and B copied, C written in place, verified" || not_ok "K padded alone (exit $RC): $steps" "$ERR"
 # GEMMTOP_KERNELS naming only a user's folder: the message blames the variable, not the
 # installation, and says how to add the shipped folder back.
 mkdir -p "$T_DIR/onlymine"

@@ -444,6 +444,9 @@ static bool checkScope(Scope *s, Geometry *geo, char *msg, size_t msglen) {
    g.n = s->n;
    g.k = s->k_;
    g.pad = g.m != p->m || g.n != p->n || g.k != p->k;
+   g.pad_a = g.m != p->m || g.k != p->k;
+   g.pad_b = g.k != p->k || g.n != p->n;
+   g.pad_c = g.m != p->m || g.n != p->n;
    g.cus = namesComputeUnits(k) ? (s->lim->compute_units > 0 ? s->lim->compute_units : 1) : 0;
    if (!groupFits(s, msg, msglen) || !rulesHold(s, msg, msglen) || !launchSizes(s, &g, msg, msglen) ||
        !fixupSizes(s, &g, msg, msglen) || !localMemory(s, &g, msg, msglen))

@@ -22,6 +22,7 @@ typedef struct Geometry_ {
    long long localmem;        /* bytes per group, from the metadata */
    int m, n, k;               /* the sizes the kernel runs on (rounded up when it pads) */
    bool pad;                  /* m, n or k differ from the problem's */
+   bool pad_a, pad_b, pad_c;  /* ... those of A (m, k), of B (k, n), of C (m, n): the copies it takes */
    bool trans_a, trans_b;     /* storage the kernel reads */
    long long dynamic_smem;    /* bytes of dynamic shared memory per group (`dynamic_smem:`) */
    int ntma;                  /* tensor maps, from `tma:` */

@@ -217,7 +217,7 @@ static bool operandBuffers(Session *s, const Problem *p, const Inputs *inputs, b
    if (!Session_ensureBuffer(s, BUF_A, bytesA, r) || !Session_ensureBuffer(s, BUF_B, bytesB, r) ||
        !Session_ensureBuffer(s, BUF_C, bytesC, r) || (p->beta != 0.0 && !Session_ensureBuffer(s, BUF_C0, bytesC, r)) ||
        (prepA && !Session_ensureBuffer(s, BUF_AK, bytesAk, r)) ||
-       (prepB && !Session_ensureBuffer(s, BUF_BK, bytesBk, r)) || (g->pad && !Session_ensureBuffer(s, BUF_CK, bytesCk, r)) ||
+       (prepB && !Session_ensureBuffer(s, BUF_BK, bytesBk, r)) || (g->pad_c && !Session_ensureBuffer(s, BUF_CK, bytesCk, r)) ||
        (g->has_workspace && !Session_ensureBuffer(s, BUF_WS, g->workspace > 16 ? (size_t)g->workspace : 16, r)))
       return false;
    Buffer *A = s->bufs[BUF_A].buf, *B = s->bufs[BUF_B].buf, *C0 = s->bufs[BUF_C0].buf;
@@ -233,7 +233,7 @@ static bool operandBuffers(Session *s, const Problem *p, const Inputs *inputs, b
    s->result_bytes = bytesC;
    out->C0 = C0;
    out->C = s->bufs[BUF_C].buf;
-   out->Ck = g->pad ? s->bufs[BUF_CK].buf : out->C;
+   out->Ck = g->pad_c ? s->bufs[BUF_CK].buf : out->C;
    out->bytesC = bytesC;
    out->bytesCk = bytesCk;
    out->es = es;
@@ -247,7 +247,7 @@ static bool gemmStep(Session *s, const KernelInfo *k, CachedProgram *gemm, const
    memset(gs, 0, sizeof *gs);
    gs->kernel = gemm->kernel;
    gs->is_gemm = true;
-   gs->restore_c = !g->pad && p->beta != 0.0;
+   gs->restore_c = !g->pad_c && p->beta != 0.0;
    snprintf(gs->what, sizeof gs->what, "%s", k->name);
    KernelArg ga[] = {{.kind = ARG_INT, .i = g->m},        {.kind = ARG_INT, .i = g->n},
                      {.kind = ARG_INT, .i = g->k},        {.kind = ARG_REAL, .real = p->alpha},
@@ -345,12 +345,15 @@ RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *valu
    if (extra)
       snprintf(r->defines + strlen(r->defines), sizeof r->defines - strlen(r->defines), " %s", extra_defines);
    out->dbl = Types_of(p->precision)->fp64;
-   bool prepA = g->trans_a != p->trans_a || g->pad;
-   bool prepB = g->trans_b != p->trans_b || g->pad;
+   /* Only an operand whose own sizes are padded is copied: a few tokens padded to a tile's
+    * rows copy A, not the weight B (a copy of all of B before each launch also left the
+    * GEMM's reads of it behind the write-back of the copy's dirty lines). */
+   bool prepA = g->trans_a != p->trans_a || g->pad_a;
+   bool prepB = g->trans_b != p->trans_b || g->pad_b;
    Helpers h;
    double t = Util_nowMs();
    CachedProgram *gemm = gemmKernel(s, k, extra, r);
-   bool built = gemm && helperKernels(s, p, prepA || prepB, g->pad, &h, r);
+   bool built = gemm && helperKernels(s, p, prepA || prepB, g->pad_c, &h, r);
    r->phases.ms[PHASE_COMPILE] += Util_nowMs() - t;
    if (!built)
       return r->status;
@@ -366,17 +369,17 @@ RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *valu
    Buffer *Ak = prepA ? s->bufs[BUF_AK].buf : A;
    Buffer *Bk = prepB ? s->bufs[BUF_BK].buf : B;
    if (prepA) {
-      const char *what = g->pad ? (g->trans_a != p->trans_a ? "pad+transpose A" : "pad A") : "transpose A";
+      const char *what = g->pad_a ? (g->trans_a != p->trans_a ? "pad+transpose A" : "pad A") : "transpose A";
       addCopyPad(pl, h.copyPadIn, what, p->m, p->k, p->trans_a, A, g->trans_a ? g->k : g->m, g->trans_a ? g->m : g->k,
                  g->trans_a, Ak);
    }
    if (prepB) {
       /* op(B) is K x N logically. */
-      const char *what = g->pad ? (g->trans_b != p->trans_b ? "pad+transpose B" : "pad B") : "transpose B";
+      const char *what = g->pad_b ? (g->trans_b != p->trans_b ? "pad+transpose B" : "pad B") : "transpose B";
       addCopyPad(pl, h.copyPadIn, what, p->k, p->n, p->trans_b, B, g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n,
                  g->trans_b, Bk);
    }
-   if (g->pad && p->beta != 0.0)
+   if (g->pad_c && p->beta != 0.0)
       addCopyPad(pl, h.copyPad, "pad C", p->m, p->n, false, out->C0, g->m, g->n, false, out->Ck);
    pl->gemm_index = pl->nsteps;
    pl->fixup_index = -1;
@@ -386,7 +389,7 @@ RunStatus Session_prepare(Session *s, const KernelInfo *k, const long long *valu
       return r->status;
    if (g->fixup_dims && !addFixup(s, k, gemm, g, pl, r))
       return r->status;
-   if (g->pad)
+   if (g->pad_c)
       addUnpad(pl, h.unpad, p, g, out->Ck, out->C);
    return r->status = RUN_OK;
 }
@@ -480,7 +483,7 @@ static bool verifyOnce(Session *s, Prepared *pr, const Problem *p, const Inputs 
    double stepTimes[PIPELINE_MAX_STEPS];
    const uint32_t poison = Verify_poisonWord(Types_of(p->precision)->out);
    bool ok = Session_poison(s, pr->C, pr->bytesC, poison, r) &&
-             (!r->geo.pad || Session_poison(s, pr->Ck, pr->bytesCk, poison, r)) && poisonWorkspace(s, &r->geo, r);
+             (!r->geo.pad_c || Session_poison(s, pr->Ck, pr->bytesCk, poison, r)) && poisonWorkspace(s, &r->geo, r);
    ph[PHASE_UPLOAD] += Util_nowMs() - t;
    t = Util_nowMs();
    ok = ok && Pipeline_run(s, &pr->pl, pr->dbl, timedSteps != NULL, timedSteps ? timedSteps : stepTimes, r, pr->C0,
