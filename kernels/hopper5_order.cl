@@ -20,12 +20,12 @@ about:    consumers' registers and gives wgmma A from there: shared memory then 
 about:    split only, and each k-step reads A's 64 x 8 slice once instead of three times.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per block (BM / CONS per consumer)
-param:    BN = 128 in 64, 128, 192, 256 ; columns of C per block: the wgmma N
+param:    BN = 128 in 64, 96, 128, 192, 256 ; columns of C per block: the wgmma N
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; block rows per band of the launch order (1: row by row)
 param:    CLUSTER = 1 in 1, 2 ; blocks per cluster sharing each B tile through TMA multicast
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
-param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in shared memory
+param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10 ; tiles in flight in shared memory
 param:    BLOCKS = 1 in 1, 2 ; blocks per multiprocessor that the registers are shared for
 param:    LO = 0 in 0, 1 ; 3xTF32: 1 rounds lo to TF32 (cvt.rna) before the tensor core reads it; 0 lets it cut the bits
 param:    SMALL = 0 in 0, 1 ; 3xTF32: 1 adds the cross terms lo*hi + hi*lo into accumulators of their own
