@@ -23,7 +23,7 @@ param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; block rows per band of the launch or
 param:    CLUSTER = 1 in 1, 2 ; blocks per cluster sharing each B tile through TMA multicast
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
-param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in shared memory
+param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10 ; tiles in flight in shared memory
 param:    BLOCKS = 1 in 1, 2 ; blocks per multiprocessor that the registers are shared for
 param:    SPLIT = 4 in 1, 2, 3, 4, 5, 6, 8, 12, 16 ; blocks that share the K steps of a tile (1: step 5)
 reuse:    A=BN B=BM
