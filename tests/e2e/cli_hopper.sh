@@ -109,6 +109,17 @@ if [ $nvrtc = yes ]; then
          not_ok "hopper-5-order 3xTF32 with $sw (exit $RC, $n wgmma)" "$(printf '%s\n' "$OUT" | grep -E '^(registers|spills|wgmma)') $ERR"
       fi
    done
+   # A kernel that has the pattern (tests/kernels/hopper): inspect names ptxas's reason.
+   shipped_kernels=$GEMMTOP_KERNELS
+   GEMMTOP_KERNELS="${GEMMTOP_KERNELS%%:*}:$(cd "$(dirname "$0")/../.." && pwd)/tests/kernels/hopper"
+   export GEMMTOP_KERNELS
+   run_gemmtop inspect --backend cuda --arch sm_90a --kernel test_wgmma_serialized --precision bfloat16 --size 128 --code none
+   expect_in "wgmma      serialized by ptxas (each waits for the one before) due to non wgmma instructions reading accumulator registers" \
+      "$OUT" "inspect says when ptxas serialised the wgmma, and why"
+   run_gemmtop inspect --backend cuda --arch sm_90a --kernel test_wgmma_serialized --precision bfloat16 --size 128 --code none \
+      --format json
+   expect_in '"wgmma_serialized":"non wgmma instructions reading accumulator registers' "$OUT" "and so does its JSON"
+   GEMMTOP_KERNELS=$shipped_kernels
    # AREG=1: A split in the consumers' registers, wgmma's A from them (the register form,
    # "{%r..}" after the sums); AHEAD=1 splits the next tile's A during this tile's wgmma. The
    # preset (32-deep tiles, AHEAD), the 64-column preset, and AHEAD=0 with 192 columns.
