@@ -17,7 +17,8 @@ about:    in accumulators of their own, PROMO adds the wgmma sums into FP32 regi
 about:    PROMO tiles (so the tensor core's truncating additions see only a few tiles), and
 about:    ORDER issues hi*hi first. PROMO applies to every type. AREG=1 splits A in the
 about:    consumers' registers and gives wgmma A from there: shared memory then carries B's
-about:    split only, and each k-step reads A's 64 x 8 slice once instead of three times.
+about:    split only, and each k-step reads A's 64 x 8 slice once instead of three times;
+about:    AHEAD=1 splits the next tile's A while this tile's wgmma runs.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per block (BM / CONS per consumer)
 param:    BN = 128 in 64, 96, 128, 192, 256 ; columns of C per block: the wgmma N
