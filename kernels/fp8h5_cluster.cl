@@ -300,15 +300,7 @@ __kernel __launch_bounds__(THREADS, 1) CLUSTER_DIMS void gemm(const int M, const
                releaseSlot(&empty[(it - 1) % STAGES], lead);
             releaseSlot(&empty[s], lead);
 #if GT_SCALE_BLOCK
-            /* each scale first used through the k-block's sums (gt_after) */
-#pragma unroll
-            for (int m = 0; m < WM / 64; m++)
-#pragma unroll
-               for (int h = 0; h < 2; h++)
-                  sa[m][h] = gt_after(sa[m][h], acc[m][0]);
-#pragma unroll
-            for (int q = 0; q < SBN; q++)
-               sb[q] = gt_after(sb[q], acc[0][1]);
+            GT_SCALES_AFTER(sa, WM / 64, sb, SBN, acc); /* each scale first used through the k-block's sums */
             /* group g's scale of B: block g / 2 of the tile's, or (g + 1) / 2 when shifted */
             float sg[NG];
 #pragma unroll

@@ -216,6 +216,15 @@ __device__ inline float gt_after(float x, float after) {
                 : "f"(after), "f"(x));
    return r;
 }
+/* The FP8 steps' block scales, each first used through a k-block's sums: sa[m][0..1], this
+ * thread's two rows of 64-row slice m (of slices), after that slice's first sum; sb[0..nsb-1],
+ * the tile's blocks of B, after the second sum of the first slice. */
+#define GT_SCALES_AFTER(sa, slices, sb, nsb, acc)                                                                     \
+   do {                                                                                                             \
+      _Pragma("unroll") for (int m_ = 0; m_ < (slices); m_++) _Pragma("unroll") for (int h_ = 0; h_ < 2; h_++)      \
+         (sa)[m_][h_] = gt_after((sa)[m_][h_], (acc)[m_][0]);                                                        \
+      _Pragma("unroll") for (int q_ = 0; q_ < (nsb); q_++)(sb)[q_] = gt_after((sb)[q_], (acc)[0][1]);               \
+   } while (0)
 
 /* Ordinary shared-memory stores that the tensor cores or the TMA see next. */
 __device__ inline void gt_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
