@@ -240,6 +240,16 @@ static void printJson(const Session *s, const KernelInfo *k, const long long *va
    jsonModel(&a->model);
    printf(",\"problem\":{\"m\":%d,\"n\":%d,\"k\":%d,\"precision\":\"%s\"}", t->problem.m, t->problem.n, t->problem.k,
           Precision_name(t->problem.precision));
+   /* The sizes the traced launch ran on (rounded up where the kernel pads) and its work-groups:
+      what the traced groups are a share of, so that a reader can scale the trace's counts per
+      multiply-add to another problem (tools/gpu/gpu_limits_ncu.py does). */
+   Geometry geo;
+   if (Config_check(k, values, &t->problem, &dev->limits, &geo, NULL, 0)) {
+      long long groups = 1;
+      for (int d = 0; d < t->dims && d < 3; d++)
+         groups *= t->local[d] ? (long long)(geo.global[d] / t->local[d]) : 1;
+      printf(",\"launch\":{\"m\":%d,\"n\":%d,\"k\":%d,\"work_groups\":%lld}", geo.m, geo.n, geo.k, groups);
+   }
    printf(",\"groups\":%d,\"work_group_items\":%zu,\"warps_per_group\":%d,\"records\":%zu,\"dropped\":%zu,"
           "\"complete\":%s,",
           a->groups, a->wg_size, a->warps, t->count, a->dropped, a->dropped ? "false" : "true");
@@ -348,6 +358,12 @@ static int banksModelled(const CommandArgs *o, const KernelInfo *k, const long l
                       "reach shared memory without load or store instructions to read widths from; leave "
                       "--as-compiled out\n",
               k->name);
+      return 2;
+   }
+   if (o->banks->model && strcmp(o->banks->model, "nvidia")) {
+      fprintf(stderr, "gemmtop: --bank-model %s: %s's tiles are laid out by NVIDIA's TMA swizzle, modelled on NVIDIA's "
+                      "banks only; use --bank-model nvidia or leave it out\n",
+              o->banks->model, k->name);
       return 2;
    }
    if ((o->banks->has_warp && o->banks->warp != 0) || (o->banks->has_iteration && o->banks->iteration != 0)) {
@@ -506,6 +522,8 @@ static int traceAndReport(const CommandArgs *o, Session *s, const KernelInfo *k,
       goto done;
    }
    BankModel model = BankModel_forDevice(Session_device(s));
+   if (o->banks->model)
+      BankModel_named(o->banks->model, o->banks->simd_width, &model); /* the options table checked the name */
    BankModel_override(&model, o->banks->count, o->banks->bank_width, o->banks->simd_width, err, sizeof err);
    if (o->banks->as_compiled && !(views = analyseAsCompiled(s, k, values, p, &t, &model, r))) {
       rc = 1;

@@ -184,6 +184,11 @@ static int applyVerifyOn(Options *o, const OptionSpec *s, const char *v, char *e
    return 0;
 }
 
+static int applyBankModel(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
+   o->banks.model = v;
+   return 0;
+}
+
 static int applyBankWidth(Options *o, const OptionSpec *s, const char *v, char *err, size_t errlen) {
    o->banks.bank_width = (int)strtol(v, NULL, 10);
    return 0;
@@ -471,6 +476,10 @@ static const OptionSpec table[] = {
      .dflt = "0, the first"},
     {.group = GROUP_BANKS, .name = "groups", .value = "G", .kind = OPT_INT, .min = 1, .max = 1024, .field = F(banks.groups),
      .commands = CMD(BANKS), .help = "work-groups to trace", .dflt = "1"},
+    {.group = GROUP_BANKS, .name = "bank-model", .value = "nvidia|amd|default", .kind = OPT_CHOICE,
+     .choices = "nvidia|amd|default", .apply = applyBankModel, .commands = CMD(BANKS),
+     .help = "trace under this vendor's bank model instead of the device's: on a laptop's PoCL, nvidia counts "
+             "the wavefronts an NVIDIA GPU would serve", .dflt = "the device's"},
     {.group = GROUP_BANKS, .name = "banks", .value = "B", .kind = OPT_INT, .min = 1, .max = BANKS_MAX_BANKS, .field = F(banks.count),
      .commands = CMD(BANKS) | CMD(EXPLORER) | CMD(LESSON), .help = "override the device's number of banks",
      .dflt = "the device's"},

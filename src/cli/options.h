@@ -119,6 +119,7 @@ typedef struct BanksOptions_ {
    int warp, iteration;      /* warp (flat over traced groups) and execution of the grid */
    bool has_warp, has_iteration;
    int groups;               /* work-groups to trace (0: 1) */
+   const char *model;        /* a bank model by name (nvidia, amd, default); NULL: the device's */
    int count, bank_width, simd_width; /* model overrides: banks, width, SIMD (0: the device's model) */
    bool as_compiled;         /* also count the accesses as the compiler merges them */
 } BanksOptions;

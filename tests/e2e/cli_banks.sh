@@ -218,6 +218,45 @@ else not_ok "banks --as-compiled JSON" "$OUT"; fi
 run_gemmtop banks --kernel dcu4_lds -m 64 -n 64 -k 16 --as-compiled
 expect_in "as written and as compiled (the rule" "$OUT" "the table shows both views and says where the widths come from"
 
+# --bank-model: NVIDIA's rules on PoCL. Step 3 as compiled is Nsight Compute's count on an H100
+# (640 load wavefronts, docs/banks-ncu.md) under it, more under the default model; the JSON
+# names the model and says what the traced groups are a share of (the launch's sizes, padded,
+# and its work-groups), so that the counts scale to another problem.
+run_gemmtop banks --preset 03-wpt --bank-model nvidia --as-compiled --format json
+expect_rc 0 "banks --bank-model nvidia"
+nv=$OUT
+run_gemmtop banks --preset 03-wpt --as-compiled --format json
+if printf '%s\n%s\n' "$nv" "$OUT" | python3 -c '
+import json, sys
+nv, plain = (json.loads(l) for l in sys.stdin)
+def loads(o): return sum(s["wavefronts"] for s in o["as_compiled"]["sites"] if s["kind"] == "load")
+assert nv["model"]["name"] == "NVIDIA" and nv["model"]["known"] is True, nv["model"]
+assert plain["model"]["name"] == "default" and plain["model"]["known"] is False, plain["model"]
+assert loads(nv) == 640 and loads(plain) > 640, (loads(nv), loads(plain))
+'; then ok "--bank-model nvidia counts what an NVIDIA GPU serves, the default model more; the JSON names each"
+else not_ok "--bank-model nvidia against the default model" "$nv"; fi
+run_gemmtop banks --kernel mygemm02_tiled --set TS=16 -m 32 -n 32 -k 16 --format json
+if printf '%s\n' "$OUT" | python3 -c '
+import json, sys
+o = json.load(sys.stdin)
+assert o["launch"] == {"m": 32, "n": 32, "k": 16, "work_groups": 4} and o["groups"] == 1, (o["launch"], o["groups"])
+'; then ok "the JSON gives the traced launch: its sizes and its 4 work-groups, 1 of them traced"
+else not_ok "the traced launch in the JSON" "$OUT"; fi
+run_gemmtop banks --kernel fast02_warptile -m 32 -n 32 -k 16 --format json
+if printf '%s\n' "$OUT" | python3 -c '
+import json, sys
+o = json.load(sys.stdin)
+L = o["launch"]
+assert L["m"] > 32 and L["n"] > 32 and L["work_groups"] == 1, L
+'; then ok "a kernel that pads: the launch gives the padded sizes it ran on"
+else not_ok "the padded launch in the JSON" "$OUT"; fi
+run_gemmtop banks --kernel test_banks --bank-model intel
+expect_rc 2 "--bank-model intel"
+expect_in "use nvidia, amd or default" "$ERR" "names the three models"
+run_gemmtop banks --preset hopper-5-order-bf16 --size 256 --bank-model amd
+expect_rc 2 "--bank-model amd on a TMA-swizzled kernel"
+expect_in "NVIDIA's TMA swizzle" "$ERR" "says the swizzled tiles are NVIDIA's"
+
 # Ranges from the options table.
 run_gemmtop banks --kernel test_banks --groups 1025
 expect_rc 2 "--groups past 1024"

@@ -59,7 +59,9 @@ print('"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Str
       '"Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"')
 for n, m in enumerate(metrics):
     pct = "pct" in m
-    value = "61.5" if m.startswith("lts__throughput") else f"{10 + n}.5" if pct else f"{1000 * (n + 1):,}"
+    # No wgmma on PoCL's kernels: its shared-memory wavefronts 0, as ncu gives for them.
+    value = ("61.5" if m.startswith("lts__throughput") else "0" if "_op_gmma" in m else f"{10 + n}.5" if pct
+             else f"{1000 * (n + 1):,}")
     print(f'"0","1","gemmtop","host","gemm","1","7","(32, 4, 1)","(4, 4, 1)","0","9.0","Command line profiler metrics",'
           f'"{m}","{"%" if pct else "byte"}","{value}"')
 PY
@@ -160,6 +162,14 @@ for s in (64, 96):
         # The model's loads (C's stores out) against what the SMs received from the L2.
         assert c["model_loads"] == lim["l2_model_bytes"] - s * s * 4, (lim, c)
         assert c["sm_received_bytes"] == n["values"]["l1tex__m_xbar2l1tex_read_bytes.sum"], c
+        # Local wavefronts from the bank trace: its small launch's load wavefronts as compiled,
+        # per multiply-add of the groups traced, times this problem's multiply-adds.
+        b = r["banks"]
+        L, done = b["launch"], b["groups"]
+        assert b["as_compiled"]["sites"] and L["work_groups"] >= done >= 1, b
+        wf = sum(x["wavefronts"] for x in b["as_compiled"]["sites"] if x["kind"] == "load")
+        want = wf / (L["m"] * L["n"] * L["k"] * done / L["work_groups"]) * s ** 3
+        assert c["wavefronts_from"] == "trace" and abs(c["model_wavefronts"] - want) <= 1e-9 * want, (c, want)
 # The refused name: recorded on the first row profiled, never asked again.
 first = rows[("03-wpt", 64)]["ncu"]
 assert any(m.startswith("l1tex__t_sector_hit_rate") for m in first["rejected"]), first["rejected"]

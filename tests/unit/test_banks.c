@@ -512,6 +512,25 @@ static void test_model_choice(void **state) {
    assert_string_equal(text, "32 banks x 4 B, SIMD 32");
 }
 
+/* --bank-model: each vendor's model by name, the wavefront width passed to AMD's; another
+ * name refused, the model untouched. */
+static void test_named_models(void **state) {
+   (void)state;
+   BankModel m = BankModel_default(32);
+   assert_true(BankModel_named("nvidia", 0, &m));
+   assert_string_equal(m.name, "NVIDIA");
+   assert_true(m.known && m.pair_merge);
+   expectOne(&m, 32, 4, 32, 32, 1); /* stride 32: 32 wavefronts, as on the GPU */
+   assert_true(BankModel_named("amd", 64, &m));
+   assert_string_equal(m.name, "AMD GCN/CDNA");
+   assert_int_equal(m.simd_width, 64);
+   assert_true(BankModel_named("default", 32, &m));
+   assert_string_equal(m.name, "default");
+   assert_false(m.known);
+   assert_false(BankModel_named("intel", 32, &m));
+   assert_string_equal(m.name, "default");
+}
+
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_nvidia_floats),
@@ -526,6 +545,7 @@ int main(void) {
        cmocka_unit_test(test_empty),
        cmocka_unit_test(test_amd),
        cmocka_unit_test(test_overrides),
+       cmocka_unit_test(test_named_models),
        cmocka_unit_test(test_model_choice),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);

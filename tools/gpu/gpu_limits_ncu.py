@@ -174,7 +174,9 @@ def options():
     ap.add_argument("--budget", type=float, help="seconds: start no row that would end past them")
     ap.add_argument("--reps", type=int, default=3, help="explain's timed launches (default 3)")
     ap.add_argument("--banks", action="store_true",
-                    help="take each row's bank trace too (about 1 s a row): the wavefronts times its conflicts")
+                    help="take each row's bank trace too (about 1 s a row): its wavefronts as compiled, conflicts "
+                         "included, per multiply-add, against ncu's; with --replay, the rows that have none are "
+                         "traced here on PoCL under NVIDIA's bank model (labelled so)")
     ap.add_argument("--backend", default="cuda", help="gemmtop's backend (default cuda)")
     ap.add_argument("--device", help="gemmtop's --device")
     ap.add_argument("--jobs", type=int, default=min(8, os.cpu_count() or 1),
@@ -305,9 +307,11 @@ def judged(preset, size, v):
     return lines[1]["limits"] if ok else {"rc": rc, "error": said}
 
 
-def banks(preset, size):
-    rc, out, err = gemmtop(["banks"] + DEV_ARGS + ["--preset", preset] + size_args(size) + ["--format", "json"],
-                           timeout=remaining(120))
+def banks(preset, size, dev_args=None):
+    """The bank trace of the configuration's small problem, every group of it (up to 1024), as the
+    compiler merges the accesses too: its wavefronts per multiply-add scale to the row's problem."""
+    rc, out, err = gemmtop(["banks"] + (dev_args or DEV_ARGS) + ["--preset", preset] + size_args(size) +
+                           ["--as-compiled", "--groups", "1024", "--format", "json"], timeout=remaining(120))
     try:
         return json.loads(out)
     except ValueError:
@@ -322,6 +326,21 @@ def compile_only(item):
     rc, _, err = gemmtop(["inspect"] + DEV_ARGS + ["--preset", preset] + size_args(size) + ["--code", "none"])
     return {"compile_rc": rc, "compile_error": None if rc == 0 else last_line(err),
             "compile_seconds": round(time.monotonic() - start, 2)}
+
+
+def trace_wavefronts(b, run):
+    """The load wavefronts of the bank trace as compiled (else as written), per multiply-add of
+    the traced launch, times the row's multiply-adds; None without a trace that says what it
+    traced a share of (its "launch")."""
+    try:
+        launch, groups = b["launch"], b["groups"]
+        sites = (b.get("as_compiled") or b)["sites"]
+        fmas = launch["m"] * launch["n"] * launch["k"] * groups / launch["work_groups"]
+        row = run["m"] * run["n"] * run["k"]
+    except (KeyError, TypeError, ZeroDivisionError):
+        return None
+    wf = sum(s["wavefronts"] for s in sites if s["kind"] == "load")
+    return wf / fmas * row if fmas > 0 and wf > 0 else None
 
 
 def bank_ratio(b):
@@ -359,7 +378,7 @@ def agrees(limiter, unit, pct):
     return limiter in UNITS[unit] if unit else None
 
 
-def compare(lim, v, ratio, same=None, run=None):
+def compare(lim, v, ratio, same=None, run=None, trace=None):
     """The agreement of the model with ncu's figures v: what the Markdown row and the shares use.
     same: explain's limits for ncu's own launch (judged()); the limiter's agreement is that
     one's, gemmtop's own run kept beside."""
@@ -386,7 +405,12 @@ def compare(lim, v, ratio, same=None, run=None):
     # The model's local reads against the LSU's load wavefronts; not for a kernel whose reads
     # are wgmma's operands (ncu counts those as gmma wavefronts, of another size).
     gmma = v.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum") or 0
-    model_wf = lim["local_bytes"] / 128 * (ratio or 1) if lim.get("local_bytes") and not gmma else None
+    # From the bank trace when the row has one (what the compiled code asks of the banks,
+    # conflicts included: docs/banks-ncu.md), else the model's bytes / 128 times its ratio;
+    # only for a kernel whose model counts local reads per multiply-add (`local_reuse:`), the
+    # rate the trace's small problem is scaled by (a decode kernel's reductions are not).
+    traced = trace_wavefronts(trace, run) if trace and run and lim.get("local_bytes") and not gmma else None
+    model_wf = traced or (lim["local_bytes"] / 128 * (ratio or 1) if lim.get("local_bytes") and not gmma else None)
     ncu_wf = v.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
     # The model's bytes that reach the L2 (the L1's share taken out), else all of them; where
     # a fix-up writes C, the kernel's own stores are the partial sums (store_bytes), as the
@@ -407,7 +431,7 @@ def compare(lim, v, ratio, same=None, run=None):
             "lts_request_bytes": lts, "lrc_merged_sectors": v.get("lrc__lrc2xbar_sectors_op_read_coalescing_achieved.sum"),
             "dram_bytes": dram,
             "dram_write_bytes": wr, "model_bytes": model, "min_bytes": min_bytes, "model_wavefronts": model_wf,
-            "ncu_wavefronts": ncu_wf, "bank_ratio": ratio, "model_loads": loads,
+            "wavefronts_from": "trace" if traced else "model" if model_wf else None, "ncu_wavefronts": ncu_wf, "bank_ratio": ratio, "model_loads": loads,
             "sm_received_bytes": v.get("l1tex__m_xbar2l1tex_read_bytes.sum")}
 
 
@@ -479,7 +503,7 @@ def share(xs):
 HEADER = ("| preset | size | GFLOPS | gemmtop limiter of ncu's launch | of its own run | ncu highest unit | "
           "agree (own run) | model bytes / the SMs' requests to the L2 (the L2's count) | "
           "model loads / received by the SMs | "
-          "compulsory reads / DRAM reads | local wavefronts (model x banks / ncu) | occupancy ours / theoretical / achieved | "
+          "compulsory reads / DRAM reads | local wavefronts (bank trace as compiled, else model x banks / ncu) | occupancy ours / theoretical / achieved | "
           "waves ours / ncu |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
@@ -520,6 +544,13 @@ def replay_all(head, rows):
     todo = [r for r in rows if "limits" in (r.get("explain") or {}) and (r.get("ncu") or {}).get("values")]
     with ThreadPoolExecutor(max_workers=max(1, O.jobs)) as pool:
         results = list(pool.map(lambda r: replay_one(devfile, arch, r), todo))
+        if O.banks:  # the traces the call did not take, on this machine's PoCL under NVIDIA's model
+            untraced = [r for r in todo if "sites" not in (r.get("banks") or {})]
+            local = ["--backend", "opencl", "--device", "pocl", "--bank-model", "nvidia"]
+            for r, b in zip(untraced, pool.map(lambda r: banks(r["preset"], r["size"], local), untraced)):
+                if "sites" in b:
+                    b["traced_offline"] = "PoCL on this machine, NVIDIA's bank model (--replay --banks)"
+                r["banks"] = b
     failed = 0
     for r, (judged_now, own_now) in zip(todo, results):
         r["recorded"] = {"judged": r.get("judged"), "limits": r["explain"]["limits"]}
@@ -548,7 +579,8 @@ def rescore(path):
     for r in rows:
         ex, values = r.get("explain") or {}, (r.get("ncu") or {}).get("values")
         if "limits" in ex and values:
-            r["compare"] = compare(ex["limits"], values, bank_ratio(r.get("banks")), r.get("judged"), ex.get("run"))
+            r["compare"] = compare(ex["limits"], values, bank_ratio(r.get("banks")), r.get("judged"), ex.get("run"),
+                                   r.get("banks"))
         r["md"] = md_row(r["preset"], r["size"], r)
         by_size.setdefault(r["size"], []).append(r)
         out.append(r)
@@ -708,7 +740,7 @@ for preset, size in items:
         ratio = bank_ratio(row["banks"])
         row["judged"] = judged(preset, size, row["ncu"]["values"]) if row["ncu"]["values"] else None
         row["compare"] = (compare(row["explain"]["limits"], row["ncu"]["values"], ratio, row["judged"],
-                                  row["explain"]["run"]) if row["ncu"]["values"] else None)
+                                  row["explain"]["run"], row["banks"]) if row["ncu"]["values"] else None)
     else:
         row["ncu"] = {"argv": None, "values": {}, "tail": "not profiled: gemmtop's run failed", "rejected": [],
                       "missing": []}

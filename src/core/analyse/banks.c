@@ -74,6 +74,18 @@ BankModel BankModel_forDevice(const DeviceInfo *d) {
    return BankModel_default(warp);
 }
 
+bool BankModel_named(const char *name, int simd_width, BankModel *out) {
+   if (!strcmp(name, "nvidia"))
+      *out = BankModel_nvidia();
+   else if (!strcmp(name, "amd"))
+      *out = BankModel_amd(simd_width);
+   else if (!strcmp(name, "default"))
+      *out = BankModel_default(simd_width);
+   else
+      return false;
+   return true;
+}
+
 bool BankModel_override(BankModel *m, int banks, int bank_width, int simd_width, char *err, size_t errlen) {
    if (banks && (banks < 1 || banks > BANKS_MAX_BANKS)) {
       snprintf(err, errlen, "--banks %d: use 1 to %d", banks, BANKS_MAX_BANKS);

@@ -36,6 +36,9 @@ BankModel BankModel_amd(int simd_width);
 BankModel BankModel_default(int simd_width);
 /* Picks the model from the device: type, vendor/platform/name, architecture, warp width. */
 BankModel BankModel_forDevice(const DeviceInfo *dev);
+/* A model by name: "nvidia", "amd" (wavefronts of simd_width, 0: 64) or "default"; false for
+ * another name. */
+bool BankModel_named(const char *name, int simd_width, BankModel *out);
 /* --banks, --bank-width, --simd-width (0: keep). A change makes the model "custom" and
  * assumed. False with a message when a value is out of range. */
 bool BankModel_override(BankModel *m, int banks, int bank_width, int simd_width, char *err, size_t errlen);
