@@ -57,7 +57,9 @@ the L2's write sectors). The L2's own count of sectors from the SMs
 merges reads of one sector by several SMs before the L2's slices count them, 1.0-2.3x fewer
 on the H200; the lrc__ counters say how many it merged. The compulsory reads (A and B once, C when beta is not
 0) against DRAM's reads (C's writes stay in the L2 during the kernel: kept beside); the model's local-memory wavefronts of loads
-(bytes / 128 times the bank trace's ratio) against ncu's; occupancy and waves; the limiter
+(with --banks, for a kernel with `local_reuse:`: the trace's load wavefronts as compiled per
+multiply-add of its small launch, times the row's multiply-adds; else bytes / 128 times the
+trace's conflict ratio) against ncu's; occupancy and waves; the limiter
 against the unit ncu's speed of light puts highest (SM: compute; DRAM: memory; L2: L2;
 L1/shared: local memory or bank conflicts; gemmtop's tail, occupancy, latency and launch
 agree when no unit reaches 60%). The shares that agree close each size's table (targets:
