@@ -896,6 +896,7 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       jsonNumber(out, "l2_model_bytes", in->l2_model_bytes > 0 ? in->l2_model_bytes : NAN, true);
       jsonNumber(out, "l1_bytes", in->l1_bytes > 0 ? in->l1_bytes : NAN, true);
       jsonNumber(out, "min_read_bytes", in->min_read_bytes > 0 ? in->min_read_bytes : NAN, true);
+      jsonNumber(out, "dram_read_bytes", in->dram_read_bytes > 0 ? in->dram_read_bytes : NAN, true);
       /* Where a fix-up writes C, what the kernel itself stores instead: the partial sums. */
       jsonNumber(out, "store_bytes", in->store_bytes > 0 ? in->store_bytes : NAN, true);
       /* The compute ceiling's share left at the run's clock (1: the peak's own clock). */

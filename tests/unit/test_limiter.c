@@ -577,6 +577,33 @@ static void test_inputs_from_the_model(void **state) {
    dev.vendor_kind = VENDOR_AMD;
    Limiter_inputs(&dev, naive, values, &p, &r, &peaks, 0, &in);
    assert_true(in.l1_bytes == 0 && fabs(in.l2_model_bytes - (fmas * 2.0 / 16 * 4 + cbytes)) < 1);
+   /* DRAM: A and B (2 MB) fit in the 50 MB L2: each element once. */
+   dev.vendor_kind = VENDOR_NVIDIA;
+   r.registers = 32;
+   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, 0, &in);
+   assert_true(in.dram_read_bytes == in.min_read_bytes);
+   /* In an L2 of 1 MB they do not: each wave of resident groups reads the rows of A and the
+    * columns of B its tiles cover (32 x 32 tiles of 16 x 16, numbered row by row). */
+   dev.l2_bytes = 1u << 20;
+   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, 0, &in);
+   assert_true(in.waves.known);
+   const long long resident = (long long)in.waves.units * in.waves.per_unit;
+   double want = 0;
+   for (long long t0 = 0; t0 < 1024; t0 += resident) {
+      const long long t1 = (t0 + resident < 1024 ? t0 + resident : 1024) - 1;
+      bool row[32] = {false}, col[32] = {false};
+      int rows = 0, cols = 0;
+      for (long long t = t0; t <= t1; t++) {
+         rows += !row[t / 32], cols += !col[t % 32];
+         row[t / 32] = col[t % 32] = true;
+      }
+      want += (rows + cols) * 16.0 * 512 * 4;
+   }
+   assert_true(want > in.min_read_bytes && fabs(in.dram_read_bytes - want) < 1);
+   /* A CPU: no DRAM model. */
+   dev.type = DEVICE_CPU;
+   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, 0, &in);
+   assert_true(in.dram_read_bytes == 0);
    Catalog_free(&cat);
 }
 

@@ -205,6 +205,10 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
       bool fit = in->l2_bytes > 0 && in->min_bytes <= in->l2_bytes && in->model_bytes > in->min_bytes;
       out->caches = model > CACHE_SLACK || fit;
       out->memory_used = model >= 0 && !out->caches ? model : out->memory_used_min;
+      /* Where the model gives DRAM's reads (Limiter_inputs: the compulsory ones, or a tile
+       * grid's waves reading theirs again), those and C's writes. */
+      if (in->dram_read_bytes > 0)
+         out->memory_used = in->gflops * (in->dram_read_bytes + in->min_bytes - in->min_read_bytes) / in->flops / in->copy_gbps;
    }
    double l2_bytes = in->l2_model_bytes > 0 ? in->l2_model_bytes : in->model_bytes;
    if (in->l2_gbps > 0 && l2_bytes > 0 && in->flops > 0) {
@@ -357,6 +361,47 @@ static double groupFootprintBytes(const Geometry *g, const TrafficModel *t, cons
    return fmas * ((1 / reuse_a + 1 / reuse_b) * in + (t->stores_per_fma + t->c_loads_per_fma) * c);
 }
 
+/* Distinct rows and columns of a grid gx tiles wide that the tiles numbered t0 to t1 cover
+ * (numbered row by row). */
+static void tileSpan(long long t0, long long t1, long long gx, long long *rows, long long *cols) {
+   *rows = t1 / gx - t0 / gx + 1;
+   const long long two = gx - t0 % gx + t1 % gx + 1; /* the end of one row and the start of the next */
+   *cols = *rows > 2 ? gx : *rows == 2 ? (two < gx ? two : gx) : t1 - t0 + 1;
+}
+
+/* The bytes a launch reads from DRAM. Where A and B (and C when beta is not 0) fit in the
+ * L2 together, each element once. Where they do not, the L2 keeps what the groups resident
+ * at once share, and little across them: a plain 2-D grid of tiles (dimension 0 along N, the
+ * groups numbered row by row, no fix-up, no persistent grid) reads, per wave of resident
+ * groups, the rows of A and the columns of B its tiles cover (H200, ncu at 4096 in FP32:
+ * within 2% for Hopper steps 1, 3 and 4, the tensor steps 1 and 3, myGEMM 7 and 8; groups
+ * that drift apart in K read more: myGEMM 9 and 10, 1.7x). 0: neither case. */
+static double dramReads(const Geometry *g, const Problem *p, const Waves *w, long long reuse_a, long long reuse_b,
+                        double l2_bytes, double compulsory) {
+   if (l2_bytes <= 0 || compulsory <= 0)
+      return 0;
+   if (compulsory <= l2_bytes)
+      return compulsory;
+   if (g->dims != 2 || g->work > 0 || g->fixup_dims > 0 || !g->local[0] || !g->local[1] || !w->known ||
+       w->units <= 0 || w->per_unit <= 0)
+      return 0;
+   const long long gx = (long long)(g->global[0] / g->local[0]), gy = (long long)(g->global[1] / g->local[1]);
+   /* A group's tile holds at least the register or shared tile the model's reuse names: a
+    * grid that is not one of tiles (a 1-D grid in a kernel's own order, swap-AB) fails it. */
+   if (gx < 1 || gy < 1 || g->n % gx || g->m % gy || g->n / gx < 8 || g->m / gy < 8 || g->n / gx < reuse_a ||
+       g->m / gy < reuse_b)
+      return 0;
+   const double bn = (double)(g->n / gx), bm = (double)(g->m / gy), in = (double)Precision_inputSize(p->precision);
+   const long long tiles = gx * gy, resident = (long long)w->units * w->per_unit;
+   double bytes = p->beta != 0 ? (double)g->m * g->n * Precision_size(p->precision) : 0;
+   for (long long t0 = 0; t0 < tiles; t0 += resident) {
+      long long rows, cols;
+      tileSpan(t0, (t0 + resident < tiles ? t0 + resident : tiles) - 1, gx, &rows, &cols);
+      bytes += (rows * bm + cols * bn) * g->k * in;
+   }
+   return bytes;
+}
+
 double Limiter_clockShare(const Peaks *peaks, bool tensor, double run_mhz, double *share) {
    double at = !peaks || !peaks->known ? 0 : tensor && peaks->tensor_sm_mhz > 0 ? peaks->tensor_sm_mhz : peaks->sm_mhz;
    double f = at > 0 && run_mhz > 0 && run_mhz < at ? run_mhz / at : 1;
@@ -383,7 +428,9 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    out->min_bytes = out->min_read_bytes + (double)Problem_sizeC(p) * c;
    TrafficModel t;
    char err[256];
+   long long reuse_a = 0, reuse_b = 0; /* the model's tiles, for the DRAM reads below */
    if (Traffic_model(k, values, p, &dev->limits, &t, err, sizeof err) && t.known) {
+      reuse_a = t.reuse_a, reuse_b = t.reuse_b;
       Traffic_ablate(&t, r->ablate, p);
       out->model_bytes = out->flops / t.flops_per_byte;
       out->l2_model_bytes = out->model_bytes;
@@ -418,6 +465,9 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    out->occupancy = out->waves.known ? out->waves.occupancy : 0;
    out->bank_ratio = bank_ratio;
    out->l2_bytes = (double)dev->l2_bytes;
+   out->dram_read_bytes = dev->type == DEVICE_GPU && reuse_a > 0 ? dramReads(&r->geo, p, &out->waves, reuse_a, reuse_b,
+                                                                             out->l2_bytes, out->min_read_bytes)
+                                                                  : 0;
    /* The banks' bandwidth at the clock the ceilings were measured at: a bound no kernel passes. */
    BankModel bm = BankModel_forDevice(dev);
    if (bm.known && dev->type == DEVICE_GPU && peaks && peaks->known && peaks->sm_mhz > 0 && dev->compute_units > 0)

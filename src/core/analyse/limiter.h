@@ -102,6 +102,10 @@ typedef struct LimiterInputs_ {
    double occupancy;           /* resident warps over the most; 0 unknown */
    double bank_ratio;          /* local-memory wavefronts over the ideal (bank trace); 0 unknown */
    double l2_bytes;            /* the device's L2 size; 0 unknown */
+   double dram_read_bytes;     /* the model's reads from DRAM: the compulsory ones where A, B (and C when read)
+                                  fit in the L2, else, for a plain 2-D grid of tiles, each wave of resident
+                                  groups reading its rows of A and columns of B again (dramReads, limiter.c);
+                                  0 unknown */
    double local_banks_gbps;    /* what the banks give at the measured clock (units x banks x width x clock):
                                   a bound no micro-kernel passes; 0 unknown */
 } LimiterInputs;
