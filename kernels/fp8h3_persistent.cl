@@ -17,7 +17,7 @@ about:    take turns, and k-block t's products run on the tensor cores while k-b
 about:    are added into FP32 (both scalings).
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per tile (BM / CONS per consumer)
-param:    BN = 128 in 64, 128, 192, 256 ; columns of C per tile: the wgmma N
+param:    BN = 128 in 64, 96, 128, 192, 256 ; columns of C per tile: the wgmma N
 param:    STAGES = 4 in 2, 3, 4, 5, 6 ; 128-deep k-blocks in flight in shared memory
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; tile rows per band of the tile order (1: row by row)
 param:    OVERLAP = 0 in 0, 1 ; 1: two sets of sums, k-block t's wgmma runs while t-1's are promoted (PROMOTE=1)

@@ -117,6 +117,15 @@ if [ $nvrtc = yes ]; then
    compile_step fp8h5_cluster e4m3 tensor --set BN=192 --set STAGES=3 --set CLUSTER=1
    compile_step fp8h2_blockscale e5m2 block --set BN=192 --set STAGES=4
    compile_step fp8h3_persistent e4m3 block --set BN=192 --set STAGES=4
+   # 64 x 96 tiles (cuBLAS's tile for 128 tokens): m64n96 wgmma, per-tensor scales only, since
+   # 96 columns do not split into B's 128-column scale blocks by 64
+   compile_step fp8h3_persistent e4m3 tensor --set CONS=1 --set BM=64 --set BN=96 --set STAGES=4 --set GROUP=4
+   n96=$(printf '%s\n' "$OUT" | grep -c 'wgmma.mma_async.sync.aligned.m64n96k32.f32.e4m3.e4m3')
+   [ "$n96" -gt 0 ] && ok "fp8h3_persistent BN=96: $n96 m64n96 wgmma" || not_ok "fp8h3_persistent BN=96: no m64n96 wgmma"
+   run_gemmtop inspect --backend cuda --arch sm_90a --kernel fp8h3_persistent --precision e4m3 --scaling block \
+      --set BN=96 --code none
+   expect_rc 2 "96-column tiles with block scales are refused"
+   expect_in "BN a multiple of 64" "$ERR" "saying why"
    # step 6: the tile the H200 swept second best at 4096, one consumer, no promotion
    compile_step fp8h6_hybrid e4m3 tensor --set BN=128 --set STAGES=4 --compute-units 132
    compile_step fp8h6_hybrid e5m2 block --set CONS=1 --set BM=64 --compute-units 132
