@@ -33,6 +33,7 @@ dynamic_smem: STAGES * (BM + BN) * 128 + BM * (BN * 4 + 32) + 1024 + 16 * STAGES
 tma:      A box=128,BM swizzle=128
 tma:      B box=128,BN / CLUSTER swizzle=128
 reuse:    A=BN B=BM
+band:     CLUSTER == 1 ? GROUP : 0
 local_reuse: A=BN B=64
 */
 #define KB 128         /* bytes (FP8 elements) of k per stage: one box row, the scales' block */

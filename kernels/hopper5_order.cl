@@ -35,6 +35,7 @@ param:    ORDER = 0 in 0, 1 ; 3xTF32: 0 issues the cross terms before hi*hi, 1 a
 param:    AREG = 0 in 0, 1 ; 3xTF32: 1 splits A in registers and feeds wgmma A from them (only B is split in shared memory)
 param:    AHEAD = 1 in 0, 1 ; AREG: 1 splits the next tile's A while this tile's wgmma runs (a second set of registers); 0 waits for each tile's wgmma first
 reuse:    A=BN B=BM
+band:     CLUSTER == 1 ? GROUP : 0
 local_reuse: A=(IN_SIZE==4&&GT_TF32==0&&AREG==0?BN*5/48:BN) B=(IN_SIZE==4&&GT_TF32==0?64*BM*5/(15*BM+2112):64)
 arch:     sm_90a
 precisions: float tf32 half bfloat16

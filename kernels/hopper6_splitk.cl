@@ -27,6 +27,7 @@ param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10 ; tiles in flight in shared memory
 param:    BLOCKS = 1 in 1, 2 ; blocks per multiprocessor that the registers are shared for
 param:    SPLIT = 4 in 1, 2, 3, 4, 5, 6, 8, 12, 16 ; blocks that share the K steps of a tile (1: step 5)
 reuse:    A=BN B=BM
+band:     CLUSTER == 1 ? GROUP : 0
 local_reuse: A=(IN_SIZE==4&&GT_TF32==0?BN*5/48:BN) B=(IN_SIZE==4&&GT_TF32==0?64*BM*5/(15*BM+2112):64)
 arch:     sm_90a
 precisions: float tf32 half bfloat16

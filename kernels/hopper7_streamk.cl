@@ -27,6 +27,7 @@ param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10 ; tiles in flight in shared memory
 param:    BLOCKS = 1 in 1, 2 ; blocks per multiprocessor: the persistent grid is CUS * BLOCKS
 param:    STREAMK = 1 in 0, 1 ; 1: equal shares of the K steps (stream-K); 0: whole tiles in turn
 reuse:    A=BN B=BM
+band:     STREAMK ? 0 : GROUP
 local_reuse: A=(IN_SIZE==4&&GT_TF32==0?BN*5/48:BN) B=(IN_SIZE==4&&GT_TF32==0?64*BM*5/(15*BM+2112):64)
 arch:     sm_90a
 precisions: float tf32 half bfloat16

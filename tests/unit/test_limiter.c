@@ -579,12 +579,15 @@ static void test_inputs_from_the_model(void **state) {
    assert_true(in.l1_bytes == 0 && fabs(in.l2_model_bytes - (fmas * 2.0 / 16 * 4 + cbytes)) < 1);
    /* DRAM: A and B (2 MB) fit in the 50 MB L2: each element once. */
    dev.vendor_kind = VENDOR_NVIDIA;
+   snprintf(dev.arch, sizeof dev.arch, "sm_90");
    r.registers = 32;
    Limiter_inputs(&dev, naive, values, &p, &r, &peaks, 0, &in);
    assert_true(in.dram_read_bytes == in.min_read_bytes);
    /* In an L2 of 1 MB they do not: each wave of resident groups reads the rows of A and the
-    * columns of B its tiles cover (32 x 32 tiles of 16 x 16, numbered row by row). */
+    * columns of B its tiles cover (32 x 32 tiles of 16 x 16, numbered row by row; 8 units,
+    * so that the 1024 groups take several waves). */
    dev.l2_bytes = 1u << 20;
+   dev.compute_units = 8;
    Limiter_inputs(&dev, naive, values, &p, &r, &peaks, 0, &in);
    assert_true(in.waves.known);
    const long long resident = (long long)in.waves.units * in.waves.per_unit;
@@ -599,8 +602,10 @@ static void test_inputs_from_the_model(void **state) {
       }
       want += (rows + cols) * 16.0 * 512 * 4;
    }
-   assert_true(want > in.min_read_bytes && fabs(in.dram_read_bytes - want) < 1);
+   if (!(want > in.min_read_bytes && fabs(in.dram_read_bytes - want) < 1))
+      fail_msg("DRAM reads %.6g, expected %.6g (compulsory %.6g, %lld resident)", in.dram_read_bytes, want, in.min_read_bytes, resident);
    /* A CPU: no DRAM model. */
+   dev.compute_units = 132;
    dev.type = DEVICE_CPU;
    Limiter_inputs(&dev, naive, values, &p, &r, &peaks, 0, &in);
    assert_true(in.dram_read_bytes == 0);
@@ -695,6 +700,72 @@ static void test_wgmma_shared_memory(void **state) {
    Catalog_free(&cat);
 }
 
+/* DRAM's reads of a banded 1-D grid (`band:`): Hopper step 5 in bfloat16, 128 x 256 tiles
+ * numbered 8 tile rows at a time, column by column inside a band, at 4096 against a 60 MB L2
+ * (A and B 64 MB): per wave of resident blocks, the rows of A and the columns of B its tiles
+ * cover, counted here tile by tile. Clusters of two number their pairs instead: no band,
+ * no figure. At 2048 A and B (16 MB) fit: each element once. */
+static void test_dram_banded(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   const char *env = getenv("GEMMTOP_KERNELS");
+   assert_true(Catalog_load(&cat, env && *env ? env : GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   DeviceInfo dev = {0};
+   dev.type = DEVICE_GPU;
+   dev.vendor_kind = VENDOR_NVIDIA;
+   dev.compute_units = 132;
+   dev.l2_bytes = 60u << 20;
+   snprintf(dev.arch, sizeof dev.arch, "sm_90");
+   dev.limits = (DeviceLimits){.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152,
+                               .local_mem_optin = 232448, .fp64 = true, .warp = 32, .dynamic_smem = true,
+                               .tensor_ptx = true, .tensor_sm = 90, .compute_units = 132};
+   Peaks peaks = {0};
+   const KernelInfo *k = Catalog_find(&cat, "hopper5_order");
+   assert_non_null(k);
+   long long values[KERNEL_MAX_PARAMS];
+   KernelInfo_defaults(k, values);
+   const char *sets[] = {"BM=128", "BN=256", "BK=64", "GROUP=8", "CLUSTER=1"};
+   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+      assert_true(Config_setParam(k, values, sets[i], err, sizeof err));
+   Problem p;
+   Problem_setDefaults(&p);
+   p.m = p.n = p.k = 4096;
+   p.precision = PRECISION_BF16;
+   p.trans_b = true;
+   LimiterRun r = {.gflops = 700000, .registers = 168, .local_mem = -1, .median_ms = 0.2};
+   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
+   assert_int_equal(r.geo.band, 8);
+   LimiterInputs in;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+   assert_true(in.waves.known);
+   const long long resident = (long long)in.waves.units * in.waves.per_unit, tm = 32, tn = 16;
+   double want = 0;
+   for (long long t0 = 0; t0 < tm * tn; t0 += resident) {
+      bool row[32] = {false}, col[16] = {false};
+      int rows = 0, cols = 0;
+      for (long long t = t0; t < t0 + resident && t < tm * tn; t++) {
+         const long long band = t / (8 * tn), r8 = t % (8 * tn) % 8, c = t % (8 * tn) / 8;
+         rows += !row[band * 8 + r8], cols += !col[c];
+         row[band * 8 + r8] = col[c] = true;
+      }
+      want += (rows * 128.0 + cols * 256.0) * 4096 * 2;
+   }
+   assert_true(want > in.min_read_bytes);
+   if (fabs(in.dram_read_bytes - want) > 1)
+      fail_msg("banded DRAM reads %.6g, expected %.6g (%lld resident)", in.dram_read_bytes, want, resident);
+   assert_true(Config_setParam(k, values, "CLUSTER=2", err, sizeof err));
+   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
+   assert_int_equal(r.geo.band, 0);
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+   assert_true(in.dram_read_bytes == 0);
+   p.m = p.n = p.k = 2048;
+   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+   assert_true(in.dram_read_bytes == in.min_read_bytes);
+   Catalog_free(&cat);
+}
+
 /* Peaks that contradict each other (a loaded CPU measured FP64 above FP32) are said to, with
  * the figures; consistent ones are not; how long a measurement takes, said before it. */
 static void test_peaks_contradict(void **state) {
@@ -751,6 +822,7 @@ int main(void) {
        cmocka_unit_test(test_l1_serves_global_loads),
        cmocka_unit_test(test_inputs_from_the_model),
        cmocka_unit_test(test_wgmma_shared_memory),
+       cmocka_unit_test(test_dram_banded),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

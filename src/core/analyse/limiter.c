@@ -1,6 +1,7 @@
 #include "core/analyse/limiter.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -369,6 +370,41 @@ static void tileSpan(long long t0, long long t1, long long gx, long long *rows, 
    *cols = *rows > 2 ? gx : *rows == 2 ? (two < gx ? two : gx) : t1 - t0 + 1;
 }
 
+/* The DRAM reads of a 1-D grid of BM x BN tiles numbered g->band tile rows at a time, column
+ * by column inside a band (`band:`, the Hopper steps' GROUP): per wave of the groups resident
+ * at once (a persistent grid: all of its groups, each taking the next tile of the order), the
+ * rows of A and the columns of B its tiles cover (H200, ncu at 4096: Hopper step 5 within 10%
+ * in every type and tile, the persistent grid of whole tiles in 192 and 224 columns). 0 for a
+ * grid past a million tiles (the count would cost more than the run). */
+static double bandedReads(const Geometry *g, const Problem *p, const Waves *w, long long bn, long long bm) {
+   if (bn < 1 || bm < 1)
+      return 0;
+   const long long tm = (g->m + bm - 1) / bm, tn = (g->n + bn - 1) / bn, tiles = tm * tn;
+   const long long resident = g->work > 0 ? w->groups : (long long)w->units * w->per_unit;
+   if (tiles > 1000000 || resident < 1)
+      return 0;
+   unsigned char *seen = calloc((size_t)(tm + tn), 1);
+   if (!seen)
+      return 0;
+   const double in = (double)Precision_inputSize(p->precision);
+   double bytes = p->beta != 0 ? (double)g->m * g->n * Precision_size(p->precision) : 0;
+   const long long inBand = g->band * tn;
+   for (long long t0 = 0; t0 < tiles; t0 += resident) {
+      const long long t1 = t0 + resident < tiles ? t0 + resident : tiles;
+      long long rows = 0, cols = 0;
+      memset(seen, 0, (size_t)(tm + tn));
+      for (long long t = t0; t < t1; t++) {
+         const long long first = t / inBand * g->band, height = tm - first < g->band ? tm - first : g->band;
+         const long long row = first + t % inBand % height, col = t % inBand / height;
+         rows += !seen[row], cols += !seen[tm + col];
+         seen[row] = seen[tm + col] = 1;
+      }
+      bytes += ((double)rows * bm + (double)cols * bn) * g->k * in;
+   }
+   free(seen);
+   return bytes;
+}
+
 /* The bytes a launch reads from DRAM. Where A and B (and C when beta is not 0) fit in the
  * L2 together, each element once. Where they do not, the L2 keeps what the groups resident
  * at once share, and little across them: a plain 2-D grid of tiles (dimension 0 along N, the
@@ -382,8 +418,11 @@ static double dramReads(const Geometry *g, const Problem *p, const Waves *w, lon
       return 0;
    if (compulsory <= l2_bytes)
       return compulsory;
-   if (g->dims != 2 || g->work > 0 || g->fixup_dims > 0 || !g->local[0] || !g->local[1] || !w->known ||
-       w->units <= 0 || w->per_unit <= 0)
+   if (g->fixup_dims > 0 || !w->known || w->units <= 0 || w->per_unit <= 0)
+      return 0;
+   if (g->band > 0)
+      return bandedReads(g, p, w, reuse_a, reuse_b);
+   if (g->dims != 2 || g->work > 0 || !g->local[0] || !g->local[1])
       return 0;
    const long long gx = (long long)(g->global[0] / g->local[0]), gy = (long long)(g->global[1] / g->local[1]);
    /* A group's tile holds at least the register or shared tile the model's reuse names: a

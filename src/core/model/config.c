@@ -350,6 +350,10 @@ static bool fixupSizes(Scope *s, Geometry *g, char *msg, size_t msglen) {
       snprintf(msg, msglen, "kernel %s: work %s is %lld items; it cannot be negative", k->name, k->work, g->work);
       return false;
    }
+   if (k->band[0] && !evalIn(s, k->band, "band", &g->band, msg, msglen))
+      return false;
+   if (g->band < 0)
+      g->band = 0;
    g->fixup_dims = 0;
    if (!k->fixup_dims)
       return true;
