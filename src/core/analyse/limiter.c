@@ -208,8 +208,10 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
       out->memory_used = model >= 0 && !out->caches ? model : out->memory_used_min;
       /* Where the model gives DRAM's reads (Limiter_inputs: the compulsory ones, or a tile
        * grid's waves reading theirs again), those and C's writes. */
-      if (in->dram_read_bytes > 0)
-         out->memory_used = in->gflops * (in->dram_read_bytes + in->min_bytes - in->min_read_bytes) / in->flops / in->copy_gbps;
+      if (in->dram_read_bytes > 0) {
+         const double dram = in->dram_read_bytes + in->min_bytes - in->min_read_bytes;
+         out->memory_used = in->gflops * dram / in->flops / in->copy_gbps;
+      }
    }
    double l2_bytes = in->l2_model_bytes > 0 ? in->l2_model_bytes : in->model_bytes;
    if (in->l2_gbps > 0 && l2_bytes > 0 && in->flops > 0) {
@@ -362,39 +364,27 @@ static double groupFootprintBytes(const Geometry *g, const TrafficModel *t, cons
    return fmas * ((1 / reuse_a + 1 / reuse_b) * in + (t->stores_per_fma + t->c_loads_per_fma) * c);
 }
 
-/* Distinct rows and columns of a grid gx tiles wide that the tiles numbered t0 to t1 cover
- * (numbered row by row). */
-static void tileSpan(long long t0, long long t1, long long gx, long long *rows, long long *cols) {
-   *rows = t1 / gx - t0 / gx + 1;
-   const long long two = gx - t0 % gx + t1 % gx + 1; /* the end of one row and the start of the next */
-   *cols = *rows > 2 ? gx : *rows == 2 ? (two < gx ? two : gx) : t1 - t0 + 1;
-}
-
-/* The DRAM reads of a 1-D grid of BM x BN tiles numbered g->band tile rows at a time, column
- * by column inside a band (`band:`, the Hopper steps' GROUP): per wave of the groups resident
- * at once (a persistent grid: all of its groups, each taking the next tile of the order), the
- * rows of A and the columns of B its tiles cover (H200, ncu at 4096: Hopper step 5 within 10%
- * in every type and tile, the persistent grid of whole tiles in 192 and 224 columns). 0 for a
- * grid past a million tiles (the count would cost more than the run). */
-static double bandedReads(const Geometry *g, const Problem *p, const Waves *w, long long bn, long long bm) {
-   if (bn < 1 || bm < 1)
-      return 0;
-   const long long tm = (g->m + bm - 1) / bm, tn = (g->n + bn - 1) / bn, tiles = tm * tn;
-   const long long resident = g->work > 0 ? w->groups : (long long)w->units * w->per_unit;
-   if (tiles > 1000000 || resident < 1)
+/* The bytes the waves of a grid of tm x tn tiles of bm x bn read from DRAM: per wave of
+ * `resident` tiles taken together, the rows of A and the columns of B they cover, each once
+ * (the L2 keeps what the tiles of a wave share, and little across waves). The tiles are
+ * numbered `band` tile rows at a time, column by column inside a band: 1 is row by row.
+ * 0 for a grid past a million tiles (the count would cost more than the run). */
+static double waveReads(const Geometry *g, const Problem *p, long long tm, long long tn, long long bm, long long bn,
+                        long long band, long long resident) {
+   const long long tiles = tm * tn, inBand = band * tn;
+   if (tiles > 1000000 || resident < 1 || band < 1)
       return 0;
    unsigned char *seen = calloc((size_t)(tm + tn), 1);
    if (!seen)
       return 0;
    const double in = (double)Precision_inputSize(p->precision);
    double bytes = p->beta != 0 ? (double)g->m * g->n * Precision_size(p->precision) : 0;
-   const long long inBand = g->band * tn;
    for (long long t0 = 0; t0 < tiles; t0 += resident) {
       const long long t1 = t0 + resident < tiles ? t0 + resident : tiles;
       long long rows = 0, cols = 0;
       memset(seen, 0, (size_t)(tm + tn));
       for (long long t = t0; t < t1; t++) {
-         const long long first = t / inBand * g->band, height = tm - first < g->band ? tm - first : g->band;
+         const long long first = t / inBand * band, height = tm - first < band ? tm - first : band;
          const long long row = first + t % inBand % height, col = t % inBand / height;
          rows += !seen[row], cols += !seen[tm + col];
          seen[row] = seen[tm + col] = 1;
@@ -406,12 +396,16 @@ static double bandedReads(const Geometry *g, const Problem *p, const Waves *w, l
 }
 
 /* The bytes a launch reads from DRAM. Where A and B (and C when beta is not 0) fit in the
- * L2 together, each element once. Where they do not, the L2 keeps what the groups resident
- * at once share, and little across them: a plain 2-D grid of tiles (dimension 0 along N, the
- * groups numbered row by row, no fix-up, no persistent grid) reads, per wave of resident
- * groups, the rows of A and the columns of B its tiles cover (H200, ncu at 4096 in FP32:
- * within 2% for Hopper steps 1, 3 and 4, the tensor steps 1 and 3, myGEMM 7 and 8; groups
- * that drift apart in K read more: myGEMM 9 and 10, 1.7x). 0: neither case. */
+ * L2 together, each element once. Where they do not, per wave of resident groups, the rows
+ * of A and the columns of B its tiles cover (waveReads), for two kinds of grid:
+ *  - a plain 2-D grid of tiles, dimension 0 along N, the groups numbered row by row, no
+ *    fix-up, no persistent grid (H200, ncu at 4096: within 6% for Hopper steps 1, 3 and 4,
+ *    the tensor steps 1 and 3, myGEMM 7 and 8; groups that drift apart in K read more:
+ *    myGEMM 9 and 10, 1.7x);
+ *  - a 1-D grid of the BM x BN tiles `reuse:` names (A=BN B=BM), in the order `band:` gives
+ *    (the Hopper steps' GROUP), a persistent grid's groups all resident (Hopper step 5 and
+ *    the persistent grid of whole tiles within 10% at 4096 but for 160 columns).
+ * 0: neither case. */
 static double dramReads(const Geometry *g, const Problem *p, const Waves *w, long long reuse_a, long long reuse_b,
                         double l2_bytes, double compulsory) {
    if (l2_bytes <= 0 || compulsory <= 0)
@@ -420,8 +414,10 @@ static double dramReads(const Geometry *g, const Problem *p, const Waves *w, lon
       return compulsory;
    if (g->fixup_dims > 0 || !w->known || w->units <= 0 || w->per_unit <= 0)
       return 0;
+   const long long resident = (long long)w->units * w->per_unit;
    if (g->band > 0)
-      return bandedReads(g, p, w, reuse_a, reuse_b);
+      return waveReads(g, p, (g->m + reuse_b - 1) / reuse_b, (g->n + reuse_a - 1) / reuse_a, reuse_b, reuse_a, g->band,
+                       g->work > 0 ? w->groups : resident);
    if (g->dims != 2 || g->work > 0 || !g->local[0] || !g->local[1])
       return 0;
    const long long gx = (long long)(g->global[0] / g->local[0]), gy = (long long)(g->global[1] / g->local[1]);
@@ -430,15 +426,7 @@ static double dramReads(const Geometry *g, const Problem *p, const Waves *w, lon
    if (gx < 1 || gy < 1 || g->n % gx || g->m % gy || g->n / gx < 8 || g->m / gy < 8 || g->n / gx < reuse_a ||
        g->m / gy < reuse_b)
       return 0;
-   const double bn = (double)(g->n / gx), bm = (double)(g->m / gy), in = (double)Precision_inputSize(p->precision);
-   const long long tiles = gx * gy, resident = (long long)w->units * w->per_unit;
-   double bytes = p->beta != 0 ? (double)g->m * g->n * Precision_size(p->precision) : 0;
-   for (long long t0 = 0; t0 < tiles; t0 += resident) {
-      long long rows, cols;
-      tileSpan(t0, (t0 + resident < tiles ? t0 + resident : tiles) - 1, gx, &rows, &cols);
-      bytes += (rows * bm + cols * bn) * g->k * in;
-   }
-   return bytes;
+   return waveReads(g, p, gy, gx, g->m / gy, g->n / gx, 1, resident);
 }
 
 double Limiter_clockShare(const Peaks *peaks, bool tensor, double run_mhz, double *share) {
