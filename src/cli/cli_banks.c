@@ -360,7 +360,8 @@ static int banksModelled(const CommandArgs *o, const KernelInfo *k, const long l
               k->name);
       return 2;
    }
-   if (o->banks->model && strcmp(o->banks->model, "nvidia")) {
+   BankModel named;
+   if (o->banks->model && BankModel_named(o->banks->model, 0, &named) && strcmp(named.name, BankModel_nvidia().name)) {
       fprintf(stderr, "gemmtop: --bank-model %s: %s's tiles are laid out by NVIDIA's TMA swizzle, modelled on NVIDIA's "
                       "banks only; use --bank-model nvidia or leave it out\n",
               o->banks->model, k->name);

@@ -74,16 +74,22 @@ BankModel BankModel_forDevice(const DeviceInfo *d) {
    return BankModel_default(warp);
 }
 
+static BankModel nvidiaOfWidth(int simd_width) {
+   (void)simd_width; /* a warp is 32 lanes */
+   return BankModel_nvidia();
+}
+
 bool BankModel_named(const char *name, int simd_width, BankModel *out) {
-   if (!strcmp(name, "nvidia"))
-      *out = BankModel_nvidia();
-   else if (!strcmp(name, "amd"))
-      *out = BankModel_amd(simd_width);
-   else if (!strcmp(name, "default"))
-      *out = BankModel_default(simd_width);
-   else
-      return false;
-   return true;
+   static const struct {
+      const char *name;
+      BankModel (*make)(int simd_width);
+   } models[] = {{"nvidia", nvidiaOfWidth}, {"amd", BankModel_amd}, {"default", BankModel_default}};
+   for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+      if (!strcmp(name, models[i].name)) {
+         *out = models[i].make(simd_width);
+         return true;
+      }
+   return false;
 }
 
 bool BankModel_override(BankModel *m, int banks, int bank_width, int simd_width, char *err, size_t errlen) {
