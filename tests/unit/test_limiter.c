@@ -14,6 +14,26 @@
 #include "testing.h"
 
 /* A 4096^3 FP32 GEMM on a device of 20,000 GFLOPS and 2,000 GB/s. */
+/* The shipped kernels (GEMMTOP_KERNELS when set, as the sanitizer pass sets it). */
+static void loadKernels(Catalog *cat) {
+   char err[1024];
+   const char *env = getenv("GEMMTOP_KERNELS");
+   assert_true(Catalog_load(cat, env && *env ? env : GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+}
+
+/* An sm_90 GPU of 132 multiprocessors with the limits of an H100/H200. */
+static DeviceInfo hopperGpu(void) {
+   DeviceInfo dev = {0};
+   dev.type = DEVICE_GPU;
+   dev.vendor_kind = VENDOR_NVIDIA;
+   dev.compute_units = 132;
+   snprintf(dev.arch, sizeof dev.arch, "sm_90");
+   dev.limits = (DeviceLimits){.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152,
+                               .local_mem_optin = 232448, .fp64 = true, .warp = 32, .dynamic_smem = true,
+                               .tensor_ptx = true, .tensor_sm = 90, .compute_units = 132};
+   return dev;
+}
+
 static LimiterInputs base(double gflops, double flops_per_byte) {
    LimiterInputs in = {0};
    in.gflops = gflops;
@@ -417,9 +437,7 @@ static void test_one_block_per_unit(void **state) {
 static void test_three_tf32_ceiling(void **state) {
    (void)state;
    Catalog cat;
-   char err[1024];
-   const char *env = getenv("GEMMTOP_KERNELS");
-   assert_true(Catalog_load(&cat, env && *env ? env : GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   loadKernels(&cat);
    const KernelInfo *hopper = Catalog_find(&cat, "hopper5_order"), *naive = Catalog_find(&cat, "mygemm01_naive");
    assert_non_null(hopper);
    assert_non_null(naive);
@@ -485,8 +503,7 @@ static void test_inputs_from_the_model(void **state) {
    (void)state;
    Catalog cat;
    char err[1024];
-   const char *env = getenv("GEMMTOP_KERNELS");
-   assert_true(Catalog_load(&cat, env && *env ? env : GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   loadKernels(&cat);
    const KernelInfo *k = Catalog_find(&cat, "mygemm03_wpt");
    assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
@@ -622,15 +639,8 @@ static void test_wgmma_shared_memory(void **state) {
    (void)state;
    Catalog cat;
    char err[1024];
-   const char *env = getenv("GEMMTOP_KERNELS");
-   assert_true(Catalog_load(&cat, env && *env ? env : GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
-   DeviceInfo dev = {0};
-   dev.type = DEVICE_GPU;
-   dev.vendor_kind = VENDOR_NVIDIA;
-   dev.compute_units = 132;
-   dev.limits = (DeviceLimits){.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152,
-                               .local_mem_optin = 232448, .fp64 = true, .warp = 32, .dynamic_smem = true,
-                               .tensor_ptx = true, .tensor_sm = 90, .compute_units = 132};
+   loadKernels(&cat);
+   DeviceInfo dev = hopperGpu();
    Peaks peaks = {0};
    peaks.known = true;
    peaks.gflops[PEAK_FP32] = 60000;
@@ -709,17 +719,9 @@ static void test_dram_banded(void **state) {
    (void)state;
    Catalog cat;
    char err[1024];
-   const char *env = getenv("GEMMTOP_KERNELS");
-   assert_true(Catalog_load(&cat, env && *env ? env : GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
-   DeviceInfo dev = {0};
-   dev.type = DEVICE_GPU;
-   dev.vendor_kind = VENDOR_NVIDIA;
-   dev.compute_units = 132;
+   loadKernels(&cat);
+   DeviceInfo dev = hopperGpu();
    dev.l2_bytes = 60u << 20;
-   snprintf(dev.arch, sizeof dev.arch, "sm_90");
-   dev.limits = (DeviceLimits){.max_wg = 1024, .max_wi = {1024, 1024, 64}, .local_mem = 49152,
-                               .local_mem_optin = 232448, .fp64 = true, .warp = 32, .dynamic_smem = true,
-                               .tensor_ptx = true, .tensor_sm = 90, .compute_units = 132};
    Peaks peaks = {0};
    const KernelInfo *k = Catalog_find(&cat, "hopper5_order");
    assert_non_null(k);
