@@ -975,6 +975,22 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    }
    if (in->peak_gflops <= 0 || in->copy_gbps <= 0)
       fprintf(out, "ceilings   not all measured on this device: gemmtop list devices --measure\n");
+   /* DRAM's reads by the model (Limiter_inputs): once where A and B fit in the L2, else each
+    * wave's rows and columns again; the memory share is judged by them and C's writes. */
+   if (in->dram_read_bytes > 0 && l->memory_used >= 0) {
+      if (in->dram_read_bytes > 1.001 * in->min_read_bytes)
+         fprintf(out,
+                 "DRAM       the model's reads: %.4g MB, %.2fx the compulsory (A and B exceed the %.0f MB L2: each wave of "
+                 "resident groups reads its tiles' rows and columns again); with C's writes %.0f%% of the measured "
+                 "%.4g GB/s\n",
+                 in->dram_read_bytes / 1e6, in->dram_read_bytes / in->min_read_bytes, in->l2_bytes / 1048576,
+                 100 * l->memory_used, in->copy_gbps);
+      else
+         fprintf(out,
+                 "DRAM       the model's reads: %.4g MB, each element once (A and B fit in the %.0f MB L2); with C's "
+                 "writes %.0f%% of the measured %.4g GB/s\n",
+                 in->dram_read_bytes / 1e6, in->l2_bytes / 1048576, 100 * l->memory_used, in->copy_gbps);
+   }
    if (l->l2_used >= 0 && l->l2_used_all >= 0)
       fprintf(out,
               "L2         two thirds of the model's loads and its stores: %.0f%% of the measured %.4g GB/s (all of "

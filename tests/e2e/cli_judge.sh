@@ -74,6 +74,24 @@ assert lim["l2_gbps"] == 9414.82 and lim["local_gbps"] == 32407.4, lim
 ' 2>&1); then ok "one line of the judged configuration, one of its limits, the file's ceilings in them"
 else not_ok "one line of the judged configuration, one of its limits, the file's ceilings in them" "$msg"; fi
 
+# DRAM's reads: at 2048 A and B (16 MB) fit in the H200's 60 MB L2, each element once; at
+# 4096 (64 MB) they do not, and the 3.88 waves of 128 x 256 tiles, banded 8 tile rows at a
+# time, read theirs again: 186.6 MB, 2.78 times (ncu measured 2.78 times on the H200).
+judge --device-file "$DEV" --preset hopper-5-order-bf16 --size 2048 --judge-ms $ms
+expect_in "DRAM       the model's reads: 16.78 MB, each element once (A and B fit in the 60 MB L2)" "$OUT" \
+   "at 2048 the model reads each element from DRAM once"
+judge --device-file "$DEV" --preset hopper-5-order-bf16 --size 4096 --judge-ms 0.1806
+expect_in "DRAM       the model's reads: 186.6 MB, 2.78x the compulsory (A and B exceed the 60 MB L2" "$OUT" \
+   "at 4096 each wave reads its rows and columns again"
+judge --device-file "$DEV" --preset hopper-5-order-bf16 --size 4096 --judge-ms 0.1806 --format json
+if msg=$(printf '%s\n' "$OUT" | tail -n 1 | python3 -c '
+import json, sys
+lim = json.loads(sys.stdin.read())["limits"]
+assert abs(lim["dram_read_bytes"] / 186646528 - 1) < 1e-5, lim  # six digits in JSON
+assert abs(lim["min_read_bytes"] / (2 * 4096 * 4096 * 2) - 1) < 1e-5, lim
+' 2>&1); then ok "and the JSON gives the bytes: dram_read_bytes beside min_read_bytes"
+else not_ok "the JSON's dram_read_bytes" "$msg"; fi
+
 judge --device-file "$DEV" --preset 03-wpt --size 2048 --judge-ms 1 --format csv
 expect_rc 0 "and as CSV"
 case "$(printf '%s\n' "$OUT" | head -n 1)" in

@@ -15,6 +15,11 @@ static void test_sm90_register_limited(void **state) {
    (void)state;
    const ArchLimits *a = Occupancy_arch("sm_90");
    assert_non_null(a);
+   /* sm_90a (the architecture-specific target of the Hopper steps) is the same multiprocessor;
+    * an unknown sm_XXa is unknown, and gfx90a is its own entry, not gfx90's. */
+   assert_ptr_equal(Occupancy_arch("sm_90a"), a);
+   assert_null(Occupancy_arch("sm_99a"));
+   assert_string_equal(Occupancy_arch("gfx90a")->arch, "gfx90a");
    /* 128 registers x 32 = 4096 per warp; 65536/4096 = 16 warps; 256-item groups are 8 warps:
     * 2 groups by registers, 2048/256 = 8 by items, 228 KiB/(8 KiB + 1 KiB) = 25 by shared. */
    Occupancy o = Occupancy_estimate(a, 128, 8192, 256);

@@ -20,8 +20,13 @@ static const ArchLimits archs[] = {
 };
 
 const ArchLimits *Occupancy_arch(const char *arch) {
+   /* sm_90a is sm_90 with its architecture-specific instructions (wgmma, setmaxnreg): the
+    * same multiprocessor. */
+   const size_t n = strlen(arch);
+   const bool specific = n > 3 && !strncmp(arch, "sm_", 3) && arch[n - 1] == 'a';
    for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
-      if (!strcmp(archs[i].arch, arch))
+      if (!strcmp(archs[i].arch, arch) ||
+          (specific && strlen(archs[i].arch) == n - 1 && !strncmp(archs[i].arch, arch, n - 1)))
          return &archs[i];
    return NULL;
 }
