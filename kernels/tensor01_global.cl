@@ -57,7 +57,7 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
       for (int i = 0; i < MI; i++)
          GT_TUNROLL
          for (int r = 0; r < 4; r++)
-            a[i][r] = GT_FRAG_WORD(GT_LOAD_AW(Aw[(size_t)(row0 + i * 16 + g + 8 * (r % 2)) * KW + kw + t + 4 * (r / 2)]));
+            a[i][r] = GT_FRAG_WORD(GT_LOAD_AW(GT_GTRACE(0u, Aw[(size_t)(row0 + i * 16 + g + 8 * (r % 2)) * KW + kw + t + 4 * (r / 2)])));
       GT_TUNROLL
       for (int j = 0; j < NJ; j++)
          GT_TUNROLL
@@ -65,9 +65,10 @@ __kernel GT_WORKGROUP(NT, 1, 1) void gemm(const int M, const int N, const int K,
             /* word t + 4r of k in column g: TF32 one element, 16-bit types a pair along k */
             const int k = (kw + t + 4 * r) * GT_EPW, n = col0 + j * 8 + g;
 #if GT_EPW == 1
-            b[j][r] = GT_FRAG_WORD(GT_LOAD_BW(GT_IN_BITS(B[(size_t)k * N + n])));
+            b[j][r] = GT_FRAG_WORD(GT_LOAD_BW(GT_IN_BITS(GT_GTRACE(1u, B[(size_t)k * N + n]))));
 #else
-            b[j][r] = GT_LOAD_BW(GT_PACK16(GT_IN_BITS(B[(size_t)k * N + n]), GT_IN_BITS(B[(size_t)(k + 1) * N + n])));
+            b[j][r] = GT_LOAD_BW(GT_PACK16(GT_IN_BITS(GT_GTRACE(1u, B[(size_t)k * N + n])),
+                                           GT_IN_BITS(GT_GTRACE(1u, B[(size_t)(k + 1) * N + n]))));
 #endif
          }
       GT_TUNROLL

@@ -151,6 +151,41 @@ void gt_record(__global uint *tr, uint site, LOCAL_PTR const void *p, uint width
    rec[2] = seq;
    rec[3] = GT_LOCAL_ADDRESS(p);
 }
+#if GT_TRACE_GLOBAL
+/* A global-load trace (GT_TRACE_GLOBAL=1, the coalescing analysis): the loads of A and B
+ * through the GT_LOAD_* macros below, each work-item's first GT_TRACE_GSEQ executions of
+ * a site (the pattern repeats along K), flagged with bit 6 of the first word; the
+ * address is the low 32 bits of the global one (buffers start on a 128-byte line).
+ * Local accesses are recorded too. */
+#ifndef GT_TRACE_GSEQ
+#define GT_TRACE_GSEQ 64u
+#endif
+void gt_grecord(__global uint *tr, uint site, const __global void *p, uint width);
+void gt_grecord(__global uint *tr, uint site, const __global void *p, uint width) {
+   const uint g = get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2));
+   if (g >= GT_TRACE_GROUPS || site >= GT_TRACE_SITES)
+      return;
+   const uint lid = get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2));
+   __global uint *counter = tr + 4 + (g * GT_TRACE_WG + lid) * GT_TRACE_SITES + site;
+   const uint seq = *counter;
+   *counter = seq + 1;
+   if (seq >= GT_TRACE_GSEQ)
+      return;
+   const uint idx = atomic_inc(&tr[0]);
+   if (idx >= GT_TRACE_CAP) {
+      atomic_inc(&tr[1]);
+      return;
+   }
+   __global uint *rec = tr + 4 + GT_TRACE_GROUPS * GT_TRACE_WG * GT_TRACE_SITES + idx * 4;
+   rec[0] = site | (1u << 6) | (width << 8) | (g << 16);
+   rec[1] = lid;
+   rec[2] = seq;
+   rec[3] = (uint)(size_t)p;
+}
+/* The global loads' counters follow the local sites': A's at GT_TRACE_SITES - 2, B's last. */
+#define GT_GTRACE(site, lvalue) \
+   (gt_grecord(gt_trace, GT_TRACE_SITES - 2u + (site), (const __global void *)&(lvalue), sizeof(lvalue)), (lvalue))
+#endif
 #define LDS_LOAD(site, ptr) (gt_record(gt_trace, (site), (LOCAL_PTR const void *)(ptr), sizeof(*(ptr)), 0u), *(ptr))
 #define LDS_STORE(site, ptr, value) \
    (gt_record(gt_trace, (site), (LOCAL_PTR const void *)(ptr), sizeof(*(ptr)), 1u), *(ptr) = (value))
@@ -158,6 +193,15 @@ void gt_record(__global uint *tr, uint site, LOCAL_PTR const void *p, uint width
 #define GT_TRACE_PARAM
 #define LDS_LOAD(site, ptr) (*(ptr))
 #define LDS_STORE(site, ptr, value) (*(ptr) = (value))
+#endif
+#ifndef GT_TRACE_GLOBAL
+#define GT_TRACE_GLOBAL 0
+#endif
+/* GT_GTRACE(0 for A or 1 for B, lvalue): the lvalue, its load recorded in a global-load
+ * trace. The GT_LOAD_A/B/AN/BN macros below do it themselves; a kernel wraps the lvalue
+ * itself where its load is not one of theirs (a word made of several elements). */
+#if !GT_TRACE_GLOBAL
+#define GT_GTRACE(site, lvalue) (lvalue)
 #endif
 
 /* Ablation (gemmtop run --ablate): switch one kind of work off and see what the time does,
@@ -196,15 +240,15 @@ void gt_record(__global uint *tr, uint site, LOCAL_PTR const void *p, uint width
 #define GT_LOAD_A(expr) GT_ABLATE_VALUE(1)
 #define GT_LOAD_AN(w, expr) SPLAT_REALN(w, GT_ABLATE_VALUE(1))
 #else
-#define GT_LOAD_A(expr) (expr)
-#define GT_LOAD_AN(w, expr) (expr)
+#define GT_LOAD_A(expr) GT_GTRACE(0u, expr)
+#define GT_LOAD_AN(w, expr) GT_GTRACE(0u, expr)
 #endif
 #if GT_ABLATE_NO_B
 #define GT_LOAD_B(expr) GT_ABLATE_VALUE(6)
 #define GT_LOAD_BN(w, expr) SPLAT_REALN(w, GT_ABLATE_VALUE(6))
 #else
-#define GT_LOAD_B(expr) (expr)
-#define GT_LOAD_BN(w, expr) (expr)
+#define GT_LOAD_B(expr) GT_GTRACE(1u, expr)
+#define GT_LOAD_BN(w, expr) GT_GTRACE(1u, expr)
 #endif
 
 #if GT_ABLATE_NO_FMA

@@ -74,7 +74,10 @@
 #define GT_TUNROLL
 #endif
 
-/* The trace buffer, handed to the helpers in a tracing build. */
+/* The trace buffer, handed to the helpers in a tracing build. A cp.async's write into local
+ * memory is recorded as a store with GT_TRACE_ASYNC in its width: one instruction loads and
+ * stores, and Nsight Compute counts no store wavefronts for it. */
+#define GT_TRACE_ASYNC 0x80u
 #if GT_TRACE
 #define GT_TP , __global uint *gt_trace
 #define GT_TA , gt_trace
@@ -234,7 +237,7 @@ GT_TFN void gt_ldsm_x4_trans(uint *r, uint addr) {
 #endif
 #define GT_CP_ASYNC16(site, dst, src)                                                                          \
    do {                                                                                                        \
-      GT_TRECORD((site), (dst), 16u, 1u);                                                                      \
+      GT_TRECORD((site), (dst), 16u | GT_TRACE_ASYNC, 1u);                                                          \
       asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(GT_SMEM_ADDR(dst)), "l"(GT_GLOBAL_ADDR(src))); \
    } while (0)
 #define GT_CP_ASYNC_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
@@ -367,7 +370,7 @@ GT_TFN void gt_ldsm_emu(LOCAL_PTR uint *scratch, uint *r, LOCAL_PTR const uint *
 /* cp.async: a plain 16-byte copy (it is complete at once, so commit and wait do nothing). */
 #define GT_CP_ASYNC16(site, dst, src)                                                    \
    do {                                                                                  \
-      GT_TRECORD((site), (dst), 16u, 1u);                                                \
+      GT_TRECORD((site), (dst), 16u | GT_TRACE_ASYNC, 1u);                               \
       LOCAL_PTR uint *gt_d_ = (LOCAL_PTR uint *)(dst);                                   \
       const __global uint *gt_s_ = (const __global uint *)(src);                         \
       gt_d_[0] = gt_s_[0];                                                               \
@@ -419,6 +422,8 @@ GT_TFN void gt_ldsm_emu(LOCAL_PTR uint *scratch, uint *r, LOCAL_PTR const uint *
 #else
 #define GT_ABLATE_WORD(salt) (0x3f803f80u - ((((uint)get_local_id(0) + (salt)) & 7u) * 0x00100010u) - 0x00080008u)
 #endif
+/* A word may be made of several elements (GT_PACK16): the kernel wraps each element's load
+ * in GT_GTRACE itself for the global-load trace. */
 #if GT_ABLATE_NO_A
 #define GT_LOAD_AW(expr) GT_ABLATE_WORD(1)
 #else
@@ -438,12 +443,12 @@ GT_TFN void gt_ldsm_emu(LOCAL_PTR uint *scratch, uint *r, LOCAL_PTR const uint *
 #if GT_ABLATE_NO_A
 #define GT_LOAD_AW4(expr) GT_SPLAT_UINT4(GT_ABLATE_WORD(1))
 #else
-#define GT_LOAD_AW4(expr) (expr)
+#define GT_LOAD_AW4(expr) GT_GTRACE(0u, expr)
 #endif
 #if GT_ABLATE_NO_B
 #define GT_LOAD_BW4(expr) GT_SPLAT_UINT4(GT_ABLATE_WORD(6))
 #else
-#define GT_LOAD_BW4(expr) (expr)
+#define GT_LOAD_BW4(expr) GT_GTRACE(1u, expr)
 #endif
 
 /* XOR swizzle of a tile stored in rows of cpr 16-byte chunks: chunk c of row r is kept at

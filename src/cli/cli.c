@@ -431,22 +431,47 @@ static int saveRoofline(const CommandArgs *o, OutFile *svg, const KernelInfo *k,
    return 0;
 }
 
-/* The local-memory wavefronts over the ideal, from a trace of one work-group (the bank
- * pane's), for the limiter's rule on conflicts; 0 when the trace fails (said on stderr:
- * the limiter then goes without it). */
-static double bankRatio(const CommandArgs *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p) {
+/* Local-memory store wavefronts per multiply-add of the traced groups: the store requests'
+ * wavefronts over the multiply-adds those groups do. Not cp.async's: its load and store are
+ * one instruction, whose load the global loads count. */
+static double storesPerFma(const BankAnalysis *a, const KernelInfo *k, const long long *values, const Problem *traced,
+                           const DeviceInfo *dev) {
+   Geometry g;
+   if (!Config_check(k, values, traced, &dev->limits, &g, NULL, 0))
+      return 0;
+   double groups = 1;
+   for (int d = 0; d < g.dims; d++)
+      groups *= g.local[d] ? (double)(g.global[d] / g.local[d]) : 1;
+   double wavefronts = 0;
+   for (size_t i = 0; i < a->nrequests; i++)
+      if (a->requests[i].store && a->requests[i].count && !a->records[a->requests[i].first].async)
+         wavefronts += a->requests[i].wavefronts;
+   const double fmas = (double)g.m * g.n * g.k / groups * a->groups;
+   return fmas > 0 ? wavefronts / fmas : 0;
+}
+
+/* From a trace of one work-group (the bank pane's, with the global loads of A and B on a
+ * problem of at least 256 each way where loads): the local-memory wavefronts over the ideal,
+ * for the limiter's rule on conflicts, how the loads coalesce and the local stores; 0 where
+ * the trace fails (said on stderr: the limiter then goes without) or has none. */
+static LimiterTrace traceRatios(const CommandArgs *o, Session *s, const KernelInfo *k, const long long *values,
+                                const Problem *p, bool banked, bool loads) {
    BankAnalysis a;
+   Coalescing c;
+   Problem traced;
    char why[1024];
-   double ratio = 0;
+   LimiterTrace t = {0};
    static const BanksOptions deviceModel = {0}; /* run and explain take no bank options: the device's */
    const BanksOptions *bk = o->banks ? o->banks : &deviceModel;
-   if (BankAnalysis_ofConfig(&a, s, k, values, p, 1, bk->count, bk->bank_width, bk->simd_width, NULL, why,
-                             sizeof why) == RUN_OK)
-      ratio = a.nrequests ? a.total.avg_degree : 0;
-   else
-      fprintf(stderr, "gemmtop: the bank trace for the limiter: %s (it goes without)\n", why);
+   if (BankAnalysis_ofConfig(&a, s, k, values, p, 1, bk->count, bk->bank_width, bk->simd_width, loads ? &c : NULL,
+                             &traced, why, sizeof why) == RUN_OK) {
+      t.bank_ratio = banked && a.nrequests ? a.total.avg_degree : 0;
+      t.load_ratio = loads && c.total.requests ? c.total.ratio : 0;
+      t.store_wavefronts_per_fma = banked && !a.dropped ? storesPerFma(&a, k, values, &traced, Session_device(s)) : 0;
+   } else
+      fprintf(stderr, "gemmtop: the trace for the limiter: %s (it goes without)\n", why);
    BankAnalysis_free(&a);
-   return ratio;
+   return t;
 }
 
 static int reportRun(const CommandArgs *o, Session *s, const KernelInfo *k, const long long *values, const Problem *p,
@@ -468,7 +493,11 @@ static int reportRun(const CommandArgs *o, Session *s, const KernelInfo *k, cons
       /* Conflicts are judged where the kernel uses local memory and the bank model is the
        * device's own (a CPU has no banks: conflicts there would be a GPU's). */
       long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
-      bool banked = local > 0 && BankModel_forDevice(Session_device(s)).known;
+      const DeviceInfo *dev = Session_device(s);
+      bool banked = local > 0 && BankModel_forDevice(dev).known;
+      /* The global loads' coalescing where they pass the L1 as local memory does (NVIDIA;
+       * TMA's copies do not). */
+      bool loads = dev->type == DEVICE_GPU && dev->vendor_kind == VENDOR_NVIDIA && k->ntma == 0 && !r->ablate;
       LimiterRun run = LimiterRun_of(r);
       if (o->timing->judge_ms > 0) { /* another tool's time of this kernel, at its clock */
          run.median_ms = o->timing->judge_ms;
@@ -481,7 +510,10 @@ static int reportRun(const CommandArgs *o, Session *s, const KernelInfo *k, cons
             printf("\njudged     the time given (--judge-ms): %.6g ms, %.4g GFLOPS%s, not this run's %.6g ms\n",
                    run.median_ms, run.gflops, clock, r->median_ms);
       }
-      Limiter_inputs(Session_device(s), k, values, p, &run, &peaks, banked ? bankRatio(o, s, k, values, p) : 0, &li);
+      LimiterTrace trace = {0};
+      if (banked || loads)
+         trace = traceRatios(o, s, k, values, p, banked, loads);
+      Limiter_inputs(dev, k, values, p, &run, &peaks, &trace, &li);
       Limiter_of(&li, &lim);
       Report_limits(stdout, o->output->format, &li, &lim);
       if (o->output->format == FORMAT_TABLE && local > 0 && !banked)

@@ -108,6 +108,52 @@ static void printGrid(const KernelInfo *k, const BankGrid *g, int flatWarp, int 
    }
 }
 
+/* --coalescing: the global loads of A and B, per operand and together. */
+static void printCoalescing(const Coalescing *c) {
+   printf("\nglobal loads of A and B (each work-item's first 64 per operand), as the L1 serves them: a wavefront per "
+          "128-byte line that a phase of lanes touches\n");
+   if (!c->total.requests) {
+      printf("none traced: this configuration loads A and B another way (cp.async, TMA or its own code)\n");
+      return;
+   }
+   printf("%-8s %5s %9s %11s %9s %11s %11s %8s\n", "operand", "width", "requests", "wavefronts", "sectors",
+          "per request", "ideal", "ratio");
+   for (int i = 0; i <= COALESCE_SITES; i++) {
+      const CoalesceStats *x = i < COALESCE_SITES ? &c->sites[i] : &c->total;
+      if (!x->requests)
+         continue;
+      char width[16] = "";
+      if (i < COALESCE_SITES)
+         snprintf(width, sizeof width, "%u B", x->width);
+      printf("%-8s %5s %9lld %11lld %9lld %11.2f %11.1f %7.2fx\n", i < COALESCE_SITES ? Coalescing_siteName(i) : "total",
+             width, x->requests, x->wavefronts, x->sectors, (double)x->wavefronts / x->requests,
+             x->bytes / COALESCE_LINE, x->ratio);
+   }
+   printf("ideal = the bytes / 128 (every phase filling its lines); ratio = wavefronts / ideal. explain counts the "
+          "loads against the local memory's ceiling at this ratio\n");
+}
+
+static void jsonCoalescing(const Coalescing *c) {
+   printf(",\"coalescing\":{\"line_bytes\":%d,\"simd_width\":%d,\"sites\":[", COALESCE_LINE, c->simd_width);
+   bool first = true;
+   for (int i = 0; i <= COALESCE_SITES; i++) {
+      const CoalesceStats *x = i < COALESCE_SITES ? &c->sites[i] : &c->total;
+      if (i < COALESCE_SITES && !x->requests)
+         continue;
+      if (i == COALESCE_SITES)
+         printf("],\"total\":");
+      else
+         printf("%s{\"operand\":\"%s\",\"width\":%u,", first ? "" : ",", Coalescing_siteName(i), x->width);
+      if (i == COALESCE_SITES)
+         printf("{");
+      printf("\"requests\":%lld,\"accesses\":%lld,\"wavefronts\":%lld,\"sectors\":%lld,\"bytes\":%.0f,"
+             "\"ratio\":%.6g}",
+             x->requests, x->accesses, x->wavefronts, x->sectors, x->bytes, x->ratio);
+      first = false;
+   }
+   printf("}");
+}
+
 static void printTable(const Session *s, const KernelInfo *k, const long long *values,
                        const Trace *t, const BankAnalysis *a, const BankGrid *g, int flatWarp, int execution,
                        int executions) {
@@ -230,7 +276,7 @@ static void jsonSites(const KernelInfo *k, const BankAnalysis *a) {
 
 static void printJson(const Session *s, const KernelInfo *k, const long long *values, const Trace *t,
                       const BankAnalysis *a, const BankViews *v, const BankGrid *g, int flatWarp, int execution,
-                      int executions) {
+                      int executions, const Coalescing *c) {
    const DeviceInfo *dev = Session_device(s);
    jsonHead(k, values);
    printf(",\"backend\":");
@@ -258,6 +304,8 @@ static void printJson(const Session *s, const KernelInfo *k, const long long *va
       jsonGrid(g, flatWarp, execution, executions);
    if (v)
       printCompiledJson(k, v);
+   if (c)
+      jsonCoalescing(c);
    printf("}\n");
 }
 
@@ -513,7 +561,7 @@ static int traceAndReport(const CommandArgs *o, Session *s, const KernelInfo *k,
       fprintf(stderr, "gemmtop: out of host memory\n");
       return 1;
    }
-   RunStatus st = Session_trace(s, k, values, p, o->banks->groups ? o->banks->groups : 1, &t, r);
+   RunStatus st = Session_trace(s, k, values, p, o->banks->groups ? o->banks->groups : 1, o->banks->coalescing, &t, r);
    if (st != RUN_OK) {
       if (st == RUN_COMPILE_ERROR)
          fprintf(stderr, "gemmtop: %s\n%s\n", r->message, r->build_log ? r->build_log : "(no build log)");
@@ -540,14 +588,20 @@ static int traceAndReport(const CommandArgs *o, Session *s, const KernelInfo *k,
               a.dropped, t.count);
    if (site >= 0 && (rc = pickRequest(o, k, site, &a, &grid, &executions)) != 0)
       goto done;
+   Coalescing c;
+   if (o->banks->coalescing && !Coalescing_of(&t, model.simd_width, &c, err, sizeof err))
+      memset(&c, 0, sizeof c); /* none traced: said in the report */
    if (o->output->format == FORMAT_JSON)
-      printJson(s, k, values, &t, &a, views, grid, o->banks->warp, o->banks->iteration, executions);
+      printJson(s, k, values, &t, &a, views, grid, o->banks->warp, o->banks->iteration, executions,
+                o->banks->coalescing ? &c : NULL);
    else if (o->output->format == FORMAT_CSV)
       printCsv(k, &a, views);
    else
       printTable(s, k, values, &t, &a, grid, o->banks->warp, o->banks->iteration, executions);
    if (views && o->output->format == FORMAT_TABLE && a.nrequests)
       printCompiledTable(k, views);
+   if (o->banks->coalescing && o->output->format == FORMAT_TABLE)
+      printCoalescing(&c);
    rc = 0;
 done:
    free(grid);
@@ -578,6 +632,15 @@ static int execBanks(const CommandArgs *o) {
    int site = -1;
    if (rc == 0 && o->banks->site && (site = resolveSite(k, o->banks->site, err, sizeof err)) < 0) {
       fprintf(stderr, "gemmtop: %s\n", err);
+      rc = 2;
+   }
+   if (rc == 0 && o->banks->coalescing && o->output->format == FORMAT_CSV) {
+      fprintf(stderr, "gemmtop: --coalescing has no CSV form: give --format table or json\n");
+      rc = 2;
+   }
+   if (rc == 0 && o->banks->coalescing && k->ntma) {
+      fprintf(stderr, "gemmtop: --coalescing: %s loads A and B through TMA, which does not pass the L1: there are no "
+                      "global loads to trace\n", k->name);
       rc = 2;
    }
    if (rc == 0 && k->ntma) {

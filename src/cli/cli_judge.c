@@ -109,7 +109,9 @@ int Cli_explainOffline(const CommandArgs *o) {
                         .registers = in->registers, .local_mem = local, .sm_mhz = mhz};
       LimiterInputs li;
       Limiter lim;
-      Limiter_inputs(&dev, k, values, &p, &run, &peaks, o->timing->bank_ratio, &li);
+      const LimiterTrace trace = {.bank_ratio = o->timing->bank_ratio, .load_ratio = o->timing->load_ratio,
+                                  .store_wavefronts_per_fma = o->timing->store_wavefronts};
+      Limiter_inputs(&dev, k, values, &p, &run, &peaks, &trace, &li);
       Limiter_of(&li, &lim);
       if (o->output->format == FORMAT_JSON)
          printJsonRun(k, values, &p, &dev, arch, in, ms, mhz);
@@ -124,6 +126,10 @@ int Cli_explainOffline(const CommandArgs *o) {
             printf(" at %.0f MHz", mhz);
          if (o->timing->bank_ratio > 0)
             printf("; local-memory conflicts %.3gx the ideal (--bank-ratio)", o->timing->bank_ratio);
+         if (o->timing->load_ratio > 0)
+            printf("; global loads %.3gx the ideal L1 wavefronts (--load-ratio)", o->timing->load_ratio);
+         if (o->timing->store_wavefronts > 0)
+            printf("; %.3g local store wavefronts per multiply-add (--store-wavefronts)", o->timing->store_wavefronts);
          printf("\n");
       }
       Report_limits(stdout, o->output->format, &li, &lim);

@@ -347,6 +347,14 @@ static const OptionSpec table[] = {
      .field = F(timing.bank_ratio), .commands = CMD(EXPLAIN),
      .help = "with --judge-ms and --arch: the local-memory conflicts measured where that time was taken "
              "(wavefronts over the ideal, as gemmtop banks gives them there): without a device no trace is taken"},
+    {.group = GROUP_TIMING, .name = "load-ratio", .value = "R", .kind = OPT_REAL, .min = 1, .max = 64,
+     .field = F(timing.load_ratio), .commands = CMD(EXPLAIN),
+     .help = "with --judge-ms and --arch: how the global loads of A and B coalesced where that time was taken (the "
+             "L1's wavefronts over their bytes / 128, as gemmtop banks --coalescing gives it there)"},
+    {.group = GROUP_TIMING, .name = "store-wavefronts", .value = "W", .kind = OPT_REAL, .min = 0, .above_min = true,
+     .max = 64, .field = F(timing.store_wavefronts), .commands = CMD(EXPLAIN),
+     .help = "with --judge-ms and --arch: the local-memory store wavefronts per multiply-add of a bank trace taken "
+             "there (its store sites' wavefronts over the traced groups' multiply-adds)"},
     {.group = GROUP_TIMING, .name = "vendor", .kind = OPT_FLAG, .field = F(timing.vendor), .commands = RUNS,
      .help = "also time the vendor BLAS (CLBlast, cuBLAS, cuBLASLt for FP8, rocBLAS) and give % of it",
      .elsewhere = "bench always times the vendor BLAS"},
@@ -493,6 +501,9 @@ static const OptionSpec table[] = {
      .help = "beside the accesses as the source writes them, count them as compiled: a work-item's neighbouring "
              "scalar accesses of a site merged into 8- or 16-byte ones (widths from the compiled code where the "
              "device gives it, else the rule of docs/banks.md)"},
+    {.group = GROUP_BANKS, .name = "coalescing", .kind = OPT_FLAG, .field = F(banks.coalescing), .commands = CMD(BANKS),
+     .help = "also trace the global loads of A and B (on a problem of at least 256 each way) and count the L1 "
+             "wavefronts an NVIDIA GPU serves them in: one per 128-byte line that each phase of lanes touches"},
     /* results: the same names as above where they mean the same thing to a user; a row
        of its own where the value differs (a substring, M,N,K, another set of formats). */
     {.group = GROUP_RESULTS, .name = "device", .value = "TEXT", .kind = OPT_TEXT, .field = F(results.filter_device), .commands = CMD(RESULTS),

@@ -64,6 +64,10 @@ typedef struct TimingOptions_ {
    double judge_mhz;         /* explain --judge-ms: the SM clock that time was taken at; 0 unknown */
    double bank_ratio;        /* explain --judge-ms: local-memory conflicts measured elsewhere (wavefronts over the
                                 ideal); 0 none */
+   double load_ratio;        /* explain --judge-ms: the coalescing of the global loads measured elsewhere (the L1's
+                                wavefronts over their bytes / 128); 0 none */
+   double store_wavefronts;  /* explain --judge-ms: local-memory store wavefronts per multiply-add (a bank trace's
+                                taken there); 0 none */
 } TimingOptions;
 
 typedef struct InputOptions_ {
@@ -122,6 +126,7 @@ typedef struct BanksOptions_ {
    const char *model;        /* a bank model by name (nvidia, amd, default); NULL: the device's */
    int count, bank_width, simd_width; /* model overrides: banks, width, SIMD (0: the device's model) */
    bool as_compiled;         /* also count the accesses as the compiler merges them */
+   bool coalescing;          /* also trace the global loads of A and B (core/analyse/coalesce.h) */
 } BanksOptions;
 
 typedef struct ResultsOptions_ {

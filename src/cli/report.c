@@ -891,6 +891,9 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       jsonNumber(out, "smem_fill_bytes", in->smem_fill_bytes > 0 ? in->smem_fill_bytes : NAN, true);
       jsonNumber(out, "local_gbps", in->local_gbps > 0 ? in->local_gbps : NAN, true);
       jsonNumber(out, "bank_ratio", in->bank_ratio > 0 ? in->bank_ratio : NAN, true);
+      jsonNumber(out, "load_ratio", in->load_ratio > 0 ? in->load_ratio : NAN, true);
+      jsonNumber(out, "lsu_load_bytes", in->lsu_load_bytes > 0 ? in->lsu_load_bytes : NAN, true);
+      jsonNumber(out, "store_wavefronts", in->store_wavefronts > 0 ? in->store_wavefronts : NAN, true);
       jsonNumber(out, "local_banks_gbps", in->local_banks_gbps > 0 ? in->local_banks_gbps : NAN, true);
       /* The model's bytes by level, beside ncu's L2 requests and DRAM reads. */
       jsonNumber(out, "l2_model_bytes", in->l2_model_bytes > 0 ? in->l2_model_bytes : NAN, true);
@@ -1005,13 +1008,23 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    if (in->bank_ratio > 0)
       fprintf(out, "banks      local-memory wavefronts %.2fx the ideal (the bank trace of one work-group)\n",
               in->bank_ratio);
+   if (in->load_ratio > 0)
+      fprintf(out, "loads      the global loads of A and B take %.2fx the ideal L1 wavefronts (the coalescing trace: "
+                   "gemmtop banks --coalescing)\n",
+              in->load_ratio);
+   /* What the local share counts: reads (times conflicts), the global loads (as they coalesce), TMA's fills. */
+   char what[160];
+   snprintf(what, sizeof what, "%s%s%s%s%s", in->local_bytes > 0 ? "reads" : "",
+            in->local_bytes > 0 && in->bank_ratio > 1.01 ? " times the bank conflicts" : "",
+            in->store_wavefronts > 0 ? (in->local_bytes > 0 ? ", stores" : "stores") : "",
+            in->lsu_load_bytes > 0 ? (in->local_bytes > 0 || in->store_wavefronts > 0 ? " and global loads" : "global loads") : "",
+            in->smem_fill_bytes > 0 ? (in->local_bytes > 0 ? " and TMA's copies" : "TMA's copies") : "");
    if (l->local_over)
-      fprintf(out, "local      the model's reads%s would need %.2fx the measured %.4g GB/s: %s\n",
-              in->bank_ratio > 1.01 ? " times the bank conflicts" : "", l->local_used, in->local_gbps,
-              Limiter_overWhy(LIMIT_LOCAL, l->local_over));
+      fprintf(out, "local      the model's %s would need %.2fx the measured %.4g GB/s: %s\n", what[0] ? what : "reads",
+              l->local_used, in->local_gbps, Limiter_overWhy(LIMIT_LOCAL, l->local_over));
    else if (l->local_used >= 0)
-      fprintf(out, "local      the model's reads%s: %.0f%% of the measured %.4g GB/s\n",
-              in->bank_ratio > 1.01 ? " times the bank conflicts" : "", 100 * l->local_used, in->local_gbps);
+      fprintf(out, "local      the model's %s: %.0f%% of the measured %.4g GB/s\n", what[0] ? what : "reads",
+              100 * l->local_used, in->local_gbps);
    if (l->launch_share >= 0)
       fprintf(out, "launch     an empty kernel's launch: %.3g us, %.1f%% of this one's time\n", in->launch_us,
               100 * l->launch_share);

@@ -40,7 +40,7 @@ static void traceBanks(Worker *w) {
    b.config_serial = serial;
    if (!(b.analysis = calloc(1, sizeof *b.analysis)))
       snprintf(b.message, sizeof b.message, "out of host memory");
-   else if (BankAnalysis_ofConfig(b.analysis, s, k, cfg.values, &cfg.problem, 1, banks, bank_width, simd_width,
+   else if (BankAnalysis_ofConfig(b.analysis, s, k, cfg.values, &cfg.problem, 1, banks, bank_width, simd_width, NULL,
                                   &b.traced, b.message, sizeof b.message) != RUN_OK) {
       free(b.analysis);
       b.analysis = NULL;

@@ -102,7 +102,9 @@ static bool currentInputs(const PaneCtx *ctx, LimiterInputs *in, char *msg, size
    double ratio = a && a->model.known && ctx->banks->analysis.config_serial == s->config_serial
                      ? a->total.avg_degree
                      : 0;
-   Limiter_inputs(&s->device, k, s->config.values, &s->config.problem, &r, &s->peaks, ratio, in);
+   /* The bank pane traces local memory alone: the loads' coalescing and the stores are explain's. */
+   const LimiterTrace trace = {.bank_ratio = ratio};
+   Limiter_inputs(&s->device, k, s->config.values, &s->config.problem, &r, &s->peaks, &trace, in);
    return true;
 }
 

@@ -38,7 +38,7 @@ static void add(Builder *b, unsigned site, bool store, unsigned width, unsigned 
       b->t.records = realloc(b->t.records, b->cap * sizeof *b->t.records);
       assert_non_null(b->t.records);
    }
-   b->t.records[b->t.count++] = (TraceRecord){site, store, width, group, item, seq, address};
+   b->t.records[b->t.count++] = (TraceRecord){site, store, width, group, item, seq, address, false, false};
 }
 
 /* One access per lane of items [first, first+lanes): lane i at word index i*stride_words,

@@ -63,7 +63,7 @@ static void test_widths_isa(void **state) {
 /* ---- the rule on traces built by hand ---- */
 
 static void add(Trace *t, unsigned site, bool store, unsigned item, unsigned seq, unsigned address) {
-   t->records[t->count++] = (TraceRecord){site, store, 4, 0, item, seq, address};
+   t->records[t->count++] = (TraceRecord){site, store, 4, 0, item, seq, address, false, false};
 }
 
 /* 32 lanes, each reading 8 floats of its own row in an unrolled loop: runs of 4. */
@@ -185,7 +185,7 @@ static void traceCase(const NcuCase *c, BankViews *v) {
    Trace t;
    RunResult *r = calloc(1, sizeof *r);
    assert_non_null(r);
-   RunStatus st = Session_trace(g_session, k, values, &p, 1024, &t, r);
+   RunStatus st = Session_trace(g_session, k, values, &p, 1024, false, &t, r);
    if (st != RUN_OK)
       fail_msg("%s: %s", c->kernel, r->message);
    assert_int_equal(t.problem.m, c->m);

@@ -480,8 +480,9 @@ static void test_dram_by_compulsory_when_they_fit(void **state) {
    assert_int_equal(l.kind, LIMIT_MEMORY);
 }
 
-/* The L1's share: global loads it serves count against the local-memory ceiling (the same
- * unit on NVIDIA), and only the rest against the L2. */
+/* The global loads pass the L1's data stage, the local memory's unit on NVIDIA, hit or miss:
+ * all of them count against its ceiling, at the wavefronts their coalescing takes; only the
+ * loads the L1 does not serve reach the L2. Local stores count a wavefront of 128 bytes. */
 static void test_l1_serves_global_loads(void **state) {
    (void)state;
    LimiterInputs in = base(6000, 0.25); /* 24,000 GB/s of loads by the model */
@@ -489,12 +490,24 @@ static void test_l1_serves_global_loads(void **state) {
    in.local_gbps = 32000;
    in.l2_model_bytes = in.model_bytes / 16;
    in.l1_bytes = in.model_bytes - in.l2_model_bytes;
+   in.lsu_load_bytes = in.model_bytes;
    Limiter l;
    Limiter_of(&in, &l);
    assert_true(fabs(l.l2_used - 1.0 / 16) < 1e-9);
-   assert_true(fabs(l.local_used - 24000.0 * 15 / 16 / 32000) < 1e-9);
+   assert_true(fabs(l.local_used - 24000.0 / 32000) < 1e-9);
    assert_int_equal(l.kind, LIMIT_LOCAL);
-   assert_non_null(strstr(l.words, "global loads that the L1 serves"));
+   assert_non_null(strstr(l.words, "global loads (the L1, the local memory's unit)"));
+   assert_null(strstr(l.words, "as they coalesce"));
+   /* Lines touched twice as often as the bytes need: twice the wavefronts, above the ceiling. */
+   in.load_ratio = 1.2;
+   Limiter_of(&in, &l);
+   assert_true(fabs(l.local_used - 1.2 * 24000 / 32000) < 1e-9);
+   assert_non_null(strstr(l.words, "as they coalesce"));
+   /* Stores beside them: a wavefront each, 128 bytes of the ceiling's. */
+   in.load_ratio = 0;
+   in.store_wavefronts = in.model_bytes / 4 / 128;
+   Limiter_of(&in, &l);
+   assert_true(fabs(l.local_used - 1.25 * 24000 / 32000) < 1e-9);
 }
 
 /* The inputs from a real kernel's `reuse:` model: mygemm03_wpt TS=32 WPT=8 at 512 reads A
@@ -526,7 +539,7 @@ static void test_inputs_from_the_model(void **state) {
    peaks.copy_gbps = 80;
    peaks.l2_gbps = 160;
    LimiterInputs in;
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
    /* 2/32 loads per multiply-add of 4 bytes, plus C once: 2 / (0.25 + 4/512) flops per byte. */
    double fpb = 2.0 / (2.0 / 32 * 4 + 4.0 / 512);
    assert_true(fabs(in.flops / in.model_bytes - fpb) < 1e-9);
@@ -552,15 +565,23 @@ static void test_inputs_from_the_model(void **state) {
    dev.compute_units = 132;
    dev.l2_bytes = 50u << 20;
    peaks.sm_mhz = 1980;
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
    assert_true(fabs(in.local_banks_gbps - 132 * 32 * 4 * 1.98) < 1e-6);
+   /* Every load of A and B passes the L1's data stage there (no TMA): 2/32 per multiply-add of
+    * 4 bytes; no trace, no coalescing or stores known. With a trace's, both come through. */
+   assert_true(fabs(in.lsu_load_bytes - in.flops / 2 * (2.0 / 32) * 4) < 1e-3);
+   assert_true(in.load_ratio == 0 && in.store_wavefronts == 0);
+   const LimiterTrace trace = {.bank_ratio = 1, .load_ratio = 1.5, .store_wavefronts_per_fma = 1.0 / 64};
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, &trace, &in);
+   assert_true(in.load_ratio == 1.5 && fabs(in.store_wavefronts - in.flops / 2 / 64) < 1e-6);
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
    assert_true(in.l2_bytes == 50.0 * 1048576);
    assert_true(in.peak_gflops == 40 && in.clock_share == 1); /* the run's clock unknown */
    /* A run whose clock fell to 1,485 MHz (a power cap): its compute ceiling is 3/4 of the
     * peak measured at 1,980, and its words say so; a run at the peak's clock or above, the
     * peak itself. */
    r.sm_mhz = 1485;
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
    assert_true(fabs(in.peak_gflops - 30) < 1e-12 && fabs(in.clock_share - 0.75) < 1e-12);
    Limiter_of(&in, &l);
    assert_true(fabs(l.compute_used - 10.0 / 30) < 1e-12);
@@ -583,7 +604,7 @@ static void test_inputs_from_the_model(void **state) {
    assert_true(Config_setParam(naive, values, "TSM=16", err, sizeof err) &&
                Config_setParam(naive, values, "TSN=16", err, sizeof err));
    assert_true(Config_check(naive, values, &p, &dev.limits, &r.geo, NULL, 0));
-   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, 0, &in);
+   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, NULL, &in);
    double fmas = 512.0 * 512 * 512, cbytes = 512.0 * 512 * 4;
    assert_true(fabs(in.model_bytes - (fmas * 2 * 4 + cbytes)) < 1);
    assert_true(fabs(in.l2_model_bytes - (fmas * 2.0 / 16 * 4 + cbytes)) < 1);
@@ -592,20 +613,20 @@ static void test_inputs_from_the_model(void **state) {
    assert_true(in.issue_per_fma == 0); /* no local reads: the model does not say */
    /* Another vendor's L1 is no local-memory unit: the L2's figure only. */
    dev.vendor_kind = VENDOR_AMD;
-   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, 0, &in);
+   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, NULL, &in);
    assert_true(in.l1_bytes == 0 && fabs(in.l2_model_bytes - (fmas * 2.0 / 16 * 4 + cbytes)) < 1);
    /* DRAM: A and B (2 MB) fit in the 50 MB L2: each element once. */
    dev.vendor_kind = VENDOR_NVIDIA;
    snprintf(dev.arch, sizeof dev.arch, "sm_90");
    r.registers = 32;
-   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, 0, &in);
+   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, NULL, &in);
    assert_true(in.dram_read_bytes == in.min_read_bytes);
    /* In an L2 of 1 MB they do not: each wave of resident groups reads the rows of A and the
     * columns of B its tiles cover (32 x 32 tiles of 16 x 16, numbered row by row; 8 units,
     * so that the 1024 groups take several waves). */
    dev.l2_bytes = 1u << 20;
    dev.compute_units = 8;
-   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, 0, &in);
+   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, NULL, &in);
    assert_true(in.waves.known);
    const long long resident = (long long)in.waves.units * in.waves.per_unit;
    double want = 0;
@@ -624,7 +645,7 @@ static void test_inputs_from_the_model(void **state) {
    /* A CPU: no DRAM model. */
    dev.compute_units = 132;
    dev.type = DEVICE_CPU;
-   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, 0, &in);
+   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, NULL, &in);
    assert_true(in.dram_read_bytes == 0);
    Catalog_free(&cat);
 }
@@ -682,7 +703,7 @@ static void test_wgmma_shared_memory(void **state) {
       if (!Config_check(k, values, &p, &dev.limits, &r.geo, msg, sizeof msg))
          fail_msg("%s: %s", cases[i].kernel, msg);
       LimiterInputs in;
-      Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+      Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
       const double fmas = in.flops / 2, es = (double)Precision_inputSize(p.precision);
       if (fabs(in.local_bytes - fmas * (cases[i].reads_a + cases[i].reads_b) * es) > 1e-6 * in.local_bytes)
          fail_msg("%s %s: local reads %.6g, expected %.6g", cases[i].kernel, Precision_name(p.precision),
@@ -697,12 +718,12 @@ static void test_wgmma_shared_memory(void **state) {
          assert_int_equal(l.kind, LIMIT_LOCAL);
          assert_true(fabs(l.local_used - 0.740) < 0.001 && fabs(l.compute_used - 0.3125) < 1e-9);
          r.gflops = 30000; /* at 30: no ceiling near, the L1's 44% above compute's 19% */
-         Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+         Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
          Limiter_of(&in, &l);
          assert_int_equal(l.kind, LIMIT_LATENCY);
          assert_true(fabs(l.local_used - 0.444) < 0.001 && fabs(l.compute_used - 0.1875) < 1e-9);
          r.gflops = 50000;
-         Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+         Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
          Limiter_of(&in, &l);
          assert_non_null(strstr(l.words, "reads and TMA's copies into it"));
       }
@@ -739,7 +760,7 @@ static void test_dram_banded(void **state) {
    assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
    assert_int_equal(r.geo.band, 8);
    LimiterInputs in;
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
    assert_true(in.waves.known);
    const long long resident = (long long)in.waves.units * in.waves.per_unit, tm = 32, tn = 16;
    double want = 0;
@@ -759,11 +780,11 @@ static void test_dram_banded(void **state) {
    assert_true(Config_setParam(k, values, "CLUSTER=2", err, sizeof err));
    assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
    assert_int_equal(r.geo.band, 0);
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
    assert_true(in.dram_read_bytes == 0);
    p.m = p.n = p.k = 2048;
    assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, 0, &in);
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
    assert_true(in.dram_read_bytes == in.min_read_bytes);
    Catalog_free(&cat);
 }

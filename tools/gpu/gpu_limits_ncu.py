@@ -322,6 +322,16 @@ def banks(preset, size, dev_args=None):
         return {"error": last_line(err or out), "rc": rc}
 
 
+def coalescing(preset, size, dev_args):
+    """How the configuration's global loads of A and B coalesce (gemmtop banks --coalescing)."""
+    rc, out, err = gemmtop(["banks"] + dev_args + ["--preset", preset] + size_args(size) +
+                           ["--coalescing", "--format", "json"], timeout=remaining(120))
+    try:
+        return json.loads(out)["coalescing"]
+    except (ValueError, KeyError):
+        return {"error": last_line(err or out), "rc": rc}
+
+
 def compile_only(item):
     """Compiles the configuration on the device without launching it (inspect, no listing):
     the disk cache keeps the program for explain and ncu."""
@@ -345,6 +355,20 @@ def trace_wavefronts(b, run):
         return None
     wf = sum(s["wavefronts"] for s in sites if s["kind"] == "load")
     return wf / fmas * row if fmas > 0 and wf > 0 else None
+
+
+def store_wavefronts(b):
+    """The bank trace's local store wavefronts (as written) per multiply-add of the traced launch,
+    cp.async's left out (its load and store are one instruction; a site whose stores are all
+    cp.async's says "async", a trace before that flag says so in its name)."""
+    try:
+        launch, groups = b["launch"], b["groups"]
+        fmas = launch["m"] * launch["n"] * launch["k"] * groups / launch["work_groups"]
+        wf = sum(s["wavefronts"] * s.get("store_requests", 0) / s["requests"] for s in b["sites"]
+                 if s["requests"] and not s.get("async") and "cp.async" not in s.get("name", ""))
+    except (KeyError, TypeError, ZeroDivisionError):
+        return None
+    return wf / fmas if fmas > 0 and wf > 0 else None
 
 
 def bank_ratio(b):
@@ -523,6 +547,15 @@ def replay_one(devfile, arch, r):
             + size_args(r["size"]) + ["--format", "json"])
     if lim.get("bank_ratio") and lim["bank_ratio"] >= 1:
         base += ["--bank-ratio", f"{lim['bank_ratio']:.6g}"]
+    # The loads' coalescing: the call's own trace (explain's), else one taken here (--banks).
+    load = lim.get("load_ratio") or ((r.get("coalescing") or {}).get("total") or {}).get("ratio")
+    if load and load >= 1:
+        base += ["--load-ratio", f"{load:.6g}"]
+    # The local stores per multiply-add: the call's explain traced them; else the row's bank trace.
+    stores = lim.get("store_wavefronts")
+    stores = stores / (run["m"] * run["n"] * run["k"]) if stores and run.get("m") else store_wavefronts(r.get("banks"))
+    if stores:
+        base += ["--store-wavefronts", f"{stores:.6g}"]
 
     def judge(ms, mhz):
         if not ms:
@@ -550,11 +583,18 @@ def replay_all(head, rows):
     with open(devfile, "w") as f:
         f.write(json.dumps(dev) + "\n")
     todo = [r for r in rows if "limits" in (r.get("explain") or {}) and (r.get("ncu") or {}).get("values")]
+    local = ["--backend", "opencl", "--device", "pocl", "--bank-model", "nvidia"]
     with ThreadPoolExecutor(max_workers=max(1, O.jobs)) as pool:
+        if O.banks:  # the loads' coalescing a call before explain traced it, taken here first (replay_one reads it)
+            loads = [r for r in todo if not r["explain"]["limits"].get("load_ratio")
+                     and not r["explain"]["limits"].get("smem_fill_bytes")]
+            for r, c in zip(loads, pool.map(lambda r: coalescing(r["preset"], r["size"], local), loads)):
+                if "total" in c:
+                    c["traced_offline"] = "PoCL on this machine (--replay --banks)"
+                r["coalescing"] = c
         results = list(pool.map(lambda r: replay_one(devfile, arch, r), todo))
         if O.banks:  # the traces the call did not take, on this machine's PoCL under NVIDIA's model
             untraced = [r for r in todo if "sites" not in (r.get("banks") or {})]
-            local = ["--backend", "opencl", "--device", "pocl", "--bank-model", "nvidia"]
             for r, b in zip(untraced, pool.map(lambda r: banks(r["preset"], r["size"], local), untraced)):
                 if "sites" in b:
                     b["traced_offline"] = "PoCL on this machine, NVIDIA's bank model (--replay --banks)"

@@ -339,7 +339,7 @@ static bool groupBases(BankAnalysis *a, const Trace *t, const BankModel *m, unsi
       return false;
    for (size_t i = 0; i < t->count; i++) {
       const TraceRecord *r = &t->records[i];
-      if (r->site >= BANKS_MAX_SITES)
+      if (r->site >= BANKS_MAX_SITES || r->global)
          continue;
       if (!seen[r->group] || r->address < lowest[r->group])
          lowest[r->group] = r->address;
@@ -395,7 +395,7 @@ bool BankAnalysis_run(BankAnalysis *a, const Trace *t, const BankModel *m, char 
    const unsigned simd = (unsigned)m->simd_width;
    size_t n = 0;
    for (size_t i = 0; i < t->count; i++)
-      if (t->records[i].site < BANKS_MAX_SITES)
+      if (t->records[i].site < BANKS_MAX_SITES && !t->records[i].global) /* a global load is no bank's */
          n++;
    unsigned maxItem = 0, groups = t->groups > 0 ? (unsigned)t->groups : 0;
    for (size_t i = 0; i < t->count; i++) {
@@ -420,7 +420,7 @@ bool BankAnalysis_run(BankAnalysis *a, const Trace *t, const BankModel *m, char 
    size_t k = 0;
    for (size_t i = 0; i < t->count; i++) {
       const TraceRecord *r = &t->records[i];
-      if (r->site >= BANKS_MAX_SITES)
+      if (r->site >= BANKS_MAX_SITES || r->global)
          continue;
       keys[k].hi = (unsigned long long)r->site << 48 | (unsigned long long)(r->group & 0xffff) << 32 | r->item / simd;
       keys[k].lo = (unsigned long long)r->seq << 32 | r->item;
@@ -456,8 +456,10 @@ oom:
 
 RunStatus BankAnalysis_ofConfig(BankAnalysis *a, Session *s, const KernelInfo *k, const long long *values,
                                 const Problem *p, int groups, int banks, int bank_width, int simd_width,
-                                Problem *traced, char *why, size_t whylen) {
+                                Coalescing *loads, Problem *traced, char *why, size_t whylen) {
    memset(a, 0, sizeof *a);
+   if (loads)
+      memset(loads, 0, sizeof *loads);
    Trace t;
    memset(&t, 0, sizeof t);
    RunResult *r = calloc(1, sizeof *r);
@@ -465,7 +467,7 @@ RunStatus BankAnalysis_ofConfig(BankAnalysis *a, Session *s, const KernelInfo *k
       snprintf(why, whylen, "out of host memory");
       return RUN_OUT_OF_MEMORY;
    }
-   RunStatus st = Session_trace(s, k, values, p, groups, &t, r);
+   RunStatus st = Session_trace(s, k, values, p, groups, loads != NULL, &t, r);
    if (traced)
       *traced = t.problem;
    char err[512] = "";
@@ -476,6 +478,9 @@ RunStatus BankAnalysis_ofConfig(BankAnalysis *a, Session *s, const KernelInfo *k
       snprintf(why, whylen, "the bank model: %s", err), st = RUN_INVALID;
    else if (!BankAnalysis_run(a, &t, &m, err, sizeof err))
       snprintf(why, whylen, "the analysis failed: %s", err), st = RUN_OUT_OF_MEMORY; /* its one failure left */
+   /* A kernel that loads A and B another way leaves loads empty (requests 0). */
+   if (st == RUN_OK && loads && !Coalescing_of(&t, m.simd_width, loads, err, sizeof err))
+      memset(loads, 0, sizeof *loads);
    Trace_free(&t);
    RunResult_free(r);
    free(r);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "backend/backend.h"
+#include "core/analyse/coalesce.h"
 #include "core/run/session.h"
 
 #define BANKS_MAX_BANKS 64
@@ -100,11 +101,13 @@ bool BankAnalysis_run(BankAnalysis *a, const Trace *t, const BankModel *m, char 
 /* A configuration traced on the session's device (Session_trace: its first `groups`
  * work-groups, on a small problem of its shape, the one traced into *traced) and analysed
  * under the device's bank model with the overrides (BankModel_override; 0 keeps the
- * model's own). RUN_OK with *a filled; else the status with why ("the trace failed: ...",
- * "the bank model: ...", "the analysis failed: ..."), *a left empty. */
+ * model's own). With loads, the trace takes the global loads of A and B too (on a problem
+ * of at least 256 each way) and *loads says how they coalesce (requests 0 where the
+ * kernel loads them another way). RUN_OK with *a filled; else the status with why ("the
+ * trace failed: ...", "the bank model: ...", "the analysis failed: ..."), *a left empty. */
 RunStatus BankAnalysis_ofConfig(BankAnalysis *a, Session *s, const KernelInfo *k, const long long *values,
                                 const Problem *p, int groups, int banks, int bank_width, int simd_width,
-                                Problem *traced, char *why, size_t whylen);
+                                Coalescing *loads, Problem *traced, char *why, size_t whylen);
 void BankAnalysis_free(BankAnalysis *a);
 /* Executions of (site, warp of group): how many requests, in seq order. */
 int BankAnalysis_executions(const BankAnalysis *a, unsigned site, unsigned group, unsigned warp);

@@ -267,7 +267,7 @@ bool BankTrace_asCompiled(const Trace *t, const BankWidths *w, Trace *out, BankM
       merges[site] = (BankMerge){1, 0};
       size_t n = 0;
       for (size_t i = 0; i < t->count; i++)
-         if (t->records[i].site == site)
+         if (t->records[i].site == site && !t->records[i].global)
             idx[n++] = i;
       if (!n)
          continue;
@@ -279,9 +279,10 @@ bool BankTrace_asCompiled(const Trace *t, const BankWidths *w, Trace *out, BankM
          return false;
       }
    }
-   /* Records of sites past the analysis's range pass through (BankAnalysis_run skips them). */
+   /* Records of sites past the analysis's range and global loads pass through
+    * (BankAnalysis_run skips them). */
    for (size_t i = 0; i < t->count; i++)
-      if (t->records[i].site >= BANKS_MAX_SITES)
+      if (t->records[i].site >= BANKS_MAX_SITES || t->records[i].global)
          out->records[out->count++] = t->records[i];
    free(idx);
    return true;

@@ -117,14 +117,18 @@ static void l2Words(const Limiter *l, const LimiterInputs *in, char *out, size_t
                100 * l->l2_used, rate(in->l2_gbps, r, sizeof r), l->intensity);
 }
 
-/* What goes through the local memory's unit: its reads, the global loads the L1 serves,
- * TMA's copies into shared memory. */
+/* What goes through the local memory's unit: its reads, the global loads (the L1's data
+ * stage, hit or miss), TMA's copies into shared memory. */
 static const char *localWhat(const LimiterInputs *in) {
    if (in->smem_fill_bytes > 0)
       return in->local_bytes > 0 ? "reads and TMA's copies into it" : "TMA's copies into it";
-   return in->l1_bytes <= 0      ? "reads"
-          : in->local_bytes > 0 ? "reads and the global loads the L1 serves (the same unit)"
-                                : "global loads that the L1 serves (the local memory's unit)";
+   if (in->lsu_load_bytes <= 0)
+      return "reads";
+   if (in->load_ratio > 1.01)
+      return in->local_bytes > 0 ? "reads and the global loads (the same unit), as they coalesce"
+                                 : "global loads (the L1, the local memory's unit), as they coalesce";
+   return in->local_bytes > 0 ? "reads and the global loads (the same unit)"
+                              : "global loads (the L1, the local memory's unit)";
 }
 
 static void localWords(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
@@ -231,8 +235,11 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
       out->attainable_gflops = fmin(in->peak_gflops, out->intensity * in->copy_gbps);
    if (in->waves.known)
       out->busy = in->waves.busy;
-   /* The L1's share of the global loads goes through the same unit as local memory (NVIDIA). */
-   double local = in->local_bytes * fmax(1, in->bank_ratio) + in->l1_bytes + in->smem_fill_bytes;
+   /* The global loads pass the L1's data stage, the local memory's unit (NVIDIA), a wavefront
+    * per line a phase of lanes touches: more than bytes / 128 where they do not coalesce. */
+   double local = in->local_bytes * fmax(1, in->bank_ratio) +
+                  in->lsu_load_bytes * (in->load_ratio > 0 ? in->load_ratio : 1) + in->smem_fill_bytes +
+                  in->store_wavefronts * 128; /* a wavefront moves up to 128 bytes */
    if (in->local_gbps > 0 && local > 0 && in->flops > 0)
       out->local_used = in->gflops * (local / in->flops) / in->local_gbps;
    if (in->launch_us > 0 && in->median_ms > 0)
@@ -439,7 +446,10 @@ double Limiter_clockShare(const Peaks *peaks, bool tensor, double run_mhz, doubl
 }
 
 void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long *values, const Problem *p,
-                    const LimiterRun *r, const Peaks *peaks, double bank_ratio, LimiterInputs *out) {
+                    const LimiterRun *r, const Peaks *peaks, const LimiterTrace *trace, LimiterInputs *out) {
+   static const LimiterTrace none = {0};
+   if (!trace)
+      trace = &none;
    memset(out, 0, sizeof *out);
    out->gflops = r->gflops;
    out->flops = 2.0 * p->m * p->n * p->k;
@@ -476,6 +486,10 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
          if (dev->vendor_kind == VENDOR_NVIDIA)
             out->l1_bytes = out->model_bytes - footprint;
       }
+      /* Every load that is not TMA's passes the L1's data stage, hit or miss (H200, ncu: the
+       * LSU's wavefronts of 01-naive and DCU steps 1-3 are their loads' lines per phase). */
+      if (dev->type == DEVICE_GPU && dev->vendor_kind == VENDOR_NVIDIA && k->ntma == 0)
+         out->lsu_load_bytes = out->flops / 2 * t.loads_per_fma * in;
       /* One instruction per FMA and per local read: where the SIMT pipes' issue slots go. */
       if (t.local_known && !k->tensor)
          out->issue_per_fma = 1 + t.local_reads_per_fma;
@@ -491,7 +505,13 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
    out->waves = Waves_of(dev, &r->geo, r->registers, local);
    out->occupancy = out->waves.known ? out->waves.occupancy : 0;
-   out->bank_ratio = bank_ratio;
+   out->bank_ratio = trace->bank_ratio;
+   out->load_ratio = out->lsu_load_bytes > 0 ? trace->load_ratio : 0;
+   /* Stores count where the local memory is the L1's unit as the loads do (NVIDIA), for a
+    * kernel whose local traffic goes with its multiply-adds (`local_reuse:`): a decode
+    * kernel's reductions do not scale from the trace's small problem. */
+   if (dev->type == DEVICE_GPU && dev->vendor_kind == VENDOR_NVIDIA && out->local_bytes > 0)
+      out->store_wavefronts = out->flops / 2 * trace->store_wavefronts_per_fma;
    out->l2_bytes = (double)dev->l2_bytes;
    out->dram_read_bytes = dev->type == DEVICE_GPU && reuse_a > 0 ? dramReads(&r->geo, p, &out->waves, reuse_a, reuse_b,
                                                                              out->l2_bytes, out->min_read_bytes)
@@ -539,7 +559,7 @@ void Limiter_ofCandidate(const DeviceInfo *dev, const KernelInfo *k, const Probl
    LimiterRun r = {.gflops = c->outcome == SWEEP_OK ? c->gflops : 0, .median_ms = c->median_ms, .registers = -1,
                    .local_mem = -1};
    Config_check(k, c->values, p, &dev->limits, &r.geo, NULL, 0);
-   Limiter_inputs(dev, k, c->values, p, &r, peaks, 0, in);
+   Limiter_inputs(dev, k, c->values, p, &r, peaks, NULL, in);
    Limiter_of(in, out);
 }
 

@@ -79,6 +79,14 @@ typedef struct LimiterInputs_ {
    double l1_bytes;            /* the model's global loads that the L1 serves: reuse inside a work-group's
                                   footprint of a kernel without local memory (on NVIDIA the L1 is the
                                   local memory's unit: they count against its ceiling); 0 none */
+   double lsu_load_bytes;      /* the model's global loads of A and B that pass the L1's data stage, hit or
+                                  miss (NVIDIA, loads that are not TMA's): they count against the local
+                                  memory's ceiling, at load_ratio wavefronts per 128 bytes; 0 none */
+   double load_ratio;          /* those loads' wavefronts over their bytes / 128 (the coalescing trace,
+                                  core/analyse/coalesce.h); 0 unknown (taken as 1) */
+   double store_wavefronts;    /* local-memory store wavefronts of one launch (the bank trace's, per
+                                  multiply-add of the traced group times the launch's): a kernel that stages
+                                  its loads through local memory writes each tile once; 0 unknown */
    double issue_per_fma;       /* instructions issued per multiply-add: the FMA and one load per local read
                                   (SIMT kernels with `local_reuse:`); 0 unknown */
    double issue_gflops;        /* the SM's instruction rate as multiply-adds (the FP32 peak, one instruction
@@ -172,9 +180,17 @@ LimiterRun LimiterRun_of(const RunResult *r);
  * and both known; else 1. share, when given, receives the same. */
 double Limiter_clockShare(const Peaks *peaks, bool tensor, double run_mhz, double *share);
 
+/* What a trace of one work-group says (explain's; explain --judge-ms takes them as options);
+ * each 0 unknown. */
+typedef struct LimiterTrace_ {
+   double bank_ratio;          /* local-memory wavefronts over the ideal */
+   double load_ratio;          /* the global loads' L1 wavefronts over their bytes / 128 */
+   double store_wavefronts_per_fma; /* local-memory store wavefronts per multiply-add */
+} LimiterTrace;
+
 /* The inputs of a measurement m of k with values on p, on dev: the traffic model, the
- * waves and occupancy from its build, the peaks given; bank_ratio from a trace, or 0. */
+ * waves and occupancy from its build, the peaks given, what a trace says (NULL: none). */
 void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long *values, const Problem *p,
-                    const LimiterRun *m, const Peaks *peaks, double bank_ratio, LimiterInputs *out);
+                    const LimiterRun *m, const Peaks *peaks, const LimiterTrace *trace, LimiterInputs *out);
 
 #endif

@@ -237,15 +237,19 @@ bool Session_readResult(Session *s, void *host, size_t bytes, char *err, size_t 
 /* Drops compiled programs held in memory (the disk cache stays). */
 void Session_forgetPrograms(Session *s);
 
-/* One local-memory access of a traced run (see kernels/helpers/prelude.h). */
+/* One local-memory access of a traced run, or a global load of A or B in a global-load
+ * trace (see kernels/helpers/prelude.h). */
 typedef struct TraceRecord_ {
-   unsigned site;
+   unsigned site;             /* a global load: 0 for A, 1 for B */
    bool store;
    unsigned width;            /* bytes */
    unsigned group;            /* work-group, linear */
    unsigned item;             /* work-item within the group, linear (dimension 0 fastest) */
    unsigned seq;              /* this work-item's execution count of this site */
-   unsigned address;          /* local address as the device gives it (low 32 bits) */
+   unsigned address;          /* local address as the device gives it (low 32 bits); a global
+                                 load's low 32 bits */
+   bool global;               /* a global load of A or B (a global-load trace) */
+   bool async;                /* a store made by cp.async (its load and store one instruction) */
 } TraceRecord;
 
 typedef struct Trace_ {
@@ -261,9 +265,12 @@ typedef struct Trace_ {
 
 /* Runs a tracing build of the configuration once on a small problem of the same shape
  * (the smallest that the constraints accept, up to the real one) and collects the
- * local-memory accesses of the first `groups` work-groups. */
+ * local-memory accesses of the first `groups` work-groups. With global_loads, also each
+ * work-item's first 64 loads of A and B per site, on a problem of at least 256 in M, N
+ * and K where the real one is (rows of A and B then lie as far apart in memory as the
+ * real ones' do, a line or more). */
 RunStatus Session_trace(Session *s, const KernelInfo *k, const long long *values, const Problem *p, int groups,
-                        Trace *t, RunResult *r);
+                        bool global_loads, Trace *t, RunResult *r);
 void Trace_free(Trace *t);
 
 /* For micro-kernels and vendor libraries: a helper entry point compiled from text

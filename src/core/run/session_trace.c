@@ -11,13 +11,17 @@
 #define TRACE_CAP (1u << 21)
 
 /* The smallest problem like p (same precision, layout, scalars) that the configuration
- * accepts: traces of big problems would be slow and no more telling. */
-static Problem smallProblem(const Session *s, const KernelInfo *k, const long long *values, const Problem *p) {
+ * accepts, from `from` up in M and N, K from `kfrom` up: traces of big problems would be
+ * slow and no more telling. */
+static Problem smallProblem(const Session *s, const KernelInfo *k, const long long *values, const Problem *p,
+                            int from, int kfrom) {
    static const int mn[] = {32, 64, 128, 256, 512, 1024};
-   static const int kk[] = {16, 32, 64, 128, 256};
+   static const int kk[] = {16, 32, 64, 128, 256, 512};
    char msg[512];
    for (size_t i = 0; i < sizeof mn / sizeof mn[0]; i++)
       for (size_t j = 0; j < sizeof kk / sizeof kk[0]; j++) {
+         if (mn[i] < from || kk[j] < kfrom)
+            continue;
          Problem q = *p;
          q.m = p->m < mn[i] ? p->m : mn[i];
          q.n = p->n < mn[i] ? p->n : mn[i];
@@ -29,11 +33,13 @@ static Problem smallProblem(const Session *s, const KernelInfo *k, const long lo
 }
 
 RunStatus Session_trace(Session *s, const KernelInfo *k, const long long *values, const Problem *p, int groups,
-                        Trace *t, RunResult *r) {
+                        bool global_loads, Trace *t, RunResult *r) {
    memset(t, 0, sizeof *t);
    if (groups < 1)
       groups = 1;
-   Problem q = smallProblem(s, k, values, p);
+   Problem q = global_loads ? smallProblem(s, k, values, p, 256, 256) : smallProblem(s, k, values, p, 0, 0);
+   /* A global-load trace counts the loads of A and B after the local sites. */
+   const int sites = global_loads ? TRACE_SITES + 2 : TRACE_SITES;
    t->problem = q;
    Geometry g;
    if (!Session_check(s, k, values, &q, NULL, &g, r->message, sizeof r->message)) {
@@ -48,11 +54,12 @@ RunStatus Session_trace(Session *s, const KernelInfo *k, const long long *values
       ngroups *= g.global[d] / g.local[d];
    if ((size_t)groups > ngroups)
       groups = (int)ngroups;
-   size_t counters = (size_t)groups * wg * TRACE_SITES;
+   size_t counters = (size_t)groups * wg * sites;
    size_t words = 4 + counters + (size_t)TRACE_CAP * 4;
    char defines[256];
-   snprintf(defines, sizeof defines, "-DGT_TRACE=1 -DGT_TRACE_GROUPS=%du -DGT_TRACE_WG=%zuu -DGT_TRACE_SITES=%du -DGT_TRACE_CAP=%uu",
-            groups, wg, TRACE_SITES, TRACE_CAP);
+   snprintf(defines, sizeof defines,
+            "-DGT_TRACE=1 -DGT_TRACE_GROUPS=%du -DGT_TRACE_WG=%zuu -DGT_TRACE_SITES=%du -DGT_TRACE_CAP=%uu%s", groups, wg,
+            sites, TRACE_CAP, global_loads ? " -DGT_TRACE_GLOBAL=1" : "");
    Inputs in;
    if (!Inputs_random(&in, &q, 0x7eace)) {
       r->status = RUN_OUT_OF_MEMORY;
@@ -97,9 +104,13 @@ RunStatus Session_trace(Session *s, const KernelInfo *k, const long long *values
    const unsigned *rec = host + 4 + counters;
    for (size_t i = 0; i < n; i++, rec += 4) {
       TraceRecord *tr = &t->records[i];
-      tr->site = rec[0] & 0x7f;
+      tr->global = (rec[0] >> 6) & 1;
+      tr->site = rec[0] & 0x3f;
+      if (tr->global) /* GT_GTRACE's counters: A's at sites - 2, B's last */
+         tr->site -= (unsigned)sites - 2;
       tr->store = (rec[0] >> 7) & 1;
-      tr->width = (rec[0] >> 8) & 0xff;
+      tr->width = (rec[0] >> 8) & 0x7f;
+      tr->async = (rec[0] >> 15) & 1; /* GT_TRACE_ASYNC */
       tr->group = rec[0] >> 16;
       tr->item = rec[1];
       tr->seq = rec[2];
@@ -111,7 +122,8 @@ RunStatus Session_trace(Session *s, const KernelInfo *k, const long long *values
    t->wg_size = wg;
    t->dims = g.dims;
    memcpy(t->local, g.local, sizeof t->local);
-   snprintf(r->message, sizeof r->message, "traced %zu local-memory accesses of %d work-group%s (%dx%dx%d)", n, groups,
+   snprintf(r->message, sizeof r->message, "traced %zu %s of %d work-group%s (%dx%dx%d)", n,
+            global_loads ? "local-memory accesses and global loads" : "local-memory accesses", groups,
             groups == 1 ? "" : "s", q.m, q.n, q.k);
 done:
    s->uploaded_generation = 0;

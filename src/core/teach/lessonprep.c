@@ -168,7 +168,7 @@ static void launch(Session *s, const PrepJob *j, LessonPrepStep *out) {
       Trace t;
       RunResult_free(r);
       memset(r, 0, sizeof *r);
-      st = Session_trace(s, j->k, j->values, &j->p, 1, &t, r);
+      st = Session_trace(s, j->k, j->values, &j->p, 1, false, &t, r);
       Trace_free(&t);
       if (st != RUN_OK) {
          snprintf(out->why, sizeof out->why, "bank trace: %s", r->message);
