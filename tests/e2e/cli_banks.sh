@@ -257,6 +257,44 @@ run_gemmtop banks --preset hopper-5-order-bf16 --size 256 --bank-model amd
 expect_rc 2 "--bank-model amd on a TMA-swizzled kernel"
 expect_in "NVIDIA's TMA swizzle" "$ERR" "says the swizzled tiles are NVIDIA's"
 
+# --coalescing: the global loads of A and B per phase of lanes, on a problem of 256 each
+# way. myGEMM step 1 (16 x 16 groups, dimension 0 along M): a warp's A loads are 16 rows
+# side by side, one line; its B loads two columns K apart, two lines: 1.5 per request of
+# 128 bytes (ncu on the H200: 1.5). DCU step 1 in FP64, 8-byte loads in half-warps: B's 16
+# addresses 32 bytes apart are 4 lines per half, A's one: 5 per request of 256 bytes, 2.5x.
+run_gemmtop banks --preset 01-naive --bank-model nvidia --coalescing --format json
+expect_rc 0 "banks --coalescing"
+if msg=$(printf '%s\n' "$OUT" | python3 -c '
+import json, sys
+o = json.load(sys.stdin)
+c = o["coalescing"]
+assert o["problem"]["m"] >= 256 and o["problem"]["k"] >= 256, o["problem"]
+ops = {s["operand"]: s for s in c["sites"]}
+assert ops["A"]["width"] == 4 and ops["A"]["wavefronts"] == 2 * ops["A"]["requests"], ops
+assert ops["B"]["wavefronts"] == ops["B"]["requests"], ops
+t = c["total"]
+assert t["requests"] == ops["A"]["requests"] + ops["B"]["requests"] and abs(t["ratio"] - 1.5) < 1e-9, t
+assert t["bytes"] == 128 * t["requests"] and t["sectors"] == 2 * t["requests"], t
+' 2>&1); then ok "01-naive: a line for A, two for B, 1.5 wavefronts per request"
+else not_ok "01-naive coalescing" "$msg"; fi
+run_gemmtop banks --preset dcu-1-4x4 --bank-model nvidia --coalescing
+expect_rc 0 "banks --coalescing, table"
+if printf '%s\n' "$OUT" | grep -Eq '^total +[0-9]+ +[0-9]+ +[0-9]+ +5\.00 +[0-9.]+ +2\.50x$'; then
+   ok "DCU step 1: 5 wavefronts per request, 2.5 times the ideal"
+else not_ok "DCU step 1: 5 wavefronts per request, 2.5 times the ideal" "$OUT"; fi
+if printf '%s\n' "$OUT" | grep -Eq '^B +8 B .* 8\.00 +[0-9.]+ +4\.00x$'; then
+   ok "its B loads: 8 lines per request of 256 bytes"
+else not_ok "its B loads: 8 lines per request of 256 bytes" "$OUT"; fi
+run_gemmtop banks --preset tensor-4-cpasync-tf32 --bank-model nvidia --coalescing
+expect_rc 0 "banks --coalescing on a cp.async kernel"
+expect_in "none traced: this configuration loads A and B another way" "$OUT" "cp.async's loads are not GT_LOAD's: said"
+run_gemmtop banks --preset 01-naive --coalescing --format csv
+expect_rc 2 "--coalescing with CSV"
+expect_in "--coalescing has no CSV form" "$ERR" "says which formats take it"
+run_gemmtop banks --preset hopper-5-order-bf16 --size 256 --coalescing
+expect_rc 2 "--coalescing on a TMA kernel"
+expect_in "loads A and B through TMA" "$ERR" "says TMA does not pass the L1"
+
 # Ranges from the options table.
 run_gemmtop banks --kernel test_banks --groups 1025
 expect_rc 2 "--groups past 1024"
