@@ -683,10 +683,14 @@ static int execExplain(const CommandArgs *o) {
    }
    if (o->inspect->arch)
       return Cli_explainOffline(o);
-   if (o->inspect->device_file || o->timing->bank_ratio > 0) {
+   if (o->inspect->device_file || o->timing->bank_ratio > 0 || o->timing->load_ratio > 0 ||
+       o->timing->store_wavefronts > 0) {
       fprintf(stderr, "gemmtop: %s describes where a time was taken for explain --arch (no device here); with a "
                       "device, explain runs and traces the kernel itself\n",
-              o->inspect->device_file ? "--device-file" : "--bank-ratio");
+              o->inspect->device_file      ? "--device-file"
+              : o->timing->bank_ratio > 0 ? "--bank-ratio"
+              : o->timing->load_ratio > 0 ? "--load-ratio"
+                                          : "--store-wavefronts");
       return 2;
    }
    int rc = checkVendorOutput(o);

@@ -300,6 +300,25 @@ print(len(rows))
 PY
    ); then ok "each row judged at ncu's time and at its own, the recorded judgement kept"
    else not_ok "each row judged at ncu's time and at its own, the recorded judgement kept" "$msg"; fi
+   # With --banks, what the call did not trace is traced here on PoCL under NVIDIA's model:
+   # 03-wpt's loads' coalescing (the call predates it), judged with it and with its bank
+   # trace's stores; the TMA row has no loads through the L1 to trace.
+   GEMMTOP_BIN=$GEMMTOP_BIN python3 tools/gpu/gpu_limits_ncu.py --rescore tests/data/h200-limits-rows.jsonl --replay \
+      --banks --jobs 2 --out "$T_DIR/replayed-banks" >"$T_DIR/stdout" 2>"$T_DIR/stderr"
+   RC=$?
+   expect_rc 0 "--replay --banks"
+   if msg=$(python3 - "$T_DIR/replayed-banks/limits.jsonl" <<'PY' 2>&1
+import json, sys
+rows = {r["preset"]: r for r in map(json.loads, open(sys.argv[1])) if r["kind"] == "row"}
+w, h = rows["03-wpt"], rows["hopper-6-splitk-bf16"]
+c = w["coalescing"]
+assert c["total"]["requests"] > 0 and c["total"]["ratio"] >= 1 and "PoCL" in c["traced_offline"], c
+assert abs(w["judged"]["load_ratio"] - c["total"]["ratio"]) < 1e-4 * c["total"]["ratio"], w["judged"]
+assert w["judged"]["store_wavefronts"] > 0 and w["judged"]["lsu_load_bytes"] > 0, w["judged"]
+assert "coalescing" not in h and h["judged"]["load_ratio"] is None, h.get("coalescing")
+PY
+   ); then ok "--replay --banks: the loads' coalescing traced offline and judged with, the TMA row without"
+   else not_ok "--replay --banks: the loads' coalescing traced offline and judged with" "$msg"; fi
 else
    ok "--replay offline # SKIP $(nvrtc_missing)"
 fi

@@ -585,20 +585,20 @@ def replay_all(head, rows):
     todo = [r for r in rows if "limits" in (r.get("explain") or {}) and (r.get("ncu") or {}).get("values")]
     local = ["--backend", "opencl", "--device", "pocl", "--bank-model", "nvidia"]
     with ThreadPoolExecutor(max_workers=max(1, O.jobs)) as pool:
-        if O.banks:  # the loads' coalescing a call before explain traced it, taken here first (replay_one reads it)
+        if O.banks:  # what the call did not trace, on this machine's PoCL under NVIDIA's model, first:
+            # the judgement takes the loads' coalescing and the bank trace's stores (replay_one)
             loads = [r for r in todo if not r["explain"]["limits"].get("load_ratio")
                      and not r["explain"]["limits"].get("smem_fill_bytes")]
             for r, c in zip(loads, pool.map(lambda r: coalescing(r["preset"], r["size"], local), loads)):
                 if "total" in c:
                     c["traced_offline"] = "PoCL on this machine (--replay --banks)"
                 r["coalescing"] = c
-        results = list(pool.map(lambda r: replay_one(devfile, arch, r), todo))
-        if O.banks:  # the traces the call did not take, on this machine's PoCL under NVIDIA's model
             untraced = [r for r in todo if "sites" not in (r.get("banks") or {})]
             for r, b in zip(untraced, pool.map(lambda r: banks(r["preset"], r["size"], local), untraced)):
                 if "sites" in b:
                     b["traced_offline"] = "PoCL on this machine, NVIDIA's bank model (--replay --banks)"
                 r["banks"] = b
+        results = list(pool.map(lambda r: replay_one(devfile, arch, r), todo))
     failed = 0
     for r, (judged_now, own_now) in zip(todo, results):
         r["recorded"] = {"judged": r.get("judged"), "limits": r["explain"]["limits"]}
