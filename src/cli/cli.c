@@ -431,25 +431,6 @@ static int saveRoofline(const CommandArgs *o, OutFile *svg, const KernelInfo *k,
    return 0;
 }
 
-/* Local-memory store wavefronts per multiply-add of the traced groups: the store requests'
- * wavefronts over the multiply-adds those groups do. Not cp.async's: its load and store are
- * one instruction, whose load the global loads count. */
-static double storesPerFma(const BankAnalysis *a, const KernelInfo *k, const long long *values, const Problem *traced,
-                           const DeviceInfo *dev) {
-   Geometry g;
-   if (!Config_check(k, values, traced, &dev->limits, &g, NULL, 0))
-      return 0;
-   double groups = 1;
-   for (int d = 0; d < g.dims; d++)
-      groups *= g.local[d] ? (double)(g.global[d] / g.local[d]) : 1;
-   double wavefronts = 0;
-   for (size_t i = 0; i < a->nrequests; i++)
-      if (a->requests[i].store && a->requests[i].count && !a->records[a->requests[i].first].async)
-         wavefronts += a->requests[i].wavefronts;
-   const double fmas = (double)g.m * g.n * g.k / groups * a->groups;
-   return fmas > 0 ? wavefronts / fmas : 0;
-}
-
 /* From a trace of one work-group (the bank pane's, with the global loads of A and B on a
  * problem of at least 256 each way where loads): the local-memory wavefronts over the ideal,
  * for the limiter's rule on conflicts, how the loads coalesce and the local stores; 0 where
@@ -465,9 +446,7 @@ static LimiterTrace traceRatios(const CommandArgs *o, Session *s, const KernelIn
    const BanksOptions *bk = o->banks ? o->banks : &deviceModel;
    if (BankAnalysis_ofConfig(&a, s, k, values, p, 1, bk->count, bk->bank_width, bk->simd_width, loads ? &c : NULL,
                              &traced, why, sizeof why) == RUN_OK) {
-      t.bank_ratio = banked && a.nrequests ? a.total.avg_degree : 0;
-      t.load_ratio = loads && c.total.requests ? c.total.ratio : 0;
-      t.store_wavefronts_per_fma = banked && !a.dropped ? storesPerFma(&a, k, values, &traced, Session_device(s)) : 0;
+      t = LimiterTrace_of(&a, loads ? &c : NULL, banked, k, values, &traced, Session_device(s));
    } else
       fprintf(stderr, "gemmtop: the trace for the limiter: %s (it goes without)\n", why);
    BankAnalysis_free(&a);

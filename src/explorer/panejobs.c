@@ -38,13 +38,20 @@ static void traceBanks(Worker *w) {
    memset(&b, 0, sizeof b);
    b.config = cfg;
    b.config_serial = serial;
+   /* On an NVIDIA GPU the same trace takes the global loads of A and B too (not TMA's),
+    * for the limiter: how they coalesce in the L1, the local memory's unit there. */
+   const DeviceInfo *dev = Session_device(s);
+   const bool loads = dev->type == DEVICE_GPU && dev->vendor_kind == VENDOR_NVIDIA && k->ntma == 0;
+   Coalescing c;
    if (!(b.analysis = calloc(1, sizeof *b.analysis)))
       snprintf(b.message, sizeof b.message, "out of host memory");
-   else if (BankAnalysis_ofConfig(b.analysis, s, k, cfg.values, &cfg.problem, 1, banks, bank_width, simd_width, NULL,
-                                  &b.traced, b.message, sizeof b.message) != RUN_OK) {
+   else if (BankAnalysis_ofConfig(b.analysis, s, k, cfg.values, &cfg.problem, 1, banks, bank_width, simd_width,
+                                  loads ? &c : NULL, &b.traced, b.message, sizeof b.message) != RUN_OK) {
       free(b.analysis);
       b.analysis = NULL;
-   }
+   } else
+      b.limiter = LimiterTrace_of(b.analysis, loads ? &c : NULL, b.analysis->model.known, k, cfg.values, &b.traced,
+                                  dev);
    pthread_mutex_lock(&w->mu);
    if (serial != w->cur_serial) {
       PaneJob_freeBanks(&b);

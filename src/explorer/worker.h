@@ -16,6 +16,7 @@
 
 #include "core/analyse/frontier.h"
 #include "core/analyse/inspect.h"
+#include "core/analyse/limiter.h"
 #include "core/run/peaks.h"
 #include "core/sweep/search.h"
 #include "core/run/session.h"
@@ -126,7 +127,9 @@ typedef struct WorkerBanks_ {
    char message[1536];
    WorkerConfig config;
    unsigned long config_serial;
-   Problem traced;                 /* the small problem the trace ran on */
+   Problem traced;                 /* the small problem the trace ran on (on an NVIDIA GPU, one of at
+                                      least 256 each way, with the global loads of A and B) */
+   LimiterTrace limiter;           /* what the trace tells the limiter (LimiterTrace_of) */
 } WorkerBanks;
 
 /* A sweep of the sweep pane: configurations of one kernel on one problem, each compiled,

@@ -97,14 +97,13 @@ static bool currentInputs(const PaneCtx *ctx, LimiterInputs *in, char *msg, size
    LimiterRun r = {.gflops = s->gflops, .median_ms = s->median_ms, .geo = s->result.geo,
                    .registers = s->result.registers, .local_mem = s->result.local_mem, .ablate = s->config.ablate,
                    .sm_mhz = s->obs.known && isfinite(s->obs.sm_mhz) ? s->obs.sm_mhz : 0};
-   const BankAnalysis *a = ctx->banks->have ? ctx->banks->analysis.analysis : NULL;
-   /* The trace's conflicts where the bank model is the device's (a CPU has no banks). */
-   double ratio = a && a->model.known && ctx->banks->analysis.config_serial == s->config_serial
-                     ? a->total.avg_degree
-                     : 0;
-   /* The bank pane traces local memory alone: the loads' coalescing and the stores are explain's. */
-   const LimiterTrace trace = {.bank_ratio = ratio};
-   Limiter_inputs(&s->device, k, s->config.values, &s->config.problem, &r, &s->peaks, &trace, in);
+   /* The bank pane's trace, when it is of this configuration: its conflicts where the bank
+    * model is the device's (a CPU has no banks), the loads' coalescing and the local stores
+    * (LimiterTrace_of, as explain takes them). */
+   const bool traced = ctx->banks->have && ctx->banks->analysis.analysis &&
+                       ctx->banks->analysis.config_serial == s->config_serial;
+   Limiter_inputs(&s->device, k, s->config.values, &s->config.problem, &r, &s->peaks,
+                  traced ? &ctx->banks->analysis.limiter : NULL, in);
    return true;
 }
 

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/analyse/banks.h"
 #include "core/analyse/limiter.h"
 #include "core/run/peaks.h"
 #include "testing.h"
@@ -510,6 +511,51 @@ static void test_l1_serves_global_loads(void **state) {
    assert_true(fabs(l.local_used - 1.25 * 24000 / 32000) < 1e-9);
 }
 
+/* What a trace tells the limiter: the conflicts, the loads' coalescing and the local stores
+ * per multiply-add of the traced group (a store by cp.async left out). myGEMM step 3 with
+ * TS=32 WPT=8 on 64 x 64 x 64: four groups, 65,536 multiply-adds each; its traced group
+ * stores a conflict-free warp once by hand and once by cp.async, and loads a warp with a
+ * 2-way conflict. */
+static void test_trace_for_the_limiter(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   loadKernels(&cat);
+   const KernelInfo *k = Catalog_find(&cat, "mygemm03_wpt");
+   assert_non_null(k);
+   long long values[KERNEL_MAX_PARAMS];
+   KernelInfo_defaults(k, values);
+   assert_true(Config_setParam(k, values, "TS=32", err, sizeof err) && Config_setParam(k, values, "WPT=8", err, sizeof err));
+   Problem p;
+   Problem_setDefaults(&p);
+   p.m = p.n = p.k = 64;
+   TraceRecord rec[96];
+   for (unsigned l = 0; l < 32; l++) {
+      rec[l] = (TraceRecord){.site = 0, .store = true, .width = 4, .item = l, .address = 4 * l};
+      rec[32 + l] = (TraceRecord){.site = 1, .store = true, .width = 16, .item = l, .address = 4096 + 16 * l, .async = true};
+      rec[64 + l] = (TraceRecord){.site = 2, .width = 4, .item = l, .address = 8 * l};
+   }
+   Trace t = {.records = rec, .count = 96, .groups = 1, .wg_size = 32, .dims = 1, .local = {32, 1, 1}};
+   BankModel m = BankModel_nvidia();
+   BankAnalysis a;
+   assert_true(BankAnalysis_run(&a, &t, &m, err, sizeof err));
+   Coalescing c = {0};
+   c.total.requests = 4, c.total.ratio = 2.5;
+   DeviceInfo dev = hopperGpu();
+   LimiterTrace lt = LimiterTrace_of(&a, &c, true, k, values, &p, &dev);
+   /* Wavefronts 1 + 4 + 2 over the ideal 1 + 4 + 1. */
+   assert_true(fabs(lt.bank_ratio - 7.0 / 6) < 1e-12);
+   assert_true(lt.load_ratio == 2.5);
+   assert_true(fabs(lt.store_wavefronts_per_fma - 1.0 / 65536) < 1e-15);
+   /* Not banked (a model only assumed): the loads' coalescing alone. */
+   lt = LimiterTrace_of(&a, &c, false, k, values, &p, &dev);
+   assert_true(lt.bank_ratio == 0 && lt.store_wavefronts_per_fma == 0 && lt.load_ratio == 2.5);
+   lt = LimiterTrace_of(&a, NULL, true, k, values, &p, &dev);
+   assert_true(lt.load_ratio == 0 && lt.bank_ratio > 1);
+   BankAnalysis_free(&a);
+   Catalog_free(&cat);
+}
+
 /* The inputs from a real kernel's `reuse:` model: mygemm03_wpt TS=32 WPT=8 at 512 reads A
  * and B from global memory once per 32 multiply-adds each. */
 static void test_inputs_from_the_model(void **state) {
@@ -843,6 +889,7 @@ int main(void) {
        cmocka_unit_test(test_three_tf32_ceiling),
        cmocka_unit_test(test_dram_by_compulsory_when_they_fit),
        cmocka_unit_test(test_l1_serves_global_loads),
+       cmocka_unit_test(test_trace_for_the_limiter),
        cmocka_unit_test(test_inputs_from_the_model),
        cmocka_unit_test(test_wgmma_shared_memory),
        cmocka_unit_test(test_dram_banded),

@@ -445,6 +445,27 @@ double Limiter_clockShare(const Peaks *peaks, bool tensor, double run_mhz, doubl
    return f;
 }
 
+LimiterTrace LimiterTrace_of(const BankAnalysis *a, const Coalescing *loads, bool banked, const KernelInfo *k,
+                             const long long *values, const Problem *traced, const DeviceInfo *dev) {
+   LimiterTrace t = {0};
+   t.load_ratio = loads && loads->total.requests ? loads->total.ratio : 0;
+   if (!banked || !a || !a->nrequests)
+      return t;
+   t.bank_ratio = a->total.avg_degree;
+   Geometry g;
+   if (a->dropped || !Config_check(k, values, traced, &dev->limits, &g, NULL, 0))
+      return t;
+   double groups = 1, wavefronts = 0;
+   for (int d = 0; d < g.dims; d++)
+      groups *= g.local[d] ? (double)(g.global[d] / g.local[d]) : 1;
+   for (size_t i = 0; i < a->nrequests; i++)
+      if (a->requests[i].store && a->requests[i].count && !a->records[a->requests[i].first].async)
+         wavefronts += a->requests[i].wavefronts;
+   const double fmas = (double)g.m * g.n * g.k / groups * a->groups;
+   t.store_wavefronts_per_fma = fmas > 0 ? wavefronts / fmas : 0;
+   return t;
+}
+
 void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long *values, const Problem *p,
                     const LimiterRun *r, const Peaks *peaks, const LimiterTrace *trace, LimiterInputs *out) {
    static const LimiterTrace none = {0};

@@ -188,6 +188,17 @@ typedef struct LimiterTrace_ {
    double store_wavefronts_per_fma; /* local-memory store wavefronts per multiply-add */
 } LimiterTrace;
 
+/* What a trace of one work-group tells the limiter (explain's and the explorer's bank
+ * trace, BankAnalysis_ofConfig): the conflicts where the kernel uses local memory and the
+ * bank model is the device's (banked), the loads' coalescing where loads holds some, and
+ * the local stores per multiply-add of the traced groups (not cp.async's: its load and
+ * store are one instruction, whose load the global loads count) on the problem traced. */
+struct BankAnalysis_;
+struct Coalescing_;
+LimiterTrace LimiterTrace_of(const struct BankAnalysis_ *a, const struct Coalescing_ *loads, bool banked,
+                             const KernelInfo *k, const long long *values, const Problem *traced,
+                             const DeviceInfo *dev);
+
 /* The inputs of a measurement m of k with values on p, on dev: the traffic model, the
  * waves and occupancy from its build, the peaks given, what a trace says (NULL: none). */
 void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long *values, const Problem *p,
