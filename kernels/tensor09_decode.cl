@@ -50,8 +50,9 @@ sites:    0=sums store, 1=sums load
 #define BT (8 * TF)  /* rows of C (tokens) per block */
 #define RUNW (16 * PL) /* words of k per run */
 
-/* The weight's 16 bytes: read once, so past L1 and with a 256-byte L2 fetch on NVIDIA. */
-#if GT_TENSOR_PTX && NC
+/* The weight's 16 bytes: read once, so past L1 and with a 256-byte L2 fetch on NVIDIA. A
+ * global-load trace takes the plain load, whose address it can record (the same lines). */
+#if GT_TENSOR_PTX && NC && !GT_TRACE_GLOBAL
 GT_TFN uint4 gt_decode_stream16(const __global uint4 *p) {
    uint4 v;
    asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0,%1,%2,%3}, [%4];"
