@@ -130,9 +130,11 @@ typedef float16 real16;
 #define GT_TRACE_PARAM , __global uint *gt_trace
 /* Buffer layout (uints): [0] records written, [1] records dropped (over GT_TRACE_CAP),
  * [2..3] unused; then GT_TRACE_GROUPS*GT_TRACE_WG*GT_TRACE_SITES counters; then records of
- * four uints: site | store<<7 | width<<8 | group<<16, work-item, sequence, address. */
-void gt_record(__global uint *tr, uint site, LOCAL_PTR const void *p, uint width, uint store);
-void gt_record(__global uint *tr, uint site, LOCAL_PTR const void *p, uint width, uint store) {
+ * four uints: site | global<<6 | store<<7 | width<<8 | group<<16, work-item, sequence,
+ * address. A record of site for this work-item of a traced group, its flags (bits 6 and 7)
+ * and width given, while its execution count is below most. */
+void gt_trace_put(__global uint *tr, uint site, uint flags, uint width, uint address, uint most);
+void gt_trace_put(__global uint *tr, uint site, uint flags, uint width, uint address, uint most) {
    const uint g = get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2));
    if (g >= GT_TRACE_GROUPS || site >= GT_TRACE_SITES)
       return;
@@ -140,16 +142,22 @@ void gt_record(__global uint *tr, uint site, LOCAL_PTR const void *p, uint width
    __global uint *counter = tr + 4 + (g * GT_TRACE_WG + lid) * GT_TRACE_SITES + site;
    const uint seq = *counter;
    *counter = seq + 1;
+   if (seq >= most)
+      return;
    const uint idx = atomic_inc(&tr[0]);
    if (idx >= GT_TRACE_CAP) {
       atomic_inc(&tr[1]);
       return;
    }
    __global uint *rec = tr + 4 + GT_TRACE_GROUPS * GT_TRACE_WG * GT_TRACE_SITES + idx * 4;
-   rec[0] = site | (store << 7) | (width << 8) | (g << 16);
+   rec[0] = site | flags | (width << 8) | (g << 16);
    rec[1] = lid;
    rec[2] = seq;
-   rec[3] = GT_LOCAL_ADDRESS(p);
+   rec[3] = address;
+}
+void gt_record(__global uint *tr, uint site, LOCAL_PTR const void *p, uint width, uint store);
+void gt_record(__global uint *tr, uint site, LOCAL_PTR const void *p, uint width, uint store) {
+   gt_trace_put(tr, site, store << 7, width, GT_LOCAL_ADDRESS(p), 0xffffffffu);
 }
 #if GT_TRACE_GLOBAL
 /* A global-load trace (GT_TRACE_GLOBAL=1, the coalescing analysis): the loads of A and B
@@ -160,31 +168,11 @@ void gt_record(__global uint *tr, uint site, LOCAL_PTR const void *p, uint width
 #ifndef GT_TRACE_GSEQ
 #define GT_TRACE_GSEQ 64u
 #endif
-void gt_grecord(__global uint *tr, uint site, const __global void *p, uint width);
-void gt_grecord(__global uint *tr, uint site, const __global void *p, uint width) {
-   const uint g = get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2));
-   if (g >= GT_TRACE_GROUPS || site >= GT_TRACE_SITES)
-      return;
-   const uint lid = get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2));
-   __global uint *counter = tr + 4 + (g * GT_TRACE_WG + lid) * GT_TRACE_SITES + site;
-   const uint seq = *counter;
-   *counter = seq + 1;
-   if (seq >= GT_TRACE_GSEQ)
-      return;
-   const uint idx = atomic_inc(&tr[0]);
-   if (idx >= GT_TRACE_CAP) {
-      atomic_inc(&tr[1]);
-      return;
-   }
-   __global uint *rec = tr + 4 + GT_TRACE_GROUPS * GT_TRACE_WG * GT_TRACE_SITES + idx * 4;
-   rec[0] = site | (1u << 6) | (width << 8) | (g << 16);
-   rec[1] = lid;
-   rec[2] = seq;
-   rec[3] = (uint)(size_t)p;
-}
 /* The global loads' counters follow the local sites': A's at GT_TRACE_SITES - 2, B's last. */
-#define GT_GTRACE(site, lvalue) \
-   (gt_grecord(gt_trace, GT_TRACE_SITES - 2u + (site), (const __global void *)&(lvalue), sizeof(lvalue)), (lvalue))
+#define GT_GTRACE(site, lvalue)                                                                 \
+   (gt_trace_put(gt_trace, GT_TRACE_SITES - 2u + (site), 1u << 6, sizeof(lvalue), (uint)(size_t)&(lvalue), \
+                 GT_TRACE_GSEQ),                                                                 \
+    (lvalue))
 #endif
 #define LDS_LOAD(site, ptr) (gt_record(gt_trace, (site), (LOCAL_PTR const void *)(ptr), sizeof(*(ptr)), 0u), *(ptr))
 #define LDS_STORE(site, ptr, value) \

@@ -1,4 +1,5 @@
 #include "core/analyse/banks.h"
+#include "core/analyse/tracekey.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -291,21 +292,6 @@ static bool serveRequest(const BankModel *m, const TraceRecord *rec, size_t n, W
 
 /* ---- the analysis ---- */
 
-typedef struct SortKey_ {
-   unsigned long long hi; /* site, group, warp */
-   unsigned long long lo; /* seq, item */
-   size_t index;
-} SortKey;
-
-static int compareKeys(const void *pa, const void *pb) {
-   const SortKey *a = pa, *b = pb;
-   if (a->hi != b->hi)
-      return a->hi < b->hi ? -1 : 1;
-   if (a->lo != b->lo)
-      return a->lo < b->lo ? -1 : 1;
-   return a->index < b->index ? -1 : a->index > b->index;
-}
-
 static void addRequest(BankSiteStats *s, const BankRequest *r, size_t accesses) {
    s->requests++;
    if (r->store)
@@ -353,7 +339,7 @@ static bool groupBases(BankAnalysis *a, const Trace *t, const BankModel *m, unsi
 
 /* The sorted records served: runs of one (site, group, warp, seq) are one request, added
  * to its site's figures and the total's. */
-static bool serveRuns(BankAnalysis *a, const SortKey *keys, const BankModel *m, Workspace *ws) {
+static bool serveRuns(BankAnalysis *a, const TraceKey *keys, const BankModel *m, Workspace *ws) {
    const unsigned simd = (unsigned)m->simd_width;
    const size_t n = a->nrecords;
    for (size_t i = 0; i < n;) {
@@ -408,7 +394,7 @@ bool BankAnalysis_run(BankAnalysis *a, const Trace *t, const BankModel *m, char 
    size_t items = a->wg_size > (size_t)maxItem + 1 ? a->wg_size : (size_t)maxItem + 1;
    a->warps = (int)((items + simd - 1) / simd);
    a->base = calloc(groups ? groups : 1, sizeof *a->base);
-   SortKey *keys = malloc((n ? n : 1) * sizeof *keys);
+   TraceKey *keys = malloc((n ? n : 1) * sizeof *keys);
    a->records = malloc((n ? n : 1) * sizeof *a->records);
    /* At most one request per record. */
    a->requests = malloc((n ? n : 1) * sizeof *a->requests);
@@ -422,12 +408,9 @@ bool BankAnalysis_run(BankAnalysis *a, const Trace *t, const BankModel *m, char 
       const TraceRecord *r = &t->records[i];
       if (r->site >= BANKS_MAX_SITES || r->global)
          continue;
-      keys[k].hi = (unsigned long long)r->site << 48 | (unsigned long long)(r->group & 0xffff) << 32 | r->item / simd;
-      keys[k].lo = (unsigned long long)r->seq << 32 | r->item;
-      keys[k].index = i;
-      k++;
+      keys[k++] = TraceKey_of(r, i, simd);
    }
-   qsort(keys, n, sizeof *keys, compareKeys);
+   qsort(keys, n, sizeof *keys, TraceKey_compare);
    for (size_t i = 0; i < n; i++) {
       a->records[i] = t->records[keys[i].index];
       a->records[i].address -= a->base[a->records[i].group];

@@ -4,23 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analyse/tracekey.h"
+
 const char *Coalescing_siteName(int site) { return site == COALESCE_A ? "A" : site == COALESCE_B ? "B" : "?"; }
 
 int Coalescing_phaseLanes(unsigned width, int simd_width) {
    int lanes = width > 0 && width < COALESCE_LINE ? COALESCE_LINE / (int)width : 1;
    return lanes < simd_width ? lanes : simd_width;
-}
-
-typedef struct Key_ {
-   unsigned long long hi, lo;
-   size_t index;
-} Key;
-
-static int compareKeys(const void *pa, const void *pb) {
-   const Key *a = pa, *b = pb;
-   if (a->hi != b->hi)
-      return a->hi < b->hi ? -1 : 1;
-   return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
 /* Distinct values among v[0..n) (n is at most a warp: a quadratic scan is cheapest). */
@@ -36,7 +26,7 @@ static int distinct(const unsigned *v, int n) {
 }
 
 /* One request: the records [first, last) of one site, group, warp and execution. */
-static void addRequest(CoalesceStats *s, const Trace *t, const Key *keys, size_t first, size_t last, int simd) {
+static void addRequest(CoalesceStats *s, const Trace *t, const TraceKey *keys, size_t first, size_t last, int simd) {
    unsigned lines[64], sectors[256];
    unsigned width = 0;
    int nsec = 0;
@@ -82,7 +72,7 @@ bool Coalescing_of(const Trace *t, int simd_width, Coalescing *out, char *err, s
                             "cp.async, or its own code)");
       return false;
    }
-   Key *keys = malloc(n * sizeof *keys);
+   TraceKey *keys = malloc(n * sizeof *keys);
    if (!keys) {
       snprintf(err, errlen, "out of host memory for %zu global-load records", n);
       return false;
@@ -92,16 +82,13 @@ bool Coalescing_of(const Trace *t, int simd_width, Coalescing *out, char *err, s
       const TraceRecord *r = &t->records[i];
       if (!r->global || r->site >= COALESCE_SITES)
          continue;
-      keys[k].hi = (unsigned long long)r->site << 48 | (unsigned long long)(r->group & 0xffff) << 32 | r->item / simd;
-      keys[k].lo = (unsigned long long)r->seq << 32 | r->item;
-      keys[k].index = i;
-      k++;
+      keys[k++] = TraceKey_of(r, i, (unsigned)simd);
    }
-   qsort(keys, n, sizeof *keys, compareKeys);
+   qsort(keys, n, sizeof *keys, TraceKey_compare);
    /* A request: the same site, group, warp and execution (seq). */
    for (size_t first = 0; first < n;) {
       size_t last = first + 1;
-      while (last < n && keys[last].hi == keys[first].hi && keys[last].lo >> 32 == keys[first].lo >> 32)
+      while (last < n && TraceKey_sameRequest(&keys[last], &keys[first]))
          last++;
       const unsigned site = t->records[keys[first].index].site;
       addRequest(&out->sites[site], t, keys, first, last, simd);
