@@ -473,7 +473,9 @@ static int reportRun(const CommandArgs *o, Session *s, const KernelInfo *k, cons
        * device's own (a CPU has no banks: conflicts there would be a GPU's). */
       long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
       const DeviceInfo *dev = Session_device(s);
-      bool banked = local > 0 && BankModel_forDevice(dev).known;
+      /* A build's static local memory, or its dynamic shared memory where the kernel reads
+       * it itself (tensor step 5 on CUDA; a TMA kernel's is wgmma's, which no trace sees). */
+      bool banked = (local > 0 || (r->geo.dynamic_smem > 0 && k->ntma == 0)) && BankModel_forDevice(dev).known;
       /* The global loads' coalescing where they pass the L1 as local memory does (NVIDIA;
        * TMA's copies do not). */
       bool loads = dev->type == DEVICE_GPU && dev->vendor_kind == VENDOR_NVIDIA && k->ntma == 0 && !r->ablate;
