@@ -511,6 +511,19 @@ static void test_l1_serves_global_loads(void **state) {
    assert_true(fabs(l.local_used - 1.25 * 24000 / 32000) < 1e-9);
 }
 
+/* myGEMM step 3 with TS=32 WPT=8 (from cat, loaded) on an n x n x n problem. */
+static const KernelInfo *wpt32(Catalog *cat, long long *values, Problem *p, int n) {
+   char err[1024];
+   loadKernels(cat);
+   const KernelInfo *k = Catalog_find(cat, "mygemm03_wpt");
+   assert_non_null(k);
+   KernelInfo_defaults(k, values);
+   assert_true(Config_setParam(k, values, "TS=32", err, sizeof err) && Config_setParam(k, values, "WPT=8", err, sizeof err));
+   Problem_setDefaults(p);
+   p->m = p->n = p->k = n;
+   return k;
+}
+
 /* What a trace tells the limiter: the conflicts, the loads' coalescing and the local stores
  * per multiply-add of the traced group (a store by cp.async left out). myGEMM step 3 with
  * TS=32 WPT=8 on 64 x 64 x 64: four groups, 65,536 multiply-adds each; its traced group
@@ -520,15 +533,9 @@ static void test_trace_for_the_limiter(void **state) {
    (void)state;
    Catalog cat;
    char err[1024];
-   loadKernels(&cat);
-   const KernelInfo *k = Catalog_find(&cat, "mygemm03_wpt");
-   assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
-   KernelInfo_defaults(k, values);
-   assert_true(Config_setParam(k, values, "TS=32", err, sizeof err) && Config_setParam(k, values, "WPT=8", err, sizeof err));
    Problem p;
-   Problem_setDefaults(&p);
-   p.m = p.n = p.k = 64;
+   const KernelInfo *k = wpt32(&cat, values, &p, 64);
    TraceRecord rec[96];
    for (unsigned l = 0; l < 32; l++) {
       rec[l] = (TraceRecord){.site = 0, .store = true, .width = 4, .item = l, .address = 4 * l};
@@ -562,15 +569,9 @@ static void test_inputs_from_the_model(void **state) {
    (void)state;
    Catalog cat;
    char err[1024];
-   loadKernels(&cat);
-   const KernelInfo *k = Catalog_find(&cat, "mygemm03_wpt");
-   assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
-   KernelInfo_defaults(k, values);
-   assert_true(Config_setParam(k, values, "TS=32", err, sizeof err) && Config_setParam(k, values, "WPT=8", err, sizeof err));
    Problem p;
-   Problem_setDefaults(&p);
-   p.m = p.n = p.k = 512;
+   const KernelInfo *k = wpt32(&cat, values, &p, 512);
    DeviceInfo dev = {0};
    dev.type = DEVICE_CPU;
    dev.limits.max_wg = 1024;
