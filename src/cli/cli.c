@@ -478,7 +478,7 @@ static int reportRun(const CommandArgs *o, Session *s, const KernelInfo *k, cons
       bool banked = (local > 0 || (r->geo.dynamic_smem > 0 && k->ntma == 0)) && BankModel_forDevice(dev).known;
       /* The global loads' coalescing where they pass the L1 as local memory does (NVIDIA;
        * TMA's copies do not). */
-      bool loads = dev->type == DEVICE_GPU && dev->vendor_kind == VENDOR_NVIDIA && k->ntma == 0 && !r->ablate;
+      bool loads = Limiter_loadsThroughL1(dev, k) && !r->ablate;
       LimiterRun run = LimiterRun_of(r);
       if (o->timing->judge_ms > 0) { /* another tool's time of this kernel, at its clock */
          run.median_ms = o->timing->judge_ms;

@@ -41,7 +41,7 @@ static void traceBanks(Worker *w) {
    /* On an NVIDIA GPU the same trace takes the global loads of A and B too (not TMA's),
     * for the limiter: how they coalesce in the L1, the local memory's unit there. */
    const DeviceInfo *dev = Session_device(s);
-   const bool loads = dev->type == DEVICE_GPU && dev->vendor_kind == VENDOR_NVIDIA && k->ntma == 0;
+   const bool loads = Limiter_loadsThroughL1(dev, k);
    Coalescing c;
    if (!(b.analysis = calloc(1, sizeof *b.analysis)))
       snprintf(b.message, sizeof b.message, "out of host memory");

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "core/analyse/tracekey.h"
 
 #define MAX_VECTOR_BYTES 16
 /* How far ahead (in the work-item's executions of a site) a run's next address is looked
@@ -103,29 +104,14 @@ typedef struct SiteOrder_ {
    size_t n;
 } SiteOrder;
 
-/* The sort key of a record: group and item, then seq. */
-typedef struct ItemKey_ {
-   unsigned long long hi, lo;
-   size_t index;
-} ItemKey;
-
-static int compareItemSeq(const void *pa, const void *pb) {
-   const ItemKey *a = pa, *b = pb;
-   if (a->hi != b->hi)
-      return a->hi < b->hi ? -1 : 1;
-   if (a->lo != b->lo)
-      return a->lo < b->lo ? -1 : 1;
-   return a->index < b->index ? -1 : a->index > b->index;
-}
-
 /* idx[0..n): the records of one site, put in (group, item, seq) order. */
 static bool sortSite(const TraceRecord *rec, size_t *idx, size_t n) {
-   ItemKey *keys = malloc(n * sizeof *keys);
+   TraceKey *keys = malloc(n * sizeof *keys);
    if (!keys)
       return false;
-   for (size_t i = 0; i < n; i++)
-      keys[i] = (ItemKey){(unsigned long long)rec[idx[i]].group << 32 | rec[idx[i]].item, rec[idx[i]].seq, idx[i]};
-   qsort(keys, n, sizeof *keys, compareItemSeq);
+   for (size_t i = 0; i < n; i++) /* a work-item's accesses together, in seq order */
+      keys[i] = (TraceKey){(unsigned long long)rec[idx[i]].group << 32 | rec[idx[i]].item, rec[idx[i]].seq, idx[i]};
+   qsort(keys, n, sizeof *keys, TraceKey_compare);
    for (size_t i = 0; i < n; i++)
       idx[i] = keys[i].index;
    free(keys);

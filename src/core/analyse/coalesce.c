@@ -26,14 +26,14 @@ static int distinct(const unsigned *v, int n) {
 }
 
 /* One request: the records [first, last) of one site, group, warp and execution. */
-static void addRequest(CoalesceStats *s, const Trace *t, const TraceKey *keys, size_t first, size_t last, int simd) {
+static CoalesceStats requestOf(const Trace *t, const TraceKey *keys, size_t first, size_t last, int simd) {
+   CoalesceStats s = {.requests = 1};
    unsigned lines[64], sectors[256];
-   unsigned width = 0;
    int nsec = 0;
    for (size_t i = first; i < last; i++)
-      if (t->records[keys[i].index].width > width)
-         width = t->records[keys[i].index].width;
-   const int perPhase = Coalescing_phaseLanes(width, simd);
+      if (t->records[keys[i].index].width > s.width)
+         s.width = t->records[keys[i].index].width;
+   const int perPhase = Coalescing_phaseLanes(s.width, simd);
    for (int phase = 0; phase * perPhase < simd; phase++) {
       int n = 0;
       for (size_t i = first; i < last; i++) {
@@ -41,20 +41,28 @@ static void addRequest(CoalesceStats *s, const Trace *t, const TraceKey *keys, s
          if ((int)(r->item % (unsigned)simd) / perPhase == phase && n < 64)
             lines[n++] = r->address / COALESCE_LINE;
       }
-      s->wavefronts += distinct(lines, n);
+      s.wavefronts += distinct(lines, n);
    }
    for (size_t i = first; i < last; i++) {
       const TraceRecord *r = &t->records[keys[i].index];
       const unsigned w = r->width ? r->width : 1;
       for (unsigned a = r->address / COALESCE_SECTOR; a <= (r->address + w - 1) / COALESCE_SECTOR && nsec < 256; a++)
          sectors[nsec++] = a;
-      s->bytes += w;
-      s->accesses++;
+      s.bytes += w;
+      s.accesses++;
    }
-   s->sectors += distinct(sectors, nsec);
-   s->requests++;
-   if (width > s->width)
-      s->width = width;
+   s.sectors = distinct(sectors, nsec);
+   return s;
+}
+
+static void add(CoalesceStats *to, const CoalesceStats *r) {
+   to->requests += r->requests;
+   to->accesses += r->accesses;
+   to->wavefronts += r->wavefronts;
+   to->sectors += r->sectors;
+   to->bytes += r->bytes;
+   if (r->width > to->width)
+      to->width = r->width;
 }
 
 static void finish(CoalesceStats *s) { s->ratio = s->bytes > 0 ? s->wavefronts / (s->bytes / COALESCE_LINE) : 0; }
@@ -90,9 +98,9 @@ bool Coalescing_of(const Trace *t, int simd_width, Coalescing *out, char *err, s
       size_t last = first + 1;
       while (last < n && TraceKey_sameRequest(&keys[last], &keys[first]))
          last++;
-      const unsigned site = t->records[keys[first].index].site;
-      addRequest(&out->sites[site], t, keys, first, last, simd);
-      addRequest(&out->total, t, keys, first, last, simd);
+      const CoalesceStats r = requestOf(t, keys, first, last, simd);
+      add(&out->sites[t->records[keys[first].index].site], &r);
+      add(&out->total, &r);
       first = last;
    }
    for (int s = 0; s < COALESCE_SITES; s++)

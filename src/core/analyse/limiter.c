@@ -445,6 +445,10 @@ double Limiter_clockShare(const Peaks *peaks, bool tensor, double run_mhz, doubl
    return f;
 }
 
+bool Limiter_loadsThroughL1(const DeviceInfo *dev, const KernelInfo *k) {
+   return dev->type == DEVICE_GPU && dev->vendor_kind == VENDOR_NVIDIA && k->ntma == 0;
+}
+
 LimiterTrace LimiterTrace_of(const BankAnalysis *a, const Coalescing *loads, bool banked, const KernelInfo *k,
                              const long long *values, const Problem *traced, const DeviceInfo *dev) {
    LimiterTrace t = {0};
@@ -509,7 +513,7 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
       }
       /* Every load that is not TMA's passes the L1's data stage, hit or miss (H200, ncu: the
        * LSU's wavefronts of 01-naive and DCU steps 1-3 are their loads' lines per phase). */
-      if (dev->type == DEVICE_GPU && dev->vendor_kind == VENDOR_NVIDIA && k->ntma == 0)
+      if (Limiter_loadsThroughL1(dev, k))
          out->lsu_load_bytes = out->flops / 2 * t.loads_per_fma * in;
       /* One instruction per FMA and per local read: where the SIMT pipes' issue slots go. */
       if (t.local_known && !k->tensor)

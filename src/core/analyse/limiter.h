@@ -195,6 +195,10 @@ typedef struct LimiterTrace_ {
  * store are one instruction, whose load the global loads count) on the problem traced. */
 struct BankAnalysis_;
 struct Coalescing_;
+/* Whether k's global loads pass the L1's data stage, the local memory's unit, on dev (an
+ * NVIDIA GPU, loads that are not TMA's): then they count against its ceiling, and a trace
+ * takes them to say how they coalesce. */
+bool Limiter_loadsThroughL1(const DeviceInfo *dev, const KernelInfo *k);
 LimiterTrace LimiterTrace_of(const struct BankAnalysis_ *a, const struct Coalescing_ *loads, bool banked,
                              const KernelInfo *k, const long long *values, const Problem *traced,
                              const DeviceInfo *dev);

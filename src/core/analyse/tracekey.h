@@ -1,6 +1,8 @@
-/* The order both analyses of a trace take its records in (banks.c, coalesce.c): by site,
- * work-group and warp, then by execution (seq) and lane, so that the records of one
- * request, one warp's execution of one site, lie together, lanes in order. */
+/* A sort key of trace records: two words compared in turn, then the record's place (a
+ * stable order). TraceKey_of gives the order both analyses of a trace take (banks.c,
+ * coalesce.c): by site, work-group and warp, then by execution (seq) and lane, so that the
+ * records of one request, one warp's execution of one site, lie together, lanes in order;
+ * banks_compiled.c fills the words with its own order (work-item, then seq). */
 #ifndef GEMMTOP_TRACEKEY_H
 #define GEMMTOP_TRACEKEY_H
 
