@@ -74,6 +74,37 @@ static void test_reads_a_preset(void **state) {
 
 /* A NUL used to end the file silently (the TS line after it was never read); ESC and BEL
  * in a description reached the terminal through 'gemmtop list presets'. */
+/* The comment lines that open a file are its description, joined: a preset whose heading
+ * runs over two lines showed its first line alone, cut in mid-sentence, in 'list presets'.
+ * A blank line or the first key ends the heading; what does not fit is cut where " ..." says. */
+static void test_description_is_the_opening_comment(void **state) {
+   (void)state;
+   Preset p;
+   char err[1024];
+   static const char two[] = "# Step 5 with 144 columns:\n#   whole tiles of 4608.\nkernel = k\n# a note\nTS = 8\n";
+   const char *path = writePreset("two.preset", two, sizeof two - 1);
+   assert_true(Preset_load(path, &p, err, sizeof err));
+   assert_string_equal(p.description, "Step 5 with 144 columns: whole tiles of 4608.");
+   unlink(path);
+   static const char blank[] = "# first\n\n# licence text\nkernel = k\n";
+   path = writePreset("blank.preset", blank, sizeof blank - 1);
+   assert_true(Preset_load(path, &p, err, sizeof err));
+   assert_string_equal(p.description, "first");
+   unlink(path);
+   char text[3000];
+   size_t n = 0;
+   for (int i = 0; i < 5; i++)
+      n += (size_t)snprintf(text + n, sizeof text - n, "# %c%0*d\n", 'a' + i, 397, i);
+   snprintf(text + n, sizeof text - n, "kernel = k\n");
+   path = writePreset("long.preset", text, strlen(text));
+   assert_true(Preset_load(path, &p, err, sizeof err));
+   assert_int_equal(strlen(p.description), 4 * 398 + 3 + 4);
+   assert_non_null(strstr(p.description, " d0"));
+   assert_null(strstr(p.description, " e0"));
+   assert_string_equal(p.description + strlen(p.description) - 4, " ...");
+   unlink(path);
+}
+
 static void test_refuses_nul_and_control_bytes(void **state) {
    (void)state;
    REFUSED("nul.preset", "# x\nkernel = k\nTS = 16\0\nTS = 32\n", "nul.preset:3: NUL byte");
@@ -175,6 +206,7 @@ static void test_save_round_trip(void **state) {
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_reads_a_preset),
+       cmocka_unit_test(test_description_is_the_opening_comment),
        cmocka_unit_test(test_refuses_nul_and_control_bytes),
        cmocka_unit_test(test_refuses_duplicate_keys),
        cmocka_unit_test(test_refuses_values_longer_than_fields),

@@ -34,6 +34,21 @@ static bool setText(const Preset *p, int line, const char *key, char *field, siz
    return false;
 }
 
+/* One more line of the opening comment, after a space. Four whole lines fit; where a line does
+ * not, " ..." marks the cut and false ends the description. */
+static bool addDescription(Preset *p, const char *text) {
+   static const char cut[] = " ...";
+   const size_t used = strlen(p->description);
+   if (!*text)
+      return true;
+   if (used + 1 + strlen(text) + sizeof cut <= sizeof p->description) {
+      snprintf(p->description + used, sizeof p->description - used, "%s%s", used ? " " : "", text);
+      return true;
+   }
+   snprintf(p->description + used, sizeof p->description - used, "%s", cut);
+   return false;
+}
+
 static bool parseLine(Preset *p, char *key, char *value, int line, char *err, size_t errlen) {
    long long v;
    double d;
@@ -159,7 +174,7 @@ static bool parseText(Preset *out, char *text, char *err, size_t errlen) {
       return false;
    }
    int nseen = 0, line = 0;
-   bool ok = true;
+   bool ok = true, heading = true; /* the comment lines that open the file describe it */
    char *save = NULL;
    for (char *l = text; ok && l; l = save) {
       save = strchr(l, '\n');
@@ -172,13 +187,16 @@ static bool parseText(Preset *out, char *text, char *err, size_t errlen) {
          break;
       }
       char *s = Util_trim(l);
-      if (!*s)
-         continue;
-      if (*s == '#') {
-         if (!out->description[0])
-            Util_copy(out->description, sizeof out->description, Util_trim(s + 1)); /* fits: one line */
+      if (!*s) {
+         heading = heading && !out->description[0]; /* a blank line ends the opening comment */
          continue;
       }
+      if (*s == '#') {
+         if (heading)
+            heading = addDescription(out, Util_trim(s + 1));
+         continue;
+      }
+      heading = false;
       char *eq = strchr(s, '=');
       if (!eq) {
          snprintf(err, errlen, "%s:%d: expected 'key = value', got '%.40s'", out->path, line, s);

@@ -20,7 +20,7 @@
 typedef struct Preset_ {
    char name[64];          /* file name without .preset */
    char path[512];
-   char description[PRESET_MAX_LINE + 1];
+   char description[4 * (PRESET_MAX_LINE + 1) + sizeof " ..."]; /* the opening comment lines, joined */
    char kernel[64];
    struct {
       char name[32];
