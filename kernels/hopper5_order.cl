@@ -21,7 +21,7 @@ about:    split only, and each k-step reads A's 64 x 8 slice once instead of thr
 about:    AHEAD=1 splits the next tile's A while this tile's wgmma runs.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per block (BM / CONS per consumer)
-param:    BN = 128 in 64, 96, 128, 160, 192, 224, 256 ; columns of C per block: the wgmma N
+param:    BN = 128 in 64, 96, 128, 144, 160, 192, 224, 256 ; columns of C per block: the wgmma N
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; block rows per band of the launch order (1: row by row)
 param:    CLUSTER = 1 in 1, 2 ; blocks per cluster sharing each B tile through TMA multicast
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements

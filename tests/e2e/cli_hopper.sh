@@ -81,8 +81,10 @@ if [ $nvrtc = yes ]; then
       [ "$RC" -eq 0 ] && [ "$(json_field registers)" -gt 0 ] && ok "swizzle $sw compiles (sm_90 taken as sm_90a)" ||
          not_ok "hopper1_tma SW=$sw for sm_90 (exit $RC)" "$ERR"
    done
-   # Step 3's presets take a wgmma N of 192: 192 accumulators per consumer thread, no spills.
-   for p in hopper-3-warpspec-half:m64n192k16.f32.f16.f16 hopper-3-warpspec-tf32:m64n192k8.f32.tf32.tf32; do
+   # Step 3's presets take a wgmma N of 192: 192 accumulators per consumer thread, no spills;
+   # steps 5 and 7 one of 144 (4608 = 32 x 144), whose wrapper lists 72 accumulators.
+   for p in hopper-3-warpspec-half:m64n192k16.f32.f16.f16 hopper-3-warpspec-tf32:m64n192k8.f32.tf32.tf32 \
+      hopper-5-order-144-bf16:m64n144k16.f32.bf16.bf16 hopper-7-persistent-144-bf16:m64n144k16.f32.bf16.bf16; do
       run_gemmtop inspect --backend cuda --arch sm_90a --preset "${p%%:*}" --code ptx
       n=$(printf '%s\n' "$OUT" | grep -c "wgmma.mma_async.sync.aligned.${p#*:}")
       if [ "$RC" -eq 0 ] && [ "$n" -gt 0 ] && printf '%s\n' "$OUT" | grep -q '^spills  *0 B stores, 0 B loads'; then
