@@ -246,7 +246,7 @@ H7="hopper-7-persistent-t64-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persiste
 # Swap-AB tuned for 16 and 32 tokens (gemmtop tune on the H200, 2026-11-29, 21:35).
 H9="hopper-9-swapab-t32-bf16 hopper-9-swapab-t32-wide-bf16 hopper-9-swapab-t32-split4-bf16 hopper-9-swapab-t32-longk-bf16"
 BF_M16="tensor-9-decode-bfloat16-wide tensor-9-decode-bfloat16-m16-wide tensor-9-decode-bfloat16-m16 t9-m16-pl1 hopper-9-swapab-bf16 hopper-9-swapab-t16-split4-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-9-swapab-decode-t16-bf16"
-BF_M64="hopper-9-swapab-bf16 $H9 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-5-order-bf16 hopper-6-splitk-t128-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-bm64n192-bf16 hopper-5-t64n96-bf16 hopper-5-t64n64-bf16 hopper-6-splitk-bm64-s8-bf16"
+BF_M64="hopper-9-swapab-bf16 $H9 hopper-9-swapab-decode-t32-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-5-order-bf16 hopper-6-splitk-t128-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-bm64n192-bf16 hopper-5-t64n96-bf16 hopper-5-t64n64-bf16 hopper-6-splitk-bm64-s8-bf16"
 BF_FEW="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-t128-bf16 $H7 hopper-5-t64n96-bf16 hopper-5-t64n64-bf16 hopper-6-splitk-bm64-s8-bf16 hopper-5-order-144-bf16"
 BF_MANY="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-6-splitk-t128-bf16 hopper-7-persistent-192-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-224-bf16 hopper-7-persistent-160-bf16"
 # In order of importance: the budget may end before the last.
@@ -266,7 +266,7 @@ done
 F32="fast-02-warptile-cuda shapes-1-warptile shapes-2-splitk shapes-4-streamk"
 F32_TC=${F32_TC-"hopper-5-order hopper-5-order-bn64"}
 E4M3="hopper-fp8-tuned-tensor hopper-fp8-5-cluster-tensor hopper-fp8-6-hybrid-tensor"
-E4M3_FEW="hopper-9-swapab-t8-e4m3 hopper-9-swapab-t16-e4m3 hopper-9-swapab-decode-t16-e4m3 hopper-9-swapab-t16-split4-e4m3 hopper-9-swapab-t32-e4m3 hopper-9-swapab-t32-split4-e4m3 hopper-9-swapab-t64-e4m3"
+E4M3_FEW="hopper-9-swapab-t8-e4m3 hopper-9-swapab-t16-e4m3 hopper-9-swapab-decode-t16-e4m3 hopper-9-swapab-decode-t32-e4m3 hopper-9-swapab-t16-split4-e4m3 hopper-9-swapab-t32-e4m3 hopper-9-swapab-t32-split4-e4m3 hopper-9-swapab-t64-e4m3"
 # The FP8 ladder's persistent step with the tiles tune found for 128 tokens (H200, 2026-11-29 22:05), and 64 x 96 (2026-11-30, 16:54).
 E4M3_MID="hopper-fp8-3-persistent-t64-tensor hopper-fp8-3-persistent-128-tensor hopper-fp8-3-persistent-t64n96-tensor"
 for suite in ${TYPE_SUITES-llama3-8b skinny}; do
