@@ -141,8 +141,10 @@ if [ $nvrtc = yes ]; then
    done
    # Decode through a deep ring (swap-AB, 64 weight rows a block, 8 stages of 128-deep tiles):
    # the presets compile without spills and take the ring's shared memory: 144-196 KB in
-   # bfloat16 (8 to 32 tokens), 96 KB in e4m3 (32 tokens, 128 bytes of K a stage).
+   # bfloat16 (8 to 32 tokens), 96 KB in e4m3 (32 tokens, 128 bytes of K a stage), 100 KB a
+   # block where two share a multiprocessor.
    for pm in hopper-9-swapab-decode-t8-bf16:147000 hopper-9-swapab-decode-t16-bf16:147000 \
+      hopper-9-swapab-decode-t16-b2-bf16:100000 \
       hopper-9-swapab-decode-t32-bf16:196000 hopper-9-swapab-decode-t32-e4m3:98000; do
       p=${pm%%:*}
       run_gemmtop inspect --backend cuda --arch sm_90a --preset $p --code none
