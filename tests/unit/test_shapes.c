@@ -107,7 +107,8 @@ static void test_shipped(void **state) {
       int m, n, k;
    } want[] = {{"llama3-8b", 128, 6144, 4096},    {"llama3-8b", 16384, 4096, 14336}, {"llama3-8b", 16, 28672, 4096},
                {"llama3-70b", 4096, 10240, 8192}, {"llama3-70b", 512, 8192, 28672},  {"squares", 16384, 16384, 16384},
-               {"skinny", 128, 8192, 8192},       {"skinny", 4096, 128, 65536}};
+               {"skinny", 128, 8192, 8192},       {"skinny", 4096, 128, 65536},      {"held-out", 32, 5120, 3072},
+               {"held-out", 8192, 2304, 9216}};
    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
       const ShapeSuite *s = ShapeSuites_find(&all, want[i].name);
       assert_non_null(s);
@@ -117,6 +118,15 @@ static void test_shipped(void **state) {
          found |= s->shapes[j].m == want[i].m && s->shapes[j].n == want[i].n && s->shapes[j].k == want[i].k;
       if (!found)
          fail_msg("%s has no %dx%dx%d", want[i].name, want[i].m, want[i].n, want[i].k);
+   }
+   /* the held-out models: each suite's weights sum to 1 (equal models and token counts) */
+   for (int v = 0; v < 2; v++) {
+      const ShapeSuite *s = ShapeSuites_find(&all, v ? "held-out" : "other-models");
+      assert_int_equal(s->count, 36);
+      double w = 0;
+      for (int j = 0; j < s->count; j++)
+         w += s->shapes[j].weight;
+      assert_true(fabs(w - 1) < 0.01);
    }
    /* the Llama suites: 4 projections at 5 token counts, each count's weights summing to 1 */
    for (int v = 0; v < 2; v++) {
