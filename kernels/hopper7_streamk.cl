@@ -17,6 +17,9 @@ about:    any M, N and K: split-K's gain on a skinny shape without its planes, a
 about:    a shape whose tiles are a ragged number of waves. The copy engine fills the ring
 about:    across pieces: the next piece's tiles land while the consumers write this one's.
 about:    STREAMK=0 is the persistent kernel alone: whole tiles in turn (tile g, g + G, ...).
+about:    EPI sends a whole tile's C through shared memory and the copy engine (bulk copies, in
+about:    EPI parts of its columns) when beta is 0, as cuBLAS's kernels do: the consumers go back
+about:    to the tensor cores while C is written, where storing it themselves kept them away.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per tile (BM / CONS per consumer)
 param:    BN = 128 in 64, 96, 128, 144, 160, 192, 224, 256 ; columns of C per tile: the wgmma N
@@ -26,6 +29,7 @@ param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: 
 param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10 ; tiles in flight in shared memory
 param:    BLOCKS = 1 in 1, 2 ; blocks per multiprocessor: the persistent grid is CUS * BLOCKS
 param:    STREAMK = 1 in 0, 1 ; 1: equal shares of the K steps (stream-K); 0: whole tiles in turn
+param:    EPI = 0 in 0, 1, 2, 4 ; whole tiles' C through shared memory and the copy engine in EPI parts, beta 0 (0: the consumers store C)
 reuse:    A=BN B=BM
 band:     STREAMK ? 0 : GROUP
 local_reuse: A=(IN_SIZE==4&&GT_TF32==0?BN*5/48:BN) B=(IN_SIZE==4&&GT_TF32==0?64*BM*5/(15*BM+2112):64)
@@ -34,13 +38,15 @@ precisions: float tf32 half bfloat16
 tensor:   yes
 require:  BK * IN_SIZE % (SW == 0 ? 32 : SW) == 0 && BK * IN_SIZE >= 32 ; BK times the element size must be a multiple of the swizzle width (32 bytes without swizzle)
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
+require:  EPI == 0 || IN_SIZE == 2 ; EPI has run on a GPU in half and bfloat16 only: in tf32 and float (3xTF32) it compiles for sm_90a but has not been verified on one
+require:  BN % (8 * max(EPI, 1)) == 0 ; the epilogue's parts are whole groups of 8 columns
 require:  BLOCKS == 1 || (BN <= 128 && CONS == 1) ; two blocks per multiprocessor leave 128 registers at entry: one consumer, and a wgmma N of at most 128 (ptxas checks each wgmma against the entry count)
 operands: A=N B=T
 pad:      M=BM N=BN K=BK
 global:   CUS * BLOCKS * 128 * (CONS + 1), 1
 local:    128 * (CONS + 1), 1
 work:     STREAMK ? (M / BM) * (N / BN) * (K / BK) : (M / BM) * (N / BN)
-dynamic_smem: STAGES * (BM + BN) * BK * IN_SIZE * (GT_TF32 || GT_HALF || GT_BF16 ? 1 : 2) + 1024 + 24 * STAGES
+dynamic_smem: STAGES * (BM + BN) * BK * IN_SIZE * (GT_TF32 || GT_HALF || GT_BF16 ? 1 : 2) + 1024 + 24 * STAGES + (EPI ? BM * (BN / max(EPI, 1) * 4 + 32) + 128 : 0)
 tma:      A box=(SW == 0 ? 16 : SW) / IN_SIZE,BM swizzle=SW
 tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN swizzle=SW
 workspace: STREAMK ? CUS * BLOCKS * 2 * BM * BN * REAL_SIZE : 0
@@ -157,6 +163,45 @@ __device__ inline void storeTile(float (*acc)[BN / 2], int tid, float *at, int l
       }
 }
 
+#if EPI
+#define BNP (BN / EPI)        /* columns of C an epilogue part stages */
+#define STRIDE (BNP * 4 + 32) /* bytes between rows of the staging area (32 more: other banks) */
+/* A whole tile's C, alpha times the sums, through the staging area in EPI parts: each warp
+ * holds rows 16w to 16w + 15 of each 64-row slice (the wgmma layout), so it writes and then
+ * sends rows of its own, lanes 0-15 one row each by the copy engine. The next part or tile
+ * waits only for this warp's copies to have read the rows. The consumers go back to the
+ * tensor cores while the copies write C. */
+__device__ inline void sendTile(float (*acc)[BN / 2], int tid, unsigned char *stg, float *at, int ld, float alpha) {
+   const int warp = tid / 32, lane = tid % 32;
+#pragma unroll
+   for (int part = 0; part < EPI; part++) {
+      if (lane < 16)
+         gt_bulk_wait_read();
+      __syncwarp();
+#pragma unroll
+      for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+         for (int i = part * (BNP / 2); i < (part + 1) * (BNP / 2); i += 2) {
+            float2 v;
+            GT_STORE_CN(2, v, make_float2(alpha * acc[m][i], alpha * acc[m][i + 1]));
+            gt_st_shared_f2(gt_smem_addr(stg) + (uint)((m * 64 + gt_sched_wgmma_row(tid, i)) * STRIDE +
+                                                       (gt_sched_wgmma_col(tid, i) - part * BNP) * 4),
+                            v);
+         }
+      gt_fence_proxy_async(); /* the copy engine reads what these stores wrote */
+      __syncwarp();
+      if (lane < 16) {
+#pragma unroll
+         for (int m = 0; m < WM / 64; m++) {
+            const int r = m * 64 + 16 * warp + lane;
+            gt_bulk_store(at + (size_t)r * ld + part * BNP, stg + (size_t)r * STRIDE, BNP * 4);
+         }
+         gt_bulk_commit();
+      }
+   }
+}
+#endif
+
 /* Each piece of this block's work in turn, as body(tile, kb, ke, slot): K steps [kb, ke)
  * of tile `tile` of the order, and the workspace slot a piece short of the whole tile goes
  * to. The producer and the consumers walk the same pieces. */
@@ -185,6 +230,10 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
    gt_u64 *full = (gt_u64 *)(ring + STAGES * STAGE_ALL); /* filled by the copy engine */
    gt_u64 *empty = full + STAGES;                         /* read by every consumer warp */
    gt_u64 *ready = empty + STAGES;                        /* 3xTF32: the stage is split */
+#if EPI
+   /* C's staging area, WM rows of STRIDE bytes per consumer, 128-byte aligned */
+   unsigned char *staging = (unsigned char *)(((size_t)(ready + STAGES) + 127) & ~(size_t)127);
+#endif
    const int tid = threadIdx.x, wg = tid / 128, steps = K / BK;
    if (tid == 0) {
       for (int s = 0; s < STAGES; s++) {
@@ -262,11 +311,20 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
          FENCE_ACC();
          if (tid % 32 == 0) /* the piece's last slot: the next piece's copies may fill it */
             gt_mbar_arrive(&empty[(q - 1) % STAGES]);
-         if (kb == 0 && ke == steps)
+#if EPI
+         if (kb == 0 && ke == steps && beta == 0.0f)
+            sendTile(acc, ctid, staging + r0 * STRIDE, C + (size_t)(tm * BM + r0) * N + tn * BN, N, alpha);
+         else
+#endif
+            if (kb == 0 && ke == steps)
             storeTile(acc, ctid, C + (size_t)(tm * BM + r0) * N + tn * BN, N, true, alpha, beta);
          else
             storeTile(acc, ctid, W + (size_t)slot * (BM * BN) + r0 * BN, BN, false, alpha, beta);
       });
+#if EPI
+      if (tid % 32 < 16)
+         gt_bulk_wait_read(); /* the copies have read shared memory before the block ends */
+#endif
    }
 }
 

@@ -139,6 +139,26 @@ if [ $nvrtc = yes ]; then
             "$(printf '%s\n' "$OUT" | grep -E '^(kernel|registers|spills|wgmma)') $ERR"
       fi
    done
+   # Step 7 with C through shared memory and the copy engine (EPI): the bulk copies are in the
+   # PTX, no spills; without EPI the consumers store C and there are none.
+   for pe in hopper-7-persistent-192-epi-bf16:yes hopper-7-persistent-144-epi-bf16:yes hopper-7-persistent-192-bf16:no; do
+      p=${pe%%:*}
+      run_gemmtop inspect --backend cuda --arch sm_90a --preset "$p" --code ptx
+      n=$(printf '%s\n' "$OUT" | grep -c 'cp.async.bulk.global.shared::cta.bulk_group')
+      want=0
+      [ "${pe#*:}" = yes ] && want=1
+      got=0
+      [ "$n" -gt 0 ] && got=1
+      if [ "$RC" -eq 0 ] && [ "$got" = "$want" ] && printf '%s\n' "$OUT" | grep -q '^spills  *0 B stores, 0 B loads'; then
+         ok "$p compiles for sm_90a with $n bulk copies of C, no spills"
+      else
+         not_ok "$p (exit $RC, $n bulk copies of C; wanted them: ${pe#*:})" "$(printf '%s\n' "$OUT" | grep -E '^(registers|spills)') $ERR"
+      fi
+   done
+   run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-7-persistent-192-epi-bf16 --precision tf32 \
+      --set BN=128 --set STAGES=2 --code none
+   expect_rc 2 "EPI in tf32, not run on a GPU, is refused"
+   expect_in "EPI has run on a GPU in half and bfloat16 only" "$ERR" "saying why"
    # Decode through a deep ring (swap-AB, 64 weight rows a block, 8 stages of 128-deep tiles):
    # the presets compile without spills and take the ring's shared memory: 144-196 KB in
    # bfloat16 (8 to 32 tokens), 96 KB in e4m3 (32 tokens, 128 bytes of K a stage), 100 KB a
