@@ -177,16 +177,7 @@ __device__ inline void storeStaged(float (*sum)[BN / 2], unsigned char *stg, int
             GT_STORE_CN(2, v, make_float2(scale * sum[m][4 * j + 2 * h], scale * sum[m][4 * j + 2 * h + 1]));
             gt_st_shared_f2(at + (uint)((m * 64 + 8 * h) * STRIDE + 8 * j * 4), v);
          }
-   gt_fence_proxy_async(); /* the copy engine reads what these stores wrote */
-   __syncwarp();
-   if (lane < 16) {
-#pragma unroll
-      for (int m = 0; m < WM / 64; m++) {
-         const int r = m * 64 + 16 * warp + lane;
-         gt_bulk_store(C + (size_t)(row0 + r) * N + col0, stg + (size_t)r * STRIDE, BN * 4);
-      }
-      gt_bulk_commit();
-   }
+   gt_bulk_send_rows(tid, C + (size_t)row0 * N + col0, N, stg, STRIDE, WM / 64, BN * 4);
 }
 
 __kernel __launch_bounds__(THREADS, 1) CLUSTER_DIMS void gemm(const int M, const int N, const int K, const real alpha,

@@ -162,7 +162,6 @@ __device__ __forceinline__ void addToStage(uint at, const float *slot, int tid, 
  * threads read C and write staged + beta C themselves, at the places they staged. */
 __device__ __forceinline__ void sendStaged(unsigned char *stg, uint at, int tid, int row0, int col0, int ld,
                                            float beta, float *C) {
-   const int warp = tid / 32, lane = tid % 32;
    if (beta != 0.0f) {
       float *p = C + (size_t)(row0 + ROW_OF(tid)) * ld + col0 + COL_OF(tid);
 #pragma unroll
@@ -177,16 +176,7 @@ __device__ __forceinline__ void sendStaged(unsigned char *stg, uint at, int tid,
             }
       return;
    }
-   gt_fence_proxy_async(); /* the copy engine reads what these stores wrote */
-   __syncwarp();
-   if (lane < 16) {
-#pragma unroll
-      for (int m = 0; m < WM / 64; m++) {
-         const int r = m * 64 + 16 * warp + lane;
-         gt_bulk_store(C + (size_t)(row0 + r) * ld + col0, stg + (size_t)r * STRIDE, BNP * 4);
-      }
-      gt_bulk_commit();
-   }
+   gt_bulk_send_rows(tid, C + (size_t)row0 * ld + col0, ld, stg, STRIDE, WM / 64, BNP * 4);
 }
 
 /* The schedule in 32-bit arithmetic (gt_sched_*32: a long division would spill the sums). */

@@ -172,10 +172,9 @@ __device__ inline void storeTile(float (*acc)[BN / 2], int tid, float *at, int l
  * waits only for this warp's copies to have read the rows. The consumers go back to the
  * tensor cores while the copies write C. */
 __device__ inline void sendTile(float (*acc)[BN / 2], int tid, unsigned char *stg, float *at, int ld, float alpha) {
-   const int warp = tid / 32, lane = tid % 32;
 #pragma unroll
    for (int part = 0; part < EPI; part++) {
-      if (lane < 16)
+      if (tid % 32 < 16)
          gt_bulk_wait_read();
       __syncwarp();
 #pragma unroll
@@ -188,16 +187,7 @@ __device__ inline void sendTile(float (*acc)[BN / 2], int tid, unsigned char *st
                                                        (gt_sched_wgmma_col(tid, i) - part * BNP) * 4),
                             v);
          }
-      gt_fence_proxy_async(); /* the copy engine reads what these stores wrote */
-      __syncwarp();
-      if (lane < 16) {
-#pragma unroll
-         for (int m = 0; m < WM / 64; m++) {
-            const int r = m * 64 + 16 * warp + lane;
-            gt_bulk_store(at + (size_t)r * ld + part * BNP, stg + (size_t)r * STRIDE, BNP * 4);
-         }
-         gt_bulk_commit();
-      }
+      gt_bulk_send_rows(tid, at + part * BNP, ld, stg, STRIDE, WM / 64, BNP * 4);
    }
 }
 #endif

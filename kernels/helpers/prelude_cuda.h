@@ -268,6 +268,25 @@ __device__ inline void gt_bulk_store(void *dst, const void *src, uint bytes) {
 }
 __device__ inline void gt_bulk_commit(void) { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
 __device__ inline void gt_bulk_wait_read(void) { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
+/* The rows of C a consumer warp staged, sent by the copy engine (FP8 steps 4 to 6, Hopper step
+ * 7's EPI): in the wgmma layout warp w of a warpgroup holds rows 16w to 16w + 15 of each of
+ * its `slices` 64-row slices, so once its stores are visible to the copy engine lanes 0-15
+ * send one row each, `bytes` from staging rows `stride` bytes apart to rows of C `ld` floats
+ * apart from `at`, in one bulk group. ctid: the thread in its warpgroup. */
+__device__ __forceinline__ void gt_bulk_send_rows(int ctid, float *at, size_t ld, const unsigned char *stg, uint stride,
+                                                  int slices, uint bytes) {
+   const int warp = ctid / 32, lane = ctid % 32;
+   gt_fence_proxy_async(); /* the copy engine reads what the lanes' stores wrote */
+   __syncwarp();
+   if (lane < 16) {
+#pragma unroll
+      for (int m = 0; m < slices; m++) {
+         const int r = m * 64 + 16 * warp + lane;
+         gt_bulk_store(at + (size_t)r * ld, stg + (size_t)r * stride, bytes);
+      }
+      gt_bulk_commit();
+   }
+}
 /* ... or until they have written global memory, ordered before this thread's later
  * (generic) accesses: a flag raised after it covers what they wrote. */
 __device__ inline void gt_bulk_wait_write(void) {
