@@ -72,8 +72,6 @@ static void test_reads_a_preset(void **state) {
    unlink(path);
 }
 
-/* A NUL used to end the file silently (the TS line after it was never read); ESC and BEL
- * in a description reached the terminal through 'gemmtop list presets'. */
 /* The comment lines that open a file are its description, joined: a preset whose heading
  * runs over two lines showed its first line alone, cut in mid-sentence, in 'list presets'.
  * A blank line or the first key ends the heading; what does not fit is cut where " ..." says. */
@@ -105,6 +103,8 @@ static void test_description_is_the_opening_comment(void **state) {
    unlink(path);
 }
 
+/* A NUL used to end the file silently (the TS line after it was never read); ESC and BEL
+ * in a description reached the terminal through 'gemmtop list presets'. */
 static void test_refuses_nul_and_control_bytes(void **state) {
    (void)state;
    REFUSED("nul.preset", "# x\nkernel = k\nTS = 16\0\nTS = 32\n", "nul.preset:3: NUL byte");
