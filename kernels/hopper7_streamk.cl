@@ -301,12 +301,14 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
          FENCE_ACC();
          if (tid % 32 == 0) /* the piece's last slot: the next piece's copies may fill it */
             gt_mbar_arrive(&empty[(q - 1) % STAGES]);
+         const bool whole = kb == 0 && ke == steps;
 #if EPI
-         if (kb == 0 && ke == steps && beta == 0.0f)
+         if (whole && beta == 0.0f) {
             sendTile(acc, ctid, staging + r0 * STRIDE, C + (size_t)(tm * BM + r0) * N + tn * BN, N, alpha);
-         else
+            return;
+         }
 #endif
-            if (kb == 0 && ke == steps)
+         if (whole)
             storeTile(acc, ctid, C + (size_t)(tm * BM + r0) * N + tn * BN, N, true, alpha, beta);
          else
             storeTile(acc, ctid, W + (size_t)slot * (BM * BN) + r0 * BN, BN, false, alpha, beta);
