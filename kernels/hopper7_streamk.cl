@@ -20,6 +20,9 @@ about:    STREAMK=0 is the persistent kernel alone: whole tiles in turn (tile g,
 about:    EPI sends a whole tile's C through shared memory and the copy engine (bulk copies, in
 about:    EPI parts of its columns) when beta is 0, as cuBLAS's kernels do: the consumers go back
 about:    to the tensor cores while C is written, where storing it themselves kept them away.
+about:    CLUSTER=2 (whole tiles) pairs the blocks: the two of a cluster take tiles one above the
+about:    other, which share their B tile, and each copies half of it into both blocks' shared
+about:    memory at once (TMA multicast), so the L2 sends a third less a stage.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per tile (BM / CONS per consumer)
 param:    BN = 128 in 64, 96, 128, 144, 160, 192, 224, 256 ; columns of C per tile: the wgmma N
@@ -29,9 +32,10 @@ param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: 
 param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10 ; tiles in flight in shared memory
 param:    BLOCKS = 1 in 1, 2 ; blocks per multiprocessor: the persistent grid is CUS * BLOCKS
 param:    STREAMK = 1 in 0, 1 ; 1: equal shares of the K steps (stream-K); 0: whole tiles in turn
+param:    CLUSTER = 1 in 1, 2 ; blocks per cluster sharing each B tile through TMA multicast (whole tiles)
 param:    EPI = 0 in 0, 1, 2, 4 ; whole tiles' C through shared memory and the copy engine in EPI parts, beta 0 (0: the consumers store C)
 reuse:    A=BN B=BM
-band:     STREAMK ? 0 : GROUP
+band:     STREAMK || CLUSTER > 1 ? 0 : GROUP
 local_reuse: A=(IN_SIZE==4&&GT_TF32==0?BN*5/48:BN) B=(IN_SIZE==4&&GT_TF32==0?64*BM*5/(15*BM+2112):64)
 arch:     sm_90a
 precisions: float tf32 half bfloat16
@@ -39,16 +43,17 @@ tensor:   yes
 require:  BK * IN_SIZE % (SW == 0 ? 32 : SW) == 0 && BK * IN_SIZE >= 32 ; BK times the element size must be a multiple of the swizzle width (32 bytes without swizzle)
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
 require:  EPI == 0 || IN_SIZE == 2 ; EPI has run on a GPU in half and bfloat16 only: in tf32 and float (3xTF32) it compiles for sm_90a but has not been verified on one
+require:  CLUSTER == 1 || (STREAMK == 0 && IN_SIZE == 2) ; CLUSTER pairs whole tiles (STREAMK=0); it has run on a GPU in half and bfloat16 only
 require:  BN % (8 * max(EPI, 1)) == 0 ; the epilogue's parts are whole groups of 8 columns
 require:  BLOCKS == 1 || (BN <= 128 && CONS == 1) ; two blocks per multiprocessor leave 128 registers at entry: one consumer, and a wgmma N of at most 128 (ptxas checks each wgmma against the entry count)
 operands: A=N B=T
-pad:      M=BM N=BN K=BK
-global:   CUS * BLOCKS * 128 * (CONS + 1), 1
+pad:      M=BM*CLUSTER N=BN K=BK
+global:   max(CUS * BLOCKS / CLUSTER, 1) * CLUSTER * 128 * (CONS + 1), 1
 local:    128 * (CONS + 1), 1
 work:     STREAMK ? (M / BM) * (N / BN) * (K / BK) : (M / BM) * (N / BN)
 dynamic_smem: STAGES * (BM + BN) * BK * IN_SIZE * (GT_TF32 || GT_HALF || GT_BF16 ? 1 : 2) + 1024 + 24 * STAGES + (EPI ? BM * (BN / max(EPI, 1) * 4 + 32) + 128 : 0)
 tma:      A box=(SW == 0 ? 16 : SW) / IN_SIZE,BM swizzle=SW
-tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN swizzle=SW
+tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN / CLUSTER swizzle=SW
 workspace: STREAMK ? CUS * BLOCKS * 2 * BM * BN * REAL_SIZE : 0
 fixup:    gemm_fixup
 fixup_global: STREAMK ? N / 4 : 0, M
@@ -73,7 +78,13 @@ sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 #define STAGE (TILE_A + TILE_B)                   /* the lo parts of 3xTF32 follow the stage */
 #define KSTEPS (BK * ES / 32)                     /* wgmma k-steps per tile: 32 bytes each */
 #define STAGE_ALL (STAGE * (SPLIT3 ? 2 : 1))     /* bytes of one stage in shared memory */
-#define UNITS (CUS * BLOCKS)                      /* the persistent grid's blocks */
+#define UNITS (max(CUS * BLOCKS / CLUSTER, 1) * CLUSTER) /* the persistent grid's blocks */
+#define SHARE (BN / CLUSTER)                      /* rows of B that each block of a cluster copies */
+#if CLUSTER > 1
+#define CLUSTER_DIMS __cluster_dims__(CLUSTER, 1, 1)
+#else
+#define CLUSTER_DIMS
+#endif
 #define TILES_M (M / BM)
 #define TILES_N (N / BN)
 
@@ -86,14 +97,39 @@ __device__ inline gt_u64 descAt(uint tile, int rows, int row0, int kk) {
    return gt_wgmma_desc(tile + off, SW == 0 ? rows * 16 : 16, 8 * ATOM, SW);
 }
 
-/* All boxes of K step t of A's and B's tiles at (row0, col0) into one stage, counted on bar. */
+/* All boxes of K step t of A's and B's tiles at (row0, col0) into one stage, counted on bar.
+ * In a cluster, block `rank` copies its SHARE of B's rows into every block's stage; each
+ * bar counts the whole stage, its A and the shares of B that all the blocks send. */
 __device__ inline void loadTiles(unsigned char *stage, const GtTensorMap *ma, const GtTensorMap *mb, int t, int row0,
-                                 int col0, gt_u64 *bar) {
+                                 int col0, int rank, gt_u64 *bar) {
    gt_mbar_expect_tx(bar, STAGE);
    for (int b = 0; b < BK * ES / ATOM; b++) {
       gt_tma_load(stage + b * BM * ATOM, ma, t * BK + b * ATOM / ES, row0, bar);
+#if CLUSTER > 1
+      gt_tma_load_multicast(stage + TILE_A + (b * BN + rank * SHARE) * ATOM, mb, t * BK + b * ATOM / ES,
+                            col0 + rank * SHARE, bar, (1 << CLUSTER) - 1);
+#else
+      (void)rank;
       gt_tma_load(stage + TILE_A + b * BN * ATOM, mb, t * BK + b * ATOM / ES, col0, bar);
+#endif
    }
+}
+
+/* A consumer warp gives a slot back: in a cluster, to every block (their copies fill it). */
+__device__ inline void releaseSlot(gt_u64 *bar) {
+#if CLUSTER > 1
+   for (int r = 0; r < CLUSTER; r++)
+      gt_mbar_arrive_cluster(bar, r);
+#else
+   gt_mbar_arrive(bar);
+#endif
+}
+
+/* Tile `tile` of the order at (tm, tn): in a cluster the order walks tiles CLUSTER high
+ * and each block takes its own row of them. */
+__device__ inline void tileAt(long tile, int M, int N, int rank, int *tm, int *tn) {
+   gt_sched_tile_at(tile, TILES_M / CLUSTER, TILES_N, GROUP, tm, tn);
+   *tm = *tm * CLUSTER + rank;
 }
 
 /* 3xTF32: x = hi + lo with hi = x rounded to TF32 (in place) and lo = x - hi (exact in
@@ -206,12 +242,13 @@ template <typename F> __device__ inline void forEachPiece(int M, int N, int K, F
       body(tile, kb, ke, g * 2 + (it == it0 ? 0 : 1));
    }
 #else
-   for (long tile = g; tile < tiles; tile += UNITS)
+   /* a cluster's blocks walk the same tiles of the order, CLUSTER tiles high (tileAt) */
+   for (long tile = g / CLUSTER; tile < tiles / CLUSTER; tile += UNITS / CLUSTER)
       body(tile, 0, (int)steps, 0L);
 #endif
 }
 
-__kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, const int K, const real alpha,
+__kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, const int N, const int K, const real alpha,
                                                       const __global in_t *A, const __global in_t *B, const real beta,
                                                       __global real *C, __global real *W, GT_TENSOR_MAP tmA,
                                                       GT_TENSOR_MAP tmB) {
@@ -225,15 +262,20 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
    unsigned char *staging = (unsigned char *)(((size_t)(ready + STAGES) + 127) & ~(size_t)127);
 #endif
    const int tid = threadIdx.x, wg = tid / 128, steps = K / BK;
+   const int rank = CLUSTER > 1 ? (int)gt_cluster_rank() : 0;
    if (tid == 0) {
       for (int s = 0; s < STAGES; s++) {
          gt_mbar_init(&full[s], 1);
-         gt_mbar_init(&empty[s], 4 * CONS);
+         gt_mbar_init(&empty[s], 4 * CONS * CLUSTER);
          gt_mbar_init(&ready[s], 3);
       }
       gt_mbar_fence_init();
    }
+#if CLUSTER > 1
+   gt_cluster_sync(); /* no copy or arrival reaches a block before its barriers exist */
+#else
    __syncthreads();
+#endif
    /* q counts the stages this block has used, across its pieces: slot q % STAGES, its
     * use q / STAGES, so the ring runs on from one piece to the next. */
    if (wg == 0) {
@@ -244,12 +286,12 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
          int q = 0;
          forEachPiece(M, N, K, [&](long tile, int kb, int ke, long slot) {
             int tm, tn;
-            gt_sched_tile_at(tile, TILES_M, TILES_N, GROUP, &tm, &tn);
+            tileAt(tile, M, N, rank, &tm, &tn);
             for (int t = kb; t < ke; t++, q++) {
                const int s = q % STAGES;
                if (q >= STAGES)
                   gt_mbar_wait(&empty[s], (q / STAGES - 1) & 1);
-               loadTiles(ring + s * STAGE_ALL, &tmA, &tmB, t, tm * BM, tn * BN, &full[s]);
+               loadTiles(ring + s * STAGE_ALL, &tmA, &tmB, t, tm * BM, tn * BN, rank, &full[s]);
             }
          });
       }
@@ -278,7 +320,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
       int q = 0;
       forEachPiece(M, N, K, [&](long tile, int kb, int ke, long slot) {
          int tm, tn;
-         gt_sched_tile_at(tile, TILES_M, TILES_N, GROUP, &tm, &tn);
+         tileAt(tile, M, N, rank, &tm, &tn);
          float acc[WM / 64][BN / 2];
 #pragma unroll
          for (int m = 0; m < WM / 64; m++)
@@ -295,12 +337,12 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
             gt_wgmma_wait(1); /* step t-1's products are done: give its slot back */
             FENCE_ACC();
             if (t > kb && tid % 32 == 0)
-               gt_mbar_arrive(&empty[(q - 1) % STAGES]);
+               releaseSlot(&empty[(q - 1) % STAGES]);
          }
          gt_wgmma_wait(0);
          FENCE_ACC();
          if (tid % 32 == 0) /* the piece's last slot: the next piece's copies may fill it */
-            gt_mbar_arrive(&empty[(q - 1) % STAGES]);
+            releaseSlot(&empty[(q - 1) % STAGES]);
          const bool whole = kb == 0 && ke == steps;
 #if EPI
          if (whole && beta == 0.0f) {
@@ -318,6 +360,9 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
          gt_bulk_wait_read(); /* the copies have read shared memory before the block ends */
 #endif
    }
+#if CLUSTER > 1
+   gt_cluster_sync(); /* the other block may still arrive on this one's barriers */
+#endif
 }
 
 /* The tiles that two or more blocks shared: the pieces added in the order of the blocks

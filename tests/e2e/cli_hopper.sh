@@ -141,7 +141,9 @@ if [ $nvrtc = yes ]; then
    done
    # Step 7 with C through shared memory and the copy engine (EPI): the bulk copies are in the
    # PTX, no spills; without EPI the consumers store C and there are none.
-   for pe in hopper-7-persistent-192-epi-bf16:yes hopper-7-persistent-144-epi-bf16:yes hopper-7-persistent-192-bf16:no; do
+   for pe in hopper-7-persistent-192-epi-bf16:yes hopper-7-persistent-144-epi-bf16:yes \
+      hopper-7-persistent-160-epi-bf16:yes hopper-7-persistent-192-bf16:no hopper-7-persistent-256-bf16:no \
+      hopper-7-persistent-256-c2-bf16:no; do
       p=${pe%%:*}
       run_gemmtop inspect --backend cuda --arch sm_90a --preset "$p" --code ptx
       n=$(printf '%s\n' "$OUT" | grep -c 'cp.async.bulk.global.shared::cta.bulk_group')
@@ -159,13 +161,27 @@ if [ $nvrtc = yes ]; then
       --set BN=128 --set STAGES=2 --code none
    expect_rc 2 "EPI in tf32, not run on a GPU, is refused"
    expect_in "EPI has run on a GPU in half and bfloat16 only" "$ERR" "saying why"
+   # Step 7 in clusters of two: B's halves go to both blocks by TMA multicast, the kernel
+   # declares its cluster; stream-K pieces are not paired, so CLUSTER=2 with STREAMK=1 is refused.
+   run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-7-persistent-256-c2-bf16 --code ptx
+   n=$(printf '%s\n' "$OUT" | grep -c 'cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster')
+   if [ "$RC" -eq 0 ] && [ "$n" -gt 0 ] && printf '%s\n' "$OUT" | grep -q '^.reqnctapercluster 2, 1, 1' &&
+      printf '%s\n' "$OUT" | grep -q '^spills  *0 B stores, 0 B loads'; then
+      ok "hopper-7-persistent-256-c2-bf16: clusters of two, $n multicast copies, no spills"
+   else
+      not_ok "hopper-7-persistent-256-c2-bf16 (exit $RC, $n multicast copies)" "$(printf '%s\n' "$OUT" | grep -E '^(registers|spills)') $ERR"
+   fi
+   run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-7-persistent-256-c2-bf16 --set STREAMK=1 --code none
+   expect_rc 2 "step 7's clusters with stream-K pieces are refused"
+   expect_in "CLUSTER pairs whole tiles (STREAMK=0)" "$ERR" "saying why"
    # Decode through a deep ring (swap-AB, 64 weight rows a block, 8 stages of 128-deep tiles):
    # the presets compile without spills and take the ring's shared memory: 144-196 KB in
    # bfloat16 (8 to 32 tokens), 96 KB in e4m3 (32 tokens, 128 bytes of K a stage), 100 KB a
    # block where two share a multiprocessor.
    for pm in hopper-9-swapab-decode-t8-bf16:147000 hopper-9-swapab-decode-t16-bf16:147000 \
       hopper-9-swapab-decode-t16-b2-bf16:100000 \
-      hopper-9-swapab-decode-t32-bf16:196000 hopper-9-swapab-decode-t32-e4m3:98000; do
+      hopper-9-swapab-decode-t32-bf16:196000 hopper-9-swapab-decode-t32-split3-bf16:196000 \
+      hopper-9-swapab-decode-t32-e4m3:98000; do
       p=${pm%%:*}
       run_gemmtop inspect --backend cuda --arch sm_90a --preset $p --code none
       smem=$(printf '%s\n' "$OUT" | sed -n 's/^local mem  *\([0-9]*\) B.*/\1/p')

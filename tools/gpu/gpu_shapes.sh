@@ -208,7 +208,7 @@ bench_one decode-bf16 40 tensor-9-decode-bfloat16 tensor-9-decode-bfloat16-wide 
    t9-nc0 t9-ku4 t9-w4 t9-pl4 tensor-9-decode-bfloat16-m16 t9-m16-pl1 \
    t9-m16-ku1 t9-m16-nc0 fast-05-decode-bf16-m1 fast-05-decode-bf16-m2 fast-05-decode-bf16-m4 fast-05-decode-bf16-m8 \
    fast-05-decode-bf16-m16 hopper-9-swapab-bf16 hopper-9-swapab-decode-t8-bf16 hopper-9-swapab-decode-t16-bf16 \
-   --sizes "$DECODE_SIZES"
+   hopper-9-swapab-decode-t16-b2-bf16 --sizes "$DECODE_SIZES"
 
 # 4. The bfloat16 suites, each split by what its shapes are: at most 16 tokens, at most 64,
 # few tiles (fewer than two waves of 128 x 256 tiles on 132 multiprocessors), many tiles.
@@ -242,19 +242,21 @@ suite_bench() {
 }
 # The persistent grid of whole tiles (hopper-7 with STREAMK=0): what gemmtop tune found on
 # the H200 for the weakest shapes of 128 and 512 tokens (2026-11-29, 21:20).
-H7="hopper-7-persistent-t64-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-bm64n192-bf16 hopper-7-persistent-192-bf16 hopper-7-persistent-224-bf16 hopper-7-persistent-160-bf16 hopper-7-persistent-144-bf16 hopper-7-persistent-144-epi-bf16 hopper-7-persistent-192-epi-bf16"
+H7="hopper-7-persistent-t64-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-bm64n192-bf16 hopper-7-persistent-192-bf16 hopper-7-persistent-224-bf16 hopper-7-persistent-160-bf16 hopper-7-persistent-144-bf16 hopper-7-persistent-144-epi-bf16 hopper-7-persistent-192-epi-bf16 hopper-7-persistent-160-epi-bf16"
 # Swap-AB tuned for 16 and 32 tokens (gemmtop tune on the H200, 2026-11-29, 21:35).
 H9="hopper-9-swapab-t32-bf16 hopper-9-swapab-t32-wide-bf16 hopper-9-swapab-t32-split4-bf16 hopper-9-swapab-t32-longk-bf16"
 BF_M16="tensor-9-decode-bfloat16-wide tensor-9-decode-bfloat16-m16-wide tensor-9-decode-bfloat16-m16 t9-m16-pl1 hopper-9-swapab-bf16 hopper-9-swapab-t16-split4-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-9-swapab-decode-t16-bf16 hopper-9-swapab-decode-t16-b2-bf16"
-BF_M64="hopper-9-swapab-bf16 $H9 hopper-9-swapab-decode-t32-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-5-order-bf16 hopper-6-splitk-t128-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-bm64n192-bf16 hopper-5-t64n96-bf16 hopper-5-t64n64-bf16 hopper-6-splitk-bm64-s8-bf16"
+BF_M64="hopper-9-swapab-bf16 $H9 hopper-9-swapab-decode-t32-bf16 hopper-9-swapab-decode-t32-split3-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-5-order-bf16 hopper-6-splitk-t128-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-bm64n192-bf16 hopper-5-t64n96-bf16 hopper-5-t64n64-bf16 hopper-6-splitk-bm64-s8-bf16"
 BF_FEW="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-t128-bf16 $H7 hopper-5-t64n96-bf16 hopper-5-t64n64-bf16 hopper-6-splitk-bm64-s8-bf16 hopper-5-order-144-bf16"
-BF_MANY="hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-6-splitk-t128-bf16 hopper-7-persistent-192-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-224-bf16 hopper-7-persistent-160-bf16 hopper-7-persistent-192-epi-bf16"
+# Many tiles: the split, 64-row and 160-column candidates never won a row of them (2026-11-30); the
+# persistent grid of 128 x 256 tiles did, alone and in clusters of two (2026-11-30, 23:47-23:53).
+BF_MANY="hopper-5-order-bf16 hopper-7-persistent-192-bf16 hopper-7-persistent-256-bf16 hopper-7-persistent-256-c2-bf16 hopper-7-persistent-224-bf16 hopper-7-persistent-192-epi-bf16"
 # In order of importance: the budget may end before the last.
 for suite in $SUITES; do
    suite_bench "$suite" m16 20 $BF_M16
    suite_bench "$suite" m64 30 $BF_M64
    suite_bench "$suite" few 40 $BF_FEW
-   suite_bench "$suite" many 35 $BF_MANY
+   suite_bench "$suite" many 45 $BF_MANY
 done
 
 # 5. The FP32 and e4m3 suites, each whole (TYPE_SUITES, default llama3-8b and skinny; " " for
