@@ -43,7 +43,7 @@ tma:      A box=(SW == 0 ? 16 : SW) / IN_SIZE,BM swizzle=SW
 tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN swizzle=SW
 workspace: (M / BM) * (N / BN) % (CUS * BLOCKS) ? CUS * BLOCKS * 2 * BM * BN * REAL_SIZE : 0
 fixup:    gemm_fixup
-fixup_global: (M / BM) * (N / BN) % (CUS * BLOCKS) ? N / 4 : 0, M
+fixup_global: (M / BM) * (N / BN) % (CUS * BLOCKS) ? N / 4 : 0, M / 16
 fixup_local: 16, 4
 sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 */
@@ -269,13 +269,18 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
    }
 }
 
+/* Rows of C a fix-up work-item adds (fixup_global's M / 16): the schedule's arithmetic, 64-bit
+ * divisions, once for all of them; the launch was mostly that arithmetic with one row each. */
+#define FIX_ROWS 16
+
 /* The stream-K region's tiles that two or more blocks shared: the pieces added in the
  * order of the blocks that made them, then alpha and beta; a tile one block finished is
- * left alone. Four columns a work-item, 16-byte loads and stores; launched only when the
+ * left alone. Four columns of FIX_ROWS rows a work-item, 16-byte loads and stores;
+ * launched only when the
  * tiles are not a whole number of waves. */
 __kernel void gemm_fixup(const int M, const int N, const int K, const real alpha, const __global in_t *A,
                          const __global in_t *B, const real beta, __global real *C, __global real *W) {
-   const int col = get_global_id(0) * 4, row = get_global_id(1);
+   const int col = get_global_id(0) * 4, row = get_global_id(1) * FIX_ROWS; /* the first of its rows */
    const long steps = K / BK, tiles = (long)TILES_M * TILES_N, total = SK_TILES(tiles) * steps;
    const long tile = gt_sched_tile_index(row / BM, col / BN, TILES_M, TILES_N, GROUP);
    if (tile * steps >= total)
@@ -286,16 +291,25 @@ __kernel void gemm_fixup(const int M, const int N, const int K, const real alpha
       return;
    const __global real4 *W4 = (const __global real4 *)W;
    const size_t inTile = (size_t)(row % BM) * BN + col % BN;
-   real4 sum = MAKE_REAL4(REAL_ZERO, REAL_ZERO, REAL_ZERO, REAL_ZERO);
+   real4 sum[FIX_ROWS];
+#pragma unroll
+   for (int r = 0; r < FIX_ROWS; r++)
+      sum[r] = MAKE_REAL4(REAL_ZERO, REAL_ZERO, REAL_ZERO, REAL_ZERO);
    for (long u = first; u <= last; u++) {
       /* with more blocks than K steps some shares are empty: they wrote nothing */
       if (gt_sched_share_start(u, total, UNITS) == gt_sched_share_start(u + 1, total, UNITS))
          continue;
-      sum = sum + W4[((size_t)gt_sched_piece_slot(u, tile * steps, total, UNITS) * (BM * BN) + inTile) / 4];
+      const __global real4 *piece = W4 + ((size_t)gt_sched_piece_slot(u, tile * steps, total, UNITS) * (BM * BN) + inTile) / 4;
+#pragma unroll
+      for (int r = 0; r < FIX_ROWS; r++)
+         sum[r] = sum[r] + piece[r * (BN / 4)];
    }
-   __global real4 *c4 = (__global real4 *)&C[(size_t)row * N + col];
-   real4 v = sum * alpha;
-   if (beta != REAL_ZERO)
-      v = v + *c4 * beta;
-   GT_STORE_CN(4, *c4, v);
+#pragma unroll
+   for (int r = 0; r < FIX_ROWS; r++) {
+      __global real4 *c4 = (__global real4 *)&C[(size_t)(row + r) * N + col];
+      real4 v = sum[r] * alpha;
+      if (beta != REAL_ZERO)
+         v = v + *c4 * beta;
+      GT_STORE_CN(4, *c4, v);
+   }
 }
