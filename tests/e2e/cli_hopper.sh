@@ -143,6 +143,7 @@ if [ $nvrtc = yes ]; then
    # PTX, no spills; without EPI the consumers store C and there are none.
    for pe in hopper-7-persistent-192-epi-bf16:yes hopper-7-persistent-144-epi-bf16:yes \
       hopper-7-persistent-160-epi-bf16:yes hopper-7-persistent-192-bf16:no hopper-7-persistent-256-bf16:no \
+      hopper-7-persistent-176-bf16:no \
       hopper-7-persistent-256-c2-bf16:no; do
       p=${pe%%:*}
       run_gemmtop inspect --backend cuda --arch sm_90a --preset "$p" --code ptx

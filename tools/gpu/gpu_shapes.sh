@@ -242,7 +242,7 @@ suite_bench() {
 }
 # The persistent grid of whole tiles (hopper-7 with STREAMK=0): what gemmtop tune found on
 # the H200 for the weakest shapes of 128 and 512 tokens (2026-11-29, 21:20).
-H7="hopper-7-persistent-t64-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-bm64n192-bf16 hopper-7-persistent-192-bf16 hopper-7-persistent-224-bf16 hopper-7-persistent-160-bf16 hopper-7-persistent-144-bf16 hopper-7-persistent-144-epi-bf16 hopper-7-persistent-192-epi-bf16 hopper-7-persistent-160-epi-bf16"
+H7="hopper-7-persistent-t64-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-bm64n192-bf16 hopper-7-persistent-192-bf16 hopper-7-persistent-224-bf16 hopper-7-persistent-160-bf16 hopper-7-persistent-144-bf16 hopper-7-persistent-144-epi-bf16 hopper-7-persistent-192-epi-bf16 hopper-7-persistent-160-epi-bf16 hopper-7-persistent-176-bf16"
 # Swap-AB tuned for 16 and 32 tokens (gemmtop tune on the H200, 2026-11-29, 21:35).
 H9="hopper-9-swapab-t32-bf16 hopper-9-swapab-t32-wide-bf16 hopper-9-swapab-t32-split4-bf16 hopper-9-swapab-t32-longk-bf16"
 BF_M16="tensor-9-decode-bfloat16-wide tensor-9-decode-bfloat16-m16-wide tensor-9-decode-bfloat16-m16 t9-m16-pl1 hopper-9-swapab-bf16 hopper-9-swapab-t16-split4-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-9-swapab-decode-t16-bf16 hopper-9-swapab-decode-t16-b2-bf16"
