@@ -27,7 +27,8 @@ With --pocl (no runs) it writes, between the markers
 what limits each step on this machine's CPU through PoCL, the device a class on laptops has:
 for each lesson, `gemmtop lesson NAME --prepare --device pocl` (each step's size on a CPU, and
 what the CPU refuses), then `gemmtop explain` of each ready step at that size. GEMMTOP_BIN
-names gemmtop (default build/gemmtop); --lessons A,B limits it to some lessons.
+names gemmtop (default build/gemmtop); --lessons A,B limits it to some lessons (the other lessons
+of a guide they share keep the subsections an earlier run wrote).
 """
 import argparse
 import json
@@ -237,9 +238,27 @@ def pocl_row(binary, i, preset, size, status, ablate):
     return f"| {i} | `{preset}` | {size} | {run.get('gflops', 0):.3g} | {words}{mark} |"
 
 
-def pocl_section(binary, lessons, date, root):
-    body, devices = [], set()
+def pocl_subsections(text):
+    """lesson name -> its subsection ("### `name`: ..." up to the next one) in a guide's PoCL block."""
+    if POCL_BEGIN not in text or POCL_END not in text:
+        return {}
+    block = text.split(POCL_BEGIN, 1)[1].split(POCL_END, 1)[0]
+    found = {}
+    for part in re.split(r"(?m)^(?=### `)", block)[1:]:
+        m = re.match(r"### `([^`]+)`", part)
+        if m:
+            found[m.group(1)] = part.rstrip("\n").split("\n")
+    return found
+
+
+def pocl_section(binary, lessons, date, root, kept=None):
+    """The PoCL block for a guide's lessons; those in kept (name -> its earlier subsection's
+    lines) are not run again but kept as they were, and the title says so."""
+    body, devices, kept = [], set(), kept or {}
     for name, (title, steps) in lessons:
+        if name in kept:
+            body += kept[name] + [""]
+            continue
         ablations = step_ablations(os.path.join(root, "lessons", name + ".lesson"))
         prepared, device = pocl_steps(binary, name)
         devices.add(device)
@@ -250,7 +269,9 @@ def pocl_section(binary, lessons, date, root):
             body.append(pocl_row(binary, i, preset, size, status, ablations[i - 1] if i <= len(ablations) else ""))
             print(f"  {name} {i} {preset} {size}: {body[-1].split('|')[5].strip()[:70]}", flush=True)
         body.append("")
-    head = [POCL_BEGIN, "", f"## What limits each step on a CPU (PoCL: {cell(', '.join(sorted(devices)))}, {date})", "",
+    earlier = [f"`{n}`" for n, _ in lessons if n in kept]
+    since = f"; {', '.join(earlier)} from an earlier run" if earlier else ""
+    head = [POCL_BEGIN, "", f"## What limits each step on a CPU (PoCL: {cell(', '.join(sorted(devices)))}, {date}{since})", "",
             "`gemmtop explain` through PoCL at each step's size on a CPU (the size `gemmtop lesson` gives it there,",
             "from `--prepare`), five timed launches: what a class on laptops sees beside the GPU's table. A CPU",
             "has no local-memory banks, so the bank rules stay off; a step that needs a GPU says why. Written by",
@@ -275,16 +296,22 @@ def main_pocl(o):
     by_guide = {}
     for name, guide in sorted(guides(o.root).items()):
         path = os.path.join(o.root, "lessons", name + ".lesson")
-        if os.path.exists(path) and (wanted is None or name in wanted):
+        if os.path.exists(path):
             by_guide.setdefault(guide, []).append((name, lesson_steps(path)))
     for guide, lessons in sorted(by_guide.items()):
+        if wanted is not None and not any(n in wanted for n, _ in lessons):
+            continue
         text = open(guide, encoding="utf-8").read()
-        result = replace_section(text, POCL_BEGIN, POCL_END, pocl_section(binary, lessons, time.strftime("%Y-%m-%d"), o.root))
+        # --lessons: the guide's other lessons keep the subsections an earlier run wrote
+        earlier = pocl_subsections(text)
+        kept = {n: earlier[n] for n, _ in lessons if wanted is not None and n not in wanted and n in earlier}
+        result = replace_section(text, POCL_BEGIN, POCL_END,
+                                 pocl_section(binary, lessons, time.strftime("%Y-%m-%d"), o.root, kept))
         if result != text:
             with open(guide + ".tmp", "w", encoding="utf-8") as f:
                 f.write(result)
             os.replace(guide + ".tmp", guide)
-        print(f"{os.path.relpath(guide, o.root)}: {', '.join(n for n, _ in lessons)}"
+        print(f"{os.path.relpath(guide, o.root)}: {', '.join(n for n, _ in lessons if n not in kept)}"
               f"{' (changed)' if result != text else ''}", flush=True)
     return 0
 

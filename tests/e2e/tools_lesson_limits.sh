@@ -109,6 +109,24 @@ fi
 OUT=$(python3 "$tool" --root "$proot" --pocl --device x 2>&1)
 RC=$?
 expect_rc 2 "--pocl with a GPU run's options is refused"
+# --lessons: a second lesson of the same guide explained alone; the first keeps its rows.
+subsection() { # LESSON GUIDE: its subsection of the PoCL block, header to the next one
+   awk -v h="### \`$1\`:" '/^<!-- pocl limits: begin/ { b = 1 } b && index($0, h) == 1 { p = 1; print; next }
+      p && (/^### / || /^<!-- pocl limits: end/) { exit } p' "$2"
+}
+toy_before=$(subsection toy "$proot/docs/lesson-toy.md")
+printf 'title = A second toy\ncpu_size = 64x64x64\nstep  = 02-tiled-ts16\ntitle = one\n' >"$T_DIR/shipped/toy2.lesson"
+cp "$T_DIR/shipped/toy2.lesson" "$proot/lessons/toy2.lesson"
+printf '| `toy2` | 1 | a second toy | `docs/lesson-toy.md` |\n' >>"$proot/docs/lessons.md"
+OUT=$(GEMMTOP_LESSONS="$T_DIR/shipped" GEMMTOP_BIN="$GEMMTOP_BIN" python3 "$tool" --root "$proot" --pocl --no-measure \
+   --lessons toy2 2>&1)
+RC=$?
+expect_rc 0 "--pocl --lessons explains one lesson"
+guide=$(cat "$proot/docs/lesson-toy.md")
+expect_in "| 1 | \`02-tiled-ts16\` | 64x64x64 | " "$(subsection toy2 "$proot/docs/lesson-toy.md")" "its steps"
+[ -n "$toy_before" ] && [ "$(subsection toy "$proot/docs/lesson-toy.md")" = "$toy_before" ] &&
+   ok "the guide's other lesson keeps its rows" || not_ok "the guide's other lesson keeps its rows" "$guide"
+expect_in "; \`toy\` from an earlier run)" "$guide" "and the title says where they come from"
 
 # --keep-earlier: a run at another size keeps the rows it did not measure, starred.
 sed -e 's/"size": 2048/"size": 4096/' -e '/toy-3/d' "$T_DIR/run.jsonl" >"$T_DIR/run3.jsonl"
