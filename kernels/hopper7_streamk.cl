@@ -22,7 +22,7 @@ about:    EPI parts of its columns) when beta is 0, as cuBLAS's kernels do: the 
 about:    to the tensor cores while C is written, where storing it themselves kept them away.
 about:    CLUSTER=2 (whole tiles) pairs the blocks: the two of a cluster take tiles one above the
 about:    other, which share their B tile, and each copies half of it into both blocks' shared
-about:    memory at once (TMA multicast), so the L2 sends a third less a stage.
+about:    memory at once (TMA multicast): the L2 sends each block half of its B tile.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per tile (BM / CONS per consumer)
 param:    BN = 128 in 64, 96, 128, 144, 160, 176, 192, 224, 256 ; columns of C per tile: the wgmma N

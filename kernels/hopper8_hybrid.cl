@@ -276,8 +276,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
 /* The stream-K region's tiles that two or more blocks shared: the pieces added in the
  * order of the blocks that made them, then alpha and beta; a tile one block finished is
  * left alone. Four columns of FIX_ROWS rows a work-item, 16-byte loads and stores;
- * launched only when the
- * tiles are not a whole number of waves. */
+ * launched only when the tiles are not a whole number of waves. */
 __kernel void gemm_fixup(const int M, const int N, const int K, const real alpha, const __global in_t *A,
                          const __global in_t *B, const real beta, __global real *C, __global real *W) {
    const int col = get_global_id(0) * 4, row = get_global_id(1) * FIX_ROWS; /* the first of its rows */
