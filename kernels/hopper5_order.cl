@@ -11,6 +11,10 @@ about:    fit in the 50 MB L2 instead of streaming all of B for each block row. 
 about:    goes further: two blocks of a thread-block cluster take tiles one above the other,
 about:    which share their B tile, and each copies half of it into both blocks' shared
 about:    memory at once (TMA multicast); a slot is refilled when both blocks released it.
+about:    SHARE_A=1 turns the cluster on its side, as cuBLAS's "1x2" and "4x1" kernels: its
+about:    CLUSTER blocks take tiles side by side, which share their A tile, and each copies
+about:    BM / CLUSTER of its rows into all of them. With few rows of A (64 tokens) and many
+about:    tile columns, every tile column re-reads the same A from L2; CLUSTER=4 cuts that by 4.
 about:    In float (3xTF32) four switches test why its error is above SGEMM's: LO rounds lo
 about:    to TF32 instead of letting the tensor core cut it, SMALL keeps the small cross terms
 about:    in accumulators of their own, PROMO adds the wgmma sums into FP32 registers every
@@ -23,11 +27,13 @@ param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per block (BM / CONS per consumer)
 param:    BN = 128 in 64, 96, 128, 144, 160, 192, 224, 256 ; columns of C per block: the wgmma N
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; block rows per band of the launch order (1: row by row)
-param:    CLUSTER = 1 in 1, 2 ; blocks per cluster sharing each B tile through TMA multicast
+param:    CLUSTER = 1 in 1, 2, 4 ; blocks per cluster sharing each B tile (or A tile: SHARE_A) through TMA multicast
+param:    SHARE_A = 0 in 0, 1 ; 1: a cluster's blocks take tiles side by side and share their A tile; 0: one above the other, sharing B
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
-param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10 ; tiles in flight in shared memory
+param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10, 12 ; tiles in flight in shared memory
 param:    BLOCKS = 1 in 1, 2 ; blocks per multiprocessor that the registers are shared for
+param:    C16 = 1 in 0, 1 ; 1: neighbouring lanes swap accumulator pairs so that C is stored 16 bytes a lane (0: 8)
 param:    LO = 0 in 0, 1 ; 3xTF32: 1 rounds lo to TF32 (cvt.rna) before the tensor core reads it; 0 lets it cut the bits
 param:    SMALL = 0 in 0, 1 ; 3xTF32: 1 adds the cross terms lo*hi + hi*lo into accumulators of their own
 param:    PROMO = 0 in 0, 1, 2, 4, 8 ; every PROMO tiles the wgmma sums are added into FP32 registers and start afresh (0: never)
@@ -46,14 +52,16 @@ require:  (LO == 0 && SMALL == 0 && ORDER == 0 && AREG == 0) || (IN_SIZE == 4 &&
 require:  AREG == 0 || SW > 0 ; AREG reads A's fragments from a swizzled tile
 require:  AHEAD == 1 || AREG == 1 ; AHEAD is AREG's
 require:  BM / CONS / 64 * BN / 2 * (1 + SMALL + (PROMO > 0)) <= 192 || (SMALL == 0 && PROMO == 0) ; a consumer thread keeps BM / CONS / 64 * BN / 2 sums per set (wgmma's, SMALL's, PROMO's): at most 192 in all
+require:  SHARE_A == 0 || CLUSTER > 1 ; SHARE_A shares A among the blocks of a cluster (CLUSTER 2 or 4)
+require:  BM % (8 * CLUSTER) == 0 && BN % (8 * CLUSTER) == 0 ; each block of a cluster copies whole 8-row swizzle groups of the shared tile
 require:  BLOCKS == 1 || (BN <= 128 && CONS == 1) ; two blocks per multiprocessor leave 128 registers at entry: one consumer, and a wgmma N of at most 128 (ptxas checks each wgmma against the entry count)
 operands: A=N B=T
-pad:      M=BM*CLUSTER N=BN K=BK
+pad:      M=BM*(SHARE_A?1:CLUSTER) N=BN*(SHARE_A?CLUSTER:1) K=BK
 global:   N / BN * (M / BM) * 128 * (CONS + 1), 1
 local:    128 * (CONS + 1), 1
 dynamic_smem: STAGES * (BM + BN + (GT_TF32 || GT_HALF || GT_BF16 ? 0 : (AREG ? BN : BM + BN))) * BK * IN_SIZE + 1024 + 24 * STAGES
-tma:      A box=(SW == 0 ? 16 : SW) / IN_SIZE,BM swizzle=SW
-tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN / CLUSTER swizzle=SW
+tma:      A box=(SW == 0 ? 16 : SW) / IN_SIZE,BM / (SHARE_A ? CLUSTER : 1) swizzle=SW
+tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN / (SHARE_A ? 1 : CLUSTER) swizzle=SW
 sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 */
 #define WM (BM / CONS) /* rows per consumer warpgroup */
@@ -77,7 +85,9 @@ sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 #define AHEAD3 (AREG3 && AHEAD)                   /* ... the next tile's split while this one runs */
 #define LO_B (AREG3 ? TILE_B : STAGE)              /* from B's tile to its lo part */
 #define STAGE_ALL (STAGE + (SPLIT3 ? LO_B : 0))    /* bytes of one stage in shared memory */
-#define SHARE (BN / CLUSTER)                      /* rows of B that each block of a cluster copies */
+#define SHARE ((SHARE_A ? BM : BN) / CLUSTER)     /* rows of the shared tile that each block copies */
+#define CL_M (SHARE_A ? 1 : CLUSTER)              /* a cluster's tiles: CL_M high, CL_N wide */
+#define CL_N (SHARE_A ? CLUSTER : 1)
 #if CLUSTER > 1
 #define CLUSTER_DIMS __cluster_dims__(CLUSTER, 1, 1)
 #else
@@ -94,17 +104,23 @@ __device__ inline gt_u64 descAt(uint tile, int rows, int row0, int kk) {
 }
 
 /* All boxes of tile t of A and B into one stage, counted on bar. In a cluster, block
- * `rank` copies its SHARE of B's rows into every block's stage; each bar counts the whole
- * stage, its A and the shares of B that all the blocks send. */
+ * `rank` copies its SHARE of the shared tile's rows (B's, or A's with SHARE_A) into every
+ * block's stage; each bar counts the whole stage, its own tile and the shares of the
+ * shared one that all the blocks send. */
 __device__ inline void loadTiles(unsigned char *stage, const GtTensorMap *ma, const GtTensorMap *mb, int t, int row0,
                                  int col0, int rank, gt_u64 *bar) {
    gt_mbar_expect_tx(bar, STAGE);
    for (int b = 0; b < BK * ES / ATOM; b++) {
+#if CLUSTER > 1 && SHARE_A
+      gt_tma_load_multicast(stage + (b * BM + rank * SHARE) * ATOM, ma, t * BK + b * ATOM / ES, row0 + rank * SHARE,
+                            bar, (1 << CLUSTER) - 1);
+      gt_tma_load(stage + TILE_A + b * BN * ATOM, mb, t * BK + b * ATOM / ES, col0, bar);
+#elif CLUSTER > 1
       gt_tma_load(stage + b * BM * ATOM, ma, t * BK + b * ATOM / ES, row0, bar);
-#if CLUSTER > 1
       gt_tma_load_multicast(stage + TILE_A + (b * BN + rank * SHARE) * ATOM, mb, t * BK + b * ATOM / ES,
                             col0 + rank * SHARE, bar, (1 << CLUSTER) - 1);
 #else
+      gt_tma_load(stage + b * BM * ATOM, ma, t * BK + b * ATOM / ES, row0, bar);
       gt_tma_load(stage + TILE_A + b * BN * ATOM, mb, t * BK + b * ATOM / ES, col0, bar);
 #endif
    }
@@ -226,6 +242,26 @@ __device__ inline void mmaStage(float (*acc)[BN / 2], float (*cross)[BN / 2], un
 __device__ inline void storeC(float (*acc)[BN / 2], int tid, int row0, int col0, int N, float alpha, float beta,
                               float *C) {
    const int r = row0 + 16 * (tid / 32) + (tid % 32) / 4, c = col0 + 2 * (tid % 4);
+#if C16
+   /* two groups of 8 columns at a time: neighbouring lanes swap a pair, 16-byte stores */
+#pragma unroll
+   for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+      for (int j = 0; j < BN / 8; j += 2)
+#pragma unroll
+         for (int h = 0; h < 2; h++) {
+            int at;
+            float4 v = gt_wgmma_pairs4(make_float2(acc[m][4 * j + 2 * h], acc[m][4 * j + 2 * h + 1]),
+                                       make_float2(acc[m][4 * j + 4 + 2 * h], acc[m][4 * j + 5 + 2 * h]), tid, &at);
+            float4 *p = (float4 *)&C[(size_t)(r + m * 64 + 8 * h) * N + col0 + 8 * j + at];
+            v = v * alpha;
+            if (beta != 0.0f)
+               v = v + *p * beta;
+            *p = v;
+         }
+   (void)c;
+   return;
+#endif
 #pragma unroll
    for (int m = 0; m < WM / 64; m++)
 #pragma unroll
@@ -254,13 +290,14 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
    const int tid = threadIdx.x, wg = tid / 128;
    /* GROUP block rows side by side: consecutive blocks share A's rows and sweep B's
     * columns GROUP rows at a time, so the tiles that a wave of blocks reads stay in L2. A
-    * cluster's blocks count as one, CLUSTER tiles high: the same B tile, rows one above
-    * the other. */
+    * cluster's blocks count as one, CL_M tiles high and CL_N wide: the same B tile, rows
+    * one above the other, or (SHARE_A) the same A tile, columns side by side. */
    const int rank = CLUSTER > 1 ? (int)gt_cluster_rank() : 0;
-   const int tilesM = M / (BM * CLUSTER), tilesN = N / BN, bid = blockIdx.x / CLUSTER;
+   const int tilesM = M / (BM * CL_M), tilesN = N / (BN * CL_N), bid = blockIdx.x / CLUSTER;
    const int inGroup = GROUP * tilesN, first = bid / inGroup * GROUP;
    const int rows = min(tilesM - first, GROUP);
-   const int row0 = ((first + bid % inGroup % rows) * CLUSTER + rank) * BM, col0 = bid % inGroup / rows * BN;
+   const int row0 = ((first + bid % inGroup % rows) * CL_M + (SHARE_A ? 0 : rank)) * BM;
+   const int col0 = (bid % inGroup / rows * CL_N + (SHARE_A ? rank : 0)) * BN;
    const int tiles = K / BK;
    if (tid == 0) {
       for (int s = 0; s < STAGES; s++) {

@@ -15,16 +15,20 @@ about:    step 5: no workspace, no fix-up, C written from the accumulators with 
 about:    (no TMA store: gemmtop's tensor maps are A's and B's). The price is the planes'
 about:    traffic, 8 bytes an element of C a plane, and the fix-up's launch: it pays when K is
 about:    long and M x N small. BM=64 with CONS=1 is the 64-row tile of one consumer
-about:    warpgroup, for M of 64 or less.
+about:    warpgroup, for M of 64 or less. SHARE_A=1 makes a cluster's blocks tiles side by side
+about:    that share their A tile (each copies BM / CLUSTER of its rows into all of them by TMA
+about:    multicast), as cuBLAS's split-K kernel for 64 tokens does in clusters of four.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per block (BM / CONS per consumer)
 param:    BN = 128 in 64, 128, 192, 256 ; columns of C per block: the wgmma N
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; block rows per band of the launch order (1: row by row)
-param:    CLUSTER = 1 in 1, 2 ; blocks per cluster sharing each B tile through TMA multicast
+param:    CLUSTER = 1 in 1, 2, 4 ; blocks per cluster sharing each B tile (or A tile: SHARE_A) through TMA multicast
+param:    SHARE_A = 0 in 0, 1 ; 1: a cluster's blocks take tiles side by side and share their A tile; 0: one above the other, sharing B
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
-param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10 ; tiles in flight in shared memory
+param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10, 12 ; tiles in flight in shared memory
 param:    BLOCKS = 1 in 1, 2 ; blocks per multiprocessor that the registers are shared for
+param:    C16 = 1 in 0, 1 ; 1: neighbouring lanes swap accumulator pairs so that C is stored 16 bytes a lane (0: 8)
 param:    SPLIT = 4 in 1, 2, 3, 4, 5, 6, 8, 12, 16 ; blocks that share the K steps of a tile (1: step 5)
 reuse:    A=BN B=BM
 band:     CLUSTER == 1 ? GROUP : 0
@@ -34,14 +38,16 @@ precisions: float tf32 half bfloat16
 tensor:   yes
 require:  BK * IN_SIZE % (SW == 0 ? 32 : SW) == 0 && BK * IN_SIZE >= 32 ; BK times the element size must be a multiple of the swizzle width (32 bytes without swizzle)
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
+require:  SHARE_A == 0 || CLUSTER > 1 ; SHARE_A shares A among the blocks of a cluster (CLUSTER 2 or 4)
+require:  BM % (8 * CLUSTER) == 0 && BN % (8 * CLUSTER) == 0 ; each block of a cluster copies whole 8-row swizzle groups of the shared tile
 require:  BLOCKS == 1 || (BN <= 128 && CONS == 1) ; two blocks per multiprocessor leave 128 registers at entry: one consumer, and a wgmma N of at most 128 (ptxas checks each wgmma against the entry count)
 operands: A=N B=T
-pad:      M=BM*CLUSTER N=BN K=BK
+pad:      M=BM*(SHARE_A?1:CLUSTER) N=BN*(SHARE_A?CLUSTER:1) K=BK
 global:   N / BN * (M / BM) * 128 * (CONS + 1), SPLIT
 local:    128 * (CONS + 1), 1
 dynamic_smem: STAGES * (BM + BN) * BK * IN_SIZE * (GT_TF32 || GT_HALF || GT_BF16 ? 1 : 2) + 1024 + 24 * STAGES
-tma:      A box=(SW == 0 ? 16 : SW) / IN_SIZE,BM swizzle=SW
-tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN / CLUSTER swizzle=SW
+tma:      A box=(SW == 0 ? 16 : SW) / IN_SIZE,BM / (SHARE_A ? CLUSTER : 1) swizzle=SW
+tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN / (SHARE_A ? 1 : CLUSTER) swizzle=SW
 workspace: SPLIT > 1 ? SPLIT * M * N * REAL_SIZE : 0
 fixup:    gemm_fixup
 fixup_global: SPLIT > 1 ? N / 4 : 0, M
@@ -66,7 +72,9 @@ sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 #define STAGE (TILE_A + TILE_B)                   /* the lo parts of 3xTF32 follow the stage */
 #define KSTEPS (BK * ES / 32)                     /* wgmma k-steps per tile: 32 bytes each */
 #define STAGE_ALL (STAGE * (SPLIT3 ? 2 : 1))     /* bytes of one stage in shared memory */
-#define SHARE (BN / CLUSTER)                      /* rows of B that each block of a cluster copies */
+#define SHARE ((SHARE_A ? BM : BN) / CLUSTER)     /* rows of the shared tile that each block copies */
+#define CL_M (SHARE_A ? 1 : CLUSTER)              /* a cluster's tiles: CL_M high, CL_N wide */
+#define CL_N (SHARE_A ? CLUSTER : 1)
 #if CLUSTER > 1
 #define CLUSTER_DIMS __cluster_dims__(CLUSTER, 1, 1)
 #else
@@ -83,17 +91,23 @@ __device__ inline gt_u64 descAt(uint tile, int rows, int row0, int kk) {
 }
 
 /* All boxes of tile t of A and B into one stage, counted on bar. In a cluster, block
- * `rank` copies its SHARE of B's rows into every block's stage; each bar counts the whole
- * stage, its A and the shares of B that all the blocks send. */
+ * `rank` copies its SHARE of the shared tile's rows (B's, or A's with SHARE_A) into every
+ * block's stage; each bar counts the whole stage, its own tile and the shares of the
+ * shared one that all the blocks send. */
 __device__ inline void loadTiles(unsigned char *stage, const GtTensorMap *ma, const GtTensorMap *mb, int t, int row0,
                                  int col0, int rank, gt_u64 *bar) {
    gt_mbar_expect_tx(bar, STAGE);
    for (int b = 0; b < BK * ES / ATOM; b++) {
+#if CLUSTER > 1 && SHARE_A
+      gt_tma_load_multicast(stage + (b * BM + rank * SHARE) * ATOM, ma, t * BK + b * ATOM / ES, row0 + rank * SHARE,
+                            bar, (1 << CLUSTER) - 1);
+      gt_tma_load(stage + TILE_A + b * BN * ATOM, mb, t * BK + b * ATOM / ES, col0, bar);
+#elif CLUSTER > 1
       gt_tma_load(stage + b * BM * ATOM, ma, t * BK + b * ATOM / ES, row0, bar);
-#if CLUSTER > 1
       gt_tma_load_multicast(stage + TILE_A + (b * BN + rank * SHARE) * ATOM, mb, t * BK + b * ATOM / ES,
                             col0 + rank * SHARE, bar, (1 << CLUSTER) - 1);
 #else
+      gt_tma_load(stage + b * BM * ATOM, ma, t * BK + b * ATOM / ES, row0, bar);
       gt_tma_load(stage + TILE_A + b * BN * ATOM, mb, t * BK + b * ATOM / ES, col0, bar);
 #endif
    }
@@ -157,6 +171,27 @@ __device__ inline void mmaStage(float (*acc)[BN / 2], unsigned char *stage, int 
  * each pair of neighbours in a row is one 8-byte store. */
 __device__ inline void storeC(float (*acc)[BN / 2], int tid, int row0, int col0, int N, float alpha, float beta,
                               float *C) {
+#if C16
+   /* two groups of 8 columns at a time: neighbouring lanes swap a pair, 16-byte stores */
+#pragma unroll
+   for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+      for (int i = 0; i < BN / 2; i += 8)
+#pragma unroll
+         for (int h = 0; h < 4; h += 2) {
+            int c;
+            float4 v = gt_wgmma_pairs4(make_float2(acc[m][i + h], acc[m][i + h + 1]),
+                                       make_float2(acc[m][i + h + 4], acc[m][i + h + 5]), tid, &c);
+            float4 *p = (float4 *)&C[(size_t)(row0 + m * 64 + gt_sched_wgmma_row(tid, i + h)) * N + col0 + 2 * i + c];
+#if SPLIT == 1
+            v = v * alpha;
+            if (beta != 0.0f)
+               v = v + *p * beta;
+#endif
+            GT_STORE_CN(4, *p, v);
+         }
+   return;
+#endif
 #pragma unroll
    for (int m = 0; m < WM / 64; m++)
 #pragma unroll
@@ -189,13 +224,14 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
    const int tid = threadIdx.x, wg = tid / 128;
    /* GROUP block rows side by side: consecutive blocks share A's rows and sweep B's
     * columns GROUP rows at a time, so the tiles that a wave of blocks reads stay in L2. A
-    * cluster's blocks count as one, CLUSTER tiles high: the same B tile, rows one above
-    * the other. */
+    * cluster's blocks count as one, CL_M tiles high and CL_N wide: the same B tile, rows
+    * one above the other, or (SHARE_A) the same A tile, columns side by side. */
    const int rank = CLUSTER > 1 ? (int)gt_cluster_rank() : 0;
-   const int tilesM = M / (BM * CLUSTER), tilesN = N / BN, bid = blockIdx.x / CLUSTER;
+   const int tilesM = M / (BM * CL_M), tilesN = N / (BN * CL_N), bid = blockIdx.x / CLUSTER;
    const int inGroup = GROUP * tilesN, first = bid / inGroup * GROUP;
    const int rows = min(tilesM - first, GROUP);
-   const int row0 = ((first + bid % inGroup % rows) * CLUSTER + rank) * BM, col0 = bid % inGroup / rows * BN;
+   const int row0 = ((first + bid % inGroup % rows) * CL_M + (SHARE_A ? 0 : rank)) * BM;
+   const int col0 = (bid % inGroup / rows * CL_N + (SHARE_A ? rank : 0)) * BN;
    /* Block z of the tile takes its run of the K steps, [t0, t0 + tiles): from here on the
     * pipeline is step 5's over `tiles` steps, t0 steps in. */
    const int z = blockIdx.y, steps = K / BK;

@@ -23,16 +23,21 @@ about:    to the tensor cores while C is written, where storing it themselves ke
 about:    CLUSTER=2 (whole tiles) pairs the blocks: the two of a cluster take tiles one above the
 about:    other, which share their B tile, and each copies half of it into both blocks' shared
 about:    memory at once (TMA multicast): the L2 sends each block half of its B tile.
+about:    SHARE_A=1 turns the cluster on its side (cuBLAS's "1x2" and "4x1"): tiles side by side
+about:    sharing their A tile, each block copying BM / CLUSTER of its rows into all of them.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per tile (BM / CONS per consumer)
 param:    BN = 128 in 64, 96, 128, 144, 160, 176, 192, 224, 256 ; columns of C per tile: the wgmma N
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; tile rows per band of the tile order (1: row by row)
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
-param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10 ; tiles in flight in shared memory
+param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10, 12 ; tiles in flight in shared memory
 param:    BLOCKS = 1 in 1, 2 ; blocks per multiprocessor: the persistent grid is CUS * BLOCKS
 param:    STREAMK = 1 in 0, 1 ; 1: equal shares of the K steps (stream-K); 0: whole tiles in turn
-param:    CLUSTER = 1 in 1, 2 ; blocks per cluster sharing each B tile through TMA multicast (whole tiles)
+param:    CLUSTER = 1 in 1, 2 ; blocks per cluster sharing each B tile (or A tile: SHARE_A) through TMA multicast (whole tiles)
+param:    SHARE_A = 0 in 0, 1 ; 1: a cluster's blocks take tiles side by side and share their A tile; 0: one above the other, sharing B
+param:    DADD = 1 in 0, 1 ; 1: each wgmma's descriptor is the ring's first plus a constant offset (0: computed from its address)
+param:    C16 = 1 in 0, 1 ; 1: neighbouring lanes swap accumulator pairs so that C is stored 16 bytes a lane (0: 8)
 param:    EPI = 0 in 0, 1, 2, 4 ; whole tiles' C through shared memory and the copy engine in EPI parts, beta 0 (0: the consumers store C)
 reuse:    A=BN B=BM
 band:     STREAMK || CLUSTER > 1 ? 0 : GROUP
@@ -44,16 +49,18 @@ require:  BK * IN_SIZE % (SW == 0 ? 32 : SW) == 0 && BK * IN_SIZE >= 32 ; BK tim
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
 require:  EPI == 0 || IN_SIZE == 2 ; EPI has run on a GPU in half and bfloat16 only: in tf32 and float (3xTF32) it compiles for sm_90a but has not been verified on one
 require:  CLUSTER == 1 || (STREAMK == 0 && IN_SIZE == 2) ; CLUSTER pairs whole tiles (STREAMK=0); it has run on a GPU in half and bfloat16 only
+require:  SHARE_A == 0 || CLUSTER > 1 ; SHARE_A shares A among the blocks of a cluster (CLUSTER=2)
+require:  BM % (8 * CLUSTER) == 0 && BN % (8 * CLUSTER) == 0 ; each block of a cluster copies whole 8-row swizzle groups of the shared tile
 require:  BN % (8 * max(EPI, 1)) == 0 ; the epilogue's parts are whole groups of 8 columns
 require:  BLOCKS == 1 || (BN <= 128 && CONS == 1) ; two blocks per multiprocessor leave 128 registers at entry: one consumer, and a wgmma N of at most 128 (ptxas checks each wgmma against the entry count)
 operands: A=N B=T
-pad:      M=BM*CLUSTER N=BN K=BK
+pad:      M=BM*(SHARE_A?1:CLUSTER) N=BN*(SHARE_A?CLUSTER:1) K=BK
 global:   max(CUS * BLOCKS / CLUSTER, 1) * CLUSTER * 128 * (CONS + 1), 1
 local:    128 * (CONS + 1), 1
 work:     STREAMK ? (M / BM) * (N / BN) * (K / BK) : (M / BM) * (N / BN)
 dynamic_smem: STAGES * (BM + BN) * BK * IN_SIZE * (GT_TF32 || GT_HALF || GT_BF16 ? 1 : 2) + 1024 + 24 * STAGES + (EPI ? BM * (BN / max(EPI, 1) * 4 + 32) + 128 : 0)
-tma:      A box=(SW == 0 ? 16 : SW) / IN_SIZE,BM swizzle=SW
-tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN / CLUSTER swizzle=SW
+tma:      A box=(SW == 0 ? 16 : SW) / IN_SIZE,BM / (SHARE_A ? CLUSTER : 1) swizzle=SW
+tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN / (SHARE_A ? 1 : CLUSTER) swizzle=SW
 workspace: STREAMK ? CUS * BLOCKS * 2 * BM * BN * REAL_SIZE : 0
 fixup:    gemm_fixup
 fixup_global: STREAMK ? N / 4 : 0, M / 16
@@ -79,7 +86,9 @@ sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 #define KSTEPS (BK * ES / 32)                     /* wgmma k-steps per tile: 32 bytes each */
 #define STAGE_ALL (STAGE * (SPLIT3 ? 2 : 1))     /* bytes of one stage in shared memory */
 #define UNITS (max(CUS * BLOCKS / CLUSTER, 1) * CLUSTER) /* the persistent grid's blocks */
-#define SHARE (BN / CLUSTER)                      /* rows of B that each block of a cluster copies */
+#define SHARE ((SHARE_A ? BM : BN) / CLUSTER)     /* rows of the shared tile that each block copies */
+#define CL_M (SHARE_A ? 1 : CLUSTER)              /* a cluster's tiles: CL_M high, CL_N wide */
+#define CL_N (SHARE_A ? CLUSTER : 1)
 #if CLUSTER > 1
 #define CLUSTER_DIMS __cluster_dims__(CLUSTER, 1, 1)
 #else
@@ -97,18 +106,30 @@ __device__ inline gt_u64 descAt(uint tile, int rows, int row0, int kk) {
    return gt_wgmma_desc(tile + off, SW == 0 ? rows * 16 : 16, 8 * ATOM, SW);
 }
 
+/* descAt's offset from the tile's first descriptor, in the address field's units (16 bytes).
+ * A shared address is below 2^18, so a sum never carries out of that field: with DADD=1 the
+ * consumers add one offset a wgmma to the ring's first descriptor, where computing each
+ * descriptor from its address took a dozen integer instructions between wgmma issues. */
+#define DOFF(rows, row0, kk) (((uint)((kk) * 32 / ATOM) * (rows) * ATOM + (uint)((kk) * 32 % ATOM) + (uint)(row0) * ATOM) / 16)
+
 /* All boxes of K step t of A's and B's tiles at (row0, col0) into one stage, counted on bar.
- * In a cluster, block `rank` copies its SHARE of B's rows into every block's stage; each
- * bar counts the whole stage, its A and the shares of B that all the blocks send. */
+ * In a cluster, block `rank` copies its SHARE of the shared tile's rows (B's, or A's with
+ * SHARE_A) into every block's stage; each bar counts the whole stage, its own tile and the
+ * shares of the shared one that all the blocks send. */
 __device__ inline void loadTiles(unsigned char *stage, const GtTensorMap *ma, const GtTensorMap *mb, int t, int row0,
                                  int col0, int rank, gt_u64 *bar) {
    gt_mbar_expect_tx(bar, STAGE);
    for (int b = 0; b < BK * ES / ATOM; b++) {
+#if CLUSTER > 1 && SHARE_A
+      gt_tma_load_multicast(stage + (b * BM + rank * SHARE) * ATOM, ma, t * BK + b * ATOM / ES, row0 + rank * SHARE,
+                            bar, (1 << CLUSTER) - 1);
+      gt_tma_load(stage + TILE_A + b * BN * ATOM, mb, t * BK + b * ATOM / ES, col0, bar);
+#elif CLUSTER > 1
       gt_tma_load(stage + b * BM * ATOM, ma, t * BK + b * ATOM / ES, row0, bar);
-#if CLUSTER > 1
       gt_tma_load_multicast(stage + TILE_A + (b * BN + rank * SHARE) * ATOM, mb, t * BK + b * ATOM / ES,
                             col0 + rank * SHARE, bar, (1 << CLUSTER) - 1);
 #else
+      gt_tma_load(stage + b * BM * ATOM, ma, t * BK + b * ATOM / ES, row0, bar);
       (void)rank;
       gt_tma_load(stage + TILE_A + b * BN * ATOM, mb, t * BK + b * ATOM / ES, col0, bar);
 #endif
@@ -125,11 +146,12 @@ __device__ inline void releaseSlot(gt_u64 *bar) {
 #endif
 }
 
-/* Tile `tile` of the order at (tm, tn): in a cluster the order walks tiles CLUSTER high
- * and each block takes its own row of them. */
+/* Tile `tile` of the order at (tm, tn): in a cluster the order walks tiles CL_M high and
+ * CL_N wide, and each block takes its own row (or, SHARE_A, column) of them. */
 __device__ inline void tileAt(long tile, int M, int N, int rank, int *tm, int *tn) {
-   gt_sched_tile_at(tile, TILES_M / CLUSTER, TILES_N, GROUP, tm, tn);
-   *tm = *tm * CLUSTER + rank;
+   gt_sched_tile_at(tile, TILES_M / CL_M, TILES_N / CL_N, GROUP, tm, tn);
+   *tm = *tm * CL_M + (SHARE_A ? 0 : rank);
+   *tn = *tn * CL_N + (SHARE_A ? rank : 0);
 }
 
 /* 3xTF32: x = hi + lo with hi = x rounded to TF32 (in place) and lo = x - hi (exact in
@@ -157,18 +179,31 @@ __device__ inline void splitStage(unsigned char *stage, int tid, int threads) {
 #define WGMMA(n) WGMMA_N(n)
 
 /* The products of one stage into acc: the WM rows of this warpgroup from row r0 of the tile. */
-__device__ inline void mmaStage(float (*acc)[BN / 2], unsigned char *stage, int r0) {
+__device__ inline void mmaStage(float (*acc)[BN / 2], unsigned char *stage, int r0, gt_u64 dA, gt_u64 dB) {
+#if DADD
+   (void)stage;
+   (void)r0;
+#else
    const uint a = gt_smem_addr(stage), b = a + TILE_A;
+#endif
 #pragma unroll
    for (int kk = 0; kk < KSTEPS; kk++) {
+#if DADD
+      const gt_u64 db = dB + DOFF(BN, 0, kk);
+#else
       const gt_u64 db = descAt(b, BN, 0, kk);
+#endif
 #pragma unroll
       for (int m = 0; m < WM / 64; m++) {
+#if DADD
+         const gt_u64 da = dA + DOFF(BM, m * 64, kk);
+#else
          const gt_u64 da = descAt(a, BM, r0 + m * 64, kk);
+#endif
 #if SPLIT3
          /* the small terms first: lo*hi and hi*lo, then hi*hi */
-         WGMMA(BN)(acc[m], descAt(a + STAGE, BM, r0 + m * 64, kk), db, 1);
-         WGMMA(BN)(acc[m], da, descAt(b + STAGE, BN, 0, kk), 1);
+         WGMMA(BN)(acc[m], da + STAGE / 16, db, 1);
+         WGMMA(BN)(acc[m], da, db + STAGE / 16, 1);
 #endif
          WGMMA(BN)(acc[m], da, db, 1);
       }
@@ -180,6 +215,27 @@ __device__ inline void mmaStage(float (*acc)[BN / 2], unsigned char *stage, int 
  * with alpha and beta, or as they are into a workspace slot (the fix-up finishes them). */
 __device__ inline void storeTile(float (*acc)[BN / 2], int tid, float *at, int ld, bool finish, float alpha,
                                  float beta) {
+#if C16
+   /* two groups of 8 columns at a time: neighbouring lanes swap a pair, 16-byte stores */
+#pragma unroll
+   for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+      for (int i = 0; i < BN / 2; i += 8)
+#pragma unroll
+         for (int h = 0; h < 4; h += 2) {
+            int c;
+            float4 v = gt_wgmma_pairs4(make_float2(acc[m][i + h], acc[m][i + h + 1]),
+                                       make_float2(acc[m][i + h + 4], acc[m][i + h + 5]), tid, &c);
+            float4 *p = (float4 *)&at[(size_t)(m * 64 + gt_sched_wgmma_row(tid, i + h)) * ld + 2 * i + c];
+            if (finish) {
+               v = v * alpha;
+               if (beta != 0.0f)
+                  v = v + *p * beta;
+            }
+            GT_STORE_CN(4, *p, v);
+         }
+   return;
+#endif
 #pragma unroll
    for (int m = 0; m < WM / 64; m++)
 #pragma unroll
@@ -242,7 +298,7 @@ template <typename F> __device__ inline void forEachPiece(int M, int N, int K, F
       body(tile, kb, ke, g * 2 + (it == it0 ? 0 : 1));
    }
 #else
-   /* a cluster's blocks walk the same tiles of the order, CLUSTER tiles high (tileAt) */
+   /* a cluster's blocks walk the same tiles of the order, CL_M high and CL_N wide (tileAt) */
    for (long tile = g / CLUSTER; tile < tiles / CLUSTER; tile += UNITS / CLUSTER)
       body(tile, 0, (int)steps, 0L);
 #endif
@@ -317,6 +373,8 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
       gt_setmaxnreg_inc(REGS_CONSUMER);
 #endif
       const int ctid = (tid - 128) % 128, r0 = (wg - 1) * WM;
+      /* the first stage's descriptors of this consumer's rows of A and of B (DADD) */
+      const gt_u64 dA0 = descAt(gt_smem_addr(ring), BM, r0, 0), dB0 = descAt(gt_smem_addr(ring) + TILE_A, BN, 0, 0);
       int q = 0;
       forEachPiece(M, N, K, [&](long tile, int kb, int ke, long slot) {
          int tm, tn;
@@ -332,7 +390,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
             gt_mbar_wait(SPLIT3 ? &ready[s] : &full[s], (q / STAGES) & 1);
             FENCE_ACC();
             gt_wgmma_fence();
-            mmaStage(acc, ring + s * STAGE_ALL, r0);
+            mmaStage(acc, ring + s * STAGE_ALL, r0, dA0 + (gt_u64)(s * (STAGE_ALL / 16)), dB0 + (gt_u64)(s * (STAGE_ALL / 16)));
             gt_wgmma_commit();
             gt_wgmma_wait(1); /* step t-1's products are done: give its slot back */
             FENCE_ACC();

@@ -24,6 +24,7 @@ param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
 param:    STAGES = 3 in 2, 3, 4, 5, 6 ; tiles in flight in shared memory
 param:    BLOCKS = 1 in 1, 2 ; blocks per multiprocessor: the persistent grid is CUS * BLOCKS
+param:    C16 = 1 in 0, 1 ; 1: neighbouring lanes swap accumulator pairs so that C is stored 16 bytes a lane (0: 8)
 param:    SKWAVES = 1 in 0, 1 ; 1: the stream-K region is the last partial wave and one full wave; 0: the partial wave alone
 reuse:    A=BN B=BM
 local_reuse: A=(IN_SIZE==4&&GT_TF32==0?BN*5/48:BN) B=(IN_SIZE==4&&GT_TF32==0?64*BM*5/(15*BM+2112):64)
@@ -136,6 +137,27 @@ __device__ inline void mmaStage(float (*acc)[BN / 2], unsigned char *stage, int 
  * with alpha and beta, or as they are into a workspace slot (the fix-up finishes them). */
 __device__ inline void storeTile(float (*acc)[BN / 2], int tid, float *at, int ld, bool finish, float alpha,
                                  float beta) {
+#if C16
+   /* two groups of 8 columns at a time: neighbouring lanes swap a pair, 16-byte stores */
+#pragma unroll
+   for (int m = 0; m < WM / 64; m++)
+#pragma unroll
+      for (int i = 0; i < BN / 2; i += 8)
+#pragma unroll
+         for (int h = 0; h < 4; h += 2) {
+            int c;
+            float4 v = gt_wgmma_pairs4(make_float2(acc[m][i + h], acc[m][i + h + 1]),
+                                       make_float2(acc[m][i + h + 4], acc[m][i + h + 5]), tid, &c);
+            float4 *p = (float4 *)&at[(size_t)(m * 64 + gt_sched_wgmma_row(tid, i + h)) * ld + 2 * i + c];
+            if (finish) {
+               v = v * alpha;
+               if (beta != 0.0f)
+                  v = v + *p * beta;
+            }
+            GT_STORE_CN(4, *p, v);
+         }
+   return;
+#endif
 #pragma unroll
    for (int m = 0; m < WM / 64; m++)
 #pragma unroll

@@ -311,6 +311,19 @@ __device__ inline void gt_wgmma_commit(void) { asm volatile("wgmma.commit_group.
 /* Keeps the compiler from moving accumulator reads and writes across the asynchronous MMA. */
 __device__ inline void gt_fence_reg(float &r) { asm volatile("" : "+f"(r)::"memory"); }
 
+/* A lane of the wgmma accumulator holds two columns of each group of 8 (gt_sched_wgmma_col):
+ * p0 in group j, p1 in group j + 1 (j even). Neighbouring lanes swap one pair, so each holds
+ * four consecutive columns, starting *col columns after group j's first: one 16-byte store
+ * instead of two 8-byte ones. At 8 bytes a lane the epilogue of a 128 x 256 tile waited for
+ * the store queue (ncu: lg throttle) a tenth of the consumers' time. */
+__device__ inline float4 gt_wgmma_pairs4(float2 p0, float2 p1, int lane, int *col) {
+   const bool even = lane % 2 == 0;
+   const float2 send = even ? p1 : p0;
+   const float gx = __shfl_xor_sync(0xffffffffu, send.x, 1), gy = __shfl_xor_sync(0xffffffffu, send.y, 1);
+   *col = even ? 2 * (lane % 4) : 8 + 2 * (lane % 4 - 1);
+   return even ? make_float4(p0.x, p0.y, gx, gy) : make_float4(gx, gy, p1.x, p1.y);
+}
+
 /* The matrix descriptor of a K-major tile in shared memory (PTX ISA, "Matrix Descriptor"):
  * start address, leading byte offset (the K-direction stride between core matrices; used
  * without swizzle only), stride byte offset (between groups of 8 rows), and the swizzle

@@ -216,6 +216,36 @@ if [ $nvrtc = yes ]; then
          not_ok "$p with CLUSTER=2 (exit $RC, $mc multicast)" "$ERR"
       fi
    done
+   # Clusters that share A (SHARE_A, tiles side by side): steps 5 and 6 in clusters of four,
+   # step 7 of two; each block multicasts its BM / CLUSTER rows of A. Without a cluster it is refused.
+   for pc in "hopper-5-t64n64-bf16:4" "hopper-6-splitk-bm64-s8-bf16:4" "hopper-7-persistent-256-bf16:2"; do
+      p=${pc%%:*} c=${pc#*:}
+      run_gemmtop inspect --backend cuda --arch sm_90a --preset $p --set CLUSTER=$c --set SHARE_A=1 --size 64x2000x4100 --code ptx
+      mc=$(printf '%s\n' "$OUT" | grep -c 'cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster')
+      if [ "$RC" -eq 0 ] && [ "$mc" -gt 0 ] && printf '%s\n' "$OUT" | grep -q "^.reqnctapercluster $c, 1, 1" &&
+         printf '%s\n' "$OUT" | grep -q '^spills  *0 B stores, 0 B loads'; then
+         ok "$p with CLUSTER=$c SHARE_A=1: clusters of $c sharing A, $mc multicast copies, no spills"
+      else
+         not_ok "$p with CLUSTER=$c SHARE_A=1 (exit $RC, $mc multicast)" "$ERR"
+      fi
+   done
+   run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-t64n64-bf16 --set SHARE_A=1 --code none
+   expect_rc 2 "SHARE_A without a cluster is refused"
+   expect_in "SHARE_A shares A among the blocks of a cluster" "$ERR" "saying why"
+   # C16: steps 5 to 8 store C 16 bytes a lane (neighbouring lanes swap accumulator pairs);
+   # C16=0, the ablation, stores 8 bytes a lane.
+   for p in hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-7-persistent-256-bf16 hopper-8-hybrid-bf16; do
+      run_gemmtop inspect --backend cuda --arch sm_90a --preset $p --size 1000 --code ptx
+      v4=$(printf '%s\n' "$OUT" | grep -c 'st.global.v4.f32')
+      sh=$(printf '%s\n' "$OUT" | grep -c 'shfl.sync.bfly.b32')
+      run_gemmtop inspect --backend cuda --arch sm_90a --preset $p --size 1000 --set C16=0 --code ptx
+      v2=$(printf '%s\n' "$OUT" | grep -c 'st.global.v2.f32')
+      if [ "$v4" -gt 0 ] && [ "$sh" -gt 0 ] && [ "$v2" -gt 0 ]; then
+         ok "$p stores C with $v4 16-byte stores after $sh lane swaps; C16=0 with $v2 8-byte ones"
+      else
+         not_ok "$p: $v4 16-byte stores, $sh swaps; C16=0: $v2 8-byte stores" "$ERR"
+      fi
+   done
 fi
 
 run_gemmtop inspect --backend cuda --arch sm_80 --kernel hopper1_tma --code none

@@ -7,7 +7,7 @@
 
 #include "core/model/problem.h"
 
-#define KERNEL_MAX_PARAMS 16
+#define KERNEL_MAX_PARAMS 20
 #define KERNEL_MAX_VALUES 32
 #define KERNEL_MAX_RULES 24
 #define KERNEL_MAX_SITES 16

@@ -313,7 +313,7 @@ bool Preset_save(const char *path, const char *description, const KernelInfo *k,
                PRESET_MAX_LINE - 2);
       return false;
    }
-   char buf[4096]; /* fits: one line of description and 16 parameters of 31-character names */
+   char buf[4096]; /* fits: one line of description and 20 parameters of 31-character names */
    char layout[3];
    Problem_layoutName(prob, layout);
    int n = snprintf(buf, sizeof buf,
