@@ -25,13 +25,13 @@ about:    split only, and each k-step reads A's 64 x 8 slice once instead of thr
 about:    AHEAD=1 splits the next tile's A while this tile's wgmma runs.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per block (BM / CONS per consumer)
-param:    BN = 128 in 64, 96, 128, 144, 160, 192, 224, 256 ; columns of C per block: the wgmma N
+param:    BN = 128 in 32, 64, 96, 128, 144, 160, 192, 224, 256 ; columns of C per block: the wgmma N
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; block rows per band of the launch order (1: row by row)
 param:    CLUSTER = 1 in 1, 2, 4 ; blocks per cluster sharing each B tile (or A tile: SHARE_A) through TMA multicast
 param:    SHARE_A = 0 in 0, 1 ; 1: a cluster's blocks take tiles side by side and share their A tile; 0: one above the other, sharing B
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
-param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10, 12 ; tiles in flight in shared memory
+param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10, 12, 16 ; tiles in flight in shared memory
 param:    BLOCKS = 1 in 1, 2 ; blocks per multiprocessor that the registers are shared for
 param:    C16 = 1 in 0, 1 ; 1: neighbouring lanes swap accumulator pairs so that C is stored 16 bytes a lane (0: 8)
 param:    LO = 0 in 0, 1 ; 3xTF32: 1 rounds lo to TF32 (cvt.rna) before the tensor core reads it; 0 lets it cut the bits
@@ -50,6 +50,7 @@ require:  BK * IN_SIZE % (SW == 0 ? 32 : SW) == 0 && BK * IN_SIZE >= 32 ; BK tim
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
 require:  (LO == 0 && SMALL == 0 && ORDER == 0 && AREG == 0) || (IN_SIZE == 4 && GT_TF32 == 0) ; LO, SMALL, ORDER and AREG shape 3xTF32, the float path
 require:  AREG == 0 || SW > 0 ; AREG reads A's fragments from a swizzled tile
+require:  AREG == 0 || BN == 64 || BN == 128 || BN == 192 || BN == 256 ; AREG's wgmma with A from registers is written for N of 64, 128, 192 and 256
 require:  AHEAD == 1 || AREG == 1 ; AHEAD is AREG's
 require:  BM / CONS / 64 * BN / 2 * (1 + SMALL + (PROMO > 0)) <= 192 || (SMALL == 0 && PROMO == 0) ; a consumer thread keeps BM / CONS / 64 * BN / 2 sums per set (wgmma's, SMALL's, PROMO's): at most 192 in all
 require:  SHARE_A == 0 || CLUSTER > 1 ; SHARE_A shares A among the blocks of a cluster (CLUSTER 2 or 4)

@@ -20,13 +20,13 @@ about:    that share their A tile (each copies BM / CLUSTER of its rows into all
 about:    multicast), as cuBLAS's split-K kernel for 64 tokens does in clusters of four.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per block (BM / CONS per consumer)
-param:    BN = 128 in 64, 128, 192, 256 ; columns of C per block: the wgmma N
+param:    BN = 128 in 32, 64, 96, 128, 192, 256 ; columns of C per block: the wgmma N
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; block rows per band of the launch order (1: row by row)
 param:    CLUSTER = 1 in 1, 2, 4 ; blocks per cluster sharing each B tile (or A tile: SHARE_A) through TMA multicast
 param:    SHARE_A = 0 in 0, 1 ; 1: a cluster's blocks take tiles side by side and share their A tile; 0: one above the other, sharing B
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)
-param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10, 12 ; tiles in flight in shared memory
+param:    STAGES = 3 in 2, 3, 4, 5, 6, 8, 10, 12, 16 ; tiles in flight in shared memory
 param:    BLOCKS = 1 in 1, 2 ; blocks per multiprocessor that the registers are shared for
 param:    C16 = 1 in 0, 1 ; 1: neighbouring lanes swap accumulator pairs so that C is stored 16 bytes a lane (0: 8)
 param:    SPLIT = 4 in 1, 2, 3, 4, 5, 6, 8, 12, 16 ; blocks that share the K steps of a tile (1: step 5)
@@ -51,7 +51,7 @@ tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN / (SHARE_A ? 1 : CLUSTER) swizz
 workspace: SPLIT > 1 ? SPLIT * M * N * REAL_SIZE : 0
 fixup:    gemm_fixup
 fixup_global: SPLIT > 1 ? N / 4 : 0, M
-fixup_local: 16, 4
+fixup_local: BN % 64 == 0 ? 16 : 8, 4
 sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
 */
 #define WM (BM / CONS) /* rows per consumer warpgroup */
@@ -89,6 +89,11 @@ __device__ inline gt_u64 descAt(uint tile, int rows, int row0, int kk) {
    const uint off = (uint)(kk * 32 / ATOM) * rows * ATOM + (uint)(kk * 32 % ATOM) + (uint)row0 * ATOM;
    return gt_wgmma_desc(tile + off, SW == 0 ? rows * 16 : 16, 8 * ATOM, SW);
 }
+
+/* descAt's offset from the tile's first descriptor, in the address field's units (16 bytes):
+ * a shared address is below 2^18, so a sum never carries out of that field. The consumers
+ * add one offset a wgmma to the ring's first descriptor (step 7's DADD, measured there). */
+#define DOFF(rows, row0, kk) (((uint)((kk) * 32 / ATOM) * (rows) * ATOM + (uint)((kk) * 32 % ATOM) + (uint)(row0) * ATOM) / 16)
 
 /* All boxes of tile t of A and B into one stage, counted on bar. In a cluster, block
  * `rank` copies its SHARE of the shared tile's rows (B's, or A's with SHARE_A) into every
@@ -148,18 +153,17 @@ __device__ inline void splitStage(unsigned char *stage, int tid, int threads) {
 #define WGMMA(n) WGMMA_N(n)
 
 /* The products of one stage into acc: the WM rows of this warpgroup from row r0 of the tile. */
-__device__ inline void mmaStage(float (*acc)[BN / 2], unsigned char *stage, int r0) {
-   const uint a = gt_smem_addr(stage), b = a + TILE_A;
+__device__ inline void mmaStage(float (*acc)[BN / 2], gt_u64 dA, gt_u64 dB) {
 #pragma unroll
    for (int kk = 0; kk < KSTEPS; kk++) {
-      const gt_u64 db = descAt(b, BN, 0, kk);
+      const gt_u64 db = dB + DOFF(BN, 0, kk);
 #pragma unroll
       for (int m = 0; m < WM / 64; m++) {
-         const gt_u64 da = descAt(a, BM, r0 + m * 64, kk);
+         const gt_u64 da = dA + DOFF(BM, m * 64, kk);
 #if SPLIT3
          /* the small terms first: lo*hi and hi*lo, then hi*hi */
-         WGMMA(BN)(acc[m], descAt(a + STAGE, BM, r0 + m * 64, kk), db, 1);
-         WGMMA(BN)(acc[m], da, descAt(b + STAGE, BN, 0, kk), 1);
+         WGMMA(BN)(acc[m], da + STAGE / 16, db, 1);
+         WGMMA(BN)(acc[m], da, db + STAGE / 16, 1);
 #endif
          WGMMA(BN)(acc[m], da, db, 1);
       }
@@ -280,6 +284,8 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
       gt_setmaxnreg_inc(REGS_CONSUMER);
 #endif
       const int ctid = tid - 128, r0 = (wg - 1) * WM;
+      /* the first stage's descriptors of this consumer's rows of A and of B */
+      const gt_u64 dA0 = descAt(gt_smem_addr(ring), BM, r0, 0), dB0 = descAt(gt_smem_addr(ring) + TILE_A, BN, 0, 0);
       float acc[WM / 64][BN / 2];
 #pragma unroll
       for (int m = 0; m < WM / 64; m++)
@@ -288,11 +294,10 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
             acc[m][i] = 0.0f;
       for (int t = 0; t < tiles; t++) {
          const int s = t % STAGES;
-         unsigned char *stage = ring + s * STAGE_ALL;
          gt_mbar_wait(SPLIT3 ? &ready[s] : &full[s], (t / STAGES) & 1);
          FENCE_ACC();
          gt_wgmma_fence();
-         mmaStage(acc, stage, r0);
+         mmaStage(acc, dA0 + (gt_u64)(s * (STAGE_ALL / 16)), dB0 + (gt_u64)(s * (STAGE_ALL / 16)));
          gt_wgmma_commit();
          gt_wgmma_wait(1); /* tile t-1's products are done: give its slot back */
          FENCE_ACC();

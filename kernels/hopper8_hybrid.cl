@@ -79,6 +79,11 @@ __device__ inline gt_u64 descAt(uint tile, int rows, int row0, int kk) {
    return gt_wgmma_desc(tile + off, SW == 0 ? rows * 16 : 16, 8 * ATOM, SW);
 }
 
+/* descAt's offset from the tile's first descriptor, in the address field's units (16 bytes):
+ * a shared address is below 2^18, so a sum never carries out of that field. The consumers
+ * add one offset a wgmma to the ring's first descriptor (step 7's DADD, measured there). */
+#define DOFF(rows, row0, kk) (((uint)((kk) * 32 / ATOM) * (rows) * ATOM + (uint)((kk) * 32 % ATOM) + (uint)(row0) * ATOM) / 16)
+
 /* All boxes of K step t of A's and B's tiles at (row0, col0) into one stage, counted on bar. */
 __device__ inline void loadTiles(unsigned char *stage, const GtTensorMap *ma, const GtTensorMap *mb, int t, int row0,
                                  int col0, gt_u64 *bar) {
@@ -114,18 +119,17 @@ __device__ inline void splitStage(unsigned char *stage, int tid, int threads) {
 #define WGMMA(n) WGMMA_N(n)
 
 /* The products of one stage into acc: the WM rows of this warpgroup from row r0 of the tile. */
-__device__ inline void mmaStage(float (*acc)[BN / 2], unsigned char *stage, int r0) {
-   const uint a = gt_smem_addr(stage), b = a + TILE_A;
+__device__ inline void mmaStage(float (*acc)[BN / 2], gt_u64 dA, gt_u64 dB) {
 #pragma unroll
    for (int kk = 0; kk < KSTEPS; kk++) {
-      const gt_u64 db = descAt(b, BN, 0, kk);
+      const gt_u64 db = dB + DOFF(BN, 0, kk);
 #pragma unroll
       for (int m = 0; m < WM / 64; m++) {
-         const gt_u64 da = descAt(a, BM, r0 + m * 64, kk);
+         const gt_u64 da = dA + DOFF(BM, m * 64, kk);
 #if SPLIT3
          /* the small terms first: lo*hi and hi*lo, then hi*hi */
-         WGMMA(BN)(acc[m], descAt(a + STAGE, BM, r0 + m * 64, kk), db, 1);
-         WGMMA(BN)(acc[m], da, descAt(b + STAGE, BN, 0, kk), 1);
+         WGMMA(BN)(acc[m], da + STAGE / 16, db, 1);
+         WGMMA(BN)(acc[m], da, db + STAGE / 16, 1);
 #endif
          WGMMA(BN)(acc[m], da, db, 1);
       }
@@ -257,6 +261,8 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
       gt_setmaxnreg_inc(REGS_CONSUMER);
 #endif
       const int ctid = (tid - 128) % 128, r0 = (wg - 1) * WM;
+      /* the first stage's descriptors of this consumer's rows of A and of B */
+      const gt_u64 dA0 = descAt(gt_smem_addr(ring), BM, r0, 0), dB0 = descAt(gt_smem_addr(ring) + TILE_A, BN, 0, 0);
       int q = 0;
       forEachPiece(M, N, K, [&](long tile, int kb, int ke, long slot) {
          int tm, tn;
@@ -272,7 +278,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
             gt_mbar_wait(SPLIT3 ? &ready[s] : &full[s], (q / STAGES) & 1);
             FENCE_ACC();
             gt_wgmma_fence();
-            mmaStage(acc, ring + s * STAGE_ALL, r0);
+            mmaStage(acc, dA0 + (gt_u64)(s * (STAGE_ALL / 16)), dB0 + (gt_u64)(s * (STAGE_ALL / 16)));
             gt_wgmma_commit();
             gt_wgmma_wait(1); /* step t-1's products are done: give its slot back */
             FENCE_ACC();

@@ -195,6 +195,9 @@ if [ $nvrtc = yes ]; then
    run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order --set SW=0 --set BK=8 --code none
    expect_rc 2 "AREG on an unswizzled tile is refused"
    expect_in "AREG reads A's fragments from a swizzled tile" "$ERR" "saying why"
+   run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order --set BN=96 --code none
+   expect_rc 2 "AREG with a wgmma N it has no register-A form for is refused"
+   expect_in "AREG's wgmma with A from registers is written for N of 64, 128, 192 and 256" "$ERR" "naming the N it has"
    run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-order-bf16 --set LO=1 --code none
    expect_rc 2 "LO in bfloat16 is refused"
    expect_in "LO, SMALL, ORDER and AREG shape 3xTF32, the float path" "$ERR" "naming the float path"
