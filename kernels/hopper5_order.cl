@@ -104,6 +104,11 @@ __device__ inline gt_u64 descAt(uint tile, int rows, int row0, int kk) {
    return gt_wgmma_desc(tile + off, SW == 0 ? rows * 16 : 16, 8 * ATOM, SW);
 }
 
+/* descAt's offset from the tile's first descriptor, in the address field's units (16 bytes):
+ * a shared address is below 2^18, so a sum never carries out of that field. The consumers
+ * add one offset a wgmma to the ring's first descriptor (step 7's DADD, measured there). */
+#define DOFF(rows, row0, kk) (((uint)((kk) * 32 / ATOM) * (rows) * ATOM + (uint)((kk) * 32 % ATOM) + (uint)(row0) * ATOM) / 16)
+
 /* All boxes of tile t of A and B into one stage, counted on bar. In a cluster, block
  * `rank` copies its SHARE of the shared tile's rows (B's, or A's with SHARE_A) into every
  * block's stage; each bar counts the whole stage, its own tile and the shares of the
@@ -202,23 +207,22 @@ __device__ inline void splitA(const unsigned char *stage, int r0, uint (*hi)[WM 
 /* The products of one stage into acc (3xTF32's cross terms into cross with SMALL=1, else
  * into acc too): the WM rows of this warpgroup from row r0 of the tile. With fresh, the
  * first product into each accumulator overwrites it (scale-d 0) instead of adding. */
-__device__ inline void mmaStage(float (*acc)[BN / 2], float (*cross)[BN / 2], unsigned char *stage, int r0, int fresh,
+__device__ inline void mmaStage(float (*acc)[BN / 2], float (*cross)[BN / 2], gt_u64 dA, gt_u64 dB, int fresh,
                                 uint (*ahi)[WM / 64][4], uint (*alo)[WM / 64][4]) {
-   const uint a = gt_smem_addr(stage), b = a + TILE_A;
 #pragma unroll
    for (int kk = 0; kk < KSTEPS; kk++) {
-      const gt_u64 db = descAt(b, BN, 0, kk);
+      const gt_u64 db = dB + DOFF(BN, 0, kk);
       const int keep = kk > 0 || !fresh;
 #pragma unroll
       for (int m = 0; m < WM / 64; m++) {
-         const gt_u64 da = descAt(a, BM, r0 + m * 64, kk);
+         const gt_u64 da = dA + DOFF(BM, m * 64, kk);
 #if AREG3
          /* as below, A's hi and lo from registers, B's lo LO_B bytes after its tile */
          float *x = CROSS ? cross[m] : acc[m];
          if (ORDER)
             WGMMA_RS(BN)(acc[m], ahi[kk][m], db, keep);
          WGMMA_RS(BN)(x, alo[kk][m], db, CROSS || !ORDER ? keep : 1);
-         WGMMA_RS(BN)(x, ahi[kk][m], descAt(b + LO_B, BN, 0, kk), 1);
+         WGMMA_RS(BN)(x, ahi[kk][m], db + LO_B / 16, 1);
          if (!ORDER)
             WGMMA_RS(BN)(acc[m], ahi[kk][m], db, CROSS ? keep : 1);
          (void)da;
@@ -227,8 +231,8 @@ __device__ inline void mmaStage(float (*acc)[BN / 2], float (*cross)[BN / 2], un
          float *x = CROSS ? cross[m] : acc[m];
          if (ORDER)
             WGMMA(BN)(acc[m], da, db, keep);
-         WGMMA(BN)(x, descAt(a + STAGE, BM, r0 + m * 64, kk), db, CROSS || !ORDER ? keep : 1);
-         WGMMA(BN)(x, da, descAt(b + STAGE, BN, 0, kk), 1);
+         WGMMA(BN)(x, da + STAGE / 16, db, CROSS || !ORDER ? keep : 1);
+         WGMMA(BN)(x, da, db + STAGE / 16, 1);
          if (!ORDER)
             WGMMA(BN)(acc[m], da, db, CROSS ? keep : 1);
 #else
@@ -347,6 +351,8 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
       gt_setmaxnreg_inc(REGS_CONSUMER);
 #endif
       const int ctid = tid - 128, r0 = (wg - 1) * WM;
+      /* the first stage's descriptors of this consumer's rows of A and of B */
+      const gt_u64 dA0 = descAt(gt_smem_addr(ring), BM, r0, 0), dB0 = descAt(gt_smem_addr(ring) + TILE_A, BN, 0, 0);
       float acc[WM / 64][BN / 2];
 #if CROSS
       float cross[WM / 64][BN / 2];
@@ -381,7 +387,8 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
 #endif
          FENCE_ACC();
          gt_wgmma_fence();
-         mmaStage(acc, cross, stage, r0, fresh, ahi, alo);
+         mmaStage(acc, cross, dA0 + (gt_u64)(s * (STAGE_ALL / 16)), dB0 + (gt_u64)(s * (STAGE_ALL / 16)), fresh, ahi,
+                  alo);
          gt_wgmma_commit();
          /* The sums are read only on the path that waited for all of them: were the read
           * after a join of both paths, ptxas would serialise every wgmma (C7514). */
