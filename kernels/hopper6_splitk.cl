@@ -11,7 +11,7 @@ about:    K steps (the runs differ by one step at most), and each writes its
 about:    FP32 partial sums, unscaled, into plane z of a workspace of SPLIT planes of M x N.
 about:    A second, small launch (the fix-up) adds the planes in plane order, the same bits
 about:    on every run, applies alpha and beta and writes C with 16-byte stores. SPLIT=1 is
-about:    step 5: no workspace, no fix-up, C written from the accumulators with 8-byte stores
+about:    step 5: no workspace, no fix-up, C written from the accumulators with 16-byte stores (C16)
 about:    (no TMA store: gemmtop's tensor maps are A's and B's). The price is the planes'
 about:    traffic, 8 bytes an element of C a plane, and the fix-up's launch: it pays when K is
 about:    long and M x N small. BM=64 with CONS=1 is the 64-row tile of one consumer
@@ -172,7 +172,8 @@ __device__ inline void mmaStage(float (*acc)[BN / 2], gt_u64 dA, gt_u64 dB) {
 
 /* C = alpha acc + beta C (SPLIT 1), or acc alone into plane z of the workspace (the fix-up
  * applies alpha and beta), from the wgmma accumulator layout (gt_sched_wgmma_row/col):
- * each pair of neighbours in a row is one 8-byte store. */
+ * 16-byte stores after neighbouring lanes swap a pair (C16), else each pair of neighbours
+ * in a row one 8-byte store. */
 __device__ inline void storeC(float (*acc)[BN / 2], int tid, int row0, int col0, int N, float alpha, float beta,
                               float *C) {
 #if C16

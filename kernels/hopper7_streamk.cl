@@ -210,9 +210,10 @@ __device__ inline void mmaStage(float (*acc)[BN / 2], unsigned char *stage, int 
    }
 }
 
-/* A tile's accumulators from the wgmma layout (gt_sched_wgmma_row/col), a pair of row
- * neighbours an 8-byte store: into C at `at` (the tile's corner, rows ld apart) finished
- * with alpha and beta, or as they are into a workspace slot (the fix-up finishes them). */
+/* A tile's accumulators from the wgmma layout (gt_sched_wgmma_row/col), 16 bytes a store
+ * after neighbouring lanes swap a pair (C16; else a pair of row neighbours an 8-byte store):
+ * into C at `at` (the tile's corner, rows ld apart) finished with alpha and beta, or as
+ * they are into a workspace slot (the fix-up finishes them). */
 __device__ inline void storeTile(float (*acc)[BN / 2], int tid, float *at, int ld, bool finish, float alpha,
                                  float beta) {
 #if C16
