@@ -265,8 +265,7 @@ __device__ inline void storeC(float (*acc)[BN / 2], int tid, int row0, int col0,
             *p = v;
          }
    (void)c;
-   return;
-#endif
+#else
 #pragma unroll
    for (int m = 0; m < WM / 64; m++)
 #pragma unroll
@@ -282,6 +281,7 @@ __device__ inline void storeC(float (*acc)[BN / 2], int tid, int row0, int col0,
             }
             *p = v;
          }
+#endif
 }
 
 __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, const int N, const int K, const real alpha,
@@ -378,12 +378,11 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
       auto tileStep = [&](int t, uint(*ahi)[WM / 64][4], uint(*alo)[WM / 64][4], uint(*nhi)[WM / 64][4],
                           uint(*nlo)[WM / 64][4]) {
          const int s = t % STAGES;
-         unsigned char *stage = ring + s * STAGE_ALL;
          const int promote = PROMO && ((t + 1) % (PROMO > 0 ? PROMO : 1) == 0 || t + 1 == tiles);
          if (!AHEAD3) /* AHEAD waited before splitting A */
             gt_mbar_wait(SPLIT3 ? &ready[s] : &full[s], (t / STAGES) & 1);
 #if AREG3 && !AHEAD
-         splitA(stage, r0, ahi, alo);
+         splitA(ring + s * STAGE_ALL, r0, ahi, alo);
 #endif
          FENCE_ACC();
          gt_wgmma_fence();

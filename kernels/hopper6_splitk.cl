@@ -195,8 +195,7 @@ __device__ inline void storeC(float (*acc)[BN / 2], int tid, int row0, int col0,
 #endif
             GT_STORE_CN(4, *p, v);
          }
-   return;
-#endif
+#else
 #pragma unroll
    for (int m = 0; m < WM / 64; m++)
 #pragma unroll
@@ -215,6 +214,7 @@ __device__ inline void storeC(float (*acc)[BN / 2], int tid, int row0, int col0,
          GT_STORE_CN(2, *p, v);
 #endif
       }
+#endif
 }
 
 __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, const int N, const int K, const real alpha,

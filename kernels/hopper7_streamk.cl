@@ -235,8 +235,7 @@ __device__ inline void storeTile(float (*acc)[BN / 2], int tid, float *at, int l
             }
             GT_STORE_CN(4, *p, v);
          }
-   return;
-#endif
+#else
 #pragma unroll
    for (int m = 0; m < WM / 64; m++)
 #pragma unroll
@@ -254,6 +253,7 @@ __device__ inline void storeTile(float (*acc)[BN / 2], int tid, float *at, int l
          }
          GT_STORE_CN(2, *p, v);
       }
+#endif
 }
 
 #if EPI

@@ -161,8 +161,7 @@ __device__ inline void storeTile(float (*acc)[BN / 2], int tid, float *at, int l
             }
             GT_STORE_CN(4, *p, v);
          }
-   return;
-#endif
+#else
 #pragma unroll
    for (int m = 0; m < WM / 64; m++)
 #pragma unroll
@@ -180,6 +179,7 @@ __device__ inline void storeTile(float (*acc)[BN / 2], int tid, float *at, int l
          }
          GT_STORE_CN(2, *p, v);
       }
+#endif
 }
 
 /* The stream-K region: the first SK_TILES tiles of the order (gt_sched_hybrid_sk_tiles). */

@@ -101,13 +101,15 @@ expect_rc 2 "a --dir too long to hold is refused, not cut"
 expect_in "--dir is " "$ERR" "saying how long it may be"
 
 # CUDA C++ for nvcc, written without a GPU (--arch): FP32 on CUDA cores, half on mma.sync,
-# bfloat16 on wgmma with TMA tensor maps (sm_90a), split-K with its fix-up launch on CUDA
-# cores and on mma.sync, and FP8 with per-tensor scales: e4m3 on wgmma, e5m2 on swap-AB with
-# its split-K fix-up (its scales passed to both launches).
+# bfloat16 on wgmma with TMA tensor maps (sm_90a; step 7 in clusters, C16 and DADD too),
+# split-K with its fix-up launch on CUDA cores and on mma.sync, and FP8 with per-tensor
+# scales: e4m3 on wgmma, e5m2 on swap-AB with its split-K fix-up (its scales passed to both
+# launches). nvcc's warnings fail the build check (an unreachable loop did once).
 nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 for spec in "fast-02-warptile-cuda sm_90 1024 NN fast02_warptile" \
    "tensor-5-warptile-h100-half-cuda sm_80 1024 NN tensor05_warptile" \
    "hopper-5-order-bf16 sm_90 1024 NT hopper5_order" \
+   "hopper-7-persistent-256-c2-bf16 sm_90 1024 NT hopper7_streamk" \
    "fast-02-warptile-cuda sm_90 128x1024x4096 NN fast03_splitk" \
    "tensor-5-warptile-h100-half-cuda sm_90 256x1024x4096 NN tensor06_splitk" \
    "hopper-fp8-1-wgmma sm_90a 1024x512x1024 NT fp8h1_wgmma" \
@@ -117,6 +119,7 @@ for spec in "fast-02-warptile-cuda sm_90 1024 NN fast02_warptile" \
    fast03_splitk) sel="--kernel fast03_splitk --set SPLIT=4" ;;
    tensor06_splitk) sel="--preset $1 --kernel tensor06_splitk --set SPLIT=4" ;;
    hopper9_swapab) sel="--preset $1 --precision e5m2" ;;
+   hopper7_streamk) sel="--preset $1 --compute-units 132" ;; # a persistent grid: 132 blocks (H100, H200)
    *) sel="--preset $1" ;;
    esac
    out_dir="$T_DIR/cuda-$5"
