@@ -100,14 +100,8 @@ sites:    0=TMA write A (model), 1=wgmma read A (model), 2=unswizzled read A
  * k-step is 32 bytes inside one box row; without swizzle a box is one column of 8x16-byte
  * core matrices and a k-step spans two boxes (LBO apart). */
 __device__ inline gt_u64 descAt(uint tile, int rows, int row0, int kk) {
-   const uint off = (uint)(kk * 32 / ATOM) * rows * ATOM + (uint)(kk * 32 % ATOM) + (uint)row0 * ATOM;
-   return gt_wgmma_desc(tile + off, SW == 0 ? rows * 16 : 16, 8 * ATOM, SW);
+   return gt_wgmma_desc(tile + GT_WGMMA_KOFF(rows, row0, kk, ATOM), SW == 0 ? rows * 16 : 16, 8 * ATOM, SW);
 }
-
-/* descAt's offset from the tile's first descriptor, in the address field's units (16 bytes):
- * a shared address is below 2^18, so a sum never carries out of that field. The consumers
- * add one offset a wgmma to the ring's first descriptor (step 7's DADD, measured there). */
-#define DOFF(rows, row0, kk) (((uint)((kk) * 32 / ATOM) * (rows) * ATOM + (uint)((kk) * 32 % ATOM) + (uint)(row0) * ATOM) / 16)
 
 /* All boxes of tile t of A and B into one stage, counted on bar. In a cluster, block
  * `rank` copies its SHARE of the shared tile's rows (B's, or A's with SHARE_A) into every
@@ -211,11 +205,11 @@ __device__ inline void mmaStage(float (*acc)[BN / 2], float (*cross)[BN / 2], gt
                                 uint (*ahi)[WM / 64][4], uint (*alo)[WM / 64][4]) {
 #pragma unroll
    for (int kk = 0; kk < KSTEPS; kk++) {
-      const gt_u64 db = dB + DOFF(BN, 0, kk);
+      const gt_u64 db = dB + GT_WGMMA_KOFF(BN, 0, kk, ATOM) / 16;
       const int keep = kk > 0 || !fresh;
 #pragma unroll
       for (int m = 0; m < WM / 64; m++) {
-         const gt_u64 da = dA + DOFF(BM, m * 64, kk);
+         const gt_u64 da = dA + GT_WGMMA_KOFF(BM, m * 64, kk, ATOM) / 16;
 #if AREG3
          /* as below, A's hi and lo from registers, B's lo LO_B bytes after its tile */
          float *x = CROSS ? cross[m] : acc[m];

@@ -334,6 +334,14 @@ __device__ inline gt_u64 gt_wgmma_desc(uint addr, uint lbo, uint sbo, int swizzl
           (gt_u64)((sbo & 0x3FFFF) >> 4) << 32 | mode << 62;
 }
 
+/* The byte offset of k-step kk (32 bytes of K) of rows row0.. in a K-major tile of `rows` rows
+ * as TMA lays it: boxes of rows x `atom` bytes side by side along K (atom: the swizzle width,
+ * or 16 without swizzle). A descriptor's address field counts 16 bytes and a shared address
+ * is below 2^18, so a descriptor plus this offset / 16 is the descriptor of that address: the
+ * Hopper steps' consumers add constants to the ring's first one instead of building each. */
+#define GT_WGMMA_KOFF(rows, row0, kk, atom)                                                                          \
+   ((uint)((kk) * 32 / (atom)) * (rows) * (atom) + (uint)((kk) * 32 % (atom)) + (uint)(row0) * (atom))
+
 /* wgmma's words for the element type (the other type macros: helpers/types.h, joined
  * after this file; hence defined() here). */
 #if defined(GT_HALF) && GT_HALF
