@@ -286,7 +286,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
    gt_u64 *full = (gt_u64 *)(ring + STAGES * STAGE_ALL); /* filled by the copy engine */
    gt_u64 *empty = full + STAGES;                         /* read by every consumer warp */
    gt_u64 *ready = empty + STAGES;                        /* 3xTF32: the stage is split */
-   const int tid = threadIdx.x, wg = tid / 128;
+   const int tid = threadIdx.x, wg = gt_warpgroup();
    /* GROUP block rows side by side: consecutive blocks share A's rows and sweep B's
     * columns GROUP rows at a time, so the tiles that a wave of blocks reads stay in L2. A
     * cluster's blocks count as one, CL_M tiles high and CL_N wide: the same B tile, rows
@@ -391,7 +391,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
             FENCE_ACC();
             if (tid % 32 == 0) {
                if (held)
-                  releaseSlot(&empty[(t - 1) % STAGES]);
+                  releaseSlot(&empty[gt_ring_prev(s, STAGES)]);
                releaseSlot(&empty[s]);
             }
 #if PROMO
@@ -406,7 +406,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
             gt_wgmma_wait(1); /* tile t-1's products are done: give its slot back */
             FENCE_ACC();
             if (tid % 32 == 0 && held)
-               releaseSlot(&empty[(t - 1) % STAGES]);
+               releaseSlot(&empty[gt_ring_prev(s, STAGES)]);
          }
          held = !drain;
          fresh = promote;

@@ -311,7 +311,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
    /* C's staging area, WM rows of STRIDE bytes per consumer, 128-byte aligned */
    unsigned char *staging = (unsigned char *)(((size_t)(ready + STAGES) + 127) & ~(size_t)127);
 #endif
-   const int tid = threadIdx.x, wg = tid / 128, steps = K / BK;
+   const int tid = threadIdx.x, wg = gt_warpgroup(), steps = K / BK;
    const int rank = CLUSTER > 1 ? (int)gt_cluster_rank() : 0;
    if (tid == 0) {
       for (int s = 0; s < STAGES; s++) {
@@ -389,7 +389,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) CLUSTER_DIMS void gemm(const int M, 
             gt_wgmma_wait(1); /* step t-1's products are done: give its slot back */
             FENCE_ACC();
             if (t > kb && tid % 32 == 0)
-               releaseSlot(&empty[(q - 1) % STAGES]);
+               releaseSlot(&empty[gt_ring_prev(s, STAGES)]);
          }
          gt_wgmma_wait(0);
          FENCE_ACC();

@@ -205,7 +205,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
    gt_u64 *full = (gt_u64 *)(ring + STAGES * STAGE_ALL); /* filled by the copy engine */
    gt_u64 *empty = full + STAGES;                         /* read by every consumer warp */
    gt_u64 *ready = empty + STAGES;                        /* 3xTF32: the stage is split */
-   const int tid = threadIdx.x, wg = tid / 128, steps = K / BK;
+   const int tid = threadIdx.x, wg = gt_warpgroup(), steps = K / BK;
    if (tid == 0) {
       for (int s = 0; s < STAGES; s++) {
          gt_mbar_init(&full[s], 1);
@@ -278,7 +278,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
             gt_wgmma_wait(1); /* step t-1's products are done: give its slot back */
             FENCE_ACC();
             if (t > kb && tid % 32 == 0)
-               gt_mbar_arrive(&empty[(q - 1) % STAGES]);
+               gt_mbar_arrive(&empty[gt_ring_prev(s, STAGES)]);
          }
          gt_wgmma_wait(0);
          FENCE_ACC();

@@ -143,7 +143,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
    unsigned char *ring = gt_dynamic + ((1024 - (gt_smem_addr(gt_dynamic) & 1023)) & 1023);
    gt_u64 *full = (gt_u64 *)(ring + STAGES * STAGE); /* filled by the copy engine */
    gt_u64 *empty = full + STAGES;                     /* read by every consumer warp */
-   const int tid = threadIdx.x, wg = tid / 128;
+   const int tid = threadIdx.x, wg = gt_warpgroup();
    /* Consecutive blocks take the same tokens and consecutive rows of the weight. */
    const int tilesN = N / BN, n0 = blockIdx.x % tilesN * BN, m0 = blockIdx.x / tilesN * BT;
    /* Block z of the tile takes its run of the K steps, [t0, t0 + tiles). */
@@ -206,7 +206,7 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
          gt_wgmma_wait(1); /* step t-1's products are done: give its slot back */
          FENCE_ACC();
          if (t > 0 && tid % 32 == 0)
-            gt_mbar_arrive(&empty[(t - 1) % STAGES]);
+            gt_mbar_arrive(&empty[gt_ring_prev(s, STAGES)]);
 #endif
       }
       gt_wgmma_wait(0);

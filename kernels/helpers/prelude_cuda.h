@@ -115,6 +115,15 @@ struct __align__(64) GtTensorMap {
 
 __device__ inline uint gt_smem_addr(const void *p) { return (uint)__cvta_generic_to_shared(p); }
 
+/* This thread's warpgroup, broadcast from lane 0 so that the compiler knows the warp agrees
+ * on it: what is computed from it (a consumer's rows, its wgmma descriptors) then lives in
+ * uniform registers, not in per-lane ones moved over before every wgmma (R2UR). */
+__device__ inline int gt_warpgroup(void) { return __shfl_sync(0xffffffffu, (int)threadIdx.x / 128, 0); }
+
+/* The slot before slot s of a ring of n: (t - 1) % n for s = t % n and t > 0, from the
+ * warp-uniform s, so that giving a slot back costs no division in per-lane registers. */
+__device__ inline int gt_ring_prev(int s, int n) { return (s == 0 ? n : s) - 1; }
+
 /* mbarriers: a count of arrivals plus, for the TMA, a count of bytes to come. */
 __device__ inline void gt_mbar_init(gt_u64 *bar, uint count) {
    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(gt_smem_addr(bar)), "r"(count) : "memory");
