@@ -26,7 +26,7 @@ print(len(rows) if all(r["suite"]=="skinny" and r["m"]*r["n"]*r["k"]>0 for r in 
 [ "$n" = 8 ] && ok "list shapes skinny --format json: 8 objects" || not_ok "list shapes skinny --format json ($n)" "$OUT"
 run_gemmtop list shapes llama4
 expect_rc 2 "an unknown suite is refused"
-expect_in "no shape suite named 'llama4'; there are: held-out held-out-2 llama3-70b llama3-8b" "$ERR" "naming the suites there are"
+expect_in "no shape suite named 'llama4'; there are: held-out held-out-2 held-out-3 llama3-70b llama3-8b" "$ERR" "naming the suites there are"
 
 # The user's suites: a good one is listed as theirs, a broken one named with its line.
 mkdir -p "$XDG_CONFIG_HOME/gemmtop/shapes"

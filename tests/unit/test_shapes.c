@@ -108,7 +108,8 @@ static void test_shipped(void **state) {
    } want[] = {{"llama3-8b", 128, 6144, 4096},    {"llama3-8b", 16384, 4096, 14336}, {"llama3-8b", 16, 28672, 4096},
                {"llama3-70b", 4096, 10240, 8192}, {"llama3-70b", 512, 8192, 28672},  {"squares", 16384, 16384, 16384},
                {"skinny", 128, 8192, 8192},       {"skinny", 4096, 128, 65536},      {"held-out", 32, 5120, 3072},
-               {"held-out", 8192, 2304, 9216},    {"held-out-2", 64, 7680, 5120},    {"held-out-2", 6144, 2048, 8192}};
+               {"held-out", 8192, 2304, 9216},    {"held-out-2", 64, 7680, 5120},    {"held-out-2", 6144, 2048, 8192},
+               {"held-out-3", 48, 4608, 4096},    {"held-out-3", 3072, 2048, 11008}};
    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
       const ShapeSuite *s = ShapeSuites_find(&all, want[i].name);
       assert_non_null(s);
@@ -120,7 +121,7 @@ static void test_shipped(void **state) {
          fail_msg("%s has no %dx%dx%d", want[i].name, want[i].m, want[i].n, want[i].k);
    }
    /* the held-out models: each suite's weights sum to 1 (equal models and token counts) */
-   static const char *const heldOut[] = {"other-models", "held-out", "held-out-2"};
+   static const char *const heldOut[] = {"other-models", "held-out", "held-out-2", "held-out-3"};
    for (size_t v = 0; v < sizeof heldOut / sizeof heldOut[0]; v++) {
       const ShapeSuite *s = ShapeSuites_find(&all, heldOut[v]);
       assert_non_null(s);
