@@ -409,10 +409,12 @@ static double waveReads(const Geometry *g, const Problem *p, long long tm, long 
  *    fix-up, no persistent grid (H200, ncu at 4096: within 6% for Hopper steps 1, 3 and 4,
  *    the tensor steps 1 and 3, myGEMM 7 and 8; groups that drift apart in K read more:
  *    myGEMM 9 and 10, 1.7x);
- *  - a 1-D grid of the BM x BN tiles `reuse:` names (A=BN B=BM), in the order `band:` gives
- *    (the Hopper steps' GROUP), a persistent grid's groups all resident (Hopper step 5 within
- *    8% in every type and tile at 4096, the persistent grid of whole tiles at 192 and 224
- *    columns within 5%; its 160-column, 64-row and GROUP=1 presets 0.81-1.75 times DRAM's).
+ *  - a grid of the BM x BN tiles `reuse:` names (A=BN B=BM), in the order `band:` gives
+ *    (the Hopper and warp-tile steps' GROUP, swap-AB's row by row), a persistent grid's
+ *    groups all resident (Hopper step 5 within 8% in every type and tile at 4096, the
+ *    persistent grid of whole tiles at 192 and 224 columns within 5%; its 160-column, 64-row
+ *    and GROUP=1 presets 0.81-1.75 times DRAM's; fast 2 and tensor 5 in their bands within 1%,
+ *    where row by row gave 1.12-1.34 times DRAM's).
  * 0: neither case. */
 static double dramReads(const Geometry *g, const Problem *p, const Waves *w, long long reuse_a, long long reuse_b,
                         double l2_bytes, double compulsory) {
