@@ -668,6 +668,7 @@ static void test_inputs_from_the_model(void **state) {
    r.registers = 32;
    Limiter_inputs(&dev, naive, values, &p, &r, &peaks, NULL, &in);
    assert_true(in.dram_read_bytes == in.min_read_bytes);
+   assert_true(in.dram_drift_bytes == 0); /* one figure: nothing to drift */
    /* In an L2 of 1 MB they do not: each wave of resident groups reads the rows of A and the
     * columns of B its tiles cover (32 x 32 tiles of 16 x 16, numbered row by row; 8 units,
     * so that the 1024 groups take several waves). */
@@ -689,6 +690,27 @@ static void test_inputs_from_the_model(void **state) {
    }
    if (!(want > in.min_read_bytes && fabs(in.dram_read_bytes - want) < 1))
       fail_msg("DRAM reads %.6g, expected %.6g (compulsory %.6g, %lld resident)", in.dram_read_bytes, want, in.min_read_bytes, resident);
+   /* The groups drifted apart in K: a second figure only where it is over 10% beyond the
+    * waves', and never past every tile reading its rows and columns itself. */
+   const double alone = 1024 * (16.0 + 16) * 512 * 4;
+   assert_true(in.dram_drift_bytes == 0 ||
+               (in.dram_drift_bytes > 1.1 * in.dram_read_bytes && in.dram_drift_bytes <= alone + 1));
+   /* An L2 of 1 KB holds less than one slice of K of a row of A (16 rows x 512 / 16 x 4
+    * bytes): every slice each group reads misses, as if each tile read its own. The waves'
+    * count does not depend on the L2's size. */
+   const double waves = in.dram_read_bytes;
+   dev.l2_bytes = 1024;
+   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.dram_read_bytes == waves);
+   if (fabs(in.dram_drift_bytes - alone) > 1)
+      fail_msg("drifted DRAM reads %.6g, expected %.6g", in.dram_drift_bytes, alone);
+   /* An L2 a page short of A and B (2 MB): each wave still reads B again by the waves'
+    * count, but groups through an LRU of that size keep B between the tile rows, so drifted
+    * they read less than the waves say: one figure. */
+   dev.l2_bytes = (2u << 20) - 4096;
+   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.dram_read_bytes == waves && in.dram_drift_bytes == 0);
+   dev.l2_bytes = 1u << 20;
    /* A CPU: no DRAM model. */
    dev.compute_units = 132;
    dev.type = DEVICE_CPU;
