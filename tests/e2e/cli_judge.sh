@@ -109,6 +109,8 @@ expect_in "DRAM       the model's reads: 16.78 MB, each element once (A and B fi
 judge --device-file "$DEV" --preset hopper-5-order-bf16 --size 4096 --judge-ms 0.1806
 expect_in "DRAM       the model's reads: 186.6 MB, 2.78x the compulsory (A and B exceed the 60 MB L2" "$OUT" \
    "at 4096 each wave reads its rows and columns again"
+n=$(printf '%s\n' "$OUT" | grep -c '^DRAM')
+[ "$n" = 1 ] && ok "one DRAM line, no second figure" || not_ok "one DRAM line, no second figure" "$n lines: $OUT"
 judge --device-file "$DEV" --preset hopper-5-order-bf16 --size 4096 --judge-ms 0.1806 --format json
 if msg=$(printf '%s\n' "$OUT" | tail -n 1 | python3 -c '
 import json, sys

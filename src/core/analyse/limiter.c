@@ -578,7 +578,9 @@ static double dramReads(const Geometry *g, const Problem *p, const Waves *w, lon
       if (g->work > 0)
          resident = w->groups;
    } else {
-      if (g->dims != 2 || g->work > 0 || !g->local[0] || !g->local[1])
+      /* A third dimension of one group (a split-K grid's SPLIT=1) leaves a 2-D grid. */
+      const bool flat = g->dims == 2 || (g->dims == 3 && g->local[2] && g->global[2] == g->local[2]);
+      if (!flat || g->work > 0 || !g->local[0] || !g->local[1])
          return 0;
       tn = (long long)(g->global[0] / g->local[0]), tm = (long long)(g->global[1] / g->local[1]);
       /* A group's tile holds at least the register or shared tile the model's reuse names: a
