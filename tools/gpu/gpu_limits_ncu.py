@@ -58,7 +58,9 @@ merges reads of one sector by several SMs before the L2's slices count them, 1.0
 on the H200; the lrc__ counters say how many it merged. The model's DRAM reads (explain's dram_read_bytes: A and B once, C
 when beta is not 0, where they fit in the L2; a plain tile grid's waves reading their rows
 and columns again where they do not; the compulsory reads where gemmtop gives neither)
-against DRAM's reads (C's writes stay in the L2 during the kernel: kept beside); the model's local-memory wavefronts of loads
+against DRAM's reads (C's writes stay in the L2 during the kernel: kept beside); where
+gemmtop gives a second figure (dram_drift_bytes: the groups drifted apart in K), whether
+DRAM's reads lie between the two, 10% either side, in a column of its own instead; the model's local-memory wavefronts of loads
 (with --banks, for a kernel with `local_reuse:`: the trace's load wavefronts as compiled per
 multiply-add of its small launch, times the row's multiply-adds; else bytes / 128 times the
 trace's conflict ratio) against ncu's; occupancy and waves; the limiter
