@@ -997,9 +997,11 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
                  in->dram_drift_bytes / 1e6, in->dram_drift_bytes / in->min_read_bytes);
       } else
          fprintf(out,
-                 "DRAM       the model's reads: %.4g MB, each element once (A and B fit in the %.0f MB L2); with C's "
+                 "DRAM       the model's reads: %.4g MB, each element once (%s fit in the %.0f MB L2); with C's "
                  "writes %.0f%% of the measured %.4g GB/s\n",
-                 in->dram_read_bytes / 1e6, in->l2_bytes / 1048576, 100 * l->memory_used, in->copy_gbps);
+                 in->dram_read_bytes / 1e6,
+                 in->min_read_bytes <= in->l2_bytes ? "A and B" : "each split-K plane's slices of A and B",
+                 in->l2_bytes / 1048576, 100 * l->memory_used, in->copy_gbps);
    }
    if (l->l2_used >= 0 && l->l2_used_all >= 0)
       fprintf(out,

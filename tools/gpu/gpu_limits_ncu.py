@@ -57,7 +57,8 @@ the L2's write sectors). The L2's own count of sectors from the SMs
 merges reads of one sector by several SMs before the L2's slices count them, 1.0-2.3x fewer
 on the H200; the lrc__ counters say how many it merged. The model's DRAM reads (explain's dram_read_bytes: A and B once, C
 when beta is not 0, where they fit in the L2; a plain tile grid's waves reading their rows
-and columns again where they do not; the compulsory reads where gemmtop gives neither)
+and columns again where they do not; no comparison where gemmtop gives neither, the
+compulsory reads for a run recorded before gemmtop gave them)
 against DRAM's reads (C's writes stay in the L2 during the kernel: kept beside); where
 gemmtop gives a second figure (dram_drift_bytes: the groups drifted apart in K), whether
 DRAM's reads lie between the two, 10% either side, in a column of its own instead; the model's local-memory wavefronts of loads
@@ -448,8 +449,10 @@ def compare(lim, v, ratio, same=None, run=None, trace=None):
         dram = (rd or 0) + (wr or 0) if rd is not None or wr is not None else None
         min_bytes = lim.get("min_bytes")
     # The model's DRAM reads where gemmtop gives them (the compulsory ones where the operands
-    # fit in the L2, the waves' re-reads where they do not), else the compulsory ones.
-    dram_model = lim.get("dram_read_bytes") or min_bytes
+    # fit in the L2, the waves' re-reads where they do not). Where a gemmtop that gives them
+    # gives none (stream-K's grid, a cluster's order: the model does not know), none: the row
+    # is not compared. A gemmtop from before them: the compulsory ones.
+    dram_model = lim.get("dram_read_bytes") if "dram_read_bytes" in lim else min_bytes
     # Where gemmtop gives a second figure, what the groups read drifted apart in K: DRAM's
     # reads lie between the two and the model does not say where (docs/limits.md, rule 3).
     dram_drift = lim.get("dram_drift_bytes")

@@ -544,8 +544,23 @@ static double driftReads(const Geometry *g, const Problem *p, long long tm, long
    return bytes;
 }
 
+/* The planes of a split-K grid: its last dimension, one group wide, whose workspace holds as
+ * many planes of C's partial sums (`workspace: SPLIT * M * N * REAL_SIZE`); plane s's groups
+ * take the s-th slice of K, and the grid numbers them plane after plane. 0: not such a grid
+ * (stream-K's and the hybrid's workspaces hold the tiles they share, not planes). */
+static long long splitPlanes(const Geometry *g, const Problem *p) {
+   if (g->fixup_dims <= 0 || g->work > 0 || g->workspace <= 0 || g->dims < 2 || g->local[g->dims - 1] != 1)
+      return 0;
+   const long long planes = (long long)g->global[g->dims - 1];
+   const long long plane = (long long)g->m * g->n * (long long)Precision_size(p->precision);
+   return planes > 1 && g->workspace == planes * plane ? planes : 0;
+}
+
 /* The bytes a launch reads from DRAM. Where A and B (and C when beta is not 0) fit in the
- * L2 together, each element once. Where they do not, per wave of resident groups, the rows
+ * L2 together, each element once; so too for a split-K grid whose planes' slices of A and B
+ * each fit (H200, 4096: swap-AB's, tensor 8's and fast 5's split presets read each element
+ * once; Hopper step 6's 1.3-2.5 times, as the FP8 steps read more than operands that fit).
+ * Where they do not, per wave of resident groups, the rows
  * of A and the columns of B its tiles cover (waveReads), for two kinds of grid:
  *  - a plain 2-D grid of tiles, dimension 0 along N, the groups numbered row by row, no
  *    fix-up, no persistent grid (H200, ncu at 4096: within 6% for Hopper steps 1, 3 and 4,
@@ -568,6 +583,10 @@ static double dramReads(const Geometry *g, const Problem *p, const Waves *w, lon
    if (l2_bytes <= 0 || compulsory <= 0)
       return 0;
    if (compulsory <= l2_bytes)
+      return compulsory;
+   const long long planes = splitPlanes(g, p);
+   const double c_read = p->beta != 0 ? (double)g->m * g->n * Precision_size(p->precision) : 0;
+   if (planes > 0 && (compulsory - c_read) / (double)planes <= l2_bytes)
       return compulsory;
    if (g->fixup_dims > 0 || !w->known || w->units <= 0 || w->per_unit <= 0)
       return 0;
