@@ -27,6 +27,10 @@
  * both (the comparison's tolerance, 10%). */
 #define DRIFT_SLACK 1.10
 #define DRIFT_STEPS 16 /* slices of K the drift simulation follows each tile through */
+/* Tiles x slices it follows at most (about 20 ms): fewer slices for a grid past 131072 tiles,
+ * none past 524288 (four slices), so that a pane that judges on each drawing stays quick. */
+#define DRIFT_BUDGET (1LL << 21)
+#define DRIFT_MIN_STEPS 4
 
 const char *LimitKind_name(LimitKind k) {
    static const char *names[LIMIT_KINDS] = {"unknown",      "launch",         "tail",      "compute", "memory",
@@ -474,16 +478,16 @@ static void LruCache_use(LruCache *c, int i, double bytes, bool read, double (*s
    }
 }
 
-/* The items of the drift simulation: DRIFT_STEPS slices of each row of A's tiles, then of
+/* The items of the drift simulation: `steps` slices of each row of A's tiles, then of
  * each column of B's, then C's tiles. */
 typedef struct {
-   long long tm, tn;
+   long long tm, tn, steps;
    double a_bytes, b_bytes, c_bytes; /* one slice of a row of A, of a column of B; a tile of C */
 } DriftItems;
 
 static double driftItemBytes(const void *ctx, int i) {
    const DriftItems *d = ctx;
-   const long long a = d->tm * DRIFT_STEPS, b = d->tn * DRIFT_STEPS;
+   const long long a = d->tm * d->steps, b = d->tn * d->steps;
    return i < a ? d->a_bytes : i < a + b ? d->b_bytes : d->c_bytes;
 }
 
@@ -493,18 +497,19 @@ static double driftItemBytes(const void *ctx, int i) {
  * into a launch), then takes the order's next tile whenever it finishes one. Each step every
  * running group reads its next slice of K, a slice of its row of A and of its column of B,
  * through an LRU cache of the L2's size, and a finished tile writes C's tile into it. The
- * waves' count (waveReads) is the other end: groups that stay together in K. 0: past the
- * same million tiles, or no memory. */
+ * waves' count (waveReads) is the other end: groups that stay together in K. 0: a grid too
+ * large to follow in DRIFT_BUDGET (past 524288 tiles), or no memory. */
 static double driftReads(const Geometry *g, const Problem *p, long long tm, long long tn, long long bm, long long bn,
                          long long band, long long resident, double l2_bytes) {
    const long long tiles = tm * tn;
-   if (tiles > 1000000 || resident < 1 || band < 1 || g->k < DRIFT_STEPS)
+   const long long steps = tiles * DRIFT_STEPS <= DRIFT_BUDGET ? DRIFT_STEPS : DRIFT_BUDGET / tiles;
+   if (steps < DRIFT_MIN_STEPS || resident < 1 || band < 1 || g->k < steps)
       return 0;
    const long long slots = resident < tiles ? resident : tiles;
-   const double in = (double)Precision_inputSize(p->precision), slice = (double)g->k / DRIFT_STEPS;
-   const DriftItems items = {.tm = tm, .tn = tn, .a_bytes = (double)bm * slice * in, .b_bytes = (double)bn * slice * in,
+   const double in = (double)Precision_inputSize(p->precision), slice = (double)g->k / (double)steps;
+   const DriftItems items = {.tm = tm, .tn = tn, .steps = steps, .a_bytes = (double)bm * slice * in, .b_bytes = (double)bn * slice * in,
                              .c_bytes = (double)bm * bn * Precision_size(p->precision)};
-   const long long aItems = tm * DRIFT_STEPS, cFirst = aItems + tn * DRIFT_STEPS;
+   const long long aItems = tm * steps, cFirst = aItems + tn * steps;
    LruCache cache;
    long long *tile = malloc((size_t)slots * sizeof *tile), *step = malloc((size_t)slots * sizeof *step);
    if (!tile || !step || !LruCache_init(&cache, cFirst + tiles, l2_bytes)) {
@@ -515,7 +520,7 @@ static double driftReads(const Geometry *g, const Problem *p, long long tm, long
    }
    /* step < 0: the slot waits that many steps before its first tile. */
    for (long long j = 0; j < slots; j++)
-      tile[j] = j, step[j] = -(j * DRIFT_STEPS / slots);
+      tile[j] = j, step[j] = -(j * steps / slots);
    long long next = slots, running = slots;
    while (running > 0) {
       for (long long j = 0; j < slots; j++) {
@@ -527,9 +532,9 @@ static double driftReads(const Geometry *g, const Problem *p, long long tm, long
          }
          long long row, col;
          tileAt(tile[j], tm, tn, band, &row, &col);
-         LruCache_use(&cache, (int)(row * DRIFT_STEPS + step[j]), items.a_bytes, true, driftItemBytes, &items);
-         LruCache_use(&cache, (int)(aItems + col * DRIFT_STEPS + step[j]), items.b_bytes, true, driftItemBytes, &items);
-         if (++step[j] == DRIFT_STEPS) {
+         LruCache_use(&cache, (int)(row * steps + step[j]), items.a_bytes, true, driftItemBytes, &items);
+         LruCache_use(&cache, (int)(aItems + col * steps + step[j]), items.b_bytes, true, driftItemBytes, &items);
+         if (++step[j] == steps) {
             LruCache_use(&cache, (int)(cFirst + tile[j]), items.c_bytes, false, driftItemBytes, &items);
             step[j] = 0;
             tile[j] = next < tiles ? next++ : -1;
