@@ -37,6 +37,7 @@ pad:      M=BM N=BN K=BK
 global:   (N / BN) * ((BM / WM) * (BN / WN) * 32), M / BM
 local:    (BM / WM) * (BN / WN) * 32, 1
 reuse:    A=BN B=BM
+band:     GROUP
 local_reuse: A=WN/LX B=WM/(32/LX)
 localmem: 2 * BK * (BM + PADA + BN) * REAL_SIZE
 sites:    0=A store (transposed), 1=B store, 2=A load, 3=B load

@@ -30,6 +30,7 @@ param:    BLOCKS = 2 in 1, 2, 3, 4 ; blocks per multiprocessor that the register
 param:    SPLIT = 4 in 1, 2, 3, 4, 5, 6, 8, 12, 16 ; blocks that share the K steps of a tile (1: no workspace)
 param:    PROMOTE = 1 in 0, 1 ; FP8: 1 adds each tile's wgmma sums into FP32 registers; 0 leaves a block's share of K in wgmma's accumulator
 reuse:    A=BN B=BT
+band:     1
 local_reuse: A=64 B=BT
 arch:     sm_90a
 precisions: tf32 half bfloat16 e4m3 e5m2

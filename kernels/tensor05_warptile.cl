@@ -50,6 +50,7 @@ pad:      M=BM N=BN K=BK
 global:   (N / BN) * ((BM / WM) * (BN / WN) * 32), M / BM
 local:    (BM / WM) * (BN / WN) * 32, 1
 reuse:    A=BN B=BM
+band:     GROUP
 local_reuse: A=WN B=WM
 localmem: (1 - DYNAMIC_SMEM) * STAGES * (BM * (BK * IN_SIZE + 16 * (1 - SWZ)) + BK * (BN * IN_SIZE + (IN_SIZE == 4 ? 32 : 16) * (1 - SWZ)))
 dynamic_smem: DYNAMIC_SMEM * STAGES * (BM * (BK * IN_SIZE + 16 * (1 - SWZ)) + BK * (BN * IN_SIZE + (IN_SIZE == 4 ? 32 : 16) * (1 - SWZ)))

@@ -900,6 +900,7 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       jsonNumber(out, "l1_bytes", in->l1_bytes > 0 ? in->l1_bytes : NAN, true);
       jsonNumber(out, "min_read_bytes", in->min_read_bytes > 0 ? in->min_read_bytes : NAN, true);
       jsonNumber(out, "dram_read_bytes", in->dram_read_bytes > 0 ? in->dram_read_bytes : NAN, true);
+      jsonNumber(out, "dram_drift_bytes", in->dram_drift_bytes > 0 ? in->dram_drift_bytes : NAN, true);
       /* Where a fix-up writes C, what the kernel itself stores instead: the partial sums. */
       jsonNumber(out, "store_bytes", in->store_bytes > 0 ? in->store_bytes : NAN, true);
       /* The compute ceiling's share left at the run's clock (1: the peak's own clock). */
@@ -981,18 +982,26 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    /* DRAM's reads by the model (Limiter_inputs): once where A and B fit in the L2, else each
     * wave's rows and columns again; the memory share is judged by them and C's writes. */
    if (in->dram_read_bytes > 0 && l->memory_used >= 0) {
-      if (in->dram_read_bytes > 1.001 * in->min_read_bytes)
+      if (in->dram_read_bytes > 1.001 * in->min_read_bytes) {
          fprintf(out,
                  "DRAM       the model's reads: %.4g MB, %.2fx the compulsory (A and B exceed the %.0f MB L2: each wave of "
                  "resident groups reads its tiles' rows and columns again); with C's writes %.0f%% of the measured "
                  "%.4g GB/s\n",
                  in->dram_read_bytes / 1e6, in->dram_read_bytes / in->min_read_bytes, in->l2_bytes / 1048576,
                  100 * l->memory_used, in->copy_gbps);
-      else
+      /* The waves' figure holds for groups that stay together in K; drifted apart they read more. */
+      if (in->dram_drift_bytes > 0)
          fprintf(out,
-                 "DRAM       the model's reads: %.4g MB, each element once (A and B fit in the %.0f MB L2); with C's "
+                 "           groups that drift apart in K read up to %.4g MB, %.2fx the compulsory (their tiles "
+                 "through an LRU of the L2's size): how far they drift decides, which the model cannot tell\n",
+                 in->dram_drift_bytes / 1e6, in->dram_drift_bytes / in->min_read_bytes);
+      } else
+         fprintf(out,
+                 "DRAM       the model's reads: %.4g MB, each element once (%s fit in the %.0f MB L2); with C's "
                  "writes %.0f%% of the measured %.4g GB/s\n",
-                 in->dram_read_bytes / 1e6, in->l2_bytes / 1048576, 100 * l->memory_used, in->copy_gbps);
+                 in->dram_read_bytes / 1e6,
+                 in->min_read_bytes <= in->l2_bytes ? "A and B" : "each split-K plane's slices of A and B",
+                 in->l2_bytes / 1048576, 100 * l->memory_used, in->copy_gbps);
    }
    if (l->l2_used >= 0 && l->l2_used_all >= 0)
       fprintf(out,

@@ -109,6 +109,8 @@ expect_in "DRAM       the model's reads: 16.78 MB, each element once (A and B fi
 judge --device-file "$DEV" --preset hopper-5-order-bf16 --size 4096 --judge-ms 0.1806
 expect_in "DRAM       the model's reads: 186.6 MB, 2.78x the compulsory (A and B exceed the 60 MB L2" "$OUT" \
    "at 4096 each wave reads its rows and columns again"
+n=$(printf '%s\n' "$OUT" | grep -c '^DRAM')
+[ "$n" = 1 ] && ok "one DRAM line, no second figure" || not_ok "one DRAM line, no second figure" "$n lines: $OUT"
 judge --device-file "$DEV" --preset hopper-5-order-bf16 --size 4096 --judge-ms 0.1806 --format json
 if msg=$(printf '%s\n' "$OUT" | tail -n 1 | python3 -c '
 import json, sys
@@ -117,6 +119,27 @@ assert abs(lim["dram_read_bytes"] / 186646528 - 1) < 1e-5, lim  # six digits in 
 assert abs(lim["min_read_bytes"] / (2 * 4096 * 4096 * 2) - 1) < 1e-5, lim
 ' 2>&1); then ok "and the JSON gives the bytes: dram_read_bytes beside min_read_bytes"
 else not_ok "the JSON's dram_read_bytes" "$msg"; fi
+# myGEMM 9's 128 x 128 tiles at 4096 (3.88 waves): the waves' figure for groups that stay
+# together in K, 2.55 times, and a second one for groups drifted apart, their tiles through an
+# LRU of the L2's size: ncu read 4.42 times, between the two (myGEMM 7 and 8, the same grid,
+# 2.55), which the model cannot tell apart.
+judge --device-file "$DEV" --preset 09-prefetch --size 4096 --judge-ms 10
+expect_in "DRAM       the model's reads: 341.8 MB, 2.55x the compulsory" "$OUT" "myGEMM 9: the waves' figure"
+expect_in "groups that drift apart in K read up to 1573 MB, 11.72x the compulsory" "$OUT" \
+   "and the drifted groups' beside it"
+judge --device-file "$DEV" --preset 09-prefetch --size 4096 --judge-ms 10 --format json
+if msg=$(printf '%s\n' "$OUT" | tail -n 1 | python3 -c '
+import json, sys
+lim = json.loads(sys.stdin.read())["limits"]
+assert abs(lim["dram_drift_bytes"] / 1573e6 - 1) < 1e-3 and lim["dram_drift_bytes"] > 1.1 * lim["dram_read_bytes"], lim
+' 2>&1); then ok "and the JSON gives dram_drift_bytes"
+else not_ok "the JSON's dram_drift_bytes" "$msg"; fi
+judge --device-file "$DEV" --preset hopper-5-order-bf16 --size 4096 --judge-ms 0.1806 --format json
+if msg=$(printf '%s\n' "$OUT" | tail -n 1 | python3 -c '
+import json, sys
+assert json.loads(sys.stdin.read())["limits"]["dram_drift_bytes"] is None
+' 2>&1); then ok "Hopper step 5 in its band: one figure (drifted apart, its groups would read less)"
+else not_ok "Hopper step 5 in its band: one figure" "$msg"; fi
 
 judge --device-file "$DEV" --preset 03-wpt --size 2048 --judge-ms 1 --format csv
 expect_rc 0 "and as CSV"

@@ -212,7 +212,11 @@ fi
 
 # --rescore: the recorded rows compared again, without gemmtop or ncu. Unchanged rows give
 # the same comparison; a row whose kernel stores partial sums (store_bytes, or an older
-# run's workspace where a fix-up ran) counts them instead of C; a file that is not a run's
+# run's workspace where a fix-up ran) counts them instead of C; a row whose model gives two
+# DRAM figures (groups in step, drifted apart in K) is judged by whether DRAM's reads lie
+# between them, in a column of its own, not by the first; a row whose gemmtop gives no DRAM
+# figure (PoCL's: no L2 known) is not compared, one from a gemmtop before those figures is
+# compared by the compulsory reads; a file that is not a run's
 # is refused, saying why, and an existing --out is written over by nothing.
 cp "$T_DIR/out/limits.jsonl" "$T_DIR/rec.jsonl"
 python3 - "$T_DIR/rec.jsonl" "$T_DIR/rec2.jsonl" <<'PY'
@@ -220,8 +224,11 @@ import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 rows = [l for l in lines if l["kind"] == "row" and l.get("compare")]
 rows[0]["explain"]["limits"]["store_bytes"] = 12345678.0
+dram = rows[0]["compare"]["dram_bytes"]
+rows[0]["explain"]["limits"].update(dram_read_bytes=0.5 * dram, dram_drift_bytes=2.0 * dram)
 rows[1]["explain"]["run"].update(fixup_ms=0.02, workspace_bytes=7654321)
 rows[1]["explain"]["limits"].pop("store_bytes", None)
+rows[1]["explain"]["limits"].pop("dram_read_bytes", None)
 with open(sys.argv[2], "w") as f:
     for l in lines:
         f.write(json.dumps(l) + "\n")
@@ -254,6 +261,12 @@ for i, stores in ((first, 12345678.0), (second, 7654321)):
     c = lim["min_bytes"] - lim["min_read_bytes"]
     assert abs(n["model_bytes"] - (o["model_bytes"] - c + stores)) < 1, (o, n)
     assert abs(n["model_loads"] - o["model_loads"]) < 1, (o, n)
+n = new[first]["compare"]
+assert n["dram_model_bytes"] == 0.5 * n["dram_bytes"] and n["dram_drift_bytes"] == 2.0 * n["dram_bytes"], n
+assert new[second]["compare"]["dram_drift_bytes"] is None, new[second]["compare"]
+assert new[second]["compare"]["dram_model_bytes"] == new[second]["compare"]["min_bytes"], new[second]["compare"]
+# As the run compared them: PoCL's gemmtop gave dram_read_bytes as null, so no figure.
+assert old[first]["compare"]["dram_model_bytes"] is None and old[second]["compare"]["dram_model_bytes"] is None
 print(len(new))
 PY
 ); then
@@ -263,6 +276,10 @@ else
 fi
 expect_in "Re-scored from rec2.jsonl" "$(cat "$T_DIR/rescored/limits.md")" "the table says it was compared again"
 expect_in "| 64 | 3 | 2 | " "$OUT" "and the short table comes last"
+expect_in "model vs DRAM reads | DRAM inside the drift range |" "$OUT" "with the drift range's column beside the DRAM one"
+# The second row keeps one figure (its own column: 1 row); the first's reads lie inside its two.
+expect_in " of 1) | 100% (1 of 1) |" "$OUT" "each DRAM row counted in one of the two columns"
+expect_in " inside |" "$(cat "$T_DIR/rescored/limits.md")" "and the row says its reads lie inside the range"
 rescore "$T_DIR/rec2.jsonl" --out "$T_DIR/rescored"
 expect_rc 2 "--rescore into a folder that has a limits.jsonl is refused"
 printf '{"kind": "end"}\n' >"$T_DIR/notrun.jsonl"

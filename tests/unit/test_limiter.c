@@ -668,6 +668,7 @@ static void test_inputs_from_the_model(void **state) {
    r.registers = 32;
    Limiter_inputs(&dev, naive, values, &p, &r, &peaks, NULL, &in);
    assert_true(in.dram_read_bytes == in.min_read_bytes);
+   assert_true(in.dram_drift_bytes == 0); /* one figure: nothing to drift */
    /* In an L2 of 1 MB they do not: each wave of resident groups reads the rows of A and the
     * columns of B its tiles cover (32 x 32 tiles of 16 x 16, numbered row by row; 8 units,
     * so that the 1024 groups take several waves). */
@@ -689,6 +690,27 @@ static void test_inputs_from_the_model(void **state) {
    }
    if (!(want > in.min_read_bytes && fabs(in.dram_read_bytes - want) < 1))
       fail_msg("DRAM reads %.6g, expected %.6g (compulsory %.6g, %lld resident)", in.dram_read_bytes, want, in.min_read_bytes, resident);
+   /* The groups drifted apart in K: a second figure only where it is over 10% beyond the
+    * waves', and never past every tile reading its rows and columns itself. */
+   const double alone = 1024 * (16.0 + 16) * 512 * 4;
+   assert_true(in.dram_drift_bytes == 0 ||
+               (in.dram_drift_bytes > 1.1 * in.dram_read_bytes && in.dram_drift_bytes <= alone + 1));
+   /* An L2 of 1 KB holds less than one slice of K of a row of A (16 rows x 512 / 16 x 4
+    * bytes): every slice each group reads misses, as if each tile read its own. The waves'
+    * count does not depend on the L2's size. */
+   const double waves = in.dram_read_bytes;
+   dev.l2_bytes = 1024;
+   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.dram_read_bytes == waves);
+   if (fabs(in.dram_drift_bytes - alone) > 1)
+      fail_msg("drifted DRAM reads %.6g, expected %.6g", in.dram_drift_bytes, alone);
+   /* An L2 a page short of A and B (2 MB): each wave still reads B again by the waves'
+    * count, but groups through an LRU of that size keep B between the tile rows, so drifted
+    * they read less than the waves say: one figure. */
+   dev.l2_bytes = (2u << 20) - 4096;
+   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.dram_read_bytes == waves && in.dram_drift_bytes == 0);
+   dev.l2_bytes = 1u << 20;
    /* A CPU: no DRAM model. */
    dev.compute_units = 132;
    dev.type = DEVICE_CPU;
@@ -836,6 +858,54 @@ static void test_dram_banded(void **state) {
    Catalog_free(&cat);
 }
 
+/* A split-K grid's planes (swap-AB in bfloat16 at 4096, A and B 64 MB against a 60 MB L2):
+ * SPLIT=8 planes each take an eighth of K, whose slices of A and B (8 MB) fit: each element
+ * once, with no second figure. SPLIT=1 has no planes: the waves of its row-by-row order
+ * (`band: 1`) read the weight again. Stream-K's workspace holds shared tiles, not planes:
+ * no figure. */
+static void test_dram_split(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   loadKernels(&cat);
+   DeviceInfo dev = hopperGpu();
+   dev.l2_bytes = 60u << 20;
+   Peaks peaks = {0};
+   Problem p;
+   Problem_setDefaults(&p);
+   p.m = p.n = p.k = 4096;
+   p.precision = PRECISION_BF16;
+   p.trans_b = true;
+   const KernelInfo *k = Catalog_find(&cat, "hopper9_swapab");
+   assert_non_null(k);
+   long long values[KERNEL_MAX_PARAMS];
+   KernelInfo_defaults(k, values);
+   const char *sets[] = {"BN=128", "BT=16", "BK=64", "SW=128", "SPLIT=8", "BLOCKS=2"};
+   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+      assert_true(Config_setParam(k, values, sets[i], err, sizeof err));
+   LimiterRun r = {.gflops = 100000, .registers = 128, .local_mem = -1, .median_ms = 1};
+   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
+   LimiterInputs in;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.min_read_bytes > dev.l2_bytes);
+   assert_true(in.dram_read_bytes == in.min_read_bytes && in.dram_drift_bytes == 0);
+   assert_true(Config_setParam(k, values, "SPLIT=1", err, sizeof err));
+   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.waves.known && in.dram_read_bytes > 2 * in.min_read_bytes);
+   const KernelInfo *sk = Catalog_find(&cat, "hopper7_streamk");
+   assert_non_null(sk);
+   KernelInfo_defaults(sk, values);
+   assert_true(Config_setParam(sk, values, "STREAMK=1", err, sizeof err) &&
+               Config_setParam(sk, values, "BK=64", err, sizeof err));
+   if (!Config_check(sk, values, &p, &dev.limits, &r.geo, err, sizeof err))
+      fail_msg("%s", err);
+   assert_true(r.geo.fixup_dims > 0 && r.geo.workspace > 0);
+   Limiter_inputs(&dev, sk, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.dram_read_bytes == 0);
+   Catalog_free(&cat);
+}
+
 /* Peaks that contradict each other (a loaded CPU measured FP64 above FP32) are said to, with
  * the figures; consistent ones are not; how long a measurement takes, said before it. */
 static void test_peaks_contradict(void **state) {
@@ -894,6 +964,7 @@ int main(void) {
        cmocka_unit_test(test_inputs_from_the_model),
        cmocka_unit_test(test_wgmma_shared_memory),
        cmocka_unit_test(test_dram_banded),
+       cmocka_unit_test(test_dram_split),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

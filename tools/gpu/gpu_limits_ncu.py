@@ -57,8 +57,11 @@ the L2's write sectors). The L2's own count of sectors from the SMs
 merges reads of one sector by several SMs before the L2's slices count them, 1.0-2.3x fewer
 on the H200; the lrc__ counters say how many it merged. The model's DRAM reads (explain's dram_read_bytes: A and B once, C
 when beta is not 0, where they fit in the L2; a plain tile grid's waves reading their rows
-and columns again where they do not; the compulsory reads where gemmtop gives neither)
-against DRAM's reads (C's writes stay in the L2 during the kernel: kept beside); the model's local-memory wavefronts of loads
+and columns again where they do not; no comparison where gemmtop gives neither, the
+compulsory reads for a run recorded before gemmtop gave them)
+against DRAM's reads (C's writes stay in the L2 during the kernel: kept beside); where
+gemmtop gives a second figure (dram_drift_bytes: the groups drifted apart in K), whether
+DRAM's reads lie between the two, 10% either side, in a column of its own instead; the model's local-memory wavefronts of loads
 (with --banks, for a kernel with `local_reuse:`: the trace's load wavefronts as compiled per
 multiply-add of its small launch, times the row's multiply-adds; else bytes / 128 times the
 trace's conflict ratio) against ncu's; occupancy and waves; the limiter
@@ -161,7 +164,10 @@ PRIORITY = ("01-naive", "02-tiled", "03-wpt", "05-transposed", "06-2d", "10-padd
             "dcu-7", "magma-1", "fast-02", "tensor-5", "hopper-5-order-bf16", "hopper-5-order-tf32")
 SHARES = (("limiter", "the same limiter (ncu's launch judged by gemmtop: its time and clock)"),
           ("bytes", "model bytes within 10% of the SMs' requests to the L2"),
-          ("dram", "the model's DRAM reads within 10% of DRAM's"), ("wavefronts", "local wavefronts within 10% of ncu's"),
+          ("dram", "the model's DRAM reads within 10% of DRAM's, where it gives one figure"),
+          ("dram_range", "DRAM's reads inside the model's two figures (groups in step, drifted apart in K; 10% either "
+                         "side), where it gives two"),
+          ("wavefronts", "local wavefronts within 10% of ncu's"),
           ("own", "the same limiter, gemmtop judging its own run (another launch, at its own clock)"),
           ("received", "model loads within 10% of the bytes the SMs received from the L2"))
 
@@ -389,6 +395,18 @@ def near(ours, theirs):
     return ("ok" if abs(r - 1) <= 0.10 else f"{r:.2f}x"), abs(r - 1) <= 0.10
 
 
+def dram_checks(c):
+    """(one figure within 10% of DRAM's reads, DRAM's reads inside the model's range): the
+    first where the model gives one figure, the second where it gives two (the groups in step
+    and drifted apart in K), each None where it does not apply."""
+    dm, drift, dram = c.get("dram_model_bytes", c["min_bytes"]), c.get("dram_drift_bytes"), c["dram_bytes"]
+    if not drift:
+        return near(dm, dram)[1], None
+    if dm is None or dram is None or dram <= 0:
+        return None, None
+    return None, 0.9 * dm <= dram <= 1.1 * drift
+
+
 def top_unit(v):
     known = {u: v.get(u + ".avg.pct_of_peak_sustained_elapsed") for u in UNITS}
     known = {u: x for u, x in known.items() if x is not None}
@@ -431,8 +449,13 @@ def compare(lim, v, ratio, same=None, run=None, trace=None):
         dram = (rd or 0) + (wr or 0) if rd is not None or wr is not None else None
         min_bytes = lim.get("min_bytes")
     # The model's DRAM reads where gemmtop gives them (the compulsory ones where the operands
-    # fit in the L2, the waves' re-reads where they do not), else the compulsory ones.
-    dram_model = lim.get("dram_read_bytes") or min_bytes
+    # fit in the L2, the waves' re-reads where they do not). Where a gemmtop that gives them
+    # gives none (stream-K's grid, a cluster's order: the model does not know), none: the row
+    # is not compared. A gemmtop from before them: the compulsory ones.
+    dram_model = lim.get("dram_read_bytes") if "dram_read_bytes" in lim else min_bytes
+    # Where gemmtop gives a second figure, what the groups read drifted apart in K: DRAM's
+    # reads lie between the two and the model does not say where (docs/limits.md, rule 3).
+    dram_drift = lim.get("dram_drift_bytes")
     # The model's local reads against the LSU's load wavefronts; not for a kernel whose reads
     # are wgmma's operands (ncu counts those as gmma wavefronts, of another size).
     gmma = v.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum") or 0
@@ -461,7 +484,7 @@ def compare(lim, v, ratio, same=None, run=None, trace=None):
             "l2_request_source": "the SMs' reads and writes" if l2 is not None and l2 is not lts else "the L2's sectors",
             "lts_request_bytes": lts, "lrc_merged_sectors": v.get("lrc__lrc2xbar_sectors_op_read_coalescing_achieved.sum"),
             "dram_bytes": dram,
-            "dram_write_bytes": wr, "model_bytes": model, "min_bytes": min_bytes, "dram_model_bytes": dram_model, "model_wavefronts": model_wf,
+            "dram_write_bytes": wr, "model_bytes": model, "min_bytes": min_bytes, "dram_model_bytes": dram_model, "dram_drift_bytes": dram_drift, "model_wavefronts": model_wf,
             "wavefronts_from": "trace" if traced else "model" if model_wf else None, "ncu_wavefronts": ncu_wf, "bank_ratio": ratio, "model_loads": loads,
             "sm_received_bytes": v.get("l1tex__m_xbar2l1tex_read_bytes.sum")}
 
@@ -491,6 +514,11 @@ def md_row(preset, size, row):
     b, _ = near(c["model_bytes"], c["l2_request_bytes"])
     dm = c.get("dram_model_bytes", c["min_bytes"])  # a run compared before the model's DRAM reads: the compulsory
     d, _ = near(dm, c["dram_bytes"])
+    if c.get("dram_drift_bytes"):  # two figures: the groups in step, and drifted apart in K
+        d = "inside" if dram_checks(c)[1] else "outside"
+        dm_text = f"{fmt(dm, '{:.3g}')}-{fmt(c['dram_drift_bytes'], '{:.3g}')}"
+    else:
+        dm_text = fmt(dm, '{:.3g}')
     w, _ = near(c["model_wavefronts"], c["ncu_wavefronts"])
     occ = lim.get("occupancy")
     r, _ = near(c.get("model_loads"), c.get("sm_received_bytes"))
@@ -504,7 +532,7 @@ def md_row(preset, size, row):
             f"{fmt(c['model_bytes'], '{:.3g}')} / {fmt(c['l2_request_bytes'], '{:.3g}')} {b} "
             f"({fmt(c.get('lts_request_bytes'), '{:.3g}')}) | "
             f"{fmt(c.get('model_loads'), '{:.3g}')} / {fmt(c.get('sm_received_bytes'), '{:.3g}')} {r} | "
-            f"{fmt(dm, '{:.3g}')} / {fmt(c['dram_bytes'], '{:.3g}')} {d} | "
+            f"{dm_text} / {fmt(c['dram_bytes'], '{:.3g}')} {d} | "
             f"{fmt(c['model_wavefronts'], '{:.3g}')} / {fmt(c['ncu_wavefronts'], '{:.3g}')} {w} | "
             f"{fmt(occ * 100 if occ else None)}% / {fmt(v.get('sm__maximum_warps_per_active_cycle_pct'))}% / "
             f"{fmt(v.get('sm__warps_active.avg.pct_of_peak_sustained_active'))}% | "
@@ -519,7 +547,7 @@ def tally(rows):
         if not c:
             continue
         checks = {"limiter": c["limiter_agrees"], "bytes": near(c["model_bytes"], c["l2_request_bytes"])[1],
-                  "dram": near(c.get("dram_model_bytes", c["min_bytes"]), c["dram_bytes"])[1],
+                  "dram": dram_checks(c)[0], "dram_range": dram_checks(c)[1],
                   "wavefronts": near(c["model_wavefronts"], c["ncu_wavefronts"])[1],
                   "own": c.get("own_limiter_agrees"),
                   "received": near(c.get("model_loads"), c.get("sm_received_bytes"))[1]}
@@ -535,7 +563,7 @@ def share(xs):
 HEADER = ("| preset | size | GFLOPS | gemmtop limiter of ncu's launch | of its own run | ncu highest unit | "
           "agree (own run) | model bytes / the SMs' requests to the L2 (the L2's count) | "
           "model loads / received by the SMs | "
-          "model DRAM reads (the compulsory ones where they fit in the L2) / DRAM reads | local wavefronts (bank trace as compiled, else model x banks / ncu) | occupancy ours / theoretical / achieved | "
+          "model DRAM reads (the compulsory ones where they fit in the L2; groups in step-drifted apart where those differ) / DRAM reads | local wavefronts (bank trace as compiled, else model x banks / ncu) | occupancy ours / theoretical / achieved | "
           "waves ours / ncu |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
@@ -654,7 +682,8 @@ def rescore(path):
     else:
         print(body)
     print("\n| size | rows | ncu measured | same limiter | bytes vs the SMs' requests | model vs DRAM reads | "
-          "wavefronts | same limiter, own run | loads vs received |\n|---|---|---|---|---|---|---|---|---|")
+          "DRAM inside the drift range | wavefronts | same limiter, own run | loads vs received |\n"
+          "|---|---|---|---|---|---|---|---|---|---|")
     for size, rs in by_size.items():
         t = tally(rs)
         print(f"| {size} | {len(rs)} | {sum(1 for r in rs if (r.get('ncu') or {}).get('values'))} | "
@@ -818,9 +847,9 @@ body = save(rows_by_size, skipped)
 if not FILES:
     print(body)
 # The short table last.
-print("\n| size | rows | ncu measured | same limiter | bytes vs L2 | model vs DRAM reads | wavefronts | "
-      "same limiter, own run | loads vs received |")
-print("|---|---|---|---|---|---|---|---|---|")
+print("\n| size | rows | ncu measured | same limiter | bytes vs L2 | model vs DRAM reads | "
+      "DRAM inside the drift range | wavefronts | same limiter, own run | loads vs received |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for size in O.sizes:
     rows = rows_by_size.get(size, [])
     t = tally(rows)

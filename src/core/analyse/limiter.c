@@ -23,6 +23,14 @@
  * kernel gets depends on timing the model does not see, so the median is taken. */
 #define TMA_L2_SHARE (2.0 / 3)
 #define LAUNCH_SHARE 0.5     /* an empty launch's share of the time at or above: the launch limits */
+/* Groups drifted apart in K reading more than this times the waves' figure: the model gives
+ * both (the comparison's tolerance, 10%). */
+#define DRIFT_SLACK 1.10
+#define DRIFT_STEPS 16 /* slices of K the drift simulation follows each tile through */
+/* Tiles x slices it follows at most (about 20 ms): fewer slices for a grid past 131072 tiles,
+ * none past 524288 (four slices), so that a pane that judges on each drawing stays quick. */
+#define DRIFT_BUDGET (1LL << 21)
+#define DRIFT_MIN_STEPS 4
 
 const char *LimitKind_name(LimitKind k) {
    static const char *names[LIMIT_KINDS] = {"unknown",      "launch",         "tail",      "compute", "memory",
@@ -371,6 +379,13 @@ static double groupFootprintBytes(const Geometry *g, const TrafficModel *t, cons
    return fmas * ((1 / reuse_a + 1 / reuse_b) * in + (t->stores_per_fma + t->c_loads_per_fma) * c);
 }
 
+/* The tile at position t of the order `band:` names (1: row by row). */
+static void tileAt(long long t, long long tm, long long tn, long long band, long long *row, long long *col) {
+   const long long inBand = band * tn, first = t / inBand * band, height = tm - first < band ? tm - first : band;
+   *row = first + t % inBand % height;
+   *col = t % inBand / height;
+}
+
 /* The bytes the waves of a grid of tm x tn tiles of bm x bn read from DRAM: per wave of
  * `resident` tiles taken together, the rows of A and the columns of B they cover, each once
  * (the L2 keeps what the tiles of a wave share, and little across waves). The tiles are
@@ -378,7 +393,7 @@ static double groupFootprintBytes(const Geometry *g, const TrafficModel *t, cons
  * 0 for a grid past a million tiles (the count would cost more than the run). */
 static double waveReads(const Geometry *g, const Problem *p, long long tm, long long tn, long long bm, long long bn,
                         long long band, long long resident) {
-   const long long tiles = tm * tn, inBand = band * tn;
+   const long long tiles = tm * tn;
    if (tiles > 1000000 || resident < 1 || band < 1)
       return 0;
    unsigned char *seen = calloc((size_t)(tm + tn), 1);
@@ -391,8 +406,8 @@ static double waveReads(const Geometry *g, const Problem *p, long long tm, long 
       long long rows = 0, cols = 0;
       memset(seen, 0, (size_t)(tm + tn));
       for (long long t = t0; t < t1; t++) {
-         const long long first = t / inBand * band, height = tm - first < band ? tm - first : band;
-         const long long row = first + t % inBand % height, col = t % inBand / height;
+         long long row, col;
+         tileAt(t, tm, tn, band, &row, &col);
          rows += !seen[row], cols += !seen[tm + col];
          seen[row] = seen[tm + col] = 1;
       }
@@ -402,39 +417,209 @@ static double waveReads(const Geometry *g, const Problem *p, long long tm, long 
    return bytes;
 }
 
+/* A least-recently-used cache of `capacity` bytes over numbered items of known sizes: the
+ * L2 as the drift simulation sees it. The list runs from the newest (head) to the oldest. */
+typedef struct {
+   int *prev, *next;
+   unsigned char *held;
+   int head, tail;
+   double used, capacity, missed;
+} LruCache;
+
+static bool LruCache_init(LruCache *c, long long items, double capacity) {
+   *c = (LruCache){.head = -1, .tail = -1, .capacity = capacity};
+   c->prev = malloc((size_t)items * sizeof *c->prev);
+   c->next = malloc((size_t)items * sizeof *c->next);
+   c->held = calloc((size_t)items, 1);
+   return c->prev && c->next && c->held;
+}
+
+static void LruCache_free(LruCache *c) {
+   free(c->prev);
+   free(c->next);
+   free(c->held);
+}
+
+static void LruCache_unlink(LruCache *c, int i) {
+   if (c->prev[i] >= 0)
+      c->next[c->prev[i]] = c->next[i];
+   else
+      c->head = c->next[i];
+   if (c->next[i] >= 0)
+      c->prev[c->next[i]] = c->prev[i];
+   else
+      c->tail = c->prev[i];
+}
+
+/* Item i of `bytes` used now: a hit moves it to the head; a miss reads it (missed) and
+ * evicts the oldest items until it fits. `read` false: written, not read (C's tiles). */
+static void LruCache_use(LruCache *c, int i, double bytes, bool read, double (*sizeOf)(const void *, int),
+                         const void *ctx) {
+   if (c->held[i])
+      LruCache_unlink(c, i);
+   else {
+      c->held[i] = 1;
+      c->used += bytes;
+      if (read)
+         c->missed += bytes;
+   }
+   c->prev[i] = -1;
+   c->next[i] = c->head;
+   if (c->head >= 0)
+      c->prev[c->head] = i;
+   c->head = i;
+   if (c->tail < 0)
+      c->tail = i;
+   while (c->used > c->capacity && c->tail >= 0 && c->tail != i) {
+      const int old = c->tail;
+      LruCache_unlink(c, old);
+      c->held[old] = 0;
+      c->used -= sizeOf(ctx, old);
+   }
+}
+
+/* The items of the drift simulation: `steps` slices of each row of A's tiles, then of
+ * each column of B's, then C's tiles. */
+typedef struct {
+   long long tm, tn, steps;
+   double a_bytes, b_bytes, c_bytes; /* one slice of a row of A, of a column of B; a tile of C */
+} DriftItems;
+
+static double driftItemBytes(const void *ctx, int i) {
+   const DriftItems *d = ctx;
+   const long long a = d->tm * d->steps, b = d->tn * d->steps;
+   return i < a ? d->a_bytes : i < a + b ? d->b_bytes : d->c_bytes;
+}
+
+/* The bytes the same grid reads from DRAM when its resident groups have drifted apart in K
+ * as far as they can: each slot of the `resident` starts its first tile j / resident of a
+ * tile's time after slot 0 (as groups that finish at random times leave them, many waves
+ * into a launch), then takes the order's next tile whenever it finishes one. Each step every
+ * running group reads its next slice of K, a slice of its row of A and of its column of B,
+ * through an LRU cache of the L2's size, and a finished tile writes C's tile into it. The
+ * waves' count (waveReads) is the other end: groups that stay together in K. 0: a grid too
+ * large to follow in DRIFT_BUDGET (past 524288 tiles), or no memory. */
+static double driftReads(const Geometry *g, const Problem *p, long long tm, long long tn, long long bm, long long bn,
+                         long long band, long long resident, double l2_bytes) {
+   const long long tiles = tm * tn;
+   const long long steps = tiles * DRIFT_STEPS <= DRIFT_BUDGET ? DRIFT_STEPS : DRIFT_BUDGET / tiles;
+   if (steps < DRIFT_MIN_STEPS || resident < 1 || band < 1 || g->k < steps)
+      return 0;
+   const long long slots = resident < tiles ? resident : tiles;
+   const double in = (double)Precision_inputSize(p->precision), slice = (double)g->k / (double)steps;
+   const DriftItems items = {.tm = tm, .tn = tn, .steps = steps, .a_bytes = (double)bm * slice * in, .b_bytes = (double)bn * slice * in,
+                             .c_bytes = (double)bm * bn * Precision_size(p->precision)};
+   const long long aItems = tm * steps, cFirst = aItems + tn * steps;
+   LruCache cache;
+   long long *tile = malloc((size_t)slots * sizeof *tile), *step = malloc((size_t)slots * sizeof *step);
+   if (!tile || !step || !LruCache_init(&cache, cFirst + tiles, l2_bytes)) {
+      free(tile);
+      free(step);
+      LruCache_free(&cache);
+      return 0;
+   }
+   /* step < 0: the slot waits that many steps before its first tile. */
+   for (long long j = 0; j < slots; j++)
+      tile[j] = j, step[j] = -(j * steps / slots);
+   long long next = slots, running = slots;
+   while (running > 0) {
+      for (long long j = 0; j < slots; j++) {
+         if (tile[j] < 0)
+            continue;
+         if (step[j] < 0) {
+            step[j]++;
+            continue;
+         }
+         long long row, col;
+         tileAt(tile[j], tm, tn, band, &row, &col);
+         LruCache_use(&cache, (int)(row * steps + step[j]), items.a_bytes, true, driftItemBytes, &items);
+         LruCache_use(&cache, (int)(aItems + col * steps + step[j]), items.b_bytes, true, driftItemBytes, &items);
+         if (++step[j] == steps) {
+            LruCache_use(&cache, (int)(cFirst + tile[j]), items.c_bytes, false, driftItemBytes, &items);
+            step[j] = 0;
+            tile[j] = next < tiles ? next++ : -1;
+            running -= tile[j] < 0;
+         }
+      }
+   }
+   double bytes = cache.missed + (p->beta != 0 ? (double)g->m * g->n * Precision_size(p->precision) : 0);
+   free(tile);
+   free(step);
+   LruCache_free(&cache);
+   return bytes;
+}
+
+/* The planes of a split-K grid: its last dimension, one group wide, whose workspace holds as
+ * many planes of C's partial sums (`workspace: SPLIT * M * N * REAL_SIZE`); plane s's groups
+ * take the s-th slice of K, and the grid numbers them plane after plane. 0: not such a grid
+ * (stream-K's and the hybrid's workspaces hold the tiles they share, not planes). */
+static long long splitPlanes(const Geometry *g, const Problem *p) {
+   if (g->fixup_dims <= 0 || g->work > 0 || g->workspace <= 0 || g->dims < 2 || g->local[g->dims - 1] != 1)
+      return 0;
+   const long long planes = (long long)g->global[g->dims - 1];
+   const long long plane = (long long)g->m * g->n * (long long)Precision_size(p->precision);
+   return planes > 1 && g->workspace == planes * plane ? planes : 0;
+}
+
 /* The bytes a launch reads from DRAM. Where A and B (and C when beta is not 0) fit in the
- * L2 together, each element once. Where they do not, per wave of resident groups, the rows
+ * L2 together, each element once; so too for a split-K grid whose planes' slices of A and B
+ * each fit (H200, 4096: swap-AB's, tensor 8's and fast 5's split presets read each element
+ * once; Hopper step 6's 1.3-2.5 times, as the FP8 steps read more than operands that fit).
+ * Where they do not, per wave of resident groups, the rows
  * of A and the columns of B its tiles cover (waveReads), for two kinds of grid:
  *  - a plain 2-D grid of tiles, dimension 0 along N, the groups numbered row by row, no
  *    fix-up, no persistent grid (H200, ncu at 4096: within 6% for Hopper steps 1, 3 and 4,
  *    the tensor steps 1 and 3, myGEMM 7 and 8; groups that drift apart in K read more:
  *    myGEMM 9 and 10, 1.7x);
- *  - a 1-D grid of the BM x BN tiles `reuse:` names (A=BN B=BM), in the order `band:` gives
- *    (the Hopper steps' GROUP), a persistent grid's groups all resident (Hopper step 5 within
- *    8% in every type and tile at 4096, the persistent grid of whole tiles at 192 and 224
- *    columns within 5%; its 160-column, 64-row and GROUP=1 presets 0.81-1.75 times DRAM's).
- * 0: neither case. */
+ *  - a grid of the BM x BN tiles `reuse:` names (A=BN B=BM), in the order `band:` gives
+ *    (the Hopper and warp-tile steps' GROUP, swap-AB's row by row), a persistent grid's
+ *    groups all resident (Hopper step 5 within 8% in every type and tile at 4096, the
+ *    persistent grid of whole tiles at 192 and 224 columns within 5%; its 160-column, 64-row
+ *    and GROUP=1 presets 0.81-1.75 times DRAM's; fast 2 and tensor 5 in their bands within 1%,
+ *    where row by row gave 1.12-1.34 times DRAM's).
+ * 0: neither case. Where the waves are counted, *drift gets what the same grid reads once its
+ * groups have drifted apart in K (driftReads) when that is more than DRIFT_SLACK times the
+ * waves' figure, else 0: how far the groups drift decides, which the model cannot tell (H200,
+ * 4096: myGEMM 7 to 10 have the same tiles, grid and waves; 7 and 8 read the waves' figure,
+ * 9 and 10 1.7 times it; the small-tile steps up to the drifted figure). */
 static double dramReads(const Geometry *g, const Problem *p, const Waves *w, long long reuse_a, long long reuse_b,
-                        double l2_bytes, double compulsory) {
+                        double l2_bytes, double compulsory, double *drift) {
+   *drift = 0;
    if (l2_bytes <= 0 || compulsory <= 0)
       return 0;
    if (compulsory <= l2_bytes)
       return compulsory;
+   const long long planes = splitPlanes(g, p);
+   const double c_read = p->beta != 0 ? (double)g->m * g->n * Precision_size(p->precision) : 0;
+   if (planes > 0 && (compulsory - c_read) / (double)planes <= l2_bytes)
+      return compulsory;
    if (g->fixup_dims > 0 || !w->known || w->units <= 0 || w->per_unit <= 0)
       return 0;
-   const long long resident = (long long)w->units * w->per_unit;
-   if (g->band > 0)
-      return waveReads(g, p, (g->m + reuse_b - 1) / reuse_b, (g->n + reuse_a - 1) / reuse_a, reuse_b, reuse_a, g->band,
-                       g->work > 0 ? w->groups : resident);
-   if (g->dims != 2 || g->work > 0 || !g->local[0] || !g->local[1])
-      return 0;
-   const long long gx = (long long)(g->global[0] / g->local[0]), gy = (long long)(g->global[1] / g->local[1]);
-   /* A group's tile holds at least the register or shared tile the model's reuse names: a
-    * grid that is not one of tiles (a 1-D grid in a kernel's own order, swap-AB) fails it. */
-   if (gx < 1 || gy < 1 || g->n % gx || g->m % gy || g->n / gx < 8 || g->m / gy < 8 || g->n / gx < reuse_a ||
-       g->m / gy < reuse_b)
-      return 0;
-   return waveReads(g, p, gy, gx, g->m / gy, g->n / gx, 1, resident);
+   long long resident = (long long)w->units * w->per_unit, tm, tn, bm, bn, band;
+   if (g->band > 0) {
+      bm = reuse_b, bn = reuse_a, band = g->band;
+      tm = (g->m + bm - 1) / bm, tn = (g->n + bn - 1) / bn;
+      if (g->work > 0)
+         resident = w->groups;
+   } else {
+      /* A third dimension of one group (a split-K grid's SPLIT=1) leaves a 2-D grid. */
+      const bool flat = g->dims == 2 || (g->dims == 3 && g->local[2] && g->global[2] == g->local[2]);
+      if (!flat || g->work > 0 || !g->local[0] || !g->local[1])
+         return 0;
+      tn = (long long)(g->global[0] / g->local[0]), tm = (long long)(g->global[1] / g->local[1]);
+      /* A group's tile holds at least the register or shared tile the model's reuse names: a
+       * grid that is not one of tiles (a 1-D grid in a kernel's own order, swap-AB) fails it. */
+      if (tn < 1 || tm < 1 || g->n % tn || g->m % tm || g->n / tn < 8 || g->m / tm < 8 || g->n / tn < reuse_a ||
+          g->m / tm < reuse_b)
+         return 0;
+      bm = g->m / tm, bn = g->n / tn, band = 1;
+   }
+   const double waves = waveReads(g, p, tm, tn, bm, bn, band, resident);
+   if (waves > 0) {
+      const double drifted = driftReads(g, p, tm, tn, bm, bn, band, resident, l2_bytes);
+      *drift = drifted > DRIFT_SLACK * waves ? drifted : 0;
+   }
+   return waves;
 }
 
 double Limiter_clockShare(const Peaks *peaks, bool tensor, double run_mhz, double *share) {
@@ -538,9 +723,10 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    if (dev->type == DEVICE_GPU && dev->vendor_kind == VENDOR_NVIDIA && out->local_bytes > 0)
       out->store_wavefronts = out->flops / 2 * trace->store_wavefronts_per_fma;
    out->l2_bytes = (double)dev->l2_bytes;
-   out->dram_read_bytes = dev->type == DEVICE_GPU && reuse_a > 0 ? dramReads(&r->geo, p, &out->waves, reuse_a, reuse_b,
-                                                                             out->l2_bytes, out->min_read_bytes)
-                                                                  : 0;
+   out->dram_read_bytes = dev->type == DEVICE_GPU && reuse_a > 0
+                             ? dramReads(&r->geo, p, &out->waves, reuse_a, reuse_b, out->l2_bytes, out->min_read_bytes,
+                                         &out->dram_drift_bytes)
+                             : 0;
    /* The banks' bandwidth at the clock the ceilings were measured at: a bound no kernel passes. */
    BankModel bm = BankModel_forDevice(dev);
    if (bm.known && dev->type == DEVICE_GPU && peaks && peaks->known && peaks->sm_mhz > 0 && dev->compute_units > 0)

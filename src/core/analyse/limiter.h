@@ -114,6 +114,9 @@ typedef struct LimiterInputs_ {
                                   fit in the L2, else, for a plain 2-D grid of tiles, each wave of resident
                                   groups reading its rows of A and columns of B again (dramReads, limiter.c);
                                   0 unknown */
+   double dram_drift_bytes;    /* what the same grid reads once its groups have drifted apart in K, where
+                                  that is more than 10% beyond dram_read_bytes: the reads lie between the
+                                  two, and the model cannot tell where; 0: dram_read_bytes alone */
    double local_banks_gbps;    /* what the banks give at the measured clock (units x banks x width x clock):
                                   a bound no micro-kernel passes; 0 unknown */
 } LimiterInputs;

@@ -93,9 +93,10 @@ typedef struct KernelInfo_ {
     * (tiles; tiles times K steps for stream-K): the waves then count the items, not the
     * groups. "" for a grid of one item per work-group. */
    char work[128];
-   /* `band:` a 1-D grid's order of its BM x BN tiles (`reuse:` A=BN B=BM): numbered BAND tile
-    * rows at a time, column by column inside a band (the Hopper steps' GROUP). Only the
-    * limiter's DRAM reads use it; "" (or 0 for a configuration) when the grid is not one. */
+   /* `band:` the order of a grid's BM x BN tiles (`reuse:` A=BN B=BM), its work-groups
+    * numbered x fastest: BAND tile rows at a time, column by column inside a band (the Hopper
+    * steps' and the warp-tile steps' GROUP; 1: row by row). Only the limiter's DRAM reads use
+    * it; "" (or 0 for a configuration) when the grid is not one. */
    char band[128];
    char fixup_global[3][128];
    char fixup_local[3][128];
