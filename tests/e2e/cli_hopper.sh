@@ -249,6 +249,17 @@ if [ $nvrtc = yes ]; then
          not_ok "$p: $v4 16-byte stores, $sh swaps; C16=0: $v2 8-byte stores" "$ERR"
       fi
    done
+   # Steps 5 to 9 take the warpgroup index broadcast from lane 0 (gt_warpgroup), which keeps
+   # the consumers' wgmma descriptors in uniform registers; threadIdx.x / 128 cost 4 points
+   # of cuBLAS on the H200 (docs/lesson-hopper.md).
+   for p in hopper-5-order-bf16 hopper-6-splitk-bf16 hopper-7-persistent-256-bf16 hopper-8-hybrid-bf16 hopper-9-swapab-bf16; do
+      run_gemmtop inspect --backend cuda --arch sm_90a --preset $p --size 1000 --code ptx
+      if [ "$RC" -eq 0 ] && printf '%s\n' "$OUT" | grep -q 'shfl.sync.idx.b32'; then
+         ok "$p broadcasts its warpgroup index from lane 0"
+      else
+         not_ok "$p: no shfl.sync.idx for the warpgroup index (exit $RC)" "$ERR"
+      fi
+   done
 fi
 
 run_gemmtop inspect --backend cuda --arch sm_80 --kernel hopper1_tma --code none
