@@ -117,7 +117,9 @@ __device__ inline uint gt_smem_addr(const void *p) { return (uint)__cvta_generic
 
 /* This thread's warpgroup, broadcast from lane 0 so that the compiler knows the warp agrees
  * on it: what is computed from it (a consumer's rows, its wgmma descriptors) then lives in
- * uniform registers, not in per-lane ones moved over before every wgmma (R2UR). */
+ * uniform registers, not in per-lane ones moved over before every wgmma (R2UR). The FP8
+ * steps keep threadIdx.x / 128: with this their block-scaled step 5 ran 9 points slower on
+ * the H200 (2026-12-01, docs/shapes.md). */
 __device__ inline int gt_warpgroup(void) { return __shfl_sync(0xffffffffu, (int)threadIdx.x / 128, 0); }
 
 /* The slot before slot s of a ring of n: (t - 1) % n for s = t % n and t > 0, from the
