@@ -901,6 +901,8 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       jsonNumber(out, "min_read_bytes", in->min_read_bytes > 0 ? in->min_read_bytes : NAN, true);
       jsonNumber(out, "dram_read_bytes", in->dram_read_bytes > 0 ? in->dram_read_bytes : NAN, true);
       jsonNumber(out, "dram_drift_bytes", in->dram_drift_bytes > 0 ? in->dram_drift_bytes : NAN, true);
+      /* What crosses between the L2's two partitions (beside ncu's ltcfabric sectors). */
+      jsonNumber(out, "l2_fabric_bytes", in->l2_fabric_bytes > 0 ? in->l2_fabric_bytes : NAN, true);
       /* Where a fix-up writes C, what the kernel itself stores instead: the partial sums. */
       jsonNumber(out, "store_bytes", in->store_bytes > 0 ? in->store_bytes : NAN, true);
       /* The compute ceiling's share left at the run's clock (1: the peak's own clock). */

@@ -906,6 +906,67 @@ static void test_dram_split(void **state) {
    Catalog_free(&cat);
 }
 
+/* The L2's two partitions (NVIDIA from sm_80): what crosses between them is each line read
+ * from DRAM once and half the stores, said beside the L2's share. One partition (an older
+ * arch, another vendor): none. */
+static void test_l2_fabric(void **state) {
+   (void)state;
+   /* Limiter_inputs on sm_90: hopper step 6 at SPLIT=1 in bfloat16 at 2048, A and B (16.8 MB)
+    * fit, so the DRAM reads are the compulsory ones; C (16.8 MB, FP32) stored once, half
+    * across. */
+   Catalog cat;
+   char err[1024];
+   loadKernels(&cat);
+   DeviceInfo dev = hopperGpu();
+   dev.l2_bytes = 60u << 20;
+   Peaks peaks = {0};
+   Problem p;
+   Problem_setDefaults(&p);
+   p.m = p.n = p.k = 2048;
+   p.precision = PRECISION_BF16;
+   p.trans_b = true;
+   const KernelInfo *k = Catalog_find(&cat, "hopper6_splitk");
+   assert_non_null(k);
+   long long values[KERNEL_MAX_PARAMS];
+   KernelInfo_defaults(k, values);
+   assert_true(Config_setParam(k, values, "SPLIT=1", err, sizeof err) &&
+               Config_setParam(k, values, "BK=64", err, sizeof err));
+   LimiterRun r = {.gflops = 100000, .registers = 128, .local_mem = -1, .median_ms = 1};
+   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
+      fail_msg("%s", err);
+   LimiterInputs got;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &got);
+   const double ab = 2.0 * 2048 * 2048 * 2, cb = 2048.0 * 2048 * 4;
+   assert_true(got.dram_read_bytes == ab);
+   assert_true(fabs(got.l2_fabric_bytes - (ab + cb / 2)) < 1);
+   /* SPLIT=4: the kernel stores four planes of partial sums, half of them across. */
+   assert_true(Config_setParam(k, values, "SPLIT=4", err, sizeof err));
+   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
+      fail_msg("%s", err);
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &got);
+   assert_true(fabs(got.l2_fabric_bytes - (ab + 4 * cb / 2)) < 1);
+   /* One partition: a Turing GPU, an AMD one. */
+   snprintf(dev.arch, sizeof dev.arch, "sm_75");
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &got);
+   assert_true(got.l2_fabric_bytes == 0);
+   dev = hopperGpu();
+   dev.vendor_kind = VENDOR_AMD;
+   snprintf(dev.arch, sizeof dev.arch, "gfx942");
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &got);
+   assert_true(got.l2_fabric_bytes == 0);
+   Catalog_free(&cat);
+   /* Beside the share, not in it: the same L2 share with or without it. */
+   LimiterInputs in = base(9000, 1.2);
+   in.l2_gbps = 10000;
+   in.min_read_bytes = 2.0 * 4096 * 4096 * 4;
+   in.tma_loads = true;
+   Limiter without, with;
+   Limiter_of(&in, &without);
+   in.l2_fabric_bytes = in.model_bytes;
+   Limiter_of(&in, &with);
+   assert_true(with.l2_used == without.l2_used && with.l2_used_all == without.l2_used_all);
+}
+
 /* Peaks that contradict each other (a loaded CPU measured FP64 above FP32) are said to, with
  * the figures; consistent ones are not; how long a measurement takes, said before it. */
 static void test_peaks_contradict(void **state) {
@@ -965,6 +1026,7 @@ int main(void) {
        cmocka_unit_test(test_wgmma_shared_memory),
        cmocka_unit_test(test_dram_banded),
        cmocka_unit_test(test_dram_split),
+       cmocka_unit_test(test_l2_fabric),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -169,7 +169,9 @@ SHARES = (("limiter", "the same limiter (ncu's launch judged by gemmtop: its tim
                          "side), where it gives two"),
           ("wavefronts", "local wavefronts within 10% of ncu's"),
           ("own", "the same limiter, gemmtop judging its own run (another launch, at its own clock)"),
-          ("received", "model loads within 10% of the bytes the SMs received from the L2"))
+          ("received", "model loads within 10% of the bytes the SMs received from the L2"),
+          ("fabric", "the model's fabric between the L2's partitions within 10% of ncu's ltcfabric sectors, "
+                     "where it gives one"))
 
 
 def options():
@@ -477,6 +479,9 @@ def compare(lim, v, ratio, same=None, run=None, trace=None):
         stores = run["workspace_bytes"]
     if model and stores:
         model = model - c_stores + stores
+    # What crossed between the L2's two partitions, against the model's (explain's
+    # l2_fabric_bytes: DRAM's reads once, half the stores).
+    fabric = 32 * v["lts__t_sectors_srcunit_ltcfabric.sum"] if v.get("lts__t_sectors_srcunit_ltcfabric.sum") is not None else None
     # Its loads (the stores taken out) against the bytes the SMs received from the L2.
     loads = model - (stores or c_stores) if model else None
     return {"ncu_unit": unit, "ncu_pct": pct, "limiter_agrees": agree, "own_limiter_agrees": own,
@@ -486,7 +491,8 @@ def compare(lim, v, ratio, same=None, run=None, trace=None):
             "dram_bytes": dram,
             "dram_write_bytes": wr, "model_bytes": model, "min_bytes": min_bytes, "dram_model_bytes": dram_model, "dram_drift_bytes": dram_drift, "model_wavefronts": model_wf,
             "wavefronts_from": "trace" if traced else "model" if model_wf else None, "ncu_wavefronts": ncu_wf, "bank_ratio": ratio, "model_loads": loads,
-            "sm_received_bytes": v.get("l1tex__m_xbar2l1tex_read_bytes.sum")}
+            "sm_received_bytes": v.get("l1tex__m_xbar2l1tex_read_bytes.sum"),
+            "fabric_model_bytes": lim.get("l2_fabric_bytes"), "fabric_bytes": fabric}
 
 
 def cell(text):
@@ -550,7 +556,8 @@ def tally(rows):
                   "dram": dram_checks(c)[0], "dram_range": dram_checks(c)[1],
                   "wavefronts": near(c["model_wavefronts"], c["ncu_wavefronts"])[1],
                   "own": c.get("own_limiter_agrees"),
-                  "received": near(c.get("model_loads"), c.get("sm_received_bytes"))[1]}
+                  "received": near(c.get("model_loads"), c.get("sm_received_bytes"))[1],
+                  "fabric": near(c.get("fabric_model_bytes"), c.get("fabric_bytes"))[1]}
         for k, ok in checks.items():
             if ok is not None:
                 t[k].append(ok)
@@ -682,8 +689,8 @@ def rescore(path):
     else:
         print(body)
     print("\n| size | rows | ncu measured | same limiter | bytes vs the SMs' requests | model vs DRAM reads | "
-          "DRAM inside the drift range | wavefronts | same limiter, own run | loads vs received |\n"
-          "|---|---|---|---|---|---|---|---|---|---|")
+          "DRAM inside the drift range | wavefronts | same limiter, own run | loads vs received | "
+          "fabric vs ltcfabric |\n|---|---|---|---|---|---|---|---|---|---|---|")
     for size, rs in by_size.items():
         t = tally(rs)
         print(f"| {size} | {len(rs)} | {sum(1 for r in rs if (r.get('ncu') or {}).get('values'))} | "
@@ -848,8 +855,8 @@ if not FILES:
     print(body)
 # The short table last.
 print("\n| size | rows | ncu measured | same limiter | bytes vs L2 | model vs DRAM reads | "
-      "DRAM inside the drift range | wavefronts | same limiter, own run | loads vs received |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+      "DRAM inside the drift range | wavefronts | same limiter, own run | loads vs received | fabric vs ltcfabric |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for size in O.sizes:
     rows = rows_by_size.get(size, [])
     t = tally(rows)

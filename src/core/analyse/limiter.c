@@ -622,6 +622,25 @@ static double dramReads(const Geometry *g, const Problem *p, const Waves *w, lon
    return waves;
 }
 
+/* NVIDIA's L2 from sm_80 (A100, H100, H200) is two partitions, each caching for its own
+ * half of the SMs; a line is homed in one of them by its address, evenly over the two. A line
+ * read from DRAM lands in its home; the blocks of a GEMM on both halves read it, so it
+ * crosses the fabric to the other partition once. A store goes to its line's home: half of
+ * them cross. H200, ncu (lts__t_sectors_srcunit_ltcfabric against DRAM's reads plus half the
+ * SMs' writes): within 10% in 102 of 117 rows at 2048. The model's DRAM reads stand for
+ * DRAM's, the compulsory ones where it has none. Said beside the L2's share, not in it: ncu's
+ * L2 throughput is the busier of its lookups (where the fabric counts) and its output to the
+ * SMs (where it does not), and added to the share it turned more rows away than towards
+ * ncu's (docs/limits.md, "The fabric between the L2's partitions"). */
+static double l2FabricBytes(const DeviceInfo *dev, const LimiterInputs *in) {
+   int sm = 0;
+   if (dev->type != DEVICE_GPU || dev->vendor_kind != VENDOR_NVIDIA || sscanf(dev->arch, "sm_%d", &sm) != 1 || sm < 80)
+      return 0;
+   const double reads = in->dram_read_bytes > 0 ? in->dram_read_bytes : in->min_read_bytes;
+   const double stores = in->store_bytes > 0 ? in->store_bytes : in->min_bytes - in->min_read_bytes;
+   return reads + stores / 2;
+}
+
 double Limiter_clockShare(const Peaks *peaks, bool tensor, double run_mhz, double *share) {
    double at = !peaks || !peaks->known ? 0 : tensor && peaks->tensor_sm_mhz > 0 ? peaks->tensor_sm_mhz : peaks->sm_mhz;
    double f = at > 0 && run_mhz > 0 && run_mhz < at ? run_mhz / at : 1;
@@ -727,6 +746,7 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
                              ? dramReads(&r->geo, p, &out->waves, reuse_a, reuse_b, out->l2_bytes, out->min_read_bytes,
                                          &out->dram_drift_bytes)
                              : 0;
+   out->l2_fabric_bytes = l2FabricBytes(dev, out);
    /* The banks' bandwidth at the clock the ceilings were measured at: a bound no kernel passes. */
    BankModel bm = BankModel_forDevice(dev);
    if (bm.known && dev->type == DEVICE_GPU && peaks && peaks->known && peaks->sm_mhz > 0 && dev->compute_units > 0)

@@ -117,6 +117,9 @@ typedef struct LimiterInputs_ {
    double dram_drift_bytes;    /* what the same grid reads once its groups have drifted apart in K, where
                                   that is more than 10% beyond dram_read_bytes: the reads lie between the
                                   two, and the model cannot tell where; 0: dram_read_bytes alone */
+   double l2_fabric_bytes;     /* what crosses between the L2's two partitions (NVIDIA from sm_80): each line
+                                  read from DRAM once, half the stores; said beside the L2's share, not in
+                                  it; 0 one partition or unknown */
    double local_banks_gbps;    /* what the banks give at the measured clock (units x banks x width x clock):
                                   a bound no micro-kernel passes; 0 unknown */
 } LimiterInputs;
