@@ -35,6 +35,23 @@ static DeviceInfo hopperGpu(void) {
    return dev;
 }
 
+/* The same GPU with the 60 MB L2 ncu reported on the H200, for the DRAM and fabric tests. */
+static DeviceInfo hopperGpuL2(void) {
+   DeviceInfo dev = hopperGpu();
+   dev.l2_bytes = 60u << 20;
+   return dev;
+}
+
+/* A size^3 bfloat16 GEMM in layout NT, as the Hopper steps take it. */
+static Problem squareBf16(long long size) {
+   Problem p;
+   Problem_setDefaults(&p);
+   p.m = p.n = p.k = size;
+   p.precision = PRECISION_BF16;
+   p.trans_b = true;
+   return p;
+}
+
 static LimiterInputs base(double gflops, double flops_per_byte) {
    LimiterInputs in = {0};
    in.gflops = gflops;
@@ -810,8 +827,7 @@ static void test_dram_banded(void **state) {
    Catalog cat;
    char err[1024];
    loadKernels(&cat);
-   DeviceInfo dev = hopperGpu();
-   dev.l2_bytes = 60u << 20;
+   DeviceInfo dev = hopperGpuL2();
    Peaks peaks = {0};
    const KernelInfo *k = Catalog_find(&cat, "hopper5_order");
    assert_non_null(k);
@@ -820,11 +836,7 @@ static void test_dram_banded(void **state) {
    const char *sets[] = {"BM=128", "BN=256", "BK=64", "GROUP=8", "CLUSTER=1"};
    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
       assert_true(Config_setParam(k, values, sets[i], err, sizeof err));
-   Problem p;
-   Problem_setDefaults(&p);
-   p.m = p.n = p.k = 4096;
-   p.precision = PRECISION_BF16;
-   p.trans_b = true;
+   Problem p = squareBf16(4096);
    LimiterRun r = {.gflops = 700000, .registers = 168, .local_mem = -1, .median_ms = 0.2};
    assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
    assert_int_equal(r.geo.band, 8);
@@ -868,14 +880,9 @@ static void test_dram_split(void **state) {
    Catalog cat;
    char err[1024];
    loadKernels(&cat);
-   DeviceInfo dev = hopperGpu();
-   dev.l2_bytes = 60u << 20;
+   DeviceInfo dev = hopperGpuL2();
    Peaks peaks = {0};
-   Problem p;
-   Problem_setDefaults(&p);
-   p.m = p.n = p.k = 4096;
-   p.precision = PRECISION_BF16;
-   p.trans_b = true;
+   Problem p = squareBf16(4096);
    const KernelInfo *k = Catalog_find(&cat, "hopper9_swapab");
    assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
@@ -917,14 +924,9 @@ static void test_l2_fabric(void **state) {
    Catalog cat;
    char err[1024];
    loadKernels(&cat);
-   DeviceInfo dev = hopperGpu();
-   dev.l2_bytes = 60u << 20;
+   DeviceInfo dev = hopperGpuL2();
    Peaks peaks = {0};
-   Problem p;
-   Problem_setDefaults(&p);
-   p.m = p.n = p.k = 2048;
-   p.precision = PRECISION_BF16;
-   p.trans_b = true;
+   Problem p = squareBf16(2048);
    const KernelInfo *k = Catalog_find(&cat, "hopper6_splitk");
    assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];

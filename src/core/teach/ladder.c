@@ -21,11 +21,15 @@ void Ladder_init(Ladder *l, const Lesson *lesson, const char *device) {
    for (int i = 0; i < lesson->nsteps; i++) {
       const LessonStep *st = &lesson->steps[i];
       LadderRow *r = &l->rows[i];
-      if (*st->title)
+      /* the label from the step itself, not from r->name: gcc's -Wrestrict cannot tell two
+       * fields of one row apart */
+      if (*st->title) {
          snprintf(r->name, sizeof r->name, "%s: %s", st->preset, st->title);
-      else
+         snprintf(r->label, sizeof r->label, "%d %s: %s", i + 1, st->preset, st->title);
+      } else {
          snprintf(r->name, sizeof r->name, "%s", st->preset);
-      snprintf(r->label, sizeof r->label, "%d %s", i + 1, r->name);
+         snprintf(r->label, sizeof r->label, "%d %s", i + 1, st->preset);
+      }
       r->reference_gflops = st->reference_gflops;
       Util_copy(r->reference, sizeof r->reference, st->reference);
       r->notes = st->notes ? strdup(st->notes) : NULL; /* out of memory: the export has no notes */
