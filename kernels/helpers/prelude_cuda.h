@@ -169,6 +169,12 @@ __device__ inline void gt_tma_load(void *dst, const GtTensorMap *map, int c0, in
                 ::"r"(gt_smem_addr(dst)), "l"((gt_u64)map), "r"(c0), "r"(c1), "r"(gt_smem_addr(bar))
                 : "memory");
 }
+/* A tensor map brought into the copy engine's cache before the ring's first load, which
+ * would otherwise wait for the map's fetch from the kernel's parameters as well: part of a
+ * microsecond, which counts in a decode that is over in thirty-odd of them. */
+__device__ inline void gt_tma_prefetch_map(const GtTensorMap *map) {
+   asm volatile("prefetch.tensormap [%0];" ::"l"((gt_u64)map) : "memory");
+}
 /* Thread-block clusters: this block's rank in its cluster; a barrier of every thread of
  * the cluster; an arrival on the mbarrier at bar's offset in block `rank` of the cluster
  * (release at the block's scope: a release at the cluster's costs a MEMBAR.ALL.GPU per
@@ -401,6 +407,18 @@ __device__ inline void gt_wgmma_n32(float *d, gt_u64 da, gt_u64 db, int scale_d)
                 "}, %16, %17, p, 1, 1" GT_WG_TRANS ";\n}\n"
                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+                : "l"(da), "l"(db), "r"(scale_d));
+}
+/* 48 columns: 48 tokens in swap-AB without padding them to 64. */
+__device__ inline void gt_wgmma_n48(float *d, gt_u64 da, gt_u64 db, int scale_d) {
+   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %26, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n48" GT_WG_SHAPE_K "." GT_WG_TYPES " {"
+                "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                "%16, %17, %18, %19, %20, %21, %22, %23"
+                "}, %24, %25, p, 1, 1" GT_WG_TRANS ";\n}\n"
+                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23])
                 : "l"(da), "l"(db), "r"(scale_d));
 }
 __device__ inline void gt_wgmma_n64(float *d, gt_u64 da, gt_u64 db, int scale_d) {

@@ -82,9 +82,11 @@ if [ $nvrtc = yes ]; then
          not_ok "hopper1_tma SW=$sw for sm_90 (exit $RC)" "$ERR"
    done
    # Step 3's presets take a wgmma N of 192: 192 accumulators per consumer thread, no spills;
-   # steps 5 and 7 one of 144 (4608 = 32 x 144), whose wrapper lists 72 accumulators.
+   # steps 5 and 7 one of 144 (4608 = 32 x 144), whose wrapper lists 72 accumulators; step
+   # 5's 64 x 160 tiles and step 9's 48 tokens (wgmma N 160 and 48).
    for p in hopper-3-warpspec-half:m64n192k16.f32.f16.f16 hopper-3-warpspec-tf32:m64n192k8.f32.tf32.tf32 \
-      hopper-5-order-144-bf16:m64n144k16.f32.bf16.bf16 hopper-7-persistent-144-bf16:m64n144k16.f32.bf16.bf16; do
+      hopper-5-order-144-bf16:m64n144k16.f32.bf16.bf16 hopper-7-persistent-144-bf16:m64n144k16.f32.bf16.bf16 \
+      hopper-5-t64n160-bf16:m64n160k16.f32.bf16.bf16 hopper-9-swapab-t48-split4-bf16:m64n48k16.f32.bf16.bf16; do
       run_gemmtop inspect --backend cuda --arch sm_90a --preset "${p%%:*}" --code ptx
       n=$(printf '%s\n' "$OUT" | grep -c "wgmma.mma_async.sync.aligned.${p#*:}")
       if [ "$RC" -eq 0 ] && [ "$n" -gt 0 ] && printf '%s\n' "$OUT" | grep -q '^spills  *0 B stores, 0 B loads'; then
@@ -260,6 +262,18 @@ if [ $nvrtc = yes ]; then
          not_ok "$p: no shfl.sync.idx for the warpgroup index (exit $RC)" "$ERR"
       fi
    done
+   # Step 9 (decode and few tokens) fetches both tensor maps ahead of its first load
+   # (gt_tma_prefetch_map: 0.4-0.8 points of the copy bandwidth on the H200); step 5 does not
+   # (the same cost its 64 x 64 tiles 5-8 points there).
+   run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-9-swapab-decode-t16-bf16 --code ptx
+   n9=$(printf '%s\n' "$OUT" | grep -c 'prefetch.tensormap')
+   run_gemmtop inspect --backend cuda --arch sm_90a --preset hopper-5-t64n64-s12-bf16 --code ptx
+   n5=$(printf '%s\n' "$OUT" | grep -c 'prefetch.tensormap')
+   if [ "$n9" -eq 2 ] && [ "$n5" -eq 0 ]; then
+      ok "step 9 prefetches its two tensor maps, step 5 none"
+   else
+      not_ok "tensor-map prefetches: step 9 $n9 (2 expected), step 5 $n5 (none expected)" "$ERR"
+   fi
 fi
 
 run_gemmtop inspect --backend cuda --arch sm_80 --kernel hopper1_tma --code none

@@ -143,6 +143,12 @@ METRICS = [
     "l1tex__data_bank_writes.avg.pct_of_peak_sustained_elapsed", "l1tex__f_wavefronts.avg.pct_of_peak_sustained_elapsed",
     "l1tex__lsuin_requests.avg.pct_of_peak_sustained_elapsed",
     "l1tex__m_xbar2l1tex_read_sectors.avg.pct_of_peak_sustained_elapsed",
+    # the L2's stages, each as % of its peak (the parts ncu's lts__throughput is the largest of):
+    # tags looked up, sectors in and out of the data banks, the crossbar's input and output ports
+    "lts__t_requests.sum", "lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed",
+    "lts__t_sectors.avg.pct_of_peak_sustained_elapsed", "lts__d_sectors.avg.pct_of_peak_sustained_elapsed",
+    "lts__d_sectors.sum", "lts__xbar2lts_cycles_active.avg.pct_of_peak_sustained_elapsed",
+    "lts__lts2xbar_cycles_active.avg.pct_of_peak_sustained_elapsed",
 ]
 # The names the comparison needs, all read by the earlier H100 scripts or in every ncu
 # since 2020: asked alone when ncu refuses the broad set without naming what it refuses.
