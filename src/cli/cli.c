@@ -39,10 +39,25 @@ bool Cli_loadCatalog(Catalog *cat) {
    return true;
 }
 
+/* The errno of a write to standard output that failed before the end (stdio flags the
+ * stream and keeps going); a later call may have replaced errno, so only the errors a
+ * write can give are taken from it. */
+static int writeErrno(void) {
+   switch (errno) {
+   case ENOSPC:
+   case EIO:
+   case EPIPE:
+   case EFBIG:
+   case EDQUOT:
+      return errno;
+   default:
+      return 0;
+   }
+}
+
 void Cli_closeStdout(void) {
-   /* An error flagged earlier (a library's fflush(NULL) met it) has lost its errno. */
    bool failed = ferror(stdout) != 0;
-   int e = 0;
+   int e = failed ? writeErrno() : 0;
    if (fflush(stdout) != 0) {
       failed = true;
       e = errno;
