@@ -220,7 +220,11 @@ static void describe(const DeviceRef *ref, int index, DeviceInfo *info) {
    info->max_alloc = ul;
    ul = 0;
    clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof ul, &ul, NULL);
-   info->l2_bytes = ul;
+   /* PoCL takes a CPU's caches from the OS (sysfs through hwloc), which some machines and
+    * containers do not have: it then reports 0. The processor itself still tells its
+    * per-core L2 (the C library asks CPUID), the level a CPU's L2 ceiling is measured in. */
+   long host_l2 = info->type == DEVICE_CPU && ul == 0 ? sysconf(_SC_LEVEL2_CACHE_SIZE) : 0;
+   info->l2_bytes = host_l2 > 0 ? (unsigned long long)host_l2 : ul;
    size_t wg = 0;
    clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
    info->limits.max_wg = wg;

@@ -206,8 +206,10 @@ void Report_backendDevices(FILE *out, OutputFormat f, const Backend *be, const D
                snprintf(rd, sizeof rd, "reads %.1f GB/s", pk->read_gbps);
             if (pk->l2_gbps > 0)
                snprintf(l2, sizeof l2, "%sL2 %.1f GB/s", rd[0] ? ", " : "", pk->l2_gbps);
-            fprintf(out, "    reads, L2       %s%s (reads only: far more than the caches hold, and inside the L2)\n", rd,
-                    l2);
+            fprintf(out, "    reads, L2       %s%s (reads only: %s)\n", rd, l2,
+                    rd[0] && l2[0] ? "far more than the caches hold, and inside the L2"
+                    : rd[0]        ? "far more than the caches hold"
+                                   : "inside the L2");
          }
          char r[4][24];
          if (pk && (pk->gflops[PEAK_TF32] > 0 || pk->gflops[PEAK_F16] > 0 || pk->gflops[PEAK_BF16] > 0))

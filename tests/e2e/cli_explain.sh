@@ -40,12 +40,21 @@ assert p, d
 x=p[0]
 assert x["local_peak_gbps"]>0 and x["launch_us"]>0 and x["copy_peak_gbps"]>0, x
 assert x["read_peak_gbps"]>0 and x["l2_peak_gbps"]>0 and x["l2_bytes"]>0, x
+assert x["peaks_not_measured"]=="", x["peaks_not_measured"]
 print("local %.1f GB/s, launch %.3g us, reads %.1f GB/s, L2 %.1f GB/s" % (x["local_peak_gbps"], x["launch_us"],
       x["read_peak_gbps"], x["l2_peak_gbps"]))' 2>&1); then
    ok "list devices --format json gives them ($msg)"
 else
    not_ok "list devices --format json gives them: $msg" "$OUT"
 fi
+# What was not measured, read back from the file: a reason whole, and an empty list empty
+# (the line after it once stood in for it).
+nm_cache=$(ls "$XDG_CACHE_HOME"/gemmtop/peaks/*.txt 2>/dev/null | head -n 1)
+cp "$nm_cache" "$T_DIR/peaks.nm"
+sed 's/^not_measured .*/not_measured L2 ceiling: the device reports no L2 cache size/' "$T_DIR/peaks.nm" >"$nm_cache"
+run_gemmtop list devices --backend opencl
+expect_in "not measured    L2 ceiling: the device reports no L2 cache size" "$OUT" "a reason for a ceiling not measured reads back whole"
+cp "$T_DIR/peaks.nm" "$nm_cache"
 # A file of the ceilings measured before these four (their lines gone): read as unknown,
 # not as zero bandwidth, and the rest stands.
 cache=$(ls "$XDG_CACHE_HOME"/gemmtop/peaks/*.txt 2>/dev/null | head -n 1)

@@ -74,9 +74,13 @@ bool Peaks_cached(const DeviceInfo *dev, const char *backend, Peaks *out) {
    if (!tc || sscanf(tc, "\ntensor_sm_mhz %lf", &p.tensor_sm_mhz) != 1 || !(p.tensor_sm_mhz > 0))
       p.tensor_sm_mhz = 0;
    /* Files written before the list of what was not measured have none: "". */
+   /* An empty list is an empty line: "%[^\n]" after a space would skip it and read the next. */
    const char *nm = strstr(text, "\nnot_measured ");
-   if (nm && sscanf(nm, "\nnot_measured %511[^\n]", p.not_measured) != 1)
-      p.not_measured[0] = '\0';
+   if (nm) {
+      nm += strlen("\nnot_measured ");
+      int len = (int)strcspn(nm, "\n");
+      snprintf(p.not_measured, sizeof p.not_measured, "%.*s", len, nm);
+   }
    /* Files written before the measurement's duration have none: unknown. */
    const char *du = strstr(text, "\nseconds ");
    if (!du || sscanf(du, "\nseconds %lf", &p.seconds) != 1 || !(p.seconds >= 0))
@@ -450,8 +454,10 @@ static double measureRead(Measuring *m, char *err, size_t errlen) {
  * the last-level cache PoCL reports. */
 static double measureL2(Measuring *m, char *err, size_t errlen) {
    const DeviceInfo *dev = Session_device(m->s);
-   if (dev->l2_bytes < 2 * 16 * 1024)
-      return 0;
+   if (dev->l2_bytes < 2 * 16 * 1024) {
+      snprintf(err, errlen, "the device reports %s", dev->l2_bytes ? "an L2 under 32 KiB" : "no L2 cache size");
+      return -1;
+   }
    size_t set = 16 * 1024; /* bytes: the largest power of two up to half the L2 */
    while (set * 4 <= dev->l2_bytes && set < ((size_t)1 << 30))
       set *= 2;
