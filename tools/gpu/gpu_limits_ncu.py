@@ -72,7 +72,7 @@ agree when no unit reaches 60%). The shares that agree close each size's table (
 
 --backend and --device choose gemmtop's device (CUDA by default); tests/e2e/tools_limits_ncu.sh
 runs the script on PoCL with a stand-in ncu."""
-import argparse, json, os, subprocess, sys, tarfile, tempfile, time
+import argparse, gzip, json, os, subprocess, sys, tarfile, tempfile, time
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -655,7 +655,9 @@ def replay_all(head, rows):
 def rescore(path):
     """--rescore: the recorded rows compared again (compare(), md_row(), tally() as they are now)."""
     try:
-        lines = [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
+        opener = gzip.open if path.endswith(".gz") else open  # the runs kept in docs/data are gzipped
+        with opener(path, "rt", encoding="utf-8") as f:
+            lines = [json.loads(l) for l in f if l.strip()]
     except (OSError, ValueError) as e:
         sys.exit(f"gpu_limits_ncu.py: --rescore {path}: {e}")
     head = next((l for l in lines if l.get("kind") == "device"), None)
