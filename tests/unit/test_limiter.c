@@ -447,6 +447,18 @@ static void test_one_block_per_unit(void **state) {
    in.one_block_per_unit = true;
    Limiter_of(&in, &l);
    assert_int_equal(l.kind, LIMIT_LATENCY);
+   /* Its persistent grid of 132 groups over 512 tiles where two groups fit a unit: half the
+    * slots, but every unit busy for 4 rounds of tiles, 97%: not the tail; the same grid of a
+    * kernel that a second group can help is. */
+   in.waves = (Waves){.known = true, .groups = 132, .units = 132, .per_unit = 2, .full = 0, .waves = 0.5,
+                      .last_fill = 0.5, .busy = 0.5 * 512.0 / (132 * 4), .work = 512, .rounds = 4};
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_LATENCY);
+   assert_true(fabs(l.busy - 512.0 / (132 * 4)) < 1e-12);
+   in.one_block_per_unit = false;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.kind, LIMIT_TAIL);
+   assert_non_null(strstr(l.words, "0.50 waves of 132 work-groups on 132 units at 2 each"));
 }
 
 /* 3xTF32 (FP32 on wgmma) is judged by the hardware's rate for its instructions, a third of

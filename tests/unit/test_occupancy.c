@@ -121,6 +121,32 @@ static void test_waves(void **state) {
    /* two groups a multiprocessor: half the waves */
    w = Waves_of(&h100, &g, 64, 0);
    assert_true(w.per_unit >= 2);
+   /* A persistent grid of one group a unit over 512 tiles, where two groups would fit: by
+    * slots half of them idle; by units (a warp-specialised wgmma kernel takes one whole)
+    * each takes 4 rounds, the last one 116 of 132 full. */
+   pg.work = 512;
+   w = Waves_of(&h100, &pg, 64, 0);
+   assert_true(w.per_unit >= 2 && w.busy < 0.5);
+   Waves unit = Waves_byUnit(&w);
+   assert_int_equal(unit.per_unit, 1);
+   assert_int_equal(unit.groups, 132);
+   assert_int_equal(unit.full, 1);
+   assert_int_equal(unit.rounds, 4);
+   assert_true(fabs(unit.busy - 512.0 / (132 * 4)) < 1e-12);
+   assert_true(unit.occupancy == w.occupancy); /* the warps resident stay the estimate's */
+   /* 1024 tiles as 1024 such groups: 7.76 waves of one a unit, the last one 76% full */
+   w = Waves_of(&h100, &g, 64, 0);
+   unit = Waves_byUnit(&w);
+   assert_int_equal(unit.per_unit, 1);
+   assert_int_equal(unit.full, 7);
+   assert_true(fabs(unit.last_fill - 100.0 / 132) < 1e-12);
+   assert_true(fabs(unit.busy - 1024.0 / (132 * 8)) < 1e-12);
+   /* unknown stays unknown; one a unit already: the same */
+   Waves none = {0};
+   assert_false(Waves_byUnit(&none).known);
+   w = Waves_of(&h100, &g, 168, 0);
+   unit = Waves_byUnit(&w);
+   assert_true(unit.busy == w.busy && unit.waves == w.waves && unit.per_unit == 1);
    /* unknown: a CPU, an architecture not in the table, registers not known */
    DeviceInfo cpu = {.type = DEVICE_CPU, .compute_units = 2};
    assert_false(Waves_of(&cpu, &g, 64, 0).known);

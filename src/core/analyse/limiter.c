@@ -241,8 +241,11 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
    }
    if (in->peak_gflops > 0 && in->copy_gbps > 0 && out->intensity > 0)
       out->attainable_gflops = fmin(in->peak_gflops, out->intensity * in->copy_gbps);
-   if (in->waves.known)
-      out->busy = in->waves.busy;
+   /* The tail in units where one group takes a unit whole (waves.h); residency (DRAM's
+    * waves) stays in slots. */
+   const Waves tail = in->one_block_per_unit ? Waves_byUnit(&in->waves) : in->waves;
+   if (tail.known)
+      out->busy = tail.busy;
    /* The global loads pass the L1's data stage, the local memory's unit (NVIDIA), a wavefront
     * per line a phase of lanes touches: more than bytes / 128 where they do not coalesce. */
    double local = in->local_bytes * fmax(1, in->bank_ratio) +
@@ -262,13 +265,12 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
                "the launch itself: an empty kernel's launch takes %.3g us of this one's %.3g us; a larger problem, or "
                "several in one launch, amortises it",
                in->launch_us, in->median_ms * 1000);
-   } else if (in->waves.known && in->waves.busy < TAIL_BUSY) {
+   } else if (tail.known && tail.busy < TAIL_BUSY) {
       out->kind = LIMIT_TAIL;
       snprintf(out->words, sizeof out->words,
                "the tail: %.2f waves of %lld work-groups on %d units at %d each, so %.0f%% of the slots are busy on "
                "average: at most %.0f%% of any ceiling",
-               in->waves.waves, in->waves.groups, in->waves.units, in->waves.per_unit, 100 * in->waves.busy,
-               100 * in->waves.busy);
+               tail.waves, tail.groups, tail.units, tail.per_unit, 100 * tail.busy, 100 * tail.busy);
    } else if (fmax(fmax(c, m), fmax(l2, lo)) >= NEAR_CEILING) {
       /* Ties go to the first: compute, global memory, the L2, local memory. Compute also
        * takes a near tie: its share counts the FLOPs, which are exact, while the others come

@@ -98,7 +98,8 @@ typedef struct LimiterInputs_ {
    double store_bytes;         /* what one launch stores: C, or where a fix-up writes C the workspace's partial
                                   sums (`workspace:`); 0 unknown */
    bool one_block_per_unit;    /* wgmma with warp specialisation (`arch: sm_90a`, tensor): one block per
-                                  unit by design, its occupancy no limiter */
+                                  unit by design, its occupancy no limiter, its tail in units
+                                  (Waves_byUnit) */
    double local_gbps;          /* the measured local-memory bandwidth (no conflicts); 0 unknown */
    double local_bytes;         /* the model's local-memory reads of one launch (`local_reuse:`); 0 unknown */
    double smem_fill_bytes;     /* what TMA copies into shared memory in one launch (the model's loads of A

@@ -6,6 +6,22 @@
 
 #include "core/analyse/occupancy.h"
 
+/* The waves of w's groups at per_unit of them on each unit at once. */
+static void fill(Waves *w, int per_unit) {
+   const long long slots = (long long)w->units * per_unit;
+   w->per_unit = per_unit;
+   w->full = (int)(w->groups / slots);
+   w->waves = (double)w->groups / (double)slots;
+   const long long rest = w->groups % slots;
+   w->last_fill = rest ? (double)rest / (double)slots : 1.0;
+   w->busy = w->waves / ceil(w->waves);
+   w->rounds = 0;
+   if (w->work > 0) { /* the groups' time is busy as far as the items fill their rounds */
+      w->rounds = (w->work + w->groups - 1) / w->groups;
+      w->busy *= (double)w->work / ((double)w->groups * (double)w->rounds);
+   }
+}
+
 Waves Waves_of(const DeviceInfo *dev, const Geometry *g, int registers, long long local_mem) {
    Waves w = {0};
    const ArchLimits *a = dev->type == DEVICE_GPU ? Occupancy_arch(dev->arch) : NULL;
@@ -21,23 +37,20 @@ Waves Waves_of(const DeviceInfo *dev, const Geometry *g, int registers, long lon
    Occupancy occ = Occupancy_estimate(a, registers, local_mem > 0 ? local_mem : 0, items);
    if (!occ.known || occ.groups < 1)
       return w;
-   const long long slots = (long long)dev->compute_units * occ.groups;
    w.known = true;
    w.groups = groups;
    w.units = (int)dev->compute_units;
-   w.per_unit = occ.groups;
-   w.full = (int)(groups / slots);
-   w.waves = (double)groups / (double)slots;
-   const long long rest = groups % slots;
-   w.last_fill = rest ? (double)rest / (double)slots : 1.0;
-   w.busy = w.waves / ceil(w.waves);
    w.occupancy = occ.fraction;
-   if (g->work > 0) { /* the groups' time is busy as far as the items fill their rounds */
-      w.work = g->work;
-      w.rounds = (g->work + groups - 1) / groups;
-      w.busy *= (double)g->work / ((double)groups * (double)w.rounds);
-   }
+   w.work = g->work > 0 ? g->work : 0;
+   fill(&w, occ.groups);
    return w;
+}
+
+Waves Waves_byUnit(const Waves *w) {
+   Waves unit = *w;
+   if (w->known && w->per_unit > 1)
+      fill(&unit, 1);
+   return unit;
 }
 
 void Waves_describe(const Waves *w, char *out, size_t len) {

@@ -31,6 +31,13 @@ typedef struct Waves_ {
 
 /* The launch g of a kernel with registers per work-item and local_mem bytes per group on dev. */
 Waves Waves_of(const DeviceInfo *dev, const Geometry *g, int registers, long long local_mem);
+/* w counted by units instead of slots, for a kernel whose one group takes a unit whole (a
+ * warp-specialised wgmma kernel): the hardware spreads a grid over the units before it
+ * doubles up, and a second group on a unit adds no throughput, so a unit, not a slot, is
+ * what idles in the tail (H200, ncu: a persistent grid of 132 such groups ran its SMs 71-85%
+ * busy where two slots a unit made it half a wave, 48% busy). What is resident at once
+ * stays w's. */
+Waves Waves_byUnit(const Waves *w);
 /* "0.48 waves: 64 work-groups on 132 multiprocessors at 1 each; 48% of the slots busy", or
  * "2.33 waves: ...; the last one 33% full, 78% of the slots busy", or for a persistent grid
  * "1.00 wave: 132 work-groups ... sharing 64 items, at most 1 each; 48% of the slots busy"
