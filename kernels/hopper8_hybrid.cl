@@ -39,6 +39,7 @@ pad:      M=BM N=BN K=BK
 global:   CUS * BLOCKS * 128 * (CONS + 1), 1
 local:    128 * (CONS + 1), 1
 work:     (M / BM) * (N / BN) * (K / BK)
+staggered: (M / BM) * (N / BN) % (CUS * BLOCKS) != 0
 dynamic_smem: STAGES * (BM + BN) * BK * IN_SIZE * (GT_TF32 || GT_HALF || GT_BF16 ? 1 : 2) + 1024 + 24 * STAGES
 tma:      A box=(SW == 0 ? 16 : SW) / IN_SIZE,BM swizzle=SW
 tma:      B box=(SW == 0 ? 16 : SW) / IN_SIZE,BN swizzle=SW

@@ -1007,7 +1007,12 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
                  in->min_read_bytes <= in->l2_bytes ? "A and B" : "each split-K plane's slices of A and B",
                  in->l2_bytes / 1048576, 100 * l->memory_used, in->copy_gbps);
    }
-   if (l->l2_used >= 0 && l->l2_used_all >= 0)
+   if (l->l2_used >= 0 && l->l2_used_all >= 0 && in->tma_staggered)
+      fprintf(out,
+              "L2         the model's loads and its stores: %.0f%% of the measured %.4g GB/s (its blocks stand at "
+              "different K steps: the L2 answers each of TMA's requests)\n",
+              100 * l->l2_used, in->l2_gbps);
+   else if (l->l2_used >= 0 && l->l2_used_all >= 0)
       fprintf(out,
               "L2         two thirds of the model's loads and its stores: %.0f%% of the measured %.4g GB/s (all of "
               "them %.0f%%: TMA's requests for a line that arrive together are answered once)\n",

@@ -114,6 +114,16 @@ assert abs(lim["slots_busy"] - 2048 / (132 * 16)) < 1e-3, lim  # 2048 tiles in r
 ' 2>&1); then ok "its tail by units: the tiles' rounds 97% full, two groups a unit resident"
 else not_ok "its tail by units: the tiles' rounds 97% full, two groups a unit resident" "$msg"; fi
 
+# Stream-K's blocks stand at different K steps (`staggered:`): the L2 answers each of TMA's
+# requests, where banded tiles in step share two thirds of them (ncu on the H200, 2026-12-02:
+# the L2 read 0.95 of TMA's bytes for this preset at 2048, its busiest unit at 62%; 30.2 us
+# at 1767 MHz was ncu's launch). The same kernel with whole tiles in turn (STREAMK=0) is not.
+judge --device-file "$DEV" --preset hopper-7-streamk-bf16 --size 2048 --judge-ms 0.030208 --judge-mhz 1767
+expect_in "limits     L2 cache: 83% of the measured 9415 GB/s by the model's loads and its stores (its blocks stand at different K steps" \
+   "$OUT" "stream-K's blocks: every TMA request reaches the L2, and the L2 limits"
+judge --device-file "$DEV" --preset hopper-7-streamk-bf16 --set STREAMK=0 --size 2048 --judge-ms 0.030208
+expect_in "L2         two thirds of the model's loads and its stores" "$OUT" "whole tiles in turn: two thirds, as before"
+
 # DRAM's reads: at 2048 A and B (16 MB) fit in the H200's 60 MB L2, each element once; at
 # 4096 (64 MB) they do not, and the 3.88 waves of 128 x 256 tiles, banded 8 tile rows at a
 # time, read theirs again: 186.6 MB, 2.78 times (ncu measured 2.78 times on the H200).

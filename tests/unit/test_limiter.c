@@ -125,6 +125,14 @@ static void test_l2_tma_loads(void **state) {
    assert_true(fabs(l.l2_used_all - 0.75) < 1e-9);
    assert_false(l.l1);
    assert_true(l.l2_used < 0.6 && l.kind == LIMIT_LATENCY); /* 50%: no ceiling near */
+   /* Blocks staggered in K (stream-K): the L2 answers every request, 75%, and says why. */
+   in.tma_staggered = true;
+   Limiter_of(&in, &l);
+   assert_true(fabs(l.l2_used - 0.75) < 1e-9 && fabs(l.l2_used_all - 0.75) < 1e-9);
+   assert_int_equal(l.kind, LIMIT_L2);
+   assert_non_null(strstr(l.words, "by the model's loads and its stores (its blocks stand at different K steps"));
+   assert_null(strstr(l.words, "two thirds"));
+   in.tma_staggered = false;
    /* More loads: 120% of the L2 by all of them, two thirds of the loads about 80%. */
    in = base(9000, 0.75);
    in.l2_gbps = 10000;

@@ -19,8 +19,10 @@
 /* The share of TMA's loads the L2 itself serves: requests for a line that arrive together are
  * answered once. On the H200 (ncu, 51 TMA presets at 2048) the L2's sectors read for the SMs
  * were 0.40-1.00 of the bytes TMA delivered, median 0.68 (0.4-0.5 for the banded wgmma steps,
- * 0.7-0.9 for swap-AB, about 1 for stream-K, whose blocks do not move together): which one a
- * kernel gets depends on timing the model does not see, so the median is taken. */
+ * 0.7-0.9 for swap-AB): which one a kernel gets depends on timing the model does not see, so
+ * the median is taken. Blocks that stand at different K steps from the start (`staggered:`,
+ * stream-K) ask for a line at different times: the L2 answers each request (0.94-1.00 for
+ * Hopper steps 7 and 8 at 2048 and 4096, 2026-12-02). */
 #define TMA_L2_SHARE (2.0 / 3)
 #define LAUNCH_SHARE 0.5     /* an empty launch's share of the time at or above: the launch limits */
 /* Groups drifted apart in K reading more than this times the waves' figure: the model gives
@@ -114,7 +116,12 @@ static void memoryWords(const Limiter *l, const LimiterInputs *in, char *out, si
 
 static void l2Words(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
    char r[32];
-   if (l->l2_used_all >= 0)
+   if (l->l2_used_all >= 0 && in->tma_staggered)
+      snprintf(out, len,
+               "L2 cache: %.0f%% of the measured %s GB/s by the model's loads and its stores (its blocks stand at "
+               "different K steps: the L2 answers each of TMA's requests)",
+               100 * l->l2_used, rate(in->l2_gbps, r, sizeof r));
+   else if (l->l2_used_all >= 0)
       snprintf(out, len,
                "L2 cache: %.0f%% of the measured %s GB/s by two thirds of the model's loads and its stores (TMA's "
                "requests for a line that arrive together are answered once; all of them would be %.0f%%)",
@@ -234,7 +241,7 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
          double c = fmax(0, in->min_bytes - in->min_read_bytes), loads = fmax(0, l2_bytes - c);
          double stores = in->store_bytes > 0 ? in->store_bytes : c;
          out->l2_used_all = in->gflops * ((loads + stores) / in->flops) / in->l2_gbps;
-         l2 = in->gflops * ((loads * TMA_L2_SHARE + stores) / in->flops) / in->l2_gbps;
+         l2 = in->gflops * ((loads * (in->tma_staggered ? 1 : TMA_L2_SHARE) + stores) / in->flops) / in->l2_gbps;
       }
       out->l1 = !in->tma_loads && l2 > CACHE_SLACK;
       out->l2_used = l2 > CACHE_SLACK ? -1 : l2; /* above it: not a measurement */
@@ -731,6 +738,7 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    }
    out->one_block_per_unit = k->tensor && k->arch[0] != '\0';
    out->tma_loads = k->ntma > 0;
+   out->tma_staggered = out->tma_loads && r->geo.staggered;
    /* Where a fix-up writes C, the kernel itself stores the workspace's partial sums. */
    out->store_bytes = r->geo.fixup_dims > 0 && r->geo.workspace > 0 ? (double)r->geo.workspace : 0;
    long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;

@@ -95,6 +95,8 @@ typedef struct LimiterInputs_ {
                                   the kernel's own peak */
    bool tma_loads;             /* A and B come through TMA (`tma:` lines): the L2 answers requests for a line
                                   that arrive together once, so it sees fewer bytes than the model's loads */
+   bool tma_staggered;         /* with tma_loads: the blocks stand at different K steps (`staggered:`,
+                                  stream-K), so the L2 answers every TMA request */
    double store_bytes;         /* what one launch stores: C, or where a fix-up writes C the workspace's partial
                                   sums (`workspace:`); 0 unknown */
    bool one_block_per_unit;    /* wgmma with warp specialisation (`arch: sm_90a`, tensor): one block per

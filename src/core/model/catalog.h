@@ -98,6 +98,10 @@ typedef struct KernelInfo_ {
     * steps' and the warp-tile steps' GROUP; 1: row by row). Only the limiter's DRAM reads use
     * it; "" (or 0 for a configuration) when the grid is not one. */
    char band[128];
+   /* `staggered:` nonzero for a configuration whose blocks stand at different K steps from
+    * the start (stream-K's pieces): their TMA requests for a line do not arrive together,
+    * so the L2 answers each one. Only the limiter's L2 share uses it; "" never. */
+   char staggered[128];
    char fixup_global[3][128];
    char fixup_local[3][128];
    int fixup_dims;

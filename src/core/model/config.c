@@ -354,6 +354,10 @@ static bool fixupSizes(Scope *s, Geometry *g, char *msg, size_t msglen) {
       return false;
    if (g->band < 0)
       g->band = 0;
+   long long staggered = 0;
+   if (k->staggered[0] && !evalIn(s, k->staggered, "staggered", &staggered, msg, msglen))
+      return false;
+   g->staggered = staggered != 0;
    g->fixup_dims = 0;
    if (!k->fixup_dims)
       return true;
