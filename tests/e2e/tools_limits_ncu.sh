@@ -286,6 +286,21 @@ printf '{"kind": "end"}\n' >"$T_DIR/notrun.jsonl"
 rescore "$T_DIR/notrun.jsonl"
 expect_rc 1 "a file with no rows is refused"
 expect_in "no device line or no rows" "$ERR" "saying why"
+# The calls kept in docs/data are gzipped: read as they are.
+gzip -c "$T_DIR/rec2.jsonl" >"$T_DIR/rec2.jsonl.gz"
+rescore "$T_DIR/rec2.jsonl.gz"
+expect_rc 0 "--rescore reads a gzipped call"
+expect_in "| 64 | 3 | 2 | " "$OUT" "the same rows as the plain file"
+
+# --part K/N: every N-th preset from the K-th, so that two calls share the set out evenly.
+limits --sizes 64 --part 2/2 --raw "$T_DIR/part.jsonl" 03-wpt 02-tiled-ts16
+expect_rc 0 "--part 2/2 runs"
+got=$(python3 -c 'import json, sys; print(" ".join(r["preset"] for r in map(json.loads, open(sys.argv[1])) if r["kind"] == "row"))' "$T_DIR/part.jsonl")
+[ "$got" = "02-tiled-ts16" ] && ok "--part 2/2 takes the second of two presets only" \
+   || not_ok "--part 2/2 takes the second of two presets only" "rows: $got"
+limits --sizes 64 --part 3/2 03-wpt
+expect_rc 1 "--part 3/2 is refused"
+expect_in "give K/N with 1 <= K <= N" "$ERR" "saying what would be valid"
 
 # --replay: gemmtop's limiter judges recorded rows again without the GPU (explain --arch on
 # the call's device): two rows of the H200 call of 2026-11-30 07:25 (tests/data), each judged

@@ -7,8 +7,9 @@
 # gpu_setup.sh and brings the folder back as one tarball. Python unbuffered: a run killed
 # at its limit still leaves each row it printed in log.txt.
 #   LIMITS_SIZES    sizes, comma-separated (default 2048: the first 15 presets cover every ladder)
-#   LIMITS_BUDGET   seconds after which no row starts (default 280: the whole set at 2048, about
-#                   94 rows of 3-4 s without bank traces, in a round of 300)
+#   LIMITS_BUDGET   seconds after which no row starts (default 280, in a round of 300: about 70
+#                   rows of 3.5-5 s without bank traces; the whole set, 158 presets a size,
+#                   takes two calls: LIMITS_ARGS="--part 1/2", then "--part 2/2")
 #   LIMITS_BANKS    1: take each row's bank trace too (about 1 s a row more)
 #   LIMITS_MEASURE  seconds allowed to the ceilings (default 40)
 #   LIMITS_ARGS     more options or preset names for gpu_limits_ncu.py

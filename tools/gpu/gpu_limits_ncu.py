@@ -28,7 +28,9 @@ a timed one), one explain and one ncu, one after the other, then a second explai
 judges ncu's own launch (--judge-ms and --judge-mhz: ncu's duration and SM clock; ncu's
 replay often runs at a lower clock than gemmtop's run, which moves a compute-bound kernel's
 shares): the limiter's agreement is that one's, gemmtop's own run kept beside. Without presets named, the first 15 cover
-every ladder (PRIORITY), then the rest by name.
+every ladder (PRIORITY), then the rest by name; --part K/N keeps every N-th of that list
+from the K-th (the 158 presets at one size take about 10 minutes: --part 1/2 and 2/2 in two
+calls, each the same mix of ladders).
 
 --raw FILE.jsonl keeps everything: a "device" line (the device, its ceilings, the metrics
 asked, those ncu does not list, ncu's version), a "row" line per preset and size (explain's
@@ -184,6 +186,9 @@ def options():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("presets", nargs="*", help="presets to compare (default: every preset of the ladders)")
+    ap.add_argument("--part", metavar="K/N",
+                    help="only every N-th preset of the list, from the K-th (1/2 and 2/2: the set in two calls "
+                         "of the same mix of ladders)")
     ap.add_argument("--size", type=int, action="append", help="a size (M = N = K); repeatable")
     ap.add_argument("--sizes", help="sizes separated by commas, 0: each preset's own (default 4096)")
     ap.add_argument("--raw", help="every figure as JSON Lines into this file")
@@ -234,6 +239,14 @@ if O.list_metrics:
 # and presets from the repository root, where each command runs.
 B = os.path.abspath(os.environ.get("GEMMTOP_BIN") or os.path.join(ROOT, "build", "gemmtop"))
 PRESETS = os.path.abspath((os.environ.get("GEMMTOP_PRESETS") or os.path.join(ROOT, "presets")).split(":")[0])
+PART = None
+if O.part:
+    try:
+        PART = tuple(int(x) for x in O.part.split("/"))
+        if len(PART) != 2 or not 1 <= PART[0] <= PART[1]:
+            raise ValueError
+    except ValueError:
+        sys.exit(f"gpu_limits_ncu.py: --part {O.part!r}: give K/N with 1 <= K <= N, e.g. 1/2")
 why = None if O.rescore and not O.replay else ncu_csv.program_problem([B])
 if why:
     sys.exit(f"gpu_limits_ncu.py: {why}: build it (make) or set GEMMTOP_BIN")
@@ -713,6 +726,8 @@ if O.rescore:
 # ---- the device and its ceilings ----
 T0 = time.monotonic()
 names = O.presets or presets()
+if O.part:
+    names = names[PART[0] - 1::PART[1]]
 items = [(p, s) for s in O.sizes for p in names]  # every preset at the first size before the next size
 FILES = bool(O.out or O.tgz)  # the table into files, a line per row on stdout
 work = O.out or tempfile.mkdtemp(prefix="gpu-limits-")
