@@ -53,7 +53,8 @@ if [ $nvrtc = yes ]; then
       "hopper8_hybrid 512x4096x4096 --set BN=256 --set BK=64 --set STAGES=4" \
       "hopper9_swapab 16x4096x14336 --set BT=16 --set SPLIT=4" \
       "hopper9_swapab 8x8192x8192 --set BT=8 --set CONS=2 --set BN=256 --set BLOCKS=1" \
-      "hopper9_swapab 48x4096x4096 --set BT=64 --set BLOCKS=1 --set STAGES=4"; do
+      "hopper9_swapab 48x4096x4096 --set BT=64 --set BLOCKS=1 --set STAGES=4" \
+      "hopper9_swapab 16x8192x8192 --set BT=16 --set BN=64 --set CONS=1 --set BLOCKS=1 --set BK=256 --set SW=128 --set STAGES=5"; do
       set -- $cfg
       k=$1 size=$2
       shift 2
