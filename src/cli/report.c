@@ -780,8 +780,8 @@ static void runTable(FILE *out, const char *backend, const DeviceInfo *dev, cons
    }
    const Waves w = Waves_of(dev, &r->geo, r->registers, r->local_mem >= 0 ? r->local_mem : r->geo.localmem);
    if (w.known) {
-      char waves[192];
-      Waves_describe(&w, waves, sizeof waves);
+      char waves[288];
+      Waves_describeFor(&w, k, waves, sizeof waves);
       fprintf(out, "waves      %s\n", waves);
    }
    if (r->reps > 0) {

@@ -225,9 +225,9 @@ static void launchLines(const PaneCtx *ctx, Lines *L) {
    const Waves w =
        Waves_of(&s->device, g, s->result.registers, s->result.local_mem >= 0 ? s->result.local_mem : g->localmem);
    if (w.known) {
-      char waves[192];
-      Waves_describe(&w, waves, sizeof waves);
-      add(L, "waves", w.busy < 0.75 ? ST_WARN : ST_NORMAL, "%s", waves);
+      char waves[288];
+      double busy = Waves_describeFor(&w, Catalog_find(ctx->cat, s->config.kernel), waves, sizeof waves);
+      add(L, "waves", busy < 0.75 ? ST_WARN : ST_NORMAL, "%s", waves);
    }
    if (s->result.fixup_ms > 0) {
       char t[32];

@@ -141,6 +141,25 @@ static void test_waves(void **state) {
    assert_int_equal(unit.full, 7);
    assert_true(fabs(unit.last_fill - 100.0 / 132) < 1e-12);
    assert_true(fabs(unit.busy - 1024.0 / (132 * 8)) < 1e-12);
+   /* Described for a kernel: a wgmma kernel that takes a unit whole (arch and tensor cores)
+    * gets the units' view beside the slots', and its tail is judged by it; any other
+    * kernel, and a grid of one group a unit, by the slots alone. */
+   pg.work = 512;
+   w = Waves_of(&h100, &pg, 64, 0);
+   KernelInfo wgmma = {.tensor = true}, simt = {0};
+   strcpy(wgmma.arch, "sm_90a");
+   assert_true(Waves_takesUnitWhole(&wgmma) && !Waves_takesUnitWhole(&simt) && !Waves_takesUnitWhole(NULL));
+   char slots[192], both[288];
+   Waves_describe(&w, slots, sizeof slots);
+   double busy = Waves_describeFor(&w, &wgmma, both, sizeof both);
+   assert_true(fabs(busy - 512.0 / (132 * 4)) < 1e-12);
+   assert_memory_equal(both, slots, strlen(slots));
+   assert_string_equal(both + strlen(slots), "; by multiprocessors, one block each taking one whole: 1.00 wave, 97% busy");
+   assert_true(Waves_describeFor(&w, &simt, both, sizeof both) == w.busy);
+   assert_string_equal(both, slots);
+   wgmma.tensor = false; /* arch alone: not a wgmma kernel */
+   assert_true(Waves_describeFor(&w, &wgmma, both, sizeof both) == w.busy);
+   assert_true(Waves_describeFor(&(Waves){0}, &simt, both, sizeof both) == -1 && both[0] == '\0');
    /* unknown stays unknown; one a unit already: the same */
    Waves none = {0};
    assert_false(Waves_byUnit(&none).known);

@@ -736,7 +736,7 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
       if (out->issue_per_fma > 1 && peaks && peaks->known && peaks->gflops[PEAK_FP32] > 0)
          out->issue_gflops = peaks->gflops[PEAK_FP32] * out->clock_share;
    }
-   out->one_block_per_unit = k->tensor && k->arch[0] != '\0';
+   out->one_block_per_unit = Waves_takesUnitWhole(k);
    out->tma_loads = k->ntma > 0;
    out->tma_staggered = out->tma_loads && r->geo.staggered;
    /* Where a fix-up writes C, the kernel itself stores the workspace's partial sums. */

@@ -46,6 +46,8 @@ Waves Waves_of(const DeviceInfo *dev, const Geometry *g, int registers, long lon
    return w;
 }
 
+bool Waves_takesUnitWhole(const KernelInfo *k) { return k && k->tensor && k->arch[0] != '\0'; }
+
 Waves Waves_byUnit(const Waves *w) {
    Waves unit = *w;
    if (w->known && w->per_unit > 1)
@@ -70,4 +72,18 @@ void Waves_describe(const Waves *w, char *out, size_t len) {
                100 * w->busy);
    else
       snprintf(out + n, len - (size_t)n, "; %.0f%% of the slots busy", 100 * w->busy);
+}
+
+double Waves_describeFor(const Waves *w, const KernelInfo *k, char *out, size_t len) {
+   Waves_describe(w, out, len);
+   if (!w->known)
+      return -1;
+   if (!Waves_takesUnitWhole(k) || w->per_unit < 2)
+      return w->busy;
+   const Waves u = Waves_byUnit(w);
+   size_t n = strlen(out);
+   if (n < len)
+      snprintf(out + n, len - n, "; by multiprocessors, one block each taking one whole: %.2f wave%s, %.0f%% busy",
+               u.waves, u.waves == 1 ? "" : "s", 100 * u.busy);
+   return u.busy;
 }

@@ -38,10 +38,18 @@ Waves Waves_of(const DeviceInfo *dev, const Geometry *g, int registers, long lon
  * busy where two slots a unit made it half a wave, 48% busy). What is resident at once
  * stays w's. */
 Waves Waves_byUnit(const Waves *w);
+/* Whether one of k's groups takes a unit whole (a warp-specialised wgmma kernel: `arch:`
+ * and `tensor: yes`), so that its tail counts in units (Waves_byUnit). */
+bool Waves_takesUnitWhole(const KernelInfo *k);
 /* "0.48 waves: 64 work-groups on 132 multiprocessors at 1 each; 48% of the slots busy", or
  * "2.33 waves: ...; the last one 33% full, 78% of the slots busy", or for a persistent grid
  * "1.00 wave: 132 work-groups ... sharing 64 items, at most 1 each; 48% of the slots busy"
  * (nothing when unknown). */
 void Waves_describe(const Waves *w, char *out, size_t len);
+/* Waves_describe for kernel k, and where k takes a unit whole and two or more of its groups
+ * fit a unit, the units' view after it ("; by multiprocessors, one block each taking one
+ * whole: 1.00 wave, 97% busy"). Returns the share of what its tail is judged by that is busy
+ * (the units' for such a kernel, else the slots'); -1 when w is not known. */
+double Waves_describeFor(const Waves *w, const KernelInfo *k, char *out, size_t len);
 
 #endif
