@@ -249,14 +249,20 @@ BF_M16="tensor-9-decode-bfloat16-wide tensor-9-decode-bfloat16-m16-wide tensor-9
 # Swap-AB with 48 tokens a block (wgmma N = 48), split along K: found on a 48-token screen of
 # small models' down projections that are in no suite (2026-12-01, 08:17).
 H9_48="hopper-9-swapab-t48-split2-bf16 hopper-9-swapab-t48-split3-bf16 hopper-9-swapab-t48-split4-bf16 hopper-9-swapab-t48-split4-bk64-bf16 hopper-9-swapab-t48-n128-split4-bf16"
-BF_M64="hopper-9-swapab-bf16 $H9 hopper-9-swapab-decode-t32-bf16 hopper-9-swapab-decode-t32-split3-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-5-order-bf16 hopper-6-splitk-t128-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-bm64n192-bf16 hopper-5-t64n96-bf16 hopper-5-t64n64-s12-bf16 hopper-6-splitk-bm64-s8-bf16 hopper-6-splitk-t64n64-s4-bf16 $H9_48"
+# The same with no split for wide weights (a gate-up's width gives hundreds of blocks): found
+# on a 48-token screen of gate-up weights in no suite (2026-12-02, 06:05).
+H9_48W="hopper-9-swapab-t48-wide-n64-bf16 hopper-9-swapab-t48-wide-n128-bf16 hopper-9-swapab-t48-wide-n256-bf16"
+BF_M64="hopper-9-swapab-bf16 $H9 hopper-9-swapab-decode-t32-bf16 hopper-9-swapab-decode-t32-split3-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-bf16 hopper-5-order-bf16 hopper-6-splitk-t128-bf16 hopper-7-persistent-bm64-bf16 hopper-7-persistent-bm64n192-bf16 hopper-5-t64n96-bf16 hopper-5-t64n64-s12-bf16 hopper-6-splitk-bm64-s8-bf16 hopper-6-splitk-t64n64-s4-bf16 $H9_48 $H9_48W"
 # Few tiles also take 64 x 128 tiles (step 5, and step 7's persistent grid), found on a
 # 256-token screen of the tuned suites' weights (2026-12-01, 04:31).
 # 64 x BN tiles for BN near the weight's width over 32 (128 tiles at 256 tokens, one wave of
 # 132): found on a 256-token screen of weights 3840 to 9216 wide that are in no suite
 # (2026-12-01, 08:19).
 BF_FEW64="hopper-5-t64n144-bf16 hopper-5-t64n160-bf16 hopper-5-t64n192-bf16 hopper-5-t64n224-bf16 hopper-7-persistent-bm64n176-bf16"
-BF_FEW="hopper-5-order-bf16 hopper-5-t128n128-bf16 hopper-6-splitk-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-t128-bf16 $H7 hopper-7-persistent-176-s5-bf16 hopper-7-persistent-160-s5-bf16 hopper-5-t64n96-bf16 hopper-5-t64n64-bf16 hopper-5-t64n64-s12-bf16 hopper-5-t64n128-bf16 hopper-7-persistent-bm64n128-bf16 hopper-6-splitk-bm64-s8-bf16 hopper-5-order-144-bf16 $BF_FEW64"
+# 256 x 144 tiles for weights about 128 x 144 wide at 256 tokens (one wave, each weight tile
+# read once): found on a 256-token screen of weights in no suite (2026-12-02, 05:50-06:00).
+BF_FEW256="hopper-7-persistent-bm256n144-bf16"
+BF_FEW="hopper-5-order-bf16 hopper-5-t128n128-bf16 hopper-6-splitk-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-t128-bf16 $H7 hopper-7-persistent-176-s5-bf16 hopper-7-persistent-160-s5-bf16 hopper-5-t64n96-bf16 hopper-5-t64n64-bf16 hopper-5-t64n64-s12-bf16 hopper-5-t64n128-bf16 hopper-7-persistent-bm64n128-bf16 hopper-6-splitk-bm64-s8-bf16 hopper-5-order-144-bf16 $BF_FEW64 $BF_FEW256"
 # Many tiles: the split, 64-row and 160-column candidates never won a row of them (2026-11-30); the
 # persistent grid of 128 x 256 tiles did, alone and in clusters of two (2026-11-30, 23:47-23:53).
 # 128 x 176 tiles (cuBLAS's width at 512 tokens) took gate-up-512 once the wgmma descriptors
