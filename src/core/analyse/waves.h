@@ -48,8 +48,8 @@ bool Waves_takesUnitWhole(const KernelInfo *k);
 void Waves_describe(const Waves *w, char *out, size_t len);
 /* Waves_describe for kernel k, and where k takes a unit whole and two or more of its groups
  * fit a unit, the units' view after it ("; by multiprocessors, one block each taking one
- * whole: 1.00 wave, 97% busy"). Returns the share of what its tail is judged by that is busy
- * (the units' for such a kernel, else the slots'); -1 when w is not known. */
+ * whole: 1.00 wave, 97% busy"). Returns the busy share its tail is judged by: the units'
+ * for such a kernel, else the slots'; -1 when w is not known. */
 double Waves_describeFor(const Waves *w, const KernelInfo *k, char *out, size_t len);
 
 #endif
