@@ -160,6 +160,14 @@ static void test_waves(void **state) {
    wgmma.tensor = false; /* arch alone: not a wgmma kernel */
    assert_true(Waves_describeFor(&w, &wgmma, both, sizeof both) == w.busy);
    assert_true(Waves_describeFor(&(Waves){0}, &simt, both, sizeof both) == -1 && both[0] == '\0');
+   /* Where the two views agree the slots' line stands alone: 1024 groups, 7.76 waves of one a
+    * unit or 3.88 of two, 97% busy either way (as a grid built for two blocks a unit). */
+   wgmma.tensor = true;
+   w = Waves_of(&h100, &g, 64, 0);
+   assert_true(w.per_unit >= 2);
+   Waves_describe(&w, slots, sizeof slots);
+   assert_true(fabs(Waves_describeFor(&w, &wgmma, both, sizeof both) - Waves_byUnit(&w).busy) < 0.005);
+   assert_string_equal(both, slots);
    /* unknown stays unknown; one a unit already: the same */
    Waves none = {0};
    assert_false(Waves_byUnit(&none).known);

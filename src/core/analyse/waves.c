@@ -81,6 +81,10 @@ double Waves_describeFor(const Waves *w, const KernelInfo *k, char *out, size_t 
    if (!Waves_takesUnitWhole(k) || w->per_unit < 2)
       return w->busy;
    const Waves u = Waves_byUnit(w);
+   /* Where both views agree (whole waves, or a grid built for two blocks a unit, BLOCKS=2,
+    * whose blocks do share one), the slots' line says it all. */
+   if (fabs(u.busy - w->busy) < 0.005)
+      return w->busy;
    size_t n = strlen(out);
    if (n < len)
       snprintf(out + n, len - n, "; by multiprocessors, one block each taking one whole: %.2f wave%s, %.0f%% busy",

@@ -46,10 +46,11 @@ bool Waves_takesUnitWhole(const KernelInfo *k);
  * "1.00 wave: 132 work-groups ... sharing 64 items, at most 1 each; 48% of the slots busy"
  * (nothing when unknown). */
 void Waves_describe(const Waves *w, char *out, size_t len);
-/* Waves_describe for kernel k, and where k takes a unit whole and two or more of its groups
- * fit a unit, the units' view after it ("; by multiprocessors, one block each taking one
- * whole: 1.00 wave, 97% busy"). Returns the busy share its tail is judged by: the units'
- * for such a kernel, else the slots'; -1 when w is not known. */
+/* Waves_describe for kernel k, and where k takes a unit whole, two or more of its groups
+ * fit a unit and the units' busy share differs from the slots', the units' view after it
+ * ("; by multiprocessors, one block each taking one whole: 1.00 wave, 97% busy"). Returns
+ * the busy share its tail is judged by: the units' for such a kernel, else the slots'; -1
+ * when w is not known. */
 double Waves_describeFor(const Waves *w, const KernelInfo *k, char *out, size_t len);
 
 #endif
