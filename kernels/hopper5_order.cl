@@ -25,7 +25,7 @@ about:    split only, and each k-step reads A's 64 x 8 slice once instead of thr
 about:    AHEAD=1 splits the next tile's A while this tile's wgmma runs.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per block (BM / CONS per consumer)
-param:    BN = 128 in 32, 64, 96, 128, 144, 160, 192, 224, 256 ; columns of C per block: the wgmma N
+param:    BN = 128 in 32, 64, 96, 112, 128, 144, 160, 192, 224, 256 ; columns of C per block: the wgmma N
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; block rows per band of the launch order (1: row by row)
 param:    CLUSTER = 1 in 1, 2, 4 ; blocks per cluster sharing each B tile (or A tile: SHARE_A) through TMA multicast
 param:    SHARE_A = 0 in 0, 1 ; 1: a cluster's blocks take tiles side by side and share their A tile; 0: one above the other, sharing B

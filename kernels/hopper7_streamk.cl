@@ -27,7 +27,7 @@ about:    SHARE_A=1 turns the cluster on its side (cuBLAS's "1x2" and "4x1"): ti
 about:    sharing their A tile, each block copying BM / CLUSTER of its rows into all of them.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per tile (BM / CONS per consumer)
-param:    BN = 128 in 64, 96, 128, 144, 160, 176, 192, 224, 256 ; columns of C per tile: the wgmma N
+param:    BN = 128 in 64, 96, 112, 128, 144, 160, 176, 192, 224, 256 ; columns of C per tile: the wgmma N
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; tile rows per band of the tile order (1: row by row)
 param:    BK = 32 in 8, 16, 32, 64, 128 ; tile depth along K in elements
 param:    SW = 128 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: none)

@@ -449,6 +449,25 @@ __device__ inline void gt_wgmma_n96(float *d, gt_u64 da, gt_u64 db, int scale_d)
                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
                 : "l"(da), "l"(db), "r"(scale_d));
 }
+/* 112 columns divide 7168 (64 x 112: two 128-row tiles of a 256-token projection 7168 wide make
+ * 128 blocks, where 128 columns make 112) and 3584 and 14336. */
+__device__ inline void gt_wgmma_n112(float *d, gt_u64 da, gt_u64 db, int scale_d) {
+   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %58, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n112" GT_WG_SHAPE_K "." GT_WG_TYPES " {"
+                "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+                "%48, %49, %50, %51, %52, %53, %54, %55"
+                "}, %56, %57, p, 1, 1" GT_WG_TRANS ";\n}\n"
+                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55])
+                : "l"(da), "l"(db), "r"(scale_d));
+}
 __device__ inline void gt_wgmma_n128(float *d, gt_u64 da, gt_u64 db, int scale_d) {
    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
                 "wgmma.mma_async.sync.aligned.m64n128" GT_WG_SHAPE_K "." GT_WG_TYPES " {"

@@ -83,10 +83,10 @@ if [ $nvrtc = yes ]; then
          not_ok "hopper1_tma SW=$sw for sm_90 (exit $RC)" "$ERR"
    done
    # Step 3's presets take a wgmma N of 192: 192 accumulators per consumer thread, no spills;
-   # steps 5 and 7 one of 144 (4608 = 32 x 144), whose wrapper lists 72 accumulators; step
-   # 5's 64 x 160 tiles and step 9's 48 tokens (wgmma N 160 and 48).
+   # step 5 one of 144 (4608 = 32 x 144), whose wrapper lists 72 accumulators, and step 7 one of
+   # 112 (7168 = 64 x 112: 56); step 5's 64 x 160 tiles and step 9's 48 tokens (wgmma N 160 and 48).
    for p in hopper-3-warpspec-half:m64n192k16.f32.f16.f16 hopper-3-warpspec-tf32:m64n192k8.f32.tf32.tf32 \
-      hopper-5-order-144-bf16:m64n144k16.f32.bf16.bf16 hopper-7-persistent-144-bf16:m64n144k16.f32.bf16.bf16 \
+      hopper-5-order-144-bf16:m64n144k16.f32.bf16.bf16 hopper-7-persistent-112-bf16:m64n112k16.f32.bf16.bf16 \
       hopper-5-t64n160-bf16:m64n160k16.f32.bf16.bf16 hopper-9-swapab-t48-split4-bf16:m64n48k16.f32.bf16.bf16; do
       run_gemmtop inspect --backend cuda --arch sm_90a --preset "${p%%:*}" --code ptx
       n=$(printf '%s\n' "$OUT" | grep -c "wgmma.mma_async.sync.aligned.${p#*:}")

@@ -262,7 +262,10 @@ BF_FEW64="hopper-5-t64n144-bf16 hopper-5-t64n160-bf16 hopper-5-t64n192-bf16 hopp
 # 256 x 144 tiles for weights about 128 x 144 wide at 256 tokens (one wave, each weight tile
 # read once): found on a 256-token screen of weights in no suite (2026-12-02, 05:50-06:00).
 BF_FEW256="hopper-7-persistent-bm256n144-bf16"
-BF_FEW="hopper-5-order-bf16 hopper-5-t128n128-bf16 hopper-6-splitk-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-t128-bf16 $H7 hopper-7-persistent-176-s5-bf16 hopper-7-persistent-160-s5-bf16 hopper-5-t64n96-bf16 hopper-5-t64n64-bf16 hopper-5-t64n64-s12-bf16 hopper-5-t64n128-bf16 hopper-7-persistent-bm64n128-bf16 hopper-6-splitk-bm64-s8-bf16 hopper-5-order-144-bf16 $BF_FEW64 $BF_FEW256"
+# 112-column tiles (128 x 112, 64 x 112): 128 blocks where a weight is 7168 or 3584 wide, found
+# on a 256-token screen of weights 3584 to 14336 wide in no suite (2026-12-02, 09:40).
+BF_FEW112="hopper-5-t128n112-bf16 hopper-7-persistent-112-bf16 hopper-5-t64n112-bf16"
+BF_FEW="hopper-5-order-bf16 hopper-5-t128n128-bf16 hopper-6-splitk-bf16 hopper-6-splitk-bm64-bf16 hopper-6-splitk-t128-bf16 $H7 hopper-7-persistent-176-s5-bf16 hopper-7-persistent-160-s5-bf16 hopper-5-t64n96-bf16 hopper-5-t64n64-bf16 hopper-5-t64n64-s12-bf16 hopper-5-t64n128-bf16 hopper-7-persistent-bm64n128-bf16 hopper-6-splitk-bm64-s8-bf16 hopper-5-order-144-bf16 $BF_FEW64 $BF_FEW256 $BF_FEW112"
 # Many tiles: the split, 64-row and 160-column candidates never won a row of them (2026-11-30); the
 # persistent grid of 128 x 256 tiles did, alone and in clusters of two (2026-11-30, 23:47-23:53).
 # 128 x 176 tiles (cuBLAS's width at 512 tokens) took gate-up-512 once the wgmma descriptors
@@ -272,8 +275,8 @@ BF_MANY="hopper-5-order-bf16 hopper-7-persistent-192-bf16 hopper-7-persistent-25
 # In order of importance: the budget may end before the last.
 for suite in $SUITES; do
    suite_bench "$suite" m16 20 $BF_M16
-   suite_bench "$suite" m64 40 $BF_M64
-   suite_bench "$suite" few 60 $BF_FEW
+   suite_bench "$suite" m64 70 $BF_M64
+   suite_bench "$suite" few 80 $BF_FEW
    suite_bench "$suite" many 55 $BF_MANY
 done
 
