@@ -890,6 +890,41 @@ static void test_dram_banded(void **state) {
    Catalog_free(&cat);
 }
 
+/* A ring of dynamic shared memory keeps a wgmma kernel at one group a unit, which the waves
+ * shown and the tail count, while DRAM's waves count the groups the registers and the static
+ * memory admit (the L2's window, limiter.c): Hopper step 5's 64 x 64 tiles with 12 stages read
+ * the same from DRAM whether the launch's ring is counted or not. */
+static void test_dram_window(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   loadKernels(&cat);
+   DeviceInfo dev = hopperGpuL2();
+   Peaks peaks = {0};
+   const KernelInfo *k = Catalog_find(&cat, "hopper5_order");
+   assert_non_null(k);
+   long long values[KERNEL_MAX_PARAMS];
+   KernelInfo_defaults(k, values);
+   const char *sets[] = {"CONS=1", "BM=64", "BN=64", "BK=64", "STAGES=12", "GROUP=8", "CLUSTER=1"};
+   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+      assert_true(Config_setParam(k, values, sets[i], err, sizeof err));
+   Problem p = squareBf16(4096);
+   LimiterRun r = {.gflops = 500000, .registers = 82, .local_mem = -1, .median_ms = 0.3};
+   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
+   assert_true(r.geo.dynamic_smem > 150000);
+   LimiterInputs ring, window;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &ring);
+   r.geo.dynamic_smem = 0;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &window);
+   assert_true(ring.waves.known && window.waves.known);
+   assert_int_equal(ring.waves.per_unit, 1);
+   assert_true(window.waves.per_unit > 1);
+   assert_true(ring.dram_read_bytes > ring.min_read_bytes);
+   if (ring.dram_read_bytes != window.dram_read_bytes)
+      fail_msg("DRAM reads %.6g with the ring counted, %.6g without", ring.dram_read_bytes, window.dram_read_bytes);
+   Catalog_free(&cat);
+}
+
 /* A split-K grid's planes (swap-AB in bfloat16 at 4096, A and B 64 MB against a 60 MB L2):
  * SPLIT=8 planes each take an eighth of K, whose slices of A and B (8 MB) fit: each element
  * once, with no second figure. SPLIT=1 has no planes: the waves of its row-by-row order
@@ -1047,6 +1082,7 @@ int main(void) {
        cmocka_unit_test(test_inputs_from_the_model),
        cmocka_unit_test(test_wgmma_shared_memory),
        cmocka_unit_test(test_dram_banded),
+       cmocka_unit_test(test_dram_window),
        cmocka_unit_test(test_dram_split),
        cmocka_unit_test(test_l2_fabric),
    };

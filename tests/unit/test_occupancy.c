@@ -168,6 +168,14 @@ static void test_waves(void **state) {
    Waves_describe(&w, slots, sizeof slots);
    assert_true(fabs(Waves_describeFor(&w, &wgmma, both, sizeof both) - Waves_byUnit(&w).busy) < 0.005);
    assert_string_equal(both, slots);
+   /* The launch's dynamic shared memory counts: 64 registers would admit two groups a unit,
+    * a ring of 196 KB admits one (hopper-5-t64n64-s12 on the H200 was shown "at 4 each"
+    * while it ran one a unit); with a little static memory beside it, still one. */
+   g.dynamic_smem = 196 * 1024;
+   w = Waves_of(&h100, &g, 64, 0);
+   assert_int_equal(w.per_unit, 1);
+   assert_int_equal(Waves_of(&h100, &g, 64, 1024).per_unit, 1);
+   g.dynamic_smem = 0;
    /* unknown stays unknown; one a unit already: the same */
    Waves none = {0};
    assert_false(Waves_byUnit(&none).known);

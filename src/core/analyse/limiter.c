@@ -752,8 +752,17 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    if (dev->type == DEVICE_GPU && dev->vendor_kind == VENDOR_NVIDIA && out->local_bytes > 0)
       out->store_wavefronts = out->flops / 2 * trace->store_wavefronts_per_fma;
    out->l2_bytes = (double)dev->l2_bytes;
+   /* DRAM's waves count the groups that the registers and the static local memory admit to
+    * a unit, not the dynamic ring that keeps a wgmma kernel at one: the window of tiles whose
+    * rows and columns the L2 serves together is wider than what is resident, and this count
+    * is the one ncu agreed with (H200, 4096: with the ring counted, the 64-row tiles read
+    * 1.2-1.5 times DRAM's, the decode rings up to 7 times, and an LRU of the L2's size, or of
+    * half of it, carried across the waves fell short of DRAM's: docs/limits.md). */
+   Geometry window = r->geo;
+   window.dynamic_smem = 0;
+   const Waves dramWaves = Waves_of(dev, &window, r->registers, local);
    out->dram_read_bytes = dev->type == DEVICE_GPU && reuse_a > 0
-                             ? dramReads(&r->geo, p, &out->waves, reuse_a, reuse_b, out->l2_bytes, out->min_read_bytes,
+                             ? dramReads(&r->geo, p, &dramWaves, reuse_a, reuse_b, out->l2_bytes, out->min_read_bytes,
                                          &out->dram_drift_bytes)
                              : 0;
    out->l2_fabric_bytes = l2FabricBytes(dev, out);

@@ -34,7 +34,10 @@ Waves Waves_of(const DeviceInfo *dev, const Geometry *g, int registers, long lon
    }
    if (!a || registers <= 0 || dev->compute_units == 0 || groups < 1)
       return w;
-   Occupancy occ = Occupancy_estimate(a, registers, local_mem > 0 ? local_mem : 0, items);
+   /* the launch's dynamic shared memory is the group's too (a wgmma kernel's ring: the one
+    * thing that keeps a second group off a unit where the registers would admit it) */
+   const long long local = (local_mem > 0 ? local_mem : 0) + (g->dynamic_smem > 0 ? g->dynamic_smem : 0);
+   Occupancy occ = Occupancy_estimate(a, registers, local, items);
    if (!occ.known || occ.groups < 1)
       return w;
    w.known = true;

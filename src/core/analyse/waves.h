@@ -29,7 +29,8 @@ typedef struct Waves_ {
    long long rounds;          /* with work: the most items one work-group takes */
 } Waves;
 
-/* The launch g of a kernel with registers per work-item and local_mem bytes per group on dev. */
+/* The launch g of a kernel with registers per work-item and local_mem bytes of static local
+ * memory per group (as compiled) on dev; g's dynamic shared memory is added to it. */
 Waves Waves_of(const DeviceInfo *dev, const Geometry *g, int registers, long long local_mem);
 /* w counted by units instead of slots, for a kernel whose one group takes a unit whole (a
  * warp-specialised wgmma kernel): the hardware spreads a grid over the units before it
