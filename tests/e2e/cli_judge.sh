@@ -100,19 +100,20 @@ assert abs(b["local_pct"] - a["local_pct"] - extra) < 0.1, (a["local_pct"], b["l
 ' 2>&1); then ok "local stores add their wavefronts to the local share"
 else not_ok "local stores add their wavefronts to the local share" "$msg"; fi
 
-# A persistent wgmma grid of one block a multiprocessor, where two would fit: its tail is
-# counted in units, not slots (ncu on the H200, 2026-12-02: SMs 71% busy, the L2 82%, where
-# slots had capped it at 48%). 0.2258 ms at 1585 MHz was ncu's launch at 4096.
+# A persistent wgmma grid of one block a multiprocessor: its tail is its tiles' rounds, not
+# a second slot a unit that its registers would admit and its 196 KB ring does not (ncu on
+# the H200, 2026-12-02: SMs 71% busy, the L2 82%, where two slots a unit had capped it at
+# 48%). 0.2258 ms at 1585 MHz was ncu's launch at 4096.
 judge --device-file "$DEV" --preset hopper-7-persistent-bm64n128-bf16 --size 4096 --judge-ms 0.2258 --judge-mhz 1585
 expect_in "limits     L2 cache: 104% of the measured" "$OUT" "a persistent grid of one block a unit is not its tail"
 judge --device-file "$DEV" --preset hopper-7-persistent-bm64n128-bf16 --size 4096 --judge-ms 0.2258 --format json
 if msg=$(printf '%s\n' "$OUT" | tail -n 1 | python3 -c '
 import json, sys
 lim = json.loads(sys.stdin.read())["limits"]
-assert lim["limiter"] != "tail" and lim["per_unit"] == 2 and lim["waves"] == 0.5, lim  # resident: two a unit
+assert lim["limiter"] != "tail" and lim["per_unit"] == 1 and lim["waves"] == 1, lim  # the ring: one a unit
 assert abs(lim["slots_busy"] - 2048 / (132 * 16)) < 1e-3, lim  # 2048 tiles in rounds of 16
-' 2>&1); then ok "its tail by units: the tiles' rounds 97% full, two groups a unit resident"
-else not_ok "its tail by units: the tiles' rounds 97% full, two groups a unit resident" "$msg"; fi
+' 2>&1); then ok "its tail: the tiles' rounds 97% full, one group a unit resident (its ring)"
+else not_ok "its tail: the tiles' rounds 97% full, one group a unit resident (its ring)" "$msg"; fi
 
 # Stream-K's blocks stand at different K steps (`staggered:`): the L2 answers each of TMA's
 # requests, where banded tiles in step share two thirds of them (ncu on the H200, 2026-12-02:
