@@ -86,11 +86,29 @@ char *Util_readUserFile(const char *path, size_t max, size_t *len, char *why, si
       close(fd);
       return NULL;
    }
-   char *buf = malloc(max + 1);
+   /* The buffer fits the file as fstat saw it (plus room to see it end), not the limit: a
+    * limit of megabytes a file made every read of a small one map and clear that much under
+    * AddressSanitizer. It grows, up to the limit, only if the file grows while being read. */
+   size_t cap = (size_t)st.st_size + 4096 < max + 1 ? (size_t)st.st_size + 4096 : max + 1;
+   char *buf = malloc(cap);
    size_t n = 0;
    ssize_t got = 1;
-   while (buf && n <= max && (got = read(fd, buf + n, max + 1 - n)) > 0)
+   while (buf && n <= max) {
+      if (n == cap) {
+         size_t more = cap * 2 < max + 1 ? cap * 2 : max + 1;
+         char *grown = realloc(buf, more);
+         if (!grown) {
+            free(buf);
+            buf = NULL;
+            break;
+         }
+         buf = grown;
+         cap = more;
+      }
+      if ((got = read(fd, buf + n, cap - n)) <= 0)
+         break;
       n += (size_t)got;
+   }
    int readErr = got < 0 ? errno : 0;
    close(fd);
    if (!buf || readErr || n > max) {
