@@ -18,6 +18,7 @@
 #include "backend/backend_hip.h"
 #include "backend/gpu_common.h"
 #include "backend/hip_api.h"
+#include "base/diskcache.h"
 #include "base/util.h"
 
 static struct {
@@ -31,6 +32,7 @@ static struct {
    HiprtcTextFn *code;
    HiprtcDestroyProgramFn *destroy;
    HiprtcGetErrorStringFn *errorString;
+   char version[96]; /* what the disk cache records: hiprtcVersion's, or the library's name */
 } rtc;
 
 static bool loadRtc(void) {
@@ -42,9 +44,10 @@ static bool loadRtc(void) {
                           "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5", NULL};
    for (int i = 0; names[i] && !rtc.lib; i++) {
       void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-      if (h && dlsym(h, "hiprtcCreateProgram"))
+      if (h && dlsym(h, "hiprtcCreateProgram")) {
          rtc.lib = h;
-      else if (h)
+         snprintf(rtc.version, sizeof rtc.version, "hipRTC %s", names[i]);
+      } else if (h)
          dlclose(h);
    }
    if (!rtc.lib)
@@ -57,6 +60,10 @@ static bool loadRtc(void) {
    rtc.code = (HiprtcTextFn *)dlsym(rtc.lib, "hiprtcGetCode");
    rtc.destroy = (HiprtcDestroyProgramFn *)dlsym(rtc.lib, "hiprtcDestroyProgram");
    rtc.errorString = (HiprtcGetErrorStringFn *)dlsym(rtc.lib, "hiprtcGetErrorString");
+   int (*version)(int *, int *) = (int (*)(int *, int *))dlsym(rtc.lib, "hiprtcVersion");
+   int major = 0, minor = 0;
+   if (version && version(&major, &minor) == 0)
+      snprintf(rtc.version, sizeof rtc.version, "hipRTC %d.%d", major, minor);
    if (!rtc.compile || !rtc.logSize || !rtc.log || !rtc.codeSize || !rtc.code || !rtc.destroy) {
       rtc.create = NULL;
       return false;
@@ -71,11 +78,8 @@ bool Hip_available(char *err, size_t errlen) {
    return false;
 }
 
-BackendStatus Hip_compileOnly(const char *source, const char *options, const char *arch, char **out, size_t *outlen,
+static BackendStatus rtcBuild(const char *source, const char *options, const char *arch, char **out, size_t *outlen,
                               char **log, char *err, size_t errlen) {
-   *out = *log = NULL;
-   if (!Hip_available(err, errlen))
-      return BACKEND_ERR_NO_RUNTIME;
    char *buf = strdup(options ? options : "");
    if (!buf) {
       snprintf(err, errlen, "out of host memory");
@@ -130,6 +134,36 @@ BackendStatus Hip_compileOnly(const char *source, const char *options, const cha
    }
    *outlen = size;
    return BACKEND_OK;
+}
+
+BackendStatus Hip_compileOnly(const char *source, const char *options, const char *arch, char **out, size_t *outlen,
+                              char **log, char *err, size_t errlen) {
+   *out = *log = NULL;
+   if (!Hip_available(err, errlen))
+      return BACKEND_ERR_NO_RUNTIME;
+   /* Kept in the disk cache (as the CUDA backend's offline compiles): hipRTC takes seconds
+    * for a kernel, and inspect and the offline checks compile the same one again and again.
+    * The log is kept with the code object. */
+   const DiskCacheId id = {.what = "offline code object", .source = source, .options = options ? options : "",
+                           .device = arch, .driver = rtc.version};
+   const DiskCacheId logId = {.what = "offline code object log", .source = source, .options = id.options,
+                              .device = arch, .driver = rtc.version};
+   int lock = DiskCache_lock("hip", &id);
+   size_t logLen = 0;
+   *out = (char *)DiskCache_load("hip", &id, outlen);
+   *log = *out ? (char *)DiskCache_load("hip", &logId, &logLen) : NULL;
+   if (*out && *log) {
+      DiskCache_unlock(lock);
+      return BACKEND_OK;
+   }
+   free(*out);
+   free(*log);
+   *out = *log = NULL;
+   BackendStatus st = rtcBuild(source, options, arch, out, outlen, log, err, errlen);
+   if (st == BACKEND_OK && DiskCache_store("hip", &id, *out, *outlen))
+      DiskCache_store("hip", &logId, *log ? *log : "", (*log ? strlen(*log) : 0) + 1);
+   DiskCache_unlock(lock);
+   return st;
 }
 
 /* Runs an LLVM tool on the code object; its output, malloc'ed, or NULL. */

@@ -123,6 +123,7 @@ unsigned char *DiskCache_load(const char *backend, const DiskCacheId *id, size_t
    if (Util_hash(UTIL_HASH_INIT, data + header, stored) != check)
       return miss(path, data, "is damaged (its checksum does not match)");
    memmove(data, data + header, stored);
+   data[stored] = '\0'; /* a text entry (a log, PTX) reads as a C string; the file's NUL was past it */
    *size = stored;
    return (unsigned char *)data;
 }

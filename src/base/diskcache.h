@@ -20,7 +20,8 @@ typedef struct DiskCacheId_ {
    const char *driver;   /* the driver's or compiler's version */
 } DiskCacheId;
 
-/* NULL when absent, unreadable or built from something else (a miss, never an error). */
+/* NULL when absent, unreadable or built from something else (a miss, never an error); the
+ * data is followed by a NUL, so that a text entry reads as a C string. */
 unsigned char *DiskCache_load(const char *backend, const DiskCacheId *id, size_t *size);
 /* Best effort, written atomically; false when it could not be written (said once on
  * stderr per process: the folder cannot be written). */
