@@ -2,7 +2,8 @@
 # The disk cache of compiled programs: an entry that holds another build or is damaged is
 # a miss that is said, never run; `cache clear` removes what killed writers left; several
 # processes compiling the same kernel at once on an empty cache all succeed (PoCL's own
-# kernel cache on); an unwritable cache folder is named.
+# kernel cache on); an unwritable cache folder is named; an offline compile (inspect --arch,
+# NVRTC) is kept with its log, and a damaged entry of it is compiled afresh.
 . "$(dirname "$0")/lib.sh"
 export XDG_CACHE_HOME="$T_DIR/cache"
 dir="$XDG_CACHE_HOME/gemmtop/opencl"
@@ -89,5 +90,29 @@ if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
    fi
 else
    ok "unwritable cache folder # SKIP PoCL's ICD file is not in /etc/OpenCL/vendors"
+fi
+
+# Offline compiles: NVRTC's PTX and CUBIN kept with their logs (ptxas's report), found again.
+if have_nvrtc; then
+   insp="inspect --backend cuda --arch sm_90 --kernel mygemm02_tiled --set TS=16 --size 256 --code ptx --format json"
+   cdir="$XDG_CACHE_HOME/gemmtop/cuda"
+   before=$(ls "$cdir" 2>/dev/null | grep -c '\.bin$')
+   run_gemmtop $insp
+   first=$OUT
+   after=$(ls "$cdir" | grep -c '\.bin$')
+   [ "$RC" -eq 0 ] && [ $((after - before)) -eq 4 ] && ok "an offline compile keeps the PTX, the CUBIN and their logs" ||
+      not_ok "offline entries" "rc $RC, $before -> $after entries; $ERR"
+   run_gemmtop $insp
+   [ "$RC" -eq 0 ] && [ "$OUT" = "$first" ] && [ "$(ls "$cdir" | grep -c '\.bin$')" -eq "$after" ] &&
+      ok "inspected again from the cache: the same report, registers and PTX" || not_ok "offline cache hit" "$ERR"
+   printf '%s\n' "$OUT" | grep -q '"registers":[1-9]' && ok "the registers came back with the log" ||
+      not_ok "registers from the cached log" "$OUT"
+   for f in "$cdir"/*.bin; do printf 'damaged' >>"$f"; done
+   run_gemmtop $insp
+   [ "$RC" -eq 0 ] && [ "$OUT" = "$first" ] && ok "a damaged offline entry is compiled afresh: the same report" ||
+      not_ok "damaged offline entry" "rc $RC; $ERR"
+   expect_in "compiling afresh" "$ERR" "and the damage is said"
+else
+   ok "offline compiles kept # SKIP $(nvrtc_missing)"
 fi
 finish
