@@ -131,6 +131,10 @@ fi
 small_tile() { # KERNEL
    case "$1" in
    fast01_blocktile) echo "--set BM=32 --set BN=32 --set RM=1 --set RN=1" ;;
+   # 8x8 work per thread: 10.7 and 12.5 s of CPU a program, 3.9 and 3.8 s at 4x4 (2026-12-02)
+   mygemm09_prefetch | mygemm10_padding) echo "--set TSM=32 --set TSN=32 --set WPTM=4 --set WPTN=4" ;;
+   # the 64 x 64 tile cli_schedule.sh checks: 7.1 and 4.8 s a program, 5.5 and 3.3 s
+   tensor06_splitk | tensor07_streamk) echo "--set BM=64 --set BN=64 --set WM=32 --set WN=32" ;;
    esac
 }
 # Each kernel's outputs in its own T_WORK (for_each_at_once); the inputs are shared.
