@@ -18,7 +18,6 @@
 #include "backend/backend_cuda.h"
 #include "backend/cublaslt.h"
 #include "backend/gpu_common.h"
-#include "base/diskcache.h"
 #include "base/util.h"
 
 typedef int CUresult;
@@ -696,6 +695,11 @@ static BackendStatus nvrtcCubin(const char *source, const char *options, const c
    return nvrtcBuild(source, options, arch, false, image, size, log, err, errlen);
 }
 
+static BackendStatus nvrtcPtx(const char *source, const char *options, const char *arch, char **image, size_t *size,
+                              char **log, char *err, size_t errlen) {
+   return nvrtcBuild(source, options, arch, true, image, size, log, err, errlen);
+}
+
 static BackendStatus nvccCubin(const char *source, const char *options, const char *arch, char **image, size_t *size,
                                char **log, char *err, size_t errlen) {
    return nvccBuild(Cuda_nvccWanted(), source, options, arch, false, image, size, log, err, errlen);
@@ -1181,29 +1185,9 @@ BackendStatus Cuda_compileOnly(const char *source, const char *options, const ch
    }
    /* Kept in the disk cache beside the runtime's programs: inspect, the explorer's inspect
     * pane and the offline checks compile the same kernel again and again, NVRTC taking a
-    * second or more each time (and the PTX and the CUBIN are two compiles). The log is
-    * kept with it: for the CUBIN it holds ptxas's report of the resources. */
+    * second or more each time (and the PTX and the CUBIN are two compiles). */
    char version[64];
    snprintf(version, sizeof version, "NVRTC %d.%d", api.nvrtc_major, api.nvrtc_minor);
-   const DiskCacheId id = {.what = want_ptx ? "offline ptx" : "offline cubin", .source = source,
-                           .options = options ? options : "", .device = arch, .driver = version};
-   const DiskCacheId logId = {.what = want_ptx ? "offline ptx log" : "offline cubin log", .source = source,
-                              .options = id.options, .device = arch, .driver = version};
-   int lock = DiskCache_lock("cuda", &id);
-   size_t logLen = 0;
-   *out = (char *)DiskCache_load("cuda", &id, outlen);
-   *log = *out ? (char *)DiskCache_load("cuda", &logId, &logLen) : NULL;
-   if (*out && *log) {
-      /* stored with their terminating NUL: the PTX and the log are C strings */
-      DiskCache_unlock(lock);
-      return BACKEND_OK;
-   }
-   free(*out);
-   free(*log);
-   *out = *log = NULL;
-   BackendStatus st = nvrtcBuild(source, options, arch, want_ptx, out, outlen, log, err, errlen);
-   if (st == BACKEND_OK && DiskCache_store("cuda", &id, *out, *outlen))
-      DiskCache_store("cuda", &logId, *log ? *log : "", (*log ? strlen(*log) : 0) + 1);
-   DiskCache_unlock(lock);
-   return st;
+   return Gpu_offlineCached("cuda", want_ptx ? "offline ptx" : "offline cubin", want_ptx ? nvrtcPtx : nvrtcCubin,
+                            source, options, arch, version, out, outlen, log, err, errlen);
 }

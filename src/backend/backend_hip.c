@@ -18,7 +18,6 @@
 #include "backend/backend_hip.h"
 #include "backend/gpu_common.h"
 #include "backend/hip_api.h"
-#include "base/diskcache.h"
 #include "base/util.h"
 
 static struct {
@@ -142,28 +141,9 @@ BackendStatus Hip_compileOnly(const char *source, const char *options, const cha
    if (!Hip_available(err, errlen))
       return BACKEND_ERR_NO_RUNTIME;
    /* Kept in the disk cache (as the CUDA backend's offline compiles): hipRTC takes seconds
-    * for a kernel, and inspect and the offline checks compile the same one again and again.
-    * The log is kept with the code object. */
-   const DiskCacheId id = {.what = "offline code object", .source = source, .options = options ? options : "",
-                           .device = arch, .driver = rtc.version};
-   const DiskCacheId logId = {.what = "offline code object log", .source = source, .options = id.options,
-                              .device = arch, .driver = rtc.version};
-   int lock = DiskCache_lock("hip", &id);
-   size_t logLen = 0;
-   *out = (char *)DiskCache_load("hip", &id, outlen);
-   *log = *out ? (char *)DiskCache_load("hip", &logId, &logLen) : NULL;
-   if (*out && *log) {
-      DiskCache_unlock(lock);
-      return BACKEND_OK;
-   }
-   free(*out);
-   free(*log);
-   *out = *log = NULL;
-   BackendStatus st = rtcBuild(source, options, arch, out, outlen, log, err, errlen);
-   if (st == BACKEND_OK && DiskCache_store("hip", &id, *out, *outlen))
-      DiskCache_store("hip", &logId, *log ? *log : "", (*log ? strlen(*log) : 0) + 1);
-   DiskCache_unlock(lock);
-   return st;
+    * for a kernel, and inspect and the offline checks compile the same one again and again. */
+   return Gpu_offlineCached("hip", "offline code object", rtcBuild, source, options, arch, rtc.version, out, outlen,
+                            log, err, errlen);
 }
 
 /* Runs an LLVM tool on the code object; its output, malloc'ed, or NULL. */

@@ -281,6 +281,34 @@ BackendStatus Gpu_compileCached(const GpuRuntime *rt, GpuCompileFn *compile, con
    return BACKEND_OK;
 }
 
+BackendStatus Gpu_offlineCached(const char *folder, const char *what, GpuCompileFn *compile, const char *source,
+                                const char *options, const char *arch, const char *version, char **image,
+                                size_t *size, char **log, char *err, size_t errlen) {
+   char logWhat[96];
+   snprintf(logWhat, sizeof logWhat, "%s log", what);
+   const DiskCacheId id = {.what = what, .source = source, .options = options ? options : "", .device = arch,
+                           .driver = version};
+   const DiskCacheId logId = {.what = logWhat, .source = source, .options = id.options, .device = arch,
+                              .driver = version};
+   int lock = DiskCache_lock(folder, &id);
+   size_t logLen = 0;
+   /* a load ends the data with a NUL: the PTX and the log read as C strings */
+   *image = (char *)DiskCache_load(folder, &id, size);
+   *log = *image ? (char *)DiskCache_load(folder, &logId, &logLen) : NULL;
+   if (*image && *log) {
+      DiskCache_unlock(lock);
+      return BACKEND_OK;
+   }
+   free(*image);
+   free(*log);
+   *image = *log = NULL;
+   BackendStatus st = compile(source, options, arch, image, size, log, err, errlen);
+   if (st == BACKEND_OK && DiskCache_store(folder, &id, *image, *size))
+      DiskCache_store(folder, &logId, *log ? *log : "", (*log ? strlen(*log) : 0) + 1);
+   DiskCache_unlock(lock);
+   return st;
+}
+
 void *Gpu_openLibrary(const char *const *names, const char *pattern, char *opened, size_t openedlen) {
    for (int i = 0; names[i]; i++) {
       void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);

@@ -130,6 +130,14 @@ BackendStatus Gpu_compileCached(const GpuRuntime *rt, GpuCompileFn *compile, con
                                 const char *arch, const void *version, size_t versionlen, char **image, size_t *size,
                                 BuildInfo *info, char *err, size_t errlen);
 
+/* A compile without a device (inspect --arch) through the disk cache of folder: the image
+ * and its log (for a CUBIN, ptxas's report of the resources), from the cache when both are
+ * there, else compiled by compile and both stored. what names the entry ("offline ptx"),
+ * version the compiler's ("NVRTC 13.0"). */
+BackendStatus Gpu_offlineCached(const char *folder, const char *what, GpuCompileFn *compile, const char *source,
+                                const char *options, const char *arch, const char *version, char **image,
+                                size_t *size, char **log, char *err, size_t errlen);
+
 /* The first of names that dlopen opens, else the newest match of pattern; its name in
  * opened (may be NULL). */
 void *Gpu_openLibrary(const char *const *names, const char *pattern, char *opened, size_t openedlen);
