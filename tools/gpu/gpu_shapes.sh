@@ -25,8 +25,13 @@
 #     steps, fast05_decode for M <= 16) and the e4m3 suites against cuBLASLt FP8 (Hopper FP8
 #     step 5, shipped and tuned, and step 6's stream-K, per-tensor scales; swap-AB and the persistent step's tiles
 #     on the small rows): TYPE_SUITES, default llama3-8b and skinny; TYPES, default
-#     "float e4m3". FP32 also runs in 3xTF32 (F32_TC, "" for none; FP32's error on the
-#     tensor cores); its table line "float" is the best of both, "float-cc" the CUDA cores'.
+#     "float e4m3"; "half" adds the bfloat16 candidates in half on those suites). FP32 also
+#     runs in 3xTF32 (F32_TC, "" for none; FP32's error on the tensor cores); its table line
+#     "float" is the best of both, "float-cc" the CUDA cores'.
+#  6. decode again (DECODE_AGAIN times, default 0, the shipped decode presets only), each
+#     bench's figures apart: a 134 MB decode moves by a few points from run to run;
+#  7. EXPORTS=1: a kernel of each class exported (export-kernel), built with nvcc and run by
+#     its launcher beside gemmtop's own run (tools/gpu/gpu_exports.sh): launcher / gemmtop.
 # Every stage has a time limit (SIGINT, then a kill: bench saves the rounds it measured), and
 # the stages run in that order until BUDGET seconds (default 150) are spent; the table says
 # what timed out or was skipped. Nothing stops at the first failure.
@@ -234,11 +239,15 @@ PY
 done
 # suite_bench SUITE CLASS SECONDS CONFIGS...: the configurations on one class of a suite's
 # shapes (skipped when the suite has none of that class).
+# PREC (default bf16, the presets' own type) names another type for the same presets.
 suite_bench() {
    base=$(basename "$1" .shapes) class=$2 secs=$3
    shift 3
    [ -f "$work/$base--$class.shapes" ] || return 0
-   bench_one "$base-$class-bf16" "$secs" "$@" --shapes "$work/$base--$class.shapes"
+   case ${PREC:-bf16} in
+   bf16) bench_one "$base-$class-bf16" "$secs" "$@" --shapes "$work/$base--$class.shapes" ;;
+   *) bench_one "$base-$class-$PREC" "$secs" "$@" --precision "$PREC" --shapes "$work/$base--$class.shapes" ;;
+   esac
 }
 # The persistent grid of whole tiles (hopper-7 with STREAMK=0): what gemmtop tune found on
 # the H200 for the weakest shapes of 128 and 512 tokens (2026-11-29, 21:20).
@@ -294,6 +303,13 @@ E4M3_FEW="hopper-9-swapab-t8-e4m3 hopper-9-swapab-t16-e4m3 hopper-9-swapab-decod
 E4M3_MID="hopper-fp8-3-persistent-t64-tensor hopper-fp8-3-persistent-128-tensor hopper-fp8-3-persistent-t64n96-tensor"
 for suite in ${TYPE_SUITES-llama3-8b skinny}; do
    base=$(basename "$suite" .shapes)
+   case " ${TYPES:-float e4m3} " in *" half "*)
+      for class in m16 m64 few many; do
+         case $class in m16) c=$BF_M16 ;; m64) c=$BF_M64 ;; few) c=$BF_FEW ;; many) c=$BF_MANY ;; esac
+         # shellcheck disable=SC2086 # the candidates are words
+         PREC=half suite_bench "$suite" $class 40 $c
+      done ;;
+   esac
    case " ${TYPES:-float e4m3} " in *" float "*)
       bench_in NN "$base-all-float" 80 $F32 --precision float --shapes "$suite"
       # FP32 accuracy on the tensor cores: 3xTF32 (Hopper step 5, error at most SGEMM's on the
@@ -313,6 +329,30 @@ for suite in ${TYPE_SUITES-llama3-8b skinny}; do
          bench_one "$base-few-e4m3" 30 $E4M3_MID --precision e4m3 --scaling tensor --shapes "$work/$base--few.shapes" ;;
    esac
 done
+
+# 6. Decode again, the shipped presets (8 tokens and fewer in t8, more in t16) and cuBLAS.
+i=1
+while [ "$i" -le "${DECODE_AGAIN:-0}" ]; do
+   bench_one "decode-bf16-again$i" 20 hopper-9-swapab-decode-t8-bf16 hopper-9-swapab-decode-t16-bf16 \
+      --sizes "$DECODE_SIZES"
+   i=$((i + 1))
+done
+
+# 7. Exports: a kernel of each class, exported, built by nvcc and run by its launcher beside
+# gemmtop's run of the same configuration (sizes its tiles divide: an export runs alone).
+if [ "${EXPORTS:-0}" = 1 ]; then
+   cat >"$work/export-cases.txt" <<'EOF'
+h5-bf16-4096|--preset hopper-5-order-bf16 --layout NT --size 4096
+h5-half-4096|--preset hopper-5-order-bf16 --precision half --layout NT --size 4096
+h7-bf16-qkv512|--preset hopper-7-persistent-192-s5-bf16 --layout NT --size 512x6144x4096
+h6-bf16-splitk-down128|--preset hopper-6-splitk-bf16 --layout NT --size 128x4096x14336
+h9-bf16-decode8|--preset hopper-9-swapab-decode-t8-bf16 --layout NT --size 8x8192x8192
+t9-bf16-decode16|--preset tensor-9-decode-bfloat16-m16 --layout NT --size 16x8192x8192
+f2-float-4096|--preset fast-02-warptile-cuda --precision float --layout NN --size 4096
+EOF
+   limited exports 150 env B="$B" OUT="$res/exports" CASES="$work/export-cases.txt" \
+      sh tools/gpu/gpu_exports.sh >"$res/exports.txt" 2>&1
+fi
 
 # The tables, from the files alone: summary.txt in full, short.txt printed last (the call's
 # output keeps only its last lines).
@@ -375,8 +415,9 @@ if bad:
     print("  " + "; ".join("%s (%s)" % (r["what"], r["status"][:40]) for r in bad)[:600], file=short)
 
 # A bench stopped at its time limit leaves its rows in FILE.json.tmp.*: rows, no means.
-rows = [r for f in sorted(glob.glob(d + "/bench-decode-*.json*")) for r in lines(f)
-        if "m" in r and r.get("status") == "ok" and r.get("precision") == "bfloat16"]
+def decode_rows(f):
+    return [r for r in lines(f) if "m" in r and r.get("status") == "ok" and r.get("precision") == "bfloat16"]
+rows = [r for f in sorted(glob.glob(d + "/bench-decode-bf16.json*")) for r in decode_rows(f)]
 def cp(g):  # a bandwidth as % of the copy's
     return "%.1f%%" % (100 * g / copy) if copy and g else "-"
 def pv(r):  # % of cuBLAS
@@ -402,6 +443,17 @@ for size in sorted({(r["m"], r["n"], r["k"]) for r in rows}):
     both("  %-12s %s; cuBLAS %s of copy" % ("%dx%dx%d" % size, ", ".join(cells) or "every row emulated", cp(vg)))
 if not rows:
     both("  no decode row measured (bench-decode-bf16.txt says why)")
+# Decode again: each bench's best per M apart (a best over benches would pick the lucky run).
+again = sorted(glob.glob(d + "/bench-decode-bf16-again*.json*"))
+for n, f in enumerate(again):
+    rs = [r for r in decode_rows(f) if not r.get("emulated")]
+    cells = []
+    for size in sorted({(r["m"], r["n"], r["k"]) for r in rs}):
+        b = max([r for r in rs if (r["m"], r["n"], r["k"]) == size], key=lambda r: r.get("gflops") or 0)
+        vend = b.get("vendor_gflops")
+        vg = gbps(b) * vend / b["gflops"] if vend and b.get("gflops") else 0
+        cells.append("M=%d %s (cuBLAS %s)" % (size[0], cp(gbps(b)), cp(vg)))
+    both("  decode again (%d of %d): %s" % (n + 1, len(again), ", ".join(cells) or "no row measured"))
 
 # Suites: the rows of every class of a suite, merged by shape.
 suites = {}
@@ -439,6 +491,15 @@ for (suite, prec), rows in sorted(suites.items()):
         g, n = geomean(pairs)
         print("      %-34s %s" % (cut(cfg), "%6.1f%% (%d shapes)" % (g, n) if n else
               "     - (no shape compared: refused, failed or emulated; see its .txt)"), file=full)
+# The exports' table as tools/gpu/gpu_exports.sh printed it.
+try:
+    ex = open(d + "/exports.txt").read().strip().splitlines()
+    at = [i for i, l in enumerate(ex) if l.startswith("case ")]
+    both("exports (the launcher's GFLOPS as % of gemmtop's run of the same configuration):")
+    for l in ex[at[0]:] if at else ex[-5:]:
+        both("  " + l[:170])
+except OSError:
+    pass
 late = [l for l in open(d + "/status.txt").read().splitlines() if "timed out" in l or "skipped" in l or "signal" in l]
 both("timed out or skipped (rows measured before are kept): %s" % ("none" if not late else "; ".join(late)))
 PY

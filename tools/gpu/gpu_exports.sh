@@ -1,18 +1,21 @@
 #!/bin/sh
-# On the GPU machine (issues 43 and 49): the FP8 exports end to end, per-tensor and block
-# scales. Each case is exported for CUDA (export-kernel), built with nvcc (in parallel),
-# its launcher run on its own random inputs (verified against a product in double, timed
-# with events) and gemmtop's own run of the same configuration timed beside it. Then the
-# check is shown to fail: a copy of a block-scaled launcher whose reference reads B's
-# scales transposed must report wrong elements (exit 1), or the check proves nothing.
+# On the GPU machine (issues 43 and 49): exported kernels end to end. Each case is exported
+# for CUDA (export-kernel), built with nvcc (in parallel), its launcher run on its own random
+# inputs (verified against a product in double, timed with events) and gemmtop's own run of
+# the same configuration timed beside it: the table gives the launcher's figure as % of
+# gemmtop's. The default cases are the FP8 ladder's, per-tensor and block scales; then the
+# check is shown to fail: a copy of a block-scaled launcher whose reference reads B's scales
+# transposed must report wrong elements (exit 1), or the check proves nothing. CASES names
+# another list (tools/gpu/gpu_shapes.sh gives the model shapes' kernels).
 # Run from the project's root after tools/gpu/gpu_setup.sh, with build/ carried:
-#    sh tools/gpu/gpu_fp8_exports.sh          (results: $OUT/exports.tgz; a short table last)
+#    sh tools/gpu/gpu_exports.sh          (results: $OUT/exports.tgz; a short table last)
 # A stand-in run elsewhere (no GPU): B (the binary), ARCH and CUS (export for them with
 # --arch and --compute-units, then nothing is launched), CASES (a file of cases, the format
 # below).
 B=${B:-build/gemmtop}
 out=${OUT:-/tmp}
 w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
 mkdir -p "$w/exports" "$out"
 d="$w/exports"
 export XDG_CACHE_HOME="$w/cache" XDG_CONFIG_HOME="$w/config" XDG_DATA_HOME="$w/data"
