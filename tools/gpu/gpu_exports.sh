@@ -105,7 +105,7 @@ def launcher(folder):
     bad = re.search(r"(\d+) of (\d+) .*?(beyond|wrong)", txt)
     return (float(m.group(1)) if m else None), rc, txt
 print("%-24s %-7s %-5s %11s %11s %7s %11s  %s" % ("case", "export", "nvcc", "launcher", "gemmtop", "ratio",
-                                               "cuBLASLt", "launcher's check"))
+                                               "vendor", "launcher's check"))
 for line in open(os.path.join(d, "cases.txt")):
     if "|" not in line:
         continue
