@@ -29,14 +29,6 @@
 #include "core/run/verify.h"
 #include "testing.h"
 
-/* The seed of a test's random values: GEMMTOP_TEST_SEED=<seed> replays a run (with
- * GEMMTOP_TEST_FILTER=<test> one test alone, e.g. over many seeds); else fresh, printed. */
-static uint64_t testSeed(const char *test) {
-   const char *env = getenv("GEMMTOP_TEST_SEED");
-   const uint64_t seed = env && *env ? strtoull(env, NULL, 0) : Rng_freshSeed();
-   printf("%s: seed %" PRIu64 "\n", test, seed);
-   return seed;
-}
 
 typedef struct {
    const char *name;
@@ -535,7 +527,7 @@ static void test_frontier_inputs_and_error(void **state) {
    float *A = malloc(sizeof(float) * M * K), *B = malloc(sizeof(float) * K * N), *C = malloc(sizeof(float) * M * N);
    assert_true(A && B && C);
    Rng r;
-   Rng_seed(&r, testSeed("test_frontier_inputs_and_error"));
+   Rng_seed(&r, Testing_seed("test_frontier_inputs_and_error"));
    for (int i = 0; i < M * K; i++)
       A[i] = (float)Rng_range(&r, -1.0, 1.0);
    for (int i = 0; i < K * N; i++)

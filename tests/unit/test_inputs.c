@@ -22,14 +22,13 @@
 #include "base/rng.h"
 #include "core/model/inputs.h"
 #include "core/model/scales.h"
+#include "testing.h"
 
 static uint64_t g_seed;
 
 static int setup(void **state) {
    (void)state;
-   const char *env = getenv("GEMMTOP_TEST_SEED");
-   g_seed = env && *env ? strtoull(env, NULL, 0) : Rng_freshSeed();
-   print_message("# seed %" PRIu64 " (GEMMTOP_TEST_SEED to repeat)\n", g_seed);
+   g_seed = Testing_seed("test_inputs");
    return 0;
 }
 

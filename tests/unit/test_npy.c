@@ -57,10 +57,7 @@ static int groupSetup(void **state) {
    snprintf(g_dir, sizeof g_dir, "%s/gemmtop-npy-XXXXXX", t && *t ? t : "/tmp");
    if (!mkdtemp(g_dir))
       return -1;
-   /* GEMMTOP_TEST_SEED=<seed> replays a run */
-   const char *env = getenv("GEMMTOP_TEST_SEED");
-   g_seed = env && *env ? strtoull(env, NULL, 0) : Rng_freshSeed();
-   printf("test_npy: seed %" PRIu64 " (tests use seed + test number)\n", g_seed);
+   g_seed = Testing_seed("test_npy");
    return 0;
 }
 

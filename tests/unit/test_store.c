@@ -63,9 +63,7 @@ static int groupSetup(void **state) {
    snprintf(g_dir, sizeof g_dir, "%s/gemmtop-store-XXXXXX", t && *t ? t : "/tmp");
    if (!mkdtemp(g_dir))
       return -1;
-   const char *env = getenv("GEMMTOP_TEST_SEED");
-   g_seed = env && *env ? strtoull(env, NULL, 0) : Rng_freshSeed();
-   printf("test_store: seed %" PRIu64 "\n", g_seed);
+   g_seed = Testing_seed("test_store");
    Rng_seed(&g_rng, g_seed);
    /* Never the user's own store. */
    unsetenv("GEMMTOP_STORE");

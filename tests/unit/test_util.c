@@ -23,10 +23,7 @@ static int setup(void **state) {
    (void)state;
    const char *t = getenv("TMPDIR");
    snprintf(g_path, sizeof g_path, "%s/gemmtop-util-%d", t && *t ? t : "/tmp", (int)getpid());
-   /* GEMMTOP_TEST_SEED=<seed> replays a run */
-   const char *env = getenv("GEMMTOP_TEST_SEED");
-   g_seed = env && *env ? strtoull(env, NULL, 0) : Rng_freshSeed();
-   printf("test_util: seed %" PRIu64 "\n", g_seed);
+   g_seed = Testing_seed("test_util");
    return 0;
 }
 

@@ -18,6 +18,7 @@
 #include "base/rng.h"
 #include "base/parallel.h"
 #include "core/run/verify.h"
+#include "testing.h"
 
 static uint64_t g_seed;
 
@@ -202,10 +203,7 @@ static void expectFail(const Case *c, const VerifyResult *v, uint64_t seed, cons
 
 static int groupSetup(void **state) {
    (void)state;
-   /* GEMMTOP_TEST_SEED=<seed> replays a run */
-   const char *env = getenv("GEMMTOP_TEST_SEED");
-   g_seed = env && *env ? strtoull(env, NULL, 0) : Rng_freshSeed();
-   printf("test_verify: seed %" PRIu64 " (test n uses seed + n)\n", g_seed);
+   g_seed = Testing_seed("test_verify");
    return 0;
 }
 

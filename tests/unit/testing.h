@@ -3,11 +3,14 @@
 #ifndef GEMMTOP_TESTING_H
 #define GEMMTOP_TESTING_H
 
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend/backend.h"
+#include "base/rng.h"
 
 /* Skips the running test, saying why: tests/run_all.sh counts skips apart from passes and
  * counts a skip with no "# SKIP: reason" line as a failure. */
@@ -36,6 +39,16 @@ static inline int Testing_poclDevice(char *err, size_t errlen) {
                n > 0 ? n : 0, why[0] ? ": " : "", why);
    free(devs);
    return found;
+}
+
+/* The seed of a test's random values, printed under `who`: GEMMTOP_TEST_SEED=<seed>
+ * replays a run (with GEMMTOP_TEST_FILTER=<test>, one test alone, e.g. over many seeds);
+ * else a fresh one, so that every run draws new inputs. */
+static inline uint64_t Testing_seed(const char *who) {
+   const char *env = getenv("GEMMTOP_TEST_SEED");
+   const uint64_t seed = env && *env ? strtoull(env, NULL, 0) : Rng_freshSeed();
+   printf("%s: seed %" PRIu64 " (GEMMTOP_TEST_SEED=%" PRIu64 " replays it)\n", who, seed, seed);
+   return seed;
 }
 
 #endif
