@@ -66,7 +66,13 @@ static int execExportKernel(const CommandArgs *o) {
    rc = st == EXPORT_OK ? 0 : st == EXPORT_REFUSED ? 2 : 1;
    if (st == EXPORT_OK) {
       printf("wrote %s\n      %s\n      %s\n", files.kernel, files.launcher, files.makefile);
+      if (files.torch_script[0])
+         printf("      %s\n      %s\n      %s\n", files.torch_entry, files.torch_binding, files.torch_script);
       printf("build and run: %s   (needs %s)\n", files.build, files.needs);
+      if (files.torch_script[0])
+         printf("in PyTorch:    python3 %s   (torch.utils.cpp_extension builds it; the script checks it and times "
+                "it beside torch.matmul)\n",
+                files.torch_script);
    } else {
       fprintf(stderr, "gemmtop: export-kernel: %s\n", err);
    }

@@ -52,8 +52,9 @@ static void exportKernel(Worker *w) {
    if (st != EXPORT_OK)
       Worker_log(w, LOG_ERROR, "%s not exported: %s", k->name, err);
    else
-      Worker_log(w, LOG_GOOD, "exported %s to %s/%s: make -C %s run builds, runs and verifies it (needs %s)", k->name,
-                 where, dir, dir, files.needs);
+      Worker_log(w, LOG_GOOD, "exported %s to %s/%s: make -C %s run builds, runs and verifies it (needs %s)%s%s%s",
+                 k->name, where, dir, dir, files.needs, files.torch_script[0] ? "; in PyTorch: python3 " : "",
+                 files.torch_script[0] ? files.torch_script : "", files.torch_script[0] ? " (torch.utils.cpp_extension)" : "");
 }
 
 static bool exportAsked(const Worker *w) { return w->export_job.req; }

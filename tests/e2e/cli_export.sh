@@ -131,9 +131,26 @@ for spec in "fast-02-warptile-cuda sm_90 1024 NN fast02_warptile" \
    else
       not_ok "$5: the kernel, the launcher and a Makefile for nvcc are written" "$(ls -la "$out_dir" 2>&1)"
    fi
+   # The PyTorch extension beside it: the CUDA half (the kernel and its launch on a stream),
+   # the binding and the loader, which Python compiles (torch itself runs on the GPU machine:
+   # tools/gpu/gpu_exports.sh).
+   if [ -f "$out_dir/${5}_entry.cu" ] && [ -f "$out_dir/${5}_torch.cpp" ] && [ -f "$out_dir/${5}_torch.py" ] &&
+      python3 -m py_compile "$out_dir/${5}_torch.py" 2>"$T_DIR/py.err"; then
+      ok "$5: and its PyTorch extension, whose loader Python compiles"
+   else
+      not_ok "$5: and its PyTorch extension, whose loader Python compiles" "$(ls "$out_dir"; cat "$T_DIR/py.err")"
+   fi
    if [ -z "$nvcc" ]; then
       ok "$5 builds with nvcc # SKIP nvcc is not installed"
       continue
+   fi
+   arch=$(sed -n 's/^ARCH ?= //p' "$out_dir/Makefile")
+   if (cd "$out_dir" && "$nvcc" -O3 -gencode "arch=$(echo "$arch" | sed 's/sm_/compute_/'),code=$arch" -diag-suppress=1444 \
+      -Xcompiler -Wno-deprecated-declarations -c "${5}_entry.cu" -o entry.o) >"$T_DIR/nvcc.out" 2>&1 &&
+      ! grep -q 'warning' "$T_DIR/nvcc.out"; then
+      ok "$5: the extension's CUDA half builds with nvcc, no warning"
+   else
+      not_ok "$5: the extension's CUDA half builds with nvcc, no warning" "$(tail -n 20 "$T_DIR/nvcc.out")"
    fi
    if make -C "$out_dir" NVCC="$nvcc" NVCCFLAGS="-O3 -Xptxas -v" >"$T_DIR/nvcc.out" 2>&1 &&
       [ -x "$out_dir/${5}_launch" ] && ! grep -q 'warning' "$T_DIR/nvcc.out"; then
@@ -153,6 +170,31 @@ for spec in "fast-02-warptile-cuda sm_90 1024 NN fast02_warptile" \
    esac
 done
 hk="$T_DIR/cuda-hopper5_order"
+# The binding checks what PyTorch hands it against the problem exported, and launches on
+# PyTorch's stream; the loader's check knows the type and the size.
+tb="$(cat "$hk/hopper5_order_torch.cpp" 2>/dev/null)"
+expect_in "static const int64_t M = 1024, N = 1024, K = 1024;" "$tb" "the binding knows the size exported"
+expect_in "IN = torch::kBFloat16, OUT = torch::kFloat;" "$tb" "and the types: bfloat16 in, float out"
+expect_in "(the size this kernel was exported for), not " "$tb" "and refuses another size, saying which it takes"
+expect_in "at::cuda::getCurrentCUDAStream()" "$tb" "and launches on PyTorch's current stream"
+te="$(cat "$hk/hopper5_order_entry.cu" 2>/dev/null)"
+expect_in "GEMM_SMEM, stream>>>" "$te" "the extension's launch is on that stream"
+expect_in "if ((why = encodeTensorMap(&tm1, db, 1024, 1024, 256, 64, 128))) /* B */" "$te" \
+   "and encodes B's tensor map as the launcher does, returning why it could not"
+tp="$(cat "$T_DIR/cuda-fp8h1_wgmma/fp8h1_wgmma_torch.py" 2>/dev/null)"
+expect_in "IN, OUT = torch.float8_e4m3fn, torch.float32" "$tp" "the e4m3 loader stores float8_e4m3fn"
+expect_in "SCALES = 1" "$tp" "with a scale a tensor"
+# A user's file of the same name is never replaced: the export is refused before any file.
+mkdir -p "$T_DIR/keep"
+echo "# my own loader" >"$T_DIR/keep/hopper5_order_torch.py"
+run_gemmtop export-kernel --backend cuda --arch sm_90 --preset hopper-5-order-bf16 --size 1024 --layout NT --dir "$T_DIR/keep"
+expect_rc 2 "an export over a PyTorch loader of the same name is refused"
+expect_in "hopper5_order_torch.py exists: export-kernel never overwrites a file" "$ERR" "naming it"
+if [ "$(cat "$T_DIR/keep/hopper5_order_torch.py")" = "# my own loader" ] && [ ! -e "$T_DIR/keep/hopper5_order.cu" ]; then
+   ok "the user's file is kept and nothing else written"
+else
+   not_ok "the user's file is kept and nothing else written" "$(ls -la "$T_DIR/keep")"
+fi
 expect_in "tensorMap(db, 1024, 1024, 256, 64, 128)" "$(cat "$hk/hopper5_order_launch.cu" 2>/dev/null)" \
    "the launcher encodes B's tensor map with the kernel's box and swizzle"
 expect_in "#define GEMM_SMEM " "$(cat "$hk/hopper5_order_launch.cu" 2>/dev/null)" "and gives it its dynamic shared memory"

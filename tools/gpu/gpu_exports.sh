@@ -6,7 +6,9 @@
 # gemmtop's. The default cases are the FP8 ladder's, per-tensor and block scales; then the
 # check is shown to fail: a copy of a block-scaled launcher whose reference reads B's scales
 # transposed must report wrong elements (exit 1), or the check proves nothing. CASES names
-# another list (tools/gpu/gpu_shapes.sh gives the model shapes' kernels).
+# another list (tools/gpu/gpu_shapes.sh gives the model shapes' kernels). With PyTorch on the
+# machine, each case's PyTorch extension (NAME_torch.py) is built and run too, in parallel:
+# its check against float64 and its time, which includes the call's host work.
 # Run from the project's root after tools/gpu/gpu_setup.sh, with build/ carried:
 #    sh tools/gpu/gpu_exports.sh          (results: $OUT/exports.tgz; a short table last)
 # A stand-in run elsewhere (no GPU): B (the binary), ARCH and CUS (export for them with
@@ -61,7 +63,7 @@ done
 wait
 
 # 3. run each launcher, then gemmtop's run of the same case
-pack() { (cd "$w" && tar czf "$out/exports.tgz.part" exports && mv "$out/exports.tgz.part" "$out/exports.tgz"); }
+pack() { (cd "$w" && tar czf "$out/exports.tgz.part" --exclude=torch-build exports && mv "$out/exports.tgz.part" "$out/exports.tgz"); }
 seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 echo "seed $seed" >>"$d/about.txt"
 launch() { # folder -> launch.txt, launch.rc
@@ -88,6 +90,29 @@ done <"$d/cases.txt"
 [ -d "$d/planted" ] && launch "$d/planted"
 pack
 
+# The PyTorch extensions: built at once (each in its own folder: two cases may share a
+# kernel), then run one at a time, as the launchers are (a time taken beside another's build
+# or run is not the kernel's).
+if python3 -c "import torch; assert torch.cuda.is_available()" >"$d/torch-about.txt" 2>&1 && [ -z "$ARCH" ]; then
+   python3 -c "import torch; print('torch', torch.__version__, 'CUDA', torch.version.cuda)" >>"$d/torch-about.txt" 2>&1
+   torch_run() { # folder, then the script's arguments
+      s=$1
+      shift
+      py=$(ls "$s"/*_torch.py 2>/dev/null | head -n 1)
+      [ -n "$py" ] && (cd "$s" && TORCH_EXTENSIONS_DIR="$s/torch-build" timeout 400 python3 "$(basename "$py")" "$@")
+   }
+   while IFS='|' read -r name opts; do
+      [ -n "$name" ] && (torch_run "$d/$name/src" --build >"$d/$name/src/torch-build.txt" 2>&1 </dev/null) &
+   done <"$d/cases.txt"
+   wait
+   while IFS='|' read -r name opts; do
+      [ -n "$name" ] || continue
+      torch_run "$d/$name/src" "$seed" >"$d/$name/src/torch.txt" 2>&1 </dev/null
+      echo $? >"$d/$name/src/torch.rc"
+   done <"$d/cases.txt"
+   pack
+fi
+
 # The short table: the launcher's figure and check beside gemmtop's.
 python3 - "$d" <<'PY'
 import json, os, re, sys
@@ -104,6 +129,13 @@ def launcher(folder):
     m = re.search(r"([0-9.]+) GFLOPS", txt)
     bad = re.search(r"(\d+) of (\d+) .*?(beyond|wrong)", txt)
     return (float(m.group(1)) if m else None), rc, txt
+def torch_ext(folder):  # the PyTorch extension's GFLOPS and check, where it ran
+    txt, rc = rd(os.path.join(folder, "torch.txt")), rd(os.path.join(folder, "torch.rc"), "")
+    if not rc:
+        return None, ""
+    m = re.search(r"([0-9.]+) GFLOPS \(seed", txt)
+    v = re.search(r"^(verified|WRONG)[^\n]*", txt, re.M)
+    return (float(m.group(1)) if m else None), "torch rc %s %s" % (rc, v.group(0)[:60] if v else txt.splitlines()[-1][:90] if txt else "")
 print("%-24s %-7s %-5s %11s %11s %7s %11s  %s" % ("case", "export", "nvcc", "launcher", "gemmtop", "ratio",
                                                "vendor", "launcher's check"))
 for line in open(os.path.join(d, "cases.txt")):
@@ -127,6 +159,10 @@ for line in open(os.path.join(d, "cases.txt")):
     print("%-24s %-7s %-5s %11s %11s %7s %11s  rc %s %s | %s" % (
         name, erc, mrc, "%.0f" % gf if gf else "-", "%.0f" % ours if ours else "-",
         "%.1f%%" % (100 * gf / ours) if gf and ours else "-", "%.0f" % vendor if vendor else "-", rc, last[:70], verdict))
+    tg, tv = torch_ext(src)
+    if tv:
+        print("%-24s %-13s %11s %11s %7s %11s  %s" % ("", "  PyTorch ext", "%.0f" % tg if tg else "-",
+              "%.0f" % ours if ours else "-", "%.1f%%" % (100 * tg / ours) if tg and ours else "-", "", tv))
 p = os.path.join(d, "planted")
 if os.path.isdir(p):
     gf, rc, txt = launcher(p)

@@ -37,6 +37,7 @@ typedef struct ExportFormat_ {
    bool (*exportable)(const Export *e, char *err, size_t errlen);
    char *(*launcher)(const Export *e, const char *kernel_name);
    char *(*makefile)(const Export *e);
+   bool torch;                /* a PyTorch extension beside the launcher */
 } ExportFormat;
 
 /* What every launcher does alike: one launch of the GEMM itself (and its fix-up), on the
@@ -586,27 +587,26 @@ static const char *const cudaConvert =
     "\n";
 
 /* Tensor maps, encoded by the driver's cuTensorMapEncodeTiled, reached through the runtime
- * (no -lcuda): a row-major matrix of rows x cols, in boxes of box_rows x box_cols. */
-static const char *const cudaTensorMaps =
+ * (no -lcuda): a row-major matrix of rows x cols, in boxes of box_rows x box_cols. NULL, or
+ * why not (the PyTorch extension's launch returns it; the launcher's tensorMap exits). */
+static const char *const cudaTensorMapEncode =
     "typedef CUresult (*EncodeTiled)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,\n"
     "                                const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,\n"
     "                                CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);\n"
-    "static GtTensorMap tensorMap(void *base, long long rows, long long cols, int box_rows, int box_cols, int swizzle) {\n"
+    "static const char *encodeTensorMap(GtTensorMap *out, void *base, long long rows, long long cols, int box_rows,\n"
+    "                                   int box_cols, int swizzle) {\n"
     "   static EncodeTiled encode;\n"
+    "   static char why[160];\n"
     "   if (!encode) {\n"
     "      void *fn = NULL;\n"
     "      cudaDriverEntryPointQueryResult found;\n"
     "#if CUDART_VERSION >= 12050\n"
-    "      check_cuda(cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\", &fn, 12000, cudaEnableDefault, &found),\n"
-    "                 \"cudaGetDriverEntryPointByVersion\");\n"
+    "      cudaError_t e = cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\", &fn, 12000, cudaEnableDefault, &found);\n"
     "#else\n"
-    "      check_cuda(cudaGetDriverEntryPoint(\"cuTensorMapEncodeTiled\", &fn, cudaEnableDefault, &found),\n"
-    "                 \"cudaGetDriverEntryPoint\");\n"
+    "      cudaError_t e = cudaGetDriverEntryPoint(\"cuTensorMapEncodeTiled\", &fn, cudaEnableDefault, &found);\n"
     "#endif\n"
-    "      if (!fn || found != cudaDriverEntryPointSuccess) {\n"
-    "         fprintf(stderr, \"this driver has no cuTensorMapEncodeTiled (CUDA 12 or later is needed for TMA)\\n\");\n"
-    "         exit(2);\n"
-    "      }\n"
+    "      if (e != cudaSuccess || !fn || found != cudaDriverEntryPointSuccess)\n"
+    "         return \"this driver has no cuTensorMapEncodeTiled (CUDA 12 or later is needed for TMA)\";\n"
     "      encode = (EncodeTiled)fn;\n"
     "   }\n"
     "   const CUtensorMapSwizzle swizzles[5] = {CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_SWIZZLE_32B,\n"
@@ -622,12 +622,22 @@ static const char *const cudaTensorMaps =
     "                       2, base, dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzles[swizzle / 32],\n"
     "                       CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n"
     "   if (r != CUDA_SUCCESS) {\n"
-    "      fprintf(stderr, \"cuTensorMapEncodeTiled (%lld x %lld, box %d x %d, swizzle %d) failed: error %d\\n\", rows,\n"
-    "              cols, box_rows, box_cols, swizzle, (int)r);\n"
+    "      snprintf(why, sizeof why, \"cuTensorMapEncodeTiled (%lld x %lld, box %d x %d, swizzle %d) failed: error %d\",\n"
+    "               rows, cols, box_rows, box_cols, swizzle, (int)r);\n"
+    "      return why;\n"
+    "   }\n"
+    "   memcpy(out, &map, sizeof *out);\n"
+    "   return NULL;\n"
+    "}\n"
+    "\n";
+static const char *const cudaTensorMaps =
+    "static GtTensorMap tensorMap(void *base, long long rows, long long cols, int box_rows, int box_cols, int swizzle) {\n"
+    "   GtTensorMap out;\n"
+    "   const char *why = encodeTensorMap(&out, base, rows, cols, box_rows, box_cols, swizzle);\n"
+    "   if (why) {\n"
+    "      fprintf(stderr, \"%s\\n\", why);\n"
     "      exit(2);\n"
     "   }\n"
-    "   GtTensorMap out;\n"
-    "   memcpy(&out, &map, sizeof out);\n"
     "   return out;\n"
     "}\n"
     "\n";
@@ -851,7 +861,7 @@ static void putGrid(TextBuf *t, int dims, const size_t *global, const size_t *lo
 
 /* The CUDA launch of the GEMM (and its fix-up): the grid is OpenCL's global size over the
  * group's, the arguments gemmtop passes, in its order. */
-static void putCudaLaunch(TextBuf *t, const Export *e) {
+static void putCudaLaunch(TextBuf *t, const Export *e, bool on_stream) {
    const Geometry *g = e->g;
    const KernelInfo *k = e->k;
    const char *common = Problem_scaled(e->p) ? "GEMM_M, GEMM_N, GEMM_K, (real)GEMM_ALPHA, da, db, (real)GEMM_BETA, "
@@ -860,7 +870,7 @@ static void putCudaLaunch(TextBuf *t, const Export *e) {
    const char *ws = g->has_workspace ? ", AnyPointer{dw}" : "";
    TextBuf_put(t, "#define GEMM_LAUNCH %s<<<", k->entry);
    putGrid(t, g->dims, g->global, g->local);
-   TextBuf_put(t, ", GEMM_SMEM>>>(%s%s", common, ws);
+   TextBuf_put(t, ", GEMM_SMEM%s>>>(%s%s", on_stream ? ", stream" : "", common, ws);
    for (int i = 0; i < g->ntma; i++)
       TextBuf_put(t, ", tm%d", i);
    TextBuf_put(t, ")");
@@ -868,20 +878,26 @@ static void putCudaLaunch(TextBuf *t, const Export *e) {
       /* the fix-up's time is the GEMM's too: it runs between the same events */
       TextBuf_put(t, "; \\\n   %s<<<", k->fixup_entry);
       putGrid(t, g->fixup_dims, g->fixup_global, g->fixup_local);
-      TextBuf_put(t, ">>>(%s%s)", common, ws);
+      TextBuf_put(t, "%s>>>(%s%s)", on_stream ? ", 0, stream" : "", common, ws);
    }
    TextBuf_put(t, "\n\n");
 }
 
 /* The operands' tensor maps, as gemmtop encodes them: each as the kernel reads it. */
-static void putTensorMaps(TextBuf *t, const Export *e) {
+static void putTensorMaps(TextBuf *t, const Export *e, bool returning) {
    const Geometry *g = e->g;
    for (int i = 0; i < g->ntma; i++) {
       long long rows, cols;
       Config_tmaShape(g, i, &rows, &cols);
-      TextBuf_put(t, "   const GtTensorMap tm%d = tensorMap(%s, %lld, %lld, %d, %d, %d); /* %c */\n", i,
-                  g->tma[i].operand == 'A' ? "da" : "db", rows, cols, g->tma[i].box[1], g->tma[i].box[0],
-                  g->tma[i].swizzle, g->tma[i].operand);
+      if (returning)
+         TextBuf_put(t, "   GtTensorMap tm%d;\n   if ((why = encodeTensorMap(&tm%d, %s, %lld, %lld, %d, %d, %d))) /* %c */\n"
+                        "      return why;\n",
+                     i, i, g->tma[i].operand == 'A' ? "da" : "db", rows, cols, g->tma[i].box[1], g->tma[i].box[0],
+                     g->tma[i].swizzle, g->tma[i].operand);
+      else
+         TextBuf_put(t, "   const GtTensorMap tm%d = tensorMap(%s, %lld, %lld, %d, %d, %d); /* %c */\n", i,
+                     g->tma[i].operand == 'A' ? "da" : "db", rows, cols, g->tma[i].box[1], g->tma[i].box[0],
+                     g->tma[i].swizzle, g->tma[i].operand);
    }
 }
 
@@ -914,12 +930,12 @@ static char *cudaLauncher(const Export *e, const char *kernel_name) {
    TextBuf_put(&t, "\n%s#include \"%s\"\n\ntypedef in_t gemm_in;\n\n", cudaHead, kernel_name);
    TextBuf_put(&t, "%s%s", cudaConvert, checkBody);
    if (g->ntma)
-      TextBuf_put(&t, "%s", cudaTensorMaps);
+      TextBuf_put(&t, "%s%s", cudaTensorMapEncode, cudaTensorMaps);
    if (g->has_workspace)
       TextBuf_put(&t, "%s", cudaAnyPointer);
-   putCudaLaunch(&t, e);
+   putCudaLaunch(&t, e, false);
    TextBuf_put(&t, "%s%s", cudaHold, cudaMainStart);
-   putTensorMaps(&t, e);
+   putTensorMaps(&t, e, false);
    TextBuf_put(&t, "%s", cudaMainEnd);
    return TextBuf_finish(&t);
 }
@@ -951,11 +967,284 @@ static char *cudaMakefile(const Export *e) {
    return TextBuf_finish(&t);
 }
 
+/* ---- The PyTorch extension (CUDA exports) ----
+ * Three files beside the launcher: NAME_entry.cu (the kernel and one C function that makes
+ * its launch on a stream, returning why not), NAME_torch.cpp (torch tensors in, checked,
+ * C out) and NAME_torch.py (builds both with torch.utils.cpp_extension.load; run, checks
+ * the result against a product in float64 and times it beside torch.matmul). Two
+ * translation units: the kernel's #defines (BM, __global, restrict) must not meet torch's
+ * headers. */
+
+static const char *const kTorchDtypes[STORAGE_KINDS] = {
+    [STORAGE_F32] = "Float", [STORAGE_F64] = "Double", [STORAGE_F16] = "Half", [STORAGE_BF16] = "BFloat16",
+    [STORAGE_E4M3] = "Float8_e4m3fn", [STORAGE_E5M2] = "Float8_e5m2"};
+static const char *const kPythonDtypes[STORAGE_KINDS] = {
+    [STORAGE_F32] = "float32", [STORAGE_F64] = "float64", [STORAGE_F16] = "float16", [STORAGE_BF16] = "bfloat16",
+    [STORAGE_E4M3] = "float8_e4m3fn", [STORAGE_E5M2] = "float8_e5m2"};
+
+/* 0 no scales, 1 one per tensor, 2 per block (A's 1 x 128, B's 128 x 128) */
+static int scalesKind(const Problem *p) {
+   return !Problem_scaled(p) ? 0 : p->scaling == SCALING_BLOCK ? 2 : 1;
+}
+
+static char *torchEntry(const Export *e, const char *kernel_name) {
+   const Geometry *g = e->g;
+   TextBuf t = {0};
+   putOrigin(&t, e, "");
+   TextBuf_put(&t, " * The CUDA half of its PyTorch extension (%s_torch.py builds it): the kernel and\n"
+                   " * gemmtop_%s_launch, which makes its launch on a stream. */\n",
+               e->k->name, e->k->name);
+   TextBuf_put(&t, "#define GEMM_SMEM %lld /* bytes of dynamic shared memory */\n", g->dynamic_smem);
+   putProblem(&t, e);
+   TextBuf_put(&t, "\n#include <stdio.h>\n#include <string.h>\n#include <cuda.h>\n#include <cuda_runtime.h>\n\n"
+                   "#include \"%s\"\n\ntypedef in_t gemm_in;\n\n",
+               kernel_name);
+   if (g->ntma)
+      TextBuf_put(&t, "%s", cudaTensorMapEncode);
+   if (g->has_workspace)
+      TextBuf_put(&t, "%s", cudaAnyPointer);
+   putCudaLaunch(&t, e, true);
+   TextBuf_put(&t, "/* A, B, C (and the scales, the workspace) as the kernel reads them: NULL, or why not. */\n"
+                   "extern \"C\" const char *gemmtop_%s_launch(void *a, void *b, void *c, void *sa, void *sb, void *w,\n"
+                   "                                           cudaStream_t stream) {\n"
+                   "   gemm_in *da = (gemm_in *)a, *db = (gemm_in *)b;\n"
+                   "   real *dc = (real *)c;\n",
+               e->k->name);
+   /* only what the launch passes: nvcc warns of a variable set and never used */
+   TextBuf_put(&t, "%s", Problem_scaled(e->p) ? "   float *dsa = (float *)sa, *dsb = (float *)sb;\n" : "   (void)sa, (void)sb;\n");
+   TextBuf_put(&t, "%s", g->has_workspace ? "   void *dw = w;\n" : "   (void)w;\n");
+   if (g->ntma)
+      TextBuf_put(&t, "   const char *why;\n");
+   /* the dynamic shared memory asked for once a device, not at every call */
+   if (g->dynamic_smem > 0)
+      TextBuf_put(&t, "   static unsigned long long sized; /* a bit a device */\n"
+                      "   int device = 0;\n"
+                      "   if (cudaGetDevice(&device) != cudaSuccess)\n"
+                      "      return \"cudaGetDevice failed\";\n"
+                      "   if (device >= 64 || !(sized >> device & 1)) {\n"
+                      "      if (cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, GEMM_SMEM) != cudaSuccess)\n"
+                      "         return \"cudaFuncSetAttribute (dynamic shared memory) failed\";\n"
+                      "      if (device < 64)\n"
+                      "         sized |= 1ull << device;\n"
+                      "   }\n",
+                  e->k->entry);
+   putTensorMaps(&t, e, true);
+   TextBuf_put(&t, "   GEMM_LAUNCH;\n"
+                   "   cudaError_t err = cudaGetLastError();\n"
+                   "   return err == cudaSuccess ? NULL : cudaGetErrorString(err);\n"
+                   "}\n");
+   return TextBuf_finish(&t);
+}
+
+static char *torchBinding(const Export *e) {
+   const Problem *p = e->p;
+   const Geometry *g = e->g;
+   const TypeTraits *tt = Types_of(p->precision);
+   const char *name = e->k->name;
+   int sm = atoi(e->arch + strcspn(e->arch, "0123456789"));
+   TextBuf t = {0};
+   putOrigin(&t, e, "");
+   TextBuf_put(&t, " * Its PyTorch binding: gemm(a, b, c=None, scale_a=None, scale_b=None) checks the tensors\n"
+                   " * against the problem it was exported for and launches it on the current stream. */\n");
+   TextBuf_put(&t, "#include <torch/extension.h>\n#include <ATen/cuda/CUDAContext.h>\n#include <c10/cuda/CUDAGuard.h>\n"
+                   "#include <cuda_runtime.h>\n\n");
+   TextBuf_put(&t, "extern \"C\" const char *gemmtop_%s_launch(void *a, void *b, void *c, void *sa, void *sb, void *w,\n"
+                   "                                           cudaStream_t stream);\n\n",
+               name);
+   TextBuf_put(&t, "static const int64_t M = %d, N = %d, K = %d;\nstatic const bool TRANS_A = %s, TRANS_B = %s;\n", p->m,
+               p->n, p->k, p->trans_a ? "true" : "false", p->trans_b ? "true" : "false");
+   TextBuf_put(&t, "static const double BETA = %.17g;\nstatic const int64_t WORKSPACE = %lld; /* bytes; -1: none */\n",
+               p->beta, g->has_workspace ? g->workspace : -1LL);
+   TextBuf_put(&t, "static const int SCALES = %d; /* 0 none, 1 one a tensor, 2 A's 1 x 128 and B's 128 x 128 blocks */\n",
+               scalesKind(p));
+   TextBuf_put(&t, "static const int SM = %d;\nstatic const bool ARCH_SPECIFIC = %s; /* %s */\n", sm,
+               e->arch[strlen(e->arch) - 1] == 'a' ? "true" : "false", e->arch);
+   TextBuf_put(&t, "static const torch::ScalarType IN = torch::k%s, OUT = torch::k%s;\n\n", kTorchDtypes[tt->in],
+               kTorchDtypes[tt->out]);
+   TextBuf_put(&t,
+               "static void expect(const torch::Tensor &x, const char *what, torch::ScalarType type, int64_t rows,\n"
+               "                   int64_t cols) {\n"
+               "   TORCH_CHECK(x.is_cuda(), what, \" must be on a CUDA device\");\n"
+               "   TORCH_CHECK(x.scalar_type() == type, what, \" must be \", c10::toString(type), \", not \",\n"
+               "               c10::toString(x.scalar_type()));\n"
+               "   TORCH_CHECK(x.dim() == 2 && x.size(0) == rows && x.size(1) == cols, what, \" must be \", rows, \" x \", cols,\n"
+               "               \" (the size this kernel was exported for), not \", x.sizes());\n"
+               "   TORCH_CHECK(x.is_contiguous(), what, \" must be contiguous (row-major)\");\n"
+               "}\n\n");
+   TextBuf_put(&t,
+               "torch::Tensor gemm(torch::Tensor a, torch::Tensor b, c10::optional<torch::Tensor> c,\n"
+               "                   c10::optional<torch::Tensor> scale_a, c10::optional<torch::Tensor> scale_b) {\n"
+               "   expect(a, \"A\", IN, TRANS_A ? K : M, TRANS_A ? M : K);\n"
+               "   expect(b, \"B\", IN, TRANS_B ? N : K, TRANS_B ? K : N);\n"
+               "   TORCH_CHECK(a.device() == b.device(), \"A and B must be on one device\");\n"
+               "   const c10::cuda::CUDAGuard guard(a.device());\n"
+               "   const cudaDeviceProp *prop = at::cuda::getDeviceProperties(a.device().index()); /* PyTorch's, kept */\n"
+               "   const int sm = prop->major * 10 + prop->minor;\n"
+               "   TORCH_CHECK(ARCH_SPECIFIC ? sm == SM : sm >= SM, \"%s was built for sm_\", SM, ARCH_SPECIFIC ? \"a\" : \"\",\n"
+               "               \"; \", prop->name, \" is sm_\", sm);\n"
+               "   torch::Tensor out;\n"
+               "   if (BETA != 0) {\n"
+               "      TORCH_CHECK(c.has_value(), \"beta is \", BETA, \": pass C (\", M, \" x \", N, \")\");\n"
+               "      expect(*c, \"C\", OUT, M, N);\n"
+               "      out = c->clone();\n"
+               "   } else {\n"
+               "      out = torch::empty({M, N}, a.options().dtype(OUT));\n"
+               "   }\n"
+               "   void *sa = nullptr, *sb = nullptr;\n"
+               "   if (SCALES) {\n"
+               "      TORCH_CHECK(scale_a.has_value() && scale_b.has_value(), \"this kernel takes scale_a and scale_b (float32)\");\n"
+               "      const int64_t kb = (K + 127) / 128, nb = (N + 127) / 128;\n"
+               "      expect(*scale_a, \"scale_a\", torch::kFloat, SCALES == 2 ? M : 1, SCALES == 2 ? kb : 1);\n"
+               "      expect(*scale_b, \"scale_b\", torch::kFloat, SCALES == 2 ? kb : 1, SCALES == 2 ? nb : 1);\n"
+               "      sa = scale_a->data_ptr();\n"
+               "      sb = scale_b->data_ptr();\n"
+               "   } else {\n"
+               "      TORCH_CHECK(!scale_a.has_value() && !scale_b.has_value(), \"this kernel takes no scales\");\n"
+               "   }\n"
+               "   torch::Tensor w;\n"
+               "   if (WORKSPACE >= 0) {\n"
+               "      /* the partial sums' workspace, all bits set as gemmtop leaves it: NaN, \"not ready\" */\n"
+               "      w = torch::empty({WORKSPACE > 16 ? WORKSPACE : 16}, a.options().dtype(torch::kUInt8));\n"
+               "      w.fill_(255);\n"
+               "   }\n"
+               "   const char *why = gemmtop_%s_launch(a.data_ptr(), b.data_ptr(), out.data_ptr(), sa, sb,\n"
+               "                                      WORKSPACE >= 0 ? w.data_ptr() : nullptr,\n"
+               "                                      at::cuda::getCurrentCUDAStream());\n"
+               "   TORCH_CHECK(!why, \"%s: \", why ? why : \"\");\n"
+               "   return out;\n"
+               "}\n\n",
+               name, name, name);
+   TextBuf_put(&t, "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n"
+                   "   m.def(\"gemm\", &gemm, \"C = alpha op(A) op(B) + beta C by %s, for the size it was exported for\",\n"
+                   "         pybind11::arg(\"a\"), pybind11::arg(\"b\"), pybind11::arg(\"c\") = pybind11::none(),\n"
+                   "         pybind11::arg(\"scale_a\") = pybind11::none(), pybind11::arg(\"scale_b\") = pybind11::none());\n"
+                   "}\n",
+               name);
+   return TextBuf_finish(&t);
+}
+
+/* The loader and its check, in Python: the numbers are the export's, the rest alike. */
+static const char *const torchScriptBody =
+    "def load(verbose=False):\n"
+    "    \"\"\"Builds the extension on first use (nvcc and ninja, torch.utils.cpp_extension) and loads it.\"\"\"\n"
+    "    from torch.utils.cpp_extension import load as build\n"
+    "    virtual = ARCH.replace(\"sm_\", \"compute_\")\n"
+    "    return build(name=\"gemmtop_\" + NAME, verbose=verbose,\n"
+    "                 sources=[os.path.join(HERE, NAME + \"_torch.cpp\"), os.path.join(HERE, NAME + \"_entry.cu\")],\n"
+    "                 extra_cuda_cflags=[\"-O3\", \"-gencode\", \"arch=%s,code=%s\" % (virtual, ARCH), \"-diag-suppress=1444\",\n"
+    "                                    \"-Xcompiler\", \"-Wno-deprecated-declarations\"])\n"
+    "\n"
+    "\n"
+    "def _median_ms(f, rounds=21):\n"
+    "    f()\n"
+    "    torch.cuda.synchronize()\n"
+    "    times = []\n"
+    "    for _ in range(rounds):\n"
+    "        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)\n"
+    "        start.record()\n"
+    "        f()\n"
+    "        stop.record()\n"
+    "        stop.synchronize()\n"
+    "        times.append(start.elapsed_time(stop))\n"
+    "    return sorted(times)[rounds // 2]\n"
+    "\n"
+    "\n"
+    "def main():\n"
+    "    \"\"\"Random inputs (seed: the first argument, else fresh), C against a product in float64 over the\n"
+    "    magnitudes that made each element, and the time beside torch.matmul's. Exit 0 verified, 1 wrong.\n"
+    "    --build: only build it (several at once, then time them one at a time).\"\"\"\n"
+    "    if sys.argv[1:] == [\"--build\"]:\n"
+    "        load()\n"
+    "        print(\"built gemmtop_\" + NAME)\n"
+    "        return 0\n"
+    "    seed = int(sys.argv[1]) if len(sys.argv) > 1 else int.from_bytes(os.urandom(4), \"little\")\n"
+    "    gen = torch.Generator(device=\"cuda\").manual_seed(seed)\n"
+    "    ext = load()\n"
+    "    uniform = lambda r, c: torch.rand(r, c, device=\"cuda\", generator=gen, dtype=torch.float64) * 2 - 1\n"
+    "    # FP8 to and from float32: not every PyTorch converts it to or from float64\n"
+    "    store = lambda t: t.float().to(IN) if IN.itemsize == 1 else t.to(IN)\n"
+    "    value = lambda t: t.float().double() if IN.itemsize == 1 else t.double()\n"
+    "    kb, nb = (K + 127) // 128, (N + 127) // 128\n"
+    "    if SCALES == 2:  # powers of two per block, each element stored over its block's scale\n"
+    "        sa = torch.pow(2.0, -2 - torch.randint(0, 5, (M, kb), device=\"cuda\", generator=gen)).float()\n"
+    "        sb = torch.pow(2.0, -2 - torch.randint(0, 5, (kb, nb), device=\"cuda\", generator=gen)).float()\n"
+    "        full_a = sa.double().repeat_interleave(128, 1)[:, :K]\n"
+    "        full_b = sb.double().repeat_interleave(128, 0)[:K].repeat_interleave(128, 1)[:, :N]\n"
+    "    elif SCALES == 1:\n"
+    "        sa = torch.tensor([[0.0625]], device=\"cuda\")\n"
+    "        sb = torch.tensor([[0.125]], device=\"cuda\")\n"
+    "        full_a, full_b = sa.double(), sb.double()\n"
+    "    else:\n"
+    "        sa = sb = None\n"
+    "        full_a = full_b = torch.ones((), dtype=torch.float64, device=\"cuda\")\n"
+    "    op_a = store(uniform(M, K) / full_a)  # op(A), M x K, as stored values\n"
+    "    op_b = store(uniform(K, N) / full_b)\n"
+    "    a = op_a.t().contiguous() if TRANS_A else op_a\n"
+    "    b = op_b.t().contiguous() if TRANS_B else op_b\n"
+    "    c0 = uniform(M, N).to(OUT) if BETA != 0 else None\n"
+    "    out = ext.gemm(a, b, c0, sa, sb)\n"
+    "    x, y = value(op_a) * full_a, value(op_b) * full_b\n"
+    "    ref = ALPHA * (x @ y)\n"
+    "    mag = abs(ALPHA) * (x.abs() @ y.abs())\n"
+    "    if c0 is not None:\n"
+    "        ref += BETA * c0.double()\n"
+    "        mag += abs(BETA) * c0.double().abs()\n"
+    "    err = ((out.double() - ref).abs() / (mag + 1e-30)).max().item()\n"
+    "    ms = _median_ms(lambda: ext.gemm(a, b, c0, sa, sb))\n"
+    "    flops = 2.0 * M * N * K\n"
+    "    print(\"%s on %s: %dx%dx%d %s, median %.4f ms of 21 calls, %.2f GFLOPS (seed %d)\" % (\n"
+    "        NAME, torch.cuda.get_device_name(), M, N, K, IN, ms, flops / ms / 1e6, seed))\n"
+    "    if IN.itemsize > 1:  # torch.matmul takes no FP8\n"
+    "        tms = _median_ms(lambda: torch.matmul(op_a, op_b))\n"
+    "        print(\"torch.matmul in %s: median %.4f ms, %.2f GFLOPS (ours %.1f%% of it)\" % (\n"
+    "            IN, tms, flops / tms / 1e6, 100 * tms / ms))\n"
+    "    if not err <= TOL:\n"
+    "        print(\"WRONG: worst relative error %.3g, tolerance %.3g\" % (err, TOL))\n"
+    "        return 1\n"
+    "    print(\"verified: all %d elements, worst relative error %.3g (tolerance %.3g)\" % (M * N, err, TOL))\n"
+    "    return 0\n"
+    "\n"
+    "\n"
+    "if __name__ == \"__main__\":\n"
+    "    sys.exit(main())\n";
+
+static char *torchScript(const Export *e) {
+   const Problem *p = e->p;
+   const TypeTraits *tt = Types_of(p->precision);
+   const char *name = e->k->name;
+   double tol = (p->k + 4) * (tt->fp64 ? 0x1p-52 : 0x1p-23) + tt->product_error;
+   if (e->k->tensor && tt->in == tt->out && !tt->fp64 && tt->product_error == 0)
+      tol += 0x1p-19; /* 3xTF32: lo * lo dropped, lo cut to TF32 */
+   if (Problem_scaled(p))
+      tol += 0x1p-10; /* the FP8 tensor core's accumulator, bounded loosely: a wrong scale is off by far more */
+   TextBuf t = {0};
+   char params[512];
+   KernelInfo_formatParams(e->k, e->values, params, sizeof params);
+   TextBuf_put(&t, "\"\"\"%s %s, exported by gemmtop %s, as a PyTorch extension.\n\n", name, params, GEMMTOP_VERSION);
+   TextBuf_put(&t, "For %dx%dx%d %s, %c%c, alpha %g, beta %g, built for %s:\n\n", p->m, p->n, p->k,
+               Precision_name(p->precision), p->trans_a ? 'T' : 'N', p->trans_b ? 'T' : 'N', p->alpha, p->beta,
+               e->arch);
+   TextBuf_put(&t, "    import %s_torch\n    ext = %s_torch.load()\n    c = ext.gemm(a, b%s%s)\n\n", name, name,
+               p->beta != 0 ? ", c" : "", Problem_scaled(p) ? ", scale_a=sa, scale_b=sb" : "");
+   TextBuf_put(&t, "a is %s (%s), b %s (%s), both %s, contiguous, on the GPU; c comes back %d x %d\n"
+                   "in %s. Run as a script it builds the extension, checks it on random inputs against a\n"
+                   "product in float64 and times it beside torch.matmul.\n\"\"\"\n",
+               p->trans_a ? "K x M" : "M x K", p->trans_a ? "A transposed" : "A", p->trans_b ? "N x K" : "K x N",
+               p->trans_b ? "B transposed" : "B", kPythonDtypes[tt->in], p->m, p->n, kPythonDtypes[tt->out]);
+   TextBuf_put(&t, "import os\nimport sys\n\nimport torch\n\nHERE = os.path.dirname(os.path.abspath(__file__))\n");
+   TextBuf_put(&t, "NAME = \"%s\"\nARCH = \"%s\"\nM, N, K = %d, %d, %d\nTRANS_A, TRANS_B = %s, %s\n", name, e->arch,
+               p->m, p->n, p->k, p->trans_a ? "True" : "False", p->trans_b ? "True" : "False");
+   TextBuf_put(&t, "ALPHA, BETA = %.17g, %.17g\nIN, OUT = torch.%s, torch.%s\nSCALES = %d\nTOL = %.3g\n\n\n", p->alpha,
+               p->beta, kPythonDtypes[tt->in], kPythonDtypes[tt->out], scalesKind(p), tol);
+   TextBuf_put(&t, "%s", torchScriptBody);
+   return TextBuf_finish(&t);
+}
+
 static const ExportFormat kFormats[] = {
     {0, BACKEND_CAP_CUDA_PRELUDE, false, ".cl", ".c", "a C compiler and the OpenCL ICD loader's headers",
-     openclExportable, openclLauncher, openclMakefile},
+     openclExportable, openclLauncher, openclMakefile, false},
     {BACKEND_CAP_CUDA_PRELUDE | BACKEND_CAP_NVCC, 0, true, ".cu", ".cu", "nvcc (the CUDA toolkit)", cudaExportable,
-     cudaLauncher, cudaMakefile},
+     cudaLauncher, cudaMakefile, true},
 };
 
 static const ExportFormat *formatOf(const Backend *be) {
@@ -1028,8 +1317,16 @@ ExportStatus Export_kernel(const ExportTarget *t, const KernelInfo *k, const lon
    snprintf(out->makefile, sizeof out->makefile, "%s/Makefile", dir);
    snprintf(out->build, sizeof out->build, "make -C %s run", dir);
    out->needs = f->needs;
-   const char *paths[3] = {out->kernel, out->launcher, out->makefile};
-   for (int i = 0; i < 3; i++)
+   int nfiles = 3;
+   if (f->torch) {
+      snprintf(out->torch_entry, sizeof out->torch_entry, "%s/%s_entry.cu", dir, k->name);
+      snprintf(out->torch_binding, sizeof out->torch_binding, "%s/%s_torch.cpp", dir, k->name);
+      snprintf(out->torch_script, sizeof out->torch_script, "%s/%s_torch.py", dir, k->name);
+      nfiles = 6;
+   }
+   const char *paths[6] = {out->kernel, out->launcher, out->makefile, out->torch_entry, out->torch_binding,
+                           out->torch_script};
+   for (int i = 0; i < nfiles; i++)
       if (exists(paths[i])) {
          snprintf(err, errlen, "%s exists: export-kernel never overwrites a file; remove it or choose another --dir",
                   paths[i]);
@@ -1040,13 +1337,20 @@ ExportStatus Export_kernel(const ExportTarget *t, const KernelInfo *k, const lon
       return EXPORT_FAILED;
    }
    const char *base = strrchr(out->kernel, '/') + 1;
-   char *texts[3] = {kernelFile(&e), f->launcher(&e, base), f->makefile(&e)};
-   bool ok = texts[0] && texts[1] && texts[2];
+   char *texts[6] = {kernelFile(&e), f->launcher(&e, base), f->makefile(&e)};
+   if (f->torch) {
+      texts[3] = torchEntry(&e, base);
+      texts[4] = torchBinding(&e);
+      texts[5] = torchScript(&e);
+   }
+   bool ok = true;
+   for (int i = 0; i < nfiles; i++)
+      ok = ok && texts[i];
    if (!ok)
       snprintf(err, errlen, "out of host memory");
-   for (int i = 0; i < 3 && ok; i++)
+   for (int i = 0; i < nfiles && ok; i++)
       ok = OutFile_write(paths[i], texts[i], strlen(texts[i]), err, errlen);
-   for (int i = 0; i < 3; i++)
+   for (int i = 0; i < nfiles; i++)
       free(texts[i]);
    return ok ? EXPORT_OK : EXPORT_FAILED;
 }

@@ -29,6 +29,9 @@ typedef struct ExportFiles_ {
    char kernel[1200];    /* the kernel's file written */
    char launcher[1200];  /* the launcher's source */
    char makefile[1200];  /* its Makefile */
+   /* CUDA: the PyTorch extension (the kernel's launch, its binding, the loader that checks
+    * it); empty where the backend's export has none */
+   char torch_entry[1200], torch_binding[1200], torch_script[1200];
    char build[256];      /* the command that builds and runs the launcher, for the message */
    const char *needs;    /* what building it needs, in words */
 } ExportFiles;
@@ -39,13 +42,13 @@ typedef enum {
    EXPORT_FAILED     /* the system refused: a folder that cannot be made, a write that failed, memory */
 } ExportStatus;
 
-/* Writes k with values on p, as t's device would run it, into the folder dir (made when
- * absent). Never overwrites: refuses when one of the three files exists. Not EXPORT_OK:
- * err says why. */
 /* Whether Export_kernel would write k with values on p for t (nothing is written, no file
  * looked at): false with err saying why not. */
 bool Export_possible(const ExportTarget *t, const KernelInfo *k, const long long *values, const Problem *p, char *err,
                      size_t errlen);
+/* Writes k with values on p, as t's device would run it, into the folder dir (made when
+ * absent). Never overwrites: refuses when one of its files exists. Not EXPORT_OK: err says
+ * why. */
 ExportStatus Export_kernel(const ExportTarget *t, const KernelInfo *k, const long long *values, const Problem *p,
                            const char *dir, ExportFiles *out, char *err, size_t errlen);
 
