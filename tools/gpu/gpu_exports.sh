@@ -6,9 +6,10 @@
 # gemmtop's. The default cases are the FP8 ladder's, per-tensor and block scales; then the
 # check is shown to fail: a copy of a block-scaled launcher whose reference reads B's scales
 # transposed must report wrong elements (exit 1), or the check proves nothing. CASES names
-# another list (tools/gpu/gpu_shapes.sh gives the model shapes' kernels). With PyTorch on the
-# machine, each case's PyTorch extension (NAME_torch.py) is built and run too, in parallel:
-# its check against float64 and its time, which includes the call's host work.
+# another list (tools/gpu/gpu_shapes.sh gives the model shapes' kernels; exports-both.cases
+# those and FP8's). With PyTorch on the machine, each case's PyTorch extension
+# (NAME_torch.py) is built too, all at once, then run one at a time: its check against
+# float64 and its time per call, which includes the call's host work.
 # Run from the project's root after tools/gpu/gpu_setup.sh, with build/ carried:
 #    sh tools/gpu/gpu_exports.sh          (results: $OUT/exports.tgz; a short table last)
 # A stand-in run elsewhere (no GPU): B (the binary), ARCH and CUS (export for them with
