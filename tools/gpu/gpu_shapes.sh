@@ -28,8 +28,9 @@
 #     "float e4m3"; "half" adds the bfloat16 candidates in half on those suites). FP32 also
 #     runs in 3xTF32 (F32_TC, "" for none; FP32's error on the tensor cores); its table line
 #     "float" is the best of both, "float-cc" the CUDA cores'.
-#  6. decode again (DECODE_AGAIN times, default 0, the shipped decode presets only), each
-#     bench's figures apart: a 134 MB decode moves by a few points from run to run;
+#  6. decode again (DECODE_AGAIN times, default 0, the shipped decode presets only, each M by
+#     the one a dispatch takes), each bench's figures apart: a 134 MB decode moves by a few
+#     points from run to run;
 #  7. EXPORTS=1: a kernel of each class exported (export-kernel), built with nvcc and run by
 #     its launcher beside gemmtop's own run (tools/gpu/gpu_exports.sh): launcher / gemmtop.
 # Every stage has a time limit (SIGINT, then a kill: bench saves the rounds it measured), and
@@ -443,13 +444,18 @@ for size in sorted({(r["m"], r["n"], r["k"]) for r in rows}):
     both("  %-12s %s; cuBLAS %s of copy" % ("%dx%dx%d" % size, ", ".join(cells) or "every row emulated", cp(vg)))
 if not rows:
     both("  no decode row measured (bench-decode-bf16.txt says why)")
-# Decode again: each bench's best per M apart (a best over benches would pick the lucky run).
+# Decode again: each bench apart (a best over benches would pick the lucky run), each M by the
+# preset a dispatch takes for it: t8 up to 8 tokens, t16 above.
 again = sorted(glob.glob(d + "/bench-decode-bf16-again*.json*"))
 for n, f in enumerate(again):
     rs = [r for r in decode_rows(f) if not r.get("emulated")]
     cells = []
     for size in sorted({(r["m"], r["n"], r["k"]) for r in rs}):
-        b = max([r for r in rs if (r["m"], r["n"], r["k"]) == size], key=lambda r: r.get("gflops") or 0)
+        want = "hopper-9-swapab-decode-%s-bf16" % ("t8" if size[0] <= 8 else "t16")
+        shipped = [r for r in rs if (r["m"], r["n"], r["k"]) == size and r["config"] == want]
+        if not shipped:
+            continue
+        b = shipped[0]
         vend = b.get("vendor_gflops")
         vg = gbps(b) * vend / b["gflops"] if vend and b.get("gflops") else 0
         cells.append("M=%d %s (cuBLAS %s)" % (size[0], cp(gbps(b)), cp(vg)))
