@@ -17,10 +17,12 @@ param:    STAGES = 4 in 2, 3, 4, 5, 6 ; 128-deep k-blocks in flight in shared me
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; tile rows per band of the tile order (1: row by row)
 param:    PROMOTE = 1 in 0, 1, 2, 4 ; k-blocks whose wgmma sums are added into FP32 at once; 0: never
 param:    CLUSTER = 2 in 1, 2 ; blocks per cluster sharing each B tile through TMA multicast
+param:    SCALES = 1 in 0, 1 ; block scales: 1 a producer warp copies them beside the stage; 0 consumers load theirs from global memory
 arch:     sm_90a
 precisions: e4m3 e5m2
 tensor:   yes
 require:  PROMOTE == 1 || GT_SCALE_BLOCK == 0 ; block scales are applied as each k-block is promoted: PROMOTE=0, 2 and 4 are for --scaling tensor
+require:  SCALES == 1 || GT_SCALE_BLOCK == 1 ; SCALES=0 is how block scales were loaded before (the consumers each load theirs): --scaling tensor has none
 require:  GT_SCALE_BLOCK == 0 || BN % 64 == 0 ; with block scales each 64 columns of a tile take one scale of B's 128-column blocks: BN a multiple of 64 (a 192-column tile spans two blocks)
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
 require:  BM / CONS / 64 * BN / 2 * (1 + (PROMOTE > 0)) <= 192 ; a consumer thread keeps BM / CONS / 64 * BN / 2 sums, twice that with promotion: at most 192 fit its registers
@@ -29,7 +31,7 @@ pad:      M=BM*CLUSTER N=BN K=128
 global:   max(1, min(CUS / CLUSTER, M / (BM * CLUSTER) * (N / BN))) * CLUSTER * 128 * (CONS + 1), 1
 local:    128 * (CONS + 1), 1
 work:     M / BM * (N / BN)
-dynamic_smem: STAGES * (BM + BN) * 128 + BM * (BN * 4 + 32) + 1024 + 16 * STAGES
+dynamic_smem: STAGES * (BM + BN) * 128 + BM * (BN * 4 + 32) + 1024 + 16 * STAGES + GT_SCALE_BLOCK * SCALES * STAGES * (BM + 4) * 4
 tma:      A box=128,BM swizzle=128
 tma:      B box=128,BN / CLUSTER swizzle=128
 reuse:    A=BN B=BM
@@ -62,6 +64,7 @@ local_reuse: A=BN B=64
  * odd multiple of 64 (a 192-column tile starts on a block or 64 columns into one). */
 #define NG (BN / 64)
 #define SBN ((BN + BN % KB + KB - 1) / KB)
+#define SCALE_STRIDE (BM + 4) /* SCALES=1: floats of a stage's scales (SBN is at most 3) */
 #define STRIDE (BN * 4 + 32)        /* bytes between rows of the staging area */
 #define SHARE (BN / CLUSTER)         /* rows of B that each block of a cluster copies */
 #if CLUSTER > 1
@@ -189,6 +192,9 @@ __kernel __launch_bounds__(THREADS, 1) CLUSTER_DIMS void gemm(const int M, const
    unsigned char *staging = ring + STAGES * STAGE;           /* WM rows of STRIDE bytes per consumer */
    gt_u64 *full = (gt_u64 *)(staging + BM * STRIDE); /* filled by the copy engine */
    gt_u64 *empty = full + STAGES;                     /* released by every consumer warp */
+#if GT_SCALE_BLOCK && SCALES
+   float *scales = (float *)(empty + STAGES); /* SCALE_STRIDE floats a stage */
+#endif
    const int tid = threadIdx.x, wg = tid / 128;
    /* the cluster walks units of CLUSTER tiles one above the other, sharing B's tile */
    const int rank = CLUSTER > 1 ? (int)gt_cluster_rank() : 0;
@@ -197,7 +203,8 @@ __kernel __launch_bounds__(THREADS, 1) CLUSTER_DIMS void gemm(const int M, const
    const int kblocks = K / KB;
    if (tid == 0) {
       for (int s = 0; s < STAGES; s++) {
-         gt_mbar_init(&full[s], 1);
+         /* SCALES=1: the scales' 32 lanes arrive too, each once its copies have landed */
+         gt_mbar_init(&full[s], 1 + (GT_SCALE_BLOCK && SCALES ? 32 : 0));
          gt_mbar_init(&empty[s], 4 * CONS * CLUSTER);
       }
       gt_mbar_fence_init();
@@ -225,6 +232,25 @@ __kernel __launch_bounds__(THREADS, 1) CLUSTER_DIMS void gemm(const int M, const
             }
          }
       }
+#if GT_SCALE_BLOCK && SCALES
+      else if (tid / 32 == 1) {
+         /* the producer's second warp: each k-block's scales beside its stage, so that the
+          * consumers read them from shared memory after the wait they make anyway */
+         const int lane = tid % 32, nblocks = (N + KB - 1) / KB;
+         int it = 0;
+         for (int unit = cid; unit < units; unit += clusters) {
+            int row0, col0;
+            tileAt(unit, unitsM, tilesN, rank, &row0, &col0);
+            for (int t = 0; t < kblocks; t++, it++) {
+               const int s = it % STAGES;
+               if (it >= STAGES)
+                  gt_mbar_wait(&empty[s], (it / STAGES - 1) & 1);
+               GT_COPY_SCALES(scales + s * SCALE_STRIDE, lane, BM, SBN, row0, col0, t, kblocks, nblocks, &full[s]);
+            }
+         }
+         gt_cp_async_wait_all();
+      }
+#endif
    } else {
 #if MOVE_REGS
       gt_setmaxnreg_inc(REGS_CONSUMER);
@@ -237,7 +263,7 @@ __kernel __launch_bounds__(THREADS, 1) CLUSTER_DIMS void gemm(const int M, const
 #else
 #define sum acc
 #endif
-#if GT_SCALE_BLOCK
+#if GT_SCALE_BLOCK && !SCALES
       const int nblocks = (N + KB - 1) / KB;
 #endif
       int it = 0; /* k-blocks consumed so far, as the producer counts them */
@@ -251,7 +277,7 @@ __kernel __launch_bounds__(THREADS, 1) CLUSTER_DIMS void gemm(const int M, const
                acc[m][i] = sum[m][i] = 0.0f;
 #if GT_SCALE_BLOCK
          /* this thread's rows of each 64-row slice: 16 (ctid/32) + (ctid%32)/4, and 8 below */
-         const int rowT = row0 + r0 + 16 * (ctid / 32) + (ctid % 32) / 4;
+         const int rowT = (SCALES ? 0 : row0) + r0 + 16 * (ctid / 32) + (ctid % 32) / 4;
          /* A tile that starts 64 columns into a scale block (BN 64, 192): its odd 64-column
           * groups lie in the block after its even group before them. Known once per tile, so
           * that promotion picks each group's scale with one select per k-block. */
@@ -259,7 +285,7 @@ __kernel __launch_bounds__(THREADS, 1) CLUSTER_DIMS void gemm(const int M, const
 #endif
          for (int t = 0; t < kblocks; t++, it++) {
             const int s = it % STAGES;
-#if GT_SCALE_BLOCK
+#if GT_SCALE_BLOCK && !SCALES
             /* k-block t's scales, loaded before the wait so that they arrive during it */
             float sa[WM / 64][2], sb[SBN];
 #pragma unroll
@@ -272,6 +298,11 @@ __kernel __launch_bounds__(THREADS, 1) CLUSTER_DIMS void gemm(const int M, const
                sb[q] = GT_SCALE_B((size_t)t * nblocks + col0 / KB + q);
 #endif
             gt_mbar_wait(&full[s], (it / STAGES) & 1);
+#if GT_SCALE_BLOCK && SCALES
+            /* read before the slot is given back below; the wgmma hides the latency */
+            float sa[WM / 64][2], sb[SBN];
+            GT_READ_SCALES(scales + s * SCALE_STRIDE, BM, rowT, sa, WM / 64, sb, SBN);
+#endif
             FENCE_ACC();
             gt_wgmma_fence();
             mmaStage(acc, ring + s * STAGE, r0, FRESH_AT(t));
@@ -292,7 +323,9 @@ __kernel __launch_bounds__(THREADS, 1) CLUSTER_DIMS void gemm(const int M, const
                releaseSlot(&empty[(it - 1) % STAGES], lead);
             releaseSlot(&empty[s], lead);
 #if GT_SCALE_BLOCK
+#if !SCALES
             GT_SCALES_AFTER(sa, WM / 64, sb, SBN, acc); /* each scale first used through the k-block's sums */
+#endif
             /* group g's scale of B: block g / 2 of the tile's, or (g + 1) / 2 when shifted */
             float sg[NG];
 #pragma unroll

@@ -25,6 +25,7 @@ param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; tile rows per band of the tile order
 param:    PROMOTE = 1 in 0, 1 ; 1 adds every k-block's wgmma sums into FP32; 0: never
 param:    SKWAVES = 1 in 0, 1 ; 1: the stream-K region is the last partial wave and one full wave; 0: the partial wave alone
 param:    EPI = 1 in 1, 2, 3 ; parts of the columns the epilogue stages in turn: a staging area 1 / EPI the size leaves room for a stage
+param:    SCALES = 1 in 0, 1 ; block scales: 1 a producer warp copies them beside the stage; 0 consumers load theirs from global memory
 arch:     sm_90a
 precisions: e4m3 e5m2
 tensor:   yes
@@ -32,13 +33,14 @@ require:  PROMOTE == 1 || GT_SCALE_BLOCK == 0 ; block scales are applied as each
 require:  GT_SCALE_BLOCK == 0 || BN % 64 == 0 ; with block scales each 64 columns of a tile take one scale of B's 128-column blocks: BN a multiple of 64 (a 192-column tile spans two blocks)
 require:  BM % (64 * CONS) == 0 && BM / CONS <= 128 ; each consumer warpgroup takes 64 or 128 rows of the tile
 require:  BN % (8 * EPI) == 0 ; the epilogue's parts are whole groups of 8 columns
+require:  SCALES == 1 || GT_SCALE_BLOCK == 1 ; SCALES=0 is how block scales were loaded before (the consumers each load theirs): --scaling tensor has none
 require:  BM / CONS / 64 * BN / 2 * (1 + (PROMOTE > 0)) <= 192 ; a consumer thread keeps BM / CONS / 64 * BN / 2 sums, twice that with promotion: at most 192 fit its registers
 operands: A=N B=T
 pad:      M=BM N=BN K=128
 global:   CUS * 128 * (CONS + 1), 1
 local:    128 * (CONS + 1), 1
 work:     (M / BM) * (N / BN) * (K / 128)
-dynamic_smem: STAGES * (BM + BN) * 128 + BM * (BN / EPI * 4 + 32) + 1024 + 16 * STAGES
+dynamic_smem: STAGES * (BM + BN) * 128 + BM * (BN / EPI * 4 + 32) + 1024 + 16 * STAGES + GT_SCALE_BLOCK * SCALES * STAGES * (BM + 4) * 4
 tma:      A box=128,BM swizzle=128
 tma:      B box=128,BN swizzle=128
 workspace: (M / BM) * (N / BN) % CUS ? CUS * (BM * BN + CONS) * 4 : 0
@@ -63,6 +65,9 @@ local_reuse: A=BN B=64
  * 128-column scale blocks, SBN of them at most. */
 #define NG (BN / 64)
 #define SBN ((BN + BN % KB + KB - 1) / KB)
+/* SCALES=1: each stage's scales in shared memory, after the barriers: A's for the tile's BM
+ * rows, then B's SBN blocks (at most 3; 4 keeps the next stage's 16-byte aligned). */
+#define SCALE_STRIDE (BM + 4)
 #define BNP (BN / EPI)        /* columns of C an epilogue part stages */
 #define STRIDE (BNP * 4 + 32) /* bytes between rows of the staging area */
 #define UNITS CUS            /* the persistent grid: one block a multiprocessor */
@@ -208,10 +213,14 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
    unsigned char *staging = ring + STAGES * STAGE;   /* WM rows of STRIDE bytes per consumer */
    gt_u64 *full = (gt_u64 *)(staging + BM * STRIDE); /* filled by the copy engine */
    gt_u64 *empty = full + STAGES;                     /* released by every consumer warp */
+#if GT_SCALE_BLOCK && SCALES
+   float *scales = (float *)(empty + STAGES); /* SCALE_STRIDE floats a stage */
+#endif
    const int tid = threadIdx.x, wg = tid / 128, kblocks = K / KB;
    if (tid == 0) {
       for (int s = 0; s < STAGES; s++) {
-         gt_mbar_init(&full[s], 1);
+         /* SCALES=1: the scales' 32 lanes arrive too, each once its copies have landed */
+         gt_mbar_init(&full[s], 1 + (GT_SCALE_BLOCK && SCALES ? 32 : 0));
          gt_mbar_init(&empty[s], 4 * CONS);
       }
       gt_mbar_fence_init();
@@ -235,6 +244,25 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
             }
          });
       }
+#if GT_SCALE_BLOCK && SCALES
+      else if (tid / 32 == 1) {
+         /* the producer's second warp: each k-block's scales beside its stage, so that the
+          * consumers read them from shared memory after the wait they make anyway */
+         const int lane = tid % 32, nblocks = (N + KB - 1) / KB;
+         int it = 0;
+         forEachPiece(M, N, K, [&](int tile, int kb, int ke) {
+            int tm, tn;
+            gt_sched_tile_at32(tile, TILES_M, TILES_N, GROUP, &tm, &tn);
+            for (int t = kb; t < ke; t++, it++) {
+               const int s = it % STAGES;
+               if (it >= STAGES)
+                  gt_mbar_wait(&empty[s], (it / STAGES - 1) & 1);
+               GT_COPY_SCALES(scales + s * SCALE_STRIDE, lane, BM, SBN, tm * BM, tn * BN, t, kblocks, nblocks, &full[s]);
+            }
+         });
+         gt_cp_async_wait_all();
+      }
+#endif
    } else {
 #if MOVE_REGS
       gt_setmaxnreg_inc(REGS_CONSUMER);
@@ -246,7 +274,7 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
 #else
 #define sum acc
 #endif
-#if GT_SCALE_BLOCK
+#if GT_SCALE_BLOCK && !SCALES
       const int nblocks = (N + KB - 1) / KB;
 #endif
       int it = 0; /* k-blocks consumed so far, as the producer counts them */
@@ -260,10 +288,13 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
             for (int i = 0; i < BN / 2; i++)
                acc[m][i] = sum[m][i] = 0.0f;
 #if GT_SCALE_BLOCK
-         const int rowT = row0 + r0 + ROW_OF(ctid);
          /* a tile that starts 64 columns into a scale block (BN 64, 192): its odd 64-column
           * groups lie in the block after its even group before them */
          const bool shifted = BN % KB != 0 && col0 % KB != 0;
+#if SCALES
+         float sa[WM / 64][2], sb[SBN]; /* read from the stage's scales after its wait */
+#else
+         const int rowT = row0 + r0 + ROW_OF(ctid);
          /* k-block t's scales: this thread's two rows' of A, the tile's blocks' of B */
          auto loadScales = [&](int t, float (*a)[2], float *b) {
 #pragma unroll
@@ -281,12 +312,17 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
          float sa[WM / 64][2], sb[SBN], na[WM / 64][2], nb[SBN];
          loadScales(kb, sa, sb);
 #endif
+#endif
          for (int t = kb; t < ke; t++, it++) {
             const int s = it % STAGES;
-#if GT_SCALE_BLOCK
+#if GT_SCALE_BLOCK && !SCALES
             loadScales(min(t + 1, ke - 1), na, nb); /* the next k-block's (the last's again at the end) */
 #endif
             gt_mbar_wait(&full[s], (it / STAGES) & 1);
+#if GT_SCALE_BLOCK && SCALES
+            /* read before the slot is given back below; the wgmma hides the latency */
+            GT_READ_SCALES(scales + s * SCALE_STRIDE, BM, r0 + ROW_OF(ctid), sa, WM / 64, sb, SBN);
+#endif
             FENCE_ACC();
             gt_wgmma_fence();
             mmaStage(acc, ring + s * STAGE, r0, PROMOTE);
@@ -315,6 +351,7 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
                         for (int e = 0; e < 2; e++)
                            sum[m][4 * j + 2 * h + e] = fmaf(sc, acc[m][4 * j + 2 * h + e], sum[m][4 * j + 2 * h + e]);
                   }
+#if !SCALES
 #pragma unroll
             for (int m = 0; m < WM / 64; m++) {
                sa[m][0] = na[m][0];
@@ -323,6 +360,7 @@ __kernel __launch_bounds__(THREADS, 1) void gemm(const int M, const int N, const
 #pragma unroll
             for (int q = 0; q < SBN; q++)
                sb[q] = nb[q];
+#endif
 #else
 #pragma unroll
             for (int m = 0; m < WM / 64; m++)

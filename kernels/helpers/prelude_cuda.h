@@ -243,6 +243,44 @@ __device__ inline float gt_after(float x, float after) {
       _Pragma("unroll") for (int q_ = 0; q_ < (nsb); q_++)(sb)[q_] = gt_after((sb)[q_], (acc)[0][1]);               \
    } while (0)
 
+/* 4 bytes from global to shared memory by cp.async, no register between; then the stage's
+ * barrier counts this thread's arrival once all its cp.async copies have landed (`noinc`:
+ * the barrier's count includes these arrivals). */
+__device__ inline void gt_cp_async4(void *to, const void *from) {
+   asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(gt_smem_addr(to)),
+                "l"((gt_u64)__cvta_generic_to_global(from))
+                : "memory");
+}
+__device__ inline void gt_cp_async_mbar_arrive(gt_u64 *bar) {
+   asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(gt_smem_addr(bar)) : "memory");
+}
+/* Before the copying thread leaves: its copies have landed. */
+__device__ inline void gt_cp_async_wait_all(void) { asm volatile("cp.async.wait_all;" ::: "memory"); }
+/* The FP8 steps' block scales beside a stage (their SCALES=1), a region of rows + 4 floats a
+ * stage: a producer warp copies k-block t's (A's for the tile's `rows` rows from row0, then
+ * B's nsb 128-column blocks from col0's) by cp.async, each lane arriving on the stage's
+ * barrier `bar` when its copies land, so that the warp goes on to the next stage at once (with
+ * loads and stores through registers it waited for each k-block's loads, and step 5 ran 17-27%
+ * slower than without it); a consumer then reads its two rows of each 64-row slice from `row`
+ * (its row in the tile) and B's, after its wait for the stage and before it gives the slot
+ * back. One warp's 128 copies a k-block in place of every consumer thread's own loads, which
+ * the consumers had to issue, and wait for, beside their wgmma. */
+#define GT_COPY_SCALES(to, lane, rows, nsb, row0, col0, t, kblocks, nblocks, bar)                                 \
+   do {                                                                                                             \
+      const float *a_ = &GT_SCALE_A((size_t)((row0) + (lane)) * (kblocks) + (t));                                  \
+      _Pragma("unroll") for (int i_ = 0; i_ < (rows) / 32; i_++)                                                   \
+         gt_cp_async4(&(to)[(lane) + 32 * i_], a_ + (size_t)(32 * i_) * (kblocks));                                \
+      if ((lane) < (nsb))                                                                                           \
+         gt_cp_async4(&(to)[(rows) + (lane)], &GT_SCALE_B((size_t)(t) * (nblocks) + (col0) / 128 + (lane)));       \
+      gt_cp_async_mbar_arrive(bar);                                                                                 \
+   } while (0)
+#define GT_READ_SCALES(from, rows, row, sa, slices, sb, nsb)                                                        \
+   do {                                                                                                             \
+      _Pragma("unroll") for (int m_ = 0; m_ < (slices); m_++) _Pragma("unroll") for (int h_ = 0; h_ < 2; h_++)      \
+         (sa)[m_][h_] = (from)[(row) + m_ * 64 + 8 * h_];                                                            \
+      _Pragma("unroll") for (int q_ = 0; q_ < (nsb); q_++)(sb)[q_] = (from)[(rows) + q_];                           \
+   } while (0)
+
 /* Ordinary shared-memory stores that the tensor cores or the TMA see next. */
 __device__ inline void gt_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 /* A barrier of `threads` threads (a multiple of 32) under id (1..15; 0 is __syncthreads). */

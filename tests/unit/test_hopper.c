@@ -516,6 +516,45 @@ static void test_fp8_steps(void **state) {
    Catalog_free(&cat);
 }
 
+/* Steps 5 and 6 copy the block scales beside each stage (SCALES=1, the default): the
+ * dynamic shared memory holds a region of BM + 4 floats a stage for them with block scales
+ * and none per-tensor, and SCALES=0 (each consumer loading its own) is refused per-tensor,
+ * which has no block scales to load. */
+static void test_fp8_scales_beside_stage(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[512], msg[1024];
+   assert_true(Catalog_load(&cat, GEMMTOP_SOURCE_DIR "/kernels", err, sizeof err));
+   DeviceLimits l = h100();
+   l.compute_units = 132;
+   const char *const steps[] = {"fp8h5_cluster", "fp8h6_hybrid"};
+   for (int i = 0; i < 2; i++) {
+      const KernelInfo *k = Catalog_find(&cat, steps[i]);
+      assert_non_null(k);
+      long long v[KERNEL_MAX_PARAMS];
+      KernelInfo_defaults(k, v);
+      assert_int_equal(paramOf(k, v, "SCALES"), 1);
+      const long long bm = paramOf(k, v, "BM"), stages = paramOf(k, v, "STAGES");
+      Problem p = square(2048);
+      p.precision = PRECISION_E4M3;
+      Geometry tensor, block, block0;
+      p.scaling = SCALING_TENSOR;
+      if (!Config_check(k, v, &p, &l, &tensor, msg, sizeof msg))
+         fail_msg("%s tensor: %s", k->name, msg);
+      p.scaling = SCALING_BLOCK;
+      if (!Config_check(k, v, &p, &l, &block, msg, sizeof msg))
+         fail_msg("%s block: %s", k->name, msg);
+      assert_int_equal(block.dynamic_smem - tensor.dynamic_smem, stages * (bm + 4) * 4);
+      v[KernelInfo_paramIndex(k, "SCALES")] = 0;
+      if (!Config_check(k, v, &p, &l, &block0, msg, sizeof msg))
+         fail_msg("%s block SCALES=0: %s", k->name, msg);
+      assert_int_equal(block0.dynamic_smem, tensor.dynamic_smem);
+      p.scaling = SCALING_TENSOR;
+      expectRefusal(k, v, &p, &l, "--scaling tensor has none");
+   }
+   Catalog_free(&cat);
+}
+
 /* The space tools/gpu/gpu_fp8_sweep.sh searches with block scales (step 5 at 8192, e4m3,
  * PROMOTE=1 and GROUP=8 fixed; CONS, BM, BN, STAGES and CLUSTER free) holds 192-column tiles
  * now that each 64 columns take their own scale block: 64 rows per consumer, 128 x 192 at
@@ -616,6 +655,7 @@ int main(void) {
        cmocka_unit_test(test_tile_layout),       cmocka_unit_test(test_bank_model),
        cmocka_unit_test(test_cluster_geometry),  cmocka_unit_test(test_dynamic_either),
        cmocka_unit_test(test_tensor_map_types),  cmocka_unit_test(test_fp8_steps),
+       cmocka_unit_test(test_fp8_scales_beside_stage),
       cmocka_unit_test(test_fp8_block_sweep_space),
        cmocka_unit_test(test_fp8_layouts),
    };
