@@ -105,7 +105,7 @@ fi
 if [ "${NCU:-0}" = 1 ] && command -v ncu >/dev/null 2>&1; then
    for p in hopper-fp8-6-hybrid hopper-fp8-6-hybrid-tensor hopper-fp8-5-cluster; do
       timeout -k 5 60 ncu --clock-control none --section SpeedOfLight --section WarpStateStats \
-         --section SchedulerStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis -k regex:gemm \
+         --section SchedulerStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis -k 'regex:^gemm$' \
          -c 1 "$B" run $BACKEND --preset $p --size 4096 --reps 1 --warmup 0 --no-verify --no-store \
          >"$d/ncu-$p.txt" 2>&1
       echo "ncu $p rc=$? $(($(date +%s) - t0))s" >>"$d/status.txt"
