@@ -12,7 +12,7 @@ about:    consumers of every block of the cluster have released it. The cluster 
 about:    tile order of step 3 with tiles CLUSTER rows high; CLUSTER=1 is step 4.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per tile (BM / CONS per consumer)
-param:    BN = 128 in 64, 128, 192, 256 ; columns of C per tile: the wgmma N
+param:    BN = 128 in 64, 128, 144, 160, 176, 192, 256 ; columns of C per tile: the wgmma N (with block scales a multiple of 64)
 param:    STAGES = 4 in 2, 3, 4, 5, 6 ; 128-deep k-blocks in flight in shared memory
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; tile rows per band of the tile order (1: row by row)
 param:    PROMOTE = 1 in 0, 1, 2, 4 ; k-blocks whose wgmma sums are added into FP32 at once; 0: never

@@ -19,7 +19,7 @@ about:    they are. Fewer tiles than multiprocessors is stream-K over the whole 
 about:    tokens by a long K); a whole number of waves is step 4.
 param:    CONS = 2 in 1, 2 ; consumer warpgroups
 param:    BM = 128 in 64, 128, 256 ; rows of C per tile (BM / CONS per consumer)
-param:    BN = 192 in 64, 128, 192, 256 ; columns of C per tile: the wgmma N
+param:    BN = 192 in 64, 128, 144, 160, 176, 192, 256 ; columns of C per tile: the wgmma N (with block scales a multiple of 64)
 param:    STAGES = 3 in 2, 3, 4, 5, 6 ; 128-deep k-blocks in flight in shared memory
 param:    GROUP = 8 in 1, 2, 4, 8, 16, 32 ; tile rows per band of the tile order (1: row by row)
 param:    PROMOTE = 1 in 0, 1 ; 1 adds every k-block's wgmma sums into FP32; 0: never

@@ -166,7 +166,7 @@ for v in hopper-fp8-3-persistent sw-3-b-s5; do mark $v hopper-fp8-3-persistent b
 for v in sw-3-t sw-3-t-p0 sw-3-t-np256 sw-3-t-s5; do mark $v hopper-fp8-3-persistent tensor; done
 mark hopper-fp8-4-bulkstore hopper-fp8-4-bulkstore block
 for v in hopper-fp8-5-cluster sw-5-b-c1; do mark $v hopper-fp8-5-cluster block; done
-for v in hopper-fp8-5-cluster-tensor sw-5-t-c1 sw-5-t-g16; do mark $v hopper-fp8-5-cluster tensor; done
+for v in hopper-fp8-5-cluster-tensor hopper-fp8-tuned-176-tensor sw-5-t-c1 sw-5-t-g16; do mark $v hopper-fp8-5-cluster tensor; done
 mark hopper-fp8-6-hybrid-tensor hopper-fp8-6-hybrid tensor
 mark hopper-fp8-6-hybrid hopper-fp8-6-hybrid block
 for v in sw-3-t-p2 sw-3-t-p4 sw-5-t-p2 sw-5-t-p4 sw-3-t-ov; do mark $v $v tensor; done
@@ -176,7 +176,7 @@ echo "left out of what follows (never ended or faulted at the odd size):${HUNG:-
 keep() { for p in "$@"; do case " $HUNG " in *" $p "*) ;; *) printf '%s ' "$p" ;; esac; done; }
 
 # 2. timing beside cuBLASLt, every result verified: per-tensor, then block scales
-run_logged bench-e4m3-tensor 45 "$B" bench $BACKEND $(keep sw-3-t sw-3-t-ov sw-3-t-p2 hopper-fp8-5-cluster-tensor hopper-fp8-6-hybrid-tensor) \
+run_logged bench-e4m3-tensor 45 "$B" bench $BACKEND $(keep sw-3-t sw-3-t-ov sw-3-t-p2 hopper-fp8-5-cluster-tensor hopper-fp8-6-hybrid-tensor hopper-fp8-tuned-176-tensor) \
    --sizes "$SIZES" --rounds "$ROUNDS" --save "$d/bench-e4m3-tensor.json"
 run_logged bench-e4m3-block 30 "$B" bench $BACKEND $(keep hopper-fp8-3-persistent sw-3-b-ov hopper-fp8-5-cluster hopper-fp8-6-hybrid) \
    --sizes "$SIZES" --rounds "$ROUNDS" --save "$d/bench-e4m3-block.json"

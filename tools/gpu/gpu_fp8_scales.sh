@@ -9,9 +9,12 @@
 #     loading its own, as before), and the per-tensor ones, at 4096 and 8192.
 #  3. (SWEEP=1) the block-scaled tiles again with the scales beside the stage: clusters of
 #     one and two, 128 and 192 columns, 3 to 5 stages, step 6's epilogue parts.
-#  4. (NCU=1) Nsight Compute's sections on step 6 with block and per-tensor scales and step 5
+#  4. (TILES=1) per-tensor tiles of 144, 160 and 176 columns (cuBLASLt's fastest kernel at
+#     8192 has 144 x 128 tiles in its own column-major terms) at steps 5 and 6, each verified
+#     at two odd sizes first (beta 0.5 and 0), then timed beside step 5 tuned and step 6.
+#  5. (NCU=1) Nsight Compute's sections on step 6 with block and per-tensor scales and step 5
 #     in clusters of two with block scales at 4096: where the block scales' time goes.
-#  5. (KNEE=1) DRAM's reads against A and B's size along the size (ncu through
+#  6. (KNEE=1) DRAM's reads against A and B's size along the size (ncu through
 #     gpu_limits_ncu.py): where an FP8 kernel whose A and B fit in the L2 starts to read them
 #     more than once.
 # Writes into $1 (default $OUT); a short table last. A stand-in run without a GPU
@@ -101,7 +104,40 @@ if [ "${SWEEP:-0}" = 1 ] && [ "$ok" = "$n" ]; then
    echo "sweep rc=$? $(($(date +%s) - t0))s" >>"$d/status.txt"
 fi
 
-# 4. Nsight Compute's view
+# 4. per-tensor tiles between 128 and 192 columns
+if [ "${TILES:-0}" = 1 ]; then
+   variant t5-b144-s4 hopper-fp8-tuned-tensor BN=144 STAGES=4
+   variant t5-b160-s3 hopper-fp8-tuned-tensor BN=160
+   variant t5-b176-s3 hopper-fp8-tuned-tensor BN=176
+   variant t5c2-b144-s4 hopper-fp8-5-cluster-tensor BN=144
+   variant t5c2-b160-s3 hopper-fp8-5-cluster-tensor BN=160 STAGES=3
+   variant t6-b144-s4 hopper-fp8-6-hybrid-tensor BN=144 STAGES=4
+   variant t6-b160-s3 hopper-fp8-6-hybrid-tensor BN=160
+   variant t6-b176-s3 hopper-fp8-6-hybrid-tensor BN=176
+   TV="t5-b144-s4 t5-b160-s3 t5-b176-s3 t5c2-b144-s4 t5c2-b160-s3 t6-b144-s4 t6-b160-s3 t6-b176-s3"
+   tn=0 tok=0
+   for p in $TV; do
+      for beta in 0.5 0; do
+         for shape in "1000 520 1030" "2000 3000 4100"; do
+            f="$d/verify/$p-b$beta-$(echo $shape | tr ' ' x)"
+            timeout -k 5 30 "$B" run $BACKEND --preset $p --size "$(echo $shape | tr ' ' x)" --alpha 0.75 \
+               --beta $beta --reps 2 --warmup 1 --format json >"$f.json" 2>"$f.err" &
+            tn=$((tn + 1))
+            [ $((tn % 4)) -eq 0 ] && wait
+         done
+      done
+   done
+   wait
+   for p in $TV; do for f in "$d"/verify/$p-b*.json; do grep -q '"status":"ok"' "$f" && tok=$((tok + 1)); done; done
+   echo "tiles verified: $tok of $tn" >>"$d/status.txt"
+   if [ "$tok" = "$tn" ]; then
+      timeout -s INT -k 5 200 "$B" bench $BACKEND hopper-fp8-tuned-tensor hopper-fp8-6-hybrid-tensor $TV \
+         --sizes "$SIZES" --rounds 3 --save "$d/tiles.json" >"$d/tiles.txt" 2>&1
+      echo "tiles rc=$? $(($(date +%s) - t0))s" >>"$d/status.txt"
+   fi
+fi
+
+# 5. Nsight Compute's view
 if [ "${NCU:-0}" = 1 ] && command -v ncu >/dev/null 2>&1; then
    for p in hopper-fp8-6-hybrid hopper-fp8-6-hybrid-tensor hopper-fp8-5-cluster; do
       timeout -k 5 60 ncu --clock-control none --section SpeedOfLight --section WarpStateStats \
@@ -112,7 +148,7 @@ if [ "${NCU:-0}" = 1 ] && command -v ncu >/dev/null 2>&1; then
    done
 fi
 
-# 5. DRAM along the size
+# 6. DRAM along the size
 if [ "${KNEE:-1}" = 0 ]; then
    echo "knee skipped: KNEE=0" >>"$d/status.txt"
 elif command -v ncu >/dev/null 2>&1; then
@@ -131,6 +167,7 @@ for f in "$d"/verify/*.json; do
 done
 tail -n 30 "$d/bench.txt" 2>/dev/null
 grep -E '^(configuration|hopper|sw-|cuBLASLt)' "$d/sweep.txt" 2>/dev/null
+grep -E '^(configuration|hopper|t5|t6|cuBLASLt|  SM)' "$d/tiles.txt" 2>/dev/null
 for f in "$d"/ncu-*.txt; do
    [ -e "$f" ] || continue
    echo "== $(basename "$f")"

@@ -298,7 +298,7 @@ done
 # tokens. TYPES picks the types (default "float e4m3").
 F32="fast-02-warptile-cuda shapes-1-warptile shapes-2-splitk shapes-4-streamk"
 F32_TC=${F32_TC-"hopper-5-order hopper-5-order-bn64"}
-E4M3="hopper-fp8-tuned-tensor hopper-fp8-5-cluster-tensor hopper-fp8-6-hybrid-tensor"
+E4M3="hopper-fp8-tuned-tensor hopper-fp8-tuned-176-tensor hopper-fp8-5-cluster-tensor hopper-fp8-6-hybrid-tensor"
 E4M3_FEW="hopper-9-swapab-t8-e4m3 hopper-9-swapab-t16-e4m3 hopper-9-swapab-decode-t16-e4m3 hopper-9-swapab-decode-t32-e4m3 hopper-9-swapab-t16-split4-e4m3 hopper-9-swapab-t32-e4m3 hopper-9-swapab-t32-split4-e4m3 hopper-9-swapab-t64-e4m3"
 # The FP8 ladder's persistent step with the tiles tune found for 128 tokens (H200, 2026-11-29 22:05), and 64 x 96 (2026-11-30, 16:54).
 E4M3_MID="hopper-fp8-3-persistent-t64-tensor hopper-fp8-3-persistent-128-tensor hopper-fp8-3-persistent-t64n96-tensor"
