@@ -1,5 +1,6 @@
 #!/bin/sh
-# On the GPU machine (issue 43, block scales; issue 45, DRAM): one call of about five minutes.
+# On the GPU machine (issue 43, block scales; issue 45, DRAM): one call of 15 to 100 s on the H200
+# (2026-12-03; the knee, part 6, is most of the longest).
 #  1. Steps 5 and 6 with their block scales copied beside each stage by a producer warp
 #     (SCALES=1, the default) verified at odd sizes (step 6: all tiles stream-K, some, none;
 #     a long K), e4m3 and e5m2, beta 0.5 and 0, each run in its own process with a 30 s
