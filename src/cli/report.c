@@ -986,7 +986,14 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    /* DRAM's reads by the model (Limiter_inputs): once where A and B fit in the L2, else each
     * wave's rows and columns again; the memory share is judged by them and C's writes. */
    if (in->dram_read_bytes > 0 && l->memory_used >= 0) {
-      if (in->dram_read_bytes > 1.001 * in->min_read_bytes) {
+      if (in->dram_read_bytes > 1.001 * in->min_read_bytes && in->min_read_bytes <= in->l2_bytes)
+         fprintf(out,
+                 "DRAM       the model's reads: %.4g MB, %.2fx the compulsory (A and B fit in the %.0f MB L2, but not "
+                 "twice beside C's written lines: its two partitions each keep a copy, so the groups read again what "
+                 "was evicted); with C's writes %.0f%% of the measured %.4g GB/s\n",
+                 in->dram_read_bytes / 1e6, in->dram_read_bytes / in->min_read_bytes, in->l2_bytes / 1048576,
+                 100 * l->memory_used, in->copy_gbps);
+      else if (in->dram_read_bytes > 1.001 * in->min_read_bytes) {
          fprintf(out,
                  "DRAM       the model's reads: %.4g MB, %.2fx the compulsory (A and B exceed the %.0f MB L2: each wave of "
                  "resident groups reads its tiles' rows and columns again); with C's writes %.0f%% of the measured "

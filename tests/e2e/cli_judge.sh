@@ -131,6 +131,12 @@ expect_in "L2         two thirds of the model's loads and its stores" "$OUT" "wh
 judge --device-file "$DEV" --preset hopper-5-order-bf16 --size 2048 --judge-ms $ms
 expect_in "DRAM       the model's reads: 16.78 MB, each element once (A and B fit in the 60 MB L2)" "$OUT" \
    "at 2048 the model reads each element from DRAM once"
+# At 3072 A and B (37.7 MB) fit, but not twice (the L2's two partitions each keep a copy)
+# beside C's 18.9 MB of written lines: the groups in step through an LRU of the L2 read
+# 1.77 times (ncu on the H200, 2026-12-03: 1.82 times).
+judge --device-file "$DEV" --preset hopper-5-order-bf16 --size 3072 --judge-ms 0.1
+expect_in "DRAM       the model's reads: 66.85 MB, 1.77x the compulsory (A and B fit in the 60 MB L2, but not twice beside C's written lines" \
+   "$OUT" "at 3072 C's lines push the operands' second copies out"
 judge --device-file "$DEV" --preset hopper-5-order-bf16 --size 4096 --judge-ms 0.1806
 expect_in "DRAM       the model's reads: 186.6 MB, 2.78x the compulsory (A and B exceed the 60 MB L2" "$OUT" \
    "at 4096 each wave reads its rows and columns again"

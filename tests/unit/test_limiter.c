@@ -890,6 +890,53 @@ static void test_dram_banded(void **state) {
    Catalog_free(&cat);
 }
 
+/* Operands that fit, pushed out by C: Hopper step 5 in bfloat16 at 3072 (A and B 37.7 MB, C
+ * 18.9 MB) against a 60 MB L2 of two partitions, which holds A's and B's lines twice: they do
+ * not fit beside C's written lines, and the groups in step read some again, never more than
+ * every tile reading its own rows and columns, more the smaller the L2. With one copy (an
+ * L2 of one partition) or an L2 that holds all three twice over, each element once. */
+static void test_dram_operands_beside_c(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   loadKernels(&cat);
+   DeviceInfo dev = hopperGpuL2();
+   Peaks peaks = {0};
+   const KernelInfo *k = Catalog_find(&cat, "hopper5_order");
+   assert_non_null(k);
+   long long values[KERNEL_MAX_PARAMS];
+   KernelInfo_defaults(k, values);
+   const char *sets[] = {"BM=128", "BN=256", "BK=64", "GROUP=8", "CLUSTER=1"};
+   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+      assert_true(Config_setParam(k, values, sets[i], err, sizeof err));
+   Problem p = squareBf16(3072);
+   LimiterRun r = {.gflops = 700000, .registers = 168, .local_mem = -1, .median_ms = 0.1};
+   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
+   LimiterInputs in;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   const double operands = 2.0 * 3072 * 3072 * 2, c = 3072.0 * 3072 * 2;
+   assert_true(fabs(in.min_read_bytes - operands) < 1);
+   assert_true(in.min_read_bytes <= dev.l2_bytes && 2 * operands + c > dev.l2_bytes);
+   const double own = (3072.0 / 128) * (3072.0 / 256) * (128 + 256) * 3072.0 * 2;
+   if (!(in.dram_read_bytes > 1.05 * in.min_read_bytes && in.dram_read_bytes <= own))
+      fail_msg("DRAM reads %.6g: expected above the compulsory %.6g, at most %.6g", in.dram_read_bytes,
+               in.min_read_bytes, own);
+   assert_true(in.dram_drift_bytes == 0);
+   const double at60 = in.dram_read_bytes;
+   dev.l2_bytes = 44u << 20;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   if (!(in.dram_read_bytes >= at60))
+      fail_msg("DRAM reads %.6g through a 44 MB L2, %.6g through 60 MB", in.dram_read_bytes, at60);
+   dev.l2_bytes = 120u << 20;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.dram_read_bytes == in.min_read_bytes);
+   dev.l2_bytes = 60u << 20;
+   snprintf(dev.arch, sizeof dev.arch, "sm_75");
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.dram_read_bytes == in.min_read_bytes);
+   Catalog_free(&cat);
+}
+
 /* A ring of dynamic shared memory keeps a wgmma kernel at one group a unit, which the waves
  * shown and the tail count, while DRAM's waves count the groups the registers and the static
  * memory admit (the L2's window, limiter.c): Hopper step 5's 64 x 64 tiles with 12 stages read
@@ -1083,6 +1130,7 @@ int main(void) {
        cmocka_unit_test(test_wgmma_shared_memory),
        cmocka_unit_test(test_dram_banded),
        cmocka_unit_test(test_dram_window),
+       cmocka_unit_test(test_dram_operands_beside_c),
        cmocka_unit_test(test_dram_split),
        cmocka_unit_test(test_l2_fabric),
    };

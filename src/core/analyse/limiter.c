@@ -461,14 +461,15 @@ static void LruCache_unlink(LruCache *c, int i) {
 }
 
 /* Item i of `bytes` used now: a hit moves it to the head; a miss reads it (missed) and
- * evicts the oldest items until it fits. `read` false: written, not read (C's tiles). */
+ * evicts the oldest items until it fits. `read` false: written, not read (C's tiles). An
+ * item takes sizeOf(ctx, i) of the capacity, which may be more than the bytes it reads. */
 static void LruCache_use(LruCache *c, int i, double bytes, bool read, double (*sizeOf)(const void *, int),
                          const void *ctx) {
    if (c->held[i])
       LruCache_unlink(c, i);
    else {
       c->held[i] = 1;
-      c->used += bytes;
+      c->used += sizeOf(ctx, i);
       if (read)
          c->missed += bytes;
    }
@@ -492,24 +493,28 @@ static void LruCache_use(LruCache *c, int i, double bytes, bool read, double (*s
 typedef struct {
    long long tm, tn, steps;
    double a_bytes, b_bytes, c_bytes; /* one slice of a row of A, of a column of B; a tile of C */
+   double copies;                    /* the L2's copies of an operand's line (l2Copies) */
 } DriftItems;
 
+/* The capacity an item takes: an operand's slice in each of the L2's copies, C's tile once. */
 static double driftItemBytes(const void *ctx, int i) {
    const DriftItems *d = ctx;
    const long long a = d->tm * d->steps, b = d->tn * d->steps;
-   return i < a ? d->a_bytes : i < a + b ? d->b_bytes : d->c_bytes;
+   return i < a ? d->a_bytes * d->copies : i < a + b ? d->b_bytes * d->copies : d->c_bytes;
 }
 
-/* The bytes the same grid reads from DRAM when its resident groups have drifted apart in K
- * as far as they can: each slot of the `resident` starts its first tile j / resident of a
- * tile's time after slot 0 (as groups that finish at random times leave them, many waves
- * into a launch), then takes the order's next tile whenever it finishes one. Each step every
- * running group reads its next slice of K, a slice of its row of A and of its column of B,
- * through an LRU cache of the L2's size, and a finished tile writes C's tile into it. The
- * waves' count (waveReads) is the other end: groups that stay together in K. 0: a grid too
- * large to follow in DRIFT_BUDGET (past 524288 tiles), or no memory. */
-static double driftReads(const Geometry *g, const Problem *p, long long tm, long long tn, long long bm, long long bn,
-                         long long band, long long resident, double l2_bytes) {
+/* The bytes a grid of tm x tn tiles reads from DRAM through an LRU cache of `capacity`
+ * bytes, its `resident` slots taking the order's tiles (`band:`) one after another. Each step
+ * every running group reads its next slice of K, a slice of its row of A and of its column
+ * of B, and a finished tile writes C's tile into the cache (written lines stay in the L2
+ * until the kernel ends: H200, ncu, 2-22% of C reached DRAM during the kernel at 2048).
+ * `drifted`: each slot starts its first tile j / resident of a tile's time after slot 0 (as
+ * groups that finish at random times leave them, many waves into a launch); else the slots
+ * start together and stay in step. An operand's line takes `copies` lines of the capacity
+ * (l2Copies). 0: a grid too large to follow in DRIFT_BUDGET (past 524288 tiles), or no
+ * memory. */
+static double lruReads(const Geometry *g, const Problem *p, long long tm, long long tn, long long bm, long long bn,
+                       long long band, long long resident, double capacity, bool drifted, double copies) {
    const long long tiles = tm * tn;
    const long long steps = tiles * DRIFT_STEPS <= DRIFT_BUDGET ? DRIFT_STEPS : DRIFT_BUDGET / tiles;
    if (steps < DRIFT_MIN_STEPS || resident < 1 || band < 1 || g->k < steps)
@@ -517,11 +522,11 @@ static double driftReads(const Geometry *g, const Problem *p, long long tm, long
    const long long slots = resident < tiles ? resident : tiles;
    const double in = (double)Precision_inputSize(p->precision), slice = (double)g->k / (double)steps;
    const DriftItems items = {.tm = tm, .tn = tn, .steps = steps, .a_bytes = (double)bm * slice * in, .b_bytes = (double)bn * slice * in,
-                             .c_bytes = (double)bm * bn * Precision_size(p->precision)};
+                             .c_bytes = (double)bm * bn * Precision_size(p->precision), .copies = copies};
    const long long aItems = tm * steps, cFirst = aItems + tn * steps;
    LruCache cache;
    long long *tile = malloc((size_t)slots * sizeof *tile), *step = malloc((size_t)slots * sizeof *step);
-   if (!tile || !step || !LruCache_init(&cache, cFirst + tiles, l2_bytes)) {
+   if (!tile || !step || !LruCache_init(&cache, cFirst + tiles, capacity)) {
       free(tile);
       free(step);
       LruCache_free(&cache);
@@ -529,7 +534,7 @@ static double driftReads(const Geometry *g, const Problem *p, long long tm, long
    }
    /* step < 0: the slot waits that many steps before its first tile. */
    for (long long j = 0; j < slots; j++)
-      tile[j] = j, step[j] = -(j * steps / slots);
+      tile[j] = j, step[j] = drifted ? -(j * steps / slots) : 0;
    long long next = slots, running = slots;
    while (running > 0) {
       for (long long j = 0; j < slots; j++) {
@@ -570,8 +575,41 @@ static long long splitPlanes(const Geometry *g, const Problem *p) {
    return planes > 1 && g->workspace == planes * plane ? planes : 0;
 }
 
+/* The tiles a grid covers, in the order its groups take them, and how many run at once. */
+typedef struct {
+   long long tm, tn, bm, bn, band, resident;
+} TileGrid;
+
+/* The two kinds of grid dramReads follows (below); false: neither. */
+static bool tileGridOf(const Geometry *g, const Waves *w, long long reuse_a, long long reuse_b, TileGrid *t) {
+   if (g->fixup_dims > 0 || !w->known || w->units <= 0 || w->per_unit <= 0)
+      return false;
+   t->resident = (long long)w->units * w->per_unit;
+   if (g->band > 0) {
+      t->bm = reuse_b, t->bn = reuse_a, t->band = g->band;
+      t->tm = (g->m + t->bm - 1) / t->bm, t->tn = (g->n + t->bn - 1) / t->bn;
+      if (g->work > 0)
+         t->resident = w->groups;
+      return true;
+   }
+   /* A third dimension of one group (a split-K grid's SPLIT=1) leaves a 2-D grid. */
+   const bool flat = g->dims == 2 || (g->dims == 3 && g->local[2] && g->global[2] == g->local[2]);
+   if (!flat || g->work > 0 || !g->local[0] || !g->local[1])
+      return false;
+   t->tn = (long long)(g->global[0] / g->local[0]), t->tm = (long long)(g->global[1] / g->local[1]);
+   /* A group's tile holds at least the register or shared tile the model's reuse names: a
+    * grid that is not one of tiles (a 1-D grid in a kernel's own order, swap-AB) fails it. */
+   if (t->tn < 1 || t->tm < 1 || g->n % t->tn || g->m % t->tm || g->n / t->tn < 8 || g->m / t->tm < 8 ||
+       g->n / t->tn < reuse_a || g->m / t->tm < reuse_b)
+      return false;
+   t->bm = g->m / t->tm, t->bn = g->n / t->tn, t->band = 1;
+   return true;
+}
+
 /* The bytes a launch reads from DRAM. Where A and B (and C when beta is not 0) fit in the
- * L2 together, each element once; so too for a split-K grid whose planes' slices of A and B
+ * L2 together, each element once, unless A and B in each of the L2's `copies` and C's
+ * written lines pass its size: then what the groups in step read through an LRU of the L2
+ * (lruReads) where the grid is one of the two kinds below, each element once where not; so too for a split-K grid whose planes' slices of A and B
  * each fit (H200, 4096: swap-AB's, tensor 8's and fast 5's split presets read each element
  * once; Hopper step 6's 1.3-2.5 times, as the FP8 steps read more than operands that fit).
  * Where they do not, per wave of resident groups, the rows
@@ -587,45 +625,37 @@ static long long splitPlanes(const Geometry *g, const Problem *p) {
  *    and GROUP=1 presets 0.81-1.75 times DRAM's; fast 2 and tensor 5 in their bands within 1%,
  *    where row by row gave 1.12-1.34 times DRAM's).
  * 0: neither case. Where the waves are counted, *drift gets what the same grid reads once its
- * groups have drifted apart in K (driftReads) when that is more than DRIFT_SLACK times the
+ * groups have drifted apart in K (lruReads, drifted) when that is more than DRIFT_SLACK times the
  * waves' figure, else 0: how far the groups drift decides, which the model cannot tell (H200,
  * 4096: myGEMM 7 to 10 have the same tiles, grid and waves; 7 and 8 read the waves' figure,
  * 9 and 10 1.7 times it; the small-tile steps up to the drifted figure). */
 static double dramReads(const Geometry *g, const Problem *p, const Waves *w, long long reuse_a, long long reuse_b,
-                        double l2_bytes, double compulsory, double *drift) {
+                        double l2_bytes, double copies, double compulsory, double *drift) {
    *drift = 0;
    if (l2_bytes <= 0 || compulsory <= 0)
       return 0;
-   if (compulsory <= l2_bytes)
-      return compulsory;
+   const double c_bytes = (double)g->m * g->n * Precision_size(p->precision);
+   const double c_read = p->beta != 0 ? c_bytes : 0;
+   TileGrid t;
+   if (compulsory <= l2_bytes) {
+      /* C's written lines stay in the L2 beside the operands, whose lines it holds `copies`
+       * times: past that, the groups in step through an LRU of the L2's size read again what
+       * it evicted (H200, ncu: operands read again from about A + B + C = 40 MB on; 2048 in
+       * FP32 and TF32, and FP8 steps 1 and 2 at 4096, within 5% of DRAM's reads, where each
+       * element once was 0.44-0.79 of them). */
+      if ((compulsory - c_read) * copies + c_bytes <= l2_bytes || !tileGridOf(g, w, reuse_a, reuse_b, &t))
+         return compulsory;
+      const double in_step = lruReads(g, p, t.tm, t.tn, t.bm, t.bn, t.band, t.resident, l2_bytes, false, copies);
+      return in_step > compulsory ? in_step : compulsory;
+   }
    const long long planes = splitPlanes(g, p);
-   const double c_read = p->beta != 0 ? (double)g->m * g->n * Precision_size(p->precision) : 0;
    if (planes > 0 && (compulsory - c_read) / (double)planes <= l2_bytes)
       return compulsory;
-   if (g->fixup_dims > 0 || !w->known || w->units <= 0 || w->per_unit <= 0)
+   if (!tileGridOf(g, w, reuse_a, reuse_b, &t))
       return 0;
-   long long resident = (long long)w->units * w->per_unit, tm, tn, bm, bn, band;
-   if (g->band > 0) {
-      bm = reuse_b, bn = reuse_a, band = g->band;
-      tm = (g->m + bm - 1) / bm, tn = (g->n + bn - 1) / bn;
-      if (g->work > 0)
-         resident = w->groups;
-   } else {
-      /* A third dimension of one group (a split-K grid's SPLIT=1) leaves a 2-D grid. */
-      const bool flat = g->dims == 2 || (g->dims == 3 && g->local[2] && g->global[2] == g->local[2]);
-      if (!flat || g->work > 0 || !g->local[0] || !g->local[1])
-         return 0;
-      tn = (long long)(g->global[0] / g->local[0]), tm = (long long)(g->global[1] / g->local[1]);
-      /* A group's tile holds at least the register or shared tile the model's reuse names: a
-       * grid that is not one of tiles (a 1-D grid in a kernel's own order, swap-AB) fails it. */
-      if (tn < 1 || tm < 1 || g->n % tn || g->m % tm || g->n / tn < 8 || g->m / tm < 8 || g->n / tn < reuse_a ||
-          g->m / tm < reuse_b)
-         return 0;
-      bm = g->m / tm, bn = g->n / tn, band = 1;
-   }
-   const double waves = waveReads(g, p, tm, tn, bm, bn, band, resident);
+   const double waves = waveReads(g, p, t.tm, t.tn, t.bm, t.bn, t.band, t.resident);
    if (waves > 0) {
-      const double drifted = driftReads(g, p, tm, tn, bm, bn, band, resident, l2_bytes);
+      const double drifted = lruReads(g, p, t.tm, t.tn, t.bm, t.bn, t.band, t.resident, l2_bytes, true, 1);
       *drift = drifted > DRIFT_SLACK * waves ? drifted : 0;
    }
    return waves;
@@ -634,16 +664,27 @@ static double dramReads(const Geometry *g, const Problem *p, const Waves *w, lon
 /* NVIDIA's L2 from sm_80 (A100, H100, H200) is two partitions, each caching for its own
  * half of the SMs; a line is homed in one of them by its address, evenly over the two. A line
  * read from DRAM lands in its home; the blocks of a GEMM on both halves read it, so it
- * crosses the fabric to the other partition once. A store goes to its line's home: half of
- * them cross. H200, ncu (lts__t_sectors_srcunit_ltcfabric against DRAM's reads plus half the
- * SMs' writes): within 10% in 102 of 117 rows at 2048. The model's DRAM reads stand for
- * DRAM's, the compulsory ones where it has none. Said beside the L2's share, not in it: ncu's
- * L2 throughput is the busier of its lookups (where the fabric counts) and its output to the
- * SMs (where it does not), and added to the share it turned more rows away than towards
- * ncu's (docs/limits.md, "The fabric between the L2's partitions"). */
-static double l2FabricBytes(const DeviceInfo *dev, const LimiterInputs *in) {
+ * crosses the fabric to the other partition once, which keeps a copy for its own SMs. */
+static bool twoPartitionL2(const DeviceInfo *dev) {
    int sm = 0;
-   if (dev->type != DEVICE_GPU || dev->vendor_kind != VENDOR_NVIDIA || sscanf(dev->arch, "sm_%d", &sm) != 1 || sm < 80)
+   return dev->type == DEVICE_GPU && dev->vendor_kind == VENDOR_NVIDIA && sscanf(dev->arch, "sm_%d", &sm) == 1 && sm >= 80;
+}
+
+/* The L2's copies of an operand's line (dramReads): two where it is two partitions. */
+static double l2Copies(const DeviceInfo *dev) {
+   return twoPartitionL2(dev) ? 2 : 1;
+}
+
+/* The bytes that cross the fabric between the L2's partitions: each line read from DRAM
+ * once; a store goes to its line's home, so half of them cross. H200, ncu
+ * (lts__t_sectors_srcunit_ltcfabric against DRAM's reads plus half the SMs' writes): within
+ * 10% in 102 of 117 rows at 2048. The model's DRAM reads stand for DRAM's, the compulsory
+ * ones where it has none. Said beside the L2's share, not in it: ncu's L2 throughput is the
+ * busier of its lookups (where the fabric counts) and its output to the SMs (where it does
+ * not), and added to the share it turned more rows away than towards ncu's (docs/limits.md,
+ * "The fabric between the L2's partitions"). */
+static double l2FabricBytes(const DeviceInfo *dev, const LimiterInputs *in) {
+   if (!twoPartitionL2(dev))
       return 0;
    const double reads = in->dram_read_bytes > 0 ? in->dram_read_bytes : in->min_read_bytes;
    const double stores = in->store_bytes > 0 ? in->store_bytes : in->min_bytes - in->min_read_bytes;
@@ -762,7 +803,7 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    window.dynamic_smem = 0;
    const Waves dramWaves = Waves_of(dev, &window, r->registers, local);
    out->dram_read_bytes = dev->type == DEVICE_GPU && reuse_a > 0
-                             ? dramReads(&r->geo, p, &dramWaves, reuse_a, reuse_b, out->l2_bytes, out->min_read_bytes,
+                             ? dramReads(&r->geo, p, &dramWaves, reuse_a, reuse_b, out->l2_bytes, l2Copies(dev), out->min_read_bytes,
                                          &out->dram_drift_bytes)
                              : 0;
    out->l2_fabric_bytes = l2FabricBytes(dev, out);
