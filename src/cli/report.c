@@ -878,6 +878,11 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       pct(out, l->l2_used, true);
       fputs(",\"l2_all_pct\":", out); /* TMA's loads: by all of the model's bytes (l2_pct: a share) */
       pct(out, l->l2_used_all, true);
+      fputs(",\"tma_l2_share\":", out); /* that share: of TMA's loads, what the L2 answers */
+      if (in->tma_loads)
+         fprintf(out, "%.4g", in->tma_l2_share);
+      else
+         fputs("null", out);
       fputs(",\"local_pct\":", out);
       pct(out, l->local_used, true);
       fputs(",\"launch_pct\":", out);
@@ -1019,6 +1024,12 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
               "L2         the model's loads and its stores: %.0f%% of the measured %.4g GB/s (its blocks stand at "
               "different K steps: the L2 answers each of TMA's requests)\n",
               100 * l->l2_used, in->l2_gbps);
+   else if (l->l2_used >= 0 && l->l2_used_all >= 0 && in->tma_l2_share > 2.0 / 3 + 1e-9)
+      fprintf(out,
+              "L2         %.0f%% of the model's loads and its stores: %.0f%% of the measured %.4g GB/s (all of "
+              "them %.0f%%: past the first wave of a row-by-row order the blocks drift apart, and fewer of TMA's "
+              "requests for a line arrive together)\n",
+              100 * in->tma_l2_share, 100 * l->l2_used, in->l2_gbps, 100 * l->l2_used_all);
    else if (l->l2_used >= 0 && l->l2_used_all >= 0)
       fprintf(out,
               "L2         two thirds of the model's loads and its stores: %.0f%% of the measured %.4g GB/s (all of "

@@ -125,6 +125,22 @@ expect_in "limits     L2 cache: 83% of the measured 9415 GB/s by the model's loa
 judge --device-file "$DEV" --preset hopper-7-streamk-bf16 --set STREAMK=0 --size 2048 --judge-ms 0.030208
 expect_in "L2         two thirds of the model's loads and its stores" "$OUT" "whole tiles in turn: two thirds, as before"
 
+# Hopper step 1's row-by-row grid: one wave at 2048, its blocks together (two thirds of TMA's
+# loads reach the L2); past the first wave at 4096 they drift apart (0.83: the H200 read
+# 0.81 of TMA's bytes at 4096 and 0.71 at 2048), and the L2 limits, as ncu said (66%).
+judge --device-file "$DEV" --preset hopper-1-tma-bf16 --size 4096 --judge-ms 0.259
+expect_in "limits     L2 cache: 76% of the measured 9415 GB/s by 83% of the model's loads and its stores (past the first wave" \
+   "$OUT" "past the first wave the blocks drift apart: 83% of TMA's loads"
+judge --device-file "$DEV" --preset hopper-1-tma-bf16 --size 2048 --judge-ms 0.04
+expect_in "L2         two thirds of the model's loads and its stores" "$OUT" "in its one wave at 2048: two thirds"
+judge --device-file "$DEV" --preset hopper-1-tma-bf16 --size 4096 --judge-ms 0.259 --format json
+if msg=$(printf '%s\n' "$OUT" | tail -n 1 | python3 -c '
+import json, sys
+lim = json.loads(sys.stdin.read())["limits"]
+assert lim["tma_l2_share"] == 0.83 and lim["limiter"] == "L2", lim
+' 2>&1); then ok "and the JSON gives tma_l2_share"
+else not_ok "the JSON's tma_l2_share" "$msg"; fi
+
 # DRAM's reads: at 2048 A and B (16 MB) fit in the H200's 60 MB L2, each element once; at
 # 4096 (64 MB) they do not, and the 3.88 waves of 128 x 256 tiles, banded 8 tile rows at a
 # time, read theirs again: 186.6 MB, 2.78 times (ncu measured 2.78 times on the H200).

@@ -166,6 +166,72 @@ static void test_l2_tma_loads(void **state) {
    assert_true(l.kind != LIMIT_L2);
 }
 
+/* Which share of TMA's loads the L2 answers, by the grid's order and waves: Hopper step 1's
+ * row-by-row grid of 128 x 128 tiles fits in one wave at 2048 (256 blocks, 3 a multiprocessor
+ * of 132) and its blocks move together: two thirds; at 4096 (1024 blocks) past the first wave
+ * they drift apart: 0.83, and the L2's share rises with it. Step 5's banded order keeps two
+ * thirds at 4096; stream-K's staggered blocks, all of them. */
+static void test_tma_share_by_order(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   loadKernels(&cat);
+   DeviceInfo dev = hopperGpuL2();
+   Peaks peaks = {0};
+   long long values[KERNEL_MAX_PARAMS];
+   const KernelInfo *k = Catalog_find(&cat, "hopper1_tma");
+   assert_non_null(k);
+   KernelInfo_defaults(k, values);
+   const char *sets[] = {"BM=128", "BN=128", "BK=64", "SW=128"};
+   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+      assert_true(Config_setParam(k, values, sets[i], err, sizeof err));
+   Problem p = squareBf16(2048);
+   LimiterRun r = {.gflops = 500000, .registers = 90, .local_mem = -1, .median_ms = 0.1};
+   LimiterInputs in;
+   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.tma_loads && in.waves.known && in.waves.waves <= 1);
+   assert_true(fabs(in.tma_l2_share - 2.0 / 3) < 1e-9);
+   p = squareBf16(4096);
+   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.waves.waves > 1);
+   assert_true(fabs(in.tma_l2_share - 0.83) < 1e-9);
+   Limiter drifted, together;
+   in.l2_gbps = 9400; /* the H200's measured L2 */
+   Limiter_of(&in, &drifted);
+   in.tma_l2_share = 2.0 / 3;
+   Limiter_of(&in, &together);
+   assert_true(drifted.l2_used > together.l2_used && drifted.l2_used_all == together.l2_used_all);
+   const KernelInfo *banded = Catalog_find(&cat, "hopper5_order");
+   assert_non_null(banded);
+   KernelInfo_defaults(banded, values);
+   const char *bandSets[] = {"BM=128", "BN=256", "BK=64", "GROUP=8", "CLUSTER=1"};
+   for (size_t i = 0; i < sizeof bandSets / sizeof bandSets[0]; i++)
+      assert_true(Config_setParam(banded, values, bandSets[i], err, sizeof err));
+   assert_true(Config_check(banded, values, &p, &dev.limits, &r.geo, err, sizeof err));
+   Limiter_inputs(&dev, banded, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.tma_loads && r.geo.band == 8 && in.waves.waves > 1);
+   assert_true(fabs(in.tma_l2_share - 2.0 / 3) < 1e-9);
+   /* The same kernel's clusters multicast B: their order is no row-by-row one. */
+   assert_true(Config_setParam(banded, values, "CLUSTER=2", err, sizeof err));
+   if (!Config_check(banded, values, &p, &dev.limits, &r.geo, err, sizeof err))
+      fail_msg("%s", err);
+   Limiter_inputs(&dev, banded, values, &p, &r, &peaks, NULL, &in);
+   assert_true(r.geo.band == 0 && fabs(in.tma_l2_share - 2.0 / 3) < 1e-9);
+   const KernelInfo *sk = Catalog_find(&cat, "hopper7_streamk");
+   assert_non_null(sk);
+   KernelInfo_defaults(sk, values);
+   const char *skSets[] = {"CONS=2", "BM=128", "BN=256", "BK=64", "SW=128", "STAGES=4", "STREAMK=1"};
+   for (size_t i = 0; i < sizeof skSets / sizeof skSets[0]; i++)
+      assert_true(Config_setParam(sk, values, skSets[i], err, sizeof err));
+   if (!Config_check(sk, values, &p, &dev.limits, &r.geo, err, sizeof err))
+      fail_msg("%s", err);
+   Limiter_inputs(&dev, sk, values, &p, &r, &peaks, NULL, &in);
+   assert_true(r.geo.staggered && in.tma_l2_share == 1);
+   Catalog_free(&cat);
+}
+
 /* The same kernel with the L2's bandwidth measured (10,000 GB/s): the model's loads are
  * the L2's traffic. */
 static void test_l2_bound(void **state) {
@@ -1114,6 +1180,7 @@ int main(void) {
        cmocka_unit_test(test_caches_serve_the_model),
        cmocka_unit_test(test_l2_bound),
        cmocka_unit_test(test_l2_tma_loads),
+       cmocka_unit_test(test_tma_share_by_order),
        cmocka_unit_test(test_tail_first),
        cmocka_unit_test(test_banks_then_occupancy_then_latency),
        cmocka_unit_test(test_local_and_launch),

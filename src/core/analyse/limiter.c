@@ -24,6 +24,11 @@
  * stream-K) ask for a line at different times: the L2 answers each request (0.94-1.00 for
  * Hopper steps 7 and 8 at 2048 and 4096, 2026-12-02). */
 #define TMA_L2_SHARE (2.0 / 3)
+/* Blocks in row-by-row order past their first wave (or a persistent block past its first
+ * tile) drift apart, and fewer of their requests meet: the L2 answered 0.73-0.86 of TMA's
+ * bytes for Hopper steps 1 to 4 and FP8 steps 1 to 4 (whole tiles in turn) at 4096 on the
+ * H200, 0.47-0.71 of them at 2048 where the same grids ran in one wave; their median. */
+#define TMA_L2_SHARE_DRIFTED 0.83
 #define LAUNCH_SHARE 0.5     /* an empty launch's share of the time at or above: the launch limits */
 /* Groups drifted apart in K reading more than this times the waves' figure: the model gives
  * both (the comparison's tolerance, 10%). */
@@ -121,6 +126,12 @@ static void l2Words(const Limiter *l, const LimiterInputs *in, char *out, size_t
                "L2 cache: %.0f%% of the measured %s GB/s by the model's loads and its stores (its blocks stand at "
                "different K steps: the L2 answers each of TMA's requests)",
                100 * l->l2_used, rate(in->l2_gbps, r, sizeof r));
+   else if (l->l2_used_all >= 0 && in->tma_l2_share > TMA_L2_SHARE + 1e-9)
+      snprintf(out, len,
+               "L2 cache: %.0f%% of the measured %s GB/s by %.0f%% of the model's loads and its stores (past the "
+               "first wave of a row-by-row order the blocks drift apart, and fewer of TMA's requests for a line "
+               "arrive together; all of them would be %.0f%%)",
+               100 * l->l2_used, rate(in->l2_gbps, r, sizeof r), 100 * in->tma_l2_share, 100 * l->l2_used_all);
    else if (l->l2_used_all >= 0)
       snprintf(out, len,
                "L2 cache: %.0f%% of the measured %s GB/s by two thirds of the model's loads and its stores (TMA's "
@@ -241,7 +252,8 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
          double c = fmax(0, in->min_bytes - in->min_read_bytes), loads = fmax(0, l2_bytes - c);
          double stores = in->store_bytes > 0 ? in->store_bytes : c;
          out->l2_used_all = in->gflops * ((loads + stores) / in->flops) / in->l2_gbps;
-         l2 = in->gflops * ((loads * (in->tma_staggered ? 1 : TMA_L2_SHARE) + stores) / in->flops) / in->l2_gbps;
+         const double share = in->tma_staggered ? 1 : in->tma_l2_share > 0 ? in->tma_l2_share : TMA_L2_SHARE;
+         l2 = in->gflops * ((loads * share + stores) / in->flops) / in->l2_gbps;
       }
       out->l1 = !in->tma_loads && l2 > CACHE_SLACK;
       out->l2_used = l2 > CACHE_SLACK ? -1 : l2; /* above it: not a measurement */
@@ -359,6 +371,21 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
          snprintf(out->brief, sizeof out->brief, "latency? no ceiling measured (F6)");
       break;
    }
+}
+
+/* The share of TMA's loaded bytes the L2 answers: requests for a line that arrive together are
+ * answered once. Blocks at different K steps from the start (`staggered:`) meet none; blocks
+ * that start together meet often while they move together, and less after the first wave in a
+ * row-by-row order (a grid with no `band:`, or band 1), where the order keeps no band of
+ * tiles close: TMA_L2_SHARE_DRIFTED. A banded order (the tiles a band of rows runs share
+ * them) and a cluster's (its multicast shares B by construction) keep TMA_L2_SHARE. */
+static double tmaL2Share(const DeviceInfo *dev, const KernelInfo *k, const Geometry *g, int registers,
+                         long long local_mem) {
+   if (g->staggered)
+      return 1;
+   const bool rowOrder = g->band == 1 || (g->band == 0 && !k->band[0]);
+   const Waves w = Waves_of(dev, g, registers, local_mem >= 0 ? local_mem : g->localmem);
+   return rowOrder && w.known && (w.waves > 1 || w.rounds > 1) ? TMA_L2_SHARE_DRIFTED : TMA_L2_SHARE;
 }
 
 LimiterRun LimiterRun_of(const RunResult *r) {
@@ -780,6 +807,7 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    out->one_block_per_unit = Waves_takesUnitWhole(k);
    out->tma_loads = k->ntma > 0;
    out->tma_staggered = out->tma_loads && r->geo.staggered;
+   out->tma_l2_share = out->tma_loads ? tmaL2Share(dev, k, &r->geo, r->registers, r->local_mem) : 0;
    /* Where a fix-up writes C, the kernel itself stores the workspace's partial sums. */
    out->store_bytes = r->geo.fixup_dims > 0 && r->geo.workspace > 0 ? (double)r->geo.workspace : 0;
    long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;

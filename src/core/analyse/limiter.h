@@ -97,6 +97,9 @@ typedef struct LimiterInputs_ {
                                   that arrive together once, so it sees fewer bytes than the model's loads */
    bool tma_staggered;         /* with tma_loads: the blocks stand at different K steps (`staggered:`,
                                   stream-K), so the L2 answers every TMA request */
+   double tma_l2_share;        /* with tma_loads: the share of TMA's loaded bytes the L2 answers (the
+                                  others it merged with a request for the same line): 1 staggered, less
+                                  for blocks that move together (tmaL2Share, limiter.c); 0: two thirds */
    double store_bytes;         /* what one launch stores: C, or where a fix-up writes C the workspace's partial
                                   sums (`workspace:`); 0 unknown */
    bool one_block_per_unit;    /* wgmma with warp specialisation (`arch: sm_90a`, tensor): one block per
