@@ -908,6 +908,7 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       jsonNumber(out, "min_read_bytes", in->min_read_bytes > 0 ? in->min_read_bytes : NAN, true);
       jsonNumber(out, "dram_read_bytes", in->dram_read_bytes > 0 ? in->dram_read_bytes : NAN, true);
       jsonNumber(out, "dram_drift_bytes", in->dram_drift_bytes > 0 ? in->dram_drift_bytes : NAN, true);
+      fprintf(out, "\"dram_count\":\"%s\",", DramCount_name(in->dram_count));
       /* What crosses between the L2's two partitions (beside ncu's ltcfabric sectors). */
       jsonNumber(out, "l2_fabric_bytes", in->l2_fabric_bytes > 0 ? in->l2_fabric_bytes : NAN, true);
       /* Where a fix-up writes C, what the kernel itself stores instead: the partial sums. */
@@ -991,33 +992,34 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    /* DRAM's reads by the model (Limiter_inputs): once where A and B fit in the L2, else each
     * wave's rows and columns again; the memory share is judged by them and C's writes. */
    if (in->dram_read_bytes > 0 && l->memory_used >= 0) {
-      if (in->dram_read_bytes > 1.001 * in->min_read_bytes && in->min_read_bytes <= in->l2_bytes)
+      const double times = in->dram_read_bytes / in->min_read_bytes, l2_mb = in->l2_bytes / 1048576;
+      fprintf(out, "DRAM       the model's reads: %.4g MB, ", in->dram_read_bytes / 1e6);
+      switch (in->dram_count) {
+      case DRAM_BESIDE_WRITES:
          fprintf(out,
-                 "DRAM       the model's reads: %.4g MB, %.2fx the compulsory (A and B fit in the %.0f MB L2, but not "
-                 "twice beside C's written lines: its two partitions each keep a copy, so the groups read again what "
-                 "was evicted); with C's writes %.0f%% of the measured %.4g GB/s\n",
-                 in->dram_read_bytes / 1e6, in->dram_read_bytes / in->min_read_bytes, in->l2_bytes / 1048576,
-                 100 * l->memory_used, in->copy_gbps);
-      else if (in->dram_read_bytes > 1.001 * in->min_read_bytes) {
+                 "%.2fx the compulsory (%s fit in the %.0f MB L2, but not twice beside %s: its two partitions each "
+                 "keep a copy, so the groups read again what was evicted)",
+                 times, in->min_read_bytes <= in->l2_bytes ? "A and B" : "each split-K plane's slices of A and B",
+                 l2_mb, in->min_read_bytes <= in->l2_bytes ? "C's written lines" : "the plane's partial sums");
+         break;
+      case DRAM_WAVES:
          fprintf(out,
-                 "DRAM       the model's reads: %.4g MB, %.2fx the compulsory (A and B exceed the %.0f MB L2: each wave of "
-                 "resident groups reads its tiles' rows and columns again); with C's writes %.0f%% of the measured "
-                 "%.4g GB/s\n",
-                 in->dram_read_bytes / 1e6, in->dram_read_bytes / in->min_read_bytes, in->l2_bytes / 1048576,
-                 100 * l->memory_used, in->copy_gbps);
+                 "%.2fx the compulsory (A and B exceed the %.0f MB L2: each wave of resident groups reads its tiles' "
+                 "rows and columns again)",
+                 times, l2_mb);
+         break;
+      default:
+         fprintf(out, "each element once (%s fit in the %.0f MB L2)",
+                 in->dram_count == DRAM_ONCE_PLANES ? "each split-K plane's slices of A and B" : "A and B", l2_mb);
+         break;
+      }
+      fprintf(out, "; with C's writes %.0f%% of the measured %.4g GB/s\n", 100 * l->memory_used, in->copy_gbps);
       /* The waves' figure holds for groups that stay together in K; drifted apart they read more. */
       if (in->dram_drift_bytes > 0)
          fprintf(out,
                  "           groups that drift apart in K read up to %.4g MB, %.2fx the compulsory (their tiles "
                  "through an LRU of the L2's size): how far they drift decides, which the model cannot tell\n",
                  in->dram_drift_bytes / 1e6, in->dram_drift_bytes / in->min_read_bytes);
-      } else
-         fprintf(out,
-                 "DRAM       the model's reads: %.4g MB, each element once (%s fit in the %.0f MB L2); with C's "
-                 "writes %.0f%% of the measured %.4g GB/s\n",
-                 in->dram_read_bytes / 1e6,
-                 in->min_read_bytes <= in->l2_bytes ? "A and B" : "each split-K plane's slices of A and B",
-                 in->l2_bytes / 1048576, 100 * l->memory_used, in->copy_gbps);
    }
    if (l->l2_used >= 0 && l->l2_used_all >= 0 && in->tma_staggered)
       fprintf(out,

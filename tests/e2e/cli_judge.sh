@@ -153,6 +153,18 @@ expect_in "DRAM       the model's reads: 16.78 MB, each element once (A and B fi
 judge --device-file "$DEV" --preset hopper-5-order-bf16 --size 3072 --judge-ms 0.1
 expect_in "DRAM       the model's reads: 66.85 MB, 1.77x the compulsory (A and B fit in the 60 MB L2, but not twice beside C's written lines" \
    "$OUT" "at 3072 C's lines push the operands' second copies out"
+# Hopper step 6 in 3xTF32 at 4096, split in four: each plane's slices of A and B (33.6 MB)
+# fit, but not twice beside its 67 MB of partial sums: 2.36 times (ncu: 2.47 times).
+judge --device-file "$DEV" --preset hopper-6-splitk --size 4096 --judge-ms 0.3
+expect_in "DRAM       the model's reads: 316.4 MB, 2.36x the compulsory (each split-K plane's slices of A and B fit in the 60 MB L2, but not twice beside the plane's partial sums" \
+   "$OUT" "split-K planes: their partial sums push the slices out"
+judge --device-file "$DEV" --preset hopper-6-splitk --size 4096 --judge-ms 0.3 --format json
+if msg=$(printf '%s\n' "$OUT" | tail -n 1 | python3 -c '
+import json, sys
+lim = json.loads(sys.stdin.read())["limits"]
+assert lim["dram_count"] == "beside_writes" and abs(lim["dram_read_bytes"] / 316.4e6 - 1) < 1e-3, lim
+' 2>&1); then ok "and the JSON says how: dram_count beside_writes"
+else not_ok "the JSON's dram_count" "$msg"; fi
 judge --device-file "$DEV" --preset hopper-5-order-bf16 --size 4096 --judge-ms 0.1806
 expect_in "DRAM       the model's reads: 186.6 MB, 2.78x the compulsory (A and B exceed the 60 MB L2" "$OUT" \
    "at 4096 each wave reads its rows and columns again"
@@ -163,6 +175,7 @@ if msg=$(printf '%s\n' "$OUT" | tail -n 1 | python3 -c '
 import json, sys
 lim = json.loads(sys.stdin.read())["limits"]
 assert abs(lim["dram_read_bytes"] / 186646528 - 1) < 1e-5, lim  # six digits in JSON
+assert lim["dram_count"] == "waves", lim
 assert abs(lim["min_read_bytes"] / (2 * 4096 * 4096 * 2) - 1) < 1e-5, lim
 ' 2>&1); then ok "and the JSON gives the bytes: dram_read_bytes beside min_read_bytes"
 else not_ok "the JSON's dram_read_bytes" "$msg"; fi

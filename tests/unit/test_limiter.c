@@ -944,6 +944,7 @@ static void test_dram_banded(void **state) {
    assert_true(want > in.min_read_bytes);
    if (fabs(in.dram_read_bytes - want) > 1)
       fail_msg("banded DRAM reads %.6g, expected %.6g (%lld resident)", in.dram_read_bytes, want, resident);
+   assert_int_equal(in.dram_count, DRAM_WAVES);
    assert_true(Config_setParam(k, values, "CLUSTER=2", err, sizeof err));
    assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
    assert_int_equal(r.geo.band, 0);
@@ -987,7 +988,7 @@ static void test_dram_operands_beside_c(void **state) {
    if (!(in.dram_read_bytes > 1.05 * in.min_read_bytes && in.dram_read_bytes <= own))
       fail_msg("DRAM reads %.6g: expected above the compulsory %.6g, at most %.6g", in.dram_read_bytes,
                in.min_read_bytes, own);
-   assert_true(in.dram_drift_bytes == 0);
+   assert_true(in.dram_drift_bytes == 0 && in.dram_count == DRAM_BESIDE_WRITES);
    const double at60 = in.dram_read_bytes;
    dev.l2_bytes = 44u << 20;
    Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
@@ -995,7 +996,7 @@ static void test_dram_operands_beside_c(void **state) {
       fail_msg("DRAM reads %.6g through a 44 MB L2, %.6g through 60 MB", in.dram_read_bytes, at60);
    dev.l2_bytes = 120u << 20;
    Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
-   assert_true(in.dram_read_bytes == in.min_read_bytes);
+   assert_true(in.dram_read_bytes == in.min_read_bytes && in.dram_count == DRAM_ONCE);
    dev.l2_bytes = 60u << 20;
    snprintf(dev.arch, sizeof dev.arch, "sm_75");
    Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
@@ -1077,7 +1078,30 @@ static void test_dram_split(void **state) {
       fail_msg("%s", err);
    assert_true(r.geo.fixup_dims > 0 && r.geo.workspace > 0);
    Limiter_inputs(&dev, sk, values, &p, &r, &peaks, NULL, &in);
-   assert_true(in.dram_read_bytes == 0);
+   assert_true(in.dram_read_bytes == 0 && in.dram_count == DRAM_UNCOUNTED);
+   /* Hopper step 6 in FP32 (3xTF32) at 4096, SPLIT=4: a plane's slices of A and B (33.6 MB)
+    * fit, but not twice beside its 67 MB of partial sums: the planes in step through an LRU
+    * of the L2 read some again, never more than each tile reading its own slices. With an
+    * L2 that holds a plane's slices twice and its partial sums, each element once. */
+   const KernelInfo *split = Catalog_find(&cat, "hopper6_splitk");
+   assert_non_null(split);
+   KernelInfo_defaults(split, values);
+   const char *splitSets[] = {"CONS=2", "BM=128", "BN=256", "GROUP=8", "CLUSTER=1",
+                              "BK=16", "SW=64", "STAGES=4", "BLOCKS=1", "SPLIT=4"};
+   for (size_t i = 0; i < sizeof splitSets / sizeof splitSets[0]; i++)
+      assert_true(Config_setParam(split, values, splitSets[i], err, sizeof err));
+   p.precision = PRECISION_FLOAT;
+   if (!Config_check(split, values, &p, &dev.limits, &r.geo, err, sizeof err))
+      fail_msg("%s", err);
+   Limiter_inputs(&dev, split, values, &p, &r, &peaks, NULL, &in);
+   const double slices = 2.0 * 4096 * 4096 * 4, own = 16.0 * 32 * (128 + 256) * 4096 * 4;
+   assert_true(in.min_read_bytes > dev.l2_bytes && slices / 4 <= dev.l2_bytes);
+   assert_int_equal(in.dram_count, DRAM_BESIDE_WRITES);
+   if (!(in.dram_read_bytes > 1.05 * in.min_read_bytes && in.dram_read_bytes <= own))
+      fail_msg("split DRAM reads %.6g: expected above %.6g, at most %.6g", in.dram_read_bytes, in.min_read_bytes, own);
+   dev.l2_bytes = 200u << 20;
+   Limiter_inputs(&dev, split, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.dram_read_bytes == in.min_read_bytes && in.dram_count == DRAM_ONCE_PLANES);
    Catalog_free(&cat);
 }
 

@@ -45,6 +45,16 @@ const char *LimitKind_name(LimitKind k) {
    return k >= 0 && k < LIMIT_KINDS ? names[k] : "?";
 }
 
+const char *DramCount_name(DramCount c) {
+   switch (c) {
+   case DRAM_ONCE: return "once";
+   case DRAM_ONCE_PLANES: return "once_planes";
+   case DRAM_BESIDE_WRITES: return "beside_writes";
+   case DRAM_WAVES: return "waves";
+   default: return "none";
+   }
+}
+
 const char *OverCause_name(OverCause c) {
    switch (c) {
    case OVER_CEILING: return "ceiling";
@@ -515,6 +525,14 @@ static void LruCache_use(LruCache *c, int i, double bytes, bool read, double (*s
    }
 }
 
+/* The tiles a grid covers, in the order its groups take them, and how many run at once; a
+ * split-K grid's planes (each a slice of K, numbered plane after plane) and the bytes of an
+ * element of what a tile writes (C, or a plane's partial sums). */
+typedef struct {
+   long long tm, tn, bm, bn, band, resident, planes;
+   double c_size;
+} TileGrid;
+
 /* The items of the drift simulation: `steps` slices of each row of A's tiles, then of
  * each column of B's, then C's tiles. */
 typedef struct {
@@ -540,17 +558,22 @@ static double driftItemBytes(const void *ctx, int i) {
  * start together and stay in step. An operand's line takes `copies` lines of the capacity
  * (l2Copies). 0: a grid too large to follow in DRIFT_BUDGET (past 524288 tiles), or no
  * memory. */
-static double lruReads(const Geometry *g, const Problem *p, long long tm, long long tn, long long bm, long long bn,
-                       long long band, long long resident, double capacity, bool drifted, double copies) {
-   const long long tiles = tm * tn;
-   const long long steps = tiles * DRIFT_STEPS <= DRIFT_BUDGET ? DRIFT_STEPS : DRIFT_BUDGET / tiles;
-   if (steps < DRIFT_MIN_STEPS || resident < 1 || band < 1 || g->k < steps)
+static double lruReads(const Geometry *g, const Problem *p, const TileGrid *t, double capacity, bool drifted,
+                       double copies) {
+   const long long planes = t->planes > 1 ? t->planes : 1, perPlane = t->tm * t->tn, tiles = perPlane * planes;
+   /* Slices of K a tile reads: a plane's share of DRIFT_STEPS, fewer past the budget. */
+   long long per = (DRIFT_STEPS + planes - 1) / planes;
+   if (tiles * per > DRIFT_BUDGET)
+      per = DRIFT_BUDGET / tiles;
+   const long long steps = per * planes;
+   if (per < 1 || steps < DRIFT_MIN_STEPS || t->resident < 1 || t->band < 1 || g->k < steps)
       return 0;
-   const long long slots = resident < tiles ? resident : tiles;
+   const long long slots = t->resident < tiles ? t->resident : tiles;
    const double in = (double)Precision_inputSize(p->precision), slice = (double)g->k / (double)steps;
-   const DriftItems items = {.tm = tm, .tn = tn, .steps = steps, .a_bytes = (double)bm * slice * in, .b_bytes = (double)bn * slice * in,
-                             .c_bytes = (double)bm * bn * Precision_size(p->precision), .copies = copies};
-   const long long aItems = tm * steps, cFirst = aItems + tn * steps;
+   const DriftItems items = {.tm = t->tm, .tn = t->tn, .steps = steps, .a_bytes = (double)t->bm * slice * in,
+                             .b_bytes = (double)t->bn * slice * in, .c_bytes = (double)t->bm * t->bn * t->c_size,
+                             .copies = copies};
+   const long long aItems = t->tm * steps, cFirst = aItems + t->tn * steps;
    LruCache cache;
    long long *tile = malloc((size_t)slots * sizeof *tile), *step = malloc((size_t)slots * sizeof *step);
    if (!tile || !step || !LruCache_init(&cache, cFirst + tiles, capacity)) {
@@ -561,7 +584,7 @@ static double lruReads(const Geometry *g, const Problem *p, long long tm, long l
    }
    /* step < 0: the slot waits that many steps before its first tile. */
    for (long long j = 0; j < slots; j++)
-      tile[j] = j, step[j] = drifted ? -(j * steps / slots) : 0;
+      tile[j] = j, step[j] = drifted ? -(j * per / slots) : 0;
    long long next = slots, running = slots;
    while (running > 0) {
       for (long long j = 0; j < slots; j++) {
@@ -572,10 +595,11 @@ static double lruReads(const Geometry *g, const Problem *p, long long tm, long l
             continue;
          }
          long long row, col;
-         tileAt(tile[j], tm, tn, band, &row, &col);
-         LruCache_use(&cache, (int)(row * steps + step[j]), items.a_bytes, true, driftItemBytes, &items);
-         LruCache_use(&cache, (int)(aItems + col * steps + step[j]), items.b_bytes, true, driftItemBytes, &items);
-         if (++step[j] == steps) {
+         tileAt(tile[j] % perPlane, t->tm, t->tn, t->band, &row, &col);
+         const long long k = tile[j] / perPlane * per + step[j]; /* the slice of K, plane after plane */
+         LruCache_use(&cache, (int)(row * steps + k), items.a_bytes, true, driftItemBytes, &items);
+         LruCache_use(&cache, (int)(aItems + col * steps + k), items.b_bytes, true, driftItemBytes, &items);
+         if (++step[j] == per) {
             LruCache_use(&cache, (int)(cFirst + tile[j]), items.c_bytes, false, driftItemBytes, &items);
             step[j] = 0;
             tile[j] = next < tiles ? next++ : -1;
@@ -594,24 +618,22 @@ static double lruReads(const Geometry *g, const Problem *p, long long tm, long l
  * many planes of C's partial sums (`workspace: SPLIT * M * N * REAL_SIZE`); plane s's groups
  * take the s-th slice of K, and the grid numbers them plane after plane. 0: not such a grid
  * (stream-K's and the hybrid's workspaces hold the tiles they share, not planes). */
-static long long splitPlanes(const Geometry *g, const Problem *p) {
+static long long splitPlanes(const Geometry *g) {
    if (g->fixup_dims <= 0 || g->work > 0 || g->workspace <= 0 || g->dims < 2 || g->local[g->dims - 1] != 1)
       return 0;
-   const long long planes = (long long)g->global[g->dims - 1];
-   const long long plane = (long long)g->m * g->n * (long long)Precision_size(p->precision);
-   return planes > 1 && g->workspace == planes * plane ? planes : 0;
+   const long long planes = (long long)g->global[g->dims - 1], elements = (long long)g->m * g->n;
+   return planes > 1 && elements > 0 && g->workspace % (planes * elements) == 0 ? planes : 0;
 }
 
-/* The tiles a grid covers, in the order its groups take them, and how many run at once. */
-typedef struct {
-   long long tm, tn, bm, bn, band, resident;
-} TileGrid;
-
-/* The two kinds of grid dramReads follows (below); false: neither. */
-static bool tileGridOf(const Geometry *g, const Waves *w, long long reuse_a, long long reuse_b, TileGrid *t) {
-   if (g->fixup_dims > 0 || !w->known || w->units <= 0 || w->per_unit <= 0)
+/* The two kinds of grid dramReads follows (below), or either split into `planes` (0: not
+ * split); false: neither. */
+static bool tileGridOf(const Geometry *g, const Problem *p, const Waves *w, long long reuse_a, long long reuse_b,
+                       long long planes, TileGrid *t) {
+   if ((g->fixup_dims > 0 && planes <= 0) || !w->known || w->units <= 0 || w->per_unit <= 0)
       return false;
    t->resident = (long long)w->units * w->per_unit;
+   t->planes = planes > 1 ? planes : 1;
+   t->c_size = planes > 1 ? (double)g->workspace / ((double)planes * g->m * g->n) : Precision_size(p->precision);
    if (g->band > 0) {
       t->bm = reuse_b, t->bn = reuse_a, t->band = g->band;
       t->tm = (g->m + t->bm - 1) / t->bm, t->tn = (g->n + t->bn - 1) / t->bn;
@@ -619,8 +641,9 @@ static bool tileGridOf(const Geometry *g, const Waves *w, long long reuse_a, lon
          t->resident = w->groups;
       return true;
    }
-   /* A third dimension of one group (a split-K grid's SPLIT=1) leaves a 2-D grid. */
-   const bool flat = g->dims == 2 || (g->dims == 3 && g->local[2] && g->global[2] == g->local[2]);
+   /* A third dimension of one group (a split-K grid's SPLIT=1) leaves a 2-D grid; of SPLIT
+    * groups, its planes. */
+   const bool flat = g->dims == 2 || (g->dims == 3 && g->local[2] && g->global[2] == g->local[2] * (size_t)t->planes);
    if (!flat || g->work > 0 || !g->local[0] || !g->local[1])
       return false;
    t->tn = (long long)(g->global[0] / g->local[0]), t->tm = (long long)(g->global[1] / g->local[1]);
@@ -657,32 +680,39 @@ static bool tileGridOf(const Geometry *g, const Waves *w, long long reuse_a, lon
  * 4096: myGEMM 7 to 10 have the same tiles, grid and waves; 7 and 8 read the waves' figure,
  * 9 and 10 1.7 times it; the small-tile steps up to the drifted figure). */
 static double dramReads(const Geometry *g, const Problem *p, const Waves *w, long long reuse_a, long long reuse_b,
-                        double l2_bytes, double copies, double compulsory, double *drift) {
+                        double l2_bytes, double copies, double compulsory, double *drift, DramCount *how) {
    *drift = 0;
+   *how = DRAM_UNCOUNTED;
    if (l2_bytes <= 0 || compulsory <= 0)
       return 0;
    const double c_bytes = (double)g->m * g->n * Precision_size(p->precision);
    const double c_read = p->beta != 0 ? c_bytes : 0;
+   const long long planes = splitPlanes(g);
+   const bool fit = planes > 0 ? (compulsory - c_read) / (double)planes <= l2_bytes : compulsory <= l2_bytes;
    TileGrid t;
-   if (compulsory <= l2_bytes) {
-      /* C's written lines stay in the L2 beside the operands, whose lines it holds `copies`
-       * times: past that, the groups in step through an LRU of the L2's size read again what
-       * it evicted (H200, ncu: operands read again from about A + B + C = 40 MB on; 2048 in
-       * FP32 and TF32, and FP8 steps 1 and 2 at 4096, within 5% of DRAM's reads, where each
-       * element once was 0.44-0.79 of them). */
-      if ((compulsory - c_read) * copies + c_bytes <= l2_bytes || !tileGridOf(g, w, reuse_a, reuse_b, &t))
+   if (fit) {
+      /* C's written lines (a split grid's planes of partial sums) stay in the L2 beside the
+       * operands, whose lines it holds `copies` times: past that, the groups in step through
+       * an LRU of the L2's size read again what it evicted (H200, ncu: operands read again
+       * from about A + B + C = 40 MB on; 2048 in FP32 and TF32, and FP8 steps 1 and 2 at 4096,
+       * within 5% of DRAM's reads, where each element once was 0.44-0.79 of them). */
+      const double written = planes > 0 ? (double)g->workspace : c_bytes, per = planes > 0 ? (double)planes : 1;
+      *how = planes > 0 ? DRAM_ONCE_PLANES : DRAM_ONCE;
+      if (((compulsory - c_read) * copies + written) / per <= l2_bytes ||
+          !tileGridOf(g, p, w, reuse_a, reuse_b, planes, &t))
          return compulsory;
-      const double in_step = lruReads(g, p, t.tm, t.tn, t.bm, t.bn, t.band, t.resident, l2_bytes, false, copies);
-      return in_step > compulsory ? in_step : compulsory;
+      const double in_step = lruReads(g, p, &t, l2_bytes, false, copies);
+      if (in_step <= compulsory)
+         return compulsory;
+      *how = DRAM_BESIDE_WRITES;
+      return in_step;
    }
-   const long long planes = splitPlanes(g, p);
-   if (planes > 0 && (compulsory - c_read) / (double)planes <= l2_bytes)
-      return compulsory;
-   if (!tileGridOf(g, w, reuse_a, reuse_b, &t))
+   if (!tileGridOf(g, p, w, reuse_a, reuse_b, 0, &t))
       return 0;
    const double waves = waveReads(g, p, t.tm, t.tn, t.bm, t.bn, t.band, t.resident);
    if (waves > 0) {
-      const double drifted = lruReads(g, p, t.tm, t.tn, t.bm, t.bn, t.band, t.resident, l2_bytes, true, 1);
+      *how = DRAM_WAVES;
+      const double drifted = lruReads(g, p, &t, l2_bytes, true, 1);
       *drift = drifted > DRIFT_SLACK * waves ? drifted : 0;
    }
    return waves;
@@ -832,7 +862,7 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    const Waves dramWaves = Waves_of(dev, &window, r->registers, local);
    out->dram_read_bytes = dev->type == DEVICE_GPU && reuse_a > 0
                              ? dramReads(&r->geo, p, &dramWaves, reuse_a, reuse_b, out->l2_bytes, l2Copies(dev), out->min_read_bytes,
-                                         &out->dram_drift_bytes)
+                                         &out->dram_drift_bytes, &out->dram_count)
                              : 0;
    out->l2_fabric_bytes = l2FabricBytes(dev, out);
    /* The banks' bandwidth at the clock the ceilings were measured at: a bound no kernel passes. */

@@ -61,6 +61,19 @@ const char *OverCause_name(OverCause c);
  * micro-kernel falls short of the hardware"; "" for OVER_NONE. */
 const char *Limiter_overWhy(LimitKind ceiling, OverCause c);
 
+/* How the model counts DRAM's reads (dramReads, limiter.c). */
+typedef enum {
+   DRAM_UNCOUNTED = 0,
+   DRAM_ONCE,            /* A and B (and C when read) fit in the L2: each element once */
+   DRAM_ONCE_PLANES,     /* each split-K plane's slices of A and B fit: each element once */
+   DRAM_BESIDE_WRITES,   /* they fit, but not in each of the L2's copies beside what the kernel writes
+                            (C, or the planes' partial sums): read again as an LRU of the L2 evicts */
+   DRAM_WAVES            /* they do not fit: each wave of resident groups reads its rows and columns */
+} DramCount;
+
+/* "none", "once", "once_planes", "beside_writes", "waves" (JSON). */
+const char *DramCount_name(DramCount c);
+
 typedef struct LimiterInputs_ {
    double gflops;              /* measured (0: nothing to explain) */
    double flops;               /* of one launch: 2 M N K */
@@ -120,6 +133,7 @@ typedef struct LimiterInputs_ {
                                   fit in the L2, else, for a plain 2-D grid of tiles, each wave of resident
                                   groups reading its rows of A and columns of B again (dramReads, limiter.c);
                                   0 unknown */
+   DramCount dram_count;       /* how dram_read_bytes was counted */
    double dram_drift_bytes;    /* what the same grid reads once its groups have drifted apart in K, where
                                   that is more than 10% beyond dram_read_bytes: the reads lie between the
                                   two, and the model cannot tell where; 0: dram_read_bytes alone */
