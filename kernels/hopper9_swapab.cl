@@ -28,6 +28,7 @@ param:    SW = 64 in 0, 32, 64, 128 ; swizzle of the shared tiles in bytes (0: n
 param:    STAGES = 6 in 2, 3, 4, 5, 6, 8, 10, 12, 16 ; tiles in flight in shared memory (a decode streams the weight through many)
 param:    BLOCKS = 2 in 1, 2, 3, 4 ; blocks per multiprocessor that the registers are shared for
 param:    SPLIT = 4 in 1, 2, 3, 4, 5, 6, 8, 12, 16 ; blocks that share the K steps of a tile (1: no workspace)
+param:    ROTATE = 0 in 0, 1 ; 1: block b starts its K steps b / blocks of the way round, so blocks do not ask for one token line at once
 param:    PROMOTE = 1 in 0, 1 ; FP8: 1 adds each tile's wgmma sums into FP32 registers; 0 leaves a block's share of K in wgmma's accumulator
 reuse:    A=BN B=BT
 band:     1
@@ -166,12 +167,14 @@ __kernel __launch_bounds__(THREADS, BLOCKS) void gemm(const int M, const int N, 
 #if MOVE_REGS
       gt_setmaxnreg_dec(REGS_PRODUCER);
 #endif
+      /* ROTATE: the K steps taken from `rot` on, round to it; the sums do not mind the order. */
+      const int rot = ROTATE ? (int)((long long)blockIdx.x * tiles / gridDim.x) : 0;
       if (tid == 0)
          for (int t = 0; t < tiles; t++) {
             const int s = t % STAGES;
             if (t >= STAGES)
                gt_mbar_wait(&empty[s], (t / STAGES - 1) & 1);
-            loadTiles(ring + s * STAGE, &tmA, &tmB, t0 + t, m0, n0, &full[s]);
+            loadTiles(ring + s * STAGE, &tmA, &tmB, t0 + (t + rot) % tiles, m0, n0, &full[s]);
          }
    } else {
 #if MOVE_REGS

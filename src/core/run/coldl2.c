@@ -15,30 +15,35 @@ static const char *sizeText(double bytes, char *out, size_t len) {
    return out;
 }
 
-/* The rotation: copies 1..n-1 of A and B made on the device from the originals. */
-static bool setupRotation(ColdL2 *c, Buffer *A, size_t bytesA, Buffer *B, size_t bytesB, int n) {
+/* The rotation: copies 1..n-1 of the rotated operands made on the device from the
+ * originals; an operand not rotated is the original in every set. */
+static bool setupRotation(ColdL2 *c, Buffer *A, size_t bytesA, bool rotateA, Buffer *B, size_t bytesB, bool rotateB,
+                          int n) {
    char err[512];
    c->a[0] = A;
    c->b[0] = B;
    c->copies = 1;
    for (int j = 1; j < n; j++) {
-      if (c->be->alloc(c->ctx, bytesA, &c->a[j], err, sizeof err) != BACKEND_OK)
-         return false;
-      if (c->be->alloc(c->ctx, bytesB, &c->b[j], err, sizeof err) != BACKEND_OK) {
-         c->be->free(c->a[j]);
+      c->a[j] = A;
+      c->b[j] = B;
+      if (rotateA && c->be->alloc(c->ctx, bytesA, &c->a[j], err, sizeof err) != BACKEND_OK) {
          c->a[j] = NULL;
          return false;
       }
+      if (rotateB && c->be->alloc(c->ctx, bytesB, &c->b[j], err, sizeof err) != BACKEND_OK) {
+         c->b[j] = NULL;
+         return false;
+      }
       c->copies = j + 1;
-      if (c->be->copy(c->ctx, c->a[j], A, bytesA, err, sizeof err) != BACKEND_OK ||
-          c->be->copy(c->ctx, c->b[j], B, bytesB, err, sizeof err) != BACKEND_OK)
+      if ((rotateA && c->be->copy(c->ctx, c->a[j], A, bytesA, err, sizeof err) != BACKEND_OK) ||
+          (rotateB && c->be->copy(c->ctx, c->b[j], B, bytesB, err, sizeof err) != BACKEND_OK))
          return false;
    }
    return c->be->finish(c->ctx, err, sizeof err) == BACKEND_OK;
 }
 
 bool ColdL2_setup(ColdL2 *c, const Backend *be, Context *ctx, const DeviceInfo *dev, Buffer *A, size_t bytesA,
-                  Buffer *B, size_t bytesB, bool rotate, char *err, size_t errlen) {
+                  bool rotateA, Buffer *B, size_t bytesB, bool rotateB, char *err, size_t errlen) {
    memset(c, 0, sizeof *c);
    c->be = be;
    c->ctx = ctx;
@@ -46,16 +51,17 @@ bool ColdL2_setup(ColdL2 *c, const Backend *be, Context *ctx, const DeviceInfo *
    char l2text[64], size[32];
    snprintf(l2text, sizeof l2text, dev->l2_bytes ? "L2 %s" : "L2 size unknown, %s assumed",
             sizeText((double)l2, size, sizeof size));
-   size_t per = bytesA + bytesB;
-   if (rotate && per > 0) {
+   size_t per = (rotateA ? bytesA : 0) + (rotateB ? bytesB : 0);
+   if (per > 0) {
       /* n copies: between two uses of one, n - 1 others (at least 2 x L2) were read. */
       unsigned long long n = (2 * l2 + per - 1) / per + 1;
       if (n < 2)
          n = 2;
       double extra = (double)(n - 1) * (double)per;
       if (n <= COLDL2_MAX_COPIES && (!dev->global_mem || extra <= dev->global_mem / 2.0)) {
-         if (setupRotation(c, A, bytesA, B, bytesB, (int)n)) {
-            snprintf(c->method, sizeof c->method, "rotating %d copies of A and B (%s; %s)", c->copies,
+         if (setupRotation(c, A, bytesA, rotateA, B, bytesB, rotateB, (int)n)) {
+            snprintf(c->method, sizeof c->method, "rotating %d copies of %s (%s; %s)", c->copies,
+                     rotateA && rotateB ? "A and B" : rotateA ? "A; B as a helper writes it" : "B; A as a helper writes it",
                      sizeText((double)c->copies * (double)per, size, sizeof size), l2text);
             return true;
          }
@@ -93,9 +99,9 @@ void ColdL2_release(ColdL2 *c) {
    if (!c->be)
       return;
    for (int j = 1; j < COLDL2_MAX_COPIES; j++) {
-      if (c->a[j])
+      if (c->a[j] && c->a[j] != c->a[0])
          c->be->free(c->a[j]);
-      if (c->b[j])
+      if (c->b[j] && c->b[j] != c->b[0])
          c->be->free(c->b[j]);
    }
    if (c->flush)

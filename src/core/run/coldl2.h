@@ -1,9 +1,12 @@
 /* Cold-L2 timing: each timed launch reads operands that are not in the L2 cache. Either a
- * rotation through copies of A and B (enough that between two uses of one copy more than
- * twice the L2 of other operands was read), or, when that many copies do not fit or the
- * launch reads operands that a helper has just written, a flush: twice the L2 written
- * before each launch, outside the timed event. The copies are identical, so the result is
- * the same. */
+ * rotation through copies of the operands the launch reads as uploaded (enough that between
+ * two uses of one copy more than twice the L2 of other operands was read; an operand a
+ * helper writes just before each launch is in the L2 whatever is done), or, when that many
+ * copies do not fit or the launch reads no operand as uploaded, a flush: twice the L2
+ * written before each launch, outside the timed event. A flush leaves the L2 full of
+ * written lines, whose write-back then shares DRAM with the launch's reads (a 134 MB decode
+ * on the H200 ran at 75% of the copy bandwidth after it, 90% after a rotation): so it is
+ * the last resort. The copies are identical, so the result is the same. */
 #ifndef GEMMTOP_COLDL2_H
 #define GEMMTOP_COLDL2_H
 
@@ -19,17 +22,18 @@
 typedef struct ColdL2_ {
    const Backend *be;
    Context *ctx;
-   int copies;                        /* rotation: sets of operands, the originals first; 0: flushing */
+   int copies;                        /* rotation: sets of operands, the originals first (an operand not
+                                         rotated is its original in every set); 0: flushing */
    Buffer *a[COLDL2_MAX_COPIES], *b[COLDL2_MAX_COPIES];
    Buffer *flush, *flush_src;         /* flushing: flush_bytes (2 x L2) copied into flush before each launch */
    size_t flush_bytes;
    char method[96];                   /* "rotating 5 copies of A and B (160 MiB)", "flushing 100 MiB" */
 } ColdL2;
 
-/* Sets c up for operands A and B (bytes each) on dev; rotate false: flush. False with a
- * message when even a flush cannot be had (out of device memory). */
+/* Sets c up for operands A and B (bytes each) on dev, rotating those asked for; neither:
+ * flush. False with a message when even a flush cannot be had (out of device memory). */
 bool ColdL2_setup(ColdL2 *c, const Backend *be, Context *ctx, const DeviceInfo *dev, Buffer *A, size_t bytesA,
-                  Buffer *B, size_t bytesB, bool rotate, char *err, size_t errlen);
+                  bool rotateA, Buffer *B, size_t bytesB, bool rotateB, char *err, size_t errlen);
 /* Before timed launch i: rotating, the operands to use in *A and *B; flushing, the flush
  * is enqueued (A and B stay). */
 bool ColdL2_before(ColdL2 *c, int i, Buffer **A, Buffer **B, char *err, size_t errlen);

@@ -422,8 +422,8 @@ bool Session_kMajorOperands(Session *s, const Problem *p, Buffer **A, Buffer **B
    return true;
 }
 
-/* Cold L2 for a run: rotation when the GEMM reads A and B as uploaded; a flush when it
- * reads what a helper wrote from them just before (transposed, padded). */
+/* Cold L2 for a run: rotation of the operands the GEMM reads as uploaded; a flush when it
+ * reads both as a helper wrote them just before (transposed, padded). */
 static bool startCold(Session *s, const Step *gemm, const Problem *p, ColdL2 *cold, RunResult *r) {
    Buffer *A = s->bufs[BUF_A].buf, *B = s->bufs[BUF_B].buf;
    bool readsA = false, readsB = false;
@@ -433,8 +433,8 @@ static bool startCold(Session *s, const Step *gemm, const Problem *p, ColdL2 *co
    }
    size_t ies = Precision_inputSize(p->precision);
    char err[512];
-   if (!ColdL2_setup(cold, s->be, s->ctx, &s->info, A, Problem_sizeA(p) * ies, B, Problem_sizeB(p) * ies,
-                     readsA && readsB, err, sizeof err)) {
+   if (!ColdL2_setup(cold, s->be, s->ctx, &s->info, A, Problem_sizeA(p) * ies, readsA, B, Problem_sizeB(p) * ies,
+                     readsB, err, sizeof err)) {
       r->status = RUN_OUT_OF_MEMORY;
       snprintf(r->message, sizeof r->message, "%s", err);
       return false;

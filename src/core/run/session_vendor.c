@@ -160,7 +160,7 @@ RunStatus Session_vendor(Session *s, const Problem *p, const Inputs *inputs, con
    Observation_clear(&v->obs);
    ColdL2 cold = {0};
    if (o->cold_l2) {
-      if (!ColdL2_setup(&cold, s->be, s->ctx, &s->info, A, bytesA, B, bytesB, true, err, sizeof err)) {
+      if (!ColdL2_setup(&cold, s->be, s->ctx, &s->info, A, bytesA, true, B, bytesB, true, err, sizeof err)) {
          v->status = RUN_OUT_OF_MEMORY;
          snprintf(v->message, sizeof v->message, "%s", err);
       }
