@@ -51,7 +51,7 @@ if [ $nvrtc = yes ]; then
       "hopper7_streamk 128x8192x8192 --set BN=256 --set BK=64 --set STAGES=4" \
       "hopper7_streamk 4096x6144x4096 --set BN=256 --set BK=64 --set STAGES=4 --set STREAMK=0" \
       "hopper8_hybrid 512x4096x4096 --set BN=256 --set BK=64 --set STAGES=4" \
-      "hopper9_swapab 16x4096x14336 --set BT=16 --set SPLIT=4" \
+      "hopper9_swapab 16x4096x14336 --set BT=16 --set SPLIT=4 --set ROTATE=1" \
       "hopper9_swapab 8x8192x8192 --set BT=8 --set CONS=2 --set BN=256 --set BLOCKS=1" \
       "hopper9_swapab 48x4096x4096 --set BT=64 --set BLOCKS=1 --set STAGES=4" \
       "hopper9_swapab 16x8192x8192 --set BT=16 --set BN=64 --set CONS=1 --set BLOCKS=1 --set BK=256 --set SW=128 --set STAGES=5"; do
