@@ -25,9 +25,9 @@
  * Hopper steps 7 and 8 at 2048 and 4096, 2026-12-02). */
 #define TMA_L2_SHARE (2.0 / 3)
 /* Blocks in row-by-row order past their first wave (or a persistent block past its first
- * tile) drift apart, and fewer of their requests meet: the L2 answered 0.73-0.86 of TMA's
- * bytes for Hopper steps 1 to 4 and FP8 steps 1 to 4 (whole tiles in turn) at 4096 on the
- * H200, 0.47-0.71 of them at 2048 where the same grids ran in one wave; their median. */
+ * tile) drift apart, and fewer of their requests meet: on the H200 the L2 answered 0.56-0.97
+ * of TMA's bytes for such grids (Hopper steps 1 to 4, swap-AB, FP8 presets with GROUP=1),
+ * median 0.83 over 77 rows at 2048 and 4096, against 0.61 for the others; 0.82 at 3072. */
 #define TMA_L2_SHARE_DRIFTED 0.83
 #define LAUNCH_SHARE 0.5     /* an empty launch's share of the time at or above: the launch limits */
 /* Groups drifted apart in K reading more than this times the waves' figure: the model gives
@@ -596,9 +596,9 @@ static double lruReads(const Geometry *g, const Problem *p, const TileGrid *t, d
          }
          long long row, col;
          tileAt(tile[j] % perPlane, t->tm, t->tn, t->band, &row, &col);
-         const long long k = tile[j] / perPlane * per + step[j]; /* the slice of K, plane after plane */
-         LruCache_use(&cache, (int)(row * steps + k), items.a_bytes, true, driftItemBytes, &items);
-         LruCache_use(&cache, (int)(aItems + col * steps + k), items.b_bytes, true, driftItemBytes, &items);
+         const long long kSlice = tile[j] / perPlane * per + step[j]; /* plane after plane */
+         LruCache_use(&cache, (int)(row * steps + kSlice), items.a_bytes, true, driftItemBytes, &items);
+         LruCache_use(&cache, (int)(aItems + col * steps + kSlice), items.b_bytes, true, driftItemBytes, &items);
          if (++step[j] == per) {
             LruCache_use(&cache, (int)(cFirst + tile[j]), items.c_bytes, false, driftItemBytes, &items);
             step[j] = 0;
@@ -656,12 +656,14 @@ static bool tileGridOf(const Geometry *g, const Problem *p, const Waves *w, long
    return true;
 }
 
-/* The bytes a launch reads from DRAM. Where A and B (and C when beta is not 0) fit in the
- * L2 together, each element once, unless A and B in each of the L2's `copies` and C's
- * written lines pass its size: then what the groups in step read through an LRU of the L2
- * (lruReads) where the grid is one of the two kinds below, each element once where not; so too for a split-K grid whose planes' slices of A and B
- * each fit (H200, 4096: swap-AB's, tensor 8's and fast 5's split presets read each element
- * once; Hopper step 6's 1.3-2.5 times, as the FP8 steps read more than operands that fit).
+/* The bytes a launch reads from DRAM (*how says which count). Where A and B (and C when
+ * beta is not 0) fit in the L2 together, each element once, unless A and B in each of the
+ * L2's `copies` and C's written lines pass its size: then what the groups in step read
+ * through an LRU of the L2 (lruReads) where the grid is one of the two kinds below, each
+ * element once where not. So too for a split-K grid whose planes' slices of A and B each
+ * fit, with a plane's partial sums for C (H200, 4096: swap-AB's, tensor 8's and fast 5's
+ * split presets read each element once; Hopper step 6 in 3xTF32 2.47 times, the LRU 2.36;
+ * in bfloat16 and half 1.3-1.8 times, where the LRU keeps them).
  * Where they do not, per wave of resident groups, the rows
  * of A and the columns of B its tiles cover (waveReads), for two kinds of grid:
  *  - a plain 2-D grid of tiles, dimension 0 along N, the groups numbered row by row, no
@@ -724,7 +726,8 @@ static double dramReads(const Geometry *g, const Problem *p, const Waves *w, lon
  * crosses the fabric to the other partition once, which keeps a copy for its own SMs. */
 static bool twoPartitionL2(const DeviceInfo *dev) {
    int sm = 0;
-   return dev->type == DEVICE_GPU && dev->vendor_kind == VENDOR_NVIDIA && sscanf(dev->arch, "sm_%d", &sm) == 1 && sm >= 80;
+   return dev->type == DEVICE_GPU && dev->vendor_kind == VENDOR_NVIDIA && sscanf(dev->arch, "sm_%d", &sm) == 1 &&
+          sm >= 80;
 }
 
 /* The L2's copies of an operand's line (dramReads): two where it is two partitions. */
@@ -861,8 +864,8 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    window.dynamic_smem = 0;
    const Waves dramWaves = Waves_of(dev, &window, r->registers, local);
    out->dram_read_bytes = dev->type == DEVICE_GPU && reuse_a > 0
-                             ? dramReads(&r->geo, p, &dramWaves, reuse_a, reuse_b, out->l2_bytes, l2Copies(dev), out->min_read_bytes,
-                                         &out->dram_drift_bytes, &out->dram_count)
+                             ? dramReads(&r->geo, p, &dramWaves, reuse_a, reuse_b, out->l2_bytes, l2Copies(dev),
+                                         out->min_read_bytes, &out->dram_drift_bytes, &out->dram_count)
                              : 0;
    out->l2_fabric_bytes = l2FabricBytes(dev, out);
    /* The banks' bandwidth at the clock the ceilings were measured at: a bound no kernel passes. */

@@ -60,8 +60,10 @@ bool ColdL2_setup(ColdL2 *c, const Backend *be, Context *ctx, const DeviceInfo *
       double extra = (double)(n - 1) * (double)per;
       if (n <= COLDL2_MAX_COPIES && (!dev->global_mem || extra <= dev->global_mem / 2.0)) {
          if (setupRotation(c, A, bytesA, rotateA, B, bytesB, rotateB, (int)n)) {
-            snprintf(c->method, sizeof c->method, "rotating %d copies of %s (%s; %s)", c->copies,
-                     rotateA && rotateB ? "A and B" : rotateA ? "A; B as a helper writes it" : "B; A as a helper writes it",
+            const char *which = rotateA && rotateB ? "A and B"
+                                : rotateA          ? "A; B as a helper writes it"
+                                                   : "B; A as a helper writes it";
+            snprintf(c->method, sizeof c->method, "rotating %d copies of %s (%s; %s)", c->copies, which,
                      sizeText((double)c->copies * (double)per, size, sizeof size), l2text);
             return true;
          }

@@ -27,7 +27,7 @@ typedef struct ColdL2_ {
    Buffer *a[COLDL2_MAX_COPIES], *b[COLDL2_MAX_COPIES];
    Buffer *flush, *flush_src;         /* flushing: flush_bytes (2 x L2) copied into flush before each launch */
    size_t flush_bytes;
-   char method[96];                   /* "rotating 5 copies of A and B (160 MiB)", "flushing 100 MiB" */
+   char method[128];                  /* "rotating 5 copies of A and B (160 MiB)", "flushing 100 MiB" */
 } ColdL2;
 
 /* Sets c up for operands A and B (bytes each) on dev, rotating those asked for; neither:

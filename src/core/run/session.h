@@ -124,7 +124,7 @@ typedef struct RunResult_ {
    RunPhases phases;    /* where wall_ms went (their sum is wall_ms); the caller's phases are 0 */
    bool cold_l2;        /* the launches were timed with a cold L2 (else warm: the default) */
    Observation obs;     /* clocks, power, energy during the timed launches (obs.known false: none) */
-   char cold_l2_method[96]; /* how the L2 was kept cold (coldl2.h): "rotating 5 copies of A and B (...)" */
+   char cold_l2_method[128]; /* how the L2 was kept cold (coldl2.h): "rotating 5 copies of A and B (...)" */
 } RunResult;
 
 typedef struct Session_ Session;
@@ -197,7 +197,7 @@ typedef struct VendorResult_ {
    VerifyResult verify;
    bool cold_l2;
    Observation obs;
-   char cold_l2_method[96];
+   char cold_l2_method[128];
 } VendorResult;
 
 /* The vendor library on the same device, problem and inputs: o->warmup calls, then
