@@ -23,6 +23,16 @@ static void loadKernels(Catalog *cat) {
 }
 
 /* An sm_90 GPU of 132 multiprocessors with the limits of an H100/H200. */
+/* k's defaults with each of `sets` ("NAME=VALUE") applied; a refused one fails the test. */
+static void setParams(const KernelInfo *k, long long *values, const char *const *sets, size_t n) {
+   char err[1024];
+   KernelInfo_defaults(k, values);
+   for (size_t i = 0; i < n; i++)
+      if (!Config_setParam(k, values, sets[i], err, sizeof err))
+         fail_msg("%s: %s", sets[i], err);
+}
+#define SET_PARAMS(k, values, sets) setParams((k), (values), (sets), sizeof(sets) / sizeof(sets)[0])
+
 static DeviceInfo hopperGpu(void) {
    DeviceInfo dev = {0};
    dev.type = DEVICE_GPU;
@@ -181,10 +191,8 @@ static void test_tma_share_by_order(void **state) {
    long long values[KERNEL_MAX_PARAMS];
    const KernelInfo *k = Catalog_find(&cat, "hopper1_tma");
    assert_non_null(k);
-   KernelInfo_defaults(k, values);
    const char *sets[] = {"BM=128", "BN=128", "BK=64", "SW=128"};
-   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
-      assert_true(Config_setParam(k, values, sets[i], err, sizeof err));
+   SET_PARAMS(k, values, sets);
    Problem p = squareBf16(2048);
    LimiterRun r = {.gflops = 500000, .registers = 90, .local_mem = -1, .median_ms = 0.1};
    LimiterInputs in;
@@ -205,10 +213,8 @@ static void test_tma_share_by_order(void **state) {
    assert_true(drifted.l2_used > together.l2_used && drifted.l2_used_all == together.l2_used_all);
    const KernelInfo *banded = Catalog_find(&cat, "hopper5_order");
    assert_non_null(banded);
-   KernelInfo_defaults(banded, values);
    const char *bandSets[] = {"BM=128", "BN=256", "BK=64", "GROUP=8", "CLUSTER=1"};
-   for (size_t i = 0; i < sizeof bandSets / sizeof bandSets[0]; i++)
-      assert_true(Config_setParam(banded, values, bandSets[i], err, sizeof err));
+   SET_PARAMS(banded, values, bandSets);
    assert_true(Config_check(banded, values, &p, &dev.limits, &r.geo, err, sizeof err));
    Limiter_inputs(&dev, banded, values, &p, &r, &peaks, NULL, &in);
    assert_true(in.tma_loads && r.geo.band == 8 && in.waves.waves > 1);
@@ -221,10 +227,8 @@ static void test_tma_share_by_order(void **state) {
    assert_true(r.geo.band == 0 && fabs(in.tma_l2_share - 2.0 / 3) < 1e-9);
    const KernelInfo *sk = Catalog_find(&cat, "hopper7_streamk");
    assert_non_null(sk);
-   KernelInfo_defaults(sk, values);
    const char *skSets[] = {"CONS=2", "BM=128", "BN=256", "BK=64", "SW=128", "STAGES=4", "STREAMK=1"};
-   for (size_t i = 0; i < sizeof skSets / sizeof skSets[0]; i++)
-      assert_true(Config_setParam(sk, values, skSets[i], err, sizeof err));
+   SET_PARAMS(sk, values, skSets);
    if (!Config_check(sk, values, &p, &dev.limits, &r.geo, err, sizeof err))
       fail_msg("%s", err);
    Limiter_inputs(&dev, sk, values, &p, &r, &peaks, NULL, &in);
@@ -918,10 +922,8 @@ static void test_dram_banded(void **state) {
    const KernelInfo *k = Catalog_find(&cat, "hopper5_order");
    assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
-   KernelInfo_defaults(k, values);
    const char *sets[] = {"BM=128", "BN=256", "BK=64", "GROUP=8", "CLUSTER=1"};
-   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
-      assert_true(Config_setParam(k, values, sets[i], err, sizeof err));
+   SET_PARAMS(k, values, sets);
    Problem p = squareBf16(4096);
    LimiterRun r = {.gflops = 700000, .registers = 168, .local_mem = -1, .median_ms = 0.2};
    assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
@@ -972,10 +974,8 @@ static void test_dram_operands_beside_c(void **state) {
    const KernelInfo *k = Catalog_find(&cat, "hopper5_order");
    assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
-   KernelInfo_defaults(k, values);
    const char *sets[] = {"BM=128", "BN=256", "BK=64", "GROUP=8", "CLUSTER=1"};
-   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
-      assert_true(Config_setParam(k, values, sets[i], err, sizeof err));
+   SET_PARAMS(k, values, sets);
    Problem p = squareBf16(3072);
    LimiterRun r = {.gflops = 700000, .registers = 168, .local_mem = -1, .median_ms = 0.1};
    assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
@@ -1018,10 +1018,8 @@ static void test_dram_window(void **state) {
    const KernelInfo *k = Catalog_find(&cat, "hopper5_order");
    assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
-   KernelInfo_defaults(k, values);
    const char *sets[] = {"CONS=1", "BM=64", "BN=64", "BK=64", "STAGES=12", "GROUP=8", "CLUSTER=1"};
-   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
-      assert_true(Config_setParam(k, values, sets[i], err, sizeof err));
+   SET_PARAMS(k, values, sets);
    Problem p = squareBf16(4096);
    LimiterRun r = {.gflops = 500000, .registers = 82, .local_mem = -1, .median_ms = 0.3};
    assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
@@ -1055,10 +1053,8 @@ static void test_dram_split(void **state) {
    const KernelInfo *k = Catalog_find(&cat, "hopper9_swapab");
    assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
-   KernelInfo_defaults(k, values);
    const char *sets[] = {"BN=128", "BT=16", "BK=64", "SW=128", "SPLIT=8", "BLOCKS=2"};
-   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
-      assert_true(Config_setParam(k, values, sets[i], err, sizeof err));
+   SET_PARAMS(k, values, sets);
    LimiterRun r = {.gflops = 100000, .registers = 128, .local_mem = -1, .median_ms = 1};
    assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
    LimiterInputs in;
@@ -1085,11 +1081,9 @@ static void test_dram_split(void **state) {
     * L2 that holds a plane's slices twice and its partial sums, each element once. */
    const KernelInfo *split = Catalog_find(&cat, "hopper6_splitk");
    assert_non_null(split);
-   KernelInfo_defaults(split, values);
    const char *splitSets[] = {"CONS=2", "BM=128", "BN=256", "GROUP=8", "CLUSTER=1",
                               "BK=16", "SW=64", "STAGES=4", "BLOCKS=1", "SPLIT=4"};
-   for (size_t i = 0; i < sizeof splitSets / sizeof splitSets[0]; i++)
-      assert_true(Config_setParam(split, values, splitSets[i], err, sizeof err));
+   SET_PARAMS(split, values, splitSets);
    p.precision = PRECISION_FLOAT;
    if (!Config_check(split, values, &p, &dev.limits, &r.geo, err, sizeof err))
       fail_msg("%s", err);
