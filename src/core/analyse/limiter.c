@@ -389,13 +389,11 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
  * row-by-row order (a grid with no `band:`, or band 1), where the order keeps no band of
  * tiles close: TMA_L2_SHARE_DRIFTED. A banded order (the tiles a band of rows runs share
  * them) and a cluster's (its multicast shares B by construction) keep TMA_L2_SHARE. */
-static double tmaL2Share(const DeviceInfo *dev, const KernelInfo *k, const Geometry *g, int registers,
-                         long long local_mem) {
+static double tmaL2Share(const KernelInfo *k, const Geometry *g, const Waves *w) {
    if (g->staggered)
       return 1;
    const bool rowOrder = g->band == 1 || (g->band == 0 && !k->band[0]);
-   const Waves w = Waves_of(dev, g, registers, local_mem >= 0 ? local_mem : g->localmem);
-   return rowOrder && w.known && (w.waves > 1 || w.rounds > 1) ? TMA_L2_SHARE_DRIFTED : TMA_L2_SHARE;
+   return rowOrder && w->known && (w->waves > 1 || w->rounds > 1) ? TMA_L2_SHARE_DRIFTED : TMA_L2_SHARE;
 }
 
 LimiterRun LimiterRun_of(const RunResult *r) {
@@ -840,11 +838,11 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
    out->one_block_per_unit = Waves_takesUnitWhole(k);
    out->tma_loads = k->ntma > 0;
    out->tma_staggered = out->tma_loads && r->geo.staggered;
-   out->tma_l2_share = out->tma_loads ? tmaL2Share(dev, k, &r->geo, r->registers, r->local_mem) : 0;
    /* Where a fix-up writes C, the kernel itself stores the workspace's partial sums. */
    out->store_bytes = r->geo.fixup_dims > 0 && r->geo.workspace > 0 ? (double)r->geo.workspace : 0;
    long long local = r->local_mem >= 0 ? r->local_mem : r->geo.localmem;
    out->waves = Waves_of(dev, &r->geo, r->registers, local);
+   out->tma_l2_share = out->tma_loads ? tmaL2Share(k, &r->geo, &out->waves) : 0;
    out->occupancy = out->waves.known ? out->waves.occupancy : 0;
    out->bank_ratio = trace->bank_ratio;
    out->load_ratio = out->lsu_load_bytes > 0 ? trace->load_ratio : 0;
