@@ -445,13 +445,12 @@ static void holdClose(Context *c) {
    memset(&c->hold, 0, sizeof c->hold);
 }
 
-/* The timing hold (gpu_common.h), unless a tool is injected into the process: Nsight
- * Compute or Systems (CUDA_INJECTION64_PATH) serialise the launches, and a held stream
- * would then wait out its limit at every timed launch. GEMMTOP_HOLD=0 turns it off.
- * Without it (or when a step fails) timing is as before: the host's launch inside. */
+/* The timing hold (gpu_common.h), unless a profiler is injected into the process
+ * (Gpu_profilerInjected). GEMMTOP_HOLD=0 turns it off. Without it (or when a step fails)
+ * timing is as before: the host's launch inside. */
 static void holdOpen(Context *c) {
-   const char *off = getenv("GEMMTOP_HOLD"), *tool = getenv("CUDA_INJECTION64_PATH");
-   if ((off && strcmp(off, "0") == 0) || (tool && *tool) || !api.cuMemHostAlloc || !api.cuMemFreeHost ||
+   const char *off = getenv("GEMMTOP_HOLD");
+   if ((off && strcmp(off, "0") == 0) || Gpu_profilerInjected() || !api.cuMemHostAlloc || !api.cuMemFreeHost ||
        !api.cuMemHostGetDevicePointer)
       return;
    CUdeviceptr dev = 0;

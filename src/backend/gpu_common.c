@@ -16,6 +16,21 @@ BackendStatus Gpu_fail(const GpuRuntime *rt, int r, const char *what, char *err,
    return r == rt->out_of_memory ? BACKEND_ERR_OUT_OF_MEMORY : BACKEND_ERR_OTHER;
 }
 
+/* Nsight Systems sets CUDA_INJECTION64_PATH; Nsight Compute 2025.3 does not (it preloads
+ * its injection), but sets its own transport variables (H200 machine, 2026-12-03: every
+ * held launch under it waited out the 50 ms limit). */
+static const char *const profilerVariables[] = {"CUDA_INJECTION64_PATH", "NV_NSIGHT_INJECTION_TRANSPORT_TYPE",
+                                                "NV_TPS_LAUNCH_TOKEN"};
+
+bool Gpu_profilerInjected(void) {
+   for (size_t i = 0; i < sizeof profilerVariables / sizeof profilerVariables[0]; i++) {
+      const char *v = getenv(profilerVariables[i]);
+      if (v && *v)
+         return true;
+   }
+   return false;
+}
+
 const char Gpu_holdPtx[] =
     ".version 6.0\n"
     ".target sm_50\n"

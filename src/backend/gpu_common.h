@@ -70,6 +70,11 @@ typedef struct GpuHold_ {
    unsigned long long limit_ns;       /* the longest a hold lasts */
 } GpuHold;
 
+/* Whether a profiler is injected into this process (Nsight Compute or Systems), which
+ * serialises launches: a held stream would then wait out the hold's limit at every timed
+ * launch. Told by the environment the tool starts the program with. */
+bool Gpu_profilerInjected(void);
+
 /* The holding kernel in PTX (any NVIDIA GPU from sm_50; the driver compiles it): entry
  * gemmtop_hold(counter, ticket, limit_ns). */
 extern const char Gpu_holdPtx[];

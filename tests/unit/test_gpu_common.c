@@ -293,6 +293,25 @@ static void test_hold(void **state) {
    assert_int_equal(fake.destroyed, fake.created);
 }
 
+/* A profiler is told by any of the variables the tools set, each alone; none: no profiler. */
+static void test_profiler_injected(void **state) {
+   (void)state;
+   const char *vars[] = {"CUDA_INJECTION64_PATH", "NV_NSIGHT_INJECTION_TRANSPORT_TYPE", "NV_TPS_LAUNCH_TOKEN"};
+   const int n = (int)(sizeof vars / sizeof vars[0]);
+   for (int i = 0; i < n; i++)
+      unsetenv(vars[i]);
+   assert_false(Gpu_profilerInjected());
+   const int pick = (int)Rng_below(&g_rng, (uint64_t)n);
+   for (int i = 0; i < n; i++) {
+      const int v = (pick + i) % n;
+      setenv(vars[v], "uds", 1);
+      assert_true(Gpu_profilerInjected());
+      setenv(vars[v], "", 1); /* set but empty: not a tool */
+      assert_false(Gpu_profilerInjected());
+      unsetenv(vars[v]);
+   }
+}
+
 static void test_limits_and_kernel_info(void **state) {
    (void)state;
    int want[GPU_ATTR_COUNT] = {1024, 1024, 1024, 64, 49152, 64, 1410000, 108};
@@ -456,6 +475,7 @@ int main(void) {
        cmocka_unit_test_setup(test_arguments_and_grid, setup),
        cmocka_unit_test_setup(test_failures, setup),
        cmocka_unit_test_setup(test_hold, setup),
+       cmocka_unit_test(test_profiler_injected),
        cmocka_unit_test_setup(test_limits_and_kernel_info, setup),
        cmocka_unit_test_setup(test_registers_from_ptx, setup),
        cmocka_unit_test(test_split_options),
