@@ -1008,6 +1008,13 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
                  "rows and columns again)",
                  times, l2_mb);
          break;
+      case DRAM_WAVES_KEPT:
+         fprintf(out,
+                 "%.2fx the compulsory (A and B exceed the %.0f MB L2: each wave of resident groups reads its tiles' "
+                 "rows and columns again, less what the L2 keeps from the wave before: an LRU of its size, the "
+                 "operands' lines in each partition, C's written lines beside them)",
+                 times, l2_mb);
+         break;
       default:
          fprintf(out, "each element once (%s fit in the %.0f MB L2)",
                  in->dram_count == DRAM_ONCE_PLANES ? "each split-K plane's slices of A and B" : "A and B", l2_mb);
