@@ -1055,6 +1055,47 @@ static void test_dram_waves_kept(void **state) {
    Catalog_free(&cat);
 }
 
+/* A cluster's unit (`unit:`): Hopper step 7's persistent grid of whole 128 x 256 tiles in
+ * clusters of two one above the other (the B tile multicast to both) at 4096 in bfloat16
+ * walks units of 256 x 256 in bands of 8, one a cluster: DRAM's reads are the waves of 66
+ * such tiles (before `unit:` the grid had no order the model followed, and no figure).
+ * Clusters side by side (SHARE_A) are another unit: no figure. */
+static void test_dram_cluster_unit(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   loadKernels(&cat);
+   DeviceInfo dev = hopperGpuL2();
+   Peaks peaks = {0};
+   const KernelInfo *k = Catalog_find(&cat, "hopper7_streamk");
+   assert_non_null(k);
+   long long values[KERNEL_MAX_PARAMS];
+   const char *sets[] = {"CONS=2", "BM=128", "BN=256", "GROUP=8", "BK=64", "STAGES=4", "STREAMK=0", "CLUSTER=2"};
+   SET_PARAMS(k, values, sets);
+   Problem p = squareBf16(4096);
+   LimiterRun r = {.gflops = 700000, .registers = 168, .local_mem = -1, .median_ms = 0.2};
+   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
+      fail_msg("%s", err);
+   assert_true(r.geo.band == 8 && r.geo.band_unit == 2);
+   LimiterInputs in;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.waves.known && in.waves.groups == 132);
+   const double want = bandedWaveBytes(16, 16, 8, 66, 256, 256, 4096, 2);
+   assert_true(want > in.min_read_bytes);
+   assert_int_equal(in.dram_count, DRAM_WAVES);
+   if (fabs(in.dram_read_bytes - want) > 1)
+      fail_msg("cluster DRAM reads %.6g, expected %.6g", in.dram_read_bytes, want);
+   /* The multicast shares B by construction: TMA's share stays the banded one. */
+   assert_true(fabs(in.tma_l2_share - 2.0 / 3) < 1e-9);
+   assert_true(Config_setParam(k, values, "SHARE_A=1", err, sizeof err));
+   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
+      fail_msg("%s", err);
+   assert_true(r.geo.band == 0);
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.dram_read_bytes == 0 && in.dram_count == DRAM_UNCOUNTED);
+   Catalog_free(&cat);
+}
+
 /* A ring of dynamic shared memory keeps a wgmma kernel at one group a unit, which the waves
  * shown and the tail count, while DRAM's waves count the groups the registers and the static
  * memory admit (the L2's window, limiter.c): Hopper step 5's 64 x 64 tiles with 12 stages read
@@ -1267,6 +1308,7 @@ int main(void) {
        cmocka_unit_test(test_dram_banded),
        cmocka_unit_test(test_dram_window),
        cmocka_unit_test(test_dram_waves_kept),
+       cmocka_unit_test(test_dram_cluster_unit),
        cmocka_unit_test(test_dram_operands_beside_c),
        cmocka_unit_test(test_dram_split),
        cmocka_unit_test(test_l2_fabric),
