@@ -671,17 +671,20 @@ static bool tileGridOf(const Geometry *g, const Problem *p, const Waves *w, long
  * split presets read each element once; Hopper step 6 in 3xTF32 2.47 times, the LRU 2.36;
  * in bfloat16 and half 1.3-1.8 times, where the LRU keeps them).
  * Where they do not, per wave of resident groups, the rows
- * of A and the columns of B its tiles cover (waveReads), for two kinds of grid:
+ * of A and the columns of B its tiles cover (waveReads), less what the L2 keeps from one
+ * wave for the next where that is less (the groups in step through the LRU, below), for
+ * two kinds of grid:
  *  - a plain 2-D grid of tiles, dimension 0 along N, the groups numbered row by row, no
  *    fix-up, no persistent grid (H200, ncu at 4096: within 6% for Hopper steps 1, 3 and 4,
  *    the tensor steps 1 and 3, myGEMM 7 and 8; groups that drift apart in K read more:
  *    myGEMM 9 and 10, 1.7x);
  *  - a grid of the BM x BN tiles `reuse:` names (A=BN B=BM), in the order `band:` gives
- *    (the Hopper and warp-tile steps' GROUP, swap-AB's row by row), a persistent grid's
- *    groups all resident (Hopper step 5 within 8% in every type and tile at 4096, the
- *    persistent grid of whole tiles at 192 and 224 columns within 5%; its 160-column, 64-row
- *    and GROUP=1 presets 0.81-1.75 times DRAM's; fast 2 and tensor 5 in their bands within 1%,
- *    where row by row gave 1.12-1.34 times DRAM's).
+ *    (the Hopper and warp-tile steps' GROUP, swap-AB's row by row; a cluster's unit of
+ *    tiles, `unit:`, as one tile), a persistent grid's groups all resident (Hopper step 5
+ *    within 8% in every type and tile at 4096, the persistent grid of whole tiles at 192 and
+ *    224 columns within 5%; its 160-column, 64-row and GROUP=1 presets 0.81-1.75 times
+ *    DRAM's before what the L2 keeps was taken off; fast 2 and tensor 5 in their bands within
+ *    1%, where row by row gave 1.12-1.34 times DRAM's).
  * 0: neither case. Where the waves are counted, *drift gets what the same grid reads once its
  * groups have drifted apart in K (lruReads, drifted) when that is more than DRIFT_SLACK times the
  * waves' figure, else 0: how far the groups drift decides, which the model cannot tell (H200,
@@ -726,7 +729,8 @@ static double dramReads(const Geometry *g, const Problem *p, const Waves *w, lon
     * in step through an LRU of the L2, never more than the waves' figure (H200, ncu at 4096:
     * the persistent grid's 64 x 128 tiles in bands of 32 rows 3.07 times DRAM's reads by the
     * waves, 0.99 so; its 128 x 160 tiles 1.10 to 1.07, Hopper step 5's 128 x 128 1.20 to
-    * 1.08; at 3072 its 64-column tiles 1.38 to 0.99; no row at 2048, 3072 or 4096 turned away). */
+    * 1.08; at 3072 step 5's 64-column tiles 1.38 to 0.99; no row at 2048, 3072 or 4096 turned
+    * away). */
    const double kept = lruReads(g, p, &t, l2_bytes, false, copies);
    if (kept > 0 && kept < waves)
       waves = kept, *how = DRAM_WAVES_KEPT;
