@@ -1129,6 +1129,45 @@ static void test_dram_window(void **state) {
    Catalog_free(&cat);
 }
 
+/* A ring that leaves two groups a unit: Hopper step 2 in bfloat16 at 4096, 128 x 128 tiles,
+ * three stages (99 KB), 154 registers, which would admit three: DRAM's waves count the two
+ * resident (the registers' window read 0.80 of DRAM's reads on the H200, the groups resident
+ * 1.00). With five stages the ring keeps it at one, and the window is the registers'. */
+static void test_dram_ring_of_two(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   loadKernels(&cat);
+   DeviceInfo dev = hopperGpuL2();
+   Peaks peaks = {0};
+   const KernelInfo *k = Catalog_find(&cat, "hopper2_pipeline");
+   assert_non_null(k);
+   long long values[KERNEL_MAX_PARAMS];
+   const char *sets[] = {"BM=128", "BN=128", "BK=64", "SW=128", "STAGES=3"};
+   SET_PARAMS(k, values, sets);
+   Problem p = squareBf16(4096);
+   LimiterRun r = {.gflops = 300000, .registers = 154, .local_mem = -1, .median_ms = 0.5};
+   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
+      fail_msg("%s", err);
+   LimiterInputs in;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.waves.known);
+   assert_int_equal(in.waves.per_unit, 2);
+   const double two = bandedWaveBytes(32, 32, 1, 2 * in.waves.units, 128, 128, 4096, 2);
+   assert_int_equal(in.dram_count, DRAM_WAVES);
+   if (fabs(in.dram_read_bytes - two) > 1)
+      fail_msg("DRAM reads %.6g, the waves of two groups a unit %.6g", in.dram_read_bytes, two);
+   assert_true(Config_setParam(k, values, "STAGES=5", err, sizeof err));
+   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
+      fail_msg("%s", err);
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   assert_int_equal(in.waves.per_unit, 1);
+   const double three = bandedWaveBytes(32, 32, 1, 3 * in.waves.units, 128, 128, 4096, 2);
+   if (!(in.dram_read_bytes <= three + 1 && in.dram_read_bytes < two))
+      fail_msg("five stages: DRAM reads %.6g, the registers' window %.6g", in.dram_read_bytes, three);
+   Catalog_free(&cat);
+}
+
 /* A split-K grid's planes (swap-AB in bfloat16 at 4096, A and B 64 MB against a 60 MB L2):
  * SPLIT=8 planes each take an eighth of K, whose slices of A and B (8 MB) fit: each element
  * once, with no second figure. SPLIT=1 has no planes: the waves of its row-by-row order
@@ -1309,6 +1348,7 @@ int main(void) {
        cmocka_unit_test(test_dram_window),
        cmocka_unit_test(test_dram_waves_kept),
        cmocka_unit_test(test_dram_cluster_unit),
+       cmocka_unit_test(test_dram_ring_of_two),
        cmocka_unit_test(test_dram_operands_beside_c),
        cmocka_unit_test(test_dram_split),
        cmocka_unit_test(test_l2_fabric),
