@@ -35,7 +35,8 @@ dynamic_smem: STAGES * (BM + BN) * 128 + BM * (BN * 4 + 32) + 1024 + 16 * STAGES
 tma:      A box=128,BM swizzle=128
 tma:      B box=128,BN / CLUSTER swizzle=128
 reuse:    A=BN B=BM
-band:     CLUSTER == 1 ? GROUP : 0
+band:     GROUP
+unit:     CLUSTER
 local_reuse: A=BN B=64
 */
 #define KB 128         /* bytes (FP8 elements) of k per stage: one box row, the scales' block */

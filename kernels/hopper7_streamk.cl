@@ -40,7 +40,8 @@ param:    DADD = 1 in 0, 1 ; 1: each wgmma's descriptor is the ring's first plus
 param:    C16 = 1 in 0, 1 ; 1: neighbouring lanes swap accumulator pairs so that C is stored 16 bytes a lane (0: 8)
 param:    EPI = 0 in 0, 1, 2, 4 ; whole tiles' C through shared memory and the copy engine in EPI parts, beta 0 (0: the consumers store C)
 reuse:    A=BN B=BM
-band:     STREAMK || CLUSTER > 1 ? 0 : GROUP
+band:     STREAMK ? 0 : GROUP
+unit:     SHARE_A ? 0 : CLUSTER
 staggered: STREAMK
 local_reuse: A=(IN_SIZE==4&&GT_TF32==0?BN*5/48:BN) B=(IN_SIZE==4&&GT_TF32==0?64*BM*5/(15*BM+2112):64)
 arch:     sm_90a

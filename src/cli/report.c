@@ -990,7 +990,8 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    if (in->peak_gflops <= 0 || in->copy_gbps <= 0)
       fprintf(out, "ceilings   not all measured on this device: gemmtop list devices --measure\n");
    /* DRAM's reads by the model (Limiter_inputs): once where A and B fit in the L2, else each
-    * wave's rows and columns again; the memory share is judged by them and C's writes. */
+    * wave's rows and columns again (less what the L2 keeps across waves: waves_kept); the
+    * memory share is judged by them and C's writes. */
    if (in->dram_read_bytes > 0 && l->memory_used >= 0) {
       const double times = in->dram_read_bytes / in->min_read_bytes, l2_mb = in->l2_bytes / 1048576;
       fprintf(out, "DRAM       the model's reads: %.4g MB, ", in->dram_read_bytes / 1e6);
@@ -1006,6 +1007,13 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
          fprintf(out,
                  "%.2fx the compulsory (A and B exceed the %.0f MB L2: each wave of resident groups reads its tiles' "
                  "rows and columns again)",
+                 times, l2_mb);
+         break;
+      case DRAM_WAVES_KEPT:
+         fprintf(out,
+                 "%.2fx the compulsory (A and B exceed the %.0f MB L2: each wave of resident groups reads its tiles' "
+                 "rows and columns again, less what the L2 keeps from the wave before: an LRU of its size, the "
+                 "operands' lines in each partition, C's written lines beside them)",
                  times, l2_mb);
          break;
       default:

@@ -907,6 +907,26 @@ static void test_wgmma_shared_memory(void **state) {
    Catalog_free(&cat);
 }
 
+/* The waves' DRAM reads of a tm x tn grid of bm x bn tiles numbered `band` tile rows at a
+ * time, column by column inside a band: per wave of `resident` tiles, the rows of A and the
+ * columns of B they cover, each once (k deep, `in` bytes an element). */
+static double bandedWaveBytes(long long tm, long long tn, long long band, long long resident, double bm, double bn,
+                              double k, double in) {
+   double bytes = 0;
+   for (long long t0 = 0; t0 < tm * tn; t0 += resident) {
+      bool row[256] = {false}, col[256] = {false};
+      int rows = 0, cols = 0;
+      for (long long t = t0; t < t0 + resident && t < tm * tn; t++) {
+         const long long first = t / (band * tn) * band, h = tm - first < band ? tm - first : band;
+         const long long r = first + t % (band * tn) % h, c = t % (band * tn) / h;
+         rows += !row[r], cols += !col[c];
+         row[r] = col[c] = true;
+      }
+      bytes += (rows * bm + cols * bn) * k * in;
+   }
+   return bytes;
+}
+
 /* DRAM's reads of a banded 1-D grid (`band:`): Hopper step 5 in bfloat16, 128 x 256 tiles
  * numbered 8 tile rows at a time, column by column inside a band, at 4096 against a 60 MB L2
  * (A and B 64 MB): per wave of resident blocks, the rows of A and the columns of B its tiles
@@ -931,18 +951,8 @@ static void test_dram_banded(void **state) {
    LimiterInputs in;
    Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
    assert_true(in.waves.known);
-   const long long resident = (long long)in.waves.units * in.waves.per_unit, tm = 32, tn = 16;
-   double want = 0;
-   for (long long t0 = 0; t0 < tm * tn; t0 += resident) {
-      bool row[32] = {false}, col[16] = {false};
-      int rows = 0, cols = 0;
-      for (long long t = t0; t < t0 + resident && t < tm * tn; t++) {
-         const long long band = t / (8 * tn), r8 = t % (8 * tn) % 8, c = t % (8 * tn) / 8;
-         rows += !row[band * 8 + r8], cols += !col[c];
-         row[band * 8 + r8] = col[c] = true;
-      }
-      want += (rows * 128.0 + cols * 256.0) * 4096 * 2;
-   }
+   const long long resident = (long long)in.waves.units * in.waves.per_unit;
+   const double want = bandedWaveBytes(32, 16, 8, resident, 128, 256, 4096, 2);
    assert_true(want > in.min_read_bytes);
    if (fabs(in.dram_read_bytes - want) > 1)
       fail_msg("banded DRAM reads %.6g, expected %.6g (%lld resident)", in.dram_read_bytes, want, resident);
@@ -1004,6 +1014,88 @@ static void test_dram_operands_beside_c(void **state) {
    Catalog_free(&cat);
 }
 
+/* What the L2 keeps from one wave for the next: Hopper step 7's persistent grid of whole
+ * 64 x 128 tiles in bands of 32 tile rows at 4096 in bfloat16 (A and B 64 MB against a 60 MB
+ * L2). Each wave of 132 tiles reads its band's 32 rows of A, which the waves' count reads
+ * again every wave (about 3 times DRAM's reads on the H200); through an LRU of the L2 the
+ * band's A (16.8 MB, twice in the two partitions) stays for the band's eight waves: about
+ * A once and B once a band, 101 MB, counted as kept. With an L2 too small for a band's A the
+ * waves' figure stands. */
+static void test_dram_waves_kept(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   loadKernels(&cat);
+   DeviceInfo dev = hopperGpuL2();
+   Peaks peaks = {0};
+   const KernelInfo *k = Catalog_find(&cat, "hopper7_streamk");
+   assert_non_null(k);
+   long long values[KERNEL_MAX_PARAMS];
+   const char *sets[] = {"CONS=1", "BM=64", "BN=128", "GROUP=32", "BK=64", "STAGES=8", "STREAMK=0", "BLOCKS=1"};
+   SET_PARAMS(k, values, sets);
+   Problem p = squareBf16(4096);
+   LimiterRun r = {.gflops = 600000, .registers = 168, .local_mem = -1, .median_ms = 0.25};
+   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
+      fail_msg("%s", err);
+   assert_int_equal(r.geo.band, 32);
+   LimiterInputs in;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.waves.known);
+   const double waves = bandedWaveBytes(64, 32, 32, in.waves.groups, 64, 128, 4096, 2);
+   const double bands = 2 * (2048.0 + 4096) * 4096 * 2;
+   assert_int_equal(in.dram_count, DRAM_WAVES_KEPT);
+   if (!(in.dram_read_bytes >= in.min_read_bytes && in.dram_read_bytes <= 1.25 * bands && waves > 3 * bands))
+      fail_msg("DRAM reads %.6g: expected near %.6g, the waves' %.6g", in.dram_read_bytes, bands, waves);
+   dev.l2_bytes = 8u << 20;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   if (!(in.dram_count == DRAM_WAVES && fabs(in.dram_read_bytes - waves) <= 1))
+      fail_msg("through an 8 MB L2: %s %.6g, the waves' %.6g", DramCount_name(in.dram_count), in.dram_read_bytes,
+               waves);
+   assert_string_equal(DramCount_name(DRAM_WAVES_KEPT), "waves_kept");
+   Catalog_free(&cat);
+}
+
+/* A cluster's unit (`unit:`): Hopper step 7's persistent grid of whole 128 x 256 tiles in
+ * clusters of two one above the other (the B tile multicast to both) at 4096 in bfloat16
+ * walks units of 256 x 256 in bands of 8, one a cluster: DRAM's reads are the waves of 66
+ * such tiles (before `unit:` the grid had no order the model followed, and no figure).
+ * Clusters side by side (SHARE_A) are another unit: no figure. */
+static void test_dram_cluster_unit(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   loadKernels(&cat);
+   DeviceInfo dev = hopperGpuL2();
+   Peaks peaks = {0};
+   const KernelInfo *k = Catalog_find(&cat, "hopper7_streamk");
+   assert_non_null(k);
+   long long values[KERNEL_MAX_PARAMS];
+   const char *sets[] = {"CONS=2", "BM=128", "BN=256", "GROUP=8", "BK=64", "STAGES=4", "STREAMK=0", "CLUSTER=2"};
+   SET_PARAMS(k, values, sets);
+   Problem p = squareBf16(4096);
+   LimiterRun r = {.gflops = 700000, .registers = 168, .local_mem = -1, .median_ms = 0.2};
+   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
+      fail_msg("%s", err);
+   assert_true(r.geo.band == 8 && r.geo.band_unit == 2);
+   LimiterInputs in;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.waves.known && in.waves.groups == 132);
+   const double want = bandedWaveBytes(16, 16, 8, 66, 256, 256, 4096, 2);
+   assert_true(want > in.min_read_bytes);
+   assert_int_equal(in.dram_count, DRAM_WAVES);
+   if (fabs(in.dram_read_bytes - want) > 1)
+      fail_msg("cluster DRAM reads %.6g, expected %.6g", in.dram_read_bytes, want);
+   /* The multicast shares B by construction: TMA's share stays the banded one. */
+   assert_true(fabs(in.tma_l2_share - 2.0 / 3) < 1e-9);
+   assert_true(Config_setParam(k, values, "SHARE_A=1", err, sizeof err));
+   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
+      fail_msg("%s", err);
+   assert_true(r.geo.band == 0);
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.dram_read_bytes == 0 && in.dram_count == DRAM_UNCOUNTED);
+   Catalog_free(&cat);
+}
+
 /* A ring of dynamic shared memory keeps a wgmma kernel at one group a unit, which the waves
  * shown and the tail count, while DRAM's waves count the groups the registers and the static
  * memory admit (the L2's window, limiter.c): Hopper step 5's 64 x 64 tiles with 12 stages read
@@ -1034,6 +1126,45 @@ static void test_dram_window(void **state) {
    assert_true(ring.dram_read_bytes > ring.min_read_bytes);
    if (ring.dram_read_bytes != window.dram_read_bytes)
       fail_msg("DRAM reads %.6g with the ring counted, %.6g without", ring.dram_read_bytes, window.dram_read_bytes);
+   Catalog_free(&cat);
+}
+
+/* A ring that leaves two groups a unit: Hopper step 2 in bfloat16 at 4096, 128 x 128 tiles,
+ * three stages (99 KB), 154 registers, which would admit three: DRAM's waves count the two
+ * resident (the registers' window read 0.80 of DRAM's reads on the H200, the groups resident
+ * 1.00). With five stages the ring keeps it at one, and the window is the registers'. */
+static void test_dram_ring_of_two(void **state) {
+   (void)state;
+   Catalog cat;
+   char err[1024];
+   loadKernels(&cat);
+   DeviceInfo dev = hopperGpuL2();
+   Peaks peaks = {0};
+   const KernelInfo *k = Catalog_find(&cat, "hopper2_pipeline");
+   assert_non_null(k);
+   long long values[KERNEL_MAX_PARAMS];
+   const char *sets[] = {"BM=128", "BN=128", "BK=64", "SW=128", "STAGES=3"};
+   SET_PARAMS(k, values, sets);
+   Problem p = squareBf16(4096);
+   LimiterRun r = {.gflops = 300000, .registers = 154, .local_mem = -1, .median_ms = 0.5};
+   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
+      fail_msg("%s", err);
+   LimiterInputs in;
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   assert_true(in.waves.known);
+   assert_int_equal(in.waves.per_unit, 2);
+   const double two = bandedWaveBytes(32, 32, 1, 2 * in.waves.units, 128, 128, 4096, 2);
+   assert_int_equal(in.dram_count, DRAM_WAVES);
+   if (fabs(in.dram_read_bytes - two) > 1)
+      fail_msg("DRAM reads %.6g, the waves of two groups a unit %.6g", in.dram_read_bytes, two);
+   assert_true(Config_setParam(k, values, "STAGES=5", err, sizeof err));
+   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
+      fail_msg("%s", err);
+   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   assert_int_equal(in.waves.per_unit, 1);
+   const double three = bandedWaveBytes(32, 32, 1, 3 * in.waves.units, 128, 128, 4096, 2);
+   if (!(in.dram_read_bytes <= three + 1 && in.dram_read_bytes < two))
+      fail_msg("five stages: DRAM reads %.6g, the registers' window %.6g", in.dram_read_bytes, three);
    Catalog_free(&cat);
 }
 
@@ -1215,6 +1346,9 @@ int main(void) {
        cmocka_unit_test(test_wgmma_shared_memory),
        cmocka_unit_test(test_dram_banded),
        cmocka_unit_test(test_dram_window),
+       cmocka_unit_test(test_dram_waves_kept),
+       cmocka_unit_test(test_dram_cluster_unit),
+       cmocka_unit_test(test_dram_ring_of_two),
        cmocka_unit_test(test_dram_operands_beside_c),
        cmocka_unit_test(test_dram_split),
        cmocka_unit_test(test_l2_fabric),

@@ -51,6 +51,7 @@ const char *DramCount_name(DramCount c) {
    case DRAM_ONCE_PLANES: return "once_planes";
    case DRAM_BESIDE_WRITES: return "beside_writes";
    case DRAM_WAVES: return "waves";
+   case DRAM_WAVES_KEPT: return "waves_kept";
    default: return "none";
    }
 }
@@ -392,7 +393,7 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
 static double tmaL2Share(const KernelInfo *k, const Geometry *g, const Waves *w) {
    if (g->staggered)
       return 1;
-   const bool rowOrder = g->band == 1 || (g->band == 0 && !k->band[0]);
+   const bool rowOrder = (g->band == 1 && g->band_unit <= 1) || (g->band == 0 && !k->band[0]);
    return rowOrder && w->known && (w->waves > 1 || w->rounds > 1) ? TMA_L2_SHARE_DRIFTED : TMA_L2_SHARE;
 }
 
@@ -633,10 +634,17 @@ static bool tileGridOf(const Geometry *g, const Problem *p, const Waves *w, long
    t->planes = planes > 1 ? planes : 1;
    t->c_size = planes > 1 ? (double)g->workspace / ((double)planes * g->m * g->n) : Precision_size(p->precision);
    if (g->band > 0) {
-      t->bm = reuse_b, t->bn = reuse_a, t->band = g->band;
+      /* A cluster's blocks (`unit:`) take the tiles of one unit of the order at once, one
+       * above the other, and read B's tile once between them (TMA multicast): to DRAM and
+       * the L2 the unit is one tile of their rows, and the grid runs a unit per cluster
+       * (H200, ncu: FP8 step 5's pairs at 4096 0.96-0.98 times DRAM's reads so, 0.64 as
+       * each element once; the persistent grid's 256-column pairs 1.00 at 3072 and 4096). */
+      const long long unit = g->band_unit > 1 ? g->band_unit : 1;
+      t->bm = reuse_b * unit, t->bn = reuse_a, t->band = g->band;
       t->tm = (g->m + t->bm - 1) / t->bm, t->tn = (g->n + t->bn - 1) / t->bn;
       if (g->work > 0)
          t->resident = w->groups;
+      t->resident = t->resident / unit > 0 ? t->resident / unit : 1;
       return true;
    }
    /* A third dimension of one group (a split-K grid's SPLIT=1) leaves a 2-D grid; of SPLIT
@@ -663,17 +671,20 @@ static bool tileGridOf(const Geometry *g, const Problem *p, const Waves *w, long
  * split presets read each element once; Hopper step 6 in 3xTF32 2.47 times, the LRU 2.36;
  * in bfloat16 and half 1.3-1.8 times, where the LRU keeps them).
  * Where they do not, per wave of resident groups, the rows
- * of A and the columns of B its tiles cover (waveReads), for two kinds of grid:
+ * of A and the columns of B its tiles cover (waveReads), less what the L2 keeps from one
+ * wave for the next where that is less (the groups in step through the LRU, below), for
+ * two kinds of grid:
  *  - a plain 2-D grid of tiles, dimension 0 along N, the groups numbered row by row, no
  *    fix-up, no persistent grid (H200, ncu at 4096: within 6% for Hopper steps 1, 3 and 4,
  *    the tensor steps 1 and 3, myGEMM 7 and 8; groups that drift apart in K read more:
  *    myGEMM 9 and 10, 1.7x);
  *  - a grid of the BM x BN tiles `reuse:` names (A=BN B=BM), in the order `band:` gives
- *    (the Hopper and warp-tile steps' GROUP, swap-AB's row by row), a persistent grid's
- *    groups all resident (Hopper step 5 within 8% in every type and tile at 4096, the
- *    persistent grid of whole tiles at 192 and 224 columns within 5%; its 160-column, 64-row
- *    and GROUP=1 presets 0.81-1.75 times DRAM's; fast 2 and tensor 5 in their bands within 1%,
- *    where row by row gave 1.12-1.34 times DRAM's).
+ *    (the Hopper and warp-tile steps' GROUP, swap-AB's row by row; a cluster's unit of
+ *    tiles, `unit:`, as one tile), a persistent grid's groups all resident (Hopper step 5
+ *    within 8% in every type and tile at 4096, the persistent grid of whole tiles at 192 and
+ *    224 columns within 5%; its 160-column, 64-row and GROUP=1 presets 0.81-1.75 times
+ *    DRAM's before what the L2 keeps was taken off; fast 2 and tensor 5 in their bands within
+ *    1%, where row by row gave 1.12-1.34 times DRAM's).
  * 0: neither case. Where the waves are counted, *drift gets what the same grid reads once its
  * groups have drifted apart in K (lruReads, drifted) when that is more than DRIFT_SLACK times the
  * waves' figure, else 0: how far the groups drift decides, which the model cannot tell (H200,
@@ -709,12 +720,22 @@ static double dramReads(const Geometry *g, const Problem *p, const Waves *w, lon
    }
    if (!tileGridOf(g, p, w, reuse_a, reuse_b, 0, &t))
       return 0;
-   const double waves = waveReads(g, p, t.tm, t.tn, t.bm, t.bn, t.band, t.resident);
-   if (waves > 0) {
-      *how = DRAM_WAVES;
-      const double drifted = lruReads(g, p, &t, l2_bytes, true, 1);
-      *drift = drifted > DRIFT_SLACK * waves ? drifted : 0;
-   }
+   double waves = waveReads(g, p, t.tm, t.tn, t.bm, t.bn, t.band, t.resident);
+   if (waves <= 0)
+      return 0;
+   *how = DRAM_WAVES;
+   /* The L2 keeps what a wave read for the waves after it, as far as its size allows with
+    * the operands' lines in each of its `copies` and C's written lines beside them: the groups
+    * in step through an LRU of the L2, never more than the waves' figure (H200, ncu at 4096:
+    * the persistent grid's 64 x 128 tiles in bands of 32 rows 3.07 times DRAM's reads by the
+    * waves, 0.99 so; its 128 x 160 tiles 1.10 to 1.07, Hopper step 5's 128 x 128 1.20 to
+    * 1.08; at 3072 step 5's 64-column tiles 1.38 to 0.99; no row at 2048, 3072 or 4096 turned
+    * away). */
+   const double kept = lruReads(g, p, &t, l2_bytes, false, copies);
+   if (kept > 0 && kept < waves)
+      waves = kept, *how = DRAM_WAVES_KEPT;
+   const double drifted = lruReads(g, p, &t, l2_bytes, true, 1);
+   *drift = drifted > DRIFT_SLACK * waves ? drifted : 0;
    return waves;
 }
 
@@ -857,10 +878,14 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
     * rows and columns the L2 serves together is wider than what is resident, and this count
     * is the one ncu agreed with (H200, 4096: with the ring counted, the 64-row tiles read
     * 1.2-1.5 times DRAM's, the decode rings up to 7 times, and an LRU of the L2's size, or of
-    * half of it, carried across the waves fell short of DRAM's: docs/limits.md). */
+    * half of it, carried across the waves fell short of DRAM's: docs/limits.md). A ring that
+    * leaves two or more groups a unit is not that case: the waves count the groups resident
+    * (Hopper step 2's three stages, two groups where the registers admit three: 0.73-0.82
+    * times DRAM's reads at 3072 and 4096 by the window, 0.91-1.00 by what is resident). */
    Geometry window = r->geo;
    window.dynamic_smem = 0;
-   const Waves dramWaves = Waves_of(dev, &window, r->registers, local);
+   const Waves dramWaves =
+       out->waves.known && out->waves.per_unit >= 2 ? out->waves : Waves_of(dev, &window, r->registers, local);
    out->dram_read_bytes = dev->type == DEVICE_GPU && reuse_a > 0
                              ? dramReads(&r->geo, p, &dramWaves, reuse_a, reuse_b, out->l2_bytes, l2Copies(dev),
                                          out->min_read_bytes, &out->dram_drift_bytes, &out->dram_count)

@@ -68,10 +68,12 @@ typedef enum {
    DRAM_ONCE_PLANES,     /* each split-K plane's slices of A and B fit: each element once */
    DRAM_BESIDE_WRITES,   /* they fit, but not in each of the L2's copies beside what the kernel writes
                             (C, or the planes' partial sums): read again as an LRU of the L2 evicts */
-   DRAM_WAVES            /* they do not fit: each wave of resident groups reads its rows and columns */
+   DRAM_WAVES,           /* they do not fit: each wave of resident groups reads its rows and columns */
+   DRAM_WAVES_KEPT       /* so, less what an LRU of the L2 (its copies, C's written lines) keeps from
+                            one wave for the next */
 } DramCount;
 
-/* "none", "once", "once_planes", "beside_writes", "waves" (JSON). */
+/* "none", "once", "once_planes", "beside_writes", "waves", "waves_kept" (JSON). */
 const char *DramCount_name(DramCount c);
 
 typedef struct LimiterInputs_ {

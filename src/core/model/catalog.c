@@ -381,6 +381,8 @@ static bool parseLine(KernelInfo *k, const char *key, char *v, char *err, size_t
       return setField(k->work, sizeof k->work, "work", v, err, errlen);
    } else if (!strcmp(key, "band")) {
       return setField(k->band, sizeof k->band, "band", v, err, errlen);
+   } else if (!strcmp(key, "unit")) {
+      return setField(k->unit, sizeof k->unit, "unit", v, err, errlen);
    } else if (!strcmp(key, "staggered")) {
       return setField(k->staggered, sizeof k->staggered, "staggered", v, err, errlen);
    } else if (!strcmp(key, "workspace")) {

@@ -98,6 +98,11 @@ typedef struct KernelInfo_ {
     * steps' and the warp-tile steps' GROUP; 1: row by row). Only the limiter's DRAM reads use
     * it; "" (or 0 for a configuration) when the grid is not one. */
    char band[128];
+   /* `unit:` tiles one above the other that the `band:` order walks as one (a cluster of
+    * blocks that share their B tile through TMA multicast: each takes its rank's tile).
+    * Only the limiter's DRAM reads use it; "" for 1, 0 for a configuration whose unit is
+    * another shape (side by side). */
+   char unit[128];
    /* `staggered:` nonzero for a configuration whose blocks stand at different K steps from
     * the start (stream-K's pieces): their TMA requests for a line do not arrive together,
     * so the L2 answers each one. Only the limiter's L2 share uses it; "" never. */

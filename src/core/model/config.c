@@ -354,6 +354,11 @@ static bool fixupSizes(Scope *s, Geometry *g, char *msg, size_t msglen) {
       return false;
    if (g->band < 0)
       g->band = 0;
+   g->band_unit = 1;
+   if (k->unit[0] && !evalIn(s, k->unit, "unit", &g->band_unit, msg, msglen))
+      return false;
+   if (g->band_unit < 1) /* a unit of another shape: no order the limiter follows */
+      g->band = 0, g->band_unit = 1;
    long long staggered = 0;
    if (k->staggered[0] && !evalIn(s, k->staggered, "staggered", &staggered, msg, msglen))
       return false;

@@ -44,6 +44,7 @@ typedef struct Geometry_ {
                                * -DCUS=; 0 when no launch expression names CUS */
    long long work;            /* items a persistent grid shares out (`work:`); 0: one per work-group */
    long long band;            /* tile rows per band of the grid's tile order (`band:`); 0: not one */
+   long long band_unit;       /* tiles one above the other the band walks as one (`unit:`); 1 unless named */
    bool staggered;            /* its blocks stand at different K steps from the start (`staggered:`) */
    int fixup_dims;            /* the fix-up launch (`fixup:`); 0 when there is none for this configuration */
    size_t fixup_global[3];
