@@ -922,7 +922,10 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       const struct {
          const char *key;
          OverCause c;
-      } over[] = {{"compute_over", l->compute_over}, {"memory_over", l->memory_over}, {"local_over", l->local_over}};
+      } over[] = {{"compute_over", l->compute_over},
+                  {"memory_over", l->memory_over},
+                  {"local_over", l->local_over},
+                  {"l2_over", l->l2_over}};
       for (size_t i = 0; i < sizeof over / sizeof over[0]; i++) {
          const char *name = OverCause_name(over[i].c);
          fprintf(out, "\"%s\":%s%s%s,", over[i].key, name ? "\"" : "", name ? name : "null", name ? "\"" : "");
@@ -941,7 +944,7 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    if (f == FORMAT_CSV) {
       fputs("limiter,words,headroom,compute_pct,memory_pct,memory_min_pct,local_pct,launch_pct,caches,flops_per_byte,"
             "flops_per_byte_min,attainable_gflops,slots_busy,occupancy,peak_gflops,copy_gbps,l2_pct,l2_gbps,compute_over,"
-            "memory_over,local_over\n",
+            "memory_over,local_over,l2_over\n",
             out);
       Util_csvField(out, LimitKind_name(l->kind), false);
       Util_csvField(out, l->words, false);
@@ -961,7 +964,7 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
       fputc(',', out);
       if (in->l2_gbps > 0)
          fprintf(out, "%.6g", in->l2_gbps);
-      const OverCause over[] = {l->compute_over, l->memory_over, l->local_over};
+      const OverCause over[] = {l->compute_over, l->memory_over, l->local_over, l->l2_over};
       for (size_t i = 0; i < sizeof over / sizeof over[0]; i++)
          fprintf(out, ",%s", OverCause_name(over[i]) ? OverCause_name(over[i]) : "");
       fputc('\n', out);
@@ -1029,7 +1032,12 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
                  "through an LRU of the L2's size): how far they drift decides, which the model cannot tell\n",
                  in->dram_drift_bytes / 1e6, in->dram_drift_bytes / in->min_read_bytes);
    }
-   if (l->l2_used >= 0 && l->l2_used_all >= 0 && in->tma_staggered)
+   if (l->l2_over)
+      fprintf(out,
+              "L2         the model's loads and its stores would need %.0f%% of the measured %.4g GB/s, within the "
+              "model's error of it, so not a share: %s\n",
+              100 * l->l2_used, in->l2_gbps, Limiter_overWhy(LIMIT_L2, l->l2_over));
+   else if (l->l2_used >= 0 && l->l2_used_all >= 0 && in->tma_staggered)
       fprintf(out,
               "L2         the model's loads and its stores: %.0f%% of the measured %.4g GB/s (its blocks stand at "
               "different K steps: the L2 answers each of TMA's requests)\n",

@@ -105,13 +105,18 @@ else not_ok "local stores add their wavefronts to the local share" "$msg"; fi
 # the H200, 2026-12-02: SMs 71% busy, the L2 82%, where two slots a unit had capped it at
 # 48%). 0.2258 ms at 1585 MHz was ncu's launch at 4096.
 judge --device-file "$DEV" --preset hopper-7-persistent-bm64n128-bf16 --size 4096 --judge-ms 0.2258 --judge-mhz 1585
-expect_in "limits     L2 cache: 104% of the measured" "$OUT" "a persistent grid of one block a unit is not its tail"
+expect_in "limits     L2 cache: at the measured" "$OUT" "a persistent grid of one block a unit is not its tail"
+# ... where the model's bytes come to 104% of the L2's ceiling: no share above 100% as a fact.
+expect_in "come to 104% of it, within its error but not a share" "$OUT" "the L2 above its ceiling is not a share"
+expect_in "L2         the model's loads and its stores would need 104% of the measured" "$OUT" \
+   "and its detail line says so too"
 judge --device-file "$DEV" --preset hopper-7-persistent-bm64n128-bf16 --size 4096 --judge-ms 0.2258 --format json
 if msg=$(printf '%s\n' "$OUT" | tail -n 1 | python3 -c '
 import json, sys
 lim = json.loads(sys.stdin.read())["limits"]
 assert lim["limiter"] != "tail" and lim["per_unit"] == 1 and lim["waves"] == 1, lim  # the ring: one a unit
 assert abs(lim["slots_busy"] - 2048 / (132 * 16)) < 1e-3, lim  # 2048 tiles in rounds of 16
+assert lim["l2_over"] == "unsure" and lim["local_over"] is None, lim  # TMA: the share, or the ceiling
 ' 2>&1); then ok "its tail: the tiles' rounds 97% full, one group a unit resident (its ring)"
 else not_ok "its tail: the tiles' rounds 97% full, one group a unit resident (its ring)" "$msg"; fi
 

@@ -451,6 +451,49 @@ static void test_compute_above_its_peak(void **state) {
    assert_string_equal(col, "compute >100%");
 }
 
+/* The L2 a little above its ceiling (under CACHE_SLACK, where it stops being judged): still
+ * the limiter, but no share of it (H200, 2026-12-03: swap-AB on mma.sync at 105% of the L2
+ * in explain's words). Plain loads: the L1's doing; TMA's: either side's. Past the slack the
+ * L1 serves part and the L2 is not judged, as before. */
+static void test_l2_above_its_ceiling(void **state) {
+   (void)state;
+   const double overs[] = {1.001, 1.02, 1.049};
+   for (int i = 0; i < 3; i++) {
+      LimiterInputs in = base(6000, 6000.0 / (10000 * overs[i]));
+      in.l2_gbps = 10000;
+      Limiter l;
+      Limiter_of(&in, &l);
+      assert_int_equal(l.kind, LIMIT_L2);
+      assert_int_equal(l.l2_over, OVER_CACHE);
+      assert_non_null(strstr(l.words, "L2 cache: at the measured 10000 GB/s"));
+      assert_non_null(strstr(l.words, "not a share: the L1 serves some of the loads the model sends to the L2"));
+      assert_non_null(strstr(l.brief, "L2 cache: at its measured bandwidth"));
+      char col[32];
+      Limiter_column(&l, &in, col, sizeof col);
+      assert_string_equal(col, "L2 >100%");
+      /* TMA's loads: two thirds of them reach the L2, so 1.5 times the bytes for the same share. */
+      in.tma_loads = true;
+      in.model_bytes *= 1.5;
+      in.min_bytes = in.min_read_bytes = 0;
+      Limiter_of(&in, &l);
+      assert_true(fabs(l.l2_used - overs[i]) < 1e-9);
+      assert_int_equal(l.l2_over, OVER_UNSURE);
+      assert_non_null(strstr(l.words, "the L2's micro-kernel falls short, or the L2 answers fewer of TMA's requests"));
+   }
+   /* At the ceiling: a share; past the slack: the L1 serves part, the L2 not judged. */
+   LimiterInputs in = base(6000, 6000.0 / 10000);
+   in.l2_gbps = 10000;
+   Limiter l;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.l2_over, OVER_NONE);
+   assert_non_null(strstr(l.words, "L2 cache: 100% of the measured 10000 GB/s"));
+   in = base(6000, 6000.0 / 10600);
+   in.l2_gbps = 10000;
+   Limiter_of(&in, &l);
+   assert_int_equal(l.l2_over, OVER_NONE);
+   assert_true(l.l1 && l.l2_used < 0);
+}
+
 /* Above the copy bandwidth by the compulsory bytes: operands that fit the L2 stay there
  * between launches (a cache the model does not see); larger ones put the fault on the
  * copy micro-kernel. */
@@ -1339,6 +1382,7 @@ int main(void) {
        cmocka_unit_test(test_local_above_its_ceiling),
        cmocka_unit_test(test_compute_above_its_peak),
        cmocka_unit_test(test_memory_above_its_bandwidth),
+       cmocka_unit_test(test_l2_above_its_ceiling),
        cmocka_unit_test(test_instruction_issue),
        cmocka_unit_test(test_one_block_per_unit),
        cmocka_unit_test(test_three_tf32_ceiling),

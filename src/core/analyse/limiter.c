@@ -77,10 +77,13 @@ const char *Limiter_overWhy(LimitKind ceiling, OverCause c) {
       return ceiling == LIMIT_MEMORY ? "the L2 holds the operands between launches, a cache the model does not see"
              : ceiling == LIMIT_LOCAL
                  ? "the model counts reads that registers or wider accesses serve (more than even the banks give)"
-                 : "the model counts traffic that a cache it does not see serves";
+             : ceiling == LIMIT_L2 ? "the L1 serves some of the loads the model sends to the L2"
+                                   : "the model counts traffic that a cache it does not see serves";
    case OVER_UNSURE:
-      return "the micro-kernel falls short, or the model counts reads that registers serve (no bank model here to "
-             "tell which)";
+      return ceiling == LIMIT_L2 ? "the L2's micro-kernel falls short, or the L2 answers fewer of TMA's requests than "
+                                   "the model's share (nothing here tells which)"
+                                 : "the micro-kernel falls short, or the model counts reads that registers serve (no "
+                                   "bank model here to tell which)";
    default: return "";
    }
 }
@@ -133,7 +136,12 @@ static void memoryWords(const Limiter *l, const LimiterInputs *in, char *out, si
 
 static void l2Words(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
    char r[32];
-   if (l->l2_used_all >= 0 && in->tma_staggered)
+   if (l->l2_over)
+      snprintf(out, len,
+               "L2 cache: at the measured %s GB/s; the model's loads and stores come to %.0f%% of it, within its "
+               "error but not a share: %s",
+               rate(in->l2_gbps, r, sizeof r), 100 * l->l2_used, Limiter_overWhy(LIMIT_L2, l->l2_over));
+   else if (l->l2_used_all >= 0 && in->tma_staggered)
       snprintf(out, len,
                "L2 cache: %.0f%% of the measured %s GB/s by the model's loads and its stores (its blocks stand at "
                "different K steps: the L2 answers each of TMA's requests)",
@@ -214,6 +222,10 @@ static void overCauses(const LimiterInputs *in, Limiter *out) {
       out->compute_over = OVER_CEILING;
    if (out->memory_used > 1)
       out->memory_over = !out->caches || (in->l2_bytes > 0 && in->min_bytes <= in->l2_bytes) ? OVER_CACHE : OVER_CEILING;
+   /* Between 1 and CACHE_SLACK the L2 is still judged (the model's bytes within their error
+    * of its ceiling), but its figure is no share of it. */
+   if (out->l2_used > 1)
+      out->l2_over = in->tma_loads ? OVER_UNSURE : OVER_CACHE;
    if (out->local_used > 1) {
       if (in->local_banks_gbps > 0)
          out->local_over = out->local_used * in->local_gbps > in->local_banks_gbps ? OVER_CACHE : OVER_CEILING;
@@ -375,7 +387,13 @@ void Limiter_of(const LimiterInputs *in, Limiter *out) {
       else
          snprintf(out->brief, sizeof out->brief, "global memory: %.0f%% of the bandwidth", 100 * m);
       break;
-   case LIMIT_L2: snprintf(out->brief, sizeof out->brief, "L2 cache: %.0f%% of its bandwidth", 100 * l2); break;
+   case LIMIT_L2:
+      if (out->l2_over)
+         snprintf(out->brief, sizeof out->brief, "L2 cache: at its measured bandwidth (the model's bytes %.0f%% of it)",
+                  100 * l2);
+      else
+         snprintf(out->brief, sizeof out->brief, "L2 cache: %.0f%% of its bandwidth", 100 * l2);
+      break;
    case LIMIT_BANKS: snprintf(out->brief, sizeof out->brief, "bank conflicts: %.2fx the ideal", in->bank_ratio); break;
    case LIMIT_OCCUPANCY: snprintf(out->brief, sizeof out->brief, "occupancy %.0f%%", 100 * in->occupancy); break;
    default:
@@ -920,7 +938,12 @@ void Limiter_column(const Limiter *l, const LimiterInputs *in, char *out, size_t
       else
          snprintf(out, len, "memory %.0f%%", 100 * l->memory_used);
       break;
-   case LIMIT_L2: snprintf(out, len, "L2 %.0f%%", 100 * l->l2_used); break;
+   case LIMIT_L2:
+      if (l->l2_over)
+         snprintf(out, len, "L2 >100%%");
+      else
+         snprintf(out, len, "L2 %.0f%%", 100 * l->l2_used);
+      break;
    case LIMIT_LOCAL:
       if (l->local_over)
          snprintf(out, len, "local >100%%");

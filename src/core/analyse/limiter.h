@@ -168,6 +168,7 @@ typedef struct Limiter_ {
    OverCause compute_over;     /* compute_used above 1: why (the flops are exact: the ceiling) */
    OverCause memory_over;      /* memory_used above 1: why */
    OverCause local_over;       /* local_used above 1: why */
+   OverCause l2_over;          /* l2_used above 1 (up to CACHE_SLACK, past which the L2 is not judged): why */
    char words[256];            /* the limiter in a sentence */
    char brief[96];             /* the same in a few words ("compute: 85% of the FP32 peak") */
    char headroom[256];         /* the next ceiling in a sentence ("" none) */
