@@ -209,6 +209,16 @@ if [ "$order" = "hold start launch stop release wait " ]; then
 else
    not_ok "the launcher holds the stream while it queues a timed round" "order seen: $order"
 fi
+# ... but not under a profiler, which serialises the launches (the hold would wait out its
+# 50 ms before every round): told by the variables Nsight Systems and Nsight Compute set.
+hl="$(cat "$hk/hopper5_order_launch.cu" 2>/dev/null)"
+if printf '%s\n' "$hl" | grep -q 'CUDA_INJECTION64_PATH", "NV_NSIGHT_INJECTION_TRANSPORT_TYPE", "NV_TPS_LAUNCH_TOKEN"' &&
+   printf '%s\n' "$hl" | grep -A1 'if (!unheld)' | grep -q 'hold_stream<<<' &&
+   printf '%s\n' "$hl" | grep -q 'const int unheld = profiler_injected();'; then
+   ok "and holds nothing under a profiler (the launch of the hold is conditional on it)"
+else
+   not_ok "the launcher's hold under a profiler" "$(printf '%s\n' "$hl" | grep -n -E 'profiler|unheld|hold_stream')"
+fi
 for k in fast03_splitk tensor06_splitk; do
    expect_in "gemm_fixup<<<" "$(cat "$T_DIR/cuda-$k/${k}_launch.cu" 2>/dev/null)" "$k's launcher makes the fix-up's launch too"
 done
