@@ -919,37 +919,27 @@ void Limiter_inputs(const DeviceInfo *dev, const KernelInfo *k, const long long 
       out->local_banks_gbps = (double)dev->compute_units * bm.banks * bm.bank_width * peaks->sm_mhz * 1e6 / 1e9;
 }
 
+/* A ceiling's column: its share, or above it no share (the figure is not a measurement). */
+static void shareColumn(char *out, size_t len, const char *name, OverCause over, double used) {
+   if (over)
+      snprintf(out, len, "%s >100%%", name);
+   else
+      snprintf(out, len, "%s %.0f%%", name, 100 * used);
+}
+
 void Limiter_column(const Limiter *l, const LimiterInputs *in, char *out, size_t len) {
    switch (l->kind) {
    case LIMIT_LAUNCH: snprintf(out, len, "launch %.0f%%", 100 * l->launch_share); break;
    case LIMIT_TAIL: snprintf(out, len, "tail %.0f%%", 100 * l->busy); break;
-   /* Above a ceiling: no share (the figure is not a measurement). */
    case LIMIT_COMPUTE:
-      if (l->compute_over)
-         snprintf(out, len, "compute >100%%");
-      else if (l->issue_used > l->compute_used)
+      if (!l->compute_over && l->issue_used > l->compute_used)
          snprintf(out, len, "issue %.0f%%", 100 * l->issue_used);
       else
-         snprintf(out, len, "compute %.0f%%", 100 * l->compute_used);
+         shareColumn(out, len, "compute", l->compute_over, l->compute_used);
       break;
-   case LIMIT_MEMORY:
-      if (l->memory_over)
-         snprintf(out, len, "memory >100%%");
-      else
-         snprintf(out, len, "memory %.0f%%", 100 * l->memory_used);
-      break;
-   case LIMIT_L2:
-      if (l->l2_over)
-         snprintf(out, len, "L2 >100%%");
-      else
-         snprintf(out, len, "L2 %.0f%%", 100 * l->l2_used);
-      break;
-   case LIMIT_LOCAL:
-      if (l->local_over)
-         snprintf(out, len, "local >100%%");
-      else
-         snprintf(out, len, "local %.0f%%", 100 * l->local_used);
-      break;
+   case LIMIT_MEMORY: shareColumn(out, len, "memory", l->memory_over, l->memory_used); break;
+   case LIMIT_L2: shareColumn(out, len, "L2", l->l2_over, l->l2_used); break;
+   case LIMIT_LOCAL: shareColumn(out, len, "local", l->local_over, l->local_used); break;
    case LIMIT_BANKS: snprintf(out, len, "banks %.1fx", in->bank_ratio); break;
    case LIMIT_OCCUPANCY: snprintf(out, len, "occupancy %.0f%%", 100 * in->occupancy); break;
    default: snprintf(out, len, "%s", LimitKind_name(l->kind)); break;
