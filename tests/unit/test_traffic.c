@@ -78,6 +78,39 @@ static void test_model(void **state) {
    KernelInfo_free(&k);
 }
 
+/* A tile that the problem does not fill loads as much as a full one: a decode's one token in
+ * a tile of 128 rows reads each element of B for one multiply-add, not 128 of them. */
+static void test_partial_tiles(void **state) {
+   (void)state;
+   KernelInfo k;
+   parseKernel(&k, "reuse: A=TS B=TS*WPT\n"); /* A across 32 columns of C, B across 128 rows */
+   long long values[KERNEL_MAX_PARAMS] = {32, 4};
+   Problem p;
+   Problem_setDefaults(&p);
+   p.m = 1, p.n = 4096, p.k = 512;
+   TrafficModel t;
+   char err[512];
+   assert_true(Traffic_model(&k, values, &p, &LIMITS, &t, err, sizeof err));
+   assert_int_equal(t.reuse_b, 128); /* the tile's, as the metadata says */
+   assert_true(near(t.loads_per_fma, 1.0 / 32 + 1.0));
+   p.m = 200; /* two tiles of 128 rows for 200: each element of B serves 100 */
+   assert_true(Traffic_model(&k, values, &p, &LIMITS, &t, err, sizeof err));
+   assert_true(near(t.loads_per_fma, 1.0 / 32 + 1.0 / 100));
+   p.m = 256, p.n = 100; /* four tiles of 32 columns for 100: each element of A serves 25 */
+   assert_true(Traffic_model(&k, values, &p, &LIMITS, &t, err, sizeof err));
+   assert_true(near(t.loads_per_fma, 1.0 / 25 + 1.0 / 128));
+   /* The compulsory bytes bound the model's: no more flops per byte than each element once. */
+   p.m = 1, p.n = 4096;
+   assert_true(Traffic_model(&k, values, &p, &LIMITS, &t, err, sizeof err));
+   const double compulsory = 2.0 * p.m * p.n * p.k / (4.0 * (p.m * p.k + p.k * p.n + p.m * p.n));
+   assert_true(t.flops_per_byte <= compulsory);
+   /* no-a keeps B's partial tiles */
+   p.m = 200;
+   assert_true(Traffic_model(&k, values, &p, &LIMITS, &t, err, sizeof err));
+   Traffic_ablate(&t, ABLATE_NO_A, &p);
+   assert_true(near(t.loads_per_fma, 1.0 / 100));
+}
+
 static void test_no_model_and_refusals(void **state) {
    (void)state;
    KernelInfo k;
@@ -157,6 +190,7 @@ static void test_unstated(void **state) {
 int main(void) {
    const struct CMUnitTest tests[] = {
        cmocka_unit_test(test_model),
+       cmocka_unit_test(test_partial_tiles),
        cmocka_unit_test(test_no_model_and_refusals),
        cmocka_unit_test(test_shipped_models),
        cmocka_unit_test(test_unstated),

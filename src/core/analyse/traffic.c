@@ -24,6 +24,16 @@ static bool evalReuse(const KernelInfo *k, const long long *values, const Proble
    return true;
 }
 
+/* Uses of each loaded element for a problem `extent` long in the other operand's direction,
+ * cut into tiles `reuse` long: the last tile may be partly empty but loads as much (B's
+ * tile is read whole for one token of an 8-token tile: the weight once for 2 N K flops,
+ * not an eighth of it). The reuse itself where the tiles fit the extent. */
+static double reuseWithin(long long reuse, long long extent) {
+   if (extent <= 0 || extent % reuse == 0)
+      return (double)reuse;
+   return (double)extent / (double)((extent + reuse - 1) / reuse);
+}
+
 bool Traffic_model(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
                    TrafficModel *out, char *err, size_t errlen) {
    memset(out, 0, sizeof *out);
@@ -35,7 +45,8 @@ bool Traffic_model(const KernelInfo *k, const long long *values, const Problem *
    out->known = true;
    out->reuse_a = r[0];
    out->reuse_b = r[1];
-   out->loads_per_fma = 1.0 / (double)r[0] + 1.0 / (double)r[1];
+   /* A's elements serve the columns of C (N), B's its rows (M). */
+   out->loads_per_fma = 1.0 / reuseWithin(r[0], p->n) + 1.0 / reuseWithin(r[1], p->m);
    out->stores_per_fma = 1.0 / p->k;
    out->c_loads_per_fma = p->beta != 0 ? 1.0 / p->k : 0;
    double in = (double)Precision_inputSize(p->precision), c = (double)Precision_size(p->precision);
@@ -56,7 +67,7 @@ void Traffic_ablate(TrafficModel *t, unsigned ablate, const Problem *p) {
       return;
    t->no_a = (ablate & ABLATE_NO_A) != 0;
    t->no_b = (ablate & ABLATE_NO_B) != 0;
-   t->loads_per_fma = (t->no_a ? 0 : 1.0 / (double)t->reuse_a) + (t->no_b ? 0 : 1.0 / (double)t->reuse_b);
+   t->loads_per_fma = (t->no_a ? 0 : 1.0 / reuseWithin(t->reuse_a, p->n)) + (t->no_b ? 0 : 1.0 / reuseWithin(t->reuse_b, p->m));
    double in = (double)Precision_inputSize(p->precision), c = (double)Precision_size(p->precision);
    t->flops_per_byte = 2.0 / (t->loads_per_fma * in + (t->stores_per_fma + t->c_loads_per_fma) * c);
 }
