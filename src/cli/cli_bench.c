@@ -56,6 +56,8 @@ typedef struct BenchCell_ {
    bool has_err;         /* max_rel_err was measured: the first round verified here */
    double max_rel_err;   /* that round's worst sampled error (verify.h), given beside the speed */
    Observation obs;      /* the driver's figures in the last round (obs.known false: none) */
+   int registers;        /* per work-item as built (0: not known, as on a class server) */
+   long long local_mem;  /* static local memory per group as built */
    StoreRecord rec;      /* its verified round (or its failure), for the results store */
 } BenchCell;
 
@@ -440,6 +442,8 @@ static void benchConfigs(Bench *b, int si, int round, uint64_t seed) {
          continue;
       }
       cell->emulated = b->r->geo.emulated;
+      cell->registers = b->r->registers;
+      cell->local_mem = b->r->local_mem;
       if (b->r->obs.known)
          cell->obs = b->r->obs;
       if (st == RUN_OK) {
@@ -631,7 +635,8 @@ static bool limitOf(const Bench *b, int c, int si, char *col, size_t len) {
       return false;
    Problem p = cf->problem;
    p.m = b->sizes[si].m, p.n = b->sizes[si].n, p.k = b->sizes[si].k;
-   SweepCandidate sc = {.outcome = SWEEP_OK, .gflops = cell->gflops, .median_ms = cell->ms};
+   SweepCandidate sc = {.outcome = SWEEP_OK, .gflops = cell->gflops, .median_ms = cell->ms,
+                        .registers = cell->registers, .local_mem = cell->local_mem};
    memcpy(sc.values, values, sizeof sc.values);
    LimiterInputs li;
    Limiter lim;

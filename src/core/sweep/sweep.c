@@ -76,6 +76,8 @@ double Sweep_timeout(double asked, const DeviceInfo *d) {
 
 void Sweep_classify(SweepCandidate *c, RunStatus st, const RunResult *r, double timeout_s, const char *own_file) {
    c->compile_ms = r->compile_ms;
+   c->registers = r->registers;
+   c->local_mem = r->local_mem;
    if (st == RUN_OK && r->median_ms > timeout_s * 1000) {
       c->outcome = SWEEP_TIMEOUT;
       snprintf(c->reason, sizeof c->reason, "one launch takes %.1f s, over --timeout %.1f s", r->median_ms / 1000,

@@ -39,6 +39,8 @@ typedef struct SweepCandidate_ {
    bool cached;           /* its program was loaded (memory or disk), not compiled */
    int model;             /* an MPI sweep's: which device model measured it (0 otherwise) */
    double vendor_gflops;  /* the vendor BLAS on the device that measured it; 0 when not timed */
+   int registers;         /* per work-item, as its build reported them; 0 or less: not known */
+   long long local_mem;   /* static local memory per group as built; negative: not known */
 } SweepCandidate;
 
 typedef struct SweepSpace_ {
