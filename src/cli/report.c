@@ -998,7 +998,9 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
    if (in->dram_read_bytes > 0 && l->memory_used >= 0) {
       const double times = in->dram_read_bytes / in->min_read_bytes, l2_mb = in->l2_bytes / 1048576;
       fprintf(out, "DRAM       the model's reads: %.4g MB, ", in->dram_read_bytes / 1e6);
-      switch (in->dram_count) {
+      /* Waves that read nothing twice (a decode's one wave of weight rows): "again" would mislead. */
+      const bool waves = in->dram_count == DRAM_WAVES || in->dram_count == DRAM_WAVES_KEPT;
+      switch (waves && times < 1.005 ? DRAM_ONCE : in->dram_count) {
       case DRAM_BESIDE_WRITES:
          fprintf(out,
                  "%.2fx the compulsory (%s fit in the %.0f MB L2, but not twice beside %s: its two partitions each "
@@ -1020,8 +1022,14 @@ void Report_limits(FILE *out, OutputFormat f, const LimiterInputs *in, const Lim
                  times, l2_mb);
          break;
       default:
-         fprintf(out, "each element once (%s fit in the %.0f MB L2)",
-                 in->dram_count == DRAM_ONCE_PLANES ? "each split-K plane's slices of A and B" : "A and B", l2_mb);
+         if (waves)
+            fprintf(out,
+                    "each element once (A and B exceed the %.0f MB L2, but no wave of resident groups reads the rows "
+                    "and columns of another)",
+                    l2_mb);
+         else
+            fprintf(out, "each element once (%s fit in the %.0f MB L2)",
+                    in->dram_count == DRAM_ONCE_PLANES ? "each split-K plane's slices of A and B" : "A and B", l2_mb);
          break;
       }
       fprintf(out, "; with C's writes %.0f%% of the measured %.4g GB/s\n", 100 * l->memory_used, in->copy_gbps);
