@@ -14,7 +14,6 @@
 #include "core/run/peaks.h"
 #include "testing.h"
 
-/* A 4096^3 FP32 GEMM on a device of 20,000 GFLOPS and 2,000 GB/s. */
 /* The shipped kernels (GEMMTOP_KERNELS when set, as the sanitizer pass sets it). */
 static void loadKernels(Catalog *cat) {
    char err[1024];
@@ -23,16 +22,6 @@ static void loadKernels(Catalog *cat) {
 }
 
 /* An sm_90 GPU of 132 multiprocessors with the limits of an H100/H200. */
-/* k's defaults with each of `sets` ("NAME=VALUE") applied; a refused one fails the test. */
-static void setParams(const KernelInfo *k, long long *values, const char *const *sets, size_t n) {
-   char err[1024];
-   KernelInfo_defaults(k, values);
-   for (size_t i = 0; i < n; i++)
-      if (!Config_setParam(k, values, sets[i], err, sizeof err))
-         fail_msg("%s: %s", sets[i], err);
-}
-#define SET_PARAMS(k, values, sets) setParams((k), (values), (sets), sizeof(sets) / sizeof(sets)[0])
-
 static DeviceInfo hopperGpu(void) {
    DeviceInfo dev = {0};
    dev.type = DEVICE_GPU;
@@ -62,6 +51,37 @@ static Problem squareBf16(long long size) {
    return p;
 }
 
+/* The kernel `name` of cat in values: its defaults with each of `sets` ("NAME=VALUE", a NULL
+ * ends them early) applied. A kernel missing from the catalog or a refused setting fails the
+ * test, saying which. */
+static const KernelInfo *configuredKernel(const Catalog *cat, const char *name, long long *values,
+                                          const char *const *sets, size_t n) {
+   char err[1024];
+   const KernelInfo *k = Catalog_find(cat, name);
+   if (!k)
+      fail_msg("no kernel %s in the catalog", name);
+   KernelInfo_defaults(k, values);
+   for (size_t i = 0; i < n && sets[i]; i++)
+      if (!Config_setParam(k, values, sets[i], err, sizeof err))
+         fail_msg("%s: %s", sets[i], err);
+   return k;
+}
+#define CONFIGURED_KERNEL(cat, name, values, sets)                                                                     \
+   configuredKernel((cat), (name), (values), (sets), sizeof(sets) / sizeof(sets)[0])
+
+/* Config_check of k's values for p on dev, its geometry into r->geo: a refused configuration
+ * fails the test with the checker's words. With `in` (else NULL, and peaks with it), the
+ * limiter's inputs of that run too, with no trace. */
+static void checkConfig(const DeviceInfo *dev, const KernelInfo *k, const long long *values, const Problem *p,
+                        LimiterRun *r, const Peaks *peaks, LimiterInputs *in) {
+   char err[1024];
+   if (!Config_check(k, values, p, &dev->limits, &r->geo, err, sizeof err))
+      fail_msg("%s: %s", k->name, err);
+   if (in)
+      Limiter_inputs(dev, k, values, p, r, peaks, NULL, in);
+}
+
+/* A 4096^3 FP32 GEMM on a device of 20,000 GFLOPS and 2,000 GB/s. */
 static LimiterInputs base(double gflops, double flops_per_byte) {
    LimiterInputs in = {0};
    in.gflops = gflops;
@@ -189,20 +209,16 @@ static void test_tma_share_by_order(void **state) {
    DeviceInfo dev = hopperGpuL2();
    Peaks peaks = {0};
    long long values[KERNEL_MAX_PARAMS];
-   const KernelInfo *k = Catalog_find(&cat, "hopper1_tma");
-   assert_non_null(k);
    const char *sets[] = {"BM=128", "BN=128", "BK=64", "SW=128"};
-   SET_PARAMS(k, values, sets);
+   const KernelInfo *k = CONFIGURED_KERNEL(&cat, "hopper1_tma", values, sets);
    Problem p = squareBf16(2048);
    LimiterRun r = {.gflops = 500000, .registers = 90, .local_mem = -1, .median_ms = 0.1};
    LimiterInputs in;
-   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   checkConfig(&dev, k, values, &p, &r, &peaks, &in);
    assert_true(in.tma_loads && in.waves.known && in.waves.waves <= 1);
    assert_true(fabs(in.tma_l2_share - 2.0 / 3) < 1e-9);
    p = squareBf16(4096);
-   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   checkConfig(&dev, k, values, &p, &r, &peaks, &in);
    assert_true(in.waves.waves > 1);
    assert_true(fabs(in.tma_l2_share - 0.83) < 1e-9);
    Limiter drifted, together;
@@ -211,27 +227,18 @@ static void test_tma_share_by_order(void **state) {
    in.tma_l2_share = 2.0 / 3;
    Limiter_of(&in, &together);
    assert_true(drifted.l2_used > together.l2_used && drifted.l2_used_all == together.l2_used_all);
-   const KernelInfo *banded = Catalog_find(&cat, "hopper5_order");
-   assert_non_null(banded);
    const char *bandSets[] = {"BM=128", "BN=256", "BK=64", "GROUP=8", "CLUSTER=1"};
-   SET_PARAMS(banded, values, bandSets);
-   assert_true(Config_check(banded, values, &p, &dev.limits, &r.geo, err, sizeof err));
-   Limiter_inputs(&dev, banded, values, &p, &r, &peaks, NULL, &in);
+   const KernelInfo *banded = CONFIGURED_KERNEL(&cat, "hopper5_order", values, bandSets);
+   checkConfig(&dev, banded, values, &p, &r, &peaks, &in);
    assert_true(in.tma_loads && r.geo.band == 8 && in.waves.waves > 1);
    assert_true(fabs(in.tma_l2_share - 2.0 / 3) < 1e-9);
    /* The same kernel's clusters multicast B: their order is no row-by-row one. */
    assert_true(Config_setParam(banded, values, "CLUSTER=2", err, sizeof err));
-   if (!Config_check(banded, values, &p, &dev.limits, &r.geo, err, sizeof err))
-      fail_msg("%s", err);
-   Limiter_inputs(&dev, banded, values, &p, &r, &peaks, NULL, &in);
+   checkConfig(&dev, banded, values, &p, &r, &peaks, &in);
    assert_true(r.geo.band == 0 && fabs(in.tma_l2_share - 2.0 / 3) < 1e-9);
-   const KernelInfo *sk = Catalog_find(&cat, "hopper7_streamk");
-   assert_non_null(sk);
    const char *skSets[] = {"CONS=2", "BM=128", "BN=256", "BK=64", "SW=128", "STAGES=4", "STREAMK=1"};
-   SET_PARAMS(sk, values, skSets);
-   if (!Config_check(sk, values, &p, &dev.limits, &r.geo, err, sizeof err))
-      fail_msg("%s", err);
-   Limiter_inputs(&dev, sk, values, &p, &r, &peaks, NULL, &in);
+   const KernelInfo *sk = CONFIGURED_KERNEL(&cat, "hopper7_streamk", values, skSets);
+   checkConfig(&dev, sk, values, &p, &r, &peaks, &in);
    assert_true(r.geo.staggered && in.tma_l2_share == 1);
    Catalog_free(&cat);
 }
@@ -666,12 +673,9 @@ static void test_l1_serves_global_loads(void **state) {
 
 /* myGEMM step 3 with TS=32 WPT=8 (from cat, loaded) on an n x n x n problem. */
 static const KernelInfo *wpt32(Catalog *cat, long long *values, Problem *p, int n) {
-   char err[1024];
    loadKernels(cat);
-   const KernelInfo *k = Catalog_find(cat, "mygemm03_wpt");
-   assert_non_null(k);
-   KernelInfo_defaults(k, values);
-   assert_true(Config_setParam(k, values, "TS=32", err, sizeof err) && Config_setParam(k, values, "WPT=8", err, sizeof err));
+   const char *sets[] = {"TS=32", "WPT=8"};
+   const KernelInfo *k = CONFIGURED_KERNEL(cat, "mygemm03_wpt", values, sets);
    Problem_setDefaults(p);
    p->m = p->n = p->k = n;
    return k;
@@ -721,7 +725,6 @@ static void test_trace_for_the_limiter(void **state) {
 static void test_inputs_from_the_model(void **state) {
    (void)state;
    Catalog cat;
-   char err[1024];
    long long values[KERNEL_MAX_PARAMS];
    Problem p;
    const KernelInfo *k = wpt32(&cat, values, &p, 512);
@@ -731,15 +734,14 @@ static void test_inputs_from_the_model(void **state) {
    dev.limits.max_wi[0] = dev.limits.max_wi[1] = dev.limits.max_wi[2] = 1024;
    dev.limits.local_mem = 65536;
    dev.limits.warp = 32;
-   LimiterRun r = {.gflops = 10, .registers = -1, .local_mem = -1};
-   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, NULL, 0));
    Peaks peaks = {0};
    peaks.known = true;
    peaks.gflops[PEAK_FP32] = 40;
    peaks.copy_gbps = 80;
    peaks.l2_gbps = 160;
+   LimiterRun r = {.gflops = 10, .registers = -1, .local_mem = -1};
    LimiterInputs in;
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   checkConfig(&dev, k, values, &p, &r, &peaks, &in);
    /* 2/32 loads per multiply-add of 4 bytes, plus C once: 2 / (0.25 + 4/512) flops per byte. */
    double fpb = 2.0 / (2.0 / 32 * 4 + 4.0 / 512);
    assert_true(fabs(in.flops / in.model_bytes - fpb) < 1e-9);
@@ -798,13 +800,9 @@ static void test_inputs_from_the_model(void **state) {
 
    /* mygemm01_naive, 16 x 16 groups, no local memory, on the NVIDIA GPU: each group loads
     * its 16 rows of A and 16 columns of B from the L2 once; the L1 serves the rest. */
-   const KernelInfo *naive = Catalog_find(&cat, "mygemm01_naive");
-   assert_non_null(naive);
-   KernelInfo_defaults(naive, values);
-   assert_true(Config_setParam(naive, values, "TSM=16", err, sizeof err) &&
-               Config_setParam(naive, values, "TSN=16", err, sizeof err));
-   assert_true(Config_check(naive, values, &p, &dev.limits, &r.geo, NULL, 0));
-   Limiter_inputs(&dev, naive, values, &p, &r, &peaks, NULL, &in);
+   const char *naiveSets[] = {"TSM=16", "TSN=16"};
+   const KernelInfo *naive = CONFIGURED_KERNEL(&cat, "mygemm01_naive", values, naiveSets);
+   checkConfig(&dev, naive, values, &p, &r, &peaks, &in);
    double fmas = 512.0 * 512 * 512, cbytes = 512.0 * 512 * 4;
    assert_true(fabs(in.model_bytes - (fmas * 2 * 4 + cbytes)) < 1);
    assert_true(fabs(in.l2_model_bytes - (fmas * 2.0 / 16 * 4 + cbytes)) < 1);
@@ -881,7 +879,6 @@ static void test_inputs_from_the_model(void **state) {
 static void test_wgmma_shared_memory(void **state) {
    (void)state;
    Catalog cat;
-   char err[1024];
    loadKernels(&cat);
    DeviceInfo dev = hopperGpu();
    Peaks peaks = {0};
@@ -909,12 +906,8 @@ static void test_wgmma_shared_memory(void **state) {
        {"hopper9_swapab", PRECISION_BF16, {"BN=128", "BT=16", NULL}, 1.0 / 64, 1.0 / 16, 1.0 / 128, 1.0 / 16},
    };
    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-      const KernelInfo *k = Catalog_find(&cat, cases[i].kernel);
-      assert_non_null(k);
       long long values[KERNEL_MAX_PARAMS];
-      KernelInfo_defaults(k, values);
-      for (int j = 0; cases[i].sets[j]; j++)
-         assert_true(Config_setParam(k, values, cases[i].sets[j], err, sizeof err));
+      const KernelInfo *k = CONFIGURED_KERNEL(&cat, cases[i].kernel, values, cases[i].sets);
       Problem p;
       Problem_setDefaults(&p);
       p.m = p.n = p.k = 4096;
@@ -923,11 +916,8 @@ static void test_wgmma_shared_memory(void **state) {
          p.scaling = SCALING_TENSOR;
       p.trans_b = true;
       LimiterRun r = {.gflops = 50000, .registers = -1, .local_mem = -1, .median_ms = 2.0};
-      char msg[512];
-      if (!Config_check(k, values, &p, &dev.limits, &r.geo, msg, sizeof msg))
-         fail_msg("%s: %s", cases[i].kernel, msg);
       LimiterInputs in;
-      Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+      checkConfig(&dev, k, values, &p, &r, &peaks, &in);
       const double fmas = in.flops / 2, es = (double)Precision_inputSize(p.precision);
       if (fabs(in.local_bytes - fmas * (cases[i].reads_a + cases[i].reads_b) * es) > 1e-6 * in.local_bytes)
          fail_msg("%s %s: local reads %.6g, expected %.6g", cases[i].kernel, Precision_name(p.precision),
@@ -987,17 +977,14 @@ static void test_dram_banded(void **state) {
    loadKernels(&cat);
    DeviceInfo dev = hopperGpuL2();
    Peaks peaks = {0};
-   const KernelInfo *k = Catalog_find(&cat, "hopper5_order");
-   assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
    const char *sets[] = {"BM=128", "BN=256", "BK=64", "GROUP=8", "CLUSTER=1"};
-   SET_PARAMS(k, values, sets);
+   const KernelInfo *k = CONFIGURED_KERNEL(&cat, "hopper5_order", values, sets);
    Problem p = squareBf16(4096);
    LimiterRun r = {.gflops = 700000, .registers = 168, .local_mem = -1, .median_ms = 0.2};
-   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
-   assert_int_equal(r.geo.band, 8);
    LimiterInputs in;
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   checkConfig(&dev, k, values, &p, &r, &peaks, &in);
+   assert_int_equal(r.geo.band, 8);
    assert_true(in.waves.known);
    const long long resident = (long long)in.waves.units * in.waves.per_unit;
    const double want = bandedWaveBytes(32, 16, 8, resident, 128, 256, 4096, 2);
@@ -1006,13 +993,11 @@ static void test_dram_banded(void **state) {
       fail_msg("banded DRAM reads %.6g, expected %.6g (%lld resident)", in.dram_read_bytes, want, resident);
    assert_int_equal(in.dram_count, DRAM_WAVES);
    assert_true(Config_setParam(k, values, "CLUSTER=2", err, sizeof err));
-   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
+   checkConfig(&dev, k, values, &p, &r, &peaks, &in);
    assert_int_equal(r.geo.band, 0);
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
    assert_true(in.dram_read_bytes == 0);
    p.m = p.n = p.k = 2048;
-   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   checkConfig(&dev, k, values, &p, &r, &peaks, &in);
    assert_true(in.dram_read_bytes == in.min_read_bytes);
    Catalog_free(&cat);
 }
@@ -1025,18 +1010,15 @@ static void test_dram_banded(void **state) {
 static void test_candidate_as_its_run(void **state) {
    (void)state;
    Catalog cat;
-   char err[1024];
    loadKernels(&cat);
    DeviceInfo dev = hopperGpuL2();
    Peaks peaks = {0};
    peaks.known = true;
    peaks.copy_gbps = 4200;
    peaks.l2_gbps = 9400;
-   const KernelInfo *k = Catalog_find(&cat, "hopper9_swapab");
-   assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
    const char *sets[] = {"CONS=1", "BN=64", "BT=8", "BK=128", "SW=128", "STAGES=8", "BLOCKS=1", "SPLIT=1"};
-   SET_PARAMS(k, values, sets);
+   const KernelInfo *k = CONFIGURED_KERNEL(&cat, "hopper9_swapab", values, sets);
    for (int m = 1; m <= 8; m += 7) {
       Problem p = squareBf16(8192);
       p.m = m;
@@ -1055,10 +1037,9 @@ static void test_candidate_as_its_run(void **state) {
       assert_string_equal(col, "memory 90%");
       /* The same judgement as a run's with those registers (explain) */
       LimiterRun r = {.gflops = c.gflops, .median_ms = ms, .registers = 30, .local_mem = 0};
-      assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
       LimiterInputs rin;
       Limiter rl;
-      Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &rin);
+      checkConfig(&dev, k, values, &p, &r, &peaks, &rin);
       Limiter_of(&rin, &rl);
       assert_int_equal(rl.kind, l.kind);
       assert_true(rl.memory_used == l.memory_used);
@@ -1074,20 +1055,16 @@ static void test_candidate_as_its_run(void **state) {
 static void test_dram_operands_beside_c(void **state) {
    (void)state;
    Catalog cat;
-   char err[1024];
    loadKernels(&cat);
    DeviceInfo dev = hopperGpuL2();
    Peaks peaks = {0};
-   const KernelInfo *k = Catalog_find(&cat, "hopper5_order");
-   assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
    const char *sets[] = {"BM=128", "BN=256", "BK=64", "GROUP=8", "CLUSTER=1"};
-   SET_PARAMS(k, values, sets);
+   const KernelInfo *k = CONFIGURED_KERNEL(&cat, "hopper5_order", values, sets);
    Problem p = squareBf16(3072);
    LimiterRun r = {.gflops = 700000, .registers = 168, .local_mem = -1, .median_ms = 0.1};
-   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
    LimiterInputs in;
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   checkConfig(&dev, k, values, &p, &r, &peaks, &in);
    const double operands = 2.0 * 3072 * 3072 * 2, c = 3072.0 * 3072 * 2;
    assert_true(fabs(in.min_read_bytes - operands) < 1);
    assert_true(in.min_read_bytes <= dev.l2_bytes && 2 * operands + c > dev.l2_bytes);
@@ -1121,22 +1098,17 @@ static void test_dram_operands_beside_c(void **state) {
 static void test_dram_waves_kept(void **state) {
    (void)state;
    Catalog cat;
-   char err[1024];
    loadKernels(&cat);
    DeviceInfo dev = hopperGpuL2();
    Peaks peaks = {0};
-   const KernelInfo *k = Catalog_find(&cat, "hopper7_streamk");
-   assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
    const char *sets[] = {"CONS=1", "BM=64", "BN=128", "GROUP=32", "BK=64", "STAGES=8", "STREAMK=0", "BLOCKS=1"};
-   SET_PARAMS(k, values, sets);
+   const KernelInfo *k = CONFIGURED_KERNEL(&cat, "hopper7_streamk", values, sets);
    Problem p = squareBf16(4096);
    LimiterRun r = {.gflops = 600000, .registers = 168, .local_mem = -1, .median_ms = 0.25};
-   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
-      fail_msg("%s", err);
-   assert_int_equal(r.geo.band, 32);
    LimiterInputs in;
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   checkConfig(&dev, k, values, &p, &r, &peaks, &in);
+   assert_int_equal(r.geo.band, 32);
    assert_true(in.waves.known);
    const double waves = bandedWaveBytes(64, 32, 32, in.waves.groups, 64, 128, 4096, 2);
    const double bands = 2 * (2048.0 + 4096) * 4096 * 2;
@@ -1164,18 +1136,14 @@ static void test_dram_cluster_unit(void **state) {
    loadKernels(&cat);
    DeviceInfo dev = hopperGpuL2();
    Peaks peaks = {0};
-   const KernelInfo *k = Catalog_find(&cat, "hopper7_streamk");
-   assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
    const char *sets[] = {"CONS=2", "BM=128", "BN=256", "GROUP=8", "BK=64", "STAGES=4", "STREAMK=0", "CLUSTER=2"};
-   SET_PARAMS(k, values, sets);
+   const KernelInfo *k = CONFIGURED_KERNEL(&cat, "hopper7_streamk", values, sets);
    Problem p = squareBf16(4096);
    LimiterRun r = {.gflops = 700000, .registers = 168, .local_mem = -1, .median_ms = 0.2};
-   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
-      fail_msg("%s", err);
-   assert_true(r.geo.band == 8 && r.geo.band_unit == 2);
    LimiterInputs in;
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   checkConfig(&dev, k, values, &p, &r, &peaks, &in);
+   assert_true(r.geo.band == 8 && r.geo.band_unit == 2);
    assert_true(in.waves.known && in.waves.groups == 132);
    const double want = bandedWaveBytes(16, 16, 8, 66, 256, 256, 4096, 2);
    assert_true(want > in.min_read_bytes);
@@ -1185,10 +1153,8 @@ static void test_dram_cluster_unit(void **state) {
    /* The multicast shares B by construction: TMA's share stays the banded one. */
    assert_true(fabs(in.tma_l2_share - 2.0 / 3) < 1e-9);
    assert_true(Config_setParam(k, values, "SHARE_A=1", err, sizeof err));
-   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
-      fail_msg("%s", err);
+   checkConfig(&dev, k, values, &p, &r, &peaks, &in);
    assert_true(r.geo.band == 0);
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
    assert_true(in.dram_read_bytes == 0 && in.dram_count == DRAM_UNCOUNTED);
    Catalog_free(&cat);
 }
@@ -1200,18 +1166,15 @@ static void test_dram_cluster_unit(void **state) {
 static void test_dram_window(void **state) {
    (void)state;
    Catalog cat;
-   char err[1024];
    loadKernels(&cat);
    DeviceInfo dev = hopperGpuL2();
    Peaks peaks = {0};
-   const KernelInfo *k = Catalog_find(&cat, "hopper5_order");
-   assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
    const char *sets[] = {"CONS=1", "BM=64", "BN=64", "BK=64", "STAGES=12", "GROUP=8", "CLUSTER=1"};
-   SET_PARAMS(k, values, sets);
+   const KernelInfo *k = CONFIGURED_KERNEL(&cat, "hopper5_order", values, sets);
    Problem p = squareBf16(4096);
    LimiterRun r = {.gflops = 500000, .registers = 82, .local_mem = -1, .median_ms = 0.3};
-   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
+   checkConfig(&dev, k, values, &p, &r, NULL, NULL);
    assert_true(r.geo.dynamic_smem > 150000);
    LimiterInputs ring, window;
    Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &ring);
@@ -1237,17 +1200,13 @@ static void test_dram_ring_of_two(void **state) {
    loadKernels(&cat);
    DeviceInfo dev = hopperGpuL2();
    Peaks peaks = {0};
-   const KernelInfo *k = Catalog_find(&cat, "hopper2_pipeline");
-   assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
    const char *sets[] = {"BM=128", "BN=128", "BK=64", "SW=128", "STAGES=3"};
-   SET_PARAMS(k, values, sets);
+   const KernelInfo *k = CONFIGURED_KERNEL(&cat, "hopper2_pipeline", values, sets);
    Problem p = squareBf16(4096);
    LimiterRun r = {.gflops = 300000, .registers = 154, .local_mem = -1, .median_ms = 0.5};
-   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
-      fail_msg("%s", err);
    LimiterInputs in;
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   checkConfig(&dev, k, values, &p, &r, &peaks, &in);
    assert_true(in.waves.known);
    assert_int_equal(in.waves.per_unit, 2);
    const double two = bandedWaveBytes(32, 32, 1, 2 * in.waves.units, 128, 128, 4096, 2);
@@ -1255,9 +1214,7 @@ static void test_dram_ring_of_two(void **state) {
    if (fabs(in.dram_read_bytes - two) > 1)
       fail_msg("DRAM reads %.6g, the waves of two groups a unit %.6g", in.dram_read_bytes, two);
    assert_true(Config_setParam(k, values, "STAGES=5", err, sizeof err));
-   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
-      fail_msg("%s", err);
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   checkConfig(&dev, k, values, &p, &r, &peaks, &in);
    assert_int_equal(in.waves.per_unit, 1);
    const double three = bandedWaveBytes(32, 32, 1, 3 * in.waves.units, 128, 128, 4096, 2);
    if (!(in.dram_read_bytes <= three + 1 && in.dram_read_bytes < two))
@@ -1278,44 +1235,31 @@ static void test_dram_split(void **state) {
    DeviceInfo dev = hopperGpuL2();
    Peaks peaks = {0};
    Problem p = squareBf16(4096);
-   const KernelInfo *k = Catalog_find(&cat, "hopper9_swapab");
-   assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
    const char *sets[] = {"BN=128", "BT=16", "BK=64", "SW=128", "SPLIT=8", "BLOCKS=2"};
-   SET_PARAMS(k, values, sets);
+   const KernelInfo *k = CONFIGURED_KERNEL(&cat, "hopper9_swapab", values, sets);
    LimiterRun r = {.gflops = 100000, .registers = 128, .local_mem = -1, .median_ms = 1};
-   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
    LimiterInputs in;
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   checkConfig(&dev, k, values, &p, &r, &peaks, &in);
    assert_true(in.min_read_bytes > dev.l2_bytes);
    assert_true(in.dram_read_bytes == in.min_read_bytes && in.dram_drift_bytes == 0);
    assert_true(Config_setParam(k, values, "SPLIT=1", err, sizeof err));
-   assert_true(Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err));
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &in);
+   checkConfig(&dev, k, values, &p, &r, &peaks, &in);
    assert_true(in.waves.known && in.dram_read_bytes > 2 * in.min_read_bytes);
-   const KernelInfo *sk = Catalog_find(&cat, "hopper7_streamk");
-   assert_non_null(sk);
-   KernelInfo_defaults(sk, values);
-   assert_true(Config_setParam(sk, values, "STREAMK=1", err, sizeof err) &&
-               Config_setParam(sk, values, "BK=64", err, sizeof err));
-   if (!Config_check(sk, values, &p, &dev.limits, &r.geo, err, sizeof err))
-      fail_msg("%s", err);
+   const char *skSets[] = {"STREAMK=1", "BK=64"};
+   const KernelInfo *sk = CONFIGURED_KERNEL(&cat, "hopper7_streamk", values, skSets);
+   checkConfig(&dev, sk, values, &p, &r, &peaks, &in);
    assert_true(r.geo.fixup_dims > 0 && r.geo.workspace > 0);
-   Limiter_inputs(&dev, sk, values, &p, &r, &peaks, NULL, &in);
    assert_true(in.dram_read_bytes == 0 && in.dram_count == DRAM_UNCOUNTED);
    /* Hopper step 6 in FP32 (3xTF32) at 4096, SPLIT=4: a plane's slices of A and B (33.6 MB)
     * fit, but not twice beside its 67 MB of partial sums: the planes in step through an LRU
     * of the L2 read some again, never more than each tile reading its own slices. With an
     * L2 that holds a plane's slices twice and its partial sums, each element once. */
-   const KernelInfo *split = Catalog_find(&cat, "hopper6_splitk");
-   assert_non_null(split);
    const char *splitSets[] = {"CONS=2", "BM=128", "BN=256", "GROUP=8", "CLUSTER=1",
                               "BK=16", "SW=64", "STAGES=4", "BLOCKS=1", "SPLIT=4"};
-   SET_PARAMS(split, values, splitSets);
+   const KernelInfo *split = CONFIGURED_KERNEL(&cat, "hopper6_splitk", values, splitSets);
    p.precision = PRECISION_FLOAT;
-   if (!Config_check(split, values, &p, &dev.limits, &r.geo, err, sizeof err))
-      fail_msg("%s", err);
-   Limiter_inputs(&dev, split, values, &p, &r, &peaks, NULL, &in);
+   checkConfig(&dev, split, values, &p, &r, &peaks, &in);
    const double slices = 2.0 * 4096 * 4096 * 4, own = 16.0 * 32 * (128 + 256) * 4096 * 4;
    assert_true(in.min_read_bytes > dev.l2_bytes && slices / 4 <= dev.l2_bytes);
    assert_int_equal(in.dram_count, DRAM_BESIDE_WRITES);
@@ -1341,25 +1285,18 @@ static void test_l2_fabric(void **state) {
    DeviceInfo dev = hopperGpuL2();
    Peaks peaks = {0};
    Problem p = squareBf16(2048);
-   const KernelInfo *k = Catalog_find(&cat, "hopper6_splitk");
-   assert_non_null(k);
    long long values[KERNEL_MAX_PARAMS];
-   KernelInfo_defaults(k, values);
-   assert_true(Config_setParam(k, values, "SPLIT=1", err, sizeof err) &&
-               Config_setParam(k, values, "BK=64", err, sizeof err));
+   const char *sets[] = {"SPLIT=1", "BK=64"};
+   const KernelInfo *k = CONFIGURED_KERNEL(&cat, "hopper6_splitk", values, sets);
    LimiterRun r = {.gflops = 100000, .registers = 128, .local_mem = -1, .median_ms = 1};
-   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
-      fail_msg("%s", err);
    LimiterInputs got;
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &got);
+   checkConfig(&dev, k, values, &p, &r, &peaks, &got);
    const double ab = 2.0 * 2048 * 2048 * 2, cb = 2048.0 * 2048 * 4;
    assert_true(got.dram_read_bytes == ab);
    assert_true(fabs(got.l2_fabric_bytes - (ab + cb / 2)) < 1);
    /* SPLIT=4: the kernel stores four planes of partial sums, half of them across. */
    assert_true(Config_setParam(k, values, "SPLIT=4", err, sizeof err));
-   if (!Config_check(k, values, &p, &dev.limits, &r.geo, err, sizeof err))
-      fail_msg("%s", err);
-   Limiter_inputs(&dev, k, values, &p, &r, &peaks, NULL, &got);
+   checkConfig(&dev, k, values, &p, &r, &peaks, &got);
    assert_true(fabs(got.l2_fabric_bytes - (ab + 4 * cb / 2)) < 1);
    /* One partition: a Turing GPU, an AMD one. */
    snprintf(dev.arch, sizeof dev.arch, "sm_75");
