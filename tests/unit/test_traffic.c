@@ -109,6 +109,7 @@ static void test_partial_tiles(void **state) {
    assert_true(Traffic_model(&k, values, &p, &LIMITS, &t, err, sizeof err));
    Traffic_ablate(&t, ABLATE_NO_A, &p);
    assert_true(near(t.loads_per_fma, 1.0 / 100));
+   KernelInfo_free(&k);
 }
 
 static void test_no_model_and_refusals(void **state) {
