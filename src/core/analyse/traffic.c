@@ -34,6 +34,16 @@ static double reuseWithin(long long reuse, long long extent) {
    return (double)extent / (double)((extent + reuse - 1) / reuse);
 }
 
+/* The loads of A and B per multiply-add, less an operand an ablation switched off (A's
+ * elements serve the columns of C, N; B's its rows, M), and the flops per byte they and C's
+ * stores and loads make. */
+static void countLoads(TrafficModel *t, const Problem *p) {
+   t->loads_per_fma =
+       (t->no_a ? 0 : 1.0 / reuseWithin(t->reuse_a, p->n)) + (t->no_b ? 0 : 1.0 / reuseWithin(t->reuse_b, p->m));
+   double in = (double)Precision_inputSize(p->precision), c = (double)Precision_size(p->precision);
+   t->flops_per_byte = 2.0 / (t->loads_per_fma * in + (t->stores_per_fma + t->c_loads_per_fma) * c);
+}
+
 bool Traffic_model(const KernelInfo *k, const long long *values, const Problem *p, const DeviceLimits *lim,
                    TrafficModel *out, char *err, size_t errlen) {
    memset(out, 0, sizeof *out);
@@ -45,12 +55,9 @@ bool Traffic_model(const KernelInfo *k, const long long *values, const Problem *
    out->known = true;
    out->reuse_a = r[0];
    out->reuse_b = r[1];
-   /* A's elements serve the columns of C (N), B's its rows (M). */
-   out->loads_per_fma = 1.0 / reuseWithin(r[0], p->n) + 1.0 / reuseWithin(r[1], p->m);
    out->stores_per_fma = 1.0 / p->k;
    out->c_loads_per_fma = p->beta != 0 ? 1.0 / p->k : 0;
-   double in = (double)Precision_inputSize(p->precision), c = (double)Precision_size(p->precision);
-   out->flops_per_byte = 2.0 / (out->loads_per_fma * in + (out->stores_per_fma + out->c_loads_per_fma) * c);
+   countLoads(out, p);
    if (k->local_reuse[0][0]) {
       if (!evalReuse(k, values, p, lim, "local_reuse", (char (*)[128])k->local_reuse, r, err, errlen))
          return false;
@@ -67,9 +74,7 @@ void Traffic_ablate(TrafficModel *t, unsigned ablate, const Problem *p) {
       return;
    t->no_a = (ablate & ABLATE_NO_A) != 0;
    t->no_b = (ablate & ABLATE_NO_B) != 0;
-   t->loads_per_fma = (t->no_a ? 0 : 1.0 / reuseWithin(t->reuse_a, p->n)) + (t->no_b ? 0 : 1.0 / reuseWithin(t->reuse_b, p->m));
-   double in = (double)Precision_inputSize(p->precision), c = (double)Precision_size(p->precision);
-   t->flops_per_byte = 2.0 / (t->loads_per_fma * in + (t->stores_per_fma + t->c_loads_per_fma) * c);
+   countLoads(t, p);
 }
 
 void Traffic_describe(const TrafficModel *t, char *out, size_t outlen) {
