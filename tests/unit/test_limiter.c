@@ -1047,6 +1047,51 @@ static void test_candidate_as_its_run(void **state) {
    Catalog_free(&cat);
 }
 
+/* bench's and sweep's column take the clock a candidate's launches held, as explain takes
+ * a run's: a GPU held at 1500 MHz where the peaks were measured at 1980 has 76% of their
+ * compute ceiling, and the same FLOPs are a larger share of it. */
+static void test_candidate_at_its_clock(void **state) {
+   (void)state;
+   Catalog cat;
+   loadKernels(&cat);
+   DeviceInfo dev = hopperGpuL2();
+   Peaks peaks = {0};
+   peaks.known = true;
+   peaks.copy_gbps = 4200;
+   peaks.l2_gbps = 9400;
+   peaks.sm_mhz = 1980;
+   peaks.gflops[PEAK_FP32] = 63600;
+   long long values[KERNEL_MAX_PARAMS];
+   const char *defaults[] = {NULL};
+   const KernelInfo *k = CONFIGURED_KERNEL(&cat, "fast02_warptile", values, defaults);
+   Problem p;
+   Problem_setDefaults(&p);
+   p.m = p.n = p.k = 4096;
+   const double ms = 4.0, gflops = 2.0 * 4096 * 4096 * 4096 / (ms * 1e6);
+   double used[2];
+   for (int held = 0; held < 2; held++) {
+      SweepCandidate c = {.outcome = SWEEP_OK, .gflops = gflops, .median_ms = ms, .registers = 128,
+                          .local_mem = 0, .sm_mhz = held ? 1500 : 0};
+      memcpy(c.values, values, sizeof c.values);
+      LimiterInputs in;
+      Limiter l;
+      Limiter_ofCandidate(&dev, k, &p, &c, &peaks, &in, &l);
+      assert_true(fabs(in.clock_share - (held ? 1500.0 / 1980 : 1)) < 1e-9);
+      used[held] = l.compute_used;
+      /* the run's judgement at the same clock */
+      LimiterRun r = {.gflops = gflops, .median_ms = ms, .registers = 128, .local_mem = 0, .sm_mhz = c.sm_mhz};
+      LimiterInputs rin;
+      Limiter rl;
+      checkConfig(&dev, k, values, &p, &r, &peaks, &rin);
+      Limiter_of(&rin, &rl);
+      assert_int_equal(rl.kind, l.kind);
+      assert_true(rl.compute_used == l.compute_used);
+   }
+   if (!(used[0] > 0) || fabs(used[1] / used[0] - 1980.0 / 1500) > 1e-9)
+      fail_msg("compute share %.4f at the peaks' clock, %.4f at 1500 MHz", used[0], used[1]);
+   Catalog_free(&cat);
+}
+
 /* Operands that fit, pushed out by C: Hopper step 5 in bfloat16 at 3072 (A and B 37.7 MB, C
  * 18.9 MB) against a 60 MB L2 of two partitions, which holds A's and B's lines twice: they do
  * not fit beside C's written lines, and the groups in step read some again, never more than
@@ -1383,6 +1428,7 @@ int main(void) {
        cmocka_unit_test(test_dram_window),
        cmocka_unit_test(test_dram_waves_kept),
        cmocka_unit_test(test_candidate_as_its_run),
+       cmocka_unit_test(test_candidate_at_its_clock),
        cmocka_unit_test(test_dram_cluster_unit),
        cmocka_unit_test(test_dram_ring_of_two),
        cmocka_unit_test(test_dram_operands_beside_c),

@@ -949,10 +949,12 @@ void Limiter_column(const Limiter *l, const LimiterInputs *in, char *out, size_t
 void Limiter_ofCandidate(const DeviceInfo *dev, const KernelInfo *k, const Problem *p, const SweepCandidate *c,
                          const Peaks *peaks, LimiterInputs *in, Limiter *out) {
    /* The registers its build reported, where the run gave them: without them no waves, and
-    * no DRAM count (a decode at 90% of the copy bandwidth read as latency-bound). */
+    * no DRAM count (a decode at 90% of the copy bandwidth read as latency-bound). The clock
+    * its launches held, as explain takes a run's: a throttled GPU's compute ceiling is lower. */
    LimiterRun r = {.gflops = c->outcome == SWEEP_OK ? c->gflops : 0, .median_ms = c->median_ms,
                    .registers = c->registers > 0 ? c->registers : -1,
-                   .local_mem = c->registers > 0 && c->local_mem >= 0 ? c->local_mem : -1};
+                   .local_mem = c->registers > 0 && c->local_mem >= 0 ? c->local_mem : -1,
+                   .sm_mhz = c->sm_mhz > 0 ? c->sm_mhz : 0};
    Config_check(k, c->values, p, &dev->limits, &r.geo, NULL, 0);
    Limiter_inputs(dev, k, c->values, p, &r, peaks, NULL, in);
    Limiter_of(in, out);

@@ -41,6 +41,7 @@ typedef struct SweepCandidate_ {
    double vendor_gflops;  /* the vendor BLAS on the device that measured it; 0 when not timed */
    int registers;         /* per work-item, as its build reported them; 0 or less: not known */
    long long local_mem;   /* static local memory per group as built; negative: not known */
+   double sm_mhz;         /* the SM clock its timed launches held (the driver's median); 0: not known */
 } SweepCandidate;
 
 typedef struct SweepSpace_ {
