@@ -20,6 +20,8 @@ void Observation_clear(Observation *o) {
    o->power_w = o->temp_c = o->energy_j = o->gflops_per_w = NAN;
 }
 
+double Observation_smMhz(const Observation *o) { return o->known && isfinite(o->sm_mhz) ? o->sm_mhz : 0; }
+
 /* One reading of the driver; NaN where it gave nothing. */
 typedef struct Sample_ {
    double sm_mhz, mem_mhz, power_w, temp_c;

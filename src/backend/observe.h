@@ -27,6 +27,8 @@ typedef struct Observation_ {
 
 /* An observation with every figure unknown. */
 void Observation_clear(Observation *o);
+/* The SM clock the launches held (sm_mhz), or 0 where the driver gave none. */
+double Observation_smMhz(const Observation *o);
 
 /* A source of observations for one device, opened once and kept (a session opens it on
  * its first observed run). The sources, in order: NVML (libnvidia-ml.so.1, or the file

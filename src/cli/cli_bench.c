@@ -637,7 +637,7 @@ static bool limitOf(const Bench *b, int c, int si, char *col, size_t len) {
    p.m = b->sizes[si].m, p.n = b->sizes[si].n, p.k = b->sizes[si].k;
    SweepCandidate sc = {.outcome = SWEEP_OK, .gflops = cell->gflops, .median_ms = cell->ms,
                         .registers = cell->registers, .local_mem = cell->local_mem,
-                        .sm_mhz = cell->obs.known && isfinite(cell->obs.sm_mhz) ? cell->obs.sm_mhz : 0};
+                        .sm_mhz = Observation_smMhz(&cell->obs)};
    memcpy(sc.values, values, sizeof sc.values);
    LimiterInputs li;
    Limiter lim;

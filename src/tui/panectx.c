@@ -96,7 +96,7 @@ static bool currentInputs(const PaneCtx *ctx, LimiterInputs *in, char *msg, size
    }
    LimiterRun r = {.gflops = s->gflops, .median_ms = s->median_ms, .geo = s->result.geo,
                    .registers = s->result.registers, .local_mem = s->result.local_mem, .ablate = s->config.ablate,
-                   .sm_mhz = s->obs.known && isfinite(s->obs.sm_mhz) ? s->obs.sm_mhz : 0};
+                   .sm_mhz = Observation_smMhz(&s->obs)};
    /* The bank pane's trace, when it is of this configuration: its conflicts where the bank
     * model is the device's (a CPU has no banks), the loads' coalescing and the local stores
     * (LimiterTrace_of, as explain takes them). */

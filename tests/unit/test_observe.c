@@ -78,6 +78,21 @@ static void observe(Observer *o, int launches, double step, double flops, double
    Observer_end(o, launches, flops, gflops, out);
 }
 
+/* The clock a judgement takes: none from a cleared observation or a driver that gave no
+ * clock, else the median. */
+static void test_sm_clock_of_an_observation(void **state) {
+   (void)state;
+   Observation o;
+   Observation_clear(&o);
+   assert_true(Observation_smMhz(&o) == 0);
+   o.known = true; /* power, say, but no clock */
+   assert_true(Observation_smMhz(&o) == 0);
+   o.sm_mhz = 1755;
+   assert_true(Observation_smMhz(&o) == 1755);
+   o.known = false;
+   assert_true(Observation_smMhz(&o) == 0);
+}
+
 static void test_clock_fall_is_throttling(void **state) {
    (void)state;
    char why[256];
@@ -427,6 +442,7 @@ int main(void) {
       return 1;
    setenv("GEMMTOP_NVML", g_fake, 1);
    const struct CMUnitTest tests[] = {
+       cmocka_unit_test(test_sm_clock_of_an_observation),
        cmocka_unit_test(test_clock_fall_is_throttling), cmocka_unit_test(test_steady_clock_is_not_throttling),
        cmocka_unit_test(test_driver_reason_is_throttling), cmocka_unit_test(test_short_window_has_no_energy),
        cmocka_unit_test(test_no_counter), cmocka_unit_test(test_sampling_is_rate_limited),

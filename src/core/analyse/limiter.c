@@ -422,7 +422,7 @@ static double tmaL2Share(const KernelInfo *k, const Geometry *g, const Waves *w)
 LimiterRun LimiterRun_of(const RunResult *r) {
    return (LimiterRun){.gflops = r->gflops, .median_ms = r->median_ms, .geo = r->geo, .registers = r->registers,
                        .local_mem = r->local_mem, .ablate = r->ablate,
-                       .sm_mhz = r->obs.known && isfinite(r->obs.sm_mhz) ? r->obs.sm_mhz : 0};
+                       .sm_mhz = Observation_smMhz(&r->obs)};
 }
 
 /* The global bytes that reach the L2 when the L1 serves the reuse inside a work-group: a

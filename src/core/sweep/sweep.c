@@ -1,6 +1,5 @@
 #include "core/sweep/sweep.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +78,7 @@ void Sweep_classify(SweepCandidate *c, RunStatus st, const RunResult *r, double 
    c->compile_ms = r->compile_ms;
    c->registers = r->registers;
    c->local_mem = r->local_mem;
-   c->sm_mhz = r->obs.known && isfinite(r->obs.sm_mhz) ? r->obs.sm_mhz : 0;
+   c->sm_mhz = Observation_smMhz(&r->obs);
    if (st == RUN_OK && r->median_ms > timeout_s * 1000) {
       c->outcome = SWEEP_TIMEOUT;
       snprintf(c->reason, sizeof c->reason, "one launch takes %.1f s, over --timeout %.1f s", r->median_ms / 1000,
