@@ -471,10 +471,11 @@ static bool measure(Conn *c, RequestKind kind, const char *args) {
    if (!Serve_await(c, r))
       return false;
    bool ok = Serve_say(c, "waited %.2f %d", (r->started_ms - r->queued_ms) / 1e3, r->slot);
-   if (kind == REQ_RUN)
-      ok = ok && Serve_say(c, "result %d %a %a %a %a %d %s", (int)r->c.outcome, r->c.gflops, r->c.median_ms,
-                     r->c.compile_ms, r->c.max_rel_err, r->c.cached ? 1 : 0, r->c.reason);
-   else
+   char line[sizeof r->c.reason + 256];
+   if (kind == REQ_RUN) {
+      Measurer_formatResult(&r->c, r->c.cached, line, sizeof line);
+      ok = ok && Serve_say(c, "%s", line);
+   } else
       ok = ok && Serve_say(c, "vendor %d %a %s", r->vendor_gflops > 0, r->vendor_gflops, r->vendor_name);
    free(r);
    return ok;

@@ -16,6 +16,7 @@
 #include "core/model/catalog.h"
 #include "core/model/config.h"
 #include "base/rng.h"
+#include "core/sweep/measurer.h"
 #include "core/sweep/sweep.h"
 
 static Rng g_rng;
@@ -284,6 +285,68 @@ static void test_check_without_words(void **state) {
    }
 }
 
+/* A measuring child's answer carries what the build reported and the clock its launches
+ * held, so that sweep's limit column judges the run as explain would (it judged without
+ * them: no waves, no DRAM count). A line of an earlier gemmtop, without them, leaves them
+ * unknown; figures that no build reports are taken as unknown; a line that is not an
+ * answer is a failure that quotes it. */
+static void test_result_line_carries_the_build(void **state) {
+   (void)state;
+   SweepCandidate c = {.outcome = SWEEP_OK, .gflops = 30727.5, .median_ms = 0.0349, .compile_ms = 160.25,
+                       .max_rel_err = 1.2e-7, .registers = 30, .local_mem = 1024, .sm_mhz = 1755};
+   snprintf(c.reason, sizeof c.reason, "verified\n(max rel err 1.2e-07)");
+   char line[512];
+   Measurer_formatResult(&c, true, line, sizeof line);
+   assert_null(strchr(line, '\n'));
+   SweepCandidate back;
+   memset(&back, 0, sizeof back);
+   Measurer_parseResult(line, &back);
+   assert_int_equal(back.outcome, SWEEP_OK);
+   assert_true(back.gflops == c.gflops && back.median_ms == c.median_ms && back.compile_ms == c.compile_ms &&
+               back.max_rel_err == c.max_rel_err);
+   assert_true(back.cached);
+   assert_int_equal(back.registers, 30);
+   assert_int_equal(back.local_mem, 1024);
+   assert_true(back.sm_mhz == 1755);
+   assert_string_equal(back.reason, "verified (max rel err 1.2e-07)");
+
+   /* Not known in the child: not known in the parent. */
+   SweepCandidate unknown = {.outcome = SWEEP_WRONG, .local_mem = -1};
+   snprintf(unknown.reason, sizeof unknown.reason, "3 of 64 elements wrong");
+   Measurer_formatResult(&unknown, false, line, sizeof line);
+   memset(&back, 0, sizeof back);
+   Measurer_parseResult(line, &back);
+   assert_int_equal(back.outcome, SWEEP_WRONG);
+   assert_int_equal(back.registers, 0);
+   assert_int_equal(back.local_mem, -1);
+   assert_true(back.sm_mhz == 0);
+   assert_string_equal(back.reason, "3 of 64 elements wrong");
+
+   /* An earlier gemmtop's line */
+   memset(&back, 0, sizeof back);
+   back.local_mem = -1;
+   Measurer_parseResult("result 1 0x1p+10 0x1p-3 0x0p+0 0x1p-24 0 verified (max rel err 6e-08)", &back);
+   assert_int_equal(back.outcome, SWEEP_OK);
+   assert_true(back.gflops == 1024 && back.median_ms == 0.125);
+   assert_int_equal(back.registers, 0);
+   assert_int_equal(back.local_mem, -1);
+   assert_true(back.sm_mhz == 0);
+   assert_string_equal(back.reason, "verified (max rel err 6e-08)");
+
+   /* Figures no build reports */
+   memset(&back, 0, sizeof back);
+   Measurer_parseResult("result 1 0x1p+10 0x1p-3 0x0p+0 0x0p+0 1 built -5 -7 nan verified", &back);
+   assert_int_equal(back.registers, 0);
+   assert_int_equal(back.local_mem, -1);
+   assert_true(back.sm_mhz == 0);
+   assert_string_equal(back.reason, "verified");
+
+   memset(&back, 0, sizeof back);
+   Measurer_parseResult("result ok fast", &back);
+   assert_int_equal(back.outcome, SWEEP_FAILED);
+   assert_non_null(strstr(back.reason, "answered 'result ok fast'"));
+}
+
 int main(void) {
    g_seed = Rng_freshSeed();
    Rng_seed(&g_rng, g_seed);
@@ -291,6 +354,7 @@ int main(void) {
        cmocka_unit_test(test_enumerate_and_shuffle),
        cmocka_unit_test(test_huge_space_drawn),
        cmocka_unit_test(test_classify),
+       cmocka_unit_test(test_result_line_carries_the_build),
        cmocka_unit_test(test_classify_compile_error_own_file),
        cmocka_unit_test(test_check_without_words),
        cmocka_unit_test(test_default_timeout),

@@ -272,7 +272,7 @@ static bool startChild(Measurer *m, char *why, size_t whylen) {
    return false;
 }
 
-static void parseResult(const char *line, SweepCandidate *c) {
+void Measurer_parseResult(const char *line, SweepCandidate *c) {
    int outcome = SWEEP_FAILED, used = 0, cached = 0;
    if (sscanf(line, "result %d %la %la %la %la %d %n", &outcome, &c->gflops, &c->median_ms, &c->compile_ms,
               &c->max_rel_err, &cached, &used) < 6 ||
@@ -283,6 +283,16 @@ static void parseResult(const char *line, SweepCandidate *c) {
    }
    c->outcome = (SweepOutcome)outcome;
    c->cached = cached != 0;
+   int registers = 0, built = 0;
+   long long local_mem = -1;
+   double mhz = 0;
+   if (sscanf(line + used, "built %d %lld %la %n", &registers, &local_mem, &mhz, &built) >= 3 && built > 0) {
+      used += built;
+      /* figures a child of this program wrote; anything else is taken as not known */
+      c->registers = registers > 0 && registers <= 65536 ? registers : 0;
+      c->local_mem = local_mem >= 0 ? local_mem : -1;
+      c->sm_mhz = isfinite(mhz) && mhz > 0 ? mhz : 0;
+   }
    snprintf(c->reason, sizeof c->reason, "%s", line + used);
 }
 
@@ -311,7 +321,7 @@ static bool request(Measurer *m, const char *word, const long long *values, int 
    double allowed = allowance(j, launches);
    int got = sendLine(m, line) ? readAnswer(m, line, sizeof line, allowed, cancel) : 0;
    if (got == 1) {
-      parseResult(line, c);
+      Measurer_parseResult(line, c);
       if (c->outcome == SWEEP_TIMEOUT && !j->server[0])
          endChild(m, true, NULL, 0); /* its device is busy with the abandoned launch */
       return true;
@@ -479,12 +489,21 @@ static const char *ownFile(const KernelInfo *k) {
 }
 
 /* The result line: c's figures and words, on one line. */
-static void answer(SweepCandidate *c, bool cached) {
-   for (char *q = c->reason; *q; q++)
+void Measurer_formatResult(const SweepCandidate *c, bool cached, char *out, size_t len) {
+   char reason[sizeof c->reason];
+   snprintf(reason, sizeof reason, "%s", c->reason);
+   for (char *q = reason; *q; q++)
       if (*q == '\n' || *q == '\r')
          *q = ' ';
-   printf("result %d %a %a %a %a %d %s\n", (int)c->outcome, c->gflops, c->median_ms, c->compile_ms, c->max_rel_err,
-          cached ? 1 : 0, c->reason);
+   snprintf(out, len, "result %d %a %a %a %a %d built %d %lld %a %s", (int)c->outcome, c->gflops, c->median_ms,
+            c->compile_ms, c->max_rel_err, cached ? 1 : 0, c->registers > 0 ? c->registers : 0,
+            c->local_mem >= 0 ? c->local_mem : -1LL, c->sm_mhz > 0 ? c->sm_mhz : 0.0, reason);
+}
+
+static void answer(const SweepCandidate *c, bool cached) {
+   char line[sizeof c->reason + 256];
+   Measurer_formatResult(c, cached, line, sizeof line);
+   printf("%s\n", line);
    fflush(stdout);
 }
 

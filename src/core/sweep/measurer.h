@@ -12,7 +12,11 @@
  *               (reals as %a, exact; cold_l2 0 or 1; the folders: the rest of the line)
  *   child:  ready | failed <why>
  *   parent: run <value> <value> ...                        (one per kernel parameter)
- *   child:  result <outcome> <gflops> <median_ms> <compile_ms> <max_rel_err> <cached> <reason>
+ *   child:  result <outcome> <gflops> <median_ms> <compile_ms> <max_rel_err> <cached>
+ *               built <registers> <local_mem> <sm_mhz> <reason>
+ *               (what the build reported and the clock the launches held, so that the
+ *               parent's limit column judges the run as explain would; a line without
+ *               "built", of an earlier gemmtop or a refusal, leaves them unknown)
  *   parent: vendor                                         (the vendor BLAS, same inputs)
  *   child:  vendor <0|1 ran and verified> <gflops> <library name or why not>
  *   parent: judge <rounds> <value> ...   (each round fresh inputs from a seed the child draws,
@@ -60,6 +64,13 @@ void MeasureJob_format(const MeasureJob *j, char *out, size_t outlen);
 bool MeasureJob_parse(const char *line, MeasureJob *j);
 
 typedef struct Measurer_ Measurer;
+
+/* The answer to "run" and "judge" (the protocol above), without its newline; a reason's
+ * line breaks become spaces. */
+void Measurer_formatResult(const SweepCandidate *c, bool cached, char *out, size_t len);
+/* Such a line into c (its cached flag too); a line that is not one makes c a failure that
+ * quotes it. */
+void Measurer_parseResult(const char *line, SweepCandidate *c);
 
 /* Nothing starts until the first Measurer_run. NULL when out of memory. */
 Measurer *Measurer_new(const MeasureJob *job);
