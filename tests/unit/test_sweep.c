@@ -285,6 +285,14 @@ static void test_check_without_words(void **state) {
    }
 }
 
+/* c's build as a parent takes it when the line did not say: no registers, no static local
+ * memory figure, no clock. */
+static void assertBuildUnknown(const SweepCandidate *c) {
+   assert_int_equal(c->registers, 0);
+   assert_int_equal(c->local_mem, -1);
+   assert_true(c->sm_mhz == 0);
+}
+
 /* A measuring child's answer carries what the build reported and the clock its launches
  * held, so that sweep's limit column judges the run as explain would (it judged without
  * them: no waves, no DRAM count). A line of an earlier gemmtop, without them, leaves them
@@ -314,31 +322,22 @@ static void test_result_line_carries_the_build(void **state) {
    SweepCandidate unknown = {.outcome = SWEEP_WRONG, .local_mem = -1};
    snprintf(unknown.reason, sizeof unknown.reason, "3 of 64 elements wrong");
    Measurer_formatResult(&unknown, false, line, sizeof line);
-   memset(&back, 0, sizeof back);
+   memset(&back, 0xff, sizeof back);
    Measurer_parseResult(line, &back);
    assert_int_equal(back.outcome, SWEEP_WRONG);
-   assert_int_equal(back.registers, 0);
-   assert_int_equal(back.local_mem, -1);
-   assert_true(back.sm_mhz == 0);
+   assertBuildUnknown(&back);
    assert_string_equal(back.reason, "3 of 64 elements wrong");
 
-   /* An earlier gemmtop's line */
-   memset(&back, 0, sizeof back);
-   back.local_mem = -1;
+   /* An earlier gemmtop's line, and figures no build reports */
+   memset(&back, 0xff, sizeof back);
    Measurer_parseResult("result 1 0x1p+10 0x1p-3 0x0p+0 0x1p-24 0 verified (max rel err 6e-08)", &back);
    assert_int_equal(back.outcome, SWEEP_OK);
    assert_true(back.gflops == 1024 && back.median_ms == 0.125);
-   assert_int_equal(back.registers, 0);
-   assert_int_equal(back.local_mem, -1);
-   assert_true(back.sm_mhz == 0);
+   assertBuildUnknown(&back);
    assert_string_equal(back.reason, "verified (max rel err 6e-08)");
-
-   /* Figures no build reports */
-   memset(&back, 0, sizeof back);
+   memset(&back, 0xff, sizeof back);
    Measurer_parseResult("result 1 0x1p+10 0x1p-3 0x0p+0 0x0p+0 1 built -5 -7 nan verified", &back);
-   assert_int_equal(back.registers, 0);
-   assert_int_equal(back.local_mem, -1);
-   assert_true(back.sm_mhz == 0);
+   assertBuildUnknown(&back);
    assert_string_equal(back.reason, "verified");
 
    memset(&back, 0, sizeof back);

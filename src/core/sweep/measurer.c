@@ -283,16 +283,16 @@ void Measurer_parseResult(const char *line, SweepCandidate *c) {
    }
    c->outcome = (SweepOutcome)outcome;
    c->cached = cached != 0;
+   /* What the build reported and the clock, where the line has them: figures a child of
+    * this program wrote; anything else is taken as not known. */
    int registers = 0, built = 0;
    long long local_mem = -1;
    double mhz = 0;
-   if (sscanf(line + used, "built %d %lld %la %n", &registers, &local_mem, &mhz, &built) >= 3 && built > 0) {
+   if (sscanf(line + used, "built %d %lld %la %n", &registers, &local_mem, &mhz, &built) >= 3 && built > 0)
       used += built;
-      /* figures a child of this program wrote; anything else is taken as not known */
-      c->registers = registers > 0 && registers <= 65536 ? registers : 0;
-      c->local_mem = local_mem >= 0 ? local_mem : -1;
-      c->sm_mhz = isfinite(mhz) && mhz > 0 ? mhz : 0;
-   }
+   c->registers = registers > 0 && registers <= 65536 ? registers : 0;
+   c->local_mem = local_mem >= 0 ? local_mem : -1;
+   c->sm_mhz = isfinite(mhz) && mhz > 0 ? mhz : 0;
    snprintf(c->reason, sizeof c->reason, "%s", line + used);
 }
 
