@@ -1002,6 +1002,31 @@ static void test_dram_banded(void **state) {
    Catalog_free(&cat);
 }
 
+/* The copy and L2 bandwidths an H200 measures, as its peaks give them. */
+static Peaks h200Peaks(void) {
+   Peaks peaks = {0};
+   peaks.known = true;
+   peaks.copy_gbps = 4200;
+   peaks.l2_gbps = 9400;
+   return peaks;
+}
+
+/* c judged as bench's and sweep's column judge it (into in and l), and checked against
+ * explain's judgement of the run it stands for (the same registers, local memory and
+ * clock): the same limiter, the same shares. */
+static void judgedAsItsRun(const DeviceInfo *dev, const KernelInfo *k, const long long *values, const Problem *p,
+                           const SweepCandidate *c, const Peaks *peaks, LimiterInputs *in, Limiter *l) {
+   Limiter_ofCandidate(dev, k, p, c, peaks, in, l);
+   LimiterRun r = {.gflops = c->gflops, .median_ms = c->median_ms, .registers = c->registers,
+                   .local_mem = c->local_mem, .sm_mhz = c->sm_mhz};
+   LimiterInputs rin;
+   Limiter rl;
+   checkConfig(dev, k, values, p, &r, peaks, &rin);
+   Limiter_of(&rin, &rl);
+   assert_int_equal(rl.kind, l->kind);
+   assert_true(rl.memory_used == l->memory_used && rl.compute_used == l->compute_used);
+}
+
 /* bench's and sweep's column judge a run as explain does: with the registers its build
  * reported, the waves and DRAM's count are known. The decode preset (Hopper step 9, 8
  * tokens a tile) at 1 and 8 tokens x 8192 x 8192 in 35.7 us on a 4200 GB/s GPU: memory at
@@ -1012,10 +1037,7 @@ static void test_candidate_as_its_run(void **state) {
    Catalog cat;
    loadKernels(&cat);
    DeviceInfo dev = hopperGpuL2();
-   Peaks peaks = {0};
-   peaks.known = true;
-   peaks.copy_gbps = 4200;
-   peaks.l2_gbps = 9400;
+   const Peaks peaks = h200Peaks();
    long long values[KERNEL_MAX_PARAMS];
    const char *sets[] = {"CONS=1", "BN=64", "BT=8", "BK=128", "SW=128", "STAGES=8", "BLOCKS=1", "SPLIT=1"};
    const KernelInfo *k = CONFIGURED_KERNEL(&cat, "hopper9_swapab", values, sets);
@@ -1028,21 +1050,13 @@ static void test_candidate_as_its_run(void **state) {
       memcpy(c.values, values, sizeof c.values);
       LimiterInputs in;
       Limiter l;
-      Limiter_ofCandidate(&dev, k, &p, &c, &peaks, &in, &l);
+      judgedAsItsRun(&dev, k, values, &p, &c, &peaks, &in, &l);
       assert_true(in.waves.known && in.dram_read_bytes > 0);
       if (l.kind != LIMIT_MEMORY || l.memory_over || fabs(l.memory_used - 0.895) > 0.01)
          fail_msg("%d tokens: %s at %.3f of the copy bandwidth", m, LimitKind_name(l.kind), l.memory_used);
       char col[64];
       Limiter_column(&l, &in, col, sizeof col);
       assert_string_equal(col, "memory 90%");
-      /* The same judgement as a run's with those registers (explain) */
-      LimiterRun r = {.gflops = c.gflops, .median_ms = ms, .registers = 30, .local_mem = 0};
-      LimiterInputs rin;
-      Limiter rl;
-      checkConfig(&dev, k, values, &p, &r, &peaks, &rin);
-      Limiter_of(&rin, &rl);
-      assert_int_equal(rl.kind, l.kind);
-      assert_true(rl.memory_used == l.memory_used);
    }
    Catalog_free(&cat);
 }
@@ -1055,10 +1069,7 @@ static void test_candidate_at_its_clock(void **state) {
    Catalog cat;
    loadKernels(&cat);
    DeviceInfo dev = hopperGpuL2();
-   Peaks peaks = {0};
-   peaks.known = true;
-   peaks.copy_gbps = 4200;
-   peaks.l2_gbps = 9400;
+   Peaks peaks = h200Peaks();
    peaks.sm_mhz = 1980;
    peaks.gflops[PEAK_FP32] = 63600;
    long long values[KERNEL_MAX_PARAMS];
@@ -1075,17 +1086,9 @@ static void test_candidate_at_its_clock(void **state) {
       memcpy(c.values, values, sizeof c.values);
       LimiterInputs in;
       Limiter l;
-      Limiter_ofCandidate(&dev, k, &p, &c, &peaks, &in, &l);
+      judgedAsItsRun(&dev, k, values, &p, &c, &peaks, &in, &l);
       assert_true(fabs(in.clock_share - (held ? 1500.0 / 1980 : 1)) < 1e-9);
       used[held] = l.compute_used;
-      /* the run's judgement at the same clock */
-      LimiterRun r = {.gflops = gflops, .median_ms = ms, .registers = 128, .local_mem = 0, .sm_mhz = c.sm_mhz};
-      LimiterInputs rin;
-      Limiter rl;
-      checkConfig(&dev, k, values, &p, &r, &peaks, &rin);
-      Limiter_of(&rin, &rl);
-      assert_int_equal(rl.kind, l.kind);
-      assert_true(rl.compute_used == l.compute_used);
    }
    if (!(used[0] > 0) || fabs(used[1] / used[0] - 1980.0 / 1500) > 1e-9)
       fail_msg("compute share %.4f at the peaks' clock, %.4f at 1500 MHz", used[0], used[1]);
