@@ -471,8 +471,8 @@ static bool measure(Conn *c, RequestKind kind, const char *args) {
    if (!Serve_await(c, r))
       return false;
    bool ok = Serve_say(c, "waited %.2f %d", (r->started_ms - r->queued_ms) / 1e3, r->slot);
-   char line[sizeof r->c.reason + 256];
    if (kind == REQ_RUN) {
+      char line[sizeof r->c.reason + 256];
       Measurer_formatResult(&r->c, r->c.cached, line, sizeof line);
       ok = ok && Serve_say(c, "%s", line);
    } else

@@ -45,12 +45,18 @@ try:
 except Exception:
     print("")' "$1" "$2"
 }
+key() { # PRESET NAME: the value the preset gives its parameter NAME
+   sed -n "s/^$2 *= *\([0-9]*\).*/\1/p" "$1" | head -1
+}
 printf '%-14s %-5s %10s %10s %9s %11s %11s %9s\n' size pass shipped-us timeline-us span-us first-stage last-stage outside >"$res/short.txt"
 for size in $SIZES; do
-   m=${size%%x*}
-   if [ "$m" -le 8 ]; then base=$T8; else base=$T16; fi
+   m=${size%%x*} n=${size#*x}
+   n=${n%%x*}
+   # T8 up to its tile of tokens (BT), T16 above; a block a tile of BT tokens and BN weight rows
+   if [ "$m" -le "$(key "$T8" BT)" ]; then base=$T8; else base=$T16; fi
    name=$(basename "$base" .preset)
-   blocks=$(python3 -c 'import sys; m, n, k = map(int, sys.argv[1].split("x")); print(n // 64 * -(-m // int(sys.argv[2])))' "$size" "$([ "$m" -le 8 ] && echo 8 || echo 16)")
+   bt=$(key "$base" BT) bn=$(key "$base" BN)
+   blocks=$((n / bn * ((m + bt - 1) / bt)))
    for pass in $PASSES; do
       cold=""
       [ "$pass" = cold ] && cold="--cold-l2"
